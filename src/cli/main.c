@@ -1,0 +1,318 @@
+/*
+ * moku — command-line entry point.
+ *
+ *   moku simulate [options] TRACE    replay a workload trace (see usage())
+ *
+ * This file only parses the command line, wires the pieces together and
+ * prints; the engine (core/, policy/) and the simulator (sim/) do the work.
+ * Exit status: 0 success, 1 a run-time error (bad trace, bad config),
+ * 2 bad usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cfg/cfg.h"
+#include "core/sched.h"
+#include "sim/report.h"
+#include "sim/sim.h"
+#include "sim/workload.h"
+#include "trace/swf.h"
+#include "util/mem.h"
+
+#define MOKU_VERSION "0.1.0"
+
+struct sim_opts {
+    const char *config;
+    const char *jobs_out;
+    const char *trace;
+    long long nodes, ppn, procs;
+    int json;
+    int strict;
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: moku simulate [--config FILE] [--nodes N --ppn P | --procs N]\n"
+            "                     [--jobs-out FILE.csv] [--format text|json] [--strict] TRACE\n"
+            "\n"
+            "Replay a workload trace (SWF, plain or gzip) through the scheduler.\n"
+            "  --config FILE      maui.cfg to use (default: Maui's defaults)\n"
+            "  --nodes N --ppn P  cluster of N nodes with P processors each\n"
+            "  --procs N          cluster of N one-processor nodes\n"
+            "                     (default: NODECFG lines, else the trace's MaxNodes/MaxProcs)\n"
+            "  --jobs-out FILE    write one CSV row per job\n"
+            "  --format FMT       report as text (default) or json\n"
+            "  --strict           a trace record that cannot be replayed is an error\n");
+}
+
+static int parse_count(const char *opt, const char *val, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(val, &end, 10);
+    if (errno || end == val || *end || v < 1 || v > 100000000) {
+        fprintf(stderr, "moku: %s needs a positive number, not '%s'\n", opt, val);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_format(const char *val, int *json)
+{
+    if (strcmp(val, "text") == 0 || strcmp(val, "json") == 0) {
+        *json = strcmp(val, "json") == 0;
+        return 0;
+    }
+    fprintf(stderr, "moku: --format takes text or json, not '%s'\n", val);
+    return -1;
+}
+
+static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
+{
+    static const struct option longopts[] = {
+        {"config", required_argument, NULL, 'c'}, {"nodes", required_argument, NULL, 'n'},
+        {"ppn", required_argument, NULL, 'p'},    {"procs", required_argument, NULL, 'P'},
+        {"jobs-out", required_argument, NULL, 'o'}, {"format", required_argument, NULL, 'f'},
+        {"strict", no_argument, NULL, 's'},       {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c, bad = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "c:o:f:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'c': o->config = optarg; break;
+        case 'o': o->jobs_out = optarg; break;
+        case 'n': bad |= parse_count("--nodes", optarg, &o->nodes); break;
+        case 'p': bad |= parse_count("--ppn", optarg, &o->ppn); break;
+        case 'P': bad |= parse_count("--procs", optarg, &o->procs); break;
+        case 'f': bad |= parse_format(optarg, &o->json); break;
+        case 's': o->strict = 1; break;
+        case 'h': usage(stdout); exit(0);
+        default: bad = -1;
+        }
+    }
+    if (bad)
+        return -1;
+    if (optind != argc - 1) {
+        fprintf(stderr, "moku: simulate needs exactly one trace file\n");
+        return -1;
+    }
+    o->trace = argv[optind];
+    if (o->procs && (o->nodes || o->ppn)) {
+        fprintf(stderr, "moku: give either --procs or --nodes/--ppn, not both\n");
+        return -1;
+    }
+    if (!o->nodes != !o->ppn) {
+        fprintf(stderr, "moku: --nodes and --ppn go together\n");
+        return -1;
+    }
+    return 0;
+}
+
+static void print_warning(void *ctx, const char *msg)
+{
+    (void)ctx;
+    fprintf(stderr, "moku: warning: %s\n", msg);
+}
+
+/* Load --config (if any) into cfg, printing its warnings. */
+static int load_config(const struct sim_opts *o, struct cfg *cfg)
+{
+    struct err e;
+    if (!o->config)
+        return 0;
+    if (cfg_load_file(cfg, o->config, &e) < 0) {
+        fprintf(stderr, "moku: %s\n", e.msg);
+        return -1;
+    }
+    for (size_t i = 0; i < cfg_nwarnings(cfg); i++)
+        fprintf(stderr, "moku: warning: %s\n", cfg_warning(cfg, i));
+    return 0;
+}
+
+static void add_uniform_nodes(struct sched *s, long long nodes, long long ppn)
+{
+    char name[32];
+    int width = snprintf(NULL, 0, "%lld", nodes);
+    for (long long i = 1; i <= nodes; i++) {
+        snprintf(name, sizeof name, "node%0*lld", width, i);
+        struct node_spec spec = {.name = name, .procs = (int)ppn, .state = NODE_UP};
+        sched_add_node(s, &spec, NULL); /* generated names are unique */
+    }
+}
+
+/*
+ * The cluster: NODECFG lines, else --nodes/--ppn or --procs, else the trace
+ * header (MaxNodes nodes of MaxProcs/MaxNodes processors when that divides
+ * evenly, else MaxProcs one-processor nodes).
+ */
+static int build_cluster(struct sched *s, const struct cfg *cfg, const struct sim_opts *o,
+                         const struct workload *wl)
+{
+    struct err e;
+    if (sched_add_nodes_from_cfg(s, cfg, &e) < 0) {
+        fprintf(stderr, "moku: %s\n", e.msg);
+        return -1;
+    }
+    if (sched_nnodes(s) && (o->procs || o->nodes)) {
+        fprintf(stderr, "moku: %s defines nodes (NODECFG); drop --nodes/--ppn/--procs or "
+                        "the NODECFG lines\n", o->config);
+        return -1;
+    }
+    if (sched_nnodes(s))
+        return 0;
+    if (o->nodes)
+        add_uniform_nodes(s, o->nodes, o->ppn);
+    else if (o->procs)
+        add_uniform_nodes(s, o->procs, 1);
+    else if (wl->max_nodes > 0 && wl->max_procs > 0 && wl->max_procs % wl->max_nodes == 0)
+        add_uniform_nodes(s, wl->max_nodes, wl->max_procs / wl->max_nodes);
+    else if (wl->max_procs > 0)
+        add_uniform_nodes(s, wl->max_procs, 1);
+    else {
+        fprintf(stderr, "moku: no cluster: %s has no MaxProcs header; give NODECFG lines, "
+                        "--nodes N --ppn P or --procs N\n", o->trace);
+        return -1;
+    }
+    return 0;
+}
+
+static int load_workload(const struct sim_opts *o, struct workload *wl)
+{
+    struct swf_trace t;
+    struct err e;
+    if (swf_read(o->trace, &t, &e) < 0) {
+        fprintf(stderr, "moku: %s\n", e.msg);
+        return -1;
+    }
+    int rc = workload_from_swf(&t, o->trace, o->strict, wl, &e);
+    swf_free(&t);
+    if (rc < 0)
+        fprintf(stderr, "moku: %s\n", e.msg);
+    return rc;
+}
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void progress_bar(void *ctx, size_t done, size_t total)
+{
+    (void)ctx;
+    int width = 40, filled = total ? (int)((double)done / (double)total * width) : width;
+    fprintf(stderr, "\r[%.*s%*s] %3d%%  %zu/%zu jobs", filled,
+            "########################################", width - filled, "",
+            total ? (int)(100.0 * (double)done / (double)total) : 100, done, total);
+    if (done >= total)
+        fprintf(stderr, "\r%*s\r", width + 40, "");
+}
+
+static int write_jobs_csv(const char *path, const struct workload *wl,
+                          const struct sim_outcome *out)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "moku: %s: cannot write: %s\n", path, strerror(errno));
+        return -1;
+    }
+    int rc = report_write_jobs_csv(f, wl, out);
+    if (fclose(f) != 0 || rc < 0) {
+        fprintf(stderr, "moku: %s: write failed: %s\n", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static void policy_text(const struct sched_policy *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "BACKFILLPOLICY %s, RESERVATIONDEPTH %d, JOBMAXOVERRUN %ld",
+             p->backfill == BF_NONE ? "NONE" : "FIRSTFIT", p->resdepth, p->overrun);
+}
+
+static int run_and_report(struct sched *s, const struct sim_opts *o, const struct workload *wl)
+{
+    struct sim_outcome *out = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *out);
+    struct sim_progress prog = {.fn = isatty(2) ? progress_bar : NULL};
+    double t0 = wall_now();
+    sim_run(s, wl, out, &prog);
+    struct report r = {0};
+    report_compute(&r, wl, out, sched_up_procs(s));
+    r.wall_seconds = wall_now() - t0;
+    r.nodes = sched_nnodes(s);
+    r.backfilled = sched_stats(s)->backfilled;
+    r.iterations = sched_stats(s)->iterations;
+    int rc = o->jobs_out ? write_jobs_csv(o->jobs_out, wl, out) : 0;
+    if (o->json) {
+        report_print_json(stdout, &r);
+    } else {
+        char pol[256];
+        policy_text(sched_policy(s), pol, sizeof pol);
+        report_print_text(stdout, &r, o->trace, pol);
+    }
+    free(out);
+    return rc;
+}
+
+static int cmd_simulate(int argc, char **argv)
+{
+    struct sim_opts o = {0};
+    if (parse_sim_args(argc, argv, &o) < 0) {
+        usage(stderr);
+        return 2;
+    }
+    struct cfg *cfg = cfg_create();
+    struct sched_policy pol;
+    struct workload wl = {0};
+    struct sched *s = NULL;
+    struct err e;
+    int rc = 1;
+    if (load_config(&o, cfg) < 0)
+        goto out;
+    if (sched_policy_from_cfg(cfg, &pol, print_warning, NULL, &e) < 0) {
+        fprintf(stderr, "moku: %s: %s\n", o.config ? o.config : "configuration", e.msg);
+        goto out;
+    }
+    if (load_workload(&o, &wl) < 0)
+        goto out;
+    s = sched_create(&pol, NULL);
+    if (build_cluster(s, cfg, &o, &wl) < 0)
+        goto out;
+    rc = run_and_report(s, &o, &wl) < 0 ? 1 : 0;
+out:
+    sched_destroy(s);
+    workload_free(&wl);
+    cfg_destroy(cfg);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "simulate") == 0)
+        return cmd_simulate(argc - 1, argv + 1);
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("moku %s\n", MOKU_VERSION);
+        return 0;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0 ||
+        strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "moku: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

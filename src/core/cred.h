@@ -1,0 +1,37 @@
+/*
+ * cred — credentials: users, groups, accounts, classes and QOS.
+ *
+ * Each kind has a table of named objects, created on first use; the object
+ * named "DEFAULT" of each kind always exists (Maui's fallback object). Jobs
+ * point at their credential objects; the tables own them. Later modules hang
+ * priorities, limits and fairshare usage on these objects.
+ */
+#ifndef MOKU_CRED_H
+#define MOKU_CRED_H
+
+#include <stddef.h>
+
+enum cred_kind { CRED_USER, CRED_GROUP, CRED_ACCOUNT, CRED_CLASS, CRED_QOS, CRED_NKINDS };
+
+struct cred {
+    enum cred_kind kind;
+    char *name;
+    size_t index; /* position in its table, stable */
+    long jobs;    /* jobs submitted under this credential */
+};
+
+struct cred_table;
+
+/* A table for one kind, holding its DEFAULT object. Caller destroys. */
+struct cred_table *cred_table_create(enum cred_kind kind);
+void cred_table_destroy(struct cred_table *t);
+/* The object named `name`, created if new; NULL or "" name gives DEFAULT. */
+struct cred *cred_get(struct cred_table *t, const char *name);
+/* The object named `name`, or NULL if none. */
+struct cred *cred_find(const struct cred_table *t, const char *name);
+size_t cred_count(const struct cred_table *t);
+struct cred *cred_at(const struct cred_table *t, size_t i);
+/* "user", "group", "account", "class", "qos". */
+const char *cred_kind_name(enum cred_kind k);
+
+#endif

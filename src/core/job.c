@@ -1,0 +1,22 @@
+/* job — see job.h. */
+#include "core/job.h"
+
+long long job_procs(const struct job *j)
+{
+    return (long long)j->tasks * j->procs_per_task;
+}
+
+const char *job_state_name(enum job_state s)
+{
+    switch (s) {
+    case JOB_IDLE:
+        return "Idle";
+    case JOB_RUNNING:
+        return "Running";
+    case JOB_COMPLETED:
+        return "Completed";
+    case JOB_REMOVED:
+        return "Removed";
+    }
+    return "Unknown";
+}

@@ -1,0 +1,74 @@
+/*
+ * job — a batch job: what it asks for, who asked, and where it stands.
+ *
+ * Jobs are owned by the scheduler object (struct sched); everything else
+ * borrows pointers. A job's request is fixed at submission; its state,
+ * reservation and allocation are changed only by the engine.
+ */
+#ifndef MOKU_JOB_H
+#define MOKU_JOB_H
+
+#include <stddef.h>
+
+struct cred;
+
+enum job_state {
+    JOB_IDLE,      /* queued, waiting to start */
+    JOB_RUNNING,   /* started, holding its nodes */
+    JOB_COMPLETED, /* ended (normally or killed at its walltime) */
+    JOB_REMOVED,   /* cancelled before it started */
+};
+
+#define JOB_BACKFILLED 0x1 /* started ahead of a higher-priority waiting job */
+#define JOB_RESERVED 0x2   /* holds a priority reservation in the current plan */
+
+/* The processors of one node a running job holds. */
+struct job_slot {
+    unsigned node; /* index into the scheduler's node table */
+    unsigned procs;
+};
+
+/* What a submitter asks for; copied into the job by sched_submit. */
+struct job_spec {
+    const char *name; /* job id as text (a trace's job number) */
+    int tasks;        /* >= 1 */
+    int procs_per_task; /* >= 1 */
+    long mem_per_task;  /* MB, 0 = unspecified (not yet used for placement) */
+    long walltime;      /* requested limit, seconds, >= 1 */
+    long submit;        /* epoch or trace seconds */
+    const char *user, *group, *account, *class_, *qos, *partition; /* NULL = DEFAULT */
+    size_t tag; /* the driver's own handle for the job, returned untouched */
+};
+
+struct job {
+    char *name;
+    size_t order; /* submission sequence number: the final tie-breaker */
+    int tasks;
+    int procs_per_task;
+    long mem_per_task;
+    long walltime;
+    long submit;
+    struct cred *user, *group, *account, *class_, *qos;
+    char *partition; /* requested partition name or NULL */
+
+    enum job_state state;
+    unsigned flags;
+    double priority; /* start priority at the last ordering */
+    long start;      /* when it started (JOB_RUNNING, JOB_COMPLETED) */
+    long end;        /* when it ended (JOB_COMPLETED) */
+    long planned_end; /* running: the end the plan assumes (start + walltime, or later if overrunning) */
+    long resv_start;  /* start of its priority reservation, or -1 */
+
+    struct job_slot *slots; /* running: the processors it holds */
+    size_t nslots;
+
+    size_t heap_pos; /* position in the scheduler's running-job heap */
+    size_t tag;      /* the driver's handle (job_spec.tag) */
+};
+
+/* Processors the job needs: tasks x processors per task. */
+long long job_procs(const struct job *j);
+/* "Idle", "Running", "Completed", "Removed". */
+const char *job_state_name(enum job_state s);
+
+#endif

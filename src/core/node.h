@@ -1,0 +1,49 @@
+/*
+ * node — a compute node: its configured resources, where it belongs and
+ * whether it takes work. The scheduler owns the node table; the engine keeps
+ * the dedicated processor count up to date as jobs start and end.
+ */
+#ifndef MOKU_NODE_H
+#define MOKU_NODE_H
+
+#include <stddef.h>
+
+#include "util/err.h"
+
+enum node_state {
+    NODE_UP,      /* idle or running jobs: schedulable */
+    NODE_DOWN,    /* not available (Maui "Down") */
+    NODE_DRAINED, /* administratively closed (Maui "Drained") */
+};
+
+struct node {
+    char *name;
+    int procs;  /* configured processors */
+    long mem;   /* MB, 0 = unknown */
+    long swap;  /* MB */
+    long disk;  /* MB */
+    char **features;
+    size_t nfeatures;
+    char *partition; /* "DEFAULT" unless configured */
+    enum node_state state;
+    int procs_used; /* dedicated to running jobs */
+};
+
+/* What a node is configured with; copied by sched_add_node. */
+struct node_spec {
+    const char *name;
+    int procs;
+    long mem, swap, disk;
+    const char *features; /* list separated by ',', ':' or spaces; "[a][b]" accepted; NULL = none */
+    const char *partition; /* NULL = "DEFAULT" */
+    enum node_state state;
+};
+
+/* Parse a node state name (Idle/Up/Busy/Running/Active = up, Down, Drained;
+ * any case). Returns -1 on an unknown name. */
+int node_state_parse(const char *s, enum node_state *out);
+const char *node_state_name(enum node_state s);
+/* Whether the node has the feature (exact match). */
+int node_has_feature(const struct node *n, const char *feature);
+
+#endif

@@ -1,0 +1,303 @@
+/*
+ * sched — see sched.h. This file keeps the tables (nodes, jobs, credentials)
+ * and the bookkeeping around job submission and completion; the scheduling
+ * iteration itself lives in policy/iter.c, node choice in policy/alloc.c.
+ */
+#include "core/sched.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sched_int.h"
+#include "util/mem.h"
+
+static int running_less(const void *a, const void *b)
+{
+    const struct job *x = a, *y = b;
+    return x->planned_end < y->planned_end;
+}
+
+static void running_setpos(void *e, size_t pos)
+{
+    ((struct job *)e)->heap_pos = pos;
+}
+
+void sched_set_rm(struct sched *s, const struct sched_rm *rm)
+{
+    if (rm)
+        s->rm = *rm;
+    else
+        s->rm = (struct sched_rm){0};
+}
+
+void sched_policy_default(struct sched_policy *pol)
+{
+    *pol = (struct sched_policy){
+        .backfill = BF_FIRSTFIT,
+        .resdepth = 1,
+        .overrun = 0,
+        .service_weight = 1,
+        .queuetime_weight = 1,
+    };
+}
+
+struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm *rm)
+{
+    struct sched *s = xcalloc(1, sizeof *s);
+    if (pol)
+        s->pol = *pol;
+    else
+        sched_policy_default(&s->pol);
+    if (rm)
+        s->rm = *rm;
+    for (int k = 0; k < CRED_NKINDS; k++)
+        s->creds[k] = cred_table_create(k);
+    heap_init(&s->running, running_less, running_setpos);
+    strmap_init(&s->nodes_byname);
+    s->avail = avail_create(0, LONG_MIN / 4);
+    s->last_now = LONG_MIN / 4;
+    s->replan = 1;
+    return s;
+}
+
+static void free_node(struct node *n)
+{
+    free(n->name);
+    for (size_t i = 0; i < n->nfeatures; i++)
+        free(n->features[i]);
+    free(n->features);
+    free(n->partition);
+}
+
+static void free_job(struct job *j)
+{
+    free(j->name);
+    free(j->partition);
+    free(j->slots);
+    free(j);
+}
+
+void sched_destroy(struct sched *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->nnodes; i++)
+        free_node(&s->nodes[i]);
+    free(s->nodes);
+    strmap_free(&s->nodes_byname);
+    free(s->freemap);
+    for (size_t i = 0; i < s->njobs; i++)
+        free_job(s->jobs[i]);
+    free(s->jobs);
+    for (int k = 0; k < CRED_NKINDS; k++)
+        cred_table_destroy(s->creds[k]);
+    free(s->queue);
+    free(s->resv);
+    heap_free(&s->running);
+    avail_destroy(s->avail);
+    free(s);
+}
+
+/* Split a feature list ("a,b", "a:b", "a b" or "[a][b]") into owned strings. */
+static void parse_features(struct node *n, const char *text)
+{
+    size_t cap = 0;
+    const char *p = text;
+    while (p && *p) {
+        p += strspn(p, " \t,:[]");
+        size_t len = strcspn(p, " \t,:[]");
+        if (!len)
+            break;
+        n->features = xgrow(n->features, &cap, n->nfeatures + 1, sizeof *n->features);
+        n->features[n->nfeatures++] = xstrndup(p, len);
+        p += len;
+    }
+}
+
+static void append_node(struct sched *s, const struct node_spec *spec)
+{
+    s->nodes = xgrow(s->nodes, &s->capnodes, s->nnodes + 1, sizeof *s->nodes);
+    struct node *n = &s->nodes[s->nnodes];
+    *n = (struct node){
+        .name = xstrdup(spec->name),
+        .procs = spec->procs,
+        .mem = spec->mem,
+        .swap = spec->swap,
+        .disk = spec->disk,
+        .partition = xstrdup(spec->partition ? spec->partition : "DEFAULT"),
+        .state = spec->state,
+    };
+    parse_features(n, spec->features);
+    /* The key is the node's own heap string, which stays put when the node
+     * table is reallocated. */
+    strmap_put(&s->nodes_byname, n->name, s->nnodes);
+    size_t words = (s->nnodes + 64) / 64;
+    s->freemap = xrealloc(s->freemap, words * sizeof *s->freemap);
+    if (s->nnodes % 64 == 0)
+        s->freemap[words - 1] = 0;
+    s->nnodes++;
+    if (n->state == NODE_UP) {
+        s->up_procs += n->procs;
+        avail_add_total(s->avail, n->procs);
+    }
+    alloc_node_changed(s, s->nnodes - 1);
+    s->replan = 1;
+}
+
+static int check_node_spec(const struct node_spec *spec, struct err *err)
+{
+    if (!spec->name || !*spec->name)
+        return err_set(err, "node without a name");
+    if (spec->procs < 1)
+        return err_set(err, "node '%s': PROCS must be at least 1 (got %d)", spec->name,
+                       spec->procs);
+    if (spec->mem < 0 || spec->swap < 0 || spec->disk < 0)
+        return err_set(err, "node '%s': memory, swap and disk must not be negative", spec->name);
+    return 0;
+}
+
+int sched_add_node(struct sched *s, const struct node_spec *spec, struct err *err)
+{
+    if (check_node_spec(spec, err) < 0)
+        return -1;
+    if (strmap_get(&s->nodes_byname, spec->name, NULL))
+        return err_set(err, "node '%s' is defined twice", spec->name);
+    append_node(s, spec);
+    return 0;
+}
+
+size_t sched_nnodes(const struct sched *s)
+{
+    return s->nnodes;
+}
+
+const struct node *sched_node(const struct sched *s, size_t i)
+{
+    return i < s->nnodes ? &s->nodes[i] : NULL;
+}
+
+long long sched_up_procs(const struct sched *s)
+{
+    return s->up_procs;
+}
+
+static int check_job_spec(const struct sched *s, const struct job_spec *spec, struct err *err)
+{
+    const char *name = spec->name ? spec->name : "?";
+    if (spec->tasks < 1 || spec->procs_per_task < 1)
+        return err_set(err, "job %s: asks for no processors", name);
+    if (spec->walltime < 1)
+        return err_set(err, "job %s: walltime must be at least 1 second", name);
+    long long procs = (long long)spec->tasks * spec->procs_per_task;
+    if (procs > s->up_procs)
+        return err_set(err, "job %s: asks for %lld processors, the cluster has %lld", name,
+                       procs, s->up_procs);
+    return 0;
+}
+
+static void queue_append(struct sched *s, struct job *j)
+{
+    /* Appending keeps submission order unless this job was submitted
+     * earlier than the last one queued (a driver replaying unsorted input). */
+    if (s->qlen && s->queue[s->qlen - 1] && s->queue[s->qlen - 1]->submit > j->submit)
+        s->unsorted = 1;
+    s->queue = xgrow(s->queue, &s->qcap, s->qlen + 1, sizeof *s->queue);
+    s->queue[s->qlen++] = j;
+    s->qidle++;
+}
+
+struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct err *err)
+{
+    if (check_job_spec(s, spec, err) < 0)
+        return NULL;
+    struct job *j = xcalloc(1, sizeof *j);
+    *j = (struct job){
+        .name = xstrdup(spec->name ? spec->name : ""),
+        .order = s->njobs,
+        .tasks = spec->tasks,
+        .procs_per_task = spec->procs_per_task,
+        .mem_per_task = spec->mem_per_task,
+        .walltime = spec->walltime,
+        .submit = spec->submit,
+        .user = cred_get(s->creds[CRED_USER], spec->user),
+        .group = cred_get(s->creds[CRED_GROUP], spec->group),
+        .account = cred_get(s->creds[CRED_ACCOUNT], spec->account),
+        .class_ = cred_get(s->creds[CRED_CLASS], spec->class_),
+        .qos = cred_get(s->creds[CRED_QOS], spec->qos),
+        .partition = spec->partition ? xstrdup(spec->partition) : NULL,
+        .state = JOB_IDLE,
+        .resv_start = -1,
+        .heap_pos = SIZE_MAX,
+        .tag = spec->tag,
+    };
+    j->user->jobs++;
+    j->group->jobs++;
+    j->account->jobs++;
+    j->class_->jobs++;
+    j->qos->jobs++;
+    s->jobs = xgrow(s->jobs, &s->capjobs, s->njobs + 1, sizeof *s->jobs);
+    s->jobs[s->njobs++] = j;
+    queue_append(s, j);
+    return j;
+}
+
+void sched_job_ended(struct sched *s, struct job *j, long now)
+{
+    if (j->state != JOB_RUNNING)
+        return;
+    avail_give(s->avail, j->start, j->planned_end, job_procs(j));
+    heap_remove(&s->running, j->heap_pos);
+    alloc_release(s, j);
+    j->state = JOB_COMPLETED;
+    j->end = now;
+    /* Processors came free: every waiting job deserves another look. */
+    s->replan = 1;
+}
+
+long sched_kill_time(const struct sched *s, const struct job *j)
+{
+    if (s->pol.overrun < 0)
+        return AVAIL_NEVER;
+    return j->start + j->walltime + s->pol.overrun;
+}
+
+void sched_iterate(struct sched *s, long now)
+{
+    iter_run(s, now);
+}
+
+size_t sched_njobs(const struct sched *s)
+{
+    return s->njobs;
+}
+
+struct job *sched_job(const struct sched *s, size_t i)
+{
+    return i < s->njobs ? s->jobs[i] : NULL;
+}
+
+size_t sched_nidle(const struct sched *s)
+{
+    return s->qidle;
+}
+
+size_t sched_nrunning(const struct sched *s)
+{
+    return s->running.n;
+}
+
+struct cred_table *sched_creds(const struct sched *s, enum cred_kind kind)
+{
+    return kind < CRED_NKINDS ? s->creds[kind] : NULL;
+}
+
+const struct sched_policy *sched_policy(const struct sched *s)
+{
+    return &s->pol;
+}
+
+const struct sched_stats *sched_stats(const struct sched *s)
+{
+    return &s->stats;
+}

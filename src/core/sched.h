@@ -1,0 +1,120 @@
+/*
+ * sched — the scheduler object: it owns the nodes, the jobs, the credentials,
+ * the policy and the plan, and it is the engine's whole public face.
+ *
+ * The engine does no I/O and never reads the clock: every call that depends
+ * on time takes `now`. A driver (the simulator, later the daemon) feeds it
+ * events in time order — jobs submitted, jobs ended — and calls
+ * sched_iterate() once per scheduling iteration; the engine answers by
+ * starting jobs through the resource-manager callback it was given.
+ *
+ * No globals: two sched objects are fully independent.
+ */
+#ifndef MOKU_SCHED_H
+#define MOKU_SCHED_H
+
+#include <stddef.h>
+
+#include "core/cred.h"
+#include "core/job.h"
+#include "core/node.h"
+#include "util/err.h"
+
+struct cfg;
+
+enum bf_policy { BF_NONE, BF_FIRSTFIT, BF_BESTFIT, BF_GREEDY, BF_PREEMPT };
+
+/* The scheduling policy, read from maui.cfg by sched_policy_from_cfg. */
+struct sched_policy {
+    enum bf_policy backfill; /* BACKFILLPOLICY */
+    int resdepth;            /* RESERVATIONDEPTH[0]: priority reservations per iteration */
+    long overrun;            /* JOBMAXOVERRUN: seconds past its walltime before a job is
+                                killed; -1 = never killed */
+    long service_weight;     /* SERVICEWEIGHT (component) */
+    long queuetime_weight;   /* QUEUETIMEWEIGHT (subcomponent) */
+};
+
+/* How the engine starts jobs: the resource manager's side of the boundary.
+ * start() returns 0 when the job runs on j->slots, -1 when it could not be
+ * started (the engine then keeps it queued). */
+struct sched_rm {
+    int (*start)(void *ctx, struct job *j, long now);
+    void *ctx;
+};
+
+struct sched_stats {
+    long iterations;  /* sched_iterate calls */
+    long full_passes; /* iterations that re-planned the whole queue */
+    long started;     /* jobs started */
+    long backfilled;  /* of which started ahead of a waiting higher-priority job */
+};
+
+struct sched;
+
+/* Receives a warning (one line, no newline) about the configuration. */
+typedef void (*sched_warn_fn)(void *ctx, const char *msg);
+
+/* Default policy (Maui's defaults: FIRSTFIT, depth 1, ...). */
+void sched_policy_default(struct sched_policy *pol);
+/*
+ * Read the policy from a configuration. Values the engine cannot honour yet
+ * are refused with a message rather than silently changed: BACKFILLPOLICY
+ * BESTFIT, GREEDY and PREEMPT and RESERVATIONPOLICY HIGHEST are errors for
+ * now. Priority weights that the engine does not use yet are accepted with
+ * a warning through warn (may be NULL).
+ */
+int sched_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol, sched_warn_fn warn,
+                          void *warn_ctx, struct err *err);
+
+/* An empty scheduler (no nodes, no jobs). The policy is copied; rm may be
+ * NULL (jobs are then started without asking anyone). Caller destroys. */
+struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm *rm);
+void sched_destroy(struct sched *s);
+/* Replace the resource-manager callbacks (NULL: none). */
+void sched_set_rm(struct sched *s, const struct sched_rm *rm);
+
+/* Add a node. Errors: empty or duplicate name, procs < 1. */
+int sched_add_node(struct sched *s, const struct node_spec *spec, struct err *err);
+/* Add every NODECFG[name] object of cfg as a node (PROCS, MEMORY, SWAP,
+ * DISK, FEATURES, PARTITION, STATE). All or nothing; errors name the node. */
+int sched_add_nodes_from_cfg(struct sched *s, const struct cfg *cfg, struct err *err);
+size_t sched_nnodes(const struct sched *s);
+const struct node *sched_node(const struct sched *s, size_t i);
+/* Processors on nodes that are up. */
+long long sched_up_procs(const struct sched *s);
+
+/*
+ * Queue a job submitted at spec->submit. Refused (NULL, err set) when the
+ * request is malformed or asks for more processors than the cluster has:
+ * such a job could never run, and shrinking it would falsify the workload.
+ * The job is owned by s.
+ */
+struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct err *err);
+
+/* A running job ended at `now` (completed, failed or killed): free its
+ * nodes. */
+void sched_job_ended(struct sched *s, struct job *j, long now);
+
+/* When the engine kills a running job for exceeding its walltime
+ * (start + walltime + JOBMAXOVERRUN), or AVAIL_NEVER-like far future when
+ * overruns are unlimited. */
+long sched_kill_time(const struct sched *s, const struct job *j);
+
+/*
+ * One scheduling iteration at `now` (after this instant's ends and
+ * submissions have been reported): order the queue by priority, start what
+ * fits, hold priority reservations for the first RESERVATIONDEPTH jobs that
+ * do not, and backfill around them.
+ */
+void sched_iterate(struct sched *s, long now);
+
+size_t sched_njobs(const struct sched *s);
+struct job *sched_job(const struct sched *s, size_t i);
+/* Jobs waiting to start. */
+size_t sched_nidle(const struct sched *s);
+size_t sched_nrunning(const struct sched *s);
+struct cred_table *sched_creds(const struct sched *s, enum cred_kind kind);
+const struct sched_policy *sched_policy(const struct sched *s);
+const struct sched_stats *sched_stats(const struct sched *s);
+
+#endif

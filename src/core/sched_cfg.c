@@ -1,0 +1,165 @@
+/*
+ * sched_cfg — from maui.cfg to the engine: the scheduling policy and the
+ * NODECFG node table. Part of the sched module (prefix sched_); kept apart
+ * so that sched.c stays about state, not about parameter names.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cfg/cfg.h"
+#include "core/sched.h"
+
+static int backfill_from_cfg(const struct cfg *cfg, struct sched_policy *pol, struct err *err)
+{
+    const char *bf = cfg_str(cfg, "BACKFILLPOLICY", NULL);
+    if (!bf || strcmp(bf, "FIRSTFIT") == 0)
+        pol->backfill = BF_FIRSTFIT;
+    else if (strcmp(bf, "NONE") == 0)
+        pol->backfill = BF_NONE;
+    else
+        return err_set(err,
+                       "BACKFILLPOLICY %s is not implemented yet; moku backfills with FIRSTFIT "
+                       "or NONE",
+                       bf);
+    return 0;
+}
+
+static int reservations_from_cfg(const struct cfg *cfg, struct sched_policy *pol, struct err *err)
+{
+    const char *rp = cfg_str(cfg, "RESERVATIONPOLICY", NULL);
+    long long depth = cfg_int(cfg, "RESERVATIONDEPTH", "0");
+    if (depth > 1000000)
+        depth = 1000000; /* "every job": more than any queue will hold */
+    pol->resdepth = (int)depth;
+    if (!rp || strcmp(rp, "CURRENTHIGHEST") == 0 || strcmp(rp, "DEFAULT") == 0)
+        return 0;
+    if (strcmp(rp, "NEVER") == 0) {
+        pol->resdepth = 0;
+        return 0;
+    }
+    return err_set(err,
+                   "RESERVATIONPOLICY %s is not implemented yet; moku re-plans reservations "
+                   "every iteration (CURRENTHIGHEST) or makes none (NEVER)",
+                   rp);
+}
+
+/* Subcomponent weights the priority function does not use yet. */
+static void warn_unused_weights(const struct cfg *cfg, sched_warn_fn warn, void *ctx)
+{
+    static const char *const names[] = {
+        "XFACTORWEIGHT", "SPVIOLATIONWEIGHT", "BYPASSWEIGHT", "TARGETQUEUETIMEWEIGHT",
+        "TARGETXFACTORWEIGHT", "USERWEIGHT", "GROUPWEIGHT", "ACCOUNTWEIGHT", "QOSWEIGHT",
+        "CLASSWEIGHT", "FSUSERWEIGHT", "FSGROUPWEIGHT", "FSACCOUNTWEIGHT", "FSQOSWEIGHT",
+        "FSCLASSWEIGHT", "NODEWEIGHT", "PROCWEIGHT", "MEMWEIGHT", "SWAPWEIGHT", "DISKWEIGHT",
+        "PSWEIGHT", "PEWEIGHT", "WALLTIMEWEIGHT",
+    };
+    char msg[256];
+    if (!warn)
+        return;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (cfg_param_find(names[i]) && cfg_int(cfg, names[i], NULL) != 0) {
+            snprintf(msg, sizeof msg,
+                     "%s is set but not used yet: priority is queue time only in this version",
+                     names[i]);
+            warn(ctx, msg);
+        }
+    }
+}
+
+int sched_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol, sched_warn_fn warn,
+                          void *warn_ctx, struct err *err)
+{
+    struct sched_policy p;
+    sched_policy_default(&p);
+    if (backfill_from_cfg(cfg, &p, err) < 0 || reservations_from_cfg(cfg, &p, err) < 0)
+        return -1;
+    p.overrun = cfg_time(cfg, "JOBMAXOVERRUN", NULL);
+    p.service_weight = (long)cfg_int(cfg, "SERVWEIGHT", NULL);
+    p.queuetime_weight = (long)cfg_int(cfg, "QUEUETIMEWEIGHT", NULL);
+    warn_unused_weights(cfg, warn, warn_ctx);
+    *pol = p;
+    return 0;
+}
+
+/* Where an object's attributes were given, for messages. */
+static void obj_where(const struct cfg_obj *o, char *buf, size_t len)
+{
+    if (o->nattrs)
+        snprintf(buf, len, "%s:%d: NODECFG[%s]", o->attrs[0].file, o->attrs[0].line, o->name);
+    else
+        snprintf(buf, len, "NODECFG[%s]", o->name);
+}
+
+/* The attribute of node o, else of NODECFG[DEFAULT]. */
+static const char *node_attr(const struct cfg_obj *o, const struct cfg_obj *def, const char *a)
+{
+    const char *v = cfg_obj_get(o, a, NULL);
+    return v || !def ? v : cfg_obj_get(def, a, NULL);
+}
+
+static int long_attr(const struct cfg_obj *o, const struct cfg_obj *def, const char *a,
+                     long long max, long long *out, struct err *err)
+{
+    char where[256];
+    struct err e;
+    const char *v = node_attr(o, def, a);
+    *out = 0;
+    if (!v)
+        return 0;
+    if (cfg_parse_int(v, 0, max, out, &e) < 0) {
+        obj_where(o, where, sizeof where);
+        return err_set(err, "%s: %s: %s", where, a, e.msg);
+    }
+    return 0;
+}
+
+static int node_from_obj(const struct cfg_obj *o, const struct cfg_obj *def,
+                         struct node_spec *spec, struct err *err)
+{
+    char where[256];
+    long long procs, mem, swap, disk;
+    if (long_attr(o, def, "PROCS", 1 << 30, &procs, err) < 0 ||
+        long_attr(o, def, "MEMORY", 1LL << 40, &mem, err) < 0 ||
+        long_attr(o, def, "SWAP", 1LL << 40, &swap, err) < 0 ||
+        long_attr(o, def, "DISK", 1LL << 40, &disk, err) < 0)
+        return -1;
+    obj_where(o, where, sizeof where);
+    if (procs < 1)
+        return err_set(err, "%s: PROCS=<n> (at least 1) is needed to define a node", where);
+    *spec = (struct node_spec){
+        .name = o->name,
+        .procs = (int)procs,
+        .mem = (long)mem,
+        .swap = (long)swap,
+        .disk = (long)disk,
+        .features = node_attr(o, def, "FEATURES"),
+        .partition = node_attr(o, def, "PARTITION"),
+        .state = NODE_UP,
+    };
+    const char *st = node_attr(o, def, "STATE");
+    if (st && node_state_parse(st, &spec->state) < 0)
+        return err_set(err, "%s: unknown STATE '%s' (accepted: Idle, Down, Drained)", where, st);
+    return 0;
+}
+
+int sched_add_nodes_from_cfg(struct sched *s, const struct cfg *cfg, struct err *err)
+{
+    const struct cfg_obj *def = cfg_obj_find(cfg, "NODECFG", "DEFAULT");
+    size_t n = cfg_nobjs(cfg);
+    struct node_spec spec;
+    /* Validate everything first: no node is added unless all are good. */
+    for (size_t i = 0; i < n; i++) {
+        const struct cfg_obj *o = cfg_obj_at(cfg, i);
+        if (strcmp(o->kind, "NODECFG") == 0 && o != def && node_from_obj(o, def, &spec, err) < 0)
+            return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct cfg_obj *o = cfg_obj_at(cfg, i);
+        if (strcmp(o->kind, "NODECFG") != 0 || o == def)
+            continue;
+        node_from_obj(o, def, &spec, err);
+        if (sched_add_node(s, &spec, err) < 0)
+            return -1; /* names are unique per cfg object, so this cannot happen */
+    }
+    return 0;
+}

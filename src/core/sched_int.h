@@ -1,0 +1,63 @@
+/*
+ * sched_int — the scheduler object's inside, shared by the engine's own
+ * modules (core/sched.c, policy/iter.c, policy/alloc.c). Drivers use
+ * sched.h only.
+ */
+#ifndef MOKU_SCHED_INT_H
+#define MOKU_SCHED_INT_H
+
+#include <stdint.h>
+
+#include "core/sched.h"
+#include "policy/avail.h"
+#include "util/heap.h"
+#include "util/strmap.h"
+
+struct sched {
+    struct sched_policy pol;
+    struct sched_rm rm;
+    struct sched_stats stats;
+
+    struct node *nodes;
+    size_t nnodes, capnodes;
+    struct strmap nodes_byname; /* name -> index; keys are the nodes' own names */
+    uint64_t *freemap; /* bit i set: node i is up with processors free */
+    long long up_procs;
+
+    struct job **jobs; /* every job ever submitted, in submission order; owned */
+    size_t njobs, capjobs;
+    struct cred_table *creds[CRED_NKINDS];
+
+    /* The queue: idle jobs in priority order. Started or removed jobs leave
+     * NULL holes that the next full pass compacts. */
+    struct job **queue;
+    size_t qlen, qcap;
+    size_t qidle;    /* non-NULL entries */
+    size_t qscanned; /* entries [0, qscanned) were examined by the current plan */
+    int unsorted;    /* a job arrived that sorts before the queue's tail */
+
+    struct heap running; /* running jobs by planned end */
+    struct avail *avail; /* free processors over time: running jobs and reservations */
+
+    /* The plan made by the last full pass, valid while nothing but new
+     * submissions happened since (see policy/iter.c). */
+    int replan;      /* something changed that invalidates the plan */
+    int plan_blocked; /* a job in the plan could not start (later starts are backfill) */
+    int plan_stopped; /* BACKFILLPOLICY NONE: the plan stopped at a blocked job */
+    int nresv;        /* priority reservations held in the plan */
+    struct job **resv; /* the jobs holding them */
+    size_t capresv;
+    long last_now;
+};
+
+/* policy/iter.c: the scheduling iteration. */
+void iter_run(struct sched *s, long now);
+/* policy/alloc.c: choose nodes for j from the free processors now; 0 on
+ * success (j->slots filled, node counts updated), -1 if they do not suffice. */
+int alloc_job(struct sched *s, struct job *j);
+/* Give j's processors back to its nodes and free j->slots. */
+void alloc_release(struct sched *s, struct job *j);
+/* Keep freemap in step with node i. */
+void alloc_node_changed(struct sched *s, size_t i);
+
+#endif

@@ -1,0 +1,179 @@
+/*
+ * avail — see avail.h.
+ *
+ * Representation: a sorted array of breakpoints (t[i], free[i]) meaning that
+ * `free[i]` processors are free over [t[i], t[i+1]) and free[last] from
+ * t[last] on. Point 0 is the origin. Invariant: times strictly increase and
+ * no two neighbouring points carry the same free count (redundant points are
+ * removed), so the array stays as small as the number of distinct future
+ * events.
+ */
+#include "policy/avail.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/mem.h"
+
+struct point {
+    long t;
+    long long free;
+};
+
+struct avail {
+    struct point *p;
+    size_t n, cap;
+    long long total; /* processors in the cluster (up) */
+};
+
+struct avail *avail_create(long long total, long origin)
+{
+    struct avail *a = xcalloc(1, sizeof *a);
+    a->p = xgrow(NULL, &a->cap, 16, sizeof *a->p);
+    a->p[0] = (struct point){origin, total};
+    a->n = 1;
+    a->total = total;
+    return a;
+}
+
+void avail_destroy(struct avail *a)
+{
+    if (!a)
+        return;
+    free(a->p);
+    free(a);
+}
+
+/* Index of the point whose interval contains t (t >= origin). */
+static size_t find(const struct avail *a, long t)
+{
+    size_t lo = 0, hi = a->n; /* answer in [lo, hi) */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a->p[mid].t <= t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Make sure a breakpoint starts exactly at t; return its index. */
+static size_t split(struct avail *a, long t)
+{
+    size_t i = find(a, t);
+    if (a->p[i].t == t)
+        return i;
+    a->p = xgrow(a->p, &a->cap, a->n + 1, sizeof *a->p);
+    memmove(&a->p[i + 2], &a->p[i + 1], (a->n - i - 1) * sizeof *a->p);
+    a->p[i + 1] = (struct point){t, a->p[i].free};
+    a->n++;
+    return i + 1;
+}
+
+/* Remove point i if it repeats its predecessor's count. */
+static void merge_at(struct avail *a, size_t i)
+{
+    if (i == 0 || i >= a->n || a->p[i].free != a->p[i - 1].free)
+        return;
+    memmove(&a->p[i], &a->p[i + 1], (a->n - i - 1) * sizeof *a->p);
+    a->n--;
+}
+
+static void add_range(struct avail *a, long start, long end, long long delta)
+{
+    if (start < a->p[0].t)
+        start = a->p[0].t;
+    if (end <= start || delta == 0)
+        return;
+    size_t i = split(a, start);
+    size_t j = end >= AVAIL_NEVER ? a->n : split(a, end);
+    for (size_t k = i; k < j; k++)
+        a->p[k].free += delta;
+    /* Only the two edges can have become redundant; the right one first so
+     * that removing it does not shift the left index. */
+    merge_at(a, j);
+    merge_at(a, i);
+}
+
+void avail_take(struct avail *a, long start, long end, long long n)
+{
+    add_range(a, start, end, -n);
+}
+
+void avail_give(struct avail *a, long start, long end, long long n)
+{
+    add_range(a, start, end, n);
+}
+
+void avail_add_total(struct avail *a, long long delta)
+{
+    for (size_t k = 0; k < a->n; k++)
+        a->p[k].free += delta;
+    a->total += delta;
+}
+
+long long avail_total(const struct avail *a)
+{
+    return a->total;
+}
+
+void avail_advance(struct avail *a, long t)
+{
+    if (t <= a->p[0].t)
+        return;
+    size_t i = find(a, t);
+    if (i > 0) {
+        memmove(&a->p[0], &a->p[i], (a->n - i) * sizeof *a->p);
+        a->n -= i;
+    }
+    a->p[0].t = t;
+}
+
+long avail_origin(const struct avail *a)
+{
+    return a->p[0].t;
+}
+
+long long avail_free_at(const struct avail *a, long t)
+{
+    return a->p[find(a, t < a->p[0].t ? a->p[0].t : t)].free;
+}
+
+long long avail_min_free(const struct avail *a, long start, long end)
+{
+    if (start < a->p[0].t)
+        start = a->p[0].t;
+    size_t i = find(a, start);
+    long long min = a->p[i].free;
+    for (size_t k = i + 1; k < a->n && a->p[k].t < end; k++)
+        if (a->p[k].free < min)
+            min = a->p[k].free;
+    return min;
+}
+
+long avail_earliest(const struct avail *a, long from, long dur, long long n)
+{
+    if (from < a->p[0].t)
+        from = a->p[0].t;
+    size_t i = find(a, from);
+    long cand = -1; /* start of the current run of points with room */
+    for (size_t k = i; k < a->n; k++) {
+        long t = k == i ? from : a->p[k].t;
+        if (a->p[k].free < n) {
+            cand = -1;
+            continue;
+        }
+        if (cand < 0)
+            cand = t;
+        if (k + 1 == a->n || a->p[k + 1].t >= cand + dur)
+            return cand;
+    }
+    return AVAIL_NEVER;
+}
+
+size_t avail_points(const struct avail *a)
+{
+    return a->n;
+}

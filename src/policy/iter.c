@@ -1,0 +1,173 @@
+/*
+ * iter — one scheduling iteration (Maui's MSchedProcessJobs, for the parts
+ * that exist so far).
+ *
+ * Steps, each a function below:
+ *   1. settle_time      forget the past; extend jobs running past their walltime
+ *   2. full_pass or     drop last iteration's priority reservations, order the
+ *      scan of new jobs queue, then scan it (step 3) from the top — or, when
+ *                       nothing but new submissions happened since the last plan,
+ *                       scan only the new jobs (see "Incremental plans")
+ *   3. scan             in priority order: start every job that fits now without
+ *                       delaying a reservation; give the first RESERVATIONDEPTH
+ *                       jobs that do not fit a reservation at their earliest start;
+ *                       with BACKFILLPOLICY NONE stop at the first job that does
+ *                       not fit.
+ *
+ * The test "fits now without delaying a reservation" is one question to the
+ * availability profile, which holds running jobs until their planned end and
+ * the reservations made so far in this iteration: are `procs` processors free
+ * over [now, now + walltime)? With RESERVATIONDEPTH 1 this is textbook EASY:
+ * before the shadow time a candidate needs only free processors, past it only
+ * the extra ones. Maui 3.3.1 starts the same jobs in two phases (priority
+ * starts around the reservations, then FIRSTFIT over backfill windows from
+ * the shortest window to the longest); moku scans once, in priority order,
+ * which is the order textbook EASY prescribes (docs/scheduling.md).
+ *
+ * Incremental plans. A plan made at time t stays exact at t' > t while no job
+ * ended, no node changed and only new jobs arrived at the tail of the queue:
+ * free processors at t' equal those at t (no running job ended, and a
+ * reservation never starts before some running job's planned end), so every
+ * job that could not start at t still cannot, and the reservations would be
+ * placed where they are. Only the new jobs need a look. This is what makes a
+ * replay grow linearly with the trace instead of with trace x queue length.
+ */
+#include <stdlib.h>
+
+#include "core/sched_int.h"
+#include "policy/prio.h"
+#include "util/mem.h"
+
+/* Step 1. */
+static void settle_time(struct sched *s, long now)
+{
+    avail_advance(s->avail, now);
+    struct job *j;
+    while ((j = heap_top(&s->running)) && j->planned_end <= now) {
+        /* Still running at its planned end: it is overrunning. Plan on the
+         * kill time; with unlimited overrun, on "any moment now". */
+        long until = sched_kill_time(s, j);
+        if (until <= now || until >= AVAIL_NEVER)
+            until = now + 1;
+        avail_take(s->avail, now, until, job_procs(j));
+        j->planned_end = until;
+        heap_fix(&s->running, j->heap_pos);
+        s->replan = 1;
+    }
+}
+
+static void drop_reservations(struct sched *s)
+{
+    for (int k = 0; k < s->nresv; k++) {
+        struct job *j = s->resv[k];
+        if (j->state == JOB_IDLE && j->resv_start >= 0)
+            avail_give(s->avail, j->resv_start, j->resv_start + j->walltime, job_procs(j));
+        j->resv_start = -1;
+        j->flags &= ~(unsigned)JOB_RESERVED;
+    }
+    s->nresv = 0;
+}
+
+/* Close the holes that started jobs left in the queue. */
+static void compact_queue(struct sched *s)
+{
+    size_t w = 0;
+    for (size_t r = 0; r < s->qlen; r++)
+        if (s->queue[r])
+            s->queue[w++] = s->queue[r];
+    s->qlen = w;
+}
+
+static void order_queue(struct sched *s, long now)
+{
+    if (prio_order_is_submission(&s->pol) && !s->unsorted)
+        return;
+    for (size_t i = 0; i < s->qlen; i++)
+        s->queue[i]->priority = prio_start(&s->pol, s->queue[i], now);
+    qsort(s->queue, s->qlen, sizeof *s->queue, prio_cmp);
+    s->unsorted = 0;
+}
+
+static int try_start(struct sched *s, struct job *j, long now)
+{
+    long long need = job_procs(j);
+    if (avail_free_at(s->avail, now) < need)
+        return 0;
+    if (avail_min_free(s->avail, now, now + j->walltime) < need)
+        return 0;
+    if (alloc_job(s, j) < 0)
+        return 0;
+    j->start = now;
+    j->planned_end = now + j->walltime;
+    if (s->rm.start && s->rm.start(s->rm.ctx, j, now) < 0) {
+        alloc_release(s, j);
+        return 0;
+    }
+    j->state = JOB_RUNNING;
+    if (s->plan_blocked) {
+        j->flags |= JOB_BACKFILLED;
+        s->stats.backfilled++;
+    }
+    avail_take(s->avail, now, j->planned_end, need);
+    heap_push(&s->running, j);
+    s->stats.started++;
+    return 1;
+}
+
+static void reserve(struct sched *s, struct job *j, long now)
+{
+    long t = avail_earliest(s->avail, now, j->walltime, job_procs(j));
+    if (t >= AVAIL_NEVER)
+        return; /* cannot run on the nodes that are up now: nothing to hold */
+    avail_take(s->avail, t, t + j->walltime, job_procs(j));
+    j->resv_start = t;
+    j->flags |= JOB_RESERVED;
+    s->resv = xgrow(s->resv, &s->capresv, (size_t)s->nresv + 1, sizeof *s->resv);
+    s->resv[s->nresv++] = j;
+}
+
+/* Step 3, over queue entries [from, qlen). */
+static void scan(struct sched *s, long now, size_t from)
+{
+    for (size_t i = from; i < s->qlen && !s->plan_stopped; i++) {
+        struct job *j = s->queue[i];
+        if (!j)
+            continue;
+        if (try_start(s, j, now)) {
+            s->queue[i] = NULL;
+            s->qidle--;
+            continue;
+        }
+        s->plan_blocked = 1;
+        if (s->pol.backfill == BF_NONE)
+            s->plan_stopped = 1; /* strict priority order: nothing passes it */
+        else if (s->nresv < s->pol.resdepth)
+            reserve(s, j, now);
+        else if (avail_free_at(s->avail, now) <= 0)
+            break; /* no room now and no reservation left to place */
+    }
+    s->qscanned = s->qlen;
+}
+
+static void full_pass(struct sched *s, long now)
+{
+    s->stats.full_passes++;
+    drop_reservations(s);
+    compact_queue(s);
+    order_queue(s, now);
+    s->plan_blocked = 0;
+    s->plan_stopped = 0;
+    s->replan = 0;
+    scan(s, now, 0);
+}
+
+void iter_run(struct sched *s, long now)
+{
+    s->stats.iterations++;
+    settle_time(s, now);
+    if (s->replan || s->unsorted || !prio_order_is_submission(&s->pol))
+        full_pass(s, now);
+    else
+        scan(s, now, s->qscanned);
+    s->last_now = now;
+}

@@ -1,0 +1,137 @@
+/* sim — see sim.h. */
+#include "sim/sim.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "util/heap.h"
+#include "util/mem.h"
+
+/* A job the simulated resource manager is running. */
+struct run {
+    struct job *job;
+    long end;
+    size_t pos;
+};
+
+struct sim {
+    struct sched *s;
+    const struct workload *wl;
+    struct sim_outcome *out;
+    struct heap ends; /* running jobs by the time they will end */
+    struct run *runs; /* one per workload job, indexed like it */
+};
+
+static int end_less(const void *a, const void *b)
+{
+    const struct run *x = a, *y = b;
+    if (x->end != y->end)
+        return x->end < y->end;
+    return x->job->order < y->job->order;
+}
+
+static void end_setpos(void *e, size_t pos)
+{
+    ((struct run *)e)->pos = pos;
+}
+
+/* The engine starts a job: decide when it will end. */
+static int rm_start(void *ctx, struct job *j, long now)
+{
+    struct sim *sim = ctx;
+    const struct wl_job *w = &sim->wl->jobs[j->tag];
+    long end = now + w->runtime;
+    long kill = sched_kill_time(sim->s, j);
+    struct sim_outcome *o = &sim->out[j->tag];
+    if (kill < end) {
+        end = kill;
+        o->killed = 1;
+    }
+    o->start = now;
+    o->end = end;
+    struct run *r = &sim->runs[j->tag];
+    *r = (struct run){.job = j, .end = end};
+    heap_push(&sim->ends, r);
+    return 0;
+}
+
+static void end_jobs(struct sim *sim, long now)
+{
+    struct run *r;
+    while ((r = heap_top(&sim->ends)) && r->end <= now) {
+        heap_pop(&sim->ends);
+        sim->out[r->job->tag].backfilled = (r->job->flags & JOB_BACKFILLED) != 0;
+        sched_job_ended(sim->s, r->job, now);
+    }
+}
+
+/* Submit every job whose submit time is now; return the next index. */
+static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *rejected)
+{
+    char name[24], user[24], group[24], queue[24], part[24];
+    for (; next < sim->wl->njobs && sim->wl->jobs[next].submit == now; next++) {
+        const struct wl_job *w = &sim->wl->jobs[next];
+        snprintf(name, sizeof name, "%lld", w->id);
+        snprintf(user, sizeof user, "%lld", w->user);
+        snprintf(group, sizeof group, "%lld", w->group);
+        snprintf(queue, sizeof queue, "%lld", w->queue);
+        snprintf(part, sizeof part, "%lld", w->partition);
+        struct job_spec spec = {
+            .name = name,
+            .tasks = w->procs > INT32_MAX ? INT32_MAX : (int)w->procs,
+            .procs_per_task = 1,
+            .walltime = w->walltime,
+            .submit = w->submit,
+            .user = w->user >= 0 ? user : NULL,
+            .group = w->group >= 0 ? group : NULL,
+            .class_ = w->queue >= 0 ? queue : NULL,
+            .partition = w->partition >= 0 ? part : NULL,
+            .tag = next,
+        };
+        if (!sched_submit(sim->s, &spec, NULL)) {
+            sim->out[next].rejected = 1;
+            (*rejected)++;
+        }
+    }
+    return next;
+}
+
+static long next_time(const struct sim *sim, size_t next)
+{
+    long t = LONG_MAX;
+    const struct run *r = heap_top(&sim->ends);
+    if (r)
+        t = r->end;
+    if (next < sim->wl->njobs && sim->wl->jobs[next].submit < t)
+        t = sim->wl->jobs[next].submit;
+    return t;
+}
+
+size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *out,
+               const struct sim_progress *progress)
+{
+    struct sim sim = {.s = s, .wl = wl, .out = out};
+    sim.runs = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *sim.runs);
+    heap_init(&sim.ends, end_less, end_setpos);
+    for (size_t i = 0; i < wl->njobs; i++)
+        out[i] = (struct sim_outcome){.start = -1, .end = -1};
+    sched_set_rm(s, &(struct sched_rm){.start = rm_start, .ctx = &sim});
+
+    size_t next = 0, rejected = 0, tick = 0;
+    long now;
+    while ((now = next_time(&sim, next)) != LONG_MAX) {
+        end_jobs(&sim, now);
+        next = submit_jobs(&sim, next, now, &rejected);
+        sched_iterate(s, now);
+        if (progress && progress->fn && ++tick % 4096 == 0)
+            progress->fn(progress->ctx, next, wl->njobs);
+    }
+    if (progress && progress->fn)
+        progress->fn(progress->ctx, wl->njobs, wl->njobs);
+    sched_set_rm(s, NULL);
+    heap_free(&sim.ends);
+    free(sim.runs);
+    return rejected;
+}

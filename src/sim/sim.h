@@ -1,0 +1,43 @@
+/*
+ * sim — the simulator driver: replays a workload through the engine in
+ * simulated time.
+ *
+ * Semantics (what the reference schedules assume): at each distinct event
+ * time, first every job that ends then completes, then every job submitted
+ * then is queued, then one scheduling iteration runs. A job ends at
+ * start + runtime, or at its kill time (start + walltime + JOBMAXOVERRUN)
+ * if that comes first. The simulator plays the resource manager: it
+ * "starts" a job when the engine asks and reports its end when the time
+ * comes. It reads no clock except for the optional progress callback.
+ */
+#ifndef MOKU_SIM_H
+#define MOKU_SIM_H
+
+#include <stddef.h>
+
+#include "core/sched.h"
+#include "sim/workload.h"
+
+/* What happened to one workload job (same index as workload.jobs). */
+struct sim_outcome {
+    long start, end; /* -1 if it never ran */
+    int backfilled;
+    int rejected; /* refused at submission (more processors than the cluster) */
+    int killed;   /* ended at its kill time, before its runtime */
+};
+
+struct sim_progress {
+    /* Called now and then with jobs completed so far. */
+    void (*fn)(void *ctx, size_t done, size_t total);
+    void *ctx;
+};
+
+/*
+ * Replay wl through s (which holds the nodes and the policy; its
+ * resource-manager callbacks are replaced for the run). out has wl->njobs
+ * entries. Returns the number of rejected jobs.
+ */
+size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *out,
+               const struct sim_progress *progress);
+
+#endif

@@ -1,0 +1,48 @@
+/*
+ * workload — turns a trace's raw records into the jobs a simulation submits.
+ *
+ * This is where the trace conventions live (swf-format.md, "decide
+ * explicitly"): processors = requested (field 8) when positive, else
+ * allocated (field 5); walltime = requested time (field 9) when positive,
+ * else the runtime; user, group, queue (as class) and partition keep their
+ * numbers as names. A record with no processors, a negative runtime or a
+ * negative submit time cannot be replayed: it is skipped and counted, or,
+ * in strict mode, is an error naming the file and line. Jobs come out sorted
+ * by submit time, then file order.
+ */
+#ifndef MOKU_WORKLOAD_H
+#define MOKU_WORKLOAD_H
+
+#include <stddef.h>
+
+#include "trace/swf.h"
+#include "util/err.h"
+
+struct wl_job {
+    long long id;
+    long submit;
+    long runtime;  /* what the job will really run, seconds (>= 0) */
+    long walltime; /* its limit, seconds (>= 1) */
+    long long procs;
+    long long user, group, queue, partition; /* -1 = unknown */
+    long line;
+};
+
+struct workload {
+    struct wl_job *jobs;
+    size_t njobs;
+    size_t skipped;  /* records that cannot be replayed */
+    long long max_nodes, max_procs; /* trace header, 0 if absent */
+    long long unix_start;           /* trace header, -1 if absent */
+};
+
+/*
+ * Build the workload from a trace read from `path` (named in messages).
+ * strict: a record that would be skipped is an error instead.
+ * On error returns -1 with *wl empty.
+ */
+int workload_from_swf(const struct swf_trace *t, const char *path, int strict,
+                      struct workload *wl, struct err *err);
+void workload_free(struct workload *wl);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * swf — reader for the Standard Workload Format (Parallel Workloads Archive).
+ *
+ * Reads a plain or gzip-compressed SWF file into raw records: the 18 numeric
+ * fields of each job line and the machine-readable header keywords. It does
+ * not decide what a record means for the scheduler (which processors field to
+ * use, what to skip): the simulator's trace loader does that.
+ *
+ * Errors (unreadable file, a line with other than 18 fields, non-numeric
+ * text) name the file and line; nothing is returned on error.
+ */
+#ifndef MOKU_SWF_H
+#define MOKU_SWF_H
+
+#include <stddef.h>
+
+#include "util/err.h"
+
+/* One job line. Fields are as in the file; -1 means unknown. */
+struct swf_rec {
+    long long id;        /* 1 job number */
+    long long submit;    /* 2 submit time, s from the log start */
+    long long wait;      /* 3 */
+    long long runtime;   /* 4 */
+    long long alloc;     /* 5 allocated processors */
+    double cpu;          /* 6 average CPU time used (may be fractional) */
+    double mem_used;     /* 7 KB per processor (may be fractional) */
+    long long req_procs; /* 8 */
+    long long req_time;  /* 9 */
+    double req_mem;      /* 10 KB per processor */
+    long long status;    /* 11 */
+    long long user;      /* 12 */
+    long long group;     /* 13 */
+    long long app;       /* 14 */
+    long long queue;     /* 15 */
+    long long partition; /* 16 */
+    long long prev_job;  /* 17 */
+    long long think;     /* 18 */
+    long line;           /* line number in the file (1-based) */
+};
+
+/* Header keywords moku uses; 0 / -1 when absent. */
+struct swf_header {
+    long long unix_start; /* UnixStartTime, -1 if absent */
+    long long max_nodes;  /* MaxNodes, 0 if absent */
+    long long max_procs;  /* MaxProcs, 0 if absent */
+};
+
+struct swf_trace {
+    struct swf_header hdr;
+    struct swf_rec *recs; /* in file order */
+    size_t nrecs;
+};
+
+/*
+ * Read the file at path (gzip is detected from its content, not its name).
+ * On success fills *out (caller frees with swf_free) and returns 0; on error
+ * returns -1, *out is left empty and err reads "<path>:<line>: <what>".
+ */
+int swf_read(const char *path, struct swf_trace *out, struct err *err);
+
+/* Free what swf_read filled; safe on a zeroed or already-freed trace. */
+void swf_free(struct swf_trace *t);
+
+#endif

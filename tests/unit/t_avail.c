@@ -1,0 +1,136 @@
+/* Unit tests for the availability profile (policy/avail.c). */
+#include "policy/avail.h"
+#include "test.h"
+
+static void test_empty_profile(void)
+{
+    struct avail *a = avail_create(10, 0);
+    CHECK_EQ(avail_free_at(a, 0), 10);
+    CHECK_EQ(avail_free_at(a, 1000000), 10);
+    CHECK_EQ(avail_min_free(a, 0, 100), 10);
+    CHECK_EQ(avail_earliest(a, 5, 100, 10), 5);
+    CHECK_EQ(avail_earliest(a, 5, 100, 11), AVAIL_NEVER);
+    CHECK_EQ(avail_points(a), 1);
+    avail_destroy(a);
+}
+
+static void test_take_and_give(void)
+{
+    struct avail *a = avail_create(10, 0);
+    avail_take(a, 0, 100, 6);
+    avail_take(a, 0, 50, 2);
+    CHECK_EQ(avail_free_at(a, 0), 2);
+    CHECK_EQ(avail_free_at(a, 49), 2);
+    CHECK_EQ(avail_free_at(a, 50), 4); /* half-open: free at the end instant */
+    CHECK_EQ(avail_free_at(a, 100), 10);
+    CHECK_EQ(avail_min_free(a, 10, 60), 2);
+    CHECK_EQ(avail_min_free(a, 50, 60), 4);
+    avail_give(a, 0, 50, 2);
+    avail_give(a, 0, 100, 6);
+    CHECK_EQ(avail_points(a), 1); /* redundant points merged away */
+    CHECK_EQ(avail_free_at(a, 20), 10);
+    avail_destroy(a);
+}
+
+static void test_earliest(void)
+{
+    struct avail *a = avail_create(10, 0);
+    avail_take(a, 0, 100, 6); /* 4 free until 100 */
+    avail_take(a, 0, 200, 3); /* 1 free until 100, 7 until 200 */
+    CHECK_EQ(avail_earliest(a, 0, 10, 1), 0);
+    CHECK_EQ(avail_earliest(a, 0, 10, 2), 100);
+    CHECK_EQ(avail_earliest(a, 0, 10, 8), 200);
+    CHECK_EQ(avail_earliest(a, 0, 10, 10), 200);
+    /* A hole too short for the duration is skipped. */
+    avail_take(a, 250, 300, 9); /* 1 free over [250, 300) */
+    CHECK_EQ(avail_earliest(a, 0, 100, 5), 100);
+    CHECK_EQ(avail_earliest(a, 0, 100, 8), 300);
+    CHECK_EQ(avail_earliest(a, 0, 50, 8), 200);
+    avail_destroy(a);
+}
+
+static void test_advance(void)
+{
+    struct avail *a = avail_create(10, 0);
+    avail_take(a, 0, 100, 6);
+    avail_take(a, 0, 200, 3);
+    avail_advance(a, 150);
+    CHECK_EQ(avail_origin(a), 150);
+    CHECK_EQ(avail_free_at(a, 150), 7);
+    CHECK_EQ(avail_points(a), 2);
+    /* Giving back an interval that began before the origin counts from it. */
+    avail_give(a, 0, 200, 3);
+    CHECK_EQ(avail_free_at(a, 150), 10);
+    CHECK_EQ(avail_points(a), 1);
+    avail_destroy(a);
+}
+
+static void test_total_changes(void)
+{
+    struct avail *a = avail_create(4, 0);
+    avail_take(a, 0, 10, 4);
+    avail_add_total(a, 4);
+    CHECK_EQ(avail_total(a), 8);
+    CHECK_EQ(avail_free_at(a, 5), 4);
+    CHECK_EQ(avail_free_at(a, 10), 8);
+    avail_destroy(a);
+}
+
+/* Against a brute-force array model, over a random sequence of operations. */
+static void test_random_against_model(void)
+{
+    enum { T = 400, TOTAL = 64 };
+    long long model[T];
+    struct avail *a = avail_create(TOTAL, 0);
+    for (int t = 0; t < T; t++)
+        model[t] = TOTAL;
+    unsigned seed = 12345;
+    struct held {
+        long s, e;
+        long long n;
+    } held[64];
+    int nheld = 0;
+    for (int step = 0; step < 3000; step++) {
+        seed = seed * 1103515245u + 12345u;
+        if (nheld < 64 && (seed >> 16) % 3) {
+            long s = (long)((seed >> 8) % 300), e = s + 1 + (long)((seed >> 4) % 99);
+            long long n = 1 + (seed >> 20) % 8;
+            avail_take(a, s, e, n);
+            for (long t = s; t < e; t++)
+                model[t] -= n;
+            held[nheld++] = (struct held){s, e, n};
+        } else if (nheld) {
+            int k = (int)((seed >> 12) % (unsigned)nheld);
+            avail_give(a, held[k].s, held[k].e, held[k].n);
+            for (long t = held[k].s; t < held[k].e; t++)
+                model[t] += held[k].n;
+            held[k] = held[--nheld];
+        }
+        long q = (long)((seed >> 3) % 350), d = 1 + (long)((seed >> 7) % 40);
+        long long n = 1 + (seed >> 11) % TOTAL;
+        long want = AVAIL_NEVER;
+        for (long t = q; t < T && want == AVAIL_NEVER; t++) {
+            int ok = 1;
+            for (long u = t; u < t + d && ok; u++)
+                ok = (u >= T ? TOTAL : model[u]) >= n;
+            if (ok)
+                want = t;
+        }
+        if (want == AVAIL_NEVER)
+            want = T > q ? T : q; /* past every interval everything is free */
+        CHECK_EQ(avail_earliest(a, q, d, n), want);
+        CHECK_EQ(avail_free_at(a, q), model[q]);
+    }
+    avail_destroy(a);
+}
+
+int main(void)
+{
+    TEST_RUN(test_empty_profile);
+    TEST_RUN(test_take_and_give);
+    TEST_RUN(test_earliest);
+    TEST_RUN(test_advance);
+    TEST_RUN(test_total_changes);
+    TEST_RUN(test_random_against_model);
+    return TEST_DONE();
+}

@@ -1,0 +1,275 @@
+/*
+ * Scenario tests for the scheduling iteration: small hand-made workloads with
+ * known start times, replayed through the simulator (sim/sim.c) so that the
+ * event order is the real one: ends, then submissions, then one iteration.
+ */
+#include <stdlib.h>
+
+#include "core/sched.h"
+#include "sim/sim.h"
+#include "test.h"
+
+/* {submit, runtime, walltime, procs} */
+struct row {
+    long submit, runtime, walltime;
+    long long procs;
+};
+
+struct run {
+    struct sched *s;
+    struct workload wl;
+    struct sim_outcome out[32];
+    size_t rejected;
+};
+
+static void add_nodes(struct sched *s, int nodes, int ppn)
+{
+    char name[16];
+    for (int i = 0; i < nodes; i++) {
+        snprintf(name, sizeof name, "n%d", i);
+        struct node_spec spec = {.name = name, .procs = ppn, .state = NODE_UP};
+        CHECK(sched_add_node(s, &spec, NULL) == 0);
+    }
+}
+
+/* Replay rows on nodes x ppn processors under the given policy. */
+static void replay(struct run *r, const struct sched_policy *pol, int nodes, int ppn,
+                   const struct row *rows, size_t n)
+{
+    static struct wl_job jobs[32];
+    for (size_t i = 0; i < n; i++)
+        jobs[i] = (struct wl_job){.id = (long long)i + 1, .submit = rows[i].submit,
+                                  .runtime = rows[i].runtime, .walltime = rows[i].walltime,
+                                  .procs = rows[i].procs, .user = -1, .group = -1,
+                                  .queue = -1, .partition = -1, .line = (long)i + 1};
+    r->wl = (struct workload){.jobs = jobs, .njobs = n};
+    r->s = sched_create(pol, NULL);
+    add_nodes(r->s, nodes, ppn);
+    r->rejected = sim_run(r->s, &r->wl, r->out, NULL);
+}
+
+static void done(struct run *r)
+{
+    sched_destroy(r->s);
+}
+
+static struct sched_policy easy(void)
+{
+    struct sched_policy p;
+    sched_policy_default(&p);
+    return p;
+}
+
+static struct sched_policy fcfs(void)
+{
+    struct sched_policy p = easy();
+    p.backfill = BF_NONE;
+    return p;
+}
+
+/* A short job fits before the reservation of a blocked one. */
+static void test_backfill_that_fits(void)
+{
+    const struct row rows[] = {
+        {0, 100, 100, 8}, /* J1 runs 0..100 */
+        {1, 100, 100, 5}, /* J2 waits: reserved at 100 */
+        {2, 50, 50, 2},   /* J3 fits in 2 free processors and ends at 52 */
+    };
+    struct run r;
+    struct sched_policy p = easy();
+    replay(&r, &p, 1, 10, rows, 3);
+    CHECK_EQ(r.out[0].start, 0);
+    CHECK_EQ(r.out[1].start, 100);
+    CHECK_EQ(r.out[2].start, 2);
+    CHECK(r.out[2].backfilled);
+    CHECK(!r.out[1].backfilled);
+    done(&r);
+}
+
+/* A job that would delay the reservation waits; one that ends in time or
+ * fits the extra processors goes. */
+static void test_backfill_that_would_delay(void)
+{
+    const struct row rows[] = {
+        {0, 100, 100, 6}, /* J1: 4 free */
+        {1, 100, 100, 8}, /* J2: shadow 100, extra 10 - 8 = 2 */
+        {2, 200, 200, 3}, /* J3: fits now, runs past 100 and needs 3 > 2: waits */
+        {3, 50, 50, 3},   /* J4: ends at 53, before the shadow: goes */
+        {4, 500, 500, 1}, /* J5: runs past 100 but fits the extra: goes */
+    };
+    struct run r;
+    struct sched_policy p = easy();
+    replay(&r, &p, 10, 1, rows, 5);
+    CHECK_EQ(r.out[1].start, 100);
+    CHECK_EQ(r.out[3].start, 3);
+    CHECK_EQ(r.out[4].start, 4);
+    CHECK(r.out[2].start >= 100); /* not before the reserved job */
+    CHECK_EQ(r.out[2].start, 200); /* J2 8 + J5 1 leave 1 until 200 */
+    done(&r);
+}
+
+/* A job ending exactly at the shadow time does not delay the reservation. */
+static void test_ends_exactly_at_shadow(void)
+{
+    const struct row rows[] = {
+        {0, 100, 100, 6},
+        {1, 100, 100, 8}, /* shadow 100 */
+        {1, 99, 99, 4},   /* ends at 100 = shadow */
+    };
+    struct run r;
+    struct sched_policy p = easy();
+    replay(&r, &p, 1, 10, rows, 3);
+    CHECK_EQ(r.out[2].start, 1);
+    CHECK_EQ(r.out[1].start, 100);
+    done(&r);
+}
+
+/* Extra processors count every job that ends exactly at the shadow time. */
+static void test_extra_counts_jobs_ending_at_shadow(void)
+{
+    const struct row rows[] = {
+        {0, 100, 100, 5}, /* ends 100 */
+        {0, 150, 150, 3}, /* ends 150 */
+        {1, 10, 10, 6},   /* shadow 100: 2 + 5 = 7 free, extra 1 */
+        {2, 1000, 1000, 1}, /* uses the extra processor */
+        {3, 1000, 1000, 1}, /* fits now (1 free) but the extra is used up */
+    };
+    struct run r;
+    struct sched_policy p = easy();
+    replay(&r, &p, 1, 10, rows, 5);
+    CHECK_EQ(r.out[2].start, 100);
+    CHECK_EQ(r.out[3].start, 2);
+    CHECK_EQ(r.out[4].start, 110); /* after the reserved job ends */
+    done(&r);
+}
+
+/* BACKFILLPOLICY NONE: nothing passes a waiting job. */
+static void test_fcfs_nothing_passes(void)
+{
+    const struct row rows[] = {
+        {0, 100, 100, 8},
+        {1, 100, 100, 5},
+        {2, 50, 50, 2}, /* would fit, but J2 waits */
+        {3, 10, 10, 1},
+    };
+    struct run r;
+    struct sched_policy p = fcfs();
+    replay(&r, &p, 1, 10, rows, 4);
+    CHECK_EQ(r.out[1].start, 100);
+    CHECK_EQ(r.out[2].start, 100);
+    CHECK_EQ(r.out[3].start, 100);
+    CHECK(!r.out[2].backfilled);
+    done(&r);
+}
+
+/* RESERVATIONDEPTH 2 protects the second blocked job too. */
+static void test_depth_two(void)
+{
+    const struct row rows[] = {
+        {0, 100, 100, 8},  /* J1 */
+        {1, 100, 100, 10}, /* J2: reserved 100..200 */
+        {2, 100, 100, 4},  /* J3: needs 4, only 2 free: reserved 200..300 under depth 2 */
+        {3, 150, 150, 2},  /* J4: fits now; with depth 1 it runs 3..153. Depth 2: 3..153
+                              overlaps J2 (needs all 10) -> waits */
+    };
+    struct run r;
+    struct sched_policy p = easy();
+    p.resdepth = 2;
+    replay(&r, &p, 1, 10, rows, 4);
+    CHECK_EQ(r.out[1].start, 100);
+    CHECK_EQ(r.out[2].start, 200);
+    CHECK(r.out[3].start >= 200);
+    done(&r);
+    p.resdepth = 0; /* no reservations: plain greedy */
+    replay(&r, &p, 1, 10, rows, 4);
+    CHECK_EQ(r.out[3].start, 3);
+    done(&r);
+}
+
+/* A job larger than the cluster is rejected, not shrunk. */
+static void test_too_big_is_rejected(void)
+{
+    const struct row rows[] = {{0, 10, 10, 11}, {0, 10, 10, 10}};
+    struct run r;
+    struct sched_policy p = easy();
+    replay(&r, &p, 5, 2, rows, 2);
+    CHECK_EQ(r.rejected, 1);
+    CHECK(r.out[0].rejected);
+    CHECK_EQ(r.out[0].start, -1);
+    CHECK_EQ(r.out[1].start, 0);
+    done(&r);
+}
+
+/* A job running past its walltime is killed at walltime + JOBMAXOVERRUN. */
+static void test_walltime_kill_and_overrun(void)
+{
+    const struct row rows[] = {{0, 500, 100, 4}, {0, 50, 50, 10}};
+    struct run r;
+    struct sched_policy p = easy();
+    replay(&r, &p, 1, 10, rows, 2);
+    CHECK_EQ(r.out[0].end, 100);
+    CHECK(r.out[0].killed);
+    CHECK_EQ(r.out[1].start, 100);
+    done(&r);
+    p.overrun = 60;
+    replay(&r, &p, 1, 10, rows, 2);
+    CHECK_EQ(r.out[0].end, 160);
+    CHECK_EQ(r.out[1].start, 160); /* the plan followed the overrun */
+    done(&r);
+    p.overrun = -1; /* never killed */
+    replay(&r, &p, 1, 10, rows, 2);
+    CHECK_EQ(r.out[0].end, 500);
+    CHECK_EQ(r.out[1].start, 500);
+    done(&r);
+}
+
+/* Tasks spread over nodes; shared access packs jobs onto partly used nodes. */
+static void test_nodes_hold_the_tasks(void)
+{
+    const struct row rows[] = {{0, 100, 100, 3}, {0, 100, 100, 5}, {1, 10, 10, 1}};
+    struct run r;
+    struct sched_policy p = easy();
+    replay(&r, &p, 3, 3, rows, 3);
+    CHECK_EQ(r.out[0].start, 0);
+    CHECK_EQ(r.out[1].start, 0);
+    CHECK_EQ(r.out[2].start, 1);
+    long used = 0;
+    for (size_t i = 0; i < sched_nnodes(r.s); i++)
+        used += sched_node(r.s, i)->procs_used;
+    CHECK_EQ(used, 0); /* everything given back at the end */
+    done(&r);
+}
+
+/* Down nodes do not count. */
+static void test_down_nodes(void)
+{
+    struct sched_policy p = easy();
+    struct sched *s = sched_create(&p, NULL);
+    struct node_spec up = {.name = "a", .procs = 4, .state = NODE_UP};
+    struct node_spec down = {.name = "b", .procs = 4, .state = NODE_DOWN};
+    struct err e;
+    CHECK(sched_add_node(s, &up, &e) == 0);
+    CHECK(sched_add_node(s, &down, &e) == 0);
+    CHECK(sched_add_node(s, &up, &e) < 0);
+    CHECK_HAS(e.msg, "defined twice");
+    CHECK_EQ(sched_up_procs(s), 4);
+    struct job_spec js = {.name = "1", .tasks = 5, .procs_per_task = 1, .walltime = 10};
+    CHECK(sched_submit(s, &js, &e) == NULL);
+    CHECK_HAS(e.msg, "asks for 5 processors, the cluster has 4");
+    sched_destroy(s);
+}
+
+int main(void)
+{
+    TEST_RUN(test_backfill_that_fits);
+    TEST_RUN(test_backfill_that_would_delay);
+    TEST_RUN(test_ends_exactly_at_shadow);
+    TEST_RUN(test_extra_counts_jobs_ending_at_shadow);
+    TEST_RUN(test_fcfs_nothing_passes);
+    TEST_RUN(test_depth_two);
+    TEST_RUN(test_too_big_is_rejected);
+    TEST_RUN(test_walltime_kill_and_overrun);
+    TEST_RUN(test_nodes_hold_the_tasks);
+    TEST_RUN(test_down_nodes);
+    return TEST_DONE();
+}

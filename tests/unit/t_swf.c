@@ -1,0 +1,400 @@
+/*
+ * t_swf — the SWF reader: header keywords, job lines, line endings, gzip,
+ * and the errors that must name file and line. Small traces live in
+ * tests/data/swf/; the real KTH trace is read too when it is present.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "trace/swf.h"
+
+#define DATA "tests/data/swf/"
+#define KTH "/work/shared/traces/KTH-SP2-1996-2.1-cln.norm.swf.gz"
+
+static int rec_equal(const struct swf_rec *a, const struct swf_rec *b)
+{
+    return a->id == b->id && a->submit == b->submit && a->wait == b->wait &&
+           a->runtime == b->runtime && a->alloc == b->alloc && a->cpu == b->cpu &&
+           a->mem_used == b->mem_used && a->req_procs == b->req_procs &&
+           a->req_time == b->req_time && a->req_mem == b->req_mem && a->status == b->status &&
+           a->user == b->user && a->group == b->group && a->app == b->app && a->queue == b->queue &&
+           a->partition == b->partition && a->prev_job == b->prev_job && a->think == b->think &&
+           a->line == b->line;
+}
+
+/* Write len bytes to a new temporary file; its name goes into path. */
+static void write_temp(char *path, const char *data, size_t len)
+{
+    strcpy(path, "/tmp/t_swf_XXXXXX");
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    CHECK(write(fd, data, len) == (ssize_t)len);
+    close(fd);
+}
+
+/* Read a file that must fail: err names path:line, *out comes back empty. */
+static void check_fails(const char *path, const char *want)
+{
+    struct swf_trace t;
+    struct err err = {""};
+    CHECK_EQ(swf_read(path, &t, &err), -1);
+    CHECK(t.recs == NULL);
+    CHECK_EQ(t.nrecs, 0);
+    CHECK_HAS(err.msg, path);
+    CHECK_HAS(err.msg, want);
+}
+
+/* Read one job line, given as text, from a temporary file. */
+static int read_line_text(const char *text, struct swf_trace *t, struct err *err, char *path)
+{
+    write_temp(path, text, strlen(text));
+    int rc = swf_read(path, t, err);
+    unlink(path);
+    return rc;
+}
+
+/* A one-line file whose line must fail with a message containing want. */
+static void check_line_fails(const char *text, const char *want)
+{
+    char path[32];
+    struct swf_trace t;
+    struct err err = {""};
+    CHECK_EQ(read_line_text(text, &t, &err, path), -1);
+    CHECK(t.recs == NULL);
+    CHECK_HAS(err.msg, path);
+    CHECK_HAS(err.msg, ":1: ");
+    CHECK_HAS(err.msg, want);
+}
+
+static void test_header(void)
+{
+    struct swf_trace t;
+    struct err err = {""};
+    CHECK_EQ(swf_read(DATA "normal.swf", &t, &err), 0);
+    CHECK_EQ(t.hdr.unix_start, 843480031);
+    CHECK_EQ(t.hdr.max_nodes, 64);
+    CHECK_EQ(t.hdr.max_procs, 128);
+    swf_free(&t);
+}
+
+/* No keywords, and notes whose values are not single integers: not errors. */
+static void test_header_absent(void)
+{
+    struct swf_trace t;
+    struct err err = {""};
+    CHECK_EQ(swf_read(DATA "noheader.swf", &t, &err), 0);
+    CHECK_STR(err.msg, "");
+    CHECK_EQ(t.hdr.unix_start, -1);
+    CHECK_EQ(t.hdr.max_nodes, 0);
+    CHECK_EQ(t.hdr.max_procs, 0);
+    CHECK_EQ(t.nrecs, 1);
+    swf_free(&t);
+}
+
+/* Spaces and tabs, a blank line, a comment between jobs, extreme values. */
+static void test_normal(void)
+{
+    struct swf_trace t;
+    struct err err = {""};
+    CHECK_EQ(swf_read(DATA "normal.swf", &t, &err), 0);
+    CHECK_EQ(t.nrecs, 4);
+    if (t.nrecs != 4)
+        return;
+    const struct swf_rec *r = t.recs;
+    CHECK_EQ(r[0].id, 3);
+    CHECK_EQ(r[0].wait, 10);
+    CHECK_EQ(r[0].runtime, 100);
+    CHECK_EQ(r[0].alloc, 4);
+    CHECK(r[0].cpu == -1 && r[0].mem_used == -1 && r[0].req_mem == -1);
+    CHECK_EQ(r[0].req_time, 120);
+    CHECK_EQ(r[0].line, 9);
+    CHECK_EQ(r[1].id, 4);
+    CHECK_EQ(r[1].submit, 5);
+    CHECK_EQ(r[1].status, 0);
+    CHECK_EQ(r[1].user, 2);
+    CHECK_EQ(r[1].line, 10);
+    CHECK_EQ(r[2].id, 7);
+    CHECK_EQ(r[2].runtime, -1);
+    CHECK_EQ(r[2].req_procs, -1);
+    CHECK_EQ(r[2].status, 5);
+    CHECK(r[2].app == 7 && r[2].queue == 1 && r[2].partition == 2);
+    CHECK(r[2].prev_job == 4 && r[2].think == 30);
+    CHECK_EQ(r[2].line, 13);
+    CHECK_EQ(r[3].submit, LLONG_MAX);
+    CHECK_EQ(r[3].wait, LLONG_MIN);
+    CHECK(r[3].cpu == 25 && r[3].mem_used == 1024 && r[3].req_mem == 2048);
+    CHECK_EQ(r[3].line, 14);
+    swf_free(&t);
+}
+
+static void test_gzip_same_as_plain(void)
+{
+    struct swf_trace a, b;
+    struct err err = {""};
+    CHECK_EQ(swf_read(DATA "normal.swf", &a, &err), 0);
+    CHECK_EQ(swf_read(DATA "normal.swf.gz", &b, &err), 0);
+    CHECK_EQ(b.nrecs, a.nrecs);
+    CHECK(memcmp(&a.hdr, &b.hdr, sizeof a.hdr) == 0);
+    for (size_t i = 0; i < a.nrecs && i < b.nrecs; i++)
+        CHECK(rec_equal(&a.recs[i], &b.recs[i]));
+    swf_free(&a);
+    swf_free(&b);
+}
+
+/* Fractions in fields 6, 7, 10; an integral "3600.0" in integer field 9. */
+static void test_fractional(void)
+{
+    struct swf_trace t;
+    struct err err = {""};
+    CHECK_EQ(swf_read(DATA "fractional.swf", &t, &err), 0);
+    CHECK_EQ(t.nrecs, 2);
+    if (t.nrecs != 2)
+        return;
+    CHECK(t.recs[0].cpu == 552.21);
+    CHECK_EQ(t.recs[0].req_time, 3600);
+    CHECK(t.recs[1].mem_used == 1500.0);
+    CHECK(t.recs[1].req_mem == 0.25);
+    swf_free(&t);
+}
+
+static void test_crlf(void)
+{
+    struct swf_trace t;
+    struct err err = {""};
+    CHECK_EQ(swf_read(DATA "crlf.swf", &t, &err), 0);
+    CHECK_EQ(t.hdr.unix_start, 100);
+    CHECK_EQ(t.hdr.max_procs, 8);
+    CHECK_EQ(t.nrecs, 2);
+    if (t.nrecs != 2)
+        return;
+    CHECK_EQ(t.recs[0].think, -1);
+    CHECK_EQ(t.recs[0].line, 4);
+    CHECK_EQ(t.recs[1].id, 2);
+    CHECK_EQ(t.recs[1].line, 5);
+    swf_free(&t);
+}
+
+static void test_no_final_newline(void)
+{
+    struct swf_trace t;
+    struct err err = {""};
+    CHECK_EQ(swf_read(DATA "nofinalnl.swf", &t, &err), 0);
+    CHECK_EQ(t.nrecs, 2);
+    if (t.nrecs != 2)
+        return;
+    CHECK_EQ(t.recs[1].runtime, 20);
+    CHECK_EQ(t.recs[1].think, -1);
+    CHECK_EQ(t.recs[1].line, 3);
+    swf_free(&t);
+}
+
+/* Lines far longer than any buffer guess: a long note, a padded job line. */
+static void test_long_lines(void)
+{
+    size_t n = 300000;
+    char *s = malloc(n + 200);
+    size_t len = 0;
+    len += (size_t)sprintf(s + len, "; Note: ");
+    memset(s + len, 'x', 100000), len += 100000;
+    len += (size_t)sprintf(s + len, "\n; MaxProcs: 42\n1 0 0 10 1");
+    memset(s + len, ' ', 100000), len += 100000;
+    len += (size_t)sprintf(s + len, "-1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 77");
+    char path[32];
+    write_temp(path, s, len);
+    free(s);
+    struct swf_trace t;
+    struct err err = {""};
+    CHECK_EQ(swf_read(path, &t, &err), 0);
+    CHECK_STR(err.msg, "");
+    CHECK_EQ(t.hdr.max_procs, 42);
+    CHECK_EQ(t.nrecs, 1);
+    if (t.nrecs == 1) {
+        CHECK_EQ(t.recs[0].think, 77);
+        CHECK_EQ(t.recs[0].line, 3);
+    }
+    swf_free(&t);
+    unlink(path);
+}
+
+static void test_empty_file(void)
+{
+    char path[32];
+    write_temp(path, "", 0);
+    struct swf_trace t;
+    struct err err = {""};
+    CHECK_EQ(swf_read(path, &t, &err), 0);
+    CHECK_EQ(t.nrecs, 0);
+    CHECK_EQ(t.hdr.unix_start, -1);
+    swf_free(&t);
+    unlink(path);
+}
+
+static void test_error_too_few_fields(void)
+{
+    check_fails(DATA "few.swf", DATA "few.swf:3: expected 18 fields, found 17");
+}
+
+static void test_error_too_many_fields(void)
+{
+    check_fails(DATA "many.swf", DATA "many.swf:4: expected 18 fields, found 19");
+}
+
+static void test_error_not_a_number(void)
+{
+    check_fails(DATA "nonnum.swf", DATA "nonnum.swf:2: field 4 (run time) is not a number: 'abc'");
+    check_fails(DATA "nan.swf",
+                DATA "nan.swf:2: field 6 (average CPU time) is not a number: 'nan'");
+}
+
+static void test_error_fraction_in_integer_field(void)
+{
+    check_fails(DATA "fracint.swf",
+                DATA "fracint.swf:2: field 9 (requested time) is not an integer: '3600.5'");
+}
+
+static void test_error_overflow(void)
+{
+    check_fails(DATA "overflow.swf",
+                DATA "overflow.swf:2: field 5 (allocated processors) is out of range");
+}
+
+/* Numbers just outside a field's range, and notation SWF does not use. */
+static void test_error_edge_numbers(void)
+{
+    check_line_fails("1 -9223372036854775809 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                     "field 2 (submit time) is out of range: '-9223372036854775809'");
+    check_line_fails("1 0 0 10 1 1e999 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                     "field 6 (average CPU time) is out of range");
+    check_line_fails("1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 1e19\n",
+                     "field 18 (think time) is out of range");
+    check_line_fails("1 0 0 10 1 -1 -1 1 60 0x10 1 1 1 -1 -1 -1 -1 -1\n",
+                     "field 10 (requested memory) is not a number: '0x10'");
+    check_line_fails("1 0 0 10 1 -1 -1 1 60 -1 1 12abc 1 -1 -1 -1 -1 -1\n",
+                     "field 12 (user id) is not a number: '12abc'");
+    check_line_fails("- 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                     "field 1 (job number) is not a number: '-'");
+    check_line_fails("1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 inf\n", "is not a number: 'inf'");
+}
+
+/* With a bad token and a wrong count, the count is what the user must fix. */
+static void test_error_count_before_value(void)
+{
+    check_line_fails("1 0 0 abc 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1\n",
+                     "expected 18 fields, found 17");
+}
+
+/* Notation that is unusual but means an integer is accepted. */
+static void test_edge_numbers_accepted(void)
+{
+    char path[32];
+    struct swf_trace t;
+    struct err err = {""};
+    CHECK_EQ(read_line_text("+1 -0 0 1e3 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -9223372036854775808",
+                            &t, &err, path),
+             0);
+    CHECK_STR(err.msg, "");
+    CHECK_EQ(t.nrecs, 1);
+    if (t.nrecs == 1) {
+        CHECK_EQ(t.recs[0].id, 1);
+        CHECK_EQ(t.recs[0].submit, 0);
+        CHECK_EQ(t.recs[0].runtime, 1000);
+        CHECK_EQ(t.recs[0].think, LLONG_MIN);
+    }
+    swf_free(&t);
+}
+
+/* A NUL byte must not end the file early or go unnoticed. */
+static void test_error_nul_byte(void)
+{
+    static const char text[] =
+        "; MaxProcs: 8\n\0 binary\n1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n";
+    char path[32];
+    write_temp(path, text, sizeof text - 1);
+    check_fails(path, ":2: the line holds a NUL byte");
+    unlink(path);
+}
+
+static void test_error_missing_file(void)
+{
+    check_fails(DATA "no-such-file.swf", DATA "no-such-file.swf: cannot open");
+}
+
+/* A gzip file cut in the middle is an error, not a shorter trace. */
+static void test_error_truncated_gzip(void)
+{
+    FILE *f = fopen(DATA "normal.swf.gz", "rb");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    char path[32];
+    write_temp(path, buf, n - 20);
+    check_fails(path, "read error");
+    unlink(path);
+}
+
+static void test_free_is_safe(void)
+{
+    struct swf_trace t = {0};
+    swf_free(&t);
+    swf_free(NULL);
+    struct err err;
+    CHECK_EQ(swf_read(DATA "normal.swf", &t, &err), 0);
+    swf_free(&t);
+    CHECK(t.recs == NULL);
+    CHECK_EQ(t.nrecs, 0);
+    swf_free(&t);
+}
+
+static void test_real_kth_trace(void)
+{
+    if (access(KTH, R_OK) != 0)
+        return;
+    struct swf_trace t;
+    struct err err = {""};
+    CHECK_EQ(swf_read(KTH, &t, &err), 0);
+    CHECK_STR(err.msg, "");
+    CHECK_EQ(t.nrecs, 27992);
+    CHECK_EQ(t.hdr.max_procs, 100);
+    CHECK_EQ(t.hdr.max_nodes, 100);
+    CHECK_EQ(t.hdr.unix_start, 843480031);
+    if (t.nrecs > 0) {
+        CHECK_EQ(t.recs[0].id, 15);
+        CHECK_EQ(t.recs[0].submit, 599850);
+        CHECK_EQ(t.recs[0].req_time, 53940);
+    }
+    swf_free(&t);
+}
+
+int main(void)
+{
+    TEST_RUN(test_header);
+    TEST_RUN(test_header_absent);
+    TEST_RUN(test_normal);
+    TEST_RUN(test_gzip_same_as_plain);
+    TEST_RUN(test_fractional);
+    TEST_RUN(test_crlf);
+    TEST_RUN(test_no_final_newline);
+    TEST_RUN(test_long_lines);
+    TEST_RUN(test_empty_file);
+    TEST_RUN(test_error_too_few_fields);
+    TEST_RUN(test_error_too_many_fields);
+    TEST_RUN(test_error_not_a_number);
+    TEST_RUN(test_error_fraction_in_integer_field);
+    TEST_RUN(test_error_overflow);
+    TEST_RUN(test_error_edge_numbers);
+    TEST_RUN(test_error_count_before_value);
+    TEST_RUN(test_edge_numbers_accepted);
+    TEST_RUN(test_error_nul_byte);
+    TEST_RUN(test_error_missing_file);
+    TEST_RUN(test_error_truncated_gzip);
+    TEST_RUN(test_free_is_safe);
+    TEST_RUN(test_real_kth_trace);
+    return TEST_DONE();
+}
