@@ -42,13 +42,22 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h $(BUILD)/libmoku.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libmoku.a $(LDLIBS)
 
-check: bin/moku $(TEST_BIN)
+# Test tools: independent implementations and helpers the integration tests use.
+$(BUILD)/tests/textbook: tests/tools/textbook.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
+
+$(BUILD)/runstat: bench/runstat.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
+
+check: bin/moku $(TEST_BIN) $(BUILD)/tests/textbook
 	@sh tests/run.sh $(TEST_BIN)
 
 sample: bin/moku
 	bin/moku simulate --config examples/maui.cfg data/KTH-SP2-1996-2.1-cln.norm.swf.gz
 
-bench: bin/moku
+bench: bin/moku $(BUILD)/runstat
 	@sh bench/run.sh
 
 asan:

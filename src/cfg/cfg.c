@@ -8,6 +8,9 @@
  * live in an array parallel to the table; objects are found through a hash of
  * (kind, name) so that a 100,000-line NODECFG file stays linear.
  *
+ * Around it: cfg_lex.c cuts text into lines and tokens, cfg_attrs.c knows
+ * value syntax and object attributes, cfg_params.c is the parameter table.
+ *
  * What it is not: no #INCLUDE, no absolute dates in times, no `+=`/`-=`
  * relative attributes (they read as unknown attributes).
  */
@@ -107,15 +110,13 @@ struct load {
 static char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *xprintf(const char *fmt, ...)
 {
+    struct cfg_sbuf b = {0};
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    cfg_lex_putn(&b, "", 0);
+    cfg_lex_vprintf(&b, fmt, ap);
     va_end(ap);
-    char *s = xmalloc((size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return s;
+    return b.s;
 }
 
 /* ------------------------------------------------------------------- hash */
@@ -508,15 +509,15 @@ static int check_attr(struct load *ld, const struct pline *pl, struct cfg_attr *
     if (open)
         return 1;
     if (!d) {
-        load_warn(ld, xprintf("%s:%d: unknown attribute '%s' for %s", ld->name, ld->line,
-                              a->name, pl->kind));
+        load_warn(ld, xprintf("%s:%d: unknown attribute '%s' for %s", ld->name, ld->line, a->name,
+                              pl->kind));
         return 0;
     }
     char expect[256];
     if (cfg_tab_check_attr(d, a->value, expect, sizeof expect) < 0) {
         char *label = obj_label(pl);
-        load_error(ld, "invalid value '%s' for attribute %s of %s (expected %s)", a->value,
-                   a->name, label, expect);
+        load_error(ld, "invalid value '%s' for attribute %s of %s (expected %s)", a->value, a->name,
+                   label, expect);
         free(label);
         return -1;
     }
@@ -543,8 +544,7 @@ static int parse_attrs(struct load *ld, struct pline *pl, const struct cfg_toks 
         struct cfg_attr a = {0};
         if (split_attr(t->v[i], &a) < 0) {
             char *label = obj_label(pl);
-            load_error(ld, "malformed attribute '%s' for %s (expected ATTR=VALUE)", t->v[i],
-                       label);
+            load_error(ld, "malformed attribute '%s' for %s (expected ATTR=VALUE)", t->v[i], label);
             free(label);
             return -1;
         }
@@ -567,8 +567,8 @@ static int parse_object(struct load *ld, struct head *h, const char *s)
 {
     int sys = strcmp(h->name, "SYSCFG") == 0;
     if (!sys && (!h->index || !*h->index))
-        return load_error(ld, "missing name for %s (expected %s[<name>] ATTR=VALUE ...)",
-                          h->name, h->name);
+        return load_error(ld, "missing name for %s (expected %s[<name>] ATTR=VALUE ...)", h->name,
+                          h->name);
     struct pline pl = {h->name, sys ? xstrdup("") : h->index, NULL, 0};
     if (sys)
         free(h->index);

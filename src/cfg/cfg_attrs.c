@@ -55,10 +55,10 @@ int cfg_tab_scan_double(const char *s, double *out)
  * accident in 3.3.1; moku takes them all). */
 int cfg_tab_scan_bool(const char *s, int *out)
 {
-    static const char *const yes[] = {"1", "true", "True", "TRUE", "on", "On", "ON",
-                                      "yes", "Yes", "YES", NULL};
-    static const char *const no[] = {"0", "false", "False", "FALSE", "off", "Off", "OFF",
-                                     "no", "No", "NO", NULL};
+    static const char *const yes[] = {"1",  "true", "True", "TRUE", "on", "On",
+                                      "ON", "yes",  "Yes",  "YES",  NULL};
+    static const char *const no[] = {"0",   "false", "False", "FALSE", "off", "Off",
+                                     "OFF", "no",    "No",    "NO",    NULL};
     for (int i = 0; yes[i]; i++) {
         if (strcmp(s, yes[i]) == 0)
             return *out = 1, 0;
@@ -169,8 +169,7 @@ int cfg_parse_time(const char *s, long *out, struct err *err)
 int cfg_parse_bool(const char *s, int *out, struct err *err)
 {
     if (cfg_tab_scan_bool(s, out) < 0)
-        return err_set(err, "invalid boolean '%s' (expected TRUE/FALSE, ON/OFF, YES/NO or 1/0)",
-                       s);
+        return err_set(err, "invalid boolean '%s' (expected TRUE/FALSE, ON/OFF, YES/NO or 1/0)", s);
     return 0;
 }
 
@@ -206,11 +205,26 @@ int cfg_parse_limit(const char *s, int time, long long *soft, long long *hard, s
 
 /* ---------------------------------------------------------- attribute tables */
 
-#define A(n, t) {n, {NULL, NULL, NULL}, t, -BIG, BIG, NULL}
-#define AN(n, t) {n, {NULL, NULL, NULL}, t, 0, BIG, NULL} /* non-negative */
-#define AL(n, a1, a2, t) {n, {a1, a2, NULL}, t, 0, BIG, NULL}
-#define AE(n, ch) {n, {NULL, NULL, NULL}, CFG_A_ENUM, 0, 0, ch}
-#define END {NULL, {NULL, NULL, NULL}, CFG_A_STRING, 0, 0, NULL}
+#define A(n, t)                                                                                    \
+    {                                                                                              \
+        n, {NULL, NULL, NULL}, t, -BIG, BIG, NULL                                                  \
+    }
+#define AN(n, t)                                                                                   \
+    {                                                                                              \
+        n, {NULL, NULL, NULL}, t, 0, BIG, NULL                                                     \
+    } /* non-negative */
+#define AL(n, a1, a2, t)                                                                           \
+    {                                                                                              \
+        n, {a1, a2, NULL}, t, 0, BIG, NULL                                                         \
+    }
+#define AE(n, ch)                                                                                  \
+    {                                                                                              \
+        n, {NULL, NULL, NULL}, CFG_A_ENUM, 0, 0, ch                                                \
+    }
+#define END                                                                                        \
+    {                                                                                              \
+        NULL, {NULL, NULL, NULL}, CFG_A_STRING, 0, 0, NULL                                         \
+    }
 
 static const char *const ch_nstate[] = {"Idle", "Down", "Drained", NULL};
 static const char *const ch_access[] = {"SHARED", "SINGLEJOB", "SINGLETASK", "SINGLEUSER", NULL};
@@ -265,21 +279,40 @@ static const struct cfg_attr_def cred_attrs[] = {
     AN("DEFAULT.WCLIMIT", CFG_A_TIME),
     A("MAXNODEPERJOB", CFG_A_INT),
     A("MAXPROCPERJOB", CFG_A_INT),
-    A("MAXJOB", CFG_A_LIMIT),    A("MAXIJOB", CFG_A_LIMIT),
-    A("MAXPROC", CFG_A_LIMIT),   A("MAXIPROC", CFG_A_LIMIT),
-    A("MAXNODE", CFG_A_LIMIT),   A("MAXINODE", CFG_A_LIMIT),
-    A("MAXPS", CFG_A_LIMIT),     A("MAXIPS", CFG_A_LIMIT),
-    A("MAXPE", CFG_A_LIMIT),     A("MAXIPE", CFG_A_LIMIT),
-    A("MAXWC", CFG_A_TLIMIT),    A("MAXIWC", CFG_A_TLIMIT),
-    A("MAXMEM", CFG_A_LIMIT),    A("MAXIMEM", CFG_A_LIMIT),
+    A("MAXJOB", CFG_A_LIMIT),
+    A("MAXIJOB", CFG_A_LIMIT),
+    A("MAXPROC", CFG_A_LIMIT),
+    A("MAXIPROC", CFG_A_LIMIT),
+    A("MAXNODE", CFG_A_LIMIT),
+    A("MAXINODE", CFG_A_LIMIT),
+    A("MAXPS", CFG_A_LIMIT),
+    A("MAXIPS", CFG_A_LIMIT),
+    A("MAXPE", CFG_A_LIMIT),
+    A("MAXIPE", CFG_A_LIMIT),
+    A("MAXWC", CFG_A_TLIMIT),
+    A("MAXIWC", CFG_A_TLIMIT),
+    A("MAXMEM", CFG_A_LIMIT),
+    A("MAXIMEM", CFG_A_LIMIT),
     A("MINPROC", CFG_A_LIMIT),
-    A("OMAXJOB", CFG_A_LIMIT),   A("OMAXIJOB", CFG_A_LIMIT),
-    A("OMAXPROC", CFG_A_LIMIT),  A("OMAXIPROC", CFG_A_LIMIT),  A("OMAXJPROC", CFG_A_LIMIT),
-    A("OMAXNODE", CFG_A_LIMIT),  A("OMAXINODE", CFG_A_LIMIT),  A("OMAXJNODE", CFG_A_LIMIT),
-    A("OMAXPS", CFG_A_LIMIT),    A("OMAXIPS", CFG_A_LIMIT),    A("OMAXJPS", CFG_A_LIMIT),
-    A("OMAXPE", CFG_A_LIMIT),    A("OMAXIPE", CFG_A_LIMIT),    A("OMAXJPE", CFG_A_LIMIT),
-    A("OMAXWC", CFG_A_TLIMIT),   A("OMAXIWC", CFG_A_TLIMIT),   A("OMAXJWC", CFG_A_TLIMIT),
-    A("OMAXMEM", CFG_A_LIMIT),   A("OMAXIMEM", CFG_A_LIMIT),
+    A("OMAXJOB", CFG_A_LIMIT),
+    A("OMAXIJOB", CFG_A_LIMIT),
+    A("OMAXPROC", CFG_A_LIMIT),
+    A("OMAXIPROC", CFG_A_LIMIT),
+    A("OMAXJPROC", CFG_A_LIMIT),
+    A("OMAXNODE", CFG_A_LIMIT),
+    A("OMAXINODE", CFG_A_LIMIT),
+    A("OMAXJNODE", CFG_A_LIMIT),
+    A("OMAXPS", CFG_A_LIMIT),
+    A("OMAXIPS", CFG_A_LIMIT),
+    A("OMAXJPS", CFG_A_LIMIT),
+    A("OMAXPE", CFG_A_LIMIT),
+    A("OMAXIPE", CFG_A_LIMIT),
+    A("OMAXJPE", CFG_A_LIMIT),
+    A("OMAXWC", CFG_A_TLIMIT),
+    A("OMAXIWC", CFG_A_TLIMIT),
+    A("OMAXJWC", CFG_A_TLIMIT),
+    A("OMAXMEM", CFG_A_LIMIT),
+    A("OMAXIMEM", CFG_A_LIMIT),
     A("MAXJOBPERUSER", CFG_A_LIMIT),
     A("MAXPROCPERUSER", CFG_A_LIMIT),
     A("MAXNODEPERUSER", CFG_A_LIMIT),
@@ -287,12 +320,8 @@ static const struct cfg_attr_def cred_attrs[] = {
 };
 
 static const struct cfg_attr_def qos_attrs[] = {
-    A("QTWEIGHT", CFG_A_INT),
-    A("XFWEIGHT", CFG_A_INT),
-    AN("QTTARGET", CFG_A_TIME),
-    AN("XFTARGET", CFG_A_DOUBLE),
-    A("QFLAGS", CFG_A_LIST),
-    END,
+    A("QTWEIGHT", CFG_A_INT),     A("XFWEIGHT", CFG_A_INT), AN("QTTARGET", CFG_A_TIME),
+    AN("XFTARGET", CFG_A_DOUBLE), A("QFLAGS", CFG_A_LIST),  END,
 };
 
 static const struct cfg_attr_def class_attrs[] = {
@@ -433,8 +462,7 @@ static int check_fstarget(const char *v)
     return cfg_tab_scan_double(buf, &d) < 0 || d < 0 ? -1 : 0;
 }
 
-static void expect_number(const struct cfg_attr_def *d, const char *what, char *expect,
-                          size_t size)
+static void expect_number(const struct cfg_attr_def *d, const char *what, char *expect, size_t size)
 {
     if (d->min >= 0)
         snprintf(expect, size, "%s >= %g", what, d->min);

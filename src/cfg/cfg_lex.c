@@ -28,17 +28,32 @@ void cfg_lex_putc(struct cfg_sbuf *b, char c)
     cfg_lex_putn(b, &c, 1);
 }
 
+/* Formats into a stack buffer first: the common short case needs one pass,
+ * and no NULL destination (which sanitizer builds of GCC warn about). */
+void cfg_lex_vprintf(struct cfg_sbuf *b, const char *fmt, va_list ap)
+{
+    char small[256];
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n < 0)
+        n = 0;
+    if ((size_t)n < sizeof small) {
+        cfg_lex_putn(b, small, (size_t)n);
+    } else {
+        b->s = xgrow(b->s, &b->cap, b->len + (size_t)n + 1, 1);
+        vsnprintf(b->s + b->len, (size_t)n + 1, fmt, again);
+        b->len += (size_t)n;
+    }
+    va_end(again);
+}
+
 void cfg_lex_printf(struct cfg_sbuf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    cfg_lex_vprintf(b, fmt, ap);
     va_end(ap);
-    b->s = xgrow(b->s, &b->cap, b->len + (size_t)n + 1, 1);
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
 }
 
 void cfg_lex_toks_free(struct cfg_toks *t)

@@ -19,7 +19,10 @@
 #define BIG CFG_TAB_BIG
 #define TINF ((double)CFG_TIME_INFINITY)
 
-#define E(n, a, t, d, lo, hi, ch, fl, h) {n, a, t, d, lo, hi, ch, fl, h}
+#define E(n, a, t, d, lo, hi, ch, fl, h)                                                           \
+    {                                                                                              \
+        n, a, t, d, lo, hi, ch, fl, h                                                              \
+    }
 #define INT(n, d, lo, hi, fl, h) E(n, NULL, CFG_INT, d, lo, hi, NULL, fl, h)
 #define DBL(n, d, lo, hi, fl, h) E(n, NULL, CFG_DOUBLE, d, lo, hi, NULL, fl, h)
 #define BOOL(n, d, fl, h) E(n, NULL, CFG_BOOL, d, 0, 1, NULL, fl, h)
@@ -44,20 +47,18 @@
 static const char *const c_servermode[] = {"NORMAL",     "TEST",    "SIMULATION",
                                            "SINGLESTEP", "PROFILE", NULL};
 static const char *const c_backfill[] = {"FIRSTFIT", "BESTFIT", "GREEDY", "PREEMPT", "NONE", NULL};
-static const char *const c_bfmetric[] = {"PROCS", "NODES", "PROCSECONDS", "SECONDS",
+static const char *const c_bfmetric[] = {"PROCS", "NODES",     "PROCSECONDS", "SECONDS",
                                          "PE",    "PESECONDS", NULL};
 static const char *const c_bfprio[] = {"RANDOM", "DURATION", "HWDURATION", "NONE", NULL};
 static const char *const c_respolicy[] = {"CURRENTHIGHEST", "HIGHEST", "NEVER", "DEFAULT", NULL};
 static const char *const c_resthresh[] = {"NONE", "BYPASS", "QUEUETIME", "XFACTOR", NULL};
 static const char *const c_fspolicy[] = {"DEDICATEDPS", "DEDICATEDPES", "UTILIZEDPS", "NONE", NULL};
 static const char *const c_accrual[] = {"ALWAYS", "QUEUEPOLICY", "FULLPOLICY", NULL};
-static const char *const c_nodealloc[] = {"FIRSTAVAILABLE", "LASTAVAILABLE", "MINRESOURCE",
-                                          "CPULOAD",        "PRIORITY",      "FASTEST",
-                                          "MAXBALANCE",     "CONTIGUOUS",    "LOCAL",
-                                          "MINLOCAL",       "MINGLOBAL",     "FIRSTSET",
-                                          NULL};
-static const char *const c_nodeaccess[] = {"SHARED", "SINGLEJOB", "SINGLETASK", "SINGLEUSER",
-                                           NULL};
+static const char *const c_nodealloc[] = {
+    "FIRSTAVAILABLE", "LASTAVAILABLE", "MINRESOURCE", "CPULOAD", "PRIORITY",
+    "FASTEST",        "MAXBALANCE",    "CONTIGUOUS",  "LOCAL",   "MINLOCAL",
+    "MINGLOBAL",      "FIRSTSET",      NULL};
+static const char *const c_nodeaccess[] = {"SHARED", "SINGLEJOB", "SINGLETASK", "SINGLEUSER", NULL};
 static const char *const c_nodeload[] = {"ADJUSTSTATE", "ADJUSTPROCS", NULL};
 static const char *const c_taskdist[] = {"DEFAULT", "LOCAL", "ARBGEO", "PACK", "ROUNDROBIN", NULL};
 static const char *const c_nsetpolicy[] = {"ONEOF", "ANYOF", "FIRSTOF", "NONE", NULL};
@@ -70,7 +71,7 @@ static const char *const c_display[] = {"NODECENTRIC", NULL};
 static const char *const c_nodematch[] = {"EXACTNODE", "EXACTPROC", NULL};
 static const char *const c_simsubmit[] = {"NORMAL", "CONSTANTJOBDEPTH", "CONSTANTPSDEPTH", NULL};
 static const char *const c_simnodecfg[] = {"NORMAL", "UNIFORM", "PARTITIONED", NULL};
-static const char *const c_simflags[] = {"IGNHOSTLIST", "IGNCLASS", "IGNQOS",  "IGNMODE",
+static const char *const c_simflags[] = {"IGNHOSTLIST", "IGNCLASS", "IGNQOS", "IGNMODE",
                                          "IGNFEATURES", "IGNFRAME", "IGNALL", NULL};
 static const char *const c_simtime[] = {"NONE", "REAL", NULL};
 static const char *const c_period[] = {"DAY", "WEEK", "INFINITY", NULL};
@@ -289,8 +290,7 @@ static const struct cfg_param tab[] = {
     E("BACKFILLPOLICY", "BACKFILLTYPE", CFG_ENUM, "FIRSTFIT", 0, 0, c_backfill,
       CFG_INDEXED | CFG_TAB_BOOLENUM, "backfill algorithm (FALSE/OFF mean NONE)"),
     INT("BACKFILLDEPTH", "0", 0, BIG, CFG_INDEXED, "jobs considered per backfill window (0: all)"),
-    ENUM("BACKFILLMETRIC", "PROCS", c_bfmetric, CFG_INDEXED,
-         "what BESTFIT and GREEDY maximise"),
+    ENUM("BACKFILLMETRIC", "PROCS", c_bfmetric, CFG_INDEXED, "what BESTFIT and GREEDY maximise"),
     INT("BACKFILLMAXSCHEDULES", "10000", 0, BIG, CFG_INDEXED, "GREEDY search limit"),
     INT("BACKFILLPROCFACTOR", "0", -BIG, BIG, CFG_INDEXED | CFG_LEGACY, "parsed, unused in Maui"),
     ENUM("BFPRIORITYPOLICY", "NONE", c_bfprio, CFG_INDEXED,
@@ -355,7 +355,8 @@ static const struct cfg_param tab[] = {
     BOOL("NODEALLOCMAXPS", "FALSE", 0, "with SINGLEJOB access, count PS usage as nodes x time"),
     ENUM("TASKDISTRIBUTIONPOLICY", "DEFAULT", c_taskdist, CFG_INDEXED,
          "how tasks map onto allocated nodes"),
-    ENUM("NODESETPOLICY", NULL, c_nsetpolicy, CFG_INDEXED, "node set policy: ONEOF, ANYOF, FIRSTOF"),
+    ENUM("NODESETPOLICY", NULL, c_nsetpolicy, CFG_INDEXED,
+         "node set policy: ONEOF, ANYOF, FIRSTOF"),
     ENUM("NODESETATTRIBUTE", NULL, c_nsetattr, CFG_INDEXED, "node attribute that forms node sets"),
     LIST("NODESETLIST", NULL, CFG_INDEXED, "attribute values that form node sets"),
     TIME("NODESETDELAY", "0", 0, CFG_INDEXED, "how long a job may wait for a node set"),

@@ -10,6 +10,7 @@
 #ifndef MOKU_CFG_TAB_H
 #define MOKU_CFG_TAB_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -20,7 +21,8 @@
  * They only change how a value is checked; the stored text stays what the
  * accessors document.
  */
-#define CFG_TAB_BOOLENUM 0x100 /* ENUM also takes a boolean: true -> choices[0], false -> "NONE" */
+#define CFG_TAB_BOOLENUM 0x100 /* ENUM also takes a boolean: true -> choices[0], false -> "NONE"   \
+                                */
 #define CFG_TAB_PERCENT 0x200  /* ENUM value may end in '%', which is kept (FSPOLICY) */
 #define CFG_TAB_LIMIT 0x400    /* STRING holding a limit `N` or `SOFT,HARD` (legacy *COUNT) */
 #define CFG_TAB_TLIMIT 0x800   /* the same with times (MAXWCPERUSER) */
@@ -47,6 +49,8 @@ struct cfg_sbuf {
 void cfg_lex_putn(struct cfg_sbuf *b, const char *s, size_t n);
 void cfg_lex_putc(struct cfg_sbuf *b, char c);
 void cfg_lex_printf(struct cfg_sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cfg_lex_vprintf(struct cfg_sbuf *b, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 
 /* Tokens of a value; each owned. */
 struct cfg_toks {
@@ -95,10 +99,10 @@ enum cfg_atype {
 
 /* One known attribute of an object kind. */
 struct cfg_attr_def {
-    const char *name;          /* canonical spelling, stored in struct cfg_attr */
-    const char *alias[3];      /* other spellings; unused slots NULL */
+    const char *name;     /* canonical spelling, stored in struct cfg_attr */
+    const char *alias[3]; /* other spellings; unused slots NULL */
     enum cfg_atype type;
-    double min, max;           /* CFG_A_INT, CFG_A_DOUBLE */
+    double min, max;            /* CFG_A_INT, CFG_A_DOUBLE */
     const char *const *choices; /* CFG_A_ENUM: NULL-terminated */
 };
 

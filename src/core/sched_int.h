@@ -33,6 +33,7 @@ struct sched {
     struct job **queue;
     size_t qlen, qcap;
     size_t qidle;    /* non-NULL entries */
+    size_t qhead;    /* entries before qhead are all NULL */
     size_t qscanned; /* entries [0, qscanned) were examined by the current plan */
     int unsorted;    /* a job arrived that sorts before the queue's tail */
 

@@ -141,6 +141,22 @@ long long avail_free_at(const struct avail *a, long t)
     return a->p[find(a, t < a->p[0].t ? a->p[0].t : t)].free;
 }
 
+long long avail_free_now(const struct avail *a)
+{
+    return a->p[0].free;
+}
+
+int avail_fits(const struct avail *a, long start, long end, long long n)
+{
+    if (start < a->p[0].t)
+        start = a->p[0].t;
+    size_t i = start == a->p[0].t ? 0 : find(a, start);
+    for (size_t k = i; k < a->n && (k == i || a->p[k].t < end); k++)
+        if (a->p[k].free < n)
+            return 0;
+    return 1;
+}
+
 long long avail_min_free(const struct avail *a, long start, long end)
 {
     if (start < a->p[0].t)

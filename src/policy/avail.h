@@ -48,6 +48,11 @@ long avail_origin(const struct avail *a);
 
 /* Free processors at instant t (t >= origin). */
 long long avail_free_at(const struct avail *a, long t);
+/* Free processors at the origin (O(1)). */
+long long avail_free_now(const struct avail *a);
+/* Whether n processors are free over [start, end); stops at the first
+ * instant that falls short. */
+int avail_fits(const struct avail *a, long start, long end, long long n);
 /* Least free processors over [start, end). */
 long long avail_min_free(const struct avail *a, long start, long end);
 /*

@@ -68,20 +68,36 @@ static void drop_reservations(struct sched *s)
     s->nresv = 0;
 }
 
-/* Close the holes that started jobs left in the queue. */
-static void compact_queue(struct sched *s)
+static void compact_all(struct sched *s)
 {
     size_t w = 0;
-    for (size_t r = 0; r < s->qlen; r++)
+    for (size_t r = s->qhead; r < s->qlen; r++)
         if (s->queue[r])
             s->queue[w++] = s->queue[r];
     s->qlen = w;
+    s->qhead = 0;
+}
+
+/*
+ * Close the holes that started jobs left in the queue — but only once they
+ * are at least half of it, so that a pass costs what it scans and not the
+ * whole queue (under strict FCFS a pass may look at one job). Leading holes
+ * are skipped for good by moving qhead.
+ */
+static void compact_queue(struct sched *s)
+{
+    while (s->qhead < s->qlen && !s->queue[s->qhead])
+        s->qhead++;
+    size_t holes = s->qlen - s->qidle; /* leading ones too: the array must shrink */
+    if (holes >= s->qidle && holes >= 1024)
+        compact_all(s);
 }
 
 static void order_queue(struct sched *s, long now)
 {
     if (prio_order_is_submission(&s->pol) && !s->unsorted)
         return;
+    compact_all(s);
     for (size_t i = 0; i < s->qlen; i++)
         s->queue[i]->priority = prio_start(&s->pol, s->queue[i], now);
     qsort(s->queue, s->qlen, sizeof *s->queue, prio_cmp);
@@ -91,9 +107,10 @@ static void order_queue(struct sched *s, long now)
 static int try_start(struct sched *s, struct job *j, long now)
 {
     long long need = job_procs(j);
-    if (avail_free_at(s->avail, now) < need)
+    /* The origin is now (settle_time), so free-now is the first point. */
+    if (avail_free_now(s->avail) < need)
         return 0;
-    if (avail_min_free(s->avail, now, now + j->walltime) < need)
+    if (!avail_fits(s->avail, now, now + j->walltime, need))
         return 0;
     if (alloc_job(s, j) < 0)
         return 0;
@@ -143,7 +160,7 @@ static void scan(struct sched *s, long now, size_t from)
             s->plan_stopped = 1; /* strict priority order: nothing passes it */
         else if (s->nresv < s->pol.resdepth)
             reserve(s, j, now);
-        else if (avail_free_at(s->avail, now) <= 0)
+        else if (avail_free_now(s->avail) <= 0)
             break; /* no room now and no reservation left to place */
     }
     s->qscanned = s->qlen;
@@ -158,7 +175,7 @@ static void full_pass(struct sched *s, long now)
     s->plan_blocked = 0;
     s->plan_stopped = 0;
     s->replan = 0;
-    scan(s, now, 0);
+    scan(s, now, s->qhead);
 }
 
 void iter_run(struct sched *s, long now)

@@ -25,6 +25,12 @@ static void test_take_and_give(void)
     CHECK_EQ(avail_free_at(a, 100), 10);
     CHECK_EQ(avail_min_free(a, 10, 60), 2);
     CHECK_EQ(avail_min_free(a, 50, 60), 4);
+    CHECK_EQ(avail_free_now(a), 2);
+    CHECK(avail_fits(a, 0, 50, 2));
+    CHECK(!avail_fits(a, 0, 50, 3));
+    CHECK(avail_fits(a, 50, 100, 4));
+    CHECK(!avail_fits(a, 40, 60, 4));
+    CHECK(avail_fits(a, 100, 1000, 10));
     avail_give(a, 0, 50, 2);
     avail_give(a, 0, 100, 6);
     CHECK_EQ(avail_points(a), 1); /* redundant points merged away */

@@ -1,0 +1,42 @@
+/*
+ * runstat — run a command, then print its wall time and peak memory:
+ *   runstat CMD [ARG...]   ->   "wall_seconds=<s> peak_rss_kb=<kb> status=<n>" on stderr
+ * so that `make bench` needs nothing beyond a C compiler (no /usr/bin/time).
+ */
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: runstat CMD [ARG...]\n");
+        return 2;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("runstat: fork");
+        return 2;
+    }
+    if (pid == 0) {
+        execvp(argv[1], argv + 1);
+        perror("runstat: exec");
+        _exit(127);
+    }
+    int status;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) < 0) {
+        perror("runstat: wait4");
+        return 2;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    fprintf(stderr, "wall_seconds=%.3f peak_rss_kb=%ld status=%d\n", wall, ru.ru_maxrss, code);
+    return code;
+}

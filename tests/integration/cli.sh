@@ -1,0 +1,91 @@
+#!/bin/sh
+# The moku binary from the outside: usage errors, bad input with file and
+# line, the three outputs, cluster sources.
+. tests/integration/lib.sh
+kth=data/KTH-SP2-1996-2.1-cln.norm.swf.gz
+
+# A small trace: 4 processors, one job too big, one unusable record.
+cat >"$TMP/small.swf" <<'SWF'
+; MaxNodes: 2
+; MaxProcs: 4
+1 0 0 100 3 -1 -1 3 100 -1 1 1 1 -1 1 -1 -1 -1
+2 10 0 50 2 -1 -1 2 60 -1 1 2 1 -1 1 -1 -1 -1
+3 20 0 10 1 -1 -1 -1 -1 -1 1 2 1 -1 1 -1 -1 -1
+4 30 0 10 8 -1 -1 8 20 -1 1 3 1 -1 1 -1 -1 -1
+5 40 0 -1 1 -1 -1 1 20 -1 0 3 1 -1 1 -1 -1 -1
+SWF
+
+run
+check "no command: usage, exit 2" [ "$rc" -eq 2 ]
+run frobnicate
+check "unknown command: exit 2 and named" sh -c "[ $rc -eq 2 ] && grep -q frobnicate $TMP/err"
+run simulate
+check "simulate without a trace: exit 2" [ "$rc" -eq 2 ]
+run simulate --format xml "$kth"
+check "bad --format: exit 2 and the accepted values" sh -c "[ $rc -eq 2 ] && grep -q 'text or json' $TMP/err"
+run simulate --procs abc "$kth"
+check "bad --procs: exit 2" [ "$rc" -eq 2 ]
+run simulate --nodes 4 "$kth"
+check "--nodes without --ppn: exit 2" [ "$rc" -eq 2 ]
+run simulate --bogus "$kth"
+check "unknown option: exit 2" [ "$rc" -eq 2 ]
+run simulate "$TMP/missing.swf"
+check "missing trace: exit 1, names the file" sh -c "[ $rc -eq 1 ] && grep -q 'missing.swf' $TMP/err"
+
+printf '1 0 0 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1\n' >"$TMP/short.swf"
+run simulate --procs 4 "$TMP/short.swf"
+check "17-field line: exit 1, file:line" sh -c "[ $rc -eq 1 ] && grep -q 'short.swf:1:' $TMP/err"
+printf '1 0 0 abc 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n' >"$TMP/text.swf"
+run simulate --procs 4 "$TMP/text.swf"
+check "non-numeric field: exit 1, file:line" sh -c "[ $rc -eq 1 ] && grep -q 'text.swf:1:' $TMP/err"
+
+run simulate --format json --jobs-out "$TMP/jobs.csv" "$TMP/small.swf"
+check "small trace runs" [ "$rc" -eq 0 ]
+check "json: one job skipped" has_out '"skipped":1'
+check "json: the job bigger than the cluster is rejected" has_out '"rejected":1'
+check "json: three jobs simulated" has_out '"jobs":3'
+for key in jobs skipped rejected makespan utilization avg_wait max_wait avg_bsld avg_xfactor \
+    backfilled iterations wall_seconds; do
+    check "json has key $key" has_out "\"$key\":"
+done
+check "csv header" sh -c "head -n 1 $TMP/jobs.csv | grep -qx 'job_id,submit,start,end,wait,procs,walltime,runtime,backfilled'"
+check "csv: a row per job that ran" [ "$(wc -l <"$TMP/jobs.csv")" -eq 4 ]
+check "csv: job 2 waits for job 1" grep -qx '2,10,100,150,90,2,60,50,0' "$TMP/jobs.csv"
+check "csv: job 3 (no request) uses its runtime as walltime and backfills" grep -qx '3,20,20,30,0,1,10,10,1' "$TMP/jobs.csv"
+check "no progress bar when stderr is not a terminal" [ ! -s "$TMP/err" ]
+
+run simulate --strict "$TMP/small.swf"
+check "--strict: unusable record is an error naming file and line" sh -c "[ $rc -eq 1 ] && grep -q 'small.swf:7:' $TMP/err"
+
+run simulate "$kth"
+check "text report" sh -c "[ $rc -eq 0 ] && grep -q 'jobs simulated *27992' $TMP/out && grep -q 'utilization' $TMP/out"
+check "text report: cluster from the header" has_out '100 nodes, 100 processors'
+
+printf 'RMPOLLINTERVAL abc\n' >"$TMP/bad.cfg"
+run simulate --config "$TMP/bad.cfg" "$kth"
+check "invalid config value: exit 1, file:line" sh -c "[ $rc -eq 1 ] && grep -q 'bad.cfg:1:' $TMP/err"
+printf 'BACKFILLPOLICY FIRSTFIT\nFOOBAR 1\n' >"$TMP/unknown.cfg"
+run simulate --config "$TMP/unknown.cfg" --format json "$TMP/small.swf"
+check "unknown parameter: a warning, the run goes on" sh -c "[ $rc -eq 0 ] && grep -q \"unknown.cfg:2: unknown parameter 'FOOBAR'\" $TMP/err"
+printf 'BACKFILLPOLICY BESTFIT\n' >"$TMP/bestfit.cfg"
+run simulate --config "$TMP/bestfit.cfg" "$TMP/small.swf"
+check "a policy not implemented yet is refused, not replaced" sh -c "[ $rc -eq 1 ] && grep -q 'BESTFIT' $TMP/err"
+
+printf 'NODECFG[a] PROCS=4\nNODECFG[b] PROCS=4\n' >"$TMP/nodes.cfg"
+run simulate --config "$TMP/nodes.cfg" --format json "$TMP/small.swf"
+check "NODECFG cluster: nothing rejected on 8 processors" sh -c "[ $rc -eq 0 ] && grep -q '\"rejected\":0' $TMP/out"
+run simulate --config "$TMP/nodes.cfg" --procs 4 "$TMP/small.swf"
+check "NODECFG and --procs together: an error" [ "$rc" -eq 1 ]
+printf 'NODECFG[a] MEMORY=100\n' >"$TMP/noprocs.cfg"
+run simulate --config "$TMP/noprocs.cfg" "$TMP/small.swf"
+check "NODECFG without PROCS: an error naming the node" sh -c "[ $rc -eq 1 ] && grep -q 'NODECFG\[a\]' $TMP/err"
+
+grep -v '^;' "$TMP/small.swf" >"$TMP/nohdr.swf"
+run simulate "$TMP/nohdr.swf"
+check "no header and no cluster: an error that says what to give" sh -c "[ $rc -eq 1 ] && grep -q -- '--procs' $TMP/err"
+run simulate --nodes 2 --ppn 4 --format json "$TMP/nohdr.swf"
+check "--nodes/--ppn cluster" sh -c "[ $rc -eq 0 ] && grep -q '\"rejected\":0' $TMP/out"
+
+gzip -c "$TMP/small.swf" >"$TMP/small.swf.gz"
+run simulate --format json "$TMP/small.swf.gz"
+check "gzip trace gives the same result" has_out '"jobs":3'

@@ -1,0 +1,35 @@
+#!/bin/sh
+# moku against reference schedules, job for job:
+#  - the bundled KTH SP2 references (EASY, FCFS, conservative) on 100 processors;
+#  - every other trace in ../shared/traces against the independent textbook
+#    implementation (tests/tools/textbook.c) under EASY and FCFS, on the
+#    cluster the trace header describes. Skipped when ../shared is absent.
+. tests/integration/lib.sh
+TEXTBOOK=build/tests/textbook
+printf 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\n' >"$TMP/easy.cfg"
+printf 'BACKFILLPOLICY NONE\n' >"$TMP/fcfs.cfg"
+printf 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1000000\n' >"$TMP/cons.cfg"
+
+kth=data/KTH-SP2-1996-2.1-cln.norm.swf.gz
+for pol in easy fcfs cons; do
+    zcat "data/KTH-SP2-1996-2.1-cln_$pol.ref.csv.gz" >"$TMP/ref.csv"
+    run simulate --config "$TMP/$pol.cfg" --procs 100 --jobs-out "$TMP/ours.csv" --format json "$kth"
+    check "KTH $pol: moku runs" [ "$rc" -eq 0 ]
+    check "KTH $pol: every job starts as in the reference schedule" same_starts "$TMP/ours.csv" "$TMP/ref.csv"
+done
+
+for t in HPC2N-2002-2.1-cln NASA-iPSC-1993-3.1-cln LLNL-Thunder-2007-1.1-cln \
+    SDSC-BLUE-2000-4.2-cln CEA-Curie-2011-2.1-cln; do
+    f="$SHARED/traces/$t.norm.swf.gz"
+    if [ ! -f "$f" ]; then
+        ok "$t: skipped, $f not found"
+        continue
+    fi
+    procs=$(zcat "$f" | awk '/^; *MaxProcs:/ { print $3; exit }')
+    for pol in easy fcfs; do
+        zcat "$f" | "$TEXTBOOK" "$pol" "$procs" >"$TMP/ref.csv"
+        run simulate --config "$TMP/$pol.cfg" --jobs-out "$TMP/ours.csv" --format json "$f"
+        check "$t $pol: moku runs" [ "$rc" -eq 0 ]
+        check "$t $pol: every job starts as in textbook $pol" same_starts "$TMP/ours.csv" "$TMP/ref.csv"
+    done
+done
