@@ -22,9 +22,12 @@ enum job_state {
 #define JOB_BACKFILLED 0x1 /* started ahead of a higher-priority waiting job */
 #define JOB_RESERVED 0x2   /* holds a priority reservation in the current plan */
 
-/* The processors of one node a running job holds. */
+/* Processors a running job holds: `procs` on each of `nnodes` consecutive
+ * nodes of the scheduler's node table, from index `node` on. Runs keep the
+ * allocation of a job spread over thousands of small nodes compact. */
 struct job_slot {
-    unsigned node; /* index into the scheduler's node table */
+    unsigned node;
+    unsigned nnodes;
     unsigned procs;
 };
 
@@ -59,7 +62,7 @@ struct job {
     long planned_end; /* running: the end the plan assumes (start + walltime, or later if overrunning) */
     long resv_start;  /* start of its priority reservation, or -1 */
 
-    struct job_slot *slots; /* running: the processors it holds */
+    struct job_slot *slots; /* running: the processors it holds, in node order */
     size_t nslots;
 
     size_t heap_pos; /* position in the scheduler's running-job heap */

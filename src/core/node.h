@@ -1,7 +1,7 @@
 /*
  * node — a compute node: its configured resources, where it belongs and
- * whether it takes work. The scheduler owns the node table; the engine keeps
- * the dedicated processor count up to date as jobs start and end.
+ * whether it takes work. The scheduler owns the node table; what is in use
+ * on a node is the engine's (sched_node_used).
  */
 #ifndef MOKU_NODE_H
 #define MOKU_NODE_H
@@ -26,7 +26,6 @@ struct node {
     size_t nfeatures;
     char *partition; /* "DEFAULT" unless configured */
     enum node_state state;
-    int procs_used; /* dedicated to running jobs */
 };
 
 /* What a node is configured with; copied by sched_add_node. */

@@ -87,6 +87,8 @@ void sched_destroy(struct sched *s)
     free(s->nodes);
     strmap_free(&s->nodes_byname);
     free(s->freemap);
+    free(s->node_cap);
+    free(s->node_used);
     for (size_t i = 0; i < s->njobs; i++)
         free_job(s->jobs[i]);
     free(s->jobs);
@@ -136,6 +138,10 @@ static void append_node(struct sched *s, const struct node_spec *spec)
     s->freemap = xrealloc(s->freemap, words * sizeof *s->freemap);
     if (s->nnodes % 64 == 0)
         s->freemap[words - 1] = 0;
+    s->node_cap = xrealloc(s->node_cap, s->capnodes * sizeof *s->node_cap);
+    s->node_used = xrealloc(s->node_used, s->capnodes * sizeof *s->node_used);
+    s->node_cap[s->nnodes] = n->state == NODE_UP ? n->procs : 0;
+    s->node_used[s->nnodes] = 0;
     s->nnodes++;
     if (n->state == NODE_UP) {
         s->up_procs += n->procs;
@@ -175,6 +181,11 @@ size_t sched_nnodes(const struct sched *s)
 const struct node *sched_node(const struct sched *s, size_t i)
 {
     return i < s->nnodes ? &s->nodes[i] : NULL;
+}
+
+int sched_node_used(const struct sched *s, size_t i)
+{
+    return i < s->nnodes ? s->node_used[i] : 0;
 }
 
 long long sched_up_procs(const struct sched *s)

@@ -80,6 +80,8 @@ int sched_add_node(struct sched *s, const struct node_spec *spec, struct err *er
 int sched_add_nodes_from_cfg(struct sched *s, const struct cfg *cfg, struct err *err);
 size_t sched_nnodes(const struct sched *s);
 const struct node *sched_node(const struct sched *s, size_t i);
+/* Processors of node i dedicated to running jobs. */
+int sched_node_used(const struct sched *s, size_t i);
 /* Processors on nodes that are up. */
 long long sched_up_procs(const struct sched *s);
 

@@ -21,7 +21,11 @@ struct sched {
     struct node *nodes;
     size_t nnodes, capnodes;
     struct strmap nodes_byname; /* name -> index; keys are the nodes' own names */
-    uint64_t *freemap; /* bit i set: node i is up with processors free */
+    /* Per node, kept apart from struct node so that allocation walks small
+     * dense arrays: node_cap[i] is procs when up, else 0; node_used[i] is
+     * what running jobs hold. */
+    int *node_cap, *node_used;
+    uint64_t *freemap; /* bit i set: node i has processors free (used < cap) */
     long long up_procs;
 
     struct job **jobs; /* every job ever submitted, in submission order; owned */

@@ -9,8 +9,10 @@
  * Maui's other NODEALLOCATIONPOLICY values matter once nodes differ, and
  * come with node features.
  *
- * freemap keeps one bit per node that is up and has processors free, so
- * finding room on a 100,000-node cluster skips full nodes 64 at a time.
+ * Cost: a start or an end touches each node the job holds once, in the
+ * dense node_cap/node_used arrays; freemap (one bit per node with room)
+ * skips full nodes 64 at a time, so a 100,000-node cluster costs what the
+ * job's own nodes cost.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,14 +20,20 @@
 #include "core/sched_int.h"
 #include "util/mem.h"
 
-void alloc_node_changed(struct sched *s, size_t i)
+static void set_free_bit(struct sched *s, size_t i)
 {
-    const struct node *n = &s->nodes[i];
     uint64_t bit = (uint64_t)1 << (i % 64);
-    if (n->state == NODE_UP && n->procs_used < n->procs)
+    if (s->node_used[i] < s->node_cap[i])
         s->freemap[i / 64] |= bit;
     else
         s->freemap[i / 64] &= ~bit;
+}
+
+void alloc_node_changed(struct sched *s, size_t i)
+{
+    const struct node *n = &s->nodes[i];
+    s->node_cap[i] = n->state == NODE_UP ? n->procs : 0;
+    set_free_bit(s, i);
 }
 
 /* Next node at or after i with free processors, or nnodes. */
@@ -45,28 +53,34 @@ static size_t next_free(const struct sched *s, size_t i)
     return found < s->nnodes ? found : s->nnodes;
 }
 
-/* Tasks of j that fit on node n now. */
-static unsigned tasks_fitting(const struct node *n, const struct job *j)
+/* Record `procs` on node i for j, extending the last run when it can. */
+static void add_slot(struct job *j, size_t *cap, size_t i, unsigned procs)
 {
-    return (unsigned)((n->procs - n->procs_used) / j->procs_per_task);
+    struct job_slot *last = j->nslots ? &j->slots[j->nslots - 1] : NULL;
+    if (last && last->procs == procs && last->node + last->nnodes == i) {
+        last->nnodes++;
+        return;
+    }
+    j->slots = xgrow(j->slots, cap, j->nslots + 1, sizeof *j->slots);
+    j->slots[j->nslots++] = (struct job_slot){(unsigned)i, 1, procs};
 }
 
 int alloc_job(struct sched *s, struct job *j)
 {
     size_t cap = 0;
-    unsigned left = (unsigned)j->tasks;
+    unsigned ppt = (unsigned)j->procs_per_task, left = (unsigned)j->tasks;
     j->slots = NULL;
     j->nslots = 0;
     for (size_t i = next_free(s, 0); left && i < s->nnodes; i = next_free(s, i + 1)) {
-        unsigned k = tasks_fitting(&s->nodes[i], j);
+        unsigned room = (unsigned)(s->node_cap[i] - s->node_used[i]);
+        unsigned k = ppt == 1 ? room : room / ppt; /* most jobs: one processor a task */
         if (k > left)
             k = left;
         if (!k)
             continue;
-        j->slots = xgrow(j->slots, &cap, j->nslots + 1, sizeof *j->slots);
-        j->slots[j->nslots++] = (struct job_slot){(unsigned)i, k * (unsigned)j->procs_per_task};
-        s->nodes[i].procs_used += (int)(k * (unsigned)j->procs_per_task);
-        alloc_node_changed(s, i);
+        add_slot(j, &cap, i, k * ppt);
+        s->node_used[i] += (int)(k * ppt);
+        set_free_bit(s, i);
         left -= k;
     }
     if (left) {
@@ -76,12 +90,28 @@ int alloc_job(struct sched *s, struct job *j)
     return 0;
 }
 
+/* Mark nodes [from, to) as having room, a word at a time. */
+static void set_free_range(struct sched *s, size_t from, size_t to)
+{
+    while (from < to) {
+        size_t w = from / 64, lo = from % 64;
+        size_t hi = (to - w * 64) < 64 ? to - w * 64 : 64;
+        uint64_t mask = (hi == 64 ? ~(uint64_t)0 : (((uint64_t)1 << hi) - 1)) &
+                        (~(uint64_t)0 << lo);
+        s->freemap[w] |= mask;
+        from = w * 64 + hi;
+    }
+}
+
 void alloc_release(struct sched *s, struct job *j)
 {
     for (size_t k = 0; k < j->nslots; k++) {
-        struct node *n = &s->nodes[j->slots[k].node];
-        n->procs_used -= (int)j->slots[k].procs;
-        alloc_node_changed(s, j->slots[k].node);
+        const struct job_slot *sl = &j->slots[k];
+        size_t end = (size_t)sl->node + sl->nnodes;
+        for (size_t i = sl->node; i < end; i++)
+            s->node_used[i] -= (int)sl->procs;
+        /* Each of these nodes just gave back processors: all have room. */
+        set_free_range(s, sl->node, end);
     }
     free(j->slots);
     j->slots = NULL;

@@ -235,9 +235,52 @@ static void test_nodes_hold_the_tasks(void)
     CHECK_EQ(r.out[2].start, 1);
     long used = 0;
     for (size_t i = 0; i < sched_nnodes(r.s); i++)
-        used += sched_node(r.s, i)->procs_used;
+        used += sched_node_used(r.s, i);
     CHECK_EQ(used, 0); /* everything given back at the end */
     done(&r);
+}
+
+/* Allocations over many one-processor nodes cross bitmap words; what ends
+ * is found free again (run-length slots, word-wise release). */
+static void test_many_small_nodes(void)
+{
+    const struct row rows[] = {
+        {0, 100, 100, 100}, /* nodes 0..99 */
+        {0, 200, 200, 20},  /* nodes 100..119 */
+        {1, 50, 50, 110},   /* waits for the first: 10 + 100 free at 100 */
+        {2, 10, 10, 10},    /* fits the last 10 now: backfill */
+    };
+    struct run r;
+    struct sched_policy p = easy();
+    replay(&r, &p, 130, 1, rows, 4);
+    CHECK_EQ(r.out[2].start, 100);
+    CHECK_EQ(r.out[3].start, 2);
+    long used = 0;
+    for (size_t i = 0; i < sched_nnodes(r.s); i++)
+        used += sched_node_used(r.s, i);
+    CHECK_EQ(used, 0);
+    done(&r);
+}
+
+/* A job's allocation is stored as runs of consecutive nodes. */
+static void test_allocation_runs(void)
+{
+    struct sched_policy p = easy();
+    struct sched *s = sched_create(&p, NULL);
+    add_nodes(s, 70, 1);
+    struct job_spec js = {.name = "1", .tasks = 70, .procs_per_task = 1, .walltime = 10};
+    struct job *j = sched_submit(s, &js, NULL);
+    sched_iterate(s, 0);
+    CHECK(j && j->state == JOB_RUNNING);
+    CHECK_EQ(j->nslots, 1);
+    CHECK_EQ(j->slots[0].nnodes, 70);
+    sched_job_ended(s, j, 5);
+    js.name = "2";
+    js.tasks = 70;
+    struct job *k = sched_submit(s, &js, NULL);
+    sched_iterate(s, 5);
+    CHECK(k && k->state == JOB_RUNNING);
+    sched_destroy(s);
 }
 
 /* Down nodes do not count. */
@@ -270,6 +313,8 @@ int main(void)
     TEST_RUN(test_too_big_is_rejected);
     TEST_RUN(test_walltime_kill_and_overrun);
     TEST_RUN(test_nodes_hold_the_tasks);
+    TEST_RUN(test_many_small_nodes);
+    TEST_RUN(test_allocation_runs);
     TEST_RUN(test_down_nodes);
     return TEST_DONE();
 }
