@@ -16,7 +16,8 @@ OPT     ?= -O2 -g
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -Isrc
 LDLIBS  += -lz -lm
 
-BUILD   := build
+BUILD   ?= build
+BIN     ?= bin/moku
 LIB_SRC := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC:= $(wildcard tests/unit/t_*.c)
@@ -24,7 +25,7 @@ TEST_BIN:= $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all check bench asan format clean sample
 
-all: bin/moku
+all: $(BIN)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -34,13 +35,13 @@ $(BUILD)/libmoku.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-bin/moku: $(BUILD)/src/cli/main.o $(BUILD)/libmoku.a
-	@mkdir -p bin
+$(BIN): $(BUILD)/src/cli/main.o $(BUILD)/libmoku.a
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h $(BUILD)/libmoku.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libmoku.a $(LDLIBS)
+	$(CC) $(CFLAGS) -Itests/unit -MMD -MP -o $@ $< $(BUILD)/libmoku.a $(LDLIBS)
 
 # Test tools: independent implementations and helpers the integration tests use.
 $(BUILD)/tests/textbook: tests/tools/textbook.c
@@ -51,20 +52,19 @@ $(BUILD)/runstat: bench/runstat.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
 
-check: bin/moku $(TEST_BIN) $(BUILD)/tests/textbook
-	@sh tests/run.sh $(TEST_BIN)
+check: $(BIN) $(TEST_BIN) $(BUILD)/tests/textbook
+	@MOKU=$(BIN) TEXTBOOK=$(BUILD)/tests/textbook sh tests/run.sh $(TEST_BIN)
 
-sample: bin/moku
+sample: $(BIN)
 	bin/moku simulate --config examples/maui.cfg data/KTH-SP2-1996-2.1-cln.norm.swf.gz
 
-bench: bin/moku $(BUILD)/runstat
+bench: $(BIN) $(BUILD)/runstat
 	@sh bench/run.sh
 
+# Sanitizers build apart (build/asan), so they never mix objects with a normal build.
 asan:
-	$(MAKE) clean
-	$(MAKE) check OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
-		LDFLAGS="-fsanitize=address,undefined"
-	$(MAKE) clean
+	$(MAKE) check BUILD=build/asan BIN=build/asan/moku \
+		OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 
 format:
 	clang-format -i src/*/*.c src/*/*.h tests/unit/*.c tests/unit/*.h
@@ -72,4 +72,6 @@ format:
 clean:
 	rm -rf $(BUILD) bin
 
--include $(LIB_OBJ:.o=.d)
+# Header dependencies of every object, the command's main.o included (a stale
+# object compiled against an older struct layout corrupts memory silently).
+-include $(LIB_OBJ:.o=.d) $(BUILD)/src/cli/main.d $(TEST_BIN:=.d)

@@ -31,8 +31,13 @@ void cred_table_destroy(struct cred_table *t)
     if (!t)
         return;
     for (size_t i = 0; i < t->n; i++) {
-        free(t->items[i]->name);
-        free(t->items[i]);
+        struct cred *c = t->items[i];
+        free(c->name);
+        free(c->qdef);
+        for (size_t k = 0; k < c->nqlist; k++)
+            free(c->qlist[k]);
+        free(c->qlist);
+        free(c);
     }
     free(t->items);
     strmap_free(&t->byname);
@@ -72,6 +77,14 @@ size_t cred_count(const struct cred_table *t)
 struct cred *cred_at(const struct cred_table *t, size_t i)
 {
     return i < t->n ? t->items[i] : NULL;
+}
+
+int cred_allows_qos(const struct cred *c, const char *qos)
+{
+    for (size_t k = 0; k < c->nqlist; k++)
+        if (strcmp(c->qlist[k], qos) == 0)
+            return 1;
+    return 0;
 }
 
 const char *cred_kind_name(enum cred_kind k)

@@ -13,11 +13,28 @@
 
 enum cred_kind { CRED_USER, CRED_GROUP, CRED_ACCOUNT, CRED_CLASS, CRED_QOS, CRED_NKINDS };
 
+/* QOS flags (QOSCFG QFLAGS), the ones the engine uses so far. */
+#define QOS_NORESERVATION 0x1
+#define QOS_NOBF 0x2
+
 struct cred {
     enum cred_kind kind;
     char *name;
     size_t index; /* position in its table, stable */
     long jobs;    /* jobs submitted under this credential */
+
+    long priority;   /* PRIORITY=; 0 = not set (Maui then uses the DEFAULT object's) */
+    double fs_delta; /* fairshare priority factor (target - usage), 0 until fairshare */
+    char *qdef;      /* QDEF: default QOS name, or NULL */
+    char **qlist;    /* QLIST: QOS names this credential may use */
+    size_t nqlist;
+    long classweight; /* GROUPCFG CLASSWEIGHT (0 = not set) */
+
+    /* QOS objects only (QOSCFG). */
+    long qtweight, xfweight; /* added to QUEUETIMEWEIGHT / XFACTORWEIGHT */
+    long qttarget;           /* QTTARGET seconds, 0 = none */
+    double xftarget;         /* XFTARGET, 0 = none */
+    unsigned qflags;         /* QOS_* */
 };
 
 struct cred_table;
@@ -31,6 +48,8 @@ struct cred *cred_get(struct cred_table *t, const char *name);
 struct cred *cred_find(const struct cred_table *t, const char *name);
 size_t cred_count(const struct cred_table *t);
 struct cred *cred_at(const struct cred_table *t, size_t i);
+/* Whether c's QLIST names qos. */
+int cred_allows_qos(const struct cred *c, const char *qos);
 /* "user", "group", "account", "class", "qos". */
 const char *cred_kind_name(enum cred_kind k);
 

@@ -19,8 +19,21 @@ enum job_state {
     JOB_REMOVED,   /* cancelled before it started */
 };
 
-#define JOB_BACKFILLED 0x1 /* started ahead of a higher-priority waiting job */
-#define JOB_RESERVED 0x2   /* holds a priority reservation in the current plan */
+#define JOB_BACKFILLED 0x1  /* started ahead of a higher-priority waiting job */
+#define JOB_RESERVED 0x2    /* holds a priority reservation in the current plan */
+#define JOB_SPVIOLATION 0x4 /* running over a soft policy limit (Maui SPVIOLATION) */
+
+/* Why an idle job is not running, as the last scheduling iteration saw it. */
+enum job_wait {
+    WAIT_NONE,      /* not examined yet (or running) */
+    WAIT_RESOURCES, /* not enough processors free now; no reservation left for it */
+    WAIT_RESERVED,  /* holds a priority reservation starting at resv_start */
+    WAIT_DELAYS,    /* would fit now, but would delay a higher-priority reservation */
+    WAIT_PRIORITY,  /* BACKFILLPOLICY NONE: a higher-priority job is waiting */
+};
+
+/* How an administrator's system priority applies (Maui setspri). */
+enum job_sysprio { SYSPRIO_NONE, SYSPRIO_ABSOLUTE, SYSPRIO_RELATIVE };
 
 /* Processors a running job holds: `procs` on each of `nnodes` consecutive
  * nodes of the scheduler's node table, from index `node` on. Runs keep the
@@ -37,6 +50,10 @@ struct job_spec {
     int tasks;        /* >= 1 */
     int procs_per_task; /* >= 1 */
     long mem_per_task;  /* MB, 0 = unspecified (not yet used for placement) */
+    long swap_per_task; /* MB */
+    long disk_per_task; /* MB */
+    int nodes;          /* requested node count, 0 = none given */
+    const char *features; /* required node features, list as for nodes; NULL = none */
     long walltime;      /* requested limit, seconds, >= 1 */
     long submit;        /* epoch or trace seconds */
     const char *user, *group, *account, *class_, *qos, *partition; /* NULL = DEFAULT */
@@ -48,15 +65,24 @@ struct job {
     size_t order; /* submission sequence number: the final tie-breaker */
     int tasks;
     int procs_per_task;
-    long mem_per_task;
+    long mem_per_task, swap_per_task, disk_per_task; /* MB per task */
+    int nodes; /* requested node count (Maui Request.NC), 0 = none */
+    char **features; /* required node features */
+    size_t nfeatures;
     long walltime;
     long submit;
+    long qtime_start; /* when priority queue time started accruing (JOBPRIOACCRUALPOLICY) */
     struct cred *user, *group, *account, *class_, *qos;
     char *partition; /* requested partition name or NULL */
 
     enum job_state state;
     unsigned flags;
     double priority; /* start priority at the last ordering */
+    long bypass;     /* times a lower-priority job was backfilled ahead of it */
+    enum job_sysprio sysprio_mode; /* administrator's system priority, if any */
+    long sysprio;
+    enum job_wait wait; /* idle: why not running, as of plan wait_gen */
+    unsigned long wait_gen;
     long start;      /* when it started (JOB_RUNNING, JOB_COMPLETED) */
     long end;        /* when it ended (JOB_COMPLETED) */
     long planned_end; /* running: the end the plan assumes (start + walltime, or later if overrunning) */

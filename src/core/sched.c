@@ -37,9 +37,8 @@ void sched_policy_default(struct sched_policy *pol)
         .backfill = BF_FIRSTFIT,
         .resdepth = 1,
         .overrun = 0,
-        .service_weight = 1,
-        .queuetime_weight = 1,
     };
+    prio_params_default(&pol->prio);
 }
 
 struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm *rm)
@@ -55,6 +54,7 @@ struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm
         s->creds[k] = cred_table_create(k);
     heap_init(&s->running, running_less, running_setpos);
     strmap_init(&s->nodes_byname);
+    strmap_init(&s->jobs_byname);
     s->avail = avail_create(0, LONG_MIN / 4);
     s->last_now = LONG_MIN / 4;
     s->replan = 1;
@@ -72,6 +72,9 @@ static void free_node(struct node *n)
 
 static void free_job(struct job *j)
 {
+    for (size_t i = 0; i < j->nfeatures; i++)
+        free(j->features[i]);
+    free(j->features);
     free(j->name);
     free(j->partition);
     free(j->slots);
@@ -92,6 +95,7 @@ void sched_destroy(struct sched *s)
     for (size_t i = 0; i < s->njobs; i++)
         free_job(s->jobs[i]);
     free(s->jobs);
+    strmap_free(&s->jobs_byname);
     for (int k = 0; k < CRED_NKINDS; k++)
         cred_table_destroy(s->creds[k]);
     free(s->queue);
@@ -102,7 +106,7 @@ void sched_destroy(struct sched *s)
 }
 
 /* Split a feature list ("a,b", "a:b", "a b" or "[a][b]") into owned strings. */
-static void parse_features(struct node *n, const char *text)
+static void parse_features(char ***list, size_t *n, const char *text)
 {
     size_t cap = 0;
     const char *p = text;
@@ -111,8 +115,8 @@ static void parse_features(struct node *n, const char *text)
         size_t len = strcspn(p, " \t,:[]");
         if (!len)
             break;
-        n->features = xgrow(n->features, &cap, n->nfeatures + 1, sizeof *n->features);
-        n->features[n->nfeatures++] = xstrndup(p, len);
+        *list = xgrow(*list, &cap, *n + 1, sizeof **list);
+        (*list)[(*n)++] = xstrndup(p, len);
         p += len;
     }
 }
@@ -130,7 +134,7 @@ static void append_node(struct sched *s, const struct node_spec *spec)
         .partition = xstrdup(spec->partition ? spec->partition : "DEFAULT"),
         .state = spec->state,
     };
-    parse_features(n, spec->features);
+    parse_features(&n->features, &n->nfeatures, spec->features);
     /* The key is the node's own heap string, which stays put when the node
      * table is reallocated. */
     strmap_put(&s->nodes_byname, n->name, s->nnodes);
@@ -200,6 +204,9 @@ static int check_job_spec(const struct sched *s, const struct job_spec *spec, st
         return err_set(err, "job %s: asks for no processors", name);
     if (spec->walltime < 1)
         return err_set(err, "job %s: walltime must be at least 1 second", name);
+    if (spec->mem_per_task < 0 || spec->swap_per_task < 0 || spec->disk_per_task < 0 ||
+        spec->nodes < 0)
+        return err_set(err, "job %s: negative memory, swap, disk or node count", name);
     long long procs = (long long)spec->tasks * spec->procs_per_task;
     if (procs > s->up_procs)
         return err_set(err, "job %s: asks for %lld processors, the cluster has %lld", name,
@@ -229,8 +236,12 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         .tasks = spec->tasks,
         .procs_per_task = spec->procs_per_task,
         .mem_per_task = spec->mem_per_task,
+        .swap_per_task = spec->swap_per_task,
+        .disk_per_task = spec->disk_per_task,
+        .nodes = spec->nodes,
         .walltime = spec->walltime,
         .submit = spec->submit,
+        .qtime_start = spec->submit,
         .user = cred_get(s->creds[CRED_USER], spec->user),
         .group = cred_get(s->creds[CRED_GROUP], spec->group),
         .account = cred_get(s->creds[CRED_ACCOUNT], spec->account),
@@ -242,6 +253,7 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         .heap_pos = SIZE_MAX,
         .tag = spec->tag,
     };
+    parse_features(&j->features, &j->nfeatures, spec->features);
     j->user->jobs++;
     j->group->jobs++;
     j->account->jobs++;
@@ -249,6 +261,7 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
     j->qos->jobs++;
     s->jobs = xgrow(s->jobs, &s->capjobs, s->njobs + 1, sizeof *s->jobs);
     s->jobs[s->njobs++] = j;
+    strmap_put(&s->jobs_byname, j->name, s->njobs - 1);
     queue_append(s, j);
     return j;
 }
@@ -276,6 +289,66 @@ long sched_kill_time(const struct sched *s, const struct job *j)
 void sched_iterate(struct sched *s, long now)
 {
     iter_run(s, now);
+}
+
+void sched_prio_env(const struct sched *s, struct prio_env *env)
+{
+    *env = (struct prio_env){0};
+    for (size_t i = 0; i < s->nnodes; i++) {
+        env->procs += s->nodes[i].procs;
+        env->mem += s->nodes[i].mem;
+        env->swap += s->nodes[i].swap;
+        env->disk += s->nodes[i].disk;
+    }
+    for (int k = 0; k < CRED_NKINDS; k++)
+        env->defaults[k] = cred_find(s->creds[k], "DEFAULT");
+}
+
+double sched_job_priority(const struct sched *s, const struct job *j, long now,
+                          struct prio_parts *parts)
+{
+    struct prio_env env;
+    sched_prio_env(s, &env);
+    if (j->state == JOB_RUNNING)
+        return prio_run(&s->pol.prio, &env, j, now, parts);
+    return prio_start(&s->pol.prio, &env, j, now, parts);
+}
+
+struct job *const *sched_queue(const struct sched *s, size_t *n)
+{
+    /* Holes are compacted away on demand: commands see only live jobs. */
+    struct sched *m = (struct sched *)s;
+    size_t w = 0;
+    for (size_t r = m->qhead; r < m->qlen; r++)
+        if (m->queue[r])
+            m->queue[w++] = m->queue[r];
+    m->qlen = w;
+    m->qhead = 0;
+    m->qscanned = m->qscanned > w ? w : m->qscanned;
+    *n = w;
+    return m->queue;
+}
+
+enum job_wait sched_job_wait(const struct sched *s, const struct job *j)
+{
+    if (j->state != JOB_IDLE)
+        return WAIT_NONE;
+    if (j->wait_gen == s->plan_gen && j->wait != WAIT_NONE)
+        return j->wait;
+    /* Not reached by the last plan: it stopped (strict order) or ran out of
+     * processors before this job. */
+    return s->plan_stopped ? WAIT_PRIORITY : WAIT_RESOURCES;
+}
+
+struct job *sched_find_job(const struct sched *s, const char *name)
+{
+    size_t i;
+    return strmap_get(&s->jobs_byname, name, &i) ? s->jobs[i] : NULL;
+}
+
+long sched_last_iteration(const struct sched *s)
+{
+    return s->last_now;
 }
 
 size_t sched_njobs(const struct sched *s)

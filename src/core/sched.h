@@ -18,6 +18,7 @@
 #include "core/cred.h"
 #include "core/job.h"
 #include "core/node.h"
+#include "policy/prio.h"
 #include "util/err.h"
 
 struct cfg;
@@ -30,8 +31,7 @@ struct sched_policy {
     int resdepth;            /* RESERVATIONDEPTH[0]: priority reservations per iteration */
     long overrun;            /* JOBMAXOVERRUN: seconds past its walltime before a job is
                                 killed; -1 = never killed */
-    long service_weight;     /* SERVICEWEIGHT (component) */
-    long queuetime_weight;   /* QUEUETIMEWEIGHT (subcomponent) */
+    struct prio_params prio; /* the priority function's weights and caps */
 };
 
 /* How the engine starts jobs: the resource manager's side of the boundary.
@@ -60,8 +60,7 @@ void sched_policy_default(struct sched_policy *pol);
  * Read the policy from a configuration. Values the engine cannot honour yet
  * are refused with a message rather than silently changed: BACKFILLPOLICY
  * BESTFIT, GREEDY and PREEMPT and RESERVATIONPOLICY HIGHEST are errors for
- * now. Priority weights that the engine does not use yet are accepted with
- * a warning through warn (may be NULL).
+ * now. Warnings go through warn (may be NULL).
  */
 int sched_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol, sched_warn_fn warn,
                           void *warn_ctx, struct err *err);
@@ -109,6 +108,25 @@ long sched_kill_time(const struct sched *s, const struct job *j);
  * do not, and backfill around them.
  */
 void sched_iterate(struct sched *s, long now);
+
+/* What priorities are weighed against: configured totals and the DEFAULT
+ * credentials. */
+void sched_prio_env(const struct sched *s, struct prio_env *env);
+/* Priority of job j at now, taken apart (start priority for idle jobs, run
+ * priority for running ones). */
+double sched_job_priority(const struct sched *s, const struct job *j, long now,
+                          struct prio_parts *parts);
+
+/* The idle jobs in the order of the last plan (priority order), for
+ * commands; *n is set. The array is owned by s and valid until the next
+ * call into s. */
+struct job *const *sched_queue(const struct sched *s, size_t *n);
+/* Why idle job j is not running, as the last plan saw it. */
+enum job_wait sched_job_wait(const struct sched *s, const struct job *j);
+/* Look a job up by name; NULL if none. */
+struct job *sched_find_job(const struct sched *s, const char *name);
+/* Time of the last scheduling iteration. */
+long sched_last_iteration(const struct sched *s);
 
 size_t sched_njobs(const struct sched *s);
 struct job *sched_job(const struct sched *s, size_t i);

@@ -43,29 +43,6 @@ static int reservations_from_cfg(const struct cfg *cfg, struct sched_policy *pol
                    rp);
 }
 
-/* Subcomponent weights the priority function does not use yet. */
-static void warn_unused_weights(const struct cfg *cfg, sched_warn_fn warn, void *ctx)
-{
-    static const char *const names[] = {
-        "XFACTORWEIGHT", "SPVIOLATIONWEIGHT", "BYPASSWEIGHT", "TARGETQUEUETIMEWEIGHT",
-        "TARGETXFACTORWEIGHT", "USERWEIGHT", "GROUPWEIGHT", "ACCOUNTWEIGHT", "QOSWEIGHT",
-        "CLASSWEIGHT", "FSUSERWEIGHT", "FSGROUPWEIGHT", "FSACCOUNTWEIGHT", "FSQOSWEIGHT",
-        "FSCLASSWEIGHT", "NODEWEIGHT", "PROCWEIGHT", "MEMWEIGHT", "SWAPWEIGHT", "DISKWEIGHT",
-        "PSWEIGHT", "PEWEIGHT", "WALLTIMEWEIGHT",
-    };
-    char msg[256];
-    if (!warn)
-        return;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (cfg_param_find(names[i]) && cfg_int(cfg, names[i], NULL) != 0) {
-            snprintf(msg, sizeof msg,
-                     "%s is set but not used yet: priority is queue time only in this version",
-                     names[i]);
-            warn(ctx, msg);
-        }
-    }
-}
-
 int sched_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol, sched_warn_fn warn,
                           void *warn_ctx, struct err *err)
 {
@@ -74,9 +51,10 @@ int sched_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol, sched
     if (backfill_from_cfg(cfg, &p, err) < 0 || reservations_from_cfg(cfg, &p, err) < 0)
         return -1;
     p.overrun = cfg_time(cfg, "JOBMAXOVERRUN", NULL);
-    p.service_weight = (long)cfg_int(cfg, "SERVWEIGHT", NULL);
-    p.queuetime_weight = (long)cfg_int(cfg, "QUEUETIMEWEIGHT", NULL);
-    warn_unused_weights(cfg, warn, warn_ctx);
+    if (prio_params_from_cfg(cfg, &p.prio, err) < 0)
+        return -1;
+    (void)warn;
+    (void)warn_ctx;
     *pol = p;
     return 0;
 }

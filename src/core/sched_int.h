@@ -30,6 +30,7 @@ struct sched {
 
     struct job **jobs; /* every job ever submitted, in submission order; owned */
     size_t njobs, capjobs;
+    struct strmap jobs_byname; /* name -> index in jobs (last one wins) */
     struct cred_table *creds[CRED_NKINDS];
 
     /* The queue: idle jobs in priority order. Started or removed jobs leave
@@ -50,6 +51,7 @@ struct sched {
     int plan_blocked; /* a job in the plan could not start (later starts are backfill) */
     int plan_stopped; /* BACKFILLPOLICY NONE: the plan stopped at a blocked job */
     int nresv;        /* priority reservations held in the plan */
+    unsigned long plan_gen; /* full passes made: stamps the jobs a plan examined */
     struct job **resv; /* the jobs holding them */
     size_t capresv;
     long last_now;

@@ -95,11 +95,13 @@ static void compact_queue(struct sched *s)
 
 static void order_queue(struct sched *s, long now)
 {
-    if (prio_order_is_submission(&s->pol) && !s->unsorted)
+    if (prio_order_is_submission(&s->pol.prio) && !s->unsorted)
         return;
     compact_all(s);
+    struct prio_env env;
+    sched_prio_env(s, &env);
     for (size_t i = 0; i < s->qlen; i++)
-        s->queue[i]->priority = prio_start(&s->pol, s->queue[i], now);
+        s->queue[i]->priority = prio_start(&s->pol.prio, &env, s->queue[i], now, NULL);
     qsort(s->queue, s->qlen, sizeof *s->queue, prio_cmp);
     s->unsorted = 0;
 }
@@ -139,8 +141,18 @@ static void reserve(struct sched *s, struct job *j, long now)
     avail_take(s->avail, t, t + j->walltime, job_procs(j));
     j->resv_start = t;
     j->flags |= JOB_RESERVED;
+    j->wait = WAIT_RESERVED;
     s->resv = xgrow(s->resv, &s->capresv, (size_t)s->nresv + 1, sizeof *s->resv);
     s->resv[s->nresv++] = j;
+}
+
+/* Why j, which could not start now, waits (before any reservation). Jobs a
+ * scan never reaches get their reason from sched_job_wait() instead: marking
+ * them here would make every pass cost the whole queue. */
+static void note_wait(struct sched *s, struct job *j)
+{
+    j->wait = avail_free_now(s->avail) >= job_procs(j) ? WAIT_DELAYS : WAIT_RESOURCES;
+    j->wait_gen = s->plan_gen;
 }
 
 /* Step 3, over queue entries [from, qlen). */
@@ -155,6 +167,7 @@ static void scan(struct sched *s, long now, size_t from)
             s->qidle--;
             continue;
         }
+        note_wait(s, j);
         s->plan_blocked = 1;
         if (s->pol.backfill == BF_NONE)
             s->plan_stopped = 1; /* strict priority order: nothing passes it */
@@ -169,6 +182,7 @@ static void scan(struct sched *s, long now, size_t from)
 static void full_pass(struct sched *s, long now)
 {
     s->stats.full_passes++;
+    s->plan_gen++;
     drop_reservations(s);
     compact_queue(s);
     order_queue(s, now);
@@ -182,7 +196,7 @@ void iter_run(struct sched *s, long now)
 {
     s->stats.iterations++;
     settle_time(s, now);
-    if (s->replan || s->unsorted || !prio_order_is_submission(&s->pol))
+    if (s->replan || s->unsorted || !prio_order_is_submission(&s->pol.prio))
         full_pass(s, now);
     else
         scan(s, now, s->qscanned);

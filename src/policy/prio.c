@@ -1,22 +1,73 @@
 /* prio — see prio.h. */
 #include "policy/prio.h"
 
-double prio_start(const struct sched_policy *pol, const struct job *j, long now)
+#include <string.h>
+
+#include "cfg/cfg.h"
+
+static const char *const comp_names[PRIO_NCOMP] = {"serv", "targ", "cred", "attr",
+                                                   "fs",   "res",  "usage"};
+static const char *const factor_names[PF_NFACTORS] = {
+    "queuetime", "xfactor", "bypass", "spviolation", "targetqueuetime", "targetxfactor",
+    "user", "group", "account", "qos", "class", "fsuser", "fsgroup", "fsaccount", "fsqos",
+    "fsclass", "node", "proc", "mem", "swap", "disk", "ps", "pe", "walltime", "consumed",
+    "remaining", "percent", "executiontime"};
+
+const char *prio_comp_name(enum prio_comp c)
 {
-    double minutes = now > j->submit ? (double)(now - j->submit) / 60.0 : 0.0;
-    double p = (double)pol->service_weight * (double)pol->queuetime_weight * minutes;
-    /* Maui clamps priorities below 1 to 1 unless negative priorities are
-     * enabled (digest §2.7). */
-    return p < 1.0 ? 1.0 : p;
+    return c < PRIO_NCOMP ? comp_names[c] : "?";
 }
 
-int prio_order_is_submission(const struct sched_policy *pol)
+const char *prio_factor_name(enum prio_factor f)
 {
-    /* With a non-negative weight the queue-time factor can only favour
-     * earlier submissions; with a negative one every value clamps to 1 and
-     * the tie-breakers (submission order) decide. Either way: submission
-     * order. */
-    (void)pol;
+    return f < PF_NFACTORS ? factor_names[f] : "?";
+}
+
+void prio_params_default(struct prio_params *p)
+{
+    memset(p, 0, sizeof *p);
+    for (int c = 0; c < PRIO_NCOMP; c++)
+        p->cweight[c] = 1;
+    p->fweight[PF_QUEUETIME] = 1;
+    p->xfminwclimit = 120;
+    p->accrual = ACCRUE_QUEUEPOLICY;
+}
+
+int prio_params_from_cfg(const struct cfg *cfg, struct prio_params *p, struct err *err)
+{
+    (void)err;
+    prio_params_default(p);
+    p->cweight[PRIO_SERV] = (long)cfg_int(cfg, "SERVWEIGHT", NULL);
+    p->fweight[PF_QUEUETIME] = (long)cfg_int(cfg, "QUEUETIMEWEIGHT", NULL);
+    return 0;
+}
+
+double prio_start(const struct prio_params *p, const struct prio_env *env, const struct job *j,
+                  long now, struct prio_parts *parts)
+{
+    (void)env;
+    double minutes = now > j->qtime_start ? (double)(now - j->qtime_start) / 60.0 : 0.0;
+    double v = (double)p->cweight[PRIO_SERV] * (double)p->fweight[PF_QUEUETIME] * minutes;
+    if (v < 1.0)
+        v = 1.0;
+    if (parts) {
+        memset(parts, 0, sizeof *parts);
+        parts->factor[PF_QUEUETIME] = minutes;
+        parts->comp[PRIO_SERV] = v;
+        parts->total = v;
+    }
+    return v;
+}
+
+double prio_run(const struct prio_params *p, const struct prio_env *env, const struct job *j,
+                long now, struct prio_parts *parts)
+{
+    return prio_start(p, env, j, now, parts);
+}
+
+int prio_order_is_submission(const struct prio_params *p)
+{
+    (void)p;
     return 1;
 }
 

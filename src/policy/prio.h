@@ -1,29 +1,98 @@
 /*
- * prio — job start priority (Maui's MJobGetStartPriority).
+ * prio — job priority (Maui's MJobGetStartPriority and MJobGetRunPriority,
+ * digest §2).
  *
- * This first version computes the service component's queue-time factor
- * only — SERVICEWEIGHT x QUEUETIMEWEIGHT x minutes queued, at least 1 —
- * which is Maui's out-of-the-box priority. The other factors of the weighted
- * sum come with the full priority function.
+ * Priority is a two-level weighted sum: seven components, each the capped,
+ * weighted sum of its subcomponent factors, then weighted and capped again:
+ *
+ *     priority = sum_c CW[c] * min(CCAP[c], sum_f FW[f] * min(FCAP[f], F[f]))
+ *
+ * (a cap applies only when > 0). `factors` below are the raw F[f] values;
+ * `components` the value each component adds to the priority (CW x capped
+ * sum). Out of the box (SERVICEWEIGHT 1, QUEUETIMEWEIGHT 1, everything else
+ * 0) priority is the queue time in minutes, at least 1.
+ *
+ * No I/O, no clock: `now` is an argument. What the function reads about the
+ * cluster (configured totals for processor equivalents, DEFAULT credentials
+ * for fallbacks) comes in a struct prio_env.
  */
 #ifndef MOKU_PRIO_H
 #define MOKU_PRIO_H
 
+#include "core/cred.h"
 #include "core/job.h"
-#include "core/sched.h"
+#include "util/err.h"
 
-/* Start priority of idle job j at `now`. */
-double prio_start(const struct sched_policy *pol, const struct job *j, long now);
+struct cfg;
+
+enum prio_comp { PRIO_SERV, PRIO_TARG, PRIO_CRED, PRIO_ATTR, PRIO_FS, PRIO_RES, PRIO_USAGE, PRIO_NCOMP };
+
+/* Subcomponent factors, grouped by component. */
+enum prio_factor {
+    PF_QUEUETIME, PF_XFACTOR, PF_BYPASS, PF_SPVIOLATION,        /* SERV */
+    PF_TARGETQUEUETIME, PF_TARGETXFACTOR,                       /* TARG */
+    PF_USER, PF_GROUP, PF_ACCOUNT, PF_QOS, PF_CLASS,            /* CRED */
+    PF_FSUSER, PF_FSGROUP, PF_FSACCOUNT, PF_FSQOS, PF_FSCLASS,  /* FS */
+    PF_NODE, PF_PROC, PF_MEM, PF_SWAP, PF_DISK, PF_PS, PF_PE, PF_WALLTIME, /* RES */
+    PF_CONSUMED, PF_REMAINING, PF_PERCENT, PF_EXECUTIONTIME,    /* USAGE (running jobs) */
+    PF_NFACTORS
+};
+
+enum prio_accrual { ACCRUE_ALWAYS, ACCRUE_QUEUEPOLICY, ACCRUE_FULLPOLICY };
+
+/* The priority block of maui.cfg. */
+struct prio_params {
+    long cweight[PRIO_NCOMP]; /* SERVICEWEIGHT ... USAGEWEIGHT */
+    double ccap[PRIO_NCOMP];  /* SERVICECAP ... (0 = none) */
+    long fweight[PF_NFACTORS]; /* QUEUETIMEWEIGHT ... */
+    double fcap[PF_NFACTORS];  /* QUEUETIMECAP ... (0 = none) */
+    long xfminwclimit;         /* XFMINWCLIMIT, seconds */
+    enum prio_accrual accrual; /* JOBPRIOACCRUALPOLICY */
+    int reject_neg;            /* REJECTNEGPRIOJOBS */
+    int enable_neg;            /* ENABLENEGJOBPRIORITY */
+};
+
+/* What a priority is weighed against. */
+struct prio_env {
+    long long procs;            /* configured processors of the cluster */
+    long long mem, swap, disk;  /* configured totals, MB (0 = unknown) */
+    const struct cred *defaults[CRED_NKINDS]; /* the DEFAULT object of each kind */
+};
+
+/* A priority taken apart, for diagnose -p and checkjob. */
+struct prio_parts {
+    double factor[PF_NFACTORS]; /* raw subcomponent values, before any weight */
+    double comp[PRIO_NCOMP];    /* what each component adds */
+    double total;               /* the priority */
+};
+
+void prio_params_default(struct prio_params *p);
+/* Read the priority parameters (weights, caps, XFMINWCLIMIT, accrual,
+ * negative-priority switches). Errors only for values the table accepts
+ * but the priority function cannot use. */
+int prio_params_from_cfg(const struct cfg *cfg, struct prio_params *p, struct err *err);
+
+/* Start priority of idle job j at `now`; fills parts when not NULL. */
+double prio_start(const struct prio_params *p, const struct prio_env *env, const struct job *j,
+                  long now, struct prio_parts *parts);
+/* Run priority of running job j (USAGE component: CONSUMED, REMAINING,
+ * PERCENT, EXECUTIONTIME), fills parts when not NULL. */
+double prio_run(const struct prio_params *p, const struct prio_env *env, const struct job *j,
+                long now, struct prio_parts *parts);
 
 /*
  * Whether ordering by priority is, at every instant, the same as ordering by
- * submission (submit time, then submission sequence). Then the queue never
- * needs re-sorting and a plan stays valid while only new jobs arrive.
+ * submission (submit time, then submission sequence) — true when queue time
+ * is the only factor with a weight. Then the queue never needs re-sorting.
  */
-int prio_order_is_submission(const struct sched_policy *pol);
+int prio_order_is_submission(const struct prio_params *p);
 
 /* qsort comparator for struct job *: priority descending, then earlier
  * submit time, then earlier submission. */
 int prio_cmp(const void *a, const void *b);
+
+/* Lower-case names used in JSON: "serv", "queuetime", ... */
+const char *prio_comp_name(enum prio_comp c);
+const char *prio_factor_name(enum prio_factor f);
 
 #endif

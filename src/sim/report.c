@@ -26,7 +26,7 @@ static void add_job(struct sums *m, const struct wl_job *w, const struct sim_out
         m->max_wait = wait;
     m->bsld += bsld < 1.0 ? 1.0 : bsld;
     m->xf += (double)(wait + w->walltime) / (double)w->walltime;
-    m->procsec += (double)w->procs * (double)run;
+    m->procsec += (double)wl_job_procs(w) * (double)run;
     m->n++;
 }
 
@@ -111,8 +111,9 @@ int report_write_jobs_csv(FILE *f, const struct workload *wl, const struct sim_o
         const struct sim_outcome *o = &out[i];
         if (o->start < 0)
             continue; /* rejected: never ran */
-        fprintf(f, "%lld,%ld,%ld,%ld,%ld,%lld,%ld,%ld,%d\n", w->id, w->submit, o->start, o->end,
-                o->start - w->submit, w->procs, w->walltime, o->end - o->start, o->backfilled);
+        fprintf(f, "%s,%ld,%ld,%ld,%ld,%lld,%ld,%ld,%d\n", w->id ? w->id : "", w->submit,
+                o->start, o->end, o->start - w->submit, wl_job_procs(w), w->walltime,
+                o->end - o->start, o->backfilled);
     }
     return ferror(f) ? -1 : 0;
 }

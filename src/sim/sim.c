@@ -67,42 +67,28 @@ static void end_jobs(struct sim *sim, long now)
     }
 }
 
-/* Decimal text of v into buf (at least 21 bytes): snprintf costs more than
- * the whole scheduling iteration on a large trace. */
-static const char *decimal(char *buf, long long v)
-{
-    char tmp[24];
-    int n = 0, neg = v < 0;
-    unsigned long long u = neg ? 0ull - (unsigned long long)v : (unsigned long long)v;
-    do {
-        tmp[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    char *p = buf;
-    if (neg)
-        *p++ = '-';
-    while (n)
-        *p++ = tmp[--n];
-    *p = '\0';
-    return buf;
-}
-
 /* Submit every job whose submit time is now; return the next index. */
 static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *rejected)
 {
-    char name[24], user[24], group[24], queue[24], part[24];
     for (; next < sim->wl->njobs && sim->wl->jobs[next].submit == now; next++) {
         const struct wl_job *w = &sim->wl->jobs[next];
         struct job_spec spec = {
-            .name = decimal(name, w->id),
-            .tasks = w->procs > INT32_MAX ? INT32_MAX : (int)w->procs,
-            .procs_per_task = 1,
+            .name = w->id,
+            .tasks = w->tasks > INT32_MAX ? INT32_MAX : (int)w->tasks,
+            .procs_per_task = w->procs_per_task,
+            .mem_per_task = w->mem,
+            .swap_per_task = w->swap,
+            .disk_per_task = w->disk,
+            .nodes = w->nodes,
+            .features = w->features,
             .walltime = w->walltime,
             .submit = w->submit,
-            .user = w->user >= 0 ? decimal(user, w->user) : NULL,
-            .group = w->group >= 0 ? decimal(group, w->group) : NULL,
-            .class_ = w->queue >= 0 ? decimal(queue, w->queue) : NULL,
-            .partition = w->partition >= 0 ? decimal(part, w->partition) : NULL,
+            .user = w->user,
+            .group = w->group,
+            .account = w->account,
+            .class_ = w->class_,
+            .qos = w->qos,
+            .partition = w->partition,
             .tag = next,
         };
         if (!sched_submit(sim->s, &spec, NULL)) {

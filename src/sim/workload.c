@@ -1,6 +1,7 @@
 /* workload — see workload.h. */
 #include "sim/workload.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,20 +19,31 @@ static const char *unusable(const struct swf_rec *r)
     return NULL;
 }
 
-static struct wl_job job_of(const struct swf_rec *r)
+/* Decimal text of v, or NULL for an unknown (-1) value. */
+static const char *num_name(struct workload *wl, long long v)
+{
+    char buf[24];
+    if (v < 0)
+        return NULL;
+    snprintf(buf, sizeof buf, "%lld", v);
+    return workload_intern(wl, buf);
+}
+
+static struct wl_job job_of(struct workload *wl, const struct swf_rec *r)
 {
     long long procs = r->req_procs > 0 ? r->req_procs : r->alloc;
     long walltime = (long)(r->req_time > 0 ? r->req_time : r->runtime);
     return (struct wl_job){
-        .id = r->id,
+        .id = num_name(wl, r->id),
         .submit = (long)r->submit,
         .runtime = (long)r->runtime,
         .walltime = walltime > 0 ? walltime : 1,
-        .procs = procs,
-        .user = r->user,
-        .group = r->group,
-        .queue = r->queue,
-        .partition = r->partition,
+        .tasks = procs,
+        .procs_per_task = 1,
+        .user = num_name(wl, r->user),
+        .group = num_name(wl, r->group),
+        .class_ = num_name(wl, r->queue),
+        .partition = num_name(wl, r->partition),
         .line = r->line,
     };
 }
@@ -44,48 +56,80 @@ static int by_submit(const void *a, const void *b)
     return x->line < y->line ? -1 : (x->line > y->line);
 }
 
-static int sorted(const struct wl_job *jobs, size_t n)
+void workload_sort(struct workload *wl)
 {
-    for (size_t i = 1; i < n; i++)
-        if (by_submit(&jobs[i - 1], &jobs[i]) > 0)
-            return 0;
-    return 1;
+    for (size_t i = 1; i < wl->njobs; i++)
+        if (by_submit(&wl->jobs[i - 1], &wl->jobs[i]) > 0) {
+            qsort(wl->jobs, wl->njobs, sizeof *wl->jobs, by_submit);
+            return;
+        }
+}
+
+long long wl_job_procs(const struct wl_job *w)
+{
+    return w->tasks * w->procs_per_task;
+}
+
+void workload_init(struct workload *wl)
+{
+    memset(wl, 0, sizeof *wl);
+    wl->unix_start = -1;
+    strmap_init(&wl->strings);
+}
+
+const char *workload_intern(struct workload *wl, const char *s)
+{
+    size_t i;
+    if (!s)
+        return NULL;
+    if (strmap_get(&wl->strings, s, &i))
+        return wl->pool[i];
+    wl->pool = xgrow(wl->pool, &wl->cappool, wl->npool + 1, sizeof *wl->pool);
+    wl->pool[wl->npool] = xstrdup(s);
+    strmap_put(&wl->strings, wl->pool[wl->npool], wl->npool);
+    return wl->pool[wl->npool++];
+}
+
+void workload_add(struct workload *wl, const struct wl_job *job)
+{
+    wl->jobs = xgrow(wl->jobs, &wl->cap, wl->njobs + 1, sizeof *wl->jobs);
+    wl->jobs[wl->njobs++] = *job;
 }
 
 int workload_from_swf(const struct swf_trace *t, const char *path, int strict,
                       struct workload *wl, struct err *err)
 {
-    memset(wl, 0, sizeof *wl);
-    struct wl_job *jobs = xmalloc((t->nrecs ? t->nrecs : 1) * sizeof *jobs);
-    size_t n = 0, skipped = 0;
+    workload_init(wl);
     for (size_t i = 0; i < t->nrecs; i++) {
         const char *why = unusable(&t->recs[i]);
         if (why && strict) {
-            free(jobs);
-            return err_set(err, "%s:%ld: job %lld cannot be replayed: %s", path,
-                           t->recs[i].line, t->recs[i].id, why);
+            err_set(err, "%s:%ld: job %lld cannot be replayed: %s", path, t->recs[i].line,
+                    t->recs[i].id, why);
+            workload_free(wl);
+            return -1;
         }
         if (why)
-            skipped++;
-        else
-            jobs[n++] = job_of(&t->recs[i]);
+            wl->skipped++;
+        else {
+            struct wl_job j = job_of(wl, &t->recs[i]);
+            workload_add(wl, &j);
+        }
     }
     /* Lines out of submit order exist in real logs (LLNL Thunder). */
-    if (!sorted(jobs, n))
-        qsort(jobs, n, sizeof *jobs, by_submit);
-    *wl = (struct workload){
-        .jobs = jobs,
-        .njobs = n,
-        .skipped = skipped,
-        .max_nodes = t->hdr.max_nodes,
-        .max_procs = t->hdr.max_procs,
-        .unix_start = t->hdr.unix_start,
-    };
+    workload_sort(wl);
+    wl->max_nodes = t->hdr.max_nodes;
+    wl->max_procs = t->hdr.max_procs;
+    wl->unix_start = t->hdr.unix_start;
     return 0;
 }
 
 void workload_free(struct workload *wl)
 {
     free(wl->jobs);
+    for (size_t i = 0; i < wl->npool; i++)
+        free(wl->pool[i]);
+    free(wl->pool);
+    if (wl->strings.keys)
+        strmap_free(&wl->strings);
     memset(wl, 0, sizeof *wl);
 }

@@ -17,24 +17,43 @@
 
 #include "trace/swf.h"
 #include "util/err.h"
+#include "util/strmap.h"
 
+/* One job to submit. Strings are interned in the workload (NULL = none). */
 struct wl_job {
-    long long id;
+    const char *id;
     long submit;
     long runtime;  /* what the job will really run, seconds (>= 0) */
     long walltime; /* its limit, seconds (>= 1) */
-    long long procs;
-    long long user, group, queue, partition; /* -1 = unknown */
+    long long tasks;
+    int procs_per_task;
+    long mem, swap, disk; /* MB per task, 0 = none */
+    int nodes;            /* requested node count, 0 = none */
+    const char *user, *group, *account, *class_, *qos, *partition, *features;
     long line;
 };
 
 struct workload {
     struct wl_job *jobs;
-    size_t njobs;
+    size_t njobs, cap;
     size_t skipped;  /* records that cannot be replayed */
     long long max_nodes, max_procs; /* trace header, 0 if absent */
     long long unix_start;           /* trace header, -1 if absent */
+    struct strmap strings;          /* interned strings -> index in pool */
+    char **pool;
+    size_t npool, cappool;
 };
+
+/* Processors a workload job asks for. */
+long long wl_job_procs(const struct wl_job *w);
+/* An empty workload, ready for workload_add / workload_intern. */
+void workload_init(struct workload *wl);
+/* The workload's own copy of s (one per distinct string); NULL stays NULL. */
+const char *workload_intern(struct workload *wl, const char *s);
+/* Append a job (its strings must be interned already). */
+void workload_add(struct workload *wl, const struct wl_job *job);
+/* Sort the jobs by submit time, then file order, when they are not. */
+void workload_sort(struct workload *wl);
 
 /*
  * Build the workload from a trace read from `path` (named in messages).

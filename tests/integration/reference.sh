@@ -5,7 +5,7 @@
 #    implementation (tests/tools/textbook.c) under EASY and FCFS, on the
 #    cluster the trace header describes. Skipped when ../shared is absent.
 . tests/integration/lib.sh
-TEXTBOOK=build/tests/textbook
+TEXTBOOK=${TEXTBOOK:-build/tests/textbook}
 printf 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\n' >"$TMP/easy.cfg"
 printf 'BACKFILLPOLICY NONE\n' >"$TMP/fcfs.cfg"
 printf 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1000000\n' >"$TMP/cons.cfg"

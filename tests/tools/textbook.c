@@ -138,5 +138,8 @@ int main(int argc, char **argv)
     printf("job_id,submit,start\n");
     for (size_t i = 0; i < njobs; i++)
         printf("%lld,%ld,%ld\n", jobs[i].id, jobs[i].submit, jobs[i].start);
+    free(queue);
+    free(running);
+    free(jobs);
     return 0;
 }

@@ -37,11 +37,12 @@ static void replay(struct run *r, const struct sched_policy *pol, int nodes, int
                    const struct row *rows, size_t n)
 {
     static struct wl_job jobs[32];
+    static const char *ids[] = {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"};
     for (size_t i = 0; i < n; i++)
-        jobs[i] = (struct wl_job){.id = (long long)i + 1, .submit = rows[i].submit,
+        jobs[i] = (struct wl_job){.id = ids[i], .submit = rows[i].submit,
                                   .runtime = rows[i].runtime, .walltime = rows[i].walltime,
-                                  .procs = rows[i].procs, .user = -1, .group = -1,
-                                  .queue = -1, .partition = -1, .line = (long)i + 1};
+                                  .tasks = rows[i].procs, .procs_per_task = 1,
+                                  .line = (long)i + 1};
     r->wl = (struct workload){.jobs = jobs, .njobs = n};
     r->s = sched_create(pol, NULL);
     add_nodes(r->s, nodes, ppn);
