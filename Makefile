@@ -14,7 +14,7 @@ CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 OPT     ?= -O2 -g
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -Isrc
-LDLIBS  += -lz -lm
+LDLIBS  += -lz -ljansson -lm
 
 BUILD   ?= build
 BIN     ?= bin/moku
@@ -58,8 +58,13 @@ check: $(BIN) $(TEST_BIN) $(BUILD)/tests/textbook
 sample: $(BIN)
 	bin/moku simulate --config examples/maui.cfg data/KTH-SP2-1996-2.1-cln.norm.swf.gz
 
-bench: $(BIN) $(BUILD)/runstat
+$(BUILD)/prio_bench: bench/prio_bench.c $(BUILD)/libmoku.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libmoku.a $(LDLIBS)
+
+bench: $(BIN) $(BUILD)/runstat $(BUILD)/prio_bench
 	@sh bench/run.sh
+	@$(BUILD)/prio_bench
 
 # Sanitizers build apart (build/asan), so they never mix objects with a normal build.
 asan:

@@ -1,10 +1,11 @@
 #!/bin/sh
 # Installs what moku needs to build and test on Debian 12: a C compiler, make,
-# and zlib (gzip-compressed traces). Does nothing when everything is there.
+# zlib (gzip-compressed traces) and jansson (JSON output). Does nothing when
+# everything is there.
 # Runs apt-get as root, or through sudo when that is available.
 set -e
 need=""
-for pkg in gcc make libc6-dev zlib1g-dev gzip; do
+for pkg in gcc make libc6-dev zlib1g-dev libjansson-dev gzip; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
         need="$need $pkg"
 done

@@ -17,38 +17,57 @@
 #include <unistd.h>
 
 #include "cfg/cfg.h"
+#include "cmd/cmd.h"
 #include "core/sched.h"
 #include "sim/report.h"
 #include "sim/sim.h"
 #include "sim/workload.h"
+#include "sim/workload_maui.h"
+#include "trace/mtrace.h"
 #include "trace/swf.h"
 #include "util/mem.h"
 
 #define MOKU_VERSION "0.1.0"
 
+#define MAX_SHOWS 64
+
 struct sim_opts {
     const char *config;
     const char *jobs_out;
     const char *trace;
+    const char *resources; /* --resources, else SIMRESOURCETRACEFILE when set */
     long long nodes, ppn, procs;
     int json;
     int strict;
+    long until; /* SIM_FOREVER unless --until */
+    const char *shows[MAX_SHOWS];
+    int nshows;
 };
 
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: moku simulate [--config FILE] [--nodes N --ppn P | --procs N]\n"
-            "                     [--jobs-out FILE.csv] [--format text|json] [--strict] TRACE\n"
+            "                     [--jobs-out FILE.csv] [--format text|json] [--strict]\n"
+            "                     [--until TIME] [--show \"COMMAND\"]... [--resources FILE]\n"
+            "                     TRACE\n"
             "\n"
-            "Replay a workload trace (SWF, plain or gzip) through the scheduler.\n"
+            "Replay a workload trace through the scheduler: SWF or Maui's own workload\n"
+            "trace (VERSION 230), plain or gzip, told apart by content.\n"
             "  --config FILE      maui.cfg to use (default: Maui's defaults)\n"
             "  --nodes N --ppn P  cluster of N nodes with P processors each\n"
             "  --procs N          cluster of N one-processor nodes\n"
-            "                     (default: NODECFG lines, else the trace's MaxNodes/MaxProcs)\n"
+            "  --resources FILE   nodes from a Maui resource trace (also SIMRESOURCETRACEFILE)\n"
+            "                     (default cluster: NODECFG lines, else the options above,\n"
+            "                     else the trace's MaxNodes/MaxProcs)\n"
             "  --jobs-out FILE    write one CSV row per job\n"
             "  --format FMT       report as text (default) or json\n"
-            "  --strict           a trace record that cannot be replayed is an error\n");
+            "  --strict           a trace record that cannot be replayed is an error\n"
+            "  --until TIME       stop after the scheduling iteration at TIME (the trace's\n"
+            "                     clock: seconds, or [[DD:]HH:]MM:SS)\n"
+            "  --show COMMAND     print a command's answer when the replay stops, instead of\n"
+            "                     the report: showq [-r|-i|-b], checkjob ID, diagnose -p,\n"
+            "                     showconfig; add --format=json for JSON (repeatable)\n");
 }
 
 static int parse_count(const char *opt, const char *val, long long *out)
@@ -61,6 +80,26 @@ static int parse_count(const char *opt, const char *val, long long *out)
         return -1;
     }
     *out = v;
+    return 0;
+}
+
+static int parse_until(const char *val, long *until)
+{
+    struct err e;
+    if (cfg_parse_time(val, until, &e) < 0) {
+        fprintf(stderr, "moku: --until: %s\n", e.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static int add_show(struct sim_opts *o, const char *cmd)
+{
+    if (o->nshows == MAX_SHOWS) {
+        fprintf(stderr, "moku: at most %d --show options\n", MAX_SHOWS);
+        return -1;
+    }
+    o->shows[o->nshows++] = cmd;
     return 0;
 }
 
@@ -81,10 +120,13 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         {"ppn", required_argument, NULL, 'p'},    {"procs", required_argument, NULL, 'P'},
         {"jobs-out", required_argument, NULL, 'o'}, {"format", required_argument, NULL, 'f'},
         {"strict", no_argument, NULL, 's'},       {"help", no_argument, NULL, 'h'},
+        {"until", required_argument, NULL, 'u'},  {"show", required_argument, NULL, 'S'},
+        {"resources", required_argument, NULL, 'R'},
         {NULL, 0, NULL, 0},
     };
     int c, bad = 0;
     optind = 1;
+    o->until = SIM_FOREVER;
     while ((c = getopt_long(argc, argv, "c:o:f:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'c': o->config = optarg; break;
@@ -94,6 +136,9 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         case 'P': bad |= parse_count("--procs", optarg, &o->procs); break;
         case 'f': bad |= parse_format(optarg, &o->json); break;
         case 's': o->strict = 1; break;
+        case 'u': bad |= parse_until(optarg, &o->until); break;
+        case 'S': bad |= add_show(o, optarg); break;
+        case 'R': o->resources = optarg; break;
         case 'h': usage(stdout); exit(0);
         default: bad = -1;
         }
@@ -105,6 +150,10 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         return -1;
     }
     o->trace = argv[optind];
+    if (o->resources && (o->procs || o->nodes)) {
+        fprintf(stderr, "moku: give either --resources or --nodes/--ppn/--procs, not both\n");
+        return -1;
+    }
     if (o->procs && (o->nodes || o->ppn)) {
         fprintf(stderr, "moku: give either --procs or --nodes/--ppn, not both\n");
         return -1;
@@ -148,10 +197,30 @@ static void add_uniform_nodes(struct sched *s, long long nodes, long long ppn)
     }
 }
 
+/* Nodes of a Maui resource trace. */
+static int add_trace_nodes(struct sched *s, const char *path)
+{
+    struct wl_nodes nodes;
+    struct err e;
+    if (workload_nodes_from_resource_trace(path, &nodes, &e) < 0) {
+        fprintf(stderr, "moku: %s\n", e.msg);
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < nodes.n && rc == 0; i++)
+        if (sched_add_node(s, &nodes.specs[i], &e) < 0) {
+            fprintf(stderr, "moku: %s: %s\n", path, e.msg);
+            rc = -1;
+        }
+    workload_nodes_free(&nodes);
+    return rc;
+}
+
 /*
- * The cluster: NODECFG lines, else --nodes/--ppn or --procs, else the trace
- * header (MaxNodes nodes of MaxProcs/MaxNodes processors when that divides
- * evenly, else MaxProcs one-processor nodes).
+ * The cluster: NODECFG lines, else --nodes/--ppn or --procs, else a resource
+ * trace (--resources or SIMRESOURCETRACEFILE), else the trace header
+ * (MaxNodes nodes of MaxProcs/MaxNodes processors when that divides evenly,
+ * else MaxProcs one-processor nodes).
  */
 static int build_cluster(struct sched *s, const struct cfg *cfg, const struct sim_opts *o,
                          const struct workload *wl)
@@ -161,13 +230,18 @@ static int build_cluster(struct sched *s, const struct cfg *cfg, const struct si
         fprintf(stderr, "moku: %s\n", e.msg);
         return -1;
     }
-    if (sched_nnodes(s) && (o->procs || o->nodes)) {
-        fprintf(stderr, "moku: %s defines nodes (NODECFG); drop --nodes/--ppn/--procs or "
-                        "the NODECFG lines\n", o->config);
+    if (sched_nnodes(s) && (o->procs || o->nodes || o->resources)) {
+        fprintf(stderr, "moku: %s defines nodes (NODECFG); drop --nodes/--ppn/--procs/"
+                        "--resources or the NODECFG lines\n", o->config);
         return -1;
     }
     if (sched_nnodes(s))
         return 0;
+    const char *rtrace = o->resources;
+    if (!rtrace && !o->nodes && !o->procs && cfg_is_set(cfg, "SIMRESOURCETRACEFILE", NULL))
+        rtrace = cfg_str(cfg, "SIMRESOURCETRACEFILE", NULL);
+    if (rtrace)
+        return add_trace_nodes(s, rtrace);
     if (o->nodes)
         add_uniform_nodes(s, o->nodes, o->ppn);
     else if (o->procs)
@@ -184,7 +258,7 @@ static int build_cluster(struct sched *s, const struct cfg *cfg, const struct si
     return 0;
 }
 
-static int load_workload(const struct sim_opts *o, struct workload *wl)
+static int load_swf(const struct sim_opts *o, struct workload *wl)
 {
     struct swf_trace t;
     struct err e;
@@ -197,6 +271,28 @@ static int load_workload(const struct sim_opts *o, struct workload *wl)
     if (rc < 0)
         fprintf(stderr, "moku: %s\n", e.msg);
     return rc;
+}
+
+/* The workload, in whichever format the trace's content shows. */
+static int load_workload(const struct sim_opts *o, struct workload *wl)
+{
+    struct err e;
+    switch (mtrace_detect(o->trace, &e)) {
+    case MTRACE_SWF:
+        return load_swf(o, wl);
+    case MTRACE_MAUI_WORKLOAD:
+        if (workload_from_maui(o->trace, o->strict, wl, &e) == 0)
+            return 0;
+        break;
+    case MTRACE_MAUI_RESOURCE:
+        snprintf(e.msg, sizeof e.msg, "%s is a resource trace (nodes); give it with --resources",
+                 o->trace);
+        break;
+    case MTRACE_ERROR:
+        break;
+    }
+    fprintf(stderr, "moku: %s\n", e.msg);
+    return -1;
 }
 
 static double wall_now(void)
@@ -239,12 +335,45 @@ static void policy_text(const struct sched_policy *p, char *buf, size_t len)
              p->backfill == BF_NONE ? "NONE" : "FIRSTFIT", p->resdepth, p->overrun);
 }
 
-static int run_and_report(struct sched *s, const struct sim_opts *o, const struct workload *wl)
+/* Answer every --show command from the state where the replay stopped. */
+static int print_shows(struct sched *s, const struct cfg *cfg, const struct sim_opts *o,
+                       const struct workload *wl)
+{
+    struct cmd_ctx ctx = {
+        .s = s,
+        .cfg = cfg,
+        .now = o->until != SIM_FOREVER ? o->until : sched_last_iteration(s),
+        .epoch_offset = wl->unix_start > 0 ? (long)wl->unix_start : 0,
+    };
+    int rc = 0;
+    for (int i = 0; i < o->nshows; i++) {
+        char *out = NULL;
+        struct err e;
+        if (cmd_run(&ctx, o->shows[i], &out, &e) < 0) {
+            fprintf(stderr, "moku: --show \"%s\": %s\n", o->shows[i], e.msg);
+            rc = -1;
+            continue;
+        }
+        fputs(out, stdout);
+        if (i + 1 < o->nshows)
+            fputc('\n', stdout);
+        free(out);
+    }
+    return rc;
+}
+
+static int run_and_report(struct sched *s, const struct cfg *cfg, const struct sim_opts *o,
+                          const struct workload *wl)
 {
     struct sim_outcome *out = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *out);
     struct sim_progress prog = {.fn = isatty(2) ? progress_bar : NULL};
     double t0 = wall_now();
-    sim_run(s, wl, out, &prog);
+    sim_run(s, wl, out, o->until, &prog);
+    if (o->nshows) {
+        int rc = print_shows(s, cfg, o, wl);
+        free(out);
+        return rc;
+    }
     struct report r = {0};
     report_compute(&r, wl, out, sched_up_procs(s));
     r.wall_seconds = wall_now() - t0;
@@ -285,9 +414,13 @@ static int cmd_simulate(int argc, char **argv)
     if (load_workload(&o, &wl) < 0)
         goto out;
     s = sched_create(&pol, NULL);
+    if (sched_creds_from_cfg(s, cfg, &e) < 0) {
+        fprintf(stderr, "moku: %s\n", e.msg);
+        goto out;
+    }
     if (build_cluster(s, cfg, &o, &wl) < 0)
         goto out;
-    rc = run_and_report(s, &o, &wl) < 0 ? 1 : 0;
+    rc = run_and_report(s, cfg, &o, &wl) < 0 ? 1 : 0;
 out:
     sched_destroy(s);
     workload_free(&wl);

@@ -30,6 +30,7 @@ enum job_wait {
     WAIT_RESERVED,  /* holds a priority reservation starting at resv_start */
     WAIT_DELAYS,    /* would fit now, but would delay a higher-priority reservation */
     WAIT_PRIORITY,  /* BACKFILLPOLICY NONE: a higher-priority job is waiting */
+    WAIT_REJECTED,  /* negative priority under REJECTNEGPRIOJOBS: not considered */
 };
 
 /* How an administrator's system priority applies (Maui setspri). */

@@ -100,6 +100,7 @@ void sched_destroy(struct sched *s)
         cred_table_destroy(s->creds[k]);
     free(s->queue);
     free(s->resv);
+    free(s->blocked);
     heap_free(&s->running);
     avail_destroy(s->avail);
     free(s);
@@ -225,6 +226,41 @@ static void queue_append(struct sched *s, struct job *j)
     s->qidle++;
 }
 
+/* Whether any credential restricts QOS access (a QLIST anywhere). */
+static int qos_restricted(const struct sched *s)
+{
+    for (int k = CRED_USER; k <= CRED_CLASS; k++)
+        for (size_t i = 0; i < cred_count(s->creds[k]); i++)
+            if (cred_at(s->creds[k], i)->nqlist)
+                return 1;
+    return 0;
+}
+
+static const char *default_qos(const struct sched *s, struct cred *const c[4])
+{
+    for (int k = 0; k < 4; k++)
+        if (c[k]->qdef)
+            return c[k]->qdef;
+    for (int k = CRED_USER; k <= CRED_CLASS; k++) {
+        const struct cred *d = cred_find(s->creds[k], "DEFAULT");
+        if (d && d->qdef)
+            return d->qdef;
+    }
+    return "DEFAULT";
+}
+
+static struct cred *assign_qos(struct sched *s, struct cred *const c[4], const char *want)
+{
+    if (want && *want) {
+        int ok = !qos_restricted(s);
+        for (int k = 0; k < 4 && !ok; k++)
+            ok = cred_allows_qos(c[k], want) || (c[k]->qdef && strcmp(c[k]->qdef, want) == 0);
+        if (ok)
+            return cred_get(s->creds[CRED_QOS], want);
+    }
+    return cred_get(s->creds[CRED_QOS], default_qos(s, c));
+}
+
 struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct err *err)
 {
     if (check_job_spec(s, spec, err) < 0)
@@ -246,7 +282,6 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         .group = cred_get(s->creds[CRED_GROUP], spec->group),
         .account = cred_get(s->creds[CRED_ACCOUNT], spec->account),
         .class_ = cred_get(s->creds[CRED_CLASS], spec->class_),
-        .qos = cred_get(s->creds[CRED_QOS], spec->qos),
         .partition = spec->partition ? xstrdup(spec->partition) : NULL,
         .state = JOB_IDLE,
         .resv_start = -1,
@@ -254,6 +289,8 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         .tag = spec->tag,
     };
     parse_features(&j->features, &j->nfeatures, spec->features);
+    struct cred *const c[4] = {j->user, j->group, j->account, j->class_};
+    j->qos = assign_qos(s, c, spec->qos);
     j->user->jobs++;
     j->group->jobs++;
     j->account->jobs++;
@@ -327,6 +364,25 @@ struct job *const *sched_queue(const struct sched *s, size_t *n)
     m->qscanned = m->qscanned > w ? w : m->qscanned;
     *n = w;
     return m->queue;
+}
+
+int sched_order_is_static(const struct sched *s)
+{
+    return prio_order_is_submission(&s->pol.prio) && !s->qos_weights && !s->nsysprio;
+}
+
+int sched_set_sysprio(struct sched *s, struct job *j, enum job_sysprio mode, long value,
+                      struct err *err)
+{
+    if (j->state != JOB_IDLE)
+        return err_set(err, "job %s is not idle", j->name);
+    if (mode == SYSPRIO_ABSOLUTE && (value < 0 || value > 1000))
+        return err_set(err, "system priority %ld out of range (0..1000)", value);
+    s->nsysprio += (mode != SYSPRIO_NONE) - (j->sysprio_mode != SYSPRIO_NONE);
+    j->sysprio_mode = mode;
+    j->sysprio = mode == SYSPRIO_NONE ? 0 : value;
+    s->replan = 1;
+    return 0;
 }
 
 enum job_wait sched_job_wait(const struct sched *s, const struct job *j)

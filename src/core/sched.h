@@ -77,6 +77,15 @@ int sched_add_node(struct sched *s, const struct node_spec *spec, struct err *er
 /* Add every NODECFG[name] object of cfg as a node (PROCS, MEMORY, SWAP,
  * DISK, FEATURES, PARTITION, STATE). All or nothing; errors name the node. */
 int sched_add_nodes_from_cfg(struct sched *s, const struct cfg *cfg, struct err *err);
+/* Credentials from USERCFG/GROUPCFG/ACCOUNTCFG/CLASSCFG/QOSCFG (PRIORITY, QDEF,
+ * QLIST, CLASSWEIGHT, QOS weights, targets and flags) and the legacy QOS*
+ * parameters. All or nothing; errors name file, line and object. */
+int sched_creds_from_cfg(struct sched *s, const struct cfg *cfg, struct err *err);
+/* Set an administrator's system priority on an idle job (Maui setspri):
+ * SYSPRIO_ABSOLUTE with 0..1000, SYSPRIO_RELATIVE with any value,
+ * SYSPRIO_NONE to clear. Errors: job not idle, value out of range. */
+int sched_set_sysprio(struct sched *s, struct job *j, enum job_sysprio mode, long value,
+                      struct err *err);
 size_t sched_nnodes(const struct sched *s);
 const struct node *sched_node(const struct sched *s, size_t i);
 /* Processors of node i dedicated to running jobs. */
@@ -89,6 +98,11 @@ long long sched_up_procs(const struct sched *s);
  * request is malformed or asks for more processors than the cluster has:
  * such a job could never run, and shrinking it would falsify the workload.
  * The job is owned by s.
+ *
+ * QOS: the requested one (spec->qos) when the job's user, group, account or
+ * class lists it (QLIST or QDEF), or when no credential restricts QOS at all;
+ * else the first QDEF of user, group, account, class (then of their DEFAULT
+ * objects); else "DEFAULT".
  */
 struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct err *err);
 

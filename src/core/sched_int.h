@@ -32,6 +32,8 @@ struct sched {
     size_t njobs, capjobs;
     struct strmap jobs_byname; /* name -> index in jobs (last one wins) */
     struct cred_table *creds[CRED_NKINDS];
+    int qos_weights; /* some QOS has QTWEIGHT, XFWEIGHT or targets (core/credcfg.c) */
+    long nsysprio;   /* idle jobs with a system priority */
 
     /* The queue: idle jobs in priority order. Started or removed jobs leave
      * NULL holes that the next full pass compacts. */
@@ -52,10 +54,15 @@ struct sched {
     int plan_stopped; /* BACKFILLPOLICY NONE: the plan stopped at a blocked job */
     int nresv;        /* priority reservations held in the plan */
     unsigned long plan_gen; /* full passes made: stamps the jobs a plan examined */
+    struct job **blocked;   /* jobs of this plan that could not start, in order (bypass) */
+    size_t nblocked, capblocked;
     struct job **resv; /* the jobs holding them */
     size_t capresv;
     long last_now;
 };
+
+/* Whether the queue's priority order is submission order for good. */
+int sched_order_is_static(const struct sched *s);
 
 /* policy/iter.c: the scheduling iteration. */
 void iter_run(struct sched *s, long now);

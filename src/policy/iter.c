@@ -95,7 +95,7 @@ static void compact_queue(struct sched *s)
 
 static void order_queue(struct sched *s, long now)
 {
-    if (prio_order_is_submission(&s->pol.prio) && !s->unsorted)
+    if (sched_order_is_static(s) && !s->unsorted)
         return;
     compact_all(s);
     struct prio_env env;
@@ -104,6 +104,24 @@ static void order_queue(struct sched *s, long now)
         s->queue[i]->priority = prio_start(&s->pol.prio, &env, s->queue[i], now, NULL);
     qsort(s->queue, s->qlen, sizeof *s->queue, prio_cmp);
     s->unsorted = 0;
+}
+
+/*
+ * A job was backfilled: every higher-priority job of this plan that could
+ * not start and still waits has been bypassed once more (Maui's bypass
+ * counter, digest §5.7; it feeds the BYPASS priority factor).
+ */
+static void count_bypass(struct sched *s)
+{
+    for (size_t k = 0; k < s->nblocked; k++)
+        if (s->blocked[k]->state == JOB_IDLE)
+            s->blocked[k]->bypass++;
+}
+
+static void note_blocked(struct sched *s, struct job *j)
+{
+    s->blocked = xgrow(s->blocked, &s->capblocked, s->nblocked + 1, sizeof *s->blocked);
+    s->blocked[s->nblocked++] = j;
 }
 
 static int try_start(struct sched *s, struct job *j, long now)
@@ -126,7 +144,10 @@ static int try_start(struct sched *s, struct job *j, long now)
     if (s->plan_blocked) {
         j->flags |= JOB_BACKFILLED;
         s->stats.backfilled++;
+        count_bypass(s);
     }
+    if (j->sysprio_mode != SYSPRIO_NONE)
+        s->nsysprio--;
     avail_take(s->avail, now, j->planned_end, need);
     heap_push(&s->running, j);
     s->stats.started++;
@@ -162,12 +183,18 @@ static void scan(struct sched *s, long now, size_t from)
         struct job *j = s->queue[i];
         if (!j)
             continue;
+        if (!sched_order_is_static(s) && prio_rejects(&s->pol.prio, j->priority)) {
+            j->wait = WAIT_REJECTED; /* priorities are fresh: order_queue computed them */
+            j->wait_gen = s->plan_gen;
+            continue;
+        }
         if (try_start(s, j, now)) {
             s->queue[i] = NULL;
             s->qidle--;
             continue;
         }
         note_wait(s, j);
+        note_blocked(s, j);
         s->plan_blocked = 1;
         if (s->pol.backfill == BF_NONE)
             s->plan_stopped = 1; /* strict priority order: nothing passes it */
@@ -188,6 +215,7 @@ static void full_pass(struct sched *s, long now)
     order_queue(s, now);
     s->plan_blocked = 0;
     s->plan_stopped = 0;
+    s->nblocked = 0;
     s->replan = 0;
     scan(s, now, s->qhead);
 }
@@ -196,7 +224,7 @@ void iter_run(struct sched *s, long now)
 {
     s->stats.iterations++;
     settle_time(s, now);
-    if (s->replan || s->unsorted || !prio_order_is_submission(&s->pol.prio))
+    if (s->replan || s->unsorted || !sched_order_is_static(s))
         full_pass(s, now);
     else
         scan(s, now, s->qscanned);

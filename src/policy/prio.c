@@ -1,17 +1,54 @@
-/* prio — see prio.h. */
+/*
+ * prio — Maui's job priority function (MPriority.c:MJobGetStartPriority and
+ * MJob.c:MJobGetRunPriority, digest §2). See prio.h for the formula.
+ *
+ * One pass over the factors per job, no allocation: each weighted factor is
+ * computed, capped and added to its component's sum; the components are
+ * weighted, capped and added; the total is clamped and clipped as Maui's
+ * final assembly does (§2.7). Factors without weight are not computed unless
+ * the caller asks for the parts (diagnose -p, checkjob). The reading of
+ * maui.cfg lives in prio_cfg.c.
+ *
+ * Where moku deliberately differs from Maui 3.3.1 (docs/priority.md):
+ *   - TARGETQUEUETIME measures the distance between the QOS target and the
+ *     job's queue *duration*; Maui subtracted the absolute queue-start
+ *     timestamp and so always saturated at 1e8;
+ *   - the run-priority usage sum keeps all four terms (a comma operator left
+ *     only EXECUTIONTIME in Maui), PERCENT is used / walltime;
+ *   - the priority is kept as a double (Maui truncated to long, then sorted
+ *     ties in no particular order; moku's order is one of Maui's orders);
+ *   - RES UPROC/UJOB are not factors (Maui computed them, never summed them).
+ */
 #include "policy/prio.h"
 
 #include <string.h>
 
-#include "cfg/cfg.h"
+/* Maui's MAX_PRIO_VAL: priorities are clipped to +-1e9 before any system priority. */
+#define PRIO_MAX 1e9
+/* Distance floor of the target factors: (1e-4)^-2 = 1e8 once a target is reached. */
+#define PRIO_TARGET_EPS 0.0001
 
 static const char *const comp_names[PRIO_NCOMP] = {"serv", "targ", "cred", "attr",
                                                    "fs",   "res",  "usage"};
 static const char *const factor_names[PF_NFACTORS] = {
-    "queuetime", "xfactor", "bypass", "spviolation", "targetqueuetime", "targetxfactor",
-    "user", "group", "account", "qos", "class", "fsuser", "fsgroup", "fsaccount", "fsqos",
-    "fsclass", "node", "proc", "mem", "swap", "disk", "ps", "pe", "walltime", "consumed",
-    "remaining", "percent", "executiontime"};
+    "queuetime",     "xfactor", "bypass",       "spviolation", "targetqueuetime",
+    "targetxfactor", "user",    "group",        "account",     "qos",
+    "class",         "fsuser",  "fsgroup",      "fsaccount",   "fsqos",
+    "fsclass",       "node",    "proc",         "mem",         "swap",
+    "disk",          "ps",      "pe",           "walltime",    "consumed",
+    "remaining",     "percent", "executiontime"};
+
+/* The component of each factor, in enum order; ATTR has none. */
+/* clang-format off */
+static const unsigned char factor_comp[PF_NFACTORS] = {
+    PRIO_SERV, PRIO_SERV, PRIO_SERV, PRIO_SERV,                         /* QT XF BP SPV */
+    PRIO_TARG, PRIO_TARG,                                               /* TQT TXF */
+    PRIO_CRED, PRIO_CRED, PRIO_CRED, PRIO_CRED, PRIO_CRED,              /* U G A Q C */
+    PRIO_FS, PRIO_FS, PRIO_FS, PRIO_FS, PRIO_FS,                        /* FS U G A Q C */
+    PRIO_RES, PRIO_RES, PRIO_RES, PRIO_RES, PRIO_RES, PRIO_RES, PRIO_RES, PRIO_RES, /* RES */
+    PRIO_USAGE, PRIO_USAGE, PRIO_USAGE, PRIO_USAGE,                     /* USAGE */
+};
+/* clang-format on */
 
 const char *prio_comp_name(enum prio_comp c)
 {
@@ -21,6 +58,11 @@ const char *prio_comp_name(enum prio_comp c)
 const char *prio_factor_name(enum prio_factor f)
 {
     return f < PF_NFACTORS ? factor_names[f] : "?";
+}
+
+enum prio_comp prio_factor_comp(enum prio_factor f)
+{
+    return f < PF_NFACTORS ? (enum prio_comp)factor_comp[f] : PRIO_NCOMP;
 }
 
 void prio_params_default(struct prio_params *p)
@@ -33,41 +75,333 @@ void prio_params_default(struct prio_params *p)
     p->accrual = ACCRUE_QUEUEPOLICY;
 }
 
-int prio_params_from_cfg(const struct cfg *cfg, struct prio_params *p, struct err *err)
+static double dmax(double a, double b)
 {
-    (void)err;
-    prio_params_default(p);
-    p->cweight[PRIO_SERV] = (long)cfg_int(cfg, "SERVWEIGHT", NULL);
-    p->fweight[PF_QUEUETIME] = (long)cfg_int(cfg, "QUEUETIMEWEIGHT", NULL);
-    return 0;
+    return a > b ? a : b;
+}
+
+/* An upper cap, applied only when positive (Maui has no lower caps). */
+static double capped(double v, double cap)
+{
+    return cap > 0 && v > cap ? cap : v;
+}
+
+/* What one priority is computed from. `running` selects the run priority's
+ * USAGE factors (0 for the start priority, as in Maui). */
+struct eval {
+    const struct prio_params *p;
+    const struct prio_env *env;
+    const struct job *j;
+    long now;
+    int running;
+};
+
+/* Seconds of queue time: since qtime_start, which the engine moves according
+ * to JOBPRIOACCRUALPOLICY. A start in the future counts as no queue time. */
+static double queue_seconds(const struct eval *e)
+{
+    return e->now > e->j->qtime_start ? (double)(e->now - e->j->qtime_start) : 0.0;
+}
+
+/* ((queued + walltime) / max(XFMINWCLIMIT, walltime)), i.e. 1 + queued / walltime
+ * for a walltime above the minimum. */
+static double xfactor(const struct eval *e)
+{
+    double wc = (double)e->j->walltime;
+    double div = dmax((double)e->p->xfminwclimit, wc);
+    return (queue_seconds(e) + wc) / (div > 0 ? div : 1.0);
+}
+
+/* 1/d^2 of the distance left to a target, saturating at 1e8 when reached.
+ * TARGETQUEUETIME measures the queue duration (Maui: the absolute timestamp). */
+static double target_closeness(double distance)
+{
+    double d = dmax(PRIO_TARGET_EPS, distance);
+    return 1.0 / (d * d);
+}
+
+static double target_qt(const struct eval *e)
+{
+    const struct cred *q = e->j->qos;
+    if (!q || q->qttarget <= 0)
+        return 0.0;
+    return target_closeness((double)q->qttarget - queue_seconds(e));
+}
+
+static double target_xf(const struct eval *e)
+{
+    const struct cred *q = e->j->qos;
+    if (!q || q->xftarget <= 0)
+        return 0.0;
+    return target_closeness(q->xftarget - xfactor(e));
+}
+
+/* A credential's PRIORITY, or the DEFAULT object's when it has none. The QOS
+ * has no such fallback in Maui. */
+static double cred_priority(const struct eval *e, const struct cred *c, enum cred_kind k)
+{
+    long v = c ? c->priority : 0;
+    if (v == 0 && k != CRED_QOS && e->env->defaults[k])
+        v = e->env->defaults[k]->priority;
+    return (double)v;
+}
+
+static double fs_delta(const struct cred *c)
+{
+    return c ? c->fs_delta : 0.0;
+}
+
+/* A per-task amount over a cluster total, when both are known. */
+static double share(long per_task, long long total)
+{
+    return per_task > 0 && total > 0 ? (double)per_task / (double)total : 0.0;
+}
+
+/*
+ * Processor equivalents (MJob.c:MJobGetPE): the cluster's processors times
+ * the job's largest share of any configured resource, per task. With only
+ * processors known it is the job's processor count.
+ */
+static double proc_equivalents(const struct prio_env *env, const struct job *j)
+{
+    if (env->procs <= 0)
+        return (double)job_procs(j);
+    double r = (double)j->procs_per_task / (double)env->procs;
+    r = dmax(r, share(j->mem_per_task, env->mem));
+    r = dmax(r, share(j->disk_per_task, env->disk));
+    r = dmax(r, share(j->swap_per_task, env->swap));
+    return (double)env->procs * (double)j->tasks * r;
+}
+
+/* Seconds a running job has run. */
+static double used_seconds(const struct eval *e)
+{
+    return e->now > e->j->start ? (double)(e->now - e->j->start) : 0.0;
+}
+
+/* USAGE (running jobs only). An overrunning job has nothing remaining
+ * rather than a negative amount; PERCENT is of the walltime. */
+static double usage_factor(const struct eval *e, int f)
+{
+    if (!e->running)
+        return 0.0;
+    double used = used_seconds(e);
+    double wc = (double)e->j->walltime;
+    switch (f) {
+    case PF_CONSUMED:
+        return (double)job_procs(e->j) * used;
+    case PF_REMAINING:
+        return (double)job_procs(e->j) * dmax(0.0, wc - used);
+    case PF_PERCENT:
+        return wc > 0 ? 100.0 * used / wc : 0.0;
+    default:
+        return used; /* PF_EXECUTIONTIME */
+    }
+}
+
+/*
+ * The raw value F[f] of every start-priority factor (digest §2.2 table), as
+ * one list that both the diagnostic path (every factor, by index) and the
+ * fast path (only weighted factors, straight-line code) expand; `e` and `j`
+ * are in scope where it is expanded.
+ */
+#define PRIO_START_FACTORS(X)                                                                      \
+    X(PF_QUEUETIME, queue_seconds(e) / 60.0)                                                       \
+    X(PF_XFACTOR, xfactor(e))                                                                      \
+    X(PF_BYPASS, (double)j->bypass)                                                                \
+    X(PF_SPVIOLATION, (j->flags & JOB_SPVIOLATION) ? 1.0 : 0.0)                                    \
+    X(PF_TARGETQUEUETIME, target_qt(e))                                                            \
+    X(PF_TARGETXFACTOR, target_xf(e))                                                              \
+    X(PF_USER, cred_priority(e, j->user, CRED_USER))                                               \
+    X(PF_GROUP, cred_priority(e, j->group, CRED_GROUP))                                            \
+    X(PF_ACCOUNT, cred_priority(e, j->account, CRED_ACCOUNT))                                      \
+    X(PF_QOS, cred_priority(e, j->qos, CRED_QOS))                                                  \
+    X(PF_CLASS, cred_priority(e, j->class_, CRED_CLASS))                                           \
+    X(PF_FSUSER, fs_delta(j->user))                                                                \
+    X(PF_FSGROUP, fs_delta(j->group))                                                              \
+    X(PF_FSACCOUNT, fs_delta(j->account))                                                          \
+    X(PF_FSQOS, fs_delta(j->qos))                                                                  \
+    X(PF_FSCLASS, fs_delta(j->class_))                                                             \
+    X(PF_NODE, (double)j->nodes)                                                                   \
+    X(PF_PROC, (double)job_procs(j))                                                               \
+    X(PF_MEM, (double)j->mem_per_task * j->tasks)                                                  \
+    X(PF_SWAP, (double)j->swap_per_task * j->tasks)                                                \
+    X(PF_DISK, (double)j->disk_per_task * j->tasks)                                                \
+    X(PF_PS, (double)job_procs(j) * (double)j->walltime)                                           \
+    X(PF_PE, proc_equivalents(e->env, j))                                                          \
+    X(PF_WALLTIME, (double)j->walltime)
+
+/* The raw value F[f] of any factor. */
+static double factor_value(const struct eval *e, int f)
+{
+    const struct job *j = e->j;
+#define PRIO_CASE(f, value)                                                                        \
+    case f:                                                                                        \
+        return value;
+    switch (f) {
+        PRIO_START_FACTORS(PRIO_CASE)
+    default:
+        return usage_factor(e, f);
+    }
+#undef PRIO_CASE
+}
+
+/* The factor weight for this job: the QOS adds to the queue time and
+ * xfactor weights, the group's CLASSWEIGHT replaces the class weight. */
+static double factor_weight(const struct eval *e, int f)
+{
+    const struct job *j = e->j;
+    double w = (double)e->p->fweight[f];
+    if (f == PF_QUEUETIME && j->qos)
+        w += (double)j->qos->qtweight;
+    else if (f == PF_XFACTOR && j->qos)
+        w += (double)j->qos->xfweight;
+    else if (f == PF_CLASS && j->group && j->group->classweight > 0)
+        w = (double)j->group->classweight;
+    return w;
+}
+
+/* sum[c] += FW[f] x min(FCAP[f], F[f]), for a weighted factor of a weighted component. */
+static void add_term(const struct prio_params *p, int f, double w, double value, double *sum)
+{
+    int c = factor_comp[f];
+    if (w != 0.0 && p->cweight[c] != 0)
+        sum[c] += w * capped(value, p->fcap[f]);
+}
+
+/*
+ * The component sums of factors [from, to), storing every raw value in
+ * `factors` (for diagnostics: diagnose -p, checkjob).
+ */
+static void sum_all(const struct eval *e, int from, int to, double *factors, double *sum)
+{
+    for (int f = from; f < to; f++) {
+        factors[f] = factor_value(e, f);
+        add_term(e->p, f, factor_weight(e, f), factors[f], sum);
+    }
+}
+
+/*
+ * The same sums for the start factors when nobody looks at the parts: a
+ * factor is computed only when weighted, in straight-line code, so that the
+ * common configurations cost a few operations per job (the queue is
+ * re-prioritised every iteration).
+ */
+static void sum_weighted(const struct eval *e, double *sum)
+{
+    const struct job *j = e->j;
+    const struct prio_params *p = e->p;
+    double wqt = factor_weight(e, PF_QUEUETIME);
+    double wxf = factor_weight(e, PF_XFACTOR);
+    double wcl = factor_weight(e, PF_CLASS);
+#define PRIO_WEIGHT(f)                                                                             \
+    ((f) == PF_QUEUETIME ? wqt                                                                     \
+     : (f) == PF_XFACTOR ? wxf                                                                     \
+     : (f) == PF_CLASS   ? wcl                                                                     \
+                         : (double)p->fweight[f])
+#define PRIO_ADD(f, value)                                                                         \
+    if (PRIO_WEIGHT(f) != 0.0)                                                                     \
+        add_term(p, f, PRIO_WEIGHT(f), value, sum);
+    PRIO_START_FACTORS(PRIO_ADD)
+#undef PRIO_ADD
+#undef PRIO_WEIGHT
+}
+
+/* CW[c] x min(CCAP[c], sum[c]). */
+static double weigh(const struct prio_params *p, int c, double sum)
+{
+    return p->cweight[c] ? (double)p->cweight[c] * capped(sum, p->ccap[c]) : 0.0;
+}
+
+/* Final assembly (§2.7): floor at 1 unless negatives are wanted, clip at
+ * +-1e9, then the administrator's system priority. */
+static double assemble(const struct prio_params *p, const struct job *j, double v)
+{
+    if (!p->reject_neg && !p->enable_neg)
+        v = dmax(v, 1.0);
+    else
+        v = dmax(v, -PRIO_MAX);
+    if (v > PRIO_MAX)
+        v = PRIO_MAX;
+    if (j->sysprio_mode == SYSPRIO_ABSOLUTE)
+        v = PRIO_MAX + (double)j->sysprio;
+    else if (j->sysprio_mode == SYSPRIO_RELATIVE)
+        v += (double)j->sysprio;
+    return v;
+}
+
+/* The start priority; fills parts when not NULL. USAGE is 0 for it. */
+static double start_priority(const struct eval *e, struct prio_parts *parts)
+{
+    double sum[PRIO_NCOMP] = {0}, total = 0.0;
+    if (parts)
+        memset(parts, 0, sizeof *parts);
+    if (parts)
+        sum_all(e, 0, PF_CONSUMED, parts->factor, sum);
+    else
+        sum_weighted(e, sum);
+    for (int c = 0; c < PRIO_USAGE; c++) {
+        double v = weigh(e->p, c, sum[c]);
+        if (parts)
+            parts->comp[c] = v;
+        total += v;
+    }
+    total = assemble(e->p, e->j, total);
+    if (parts)
+        parts->total = total;
+    return total;
 }
 
 double prio_start(const struct prio_params *p, const struct prio_env *env, const struct job *j,
                   long now, struct prio_parts *parts)
 {
-    (void)env;
-    double minutes = now > j->qtime_start ? (double)(now - j->qtime_start) / 60.0 : 0.0;
-    double v = (double)p->cweight[PRIO_SERV] * (double)p->fweight[PF_QUEUETIME] * minutes;
-    if (v < 1.0)
-        v = 1.0;
-    if (parts) {
-        memset(parts, 0, sizeof *parts);
-        parts->factor[PF_QUEUETIME] = minutes;
-        parts->comp[PRIO_SERV] = v;
-        parts->total = v;
-    }
-    return v;
+    struct eval e = {p, env, j, now, 0};
+    return start_priority(&e, parts);
 }
 
+/*
+ * Maui: StartPriority + PreemptPrioMargin (0) + USAGEWEIGHT x usage. The
+ * sum is not clamped or clipped again, so a system priority survives.
+ */
 double prio_run(const struct prio_params *p, const struct prio_env *env, const struct job *j,
                 long now, struct prio_parts *parts)
 {
-    return prio_start(p, env, j, now, parts);
+    struct eval e = {p, env, j, now, 1};
+    double total = start_priority(&e, parts);
+    double sum[PRIO_NCOMP] = {0};
+    double usage_f[PF_NFACTORS];
+    sum_all(&e, PF_CONSUMED, PF_NFACTORS, parts ? parts->factor : usage_f, sum);
+    double usage = weigh(p, PRIO_USAGE, sum[PRIO_USAGE]);
+    total += usage;
+    if (parts) {
+        parts->comp[PRIO_USAGE] = usage;
+        parts->total = total;
+    }
+    return total;
 }
 
+int prio_rejects(const struct prio_params *p, double priority)
+{
+    return p->reject_neg && priority < 0;
+}
+
+/*
+ * With queue time the only weighted factor, priority is a non-decreasing
+ * function of queue time (caps, the floor at 1 and the clip only flatten
+ * it, and ties fall back to submission order in prio_cmp). USAGE is left
+ * out: it never applies to queued jobs.
+ */
 int prio_order_is_submission(const struct prio_params *p)
 {
-    (void)p;
+    long cs = p->cweight[PRIO_SERV], qt = p->fweight[PF_QUEUETIME];
+    if ((cs < 0 && qt > 0) || (cs > 0 && qt < 0))
+        return 0;
+    for (int f = 0; f < PF_CONSUMED; f++) {
+        if (f == PF_QUEUETIME)
+            continue;
+        if (p->fweight[f] != 0 && p->cweight[factor_comp[f]] != 0)
+            return 0;
+    }
     return 1;
 }
 

@@ -80,10 +80,19 @@ double prio_start(const struct prio_params *p, const struct prio_env *env, const
 double prio_run(const struct prio_params *p, const struct prio_env *env, const struct job *j,
                 long now, struct prio_parts *parts);
 
+/* Whether a priority keeps the job out: REJECTNEGPRIOJOBS is on and the
+ * priority is negative. */
+int prio_rejects(const struct prio_params *p, double priority);
+
 /*
  * Whether ordering by priority is, at every instant, the same as ordering by
  * submission (submit time, then submission sequence) — true when queue time
- * is the only factor with a weight. Then the queue never needs re-sorting.
+ * is the only factor with an effective weight (component x factor weight)
+ * and SERVWEIGHT x QUEUETIMEWEIGHT >= 0. Then the queue never needs
+ * re-sorting. What p cannot see is the caller's to check: per-QOS QTWEIGHT
+ * and XFWEIGHT, GROUPCFG CLASSWEIGHT (replaces the class weight when
+ * CREDWEIGHT is not 0), system priorities, and a qtime_start that the
+ * accrual policy moved away from submission order.
  */
 int prio_order_is_submission(const struct prio_params *p);
 
@@ -94,5 +103,8 @@ int prio_cmp(const void *a, const void *b);
 /* Lower-case names used in JSON: "serv", "queuetime", ... */
 const char *prio_comp_name(enum prio_comp c);
 const char *prio_factor_name(enum prio_factor f);
+/* The component factor f belongs to (PF_QUEUETIME -> PRIO_SERV, ...);
+ * PRIO_NCOMP for an out-of-range f. */
+enum prio_comp prio_factor_comp(enum prio_factor f);
 
 #endif

@@ -38,7 +38,7 @@ void report_compute(struct report *r, const struct workload *wl, const struct si
     for (size_t i = 0; i < wl->njobs; i++) {
         if (out[i].rejected)
             rejected++;
-        else if (out[i].start >= 0)
+        else if (out[i].end >= 0)
             add_job(&m, &wl->jobs[i], &out[i]);
     }
     r->jobs = m.n;
@@ -77,7 +77,7 @@ void report_print_text(FILE *f, const struct report *r, const char *trace, const
     fprintf(f, "  cluster              %zu nodes, %lld processors\n", r->nodes, r->procs);
     fprintf(f, "  policy               %s\n\n", policy);
     fprintf(f, "  jobs simulated       %zu\n", r->jobs);
-    fprintf(f, "  jobs skipped         %zu   (no processors, negative run or submit time)\n",
+    fprintf(f, "  jobs skipped         %zu   (trace records that cannot be replayed)\n",
             r->skipped);
     fprintf(f, "  jobs rejected        %zu   (more processors than the cluster has)\n",
             r->rejected);
@@ -109,8 +109,8 @@ int report_write_jobs_csv(FILE *f, const struct workload *wl, const struct sim_o
     for (size_t i = 0; i < wl->njobs; i++) {
         const struct wl_job *w = &wl->jobs[i];
         const struct sim_outcome *o = &out[i];
-        if (o->start < 0)
-            continue; /* rejected: never ran */
+        if (o->start < 0 || o->end < 0)
+            continue; /* rejected, or not ended when the replay stopped */
         fprintf(f, "%s,%ld,%ld,%ld,%ld,%lld,%ld,%ld,%d\n", w->id ? w->id : "", w->submit,
                 o->start, o->end, o->start - w->submit, wl_job_procs(w), w->walltime,
                 o->end - o->start, o->backfilled);

@@ -2,8 +2,8 @@
  * report — what a simulation measured, and its three outputs: the readable
  * report, one JSON object, and a CSV row per job.
  *
- * Metrics over the jobs that ran (rejected and skipped jobs are counted, not
- * measured):
+ * Metrics over the jobs that ran to their end (rejected and skipped jobs are
+ * counted, not measured; a replay stopped early leaves out jobs still running):
  *   makespan     last end - first submit, seconds
  *   utilization  processor-seconds used / (processors x makespan)
  *   wait         start - submit

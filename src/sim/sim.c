@@ -50,7 +50,6 @@ static int rm_start(void *ctx, struct job *j, long now)
         o->killed = 1;
     }
     o->start = now;
-    o->end = end;
     struct run *r = &sim->runs[j->tag];
     *r = (struct run){.job = j, .end = end};
     heap_push(&sim->ends, r);
@@ -63,6 +62,7 @@ static void end_jobs(struct sim *sim, long now)
     while ((r = heap_top(&sim->ends)) && r->end <= now) {
         heap_pop(&sim->ends);
         sim->out[r->job->tag].backfilled = (r->job->flags & JOB_BACKFILLED) != 0;
+        sim->out[r->job->tag].end = now;
         sched_job_ended(sim->s, r->job, now);
     }
 }
@@ -110,7 +110,7 @@ static long next_time(const struct sim *sim, size_t next)
     return t;
 }
 
-size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *out,
+size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *out, long until,
                const struct sim_progress *progress)
 {
     struct sim sim = {.s = s, .wl = wl, .out = out};
@@ -121,14 +121,17 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
     sched_set_rm(s, &(struct sched_rm){.start = rm_start, .ctx = &sim});
 
     size_t next = 0, rejected = 0, tick = 0;
-    long now;
-    while ((now = next_time(&sim, next)) != LONG_MAX) {
+    long now, last = LONG_MIN;
+    while ((now = next_time(&sim, next)) != LONG_MAX && now <= until) {
         end_jobs(&sim, now);
         next = submit_jobs(&sim, next, now, &rejected);
         sched_iterate(s, now);
+        last = now;
         if (progress && progress->fn && ++tick % 4096 == 0)
             progress->fn(progress->ctx, next, wl->njobs);
     }
+    if (until != SIM_FOREVER && last != until)
+        sched_iterate(s, until); /* the state asked for is the one after an iteration */
     if (progress && progress->fn)
         progress->fn(progress->ctx, wl->njobs, wl->njobs);
     sched_set_rm(s, NULL);

@@ -13,6 +13,7 @@
 #ifndef MOKU_SIM_H
 #define MOKU_SIM_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #include "core/sched.h"
@@ -20,7 +21,7 @@
 
 /* What happened to one workload job (same index as workload.jobs). */
 struct sim_outcome {
-    long start, end; /* -1 if it never ran */
+    long start, end; /* -1 if it has not started / not ended */
     int backfilled;
     int rejected; /* refused at submission (more processors than the cluster) */
     int killed;   /* ended at its kill time, before its runtime */
@@ -32,12 +33,18 @@ struct sim_progress {
     void *ctx;
 };
 
+/* Replay to the end of the workload. */
+#define SIM_FOREVER LONG_MAX
+
 /*
  * Replay wl through s (which holds the nodes and the policy; its
  * resource-manager callbacks are replaced for the run). out has wl->njobs
- * entries. Returns the number of rejected jobs.
+ * entries. With until < SIM_FOREVER the replay stops after the scheduling
+ * iteration at time `until` (one is run at that instant even when no event
+ * falls on it); jobs still running then keep end = -1. Returns the number of
+ * rejected jobs.
  */
-size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *out,
+size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *out, long until,
                const struct sim_progress *progress);
 
 #endif

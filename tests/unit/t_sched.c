@@ -46,7 +46,7 @@ static void replay(struct run *r, const struct sched_policy *pol, int nodes, int
     r->wl = (struct workload){.jobs = jobs, .njobs = n};
     r->s = sched_create(pol, NULL);
     add_nodes(r->s, nodes, ppn);
-    r->rejected = sim_run(r->s, &r->wl, r->out, NULL);
+    r->rejected = sim_run(r->s, &r->wl, r->out, SIM_FOREVER, NULL);
 }
 
 static void done(struct run *r)

@@ -1,0 +1,296 @@
+/*
+ * checkjob — one job in detail (digest §7.2; Maui 3.3.1 UserI.c UIJobShow):
+ * state, credentials, walltime, submit and start times, the request, the
+ * allocation, bypass count, reservation, PE and start priority, and for an
+ * idle job why it is not running.
+ *
+ * Where moku differs: the closing analysis is one line, `job cannot run
+ * (<reason>)`, with the reason the last scheduling iteration recorded
+ * (sched_job_wait) instead of Maui's node-by-node feasibility check; lines
+ * about things moku does not model (network, opsys, arch, executable) show
+ * Maui's `[NONE]`; every credential is shown, DEFAULT included.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd_int.h"
+
+/* Facts about the job that both layouts print. */
+struct jobview {
+    const struct cmd_ctx *c;
+    const struct job *j;
+    int started;         /* running or completed: has a start time */
+    long queued, eligible; /* Time Queued Total and Eligible, seconds */
+    long used;           /* walltime used */
+    double priority;
+    double pe;
+    const char *reason;  /* idle: why not running; else NULL */
+    char reason_buf[128];
+    long resv_start, resv_end; /* the job's reservation, resv_start < 0 if none */
+};
+
+static long lmax(long a, long b)
+{
+    return a > b ? a : b;
+}
+
+static void view_times(struct jobview *v)
+{
+    const struct job *j = v->j;
+    long now = v->c->now;
+    v->started = j->state == JOB_RUNNING || j->state == JOB_COMPLETED;
+    long until = v->started ? j->start : now;
+    v->queued = lmax(0, until - j->submit);
+    v->eligible = lmax(0, until - j->qtime_start);
+    if (j->state == JOB_RUNNING)
+        v->used = lmax(0, now - j->start);
+    else if (j->state == JOB_COMPLETED)
+        v->used = lmax(0, j->end - j->start);
+    /* A running job holds its nodes as Maui's job reservation does; an idle
+     * one may hold a priority reservation. */
+    v->resv_start = -1;
+    if (j->state == JOB_RUNNING) {
+        v->resv_start = j->start;
+        v->resv_end = j->start + j->walltime;
+    } else if (cmd_job_reserved(j)) {
+        v->resv_start = j->resv_start;
+        v->resv_end = j->resv_start + j->walltime;
+    }
+}
+
+static void view_init(struct jobview *v, const struct cmd_ctx *c, const struct job *j)
+{
+    *v = (struct jobview){.c = c, .j = j};
+    view_times(v);
+    /* Processor equivalents come from the priority function's RES factor
+     * (digest §2.6), whatever the weights. */
+    struct prio_env env;
+    struct prio_parts parts;
+    sched_prio_env(c->s, &env);
+    prio_start(&sched_policy(c->s)->prio, &env, j, c->now, &parts);
+    v->pe = parts.factor[PF_PE];
+    /* An idle job's priority is recomputed for display; a started one keeps
+     * the start priority it was ordered by. */
+    v->priority = j->state == JOB_IDLE ? sched_job_priority(c->s, j, c->now, NULL) : j->priority;
+    v->reason = cmd_wait_reason(c, j, v->reason_buf, sizeof v->reason_buf);
+}
+
+static const struct node *first_node(const struct jobview *v)
+{
+    const struct job *j = v->j;
+    return j->state == JOB_RUNNING && j->nslots > 0 ? sched_node(v->c->s, j->slots[0].node)
+                                                    : NULL;
+}
+
+/* ---- text ---- */
+
+static void text_head(struct cmd_buf *b, const struct jobview *v)
+{
+    const struct job *j = v->j;
+    char used[CMD_TIME_MAX], limit[CMD_TIME_MAX], sub[CMD_TIME_MAX];
+    char queued[CMD_TIME_MAX], elig[CMD_TIME_MAX];
+    cmd_fmt_duration(v->used, used);
+    cmd_fmt_duration(j->walltime, limit);
+    cmd_fmt_date(v->c, j->submit, sub);
+    cmd_fmt_duration(v->queued, queued);
+    cmd_fmt_duration(v->eligible, elig);
+    cmd_buf_printf(b, "checking job %s\n\n", j->name);
+    cmd_buf_printf(b, "State: %s\n", job_state_name(j->state));
+    cmd_buf_printf(b, "Creds:  user:%s  group:%s  account:%s  class:%s  qos:%s\n", j->user->name,
+                   j->group->name, j->account->name, j->class_->name, j->qos->name);
+    cmd_buf_printf(b, "WallTime: %s of %s\n", used, limit);
+    cmd_buf_printf(b, "SubmitTime: %s\n  (Time Queued  Total: %s  Eligible: %s)\n\n", sub, queued,
+                   elig);
+    if (j->state == JOB_RUNNING) {
+        char st[CMD_TIME_MAX];
+        cmd_fmt_date(v->c, j->start, st);
+        cmd_buf_printf(b, "StartTime: %s\n", st);
+    }
+    cmd_buf_printf(b, "Total Tasks: %d\n", j->tasks);
+}
+
+static void text_features(struct cmd_buf *b, const struct job *j)
+{
+    if (j->nfeatures == 0) {
+        cmd_buf_puts(b, "[NONE]");
+        return;
+    }
+    for (size_t i = 0; i < j->nfeatures; i++)
+        cmd_buf_printf(b, "[%s]", j->features[i]);
+}
+
+/* Maui shows the dedicated resources line when a task is more than one
+ * processor or asks for memory or disk (swap added here for completeness). */
+static void text_dedicated(struct cmd_buf *b, const struct job *j)
+{
+    if (j->procs_per_task == 1 && j->mem_per_task <= 0 && j->disk_per_task <= 0 &&
+        j->swap_per_task <= 0)
+        return;
+    cmd_buf_printf(b, "Dedicated Resources Per Task: PROCS: %d", j->procs_per_task);
+    if (j->mem_per_task > 0)
+        cmd_buf_printf(b, "  MEM: %ldM", j->mem_per_task);
+    if (j->swap_per_task > 0)
+        cmd_buf_printf(b, "  SWAP: %ldM", j->swap_per_task);
+    if (j->disk_per_task > 0)
+        cmd_buf_printf(b, "  DISK: %ldM", j->disk_per_task);
+    cmd_buf_puts(b, "\n");
+}
+
+/* `[node:tasks]`, four to a line, as Maui lists an allocation. */
+static void text_alloc(struct cmd_buf *b, const struct jobview *v)
+{
+    const struct job *j = v->j;
+    if (j->state != JOB_RUNNING || j->nslots == 0)
+        return;
+    cmd_buf_puts(b, "Allocated Nodes:\n");
+    size_t k = 0;
+    for (size_t i = 0; i < j->nslots; i++) {
+        const struct job_slot *sl = &j->slots[i];
+        for (unsigned n = 0; n < sl->nnodes; n++, k++) {
+            const struct node *nd = sched_node(v->c->s, sl->node + n);
+            cmd_buf_printf(b, "[%.20s:%u]", nd ? nd->name : "?",
+                           sl->procs / (unsigned)(j->procs_per_task > 0 ? j->procs_per_task : 1));
+            if (k % 4 == 3)
+                cmd_buf_puts(b, "\n");
+        }
+    }
+    cmd_buf_puts(b, "\n");
+}
+
+static void text_req(struct cmd_buf *b, const struct jobview *v)
+{
+    const struct job *j = v->j;
+    const struct node *n = first_node(v);
+    const char *par = n ? n->partition : j->partition ? j->partition : "ALL";
+    cmd_buf_printf(b, "\nReq[0]  TaskCount: %d  Partition: %s\n", j->tasks, par);
+    cmd_buf_puts(b, "Network: [NONE]  Memory >= 0  Disk >= 0  Swap >= 0\n");
+    cmd_buf_puts(b, "Opsys: [NONE]  Arch: [NONE]  Features: ");
+    text_features(b, j);
+    cmd_buf_puts(b, "\n");
+    text_dedicated(b, j);
+    if (j->nodes > 0)
+        cmd_buf_printf(b, "NodeCount: %d\n", j->nodes);
+    text_alloc(b, v);
+    cmd_buf_puts(b, "\n\n");
+}
+
+static void text_tail(struct cmd_buf *b, const struct jobview *v)
+{
+    const struct job *j = v->j;
+    cmd_buf_puts(b, "IWD: [NONE]  Executable:  [NONE]\n");
+    cmd_buf_printf(b, "Bypass: %ld  StartCount: %d\n", j->bypass, v->started ? 1 : 0);
+    if (j->partition)
+        cmd_buf_printf(b, "PartitionMask: [%s]\n", j->partition);
+    else
+        cmd_buf_puts(b, "PartitionMask: [ALL]\n");
+    if (j->flags & (JOB_BACKFILLED | JOB_SPVIOLATION)) {
+        cmd_buf_printf(b, "Flags:      %s%s\n\n", (j->flags & JOB_BACKFILLED) ? " BACKFILL" : "",
+                       (j->flags & JOB_SPVIOLATION) ? " SPVIOLATION" : "");
+    }
+    if (v->resv_start >= 0) {
+        char s[CMD_TIME_MAX], e[CMD_TIME_MAX], d[CMD_TIME_MAX];
+        cmd_fmt_duration(v->resv_start - v->c->now, s);
+        cmd_fmt_duration(v->resv_end - v->c->now, e);
+        cmd_fmt_duration(v->resv_end - v->resv_start, d);
+        cmd_buf_printf(b, "Reservation '%s' (%s -> %s  Duration: %s)\n", j->name, s, e, d);
+    }
+    cmd_buf_printf(b, "PE:  %.2f  StartPriority:  %ld", v->pe, (long)v->priority);
+    if (j->sysprio_mode != SYSPRIO_NONE)
+        cmd_buf_printf(b, "  SystemPriority:  %ld", j->sysprio);
+    cmd_buf_puts(b, "\n");
+    if (v->reason)
+        cmd_buf_printf(b, "job cannot run  (%s)\n", v->reason);
+}
+
+/* ---- JSON ---- */
+
+static json_t *json_flags(const struct job *j)
+{
+    json_t *a = json_array();
+    if (j->flags & JOB_BACKFILLED)
+        json_array_append_new(a, json_string("BACKFILL"));
+    if (j->flags & JOB_RESERVED)
+        json_array_append_new(a, json_string("RESERVED"));
+    if (j->flags & JOB_SPVIOLATION)
+        json_array_append_new(a, json_string("SPVIOLATION"));
+    return a;
+}
+
+static json_t *json_alloc(const struct jobview *v)
+{
+    const struct job *j = v->j;
+    if (j->state != JOB_RUNNING)
+        return json_null();
+    json_t *a = json_array();
+    for (size_t i = 0; i < j->nslots; i++) {
+        const struct job_slot *sl = &j->slots[i];
+        for (unsigned n = 0; n < sl->nnodes; n++) {
+            const struct node *nd = sched_node(v->c->s, sl->node + n);
+            json_array_append_new(a, json_pack("{s:s, s:i}", "node", nd ? nd->name : "?",
+                                               "procs", (int)sl->procs));
+        }
+    }
+    return a;
+}
+
+static json_t *json_job(const struct jobview *v)
+{
+    const struct job *j = v->j;
+    const struct cmd_ctx *c = v->c;
+    json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "id", j->name, "state",
+                          job_state_name(j->state), "user", j->user->name, "group",
+                          j->group->name, "account", j->account->name, "class", j->class_->name,
+                          "qos", j->qos->name);
+    json_object_set_new(o, "procs", json_integer(job_procs(j)));
+    json_object_set_new(o, "tasks", json_integer(j->tasks));
+    json_object_set_new(o, "walltime", json_integer(j->walltime));
+    json_object_set_new(o, "submit", json_integer(cmd_epoch(c, j->submit)));
+    json_object_set_new(o, "start",
+                        v->started ? json_integer(cmd_epoch(c, j->start)) : json_null());
+    json_object_set_new(o, "end", j->state == JOB_COMPLETED ? json_integer(cmd_epoch(c, j->end))
+                                                            : json_null());
+    json_object_set_new(o, "priority", json_real(v->priority));
+    json_object_set_new(o, "bypass", json_integer(j->bypass));
+    json_object_set_new(o, "reason", v->reason ? json_string(v->reason) : json_null());
+    json_object_set_new(o, "reservation",
+                        v->resv_start >= 0
+                            ? json_pack("{s:I, s:I}", "start",
+                                        (json_int_t)cmd_epoch(c, v->resv_start), "end",
+                                        (json_int_t)cmd_epoch(c, v->resv_end))
+                            : json_null());
+    json_object_set_new(o, "flags", json_flags(j));
+    json_object_set_new(o, "pe", json_real(v->pe));
+    json_object_set_new(o, "allocation", json_alloc(v));
+    return o;
+}
+
+/* ---- entry ---- */
+
+int cmd_checkjob(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                 struct err *err)
+{
+    const char *id = NULL;
+    for (int i = 0; i < a->argc; i++) {
+        const char *w = a->argv[i];
+        if (w[0] == '-' && w[1] != '\0')
+            return err_set(err, "checkjob: unknown option '%s'", cmd_word(w));
+        if (id)
+            return err_set(err, "checkjob: one job at a time ('%s' is extra)", cmd_word(w));
+        id = w;
+    }
+    if (!id)
+        return err_set(err, "checkjob: missing job id (checkjob <id>)");
+    const struct job *j = sched_find_job(c->s, id);
+    if (!j)
+        return err_set(err, "checkjob: no job '%s'", cmd_word(id));
+    struct jobview v;
+    view_init(&v, c, j);
+    if (a->json) {
+        cmd_json_out(out, json_job(&v));
+        return 0;
+    }
+    text_head(out, &v);
+    text_req(out, &v);
+    text_tail(out, &v);
+    return 0;
+}

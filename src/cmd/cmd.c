@@ -1,0 +1,319 @@
+/*
+ * cmd — the dispatcher: split a command line into words, take out
+ * `--format`, hand the rest to the command's handler. Also the helpers every
+ * handler uses: the text buffer, Maui's duration and date formats, JSON
+ * output, and a few facts about jobs and the cluster.
+ *
+ * Handlers only read the scheduler; a failed command leaves nothing behind
+ * (its partial output is freed).
+ */
+#include "cmd/cmd_int.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/mem.h"
+
+/* ---- text buffer ---- */
+
+static void buf_reserve(struct cmd_buf *b, size_t more)
+{
+    if (b->len + more + 1 > b->cap)
+        b->s = xgrow(b->s, &b->cap, b->len + more + 1, 1);
+}
+
+void cmd_buf_puts(struct cmd_buf *b, const char *s)
+{
+    size_t n = strlen(s);
+    buf_reserve(b, n);
+    memcpy(b->s + b->len, s, n + 1);
+    b->len += n;
+}
+
+void cmd_buf_printf(struct cmd_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n <= 0)
+        return;
+    buf_reserve(b, (size_t)n);
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+char *cmd_buf_take(struct cmd_buf *b)
+{
+    char *s = b->s ? b->s : xstrdup("");
+    *b = (struct cmd_buf){0};
+    return s;
+}
+
+/* ---- times ---- */
+
+void cmd_fmt_duration(long secs, char out[CMD_TIME_MAX])
+{
+    /* Maui's bounds: 100 days up, 10 days down (MAX_MTIME-like sentinels). */
+    if (secs >= 8640000L) {
+        snprintf(out, CMD_TIME_MAX, "  INFINITY");
+        return;
+    }
+    if (secs <= -864000L) {
+        snprintf(out, CMD_TIME_MAX, " -INFINITY");
+        return;
+    }
+    const char *sign = secs < 0 ? "-" : "";
+    long a = secs < 0 ? -secs : secs;
+    long s = a % 60, m = a / 60 % 60, hours = a / 3600, d = hours / 24, h = hours % 24;
+    if (d > 0)
+        snprintf(out, CMD_TIME_MAX, "%s%ld:%02ld:%02ld:%02ld", sign, d, h, m, s);
+    else if (hours >= 10)
+        snprintf(out, CMD_TIME_MAX, "%s%02ld:%02ld:%02ld", sign, h, m, s);
+    else if (hours >= 1)
+        snprintf(out, CMD_TIME_MAX, "%s%ld:%02ld:%02ld", sign, h, m, s);
+    else
+        snprintf(out, CMD_TIME_MAX, "%s00:%02ld:%02ld", sign, m, s);
+}
+
+long cmd_epoch(const struct cmd_ctx *c, long t)
+{
+    return t + c->epoch_offset;
+}
+
+void cmd_fmt_date(const struct cmd_ctx *c, long t, char out[CMD_TIME_MAX])
+{
+    /* Names spelled out rather than strftime("%a %b"): no locale can change
+     * them. UTC, so that an answer does not depend on the machine's zone. */
+    static const char *const wday[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+    static const char *const mon[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    time_t tt = (time_t)cmd_epoch(c, t);
+    struct tm tm;
+    if (!gmtime_r(&tt, &tm) || tm.tm_wday < 0 || tm.tm_wday > 6 || tm.tm_mon < 0 ||
+        tm.tm_mon > 11) {
+        snprintf(out, CMD_TIME_MAX, "%19s", "-");
+        return;
+    }
+    snprintf(out, CMD_TIME_MAX, "%s %s %2d %02d:%02d:%02d", wday[tm.tm_wday], mon[tm.tm_mon],
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+/* ---- JSON ---- */
+
+void cmd_json_out(struct cmd_buf *out, json_t *root)
+{
+    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    if (!s) {
+        cmd_buf_puts(out, "null\n"); /* only on out-of-memory inside jansson */
+        return;
+    }
+    cmd_buf_puts(out, s);
+    cmd_buf_puts(out, "\n");
+    free(s);
+}
+
+/* ---- jobs and cluster ---- */
+
+int cmd_job_reserved(const struct job *j)
+{
+    return j->state == JOB_IDLE && (j->flags & JOB_RESERVED) && j->resv_start >= 0;
+}
+
+const char *cmd_wait_reason(const struct cmd_ctx *c, const struct job *j, char *buf, size_t n)
+{
+    if (j->state != JOB_IDLE)
+        return NULL;
+    switch (sched_job_wait(c->s, j)) {
+    case WAIT_RESERVED:
+        if (j->resv_start >= 0) {
+            char date[CMD_TIME_MAX];
+            cmd_fmt_date(c, j->resv_start, date);
+            snprintf(buf, n, "reserved to start at %s", date);
+            return buf;
+        }
+        return "insufficient idle processors";
+    case WAIT_RESOURCES:
+        return "insufficient idle processors";
+    case WAIT_DELAYS:
+        return "starting now would delay a higher-priority reservation";
+    case WAIT_PRIORITY:
+        return "a higher-priority job is waiting (BACKFILLPOLICY NONE)";
+    case WAIT_REJECTED:
+        return "negative priority (REJECTNEGPRIOJOBS)";
+    case WAIT_NONE:
+        break;
+    }
+    return "not yet considered by a scheduling iteration";
+}
+
+void cmd_usage(const struct sched *s, struct cmd_usage *u)
+{
+    *u = (struct cmd_usage){.up_procs = sched_up_procs(s)};
+    for (size_t i = 0; i < sched_nnodes(s); i++) {
+        if (sched_node(s, i)->state != NODE_UP)
+            continue;
+        int used = sched_node_used(s, i);
+        u->up_nodes++;
+        u->busy_procs += used;
+        u->busy_nodes += used > 0;
+    }
+    if (u->busy_procs > u->up_procs)
+        u->busy_procs = u->up_procs; /* as Maui: MIN(UpProcs, BusyProcs) */
+}
+
+const char *cmd_word(const char *w)
+{
+    /* Messages quote what the user typed; a 10 kB word would bury them. */
+    static _Thread_local char clip[72];
+    if (strlen(w) < sizeof clip)
+        return w;
+    snprintf(clip, sizeof clip, "%.64s...", w);
+    return clip;
+}
+
+/* ---- words and dispatch ---- */
+
+struct words {
+    char *text;  /* the line, with NULs between the words */
+    char **w;
+    int n;
+};
+
+/* Split on white space (a plain shell split: no quoting). */
+static void split_words(const char *line, struct words *ws)
+{
+    size_t cap = 0;
+    ws->text = xstrdup(line);
+    ws->w = NULL;
+    ws->n = 0;
+    char *p = ws->text;
+    for (;;) {
+        while (*p && isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        ws->w = xgrow(ws->w, &cap, (size_t)ws->n + 2, sizeof *ws->w);
+        ws->w[ws->n++] = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+        if (*p)
+            *p++ = '\0';
+    }
+    if (ws->w)
+        ws->w[ws->n] = NULL;
+}
+
+static void free_words(struct words *ws)
+{
+    free(ws->text);
+    free(ws->w);
+}
+
+/* The command's name: the first word that is not --format or its value. */
+static const char *command_name(const struct words *ws)
+{
+    for (int i = 0; i < ws->n; i++) {
+        if (strcmp(ws->w[i], "--format") == 0)
+            i++;
+        else if (strncmp(ws->w[i], "--format=", 9) != 0)
+            return ws->w[i];
+    }
+    return NULL;
+}
+
+static int parse_format(const char *name, const char *val, int *json, struct err *err)
+{
+    if (strcmp(val, "json") == 0 || strcmp(val, "text") == 0) {
+        *json = strcmp(val, "json") == 0;
+        return 0;
+    }
+    return err_set(err, "%.64s: unknown format '%s' (json or text)", name, cmd_word(val));
+}
+
+/* Take every --format out of ws, leaving the command and its own words. */
+static int take_format(struct words *ws, const char *name, int *json, struct err *err)
+{
+    int w = 0;
+    for (int i = 0; i < ws->n; i++) {
+        const char *v = NULL;
+        if (strcmp(ws->w[i], "--format") == 0) {
+            if (i + 1 >= ws->n)
+                return err_set(err, "%.64s: --format needs a value (json or text)", name);
+            v = ws->w[++i];
+        } else if (strncmp(ws->w[i], "--format=", 9) == 0) {
+            v = ws->w[i] + 9;
+        } else {
+            ws->w[w++] = ws->w[i];
+            continue;
+        }
+        if (parse_format(name, v, json, err) < 0)
+            return -1;
+    }
+    ws->n = w;
+    if (ws->w)
+        ws->w[w] = NULL;
+    return 0;
+}
+
+typedef int (*cmd_fn)(const struct cmd_ctx *, const struct cmd_args *, struct cmd_buf *,
+                      struct err *);
+
+static const struct {
+    const char *name;
+    cmd_fn fn;
+} commands[] = {
+    {"showq", cmd_showq},
+    {"checkjob", cmd_checkjob},
+    {"diagnose", cmd_diagnose},
+    {"showconfig", cmd_showconfig},
+};
+
+static cmd_fn find_command(const char *name)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return commands[i].fn;
+    return NULL;
+}
+
+int cmd_run(const struct cmd_ctx *c, const char *line, char **out, struct err *err)
+{
+    if (out)
+        *out = NULL;
+    if (!c || !c->s || !out)
+        return err_set(err, "command: no scheduler to ask");
+    struct words ws;
+    split_words(line ? line : "", &ws);
+    const char *name = command_name(&ws);
+    int json = 0, rc = -1;
+    if (!name) {
+        rc = err_set(err, "empty command (showq, checkjob, diagnose or showconfig)");
+        goto done;
+    }
+    if (take_format(&ws, name, &json, err) < 0)
+        goto done;
+    cmd_fn fn = find_command(ws.w[0]);
+    if (!fn) {
+        rc = err_set(err, "%s: unknown command (showq, checkjob, diagnose or showconfig)",
+                     cmd_word(name));
+        goto done;
+    }
+    struct cmd_args a = {.name = ws.w[0], .argc = ws.n - 1, .argv = ws.w + 1, .json = json};
+    struct cmd_buf b = {0};
+    rc = fn(c, &a, &b, err);
+    if (rc < 0)
+        free(b.s);
+    else
+        *out = cmd_buf_take(&b);
+done:
+    free_words(&ws);
+    return rc;
+}

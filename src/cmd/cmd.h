@@ -1,0 +1,37 @@
+/*
+ * cmd — the command layer: Maui's client commands answered from the
+ * scheduler's state. The simulator (`moku simulate --show "..."`) and, later,
+ * the daemon call the same handlers.
+ *
+ * A command line is split into words like a shell would (no quoting needed
+ * beyond plain words); `--format=json` (or `--format json`) anywhere selects
+ * JSON output, else Maui's text layout. Commands so far: showq [-r|-i|-b],
+ * checkjob <id>, diagnose -p, showconfig.
+ *
+ * Handlers read the state and never change it (they may compact the queue's
+ * internal holes through sched_queue(), which changes nothing observable).
+ */
+#ifndef MOKU_CMD_H
+#define MOKU_CMD_H
+
+#include "util/err.h"
+
+struct sched;
+struct cfg;
+
+struct cmd_ctx {
+    struct sched *s;
+    const struct cfg *cfg; /* for showconfig; may be NULL (defaults shown) */
+    long now;              /* the time the answer is for (trace time in a simulation) */
+    long epoch_offset;     /* added to times when they are printed as dates (SWF UnixStartTime; 0) */
+};
+
+/*
+ * Answer one command line. On success returns 0 and sets *out to the answer
+ * (caller frees; text ends with a newline). On an unknown command, unknown
+ * option or missing/unknown job returns -1, *out is NULL, and err says what
+ * was wrong, naming the command ("checkjob: no job '42'").
+ */
+int cmd_run(const struct cmd_ctx *c, const char *line, char **out, struct err *err);
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * cmd_int — what the command handlers share: a growable text buffer, Maui's
+ * time and date formats, JSON output and the per-command entry points.
+ * Private to src/cmd/ (and the unit test).
+ */
+#ifndef MOKU_CMD_INT_H
+#define MOKU_CMD_INT_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "cmd/cmd.h"
+#include "core/sched.h"
+
+/* A growable NUL-terminated string. Zero-initialise; cmd_buf_take() hands
+ * the text over (never NULL). */
+struct cmd_buf {
+    char *s;
+    size_t len, cap;
+};
+
+void cmd_buf_puts(struct cmd_buf *b, const char *s);
+void cmd_buf_printf(struct cmd_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The text built so far; b is empty afterwards. Caller frees. */
+char *cmd_buf_take(struct cmd_buf *b);
+
+/* Room for a duration or a date, terminator included. */
+#define CMD_TIME_MAX 32
+
+/*
+ * A duration as Maui prints it (MULToTString): [DD:]HH:MM:SS with the hours
+ * on one digit under ten hours and "00" under one hour (`1:00:00`,
+ * `00:30:00`, `12:00:00`, `1:00:00:00`), a leading `-` when negative,
+ * `  INFINITY` from 100 days on and ` -INFINITY` from -10 days down.
+ */
+void cmd_fmt_duration(long secs, char out[CMD_TIME_MAX]);
+/* A date as Maui prints it: the first 19 characters of ctime()
+ * (`Thu Jan  1 00:00:00`), always in UTC, of t + c->epoch_offset. */
+void cmd_fmt_date(const struct cmd_ctx *c, long t, char out[CMD_TIME_MAX]);
+/* t as printed in JSON: epoch seconds (t + c->epoch_offset). */
+long cmd_epoch(const struct cmd_ctx *c, long t);
+
+/* root as indented JSON text ending in a newline, appended to out; root is
+ * released. */
+void cmd_json_out(struct cmd_buf *out, json_t *root);
+
+/* The words of a command after its name, with --format taken out. */
+struct cmd_args {
+    const char *name; /* the command, for messages */
+    int argc;
+    char **argv;
+    int json;
+};
+
+/* Text of a user-supplied word for an error message (clipped, never NULL). */
+const char *cmd_word(const char *w);
+
+/* One handler per command; each appends its answer to out or returns -1
+ * with err naming the command. */
+int cmd_showq(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+              struct err *err);
+int cmd_checkjob(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                 struct err *err);
+int cmd_diagnose(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                 struct err *err);
+int cmd_showconfig(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                   struct err *err);
+
+/* Processor use of the cluster, as showq's summaries count it. */
+struct cmd_usage {
+    long long up_procs, busy_procs;
+    long up_nodes, busy_nodes;
+};
+void cmd_usage(const struct sched *s, struct cmd_usage *u);
+
+/* Why idle job j is not running, as one phrase ("insufficient idle
+ * processors", ...); date is used for a reservation's start. */
+const char *cmd_wait_reason(const struct cmd_ctx *c, const struct job *j, char *buf, size_t n);
+
+/* Whether idle job j holds a priority reservation (showq -i `*`). */
+int cmd_job_reserved(const struct job *j);
+
+/* diagnose -p's text for a set of idle jobs, from their priority breakdowns
+ * (exposed so the layout can be tested with chosen weights and parts). */
+struct cmd_prio_row {
+    const struct job *job;
+    struct prio_parts parts;
+};
+void cmd_diag_text(struct cmd_buf *out, const struct sched_policy *pol, int qos_qt, int qos_xf,
+                   const struct cmd_prio_row *rows, size_t n);
+
+#endif

@@ -1,0 +1,339 @@
+/*
+ * diagnose -p — the priority of every idle job taken apart (digest §7.4;
+ * Maui 3.3.1 UIDiagnosePriority and MJobGetStartPriority's display modes).
+ *
+ * Text: one column per component in use (component weight and at least one
+ * factor weight not 0), in Maui's order CRED, FS, ATTR, SERV, TARG, RES,
+ * USAGE. Each cell is `<percent>(<sub>:<sub>...)`: the component's share of
+ * the job's priority, then per factor in use the raw value for CRED (the
+ * credential priorities) and the weighted contribution CW x FW x F for the
+ * others. A Weights line heads the table, a Percent Contribution line of
+ * averages closes it. JSON: per job the priority, the seven components and
+ * the raw factors.
+ *
+ * Where moku differs: a share is of the sum of the components' absolute
+ * values, not of the priority, so that a system priority or the floor at 1
+ * does not hide what the weights do; ATTR has no factors in moku and never
+ * shows.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd_int.h"
+#include "util/mem.h"
+
+/* One table column: a component and the factors it is made of, in Maui's
+ * display order, with Maui's 5-character labels. */
+struct diag_col {
+    enum prio_comp comp;
+    const char *label;
+    int nf;
+    enum prio_factor f[8];
+    const char *flabel[8];
+};
+
+static const struct diag_col cols[] = {
+    {PRIO_CRED, "Cred", 5, {PF_USER, PF_GROUP, PF_ACCOUNT, PF_QOS, PF_CLASS},
+     {"User", "Group", "Accnt", "QOS", "Class"}},
+    {PRIO_FS, "FS", 5, {PF_FSUSER, PF_FSGROUP, PF_FSACCOUNT, PF_FSQOS, PF_FSCLASS},
+     {"User", "Group", "Accnt", "QOS", "Class"}},
+    {PRIO_ATTR, "Attr", 0, {PF_QUEUETIME}, {""}},
+    {PRIO_SERV, "Serv", 4, {PF_QUEUETIME, PF_XFACTOR, PF_SPVIOLATION, PF_BYPASS},
+     {"QTime", "XFctr", "SPVio", "Bypas"}},
+    {PRIO_TARG, "Targ", 2, {PF_TARGETQUEUETIME, PF_TARGETXFACTOR}, {"QTime", "XFctr"}},
+    {PRIO_RES, "Res", 8,
+     {PF_NODE, PF_PROC, PF_MEM, PF_SWAP, PF_DISK, PF_PS, PF_PE, PF_WALLTIME},
+     {"Node", "Proc", "Mem", "Swap", "Disk", "PS", "PE", "WTime"}},
+    {PRIO_USAGE, "Usage", 4, {PF_CONSUMED, PF_REMAINING, PF_PERCENT, PF_EXECUTIONTIME},
+     {"Cons", "Rem", "Perc", "ETime"}},
+};
+#define NCOLS (sizeof cols / sizeof cols[0])
+
+/* Which columns and factors the table shows. */
+struct diag_shape {
+    const struct prio_params *p;
+    int qos_qt, qos_xf; /* some QOS adds a queue-time / xfactor weight */
+    int show[NCOLS];
+    int fshow[NCOLS][8];
+};
+
+static int factor_used(const struct diag_shape *d, enum prio_factor f)
+{
+    if (d->p->fweight[f] != 0)
+        return 1;
+    return (f == PF_QUEUETIME && d->qos_qt) || (f == PF_XFACTOR && d->qos_xf);
+}
+
+static void shape_init(struct diag_shape *d, const struct prio_params *p, int qos_qt, int qos_xf)
+{
+    memset(d, 0, sizeof *d);
+    d->p = p;
+    d->qos_qt = qos_qt;
+    d->qos_xf = qos_xf;
+    for (size_t c = 0; c < NCOLS; c++) {
+        if (p->cweight[cols[c].comp] == 0)
+            continue;
+        for (int k = 0; k < cols[c].nf; k++)
+            if ((d->fshow[c][k] = factor_used(d, cols[c].f[k])))
+                d->show[c] = 1;
+    }
+}
+
+/* The factor weight the priority function used for job j: the QOS adds to
+ * the queue-time and xfactor weights, a group CLASSWEIGHT replaces the class
+ * weight (digest §2.2). */
+static double eff_weight(const struct prio_params *p, const struct job *j, enum prio_factor f)
+{
+    double w = (double)p->fweight[f];
+    if (f == PF_QUEUETIME && j->qos)
+        w += (double)j->qos->qtweight;
+    else if (f == PF_XFACTOR && j->qos)
+        w += (double)j->qos->xfweight;
+    else if (f == PF_CLASS && j->group && j->group->classweight > 0)
+        w = (double)j->group->classweight;
+    return w;
+}
+
+static double capped(double v, double cap)
+{
+    return cap > 0 && v > cap ? cap : v;
+}
+
+/* What factor f adds to job j's priority: CW x FW x min(FCAP, F). */
+static double contribution(const struct prio_params *p, const struct cmd_prio_row *r,
+                           enum prio_comp c, enum prio_factor f)
+{
+    return (double)p->cweight[c] * eff_weight(p, r->job, f) * capped(r->parts.factor[f], p->fcap[f]);
+}
+
+static double share_base(const struct prio_parts *parts)
+{
+    double sum = 0.0;
+    for (int c = 0; c < PRIO_NCOMP; c++)
+        sum += fabs(parts->comp[c]);
+    return sum;
+}
+
+static double percent(double v, double base)
+{
+    return base > 0 ? v / base * 100.0 : 0.0;
+}
+
+/* Maui prints a cell value with %3.1f and keeps its first five characters. */
+static void cell(struct cmd_buf *b, double v)
+{
+    char t[64];
+    snprintf(t, sizeof t, "%.1f", v);
+    cmd_buf_printf(b, "%5.5s", t);
+}
+
+/* ---- table lines ---- */
+
+static void line_header(struct cmd_buf *b, const struct diag_shape *d)
+{
+    cmd_buf_printf(b, "%-20s %10s%c ", "Job", "PRIORITY", '*');
+    for (size_t c = 0; c < NCOLS; c++) {
+        if (!d->show[c])
+            continue;
+        cmd_buf_printf(b, " %5s(", cols[c].label);
+        const char *sep = "";
+        for (int k = 0; k < cols[c].nf; k++)
+            if (d->fshow[c][k]) {
+                cmd_buf_printf(b, "%s%5s", sep, cols[c].flabel[k]);
+                sep = ":";
+            }
+        cmd_buf_puts(b, ")");
+    }
+    cmd_buf_puts(b, "\n");
+}
+
+static void line_weights(struct cmd_buf *b, const struct diag_shape *d)
+{
+    cmd_buf_printf(b, "%20s %10s  ", "Weights", "--------");
+    for (size_t c = 0; c < NCOLS; c++) {
+        if (!d->show[c])
+            continue;
+        cmd_buf_printf(b, " %5ld(", d->p->cweight[cols[c].comp]);
+        const char *sep = "";
+        for (int k = 0; k < cols[c].nf; k++)
+            if (d->fshow[c][k]) {
+                cmd_buf_printf(b, "%s%5ld", sep, d->p->fweight[cols[c].f[k]]);
+                sep = ":";
+            }
+        cmd_buf_puts(b, ")");
+    }
+    cmd_buf_puts(b, "\n");
+}
+
+/* A job's cell values: the component's share, then per shown factor the raw
+ * value (CRED) or the contribution. pcts asks for shares throughout (the
+ * averages line). */
+static void row_values(const struct diag_shape *d, const struct cmd_prio_row *r, size_t c,
+                       int pcts, double *out)
+{
+    double base = share_base(&r->parts);
+    enum prio_comp comp = cols[c].comp;
+    out[0] = percent(r->parts.comp[comp], base);
+    for (int k = 0; k < cols[c].nf; k++) {
+        enum prio_factor f = cols[c].f[k];
+        double contrib = contribution(d->p, r, comp, f);
+        if (pcts)
+            out[1 + k] = percent(contrib, base);
+        else
+            out[1 + k] = comp == PRIO_CRED ? r->parts.factor[f] : contrib;
+    }
+}
+
+static void line_cells(struct cmd_buf *b, const struct diag_shape *d, const double (*v)[9])
+{
+    for (size_t c = 0; c < NCOLS; c++) {
+        if (!d->show[c])
+            continue;
+        cmd_buf_puts(b, " ");
+        cell(b, v[c][0]);
+        cmd_buf_puts(b, "(");
+        const char *sep = "";
+        for (int k = 0; k < cols[c].nf; k++)
+            if (d->fshow[c][k]) {
+                cmd_buf_puts(b, sep);
+                cell(b, v[c][1 + k]);
+                sep = ":";
+            }
+        cmd_buf_puts(b, ")");
+    }
+    cmd_buf_puts(b, "\n");
+}
+
+static void line_job(struct cmd_buf *b, const struct diag_shape *d, const struct cmd_prio_row *r)
+{
+    double v[NCOLS][9];
+    for (size_t c = 0; c < NCOLS; c++)
+        row_values(d, r, c, 0, v[c]);
+    cmd_buf_printf(b, "%-20s %10.0f%c ", r->job->name, r->parts.total,
+                   r->job->sysprio_mode != SYSPRIO_NONE ? '*' : ' ');
+    line_cells(b, d, (const double (*)[9])v);
+}
+
+static void line_averages(struct cmd_buf *b, const struct diag_shape *d,
+                          const struct cmd_prio_row *rows, size_t n)
+{
+    double sum[NCOLS][9] = {{0}};
+    for (size_t i = 0; i < n; i++)
+        for (size_t c = 0; c < NCOLS; c++) {
+            double v[9] = {0};
+            row_values(d, &rows[i], c, 1, v);
+            for (int k = 0; k < 9; k++)
+                sum[c][k] += v[k] / (double)n;
+        }
+    cmd_buf_printf(b, "%-20s %10s  ", "Percent Contribution", "--------");
+    line_cells(b, d, (const double (*)[9])sum);
+}
+
+void cmd_diag_text(struct cmd_buf *out, const struct sched_policy *pol, int qos_qt, int qos_xf,
+                   const struct cmd_prio_row *rows, size_t n)
+{
+    cmd_buf_puts(out, "diagnosing job priority information (partition: ALL)\n\n");
+    if (n == 0) {
+        cmd_buf_puts(out, "no idle jobs in queue\n");
+        return;
+    }
+    struct diag_shape d;
+    shape_init(&d, &pol->prio, qos_qt, qos_xf);
+    line_header(out, &d);
+    line_weights(out, &d);
+    cmd_buf_puts(out, "\n");
+    for (size_t i = 0; i < n; i++)
+        line_job(out, &d, &rows[i]);
+    cmd_buf_puts(out, "\n");
+    line_averages(out, &d, rows, n);
+    cmd_buf_puts(out, "\n* indicates system prio set on job\n");
+}
+
+/* ---- JSON ---- */
+
+static const enum prio_comp json_comps[] = {PRIO_CRED, PRIO_FS,   PRIO_ATTR, PRIO_SERV,
+                                            PRIO_TARG, PRIO_RES, PRIO_USAGE};
+static const enum prio_factor json_factors[] = {
+    PF_QUEUETIME, PF_XFACTOR, PF_BYPASS, PF_SPVIOLATION, PF_USER, PF_GROUP, PF_ACCOUNT,
+    PF_QOS, PF_CLASS, PF_FSUSER, PF_FSGROUP, PF_FSACCOUNT, PF_FSQOS, PF_FSCLASS, PF_NODE,
+    PF_PROC, PF_MEM, PF_SWAP, PF_DISK, PF_PS, PF_PE, PF_WALLTIME, PF_TARGETQUEUETIME,
+    PF_TARGETXFACTOR};
+
+static json_t *json_row(const struct cmd_prio_row *r)
+{
+    json_t *comps = json_object(), *facts = json_object();
+    for (size_t i = 0; i < sizeof json_comps / sizeof json_comps[0]; i++)
+        json_object_set_new(comps, prio_comp_name(json_comps[i]),
+                            json_real(r->parts.comp[json_comps[i]]));
+    for (size_t i = 0; i < sizeof json_factors / sizeof json_factors[0]; i++)
+        json_object_set_new(facts, prio_factor_name(json_factors[i]),
+                            json_real(r->parts.factor[json_factors[i]]));
+    return json_pack("{s:s, s:f, s:o, s:o}", "id", r->job->name, "priority", r->parts.total,
+                     "components", comps, "factors", facts);
+}
+
+static void json_table(struct cmd_buf *out, const struct cmd_prio_row *rows, size_t n)
+{
+    json_t *jobs = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(jobs, json_row(&rows[i]));
+    cmd_json_out(out, json_pack("{s:o}", "jobs", jobs));
+}
+
+/* ---- entry ---- */
+
+/* Whether some QOS adds a queue-time or xfactor weight (Maui then shows
+ * those columns even with a global weight of 0). */
+static void qos_weights(const struct sched *s, int *qt, int *xf)
+{
+    struct cred_table *t = sched_creds(s, CRED_QOS);
+    *qt = *xf = 0;
+    for (size_t i = 0; t && i < cred_count(t); i++) {
+        const struct cred *q = cred_at(t, i);
+        *qt |= q->qtweight != 0;
+        *xf |= q->xfweight != 0;
+    }
+}
+
+static int parse_args(const struct cmd_args *a, struct err *err)
+{
+    int prio = 0;
+    for (int i = 0; i < a->argc; i++) {
+        const char *w = a->argv[i];
+        if (strcmp(w, "-p") == 0)
+            prio = 1;
+        else if (w[0] == '-')
+            return err_set(err, "diagnose: unknown option '%s' (only -p is supported)",
+                           cmd_word(w));
+        else
+            return err_set(err, "diagnose: unexpected argument '%s'", cmd_word(w));
+    }
+    if (!prio)
+        return err_set(err, "diagnose: missing option (only -p, priority, is supported)");
+    return 0;
+}
+
+int cmd_diagnose(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                 struct err *err)
+{
+    if (parse_args(a, err) < 0)
+        return -1;
+    size_t n;
+    struct job *const *q = sched_queue(c->s, &n);
+    struct cmd_prio_row *rows = xcalloc(n ? n : 1, sizeof *rows);
+    for (size_t i = 0; i < n; i++) {
+        rows[i].job = q[i];
+        sched_job_priority(c->s, q[i], c->now, &rows[i].parts);
+    }
+    if (a->json) {
+        json_table(out, rows, n);
+    } else {
+        int qt, xf;
+        qos_weights(c->s, &qt, &xf);
+        cmd_diag_text(out, sched_policy(c->s), qt, xf, rows, n);
+    }
+    free(rows);
+    return 0;
+}

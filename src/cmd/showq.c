@@ -1,0 +1,325 @@
+/*
+ * showq — the queue (digest §7.1; Maui 3.3.1 omclient.c MCShowQ, MCShowRun,
+ * MCShowIdle, MCShowBlocked). Without options: ACTIVE JOBS (running, earliest
+ * end first), IDLE JOBS (the idle queue in priority order), BLOCKED JOBS and
+ * the closing totals. -r: running detail; -i: idle detail with priority,
+ * XFactor and `*` after a job holding a reservation; -b: blocked jobs with
+ * their reason.
+ *
+ * Where moku differs: no job is blocked yet (throttling policies come
+ * later), so BLOCKED JOBS is always empty; -r shows no efficiency (`------`,
+ * moku does not measure utilisation); priorities are computed at the
+ * command's `now`, like diagnose -p, rather than kept from the last
+ * iteration.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd_int.h"
+#include "util/mem.h"
+
+enum showq_mode { SHOWQ_ALL, SHOWQ_RUNNING, SHOWQ_IDLE, SHOWQ_BLOCKED };
+
+/* What the three views need: the running jobs in end order, the idle queue
+ * in priority order, the cluster's use. */
+struct showq {
+    const struct cmd_ctx *c;
+    struct job **active;
+    size_t nactive;
+    struct job *const *idle;
+    size_t nidle;
+    struct cmd_usage use;
+};
+
+static int by_end(const void *a, const void *b)
+{
+    const struct job *x = *(const struct job *const *)a;
+    const struct job *y = *(const struct job *const *)b;
+    long ex = x->start + x->walltime, ey = y->start + y->walltime;
+    if (ex != ey)
+        return ex < ey ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void showq_gather(const struct cmd_ctx *c, struct showq *q)
+{
+    *q = (struct showq){.c = c};
+    size_t cap = 0;
+    for (size_t i = 0; i < sched_njobs(c->s); i++) {
+        struct job *j = sched_job(c->s, i);
+        if (j->state != JOB_RUNNING)
+            continue;
+        q->active = xgrow(q->active, &cap, q->nactive + 1, sizeof *q->active);
+        q->active[q->nactive++] = j;
+    }
+    if (q->nactive > 1)
+        qsort(q->active, q->nactive, sizeof *q->active, by_end);
+    q->idle = sched_queue(c->s, &q->nidle);
+    cmd_usage(c->s, &q->use);
+}
+
+static double pct(double part, double whole)
+{
+    return whole > 0 ? part / whole * 100.0 : 0.0;
+}
+
+static long remaining(const struct showq *q, const struct job *j)
+{
+    return j->walltime - (q->c->now - j->start);
+}
+
+/* The node a running job's first task is on (Maui's master host), or NULL. */
+static const struct node *master_node(const struct showq *q, const struct job *j)
+{
+    if (!j->slots || j->nslots == 0)
+        return NULL;
+    return sched_node(q->c->s, j->slots[0].node);
+}
+
+static double idle_xfactor(const struct showq *q, const struct job *j)
+{
+    double wc = j->walltime > 0 ? (double)j->walltime : 1.0;
+    return ((double)(q->c->now - j->qtime_start) + wc) / wc;
+}
+
+static double run_xfactor(const struct job *j)
+{
+    double wc = j->walltime > 0 ? (double)j->walltime : 1.0;
+    return ((double)(j->start - j->submit) + wc) / wc;
+}
+
+static double backlog_seconds(const struct showq *q)
+{
+    double ps = 0.0;
+    for (size_t i = 0; i < q->nidle; i++)
+        ps += (double)q->idle[i]->walltime * (double)job_procs(q->idle[i]);
+    return ps;
+}
+
+/* ---- text: the default view ---- */
+
+static void text_header(struct cmd_buf *b, const char *title, const char *t1, const char *t2)
+{
+    cmd_buf_printf(b, "%s\n", title);
+    cmd_buf_printf(b, "%-18s %8s %10s %5s %11s %20s\n\n", "JOBNAME", "USERNAME", "STATE", "PROC",
+                   t1, t2);
+}
+
+static void text_row(struct cmd_buf *b, const struct showq *q, const struct job *j, long dur,
+                     long date)
+{
+    char d[CMD_TIME_MAX], t[CMD_TIME_MAX];
+    cmd_fmt_duration(dur, d);
+    cmd_fmt_date(q->c, date, t);
+    cmd_buf_printf(b, "%-18s %8s %10s %5lld %11s  %19s\n", j->name, j->user->name,
+                   job_state_name(j->state), job_procs(j), d, t);
+}
+
+static void text_active(struct cmd_buf *b, const struct showq *q)
+{
+    text_header(b, "ACTIVE JOBS--------------------", "REMAINING", "STARTTIME");
+    for (size_t i = 0; i < q->nactive; i++)
+        text_row(b, q, q->active[i], remaining(q, q->active[i]), q->active[i]->start);
+    char count[64];
+    snprintf(count, sizeof count, "%zu Active Job%c   ", q->nactive, q->nactive == 1 ? ' ' : 's');
+    const struct cmd_usage *u = &q->use;
+    cmd_buf_printf(b, "\n%21s %4lld of %4lld Processors Active (%.2f%%)\n", count, u->busy_procs,
+                   u->up_procs, pct((double)u->busy_procs, (double)u->up_procs));
+    if (u->up_nodes > 0 && u->up_procs != u->up_nodes)
+        cmd_buf_printf(b, "%21s %4ld of %4ld Nodes Active      (%.2f%%)\n", " ", u->busy_nodes,
+                       u->up_nodes, pct((double)u->busy_nodes, (double)u->up_nodes));
+}
+
+static void text_all(struct cmd_buf *b, const struct showq *q)
+{
+    text_active(b, q);
+    cmd_buf_puts(b, "\n");
+    text_header(b, "IDLE JOBS----------------------", "WCLIMIT", "QUEUETIME");
+    for (size_t i = 0; i < q->nidle; i++)
+        text_row(b, q, q->idle[i], q->idle[i]->walltime, q->idle[i]->submit);
+    cmd_buf_printf(b, "\n%zu Idle Job%c\n\n", q->nidle, q->nidle == 1 ? ' ' : 's');
+    text_header(b, "BLOCKED JOBS----------------", "WCLIMIT", "QUEUETIME");
+    cmd_buf_printf(b, "\nTotal Jobs: %zu   Active Jobs: %zu   Idle Jobs: %zu   Blocked Jobs: %d\n",
+                   q->nactive + q->nidle, q->nactive, q->nidle, 0);
+}
+
+/* ---- text: -r, -i, -b ---- */
+
+/* Maui's marker after a running job's name: `_` over a soft limit, `+`
+ * backfilled (moku has no preemption, so never `*` or `-`). */
+static char run_marker(const struct job *j)
+{
+    if (j->flags & JOB_SPVIOLATION)
+        return '_';
+    return (j->flags & JOB_BACKFILLED) ? '+' : ' ';
+}
+
+static void text_running(struct cmd_buf *b, const struct showq *q)
+{
+    cmd_buf_printf(b, "%18s%c %1s%s %3s %6s %8s %2s %9s %8s %8s %5s %s%11s  %19s\n\n", "JobName",
+                   ' ', "S", "", "Par", "Effic", "XFactor", "Q", "User", "Group", "MHost", "Procs",
+                   "", "Remaining", "StartTime");
+    for (size_t i = 0; i < q->nactive; i++) {
+        const struct job *j = q->active[i];
+        const struct node *n = master_node(q, j);
+        char d[CMD_TIME_MAX], t[CMD_TIME_MAX];
+        cmd_fmt_duration(remaining(q, j), d);
+        cmd_fmt_date(q->c, j->start, t);
+        cmd_buf_printf(b, "%18s%c %c%s %3.3s %6s %8.1f %2.2s %9s %8s %8s %5lld %s%11s  %19s\n",
+                       j->name, run_marker(j), 'R', "", n ? n->partition : "-", "------",
+                       run_xfactor(j), j->qos->name, j->user->name, j->group->name,
+                       n ? n->name : "-", job_procs(j), "", d, t);
+    }
+    const struct cmd_usage *u = &q->use;
+    cmd_buf_printf(b, "\n%3zu Jobs   %5lld of %5lld Processors Active (%.2f%%)\n", q->nactive,
+                   u->busy_procs, u->up_procs, pct((double)u->busy_procs, (double)u->up_procs));
+}
+
+static void text_idle(struct cmd_buf *b, const struct showq *q)
+{
+    cmd_buf_printf(b, "%18s %11s %8s %2s %9s %8s %6s %s%11s %9s %20s\n\n", "JobName", "Priority",
+                   "XFactor", "Q", "User", "Group", "Procs", "", "WCLimit", "Class",
+                   "SystemQueueTime");
+    for (size_t i = 0; i < q->nidle; i++) {
+        const struct job *j = q->idle[i];
+        char d[CMD_TIME_MAX], t[CMD_TIME_MAX];
+        cmd_fmt_duration(j->walltime, d);
+        cmd_fmt_date(q->c, j->qtime_start, t);
+        long prio = (long)sched_job_priority(q->c->s, j, q->c->now, NULL);
+        cmd_buf_printf(b, "%18s%c%11ld %8.1f %2.2s %9s %8s %6lld%s%12s %9s %20s\n", j->name,
+                       cmd_job_reserved(j) ? '*' : ' ', prio, idle_xfactor(q, j), j->qos->name,
+                       j->user->name, j->group->name, job_procs(j), "", d, j->class_->name, t);
+    }
+    double ps = backlog_seconds(q);
+    cmd_buf_printf(b, "\nJobs: %zu  Total Backlog:  %.2f ProcHours  (%.2f Hours)\n", q->nidle,
+                   ps / 3600.0, q->use.up_procs > 0 ? ps / 3600.0 / (double)q->use.up_procs : 0.0);
+}
+
+static void text_blocked(struct cmd_buf *b)
+{
+    /* No job is blocked until throttling policies exist: header only. */
+    cmd_buf_printf(b, "%18s %9s %20s\n\n", "JobName", "User", "Reason");
+}
+
+/* ---- JSON ---- */
+
+static json_t *json_creds(const struct job *j)
+{
+    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "id", j->name, "user", j->user->name,
+                     "group", j->group->name, "account", j->account->name, "class",
+                     j->class_->name, "qos", j->qos->name);
+}
+
+static json_t *json_active_job(const struct showq *q, const struct job *j)
+{
+    json_t *o = json_creds(j);
+    const struct node *n = master_node(q, j);
+    json_object_set_new(o, "state", json_string(job_state_name(j->state)));
+    json_object_set_new(o, "procs", json_integer(job_procs(j)));
+    json_object_set_new(o, "walltime", json_integer(j->walltime));
+    json_object_set_new(o, "remaining", json_integer(remaining(q, j)));
+    json_object_set_new(o, "submit", json_integer(cmd_epoch(q->c, j->submit)));
+    json_object_set_new(o, "start", json_integer(cmd_epoch(q->c, j->start)));
+    json_object_set_new(o, "xfactor", json_real(run_xfactor(j)));
+    json_object_set_new(o, "backfilled", json_boolean(j->flags & JOB_BACKFILLED));
+    json_object_set_new(o, "master_host", n ? json_string(n->name) : json_null());
+    json_object_set_new(o, "partition", n ? json_string(n->partition) : json_null());
+    return o;
+}
+
+static json_t *json_idle_job(const struct showq *q, const struct job *j)
+{
+    json_t *o = json_creds(j);
+    json_object_set_new(o, "state", json_string(job_state_name(j->state)));
+    json_object_set_new(o, "procs", json_integer(job_procs(j)));
+    json_object_set_new(o, "walltime", json_integer(j->walltime));
+    json_object_set_new(o, "submit", json_integer(cmd_epoch(q->c, j->submit)));
+    json_object_set_new(o, "queuetime", json_integer(cmd_epoch(q->c, j->qtime_start)));
+    json_object_set_new(o, "priority", json_real(sched_job_priority(q->c->s, j, q->c->now, NULL)));
+    json_object_set_new(o, "xfactor", json_real(idle_xfactor(q, j)));
+    int resv = cmd_job_reserved(j);
+    json_object_set_new(o, "reserved", json_boolean(resv));
+    json_object_set_new(o, "reservation_start",
+                        resv ? json_integer(cmd_epoch(q->c, j->resv_start)) : json_null());
+    return o;
+}
+
+static json_t *json_summary(const struct showq *q)
+{
+    const struct cmd_usage *u = &q->use;
+    double ps = backlog_seconds(q);
+    return json_pack("{s:I, s:I, s:I, s:i, s:I, s:I, s:I, s:I, s:f}", "jobs",
+                     (json_int_t)(q->nactive + q->nidle), "active", (json_int_t)q->nactive,
+                     "idle", (json_int_t)q->nidle, "blocked", 0, "procs_up",
+                     (json_int_t)u->up_procs, "procs_busy", (json_int_t)u->busy_procs,
+                     "nodes_up", (json_int_t)u->up_nodes, "nodes_busy",
+                     (json_int_t)u->busy_nodes, "backlog_proc_hours", ps / 3600.0);
+}
+
+static void json_view(struct cmd_buf *b, const struct showq *q, enum showq_mode mode)
+{
+    json_t *root = json_object();
+    if (mode == SHOWQ_ALL || mode == SHOWQ_RUNNING) {
+        json_t *a = json_array();
+        for (size_t i = 0; i < q->nactive; i++)
+            json_array_append_new(a, json_active_job(q, q->active[i]));
+        json_object_set_new(root, "active", a);
+    }
+    if (mode == SHOWQ_ALL || mode == SHOWQ_IDLE) {
+        json_t *a = json_array();
+        for (size_t i = 0; i < q->nidle; i++)
+            json_array_append_new(a, json_idle_job(q, q->idle[i]));
+        json_object_set_new(root, "idle", a);
+    }
+    if (mode == SHOWQ_ALL || mode == SHOWQ_BLOCKED)
+        json_object_set_new(root, "blocked", json_array());
+    json_object_set_new(root, "summary", json_summary(q));
+    cmd_json_out(b, root);
+}
+
+/* ---- entry ---- */
+
+static int parse_mode(const struct cmd_args *a, enum showq_mode *mode, struct err *err)
+{
+    *mode = SHOWQ_ALL;
+    for (int i = 0; i < a->argc; i++) {
+        const char *w = a->argv[i];
+        enum showq_mode m;
+        if (strcmp(w, "-r") == 0)
+            m = SHOWQ_RUNNING;
+        else if (strcmp(w, "-i") == 0)
+            m = SHOWQ_IDLE;
+        else if (strcmp(w, "-b") == 0)
+            m = SHOWQ_BLOCKED;
+        else if (w[0] == '-')
+            return err_set(err, "showq: unknown option '%s' (-r, -i or -b)", cmd_word(w));
+        else
+            return err_set(err, "showq: unexpected argument '%s'", cmd_word(w));
+        if (*mode != SHOWQ_ALL && *mode != m)
+            return err_set(err, "showq: -r, -i and -b are exclusive");
+        *mode = m;
+    }
+    return 0;
+}
+
+int cmd_showq(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+              struct err *err)
+{
+    enum showq_mode mode;
+    if (parse_mode(a, &mode, err) < 0)
+        return -1;
+    struct showq q;
+    showq_gather(c, &q);
+    if (a->json)
+        json_view(out, &q, mode);
+    else if (mode == SHOWQ_RUNNING)
+        text_running(out, &q);
+    else if (mode == SHOWQ_IDLE)
+        text_idle(out, &q);
+    else if (mode == SHOWQ_BLOCKED)
+        text_blocked(out);
+    else
+        text_all(out, &q);
+    free(q.active);
+    return 0;
+}
