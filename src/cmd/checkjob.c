@@ -69,9 +69,14 @@ static void view_init(struct jobview *v, const struct cmd_ctx *c, const struct j
     sched_prio_env(c->s, &env);
     prio_start(&sched_policy(c->s)->prio, &env, j, c->now, &parts);
     v->pe = parts.factor[PF_PE];
-    /* An idle job's priority is recomputed for display; a started one keeps
-     * the start priority it was ordered by. */
-    v->priority = j->state == JOB_IDLE ? sched_job_priority(c->s, j, c->now, NULL) : j->priority;
+    /* An idle job's priority is recomputed for display; a started one shows
+     * the start priority it had when it started (Maui's J->StartPriority).
+     * Recomputed rather than read from j->priority, which the engine leaves
+     * stale when the order needs no priorities (queue time only). */
+    if (j->state == JOB_IDLE)
+        v->priority = sched_job_priority(c->s, j, c->now, NULL);
+    else
+        v->priority = prio_start(&sched_policy(c->s)->prio, &env, j, j->start, NULL);
     v->reason = cmd_wait_reason(c, j, v->reason_buf, sizeof v->reason_buf);
 }
 

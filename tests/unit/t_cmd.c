@@ -1,0 +1,636 @@
+/*
+ * Tests for the command layer (src/cmd): each command's text and JSON on a
+ * small scenario, compared with golden files under tests/data/cmd/, the
+ * diagnose -p layout with chosen weights, Maui's time formats, and hostile
+ * input. Run from the repository root; MOKU_UPDATE_GOLDEN=1 rewrites the
+ * golden files from the current output (check them by eye before keeping).
+ *
+ * The scenario: two 4-processor nodes, default policy (FIRSTFIT, one
+ * reservation), dates from 2024-01-01 00:00:00 UTC.
+ *   t=0     1 (4 procs, 1h) and 2 (2 procs, 2h) start.
+ *   t=600   3 (3 tasks x 2 procs, 1h) submitted; t=900 4 (1 proc, 30m) and
+ *           5 (1 proc, 3h); t=1200 6 (4 procs, 1h, nodes=1).
+ *   t=1200  iteration: 3 cannot start and reserves 3600; 4 backfills (ends
+ *           3000); 5 would fit but delay 3's reservation; 6 lacks processors.
+ * Commands answer at now = 1500.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfg/cfg.h"
+#include "cmd/cmd.h"
+#include "cmd/cmd_int.h"
+#include "core/sched.h"
+#include "test.h"
+
+#define GOLDEN_DIR "tests/data/cmd/"
+#define EPOCH 1704067200L /* Mon Jan  1 00:00:00 2024 UTC */
+#define NOW 1500L
+
+/* ---- helpers ---- */
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, len = 0;
+    char *s = malloc(cap);
+    size_t r;
+    while ((r = fread(s + len, 1, cap - len - 1, f)) > 0) {
+        len += r;
+        if (cap - len < 2)
+            s = realloc(s, cap *= 2);
+    }
+    s[len] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* Report the first line where got and want differ. */
+static void show_diff(const char *name, const char *got, const char *want)
+{
+    int line = 1;
+    const char *g = got, *w = want;
+    while (*g && *g == *w) {
+        if (*g == '\n')
+            line++;
+        g++;
+        w++;
+    }
+    const char *gl = g, *wl = w;
+    while (gl > got && gl[-1] != '\n')
+        gl--;
+    while (wl > want && wl[-1] != '\n')
+        wl--;
+    fprintf(stderr, "%s: line %d differs\n  got:  %.*s\n  want: %.*s\n", name, line,
+            (int)strcspn(gl, "\n"), gl, (int)strcspn(wl, "\n"), wl);
+}
+
+/* Compare got with tests/data/cmd/<name> (or write it, under
+ * MOKU_UPDATE_GOLDEN=1). */
+static int golden(const char *name, const char *got)
+{
+    char path[256];
+    snprintf(path, sizeof path, GOLDEN_DIR "%s", name);
+    const char *upd = getenv("MOKU_UPDATE_GOLDEN");
+    if (upd && strcmp(upd, "1") == 0) {
+        FILE *f = fopen(path, "wb");
+        if (!f)
+            return 0;
+        fputs(got ? got : "", f);
+        fclose(f);
+        return 1;
+    }
+    char *want = read_file(path);
+    if (!want) {
+        fprintf(stderr, "%s: cannot read (run from the repository root)\n", path);
+        return 0;
+    }
+    int ok = got && strcmp(got, want) == 0;
+    if (!ok && got)
+        show_diff(path, got, want);
+    free(want);
+    return ok;
+}
+
+static void add_node(struct sched *s, const char *name, int procs)
+{
+    struct node_spec spec = {.name = name, .procs = procs, .mem = 4096, .state = NODE_UP};
+    CHECK(sched_add_node(s, &spec, NULL) == 0);
+}
+
+static void submit(struct sched *s, struct job_spec spec)
+{
+    struct err e;
+    if (!spec.procs_per_task)
+        spec.procs_per_task = 1;
+    struct job *j = sched_submit(s, &spec, &e);
+    if (!j)
+        fprintf(stderr, "submit %s: %s\n", spec.name, e.msg);
+    CHECK(j != NULL);
+}
+
+static struct sched *scenario(const struct sched_policy *pol)
+{
+    struct sched *s = sched_create(pol, NULL);
+    add_node(s, "n01", 4);
+    add_node(s, "n02", 4);
+    submit(s, (struct job_spec){.name = "1", .tasks = 4, .walltime = 3600, .submit = 0,
+                                .user = "alice", .group = "staff", .account = "astro",
+                                .class_ = "batch"});
+    submit(s, (struct job_spec){.name = "2", .tasks = 2, .walltime = 7200, .submit = 0,
+                                .user = "bob", .group = "staff", .class_ = "batch"});
+    sched_iterate(s, 0);
+    submit(s, (struct job_spec){.name = "3", .tasks = 3, .procs_per_task = 2,
+                                .mem_per_task = 1024, .walltime = 3600, .submit = 600,
+                                .user = "carol", .group = "physics", .account = "astro",
+                                .class_ = "batch"});
+    submit(s, (struct job_spec){.name = "4", .tasks = 1, .walltime = 1800, .submit = 900,
+                                .user = "dave", .group = "physics", .class_ = "short"});
+    submit(s, (struct job_spec){.name = "5", .tasks = 1, .walltime = 10800, .submit = 900,
+                                .user = "erin", .group = "staff", .class_ = "batch"});
+    submit(s, (struct job_spec){.name = "6", .tasks = 4, .nodes = 1, .walltime = 3600,
+                                .submit = 1200, .user = "frank", .group = "physics",
+                                .class_ = "batch"});
+    sched_iterate(s, 1200);
+    return s;
+}
+
+static struct sched *default_scenario(void)
+{
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    return scenario(&pol);
+}
+
+/* Run line; returns the answer (caller frees) or NULL with e set. */
+static char *run(struct sched *s, const struct cfg *cfg, const char *line, struct err *e)
+{
+    struct cmd_ctx c = {.s = s, .cfg = cfg, .now = NOW, .epoch_offset = EPOCH};
+    char *out = (char *)"sentinel";
+    int rc = cmd_run(&c, line, &out, e);
+    if (rc < 0) {
+        CHECK(out == NULL);
+        return NULL;
+    }
+    CHECK(rc == 0);
+    CHECK(out != NULL);
+    return out;
+}
+
+static void check_golden(struct sched *s, const char *line, const char *file)
+{
+    struct err e = {{0}};
+    char *out = run(s, NULL, line, &e);
+    if (!out)
+        fprintf(stderr, "'%s' failed: %s\n", line, e.msg);
+    CHECK(out != NULL);
+    if (out) {
+        CHECK(golden(file, out));
+        CHECK(out[0] && out[strlen(out) - 1] == '\n');
+    }
+    free(out);
+}
+
+/* The error message of a command that must fail. */
+static void check_error(struct sched *s, const char *line, const char *msg)
+{
+    struct err e = {{0}};
+    char *out = run(s, NULL, line, &e);
+    CHECK(out == NULL);
+    CHECK_HAS(e.msg, msg);
+    free(out);
+}
+
+/* ---- scenario sanity: what the goldens rely on ---- */
+
+static void test_scenario(void)
+{
+    struct sched *s = default_scenario();
+    CHECK_EQ(sched_nrunning(s), 3);
+    CHECK_EQ(sched_nidle(s), 3);
+    struct job *j3 = sched_find_job(s, "3"), *j4 = sched_find_job(s, "4");
+    CHECK(j3 && j3->state == JOB_IDLE && j3->resv_start == 3600);
+    CHECK(j3 && sched_job_wait(s, j3) == WAIT_RESERVED);
+    CHECK(j4 && j4->state == JOB_RUNNING && (j4->flags & JOB_BACKFILLED));
+    CHECK(sched_job_wait(s, sched_find_job(s, "5")) == WAIT_DELAYS);
+    CHECK(sched_job_wait(s, sched_find_job(s, "6")) == WAIT_RESOURCES);
+    sched_destroy(s);
+}
+
+/* ---- showq ---- */
+
+static void test_showq(void)
+{
+    struct sched *s = default_scenario();
+    check_golden(s, "showq", "showq.txt");
+    check_golden(s, "showq -r", "showq_r.txt");
+    check_golden(s, "showq -i", "showq_i.txt");
+    check_golden(s, "showq -b", "showq_b.txt");
+    check_golden(s, "showq --format=json", "showq.json");
+    check_golden(s, "showq -i --format json", "showq_i.json");
+    sched_destroy(s);
+}
+
+/* An empty cluster: every section empty, no division by zero. */
+static void test_showq_empty(void)
+{
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    struct sched *s = sched_create(&pol, NULL);
+    struct err e;
+    char *out = run(s, NULL, "showq", &e);
+    CHECK_HAS(out, "     0 Active Jobs       0 of    0 Processors Active (0.00%)\n");
+    CHECK_HAS(out, "\n0 Idle Jobs\n");
+    CHECK_HAS(out, "Total Jobs: 0   Active Jobs: 0   Idle Jobs: 0   Blocked Jobs: 0\n");
+    free(out);
+    out = run(s, NULL, "showq -i", &e);
+    CHECK_HAS(out, "Jobs: 0  Total Backlog:  0.00 ProcHours  (0.00 Hours)");
+    free(out);
+    out = run(s, NULL, "showq -r", &e);
+    CHECK_HAS(out, "  0 Jobs       0 of     0 Processors Active (0.00%)");
+    free(out);
+    sched_destroy(s);
+}
+
+/* ---- checkjob ---- */
+
+static void test_checkjob(void)
+{
+    struct sched *s = default_scenario();
+    check_golden(s, "checkjob 1", "checkjob_1.txt");
+    check_golden(s, "checkjob 3", "checkjob_3.txt");
+    check_golden(s, "checkjob 4", "checkjob_4.txt");
+    check_golden(s, "checkjob 3 --format=json", "checkjob_3.json");
+    check_golden(s, "checkjob --format=json 4", "checkjob_4.json");
+    sched_destroy(s);
+}
+
+/* Every wait reason reaches the user in text and JSON. */
+static void test_checkjob_reasons(void)
+{
+    struct sched *s = default_scenario();
+    struct err e;
+    char *out = run(s, NULL, "checkjob 5", &e);
+    CHECK_HAS(out, "job cannot run  (starting now would delay a higher-priority reservation)\n");
+    free(out);
+    out = run(s, NULL, "checkjob 6", &e);
+    CHECK_HAS(out, "job cannot run  (insufficient idle processors)\n");
+    CHECK_HAS(out, "NodeCount: 1\n");
+    free(out);
+    out = run(s, NULL, "checkjob 3", &e);
+    CHECK_HAS(out, "job cannot run  (reserved to start at Mon Jan  1 01:00:00)\n");
+    free(out);
+    out = run(s, NULL, "checkjob 1 --format=json", &e);
+    json_t *o = out ? json_loads(out, 0, NULL) : NULL;
+    CHECK(o && json_is_null(json_object_get(o, "reason")));
+    CHECK(o && json_integer_value(json_object_get(o, "start")) == EPOCH);
+    json_decref(o);
+    free(out);
+    out = run(s, NULL, "checkjob 6 --format=json", &e);
+    o = out ? json_loads(out, 0, NULL) : NULL;
+    CHECK(o && json_is_null(json_object_get(o, "start")));
+    CHECK_STR(o ? json_string_value(json_object_get(o, "reason")) : NULL,
+              "insufficient idle processors");
+    json_decref(o);
+    free(out);
+    sched_destroy(s);
+
+    /* BACKFILLPOLICY NONE: behind a waiting job nothing is considered. */
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    pol.backfill = BF_NONE;
+    s = scenario(&pol);
+    out = run(s, NULL, "checkjob 4", &e);
+    CHECK_HAS(out, "State: Idle\n");
+    CHECK_HAS(out, "job cannot run  (a higher-priority job is waiting (BACKFILLPOLICY NONE))\n");
+    free(out);
+    sched_destroy(s);
+}
+
+/* A job that ended is shown as Completed, with what it used. */
+static void test_checkjob_completed(void)
+{
+    struct sched *s = default_scenario();
+    struct job *j1 = sched_find_job(s, "1");
+    sched_job_ended(s, j1, 1400);
+    struct err e;
+    char *out = run(s, NULL, "checkjob 1", &e);
+    CHECK_HAS(out, "State: Completed\n");
+    CHECK_HAS(out, "WallTime: 00:23:20 of 1:00:00\n");
+    CHECK(out && !strstr(out, "job cannot run"));
+    free(out);
+    out = run(s, NULL, "checkjob 1 --format=json", &e);
+    json_t *o = out ? json_loads(out, 0, NULL) : NULL;
+    CHECK(o && json_integer_value(json_object_get(o, "end")) == EPOCH + 1400);
+    CHECK(o && json_is_null(json_object_get(o, "reason")));
+    json_decref(o);
+    free(out);
+    sched_destroy(s);
+}
+
+/* ---- diagnose -p ---- */
+
+static void test_diagnose(void)
+{
+    struct sched *s = default_scenario();
+    check_golden(s, "diagnose -p", "diagnose_p.txt");
+    sched_destroy(s);
+}
+
+/* The JSON carries exactly the engine's breakdown, in queue order. */
+static void test_diagnose_json(void)
+{
+    static const char *const comps[] = {"cred", "fs", "attr", "serv", "targ", "res", "usage"};
+    static const char *const facts[] = {
+        "queuetime", "xfactor", "bypass", "spviolation", "user", "group", "account", "qos",
+        "class", "fsuser", "fsgroup", "fsaccount", "fsqos", "fsclass", "node", "proc", "mem",
+        "swap", "disk", "ps", "pe", "walltime", "targetqueuetime", "targetxfactor"};
+    struct sched *s = default_scenario();
+    struct err e;
+    char *out = run(s, NULL, "diagnose -p --format=json", &e);
+    json_t *root = out ? json_loads(out, 0, NULL) : NULL;
+    json_t *jobs = json_object_get(root, "jobs");
+    CHECK(json_is_array(jobs));
+    CHECK_EQ(json_object_size(root), 1);
+    size_t n;
+    struct job *const *q = sched_queue(s, &n);
+    CHECK_EQ(json_array_size(jobs), n);
+    for (size_t i = 0; i < n && i < json_array_size(jobs); i++) {
+        json_t *jo = json_array_get(jobs, i);
+        struct prio_parts p;
+        double prio = sched_job_priority(s, q[i], NOW, &p);
+        CHECK_STR(json_string_value(json_object_get(jo, "id")), q[i]->name);
+        CHECK(fabs(json_number_value(json_object_get(jo, "priority")) - prio) < 1e-9);
+        json_t *jc = json_object_get(jo, "components"), *jf = json_object_get(jo, "factors");
+        CHECK_EQ(json_object_size(jc), 7);
+        CHECK_EQ(json_object_size(jf), 24);
+        for (int c = 0; c < PRIO_NCOMP; c++) {
+            json_t *v = json_object_get(jc, prio_comp_name((enum prio_comp)c));
+            CHECK(json_is_number(v) && fabs(json_number_value(v) - p.comp[c]) < 1e-9);
+        }
+        for (size_t k = 0; k < sizeof comps / sizeof comps[0]; k++)
+            CHECK(json_object_get(jc, comps[k]) != NULL);
+        for (size_t k = 0; k < sizeof facts / sizeof facts[0]; k++) {
+            json_t *v = json_object_get(jf, facts[k]);
+            CHECK(json_is_number(v));
+        }
+        json_t *qt = json_object_get(jf, "queuetime");
+        CHECK(fabs(json_number_value(qt) - p.factor[PF_QUEUETIME]) < 1e-9);
+        json_t *pe = json_object_get(jf, "pe");
+        CHECK(fabs(json_number_value(pe) - p.factor[PF_PE]) < 1e-9);
+    }
+    CHECK(golden("diagnose_p.json", out));
+    json_decref(root);
+    free(out);
+    sched_destroy(s);
+}
+
+/* The table's layout with several components, from chosen breakdowns (so it
+ * does not depend on the priority function): columns only for weights in
+ * use, CRED raw, the others weighted, shares, averages, the system-priority
+ * mark. */
+static void test_diagnose_layout(void)
+{
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    pol.prio.cweight[PRIO_CRED] = 10;
+    pol.prio.fweight[PF_USER] = 2;
+    pol.prio.fweight[PF_QOS] = 1;
+    pol.prio.fweight[PF_XFACTOR] = 100;
+    pol.prio.cweight[PRIO_RES] = 1;
+    pol.prio.fweight[PF_PROC] = 5;
+    pol.prio.fcap[PF_PROC] = 64;
+    struct cred user = {.kind = CRED_USER, .name = "u"}, qos = {.kind = CRED_QOS, .name = "q"};
+    struct job a = {.name = "job.a", .user = &user, .qos = &qos};
+    struct job b = {.name = "a-rather-long-job-name", .user = &user, .qos = &qos,
+                    .sysprio_mode = SYSPRIO_RELATIVE, .sysprio = 5};
+    struct cmd_prio_row rows[2] = {{.job = &a}, {.job = &b}};
+    /* a: user prio 50, qos 0, 90 min queued, xfactor 1.5, 8 procs. */
+    rows[0].parts.factor[PF_USER] = 50;
+    rows[0].parts.factor[PF_QUEUETIME] = 90;
+    rows[0].parts.factor[PF_XFACTOR] = 1.5;
+    rows[0].parts.factor[PF_PROC] = 8;
+    rows[0].parts.comp[PRIO_CRED] = 10 * 2 * 50;
+    rows[0].parts.comp[PRIO_SERV] = 90 + 150;
+    rows[0].parts.comp[PRIO_RES] = 40;
+    rows[0].parts.total = 1000 + 240 + 40;
+    /* b: 100 procs, capped at 64. */
+    rows[1].parts.factor[PF_USER] = 50;
+    rows[1].parts.factor[PF_QOS] = 3;
+    rows[1].parts.factor[PF_QUEUETIME] = 10;
+    rows[1].parts.factor[PF_XFACTOR] = 1.25;
+    rows[1].parts.factor[PF_PROC] = 100;
+    rows[1].parts.comp[PRIO_CRED] = 10 * (2 * 50 + 3);
+    rows[1].parts.comp[PRIO_SERV] = 10 + 125;
+    rows[1].parts.comp[PRIO_RES] = 320;
+    rows[1].parts.total = 1030 + 135 + 320 + 5;
+    struct cmd_buf b0 = {0};
+    cmd_diag_text(&b0, &pol, 0, 0, rows, 2);
+    char *text = cmd_buf_take(&b0);
+    CHECK(golden("diagnose_layout.txt", text));
+    free(text);
+
+    /* No idle job. */
+    cmd_diag_text(&b0, &pol, 0, 0, rows, 0);
+    text = cmd_buf_take(&b0);
+    CHECK_STR(text, "diagnosing job priority information (partition: ALL)\n\n"
+                    "no idle jobs in queue\n");
+    free(text);
+}
+
+/* ---- showconfig ---- */
+
+static void test_showconfig(void)
+{
+    struct sched *s = default_scenario();
+    struct cfg *cfg = cfg_create();
+    struct err e;
+    CHECK(cfg_load_string(cfg,
+                          "BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH 2\n"
+                          "NODECFG[n01] PROCS=4\n",
+                          "t.cfg", &e) == 0);
+    char *out = run(s, cfg, "showconfig", &e);
+    char *want = cfg_show(cfg);
+    CHECK_STR(out, want);
+    free(want);
+    free(out);
+    out = run(s, cfg, "showconfig RESERVATIONDEPTH BACKFILLPOLICY", &e);
+    CHECK_STR(out, "BACKFILLPOLICY                  FIRSTFIT\n"
+                   "RESERVATIONDEPTH                2\n");
+    free(out);
+    out = run(s, cfg, "showconfig --format=json", &e);
+    json_t *o = out ? json_loads(out, 0, NULL) : NULL;
+    CHECK(json_is_object(o));
+    CHECK_STR(json_string_value(json_object_get(o, "RESERVATIONDEPTH")), "2");
+    CHECK_STR(json_string_value(json_object_get(o, "NODECFG[n01]")), "PROCS=4");
+    CHECK(json_object_get(o, "BACKFILLPOLICY") != NULL);
+    json_decref(o);
+    free(out);
+    /* No configuration: Maui's defaults. */
+    out = run(s, NULL, "showconfig RESERVATIONDEPTH --format json", &e);
+    o = out ? json_loads(out, 0, NULL) : NULL;
+    CHECK_EQ(json_object_size(o), 1);
+    CHECK(json_object_get(o, "RESERVATIONDEPTH") != NULL);
+    json_decref(o);
+    free(out);
+    cfg_destroy(cfg);
+    sched_destroy(s);
+}
+
+/* ---- formats ---- */
+
+static void check_duration(long secs, const char *want)
+{
+    char buf[CMD_TIME_MAX];
+    cmd_fmt_duration(secs, buf);
+    CHECK_STR(buf, want);
+}
+
+static void test_durations(void)
+{
+    check_duration(0, "00:00:00");
+    check_duration(59, "00:00:59");
+    check_duration(1800, "00:30:00");
+    check_duration(1000, "00:16:40");
+    check_duration(3600, "1:00:00");
+    check_duration(7199, "1:59:59");
+    check_duration(36000, "10:00:00");
+    check_duration(86399, "23:59:59");
+    check_duration(86400, "1:00:00:00");
+    check_duration(93600, "1:02:00:00");
+    check_duration(8639999, "99:23:59:59");
+    check_duration(8640000, "  INFINITY");
+    check_duration(-25128, "-6:58:48");
+    check_duration(-1800, "-00:30:00");
+    check_duration(-43200, "-12:00:00");
+    check_duration(-90000, "-1:01:00:00");
+    check_duration(-863999, "-9:23:59:59");
+    check_duration(-864000, " -INFINITY");
+}
+
+static void test_dates(void)
+{
+    char buf[CMD_TIME_MAX];
+    struct cmd_ctx c = {.epoch_offset = 0};
+    cmd_fmt_date(&c, 0, buf);
+    CHECK_STR(buf, "Thu Jan  1 00:00:00");
+    c.epoch_offset = EPOCH;
+    cmd_fmt_date(&c, 3600 + 61, buf);
+    CHECK_STR(buf, "Mon Jan  1 01:01:01");
+    cmd_fmt_date(&c, 86400L * 40, buf);
+    CHECK_STR(buf, "Sat Feb 10 00:00:00");
+}
+
+/* ---- errors and hostile input ---- */
+
+static void test_errors(void)
+{
+    struct sched *s = default_scenario();
+    check_error(s, "", "empty command");
+    check_error(s, " \t \n ", "empty command");
+    check_error(s, "--format=json", "empty command");
+    check_error(s, "frobnicate", "frobnicate: unknown command");
+    check_error(s, "showq -x", "showq: unknown option '-x'");
+    check_error(s, "showq -ri", "showq: unknown option '-ri'");
+    check_error(s, "showq all", "showq: unexpected argument 'all'");
+    check_error(s, "showq -r -i", "showq: -r, -i and -b are exclusive");
+    check_error(s, "showq --format", "showq: --format needs a value");
+    check_error(s, "showq --format=xml", "showq: unknown format 'xml'");
+    check_error(s, "showq --format=", "showq: unknown format ''");
+    check_error(s, "checkjob", "checkjob: missing job id");
+    check_error(s, "checkjob --format=json", "checkjob: missing job id");
+    check_error(s, "checkjob 42", "checkjob: no job '42'");
+    check_error(s, "checkjob 1 2", "checkjob: one job at a time");
+    check_error(s, "checkjob -v 1", "checkjob: unknown option '-v'");
+    check_error(s, "diagnose", "diagnose: missing option");
+    check_error(s, "diagnose -f", "diagnose: unknown option '-f'");
+    check_error(s, "diagnose -p 3", "diagnose: unexpected argument '3'");
+    check_error(s, "showconfig NOSUCHPARAM", "showconfig: unknown parameter 'NOSUCHPARAM'");
+    check_error(s, "showconfig -v", "showconfig: unknown option '-v'");
+    check_error(s, "SHOWQ", "SHOWQ: unknown command");
+
+    struct err e;
+    struct cmd_ctx c = {.s = s, .now = NOW};
+    char *out = (char *)"sentinel";
+    CHECK(cmd_run(&c, NULL, &out, &e) == -1);
+    CHECK(out == NULL);
+    CHECK_HAS(e.msg, "empty command");
+    CHECK(cmd_run(&c, "showq", NULL, &e) == -1); /* nowhere to answer */
+    CHECK(cmd_run(&c, "showq", &out, NULL) == 0); /* err is optional */
+    free(out);
+    sched_destroy(s);
+}
+
+/* Very long words are quoted clipped, never overflow anything. */
+static void test_long_input(void)
+{
+    struct sched *s = default_scenario();
+    size_t n = 200000;
+    char *line = malloc(n + 32);
+    memset(line, 'a', n);
+    line[n] = '\0';
+    struct err e;
+    char *out = run(s, NULL, line, &e);
+    CHECK(out == NULL);
+    CHECK_HAS(e.msg, "...: unknown command");
+    CHECK(strlen(e.msg) < 200);
+    memcpy(line, "checkjob ", 9);
+    out = run(s, NULL, line, &e);
+    CHECK(out == NULL);
+    CHECK_HAS(e.msg, "checkjob: no job 'aaaa");
+    memset(line, 'a', 16);
+    memcpy(line, "showq -", 7);
+    out = run(s, NULL, line, &e);
+    CHECK_HAS(e.msg, "showq: unknown option '-aaa");
+    /* Many words. */
+    for (size_t i = 0; i < n; i += 2) {
+        line[i] = 'x';
+        line[i + 1] = ' ';
+    }
+    memcpy(line, "showq ", 6);
+    out = run(s, NULL, line, &e);
+    CHECK_HAS(e.msg, "showq: unexpected argument 'x'");
+    free(line);
+    sched_destroy(s);
+}
+
+/* Random lines over the commands' vocabulary: each either answers with a
+ * newline-terminated text or fails with a message, and never crashes. */
+static void test_fuzz(void)
+{
+    static const char *const vocab[] = {
+        "showq", "checkjob", "diagnose", "showconfig", "-r", "-i", "-b", "-p", "-x", "--format",
+        "--format=json", "--format=text", "json", "text", "1", "3", "6", "42", "", "-",
+        "--", "RESERVATIONDEPTH", "\t", "\xff\xfe", "%s%n%s", "checkjob\n3"};
+    struct sched *s = default_scenario();
+    unsigned seed = 12345;
+    int ok = 0, failed = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        char line[512] = "";
+        int words = (int)(seed % 5);
+        for (int w = 0; w < words; w++) {
+            seed = seed * 1103515245u + 12345u;
+            const char *v = vocab[(seed >> 16) % (sizeof vocab / sizeof vocab[0])];
+            strncat(line, v, sizeof line - strlen(line) - 2);
+            strncat(line, " ", sizeof line - strlen(line) - 1);
+        }
+        seed = seed * 1103515245u + 12345u;
+        struct err e = {{0}};
+        char *out = run(s, NULL, line, &e);
+        if (out) {
+            ok++;
+            CHECK(out[0] && out[strlen(out) - 1] == '\n');
+        } else {
+            failed++;
+            CHECK(e.msg[0] != '\0');
+        }
+        free(out);
+    }
+    CHECK(ok > 0 && failed > 0);
+    sched_destroy(s);
+}
+
+int main(void)
+{
+    TEST_RUN(test_scenario);
+    TEST_RUN(test_showq);
+    TEST_RUN(test_showq_empty);
+    TEST_RUN(test_checkjob);
+    TEST_RUN(test_checkjob_reasons);
+    TEST_RUN(test_checkjob_completed);
+    TEST_RUN(test_diagnose);
+    TEST_RUN(test_diagnose_json);
+    TEST_RUN(test_diagnose_layout);
+    TEST_RUN(test_showconfig);
+    TEST_RUN(test_durations);
+    TEST_RUN(test_dates);
+    TEST_RUN(test_errors);
+    TEST_RUN(test_long_input);
+    TEST_RUN(test_fuzz);
+    return TEST_DONE();
+}
