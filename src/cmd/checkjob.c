@@ -231,8 +231,9 @@ static json_t *json_alloc(const struct jobview *v)
         const struct job_slot *sl = &j->slots[i];
         for (unsigned n = 0; n < sl->nnodes; n++) {
             const struct node *nd = sched_node(v->c->s, sl->node + n);
-            json_array_append_new(a, json_pack("{s:s, s:i}", "node", nd ? nd->name : "?",
-                                               "procs", (int)sl->procs));
+            json_array_append_new(a, json_pack("{s:o, s:i}", "node",
+                                               cmd_jstr(nd ? nd->name : "?"), "procs",
+                                               (int)sl->procs));
         }
     }
     return a;
@@ -242,10 +243,11 @@ static json_t *json_job(const struct jobview *v)
 {
     const struct job *j = v->j;
     const struct cmd_ctx *c = v->c;
-    json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "id", j->name, "state",
-                          job_state_name(j->state), "user", j->user->name, "group",
-                          j->group->name, "account", j->account->name, "class", j->class_->name,
-                          "qos", j->qos->name);
+    json_t *o = json_pack("{s:o, s:s, s:o, s:o, s:o, s:o, s:o}", "id", cmd_jstr(j->name),
+                          "state", job_state_name(j->state), "user", cmd_jstr(j->user->name),
+                          "group", cmd_jstr(j->group->name), "account",
+                          cmd_jstr(j->account->name), "class", cmd_jstr(j->class_->name), "qos",
+                          cmd_jstr(j->qos->name));
     json_object_set_new(o, "procs", json_integer(job_procs(j)));
     json_object_set_new(o, "tasks", json_integer(j->tasks));
     json_object_set_new(o, "walltime", json_integer(j->walltime));
@@ -256,7 +258,7 @@ static json_t *json_job(const struct jobview *v)
                                                             : json_null());
     json_object_set_new(o, "priority", json_real(v->priority));
     json_object_set_new(o, "bypass", json_integer(j->bypass));
-    json_object_set_new(o, "reason", v->reason ? json_string(v->reason) : json_null());
+    json_object_set_new(o, "reason", cmd_jstr(v->reason));
     json_object_set_new(o, "reservation",
                         v->resv_start >= 0
                             ? json_pack("{s:I, s:I}", "start",

@@ -120,6 +120,24 @@ void cmd_json_out(struct cmd_buf *out, json_t *root)
     free(s);
 }
 
+json_t *cmd_jstr(const char *s)
+{
+    if (!s)
+        return json_null();
+    json_t *v = json_string(s);
+    if (v)
+        return v;
+    /* Not UTF-8 (a name or value written in another encoding): keep the
+     * ASCII, mark the rest, rather than lose the field. */
+    char *t = xstrdup(s);
+    for (char *p = t; *p; p++)
+        if ((unsigned char)*p >= 0x80)
+            *p = '?';
+    v = json_string(t);
+    free(t);
+    return v ? v : json_null();
+}
+
 /* ---- jobs and cluster ---- */
 
 int cmd_job_reserved(const struct job *j)

@@ -45,6 +45,9 @@ long cmd_epoch(const struct cmd_ctx *c, long t);
  * released. */
 void cmd_json_out(struct cmd_buf *out, json_t *root);
 
+/* A JSON string of s (invalid UTF-8 bytes become '?'; NULL gives null). */
+json_t *cmd_jstr(const char *s);
+
 /* The words of a command after its name, with --format taken out. */
 struct cmd_args {
     const char *name; /* the command, for messages */

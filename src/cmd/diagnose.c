@@ -270,7 +270,8 @@ static json_t *json_row(const struct cmd_prio_row *r)
     for (size_t i = 0; i < sizeof json_factors / sizeof json_factors[0]; i++)
         json_object_set_new(facts, prio_factor_name(json_factors[i]),
                             json_real(r->parts.factor[json_factors[i]]));
-    return json_pack("{s:s, s:f, s:o, s:o}", "id", r->job->name, "priority", r->parts.total,
+    return json_pack("{s:o, s:f, s:o, s:o}", "id", cmd_jstr(r->job->name), "priority",
+                     r->parts.total,
                      "components", comps, "factors", facts);
 }
 

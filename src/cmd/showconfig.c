@@ -42,9 +42,12 @@ static int wanted(const char *key, const char *const *names, int n)
 
 static void emit(struct cmd_buf *out, json_t *obj, const char *key, const char *val)
 {
-    if (obj)
-        json_object_set_new(obj, key, strcmp(val, "[NONE]") == 0 ? json_null() : json_string(val));
-    else
+    if (obj) {
+        json_t *k = cmd_jstr(key); /* a key must be UTF-8 too */
+        json_object_set_new(obj, json_string_value(k),
+                            cmd_jstr(strcmp(val, "[NONE]") == 0 ? NULL : val));
+        json_decref(k);
+    } else
         cmd_buf_printf(out, "%-30s  %s\n", key, val);
 }
 

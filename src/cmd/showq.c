@@ -205,9 +205,10 @@ static void text_blocked(struct cmd_buf *b)
 
 static json_t *json_creds(const struct job *j)
 {
-    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "id", j->name, "user", j->user->name,
-                     "group", j->group->name, "account", j->account->name, "class",
-                     j->class_->name, "qos", j->qos->name);
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "id", cmd_jstr(j->name), "user",
+                     cmd_jstr(j->user->name), "group", cmd_jstr(j->group->name), "account",
+                     cmd_jstr(j->account->name), "class", cmd_jstr(j->class_->name), "qos",
+                     cmd_jstr(j->qos->name));
 }
 
 static json_t *json_active_job(const struct showq *q, const struct job *j)
@@ -222,8 +223,8 @@ static json_t *json_active_job(const struct showq *q, const struct job *j)
     json_object_set_new(o, "start", json_integer(cmd_epoch(q->c, j->start)));
     json_object_set_new(o, "xfactor", json_real(run_xfactor(j)));
     json_object_set_new(o, "backfilled", json_boolean(j->flags & JOB_BACKFILLED));
-    json_object_set_new(o, "master_host", n ? json_string(n->name) : json_null());
-    json_object_set_new(o, "partition", n ? json_string(n->partition) : json_null());
+    json_object_set_new(o, "master_host", cmd_jstr(n ? n->name : NULL));
+    json_object_set_new(o, "partition", cmd_jstr(n ? n->partition : NULL));
     return o;
 }
 

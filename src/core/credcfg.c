@@ -167,13 +167,13 @@ static void apply_legacy_qos(struct sched *s, const struct cfg *cfg)
 
 /* Whether some QOS changes the slope of queue time or expansion factor per
  * job: then priority order is no longer submission order. */
-static void note_qos_weights(struct sched *s)
+static void note_cred_weights(struct sched *s)
 {
-    s->qos_weights = 0;
+    s->cred_weights = 0;
     for (size_t i = 0; i < cred_count(s->creds[CRED_QOS]); i++) {
         const struct cred *q = cred_at(s->creds[CRED_QOS], i);
         if (q->qtweight || q->xfweight || q->qttarget || q->xftarget > 0)
-            s->qos_weights = 1;
+            s->cred_weights = 1;
     }
 }
 
@@ -196,7 +196,7 @@ int sched_creds_from_cfg(struct sched *s, const struct cfg *cfg, struct err *err
     }
     free(sets);
     apply_legacy_qos(s, cfg);
-    note_qos_weights(s);
+    note_cred_weights(s);
     s->replan = 1;
     return 0;
 }

@@ -368,7 +368,7 @@ struct job *const *sched_queue(const struct sched *s, size_t *n)
 
 int sched_order_is_static(const struct sched *s)
 {
-    return prio_order_is_submission(&s->pol.prio) && !s->qos_weights && !s->nsysprio;
+    return prio_order_is_submission(&s->pol.prio) && !s->cred_weights && !s->nsysprio;
 }
 
 int sched_set_sysprio(struct sched *s, struct job *j, enum job_sysprio mode, long value,

@@ -32,7 +32,7 @@ struct sched {
     size_t njobs, capjobs;
     struct strmap jobs_byname; /* name -> index in jobs (last one wins) */
     struct cred_table *creds[CRED_NKINDS];
-    int qos_weights; /* some QOS has QTWEIGHT, XFWEIGHT or targets (core/credcfg.c) */
+    int cred_weights; /* credentials weigh jobs apart: QOS weights/targets, CLASSWEIGHT */
     long nsysprio;   /* idle jobs with a system priority */
 
     /* The queue: idle jobs in priority order. Started or removed jobs leave

@@ -28,6 +28,7 @@ struct cfg;
 enum prio_comp { PRIO_SERV, PRIO_TARG, PRIO_CRED, PRIO_ATTR, PRIO_FS, PRIO_RES, PRIO_USAGE, PRIO_NCOMP };
 
 /* Subcomponent factors, grouped by component. */
+/* clang-format off */
 enum prio_factor {
     PF_QUEUETIME, PF_XFACTOR, PF_BYPASS, PF_SPVIOLATION,        /* SERV */
     PF_TARGETQUEUETIME, PF_TARGETXFACTOR,                       /* TARG */
@@ -37,6 +38,7 @@ enum prio_factor {
     PF_CONSUMED, PF_REMAINING, PF_PERCENT, PF_EXECUTIONTIME,    /* USAGE (running jobs) */
     PF_NFACTORS
 };
+/* clang-format on */
 
 enum prio_accrual { ACCRUE_ALWAYS, ACCRUE_QUEUEPOLICY, ACCRUE_FULLPOLICY };
 

@@ -579,6 +579,32 @@ static void test_long_input(void)
     sched_destroy(s);
 }
 
+/* Names that are not UTF-8 still give valid JSON. */
+static void test_json_encoding(void)
+{
+    struct sched *s = default_scenario();
+    submit(s, (struct job_spec){.name = "caf\xe9", .tasks = 1, .walltime = 60, .submit = 1300,
+                                .user = "\xff\xfe"});
+    struct err e;
+    char *out = run(s, NULL, "checkjob caf\xe9 --format=json", &e);
+    json_t *o = out ? json_loads(out, 0, NULL) : NULL;
+    CHECK_STR(o ? json_string_value(json_object_get(o, "id")) : NULL, "caf?");
+    CHECK_STR(o ? json_string_value(json_object_get(o, "user")) : NULL, "??");
+    json_decref(o);
+    free(out);
+    const char *lines[] = {"showq --format=json", "showq -i --format=json",
+                           "diagnose -p --format=json"};
+    for (size_t i = 0; i < 3; i++) {
+        out = run(s, NULL, lines[i], &e);
+        o = out ? json_loads(out, 0, NULL) : NULL;
+        CHECK(json_is_object(o));
+        CHECK(out && strstr(out, "caf?"));
+        json_decref(o);
+        free(out);
+    }
+    sched_destroy(s);
+}
+
 /* Random lines over the commands' vocabulary: each either answers with a
  * newline-terminated text or fails with a message, and never crashes. */
 static void test_fuzz(void)
@@ -631,6 +657,7 @@ int main(void)
     TEST_RUN(test_dates);
     TEST_RUN(test_errors);
     TEST_RUN(test_long_input);
+    TEST_RUN(test_json_encoding);
     TEST_RUN(test_fuzz);
     return TEST_DONE();
 }
