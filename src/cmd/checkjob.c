@@ -19,12 +19,12 @@
 struct jobview {
     const struct cmd_ctx *c;
     const struct job *j;
-    int started;         /* running or completed: has a start time */
+    int started;           /* running or completed: has a start time */
     long queued, eligible; /* Time Queued Total and Eligible, seconds */
-    long used;           /* walltime used */
+    long used;             /* walltime used */
     double priority;
     double pe;
-    const char *reason;  /* idle: why not running; else NULL */
+    const char *reason; /* idle: why not running; else NULL */
     char reason_buf[128];
     long resv_start, resv_end; /* the job's reservation, resv_start < 0 if none */
 };
@@ -83,8 +83,7 @@ static void view_init(struct jobview *v, const struct cmd_ctx *c, const struct j
 static const struct node *first_node(const struct jobview *v)
 {
     const struct job *j = v->j;
-    return j->state == JOB_RUNNING && j->nslots > 0 ? sched_node(v->c->s, j->slots[0].node)
-                                                    : NULL;
+    return j->state == JOB_RUNNING && j->nslots > 0 ? sched_node(v->c->s, j->slots[0].node) : NULL;
 }
 
 /* ---- text ---- */
@@ -231,9 +230,8 @@ static json_t *json_alloc(const struct jobview *v)
         const struct job_slot *sl = &j->slots[i];
         for (unsigned n = 0; n < sl->nnodes; n++) {
             const struct node *nd = sched_node(v->c->s, sl->node + n);
-            json_array_append_new(a, json_pack("{s:o, s:i}", "node",
-                                               cmd_jstr(nd ? nd->name : "?"), "procs",
-                                               (int)sl->procs));
+            json_array_append_new(a, json_pack("{s:o, s:i}", "node", cmd_jstr(nd ? nd->name : "?"),
+                                               "procs", (int)sl->procs));
         }
     }
     return a;
@@ -243,28 +241,26 @@ static json_t *json_job(const struct jobview *v)
 {
     const struct job *j = v->j;
     const struct cmd_ctx *c = v->c;
-    json_t *o = json_pack("{s:o, s:s, s:o, s:o, s:o, s:o, s:o}", "id", cmd_jstr(j->name),
-                          "state", job_state_name(j->state), "user", cmd_jstr(j->user->name),
-                          "group", cmd_jstr(j->group->name), "account",
-                          cmd_jstr(j->account->name), "class", cmd_jstr(j->class_->name), "qos",
-                          cmd_jstr(j->qos->name));
+    json_t *o = json_pack("{s:o, s:s, s:o, s:o, s:o, s:o, s:o}", "id", cmd_jstr(j->name), "state",
+                          job_state_name(j->state), "user", cmd_jstr(j->user->name), "group",
+                          cmd_jstr(j->group->name), "account", cmd_jstr(j->account->name), "class",
+                          cmd_jstr(j->class_->name), "qos", cmd_jstr(j->qos->name));
     json_object_set_new(o, "procs", json_integer(job_procs(j)));
     json_object_set_new(o, "tasks", json_integer(j->tasks));
     json_object_set_new(o, "walltime", json_integer(j->walltime));
     json_object_set_new(o, "submit", json_integer(cmd_epoch(c, j->submit)));
     json_object_set_new(o, "start",
                         v->started ? json_integer(cmd_epoch(c, j->start)) : json_null());
-    json_object_set_new(o, "end", j->state == JOB_COMPLETED ? json_integer(cmd_epoch(c, j->end))
-                                                            : json_null());
+    json_object_set_new(
+        o, "end", j->state == JOB_COMPLETED ? json_integer(cmd_epoch(c, j->end)) : json_null());
     json_object_set_new(o, "priority", json_real(v->priority));
     json_object_set_new(o, "bypass", json_integer(j->bypass));
     json_object_set_new(o, "reason", cmd_jstr(v->reason));
     json_object_set_new(o, "reservation",
-                        v->resv_start >= 0
-                            ? json_pack("{s:I, s:I}", "start",
-                                        (json_int_t)cmd_epoch(c, v->resv_start), "end",
-                                        (json_int_t)cmd_epoch(c, v->resv_end))
-                            : json_null());
+                        v->resv_start >= 0 ? json_pack("{s:I, s:I}", "start",
+                                                       (json_int_t)cmd_epoch(c, v->resv_start),
+                                                       "end", (json_int_t)cmd_epoch(c, v->resv_end))
+                                           : json_null());
     json_object_set_new(o, "flags", json_flags(j));
     json_object_set_new(o, "pe", json_real(v->pe));
     json_object_set_new(o, "allocation", json_alloc(v));

@@ -200,7 +200,7 @@ const char *cmd_word(const char *w)
 /* ---- words and dispatch ---- */
 
 struct words {
-    char *text;  /* the line, with NULs between the words */
+    char *text; /* the line, with NULs between the words */
     char **w;
     int n;
 };

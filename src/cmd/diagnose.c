@@ -34,6 +34,7 @@ struct diag_col {
     const char *flabel[8];
 };
 
+/* clang-format off */
 static const struct diag_col cols[] = {
     {PRIO_CRED, "Cred", 5, {PF_USER, PF_GROUP, PF_ACCOUNT, PF_QOS, PF_CLASS},
      {"User", "Group", "Accnt", "QOS", "Class"}},
@@ -49,6 +50,7 @@ static const struct diag_col cols[] = {
     {PRIO_USAGE, "Usage", 4, {PF_CONSUMED, PF_REMAINING, PF_PERCENT, PF_EXECUTIONTIME},
      {"Cons", "Rem", "Perc", "ETime"}},
 };
+/* clang-format on */
 #define NCOLS (sizeof cols / sizeof cols[0])
 
 /* Which columns and factors the table shows. */
@@ -105,7 +107,8 @@ static double capped(double v, double cap)
 static double contribution(const struct prio_params *p, const struct cmd_prio_row *r,
                            enum prio_comp c, enum prio_factor f)
 {
-    return (double)p->cweight[c] * eff_weight(p, r->job, f) * capped(r->parts.factor[f], p->fcap[f]);
+    return (double)p->cweight[c] * eff_weight(p, r->job, f) *
+           capped(r->parts.factor[f], p->fcap[f]);
 }
 
 static double share_base(const struct prio_parts *parts)
@@ -170,8 +173,8 @@ static void line_weights(struct cmd_buf *b, const struct diag_shape *d)
 /* A job's cell values: the component's share, then per shown factor the raw
  * value (CRED) or the contribution. pcts asks for shares throughout (the
  * averages line). */
-static void row_values(const struct diag_shape *d, const struct cmd_prio_row *r, size_t c,
-                       int pcts, double *out)
+static void row_values(const struct diag_shape *d, const struct cmd_prio_row *r, size_t c, int pcts,
+                       double *out)
 {
     double base = share_base(&r->parts);
     enum prio_comp comp = cols[c].comp;
@@ -213,7 +216,7 @@ static void line_job(struct cmd_buf *b, const struct diag_shape *d, const struct
         row_values(d, r, c, 0, v[c]);
     cmd_buf_printf(b, "%-20s %10.0f%c ", r->job->name, r->parts.total,
                    r->job->sysprio_mode != SYSPRIO_NONE ? '*' : ' ');
-    line_cells(b, d, (const double (*)[9])v);
+    line_cells(b, d, (const double(*)[9])v);
 }
 
 static void line_averages(struct cmd_buf *b, const struct diag_shape *d,
@@ -228,7 +231,7 @@ static void line_averages(struct cmd_buf *b, const struct diag_shape *d,
                 sum[c][k] += v[k] / (double)n;
         }
     cmd_buf_printf(b, "%-20s %10s  ", "Percent Contribution", "--------");
-    line_cells(b, d, (const double (*)[9])sum);
+    line_cells(b, d, (const double(*)[9])sum);
 }
 
 void cmd_diag_text(struct cmd_buf *out, const struct sched_policy *pol, int qos_qt, int qos_xf,
@@ -253,13 +256,32 @@ void cmd_diag_text(struct cmd_buf *out, const struct sched_policy *pol, int qos_
 
 /* ---- JSON ---- */
 
-static const enum prio_comp json_comps[] = {PRIO_CRED, PRIO_FS,   PRIO_ATTR, PRIO_SERV,
+static const enum prio_comp json_comps[] = {PRIO_CRED, PRIO_FS,  PRIO_ATTR, PRIO_SERV,
                                             PRIO_TARG, PRIO_RES, PRIO_USAGE};
-static const enum prio_factor json_factors[] = {
-    PF_QUEUETIME, PF_XFACTOR, PF_BYPASS, PF_SPVIOLATION, PF_USER, PF_GROUP, PF_ACCOUNT,
-    PF_QOS, PF_CLASS, PF_FSUSER, PF_FSGROUP, PF_FSACCOUNT, PF_FSQOS, PF_FSCLASS, PF_NODE,
-    PF_PROC, PF_MEM, PF_SWAP, PF_DISK, PF_PS, PF_PE, PF_WALLTIME, PF_TARGETQUEUETIME,
-    PF_TARGETXFACTOR};
+static const enum prio_factor json_factors[] = {PF_QUEUETIME,
+                                                PF_XFACTOR,
+                                                PF_BYPASS,
+                                                PF_SPVIOLATION,
+                                                PF_USER,
+                                                PF_GROUP,
+                                                PF_ACCOUNT,
+                                                PF_QOS,
+                                                PF_CLASS,
+                                                PF_FSUSER,
+                                                PF_FSGROUP,
+                                                PF_FSACCOUNT,
+                                                PF_FSQOS,
+                                                PF_FSCLASS,
+                                                PF_NODE,
+                                                PF_PROC,
+                                                PF_MEM,
+                                                PF_SWAP,
+                                                PF_DISK,
+                                                PF_PS,
+                                                PF_PE,
+                                                PF_WALLTIME,
+                                                PF_TARGETQUEUETIME,
+                                                PF_TARGETXFACTOR};
 
 static json_t *json_row(const struct cmd_prio_row *r)
 {
@@ -271,8 +293,7 @@ static json_t *json_row(const struct cmd_prio_row *r)
         json_object_set_new(facts, prio_factor_name(json_factors[i]),
                             json_real(r->parts.factor[json_factors[i]]));
     return json_pack("{s:o, s:f, s:o, s:o}", "id", cmd_jstr(r->job->name), "priority",
-                     r->parts.total,
-                     "components", comps, "factors", facts);
+                     r->parts.total, "components", comps, "factors", facts);
 }
 
 static void json_table(struct cmd_buf *out, const struct cmd_prio_row *rows, size_t n)

@@ -250,11 +250,10 @@ static json_t *json_summary(const struct showq *q)
     const struct cmd_usage *u = &q->use;
     double ps = backlog_seconds(q);
     return json_pack("{s:I, s:I, s:I, s:i, s:I, s:I, s:I, s:I, s:f}", "jobs",
-                     (json_int_t)(q->nactive + q->nidle), "active", (json_int_t)q->nactive,
-                     "idle", (json_int_t)q->nidle, "blocked", 0, "procs_up",
-                     (json_int_t)u->up_procs, "procs_busy", (json_int_t)u->busy_procs,
-                     "nodes_up", (json_int_t)u->up_nodes, "nodes_busy",
-                     (json_int_t)u->busy_nodes, "backlog_proc_hours", ps / 3600.0);
+                     (json_int_t)(q->nactive + q->nidle), "active", (json_int_t)q->nactive, "idle",
+                     (json_int_t)q->nidle, "blocked", 0, "procs_up", (json_int_t)u->up_procs,
+                     "procs_busy", (json_int_t)u->busy_procs, "nodes_up", (json_int_t)u->up_nodes,
+                     "nodes_busy", (json_int_t)u->busy_nodes, "backlog_proc_hours", ps / 3600.0);
 }
 
 static void json_view(struct cmd_buf *b, const struct showq *q, enum showq_mode mode)

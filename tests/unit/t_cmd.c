@@ -119,6 +119,7 @@ static struct sched *scenario(const struct sched_policy *pol)
     struct sched *s = sched_create(pol, NULL);
     add_node(s, "n01", 4);
     add_node(s, "n02", 4);
+    /* clang-format off */
     submit(s, (struct job_spec){.name = "1", .tasks = 4, .walltime = 3600, .submit = 0,
                                 .user = "alice", .group = "staff", .account = "astro",
                                 .class_ = "batch"});
@@ -136,6 +137,7 @@ static struct sched *scenario(const struct sched_policy *pol)
     submit(s, (struct job_spec){.name = "6", .tasks = 4, .nodes = 1, .walltime = 3600,
                                 .submit = 1200, .user = "frank", .group = "physics",
                                 .class_ = "batch"});
+    /* clang-format on */
     sched_iterate(s, 1200);
     return s;
 }
@@ -326,10 +328,30 @@ static void test_diagnose(void)
 static void test_diagnose_json(void)
 {
     static const char *const comps[] = {"cred", "fs", "attr", "serv", "targ", "res", "usage"};
-    static const char *const facts[] = {
-        "queuetime", "xfactor", "bypass", "spviolation", "user", "group", "account", "qos",
-        "class", "fsuser", "fsgroup", "fsaccount", "fsqos", "fsclass", "node", "proc", "mem",
-        "swap", "disk", "ps", "pe", "walltime", "targetqueuetime", "targetxfactor"};
+    static const char *const facts[] = {"queuetime",
+                                        "xfactor",
+                                        "bypass",
+                                        "spviolation",
+                                        "user",
+                                        "group",
+                                        "account",
+                                        "qos",
+                                        "class",
+                                        "fsuser",
+                                        "fsgroup",
+                                        "fsaccount",
+                                        "fsqos",
+                                        "fsclass",
+                                        "node",
+                                        "proc",
+                                        "mem",
+                                        "swap",
+                                        "disk",
+                                        "ps",
+                                        "pe",
+                                        "walltime",
+                                        "targetqueuetime",
+                                        "targetxfactor"};
     struct sched *s = default_scenario();
     struct err e;
     char *out = run(s, NULL, "diagnose -p --format=json", &e);
@@ -387,8 +409,11 @@ static void test_diagnose_layout(void)
     pol.prio.fcap[PF_PROC] = 64;
     struct cred user = {.kind = CRED_USER, .name = "u"}, qos = {.kind = CRED_QOS, .name = "q"};
     struct job a = {.name = "job.a", .user = &user, .qos = &qos};
-    struct job b = {.name = "a-rather-long-job-name", .user = &user, .qos = &qos,
-                    .sysprio_mode = SYSPRIO_RELATIVE, .sysprio = 5};
+    struct job b = {.name = "a-rather-long-job-name",
+                    .user = &user,
+                    .qos = &qos,
+                    .sysprio_mode = SYSPRIO_RELATIVE,
+                    .sysprio = 5};
     struct cmd_prio_row rows[2] = {{.job = &a}, {.job = &b}};
     /* a: user prio 50, qos 0, 90 min queued, xfactor 1.5, 8 procs. */
     rows[0].parts.factor[PF_USER] = 50;
@@ -540,7 +565,7 @@ static void test_errors(void)
     CHECK(cmd_run(&c, NULL, &out, &e) == -1);
     CHECK(out == NULL);
     CHECK_HAS(e.msg, "empty command");
-    CHECK(cmd_run(&c, "showq", NULL, &e) == -1); /* nowhere to answer */
+    CHECK(cmd_run(&c, "showq", NULL, &e) == -1);  /* nowhere to answer */
     CHECK(cmd_run(&c, "showq", &out, NULL) == 0); /* err is optional */
     free(out);
     sched_destroy(s);
@@ -583,8 +608,9 @@ static void test_long_input(void)
 static void test_json_encoding(void)
 {
     struct sched *s = default_scenario();
-    submit(s, (struct job_spec){.name = "caf\xe9", .tasks = 1, .walltime = 60, .submit = 1300,
-                                .user = "\xff\xfe"});
+    submit(s,
+           (struct job_spec){
+               .name = "caf\xe9", .tasks = 1, .walltime = 60, .submit = 1300, .user = "\xff\xfe"});
     struct err e;
     char *out = run(s, NULL, "checkjob caf\xe9 --format=json", &e);
     json_t *o = out ? json_loads(out, 0, NULL) : NULL;
@@ -609,10 +635,32 @@ static void test_json_encoding(void)
  * newline-terminated text or fails with a message, and never crashes. */
 static void test_fuzz(void)
 {
-    static const char *const vocab[] = {
-        "showq", "checkjob", "diagnose", "showconfig", "-r", "-i", "-b", "-p", "-x", "--format",
-        "--format=json", "--format=text", "json", "text", "1", "3", "6", "42", "", "-",
-        "--", "RESERVATIONDEPTH", "\t", "\xff\xfe", "%s%n%s", "checkjob\n3"};
+    static const char *const vocab[] = {"showq",
+                                        "checkjob",
+                                        "diagnose",
+                                        "showconfig",
+                                        "-r",
+                                        "-i",
+                                        "-b",
+                                        "-p",
+                                        "-x",
+                                        "--format",
+                                        "--format=json",
+                                        "--format=text",
+                                        "json",
+                                        "text",
+                                        "1",
+                                        "3",
+                                        "6",
+                                        "42",
+                                        "",
+                                        "-",
+                                        "--",
+                                        "RESERVATIONDEPTH",
+                                        "\t",
+                                        "\xff\xfe",
+                                        "%s%n%s",
+                                        "checkjob\n3"};
     struct sched *s = default_scenario();
     unsigned seed = 12345;
     int ok = 0, failed = 0;
