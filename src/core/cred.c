@@ -48,14 +48,14 @@ struct cred *cred_find(const struct cred_table *t, const char *name)
 {
     size_t i;
     if (!name || !*name)
-        name = "DEFAULT";
+        return t->items[0]; /* DEFAULT is created first, always at 0 */
     return strmap_get(&t->byname, name, &i) ? t->items[i] : NULL;
 }
 
 struct cred *cred_get(struct cred_table *t, const char *name)
 {
     if (!name || !*name)
-        name = "DEFAULT";
+        return t->items[0];
     struct cred *c = cred_find(t, name);
     if (c)
         return c;
@@ -67,6 +67,11 @@ struct cred *cred_get(struct cred_table *t, const char *name)
     t->items[t->n++] = c;
     strmap_put(&t->byname, c->name, c->index);
     return c;
+}
+
+struct cred *cred_default(const struct cred_table *t)
+{
+    return t->items[0];
 }
 
 size_t cred_count(const struct cred_table *t)

@@ -46,6 +46,8 @@ void cred_table_destroy(struct cred_table *t);
 struct cred *cred_get(struct cred_table *t, const char *name);
 /* The object named `name`, or NULL if none. */
 struct cred *cred_find(const struct cred_table *t, const char *name);
+/* The DEFAULT object (O(1)). */
+struct cred *cred_default(const struct cred_table *t);
 size_t cred_count(const struct cred_table *t);
 struct cred *cred_at(const struct cred_table *t, size_t i);
 /* Whether c's QLIST names qos. */

@@ -50,6 +50,7 @@ struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm
         sched_policy_default(&s->pol);
     if (rm)
         s->rm = *rm;
+    s->prio_static = prio_order_is_submission(&s->pol.prio); /* the policy never changes */
     for (int k = 0; k < CRED_NKINDS; k++)
         s->creds[k] = cred_table_create(k);
     heap_init(&s->running, running_less, running_setpos);
@@ -153,6 +154,7 @@ static void append_node(struct sched *s, const struct node_spec *spec)
         avail_add_total(s->avail, n->procs);
     }
     alloc_node_changed(s, s->nnodes - 1);
+    s->env_valid = 0;
     s->replan = 1;
 }
 
@@ -242,11 +244,11 @@ static const char *default_qos(const struct sched *s, struct cred *const c[4])
         if (c[k]->qdef)
             return c[k]->qdef;
     for (int k = CRED_USER; k <= CRED_CLASS; k++) {
-        const struct cred *d = cred_find(s->creds[k], "DEFAULT");
-        if (d && d->qdef)
+        const struct cred *d = cred_default(s->creds[k]);
+        if (d->qdef)
             return d->qdef;
     }
-    return "DEFAULT";
+    return NULL; /* the DEFAULT QOS */
 }
 
 static struct cred *assign_qos(struct sched *s, struct cred *const c[4], const char *want)
@@ -258,7 +260,7 @@ static struct cred *assign_qos(struct sched *s, struct cred *const c[4], const c
         if (ok)
             return cred_get(s->creds[CRED_QOS], want);
     }
-    return cred_get(s->creds[CRED_QOS], default_qos(s, c));
+    return cred_get(s->creds[CRED_QOS], default_qos(s, c)); /* NULL: DEFAULT */
 }
 
 struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct err *err)
@@ -298,7 +300,6 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
     j->qos->jobs++;
     s->jobs = xgrow(s->jobs, &s->capjobs, s->njobs + 1, sizeof *s->jobs);
     s->jobs[s->njobs++] = j;
-    strmap_put(&s->jobs_byname, j->name, s->njobs - 1);
     queue_append(s, j);
     return j;
 }
@@ -330,15 +331,22 @@ void sched_iterate(struct sched *s, long now)
 
 void sched_prio_env(const struct sched *s, struct prio_env *env)
 {
-    *env = (struct prio_env){0};
-    for (size_t i = 0; i < s->nnodes; i++) {
-        env->procs += s->nodes[i].procs;
-        env->mem += s->nodes[i].mem;
-        env->swap += s->nodes[i].swap;
-        env->disk += s->nodes[i].disk;
+    /* Totals change only with the node table: compute them once, not for
+     * every job whose priority is asked for. */
+    struct sched *m = (struct sched *)s;
+    if (!m->env_valid) {
+        m->env = (struct prio_env){0};
+        for (size_t i = 0; i < s->nnodes; i++) {
+            m->env.procs += s->nodes[i].procs;
+            m->env.mem += s->nodes[i].mem;
+            m->env.swap += s->nodes[i].swap;
+            m->env.disk += s->nodes[i].disk;
+        }
+        for (int k = 0; k < CRED_NKINDS; k++)
+            m->env.defaults[k] = cred_find(s->creds[k], "DEFAULT");
+        m->env_valid = 1;
     }
-    for (int k = 0; k < CRED_NKINDS; k++)
-        env->defaults[k] = cred_find(s->creds[k], "DEFAULT");
+    *env = m->env;
 }
 
 double sched_job_priority(const struct sched *s, const struct job *j, long now,
@@ -368,7 +376,7 @@ struct job *const *sched_queue(const struct sched *s, size_t *n)
 
 int sched_order_is_static(const struct sched *s)
 {
-    return prio_order_is_submission(&s->pol.prio) && !s->cred_weights && !s->nsysprio;
+    return s->prio_static && !s->cred_weights && !s->nsysprio;
 }
 
 int sched_set_sysprio(struct sched *s, struct job *j, enum job_sysprio mode, long value,
@@ -398,6 +406,11 @@ enum job_wait sched_job_wait(const struct sched *s, const struct job *j)
 
 struct job *sched_find_job(const struct sched *s, const char *name)
 {
+    /* The name index is built on first use and brought up to date lazily:
+     * only commands look jobs up by name, and a replay need not pay for it. */
+    struct sched *m = (struct sched *)s;
+    for (; m->nindexed < m->njobs; m->nindexed++)
+        strmap_put(&m->jobs_byname, m->jobs[m->nindexed]->name, m->nindexed);
     size_t i;
     return strmap_get(&s->jobs_byname, name, &i) ? s->jobs[i] : NULL;
 }

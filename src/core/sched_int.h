@@ -30,10 +30,15 @@ struct sched {
 
     struct job **jobs; /* every job ever submitted, in submission order; owned */
     size_t njobs, capjobs;
-    struct strmap jobs_byname; /* name -> index in jobs (last one wins) */
+    struct strmap jobs_byname; /* name -> index in jobs (last one wins), built lazily */
+    size_t nindexed;           /* jobs [0, nindexed) are in jobs_byname */
     struct cred_table *creds[CRED_NKINDS];
     int cred_weights; /* credentials weigh jobs apart: QOS weights/targets, CLASSWEIGHT */
     long nsysprio;   /* idle jobs with a system priority */
+    int order_static; /* this iteration: priority order is submission order */
+    int prio_static;  /* the priority parameters allow static order */
+    struct prio_env env; /* cached for priorities; env_valid = 0 when nodes change */
+    int env_valid;
 
     /* The queue: idle jobs in priority order. Started or removed jobs leave
      * NULL holes that the next full pass compacts. */

@@ -95,7 +95,7 @@ static void compact_queue(struct sched *s)
 
 static void order_queue(struct sched *s, long now)
 {
-    if (sched_order_is_static(s) && !s->unsorted)
+    if (s->order_static && !s->unsorted)
         return;
     compact_all(s);
     struct prio_env env;
@@ -183,7 +183,7 @@ static void scan(struct sched *s, long now, size_t from)
         struct job *j = s->queue[i];
         if (!j)
             continue;
-        if (!sched_order_is_static(s) && prio_rejects(&s->pol.prio, j->priority)) {
+        if (!s->order_static && prio_rejects(&s->pol.prio, j->priority)) {
             j->wait = WAIT_REJECTED; /* priorities are fresh: order_queue computed them */
             j->wait_gen = s->plan_gen;
             continue;
@@ -223,8 +223,9 @@ static void full_pass(struct sched *s, long now)
 void iter_run(struct sched *s, long now)
 {
     s->stats.iterations++;
+    s->order_static = sched_order_is_static(s); /* fixed for the whole iteration */
     settle_time(s, now);
-    if (s->replan || s->unsorted || !sched_order_is_static(s))
+    if (s->replan || s->unsorted || !s->order_static)
         full_pass(s, now);
     else
         scan(s, now, s->qscanned);

@@ -19,14 +19,29 @@ static const char *unusable(const struct swf_rec *r)
     return NULL;
 }
 
-/* Decimal text of v, or NULL for an unknown (-1) value. */
+/* Decimal text of v into buf (at least 21 bytes); snprintf is the costliest
+ * thing a trace load would do. */
+static const char *decimal(char *buf, long long v)
+{
+    char tmp[24];
+    int n = 0;
+    unsigned long long u = (unsigned long long)v;
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    char *p = buf;
+    while (n)
+        *p++ = tmp[--n];
+    *p = '\0';
+    return buf;
+}
+
+/* A numbered name (user 12, queue 3), or NULL for an unknown (-1) value. */
 static const char *num_name(struct workload *wl, long long v)
 {
     char buf[24];
-    if (v < 0)
-        return NULL;
-    snprintf(buf, sizeof buf, "%lld", v);
-    return workload_intern(wl, buf);
+    return v < 0 ? NULL : workload_intern(wl, decimal(buf, v));
 }
 
 static struct wl_job job_of(struct workload *wl, const struct swf_rec *r)
@@ -34,7 +49,7 @@ static struct wl_job job_of(struct workload *wl, const struct swf_rec *r)
     long long procs = r->req_procs > 0 ? r->req_procs : r->alloc;
     long walltime = (long)(r->req_time > 0 ? r->req_time : r->runtime);
     return (struct wl_job){
-        .id = num_name(wl, r->id),
+        .id = r->id < 0 ? NULL : workload_keep(wl, decimal((char[24]){0}, r->id)),
         .submit = (long)r->submit,
         .runtime = (long)r->runtime,
         .walltime = walltime > 0 ? walltime : 1,
@@ -77,17 +92,37 @@ void workload_init(struct workload *wl)
     strmap_init(&wl->strings);
 }
 
-const char *workload_intern(struct workload *wl, const char *s)
+#define ARENA_BLOCK 65536
+
+/* Bump allocation: a trace's strings live as long as the workload, so one
+ * malloc per 64 KB instead of one per string. */
+const char *workload_keep(struct workload *wl, const char *s)
 {
-    size_t i;
     if (!s)
         return NULL;
-    if (strmap_get(&wl->strings, s, &i))
-        return wl->pool[i];
-    wl->pool = xgrow(wl->pool, &wl->cappool, wl->npool + 1, sizeof *wl->pool);
-    wl->pool[wl->npool] = xstrdup(s);
-    strmap_put(&wl->strings, wl->pool[wl->npool], wl->npool);
-    return wl->pool[wl->npool++];
+    size_t len = strlen(s) + 1;
+    if (!wl->nblocks || wl->used + len > ARENA_BLOCK) {
+        size_t size = len > ARENA_BLOCK ? len : ARENA_BLOCK;
+        wl->blocks = xgrow(wl->blocks, &wl->capblocks, wl->nblocks + 1, sizeof *wl->blocks);
+        wl->blocks[wl->nblocks++] = xmalloc(size);
+        wl->used = 0;
+    }
+    char *copy = wl->blocks[wl->nblocks - 1] + wl->used;
+    memcpy(copy, s, len);
+    wl->used += len;
+    return copy;
+}
+
+const char *workload_intern(struct workload *wl, const char *s)
+{
+    if (!s)
+        return NULL;
+    const char *have = strmap_key(&wl->strings, s);
+    if (have)
+        return have;
+    const char *copy = workload_keep(wl, s);
+    strmap_put(&wl->strings, copy, 0);
+    return copy;
 }
 
 void workload_add(struct workload *wl, const struct wl_job *job)
@@ -126,9 +161,9 @@ int workload_from_swf(const struct swf_trace *t, const char *path, int strict,
 void workload_free(struct workload *wl)
 {
     free(wl->jobs);
-    for (size_t i = 0; i < wl->npool; i++)
-        free(wl->pool[i]);
-    free(wl->pool);
+    for (size_t i = 0; i < wl->nblocks; i++)
+        free(wl->blocks[i]);
+    free(wl->blocks);
     if (wl->strings.keys)
         strmap_free(&wl->strings);
     memset(wl, 0, sizeof *wl);

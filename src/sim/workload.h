@@ -39,9 +39,9 @@ struct workload {
     size_t skipped;  /* records that cannot be replayed */
     long long max_nodes, max_procs; /* trace header, 0 if absent */
     long long unix_start;           /* trace header, -1 if absent */
-    struct strmap strings;          /* interned strings -> index in pool */
-    char **pool;
-    size_t npool, cappool;
+    struct strmap strings;          /* interned strings -> their copy */
+    char **blocks;                  /* the arena holding every string */
+    size_t nblocks, capblocks, used; /* bytes used of the last block */
 };
 
 /* Processors a workload job asks for. */
@@ -50,6 +50,9 @@ long long wl_job_procs(const struct wl_job *w);
 void workload_init(struct workload *wl);
 /* The workload's own copy of s (one per distinct string); NULL stays NULL. */
 const char *workload_intern(struct workload *wl, const char *s);
+/* A copy of s in the workload, not shared (for strings that are unique
+ * anyway, such as job ids: no hashing). NULL stays NULL. */
+const char *workload_keep(struct workload *wl, const char *s);
 /* Append a job (its strings must be interned already). */
 void workload_add(struct workload *wl, const struct wl_job *job);
 /* Sort the jobs by submit time, then file order, when they are not. */

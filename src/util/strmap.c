@@ -77,3 +77,8 @@ int strmap_get(const struct strmap *m, const char *key, size_t *val)
         *val = m->vals[s];
     return 1;
 }
+
+const char *strmap_key(const struct strmap *m, const char *key)
+{
+    return m->keys[slot_of(m, key)];
+}

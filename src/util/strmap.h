@@ -20,5 +20,8 @@ void strmap_free(struct strmap *m);
 void strmap_put(struct strmap *m, const char *key, size_t val);
 /* 1 and *val when present, else 0. */
 int strmap_get(const struct strmap *m, const char *key, size_t *val);
+/* The key as stored (the map's borrowed pointer) equal to key, or NULL:
+ * lets the map serve as a string interning table. */
+const char *strmap_key(const struct strmap *m, const char *key);
 
 #endif
