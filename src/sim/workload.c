@@ -63,11 +63,43 @@ static struct wl_job job_of(struct workload *wl, const struct swf_rec *r)
     };
 }
 
+static int all_digits(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return 0;
+    return 1;
+}
+
+/* Job ids in order: numerically when both are numbers ("9" < "10"), else
+ * as text. */
+static int id_cmp(const char *a, const char *b)
+{
+    if (!a || !b)
+        return (a != NULL) - (b != NULL);
+    if (all_digits(a) && all_digits(b)) {
+        a += strspn(a, "0");
+        b += strspn(b, "0");
+        size_t la = strlen(a), lb = strlen(b);
+        if (la != lb)
+            return la < lb ? -1 : 1;
+    }
+    return strcmp(a, b);
+}
+
+/* Queue order of submission: submit time, then job id, then file line. The
+ * engine breaks priority ties by this order, so equal priorities go to the
+ * earlier submission, then the lower job id. */
 static int by_submit(const void *a, const void *b)
 {
     const struct wl_job *x = a, *y = b;
     if (x->submit != y->submit)
         return x->submit < y->submit ? -1 : 1;
+    int c = id_cmp(x->id, y->id);
+    if (c)
+        return c;
     return x->line < y->line ? -1 : (x->line > y->line);
 }
 

@@ -8,7 +8,7 @@
  * numbers as names. A record with no processors, a negative runtime or a
  * negative submit time cannot be replayed: it is skipped and counted, or,
  * in strict mode, is an error naming the file and line. Jobs come out sorted
- * by submit time, then file order.
+ * by submit time, then job id, then file line.
  */
 #ifndef MOKU_WORKLOAD_H
 #define MOKU_WORKLOAD_H
@@ -55,7 +55,7 @@ const char *workload_intern(struct workload *wl, const char *s);
 const char *workload_keep(struct workload *wl, const char *s);
 /* Append a job (its strings must be interned already). */
 void workload_add(struct workload *wl, const struct wl_job *job);
-/* Sort the jobs by submit time, then file order, when they are not. */
+/* Sort the jobs by submit time, then job id, then file line, when they are not. */
 void workload_sort(struct workload *wl);
 
 /*

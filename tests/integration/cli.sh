@@ -89,3 +89,8 @@ check "--nodes/--ppn cluster" sh -c "[ $rc -eq 0 ] && grep -q '\"rejected\":0' $
 gzip -c "$TMP/small.swf" >"$TMP/small.swf.gz"
 run simulate --format json "$TMP/small.swf.gz"
 check "gzip trace gives the same result" has_out '"jobs":3'
+
+# Equal submit times: the lower job id goes first, whatever the line order.
+printf '10 0 0 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n3 5 0 50 4 -1 -1 4 60 -1 1 2 1 -1 1 -1 -1 -1\n2 5 0 50 4 -1 -1 4 60 -1 1 2 1 -1 1 -1 -1 -1\n' >"$TMP/tie.swf"
+run simulate --procs 4 --format json --jobs-out "$TMP/tie.csv" "$TMP/tie.swf"
+check "ties: job 2 before job 3 at the same submit time" sh -c "grep -qx '2,5,100,150,95,4,60,50,0' $TMP/tie.csv && grep -qx '3,5,150,200,145,4,60,50,0' $TMP/tie.csv"
