@@ -83,21 +83,6 @@ static void shape_init(struct diag_shape *d, const struct prio_params *p, int qo
     }
 }
 
-/* The factor weight the priority function used for job j: the QOS adds to
- * the queue-time and xfactor weights, a group CLASSWEIGHT replaces the class
- * weight (digest §2.2). */
-static double eff_weight(const struct prio_params *p, const struct job *j, enum prio_factor f)
-{
-    double w = (double)p->fweight[f];
-    if (f == PF_QUEUETIME && j->qos)
-        w += (double)j->qos->qtweight;
-    else if (f == PF_XFACTOR && j->qos)
-        w += (double)j->qos->xfweight;
-    else if (f == PF_CLASS && j->group && j->group->classweight > 0)
-        w = (double)j->group->classweight;
-    return w;
-}
-
 static double capped(double v, double cap)
 {
     return cap > 0 && v > cap ? cap : v;
@@ -107,7 +92,7 @@ static double capped(double v, double cap)
 static double contribution(const struct prio_params *p, const struct cmd_prio_row *r,
                            enum prio_comp c, enum prio_factor f)
 {
-    return (double)p->cweight[c] * eff_weight(p, r->job, f) *
+    return (double)p->cweight[c] * prio_factor_weight(p, r->job, f) *
            capped(r->parts.factor[f], p->fcap[f]);
 }
 

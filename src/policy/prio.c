@@ -246,12 +246,11 @@ static double factor_value(const struct eval *e, int f)
 #undef PRIO_CASE
 }
 
-/* The factor weight for this job: the QOS adds to the queue time and
+/* The weight a factor has for job j: the QOS adds to the queue-time and
  * xfactor weights, the group's CLASSWEIGHT replaces the class weight. */
-static double factor_weight(const struct eval *e, int f)
+double prio_factor_weight(const struct prio_params *p, const struct job *j, enum prio_factor f)
 {
-    const struct job *j = e->j;
-    double w = (double)e->p->fweight[f];
+    double w = (double)p->fweight[f];
     if (f == PF_QUEUETIME && j->qos)
         w += (double)j->qos->qtweight;
     else if (f == PF_XFACTOR && j->qos)
@@ -259,6 +258,11 @@ static double factor_weight(const struct eval *e, int f)
     else if (f == PF_CLASS && j->group && j->group->classweight > 0)
         w = (double)j->group->classweight;
     return w;
+}
+
+static double factor_weight(const struct eval *e, int f)
+{
+    return prio_factor_weight(e->p, e->j, (enum prio_factor)f);
 }
 
 /* sum[c] += FW[f] x min(FCAP[f], F[f]), for a weighted factor of a weighted component. */

@@ -102,6 +102,11 @@ int prio_order_is_submission(const struct prio_params *p);
  * submit time, then earlier submission. */
 int prio_cmp(const void *a, const void *b);
 
+/* The weight factor f has for job j: FW[f], plus the QOS QTWEIGHT/XFWEIGHT
+ * for queue time and expansion factor, or the group's CLASSWEIGHT in place
+ * of the class weight. */
+double prio_factor_weight(const struct prio_params *p, const struct job *j, enum prio_factor f);
+
 /* Lower-case names used in JSON: "serv", "queuetime", ... */
 const char *prio_comp_name(enum prio_comp c);
 const char *prio_factor_name(enum prio_factor f);
