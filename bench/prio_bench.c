@@ -30,7 +30,7 @@ static struct sched *setup(struct cfg *cfg, int njobs)
     struct sched_policy pol;
     struct err e;
     if (cfg_load_string(cfg, config, "bench.cfg", &e) < 0 ||
-        sched_policy_from_cfg(cfg, &pol, NULL, NULL, &e) < 0) {
+        sched_policy_from_cfg(cfg, &pol, &e) < 0) {
         fprintf(stderr, "prio_bench: %s\n", e.msg);
         exit(1);
     }

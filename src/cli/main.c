@@ -165,12 +165,6 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
     return 0;
 }
 
-static void print_warning(void *ctx, const char *msg)
-{
-    (void)ctx;
-    fprintf(stderr, "moku: warning: %s\n", msg);
-}
-
 /* Load --config (if any) into cfg, printing its warnings. */
 static int load_config(const struct sim_opts *o, struct cfg *cfg)
 {
@@ -407,7 +401,7 @@ static int cmd_simulate(int argc, char **argv)
     int rc = 1;
     if (load_config(&o, cfg) < 0)
         goto out;
-    if (sched_policy_from_cfg(cfg, &pol, print_warning, NULL, &e) < 0) {
+    if (sched_policy_from_cfg(cfg, &pol, &e) < 0) {
         fprintf(stderr, "moku: %s: %s\n", o.config ? o.config : "configuration", e.msg);
         goto out;
     }

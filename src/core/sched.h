@@ -51,19 +51,15 @@ struct sched_stats {
 
 struct sched;
 
-/* Receives a warning (one line, no newline) about the configuration. */
-typedef void (*sched_warn_fn)(void *ctx, const char *msg);
-
 /* Default policy (Maui's defaults: FIRSTFIT, depth 1, ...). */
 void sched_policy_default(struct sched_policy *pol);
 /*
- * Read the policy from a configuration. Values the engine cannot honour yet
- * are refused with a message rather than silently changed: BACKFILLPOLICY
- * BESTFIT, GREEDY and PREEMPT and RESERVATIONPOLICY HIGHEST are errors for
- * now. Warnings go through warn (may be NULL).
+ * Read the policy from a configuration: backfill, reservations, overrun and
+ * the priority block. Values the engine cannot honour yet are refused with a
+ * message rather than silently changed: BACKFILLPOLICY BESTFIT, GREEDY and
+ * PREEMPT and RESERVATIONPOLICY HIGHEST are errors for now.
  */
-int sched_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol, sched_warn_fn warn,
-                          void *warn_ctx, struct err *err);
+int sched_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol, struct err *err);
 
 /* An empty scheduler (no nodes, no jobs). The policy is copied; rm may be
  * NULL (jobs are then started without asking anyone). Caller destroys. */

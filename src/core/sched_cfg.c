@@ -43,8 +43,7 @@ static int reservations_from_cfg(const struct cfg *cfg, struct sched_policy *pol
                    rp);
 }
 
-int sched_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol, sched_warn_fn warn,
-                          void *warn_ctx, struct err *err)
+int sched_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol, struct err *err)
 {
     struct sched_policy p;
     sched_policy_default(&p);
@@ -53,8 +52,6 @@ int sched_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol, sched
     p.overrun = cfg_time(cfg, "JOBMAXOVERRUN", NULL);
     if (prio_params_from_cfg(cfg, &p.prio, err) < 0)
         return -1;
-    (void)warn;
-    (void)warn_ctx;
     *pol = p;
     return 0;
 }

@@ -12,7 +12,7 @@ static struct sched *load(const char *text, struct cfg **cfgp, struct err *e)
     struct sched_policy pol;
     struct sched *s = NULL;
     if (cfg_load_string(cfg, text, "t.cfg", e) == 0 &&
-        sched_policy_from_cfg(cfg, &pol, NULL, NULL, e) == 0) {
+        sched_policy_from_cfg(cfg, &pol, e) == 0) {
         s = sched_create(&pol, NULL);
         if (sched_creds_from_cfg(s, cfg, e) < 0) {
             sched_destroy(s);
