@@ -1,12 +1,13 @@
 /*
  * mtrace — see mtrace.h.
  *
- * Each reader is one pass over the file through zlib (plain files read
- * unchanged): a line is cut at its comment, split in place into fields, and
- * every field is converted by the kind its entry in a field table names, so
- * the two formats are two tables and one converter. Strings are copied into
- * an arena owned by the trace: one free for the whole file, and no per-field
- * allocation on traces of a few hundred thousand jobs.
+ * Each reader is one pass over the file, line by line through trace/lines
+ * (plain or gzip, recognised by content): a line is cut at its comment,
+ * split in place into fields, and every field is converted by the kind its
+ * entry in a field table names, so the two formats are two tables and one
+ * converter. Strings are copied into an arena owned by the trace: one free
+ * for the whole file, and no per-field allocation on traces of a few hundred
+ * thousand jobs.
  *
  * Maui 3.3.1 (MTrace.c) reads these lines with sscanf and ignores a line it
  * cannot read. moku is stricter on purpose: a line that Maui would drop or
@@ -22,15 +23,13 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
+#include "trace/lines.h"
 #include "util/mem.h"
 
 #define MT_JOB_FIELDS 44
 #define MT_NODE_FIELDS 21
 #define MT_SWF_FIELDS 18
-#define MT_LINE_CAP 1024
-#define MT_GZ_BUF (128 * 1024)
 #define MT_BLOCK (64 * 1024) /* arena block size */
 #define MT_TOKEN_SHOWN 64    /* at most this much of a bad token goes into a message */
 #define MT_NONE "[NONE]"
@@ -84,79 +83,12 @@ static void mt_arena_free(struct mtrace_arena *a)
     free(a);
 }
 
-/* ---- The file: numbered lines of a plain or gzip file. ---- */
+/* ---- The reader: one file being read, and the trace's arena. ---- */
 
 struct mtrace_reader {
-    const char *path;
-    gzFile gz;
-    char *buf; /* the current line, NUL-terminated */
-    size_t cap;
-    long line;
-    struct err *err;
+    struct lines in; /* the file, its current line and line number, err */
     struct mtrace_arena *arena;
 };
-
-static int mt_open(struct mtrace_reader *r, const char *path, struct err *err)
-{
-    memset(r, 0, sizeof *r);
-    r->path = path;
-    r->err = err;
-    errno = 0;
-    r->gz = gzopen(path, "rb");
-    if (!r->gz)
-        return err_set(err, "%s: cannot open: %s", path, errno ? strerror(errno) : "out of memory");
-    gzbuffer(r->gz, MT_GZ_BUF);
-    r->cap = MT_LINE_CAP;
-    r->buf = xmalloc(r->cap);
-    return 0;
-}
-
-static void mt_close(struct mtrace_reader *r)
-{
-    if (r->gz)
-        gzclose(r->gz); /* its only error, a truncated stream, was reported already */
-    free(r->buf);
-    r->gz = NULL;
-    r->buf = NULL;
-}
-
-static int mt_gz_error(struct mtrace_reader *r, const char *zmsg)
-{
-    /* zlib's message reads "<path>: <what>" and ours names the path already. */
-    size_t plen = strlen(r->path);
-    if (strncmp(zmsg, r->path, plen) == 0 && strncmp(zmsg + plen, ": ", 2) == 0)
-        zmsg += plen + 2;
-    return err_set(r->err, "%s:%ld: read error: %s", r->path, r->line, zmsg);
-}
-
-/* Read the next line, of any length, into r->buf. Returns 1 for a line, 0 at
- * the end of the file, -1 on a read error (corrupt gzip data, a NUL byte). */
-static int mt_read_line(struct mtrace_reader *r)
-{
-    size_t len = 0;
-    r->line++;
-    for (;;) {
-        size_t room = r->cap - len;
-        if (!gzgets(r->gz, r->buf + len, room > INT_MAX ? INT_MAX : (int)room)) {
-            r->buf[len] = '\0';
-            break;
-        }
-        len += strlen(r->buf + len);
-        if (len > 0 && r->buf[len - 1] == '\n')
-            return 1;
-        if (len + 1 < r->cap)
-            break; /* short, without a newline: the end of the file or a NUL byte */
-        r->buf = xgrow(r->buf, &r->cap, r->cap * 2, 1);
-    }
-    int zerr;
-    const char *zmsg = gzerror(r->gz, &zerr);
-    if (zerr != Z_OK)
-        return mt_gz_error(r, zmsg);
-    if (!gzeof(r->gz))
-        return err_set(r->err, "%s:%ld: the line holds a NUL byte: not a text file", r->path,
-                       r->line);
-    return len > 0;
-}
 
 static bool mt_is_blank(char c)
 {
@@ -616,8 +548,8 @@ static int mt_field(struct mtrace_reader *r, const struct mtrace_field *tab, int
     if (!bad)
         return 0;
     size_t len = strlen(tok);
-    return err_set(r->err, "%s:%ld: field %d (%s) %s: '%.*s'", r->path, r->line, i + 1, f->name,
-                   bad, len > MT_TOKEN_SHOWN ? MT_TOKEN_SHOWN : (int)len, tok);
+    return err_set(r->in.err, "%s:%ld: field %d (%s) %s: '%.*s'", r->in.path, r->in.line, i + 1,
+                   f->name, bad, len > MT_TOKEN_SHOWN ? MT_TOKEN_SHOWN : (int)len, tok);
 }
 
 static int mt_fields(struct mtrace_reader *r, const struct mtrace_field *tab, char **tok, int n,
@@ -634,10 +566,12 @@ static int mt_version(struct mtrace_reader *r, char **tok, int n, int *version)
 {
     int v;
     if (n != 2 || mt_int(tok[1], &v) != NULL)
-        return err_set(r->err, "%s:%ld: expected 'VERSION %d'", r->path, r->line, MTRACE_VERSION);
+        return err_set(r->in.err, "%s:%ld: expected 'VERSION %d'", r->in.path, r->in.line,
+                       MTRACE_VERSION);
     if (v != MTRACE_VERSION)
-        return err_set(r->err, "%s:%ld: trace version %d is not supported (moku reads version %d)",
-                       r->path, r->line, v, MTRACE_VERSION);
+        return err_set(r->in.err,
+                       "%s:%ld: trace version %d is not supported (moku reads version %d)",
+                       r->in.path, r->in.line, v, MTRACE_VERSION);
     *version = v;
     return 0;
 }
@@ -676,23 +610,23 @@ static enum mtrace_kind mt_kind_of(struct mtrace_reader *r, char *s, bool saw_ve
         return MTRACE_MAUI_WORKLOAD;
     if (n == MT_SWF_FIELDS && mt_all_numeric(tok, n))
         return MTRACE_SWF;
-    err_set(r->err,
+    err_set(r->in.err,
             "%s:%ld: cannot tell the trace format: %d fields (SWF has 18 numbers, a Maui "
             "workload trace 43 or 44 fields, a resource trace starts with COMPUTENODE)",
-            r->path, r->line, n);
+            r->in.path, r->in.line, n);
     return MTRACE_ERROR;
 }
 
 enum mtrace_kind mtrace_detect(const char *path, struct err *err)
 {
-    struct mtrace_reader r;
-    if (mt_open(&r, path, err) < 0)
+    struct mtrace_reader r = {0};
+    if (lines_open(&r.in, path, err) < 0)
         return MTRACE_ERROR;
     enum mtrace_kind kind = MTRACE_ERROR;
     bool saw_version = false;
     int rc;
-    while ((rc = mt_read_line(&r)) > 0) {
-        char *s = r.buf;
+    while ((rc = lines_next(&r.in)) > 0) {
+        char *s = r.in.buf;
         while (mt_is_blank(*s))
             s++;
         if (*s == ';' || !(s = mt_data(s)))
@@ -708,7 +642,7 @@ enum mtrace_kind mtrace_detect(const char *path, struct err *err)
         kind = MTRACE_MAUI_WORKLOAD;
     else if (rc == 0)
         err_set(err, "%s: no job or node lines: cannot tell the trace format", path);
-    mt_close(&r);
+    lines_close(&r.in);
     return kind;
 }
 
@@ -741,43 +675,43 @@ static int mt_job_line(struct mtrace_reader *r, char *s, struct mt_jobs *jobs, i
     if (strcmp(tok[0], "VERSION") == 0)
         return mt_version(r, tok, n, version);
     if (n != MT_JOB_FIELDS && n != MT_JOB_FIELDS - 1)
-        return err_set(r->err, "%s:%ld: expected %d or %d fields, found %d", r->path, r->line,
-                       MT_JOB_FIELDS - 1, MT_JOB_FIELDS, n);
+        return err_set(r->in.err, "%s:%ld: expected %d or %d fields, found %d", r->in.path,
+                       r->in.line, MT_JOB_FIELDS - 1, MT_JOB_FIELDS, n);
     jobs->v = xgrow(jobs->v, &jobs->cap, jobs->n + 1, sizeof *jobs->v);
     struct mtrace_job *j = &jobs->v[jobs->n];
     memset(j, 0, sizeof *j);
     if (mt_fields(r, job_fields, tok, n, j) < 0)
         return -1;
     if (!j->id)
-        return err_set(r->err, "%s:%ld: field 1 (job id) is missing", r->path, r->line);
+        return err_set(r->in.err, "%s:%ld: field 1 (job id) is missing", r->in.path, r->in.line);
     if (n == MT_JOB_FIELDS - 1) {
         /* Maui reads a 43-field line with no master host and RM 0. */
         j->alloc_hosts = NULL;
         j->rm = NULL;
     }
     j->nfields = n;
-    j->line = r->line;
+    j->line = r->in.line;
     jobs->n++;
     return 0;
 }
 
 int mtrace_read_workload(const char *path, struct mtrace_workload *out, struct err *err)
 {
-    struct mtrace_reader r;
+    struct mtrace_reader r = {0};
     memset(out, 0, sizeof *out);
-    if (mt_open(&r, path, err) < 0)
+    if (lines_open(&r.in, path, err) < 0)
         return -1;
     r.arena = xcalloc(1, sizeof *r.arena);
     struct mt_jobs jobs = {0};
     int version = MTRACE_VERSION, rc;
-    while ((rc = mt_read_line(&r)) > 0) {
-        char *s = mt_data(r.buf);
+    while ((rc = lines_next(&r.in)) > 0) {
+        char *s = mt_data(r.in.buf);
         if (s && mt_job_line(&r, s, &jobs, &version) < 0) {
             rc = -1;
             break;
         }
     }
-    mt_close(&r);
+    lines_close(&r.in);
     if (rc < 0) {
         free(jobs.v);
         mt_arena_free(r.arena);
@@ -818,10 +752,10 @@ static int mt_node_line(struct mtrace_reader *r, char *s, struct mt_nodes *nodes
         return 0;
     }
     if (strcmp(tok[0], "COMPUTENODE") != 0)
-        return err_set(r->err, "%s:%ld: unknown resource type '%.*s' (expected COMPUTENODE)",
-                       r->path, r->line, MT_TOKEN_SHOWN, tok[0]);
+        return err_set(r->in.err, "%s:%ld: unknown resource type '%.*s' (expected COMPUTENODE)",
+                       r->in.path, r->in.line, MT_TOKEN_SHOWN, tok[0]);
     if (n != MT_NODE_FIELDS)
-        return err_set(r->err, "%s:%ld: expected %d fields, found %d", r->path, r->line,
+        return err_set(r->in.err, "%s:%ld: expected %d fields, found %d", r->in.path, r->in.line,
                        MT_NODE_FIELDS, n);
     nodes->v = xgrow(nodes->v, &nodes->cap, nodes->n + 1, sizeof *nodes->v);
     struct mtrace_node *nd = &nodes->v[nodes->n];
@@ -829,29 +763,29 @@ static int mt_node_line(struct mtrace_reader *r, char *s, struct mt_nodes *nodes
     if (mt_fields(r, node_fields, tok, n, nd) < 0)
         return -1;
     if (!nd->name)
-        return err_set(r->err, "%s:%ld: field 4 (node name) is missing", r->path, r->line);
-    nd->line = r->line;
+        return err_set(r->in.err, "%s:%ld: field 4 (node name) is missing", r->in.path, r->in.line);
+    nd->line = r->in.line;
     nodes->n++;
     return 0;
 }
 
 int mtrace_read_resource(const char *path, struct mtrace_resource *out, struct err *err)
 {
-    struct mtrace_reader r;
+    struct mtrace_reader r = {0};
     memset(out, 0, sizeof *out);
-    if (mt_open(&r, path, err) < 0)
+    if (lines_open(&r.in, path, err) < 0)
         return -1;
     r.arena = xcalloc(1, sizeof *r.arena);
     struct mt_nodes nodes = {0};
     int version = MTRACE_VERSION, rc;
-    while ((rc = mt_read_line(&r)) > 0) {
-        char *s = mt_data(r.buf);
+    while ((rc = lines_next(&r.in)) > 0) {
+        char *s = mt_data(r.in.buf);
         if (s && mt_node_line(&r, s, &nodes, &version) < 0) {
             rc = -1;
             break;
         }
     }
-    mt_close(&r);
+    lines_close(&r.in);
     if (rc < 0) {
         free(nodes.v);
         mt_arena_free(r.arena);

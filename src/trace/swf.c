@@ -1,8 +1,8 @@
 /*
  * swf — see swf.h.
  *
- * One pass over the file through zlib, which reads plain files unchanged, so
- * gzip is recognised by content. Each job line is converted in one pass, field
+ * One pass over the file, line by line through trace/lines (zlib: plain or
+ * gzip, recognised by content). Each job line is converted in one pass, field
  * by field, straight into the record array: a hand-written decimal-integer
  * loop takes nearly every token, and only the others (HPC2N's "552.21",
  * "3600.0", junk) go to strtod. Real traces have hundreds of thousands of
@@ -14,21 +14,18 @@
  */
 #include "trace/swf.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <zlib.h>
 
+#include "trace/lines.h"
 #include "util/mem.h"
 
 #define SWF_NFIELDS 18
-#define SWF_LINE_CAP 1024       /* first size of the line buffer; it grows */
-#define SWF_GZ_BUF (128 * 1024) /* zlib's buffer: fewer read() calls than the 8 KB default */
-#define SWF_TOKEN_SHOWN 64      /* at most this much of a bad token goes into a message */
+#define SWF_TOKEN_SHOWN 64 /* at most this much of a bad token goes into a message */
 
 /* The 18 fields in file order (field number = index + 1) and where each goes. */
 static const struct swf_field {
@@ -77,14 +74,9 @@ enum swf_num {
 /* The state of one swf_read: the trace is built here and handed out only
  * when the whole file has been read. */
 struct swf_reader {
-    const char *path;
-    gzFile gz;
-    char *buf; /* the current line, NUL-terminated */
-    size_t cap;
-    long line; /* number of the current line */
+    struct lines in; /* the file, its current line and line number, err */
     struct swf_trace t;
     size_t rcap; /* capacity of t.recs */
-    struct err *err;
 };
 
 static bool swf_is_blank(char c)
@@ -240,7 +232,7 @@ static enum swf_num swf_set_field(int i, char **sp, struct swf_rec *rec)
 }
 
 /*
- * The job line in r->buf is wrong at field i, token tok. A wrong field count
+ * The job line in r->in.buf is wrong at field i, token tok. A wrong field count
  * is reported first, whatever field failed: it is what makes the other
  * fields meaningless.
  */
@@ -251,12 +243,12 @@ static int swf_job_error(struct swf_reader *r, int i, const char *tok, enum swf_
         [SWF_NUM_RANGE] = "is out of range",
         [SWF_NUM_FRAC] = "is not an integer",
     };
-    int n = swf_count_fields(r->buf);
+    int n = swf_count_fields(r->in.buf);
     if (n != SWF_NFIELDS || !tok)
-        return err_set(r->err, "%s:%ld: expected %d fields, found %d", r->path, r->line,
+        return err_set(r->in.err, "%s:%ld: expected %d fields, found %d", r->in.path, r->in.line,
                        SWF_NFIELDS, n);
     size_t len = swf_token_len(tok);
-    return err_set(r->err, "%s:%ld: field %d (%s) %s: '%.*s'", r->path, r->line, i + 1,
+    return err_set(r->in.err, "%s:%ld: field %d (%s) %s: '%.*s'", r->in.path, r->in.line, i + 1,
                    swf_fields[i].name, what[st], len > SWF_TOKEN_SHOWN ? SWF_TOKEN_SHOWN : (int)len,
                    tok);
 }
@@ -281,7 +273,7 @@ static int swf_parse_job(struct swf_reader *r, char *s)
     }
     if (*swf_skip_blanks(s))
         return swf_job_error(r, SWF_NFIELDS, NULL, SWF_NUM_BAD);
-    rec->line = r->line;
+    rec->line = r->in.line;
     r->t.nrecs++;
     return 0;
 }
@@ -314,56 +306,11 @@ static void swf_parse_comment(struct swf_header *h, char *s)
     }
 }
 
-/* zlib's message reads "<path>: <what>" and ours names the path already. */
-static int swf_gz_error(struct swf_reader *r, const char *zmsg)
-{
-    size_t plen = strlen(r->path);
-    if (strncmp(zmsg, r->path, plen) == 0 && strncmp(zmsg + plen, ": ", 2) == 0)
-        zmsg += plen + 2;
-    return err_set(r->err, "%s:%ld: read error: %s", r->path, r->line, zmsg);
-}
-
-/*
- * Read the next line, of any length, into r->buf (newline kept, if any) and
- * count it. Returns 1 for a line, 0 at the end of the file, -1 on a read
- * error (corrupt or truncated gzip data, I/O error).
- */
-static int swf_read_line(struct swf_reader *r)
-{
-    size_t len = 0;
-    r->line++;
-    for (;;) {
-        size_t room = r->cap - len;
-        if (!gzgets(r->gz, r->buf + len, room > INT_MAX ? INT_MAX : (int)room)) {
-            r->buf[len] = '\0';
-            break;
-        }
-        len += strlen(r->buf + len);
-        if (len > 0 && r->buf[len - 1] == '\n')
-            return 1;
-        if (len + 1 < r->cap)
-            break; /* short, without a newline: the end of the file or a NUL byte */
-        r->buf = xgrow(r->buf, &r->cap, r->cap * 2, 1);
-    }
-    /* zlib hands out what it decompressed before it found the stream cut or
-     * corrupt, so a last line without a newline counts only without error. */
-    int zerr;
-    const char *zmsg = gzerror(r->gz, &zerr);
-    if (zerr != Z_OK)
-        return swf_gz_error(r, zmsg);
-    /* gzgets stops short only at the end of the file; before it, strlen
-     * stopped at a NUL byte and the rest of the line went unseen. */
-    if (!gzeof(r->gz))
-        return err_set(r->err, "%s:%ld: the line holds a NUL byte: not a text file", r->path,
-                       r->line);
-    return len > 0;
-}
-
 static int swf_parse_lines(struct swf_reader *r)
 {
     int rc;
-    while ((rc = swf_read_line(r)) > 0) {
-        char *s = swf_skip_blanks(r->buf);
+    while ((rc = lines_next(&r->in)) > 0) {
+        char *s = swf_skip_blanks(r->in.buf);
         if (*s == ';')
             swf_parse_comment(&r->t.hdr, s + 1);
         else if (*s && swf_parse_job(r, s) != 0)
@@ -374,21 +321,13 @@ static int swf_parse_lines(struct swf_reader *r)
 
 int swf_read(const char *path, struct swf_trace *out, struct err *err)
 {
-    struct swf_reader r = {.path = path, .err = err};
+    struct swf_reader r = {0};
     r.t.hdr.unix_start = -1;
     memset(out, 0, sizeof *out);
-
-    errno = 0;
-    r.gz = gzopen(path, "rb");
-    if (!r.gz)
-        return err_set(err, "%s: cannot open: %s", path, errno ? strerror(errno) : "out of memory");
-    gzbuffer(r.gz, SWF_GZ_BUF);
-    r.cap = SWF_LINE_CAP;
-    r.buf = xmalloc(r.cap);
-
+    if (lines_open(&r.in, path, err) < 0)
+        return -1;
     int rc = swf_parse_lines(&r);
-    gzclose(r.gz); /* its only error, a truncated stream, was reported already */
-    free(r.buf);
+    lines_close(&r.in);
     if (rc != 0) {
         free(r.t.recs);
         return -1;

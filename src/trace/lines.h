@@ -1,0 +1,49 @@
+/*
+ * lines — numbered lines of a plain or gzip-compressed text file.
+ *
+ * The one line reader under the trace parsers (swf, mtrace): zlib reads plain
+ * files unchanged, so gzip is recognised by content; lines may be of any
+ * length; read errors, NUL bytes and a truncated gzip stream become messages
+ * naming the file and line. It does not split or interpret lines: that is
+ * each format's business.
+ */
+#ifndef MOKU_LINES_H
+#define MOKU_LINES_H
+
+#include <stddef.h>
+#include <zlib.h>
+
+#include "util/err.h"
+
+/*
+ * One open file. The readers use buf, line, path and err directly (a format's
+ * messages name the same file and line); the rest is private to lines.c.
+ */
+struct lines {
+    gzFile gz;
+    const char *path; /* borrowed from the caller of lines_open */
+    char *buf;        /* the current line, NUL-terminated, newline kept; owned */
+    size_t cap;       /* size of buf */
+    long line;        /* number of the line in buf (1-based) */
+    struct err *err;  /* borrowed; may be NULL */
+};
+
+/*
+ * Open path for reading; path and err must outlive the reader. Returns 0, or
+ * -1 with err reading "<path>: cannot open: <reason>" and *l left closed
+ * (lines_close on it is a no-op).
+ */
+int lines_open(struct lines *l, const char *path, struct err *err);
+
+/*
+ * Read the next line into l->buf and count it in l->line. Returns 1 for a
+ * line (the last one may lack its newline), 0 at the end of the file, -1 on
+ * an error with err reading "<path>:<line>: ...": corrupt or truncated gzip
+ * data, an I/O error, or a NUL byte in the line.
+ */
+int lines_next(struct lines *l);
+
+/* Close the file and free buf; safe on a closed or zeroed reader, and twice. */
+void lines_close(struct lines *l);
+
+#endif

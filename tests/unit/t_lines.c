@@ -1,0 +1,178 @@
+/*
+ * t_lines — the line reader under the trace parsers: lines of any length,
+ * line endings, and the errors (truncated gzip, NUL byte, missing file) that
+ * must name file and line. Files are written to /tmp and removed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "test.h"
+#include "trace/lines.h"
+
+/* Write len bytes to a new temporary file; its name goes into path. */
+static void write_temp(char *path, const char *data, size_t len)
+{
+    strcpy(path, "/tmp/t_lines_XXXXXX");
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    CHECK(write(fd, data, len) == (ssize_t)len);
+    close(fd);
+}
+
+/* Lines around and far past the first buffer size (1024) come back whole. */
+static void test_long_lines(void)
+{
+    static const size_t lens[] = {1, 1022, 1023, 1024, 1025, 2047, 2048, 100000, 0, 3};
+    enum { N = sizeof lens / sizeof lens[0] };
+    size_t total = 0;
+    for (int i = 0; i < N; i++)
+        total += lens[i] + 1;
+    char *text = malloc(total), *p = text;
+    for (int i = 0; i < N; i++) {
+        memset(p, 'a' + i, lens[i]);
+        p[lens[i]] = '\n';
+        p += lens[i] + 1;
+    }
+    char path[32];
+    write_temp(path, text, total);
+    free(text);
+
+    struct lines l;
+    CHECK_EQ(lines_open(&l, path, NULL), 0);
+    for (int i = 0; i < N; i++) {
+        CHECK_EQ(lines_next(&l), 1);
+        CHECK_EQ(l.line, i + 1);
+        CHECK_EQ(strlen(l.buf), lens[i] + 1);
+        CHECK(l.buf[0] == (lens[i] ? 'a' + i : '\n'));
+        CHECK(l.buf[lens[i] / 2] == (lens[i] ? 'a' + i : '\n'));
+    }
+    CHECK_EQ(lines_next(&l), 0);
+    lines_close(&l);
+    unlink(path);
+}
+
+/* "\r\n" is kept for the parsers (whose blanks include '\r'); a last line
+ * without a newline still counts. */
+static void test_crlf_and_no_final_newline(void)
+{
+    static const char text[] = "one\r\n\r\ntwo";
+    char path[32];
+    write_temp(path, text, sizeof text - 1);
+    struct lines l;
+    CHECK_EQ(lines_open(&l, path, NULL), 0);
+    CHECK_EQ(lines_next(&l), 1);
+    CHECK_STR(l.buf, "one\r\n");
+    CHECK_EQ(lines_next(&l), 1);
+    CHECK_STR(l.buf, "\r\n");
+    CHECK_EQ(lines_next(&l), 1);
+    CHECK_STR(l.buf, "two");
+    CHECK_EQ(l.line, 3);
+    CHECK_EQ(lines_next(&l), 0);
+    lines_close(&l);
+    unlink(path);
+}
+
+static void test_empty_file(void)
+{
+    char path[32];
+    write_temp(path, "", 0);
+    struct lines l;
+    CHECK_EQ(lines_open(&l, path, NULL), 0);
+    CHECK_EQ(lines_next(&l), 0);
+    lines_close(&l);
+    lines_close(&l); /* twice is fine */
+    unlink(path);
+}
+
+/* Write numbered lines through zlib as a gzip file, then keep only its first
+ * half: the stream ends mid-line and without its trailer. */
+static void write_cut_gzip(char *path)
+{
+    char tmp[32];
+    write_temp(tmp, "", 0);
+    gzFile gz = gzopen(tmp, "wb");
+    CHECK(gz != NULL);
+    if (!gz)
+        return;
+    for (int i = 1; i <= 5000; i++)
+        gzprintf(gz, "line %d of a gzip file that will be cut short\n", i * 7919 % 100003);
+    gzclose(gz);
+
+    FILE *f = fopen(tmp, "rb");
+    char buf[64 * 1024];
+    size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
+    if (f)
+        fclose(f);
+    unlink(tmp);
+    CHECK(n > 100 && n < sizeof buf);
+    write_temp(path, buf, n / 2);
+}
+
+/* A cut gzip stream is a read error naming file and line once, and the
+ * partial last line never comes back as a line. */
+static void test_truncated_gzip(void)
+{
+    char path[32];
+    write_cut_gzip(path);
+    struct err err = {{0}};
+    struct lines l;
+    CHECK_EQ(lines_open(&l, path, &err), 0);
+    int rc;
+    long good = 0;
+    while ((rc = lines_next(&l)) > 0) {
+        CHECK(l.buf[strlen(l.buf) - 1] == '\n');
+        good++;
+    }
+    CHECK_EQ(rc, -1);
+    CHECK(good > 0 && good < 5000);
+    char want[128];
+    snprintf(want, sizeof want, "%s:%ld: read error: ", path, good + 1);
+    CHECK(strncmp(err.msg, want, strlen(want)) == 0);
+    CHECK(strstr(err.msg + strlen(want), path) == NULL); /* zlib's own prefix is gone */
+    lines_close(&l);
+    unlink(path);
+}
+
+/* A NUL byte must not end the file early or go unnoticed. */
+static void test_nul_byte(void)
+{
+    static const char text[] = "first\nab\0cd\nlast\n";
+    char path[32];
+    write_temp(path, text, sizeof text - 1);
+    struct err err = {{0}};
+    struct lines l;
+    CHECK_EQ(lines_open(&l, path, &err), 0);
+    CHECK_EQ(lines_next(&l), 1);
+    CHECK_EQ(lines_next(&l), -1);
+    char want[128];
+    snprintf(want, sizeof want, "%s:2: the line holds a NUL byte: not a text file", path);
+    CHECK_STR(err.msg, want);
+    lines_close(&l);
+    unlink(path);
+}
+
+/* A failed open leaves the reader closed. */
+static void test_missing_file(void)
+{
+    struct err err = {{0}};
+    struct lines l;
+    CHECK_EQ(lines_open(&l, "/tmp/t_lines-no-such-file", &err), -1);
+    CHECK_STR(err.msg, "/tmp/t_lines-no-such-file: cannot open: No such file or directory");
+    CHECK(l.gz == NULL && l.buf == NULL);
+    lines_close(&l);
+}
+
+int main(void)
+{
+    TEST_RUN(test_long_lines);
+    TEST_RUN(test_crlf_and_no_final_newline);
+    TEST_RUN(test_empty_file);
+    TEST_RUN(test_truncated_gzip);
+    TEST_RUN(test_nul_byte);
+    TEST_RUN(test_missing_file);
+    return TEST_DONE();
+}
