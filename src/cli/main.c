@@ -408,7 +408,7 @@ static int cmd_simulate(int argc, char **argv)
     if (load_workload(&o, &wl) < 0)
         goto out;
     s = sched_create(&pol, NULL);
-    if (sched_creds_from_cfg(s, cfg, &e) < 0) {
+    if (sched_creds_from_cfg(s, cfg, &e) < 0 || sched_limits_from_cfg(s, cfg, &e) < 0) {
         fprintf(stderr, "moku: %s\n", e.msg);
         goto out;
     }

@@ -5,8 +5,11 @@
  * idle job why it is not running.
  *
  * Where moku differs: the closing analysis is one line, `job cannot run
- * (<reason>)`, with the reason the last scheduling iteration recorded
- * (sched_job_wait) instead of Maui's node-by-node feasibility check; lines
+ * (<reason>)`: for a blocked job Maui's policy message (sched_job_blocked,
+ * "job 5 violates idle HARD MAXIJOB limit of 1 for user erin (R: 1, U: 1)"),
+ * else the reason the last scheduling iteration recorded (sched_job_wait),
+ * instead of Maui's partition-by-partition selection and node-by-node
+ * feasibility check; lines
  * about things moku does not model (network, opsys, arch, executable) show
  * Maui's `[NONE]`; every credential is shown, DEFAULT included.
  */
@@ -24,7 +27,7 @@ struct jobview {
     long used;             /* walltime used */
     double priority;
     double pe;
-    const char *reason; /* idle: why not running; else NULL */
+    const char *reason; /* idle: why blocked or not running; else NULL */
     char reason_buf[128];
     long resv_start, resv_end; /* the job's reservation, resv_start < 0 if none */
 };

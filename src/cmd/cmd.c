@@ -149,6 +149,9 @@ const char *cmd_wait_reason(const struct cmd_ctx *c, const struct job *j, char *
 {
     if (j->state != JOB_IDLE)
         return NULL;
+    const char *blocked = sched_job_blocked(c->s, j);
+    if (blocked)
+        return blocked;
     switch (sched_job_wait(c->s, j)) {
     case WAIT_RESERVED:
         if (j->resv_start >= 0) {
@@ -166,10 +169,26 @@ const char *cmd_wait_reason(const struct cmd_ctx *c, const struct job *j, char *
         return "a higher-priority job is waiting (BACKFILLPOLICY NONE)";
     case WAIT_REJECTED:
         return "negative priority (REJECTNEGPRIOJOBS)";
+    case WAIT_POLICY:
+        return "starting now would exceed an active policy limit";
     case WAIT_NONE:
         break;
     }
     return "not yet considered by a scheduling iteration";
+}
+
+const char *cmd_reason_tail(const struct job *j, const char *reason)
+{
+    size_t n = strlen(j->name);
+    if (strncmp(reason, "job ", 4) == 0 && strncmp(reason + 4, j->name, n) == 0 &&
+        reason[4 + n] == ' ') {
+        const char *t = reason + 4 + n;
+        while (*t == ' ')
+            t++;
+        if (*t)
+            return t;
+    }
+    return reason;
 }
 
 void cmd_usage(const struct sched *s, struct cmd_usage *u)

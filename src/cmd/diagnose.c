@@ -1,20 +1,33 @@
 /*
- * diagnose -p — the priority of every idle job taken apart (digest §7.4;
- * Maui 3.3.1 UIDiagnosePriority and MJobGetStartPriority's display modes).
+ * diagnose -p — the priority of every eligible idle job taken apart (digest
+ * §7.4; Maui 3.3.1 UIDiagnosePriority and MJobGetStartPriority's display
+ * modes), and diagnose -q — why each blocked job is blocked (Maui
+ * MQueueDiagnose).
  *
- * Text: one column per component in use (component weight and at least one
- * factor weight not 0), in Maui's order CRED, FS, ATTR, SERV, TARG, RES,
+ * -p text: one column per component in use (component weight and at least
+ * one factor weight not 0), in Maui's order CRED, FS, ATTR, SERV, TARG, RES,
  * USAGE. Each cell is `<percent>(<sub>:<sub>...)`: the component's share of
  * the job's priority, then per factor in use the raw value for CRED (the
  * credential priorities) and the weighted contribution CW x FW x F for the
  * others. A Weights line heads the table, a Percent Contribution line of
  * averages closes it. JSON: per job the priority, the seven components and
- * the raw factors.
+ * the raw factors. Like Maui (which analyses MUIQ, the eligible queue,
+ * digest §1.4 step 7), blocked jobs are left out.
+ *
+ * -q text: `Diagnosing blocked jobs (policylevel SOFT  partition ALL)`, a
+ * blank line, then per blocked job, in queue order, its reason: Maui's policy
+ * message as is when it names the job (`job 5 violates idle HARD MAXIJOB
+ * limit of 1 for user erin (R: 1, U: 1)`), else `job <name, 20 wide>
+ * <reason>` as Maui prints its other findings. JSON: {"jobs": [{"id",
+ * "reason"}]}.
  *
  * Where moku differs: a share is of the sum of the components' absolute
  * values, not of the priority, so that a system priority or the floor at 1
  * does not hide what the weights do; ATTR has no factors in moku and never
- * shows.
+ * shows. With no blocked job -q says `no blocked jobs found` under its header
+ * (Maui prints that line alone when the queue is empty, nothing when no job
+ * is blocked). -q takes no policy level (-l): the engine decides once what
+ * is blocked.
  */
 #include <math.h>
 #include <stdio.h>
@@ -289,6 +302,40 @@ static void json_table(struct cmd_buf *out, const struct cmd_prio_row *rows, siz
     cmd_json_out(out, json_pack("{s:o}", "jobs", jobs));
 }
 
+/* ---- diagnose -q ---- */
+
+static void blocked_text(struct cmd_buf *out, const struct cmd_ctx *c, struct job *const *q,
+                         size_t n)
+{
+    cmd_buf_puts(out, "Diagnosing blocked jobs (policylevel SOFT  partition ALL)\n\n");
+    size_t shown = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *why = sched_job_blocked(c->s, q[i]);
+        if (!why)
+            continue;
+        shown++;
+        if (cmd_reason_tail(q[i], why) != why)
+            cmd_buf_printf(out, "%s\n", why);
+        else
+            cmd_buf_printf(out, "job %-20s %s\n", q[i]->name, why);
+    }
+    if (shown == 0)
+        cmd_buf_puts(out, "no blocked jobs found\n");
+}
+
+static void blocked_json(struct cmd_buf *out, const struct cmd_ctx *c, struct job *const *q,
+                         size_t n)
+{
+    json_t *jobs = json_array();
+    for (size_t i = 0; i < n; i++) {
+        const char *why = sched_job_blocked(c->s, q[i]);
+        if (why)
+            json_array_append_new(
+                jobs, json_pack("{s:o, s:o}", "id", cmd_jstr(q[i]->name), "reason", cmd_jstr(why)));
+    }
+    cmd_json_out(out, json_pack("{s:o}", "jobs", jobs));
+}
+
 /* ---- entry ---- */
 
 /* Whether some QOS adds a queue-time or xfactor weight (Maui then shows
@@ -304,43 +351,65 @@ static void qos_weights(const struct sched *s, int *qt, int *xf)
     }
 }
 
-static int parse_args(const struct cmd_args *a, struct err *err)
+/* The one mode asked for: 'p' or 'q'. */
+static int parse_args(const struct cmd_args *a, char *mode, struct err *err)
 {
-    int prio = 0;
+    *mode = 0;
     for (int i = 0; i < a->argc; i++) {
         const char *w = a->argv[i];
+        char m;
         if (strcmp(w, "-p") == 0)
-            prio = 1;
+            m = 'p';
+        else if (strcmp(w, "-q") == 0)
+            m = 'q';
         else if (w[0] == '-')
-            return err_set(err, "diagnose: unknown option '%s' (only -p is supported)",
-                           cmd_word(w));
+            return err_set(err, "diagnose: unknown option '%s' (-p or -q)", cmd_word(w));
         else
             return err_set(err, "diagnose: unexpected argument '%s'", cmd_word(w));
+        if (*mode && *mode != m)
+            return err_set(err, "diagnose: -p and -q are exclusive");
+        *mode = m;
     }
-    if (!prio)
-        return err_set(err, "diagnose: missing option (only -p, priority, is supported)");
+    if (!*mode)
+        return err_set(err, "diagnose: missing option (-p, priority, or -q, blocked jobs)");
     return 0;
+}
+
+static void diagnose_prio(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                          struct job *const *q, size_t n)
+{
+    struct cmd_prio_row *rows = xcalloc(n ? n : 1, sizeof *rows);
+    size_t nrows = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (sched_job_blocked(c->s, q[i]))
+            continue;
+        rows[nrows].job = q[i];
+        sched_job_priority(c->s, q[i], c->now, &rows[nrows].parts);
+        nrows++;
+    }
+    if (a->json) {
+        json_table(out, rows, nrows);
+    } else {
+        int qt, xf;
+        qos_weights(c->s, &qt, &xf);
+        cmd_diag_text(out, sched_policy(c->s), qt, xf, rows, nrows);
+    }
+    free(rows);
 }
 
 int cmd_diagnose(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
                  struct err *err)
 {
-    if (parse_args(a, err) < 0)
+    char mode;
+    if (parse_args(a, &mode, err) < 0)
         return -1;
     size_t n;
     struct job *const *q = sched_queue(c->s, &n);
-    struct cmd_prio_row *rows = xcalloc(n ? n : 1, sizeof *rows);
-    for (size_t i = 0; i < n; i++) {
-        rows[i].job = q[i];
-        sched_job_priority(c->s, q[i], c->now, &rows[i].parts);
-    }
-    if (a->json) {
-        json_table(out, rows, n);
-    } else {
-        int qt, xf;
-        qos_weights(c->s, &qt, &xf);
-        cmd_diag_text(out, sched_policy(c->s), qt, xf, rows, n);
-    }
-    free(rows);
+    if (mode == 'p')
+        diagnose_prio(c, a, out, q, n);
+    else if (a->json)
+        blocked_json(out, c, q, n);
+    else
+        blocked_text(out, c, q, n);
     return 0;
 }

@@ -1,16 +1,16 @@
 /*
  * showq — the queue (digest §7.1; Maui 3.3.1 omclient.c MCShowQ, MCShowRun,
  * MCShowIdle, MCShowBlocked). Without options: ACTIVE JOBS (running, earliest
- * end first), IDLE JOBS (the idle queue in priority order), BLOCKED JOBS and
- * the closing totals. -r: running detail; -i: idle detail with priority,
- * XFactor and `*` after a job holding a reservation; -b: blocked jobs with
- * their reason.
+ * end first), IDLE JOBS (the eligible idle jobs in priority order), BLOCKED
+ * JOBS (idle jobs the engine holds back, sched_job_blocked, shown as Maui
+ * shows policy-blocked jobs: state Idle) and the closing totals. -r: running
+ * detail; -i: eligible idle detail with priority, XFactor and `*` after a
+ * job holding a reservation; -b: blocked jobs with their reason.
  *
- * Where moku differs: no job is blocked yet (throttling policies come
- * later), so BLOCKED JOBS is always empty; -r shows no efficiency (`------`,
- * moku does not measure utilisation); priorities are computed at the
- * command's `now`, like diagnose -p, rather than kept from the last
- * iteration.
+ * Where moku differs: -r shows no efficiency (`------`, moku does not
+ * measure utilisation); priorities are computed at the command's `now`, like
+ * diagnose -p, rather than kept from the last iteration; blocked jobs are
+ * only the policy-blocked idle jobs (moku has no holds or deferred jobs).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,14 +20,16 @@
 
 enum showq_mode { SHOWQ_ALL, SHOWQ_RUNNING, SHOWQ_IDLE, SHOWQ_BLOCKED };
 
-/* What the three views need: the running jobs in end order, the idle queue
- * in priority order, the cluster's use. */
+/* What the views need: the running jobs in end order, the idle queue in
+ * priority order split into eligible and blocked jobs, the cluster's use. */
 struct showq {
     const struct cmd_ctx *c;
     struct job **active;
     size_t nactive;
-    struct job *const *idle;
+    struct job **idle; /* eligible */
     size_t nidle;
+    struct job **blocked;
+    size_t nblocked;
     struct cmd_usage use;
 };
 
@@ -54,8 +56,24 @@ static void showq_gather(const struct cmd_ctx *c, struct showq *q)
     }
     if (q->nactive > 1)
         qsort(q->active, q->nactive, sizeof *q->active, by_end);
-    q->idle = sched_queue(c->s, &q->nidle);
+    size_t n;
+    struct job *const *queue = sched_queue(c->s, &n);
+    q->idle = xcalloc(n ? n : 1, sizeof *q->idle);
+    q->blocked = xcalloc(n ? n : 1, sizeof *q->blocked);
+    for (size_t i = 0; i < n; i++) {
+        if (sched_job_blocked(c->s, queue[i]))
+            q->blocked[q->nblocked++] = queue[i];
+        else
+            q->idle[q->nidle++] = queue[i];
+    }
     cmd_usage(c->s, &q->use);
+}
+
+static void showq_free(struct showq *q)
+{
+    free(q->active);
+    free(q->idle);
+    free(q->blocked);
 }
 
 static double pct(double part, double whole)
@@ -138,9 +156,13 @@ static void text_all(struct cmd_buf *b, const struct showq *q)
     for (size_t i = 0; i < q->nidle; i++)
         text_row(b, q, q->idle[i], q->idle[i]->walltime, q->idle[i]->submit);
     cmd_buf_printf(b, "\n%zu Idle Job%c\n\n", q->nidle, q->nidle == 1 ? ' ' : 's');
+    /* Maui 3.3.1 closes the blocked list with the totals alone: no
+     * "N Blocked Jobs" line (that is Moab's lowercase layout). */
     text_header(b, "BLOCKED JOBS----------------", "WCLIMIT", "QUEUETIME");
-    cmd_buf_printf(b, "\nTotal Jobs: %zu   Active Jobs: %zu   Idle Jobs: %zu   Blocked Jobs: %d\n",
-                   q->nactive + q->nidle, q->nactive, q->nidle, 0);
+    for (size_t i = 0; i < q->nblocked; i++)
+        text_row(b, q, q->blocked[i], q->blocked[i]->walltime, q->blocked[i]->submit);
+    cmd_buf_printf(b, "\nTotal Jobs: %zu   Active Jobs: %zu   Idle Jobs: %zu   Blocked Jobs: %zu\n",
+                   q->nactive + q->nidle + q->nblocked, q->nactive, q->nidle, q->nblocked);
 }
 
 /* ---- text: -r, -i, -b ---- */
@@ -195,65 +217,84 @@ static void text_idle(struct cmd_buf *b, const struct showq *q)
                    ps / 3600.0, q->use.up_procs > 0 ? ps / 3600.0 / (double)q->use.up_procs : 0.0);
 }
 
-static void text_blocked(struct cmd_buf *b)
+static void text_blocked(struct cmd_buf *b, const struct showq *q)
 {
-    /* No job is blocked until throttling policies exist: header only. */
     cmd_buf_printf(b, "%18s %9s %20s\n\n", "JobName", "User", "Reason");
+    for (size_t i = 0; i < q->nblocked; i++) {
+        const struct job *j = q->blocked[i];
+        const char *why = sched_job_blocked(q->c->s, j);
+        cmd_buf_printf(b, "%18s %9s %s\n", j->name, j->user->name, cmd_reason_tail(j, why));
+    }
 }
 
 /* ---- JSON ---- */
 
-static json_t *json_creds(const struct job *j)
+/* The keys every job of a section has; -r and -i add their detail columns. */
+static json_t *json_job_base(const struct job *j)
 {
-    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "id", cmd_jstr(j->name), "user",
-                     cmd_jstr(j->user->name), "group", cmd_jstr(j->group->name), "account",
-                     cmd_jstr(j->account->name), "class", cmd_jstr(j->class_->name), "qos",
-                     cmd_jstr(j->qos->name));
+    return json_pack("{s:o, s:o, s:s, s:I}", "id", cmd_jstr(j->name), "user",
+                     cmd_jstr(j->user->name), "state", job_state_name(j->state), "procs",
+                     (json_int_t)job_procs(j));
 }
 
-static json_t *json_active_job(const struct showq *q, const struct job *j)
+static json_t *json_active_job(const struct showq *q, const struct job *j, int detail)
 {
-    json_t *o = json_creds(j);
-    const struct node *n = master_node(q, j);
-    json_object_set_new(o, "state", json_string(job_state_name(j->state)));
-    json_object_set_new(o, "procs", json_integer(job_procs(j)));
-    json_object_set_new(o, "walltime", json_integer(j->walltime));
+    json_t *o = json_job_base(j);
     json_object_set_new(o, "remaining", json_integer(remaining(q, j)));
-    json_object_set_new(o, "submit", json_integer(cmd_epoch(q->c, j->submit)));
     json_object_set_new(o, "start", json_integer(cmd_epoch(q->c, j->start)));
+    if (!detail)
+        return o;
+    const struct node *n = master_node(q, j);
+    json_object_set_new(o, "group", cmd_jstr(j->group->name));
+    json_object_set_new(o, "qos", cmd_jstr(j->qos->name));
+    json_object_set_new(o, "partition", cmd_jstr(n ? n->partition : NULL));
+    json_object_set_new(o, "master_host", cmd_jstr(n ? n->name : NULL));
     json_object_set_new(o, "xfactor", json_real(run_xfactor(j)));
     json_object_set_new(o, "backfilled", json_boolean(j->flags & JOB_BACKFILLED));
-    json_object_set_new(o, "master_host", cmd_jstr(n ? n->name : NULL));
-    json_object_set_new(o, "partition", cmd_jstr(n ? n->partition : NULL));
     return o;
 }
 
-static json_t *json_idle_job(const struct showq *q, const struct job *j)
+/* An idle job, eligible or blocked: QUEUETIME is the submission, as in the
+ * text. */
+static json_t *json_queued_job(const struct showq *q, const struct job *j)
 {
-    json_t *o = json_creds(j);
-    json_object_set_new(o, "state", json_string(job_state_name(j->state)));
-    json_object_set_new(o, "procs", json_integer(job_procs(j)));
-    json_object_set_new(o, "walltime", json_integer(j->walltime));
-    json_object_set_new(o, "submit", json_integer(cmd_epoch(q->c, j->submit)));
-    json_object_set_new(o, "queuetime", json_integer(cmd_epoch(q->c, j->qtime_start)));
+    json_t *o = json_job_base(j);
+    json_object_set_new(o, "wclimit", json_integer(j->walltime));
+    json_object_set_new(o, "queuetime", json_integer(cmd_epoch(q->c, j->submit)));
+    return o;
+}
+
+static json_t *json_idle_job(const struct showq *q, const struct job *j, int detail)
+{
+    json_t *o = json_queued_job(q, j);
     json_object_set_new(o, "priority", json_real(sched_job_priority(q->c->s, j, q->c->now, NULL)));
-    json_object_set_new(o, "xfactor", json_real(idle_xfactor(q, j)));
+    if (!detail)
+        return o;
     int resv = cmd_job_reserved(j);
+    json_object_set_new(o, "group", cmd_jstr(j->group->name));
+    json_object_set_new(o, "qos", cmd_jstr(j->qos->name));
+    json_object_set_new(o, "class", cmd_jstr(j->class_->name));
+    json_object_set_new(o, "xfactor", json_real(idle_xfactor(q, j)));
+    json_object_set_new(o, "system_queuetime", json_integer(cmd_epoch(q->c, j->qtime_start)));
     json_object_set_new(o, "reserved", json_boolean(resv));
     json_object_set_new(o, "reservation_start",
                         resv ? json_integer(cmd_epoch(q->c, j->resv_start)) : json_null());
     return o;
 }
 
+static json_t *json_blocked_job(const struct showq *q, const struct job *j)
+{
+    json_t *o = json_queued_job(q, j);
+    json_object_set_new(o, "reason", cmd_jstr(sched_job_blocked(q->c->s, j)));
+    return o;
+}
+
 static json_t *json_summary(const struct showq *q)
 {
-    const struct cmd_usage *u = &q->use;
-    double ps = backlog_seconds(q);
-    return json_pack("{s:I, s:I, s:I, s:i, s:I, s:I, s:I, s:I, s:f}", "jobs",
-                     (json_int_t)(q->nactive + q->nidle), "active", (json_int_t)q->nactive, "idle",
-                     (json_int_t)q->nidle, "blocked", 0, "procs_up", (json_int_t)u->up_procs,
-                     "procs_busy", (json_int_t)u->busy_procs, "nodes_up", (json_int_t)u->up_nodes,
-                     "nodes_busy", (json_int_t)u->busy_nodes, "backlog_proc_hours", ps / 3600.0);
+    return json_pack("{s:I, s:I, s:I, s:I}", "total",
+                     (json_int_t)(q->nactive + q->nidle + q->nblocked), "active",
+                     (json_int_t)q->nactive, "idle", (json_int_t)q->nidle, "blocked",
+                     (json_int_t)q->nblocked);
 }
 
 static void json_view(struct cmd_buf *b, const struct showq *q, enum showq_mode mode)
@@ -262,17 +303,21 @@ static void json_view(struct cmd_buf *b, const struct showq *q, enum showq_mode 
     if (mode == SHOWQ_ALL || mode == SHOWQ_RUNNING) {
         json_t *a = json_array();
         for (size_t i = 0; i < q->nactive; i++)
-            json_array_append_new(a, json_active_job(q, q->active[i]));
+            json_array_append_new(a, json_active_job(q, q->active[i], mode == SHOWQ_RUNNING));
         json_object_set_new(root, "active", a);
     }
     if (mode == SHOWQ_ALL || mode == SHOWQ_IDLE) {
         json_t *a = json_array();
         for (size_t i = 0; i < q->nidle; i++)
-            json_array_append_new(a, json_idle_job(q, q->idle[i]));
+            json_array_append_new(a, json_idle_job(q, q->idle[i], mode == SHOWQ_IDLE));
         json_object_set_new(root, "idle", a);
     }
-    if (mode == SHOWQ_ALL || mode == SHOWQ_BLOCKED)
-        json_object_set_new(root, "blocked", json_array());
+    if (mode == SHOWQ_ALL || mode == SHOWQ_BLOCKED) {
+        json_t *a = json_array();
+        for (size_t i = 0; i < q->nblocked; i++)
+            json_array_append_new(a, json_blocked_job(q, q->blocked[i]));
+        json_object_set_new(root, "blocked", a);
+    }
     json_object_set_new(root, "summary", json_summary(q));
     cmd_json_out(b, root);
 }
@@ -317,9 +362,9 @@ int cmd_showq(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf 
     else if (mode == SHOWQ_IDLE)
         text_idle(out, &q);
     else if (mode == SHOWQ_BLOCKED)
-        text_blocked(out);
+        text_blocked(out, &q);
     else
         text_all(out, &q);
-    free(q.active);
+    showq_free(&q);
     return 0;
 }

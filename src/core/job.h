@@ -22,6 +22,8 @@ enum job_state {
 #define JOB_BACKFILLED 0x1  /* started ahead of a higher-priority waiting job */
 #define JOB_RESERVED 0x2    /* holds a priority reservation in the current plan */
 #define JOB_SPVIOLATION 0x4 /* running over a soft policy limit (Maui SPVIOLATION) */
+#define JOB_HARDOK 0x8      /* within its hard limits: the hard pass may start it */
+#define JOB_BLOCKED 0x10    /* idle but not eligible (over a soft limit or a per-job one) */
 
 /* Why an idle job is not running, as the last scheduling iteration saw it. */
 enum job_wait {
@@ -31,6 +33,7 @@ enum job_wait {
     WAIT_DELAYS,    /* would fit now, but would delay a higher-priority reservation */
     WAIT_PRIORITY,  /* BACKFILLPOLICY NONE: a higher-priority job is waiting */
     WAIT_REJECTED,  /* negative priority under REJECTNEGPRIOJOBS: not considered */
+    WAIT_POLICY,    /* starting now would exceed an active policy limit */
 };
 
 /* How an administrator's system priority applies (Maui setspri). */
@@ -82,6 +85,10 @@ struct job {
     long bypass;     /* times a lower-priority job was backfilled ahead of it */
     enum job_sysprio sysprio_mode; /* administrator's system priority, if any */
     long sysprio;
+    char *blocked; /* JOB_BLOCKED: why, in Maui's words (owned), filled on demand by
+                      sched_job_blocked(); may be stale or NULL otherwise */
+    unsigned long jobcheck_gen; /* per-job limits checked under this limits generation */
+    int jobcheck_ok;            /* ... and the answer */
     enum job_wait wait; /* idle: why not running, as of plan wait_gen */
     unsigned long wait_gen;
     long start;      /* when it started (JOB_RUNNING, JOB_COMPLETED) */

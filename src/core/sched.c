@@ -54,6 +54,8 @@ struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm
     for (int k = 0; k < CRED_NKINDS; k++)
         s->creds[k] = cred_table_create(k);
     heap_init(&s->running, running_less, running_setpos);
+    s->limits = limits_create();
+    s->limits_gen = 1;
     strmap_init(&s->nodes_byname);
     strmap_init(&s->jobs_byname);
     s->avail = avail_create(0, LONG_MIN / 4);
@@ -73,6 +75,7 @@ static void free_node(struct node *n)
 
 static void free_job(struct job *j)
 {
+    free(j->blocked);
     for (size_t i = 0; i < j->nfeatures; i++)
         free(j->features[i]);
     free(j->features);
@@ -104,6 +107,7 @@ void sched_destroy(struct sched *s)
     free(s->blocked);
     heap_free(&s->running);
     avail_destroy(s->avail);
+    limits_destroy(s->limits);
     free(s);
 }
 
@@ -155,6 +159,7 @@ static void append_node(struct sched *s, const struct node_spec *spec)
     }
     alloc_node_changed(s, s->nnodes - 1);
     s->env_valid = 0;
+    s->limits_gen++; /* processor equivalents depend on the cluster */
     s->replan = 1;
 }
 
@@ -391,6 +396,37 @@ int sched_set_sysprio(struct sched *s, struct job *j, enum job_sysprio mode, lon
     j->sysprio = mode == SYSPRIO_NONE ? 0 : value;
     s->replan = 1;
     return 0;
+}
+
+int sched_limits_from_cfg(struct sched *s, const struct cfg *cfg, struct err *err)
+{
+    if (limits_load(s->limits, cfg, err) < 0)
+        return -1;
+    s->limits_gen++;
+    s->replan = 1;
+    return 0;
+}
+
+const char *sched_job_blocked(const struct sched *s, const struct job *j)
+{
+    if (j->state != JOB_IDLE || !(j->flags & JOB_BLOCKED))
+        return NULL;
+    /* Reasons are put into words only when asked, once per plan. */
+    struct sched *m = (struct sched *)s;
+    if (m->reasons_gen != m->plan_gen + 1) {
+        elig_reasons(m);
+        m->reasons_gen = m->plan_gen + 1;
+    }
+    return j->blocked ? j->blocked : "blocked by policy";
+}
+
+size_t sched_count_idle(const struct sched *s, int blocked)
+{
+    size_t n = 0;
+    for (size_t i = s->qhead; i < s->qlen; i++)
+        if (s->queue[i] && ((s->queue[i]->flags & JOB_BLOCKED) != 0) == (blocked != 0))
+            n++;
+    return n;
 }
 
 enum job_wait sched_job_wait(const struct sched *s, const struct job *j)

@@ -77,6 +77,10 @@ int sched_add_nodes_from_cfg(struct sched *s, const struct cfg *cfg, struct err 
  * QLIST, CLASSWEIGHT, QOS weights, targets and flags) and the legacy QOS*
  * parameters. All or nothing; errors name file, line and object. */
 int sched_creds_from_cfg(struct sched *s, const struct cfg *cfg, struct err *err);
+/* Throttling limits from USERCFG ... SYSCFG, QOS overrides and flags,
+ * per-user limits in a class or QOS, SYSTEMMAX* and the legacy MAX*PER*
+ * parameters (policy/limits.h). All or nothing. */
+int sched_limits_from_cfg(struct sched *s, const struct cfg *cfg, struct err *err);
 /* Set an administrator's system priority on an idle job (Maui setspri):
  * SYSPRIO_ABSOLUTE with 0..1000, SYSPRIO_RELATIVE with any value,
  * SYSPRIO_NONE to clear. Errors: job not idle, value out of range. */
@@ -131,6 +135,13 @@ double sched_job_priority(const struct sched *s, const struct job *j, long now,
  * commands; *n is set. The array is owned by s and valid until the next
  * call into s. */
 struct job *const *sched_queue(const struct sched *s, size_t *n);
+/* Why an idle job is blocked (not eligible for scheduling: over an idle or
+ * active policy limit, or a per-job limit it can never meet), in Maui's
+ * words ("job 12 violates active SOFT MAXPS limit of 72000 for user alice
+ * (R: 28800, U: 69896)"); NULL when the job is eligible or not idle. */
+const char *sched_job_blocked(const struct sched *s, const struct job *j);
+/* Idle jobs: eligible ones (blocked == 0) or blocked ones (blocked == 1). */
+size_t sched_count_idle(const struct sched *s, int blocked);
 /* Why idle job j is not running, as the last plan saw it. */
 enum job_wait sched_job_wait(const struct sched *s, const struct job *j);
 /* Look a job up by name; NULL if none. */

@@ -10,6 +10,7 @@
 
 #include "core/sched.h"
 #include "policy/avail.h"
+#include "policy/limits.h"
 #include "util/heap.h"
 #include "util/strmap.h"
 
@@ -34,6 +35,10 @@ struct sched {
     size_t nindexed;           /* jobs [0, nindexed) are in jobs_byname */
     struct cred_table *creds[CRED_NKINDS];
     int cred_weights; /* credentials weigh jobs apart: QOS weights/targets, CLASSWEIGHT */
+    struct limits *limits; /* throttling policies (policy/limits.c) */
+    size_t nblocked_jobs;  /* idle jobs flagged JOB_BLOCKED */
+    unsigned long reasons_gen; /* plan whose blocked reasons are filled in (+1) */
+    unsigned long limits_gen;  /* bumped when limits or the cluster change */
     long nsysprio;   /* idle jobs with a system priority */
     int order_static; /* this iteration: priority order is submission order */
     int prio_static;  /* the priority parameters allow static order */
@@ -68,6 +73,20 @@ struct sched {
 
 /* Whether the queue's priority order is submission order for good. */
 int sched_order_is_static(const struct sched *s);
+
+/* policy/elig.c: which idle jobs are eligible (throttling limits). */
+void elig_run(struct sched *s, long now);
+/* Whether starting j now keeps its credentials within their active limits
+ * at `level`; why gets the violation (len bytes). */
+int elig_may_start(struct sched *s, struct job *j, enum lim_level level, char *why, size_t len);
+/* j started: count it in active usage, drop its blocked state. */
+void elig_started(struct sched *s, struct job *j);
+/* Drop j's blocked state (it left the queue or became eligible). */
+void elig_unblock(struct sched *s, struct job *j);
+/* Fill the blocked jobs' reasons, as the last iteration left the queue. */
+void elig_reasons(struct sched *s);
+/* After an iteration's starts: which idle jobs the soft limits now admit. */
+void elig_final(struct sched *s, long now);
 
 /* policy/iter.c: the scheduling iteration. */
 void iter_run(struct sched *s, long now);

@@ -96,8 +96,8 @@ static void set_free_range(struct sched *s, size_t from, size_t to)
     while (from < to) {
         size_t w = from / 64, lo = from % 64;
         size_t hi = (to - w * 64) < 64 ? to - w * 64 : 64;
-        uint64_t mask = (hi == 64 ? ~(uint64_t)0 : (((uint64_t)1 << hi) - 1)) &
-                        (~(uint64_t)0 << lo);
+        uint64_t mask =
+            (hi == 64 ? ~(uint64_t)0 : (((uint64_t)1 << hi) - 1)) & (~(uint64_t)0 << lo);
         s->freemap[w] |= mask;
         from = w * 64 + hi;
     }

@@ -95,7 +95,9 @@ static void compact_queue(struct sched *s)
 
 static void order_queue(struct sched *s, long now)
 {
-    if (s->order_static && !s->unsorted)
+    /* Throttling limits move queue-time starts (JOBPRIOACCRUALPOLICY), so
+     * with limits the order is recomputed like any dynamic priority. */
+    if (s->order_static && !s->unsorted && !limits_any(s->limits))
         return;
     compact_all(s);
     struct prio_env env;
@@ -141,6 +143,7 @@ static int try_start(struct sched *s, struct job *j, long now)
         return 0;
     }
     j->state = JOB_RUNNING;
+    elig_started(s, j);
     if (s->plan_blocked) {
         j->flags |= JOB_BACKFILLED;
         s->stats.backfilled++;
@@ -183,8 +186,15 @@ static void scan(struct sched *s, long now, size_t from)
         struct job *j = s->queue[i];
         if (!j)
             continue;
+        if (j->flags & JOB_BLOCKED)
+            continue; /* over a throttling limit: not eligible (policy/elig.c) */
         if (!s->order_static && prio_rejects(&s->pol.prio, j->priority)) {
             j->wait = WAIT_REJECTED; /* priorities are fresh: order_queue computed them */
+            j->wait_gen = s->plan_gen;
+            continue;
+        }
+        if (!elig_may_start(s, j, LIM_SOFT, NULL, 0)) {
+            j->wait = WAIT_POLICY; /* jobs started in this pass used up its room */
             j->wait_gen = s->plan_gen;
             continue;
         }
@@ -206,6 +216,39 @@ static void scan(struct sched *s, long now, size_t from)
     s->qscanned = s->qlen;
 }
 
+/* Candidates of the hard pass: blocked by a soft limit only, or eligible
+ * but stopped in this pass by a soft active limit. */
+static int hard_candidate(const struct sched *s, const struct job *j)
+{
+    if (!(j->flags & JOB_HARDOK))
+        return 0;
+    return (j->flags & JOB_BLOCKED) || (j->wait == WAIT_POLICY && j->wait_gen == s->plan_gen);
+}
+
+/*
+ * The second backfill pass (Maui's MQueueBackFill over the HARD list): jobs
+ * held back only by soft limits may have what nothing else can use, if they
+ * fit now without delaying any reservation and stay within their hard
+ * active limits. One that exceeds a soft limit runs marked SPVIOLATION.
+ */
+static void hard_pass(struct sched *s, long now)
+{
+    if (!limits_any(s->limits) || s->pol.backfill == BF_NONE)
+        return;
+    for (size_t i = s->qhead; i < s->qlen && avail_free_now(s->avail) > 0; i++) {
+        struct job *j = s->queue[i];
+        if (!j || !hard_candidate(s, j) || !elig_may_start(s, j, LIM_HARD, NULL, 0))
+            continue;
+        int over_soft = !elig_may_start(s, j, LIM_SOFT, NULL, 0) || (j->flags & JOB_BLOCKED);
+        if (try_start(s, j, now)) {
+            if (over_soft)
+                j->flags |= JOB_SPVIOLATION;
+            s->queue[i] = NULL;
+            s->qidle--;
+        }
+    }
+}
+
 static void full_pass(struct sched *s, long now)
 {
     s->stats.full_passes++;
@@ -217,7 +260,12 @@ static void full_pass(struct sched *s, long now)
     s->plan_stopped = 0;
     s->nblocked = 0;
     s->replan = 0;
+    elig_run(s, now);
     scan(s, now, s->qhead);
+    hard_pass(s, now);
+    /* Maui shows the queue as the soft filter sees it after this iteration's
+     * starts (MUIQ): a job that started frees its idle slot for the next. */
+    elig_final(s, now);
 }
 
 void iter_run(struct sched *s, long now)
@@ -225,6 +273,8 @@ void iter_run(struct sched *s, long now)
     s->stats.iterations++;
     s->order_static = sched_order_is_static(s); /* fixed for the whole iteration */
     settle_time(s, now);
+    if (limits_any(s->limits))
+        s->replan = 1; /* usage changes with time (remaining PS): re-plan every iteration */
     if (s->replan || s->unsorted || !s->order_static)
         full_pass(s, now);
     else

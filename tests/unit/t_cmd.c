@@ -13,6 +13,10 @@
  *   t=1200  iteration: 3 cannot start and reserves 3600; 4 backfills (ends
  *           3000); 5 would fit but delay 3's reservation; 6 lacks processors.
  * Commands answer at now = 1500.
+ *
+ * The blocked variant (blocked_scenario) marks 5 and 6 blocked by hand after
+ * the iteration, with Maui's policy messages, so that the commands' blocked
+ * views do not depend on the engine's throttling.
  */
 #include <jansson.h>
 #include <math.h>
@@ -149,6 +153,29 @@ static struct sched *default_scenario(void)
     return scenario(&pol);
 }
 
+#define WHY5 "job 5 violates idle HARD MAXIJOB limit of 1 for user erin (R: 1, U: 1)"
+#define WHY6 "job 6 violates active SOFT MAXPROC limit of 4 for class batch (R: 4, U: 7)"
+
+/* Mark idle job `name` blocked, as the engine would (s frees the text). */
+static void block(struct sched *s, const char *name, const char *why)
+{
+    struct job *j = sched_find_job(s, name);
+    CHECK(j && j->state == JOB_IDLE);
+    if (!j)
+        return;
+    free(j->blocked);
+    j->blocked = strdup(why);
+    j->flags |= JOB_BLOCKED; /* as the engine marks a job it blocks */
+}
+
+static struct sched *blocked_scenario(void)
+{
+    struct sched *s = default_scenario();
+    block(s, "5", WHY5);
+    block(s, "6", WHY6);
+    return s;
+}
+
 /* Run line; returns the answer (caller frees) or NULL with e set. */
 static char *run(struct sched *s, const struct cfg *cfg, const char *line, struct err *e)
 {
@@ -215,6 +242,90 @@ static void test_showq(void)
     check_golden(s, "showq -b", "showq_b.txt");
     check_golden(s, "showq --format=json", "showq.json");
     check_golden(s, "showq -i --format json", "showq_i.json");
+    sched_destroy(s);
+}
+
+/* Blocked jobs leave IDLE JOBS for BLOCKED JOBS (state Idle, as Maui shows
+ * a policy-blocked job), showq -b gives their reasons, -i only the eligible
+ * jobs. */
+static void test_showq_blocked(void)
+{
+    struct sched *s = blocked_scenario();
+    CHECK_EQ(sched_count_idle(s, 0), 1);
+    CHECK_EQ(sched_count_idle(s, 1), 2);
+    check_golden(s, "showq", "showq_blocked.txt");
+    check_golden(s, "showq -b", "showq_b_blocked.txt");
+    check_golden(s, "showq -i", "showq_i_blocked.txt");
+    check_golden(s, "showq --format=json", "showq_blocked.json");
+    check_golden(s, "showq -b --format=json", "showq_b_blocked.json");
+    struct err e;
+    char *out = run(s, NULL, "showq", &e);
+    CHECK_HAS(out, "\n1 Idle Job \n");
+    CHECK_HAS(out, "Total Jobs: 6   Active Jobs: 3   Idle Jobs: 1   Blocked Jobs: 2\n");
+    free(out);
+    out = run(s, NULL, "showq -i", &e);
+    CHECK(out && !strstr(out, "erin") && !strstr(out, "frank"));
+    CHECK_HAS(out, "Jobs: 1  Total Backlog:  6.00 ProcHours  (0.75 Hours)");
+    free(out);
+    sched_destroy(s);
+}
+
+/* The JSON of the default view has exactly the agreed keys. */
+static void check_keys(json_t *o, const char *const *keys, size_t n)
+{
+    CHECK(json_is_object(o));
+    CHECK_EQ(json_object_size(o), n);
+    for (size_t i = 0; i < n; i++)
+        if (!json_object_get(o, keys[i])) {
+            fprintf(stderr, "missing key '%s'\n", keys[i]);
+            CHECK(0);
+        }
+}
+
+static void test_showq_json_shape(void)
+{
+    static const char *const root_keys[] = {"active", "idle", "blocked", "summary"};
+    static const char *const active_keys[] = {"id", "user", "state", "procs", "remaining", "start"};
+    static const char *const idle_keys[] = {"id",      "user",      "state",   "procs",
+                                            "wclimit", "queuetime", "priority"};
+    static const char *const blocked_keys[] = {"id",      "user",      "state", "procs",
+                                               "wclimit", "queuetime", "reason"};
+    static const char *const summary_keys[] = {"total", "active", "idle", "blocked"};
+    struct sched *s = blocked_scenario();
+    struct err e;
+    char *out = run(s, NULL, "showq --format=json", &e);
+    json_t *root = out ? json_loads(out, 0, NULL) : NULL;
+    check_keys(root, root_keys, 4);
+    json_t *a = json_object_get(root, "active"), *i = json_object_get(root, "idle"),
+           *b = json_object_get(root, "blocked"), *sum = json_object_get(root, "summary");
+    CHECK_EQ(json_array_size(a), 3);
+    CHECK_EQ(json_array_size(i), 1);
+    CHECK_EQ(json_array_size(b), 2);
+    for (size_t k = 0; k < json_array_size(a); k++)
+        check_keys(json_array_get(a, k), active_keys, 6);
+    for (size_t k = 0; k < json_array_size(i); k++)
+        check_keys(json_array_get(i, k), idle_keys, 7);
+    for (size_t k = 0; k < json_array_size(b); k++)
+        check_keys(json_array_get(b, k), blocked_keys, 7);
+    check_keys(sum, summary_keys, 4);
+    CHECK(json_integer_value(json_object_get(sum, "total")) == 6);
+    CHECK(json_integer_value(json_object_get(sum, "active")) == 3);
+    CHECK(json_integer_value(json_object_get(sum, "idle")) == 1);
+    CHECK(json_integer_value(json_object_get(sum, "blocked")) == 2);
+    json_t *b0 = json_array_get(b, 0);
+    CHECK_STR(json_string_value(json_object_get(b0, "id")), "5");
+    CHECK_STR(json_string_value(json_object_get(b0, "state")), "Idle");
+    CHECK_STR(json_string_value(json_object_get(b0, "reason")), WHY5);
+    CHECK(json_integer_value(json_object_get(b0, "procs")) == 1);
+    CHECK(json_integer_value(json_object_get(b0, "wclimit")) == 10800);
+    CHECK(json_integer_value(json_object_get(b0, "queuetime")) == EPOCH + 900);
+    json_t *a0 = json_array_get(a, 0);
+    CHECK_STR(json_string_value(json_object_get(a0, "id")), "4");
+    CHECK(json_integer_value(json_object_get(a0, "remaining")) == 1500);
+    CHECK(json_integer_value(json_object_get(a0, "start")) == EPOCH + 1200);
+    CHECK(json_is_number(json_object_get(json_array_get(i, 0), "priority")));
+    json_decref(root);
+    free(out);
     sched_destroy(s);
 }
 
@@ -294,6 +405,24 @@ static void test_checkjob_reasons(void)
     sched_destroy(s);
 }
 
+/* A blocked job's reason is its blocked text, in text and JSON. */
+static void test_checkjob_blocked(void)
+{
+    struct sched *s = blocked_scenario();
+    check_golden(s, "checkjob 5", "checkjob_5_blocked.txt");
+    check_golden(s, "checkjob 5 --format=json", "checkjob_5_blocked.json");
+    struct err e;
+    char *out = run(s, NULL, "checkjob 6", &e);
+    CHECK_HAS(out, "job cannot run  (" WHY6 ")\n");
+    CHECK(out && !strstr(out, "insufficient idle processors"));
+    free(out);
+    /* Not blocked: the plan's reason as before. */
+    out = run(s, NULL, "checkjob 3", &e);
+    CHECK_HAS(out, "job cannot run  (reserved to start at Mon Jan  1 01:00:00)\n");
+    free(out);
+    sched_destroy(s);
+}
+
 /* A job that ended is shown as Completed, with what it used. */
 static void test_checkjob_completed(void)
 {
@@ -322,6 +451,68 @@ static void test_diagnose(void)
     struct sched *s = default_scenario();
     check_golden(s, "diagnose -p", "diagnose_p.txt");
     sched_destroy(s);
+}
+
+/* diagnose -p leaves blocked jobs out; -q lists them with their reasons. */
+static void test_diagnose_blocked(void)
+{
+    struct sched *s = blocked_scenario();
+    check_golden(s, "diagnose -p", "diagnose_p_blocked.txt");
+    check_golden(s, "diagnose -q", "diagnose_q.txt");
+    check_golden(s, "diagnose -q --format=json", "diagnose_q.json");
+    struct err e;
+    char *out = run(s, NULL, "diagnose -p --format=json", &e);
+    json_t *root = out ? json_loads(out, 0, NULL) : NULL;
+    json_t *jobs = json_object_get(root, "jobs");
+    CHECK_EQ(json_array_size(jobs), 1);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(jobs, 0), "id")), "3");
+    json_decref(root);
+    free(out);
+    out = run(s, NULL, "diagnose -q --format=json", &e);
+    root = out ? json_loads(out, 0, NULL) : NULL;
+    jobs = json_object_get(root, "jobs");
+    CHECK_EQ(json_object_size(root), 1);
+    CHECK_EQ(json_array_size(jobs), 2);
+    for (size_t i = 0; i < json_array_size(jobs); i++)
+        CHECK_EQ(json_object_size(json_array_get(jobs, i)), 2);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(jobs, 1), "id")), "6");
+    CHECK_STR(json_string_value(json_object_get(json_array_get(jobs, 1), "reason")), WHY6);
+    json_decref(root);
+    free(out);
+
+    /* A reason that does not name the job is printed after it, as Maui
+     * prints its other findings; showq -b shows it whole. */
+    block(s, "6", "exceeds available partition procs");
+    out = run(s, NULL, "diagnose -q", &e);
+    CHECK_HAS(out, "\njob 6                    exceeds available partition procs\n");
+    free(out);
+    out = run(s, NULL, "showq -b", &e);
+    CHECK_HAS(out, "\n                 6     frank exceeds available partition procs\n");
+    free(out);
+    sched_destroy(s);
+
+    /* Nothing blocked. */
+    s = default_scenario();
+    out = run(s, NULL, "diagnose -q", &e);
+    CHECK_STR(out, "Diagnosing blocked jobs (policylevel SOFT  partition ALL)\n\n"
+                   "no blocked jobs found\n");
+    free(out);
+    out = run(s, NULL, "diagnose -q --format=json", &e);
+    CHECK_STR(out, "{\n  \"jobs\": []\n}\n");
+    free(out);
+    sched_destroy(s);
+}
+
+/* Only "job <its own name> " is taken off a reason. */
+static void test_reason_tail(void)
+{
+    struct job j = {.name = "5"};
+    CHECK_STR(cmd_reason_tail(&j, "job 5 violates x"), "violates x");
+    CHECK_STR(cmd_reason_tail(&j, "job 55 violates x"), "job 55 violates x");
+    CHECK_STR(cmd_reason_tail(&j, "job 5"), "job 5");
+    CHECK_STR(cmd_reason_tail(&j, "job 5 "), "job 5 ");
+    CHECK_STR(cmd_reason_tail(&j, "jobs 5 x"), "jobs 5 x");
+    CHECK_STR(cmd_reason_tail(&j, ""), "");
 }
 
 /* The JSON carries exactly the engine's breakdown, in queue order. */
@@ -555,6 +746,9 @@ static void test_errors(void)
     check_error(s, "diagnose", "diagnose: missing option");
     check_error(s, "diagnose -f", "diagnose: unknown option '-f'");
     check_error(s, "diagnose -p 3", "diagnose: unexpected argument '3'");
+    check_error(s, "diagnose -q 3", "diagnose: unexpected argument '3'");
+    check_error(s, "diagnose -p -q", "diagnose: -p and -q are exclusive");
+    check_error(s, "diagnose -q -l soft", "diagnose: unknown option '-l'");
     check_error(s, "showconfig NOSUCHPARAM", "showconfig: unknown parameter 'NOSUCHPARAM'");
     check_error(s, "showconfig -v", "showconfig: unknown option '-v'");
     check_error(s, "SHOWQ", "SHOWQ: unknown command");
@@ -620,11 +814,23 @@ static void test_json_encoding(void)
     free(out);
     const char *lines[] = {"showq --format=json", "showq -i --format=json",
                            "diagnose -p --format=json"};
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         out = run(s, NULL, lines[i], &e);
         o = out ? json_loads(out, 0, NULL) : NULL;
         CHECK(json_is_object(o));
         CHECK(out && strstr(out, "caf?"));
+        json_decref(o);
+        free(out);
+    }
+    /* A blocked job's name and reason. */
+    block(s, "caf\xe9", "job caf\xe9 violates idle HARD MAXIJOB limit of 1 for user \xff\xfe");
+    const char *blines[] = {"showq --format=json", "showq -b --format=json",
+                            "diagnose -q --format=json", "checkjob caf\xe9 --format=json"};
+    for (size_t i = 0; i < sizeof blines / sizeof blines[0]; i++) {
+        out = run(s, NULL, blines[i], &e);
+        o = out ? json_loads(out, 0, NULL) : NULL;
+        CHECK(json_is_object(o));
+        CHECK(out && strstr(out, "job caf? violates idle HARD MAXIJOB limit of 1 for user ??"));
         json_decref(o);
         free(out);
     }
@@ -643,6 +849,7 @@ static void test_fuzz(void)
                                         "-i",
                                         "-b",
                                         "-p",
+                                        "-q",
                                         "-x",
                                         "--format",
                                         "--format=json",
@@ -661,7 +868,7 @@ static void test_fuzz(void)
                                         "\xff\xfe",
                                         "%s%n%s",
                                         "checkjob\n3"};
-    struct sched *s = default_scenario();
+    struct sched *s = blocked_scenario();
     unsigned seed = 12345;
     int ok = 0, failed = 0;
     for (int iter = 0; iter < 3000; iter++) {
@@ -693,11 +900,16 @@ int main(void)
 {
     TEST_RUN(test_scenario);
     TEST_RUN(test_showq);
+    TEST_RUN(test_showq_blocked);
+    TEST_RUN(test_showq_json_shape);
     TEST_RUN(test_showq_empty);
     TEST_RUN(test_checkjob);
     TEST_RUN(test_checkjob_reasons);
+    TEST_RUN(test_checkjob_blocked);
     TEST_RUN(test_checkjob_completed);
     TEST_RUN(test_diagnose);
+    TEST_RUN(test_diagnose_blocked);
+    TEST_RUN(test_reason_tail);
     TEST_RUN(test_diagnose_json);
     TEST_RUN(test_diagnose_layout);
     TEST_RUN(test_showconfig);

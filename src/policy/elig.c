@@ -1,0 +1,169 @@
+/*
+ * elig — eligibility: which idle jobs an iteration may schedule (Maui's
+ * MQueueSelectAllJobs and MQueueSelectJobs, digest §3.3-3.6).
+ *
+ * With throttling limits configured, every full pass first
+ *   1. rebuilds active usage from the running jobs (a running job holds its
+ *      processors times its REMAINING walltime of PS),
+ *   2. walks the idle jobs in priority order twice, accumulating idle usage:
+ *      once against HARD limits (may the job be scheduled at all, by the
+ *      second backfill pass?) and once against SOFT limits (may it be
+ *      scheduled by priority and the first backfill pass?). A job failing the
+ *      soft walk is *blocked* and carries the reason in Maui's words; a job
+ *      failing a per-job limit (MAX.WCLIMIT, ...) can never run.
+ * Idle usage thus admits the highest-priority jobs first, and a blocked job
+ * becomes eligible as soon as policy allows it. A job blocked at the hard
+ * level stops accruing queue time unless JOBPRIOACCRUALPOLICY is ALWAYS.
+ *
+ * Without limits nothing here costs anything: elig_run returns at once.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sched_int.h"
+#include "policy/limits.h"
+#include "util/mem.h"
+
+#define WHY_MAX 256
+
+/* Mark j blocked; why (the reason) only when the walk formats reasons. */
+static void set_blocked(struct sched *s, struct job *j, const char *why)
+{
+    if (!(j->flags & JOB_BLOCKED))
+        s->nblocked_jobs++;
+    j->flags |= JOB_BLOCKED;
+    if (why && !(j->blocked && strcmp(j->blocked, why) == 0)) {
+        free(j->blocked);
+        j->blocked = xstrdup(why);
+    }
+}
+
+static void clear_blocked(struct sched *s, struct job *j)
+{
+    if (j->flags & JOB_BLOCKED)
+        s->nblocked_jobs--;
+    j->flags &= ~(unsigned)JOB_BLOCKED;
+    free(j->blocked);
+    j->blocked = NULL;
+}
+
+void elig_unblock(struct sched *s, struct job *j)
+{
+    clear_blocked(s, j);
+    j->flags &= ~(unsigned)JOB_HARDOK;
+}
+
+static void rebuild_active(struct sched *s, const struct prio_env *env, long now)
+{
+    double req[LIM_NTYPES];
+    limits_clear_usage(s->limits, LIM_ACTIVE);
+    for (size_t i = 0; i < s->running.n; i++) {
+        const struct job *j = s->running.v[i];
+        long left = j->start + j->walltime - now;
+        limits_request(j, left > 0 ? left : 0, env, req);
+        limits_add(s->limits, j, LIM_ACTIVE, req, +1);
+    }
+}
+
+/* Whether j passes the per-job, active and idle limits at `level`; adds
+ * its idle usage when it does. why gets the first violation. */
+static int admit(struct sched *s, struct job *j, enum lim_level level, const struct prio_env *env,
+                 char *why)
+{
+    double req[LIM_NTYPES];
+    if (limits_check_job(s->limits, j, env, why, WHY_MAX))
+        return 0;
+    limits_request(j, j->walltime, env, req);
+    if (limits_check(s->limits, j, LIM_ACTIVE, level, req, why, WHY_MAX) ||
+        limits_check(s->limits, j, LIM_IDLE, level, req, why, WHY_MAX))
+        return 0;
+    limits_add(s->limits, j, LIM_IDLE, req, +1);
+    return 1;
+}
+
+static void hard_walk(struct sched *s, const struct prio_env *env, long now)
+{
+    limits_clear_usage(s->limits, LIM_IDLE);
+    for (size_t i = s->qhead; i < s->qlen; i++) {
+        struct job *j = s->queue[i];
+        if (!j)
+            continue;
+        if (admit(s, j, LIM_HARD, env, NULL)) {
+            j->flags |= JOB_HARDOK;
+        } else {
+            j->flags &= ~(unsigned)JOB_HARDOK;
+            if (s->pol.prio.accrual != ACCRUE_ALWAYS)
+                j->qtime_start = now; /* queue time stops accruing while blocked */
+        }
+    }
+}
+
+static void soft_walk(struct sched *s, const struct prio_env *env, int reasons)
+{
+    char why[WHY_MAX];
+    limits_clear_usage(s->limits, LIM_IDLE);
+    for (size_t i = s->qhead; i < s->qlen; i++) {
+        struct job *j = s->queue[i];
+        if (!j)
+            continue;
+        if (admit(s, j, LIM_SOFT, env, reasons ? why : NULL))
+            clear_blocked(s, j);
+        else
+            set_blocked(s, j, reasons ? why : NULL);
+    }
+}
+
+void elig_run(struct sched *s, long now)
+{
+    if (!limits_any(s->limits))
+        return;
+    struct prio_env env;
+    sched_prio_env(s, &env);
+    rebuild_active(s, &env, now);
+    hard_walk(s, &env, now);
+    soft_walk(s, &env, 0);
+}
+
+void elig_final(struct sched *s, long now)
+{
+    if (!limits_any(s->limits))
+        return;
+    struct prio_env env;
+    sched_prio_env(s, &env);
+    rebuild_active(s, &env, now);
+    soft_walk(s, &env, 0);
+}
+
+void elig_reasons(struct sched *s)
+{
+    if (!limits_any(s->limits))
+        return;
+    struct prio_env env;
+    sched_prio_env(s, &env);
+    rebuild_active(s, &env, s->last_now);
+    soft_walk(s, &env, 1); /* the same walk as the iteration's last, now with words */
+}
+
+int elig_may_start(struct sched *s, struct job *j, enum lim_level level, char *why, size_t len)
+{
+    if (!limits_any(s->limits))
+        return 1;
+    struct prio_env env;
+    double req[LIM_NTYPES];
+    sched_prio_env(s, &env);
+    limits_request(j, j->walltime, &env, req);
+    return !limits_check(s->limits, j, LIM_ACTIVE, level, req, why, len);
+}
+
+void elig_started(struct sched *s, struct job *j)
+{
+    elig_unblock(s, j);
+    if (!limits_any(s->limits))
+        return;
+    struct prio_env env;
+    double req[LIM_NTYPES];
+    sched_prio_env(s, &env);
+    limits_request(j, j->walltime, &env, req);
+    limits_add(s->limits, j, LIM_ACTIVE, req, +1);
+}

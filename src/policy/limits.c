@@ -1,0 +1,491 @@
+/*
+ * limits — see limits.h. This file keeps the usage and answers the checks;
+ * limits_cfg.c reads the configuration.
+ *
+ * Usage lives in three places: a slot per credential object (an array per
+ * kind indexed by cred->index, grown by limits_add), a hash table of
+ * (outer, inner) pairs such as (class batch, user alice) for the pair kinds
+ * some limit watches, and one system total. A slot also remembers the
+ * object's configured limits the first time limits_add sees it, so a check
+ * costs one array access per credential; a credential never added is looked
+ * up by name (a hash, still no allocation).
+ *
+ * Where moku differs from Maui 3.3.1 (which parsed these and ignored them):
+ * SYSCFG active and idle limits, MAXMEM/MAXIMEM, MAXWC/MAXPS given as times
+ * or large integers, pair limits of every kind (not only class x user), and
+ * the QOS flags IGN*PERUSER reach the user (and user pairs) only, where
+ * Maui's override record lifted that limit for every credential.
+ */
+#include "policy/limits.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/job.h"
+#include "policy/limits_int.h"
+#include "policy/prio.h"
+#include "util/mem.h"
+
+/* Usage of one credential object. */
+struct lim_slot {
+    const struct lim_obj *obj; /* its configured limits, once bound */
+    int bound;
+    double use[LIM_NMODES][LIM_NTYPES];
+};
+
+/* Usage of one pair: kind 1 + (outer * LIM_NINNER + inner), 0 = empty slot. */
+struct lim_pslot {
+    unsigned kind;
+    size_t a, b; /* outer and inner credential index */
+    double use[LIM_NMODES][LIM_NTYPES];
+};
+
+struct limits {
+    struct lim_conf *conf;
+    struct lim_slot *slots[CRED_NKINDS];
+    size_t nslots[CRED_NKINDS], capslots[CRED_NKINDS];
+    struct lim_pslot *pairs; /* open addressing, power-of-two size */
+    size_t npairs, cappairs;
+    double sys[LIM_NMODES][LIM_NTYPES];
+};
+
+static const double no_usage[LIM_NTYPES];
+
+/* Usage may drift by rounding as fractional PE comes and goes. */
+#define LIM_EPS 1e-6
+
+static const char *const type_names[LIM_NTYPES] = {"MAXJOB", "MAXPROC", "MAXNODE", "MAXPS",
+                                                   "MAXPE",  "MAXWC",   "MAXMEM"};
+/* Maui's words for the credential types in messages. */
+static const char *const kind_words[CRED_NKINDS] = {"user", "group", "acct", "class", "qos"};
+static const enum cred_kind inner_kind[LIM_NINNER] = {CRED_USER, CRED_GROUP};
+
+const char *limits_type_name(enum lim_type t)
+{
+    return t < LIM_NTYPES ? type_names[t] : "?";
+}
+
+struct limits *limits_create(void)
+{
+    struct limits *L = xcalloc(1, sizeof *L);
+    L->conf = limits_conf_create();
+    return L;
+}
+
+void limits_destroy(struct limits *L)
+{
+    if (!L)
+        return;
+    limits_conf_destroy(L->conf);
+    for (int k = 0; k < CRED_NKINDS; k++)
+        free(L->slots[k]);
+    free(L->pairs);
+    free(L);
+}
+
+int limits_load(struct limits *L, const struct cfg *cfg, struct err *err)
+{
+    struct lim_conf *c = limits_conf_create();
+    if (limits_conf_load(c, cfg, err) < 0) {
+        limits_conf_destroy(c);
+        return -1;
+    }
+    limits_conf_destroy(L->conf);
+    L->conf = c;
+    /* The slots pointed into the old configuration, and the pairs followed
+     * its limits: start over. */
+    for (int k = 0; k < CRED_NKINDS; k++)
+        L->nslots[k] = 0;
+    memset(L->pairs, 0, L->cappairs * sizeof *L->pairs);
+    L->npairs = 0;
+    memset(L->sys, 0, sizeof L->sys);
+    return 0;
+}
+
+int limits_any(const struct limits *L)
+{
+    return L->conf->any;
+}
+
+/* ---------------------------------------------------------------- requests */
+
+static double dmax(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static double share(long per_task, long long total)
+{
+    return per_task > 0 && total > 0 ? (double)per_task / (double)total : 0.0;
+}
+
+/* Processor equivalents as the priority function counts them (MJobGetPE,
+ * digest §2.6): the cluster's processors times the job's largest share of a
+ * configured resource, per task. */
+static double proc_equivalents(const struct prio_env *env, const struct job *j)
+{
+    if (!env || env->procs <= 0)
+        return (double)job_procs(j);
+    double r = (double)j->procs_per_task / (double)env->procs;
+    r = dmax(r, share(j->mem_per_task, env->mem));
+    r = dmax(r, share(j->disk_per_task, env->disk));
+    r = dmax(r, share(j->swap_per_task, env->swap));
+    return (double)env->procs * (double)j->tasks * r;
+}
+
+void limits_request(const struct job *j, long seconds, const struct prio_env *env,
+                    double req[LIM_NTYPES])
+{
+    double procs = (double)job_procs(j);
+    double secs = seconds > 0 ? (double)seconds : 0.0;
+    req[LIM_JOB] = 1;
+    req[LIM_PROC] = procs;
+    req[LIM_NODE] = j->nodes > 0 ? j->nodes : 0;
+    req[LIM_PS] = procs * secs;
+    req[LIM_PE] = proc_equivalents(env, j);
+    req[LIM_WC] = secs;
+    req[LIM_MEM] = (double)j->tasks * (double)(j->mem_per_task > 0 ? j->mem_per_task : 0);
+}
+
+/* ------------------------------------------------------------------- usage */
+
+static const struct cred *job_cred(const struct job *j, enum cred_kind k)
+{
+    switch (k) {
+    case CRED_USER:
+        return j->user;
+    case CRED_GROUP:
+        return j->group;
+    case CRED_ACCOUNT:
+        return j->account;
+    case CRED_CLASS:
+        return j->class_;
+    default:
+        return j->qos;
+    }
+}
+
+/* The configured limits of credential c (NULL: none of its own). */
+static const struct lim_obj *obj_of(const struct limits *L, enum cred_kind k, const struct cred *c)
+{
+    if (c->index < L->nslots[k] && L->slots[k][c->index].bound)
+        return L->slots[k][c->index].obj;
+    return limits_conf_find(L->conf, k, c->name);
+}
+
+static const double *slot_use(const struct limits *L, enum cred_kind k, const struct cred *c,
+                              enum lim_mode m)
+{
+    return c->index < L->nslots[k] ? L->slots[k][c->index].use[m] : no_usage;
+}
+
+static struct lim_slot *slot_get(struct limits *L, enum cred_kind k, const struct cred *c)
+{
+    if (c->index >= L->nslots[k]) {
+        L->slots[k] = xgrow(L->slots[k], &L->capslots[k], c->index + 1, sizeof *L->slots[k]);
+        memset(L->slots[k] + L->nslots[k], 0, (c->index + 1 - L->nslots[k]) * sizeof *L->slots[k]);
+        L->nslots[k] = c->index + 1;
+    }
+    struct lim_slot *s = &L->slots[k][c->index];
+    if (!s->bound) {
+        s->obj = limits_conf_find(L->conf, k, c->name);
+        s->bound = 1;
+    }
+    return s;
+}
+
+static size_t pair_hash(unsigned kind, size_t a, size_t b)
+{
+    uint64_t h = (uint64_t)a * 0x9E3779B97F4A7C15ULL;
+    h ^= ((uint64_t)b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    h ^= kind;
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 29;
+    return (size_t)h;
+}
+
+static const struct lim_pslot *pair_find(const struct limits *L, unsigned kind, size_t a, size_t b)
+{
+    if (!L->cappairs)
+        return NULL;
+    size_t mask = L->cappairs - 1;
+    for (size_t i = pair_hash(kind, a, b) & mask;; i = (i + 1) & mask) {
+        const struct lim_pslot *p = &L->pairs[i];
+        if (!p->kind)
+            return NULL;
+        if (p->kind == kind && p->a == a && p->b == b)
+            return p;
+    }
+}
+
+static struct lim_pslot *pair_slot(struct lim_pslot *tab, size_t cap, unsigned kind, size_t a,
+                                   size_t b)
+{
+    size_t mask = cap - 1;
+    size_t i = pair_hash(kind, a, b) & mask;
+    while (tab[i].kind && !(tab[i].kind == kind && tab[i].a == a && tab[i].b == b))
+        i = (i + 1) & mask;
+    return &tab[i];
+}
+
+/* The usage of a pair, created when new; the table stays at most half full. */
+static struct lim_pslot *pair_get(struct limits *L, unsigned kind, size_t a, size_t b)
+{
+    if (2 * (L->npairs + 1) > L->cappairs) {
+        size_t cap = L->cappairs ? 2 * L->cappairs : 64;
+        struct lim_pslot *tab = xcalloc(cap, sizeof *tab);
+        for (size_t i = 0; i < L->cappairs; i++)
+            if (L->pairs[i].kind)
+                *pair_slot(tab, cap, L->pairs[i].kind, L->pairs[i].a, L->pairs[i].b) = L->pairs[i];
+        free(L->pairs);
+        L->pairs = tab;
+        L->cappairs = cap;
+    }
+    struct lim_pslot *p = pair_slot(L->pairs, L->cappairs, kind, a, b);
+    if (!p->kind) {
+        p->kind = kind;
+        p->a = a;
+        p->b = b;
+        L->npairs++;
+    }
+    return p;
+}
+
+void limits_clear_usage(struct limits *L, enum lim_mode mode)
+{
+    for (int k = 0; k < CRED_NKINDS; k++)
+        for (size_t i = 0; i < L->nslots[k]; i++)
+            memset(L->slots[k][i].use[mode], 0, sizeof L->slots[k][i].use[mode]);
+    for (size_t i = 0; i < L->cappairs; i++)
+        memset(L->pairs[i].use[mode], 0, sizeof L->pairs[i].use[mode]);
+    memset(L->sys[mode], 0, sizeof L->sys[mode]);
+}
+
+static void add_into(double use[LIM_NTYPES], const double req[LIM_NTYPES], int sign)
+{
+    for (int t = 0; t < LIM_NTYPES; t++) {
+        use[t] += sign * req[t];
+        if (use[t] < LIM_EPS && use[t] > -LIM_EPS)
+            use[t] = 0; /* what rounding left of a removed job */
+    }
+}
+
+void limits_add(struct limits *L, const struct job *j, enum lim_mode mode,
+                const double req[LIM_NTYPES], int sign)
+{
+    for (int k = 0; k < CRED_NKINDS; k++) {
+        const struct cred *c = job_cred(j, (enum cred_kind)k);
+        if (c)
+            add_into(slot_get(L, (enum cred_kind)k, c)->use[mode], req, sign);
+    }
+    for (int k = 0; k < CRED_NKINDS; k++) {
+        for (int in = 0; in < LIM_NINNER; in++) {
+            unsigned bit = (unsigned)(k * LIM_NINNER + in);
+            const struct cred *o = job_cred(j, (enum cred_kind)k);
+            const struct cred *u = job_cred(j, inner_kind[in]);
+            if ((L->conf->pairs >> bit & 1) && o && u)
+                add_into(pair_get(L, bit + 1, o->index, u->index)->use[mode], req, sign);
+        }
+    }
+    add_into(L->sys[mode], req, sign);
+}
+
+/* ------------------------------------------------------------------ checks */
+
+/* One check: what it asks and where the answer goes. */
+struct chk {
+    const struct job *j;
+    enum lim_mode mode; /* LIM_NMODES for the per-job ("system") limits */
+    enum lim_level level;
+    const double *req;
+    char *why;
+    size_t len;
+};
+
+static long long level_of(const struct chk *x, const struct lim_val *v)
+{
+    return !v ? 0 : x->level == LIM_SOFT ? v->soft : v->hard;
+}
+
+static const struct lim_val *pick(const struct lim_set *s, const struct chk *x, enum lim_type t)
+{
+    return s && s->v[x->mode][t].hard ? &s->v[x->mode][t] : NULL;
+}
+
+/*
+ * Whether usage + request goes over the limit (0 = none); when it does, say
+ * so for `kind name` ("user alice", "par ALL"), with `in okind oname` for a
+ * pair ("user alice in class batch").
+ */
+static int violates(const struct chk *x, enum lim_type t, long long limit, double usage,
+                    const char *kind, const char *name, const char *okind, const char *oname)
+{
+    if (limit <= 0 || usage + x->req[t] <= (double)limit + LIM_EPS)
+        return 0;
+    if (x->why && x->len) {
+        static const char *const modes[] = {"active", "idle", "system"};
+        snprintf(x->why, x->len,
+                 "job %s violates %s %s %s limit of %lld for %s %s%s%s%s%s (R: %lld, U: %lld)",
+                 x->j->name ? x->j->name : "?", modes[x->mode],
+                 x->level == LIM_SOFT ? "SOFT" : "HARD", type_names[t], limit, kind, name,
+                 okind ? " in " : "", okind ? okind : "", okind ? " " : "", okind ? oname : "",
+                 llround(x->req[t]), llround(usage));
+    }
+    return 1;
+}
+
+/* A credential's limit: the QOS override, else its own, else its DEFAULT's. */
+static long long cred_limit(const struct limits *L, const struct chk *x, enum cred_kind k,
+                            const struct lim_obj *own, const struct lim_obj *qos, enum lim_type t)
+{
+    const struct lim_val *v = NULL;
+    if (qos && k == CRED_USER)
+        v = pick(&qos->over_user, x, t);
+    if (!v && qos)
+        v = pick(&qos->over, x, t);
+    if (!v && own)
+        v = pick(&own->own, x, t);
+    if (!v && L->conf->def[k])
+        v = pick(&L->conf->def[k]->own, x, t);
+    return level_of(x, v);
+}
+
+static int check_creds(const struct limits *L, const struct chk *x, const struct lim_obj *qos)
+{
+    for (int k = 0; k < CRED_NKINDS; k++) {
+        const struct cred *c = job_cred(x->j, (enum cred_kind)k);
+        if (!c)
+            continue;
+        const struct lim_obj *own = obj_of(L, (enum cred_kind)k, c);
+        const double *use = slot_use(L, (enum cred_kind)k, c, x->mode);
+        for (int t = 0; t < LIM_NTYPES; t++) {
+            long long lim = cred_limit(L, x, (enum cred_kind)k, own, qos, (enum lim_type)t);
+            if (violates(x, (enum lim_type)t, lim, use[t], kind_words[k], c->name, NULL, NULL))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The limit outer object o sets on its member `name`: MAXJOB[USER:name], else MAXJOB[USER]. */
+static const struct lim_val *pair_pick(const struct lim_obj *o, enum lim_inner in, const char *name,
+                                       const struct chk *x, enum lim_type t)
+{
+    size_t i;
+    const struct lim_val *v = NULL;
+    if (!o)
+        return NULL;
+    if (o->nnamed[in] && strmap_get(&o->byname[in], name, &i))
+        v = pick(&o->named[in][i]->set, x, t);
+    return v ? v : pick(&o->inner[in], x, t);
+}
+
+static int check_pair(const struct limits *L, const struct chk *x, const struct lim_obj *qos,
+                      enum cred_kind k, enum lim_inner in)
+{
+    const struct cred *o = job_cred(x->j, k), *u = job_cred(x->j, inner_kind[in]);
+    if (!o || !u)
+        return 0;
+    const struct lim_obj *own = obj_of(L, k, o);
+    unsigned kind = (unsigned)(k * LIM_NINNER + in) + 1;
+    const struct lim_pslot *p = pair_find(L, kind, o->index, u->index);
+    const double *use = p ? p->use[x->mode] : no_usage;
+    for (int t = 0; t < LIM_NTYPES; t++) {
+        const struct lim_val *v = NULL;
+        if (qos && in == LIM_IN_USER)
+            v = pick(&qos->over_user, x, (enum lim_type)t);
+        if (!v)
+            v = pair_pick(own, in, u->name, x, (enum lim_type)t);
+        if (!v)
+            v = pair_pick(L->conf->def[k], in, u->name, x, (enum lim_type)t);
+        if (violates(x, (enum lim_type)t, level_of(x, v), use[t], kind_words[inner_kind[in]],
+                     u->name, kind_words[k], o->name))
+            return 1;
+    }
+    return 0;
+}
+
+static int check_pairs(const struct limits *L, const struct chk *x, const struct lim_obj *qos)
+{
+    for (int k = 0; k < CRED_NKINDS; k++)
+        for (int in = 0; in < LIM_NINNER; in++)
+            if ((L->conf->pairs >> (k * LIM_NINNER + in) & 1) &&
+                check_pair(L, x, qos, (enum cred_kind)k, (enum lim_inner)in))
+                return 1;
+    return 0;
+}
+
+static int check_system(const struct limits *L, const struct chk *x)
+{
+    const struct lim_obj *s = &L->conf->sys;
+    for (int t = 0; t < LIM_NTYPES; t++)
+        if (violates(x, (enum lim_type)t, level_of(x, pick(&s->own, x, (enum lim_type)t)),
+                     L->sys[x->mode][t], "par", s->name, NULL, NULL))
+            return 1;
+    return 0;
+}
+
+static const struct lim_obj *job_qos(const struct limits *L, const struct job *j)
+{
+    return j->qos ? obj_of(L, CRED_QOS, j->qos) : NULL;
+}
+
+int limits_check(const struct limits *L, const struct job *j, enum lim_mode mode,
+                 enum lim_level level, const double req[LIM_NTYPES], char *why, size_t len)
+{
+    if (why && len)
+        why[0] = '\0';
+    if (!L->conf->any)
+        return 0;
+    const struct lim_obj *qos = job_qos(L, j);
+    if (qos && qos->ignall)
+        return 0;
+    struct chk x = {j, mode, level, req, why, len};
+    return check_creds(L, &x, qos) || check_pairs(L, &x, qos) || check_system(L, &x);
+}
+
+/* ---------------------------------------------------------- per-job limits */
+
+/* A credential's per-job limit: its own, else its DEFAULT object's. */
+static long long job_limit(const struct lim_obj *own, const struct lim_obj *def, enum lim_type t)
+{
+    if (own && own->per_job[t])
+        return own->per_job[t];
+    return def ? def->per_job[t] : 0;
+}
+
+int limits_check_job(const struct limits *L, const struct job *j, const struct prio_env *env,
+                     char *why, size_t len)
+{
+    if (why && len)
+        why[0] = '\0';
+    if (!L->conf->any)
+        return 0;
+    const struct lim_obj *qos = job_qos(L, j);
+    if (qos && qos->ignall)
+        return 0;
+    double req[LIM_NTYPES];
+    limits_request(j, j->walltime, env, req);
+    struct chk x = {j, LIM_NMODES, LIM_HARD, req, why, len};
+    for (int k = 0; k < CRED_NKINDS; k++) {
+        const struct cred *c = job_cred(j, (enum cred_kind)k);
+        if (!c)
+            continue;
+        const struct lim_obj *own = obj_of(L, (enum cred_kind)k, c);
+        for (int t = 0; t < LIM_NTYPES; t++)
+            if (violates(&x, (enum lim_type)t, job_limit(own, L->conf->def[k], (enum lim_type)t),
+                         0.0, kind_words[k], c->name, NULL, NULL))
+                return 1;
+    }
+    const struct lim_obj *s = &L->conf->sys;
+    for (int t = 0; t < LIM_NTYPES; t++) {
+        long long lim = qos && qos->over_job[t] ? qos->over_job[t] : s->per_job[t];
+        if (violates(&x, (enum lim_type)t, lim, 0.0, "par", s->name, NULL, NULL))
+            return 1;
+    }
+    return 0;
+}

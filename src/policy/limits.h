@@ -1,0 +1,131 @@
+/*
+ * limits — Maui's throttling policies (digest §3): how much a credential may
+ * have running (active limits) or waiting as eligible (idle limits) at one
+ * time, and what one job may ask at all (per-job limits).
+ *
+ * A struct limits holds every limit of a configuration (USERCFG, GROUPCFG,
+ * ACCOUNTCFG, CLASSCFG, QOSCFG and SYSCFG limits, the QOS override limits
+ * and flags, the per-user limits inside a class, QOS, group or account, the
+ * SYSTEMMAX* parameters and the legacy MAX*PER*COUNT parameters) and the
+ * usage the caller adds to it: per credential object (indexed by
+ * cred->index), per (class, user)-like pair, and for the whole system.
+ *
+ * What this module is not: it does not decide when to check or in which
+ * order jobs are added; the scheduling iteration does (digest §3.3-3.6:
+ * rebuild active usage from the running jobs, accumulate idle usage in
+ * priority order, check SOFT then HARD). No I/O, no clock.
+ *
+ * Resolution (digest §3.2), for each credential object O of a job and each
+ * limit: the job's QOS override if set, else O's own limit, else the limit
+ * of the DEFAULT object of O's kind; usage is always O's own. 0 means not
+ * set, -1 unlimited (so -1 on a named object lifts a DEFAULT limit). A job
+ * violates a limit when limit > 0 and usage + request > limit.
+ *
+ * One struct limits serves one set of credential tables: it remembers
+ * credential objects by their index.
+ */
+#ifndef MOKU_LIMITS_H
+#define MOKU_LIMITS_H
+
+#include <stddef.h>
+
+#include "util/err.h"
+
+struct cfg;
+struct job;
+struct prio_env;
+
+/* What a limit counts; the Maui names are MAXJOB, MAXPROC, ... */
+enum lim_type {
+    LIM_JOB,  /* jobs */
+    LIM_PROC, /* processors: tasks x procs per task */
+    LIM_NODE, /* requested nodes (0 when the job gave none, as in Maui) */
+    LIM_PS,   /* processor-seconds: procs x seconds */
+    LIM_PE,   /* processor equivalents */
+    LIM_WC,   /* seconds of walltime */
+    LIM_MEM,  /* memory, MB: tasks x memory per task */
+    LIM_NTYPES
+};
+
+/* Which usage: running jobs (MAXJOB ...) or eligible idle jobs (MAXIJOB ...). */
+enum lim_mode { LIM_ACTIVE, LIM_IDLE, LIM_NMODES };
+
+/* Which of a limit's two values: SOFT for the priority pass, HARD after. */
+enum lim_level { LIM_SOFT, LIM_HARD };
+
+struct limits;
+
+/* No limits, no usage. Caller destroys; limits_destroy(NULL) is a no-op. */
+struct limits *limits_create(void);
+void limits_destroy(struct limits *L);
+
+/*
+ * Read every limit of cfg into L, replacing the limits it had, and forget
+ * all usage (which pairs keep usage depends on the limits; the caller
+ * rebuilds usage, as every iteration does anyway). All or nothing: on error L is unchanged and err
+ * reads
+ * "<file>:<line>: <KIND>[<name>] <ATTR>: <what>" (or names the parameter).
+ * Errors are the forms cfg accepts but limits cannot use: an index other
+ * than USER, USER:<name>, GROUP, GROUP:<name> on a limit, a per-user limit
+ * on USERCFG or SYSCFG, a per-job limit below -1.
+ */
+int limits_load(struct limits *L, const struct cfg *cfg, struct err *err);
+
+/* Whether any limit is configured (a positive soft or hard value anywhere):
+ * when not, the engine can skip every call below. */
+int limits_any(const struct limits *L);
+
+/*
+ * What job j asks, per type: 1 job, its processors, its requested nodes,
+ * procs x seconds, its processor equivalents, seconds, tasks x memory per
+ * task. `seconds` is the walltime for an idle job and the REMAINING
+ * walltime for a running one (a running job holds procs x remaining time of
+ * PS usage). env gives the configured totals for processor equivalents;
+ * NULL (or no processors) makes PE the processor count.
+ */
+void limits_request(const struct job *j, long seconds, const struct prio_env *env,
+                    double req[LIM_NTYPES]);
+
+/* Forget every credential's, pair's and the system's usage in `mode`. */
+void limits_clear_usage(struct limits *L, enum lim_mode mode);
+
+/*
+ * Add (sign +1) or remove (sign -1) req, as limits_request gave it for j,
+ * to the `mode` usage of each of j's credentials, of the pairs some limit
+ * watches (user in class, ...) and of the system. Tables grow as needed.
+ */
+void limits_add(struct limits *L, const struct job *j, enum lim_mode mode,
+                const double req[LIM_NTYPES], int sign);
+
+/*
+ * 0 when j may add req to the `mode` usage at `level`; else 1, with the
+ * first violated limit in `why` (when not NULL; truncated to len), in
+ * Maui's words:
+ *   "job 12 violates active SOFT MAXPS limit of 72000 for user alice (R: 28800, U: 69896)"
+ * R is the request, U the usage before the job. Order: user, group,
+ * account, class, QOS, the pairs ("for user alice in class batch"), then
+ * the system ("for par ALL"); within each, the lim_type order. Does not
+ * allocate.
+ */
+int limits_check(const struct limits *L, const struct job *j, enum lim_mode mode,
+                 enum lim_level level, const double req[LIM_NTYPES], char *why, size_t len);
+
+/*
+ * The per-job limits, which no amount of waiting lifts: MAX.WCLIMIT,
+ * MAXPROCPERJOB and MAXNODEPERJOB of any of j's credentials (DEFAULT
+ * object as fallback), and the system's SYSTEMMAXPROCPERJOB,
+ * SYSTEMMAXJOBWALLTIME, SYSTEMMAXPROCSECONDPERJOB (or SYSCFG MAXPROCPERJOB,
+ * MAXNODEPERJOB, MAX.WCLIMIT), which the job's QOS may replace (OMAXJPROC,
+ * OMAXJNODE, OMAXJPS, OMAXJPE, OMAXJWC) or lift (QFLAGS IGNSYSMAXPROC,
+ * IGNSYSMAXTIME, IGNSYSMAXPS). QFLAGS IGNALL lifts everything. The request
+ * is the job's whole walltime (env as for limits_request). 0 ok; else 1
+ * and `why`, as "job 7 violates system HARD MAXWC limit of 432000 for
+ * class batch (R: 432001, U: 0)".
+ */
+int limits_check_job(const struct limits *L, const struct job *j, const struct prio_env *env,
+                     char *why, size_t len);
+
+/* "MAXJOB", "MAXPROC", ... (the active spelling; idle is said by the mode). */
+const char *limits_type_name(enum lim_type t);
+
+#endif

@@ -1,0 +1,994 @@
+/*
+ * t_limits — tests of the throttling limits (policy/limits): every limit
+ * type active and idle, soft and hard, DEFAULT and named objects, QOS
+ * overrides and flags, per-user limits inside a class or QOS, SYSCFG, the
+ * legacy parameters, per-job limits, configuration errors, and the worked
+ * examples: MAX.WCLIMIT of five days, the MAXPS arithmetic of a running job's
+ * remaining time, and MAXIJOB 8 admitting the highest-priority eight of
+ * seventeen jobs.
+ *
+ * Jobs are built by hand (zeroed, then the fields a test needs); credentials
+ * come from real cred tables. Each configuration goes through cfg as a
+ * maui.cfg text, as the engine will read it.
+ */
+#include <stdlib.h>
+
+#include "cfg/cfg.h"
+#include "core/cred.h"
+#include "core/job.h"
+#include "policy/limits.h"
+#include "policy/prio.h"
+#include "test.h"
+
+#define HOUR 3600L
+#define DAY 86400L
+#define NJOBS 64
+
+struct fx {
+    struct cred_table *t[CRED_NKINDS];
+    struct limits *L;
+    struct prio_env env;
+    struct job jobs[NJOBS];
+    char names[NJOBS][16];
+    int njobs;
+    char why[ERR_MSG_MAX];
+};
+
+static void fx_init(struct fx *f)
+{
+    memset(f, 0, sizeof *f);
+    for (int k = 0; k < CRED_NKINDS; k++) {
+        f->t[k] = cred_table_create((enum cred_kind)k);
+        f->env.defaults[k] = cred_get(f->t[k], NULL);
+    }
+    f->env.procs = 128;
+    f->L = limits_create();
+}
+
+static void fx_free(struct fx *f)
+{
+    limits_destroy(f->L);
+    for (int k = 0; k < CRED_NKINDS; k++)
+        cred_table_destroy(f->t[k]);
+}
+
+static struct cred *cred(struct fx *f, enum cred_kind k, const char *name)
+{
+    return cred_get(f->t[k], name);
+}
+
+/* Load maui.cfg text into f->L; the error message, if any, into f->why. */
+static int load(struct fx *f, const char *text)
+{
+    struct err err = {{0}};
+    struct cfg *cfg = cfg_create();
+    int rc = cfg_load_string(cfg, text, "maui.cfg", &err);
+    if (rc == 0)
+        rc = limits_load(f->L, cfg, &err);
+    snprintf(f->why, sizeof f->why, "%s", rc ? err.msg : "");
+    cfg_destroy(cfg);
+    return rc;
+}
+
+/* A job of `user` (group g, account a, class batch, QOS DEFAULT), named by
+ * its sequence number from 1. */
+static struct job *job(struct fx *f, const char *user, int procs, long walltime)
+{
+    struct job *j = &f->jobs[f->njobs];
+    memset(j, 0, sizeof *j);
+    snprintf(f->names[f->njobs], sizeof f->names[0], "%d", f->njobs + 1);
+    j->name = f->names[f->njobs++];
+    j->tasks = procs;
+    j->procs_per_task = 1;
+    j->walltime = walltime;
+    j->user = cred(f, CRED_USER, user);
+    j->group = cred(f, CRED_GROUP, "g");
+    j->account = cred(f, CRED_ACCOUNT, "a");
+    j->class_ = cred(f, CRED_CLASS, "batch");
+    j->qos = cred(f, CRED_QOS, NULL);
+    return j;
+}
+
+static void add(struct fx *f, struct job *j, enum lim_mode m, int sign)
+{
+    double req[LIM_NTYPES];
+    limits_request(j, j->walltime, &f->env, req);
+    limits_add(f->L, j, m, req, sign);
+}
+
+static void run(struct fx *f, struct job *j)
+{
+    add(f, j, LIM_ACTIVE, +1);
+}
+
+/* 1 when j may join `m` usage at `lv` (and f->why empty), else 0 with f->why. */
+static int may(struct fx *f, struct job *j, enum lim_mode m, enum lim_level lv)
+{
+    double req[LIM_NTYPES];
+    limits_request(j, j->walltime, &f->env, req);
+    return limits_check(f->L, j, m, lv, req, f->why, sizeof f->why) == 0;
+}
+
+static int may_run(struct fx *f, struct job *j)
+{
+    return may(f, j, LIM_ACTIVE, LIM_HARD);
+}
+
+static int may_ever(struct fx *f, struct job *j)
+{
+    return limits_check_job(f->L, j, &f->env, f->why, sizeof f->why) == 0;
+}
+
+/* ---------------------------------------------------------------- basics */
+
+static void test_no_limits(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK(!limits_any(f.L));
+    struct job *j = job(&f, "alice", 1000, 100 * DAY);
+    for (int i = 0; i < 10; i++)
+        run(&f, j);
+    CHECK(may_run(&f, j));
+    CHECK(may(&f, j, LIM_IDLE, LIM_SOFT));
+    CHECK(may_ever(&f, j));
+    CHECK_EQ(load(&f, "USERCFG[alice] PRIORITY=10 MAXJOB=-1\nRMPOLLINTERVAL 30\n"), 0);
+    CHECK(!limits_any(f.L)); /* -1 alone limits nothing */
+    CHECK_EQ(load(&f, "USERCFG[alice] MAXJOB=1\n"), 0);
+    CHECK(limits_any(f.L));
+    fx_free(&f);
+}
+
+static void test_request(void)
+{
+    struct fx f;
+    fx_init(&f);
+    struct job *j = job(&f, "alice", 4, 2 * HOUR);
+    j->procs_per_task = 2;
+    j->nodes = 3;
+    j->mem_per_task = 1000;
+    double req[LIM_NTYPES];
+    limits_request(j, 600, NULL, req);
+    CHECK(req[LIM_JOB] == 1);
+    CHECK(req[LIM_PROC] == 8);
+    CHECK(req[LIM_NODE] == 3);
+    CHECK(req[LIM_PS] == 8 * 600);
+    CHECK(req[LIM_PE] == 8); /* no totals: PE = procs */
+    CHECK(req[LIM_WC] == 600);
+    CHECK(req[LIM_MEM] == 4000);
+    /* 128 procs, 64000 MB: each task asks 2/128 procs and 1000/64000 MB; the
+     * larger share (1/64 = 2/128) -> PE 8; with 4000 MB a task, 1/16 -> PE 32 */
+    f.env.mem = 64000;
+    limits_request(j, 600, &f.env, req);
+    CHECK(req[LIM_PE] == 8);
+    j->mem_per_task = 4000;
+    limits_request(j, 600, &f.env, req);
+    CHECK(req[LIM_PE] == 32);
+    limits_request(j, -5, &f.env, req); /* an overrunning job has no time left */
+    CHECK(req[LIM_PS] == 0 && req[LIM_WC] == 0);
+    CHECK_STR(limits_type_name(LIM_PS), "MAXPS");
+    fx_free(&f);
+}
+
+/* ------------------------------------------------------ each limit type */
+
+struct type_case {
+    const char *cfg;
+    int tasks, ppt, nodes;
+    long walltime, mem;
+    int admitted;    /* jobs admitted before the next is refused */
+    const char *msg; /* the refusal of job admitted + 1 */
+};
+
+static const struct type_case active_cases[] = {
+    {"USERCFG[DEFAULT] MAXJOB=3", 1, 1, 0, HOUR, 0, 3,
+     "job 4 violates active HARD MAXJOB limit of 3 for user alice (R: 1, U: 3)"},
+    {"USERCFG[DEFAULT] MAXPROC=10", 2, 2, 0, HOUR, 0, 2,
+     "job 3 violates active HARD MAXPROC limit of 10 for user alice (R: 4, U: 8)"},
+    {"USERCFG[DEFAULT] MAXNODE=5", 1, 1, 2, HOUR, 0, 2,
+     "job 3 violates active HARD MAXNODE limit of 5 for user alice (R: 2, U: 4)"},
+    {"USERCFG[DEFAULT] MAXPS=30000", 4, 1, 0, 2 * HOUR, 0, 1,
+     "job 2 violates active HARD MAXPS limit of 30000 for user alice (R: 28800, U: 28800)"},
+    {"USERCFG[DEFAULT] MAXPE=16", 8, 1, 0, HOUR, 0, 2,
+     "job 3 violates active HARD MAXPE limit of 16 for user alice (R: 8, U: 16)"},
+    {"USERCFG[DEFAULT] MAXWC=5:00:00", 1, 1, 0, 2 * HOUR, 0, 2,
+     "job 3 violates active HARD MAXWC limit of 18000 for user alice (R: 7200, U: 14400)"},
+    {"USERCFG[DEFAULT] MAXMEM=10000", 2, 1, 0, HOUR, 2000, 2,
+     "job 3 violates active HARD MAXMEM limit of 10000 for user alice (R: 4000, U: 8000)"},
+};
+
+/* Add jobs of alice as the case describes to `mode` usage while the check
+ * admits them; the case says how many get in and how the next is refused. */
+static void run_case(const struct type_case *c, enum lim_mode mode, const char *cfgtext)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, cfgtext), 0);
+    int n = 0;
+    for (; n < 20; n++) {
+        struct job *j = job(&f, "alice", c->tasks, c->walltime);
+        j->procs_per_task = c->ppt;
+        j->nodes = c->nodes;
+        j->mem_per_task = c->mem;
+        if (!may(&f, j, mode, LIM_HARD))
+            break;
+        add(&f, j, mode, +1);
+    }
+    CHECK_EQ(n, c->admitted);
+    if (mode == LIM_ACTIVE) {
+        CHECK_STR(f.why, c->msg);
+    } else {
+        char want[256]; /* the same words with "idle" for "active" */
+        const char *act = strstr(c->msg, "active");
+        snprintf(want, sizeof want, "%.*sidle%s", (int)(act - c->msg), c->msg, act + 6);
+        CHECK_STR(f.why, want);
+    }
+    /* another user is not held back by alice's usage */
+    struct job *b = job(&f, "bob", c->tasks, c->walltime);
+    b->procs_per_task = c->ppt;
+    b->nodes = c->nodes;
+    b->mem_per_task = c->mem;
+    CHECK(may(&f, b, mode, LIM_HARD));
+    fx_free(&f);
+}
+
+static void test_active_types(void)
+{
+    for (size_t i = 0; i < sizeof active_cases / sizeof active_cases[0]; i++)
+        run_case(&active_cases[i], LIM_ACTIVE, active_cases[i].cfg);
+}
+
+/* The same with MAXIJOB, MAXIPROC, ... against idle usage; active usage
+ * does not count against idle limits. */
+static void test_idle_types(void)
+{
+    for (size_t i = 0; i < sizeof active_cases / sizeof active_cases[0]; i++) {
+        char text[128];
+        const char *c = active_cases[i].cfg;
+        const char *max = strstr(c, "MAX");
+        snprintf(text, sizeof text, "%.*sMAXI%s", (int)(max - c), c, max + 3);
+        run_case(&active_cases[i], LIM_IDLE, text);
+    }
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "USERCFG[DEFAULT] MAXIJOB=1"), 0);
+    struct job *j = job(&f, "alice", 1, HOUR);
+    run(&f, j);
+    run(&f, j);
+    CHECK(may(&f, j, LIM_IDLE, LIM_HARD));
+    CHECK(may_run(&f, j)); /* no active limit */
+    fx_free(&f);
+}
+
+/* ------------------------------------------------------------ soft, hard */
+
+static void test_soft_hard(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "USERCFG[steve] MAXJOB=2,4 MAXNODE=15,30\n"), 0);
+    struct job *j = job(&f, "steve", 1, HOUR);
+    run(&f, j);
+    run(&f, j);
+    CHECK(!may(&f, j, LIM_ACTIVE, LIM_SOFT));
+    CHECK_STR(f.why, "job 1 violates active SOFT MAXJOB limit of 2 for user steve (R: 1, U: 2)");
+    CHECK(may(&f, j, LIM_ACTIVE, LIM_HARD));
+    CHECK_STR(f.why, "");
+    run(&f, j);
+    run(&f, j);
+    CHECK(!may(&f, j, LIM_ACTIVE, LIM_HARD));
+    CHECK_STR(f.why, "job 1 violates active HARD MAXJOB limit of 4 for user steve (R: 1, U: 4)");
+    fx_free(&f);
+
+    /* a soft limit is never looser than its hard one: 4,2 is 4,4 (Maui
+     * raises the hard limit), -1,3 is 3,3 */
+    fx_init(&f);
+    CHECK_EQ(load(&f, "USERCFG[a] MAXJOB=4,2\nUSERCFG[b] MAXJOB=-1,3\nUSERCFG[c] MAXJOB=2,-1\n"),
+             0);
+    struct job *a = job(&f, "a", 1, HOUR), *b = job(&f, "b", 1, HOUR), *c = job(&f, "c", 1, HOUR);
+    for (int i = 0; i < 3; i++) {
+        run(&f, a);
+        run(&f, b);
+        run(&f, c);
+    }
+    CHECK(may(&f, a, LIM_ACTIVE, LIM_SOFT) && may_run(&f, a));
+    CHECK(!may(&f, b, LIM_ACTIVE, LIM_SOFT) && !may_run(&f, b));
+    CHECK(!may(&f, c, LIM_ACTIVE, LIM_SOFT) && may_run(&f, c)); /* soft 2, hard unlimited */
+    fx_free(&f);
+}
+
+/* ---------------------------------------------------- DEFAULT and named */
+
+static void test_default_named(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "USERCFG[DEFAULT] MAXJOB=1\n"
+                      "USERCFG[john]    MAXJOB=3\n"
+                      "USERCFG[amy]     MAXJOB=-1 MAXPROC=4\n"),
+             0);
+    struct job *bob = job(&f, "bob", 1, HOUR), *john = job(&f, "john", 1, HOUR);
+    struct job *amy = job(&f, "amy", 1, HOUR);
+    run(&f, bob);
+    CHECK(!may_run(&f, bob));
+    for (int i = 0; i < 2; i++) {
+        CHECK(may_run(&f, john));
+        run(&f, john);
+    }
+    CHECK(may_run(&f, john));
+    run(&f, john);
+    CHECK(!may_run(&f, john));
+    for (int i = 0; i < 4; i++) { /* -1 lifts the DEFAULT MAXJOB; her MAXPROC holds */
+        CHECK(may_run(&f, amy));
+        run(&f, amy);
+    }
+    CHECK(!may_run(&f, amy));
+    CHECK_HAS(f.why, "MAXPROC limit of 4 for user amy");
+    fx_free(&f);
+}
+
+static void test_other_kinds(void)
+{
+    static const struct {
+        const char *cfg, *msg;
+    } cases[] = {
+        {"GROUPCFG[g] MAXJOB=2",
+         "job 3 violates active HARD MAXJOB limit of 2 for group g (R: 1, U: 2)"},
+        {"ACCOUNTCFG[DEFAULT] MAXJOB=2",
+         "job 3 violates active HARD MAXJOB limit of 2 for acct a (R: 1, U: 2)"},
+        {"CLASSCFG[batch] MAXJOB=2",
+         "job 3 violates active HARD MAXJOB limit of 2 for class batch (R: 1, U: 2)"},
+        {"QOSCFG[DEFAULT] MAXJOB=2",
+         "job 3 violates active HARD MAXJOB limit of 2 for qos DEFAULT (R: 1, U: 2)"},
+        {"SYSCFG MAXJOB=2",
+         "job 3 violates active HARD MAXJOB limit of 2 for par ALL (R: 1, U: 2)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct fx f;
+        fx_init(&f);
+        CHECK_EQ(load(&f, cases[i].cfg), 0);
+        /* different users, so only the shared credential counts */
+        run(&f, job(&f, "u1", 1, HOUR));
+        run(&f, job(&f, "u2", 1, HOUR));
+        CHECK(!may_run(&f, job(&f, "u3", 1, HOUR)));
+        CHECK_STR(f.why, cases[i].msg);
+        fx_free(&f);
+    }
+}
+
+/* The check order: user before group before the system. */
+static void test_order(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "SYSCFG MAXPROC=4\nGROUPCFG[g] MAXPROC=4\nUSERCFG[u] MAXPROC=4\n"), 0);
+    struct job *j = job(&f, "u", 5, HOUR);
+    CHECK(!may_run(&f, j));
+    CHECK_HAS(f.why, "for user u");
+    CHECK_EQ(load(&f, "SYSCFG MAXPROC=4\nGROUPCFG[g] MAXPROC=4\n"), 0);
+    CHECK(!may_run(&f, j));
+    CHECK_HAS(f.why, "for group g");
+    CHECK_EQ(load(&f, "SYSCFG MAXPROC=4\n"), 0);
+    CHECK(!may_run(&f, j));
+    CHECK_HAS(f.why, "for par ALL");
+    fx_free(&f);
+}
+
+/* --------------------------------------------------------- QOS overrides */
+
+static void test_qos_override(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "USERCFG[DEFAULT] MAXJOB=1 MAXIJOB=1\n"
+                      "GROUPCFG[g] MAXJOB=2\n"
+                      "QOSCFG[hi] OMAXJOB=3 OMAXIJOB=2\n"),
+             0);
+    struct job *lo = job(&f, "alice", 1, HOUR), *hi = job(&f, "alice", 1, HOUR);
+    hi->qos = cred(&f, CRED_QOS, "hi");
+    run(&f, lo);
+    CHECK(!may_run(&f, lo));
+    CHECK_HAS(f.why, "MAXJOB limit of 1 for user alice");
+    /* the override replaces the limit of every credential of the job: the
+     * user's 1 and the group's 2 both become 3 */
+    CHECK(may_run(&f, hi));
+    run(&f, hi);
+    CHECK(may_run(&f, hi));
+    run(&f, hi);
+    CHECK(!may_run(&f, hi));
+    CHECK_STR(f.why, "job 2 violates active HARD MAXJOB limit of 3 for user alice (R: 1, U: 3)");
+    /* idle: OMAXIJOB */
+    add(&f, hi, LIM_IDLE, +1);
+    CHECK(may(&f, hi, LIM_IDLE, LIM_SOFT));
+    CHECK(!may(&f, lo, LIM_IDLE, LIM_SOFT));
+    add(&f, hi, LIM_IDLE, +1);
+    CHECK(!may(&f, hi, LIM_IDLE, LIM_SOFT));
+    CHECK_HAS(f.why, "idle SOFT MAXJOB limit of 2 for user alice");
+    fx_free(&f);
+}
+
+/* Each QFLAGS flag, and the legacy QOSFLAGS[q] spelling. */
+static void test_qos_flags(void)
+{
+    static const struct {
+        const char *flag, *limit;
+        enum lim_mode mode;
+    } cases[] = {
+        {"IGNJOBPERUSER", "MAXJOB=1", LIM_ACTIVE},      {"IGNPROCPERUSER", "MAXPROC=1", LIM_ACTIVE},
+        {"IGNNODEPERUSER", "MAXNODE=1", LIM_ACTIVE},    {"IGNPSPERUSER", "MAXPS=3600", LIM_ACTIVE},
+        {"IGNJOBQUEUEDPERUSER", "MAXIJOB=1", LIM_IDLE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (int legacy = 0; legacy < 2; legacy++) {
+            struct fx f;
+            fx_init(&f);
+            char text[256];
+            snprintf(
+                text, sizeof text, "USERCFG[DEFAULT] %s\n%s%s\nQOSCFG[lo] PRIORITY=1\n",
+                cases[i].limit,
+                legacy ? "QOSFLAGS[hi] PREEMPTOR:" : "QOSCFG[hi] QFLAGS=PREEMPTOR:", cases[i].flag);
+            CHECK_EQ(load(&f, text), 0);
+            struct job *hi = job(&f, "alice", 1, HOUR), *lo = job(&f, "alice", 1, HOUR);
+            hi->nodes = lo->nodes = 1;
+            hi->qos = cred(&f, CRED_QOS, "hi");
+            lo->qos = cred(&f, CRED_QOS, "lo");
+            add(&f, lo, cases[i].mode, +1);
+            CHECK(!may(&f, lo, cases[i].mode, LIM_HARD));
+            for (int n = 0; n < 5; n++) {
+                CHECK(may(&f, hi, cases[i].mode, LIM_HARD));
+                add(&f, hi, cases[i].mode, +1);
+            }
+            CHECK(!may(&f, lo, cases[i].mode, LIM_HARD)); /* hi's jobs count for the user */
+            fx_free(&f);
+        }
+    }
+    /* the flags are per user: a group limit still holds (Maui 3.3.1 lifted it too) */
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "USERCFG[DEFAULT] MAXJOB=1\nGROUPCFG[g] MAXJOB=2\n"
+                      "QOSCFG[hi] QFLAGS=IGNJOBPERUSER\n"),
+             0);
+    struct job *hi = job(&f, "alice", 1, HOUR);
+    hi->qos = cred(&f, CRED_QOS, "hi");
+    run(&f, hi);
+    run(&f, hi);
+    CHECK(!may_run(&f, hi));
+    CHECK_HAS(f.why, "for group g");
+    /* ... and they lift the per-user limits inside a class too */
+    CHECK_EQ(load(&f, "CLASSCFG[batch] MAXJOB[USER]=1\nQOSCFG[hi] QFLAGS=IGNJOBPERUSER\n"), 0);
+    run(&f, hi);
+    CHECK(may_run(&f, hi));
+    hi->qos = cred(&f, CRED_QOS, NULL);
+    CHECK(!may_run(&f, hi));
+    CHECK_HAS(f.why, "for user alice in class batch");
+    double req[LIM_NTYPES];
+    limits_request(hi, HOUR, NULL, req);
+    CHECK_EQ(limits_check(f.L, hi, LIM_ACTIVE, LIM_HARD, req, NULL, 0), 1); /* why is optional */
+    fx_free(&f);
+}
+
+static void test_ignall(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "USERCFG[DEFAULT] MAXJOB=1 MAXIJOB=1 MAX.WCLIMIT=1:00:00\n"
+                      "SYSCFG MAXPROC=2\nSYSTEMMAXPROCPERJOB 2\n"
+                      "CLASSCFG[batch] MAXJOB[USER]=1\n"
+                      "QOSCFG[hi] QFLAGS=IGNALL\n"),
+             0);
+    struct job *hi = job(&f, "alice", 8, 2 * HOUR), *lo = job(&f, "alice", 8, 2 * HOUR);
+    hi->qos = cred(&f, CRED_QOS, "hi");
+    for (int i = 0; i < 5; i++) {
+        CHECK(may_run(&f, hi) && may(&f, hi, LIM_IDLE, LIM_HARD) && may_ever(&f, hi));
+        run(&f, hi);
+        add(&f, hi, LIM_IDLE, +1);
+    }
+    CHECK(!may_ever(&f, lo));
+    CHECK(!may_run(&f, lo));
+    fx_free(&f);
+}
+
+/* ------------------------------------------------------ per-user in class */
+
+static void test_class_per_user(void)
+{
+    static const char *const forms[] = {"CLASSCFG[batch] MAXJOB[USER]=2\n",
+                                        "CLASSCFG[batch] MAXJOBPERUSER=2\n"};
+    for (int i = 0; i < 2; i++) {
+        struct fx f;
+        fx_init(&f);
+        CHECK_EQ(load(&f, forms[i]), 0);
+        struct job *a = job(&f, "alice", 1, HOUR), *b = job(&f, "bob", 1, HOUR);
+        struct job *other = job(&f, "alice", 1, HOUR);
+        other->class_ = cred(&f, CRED_CLASS, "other");
+        run(&f, a);
+        CHECK(may_run(&f, a));
+        run(&f, a);
+        CHECK(!may_run(&f, a));
+        CHECK_STR(f.why,
+                  "job 1 violates active HARD MAXJOB limit of 2 for user alice in class batch "
+                  "(R: 1, U: 2)");
+        CHECK(may_run(&f, b));      /* bob has his own count in batch */
+        CHECK(may_run(&f, other));  /* alice outside batch */
+        for (int n = 0; n < 5; n++) /* and the class as a whole is not limited */
+            run(&f, job(&f, "bob", 1, HOUR));
+        CHECK(!may_run(&f, b));
+        fx_free(&f);
+    }
+
+    /* PROC and NODE forms, a named user, and the DEFAULT class */
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "CLASSCFG[batch] MAXPROC[USER]=8 MAXNODEPERUSER=2 MAXPROC[USER:alice]=16\n"),
+             0);
+    struct job *a = job(&f, "alice", 6, HOUR), *b = job(&f, "bob", 6, HOUR);
+    struct job *n = job(&f, "carol", 1, HOUR);
+    n->nodes = 2;
+    run(&f, a);
+    run(&f, b);
+    CHECK(may_run(&f, a)); /* 12 <= 16 */
+    CHECK(!may_run(&f, b));
+    CHECK_HAS(f.why, "MAXPROC limit of 8 for user bob in class batch");
+    run(&f, n);
+    CHECK(!may_run(&f, n));
+    CHECK_HAS(f.why, "MAXNODE limit of 2 for user carol in class batch");
+    /* the DEFAULT class supplies, per limit, what a class does not set */
+    CHECK_EQ(load(&f, "CLASSCFG[DEFAULT] MAXJOB[USER]=1 MAXPROC[USER]=2\n"
+                      "CLASSCFG[batch] MAXPROC[USER]=100\n"),
+             0);
+    struct job *o = job(&f, "dave", 1, HOUR);
+    o->class_ = cred(&f, CRED_CLASS, "other");
+    run(&f, o);
+    CHECK(!may_run(&f, o));
+    CHECK_HAS(f.why, "MAXJOB limit of 1 for user dave in class other");
+    run(&f, a);
+    CHECK(!may_run(&f, a)); /* alice in batch: MAXPROC 100 of her class, MAXJOB 1 of DEFAULT */
+    CHECK_HAS(f.why, "MAXJOB limit of 1 for user alice in class batch");
+    /* idle form */
+    CHECK_EQ(load(&f, "CLASSCFG[batch] MAXIJOB[USER]=1\n"), 0);
+    add(&f, a, LIM_IDLE, +1);
+    CHECK(!may(&f, a, LIM_IDLE, LIM_SOFT));
+    CHECK_HAS(f.why, "idle SOFT MAXJOB limit of 1 for user alice in class batch");
+    fx_free(&f);
+}
+
+static void test_qos_and_group_pairs(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "QOSCFG[hi] MAXJOBPERUSER=1\n"
+                      "CLASSCFG[batch] MAXPROC[GROUP]=8 MAXPROC[GROUP:big]=100\n"
+                      "GROUPCFG[g] MAXJOB[USER]=3\n"),
+             0);
+    struct job *a = job(&f, "alice", 4, HOUR);
+    a->qos = cred(&f, CRED_QOS, "hi");
+    run(&f, a);
+    CHECK(!may_run(&f, a));
+    CHECK_STR(f.why,
+              "job 1 violates active HARD MAXJOB limit of 1 for user alice in qos hi (R: 1, U: 1)");
+    struct job *b = job(&f, "bob", 4, HOUR);
+    CHECK(may_run(&f, b)); /* group g in batch: 4 + 4 <= 8 */
+    run(&f, b);
+    CHECK(!may_run(&f, b));
+    CHECK_HAS(f.why, "MAXPROC limit of 8 for group g in class batch (R: 4, U: 8)");
+    struct job *c = job(&f, "carol", 40, HOUR);
+    c->group = cred(&f, CRED_GROUP, "big");
+    run(&f, c);
+    CHECK(may_run(&f, c));
+    /* user within group */
+    CHECK_EQ(load(&f, "GROUPCFG[g] MAXJOB[USER]=2\n"), 0);
+    struct job *d = job(&f, "dave", 1, HOUR);
+    run(&f, d);
+    CHECK(may_run(&f, d));
+    run(&f, d);
+    CHECK(!may_run(&f, d));
+    CHECK_HAS(f.why, "for user dave in group g");
+    fx_free(&f);
+}
+
+/* ------------------------------------------------------------------ SYSCFG */
+
+static void test_syscfg(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "SYSCFG MAXPROC=16,32 MAXIJOB=3\n"), 0);
+    run(&f, job(&f, "a", 8, HOUR));
+    run(&f, job(&f, "b", 8, HOUR));
+    struct job *c = job(&f, "c", 8, HOUR);
+    CHECK(!may(&f, c, LIM_ACTIVE, LIM_SOFT));
+    CHECK_STR(f.why, "job 3 violates active SOFT MAXPROC limit of 16 for par ALL (R: 8, U: 16)");
+    CHECK(may_run(&f, c));
+    for (int i = 0; i < 3; i++)
+        add(&f, job(&f, "x", 1, HOUR), LIM_IDLE, +1);
+    CHECK(!may(&f, c, LIM_IDLE, LIM_HARD));
+    CHECK_HAS(f.why, "idle HARD MAXJOB limit of 3 for par ALL");
+    fx_free(&f);
+}
+
+/* ------------------------------------------------------ legacy parameters */
+
+static void test_legacy(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "MAXJOBPERUSERPOLICY ON\nMAXJOBPERUSERCOUNT 4\nSMAXJOBPERUSERCOUNT 2\n"
+                      "MAXJOBQUEUEDPERUSERCOUNT 3\n"
+                      "MAXPROCPERGROUPCOUNT 10\n"
+                      "MAXPROCSECONDPERACCOUNTCOUNT 36000\n"
+                      "USERCFG[john] MAXJOB=1\n"),
+             0);
+    struct job *j = job(&f, "alice", 1, HOUR);
+    run(&f, j);
+    run(&f, j);
+    CHECK(!may(&f, j, LIM_ACTIVE, LIM_SOFT));
+    CHECK_HAS(f.why, "SOFT MAXJOB limit of 2 for user alice");
+    CHECK(may_run(&f, j));
+    run(&f, j);
+    run(&f, j);
+    CHECK(!may_run(&f, j));
+    CHECK_HAS(f.why, "HARD MAXJOB limit of 4 for user alice");
+    for (int i = 0; i < 3; i++)
+        add(&f, j, LIM_IDLE, +1);
+    CHECK(!may(&f, j, LIM_IDLE, LIM_HARD));
+    CHECK_HAS(f.why, "idle HARD MAXJOB limit of 3 for user alice");
+    struct job *g = job(&f, "bob", 7, HOUR); /* group g holds 4 procs */
+    CHECK(!may_run(&f, g));
+    CHECK_HAS(f.why, "MAXPROC limit of 10 for group g");
+    g->tasks = 5; /* account a holds 4 x 3600 PS; 5 procs x 2 h = 36000 more */
+    CHECK(may_run(&f, g));
+    g->walltime = 2 * HOUR;
+    CHECK(!may_run(&f, g));
+    CHECK_HAS(f.why, "MAXPS limit of 36000 for acct a (R: 36000, U: 14400)");
+    struct job *jn = job(&f, "john", 1, HOUR); /* USERCFG[john] replaces the DEFAULT */
+    run(&f, jn);
+    CHECK(!may(&f, jn, LIM_ACTIVE, LIM_HARD));
+    CHECK_HAS(f.why, "limit of 1 for user john");
+
+    /* POLICY OFF turns the count off; USERCFG[DEFAULT] (read later) wins */
+    CHECK_EQ(load(&f, "MAXJOBPERUSERPOLICY OFF\nMAXJOBPERUSERCOUNT 1\n"), 0);
+    CHECK(!limits_any(f.L));
+    CHECK_EQ(load(&f, "MAXJOBPERUSERCOUNT 1\nUSERCFG[DEFAULT] MAXJOB=10\n"), 0);
+    run(&f, j);
+    CHECK(may_run(&f, j));
+    CHECK_EQ(load(&f, "MAXPSPERUSER 100\nMAXWCPERUSER 1:00:00,2:00:00\n"), 0);
+    CHECK(!may_run(&f, j));
+    CHECK_HAS(f.why, "HARD MAXPS limit of 100 for user alice");
+    CHECK_EQ(load(&f, "MAXWCPERUSER 1:00:00,2:00:00\n"), 0);
+    for (int i = 0; i < 4; i++)
+        run(&f, j);
+    CHECK(!may(&f, j, LIM_ACTIVE, LIM_SOFT));
+    CHECK_HAS(f.why, "SOFT MAXWC limit of 3600 for user alice (R: 3600, U: 14400)");
+    fx_free(&f);
+}
+
+/* -------------------------------------------------------- per-job limits */
+
+/* "a job is not allowed to run longer than 5 days" */
+static void test_max_wclimit(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "CLASSCFG[batch] MAX.WCLIMIT=5:00:00:00\n"), 0);
+    struct job *ok = job(&f, "alice", 1, 5 * DAY), *over = job(&f, "alice", 1, 5 * DAY + 1);
+    CHECK(may_ever(&f, ok));
+    CHECK_STR(f.why, "");
+    CHECK(!may_ever(&f, over));
+    CHECK_STR(f.why,
+              "job 2 violates system HARD MAXWC limit of 432000 for class batch (R: 432001, U: 0)");
+    /* per-job limits are not usage limits */
+    CHECK(may_run(&f, over));
+    /* the DEFAULT class's limit covers classes without their own */
+    CHECK_EQ(load(&f, "CLASSCFG[DEFAULT] MAX.WCLIMIT=1:00:00\n"
+                      "CLASSCFG[long] MAX.WCLIMIT=INFINITY\n"),
+             0);
+    CHECK(!may_ever(&f, ok));
+    ok->class_ = cred(&f, CRED_CLASS, "long");
+    CHECK(may_ever(&f, ok));
+    fx_free(&f);
+}
+
+static void test_per_job(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "SYSTEMMAXPROCPERJOB 64\nSYSTEMMAXJOBWALLTIME 2:00:00:00\n"
+                      "SYSTEMMAXPROCSECONDPERJOB 1000000\n"
+                      "USERCFG[DEFAULT] MAXPROCPERJOB=32\nUSERCFG[big] MAXPROCPERJOB=-1\n"
+                      "GROUPCFG[g] MAXNODEPERJOB=4\n"
+                      "QOSCFG[wide] OMAXJPROC=128\n"
+                      "QOSCFG[free] QFLAGS=IGNSYSMAXPROC:IGNSYSMAXTIME:IGNSYSMAXPS\n"),
+             0);
+    struct job *j = job(&f, "alice", 33, HOUR);
+    CHECK(!may_ever(&f, j));
+    CHECK_STR(f.why, "job 1 violates system HARD MAXPROC limit of 32 for user alice (R: 33, U: 0)");
+    j->user = cred(&f, CRED_USER, "big");
+    CHECK(may_ever(&f, j));
+    j->tasks = 65;
+    CHECK(!may_ever(&f, j));
+    CHECK_STR(f.why, "job 1 violates system HARD MAXPROC limit of 64 for par ALL (R: 65, U: 0)");
+    j->qos = cred(&f, CRED_QOS, "wide");
+    CHECK(may_ever(&f, j));
+    j->tasks = 129;
+    CHECK(!may_ever(&f, j));
+    CHECK_HAS(f.why, "MAXPROC limit of 128 for par ALL");
+    j->qos = cred(&f, CRED_QOS, "free");
+    CHECK(may_ever(&f, j));
+    j->tasks = 1;
+    j->walltime = 3 * DAY;
+    CHECK(may_ever(&f, j));
+    j->qos = cred(&f, CRED_QOS, NULL);
+    CHECK(!may_ever(&f, j));
+    CHECK_HAS(f.why, "MAXWC limit of 172800 for par ALL");
+    j->walltime = HOUR;
+    j->tasks = 60; /* 60 x 3600 = 216000 PS */
+    CHECK(may_ever(&f, j));
+    j->walltime = 5 * HOUR; /* 1,080,000 PS */
+    CHECK(!may_ever(&f, j));
+    CHECK_HAS(f.why, "MAXPS limit of 1000000 for par ALL (R: 1080000, U: 0)");
+    j->walltime = HOUR;
+    j->nodes = 5;
+    CHECK(!may_ever(&f, j));
+    CHECK_HAS(f.why, "MAXNODE limit of 4 for group g");
+    /* SYSCFG's per-job attributes replace the parameters */
+    CHECK_EQ(load(&f, "SYSTEMMAXPROCPERJOB 64\nSYSCFG MAXPROCPERJOB=8\n"), 0);
+    j->nodes = 0;
+    j->tasks = 9;
+    CHECK(!may_ever(&f, j));
+    CHECK_HAS(f.why, "MAXPROC limit of 8 for par ALL");
+    fx_free(&f);
+}
+
+/* ------------------------------------------------------ worked examples */
+
+/*
+ * MAXPS counts a running job's remaining time: a 2-processor job with
+ * 9:42:28 left holds 2 x 34,948 = 69,896 PS; an 8-processor 1-hour job asks
+ * 28,800, and 98,696 > 72,000.
+ */
+static void test_maxps_example(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "USERCFG[alice] MAXPS=72000\n"), 0);
+    struct job *r = job(&f, "alice", 2, 12 * HOUR);
+    struct job *j = job(&f, "alice", 8, HOUR);
+    f.names[1][0] = '1', f.names[1][1] = '2', f.names[1][2] = '\0'; /* job 12 */
+    double req[LIM_NTYPES];
+    limits_request(r, 9 * HOUR + 42 * 60 + 28, &f.env, req);
+    CHECK(req[LIM_PS] == 69896);
+    limits_add(f.L, r, LIM_ACTIVE, req, +1);
+    limits_request(j, j->walltime, &f.env, req);
+    CHECK(req[LIM_PS] == 28800);
+    CHECK_EQ(limits_check(f.L, j, LIM_ACTIVE, LIM_SOFT, req, f.why, sizeof f.why), 1);
+    CHECK_STR(
+        f.why,
+        "job 12 violates active SOFT MAXPS limit of 72000 for user alice (R: 28800, U: 69896)");
+    CHECK_EQ(limits_check(f.L, j, LIM_ACTIVE, LIM_HARD, req, NULL, 0), 1);
+    /* a 1-hour job of 0.5 procs' worth fits: 69,896 + 2,104 = 72,000 exactly */
+    req[LIM_PS] = 2104;
+    CHECK_EQ(limits_check(f.L, j, LIM_ACTIVE, LIM_SOFT, req, f.why, sizeof f.why), 0);
+    fx_free(&f);
+}
+
+/*
+ * USERCFG[DEFAULT] MAXIJOB=8: of 17 idle jobs of one user, taken in
+ * priority order, the first 8 become eligible; the 9th waits until one of
+ * them leaves idle usage (starts), then it gets in and the 10th does not.
+ */
+static void test_maxijob_example(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "USERCFG[DEFAULT] MAXIJOB=8\n"), 0);
+    struct job *q[17];
+    for (int i = 0; i < 17; i++)
+        q[i] = job(&f, "alice", 1, HOUR);
+    int eligible[17] = {0}, n = 0;
+    for (int i = 0; i < 17; i++) {
+        if (may(&f, q[i], LIM_IDLE, LIM_HARD)) {
+            add(&f, q[i], LIM_IDLE, +1);
+            eligible[i] = 1;
+            n++;
+        }
+    }
+    CHECK_EQ(n, 8);
+    for (int i = 0; i < 17; i++)
+        CHECK_EQ(eligible[i], i < 8);
+    CHECK(!may(&f, q[8], LIM_IDLE, LIM_HARD));
+    CHECK_STR(f.why, "job 9 violates idle HARD MAXJOB limit of 8 for user alice (R: 1, U: 8)");
+    /* job 1 starts: it leaves idle usage for active usage */
+    add(&f, q[0], LIM_IDLE, -1);
+    run(&f, q[0]);
+    CHECK(may(&f, q[8], LIM_IDLE, LIM_HARD));
+    add(&f, q[8], LIM_IDLE, +1);
+    CHECK(!may(&f, q[9], LIM_IDLE, LIM_HARD));
+    /* the next iteration rebuilds idle usage from scratch: jobs 2..9 */
+    limits_clear_usage(f.L, LIM_IDLE);
+    n = 0;
+    for (int i = 1; i < 17; i++) {
+        int ok = may(&f, q[i], LIM_IDLE, LIM_HARD);
+        if (ok) {
+            add(&f, q[i], LIM_IDLE, +1);
+            n++;
+        }
+        CHECK_EQ(ok, i <= 8);
+    }
+    CHECK_EQ(n, 8);
+    fx_free(&f);
+}
+
+/* -------------------------------------------------------------- usage */
+
+static void test_usage(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "USERCFG[DEFAULT] MAXPE=10\nCLASSCFG[batch] MAXJOB[USER]=1\n"), 0);
+    f.env.mem = 3000;
+    struct job *j = job(&f, "alice", 1, HOUR);
+    j->mem_per_task = 1000;         /* PE = 128 / 3 = 42.67 > 10: use a smaller cluster */
+    f.env.procs = 12;               /* 1/12 procs vs 1/3 mem: PE = 4 */
+    for (int i = 0; i < 100; i++) { /* add and remove leave nothing behind */
+        run(&f, j);
+        add(&f, j, LIM_ACTIVE, -1);
+    }
+    CHECK(may_run(&f, j));
+    run(&f, j);
+    CHECK(!may_run(&f, j));
+    CHECK_HAS(f.why, "in class batch");
+    limits_clear_usage(f.L, LIM_IDLE); /* other mode: nothing changes */
+    CHECK(!may_run(&f, j));
+    limits_clear_usage(f.L, LIM_ACTIVE);
+    CHECK(may_run(&f, j));
+    /* many credentials and pairs: the tables grow */
+    CHECK_EQ(load(&f, "USERCFG[DEFAULT] MAXJOB=2\nCLASSCFG[DEFAULT] MAXJOB[USER]=1\n"), 0);
+    char name[16];
+    for (int i = 0; i < 3000; i++) {
+        snprintf(name, sizeof name, "u%d", i);
+        f.njobs = 0;
+        struct job *u = job(&f, name, 1, HOUR);
+        CHECK(may_run(&f, u));
+        run(&f, u);
+        if (!(i % 7)) {
+            CHECK(!may_run(&f, u));
+        }
+    }
+    for (int i = 0; i < 3000; i += 111) {
+        snprintf(name, sizeof name, "u%d", i);
+        f.njobs = 0;
+        struct job *u = job(&f, name, 1, HOUR);
+        CHECK(!may_run(&f, u));
+        u->class_ = cred(&f, CRED_CLASS, "c2");
+        CHECK(may_run(&f, u));
+    }
+    fx_free(&f);
+}
+
+/* A new configuration replaces the limits and forgets the usage. */
+static void test_reload(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "USERCFG[alice] MAXJOB=5\n"), 0);
+    struct job *j = job(&f, "alice", 1, HOUR);
+    run(&f, j);
+    run(&f, j);
+    CHECK(may_run(&f, j));
+    CHECK_EQ(load(&f, "USERCFG[alice] MAXJOB=2\nCLASSCFG[batch] MAXJOB[USER]=1\n"), 0);
+    CHECK(may_run(&f, j));
+    run(&f, j);
+    CHECK(!may_run(&f, j));
+    CHECK_HAS(f.why, "limit of 1 for user alice in class batch (R: 1, U: 1)");
+    run(&f, j);
+    CHECK_EQ(load(&f, "USERCFG[alice] MAXJOB=2\n"), 0);
+    run(&f, j);
+    run(&f, j);
+    CHECK(!may_run(&f, j));
+    CHECK_HAS(f.why, "limit of 2 for user alice (R: 1, U: 2)");
+    fx_free(&f);
+}
+
+/* ------------------------------------------------------ configuration */
+
+static void test_errors(void)
+{
+    static const struct {
+        const char *cfg, *msg;
+    } cases[] = {
+        {"USERCFG[a] MAXJOB=2\nCLASSCFG[batch] MAXJOB[FOO]=3\n",
+         "maui.cfg:2: CLASSCFG[batch] MAXJOB[FOO]: unsupported index (expected USER, "
+         "USER:<name>, GROUP or GROUP:<name>)"},
+        {"USERCFG[a] MAXJOB[USER]=3\n",
+         "maui.cfg:1: USERCFG[a] MAXJOB[USER]: per-user limits apply within GROUPCFG, "
+         "ACCOUNTCFG, CLASSCFG and QOSCFG only"},
+        {"USERCFG[a] MAXJOBPERUSER=3\n", "maui.cfg:1: USERCFG[a] MAXJOBPERUSER: per-user limits"},
+        {"GROUPCFG[g] MAXJOB[GROUP]=3\n",
+         "maui.cfg:1: GROUPCFG[g] MAXJOB[GROUP]: per-group limits"},
+        {"SYSCFG MAXJOB[USER]=3\n", "maui.cfg:1: SYSCFG MAXJOB[USER]: per-user limits"},
+        {"CLASSCFG[c] MAXJOB[USER:]=3\n",
+         "maui.cfg:1: CLASSCFG[c] MAXJOB[USER:]: unsupported index"},
+        {"USERCFG[a] OMAXJOB=3\n",
+         "maui.cfg:1: USERCFG[a] OMAXJOB: override limits apply to QOSCFG only"},
+        {"CLASSCFG[c] OMAXJPROC=3\n", "maui.cfg:1: CLASSCFG[c] OMAXJPROC: override limits"},
+        {"QOSCFG[q] OMAXJOB[USER]=3\n",
+         "maui.cfg:1: QOSCFG[q] OMAXJOB[USER]: override limits take no index"},
+        {"USERCFG[a] MAXPROCPERJOB=-5\n",
+         "maui.cfg:1: USERCFG[a] MAXPROCPERJOB: invalid limit '-5'"},
+        {"CLASSCFG[c] MAX.WCLIMIT[USER]=1:00:00\n",
+         "maui.cfg:1: CLASSCFG[c] MAX.WCLIMIT[USER]: takes no index"},
+        /* values cfg itself refuses, with file and line */
+        {"USERCFG[a] MAXJOB=2\nUSERCFG[b] MAXJOB=lots\n", "maui.cfg:2:"},
+        {"USERCFG[a] MAXWC=1:xx\n", "maui.cfg:1:"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct fx f;
+        fx_init(&f);
+        CHECK_EQ(load(&f, "USERCFG[DEFAULT] MAXJOB=1\n"), 0);
+        CHECK_EQ(load(&f, cases[i].cfg), -1);
+        if (strncmp(f.why, cases[i].msg, strlen(cases[i].msg)) != 0)
+            CHECK_STR(f.why, cases[i].msg);
+        /* nothing applied: the previous limits stand */
+        struct job *j = job(&f, "a", 1, HOUR);
+        run(&f, j);
+        CHECK(!may_run(&f, j));
+        CHECK_HAS(f.why, "MAXJOB limit of 1 for user a");
+        fx_free(&f);
+    }
+}
+
+/* Time-valued limits, and the attributes limits leave to others. */
+static void test_values(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "USERCFG[DEFAULT] MAXWC=1:00:00,2:00:00 MAXIWC=1:00:00:00 PRIORITY=5 "
+                      "FSTARGET=10 MINPROC=4\n"
+                      "USERCFG[a] MAXPS=100000000000\n"),
+             0);
+    struct job *j = job(&f, "b", 1, HOUR);
+    run(&f, j);
+    CHECK(!may(&f, j, LIM_ACTIVE, LIM_SOFT));
+    CHECK_HAS(f.why, "SOFT MAXWC limit of 3600");
+    CHECK(may_run(&f, j));
+    run(&f, j);
+    CHECK(!may_run(&f, j));
+    CHECK_HAS(f.why, "HARD MAXWC limit of 7200");
+    j->walltime = DAY + 1;
+    CHECK(!may(&f, j, LIM_IDLE, LIM_SOFT));
+    CHECK_HAS(f.why, "idle SOFT MAXWC limit of 86400");
+    struct job *a = job(&f, "a", 20000000, HOUR); /* 7.2e10 PS; MINPROC is not checked */
+    CHECK(may_run(&f, a));
+    a->tasks = 30000000; /* 1.08e11 */
+    CHECK(!may_run(&f, a));
+    CHECK_HAS(f.why, "MAXPS limit of 100000000000 for user a (R: 108000000000, U: 0)");
+    fx_free(&f);
+}
+
+int main(void)
+{
+    TEST_RUN(test_no_limits);
+    TEST_RUN(test_request);
+    TEST_RUN(test_active_types);
+    TEST_RUN(test_idle_types);
+    TEST_RUN(test_soft_hard);
+    TEST_RUN(test_default_named);
+    TEST_RUN(test_other_kinds);
+    TEST_RUN(test_order);
+    TEST_RUN(test_qos_override);
+    TEST_RUN(test_qos_flags);
+    TEST_RUN(test_ignall);
+    TEST_RUN(test_class_per_user);
+    TEST_RUN(test_qos_and_group_pairs);
+    TEST_RUN(test_syscfg);
+    TEST_RUN(test_legacy);
+    TEST_RUN(test_max_wclimit);
+    TEST_RUN(test_per_job);
+    TEST_RUN(test_maxps_example);
+    TEST_RUN(test_maxijob_example);
+    TEST_RUN(test_usage);
+    TEST_RUN(test_reload);
+    TEST_RUN(test_errors);
+    TEST_RUN(test_values);
+    return TEST_DONE();
+}

@@ -1,0 +1,157 @@
+/*
+ * Throttling policies in the scheduling iteration (policy/elig.c with
+ * policy/iter.c): eligible and blocked jobs, idle limits admitting the
+ * highest priority first, soft and hard passes, per-job limits.
+ */
+#include <stdlib.h>
+
+#include "cfg/cfg.h"
+#include "core/sched.h"
+#include "test.h"
+
+static struct sched *setup(const char *cfgtext, int nodes, int ppn)
+{
+    struct cfg *cfg = cfg_create();
+    struct sched_policy pol;
+    struct err e;
+    struct sched *s = NULL;
+    if (cfg_load_string(cfg, cfgtext, "t.cfg", &e) == 0 &&
+        sched_policy_from_cfg(cfg, &pol, &e) == 0) {
+        s = sched_create(&pol, NULL);
+        CHECK(sched_creds_from_cfg(s, cfg, &e) == 0);
+        CHECK(sched_limits_from_cfg(s, cfg, &e) == 0);
+    }
+    cfg_destroy(cfg);
+    char name[16];
+    for (int i = 0; s && i < nodes; i++) {
+        snprintf(name, sizeof name, "n%d", i);
+        struct node_spec n = {.name = name, .procs = ppn, .state = NODE_UP};
+        sched_add_node(s, &n, NULL);
+    }
+    return s;
+}
+
+static struct job *submit(struct sched *s, const char *name, int procs, long wall, long at,
+                          const char *user)
+{
+    struct job_spec js = {.name = name, .tasks = procs, .procs_per_task = 1, .walltime = wall,
+                          .submit = at, .user = user};
+    return sched_submit(s, &js, NULL);
+}
+
+static size_t count_state(struct sched *s, enum job_state st)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sched_njobs(s); i++)
+        n += sched_job(s, i)->state == st;
+    return n;
+}
+
+/* The seed's MAXIJOB example: 17 jobs of one user on a one-processor
+ * cluster show 1 active, 8 idle and 8 blocked; when the active one ends and
+ * an idle one starts, the next blocked job becomes idle. */
+static void test_maxijob_seed_example(void)
+{
+    struct sched *s = setup("USERCFG[DEFAULT] MAXIJOB=8\n", 1, 1);
+    char name[8];
+    struct job *j[17];
+    for (int i = 0; i < 17; i++) {
+        snprintf(name, sizeof name, "%d", i + 1);
+        j[i] = submit(s, name, 1, 100, i, "steve");
+    }
+    sched_iterate(s, 20);
+    CHECK_EQ(count_state(s, JOB_RUNNING), 1);
+    CHECK_EQ(sched_count_idle(s, 0), 8);
+    CHECK_EQ(sched_count_idle(s, 1), 8);
+    CHECK(sched_job_blocked(s, j[9]) != NULL);
+    CHECK(sched_job_blocked(s, j[8]) == NULL); /* the eight highest are eligible */
+    CHECK_HAS(sched_job_blocked(s, j[9]), "violates idle");
+    CHECK_HAS(sched_job_blocked(s, j[9]), "MAXJOB limit of 8 for user steve");
+    sched_job_ended(s, j[0], 120);
+    sched_iterate(s, 120);
+    CHECK(j[1]->state == JOB_RUNNING);
+    CHECK_EQ(sched_count_idle(s, 0), 8);
+    CHECK_EQ(sched_count_idle(s, 1), 7);
+    CHECK(sched_job_blocked(s, j[9]) == NULL);
+    sched_destroy(s);
+}
+
+/* The seed's MAXPS arithmetic: a 2-processor job with 9:42:28 left holds
+ * 69,896 PS; an 8-processor one-hour job asks 28,800; 98,696 > 72,000. */
+static void test_maxps_seed_example(void)
+{
+    /* A 10-hour job that started 1,052 s ago has 9:42:28 = 34,948 s left. */
+    struct sched *s = setup("USERCFG[DEFAULT] MAXPS=72000\n", 4, 4);
+    struct job *a = submit(s, "1", 2, 36000, 0, "alice");
+    sched_iterate(s, 0);
+    CHECK(a->state == JOB_RUNNING);
+    struct job *b = submit(s, "12", 8, 3600, 1052, "alice");
+    sched_iterate(s, 1052);
+    CHECK(b->state == JOB_IDLE);
+    CHECK_STR(sched_job_blocked(s, b),
+              "job 12 violates active SOFT MAXPS limit of 72000 for user alice (R: 28800, U: 69896)");
+    sched_destroy(s);
+}
+
+/* Soft vs hard: MAXJOB=1,2 lets a second job run as a soft-limit violation
+ * when the processors would otherwise idle; the third waits. */
+static void test_soft_and_hard(void)
+{
+    struct sched *s = setup("USERCFG[DEFAULT] MAXJOB=1,2\n", 1, 4);
+    struct job *a = submit(s, "1", 1, 100, 0, "bob");
+    struct job *b = submit(s, "2", 1, 100, 0, "bob");
+    struct job *c = submit(s, "3", 1, 100, 0, "bob");
+    sched_iterate(s, 0);
+    CHECK(a->state == JOB_RUNNING);
+    CHECK(!(a->flags & JOB_SPVIOLATION));
+    CHECK(b->state == JOB_RUNNING);
+    CHECK(b->flags & JOB_SPVIOLATION);
+    CHECK(c->state == JOB_IDLE);
+    sched_iterate(s, 1);
+    CHECK_HAS(sched_job_blocked(s, c), "violates active");
+    sched_destroy(s);
+}
+
+/* A walltime over MAX.WCLIMIT can never run; named credentials beat DEFAULT
+ * and -1 lifts it. */
+static void test_per_job_and_default(void)
+{
+    struct sched *s = setup("USERCFG[DEFAULT] MAX.WCLIMIT=5:00:00:00 MAXJOB=1\n"
+                            "USERCFG[vip] MAXJOB=-1\n",
+                            1, 8);
+    struct job *big = submit(s, "1", 1, 5 * 86400 + 1, 0, "ann");
+    struct job *ok = submit(s, "2", 1, 5 * 86400, 0, "ann");
+    struct job *v1 = submit(s, "3", 1, 100, 0, "vip");
+    struct job *v2 = submit(s, "4", 1, 100, 0, "vip");
+    sched_iterate(s, 0);
+    CHECK(big->state == JOB_IDLE);
+    CHECK(sched_job_blocked(s, big) != NULL);
+    CHECK(ok->state == JOB_RUNNING);
+    CHECK(v1->state == JOB_RUNNING && v2->state == JOB_RUNNING);
+    sched_destroy(s);
+}
+
+/* Without limits nothing is ever blocked. */
+static void test_no_limits_no_blocking(void)
+{
+    struct sched *s = setup("", 1, 1);
+    for (int i = 0; i < 5; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "%d", i);
+        submit(s, name, 1, 10, 0, "u");
+    }
+    sched_iterate(s, 0);
+    CHECK_EQ(sched_count_idle(s, 1), 0);
+    CHECK_EQ(sched_count_idle(s, 0), 4);
+    sched_destroy(s);
+}
+
+int main(void)
+{
+    TEST_RUN(test_maxijob_seed_example);
+    TEST_RUN(test_maxps_seed_example);
+    TEST_RUN(test_soft_and_hard);
+    TEST_RUN(test_per_job_and_default);
+    TEST_RUN(test_no_limits_no_blocking);
+    return TEST_DONE();
+}
