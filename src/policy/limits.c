@@ -112,30 +112,6 @@ int limits_any(const struct limits *L)
 
 /* ---------------------------------------------------------------- requests */
 
-static double dmax(double a, double b)
-{
-    return a > b ? a : b;
-}
-
-static double share(long per_task, long long total)
-{
-    return per_task > 0 && total > 0 ? (double)per_task / (double)total : 0.0;
-}
-
-/* Processor equivalents as the priority function counts them (MJobGetPE,
- * digest §2.6): the cluster's processors times the job's largest share of a
- * configured resource, per task. */
-static double proc_equivalents(const struct prio_env *env, const struct job *j)
-{
-    if (!env || env->procs <= 0)
-        return (double)job_procs(j);
-    double r = (double)j->procs_per_task / (double)env->procs;
-    r = dmax(r, share(j->mem_per_task, env->mem));
-    r = dmax(r, share(j->disk_per_task, env->disk));
-    r = dmax(r, share(j->swap_per_task, env->swap));
-    return (double)env->procs * (double)j->tasks * r;
-}
-
 void limits_request(const struct job *j, long seconds, const struct prio_env *env,
                     double req[LIM_NTYPES])
 {
@@ -145,7 +121,7 @@ void limits_request(const struct job *j, long seconds, const struct prio_env *en
     req[LIM_PROC] = procs;
     req[LIM_NODE] = j->nodes > 0 ? j->nodes : 0;
     req[LIM_PS] = procs * secs;
-    req[LIM_PE] = proc_equivalents(env, j);
+    req[LIM_PE] = prio_pe(env, j);
     req[LIM_WC] = secs;
     req[LIM_MEM] = (double)j->tasks * (double)(j->mem_per_task > 0 ? j->mem_per_task : 0);
 }

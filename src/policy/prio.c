@@ -162,9 +162,9 @@ static double share(long per_task, long long total)
  * the job's largest share of any configured resource, per task. With only
  * processors known it is the job's processor count.
  */
-static double proc_equivalents(const struct prio_env *env, const struct job *j)
+double prio_pe(const struct prio_env *env, const struct job *j)
 {
-    if (env->procs <= 0)
+    if (!env || env->procs <= 0)
         return (double)job_procs(j);
     double r = (double)j->procs_per_task / (double)env->procs;
     r = dmax(r, share(j->mem_per_task, env->mem));
@@ -228,7 +228,7 @@ static double usage_factor(const struct eval *e, int f)
     X(PF_SWAP, (double)j->swap_per_task * j->tasks)                                                \
     X(PF_DISK, (double)j->disk_per_task * j->tasks)                                                \
     X(PF_PS, (double)job_procs(j) * (double)j->walltime)                                           \
-    X(PF_PE, proc_equivalents(e->env, j))                                                          \
+    X(PF_PE, prio_pe(e->env, j))                                                          \
     X(PF_WALLTIME, (double)j->walltime)
 
 /* The raw value F[f] of any factor. */

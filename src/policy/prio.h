@@ -107,6 +107,13 @@ int prio_cmp(const void *a, const void *b);
  * of the class weight. */
 double prio_factor_weight(const struct prio_params *p, const struct job *j, enum prio_factor f);
 
+/* Processor equivalents of j (Maui MJobGetPE): the cluster's processors
+ * times the job's largest share of any configured resource (processors,
+ * memory, disk, swap), per task; its processor count when env is NULL or
+ * knows no processors. Used by the PE factor, MAXPE limits and DEDICATEDPES
+ * fairshare. */
+double prio_pe(const struct prio_env *env, const struct job *j);
+
 /* Lower-case names used in JSON: "serv", "queuetime", ... */
 const char *prio_comp_name(enum prio_comp c);
 const char *prio_factor_name(enum prio_factor f);
