@@ -66,17 +66,33 @@ static void rebuild_active(struct sched *s, const struct prio_env *env, long now
     }
 }
 
+/* Per-job limits (MAX.WCLIMIT, ...) depend on the job, the limits and the
+ * cluster only: checked once per limits generation, unless words are
+ * wanted. */
+static int job_fits_limits(struct sched *s, struct job *j, const struct prio_env *env, char *why)
+{
+    if (why)
+        return !limits_check_job(s->limits, j, env, why, WHY_MAX);
+    if (j->jobcheck_gen != s->limits_gen) {
+        j->jobcheck_ok = !limits_check_job(s->limits, j, env, NULL, 0);
+        j->jobcheck_gen = s->limits_gen;
+    }
+    return j->jobcheck_ok;
+}
+
 /* Whether j passes the per-job, active and idle limits at `level`; adds
- * its idle usage when it does. why gets the first violation. */
+ * its idle usage when it does. why (NULL: formatting every reason at every
+ * iteration would cost more than the checks) gets the first violation. */
 static int admit(struct sched *s, struct job *j, enum lim_level level, const struct prio_env *env,
                  char *why)
 {
     double req[LIM_NTYPES];
-    if (limits_check_job(s->limits, j, env, why, WHY_MAX))
+    size_t len = why ? WHY_MAX : 0;
+    if (!job_fits_limits(s, j, env, why))
         return 0;
     limits_request(j, j->walltime, env, req);
-    if (limits_check(s->limits, j, LIM_ACTIVE, level, req, why, WHY_MAX) ||
-        limits_check(s->limits, j, LIM_IDLE, level, req, why, WHY_MAX))
+    if (limits_check(s->limits, j, LIM_ACTIVE, level, req, why, len) ||
+        limits_check(s->limits, j, LIM_IDLE, level, req, why, len))
         return 0;
     limits_add(s->limits, j, LIM_IDLE, req, +1);
     return 1;
@@ -95,6 +111,26 @@ static void hard_walk(struct sched *s, const struct prio_env *env, long now)
             j->flags &= ~(unsigned)JOB_HARDOK;
             if (s->pol.prio.accrual != ACCRUE_ALWAYS)
                 j->qtime_start = now; /* queue time stops accruing while blocked */
+        }
+    }
+}
+
+/* Both walks at once, when every soft limit equals its hard one. */
+static void one_walk(struct sched *s, const struct prio_env *env, long now)
+{
+    limits_clear_usage(s->limits, LIM_IDLE);
+    for (size_t i = s->qhead; i < s->qlen; i++) {
+        struct job *j = s->queue[i];
+        if (!j)
+            continue;
+        if (admit(s, j, LIM_SOFT, env, NULL)) {
+            j->flags |= JOB_HARDOK;
+            clear_blocked(s, j);
+        } else {
+            j->flags &= ~(unsigned)JOB_HARDOK;
+            set_blocked(s, j, NULL);
+            if (s->pol.prio.accrual != ACCRUE_ALWAYS)
+                j->qtime_start = now;
         }
     }
 }
@@ -121,8 +157,12 @@ void elig_run(struct sched *s, long now)
     struct prio_env env;
     sched_prio_env(s, &env);
     rebuild_active(s, &env, now);
-    hard_walk(s, &env, now);
-    soft_walk(s, &env, 0);
+    if (limits_soft_differs(s->limits)) {
+        hard_walk(s, &env, now);
+        soft_walk(s, &env, 0);
+    } else {
+        one_walk(s, &env, now); /* soft and hard agree: one walk gives both */
+    }
 }
 
 void elig_final(struct sched *s, long now)

@@ -261,11 +261,14 @@ static void full_pass(struct sched *s, long now)
     s->nblocked = 0;
     s->replan = 0;
     elig_run(s, now);
+    long started = s->stats.started;
     scan(s, now, s->qhead);
     hard_pass(s, now);
     /* Maui shows the queue as the soft filter sees it after this iteration's
-     * starts (MUIQ): a job that started frees its idle slot for the next. */
-    elig_final(s, now);
+     * starts (MUIQ): a job that started frees its idle slot for the next.
+     * Nothing started, nothing changed. */
+    if (s->stats.started != started)
+        elig_final(s, now);
 }
 
 void iter_run(struct sched *s, long now)

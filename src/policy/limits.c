@@ -110,6 +110,11 @@ int limits_any(const struct limits *L)
     return L->conf->any;
 }
 
+int limits_soft_differs(const struct limits *L)
+{
+    return L->conf->soft_differs;
+}
+
 /* ---------------------------------------------------------------- requests */
 
 void limits_request(const struct job *j, long seconds, const struct prio_env *env,

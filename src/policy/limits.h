@@ -75,6 +75,10 @@ int limits_load(struct limits *L, const struct cfg *cfg, struct err *err);
  * when not, the engine can skip every call below. */
 int limits_any(const struct limits *L);
 
+/* Whether some limit has a soft value apart from its hard one: when not,
+ * SOFT and HARD checks always agree and one of them can be skipped. */
+int limits_soft_differs(const struct limits *L);
+
 /*
  * What job j asks, per type: 1 job, its processors, its requested nodes,
  * procs x seconds, its processor equivalents, seconds, tasks x memory per

@@ -498,13 +498,38 @@ static int obj_any(const struct lim_obj *o)
     return any;
 }
 
+static int set_differs(const struct lim_set *s)
+{
+    for (int m = 0; m < LIM_NMODES; m++)
+        for (int t = 0; t < LIM_NTYPES; t++)
+            if (s->v[m][t].soft != s->v[m][t].hard)
+                return 1;
+    return 0;
+}
+
+/* Whether any of o's limits has a soft value apart from its hard one: only
+ * then do the soft and hard views of the queue differ. */
+static int obj_differs(const struct lim_obj *o)
+{
+    int d = set_differs(&o->own) || set_differs(&o->over) || set_differs(&o->over_user);
+    for (int in = 0; in < LIM_NINNER; in++) {
+        d |= set_differs(&o->inner[in]);
+        for (size_t n = 0; n < o->nnamed[in]; n++)
+            d |= set_differs(&o->named[in][n]->set);
+    }
+    return d;
+}
+
 static void summarize(struct lim_conf *c)
 {
     c->any = obj_any(&c->sys);
+    c->soft_differs = obj_differs(&c->sys);
     for (int k = 0; k < CRED_NKINDS; k++) {
         c->def[k] = limits_conf_find(c, (enum cred_kind)k, NULL);
-        for (size_t i = 0; i < c->nobjs[k]; i++)
+        for (size_t i = 0; i < c->nobjs[k]; i++) {
             c->any |= obj_any(c->objs[k][i]);
+            c->soft_differs |= obj_differs(c->objs[k][i]);
+        }
     }
 }
 

@@ -61,7 +61,8 @@ struct lim_conf {
     /* Bit (outer * LIM_NINNER + inner) set when some object of kind outer
      * has a limit on its inner kind: only those pairs keep usage. */
     unsigned pairs;
-    int any; /* some limit is positive */
+    int any;          /* some limit is positive */
+    int soft_differs; /* some limit's soft value differs from its hard one */
 };
 
 struct lim_conf *limits_conf_create(void);
