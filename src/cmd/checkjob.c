@@ -102,7 +102,7 @@ static void text_head(struct cmd_buf *b, const struct jobview *v)
     cmd_fmt_duration(v->queued, queued);
     cmd_fmt_duration(v->eligible, elig);
     cmd_buf_printf(b, "checking job %s\n\n", j->name);
-    cmd_buf_printf(b, "State: %s\n", job_state_name(j->state));
+    cmd_buf_printf(b, "State: %s\n", job_display_state(j));
     cmd_buf_printf(b, "Creds:  user:%s  group:%s  account:%s  class:%s  qos:%s\n", j->user->name,
                    j->group->name, j->account->name, j->class_->name, j->qos->name);
     cmd_buf_printf(b, "WallTime: %s of %s\n", used, limit);
@@ -245,7 +245,7 @@ static json_t *json_job(const struct jobview *v)
     const struct job *j = v->j;
     const struct cmd_ctx *c = v->c;
     json_t *o = json_pack("{s:o, s:s, s:o, s:o, s:o, s:o, s:o}", "id", cmd_jstr(j->name), "state",
-                          job_state_name(j->state), "user", cmd_jstr(j->user->name), "group",
+                          job_display_state(j), "user", cmd_jstr(j->user->name), "group",
                           cmd_jstr(j->group->name), "account", cmd_jstr(j->account->name), "class",
                           cmd_jstr(j->class_->name), "qos", cmd_jstr(j->qos->name));
     json_object_set_new(o, "procs", json_integer(job_procs(j)));

@@ -130,7 +130,7 @@ static void text_row(struct cmd_buf *b, const struct showq *q, const struct job 
     cmd_fmt_duration(dur, d);
     cmd_fmt_date(q->c, date, t);
     cmd_buf_printf(b, "%-18s %8s %10s %5lld %11s  %19s\n", j->name, j->user->name,
-                   job_state_name(j->state), job_procs(j), d, t);
+                   job_display_state(j), job_procs(j), d, t);
 }
 
 static void text_active(struct cmd_buf *b, const struct showq *q)
@@ -233,7 +233,7 @@ static void text_blocked(struct cmd_buf *b, const struct showq *q)
 static json_t *json_job_base(const struct job *j)
 {
     return json_pack("{s:o, s:o, s:s, s:I}", "id", cmd_jstr(j->name), "user",
-                     cmd_jstr(j->user->name), "state", job_state_name(j->state), "procs",
+                     cmd_jstr(j->user->name), "state", job_display_state(j), "procs",
                      (json_int_t)job_procs(j));
 }
 

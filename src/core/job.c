@@ -20,3 +20,15 @@ const char *job_state_name(enum job_state s)
     }
     return "Unknown";
 }
+
+const char *job_display_state(const struct job *j)
+{
+    if (j->state == JOB_IDLE && j->holds) {
+        if (j->holds & HOLD_BATCH)
+            return "BatchHold";
+        if (j->holds & HOLD_SYSTEM)
+            return "SystemHold";
+        return "UserHold";
+    }
+    return job_state_name(j->state);
+}

@@ -25,6 +25,12 @@ enum job_state {
 #define JOB_HARDOK 0x8      /* within its hard limits: the hard pass may start it */
 #define JOB_BLOCKED 0x10    /* idle but not eligible (over a soft limit or a per-job one) */
 
+/* Holds (Maui's hold types): a held job is blocked until every hold is
+ * released. */
+#define HOLD_USER 0x1
+#define HOLD_SYSTEM 0x2
+#define HOLD_BATCH 0x4
+
 /* Why an idle job is not running, as the last scheduling iteration saw it. */
 enum job_wait {
     WAIT_NONE,      /* not examined yet (or running) */
@@ -62,6 +68,7 @@ struct job_spec {
     long submit;        /* epoch or trace seconds */
     const char *user, *group, *account, *class_, *qos, *partition; /* NULL = DEFAULT */
     size_t tag; /* the driver's own handle for the job, returned untouched */
+    unsigned holds; /* HOLD_* at submission (qsub -h: HOLD_USER) */
 };
 
 struct job {
@@ -85,6 +92,7 @@ struct job {
     long bypass;     /* times a lower-priority job was backfilled ahead of it */
     enum job_sysprio sysprio_mode; /* administrator's system priority, if any */
     long sysprio;
+    unsigned holds; /* HOLD_*: blocked while any is set */
     char *blocked; /* JOB_BLOCKED: why, in Maui's words (owned), filled on demand by
                       sched_job_blocked(); may be stale or NULL otherwise */
     unsigned long jobcheck_gen; /* per-job limits checked under this limits generation */
@@ -103,6 +111,9 @@ struct job {
     size_t tag;      /* the driver's handle (job_spec.tag) */
 };
 
+/* The state Maui shows: "UserHold", "SystemHold" or "BatchHold" for a held
+ * idle job (the strongest hold), else job_state_name(). */
+const char *job_display_state(const struct job *j);
 /* Processors the job needs: tasks x processors per task. */
 long long job_procs(const struct job *j);
 /* "Idle", "Running", "Completed", "Removed". */

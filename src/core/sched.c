@@ -294,7 +294,12 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         .resv_start = -1,
         .heap_pos = SIZE_MAX,
         .tag = spec->tag,
+        .holds = spec->holds & (HOLD_USER | HOLD_SYSTEM | HOLD_BATCH),
     };
+    if (j->holds) {
+        s->nheld++;
+        s->replan = 1; /* the incremental scan does not look at holds */
+    }
     parse_features(&j->features, &j->nfeatures, spec->features);
     struct cred *const c[4] = {j->user, j->group, j->account, j->class_};
     j->qos = assign_qos(s, c, spec->qos);
@@ -384,6 +389,30 @@ int sched_order_is_static(const struct sched *s)
     return s->prio_static && !s->cred_weights && !s->nsysprio;
 }
 
+int sched_hold(struct sched *s, struct job *j, unsigned holds, struct err *err)
+{
+    holds &= HOLD_USER | HOLD_SYSTEM | HOLD_BATCH;
+    if (j->state != JOB_IDLE)
+        return err_set(err, "job %s is not idle", j->name);
+    if (!holds)
+        return err_set(err, "no hold type given (user, system or batch)");
+    s->nheld += !j->holds;
+    j->holds |= holds;
+    s->replan = 1;
+    return 0;
+}
+
+int sched_release(struct sched *s, struct job *j, unsigned holds, struct err *err)
+{
+    if (j->state != JOB_IDLE)
+        return err_set(err, "job %s is not idle", j->name);
+    unsigned before = j->holds;
+    j->holds &= ~holds;
+    s->nheld -= before && !j->holds;
+    s->replan = 1;
+    return 0;
+}
+
 int sched_set_sysprio(struct sched *s, struct job *j, enum job_sysprio mode, long value,
                       struct err *err)
 {
@@ -411,6 +440,10 @@ const char *sched_job_blocked(const struct sched *s, const struct job *j)
 {
     if (j->state != JOB_IDLE || !(j->flags & JOB_BLOCKED))
         return NULL;
+    if (j->holds)
+        return j->holds & HOLD_BATCH    ? "job has a batch hold"
+               : j->holds & HOLD_SYSTEM ? "job has a system hold"
+                                        : "job has a user hold";
     /* Reasons are put into words only when asked, once per plan. */
     struct sched *m = (struct sched *)s;
     if (m->reasons_gen != m->plan_gen + 1) {

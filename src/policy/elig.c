@@ -48,6 +48,19 @@ static void clear_blocked(struct sched *s, struct job *j)
     j->blocked = NULL;
 }
 
+/* Holds block a job with or without limits; FULLPOLICY stops its queue
+ * time while held. Returns whether j is held. */
+static int held(struct sched *s, struct job *j, long now)
+{
+    if (!j->holds)
+        return 0;
+    set_blocked(s, j, NULL);
+    j->flags &= ~(unsigned)JOB_HARDOK;
+    if (s->pol.prio.accrual == ACCRUE_FULLPOLICY)
+        j->qtime_start = now;
+    return 1;
+}
+
 void elig_unblock(struct sched *s, struct job *j)
 {
     clear_blocked(s, j);
@@ -103,7 +116,7 @@ static void hard_walk(struct sched *s, const struct prio_env *env, long now)
     limits_clear_usage(s->limits, LIM_IDLE);
     for (size_t i = s->qhead; i < s->qlen; i++) {
         struct job *j = s->queue[i];
-        if (!j)
+        if (!j || held(s, j, now))
             continue;
         if (admit(s, j, LIM_HARD, env, NULL)) {
             j->flags |= JOB_HARDOK;
@@ -121,7 +134,7 @@ static void one_walk(struct sched *s, const struct prio_env *env, long now)
     limits_clear_usage(s->limits, LIM_IDLE);
     for (size_t i = s->qhead; i < s->qlen; i++) {
         struct job *j = s->queue[i];
-        if (!j)
+        if (!j || held(s, j, now))
             continue;
         if (admit(s, j, LIM_SOFT, env, NULL)) {
             j->flags |= JOB_HARDOK;
@@ -141,8 +154,8 @@ static void soft_walk(struct sched *s, const struct prio_env *env, int reasons)
     limits_clear_usage(s->limits, LIM_IDLE);
     for (size_t i = s->qhead; i < s->qlen; i++) {
         struct job *j = s->queue[i];
-        if (!j)
-            continue;
+        if (!j || j->holds)
+            continue; /* held: blocked by the hold, not by a limit */
         if (admit(s, j, LIM_SOFT, env, reasons ? why : NULL))
             clear_blocked(s, j);
         else
@@ -150,10 +163,27 @@ static void soft_walk(struct sched *s, const struct prio_env *env, int reasons)
     }
 }
 
+/* Without limits, only holds can block: a walk over the queue only while
+ * some job is held or blocked. */
+static void holds_only(struct sched *s, long now)
+{
+    if (!s->nheld && !s->nblocked_jobs)
+        return;
+    for (size_t i = s->qhead; i < s->qlen; i++) {
+        struct job *j = s->queue[i];
+        if (j && !held(s, j, now)) {
+            clear_blocked(s, j);
+            j->flags |= JOB_HARDOK;
+        }
+    }
+}
+
 void elig_run(struct sched *s, long now)
 {
-    if (!limits_any(s->limits))
+    if (!limits_any(s->limits)) {
+        holds_only(s, now);
         return;
+    }
     struct prio_env env;
     sched_prio_env(s, &env);
     rebuild_active(s, &env, now);

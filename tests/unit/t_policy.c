@@ -131,6 +131,53 @@ static void test_per_job_and_default(void)
     sched_destroy(s);
 }
 
+/* A held job is blocked, with or without limits, until every hold is
+ * released; showq shows the strongest hold. */
+static void test_holds(void)
+{
+    struct sched *s = setup("JOBPRIOACCRUALPOLICY FULLPOLICY\n", 1, 4);
+    struct job_spec js = {.name = "h", .tasks = 1, .procs_per_task = 1, .walltime = 100,
+                          .submit = 0, .holds = HOLD_USER};
+    struct job *h = sched_submit(s, &js, NULL);
+    struct job *a = submit(s, "a", 1, 100, 0, "u");
+    sched_iterate(s, 0);
+    CHECK(a->state == JOB_RUNNING);
+    CHECK(h->state == JOB_IDLE);
+    CHECK_STR(job_display_state(h), "UserHold");
+    CHECK_STR(sched_job_blocked(s, h), "job has a user hold");
+    CHECK_EQ(sched_count_idle(s, 1), 1);
+    struct err e;
+    CHECK(sched_hold(s, h, HOLD_SYSTEM, &e) == 0);
+    CHECK_STR(job_display_state(h), "SystemHold");
+    CHECK(sched_hold(s, a, HOLD_USER, &e) < 0); /* running: no */
+    sched_iterate(s, 50);
+    CHECK_EQ(h->qtime_start, 50); /* FULLPOLICY: no queue time while held */
+    CHECK(sched_release(s, h, HOLD_USER, &e) == 0);
+    sched_iterate(s, 60);
+    CHECK(h->state == JOB_IDLE); /* the system hold remains */
+    CHECK(sched_release(s, h, HOLD_SYSTEM, &e) == 0);
+    sched_iterate(s, 70);
+    CHECK(h->state == JOB_RUNNING);
+    CHECK_EQ(sched_count_idle(s, 1), 0);
+    sched_destroy(s);
+}
+
+/* A held job arriving between full passes is not started by the
+ * incremental scan. */
+static void test_held_submission_between_passes(void)
+{
+    struct sched *s = setup("", 1, 4);
+    submit(s, "a", 1, 100, 0, "u");
+    sched_iterate(s, 0);
+    struct job_spec js = {.name = "h", .tasks = 1, .procs_per_task = 1, .walltime = 10,
+                          .submit = 5, .holds = HOLD_BATCH};
+    struct job *h = sched_submit(s, &js, NULL);
+    sched_iterate(s, 5);
+    CHECK(h->state == JOB_IDLE);
+    CHECK_STR(job_display_state(h), "BatchHold");
+    sched_destroy(s);
+}
+
 /* Without limits nothing is ever blocked. */
 static void test_no_limits_no_blocking(void)
 {
@@ -153,5 +200,7 @@ int main(void)
     TEST_RUN(test_soft_and_hard);
     TEST_RUN(test_per_job_and_default);
     TEST_RUN(test_no_limits_no_blocking);
+    TEST_RUN(test_holds);
+    TEST_RUN(test_held_submission_between_passes);
     return TEST_DONE();
 }
