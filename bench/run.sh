@@ -14,6 +14,8 @@ trap 'rm -rf "$tmp"' EXIT
 printf 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\n' >"$tmp/easy.cfg"
 printf 'BACKFILLPOLICY NONE\n' >"$tmp/fcfs.cfg"
 printf 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1000000\n' >"$tmp/cons.cfg"
+printf 'USERCFG[DEFAULT] MAXIJOB=2 MAXJOB=1,2\n' >"$tmp/limits.cfg"
+printf 'XFACTORWEIGHT 10\nQUEUETIMEWEIGHT 1\n' >"$tmp/xfactor.cfg"
 
 traces=""
 for t in HPC2N-2002-2.1-cln KTH-SP2-1996-2.1-cln NASA-iPSC-1993-3.1-cln \
@@ -22,7 +24,7 @@ for t in HPC2N-2002-2.1-cln KTH-SP2-1996-2.1-cln NASA-iPSC-1993-3.1-cln \
 done
 [ -n "$traces" ] || traces=data/KTH-SP2-1996-2.1-cln.norm.swf.gz
 
-printf '%-28s %-5s %9s %12s %10s %10s %8s\n' trace policy jobs jobs/s wall_s sched_s peak_MB
+printf '%-28s %-8s %9s %12s %10s %10s %8s\n' trace policy jobs jobs/s wall_s sched_s peak_MB
 bench_one() {
     "$RUNSTAT" bin/moku simulate --config "$tmp/$2.cfg" --format json "$1" >"$tmp/out" 2>"$tmp/err"
     jobs=$(sed 's/.*"jobs":\([0-9]*\).*/\1/' "$tmp/out")
@@ -30,15 +32,17 @@ bench_one() {
     wall=$(sed -n 's/.*wall_seconds=\([0-9.]*\).*/\1/p' "$tmp/err")
     kb=$(sed -n 's/.*peak_rss_kb=\([0-9]*\).*/\1/p' "$tmp/err")
     awk -v t="$(basename "$1" .norm.swf.gz)" -v p="$2" -v j="$jobs" -v w="$wall" -v s="$sched" -v kb="$kb" \
-        'BEGIN { printf "%-28s %-5s %9d %12.0f %10.3f %10.3f %8.1f\n", t, p, j, j / w, w, s, kb / 1024 }'
+        'BEGIN { printf "%-28s %-8s %9d %12.0f %10.3f %10.3f %8.1f\n", t, p, j, j / w, w, s, kb / 1024 }'
 }
 for t in $traces; do
     for pol in easy fcfs; do
         bench_one "$t" "$pol"
     done
 done
-# Conservative backfilling (a reservation for every waiting job) on the smaller traces.
+# Conservative backfilling (a reservation for every waiting job), throttling
+# limits (eligibility re-walked every iteration) and a dynamic priority
+# (re-sorted every iteration) on the smaller traces.
 for t in $traces; do
-    case "$t" in *KTH* | *NASA*) bench_one "$t" cons ;; esac
+    case "$t" in *KTH* | *NASA*) for pol in cons limits xfactor; do bench_one "$t" $pol; done ;; esac
 done
 echo "wall_s: whole process (read, replay, report); sched_s: the replay alone; peak_MB: max RSS"
