@@ -53,7 +53,7 @@ static size_t count_state(struct sched *s, enum job_state st)
 static void test_maxijob_seed_example(void)
 {
     struct sched *s = setup("USERCFG[DEFAULT] MAXIJOB=8\n", 1, 1);
-    char name[8];
+    char name[16];
     struct job *j[17];
     for (int i = 0; i < 17; i++) {
         snprintf(name, sizeof name, "%d", i + 1);
@@ -183,7 +183,7 @@ static void test_no_limits_no_blocking(void)
 {
     struct sched *s = setup("", 1, 1);
     for (int i = 0; i < 5; i++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "%d", i);
         submit(s, name, 1, 10, 0, "u");
     }
