@@ -99,7 +99,8 @@ int limits_load(struct limits *L, const struct cfg *cfg, struct err *err)
      * its limits: start over. */
     for (int k = 0; k < CRED_NKINDS; k++)
         L->nslots[k] = 0;
-    memset(L->pairs, 0, L->cappairs * sizeof *L->pairs);
+    if (L->pairs) /* memset(NULL, 0, 0) is undefined all the same */
+        memset(L->pairs, 0, L->cappairs * sizeof *L->pairs);
     L->npairs = 0;
     memset(L->sys, 0, sizeof L->sys);
     return 0;
