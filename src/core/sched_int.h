@@ -84,6 +84,15 @@ int elig_may_start(struct sched *s, struct job *j, enum lim_level level, char *w
 void elig_started(struct sched *s, struct job *j);
 /* Drop j's blocked state (it left the queue or became eligible). */
 void elig_unblock(struct sched *s, struct job *j);
+/*
+ * Reservations and limits (Maui's MPolicyGetEStartTime): whether j, started
+ * at t > now, keeps its credentials within their SOFT active limits, given
+ * the running jobs still running then and the reservations this plan made;
+ * and the next instant after t when that usage falls (a running job's
+ * planned end or a reservation's end; AVAIL_NEVER if none).
+ */
+int elig_fits_at(struct sched *s, struct job *j, long t, long now);
+long elig_next_end(const struct sched *s, long t);
 /* Fill the blocked jobs' reasons, as the last iteration left the queue. */
 void elig_reasons(struct sched *s);
 /* After an iteration's starts: which idle jobs the soft limits now admit. */

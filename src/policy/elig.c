@@ -237,3 +237,63 @@ void elig_started(struct sched *s, struct job *j)
     limits_request(j, j->walltime, &env, req);
     limits_add(s->limits, j, LIM_ACTIVE, req, +1);
 }
+
+/*
+ * Move active usage from `now` to instant t (sign +1), or back (sign -1):
+ * running jobs that will have ended by t drop out, the others hold only
+ * their remaining processor-seconds from t, and the reservations this plan
+ * made that cover t join in. Usage values are whole numbers, so the way
+ * back restores them exactly.
+ */
+static void shift_usage(struct sched *s, const struct prio_env *env, long now, long t, int sign)
+{
+    double req[LIM_NTYPES];
+    for (size_t i = 0; i < s->running.n; i++) {
+        const struct job *r = s->running.v[i];
+        long end = r->start + r->walltime;
+        limits_request(r, end > now ? end - now : 0, env, req);
+        limits_add(s->limits, r, LIM_ACTIVE, req, -sign);
+        if (r->planned_end > t) {
+            limits_request(r, end > t ? end - t : 0, env, req);
+            limits_add(s->limits, r, LIM_ACTIVE, req, sign);
+        }
+    }
+    for (int k = 0; k < s->nresv; k++) {
+        const struct job *r = s->resv[k];
+        long end = r->resv_start + r->walltime;
+        if (r->resv_start <= t && t < end) {
+            limits_request(r, end - t, env, req);
+            limits_add(s->limits, r, LIM_ACTIVE, req, sign);
+        }
+    }
+}
+
+int elig_fits_at(struct sched *s, struct job *j, long t, long now)
+{
+    if (!limits_any(s->limits) || t <= now)
+        return 1;
+    struct prio_env env;
+    double req[LIM_NTYPES];
+    sched_prio_env(s, &env);
+    limits_request(j, j->walltime, &env, req);
+    shift_usage(s, &env, now, t, +1);
+    int ok = !limits_check(s->limits, j, LIM_ACTIVE, LIM_SOFT, req, NULL, 0);
+    shift_usage(s, &env, now, t, -1);
+    return ok;
+}
+
+long elig_next_end(const struct sched *s, long t)
+{
+    long next = AVAIL_NEVER;
+    for (size_t i = 0; i < s->running.n; i++) {
+        const struct job *r = s->running.v[i];
+        if (r->planned_end > t && r->planned_end < next)
+            next = r->planned_end;
+    }
+    for (int k = 0; k < s->nresv; k++) {
+        long end = s->resv[k]->resv_start + s->resv[k]->walltime;
+        if (end > t && end < next)
+            next = end;
+    }
+    return next;
+}

@@ -157,11 +157,24 @@ static int try_start(struct sched *s, struct job *j, long now)
     return 1;
 }
 
+/* Tries at placing a reservation past instants where the job's credentials
+ * would exceed a soft active limit; after that it is placed regardless. */
+#define RESERVE_TRIES 64
+
 static void reserve(struct sched *s, struct job *j, long now)
 {
     long t = avail_earliest(s->avail, now, j->walltime, job_procs(j));
     if (t >= AVAIL_NEVER)
         return; /* cannot run on the nodes that are up now: nothing to hold */
+    /* Where processors are free but the job's credentials would then be over
+     * a soft active limit (their other reservations, jobs still running),
+     * look later, as Maui's MPolicyGetEStartTime does. */
+    for (int tries = 0; tries < RESERVE_TRIES && !elig_fits_at(s, j, t, now); tries++) {
+        long next = elig_next_end(s, t);
+        if (next >= AVAIL_NEVER)
+            break;
+        t = avail_earliest(s->avail, next, j->walltime, job_procs(j));
+    }
     avail_take(s->avail, t, t + j->walltime, job_procs(j));
     j->resv_start = t;
     j->flags |= JOB_RESERVED;

@@ -178,6 +178,34 @@ static void test_held_submission_between_passes(void)
     sched_destroy(s);
 }
 
+/* A reservation is not placed where the job's credentials would be over a
+ * soft active limit (Maui's MPolicyGetEStartTime): user u may run one job;
+ * its second job is reserved after the first one's reservation ends, not
+ * beside it. */
+static void test_reservation_respects_limits(void)
+{
+    struct sched *s = setup("USERCFG[u] MAXJOB=1\nRESERVATIONDEPTH[0] 2\n", 1, 3);
+    struct job *x = submit(s, "x", 3, 100, 0, "v");
+    sched_iterate(s, 0);
+    CHECK(x->state == JOB_RUNNING);
+    struct job *j1 = submit(s, "1", 2, 100, 1, "u");
+    struct job *j2 = submit(s, "2", 1, 100, 1, "u");
+    sched_iterate(s, 1);
+    CHECK_EQ(j1->resv_start, 100);
+    CHECK_EQ(j2->resv_start, 200); /* processors are free at 100, u's limit is not */
+    sched_destroy(s);
+    /* Without the limit both are reserved at 100. */
+    s = setup("RESERVATIONDEPTH[0] 2\n", 1, 3);
+    submit(s, "x", 3, 100, 0, "v");
+    sched_iterate(s, 0);
+    j1 = submit(s, "1", 2, 100, 1, "u");
+    j2 = submit(s, "2", 1, 100, 1, "u");
+    sched_iterate(s, 1);
+    CHECK_EQ(j1->resv_start, 100);
+    CHECK_EQ(j2->resv_start, 100);
+    sched_destroy(s);
+}
+
 /* Without limits nothing is ever blocked. */
 static void test_no_limits_no_blocking(void)
 {
@@ -201,6 +229,7 @@ int main(void)
     TEST_RUN(test_per_job_and_default);
     TEST_RUN(test_no_limits_no_blocking);
     TEST_RUN(test_holds);
+    TEST_RUN(test_reservation_respects_limits);
     TEST_RUN(test_held_submission_between_passes);
     return TEST_DONE();
 }
