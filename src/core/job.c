@@ -30,5 +30,7 @@ const char *job_display_state(const struct job *j)
             return "SystemHold";
         return "UserHold";
     }
+    if (j->state == JOB_IDLE && j->deferred_until)
+        return "Deferred";
     return job_state_name(j->state);
 }

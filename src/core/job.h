@@ -93,6 +93,9 @@ struct job {
     enum job_sysprio sysprio_mode; /* administrator's system priority, if any */
     long sysprio;
     unsigned holds; /* HOLD_*: blocked while any is set */
+    long deferred_until; /* deferred (blocked) until this instant; 0 = not deferred */
+    int startcount;      /* failed starts since the last deferral */
+    int defercount;      /* deferrals so far */
     char *blocked; /* JOB_BLOCKED: why, in Maui's words (owned), filled on demand by
                       sched_job_blocked(); may be stale or NULL otherwise */
     unsigned long jobcheck_gen; /* per-job limits checked under this limits generation */
@@ -112,7 +115,8 @@ struct job {
 };
 
 /* The state Maui shows: "UserHold", "SystemHold" or "BatchHold" for a held
- * idle job (the strongest hold), else job_state_name(). */
+ * idle job (the strongest hold), "Deferred" for a deferred one, else
+ * job_state_name(). */
 const char *job_display_state(const struct job *j);
 /* Processors the job needs: tasks x processors per task. */
 long long job_procs(const struct job *j);

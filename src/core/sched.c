@@ -37,6 +37,9 @@ void sched_policy_default(struct sched_policy *pol)
         .backfill = BF_FIRSTFIT,
         .resdepth = 1,
         .overrun = 0,
+        .defertime = 3600,
+        .defercount = 24,
+        .deferstartcount = 1,
     };
     prio_params_default(&pol->prio);
 }
@@ -396,7 +399,7 @@ int sched_hold(struct sched *s, struct job *j, unsigned holds, struct err *err)
         return err_set(err, "job %s is not idle", j->name);
     if (!holds)
         return err_set(err, "no hold type given (user, system or batch)");
-    s->nheld += !j->holds;
+    s->nheld += !j->holds && !j->deferred_until;
     j->holds |= holds;
     s->replan = 1;
     return 0;
@@ -408,7 +411,7 @@ int sched_release(struct sched *s, struct job *j, unsigned holds, struct err *er
         return err_set(err, "job %s is not idle", j->name);
     unsigned before = j->holds;
     j->holds &= ~holds;
-    s->nheld -= before && !j->holds;
+    s->nheld -= before && !j->holds && !j->deferred_until;
     s->replan = 1;
     return 0;
 }
@@ -444,6 +447,8 @@ const char *sched_job_blocked(const struct sched *s, const struct job *j)
         return j->holds & HOLD_BATCH    ? "job has a batch hold"
                : j->holds & HOLD_SYSTEM ? "job has a system hold"
                                         : "job has a user hold";
+    if (j->deferred_until)
+        return "job is deferred: the resource manager could not start it";
     /* Reasons are put into words only when asked, once per plan. */
     struct sched *m = (struct sched *)s;
     if (m->reasons_gen != m->plan_gen + 1) {

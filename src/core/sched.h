@@ -29,6 +29,9 @@ enum bf_policy { BF_NONE, BF_FIRSTFIT, BF_BESTFIT, BF_GREEDY, BF_PREEMPT };
 struct sched_policy {
     enum bf_policy backfill; /* BACKFILLPOLICY */
     int resdepth;            /* RESERVATIONDEPTH[0]: priority reservations per iteration */
+    long defertime;          /* DEFERTIME: how long a job stays deferred */
+    int defercount;          /* DEFERCOUNT: deferrals before a batch hold */
+    int deferstartcount;     /* DEFERSTARTCOUNT: failed starts before a deferral */
     long overrun;            /* JOBMAXOVERRUN: seconds past its walltime before a job is
                                 killed; -1 = never killed */
     struct prio_params prio; /* the priority function's weights and caps */

@@ -50,6 +50,9 @@ int sched_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol, struc
     if (backfill_from_cfg(cfg, &p, err) < 0 || reservations_from_cfg(cfg, &p, err) < 0)
         return -1;
     p.overrun = cfg_time(cfg, "JOBMAXOVERRUN", NULL);
+    p.defertime = cfg_time(cfg, "DEFERTIME", NULL);
+    p.defercount = (int)cfg_int(cfg, "DEFERCOUNT", NULL);
+    p.deferstartcount = (int)cfg_int(cfg, "DEFERSTARTCOUNT", NULL);
     if (prio_params_from_cfg(cfg, &p.prio, err) < 0)
         return -1;
     *pol = p;

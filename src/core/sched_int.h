@@ -37,7 +37,8 @@ struct sched {
     int cred_weights; /* credentials weigh jobs apart: QOS weights/targets, CLASSWEIGHT */
     struct limits *limits; /* throttling policies (policy/limits.c) */
     size_t nblocked_jobs;  /* idle jobs flagged JOB_BLOCKED */
-    size_t nheld;          /* idle jobs with a hold */
+    size_t nheld;          /* idle jobs with a hold or deferred */
+    long next_undefer;     /* earliest end of a deferral (0 = none): re-plan then */
     unsigned long reasons_gen; /* plan whose blocked reasons are filled in (+1) */
     unsigned long limits_gen;  /* bumped when limits or the cluster change */
     long nsysprio;   /* idle jobs with a system priority */

@@ -52,8 +52,14 @@ static void clear_blocked(struct sched *s, struct job *j)
  * time while held. Returns whether j is held. */
 static int held(struct sched *s, struct job *j, long now)
 {
-    if (!j->holds)
+    if (j->deferred_until && j->deferred_until <= now) {
+        j->deferred_until = 0; /* DEFERTIME is over: eligible again */
+        s->nheld -= !j->holds;
+    }
+    if (!j->holds && !j->deferred_until)
         return 0;
+    if (j->deferred_until && (!s->next_undefer || j->deferred_until < s->next_undefer))
+        s->next_undefer = j->deferred_until;
     set_blocked(s, j, NULL);
     j->flags &= ~(unsigned)JOB_HARDOK;
     if (s->pol.prio.accrual == ACCRUE_FULLPOLICY)
@@ -154,8 +160,8 @@ static void soft_walk(struct sched *s, const struct prio_env *env, int reasons)
     limits_clear_usage(s->limits, LIM_IDLE);
     for (size_t i = s->qhead; i < s->qlen; i++) {
         struct job *j = s->queue[i];
-        if (!j || j->holds)
-            continue; /* held: blocked by the hold, not by a limit */
+        if (!j || j->holds || j->deferred_until)
+            continue; /* held or deferred: blocked by that, not by a limit */
         if (admit(s, j, LIM_SOFT, env, reasons ? why : NULL))
             clear_blocked(s, j);
         else

@@ -109,6 +109,29 @@ static void order_queue(struct sched *s, long now)
 }
 
 /*
+ * The resource manager refused to start j (Maui MJobStart failure): after
+ * DEFERSTARTCOUNT failures it is deferred for DEFERTIME — blocked, shown as
+ * Deferred — and after DEFERCOUNT deferrals it gets a batch hold.
+ */
+static void start_failed(struct sched *s, struct job *j, long now)
+{
+    if (++j->startcount < s->pol.deferstartcount)
+        return;
+    j->startcount = 0;
+    if (++j->defercount > s->pol.defercount) {
+        sched_hold(s, j, HOLD_BATCH, NULL);
+        return;
+    }
+    s->nheld += !j->deferred_until && !j->holds;
+    j->deferred_until = now + (s->pol.defertime > 0 ? s->pol.defertime : 1);
+    if (!s->next_undefer || j->deferred_until < s->next_undefer)
+        s->next_undefer = j->deferred_until;
+    j->flags |= JOB_BLOCKED;
+    s->nblocked_jobs++;
+    s->replan = 1;
+}
+
+/*
  * A job was backfilled: every higher-priority job of this plan that could
  * not start and still waits has been bypassed once more (Maui's bypass
  * counter, digest §5.7; it feeds the BYPASS priority factor).
@@ -140,6 +163,7 @@ static int try_start(struct sched *s, struct job *j, long now)
     j->planned_end = now + j->walltime;
     if (s->rm.start && s->rm.start(s->rm.ctx, j, now) < 0) {
         alloc_release(s, j);
+        start_failed(s, j, now);
         return 0;
     }
     j->state = JOB_RUNNING;
@@ -291,6 +315,10 @@ void iter_run(struct sched *s, long now)
     settle_time(s, now);
     if (limits_any(s->limits))
         s->replan = 1; /* usage changes with time (remaining PS): re-plan every iteration */
+    if (s->next_undefer && now >= s->next_undefer) {
+        s->replan = 1; /* a deferral is over */
+        s->next_undefer = 0; /* the walk notes the next one (policy/elig.c) */
+    }
     if (s->replan || s->unsorted || !s->order_static)
         full_pass(s, now);
     else

@@ -4,6 +4,7 @@
  * highest priority first, soft and hard passes, per-job limits.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cfg/cfg.h"
 #include "core/sched.h"
@@ -206,6 +207,50 @@ static void test_reservation_respects_limits(void)
     sched_destroy(s);
 }
 
+/* A resource manager that refuses to start job "bad" `refusals` times. */
+static int refusals;
+static int picky_start(void *ctx, struct job *j, long now)
+{
+    (void)ctx;
+    (void)now;
+    if (strcmp(j->name, "bad") == 0 && refusals > 0) {
+        refusals--;
+        return -1;
+    }
+    return 0;
+}
+
+/* A job the resource manager could not start is deferred for DEFERTIME
+ * (blocked, shown as Deferred), then tried again; after DEFERCOUNT
+ * deferrals it gets a batch hold. */
+static void test_deferral(void)
+{
+    struct sched *s = setup("DEFERTIME 60\nDEFERCOUNT 1\n", 1, 4);
+    sched_set_rm(s, &(struct sched_rm){.start = picky_start});
+    refusals = 1;
+    struct job *bad = submit(s, "bad", 1, 100, 0, "u");
+    sched_iterate(s, 0);
+    CHECK(bad->state == JOB_IDLE);
+    CHECK_STR(job_display_state(bad), "Deferred");
+    CHECK_HAS(sched_job_blocked(s, bad), "deferred");
+    sched_iterate(s, 30);
+    CHECK(bad->state == JOB_IDLE);
+    sched_iterate(s, 60); /* DEFERTIME over: tried again, and it starts */
+    CHECK(bad->state == JOB_RUNNING);
+    sched_destroy(s);
+
+    s = setup("DEFERTIME 60\nDEFERCOUNT 1\n", 1, 4);
+    sched_set_rm(s, &(struct sched_rm){.start = picky_start});
+    refusals = 5;
+    bad = submit(s, "bad", 1, 100, 0, "u");
+    sched_iterate(s, 0);  /* first deferral */
+    sched_iterate(s, 60); /* second failure: over DEFERCOUNT, a batch hold */
+    CHECK_STR(job_display_state(bad), "BatchHold");
+    sched_iterate(s, 500);
+    CHECK(bad->state == JOB_IDLE);
+    sched_destroy(s);
+}
+
 /* Without limits nothing is ever blocked. */
 static void test_no_limits_no_blocking(void)
 {
@@ -230,6 +275,7 @@ int main(void)
     TEST_RUN(test_no_limits_no_blocking);
     TEST_RUN(test_holds);
     TEST_RUN(test_reservation_respects_limits);
+    TEST_RUN(test_deferral);
     TEST_RUN(test_held_submission_between_passes);
     return TEST_DONE();
 }
