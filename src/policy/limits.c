@@ -416,15 +416,24 @@ static const struct lim_obj *job_qos(const struct limits *L, const struct job *j
     return j->qos ? obj_of(L, CRED_QOS, j->qos) : NULL;
 }
 
-int limits_check(const struct limits *L, const struct job *j, enum lim_mode mode,
-                 enum lim_level level, const double req[LIM_NTYPES], char *why, size_t len)
+/* Whether no limit can apply to j: none configured, or its QOS has IGNALL.
+ * Clears why and gives the job's QOS limits object. */
+static int exempt(const struct limits *L, const struct job *j, const struct lim_obj **qos,
+                  char *why, size_t len)
 {
     if (why && len)
         why[0] = '\0';
     if (!L->conf->any)
-        return 0;
-    const struct lim_obj *qos = job_qos(L, j);
-    if (qos && qos->ignall)
+        return 1;
+    *qos = job_qos(L, j);
+    return *qos && (*qos)->ignall;
+}
+
+int limits_check(const struct limits *L, const struct job *j, enum lim_mode mode,
+                 enum lim_level level, const double req[LIM_NTYPES], char *why, size_t len)
+{
+    const struct lim_obj *qos = NULL;
+    if (exempt(L, j, &qos, why, len))
         return 0;
     struct chk x = {j, mode, level, req, why, len};
     return check_creds(L, &x, qos) || check_pairs(L, &x, qos) || check_system(L, &x);
@@ -443,12 +452,8 @@ static long long job_limit(const struct lim_obj *own, const struct lim_obj *def,
 int limits_check_job(const struct limits *L, const struct job *j, const struct prio_env *env,
                      char *why, size_t len)
 {
-    if (why && len)
-        why[0] = '\0';
-    if (!L->conf->any)
-        return 0;
-    const struct lim_obj *qos = job_qos(L, j);
-    if (qos && qos->ignall)
+    const struct lim_obj *qos = NULL;
+    if (exempt(L, j, &qos, why, len))
         return 0;
     double req[LIM_NTYPES];
     limits_request(j, j->walltime, env, req);
