@@ -13,14 +13,6 @@
 #define DAY 86400L
 #define T0 1000000000L
 
-static int near(double a, double b)
-{
-    double tol = 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b)));
-    if (fabs(a - b) <= tol)
-        return 1;
-    fprintf(stderr, "    near: %.12g vs %.12g\n", a, b);
-    return 0;
-}
 
 /* Credentials for the tests: one table per kind. */
 struct creds {

@@ -11,16 +11,9 @@
 #include "test.h"
 #include "trace/lines.h"
 
-/* Write len bytes to a new temporary file; its name goes into path. */
 static void write_temp(char *path, const char *data, size_t len)
 {
-    strcpy(path, "/tmp/t_lines_XXXXXX");
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    if (fd < 0)
-        return;
-    CHECK(write(fd, data, len) == (ssize_t)len);
-    close(fd);
+    write_temp_named(path, "t_lines", data, len);
 }
 
 /* Lines around and far past the first buffer size (1024) come back whole. */

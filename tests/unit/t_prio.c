@@ -21,14 +21,6 @@
 #define HOUR 3600L
 #define T0 1000000000L /* a realistic epoch: queue start of most jobs */
 
-static int near(double a, double b)
-{
-    double tol = 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b)));
-    if (fabs(a - b) <= tol)
-        return 1;
-    fprintf(stderr, "    near: %.12g vs %.12g\n", a, b);
-    return 0;
-}
 
 /* A cluster, its credentials, default parameters and one 1-proc 1-hour job
  * queued at T0 by user u / group g / account a / class c / QOS DEFAULT. */

@@ -24,16 +24,9 @@ static int rec_equal(const struct swf_rec *a, const struct swf_rec *b)
            a->line == b->line;
 }
 
-/* Write len bytes to a new temporary file; its name goes into path. */
 static void write_temp(char *path, const char *data, size_t len)
 {
-    strcpy(path, "/tmp/t_swf_XXXXXX");
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    if (fd < 0)
-        return;
-    CHECK(write(fd, data, len) == (ssize_t)len);
-    close(fd);
+    write_temp_named(path, "t_swf", data, len);
 }
 
 /* Read a file that must fail: err names path:line, *out comes back empty. */

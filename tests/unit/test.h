@@ -10,8 +10,11 @@
 #ifndef MOKU_TEST_H
 #define MOKU_TEST_H
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int test_failed_checks;
 static int test_passed, test_failed;
@@ -56,6 +59,30 @@ static const char *test_name;
                     test_name, sa_ ? sa_ : "(null)", sb_);                                         \
         }                                                                                          \
     } while (0)
+
+/* Whether two doubles agree to 1e-9 relative (1e-9 absolute near zero);
+ * says what they were when not. Use inside CHECK. */
+static inline int near(double a, double b)
+{
+    double tol = 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b)));
+    if (fabs(a - b) <= tol)
+        return 1;
+    fprintf(stderr, "    near: %.12g vs %.12g\n", a, b);
+    return 0;
+}
+
+/* Write len bytes to a new temporary file named after `prefix`; its name
+ * goes into path (at least 32 bytes; prefix short). The caller unlinks it. */
+static inline void write_temp_named(char *path, const char *prefix, const char *data, size_t len)
+{
+    snprintf(path, 32, "/tmp/%s_XXXXXX", prefix);
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    CHECK(write(fd, data, len) == (ssize_t)len);
+    close(fd);
+}
 
 #define TEST_RUN(fn)                                                                               \
     do {                                                                                           \
