@@ -23,6 +23,7 @@
 #include "sim/sim.h"
 #include "sim/workload.h"
 #include "sim/workload_maui.h"
+#include "stats/fsfile.h"
 #include "trace/mtrace.h"
 #include "trace/swf.h"
 #include "util/mem.h"
@@ -36,6 +37,7 @@ struct sim_opts {
     const char *jobs_out;
     const char *trace;
     const char *resources; /* --resources, else SIMRESOURCETRACEFILE when set */
+    const char *statdir;   /* --statdir, else STATDIR: FS data files */
     long long nodes, ppn, procs;
     int json;
     int strict;
@@ -50,6 +52,7 @@ static void usage(FILE *f)
             "usage: moku simulate [--config FILE] [--nodes N --ppn P | --procs N]\n"
             "                     [--jobs-out FILE.csv] [--format text|json] [--strict]\n"
             "                     [--until TIME] [--show \"COMMAND\"]... [--resources FILE]\n"
+            "                     [--statdir DIR]\n"
             "                     TRACE\n"
             "\n"
             "Replay a workload trace through the scheduler: SWF or Maui's own workload\n"
@@ -61,12 +64,14 @@ static void usage(FILE *f)
             "                     (default cluster: NODECFG lines, else the options above,\n"
             "                     else the trace's MaxNodes/MaxProcs)\n"
             "  --jobs-out FILE    write one CSV row per job\n"
+            "  --statdir DIR      fairshare data files (FS.<epoch>) are read from and written\n"
+            "                     to DIR (default: STATDIR, stats/) when FSPOLICY is set\n"
             "  --format FMT       report as text (default) or json\n"
             "  --strict           a trace record that cannot be replayed is an error\n"
             "  --until TIME       stop after the scheduling iteration at TIME (the trace's\n"
             "                     clock: seconds, or [[DD:]HH:]MM:SS)\n"
             "  --show COMMAND     print a command's answer when the replay stops, instead of\n"
-            "                     the report: showq [-r|-i|-b], checkjob ID, diagnose -p,\n"
+            "                     the report: showq [-r|-i|-b], checkjob ID, diagnose -p|-q|-f,\n"
             "                     showconfig; add --format=json for JSON (repeatable)\n");
 }
 
@@ -121,7 +126,7 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         {"jobs-out", required_argument, NULL, 'o'}, {"format", required_argument, NULL, 'f'},
         {"strict", no_argument, NULL, 's'},       {"help", no_argument, NULL, 'h'},
         {"until", required_argument, NULL, 'u'},  {"show", required_argument, NULL, 'S'},
-        {"resources", required_argument, NULL, 'R'},
+        {"resources", required_argument, NULL, 'R'}, {"statdir", required_argument, NULL, 'D'},
         {NULL, 0, NULL, 0},
     };
     int c, bad = 0;
@@ -139,6 +144,7 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         case 'u': bad |= parse_until(optarg, &o->until); break;
         case 'S': bad |= add_show(o, optarg); break;
         case 'R': o->resources = optarg; break;
+        case 'D': o->statdir = optarg; break;
         case 'h': usage(stdout); exit(0);
         default: bad = -1;
         }
@@ -356,13 +362,53 @@ static int print_shows(struct sched *s, const struct cfg *cfg, const struct sim_
     return rc;
 }
 
+static void warn(void *ctx, const char *msg)
+{
+    (void)ctx;
+    fprintf(stderr, "moku: warning: %s\n", msg);
+}
+
+/* A fairshare window ended in simulated time: write its FS data file.
+ * Failing to write is reported once, and the replay goes on. */
+static void save_window(void *ctx, struct sched *s, int slot)
+{
+    const char *dir = ctx;
+    static int failed;
+    struct err e;
+    if (!failed && fsfile_save(dir, s, slot, FSFILE_NOSYNC, &e) < 0) {
+        fprintf(stderr, "moku: warning: %s (no more FS data files are written)\n", e.msg);
+        failed = 1;
+    }
+}
+
+/* Fairshare: windows align on the trace's epoch clock; the last FSDEPTH
+ * windows before the first event are read back from the FS data files. */
+static const char *setup_fairshare(struct sched *s, const struct cfg *cfg,
+                                   const struct sim_opts *o, const struct workload *wl)
+{
+    sched_set_epoch(s, wl->unix_start > 0 ? (long)wl->unix_start : 0);
+    if (fs_params(sched_fs(s))->policy == FS_NONE)
+        return NULL;
+    const char *dir = o->statdir ? o->statdir : cfg_str(cfg, "STATDIR", NULL);
+    if (wl->njobs) {
+        fs_advance(sched_fs(s), wl->jobs[0].submit);
+        fsfile_load(dir, s, warn, NULL);
+    }
+    return dir;
+}
+
 static int run_and_report(struct sched *s, const struct cfg *cfg, const struct sim_opts *o,
                           const struct workload *wl)
 {
     struct sim_outcome *out = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *out);
-    struct sim_progress prog = {.fn = isatty(2) ? progress_bar : NULL};
+    const char *statdir = setup_fairshare(s, cfg, o, wl);
+    struct sim_hooks hooks = {
+        .progress = isatty(2) ? progress_bar : NULL,
+        .fs_window = statdir ? save_window : NULL,
+        .ctx = (void *)statdir,
+    };
     double t0 = wall_now();
-    sim_run(s, wl, out, o->until, &prog);
+    sim_run(s, wl, out, o->until, &hooks);
     if (o->nshows) {
         int rc = print_shows(s, cfg, o, wl);
         free(out);

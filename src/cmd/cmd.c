@@ -109,7 +109,9 @@ void cmd_fmt_date(const struct cmd_ctx *c, long t, char out[CMD_TIME_MAX])
 
 void cmd_json_out(struct cmd_buf *out, json_t *root)
 {
-    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    /* 15 significant digits: exact for every value a command shows, and
+     * 0.8 prints as 0.8 rather than its binary neighbour 0.80000000000000004. */
+    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
     json_decref(root);
     if (!s) {
         cmd_buf_puts(out, "null\n"); /* only on out-of-memory inside jansson */

@@ -6,7 +6,7 @@
  * A command line is split into words like a shell would (no quoting needed
  * beyond plain words); `--format=json` (or `--format json`) anywhere selects
  * JSON output, else Maui's text layout. Commands so far: showq [-r|-i|-b],
- * checkjob <id>, diagnose -p, showconfig.
+ * checkjob <id>, diagnose -f|-p|-q, showconfig.
  *
  * Handlers read the state and never change it (they may compact the queue's
  * internal holes through sched_queue(), which changes nothing observable).

@@ -100,4 +100,10 @@ struct cmd_prio_row {
 void cmd_diag_text(struct cmd_buf *out, const struct sched_policy *pol, int qos_qt, int qos_xf,
                    const struct cmd_prio_row *rows, size_t n);
 
+/* diagnose -f: the fairshare parameters, window totals and each listed
+ * credential's share and target (src/cmd/diagfs.c), as text or, with
+ * a->json, JSON; appended to out. Cannot fail: it takes no arguments of its
+ * own (cmd_diagnose has checked the line). */
+void cmd_diag_fs(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out);
+
 #endif

@@ -2,7 +2,8 @@
  * diagnose -p — the priority of every eligible idle job taken apart (digest
  * §7.4; Maui 3.3.1 UIDiagnosePriority and MJobGetStartPriority's display
  * modes), and diagnose -q — why each blocked job is blocked (Maui
- * MQueueDiagnose).
+ * MQueueDiagnose). This file also reads diagnose's options for diagnose -f,
+ * fairshare, which lives in diagfs.c.
  *
  * -p text: one column per component in use (component weight and at least
  * one factor weight not 0), in Maui's order CRED, FS, ATTR, SERV, TARG, RES,
@@ -351,27 +352,30 @@ static void qos_weights(const struct sched *s, int *qt, int *xf)
     }
 }
 
-/* The one mode asked for: 'p' or 'q'. */
+/* The one mode asked for: 'f', 'p' or 'q'. */
 static int parse_args(const struct cmd_args *a, char *mode, struct err *err)
 {
     *mode = 0;
     for (int i = 0; i < a->argc; i++) {
         const char *w = a->argv[i];
         char m;
-        if (strcmp(w, "-p") == 0)
+        if (strcmp(w, "-f") == 0)
+            m = 'f';
+        else if (strcmp(w, "-p") == 0)
             m = 'p';
         else if (strcmp(w, "-q") == 0)
             m = 'q';
         else if (w[0] == '-')
-            return err_set(err, "diagnose: unknown option '%s' (-p or -q)", cmd_word(w));
+            return err_set(err, "diagnose: unknown option '%s' (-f, -p or -q)", cmd_word(w));
         else
             return err_set(err, "diagnose: unexpected argument '%s'", cmd_word(w));
         if (*mode && *mode != m)
-            return err_set(err, "diagnose: -p and -q are exclusive");
+            return err_set(err, "diagnose: -%c and -%c are exclusive", *mode, m);
         *mode = m;
     }
     if (!*mode)
-        return err_set(err, "diagnose: missing option (-p, priority, or -q, blocked jobs)");
+        return err_set(err, "diagnose: missing option (-f, fairshare, -p, priority, or -q, "
+                            "blocked jobs)");
     return 0;
 }
 
@@ -403,6 +407,10 @@ int cmd_diagnose(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_b
     char mode;
     if (parse_args(a, &mode, err) < 0)
         return -1;
+    if (mode == 'f') {
+        cmd_diag_fs(c, a, out);
+        return 0;
+    }
     size_t n;
     struct job *const *q = sched_queue(c->s, &n);
     if (mode == 'p')

@@ -1,10 +1,10 @@
 /*
  * credcfg — credentials from maui.cfg: USERCFG, GROUPCFG, ACCOUNTCFG,
  * CLASSCFG and QOSCFG objects (PRIORITY, QDEF, QLIST, GROUPCFG CLASSWEIGHT,
- * QOSCFG QTWEIGHT/XFWEIGHT/QTTARGET/XFTARGET/QFLAGS) and the legacy per-QOS
- * parameters (QOSPRIORITY[q], QOSQTWEIGHT[q], ...). Part of the sched module
- * (prefix sched_). Limits and fairshare targets on the same objects are read
- * by the modules that enforce them.
+ * QOSCFG QTWEIGHT/XFWEIGHT/QTTARGET/XFTARGET/QFLAGS, FSTARGET on every kind
+ * and on SYSCFG) and the legacy per-QOS parameters (QOSPRIORITY[q],
+ * QOSQTWEIGHT[q], ...). Part of the sched module (prefix sched_). Limits on
+ * the same objects are read by policy/limits_cfg.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +96,7 @@ struct credset {
     long priority, classweight, qtweight, xfweight, qttarget;
     double xftarget;
     const char *qdef, *qlist, *qflags;
+    struct fs_target fstarget; /* mode NONE: not given */
 };
 
 static int parse_obj(const struct cfg_obj *o, struct credset *cs, struct err *err)
@@ -108,14 +109,20 @@ static int parse_obj(const struct cfg_obj *o, struct credset *cs, struct err *er
         get_time(o, "QTTARGET", &cs->qttarget, err) < 0 ||
         get_double(o, "XFTARGET", &cs->xftarget, err) < 0)
         return -1;
+    struct err e;
+    const char *fst = cfg_obj_get(o, "FSTARGET", NULL);
+    if (fst && fs_target_parse(fst, &cs->fstarget, &e) < 0)
+        return attr_error(o, "FSTARGET", &e, err);
     cs->qdef = cfg_obj_get(o, "QDEF", NULL);
     cs->qlist = cfg_obj_get(o, "QLIST", NULL);
     cs->qflags = cfg_obj_get(o, "QFLAGS", NULL);
     return 0;
 }
 
-static void apply_obj(struct cred *c, const struct credset *cs)
+static void apply_obj(struct sched *s, struct cred *c, const struct credset *cs)
 {
+    if (cs->fstarget.mode != FS_MODE_NONE)
+        fs_set_target(s->fs, c, cs->fstarget);
     c->priority = cs->priority ? cs->priority : c->priority;
     c->classweight = cs->classweight ? cs->classweight : c->classweight;
     c->qtweight = cs->qtweight ? cs->qtweight : c->qtweight;
@@ -184,7 +191,8 @@ int sched_creds_from_cfg(struct sched *s, const struct cfg *cfg, struct err *err
     enum cred_kind ck;
     for (size_t i = 0; i < n; i++) {
         const struct cfg_obj *o = cfg_obj_at(cfg, i);
-        if (cred_kind_of(o->kind, &ck) && parse_obj(o, &sets[i], err) < 0) {
+        int sys = strcmp(o->kind, "SYSCFG") == 0;
+        if ((sys || cred_kind_of(o->kind, &ck)) && parse_obj(o, &sets[i], err) < 0) {
             free(sets);
             return -1; /* nothing applied yet */
         }
@@ -192,11 +200,14 @@ int sched_creds_from_cfg(struct sched *s, const struct cfg *cfg, struct err *err
     for (size_t i = 0; i < n; i++) {
         const struct cfg_obj *o = cfg_obj_at(cfg, i);
         if (cred_kind_of(o->kind, &ck))
-            apply_obj(cred_get(s->creds[ck], o->name), &sets[i]);
+            apply_obj(s, cred_get(s->creds[ck], o->name), &sets[i]);
+        else if (strcmp(o->kind, "SYSCFG") == 0 && sets[i].fstarget.mode != FS_MODE_NONE)
+            fs_set_total_target(s->fs, sets[i].fstarget); /* shown by diagnose -f */
     }
     free(sets);
     apply_legacy_qos(s, cfg);
     note_cred_weights(s);
+    fsacct_note_caps(s);
     s->replan = 1;
     return 0;
 }

@@ -69,6 +69,8 @@ struct job_spec {
     const char *user, *group, *account, *class_, *qos, *partition; /* NULL = DEFAULT */
     size_t tag; /* the driver's own handle for the job, returned untouched */
     unsigned holds; /* HOLD_* at submission (qsub -h: HOLD_USER) */
+    double util;    /* fraction of its processors it keeps busy (FSPOLICY UTILIZEDPS);
+                       0 = unknown */
 };
 
 struct job {
@@ -106,6 +108,8 @@ struct job {
     long end;        /* when it ended (JOB_COMPLETED) */
     long planned_end; /* running: the end the plan assumes (start + walltime, or later if overrunning) */
     long resv_start;  /* start of its priority reservation, or -1 */
+    double util;      /* job_spec.util */
+    double fs_rate;   /* running: fairshare usage units it accrues per second */
 
     struct job_slot *slots; /* running: the processors it holds, in node order */
     size_t nslots;

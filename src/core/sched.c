@@ -42,6 +42,7 @@ void sched_policy_default(struct sched_policy *pol)
         .deferstartcount = 1,
     };
     prio_params_default(&pol->prio);
+    fs_params_default(&pol->fs);
 }
 
 struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm *rm)
@@ -58,6 +59,7 @@ struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm
         s->creds[k] = cred_table_create(k);
     heap_init(&s->running, running_less, running_setpos);
     s->limits = limits_create();
+    s->fs = fs_create(&s->pol.fs, 0);
     s->limits_gen = 1;
     strmap_init(&s->nodes_byname);
     strmap_init(&s->jobs_byname);
@@ -111,6 +113,7 @@ void sched_destroy(struct sched *s)
     heap_free(&s->running);
     avail_destroy(s->avail);
     limits_destroy(s->limits);
+    fs_destroy(s->fs);
     free(s);
 }
 
@@ -298,6 +301,7 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         .heap_pos = SIZE_MAX,
         .tag = spec->tag,
         .holds = spec->holds & (HOLD_USER | HOLD_SYSTEM | HOLD_BATCH),
+        .util = spec->util > 0 && spec->util <= 1 ? spec->util : 0,
     };
     if (j->holds) {
         s->nheld++;
@@ -324,6 +328,7 @@ void sched_job_ended(struct sched *s, struct job *j, long now)
     avail_give(s->avail, j->start, j->planned_end, job_procs(j));
     heap_remove(&s->running, j->heap_pos);
     alloc_release(s, j);
+    fsacct_ended(s, j, now);
     j->state = JOB_COMPLETED;
     j->end = now;
     /* Processors came free: every waiting job deserves another look. */
@@ -385,6 +390,16 @@ struct job *const *sched_queue(const struct sched *s, size_t *n)
     m->qscanned = m->qscanned > w ? w : m->qscanned;
     *n = w;
     return m->queue;
+}
+
+struct fs *sched_fs(const struct sched *s)
+{
+    return s->fs;
+}
+
+void sched_set_epoch(struct sched *s, long epoch)
+{
+    fs_set_epoch(s->fs, epoch);
 }
 
 int sched_order_is_static(const struct sched *s)

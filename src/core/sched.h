@@ -18,6 +18,7 @@
 #include "core/cred.h"
 #include "core/job.h"
 #include "core/node.h"
+#include "policy/fs.h"
 #include "policy/prio.h"
 #include "util/err.h"
 
@@ -35,6 +36,7 @@ struct sched_policy {
     long overrun;            /* JOBMAXOVERRUN: seconds past its walltime before a job is
                                 killed; -1 = never killed */
     struct prio_params prio; /* the priority function's weights and caps */
+    struct fs_params fs;     /* fairshare: FSPOLICY, FSINTERVAL, FSDEPTH, FSDECAY */
 };
 
 /* How the engine starts jobs: the resource manager's side of the boundary.
@@ -156,6 +158,16 @@ enum job_wait sched_job_wait(const struct sched *s, const struct job *j);
 struct job *sched_find_job(const struct sched *s, const char *name);
 /* Time of the last scheduling iteration. */
 long sched_last_iteration(const struct sched *s);
+
+/* The fairshare ledger (policy/fs.h): usage windows and targets. Always
+ * present; with FSPOLICY NONE nothing accrues. Drivers load and save its
+ * windows (stats/fsfile.h); fs_advance on it is theirs to call at window
+ * boundaries, the engine calls it at every iteration. */
+struct fs *sched_fs(const struct sched *s);
+/* The epoch time of driver time 0 (a trace's UnixStartTime; 0 when times
+ * are epoch times already). Fairshare windows align on epoch time. Set it
+ * before the first event. */
+void sched_set_epoch(struct sched *s, long epoch);
 
 size_t sched_njobs(const struct sched *s);
 struct job *sched_job(const struct sched *s, size_t i);

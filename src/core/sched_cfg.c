@@ -43,6 +43,29 @@ static int reservations_from_cfg(const struct cfg *cfg, struct sched_policy *pol
                    rp);
 }
 
+/* FSPOLICY (normalised by the parser: a choice, "NONE", maybe with a
+ * trailing '%'), FSINTERVAL, FSDEPTH, FSDECAY. */
+static void fs_from_cfg(const struct cfg *cfg, struct fs_params *p)
+{
+    static const struct {
+        const char *name;
+        enum fs_policy policy;
+    } names[] = {{"DEDICATEDPS", FS_DEDICATEDPS},
+                 {"DEDICATEDPES", FS_DEDICATEDPES},
+                 {"UTILIZEDPS", FS_UTILIZEDPS}};
+    const char *v = cfg_str(cfg, "FSPOLICY", NULL);
+    fs_params_default(p);
+    size_t n = v ? strlen(v) : 0;
+    p->percent = n > 1 && v[n - 1] == '%';
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (v && strncmp(v, names[i].name, n - (size_t)p->percent) == 0 &&
+            strlen(names[i].name) == n - (size_t)p->percent)
+            p->policy = names[i].policy;
+    p->interval = cfg_time(cfg, "FSINTERVAL", NULL);
+    p->depth = (int)cfg_int(cfg, "FSDEPTH", NULL);
+    p->decay = cfg_double(cfg, "FSDECAY", NULL);
+}
+
 int sched_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol, struct err *err)
 {
     struct sched_policy p;
@@ -55,6 +78,7 @@ int sched_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol, struc
     p.deferstartcount = (int)cfg_int(cfg, "DEFERSTARTCOUNT", NULL);
     if (prio_params_from_cfg(cfg, &p.prio, err) < 0)
         return -1;
+    fs_from_cfg(cfg, &p.fs);
     *pol = p;
     return 0;
 }

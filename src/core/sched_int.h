@@ -36,6 +36,8 @@ struct sched {
     struct cred_table *creds[CRED_NKINDS];
     int cred_weights; /* credentials weigh jobs apart: QOS weights/targets, CLASSWEIGHT */
     struct limits *limits; /* throttling policies (policy/limits.c) */
+    struct fs *fs;         /* fairshare usage and targets (policy/fs.c) */
+    int fs_caps;           /* some credential has a fairshare cap (^ or %) */
     size_t nblocked_jobs;  /* idle jobs flagged JOB_BLOCKED */
     size_t nheld;          /* idle jobs with a hold or deferred */
     long next_undefer;     /* earliest end of a deferral (0 = none): re-plan then */
@@ -76,7 +78,10 @@ struct sched {
 /* Whether the queue's priority order is submission order for good. */
 int sched_order_is_static(const struct sched *s);
 
-/* policy/elig.c: which idle jobs are eligible (throttling limits). */
+/* policy/elig.c: which idle jobs are eligible (throttling limits,
+ * fairshare caps, holds). Whether eligibility needs a walk of the queue at
+ * every iteration: limits or fairshare caps are configured. */
+int elig_active(const struct sched *s);
 void elig_run(struct sched *s, long now);
 /* Whether starting j now keeps its credentials within their active limits
  * at `level`; why gets the violation (len bytes). */
@@ -98,6 +103,19 @@ long elig_next_end(const struct sched *s, long t);
 void elig_reasons(struct sched *s);
 /* After an iteration's starts: which idle jobs the soft limits now admit. */
 void elig_final(struct sched *s, long now);
+
+/* policy/fsacct.c: fairshare in the engine. j started / ended: charge its
+ * credentials from now on / no longer. */
+void fsacct_started(struct sched *s, struct job *j, long now);
+void fsacct_ended(struct sched *s, struct job *j, long now);
+/* Start of an iteration: bring usage to now, refresh the credentials'
+ * fs_delta for the priority function. */
+void fsacct_iterate(struct sched *s, long now);
+/* After the targets change: note whether any credential has a cap. */
+void fsacct_note_caps(struct sched *s);
+/* Whether starting j would take one of its credentials past a fairshare
+ * cap; why (len bytes, may be NULL) gets Maui-style words. */
+int fsacct_over_cap(struct sched *s, const struct job *j, char *why, size_t len);
 
 /* policy/iter.c: the scheduling iteration. */
 void iter_run(struct sched *s, long now);

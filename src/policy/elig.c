@@ -109,6 +109,8 @@ static int admit(struct sched *s, struct job *j, enum lim_level level, const str
     size_t len = why ? WHY_MAX : 0;
     if (!job_fits_limits(s, j, env, why))
         return 0;
+    if (fsacct_over_cap(s, j, why, len))
+        return 0;
     limits_request(j, j->walltime, env, req);
     if (limits_check(s->limits, j, LIM_ACTIVE, level, req, why, len) ||
         limits_check(s->limits, j, LIM_IDLE, level, req, why, len))
@@ -184,9 +186,14 @@ static void holds_only(struct sched *s, long now)
     }
 }
 
+int elig_active(const struct sched *s)
+{
+    return limits_any(s->limits) || s->fs_caps;
+}
+
 void elig_run(struct sched *s, long now)
 {
-    if (!limits_any(s->limits)) {
+    if (!elig_active(s)) {
         holds_only(s, now);
         return;
     }
@@ -203,7 +210,7 @@ void elig_run(struct sched *s, long now)
 
 void elig_final(struct sched *s, long now)
 {
-    if (!limits_any(s->limits))
+    if (!elig_active(s))
         return;
     struct prio_env env;
     sched_prio_env(s, &env);
@@ -213,7 +220,7 @@ void elig_final(struct sched *s, long now)
 
 void elig_reasons(struct sched *s)
 {
-    if (!limits_any(s->limits))
+    if (!elig_active(s))
         return;
     struct prio_env env;
     sched_prio_env(s, &env);
@@ -223,8 +230,11 @@ void elig_reasons(struct sched *s)
 
 int elig_may_start(struct sched *s, struct job *j, enum lim_level level, char *why, size_t len)
 {
-    if (!limits_any(s->limits))
+    if (!elig_active(s))
         return 1;
+    /* Jobs started in this pass count as committed work (policy/fs.c). */
+    if (fsacct_over_cap(s, j, why, len))
+        return 0;
     struct prio_env env;
     double req[LIM_NTYPES];
     sched_prio_env(s, &env);

@@ -2,44 +2,60 @@
  * fs — fairshare usage windows, decayed shares, targets, delta and caps.
  *
  * Storage: per credential kind, an array indexed by cred->index (grown on
- * demand) of FS_MAX_DEPTH-slot windows, plus the system total's windows
- * ("TOTAL" / "sched" in Maui's FS files). Slot 0 is the current window.
+ * demand) of objects holding FS_MAX_DEPTH window slots, the target, and the
+ * running jobs' accrual: `rate` (units per second of all running jobs) and
+ * `rate_end` (the sum of rate x planned end, for the work still to come).
+ * The system total ("TOTAL" / "sched" in Maui's FS files) is one more such
+ * object. Slot 0 is the current window.
  *
- * Where moku differs from Maui 3.3.1: Maui shifts all 24 slots whatever
- * FSDEPTH is; moku keeps only `depth` slots (the others never count in the
- * decayed usage, which sums slots 0..depth-1), so windows past depth are
- * dropped. Maui rolls once per boundary crossing seen by the server loop;
- * moku shifts as many windows as have elapsed, so idle periods age usage.
+ * Lazy accrual: an object's slot 0 holds usage up to its `last` time; the
+ * rest, rate x (f->now - last), is added when read (live_w0) and folded in
+ * when its rate changes or its window closes (settle).
+ *
+ * Where moku differs from Maui 3.3.1: Maui adds each poll's usage to the
+ * window current at that poll, so usage straddling a boundary lands in the
+ * new window and idle periods do not age usage (one shift per boundary the
+ * server loop sees); moku splits usage exactly at boundaries and shifts once
+ * per elapsed window. Caps count the work still due from running jobs (see
+ * fs_over_cap), so starting many jobs at once cannot overrun a cap.
  */
 #include "policy/fs.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/mem.h"
 
-struct fs_slots {
+struct fs_obj {
     double w[FS_MAX_DEPTH];
+    double rate;     /* units per second its running jobs accrue */
+    double rate_end; /* sum of rate x planned end of those jobs */
+    long last;       /* w[0] holds usage up to here */
+    struct fs_target target;
 };
 
 struct fs_kind {
-    struct fs_slots *obj; /* indexed by cred->index */
-    size_t n, cap;        /* n: objects covered (zeroed); cap: allocated */
+    struct fs_obj *obj; /* indexed by cred->index */
+    size_t n, cap;      /* n: objects covered (zeroed); cap: allocated */
 };
 
 struct fs {
-    long interval;
-    int depth;
-    double decay;
-    enum fs_policy policy;
-    int percent;
+    struct fs_params p;
+    long epoch;
     int started;       /* window_start is set */
-    long window_start; /* start of slot 0's window */
+    long window_start; /* start of slot 0's window, driver time */
+    long now;          /* time of the last fs_advance */
     struct fs_kind kind[CRED_NKINDS];
-    struct fs_slots total;
+    struct fs_obj total;
 };
+
+void fs_params_default(struct fs_params *p)
+{
+    *p = (struct fs_params){.policy = FS_NONE, .interval = 43200, .depth = 8, .decay = 1.0};
+}
 
 int fs_target_parse(const char *s, struct fs_target *out, struct err *err)
 {
@@ -76,14 +92,33 @@ int fs_target_parse(const char *s, struct fs_target *out, struct err *err)
     return 0;
 }
 
-struct fs *fs_create(long interval, int depth, double decay, enum fs_policy policy, int percent)
+void fs_target_format(const struct fs_target *t, char out[32])
+{
+    static const char mode_char[] = {
+        [FS_MODE_NONE] = '\0', [FS_MODE_TARGET] = '\0', [FS_MODE_FLOOR] = '+',
+        [FS_MODE_CEILING] = '-', [FS_MODE_CAP] = '^', [FS_MODE_PCAP] = '%'};
+    if (!t || t->mode == FS_MODE_NONE) {
+        out[0] = '\0';
+        return;
+    }
+    int n = snprintf(out, 32, "%.2f", t->value);
+    if (n > 0 && n < 31 && mode_char[t->mode]) {
+        out[n] = mode_char[t->mode];
+        out[n + 1] = '\0';
+    }
+}
+
+struct fs *fs_create(const struct fs_params *p, long epoch)
 {
     struct fs *f = xcalloc(1, sizeof *f);
-    f->interval = interval < 1 ? 1 : interval;
-    f->depth = depth < 1 ? 1 : depth > FS_MAX_DEPTH ? FS_MAX_DEPTH : depth;
-    f->decay = decay;
-    f->policy = policy;
-    f->percent = percent != 0;
+    f->p = *p;
+    if (f->p.interval < 1)
+        f->p.interval = 1;
+    if (f->p.depth < 1)
+        f->p.depth = 1;
+    if (f->p.depth > FS_MAX_DEPTH)
+        f->p.depth = FS_MAX_DEPTH;
+    f->epoch = epoch;
     return f;
 }
 
@@ -96,8 +131,24 @@ void fs_destroy(struct fs *f)
     free(f);
 }
 
-/* The slots of c, or NULL if c has never had usage (reads only). */
-static const struct fs_slots *slots_find(const struct fs *f, const struct cred *c)
+const struct fs_params *fs_params(const struct fs *f)
+{
+    return &f->p;
+}
+
+void fs_set_epoch(struct fs *f, long epoch)
+{
+    if (!f->started)
+        f->epoch = epoch;
+}
+
+long fs_epoch(const struct fs *f)
+{
+    return f->epoch;
+}
+
+/* The object of c, or NULL if c has never been touched (reads only). */
+static const struct fs_obj *obj_find(const struct fs *f, const struct cred *c)
 {
     if (!c || (unsigned)c->kind >= CRED_NKINDS)
         return NULL;
@@ -105,80 +156,211 @@ static const struct fs_slots *slots_find(const struct fs *f, const struct cred *
     return c->index < k->n ? &k->obj[c->index] : NULL;
 }
 
-/* The slots of c, growing its kind's array (zeroed) as needed. */
-static struct fs_slots *slots_get(struct fs *f, const struct cred *c)
+/* The object of c, growing its kind's array (zeroed) as needed. */
+static struct fs_obj *obj_get(struct fs *f, const struct cred *c)
 {
     struct fs_kind *k = &f->kind[c->kind];
     if (c->index >= k->n) {
         k->obj = xgrow(k->obj, &k->cap, c->index + 1, sizeof *k->obj);
-        memset(&k->obj[k->n], 0, (c->index + 1 - k->n) * sizeof *k->obj);
+        for (size_t i = k->n; i <= c->index; i++)
+            k->obj[i] = (struct fs_obj){.last = f->now};
         k->n = c->index + 1;
     }
     return &k->obj[c->index];
 }
 
-/* Start of the window holding t: floor to a multiple of interval (also for
- * times before the epoch). */
-static long window_of(long interval, long t)
+void fs_set_target(struct fs *f, const struct cred *c, struct fs_target t)
 {
-    long r = t % interval;
-    return r < 0 ? t - r - interval : t - r;
+    if (c && (unsigned)c->kind < CRED_NKINDS)
+        obj_get(f, c)->target = t;
 }
 
-static void shift(struct fs_slots *s, int depth, long by)
+struct fs_target fs_own_target(const struct fs *f, const struct cred *c)
 {
-    if (by >= depth) {
-        memset(s->w, 0, sizeof s->w);
-        return;
-    }
-    memmove(&s->w[by], &s->w[0], (size_t)(depth - by) * sizeof s->w[0]);
-    memset(&s->w[0], 0, (size_t)by * sizeof s->w[0]);
+    const struct fs_obj *o = obj_find(f, c);
+    return o ? o->target : (struct fs_target){0, FS_MODE_NONE};
 }
 
-void fs_roll(struct fs *f, long now)
+struct fs_target fs_target_of(const struct fs *f, const struct cred *c)
 {
-    long ws = window_of(f->interval, now);
-    if (!f->started) {
-        f->started = 1;
-        f->window_start = ws;
+    struct fs_target t = fs_own_target(f, c);
+    if (t.mode != FS_MODE_NONE || !c || (unsigned)c->kind >= CRED_NKINDS)
+        return t;
+    const struct fs_kind *k = &f->kind[c->kind];
+    return k->n ? k->obj[0].target : t; /* index 0 is the kind's DEFAULT object */
+}
+
+void fs_set_total_target(struct fs *f, struct fs_target t)
+{
+    f->total.target = t;
+}
+
+struct fs_target fs_total_target(const struct fs *f)
+{
+    return f->total.target;
+}
+
+/* Fold the accrual up to t into slot 0 (t within the current window). */
+static void settle(struct fs_obj *o, long t)
+{
+    if (o->rate > 0 && t > o->last)
+        o->w[0] += o->rate * (double)(t - o->last);
+    o->last = t;
+}
+
+static void shift(struct fs_obj *o, long by)
+{
+    if (by >= FS_MAX_DEPTH) {
+        memset(o->w, 0, sizeof o->w);
         return;
     }
-    if (ws <= f->window_start)
-        return;
-    long by = (ws - f->window_start) / f->interval;
+    memmove(&o->w[by], &o->w[0], (size_t)(FS_MAX_DEPTH - by) * sizeof o->w[0]);
+    memset(&o->w[0], 0, (size_t)by * sizeof o->w[0]);
+}
+
+/* Apply fn(o, arg) to every object and the total. */
+static void each_obj(struct fs *f, void (*fn)(struct fs_obj *, long), long arg)
+{
     for (int k = 0; k < CRED_NKINDS; k++)
         for (size_t i = 0; i < f->kind[k].n; i++)
-            shift(&f->kind[k].obj[i], f->depth, by);
-    shift(&f->total, f->depth, by);
-    f->window_start = ws;
+            fn(&f->kind[k].obj[i], arg);
+    fn(&f->total, arg);
+}
+
+/* Start of the window holding driver time t (floor to a multiple of the
+ * interval on the epoch clock, also before the epoch). */
+static long window_of(const struct fs *f, long t)
+{
+    long e = t + f->epoch, r = e % f->p.interval;
+    return (r < 0 ? e - r - f->p.interval : e - r) - f->epoch;
+}
+
+/* Close the current window at its end and open the next. */
+static void close_window(struct fs *f)
+{
+    long end = f->window_start + f->p.interval;
+    each_obj(f, settle, end);
+    each_obj(f, shift, 1);
+    f->window_start = end;
+}
+
+void fs_advance(struct fs *f, long now)
+{
+    if (f->p.policy == FS_NONE)
+        return;
+    if (!f->started) {
+        f->started = 1;
+        f->window_start = window_of(f, now);
+        f->now = now;
+        each_obj(f, settle, now); /* nothing accrues before the start */
+        return;
+    }
+    if (now <= f->now)
+        return;
+    long ws = window_of(f, now);
+    /* Close windows one by one while jobs are accruing, so that their
+     * usage lands in the window it belongs to; an idle stretch shifts at
+     * once. */
+    while (f->window_start < ws) {
+        if (f->total.rate <= 0) {
+            long by = (ws - f->window_start) / f->p.interval;
+            each_obj(f, shift, by);
+            each_obj(f, settle, ws);
+            f->window_start = ws;
+            break;
+        }
+        close_window(f);
+    }
+    f->now = now;
+}
+
+/* Change the accrual of each credential and the total by sign x rate. */
+static void change_rate(struct fs *f, const struct cred *const creds[CRED_NKINDS], double rate,
+                        long end, long now, int sign)
+{
+    if (f->p.policy == FS_NONE || !(rate > 0))
+        return;
+    fs_advance(f, now);
+    double d = sign * rate, de = sign * rate * (double)end;
+    for (int k = 0; k < CRED_NKINDS; k++) {
+        const struct cred *c = creds ? creds[k] : NULL;
+        if (!c || (unsigned)c->kind >= CRED_NKINDS)
+            continue;
+        struct fs_obj *o = obj_get(f, c);
+        settle(o, f->now);
+        o->rate += d;
+        o->rate_end += de;
+        if (o->rate < 1e-9) /* rounding: nothing runs any more */
+            o->rate = o->rate_end = 0;
+    }
+    settle(&f->total, f->now);
+    f->total.rate += d;
+    f->total.rate_end += de;
+    if (f->total.rate < 1e-9)
+        f->total.rate = f->total.rate_end = 0;
+}
+
+void fs_start(struct fs *f, const struct cred *const creds[CRED_NKINDS], double rate, long end,
+              long now)
+{
+    change_rate(f, creds, rate, end, now, +1);
+}
+
+void fs_stop(struct fs *f, const struct cred *const creds[CRED_NKINDS], double rate, long end,
+             long now)
+{
+    change_rate(f, creds, rate, end, now, -1);
 }
 
 void fs_add(struct fs *f, long now, const struct cred *const creds[CRED_NKINDS], double usage)
 {
-    fs_roll(f, now);
+    if (f->p.policy == FS_NONE)
+        return;
+    fs_advance(f, now);
     for (int k = 0; k < CRED_NKINDS; k++) {
         const struct cred *c = creds ? creds[k] : NULL;
         if (c && (unsigned)c->kind < CRED_NKINDS)
-            slots_get(f, c)->w[0] += usage;
+            obj_get(f, c)->w[0] += usage;
     }
     f->total.w[0] += usage;
 }
 
-static double decayed(const struct fs *f, const struct fs_slots *s)
+long fs_window_start(const struct fs *f)
 {
-    if (!s)
+    return f->started ? f->window_start : 0;
+}
+
+long fs_now(const struct fs *f)
+{
+    return f->now;
+}
+
+/* Slot i of o as of f->now: slot 0 with its accrual since o->last. */
+static double slot(const struct fs *f, const struct fs_obj *o, int i)
+{
+    if (!o || i < 0 || i >= FS_MAX_DEPTH)
         return 0;
-    double sum = s->w[0], weight = 1;
-    for (int i = 1; i < f->depth; i++) {
-        weight *= f->decay;
-        sum += s->w[i] * weight;
+    double v = o->w[i];
+    if (i == 0 && o->rate > 0 && f->now > o->last)
+        v += o->rate * (double)(f->now - o->last);
+    return v;
+}
+
+static double decayed(const struct fs *f, const struct fs_obj *o)
+{
+    if (!o)
+        return 0;
+    double sum = slot(f, o, 0), weight = 1;
+    for (int i = 1; i < f->p.depth; i++) {
+        weight *= f->p.decay;
+        sum += o->w[i] * weight;
     }
     return sum;
 }
 
 double fs_usage(const struct fs *f, const struct cred *c)
 {
-    return decayed(f, slots_find(f, c));
+    return decayed(f, obj_find(f, c));
 }
 
 double fs_total(const struct fs *f)
@@ -194,60 +376,87 @@ double fs_percent(const struct fs *f, const struct cred *c)
 
 double fs_window(const struct fs *f, const struct cred *c, int i)
 {
-    const struct fs_slots *s = slots_find(f, c);
-    return s && i >= 0 && i < f->depth ? s->w[i] : 0;
+    return slot(f, obj_find(f, c), i);
 }
 
 double fs_total_window(const struct fs *f, int i)
 {
-    return i >= 0 && i < f->depth ? f->total.w[i] : 0;
+    return slot(f, &f->total, i);
 }
 
-long fs_window_start(const struct fs *f)
+int fs_has_usage(const struct fs *f, const struct cred *c)
 {
-    return f->started ? f->window_start : 0;
-}
-
-double fs_delta(const struct fs *f, const struct cred *c, const struct fs_target *t)
-{
-    if (f->policy == FS_NONE || !t || t->mode == FS_MODE_NONE || t->value <= 0)
+    const struct fs_obj *o = obj_find(f, c);
+    if (!o)
         return 0;
-    if (t->mode == FS_MODE_CAP || t->mode == FS_MODE_PCAP)
+    if (o->rate > 0)
+        return 1;
+    for (int i = 0; i < f->p.depth; i++)
+        if (o->w[i] != 0)
+            return 1;
+    return 0;
+}
+
+double fs_delta(const struct fs *f, const struct cred *c)
+{
+    struct fs_target t = fs_target_of(f, c);
+    if (f->p.policy == FS_NONE || t.mode == FS_MODE_NONE || t.value <= 0)
+        return 0;
+    if (t.mode == FS_MODE_CAP || t.mode == FS_MODE_PCAP)
         return 0; /* caps act on feasibility only; Maui forces the factor to 0 */
     if (fs_total(f) <= 0)
         return 0;
     double pct = fs_percent(f, c);
-    double d = f->percent ? 1.0 - pct / t->value : t->value - pct;
-    if (t->mode == FS_MODE_FLOOR && d < 0)
+    double d = f->p.percent ? 1.0 - pct / t.value : t.value - pct;
+    if (t.mode == FS_MODE_FLOOR && d < 0)
         d = 0;
-    if (t->mode == FS_MODE_CEILING && d > 0)
+    if (t.mode == FS_MODE_CEILING && d > 0)
         d = 0;
     return d;
 }
 
-int fs_over_cap(const struct fs *f, const struct cred *c, const struct fs_target *t, double request)
+/* Work c's running jobs still have to do until their planned ends. */
+static double committed(const struct fs *f, const struct fs_obj *o)
 {
-    if (!t || t->value <= 0)
+    if (!o || o->rate <= 0)
         return 0;
-    double use = fs_usage(f, c) + request;
-    if (t->mode == FS_MODE_CAP)
-        return use > t->value;
-    if (t->mode == FS_MODE_PCAP) {
-        double total = fs_total(f);
-        return total > 0 && use / total * 100.0 > t->value;
+    double left = o->rate_end - o->rate * (double)f->now;
+    return left > 0 ? left : 0;
+}
+
+int fs_over_cap(const struct fs *f, const struct cred *c, double request)
+{
+    struct fs_target t = fs_target_of(f, c);
+    if (f->p.policy == FS_NONE || t.value <= 0)
+        return 0;
+    const struct fs_obj *o = obj_find(f, c);
+    double use = decayed(f, o) + committed(f, o) + request;
+    if (t.mode == FS_MODE_CAP)
+        return use > t.value;
+    if (t.mode == FS_MODE_PCAP) {
+        /* Nothing delivered or due yet: no share to exceed (the first job
+         * on an idle system would otherwise be 100 % of everything). */
+        double sys = fs_total(f) + committed(f, &f->total);
+        return sys > 0 && use / (sys + request) * 100.0 > t.value;
     }
     return 0;
 }
 
 void fs_set_window(struct fs *f, const struct cred *c, int i, double usage)
 {
-    if (!c || (unsigned)c->kind >= CRED_NKINDS || i < 0 || i >= f->depth)
+    if (!c || (unsigned)c->kind >= CRED_NKINDS || i < 0 || i >= FS_MAX_DEPTH)
         return;
-    slots_get(f, c)->w[i] = usage;
+    struct fs_obj *o = obj_get(f, c);
+    if (i == 0)
+        settle(o, f->now);
+    o->w[i] = usage;
 }
 
 void fs_set_total_window(struct fs *f, int i, double usage)
 {
-    if (i >= 0 && i < f->depth)
-        f->total.w[i] = usage;
+    if (i < 0 || i >= FS_MAX_DEPTH)
+        return;
+    if (i == 0)
+        settle(&f->total, f->now);
+    f->total.w[i] = usage;
 }

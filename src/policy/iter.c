@@ -97,7 +97,7 @@ static void order_queue(struct sched *s, long now)
 {
     /* Throttling limits move queue-time starts (JOBPRIOACCRUALPOLICY), so
      * with limits the order is recomputed like any dynamic priority. */
-    if (s->order_static && !s->unsorted && !limits_any(s->limits))
+    if (s->order_static && !s->unsorted && !elig_active(s))
         return;
     compact_all(s);
     struct prio_env env;
@@ -167,6 +167,7 @@ static int try_start(struct sched *s, struct job *j, long now)
         return 0;
     }
     j->state = JOB_RUNNING;
+    fsacct_started(s, j, now);
     elig_started(s, j);
     if (s->plan_blocked) {
         j->flags |= JOB_BACKFILLED;
@@ -313,7 +314,8 @@ void iter_run(struct sched *s, long now)
     s->stats.iterations++;
     s->order_static = sched_order_is_static(s); /* fixed for the whole iteration */
     settle_time(s, now);
-    if (limits_any(s->limits))
+    fsacct_iterate(s, now);
+    if (elig_active(s))
         s->replan = 1; /* usage changes with time (remaining PS): re-plan every iteration */
     if (s->next_undefer && now >= s->next_undefer) {
         s->replan = 1; /* a deferral is over */

@@ -90,6 +90,7 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
             .qos = w->qos,
             .partition = w->partition,
             .tag = next,
+            .util = w->util,
         };
         if (!sched_submit(sim->s, &spec, NULL)) {
             sim->out[next].rejected = 1;
@@ -110,8 +111,24 @@ static long next_time(const struct sim *sim, size_t next)
     return t;
 }
 
+/* Close every fairshare window that ends by now, telling the hook about
+ * each, before the events at now are processed (jobs ending at now have
+ * accrued up to now, past those boundaries). */
+static void close_windows(struct sim *sim, long now, const struct sim_hooks *hooks)
+{
+    struct fs *f = sched_fs(sim->s);
+    if (fs_params(f)->policy == FS_NONE)
+        return;
+    long end;
+    while ((end = fs_window_start(f) + fs_params(f)->interval) <= now) {
+        fs_advance(f, end);
+        if (hooks && hooks->fs_window)
+            hooks->fs_window(hooks->ctx, sim->s, 1);
+    }
+}
+
 size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *out, long until,
-               const struct sim_progress *progress)
+               const struct sim_hooks *hooks)
 {
     struct sim sim = {.s = s, .wl = wl, .out = out};
     sim.runs = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *sim.runs);
@@ -122,18 +139,25 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
 
     size_t next = 0, rejected = 0, tick = 0;
     long now, last = LONG_MIN;
+    if (wl->njobs)
+        fs_advance(sched_fs(s), wl->jobs[0].submit); /* no-op if the caller did */
     while ((now = next_time(&sim, next)) != LONG_MAX && now <= until) {
+        close_windows(&sim, now, hooks);
         end_jobs(&sim, now);
         next = submit_jobs(&sim, next, now, &rejected);
         sched_iterate(s, now);
         last = now;
-        if (progress && progress->fn && ++tick % 4096 == 0)
-            progress->fn(progress->ctx, next, wl->njobs);
+        if (hooks && hooks->progress && ++tick % 4096 == 0)
+            hooks->progress(hooks->ctx, next, wl->njobs);
     }
-    if (until != SIM_FOREVER && last != until)
+    if (until != SIM_FOREVER && last != until) {
+        close_windows(&sim, until, hooks);
         sched_iterate(s, until); /* the state asked for is the one after an iteration */
-    if (progress && progress->fn)
-        progress->fn(progress->ctx, wl->njobs, wl->njobs);
+    }
+    if (hooks && hooks->fs_window && fs_params(sched_fs(s))->policy != FS_NONE)
+        hooks->fs_window(hooks->ctx, s, 0);
+    if (hooks && hooks->progress)
+        hooks->progress(hooks->ctx, wl->njobs, wl->njobs);
     sched_set_rm(s, NULL);
     heap_free(&sim.ends);
     free(sim.runs);

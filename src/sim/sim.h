@@ -27,9 +27,17 @@ struct sim_outcome {
     int killed;   /* ended at its kill time, before its runtime */
 };
 
-struct sim_progress {
-    /* Called now and then with jobs completed so far. */
-    void (*fn)(void *ctx, size_t done, size_t total);
+/* What the driver's caller wants to hear about during a replay (any
+ * member may be NULL). */
+struct sim_hooks {
+    /* Called now and then with jobs submitted so far. */
+    void (*progress)(void *ctx, size_t done, size_t total);
+    /* Fairshare (FSPOLICY set): a usage window ended, slot 1 of the ledger
+     * (sched_fs) holds it; called once per window, in time order, as
+     * simulated time passes its end. At the end of the replay it is called
+     * once more with slot 0, the current window so far. This is where FS
+     * data files are written (stats/fsfile.h). */
+    void (*fs_window)(void *ctx, struct sched *s, int slot);
     void *ctx;
 };
 
@@ -42,9 +50,11 @@ struct sim_progress {
  * entries. With until < SIM_FOREVER the replay stops after the scheduling
  * iteration at time `until` (one is run at that instant even when no event
  * falls on it); jobs still running then keep end = -1. Returns the number of
- * rejected jobs.
+ * rejected jobs. Fairshare windows close on the epoch clock set with
+ * sched_set_epoch; the ledger starts at the first event's time unless the
+ * caller advanced it already (to load FS data files first).
  */
 size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *out, long until,
-               const struct sim_progress *progress);
+               const struct sim_hooks *hooks);
 
 #endif

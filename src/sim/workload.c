@@ -44,6 +44,16 @@ static const char *num_name(struct workload *wl, long long v)
     return v < 0 ? NULL : workload_intern(wl, decimal(buf, v));
 }
 
+/* Fraction of its processors the job kept busy: average CPU time per
+ * processor over runtime, when the trace records it (FSPOLICY UTILIZEDPS). */
+static float utilization(const struct swf_rec *r)
+{
+    if (!(r->cpu > 0) || r->runtime <= 0)
+        return 0;
+    double u = r->cpu / (double)r->runtime;
+    return (float)(u < 1 ? u : 1);
+}
+
 static struct wl_job job_of(struct workload *wl, const struct swf_rec *r)
 {
     long long procs = r->req_procs > 0 ? r->req_procs : r->alloc;
@@ -59,6 +69,7 @@ static struct wl_job job_of(struct workload *wl, const struct swf_rec *r)
         .group = num_name(wl, r->group),
         .class_ = num_name(wl, r->queue),
         .partition = num_name(wl, r->partition),
+        .util = utilization(r),
         .line = r->line,
     };
 }

@@ -29,6 +29,8 @@ struct wl_job {
     int procs_per_task;
     long mem, swap, disk; /* MB per task, 0 = none */
     int nodes;            /* requested node count, 0 = none */
+    float util;           /* fraction of its processors it kept busy (SWF average CPU
+                             time / runtime), 0 = unknown */
     const char *user, *group, *account, *class_, *qos, *partition, *features;
     long line;
 };

@@ -744,7 +744,7 @@ static void test_errors(void)
     check_error(s, "checkjob 1 2", "checkjob: one job at a time");
     check_error(s, "checkjob -v 1", "checkjob: unknown option '-v'");
     check_error(s, "diagnose", "diagnose: missing option");
-    check_error(s, "diagnose -f", "diagnose: unknown option '-f'");
+    check_error(s, "diagnose -x", "diagnose: unknown option '-x'");
     check_error(s, "diagnose -p 3", "diagnose: unexpected argument '3'");
     check_error(s, "diagnose -q 3", "diagnose: unexpected argument '3'");
     check_error(s, "diagnose -p -q", "diagnose: -p and -q are exclusive");

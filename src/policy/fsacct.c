@@ -1,0 +1,129 @@
+/*
+ * fsacct — the engine's side of fairshare (digest §4.3-4.5): what a running
+ * job charges to its credentials, the per-iteration refresh of the
+ * credentials' fairshare deltas that the priority function weighs, and the
+ * caps that block a job (feasibility-based fairshare).
+ *
+ * The ledger itself (windows, decay, targets) is policy/fs.c; this file
+ * decides the rate a job accrues at:
+ *   DEDICATEDPS   its dedicated processors,
+ *   DEDICATEDPES  its processor equivalents (prio_pe),
+ *   UTILIZEDPS    its processors times the fraction it keeps busy, when the
+ *                 resource manager or the trace knows it (job->util > 0);
+ *                 else its dedicated processors.
+ * The rate is fixed when the job starts and charged until it ends, so usage
+ * is exact to the second without any per-iteration work per job.
+ */
+#include <stdio.h>
+
+#include "core/sched_int.h"
+#include "policy/fs.h"
+
+static void job_creds(const struct job *j, const struct cred *c[CRED_NKINDS])
+{
+    c[CRED_USER] = j->user;
+    c[CRED_GROUP] = j->group;
+    c[CRED_ACCOUNT] = j->account;
+    c[CRED_CLASS] = j->class_;
+    c[CRED_QOS] = j->qos;
+}
+
+/* Usage units per second j accrues while it runs. */
+static double job_rate(struct sched *s, const struct job *j)
+{
+    const struct fs_params *p = fs_params(s->fs);
+    double procs = (double)job_procs(j);
+    if (p->policy == FS_DEDICATEDPES) {
+        struct prio_env env;
+        sched_prio_env(s, &env);
+        return prio_pe(&env, j);
+    }
+    if (p->policy == FS_UTILIZEDPS && j->util > 0)
+        return procs * (j->util < 1 ? j->util : 1);
+    return procs;
+}
+
+void fsacct_started(struct sched *s, struct job *j, long now)
+{
+    if (fs_params(s->fs)->policy == FS_NONE)
+        return;
+    const struct cred *c[CRED_NKINDS];
+    job_creds(j, c);
+    j->fs_rate = job_rate(s, j);
+    fs_start(s->fs, c, j->fs_rate, j->start + j->walltime, now);
+}
+
+void fsacct_ended(struct sched *s, struct job *j, long now)
+{
+    if (j->fs_rate <= 0)
+        return;
+    const struct cred *c[CRED_NKINDS];
+    job_creds(j, c);
+    fs_stop(s->fs, c, j->fs_rate, j->start + j->walltime, now);
+    j->fs_rate = 0;
+}
+
+/* Whether the priority function weighs the fairshare factor of kind k. */
+static int weighed(const struct sched *s, enum cred_kind k)
+{
+    static const enum prio_factor factor[CRED_NKINDS] = {
+        [CRED_USER] = PF_FSUSER,   [CRED_GROUP] = PF_FSGROUP, [CRED_ACCOUNT] = PF_FSACCOUNT,
+        [CRED_CLASS] = PF_FSCLASS, [CRED_QOS] = PF_FSQOS,
+    };
+    return s->pol.prio.cweight[PRIO_FS] != 0 && s->pol.prio.fweight[factor[k]] != 0;
+}
+
+void fsacct_iterate(struct sched *s, long now)
+{
+    if (fs_params(s->fs)->policy == FS_NONE)
+        return;
+    fs_advance(s->fs, now);
+    /* Deltas move with every second of usage: refresh them once per
+     * iteration, for the kinds the priority function looks at. */
+    for (int k = 0; k < CRED_NKINDS; k++) {
+        if (!weighed(s, (enum cred_kind)k))
+            continue;
+        for (size_t i = 0; i < cred_count(s->creds[k]); i++) {
+            struct cred *c = cred_at(s->creds[k], i);
+            c->fs_delta = fs_delta(s->fs, c);
+        }
+    }
+}
+
+void fsacct_note_caps(struct sched *s)
+{
+    s->fs_caps = 0;
+    if (fs_params(s->fs)->policy == FS_NONE)
+        return;
+    for (int k = 0; k < CRED_NKINDS; k++)
+        for (size_t i = 0; i < cred_count(s->creds[k]); i++) {
+            enum fs_mode m = fs_own_target(s->fs, cred_at(s->creds[k], i)).mode;
+            if (m == FS_MODE_CAP || m == FS_MODE_PCAP)
+                s->fs_caps = 1;
+        }
+}
+
+int fsacct_over_cap(struct sched *s, const struct job *j, char *why, size_t len)
+{
+    if (!s->fs_caps)
+        return 0;
+    const struct cred *c[CRED_NKINDS];
+    job_creds(j, c);
+    double request = job_rate(s, j) * (double)j->walltime;
+    for (int k = 0; k < CRED_NKINDS; k++) {
+        if (!c[k] || !fs_over_cap(s->fs, c[k], request))
+            continue;
+        if (why && len) {
+            struct fs_target t = fs_target_of(s->fs, c[k]);
+            char cap[32];
+            fs_target_format(&t, cap);
+            double use = t.mode == FS_MODE_PCAP ? fs_percent(s->fs, c[k]) : fs_usage(s->fs, c[k]);
+            snprintf(why, len,
+                     "job %s violates fairshare cap of %s for %s %s (U: %.2f%s, R: %.0f)",
+                     j->name, cap, cred_kind_name((enum cred_kind)k), c[k]->name, use,
+                     t.mode == FS_MODE_PCAP ? "%" : "", request);
+        }
+        return 1;
+    }
+    return 0;
+}
