@@ -24,7 +24,8 @@ struct cred {
     long jobs;    /* jobs submitted under this credential */
 
     long priority;   /* PRIORITY=; 0 = not set (Maui then uses the DEFAULT object's) */
-    double fs_delta; /* fairshare priority factor (target - usage), 0 until fairshare */
+    double fs_delta; /* fairshare priority factor (target - usage, policy/fsacct.c) */
+    unsigned long fs_gen; /* the iteration fs_delta was computed for */
     char *qdef;      /* QDEF: default QOS name, or NULL */
     char **qlist;    /* QLIST: QOS names this credential may use */
     size_t nqlist;

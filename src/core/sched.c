@@ -374,6 +374,9 @@ double sched_job_priority(const struct sched *s, const struct job *j, long now,
     sched_prio_env(s, &env);
     if (j->state == JOB_RUNNING)
         return prio_run(&s->pol.prio, &env, j, now, parts);
+    /* A cache refresh, not a change of state: its credentials' fairshare
+     * deltas as of the last iteration. */
+    fsacct_job((struct sched *)s, j);
     return prio_start(&s->pol.prio, &env, j, now, parts);
 }
 

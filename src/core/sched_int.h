@@ -38,6 +38,7 @@ struct sched {
     struct limits *limits; /* throttling policies (policy/limits.c) */
     struct fs *fs;         /* fairshare usage and targets (policy/fs.c) */
     int fs_caps;           /* some credential has a fairshare cap (^ or %) */
+    unsigned long fs_gen;  /* iterations that brought fairshare usage up to date */
     size_t nblocked_jobs;  /* idle jobs flagged JOB_BLOCKED */
     size_t nheld;          /* idle jobs with a hold or deferred */
     long next_undefer;     /* earliest end of a deferral (0 = none): re-plan then */
@@ -108,9 +109,11 @@ void elig_final(struct sched *s, long now);
  * credentials from now on / no longer. */
 void fsacct_started(struct sched *s, struct job *j, long now);
 void fsacct_ended(struct sched *s, struct job *j, long now);
-/* Start of an iteration: bring usage to now, refresh the credentials'
- * fs_delta for the priority function. */
+/* Start of an iteration: bring usage to now. */
 void fsacct_iterate(struct sched *s, long now);
+/* Before j's priority is computed: make its credentials' fs_delta current
+ * (each credential once per iteration). */
+void fsacct_job(struct sched *s, const struct job *j);
 /* After the targets change: note whether any credential has a cap. */
 void fsacct_note_caps(struct sched *s);
 /* Whether starting j would take one of its credentials past a fairshare

@@ -34,6 +34,9 @@ struct fs_obj {
     double rate;     /* units per second its running jobs accrue */
     double rate_end; /* sum of rate x planned end of those jobs */
     long last;       /* w[0] holds usage up to here */
+    double hist;     /* sum of w[i] x decay^i for i = 1..depth-1: changes only
+                        when windows shift or are loaded, so reading the
+                        decayed usage is O(1) */
     struct fs_target target;
 };
 
@@ -208,23 +211,40 @@ static void settle(struct fs_obj *o, long t)
     o->last = t;
 }
 
-static void shift(struct fs_obj *o, long by)
+static void rehist(const struct fs *f, struct fs_obj *o)
+{
+    double sum = 0, weight = 1;
+    for (int i = 1; i < f->p.depth; i++) {
+        weight *= f->p.decay;
+        sum += o->w[i] * weight;
+    }
+    o->hist = sum;
+}
+
+static void shift(const struct fs *f, struct fs_obj *o, long by)
 {
     if (by >= FS_MAX_DEPTH) {
         memset(o->w, 0, sizeof o->w);
-        return;
+    } else {
+        memmove(&o->w[by], &o->w[0], (size_t)(FS_MAX_DEPTH - by) * sizeof o->w[0]);
+        memset(&o->w[0], 0, (size_t)by * sizeof o->w[0]);
     }
-    memmove(&o->w[by], &o->w[0], (size_t)(FS_MAX_DEPTH - by) * sizeof o->w[0]);
-    memset(&o->w[0], 0, (size_t)by * sizeof o->w[0]);
+    rehist(f, o);
 }
 
-/* Apply fn(o, arg) to every object and the total. */
-static void each_obj(struct fs *f, void (*fn)(struct fs_obj *, long), long arg)
+static void settle_obj(const struct fs *f, struct fs_obj *o, long t)
+{
+    (void)f;
+    settle(o, t);
+}
+
+/* Apply fn(f, o, arg) to every object and the total. */
+static void each_obj(struct fs *f, void (*fn)(const struct fs *, struct fs_obj *, long), long arg)
 {
     for (int k = 0; k < CRED_NKINDS; k++)
         for (size_t i = 0; i < f->kind[k].n; i++)
-            fn(&f->kind[k].obj[i], arg);
-    fn(&f->total, arg);
+            fn(f, &f->kind[k].obj[i], arg);
+    fn(f, &f->total, arg);
 }
 
 /* Start of the window holding driver time t (floor to a multiple of the
@@ -239,7 +259,7 @@ static long window_of(const struct fs *f, long t)
 static void close_window(struct fs *f)
 {
     long end = f->window_start + f->p.interval;
-    each_obj(f, settle, end);
+    each_obj(f, settle_obj, end);
     each_obj(f, shift, 1);
     f->window_start = end;
 }
@@ -252,7 +272,7 @@ void fs_advance(struct fs *f, long now)
         f->started = 1;
         f->window_start = window_of(f, now);
         f->now = now;
-        each_obj(f, settle, now); /* nothing accrues before the start */
+        each_obj(f, settle_obj, now); /* nothing accrues before the start */
         return;
     }
     if (now <= f->now)
@@ -265,7 +285,7 @@ void fs_advance(struct fs *f, long now)
         if (f->total.rate <= 0) {
             long by = (ws - f->window_start) / f->p.interval;
             each_obj(f, shift, by);
-            each_obj(f, settle, ws);
+            each_obj(f, settle_obj, ws);
             f->window_start = ws;
             break;
         }
@@ -348,14 +368,7 @@ static double slot(const struct fs *f, const struct fs_obj *o, int i)
 
 static double decayed(const struct fs *f, const struct fs_obj *o)
 {
-    if (!o)
-        return 0;
-    double sum = slot(f, o, 0), weight = 1;
-    for (int i = 1; i < f->p.depth; i++) {
-        weight *= f->p.decay;
-        sum += o->w[i] * weight;
-    }
-    return sum;
+    return o ? slot(f, o, 0) + o->hist : 0;
 }
 
 double fs_usage(const struct fs *f, const struct cred *c)
@@ -450,6 +463,7 @@ void fs_set_window(struct fs *f, const struct cred *c, int i, double usage)
     if (i == 0)
         settle(o, f->now);
     o->w[i] = usage;
+    rehist(f, o);
 }
 
 void fs_set_total_window(struct fs *f, int i, double usage)
@@ -459,4 +473,5 @@ void fs_set_total_window(struct fs *f, int i, double usage)
     if (i == 0)
         settle(&f->total, f->now);
     f->total.w[i] = usage;
+    rehist(f, &f->total);
 }

@@ -78,16 +78,25 @@ void fsacct_iterate(struct sched *s, long now)
     if (fs_params(s->fs)->policy == FS_NONE)
         return;
     fs_advance(s->fs, now);
-    /* Deltas move with every second of usage: refresh them once per
-     * iteration, for the kinds the priority function looks at. */
-    for (int k = 0; k < CRED_NKINDS; k++) {
-        if (!weighed(s, (enum cred_kind)k))
-            continue;
-        for (size_t i = 0; i < cred_count(s->creds[k]); i++) {
-            struct cred *c = cred_at(s->creds[k], i);
-            c->fs_delta = fs_delta(s->fs, c);
+    s->fs_gen++;
+}
+
+/* Deltas move with every second of usage, so they are refreshed once per
+ * iteration — but only for the credentials of jobs whose priority is asked
+ * for, not for every user the cluster has ever seen. */
+void fsacct_job(struct sched *s, const struct job *j)
+{
+    if (fs_params(s->fs)->policy == FS_NONE || !s->pol.prio.cweight[PRIO_FS])
+        return;
+    struct cred *c[CRED_NKINDS] = {
+        [CRED_USER] = j->user,   [CRED_GROUP] = j->group, [CRED_ACCOUNT] = j->account,
+        [CRED_CLASS] = j->class_, [CRED_QOS] = j->qos,
+    };
+    for (int k = 0; k < CRED_NKINDS; k++)
+        if (c[k] && c[k]->fs_gen != s->fs_gen && weighed(s, (enum cred_kind)k)) {
+            c[k]->fs_delta = fs_delta(s->fs, c[k]);
+            c[k]->fs_gen = s->fs_gen;
         }
-    }
 }
 
 void fsacct_note_caps(struct sched *s)

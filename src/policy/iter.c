@@ -102,8 +102,10 @@ static void order_queue(struct sched *s, long now)
     compact_all(s);
     struct prio_env env;
     sched_prio_env(s, &env);
-    for (size_t i = 0; i < s->qlen; i++)
+    for (size_t i = 0; i < s->qlen; i++) {
+        fsacct_job(s, s->queue[i]);
         s->queue[i]->priority = prio_start(&s->pol.prio, &env, s->queue[i], now, NULL);
+    }
     qsort(s->queue, s->qlen, sizeof *s->queue, prio_cmp);
     s->unsorted = 0;
 }
