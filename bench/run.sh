@@ -16,6 +16,9 @@ printf 'BACKFILLPOLICY NONE\n' >"$tmp/fcfs.cfg"
 printf 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1000000\n' >"$tmp/cons.cfg"
 printf 'USERCFG[DEFAULT] MAXIJOB=2 MAXJOB=1,2\n' >"$tmp/limits.cfg"
 printf 'XFACTORWEIGHT 10\nQUEUETIMEWEIGHT 1\n' >"$tmp/xfactor.cfg"
+# Fairshare: usage accrual, windows closing, FS files written, deltas in a
+# priority re-sorted every iteration (FS data files go to a scratch STATDIR).
+printf 'FSPOLICY DEDICATEDPS\nFSINTERVAL 12:00:00\nFSDEPTH 8\nFSDECAY 0.8\nFSWEIGHT 10\nFSUSERWEIGHT 1\nFSGROUPWEIGHT 1\nUSERCFG[DEFAULT] FSTARGET=5\nSTATDIR %s/stats\n' "$tmp" >"$tmp/fairshare.cfg"
 
 traces=""
 for t in HPC2N-2002-2.1-cln KTH-SP2-1996-2.1-cln NASA-iPSC-1993-3.1-cln \
@@ -44,5 +47,8 @@ done
 # (re-sorted every iteration) on the smaller traces.
 for t in $traces; do
     case "$t" in *KTH* | *NASA*) for pol in cons limits xfactor; do bench_one "$t" $pol; done ;; esac
+done
+for t in $traces; do
+    case "$t" in *KTH* | *HPC2N* | *Curie*) bench_one "$t" fairshare ;; esac
 done
 echo "wall_s: whole process (read, replay, report); sched_s: the replay alone; peak_MB: max RSS"

@@ -114,6 +114,7 @@ void sched_destroy(struct sched *s)
     avail_destroy(s->avail);
     limits_destroy(s->limits);
     fs_destroy(s->fs);
+    sort_buf_free(&s->sortbuf);
     free(s);
 }
 

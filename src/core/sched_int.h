@@ -12,6 +12,7 @@
 #include "policy/avail.h"
 #include "policy/limits.h"
 #include "util/heap.h"
+#include "util/sort.h"
 #include "util/strmap.h"
 
 struct sched {
@@ -57,6 +58,7 @@ struct sched {
     size_t qidle;    /* non-NULL entries */
     size_t qhead;    /* entries before qhead are all NULL */
     size_t qscanned; /* entries [0, qscanned) were examined by the current plan */
+    struct sort_buf sortbuf; /* kept between iterations: no allocation per sort */
     int unsorted;    /* a job arrived that sorts before the queue's tail */
 
     struct heap running; /* running jobs by planned end */

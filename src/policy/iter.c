@@ -37,6 +37,7 @@
 #include "core/sched_int.h"
 #include "policy/prio.h"
 #include "util/mem.h"
+#include "util/sort.h"
 
 /* Step 1. */
 static void settle_time(struct sched *s, long now)
@@ -106,7 +107,7 @@ static void order_queue(struct sched *s, long now)
         fsacct_job(s, s->queue[i]);
         s->queue[i]->priority = prio_start(&s->pol.prio, &env, s->queue[i], now, NULL);
     }
-    qsort(s->queue, s->qlen, sizeof *s->queue, prio_cmp);
+    sort_ptrs((void **)s->queue, s->qlen, prio_cmp, &s->sortbuf); /* nearly sorted: cheap */
     s->unsorted = 0;
 }
 
