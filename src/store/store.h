@@ -1,0 +1,126 @@
+/*
+ * store — the daemon's persistent state in SQLite (WAL mode): jobs and their
+ * requests, holds and system priorities, node administrative state,
+ * fairshare usage windows, counters, and an event log.
+ *
+ * Every store_* call that changes something is durable when it returns
+ * (its own transaction, committed with synchronous=FULL in WAL mode), unless
+ * it runs inside store_begin/store_commit, which groups several changes into
+ * one atomic transaction (the daemon groups the changes of one iteration or
+ * one request). A `kill -9` at any moment loses at most a transaction that
+ * had not committed, never part of one.
+ *
+ * Only the daemon uses this module; the engine never sees it. Errors name
+ * the database path and SQLite's message.
+ */
+#ifndef MOKU_STORE_H
+#define MOKU_STORE_H
+
+#include <stddef.h>
+
+#include "util/err.h"
+
+struct store;
+
+/* Job states as stored (the daemon's view; Maui's names on display). */
+enum store_jstate {
+    SJ_IDLE,      /* queued (holds are separate) */
+    SJ_RUNNING,   /* started by the resource manager */
+    SJ_SUSPENDED, /* running but stopped (SIGSTOP) */
+    SJ_COMPLETED, /* ended, exit status known */
+    SJ_REMOVED,   /* cancelled before or while running */
+};
+
+/* A job as the daemon keeps it. Strings are owned by the record (store
+ * functions that fill one allocate them; store_job_free frees them). NULL
+ * strings are stored as NULL. */
+struct store_job {
+    long id;             /* > 0, assigned by store_job_add */
+    char *name;          /* -N job name, or NULL */
+    char *user, *group;  /* submitter's user and group names */
+    long uid, gid;       /* submitter's ids (from the kernel) */
+    char *account, *class_, *qos; /* requested (-A, -q, -W x=QOS:...), NULL = none */
+    int tasks, ppn;      /* nodes=N:ppn=P -> tasks = N*P, ppn = P per node (1 when not given) */
+    int nodes;           /* requested node count, 0 = none */
+    long mem_mb;         /* per job, 0 = none */
+    long walltime;       /* seconds */
+    long submit;         /* epoch seconds */
+    long start_after;    /* -a: epoch seconds, 0 = none */
+    unsigned holds;      /* HOLD_* bits (core/job.h) */
+    int sysprio_mode;    /* enum job_sysprio */
+    long sysprio;
+    enum store_jstate state;
+    long start, end;     /* epoch seconds, 0 = not yet */
+    int exit_status;     /* as recorded by the supervisor; -1 = unknown */
+    char *hosts;         /* running: allocated hosts, "n1:2,n2:4" (host:procs), else NULL */
+    char *script;        /* path of the stored job script */
+    char *cwd, *out_path, *err_path; /* -d, -o, -e (absolute paths) */
+    char *advres;        /* -W x=ADVRES:name, or NULL */
+    char *env;           /* extra environment, "K=V\n" lines (qsub -v), or NULL */
+    long bypass;         /* backfill bypass count */
+    int defercount;
+    long deferred_until; /* epoch, 0 = not deferred */
+};
+
+/* Open (creating if needed) the database at path; WAL mode, FULL sync,
+ * foreign keys on, schema created or checked (a newer schema version than
+ * this code knows is an error). Caller closes. */
+struct store *store_open(const char *path, struct err *err);
+void store_close(struct store *st);
+
+/* Group the following changes into one transaction; store_commit makes them
+ * durable together, store_rollback drops them. Not nestable. */
+int store_begin(struct store *st, struct err *err);
+int store_commit(struct store *st, struct err *err);
+void store_rollback(struct store *st);
+
+/* Insert j (j->id is ignored and set to the new id, ids increase and are
+ * never reused, even after a restart). */
+int store_job_add(struct store *st, struct store_job *j, struct err *err);
+/* Write every field of j (found by j->id). Error if no such job. */
+int store_job_put(struct store *st, const struct store_job *j, struct err *err);
+/* Load one job by id: 1 found (j filled; store_job_free it), 0 none, -1 error. */
+int store_job_get(struct store *st, long id, struct store_job *j, struct err *err);
+/* Call fn for every job not yet COMPLETED or REMOVED (the daemon's start-up
+ * load), in id order; fn returns 0 to go on, nonzero to stop (returned).
+ * The record passed is freed after fn returns. */
+int store_jobs_active(struct store *st, int (*fn)(void *ctx, const struct store_job *j), void *ctx,
+                      struct err *err);
+/* Jobs that ended at or after `since` (epoch), newest first, at most max
+ * (for showq -c style history and tests); fn as above. */
+int store_jobs_ended(struct store *st, long since, size_t max,
+                     int (*fn)(void *ctx, const struct store_job *j), void *ctx, struct err *err);
+void store_job_free(struct store_job *j);
+
+/* Node administrative state (e.g. "Drained", "Down", "Idle"): set, and load
+ * all (fn gets name and state). */
+int store_node_state(struct store *st, const char *node, const char *state, struct err *err);
+int store_nodes(struct store *st, int (*fn)(void *ctx, const char *node, const char *state),
+                void *ctx, struct err *err);
+
+/* Fairshare: usage of one credential in one window (kind: "user", "group",
+ * "acct", "class", "qos", "sched" for the total; window: epoch start).
+ * store_fs_put replaces the value; store_fs_load calls fn for every stored
+ * value with window >= since. */
+int store_fs_put(struct store *st, const char *kind, const char *name, long window, double usage,
+                 struct err *err);
+int store_fs_load(struct store *st, long since,
+                  int (*fn)(void *ctx, const char *kind, const char *name, long window,
+                            double usage),
+                  void *ctx, struct err *err);
+
+/* Named counters and values (statistics, the scheduler's state such as
+ * "paused"): set and get; get returns 1 found, 0 not, -1 error. */
+int store_kv_set(struct store *st, const char *key, const char *value, struct err *err);
+int store_kv_get(struct store *st, const char *key, char *value, size_t len, struct err *err);
+
+/* Append to the event log: time (epoch), job id (0 = none), kind
+ * ("submit", "start", "end", "cancel", "hold", ...), free text. */
+int store_event(struct store *st, long time, long job, const char *kind, const char *text,
+                struct err *err);
+/* The last max events, oldest first (fn gets the fields). */
+int store_events(struct store *st, size_t max,
+                 int (*fn)(void *ctx, long time, long job, const char *kind, const char *text),
+                 void *ctx, struct err *err);
+
+#endif
