@@ -1,8 +1,7 @@
 #!/bin/sh
 # Installs what moku needs to build and test on Debian 12: a C compiler, make,
 # zlib (gzip-compressed traces), jansson (JSON) and SQLite (the daemon's state).
-# Does nothing when
-# everything is there.
+# Does nothing when everything is there.
 # Runs apt-get as root, or through sudo when that is available.
 set -e
 need=""
