@@ -30,7 +30,7 @@ const char *job_display_state(const struct job *j)
             return "SystemHold";
         return "UserHold";
     }
-    if (j->state == JOB_IDLE && j->deferred_until)
+    if (j->state == JOB_IDLE && j->deferred_until && !(j->flags & JOB_STARTDATE))
         return "Deferred";
     return job_state_name(j->state);
 }

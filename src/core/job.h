@@ -24,6 +24,8 @@ enum job_state {
 #define JOB_SPVIOLATION 0x4 /* running over a soft policy limit (Maui SPVIOLATION) */
 #define JOB_HARDOK 0x8      /* within its hard limits: the hard pass may start it */
 #define JOB_BLOCKED 0x10    /* idle but not eligible (over a soft limit or a per-job one) */
+#define JOB_STARTDATE 0x20  /* deferred_until is the job's requested start date (qsub -a),
+                               not a deferral after a failed start */
 
 /* Holds (Maui's hold types): a held job is blocked until every hold is
  * released. */
@@ -71,6 +73,7 @@ struct job_spec {
     unsigned holds; /* HOLD_* at submission (qsub -h: HOLD_USER) */
     double util;    /* fraction of its processors it keeps busy (FSPOLICY UTILIZEDPS);
                        0 = unknown */
+    long start_after; /* not to start before this time (qsub -a); 0 = any time */
 };
 
 struct job {

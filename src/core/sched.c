@@ -275,6 +275,18 @@ static struct cred *assign_qos(struct sched *s, struct cred *const c[4], const c
     return cred_get(s->creds[CRED_QOS], default_qos(s, c)); /* NULL: DEFAULT */
 }
 
+/* A requested start date works like a deferral that ends then (policy/elig.c
+ * lifts it), shown as Idle with its own reason. */
+static void wait_for_start_date(struct sched *s, struct job *j, long when)
+{
+    s->nheld += !j->holds;
+    j->deferred_until = when;
+    j->flags |= JOB_STARTDATE;
+    if (!s->next_undefer || when < s->next_undefer)
+        s->next_undefer = when;
+    s->replan = 1;
+}
+
 struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct err *err)
 {
     if (check_job_spec(s, spec, err) < 0)
@@ -308,6 +320,8 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         s->nheld++;
         s->replan = 1; /* the incremental scan does not look at holds */
     }
+    if (spec->start_after > spec->submit)
+        wait_for_start_date(s, j, spec->start_after);
     parse_features(&j->features, &j->nfeatures, spec->features);
     struct cred *const c[4] = {j->user, j->group, j->account, j->class_};
     j->qos = assign_qos(s, c, spec->qos);
@@ -320,6 +334,52 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
     s->jobs[s->njobs++] = j;
     queue_append(s, j);
     return j;
+}
+
+/* Take idle job j out of the queue's bookkeeping (it leaves the queue). */
+static void leave_queue(struct sched *s, struct job *j)
+{
+    for (size_t i = s->qhead; i < s->qlen; i++)
+        if (s->queue[i] == j) {
+            s->queue[i] = NULL;
+            s->qidle--;
+            break;
+        }
+    if ((j->flags & JOB_RESERVED) && j->resv_start >= 0)
+        avail_give(s->avail, j->resv_start, j->resv_start + j->walltime, job_procs(j));
+    j->resv_start = -1;
+    j->flags &= ~(unsigned)(JOB_RESERVED | JOB_STARTDATE);
+    if (j->holds || j->deferred_until)
+        s->nheld--;
+    if (j->sysprio_mode != SYSPRIO_NONE)
+        s->nsysprio--;
+    elig_unblock(s, j);
+    s->replan = 1;
+}
+
+int sched_cancel(struct sched *s, struct job *j, long now, struct err *err)
+{
+    if (j->state != JOB_IDLE)
+        return err_set(err, "job %s is not idle", j->name);
+    leave_queue(s, j);
+    j->state = JOB_REMOVED;
+    j->end = now;
+    return 0;
+}
+
+int sched_requeue(struct sched *s, struct job *j, long now, struct err *err)
+{
+    if (j->state != JOB_RUNNING)
+        return err_set(err, "job %s is not running", j->name);
+    sched_job_ended(s, j, now);
+    j->state = JOB_IDLE;
+    j->end = 0;
+    j->start = 0;
+    j->flags &= ~(unsigned)(JOB_BACKFILLED | JOB_SPVIOLATION);
+    j->qtime_start = now; /* its queue time starts again */
+    queue_append(s, j);
+    s->replan = 1;
+    return 0;
 }
 
 void sched_job_ended(struct sched *s, struct job *j, long now)
@@ -466,6 +526,8 @@ const char *sched_job_blocked(const struct sched *s, const struct job *j)
         return j->holds & HOLD_BATCH    ? "job has a batch hold"
                : j->holds & HOLD_SYSTEM ? "job has a system hold"
                                         : "job has a user hold";
+    if (j->deferred_until && (j->flags & JOB_STARTDATE))
+        return "job has not reached its requested start date";
     if (j->deferred_until)
         return "job is deferred: the resource manager could not start it";
     /* Reasons are put into words only when asked, once per plan. */

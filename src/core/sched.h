@@ -119,6 +119,14 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
 /* A running job ended at `now` (completed, failed or killed): free its
  * nodes. */
 void sched_job_ended(struct sched *s, struct job *j, long now);
+/* Remove an idle job from the queue (canceljob): it becomes JOB_REMOVED.
+ * A running job is cancelled through the resource manager, which then
+ * reports its end. Errors: job not idle. */
+int sched_cancel(struct sched *s, struct job *j, long now, struct err *err);
+/* A running job goes back to the queue (the resource manager requeued it):
+ * its processors are freed and it waits again, its queue time restarting
+ * at now. Errors: job not running. */
+int sched_requeue(struct sched *s, struct job *j, long now, struct err *err);
 
 /* When the engine kills a running job for exceeding its walltime
  * (start + walltime + JOBMAXOVERRUN), or AVAIL_NEVER-like far future when

@@ -53,7 +53,8 @@ static void clear_blocked(struct sched *s, struct job *j)
 static int held(struct sched *s, struct job *j, long now)
 {
     if (j->deferred_until && j->deferred_until <= now) {
-        j->deferred_until = 0; /* DEFERTIME is over: eligible again */
+        j->deferred_until = 0; /* DEFERTIME is over, or the start date came: eligible */
+        j->flags &= ~(unsigned)JOB_STARTDATE;
         s->nheld -= !j->holds;
     }
     if (!j->holds && !j->deferred_until)

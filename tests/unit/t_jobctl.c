@@ -1,0 +1,110 @@
+/*
+ * t_jobctl — job control through the engine, as the daemon drives it:
+ * cancelling an idle job (also one holding a priority reservation, whose
+ * processors must come back), requeueing a running job, and a requested
+ * start date (qsub -a) that keeps a job waiting, shown as Idle with its own
+ * reason, until the date comes.
+ */
+#include "core/sched.h"
+#include "test.h"
+
+static struct sched *cluster(int procs)
+{
+    struct sched *s = sched_create(NULL, NULL);
+    struct node_spec spec = {.name = "n0", .procs = procs, .state = NODE_UP};
+    sched_add_node(s, &spec, NULL);
+    return s;
+}
+
+static struct job *submit(struct sched *s, const char *name, int procs, long walltime, long now,
+                          long start_after)
+{
+    struct job_spec spec = {.name = name, .tasks = procs, .procs_per_task = 1,
+                            .walltime = walltime, .submit = now, .user = "u",
+                            .start_after = start_after};
+    struct job *j = sched_submit(s, &spec, NULL);
+    CHECK(j != NULL);
+    return j;
+}
+
+static void test_cancel(void)
+{
+    struct sched *s = cluster(4);
+    struct job *a = submit(s, "1", 4, 100, 0, 0);
+    struct job *b = submit(s, "2", 4, 100, 0, 0); /* reserved at 100 */
+    struct job *c = submit(s, "3", 2, 50, 0, 0);  /* fits before 100? no: a holds all */
+    sched_iterate(s, 0);
+    CHECK_EQ(a->state, JOB_RUNNING);
+    CHECK_EQ(sched_job_wait(s, b), WAIT_RESERVED);
+    struct err e;
+    CHECK_EQ(sched_cancel(s, a, 1, &e), -1); /* running: through the RM */
+    CHECK_HAS(e.msg, "not idle");
+    CHECK_EQ(sched_cancel(s, b, 1, &e), 0);
+    CHECK_EQ(b->state, JOB_REMOVED);
+    CHECK_EQ(sched_nidle(s), 1);
+    size_t n;
+    sched_queue(s, &n);
+    CHECK_EQ(n, 1);
+    sched_job_ended(s, a, 10);
+    sched_iterate(s, 10);
+    CHECK_EQ(c->state, JOB_RUNNING);
+    CHECK_EQ(sched_cancel(s, b, 11, &e), -1); /* twice */
+    sched_destroy(s);
+}
+
+static void test_requeue(void)
+{
+    struct sched *s = cluster(2);
+    struct job *a = submit(s, "1", 2, 100, 0, 0);
+    struct job *b = submit(s, "2", 2, 100, 0, 0);
+    sched_iterate(s, 0);
+    CHECK_EQ(a->state, JOB_RUNNING);
+    struct err e;
+    CHECK_EQ(sched_requeue(s, b, 5, &e), -1);
+    CHECK_EQ(sched_requeue(s, a, 5, &e), 0);
+    CHECK_EQ(a->state, JOB_IDLE);
+    CHECK_EQ(sched_node_used(s, 0), 0);
+    sched_iterate(s, 5);
+    /* b has waited longer now (queue time from 0; a's restarted at 5). */
+    CHECK_EQ(b->state, JOB_RUNNING);
+    CHECK_EQ(a->state, JOB_IDLE);
+    sched_job_ended(s, b, 50);
+    sched_iterate(s, 50);
+    CHECK_EQ(a->state, JOB_RUNNING);
+    CHECK_EQ(a->start, 50);
+    sched_destroy(s);
+}
+
+static void test_start_date(void)
+{
+    struct sched *s = cluster(2);
+    struct job *a = submit(s, "1", 1, 100, 0, 500);
+    struct job *b = submit(s, "2", 1, 100, 0, 0);
+    sched_iterate(s, 0);
+    CHECK_EQ(a->state, JOB_IDLE);
+    CHECK_EQ(b->state, JOB_RUNNING);
+    CHECK_STR(job_display_state(a), "Idle");
+    const char *why = sched_job_blocked(s, a);
+    CHECK(why != NULL);
+    if (why)
+        CHECK_HAS(why, "start date");
+    sched_job_ended(s, b, 100);
+    sched_iterate(s, 499);
+    CHECK_EQ(a->state, JOB_IDLE);
+    sched_iterate(s, 500);
+    CHECK_EQ(a->state, JOB_RUNNING);
+    CHECK_EQ(a->start, 500);
+    /* A start date in the past means now. */
+    struct job *c = submit(s, "3", 1, 10, 600, 100);
+    sched_iterate(s, 600);
+    CHECK_EQ(c->state, JOB_RUNNING);
+    sched_destroy(s);
+}
+
+int main(void)
+{
+    TEST_RUN(test_cancel);
+    TEST_RUN(test_requeue);
+    TEST_RUN(test_start_date);
+    return TEST_DONE();
+}
