@@ -224,6 +224,8 @@ struct words {
     char *text; /* the line, with NULs between the words */
     char **w;
     int n;
+    char **own; /* cmd_runv: the copies of its words, freed with ws */
+    int nown;
 };
 
 /* Split on white space (a plain shell split: no quoting). */
@@ -233,6 +235,8 @@ static void split_words(const char *line, struct words *ws)
     ws->text = xstrdup(line);
     ws->w = NULL;
     ws->n = 0;
+    ws->own = NULL;
+    ws->nown = 0;
     char *p = ws->text;
     for (;;) {
         while (*p && isspace((unsigned char)*p))
@@ -252,6 +256,9 @@ static void split_words(const char *line, struct words *ws)
 
 static void free_words(struct words *ws)
 {
+    for (int i = 0; i < ws->nown; i++)
+        free(ws->own[i]);
+    free(ws->own);
     free(ws->text);
     free(ws->w);
 }
@@ -323,6 +330,8 @@ static cmd_fn find_command(const char *name)
     return NULL;
 }
 
+static int run_words(const struct cmd_ctx *c, struct words *wsp, char **out, struct err *err);
+
 int cmd_run(const struct cmd_ctx *c, const char *line, char **out, struct err *err)
 {
     if (out)
@@ -331,6 +340,26 @@ int cmd_run(const struct cmd_ctx *c, const char *line, char **out, struct err *e
         return err_set(err, "command: no scheduler to ask");
     struct words ws;
     split_words(line ? line : "", &ws);
+    return run_words(c, &ws, out, err);
+}
+
+int cmd_runv(const struct cmd_ctx *c, int argc, char *const argv[], char **out, struct err *err)
+{
+    if (out)
+        *out = NULL;
+    if (!c || !c->s || !out)
+        return err_set(err, "command: no scheduler to ask");
+    struct words ws = {.w = xcalloc((size_t)argc + 1, sizeof *ws.w), .n = argc,
+                       .own = xcalloc((size_t)argc + 1, sizeof *ws.own), .nown = argc};
+    for (int i = 0; i < argc; i++)
+        ws.w[i] = ws.own[i] = xstrdup(argv[i]);
+    return run_words(c, &ws, out, err);
+}
+
+/* Run the command in ws and free ws. */
+static int run_words(const struct cmd_ctx *c, struct words *wsp, char **out, struct err *err)
+{
+    struct words ws = *wsp;
     const char *name = command_name(&ws);
     int json = 0, rc = -1;
     if (!name) {

@@ -33,5 +33,8 @@ struct cmd_ctx {
  * was wrong, naming the command ("checkjob: no job '42'").
  */
 int cmd_run(const struct cmd_ctx *c, const char *line, char **out, struct err *err);
+/* The same for a command already split into words (the daemon's requests:
+ * a word may hold spaces). */
+int cmd_runv(const struct cmd_ctx *c, int argc, char *const argv[], char **out, struct err *err);
 
 #endif

@@ -367,6 +367,55 @@ int sched_cancel(struct sched *s, struct job *j, long now, struct err *err)
     return 0;
 }
 
+int sched_adopt(struct sched *s, struct job *j, long start, const struct job_slot *slots,
+                size_t n, struct err *err)
+{
+    if (j->state != JOB_IDLE)
+        return err_set(err, "job %s is not idle", j->name);
+    if (alloc_exact(s, j, slots, n) < 0)
+        return err_set(err, "job %s: its nodes are not in the node table", j->name);
+    leave_queue(s, j);
+    long from = start > s->last_now ? start : s->last_now; /* the profile's past is gone */
+    j->start = start;
+    j->planned_end = start + j->walltime;
+    if (j->planned_end <= from)
+        j->planned_end = from + 1; /* overrunning: settle_time re-plans it */
+    j->state = JOB_RUNNING;
+    fsacct_started(s, j, from);
+    elig_started(s, j);
+    avail_take(s->avail, from, j->planned_end, job_procs(j));
+    heap_push(&s->running, j);
+    s->stats.started++;
+    return 0;
+}
+
+int sched_runjob(struct sched *s, struct job *j, long now, struct err *err)
+{
+    if (j->state != JOB_IDLE)
+        return err_set(err, "job %s is not idle", j->name);
+    long long free_procs = 0;
+    for (size_t i = 0; i < s->nnodes; i++)
+        free_procs += s->node_cap[i] > s->node_used[i] ? s->node_cap[i] - s->node_used[i] : 0;
+    if (free_procs < job_procs(j))
+        return err_set(err, "job cannot run  (insufficient idle procs:  %lld needed  %lld available)",
+                       job_procs(j), free_procs);
+    /* Out of the queue first, as a start in an iteration takes it out. */
+    leave_queue(s, j);
+    if (iter_force_start(s, j, now) < 0) {
+        queue_append(s, j); /* back as it was, counted again */
+        s->nheld += j->holds || j->deferred_until;
+        s->nsysprio += j->sysprio_mode != SYSPRIO_NONE;
+        return err_set(err, "job '%s' cannot be started on %lld procs", j->name, job_procs(j));
+    }
+    return 0;
+}
+
+long sched_find_node(const struct sched *s, const char *name)
+{
+    size_t idx;
+    return strmap_get(&s->nodes_byname, name, &idx) ? (long)idx : -1;
+}
+
 int sched_requeue(struct sched *s, struct job *j, long now, struct err *err)
 {
     if (j->state != JOB_RUNNING)

@@ -123,6 +123,17 @@ void sched_job_ended(struct sched *s, struct job *j, long now);
  * A running job is cancelled through the resource manager, which then
  * reports its end. Errors: job not idle. */
 int sched_cancel(struct sched *s, struct job *j, long now, struct err *err);
+/* A job found running (the daemon restarted while it ran): mark it running
+ * since `start` on exactly these processors (node indices, as in
+ * job->slots). Errors: not idle, unknown node. */
+int sched_adopt(struct sched *s, struct job *j, long start, const struct job_slot *slots,
+                size_t n, struct err *err);
+/* Start an idle job now on whatever processors are free, ignoring policies
+ * and reservations (Maui runjob -x). Errors, in Maui's words: not enough
+ * idle processors, or the resource manager refused. */
+int sched_runjob(struct sched *s, struct job *j, long now, struct err *err);
+/* Index of the node named name, or -1. */
+long sched_find_node(const struct sched *s, const char *name);
 /* A running job goes back to the queue (the resource manager requeued it):
  * its processors are freed and it waits again, its queue time restarting
  * at now. Errors: job not running. */

@@ -124,9 +124,15 @@ int fsacct_over_cap(struct sched *s, const struct job *j, char *why, size_t len)
 
 /* policy/iter.c: the scheduling iteration. */
 void iter_run(struct sched *s, long now);
+/* Start idle job j now on free processors, ignoring policies and
+ * reservations (runjob -x); 0 if it started. */
+int iter_force_start(struct sched *s, struct job *j, long now);
 /* policy/alloc.c: choose nodes for j from the free processors now; 0 on
  * success (j->slots filled, node counts updated), -1 if they do not suffice. */
 int alloc_job(struct sched *s, struct job *j);
+/* Put j on exactly these processors (a job found running after a
+ * restart); -1 if a slot names a node that does not exist. */
+int alloc_exact(struct sched *s, struct job *j, const struct job_slot *slots, size_t n);
 /* Give j's processors back to its nodes and free j->slots. */
 void alloc_release(struct sched *s, struct job *j);
 /* Keep freemap in step with node i. */

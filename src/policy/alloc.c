@@ -90,6 +90,25 @@ int alloc_job(struct sched *s, struct job *j)
     return 0;
 }
 
+int alloc_exact(struct sched *s, struct job *j, const struct job_slot *slots, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (slots[k].nnodes == 0 || (size_t)slots[k].node + slots[k].nnodes > s->nnodes)
+            return -1;
+    size_t cap = 0;
+    j->slots = NULL;
+    j->nslots = 0;
+    for (size_t k = 0; k < n; k++)
+        for (unsigned i = slots[k].node; i < slots[k].node + slots[k].nnodes; i++) {
+            /* A job found running is where it is, even on a node that has
+             * shrunk since: used may exceed cap until it ends. */
+            add_slot(j, &cap, i, slots[k].procs);
+            s->node_used[i] += (int)slots[k].procs;
+            set_free_bit(s, i);
+        }
+    return 0;
+}
+
 /* Mark nodes [from, to) as having room, a word at a time. */
 static void set_free_range(struct sched *s, size_t from, size_t to)
 {

@@ -185,6 +185,26 @@ static int try_start(struct sched *s, struct job *j, long now)
     return 1;
 }
 
+int iter_force_start(struct sched *s, struct job *j, long now)
+{
+    if (alloc_job(s, j) < 0)
+        return -1;
+    j->start = now;
+    j->planned_end = now + j->walltime;
+    if (s->rm.start && s->rm.start(s->rm.ctx, j, now) < 0) {
+        alloc_release(s, j);
+        return -1;
+    }
+    j->state = JOB_RUNNING;
+    fsacct_started(s, j, now);
+    elig_started(s, j);
+    avail_take(s->avail, now, j->planned_end, job_procs(j));
+    heap_push(&s->running, j);
+    s->stats.started++;
+    s->replan = 1;
+    return 0;
+}
+
 /* Tries at placing a reservation past instants where the job's credentials
  * would exceed a soft active limit; after that it is placed regardless. */
 #define RESERVE_TRIES 64

@@ -5,6 +5,8 @@
  * start date (qsub -a) that keeps a job waiting, shown as Idle with its own
  * reason, until the date comes.
  */
+#include <stdio.h>
+
 #include "core/sched.h"
 #include "test.h"
 
@@ -101,8 +103,49 @@ static void test_start_date(void)
     sched_destroy(s);
 }
 
+/* After a daemon restart a running job is adopted on the processors it
+ * holds; runjob starts a job now whatever the plan says. */
+static void test_adopt_runjob(void)
+{
+    struct sched *s = sched_create(NULL, NULL);
+    for (int i = 0; i < 3; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "n%d", i);
+        struct node_spec spec = {.name = name, .procs = 2, .state = NODE_UP};
+        sched_add_node(s, &spec, NULL);
+    }
+    CHECK_EQ(sched_find_node(s, "n2"), 2);
+    CHECK_EQ(sched_find_node(s, "nx"), -1);
+    struct job *a = submit(s, "1", 3, 100, 0, 0);
+    struct job_slot slots[] = {{1, 1, 2}, {2, 1, 1}};
+    struct err e;
+    CHECK_EQ(sched_adopt(s, a, 50, slots, 2, &e), 0);
+    CHECK_EQ(a->state, JOB_RUNNING);
+    CHECK_EQ(a->start, 50);
+    CHECK_EQ(sched_node_used(s, 0), 0);
+    CHECK_EQ(sched_node_used(s, 1), 2);
+    CHECK_EQ(sched_node_used(s, 2), 1);
+    CHECK_EQ(sched_nidle(s), 0);
+    struct job_slot bad[] = {{5, 1, 1}};
+    struct job *b = submit(s, "2", 1, 100, 60, 0);
+    CHECK_EQ(sched_adopt(s, b, 60, bad, 1, &e), -1);
+    /* b waits behind a reservation? No: 3 processors are free; but a big
+     * job c (4 procs) queued first holds a reservation that b would delay
+     * if b ran 100 s... runjob ignores that. */
+    struct job *c = submit(s, "3", 4, 100, 60, 0);
+    CHECK_EQ(sched_runjob(s, c, 61, &e), -1);
+    CHECK_HAS(e.msg, "insufficient idle procs:  4 needed  3 available");
+    CHECK_EQ(sched_runjob(s, b, 61, &e), 0);
+    CHECK_EQ(b->state, JOB_RUNNING);
+    CHECK_EQ(sched_runjob(s, b, 62, &e), -1);
+    sched_job_ended(s, a, 150);
+    sched_iterate(s, 150);
+    sched_destroy(s);
+}
+
 int main(void)
 {
+    TEST_RUN(test_adopt_runjob);
     TEST_RUN(test_cancel);
     TEST_RUN(test_requeue);
     TEST_RUN(test_start_date);

@@ -1,0 +1,62 @@
+/*
+ * wire — the client/daemon protocol on a Unix-domain stream socket.
+ *
+ * One request per connection. A message is a frame: 4 bytes of length
+ * (big-endian, unsigned), then that many bytes of JSON text. The client
+ * sends one request frame, the daemon answers with one reply frame and
+ * closes. Requests are small and bounded (WIRE_MAX_REQUEST, a job script
+ * included); replies may be large (showq of a big queue).
+ *
+ * Who is asking is never taken from the request: the daemon asks the kernel
+ * (SO_PEERCRED) for the peer's uid, gid and pid.
+ *
+ *   request: {"cmd": "showq", "args": ["-r", "--format=json"]}
+ *            {"cmd": "submit", "job": {...qsub request...}}
+ *   reply:   {"ok": true, "exit": 0, "output": "..."}
+ *            {"ok": false, "exit": 1, "error": "canceljob: no job '42'"}
+ */
+#ifndef MOKU_WIRE_H
+#define MOKU_WIRE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "util/err.h"
+
+#define WIRE_MAX_REQUEST (4u << 20)  /* 4 MiB: a 1 MiB script, escaped */
+#define WIRE_MAX_REPLY (512u << 20)  /* 512 MiB */
+
+/* Listen on path (mode 0666: anyone may ask, the kernel says who). A stale
+ * socket file nobody answers on is replaced; a live one is an error ("a
+ * daemon is already running on <path>"). Returns the fd or -1. */
+int wire_listen(const char *path, struct err *err);
+/* Connect to path; -1 with a clear message when no daemon answers. */
+int wire_connect(const char *path, struct err *err);
+
+/* Send one frame (blocking; EINTR retried; no SIGPIPE). */
+int wire_send(int fd, const char *buf, size_t len, struct err *err);
+/* Receive one frame of at most max bytes, waiting at most timeout_ms in
+ * all (-1: no limit). *buf is NUL-terminated, caller frees. Errors: peer
+ * closed early, frame too large, timeout. */
+int wire_recv(int fd, char **buf, size_t *len, size_t max, int timeout_ms, struct err *err);
+
+/* The peer's credentials from the kernel. */
+int wire_peer(int fd, uid_t *uid, gid_t *gid, pid_t *pid, struct err *err);
+
+/* Incremental frame reader for a daemon that serves many connections from
+ * one poll loop: feed it what read() returns. */
+struct wire_reader {
+    unsigned char hdr[4];
+    size_t got;  /* bytes of header + body received */
+    size_t need; /* body length, once the header is in */
+    char *body;
+    size_t max;
+};
+/* Read what is available on fd (non-blocking). Returns 1 when a whole frame
+ * is in r->body (NUL-terminated, length r->need; take it and reset), 0 when
+ * more is needed, -1 with err on EOF before a frame, an oversized frame or
+ * a read error. */
+int wire_reader_step(struct wire_reader *r, int fd, struct err *err);
+void wire_reader_reset(struct wire_reader *r);
+
+#endif
