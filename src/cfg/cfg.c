@@ -107,18 +107,6 @@ struct load {
 
 /* ------------------------------------------------------------ small tools */
 
-static char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xprintf(const char *fmt, ...)
-{
-    struct cfg_sbuf b = {0};
-    va_list ap;
-    va_start(ap, fmt);
-    cfg_lex_putn(&b, "", 0);
-    cfg_lex_vprintf(&b, fmt, ap);
-    va_end(ap);
-    return b.s;
-}
-
 /* ------------------------------------------------------------------- hash */
 
 static uint64_t fnv(uint64_t h, const char *s)

@@ -275,6 +275,24 @@ static struct cred *assign_qos(struct sched *s, struct cred *const c[4], const c
     return cred_get(s->creds[CRED_QOS], default_qos(s, c)); /* NULL: DEFAULT */
 }
 
+int sched_set_qos(struct sched *s, struct job *j, const char *qos, int check, struct err *err)
+{
+    if (j->state != JOB_IDLE)
+        return err_set(err, "job %s is not idle", j->name);
+    if (!qos || !*qos)
+        return err_set(err, "no QOS named");
+    struct cred *const c[4] = {j->user, j->group, j->account, j->class_};
+    struct cred *q = check ? assign_qos(s, c, qos) : cred_get(s->creds[CRED_QOS], qos);
+    if (strcmp(q->name, qos) != 0)
+        return err_set(err, "job %s may not use QOS %s", j->name, qos);
+    j->qos->jobs--;
+    j->qos = q;
+    q->jobs++;
+    s->replan = 1;
+    s->limits_gen++; /* per-job limits depend on the QOS */
+    return 0;
+}
+
 /* A requested start date works like a deferral that ends then (policy/elig.c
  * lifts it), shown as Idle with its own reason. */
 static void wait_for_start_date(struct sched *s, struct job *j, long when)

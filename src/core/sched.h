@@ -96,6 +96,10 @@ int sched_release(struct sched *s, struct job *j, unsigned holds, struct err *er
  * SYSPRIO_NONE to clear. Errors: job not idle, value out of range. */
 int sched_set_sysprio(struct sched *s, struct job *j, enum job_sysprio mode, long value,
                       struct err *err);
+/* Change an idle job's QOS (setqos). With check, the job's credentials must
+ * allow it (QLIST/QDEF, as at submission); an administrator passes 0.
+ * Errors: not idle, not allowed. */
+int sched_set_qos(struct sched *s, struct job *j, const char *qos, int check, struct err *err);
 size_t sched_nnodes(const struct sched *s);
 const struct node *sched_node(const struct sched *s, size_t i);
 /* Processors of node i dedicated to running jobs. */

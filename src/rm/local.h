@@ -14,7 +14,8 @@
  *     LOGNAME, SHELL, PATH (/usr/local/bin:/usr/bin:/bin), the job's extra
  *     variables, and MOKU_JOBID, PBS_JOBID, PBS_JOBNAME, PBS_NODEFILE
  *     (<spooldir>/nodefile, one host name per processor), PBS_O_WORKDIR,
- *     PBS_NUM_NODES, PBS_NP, MOKU_NODES (the host list);
+ *     PBS_NUM_NODES (distinct hosts), PBS_NP (processors), MOKU_NODES (the
+ *     distinct hosts, in nodefile order, separated by spaces);
  *   - runs the script with execve: directly when it starts with "#!", else
  *     as `/bin/sh <script>` (argv only; never a command string);
  *   - enforces the walltime itself (so it holds while the daemon is down):
@@ -27,9 +28,21 @@
  *     "exit <code>\nend <epoch>\nreason <completed|walltime|cancelled|failed>\n"
  *     (code: the exit status, or 128 + signal), then exits.
  *
- * Spool files: job.json (the start request, written by local_start),
- * nodefile, supervisor.pid (written by the supervisor, atomically, before it
- * starts the job), status (at the end), supervisor.log (its own errors).
+ * Spool files (names: LOCAL_F_* below): job.json (the start request,
+ * written by local_start, 0600), nodefile (0644: the job reads it),
+ * supervisor.pid (written by the supervisor, atomically, before it starts
+ * the job), job.pgid (the job's process group, once started), suspended
+ * (present while local_suspend holds the job), status (at the end),
+ * supervisor.log (its own errors and events, 0600). The spool directory and
+ * each job's directory are 0711 (owned by the daemon's user): a job running
+ * as another user must reach its nodefile, but no one can list them.
+ *
+ * The walltime clock stops while the job is suspended (Maui and Torque do
+ * not charge suspended time against the walltime). When the job's main
+ * process exits, whatever is left of its process group is killed (as
+ * Torque's MOM kills a job's session): the job's allocation has ended. A
+ * process that leaves the group (setsid, setpgid) escapes the supervisor;
+ * there is no cgroup here.
  *
  * A job outlives a daemon restart: local_poll finds it by its spool
  * directory, whether still running (supervisor alive) or finished (status
@@ -46,32 +59,56 @@
 
 /* What to run. */
 struct local_job {
-    const char *id;       /* job id, used as the spool directory name: [A-Za-z0-9._-]+ */
-    const char *name;     /* job name (PBS_JOBNAME), or NULL = the id */
+    const char *id;       /* job id, the spool directory name: [A-Za-z0-9._-]+, at most
+                           * LOCAL_ID_MAX characters, no ".." */
+    const char *name;     /* job name (PBS_JOBNAME), or NULL = the id; no '/' */
     const char *user;     /* user name to run as */
     uid_t uid;
     gid_t gid;
-    const char *script;   /* path of the script file to run (readable by the user) */
+    const char *script;   /* absolute path of the script file to run (readable by the user) */
     const char *cwd;      /* working directory (absolute) */
     const char *out_path, *err_path; /* absolute; NULL: <cwd>/<name>.o<id> / .e<id> */
-    const char *env;      /* extra "K=V\n" lines, or NULL */
-    const char *const *hosts; /* one entry per allocated processor (nodefile lines) */
+    const char *env;      /* extra "K=V\n" lines, or NULL; they may override HOME, PATH,
+                           * ... but not the MOKU_ and PBS_ variables above */
+    const char *const *hosts; /* one entry per allocated processor (nodefile lines);
+                               * at least one, no blanks */
     size_t nhosts;
     long walltime;        /* seconds; > 0 */
     long grace;           /* seconds between SIGTERM and SIGKILL; 0 = default 5 */
 };
 
+/* Names of the files in a job's spool directory (see above). */
+#define LOCAL_F_JOB "job.json"
+#define LOCAL_F_NODEFILE "nodefile"
+#define LOCAL_F_PID "supervisor.pid"
+#define LOCAL_F_PGID "job.pgid"
+#define LOCAL_F_SUSPENDED "suspended"
+#define LOCAL_F_STATUS "status"
+#define LOCAL_F_LOG "supervisor.log"
+
+/* Longest job id (the spool directory's name). */
+#define LOCAL_ID_MAX 64
+
 struct local;
 
-/* A local resource manager spooling under dir (created 0700 if missing).
- * exe is the path of the moku binary to run as supervisor (e.g. from
- * /proc/self/exe). Caller destroys. */
+/* A local resource manager spooling under spool (created 0711 if missing;
+ * its parent must exist). exe is the path of the moku binary to run as
+ * supervisor (e.g. from /proc/self/exe); it must be executable. Both are
+ * kept as absolute paths, so the daemon may chdir. Caller destroys. */
 struct local *local_create(const char *spool, const char *exe, struct err *err);
 void local_destroy(struct local *l);
 
 /* Start a job: write its spool directory, start its supervisor, return once
  * the supervisor has written supervisor.pid (or failed: then -1 with the
- * reason, nothing left running, the spool directory removed). */
+ * reason, nothing left running, the spool directory removed). Errors: an
+ * invalid request (id, relative paths, no hosts, walltime <= 0, a bad env
+ * line, a name with '/'), a job id whose spool directory exists already, a
+ * uid the daemon cannot run as (a daemon not running as root runs only its
+ * own uid; uid 0 only for user "root"), and the supervisor's own failure
+ * (with its supervisor.log). Problems the supervisor meets while starting
+ * the job as the user (working directory, output files, exec) are not
+ * errors here: the job ends at once with reason "failed" and exit 127, the
+ * message in its error file (when it could be opened) and supervisor.log. */
 int local_start(struct local *l, const struct local_job *j, struct err *err);
 
 enum local_state {
@@ -89,21 +126,32 @@ struct local_status {
     char reason[16];   /* LOCAL_ENDED: completed, walltime, cancelled, failed */
 };
 
-/* Where job `id` stands (reaps the supervisor if it is the daemon's child). */
+/* Where job `id` stands (reaps its supervisor if this struct local started it).
+ * A supervisor counts as alive only if /proc/<pid>/cmdline is
+ * `... _supervise <spooldir>` (a reused pid is not the job). Errors: an
+ * invalid id, a malformed status file. */
 int local_poll(struct local *l, const char *id, struct local_status *st, struct err *err);
 /* Signal the job through its supervisor: cancel (SIGTERM, then SIGKILL after
- * the grace), suspend, resume. Error when the job is not running. */
+ * the grace), suspend, resume. Error when the job is not running (or
+ * suspended). Suspending a suspended job or resuming a running one is not an
+ * error. The suspended state is a file in the spool directory, so it
+ * survives a daemon restart. */
 int local_cancel(struct local *l, const char *id, struct err *err);
 int local_suspend(struct local *l, const char *id, struct err *err);
 int local_resume(struct local *l, const char *id, struct err *err);
-/* Forget an ended job: remove its spool directory. */
+/* Forget an ended (or lost) job: remove its spool directory, only the files
+ * named above (anything else left there is an error naming it, and the
+ * directory stays). Error when the job is still running; forgetting an
+ * unknown id is not an error (a retry after a crash finds nothing). */
 int local_forget(struct local *l, const char *id, struct err *err);
-/* Reap any exited supervisors that are the daemon's children (call now and
- * then; never blocks). */
+/* Reap the supervisors this struct local started that have exited (call now
+ * and then; never blocks). Other children of the daemon are left alone. */
 void local_reap(struct local *l);
 
 /* The supervisor's main: `moku _supervise <spooldir>`. Returns the process
- * exit status (it does not return until the job has ended). */
+ * exit status (it does not return until the job has ended): 0 once the
+ * status file is written, 1 when it could not even start (no pid file then;
+ * the reason is on its stderr, supervisor.log). */
 int local_supervise(const char *spooldir);
 
 /* This host: number of online processors and total memory in MB. */

@@ -69,13 +69,19 @@ struct store *store_open(const char *path, struct err *err);
 void store_close(struct store *st);
 
 /* Group the following changes into one transaction; store_commit makes them
- * durable together, store_rollback drops them. Not nestable. */
+ * durable together, store_rollback drops them. Not nestable: store_begin
+ * with a transaction open is an error, and so is store_commit without one
+ * (including after SQLite rolled one back by itself on an I/O error). A
+ * failed store_commit rolls back, so no transaction is left open; the
+ * changes are dropped. store_rollback without a transaction does nothing;
+ * store_close with one open drops it. */
 int store_begin(struct store *st, struct err *err);
 int store_commit(struct store *st, struct err *err);
 void store_rollback(struct store *st);
 
 /* Insert j (j->id is ignored and set to the new id, ids increase and are
- * never reused, even after a restart). */
+ * never reused, even after a restart). An id taken inside a transaction that
+ * is rolled back was never stored and may be given again. */
 int store_job_add(struct store *st, struct store_job *j, struct err *err);
 /* Write every field of j (found by j->id). Error if no such job. */
 int store_job_put(struct store *st, const struct store_job *j, struct err *err);
@@ -83,25 +89,31 @@ int store_job_put(struct store *st, const struct store_job *j, struct err *err);
 int store_job_get(struct store *st, long id, struct store_job *j, struct err *err);
 /* Call fn for every job not yet COMPLETED or REMOVED (the daemon's start-up
  * load), in id order; fn returns 0 to go on, nonzero to stop (returned).
- * The record passed is freed after fn returns. */
+ * The record passed is freed after fn returns. Here and in every loading
+ * function below, the rows are read before fn is first called, so fn may
+ * call store functions (e.g. store_job_put on the job it was given). */
 int store_jobs_active(struct store *st, int (*fn)(void *ctx, const struct store_job *j), void *ctx,
                       struct err *err);
 /* Jobs that ended at or after `since` (epoch), newest first, at most max
- * (for showq -c style history and tests); fn as above. */
+ * (for showq -c style history and tests); fn as above. "Ended" is the state
+ * (COMPLETED or REMOVED), "when" is j->end; equal ends come higher id first.
+ * max 0 gives none; pass SIZE_MAX for all. */
 int store_jobs_ended(struct store *st, long since, size_t max,
                      int (*fn)(void *ctx, const struct store_job *j), void *ctx, struct err *err);
 void store_job_free(struct store_job *j);
 
-/* Node administrative state (e.g. "Drained", "Down", "Idle"): set, and load
- * all (fn gets name and state). */
+/* Node administrative state (e.g. "Drained", "Down", "Idle"): set (a NULL
+ * state removes the node's entry), and load all in name order (fn gets name
+ * and state). */
 int store_node_state(struct store *st, const char *node, const char *state, struct err *err);
 int store_nodes(struct store *st, int (*fn)(void *ctx, const char *node, const char *state),
                 void *ctx, struct err *err);
 
 /* Fairshare: usage of one credential in one window (kind: "user", "group",
  * "acct", "class", "qos", "sched" for the total; window: epoch start).
- * store_fs_put replaces the value; store_fs_load calls fn for every stored
- * value with window >= since. */
+ * store_fs_put replaces the value (kind and name must not be NULL);
+ * store_fs_load calls fn for every stored value with window >= since, in
+ * window order, then kind and name. */
 int store_fs_put(struct store *st, const char *kind, const char *name, long window, double usage,
                  struct err *err);
 int store_fs_load(struct store *st, long since,
@@ -110,7 +122,9 @@ int store_fs_load(struct store *st, long since,
                   void *ctx, struct err *err);
 
 /* Named counters and values (statistics, the scheduler's state such as
- * "paused"): set and get; get returns 1 found, 0 not, -1 error. */
+ * "paused"): set (a NULL value removes the key) and get; get returns 1
+ * found (value NUL-terminated), 0 not, -1 error — a value that does not fit
+ * in len bytes with its NUL is an error, never cut. */
 int store_kv_set(struct store *st, const char *key, const char *value, struct err *err);
 int store_kv_get(struct store *st, const char *key, char *value, size_t len, struct err *err);
 
@@ -118,7 +132,8 @@ int store_kv_get(struct store *st, const char *key, char *value, size_t len, str
  * ("submit", "start", "end", "cancel", "hold", ...), free text. */
 int store_event(struct store *st, long time, long job, const char *kind, const char *text,
                 struct err *err);
-/* The last max events, oldest first (fn gets the fields). */
+/* The last max events, oldest first (in the order logged), 0 gives none
+ * (fn gets the fields; kind and text may be NULL if logged so). */
 int store_events(struct store *st, size_t max,
                  int (*fn)(void *ctx, long time, long job, const char *kind, const char *text),
                  void *ctx, struct err *err);

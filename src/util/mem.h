@@ -18,5 +18,7 @@ void *xgrow(void *p, size_t *cap, size_t need, size_t size);
 char *xstrdup(const char *s);
 /* Copy of the first n bytes of s, NUL-terminated. Caller frees. */
 char *xstrndup(const char *s, size_t n);
+/* A new string formatted like printf. */
+char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -1,0 +1,1398 @@
+/*
+ * qsub — see qsub.h. The parts, in order: text checks shared by the parser
+ * and the JSON reader; the option values (-l, -W, -v, -a, paths); the option
+ * scanner (a getopt of our own: no global state) and the directive reader;
+ * qsub_parse; the field table that drives qsub_check, qsub_to_json and
+ * qsub_from_json.
+ *
+ * Torque semantics kept: walltime `MM:SS` is minutes and seconds (Torque),
+ * not maui.cfg's HH:MM; mem without a unit is bytes; -o/-e/-d relative paths
+ * are relative to the client's cwd; -a without a day means the next such time
+ * (today, else tomorrow), without a month the next such day, without a year
+ * the next such date; a fully given date in the past is accepted (the job is
+ * simply eligible at once). Where moku differs: host:path outputs, several
+ * node groups (`nodes=1+2`), host names in nodes=, and unknown resources are
+ * errors rather than passed through; -v VAR for a VAR the environment lacks
+ * is skipped (as Torque does); -V skips variables whose name is not an
+ * identifier or whose value holds control characters (bash exports
+ * functions as BASH_FUNC_f%%=() {...\n}).
+ */
+#include "cmd/qsub.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "cfg/cfg.h"
+#include "util/mem.h"
+
+/* ------------------------------------------------------------------ text */
+
+/* A printable, bounded copy of user text for messages: a hostile value must
+ * not reach a terminal raw (control bytes and non-ASCII show as '?'). The
+ * struct is a temporary that lives to the end of the full expression (C11
+ * 6.2.4p8), so `err_set(err, "'%s'", shown(s).s)` is sound. */
+struct shown {
+    char s[72];
+};
+
+static struct shown shown(const char *s)
+{
+    struct shown out;
+    size_t n = 0;
+    for (; *s && n < 60; s++)
+        out.s[n++] = (*s >= 0x20 && *s < 0x7f) ? *s : '?';
+    if (*s) {
+        memcpy(out.s + n, "...", 3);
+        n += 3;
+    }
+    out.s[n] = '\0';
+    return out;
+}
+
+static const char *base_name(const char *s)
+{
+    const char *slash = strrchr(s, '/');
+    return slash ? slash + 1 : s;
+}
+
+/* "qsub: " from argv[0] (its base name), the prefix of command-line errors. */
+static void prog_prefix(char *buf, size_t n, int argc, char *const argv[])
+{
+    snprintf(buf, n, "%s: ", argc > 0 && argv[0] ? shown(base_name(argv[0])).s : "qsub");
+}
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), its code point in
+ * *cp; 0 if invalid (overlong forms, surrogates and > U+10FFFF included, as
+ * jansson refuses them too). */
+static size_t utf8_seq(const unsigned char *s, size_t n, unsigned long *cp)
+{
+    unsigned char c = s[0];
+    size_t len;
+    unsigned long v, min;
+    if (c < 0x80)
+        return *cp = c, 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        len = 2, v = c & 0x1f, min = 0x80;
+    else if ((c & 0xf0) == 0xe0)
+        len = 3, v = c & 0x0f, min = 0x800;
+    else if (c >= 0xf0 && c <= 0xf4)
+        len = 4, v = c & 0x07, min = 0x10000;
+    else
+        return 0;
+    if (len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        v = (v << 6) | (s[i] & 0x3f);
+    }
+    if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+        return 0;
+    *cp = v;
+    return len;
+}
+
+#define TXT_SPACE 0x1 /* ' ' allowed */
+#define TXT_TAB 0x2   /* '\t' allowed */
+
+/* NULL if s is valid UTF-8 without control characters (C0, DEL, C1) and,
+ * unless allowed, without blanks; else what is wrong with it. */
+static const char *text_fault(const char *s, unsigned allow)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s);
+    while (n) {
+        unsigned long cp;
+        size_t k = utf8_seq(p, n, &cp);
+        if (!k)
+            return "is not valid UTF-8";
+        if ((cp == ' ' && !(allow & TXT_SPACE)) || (cp == '\t' && !(allow & TXT_TAB)))
+            return "contains white space";
+        if (cp != '\t' && (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)))
+            return "contains a control character";
+        p += k;
+        n -= k;
+    }
+    return NULL;
+}
+
+/* The kinds of string a request holds. */
+enum sclass { S_NAME, S_WORD, S_PATH, S_MAIL, S_SCRIPT };
+
+static int check_len(const char *s, size_t max, struct err *err)
+{
+    if (!*s)
+        return err_set(err, "empty value");
+    if (strlen(s) > max)
+        return err_set(err, "'%s' is longer than %zu bytes", shown(s).s, max);
+    return 0;
+}
+
+/* -m: letters of "abef", or "n" alone. */
+static int check_mail(const char *s, struct err *err)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 8 || strspn(s, "abefn") != n || (strchr(s, 'n') && n != 1))
+        return err_set(err, "bad mail events '%s' (expected letters of 'abef', or 'n')",
+                       shown(s).s);
+    return 0;
+}
+
+/* Blank, too large, a NUL byte or bad UTF-8: what is wrong with a script and
+ * on which line (0: the whole script), or NULL. */
+static const char *script_fault(const char *text, size_t len, int *line)
+{
+    *line = 0;
+    if (len > (size_t)QSUB_MAX_SCRIPT)
+        return "script larger than 1 MiB";
+    size_t blank = 0;
+    while (blank < len && text[blank] && strchr(" \t\r\n\f\v", text[blank]))
+        blank++;
+    if (blank == len)
+        return "script is empty";
+    const unsigned char *p = (const unsigned char *)text;
+    int ln = 1;
+    for (size_t i = 0; i < len;) {
+        unsigned long cp;
+        size_t k = p[i] ? utf8_seq(p + i, len - i, &cp) : 0;
+        if (!k) {
+            *line = ln;
+            return p[i] ? "not valid UTF-8" : "NUL byte in the script";
+        }
+        ln += p[i] == '\n';
+        i += k;
+    }
+    return NULL;
+}
+
+/* Whether s is a valid string of class c; err gets a message without prefix. */
+static int check_str(enum sclass c, const char *s, struct err *err)
+{
+    const char *f = NULL;
+    int line;
+    switch (c) {
+    case S_NAME:
+    case S_WORD:
+        if (check_len(s, c == S_NAME ? QSUB_MAX_NAME : QSUB_MAX_WORD, err) < 0)
+            return -1;
+        f = text_fault(s, 0);
+        break;
+    case S_PATH:
+        if (check_len(s, QSUB_MAX_PATH, err) < 0)
+            return -1;
+        if (s[0] != '/')
+            return err_set(err, "'%s' is not an absolute path", shown(s).s);
+        f = text_fault(s, TXT_SPACE);
+        break;
+    case S_MAIL:
+        return check_mail(s, err);
+    case S_SCRIPT:
+        f = script_fault(s, strlen(s), &line);
+        if (f && line)
+            return err_set(err, "line %d: %s", line, f);
+        return f ? err_set(err, "%s", f) : 0;
+    }
+    return f ? err_set(err, "'%s' %s", shown(s).s, f) : 0;
+}
+
+/* [A-Za-z_][A-Za-z0-9_]* of at most QSUB_MAX_WORD bytes. */
+static int env_name_ok(const char *s, size_t n)
+{
+    if (n == 0 || n > QSUB_MAX_WORD || (s[0] >= '0' && s[0] <= '9'))
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9')))
+            return 0;
+    }
+    return 1;
+}
+
+static int check_env_value(const char *name, const char *v, struct err *err)
+{
+    if (strlen(v) > QSUB_MAX_ENV_VALUE)
+        return err_set(err, "value of %s is longer than %d bytes", name, QSUB_MAX_ENV_VALUE);
+    const char *f = text_fault(v, TXT_SPACE | TXT_TAB);
+    return f ? err_set(err, "value of %s %s", name, f) : 0;
+}
+
+/* --------------------------------------------------------- request state */
+
+static void req_init(struct qsub_req *r)
+{
+    *r = (struct qsub_req){.ppn = 1, .tasks = 1, .rerunnable = -1};
+}
+
+static void free_strs(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+void qsub_free(struct qsub_req *r)
+{
+    if (!r)
+        return;
+    char **strs[] = {&r->name,        &r->account,    &r->queue,    &r->qos,
+                     &r->advres,      &r->out_path,   &r->err_path, &r->cwd,
+                     &r->mail_events, &r->mail_users, &r->shell,    &r->script};
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+        free(*strs[i]);
+    free_strs(r->features, r->nfeatures);
+    for (size_t i = 0; i < r->nenv; i++) {
+        free(r->env[i].name);
+        free(r->env[i].value);
+    }
+    free(r->env);
+    memset(r, 0, sizeof *r);
+}
+
+static void set_str(char **slot, const char *v)
+{
+    free(*slot);
+    *slot = xstrdup(v);
+}
+
+/* Set (or replace) one variable; takes ownership of nothing. */
+static int env_set(struct qsub_req *r, const char *name, size_t nlen, const char *value,
+                   struct err *err)
+{
+    for (size_t i = 0; i < r->nenv; i++) {
+        if (strlen(r->env[i].name) == nlen && memcmp(r->env[i].name, name, nlen) == 0)
+            return set_str(&r->env[i].value, value), 0;
+    }
+    if (r->nenv >= QSUB_MAX_ENV)
+        return err_set(err, "more than %d environment variables", QSUB_MAX_ENV);
+    r->env = xrealloc(r->env, (r->nenv + 1) * sizeof *r->env);
+    r->env[r->nenv].name = xstrndup(name, nlen);
+    r->env[r->nenv].value = xstrdup(value);
+    r->nenv++;
+    return 0;
+}
+
+/* The parser's working state: the request being built and what the options
+ * need from the caller. */
+struct draft {
+    struct qsub_req r;
+    const char *ccwd;  /* the client's working directory (checked absolute) */
+    char *const *envp; /* may be NULL */
+    long now;
+    int export_all; /* -V */
+};
+
+/* ------------------------------------------------------------------ paths */
+
+/* Lexically clean an absolute path: "//" collapsed, "." dropped, ".." takes
+ * the previous component off (at the root it stays the root). Caller frees. */
+static char *path_clean(const char *p)
+{
+    char *out = xmalloc(strlen(p) + 2);
+    size_t o = 0;
+    while (*p) {
+        while (*p == '/')
+            p++;
+        size_t k = strcspn(p, "/");
+        if (k == 0)
+            break;
+        if (k == 2 && p[0] == '.' && p[1] == '.') {
+            while (o > 0 && out[o - 1] != '/')
+                o--;
+            if (o > 0)
+                o--;
+        } else if (!(k == 1 && p[0] == '.')) {
+            out[o++] = '/';
+            memcpy(out + o, p, k);
+            o += k;
+        }
+        p += k;
+    }
+    if (o == 0)
+        out[o++] = '/';
+    out[o] = '\0';
+    return out;
+}
+
+/* p made absolute against base and cleaned, into *out (caller frees). */
+static int resolve_path(const char *base, const char *p, char **out, struct err *err)
+{
+    if (!*p)
+        return err_set(err, "empty path");
+    if (strlen(p) > QSUB_MAX_PATH)
+        return err_set(err, "path '%s' is longer than %d bytes", shown(p).s, QSUB_MAX_PATH);
+    const char *f = text_fault(p, TXT_SPACE);
+    if (f)
+        return err_set(err, "path '%s' %s", shown(p).s, f);
+    size_t colon = strcspn(p, ":");
+    if (p[colon] && colon < strcspn(p, "/"))
+        return err_set(err, "'%s': host:path is not supported (give a local path)", shown(p).s);
+    size_t n = strlen(base) + strlen(p) + 2;
+    char *joined = xmalloc(n);
+    snprintf(joined, n, "%s/%s", p[0] == '/' ? "" : base, p);
+    char *clean = path_clean(joined);
+    free(joined);
+    if (strlen(clean) > QSUB_MAX_PATH) {
+        free(clean);
+        return err_set(err, "path '%s' is longer than %d bytes", shown(p).s, QSUB_MAX_PATH);
+    }
+    *out = clean;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- -l */
+
+/* A whole number 1..QSUB_MAX_COUNT. */
+static int parse_count(const char *what, const char *s, int *out, struct err *err)
+{
+    size_t n = strlen(s);
+    long v = n && n <= 7 && strspn(s, "0123456789") == n ? strtol(s, NULL, 10) : 0;
+    if (v < 1 || v > QSUB_MAX_COUNT)
+        return err_set(err, "bad %s '%s' (expected a whole number from 1 to %d)", what, shown(s).s,
+                       QSUB_MAX_COUNT);
+    *out = (int)v;
+    return 0;
+}
+
+/* Torque's [[HH:]MM:]SS or seconds, and DD:HH:MM:SS (cfg_parse_time reads
+ * MM:SS as HH:MM, so a lone colon gets an hour field of 0 first; INFINITY is
+ * out of range). */
+static int parse_walltime(const char *orig, long *out, struct err *err)
+{
+    char buf[64];
+    const char *s = orig, *colon = strchr(orig, ':');
+    long v;
+    if (colon && !strchr(colon + 1, ':') && strlen(orig) + 3 <= sizeof buf)
+        snprintf(buf, sizeof buf, "0:%s", orig), s = buf;
+    if (strlen(orig) > 40 || cfg_parse_time(s, &v, NULL) < 0)
+        return err_set(err, "bad walltime '%s' (expected [[HH:]MM:]SS or seconds)", shown(orig).s);
+    if (v <= 0)
+        return err_set(err, "walltime '%s' must be positive", shown(orig).s);
+    if (v > QSUB_MAX_WALLTIME)
+        return err_set(err, "walltime '%s' is longer than 10 years", shown(orig).s);
+    *out = v;
+    return 0;
+}
+
+/* N[b|kb|mb|gb|tb] (units of 1024, any case; no unit = bytes) in MB, rounded up. */
+static int parse_mem(const char *s, long *out, struct err *err)
+{
+    static const char *const units[] = {"b", "kb", "mb", "gb", "tb"};
+    size_t digits = strspn(s, "0123456789");
+    int u = -1;
+    for (int i = 0; i < 5; i++) {
+        if (strcasecmp(s + digits, units[i]) == 0)
+            u = i;
+    }
+    if (s[digits] == '\0')
+        u = 0;
+    if (digits == 0 || digits > 18 || u < 0)
+        return err_set(err, "bad mem '%s' (expected a number with b, kb, mb, gb or tb)",
+                       shown(s).s);
+    unsigned long long v = strtoull(s, NULL, 10), mb;
+    int shift = 10 * u - 20; /* b: -20, kb: -10, mb: 0, gb: 10, tb: 20 */
+    if (shift < 0)
+        mb = (v + (1ULL << -shift) - 1) >> -shift; /* rounded up */
+    else if (v > (unsigned long long)QSUB_MAX_MEM_MB >> shift)
+        mb = (unsigned long long)QSUB_MAX_MEM_MB + 1; /* too large, without overflow */
+    else
+        mb = v << shift;
+    if (mb == 0)
+        return err_set(err, "mem '%s' must be positive", shown(s).s);
+    if (mb > (unsigned long long)QSUB_MAX_MEM_MB)
+        return err_set(err, "mem '%s' is too large", shown(s).s);
+    *out = (long)mb;
+    return 0;
+}
+
+/* The features of a node spec, in order, duplicates dropped. */
+static int add_feature(char ***v, size_t *n, const char *f, struct err *err)
+{
+    if (check_str(S_WORD, f, err) < 0)
+        return -1;
+    for (size_t i = 0; i < *n; i++) {
+        if (strcmp((*v)[i], f) == 0)
+            return 0;
+    }
+    if (*n >= QSUB_MAX_FEATURES)
+        return err_set(err, "more than %d node features", QSUB_MAX_FEATURES);
+    *v = xrealloc(*v, (*n + 1) * sizeof **v);
+    (*v)[(*n)++] = xstrdup(f);
+    return 0;
+}
+
+/* The items after the node count: ppn=P and features. */
+static int node_items(char *items, int *ppn, char ***feat, size_t *nfeat, struct err *err)
+{
+    for (char *it = items, *next; it; it = next) {
+        next = strchr(it, ':');
+        if (next)
+            *next++ = '\0';
+        if (!*it)
+            continue;
+        if (strncasecmp(it, "ppn=", 4) == 0) {
+            if (parse_count("ppn", it + 4, ppn, err) < 0)
+                return -1;
+        } else if (strchr(it, '=')) {
+            return err_set(err, "unknown node property '%s' (moku knows ppn=P and features)",
+                           shown(it).s);
+        } else if (add_feature(feat, nfeat, it, err) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* nodes=N[:ppn=P][:feature]... replaces the processor request. */
+static int res_nodes(struct qsub_req *r, const char *v, struct err *err)
+{
+    if (strchr(v, '+'))
+        return err_set(err, "bad nodes '%s': several node groups ('+') are not supported",
+                       shown(v).s);
+    char *copy = xstrdup(v), *items = strchr(copy, ':');
+    if (items)
+        *items++ = '\0';
+    int nodes, ppn = 1, rc = -1;
+    char **feat = NULL;
+    size_t nfeat = 0;
+    if (parse_count("nodes", copy, &nodes, err) < 0 ||
+        (items && node_items(items, &ppn, &feat, &nfeat, err) < 0))
+        goto out;
+    if ((long long)nodes * ppn > QSUB_MAX_COUNT) {
+        err_set(err, "nodes '%s' asks for %lld processors, more than %d", shown(v).s,
+                (long long)nodes * ppn, QSUB_MAX_COUNT);
+        goto out;
+    }
+    free_strs(r->features, r->nfeatures);
+    r->features = feat, r->nfeatures = nfeat, feat = NULL, nfeat = 0;
+    r->nodes = nodes, r->ppn = ppn, r->tasks = nodes * ppn;
+    rc = 0;
+out:
+    free_strs(feat, nfeat);
+    free(copy);
+    return rc;
+}
+
+static int res_procs(struct qsub_req *r, const char *v, struct err *err)
+{
+    int n;
+    if (parse_count("procs", v, &n, err) < 0)
+        return -1;
+    free_strs(r->features, r->nfeatures);
+    r->features = NULL, r->nfeatures = 0;
+    r->nodes = 0, r->ppn = 1, r->tasks = n;
+    return 0;
+}
+
+static int res_word(char **slot, const char *what, const char *v, struct err *err)
+{
+    struct err e;
+    if (check_str(S_WORD, v, &e) < 0)
+        return err_set(err, "bad %s: %s", what, e.msg);
+    set_str(slot, v);
+    return 0;
+}
+
+/* One resource=value of -l. */
+static int apply_resource(struct qsub_req *r, char *item, struct err *err)
+{
+    char *v = strchr(item, '=');
+    if (!v)
+        return err_set(err, "'%s': expected resource=value", shown(item).s);
+    *v++ = '\0';
+    if (strcasecmp(item, "nodes") == 0)
+        return res_nodes(r, v, err);
+    if (strcasecmp(item, "procs") == 0)
+        return res_procs(r, v, err);
+    if (strcasecmp(item, "walltime") == 0)
+        return parse_walltime(v, &r->walltime, err);
+    if (strcasecmp(item, "mem") == 0)
+        return parse_mem(v, &r->mem_mb, err);
+    if (strcasecmp(item, "qos") == 0)
+        return res_word(&r->qos, "qos", v, err);
+    if (strcasecmp(item, "advres") == 0)
+        return res_word(&r->advres, "advres", v, err);
+    return err_set(err,
+                   "unknown resource '%s' (moku knows nodes, procs, walltime, mem, qos, advres)",
+                   shown(item).s);
+}
+
+/* Call fn on each non-empty sep-separated piece of a copy of s. */
+static int each_item(struct draft *d, const char *s, int sep,
+                     int (*fn)(struct draft *, char *, struct err *), struct err *err)
+{
+    char *copy = xstrdup(s);
+    int rc = 0;
+    for (char *it = copy, *next; it && rc == 0; it = next) {
+        next = strchr(it, sep);
+        if (next)
+            *next++ = '\0';
+        if (*it)
+            rc = fn(d, it, err);
+    }
+    free(copy);
+    return rc;
+}
+
+static int resource_item(struct draft *d, char *it, struct err *err)
+{
+    return apply_resource(&d->r, it, err);
+}
+
+/* ---------------------------------------------------------------- -W, -v */
+
+/* One item of -W x=: QOS:X or ADVRES:X (':' or '=' between, any case). */
+static int x_item(struct draft *d, char *it, struct err *err)
+{
+    size_t k = strcspn(it, ":=");
+    if (it[k]) {
+        it[k] = '\0';
+        if (strcasecmp(it, "QOS") == 0)
+            return res_word(&d->r.qos, "QOS", it + k + 1, err);
+        if (strcasecmp(it, "ADVRES") == 0)
+            return res_word(&d->r.advres, "ADVRES", it + k + 1, err);
+    }
+    return err_set(err, "unsupported x= item '%s' (moku knows QOS:name and ADVRES:name)",
+                   shown(it).s);
+}
+
+static int w_attr(struct draft *d, char *it, struct err *err)
+{
+    if ((it[0] == 'x' || it[0] == 'X') && it[1] == '=')
+        return each_item(d, it + 2, ';', x_item, err);
+    it[strcspn(it, "=")] = '\0';
+    return err_set(err, "unsupported attribute '%s' (moku knows x=)", shown(it).s);
+}
+
+/* The value of NAME in the caller's environment, or NULL. */
+static const char *env_lookup(char *const *envp, const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; envp && envp[i]; i++) {
+        if (strncmp(envp[i], name, n) == 0 && envp[i][n] == '=')
+            return envp[i] + n + 1;
+    }
+    return NULL;
+}
+
+/* VAR=value, or VAR (its value from the environment; skipped when unset). */
+static int v_item(struct draft *d, char *it, struct err *err)
+{
+    char *eq = strchr(it, '=');
+    if (eq)
+        *eq = '\0';
+    if (!env_name_ok(it, strlen(it)))
+        return err_set(err, "bad variable name '%s'", shown(it).s);
+    const char *value = eq ? eq + 1 : env_lookup(d->envp, it);
+    if (!value)
+        return 0;
+    if (check_env_value(it, value, err) < 0)
+        return -1;
+    return env_set(&d->r, it, strlen(it), value, err);
+}
+
+/* -V at the end: every usable variable of the environment that -v did not set. */
+static int export_env(struct draft *d, struct err *err)
+{
+    for (size_t i = 0; d->envp && d->envp[i]; i++) {
+        const char *s = d->envp[i], *eq = strchr(s, '=');
+        if (!eq || !env_name_ok(s, (size_t)(eq - s)) || check_env_value("", eq + 1, NULL) < 0)
+            continue;
+        int seen = 0;
+        for (size_t k = 0; k < d->r.nenv && !seen; k++)
+            seen = strlen(d->r.env[k].name) == (size_t)(eq - s) &&
+                   memcmp(d->r.env[k].name, s, (size_t)(eq - s)) == 0;
+        if (!seen && env_set(&d->r, s, (size_t)(eq - s), eq + 1, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- -a */
+
+/* A local date to epoch (mktime, tm_isdst left to it); with check_day the
+ * day of the month must survive normalisation (no 31 April). */
+static int local_epoch(struct tm t, int check_day, long *out)
+{
+    int mday = t.tm_mday;
+    t.tm_isdst = -1;
+    time_t e = mktime(&t);
+    if (e == (time_t)-1 || (check_day && t.tm_mday != mday))
+        return -1;
+    *out = (long)e;
+    return 0;
+}
+
+static int two(const char *s)
+{
+    return (s[0] - '0') * 10 + (s[1] - '0');
+}
+
+/*
+ * [[[[CC]YY]MM]DD]hhmm[.SS] as Torque's cvtdate reads it: the fields not
+ * given are today's, and when the time so made is in the past, the smallest
+ * missing unit moves on (tomorrow, next month, next year) until it is not.
+ */
+static int parse_date(const char *s, long now, long *out, struct err *err)
+{
+    size_t n = strspn(s, "0123456789");
+    int sec = 0;
+    if (s[n] == '.' && strlen(s + n + 1) == 2 && strspn(s + n + 1, "0123456789") == 2)
+        sec = two(s + n + 1);
+    else if (s[n])
+        n = 0;
+    if (n < 4 || n > 12 || n % 2 || sec > 59)
+        return err_set(err, "bad date '%s' (expected [[[[CC]YY]MM]DD]hhmm[.SS])", shown(s).s);
+    const char *hm = s + n - 4;
+    int year = -1, mon = -1, mday = -1, hour = two(hm), min = two(hm + 2);
+    if (n >= 6)
+        mday = two(hm - 2);
+    if (n >= 8)
+        mon = two(hm - 4);
+    if (n == 10)
+        year = two(s) < 69 ? 2000 + two(s) : 1900 + two(s);
+    if (n == 12)
+        year = two(s) * 100 + two(s + 2);
+    if (hour > 23 || min > 59 || mday == 0 || mday > 31 || mon == 0 || mon > 12)
+        return err_set(err, "bad date '%s': no such time", shown(s).s);
+    time_t tnow = (time_t)now;
+    struct tm base;
+    if (!localtime_r(&tnow, &base))
+        return err_set(err, "bad date '%s': cannot read the local time", shown(s).s);
+    /* Tries: 2 days, 13 months (a 31st may skip one), 9 years (29 February). */
+    int tries = n == 4 ? 2 : n == 6 ? 13 : n == 8 ? 9 : 1;
+    for (int k = 0; k < tries; k++) {
+        struct tm t = {.tm_sec = sec, .tm_min = min, .tm_hour = hour};
+        t.tm_mday = n == 4 ? base.tm_mday + k : mday;
+        t.tm_mon = n <= 6 ? base.tm_mon + (n == 6 ? k : 0) : mon - 1;
+        t.tm_year = (year >= 0 ? year - 1900 : base.tm_year) + (n == 8 ? k : 0);
+        long e;
+        if (local_epoch(t, n > 4, &e) < 0)
+            continue;
+        if (e >= now || year >= 0) {
+            if (e < 1 || e > QSUB_MAX_EPOCH)
+                return err_set(err, "date '%s' is out of range", shown(s).s);
+            *out = e;
+            return 0;
+        }
+    }
+    return err_set(err, "bad date '%s': no such date", shown(s).s);
+}
+
+/* ------------------------------------------------------------ the options */
+
+static int opt_name(struct draft *d, const char *v, struct err *err)
+{
+    if (check_str(S_NAME, v, err) < 0)
+        return -1;
+    return set_str(&d->r.name, v), 0;
+}
+
+static int opt_word(char **slot, const char *v, struct err *err)
+{
+    if (check_str(S_WORD, v, err) < 0)
+        return -1;
+    return set_str(slot, v), 0;
+}
+
+static int opt_path(struct draft *d, char **slot, const char *v, struct err *err)
+{
+    char *p;
+    if (resolve_path(d->ccwd, v, &p, err) < 0)
+        return -1;
+    free(*slot);
+    *slot = p;
+    return 0;
+}
+
+/* Apply option c with value v (NULL for flags). */
+static int apply_opt(struct draft *d, char c, const char *v, struct err *err)
+{
+    struct qsub_req *r = &d->r;
+    switch (c) {
+    case 'N':
+        return opt_name(d, v, err);
+    case 'A':
+        return opt_word(&r->account, v, err);
+    case 'q':
+        return opt_word(&r->queue, v, err);
+    case 'M':
+        return opt_word(&r->mail_users, v, err);
+    case 'd':
+        return opt_path(d, &r->cwd, v, err);
+    case 'o':
+        return opt_path(d, &r->out_path, v, err);
+    case 'e':
+        return opt_path(d, &r->err_path, v, err);
+    case 'a':
+        return parse_date(v, d->now, &r->start_after, err);
+    case 'h':
+        return r->hold = 1, 0;
+    case 'V':
+        return d->export_all = 1, 0;
+    case 'l':
+        return each_item(d, v, ',', resource_item, err);
+    case 'W':
+        return each_item(d, v, ',', w_attr, err);
+    case 'v':
+        return each_item(d, v, ',', v_item, err);
+    case 'm':
+        if (check_mail(v, err) < 0)
+            return -1;
+        return set_str(&r->mail_events, v), 0;
+    case 'j':
+        if (strcmp(v, "oe") && strcmp(v, "eo") && strcmp(v, "n"))
+            return err_set(err, "bad join '%s' (expected oe, eo or n)", shown(v).s);
+        r->join = v[0] == 'o' ? QSUB_JOIN_OE : v[0] == 'e' ? QSUB_JOIN_EO : QSUB_JOIN_NONE;
+        return 0;
+    case 'r':
+        if (strcmp(v, "y") && strcmp(v, "n"))
+            return err_set(err, "expected y or n, got '%s'", shown(v).s);
+        r->rerunnable = v[0] == 'y';
+        return 0;
+    case 'S':
+        if (check_str(S_PATH, v, err) < 0)
+            return -1;
+        return set_str(&r->shell, v), 0;
+    }
+    return err_set(err, "internal: no handler"); /* every table entry has a case */
+}
+
+struct optdef {
+    char c;
+    int has_arg;
+    const char *refused; /* why the option is refused, or NULL */
+};
+
+static const struct optdef optdefs[] = {
+    {'a', 1, NULL},
+    {'A', 1, NULL},
+    {'d', 1, NULL},
+    {'e', 1, NULL},
+    {'h', 0, NULL},
+    {'j', 1, NULL},
+    {'l', 1, NULL},
+    {'m', 1, NULL},
+    {'M', 1, NULL},
+    {'N', 1, NULL},
+    {'o', 1, NULL},
+    {'q', 1, NULL},
+    {'r', 1, NULL},
+    {'S', 1, NULL},
+    {'v', 1, NULL},
+    {'V', 0, NULL},
+    {'W', 1, NULL},
+    {'t', 1, "job arrays are not supported"},
+    {'I', 0, "interactive jobs are not supported"},
+};
+
+static const struct optdef *find_opt(char c)
+{
+    for (size_t i = 0; i < sizeof optdefs / sizeof optdefs[0]; i++) {
+        if (optdefs[i].c == c)
+            return &optdefs[i];
+    }
+    return NULL;
+}
+
+/* Where words come from, for messages: "qsub: " and no tag, or
+ * "job.sh:3: " and "#PBS". */
+struct where {
+    const char *prefix;
+    const char *tag;
+};
+
+static int where_err(const struct where *w, char opt, const char *msg, struct err *err)
+{
+    if (w->tag && opt)
+        return err_set(err, "%s%s -%c: %s", w->prefix, w->tag, opt, msg);
+    if (w->tag)
+        return err_set(err, "%s%s: %s", w->prefix, w->tag, msg);
+    if (opt)
+        return err_set(err, "%s-%c: %s", w->prefix, opt, msg);
+    return err_set(err, "%s%s", w->prefix, msg);
+}
+
+/* One word that starts with '-': its options (flags may group; an option
+ * with a value takes the rest of the word or the next word). *i moves past
+ * what was used. d NULL: syntax only. */
+static int scan_word(struct draft *d, int argc, char *const argv[], int *i, const struct where *w,
+                     struct err *err)
+{
+    struct err e;
+    for (const char *p = argv[*i] + 1; *p; p++) {
+        const struct optdef *o = find_opt(*p);
+        if (!o && *p > 0x20 && *p < 0x7f && *p != '-')
+            snprintf(e.msg, sizeof e.msg, "unknown option '-%c'", *p);
+        else if (!o)
+            snprintf(e.msg, sizeof e.msg, "unknown option '%s'", shown(argv[*i]).s);
+        if (!o)
+            return where_err(w, 0, e.msg, err);
+        if (o->refused)
+            return where_err(w, o->c, o->refused, err);
+        const char *v = NULL;
+        if (o->has_arg) {
+            v = p[1] ? p + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+            if (!v)
+                return where_err(w, o->c, "missing argument", err);
+        }
+        if (d && apply_opt(d, o->c, v, &e) < 0)
+            return where_err(w, o->c, e.msg, err);
+        if (v)
+            break;
+    }
+    return 0;
+}
+
+/* Scan words argv[first..argc): options anywhere (as GNU getopt permutes),
+ * "--" ends them, "-" is an operand. One operand is allowed and kept in
+ * *operand; with operand NULL (a directive) none is. d NULL: syntax only. */
+static int scan_args(struct draft *d, int argc, char *const argv[], int first,
+                     const struct where *w, const char **operand, struct err *err)
+{
+    int dashdash = 0, nop = 0;
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        if (!dashdash && strcmp(a, "--") == 0) {
+            dashdash = 1;
+        } else if (dashdash || a[0] != '-' || a[1] == '\0') {
+            struct err e;
+            if (!operand || nop++ > 0) {
+                snprintf(e.msg, sizeof e.msg, "%s argument '%s'",
+                         operand ? "unexpected extra" : "unexpected", shown(a).s);
+                return where_err(w, 0, e.msg, err);
+            }
+            *operand = a;
+        } else if (scan_word(d, argc, argv, &i, w, err) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ directives */
+
+/* Split a directive into words: blanks separate, '...' and "..." group (no
+ * escapes), an unquoted '#' starting a word begins a comment. *words is a
+ * NULL-terminated array (free_strs with the count). */
+static int split_words(const char *s, char ***words, int *nwords, struct err *err)
+{
+    size_t len = strlen(s);
+    char *buf = xmalloc(len + 1);
+    char **v = NULL;
+    int n = 0;
+    const char *p = s;
+    for (;;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p || *p == '#')
+            break;
+        size_t o = 0;
+        char quote = 0;
+        for (; *p && (quote || (*p != ' ' && *p != '\t')); p++) {
+            if (quote ? *p == quote : (*p == '"' || *p == '\''))
+                quote = quote ? 0 : *p;
+            else
+                buf[o++] = *p;
+        }
+        if (quote) {
+            free(buf);
+            free_strs(v, (size_t)n);
+            return err_set(err, "unterminated %c quote", quote);
+        }
+        v = xrealloc(v, (size_t)(n + 2) * sizeof *v);
+        v[n++] = xstrndup(buf, o);
+        v[n] = NULL;
+    }
+    free(buf);
+    *words = v;
+    *nwords = n;
+    return 0;
+}
+
+/* The tag of a directive line ("#PBS", "#MSUB") or NULL. */
+static const char *directive_tag(const char *line)
+{
+    static const char *const tags[] = {"#PBS", "#MSUB"};
+    for (size_t i = 0; i < 2; i++) {
+        size_t k = strlen(tags[i]);
+        if (strncmp(line, tags[i], k) == 0 && (line[k] == ' ' || line[k] == '\t'))
+            return tags[i];
+    }
+    return NULL;
+}
+
+/* One directive line: its words are options (the first word is a stand-in
+ * argv[0]). */
+static int directive(struct draft *d, const char *line, const char *tag, const char *sname, int ln,
+                     struct err *err)
+{
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "%s:%d: ", sname, ln);
+    struct where w = {prefix, tag};
+    char **words = NULL;
+    int n = 0;
+    struct err e;
+    if (split_words(line + strlen(tag), &words, &n, &e) < 0)
+        return where_err(&w, 0, e.msg, err);
+    int rc = 0;
+    if (n > 0) {
+        char **argv = xmalloc((size_t)(n + 2) * sizeof *argv);
+        argv[0] = (char *)tag;
+        memcpy(argv + 1, words, (size_t)(n + 1) * sizeof *argv);
+        rc = scan_args(d, n + 1, argv, 1, &w, NULL, err);
+        free(argv);
+    }
+    free_strs(words, (size_t)n);
+    return rc;
+}
+
+/* Read the directives at the head of the script (already checked: no NUL). */
+static int directives(struct draft *d, const char *text, size_t len, const char *sname,
+                      struct err *err)
+{
+    const char *p = text, *end = text + len;
+    for (int ln = 1; p < end; ln++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t k = (size_t)((nl ? nl : end) - p);
+        char *line = xstrndup(p, k);
+        p = nl ? nl + 1 : end;
+        if (k && line[k - 1] == '\r') /* CRLF scripts */
+            line[k - 1] = '\0';
+        const char *first = line + strspn(line, " \t\f\v\r");
+        const char *tag = directive_tag(line); /* a "#!" first line is a comment */
+        int rc = 0, stop = *first && *first != '#';
+        if (!stop && tag)
+            rc = directive(d, line, tag, sname, ln, err);
+        free(line);
+        if (rc < 0)
+            return -1;
+        if (stop)
+            break;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ qsub_parse */
+
+/* The default job name: the script's base name with anything outside
+ * printable ASCII or blank made '_', cut to QSUB_MAX_NAME; "STDIN" for none. */
+static char *default_name(const char *script_name)
+{
+    const char *b = script_name ? base_name(script_name) : "";
+    if (!*b)
+        return xstrdup("STDIN");
+    char *s = xstrndup(b, strnlen(b, QSUB_MAX_NAME));
+    for (char *c = s; *c; c++) {
+        if (*c <= 0x20 || *c >= 0x7f)
+            *c = '_';
+    }
+    return s;
+}
+
+int qsub_script_arg(int argc, char *const argv[], const char **path, struct err *err)
+{
+    char prefix[96];
+    prog_prefix(prefix, sizeof prefix, argc, argv);
+    struct where w = {prefix, NULL};
+    const char *op = NULL;
+    if (scan_args(NULL, argc, argv, 1, &w, &op, err) < 0)
+        return -1;
+    *path = op;
+    return 0;
+}
+
+static int parse_into(struct draft *d, int argc, char *const argv[], const char *script, size_t len,
+                      const char *sname, const struct where *w, struct err *err)
+{
+    struct err e;
+    int line;
+    const char *f = script_fault(script, len, &line);
+    if (f && line)
+        return err_set(err, "%s:%d: %s", shown(sname).s, line, f);
+    if (f)
+        return err_set(err, "%s: %s", shown(sname).s, f);
+    if (directives(d, script, len, shown(sname).s, err) < 0)
+        return -1;
+    const char *op = NULL;
+    if (scan_args(d, argc, argv, 1, w, &op, err) < 0)
+        return -1;
+    if (d->export_all && export_env(d, &e) < 0)
+        return where_err(w, 'V', e.msg, err);
+    d->r.script = xstrndup(script, len);
+    if (!d->r.name)
+        d->r.name = default_name(sname);
+    if (qsub_check(&d->r, &e) < 0)
+        return where_err(w, 0, e.msg, err);
+    return 0;
+}
+
+int qsub_parse(int argc, char *const argv[], const char *script, size_t script_len,
+               const char *script_name, const char *cwd, char *const envp[], long now,
+               struct qsub_req *out, struct err *err)
+{
+    char prefix[96];
+    prog_prefix(prefix, sizeof prefix, argc, argv);
+    struct where w = {prefix, NULL};
+    struct draft d = {.ccwd = cwd, .envp = envp, .now = now};
+    req_init(&d.r);
+    struct err e;
+    if (!cwd || cwd[0] != '/' || resolve_path("/", cwd, &d.r.cwd, &e) < 0)
+        return err_set(err, "%sworking directory '%s' is not a usable absolute path", prefix,
+                       cwd ? shown(cwd).s : "(none)");
+    char *ccwd = xstrdup(d.r.cwd); /* -d may replace r.cwd; relative paths stay the client's */
+    d.ccwd = ccwd;
+    int rc = parse_into(&d, argc, argv, script ? script : "", script ? script_len : 0,
+                        script_name ? script_name : "STDIN", &w, err);
+    free(ccwd);
+    if (rc < 0) {
+        qsub_free(&d.r);
+        return -1;
+    }
+    *out = d.r;
+    return 0;
+}
+
+/* ------------------------------------------------------------ fields, JSON */
+
+enum fkind { F_STR, F_INT, F_LONG, F_BOOL, F_JOIN, F_RERUN, F_FEATURES, F_ENV };
+
+/* One field of the request: how it is checked and how it travels. */
+struct field {
+    const char *key;
+    enum fkind kind;
+    size_t off;
+    enum sclass sclass; /* F_STR */
+    int required;       /* F_STR */
+    long long min, max; /* F_INT, F_LONG */
+};
+
+/* clang-format off */
+#define OFF(m) offsetof(struct qsub_req, m)
+#define STR(k, m, c, req) {k, F_STR, OFF(m), c, req, 0, 0}
+#define NUM(k, kind, m, lo, hi) {k, kind, OFF(m), S_WORD, 0, lo, hi}
+#define OTHER(k, kind, m) {k, kind, OFF(m), S_WORD, 0, 0, 0}
+/* clang-format on */
+
+static const struct field fields[] = {
+    STR("name", name, S_NAME, 1),
+    STR("account", account, S_WORD, 0),
+    STR("queue", queue, S_WORD, 0),
+    STR("qos", qos, S_WORD, 0),
+    STR("advres", advres, S_WORD, 0),
+    STR("out_path", out_path, S_PATH, 0),
+    STR("err_path", err_path, S_PATH, 0),
+    OTHER("join", F_JOIN, join),
+    STR("cwd", cwd, S_PATH, 1),
+    NUM("start_after", F_LONG, start_after, 0, QSUB_MAX_EPOCH),
+    OTHER("hold", F_BOOL, hold),
+    NUM("nodes", F_INT, nodes, 0, QSUB_MAX_COUNT),
+    NUM("ppn", F_INT, ppn, 1, QSUB_MAX_COUNT),
+    NUM("tasks", F_INT, tasks, 1, QSUB_MAX_COUNT),
+    OTHER("features", F_FEATURES, features),
+    NUM("walltime", F_LONG, walltime, 0, QSUB_MAX_WALLTIME),
+    NUM("mem_mb", F_LONG, mem_mb, 0, QSUB_MAX_MEM_MB),
+    OTHER("env", F_ENV, env),
+    STR("mail_events", mail_events, S_MAIL, 0),
+    STR("mail_users", mail_users, S_WORD, 0),
+    OTHER("rerunnable", F_RERUN, rerunnable),
+    STR("shell", shell, S_PATH, 0),
+    STR("script", script, S_SCRIPT, 1),
+};
+#define NFIELDS (sizeof fields / sizeof fields[0])
+
+#define FIELD(r, f, type) ((type *)((char *)(r) + (f)->off))
+#define CFIELD(r, f, type) ((const type *)((const char *)(r) + (f)->off))
+
+static int check_range(long long v, const struct field *f, struct err *err)
+{
+    if (v < f->min || v > f->max)
+        return err_set(err, "%lld..%lld expected, got %lld", f->min, f->max, v);
+    return 0;
+}
+
+static int check_env(const struct qsub_req *r, struct err *err)
+{
+    if (r->nenv > QSUB_MAX_ENV || (r->nenv && !r->env))
+        return err_set(err, "more than %d variables", QSUB_MAX_ENV);
+    size_t total = 0;
+    for (size_t i = 0; i < r->nenv; i++) {
+        const struct qsub_env *v = &r->env[i];
+        if (!v->name || !v->value || !env_name_ok(v->name, strlen(v->name)))
+            return err_set(err, "bad variable name '%s'", v->name ? shown(v->name).s : "");
+        if (check_env_value(v->name, v->value, err) < 0)
+            return -1;
+        for (size_t k = 0; k < i; k++) {
+            if (strcmp(r->env[k].name, v->name) == 0)
+                return err_set(err, "variable %s given twice", v->name);
+        }
+        total += strlen(v->name) + strlen(v->value) + 2;
+    }
+    if (total > (size_t)QSUB_MAX_ENV_BYTES)
+        return err_set(err, "%zu bytes in all, more than 1 MiB", total);
+    return 0;
+}
+
+static int check_features(const struct qsub_req *r, struct err *err)
+{
+    if (r->nfeatures > QSUB_MAX_FEATURES || (r->nfeatures && !r->features))
+        return err_set(err, "more than %d features", QSUB_MAX_FEATURES);
+    for (size_t i = 0; i < r->nfeatures; i++) {
+        if (!r->features[i] || check_str(S_WORD, r->features[i], err) < 0)
+            return r->features[i] ? -1 : err_set(err, "missing feature");
+    }
+    return 0;
+}
+
+static int check_field(const struct qsub_req *r, const struct field *f, struct err *err)
+{
+    switch (f->kind) {
+    case F_STR: {
+        const char *s = *CFIELD(r, f, char *);
+        if (!s)
+            return f->required ? err_set(err, "missing") : 0;
+        return check_str(f->sclass, s, err);
+    }
+    case F_INT:
+        return check_range(*CFIELD(r, f, int), f, err);
+    case F_LONG:
+        return check_range(*CFIELD(r, f, long), f, err);
+    case F_BOOL:
+        return *CFIELD(r, f, int) == 0 || *CFIELD(r, f, int) == 1 ? 0
+                                                                  : err_set(err, "0 or 1 expected");
+    case F_JOIN:
+        return r->join <= QSUB_JOIN_EO ? 0 : err_set(err, "bad join value");
+    case F_RERUN:
+        return *CFIELD(r, f, int) >= -1 && *CFIELD(r, f, int) <= 1
+                   ? 0
+                   : err_set(err, "-1, 0 or 1 expected");
+    case F_FEATURES:
+        return check_features(r, err);
+    case F_ENV:
+        return check_env(r, err);
+    }
+    return 0;
+}
+
+int qsub_check(const struct qsub_req *r, struct err *err)
+{
+    struct err e;
+    for (size_t i = 0; i < NFIELDS; i++) {
+        if (check_field(r, &fields[i], &e) < 0)
+            return err_set(err, "request: '%s': %s", fields[i].key, e.msg);
+    }
+    if (r->nodes == 0 ? r->ppn != 1 : (long long)r->nodes * r->ppn != r->tasks)
+        return err_set(err,
+                       "request: nodes %d, ppn %d and tasks %d disagree (expected tasks = "
+                       "nodes x ppn, or nodes 0 and ppn 1)",
+                       r->nodes, r->ppn, r->tasks);
+    return 0;
+}
+
+static json_t *env_to_json(const struct qsub_req *r)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; i < r->nenv; i++)
+        json_object_set_new(o, r->env[i].name, json_string(r->env[i].value));
+    return o;
+}
+
+/* A field's JSON value, or NULL when it is left out. */
+static json_t *field_to_json(const struct qsub_req *r, const struct field *f)
+{
+    switch (f->kind) {
+    case F_STR: {
+        const char *s = *CFIELD(r, f, char *);
+        return s ? json_string(s) : NULL;
+    }
+    case F_INT:
+        return json_integer(*CFIELD(r, f, int));
+    case F_LONG:
+        return json_integer(*CFIELD(r, f, long));
+    case F_BOOL:
+        return json_boolean(*CFIELD(r, f, int));
+    case F_JOIN:
+        return r->join == QSUB_JOIN_NONE ? NULL
+                                         : json_string(r->join == QSUB_JOIN_OE ? "oe" : "eo");
+    case F_RERUN:
+        return *CFIELD(r, f, int) < 0 ? NULL : json_boolean(*CFIELD(r, f, int));
+    case F_FEATURES: {
+        if (!r->nfeatures)
+            return NULL;
+        json_t *a = json_array();
+        for (size_t i = 0; i < r->nfeatures; i++)
+            json_array_append_new(a, json_string(r->features[i]));
+        return a;
+    }
+    case F_ENV:
+        return r->nenv ? env_to_json(r) : NULL;
+    }
+    return NULL;
+}
+
+json_t *qsub_to_json(const struct qsub_req *r)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; i < NFIELDS; i++) {
+        json_t *v = field_to_json(r, &fields[i]);
+        if (v && json_object_set_new(o, fields[i].key, v) < 0) {
+            json_decref(o);
+            return NULL;
+        }
+    }
+    return o;
+}
+
+/* A JSON string as a C string: no NUL inside, at most max bytes. Caller frees. */
+static int json_str(const json_t *v, size_t max, char **out, struct err *err)
+{
+    if (!json_is_string(v))
+        return err_set(err, "expected a string");
+    const char *s = json_string_value(v);
+    size_t n = json_string_length(v);
+    if (strlen(s) != n)
+        return err_set(err, "contains a NUL byte");
+    if (n > max)
+        return err_set(err, "longer than %zu bytes", max);
+    *out = xstrndup(s, n);
+    return 0;
+}
+
+static int features_from_json(struct qsub_req *r, const json_t *v, struct err *err)
+{
+    if (!json_is_array(v))
+        return err_set(err, "expected an array of strings");
+    if (json_array_size(v) > QSUB_MAX_FEATURES)
+        return err_set(err, "more than %d features", QSUB_MAX_FEATURES);
+    r->features = xcalloc(json_array_size(v), sizeof *r->features);
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        if (json_str(json_array_get(v, i), QSUB_MAX_WORD, &r->features[i], err) < 0)
+            return -1;
+        r->nfeatures++;
+    }
+    return 0;
+}
+
+static int env_from_json(struct qsub_req *r, const json_t *v, struct err *err)
+{
+    if (!json_is_object(v))
+        return err_set(err, "expected an object of strings");
+    if (json_object_size(v) > QSUB_MAX_ENV)
+        return err_set(err, "more than %d variables", QSUB_MAX_ENV);
+    const char *key;
+    size_t klen;
+    json_t *val;
+    r->env = xcalloc(json_object_size(v), sizeof *r->env);
+    json_object_keylen_foreach((json_t *)v, key, klen, val)
+    {
+        char *s;
+        if (klen != strlen(key) || !env_name_ok(key, klen))
+            return err_set(err, "bad variable name '%s'", shown(key).s);
+        if (json_str(val, QSUB_MAX_ENV_VALUE, &s, err) < 0)
+            return -1;
+        r->env[r->nenv].name = xstrndup(key, klen);
+        r->env[r->nenv++].value = s;
+    }
+    return 0;
+}
+
+/* The longest string of a class (copying a hostile megabyte is not needed). */
+static size_t class_max(enum sclass c)
+{
+    switch (c) {
+    case S_NAME:
+        return QSUB_MAX_NAME;
+    case S_WORD:
+        return QSUB_MAX_WORD;
+    case S_PATH:
+        return QSUB_MAX_PATH;
+    case S_MAIL:
+        return 8;
+    case S_SCRIPT:
+        break;
+    }
+    return (size_t)QSUB_MAX_SCRIPT;
+}
+
+static int field_from_json(struct qsub_req *r, const struct field *f, const json_t *v,
+                           struct err *err)
+{
+    if (!v || json_is_null(v))
+        return f->kind == F_STR && f->required ? err_set(err, "missing") : 0;
+    switch (f->kind) {
+    case F_STR:
+        return json_str(v, class_max(f->sclass), FIELD(r, f, char *), err);
+    case F_INT:
+    case F_LONG:
+        if (!json_is_integer(v))
+            return err_set(err, "expected an integer");
+        if (check_range(json_integer_value(v), f, err) < 0)
+            return -1;
+        if (f->kind == F_INT)
+            *FIELD(r, f, int) = (int)json_integer_value(v);
+        else
+            *FIELD(r, f, long) = (long)json_integer_value(v);
+        return 0;
+    case F_BOOL:
+    case F_RERUN:
+        if (!json_is_boolean(v))
+            return err_set(err, "expected true or false");
+        *FIELD(r, f, int) = json_is_true(v);
+        return 0;
+    case F_JOIN: {
+        const char *s = json_is_string(v) ? json_string_value(v) : "";
+        if (strcmp(s, "oe") && strcmp(s, "eo") && strcmp(s, "n"))
+            return err_set(err, "expected \"oe\", \"eo\" or \"n\"");
+        r->join = s[0] == 'o' ? QSUB_JOIN_OE : s[0] == 'e' ? QSUB_JOIN_EO : QSUB_JOIN_NONE;
+        return 0;
+    }
+    case F_FEATURES:
+        return features_from_json(r, v, err);
+    case F_ENV:
+        return env_from_json(r, v, err);
+    }
+    return 0;
+}
+
+static const struct field *find_field(const char *key, size_t klen)
+{
+    if (klen != strlen(key))
+        return NULL;
+    for (size_t i = 0; i < NFIELDS; i++) {
+        if (strcmp(fields[i].key, key) == 0)
+            return &fields[i];
+    }
+    return NULL;
+}
+
+int qsub_from_json(const json_t *j, struct qsub_req *out, struct err *err)
+{
+    if (!json_is_object(j))
+        return err_set(err, "request: not a JSON object");
+    const char *key;
+    size_t klen;
+    json_t *v;
+    json_object_keylen_foreach((json_t *)j, key, klen, v)
+    {
+        if (!find_field(key, klen))
+            return err_set(err, "request: unknown field '%s'", shown(key).s);
+    }
+    struct qsub_req r;
+    req_init(&r);
+    struct err e;
+    for (size_t i = 0; i < NFIELDS; i++) {
+        if (field_from_json(&r, &fields[i], json_object_get(j, fields[i].key), &e) < 0) {
+            qsub_free(&r);
+            return err_set(err, "request: '%s': %s", fields[i].key, e.msg);
+        }
+    }
+    if (qsub_check(&r, err) < 0) {
+        qsub_free(&r);
+        return -1;
+    }
+    *out = r;
+    return 0;
+}

@@ -1,0 +1,579 @@
+/*
+ * supervise — the supervisor of one job (`moku _supervise <spooldir>`, see
+ * local.h): reads the request local_start wrote (job.json), starts the job as
+ * its user, forwards cancel/suspend/resume, enforces the walltime, and
+ * writes the status file when the job's process exits.
+ *
+ * One process, one loop: signals are blocked and read from a signalfd, the
+ * walltime and the kill deadline are poll timeouts, so nothing runs in a
+ * signal handler. Its stdout and stderr are supervisor.log.
+ */
+#define _GNU_SOURCE /* close_range, initgroups */
+
+#include "rm/local.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <jansson.h>
+#include <limits.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/mem.h"
+
+#define DEFAULT_GRACE 5
+#define FAILED_EXIT 127
+
+/* The request, borrowed from the parsed job.json (root). */
+struct sv_job {
+    json_t *root;
+    const char *id, *name, *user, *script, *cwd, *out, *err, *env;
+    json_int_t uid, gid, walltime, grace;
+    json_t *hosts;
+};
+
+/* A NULL-terminated "K=V" array; a later K replaces an earlier one. */
+struct envv {
+    char **v;
+    size_t n, cap;
+};
+
+struct sv {
+    char dir[PATH_MAX];
+    struct sv_job job;
+    int sfd;            /* signalfd */
+    pid_t pid;          /* the job's process, leader of its process group */
+    int errpipe;        /* read end: the child's message when it could not start the job */
+    const char *reason; /* completed, walltime, cancelled, failed */
+    int terminating, suspended, done;
+    double wall_end;    /* monotonic time of the walltime SIGTERM */
+    double kill_at;     /* monotonic time of the SIGKILL, 0 = none */
+    double susp_since;  /* monotonic time of the suspension */
+    int wstatus;        /* the job's wait status, once done */
+};
+
+static void sv_log(const struct sv *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void sv_log(const struct sv *sv, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "moku _supervise %s: %s\n", sv->job.id ? sv->job.id : sv->dir, msg);
+}
+
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Write <dir>/<name> atomically (temporary file, fsync, rename). */
+static int write_atomic(const struct sv *sv, const char *name, const char *text)
+{
+    char tmp[PATH_MAX + 32], path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/%s", sv->dir, name);
+    snprintf(tmp, sizeof tmp, "%s/%s.tmp", sv->dir, name);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        sv_log(sv, "%s: cannot create: %s", tmp, strerror(errno));
+        return -1;
+    }
+    size_t len = strlen(text), done = 0;
+    while (done < len) {
+        ssize_t w = write(fd, text + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            break;
+        done += (size_t)w;
+    }
+    int ok = done == len && fsync(fd) == 0;
+    if (close(fd) < 0 || !ok || rename(tmp, path) < 0) {
+        sv_log(sv, "%s: cannot write: %s", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- job.json ---- */
+
+static int load_job(struct sv *sv)
+{
+    char path[PATH_MAX + 16];
+    json_error_t je;
+    struct sv_job *j = &sv->job;
+    snprintf(path, sizeof path, "%s/%s", sv->dir, LOCAL_F_JOB);
+    j->root = json_load_file(path, 0, &je);
+    if (!j->root) {
+        sv_log(sv, "%s:%d: %s", path, je.line, je.text);
+        return -1;
+    }
+    json_t *env;
+    if (json_unpack_ex(j->root, &je, 0,
+                       "{s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:I}", "id",
+                       &j->id, "name", &j->name, "user", &j->user, "uid", &j->uid, "gid", &j->gid,
+                       "script", &j->script, "cwd", &j->cwd, "out_path", &j->out, "err_path",
+                       &j->err, "env", &env, "hosts", &j->hosts, "walltime", &j->walltime,
+                       "grace", &j->grace) < 0) {
+        sv_log(sv, "%s: %s", path, je.text);
+        j->id = NULL;
+        return -1;
+    }
+    j->env = json_string_value(env); /* NULL for null */
+    if (!json_is_array(j->hosts) || json_array_size(j->hosts) == 0) {
+        sv_log(sv, "%s: no hosts", path);
+        return -1;
+    }
+    if (j->grace <= 0)
+        j->grace = DEFAULT_GRACE;
+    return 0;
+}
+
+/* ---- the job's environment ---- */
+
+static void env_put(struct envv *e, char *kv)
+{
+    size_t klen = strcspn(kv, "=");
+    for (size_t i = 0; i < e->n; i++)
+        if (strncmp(e->v[i], kv, klen + 1) == 0) {
+            free(e->v[i]);
+            e->v[i] = kv;
+            return;
+        }
+    e->v = xgrow(e->v, &e->cap, e->n + 2, sizeof *e->v);
+    e->v[e->n++] = kv;
+    e->v[e->n] = NULL;
+}
+
+static void env_set(struct envv *e, const char *key, const char *val)
+{
+    size_t len = strlen(key) + strlen(val) + 2;
+    char *kv = xmalloc(len);
+    snprintf(kv, len, "%s=%s", key, val);
+    env_put(e, kv);
+}
+
+static void env_free(struct envv *e)
+{
+    for (size_t i = 0; i < e->n; i++)
+        free(e->v[i]);
+    free(e->v);
+}
+
+/* The job's "K=V\n" lines (malformed ones were refused by local_start). */
+static void env_extra(struct envv *e, const char *lines)
+{
+    for (const char *p = lines; p && *p;) {
+        size_t n = strcspn(p, "\n");
+        const char *eq = memchr(p, '=', n);
+        if (eq && eq != p)
+            env_put(e, xstrndup(p, n));
+        p += n + (p[n] ? 1 : 0);
+    }
+}
+
+/* The distinct hosts in nodefile order, separated by spaces; their number
+ * in *nnodes. Caller frees. */
+static char *distinct_hosts(json_t *hosts, size_t *nnodes)
+{
+    size_t len = 0, cap = 0;
+    char *list = NULL;
+    *nnodes = 0;
+    for (size_t i = 0; i < json_array_size(hosts); i++) {
+        const char *h = json_string_value(json_array_get(hosts, i));
+        size_t k = 0, hl = h ? strlen(h) : 0;
+        for (; h && k < i; k++) {
+            const char *o = json_string_value(json_array_get(hosts, k));
+            if (o && strcmp(o, h) == 0)
+                break;
+        }
+        if (!h || k < i)
+            continue;
+        list = xgrow(list, &cap, len + hl + 2, 1);
+        if (len)
+            list[len++] = ' ';
+        memcpy(list + len, h, hl);
+        len += hl;
+        (*nnodes)++;
+    }
+    list = xgrow(list, &cap, len + 1, 1);
+    list[len] = '\0';
+    return list;
+}
+
+/* The environment of local.h: base, then the job's own lines, then the
+ * MOKU_/PBS_ variables, which the job's lines cannot override. */
+static void build_env(const struct sv *sv, const struct passwd *pw, struct envv *e)
+{
+    const struct sv_job *j = &sv->job;
+    char path[PATH_MAX + 16], num[32];
+    size_t nnodes;
+    env_set(e, "HOME", pw && pw->pw_dir && *pw->pw_dir ? pw->pw_dir : j->cwd);
+    env_set(e, "USER", j->user);
+    env_set(e, "LOGNAME", j->user);
+    env_set(e, "SHELL", pw && pw->pw_shell && *pw->pw_shell ? pw->pw_shell : "/bin/sh");
+    env_set(e, "PATH", "/usr/local/bin:/usr/bin:/bin");
+    env_extra(e, j->env);
+    env_set(e, "MOKU_JOBID", j->id);
+    env_set(e, "PBS_JOBID", j->id);
+    env_set(e, "PBS_JOBNAME", j->name);
+    snprintf(path, sizeof path, "%s/%s", sv->dir, LOCAL_F_NODEFILE);
+    env_set(e, "PBS_NODEFILE", path);
+    env_set(e, "PBS_O_WORKDIR", j->cwd);
+    char *nodes = distinct_hosts(j->hosts, &nnodes);
+    snprintf(num, sizeof num, "%zu", nnodes);
+    env_set(e, "PBS_NUM_NODES", num);
+    snprintf(num, sizeof num, "%zu", json_array_size(j->hosts));
+    env_set(e, "PBS_NP", num);
+    env_set(e, "MOKU_NODES", nodes);
+    free(nodes);
+}
+
+/* ---- the job's process (after fork) ---- */
+
+/* Report why the job could not start: to the supervisor (the pipe), and to
+ * the job's error file once it is open; then end the child. The supervisor
+ * is single-threaded, so stdio is safe in its forked child. */
+static void child_fail(int pipefd, int err_open, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), noreturn));
+
+static void child_fail(int pipefd, int err_open, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(msg, sizeof msg - 1, fmt, ap);
+    va_end(ap);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof msg - 1 ? (size_t)n : sizeof msg - 2;
+    msg[len++] = '\n';
+    if (write(pipefd, msg, len) < 0 || (err_open && write(2, msg, len) < 0))
+        _exit(FAILED_EXIT);
+    _exit(FAILED_EXIT);
+}
+
+/* Become the job's user: root drops to uid/gid (and the user's groups); any
+ * other daemon user must be the job's user already. */
+static void child_identity(const struct sv_job *j, int pipefd)
+{
+    uid_t uid = (uid_t)j->uid;
+    gid_t gid = (gid_t)j->gid;
+    if (geteuid() != 0) {
+        if (getuid() != uid)
+            child_fail(pipefd, 0, "job %s: running as uid %ld, cannot run as uid %ld", j->id,
+                       (long)getuid(), (long)uid);
+        return;
+    }
+    if (uid == 0 && strcmp(j->user, "root") != 0)
+        child_fail(pipefd, 0, "job %s: uid 0 for user '%s': refusing to run it as root", j->id,
+                   j->user);
+    if (initgroups(j->user, gid) < 0)
+        child_fail(pipefd, 0, "job %s: initgroups(%s): %s", j->id, j->user, strerror(errno));
+    if (setgid(gid) < 0)
+        child_fail(pipefd, 0, "job %s: setgid(%ld): %s", j->id, (long)gid, strerror(errno));
+    if (setuid(uid) < 0)
+        child_fail(pipefd, 0, "job %s: setuid(%ld): %s", j->id, (long)uid, strerror(errno));
+    if (uid != 0 && (setuid(0) == 0 || geteuid() == 0))
+        child_fail(pipefd, 0, "job %s: could not drop root privileges", j->id);
+}
+
+/* stdout and stderr to the job's files, opened as the user (Torque
+ * truncates them). The same path twice (-j oe) is opened once. */
+static void child_output(const struct sv_job *j, int pipefd)
+{
+    int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
+    int out = open(j->out, flags, 0600);
+    if (out < 0)
+        child_fail(pipefd, 0, "job %s: %s: cannot open the output file: %s", j->id, j->out,
+                   strerror(errno));
+    int errfd = strcmp(j->out, j->err) == 0 ? out : open(j->err, flags, 0600);
+    if (errfd < 0)
+        child_fail(pipefd, 0, "job %s: %s: cannot open the error file: %s", j->id, j->err,
+                   strerror(errno));
+    if (dup2(out, 1) < 0 || dup2(errfd, 2) < 0)
+        child_fail(pipefd, 0, "job %s: dup2: %s", j->id, strerror(errno));
+}
+
+/* execve the script: directly when it starts with "#!" and the user may
+ * execute it, else `/bin/sh <script>`. */
+static void child_exec(const struct sv_job *j, char **env, int pipefd)
+{
+    char head[2] = {0};
+    int fd = open(j->script, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        child_fail(pipefd, 1, "job %s: %s: cannot read the script: %s", j->id, j->script,
+                   strerror(errno));
+    ssize_t n = read(fd, head, sizeof head);
+    close(fd);
+    if (n == 2 && head[0] == '#' && head[1] == '!' && access(j->script, X_OK) == 0) {
+        char *const argv[] = {(char *)j->script, NULL};
+        execve(j->script, argv, env);
+    } else {
+        char *const argv[] = {"sh", (char *)j->script, NULL};
+        execve("/bin/sh", argv, env);
+    }
+    child_fail(pipefd, 1, "job %s: cannot execute %s: %s", j->id, j->script, strerror(errno));
+}
+
+static void child_main(const struct sv *sv, char **env, int pipefd)
+{
+    struct sigaction sa = {.sa_handler = SIG_DFL};
+    sigset_t none;
+    setpgid(0, 0);
+    for (int sig = 1; sig < 65; sig++)
+        sigaction(sig, &sa, NULL); /* fails harmlessly for SIGKILL, SIGSTOP, unknown */
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    close_range(3, ~0U, CLOSE_RANGE_CLOEXEC); /* nothing of ours leaks into the job */
+    child_identity(&sv->job, pipefd);
+    if (chdir(sv->job.cwd) < 0)
+        child_fail(pipefd, 0, "job %s: %s: cannot enter the working directory: %s", sv->job.id,
+                   sv->job.cwd, strerror(errno));
+    child_output(&sv->job, pipefd);
+    child_exec(&sv->job, env, pipefd);
+}
+
+/* ---- the supervisor's side ---- */
+
+/* The user's passwd entry: required when dropping root (initgroups needs the
+ * name and it must match the uid), optional otherwise (HOME, SHELL). */
+static int lookup_user(const struct sv *sv, struct passwd **pw)
+{
+    *pw = getpwnam(sv->job.user);
+    if (geteuid() != 0)
+        return 0;
+    if (!*pw || (*pw)->pw_uid != (uid_t)sv->job.uid) {
+        sv_log(sv, "user '%s' %s uid %ld", sv->job.user, *pw ? "does not have" : "unknown; wanted",
+               (long)sv->job.uid);
+        return -1;
+    }
+    return 0;
+}
+
+static int start_job(struct sv *sv)
+{
+    struct passwd *pw;
+    struct envv env = {0};
+    int p[2];
+    char num[32];
+    if (lookup_user(sv, &pw) < 0)
+        return -1;
+    build_env(sv, pw, &env);
+    if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0) { /* never blocks the supervisor */
+        sv_log(sv, "pipe: %s", strerror(errno));
+        env_free(&env);
+        return -1;
+    }
+    sv->pid = fork();
+    if (sv->pid == 0)
+        child_main(sv, env.v, p[1]);
+    int e = errno;
+    close(p[1]);
+    env_free(&env);
+    if (sv->pid < 0) {
+        close(p[0]);
+        sv_log(sv, "fork: %s", strerror(e));
+        return -1;
+    }
+    setpgid(sv->pid, sv->pid); /* also here: signals may be sent before the child runs */
+    sv->errpipe = p[0];
+    sv->wall_end = mono_now() + (double)sv->job.walltime;
+    snprintf(num, sizeof num, "%ld\n", (long)sv->pid);
+    write_atomic(sv, LOCAL_F_PGID, num); /* informational: failure is logged only */
+    return 0;
+}
+
+/* SIGTERM (and SIGCONT, so a stopped job can act on it) to the job's group;
+ * SIGKILL after the grace. The first reason sticks. */
+static void terminate(struct sv *sv, const char *reason)
+{
+    if (sv->terminating)
+        return;
+    sv->terminating = 1;
+    sv->reason = reason;
+    sv_log(sv, "%s: SIGTERM to the job, SIGKILL in %lld s", reason, (long long)sv->job.grace);
+    kill(-sv->pid, SIGTERM);
+    kill(-sv->pid, SIGCONT);
+    sv->kill_at = mono_now() + (double)sv->job.grace;
+}
+
+/* Suspended time does not count against the walltime. */
+static void suspend(struct sv *sv, int stop)
+{
+    double now = mono_now();
+    if (stop && !sv->suspended && !sv->terminating) {
+        kill(-sv->pid, SIGSTOP);
+        sv->suspended = 1;
+        sv->susp_since = now;
+    } else if (!stop) {
+        kill(-sv->pid, SIGCONT);
+        if (sv->suspended)
+            sv->wall_end += now - sv->susp_since;
+        sv->suspended = 0;
+    }
+}
+
+static void read_signals(struct sv *sv)
+{
+    struct signalfd_siginfo si;
+    while (read(sv->sfd, &si, sizeof si) == (ssize_t)sizeof si) {
+        switch (si.ssi_signo) {
+        case SIGTERM:
+        case SIGINT: terminate(sv, "cancelled"); break;
+        case SIGUSR1: suspend(sv, 1); break;
+        case SIGUSR2: suspend(sv, 0); break;
+        default: break; /* SIGCHLD: reaped below */
+        }
+    }
+}
+
+static void check_timers(struct sv *sv)
+{
+    double now = mono_now();
+    if (!sv->terminating && !sv->suspended && now >= sv->wall_end)
+        terminate(sv, "walltime");
+    if (sv->kill_at > 0 && now >= sv->kill_at) {
+        sv_log(sv, "grace period over: SIGKILL to the job");
+        kill(-sv->pid, SIGKILL);
+        sv->kill_at = 0;
+    }
+}
+
+/* Milliseconds until the next deadline, -1 for none. */
+static int next_timeout(const struct sv *sv)
+{
+    double next = -1, now = mono_now();
+    if (!sv->terminating && !sv->suspended)
+        next = sv->wall_end;
+    if (sv->kill_at > 0 && (next < 0 || sv->kill_at < next))
+        next = sv->kill_at;
+    if (next < 0)
+        return -1;
+    double ms = (next - now) * 1000.0 + 1.0;
+    return ms <= 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms;
+}
+
+static void reap_job(struct sv *sv)
+{
+    pid_t r;
+    do
+        r = waitpid(sv->pid, &sv->wstatus, WNOHANG);
+    while (r < 0 && errno == EINTR);
+    if (r == sv->pid)
+        sv->done = 1;
+    else if (r < 0 && errno == ECHILD) { /* cannot happen: we are its parent */
+        sv_log(sv, "lost the job's process");
+        sv->wstatus = FAILED_EXIT << 8;
+        sv->done = 1;
+    }
+}
+
+static void run_job(struct sv *sv)
+{
+    while (!sv->done) {
+        struct pollfd pfd = {.fd = sv->sfd, .events = POLLIN};
+        if (poll(&pfd, 1, next_timeout(sv)) < 0 && errno != EINTR) {
+            sv_log(sv, "poll: %s", strerror(errno));
+            struct timespec ts = {0, 100000000L};
+            nanosleep(&ts, NULL);
+        }
+        read_signals(sv);
+        check_timers(sv);
+        reap_job(sv);
+    }
+    kill(-sv->pid, SIGKILL); /* what is left of the job's group: its allocation ended */
+}
+
+/* The exit code, and "failed" when the child said it could not start the
+ * job (its message, in the pipe, goes to the log). */
+static int job_outcome(struct sv *sv)
+{
+    char msg[1024];
+    ssize_t n = read(sv->errpipe, msg, sizeof msg - 1);
+    close(sv->errpipe);
+    if (n > 0) {
+        msg[n] = '\0';
+        msg[strcspn(msg, "\n")] = '\0';
+        sv_log(sv, "%s", msg);
+        sv->reason = "failed";
+    }
+    if (WIFEXITED(sv->wstatus))
+        return WEXITSTATUS(sv->wstatus);
+    return WIFSIGNALED(sv->wstatus) ? 128 + WTERMSIG(sv->wstatus) : FAILED_EXIT;
+}
+
+static int write_status(struct sv *sv, int code)
+{
+    char text[128];
+    snprintf(text, sizeof text, "exit %d\nend %ld\nreason %s\n", code, (long)time(NULL),
+             sv->reason);
+    sv_log(sv, "job ended: exit %d, %s", code, sv->reason);
+    return write_atomic(sv, LOCAL_F_STATUS, text);
+}
+
+/* Block the signals the loop reads, before anyone can send them (the pid
+ * file is written after this). */
+static int setup_signals(struct sv *sv)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGUSR1);
+    sigaddset(&set, SIGUSR2);
+    sigaddset(&set, SIGCHLD);
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
+        (sv->sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC)) < 0) {
+        sv_log(sv, "signalfd: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int local_supervise(const char *spooldir)
+{
+    struct sv sv = {.sfd = -1, .errpipe = -1, .reason = "completed"};
+    char num[32];
+    setsid(); /* its own session: the daemon's end or terminal is not ours */
+    if (!realpath(spooldir, sv.dir)) {
+        snprintf(sv.dir, sizeof sv.dir, "%s", spooldir);
+        sv_log(&sv, "%s: %s", spooldir, strerror(errno));
+        return 1;
+    }
+    if (chdir("/") < 0 || setup_signals(&sv) < 0 || load_job(&sv) < 0) {
+        json_decref(sv.job.root);
+        return 1;
+    }
+    snprintf(num, sizeof num, "%ld\n", (long)getpid());
+    int rc = 1;
+    if (write_atomic(&sv, LOCAL_F_PID, num) == 0) {
+        int code = FAILED_EXIT;
+        if (start_job(&sv) == 0) {
+            run_job(&sv);
+            code = job_outcome(&sv);
+        } else {
+            sv.reason = "failed";
+        }
+        rc = write_status(&sv, code) == 0 ? 0 : 1;
+    }
+    close(sv.sfd);
+    json_decref(sv.job.root);
+    return rc;
+}

@@ -1,0 +1,802 @@
+/*
+ * store — see store.h.
+ *
+ * One SQLite connection in WAL mode with synchronous=FULL: a commit returns
+ * after the WAL is fsync'd, and a crash (kill -9, or the machine) leaves the
+ * database as of the last commit, since SQLite replays or ignores the WAL
+ * frames past the last commit record on the next open. Every statement is
+ * prepared once at open (SQLITE_PREPARE_PERSISTENT) and takes its values as
+ * bound parameters; SQL text never contains a value. A change outside
+ * store_begin/store_commit is a single statement in autocommit mode, which
+ * SQLite runs as its own transaction.
+ *
+ * The callbacks of the loading functions (store_jobs_active, store_nodes,
+ * ...) run after the query has finished and its statement is reset: the rows
+ * are copied first. So a callback may call any store function, this one
+ * included, and a stopped iteration leaves no statement half-stepped (which
+ * would hold a read snapshot open and keep the WAL from being checkpointed).
+ *
+ * The schema carries a version in PRAGMA user_version. Version 0 is a new,
+ * empty database: the tables are created in one transaction (BEGIN
+ * IMMEDIATE, so two daemons opening a new file at once create it once). A
+ * version newer than STORE_SCHEMA is refused before anything is written, so
+ * an older moku never touches a newer database.
+ */
+#include "store/store.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "util/mem.h"
+
+#define STORE_SCHEMA 1     /* PRAGMA user_version written by this code */
+#define STORE_BUSY_MS 5000 /* wait this long for another connection's lock */
+#define STORE_STR_(x) #x
+#define STORE_STR(x) STORE_STR_(x)
+
+/* The SQL below spells the ended states as literals. */
+_Static_assert(SJ_COMPLETED == 3 && SJ_REMOVED == 4 && SJ_IDLE == 0, "store_jstate values");
+
+static const char schema_sql[] =
+    "CREATE TABLE jobs ("
+    " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    " name TEXT, user_name TEXT, group_name TEXT,"
+    " uid INTEGER NOT NULL, gid INTEGER NOT NULL,"
+    " account TEXT, class TEXT, qos TEXT,"
+    " tasks INTEGER NOT NULL, ppn INTEGER NOT NULL, nodes INTEGER NOT NULL,"
+    " mem_mb INTEGER NOT NULL, walltime INTEGER NOT NULL,"
+    " submit INTEGER NOT NULL, start_after INTEGER NOT NULL,"
+    " holds INTEGER NOT NULL, sysprio_mode INTEGER NOT NULL, sysprio INTEGER NOT NULL,"
+    " state INTEGER NOT NULL CHECK (state BETWEEN 0 AND 4),"
+    " start_time INTEGER NOT NULL, end_time INTEGER NOT NULL, exit_status INTEGER NOT NULL,"
+    " hosts TEXT, script TEXT, cwd TEXT, out_path TEXT, err_path TEXT,"
+    " advres TEXT, env TEXT,"
+    " bypass INTEGER NOT NULL, defercount INTEGER NOT NULL, deferred_until INTEGER NOT NULL);"
+    "CREATE INDEX jobs_state ON jobs (state);"
+    "CREATE INDEX jobs_end ON jobs (end_time);"
+    "CREATE TABLE nodes (name TEXT PRIMARY KEY NOT NULL, state TEXT NOT NULL) WITHOUT ROWID;"
+    "CREATE TABLE fairshare (kind TEXT NOT NULL, name TEXT NOT NULL,"
+    " window_start INTEGER NOT NULL, usage REAL NOT NULL,"
+    " PRIMARY KEY (kind, name, window_start)) WITHOUT ROWID;"
+    "CREATE TABLE kv (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;"
+    "CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, time INTEGER NOT NULL,"
+    " job INTEGER NOT NULL, kind TEXT, text TEXT);";
+
+/* The job columns after id, in the order job_bind and job_read use. */
+#define JOB_COLS                                                                                   \
+    "name, user_name, group_name, uid, gid, account, class, qos, tasks, ppn, nodes, mem_mb, "      \
+    "walltime, submit, start_after, holds, sysprio_mode, sysprio, state, start_time, end_time, "   \
+    "exit_status, hosts, script, cwd, out_path, err_path, advres, env, bypass, defercount, "       \
+    "deferred_until"
+#define JOB_NCOLS 32
+#define JOB_QMARKS "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
+
+/* The prepared statements, one per operation. The row queries of nodes,
+ * fairshare and events all return (text, text, int, int, real) so that one
+ * collector (rows_collect) serves the three. */
+enum stmt_id {
+    S_BEGIN,
+    S_COMMIT,
+    S_ROLLBACK,
+    S_JOB_ADD,
+    S_JOB_PUT,
+    S_JOB_GET,
+    S_JOBS_ACTIVE,
+    S_JOBS_ENDED,
+    S_NODE_SET,
+    S_NODE_DEL,
+    S_NODES,
+    S_FS_PUT,
+    S_FS_LOAD,
+    S_KV_SET,
+    S_KV_DEL,
+    S_KV_GET,
+    S_EVENT,
+    S_EVENTS,
+    S_COUNT
+};
+
+static const char *const stmt_sql[S_COUNT] = {
+    [S_BEGIN] = "BEGIN IMMEDIATE",
+    [S_COMMIT] = "COMMIT",
+    [S_ROLLBACK] = "ROLLBACK",
+    [S_JOB_ADD] = "INSERT INTO jobs (" JOB_COLS ") VALUES (" JOB_QMARKS ")",
+    [S_JOB_PUT] = "UPDATE jobs SET (" JOB_COLS ") = (" JOB_QMARKS ") WHERE id = ?",
+    [S_JOB_GET] = "SELECT id, " JOB_COLS " FROM jobs WHERE id = ?",
+    [S_JOBS_ACTIVE] = "SELECT id, " JOB_COLS " FROM jobs WHERE state NOT IN (3, 4) ORDER BY id",
+    [S_JOBS_ENDED] = "SELECT id, " JOB_COLS " FROM jobs WHERE state IN (3, 4) AND end_time >= ?"
+                     " ORDER BY end_time DESC, id DESC LIMIT ?",
+    [S_NODE_SET] = "INSERT INTO nodes (name, state) VALUES (?, ?)"
+                   " ON CONFLICT (name) DO UPDATE SET state = excluded.state",
+    [S_NODE_DEL] = "DELETE FROM nodes WHERE name = ?",
+    [S_NODES] = "SELECT name, state, 0, 0, 0.0 FROM nodes ORDER BY name",
+    [S_FS_PUT] = "INSERT INTO fairshare (kind, name, window_start, usage) VALUES (?, ?, ?, ?)"
+                 " ON CONFLICT (kind, name, window_start) DO UPDATE SET usage = excluded.usage",
+    [S_FS_LOAD] = "SELECT kind, name, window_start, 0, usage FROM fairshare"
+                  " WHERE window_start >= ? ORDER BY window_start, kind, name",
+    [S_KV_SET] = "INSERT INTO kv (key, value) VALUES (?, ?)"
+                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    [S_KV_DEL] = "DELETE FROM kv WHERE key = ?",
+    [S_KV_GET] = "SELECT value FROM kv WHERE key = ?",
+    [S_EVENT] = "INSERT INTO events (time, job, kind, text) VALUES (?, ?, ?, ?)",
+    [S_EVENTS] = "SELECT kind, text, time, job, 0.0 FROM"
+                 " (SELECT id, kind, text, time, job FROM events ORDER BY id DESC LIMIT ?)"
+                 " ORDER BY id",
+};
+
+struct store {
+    sqlite3 *db;
+    char *path; /* as given to store_open, for messages */
+    sqlite3_stmt *stmt[S_COUNT];
+};
+
+/* ---- errors and statement helpers ---- */
+
+/* "<path>: <what>: <SQLite's message>"; returns -1. */
+static int db_err(const struct store *st, struct err *err, const char *what)
+{
+    return err_set(err, "%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
+}
+
+/* Make s ready for the next use: reset it and drop the bound values (which
+ * may point into the caller's strings, bound SQLITE_STATIC). Their return
+ * codes repeat the last step's, which the caller has already seen. */
+static void stmt_done(sqlite3_stmt *s)
+{
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+}
+
+/* Step a statement that returns no rows, then make it ready again. */
+static int stmt_run(struct store *st, sqlite3_stmt *s, struct err *err, const char *what)
+{
+    int rc = sqlite3_step(s);
+    if (rc != SQLITE_DONE) {
+        db_err(st, err, what); /* before the reset, while the message is this step's */
+        stmt_done(s);
+        return -1;
+    }
+    stmt_done(s);
+    return 0;
+}
+
+/* Sequential binding of parameters 1, 2, ...: the first failure sticks, so
+ * a run of binds needs one check at the end. */
+struct binder {
+    sqlite3_stmt *s;
+    int i;
+    int rc;
+};
+
+static void bind_i64(struct binder *b, long long v)
+{
+    if (b->rc == SQLITE_OK)
+        b->rc = sqlite3_bind_int64(b->s, ++b->i, v);
+}
+
+static void bind_double(struct binder *b, double v)
+{
+    if (b->rc == SQLITE_OK)
+        b->rc = sqlite3_bind_double(b->s, ++b->i, v);
+}
+
+/* NULL binds SQL NULL. The text is not copied: the statement is reset and
+ * its bindings cleared before the calling store function returns. */
+static void bind_text(struct binder *b, const char *v)
+{
+    if (b->rc != SQLITE_OK)
+        return;
+    ++b->i;
+    b->rc = v ? sqlite3_bind_text(b->s, b->i, v, -1, SQLITE_STATIC) : sqlite3_bind_null(b->s, b->i);
+}
+
+/* Finish a run of binds: 0, or -1 with the message (and s made ready). */
+static int bind_check(struct store *st, struct binder *b, struct err *err, const char *what)
+{
+    if (b->rc == SQLITE_OK)
+        return 0;
+    err_set(err, "%s: %s: binding parameter %d: %s", st->path, what, b->i, sqlite3_errstr(b->rc));
+    stmt_done(b->s);
+    return -1;
+}
+
+/* Column i as a new string, NULL for SQL NULL. Caller frees. */
+static char *col_str(sqlite3_stmt *s, int i)
+{
+    const unsigned char *t = sqlite3_column_text(s, i);
+    return t ? xstrdup((const char *)t) : NULL;
+}
+
+/* ---- opening ---- */
+
+/* Run a PRAGMA (or any one-row query) and read its first column as an
+ * integer (0 when it returns no row). */
+static int query_int(struct store *st, const char *sql, long long *out, struct err *err,
+                     const char *what)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+        return db_err(st, err, what);
+    int rc = sqlite3_step(s);
+    *out = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        db_err(st, err, what);
+        sqlite3_finalize(s);
+        return -1;
+    }
+    sqlite3_finalize(s);
+    return 0;
+}
+
+/* Switch to WAL and check that SQLite did: journal_mode answers the mode in
+ * force, which stays the old one where WAL is impossible (e.g. no shared
+ * memory on the file system), and that must not pass silently. */
+static int set_wal(struct store *st, struct err *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(st->db, "PRAGMA journal_mode = WAL", -1, &s, NULL) != SQLITE_OK)
+        return db_err(st, err, "setting WAL journal mode");
+    int rc = sqlite3_step(s);
+    if (rc != SQLITE_ROW) {
+        db_err(st, err, "setting WAL journal mode");
+        sqlite3_finalize(s);
+        return -1;
+    }
+    const char *mode = (const char *)sqlite3_column_text(s, 0);
+    int wal = mode && strcmp(mode, "wal") == 0;
+    if (!wal)
+        err_set(err, "%s: setting WAL journal mode: the database stayed in mode '%s'", st->path,
+                mode ? mode : "?");
+    sqlite3_finalize(s);
+    return wal ? 0 : -1;
+}
+
+static int exec(struct store *st, const char *sql, struct err *err, const char *what)
+{
+    if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return db_err(st, err, what);
+    return 0;
+}
+
+/* Create the tables if the database is new (version 0 and empty). Under
+ * BEGIN IMMEDIATE, so the version read is the one the creation replaces. */
+static int schema_create(struct store *st, struct err *err)
+{
+    if (exec(st, "BEGIN IMMEDIATE", err, "creating the schema") < 0)
+        return -1;
+    long long version, objects;
+    const char *sql_objects = "SELECT count(*) FROM sqlite_master";
+    if (query_int(st, "PRAGMA user_version", &version, err, "reading the schema version") < 0 ||
+        query_int(st, sql_objects, &objects, err, "reading the schema") < 0)
+        goto fail;
+    if (version == 0 && objects > 0) {
+        err_set(err, "%s: not a moku database (it has tables but no moku schema version)",
+                st->path);
+        goto fail;
+    }
+    if (version == 0 && (exec(st, schema_sql, err, "creating the schema") < 0 ||
+                         exec(st, "PRAGMA user_version = " STORE_STR(STORE_SCHEMA), err,
+                              "setting the schema version") < 0))
+        goto fail;
+    if (exec(st, "COMMIT", err, "creating the schema") < 0)
+        goto fail;
+    return 0;
+fail:
+    sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
+}
+
+static int prepare_all(struct store *st, struct err *err)
+{
+    for (int i = 0; i < S_COUNT; i++) {
+        if (sqlite3_prepare_v3(st->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &st->stmt[i],
+                               NULL) != SQLITE_OK)
+            return err_set(err, "%s: preparing \"%s\": %s", st->path, stmt_sql[i],
+                           sqlite3_errmsg(st->db));
+    }
+    return 0;
+}
+
+/* The settings and schema of a just-opened connection. The version is
+ * checked before anything is written, so a newer database stays untouched. */
+static int setup(struct store *st, struct err *err)
+{
+    long long version;
+    if (sqlite3_busy_timeout(st->db, STORE_BUSY_MS) != SQLITE_OK)
+        return db_err(st, err, "setting the busy timeout");
+    if (query_int(st, "PRAGMA user_version", &version, err, "reading the schema version") < 0)
+        return -1;
+    if (version > STORE_SCHEMA)
+        return err_set(err,
+                       "%s: database schema version %lld is newer than this moku knows (%d); "
+                       "use a newer moku or another database",
+                       st->path, version, STORE_SCHEMA);
+    if (version < 0)
+        return err_set(err, "%s: bad schema version %lld", st->path, version);
+    if (set_wal(st, err) < 0 ||
+        exec(st, "PRAGMA synchronous = FULL", err, "setting synchronous=FULL") < 0 ||
+        exec(st, "PRAGMA foreign_keys = ON", err, "enabling foreign keys") < 0)
+        return -1;
+    if (version == 0 && schema_create(st, err) < 0)
+        return -1;
+    return prepare_all(st, err);
+}
+
+struct store *store_open(const char *path, struct err *err)
+{
+    struct store *st = xcalloc(1, sizeof *st);
+    st->path = xstrdup(path);
+    int rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc != SQLITE_OK) {
+        if (st->db)
+            db_err(st, err, "opening the database");
+        else
+            err_set(err, "%s: opening the database: %s", path, sqlite3_errstr(rc));
+        store_close(st);
+        return NULL;
+    }
+    sqlite3_extended_result_codes(st->db, 1);
+    if (setup(st, err) < 0) {
+        store_close(st);
+        return NULL;
+    }
+    return st;
+}
+
+/* An open transaction is rolled back (sqlite3_close does it). */
+void store_close(struct store *st)
+{
+    if (!st)
+        return;
+    for (int i = 0; i < S_COUNT; i++)
+        sqlite3_finalize(st->stmt[i]); /* NULL is a no-op */
+    sqlite3_close(st->db);             /* NULL is a no-op; nothing else holds it */
+    free(st->path);
+    free(st);
+}
+
+/* ---- transactions ---- */
+
+int store_begin(struct store *st, struct err *err)
+{
+    if (!sqlite3_get_autocommit(st->db))
+        return err_set(err, "%s: begin: a transaction is already open", st->path);
+    return stmt_run(st, st->stmt[S_BEGIN], err, "begin");
+}
+
+/* A failed COMMIT leaves the transaction open in some cases (SQLITE_BUSY);
+ * it is rolled back then, so that a failure never leaves one open behind
+ * the caller: the changes are dropped and the error says so. */
+int store_commit(struct store *st, struct err *err)
+{
+    if (sqlite3_get_autocommit(st->db))
+        return err_set(err,
+                       "%s: commit: no transaction is open (it was rolled back after an "
+                       "error, or never begun)",
+                       st->path);
+    if (stmt_run(st, st->stmt[S_COMMIT], err, "commit (the changes are dropped)") == 0)
+        return 0;
+    store_rollback(st);
+    return -1;
+}
+
+/* No transaction open: nothing to do. A ROLLBACK that fails leaves nothing
+ * the caller could mend; SQLite rolls back when the connection closes. */
+void store_rollback(struct store *st)
+{
+    if (!sqlite3_get_autocommit(st->db))
+        stmt_run(st, st->stmt[S_ROLLBACK], NULL, "rollback");
+}
+
+/* ---- jobs ---- */
+
+/* Parameters 1..JOB_NCOLS in JOB_COLS order. */
+static void job_bind(struct binder *b, const struct store_job *j)
+{
+    bind_text(b, j->name);
+    bind_text(b, j->user);
+    bind_text(b, j->group);
+    bind_i64(b, j->uid);
+    bind_i64(b, j->gid);
+    bind_text(b, j->account);
+    bind_text(b, j->class_);
+    bind_text(b, j->qos);
+    bind_i64(b, j->tasks);
+    bind_i64(b, j->ppn);
+    bind_i64(b, j->nodes);
+    bind_i64(b, j->mem_mb);
+    bind_i64(b, j->walltime);
+    bind_i64(b, j->submit);
+    bind_i64(b, j->start_after);
+    bind_i64(b, j->holds);
+    bind_i64(b, j->sysprio_mode);
+    bind_i64(b, j->sysprio);
+    bind_i64(b, j->state);
+    bind_i64(b, j->start);
+    bind_i64(b, j->end);
+    bind_i64(b, j->exit_status);
+    bind_text(b, j->hosts);
+    bind_text(b, j->script);
+    bind_text(b, j->cwd);
+    bind_text(b, j->out_path);
+    bind_text(b, j->err_path);
+    bind_text(b, j->advres);
+    bind_text(b, j->env);
+    bind_i64(b, j->bypass);
+    bind_i64(b, j->defercount);
+    bind_i64(b, j->deferred_until);
+}
+
+/* The current row ("id, " JOB_COLS) into a zeroed j; strings allocated. */
+static void job_read(sqlite3_stmt *s, struct store_job *j)
+{
+    int c = 0;
+    j->id = (long)sqlite3_column_int64(s, c++);
+    j->name = col_str(s, c++);
+    j->user = col_str(s, c++);
+    j->group = col_str(s, c++);
+    j->uid = (long)sqlite3_column_int64(s, c++);
+    j->gid = (long)sqlite3_column_int64(s, c++);
+    j->account = col_str(s, c++);
+    j->class_ = col_str(s, c++);
+    j->qos = col_str(s, c++);
+    j->tasks = sqlite3_column_int(s, c++);
+    j->ppn = sqlite3_column_int(s, c++);
+    j->nodes = sqlite3_column_int(s, c++);
+    j->mem_mb = (long)sqlite3_column_int64(s, c++);
+    j->walltime = (long)sqlite3_column_int64(s, c++);
+    j->submit = (long)sqlite3_column_int64(s, c++);
+    j->start_after = (long)sqlite3_column_int64(s, c++);
+    j->holds = (unsigned)sqlite3_column_int64(s, c++);
+    j->sysprio_mode = sqlite3_column_int(s, c++);
+    j->sysprio = (long)sqlite3_column_int64(s, c++);
+    j->state = (enum store_jstate)sqlite3_column_int(s, c++);
+    j->start = (long)sqlite3_column_int64(s, c++);
+    j->end = (long)sqlite3_column_int64(s, c++);
+    j->exit_status = sqlite3_column_int(s, c++);
+    j->hosts = col_str(s, c++);
+    j->script = col_str(s, c++);
+    j->cwd = col_str(s, c++);
+    j->out_path = col_str(s, c++);
+    j->err_path = col_str(s, c++);
+    j->advres = col_str(s, c++);
+    j->env = col_str(s, c++);
+    j->bypass = (long)sqlite3_column_int64(s, c++);
+    j->defercount = sqlite3_column_int(s, c++);
+    j->deferred_until = (long)sqlite3_column_int64(s, c++);
+}
+
+int store_job_add(struct store *st, struct store_job *j, struct err *err)
+{
+    sqlite3_stmt *s = st->stmt[S_JOB_ADD];
+    struct binder b = {s, 0, SQLITE_OK};
+    job_bind(&b, j);
+    if (bind_check(st, &b, err, "adding a job") < 0 || stmt_run(st, s, err, "adding a job") < 0)
+        return -1;
+    /* Read before anything else can insert on this connection; AUTOINCREMENT
+     * makes it larger than any id ever used in this database. */
+    j->id = (long)sqlite3_last_insert_rowid(st->db);
+    return 0;
+}
+
+int store_job_put(struct store *st, const struct store_job *j, struct err *err)
+{
+    char what[64];
+    snprintf(what, sizeof what, "writing job %ld", j->id);
+    sqlite3_stmt *s = st->stmt[S_JOB_PUT];
+    struct binder b = {s, 0, SQLITE_OK};
+    job_bind(&b, j);
+    bind_i64(&b, j->id);
+    if (bind_check(st, &b, err, what) < 0 || stmt_run(st, s, err, what) < 0)
+        return -1;
+    if (sqlite3_changes(st->db) == 0)
+        return err_set(err, "%s: %s: no such job", st->path, what);
+    return 0;
+}
+
+int store_job_get(struct store *st, long id, struct store_job *j, struct err *err)
+{
+    char what[64];
+    snprintf(what, sizeof what, "reading job %ld", id);
+    sqlite3_stmt *s = st->stmt[S_JOB_GET];
+    struct binder b = {s, 0, SQLITE_OK};
+    bind_i64(&b, id);
+    if (bind_check(st, &b, err, what) < 0)
+        return -1;
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        memset(j, 0, sizeof *j);
+        job_read(s, j);
+    } else if (rc != SQLITE_DONE) {
+        db_err(st, err, what);
+    }
+    stmt_done(s);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+void store_job_free(struct store_job *j)
+{
+    if (!j)
+        return;
+    free(j->name);
+    free(j->user);
+    free(j->group);
+    free(j->account);
+    free(j->class_);
+    free(j->qos);
+    free(j->hosts);
+    free(j->script);
+    free(j->cwd);
+    free(j->out_path);
+    free(j->err_path);
+    free(j->advres);
+    free(j->env);
+    memset(j, 0, sizeof *j);
+}
+
+/* Step s (bound) to the end, copying every job row into *out (caller frees
+ * the array and store_job_frees each); s is made ready again. On error
+ * nothing is returned. */
+static int jobs_collect(struct store *st, sqlite3_stmt *s, struct store_job **out, size_t *n,
+                        struct err *err, const char *what)
+{
+    struct store_job *v = NULL;
+    size_t len = 0, cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        v = xgrow(v, &cap, len + 1, sizeof *v);
+        memset(&v[len], 0, sizeof v[len]);
+        job_read(s, &v[len++]);
+    }
+    if (rc != SQLITE_DONE) {
+        db_err(st, err, what);
+        stmt_done(s);
+        for (size_t i = 0; i < len; i++)
+            store_job_free(&v[i]);
+        free(v);
+        return -1;
+    }
+    stmt_done(s);
+    *out = v;
+    *n = len;
+    return 0;
+}
+
+/* Call fn on each of v[0..n) until it returns nonzero; free them all. */
+static int jobs_feed(struct store_job *v, size_t n, int (*fn)(void *ctx, const struct store_job *j),
+                     void *ctx)
+{
+    int ret = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (ret == 0)
+            ret = fn(ctx, &v[i]);
+        store_job_free(&v[i]);
+    }
+    free(v);
+    return ret;
+}
+
+int store_jobs_active(struct store *st, int (*fn)(void *ctx, const struct store_job *j), void *ctx,
+                      struct err *err)
+{
+    struct store_job *v;
+    size_t n;
+    if (jobs_collect(st, st->stmt[S_JOBS_ACTIVE], &v, &n, err, "loading the active jobs") < 0)
+        return -1;
+    return jobs_feed(v, n, fn, ctx);
+}
+
+/* max is the number of jobs at most: 0 gives none (pass SIZE_MAX for all). */
+int store_jobs_ended(struct store *st, long since, size_t max,
+                     int (*fn)(void *ctx, const struct store_job *j), void *ctx, struct err *err)
+{
+    const char *what = "loading the ended jobs";
+    sqlite3_stmt *s = st->stmt[S_JOBS_ENDED];
+    struct binder b = {s, 0, SQLITE_OK};
+    bind_i64(&b, since);
+    bind_i64(&b, max > INT64_MAX ? INT64_MAX : (long long)max);
+    struct store_job *v;
+    size_t n;
+    if (bind_check(st, &b, err, what) < 0 || jobs_collect(st, s, &v, &n, err, what) < 0)
+        return -1;
+    return jobs_feed(v, n, fn, ctx);
+}
+
+/* ---- nodes, fairshare and events: rows of (text, text, int, int, real) ---- */
+
+struct row {
+    char *s1, *s2;
+    long long i1, i2;
+    double d;
+};
+
+static void rows_free(struct row *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(v[i].s1);
+        free(v[i].s2);
+    }
+    free(v);
+}
+
+/* As jobs_collect, for the five-column queries. */
+static int rows_collect(struct store *st, sqlite3_stmt *s, struct row **out, size_t *n,
+                        struct err *err, const char *what)
+{
+    struct row *v = NULL;
+    size_t len = 0, cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        v = xgrow(v, &cap, len + 1, sizeof *v);
+        v[len++] = (struct row){col_str(s, 0), col_str(s, 1), sqlite3_column_int64(s, 2),
+                                sqlite3_column_int64(s, 3), sqlite3_column_double(s, 4)};
+    }
+    if (rc != SQLITE_DONE) {
+        db_err(st, err, what);
+        stmt_done(s);
+        rows_free(v, len);
+        return -1;
+    }
+    stmt_done(s);
+    *out = v;
+    *n = len;
+    return 0;
+}
+
+/* A NULL state removes the node's entry (it has no administrative state). */
+int store_node_state(struct store *st, const char *node, const char *state, struct err *err)
+{
+    char what[128];
+    snprintf(what, sizeof what, "setting the state of node '%s'", node ? node : "(null)");
+    sqlite3_stmt *s = st->stmt[state ? S_NODE_SET : S_NODE_DEL];
+    struct binder b = {s, 0, SQLITE_OK};
+    bind_text(&b, node);
+    if (state)
+        bind_text(&b, state);
+    if (bind_check(st, &b, err, what) < 0)
+        return -1;
+    return stmt_run(st, s, err, what);
+}
+
+/* In name order. */
+int store_nodes(struct store *st, int (*fn)(void *ctx, const char *node, const char *state),
+                void *ctx, struct err *err)
+{
+    struct row *v;
+    size_t n;
+    if (rows_collect(st, st->stmt[S_NODES], &v, &n, err, "loading the node states") < 0)
+        return -1;
+    int ret = 0;
+    for (size_t i = 0; i < n && ret == 0; i++)
+        ret = fn(ctx, v[i].s1, v[i].s2);
+    rows_free(v, n);
+    return ret;
+}
+
+int store_fs_put(struct store *st, const char *kind, const char *name, long window, double usage,
+                 struct err *err)
+{
+    char what[160];
+    snprintf(what, sizeof what, "writing fairshare usage of %s '%s' window %ld",
+             kind ? kind : "(null)", name ? name : "(null)", window);
+    sqlite3_stmt *s = st->stmt[S_FS_PUT];
+    struct binder b = {s, 0, SQLITE_OK};
+    bind_text(&b, kind);
+    bind_text(&b, name);
+    bind_i64(&b, window);
+    bind_double(&b, usage);
+    if (bind_check(st, &b, err, what) < 0)
+        return -1;
+    return stmt_run(st, s, err, what);
+}
+
+/* In window order, then kind and name; fn's return as in store_jobs_active. */
+int store_fs_load(struct store *st, long since,
+                  int (*fn)(void *ctx, const char *kind, const char *name, long window,
+                            double usage),
+                  void *ctx, struct err *err)
+{
+    const char *what = "loading fairshare usage";
+    sqlite3_stmt *s = st->stmt[S_FS_LOAD];
+    struct binder b = {s, 0, SQLITE_OK};
+    bind_i64(&b, since);
+    struct row *v;
+    size_t n;
+    if (bind_check(st, &b, err, what) < 0 || rows_collect(st, s, &v, &n, err, what) < 0)
+        return -1;
+    int ret = 0;
+    for (size_t i = 0; i < n && ret == 0; i++)
+        ret = fn(ctx, v[i].s1, v[i].s2, (long)v[i].i1, v[i].d);
+    rows_free(v, n);
+    return ret;
+}
+
+/* ---- kv ---- */
+
+/* A NULL value removes the key. */
+int store_kv_set(struct store *st, const char *key, const char *value, struct err *err)
+{
+    char what[128];
+    snprintf(what, sizeof what, "setting '%s'", key ? key : "(null)");
+    sqlite3_stmt *s = st->stmt[value ? S_KV_SET : S_KV_DEL];
+    struct binder b = {s, 0, SQLITE_OK};
+    bind_text(&b, key);
+    if (value)
+        bind_text(&b, value);
+    if (bind_check(st, &b, err, what) < 0)
+        return -1;
+    return stmt_run(st, s, err, what);
+}
+
+/* A value that does not fit in len bytes (its NUL included) is an error,
+ * not a silent cut. */
+int store_kv_get(struct store *st, const char *key, char *value, size_t len, struct err *err)
+{
+    char what[128];
+    snprintf(what, sizeof what, "reading '%s'", key ? key : "(null)");
+    sqlite3_stmt *s = st->stmt[S_KV_GET];
+    struct binder b = {s, 0, SQLITE_OK};
+    bind_text(&b, key);
+    if (bind_check(st, &b, err, what) < 0)
+        return -1;
+    int rc = sqlite3_step(s), ret = 0;
+    if (rc == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(s, 0);
+        size_t n = (size_t)sqlite3_column_bytes(s, 0);
+        if (!t) /* NOT NULL column: only out of memory */
+            ret = db_err(st, err, what);
+        else if (n >= len)
+            ret = err_set(err, "%s: %s: the value has %zu bytes, more than the %zu given", st->path,
+                          what, n, len ? len - 1 : 0);
+        else {
+            memcpy(value, t, n + 1);
+            ret = 1;
+        }
+    } else if (rc != SQLITE_DONE) {
+        ret = db_err(st, err, what);
+    }
+    stmt_done(s);
+    return ret;
+}
+
+/* ---- events ---- */
+
+int store_event(struct store *st, long time, long job, const char *kind, const char *text,
+                struct err *err)
+{
+    const char *what = "logging an event";
+    sqlite3_stmt *s = st->stmt[S_EVENT];
+    struct binder b = {s, 0, SQLITE_OK};
+    bind_i64(&b, time);
+    bind_i64(&b, job);
+    bind_text(&b, kind);
+    bind_text(&b, text);
+    if (bind_check(st, &b, err, what) < 0)
+        return -1;
+    return stmt_run(st, s, err, what);
+}
+
+/* In the order logged (event id), which is oldest first even if the clock
+ * stepped back; max as in store_jobs_ended. */
+int store_events(struct store *st, size_t max,
+                 int (*fn)(void *ctx, long time, long job, const char *kind, const char *text),
+                 void *ctx, struct err *err)
+{
+    const char *what = "loading the event log";
+    sqlite3_stmt *s = st->stmt[S_EVENTS];
+    struct binder b = {s, 0, SQLITE_OK};
+    bind_i64(&b, max > INT64_MAX ? INT64_MAX : (long long)max);
+    struct row *v;
+    size_t n;
+    if (bind_check(st, &b, err, what) < 0 || rows_collect(st, s, &v, &n, err, what) < 0)
+        return -1;
+    int ret = 0;
+    for (size_t i = 0; i < n && ret == 0; i++)
+        ret = fn(ctx, (long)v[i].i1, (long)v[i].i2, v[i].s1, v[i].s2);
+    rows_free(v, n);
+    return ret;
+}

@@ -1,0 +1,608 @@
+/*
+ * Tests of the local resource manager: real jobs, run by real supervisors
+ * (`$MOKU _supervise`, MOKU as `make check` sets it, else bin/moku from the
+ * repository's root, where the tests run; skipped when it is not built).
+ * Sleeps are short: the whole program takes a few seconds.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rm/local.h"
+#include "test.h"
+
+/* The moku binary, the supervisor: $MOKU or bin/moku. */
+static const char *moku_bin(void)
+{
+    const char *m = getenv("MOKU");
+    return m && *m ? m : "bin/moku";
+}
+#define MOKU_BIN moku_bin()
+
+/* A scratch tree: <base>/spool (the spool), <base>/work (job cwd, scripts),
+ * base 0711 and work 0777 so a job running as another user gets there. */
+struct fx {
+    char base[64], spool[96], work[96];
+    char user[64];
+    struct local *l;
+};
+
+static int fx_open(struct fx *f)
+{
+    struct err e;
+    memset(f, 0, sizeof *f);
+    snprintf(f->base, sizeof f->base, "/tmp/t_local_XXXXXX");
+    if (!mkdtemp(f->base))
+        return -1;
+    chmod(f->base, 0711);
+    snprintf(f->spool, sizeof f->spool, "%s/spool", f->base);
+    snprintf(f->work, sizeof f->work, "%s/work", f->base);
+    mkdir(f->work, 0777);
+    chmod(f->work, 0777);
+    struct passwd *pw = getpwuid(getuid());
+    snprintf(f->user, sizeof f->user, "%s", pw ? pw->pw_name : "root");
+    f->l = local_create(f->spool, MOKU_BIN, &e);
+    if (!f->l)
+        fprintf(stderr, "local_create: %s\n", e.msg);
+    CHECK(f->l != NULL);
+    return f->l ? 0 : -1;
+}
+
+/* Remove the scratch tree: a few levels of files we made. */
+static void rm_tree(const char *path)
+{
+    char *const argv[] = {"rm", "-rf", (char *)path, NULL};
+    pid_t pid = fork();
+    if (pid == 0) {
+        execv("/bin/rm", argv);
+        _exit(127);
+    }
+    int st;
+    if (pid > 0)
+        waitpid(pid, &st, 0);
+}
+
+static void fx_close(struct fx *f)
+{
+    local_destroy(f->l);
+    rm_tree(f->base);
+}
+
+/* Write <work>/<name> with text and mode; its path into path. */
+static void fx_script(const struct fx *f, const char *name, const char *text, mode_t mode,
+                      char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s", f->work, name);
+    FILE *fp = fopen(path, "w");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    fputs(text, fp);
+    fclose(fp);
+    chmod(path, mode);
+}
+
+/* A job of the test's own user running script in work. */
+static struct local_job fx_job(const struct fx *f, const char *id, const char *script)
+{
+    static const char *const one[] = {"localhost"};
+    struct local_job j = {
+        .id = id, .user = f->user, .uid = getuid(), .gid = getgid(), .script = script,
+        .cwd = f->work, .hosts = one, .nhosts = 1, .walltime = 60, .grace = 1,
+    };
+    return j;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Poll until the job is no longer running (or timeout seconds). */
+static void wait_end(struct local *l, const char *id, double timeout, struct local_status *st)
+{
+    struct err e;
+    double t0 = now_s();
+    for (;;) {
+        if (local_poll(l, id, st, &e) < 0) {
+            fprintf(stderr, "local_poll: %s\n", e.msg);
+            CHECK(0);
+            return;
+        }
+        if ((st->state != LOCAL_RUNNING && st->state != LOCAL_SUSPENDED) ||
+            now_s() - t0 > timeout)
+            return;
+        sleep_ms(20);
+    }
+}
+
+/* Whole file into buf ("" when unreadable). */
+static const char *slurp(const char *path, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return buf;
+    size_t n = fread(buf, 1, len - 1, fp);
+    buf[n] = '\0';
+    fclose(fp);
+    return buf;
+}
+
+static int start_ok(struct fx *f, const struct local_job *j)
+{
+    struct err e;
+    int rc = local_start(f->l, j, &e);
+    if (rc < 0)
+        fprintf(stderr, "local_start %s: %s\n", j->id, e.msg);
+    CHECK_EQ(rc, 0);
+    return rc;
+}
+
+/* The process state letter of the job's group leader (job.pgid). */
+static char job_state(const struct fx *f, const char *id)
+{
+    char path[256], buf[512];
+    snprintf(path, sizeof path, "%s/%s/%s", f->spool, id, LOCAL_F_PGID);
+    long pgid = atol(slurp(path, buf, sizeof buf));
+    if (pgid <= 1)
+        return '?';
+    snprintf(path, sizeof path, "/proc/%ld/stat", pgid);
+    const char *p = strrchr(slurp(path, buf, sizeof buf), ')');
+    return p && p[1] == ' ' ? p[2] : '?';
+}
+
+/* Wait until the job's state letter is (or is not, want_not) c. */
+static int wait_state(const struct fx *f, const char *id, char c, int want_not)
+{
+    for (int i = 0; i < 100; i++) {
+        char s = job_state(f, id);
+        if (want_not ? (s != c && s != '?') : s == c)
+            return 1;
+        sleep_ms(20);
+    }
+    return 0;
+}
+
+/* ---- tests ---- */
+
+static void test_basic_job(void)
+{
+    struct fx f;
+    if (fx_open(&f) < 0)
+        return;
+    char script[256], path[256], buf[4096], expect[512];
+    fx_script(&f, "job.sh",
+              "echo out-line\n"
+              "echo err-line >&2\n"
+              "echo \"JOBID=$PBS_JOBID MOKU=$MOKU_JOBID NAME=$PBS_JOBNAME\"\n"
+              "echo \"WORKDIR=$PBS_O_WORKDIR\"\n"
+              "echo \"PWD=$(pwd)\"\n"
+              "echo \"NODES=$MOKU_NODES NP=$PBS_NP NN=$PBS_NUM_NODES\"\n"
+              "echo \"FOO=$FOO USER=$USER LEAK=${T_LOCAL_LEAK:-none}\"\n"
+              "cat \"$PBS_NODEFILE\"\n"
+              "exit 3\n",
+              0644, script, sizeof script);
+    static const char *const hosts[] = {"nodeA", "nodeA", "nodeB"};
+    struct local_job j = fx_job(&f, "job1", script);
+    j.hosts = hosts;
+    j.nhosts = 3;
+    j.env = "FOO=bar baz\nPBS_JOBID=forged\n";
+    setenv("T_LOCAL_LEAK", "yes", 1);
+    struct local_status st;
+    struct err e;
+    CHECK_EQ(local_poll(f.l, "job1", &st, &e), 0);
+    CHECK_EQ(st.state, LOCAL_UNKNOWN);
+    if (start_ok(&f, &j) == 0) {
+        wait_end(f.l, "job1", 5, &st);
+        CHECK_EQ(st.state, LOCAL_ENDED);
+        CHECK_EQ(st.exit_code, 3);
+        CHECK_STR(st.reason, "completed");
+        CHECK(labs(st.end - (long)time(NULL)) < 10);
+        snprintf(path, sizeof path, "%s/job1.ojob1", f.work); /* default: <cwd>/<name>.o<id> */
+        snprintf(expect, sizeof expect,
+                 "out-line\nJOBID=job1 MOKU=job1 NAME=job1\nWORKDIR=%s\nPWD=%s\n"
+                 "NODES=nodeA nodeB NP=3 NN=2\nFOO=bar baz USER=%s LEAK=none\n"
+                 "nodeA\nnodeA\nnodeB\n",
+                 f.work, f.work, f.user);
+        CHECK_STR(slurp(path, buf, sizeof buf), expect);
+        struct stat sb;
+        CHECK(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600);
+        snprintf(path, sizeof path, "%s/job1.ejob1", f.work);
+        CHECK_STR(slurp(path, buf, sizeof buf), "err-line\n");
+        CHECK(local_cancel(f.l, "job1", &e) < 0);
+        CHECK_HAS(e.msg, "not running");
+        CHECK_EQ(local_forget(f.l, "job1", &e), 0);
+        CHECK_EQ(local_poll(f.l, "job1", &st, &e), 0);
+        CHECK_EQ(st.state, LOCAL_UNKNOWN);
+        CHECK_EQ(local_forget(f.l, "job1", &e), 0); /* again: nothing to do */
+    }
+    unsetenv("T_LOCAL_LEAK");
+    fx_close(&f);
+}
+
+/* "#!" and executable: exec'd directly (here by cat, which prints the
+ * script); "#!" but not executable, or no "#!": through /bin/sh. Also
+ * given output paths, joined (-j oe). */
+static void test_shebang(void)
+{
+    struct fx f;
+    if (fx_open(&f) < 0)
+        return;
+    char s1[256], s2[256], out[256], buf[1024];
+    struct local_status st;
+    fx_script(&f, "cat.sh", "#!/bin/cat\nhello\n", 0755, s1, sizeof s1);
+    fx_script(&f, "sh.sh", "#!/bin/cat\necho via-sh >&2\n", 0644, s2, sizeof s2);
+    snprintf(out, sizeof out, "%s/joined.out", f.work);
+    struct local_job j = fx_job(&f, "direct", s1);
+    j.out_path = out;
+    j.err_path = out;
+    if (start_ok(&f, &j) == 0) {
+        wait_end(f.l, "direct", 5, &st);
+        CHECK_EQ(st.exit_code, 0);
+        CHECK_STR(slurp(out, buf, sizeof buf), "#!/bin/cat\nhello\n");
+    }
+    j = fx_job(&f, "viash", s2);
+    j.out_path = out;
+    j.err_path = out;
+    if (start_ok(&f, &j) == 0) {
+        wait_end(f.l, "viash", 5, &st);
+        CHECK_EQ(st.exit_code, 0);
+        CHECK_STR(slurp(out, buf, sizeof buf), "via-sh\n");
+    }
+    fx_close(&f);
+}
+
+static void test_walltime(void)
+{
+    struct fx f;
+    if (fx_open(&f) < 0)
+        return;
+    char script[256];
+    struct local_status st;
+    fx_script(&f, "long.sh", "sleep 30\n", 0644, script, sizeof script);
+    struct local_job j = fx_job(&f, "wall", script);
+    j.walltime = 1;
+    double t0 = now_s();
+    if (start_ok(&f, &j) == 0) {
+        wait_end(f.l, "wall", 6, &st);
+        CHECK_EQ(st.state, LOCAL_ENDED);
+        CHECK_STR(st.reason, "walltime");
+        CHECK(st.exit_code == 128 + SIGTERM || st.exit_code == 128 + SIGKILL);
+        CHECK(now_s() - t0 < 4);
+    }
+    fx_close(&f);
+}
+
+/* A job that ignores SIGTERM is killed after the grace. */
+static void test_cancel(void)
+{
+    struct fx f;
+    if (fx_open(&f) < 0)
+        return;
+    char s1[256], s2[256];
+    struct local_status st;
+    struct err e;
+    fx_script(&f, "long.sh", "sleep 30\n", 0644, s1, sizeof s1);
+    fx_script(&f, "stubborn.sh", "trap '' TERM\nsleep 30\n", 0644, s2, sizeof s2);
+    struct local_job j = fx_job(&f, "c1", s1);
+    if (start_ok(&f, &j) == 0) {
+        sleep_ms(100);
+        CHECK_EQ(local_poll(f.l, "c1", &st, &e), 0);
+        CHECK_EQ(st.state, LOCAL_RUNNING);
+        CHECK_EQ(local_forget(f.l, "c1", &e), -1);
+        CHECK_EQ(local_cancel(f.l, "c1", &e), 0);
+        wait_end(f.l, "c1", 5, &st);
+        CHECK_EQ(st.state, LOCAL_ENDED);
+        CHECK_STR(st.reason, "cancelled");
+        CHECK_EQ(st.exit_code, 128 + SIGTERM);
+    }
+    j = fx_job(&f, "c2", s2);
+    double t0 = now_s();
+    if (start_ok(&f, &j) == 0) {
+        sleep_ms(100);
+        CHECK_EQ(local_cancel(f.l, "c2", &e), 0);
+        wait_end(f.l, "c2", 5, &st);
+        CHECK_STR(st.reason, "cancelled");
+        CHECK_EQ(st.exit_code, 128 + SIGKILL);
+        CHECK(now_s() - t0 >= 1 && now_s() - t0 < 4);
+    }
+    fx_close(&f);
+}
+
+static void test_suspend_resume(void)
+{
+    struct fx f;
+    if (fx_open(&f) < 0)
+        return;
+    char script[256];
+    struct local_status st;
+    struct err e;
+    fx_script(&f, "long.sh", "sleep 30\n", 0644, script, sizeof script);
+    struct local_job j = fx_job(&f, "s1", script);
+    if (start_ok(&f, &j) == 0) {
+        CHECK(wait_state(&f, "s1", 'T', 1)); /* started */
+        CHECK_EQ(local_suspend(f.l, "s1", &e), 0);
+        CHECK(wait_state(&f, "s1", 'T', 0));
+        CHECK_EQ(local_poll(f.l, "s1", &st, &e), 0);
+        CHECK_EQ(st.state, LOCAL_SUSPENDED);
+        CHECK_EQ(local_resume(f.l, "s1", &e), 0);
+        CHECK(wait_state(&f, "s1", 'T', 1));
+        CHECK_EQ(local_poll(f.l, "s1", &st, &e), 0);
+        CHECK_EQ(st.state, LOCAL_RUNNING);
+        /* Cancelling a suspended job still ends it at SIGTERM. */
+        CHECK_EQ(local_suspend(f.l, "s1", &e), 0);
+        CHECK(wait_state(&f, "s1", 'T', 0));
+        CHECK_EQ(local_cancel(f.l, "s1", &e), 0);
+        wait_end(f.l, "s1", 5, &st);
+        CHECK_STR(st.reason, "cancelled");
+        CHECK_EQ(st.exit_code, 128 + SIGTERM);
+        CHECK(local_suspend(f.l, "s1", &e) < 0);
+    }
+    fx_close(&f);
+}
+
+/* The walltime clock stops while the job is suspended: walltime 1 s,
+ * suspended for the first 1.5 s, ends by walltime at about 2.5 s. */
+static void test_walltime_suspended(void)
+{
+    struct fx f;
+    if (fx_open(&f) < 0)
+        return;
+    char script[256];
+    struct local_status st;
+    struct err e;
+    fx_script(&f, "long.sh", "sleep 30\n", 0644, script, sizeof script);
+    struct local_job j = fx_job(&f, "ws", script);
+    j.walltime = 1;
+    double t0 = now_s();
+    if (start_ok(&f, &j) == 0) {
+        CHECK_EQ(local_suspend(f.l, "ws", &e), 0);
+        sleep_ms(1500);
+        CHECK_EQ(local_poll(f.l, "ws", &st, &e), 0);
+        CHECK_EQ(st.state, LOCAL_SUSPENDED);
+        CHECK_EQ(local_resume(f.l, "ws", &e), 0);
+        wait_end(f.l, "ws", 5, &st);
+        CHECK_STR(st.reason, "walltime");
+        CHECK(now_s() - t0 >= 2.2 && now_s() - t0 < 5);
+    }
+    fx_close(&f);
+}
+
+/* The daemon goes away (struct local destroyed) and comes back. */
+static void test_restart(void)
+{
+    struct fx f;
+    if (fx_open(&f) < 0)
+        return;
+    char script[256];
+    struct local_status st;
+    struct err e;
+    fx_script(&f, "job.sh", "sleep 0.5\nexit 5\n", 0644, script, sizeof script);
+    struct local_job j = fx_job(&f, "r1", script);
+    if (start_ok(&f, &j) == 0) {
+        local_destroy(f.l);
+        f.l = local_create(f.spool, MOKU_BIN, &e);
+        CHECK(f.l != NULL);
+        if (!f.l) {
+            rm_tree(f.base);
+            return;
+        }
+        CHECK_EQ(local_poll(f.l, "r1", &st, &e), 0);
+        CHECK_EQ(st.state, LOCAL_RUNNING);
+        wait_end(f.l, "r1", 5, &st);
+        CHECK_EQ(st.state, LOCAL_ENDED);
+        CHECK_EQ(st.exit_code, 5);
+        CHECK_STR(st.reason, "completed");
+    }
+    fx_close(&f);
+}
+
+static void test_invalid(void)
+{
+    struct fx f;
+    if (fx_open(&f) < 0)
+        return;
+    char script[256], longid[80], path[256];
+    struct local_status st;
+    struct err e;
+    fx_script(&f, "job.sh", "exit 0\n", 0644, script, sizeof script);
+    memset(longid, 'x', 65);
+    longid[65] = '\0';
+    const char *bad[] = {"", ".", "..", "a..b", "a/b", "x y", "../etc", longid};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct local_job j = fx_job(&f, bad[i], script);
+        CHECK_EQ(local_start(f.l, &j, &e), -1);
+        CHECK_HAS(e.msg, "invalid job id");
+        CHECK_EQ(local_poll(f.l, bad[i], &st, &e), -1);
+    }
+    struct local_job j = fx_job(&f, "ok.1_A-2", script);
+    j.cwd = "relative";
+    CHECK_EQ(local_start(f.l, &j, &e), -1);
+    j = fx_job(&f, "ok.1_A-2", script);
+    j.walltime = 0;
+    CHECK_EQ(local_start(f.l, &j, &e), -1);
+    j = fx_job(&f, "ok.1_A-2", script);
+    j.env = "NOEQUALS\n";
+    CHECK_EQ(local_start(f.l, &j, &e), -1);
+    CHECK_HAS(e.msg, "NOEQUALS");
+    j = fx_job(&f, "ok.1_A-2", script);
+    j.env = "BAD=\xff\n";
+    CHECK_EQ(local_start(f.l, &j, &e), -1);
+    CHECK_HAS(e.msg, "UTF-8");
+    if (geteuid() != 0) { /* a daemon not running as root runs only its own jobs */
+        j = fx_job(&f, "ok.1_A-2", script);
+        j.uid = getuid() + 1;
+        CHECK_EQ(local_start(f.l, &j, &e), -1);
+        CHECK_HAS(e.msg, "run it as root");
+    }
+    j = fx_job(&f, "ok.1_A-2", script);
+    if (start_ok(&f, &j) == 0) {
+        CHECK_EQ(local_start(f.l, &j, &e), -1); /* the same id twice */
+        CHECK_HAS(e.msg, "exists");
+        wait_end(f.l, "ok.1_A-2", 5, &st);
+        CHECK_EQ(st.state, LOCAL_ENDED);
+    }
+    /* A malformed status file is an error naming it. */
+    snprintf(path, sizeof path, "%s/ok.1_A-2/%s", f.spool, LOCAL_F_STATUS);
+    FILE *fp = fopen(path, "w");
+    if (fp) {
+        fputs("exit x\n", fp);
+        fclose(fp);
+    }
+    CHECK_EQ(local_poll(f.l, "ok.1_A-2", &st, &e), -1);
+    CHECK_HAS(e.msg, "malformed");
+    CHECK_EQ(local_forget(f.l, "ok.1_A-2", &e), 0);
+    fx_close(&f);
+}
+
+/* Problems met as the user end the job at once ("failed", 127). */
+static void test_bad_cwd(void)
+{
+    struct fx f;
+    if (fx_open(&f) < 0)
+        return;
+    char script[256], path[256], buf[2048];
+    struct local_status st;
+    fx_script(&f, "job.sh", "exit 0\n", 0644, script, sizeof script);
+    struct local_job j = fx_job(&f, "bad", script);
+    j.cwd = "/nonexistent/moku-dir";
+    double t0 = now_s();
+    if (start_ok(&f, &j) == 0) {
+        wait_end(f.l, "bad", 5, &st);
+        CHECK_EQ(st.state, LOCAL_ENDED);
+        CHECK_STR(st.reason, "failed");
+        CHECK_EQ(st.exit_code, 127);
+        CHECK(now_s() - t0 < 2);
+        snprintf(path, sizeof path, "%s/bad/%s", f.spool, LOCAL_F_LOG);
+        CHECK_HAS(slurp(path, buf, sizeof buf), "/nonexistent/moku-dir");
+    }
+    /* A script that is not there: the message reaches the error file too. */
+    char errp[256];
+    snprintf(errp, sizeof errp, "%s/missing.err", f.work);
+    j = fx_job(&f, "missing", "/nonexistent/script.sh");
+    j.err_path = errp;
+    if (start_ok(&f, &j) == 0) {
+        wait_end(f.l, "missing", 5, &st);
+        CHECK_STR(st.reason, "failed");
+        CHECK_EQ(st.exit_code, 127);
+        CHECK_HAS(slurp(errp, buf, sizeof buf), "/nonexistent/script.sh");
+    }
+    fx_close(&f);
+}
+
+/* A supervisor that fails to start: the error carries its log, the spool
+ * directory is gone. /bin/true plays a supervisor that exits at once. */
+static void test_supervisor_fails(void)
+{
+    char base[] = "/tmp/t_local_XXXXXX", spool[64], dir[96];
+    struct err e;
+    if (!mkdtemp(base))
+        return;
+    snprintf(spool, sizeof spool, "%s/spool", base);
+    struct local *l = local_create(spool, "/bin/true", &e);
+    CHECK(l != NULL);
+    static const char *const one[] = {"localhost"};
+    struct local_job j = {
+        .id = "j", .user = "x", .uid = getuid(), .gid = getgid(), .script = "/bin/true",
+        .cwd = "/", .hosts = one, .nhosts = 1, .walltime = 10,
+    };
+    struct passwd *pw = getpwuid(getuid());
+    j.user = pw ? pw->pw_name : "root";
+    if (l) {
+        CHECK_EQ(local_start(l, &j, &e), -1);
+        CHECK_HAS(e.msg, "supervisor exited with status 0");
+        snprintf(dir, sizeof dir, "%s/j", spool);
+        CHECK(access(dir, F_OK) < 0);
+    }
+    local_destroy(l);
+    CHECK(local_create(spool, "/nonexistent/moku", &e) == NULL);
+    rm_tree(base);
+}
+
+/* As root: the job runs as its user (nobody), who can read its nodefile
+ * and whose output files it creates; uid 0 for a user not root is refused. */
+static void test_run_as_user(void)
+{
+    struct passwd *pw = getpwnam("nobody");
+    if (geteuid() != 0 || !pw) {
+        printf("t_local: skipping test_run_as_user (needs root and user nobody)\n");
+        return;
+    }
+    struct fx f;
+    if (fx_open(&f) < 0)
+        return;
+    char script[256], path[256], buf[1024], expect[128];
+    struct local_status st;
+    struct err e;
+    fx_script(&f, "id.sh", "id -u\ncat \"$PBS_NODEFILE\"\necho \"$USER $HOME\"\n", 0644, script,
+              sizeof script);
+    struct local_job j = fx_job(&f, "u1", script);
+    j.user = "nobody";
+    j.uid = pw->pw_uid;
+    j.gid = pw->pw_gid;
+    if (start_ok(&f, &j) == 0) {
+        wait_end(f.l, "u1", 5, &st);
+        CHECK_EQ(st.exit_code, 0);
+        snprintf(path, sizeof path, "%s/u1.ou1", f.work);
+        snprintf(expect, sizeof expect, "%ld\nlocalhost\nnobody %s\n", (long)pw->pw_uid,
+                 pw->pw_dir);
+        CHECK_STR(slurp(path, buf, sizeof buf), expect);
+        struct stat sb;
+        CHECK(stat(path, &sb) == 0 && sb.st_uid == pw->pw_uid);
+    }
+    j = fx_job(&f, "u2", script);
+    j.user = "nobody";
+    j.uid = 0;
+    CHECK_EQ(local_start(f.l, &j, &e), -1);
+    CHECK_HAS(e.msg, "uid 0");
+    fx_close(&f);
+}
+
+static void test_host(void)
+{
+    int procs = 0;
+    long mem = 0;
+    local_host(&procs, &mem);
+    CHECK(procs >= 1);
+    CHECK(mem > 0);
+}
+
+int main(void)
+{
+    if (access(MOKU_BIN, X_OK) < 0) {
+        printf("t_local: skipping the job tests: %s not built (run make from the "
+               "repository root)\n", MOKU_BIN);
+        TEST_RUN(test_host);
+        return TEST_DONE();
+    }
+    TEST_RUN(test_basic_job);
+    TEST_RUN(test_shebang);
+    TEST_RUN(test_walltime);
+    TEST_RUN(test_cancel);
+    TEST_RUN(test_suspend_resume);
+    TEST_RUN(test_walltime_suspended);
+    TEST_RUN(test_restart);
+    TEST_RUN(test_invalid);
+    TEST_RUN(test_bad_cwd);
+    TEST_RUN(test_supervisor_fails);
+    TEST_RUN(test_run_as_user);
+    TEST_RUN(test_host);
+    return TEST_DONE();
+}

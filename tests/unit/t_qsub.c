@@ -1,0 +1,1098 @@
+/*
+ * t_qsub — tests of the submission parser (cmd/qsub): every option in both
+ * forms, directives (#PBS, #MSUB, where they stop, the command line
+ * overriding them), -l combinations and units, -a dates, -W x= items, -v/-V,
+ * every error message, the JSON round trip and a table of hostile JSON.
+ *
+ * Most cases are tables: a command line (split at blanks, '...' groups), a
+ * script (NULL: a plain one) and fragments of the request's dump, " key=value "
+ * per JSON field (strings bare, the rest as compact JSON); a fragment
+ * starting with '!' names a key that must be absent, one ending in '*' gives
+ * only the start of the value.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd/qsub.h"
+#include "test.h"
+#include "util/mem.h"
+
+#define NOW 1710504000L /* 2024-03-15 12:00:00 UTC, a Friday */
+#define CWD "/home/u/work"
+#define PLAIN "#!/bin/sh\necho hi\n"
+
+static char *const envp[] = {"HOME=/home/u", "PATH=/usr/bin:/bin", "FOO=foo",  "BAR=bar baz",
+                             "BAD-NAME=x",   "FUNC=() {\n}",       "NOEQUALS", NULL};
+
+/* ---------------------------------------------------------------- helpers */
+
+struct cmdline {
+    char buf[8192];
+    char *argv[64];
+    int argc;
+};
+
+/* "qsub" and the words of line: blanks separate, '...' groups. */
+static void split(struct cmdline *c, const char *line)
+{
+    char *o = c->buf;
+    c->argc = 0;
+    c->argv[c->argc++] = "qsub";
+    for (const char *p = line; *p;) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        c->argv[c->argc++] = o;
+        for (int q = 0; *p && (q || *p != ' '); p++) {
+            if (*p == '\'')
+                q = !q;
+            else
+                *o++ = *p;
+        }
+        *o++ = '\0';
+    }
+    c->argv[c->argc] = NULL;
+}
+
+static int parse_n(const char *args, const char *script, size_t len, struct qsub_req *r,
+                   struct err *err)
+{
+    struct cmdline c;
+    split(&c, args);
+    return qsub_parse(c.argc, c.argv, script, len, "job.sh", CWD, envp, NOW, r, err);
+}
+
+static int parse(const char *args, const char *script, struct qsub_req *r, struct err *err)
+{
+    script = script ? script : PLAIN;
+    return parse_n(args, script, strlen(script), r, err);
+}
+
+/* " key=value " for every field but the script. Caller frees. */
+static char *dump(const struct qsub_req *r)
+{
+    json_t *o = qsub_to_json(r);
+    CHECK(o != NULL);
+    if (!o)
+        return xstrdup("");
+    json_object_del(o, "script");
+    size_t cap = 1, len = 0;
+    char *out = xcalloc(1, 1);
+    const char *key;
+    json_t *v;
+    json_object_foreach(o, key, v)
+    {
+        char *text = json_is_string(v) ? xstrdup(json_string_value(v))
+                                       : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+        size_t need = len + strlen(key) + strlen(text) + 4;
+        out = xgrow(out, &cap, need, 1);
+        len += (size_t)sprintf(out + len, " %s=%s", key, text);
+        free(text);
+    }
+    out = xgrow(out, &cap, len + 2, 1);
+    strcpy(out + len, " ");
+    json_decref(o);
+    return out;
+}
+
+/* Whether the dump has every wanted fragment. */
+static void check_dump(const char *what, const struct qsub_req *r, const char *const *want)
+{
+    char *d = dump(r);
+    for (size_t i = 0; i < 8 && want[i]; i++) {
+        char frag[256];
+        if (want[i][0] == '!') {
+            snprintf(frag, sizeof frag, " %s=", want[i] + 1);
+            if (strstr(d, frag)) {
+                test_failed_checks++;
+                fprintf(stderr, "%s: %s: '%s' has %s\n", test_name, what, d, frag);
+            }
+        } else {
+            size_t n = strlen(want[i]);
+            if (n && want[i][n - 1] == '*') /* a prefix of the value */
+                snprintf(frag, sizeof frag, " %.*s", (int)n - 1, want[i]);
+            else
+                snprintf(frag, sizeof frag, " %s ", want[i]);
+            if (!strstr(d, frag)) {
+                test_failed_checks++;
+                fprintf(stderr, "%s: %s: '%s' lacks '%s'\n", test_name, what, d, frag);
+            }
+        }
+    }
+    free(d);
+}
+
+struct ok_case {
+    const char *args;
+    const char *script; /* NULL: PLAIN */
+    const char *want[8];
+};
+
+static void run_ok(const struct ok_case *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct qsub_req r;
+        struct err err = {""};
+        if (parse(cases[i].args, cases[i].script, &r, &err) < 0) {
+            test_failed_checks++;
+            fprintf(stderr, "%s: '%s': %s\n", test_name, cases[i].args, err.msg);
+            continue;
+        }
+        CHECK(qsub_check(&r, NULL) == 0);
+        check_dump(cases[i].args, &r, cases[i].want);
+        qsub_free(&r);
+    }
+}
+
+struct bad_case {
+    const char *args;
+    const char *script;
+    const char *want; /* a substring of the message */
+};
+
+static void run_bad(const struct bad_case *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct qsub_req r = {.name = (char *)"untouched"};
+        struct err err = {""};
+        int rc = parse(cases[i].args, cases[i].script, &r, &err);
+        if (rc == 0) {
+            test_failed_checks++;
+            fprintf(stderr, "%s: '%s' parsed, expected '%s'\n", test_name, cases[i].args,
+                    cases[i].want);
+            qsub_free(&r);
+            continue;
+        }
+        CHECK_STR(r.name, "untouched"); /* no side effect on failure */
+        if (!strstr(err.msg, cases[i].want)) {
+            test_failed_checks++;
+            fprintf(stderr, "%s: '%s': \"%s\" lacks \"%s\"\n", test_name, cases[i].args, err.msg,
+                    cases[i].want);
+        }
+    }
+}
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---------------------------------------------------------------- options */
+
+static void test_defaults(void)
+{
+    static const struct ok_case cases[] = {
+        {"",
+         NULL,
+         {"name=job.sh", "tasks=1", "ppn=1", "nodes=0", "walltime=0", "cwd=/home/u/work",
+          "hold=false", "mem_mb=0"}},
+        {"",
+         NULL,
+         {"start_after=0", "!join", "!rerunnable", "!features", "!env", "!account", "!out_path",
+          "!shell"}},
+    };
+    run_ok(cases, N(cases));
+
+    /* Script name: base name, sanitised; stdin is STDIN. */
+    struct qsub_req r;
+    struct err err;
+    char *argv[] = {"qsub", NULL};
+    CHECK(qsub_parse(1, argv, PLAIN, strlen(PLAIN), "/a/b/my job.sh", CWD, NULL, NOW, &r, &err) ==
+          0);
+    CHECK_STR(r.name, "my_job.sh");
+    CHECK_STR(r.script, PLAIN);
+    qsub_free(&r);
+    CHECK(qsub_parse(1, argv, PLAIN, strlen(PLAIN), NULL, CWD, NULL, NOW, &r, &err) == 0);
+    CHECK_STR(r.name, "STDIN");
+    qsub_free(&r);
+    char longname[200];
+    memset(longname, 'x', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    CHECK(qsub_parse(1, argv, PLAIN, strlen(PLAIN), longname, CWD, NULL, NOW, &r, &err) == 0);
+    CHECK_EQ(strlen(r.name), QSUB_MAX_NAME);
+    qsub_free(&r);
+    /* The client's cwd is cleaned. */
+    CHECK(qsub_parse(1, argv, PLAIN, strlen(PLAIN), "j", "/home//u/./x/..", NULL, NOW, &r, &err) ==
+          0);
+    CHECK_STR(r.cwd, "/home/u");
+    qsub_free(&r);
+    qsub_free(NULL);
+}
+
+static void test_options(void)
+{
+    static const struct ok_case cases[] = {
+        {"-N foo", NULL, {"name=foo"}},
+        {"-Nfoo", NULL, {"name=foo"}},
+        {"-N été.1", NULL, {"name=été.1"}},
+        {"-A acct", NULL, {"account=acct"}},
+        {"-Aacct", NULL, {"account=acct"}},
+        {"-q batch", NULL, {"queue=batch"}},
+        {"-qbatch", NULL, {"queue=batch"}},
+        {"-o out.txt", NULL, {"out_path=/home/u/work/out.txt"}},
+        {"-o/tmp/o", NULL, {"out_path=/tmp/o"}},
+        {"-e ../err", NULL, {"err_path=/home/u/err"}},
+        {"-e../err", NULL, {"err_path=/home/u/err"}},
+        {"-o ./a/./b//c/../d", NULL, {"out_path=/home/u/work/a/b/d"}},
+        {"-o '/a b/c'", NULL, {"out_path=/a b/c"}},
+        {"-j oe", NULL, {"join=oe"}},
+        {"-jeo", NULL, {"join=eo"}},
+        {"-j n", NULL, {"!join"}},
+        {"-d /scratch", NULL, {"cwd=/scratch"}},
+        {"-dsub", NULL, {"cwd=/home/u/work/sub"}},
+        {"-d ../../../..", NULL, {"cwd=/"}},
+        {"-d sub -o o", NULL, {"cwd=/home/u/work/sub", "out_path=/home/u/work/o"}},
+        {"-h", NULL, {"hold=true"}},
+        {"-m abe -M a@b.c,d@e.f", NULL, {"mail_events=abe", "mail_users=a@b.c,d@e.f"}},
+        {"-mn -Mu", NULL, {"mail_events=n", "mail_users=u"}},
+        {"-r y", NULL, {"rerunnable=true"}},
+        {"-rn", NULL, {"rerunnable=false"}},
+        {"-S /bin/bash", NULL, {"shell=/bin/bash"}},
+        {"-S/bin/zsh", NULL, {"shell=/bin/zsh"}},
+        {"-hNfoo", NULL, {"hold=true", "name=foo"}},
+        {"-hN foo", NULL, {"hold=true", "name=foo"}},
+        {"-N x job.sh", NULL, {"name=x"}},
+        {"job.sh -N x", NULL, {"name=x"}},
+        {"-N x -- -job.sh", NULL, {"name=x"}},
+        {"-N -dash", NULL, {"name=-dash"}},
+        {"-N a -N b", NULL, {"name=b"}},
+    };
+    run_ok(cases, N(cases));
+}
+
+static void test_resources(void)
+{
+    static const struct ok_case cases[] = {
+        {"-l nodes=2:ppn=4", NULL, {"nodes=2", "ppn=4", "tasks=8", "!features"}},
+        {"-lnodes=3", NULL, {"nodes=3", "ppn=1", "tasks=3"}},
+        {"-l nodes=2:ppn=4:fast:ib", NULL, {"tasks=8", "features=[\"fast\",\"ib\"]"}},
+        {"-l nodes=2:fast:ppn=2:fast", NULL, {"tasks=4", "features=[\"fast\"]"}},
+        {"-l nodes=1::ppn=2", NULL, {"tasks=2"}},
+        {"-l NODES=2:PPN=2", NULL, {"tasks=4"}},
+        {"-l procs=6", NULL, {"nodes=0", "ppn=1", "tasks=6"}},
+        {"-l nodes=2:ppn=4:fast -l procs=3", NULL, {"nodes=0", "tasks=3", "!features"}},
+        {"-l procs=3 -l nodes=2:ppn=4", NULL, {"nodes=2", "tasks=8"}},
+        {"-l nodes=1000:ppn=1000", NULL, {"tasks=1000000"}},
+        {"-l nodes=2:ppn=4,walltime=1:00:00", NULL, {"tasks=8", "walltime=3600"}},
+        {"-l walltime=3600 -l mem=1gb", NULL, {"walltime=3600", "mem_mb=1024"}},
+        {"-l walltime=1:00:00,mem=2gb,qos=high,",
+         NULL,
+         {"walltime=3600", "mem_mb=2048", "qos=high"}},
+        {"-l walltime=90", NULL, {"walltime=90"}},
+        {"-l walltime=1:30", NULL, {"walltime=90"}},
+        {"-l walltime=10:00", NULL, {"walltime=600"}},
+        {"-l walltime=100:00:00", NULL, {"walltime=360000"}},
+        {"-l walltime=2:00:00:00", NULL, {"walltime=172800"}},
+        {"-l walltime=3650:00:00:00", NULL, {"walltime=315360000"}},
+        {"-l walltime=1 -l walltime=2", NULL, {"walltime=2"}},
+        {"-l mem=1", NULL, {"mem_mb=1"}},
+        {"-l mem=1048576", NULL, {"mem_mb=1"}},
+        {"-l mem=1048577b", NULL, {"mem_mb=2"}},
+        {"-l mem=1024kb", NULL, {"mem_mb=1"}},
+        {"-l mem=1025kb", NULL, {"mem_mb=2"}},
+        {"-l mem=512mb", NULL, {"mem_mb=512"}},
+        {"-l mem=3Mb", NULL, {"mem_mb=3"}},
+        {"-l mem=2GB", NULL, {"mem_mb=2048"}},
+        {"-l mem=1tb", NULL, {"mem_mb=1048576"}},
+        {"-l qos=high", NULL, {"qos=high"}},
+        {"-l advres=r2", NULL, {"advres=r2"}},
+    };
+    run_ok(cases, N(cases));
+}
+
+static void test_w_and_env(void)
+{
+    static const struct ok_case cases[] = {
+        {"-W x=QOS:high", NULL, {"qos=high", "!advres"}},
+        {"-Wx=QOS:high", NULL, {"qos=high"}},
+        {"-W x=QOS:high;ADVRES:r1", NULL, {"qos=high", "advres=r1"}},
+        {"-W x=qos=low;;advres:r3;", NULL, {"qos=low", "advres=r3"}},
+        {"-W X=ADVRES:r1", NULL, {"advres=r1", "!qos"}},
+        {"-l qos=a -W x=QOS:b", NULL, {"qos=b"}},
+        {"-v A=1,B=two", NULL, {"env={\"A\":\"1\",\"B\":\"two\"}"}},
+        {"-v A=", NULL, {"env={\"A\":\"\"}"}},
+        {"-v A=x=y", NULL, {"env={\"A\":\"x=y\"}"}},
+        {"-v FOO", NULL, {"env={\"FOO\":\"foo\"}"}},
+        {"-v BAR", NULL, {"env={\"BAR\":\"bar baz\"}"}},
+        {"-v NOSUCH", NULL, {"!env"}},
+        {"-v FOO=x,FOO", NULL, {"env={\"FOO\":\"foo\"}"}},
+        {"-v A=1 -v A=2,B=3", NULL, {"env={\"A\":\"2\",\"B\":\"3\"}"}},
+        {"-V",
+         NULL,
+         {"env={\"HOME\":\"/home/u\",\"PATH\":\"/usr/bin:/bin\",\"FOO\":\"foo\",\"BAR\":\"bar "
+          "baz\"}"}},
+        {"-V -v FOO=mine", NULL, {"env={\"FOO\":\"mine\",\"HOME\":\"/home/u\",*"}},
+        {"-v FOO=mine -V", NULL, {"env={\"FOO\":\"mine\",\"HOME\":\"/home/u\",*"}},
+        {"-hV", NULL, {"hold=true", "env={\"HOME\":\"/home/u\",*"}},
+    };
+    run_ok(cases, N(cases));
+}
+
+/* ------------------------------------------------------------- directives */
+
+static void test_directives(void)
+{
+    static const struct ok_case cases[] = {
+        {"", "#!/bin/sh\n#PBS -N dname\n#PBS -l nodes=2:ppn=2\necho\n", {"name=dname", "tasks=4"}},
+        {"", "#MSUB -A macct\n#PBS -q q1\nrun\n", {"account=macct", "queue=q1"}},
+        {"", "#PBS -N a\necho hi\n#PBS -N b\n", {"name=a"}},
+        {"", "#!/bin/sh\n\n# comment\n   \n#PBS -q q1\nhostname\n", {"queue=q1"}},
+        {"", "#!/bin/sh\nhostname\n#PBS -q q1\n", {"!queue"}},
+        {"", "  \t\n#PBS -q q2\n", {"queue=q2"}},
+        {"", "#PBS -N 'my'name\n", {"name=myname"}},
+        {"", "#PBS -N \"x\"y\n", {"name=xy"}},
+        {"", "#PBS -o '/a b/c'\n", {"out_path=/a b/c"}},
+        {"", "#PBS -l walltime=1:00:00 # one hour\n", {"walltime=3600"}},
+        {"", "#PBS -j oe -m abe -h\n", {"join=oe", "mail_events=abe", "hold=true"}},
+        {"", "#PBS\t-N tab\n", {"name=tab"}},
+        {"", "#PBS -N crlf\r\necho\r\n", {"name=crlf"}},
+        {"", "#PBSX -N no\n#PBS\n #PBS -N indented\n#MSUBX -N no\n", {"name=job.sh"}},
+        {"", "#PBS \n#PBS    \n", {"name=job.sh"}},
+        {"", "#PBS -l walltime=10\necho", {"walltime=10"}},
+        {"", "#PBS -d sub\n", {"cwd=/home/u/work/sub"}},
+        /* the command line wins */
+        {"-N cli", "#PBS -N dname\n", {"name=cli"}},
+        {"-l walltime=20", "#PBS -l nodes=2:ppn=4,walltime=10\n", {"tasks=8", "walltime=20"}},
+        {"-l procs=2",
+         "#PBS -l walltime=10\n#PBS -l nodes=3:fast\n",
+         {"walltime=10", "tasks=2", "nodes=0", "!features"}},
+        {"-W x=QOS:b", "#PBS -W x=QOS:a;ADVRES:r\n", {"qos=b", "advres=r"}},
+        {"-v B=3", "#PBS -v A=1,B=2\n", {"env={\"A\":\"1\",\"B\":\"3\"}"}},
+        {"-j n", "#PBS -j oe\n", {"!join"}},
+        {"-r y", "#MSUB -r n\n", {"rerunnable=true"}},
+    };
+    run_ok(cases, N(cases));
+}
+
+/* ------------------------------------------------------------------- -a */
+
+static long utc(int y, int mo, int d, int h, int mi, int s)
+{
+    struct tm t = {.tm_year = y - 1900,
+                   .tm_mon = mo - 1,
+                   .tm_mday = d,
+                   .tm_hour = h,
+                   .tm_min = mi,
+                   .tm_sec = s};
+    return (long)timegm(&t);
+}
+
+static long start_after(const char *date, long now)
+{
+    char *argv[] = {"qsub", "-a", (char *)date, NULL};
+    struct qsub_req r;
+    struct err err;
+    if (qsub_parse(3, argv, PLAIN, strlen(PLAIN), "j", CWD, NULL, now, &r, &err) < 0) {
+        fprintf(stderr, "    -a %s: %s\n", date, err.msg);
+        return -1;
+    }
+    long v = r.start_after;
+    qsub_free(&r);
+    return v;
+}
+
+static void test_dates(void)
+{
+    struct {
+        const char *date;
+        long now;
+        long want;
+    } cases[] = {
+        {"1300", NOW, utc(2024, 3, 15, 13, 0, 0)},
+        {"1200", NOW, NOW}, /* now is not in the past */
+        {"1200.30", NOW, NOW + 30},
+        {"1159.59", NOW, utc(2024, 3, 16, 11, 59, 59)},
+        {"1100", NOW, utc(2024, 3, 16, 11, 0, 0)},
+        {"0000", utc(2024, 2, 29, 23, 0, 0), utc(2024, 3, 1, 0, 0, 0)},
+        {"161000", NOW, utc(2024, 3, 16, 10, 0, 0)},
+        {"151300", NOW, utc(2024, 3, 15, 13, 0, 0)},
+        {"151100", NOW, utc(2024, 4, 15, 11, 0, 0)},
+        {"140900", NOW, utc(2024, 4, 14, 9, 0, 0)},
+        {"310900", utc(2024, 4, 30, 12, 0, 0), utc(2024, 5, 31, 9, 0, 0)},
+        {"311000", utc(2024, 12, 31, 12, 0, 0), utc(2025, 1, 31, 10, 0, 0)},
+        {"03161000", NOW, utc(2024, 3, 16, 10, 0, 0)},
+        {"03141000", NOW, utc(2025, 3, 14, 10, 0, 0)},
+        {"02291000", NOW, utc(2028, 2, 29, 10, 0, 0)},
+        {"2403161000", NOW, utc(2024, 3, 16, 10, 0, 0)},
+        {"6801010000", NOW, utc(2068, 1, 1, 0, 0, 0)},
+        {"9901010000", NOW, utc(1999, 1, 1, 0, 0, 0)}, /* YY >= 69: 19YY, in the past: kept */
+        {"202403161000.05", NOW, utc(2024, 3, 16, 10, 0, 5)},
+        {"202001010000", NOW, utc(2020, 1, 1, 0, 0, 0)},
+        {"202402291200", NOW, utc(2024, 2, 29, 12, 0, 0)},
+    };
+    for (size_t i = 0; i < N(cases); i++) {
+        long got = start_after(cases[i].date, cases[i].now);
+        if (got != cases[i].want) {
+            test_failed_checks++;
+            fprintf(stderr, "%s: -a %s: %ld, expected %ld\n", test_name, cases[i].date, got,
+                    cases[i].want);
+        }
+    }
+}
+
+/* ----------------------------------------------------------------- errors */
+
+static void test_errors(void)
+{
+    static const struct bad_case cases[] = {
+        {"-x", NULL, "qsub: unknown option '-x'"},
+        {"-hx", NULL, "qsub: unknown option '-x'"},
+        {"--help", NULL, "qsub: unknown option '--help'"},
+        {"-N", NULL, "qsub: -N: missing argument"},
+        {"-h -l", NULL, "qsub: -l: missing argument"},
+        {"-t 1-10", NULL, "qsub: -t: job arrays are not supported"},
+        {"-t", NULL, "qsub: -t: job arrays are not supported"},
+        {"-I", NULL, "qsub: -I: interactive jobs are not supported"},
+        {"a.sh b.sh", NULL, "qsub: unexpected extra argument 'b.sh'"},
+        {"-N 'a b'", NULL, "qsub: -N: 'a b' contains white space"},
+        {"-N ''", NULL, "qsub: -N: empty value"},
+        {"-N xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", NULL,
+         "-N: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' is longer than 64 "
+         "bytes"},
+        {"-N \x01x", NULL, "-N: '?x' contains a control character"},
+        {"-N \xc3", NULL, "-N: '?' is not valid UTF-8"},
+        {"-N \xc2\x85", NULL,
+         "-N: '?"
+         "?' contains a control character"},
+        {"-A 'a b'", NULL, "qsub: -A: 'a b' contains white space"},
+        {"-q ''", NULL, "qsub: -q: empty value"},
+        {"-M 'a b'", NULL, "qsub: -M: 'a b' contains white space"},
+        {"-l walltime=abc", NULL,
+         "qsub: -l: bad walltime 'abc' (expected [[HH:]MM:]SS or seconds)"},
+        {"-l walltime=", NULL, "qsub: -l: bad walltime ''"},
+        {"-l walltime=1:2:3:4:5", NULL, "bad walltime '1:2:3:4:5'"},
+        {"-l walltime=1:xx", NULL, "bad walltime '1:xx'"},
+        {"-l walltime=1.5", NULL, "bad walltime '1.5'"},
+        {"-l walltime=0", NULL, "qsub: -l: walltime '0' must be positive"},
+        {"-l walltime=0:00:00", NULL, "walltime '0:00:00' must be positive"},
+        {"-l walltime=-5", NULL, "walltime '-5' must be positive"},
+        {"-l walltime=3650:00:00:01", NULL, "walltime '3650:00:00:01' is longer than 10 years"},
+        {"-l walltime=INFINITY", NULL, "walltime 'INFINITY' is longer than 10 years"},
+        {"-l walltime=00000000000000000000000000000000000000000000001:30", NULL,
+         "bad walltime '00000000"},
+        {"-l mem=abc", NULL,
+         "qsub: -l: bad mem 'abc' (expected a number with b, kb, mb, gb or tb)"},
+        {"-l mem=", NULL, "bad mem ''"},
+        {"-l mem=10pb", NULL, "bad mem '10pb'"},
+        {"-l mem=0", NULL, "qsub: -l: mem '0' must be positive"},
+        {"-l mem=0gb", NULL, "mem '0gb' must be positive"},
+        {"-l mem=2000000tb", NULL, "mem '2000000tb' is too large"},
+        {"-l mem=9999999999999999999999", NULL, "bad mem '9999999999999999999999'"},
+        {"-l nodes=0", NULL, "qsub: -l: bad nodes '0' (expected a whole number from 1 to 1000000)"},
+        {"-l nodes=abc", NULL, "bad nodes 'abc'"},
+        {"-l nodes=", NULL, "bad nodes ''"},
+        {"-l nodes=-1", NULL, "bad nodes '-1'"},
+        {"-l nodes=1000001", NULL, "bad nodes '1000001'"},
+        {"-l nodes=99999999999999999999", NULL, "bad nodes '99999999999999999999'"},
+        {"-l nodes=2:ppn=0", NULL, "bad ppn '0'"},
+        {"-l nodes=2:ppn=x", NULL, "bad ppn 'x'"},
+        {"-l nodes=1000:ppn=1001", NULL,
+         "nodes '1000:ppn=1001' asks for 1001000 processors, more than 1000000"},
+        {"-l nodes=1+2", NULL, "bad nodes '1+2': several node groups ('+') are not supported"},
+        {"-l nodes=2:gpus=1", NULL,
+         "unknown node property 'gpus=1' (moku knows ppn=P and features)"},
+        {"-l nodes=2:f\x01", NULL, "'f?' contains a control character"},
+        {"-l procs=0", NULL, "bad procs '0'"},
+        {"-l foo=1", NULL,
+         "qsub: -l: unknown resource 'foo' (moku knows nodes, procs, walltime, mem, qos, advres)"},
+        {"-l walltime", NULL, "qsub: -l: 'walltime': expected resource=value"},
+        {"-l qos=", NULL, "qsub: -l: bad qos: empty value"},
+        {"-l advres=a\x7f", NULL, "bad advres: 'a?' contains a control character"},
+        {"-W depend=afterok:1", NULL, "qsub: -W: unsupported attribute 'depend' (moku knows x=)"},
+        {"-W x", NULL, "unsupported attribute 'x'"},
+        {"-W x=FLAGS:RESTARTABLE", NULL,
+         "qsub: -W: unsupported x= item 'FLAGS' (moku knows QOS:name and ADVRES:name)"},
+        {"-W x=QOS", NULL, "unsupported x= item 'QOS'"},
+        {"-W x=QOS:", NULL, "qsub: -W: bad QOS: empty value"},
+        {"-W x=ADVRES:a;QOS:b;NACCESSPOLICY:SINGLEJOB", NULL,
+         "unsupported x= item 'NACCESSPOLICY'"},
+        {"-j xx", NULL, "qsub: -j: bad join 'xx' (expected oe, eo or n)"},
+        {"-r maybe", NULL, "qsub: -r: expected y or n, got 'maybe'"},
+        {"-m xyz", NULL, "qsub: -m: bad mail events 'xyz' (expected letters of 'abef', or 'n')"},
+        {"-m an", NULL, "bad mail events 'an'"},
+        {"-S bash", NULL, "qsub: -S: 'bash' is not an absolute path"},
+        {"-S ''", NULL, "qsub: -S: empty value"},
+        {"-v 1A=2", NULL, "qsub: -v: bad variable name '1A'"},
+        {"-v A-B", NULL, "bad variable name 'A-B'"},
+        {"-v =x", NULL, "bad variable name ''"},
+        {"-v FUNC", NULL, "qsub: -v: value of FUNC contains a control character"},
+        {"-o host:/path", NULL, "qsub: -o: 'host:/path': host:path is not supported"},
+        {"-e ''", NULL, "qsub: -e: empty path"},
+        {"-d a\x1b", NULL, "qsub: -d: path 'a?' contains a control character"},
+        {"-a 12345", NULL, "qsub: -a: bad date '12345' (expected [[[[CC]YY]MM]DD]hhmm[.SS])"},
+        {"-a abc", NULL, "bad date 'abc'"},
+        {"-a 130", NULL, "bad date '130'"},
+        {"-a 1300.5", NULL, "bad date '1300.5'"},
+        {"-a 1300.", NULL, "bad date '1300.'"},
+        {"-a 1300.60", NULL, "bad date '1300.60'"},
+        {"-a 1300x", NULL, "bad date '1300x'"},
+        {"-a 1234567890123", NULL, "bad date '1234567890123'"},
+        {"-a 2400", NULL, "qsub: -a: bad date '2400': no such time"},
+        {"-a 1260", NULL, "bad date '1260': no such time"},
+        {"-a 321000", NULL, "bad date '321000': no such time"},
+        {"-a 001000", NULL, "bad date '001000': no such time"},
+        {"-a 13011000", NULL, "bad date '13011000': no such time"},
+        {"-a 2402301000", NULL, "qsub: -a: bad date '2402301000': no such date"},
+        {"-a 202302291000", NULL, "bad date '202302291000': no such date"},
+        {"-a 196001010000", NULL, "date '196001010000' is out of range"},
+        /* the script */
+        {"", "", "job.sh: script is empty"},
+        {"", "  \n\t\n", "job.sh: script is empty"},
+        {"", "#!/bin/sh\necho\necho \xff\n", "job.sh:3: not valid UTF-8"},
+        {"", "#!/bin/sh\xc0\xaf\n", "job.sh:1: not valid UTF-8"},
+        {"", "echo \xed\xa0\x80\n", "job.sh:1: not valid UTF-8"}, /* a surrogate */
+        /* directives */
+        {"", "#PBS -l walltime=abc\n", "job.sh:1: #PBS -l: bad walltime 'abc'"},
+        {"", "#!/bin/sh\n#PBS -x\n", "job.sh:2: #PBS: unknown option '-x'"},
+        {"", "#MSUB -t 1-3\n", "job.sh:1: #MSUB -t: job arrays are not supported"},
+        {"", "#PBS -N \"abc\n", "job.sh:1: #PBS: unterminated \" quote"},
+        {"", "#PBS -N 'abc\n", "job.sh:1: #PBS: unterminated ' quote"},
+        {"", "#PBS -N a b\n", "job.sh:1: #PBS: unexpected argument 'b'"},
+        {"", "#PBS -N\n", "job.sh:1: #PBS -N: missing argument"},
+        {"", "#PBS -N ok\n\n#MSUB -l mem=1xb\n", "job.sh:3: #MSUB -l: bad mem '1xb'"},
+        /* a bad directive fails even when the command line would override it */
+        {"-N ok", "#PBS -N 'a b'\n", "job.sh:1: #PBS -N: 'a b' contains white space"},
+    };
+    run_bad(cases, N(cases));
+}
+
+static void test_errors_args(void)
+{
+    struct qsub_req r;
+    struct err err;
+    char *argv[] = {"/usr/bin/msub", "-x", NULL};
+    /* argv[0]'s base name prefixes messages */
+    CHECK(qsub_parse(2, argv, PLAIN, strlen(PLAIN), "j", CWD, NULL, NOW, &r, &err) < 0);
+    CHECK_STR(err.msg, "msub: unknown option '-x'");
+    char *argv2[] = {"moku submit", "-z", NULL};
+    CHECK(qsub_parse(2, argv2, PLAIN, strlen(PLAIN), "j", CWD, NULL, NOW, &r, &err) < 0);
+    CHECK_STR(err.msg, "moku submit: unknown option '-z'");
+    /* the working directory */
+    CHECK(qsub_parse(1, argv, PLAIN, strlen(PLAIN), "j", "rel", NULL, NOW, &r, &err) < 0);
+    CHECK_HAS(err.msg, "msub: working directory 'rel' is not a usable absolute path");
+    CHECK(qsub_parse(1, argv, PLAIN, strlen(PLAIN), "j", NULL, NULL, NOW, &r, &err) < 0);
+    CHECK_HAS(err.msg, "working directory '(none)'");
+    /* NUL bytes and size */
+    CHECK(parse_n("", "#!/bin/sh\n\0x\n", 13, &r, &err) < 0);
+    CHECK_STR(err.msg, "job.sh:2: NUL byte in the script");
+    CHECK(parse_n("", NULL, 0, &r, &err) < 0);
+    CHECK_HAS(err.msg, "script is empty");
+    size_t big = (size_t)QSUB_MAX_SCRIPT + 1;
+    char *s = xmalloc(big);
+    memset(s, 'x', big);
+    CHECK(parse_n("", s, big, &r, &err) < 0);
+    CHECK_STR(err.msg, "job.sh: script larger than 1 MiB");
+    CHECK(parse_n("-N x", s, big - 1, &r, &err) == 0); /* exactly 1 MiB is fine */
+    CHECK_EQ(strlen(r.script), QSUB_MAX_SCRIPT);
+    qsub_free(&r);
+    free(s);
+}
+
+/* -V with more than the environment limits allow. */
+static void test_env_limits(void)
+{
+    struct qsub_req r;
+    struct err err;
+    char *argv[] = {"qsub", "-V", NULL};
+    char **big = xcalloc(QSUB_MAX_ENV + 2, sizeof *big);
+    for (int i = 0; i < QSUB_MAX_ENV + 1; i++) {
+        big[i] = xmalloc(32);
+        snprintf(big[i], 32, "V%d=x", i);
+    }
+    CHECK(qsub_parse(2, argv, PLAIN, strlen(PLAIN), "j", CWD, big, NOW, &r, &err) < 0);
+    CHECK_STR(err.msg, "qsub: -V: more than 4096 environment variables");
+    free(big[QSUB_MAX_ENV]);
+    big[QSUB_MAX_ENV] = NULL;
+    CHECK(qsub_parse(2, argv, PLAIN, strlen(PLAIN), "j", CWD, big, NOW, &r, &err) == 0);
+    CHECK_EQ(r.nenv, QSUB_MAX_ENV);
+    qsub_free(&r);
+    for (int i = 0; i < QSUB_MAX_ENV; i++)
+        free(big[i]);
+    /* 20 values of 60000 bytes: over 1 MiB in all */
+    for (int i = 0; i < 20; i++) {
+        big[i] = xmalloc(60010);
+        int n = snprintf(big[i], 60010, "V%d=", i);
+        memset(big[i] + n, 'y', 60000);
+        big[i][n + 60000] = '\0';
+    }
+    big[20] = NULL;
+    CHECK(qsub_parse(2, argv, PLAIN, strlen(PLAIN), "j", CWD, big, NOW, &r, &err) < 0);
+    CHECK_HAS(err.msg, "qsub: request: 'env': ");
+    CHECK_HAS(err.msg, "more than 1 MiB");
+    for (int i = 0; i < 20; i++)
+        free(big[i]);
+    free(big);
+}
+
+static void test_script_arg(void)
+{
+    struct {
+        const char *args;
+        const char *path; /* NULL: stdin; "ERR:..." an error */
+    } cases[] = {
+        {"", NULL},
+        {"job.sh", "job.sh"},
+        {"-N x job.sh", "job.sh"},
+        {"-Nx -l walltime=1 job.sh -h", "job.sh"},
+        {"-N job.sh", NULL},
+        {"-- -odd.sh", "-odd.sh"},
+        {"-", "-"},
+        {"a b", "ERR:qsub: unexpected extra argument 'b'"},
+        {"-x a", "ERR:qsub: unknown option '-x'"},
+        {"-t 1-3 a", "ERR:qsub: -t: job arrays are not supported"},
+        {"-l", "ERR:qsub: -l: missing argument"},
+        {"-l bogus=1 a", "a"}, /* values are not checked here */
+    };
+    for (size_t i = 0; i < N(cases); i++) {
+        struct cmdline c;
+        split(&c, cases[i].args);
+        const char *path = "unset";
+        struct err err = {""};
+        int rc = qsub_script_arg(c.argc, c.argv, &path, &err);
+        const char *want = cases[i].path;
+        if (want && strncmp(want, "ERR:", 4) == 0) {
+            CHECK(rc < 0);
+            CHECK_STR(err.msg, want + 4);
+            CHECK_STR(path, "unset");
+        } else {
+            CHECK(rc == 0);
+            if (want)
+                CHECK_STR(path, want);
+            else
+                CHECK(path == NULL);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------- JSON */
+
+/* A request with every field set. */
+static void full_req(struct qsub_req *r)
+{
+    const char *script = "#!/bin/bash\n#PBS -N full\n#PBS -l nodes=2:ppn=3:fast:ib\necho é\n";
+    struct err err = {""};
+    CHECK(parse("-A acct -q batch -W x=QOS:high;ADVRES:r1 -o out -e /tmp/err -j oe -d /scratch "
+                "-a 1300 -h -l walltime=2:00:00,mem=3gb -v A=1,FOO -m abe -M me@x -r y -S "
+                "/bin/bash",
+                script, r, &err) == 0);
+    CHECK_STR(err.msg, "");
+}
+
+static void check_same(const struct qsub_req *a, const struct qsub_req *b)
+{
+    json_t *ja = qsub_to_json(a), *jb = qsub_to_json(b);
+    CHECK(ja && jb && json_equal(ja, jb));
+    json_decref(ja);
+    json_decref(jb);
+    CHECK_STR(a->name, b->name);
+    CHECK_STR(a->script, b->script);
+    CHECK_EQ(a->tasks, b->tasks);
+    CHECK_EQ(a->nenv, b->nenv);
+    for (size_t i = 0; i < a->nenv && i < b->nenv; i++) {
+        CHECK_STR(a->env[i].name, b->env[i].name);
+        CHECK_STR(a->env[i].value, b->env[i].value);
+    }
+}
+
+static void test_json_roundtrip(void)
+{
+    struct qsub_req r, back;
+    full_req(&r);
+    check_dump("full", &r,
+               (const char *const[]){"name=full", "account=acct", "queue=batch", "qos=high",
+                                     "advres=r1", "out_path=/home/u/work/out", "err_path=/tmp/err",
+                                     "join=oe"});
+    check_dump("full", &r,
+               (const char *const[]){"cwd=/scratch", "start_after=1710507600", "hold=true",
+                                     "nodes=2", "ppn=3", "tasks=6", "features=[\"fast\",\"ib\"]",
+                                     "walltime=7200"});
+    check_dump("full", &r,
+               (const char *const[]){"mem_mb=3072", "env={\"A\":\"1\",\"FOO\":\"foo\"}",
+                                     "mail_events=abe", "mail_users=me@x", "rerunnable=true",
+                                     "shell=/bin/bash", NULL});
+    json_t *j = qsub_to_json(&r);
+    char *text = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    json_error_t jerr;
+    json_t *j2 = json_loads(text, 0, &jerr);
+    CHECK(j2 != NULL);
+    struct err err = {""};
+    CHECK(qsub_from_json(j2, &back, &err) == 0);
+    CHECK_STR(err.msg, "");
+    check_same(&r, &back);
+    qsub_free(&back);
+    json_decref(j2);
+    free(text);
+    qsub_free(&r);
+
+    /* The minimal request, and the defaults of absent and null fields. */
+    CHECK(parse("", NULL, &r, &err) == 0);
+    j = qsub_to_json(&r);
+    CHECK(qsub_from_json(j, &back, &err) == 0);
+    check_same(&r, &back);
+    CHECK_EQ(back.rerunnable, -1);
+    CHECK_EQ(back.join, QSUB_JOIN_NONE);
+    qsub_free(&back);
+    json_decref(j);
+    qsub_free(&r);
+    j = json_pack("{s:s, s:s, s:s, s:n, s:n, s:n}", "name", "n", "cwd", "/", "script", "x",
+                  "account", "tasks", "env");
+    CHECK(qsub_from_json(j, &back, &err) == 0);
+    CHECK_EQ(back.tasks, 1);
+    CHECK_EQ(back.ppn, 1);
+    CHECK(back.account == NULL);
+    qsub_free(&back);
+    json_decref(j);
+}
+
+/* The base request's JSON with key set to the JSON text v (NULL: removed). */
+static json_t *with(const char *key, const char *v)
+{
+    struct qsub_req r;
+    full_req(&r);
+    json_t *j = qsub_to_json(&r);
+    qsub_free(&r);
+    if (!v) {
+        json_object_del(j, key);
+        return j;
+    }
+    json_error_t e;
+    json_t *val = json_loads(v, JSON_DECODE_ANY, &e);
+    CHECK(val != NULL);
+    json_object_set_new(j, key, val);
+    return j;
+}
+
+static void expect_reject(const char *what, json_t *j, const char *want)
+{
+    struct qsub_req r = {.name = (char *)"untouched"};
+    struct err err = {""};
+    if (qsub_from_json(j, &r, &err) == 0) {
+        test_failed_checks++;
+        fprintf(stderr, "%s: %s accepted, expected \"%s\"\n", test_name, what, want);
+        qsub_free(&r);
+    } else if (!strstr(err.msg, want)) {
+        test_failed_checks++;
+        fprintf(stderr, "%s: %s: \"%s\" lacks \"%s\"\n", test_name, what, err.msg, want);
+    }
+    CHECK_STR(r.name, "untouched");
+    json_decref(j);
+}
+
+static void test_json_hostile(void)
+{
+    static const struct {
+        const char *key;
+        const char *value; /* JSON text; NULL: key removed */
+        const char *want;
+    } cases[] = {
+        {"name", NULL, "request: 'name': missing"},
+        {"cwd", "null", "request: 'cwd': missing"},
+        {"script", NULL, "request: 'script': missing"},
+        {"name", "5", "request: 'name': expected a string"},
+        {"name", "[\"a\"]", "'name': expected a string"},
+        {"name", "{}", "'name': expected a string"},
+        {"name", "true", "'name': expected a string"},
+        {"name", "\"\"", "'name': empty value"},
+        {"name", "\"a b\"", "'name': 'a b' contains white space"},
+        {"name", "\"a\\nb\"", "'name': 'a?b' contains a control character"},
+        {"name", "\"a\\u0085\"", "contains a control character"},
+        {"name", "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"",
+         "'name': longer than 64 bytes"},
+        {"account", "\"a\\tb\"", "'account': 'a?b' contains white space"},
+        {"queue", "1.5", "'queue': expected a string"},
+        {"qos", "\"\"", "'qos': empty value"},
+        {"cwd", "\"relative\"", "'cwd': 'relative' is not an absolute path"},
+        {"out_path", "\"o\"", "'out_path': 'o' is not an absolute path"},
+        {"err_path", "\"/a\\u001b[31m\"", "'err_path': '/a?[31m' contains a control character"},
+        {"shell", "\"\"", "'shell': empty value"},
+        {"join", "\"xx\"", "'join': expected \"oe\", \"eo\" or \"n\""},
+        {"join", "1", "'join': expected"},
+        {"hold", "1", "'hold': expected true or false"},
+        {"hold", "\"true\"", "'hold': expected true or false"},
+        {"rerunnable", "\"y\"", "'rerunnable': expected true or false"},
+        {"tasks", "\"4\"", "'tasks': expected an integer"},
+        {"tasks", "4.0", "'tasks': expected an integer"},
+        {"tasks", "1e300", "'tasks': expected an integer"},
+        {"tasks", "0", "'tasks': 1..1000000 expected, got 0"},
+        {"tasks", "9223372036854775807", "'tasks': 1..1000000 expected, got 9223372036854775807"},
+        {"tasks", "-9223372036854775808", "'tasks': 1..1000000 expected"},
+        {"nodes", "-1", "'nodes': 0..1000000 expected, got -1"},
+        {"ppn", "4294967297", "'ppn': 1..1000000 expected"},
+        {"walltime", "315360001", "'walltime': 0..315360000 expected, got 315360001"},
+        {"walltime", "-5", "'walltime': 0..315360000 expected, got -5"},
+        {"mem_mb", "1099511627777", "'mem_mb': 0..1099511627776 expected"},
+        {"start_after", "-1", "'start_after': 0..253402300799 expected, got -1"},
+        {"nodes", "3", "request: nodes 3, ppn 3 and tasks 6 disagree"},
+        {"tasks", "7", "nodes 2, ppn 3 and tasks 7 disagree"},
+        {"features", "\"a\"", "'features': expected an array of strings"},
+        {"features", "[1]", "'features': expected a string"},
+        {"features", "[\"a b\"]", "'features': 'a b' contains white space"},
+        {"features", "[[[[[[[[[[[]]]]]]]]]]]", "'features': expected a string"},
+        {"features", "[\"\"]", "'features': empty value"},
+        {"env", "[]", "'env': expected an object of strings"},
+        {"env", "{\"1A\":\"x\"}", "'env': bad variable name '1A'"},
+        {"env", "{\"\":\"x\"}", "'env': bad variable name ''"},
+        {"env", "{\"A\":5}", "'env': expected a string"},
+        {"env", "{\"A\":{\"B\":\"c\"}}", "'env': expected a string"},
+        {"env", "{\"A\":\"a\\nb\"}", "'env': value of A contains a control character"},
+        {"mail_events", "\"xyz\"", "'mail_events': bad mail events 'xyz'"},
+        {"mail_users", "\"a b\"", "'mail_users': 'a b' contains white space"},
+        {"script", "\"\"", "'script': script is empty"},
+        {"script", "\"  \\n\"", "'script': script is empty"},
+        {"script", "7", "'script': expected a string"},
+        {"bogus", "1", "request: unknown field 'bogus'"},
+        {"Name", "\"x\"", "request: unknown field 'Name'"},
+        {"", "1", "request: unknown field ''"},
+    };
+    for (size_t i = 0; i < N(cases); i++) {
+        char what[128];
+        snprintf(what, sizeof what, "%s=%s", cases[i].key, cases[i].value ? cases[i].value : "-");
+        expect_reject(what, with(cases[i].key, cases[i].value), cases[i].want);
+    }
+
+    /* Not objects at all. */
+    expect_reject("NULL", NULL, "request: not a JSON object");
+    expect_reject("array", json_array(), "request: not a JSON object");
+    expect_reject("string", json_string("{}"), "request: not a JSON object");
+
+    /* NUL bytes in values and keys. */
+    json_t *j = with("name", NULL);
+    json_object_set_new(j, "name", json_stringn("a\0b", 3));
+    expect_reject("NUL in name", j, "'name': contains a NUL byte");
+    j = with("script", NULL);
+    json_object_set_new(j, "script", json_stringn("echo\0rm -rf /", 13));
+    expect_reject("NUL in script", j, "'script': contains a NUL byte");
+    j = with("bogus", NULL);
+    json_object_setn_new(j, "name\0x", 6, json_string("x"));
+    expect_reject("NUL in key", j, "request: unknown field 'name'");
+    j = with("env", NULL);
+    json_t *env = json_object();
+    json_object_setn_new(env, "A\0B", 3, json_string("x"));
+    json_object_set_new(j, "env", env);
+    expect_reject("NUL in env key", j, "'env': bad variable name 'A'");
+    j = with("env", NULL);
+    json_object_set_new(j, "env", json_pack("{s:o}", "A", json_stringn("x\0y", 3)));
+    expect_reject("NUL in env value", j, "'env': contains a NUL byte");
+    j = with("features", NULL);
+    json_object_set_new(j, "features", json_pack("[o]", json_stringn("f\0g", 3)));
+    expect_reject("NUL in feature", j, "'features': contains a NUL byte");
+
+    /* Deep nesting where a string belongs. */
+    json_t *deep = json_string("x");
+    for (int i = 0; i < 10000; i++) {
+        json_t *a = json_array();
+        json_array_append_new(a, deep);
+        deep = a;
+    }
+    j = with("name", NULL);
+    json_object_set_new(j, "name", deep);
+    expect_reject("deep", j, "'name': expected a string");
+
+    /* Sizes: script over 1 MiB, too many features and variables, env over 1 MiB. */
+    size_t big = (size_t)QSUB_MAX_SCRIPT + 1;
+    char *s = xmalloc(big + 1);
+    memset(s, 'x', big);
+    s[big] = '\0';
+    j = with("script", NULL);
+    json_object_set_new(j, "script", json_string(s));
+    expect_reject("big script", j, "'script': longer than 1048576 bytes");
+    j = with("name", NULL);
+    json_object_set_new(j, "name", json_string(s));
+    expect_reject("big name", j, "'name': longer than 64 bytes");
+    free(s);
+    json_t *feats = json_array();
+    for (int i = 0; i <= QSUB_MAX_FEATURES; i++) {
+        char f[16];
+        snprintf(f, sizeof f, "f%d", i);
+        json_array_append_new(feats, json_string(f));
+    }
+    j = with("features", NULL);
+    json_object_set_new(j, "features", feats);
+    expect_reject("features", j, "'features': more than 64 features");
+    env = json_object();
+    for (int i = 0; i <= QSUB_MAX_ENV; i++) {
+        char k[16];
+        snprintf(k, sizeof k, "V%d", i);
+        json_object_set_new(env, k, json_string("x"));
+    }
+    j = with("env", NULL);
+    json_object_set_new(j, "env", env);
+    expect_reject("env count", j, "'env': more than 4096 variables");
+    env = json_object();
+    char *val = xmalloc(60001);
+    memset(val, 'v', 60000);
+    val[60000] = '\0';
+    for (int i = 0; i < 20; i++) {
+        char k[16];
+        snprintf(k, sizeof k, "V%d", i);
+        json_object_set_new(env, k, json_string(val));
+    }
+    free(val);
+    j = with("env", NULL);
+    json_object_set_new(j, "env", env);
+    expect_reject("env bytes", j, "'env': 1200");
+}
+
+/* qsub_check on requests built by hand. */
+static void test_check(void)
+{
+    struct qsub_req r = {
+        .name = "n", .cwd = "/", .script = "x", .ppn = 1, .tasks = 1, .rerunnable = -1};
+    struct err err;
+    CHECK(qsub_check(&r, &err) == 0);
+    r.ppn = 2;
+    CHECK(qsub_check(&r, &err) < 0);
+    CHECK_HAS(err.msg, "request: nodes 0, ppn 2 and tasks 1 disagree");
+    r.ppn = 1;
+    r.rerunnable = 3;
+    CHECK(qsub_check(&r, &err) < 0);
+    CHECK_STR(err.msg, "request: 'rerunnable': -1, 0 or 1 expected");
+    r.rerunnable = 0;
+    r.hold = 2;
+    CHECK(qsub_check(&r, &err) < 0);
+    CHECK_STR(err.msg, "request: 'hold': 0 or 1 expected");
+    r.hold = 0;
+    char *feats[] = {"a", "a b"};
+    r.features = feats;
+    r.nfeatures = 2;
+    CHECK(qsub_check(&r, &err) < 0);
+    CHECK_STR(err.msg, "request: 'features': 'a b' contains white space");
+    r.nfeatures = 0;
+    struct qsub_env env[] = {{"A", "1"}, {"A", "2"}};
+    r.env = env;
+    r.nenv = 2;
+    CHECK(qsub_check(&r, &err) < 0);
+    CHECK_STR(err.msg, "request: 'env': variable A given twice");
+    r.nenv = 0;
+    r.script = "\xff";
+    CHECK(qsub_check(&r, &err) < 0);
+    CHECK_STR(err.msg, "request: 'script': line 1: not valid UTF-8");
+    r.script = "x";
+    r.name = NULL;
+    CHECK(qsub_check(&r, &err) < 0);
+    CHECK_STR(err.msg, "request: 'name': missing");
+    CHECK(qsub_check(&r, NULL) < 0); /* err is optional */
+}
+
+/* Random command lines and scripts from pieces (and random bytes): the parser
+ * either refuses or makes a request that checks, and that survives the JSON
+ * round trip unchanged. */
+static unsigned long fuzz_state = 12345;
+
+static unsigned fuzz_rand(unsigned n)
+{
+    fuzz_state = fuzz_state * 6364136223846793005UL + 1442695040888963407UL;
+    return (unsigned)((fuzz_state >> 33) % n);
+}
+
+static const char *fuzz_word(char *buf)
+{
+    static const char *const pieces[] = {
+        "-N",
+        "-l",
+        "nodes=2:ppn=3:f",
+        "walltime=1:00",
+        "mem=3gb",
+        "procs=4",
+        "-W",
+        "x=QOS:a;ADVRES:b",
+        "-v",
+        "A=1,FOO",
+        "-V",
+        "-h",
+        "-a",
+        "1300",
+        "0229101",
+        "-o",
+        "../x",
+        "-d",
+        "/tmp",
+        "-j",
+        "oe",
+        "-m",
+        "abe",
+        "-r",
+        "y",
+        "-S",
+        "/bin/sh",
+        "--",
+        "-",
+        "-hV",
+        "-Nx",
+        "-q",
+        "q",
+        "-A",
+        "a",
+        "",
+    };
+    if (fuzz_rand(10))
+        return pieces[fuzz_rand(N(pieces))];
+    unsigned n = fuzz_rand(8);
+    for (unsigned i = 0; i < n; i++)
+        buf[i] = (char)(1 + fuzz_rand(255));
+    buf[n] = '\0';
+    return buf;
+}
+
+static void test_fuzz(void)
+{
+    int accepted = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        char bufs[16][16], *argv[18], script[512];
+        int argc = 0;
+        argv[argc++] = "qsub";
+        for (unsigned i = fuzz_rand(8); i > 0; i--) {
+            argv[argc] = (char *)fuzz_word(bufs[argc]);
+            argc++;
+        }
+        argv[argc] = NULL;
+        size_t len = 0;
+        for (unsigned i = fuzz_rand(6); i > 0; i--) {
+            char w1[16], w2[16];
+            const char *tag = fuzz_rand(2) ? "#PBS" : "#MSUB", *a = fuzz_word(w1);
+            len += (size_t)snprintf(script + len, sizeof script - len, "%s %s %s\n", tag, a,
+                                    fuzz_word(w2));
+        }
+        len += (size_t)snprintf(script + len, sizeof script - len, "echo %u\n", fuzz_rand(100));
+        struct qsub_req r, back;
+        struct err err;
+        if (qsub_parse(argc, argv, script, len, "f.sh", CWD, envp, NOW, &r, &err) < 0) {
+            CHECK(err.msg[0] != '\0');
+            continue;
+        }
+        accepted++;
+        CHECK(qsub_check(&r, &err) == 0);
+        json_t *j = qsub_to_json(&r);
+        CHECK(j != NULL);
+        if (j && qsub_from_json(j, &back, &err) == 0) {
+            check_same(&r, &back);
+            qsub_free(&back);
+        } else {
+            CHECK(0);
+        }
+        json_decref(j);
+        qsub_free(&r);
+    }
+    CHECK(accepted > 100); /* 154 of 3000: enough valid requests to matter */
+}
+
+int main(void)
+{
+    setenv("TZ", "UTC", 1);
+    tzset();
+    TEST_RUN(test_defaults);
+    TEST_RUN(test_options);
+    TEST_RUN(test_resources);
+    TEST_RUN(test_w_and_env);
+    TEST_RUN(test_directives);
+    TEST_RUN(test_dates);
+    TEST_RUN(test_errors);
+    TEST_RUN(test_errors_args);
+    TEST_RUN(test_env_limits);
+    TEST_RUN(test_script_arg);
+    TEST_RUN(test_json_roundtrip);
+    TEST_RUN(test_json_hostile);
+    TEST_RUN(test_check);
+    TEST_RUN(test_fuzz);
+    return TEST_DONE();
+}
