@@ -17,8 +17,11 @@
 #include <unistd.h>
 
 #include "cfg/cfg.h"
+#include "cli/client.h"
+#include "daemon/daemon.h"
 #include "cmd/cmd.h"
 #include "core/sched.h"
+#include "rm/local.h"
 #include "sim/report.h"
 #include "sim/sim.h"
 #include "sim/workload.h"
@@ -49,7 +52,12 @@ struct sim_opts {
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: moku simulate [--config FILE] [--nodes N --ppn P | --procs N]\n"
+            "usage: moku serve --home DIR [--daemon]      run the scheduler daemon\n"
+            "       moku submit [qsub options] [SCRIPT]   submit a job (also: qsub, msub)\n"
+            "       moku COMMAND [ARGS] [--home DIR]      ask the daemon (MOKU_HOME): showq,\n"
+            "                  checkjob, diagnose, showconfig, canceljob, sethold, releasehold,\n"
+            "                  setspri, setqos, runjob, schedctl\n"
+            "       moku simulate [--config FILE] [--nodes N --ppn P | --procs N]\n"
             "                     [--jobs-out FILE.csv] [--format text|json] [--strict]\n"
             "                     [--until TIME] [--show \"COMMAND\"]... [--resources FILE]\n"
             "                     [--statdir DIR]\n"
@@ -468,14 +476,61 @@ out:
     return rc;
 }
 
+/* moku serve --home DIR [--daemon] (or MOKU_HOME). */
+static int cmd_serve(int argc, char **argv)
+{
+    const char *home = getenv("MOKU_HOME");
+    int detach = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--home") == 0 && i + 1 < argc)
+            home = argv[++i];
+        else if (strncmp(argv[i], "--home=", 7) == 0)
+            home = argv[i] + 7;
+        else if (strcmp(argv[i], "--daemon") == 0)
+            detach = 1;
+        else {
+            fprintf(stderr, "moku serve: unknown option '%s'\n"
+                            "usage: moku serve --home DIR [--daemon]\n", argv[i]);
+            return 2;
+        }
+    }
+    if (!home || !*home) {
+        fprintf(stderr, "moku serve: give the daemon's home: --home DIR or MOKU_HOME\n");
+        return 2;
+    }
+    return daemon_serve(home, detach);
+}
+
+/* The name this binary was called by (a symlink such as showq or qsub). */
+static const char *called_as(const char *argv0)
+{
+    const char *slash = strrchr(argv0, '/');
+    return slash ? slash + 1 : argv0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "_supervise") == 0)
+        return local_supervise(argv[2]);
+    const char *self = called_as(argv[0]);
+    if (strcmp(self, "qsub") == 0 || strcmp(self, "msub") == 0)
+        return client_submit(self, argc - 1, argv + 1);
+    if (client_is_command(self))
+        return client_run(self, argc - 1, argv + 1);
     if (argc < 2) {
         usage(stderr);
         return 2;
     }
     if (strcmp(argv[1], "simulate") == 0)
         return cmd_simulate(argc - 1, argv + 1);
+    if (strcmp(argv[1], "serve") == 0)
+        return cmd_serve(argc - 1, argv + 1);
+    if (strcmp(argv[1], "submit") == 0 || strcmp(argv[1], "qsub") == 0 ||
+        strcmp(argv[1], "msub") == 0)
+        return client_submit(strcmp(argv[1], "submit") == 0 ? "moku submit" : argv[1], argc - 2,
+                             argv + 2);
+    if (client_is_command(argv[1]))
+        return client_run(argv[1], argc - 2, argv + 2);
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
         printf("moku %s\n", MOKU_VERSION);
         return 0;

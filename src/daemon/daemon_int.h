@@ -1,0 +1,92 @@
+/*
+ * daemon_int — the daemon's state, shared by its files: serve.c (set-up,
+ * the loop, iterations), djobs.c (job records: submit, restore, the
+ * resource manager's side), dctl.c (requests: who may do what, the job and
+ * scheduler control commands).
+ */
+#ifndef MOKU_DAEMON_INT_H
+#define MOKU_DAEMON_INT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+
+#include "core/sched.h"
+#include "daemon/dlog.h"
+#include "rm/local.h"
+#include "store/store.h"
+#include "util/err.h"
+
+struct cfg;
+
+/* One job the daemon knows: its stored record and its engine job. */
+struct djob {
+    struct store_job rec;
+    struct job *j; /* NULL once the engine no longer has it */
+};
+
+/* Who sent a request (from the kernel). */
+struct peer {
+    uid_t uid;
+    gid_t gid;
+    char user[64];
+    char group[64];
+    int admin; /* 1, 2 or 3 (ADMIN1 .. ADMIN3), 0 = ordinary user */
+};
+
+struct dmn {
+    char *home, *cfg_path, *db_path, *sock_path, *spool, *exe;
+    struct cfg *cfg;
+    struct sched *s;
+    struct store *st;
+    struct local *rm;
+    struct dlog *log;
+
+    struct djob **jobs; /* indexed by engine job tag; owned */
+    size_t njobs, capjobs;
+
+    int lfd;        /* listening socket */
+    int sig[2];     /* self-pipe: signals wake the loop */
+    long interval;  /* RMPOLLINTERVAL */
+    long next_iter; /* epoch time of the next timed iteration */
+    int want_iter;  /* iterate at once (submit, job end, command) */
+    int paused;     /* schedctl -s: no new starts */
+    int stop;       /* schedctl -k or SIGTERM: leave the loop */
+    int reload;     /* schedctl -R or SIGHUP */
+    long started;   /* epoch time the daemon started */
+    long iterations;
+    long last_fs_save; /* epoch time of the last fairshare checkpoint */
+};
+
+/* djobs.c */
+/* Load the active jobs from the store into the engine (idle ones queued,
+ * running ones adopted and checked with the resource manager). */
+int djobs_restore(struct dmn *d, struct err *err);
+/* A new job from a validated submission, inside the caller's transaction:
+ * stored (rec->id assigned), its script written to HOME/scripts/<id>
+ * (owned by the job's user), then queued. On error nothing is queued and
+ * the caller rolls back. The djob takes rec's strings (rec is zeroed). */
+struct djob *djobs_add(struct dmn *d, struct store_job *rec, const char *script,
+                       struct err *err);
+struct djob *djobs_find(struct dmn *d, const char *id);
+/* Ask the resource manager about every running job; record the ends. */
+void djobs_poll(struct dmn *d, long now);
+/* The engine's start callback (struct sched_rm). */
+int djobs_rm_start(void *ctx, struct job *j, long now);
+/* Write a job's record (inside the caller's transaction). */
+void djobs_save(struct dmn *d, struct djob *dj);
+void djobs_free(struct dmn *d);
+
+/* dctl.c */
+/* Answer one request (parsed JSON) from peer p; returns the reply object. */
+json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req);
+/* Fill p's names and admin level from its uid/gid and ADMIN1..3. */
+void dctl_peer(struct dmn *d, struct peer *p);
+
+/* serve.c */
+void serve_iterate(struct dmn *d);
+/* Load maui.cfg (HOME/maui.cfg) into a fresh cfg; NULL with err if bad. */
+struct cfg *serve_load_cfg(const struct dmn *d, struct err *err);
+
+#endif

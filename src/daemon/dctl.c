@@ -1,0 +1,584 @@
+/*
+ * dctl — the daemon's requests: who is asking (the kernel says, never the
+ * request), what they may do, and the commands that change state.
+ *
+ * Anyone may look: showq, checkjob, diagnose, showconfig go to the command
+ * layer (cmd/) as in the simulator. A user may cancel, hold and release
+ * their own jobs, and move them to a QOS their credentials allow. ADMIN1
+ * and ADMIN2 may do that to any job and also setspri, runjob; ADMIN1 alone
+ * controls the scheduler (schedctl). ADMIN3 may look at everything, as
+ * anyone may. root and the daemon's own user are always ADMIN1. An ADMINn
+ * entry names a user, or a group whose members it admits.
+ *
+ * Every change is committed to the store before the reply is sent.
+ */
+#include <grp.h>
+#include <stdarg.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cfg/cfg.h"
+#include "cmd/cmd.h"
+#include "cmd/qsub.h"
+#include "daemon/daemon_int.h"
+#include "util/mem.h"
+
+#define MAX_ARGS 256
+#define MAX_ARG_LEN 4096
+
+/* Whether the comma/space list names user u or a group p belongs to. */
+static int list_admits(const char *list, const struct peer *p)
+{
+    if (!list)
+        return 0;
+    char *copy = xstrdup(list), *save = NULL;
+    int yes = 0;
+    for (char *w = strtok_r(copy, " \t,:", &save); w && !yes; w = strtok_r(NULL, " \t,:", &save)) {
+        if (strcmp(w, p->user) == 0 || strcmp(w, "ALL") == 0) {
+            yes = 1;
+            break;
+        }
+        struct group *g = getgrnam(w);
+        if (!g)
+            continue;
+        if (g->gr_gid == p->gid) {
+            yes = 1;
+            break;
+        }
+        for (char **m = g->gr_mem; *m && !yes; m++)
+            yes = strcmp(*m, p->user) == 0;
+    }
+    free(copy);
+    return yes;
+}
+
+void dctl_peer(struct dmn *d, struct peer *p)
+{
+    struct passwd *pw = getpwuid(p->uid);
+    struct group *gr = getgrgid(p->gid);
+    snprintf(p->user, sizeof p->user, "%s", pw ? pw->pw_name : "");
+    if (!pw)
+        snprintf(p->user, sizeof p->user, "%ld", (long)p->uid);
+    if (gr)
+        snprintf(p->group, sizeof p->group, "%s", gr->gr_name);
+    else
+        snprintf(p->group, sizeof p->group, "%ld", (long)p->gid);
+    p->admin = 0;
+    if (p->uid == 0 || p->uid == geteuid()) {
+        p->admin = 1;
+        return;
+    }
+    static const char *const lists[] = {"ADMIN1", "ADMIN2", "ADMIN3"};
+    for (int k = 0; k < 3 && !p->admin; k++)
+        if (cfg_is_set(d->cfg, lists[k], NULL) && list_admits(cfg_str(d->cfg, lists[k], NULL), p))
+            p->admin = k + 1;
+}
+
+static json_t *reply_ok(const char *text)
+{
+    return json_pack("{s:b, s:i, s:s}", "ok", 1, "exit", 0, "output", text ? text : "");
+}
+
+static json_t *reply_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static json_t *reply_err(const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", 1, "error", msg);
+}
+
+static int is_owner(const struct peer *p, const struct djob *dj)
+{
+    return (long)p->uid == dj->rec.uid;
+}
+
+/* May p change dj? Owners and ADMIN1/ADMIN2. */
+static int may_change(const struct peer *p, const struct djob *dj)
+{
+    return is_owner(p, dj) || (p->admin >= 1 && p->admin <= 2);
+}
+
+/* Commit the changes of a request; on failure the reply says so. */
+static json_t *commit(struct dmn *d, json_t *ok)
+{
+    struct err e;
+    if (store_commit(d->st, &e) < 0) {
+        json_decref(ok);
+        return reply_err("the change could not be saved: %s", e.msg);
+    }
+    d->want_iter = 1;
+    return ok;
+}
+
+static json_t *begin(struct dmn *d)
+{
+    struct err e;
+    if (store_begin(d->st, &e) < 0)
+        return reply_err("the state database is unavailable: %s", e.msg);
+    return NULL;
+}
+
+/* ---- canceljob <job>... ---- */
+
+/* The text of a reply built line by line; failed: some line is an error. */
+struct cmd_out {
+    char *text;
+    size_t len, cap;
+    int failed;
+};
+
+static void out_printf(struct cmd_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_printf(struct cmd_out *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    o->text = xgrow(o->text, &o->cap, o->len + (size_t)n + 1, 1);
+    va_start(ap, fmt);
+    vsnprintf(o->text + o->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    o->len += (size_t)n;
+}
+
+static json_t *out_reply(struct cmd_out *o)
+{
+    json_t *r = o->failed ? json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", 1, "error",
+                                      o->text ? o->text : "")
+                          : reply_ok(o->text);
+    free(o->text);
+    return r;
+}
+
+static void cancel_one(struct dmn *d, const struct peer *p, const char *id, struct cmd_out *o)
+{
+    struct djob *dj = djobs_find(d, id);
+    long now = time(NULL);
+    struct err e;
+    if (!dj || dj->rec.state == SJ_COMPLETED ||
+        (dj->rec.state == SJ_REMOVED && (!dj->rec.start || dj->rec.end))) {
+        out_printf(o, "ERROR:  cannot locate job '%s'\n", id);
+        o->failed = 1;
+        return;
+    }
+    if (!may_change(p, dj)) {
+        out_printf(o, "user %s is not authorized to cancel job '%s'\n", p->user, id);
+        o->failed = 1;
+        return;
+    }
+    if (dj->rec.state == SJ_IDLE) {
+        sched_cancel(d->s, dj->j, now, NULL);
+        dj->rec.state = SJ_REMOVED;
+        dj->rec.end = now;
+    } else if (dj->rec.state == SJ_RUNNING || dj->rec.state == SJ_SUSPENDED) {
+        if (local_cancel(d->rm, id, &e) < 0) {
+            out_printf(o, "ERROR:  cannot cancel job '%s': %s\n", id, e.msg);
+            o->failed = 1;
+            return;
+        }
+        dj->rec.state = SJ_REMOVED; /* its end is recorded when the RM reports it */
+    }
+    djobs_save(d, dj);
+    store_event(d->st, now, dj->rec.id, "cancel", p->user, NULL);
+    dlog(d->log, 1, "job %s cancelled by %s", id, p->user);
+    out_printf(o, "job '%s' cancelled\n", id);
+}
+
+static json_t *do_canceljob(struct dmn *d, const struct peer *p, int argc, char **argv)
+{
+    if (argc < 1)
+        return reply_err("canceljob: missing job id (usage: canceljob JOB...)");
+    json_t *bad = begin(d);
+    if (bad)
+        return bad;
+    struct cmd_out o = {0};
+    for (int i = 0; i < argc; i++)
+        cancel_one(d, p, argv[i], &o);
+    return commit(d, out_reply(&o));
+}
+
+/* ---- sethold / releasehold ---- */
+
+static int hold_type(const char *t, unsigned *h)
+{
+    if (strcmp(t, "user") == 0 || strcmp(t, "u") == 0)
+        *h = HOLD_USER;
+    else if (strcmp(t, "system") == 0 || strcmp(t, "s") == 0)
+        *h = HOLD_SYSTEM;
+    else if (strcmp(t, "batch") == 0 || strcmp(t, "b") == 0)
+        *h = HOLD_BATCH;
+    else if (strcmp(t, "all") == 0 || strcmp(t, "a") == 0)
+        *h = HOLD_USER | HOLD_SYSTEM | HOLD_BATCH;
+    else
+        return -1;
+    return 0;
+}
+
+/* sethold [-b] [-h user|system|batch] JOB... ; releasehold [-a] [-h TYPE] JOB... */
+static json_t *do_hold(struct dmn *d, const struct peer *p, int argc, char **argv, int set)
+{
+    const char *name = set ? "sethold" : "releasehold";
+    unsigned holds = HOLD_USER;
+    int i = 0;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if (strcmp(argv[i], "-b") == 0 && set)
+            holds = HOLD_BATCH;
+        else if (strcmp(argv[i], "-a") == 0 && !set)
+            holds = HOLD_USER | HOLD_SYSTEM | HOLD_BATCH;
+        else if (strcmp(argv[i], "-h") == 0 && i + 1 < argc) {
+            if (hold_type(argv[++i], &holds) < 0)
+                return reply_err("%s: unknown hold type '%.64s' (user, system, batch%s)", name,
+                                 argv[i], set ? "" : " or all");
+        } else
+            return reply_err("%s: unknown option '%.64s'", name, argv[i]);
+    }
+    if (i == argc)
+        return reply_err("%s: missing job id", name);
+    if ((holds & (HOLD_SYSTEM | HOLD_BATCH)) && !(p->admin >= 1 && p->admin <= 2))
+        return reply_err("%s: only administrators may %s system or batch holds", name,
+                         set ? "set" : "release");
+    json_t *bad = begin(d);
+    if (bad)
+        return bad;
+    struct cmd_out o = {0};
+    for (; i < argc; i++) {
+        struct djob *dj = djobs_find(d, argv[i]);
+        struct err e;
+        if (!dj || dj->rec.state != SJ_IDLE) {
+            out_printf(&o, "ERROR:  cannot locate idle job '%s'\n", argv[i]);
+            o.failed = 1;
+            continue;
+        }
+        if (!may_change(p, dj)) {
+            out_printf(&o, "user %s is not authorized to modify job '%s'\n", p->user, argv[i]);
+            o.failed = 1;
+            continue;
+        }
+        int rc = set ? sched_hold(d->s, dj->j, holds, &e) : sched_release(d->s, dj->j, holds, &e);
+        if (rc < 0) {
+            out_printf(&o, "ERROR:  job '%s': %s\n", argv[i], e.msg);
+            o.failed = 1;
+            continue;
+        }
+        djobs_save(d, dj);
+        store_event(d->st, time(NULL), dj->rec.id, set ? "hold" : "release", p->user, NULL);
+        out_printf(&o, "holds modified for job %s\n", argv[i]);
+    }
+    return commit(d, out_reply(&o));
+}
+
+/* ---- setspri [-r] PRIO JOB ---- */
+
+static json_t *do_setspri(struct dmn *d, const struct peer *p, int argc, char **argv)
+{
+    if (!(p->admin >= 1 && p->admin <= 2))
+        return reply_err("setspri: user %s is not authorized (ADMIN1 or ADMIN2 only)", p->user);
+    int rel = argc > 0 && strcmp(argv[0], "-r") == 0;
+    if (argc - rel != 2)
+        return reply_err("setspri: usage: setspri [-r] PRIORITY JOB");
+    char *end;
+    long v = strtol(argv[rel], &end, 10);
+    if (*end || end == argv[rel])
+        return reply_err("setspri: bad priority '%.64s'", argv[rel]);
+    struct djob *dj = djobs_find(d, argv[rel + 1]);
+    if (!dj || dj->rec.state != SJ_IDLE)
+        return reply_err("ERROR:  cannot locate idle job '%.64s'", argv[rel + 1]);
+    json_t *bad = begin(d);
+    if (bad)
+        return bad;
+    struct err e;
+    if (sched_set_sysprio(d->s, dj->j, rel ? SYSPRIO_RELATIVE : SYSPRIO_ABSOLUTE, v, &e) < 0) {
+        store_rollback(d->st);
+        return reply_err("%s", e.msg);
+    }
+    djobs_save(d, dj);
+    return commit(d, reply_ok("job system priority adjusted\n"));
+}
+
+/* ---- setqos QOS JOB ---- */
+
+static json_t *do_setqos(struct dmn *d, const struct peer *p, int argc, char **argv)
+{
+    if (argc != 2)
+        return reply_err("setqos: usage: setqos QOS JOB");
+    struct djob *dj = djobs_find(d, argv[1]);
+    if (!dj || dj->rec.state != SJ_IDLE)
+        return reply_err("ERROR:  cannot locate idle job '%.64s'", argv[1]);
+    if (!may_change(p, dj))
+        return reply_err("user %s is not authorized to modify job '%.64s'", p->user, argv[1]);
+    json_t *bad = begin(d);
+    if (bad)
+        return bad;
+    struct err e;
+    int admin = p->admin >= 1 && p->admin <= 2;
+    if (sched_set_qos(d->s, dj->j, argv[0], !admin, &e) < 0) {
+        store_rollback(d->st);
+        return reply_err("setqos: %s", e.msg);
+    }
+    free(dj->rec.qos);
+    dj->rec.qos = xstrdup(argv[0]);
+    djobs_save(d, dj);
+    char msg[256];
+    snprintf(msg, sizeof msg, "job QOS adjusted to %.64s\n", argv[0]);
+    return commit(d, reply_ok(msg));
+}
+
+/* ---- runjob JOB ---- */
+
+static json_t *do_runjob(struct dmn *d, const struct peer *p, int argc, char **argv)
+{
+    if (!(p->admin >= 1 && p->admin <= 2))
+        return reply_err("runjob: user %s is not authorized (ADMIN1 or ADMIN2 only)", p->user);
+    int i = 0;
+    while (i < argc && argv[i][0] == '-')
+        i++; /* -f, -x, -c: moku's runjob ignores policies and reservations anyway */
+    if (i != argc - 1)
+        return reply_err("runjob: usage: runjob [-f] [-x] JOB");
+    struct djob *dj = djobs_find(d, argv[i]);
+    if (!dj || dj->rec.state != SJ_IDLE)
+        return reply_err("ERROR:  cannot locate idle job '%.64s'", argv[i]);
+    json_t *bad = begin(d);
+    if (bad)
+        return bad;
+    struct err e;
+    if (sched_runjob(d->s, dj->j, time(NULL), &e) < 0) {
+        store_rollback(d->st);
+        return reply_err("%s", e.msg);
+    }
+    char msg[256];
+    snprintf(msg, sizeof msg, "job '%.64s' started on %lld procs\n", argv[i],
+             job_procs(dj->j));
+    return commit(d, reply_ok(msg));
+}
+
+/* ---- schedctl -s | -r | -k | -R ---- */
+
+static json_t *do_schedctl(struct dmn *d, const struct peer *p, int argc, char **argv)
+{
+    if (p->admin != 1)
+        return reply_err("schedctl: user %s is not authorized (ADMIN1 only)", p->user);
+    if (argc != 1)
+        return reply_err("schedctl: usage: schedctl -s|-r|-k|-R");
+    if (strcmp(argv[0], "-s") == 0) {
+        d->paused = 1;
+        store_kv_set(d->st, "paused", "1", NULL);
+        dlog(d->log, 0, "scheduling stopped by %s", p->user);
+        return reply_ok("scheduling will stop in 0 iterations\n");
+    }
+    if (strcmp(argv[0], "-r") == 0) {
+        d->paused = 0;
+        d->want_iter = 1;
+        store_kv_set(d->st, "paused", "0", NULL);
+        dlog(d->log, 0, "scheduling resumed by %s", p->user);
+        return reply_ok("scheduling will resume\n");
+    }
+    if (strcmp(argv[0], "-k") == 0) {
+        d->stop = 1;
+        dlog(d->log, 0, "shutdown requested by %s", p->user);
+        return reply_ok("moku will be shutdown immediately\n");
+    }
+    if (strcmp(argv[0], "-R") == 0) {
+        struct err e;
+        struct cfg *cfg = serve_load_cfg(d, &e);
+        if (!cfg)
+            return reply_err("schedctl: the configuration was not reloaded: %s", e.msg);
+        cfg_destroy(cfg); /* valid: apply it between iterations */
+        d->reload = 1;
+        return reply_ok("configuration will be reloaded\n");
+    }
+    return reply_err("schedctl: unknown option '%.64s' (-s, -r, -k or -R)", argv[0]);
+}
+
+/* ---- the read-only commands ---- */
+
+static json_t *do_look(struct dmn *d, int argc, char **argv)
+{
+    struct cmd_ctx ctx = {.s = d->s, .cfg = d->cfg, .now = time(NULL), .epoch_offset = 0};
+    char *out = NULL;
+    struct err e;
+    if (cmd_runv(&ctx, argc, argv, &out, &e) < 0)
+        return reply_err("%s", e.msg);
+    json_t *r = reply_ok(out);
+    free(out);
+    return r;
+}
+
+/* The request's "args": an array of at most MAX_ARGS short strings. */
+static int get_args(const json_t *req, char ***argv, int *argc, json_t **bad)
+{
+    json_t *a = json_object_get(req, "args");
+    *argv = NULL;
+    *argc = 0;
+    if (!a)
+        return 0;
+    if (!json_is_array(a) || json_array_size(a) > MAX_ARGS) {
+        *bad = reply_err("bad request: \"args\" must be an array of at most %d strings", MAX_ARGS);
+        return -1;
+    }
+    size_t n = json_array_size(a);
+    *argv = xcalloc(n + 1, sizeof **argv);
+    for (size_t i = 0; i < n; i++) {
+        json_t *s = json_array_get(a, i);
+        if (!json_is_string(s) || json_string_length(s) > MAX_ARG_LEN ||
+            strlen(json_string_value(s)) != json_string_length(s)) {
+            *bad = reply_err("bad request: argument %zu is not a short string", i + 1);
+            free(*argv);
+            *argv = NULL;
+            return -1;
+        }
+        (*argv)[i] = (char *)json_string_value(s);
+    }
+    *argc = (int)n;
+    return 0;
+}
+
+json_t *dctl_submit(struct dmn *d, const struct peer *p, const json_t *job);
+
+json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
+{
+    if (!json_is_object(req))
+        return reply_err("bad request: not a JSON object");
+    const char *cmd = json_string_value(json_object_get(req, "cmd"));
+    if (!cmd)
+        return reply_err("bad request: no \"cmd\"");
+    char **argv;
+    int argc;
+    json_t *bad = NULL;
+    if (get_args(req, &argv, &argc, &bad) < 0)
+        return bad;
+    dlog(d->log, 2, "request from %s: %.64s", p->user, cmd);
+    json_t *r;
+    if (strcmp(cmd, "submit") == 0)
+        r = dctl_submit(d, p, json_object_get(req, "job"));
+    else if (strcmp(cmd, "canceljob") == 0)
+        r = do_canceljob(d, p, argc, argv);
+    else if (strcmp(cmd, "sethold") == 0)
+        r = do_hold(d, p, argc, argv, 1);
+    else if (strcmp(cmd, "releasehold") == 0)
+        r = do_hold(d, p, argc, argv, 0);
+    else if (strcmp(cmd, "setspri") == 0)
+        r = do_setspri(d, p, argc, argv);
+    else if (strcmp(cmd, "setqos") == 0)
+        r = do_setqos(d, p, argc, argv);
+    else if (strcmp(cmd, "runjob") == 0)
+        r = do_runjob(d, p, argc, argv);
+    else if (strcmp(cmd, "schedctl") == 0)
+        r = do_schedctl(d, p, argc, argv);
+    else {
+        /* The command layer's own: showq, checkjob, diagnose, showconfig. */
+        char **full = xcalloc((size_t)argc + 2, sizeof *full);
+        full[0] = (char *)cmd;
+        for (int i = 0; i < argc; i++)
+            full[i + 1] = argv[i];
+        r = do_look(d, argc + 1, full);
+        free(full);
+    }
+    free(argv);
+    return r;
+}
+
+/* ---- submit ---- */
+
+/* The qsub request as a stored job record of peer p. */
+static void record_of(const struct qsub_req *q, const struct peer *p, long now,
+                      struct store_job *r)
+{
+    *r = (struct store_job){
+        .name = q->name ? xstrdup(q->name) : NULL,
+        .user = xstrdup(p->user),
+        .group = xstrdup(p->group),
+        .uid = (long)p->uid,
+        .gid = (long)p->gid,
+        .account = q->account ? xstrdup(q->account) : NULL,
+        .class_ = q->queue ? xstrdup(q->queue) : NULL,
+        .qos = q->qos ? xstrdup(q->qos) : NULL,
+        .tasks = q->tasks,
+        .ppn = q->nodes ? q->ppn : 1,
+        .nodes = q->nodes,
+        .mem_mb = q->mem_mb,
+        .walltime = q->walltime,
+        .submit = now,
+        .start_after = q->start_after,
+        .holds = q->hold ? HOLD_USER : 0,
+        .state = SJ_IDLE,
+        .exit_status = -1,
+        .cwd = xstrdup(q->cwd),
+        .out_path = q->out_path ? xstrdup(q->out_path) : NULL,
+        .err_path = q->err_path ? xstrdup(q->err_path) : NULL,
+        .advres = q->advres ? xstrdup(q->advres) : NULL,
+    };
+    size_t len = 0;
+    for (size_t i = 0; i < q->nenv; i++)
+        len += strlen(q->env[i].name) + strlen(q->env[i].value) + 2;
+    if (len) {
+        r->env = xmalloc(len + 1);
+        size_t off = 0;
+        for (size_t i = 0; i < q->nenv; i++)
+            off += (size_t)sprintf(r->env + off, "%s=%s\n", q->env[i].name, q->env[i].value);
+    }
+}
+
+/* -j oe / eo: both streams into one file, the -o (or -e) one. */
+static void join_streams(const struct qsub_req *q, struct store_job *r, long id)
+{
+    if (q->join == QSUB_JOIN_NONE)
+        return;
+    char **keep = q->join == QSUB_JOIN_OE ? &r->out_path : &r->err_path;
+    char **drop = q->join == QSUB_JOIN_OE ? &r->err_path : &r->out_path;
+    if (!*keep)
+        *keep = xprintf("%s/%s.%c%ld", r->cwd, r->name ? r->name : "STDIN",
+                        q->join == QSUB_JOIN_OE ? 'o' : 'e', id);
+    free(*drop);
+    *drop = xstrdup(*keep);
+}
+
+json_t *dctl_submit(struct dmn *d, const struct peer *p, const json_t *job)
+{
+    struct qsub_req q;
+    struct err e;
+    if (qsub_from_json(job, &q, &e) < 0)
+        return reply_err("submit: %s", e.msg);
+    if (geteuid() != 0 && p->uid != geteuid()) {
+        qsub_free(&q);
+        return reply_err("submit: this daemon runs as uid %ld and can run only that user's "
+                         "jobs (start it as root to serve every user)",
+                         (long)geteuid());
+    }
+    json_t *bad = begin(d);
+    if (bad) {
+        qsub_free(&q);
+        return bad;
+    }
+    long now = time(NULL);
+    struct store_job rec;
+    record_of(&q, p, now, &rec);
+    struct djob *dj = djobs_add(d, &rec, q.script, &e);
+    if (!dj) {
+        store_rollback(d->st);
+        store_job_free(&rec);
+        qsub_free(&q);
+        return reply_err("submit: %s", e.msg);
+    }
+    join_streams(&q, &dj->rec, dj->rec.id);
+    djobs_save(d, dj);
+    store_event(d->st, now, dj->rec.id, "submit", p->user, NULL);
+    qsub_free(&q);
+    char id[32];
+    snprintf(id, sizeof id, "%ld\n", dj->rec.id);
+    json_t *r = commit(d, reply_ok(id));
+    if (json_is_true(json_object_get(r, "ok"))) {
+        dlog(d->log, 1, "job %ld submitted by %s", dj->rec.id, p->user);
+    } else {
+        /* Not saved: the engine must not run what the store does not know. */
+        sched_cancel(d->s, dj->j, now, NULL);
+        dj->rec.state = SJ_REMOVED;
+    }
+    return r;
+}

@@ -1,0 +1,321 @@
+/*
+ * djobs — the daemon's jobs: each stored record (store/) paired with its
+ * engine job, the resource manager's side of a start (rm/local), the ends
+ * the resource manager reports, and the restore after a restart.
+ *
+ * A job's engine name is its id in decimal; its engine tag indexes
+ * d->jobs. Job records change only inside the caller's transaction (one per
+ * iteration or request), so what the engine did and what the store says
+ * commit together.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/sched.h"
+#include "daemon/daemon_int.h"
+#include "util/mem.h"
+
+/* Walltime of a job that asked for none. */
+#define DEFAULT_WALLTIME 86400L
+
+struct djob *djobs_find(struct dmn *d, const char *id)
+{
+    struct job *j = sched_find_job(d->s, id);
+    return j && j->tag < d->njobs ? d->jobs[j->tag] : NULL;
+}
+
+void djobs_save(struct dmn *d, struct djob *dj)
+{
+    struct err e;
+    if (dj->j) {
+        dj->rec.holds = dj->j->holds;
+        dj->rec.sysprio_mode = (int)dj->j->sysprio_mode;
+        dj->rec.sysprio = dj->j->sysprio;
+        dj->rec.bypass = dj->j->bypass;
+        dj->rec.defercount = dj->j->defercount;
+    }
+    if (store_job_put(d->st, &dj->rec, &e) < 0)
+        dlog(d->log, 0, "error: %s", e.msg);
+}
+
+/* The engine's request for a stored record. */
+static void spec_of(const struct store_job *r, char *name, size_t len, size_t tag,
+                    struct job_spec *spec)
+{
+    snprintf(name, len, "%ld", r->id);
+    int ppn = r->ppn > 0 ? r->ppn : 1;
+    int chunks = r->tasks / ppn > 0 ? r->tasks / ppn : 1;
+    *spec = (struct job_spec){
+        .name = name,
+        .tasks = chunks,
+        .procs_per_task = ppn,
+        .mem_per_task = r->mem_mb > 0 ? r->mem_mb / chunks : 0,
+        .nodes = r->nodes,
+        .walltime = r->walltime > 0 ? r->walltime : DEFAULT_WALLTIME,
+        .submit = r->submit,
+        .user = r->user,
+        .group = r->group,
+        .account = r->account,
+        .class_ = r->class_,
+        .qos = r->qos,
+        .tag = tag,
+        .holds = r->holds,
+        .start_after = r->start_after,
+    };
+}
+
+/* Queue rec in the engine under a new djob; NULL with err if the engine
+ * refuses it (malformed, larger than the cluster). */
+static struct djob *enqueue(struct dmn *d, const struct store_job *rec, struct err *err)
+{
+    char name[32];
+    struct job_spec spec;
+    spec_of(rec, name, sizeof name, d->njobs, &spec);
+    struct job *j = sched_submit(d->s, &spec, err);
+    if (!j)
+        return NULL;
+    struct djob *dj = xcalloc(1, sizeof *dj);
+    dj->rec = *rec;
+    dj->j = j;
+    j->bypass = rec->bypass;
+    if (rec->sysprio_mode != SYSPRIO_NONE)
+        sched_set_sysprio(d->s, j, (enum job_sysprio)rec->sysprio_mode, rec->sysprio, NULL);
+    d->jobs = xgrow(d->jobs, &d->capjobs, d->njobs + 1, sizeof *d->jobs);
+    d->jobs[d->njobs++] = dj;
+    return dj;
+}
+
+/* Write the job's script where its user can run it: 0700, owned by the
+ * user when the daemon is root. */
+static char *write_script(struct dmn *d, const struct store_job *rec, const char *text,
+                          struct err *err)
+{
+    char *dir = xprintf("%s/scripts", d->home);
+    mkdir(dir, 0711);
+    char *path = xprintf("%s/%ld", dir, rec->id);
+    free(dir);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0700);
+    size_t len = strlen(text);
+    int ok = fd >= 0 && write(fd, text, len) == (ssize_t)len && fsync(fd) == 0;
+    if (ok && geteuid() == 0)
+        ok = fchown(fd, (uid_t)rec->uid, (gid_t)rec->gid) == 0;
+    if (fd >= 0 && close(fd) != 0)
+        ok = 0;
+    if (!ok) {
+        err_set(err, "%s: cannot write the job script: %s", path, strerror(errno));
+        unlink(path);
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+struct djob *djobs_add(struct dmn *d, struct store_job *rec, const char *script,
+                       struct err *err)
+{
+    char name[32];
+    struct job_spec spec;
+    rec->id = 0;
+    spec_of(rec, name, sizeof name, 0, &spec);
+    long long procs = (long long)spec.tasks * spec.procs_per_task;
+    if (procs > sched_up_procs(d->s)) {
+        err_set(err, "job asks for %lld processors; the cluster has %lld", procs,
+                sched_up_procs(d->s));
+        return NULL;
+    }
+    if (store_job_add(d->st, rec, err) < 0)
+        return NULL;
+    rec->script = write_script(d, rec, script, err);
+    if (!rec->script || store_job_put(d->st, rec, err) < 0)
+        return NULL;
+    struct djob *dj = enqueue(d, rec, err);
+    if (!dj) {
+        unlink(rec->script);
+        return NULL;
+    }
+    memset(rec, 0, sizeof *rec); /* the djob owns the strings now */
+    return dj;
+}
+
+/* "n1:2,n2:4" into engine slots. */
+static int parse_hosts(struct dmn *d, const char *hosts, struct job_slot **out, size_t *n)
+{
+    size_t cap = 0;
+    *out = NULL;
+    *n = 0;
+    char *copy = xstrdup(hosts ? hosts : ""), *save = NULL;
+    int rc = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *colon = strrchr(tok, ':');
+        long procs = colon ? strtol(colon + 1, NULL, 10) : 0;
+        if (colon)
+            *colon = '\0';
+        long idx = sched_find_node(d->s, tok);
+        if (idx < 0 || procs <= 0) {
+            rc = -1;
+            break;
+        }
+        *out = xgrow(*out, &cap, *n + 1, sizeof **out);
+        (*out)[(*n)++] = (struct job_slot){(unsigned)idx, 1, (unsigned)procs};
+    }
+    free(copy);
+    return rc;
+}
+
+static int restore_one(void *ctx, const struct store_job *r)
+{
+    struct dmn *d = ctx;
+    struct store_job rec = *r;
+    /* The store frees r's strings after this call: keep copies. */
+    char **strs[] = {&rec.name,   &rec.user,     &rec.group,    &rec.account, &rec.class_,
+                     &rec.qos,    &rec.hosts,    &rec.script,   &rec.cwd,     &rec.out_path,
+                     &rec.err_path, &rec.advres, &rec.env};
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+        *strs[i] = *strs[i] ? xstrdup(*strs[i]) : NULL;
+    struct err e;
+    struct djob *dj = enqueue(d, &rec, &e);
+    if (!dj) {
+        dlog(d->log, 0, "job %ld cannot be restored: %s", rec.id, e.msg);
+        store_job_free(&rec);
+        return 0;
+    }
+    if (rec.state == SJ_RUNNING || rec.state == SJ_SUSPENDED) {
+        struct job_slot *slots;
+        size_t n;
+        if (parse_hosts(d, rec.hosts, &slots, &n) < 0 ||
+            sched_adopt(d->s, dj->j, rec.start, slots, n, &e) < 0)
+            dlog(d->log, 0, "job %ld runs on nodes this configuration lacks (%s); it is "
+                            "watched but not counted", rec.id, rec.hosts ? rec.hosts : "");
+        free(slots);
+    }
+    return 0;
+}
+
+int djobs_restore(struct dmn *d, struct err *err)
+{
+    return store_jobs_active(d->st, restore_one, d, err) < 0 ? -1 : 0;
+}
+
+/* The host list of j: one nodefile line per processor, and "n:p,..." */
+static char **host_lines(struct dmn *d, const struct job *j, size_t *n, char **hosts)
+{
+    size_t cap = 0, hcap = 0, hlen = 0;
+    char **lines = NULL;
+    *n = 0;
+    *hosts = NULL;
+    for (size_t k = 0; k < j->nslots; k++)
+        for (unsigned i = 0; i < j->slots[k].nnodes; i++) {
+            const char *name = sched_node(d->s, j->slots[k].node + i)->name;
+            for (unsigned p = 0; p < j->slots[k].procs; p++) {
+                lines = xgrow(lines, &cap, *n + 1, sizeof *lines);
+                lines[(*n)++] = (char *)name;
+            }
+            size_t add = strlen(name) + 16;
+            *hosts = xgrow(*hosts, &hcap, hlen + add, 1);
+            hlen += (size_t)snprintf(*hosts + hlen, add, "%s%s:%u", hlen ? "," : "", name,
+                                     j->slots[k].procs);
+        }
+    return lines;
+}
+
+int djobs_rm_start(void *ctx, struct job *j, long now)
+{
+    struct dmn *d = ctx;
+    struct djob *dj = d->jobs[j->tag];
+    size_t n;
+    char *hosts;
+    char **lines = host_lines(d, j, &n, &hosts);
+    struct local_job lj = {
+        .id = j->name,
+        .name = dj->rec.name,
+        .user = dj->rec.user,
+        .uid = (uid_t)dj->rec.uid,
+        .gid = (gid_t)dj->rec.gid,
+        .script = dj->rec.script,
+        .cwd = dj->rec.cwd,
+        .out_path = dj->rec.out_path,
+        .err_path = dj->rec.err_path,
+        .env = dj->rec.env,
+        .hosts = (const char *const *)lines,
+        .nhosts = n,
+        .walltime = j->walltime,
+    };
+    struct err e;
+    int rc = local_start(d->rm, &lj, &e);
+    free(lines);
+    if (rc < 0) {
+        dlog(d->log, 0, "job %s could not start: %s", j->name, e.msg);
+        store_event(d->st, now, dj->rec.id, "startfail", e.msg, NULL);
+        free(hosts);
+        return -1;
+    }
+    free(dj->rec.hosts);
+    dj->rec.hosts = hosts;
+    dj->rec.state = SJ_RUNNING;
+    dj->rec.start = now;
+    djobs_save(d, dj);
+    store_event(d->st, now, dj->rec.id, "start", hosts, NULL);
+    dlog(d->log, 1, "job %s started on %s", j->name, hosts);
+    return 0;
+}
+
+/* The resource manager says dj ended (or is gone): record it, tell the
+ * engine, clean its spool. */
+static void ended(struct dmn *d, struct djob *dj, const struct local_status *st, long now)
+{
+    dj->rec.exit_status = st->state == LOCAL_ENDED ? st->exit_code : -1;
+    dj->rec.end = st->state == LOCAL_ENDED && st->end > 0 ? st->end : now;
+    if (dj->rec.state != SJ_REMOVED)
+        dj->rec.state = strcmp(st->reason, "cancelled") == 0 ? SJ_REMOVED : SJ_COMPLETED;
+    if (dj->j && dj->j->state == JOB_RUNNING) {
+        sched_job_ended(d->s, dj->j, now);
+        if (dj->rec.state == SJ_REMOVED)
+            dj->j->state = JOB_REMOVED; /* cancelled while running: shown as Removed */
+    }
+    djobs_save(d, dj);
+    char text[64];
+    snprintf(text, sizeof text, "exit %d %s", dj->rec.exit_status,
+             st->state == LOCAL_ENDED ? st->reason : "lost");
+    store_event(d->st, now, dj->rec.id, "end", text, NULL);
+    dlog(d->log, 1, "job %ld ended: %s", dj->rec.id, text);
+    char id[32];
+    snprintf(id, sizeof id, "%ld", dj->rec.id);
+    local_forget(d->rm, id, NULL);
+}
+
+void djobs_poll(struct dmn *d, long now)
+{
+    local_reap(d->rm);
+    for (size_t i = 0; i < d->njobs; i++) {
+        struct djob *dj = d->jobs[i];
+        if (dj->rec.state != SJ_RUNNING && dj->rec.state != SJ_SUSPENDED &&
+            !(dj->rec.state == SJ_REMOVED && dj->rec.start && !dj->rec.end))
+            continue;
+        char id[32];
+        struct local_status st;
+        struct err e;
+        snprintf(id, sizeof id, "%ld", dj->rec.id);
+        if (local_poll(d->rm, id, &st, &e) < 0) {
+            dlog(d->log, 0, "job %s: %s", id, e.msg);
+            continue;
+        }
+        if (st.state == LOCAL_ENDED || st.state == LOCAL_LOST || st.state == LOCAL_UNKNOWN)
+            ended(d, dj, &st, now);
+    }
+}
+
+void djobs_free(struct dmn *d)
+{
+    for (size_t i = 0; i < d->njobs; i++) {
+        store_job_free(&d->jobs[i]->rec);
+        free(d->jobs[i]);
+    }
+    free(d->jobs);
+    d->jobs = NULL;
+    d->njobs = d->capjobs = 0;
+}

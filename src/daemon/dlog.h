@@ -1,0 +1,23 @@
+/*
+ * dlog — the daemon's log file (LOGFILE in LOGDIR, LOGLEVEL), rolled when
+ * it passes LOGFILEMAXSIZE bytes: maui.log -> maui.log.1 -> ... up to
+ * LOGFILEROLLDEPTH old files. Lines are `YYYY-MM-DD HH:MM:SS LEVEL message`
+ * in UTC. Level 0 logs errors and the daemon's life (start, stop, reload);
+ * 1 adds job events (submit, start, end, cancel); 2 and up adds requests.
+ */
+#ifndef MOKU_DLOG_H
+#define MOKU_DLOG_H
+
+#include "util/err.h"
+
+struct dlog;
+
+/* Open (append) path; max_size 0 = never roll. Caller closes. */
+struct dlog *dlog_open(const char *path, int level, long max_size, int depth, struct err *err);
+void dlog_close(struct dlog *l);
+/* Log at level (printf-style) when level <= the configured level. Also
+ * copies to stderr when `echo` was set (foreground daemon). */
+void dlog(struct dlog *l, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void dlog_echo(struct dlog *l, int on);
+
+#endif

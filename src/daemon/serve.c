@@ -1,0 +1,505 @@
+/*
+ * serve — `moku serve`: set-up, the loop and the scheduling iteration.
+ *
+ * The loop waits (poll) for a request, a signal or the next timed
+ * iteration. An iteration runs every RMPOLLINTERVAL, and at once after a
+ * submission, a job's end (SIGCHLD from its supervisor) or a command that
+ * changed something. Requests are read whole (framed, size-limited) from
+ * any number of connections without blocking the loop, answered one by
+ * one, and the connection closed.
+ *
+ * An iteration, in one store transaction: ask the resource manager which
+ * jobs ended, close any fairshare window that ended (saved to the store
+ * and as an FS data file), then let the engine schedule (its starts go to
+ * the resource manager through djobs_rm_start).
+ */
+#define _GNU_SOURCE /* accept4 */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cfg/cfg.h"
+#include "daemon/daemon.h"
+#include "daemon/daemon_int.h"
+#include "stats/fsfile.h"
+#include "util/mem.h"
+#include "wire/wire.h"
+
+#define MAX_CONNS 256
+#define REQUEST_TIMEOUT 10   /* seconds a client may take to send its request */
+#define FS_CHECKPOINT 300    /* seconds between saves of the current fairshare window */
+
+static int sig_fd = -1; /* write end of the self-pipe, for the handler */
+
+static void on_signal(int sig)
+{
+    int saved = errno;
+    unsigned char c = (unsigned char)sig;
+    if (sig_fd >= 0 && write(sig_fd, &c, 1) < 0) {
+        /* the pipe is full: the loop wakes anyway */
+    }
+    errno = saved;
+}
+
+static char *join(const char *dir, const char *name)
+{
+    if (name[0] == '/')
+        return xstrdup(name);
+    return xprintf("%s/%s", dir, name);
+}
+
+struct cfg *serve_load_cfg(const struct dmn *d, struct err *err)
+{
+    struct cfg *cfg = cfg_create();
+    if (access(d->cfg_path, F_OK) == 0 && cfg_load_file(cfg, d->cfg_path, err) < 0) {
+        cfg_destroy(cfg);
+        return NULL;
+    }
+    return cfg;
+}
+
+/* The cluster: NODECFG lines, else this host as one node. */
+static int add_nodes(struct dmn *d, struct err *err)
+{
+    if (sched_add_nodes_from_cfg(d->s, d->cfg, err) < 0)
+        return -1;
+    if (sched_nnodes(d->s))
+        return 0;
+    char host[256] = "localhost";
+    gethostname(host, sizeof host - 1);
+    host[sizeof host - 1] = '\0';
+    int procs;
+    long mem;
+    local_host(&procs, &mem);
+    struct node_spec spec = {.name = host, .procs = procs, .mem = mem, .state = NODE_UP};
+    return sched_add_node(d->s, &spec, err);
+}
+
+/* A scheduler from d->cfg: policy, credentials, limits, nodes. */
+static struct sched *build_sched(struct dmn *d, struct err *err)
+{
+    struct sched_policy pol;
+    if (sched_policy_from_cfg(d->cfg, &pol, err) < 0)
+        return NULL;
+    struct sched *s = sched_create(&pol, &(struct sched_rm){.start = djobs_rm_start, .ctx = d});
+    struct sched *keep = d->s;
+    d->s = s;
+    if (sched_creds_from_cfg(s, d->cfg, err) < 0 || sched_limits_from_cfg(s, d->cfg, err) < 0 ||
+        add_nodes(d, err) < 0) {
+        d->s = keep;
+        sched_destroy(s);
+        return NULL;
+    }
+    d->s = keep;
+    return s;
+}
+
+/* ---- fairshare: the store holds the windows, STATDIR the FS files ---- */
+
+static const char *const fs_kind_names[CRED_NKINDS] = {
+    [CRED_USER] = "user", [CRED_GROUP] = "group", [CRED_ACCOUNT] = "acct",
+    [CRED_CLASS] = "class", [CRED_QOS] = "qos"};
+
+static void fs_save_slot(struct dmn *d, int slot)
+{
+    struct fs *f = sched_fs(d->s);
+    const struct fs_params *p = fs_params(f);
+    if (p->policy == FS_NONE)
+        return;
+    long start = fs_window_start(f) + fs_epoch(f) - slot * p->interval;
+    struct err e;
+    for (int k = 0; k < CRED_NKINDS; k++) {
+        struct cred_table *t = sched_creds(d->s, (enum cred_kind)k);
+        for (size_t i = 0; i < cred_count(t); i++) {
+            double u = fs_window(f, cred_at(t, i), slot);
+            if (u > 0)
+                store_fs_put(d->st, fs_kind_names[k], cred_at(t, i)->name, start, u, NULL);
+        }
+    }
+    store_fs_put(d->st, "sched", "TOTAL", start, fs_total_window(f, slot), NULL);
+    const char *dir = cfg_str(d->cfg, "STATDIR", NULL);
+    char *path = join(d->home, dir ? dir : "stats");
+    if (fsfile_save(path, d->s, slot, FSFILE_SYNC, &e) < 0)
+        dlog(d->log, 0, "warning: %s", e.msg);
+    free(path);
+}
+
+struct fs_load {
+    struct dmn *d;
+    long current; /* epoch start of the current window */
+};
+
+static int fs_load_one(void *ctx, const char *kind, const char *name, long window, double usage)
+{
+    struct fs_load *l = ctx;
+    struct fs *f = sched_fs(l->d->s);
+    long interval = fs_params(f)->interval;
+    if (window > l->current || (l->current - window) % interval)
+        return 0;
+    int slot = (int)((l->current - window) / interval);
+    if (strcmp(kind, "sched") == 0) {
+        fs_set_total_window(f, slot, usage);
+        return 0;
+    }
+    for (int k = 0; k < CRED_NKINDS; k++)
+        if (strcmp(kind, fs_kind_names[k]) == 0)
+            fs_set_window(f, cred_get(sched_creds(l->d->s, (enum cred_kind)k), name), slot,
+                          usage);
+    return 0;
+}
+
+static void fs_restore(struct dmn *d, long now)
+{
+    struct fs *f = sched_fs(d->s);
+    const struct fs_params *p = fs_params(f);
+    if (p->policy == FS_NONE)
+        return;
+    fs_advance(f, now);
+    struct fs_load l = {d, fs_window_start(f) + fs_epoch(f)};
+    struct err e;
+    if (store_fs_load(d->st, l.current - (long)p->depth * p->interval, fs_load_one, &l, &e) < 0)
+        dlog(d->log, 0, "warning: fairshare history not loaded: %s", e.msg);
+}
+
+/* Close the fairshare windows that ended by now, saving each. */
+static void fs_close(struct dmn *d, long now)
+{
+    struct fs *f = sched_fs(d->s);
+    const struct fs_params *p = fs_params(f);
+    if (p->policy == FS_NONE)
+        return;
+    long end;
+    while ((end = fs_window_start(f) + p->interval) <= now) {
+        fs_advance(f, end);
+        fs_save_slot(d, 1);
+    }
+    if (now - d->last_fs_save >= FS_CHECKPOINT) {
+        fs_advance(f, now);
+        fs_save_slot(d, 0);
+        d->last_fs_save = now;
+    }
+}
+
+void serve_iterate(struct dmn *d)
+{
+    long now = time(NULL);
+    struct err e;
+    if (store_begin(d->st, &e) < 0) {
+        dlog(d->log, 0, "error: iteration skipped: %s", e.msg);
+        return;
+    }
+    djobs_poll(d, now);
+    fs_close(d, now);
+    if (!d->paused)
+        sched_iterate(d->s, now);
+    if (store_commit(d->st, &e) < 0)
+        dlog(d->log, 0, "error: %s", e.msg);
+    d->iterations++;
+    d->want_iter = 0;
+    d->next_iter = now + d->interval;
+}
+
+/* ---- connections ---- */
+
+struct conn {
+    int fd;
+    long since;
+    struct wire_reader r;
+};
+
+static void answer(struct dmn *d, struct conn *c)
+{
+    struct peer p = {0};
+    struct err e;
+    json_t *reply;
+    if (wire_peer(c->fd, &p.uid, &p.gid, NULL, &e) < 0) {
+        reply = json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", 1, "error", e.msg);
+    } else {
+        dctl_peer(d, &p);
+        json_error_t je;
+        json_t *req = json_loadb(c->r.body, c->r.need, JSON_REJECT_DUPLICATES, &je);
+        if (!req) {
+            reply = json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", 1, "error",
+                              "bad request: not valid JSON");
+        } else {
+            reply = dctl_handle(d, &p, req);
+            json_decref(req);
+        }
+    }
+    char *text = json_dumps(reply, JSON_COMPACT);
+    json_decref(reply);
+    if (text && wire_send(c->fd, text, strlen(text), &e) < 0)
+        dlog(d->log, 2, "reply not delivered: %s", e.msg);
+    free(text);
+}
+
+static void close_conn(struct conn *c)
+{
+    close(c->fd);
+    wire_reader_reset(&c->r);
+    c->fd = -1;
+}
+
+static void accept_all(struct dmn *d, struct conn *conns, int *n)
+{
+    for (;;) {
+        int fd = accept4(d->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0)
+            return;
+        if (*n == MAX_CONNS) {
+            close(fd); /* too many at once: the client sees the connection close */
+            continue;
+        }
+        conns[*n] = (struct conn){.fd = fd, .since = time(NULL), .r = {.max = WIRE_MAX_REQUEST}};
+        (*n)++;
+    }
+}
+
+static void drain_signals(struct dmn *d)
+{
+    unsigned char buf[64];
+    ssize_t n;
+    while ((n = read(d->sig[0], buf, sizeof buf)) > 0)
+        for (ssize_t i = 0; i < n; i++) {
+            if (buf[i] == SIGCHLD)
+                d->want_iter = 1; /* a supervisor ended: a job has ended */
+            else if (buf[i] == SIGHUP)
+                d->reload = 1;
+            else
+                d->stop = 1;
+        }
+}
+
+/* Apply a new maui.cfg between iterations: a new engine with the same jobs
+ * requires restoring them; the state is in the store, so rebuild from it. */
+static void reload(struct dmn *d)
+{
+    d->reload = 0;
+    struct err e;
+    struct cfg *cfg = serve_load_cfg(d, &e);
+    if (!cfg) {
+        dlog(d->log, 0, "reload refused, configuration kept: %s", e.msg);
+        return;
+    }
+    struct cfg *old_cfg = d->cfg;
+    d->cfg = cfg;
+    struct sched *s = build_sched(d, &e);
+    if (!s) {
+        d->cfg = old_cfg;
+        cfg_destroy(cfg);
+        dlog(d->log, 0, "reload refused, configuration kept: %s", e.msg);
+        return;
+    }
+    fs_save_slot(d, 0);
+    sched_destroy(d->s);
+    cfg_destroy(old_cfg);
+    djobs_free(d);
+    d->s = s;
+    d->interval = cfg_time(d->cfg, "RMPOLLINTERVAL", NULL);
+    fs_restore(d, time(NULL));
+    if (djobs_restore(d, &e) < 0)
+        dlog(d->log, 0, "error: %s", e.msg);
+    d->want_iter = 1;
+    dlog(d->log, 0, "configuration reloaded from %s", d->cfg_path);
+}
+
+static void loop(struct dmn *d)
+{
+    struct conn conns[MAX_CONNS];
+    int nconns = 0;
+    struct pollfd pfd[MAX_CONNS + 2];
+    while (!d->stop) {
+        if (d->reload)
+            reload(d);
+        long now = time(NULL);
+        if (d->want_iter || now >= d->next_iter)
+            serve_iterate(d);
+        pfd[0] = (struct pollfd){.fd = d->lfd, .events = POLLIN};
+        pfd[1] = (struct pollfd){.fd = d->sig[0], .events = POLLIN};
+        for (int i = 0; i < nconns; i++)
+            pfd[i + 2] = (struct pollfd){.fd = conns[i].fd, .events = POLLIN};
+        long wait = (d->next_iter - time(NULL)) * 1000;
+        if (wait < 0)
+            wait = 0;
+        if (nconns && wait > 1000)
+            wait = 1000; /* to time out slow clients */
+        if (poll(pfd, (nfds_t)nconns + 2, (int)(wait > INT_MAX ? INT_MAX : wait)) < 0 &&
+            errno != EINTR)
+            break;
+        if (pfd[1].revents)
+            drain_signals(d);
+        if (pfd[0].revents)
+            accept_all(d, conns, &nconns);
+        now = time(NULL);
+        for (int i = 0; i < nconns; i++) {
+            struct conn *c = &conns[i];
+            struct err e;
+            int rc = i + 2 < (int)(sizeof pfd / sizeof pfd[0]) && pfd[i + 2].fd == c->fd &&
+                             pfd[i + 2].revents
+                         ? wire_reader_step(&c->r, c->fd, &e)
+                         : 0;
+            if (rc == 1)
+                answer(d, c);
+            else if (rc < 0)
+                dlog(d->log, 2, "request dropped: %s", e.msg);
+            else if (now - c->since < REQUEST_TIMEOUT)
+                continue;
+            close_conn(c);
+            conns[i--] = conns[--nconns];
+        }
+    }
+    for (int i = 0; i < nconns; i++)
+        close_conn(&conns[i]);
+}
+
+/* ---- set-up ---- */
+
+static int setup_signals(struct dmn *d, struct err *err)
+{
+    if (pipe(d->sig) < 0)
+        return err_set(err, "pipe: %s", strerror(errno));
+    for (int i = 0; i < 2; i++) {
+        fcntl(d->sig[i], F_SETFL, O_NONBLOCK);
+        fcntl(d->sig[i], F_SETFD, FD_CLOEXEC);
+    }
+    sig_fd = d->sig[1];
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    int sigs[] = {SIGCHLD, SIGTERM, SIGINT, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    return 0;
+}
+
+static int open_log(struct dmn *d, struct err *err)
+{
+    const char *dir = cfg_str(d->cfg, "LOGDIR", NULL);
+    char *logdir = join(d->home, dir ? dir : ".");
+    mkdir(logdir, 0755);
+    char *path = join(logdir, cfg_str(d->cfg, "LOGFILE", NULL));
+    d->log = dlog_open(path, (int)cfg_int(d->cfg, "LOGLEVEL", NULL),
+                       (long)cfg_int(d->cfg, "LOGFILEMAXSIZE", NULL),
+                       (int)cfg_int(d->cfg, "LOGFILEROLLDEPTH", NULL), err);
+    free(path);
+    free(logdir);
+    return d->log ? 0 : -1;
+}
+
+static int setup(struct dmn *d, const char *home, struct err *err)
+{
+    if (mkdir(home, 0755) < 0 && errno != EEXIST)
+        return err_set(err, "%s: cannot create: %s", home, strerror(errno));
+    char *abs = realpath(home, NULL);
+    if (!abs)
+        return err_set(err, "%s: %s", home, strerror(errno));
+    d->home = abs;
+    d->cfg_path = join(abs, "maui.cfg");
+    d->db_path = join(abs, "moku.db");
+    d->sock_path = join(abs, "moku.sock");
+    d->spool = join(abs, "spool");
+    d->exe = realpath("/proc/self/exe", NULL);
+    if (!d->exe)
+        return err_set(err, "/proc/self/exe: %s", strerror(errno));
+    if (!(d->cfg = serve_load_cfg(d, err)) || open_log(d, err) < 0)
+        return -1;
+    if (!(d->st = store_open(d->db_path, err)))
+        return -1;
+    if (!(d->rm = local_create(d->spool, d->exe, err)))
+        return -1;
+    if (!(d->s = build_sched(d, err)))
+        return -1;
+    d->interval = cfg_time(d->cfg, "RMPOLLINTERVAL", NULL);
+    char v[8];
+    d->paused = store_kv_get(d->st, "paused", v, sizeof v, NULL) == 1 && strcmp(v, "1") == 0;
+    d->started = time(NULL);
+    fs_restore(d, d->started);
+    d->last_fs_save = d->started;
+    if (djobs_restore(d, err) < 0)
+        return -1;
+    if (setup_signals(d, err) < 0)
+        return -1;
+    if ((d->lfd = wire_listen(d->sock_path, err)) < 0)
+        return -1;
+    return 0;
+}
+
+static void teardown(struct dmn *d)
+{
+    if (d->s && d->st) {
+        fs_advance(sched_fs(d->s), time(NULL));
+        fs_save_slot(d, 0);
+    }
+    if (d->lfd >= 0) {
+        close(d->lfd);
+        unlink(d->sock_path);
+    }
+    djobs_free(d);
+    sched_destroy(d->s);
+    local_destroy(d->rm);
+    store_close(d->st);
+    dlog_close(d->log);
+    cfg_destroy(d->cfg);
+    free(d->home);
+    free(d->cfg_path);
+    free(d->db_path);
+    free(d->sock_path);
+    free(d->spool);
+    free(d->exe);
+}
+
+/* Into the background: the parent returns once the child is on its own. */
+static int detach_now(void)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid > 0)
+        _exit(0);
+    setsid();
+    int fd = open("/dev/null", O_RDWR);
+    if (fd >= 0) {
+        dup2(fd, 0);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        if (fd > 2)
+            close(fd);
+    }
+    return 0;
+}
+
+int daemon_serve(const char *home, int detach)
+{
+    struct dmn d = {.lfd = -1, .sig = {-1, -1}};
+    struct err e;
+    if (setup(&d, home, &e) < 0) {
+        fprintf(stderr, "moku serve: %s\n", e.msg);
+        teardown(&d);
+        return 1;
+    }
+    dlog_echo(d.log, !detach);
+    dlog(d.log, 0, "moku serving %s on %s (%zu nodes, %lld processors, %zu jobs restored)",
+         d.home, d.sock_path, sched_nnodes(d.s), sched_up_procs(d.s), d.njobs);
+    if (detach && detach_now() < 0) {
+        fprintf(stderr, "moku serve: cannot detach: %s\n", strerror(errno));
+        teardown(&d);
+        return 1;
+    }
+    if (detach)
+        dlog_echo(d.log, 0);
+    d.want_iter = 1;
+    loop(&d);
+    dlog(d.log, 0, "moku stopping");
+    teardown(&d);
+    return 0;
+}
