@@ -48,12 +48,16 @@ $(BUILD)/tests/textbook: tests/tools/textbook.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
 
+$(BUILD)/tests/rawsock: tests/tools/rawsock.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
+
 $(BUILD)/runstat: bench/runstat.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
 
-check: $(BIN) $(TEST_BIN) $(BUILD)/tests/textbook
-	@MOKU=$(BIN) TEXTBOOK=$(BUILD)/tests/textbook sh tests/run.sh $(TEST_BIN)
+check: $(BIN) $(TEST_BIN) $(BUILD)/tests/textbook $(BUILD)/tests/rawsock
+	@MOKU=$(BIN) TEXTBOOK=$(BUILD)/tests/textbook RAWSOCK=$(BUILD)/tests/rawsock sh tests/run.sh $(TEST_BIN)
 
 sample: $(BIN)
 	bin/moku simulate --config examples/maui.cfg data/KTH-SP2-1996-2.1-cln.norm.swf.gz

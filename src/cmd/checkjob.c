@@ -113,6 +113,14 @@ static void text_head(struct cmd_buf *b, const struct jobview *v)
         cmd_fmt_date(v->c, j->start, st);
         cmd_buf_printf(b, "StartTime: %s\n", st);
     }
+    if ((j->state == JOB_COMPLETED || j->state == JOB_REMOVED) && j->end > 0) {
+        char en[CMD_TIME_MAX];
+        cmd_fmt_date(v->c, j->end, en);
+        cmd_buf_printf(b, "CompletionTime: %s", en);
+        if (j->exit_status >= 0)
+            cmd_buf_printf(b, "  Completion Code: %d", j->exit_status);
+        cmd_buf_puts(b, "\n");
+    }
     cmd_buf_printf(b, "Total Tasks: %d\n", j->tasks);
 }
 
@@ -256,6 +264,8 @@ static json_t *json_job(const struct jobview *v)
                         v->started ? json_integer(cmd_epoch(c, j->start)) : json_null());
     json_object_set_new(
         o, "end", j->state == JOB_COMPLETED ? json_integer(cmd_epoch(c, j->end)) : json_null());
+    json_object_set_new(o, "exit_status",
+                        j->exit_status >= 0 ? json_integer(j->exit_status) : json_null());
     json_object_set_new(o, "priority", json_real(v->priority));
     json_object_set_new(o, "bypass", json_integer(j->bypass));
     json_object_set_new(o, "reason", cmd_jstr(v->reason));

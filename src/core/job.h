@@ -112,6 +112,7 @@ struct job {
     long planned_end; /* running: the end the plan assumes (start + walltime, or later if overrunning) */
     long resv_start;  /* start of its priority reservation, or -1 */
     double util;      /* job_spec.util */
+    int exit_status;  /* ended: the exit status the resource manager reported, -1 unknown */
     double fs_rate;   /* running: fairshare usage units it accrues per second */
 
     struct job_slot *slots; /* running: the processors it holds, in node order */

@@ -333,6 +333,7 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         .tag = spec->tag,
         .holds = spec->holds & (HOLD_USER | HOLD_SYSTEM | HOLD_BATCH),
         .util = spec->util > 0 && spec->util <= 1 ? spec->util : 0,
+        .exit_status = -1,
     };
     if (j->holds) {
         s->nheld++;

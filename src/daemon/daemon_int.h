@@ -57,6 +57,8 @@ struct dmn {
     long started;   /* epoch time the daemon started */
     long iterations;
     long last_fs_save; /* epoch time of the last fairshare checkpoint */
+    long *forget;      /* ended jobs whose spool goes once their end is committed */
+    size_t nforget, capforget;
 };
 
 /* djobs.c */
@@ -72,6 +74,8 @@ struct djob *djobs_add(struct dmn *d, struct store_job *rec, const char *script,
 struct djob *djobs_find(struct dmn *d, const char *id);
 /* Ask the resource manager about every running job; record the ends. */
 void djobs_poll(struct dmn *d, long now);
+/* After the commit: remove the spool of the jobs whose end it recorded. */
+void djobs_forget(struct dmn *d);
 /* The engine's start callback (struct sched_rm). */
 int djobs_rm_start(void *ctx, struct job *j, long now);
 /* Write a job's record (inside the caller's transaction). */

@@ -398,6 +398,66 @@ static json_t *do_schedctl(struct dmn *d, const struct peer *p, int argc, char *
 
 /* ---- the read-only commands ---- */
 
+static const char *const sj_names[] = {
+    [SJ_IDLE] = "Idle", [SJ_RUNNING] = "Running", [SJ_SUSPENDED] = "Suspended",
+    [SJ_COMPLETED] = "Completed", [SJ_REMOVED] = "Removed"};
+
+static void date_text(long t, char out[32])
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+    gmtime_r(&tt, &tm);
+    strftime(out, 32, "%a %b %e %H:%M:%S", &tm);
+}
+
+/* checkjob of a job the engine no longer holds (ended before the last
+ * restart): what the store remembers. */
+static json_t *checkjob_stored(struct dmn *d, const char *id, int json)
+{
+    char *end;
+    long n = strtol(id, &end, 10);
+    struct store_job r;
+    struct err e;
+    int found = *id && !*end && n > 0 ? store_job_get(d->st, n, &r, &e) : 0;
+    if (found < 0)
+        return reply_err("checkjob: %s", e.msg);
+    if (found == 0)
+        return NULL;
+    json_t *reply;
+    const char *state = (unsigned)r.state <= SJ_REMOVED ? sj_names[r.state] : "Unknown";
+    if (json) {
+        json_t *o = json_pack("{s:s, s:s, s:s?, s:s?, s:s?, s:s?, s:s?, s:I, s:I}", "id", id,
+                              "state", state, "user", r.user, "group", r.group, "account",
+                              r.account, "class", r.class_, "qos", r.qos, "walltime",
+                              (json_int_t)r.walltime, "submit", (json_int_t)r.submit);
+        json_object_set_new(o, "start", r.start ? json_integer(r.start) : json_null());
+        json_object_set_new(o, "end", r.end ? json_integer(r.end) : json_null());
+        json_object_set_new(o, "exit_status",
+                            r.exit_status >= 0 ? json_integer(r.exit_status) : json_null());
+        char *text = json_dumps(json_pack("{s:o}", "job", o), JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        reply = reply_ok(text);
+        free(text);
+    } else {
+        char sub[32], st[32], en[32], *text;
+        date_text(r.submit, sub);
+        date_text(r.start, st);
+        date_text(r.end, en);
+        text = xprintf("checking job %s\n\nState: %s\nCreds:  user:%s  group:%s  account:%s  "
+                       "class:%s  qos:%s\nSubmitTime: %s\n%s%s%s%s",
+                       id, state, r.user ? r.user : "-", r.group ? r.group : "-",
+                       r.account ? r.account : "DEFAULT", r.class_ ? r.class_ : "DEFAULT",
+                       r.qos ? r.qos : "DEFAULT", sub, r.start ? "StartTime: " : "",
+                       r.start ? st : "", r.start ? "\n" : "", r.end ? "CompletionTime: " : "");
+        char *full = r.end ? xprintf("%s%s  Completion Code: %d\n", text, en, r.exit_status)
+                           : xstrdup(text);
+        reply = reply_ok(full);
+        free(text);
+        free(full);
+    }
+    store_job_free(&r);
+    return reply;
+}
+
 static json_t *do_look(struct dmn *d, int argc, char **argv)
 {
     struct cmd_ctx ctx = {.s = d->s, .cfg = d->cfg, .now = time(NULL), .epoch_offset = 0};
@@ -441,6 +501,23 @@ static int get_args(const json_t *req, char ***argv, int *argc, json_t **bad)
 
 json_t *dctl_submit(struct dmn *d, const struct peer *p, const json_t *job);
 
+/* checkjob ID [--format=json] for an ID the engine does not know. */
+static json_t *checkjob_from_store(struct dmn *d, int argc, char **argv)
+{
+    const char *id = NULL;
+    int json = 0;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--format=json") == 0 ||
+            (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0))
+            json = 1;
+        else if (argv[i][0] != '-' && !id && (i == 0 || strcmp(argv[i - 1], "--format") != 0))
+            id = argv[i];
+    }
+    if (!id || sched_find_job(d->s, id))
+        return NULL;
+    return checkjob_stored(d, id, json);
+}
+
 json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
 {
     if (!json_is_object(req))
@@ -471,6 +548,8 @@ json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
         r = do_runjob(d, p, argc, argv);
     else if (strcmp(cmd, "schedctl") == 0)
         r = do_schedctl(d, p, argc, argv);
+    else if (strcmp(cmd, "checkjob") == 0 && (r = checkjob_from_store(d, argc, argv)))
+        ; /* a job that ended before the daemon's last restart */
     else {
         /* The command layer's own: showq, checkjob, diagnose, showconfig. */
         char **full = xcalloc((size_t)argc + 2, sizeof *full);

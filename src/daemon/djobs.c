@@ -245,22 +245,36 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
         .nhosts = n,
         .walltime = j->walltime,
     };
+    /* The start is made durable before the job is launched: a daemon that
+     * dies in between finds a RUNNING record with no spool directory and
+     * queues the job again (djobs_poll). The other order would leave a
+     * running job the store calls idle, started a second time. */
     struct err e;
-    int rc = local_start(d->rm, &lj, &e);
-    free(lines);
-    if (rc < 0) {
-        dlog(d->log, 0, "job %s could not start: %s", j->name, e.msg);
-        store_event(d->st, now, dj->rec.id, "startfail", e.msg, NULL);
-        free(hosts);
-        return -1;
-    }
     free(dj->rec.hosts);
     dj->rec.hosts = hosts;
     dj->rec.state = SJ_RUNNING;
     dj->rec.start = now;
     djobs_save(d, dj);
     store_event(d->st, now, dj->rec.id, "start", hosts, NULL);
-    dlog(d->log, 1, "job %s started on %s", j->name, hosts);
+    if (store_commit(d->st, &e) < 0 || store_begin(d->st, &e) < 0) {
+        dlog(d->log, 0, "error: job %s not started: %s", j->name, e.msg);
+        store_begin(d->st, NULL);
+        free(lines);
+        return -1;
+    }
+    int rc = local_start(d->rm, &lj, &e);
+    free(lines);
+    if (rc < 0) {
+        dlog(d->log, 0, "job %s could not start: %s", j->name, e.msg);
+        dj->rec.state = SJ_IDLE;
+        dj->rec.start = 0;
+        free(dj->rec.hosts);
+        dj->rec.hosts = NULL;
+        djobs_save(d, dj);
+        store_event(d->st, now, dj->rec.id, "startfail", e.msg, NULL);
+        return -1;
+    }
+    dlog(d->log, 1, "job %s started on %s", j->name, dj->rec.hosts);
     return 0;
 }
 
@@ -274,6 +288,7 @@ static void ended(struct dmn *d, struct djob *dj, const struct local_status *st,
         dj->rec.state = strcmp(st->reason, "cancelled") == 0 ? SJ_REMOVED : SJ_COMPLETED;
     if (dj->j && dj->j->state == JOB_RUNNING) {
         sched_job_ended(d->s, dj->j, now);
+        dj->j->exit_status = dj->rec.exit_status;
         if (dj->rec.state == SJ_REMOVED)
             dj->j->state = JOB_REMOVED; /* cancelled while running: shown as Removed */
     }
@@ -283,9 +298,36 @@ static void ended(struct dmn *d, struct djob *dj, const struct local_status *st,
              st->state == LOCAL_ENDED ? st->reason : "lost");
     store_event(d->st, now, dj->rec.id, "end", text, NULL);
     dlog(d->log, 1, "job %ld ended: %s", dj->rec.id, text);
-    char id[32];
-    snprintf(id, sizeof id, "%ld", dj->rec.id);
-    local_forget(d->rm, id, NULL);
+    /* Its spool goes once the end is committed (djobs_forget): a daemon
+     * dying before that finds the status file again. */
+    d->forget = xgrow(d->forget, &d->capforget, d->nforget + 1, sizeof *d->forget);
+    d->forget[d->nforget++] = dj->rec.id;
+}
+
+void djobs_forget(struct dmn *d)
+{
+    for (size_t i = 0; i < d->nforget; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "%ld", d->forget[i]);
+        local_forget(d->rm, id, NULL);
+    }
+    d->nforget = 0;
+}
+
+/* A job the store says started but the resource manager never saw (the
+ * daemon died between the two): it waits again. */
+static void never_started(struct dmn *d, struct djob *dj, long now)
+{
+    if (dj->j && dj->j->state == JOB_RUNNING)
+        sched_requeue(d->s, dj->j, now, NULL);
+    dj->rec.state = SJ_IDLE;
+    dj->rec.start = 0;
+    free(dj->rec.hosts);
+    dj->rec.hosts = NULL;
+    djobs_save(d, dj);
+    store_event(d->st, now, dj->rec.id, "requeue", "never started", NULL);
+    dlog(d->log, 0, "job %ld was never started by the resource manager: queued again",
+         dj->rec.id);
 }
 
 void djobs_poll(struct dmn *d, long now)
@@ -304,7 +346,10 @@ void djobs_poll(struct dmn *d, long now)
             dlog(d->log, 0, "job %s: %s", id, e.msg);
             continue;
         }
-        if (st.state == LOCAL_ENDED || st.state == LOCAL_LOST || st.state == LOCAL_UNKNOWN)
+        if (st.state == LOCAL_UNKNOWN && dj->rec.state == SJ_RUNNING)
+            never_started(d, dj, now);
+        else if (st.state == LOCAL_ENDED || st.state == LOCAL_LOST ||
+                 st.state == LOCAL_UNKNOWN)
             ended(d, dj, &st, now);
     }
 }
@@ -318,4 +363,7 @@ void djobs_free(struct dmn *d)
     free(d->jobs);
     d->jobs = NULL;
     d->njobs = d->capjobs = 0;
+    free(d->forget);
+    d->forget = NULL;
+    d->nforget = d->capforget = 0;
 }

@@ -203,6 +203,8 @@ void serve_iterate(struct dmn *d)
         sched_iterate(d->s, now);
     if (store_commit(d->st, &e) < 0)
         dlog(d->log, 0, "error: %s", e.msg);
+    else
+        djobs_forget(d);
     d->iterations++;
     d->want_iter = 0;
     d->next_iter = now + d->interval;

@@ -1,0 +1,198 @@
+#!/bin/sh
+# The daemon as a batch system on one machine: moku serve on a temporary
+# home, real short jobs through idle -> running -> completed, cancel, holds,
+# a walltime kill, kill -9 in the middle of a burst of submissions and a
+# restart with nothing lost, a second user denied what is not theirs,
+# malformed and hostile requests, a bad reload refused, and clients
+# without a daemon.
+. tests/integration/lib.sh
+
+MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
+RAWSOCK=$(cd "$(dirname "${RAWSOCK:-build/tests/rawsock}")" && pwd)/rawsock
+H=$TMP/home
+mkdir -p "$H" "$TMP/work"
+chmod 755 "$TMP" "$H" "$TMP/work"
+# One virtual node of one processor: the second job must wait.
+printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=1\nLOGLEVEL 2\n' >"$H/maui.cfg"
+export MOKU_HOME="$H"
+pid=""
+
+start_daemon() {
+    "$MOKU" serve --home "$H" >>"$TMP/serve.log" 2>&1 &
+    pid=$!
+    i=0
+    while [ $i -lt 50 ] && ! timeout 5 "$MOKU" showq >/dev/null 2>&1; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+}
+stop_daemon() {
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+    pid=""
+}
+trap 'stop_daemon; rm -rf "$TMP"' EXIT
+
+# state JOB: the State: line of checkjob.
+state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
+# wait_state JOB STATE [SECONDS]
+wait_state() {
+    i=0
+    while [ $i -lt $((${3:-10} * 10)) ]; do
+        [ "$(state "$1")" = "$2" ] && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    echo "job $1 is $(state "$1"), not $2" >&2
+    return 1
+}
+
+cat >"$TMP/work/gate.sh" <<SH
+#!/bin/sh
+# Runs until the test opens the gate.
+while [ ! -f $TMP/work/go ]; do sleep 0.1; done
+echo "job \$PBS_JOBID on \$(cat \$PBS_NODEFILE) in \$(pwd)"
+exit 3
+SH
+printf '#!/bin/sh\nsleep 30\n' >"$TMP/work/long.sh"
+printf 'echo quick\n' >"$TMP/work/quick.sh"
+chmod 755 "$TMP/work"/*.sh
+
+run showq
+check "no daemon: a clear message, not a hang" has_err "no moku daemon is running"
+check "no daemon: exit 1" [ "$rc" = 1 ]
+
+start_daemon
+check "the daemon answers" sh -c "timeout 5 '$MOKU' showq >/dev/null"
+
+cd "$TMP/work" || exit 1
+j1=$(timeout 5 "$MOKU" submit -N gate gate.sh)
+check "submit prints the job id alone" [ "$j1" = 1 ]
+j2=$(timeout 5 "$MOKU" submit quick.sh)
+check "the running job is Running" wait_state "$j1" Running
+check "the next job waits: Idle" wait_state "$j2" Idle
+timeout 5 "$MOKU" showq >"$TMP/out"
+check "showq lists the running job" grep -q "^$j1 .* Running " "$TMP/out"
+timeout 5 "$MOKU" showq --format=json >"$TMP/out"
+check "showq --format=json" grep -q '"state": "Idle"' "$TMP/out"
+touch "$TMP/work/go"
+check "the job completes" wait_state "$j1" Completed
+check "its output names its id, node and directory" grep -q "^job $j1 on n1 in $TMP/work\$" "$TMP/work/gate.o$j1"
+check "the waiting job then runs and completes" wait_state "$j2" Completed
+check "qsub -j-less default error file exists" [ -f "$TMP/work/quick.sh.e$j2" ]
+
+# Cancel: a running job and an idle one behind it.
+j3=$(timeout 5 "$MOKU" submit long.sh)
+j4=$(timeout 5 "$MOKU" submit long.sh)
+wait_state "$j3" Running
+check "canceljob of an idle job" sh -c "timeout 5 '$MOKU' canceljob $j4 | grep -q \"job '$j4' cancelled\""
+check "... it is Removed" wait_state "$j4" Removed
+check "canceljob of a running job" sh -c "timeout 5 '$MOKU' canceljob $j3 | grep -q cancelled"
+check "... its processes end and it is Removed" wait_state "$j3" Removed
+run canceljob 999
+check "canceljob of an unknown job: Maui's message, exit 1" sh -c "grep -q \"cannot locate job '999'\" $TMP/err && [ $rc = 1 ]"
+
+# Holds.
+j5=$(timeout 5 "$MOKU" submit -h quick.sh)
+check "submit -h: UserHold" wait_state "$j5" UserHold
+timeout 5 "$MOKU" releasehold "$j5" >/dev/null
+check "releasehold: it runs to completion" wait_state "$j5" Completed
+j6=$(timeout 5 "$MOKU" submit long.sh)
+wait_state "$j6" Running >/dev/null
+j7=$(timeout 5 "$MOKU" submit quick.sh)
+timeout 5 "$MOKU" sethold "$j7" >/dev/null
+check "sethold on an idle job" wait_state "$j7" UserHold
+timeout 5 "$MOKU" canceljob "$j6" "$j7" >/dev/null
+
+# Walltime: SIGTERM at the limit.
+j8=$(timeout 5 "$MOKU" submit -l walltime=1 long.sh)
+check "a job past its walltime is killed" wait_state "$j8" Completed 8
+
+# kill -9 in the middle of a burst of submissions; nothing acknowledged is lost.
+: >"$TMP/ids"
+(
+    n=0
+    while [ $n -lt 40 ]; do
+        timeout 5 "$MOKU" submit quick.sh >>"$TMP/ids" 2>/dev/null
+        n=$((n + 1))
+    done
+) &
+burst=$!
+sleep 0.3
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+pid=""
+wait "$burst"
+before=$(wc -l <"$TMP/ids")
+start_daemon
+lost=0
+for id in $(cat "$TMP/ids"); do
+    s=$(state "$id")
+    [ -n "$s" ] || lost=$((lost + 1))
+done
+check "kill -9 during a burst: every acknowledged job ($before) is still there" [ "$lost" = 0 ]
+last=$(tail -n 1 "$TMP/ids")
+check "... and they all run to completion after the restart" wait_state "$last" Completed 30
+
+# A job running while the daemon dies is found again.
+j9=$(timeout 5 "$MOKU" submit long.sh)
+wait_state "$j9" Running >/dev/null
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+start_daemon
+check "a running job survives a daemon restart" wait_state "$j9" Running
+timeout 5 "$MOKU" canceljob "$j9" >/dev/null
+check "... and can be cancelled afterwards" wait_state "$j9" Removed 8
+
+# Malformed and hostile requests: errors, and the daemon keeps serving.
+S="$H/moku.sock"
+"$RAWSOCK" "$S" frame 'not json' >"$TMP/out"
+check "not JSON: an error reply" grep -q '"bad request: not valid JSON"' "$TMP/out"
+"$RAWSOCK" "$S" frame '{"cmd":"showq","args":"-r"}' >"$TMP/out"
+check "args not an array: an error reply" grep -q 'must be an array' "$TMP/out"
+"$RAWSOCK" "$S" frame '{"cmd":"rm -rf /"}' >"$TMP/out"
+check "unknown command: an error reply" grep -q 'unknown command' "$TMP/out"
+"$RAWSOCK" "$S" frame '{"cmd":"submit","job":{"script":"echo","name":"x","cwd":"relative"}}' >"$TMP/out"
+check "a submit with a bad field is refused" grep -q '"ok":false' "$TMP/out"
+"$RAWSOCK" "$S" garbage
+"$RAWSOCK" "$S" huge
+"$RAWSOCK" "$S" short
+"$RAWSOCK" "$S" idle &
+idle=$!
+check "after garbage, oversized, short and idle connections it still answers" sh -c "timeout 5 '$MOKU' showq >/dev/null"
+wait "$idle"
+
+# Permissions: a second user may look, not touch.
+if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuser >/dev/null 2>&1; then
+    u=mokutest
+    id "$u" >/dev/null 2>&1 || useradd -M -s /bin/sh "$u" 2>/dev/null
+    j10=$(timeout 5 "$MOKU" submit long.sh)
+    as_user() { runuser -u "$u" -- env MOKU_HOME="$H" timeout 5 "$MOKU" "$@"; }
+    check "a second user may look at the queue" sh -c "$(command -v runuser) -u $u -- env MOKU_HOME=$H '$MOKU' showq >/dev/null"
+    as_user canceljob "$j10" >"$TMP/out" 2>&1
+    check "... may not cancel another user's job" grep -q "not authorized to cancel job '$j10'" "$TMP/out"
+    as_user schedctl -s >"$TMP/out" 2>&1
+    check "... may not stop the scheduler" grep -q "not authorized" "$TMP/out"
+    as_user setspri 100 "$j10" >"$TMP/out" 2>&1
+    check "... may not set a system priority" grep -q "not authorized" "$TMP/out"
+    timeout 5 "$MOKU" canceljob "$j10" >/dev/null
+    printf '#!/bin/sh\nid -un\n' >"$TMP/work/who.sh"
+    chmod 755 "$TMP/work/who.sh"
+    mkdir -p "$TMP/uw" && chown "$u" "$TMP/uw"
+    j11=$(cd "$TMP/uw" && runuser -u "$u" -- env MOKU_HOME="$H" timeout 5 "$MOKU" submit "$TMP/work/who.sh")
+    check "... a job the second user submits runs as that user" sh -c "i=0; while [ \$i -lt 50 ] && [ ! -s $TMP/uw/who.sh.o$j11 ]; do sleep 0.1; i=\$((i+1)); done; grep -qx $u $TMP/uw/who.sh.o$j11"
+    as_user canceljob "$j11" >/dev/null 2>&1
+    userdel "$u" 2>/dev/null
+else
+    echo "# skipped: the second-user tests need root, useradd and runuser"
+fi
+
+# Reload: a bad maui.cfg is refused and the running one kept.
+cp "$H/maui.cfg" "$TMP/good.cfg"
+printf 'RMPOLLINTERVAL banana\n' >>"$H/maui.cfg"
+run schedctl -R
+check "schedctl -R with a bad maui.cfg: refused with its error" sh -c "grep -q 'RMPOLLINTERVAL' $TMP/err && [ $rc = 1 ]"
+cp "$TMP/good.cfg" "$H/maui.cfg"
+check "... the daemon still serves" sh -c "timeout 5 '$MOKU' showq >/dev/null"
+run schedctl -k
+check "schedctl -k shuts the daemon down" sh -c "i=0; while [ \$i -lt 50 ] && kill -0 $pid 2>/dev/null; do sleep 0.1; i=\$((i+1)); done; ! kill -0 $pid 2>/dev/null"
+pid=""

@@ -1,0 +1,82 @@
+/*
+ * rawsock — sends hand-made (and hostile) bytes to a moku daemon's socket,
+ * for the integration tests of malformed requests. Independent of moku's
+ * own wire code on purpose.
+ *
+ *   rawsock SOCKET frame TEXT   one well-formed frame holding TEXT; prints the reply
+ *   rawsock SOCKET garbage      bytes that are no frame at all, then close
+ *   rawsock SOCKET huge         a header announcing 1 GiB, then close
+ *   rawsock SOCKET short        a header announcing 100 bytes, 3 bytes, then close
+ *   rawsock SOCKET idle         connect, send nothing for 2 s, close
+ * Exit status 0 when the exchange went as described (a reply for `frame`).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+static int dial(const char *path)
+{
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) < 0) {
+        perror(path);
+        exit(1);
+    }
+    return fd;
+}
+
+/* The daemon may close on us mid-way (that is the point of the hostile
+ * modes): a failed send is not an error here. */
+static void put(int fd, const void *p, size_t n)
+{
+    (void)!send(fd, p, n, MSG_NOSIGNAL);
+}
+
+static void header(int fd, uint32_t n)
+{
+    unsigned char h[4] = {n >> 24, n >> 16, n >> 8, n};
+    put(fd, h, 4);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: rawsock SOCKET frame TEXT|garbage|huge|short|idle\n");
+        return 2;
+    }
+    int fd = dial(argv[1]);
+    const char *mode = argv[2];
+    if (strcmp(mode, "frame") == 0 && argc == 4) {
+        header(fd, (uint32_t)strlen(argv[3]));
+        put(fd, argv[3], strlen(argv[3]));
+        unsigned char h[4];
+        if (recv(fd, h, 4, MSG_WAITALL) != 4)
+            return 1;
+        uint32_t n = (uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 | (uint32_t)h[2] << 8 | h[3];
+        char *buf = malloc((size_t)n + 1);
+        if (!buf || recv(fd, buf, n, MSG_WAITALL) != (ssize_t)n)
+            return 1;
+        buf[n] = '\0';
+        printf("%s\n", buf);
+        free(buf);
+    } else if (strcmp(mode, "garbage") == 0) {
+        put(fd, "\x00\x00\x00\x05{{{{{\xff\xfe garbage \x01\x02", 24);
+    } else if (strcmp(mode, "huge") == 0) {
+        header(fd, 1u << 30);
+        put(fd, "{}", 2);
+    } else if (strcmp(mode, "short") == 0) {
+        header(fd, 100);
+        put(fd, "{\"c", 3);
+    } else if (strcmp(mode, "idle") == 0) {
+        sleep(2);
+    } else {
+        return 2;
+    }
+    close(fd);
+    return 0;
+}
