@@ -20,7 +20,7 @@ extern char **environ;
 
 static const char *const commands[] = {
     "showq",   "checkjob",    "diagnose", "showconfig", "canceljob", "sethold",
-    "releasehold", "setspri", "setqos",   "runjob",     "schedctl",  NULL,
+    "releasehold", "setspri", "setqos",   "runjob",     "schedctl",  "mjobctl", NULL,
 };
 
 int client_is_command(const char *name)

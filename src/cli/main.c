@@ -56,7 +56,7 @@ static void usage(FILE *f)
             "       moku submit [qsub options] [SCRIPT]   submit a job (also: qsub, msub)\n"
             "       moku COMMAND [ARGS] [--home DIR]      ask the daemon (MOKU_HOME): showq,\n"
             "                  checkjob, diagnose, showconfig, canceljob, sethold, releasehold,\n"
-            "                  setspri, setqos, runjob, schedctl\n"
+            "                  setspri, setqos, runjob, schedctl, mjobctl -s|-r (suspend, resume)\n"
             "       moku simulate [--config FILE] [--nodes N --ppn P | --procs N]\n"
             "                     [--jobs-out FILE.csv] [--format text|json] [--strict]\n"
             "                     [--until TIME] [--show \"COMMAND\"]... [--resources FILE]\n"

@@ -32,5 +32,7 @@ const char *job_display_state(const struct job *j)
     }
     if (j->state == JOB_IDLE && j->deferred_until && !(j->flags & JOB_STARTDATE))
         return "Deferred";
+    if (j->state == JOB_RUNNING && (j->flags & JOB_SUSPENDED))
+        return "Suspended";
     return job_state_name(j->state);
 }

@@ -26,6 +26,8 @@ enum job_state {
 #define JOB_BLOCKED 0x10    /* idle but not eligible (over a soft limit or a per-job one) */
 #define JOB_STARTDATE 0x20  /* deferred_until is the job's requested start date (qsub -a),
                                not a deferral after a failed start */
+#define JOB_SUSPENDED 0x40  /* running, but stopped by the resource manager (it keeps its
+                               processors); set by the driver */
 
 /* Holds (Maui's hold types): a held job is blocked until every hold is
  * released. */

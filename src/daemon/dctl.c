@@ -358,6 +358,42 @@ static json_t *do_runjob(struct dmn *d, const struct peer *p, int argc, char **a
     return commit(d, reply_ok(msg));
 }
 
+/* ---- mjobctl -s | -r JOB: suspend, resume ---- */
+
+static json_t *do_mjobctl(struct dmn *d, const struct peer *p, int argc, char **argv)
+{
+    if (argc != 2 || (strcmp(argv[0], "-s") != 0 && strcmp(argv[0], "-r") != 0))
+        return reply_err("mjobctl: usage: mjobctl -s JOB (suspend) | -r JOB (resume)");
+    int suspend = argv[0][1] == 's';
+    if (!(p->admin >= 1 && p->admin <= 2))
+        return reply_err("mjobctl: user %s is not authorized (ADMIN1 or ADMIN2 only)", p->user);
+    struct djob *dj = djobs_find(d, argv[1]);
+    enum store_jstate want = suspend ? SJ_RUNNING : SJ_SUSPENDED;
+    if (!dj || dj->rec.state != want)
+        return reply_err("ERROR:  cannot locate %s job '%.64s'", suspend ? "running" : "suspended",
+                         argv[1]);
+    json_t *bad = begin(d);
+    if (bad)
+        return bad;
+    struct err e;
+    if ((suspend ? local_suspend : local_resume)(d->rm, argv[1], &e) < 0) {
+        store_rollback(d->st);
+        return reply_err("mjobctl: %s", e.msg);
+    }
+    dj->rec.state = suspend ? SJ_SUSPENDED : SJ_RUNNING;
+    if (dj->j) {
+        if (suspend)
+            dj->j->flags |= JOB_SUSPENDED;
+        else
+            dj->j->flags &= ~(unsigned)JOB_SUSPENDED;
+    }
+    djobs_save(d, dj);
+    store_event(d->st, time(NULL), dj->rec.id, suspend ? "suspend" : "resume", p->user, NULL);
+    char msg[128];
+    snprintf(msg, sizeof msg, "job '%.64s' %s\n", argv[1], suspend ? "suspended" : "resumed");
+    return commit(d, reply_ok(msg));
+}
+
 /* ---- schedctl -s | -r | -k | -R ---- */
 
 static json_t *do_schedctl(struct dmn *d, const struct peer *p, int argc, char **argv)
@@ -548,6 +584,8 @@ json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
         r = do_runjob(d, p, argc, argv);
     else if (strcmp(cmd, "schedctl") == 0)
         r = do_schedctl(d, p, argc, argv);
+    else if (strcmp(cmd, "mjobctl") == 0)
+        r = do_mjobctl(d, p, argc, argv);
     else if (strcmp(cmd, "checkjob") == 0 && (r = checkjob_from_store(d, argc, argv)))
         ; /* a job that ended before the daemon's last restart */
     else {

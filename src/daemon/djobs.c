@@ -184,6 +184,8 @@ static int restore_one(void *ctx, const struct store_job *r)
         store_job_free(&rec);
         return 0;
     }
+    if (rec.state == SJ_SUSPENDED)
+        dj->j->flags |= JOB_SUSPENDED;
     if (rec.state == SJ_RUNNING || rec.state == SJ_SUSPENDED) {
         struct job_slot *slots;
         size_t n;

@@ -103,6 +103,19 @@ timeout 5 "$MOKU" sethold "$j7" >/dev/null
 check "sethold on an idle job" wait_state "$j7" UserHold
 timeout 5 "$MOKU" canceljob "$j6" "$j7" >/dev/null
 
+# Suspend and resume a running job (the processes stop and go on).
+j12=$(timeout 5 "$MOKU" submit long.sh)
+wait_state "$j12" Running >/dev/null
+timeout 5 "$MOKU" mjobctl -s "$j12" >/dev/null
+check "mjobctl -s: Suspended" wait_state "$j12" Suspended
+pg=$(cat "$H/spool/$j12/job.pgid" 2>/dev/null)
+check "... its processes are stopped" sh -c "sleep 0.3; ps -e -o pgid=,stat= | awk -v g=$pg '\$1 == g { print \$2 }' | grep -q '^T'"
+timeout 5 "$MOKU" mjobctl -r "$j12" >/dev/null
+check "mjobctl -r: Running again" wait_state "$j12" Running
+check "... its processes run" sh -c "sleep 0.3; ! ps -e -o pgid=,stat= | awk -v g=$pg '\$1 == g { print \$2 }' | grep -q '^T'"
+timeout 5 "$MOKU" canceljob "$j12" >/dev/null
+wait_state "$j12" Removed >/dev/null
+
 # Walltime: SIGTERM at the limit.
 j8=$(timeout 5 "$MOKU" submit -l walltime=1 long.sh)
 check "a job past its walltime is killed" wait_state "$j8" Completed 8
