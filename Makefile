@@ -5,6 +5,7 @@
 #   make bench    replay the benchmark traces and print jobs/s, wall time, peak memory
 #   make asan     run the tests under AddressSanitizer and UBSan
 #   make format   reformat the sources with clang-format
+#   make install  install bin/moku and the Maui command names (PREFIX=/usr/local)
 #
 # Sources are discovered: every src/**/*.c except src/cli/main.c goes into
 # libmoku.a; every tests/unit/t_*.c is a test program linked against it.
@@ -23,7 +24,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC:= $(wildcard tests/unit/t_*.c)
 TEST_BIN:= $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check bench asan format clean sample
+.PHONY: all check bench asan format clean sample install uninstall
 
 all: $(BIN)
 
@@ -52,6 +53,14 @@ $(BUILD)/tests/rawsock: tests/tools/rawsock.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
 
+$(BUILD)/sub_bench: bench/sub_bench.c $(BUILD)/libmoku.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libmoku.a $(LDLIBS)
+
+$(BUILD)/store_fill: bench/store_fill.c $(BUILD)/libmoku.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libmoku.a $(LDLIBS)
+
 $(BUILD)/runstat: bench/runstat.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
@@ -66,9 +75,10 @@ $(BUILD)/prio_bench: bench/prio_bench.c $(BUILD)/libmoku.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libmoku.a $(LDLIBS)
 
-bench: $(BIN) $(BUILD)/runstat $(BUILD)/prio_bench
+bench: $(BIN) $(BUILD)/runstat $(BUILD)/prio_bench $(BUILD)/store_fill $(BUILD)/sub_bench
 	@sh bench/run.sh
 	@$(BUILD)/prio_bench
+	@FILL=$(BUILD)/store_fill SUBBENCH=$(BUILD)/sub_bench sh bench/daemon.sh
 
 # Sanitizers build apart (build/asan), so they never mix objects with a normal build.
 asan:
@@ -84,3 +94,17 @@ clean:
 # Header dependencies of every object, the command's main.o included (a stale
 # object compiled against an older struct layout corrupts memory silently).
 -include $(LIB_OBJ:.o=.d) $(BUILD)/src/cli/main.d $(TEST_BIN:=.d)
+
+# The Maui commands are the one binary under the names users know.
+PREFIX  ?= /usr/local
+COMMANDS := showq checkjob diagnose showconfig canceljob sethold releasehold setspri setqos \
+            runjob schedctl mjobctl qsub msub
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/moku
+	for c in $(COMMANDS); do ln -sf moku $(DESTDIR)$(PREFIX)/bin/$$c; done
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/moku
+	for c in $(COMMANDS); do rm -f $(DESTDIR)$(PREFIX)/bin/$$c; done

@@ -66,8 +66,9 @@ struct dmn {
  * running ones adopted and checked with the resource manager). */
 int djobs_restore(struct dmn *d, struct err *err);
 /* A new job from a validated submission, inside the caller's transaction:
- * stored (rec->id assigned), its script written to HOME/scripts/<id>
- * (owned by the job's user), then queued. On error nothing is queued and
+ * stored with its script (rec->id assigned), then queued. The script file
+ * the job runs (HOME/scripts/<id>, owned by the job's user) is written when
+ * it starts. On error nothing is queued and
  * the caller rolls back. The djob takes rec's strings (rec is zeroed). */
 struct djob *djobs_add(struct dmn *d, struct store_job *rec, const char *script,
                        struct err *err);

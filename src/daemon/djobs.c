@@ -90,18 +90,26 @@ static struct djob *enqueue(struct dmn *d, const struct store_job *rec, struct e
     return dj;
 }
 
-/* Write the job's script where its user can run it: 0700, owned by the
- * user when the daemon is root. */
-static char *write_script(struct dmn *d, const struct store_job *rec, const char *text,
-                          struct err *err)
+/* Write the job's script (kept in the store) where its user can run it:
+ * 0700, owned by the user when the daemon is root. Not synced: the store
+ * has it, and a lost file is written again at the next start. */
+static char *write_script(struct dmn *d, const struct store_job *rec, struct err *err)
 {
+    char *text;
+    if (store_script_get(d->st, rec->id, &text, err) <= 0) {
+        if (!err->msg[0])
+            err_set(err, "job %ld: no script stored", rec->id);
+        return NULL;
+    }
     char *dir = xprintf("%s/scripts", d->home);
     mkdir(dir, 0711);
     char *path = xprintf("%s/%ld", dir, rec->id);
     free(dir);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0700);
+    unlink(path); /* a leftover, maybe not ours to write into */
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
     size_t len = strlen(text);
-    int ok = fd >= 0 && write(fd, text, len) == (ssize_t)len && fsync(fd) == 0;
+    int ok = fd >= 0 && write(fd, text, len) == (ssize_t)len;
+    free(text);
     if (ok && geteuid() == 0)
         ok = fchown(fd, (uid_t)rec->uid, (gid_t)rec->gid) == 0;
     if (fd >= 0 && close(fd) != 0)
@@ -128,16 +136,11 @@ struct djob *djobs_add(struct dmn *d, struct store_job *rec, const char *script,
                 sched_up_procs(d->s));
         return NULL;
     }
-    if (store_job_add(d->st, rec, err) < 0)
-        return NULL;
-    rec->script = write_script(d, rec, script, err);
-    if (!rec->script || store_job_put(d->st, rec, err) < 0)
+    if (store_job_add(d->st, rec, err) < 0 || store_script_put(d->st, rec->id, script, err) < 0)
         return NULL;
     struct djob *dj = enqueue(d, rec, err);
-    if (!dj) {
-        unlink(rec->script);
+    if (!dj)
         return NULL;
-    }
     memset(rec, 0, sizeof *rec); /* the djob owns the strings now */
     return dj;
 }
@@ -229,6 +232,14 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
 {
     struct dmn *d = ctx;
     struct djob *dj = d->jobs[j->tag];
+    struct err e = {{0}};
+    char *script = write_script(d, &dj->rec, &e);
+    if (!script) {
+        dlog(d->log, 0, "job %s could not start: %s", j->name, e.msg);
+        return -1;
+    }
+    free(dj->rec.script);
+    dj->rec.script = script;
     size_t n;
     char *hosts;
     char **lines = host_lines(d, j, &n, &hosts);
@@ -251,7 +262,6 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
      * dies in between finds a RUNNING record with no spool directory and
      * queues the job again (djobs_poll). The other order would leave a
      * running job the store calls idle, started a second time. */
-    struct err e;
     free(dj->rec.hosts);
     dj->rec.hosts = hosts;
     dj->rec.state = SJ_RUNNING;
@@ -312,6 +322,9 @@ void djobs_forget(struct dmn *d)
         char id[32];
         snprintf(id, sizeof id, "%ld", d->forget[i]);
         local_forget(d->rm, id, NULL);
+        char *path = xprintf("%s/scripts/%ld", d->home, d->forget[i]);
+        unlink(path);
+        free(path);
     }
     d->nforget = 0;
 }

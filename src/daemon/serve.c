@@ -189,9 +189,17 @@ static void fs_close(struct dmn *d, long now)
     }
 }
 
+static double mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 void serve_iterate(struct dmn *d)
 {
     long now = time(NULL);
+    double t0 = mono_ms();
     struct err e;
     if (store_begin(d->st, &e) < 0) {
         dlog(d->log, 0, "error: iteration skipped: %s", e.msg);
@@ -206,6 +214,8 @@ void serve_iterate(struct dmn *d)
     else
         djobs_forget(d);
     d->iterations++;
+    dlog(d->log, 3, "iteration %ld: %.2f ms, %zu idle, %zu running", d->iterations,
+         mono_ms() - t0, sched_nidle(d->s), sched_nrunning(d->s));
     d->want_iter = 0;
     d->next_iter = now + d->interval;
 }
@@ -314,17 +324,30 @@ static void reload(struct dmn *d)
     dlog(d->log, 0, "configuration reloaded from %s", d->cfg_path);
 }
 
+/* A requested iteration waits for a burst of requests to end — a pause of
+ * ITER_QUIET_MS, at most ITER_BATCH_MS in all — so that requests are
+ * answered first and one iteration then serves them all: a script that
+ * submits a thousand jobs gets tens of iterations, not a thousand. */
+#define ITER_BATCH_MS 50
+#define ITER_QUIET_MS 5
+
 static void loop(struct dmn *d)
 {
     struct conn conns[MAX_CONNS];
-    int nconns = 0;
+    int nconns = 0, quiet = 1;
+    double want_since = 0;
     struct pollfd pfd[MAX_CONNS + 2];
     while (!d->stop) {
         if (d->reload)
             reload(d);
         long now = time(NULL);
-        if (d->want_iter || now >= d->next_iter)
+        if (d->want_iter && want_since == 0)
+            want_since = mono_ms();
+        if (now >= d->next_iter ||
+            (d->want_iter && (quiet || mono_ms() - want_since >= ITER_BATCH_MS))) {
             serve_iterate(d);
+            want_since = 0;
+        }
         pfd[0] = (struct pollfd){.fd = d->lfd, .events = POLLIN};
         pfd[1] = (struct pollfd){.fd = d->sig[0], .events = POLLIN};
         for (int i = 0; i < nconns; i++)
@@ -332,11 +355,14 @@ static void loop(struct dmn *d)
         long wait = (d->next_iter - time(NULL)) * 1000;
         if (wait < 0)
             wait = 0;
+        if (d->want_iter)
+            wait = ITER_QUIET_MS; /* an iteration is due: unless requests keep coming */
         if (nconns && wait > 1000)
             wait = 1000; /* to time out slow clients */
-        if (poll(pfd, (nfds_t)nconns + 2, (int)(wait > INT_MAX ? INT_MAX : wait)) < 0 &&
-            errno != EINTR)
+        int ready = poll(pfd, (nfds_t)nconns + 2, (int)(wait > INT_MAX ? INT_MAX : wait));
+        if (ready < 0 && errno != EINTR)
             break;
+        quiet = ready <= 0;
         if (pfd[1].revents)
             drain_signals(d);
         if (pfd[0].revents)

@@ -64,7 +64,8 @@ static const char schema_sql[] =
     " PRIMARY KEY (kind, name, window_start)) WITHOUT ROWID;"
     "CREATE TABLE kv (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;"
     "CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, time INTEGER NOT NULL,"
-    " job INTEGER NOT NULL, kind TEXT, text TEXT);";
+    " job INTEGER NOT NULL, kind TEXT, text TEXT);"
+    "CREATE TABLE scripts (id INTEGER PRIMARY KEY, text TEXT NOT NULL);";
 
 /* The job columns after id, in the order job_bind and job_read use. */
 #define JOB_COLS                                                                                   \
@@ -97,6 +98,8 @@ enum stmt_id {
     S_KV_GET,
     S_EVENT,
     S_EVENTS,
+    S_SCRIPT_PUT,
+    S_SCRIPT_GET,
     S_COUNT
 };
 
@@ -126,6 +129,8 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_EVENTS] = "SELECT kind, text, time, job, 0.0 FROM"
                  " (SELECT id, kind, text, time, job FROM events ORDER BY id DESC LIMIT ?)"
                  " ORDER BY id",
+    [S_SCRIPT_PUT] = "INSERT OR REPLACE INTO scripts (id, text) VALUES (?, ?)",
+    [S_SCRIPT_GET] = "SELECT text FROM scripts WHERE id = ?",
 };
 
 struct store {
@@ -755,6 +760,45 @@ int store_kv_get(struct store *st, const char *key, char *value, size_t len, str
         else {
             memcpy(value, t, n + 1);
             ret = 1;
+        }
+    } else if (rc != SQLITE_DONE) {
+        ret = db_err(st, err, what);
+    }
+    stmt_done(s);
+    return ret;
+}
+
+/* ---- job scripts ---- */
+
+int store_script_put(struct store *st, long id, const char *text, struct err *err)
+{
+    const char *what = "storing a job script";
+    sqlite3_stmt *s = st->stmt[S_SCRIPT_PUT];
+    struct binder b = {s, 0, SQLITE_OK};
+    bind_i64(&b, id);
+    bind_text(&b, text ? text : "");
+    if (bind_check(st, &b, err, what) < 0)
+        return -1;
+    return stmt_run(st, s, err, what);
+}
+
+int store_script_get(struct store *st, long id, char **text, struct err *err)
+{
+    const char *what = "reading a job script";
+    sqlite3_stmt *s = st->stmt[S_SCRIPT_GET];
+    struct binder b = {s, 0, SQLITE_OK};
+    bind_i64(&b, id);
+    *text = NULL;
+    if (bind_check(st, &b, err, what) < 0)
+        return -1;
+    int rc = sqlite3_step(s), ret = 0;
+    if (rc == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(s, 0);
+        if (t) {
+            *text = xstrndup((const char *)t, (size_t)sqlite3_column_bytes(s, 0));
+            ret = 1;
+        } else {
+            ret = db_err(st, err, what);
         }
     } else if (rc != SQLITE_DONE) {
         ret = db_err(st, err, what);

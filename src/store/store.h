@@ -102,6 +102,12 @@ int store_jobs_ended(struct store *st, long since, size_t max,
                      int (*fn)(void *ctx, const struct store_job *j), void *ctx, struct err *err);
 void store_job_free(struct store_job *j);
 
+/* A job's script, kept in the database so that a submission costs one
+ * durable write: put (replacing), get (1 found with *text allocated, 0
+ * none, -1 error). */
+int store_script_put(struct store *st, long id, const char *text, struct err *err);
+int store_script_get(struct store *st, long id, char **text, struct err *err);
+
 /* Node administrative state (e.g. "Drained", "Down", "Idle"): set (a NULL
  * state removes the node's entry), and load all in name order (fn gets name
  * and state). */
