@@ -15,6 +15,7 @@
 #include "core/sched.h"
 #include "daemon/dlog.h"
 #include "rm/local.h"
+#include "rm/rm.h"
 #include "store/store.h"
 #include "util/err.h"
 
@@ -40,7 +41,8 @@ struct dmn {
     struct cfg *cfg;
     struct sched *s;
     struct store *st;
-    struct local *rm;
+    struct local *local; /* the local resource manager ... */
+    struct rm rm;        /* ... behind the resource-manager table, which is all the rest uses */
     struct dlog *log;
 
     struct djob **jobs; /* indexed by engine job tag; owned */

@@ -178,7 +178,7 @@ static void cancel_one(struct dmn *d, const struct peer *p, const char *id, stru
         dj->rec.state = SJ_REMOVED;
         dj->rec.end = now;
     } else if (dj->rec.state == SJ_RUNNING || dj->rec.state == SJ_SUSPENDED) {
-        if (local_cancel(d->rm, id, &e) < 0) {
+        if (d->rm.ops->cancel(d->rm.ctx, id, now, &e) < 0) {
             out_printf(o, "ERROR:  cannot cancel job '%s': %s\n", id, e.msg);
             o->failed = 1;
             return;
@@ -376,7 +376,8 @@ static json_t *do_mjobctl(struct dmn *d, const struct peer *p, int argc, char **
     if (bad)
         return bad;
     struct err e;
-    if ((suspend ? local_suspend : local_resume)(d->rm, argv[1], &e) < 0) {
+    if ((suspend ? d->rm.ops->suspend : d->rm.ops->resume)(d->rm.ctx, argv[1], time(NULL), &e) <
+        0) {
         store_rollback(d->st);
         return reply_err("mjobctl: %s", e.msg);
     }

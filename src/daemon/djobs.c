@@ -243,7 +243,7 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
     size_t n;
     char *hosts;
     char **lines = host_lines(d, j, &n, &hosts);
-    struct local_job lj = {
+    struct rm_job rj = {
         .id = j->name,
         .name = dj->rec.name,
         .user = dj->rec.user,
@@ -257,6 +257,7 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
         .hosts = (const char *const *)lines,
         .nhosts = n,
         .walltime = j->walltime,
+        .tag = j->tag,
     };
     /* The start is made durable before the job is launched: a daemon that
      * dies in between finds a RUNNING record with no spool directory and
@@ -274,7 +275,7 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
         free(lines);
         return -1;
     }
-    int rc = local_start(d->rm, &lj, &e);
+    int rc = d->rm.ops->start(d->rm.ctx, &rj, now, &e);
     free(lines);
     if (rc < 0) {
         dlog(d->log, 0, "job %s could not start: %s", j->name, e.msg);
@@ -292,10 +293,10 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
 
 /* The resource manager says dj ended (or is gone): record it, tell the
  * engine, clean its spool. */
-static void ended(struct dmn *d, struct djob *dj, const struct local_status *st, long now)
+static void ended(struct dmn *d, struct djob *dj, const struct rm_status *st, long now)
 {
-    dj->rec.exit_status = st->state == LOCAL_ENDED ? st->exit_code : -1;
-    dj->rec.end = st->state == LOCAL_ENDED && st->end > 0 ? st->end : now;
+    dj->rec.exit_status = st->state == RM_ENDED ? st->exit_code : -1;
+    dj->rec.end = st->state == RM_ENDED && st->end > 0 ? st->end : now;
     if (dj->rec.state != SJ_REMOVED)
         dj->rec.state = strcmp(st->reason, "cancelled") == 0 ? SJ_REMOVED : SJ_COMPLETED;
     if (dj->j && dj->j->state == JOB_RUNNING) {
@@ -307,7 +308,7 @@ static void ended(struct dmn *d, struct djob *dj, const struct local_status *st,
     djobs_save(d, dj);
     char text[64];
     snprintf(text, sizeof text, "exit %d %s", dj->rec.exit_status,
-             st->state == LOCAL_ENDED ? st->reason : "lost");
+             st->state == RM_ENDED ? st->reason : "lost");
     store_event(d->st, now, dj->rec.id, "end", text, NULL);
     dlog(d->log, 1, "job %ld ended: %s", dj->rec.id, text);
     /* Its spool goes once the end is committed (djobs_forget): a daemon
@@ -321,7 +322,7 @@ void djobs_forget(struct dmn *d)
     for (size_t i = 0; i < d->nforget; i++) {
         char id[32];
         snprintf(id, sizeof id, "%ld", d->forget[i]);
-        local_forget(d->rm, id, NULL);
+        d->rm.ops->forget(d->rm.ctx, id);
         char *path = xprintf("%s/scripts/%ld", d->home, d->forget[i]);
         unlink(path);
         free(path);
@@ -347,24 +348,23 @@ static void never_started(struct dmn *d, struct djob *dj, long now)
 
 void djobs_poll(struct dmn *d, long now)
 {
-    local_reap(d->rm);
     for (size_t i = 0; i < d->njobs; i++) {
         struct djob *dj = d->jobs[i];
         if (dj->rec.state != SJ_RUNNING && dj->rec.state != SJ_SUSPENDED &&
             !(dj->rec.state == SJ_REMOVED && dj->rec.start && !dj->rec.end))
             continue;
         char id[32];
-        struct local_status st;
+        struct rm_status st;
         struct err e;
         snprintf(id, sizeof id, "%ld", dj->rec.id);
-        if (local_poll(d->rm, id, &st, &e) < 0) {
+        if (d->rm.ops->status(d->rm.ctx, id, now, &st, &e) < 0) {
             dlog(d->log, 0, "job %s: %s", id, e.msg);
             continue;
         }
-        if (st.state == LOCAL_UNKNOWN && dj->rec.state == SJ_RUNNING)
+        if (st.state == RM_UNKNOWN && dj->rec.state == SJ_RUNNING)
             never_started(d, dj, now);
-        else if (st.state == LOCAL_ENDED || st.state == LOCAL_LOST ||
-                 st.state == LOCAL_UNKNOWN)
+        else if (st.state == RM_ENDED || st.state == RM_LOST ||
+                 st.state == RM_UNKNOWN)
             ended(d, dj, &st, now);
     }
 }

@@ -67,21 +67,23 @@ struct cfg *serve_load_cfg(const struct dmn *d, struct err *err)
     return cfg;
 }
 
-/* The cluster: NODECFG lines, else this host as one node. */
+/* The cluster: NODECFG lines (virtual nodes sharing this host), else the
+ * nodes the resource manager reports. */
 static int add_nodes(struct dmn *d, struct err *err)
 {
     if (sched_add_nodes_from_cfg(d->s, d->cfg, err) < 0)
         return -1;
-    if (sched_nnodes(d->s))
+    if (sched_nnodes(d->s) || !d->rm.ops->nodes)
         return 0;
-    char host[256] = "localhost";
-    gethostname(host, sizeof host - 1);
-    host[sizeof host - 1] = '\0';
-    int procs;
-    long mem;
-    local_host(&procs, &mem);
-    struct node_spec spec = {.name = host, .procs = procs, .mem = mem, .state = NODE_UP};
-    return sched_add_node(d->s, &spec, err);
+    struct node_spec *specs;
+    size_t n;
+    if (d->rm.ops->nodes(d->rm.ctx, &specs, &n, err) < 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = sched_add_node(d->s, &specs[i], err);
+    free(specs);
+    return rc;
 }
 
 /* A scheduler from d->cfg: policy, credentials, limits, nodes. */
@@ -443,8 +445,9 @@ static int setup(struct dmn *d, const char *home, struct err *err)
         return -1;
     if (!(d->st = store_open(d->db_path, err)))
         return -1;
-    if (!(d->rm = local_create(d->spool, d->exe, err)))
+    if (!(d->local = local_create(d->spool, d->exe, err)))
         return -1;
+    d->rm = (struct rm){&rm_local_ops, d->local};
     if (!(d->s = build_sched(d, err)))
         return -1;
     d->interval = cfg_time(d->cfg, "RMPOLLINTERVAL", NULL);
@@ -474,7 +477,7 @@ static void teardown(struct dmn *d)
     }
     djobs_free(d);
     sched_destroy(d->s);
-    local_destroy(d->rm);
+    local_destroy(d->local);
     store_close(d->st);
     dlog_close(d->log);
     cfg_destroy(d->cfg);

@@ -1,5 +1,6 @@
 /* sim — see sim.h. */
 #include "sim/sim.h"
+#include "sim/sim_int.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -8,21 +9,6 @@
 
 #include "util/heap.h"
 #include "util/mem.h"
-
-/* A job the simulated resource manager is running. */
-struct run {
-    struct job *job;
-    long end;
-    size_t pos;
-};
-
-struct sim {
-    struct sched *s;
-    const struct workload *wl;
-    struct sim_outcome *out;
-    struct heap ends; /* running jobs by the time they will end */
-    struct run *runs; /* one per workload job, indexed like it */
-};
 
 static int end_less(const void *a, const void *b)
 {
@@ -37,23 +23,14 @@ static void end_setpos(void *e, size_t pos)
     ((struct run *)e)->pos = pos;
 }
 
-/* The engine starts a job: decide when it will end. */
+/* The engine starts a job: through the resource-manager table, as the
+ * daemon's would. */
 static int rm_start(void *ctx, struct job *j, long now)
 {
     struct sim *sim = ctx;
-    const struct wl_job *w = &sim->wl->jobs[j->tag];
-    long end = now + w->runtime;
-    long kill = sched_kill_time(sim->s, j);
-    struct sim_outcome *o = &sim->out[j->tag];
-    if (kill < end) {
-        end = kill;
-        o->killed = 1;
-    }
-    o->start = now;
-    struct run *r = &sim->runs[j->tag];
-    *r = (struct run){.job = j, .end = end};
-    heap_push(&sim->ends, r);
-    return 0;
+    sim->runs[j->tag].job = j;
+    struct rm_job rj = {.id = j->name, .walltime = j->walltime, .tag = j->tag};
+    return sim->rm.ops->start(sim->rm.ctx, &rj, now, NULL);
 }
 
 static void end_jobs(struct sim *sim, long now)
@@ -131,6 +108,7 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
                const struct sim_hooks *hooks)
 {
     struct sim sim = {.s = s, .wl = wl, .out = out};
+    sim.rm = (struct rm){&sim_rm_ops, &sim};
     sim.runs = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *sim.runs);
     heap_init(&sim.ends, end_less, end_setpos);
     for (size_t i = 0; i < wl->njobs; i++)

@@ -1,0 +1,73 @@
+/*
+ * rm — the resource-manager boundary: what a driver asks of whatever runs
+ * the jobs. One table of functions, several implementations:
+ *
+ *   rm_local_ops   runs jobs on this machine (rm/local.c; the daemon's)
+ *   sim_rm_ops     plays the resource manager in simulated time (sim/)
+ *   (later)        Slurm, behind the same table
+ *
+ * The engine never calls this: it asks its driver to start a job (struct
+ * sched_rm), and the driver turns that into rm->ops->start. Jobs are named
+ * by their id (the engine's job name). Functions return 0, or -1 with err;
+ * one an implementation cannot do (suspending a simulated job) is an error
+ * that says so, never a silent success.
+ */
+#ifndef MOKU_RM_H
+#define MOKU_RM_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "core/node.h"
+#include "util/err.h"
+
+/* What to run and where. */
+struct rm_job {
+    const char *id;        /* the job's id */
+    const char *name;      /* its name (qsub -N), or NULL */
+    const char *user;      /* who runs it */
+    uid_t uid;
+    gid_t gid;
+    const char *script;    /* path of the script to run */
+    const char *cwd;       /* working directory */
+    const char *out_path, *err_path; /* NULL: the implementation's default */
+    const char *env;       /* extra "K=V\n" lines, or NULL */
+    const char *const *hosts; /* one host name per processor */
+    size_t nhosts;
+    long walltime;         /* seconds */
+    size_t tag;            /* the engine job's tag (the simulator finds its record by it) */
+};
+
+enum rm_state { RM_RUNNING, RM_SUSPENDED, RM_ENDED, RM_LOST, RM_UNKNOWN };
+
+struct rm_status {
+    enum rm_state state;
+    int exit_code; /* RM_ENDED */
+    long end;      /* RM_ENDED: when */
+    char reason[16]; /* RM_ENDED: completed, walltime, cancelled, failed */
+};
+
+struct rm_ops {
+    const char *name;
+    /* The nodes it manages (NULL: the driver's configuration says). */
+    int (*nodes)(void *ctx, struct node_spec **out, size_t *n, struct err *err);
+    int (*start)(void *ctx, const struct rm_job *j, long now, struct err *err);
+    int (*status)(void *ctx, const char *id, long now, struct rm_status *st, struct err *err);
+    int (*cancel)(void *ctx, const char *id, long now, struct err *err);
+    int (*suspend)(void *ctx, const char *id, long now, struct err *err);
+    int (*resume)(void *ctx, const char *id, long now, struct err *err);
+    /* Stop the job and let it be started again later (its state is lost). */
+    int (*requeue)(void *ctx, const char *id, long now, struct err *err);
+    /* The driver has recorded the job's end: drop what is kept for it. */
+    void (*forget)(void *ctx, const char *id);
+};
+
+struct rm {
+    const struct rm_ops *ops;
+    void *ctx;
+};
+
+/* The local resource manager behind the table (ctx: struct local *). */
+extern const struct rm_ops rm_local_ops;
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * sim_int — the simulator's state, shared by sim.c (the event loop) and
+ * sim_rm.c (the simulated resource manager behind the rm/rm.h table).
+ */
+#ifndef MOKU_SIM_INT_H
+#define MOKU_SIM_INT_H
+
+#include "rm/rm.h"
+#include "sim/sim.h"
+#include "util/heap.h"
+
+/* A job the simulated resource manager is running. */
+struct run {
+    struct job *job;
+    long end;
+    size_t pos;
+};
+
+struct sim {
+    struct sched *s;
+    const struct workload *wl;
+    struct sim_outcome *out;
+    struct heap ends; /* running jobs by the time they will end */
+    struct run *runs; /* one per workload job, indexed like it */
+    struct rm rm;     /* sim_rm_ops over this */
+};
+
+/* The simulated resource manager (ctx: struct sim *): a started job ends at
+ * start + its trace runtime, or at its kill time if that comes first;
+ * cancel and requeue end it now; suspend and resume are not simulated. */
+extern const struct rm_ops sim_rm_ops;
+
+#endif
