@@ -376,6 +376,22 @@ static void leave_queue(struct sched *s, struct job *j)
     s->replan = 1;
 }
 
+struct job *sched_add_ended(struct sched *s, const struct job_spec *spec, long start, long end,
+                            int removed, int exit_status, struct err *err)
+{
+    /* Checked like a submission, then taken out of the queue at once: the
+     * job is history, it holds nothing and is never planned. */
+    struct job *j = sched_submit(s, spec, err);
+    if (!j)
+        return NULL;
+    leave_queue(s, j);
+    j->state = removed ? JOB_REMOVED : JOB_COMPLETED;
+    j->start = start;
+    j->end = end;
+    j->exit_status = exit_status;
+    return j;
+}
+
 int sched_cancel(struct sched *s, struct job *j, long now, struct err *err)
 {
     if (j->state != JOB_IDLE)

@@ -123,6 +123,12 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
 /* A running job ended at `now` (completed, failed or killed): free its
  * nodes. */
 void sched_job_ended(struct sched *s, struct job *j, long now);
+/* A job that ended before this scheduler existed (the daemon's history
+ * after a restart): recorded as JOB_COMPLETED (or JOB_REMOVED when removed)
+ * with its start (0 = never started), end and exit status, for commands
+ * and statistics; it never takes part in scheduling. */
+struct job *sched_add_ended(struct sched *s, const struct job_spec *spec, long start, long end,
+                            int removed, int exit_status, struct err *err);
 /* Remove an idle job from the queue (canceljob): it becomes JOB_REMOVED.
  * A running job is cancelled through the resource manager, which then
  * reports its end. Errors: job not idle. */

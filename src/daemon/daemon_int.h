@@ -57,6 +57,7 @@ struct dmn {
     int stop;       /* schedctl -k or SIGTERM: leave the loop */
     int reload;     /* schedctl -R or SIGHUP */
     long started;   /* epoch time the daemon started */
+    long stats_since; /* epoch time the statistics began (kept in the store) */
     long iterations;
     long last_fs_save; /* epoch time of the last fairshare checkpoint */
     long *forget;      /* ended jobs whose spool goes once their end is committed */

@@ -555,6 +555,63 @@ static json_t *checkjob_from_store(struct dmn *d, int argc, char **argv)
     return checkjob_stored(d, id, json);
 }
 
+/* Take --format=json / --format json (or text) out of a control command's
+ * words; -1 for another format. */
+static int take_json(int *argc, char **argv, int *json)
+{
+    int w = 0;
+    *json = 0;
+    for (int i = 0; i < *argc; i++) {
+        const char *v = NULL;
+        if (strcmp(argv[i], "--format") == 0 && i + 1 < *argc)
+            v = argv[++i];
+        else if (strncmp(argv[i], "--format=", 9) == 0)
+            v = argv[i] + 9;
+        else {
+            argv[w++] = argv[i];
+            continue;
+        }
+        if (strcmp(v, "json") == 0)
+            *json = 1;
+        else if (strcmp(v, "text") != 0)
+            return -1;
+    }
+    *argc = w;
+    return 0;
+}
+
+/* A control command's text reply as JSON: {"messages": [one per line]}. */
+static json_t *as_json(json_t *r)
+{
+    const char *out = json_string_value(json_object_get(r, "output"));
+    if (!out)
+        return r;
+    json_t *lines = json_array();
+    for (const char *p = out; *p;) {
+        size_t n = strcspn(p, "\n");
+        json_array_append_new(lines, json_stringn(p, n));
+        p += n + (p[n] == '\n');
+    }
+    json_t *o = json_pack("{s:o}", "messages", lines);
+    char *text = json_dumps(o, JSON_INDENT(2));
+    json_decref(o);
+    char *full = xprintf("%s\n", text ? text : "{}");
+    json_object_set_new(r, "output", json_string(full));
+    free(text);
+    free(full);
+    return r;
+}
+
+static int is_control(const char *cmd)
+{
+    static const char *const names[] = {"canceljob", "sethold", "releasehold", "setspri",
+                                        "setqos",    "runjob",  "schedctl",    "mjobctl", NULL};
+    for (int i = 0; names[i]; i++)
+        if (strcmp(cmd, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
 json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
 {
     if (!json_is_object(req))
@@ -568,6 +625,11 @@ json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
     if (get_args(req, &argv, &argc, &bad) < 0)
         return bad;
     dlog(d->log, 2, "request from %s: %.64s", p->user, cmd);
+    int json = 0;
+    if (is_control(cmd) && take_json(&argc, argv, &json) < 0) {
+        free(argv);
+        return reply_err("%.64s: --format takes json or text", cmd);
+    }
     json_t *r;
     if (strcmp(cmd, "submit") == 0)
         r = dctl_submit(d, p, json_object_get(req, "job"));
@@ -599,7 +661,7 @@ json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
         free(full);
     }
     free(argv);
-    return r;
+    return json ? as_json(r) : r;
 }
 
 /* ---- submit ---- */

@@ -170,16 +170,21 @@ static int parse_hosts(struct dmn *d, const char *hosts, struct job_slot **out, 
     return rc;
 }
 
+/* Copy the strings of a record the store is about to free. */
+static void own_strings(struct store_job *rec)
+{
+    char **strs[] = {&rec->name,   &rec->user,     &rec->group,    &rec->account, &rec->class_,
+                     &rec->qos,    &rec->hosts,    &rec->script,   &rec->cwd,     &rec->out_path,
+                     &rec->err_path, &rec->advres, &rec->env};
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+        *strs[i] = *strs[i] ? xstrdup(*strs[i]) : NULL;
+}
+
 static int restore_one(void *ctx, const struct store_job *r)
 {
     struct dmn *d = ctx;
     struct store_job rec = *r;
-    /* The store frees r's strings after this call: keep copies. */
-    char **strs[] = {&rec.name,   &rec.user,     &rec.group,    &rec.account, &rec.class_,
-                     &rec.qos,    &rec.hosts,    &rec.script,   &rec.cwd,     &rec.out_path,
-                     &rec.err_path, &rec.advres, &rec.env};
-    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
-        *strs[i] = *strs[i] ? xstrdup(*strs[i]) : NULL;
+    own_strings(&rec); /* the store frees r's strings after this call */
     struct err e;
     struct djob *dj = enqueue(d, &rec, &e);
     if (!dj) {
@@ -201,8 +206,64 @@ static int restore_one(void *ctx, const struct store_job *r)
     return 0;
 }
 
+/* Ended jobs, newest first from the store, kept to be added oldest first. */
+struct history {
+    struct store_job *recs;
+    size_t n, cap;
+};
+
+static int collect_ended(void *ctx, const struct store_job *r)
+{
+    struct history *h = ctx;
+    h->recs = xgrow(h->recs, &h->cap, h->n + 1, sizeof *h->recs);
+    h->recs[h->n] = *r;
+    own_strings(&h->recs[h->n]);
+    h->n++;
+    return 0;
+}
+
+/* The jobs that ended since the statistics began (at most HISTORY_MAX), as
+ * history in the engine: checkjob and showstats see them after a restart. */
+#define HISTORY_MAX 100000
+
+static void restore_history(struct dmn *d, long since)
+{
+    struct history h = {0};
+    struct err e;
+    if (store_jobs_ended(d->st, since, HISTORY_MAX, collect_ended, &h, &e) < 0)
+        dlog(d->log, 0, "warning: job history not loaded: %s", e.msg);
+    for (size_t i = h.n; i-- > 0;) {
+        struct store_job *r = &h.recs[i];
+        char name[32];
+        struct job_spec spec;
+        spec_of(r, name, sizeof name, d->njobs, &spec);
+        spec.holds = 0;
+        spec.start_after = 0;
+        struct job *j = sched_add_ended(d->s, &spec, r->start, r->end, r->state == SJ_REMOVED,
+                                        r->exit_status, NULL);
+        if (!j) {
+            store_job_free(r);
+            continue;
+        }
+        struct djob *dj = xcalloc(1, sizeof *dj);
+        dj->rec = *r;
+        dj->j = j;
+        d->jobs = xgrow(d->jobs, &d->capjobs, d->njobs + 1, sizeof *d->jobs);
+        d->jobs[d->njobs++] = dj;
+    }
+    free(h.recs);
+}
+
 int djobs_restore(struct dmn *d, struct err *err)
 {
+    char v[32];
+    long since = d->started;
+    if (store_kv_get(d->st, "stats_since", v, sizeof v, NULL) == 1)
+        since = atol(v);
+    else
+        store_kv_set(d->st, "stats_since", (snprintf(v, sizeof v, "%ld", since), v), NULL);
+    d->stats_since = since;
+    restore_history(d, since);
     return store_jobs_active(d->st, restore_one, d, err) < 0 ? -1 : 0;
 }
 

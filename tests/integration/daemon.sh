@@ -88,6 +88,9 @@ check "canceljob of an idle job" sh -c "timeout 5 '$MOKU' canceljob $j4 | grep -
 check "... it is Removed" wait_state "$j4" Removed
 check "canceljob of a running job" sh -c "timeout 5 '$MOKU' canceljob $j3 | grep -q cancelled"
 check "... its processes end and it is Removed" wait_state "$j3" Removed
+j4b=$(timeout 5 "$MOKU" submit -h quick.sh)
+timeout 5 "$MOKU" canceljob --format=json "$j4b" >"$TMP/out"
+check "canceljob --format=json" grep -q "\"job '$j4b' cancelled\"" "$TMP/out"
 run canceljob 999
 check "canceljob of an unknown job: Maui's message, exit 1" sh -c "grep -q \"cannot locate job '999'\" $TMP/err && [ $rc = 1 ]"
 
@@ -145,6 +148,8 @@ done
 check "kill -9 during a burst: every acknowledged job ($before) is still there" [ "$lost" = 0 ]
 last=$(tail -n 1 "$TMP/ids")
 check "... and they all run to completion after the restart" wait_state "$last" Completed 30
+
+check "a job that ended before the restart: checkjob gives its exit code" sh -c "timeout 5 '$MOKU' checkjob $j1 | grep -q 'Completion Code: 3'"
 
 # A job running while the daemon dies is found again.
 j9=$(timeout 5 "$MOKU" submit long.sh)
