@@ -97,8 +97,8 @@ clean:
 
 # The Maui commands are the one binary under the names users know.
 PREFIX  ?= /usr/local
-COMMANDS := showq checkjob diagnose showconfig canceljob sethold releasehold setspri setqos \
-            runjob schedctl mjobctl qsub msub
+COMMANDS := showq checkjob checknode showstats diagnose showconfig canceljob sethold \
+            releasehold setspri setqos runjob schedctl mjobctl qsub msub
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin

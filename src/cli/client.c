@@ -20,7 +20,8 @@ extern char **environ;
 
 static const char *const commands[] = {
     "showq",   "checkjob",    "diagnose", "showconfig", "canceljob", "sethold",
-    "releasehold", "setspri", "setqos",   "runjob",     "schedctl",  "mjobctl", NULL,
+    "releasehold", "setspri", "setqos",   "runjob",     "schedctl",  "mjobctl", "checknode",
+    "showstats", NULL,
 };
 
 int client_is_command(const char *name)

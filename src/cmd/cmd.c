@@ -320,7 +320,12 @@ static const struct {
     {"checkjob", cmd_checkjob},
     {"diagnose", cmd_diagnose},
     {"showconfig", cmd_showconfig},
+    {"checknode", cmd_checknode},
+    {"showstats", cmd_showstats},
 };
+
+/* The commands, for messages; keep in step with commands[]. */
+#define CMD_NAMES "showq, checkjob, checknode, showstats, diagnose or showconfig"
 
 static cmd_fn find_command(const char *name)
 {
@@ -363,15 +368,14 @@ static int run_words(const struct cmd_ctx *c, struct words *wsp, char **out, str
     const char *name = command_name(&ws);
     int json = 0, rc = -1;
     if (!name) {
-        rc = err_set(err, "empty command (showq, checkjob, diagnose or showconfig)");
+        rc = err_set(err, "empty command (" CMD_NAMES ")");
         goto done;
     }
     if (take_format(&ws, name, &json, err) < 0)
         goto done;
     cmd_fn fn = find_command(ws.w[0]);
     if (!fn) {
-        rc = err_set(err, "%s: unknown command (showq, checkjob, diagnose or showconfig)",
-                     cmd_word(name));
+        rc = err_set(err, "%s: unknown command (" CMD_NAMES ")", cmd_word(name));
         goto done;
     }
     struct cmd_args a = {.name = ws.w[0], .argc = ws.n - 1, .argv = ws.w + 1, .json = json};

@@ -6,7 +6,7 @@
  * A command line is split into words like a shell would (no quoting needed
  * beyond plain words); `--format=json` (or `--format json`) anywhere selects
  * JSON output, else Maui's text layout. Commands so far: showq [-r|-i|-b],
- * checkjob <id>, diagnose -f|-p|-q, showconfig.
+ * checkjob <id>, checknode <node>, showstats, diagnose -f|-p|-q, showconfig.
  *
  * Handlers read the state and never change it (they may compact the queue's
  * internal holes through sched_queue(), which changes nothing observable).
@@ -24,13 +24,15 @@ struct cmd_ctx {
     const struct cfg *cfg; /* for showconfig; may be NULL (defaults shown) */
     long now;              /* the time the answer is for (trace time in a simulation) */
     long epoch_offset;     /* added to times when they are printed as dates (SWF UnixStartTime; 0) */
+    long stats_since;      /* when the statistics began (the daemon's record); 0: showstats
+                              takes the first submission */
 };
 
 /*
  * Answer one command line. On success returns 0 and sets *out to the answer
  * (caller frees; text ends with a newline). On an unknown command, unknown
- * option or missing/unknown job returns -1, *out is NULL, and err says what
- * was wrong, naming the command ("checkjob: no job '42'").
+ * option or missing/unknown job or node returns -1, *out is NULL, and err
+ * says what was wrong, naming the command ("checkjob: no job '42'").
  */
 int cmd_run(const struct cmd_ctx *c, const char *line, char **out, struct err *err);
 /* The same for a command already split into words (the daemon's requests:

@@ -69,6 +69,10 @@ int cmd_diagnose(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_b
                  struct err *err);
 int cmd_showconfig(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
                    struct err *err);
+int cmd_checknode(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                  struct err *err);
+int cmd_showstats(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                  struct err *err);
 
 /* Processor use of the cluster, as showq's summaries count it. */
 struct cmd_usage {

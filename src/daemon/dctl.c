@@ -497,7 +497,8 @@ static json_t *checkjob_stored(struct dmn *d, const char *id, int json)
 
 static json_t *do_look(struct dmn *d, int argc, char **argv)
 {
-    struct cmd_ctx ctx = {.s = d->s, .cfg = d->cfg, .now = time(NULL), .epoch_offset = 0};
+    struct cmd_ctx ctx = {.s = d->s, .cfg = d->cfg, .now = time(NULL), .epoch_offset = 0,
+                          .stats_since = d->stats_since};
     char *out = NULL;
     struct err e;
     if (cmd_runv(&ctx, argc, argv, &out, &e) < 0)

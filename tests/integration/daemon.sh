@@ -151,6 +151,11 @@ check "... and they all run to completion after the restart" wait_state "$last" 
 
 check "a job that ended before the restart: checkjob gives its exit code" sh -c "timeout 5 '$MOKU' checkjob $j1 | grep -q 'Completion Code: 3'"
 
+timeout 5 "$MOKU" showstats >"$TMP/out"
+check "showstats after a restart counts the jobs completed before it" grep -Eq '^Successful/Completed Jobs: +[0-9]+/[1-9]' "$TMP/out"
+timeout 5 "$MOKU" checknode n1 --format=json >"$TMP/out"
+check "checknode n1 --format=json" grep -q '"name": "n1"' "$TMP/out"
+
 # A job running while the daemon dies is found again.
 j9=$(timeout 5 "$MOKU" submit long.sh)
 wait_state "$j9" Running >/dev/null

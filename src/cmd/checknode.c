@@ -1,0 +1,220 @@
+/*
+ * checknode — one node in detail (digest §7.3; Maui 3.3.1 MNode.c
+ * MNodeShowState): its state, configured and dedicated resources, features,
+ * partition, and the jobs running on it, each with its processors there and
+ * its time window relative to now (Maui lists them as the node's job
+ * reservations, then a JobList line).
+ *
+ * State: Down or Drained as configured; an up node is Idle with no
+ * processor dedicated, Busy with all of them, Running in between (Maui's
+ * node states from its dedicated resources).
+ *
+ * Where moku differs: moku does not model what the other lines of Maui's
+ * checknode show, so they are left out rather than filled with inventions:
+ * the time in the current state (`(in current state for ...)`), the expected
+ * state, utilised resources and load (no measurement of use), opsys, arch,
+ * speed, network, resource manager, classes, node limits, the total/up/active
+ * times and alerts. Standing and administrative reservations do not exist
+ * in moku; the reservations listed are the running jobs' own. `(xN)` after a
+ * job is its processors on this node (Maui: its tasks there).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd_int.h"
+#include "util/mem.h"
+
+/* A running job's share of the node. */
+struct node_job {
+    const struct job *j;
+    long long procs;
+};
+
+/* What both layouts print. */
+struct nodeview {
+    const struct cmd_ctx *c;
+    const struct node *n;
+    int used;              /* processors dedicated to running jobs */
+    long long ded_mem;     /* MB dedicated to those jobs' tasks on this node */
+    long long ded_swap;    /* MB */
+    long long ded_disk;    /* MB */
+    struct node_job *jobs; /* in job-table (submission) order; owned */
+    size_t njobs;
+};
+
+/* Processors of running job j on node index idx (slots are runs of nodes,
+ * possibly more than one covering the node). */
+static long long procs_on(const struct job *j, size_t idx)
+{
+    long long p = 0;
+    for (size_t i = 0; i < j->nslots; i++) {
+        const struct job_slot *sl = &j->slots[i];
+        if (idx >= sl->node && idx - sl->node < sl->nnodes)
+            p += sl->procs;
+    }
+    return p;
+}
+
+static void view_jobs(struct nodeview *v, size_t idx)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < sched_njobs(v->c->s); i++) {
+        const struct job *j = sched_job(v->c->s, i);
+        if (j->state != JOB_RUNNING)
+            continue;
+        long long p = procs_on(j, idx);
+        if (p <= 0)
+            continue;
+        v->jobs = xgrow(v->jobs, &cap, v->njobs + 1, sizeof *v->jobs);
+        v->jobs[v->njobs++] = (struct node_job){.j = j, .procs = p};
+        /* Memory, swap and disk are asked per task: a task's share follows
+         * its processors here. */
+        long long tasks = p / (j->procs_per_task > 0 ? j->procs_per_task : 1);
+        v->ded_mem += tasks * j->mem_per_task;
+        v->ded_swap += tasks * j->swap_per_task;
+        v->ded_disk += tasks * j->disk_per_task;
+    }
+}
+
+static void view_init(struct nodeview *v, const struct cmd_ctx *c, size_t idx)
+{
+    *v = (struct nodeview){.c = c, .n = sched_node(c->s, idx), .used = sched_node_used(c->s, idx)};
+    view_jobs(v, idx);
+}
+
+static const char *view_state(const struct nodeview *v)
+{
+    if (v->n->state != NODE_UP)
+        return node_state_name(v->n->state); /* Down, Drained */
+    if (v->used <= 0)
+        return "Idle";
+    return v->used >= v->n->procs ? "Busy" : "Running";
+}
+
+/* Processors a job could still get here: none on a node that is not up. */
+static long long view_free(const struct nodeview *v)
+{
+    if (v->n->state != NODE_UP || v->used >= v->n->procs)
+        return 0;
+    return v->n->procs - v->used;
+}
+
+/* ---- text ---- */
+
+static void text_features(struct cmd_buf *b, const struct node *n)
+{
+    if (n->nfeatures == 0) {
+        cmd_buf_puts(b, "[NONE]");
+        return;
+    }
+    for (size_t i = 0; i < n->nfeatures; i++)
+        cmd_buf_printf(b, "[%s]", n->features[i]);
+}
+
+/* Configured resources show every kind, dedicated ones only those in use
+ * (`[NONE]` when nothing is), as Maui prints its resource strings. */
+static void text_resources(struct cmd_buf *b, const struct nodeview *v)
+{
+    const struct node *n = v->n;
+    cmd_buf_printf(b, "Configured Resources: PROCS: %d  MEM: %ldM  SWAP: %ldM  DISK: %ldM\n",
+                   n->procs, n->mem, n->swap, n->disk);
+    cmd_buf_puts(b, "Dedicated  Resources:");
+    if (v->used <= 0 && v->ded_mem <= 0 && v->ded_swap <= 0 && v->ded_disk <= 0) {
+        cmd_buf_puts(b, " [NONE]\n");
+        return;
+    }
+    cmd_buf_printf(b, " PROCS: %d", v->used);
+    if (v->ded_mem > 0)
+        cmd_buf_printf(b, "  MEM: %lldM", v->ded_mem);
+    if (v->ded_swap > 0)
+        cmd_buf_printf(b, "  SWAP: %lldM", v->ded_swap);
+    if (v->ded_disk > 0)
+        cmd_buf_printf(b, "  DISK: %lldM", v->ded_disk);
+    cmd_buf_puts(b, "\n");
+}
+
+/* Each running job as Maui lists a job reservation on the node:
+ * `Job '<id>'(x<procs>)  <start> -> <end> (<duration>)`, times relative to
+ * now; then `JobList:  a,b`. Nothing when no job runs here. */
+static void text_jobs(struct cmd_buf *b, const struct nodeview *v)
+{
+    if (v->njobs == 0)
+        return;
+    cmd_buf_puts(b, "\nReservations:\n");
+    for (size_t i = 0; i < v->njobs; i++) {
+        const struct job *j = v->jobs[i].j;
+        char s[CMD_TIME_MAX], e[CMD_TIME_MAX], d[CMD_TIME_MAX];
+        cmd_fmt_duration(j->start - v->c->now, s);
+        cmd_fmt_duration(j->start + j->walltime - v->c->now, e);
+        cmd_fmt_duration(j->walltime, d);
+        cmd_buf_printf(b, "  Job '%s'(x%lld)  %s -> %s (%s)\n", j->name, v->jobs[i].procs, s, e, d);
+    }
+    cmd_buf_puts(b, "JobList:  ");
+    for (size_t i = 0; i < v->njobs; i++)
+        cmd_buf_printf(b, "%s%s", i ? "," : "", v->jobs[i].j->name);
+    cmd_buf_puts(b, "\n");
+}
+
+static void text_node(struct cmd_buf *b, const struct nodeview *v)
+{
+    cmd_buf_printf(b, "checking node %s\n\n", v->n->name);
+    cmd_buf_printf(b, "State:  %8s\n", view_state(v));
+    text_resources(b, v);
+    cmd_buf_puts(b, "Features:   ");
+    text_features(b, v->n);
+    cmd_buf_printf(b, "\nPartition:  %s\n", v->n->partition);
+    text_jobs(b, v);
+}
+
+/* ---- JSON ---- */
+
+static json_t *json_node(const struct nodeview *v)
+{
+    const struct node *n = v->n;
+    json_t *feat = json_array();
+    for (size_t i = 0; i < n->nfeatures; i++)
+        json_array_append_new(feat, cmd_jstr(n->features[i]));
+    json_t *jobs = json_array();
+    for (size_t i = 0; i < v->njobs; i++)
+        json_array_append_new(jobs, json_pack("{s:o, s:I}", "id", cmd_jstr(v->jobs[i].j->name),
+                                              "procs", (json_int_t)v->jobs[i].procs));
+    json_t *o = json_pack("{s:o, s:s, s:i, s:I}", "name", cmd_jstr(n->name), "state", view_state(v),
+                          "procs", n->procs, "procs_free", (json_int_t)view_free(v));
+    json_object_set_new(o, "memory", json_integer(n->mem));
+    json_object_set_new(o, "swap", json_integer(n->swap));
+    json_object_set_new(o, "disk", json_integer(n->disk));
+    json_object_set_new(o, "features", feat);
+    json_object_set_new(o, "partition", cmd_jstr(n->partition));
+    json_object_set_new(o, "jobs", jobs);
+    return json_pack("{s:o}", "node", o);
+}
+
+/* ---- entry ---- */
+
+int cmd_checknode(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                  struct err *err)
+{
+    const char *name = NULL;
+    for (int i = 0; i < a->argc; i++) {
+        const char *w = a->argv[i];
+        if (w[0] == '-' && w[1] != '\0')
+            return err_set(err, "checknode: unknown option '%s'", cmd_word(w));
+        if (name)
+            return err_set(err, "checknode: one node at a time ('%s' is extra)", cmd_word(w));
+        name = w;
+    }
+    if (!name)
+        return err_set(err, "checknode: missing node name (checknode <node>)");
+    long idx = sched_find_node(c->s, name);
+    if (idx < 0)
+        return err_set(err, "checknode: no node '%s'", cmd_word(name));
+    struct nodeview v;
+    view_init(&v, c, (size_t)idx);
+    if (a->json)
+        cmd_json_out(out, json_node(&v));
+    else
+        text_node(out, &v);
+    free(v.jobs);
+    return 0;
+}
