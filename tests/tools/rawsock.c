@@ -65,7 +65,8 @@ int main(int argc, char **argv)
         printf("%s\n", buf);
         free(buf);
     } else if (strcmp(mode, "garbage") == 0) {
-        put(fd, "\x00\x00\x00\x05{{{{{\xff\xfe garbage \x01\x02", 24);
+        static const char junk[] = "\x00\x00\x00\x05{{{{{\xff\xfe garbage \x01\x02";
+        put(fd, junk, sizeof junk - 1);
     } else if (strcmp(mode, "huge") == 0) {
         header(fd, 1u << 30);
         put(fd, "{}", 2);

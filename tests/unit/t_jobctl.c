@@ -109,7 +109,7 @@ static void test_adopt_runjob(void)
 {
     struct sched *s = sched_create(NULL, NULL);
     for (int i = 0; i < 3; i++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "n%d", i);
         struct node_spec spec = {.name = name, .procs = 2, .state = NODE_UP};
         sched_add_node(s, &spec, NULL);
