@@ -188,9 +188,13 @@ wait "$idle"
 if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuser >/dev/null 2>&1; then
     u=mokutest
     id "$u" >/dev/null 2>&1 || useradd -M -s /bin/sh "$u" 2>/dev/null
+    # The checkout may sit under a directory only root may enter (/root): the
+    # second user runs a copy of the client.
+    cp "$MOKU" "$TMP/moku-client" && chmod 755 "$TMP/moku-client"
+    UMOKU="$TMP/moku-client"
     j10=$(timeout 5 "$MOKU" submit long.sh)
-    as_user() { runuser -u "$u" -- env MOKU_HOME="$H" timeout 5 "$MOKU" "$@"; }
-    check "a second user may look at the queue" sh -c "$(command -v runuser) -u $u -- env MOKU_HOME=$H '$MOKU' showq >/dev/null"
+    as_user() { runuser -u "$u" -- env MOKU_HOME="$H" timeout 5 "$UMOKU" "$@"; }
+    check "a second user may look at the queue" sh -c "$(command -v runuser) -u $u -- env MOKU_HOME=$H '$UMOKU' showq >/dev/null"
     as_user canceljob "$j10" >"$TMP/out" 2>&1
     check "... may not cancel another user's job" grep -q "not authorized to cancel job '$j10'" "$TMP/out"
     as_user schedctl -s >"$TMP/out" 2>&1
@@ -201,7 +205,7 @@ if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuse
     printf '#!/bin/sh\nid -un\n' >"$TMP/work/who.sh"
     chmod 755 "$TMP/work/who.sh"
     mkdir -p "$TMP/uw" && chown "$u" "$TMP/uw"
-    j11=$(cd "$TMP/uw" && runuser -u "$u" -- env MOKU_HOME="$H" timeout 5 "$MOKU" submit "$TMP/work/who.sh")
+    j11=$(cd "$TMP/uw" && runuser -u "$u" -- env MOKU_HOME="$H" timeout 5 "$UMOKU" submit "$TMP/work/who.sh")
     check "... a job the second user submits runs as that user" sh -c "i=0; while [ \$i -lt 50 ] && [ ! -s $TMP/uw/who.sh.o$j11 ]; do sleep 0.1; i=\$((i+1)); done; grep -qx $u $TMP/uw/who.sh.o$j11"
     as_user canceljob "$j11" >/dev/null 2>&1
     userdel "$u" 2>/dev/null
