@@ -120,14 +120,24 @@ int wire_reader_step(struct wire_reader *r, int fd, struct err *err)
                 if (r->need > r->max)
                     return err_set(err, "request of %zu bytes is over the limit of %zu",
                                    r->need, r->max);
-                r->body = xmalloc(r->need + 1);
+                /* Memory follows the bytes that really arrive, not the
+                 * length announced: a client that claims 4 MiB and sends
+                 * nothing costs nothing. */
+                r->cap = r->need + 1 < 65536 ? r->need + 1 : 65536;
+                r->body = xmalloc(r->cap);
             }
-            if (r->got - 4 == r->need) {
+            size_t have = r->got - 4;
+            if (have == r->need) {
                 r->body[r->need] = '\0';
                 return 1;
             }
-            dst = r->body + (r->got - 4);
-            want = r->need - (r->got - 4);
+            if (have == r->cap) {
+                size_t cap = r->cap * 2 < r->need + 1 ? r->cap * 2 : r->need + 1;
+                r->body = xrealloc(r->body, cap);
+                r->cap = cap;
+            }
+            dst = r->body + have;
+            want = (r->cap < r->need ? r->cap : r->need) - have;
         }
         ssize_t n = read(fd, dst, want);
         if (n < 0 && errno == EINTR)

@@ -50,6 +50,7 @@ struct wire_reader {
     size_t got;  /* bytes of header + body received */
     size_t need; /* body length, once the header is in */
     char *body;
+    size_t cap; /* bytes allocated for body (grows as bytes arrive) */
     size_t max;
 };
 /* Read what is available on fd (non-blocking). Returns 1 when a whole frame
