@@ -1,9 +1,10 @@
 /*
- * qsub — see qsub.h. The parts, in order: text checks shared by the parser
- * and the JSON reader; the option values (-l, -W, -v, -a, paths); the option
- * scanner (a getopt of our own: no global state) and the directive reader;
- * qsub_parse; the field table that drives qsub_check, qsub_to_json and
- * qsub_from_json.
+ * qsub — see qsub.h. This file holds the parser and what it builds on; the
+ * field table that drives qsub_check, qsub_to_json and qsub_from_json is in
+ * qsub_json.c. The parts, in order: text checks shared by the parser and
+ * qsub_json.c (declared in qsub_int.h); the request's state (qsub_free); the
+ * option values (-l, -W, -v, -a, paths); the option scanner (a getopt of our
+ * own: no global state) and the directive reader; qsub_parse.
  *
  * Torque semantics kept: walltime `MM:SS` is minutes and seconds (Torque),
  * not maui.cfg's HH:MM; mem without a unit is bytes; -o/-e/-d relative paths
@@ -26,21 +27,14 @@
 #include <time.h>
 
 #include "cfg/cfg.h"
+#include "cmd/qsub_int.h"
 #include "util/mem.h"
 
 /* ------------------------------------------------------------------ text */
 
-/* A printable, bounded copy of user text for messages: a hostile value must
- * not reach a terminal raw (control bytes and non-ASCII show as '?'). The
- * struct is a temporary that lives to the end of the full expression (C11
- * 6.2.4p8), so `err_set(err, "'%s'", shown(s).s)` is sound. */
-struct shown {
-    char s[72];
-};
-
-static struct shown shown(const char *s)
+struct qsub_shown qsub_shown(const char *s)
 {
-    struct shown out;
+    struct qsub_shown out;
     size_t n = 0;
     for (; *s && n < 60; s++)
         out.s[n++] = (*s >= 0x20 && *s < 0x7f) ? *s : '?';
@@ -61,7 +55,7 @@ static const char *base_name(const char *s)
 /* "qsub: " from argv[0] (its base name), the prefix of command-line errors. */
 static void prog_prefix(char *buf, size_t n, int argc, char *const argv[])
 {
-    snprintf(buf, n, "%s: ", argc > 0 && argv[0] ? shown(base_name(argv[0])).s : "qsub");
+    snprintf(buf, n, "%s: ", argc > 0 && argv[0] ? qsub_shown(base_name(argv[0])).s : "qsub");
 }
 
 /* Length of the valid UTF-8 sequence at s (n bytes left), its code point in
@@ -119,15 +113,12 @@ static const char *text_fault(const char *s, unsigned allow)
     return NULL;
 }
 
-/* The kinds of string a request holds. */
-enum sclass { S_NAME, S_WORD, S_PATH, S_MAIL, S_SCRIPT };
-
 static int check_len(const char *s, size_t max, struct err *err)
 {
     if (!*s)
         return err_set(err, "empty value");
     if (strlen(s) > max)
-        return err_set(err, "'%s' is longer than %zu bytes", shown(s).s, max);
+        return err_set(err, "'%s' is longer than %zu bytes", qsub_shown(s).s, max);
     return 0;
 }
 
@@ -137,7 +128,7 @@ static int check_mail(const char *s, struct err *err)
     size_t n = strlen(s);
     if (n == 0 || n > 8 || strspn(s, "abefn") != n || (strchr(s, 'n') && n != 1))
         return err_set(err, "bad mail events '%s' (expected letters of 'abef', or 'n')",
-                       shown(s).s);
+                       qsub_shown(s).s);
     return 0;
 }
 
@@ -168,38 +159,36 @@ static const char *script_fault(const char *text, size_t len, int *line)
     return NULL;
 }
 
-/* Whether s is a valid string of class c; err gets a message without prefix. */
-static int check_str(enum sclass c, const char *s, struct err *err)
+int qsub_check_str(enum qsub_sclass c, const char *s, struct err *err)
 {
     const char *f = NULL;
     int line;
     switch (c) {
-    case S_NAME:
-    case S_WORD:
-        if (check_len(s, c == S_NAME ? QSUB_MAX_NAME : QSUB_MAX_WORD, err) < 0)
+    case QSUB_S_NAME:
+    case QSUB_S_WORD:
+        if (check_len(s, c == QSUB_S_NAME ? QSUB_MAX_NAME : QSUB_MAX_WORD, err) < 0)
             return -1;
         f = text_fault(s, 0);
         break;
-    case S_PATH:
+    case QSUB_S_PATH:
         if (check_len(s, QSUB_MAX_PATH, err) < 0)
             return -1;
         if (s[0] != '/')
-            return err_set(err, "'%s' is not an absolute path", shown(s).s);
+            return err_set(err, "'%s' is not an absolute path", qsub_shown(s).s);
         f = text_fault(s, TXT_SPACE);
         break;
-    case S_MAIL:
+    case QSUB_S_MAIL:
         return check_mail(s, err);
-    case S_SCRIPT:
+    case QSUB_S_SCRIPT:
         f = script_fault(s, strlen(s), &line);
         if (f && line)
             return err_set(err, "line %d: %s", line, f);
         return f ? err_set(err, "%s", f) : 0;
     }
-    return f ? err_set(err, "'%s' %s", shown(s).s, f) : 0;
+    return f ? err_set(err, "'%s' %s", qsub_shown(s).s, f) : 0;
 }
 
-/* [A-Za-z_][A-Za-z0-9_]* of at most QSUB_MAX_WORD bytes. */
-static int env_name_ok(const char *s, size_t n)
+int qsub_env_name_ok(const char *s, size_t n)
 {
     if (n == 0 || n > QSUB_MAX_WORD || (s[0] >= '0' && s[0] <= '9'))
         return 0;
@@ -212,7 +201,7 @@ static int env_name_ok(const char *s, size_t n)
     return 1;
 }
 
-static int check_env_value(const char *name, const char *v, struct err *err)
+int qsub_check_env_value(const char *name, const char *v, struct err *err)
 {
     if (strlen(v) > QSUB_MAX_ENV_VALUE)
         return err_set(err, "value of %s is longer than %d bytes", name, QSUB_MAX_ENV_VALUE);
@@ -222,7 +211,7 @@ static int check_env_value(const char *name, const char *v, struct err *err)
 
 /* --------------------------------------------------------- request state */
 
-static void req_init(struct qsub_req *r)
+void qsub_req_init(struct qsub_req *r)
 {
     *r = (struct qsub_req){.ppn = 1, .tasks = 1, .rerunnable = -1};
 }
@@ -323,13 +312,14 @@ static int resolve_path(const char *base, const char *p, char **out, struct err 
     if (!*p)
         return err_set(err, "empty path");
     if (strlen(p) > QSUB_MAX_PATH)
-        return err_set(err, "path '%s' is longer than %d bytes", shown(p).s, QSUB_MAX_PATH);
+        return err_set(err, "path '%s' is longer than %d bytes", qsub_shown(p).s, QSUB_MAX_PATH);
     const char *f = text_fault(p, TXT_SPACE);
     if (f)
-        return err_set(err, "path '%s' %s", shown(p).s, f);
+        return err_set(err, "path '%s' %s", qsub_shown(p).s, f);
     size_t colon = strcspn(p, ":");
     if (p[colon] && colon < strcspn(p, "/"))
-        return err_set(err, "'%s': host:path is not supported (give a local path)", shown(p).s);
+        return err_set(err, "'%s': host:path is not supported (give a local path)",
+                       qsub_shown(p).s);
     size_t n = strlen(base) + strlen(p) + 2;
     char *joined = xmalloc(n);
     snprintf(joined, n, "%s/%s", p[0] == '/' ? "" : base, p);
@@ -337,7 +327,7 @@ static int resolve_path(const char *base, const char *p, char **out, struct err 
     free(joined);
     if (strlen(clean) > QSUB_MAX_PATH) {
         free(clean);
-        return err_set(err, "path '%s' is longer than %d bytes", shown(p).s, QSUB_MAX_PATH);
+        return err_set(err, "path '%s' is longer than %d bytes", qsub_shown(p).s, QSUB_MAX_PATH);
     }
     *out = clean;
     return 0;
@@ -351,8 +341,8 @@ static int parse_count(const char *what, const char *s, int *out, struct err *er
     size_t n = strlen(s);
     long v = n && n <= 7 && strspn(s, "0123456789") == n ? strtol(s, NULL, 10) : 0;
     if (v < 1 || v > QSUB_MAX_COUNT)
-        return err_set(err, "bad %s '%s' (expected a whole number from 1 to %d)", what, shown(s).s,
-                       QSUB_MAX_COUNT);
+        return err_set(err, "bad %s '%s' (expected a whole number from 1 to %d)", what,
+                       qsub_shown(s).s, QSUB_MAX_COUNT);
     *out = (int)v;
     return 0;
 }
@@ -368,11 +358,12 @@ static int parse_walltime(const char *orig, long *out, struct err *err)
     if (colon && !strchr(colon + 1, ':') && strlen(orig) + 3 <= sizeof buf)
         snprintf(buf, sizeof buf, "0:%s", orig), s = buf;
     if (strlen(orig) > 40 || cfg_parse_time(s, &v, NULL) < 0)
-        return err_set(err, "bad walltime '%s' (expected [[HH:]MM:]SS or seconds)", shown(orig).s);
+        return err_set(err, "bad walltime '%s' (expected [[HH:]MM:]SS or seconds)",
+                       qsub_shown(orig).s);
     if (v <= 0)
-        return err_set(err, "walltime '%s' must be positive", shown(orig).s);
+        return err_set(err, "walltime '%s' must be positive", qsub_shown(orig).s);
     if (v > QSUB_MAX_WALLTIME)
-        return err_set(err, "walltime '%s' is longer than 10 years", shown(orig).s);
+        return err_set(err, "walltime '%s' is longer than 10 years", qsub_shown(orig).s);
     *out = v;
     return 0;
 }
@@ -391,7 +382,7 @@ static int parse_mem(const char *s, long *out, struct err *err)
         u = 0;
     if (digits == 0 || digits > 18 || u < 0)
         return err_set(err, "bad mem '%s' (expected a number with b, kb, mb, gb or tb)",
-                       shown(s).s);
+                       qsub_shown(s).s);
     unsigned long long v = strtoull(s, NULL, 10), mb;
     int shift = 10 * u - 20; /* b: -20, kb: -10, mb: 0, gb: 10, tb: 20 */
     if (shift < 0)
@@ -401,9 +392,9 @@ static int parse_mem(const char *s, long *out, struct err *err)
     else
         mb = v << shift;
     if (mb == 0)
-        return err_set(err, "mem '%s' must be positive", shown(s).s);
+        return err_set(err, "mem '%s' must be positive", qsub_shown(s).s);
     if (mb > (unsigned long long)QSUB_MAX_MEM_MB)
-        return err_set(err, "mem '%s' is too large", shown(s).s);
+        return err_set(err, "mem '%s' is too large", qsub_shown(s).s);
     *out = (long)mb;
     return 0;
 }
@@ -411,7 +402,7 @@ static int parse_mem(const char *s, long *out, struct err *err)
 /* The features of a node spec, in order, duplicates dropped. */
 static int add_feature(char ***v, size_t *n, const char *f, struct err *err)
 {
-    if (check_str(S_WORD, f, err) < 0)
+    if (qsub_check_str(QSUB_S_WORD, f, err) < 0)
         return -1;
     for (size_t i = 0; i < *n; i++) {
         if (strcmp((*v)[i], f) == 0)
@@ -438,7 +429,7 @@ static int node_items(char *items, int *ppn, char ***feat, size_t *nfeat, struct
                 return -1;
         } else if (strchr(it, '=')) {
             return err_set(err, "unknown node property '%s' (moku knows ppn=P and features)",
-                           shown(it).s);
+                           qsub_shown(it).s);
         } else if (add_feature(feat, nfeat, it, err) < 0) {
             return -1;
         }
@@ -451,7 +442,7 @@ static int res_nodes(struct qsub_req *r, const char *v, struct err *err)
 {
     if (strchr(v, '+'))
         return err_set(err, "bad nodes '%s': several node groups ('+') are not supported",
-                       shown(v).s);
+                       qsub_shown(v).s);
     char *copy = xstrdup(v), *items = strchr(copy, ':');
     if (items)
         *items++ = '\0';
@@ -462,7 +453,7 @@ static int res_nodes(struct qsub_req *r, const char *v, struct err *err)
         (items && node_items(items, &ppn, &feat, &nfeat, err) < 0))
         goto out;
     if ((long long)nodes * ppn > QSUB_MAX_COUNT) {
-        err_set(err, "nodes '%s' asks for %lld processors, more than %d", shown(v).s,
+        err_set(err, "nodes '%s' asks for %lld processors, more than %d", qsub_shown(v).s,
                 (long long)nodes * ppn, QSUB_MAX_COUNT);
         goto out;
     }
@@ -490,7 +481,7 @@ static int res_procs(struct qsub_req *r, const char *v, struct err *err)
 static int res_word(char **slot, const char *what, const char *v, struct err *err)
 {
     struct err e;
-    if (check_str(S_WORD, v, &e) < 0)
+    if (qsub_check_str(QSUB_S_WORD, v, &e) < 0)
         return err_set(err, "bad %s: %s", what, e.msg);
     set_str(slot, v);
     return 0;
@@ -501,7 +492,7 @@ static int apply_resource(struct qsub_req *r, char *item, struct err *err)
 {
     char *v = strchr(item, '=');
     if (!v)
-        return err_set(err, "'%s': expected resource=value", shown(item).s);
+        return err_set(err, "'%s': expected resource=value", qsub_shown(item).s);
     *v++ = '\0';
     if (strcasecmp(item, "nodes") == 0)
         return res_nodes(r, v, err);
@@ -517,7 +508,7 @@ static int apply_resource(struct qsub_req *r, char *item, struct err *err)
         return res_word(&r->advres, "advres", v, err);
     return err_set(err,
                    "unknown resource '%s' (moku knows nodes, procs, walltime, mem, qos, advres)",
-                   shown(item).s);
+                   qsub_shown(item).s);
 }
 
 /* Call fn on each non-empty sep-separated piece of a copy of s. */
@@ -556,7 +547,7 @@ static int x_item(struct draft *d, char *it, struct err *err)
             return res_word(&d->r.advres, "ADVRES", it + k + 1, err);
     }
     return err_set(err, "unsupported x= item '%s' (moku knows QOS:name and ADVRES:name)",
-                   shown(it).s);
+                   qsub_shown(it).s);
 }
 
 static int w_attr(struct draft *d, char *it, struct err *err)
@@ -564,7 +555,7 @@ static int w_attr(struct draft *d, char *it, struct err *err)
     if ((it[0] == 'x' || it[0] == 'X') && it[1] == '=')
         return each_item(d, it + 2, ';', x_item, err);
     it[strcspn(it, "=")] = '\0';
-    return err_set(err, "unsupported attribute '%s' (moku knows x=)", shown(it).s);
+    return err_set(err, "unsupported attribute '%s' (moku knows x=)", qsub_shown(it).s);
 }
 
 /* The value of NAME in the caller's environment, or NULL. */
@@ -584,12 +575,12 @@ static int v_item(struct draft *d, char *it, struct err *err)
     char *eq = strchr(it, '=');
     if (eq)
         *eq = '\0';
-    if (!env_name_ok(it, strlen(it)))
-        return err_set(err, "bad variable name '%s'", shown(it).s);
+    if (!qsub_env_name_ok(it, strlen(it)))
+        return err_set(err, "bad variable name '%s'", qsub_shown(it).s);
     const char *value = eq ? eq + 1 : env_lookup(d->envp, it);
     if (!value)
         return 0;
-    if (check_env_value(it, value, err) < 0)
+    if (qsub_check_env_value(it, value, err) < 0)
         return -1;
     return env_set(&d->r, it, strlen(it), value, err);
 }
@@ -599,7 +590,8 @@ static int export_env(struct draft *d, struct err *err)
 {
     for (size_t i = 0; d->envp && d->envp[i]; i++) {
         const char *s = d->envp[i], *eq = strchr(s, '=');
-        if (!eq || !env_name_ok(s, (size_t)(eq - s)) || check_env_value("", eq + 1, NULL) < 0)
+        if (!eq || !qsub_env_name_ok(s, (size_t)(eq - s)) ||
+            qsub_check_env_value("", eq + 1, NULL) < 0)
             continue;
         int seen = 0;
         for (size_t k = 0; k < d->r.nenv && !seen; k++)
@@ -645,7 +637,7 @@ static int parse_date(const char *s, long now, long *out, struct err *err)
     else if (s[n])
         n = 0;
     if (n < 4 || n > 12 || n % 2 || sec > 59)
-        return err_set(err, "bad date '%s' (expected [[[[CC]YY]MM]DD]hhmm[.SS])", shown(s).s);
+        return err_set(err, "bad date '%s' (expected [[[[CC]YY]MM]DD]hhmm[.SS])", qsub_shown(s).s);
     const char *hm = s + n - 4;
     int year = -1, mon = -1, mday = -1, hour = two(hm), min = two(hm + 2);
     if (n >= 6)
@@ -657,11 +649,11 @@ static int parse_date(const char *s, long now, long *out, struct err *err)
     if (n == 12)
         year = two(s) * 100 + two(s + 2);
     if (hour > 23 || min > 59 || mday == 0 || mday > 31 || mon == 0 || mon > 12)
-        return err_set(err, "bad date '%s': no such time", shown(s).s);
+        return err_set(err, "bad date '%s': no such time", qsub_shown(s).s);
     time_t tnow = (time_t)now;
     struct tm base;
     if (!localtime_r(&tnow, &base))
-        return err_set(err, "bad date '%s': cannot read the local time", shown(s).s);
+        return err_set(err, "bad date '%s': cannot read the local time", qsub_shown(s).s);
     /* Tries: 2 days, 13 months (a 31st may skip one), 9 years (29 February). */
     int tries = n == 4 ? 2 : n == 6 ? 13 : n == 8 ? 9 : 1;
     for (int k = 0; k < tries; k++) {
@@ -674,26 +666,26 @@ static int parse_date(const char *s, long now, long *out, struct err *err)
             continue;
         if (e >= now || year >= 0) {
             if (e < 1 || e > QSUB_MAX_EPOCH)
-                return err_set(err, "date '%s' is out of range", shown(s).s);
+                return err_set(err, "date '%s' is out of range", qsub_shown(s).s);
             *out = e;
             return 0;
         }
     }
-    return err_set(err, "bad date '%s': no such date", shown(s).s);
+    return err_set(err, "bad date '%s': no such date", qsub_shown(s).s);
 }
 
 /* ------------------------------------------------------------ the options */
 
 static int opt_name(struct draft *d, const char *v, struct err *err)
 {
-    if (check_str(S_NAME, v, err) < 0)
+    if (qsub_check_str(QSUB_S_NAME, v, err) < 0)
         return -1;
     return set_str(&d->r.name, v), 0;
 }
 
 static int opt_word(char **slot, const char *v, struct err *err)
 {
-    if (check_str(S_WORD, v, err) < 0)
+    if (qsub_check_str(QSUB_S_WORD, v, err) < 0)
         return -1;
     return set_str(slot, v), 0;
 }
@@ -745,16 +737,16 @@ static int apply_opt(struct draft *d, char c, const char *v, struct err *err)
         return set_str(&r->mail_events, v), 0;
     case 'j':
         if (strcmp(v, "oe") && strcmp(v, "eo") && strcmp(v, "n"))
-            return err_set(err, "bad join '%s' (expected oe, eo or n)", shown(v).s);
+            return err_set(err, "bad join '%s' (expected oe, eo or n)", qsub_shown(v).s);
         r->join = v[0] == 'o' ? QSUB_JOIN_OE : v[0] == 'e' ? QSUB_JOIN_EO : QSUB_JOIN_NONE;
         return 0;
     case 'r':
         if (strcmp(v, "y") && strcmp(v, "n"))
-            return err_set(err, "expected y or n, got '%s'", shown(v).s);
+            return err_set(err, "expected y or n, got '%s'", qsub_shown(v).s);
         r->rerunnable = v[0] == 'y';
         return 0;
     case 'S':
-        if (check_str(S_PATH, v, err) < 0)
+        if (qsub_check_str(QSUB_S_PATH, v, err) < 0)
             return -1;
         return set_str(&r->shell, v), 0;
     }
@@ -828,7 +820,7 @@ static int scan_word(struct draft *d, int argc, char *const argv[], int *i, cons
         if (!o && *p > 0x20 && *p < 0x7f && *p != '-')
             snprintf(e.msg, sizeof e.msg, "unknown option '-%c'", *p);
         else if (!o)
-            snprintf(e.msg, sizeof e.msg, "unknown option '%s'", shown(argv[*i]).s);
+            snprintf(e.msg, sizeof e.msg, "unknown option '%s'", qsub_shown(argv[*i]).s);
         if (!o)
             return where_err(w, 0, e.msg, err);
         if (o->refused)
@@ -862,7 +854,7 @@ static int scan_args(struct draft *d, int argc, char *const argv[], int first,
             struct err e;
             if (!operand || nop++ > 0) {
                 snprintf(e.msg, sizeof e.msg, "%s argument '%s'",
-                         operand ? "unexpected extra" : "unexpected", shown(a).s);
+                         operand ? "unexpected extra" : "unexpected", qsub_shown(a).s);
                 return where_err(w, 0, e.msg, err);
             }
             *operand = a;
@@ -1012,10 +1004,10 @@ static int parse_into(struct draft *d, int argc, char *const argv[], const char 
     int line;
     const char *f = script_fault(script, len, &line);
     if (f && line)
-        return err_set(err, "%s:%d: %s", shown(sname).s, line, f);
+        return err_set(err, "%s:%d: %s", qsub_shown(sname).s, line, f);
     if (f)
-        return err_set(err, "%s: %s", shown(sname).s, f);
-    if (directives(d, script, len, shown(sname).s, err) < 0)
+        return err_set(err, "%s: %s", qsub_shown(sname).s, f);
+    if (directives(d, script, len, qsub_shown(sname).s, err) < 0)
         return -1;
     const char *op = NULL;
     if (scan_args(d, argc, argv, 1, w, &op, err) < 0)
@@ -1038,11 +1030,11 @@ int qsub_parse(int argc, char *const argv[], const char *script, size_t script_l
     prog_prefix(prefix, sizeof prefix, argc, argv);
     struct where w = {prefix, NULL};
     struct draft d = {.ccwd = cwd, .envp = envp, .now = now};
-    req_init(&d.r);
+    qsub_req_init(&d.r);
     struct err e;
     if (!cwd || cwd[0] != '/' || resolve_path("/", cwd, &d.r.cwd, &e) < 0)
         return err_set(err, "%sworking directory '%s' is not a usable absolute path", prefix,
-                       cwd ? shown(cwd).s : "(none)");
+                       cwd ? qsub_shown(cwd).s : "(none)");
     char *ccwd = xstrdup(d.r.cwd); /* -d may replace r.cwd; relative paths stay the client's */
     d.ccwd = ccwd;
     int rc = parse_into(&d, argc, argv, script ? script : "", script ? script_len : 0,
@@ -1053,346 +1045,5 @@ int qsub_parse(int argc, char *const argv[], const char *script, size_t script_l
         return -1;
     }
     *out = d.r;
-    return 0;
-}
-
-/* ------------------------------------------------------------ fields, JSON */
-
-enum fkind { F_STR, F_INT, F_LONG, F_BOOL, F_JOIN, F_RERUN, F_FEATURES, F_ENV };
-
-/* One field of the request: how it is checked and how it travels. */
-struct field {
-    const char *key;
-    enum fkind kind;
-    size_t off;
-    enum sclass sclass; /* F_STR */
-    int required;       /* F_STR */
-    long long min, max; /* F_INT, F_LONG */
-};
-
-/* clang-format off */
-#define OFF(m) offsetof(struct qsub_req, m)
-#define STR(k, m, c, req) {k, F_STR, OFF(m), c, req, 0, 0}
-#define NUM(k, kind, m, lo, hi) {k, kind, OFF(m), S_WORD, 0, lo, hi}
-#define OTHER(k, kind, m) {k, kind, OFF(m), S_WORD, 0, 0, 0}
-/* clang-format on */
-
-static const struct field fields[] = {
-    STR("name", name, S_NAME, 1),
-    STR("account", account, S_WORD, 0),
-    STR("queue", queue, S_WORD, 0),
-    STR("qos", qos, S_WORD, 0),
-    STR("advres", advres, S_WORD, 0),
-    STR("out_path", out_path, S_PATH, 0),
-    STR("err_path", err_path, S_PATH, 0),
-    OTHER("join", F_JOIN, join),
-    STR("cwd", cwd, S_PATH, 1),
-    NUM("start_after", F_LONG, start_after, 0, QSUB_MAX_EPOCH),
-    OTHER("hold", F_BOOL, hold),
-    NUM("nodes", F_INT, nodes, 0, QSUB_MAX_COUNT),
-    NUM("ppn", F_INT, ppn, 1, QSUB_MAX_COUNT),
-    NUM("tasks", F_INT, tasks, 1, QSUB_MAX_COUNT),
-    OTHER("features", F_FEATURES, features),
-    NUM("walltime", F_LONG, walltime, 0, QSUB_MAX_WALLTIME),
-    NUM("mem_mb", F_LONG, mem_mb, 0, QSUB_MAX_MEM_MB),
-    OTHER("env", F_ENV, env),
-    STR("mail_events", mail_events, S_MAIL, 0),
-    STR("mail_users", mail_users, S_WORD, 0),
-    OTHER("rerunnable", F_RERUN, rerunnable),
-    STR("shell", shell, S_PATH, 0),
-    STR("script", script, S_SCRIPT, 1),
-};
-#define NFIELDS (sizeof fields / sizeof fields[0])
-
-#define FIELD(r, f, type) ((type *)((char *)(r) + (f)->off))
-#define CFIELD(r, f, type) ((const type *)((const char *)(r) + (f)->off))
-
-static int check_range(long long v, const struct field *f, struct err *err)
-{
-    if (v < f->min || v > f->max)
-        return err_set(err, "%lld..%lld expected, got %lld", f->min, f->max, v);
-    return 0;
-}
-
-static int check_env(const struct qsub_req *r, struct err *err)
-{
-    if (r->nenv > QSUB_MAX_ENV || (r->nenv && !r->env))
-        return err_set(err, "more than %d variables", QSUB_MAX_ENV);
-    size_t total = 0;
-    for (size_t i = 0; i < r->nenv; i++) {
-        const struct qsub_env *v = &r->env[i];
-        if (!v->name || !v->value || !env_name_ok(v->name, strlen(v->name)))
-            return err_set(err, "bad variable name '%s'", v->name ? shown(v->name).s : "");
-        if (check_env_value(v->name, v->value, err) < 0)
-            return -1;
-        for (size_t k = 0; k < i; k++) {
-            if (strcmp(r->env[k].name, v->name) == 0)
-                return err_set(err, "variable %s given twice", v->name);
-        }
-        total += strlen(v->name) + strlen(v->value) + 2;
-    }
-    if (total > (size_t)QSUB_MAX_ENV_BYTES)
-        return err_set(err, "%zu bytes in all, more than 1 MiB", total);
-    return 0;
-}
-
-static int check_features(const struct qsub_req *r, struct err *err)
-{
-    if (r->nfeatures > QSUB_MAX_FEATURES || (r->nfeatures && !r->features))
-        return err_set(err, "more than %d features", QSUB_MAX_FEATURES);
-    for (size_t i = 0; i < r->nfeatures; i++) {
-        if (!r->features[i] || check_str(S_WORD, r->features[i], err) < 0)
-            return r->features[i] ? -1 : err_set(err, "missing feature");
-    }
-    return 0;
-}
-
-static int check_field(const struct qsub_req *r, const struct field *f, struct err *err)
-{
-    switch (f->kind) {
-    case F_STR: {
-        const char *s = *CFIELD(r, f, char *);
-        if (!s)
-            return f->required ? err_set(err, "missing") : 0;
-        return check_str(f->sclass, s, err);
-    }
-    case F_INT:
-        return check_range(*CFIELD(r, f, int), f, err);
-    case F_LONG:
-        return check_range(*CFIELD(r, f, long), f, err);
-    case F_BOOL:
-        return *CFIELD(r, f, int) == 0 || *CFIELD(r, f, int) == 1 ? 0
-                                                                  : err_set(err, "0 or 1 expected");
-    case F_JOIN:
-        return r->join <= QSUB_JOIN_EO ? 0 : err_set(err, "bad join value");
-    case F_RERUN:
-        return *CFIELD(r, f, int) >= -1 && *CFIELD(r, f, int) <= 1
-                   ? 0
-                   : err_set(err, "-1, 0 or 1 expected");
-    case F_FEATURES:
-        return check_features(r, err);
-    case F_ENV:
-        return check_env(r, err);
-    }
-    return 0;
-}
-
-int qsub_check(const struct qsub_req *r, struct err *err)
-{
-    struct err e;
-    for (size_t i = 0; i < NFIELDS; i++) {
-        if (check_field(r, &fields[i], &e) < 0)
-            return err_set(err, "request: '%s': %s", fields[i].key, e.msg);
-    }
-    if (r->nodes == 0 ? r->ppn != 1 : (long long)r->nodes * r->ppn != r->tasks)
-        return err_set(err,
-                       "request: nodes %d, ppn %d and tasks %d disagree (expected tasks = "
-                       "nodes x ppn, or nodes 0 and ppn 1)",
-                       r->nodes, r->ppn, r->tasks);
-    return 0;
-}
-
-static json_t *env_to_json(const struct qsub_req *r)
-{
-    json_t *o = json_object();
-    for (size_t i = 0; i < r->nenv; i++)
-        json_object_set_new(o, r->env[i].name, json_string(r->env[i].value));
-    return o;
-}
-
-/* A field's JSON value, or NULL when it is left out. */
-static json_t *field_to_json(const struct qsub_req *r, const struct field *f)
-{
-    switch (f->kind) {
-    case F_STR: {
-        const char *s = *CFIELD(r, f, char *);
-        return s ? json_string(s) : NULL;
-    }
-    case F_INT:
-        return json_integer(*CFIELD(r, f, int));
-    case F_LONG:
-        return json_integer(*CFIELD(r, f, long));
-    case F_BOOL:
-        return json_boolean(*CFIELD(r, f, int));
-    case F_JOIN:
-        return r->join == QSUB_JOIN_NONE ? NULL
-                                         : json_string(r->join == QSUB_JOIN_OE ? "oe" : "eo");
-    case F_RERUN:
-        return *CFIELD(r, f, int) < 0 ? NULL : json_boolean(*CFIELD(r, f, int));
-    case F_FEATURES: {
-        if (!r->nfeatures)
-            return NULL;
-        json_t *a = json_array();
-        for (size_t i = 0; i < r->nfeatures; i++)
-            json_array_append_new(a, json_string(r->features[i]));
-        return a;
-    }
-    case F_ENV:
-        return r->nenv ? env_to_json(r) : NULL;
-    }
-    return NULL;
-}
-
-json_t *qsub_to_json(const struct qsub_req *r)
-{
-    json_t *o = json_object();
-    for (size_t i = 0; i < NFIELDS; i++) {
-        json_t *v = field_to_json(r, &fields[i]);
-        if (v && json_object_set_new(o, fields[i].key, v) < 0) {
-            json_decref(o);
-            return NULL;
-        }
-    }
-    return o;
-}
-
-/* A JSON string as a C string: no NUL inside, at most max bytes. Caller frees. */
-static int json_str(const json_t *v, size_t max, char **out, struct err *err)
-{
-    if (!json_is_string(v))
-        return err_set(err, "expected a string");
-    const char *s = json_string_value(v);
-    size_t n = json_string_length(v);
-    if (strlen(s) != n)
-        return err_set(err, "contains a NUL byte");
-    if (n > max)
-        return err_set(err, "longer than %zu bytes", max);
-    *out = xstrndup(s, n);
-    return 0;
-}
-
-static int features_from_json(struct qsub_req *r, const json_t *v, struct err *err)
-{
-    if (!json_is_array(v))
-        return err_set(err, "expected an array of strings");
-    if (json_array_size(v) > QSUB_MAX_FEATURES)
-        return err_set(err, "more than %d features", QSUB_MAX_FEATURES);
-    r->features = xcalloc(json_array_size(v), sizeof *r->features);
-    for (size_t i = 0; i < json_array_size(v); i++) {
-        if (json_str(json_array_get(v, i), QSUB_MAX_WORD, &r->features[i], err) < 0)
-            return -1;
-        r->nfeatures++;
-    }
-    return 0;
-}
-
-static int env_from_json(struct qsub_req *r, const json_t *v, struct err *err)
-{
-    if (!json_is_object(v))
-        return err_set(err, "expected an object of strings");
-    if (json_object_size(v) > QSUB_MAX_ENV)
-        return err_set(err, "more than %d variables", QSUB_MAX_ENV);
-    const char *key;
-    size_t klen;
-    json_t *val;
-    r->env = xcalloc(json_object_size(v), sizeof *r->env);
-    json_object_keylen_foreach((json_t *)v, key, klen, val)
-    {
-        char *s;
-        if (klen != strlen(key) || !env_name_ok(key, klen))
-            return err_set(err, "bad variable name '%s'", shown(key).s);
-        if (json_str(val, QSUB_MAX_ENV_VALUE, &s, err) < 0)
-            return -1;
-        r->env[r->nenv].name = xstrndup(key, klen);
-        r->env[r->nenv++].value = s;
-    }
-    return 0;
-}
-
-/* The longest string of a class (copying a hostile megabyte is not needed). */
-static size_t class_max(enum sclass c)
-{
-    switch (c) {
-    case S_NAME:
-        return QSUB_MAX_NAME;
-    case S_WORD:
-        return QSUB_MAX_WORD;
-    case S_PATH:
-        return QSUB_MAX_PATH;
-    case S_MAIL:
-        return 8;
-    case S_SCRIPT:
-        break;
-    }
-    return (size_t)QSUB_MAX_SCRIPT;
-}
-
-static int field_from_json(struct qsub_req *r, const struct field *f, const json_t *v,
-                           struct err *err)
-{
-    if (!v || json_is_null(v))
-        return f->kind == F_STR && f->required ? err_set(err, "missing") : 0;
-    switch (f->kind) {
-    case F_STR:
-        return json_str(v, class_max(f->sclass), FIELD(r, f, char *), err);
-    case F_INT:
-    case F_LONG:
-        if (!json_is_integer(v))
-            return err_set(err, "expected an integer");
-        if (check_range(json_integer_value(v), f, err) < 0)
-            return -1;
-        if (f->kind == F_INT)
-            *FIELD(r, f, int) = (int)json_integer_value(v);
-        else
-            *FIELD(r, f, long) = (long)json_integer_value(v);
-        return 0;
-    case F_BOOL:
-    case F_RERUN:
-        if (!json_is_boolean(v))
-            return err_set(err, "expected true or false");
-        *FIELD(r, f, int) = json_is_true(v);
-        return 0;
-    case F_JOIN: {
-        const char *s = json_is_string(v) ? json_string_value(v) : "";
-        if (strcmp(s, "oe") && strcmp(s, "eo") && strcmp(s, "n"))
-            return err_set(err, "expected \"oe\", \"eo\" or \"n\"");
-        r->join = s[0] == 'o' ? QSUB_JOIN_OE : s[0] == 'e' ? QSUB_JOIN_EO : QSUB_JOIN_NONE;
-        return 0;
-    }
-    case F_FEATURES:
-        return features_from_json(r, v, err);
-    case F_ENV:
-        return env_from_json(r, v, err);
-    }
-    return 0;
-}
-
-static const struct field *find_field(const char *key, size_t klen)
-{
-    if (klen != strlen(key))
-        return NULL;
-    for (size_t i = 0; i < NFIELDS; i++) {
-        if (strcmp(fields[i].key, key) == 0)
-            return &fields[i];
-    }
-    return NULL;
-}
-
-int qsub_from_json(const json_t *j, struct qsub_req *out, struct err *err)
-{
-    if (!json_is_object(j))
-        return err_set(err, "request: not a JSON object");
-    const char *key;
-    size_t klen;
-    json_t *v;
-    json_object_keylen_foreach((json_t *)j, key, klen, v)
-    {
-        if (!find_field(key, klen))
-            return err_set(err, "request: unknown field '%s'", shown(key).s);
-    }
-    struct qsub_req r;
-    req_init(&r);
-    struct err e;
-    for (size_t i = 0; i < NFIELDS; i++) {
-        if (field_from_json(&r, &fields[i], json_object_get(j, fields[i].key), &e) < 0) {
-            qsub_free(&r);
-            return err_set(err, "request: '%s': %s", fields[i].key, e.msg);
-        }
-    }
-    if (qsub_check(&r, err) < 0) {
-        qsub_free(&r);
-        return -1;
-    }
-    *out = r;
     return 0;
 }
