@@ -669,11 +669,15 @@ static const char *state_name(enum local_state s)
     return "?";
 }
 
-/* The pid of job id's supervisor when it is alive, else 0 (reaping it if
- * it is our child and has ended). */
+/* The pid of job id's supervisor while its job runs, else 0 (reaping it if
+ * it is our child and has ended). Once the status file is written the job
+ * has ended, even if the supervisor is still on its way out (it writes the
+ * status last, but exiting takes a moment — long under a sanitizer). */
 static pid_t live_supervisor(struct local *l, const char *id, char *dir)
 {
     spool_path(l, id, NULL, dir);
+    if (file_exists(dir, LOCAL_F_STATUS))
+        return 0;
     pid_t pid = read_pid_file(dir, LOCAL_F_PID);
     if (pid > 0)
         reap_pid(l, pid);
