@@ -128,6 +128,9 @@ int wire_reader_step(struct wire_reader *r, int fd, struct err *err)
             }
             size_t have = r->got - 4;
             if (have == r->need) {
+                if (r->cap < r->need + 1) /* room for the terminator */
+                    r->body = xrealloc(r->body, r->need + 1);
+                r->cap = r->need + 1;
                 r->body[r->need] = '\0';
                 return 1;
             }
