@@ -142,6 +142,10 @@ int sched_adopt(struct sched *s, struct job *j, long start, const struct job_slo
  * and reservations (Maui runjob -x). Errors, in Maui's words: not enough
  * idle processors, or the resource manager refused. */
 int sched_runjob(struct sched *s, struct job *j, long now, struct err *err);
+/* Charge j's credentials the fairshare usage of running from `from` to `to`
+ * (a job that ended while the daemon was down, after the last saved
+ * fairshare checkpoint), into the current window. */
+void sched_fs_charge(struct sched *s, const struct job *j, long from, long to);
 /* Index of the node named name, or -1. */
 long sched_find_node(const struct sched *s, const char *name);
 /* A running job goes back to the queue (the resource manager requeued it):

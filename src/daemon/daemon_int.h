@@ -60,6 +60,7 @@ struct dmn {
     long stats_since; /* epoch time the statistics began (kept in the store) */
     long iterations;
     long last_fs_save; /* epoch time of the last fairshare checkpoint */
+    long fs_saved_at;  /* the checkpoint the ledger was restored from (usage up to then) */
     long *forget;      /* ended jobs whose spool goes once their end is committed */
     size_t nforget, capforget;
 };

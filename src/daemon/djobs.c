@@ -245,6 +245,11 @@ static void restore_history(struct dmn *d, long since)
             store_job_free(r);
             continue;
         }
+        /* Ended after the last fairshare checkpoint: its usage since then
+         * was never saved. */
+        if (r->start > 0 && r->end > d->fs_saved_at)
+            sched_fs_charge(d->s, j, r->start > d->fs_saved_at ? r->start : d->fs_saved_at,
+                            r->end);
         struct djob *dj = xcalloc(1, sizeof *dj);
         dj->rec = *r;
         dj->j = j;
@@ -361,7 +366,9 @@ static void ended(struct dmn *d, struct djob *dj, const struct rm_status *st, lo
     if (dj->rec.state != SJ_REMOVED)
         dj->rec.state = strcmp(st->reason, "cancelled") == 0 ? SJ_REMOVED : SJ_COMPLETED;
     if (dj->j && dj->j->state == JOB_RUNNING) {
-        sched_job_ended(d->s, dj->j, now);
+        /* At its real end: fairshare charges it no further (it may have
+         * ended while the daemon was down). */
+        sched_job_ended(d->s, dj->j, dj->rec.end < now ? dj->rec.end : now);
         dj->j->exit_status = dj->rec.exit_status;
         if (dj->rec.state == SJ_REMOVED)
             dj->j->state = JOB_REMOVED; /* cancelled while running: shown as Removed */

@@ -107,10 +107,6 @@ static struct sched *build_sched(struct dmn *d, struct err *err)
 
 /* ---- fairshare: the store holds the windows, STATDIR the FS files ---- */
 
-static const char *const fs_kind_names[CRED_NKINDS] = {
-    [CRED_USER] = "user", [CRED_GROUP] = "group", [CRED_ACCOUNT] = "acct",
-    [CRED_CLASS] = "class", [CRED_QOS] = "qos"};
-
 static void fs_save_slot(struct dmn *d, int slot)
 {
     struct fs *f = sched_fs(d->s);
@@ -119,15 +115,26 @@ static void fs_save_slot(struct dmn *d, int slot)
         return;
     long start = fs_window_start(f) + fs_epoch(f) - slot * p->interval;
     struct err e;
-    for (int k = 0; k < CRED_NKINDS; k++) {
+    int rc = 0;
+    for (int k = 0; k < CRED_NKINDS && rc == 0; k++) {
         struct cred_table *t = sched_creds(d->s, (enum cred_kind)k);
-        for (size_t i = 0; i < cred_count(t); i++) {
+        for (size_t i = 0; i < cred_count(t) && rc == 0; i++) {
             double u = fs_window(f, cred_at(t, i), slot);
             if (u > 0)
-                store_fs_put(d->st, fs_kind_names[k], cred_at(t, i)->name, start, u, NULL);
+                rc = store_fs_put(d->st, fsfile_type_word(k), cred_at(t, i)->name, start, u, &e);
         }
     }
-    store_fs_put(d->st, "sched", "TOTAL", start, fs_total_window(f, slot), NULL);
+    if (rc == 0)
+        rc = store_fs_put(d->st, fsfile_type_word(FSFILE_TOTAL), "TOTAL", start,
+                          fs_total_window(f, slot), &e);
+    if (rc < 0)
+        dlog(d->log, 0, "warning: fairshare window not saved: %s", e.msg);
+    if (rc == 0 && slot == 0) {
+        char at[32];
+        snprintf(at, sizeof at, "%ld", fs_now(f));
+        if (store_kv_set(d->st, "fs_saved_at", at, &e) < 0)
+            dlog(d->log, 0, "warning: fairshare checkpoint time not saved: %s", e.msg);
+    }
     const char *dir = cfg_str(d->cfg, "STATDIR", NULL);
     char *path = join(d->home, dir ? dir : "stats");
     if (fsfile_save(path, d->s, slot, FSFILE_SYNC, &e) < 0)
@@ -148,24 +155,33 @@ static int fs_load_one(void *ctx, const char *kind, const char *name, long windo
     if (window > l->current || (l->current - window) % interval)
         return 0;
     int slot = (int)((l->current - window) / interval);
-    if (strcmp(kind, "sched") == 0) {
+    int type = fsfile_type_of(kind);
+    if (type == FSFILE_TOTAL)
         fs_set_total_window(f, slot, usage);
-        return 0;
-    }
-    for (int k = 0; k < CRED_NKINDS; k++)
-        if (strcmp(kind, fs_kind_names[k]) == 0)
-            fs_set_window(f, cred_get(sched_creds(l->d->s, (enum cred_kind)k), name), slot,
-                          usage);
+    else if (type >= 0)
+        fs_set_window(f, cred_get(sched_creds(l->d->s, (enum cred_kind)type), name), slot,
+                      usage);
     return 0;
 }
 
+/*
+ * Load the fairshare windows. The ledger starts at the last checkpoint, not
+ * at now: jobs found still running then accrue from the checkpoint on, and
+ * jobs that ended since are charged from it (djobs_restore), so a crash
+ * between checkpoints loses no usage.
+ */
 static void fs_restore(struct dmn *d, long now)
 {
     struct fs *f = sched_fs(d->s);
     const struct fs_params *p = fs_params(f);
+    d->fs_saved_at = now;
     if (p->policy == FS_NONE)
         return;
-    fs_advance(f, now);
+    char v[32];
+    if (store_kv_get(d->st, "fs_saved_at", v, sizeof v, NULL) == 1 && atol(v) > 0 &&
+        atol(v) <= now)
+        d->fs_saved_at = atol(v);
+    fs_advance(f, d->fs_saved_at);
     struct fs_load l = {d, fs_window_start(f) + fs_epoch(f)};
     struct err e;
     if (store_fs_load(d->st, l.current - (long)p->depth * p->interval, fs_load_one, &l, &e) < 0)
@@ -458,6 +474,12 @@ static int setup(struct dmn *d, const char *home, struct err *err)
     d->last_fs_save = d->started;
     if (djobs_restore(d, err) < 0)
         return -1;
+    /* A first checkpoint: the usage of the jobs this daemon starts is safe
+     * from the start. */
+    if (fs_params(sched_fs(d->s))->policy != FS_NONE && store_begin(d->st, NULL) == 0) {
+        fs_save_slot(d, 0);
+        store_commit(d->st, NULL);
+    }
     if (setup_signals(d, err) < 0)
         return -1;
     if ((d->lfd = wire_listen(d->sock_path, err)) < 0)

@@ -63,6 +63,15 @@ void fsacct_ended(struct sched *s, struct job *j, long now)
     j->fs_rate = 0;
 }
 
+void sched_fs_charge(struct sched *s, const struct job *j, long from, long to)
+{
+    if (fs_params(s->fs)->policy == FS_NONE || to <= from)
+        return;
+    const struct cred *c[CRED_NKINDS];
+    job_creds(j, c);
+    fs_add(s->fs, fs_now(s->fs), c, job_rate(s, j) * (double)(to - from));
+}
+
 /* Whether the priority function weighs the fairshare factor of kind k. */
 static int weighed(const struct sched *s, enum cred_kind k)
 {

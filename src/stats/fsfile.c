@@ -64,6 +64,16 @@ static int type_lookup(const char *word)
     return -1;
 }
 
+const char *fsfile_type_word(int type)
+{
+    return type >= 0 && type <= FSFILE_TOTAL ? type_words[type] : NULL;
+}
+
+int fsfile_type_of(const char *word)
+{
+    return word ? type_lookup(word) : -1;
+}
+
 char *fsfile_path(const char *dir, long start)
 {
     if (!dir)

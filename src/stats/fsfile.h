@@ -43,6 +43,13 @@ struct fsfile_data {
     size_t n, cap;
 };
 
+/* Maui's keyword for a record type ("user", "group", "acct", "class",
+ * "qos", "sched" for the total; NULL out of range), and the type a keyword
+ * names in any of the spellings the reader accepts (-1 if none). The daemon
+ * keys its stored windows with the same words. */
+const char *fsfile_type_word(int type);
+int fsfile_type_of(const char *word);
+
 /* "<dir>/FS.<start>" (dir "" or NULL means the current directory; a
  * trailing '/' in dir is not doubled). Caller frees. */
 char *fsfile_path(const char *dir, long start);

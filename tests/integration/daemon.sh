@@ -13,7 +13,7 @@ H=$TMP/home
 mkdir -p "$H" "$TMP/work"
 chmod 755 "$TMP" "$H" "$TMP/work"
 # One virtual node of one processor: the second job must wait.
-printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=1\nLOGLEVEL 2\n' >"$H/maui.cfg"
+printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=1\nLOGLEVEL 2\nFSPOLICY DEDICATEDPS\n' >"$H/maui.cfg"
 export MOKU_HOME="$H"
 pid=""
 
@@ -156,13 +156,30 @@ check "showstats after a restart counts the jobs completed before it" grep -Eq '
 timeout 5 "$MOKU" checknode n1 --format=json >"$TMP/out"
 check "checknode n1 --format=json" grep -q '"name": "n1"' "$TMP/out"
 
-# A job running while the daemon dies is found again.
+# fs_usage: this user's fairshare usage in the current window (processor-seconds).
+me=$(id -un)
+fs_usage() {
+    timeout 5 "$MOKU" diagnose -f --format=json | tr -d ' \n' |
+        sed -n 's/.*"name":"'"$me"'","target":[^,]*,"mode":"[a-z]*","usage":[^,]*,"windows":\[\([0-9.e+]*\).*/\1/p'
+}
+# more A B: whether number A > number B.
+more() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
+
+# A job running while the daemon dies is found again, and its fairshare
+# usage is neither lost nor stopped.
 j9=$(timeout 5 "$MOKU" submit long.sh)
 wait_state "$j9" Running >/dev/null
+sleep 2
+u_before=$(fs_usage)
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
+sleep 2
 start_daemon
 check "a running job survives a daemon restart" wait_state "$j9" Running
+sleep 2
+u_after=$(fs_usage)
+# One processor for about 2 s down and 2 s since: at least 3 more.
+check "fairshare usage survives kill -9 and counts the time the daemon was down ($u_before -> $u_after)" more "$u_after" "$(awk -v b="$u_before" 'BEGIN { print b + 3 }')"
 timeout 5 "$MOKU" canceljob "$j9" >/dev/null
 check "... and can be cancelled afterwards" wait_state "$j9" Removed 8
 

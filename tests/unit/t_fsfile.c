@@ -634,8 +634,23 @@ static void test_load_bad_and_totals(void)
     rm_tree(tmpdir);
 }
 
+/* The keywords, both ways, as the daemon keys its stored windows. */
+static void test_type_words(void)
+{
+    CHECK_STR(fsfile_type_word(CRED_ACCOUNT), "acct");
+    CHECK_STR(fsfile_type_word(FSFILE_TOTAL), "sched");
+    CHECK(fsfile_type_word(-1) == NULL && fsfile_type_word(FSFILE_TOTAL + 1) == NULL);
+    for (int t = 0; t <= FSFILE_TOTAL; t++)
+        CHECK_EQ(fsfile_type_of(fsfile_type_word(t)), t);
+    CHECK_EQ(fsfile_type_of("Account"), CRED_ACCOUNT);
+    CHECK_EQ(fsfile_type_of("TOTAL"), FSFILE_TOTAL);
+    CHECK_EQ(fsfile_type_of("node"), -1);
+    CHECK_EQ(fsfile_type_of(NULL), -1);
+}
+
 int main(void)
 {
+    TEST_RUN(test_type_words);
     TEST_RUN(test_path);
     TEST_RUN(test_write_text);
     TEST_RUN(test_round_trip);
