@@ -61,6 +61,14 @@ run showq
 check "no daemon: a clear message, not a hang" has_err "no moku daemon is running"
 check "no daemon: exit 1" [ "$rc" = 1 ]
 
+mkdir -p "$TMP/bad"
+printf 'RMPOLLINTERVAL 1\nBACKFILLPOLICY SOMETIMES\n' >"$TMP/bad/maui.cfg"
+run serve --home "$TMP/bad"
+check "serve with a bad maui.cfg: exit 1, naming file and line" sh -c "[ $rc = 1 ] && grep -q 'maui.cfg:2' $TMP/err"
+check "... and nothing listens" [ ! -S "$TMP/bad/moku.sock" ]
+run serve --home "$TMP/bad" --bogus
+check "serve with an unknown option: exit 2" sh -c "[ $rc = 2 ] && grep -q 'unknown option' $TMP/err"
+
 start_daemon
 check "the daemon answers" sh -c "timeout 5 '$MOKU' showq >/dev/null"
 
