@@ -11,6 +11,8 @@
 #include <stddef.h>
 
 struct cred;
+struct plan_take;
+struct resv_charge;
 
 enum job_state {
     JOB_IDLE,      /* queued, waiting to start */
@@ -76,6 +78,8 @@ struct job_spec {
     double util;    /* fraction of its processors it keeps busy (FSPOLICY UTILIZEDPS);
                        0 = unknown */
     long start_after; /* not to start before this time (qsub -a); 0 = any time */
+    const char *advres; /* run only in this reservation (id, or base name for any of its
+                           instances; qsub -W x=ADVRES:name); NULL = any */
 };
 
 struct job {
@@ -115,10 +119,19 @@ struct job {
     long resv_start;  /* start of its priority reservation, or -1 */
     double util;      /* job_spec.util */
     int exit_status;  /* ended: the exit status the resource manager reported, -1 unknown */
+    char *advres;     /* job_spec.advres (owned) or NULL */
     double fs_rate;   /* running: fairshare usage units it accrues per second */
 
     struct job_slot *slots; /* running: the processors it holds, in node order */
     size_t nslots;
+
+    /* Engine bookkeeping when reservations or node classes matter
+     * (policy/plan.c): what the job holds in the plan, per region, and the
+     * reserved processors it uses, per reservation node. */
+    struct plan_take *takes;
+    size_t ntakes;
+    struct resv_charge *charges;
+    size_t ncharges;
 
     size_t heap_pos; /* position in the scheduler's running-job heap */
     size_t tag;      /* the driver's handle (job_spec.tag) */

@@ -26,6 +26,8 @@ struct node {
     size_t nfeatures;
     char *partition; /* "DEFAULT" unless configured */
     enum node_state state;
+    double speed;  /* NODECFG SPEED (relative; 1 = default) */
+    long priority; /* NODECFG PRIORITY (NODEALLOCATIONPOLICY PRIORITY) */
 };
 
 /* What a node is configured with; copied by sched_add_node. */
@@ -36,6 +38,8 @@ struct node_spec {
     const char *features; /* list separated by ',', ':' or spaces; "[a][b]" accepted; NULL = none */
     const char *partition; /* NULL = "DEFAULT" */
     enum node_state state;
+    double speed;  /* 0 = 1 */
+    long priority;
 };
 
 /* Parse a node state name (Idle/Up/Busy/Running/Active = up, Down, Drained;

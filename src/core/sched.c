@@ -40,6 +40,7 @@ void sched_policy_default(struct sched_policy *pol)
         .defertime = 3600,
         .defercount = 24,
         .deferstartcount = 1,
+        .nalloc = NALLOC_LASTAVAILABLE,
     };
     prio_params_default(&pol->prio);
     fs_params_default(&pol->fs);
@@ -64,6 +65,7 @@ struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm
     strmap_init(&s->nodes_byname);
     strmap_init(&s->jobs_byname);
     s->avail = avail_create(0, LONG_MIN / 4);
+    plan_init(s);
     s->last_now = LONG_MIN / 4;
     s->replan = 1;
     return s;
@@ -87,6 +89,9 @@ static void free_job(struct job *j)
     free(j->name);
     free(j->partition);
     free(j->slots);
+    free(j->takes);
+    free(j->charges);
+    free(j->advres);
     free(j);
 }
 
@@ -101,6 +106,17 @@ void sched_destroy(struct sched *s)
     free(s->freemap);
     free(s->node_cap);
     free(s->node_used);
+    free(s->node_jobs);
+    free(s->node_user);
+    free(s->node_order);
+    for (size_t i = 0; i < s->nresvs; i++)
+        resv_free(s->resvs[i]);
+    free(s->resvs);
+    for (size_t i = 0; i < s->nseqs; i++)
+        free(s->seqs[i].base);
+    free(s->seqs);
+    srcfg_free(s->srdefs, s->nsrdefs);
+    plan_destroy(s);
     for (size_t i = 0; i < s->njobs; i++)
         free_job(s->jobs[i]);
     free(s->jobs);
@@ -146,6 +162,8 @@ static void append_node(struct sched *s, const struct node_spec *spec)
         .disk = spec->disk,
         .partition = xstrdup(spec->partition ? spec->partition : "DEFAULT"),
         .state = spec->state,
+        .speed = spec->speed > 0 ? spec->speed : 1,
+        .priority = spec->priority,
     };
     parse_features(&n->features, &n->nfeatures, spec->features);
     /* The key is the node's own heap string, which stays put when the node
@@ -157,14 +175,19 @@ static void append_node(struct sched *s, const struct node_spec *spec)
         s->freemap[words - 1] = 0;
     s->node_cap = xrealloc(s->node_cap, s->capnodes * sizeof *s->node_cap);
     s->node_used = xrealloc(s->node_used, s->capnodes * sizeof *s->node_used);
+    s->node_jobs = xrealloc(s->node_jobs, s->capnodes * sizeof *s->node_jobs);
+    s->node_user = xrealloc(s->node_user, s->capnodes * sizeof *s->node_user);
     s->node_cap[s->nnodes] = n->state == NODE_UP ? n->procs : 0;
     s->node_used[s->nnodes] = 0;
+    s->node_jobs[s->nnodes] = 0;
+    s->node_user[s->nnodes] = NULL;
     s->nnodes++;
     if (n->state == NODE_UP) {
         s->up_procs += n->procs;
         avail_add_total(s->avail, n->procs);
     }
     alloc_node_changed(s, s->nnodes - 1);
+    plan_nodes_changed(s);
     s->env_valid = 0;
     s->limits_gen++; /* processor equivalents depend on the cluster */
     s->replan = 1;
@@ -342,6 +365,7 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
     if (spec->start_after > spec->submit)
         wait_for_start_date(s, j, spec->start_after);
     parse_features(&j->features, &j->nfeatures, spec->features);
+    j->advres = spec->advres && *spec->advres ? xstrdup(spec->advres) : NULL;
     struct cred *const c[4] = {j->user, j->group, j->account, j->class_};
     j->qos = assign_qos(s, c, spec->qos);
     j->user->jobs++;
@@ -364,8 +388,8 @@ static void leave_queue(struct sched *s, struct job *j)
             s->qidle--;
             break;
         }
-    if ((j->flags & JOB_RESERVED) && j->resv_start >= 0)
-        avail_give(s->avail, j->resv_start, j->resv_start + j->walltime, job_procs(j));
+    if (j->flags & JOB_RESERVED)
+        plan_unhold(s, j);
     j->resv_start = -1;
     j->flags &= ~(unsigned)(JOB_RESERVED | JOB_STARTDATE);
     if (j->holds || j->deferred_until)
@@ -409,6 +433,8 @@ int sched_adopt(struct sched *s, struct job *j, long start, const struct job_slo
         return err_set(err, "job %s is not idle", j->name);
     if (alloc_exact(s, j, slots, n) < 0)
         return err_set(err, "job %s: its nodes are not in the node table", j->name);
+    if (s->multi)
+        alloc_charge(s, j, start > s->last_now ? start : s->last_now);
     leave_queue(s, j);
     long from = start > s->last_now ? start : s->last_now; /* the profile's past is gone */
     j->start = start;
@@ -418,7 +444,7 @@ int sched_adopt(struct sched *s, struct job *j, long start, const struct job_slo
     j->state = JOB_RUNNING;
     fsacct_started(s, j, from);
     elig_started(s, j);
-    avail_take(s->avail, from, j->planned_end, job_procs(j));
+    plan_run(s, j, from, j->planned_end);
     heap_push(&s->running, j);
     s->stats.started++;
     return 0;
@@ -470,7 +496,7 @@ void sched_job_ended(struct sched *s, struct job *j, long now)
 {
     if (j->state != JOB_RUNNING)
         return;
-    avail_give(s->avail, j->start, j->planned_end, job_procs(j));
+    plan_unrun(s, j, j->start, j->planned_end);
     heap_remove(&s->running, j->heap_pos);
     alloc_release(s, j);
     fsacct_ended(s, j, now);
@@ -548,6 +574,8 @@ struct fs *sched_fs(const struct sched *s)
 void sched_set_epoch(struct sched *s, long epoch)
 {
     fs_set_epoch(s->fs, epoch);
+    s->epoch = epoch;
+    s->resv_gen++; /* standing reservations follow the calendar */
 }
 
 int sched_order_is_static(const struct sched *s)

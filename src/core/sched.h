@@ -18,6 +18,7 @@
 #include "core/cred.h"
 #include "core/job.h"
 #include "core/node.h"
+#include "core/resv.h"
 #include "policy/fs.h"
 #include "policy/prio.h"
 #include "util/err.h"
@@ -25,6 +26,24 @@
 struct cfg;
 
 enum bf_policy { BF_NONE, BF_FIRSTFIT, BF_BESTFIT, BF_GREEDY, BF_PREEMPT };
+
+/* NODEALLOCATIONPOLICY: the order nodes are offered to a starting job
+ * (within each reservation-affinity level; policy/alloc.c). */
+enum node_alloc {
+    NALLOC_FIRSTAVAILABLE,
+    NALLOC_LASTAVAILABLE,
+    NALLOC_MINRESOURCE,
+    NALLOC_CPULOAD,
+    NALLOC_PRIORITY,
+    NALLOC_FASTEST,
+    NALLOC_MAXBALANCE,
+};
+
+/* NODEACCESSPOLICY: who may share a node. */
+enum node_access { NACCESS_SHARED, NACCESS_SINGLEJOB, NACCESS_SINGLETASK, NACCESS_SINGLEUSER };
+
+/* PREEMPTPOLICY: what happens to a preempted job. */
+enum preempt_policy { PREEMPT_REQUEUE, PREEMPT_SUSPEND };
 
 /* The scheduling policy, read from maui.cfg by sched_policy_from_cfg. */
 struct sched_policy {
@@ -37,6 +56,9 @@ struct sched_policy {
                                 killed; -1 = never killed */
     struct prio_params prio; /* the priority function's weights and caps */
     struct fs_params fs;     /* fairshare: FSPOLICY, FSINTERVAL, FSDEPTH, FSDECAY */
+    enum node_alloc nalloc;  /* NODEALLOCATIONPOLICY */
+    enum node_access naccess; /* NODEACCESSPOLICY */
+    enum preempt_policy preempt; /* PREEMPTPOLICY (OWNERPREEMPT reservations) */
 };
 
 /* How the engine starts jobs: the resource manager's side of the boundary.
@@ -44,6 +66,12 @@ struct sched_policy {
  * started (the engine then keeps it queued). */
 struct sched_rm {
     int (*start)(void *ctx, struct job *j, long now);
+    /* Preempt running job j (OWNERPREEMPT): requeue it (the driver calls
+     * sched_requeue once it has stopped) or suspend it (the driver sets
+     * JOB_SUSPENDED; the job keeps its nodes, the engine plans as if it
+     * were gone until resumed by sched_resume_preempted). NULL: no
+     * preemption. Returns 0 if done. */
+    int (*preempt)(void *ctx, struct job *j, enum preempt_policy how, long now);
     void *ctx;
 };
 
@@ -152,6 +180,49 @@ long sched_find_node(const struct sched *s, const char *name);
  * its processors are freed and it waits again, its queue time restarting
  * at now. Errors: job not running. */
 int sched_requeue(struct sched *s, struct job *j, long now, struct err *err);
+
+/* ---- reservations (core/resv.h; policy/resv.c) ---- */
+
+/*
+ * Create an administrative reservation (setres) at `now`: choose its nodes
+ * (HOSTLIST hosts, or TASKCOUNT tasks on nodes that have the features and
+ * partition, without a conflicting reservation: one that is DEDICATED, or
+ * any when the new one is), give it the id <base>.<n> and make it count from
+ * the next iteration. Errors: bad window (end <= start, end <= now), a host
+ * or regex that matches no node, fewer tasks found than asked (unless
+ * BESTEFFORT). Nothing is created on error.
+ */
+struct resv *sched_resv_create(struct sched *s, const struct resv_spec *spec, long now,
+                               struct err *err);
+/* Same, with the id given (the daemon's store restoring its reservations);
+ * the nodes given are taken as they are (indices into the node table). */
+struct resv *sched_resv_restore(struct sched *s, const struct resv_spec *spec, const char *id,
+                                const struct resv_node *nodes, size_t nnodes, long created,
+                                struct err *err);
+/* Release (destroy) reservation id. Errors: no such reservation; a standing
+ * reservation's instance (change SRCFG instead). */
+int sched_resv_release(struct sched *s, const char *id, struct err *err);
+/* Reservations in creation order; valid until the next change. */
+size_t sched_nresv(const struct sched *s);
+const struct resv *sched_resv_at(const struct sched *s, size_t i);
+const struct resv *sched_find_resv(const struct sched *s, const char *id);
+/*
+ * Standing reservations from cfg (SRCFG and the legacy SR* parameters,
+ * policy/srcfg.h); their instances are created at the next iteration and
+ * kept DEPTH periods ahead, in the calendar of zone (UTC unless told).
+ * All or nothing; errors name file, line and reservation.
+ */
+int sched_standing_from_cfg(struct sched *s, const struct cfg *cfg, struct err *err);
+/* The calendar standing reservations follow (srtime.h), and the epoch of
+ * driver time 0 (sched_set_epoch) is used to turn driver time into dates. */
+void sched_set_zone(struct sched *s, int local, long offset);
+void sched_get_zone(const struct sched *s, int *local, long *offset);
+/* The epoch time of driver time 0 (sched_set_epoch). */
+long sched_epoch(const struct sched *s);
+/* Whether job j may use reservation r if it ran over [start, start +
+ * walltime), and with which affinity (ACL_NONE: no). */
+enum acl_affinity sched_resv_access(const struct sched *s, const struct resv *r,
+                                    const struct job *j, long start);
 
 /* When the engine kills a running job for exceeding its walltime
  * (start + walltime + JOBMAXOVERRUN), or AVAIL_NEVER-like far future when

@@ -4,6 +4,7 @@
  * so that sched.c stays about state, not about parameter names.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cfg/cfg.h"
@@ -21,6 +22,36 @@ static int backfill_from_cfg(const struct cfg *cfg, struct sched_policy *pol, st
                        "BACKFILLPOLICY %s is not implemented yet; moku backfills with FIRSTFIT "
                        "or NONE",
                        bf);
+    return 0;
+}
+
+static int nodes_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol,
+                                 struct err *err)
+{
+    static const char *const alloc[] = {"FIRSTAVAILABLE", "LASTAVAILABLE", "MINRESOURCE",
+                                        "CPULOAD",        "PRIORITY",      "FASTEST",
+                                        "MAXBALANCE",     NULL};
+    static const char *const access[] = {"SHARED", "SINGLEJOB", "SINGLETASK", "SINGLEUSER", NULL};
+    const char *na = cfg_str(cfg, "NODEALLOCATIONPOLICY", NULL);
+    const char *ac = cfg_str(cfg, "NODEACCESSPOLICY", NULL);
+    const char *pp = cfg_str(cfg, "PREEMPTPOLICY", NULL);
+    pol->nalloc = NALLOC_LASTAVAILABLE; /* Maui's default */
+    for (int k = 0; na && alloc[k]; k++)
+        if (strcmp(na, alloc[k]) == 0)
+            pol->nalloc = (enum node_alloc)k;
+    if (na && strcmp(na, alloc[pol->nalloc]) != 0)
+        return err_set(err, "NODEALLOCATIONPOLICY %s is not implemented (use FIRSTAVAILABLE, "
+                            "LASTAVAILABLE, MINRESOURCE, CPULOAD, PRIORITY, FASTEST or MAXBALANCE)",
+                       na);
+    pol->naccess = NACCESS_SHARED;
+    for (int k = 0; ac && access[k]; k++)
+        if (strcmp(ac, access[k]) == 0)
+            pol->naccess = (enum node_access)k;
+    pol->preempt = PREEMPT_REQUEUE;
+    if (pp && strcmp(pp, "SUSPEND") == 0)
+        pol->preempt = PREEMPT_SUSPEND;
+    else if (pp && strcmp(pp, "REQUEUE") != 0)
+        return err_set(err, "PREEMPTPOLICY %s is not implemented (use REQUEUE or SUSPEND)", pp);
     return 0;
 }
 
@@ -70,7 +101,8 @@ int sched_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol, struc
 {
     struct sched_policy p;
     sched_policy_default(&p);
-    if (backfill_from_cfg(cfg, &p, err) < 0 || reservations_from_cfg(cfg, &p, err) < 0)
+    if (backfill_from_cfg(cfg, &p, err) < 0 || reservations_from_cfg(cfg, &p, err) < 0 ||
+        nodes_policy_from_cfg(cfg, &p, err) < 0)
         return -1;
     p.overrun = cfg_time(cfg, "JOBMAXOVERRUN", NULL);
     p.defertime = cfg_time(cfg, "DEFERTIME", NULL);
@@ -115,6 +147,36 @@ static int long_attr(const struct cfg_obj *o, const struct cfg_obj *def, const c
     return 0;
 }
 
+/* SPEED (or PROCSPEED, in MHz, taken relative to 1000) and PRIORITY: what
+ * NODEALLOCATIONPOLICY FASTEST, MAXBALANCE and PRIORITY order by. */
+static int node_order_attrs(const struct cfg_obj *o, const struct cfg_obj *def,
+                            struct node_spec *spec, struct err *err)
+{
+    char where[256];
+    const char *sp = node_attr(o, def, "SPEED"), *ps = node_attr(o, def, "PROCSPEED");
+    long long prio;
+    if (long_attr(o, def, "PROCSPEED", 1 << 30, &prio, err) < 0)
+        return -1;
+    spec->speed = ps ? (double)prio / 1000.0 : 1.0;
+    if (sp) {
+        char *end;
+        double v = strtod(sp, &end);
+        if (*end || !(v > 0) || v > 1e6) {
+            obj_where(o, where, sizeof where);
+            return err_set(err, "%s: SPEED '%s' is not a positive number", where, sp);
+        }
+        spec->speed = v;
+    }
+    const char *pr = node_attr(o, def, "PRIORITY");
+    struct err e;
+    if (pr && cfg_parse_int(pr, -(1LL << 40), 1LL << 40, &prio, &e) < 0) {
+        obj_where(o, where, sizeof where);
+        return err_set(err, "%s: PRIORITY: %s", where, e.msg);
+    }
+    spec->priority = pr ? (long)prio : 0;
+    return 0;
+}
+
 static int node_from_obj(const struct cfg_obj *o, const struct cfg_obj *def,
                          struct node_spec *spec, struct err *err)
 {
@@ -141,7 +203,7 @@ static int node_from_obj(const struct cfg_obj *o, const struct cfg_obj *def,
     const char *st = node_attr(o, def, "STATE");
     if (st && node_state_parse(st, &spec->state) < 0)
         return err_set(err, "%s: unknown STATE '%s' (accepted: Idle, Down, Drained)", where, st);
-    return 0;
+    return node_order_attrs(o, def, spec, err);
 }
 
 int sched_add_nodes_from_cfg(struct sched *s, const struct cfg *cfg, struct err *err)

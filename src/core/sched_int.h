@@ -9,11 +9,46 @@
 #include <stdint.h>
 
 #include "core/sched.h"
+#include "policy/srcfg.h"
 #include "policy/avail.h"
 #include "policy/limits.h"
 #include "util/heap.h"
 #include "util/sort.h"
 #include "util/strmap.h"
+
+/* Nodes alike for placement — same size, features and partition, covered by
+ * the same reservations — share one availability profile (policy/plan.c;
+ * ../shared/reference/availability.md: groups, not nodes). */
+struct region_rv {
+    struct resv *r;
+    struct avail *inner; /* processors r reserves here that its own jobs do not hold */
+};
+struct region {
+    struct avail *free; /* processors no job holds and no reservation reserves */
+    long long cap;      /* up processors */
+    size_t nnodes;
+    size_t node;        /* one of its nodes: features, partition, size */
+    struct region_rv *rv; /* the reservations covering its nodes */
+    size_t nrv;
+};
+/* What a job holds in the plan in one region: from the free profile
+ * (rv < 0) or from a reservation's inner profile (within its window). */
+struct plan_take {
+    uint32_t region;
+    int32_t rv;
+    long long procs;
+};
+/* Reserved processors a running job uses on one node of a reservation. */
+struct resv_charge {
+    struct resv *r;
+    unsigned k; /* index in r->nodes */
+    unsigned procs;
+};
+/* A reservation covering a node (per-node lists, built with the regions). */
+struct node_rv {
+    struct resv *r;
+    unsigned k;
+};
 
 struct sched {
     struct sched_policy pol;
@@ -76,6 +111,35 @@ struct sched {
     struct job **resv; /* the jobs holding them */
     size_t capresv;
     long last_now;
+
+    /* Reservations (policy/resv.c), in creation order. */
+    struct resv **resvs;
+    size_t nresvs, capresvs;
+    unsigned long resv_gen;    /* bumped when a reservation is made, changed or released */
+    unsigned long regions_gen; /* the resv_gen the regions were built for */
+    struct resv_seq { char *base; long next; } *seqs; /* next id number per base */
+    size_t nseqs, capseqs;
+    struct srcfg_def *srdefs; /* standing reservations (policy/srcfg.h) */
+    size_t nsrdefs;
+    int zone_local;
+    long zone_offset, epoch;
+
+    /* Regions (policy/plan.c). One region and no reservation: s->avail is
+     * its profile and planning is plain counting (multi = 0). */
+    struct region *regions;
+    size_t nregions;
+    uint32_t *node_region;
+    size_t *node_rv_off; /* node i's reservations: node_rv[node_rv_off[i] .. [i+1]) */
+    struct node_rv *node_rv;
+    int multi;
+
+    /* Node allocation (policy/alloc.c): the order of NODEALLOCATIONPOLICY
+     * over the node table, and per node the user of its jobs (SINGLEUSER)
+     * and how many jobs run there. */
+    uint32_t *node_order;
+    int order_dirty;
+    struct cred **node_user;
+    int *node_jobs;
 };
 
 /* Whether the queue's priority order is submission order for good. */
@@ -122,6 +186,49 @@ void fsacct_note_caps(struct sched *s);
  * cap; why (len bytes, may be NULL) gets Maui-style words. */
 int fsacct_over_cap(struct sched *s, const struct job *j, char *why, size_t len);
 
+/* policy/plan.c: the plan's availability, by region when reservations or
+ * node classes make nodes differ (see the file's comment). */
+void plan_init(struct sched *s);
+void plan_destroy(struct sched *s);
+/* Regions from the nodes and reservations (after a change); the running
+ * jobs' holdings are re-derived. Priority reservations must be dropped. */
+void plan_rebuild(struct sched *s, long now);
+void plan_advance(struct sched *s, long now);
+/* Nodes were added or changed state. */
+void plan_nodes_changed(struct sched *s);
+/* Whether j fits over [t, t + walltime) without touching what others hold
+ * or reservations it may not use. */
+int plan_fits(struct sched *s, const struct job *j, long t);
+/* Earliest t >= from where j fits; AVAIL_NEVER if never. */
+long plan_earliest(struct sched *s, const struct job *j, long from);
+/* Processors j could have now (for messages and the scan's early stop). */
+long long plan_free_now(struct sched *s, const struct job *j);
+/* A priority reservation for j at t / its release. */
+void plan_hold(struct sched *s, struct job *j, long t);
+void plan_unhold(struct sched *s, struct job *j);
+/* Running job j holds its nodes over [from, to) (after alloc) / no longer. */
+void plan_run(struct sched *s, struct job *j, long from, long to);
+void plan_unrun(struct sched *s, struct job *j, long from, long to);
+/* Reservations j may use over [t, t + walltime): the best affinity it has
+ * on the nodes of region g, ACL_NONE when one of them refuses it. */
+enum acl_affinity plan_region_access(struct sched *s, const struct job *j, size_t g, long t);
+/* Whether region g's nodes can run j at all (features, partition, size). */
+int plan_region_usable(const struct sched *s, const struct job *j, size_t g);
+
+/* policy/resv.c */
+void resv_free(struct resv *r);
+/* Standing reservations: create the instances now due, drop ended ones,
+ * top up partial ones (start of an iteration). */
+void resv_refresh(struct sched *s, long now);
+/* Drop reservations that have ended. */
+void resv_expire(struct sched *s, long now);
+/* Whether j may use r if started at t (ACL, BYNAME, ADVRES). */
+enum acl_affinity resv_access(const struct sched *s, const struct resv *r, const struct job *j,
+                              long t);
+/* OWNERPREEMPT: preempt running jobs on r's nodes for idle job j owned by
+ * r's owner; 1 if any was preempted. */
+int resv_owner_preempt(struct sched *s, struct job *j, long now);
+
 /* policy/iter.c: the scheduling iteration. */
 void iter_run(struct sched *s, long now);
 /* Start idle job j now on free processors, ignoring policies and
@@ -129,12 +236,15 @@ void iter_run(struct sched *s, long now);
 int iter_force_start(struct sched *s, struct job *j, long now);
 /* policy/alloc.c: choose nodes for j from the free processors now; 0 on
  * success (j->slots filled, node counts updated), -1 if they do not suffice. */
-int alloc_job(struct sched *s, struct job *j);
+int alloc_job(struct sched *s, struct job *j, long now);
 /* Put j on exactly these processors (a job found running after a
  * restart); -1 if a slot names a node that does not exist. */
 int alloc_exact(struct sched *s, struct job *j, const struct job_slot *slots, size_t n);
 /* Give j's processors back to its nodes and free j->slots. */
 void alloc_release(struct sched *s, struct job *j);
+/* Charge running job j's processors to the reservations that admit it on
+ * its nodes (a rebuild re-derives them). */
+void alloc_charge(struct sched *s, struct job *j, long now);
 /* Keep freemap in step with node i. */
 void alloc_node_changed(struct sched *s, size_t i);
 

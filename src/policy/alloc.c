@@ -53,7 +53,8 @@ static size_t next_free(const struct sched *s, size_t i)
     return found < s->nnodes ? found : s->nnodes;
 }
 
-/* Record `procs` on node i for j, extending the last run when it can. */
+/* Record `procs` on node i for j, extending the last run when it can
+ * (forwards, or backwards for LASTAVAILABLE's walk). */
 static void add_slot(struct job *j, size_t *cap, size_t i, unsigned procs)
 {
     struct job_slot *last = j->nslots ? &j->slots[j->nslots - 1] : NULL;
@@ -61,32 +62,295 @@ static void add_slot(struct job *j, size_t *cap, size_t i, unsigned procs)
         last->nnodes++;
         return;
     }
+    if (last && last->procs == procs && last->node == i + 1) {
+        last->node--;
+        last->nnodes++;
+        return;
+    }
     j->slots = xgrow(j->slots, cap, j->nslots + 1, sizeof *j->slots);
     j->slots[j->nslots++] = (struct job_slot){(unsigned)i, 1, procs};
 }
 
-int alloc_job(struct sched *s, struct job *j)
+/* Slots are kept in node order (job.h); walks in another order sort them. */
+static int slot_cmp(const void *a, const void *b)
+{
+    const struct job_slot *x = a, *y = b;
+    return x->node < y->node ? -1 : x->node > y->node;
+}
+
+static void sort_slots(struct job *j)
+{
+    for (size_t k = 1; k < j->nslots; k++)
+        if (j->slots[k].node < j->slots[k - 1].node) {
+            qsort(j->slots, j->nslots, sizeof *j->slots, slot_cmp);
+            return;
+        }
+}
+
+static void charge(struct sched *s, struct job *j, long a, long b);
+
+/* Processors of node i job j may take now (before node access rules):
+ * what no job holds, less what reservations that refuse j keep for their
+ * own jobs over [now, now + walltime). */
+static long node_room(struct sched *s, const struct job *j, size_t i, long now)
+{
+    long room = s->node_cap[i] - s->node_used[i];
+    if (room <= 0 || !s->multi)
+        return room;
+    for (size_t e = s->node_rv_off[i]; e < s->node_rv_off[i + 1] && room > 0; e++) {
+        const struct resv *r = s->node_rv[e].r;
+        const struct resv_node *rn = &r->nodes[s->node_rv[e].k];
+        if (r->start >= now + j->walltime || r->end <= now)
+            continue;
+        if (resv_access(s, r, j, now) == ACL_NONE)
+            room -= (long)rn->procs - (long)rn->used;
+    }
+    return room;
+}
+
+/* Tasks of j node i takes, at most left, and the processors they occupy
+ * (*procs: the whole node under exclusive access). */
+static unsigned node_tasks(struct sched *s, const struct job *j, size_t i, long now,
+                           unsigned left, unsigned *procs)
+{
+    long room = node_room(s, j, i, now);
+    unsigned ppt = (unsigned)j->procs_per_task, k;
+    if (room < (long)ppt)
+        return 0;
+    switch (s->pol.naccess) {
+    case NACCESS_SINGLEJOB:
+    case NACCESS_SINGLETASK:
+        if (s->node_jobs[i] || room < s->node_cap[i])
+            return 0;
+        k = s->pol.naccess == NACCESS_SINGLETASK ? 1 : (unsigned)room / ppt;
+        k = k < left ? k : left;
+        *procs = (unsigned)s->node_cap[i];
+        return k;
+    case NACCESS_SINGLEUSER:
+        if (s->node_jobs[i] && s->node_user[i] != j->user)
+            return 0;
+        /* fall through */
+    default:
+        k = (unsigned)room / ppt;
+        k = k < left ? k : left;
+        *procs = k * ppt;
+        return k;
+    }
+}
+
+static void take(struct sched *s, struct job *j, size_t *cap, size_t i, unsigned procs)
+{
+    add_slot(j, cap, i, procs);
+    s->node_used[i] += (int)procs;
+    s->node_jobs[i]++;
+    s->node_user[i] = j->user;
+    set_free_bit(s, i);
+}
+
+/* Plain clusters: walk the nodes with room in table order (FIRSTAVAILABLE)
+ * or backwards (LASTAVAILABLE), 64 full nodes skipped at a time. */
+static size_t prev_free(const struct sched *s, size_t i)
+{
+    /* Node at or before i with free processors, or SIZE_MAX. */
+    if (i >= s->nnodes)
+        i = s->nnodes - 1;
+    size_t w = i / 64;
+    uint64_t bits = s->freemap[w] & (i % 64 == 63 ? ~(uint64_t)0 : (((uint64_t)1 << (i % 64 + 1)) - 1));
+    while (!bits) {
+        if (w-- == 0)
+            return SIZE_MAX;
+        bits = s->freemap[w];
+    }
+    return w * 64 + 63 - (size_t)__builtin_clzll(bits);
+}
+
+static unsigned walk_free(struct sched *s, struct job *j, size_t *cap, long now, unsigned left,
+                          int backwards)
+{
+    if (!s->nnodes)
+        return left;
+    size_t i = backwards ? prev_free(s, s->nnodes - 1) : next_free(s, 0);
+    while (left && i < s->nnodes) {
+        unsigned procs = 0, k = node_tasks(s, j, i, now, left, &procs);
+        if (k) {
+            take(s, j, cap, i, procs);
+            left -= k;
+        }
+        if (backwards)
+            i = i ? prev_free(s, i - 1) : SIZE_MAX;
+        else
+            i = next_free(s, i + 1);
+    }
+    return left;
+}
+
+/* ---- NODEALLOCATIONPOLICY orders beyond table order ---- */
+
+static const struct sched *cmp_s;
+
+static int cmp_node(size_t x, size_t y)
+{
+    const struct node *a = &cmp_s->nodes[x], *b = &cmp_s->nodes[y];
+    switch (cmp_s->pol.nalloc) {
+    case NALLOC_MINRESOURCE: /* least configured memory, then fewest processors */
+        if (a->mem != b->mem)
+            return a->mem < b->mem ? -1 : 1;
+        if (a->procs != b->procs)
+            return a->procs < b->procs ? -1 : 1;
+        break;
+    case NALLOC_FASTEST:
+        if (a->speed != b->speed)
+            return a->speed > b->speed ? -1 : 1;
+        break;
+    case NALLOC_MAXBALANCE: /* slowest first: groups of equal speed in order */
+        if (a->speed != b->speed)
+            return a->speed < b->speed ? -1 : 1;
+        break;
+    case NALLOC_PRIORITY:
+        if (a->priority != b->priority)
+            return a->priority > b->priority ? -1 : 1;
+        break;
+    default:
+        break;
+    }
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_index(const void *a, const void *b)
+{
+    return cmp_node(*(const uint32_t *)a, *(const uint32_t *)b);
+}
+
+/* The static order of the policy, computed when nodes change. */
+static const uint32_t *node_order(struct sched *s)
+{
+    if (!s->order_dirty && s->node_order)
+        return s->node_order;
+    s->node_order = xrealloc(s->node_order, (s->nnodes + 1) * sizeof *s->node_order);
+    for (size_t i = 0; i < s->nnodes; i++)
+        s->node_order[i] = (uint32_t)i;
+    cmp_s = s;
+    qsort(s->node_order, s->nnodes, sizeof *s->node_order, cmp_index);
+    s->order_dirty = 0;
+    return s->node_order;
+}
+
+/* CPULOAD: most idle processors first (moku has no load readings of its
+ * own; busy processors stand for the load). */
+static int cmp_idle(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    int fx = cmp_s->node_cap[x] - cmp_s->node_used[x], fy = cmp_s->node_cap[y] - cmp_s->node_used[y];
+    if (fx != fy)
+        return fx > fy ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* Nodes in the policy's order, into out (nnodes entries); returns how many. */
+static size_t ordered(struct sched *s, uint32_t *out)
+{
+    size_t n = 0;
+    if (s->pol.nalloc == NALLOC_CPULOAD) {
+        for (size_t i = 0; i < s->nnodes; i++)
+            if (s->node_used[i] < s->node_cap[i])
+                out[n++] = (uint32_t)i;
+        cmp_s = s;
+        qsort(out, n, sizeof *out, cmp_idle);
+        return n;
+    }
+    const uint32_t *o = node_order(s);
+    if (s->pol.nalloc == NALLOC_LASTAVAILABLE) {
+        for (size_t i = s->nnodes; i-- > 0;)
+            out[n++] = o[i];
+        return n;
+    }
+    memcpy(out, o, s->nnodes * sizeof *out);
+    return s->nnodes;
+}
+
+/* MAXBALANCE: the slowest group of equal speed that holds every task, so
+ * that a job runs on processors of one speed; [*from, *to) of order. */
+static void balance_range(struct sched *s, const struct job *j, const uint32_t *order, size_t n,
+                          long now, size_t *from, size_t *to)
+{
+    *from = 0;
+    *to = n;
+    for (size_t a = 0; a < n;) {
+        size_t b = a;
+        unsigned long long tasks = 0;
+        while (b < n && s->nodes[order[b]].speed == s->nodes[order[a]].speed) {
+            unsigned procs;
+            tasks += node_tasks(s, j, order[b], now, (unsigned)j->tasks, &procs);
+            b++;
+        }
+        if (tasks >= (unsigned long long)j->tasks) {
+            *from = a;
+            *to = b;
+            return;
+        }
+        a = b;
+    }
+}
+
+/* Level of each region for j (policy/plan.c): reserved resources it has
+ * positive affinity with first, then neutral, unreserved, negative. */
+static unsigned char *region_levels(struct sched *s, const struct job *j, long now)
+{
+    unsigned char *lv = xcalloc(s->nregions + 1, 1);
+    static const unsigned char of[] = {[ACL_POSITIVE] = 0, [ACL_NEUTRAL] = 1, [ACL_NONE] = 2,
+                                       [ACL_NEGATIVE] = 3};
+    for (size_t g = 0; g < s->nregions; g++)
+        lv[g] = plan_region_usable(s, j, g) ? of[plan_region_access(s, j, g, now)] : 4;
+    return lv;
+}
+
+static unsigned walk_ordered(struct sched *s, struct job *j, size_t *cap, long now, unsigned left)
+{
+    uint32_t *order = xcalloc(s->nnodes + 1, sizeof *order);
+    size_t n = ordered(s, order), from = 0, to = n;
+    if (s->pol.nalloc == NALLOC_MAXBALANCE)
+        balance_range(s, j, order, n, now, &from, &to);
+    unsigned char *lv = s->multi ? region_levels(s, j, now) : NULL;
+    for (int level = 0; level < (lv ? 4 : 1) && left; level++)
+        for (size_t pass = 0; pass < 2 && left; pass++) {
+            /* MAXBALANCE: its chosen group, then the rest in order. */
+            size_t a = pass ? 0 : from, b = pass ? n : to;
+            for (size_t x = a; x < b && left; x++) {
+                size_t i = order[x];
+                if ((lv && lv[s->node_region[i]] != level) || (pass && x >= from && x < to))
+                    continue;
+                unsigned procs = 0, k = node_tasks(s, j, i, now, left, &procs);
+                if (k) {
+                    take(s, j, cap, i, procs);
+                    left -= k;
+                }
+            }
+        }
+    free(lv);
+    free(order);
+    return left;
+}
+
+int alloc_job(struct sched *s, struct job *j, long now)
 {
     size_t cap = 0;
-    unsigned ppt = (unsigned)j->procs_per_task, left = (unsigned)j->tasks;
+    unsigned left = (unsigned)j->tasks;
     j->slots = NULL;
     j->nslots = 0;
-    for (size_t i = next_free(s, 0); left && i < s->nnodes; i = next_free(s, i + 1)) {
-        unsigned room = (unsigned)(s->node_cap[i] - s->node_used[i]);
-        unsigned k = ppt == 1 ? room : room / ppt; /* most jobs: one processor a task */
-        if (k > left)
-            k = left;
-        if (!k)
-            continue;
-        add_slot(j, &cap, i, k * ppt);
-        s->node_used[i] += (int)(k * ppt);
-        set_free_bit(s, i);
-        left -= k;
-    }
+    int plain = !s->multi && s->pol.naccess == NACCESS_SHARED;
+    if (plain && s->pol.nalloc == NALLOC_FIRSTAVAILABLE)
+        left = walk_free(s, j, &cap, now, left, 0);
+    else if (plain && s->pol.nalloc == NALLOC_LASTAVAILABLE)
+        left = walk_free(s, j, &cap, now, left, 1);
+    else
+        left = walk_ordered(s, j, &cap, now, left);
     if (left) {
         alloc_release(s, j); /* no side effects on failure */
         return -1;
     }
+    sort_slots(j);
+    if (s->multi)
+        charge(s, j, now, now + j->walltime);
     return 0;
 }
 
@@ -102,11 +366,54 @@ int alloc_exact(struct sched *s, struct job *j, const struct job_slot *slots, si
         for (unsigned i = slots[k].node; i < slots[k].node + slots[k].nnodes; i++) {
             /* A job found running is where it is, even on a node that has
              * shrunk since: used may exceed cap until it ends. */
-            add_slot(j, &cap, i, slots[k].procs);
-            s->node_used[i] += (int)slots[k].procs;
-            set_free_bit(s, i);
+            take(s, j, &cap, i, slots[k].procs);
         }
     return 0;
+}
+
+/* Charge j's processors to the reservations that admit it on its nodes, as
+ * far as their reserved processors go: the reserved processors a job uses
+ * are no longer kept from others (node_room). Window [a, b). */
+static void charge(struct sched *s, struct job *j, long a, long b)
+{
+    size_t cap = 0;
+    j->ncharges = 0;
+    for (size_t k = 0; k < j->nslots; k++)
+        for (unsigned i = j->slots[k].node; i < j->slots[k].node + j->slots[k].nnodes; i++) {
+            unsigned left = j->slots[k].procs;
+            for (size_t e = s->node_rv_off[i]; e < s->node_rv_off[i + 1] && left; e++) {
+                struct resv *r = s->node_rv[e].r;
+                struct resv_node *rn = &r->nodes[s->node_rv[e].k];
+                if (r->start >= b || r->end <= a || rn->used >= rn->procs ||
+                    resv_access(s, r, j, a) == ACL_NONE)
+                    continue;
+                unsigned c = rn->procs - rn->used < left ? rn->procs - rn->used : left;
+                rn->used += c;
+                left -= c;
+                j->charges = xgrow(j->charges, &cap, j->ncharges + 1, sizeof *j->charges);
+                j->charges[j->ncharges++] = (struct resv_charge){r, s->node_rv[e].k, c};
+            }
+        }
+}
+
+void alloc_charge(struct sched *s, struct job *j, long now)
+{
+    free(j->charges);
+    j->charges = NULL;
+    j->ncharges = 0;
+    long end = j->planned_end > now ? j->planned_end : now + 1;
+    charge(s, j, now, end);
+}
+
+static void uncharge(struct job *j)
+{
+    for (size_t c = 0; c < j->ncharges; c++) {
+        struct resv_node *rn = &j->charges[c].r->nodes[j->charges[c].k];
+        rn->used = rn->used > j->charges[c].procs ? rn->used - j->charges[c].procs : 0;
+    }
+    free(j->charges);
+    j->charges = NULL;
+    j->ncharges = 0;
 }
 
 /* Mark nodes [from, to) as having room, a word at a time. */
@@ -127,12 +434,18 @@ void alloc_release(struct sched *s, struct job *j)
     for (size_t k = 0; k < j->nslots; k++) {
         const struct job_slot *sl = &j->slots[k];
         size_t end = (size_t)sl->node + sl->nnodes;
-        for (size_t i = sl->node; i < end; i++)
+        for (size_t i = sl->node; i < end; i++) {
             s->node_used[i] -= (int)sl->procs;
+            if (--s->node_jobs[i] <= 0) {
+                s->node_jobs[i] = 0;
+                s->node_user[i] = NULL;
+            }
+        }
         /* Each of these nodes just gave back processors: all have room. */
         set_free_range(s, sl->node, end);
     }
     free(j->slots);
     j->slots = NULL;
     j->nslots = 0;
+    uncharge(j);
 }

@@ -189,6 +189,12 @@ long avail_earliest(const struct avail *a, long from, long dur, long long n)
     return AVAIL_NEVER;
 }
 
+long avail_next_change(const struct avail *a, long t)
+{
+    size_t i = find(a, t < a->p[0].t ? a->p[0].t : t);
+    return i + 1 < a->n ? a->p[i + 1].t : AVAIL_NEVER;
+}
+
 size_t avail_points(const struct avail *a)
 {
     return a->n;

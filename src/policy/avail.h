@@ -62,6 +62,10 @@ long long avail_min_free(const struct avail *a, long start, long end);
  */
 long avail_earliest(const struct avail *a, long from, long dur, long long n);
 
+/* The first instant after t at which the free count changes, or
+ * AVAIL_NEVER. */
+long avail_next_change(const struct avail *a, long t);
+
 /* Number of breakpoints (for tests and benchmarks). */
 size_t avail_points(const struct avail *a);
 

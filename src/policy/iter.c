@@ -42,7 +42,7 @@
 /* Step 1. */
 static void settle_time(struct sched *s, long now)
 {
-    avail_advance(s->avail, now);
+    plan_advance(s, now);
     struct job *j;
     while ((j = heap_top(&s->running)) && j->planned_end <= now) {
         /* Still running at its planned end: it is overrunning. Plan on the
@@ -50,7 +50,7 @@ static void settle_time(struct sched *s, long now)
         long until = sched_kill_time(s, j);
         if (until <= now || until >= AVAIL_NEVER)
             until = now + 1;
-        avail_take(s->avail, now, until, job_procs(j));
+        plan_run(s, j, now, until);
         j->planned_end = until;
         heap_fix(&s->running, j->heap_pos);
         s->replan = 1;
@@ -61,8 +61,8 @@ static void drop_reservations(struct sched *s)
 {
     for (int k = 0; k < s->nresv; k++) {
         struct job *j = s->resv[k];
-        if (j->state == JOB_IDLE && j->resv_start >= 0)
-            avail_give(s->avail, j->resv_start, j->resv_start + j->walltime, job_procs(j));
+        if (j->state == JOB_IDLE)
+            plan_unhold(s, j);
         j->resv_start = -1;
         j->flags &= ~(unsigned)JOB_RESERVED;
     }
@@ -154,13 +154,9 @@ static void note_blocked(struct sched *s, struct job *j)
 
 static int try_start(struct sched *s, struct job *j, long now)
 {
-    long long need = job_procs(j);
-    /* The origin is now (settle_time), so free-now is the first point. */
-    if (avail_free_now(s->avail) < need)
+    if (!plan_fits(s, j, now))
         return 0;
-    if (!avail_fits(s->avail, now, now + j->walltime, need))
-        return 0;
-    if (alloc_job(s, j) < 0)
+    if (alloc_job(s, j, now) < 0)
         return 0;
     j->start = now;
     j->planned_end = now + j->walltime;
@@ -179,7 +175,7 @@ static int try_start(struct sched *s, struct job *j, long now)
     }
     if (j->sysprio_mode != SYSPRIO_NONE)
         s->nsysprio--;
-    avail_take(s->avail, now, j->planned_end, need);
+    plan_run(s, j, now, j->planned_end);
     heap_push(&s->running, j);
     s->stats.started++;
     return 1;
@@ -187,7 +183,7 @@ static int try_start(struct sched *s, struct job *j, long now)
 
 int iter_force_start(struct sched *s, struct job *j, long now)
 {
-    if (alloc_job(s, j) < 0)
+    if (alloc_job(s, j, now) < 0)
         return -1;
     j->start = now;
     j->planned_end = now + j->walltime;
@@ -198,7 +194,7 @@ int iter_force_start(struct sched *s, struct job *j, long now)
     j->state = JOB_RUNNING;
     fsacct_started(s, j, now);
     elig_started(s, j);
-    avail_take(s->avail, now, j->planned_end, job_procs(j));
+    plan_run(s, j, now, j->planned_end);
     heap_push(&s->running, j);
     s->stats.started++;
     s->replan = 1;
@@ -211,7 +207,7 @@ int iter_force_start(struct sched *s, struct job *j, long now)
 
 static void reserve(struct sched *s, struct job *j, long now)
 {
-    long t = avail_earliest(s->avail, now, j->walltime, job_procs(j));
+    long t = plan_earliest(s, j, now);
     if (t >= AVAIL_NEVER)
         return; /* cannot run on the nodes that are up now: nothing to hold */
     /* Where processors are free but the job's credentials would then be over
@@ -221,10 +217,11 @@ static void reserve(struct sched *s, struct job *j, long now)
         long next = elig_next_end(s, t);
         if (next >= AVAIL_NEVER)
             break;
-        t = avail_earliest(s->avail, next, j->walltime, job_procs(j));
+        t = plan_earliest(s, j, next);
+        if (t >= AVAIL_NEVER)
+            return;
     }
-    avail_take(s->avail, t, t + j->walltime, job_procs(j));
-    j->resv_start = t;
+    plan_hold(s, j, t);
     j->flags |= JOB_RESERVED;
     j->wait = WAIT_RESERVED;
     s->resv = xgrow(s->resv, &s->capresv, (size_t)s->nresv + 1, sizeof *s->resv);
@@ -236,7 +233,7 @@ static void reserve(struct sched *s, struct job *j, long now)
  * them here would make every pass cost the whole queue. */
 static void note_wait(struct sched *s, struct job *j)
 {
-    j->wait = avail_free_now(s->avail) >= job_procs(j) ? WAIT_DELAYS : WAIT_RESOURCES;
+    j->wait = plan_free_now(s, j) >= job_procs(j) ? WAIT_DELAYS : WAIT_RESOURCES;
     j->wait_gen = s->plan_gen;
 }
 
@@ -271,7 +268,7 @@ static void scan(struct sched *s, long now, size_t from)
             s->plan_stopped = 1; /* strict priority order: nothing passes it */
         else if (s->nresv < s->pol.resdepth)
             reserve(s, j, now);
-        else if (avail_free_now(s->avail) <= 0)
+        else if (plan_free_now(s, NULL) <= 0)
             break; /* no room now and no reservation left to place */
     }
     s->qscanned = s->qlen;
@@ -296,7 +293,7 @@ static void hard_pass(struct sched *s, long now)
 {
     if (!limits_any(s->limits) || s->pol.backfill == BF_NONE)
         return;
-    for (size_t i = s->qhead; i < s->qlen && avail_free_now(s->avail) > 0; i++) {
+    for (size_t i = s->qhead; i < s->qlen && plan_free_now(s, NULL) > 0; i++) {
         struct job *j = s->queue[i];
         if (!j || !hard_candidate(s, j) || !elig_may_start(s, j, LIM_HARD, NULL, 0))
             continue;
@@ -315,6 +312,8 @@ static void full_pass(struct sched *s, long now)
     s->stats.full_passes++;
     s->plan_gen++;
     drop_reservations(s);
+    if (s->regions_gen != s->resv_gen)
+        plan_rebuild(s, now); /* reservations or nodes changed */
     compact_queue(s);
     order_queue(s, now);
     s->plan_blocked = 0;
@@ -332,11 +331,27 @@ static void full_pass(struct sched *s, long now)
         elig_final(s, now);
 }
 
+/* Whether a reservation's window began or ended since the last iteration
+ * (the incremental plan assumes what is free changes only with jobs). */
+static int resv_edge(const struct sched *s, long now)
+{
+    for (size_t i = 0; i < s->nresvs; i++) {
+        const struct resv *r = s->resvs[i];
+        if ((r->start > s->last_now && r->start <= now) || (r->end > s->last_now && r->end <= now))
+            return 1;
+    }
+    return 0;
+}
+
 void iter_run(struct sched *s, long now)
 {
     s->stats.iterations++;
     s->order_static = sched_order_is_static(s); /* fixed for the whole iteration */
     settle_time(s, now);
+    if (s->nsrdefs || s->nresvs)
+        resv_refresh(s, now);
+    if (resv_edge(s, now))
+        s->replan = 1; /* a reservation began or ended: what jobs may use changed */
     fsacct_iterate(s, now);
     if (elig_active(s))
         s->replan = 1; /* usage changes with time (remaining PS): re-plan every iteration */

@@ -68,7 +68,10 @@ static struct wl_job job_of(struct workload *wl, const struct swf_rec *r)
         .user = num_name(wl, r->user),
         .group = num_name(wl, r->group),
         .class_ = num_name(wl, r->queue),
-        .partition = num_name(wl, r->partition),
+        /* The SWF partition number names a partition of the machine the
+         * log came from, not a request the replayed cluster can honour: a
+         * cluster built from MaxProcs has one partition. */
+        .partition = NULL,
         .util = utilization(r),
         .line = r->line,
     };

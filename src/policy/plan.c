@@ -1,0 +1,599 @@
+/*
+ * plan — availability by region: when can a job have its processors, once
+ * reservations and node classes make nodes differ.
+ *
+ * A plain cluster is one pool of interchangeable processors, and the plan is
+ * one profile of free processors over time (s->avail; policy/avail.h). That
+ * stays the fast path: one region, no reservation, shared node access
+ * (s->multi == 0), and every call below is one avail call.
+ *
+ * Otherwise nodes are grouped into regions: nodes with the same features and
+ * partition (and size, under exclusive node access) covered by the same
+ * reservations. Within a region processors are interchangeable again, so a
+ * region keeps
+ *   - `free`: processors that no job holds and no reservation reserves;
+ *   - per covering reservation, `inner`: the processors it reserves there
+ *     that its own jobs do not hold (zero outside its window).
+ * A job sees in a region the free profile plus the inner profiles of the
+ * reservations it may use; a reservation it may not use is simply not added.
+ * Stacked reservations fall out of this: a node reserved twice is subtracted
+ * twice from `free`, so only a job admitted by both gets it back.
+ *
+ * A job's tasks stay on their nodes for its whole run, so it fits at t when
+ * the sum over regions of "the least it could have in that region over
+ * [t, t + walltime)" covers its tasks — exact within a region (intervals on
+ * interchangeable slots), conservative across regions. Nodes are named only
+ * when a job starts (policy/alloc.c).
+ *
+ * Cost: a rebuild walks every node and running job (it happens when a
+ * reservation or a node changes, not per iteration); a query walks the
+ * breakpoints of the regions the job can use.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sched_int.h"
+#include "util/mem.h"
+#include "util/strmap.h"
+
+/* Placement levels, best first (digest §6.4): reserved resources the job
+ * has positive, then neutral affinity with, unreserved ones, negative. */
+enum { LVL_POSITIVE, LVL_NEUTRAL, LVL_NONE, LVL_NEGATIVE, LVL_N };
+
+void plan_init(struct sched *s)
+{
+    s->regions = xcalloc(1, sizeof *s->regions);
+    s->regions[0].free = s->avail;
+    s->nregions = 1;
+}
+
+static void free_regions(struct sched *s)
+{
+    for (size_t g = 0; g < s->nregions; g++) {
+        struct region *r = &s->regions[g];
+        if (r->free != s->avail)
+            avail_destroy(r->free);
+        for (size_t k = 0; k < r->nrv; k++)
+            avail_destroy(r->rv[k].inner);
+        free(r->rv);
+    }
+    free(s->regions);
+    s->regions = NULL;
+    s->nregions = 0;
+}
+
+void plan_destroy(struct sched *s)
+{
+    free_regions(s);
+    free(s->node_region);
+    free(s->node_rv_off);
+    free(s->node_rv);
+}
+
+void plan_nodes_changed(struct sched *s)
+{
+    s->resv_gen++; /* regions are rebuilt at the next full pass */
+    s->order_dirty = 1;
+    s->replan = 1;
+}
+
+/* ---------------------------------------------------------------- queries */
+
+static long overlap(long a, long b, long c, long d)
+{
+    long lo = a > c ? a : c, hi = b < d ? b : d;
+    return hi > lo ? hi - lo : 0;
+}
+
+int plan_region_usable(const struct sched *s, const struct job *j, size_t g)
+{
+    const struct region *rg = &s->regions[g];
+    const struct node *n = &s->nodes[rg->node];
+    if (rg->cap <= 0 && s->multi)
+        return 0;
+    for (size_t f = 0; f < j->nfeatures; f++)
+        if (!node_has_feature(n, j->features[f]))
+            return 0;
+    if (j->partition && strcmp(j->partition, "ALL") != 0 && strcmp(j->partition, n->partition))
+        return 0;
+    if (j->advres) {
+        for (size_t k = 0; k < rg->nrv; k++)
+            if (resv_access(s, rg->rv[k].r, j, rg->rv[k].r->start) != ACL_NONE)
+                return 1;
+        return 0; /* it may run only inside its reservation */
+    }
+    return 1;
+}
+
+/* Which inner profiles of region g job j may add over [t, t + walltime):
+ * bit k of *mask for rv k (regions have few reservations; beyond 64 the
+ * rest count as refused). Returns the placement level. */
+static int region_level(struct sched *s, const struct job *j, size_t g, long t, uint64_t *mask)
+{
+    const struct region *rg = &s->regions[g];
+    int level = LVL_NONE, refused = 0, any = 0;
+    *mask = 0;
+    for (size_t k = 0; k < rg->nrv && k < 64; k++) {
+        const struct resv *r = rg->rv[k].r;
+        if (!overlap(t, t + j->walltime, r->start, r->end))
+            continue;
+        enum acl_affinity a = j ? resv_access(s, r, j, t) : ACL_POSITIVE;
+        if (a == ACL_NONE) {
+            refused = 1;
+            continue;
+        }
+        *mask |= (uint64_t)1 << k;
+        int l = a == ACL_POSITIVE ? LVL_POSITIVE : a == ACL_NEUTRAL ? LVL_NEUTRAL : LVL_NEGATIVE;
+        if (!any || l > level)
+            level = l; /* stacked: the least favourable */
+        any = 1;
+    }
+    return refused || !any ? LVL_NONE : level;
+}
+
+enum acl_affinity plan_region_access(struct sched *s, const struct job *j, size_t g, long t)
+{
+    uint64_t mask;
+    static const enum acl_affinity of[LVL_N] = {ACL_POSITIVE, ACL_NEUTRAL, ACL_NONE,
+                                                ACL_NEGATIVE};
+    return of[region_level(s, j, g, t, &mask)];
+}
+
+/* Processors region g offers at instant x: free plus the masked inners. */
+static long long region_at(const struct region *rg, uint64_t mask, long x)
+{
+    long long v = avail_free_at(rg->free, x);
+    for (size_t k = 0; k < rg->nrv && k < 64; k++)
+        if (mask >> k & 1)
+            v += avail_free_at(rg->rv[k].inner, x);
+    return v;
+}
+
+static long region_next(const struct region *rg, uint64_t mask, long x)
+{
+    long next = avail_next_change(rg->free, x);
+    for (size_t k = 0; k < rg->nrv && k < 64; k++)
+        if (mask >> k & 1) {
+            long n = avail_next_change(rg->rv[k].inner, x);
+            if (n < next)
+                next = n;
+        }
+    return next;
+}
+
+/* Least processors region g offers over [a, b). */
+static long long region_min(const struct region *rg, uint64_t mask, long a, long b)
+{
+    long origin = avail_origin(rg->free);
+    long x = a < origin ? origin : a;
+    long long min = region_at(rg, mask, x);
+    for (x = region_next(rg, mask, x); x < b; x = region_next(rg, mask, x)) {
+        long long v = region_at(rg, mask, x);
+        if (v < min)
+            min = v;
+    }
+    return min;
+}
+
+/* Processors per node of region g (its nodes are alike under exclusive
+ * access, which keys regions by size). */
+static long node_procs(const struct sched *s, size_t g)
+{
+    return s->nodes[s->regions[g].node].procs;
+}
+
+/* Tasks of j that `procs` free processors of region g can hold. */
+static long tasks_in(const struct sched *s, const struct job *j, size_t g, long long procs)
+{
+    if (procs <= 0)
+        return 0;
+    long np = node_procs(s, g), ppt = j->procs_per_task;
+    switch (s->pol.naccess) {
+    case NACCESS_SINGLETASK:
+        return np >= ppt ? (long)(procs / np) : 0;
+    case NACCESS_SINGLEJOB:
+        return np >= ppt ? (long)(procs / np) * (np / ppt) : 0;
+    default:
+        return (long)(procs / ppt);
+    }
+}
+
+/* Processors `tasks` tasks of j take in region g (whole nodes when node
+ * access is exclusive). */
+static long long procs_for(const struct sched *s, const struct job *j, size_t g, long tasks)
+{
+    long np = node_procs(s, g), ppt = j->procs_per_task;
+    switch (s->pol.naccess) {
+    case NACCESS_SINGLETASK:
+        return (long long)tasks * np;
+    case NACCESS_SINGLEJOB: {
+        long per = np / ppt;
+        return per ? (long long)((tasks + per - 1) / per) * np : 0;
+    }
+    default:
+        return (long long)tasks * ppt;
+    }
+}
+
+int plan_fits(struct sched *s, const struct job *j, long t)
+{
+    long long need = job_procs(j);
+    if (!s->multi) {
+        if (!plan_region_usable(s, j, 0))
+            return 0;
+        if (t <= avail_origin(s->avail) && avail_free_now(s->avail) < need)
+            return 0;
+        return avail_fits(s->avail, t, t + j->walltime, need);
+    }
+    long left = j->tasks;
+    for (size_t g = 0; g < s->nregions && left > 0; g++) {
+        if (!plan_region_usable(s, j, g))
+            continue;
+        uint64_t mask;
+        region_level(s, j, g, t, &mask);
+        left -= tasks_in(s, j, g, region_min(&s->regions[g], mask, t, t + j->walltime));
+    }
+    return left <= 0;
+}
+
+long plan_earliest(struct sched *s, const struct job *j, long from)
+{
+    if (!s->multi) {
+        if (!plan_region_usable(s, j, 0))
+            return AVAIL_NEVER;
+        return avail_earliest(s->avail, from, j->walltime, job_procs(j));
+    }
+    long t = from;
+    while (t < AVAIL_NEVER) {
+        if (plan_fits(s, j, t))
+            return t;
+        long next = AVAIL_NEVER;
+        for (size_t g = 0; g < s->nregions; g++) {
+            if (!plan_region_usable(s, j, g))
+                continue;
+            long n = region_next(&s->regions[g], ~(uint64_t)0, t);
+            if (n < next)
+                next = n;
+        }
+        t = next;
+    }
+    return AVAIL_NEVER;
+}
+
+long long plan_free_now(struct sched *s, const struct job *j)
+{
+    if (!s->multi)
+        return avail_free_now(s->avail);
+    long long sum = 0;
+    for (size_t g = 0; g < s->nregions; g++) {
+        uint64_t mask = ~(uint64_t)0;
+        if (j && !plan_region_usable(s, j, g))
+            continue;
+        if (j)
+            region_level(s, j, g, avail_origin(s->avail), &mask);
+        long long v = region_at(&s->regions[g], mask, avail_origin(s->regions[g].free));
+        sum += v > 0 ? v : 0;
+    }
+    return sum;
+}
+
+/* ------------------------------------------------------------ holdings */
+
+/* Apply one holding over [a, b): sign -1 takes, +1 gives back. A holding
+ * in a reservation comes from its inner profile within its window and from
+ * the free profile outside it. */
+static void apply(struct sched *s, const struct plan_take *tk, long a, long b, int sign)
+{
+    struct region *rg = &s->regions[tk->region];
+    long long d = sign * tk->procs;
+    if (tk->rv < 0) {
+        avail_give(rg->free, a, b, d);
+        return;
+    }
+    const struct resv *r = rg->rv[tk->rv].r;
+    long lo = a > r->start ? a : r->start, hi = b < r->end ? b : r->end;
+    if (hi <= lo) {
+        avail_give(rg->free, a, b, d);
+        return;
+    }
+    avail_give(rg->rv[tk->rv].inner, lo, hi, d);
+    avail_give(rg->free, a, lo, d);
+    avail_give(rg->free, hi, b, d);
+}
+
+static void add_take(struct job *j, size_t *cap, uint32_t g, int32_t rv, long long procs)
+{
+    if (procs == 0)
+        return;
+    for (size_t k = 0; k < j->ntakes; k++)
+        if (j->takes[k].region == g && j->takes[k].rv == rv) {
+            j->takes[k].procs += procs;
+            return;
+        }
+    j->takes = xgrow(j->takes, cap, j->ntakes + 1, sizeof *j->takes);
+    j->takes[j->ntakes++] = (struct plan_take){g, rv, procs};
+}
+
+static int32_t rv_index(const struct region *rg, const struct resv *r)
+{
+    for (size_t k = 0; k < rg->nrv; k++)
+        if (rg->rv[k].r == r)
+            return (int32_t)k;
+    return -1;
+}
+
+/* A running job's holdings from its nodes: the reserved processors it uses
+ * (its charges) from those reservations' inner profiles, the rest from the
+ * free profile. */
+static void takes_of_running(struct sched *s, struct job *j)
+{
+    size_t cap = 0;
+    j->ntakes = 0;
+    for (size_t k = 0; k < j->nslots; k++)
+        for (unsigned i = j->slots[k].node; i < j->slots[k].node + j->slots[k].nnodes; i++)
+            add_take(j, &cap, s->node_region[i], -1, j->slots[k].procs);
+    for (size_t c = 0; c < j->ncharges; c++) {
+        const struct resv_charge *ch = &j->charges[c];
+        uint32_t g = s->node_region[ch->r->nodes[ch->k].node];
+        int32_t x = rv_index(&s->regions[g], ch->r);
+        if (x < 0)
+            continue;
+        add_take(j, &cap, g, x, ch->procs);
+        add_take(j, &cap, g, -1, -(long long)ch->procs);
+    }
+}
+
+void plan_run(struct sched *s, struct job *j, long from, long to)
+{
+    if (!s->multi) {
+        avail_take(s->avail, from, to, job_procs(j));
+        return;
+    }
+    if (!j->takes)
+        takes_of_running(s, j);
+    for (size_t k = 0; k < j->ntakes; k++)
+        apply(s, &j->takes[k], from, to, -1);
+}
+
+void plan_unrun(struct sched *s, struct job *j, long from, long to)
+{
+    if (!s->multi) {
+        avail_give(s->avail, from, to, job_procs(j));
+        return;
+    }
+    for (size_t k = 0; k < j->ntakes; k++)
+        apply(s, &j->takes[k], from, to, +1);
+    free(j->takes);
+    j->takes = NULL;
+    j->ntakes = 0;
+}
+
+/* Hold `tasks` tasks of j in region g over [t, t + walltime): reserved
+ * processors it may use first, then free ones. */
+static void hold_in(struct sched *s, struct job *j, size_t *cap, size_t g, uint64_t mask,
+                    long t, long tasks)
+{
+    struct region *rg = &s->regions[g];
+    long long left = procs_for(s, j, g, tasks);
+    long b = t + j->walltime;
+    for (size_t k = 0; k < rg->nrv && k < 64 && left > 0; k++) {
+        if (!(mask >> k & 1))
+            continue;
+        const struct resv *r = rg->rv[k].r;
+        long lo = t > r->start ? t : r->start, hi = b < r->end ? b : r->end;
+        long long in = avail_min_free(rg->rv[k].inner, lo, hi);
+        long long take = in < left ? in : left;
+        if (take > 0) {
+            add_take(j, cap, (uint32_t)g, (int32_t)k, take);
+            left -= take;
+        }
+    }
+    add_take(j, cap, (uint32_t)g, -1, left);
+}
+
+void plan_hold(struct sched *s, struct job *j, long t)
+{
+    j->resv_start = t;
+    if (!s->multi) {
+        avail_take(s->avail, t, t + j->walltime, job_procs(j));
+        return;
+    }
+    size_t cap = 0;
+    long left = j->tasks;
+    j->ntakes = 0;
+    for (int level = 0; level < LVL_N && left > 0; level++)
+        for (size_t g = 0; g < s->nregions && left > 0; g++) {
+            uint64_t mask;
+            if (!plan_region_usable(s, j, g) || region_level(s, j, g, t, &mask) != level)
+                continue;
+            long n = tasks_in(s, j, g, region_min(&s->regions[g], mask, t, t + j->walltime));
+            if (n > left)
+                n = left;
+            if (n > 0)
+                hold_in(s, j, &cap, g, mask, t, n);
+            left -= n > 0 ? n : 0;
+        }
+    for (size_t k = 0; k < j->ntakes; k++)
+        apply(s, &j->takes[k], t, t + j->walltime, -1);
+}
+
+void plan_unhold(struct sched *s, struct job *j)
+{
+    if (j->resv_start < 0)
+        return;
+    long t = j->resv_start;
+    j->resv_start = -1;
+    if (!s->multi) {
+        avail_give(s->avail, t, t + j->walltime, job_procs(j));
+        return;
+    }
+    for (size_t k = 0; k < j->ntakes; k++)
+        apply(s, &j->takes[k], t, t + j->walltime, +1);
+    free(j->takes);
+    j->takes = NULL;
+    j->ntakes = 0;
+}
+
+void plan_advance(struct sched *s, long now)
+{
+    if (s->multi)
+        avail_advance(s->avail, now); /* the clock: regions hold the counts */
+    for (size_t g = 0; g < s->nregions; g++) {
+        avail_advance(s->regions[g].free, now);
+        for (size_t k = 0; k < s->regions[g].nrv; k++)
+            avail_advance(s->regions[g].rv[k].inner, now);
+    }
+}
+
+/* ------------------------------------------------------------- rebuild */
+
+/* Per node, the reservations covering it (not yet ended), as lists. */
+static void build_node_rv(struct sched *s, long now)
+{
+    free(s->node_rv_off);
+    free(s->node_rv);
+    s->node_rv_off = xcalloc(s->nnodes + 1, sizeof *s->node_rv_off);
+    size_t total = 0;
+    for (size_t i = 0; i < s->nresvs; i++)
+        for (size_t k = 0; k < s->resvs[i]->nnodes; k++)
+            if (s->resvs[i]->end > now) {
+                s->node_rv_off[s->resvs[i]->nodes[k].node + 1]++;
+                total++;
+            }
+    for (size_t n = 0; n < s->nnodes; n++)
+        s->node_rv_off[n + 1] += s->node_rv_off[n];
+    s->node_rv = xcalloc(total + 1, sizeof *s->node_rv);
+    size_t *fill = xcalloc(s->nnodes + 1, sizeof *fill);
+    for (size_t i = 0; i < s->nresvs; i++)
+        for (size_t k = 0; k < s->resvs[i]->nnodes; k++) {
+            struct resv *r = s->resvs[i];
+            unsigned n = r->nodes[k].node;
+            if (r->end > now)
+                s->node_rv[s->node_rv_off[n] + fill[n]++] = (struct node_rv){r, (unsigned)k};
+        }
+    free(fill);
+}
+
+/* The key of node i: what makes nodes alike for placement. */
+static char *node_key(const struct sched *s, size_t i)
+{
+    const struct node *n = &s->nodes[i];
+    size_t cap = 0, len = 0;
+    char *k = NULL;
+    char part[64];
+    int np = snprintf(part, sizeof part, "%s|%d|", n->partition,
+                      s->pol.naccess == NACCESS_SHARED ? 0 : n->procs);
+    k = xgrow(k, &cap, (size_t)np + 1, 1);
+    memcpy(k, part, (size_t)np + 1);
+    len = (size_t)np;
+    for (size_t f = 0; f < n->nfeatures; f++) {
+        size_t fl = strlen(n->features[f]);
+        k = xgrow(k, &cap, len + fl + 2, 1);
+        memcpy(k + len, n->features[f], fl);
+        len += fl;
+        k[len++] = ',';
+        k[len] = '\0';
+    }
+    for (size_t e = s->node_rv_off[i]; e < s->node_rv_off[i + 1]; e++) {
+        char id[32];
+        int il = snprintf(id, sizeof id, "|%p", (void *)s->node_rv[e].r);
+        k = xgrow(k, &cap, len + (size_t)il + 1, 1);
+        memcpy(k + len, id, (size_t)il + 1);
+        len += (size_t)il;
+    }
+    return k;
+}
+
+static void assign_regions(struct sched *s)
+{
+    struct strmap seen;
+    strmap_init(&seen);
+    char **keys = xcalloc(s->nnodes + 1, sizeof *keys);
+    size_t cap = 0;
+    s->node_region = xrealloc(s->node_region, (s->nnodes + 1) * sizeof *s->node_region);
+    for (size_t i = 0; i < s->nnodes; i++) {
+        keys[i] = node_key(s, i);
+        size_t g;
+        if (!strmap_get(&seen, keys[i], &g)) {
+            g = s->nregions;
+            strmap_put(&seen, keys[i], g);
+            s->regions = xgrow(s->regions, &cap, g + 1, sizeof *s->regions);
+            s->regions[g] = (struct region){.node = i};
+            s->nregions++;
+        }
+        s->node_region[i] = (uint32_t)g;
+        s->regions[g].nnodes++;
+        s->regions[g].cap += s->node_cap[i];
+    }
+    strmap_free(&seen);
+    for (size_t i = 0; i < s->nnodes; i++)
+        free(keys[i]);
+    free(keys);
+    if (!s->nregions) { /* no nodes yet: one empty region */
+        s->regions = xgrow(s->regions, &cap, 1, sizeof *s->regions);
+        s->regions[0] = (struct region){0};
+        s->nregions = 1;
+    }
+}
+
+/* Each region's reservations and their inner profiles. */
+static void reserve_regions(struct sched *s, long now)
+{
+    for (size_t i = 0; i < s->nresvs; i++) {
+        struct resv *r = s->resvs[i];
+        if (r->end <= now)
+            continue;
+        for (size_t k = 0; k < r->nnodes; k++) {
+            unsigned n = r->nodes[k].node;
+            struct region *rg = &s->regions[s->node_region[n]];
+            int32_t x = rv_index(rg, r);
+            if (x < 0) {
+                rg->rv = xrealloc(rg->rv, (rg->nrv + 1) * sizeof *rg->rv);
+                rg->rv[rg->nrv] = (struct region_rv){r, avail_create(0, now)};
+                x = (int32_t)rg->nrv++;
+            }
+            /* Reserved processors of a node that is down are not there. */
+            long long p = s->node_cap[n] ? r->nodes[k].procs : 0;
+            avail_give(rg->rv[x].inner, r->start, r->end, p);
+            avail_take(rg->free, r->start, r->end, p);
+        }
+    }
+}
+
+void plan_rebuild(struct sched *s, long now)
+{
+    free_regions(s);
+    build_node_rv(s, now);
+    assign_regions(s);
+    s->multi = s->nregions > 1 || s->nresvs > 0 || s->pol.naccess != NACCESS_SHARED;
+    avail_destroy(s->avail);
+    s->avail = avail_create(s->regions[0].cap, now);
+    if (!s->multi) {
+        s->regions[0].free = s->avail;
+    } else {
+        /* s->avail stays as the clock holder (its origin is "now"); the
+         * regions hold the counts. */
+        for (size_t g = 0; g < s->nregions; g++)
+            s->regions[g].free = avail_create(s->regions[g].cap, now);
+        reserve_regions(s, now);
+    }
+    for (size_t i = 0; i < s->nresvs; i++)
+        for (size_t k = 0; k < s->resvs[i]->nnodes; k++)
+            s->resvs[i]->nodes[k].used = 0;
+    for (size_t h = 0; h < s->running.n; h++) {
+        struct job *j = s->running.v[h];
+        free(j->takes);
+        j->takes = NULL;
+        j->ntakes = 0;
+        if (s->multi)
+            alloc_charge(s, j, now);
+        else {
+            free(j->charges);
+            j->charges = NULL;
+            j->ncharges = 0;
+        }
+        plan_run(s, j, now, j->planned_end);
+    }
+    s->regions_gen = s->resv_gen;
+}

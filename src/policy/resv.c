@@ -1,0 +1,644 @@
+/*
+ * resv — reservations in the engine: making them (choosing their nodes),
+ * naming them, releasing them, who may use them, and keeping the instances
+ * of standing reservations (SRCFG) DEPTH periods ahead.
+ *
+ * Where a reservation goes (digest §6.2, §6.4):
+ *  - a host list without a task count reserves every listed node, whatever
+ *    runs there and whatever else reserves it (Maui places these with
+ *    FORCE);
+ *  - a task count "floats": the tasks go on nodes with the required features
+ *    and partition, the host list's nodes first, idle nodes before busy
+ *    ones, nodes with the least memory first (Maui places standing
+ *    reservations with MINRESOURCE), skipping nodes where a conflicting
+ *    reservation overlaps the window — one that is DEDICATED, or any when
+ *    the new one is DEDICATED. Running jobs do not stop a reservation: they
+ *    end by their walltime and the reservation's window begins.
+ * A standing reservation that found fewer tasks than asked is partial; it is
+ * topped up at a later iteration when reservations or nodes have changed
+ * (nothing else can change where it fits).
+ *
+ * Ids are <base>.<n>, n counting from 0 per base and never reused while the
+ * scheduler lives (Maui 3.3.1 also starts at 0, but reuses numbers).
+ */
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sched_int.h"
+#include "util/mem.h"
+
+void resv_free(struct resv *r)
+{
+    if (!r)
+        return;
+    free(r->id);
+    free(r->base);
+    acl_destroy(r->acl);
+    free(r->owner);
+    free(r->chargeaccount);
+    free(r->nodes);
+    free(r);
+}
+
+/* ---------------------------------------------------------------- access */
+
+static int names_resv(const struct resv *r, const char *name)
+{
+    return strcmp(r->id, name) == 0 || strcmp(r->base, name) == 0;
+}
+
+static long overlap(long a, long b, long c, long d)
+{
+    long lo = a > c ? a : c, hi = b < d ? b : d;
+    return hi > lo ? hi - lo : 0;
+}
+
+enum acl_affinity resv_access(const struct sched *s, const struct resv *r, const struct job *j,
+                              long t)
+{
+    (void)s;
+    if (j->advres)
+        return names_resv(r, j->advres) ? ACL_POSITIVE : ACL_NONE;
+    if (r->flags & SRCFG_BYNAME)
+        return ACL_NONE; /* only for jobs that ask for it by name */
+    struct acl_job who = {
+        .user = j->user->name,
+        .group = j->group->name,
+        .account = j->account->name,
+        .class_ = j->class_->name,
+        .qos = j->qos->name,
+        .attrs = (const char *const *)j->features,
+        .nattrs = j->nfeatures,
+        .duration = overlap(t, t + j->walltime, r->start, r->end),
+    };
+    return acl_check(r->acl, &who);
+}
+
+enum acl_affinity sched_resv_access(const struct sched *s, const struct resv *r,
+                                    const struct job *j, long start)
+{
+    return resv_access(s, r, j, start);
+}
+
+/* ------------------------------------------------------------ placement */
+
+/* Whether existing reservation e keeps new one n (with `access`) off a
+ * node over [start, end). Instances of one standing reservation never
+ * overlap, and FORCE overrides. */
+static int conflicts(const struct resv *e, enum srcfg_access access, unsigned flags, long start,
+                     long end)
+{
+    if (flags & SRCFG_FORCE)
+        return 0;
+    if (!overlap(start, end, e->start, e->end))
+        return 0;
+    return e->access == SRCFG_DEDICATED || access == SRCFG_DEDICATED;
+}
+
+/* Processors of node n other reservations leave to a new one. */
+static long node_room(const struct sched *s, size_t n, const struct resv_spec *sp)
+{
+    long room = s->nodes[n].procs;
+    for (size_t i = 0; i < s->nresvs; i++) {
+        const struct resv *e = s->resvs[i];
+        if (!conflicts(e, sp->access, sp->flags, sp->start, sp->end))
+            continue;
+        for (size_t k = 0; k < e->nnodes; k++)
+            if (e->nodes[k].node == n)
+                room -= e->nodes[k].procs;
+    }
+    return room;
+}
+
+static int host_matches(const struct srcfg_host *h, const regex_t *re, const char *name)
+{
+    if (!h->regex)
+        return strcmp(h->text, name) == 0;
+    regmatch_t m;
+    return regexec(re, name, 1, &m, 0) == 0 && m.rm_so == 0 && name[m.rm_eo] == '\0';
+}
+
+struct place {
+    struct sched *s;
+    const struct resv_spec *sp;
+    regex_t *re;       /* compiled host regexes (NULL entries for names) */
+    char *listed;      /* per node: matches the host list */
+    struct resv_node *got;
+    size_t ngot, cap;
+    long tasks;        /* tasks placed */
+};
+
+static int compile_hosts(struct place *p, struct err *err)
+{
+    const struct resv_spec *sp = p->sp;
+    p->re = xcalloc(sp->nhosts + 1, sizeof *p->re);
+    for (size_t h = 0; h < sp->nhosts; h++)
+        if (sp->hosts[h].regex && regcomp(&p->re[h], sp->hosts[h].text, REG_EXTENDED) != 0) {
+            for (size_t k = 0; k < h; k++)
+                if (sp->hosts[k].regex)
+                    regfree(&p->re[k]);
+            free(p->re);
+            p->re = NULL;
+            return err_set(err, "host expression '%s' is not a valid regular expression",
+                           sp->hosts[h].text);
+        }
+    return 0;
+}
+
+static void free_hosts(struct place *p)
+{
+    for (size_t h = 0; p->re && h < p->sp->nhosts; h++)
+        if (p->sp->hosts[h].regex)
+            regfree(&p->re[h]);
+    free(p->re);
+    free(p->listed);
+}
+
+/* Mark the nodes the host list names; -1 if an item matches none. */
+static int mark_listed(struct place *p, struct err *err)
+{
+    const struct resv_spec *sp = p->sp;
+    struct sched *s = p->s;
+    p->listed = xcalloc(s->nnodes + 1, 1);
+    for (size_t h = 0; h < sp->nhosts; h++) {
+        int any = 0;
+        if (!sp->hosts[h].regex) {
+            long i = sched_find_node(s, sp->hosts[h].text);
+            if (i >= 0)
+                p->listed[i] = any = 1;
+        } else {
+            for (size_t i = 0; i < s->nnodes; i++)
+                if (host_matches(&sp->hosts[h], &p->re[h], s->nodes[i].name))
+                    p->listed[i] = any = 1;
+        }
+        if (!any)
+            return err_set(err, "no node matches '%s'", sp->hosts[h].text);
+    }
+    return 0;
+}
+
+static int node_suits(const struct sched *s, size_t i, const struct resv_spec *sp)
+{
+    const struct node *n = &s->nodes[i];
+    for (size_t f = 0; f < sp->nfeatures; f++)
+        if (!node_has_feature(n, sp->features[f]))
+            return 0;
+    if (sp->partition && strcmp(sp->partition, "ALL") && strcmp(sp->partition, n->partition))
+        return 0;
+    if (sp->res.mem > 0 && n->mem > 0 && n->mem < sp->res.mem)
+        return 0;
+    return 1;
+}
+
+/* Tasks that fit in `room` processors of node i, at most `left`. */
+static long tasks_on(const struct sched *s, size_t i, const struct resv_spec *sp, long room,
+                     long left)
+{
+    long fit = sp->res.procs < 0 ? (room >= s->nodes[i].procs ? 1 : 0)
+                                 : (sp->res.procs ? room / sp->res.procs : 1);
+    if (sp->tpn > 0) {
+        if (fit < sp->tpn && fit < left)
+            return 0;
+        fit = sp->tpn;
+    }
+    return fit < left ? fit : left;
+}
+
+static void take_node(struct place *p, size_t i, long tasks)
+{
+    const struct resv_spec *sp = p->sp;
+    long procs = sp->res.procs < 0 ? p->s->nodes[i].procs * tasks : sp->res.procs * tasks;
+    if (procs > p->s->nodes[i].procs)
+        procs = p->s->nodes[i].procs;
+    p->got = xgrow(p->got, &p->cap, p->ngot + 1, sizeof *p->got);
+    p->got[p->ngot++] = (struct resv_node){(unsigned)i, (unsigned)procs, 0};
+    p->tasks += tasks;
+}
+
+/* Non-floating: every listed node, as many tasks as it holds. */
+static void place_listed(struct place *p)
+{
+    for (size_t i = 0; i < p->s->nnodes; i++)
+        if (p->listed[i]) {
+            long t = tasks_on(p->s, i, p->sp, p->s->nodes[i].procs, 1L << 30);
+            take_node(p, i, t > 0 ? t : 1);
+        }
+}
+
+/* Candidate order for floating tasks: listed first, then idle, least
+ * memory, table order. */
+static const struct sched *order_s;
+static const char *order_listed;
+static int cand_cmp(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    const struct sched *s = order_s;
+    int lx = order_listed ? order_listed[x] : 0, ly = order_listed ? order_listed[y] : 0;
+    if (lx != ly)
+        return ly - lx;
+    int bx = s->node_used[x] > 0, by = s->node_used[y] > 0;
+    if (bx != by)
+        return bx - by;
+    if (s->nodes[x].mem != s->nodes[y].mem)
+        return s->nodes[x].mem < s->nodes[y].mem ? -1 : 1;
+    return x < y ? -1 : 1;
+}
+
+static void place_floating(struct place *p)
+{
+    struct sched *s = p->s;
+    const struct resv_spec *sp = p->sp;
+    size_t *cand = xcalloc(s->nnodes + 1, sizeof *cand), n = 0;
+    for (size_t i = 0; i < s->nnodes; i++)
+        if (s->nodes[i].state == NODE_UP && node_suits(s, i, sp))
+            cand[n++] = i;
+    order_s = s;
+    order_listed = p->listed;
+    qsort(cand, n, sizeof *cand, cand_cmp);
+    for (size_t c = 0; c < n && p->tasks < sp->tasks; c++) {
+        long t = tasks_on(s, cand[c], sp, node_room(s, cand[c], sp), sp->tasks - p->tasks);
+        if (t > 0)
+            take_node(p, cand[c], t);
+    }
+    free(cand);
+}
+
+static int node_cmp(const void *a, const void *b)
+{
+    const struct resv_node *x = a, *y = b;
+    return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* Choose the nodes of sp. Partial placement is an error unless allowed. */
+static int place(struct sched *s, const struct resv_spec *sp, int partial_ok, struct place *p,
+                 struct err *err)
+{
+    *p = (struct place){.s = s, .sp = sp};
+    if (compile_hosts(p, err) < 0)
+        return -1;
+    if (mark_listed(p, err) < 0) {
+        free_hosts(p);
+        return -1;
+    }
+    if (sp->tasks > 0)
+        place_floating(p);
+    else
+        place_listed(p);
+    free_hosts(p);
+    if (!p->ngot || (sp->tasks > 0 && p->tasks < sp->tasks && !partial_ok)) {
+        free(p->got);
+        return err_set(err, "cannot select requested tasks (%ld of %ld found)", p->tasks,
+                       sp->tasks);
+    }
+    qsort(p->got, p->ngot, sizeof *p->got, node_cmp);
+    return 0;
+}
+
+/* ----------------------------------------------------------------- ids */
+
+static long next_number(struct sched *s, const char *base)
+{
+    for (size_t i = 0; i < s->nseqs; i++)
+        if (strcmp(s->seqs[i].base, base) == 0)
+            return s->seqs[i].next++;
+    s->seqs = xgrow(s->seqs, &s->capseqs, s->nseqs + 1, sizeof *s->seqs);
+    s->seqs[s->nseqs++] = (struct resv_seq){xstrdup(base), 1};
+    return 0;
+}
+
+/* A restored id <base>.<n>: later numbers for base start above n. */
+static void note_number(struct sched *s, const char *base, long n)
+{
+    for (size_t i = 0; i < s->nseqs; i++)
+        if (strcmp(s->seqs[i].base, base) == 0) {
+            if (s->seqs[i].next <= n)
+                s->seqs[i].next = n + 1;
+            return;
+        }
+    s->seqs = xgrow(s->seqs, &s->capseqs, s->nseqs + 1, sizeof *s->seqs);
+    s->seqs[s->nseqs++] = (struct resv_seq){xstrdup(base), n + 1};
+}
+
+static const char *base_of(const struct resv_spec *sp)
+{
+    if (sp->name && *sp->name)
+        return sp->name;
+    if (sp->acl && acl_count(sp->acl) && acl_entry(sp->acl, 0)->name)
+        return acl_entry(sp->acl, 0)->name;
+    return "SYSTEM";
+}
+
+/* ------------------------------------------------------------ lifecycle */
+
+static struct resv *new_resv(const struct resv_spec *sp, const char *base, long now)
+{
+    struct resv *r = xcalloc(1, sizeof *r);
+    *r = (struct resv){
+        .base = xstrdup(base),
+        .kind = RESV_USER,
+        .start = sp->start,
+        .end = sp->end,
+        .created = now,
+        .flags = sp->flags,
+        .access = sp->access,
+        .acl = acl_dup(sp->acl),
+        .owner = sp->owner ? xstrdup(sp->owner) : NULL,
+        .owner_type = sp->owner_type,
+        .priority = sp->priority,
+        .chargeaccount = sp->chargeaccount ? xstrdup(sp->chargeaccount) : NULL,
+        .tasks_asked = sp->tasks,
+        .sr = -1,
+    };
+    return r;
+}
+
+static void set_nodes(struct resv *r, struct resv_node *nodes, size_t n, long tasks)
+{
+    free(r->nodes);
+    r->nodes = nodes;
+    r->nnodes = n;
+    r->tasks = tasks;
+    r->procs = 0;
+    for (size_t k = 0; k < n; k++)
+        r->procs += r->nodes[k].procs;
+}
+
+static void add_resv(struct sched *s, struct resv *r)
+{
+    s->resvs = xgrow(s->resvs, &s->capresvs, s->nresvs + 1, sizeof *s->resvs);
+    s->resvs[s->nresvs++] = r;
+    s->resv_gen++;
+    s->replan = 1;
+}
+
+static int check_window(const struct resv_spec *sp, long now, struct err *err)
+{
+    if (sp->end <= sp->start || sp->end <= now)
+        return err_set(err, "invalid timeframe (end must follow start and now)");
+    if (sp->tasks < 0 || (sp->tasks == 0 && sp->nhosts == 0))
+        return err_set(err, "no tasks and no hosts requested");
+    return 0;
+}
+
+static struct resv *create(struct sched *s, const struct resv_spec *sp, long now, int partial_ok,
+                           struct err *err)
+{
+    if (check_window(sp, now, err) < 0)
+        return NULL;
+    struct place p;
+    if (place(s, sp, partial_ok || (sp->flags & SRCFG_BESTEFFORT), &p, err) < 0)
+        return NULL;
+    const char *base = base_of(sp);
+    struct resv *r = new_resv(sp, base, now);
+    r->id = xprintf("%s.%ld", base, next_number(s, base));
+    set_nodes(r, p.got, p.ngot, p.tasks);
+    if (sp->tasks == 0)
+        r->tasks_asked = p.tasks;
+    add_resv(s, r);
+    return r;
+}
+
+struct resv *sched_resv_create(struct sched *s, const struct resv_spec *spec, long now,
+                               struct err *err)
+{
+    return create(s, spec, now, 0, err);
+}
+
+struct resv *sched_resv_restore(struct sched *s, const struct resv_spec *spec, const char *id,
+                                const struct resv_node *nodes, size_t nnodes, long created,
+                                struct err *err)
+{
+    const char *dot = id ? strrchr(id, '.') : NULL;
+    char *end;
+    long n = dot ? strtol(dot + 1, &end, 10) : -1;
+    if (!dot || dot == id || n < 0 || *end)
+        return err_set(err, "reservation id '%s' is not <name>.<number>", id ? id : ""), NULL;
+    if (sched_find_resv(s, id))
+        return err_set(err, "reservation '%s' exists already", id), NULL;
+    for (size_t k = 0; k < nnodes; k++)
+        if (nodes[k].node >= s->nnodes)
+            return err_set(err, "reservation '%s': node %u is not in the node table", id,
+                           nodes[k].node), NULL;
+    char *base = xstrndup(id, (size_t)(dot - id));
+    struct resv *r = new_resv(spec, base, created);
+    r->id = xstrdup(id);
+    note_number(s, base, n);
+    free(base);
+    struct resv_node *copy = xcalloc(nnodes + 1, sizeof *copy);
+    long tasks = 0;
+    for (size_t k = 0; k < nnodes; k++) {
+        copy[k] = (struct resv_node){nodes[k].node, nodes[k].procs, 0};
+        tasks++;
+    }
+    set_nodes(r, copy, nnodes, spec->tasks > 0 ? spec->tasks : tasks);
+    add_resv(s, r);
+    return r;
+}
+
+/* Drop running jobs' charges against r (it is going away). */
+static void uncharge_all(struct sched *s, const struct resv *r)
+{
+    for (size_t h = 0; h < s->running.n; h++) {
+        struct job *j = s->running.v[h];
+        size_t w = 0;
+        for (size_t c = 0; c < j->ncharges; c++)
+            if (j->charges[c].r != r)
+                j->charges[w++] = j->charges[c];
+        j->ncharges = w;
+    }
+}
+
+static void remove_at(struct sched *s, size_t i)
+{
+    struct resv *r = s->resvs[i];
+    uncharge_all(s, r);
+    memmove(&s->resvs[i], &s->resvs[i + 1], (s->nresvs - i - 1) * sizeof *s->resvs);
+    s->nresvs--;
+    resv_free(r);
+    s->resv_gen++;
+    s->replan = 1;
+}
+
+int sched_resv_release(struct sched *s, const char *id, struct err *err)
+{
+    for (size_t i = 0; i < s->nresvs; i++)
+        if (strcmp(s->resvs[i]->id, id) == 0) {
+            if (s->resvs[i]->kind == RESV_STANDING)
+                return err_set(err, "reservation '%s' is an instance of standing reservation "
+                                    "'%s' (change SRCFG[%s] instead)",
+                               id, s->resvs[i]->base, s->resvs[i]->base);
+            remove_at(s, i);
+            return 0;
+        }
+    return err_set(err, "cannot locate reservation '%s'", id);
+}
+
+size_t sched_nresv(const struct sched *s)
+{
+    return s->nresvs;
+}
+
+const struct resv *sched_resv_at(const struct sched *s, size_t i)
+{
+    return i < s->nresvs ? s->resvs[i] : NULL;
+}
+
+const struct resv *sched_find_resv(const struct sched *s, const char *id)
+{
+    for (size_t i = 0; i < s->nresvs; i++)
+        if (strcmp(s->resvs[i]->id, id) == 0)
+            return s->resvs[i];
+    return NULL;
+}
+
+void resv_expire(struct sched *s, long now)
+{
+    for (size_t i = s->nresvs; i-- > 0;)
+        if (s->resvs[i]->end <= now)
+            remove_at(s, i);
+}
+
+/* -------------------------------------------------------------- standing */
+
+void sched_set_zone(struct sched *s, int local, long offset)
+{
+    s->zone_local = local;
+    s->zone_offset = offset;
+    s->resv_gen++;
+}
+
+void sched_get_zone(const struct sched *s, int *local, long *offset)
+{
+    *local = s->zone_local;
+    *offset = s->zone_offset;
+}
+
+long sched_epoch(const struct sched *s)
+{
+    return s->epoch;
+}
+
+int sched_standing_from_cfg(struct sched *s, const struct cfg *cfg, struct err *err)
+{
+    struct srcfg_def *defs;
+    size_t n;
+    if (srcfg_load(cfg, &defs, &n, err) < 0)
+        return -1;
+    srcfg_free(s->srdefs, s->nsrdefs);
+    s->srdefs = defs;
+    s->nsrdefs = n;
+    /* Instances of the old definitions go; the next iteration makes the
+     * new ones. */
+    for (size_t i = s->nresvs; i-- > 0;)
+        if (s->resvs[i]->kind == RESV_STANDING)
+            remove_at(s, i);
+    s->replan = 1;
+    return 0;
+}
+
+static void spec_of_def(const struct srcfg_def *d, struct resv_spec *sp)
+{
+    *sp = (struct resv_spec){
+        .name = d->name,
+        .tasks = d->floating ? d->taskcount : 0,
+        .tpn = d->tpn,
+        .res = d->res,
+        .hosts = d->hosts,
+        .nhosts = d->nhosts,
+        .features = d->features,
+        .nfeatures = d->nfeatures,
+        .partition = d->partition,
+        .flags = d->flags,
+        .access = d->access,
+        .owner = d->owner,
+        .owner_type = d->owner_type,
+        .priority = d->priority,
+        .chargeaccount = d->chargeaccount,
+        .acl = d->acl,
+    };
+}
+
+/* The instance of definition di whose window starts at wstart, if any. */
+static struct resv *instance(struct sched *s, size_t di, long wstart)
+{
+    for (size_t i = 0; i < s->nresvs; i++)
+        if (s->resvs[i]->kind == RESV_STANDING && s->resvs[i]->sr == (long)di &&
+            s->resvs[i]->sr_window == wstart)
+            return s->resvs[i];
+    return NULL;
+}
+
+static void make_instance(struct sched *s, size_t di, const struct srtime_window *w, long now)
+{
+    struct resv_spec sp;
+    struct err err;
+    spec_of_def(&s->srdefs[di], &sp);
+    sp.start = w->start - s->epoch;
+    sp.end = w->end - s->epoch;
+    if (sp.start < now)
+        sp.start = now; /* Maui starts the current instance now */
+    if (sp.end <= sp.start)
+        return;
+    struct resv *r = create(s, &sp, now, 1, &err);
+    if (!r)
+        return; /* no node suits it now: tried again when nodes or reservations change */
+    r->kind = RESV_STANDING;
+    r->sr = (long)di;
+    r->sr_window = w->start - s->epoch;
+    r->topup_gen = s->resv_gen;
+}
+
+/* A partial instance: place it again, keep the better placement. */
+static void top_up(struct sched *s, struct resv *r, size_t di, long now)
+{
+    r->topup_gen = s->resv_gen;
+    struct resv_spec sp;
+    spec_of_def(&s->srdefs[di], &sp);
+    sp.start = r->start > now ? r->start : now;
+    sp.end = r->end;
+    /* Its own nodes must not count against it. */
+    unsigned long gen = s->resv_gen;
+    struct resv_node *mine = r->nodes;
+    size_t nmine = r->nnodes;
+    r->nodes = NULL;
+    r->nnodes = 0;
+    struct place p;
+    struct err err;
+    int ok = place(s, &sp, 1, &p, &err) == 0 && p.tasks > r->tasks;
+    r->nodes = mine;
+    r->nnodes = nmine;
+    if (!ok) {
+        if (p.got && p.tasks <= r->tasks)
+            free(p.got);
+        return;
+    }
+    uncharge_all(s, r);
+    set_nodes(r, p.got, p.ngot, p.tasks);
+    s->resv_gen = gen + 1;
+    r->topup_gen = s->resv_gen;
+    s->replan = 1;
+}
+
+static void refresh_def(struct sched *s, size_t di, long now)
+{
+    struct srtime_window w[SRTIME_WINDOWS_MAX];
+    struct srtime_zone zone = {s->zone_local, s->zone_offset};
+    size_t n = srtime_instances(&s->srdefs[di].time, &zone, now + s->epoch, w, SRTIME_WINDOWS_MAX);
+    if (n > SRTIME_WINDOWS_MAX)
+        n = SRTIME_WINDOWS_MAX;
+    for (size_t k = 0; k < n; k++) {
+        struct resv *r = instance(s, di, w[k].start - s->epoch);
+        if (!r)
+            make_instance(s, di, &w[k], now);
+        else if (r->tasks < r->tasks_asked && r->topup_gen != s->resv_gen)
+            top_up(s, r, di, now);
+    }
+}
+
+void resv_refresh(struct sched *s, long now)
+{
+    resv_expire(s, now);
+    for (size_t di = 0; di < s->nsrdefs; di++)
+        refresh_def(s, di, now);
+}
