@@ -525,17 +525,63 @@ static void pline_free(struct pline *pl)
     free(pl->name);
 }
 
+/* Whether attribute a of the line's kind takes a list (CFG_A_LIST), whose
+ * items may then follow it after blanks. */
+static int takes_list(const struct pline *pl, const struct cfg_attr *a)
+{
+    int open;
+    const struct cfg_attr_def *d = cfg_tab_attr(pl->kind, a->name, &open);
+    return d && d->type == CFG_A_LIST;
+}
+
+/*
+ * The Admin Guide writes list values with blanks, `SRCFG[special]
+ * QOSLIST=high low special-`: the words after a list attribute that hold no
+ * '=' continue its value, joined by one blank (the consumers of list values
+ * split at blanks too). *i moves to the last word taken. A word with '=' is
+ * the next attribute, so `QOSLIST=high PERIOD=DAY` still reads as two.
+ */
+static void take_list_items(struct cfg_attr *a, const struct cfg_toks *t, size_t *i)
+{
+    if (*i + 1 >= t->n || strchr(t->v[*i + 1], '='))
+        return;
+    struct cfg_sbuf b = {0};
+    cfg_lex_putn(&b, a->value, strlen(a->value));
+    while (*i + 1 < t->n && !strchr(t->v[*i + 1], '=')) {
+        const char *w = t->v[++*i];
+        if (b.len)
+            cfg_lex_putc(&b, ' ');
+        cfg_lex_putn(&b, w, strlen(w));
+    }
+    free(a->value);
+    a->value = b.s;
+}
+
+/* The error for word i of an object line that is not ATTR=VALUE. A word
+ * without '=' after an attribute that takes no list is a stray value
+ * (`NODECFG[n1] PROCS=2 4`): name the attribute it follows. */
+static int bad_attr(struct load *ld, const struct pline *pl, const struct cfg_toks *t, size_t i)
+{
+    char *label = obj_label(pl);
+    const char *w = t->v[i], *prev = i ? t->v[i - 1] : NULL;
+    if (prev && !strchr(w, '='))
+        load_error(ld, "malformed attribute '%s' for %s (expected ATTR=VALUE; %.*s is not a list)",
+                   w, label, (int)strcspn(prev, "[="), prev);
+    else
+        load_error(ld, "malformed attribute '%s' for %s (expected ATTR=VALUE)", w, label);
+    free(label);
+    return -1;
+}
+
 static int parse_attrs(struct load *ld, struct pline *pl, const struct cfg_toks *t)
 {
     pl->attrs = xcalloc(t->n ? t->n : 1, sizeof *pl->attrs);
     for (size_t i = 0; i < t->n; i++) {
         struct cfg_attr a = {0};
-        if (split_attr(t->v[i], &a) < 0) {
-            char *label = obj_label(pl);
-            load_error(ld, "malformed attribute '%s' for %s (expected ATTR=VALUE)", t->v[i], label);
-            free(label);
-            return -1;
-        }
+        if (split_attr(t->v[i], &a) < 0)
+            return bad_attr(ld, pl, t, i);
+        if (takes_list(pl, &a))
+            take_list_items(&a, t, &i);
         int rc = check_attr(ld, pl, &a);
         if (rc <= 0) {
             attr_free(&a);
@@ -550,17 +596,18 @@ static int parse_attrs(struct load *ld, struct pline *pl, const struct cfg_toks 
     return 0;
 }
 
-/* An object line `KIND[name] ATTR=VAL ...` after its head. */
-static int parse_object(struct load *ld, struct head *h, const char *s)
+/* An object line `KIND[name] ATTR=VAL ...` after its head; kind is the
+ * canonical name of h->name (ACCOUNTCFG for ACCTCFG), under which the object
+ * is stored so that every lookup finds it whichever spelling a line used. */
+static int parse_object(struct load *ld, struct head *h, const char *kind, const char *s)
 {
-    int sys = strcmp(h->name, "SYSCFG") == 0;
+    int sys = strcmp(kind, "SYSCFG") == 0;
     if (!sys && (!h->index || !*h->index))
         return load_error(ld, "missing name for %s (expected %s[<name>] ATTR=VALUE ...)", h->name,
                           h->name);
-    struct pline pl = {h->name, sys ? xstrdup("") : h->index, NULL, 0};
-    if (sys)
-        free(h->index);
-    h->name = h->index = NULL; /* now owned by pl */
+    struct pline pl = {xstrdup(kind), sys ? xstrdup("") : h->index, NULL, 0};
+    if (!sys)
+        h->index = NULL; /* now owned by pl */
     struct cfg_toks t = {0};
     int rc = cfg_lex_split(s, &t);
     if (rc < 0)
@@ -586,7 +633,8 @@ static int parse_line(struct load *ld, const char *s)
     struct head h;
     if (parse_head(ld, &s, &h) < 0)
         return -1;
-    int rc = cfg_tab_is_kind(h.name) ? parse_object(ld, &h, s) : parse_param(ld, &h, s);
+    const char *kind = cfg_tab_kind(h.name);
+    int rc = kind ? parse_object(ld, &h, kind, s) : parse_param(ld, &h, s);
     free(h.name);
     free(h.index);
     return rc;
@@ -904,6 +952,9 @@ const struct cfg_obj *cfg_obj_at(const struct cfg *cfg, size_t i)
 
 const struct cfg_obj *cfg_obj_find(const struct cfg *cfg, const char *kind, const char *name)
 {
+    const char *canonical = cfg_tab_kind(kind); /* ACCTCFG is stored as ACCOUNTCFG */
+    if (canonical)
+        kind = canonical;
     if (strcmp(kind, "SYSCFG") == 0)
         name = ""; /* SYSCFG has one object, whatever name a line gave */
     size_t i = hash_get(&cfg->objidx, kind, name ? name : "");

@@ -15,6 +15,11 @@
  * `PARAM VALUE`, `PARAM=VALUE`, `PARAM[index] VALUE`, object lines
  * `KIND[name] ATTR=VAL [ATTR=VAL]...` (may be indented; repeated lines for the
  * same object accumulate). Parameter names are case-sensitive, as in Maui.
+ * In an object line, words without '=' after a list attribute continue its
+ * value, joined by one blank, as the Admin Guide writes `SRCFG[special]
+ * QOSLIST=high low special-`; after any other attribute such a word is an
+ * error. ACCTCFG is another spelling of ACCOUNTCFG: its objects are stored,
+ * found and shown as ACCOUNTCFG.
  */
 #ifndef MOKU_CFG_H
 #define MOKU_CFG_H

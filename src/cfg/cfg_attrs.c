@@ -377,36 +377,41 @@ static const struct cfg_attr_def sr_attrs[] = {
     END,
 };
 
-/* Kinds and the tables they draw from; NULL tables = open kind. */
+/* Kinds and the tables they draw from; NULL tables = open kind. An alias is
+ * another spelling of the same kind: the Admin Guide writes ACCTCFG in its
+ * standing reservation examples, where the parameter table says ACCOUNTCFG. */
 static const struct kind {
     const char *name;
+    const char *alias; /* or NULL */
     const struct cfg_attr_def *tab[3];
 } kinds[] = {
-    {"USERCFG", {cred_attrs, NULL, NULL}},
-    {"GROUPCFG", {cred_attrs, group_attrs, NULL}},
-    {"ACCOUNTCFG", {cred_attrs, NULL, NULL}},
-    {"CLASSCFG", {cred_attrs, class_attrs, NULL}},
-    {"QOSCFG", {cred_attrs, qos_attrs, NULL}},
-    {"SYSCFG", {cred_attrs, NULL, NULL}},
-    {"NODECFG", {node_attrs, NULL, NULL}},
-    {"SRCFG", {sr_attrs, NULL, NULL}},
-    {"RMCFG", {NULL, NULL, NULL}},
-    {"AMCFG", {NULL, NULL, NULL}},
-    {"CLIENTCFG", {NULL, NULL, NULL}},
+    {"USERCFG", NULL, {cred_attrs, NULL, NULL}},
+    {"GROUPCFG", NULL, {cred_attrs, group_attrs, NULL}},
+    {"ACCOUNTCFG", "ACCTCFG", {cred_attrs, NULL, NULL}},
+    {"CLASSCFG", NULL, {cred_attrs, class_attrs, NULL}},
+    {"QOSCFG", NULL, {cred_attrs, qos_attrs, NULL}},
+    {"SYSCFG", NULL, {cred_attrs, NULL, NULL}},
+    {"NODECFG", NULL, {node_attrs, NULL, NULL}},
+    {"SRCFG", NULL, {sr_attrs, NULL, NULL}},
+    {"RMCFG", NULL, {NULL, NULL, NULL}},
+    {"AMCFG", NULL, {NULL, NULL, NULL}},
+    {"CLIENTCFG", NULL, {NULL, NULL, NULL}},
 };
 
 static const struct kind *kind_find(const char *word)
 {
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-        if (strcmp(kinds[i].name, word) == 0)
-            return &kinds[i];
+        const struct kind *k = &kinds[i];
+        if (strcmp(k->name, word) == 0 || (k->alias && strcmp(k->alias, word) == 0))
+            return k;
     }
     return NULL;
 }
 
-int cfg_tab_is_kind(const char *word)
+const char *cfg_tab_kind(const char *word)
 {
-    return kind_find(word) != NULL;
+    const struct kind *k = kind_find(word);
+    return k ? k->name : NULL;
 }
 
 static int def_matches(const struct cfg_attr_def *d, const char *attr)

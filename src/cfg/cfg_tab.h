@@ -81,8 +81,9 @@ int cfg_tab_scan_bool(const char *s, int *out);
 int cfg_tab_scan_time(const char *s, long *out);
 int cfg_tab_scan_limit(const char *s, int time, long long *soft, long long *hard);
 
-/* Object kinds: "NODECFG", "USERCFG", ...; 1 if word is one. */
-int cfg_tab_is_kind(const char *word);
+/* The canonical name of an object kind ("NODECFG", "USERCFG", ...; "ACCOUNTCFG"
+ * for its alias "ACCTCFG"), or NULL if word names none. Static storage. */
+const char *cfg_tab_kind(const char *word);
 
 enum cfg_atype {
     CFG_A_INT,

@@ -493,6 +493,144 @@ static void test_objects(void)
     cfg_destroy(cfg);
 }
 
+/* Admin Guide 7.1.5.2: `SRCFG[special] QOSLIST=high low special-`. Words
+ * without '=' after a list attribute continue its value. */
+static void test_list_blanks(void)
+{
+    struct err err;
+    struct cfg *cfg = load("SRCFG[special] QOSLIST=high low special-\n"
+                           "SRCFG[s] USERLIST=a b GROUPLIST=g1 g2 PERIOD=DAY\n"
+                           "NODECFG[n1] FEATURES=fast big PROCS=2\n"
+                           "NODECFG[n2] FEATURES= a b\n"
+                           "SRCFG[q] QOSLIST='high low' special- DAYS=Mon  Tue\n"
+                           "SRCFG[c] HOSTLIST=node1 \\\n"
+                           "    node2 TASKCOUNT=2\n"
+                           "SRCFG[c] ACCOUNTLIST=x\n",
+                           &err);
+    CHECK(cfg != NULL);
+    if (!cfg) {
+        fprintf(stderr, "    %s\n", err.msg);
+        return;
+    }
+    const struct cfg_obj *sp = cfg_obj_find(cfg, "SRCFG", "special");
+    CHECK_STR(cfg_obj_get(sp, "QOSLIST", NULL), "high low special-");
+    CHECK_EQ(sp->nattrs, 1);
+    const struct cfg_obj *s1 = cfg_obj_find(cfg, "SRCFG", "s");
+    CHECK_EQ(s1->nattrs, 3);
+    CHECK_STR(cfg_obj_get(s1, "USERLIST", NULL), "a b");
+    CHECK_STR(cfg_obj_get(s1, "GROUPLIST", NULL), "g1 g2");
+    CHECK_STR(cfg_obj_get(s1, "PERIOD", NULL), "DAY");
+    const struct cfg_obj *n1 = cfg_obj_find(cfg, "NODECFG", "n1");
+    CHECK_STR(cfg_obj_get(n1, "FEATURES", NULL), "fast big");
+    CHECK_STR(cfg_obj_get(n1, "PROCS", NULL), "2");
+    CHECK_STR(cfg_obj_get(cfg_obj_find(cfg, "NODECFG", "n2"), "FEATURES", NULL), "a b");
+    const struct cfg_obj *q = cfg_obj_find(cfg, "SRCFG", "q");
+    CHECK_STR(cfg_obj_get(q, "QOSLIST", NULL), "high low special-");
+    CHECK_STR(cfg_obj_get(q, "DAYS", NULL), "Mon Tue");
+    const struct cfg_obj *c = cfg_obj_find(cfg, "SRCFG", "c");
+    CHECK_STR(cfg_obj_get(c, "HOSTLIST", NULL), "node1 node2");
+    CHECK_STR(cfg_obj_get(c, "TASKCOUNT", NULL), "2");
+    CHECK_EQ(c->attrs[0].line, 6); /* a joined line counts from where it starts */
+    CHECK_EQ(c->attrs[2].line, 8);
+    /* showconfig quotes the value, and it reads back the same */
+    char *shown = cfg_show(cfg);
+    CHECK_HAS(shown, "SRCFG[special] QOSLIST='high low special-'\n");
+    struct cfg *again = cfg_create();
+    CHECK_EQ(cfg_load_string(again, strstr(shown, "SRCFG[special]"), "show", &err), 0);
+    CHECK_STR(cfg_obj_get(cfg_obj_find(again, "SRCFG", "special"), "QOSLIST", NULL),
+              "high low special-");
+    cfg_destroy(again);
+    free(shown);
+    cfg_destroy(cfg);
+}
+
+/* A stray word after an attribute that takes no list is still an error,
+ * with file and line, and the file changes nothing. */
+static void test_list_blanks_errors(void)
+{
+    CHECK_STR(load_err("NODECFG[n1] PROCS=2 4\n"),
+              "maui.cfg:1: malformed attribute '4' for NODECFG[n1] "
+              "(expected ATTR=VALUE; PROCS is not a list)");
+    CHECK_STR(load_err("\n\nSRCFG[x] PERIOD=DAY WEEK\n"),
+              "maui.cfg:3: malformed attribute 'WEEK' for SRCFG[x] "
+              "(expected ATTR=VALUE; PERIOD is not a list)");
+    CHECK_STR(load_err("SRCFG[x] TIMELIMIT=1:00:00 2:00:00\n"),
+              "maui.cfg:1: malformed attribute '2:00:00' for SRCFG[x] "
+              "(expected ATTR=VALUE; TIMELIMIT is not a list)");
+    CHECK_STR(load_err("CLASSCFG[b] MAXJOB[USER]=5 6\n"),
+              "maui.cfg:1: malformed attribute '6' for CLASSCFG[b] "
+              "(expected ATTR=VALUE; MAXJOB is not a list)");
+    /* an unknown attribute (a warning alone) takes no items either */
+    CHECK_STR(load_err("NODECFG[n1] COLOUR=blue green\n"),
+              "maui.cfg:1: malformed attribute 'green' for NODECFG[n1] "
+              "(expected ATTR=VALUE; COLOUR is not a list)");
+    /* open kinds: no attribute is known to be a list */
+    CHECK_HAS(load_err("RMCFG[pbs] TYPE=PBS extra\n"),
+              "malformed attribute 'extra' for RMCFG[pbs]");
+    /* a word with '=' is never a list item */
+    CHECK_STR(load_err("SRCFG[x] QOSLIST=high ==low\n"),
+              "maui.cfg:1: malformed attribute '==low' for SRCFG[x] (expected ATTR=VALUE)");
+    /* the first word of a line has nothing to continue */
+    CHECK_STR(load_err("SRCFG[x] high QOSLIST=low\n"),
+              "maui.cfg:1: malformed attribute 'high' for SRCFG[x] (expected ATTR=VALUE)");
+    /* all or nothing */
+    struct err err;
+    struct cfg *cfg = load("SRCFG[x] QOSLIST=a\n", &err);
+    CHECK(cfg != NULL);
+    if (!cfg)
+        return;
+    CHECK_EQ(cfg_load_string(cfg, "SRCFG[x] QOSLIST=b c\nSRCFG[y] PERIOD=DAY x\n", "bad.cfg", &err),
+             -1);
+    CHECK_HAS(err.msg, "bad.cfg:2: malformed attribute 'x' for SRCFG[y]");
+    CHECK_STR(cfg_obj_get(cfg_obj_find(cfg, "SRCFG", "x"), "QOSLIST", NULL), "a");
+    CHECK(cfg_obj_find(cfg, "SRCFG", "y") == NULL);
+    cfg_destroy(cfg);
+}
+
+/* Admin Guide: `ACCTCFG[jupiter] PRIORITY=10000` is an ACCOUNTCFG object. */
+static void test_acctcfg(void)
+{
+    struct err err;
+    struct cfg *cfg = load("ACCTCFG[jupiter] PRIORITY=10000\n"
+                           "ACCOUNTCFG[jupiter] MAXJOB=4\n"
+                           "ACCTCFG[saturn] FSTARGET=10 COLOUR=red\n",
+                           &err);
+    CHECK(cfg != NULL);
+    if (!cfg) {
+        fprintf(stderr, "    %s\n", err.msg);
+        return;
+    }
+    CHECK_EQ(cfg_nobjs(cfg), 2);
+    const struct cfg_obj *j = cfg_obj_find(cfg, "ACCOUNTCFG", "jupiter");
+    CHECK(j != NULL);
+    if (!j) {
+        cfg_destroy(cfg);
+        return;
+    }
+    CHECK(cfg_obj_find(cfg, "ACCTCFG", "jupiter") == j);
+    CHECK_STR(j->kind, "ACCOUNTCFG");
+    CHECK_STR(cfg_obj_get(j, "PRIORITY", NULL), "10000");
+    CHECK_STR(cfg_obj_get(j, "MAXJOB", NULL), "4");
+    CHECK_STR(cfg_obj_get(cfg_obj_find(cfg, "ACCOUNTCFG", "saturn"), "FSTARGET", NULL), "10");
+    CHECK_EQ(cfg_nwarnings(cfg), 1);
+    CHECK_STR(cfg_warning(cfg, 0), "maui.cfg:3: unknown attribute 'COLOUR' for ACCOUNTCFG");
+    char *shown = cfg_show(cfg);
+    CHECK_HAS(shown, "ACCOUNTCFG[jupiter] PRIORITY=10000 MAXJOB=4\n");
+    CHECK(strstr(shown, "ACCTCFG") == NULL);
+    free(shown);
+    cfg_destroy(cfg);
+    /* the same checks as ACCOUNTCFG; messages name the spelling for a missing name */
+    CHECK_STR(load_err("ACCTCFG[a] MAXJOB=x\n"),
+              "maui.cfg:1: invalid value 'x' for attribute MAXJOB of ACCOUNTCFG[a] "
+              "(expected a limit N or SOFT,HARD; integers, -1 = unlimited)");
+    CHECK_HAS(load_err("ACCTCFG PRIORITY=1\n"), "maui.cfg:1: missing name for ACCTCFG");
+    /* case matters, as for every kind: an unknown parameter */
+    cfg = load("acctcfg[x] PRIORITY=1\n", &err);
+    CHECK(cfg && cfg_nobjs(cfg) == 0 && cfg_nwarnings(cfg) == 1);
+    CHECK(cfg && cfg_obj_find(cfg, "acctcfg", "x") == NULL);
+    cfg_destroy(cfg);
+}
+
 /* ------------------------------------------------------- all or nothing */
 
 static void test_atomic(void)
@@ -822,6 +960,9 @@ int main(void)
     TEST_RUN(test_last_wins);
     TEST_RUN(test_syntax);
     TEST_RUN(test_objects);
+    TEST_RUN(test_list_blanks);
+    TEST_RUN(test_list_blanks_errors);
+    TEST_RUN(test_acctcfg);
     TEST_RUN(test_atomic);
     TEST_RUN(test_show);
     TEST_RUN(test_large_nodecfg);

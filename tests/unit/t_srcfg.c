@@ -154,8 +154,8 @@ static void test_guide_host_constrained_and_stacking(void)
     srcfg_free(d, n);
 }
 
-/* Example 4: Multiple ACL Types. The Guide writes QOSLIST space separated and
- * ACCCOUNTLIST misspelt; its own note says SRCFG lists take ',' '|' ':'. */
+/* Example 4: Multiple ACL Types, in the Guide's own spelling of QOSLIST
+ * (blank separated); its ACCCOUNTLIST is a misprint of ACCOUNTLIST. */
 static void test_guide_multiple_acl_types(void)
 {
     size_t n;
@@ -165,7 +165,7 @@ static void test_guide_multiple_acl_types(void)
                                "SRCFG[special] ENDTIME=5:17:00:00\n"
                                "SRCFG[special] NODEFEATURES=largememory\n"
                                "SRCFG[special] TIMELIMIT=1:00:00*\n"
-                               "SRCFG[special] QOSLIST=high,low,special-\n"
+                               "SRCFG[special] QOSLIST=high low special-\n"
                                "SRCFG[special] ACCOUNTLIST=!projectX,!projectY\n",
                                &n);
     CHECK_EQ(n, 1);
@@ -184,11 +184,11 @@ static void test_guide_multiple_acl_types(void)
     srcfg_free(d, n);
 }
 
-/* Example 5: Limited Shared Access (ACCTCFG in the Guide is ACCOUNTCFG). */
+/* Example 5: Limited Shared Access (the Guide's ACCTCFG is ACCOUNTCFG). */
 static void test_guide_limited_shared_access(void)
 {
     size_t n;
-    struct srcfg_def *d = load("ACCOUNTCFG[jupiter] PRIORITY=10000\n"
+    struct srcfg_def *d = load("ACCTCFG[jupiter] PRIORITY=10000\n"
                                "SRCFG[jupiter] HOSTLIST=node0[1-9]\n"
                                "SRCFG[jupiter] PERIOD=INFINITY\n"
                                "SRCFG[jupiter] ACCOUNTLIST=jupiter,saturn-\n"
@@ -211,6 +211,13 @@ static void test_guide_limited_shared_access(void)
     CHECK_EQ(d->flags, SRCFG_OWNERPREEMPT);
     CHECK_STR(acl_text(d), "ACCT==jupiter+:==saturn-");
     srcfg_free(d, n);
+    /* the account's priority is where the credential code reads it */
+    struct cfg *cfg = cfg_of("ACCTCFG[jupiter] PRIORITY=10000\n");
+    CHECK(cfg != NULL);
+    if (cfg)
+        CHECK_STR(cfg_obj_get(cfg_obj_find(cfg, "ACCOUNTCFG", "jupiter"), "PRIORITY", NULL),
+                  "10000");
+    cfg_destroy(cfg);
 }
 
 /* The SRCFG lines of the digest's §10 example and tests/data/cfg/basic.cfg. */
