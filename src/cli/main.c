@@ -24,6 +24,8 @@
 #include "rm/local.h"
 #include "sim/report.h"
 #include "sim/sim.h"
+#include "sim/simzone.h"
+#include "sim/sim_script.h"
 #include "sim/workload.h"
 #include "sim/workload_maui.h"
 #include "stats/fsfile.h"
@@ -45,6 +47,9 @@ struct sim_opts {
     int json;
     int strict;
     long until; /* SIM_FOREVER unless --until */
+    const char *commands; /* --commands FILE: the timed command script */
+    int quiet;            /* --quiet: log only the script's failing commands */
+    const char *timezone; /* --timezone: the calendar of standing reservations */
     const char *shows[MAX_SHOWS];
     int nshows;
 };
@@ -61,7 +66,8 @@ static void usage(FILE *f)
             "       moku simulate [--config FILE] [--nodes N --ppn P | --procs N]\n"
             "                     [--jobs-out FILE.csv] [--format text|json] [--strict]\n"
             "                     [--until TIME] [--show \"COMMAND\"]... [--resources FILE]\n"
-            "                     [--statdir DIR]\n"
+            "                     [--statdir DIR] [--commands FILE [--quiet]]\n"
+            "                     [--timezone ZONE]\n"
             "                     TRACE\n"
             "\n"
             "Replay a workload trace through the scheduler: SWF or Maui's own workload\n"
@@ -81,7 +87,17 @@ static void usage(FILE *f)
             "                     clock: seconds, or [[DD:]HH:]MM:SS)\n"
             "  --show COMMAND     print a command's answer when the replay stops, instead of\n"
             "                     the report: showq [-r|-i|-b], checkjob ID, diagnose -p|-q|-f,\n"
-            "                     showconfig; add --format=json for JSON (repeatable)\n");
+            "                     showconfig; add --format=json for JSON (repeatable)\n"
+            "  --commands FILE    run administrator commands at chosen times of the replay:\n"
+            "                     lines of 'TIME COMMAND [ARGS]' (TIME in seconds since the\n"
+            "                     trace's start, or [[DD:]HH:]MM:SS), e.g. '3600 sethold 42';\n"
+            "                     canceljob, sethold, releasehold, setspri, setqos, runjob,\n"
+            "                     setres, releaseres and the --show commands; each command\n"
+            "                     and its answer are written to standard error\n"
+            "  --quiet            with --commands, write only the commands that fail\n"
+            "  --timezone ZONE    the calendar of standing reservations (SRCFG): UTC, local,\n"
+            "                     +HH:MM, or a zone name such as Europe/Stockholm (default:\n"
+            "                     the trace's TimeZoneString, else UTC)\n");
 }
 
 static int parse_count(const char *opt, const char *val, long long *out)
@@ -136,7 +152,8 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         {"strict", no_argument, NULL, 's'},       {"help", no_argument, NULL, 'h'},
         {"until", required_argument, NULL, 'u'},  {"show", required_argument, NULL, 'S'},
         {"resources", required_argument, NULL, 'R'}, {"statdir", required_argument, NULL, 'D'},
-        {NULL, 0, NULL, 0},
+        {"commands", required_argument, NULL, 'C'}, {"quiet", no_argument, NULL, 'q'},
+        {"timezone", required_argument, NULL, 'z'}, {NULL, 0, NULL, 0},
     };
     int c, bad = 0;
     optind = 1;
@@ -154,6 +171,9 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         case 'S': bad |= add_show(o, optarg); break;
         case 'R': o->resources = optarg; break;
         case 'D': o->statdir = optarg; break;
+        case 'C': o->commands = optarg; break;
+        case 'q': o->quiet = 1; break;
+        case 'z': o->timezone = optarg; break;
         case 'h': usage(stdout); exit(0);
         default: bad = -1;
         }
@@ -377,14 +397,21 @@ static void warn(void *ctx, const char *msg)
     fprintf(stderr, "moku: warning: %s\n", msg);
 }
 
+/* What the replay's callbacks need. */
+struct replay_ctx {
+    const char *statdir; /* FS data files are written here (FSPOLICY set), else NULL */
+    const char *script;  /* --commands FILE, for messages */
+    int quiet;           /* --quiet */
+};
+
 /* A fairshare window ended in simulated time: write its FS data file.
  * Failing to write is reported once, and the replay goes on. */
 static void save_window(void *ctx, struct sched *s, int slot)
 {
-    const char *dir = ctx;
+    const struct replay_ctx *r = ctx;
     static int failed;
     struct err e;
-    if (!failed && fsfile_save(dir, s, slot, FSFILE_NOSYNC, &e) < 0) {
+    if (!failed && fsfile_save(r->statdir, s, slot, FSFILE_NOSYNC, &e) < 0) {
         fprintf(stderr, "moku: warning: %s (no more FS data files are written)\n", e.msg);
         failed = 1;
     }
@@ -406,15 +433,36 @@ static const char *setup_fairshare(struct sched *s, const struct cfg *cfg,
     return dir;
 }
 
+/* A script command ran (--commands): the command, then its answer, on
+ * standard error; a failure names the script's line. */
+static void log_command(void *ctx, const struct sim_script_cmd *cmd, const char *out,
+                        const char *err)
+{
+    const struct replay_ctx *r = ctx;
+    if (r->quiet && !err)
+        return;
+    fprintf(stderr, "moku: [%ld] %s\n", cmd->t, cmd->text);
+    if (err)
+        fprintf(stderr, "moku: %s:%ld: %s\n", r->script, cmd->line, err);
+    else
+        fputs(out, stderr);
+}
+
 static int run_and_report(struct sched *s, const struct cfg *cfg, const struct sim_opts *o,
-                          const struct workload *wl)
+                          const struct workload *wl, const struct sim_script *script)
 {
     struct sim_outcome *out = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *out);
-    const char *statdir = setup_fairshare(s, cfg, o, wl);
+    struct replay_ctx rctx = {.statdir = setup_fairshare(s, cfg, o, wl),
+                              .script = o->commands, .quiet = o->quiet};
     struct sim_hooks hooks = {
-        .progress = isatty(2) ? progress_bar : NULL,
-        .fs_window = statdir ? save_window : NULL,
-        .ctx = (void *)statdir,
+        /* The bar would garble the script's log on the same stream. */
+        .progress = isatty(2) && !script ? progress_bar : NULL,
+        .fs_window = rctx.statdir ? save_window : NULL,
+        .script = script,
+        .cfg = cfg,
+        .epoch_offset = wl->unix_start > 0 ? (long)wl->unix_start : 0,
+        .command = log_command,
+        .ctx = &rctx,
     };
     double t0 = wall_now();
     sim_run(s, wl, out, o->until, &hooks);
@@ -441,6 +489,31 @@ static int run_and_report(struct sched *s, const struct cfg *cfg, const struct s
     return rc;
 }
 
+/* Standing reservations (SRCFG) and the calendar they follow: --timezone,
+ * else the trace's TimeZoneString (a zone this machine does not know is
+ * reported and UTC used), else UTC. */
+static int setup_reservations(struct sched *s, const struct cfg *cfg, const struct sim_opts *o,
+                              const struct workload *wl)
+{
+    struct simzone z;
+    struct err e;
+    if (simzone_parse(o->timezone ? o->timezone : wl->tz[0] ? wl->tz : NULL, &z, &e) < 0) {
+        if (o->timezone) {
+            fprintf(stderr, "moku: --timezone: %s\n", e.msg);
+            return -1;
+        }
+        fprintf(stderr, "moku: %s: %s; standing reservations follow UTC\n", o->trace, e.msg);
+        simzone_parse(NULL, &z, &e);
+    }
+    simzone_apply(&z);
+    sched_set_zone(s, z.local, z.offset);
+    if (sched_standing_from_cfg(s, cfg, &e) < 0) {
+        fprintf(stderr, "moku: %s\n", e.msg);
+        return -1;
+    }
+    return 0;
+}
+
 static int cmd_simulate(int argc, char **argv)
 {
     struct sim_opts o = {0};
@@ -452,10 +525,15 @@ static int cmd_simulate(int argc, char **argv)
     struct sched_policy pol;
     struct workload wl = {0};
     struct sched *s = NULL;
+    struct sim_script *script = NULL;
     struct err e;
     int rc = 1;
     if (load_config(&o, cfg) < 0)
         goto out;
+    if (o.commands && !(script = sim_script_load(o.commands, &e))) {
+        fprintf(stderr, "moku: %s\n", e.msg);
+        goto out;
+    }
     if (sched_policy_from_cfg(cfg, &pol, &e) < 0) {
         fprintf(stderr, "moku: %s: %s\n", o.config ? o.config : "configuration", e.msg);
         goto out;
@@ -467,10 +545,11 @@ static int cmd_simulate(int argc, char **argv)
         fprintf(stderr, "moku: %s\n", e.msg);
         goto out;
     }
-    if (build_cluster(s, cfg, &o, &wl) < 0)
+    if (build_cluster(s, cfg, &o, &wl) < 0 || setup_reservations(s, cfg, &o, &wl) < 0)
         goto out;
-    rc = run_and_report(s, cfg, &o, &wl) < 0 ? 1 : 0;
+    rc = run_and_report(s, cfg, &o, &wl, script) < 0 ? 1 : 0;
 out:
+    sim_script_destroy(script);
     sched_destroy(s);
     workload_free(&wl);
     cfg_destroy(cfg);

@@ -14,9 +14,9 @@
  * the time in the current state (`(in current state for ...)`), the expected
  * state, utilised resources and load (no measurement of use), opsys, arch,
  * speed, network, resource manager, classes, node limits, the total/up/active
- * times and alerts. Standing and administrative reservations do not exist
- * in moku; the reservations listed are the running jobs' own. `(xN)` after a
- * job is its processors on this node (Maui: its tasks there).
+ * times and alerts. The reservations listed are the running jobs' own, then
+ * the administrative and standing reservations on the node (showres.c).
+ * `(xN)` is processors on this node (Maui: tasks there).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +34,7 @@ struct node_job {
 /* What both layouts print. */
 struct nodeview {
     const struct cmd_ctx *c;
+    size_t idx;
     const struct node *n;
     int used;              /* processors dedicated to running jobs */
     long long ded_mem;     /* MB dedicated to those jobs' tasks on this node */
@@ -79,7 +80,8 @@ static void view_jobs(struct nodeview *v, size_t idx)
 
 static void view_init(struct nodeview *v, const struct cmd_ctx *c, size_t idx)
 {
-    *v = (struct nodeview){.c = c, .n = sched_node(c->s, idx), .used = sched_node_used(c->s, idx)};
+    *v = (struct nodeview){
+        .c = c, .idx = idx, .n = sched_node(c->s, idx), .used = sched_node_used(c->s, idx)};
     view_jobs(v, idx);
 }
 
@@ -136,12 +138,14 @@ static void text_resources(struct cmd_buf *b, const struct nodeview *v)
 
 /* Each running job as Maui lists a job reservation on the node:
  * `Job '<id>'(x<procs>)  <start> -> <end> (<duration>)`, times relative to
- * now; then `JobList:  a,b`. Nothing when no job runs here. */
+ * now; then the node's other reservations (cmd_node_resv_text); then
+ * `JobList:  a,b`. Nothing when there is neither. */
 static void text_jobs(struct cmd_buf *b, const struct nodeview *v)
 {
-    if (v->njobs == 0)
-        return;
-    cmd_buf_puts(b, "\nReservations:\n");
+    struct cmd_buf resv = {0};
+    cmd_node_resv_text(v->c, v->idx, &resv);
+    if (v->njobs > 0 || resv.len > 0)
+        cmd_buf_puts(b, "\nReservations:\n");
     for (size_t i = 0; i < v->njobs; i++) {
         const struct job *j = v->jobs[i].j;
         char s[CMD_TIME_MAX], e[CMD_TIME_MAX], d[CMD_TIME_MAX];
@@ -150,6 +154,11 @@ static void text_jobs(struct cmd_buf *b, const struct nodeview *v)
         cmd_fmt_duration(j->walltime, d);
         cmd_buf_printf(b, "  Job '%s'(x%lld)  %s -> %s (%s)\n", j->name, v->jobs[i].procs, s, e, d);
     }
+    if (resv.len > 0)
+        cmd_buf_puts(b, resv.s);
+    free(resv.s);
+    if (v->njobs == 0)
+        return;
     cmd_buf_puts(b, "JobList:  ");
     for (size_t i = 0; i < v->njobs; i++)
         cmd_buf_printf(b, "%s%s", i ? "," : "", v->jobs[i].j->name);
@@ -187,6 +196,7 @@ static json_t *json_node(const struct nodeview *v)
     json_object_set_new(o, "features", feat);
     json_object_set_new(o, "partition", cmd_jstr(n->partition));
     json_object_set_new(o, "jobs", jobs);
+    json_object_set_new(o, "reservations", cmd_node_resv_json(v->c, v->idx));
     return json_pack("{s:o}", "node", o);
 }
 

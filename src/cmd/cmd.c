@@ -315,24 +315,42 @@ typedef int (*cmd_fn)(const struct cmd_ctx *, const struct cmd_args *, struct cm
 static const struct {
     const char *name;
     cmd_fn fn;
+    int control; /* changes the state: only with cmd_ctx.control */
 } commands[] = {
-    {"showq", cmd_showq},
-    {"checkjob", cmd_checkjob},
-    {"diagnose", cmd_diagnose},
-    {"showconfig", cmd_showconfig},
-    {"checknode", cmd_checknode},
-    {"showstats", cmd_showstats},
+    {"showq", cmd_showq, 0},
+    {"checkjob", cmd_checkjob, 0},
+    {"diagnose", cmd_diagnose, 0},
+    {"showconfig", cmd_showconfig, 0},
+    {"checknode", cmd_checknode, 0},
+    {"showstats", cmd_showstats, 0},
+    {"showres", cmd_showres, 0},
+    {"setres", cmd_setres, 1},
+    {"releaseres", cmd_releaseres, 1},
+    {"canceljob", cmd_canceljob, 1},
+    {"sethold", cmd_sethold, 1},
+    {"releasehold", cmd_releasehold, 1},
+    {"setspri", cmd_setspri, 1},
+    {"setqos", cmd_setqos, 1},
+    {"runjob", cmd_runjob, 1},
 };
 
 /* The commands, for messages; keep in step with commands[]. */
-#define CMD_NAMES "showq, checkjob, checknode, showstats, diagnose or showconfig"
+#define CMD_NAMES "showq, checkjob, checknode, showstats, showres, diagnose or showconfig"
 
-static cmd_fn find_command(const char *name)
+static cmd_fn find_command(const char *name, int *control)
 {
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(commands[i].name, name) == 0)
+        if (strcmp(commands[i].name, name) == 0) {
+            *control = commands[i].control;
             return commands[i].fn;
+        }
     return NULL;
+}
+
+int cmd_known(const char *name)
+{
+    int control;
+    return name && find_command(name, &control) != NULL;
 }
 
 static int run_words(const struct cmd_ctx *c, struct words *wsp, char **out, struct err *err);
@@ -373,9 +391,14 @@ static int run_words(const struct cmd_ctx *c, struct words *wsp, char **out, str
     }
     if (take_format(&ws, name, &json, err) < 0)
         goto done;
-    cmd_fn fn = find_command(ws.w[0]);
+    int control = 0;
+    cmd_fn fn = find_command(ws.w[0], &control);
     if (!fn) {
         rc = err_set(err, "%s: unknown command (" CMD_NAMES ")", cmd_word(name));
+        goto done;
+    }
+    if (control && !c->control) {
+        rc = err_set(err, "%s: changes the scheduler's state; not available here", ws.w[0]);
         goto done;
     }
     struct cmd_args a = {.name = ws.w[0], .argc = ws.n - 1, .argv = ws.w + 1, .json = json};

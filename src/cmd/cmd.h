@@ -18,6 +18,7 @@
 
 struct sched;
 struct cfg;
+struct job;
 
 struct cmd_ctx {
     struct sched *s;
@@ -26,6 +27,15 @@ struct cmd_ctx {
     long epoch_offset;     /* added to times when they are printed as dates (SWF UnixStartTime; 0) */
     long stats_since;      /* when the statistics began (the daemon's record); 0: showstats
                               takes the first submission */
+    /* Control commands change the state (setres, releaseres, canceljob,
+     * sethold, releasehold, setspri, setqos, runjob): refused unless set. The
+     * simulator's --commands script sets it; so does the daemon for setres and
+     * releaseres, saving the result itself. */
+    int control;
+    /* canceljob of a running job: ask the resource manager to end it (it
+     * reports the end later); NULL refuses. */
+    int (*cancel)(void *ctx, struct job *j, long now);
+    void *cancel_ctx;
 };
 
 /*
@@ -38,5 +48,8 @@ int cmd_run(const struct cmd_ctx *c, const char *line, char **out, struct err *e
 /* The same for a command already split into words (the daemon's requests:
  * a word may hold spaces). */
 int cmd_runv(const struct cmd_ctx *c, int argc, char *const argv[], char **out, struct err *err);
+/* Whether name is a command cmd_run knows (control commands included), to
+ * check a script before it runs. */
+int cmd_known(const char *name);
 
 #endif

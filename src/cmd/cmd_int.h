@@ -74,6 +74,37 @@ int cmd_checknode(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_
 int cmd_showstats(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
                   struct err *err);
 
+/* Reservations (src/cmd/showres.c, src/cmd/resctl.c): showres [-n] [id];
+ * setres and releaseres (control commands, cmd_ctx.control). */
+int cmd_showres(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                struct err *err);
+int cmd_setres(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+               struct err *err);
+int cmd_releaseres(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                   struct err *err);
+/* diagnose -r: every reservation in detail (src/cmd/showres.c). */
+void cmd_diag_resv(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out);
+/* checknode: the reservations on node idx, appended to its text
+ * (src/cmd/showres.c), or as a JSON array. */
+void cmd_node_resv_text(const struct cmd_ctx *c, size_t idx, struct cmd_buf *out);
+json_t *cmd_node_resv_json(const struct cmd_ctx *c, size_t idx);
+
+/* Job control for the simulator's command script (src/cmd/jobctl.c; the
+ * daemon has its own, which also saves): canceljob, sethold, releasehold,
+ * setspri, setqos, runjob — Maui's options and replies. */
+int cmd_canceljob(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                  struct err *err);
+int cmd_sethold(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                struct err *err);
+int cmd_releasehold(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                    struct err *err);
+int cmd_setspri(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                struct err *err);
+int cmd_setqos(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+               struct err *err);
+int cmd_runjob(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+               struct err *err);
+
 /* Processor use of the cluster, as showq's summaries count it. */
 struct cmd_usage {
     long long up_procs, busy_procs;

@@ -3,7 +3,8 @@
  * §7.4; Maui 3.3.1 UIDiagnosePriority and MJobGetStartPriority's display
  * modes), and diagnose -q — why each blocked job is blocked (Maui
  * MQueueDiagnose). This file also reads diagnose's options for diagnose -f,
- * fairshare, which lives in diagfs.c.
+ * fairshare, which lives in diagfs.c, and diagnose -r [id], reservations,
+ * in showres.c.
  *
  * -p text: one column per component in use (component weight and at least
  * one factor weight not 0), in Maui's order CRED, FS, ATTR, SERV, TARG, RES,
@@ -352,30 +353,43 @@ static void qos_weights(const struct sched *s, int *qt, int *xf)
     }
 }
 
-/* The one mode asked for: 'f', 'p' or 'q'. */
-static int parse_args(const struct cmd_args *a, char *mode, struct err *err)
+/* -r's optional reservation id: it must exist. */
+static int check_resv_id(const struct cmd_ctx *c, const char *w, const char **id, struct err *err)
 {
+    if (*id)
+        return err_set(err, "diagnose: -r takes one reservation ('%s' is extra)", cmd_word(w));
+    if (!sched_find_resv(c->s, w))
+        return err_set(err, "diagnose: no reservation '%s'", cmd_word(w));
+    *id = w;
+    return 0;
+}
+
+/* The one mode asked for: 'f', 'p', 'q' or 'r' (-r may name a reservation). */
+static int parse_args(const struct cmd_ctx *c, const struct cmd_args *a, char *mode,
+                      struct err *err)
+{
+    const char *id = NULL;
     *mode = 0;
     for (int i = 0; i < a->argc; i++) {
         const char *w = a->argv[i];
         char m;
-        if (strcmp(w, "-f") == 0)
-            m = 'f';
-        else if (strcmp(w, "-p") == 0)
-            m = 'p';
-        else if (strcmp(w, "-q") == 0)
-            m = 'q';
-        else if (w[0] == '-')
-            return err_set(err, "diagnose: unknown option '%s' (-f, -p or -q)", cmd_word(w));
-        else
+        if (w[0] != '-' && *mode == 'r') {
+            if (check_resv_id(c, w, &id, err) < 0)
+                return -1;
+            continue;
+        }
+        if (w[0] != '-')
             return err_set(err, "diagnose: unexpected argument '%s'", cmd_word(w));
+        if (w[1] == '\0' || w[2] != '\0' || !strchr("fpqr", w[1]))
+            return err_set(err, "diagnose: unknown option '%s' (-f, -p, -q or -r)", cmd_word(w));
+        m = w[1];
         if (*mode && *mode != m)
             return err_set(err, "diagnose: -%c and -%c are exclusive", *mode, m);
         *mode = m;
     }
     if (!*mode)
-        return err_set(err, "diagnose: missing option (-f, fairshare, -p, priority, or -q, "
-                            "blocked jobs)");
+        return err_set(err, "diagnose: missing option (-f, fairshare, -p, priority, -q, "
+                            "blocked jobs, or -r, reservations)");
     return 0;
 }
 
@@ -405,10 +419,14 @@ int cmd_diagnose(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_b
                  struct err *err)
 {
     char mode;
-    if (parse_args(a, &mode, err) < 0)
+    if (parse_args(c, a, &mode, err) < 0)
         return -1;
     if (mode == 'f') {
         cmd_diag_fs(c, a, out);
+        return 0;
+    }
+    if (mode == 'r') {
+        cmd_diag_resv(c, a, out);
         return 0;
     }
     size_t n;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cmd/cmd.h"
 #include "util/heap.h"
 #include "util/mem.h"
 
@@ -77,7 +78,41 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
     return next;
 }
 
-static long next_time(const struct sim *sim, size_t next)
+/* canceljob of a running job (cmd_ctx.cancel): the simulated resource
+ * manager stops it now and its end is reported at once, so the rest of the
+ * instant sees its processors free and no end event is left for later. */
+static int cancel_running(void *ctx, struct job *j, long now)
+{
+    struct sim *sim = ctx;
+    if (sim->rm.ops->cancel(sim->rm.ctx, j->name, now, NULL) < 0)
+        return -1;
+    end_jobs(sim, now);
+    return 0;
+}
+
+/* Run the script's commands due at now, telling the hook how each went. */
+static void run_commands(struct sim *sim, long now, const struct sim_hooks *h)
+{
+    struct cmd_ctx c = {.s = sim->s,
+                        .cfg = h->cfg,
+                        .now = now,
+                        .epoch_offset = h->epoch_offset,
+                        .control = 1,
+                        .cancel = cancel_running,
+                        .cancel_ctx = sim};
+    for (; sim->next_cmd < h->script->n && h->script->cmds[sim->next_cmd].t <= now;
+         sim->next_cmd++) {
+        const struct sim_script_cmd *cmd = &h->script->cmds[sim->next_cmd];
+        char *out = NULL;
+        struct err e;
+        int rc = cmd_runv(&c, cmd->argc, cmd->argv, &out, &e);
+        if (h->command)
+            h->command(h->ctx, cmd, rc == 0 ? out : NULL, rc == 0 ? NULL : e.msg);
+        free(out);
+    }
+}
+
+static long next_time(const struct sim *sim, size_t next, const struct sim_hooks *h)
 {
     long t = LONG_MAX;
     const struct run *r = heap_top(&sim->ends);
@@ -85,6 +120,8 @@ static long next_time(const struct sim *sim, size_t next)
         t = r->end;
     if (next < sim->wl->njobs && sim->wl->jobs[next].submit < t)
         t = sim->wl->jobs[next].submit;
+    if (h && h->script && sim->next_cmd < h->script->n && h->script->cmds[sim->next_cmd].t < t)
+        t = h->script->cmds[sim->next_cmd].t;
     return t;
 }
 
@@ -119,10 +156,12 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
     long now, last = LONG_MIN;
     if (wl->njobs)
         fs_advance(sched_fs(s), wl->jobs[0].submit); /* no-op if the caller did */
-    while ((now = next_time(&sim, next)) != LONG_MAX && now <= until) {
+    while ((now = next_time(&sim, next, hooks)) != LONG_MAX && now <= until) {
         close_windows(&sim, now, hooks);
         end_jobs(&sim, now);
         next = submit_jobs(&sim, next, now, &rejected);
+        if (hooks && hooks->script)
+            run_commands(&sim, now, hooks);
         sched_iterate(s, now);
         last = now;
         if (hooks && hooks->progress && ++tick % 4096 == 0)

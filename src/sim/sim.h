@@ -6,7 +6,8 @@
  * time, first every job that ends then completes, then every job submitted
  * then is queued, then one scheduling iteration runs. A job ends at
  * start + runtime, or at its kill time (start + walltime + JOBMAXOVERRUN)
- * if that comes first. The simulator plays the resource manager: it
+ * if that comes first. Timed commands (sim_hooks.script) run at their
+ * instants between the submissions and the iteration. The simulator plays the resource manager: it
  * "starts" a job when the engine asks and reports its end when the time
  * comes. It reads no clock except for the optional progress callback.
  */
@@ -17,7 +18,10 @@
 #include <stddef.h>
 
 #include "core/sched.h"
+#include "sim/sim_script.h"
 #include "sim/workload.h"
+
+struct cfg;
 
 /* What happened to one workload job (same index as workload.jobs). */
 struct sim_outcome {
@@ -38,6 +42,20 @@ struct sim_hooks {
      * once more with slot 0, the current window so far. This is where FS
      * data files are written (stats/fsfile.h). */
     void (*fs_window)(void *ctx, struct sched *s, int slot);
+    /* Timed commands (moku simulate --commands), or NULL. Each runs through
+     * the command layer (cmd_runv) as the administrator, control commands
+     * allowed, at its time: after that instant's ends and submissions,
+     * before its iteration. The replay wakes at each command's time even
+     * when no job event falls on it; commands after `until` do not run.
+     * canceljob of a running job ends it at once (its end is that instant).
+     * cfg is what showconfig shows (may be NULL); epoch_offset is added to
+     * times printed as dates, as for --show. */
+    const struct sim_script *script;
+    const struct cfg *cfg;
+    long epoch_offset;
+    /* Called after each command with its answer, or with err when it failed
+     * (the replay goes on); the other is NULL. */
+    void (*command)(void *ctx, const struct sim_script_cmd *cmd, const char *out, const char *err);
     void *ctx;
 };
 

@@ -23,6 +23,7 @@ struct sim {
     struct heap ends; /* running jobs by the time they will end */
     struct run *runs; /* one per workload job, indexed like it */
     struct rm rm;     /* sim_rm_ops over this */
+    size_t next_cmd;  /* the first timed command not yet run */
 };
 
 /* The simulated resource manager (ctx: struct sim *): a started job ends at

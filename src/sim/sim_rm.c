@@ -65,6 +65,8 @@ static int sr_cancel(void *ctx, const char *id, long now, struct err *err)
     struct run *r = run_of(sim, id);
     if (!r)
         return err_set(err, "job %s is not running", id);
+    if (now < r->end)
+        sim->out[r->job->tag].killed = 0; /* stopped before its kill time */
     r->end = now;
     heap_fix(&sim->ends, r->pos);
     return 0;

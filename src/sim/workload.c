@@ -201,6 +201,7 @@ int workload_from_swf(const struct swf_trace *t, const char *path, int strict,
     wl->max_nodes = t->hdr.max_nodes;
     wl->max_procs = t->hdr.max_procs;
     wl->unix_start = t->hdr.unix_start;
+    memcpy(wl->tz, t->hdr.tz, sizeof wl->tz);
     return 0;
 }
 

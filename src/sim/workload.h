@@ -41,6 +41,7 @@ struct workload {
     size_t skipped;  /* records that cannot be replayed */
     long long max_nodes, max_procs; /* trace header, 0 if absent */
     long long unix_start;           /* trace header, -1 if absent */
+    char tz[64];                    /* SWF TimeZoneString, "" if absent */
     struct strmap strings;          /* interned strings -> their copy */
     char **blocks;                  /* the arena holding every string */
     size_t nblocks, capblocks, used; /* bytes used of the last block */

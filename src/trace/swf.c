@@ -285,6 +285,25 @@ static int swf_parse_job(struct swf_reader *r, char *s)
  * an error. Keywords match without regard to case and may appear anywhere in
  * the file; a repeated keyword keeps its last value.
  */
+/* TimeZoneString: kept when it reads like a zone name (letters, digits,
+ * '/', '_', '-', '+'); it later becomes TZ, so nothing else gets through. */
+static void swf_parse_tz(struct swf_header *h, const char *v)
+{
+    size_t n = strlen(v);
+    while (n && swf_is_blank(v[n - 1]))
+        n--;
+    if (!n || n >= sizeof h->tz)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        char c = v[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || swf_is_digit(c) || c == '/' ||
+              c == '_' || c == '-' || c == '+'))
+            return;
+    }
+    memcpy(h->tz, v, n);
+    h->tz[n] = '\0';
+}
+
 static void swf_parse_comment(struct swf_header *h, char *s)
 {
     s = swf_skip_blanks(s);
@@ -295,6 +314,10 @@ static void swf_parse_comment(struct swf_header *h, char *s)
     s = swf_skip_blanks(s);
     if (klen == 0 || *s != ':')
         return;
+    if (klen == 14 && strncasecmp(key, "TimeZoneString", 14) == 0) {
+        swf_parse_tz(h, swf_skip_blanks(s + 1));
+        return;
+    }
     long long v;
     char *end;
     if (swf_parse_int(swf_skip_blanks(s + 1), &end, &v) != SWF_NUM_OK || *swf_skip_blanks(end))

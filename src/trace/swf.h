@@ -44,6 +44,8 @@ struct swf_header {
     long long unix_start; /* UnixStartTime, -1 if absent */
     long long max_nodes;  /* MaxNodes, 0 if absent */
     long long max_procs;  /* MaxProcs, 0 if absent */
+    char tz[64];          /* TimeZoneString (e.g. "Europe/Stockholm"), "" if absent or
+                             not a plausible zone name */
 };
 
 struct swf_trace {

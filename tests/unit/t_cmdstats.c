@@ -63,6 +63,7 @@ static struct sched *scenario(void)
 {
     struct sched_policy pol;
     sched_policy_default(&pol);
+    pol.nalloc = NALLOC_FIRSTAVAILABLE; /* the checks name the nodes jobs run on */
     struct sched *s = sched_create(&pol, NULL);
     /* clang-format off */
     add_node(s, (struct node_spec){.name = "n01", .procs = 4, .mem = 4096, .swap = 2048,
@@ -256,7 +257,7 @@ static void test_checknode_json(void)
     CHECK_EQ(jint(json_array_get(jobs, 0), "procs"), 2);
     CHECK_STR(jstr(json_array_get(jobs, 1), "id"), "2");
     CHECK_EQ(jint(json_array_get(jobs, 1), "procs"), 2);
-    CHECK_EQ(json_object_size(n), 10);
+    CHECK_EQ(json_object_size(n), 11);
     json_decref(root);
 
     root = run_json(s, NOW, "checknode n02 --format json");
@@ -284,6 +285,7 @@ static void test_checknode_spread(void)
 {
     struct sched_policy pol;
     sched_policy_default(&pol);
+    pol.nalloc = NALLOC_FIRSTAVAILABLE; /* the checks name the nodes jobs run on */
     struct sched *s = sched_create(&pol, NULL);
     add_node(s, (struct node_spec){.name = "a", .procs = 4});
     add_node(s, (struct node_spec){.name = "b", .procs = 2});
@@ -402,6 +404,7 @@ static void test_showstats_nothing_completed(void)
 {
     struct sched_policy pol;
     sched_policy_default(&pol);
+    pol.nalloc = NALLOC_FIRSTAVAILABLE; /* the checks name the nodes jobs run on */
     struct sched *s = sched_create(&pol, NULL);
     add_node(s, (struct node_spec){.name = "a", .procs = 4});
     submit(s, (struct job_spec){.name = "r", .tasks = 2, .walltime = 3600, .submit = 100});
@@ -466,6 +469,7 @@ static void test_showstats_history(void)
 {
     struct sched_policy pol;
     sched_policy_default(&pol);
+    pol.nalloc = NALLOC_FIRSTAVAILABLE; /* the checks name the nodes jobs run on */
     struct sched *s = sched_create(&pol, NULL);
     add_node(s, (struct node_spec){.name = "a", .procs = 4});
     struct job_spec done = {

@@ -1,0 +1,91 @@
+#!/bin/sh
+# moku simulate --commands FILE: administrator commands at chosen instants
+# of a replay (tests/data/sim/commands.swf: one 4-processor node; without
+# commands 1 runs 0-1000, 2 1000-1500, 3 1500-2000, 4 2000-2100).
+. tests/integration/lib.sh
+trace=tests/data/sim/commands.swf
+
+# start JOB / end JOB: the job's start or end in $TMP/jobs.csv ("" when it
+# never ran).
+start() { awk -F, -v j="$1" '$1 == j { print $3 }' "$TMP/jobs.csv"; }
+end() { awk -F, -v j="$1" '$1 == j { print $4 }' "$TMP/jobs.csv"; }
+# script LINE...: the command file, one argument a line.
+script() { printf '%s\n' "$@" >"$TMP/cmds"; }
+replay() { run simulate --jobs-out "$TMP/jobs.csv" --commands "$TMP/cmds" "$@" "$trace"; }
+
+run simulate --jobs-out "$TMP/jobs.csv" "$trace"
+check "without commands: 2 starts at 1000, 3 at 1500" \
+    [ "$rc" -eq 0 -a "$(start 2)" = 1000 -a "$(start 3)" = 1500 ]
+
+# ---- sethold / releasehold ----
+script '# hold 2 until 20 minutes in' '50 sethold 2' '0:20:00 releasehold 2'
+replay
+check "sethold: exit 0, a report" sh -c "[ $rc -eq 0 ] && grep -q 'jobs simulated       4' $TMP/out"
+check "sethold: 3 overtakes the held job at 1000" [ "$(start 3)" = 1000 ]
+check "releasehold at 0:20:00 (1200): 2 starts when 3 ends, at 1500" [ "$(start 2)" = 1500 ]
+check "each command and its reply on stderr" \
+    sh -c "grep -q '^moku: \[50\] sethold 2\$' $TMP/err && grep -q '^moku: \[1200\] releasehold 2\$' $TMP/err && [ \$(grep -c '^holds modified for job 2\$' $TMP/err) -eq 2 ]"
+replay --quiet
+check "--quiet: successful commands are not logged" sh -c "[ $rc -eq 0 ] && [ ! -s $TMP/err ]"
+
+script '50 sethold 2'
+run simulate --until 100 --show "checkjob 2" --commands "$TMP/cmds" "$trace"
+check "--show after a script: the job is on user hold" grep -q '^State: UserHold' "$TMP/out"
+
+# ---- canceljob ----
+script '50 canceljob 2' '00:05 canceljob 1'
+replay
+check "canceljob of an idle job: it never runs" sh -c "[ $rc -eq 0 ] && [ -z \"$(start 2)\" ]"
+check "canceljob of a running job at 00:05 (HH:MM: 300 s, no trace event then): it ends at 300" [ "$(end 1)" = 300 ]
+check "... and the next job starts at once" [ "$(start 3)" = 300 ]
+check "... the rest follows" [ "$(start 4)" = 800 ]
+check "the replies" sh -c "grep -q \"^job '2' cancelled\" $TMP/err && grep -q \"^job '1' cancelled\" $TMP/err"
+
+# ---- runjob, setspri ----
+script '300 canceljob 1' '300 runjob 4'
+replay
+check "runjob after a cancel at the same instant: 4 starts at 300" [ "$(start 4)" = 300 ]
+check "runjob's reply" grep -q "^job '4' started on 1 procs" "$TMP/err"
+
+script '50 setspri 1000 3'
+replay
+check "setspri: 3 goes before 2" [ "$(start 3)" = 1000 -a "$(start 2)" = 1500 ]
+
+# ---- a failing command is reported, the replay goes on ----
+script '100 canceljob 99' '200 sethold 1'
+replay
+check "failing commands: exit 0 and the report" sh -c "[ $rc -eq 0 ] && grep -q 'jobs simulated       4' $TMP/out"
+check "a failure names the script's line" \
+    sh -c "grep -q \"^moku: $TMP/cmds:1: canceljob: cannot locate job '99'\" $TMP/err && grep -q \"^moku: $TMP/cmds:2: sethold: cannot locate idle job '1'\" $TMP/err"
+replay --quiet
+check "--quiet still reports failures" sh -c "grep -q 'cmds:1: canceljob' $TMP/err && ! grep -q 'holds modified' $TMP/err"
+
+# ---- errors in the script: FILE:LINE, exit 1, no replay ----
+bad_script() {
+    d=$1
+    want=$2
+    shift 2
+    script "$@"
+    replay
+    check "$d" sh -c "[ $rc -eq 1 ] && [ ! -s $TMP/out ] && grep -q -- \"$want\" $TMP/err"
+}
+bad_script "a bad time" "cmds:2: bad time 'soon'" '# comment' 'soon showq'
+bad_script "a negative time" "cmds:1: bad time '-5'" '-5 showq'
+bad_script "INFINITY is no time" "cmds:1: bad time 'INFINITY'" 'INFINITY showq'
+bad_script "five fields" "cmds:1: bad time '1:2:3:4:5'" '1:2:3:4:5 showq'
+bad_script "a time and no command" "cmds:3: no command after the time" '10 showq' '' '20'
+bad_script "an unknown command" "cmds:1: unknown command 'frobnicate'" '10 frobnicate 2'
+bad_script "times out of order" "cmds:2: time 50 comes before the previous line's (100)" \
+    '100 showq' '50 showq'
+bad_script "an unterminated quote" "cmds:1: unterminated quote" "10 checkjob 'x"
+run simulate --commands "$TMP/nonexistent" "$trace"
+check "a missing script: exit 1, named" sh -c "[ $rc -eq 1 ] && grep -q 'nonexistent: cannot open' $TMP/err"
+
+# ---- reservations: setres ALL (no ACL: a SYSTEM reservation) blocks the
+# whole cluster until releaseres ----
+script '0 setres -d 1:00:00 ALL' '700 releaseres SYSTEM.0'
+replay
+check "setres at 0: exit 0, no command failed" sh -c "[ $rc -eq 0 ] && ! grep -q 'cmds:[0-9]' $TMP/err"
+check "setres ALL at 0: job 1 waits for the releaseres at 700" [ "$(start 1)" = 700 ]
+check "setres and releaseres logged" \
+    sh -c "grep -q '^moku: \[0\] setres' $TMP/err && grep -q '^moku: \[700\] releaseres' $TMP/err"
