@@ -30,6 +30,9 @@ enum job_state {
                                not a deferral after a failed start */
 #define JOB_SUSPENDED 0x40  /* running, but stopped by the resource manager (it keeps its
                                processors); set by the driver */
+#define JOB_PREEMPTED 0x80  /* suspended by OWNERPREEMPT (PREEMPTPOLICY SUSPEND): its
+                               processors went to the preemptor; resumed on the same
+                               nodes when they are free again */
 
 /* Holds (Maui's hold types): a held job is blocked until every hold is
  * released. */
@@ -121,6 +124,7 @@ struct job {
     int exit_status;  /* ended: the exit status the resource manager reported, -1 unknown */
     char *advres;     /* job_spec.advres (owned) or NULL */
     double fs_rate;   /* running: fairshare usage units it accrues per second */
+    long susp_left;   /* JOB_PREEMPTED: walltime left when it was suspended */
 
     struct job_slot *slots; /* running: the processors it holds, in node order */
     size_t nslots;

@@ -109,6 +109,7 @@ void sched_destroy(struct sched *s)
     free(s->node_jobs);
     free(s->node_user);
     free(s->node_order);
+    free(s->suspended);
     for (size_t i = 0; i < s->nresvs; i++)
         resv_free(s->resvs[i]);
     free(s->resvs);
@@ -496,10 +497,14 @@ void sched_job_ended(struct sched *s, struct job *j, long now)
 {
     if (j->state != JOB_RUNNING)
         return;
-    plan_unrun(s, j, j->start, j->planned_end);
-    heap_remove(&s->running, j->heap_pos);
-    alloc_release(s, j);
-    fsacct_ended(s, j, now);
+    if (j->flags & JOB_PREEMPTED) {
+        preempt_forget(s, j); /* suspended: it holds nothing */
+    } else {
+        plan_unrun(s, j, j->start, j->planned_end);
+        heap_remove(&s->running, j->heap_pos);
+        alloc_release(s, j);
+        fsacct_ended(s, j, now);
+    }
     j->state = JOB_COMPLETED;
     j->end = now;
     /* Processors came free: every waiting job deserves another look. */

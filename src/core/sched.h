@@ -72,6 +72,9 @@ struct sched_rm {
      * were gone until resumed by sched_resume_preempted). NULL: no
      * preemption. Returns 0 if done. */
     int (*preempt)(void *ctx, struct job *j, enum preempt_policy how, long now);
+    /* Resume job j the engine suspended by preemption, on its nodes (its
+     * walltime clock runs again). NULL: nothing to tell. */
+    int (*resume)(void *ctx, struct job *j, long now);
     void *ctx;
 };
 
@@ -80,6 +83,7 @@ struct sched_stats {
     long full_passes; /* iterations that re-planned the whole queue */
     long started;     /* jobs started */
     long backfilled;  /* of which started ahead of a waiting higher-priority job */
+    long preempted;   /* running jobs preempted for a reservation's owner (OWNERPREEMPT) */
 };
 
 struct sched;
@@ -223,6 +227,11 @@ long sched_epoch(const struct sched *s);
  * walltime), and with which affinity (ACL_NONE: no). */
 enum acl_affinity sched_resv_access(const struct sched *s, const struct resv *r,
                                     const struct job *j, long start);
+
+/* The next instant after now at which a reservation begins or ends
+ * (AVAIL_NEVER-like far future if none), standing ones only when asked:
+ * drivers wake the scheduler then, as for a job's end. */
+long sched_next_event(const struct sched *s, long now, int standing);
 
 /* When the engine kills a running job for exceeding its walltime
  * (start + walltime + JOBMAXOVERRUN), or AVAIL_NEVER-like far future when

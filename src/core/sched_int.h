@@ -140,6 +140,13 @@ struct sched {
     int order_dirty;
     struct cred **node_user;
     int *node_jobs;
+
+    /* Jobs suspended by OWNERPREEMPT, waiting for their nodes
+     * (policy/preempt.c). */
+    struct job **suspended;
+    size_t nsuspended, capsuspended;
+    long sr_next;            /* standing reservations: next look at the calendar */
+    unsigned long sr_gen;    /* resv_gen at that look */
 };
 
 /* Whether the queue's priority order is submission order for good. */
@@ -225,9 +232,14 @@ void resv_expire(struct sched *s, long now);
 /* Whether j may use r if started at t (ACL, BYNAME, ADVRES). */
 enum acl_affinity resv_access(const struct sched *s, const struct resv *r, const struct job *j,
                               long t);
-/* OWNERPREEMPT: preempt running jobs on r's nodes for idle job j owned by
- * r's owner; 1 if any was preempted. */
-int resv_owner_preempt(struct sched *s, struct job *j, long now);
+/* policy/preempt.c. OWNERPREEMPT: for idle job j, which cannot start now,
+ * preempt running jobs of others on the reservations j's credentials own
+ * (flag OWNERPREEMPT) until j fits; 1 if it now fits. */
+int preempt_for_owner(struct sched *s, struct job *j, long now);
+/* Resume suspended preempted jobs whose nodes are free again. */
+void preempt_resume(struct sched *s, long now);
+/* A preempted (suspended) job ended or was cancelled: forget it. */
+void preempt_forget(struct sched *s, struct job *j);
 
 /* policy/iter.c: the scheduling iteration. */
 void iter_run(struct sched *s, long now);

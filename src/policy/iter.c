@@ -256,7 +256,8 @@ static void scan(struct sched *s, long now, size_t from)
             j->wait_gen = s->plan_gen;
             continue;
         }
-        if (try_start(s, j, now)) {
+        if (try_start(s, j, now) ||
+            (s->rm.preempt && s->nresvs && preempt_for_owner(s, j, now) && try_start(s, j, now))) {
             s->queue[i] = NULL;
             s->qidle--;
             continue;
@@ -352,6 +353,8 @@ void iter_run(struct sched *s, long now)
         resv_refresh(s, now);
     if (resv_edge(s, now))
         s->replan = 1; /* a reservation began or ended: what jobs may use changed */
+    if (s->nsuspended)
+        preempt_resume(s, now);
     fsacct_iterate(s, now);
     if (elig_active(s))
         s->replan = 1; /* usage changes with time (remaining PS): re-plan every iteration */

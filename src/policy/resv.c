@@ -636,9 +636,44 @@ static void refresh_def(struct sched *s, size_t di, long now)
     }
 }
 
+/* Standing instances change only when the calendar moves on (a day or
+ * week begins: every zone's midnight falls on a quarter hour of UTC), an
+ * instance ends, or reservations and nodes change (a partial one may be
+ * topped up, a missing one placed). */
+#define SR_QUANTUM 900
+
+static long next_quarter(const struct sched *s, long now)
+{
+    long e = now + s->epoch;
+    long q = (e / SR_QUANTUM + 1) * SR_QUANTUM;
+    return q - s->epoch;
+}
+
 void resv_refresh(struct sched *s, long now)
 {
+    size_t before = s->nresvs;
     resv_expire(s, now);
+    if (!s->nsrdefs || (now < s->sr_next && s->sr_gen == s->resv_gen && s->nresvs == before))
+        return;
     for (size_t di = 0; di < s->nsrdefs; di++)
         refresh_def(s, di, now);
+    s->sr_next = next_quarter(s, now);
+    s->sr_gen = s->resv_gen;
+}
+
+long sched_next_event(const struct sched *s, long now, int standing)
+{
+    /* Instances due later are made at the first iteration after their
+     * calendar moment, before anything is decided then: no wake-up needed. */
+    long next = AVAIL_NEVER;
+    for (size_t i = 0; i < s->nresvs; i++) {
+        const struct resv *r = s->resvs[i];
+        if (r->kind == RESV_STANDING && !standing)
+            continue;
+        if (r->start > now && r->start < next)
+            next = r->start;
+        if (r->end > now && r->end < next)
+            next = r->end;
+    }
+    return next;
 }

@@ -34,6 +34,33 @@ static int rm_start(void *ctx, struct job *j, long now)
     return sim->rm.ops->start(sim->rm.ctx, &rj, now, NULL);
 }
 
+/* OWNERPREEMPT: the engine preempts a running job. Requeued, it will run
+ * again from the start; suspended, its end waits until it is resumed. */
+static int rm_preempt(void *ctx, struct job *j, enum preempt_policy how, long now)
+{
+    struct sim *sim = ctx;
+    struct run *r = &sim->runs[j->tag];
+    if (r->job != j || r->pos == SIZE_MAX)
+        return -1;
+    heap_remove(&sim->ends, r->pos);
+    r->left = r->end > now ? r->end - now : 0;
+    sim->out[j->tag].preempted++;
+    if (how == PREEMPT_REQUEUE) {
+        sim->out[j->tag].start = -1;
+        sim->out[j->tag].killed = 0;
+    }
+    return 0;
+}
+
+static int rm_resume(void *ctx, struct job *j, long now)
+{
+    struct sim *sim = ctx;
+    struct run *r = &sim->runs[j->tag];
+    r->end = now + r->left;
+    heap_push(&sim->ends, r);
+    return 0;
+}
+
 static void end_jobs(struct sim *sim, long now)
 {
     struct run *r;
@@ -122,6 +149,14 @@ static long next_time(const struct sim *sim, size_t next, const struct sim_hooks
         t = sim->wl->jobs[next].submit;
     if (h && h->script && sim->next_cmd < h->script->n && h->script->cmds[sim->next_cmd].t < t)
         t = h->script->cmds[sim->next_cmd].t;
+    /* A reservation beginning or ending changes what waiting jobs may use.
+     * Standing ones recur for ever, so they count only while the workload
+     * still has events of its own. */
+    if (sched_nidle(sim->s)) {
+        long e = sched_next_event(sim->s, sim->last, r || next < sim->wl->njobs);
+        if (e < t)
+            t = e;
+    }
     return t;
 }
 
@@ -144,13 +179,16 @@ static void close_windows(struct sim *sim, long now, const struct sim_hooks *hoo
 size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *out, long until,
                const struct sim_hooks *hooks)
 {
-    struct sim sim = {.s = s, .wl = wl, .out = out};
+    struct sim sim = {.s = s, .wl = wl, .out = out, .last = LONG_MIN};
     sim.rm = (struct rm){&sim_rm_ops, &sim};
     sim.runs = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *sim.runs);
     heap_init(&sim.ends, end_less, end_setpos);
     for (size_t i = 0; i < wl->njobs; i++)
         out[i] = (struct sim_outcome){.start = -1, .end = -1};
-    sched_set_rm(s, &(struct sched_rm){.start = rm_start, .ctx = &sim});
+    sched_set_rm(s, &(struct sched_rm){.start = rm_start,
+                                        .preempt = rm_preempt,
+                                        .resume = rm_resume,
+                                        .ctx = &sim});
 
     size_t next = 0, rejected = 0, tick = 0;
     long now, last = LONG_MIN;
@@ -163,7 +201,7 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
         if (hooks && hooks->script)
             run_commands(&sim, now, hooks);
         sched_iterate(s, now);
-        last = now;
+        last = sim.last = now;
         if (hooks && hooks->progress && ++tick % 4096 == 0)
             hooks->progress(hooks->ctx, next, wl->njobs);
     }

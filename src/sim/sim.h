@@ -29,6 +29,7 @@ struct sim_outcome {
     int backfilled;
     int rejected; /* refused at submission (more processors than the cluster) */
     int killed;   /* ended at its kill time, before its runtime */
+    int preempted; /* times it was preempted for a reservation's owner (OWNERPREEMPT) */
 };
 
 /* What the driver's caller wants to hear about during a replay (any

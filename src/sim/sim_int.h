@@ -13,6 +13,7 @@
 struct run {
     struct job *job;
     long end;
+    long left; /* suspended by preemption: runtime still to go */
     size_t pos;
 };
 
@@ -24,6 +25,7 @@ struct sim {
     struct run *runs; /* one per workload job, indexed like it */
     struct rm rm;     /* sim_rm_ops over this */
     size_t next_cmd;  /* the first timed command not yet run */
+    long last;        /* time of the last iteration */
 };
 
 /* The simulated resource manager (ctx: struct sim *): a started job ends at

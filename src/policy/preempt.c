@@ -1,0 +1,186 @@
+/*
+ * preempt — OWNERPREEMPT: a reservation's owner takes its resources back.
+ *
+ * A reservation flagged OWNERPREEMPT may be shared: jobs its ACL admits run
+ * on its nodes while the owner does not need them (the Admin Guide's
+ * "limited shared access" example: account jupiter owns node01..09, saturn
+ * may use them as a last resort). When a job of the owner cannot start, the
+ * engine preempts running jobs of others on those nodes, most recently
+ * started first (they lose the least work), until it fits:
+ *   - PREEMPTPOLICY REQUEUE: the resource manager stops the job and it goes
+ *     back to the queue (sched_requeue), to start again from the beginning;
+ *   - PREEMPTPOLICY SUSPEND: the resource manager stops it where it is; its
+ *     processors go to the owner's job and it waits, suspended, for its own
+ *     nodes to be free again, then resumes with the walltime it had left.
+ * Only jobs on the reservation's nodes are touched, and never another job
+ * of the owner. The driver does the stopping (sched_rm.preempt); without
+ * that callback nothing is preempted.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sched_int.h"
+#include "util/mem.h"
+
+static const struct cred *owner_cred(const struct resv *r, const struct job *j)
+{
+    switch (r->owner_type) {
+    case ACL_USER: return j->user;
+    case ACL_GROUP: return j->group;
+    case ACL_ACCOUNT: return j->account;
+    case ACL_CLASS: return j->class_;
+    case ACL_QOS: return j->qos;
+    default: return NULL;
+    }
+}
+
+static int owns(const struct resv *r, const struct job *j)
+{
+    const struct cred *c = r->owner ? owner_cred(r, j) : NULL;
+    return c && strcmp(c->name, r->owner) == 0;
+}
+
+/* Whether running job v holds a processor on one of r's nodes. */
+static int on_nodes(const struct resv *r, const struct job *v)
+{
+    for (size_t k = 0; k < v->nslots; k++) {
+        unsigned lo = v->slots[k].node, hi = lo + v->slots[k].nnodes;
+        size_t a = 0, b = r->nnodes; /* first reserved node >= lo */
+        while (a < b) {
+            size_t m = a + (b - a) / 2;
+            if (r->nodes[m].node < lo)
+                a = m + 1;
+            else
+                b = m;
+        }
+        if (a < r->nnodes && r->nodes[a].node < hi)
+            return 1;
+    }
+    return 0;
+}
+
+static int later_start_first(const void *a, const void *b)
+{
+    const struct job *x = *(const struct job *const *)a, *y = *(const struct job *const *)b;
+    if (x->start != y->start)
+        return x->start > y->start ? -1 : 1;
+    return x->order > y->order ? -1 : x->order < y->order;
+}
+
+static void suspend(struct sched *s, struct job *v, long now)
+{
+    plan_unrun(s, v, now, v->planned_end);
+    heap_remove(&s->running, v->heap_pos);
+    size_t n = v->nslots;
+    struct job_slot *keep = xcalloc(n + 1, sizeof *keep);
+    memcpy(keep, v->slots, n * sizeof *keep);
+    alloc_release(s, v); /* its processors go to the preemptor */
+    v->slots = keep;
+    v->nslots = n;
+    fsacct_ended(s, v, now);
+    v->susp_left = v->planned_end > now ? v->planned_end - now : 1;
+    v->flags |= JOB_SUSPENDED | JOB_PREEMPTED;
+    s->suspended = xgrow(s->suspended, &s->capsuspended, s->nsuspended + 1, sizeof *s->suspended);
+    s->suspended[s->nsuspended++] = v;
+}
+
+static int preempt_one(struct sched *s, struct job *v, long now)
+{
+    if (s->rm.preempt(s->rm.ctx, v, s->pol.preempt, now) < 0)
+        return -1;
+    if (s->pol.preempt == PREEMPT_SUSPEND)
+        suspend(s, v, now);
+    else
+        sched_requeue(s, v, now, NULL);
+    s->stats.preempted++;
+    s->replan = 1;
+    return 0;
+}
+
+/* Preempt others' jobs on r's nodes for j until j fits. */
+static void preempt_in(struct sched *s, const struct resv *r, struct job *j, long now)
+{
+    struct job **v = xcalloc(s->running.n + 1, sizeof *v);
+    size_t n = 0;
+    for (size_t h = 0; h < s->running.n; h++) {
+        struct job *x = s->running.v[h];
+        if (!owns(r, x) && on_nodes(r, x))
+            v[n++] = x;
+    }
+    qsort(v, n, sizeof *v, later_start_first);
+    for (size_t k = 0; k < n && !plan_fits(s, j, now); k++)
+        preempt_one(s, v[k], now);
+    free(v);
+}
+
+int preempt_for_owner(struct sched *s, struct job *j, long now)
+{
+    if (!s->rm.preempt)
+        return 0;
+    int tried = 0;
+    for (size_t i = 0; i < s->nresvs && !plan_fits(s, j, now); i++) {
+        const struct resv *r = s->resvs[i];
+        if (!(r->flags & SRCFG_OWNERPREEMPT) || r->start > now || r->end <= now || !owns(r, j) ||
+            resv_access(s, r, j, now) == ACL_NONE)
+            continue;
+        preempt_in(s, r, j, now);
+        tried = 1;
+    }
+    return tried && plan_fits(s, j, now);
+}
+
+/* Whether v's nodes have room for it again. */
+static int nodes_free(const struct sched *s, const struct job *v)
+{
+    for (size_t k = 0; k < v->nslots; k++)
+        for (unsigned i = v->slots[k].node; i < v->slots[k].node + v->slots[k].nnodes; i++)
+            if (s->node_cap[i] - s->node_used[i] < (int)v->slots[k].procs)
+                return 0;
+    return 1;
+}
+
+static void resume(struct sched *s, struct job *v, long now)
+{
+    size_t n = v->nslots;
+    struct job_slot *slots = v->slots;
+    v->slots = NULL;
+    v->nslots = 0;
+    alloc_exact(s, v, slots, n);
+    free(slots);
+    v->planned_end = now + v->susp_left;
+    if (s->multi)
+        alloc_charge(s, v, now);
+    plan_run(s, v, now, v->planned_end);
+    heap_push(&s->running, v);
+    fsacct_started(s, v, now);
+    v->flags &= ~(unsigned)(JOB_SUSPENDED | JOB_PREEMPTED);
+    if (s->rm.resume)
+        s->rm.resume(s->rm.ctx, v, now);
+    s->replan = 1;
+}
+
+void preempt_resume(struct sched *s, long now)
+{
+    size_t w = 0;
+    for (size_t k = 0; k < s->nsuspended; k++) {
+        struct job *v = s->suspended[k];
+        if (nodes_free(s, v))
+            resume(s, v, now);
+        else
+            s->suspended[w++] = v;
+    }
+    s->nsuspended = w;
+}
+
+void preempt_forget(struct sched *s, struct job *j)
+{
+    size_t w = 0;
+    for (size_t k = 0; k < s->nsuspended; k++)
+        if (s->suspended[k] != j)
+            s->suspended[w++] = s->suspended[k];
+    s->nsuspended = w;
+    free(j->slots);
+    j->slots = NULL;
+    j->nslots = 0;
+    j->flags &= ~(unsigned)(JOB_SUSPENDED | JOB_PREEMPTED);
+}
