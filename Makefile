@@ -61,6 +61,10 @@ $(BUILD)/store_fill: bench/store_fill.c $(BUILD)/libmoku.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libmoku.a $(LDLIBS)
 
+$(BUILD)/resv_bench: bench/resv_bench.c $(BUILD)/libmoku.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libmoku.a $(LDLIBS)
+
 $(BUILD)/runstat: bench/runstat.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
@@ -75,9 +79,10 @@ $(BUILD)/prio_bench: bench/prio_bench.c $(BUILD)/libmoku.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libmoku.a $(LDLIBS)
 
-bench: $(BIN) $(BUILD)/runstat $(BUILD)/prio_bench $(BUILD)/store_fill $(BUILD)/sub_bench
+bench: $(BIN) $(BUILD)/runstat $(BUILD)/prio_bench $(BUILD)/store_fill $(BUILD)/sub_bench $(BUILD)/resv_bench
 	@sh bench/run.sh
 	@$(BUILD)/prio_bench
+	@$(BUILD)/resv_bench
 	@FILL=$(BUILD)/store_fill SUBBENCH=$(BUILD)/sub_bench sh bench/daemon.sh
 
 # Sanitizers build apart (build/asan), so they never mix objects with a normal build.
@@ -98,7 +103,8 @@ clean:
 # The Maui commands are the one binary under the names users know.
 PREFIX  ?= /usr/local
 COMMANDS := showq checkjob checknode showstats diagnose showconfig canceljob sethold \
-            releasehold setspri setqos runjob schedctl mjobctl qsub msub
+            releasehold setspri setqos runjob schedctl mjobctl showres setres releaseres \
+            qsub msub
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin

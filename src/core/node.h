@@ -10,6 +10,8 @@
 
 #include "util/err.h"
 
+struct nprio;
+
 enum node_state {
     NODE_UP,      /* idle or running jobs: schedulable */
     NODE_DOWN,    /* not available (Maui "Down") */
@@ -28,6 +30,8 @@ struct node {
     enum node_state state;
     double speed;  /* NODECFG SPEED (relative; 1 = default) */
     long priority; /* NODECFG PRIORITY (NODEALLOCATIONPOLICY PRIORITY) */
+    struct nprio *priof; /* NODECFG PRIORITYF (policy/nprio.h), NULL = the default
+                            function; owned */
 };
 
 /* What a node is configured with; copied by sched_add_node. */
@@ -40,6 +44,7 @@ struct node_spec {
     enum node_state state;
     double speed;  /* 0 = 1 */
     long priority;
+    const char *priorityf; /* NODECFG PRIORITYF text, NULL = default; must parse */
 };
 
 /* Parse a node state name (Idle/Up/Busy/Running/Active = up, Down, Drained;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/sched_int.h"
+#include "policy/nprio.h"
 #include "util/mem.h"
 
 static int running_less(const void *a, const void *b)
@@ -78,6 +79,7 @@ static void free_node(struct node *n)
         free(n->features[i]);
     free(n->features);
     free(n->partition);
+    nprio_free(n->priof);
 }
 
 static void free_job(struct job *j)
@@ -166,6 +168,9 @@ static void append_node(struct sched *s, const struct node_spec *spec)
         .speed = spec->speed > 0 ? spec->speed : 1,
         .priority = spec->priority,
     };
+    if (spec->priorityf && nprio_parse(spec->priorityf, &n->priof, NULL) == 0 &&
+        nprio_is_dynamic(n->priof))
+        s->prio_dynamic = 1;
     parse_features(&n->features, &n->nfeatures, spec->features);
     /* The key is the node's own heap string, which stays put when the node
      * table is reallocated. */
@@ -196,6 +201,12 @@ static void append_node(struct sched *s, const struct node_spec *spec)
 
 static int check_node_spec(const struct node_spec *spec, struct err *err)
 {
+    struct nprio *f;
+    if (spec->priorityf) {
+        if (nprio_parse(spec->priorityf, &f, err) < 0)
+            return -1;
+        nprio_free(f);
+    }
     if (!spec->name || !*spec->name)
         return err_set(err, "node without a name");
     if (spec->procs < 1)

@@ -9,6 +9,7 @@
 
 #include "cfg/cfg.h"
 #include "core/sched.h"
+#include "policy/nprio.h"
 
 static int backfill_from_cfg(const struct cfg *cfg, struct sched_policy *pol, struct err *err)
 {
@@ -174,6 +175,15 @@ static int node_order_attrs(const struct cfg_obj *o, const struct cfg_obj *def,
         return err_set(err, "%s: PRIORITY: %s", where, e.msg);
     }
     spec->priority = pr ? (long)prio : 0;
+    spec->priorityf = node_attr(o, def, "PRIORITYF");
+    struct nprio *f;
+    if (spec->priorityf) {
+        if (nprio_parse(spec->priorityf, &f, &e) < 0) {
+            obj_where(o, where, sizeof where);
+            return err_set(err, "%s: %s", where, e.msg);
+        }
+        nprio_free(f);
+    }
     return 0;
 }
 

@@ -30,6 +30,13 @@ struct region {
     size_t node;        /* one of its nodes: features, partition, size */
     struct region_rv *rv; /* the reservations covering its nodes */
     size_t nrv;
+    /* The last access answer (policy/plan.c): for job cj starting at ct,
+     * in plan cgen. ACL checks are the costly part of a query. */
+    const struct job *cj;
+    long ct;
+    unsigned long cgen;
+    uint64_t cmask;
+    int clevel;
 };
 /* What a job holds in the plan in one region: from the free profile
  * (rv < 0) or from a reservation's inner profile (within its window). */
@@ -132,12 +139,15 @@ struct sched {
     size_t *node_rv_off; /* node i's reservations: node_rv[node_rv_off[i] .. [i+1]) */
     struct node_rv *node_rv;
     int multi;
+    long long free_now;  /* plan_free_now(s, NULL), valid while free_now_ok */
+    int free_now_ok;
 
     /* Node allocation (policy/alloc.c): the order of NODEALLOCATIONPOLICY
      * over the node table, and per node the user of its jobs (SINGLEUSER)
      * and how many jobs run there. */
     uint32_t *node_order;
     int order_dirty;
+    int prio_dynamic; /* some node's PRIORITYF uses a term that changes with use */
     struct cred **node_user;
     int *node_jobs;
 
@@ -219,6 +229,8 @@ void plan_unrun(struct sched *s, struct job *j, long from, long to);
 /* Reservations j may use over [t, t + walltime): the best affinity it has
  * on the nodes of region g, ACL_NONE when one of them refuses it. */
 enum acl_affinity plan_region_access(struct sched *s, const struct job *j, size_t g, long t);
+/* Tasks of j region g can hold over [t, t + walltime), by the counts. */
+long plan_region_tasks(struct sched *s, const struct job *j, size_t g, long t);
 /* Whether region g's nodes can run j at all (features, partition, size). */
 int plan_region_usable(const struct sched *s, const struct job *j, size_t g);
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/sched_int.h"
+#include "policy/nprio.h"
 #include "util/mem.h"
 
 static void set_free_bit(struct sched *s, size_t i)
@@ -164,14 +165,17 @@ static size_t prev_free(const struct sched *s, size_t i)
     return w * 64 + 63 - (size_t)__builtin_clzll(bits);
 }
 
+/* lv, level: with reservations, only nodes of regions at this level. */
 static unsigned walk_free(struct sched *s, struct job *j, size_t *cap, long now, unsigned left,
-                          int backwards)
+                          int backwards, const unsigned char *lv, int level)
 {
     if (!s->nnodes)
         return left;
     size_t i = backwards ? prev_free(s, s->nnodes - 1) : next_free(s, 0);
     while (left && i < s->nnodes) {
-        unsigned procs = 0, k = node_tasks(s, j, i, now, left, &procs);
+        unsigned procs = 0, k = 0;
+        if (!lv || lv[s->node_region[i]] == level)
+            k = node_tasks(s, j, i, now, left, &procs);
         if (k) {
             take(s, j, cap, i, procs);
             left -= k;
@@ -187,6 +191,48 @@ static unsigned walk_free(struct sched *s, struct job *j, size_t *cap, long now,
 /* ---- NODEALLOCATIONPOLICY orders beyond table order ---- */
 
 static const struct sched *cmp_s;
+
+/* A node's PRIORITYF terms (digest §6.4). Dynamic terms describe the node
+ * as it is now: moku has no load readings, so busy processors stand for
+ * LOAD, and memory in use is not tracked (AMEM = CMEM). RESAFFINITY is the
+ * job's affinity with the reservations there (1, 0, -1); PREF is 0, as
+ * jobs cannot name preferred features yet. */
+static void node_vars(const struct sched *s, size_t i, int level, double v[NPRIO_NVARS])
+{
+    const struct node *n = &s->nodes[i];
+    memset(v, 0, NPRIO_NVARS * sizeof *v);
+    v[NPRIO_CDISK] = (double)n->disk;
+    v[NPRIO_CMEM] = (double)n->mem;
+    v[NPRIO_CPROCS] = n->procs;
+    v[NPRIO_CSWAP] = (double)n->swap;
+    v[NPRIO_PRIORITY] = (double)n->priority;
+    v[NPRIO_SPEED] = n->speed;
+    v[NPRIO_ADISK] = (double)n->disk;
+    v[NPRIO_AMEM] = (double)n->mem;
+    v[NPRIO_ASWAP] = (double)n->swap;
+    v[NPRIO_APROCS] = s->node_cap[i] - s->node_used[i];
+    v[NPRIO_LOAD] = s->node_used[i];
+    v[NPRIO_JOBCOUNT] = s->node_jobs[i];
+    v[NPRIO_USAGE] = s->node_cap[i] ? (double)s->node_used[i] / s->node_cap[i] : 0;
+    v[NPRIO_RESAFFINITY] = level == 0 ? 1 : level == 3 ? -1 : 0;
+}
+
+/* The static order of NODEALLOCATIONPOLICY PRIORITY: the function with the
+ * dynamic terms at zero (the default function is then NODECFG PRIORITY). */
+static double node_static_priority(const struct node *n)
+{
+    if (!n->priof)
+        return (double)n->priority;
+    double v[NPRIO_NVARS];
+    memset(v, 0, sizeof v);
+    v[NPRIO_CDISK] = (double)n->disk;
+    v[NPRIO_CMEM] = (double)n->mem;
+    v[NPRIO_CPROCS] = n->procs;
+    v[NPRIO_CSWAP] = (double)n->swap;
+    v[NPRIO_PRIORITY] = (double)n->priority;
+    v[NPRIO_SPEED] = n->speed;
+    return nprio_eval(n->priof, v);
+}
 
 static int cmp_node(size_t x, size_t y)
 {
@@ -206,10 +252,12 @@ static int cmp_node(size_t x, size_t y)
         if (a->speed != b->speed)
             return a->speed < b->speed ? -1 : 1;
         break;
-    case NALLOC_PRIORITY:
-        if (a->priority != b->priority)
-            return a->priority > b->priority ? -1 : 1;
+    case NALLOC_PRIORITY: {
+        double pa = node_static_priority(a), pb = node_static_priority(b);
+        if (pa != pb)
+            return pa > pb ? -1 : 1;
         break;
+    }
     default:
         break;
     }
@@ -246,10 +294,41 @@ static int cmp_idle(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Nodes in the policy's order, into out (nnodes entries); returns how many. */
-static size_t ordered(struct sched *s, uint32_t *out)
+/* PRIORITY with a PRIORITYF that changes with use: the nodes with room,
+ * best first, evaluated now (lv: the job's level per region, or NULL). */
+static double *dyn_value;
+static int cmp_dyn(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (dyn_value[x] != dyn_value[y])
+        return dyn_value[x] > dyn_value[y] ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+static size_t ordered_dynamic(struct sched *s, const unsigned char *lv, uint32_t *out)
 {
     size_t n = 0;
+    dyn_value = xcalloc(s->nnodes + 1, sizeof *dyn_value);
+    for (size_t i = 0; i < s->nnodes; i++) {
+        if (s->node_used[i] >= s->node_cap[i])
+            continue;
+        double v[NPRIO_NVARS];
+        node_vars(s, i, lv ? lv[s->node_region[i]] : 2, v);
+        dyn_value[i] = s->nodes[i].priof ? nprio_eval(s->nodes[i].priof, v) : (double)s->nodes[i].priority;
+        out[n++] = (uint32_t)i;
+    }
+    qsort(out, n, sizeof *out, cmp_dyn);
+    free(dyn_value);
+    dyn_value = NULL;
+    return n;
+}
+
+/* Nodes in the policy's order, into out (nnodes entries); returns how many. */
+static size_t ordered(struct sched *s, const unsigned char *lv, uint32_t *out)
+{
+    size_t n = 0;
+    if (s->pol.nalloc == NALLOC_PRIORITY && s->prio_dynamic)
+        return ordered_dynamic(s, lv, out);
     if (s->pol.nalloc == NALLOC_CPULOAD) {
         for (size_t i = 0; i < s->nnodes; i++)
             if (s->node_used[i] < s->node_cap[i])
@@ -299,18 +378,22 @@ static unsigned char *region_levels(struct sched *s, const struct job *j, long n
     unsigned char *lv = xcalloc(s->nregions + 1, 1);
     static const unsigned char of[] = {[ACL_POSITIVE] = 0, [ACL_NEUTRAL] = 1, [ACL_NONE] = 2,
                                        [ACL_NEGATIVE] = 3};
+    /* A region whose counts leave j nothing is skipped whole: its nodes
+     * with room are reserved for others. */
     for (size_t g = 0; g < s->nregions; g++)
-        lv[g] = plan_region_usable(s, j, g) ? of[plan_region_access(s, j, g, now)] : 4;
+        lv[g] = plan_region_usable(s, j, g) && plan_region_tasks(s, j, g, now) > 0
+                    ? of[plan_region_access(s, j, g, now)]
+                    : 4;
     return lv;
 }
 
 static unsigned walk_ordered(struct sched *s, struct job *j, size_t *cap, long now, unsigned left)
 {
     uint32_t *order = xcalloc(s->nnodes + 1, sizeof *order);
-    size_t n = ordered(s, order), from = 0, to = n;
+    unsigned char *lv = s->multi ? region_levels(s, j, now) : NULL;
+    size_t n = ordered(s, lv, order), from = 0, to = n;
     if (s->pol.nalloc == NALLOC_MAXBALANCE)
         balance_range(s, j, order, n, now, &from, &to);
-    unsigned char *lv = s->multi ? region_levels(s, j, now) : NULL;
     for (int level = 0; level < (lv ? 4 : 1) && left; level++)
         for (size_t pass = 0; pass < 2 && left; pass++) {
             /* MAXBALANCE: its chosen group, then the rest in order. */
@@ -337,13 +420,16 @@ int alloc_job(struct sched *s, struct job *j, long now)
     unsigned left = (unsigned)j->tasks;
     j->slots = NULL;
     j->nslots = 0;
-    int plain = !s->multi && s->pol.naccess == NACCESS_SHARED;
-    if (plain && s->pol.nalloc == NALLOC_FIRSTAVAILABLE)
-        left = walk_free(s, j, &cap, now, left, 0);
-    else if (plain && s->pol.nalloc == NALLOC_LASTAVAILABLE)
-        left = walk_free(s, j, &cap, now, left, 1);
-    else
+    if (s->pol.nalloc == NALLOC_FIRSTAVAILABLE || s->pol.nalloc == NALLOC_LASTAVAILABLE) {
+        /* Table order: the free map skips full nodes 64 at a time. */
+        int back = s->pol.nalloc == NALLOC_LASTAVAILABLE;
+        unsigned char *lv = s->multi ? region_levels(s, j, now) : NULL;
+        for (int level = 0; level < (lv ? 4 : 1) && left; level++)
+            left = walk_free(s, j, &cap, now, left, back, lv, level);
+        free(lv);
+    } else {
         left = walk_ordered(s, j, &cap, now, left);
+    }
     if (left) {
         alloc_release(s, j); /* no side effects on failure */
         return -1;

@@ -189,6 +189,39 @@ long avail_earliest(const struct avail *a, long from, long dur, long long n)
     return AVAIL_NEVER;
 }
 
+long long avail_min_sum(const struct avail *const *ps, size_t n, long start, long end)
+{
+    if (n == 1)
+        return avail_min_free(ps[0], start, end);
+    /* A merge of the profiles' breakpoints, one cursor each: linear in the
+     * points inside the window. */
+    size_t cur[64];
+    if (n > 64)
+        n = 64;
+    long long sum = 0;
+    for (size_t k = 0; k < n; k++) {
+        long t = start < ps[k]->p[0].t ? ps[k]->p[0].t : start;
+        cur[k] = find(ps[k], t);
+        sum += ps[k]->p[cur[k]].free;
+    }
+    long long min = sum;
+    for (;;) {
+        long next = AVAIL_NEVER;
+        for (size_t k = 0; k < n; k++)
+            if (cur[k] + 1 < ps[k]->n && ps[k]->p[cur[k] + 1].t < next)
+                next = ps[k]->p[cur[k] + 1].t;
+        if (next >= end)
+            return min;
+        for (size_t k = 0; k < n; k++)
+            if (cur[k] + 1 < ps[k]->n && ps[k]->p[cur[k] + 1].t == next) {
+                sum += ps[k]->p[cur[k] + 1].free - ps[k]->p[cur[k]].free;
+                cur[k]++;
+            }
+        if (sum < min)
+            min = sum;
+    }
+}
+
 long avail_next_change(const struct avail *a, long t)
 {
     size_t i = find(a, t < a->p[0].t ? a->p[0].t : t);

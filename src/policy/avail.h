@@ -62,6 +62,9 @@ long long avail_min_free(const struct avail *a, long start, long end);
  */
 long avail_earliest(const struct avail *a, long from, long dur, long long n);
 
+/* Least of the sum of n profiles (n <= 64) over [start, end): what a
+ * request that may use all of them has at worst. */
+long long avail_min_sum(const struct avail *const *ps, size_t n, long start, long end);
 /* The first instant after t at which the free count changes, or
  * AVAIL_NEVER. */
 long avail_next_change(const struct avail *a, long t);

@@ -111,7 +111,11 @@ int plan_region_usable(const struct sched *s, const struct job *j, size_t g)
  * rest count as refused). Returns the placement level. */
 static int region_level(struct sched *s, const struct job *j, size_t g, long t, uint64_t *mask)
 {
-    const struct region *rg = &s->regions[g];
+    struct region *rg = &s->regions[g];
+    if (rg->cj == j && rg->ct == t && rg->cgen == s->plan_gen) {
+        *mask = rg->cmask;
+        return rg->clevel;
+    }
     int level = LVL_NONE, refused = 0, any = 0;
     *mask = 0;
     for (size_t k = 0; k < rg->nrv && k < 64; k++) {
@@ -129,7 +133,12 @@ static int region_level(struct sched *s, const struct job *j, size_t g, long t, 
             level = l; /* stacked: the least favourable */
         any = 1;
     }
-    return refused || !any ? LVL_NONE : level;
+    rg->cj = j;
+    rg->ct = t;
+    rg->cgen = s->plan_gen;
+    rg->cmask = *mask;
+    rg->clevel = refused || !any ? LVL_NONE : level;
+    return rg->clevel;
 }
 
 enum acl_affinity plan_region_access(struct sched *s, const struct job *j, size_t g, long t)
@@ -141,12 +150,17 @@ enum acl_affinity plan_region_access(struct sched *s, const struct job *j, size_
 }
 
 /* Processors region g offers at instant x: free plus the masked inners. */
+static long long free_at(const struct avail *a, long x)
+{
+    return x <= avail_origin(a) ? avail_free_now(a) : avail_free_at(a, x);
+}
+
 static long long region_at(const struct region *rg, uint64_t mask, long x)
 {
-    long long v = avail_free_at(rg->free, x);
+    long long v = free_at(rg->free, x);
     for (size_t k = 0; k < rg->nrv && k < 64; k++)
         if (mask >> k & 1)
-            v += avail_free_at(rg->rv[k].inner, x);
+            v += free_at(rg->rv[k].inner, x);
     return v;
 }
 
@@ -165,15 +179,13 @@ static long region_next(const struct region *rg, uint64_t mask, long x)
 /* Least processors region g offers over [a, b). */
 static long long region_min(const struct region *rg, uint64_t mask, long a, long b)
 {
-    long origin = avail_origin(rg->free);
-    long x = a < origin ? origin : a;
-    long long min = region_at(rg, mask, x);
-    for (x = region_next(rg, mask, x); x < b; x = region_next(rg, mask, x)) {
-        long long v = region_at(rg, mask, x);
-        if (v < min)
-            min = v;
-    }
-    return min;
+    const struct avail *ps[64];
+    size_t n = 0;
+    ps[n++] = rg->free;
+    for (size_t k = 0; k < rg->nrv && k < 63; k++)
+        if (mask >> k & 1)
+            ps[n++] = rg->rv[k].inner;
+    return avail_min_sum(ps, n, a, b);
 }
 
 /* Processors per node of region g (its nodes are alike under exclusive
@@ -214,6 +226,15 @@ static long long procs_for(const struct sched *s, const struct job *j, size_t g,
     default:
         return (long long)tasks * ppt;
     }
+}
+
+long plan_region_tasks(struct sched *s, const struct job *j, size_t g, long t)
+{
+    if (!s->multi)
+        return tasks_in(s, j, 0, avail_min_free(s->avail, t, t + j->walltime));
+    uint64_t mask;
+    region_level(s, j, g, t, &mask);
+    return tasks_in(s, j, g, region_min(&s->regions[g], mask, t, t + j->walltime));
 }
 
 int plan_fits(struct sched *s, const struct job *j, long t)
@@ -265,6 +286,8 @@ long long plan_free_now(struct sched *s, const struct job *j)
 {
     if (!s->multi)
         return avail_free_now(s->avail);
+    if (!j && s->free_now_ok)
+        return s->free_now;
     long long sum = 0;
     for (size_t g = 0; g < s->nregions; g++) {
         uint64_t mask = ~(uint64_t)0;
@@ -274,6 +297,10 @@ long long plan_free_now(struct sched *s, const struct job *j)
             region_level(s, j, g, avail_origin(s->avail), &mask);
         long long v = region_at(&s->regions[g], mask, avail_origin(s->regions[g].free));
         sum += v > 0 ? v : 0;
+    }
+    if (!j) {
+        s->free_now = sum;
+        s->free_now_ok = 1;
     }
     return sum;
 }
@@ -287,6 +314,7 @@ static void apply(struct sched *s, const struct plan_take *tk, long a, long b, i
 {
     struct region *rg = &s->regions[tk->region];
     long long d = sign * tk->procs;
+    s->free_now_ok = 0;
     if (tk->rv < 0) {
         avail_give(rg->free, a, b, d);
         return;
@@ -437,6 +465,7 @@ void plan_unhold(struct sched *s, struct job *j)
 
 void plan_advance(struct sched *s, long now)
 {
+    s->free_now_ok = 0;
     if (s->multi)
         avail_advance(s->avail, now); /* the clock: regions hold the counts */
     for (size_t g = 0; g < s->nregions; g++) {
@@ -563,6 +592,7 @@ static void reserve_regions(struct sched *s, long now)
 
 void plan_rebuild(struct sched *s, long now)
 {
+    s->free_now_ok = 0;
     free_regions(s);
     build_node_rv(s, now);
     assign_regions(s);
