@@ -28,6 +28,7 @@ struct region {
     long long cap;      /* up processors */
     size_t nnodes;
     size_t node;        /* one of its nodes: features, partition, size */
+    int maxprocs;       /* processors of its largest node: no bigger task fits */
     struct region_rv *rv; /* the reservations covering its nodes */
     size_t nrv;
     /* The last access answer (policy/plan.c): for job cj starting at ct,

@@ -208,6 +208,8 @@ int iter_force_start(struct sched *s, struct job *j, long now)
 static void reserve(struct sched *s, struct job *j, long now)
 {
     long t = plan_earliest(s, j, now);
+    if (t <= now) /* the counts fit now, the nodes' shapes did not: try later */
+        t = plan_earliest(s, j, now + 1);
     if (t >= AVAIL_NEVER)
         return; /* cannot run on the nodes that are up now: nothing to hold */
     /* Where processors are free but the job's credentials would then be over

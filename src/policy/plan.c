@@ -29,6 +29,7 @@
  * reservation or a node changes, not per iteration); a query walks the
  * breakpoints of the regions the job can use.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,7 @@ void plan_init(struct sched *s)
 {
     s->regions = xcalloc(1, sizeof *s->regions);
     s->regions[0].free = s->avail;
+    s->regions[0].maxprocs = INT_MAX; /* until the first rebuild knows the nodes */
     s->nregions = 1;
 }
 
@@ -198,8 +200,8 @@ static long node_procs(const struct sched *s, size_t g)
 /* Tasks of j that `procs` free processors of region g can hold. */
 static long tasks_in(const struct sched *s, const struct job *j, size_t g, long long procs)
 {
-    if (procs <= 0)
-        return 0;
+    if (procs <= 0 || s->regions[g].maxprocs < j->procs_per_task)
+        return 0; /* no node here can hold one task */
     long np = node_procs(s, g), ppt = j->procs_per_task;
     switch (s->pol.naccess) {
     case NACCESS_SINGLETASK:
@@ -241,7 +243,7 @@ int plan_fits(struct sched *s, const struct job *j, long t)
 {
     long long need = job_procs(j);
     if (!s->multi) {
-        if (!plan_region_usable(s, j, 0))
+        if (!plan_region_usable(s, j, 0) || s->regions[0].maxprocs < j->procs_per_task)
             return 0;
         if (t <= avail_origin(s->avail) && avail_free_now(s->avail) < need)
             return 0;
@@ -258,10 +260,33 @@ int plan_fits(struct sched *s, const struct job *j, long t)
     return left <= 0;
 }
 
+/* The first start after t at which a TIMELIMIT entry of a reservation
+ * changes its answer for j: where j's overlap with the window falls to the
+ * limit (start = end - limit, or start = start - walltime + limit). The
+ * profiles do not change there, but what j may use does. */
+static long next_admission(const struct sched *s, const struct job *j, long t)
+{
+    long next = AVAIL_NEVER;
+    for (size_t i = 0; i < s->nresvs; i++) {
+        const struct resv *r = s->resvs[i];
+        for (size_t k = 0; k < acl_count(r->acl); k++) {
+            const struct acl_entry *e = acl_entry(r->acl, k);
+            if (e->type != ACL_DURATION)
+                continue;
+            long c1 = r->end - e->secs, c2 = r->start - j->walltime + e->secs;
+            if (c1 > t && c1 < next)
+                next = c1;
+            if (c2 > t && c2 < next)
+                next = c2;
+        }
+    }
+    return next;
+}
+
 long plan_earliest(struct sched *s, const struct job *j, long from)
 {
     if (!s->multi) {
-        if (!plan_region_usable(s, j, 0))
+        if (!plan_region_usable(s, j, 0) || s->regions[0].maxprocs < j->procs_per_task)
             return AVAIL_NEVER;
         return avail_earliest(s->avail, from, j->walltime, job_procs(j));
     }
@@ -269,7 +294,7 @@ long plan_earliest(struct sched *s, const struct job *j, long from)
     while (t < AVAIL_NEVER) {
         if (plan_fits(s, j, t))
             return t;
-        long next = AVAIL_NEVER;
+        long next = next_admission(s, j, t);
         for (size_t g = 0; g < s->nregions; g++) {
             if (!plan_region_usable(s, j, g))
                 continue;
@@ -554,6 +579,8 @@ static void assign_regions(struct sched *s)
         s->node_region[i] = (uint32_t)g;
         s->regions[g].nnodes++;
         s->regions[g].cap += s->node_cap[i];
+        if (s->node_cap[i] > s->regions[g].maxprocs)
+            s->regions[g].maxprocs = s->node_cap[i];
     }
     strmap_free(&seen);
     for (size_t i = 0; i < s->nnodes; i++)

@@ -21,6 +21,7 @@
  * Ids are <base>.<n>, n counting from 0 per base and never reused while the
  * scheduler lives (Maui 3.3.1 also starts at 0, but reuses numbers).
  */
+#include <limits.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,12 +192,27 @@ static int node_suits(const struct sched *s, size_t i, const struct resv_spec *s
     return 1;
 }
 
-/* Tasks that fit in `room` processors of node i, at most `left`. */
+/* How many tasks of `per` a node's `have` holds (no limit when the task
+ * asks none or the node's amount is unknown). */
+static long fit_by(long have, long per, long fit)
+{
+    if (per <= 0 || have <= 0)
+        return fit;
+    return have / per < fit ? have / per : fit;
+}
+
+/* Tasks that fit in `room` processors of node i, at most `left`: every
+ * resource of a task counts (Maui's task is processors, memory, disk and
+ * swap together). */
 static long tasks_on(const struct sched *s, size_t i, const struct resv_spec *sp, long room,
                      long left)
 {
-    long fit = sp->res.procs < 0 ? (room >= s->nodes[i].procs ? 1 : 0)
+    const struct node *n = &s->nodes[i];
+    long fit = sp->res.procs < 0 ? (room >= n->procs ? 1 : 0)
                                  : (sp->res.procs ? room / sp->res.procs : 1);
+    fit = fit_by(n->mem, sp->res.mem, fit);
+    fit = fit_by(n->disk, sp->res.disk, fit);
+    fit = fit_by(n->swap, sp->res.swap, fit);
     if (sp->tpn > 0) {
         if (fit < sp->tpn && fit < left)
             return 0;
@@ -533,6 +549,8 @@ int sched_standing_from_cfg(struct sched *s, const struct cfg *cfg, struct err *
     for (size_t i = s->nresvs; i-- > 0;)
         if (s->resvs[i]->kind == RESV_STANDING)
             remove_at(s, i);
+    s->sr_next = LONG_MIN; /* look at the calendar at the next iteration */
+    s->resv_gen++;
     s->replan = 1;
     return 0;
 }
@@ -559,12 +577,15 @@ static void spec_of_def(const struct srcfg_def *d, struct resv_spec *sp)
     };
 }
 
-/* The instance of definition di whose window starts at wstart, if any. */
+/* The instance of definition di whose window starts at wstart, if any. An
+ * INFINITY reservation has one window, which srtime reports from "now" on:
+ * any instance of it is that one. */
 static struct resv *instance(struct sched *s, size_t di, long wstart)
 {
+    int forever = s->srdefs[di].time.period == SRTIME_INFINITY;
     for (size_t i = 0; i < s->nresvs; i++)
         if (s->resvs[i]->kind == RESV_STANDING && s->resvs[i]->sr == (long)di &&
-            s->resvs[i]->sr_window == wstart)
+            (forever || s->resvs[i]->sr_window == wstart))
             return s->resvs[i];
     return NULL;
 }

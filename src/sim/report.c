@@ -105,15 +105,15 @@ void report_print_json(FILE *f, const struct report *r)
 
 int report_write_jobs_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out)
 {
-    fprintf(f, "job_id,submit,start,end,wait,procs,walltime,runtime,backfilled\n");
+    fprintf(f, "job_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted\n");
     for (size_t i = 0; i < wl->njobs; i++) {
         const struct wl_job *w = &wl->jobs[i];
         const struct sim_outcome *o = &out[i];
         if (o->start < 0 || o->end < 0)
             continue; /* rejected, or not ended when the replay stopped */
-        fprintf(f, "%s,%ld,%ld,%ld,%ld,%lld,%ld,%ld,%d\n", w->id ? w->id : "", w->submit,
+        fprintf(f, "%s,%ld,%ld,%ld,%ld,%lld,%ld,%ld,%d,%d\n", w->id ? w->id : "", w->submit,
                 o->start, o->end, o->start - w->submit, wl_job_procs(w), w->walltime,
-                o->end - o->start, o->backfilled);
+                o->end - o->start, o->backfilled, o->preempted);
     }
     return ferror(f) ? -1 : 0;
 }
