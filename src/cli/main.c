@@ -62,7 +62,7 @@ static void usage(FILE *f)
             "       moku COMMAND [ARGS] [--home DIR]      ask the daemon (MOKU_HOME): showq,\n"
             "                  checkjob, checknode, showstats, diagnose, showconfig, canceljob,\n"
             "                  sethold, releasehold, setspri, setqos, runjob, schedctl,\n"
-            "                  mjobctl -s|-r (suspend, resume)\n"
+            "                  mjobctl -s|-r (suspend, resume), showres, setres, releaseres\n"
             "       moku simulate [--config FILE] [--nodes N --ppn P | --procs N]\n"
             "                     [--jobs-out FILE.csv] [--format text|json] [--strict]\n"
             "                     [--until TIME] [--show \"COMMAND\"]... [--resources FILE]\n"

@@ -112,6 +112,7 @@ void sched_destroy(struct sched *s)
     free(s->node_user);
     free(s->node_order);
     free(s->suspended);
+    trig_free_all(s);
     for (size_t i = 0; i < s->nresvs; i++)
         resv_free(s->resvs[i]);
     free(s->resvs);

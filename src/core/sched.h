@@ -228,6 +228,20 @@ long sched_epoch(const struct sched *s);
 enum acl_affinity sched_resv_access(const struct sched *s, const struct resv *r,
                                     const struct job *j, long start);
 
+/* A standing reservation's TRIGGER with an exec or submit action came due
+ * (policy/trigger.c): the driver runs it, or says it cannot. */
+struct sched_fired {
+    char *resv;        /* the instance's id */
+    const char *event; /* "create", "start", "end" */
+    int submit;        /* action submit (data: a job script), else exec (data: a command) */
+    char *data;
+    long at;
+};
+/* Take the oldest fired trigger: 1 and *out filled (free with
+ * sched_fired_free), or 0 when none is waiting. */
+int sched_pop_fired(struct sched *s, struct sched_fired *out);
+void sched_fired_free(struct sched_fired *f);
+
 /* The next instant after now at which a reservation begins or ends
  * (AVAIL_NEVER-like far future if none), standing ones only when asked:
  * drivers wake the scheduler then, as for a job's end. */

@@ -157,6 +157,15 @@ struct sched {
     struct job **suspended;
     size_t nsuspended, capsuspended;
     long sr_next;            /* standing reservations: next look at the calendar */
+    /* Triggers waiting for their time, and exec/submit actions fired for
+     * the driver (policy/trigger.c); instance windows a cancel action
+     * ended, not to be made again. */
+    struct trig { long at; char *resv; size_t def, k; } *trigs;
+    size_t ntrigs, captrigs;
+    struct sched_fired *fired;
+    size_t nfired, capfired;
+    struct sr_cancelled { size_t def; long window; } *sr_cancelled;
+    size_t nsr_cancelled, capsr_cancelled;
     unsigned long sr_gen;    /* resv_gen at that look */
 };
 
@@ -245,6 +254,14 @@ void resv_expire(struct sched *s, long now);
 /* Whether j may use r if started at t (ACL, BYNAME, ADVRES). */
 enum acl_affinity resv_access(const struct sched *s, const struct resv *r, const struct job *j,
                               long t);
+/* policy/trigger.c */
+void trig_created(struct sched *s, const struct resv *r, long now);
+void trig_run(struct sched *s, long now);
+long trig_next(const struct sched *s);
+void trig_free_all(struct sched *s);
+/* policy/resv.c: release a standing instance for good (a cancel trigger). */
+void resv_cancel_instance(struct sched *s, const char *id);
+
 /* policy/preempt.c. OWNERPREEMPT: for idle job j, which cannot start now,
  * preempt running jobs of others on the reservations j's credentials own
  * (flag OWNERPREEMPT) until j fits; 1 if it now fits. */

@@ -2,7 +2,8 @@
  * daemon_int — the daemon's state, shared by its files: serve.c (set-up,
  * the loop, iterations), djobs.c (job records: submit, restore, the
  * resource manager's side), dctl.c (requests: who may do what, the job and
- * scheduler control commands).
+ * scheduler control commands), dresv.c (administrative reservations: the
+ * store's copy of the engine's).
  */
 #ifndef MOKU_DAEMON_INT_H
 #define MOKU_DAEMON_INT_H
@@ -36,6 +37,19 @@ struct peer {
     int admin; /* 1, 2 or 3 (ADMIN1 .. ADMIN3), 0 = ordinary user */
 };
 
+/* An administrative reservation the store holds, and who made it. */
+struct dresv {
+    char *id;
+    char *creator; /* user name, NULL = unknown */
+    long uid;      /* the creator's uid, -1 = unknown */
+};
+
+/* What one dresv_save wrote, until dresv_settle: ids, owned. */
+struct dresv_change {
+    char **added, **removed;
+    size_t nadded, nremoved;
+};
+
 struct dmn {
     char *home, *cfg_path, *db_path, *sock_path, *spool, *exe;
     struct cfg *cfg;
@@ -63,6 +77,8 @@ struct dmn {
     long fs_saved_at;  /* the checkpoint the ledger was restored from (usage up to then) */
     long *forget;      /* ended jobs whose spool goes once their end is committed */
     size_t nforget, capforget;
+    struct dresv *resvs; /* the engine's RESV_USER reservations the store holds; owned */
+    size_t nresvs, capresvs;
 };
 
 /* djobs.c */
@@ -92,6 +108,25 @@ void djobs_free(struct dmn *d);
 json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req);
 /* Fill p's names and admin level from its uid/gid and ADMIN1..3. */
 void dctl_peer(struct dmn *d, struct peer *p);
+
+/* dresv.c */
+/* Load the stored reservations into the engine (d->s, nodes added): ended
+ * ones are removed, nodes that no longer exist dropped, processors capped
+ * at what a node has (each logged, and stored); one the engine refuses is
+ * logged and left in the store. Errors: the store (unreadable or damaged
+ * rows, named). */
+int dresv_restore(struct dmn *d, struct err *err);
+/* Inside the caller's transaction: store the engine's new RESV_USER
+ * reservations (made by `by`, NULL = unknown) and remove those it no longer
+ * has. Then, after the commit (or rollback), dresv_settle: committed keeps
+ * it; not committed releases the new ones from the engine and restores the
+ * removed ones from the store. On error the caller rolls back and settles
+ * with 0. */
+int dresv_save(struct dmn *d, const struct peer *by, struct dresv_change *c, struct err *err);
+void dresv_settle(struct dmn *d, struct dresv_change *c, int committed);
+/* The stored reservation id (who made it), or NULL. */
+const struct dresv *dresv_find(const struct dmn *d, const char *id);
+void dresv_free(struct dmn *d);
 
 /* serve.c */
 void serve_iterate(struct dmn *d);

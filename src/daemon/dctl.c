@@ -2,13 +2,15 @@
  * dctl — the daemon's requests: who is asking (the kernel says, never the
  * request), what they may do, and the commands that change state.
  *
- * Anyone may look: showq, checkjob, diagnose, showconfig go to the command
- * layer (cmd/) as in the simulator. A user may cancel, hold and release
- * their own jobs, and move them to a QOS their credentials allow. ADMIN1
- * and ADMIN2 may do that to any job and also setspri, runjob; ADMIN1 alone
- * controls the scheduler (schedctl). ADMIN3 may look at everything, as
- * anyone may. root and the daemon's own user are always ADMIN1. An ADMINn
- * entry names a user, or a group whose members it admits.
+ * Anyone may look: showq, checkjob, showres, diagnose, showconfig go to
+ * the command layer (cmd/) as in the simulator, and everyone sees every
+ * job and reservation. A user may cancel, hold and release their own jobs,
+ * and move them to a QOS their credentials allow. ADMIN1 and ADMIN2 may do
+ * that to any job and also setspri, runjob, setres and releaseres (with
+ * RESCTLPOLICY ANY, any user may setres, and releaseres what they created);
+ * ADMIN1 alone controls the scheduler (schedctl). ADMIN3 may look at
+ * everything, as anyone may. root and the daemon's own user are always
+ * ADMIN1. An ADMINn entry names a user, or a group whose members it admits.
  *
  * Every change is committed to the store before the reply is sent.
  */
@@ -18,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -433,6 +436,104 @@ static json_t *do_schedctl(struct dmn *d, const struct peer *p, int argc, char *
     return reply_err("schedctl: unknown option '%.64s' (-s, -r, -k or -R)", argv[0]);
 }
 
+/* ---- setres, releaseres ---- */
+
+/* RESCTLPOLICY ANY: any user may create reservations (and release their
+ * own); ADMINONLY (the default): ADMIN1 and ADMIN2 alone. */
+static int resctl_any(const struct dmn *d)
+{
+    const char *v = cfg_str(d->cfg, "RESCTLPOLICY", NULL);
+    return v && strcasecmp(v, "ANY") == 0;
+}
+
+/* A user who is not an administrator may release only the reservations
+ * they created: NULL, or the refusal. Ids the engine does not know, or
+ * does not let anyone release, are left to the command's own message. */
+static json_t *release_refused(struct dmn *d, const struct peer *p, int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--format") == 0) {
+            i++;
+            continue;
+        }
+        const struct resv *r = sched_find_resv(d->s, argv[i]);
+        if (!r || r->kind != RESV_USER)
+            continue;
+        const struct dresv *dr = dresv_find(d, argv[i]);
+        if (!dr || dr->uid != (long)p->uid)
+            return reply_err("releaseres: user %s is not authorized to release reservation "
+                             "'%.64s' (only its creator, ADMIN1 or ADMIN2)",
+                             p->user, argv[i]);
+    }
+    return NULL;
+}
+
+/* Record what a setres or releaseres changed: in the event log (inside
+ * the transaction), or in the daemon's log (once committed). */
+static void resctl_note(struct dmn *d, const struct peer *p, const struct dresv_change *c,
+                        int events)
+{
+    long now = time(NULL);
+    for (int k = 0; k < 2; k++) {
+        char *const *ids = k ? c->removed : c->added;
+        size_t n = k ? c->nremoved : c->nadded;
+        for (size_t i = 0; i < n; i++) {
+            if (events)
+                store_event(d->st, now, 0, k ? "releaseres" : "setres", ids[i], NULL);
+            else
+                dlog(d->log, 1, "reservation %s %s by %s", ids[i], k ? "released" : "created",
+                     p->user);
+        }
+    }
+}
+
+/*
+ * setres ... / releaseres ID...: the command layer's (cmd/resctl.c) with
+ * control set, then the store made to match the engine's reservations,
+ * committed before the reply. The store is synchronized even when the
+ * command failed, so that whatever the engine holds is what is saved.
+ */
+static json_t *do_resctl(struct dmn *d, const struct peer *p, const char *cmd, int argc,
+                         char **argv)
+{
+    int admin = p->admin >= 1 && p->admin <= 2, set = strcmp(cmd, "setres") == 0;
+    if (!admin && !resctl_any(d))
+        return reply_err("%s: user %s is not authorized (ADMIN1 or ADMIN2, or RESCTLPOLICY ANY)",
+                         cmd, p->user);
+    json_t *r = !admin && !set ? release_refused(d, p, argc, argv) : NULL;
+    if (r || (r = begin(d)))
+        return r;
+    char **full = xcalloc((size_t)argc + 2, sizeof *full);
+    full[0] = (char *)cmd;
+    memcpy(full + 1, argv, (size_t)argc * sizeof *argv);
+    struct cmd_ctx ctx = {.s = d->s, .cfg = d->cfg, .now = time(NULL),
+                          .stats_since = d->stats_since, .control = 1};
+    char *out = NULL;
+    struct err e, se;
+    int rc = cmd_runv(&ctx, argc + 1, full, &out, &e);
+    free(full);
+    struct dresv_change c;
+    if (dresv_save(d, p, &c, &se) < 0) {
+        store_rollback(d->st);
+        dresv_settle(d, &c, 0);
+        free(out);
+        return reply_err("%s: the change could not be saved: %s", cmd, se.msg);
+    }
+    resctl_note(d, p, &c, 1);
+    int committed = store_commit(d->st, &se) == 0;
+    if (committed)
+        resctl_note(d, p, &c, 0);
+    dresv_settle(d, &c, committed);
+    if (committed) {
+        d->want_iter = 1;
+        r = rc < 0 ? reply_err("%s", e.msg) : reply_ok(out);
+    } else {
+        r = reply_err("%s: the change could not be saved: %s", cmd, se.msg);
+    }
+    free(out);
+    return r;
+}
+
 /* ---- the read-only commands ---- */
 
 static const char *const sj_names[] = {
@@ -650,10 +751,13 @@ json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
         r = do_schedctl(d, p, argc, argv);
     else if (strcmp(cmd, "mjobctl") == 0)
         r = do_mjobctl(d, p, argc, argv);
+    else if (strcmp(cmd, "setres") == 0 || strcmp(cmd, "releaseres") == 0)
+        r = do_resctl(d, p, cmd, argc, argv);
     else if (strcmp(cmd, "checkjob") == 0 && (r = checkjob_from_store(d, argc, argv)))
         ; /* a job that ended before the daemon's last restart */
     else {
-        /* The command layer's own: showq, checkjob, diagnose, showconfig. */
+        /* The command layer's own: showq, checkjob, checknode, showstats,
+         * showres, diagnose, showconfig. */
         char **full = xcalloc((size_t)argc + 2, sizeof *full);
         full[0] = (char *)cmd;
         for (int i = 0; i < argc; i++)

@@ -66,6 +66,7 @@ static void spec_of(const struct store_job *r, char *name, size_t len, size_t ta
         .tag = tag,
         .holds = r->holds,
         .start_after = r->start_after,
+        .advres = r->advres,
     };
 }
 

@@ -11,7 +11,8 @@
  * An iteration, in one store transaction: ask the resource manager which
  * jobs ended, close any fairshare window that ended (saved to the store
  * and as an FS data file), then let the engine schedule (its starts go to
- * the resource manager through djobs_rm_start).
+ * the resource manager through djobs_rm_start) and remove the
+ * administrative reservations that expired from the store.
  */
 #define _GNU_SOURCE /* accept4 */
 #include <errno.h>
@@ -86,7 +87,11 @@ static int add_nodes(struct dmn *d, struct err *err)
     return rc;
 }
 
-/* A scheduler from d->cfg: policy, credentials, limits, nodes. */
+/* A scheduler from d->cfg: policy, credentials, limits, nodes, standing
+ * reservations (their instances are made at the first iteration, in the
+ * daemon's local time zone: PERIOD=DAY windows follow the wall clock of
+ * the machine). Administrative reservations come from the store
+ * (dresv_restore), once the scheduler is d->s. */
 static struct sched *build_sched(struct dmn *d, struct err *err)
 {
     struct sched_policy pol;
@@ -96,11 +101,12 @@ static struct sched *build_sched(struct dmn *d, struct err *err)
     struct sched *keep = d->s;
     d->s = s;
     if (sched_creds_from_cfg(s, d->cfg, err) < 0 || sched_limits_from_cfg(s, d->cfg, err) < 0 ||
-        add_nodes(d, err) < 0) {
+        add_nodes(d, err) < 0 || sched_standing_from_cfg(s, d->cfg, err) < 0) {
         d->s = keep;
         sched_destroy(s);
         return NULL;
     }
+    sched_set_zone(s, 1, 0);
     d->s = keep;
     return s;
 }
@@ -227,10 +233,17 @@ void serve_iterate(struct dmn *d)
     fs_close(d, now);
     if (!d->paused)
         sched_iterate(d->s, now);
-    if (store_commit(d->st, &e) < 0)
+    struct dresv_change rc; /* the reservations that expired */
+    if (dresv_save(d, NULL, &rc, &e) < 0)
+        dlog(d->log, 0, "error: %s", e.msg);
+    int committed = store_commit(d->st, &e) == 0;
+    if (!committed)
         dlog(d->log, 0, "error: %s", e.msg);
     else
         djobs_forget(d);
+    for (size_t i = 0; committed && i < rc.nremoved; i++)
+        dlog(d->log, 1, "reservation %s expired", rc.removed[i]);
+    dresv_settle(d, &rc, committed);
     d->iterations++;
     dlog(d->log, 3, "iteration %ld: %.2f ms, %zu idle, %zu running", d->iterations,
          mono_ms() - t0, sched_nidle(d->s), sched_nrunning(d->s));
@@ -336,6 +349,8 @@ static void reload(struct dmn *d)
     d->s = s;
     d->interval = cfg_time(d->cfg, "RMPOLLINTERVAL", NULL);
     fs_restore(d, time(NULL));
+    if (dresv_restore(d, &e) < 0)
+        dlog(d->log, 0, "error: administrative reservations not restored: %s", e.msg);
     if (djobs_restore(d, &e) < 0)
         dlog(d->log, 0, "error: %s", e.msg);
     d->want_iter = 1;
@@ -472,7 +487,9 @@ static int setup(struct dmn *d, const char *home, struct err *err)
     d->started = time(NULL);
     fs_restore(d, d->started);
     d->last_fs_save = d->started;
-    if (djobs_restore(d, err) < 0)
+    /* Reservations before jobs: running jobs adopted inside one are charged
+     * to it. */
+    if (dresv_restore(d, err) < 0 || djobs_restore(d, err) < 0)
         return -1;
     /* A first checkpoint: the usage of the jobs this daemon starts is safe
      * from the start. */
@@ -498,6 +515,7 @@ static void teardown(struct dmn *d)
         unlink(d->sock_path);
     }
     djobs_free(d);
+    dresv_free(d);
     sched_destroy(d->s);
     local_destroy(d->local);
     store_close(d->st);

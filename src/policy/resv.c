@@ -549,6 +549,7 @@ int sched_standing_from_cfg(struct sched *s, const struct cfg *cfg, struct err *
     for (size_t i = s->nresvs; i-- > 0;)
         if (s->resvs[i]->kind == RESV_STANDING)
             remove_at(s, i);
+    s->nsr_cancelled = 0; /* new definitions: every window is theirs again */
     s->sr_next = LONG_MIN; /* look at the calendar at the next iteration */
     s->resv_gen++;
     s->replan = 1;
@@ -608,6 +609,32 @@ static void make_instance(struct sched *s, size_t di, const struct srtime_window
     r->sr = (long)di;
     r->sr_window = w->start - s->epoch;
     r->topup_gen = s->resv_gen;
+    trig_created(s, r, now);
+}
+
+static int cancelled(const struct sched *s, size_t di, long window)
+{
+    for (size_t i = 0; i < s->nsr_cancelled; i++)
+        if (s->sr_cancelled[i].def == di && s->sr_cancelled[i].window == window)
+            return 1;
+    return 0;
+}
+
+void resv_cancel_instance(struct sched *s, const char *id)
+{
+    for (size_t i = 0; i < s->nresvs; i++)
+        if (strcmp(s->resvs[i]->id, id) == 0) {
+            struct resv *r = s->resvs[i];
+            if (r->kind == RESV_STANDING) {
+                /* INFINITY has one window, whatever srtime calls its start. */
+                long window = s->srdefs[r->sr].time.period == SRTIME_INFINITY ? 0 : r->sr_window;
+                s->sr_cancelled = xgrow(s->sr_cancelled, &s->capsr_cancelled,
+                                        s->nsr_cancelled + 1, sizeof *s->sr_cancelled);
+                s->sr_cancelled[s->nsr_cancelled++] = (struct sr_cancelled){(size_t)r->sr, window};
+            }
+            remove_at(s, i);
+            return;
+        }
 }
 
 /* A partial instance: place it again, keep the better placement. */
@@ -649,8 +676,9 @@ static void refresh_def(struct sched *s, size_t di, long now)
     if (n > SRTIME_WINDOWS_MAX)
         n = SRTIME_WINDOWS_MAX;
     for (size_t k = 0; k < n; k++) {
-        struct resv *r = instance(s, di, w[k].start - s->epoch);
-        if (!r)
+        long window = w[k].start - s->epoch;
+        struct resv *r = instance(s, di, window);
+        if (!r && !cancelled(s, di, s->srdefs[di].time.period == SRTIME_INFINITY ? 0 : window))
             make_instance(s, di, &w[k], now);
         else if (r->tasks < r->tasks_asked && r->topup_gen != s->resv_gen)
             top_up(s, r, di, now);
@@ -673,6 +701,8 @@ static long next_quarter(const struct sched *s, long now)
 void resv_refresh(struct sched *s, long now)
 {
     size_t before = s->nresvs;
+    if (s->ntrigs)
+        trig_run(s, now); /* before expiry: an end trigger may name an instance ending now */
     resv_expire(s, now);
     if (!s->nsrdefs || (now < s->sr_next && s->sr_gen == s->resv_gen && s->nresvs == before))
         return;
@@ -686,7 +716,7 @@ long sched_next_event(const struct sched *s, long now, int standing)
 {
     /* Instances due later are made at the first iteration after their
      * calendar moment, before anything is decided then: no wake-up needed. */
-    long next = AVAIL_NEVER;
+    long next = standing ? trig_next(s) : AVAIL_NEVER;
     for (size_t i = 0; i < s->nresvs; i++) {
         const struct resv *r = s->resvs[i];
         if (r->kind == RESV_STANDING && !standing)

@@ -18,9 +18,14 @@
  *
  * The schema carries a version in PRAGMA user_version. Version 0 is a new,
  * empty database: the tables are created in one transaction (BEGIN
- * IMMEDIATE, so two daemons opening a new file at once create it once). A
- * version newer than STORE_SCHEMA is refused before anything is written, so
- * an older moku never touches a newer database.
+ * IMMEDIATE, so two daemons opening a new file at once create it once). An
+ * older version is upgraded the same way, in one transaction, by the steps
+ * of upgrade_sql; a new database is created at version 1 and upgraded, so
+ * that new and upgraded databases cannot differ. A version newer than
+ * STORE_SCHEMA is refused before anything is written, so an older moku never
+ * touches a newer database.
+ *
+ * Reservations are in store_resv.c (the helpers they share: store_int.h).
  */
 #include "store/store.h"
 
@@ -31,9 +36,10 @@
 
 #include <sqlite3.h>
 
+#include "store/store_int.h"
 #include "util/mem.h"
 
-#define STORE_SCHEMA 1     /* PRAGMA user_version written by this code */
+#define STORE_SCHEMA 2     /* PRAGMA user_version written by this code */
 #define STORE_BUSY_MS 5000 /* wait this long for another connection's lock */
 #define STORE_STR_(x) #x
 #define STORE_STR(x) STORE_STR_(x)
@@ -67,6 +73,21 @@ static const char schema_sql[] =
     " job INTEGER NOT NULL, kind TEXT, text TEXT);"
     "CREATE TABLE scripts (id INTEGER PRIMARY KEY, text TEXT NOT NULL);";
 
+/* upgrade_sql[k] takes a version-k database to version k + 1. */
+static const char *const upgrade_sql[STORE_SCHEMA] = {
+    /* 2: administrative reservations (setres), their nodes by name. seq
+     * keeps the order they were stored in. */
+    [1] = "CREATE TABLE resvs (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,"
+          " start_time INTEGER NOT NULL, end_time INTEGER NOT NULL, created INTEGER NOT NULL,"
+          " flags INTEGER NOT NULL, access INTEGER NOT NULL, acl TEXT NOT NULL,"
+          " owner TEXT, owner_type INTEGER NOT NULL, priority INTEGER NOT NULL,"
+          " chargeaccount TEXT, tasks INTEGER NOT NULL, creator TEXT,"
+          " creator_uid INTEGER NOT NULL);"
+          "CREATE TABLE resv_nodes (resv TEXT NOT NULL REFERENCES resvs (id) ON DELETE CASCADE,"
+          " pos INTEGER NOT NULL, node TEXT NOT NULL, procs INTEGER NOT NULL,"
+          " PRIMARY KEY (resv, pos)) WITHOUT ROWID;",
+};
+
 /* The job columns after id, in the order job_bind and job_read use. */
 #define JOB_COLS                                                                                   \
     "name, user_name, group_name, uid, gid, account, class, qos, tasks, ppn, nodes, mem_mb, "      \
@@ -75,33 +96,6 @@ static const char schema_sql[] =
     "deferred_until"
 #define JOB_NCOLS 32
 #define JOB_QMARKS "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
-
-/* The prepared statements, one per operation. The row queries of nodes,
- * fairshare and events all return (text, text, int, int, real) so that one
- * collector (rows_collect) serves the three. */
-enum stmt_id {
-    S_BEGIN,
-    S_COMMIT,
-    S_ROLLBACK,
-    S_JOB_ADD,
-    S_JOB_PUT,
-    S_JOB_GET,
-    S_JOBS_ACTIVE,
-    S_JOBS_ENDED,
-    S_NODE_SET,
-    S_NODE_DEL,
-    S_NODES,
-    S_FS_PUT,
-    S_FS_LOAD,
-    S_KV_SET,
-    S_KV_DEL,
-    S_KV_GET,
-    S_EVENT,
-    S_EVENTS,
-    S_SCRIPT_PUT,
-    S_SCRIPT_GET,
-    S_COUNT
-};
 
 static const char *const stmt_sql[S_COUNT] = {
     [S_BEGIN] = "BEGIN IMMEDIATE",
@@ -131,90 +125,21 @@ static const char *const stmt_sql[S_COUNT] = {
                  " ORDER BY id",
     [S_SCRIPT_PUT] = "INSERT OR REPLACE INTO scripts (id, text) VALUES (?, ?)",
     [S_SCRIPT_GET] = "SELECT text FROM scripts WHERE id = ?",
+    /* store_resv.c: a reservation and its nodes are written under a
+     * savepoint, atomic inside or outside a transaction. */
+    [S_SAVEPOINT] = "SAVEPOINT resv",
+    [S_RELEASE] = "RELEASE resv",
+    [S_ROLLBACK_TO] = "ROLLBACK TO resv",
+    [S_RESV_DEL] = "DELETE FROM resvs WHERE id = ?",
+    [S_RESV_NODES_DEL] = "DELETE FROM resv_nodes WHERE resv = ?",
+    [S_RESV_ADD] = "INSERT INTO resvs (id, " RESV_COLS ") VALUES (" RESV_QMARKS ")",
+    [S_RESV_NODE_ADD] = "INSERT INTO resv_nodes (resv, pos, node, procs) VALUES (?, ?, ?, ?)",
+    [S_RESVS] = "SELECT r.id, r.start_time, r.end_time, r.created, r.flags, r.access, r.acl,"
+                " r.owner, r.owner_type, r.priority, r.chargeaccount, r.tasks, r.creator,"
+                " r.creator_uid, n.node, n.procs"
+                " FROM resvs r LEFT JOIN resv_nodes n ON n.resv = r.id"
+                " ORDER BY r.created, r.seq, n.pos",
 };
-
-struct store {
-    sqlite3 *db;
-    char *path; /* as given to store_open, for messages */
-    sqlite3_stmt *stmt[S_COUNT];
-};
-
-/* ---- errors and statement helpers ---- */
-
-/* "<path>: <what>: <SQLite's message>"; returns -1. */
-static int db_err(const struct store *st, struct err *err, const char *what)
-{
-    return err_set(err, "%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
-}
-
-/* Make s ready for the next use: reset it and drop the bound values (which
- * may point into the caller's strings, bound SQLITE_STATIC). Their return
- * codes repeat the last step's, which the caller has already seen. */
-static void stmt_done(sqlite3_stmt *s)
-{
-    sqlite3_reset(s);
-    sqlite3_clear_bindings(s);
-}
-
-/* Step a statement that returns no rows, then make it ready again. */
-static int stmt_run(struct store *st, sqlite3_stmt *s, struct err *err, const char *what)
-{
-    int rc = sqlite3_step(s);
-    if (rc != SQLITE_DONE) {
-        db_err(st, err, what); /* before the reset, while the message is this step's */
-        stmt_done(s);
-        return -1;
-    }
-    stmt_done(s);
-    return 0;
-}
-
-/* Sequential binding of parameters 1, 2, ...: the first failure sticks, so
- * a run of binds needs one check at the end. */
-struct binder {
-    sqlite3_stmt *s;
-    int i;
-    int rc;
-};
-
-static void bind_i64(struct binder *b, long long v)
-{
-    if (b->rc == SQLITE_OK)
-        b->rc = sqlite3_bind_int64(b->s, ++b->i, v);
-}
-
-static void bind_double(struct binder *b, double v)
-{
-    if (b->rc == SQLITE_OK)
-        b->rc = sqlite3_bind_double(b->s, ++b->i, v);
-}
-
-/* NULL binds SQL NULL. The text is not copied: the statement is reset and
- * its bindings cleared before the calling store function returns. */
-static void bind_text(struct binder *b, const char *v)
-{
-    if (b->rc != SQLITE_OK)
-        return;
-    ++b->i;
-    b->rc = v ? sqlite3_bind_text(b->s, b->i, v, -1, SQLITE_STATIC) : sqlite3_bind_null(b->s, b->i);
-}
-
-/* Finish a run of binds: 0, or -1 with the message (and s made ready). */
-static int bind_check(struct store *st, struct binder *b, struct err *err, const char *what)
-{
-    if (b->rc == SQLITE_OK)
-        return 0;
-    err_set(err, "%s: %s: binding parameter %d: %s", st->path, what, b->i, sqlite3_errstr(b->rc));
-    stmt_done(b->s);
-    return -1;
-}
-
-/* Column i as a new string, NULL for SQL NULL. Caller frees. */
-static char *col_str(sqlite3_stmt *s, int i)
-{
-    const unsigned char *t = sqlite3_column_text(s, i);
-    return t ? xstrdup((const char *)t) : NULL;
-}
 
 /* ---- opening ---- */
 
@@ -267,8 +192,9 @@ static int exec(struct store *st, const char *sql, struct err *err, const char *
     return 0;
 }
 
-/* Create the tables if the database is new (version 0 and empty). Under
- * BEGIN IMMEDIATE, so the version read is the one the creation replaces. */
+/* Create the tables if the database is new (version 0 and empty), and
+ * upgrade an older one step by step to STORE_SCHEMA. Under BEGIN IMMEDIATE,
+ * so the version read is the one the creation or upgrade replaces. */
 static int schema_create(struct store *st, struct err *err)
 {
     if (exec(st, "BEGIN IMMEDIATE", err, "creating the schema") < 0)
@@ -283,11 +209,22 @@ static int schema_create(struct store *st, struct err *err)
                 st->path);
         goto fail;
     }
-    if (version == 0 && (exec(st, schema_sql, err, "creating the schema") < 0 ||
-                         exec(st, "PRAGMA user_version = " STORE_STR(STORE_SCHEMA), err,
-                              "setting the schema version") < 0))
+    if (version > STORE_SCHEMA) { /* another moku, newer, got there first */
+        err_set(err, "%s: database schema version %lld is newer than this moku knows (%d)",
+                st->path, version, STORE_SCHEMA);
         goto fail;
-    if (exec(st, "COMMIT", err, "creating the schema") < 0)
+    }
+    if (version == 0) {
+        if (exec(st, schema_sql, err, "creating the schema") < 0)
+            goto fail;
+        version = 1;
+    }
+    for (; version < STORE_SCHEMA; version++)
+        if (exec(st, upgrade_sql[version], err, "upgrading the schema") < 0)
+            goto fail;
+    if (exec(st, "PRAGMA user_version = " STORE_STR(STORE_SCHEMA), err,
+             "setting the schema version") < 0 ||
+        exec(st, "COMMIT", err, "creating the schema") < 0)
         goto fail;
     return 0;
 fail:
@@ -326,7 +263,7 @@ static int setup(struct store *st, struct err *err)
         exec(st, "PRAGMA synchronous = FULL", err, "setting synchronous=FULL") < 0 ||
         exec(st, "PRAGMA foreign_keys = ON", err, "enabling foreign keys") < 0)
         return -1;
-    if (version == 0 && schema_create(st, err) < 0)
+    if (version < STORE_SCHEMA && schema_create(st, err) < 0)
         return -1;
     return prepare_all(st, err);
 }

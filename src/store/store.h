@@ -1,7 +1,8 @@
 /*
  * store — the daemon's persistent state in SQLite (WAL mode): jobs and their
  * requests, holds and system priorities, node administrative state,
- * fairshare usage windows, counters, and an event log.
+ * administrative reservations, fairshare usage windows, counters, and an
+ * event log.
  *
  * Every store_* call that changes something is durable when it returns
  * (its own transaction, committed with synchronous=FULL in WAL mode), unless
@@ -114,6 +115,48 @@ int store_script_get(struct store *st, long id, char **text, struct err *err);
 int store_node_state(struct store *st, const char *node, const char *state, struct err *err);
 int store_nodes(struct store *st, int (*fn)(void *ctx, const char *node, const char *state),
                 void *ctx, struct err *err);
+
+/* An administrative reservation (setres) as the daemon keeps it; standing
+ * reservations' instances are not stored (maui.cfg makes them again). The
+ * nodes are kept by name, not by index, so that a changed node table is
+ * noticed. Strings are owned by the record (store_resv_free). */
+struct store_resv_node {
+    char *name;     /* node name, never NULL or empty */
+    unsigned procs; /* processors reserved on it, > 0 */
+};
+
+struct store_resv {
+    char *id;            /* "<name>.<n>", never NULL or empty */
+    long start, end;     /* epoch seconds, end > start */
+    long created;        /* epoch seconds */
+    unsigned flags;      /* SRCFG_* bits (policy/srcfg.h) */
+    int access;          /* enum srcfg_access */
+    char *acl;           /* acl_format text, "" = no ACL (never NULL) */
+    char *owner;         /* NULL = none */
+    int owner_type;      /* enum acl_type, meaningful with an owner */
+    long priority;
+    char *chargeaccount; /* NULL = none */
+    long tasks;          /* tasks asked */
+    char *creator;       /* the user who made it (setres), NULL = unknown */
+    long creator_uid;    /* -1 = unknown */
+    struct store_resv_node *nodes;
+    size_t nnodes;
+};
+
+/* Write r with its nodes, replacing any reservation with the same id (its
+ * nodes included). Errors: NULL or empty id or node name, NULL acl, a node
+ * with 0 processors, end <= start; SQLite errors. */
+int store_resv_put(struct store *st, const struct store_resv *r, struct err *err);
+/* Remove reservation id and its nodes; no such reservation is not an error. */
+int store_resv_del(struct store *st, const char *id, struct err *err);
+/* Call fn for every stored reservation, in the order they were created
+ * (then stored); fn as for store_jobs_active. A row that is not what
+ * store_resv_put writes (a wrong type, NULL or empty text, a count out of
+ * range: a hand-edited or damaged database) is an error naming the
+ * reservation, and fn is not called at all. */
+int store_resvs(struct store *st, int (*fn)(void *ctx, const struct store_resv *r), void *ctx,
+                struct err *err);
+void store_resv_free(struct store_resv *r);
 
 /* Fairshare: usage of one credential in one window (kind: "user", "group",
  * "acct", "class", "qos", "sched" for the total; window: epoch start).

@@ -3,8 +3,10 @@
  * reopening and refusing databases (newer schema, not moku's, bad path),
  * a round trip of every job field with and without strings, ids that
  * continue across restarts and are never reused, the job queries (active,
- * ended), nodes, fairshare, kv, the event log, transactions (grouping,
- * rollback, misuse), and durability: a child adding jobs is killed with
+ * ended), nodes, fairshare, kv, the event log, reservations (round
+ * trip, replacement, refused writes, hostile rows), the upgrade of a
+ * version-1 database, transactions (grouping, rollback, misuse), and
+ * durability: a child adding jobs is killed with
  * SIGKILL at a random moment, and the database must hold every job it had
  * reported committed, whole, and nothing half-written.
  */
@@ -258,10 +260,11 @@ static void test_open_create_reopen(void)
     CHECK(stat(path, &sb) == 0);
     store_close(st);
     CHECK_STR(raw_text(path, "PRAGMA journal_mode", buf), "wal");
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 1);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 2);
     CHECK_EQ(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN "
-                           "('jobs','nodes','fairshare','kv','events','jobs_state','jobs_end')"),
-             7);
+                           "('jobs','nodes','fairshare','kv','events','jobs_state','jobs_end',"
+                           "'resvs','resv_nodes')"),
+             9);
     /* A reopen keeps what is there. */
     st = open_ok(path);
     struct err e = {""};
@@ -686,6 +689,264 @@ static void test_events(void)
 
 /* ---- transactions ---- */
 
+/* ---- reservations ---- */
+
+/* A reservation record; nodes "n1".."n<nnodes>" with k+1 processors. */
+static void resv_make(struct store_resv *r, const char *id, long created, size_t nnodes)
+{
+    memset(r, 0, sizeof *r);
+    r->id = xstrdup(id);
+    r->start = 1000;
+    r->end = 5000;
+    r->created = created;
+    r->flags = 0x5;
+    r->access = 1;
+    r->acl = xstrdup(nnodes ? "USER==bob+:==carl+ GROUP==staff+*" : "");
+    r->owner = nnodes ? xstrdup("bob") : NULL;
+    r->owner_type = 0;
+    r->priority = -7;
+    r->chargeaccount = nnodes ? xstrdup("proj") : NULL;
+    r->tasks = (long)nnodes;
+    r->creator = nnodes ? xstrdup("alice") : NULL;
+    r->creator_uid = nnodes ? 1001 : -1;
+    r->nnodes = nnodes;
+    r->nodes = xcalloc(nnodes + 1, sizeof *r->nodes);
+    for (size_t k = 0; k < nnodes; k++)
+        r->nodes[k] = (struct store_resv_node){fmt_str("n%ld", (long)k + 1), (unsigned)k + 1};
+}
+
+static int str_eq(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static int resv_same(const struct store_resv *a, const struct store_resv *b)
+{
+    int same = str_eq(a->id, b->id) && a->start == b->start && a->end == b->end &&
+               a->created == b->created && a->flags == b->flags && a->access == b->access &&
+               str_eq(a->acl, b->acl) && str_eq(a->owner, b->owner) &&
+               a->owner_type == b->owner_type && a->priority == b->priority &&
+               str_eq(a->chargeaccount, b->chargeaccount) && a->tasks == b->tasks &&
+               str_eq(a->creator, b->creator) && a->creator_uid == b->creator_uid &&
+               a->nnodes == b->nnodes;
+    for (size_t k = 0; same && k < a->nnodes; k++)
+        same = str_eq(a->nodes[k].name, b->nodes[k].name) && a->nodes[k].procs == b->nodes[k].procs;
+    return same;
+}
+
+/* What store_resvs gave: copies, in order. */
+struct resv_list {
+    struct store_resv v[8];
+    size_t n;
+    int stop_at; /* return 1 (stop) after this many, 0 = never */
+};
+
+static int resv_collect_cb(void *ctx, const struct store_resv *r)
+{
+    struct resv_list *l = ctx;
+    if (l->n < 8) {
+        struct store_resv *c = &l->v[l->n++];
+        *c = *r;
+        c->id = xstrdup(r->id);
+        c->acl = xstrdup(r->acl);
+        c->owner = r->owner ? xstrdup(r->owner) : NULL;
+        c->chargeaccount = r->chargeaccount ? xstrdup(r->chargeaccount) : NULL;
+        c->creator = r->creator ? xstrdup(r->creator) : NULL;
+        c->nodes = xcalloc(r->nnodes + 1, sizeof *c->nodes);
+        for (size_t k = 0; k < r->nnodes; k++)
+            c->nodes[k] = (struct store_resv_node){xstrdup(r->nodes[k].name), r->nodes[k].procs};
+    }
+    return l->stop_at && (int)l->n >= l->stop_at;
+}
+
+static void resv_list_free(struct resv_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        store_resv_free(&l->v[i]);
+    l->n = 0;
+}
+
+static void test_resv_round_trip(void)
+{
+    tmpdir_make();
+    char path[512];
+    struct store *st = open_ok(in_tmp(path, "moku.db"));
+    struct err e = {""};
+    struct store_resv a, b, c;
+    resv_make(&a, "bob.0", 200, 3);
+    resv_make(&b, "SYSTEM.0", 100, 0); /* no ACL, no nodes, NULL strings */
+    resv_make(&c, "bob.1", 200, 1);
+    CHECK_EQ(store_resv_put(st, &a, &e), 0);
+    CHECK_EQ(store_resv_put(st, &b, &e), 0);
+    CHECK_EQ(store_resv_put(st, &c, &e), 0);
+    store_close(st);
+    st = open_ok(path);
+    struct resv_list l = {.n = 0};
+    CHECK_EQ(store_resvs(st, resv_collect_cb, &l, &e), 0);
+    CHECK_EQ(l.n, 3); /* by creation time, then the order stored */
+    if (l.n == 3) {
+        CHECK(resv_same(&l.v[0], &b));
+        CHECK(resv_same(&l.v[1], &a));
+        CHECK(resv_same(&l.v[2], &c));
+    }
+    resv_list_free(&l);
+    /* A put of the same id replaces it, nodes included. */
+    store_resv_free(&a);
+    resv_make(&a, "bob.0", 200, 1);
+    a.end = 9000;
+    CHECK_EQ(store_resv_put(st, &a, &e), 0);
+    CHECK_EQ(raw_int(path, "SELECT count(*) FROM resv_nodes WHERE resv = 'bob.0'"), 1);
+    /* fn stops the load with its nonzero return. */
+    l.stop_at = 1;
+    CHECK_EQ(store_resvs(st, resv_collect_cb, &l, &e), 1);
+    CHECK_EQ(l.n, 1);
+    resv_list_free(&l);
+    l.stop_at = 0;
+    /* Delete; an unknown id is not an error. */
+    CHECK_EQ(store_resv_del(st, "SYSTEM.0", &e), 0);
+    CHECK_EQ(store_resv_del(st, "nosuch.3", &e), 0);
+    CHECK_EQ(store_resvs(st, resv_collect_cb, &l, &e), 0);
+    CHECK_EQ(l.n, 2);
+    if (l.n == 2) {
+        CHECK(resv_same(&l.v[0], &a) || resv_same(&l.v[1], &a));
+        CHECK_EQ(l.v[0].end + l.v[1].end, 9000 + 5000);
+    }
+    resv_list_free(&l);
+    /* Inside a transaction: a rollback drops the put and the delete. */
+    CHECK_EQ(store_begin(st, &e), 0);
+    CHECK_EQ(store_resv_put(st, &b, &e), 0);
+    CHECK_EQ(store_resv_del(st, "bob.1", &e), 0);
+    store_rollback(st);
+    CHECK_EQ(raw_int(path, "SELECT count(*) FROM resvs"), 2);
+    CHECK_EQ(raw_int(path, "SELECT count(*) FROM resvs WHERE id = 'bob.1'"), 1);
+    CHECK_EQ(raw_int(path, "SELECT count(*) FROM resv_nodes"), 2);
+    store_resv_free(&a);
+    store_resv_free(&b);
+    store_resv_free(&c);
+    store_resv_free(NULL);
+    store_close(st);
+    tmpdir_remove();
+}
+
+/* Writes the store would not read back are refused, and write nothing. */
+static void test_resv_put_refused(void)
+{
+    tmpdir_make();
+    char path[512];
+    struct store *st = open_ok(in_tmp(path, "moku.db"));
+    struct err e = {""};
+    struct store_resv r;
+    resv_make(&r, "x.1", 1, 2);
+    char *id = r.id;
+    r.id = NULL;
+    CHECK_EQ(store_resv_put(st, &r, &e), -1);
+    CHECK_HAS(e.msg, "no id");
+    r.id = id;
+    r.end = r.start;
+    CHECK_EQ(store_resv_put(st, &r, &e), -1);
+    CHECK_HAS(e.msg, "x.1");
+    r.end = r.start + 1;
+    r.nodes[1].procs = 0;
+    CHECK_EQ(store_resv_put(st, &r, &e), -1);
+    CHECK_HAS(e.msg, "node 2");
+    r.nodes[1].procs = 1;
+    char *acl = r.acl;
+    r.acl = NULL;
+    CHECK_EQ(store_resv_put(st, &r, &e), -1);
+    r.acl = acl;
+    CHECK_EQ(raw_int(path, "SELECT count(*) FROM resvs"), 0);
+    CHECK_EQ(raw_int(path, "SELECT count(*) FROM resv_nodes"), 0);
+    store_resv_free(&r);
+    store_close(st);
+    tmpdir_remove();
+}
+
+static int resv_count_cb(void *ctx, const struct store_resv *r)
+{
+    (void)r;
+    (*(int *)ctx)++;
+    return 0;
+}
+
+/* Rows a hand edit or a damaged file could leave: an error naming the
+ * reservation and the column, fn never called, no crash. */
+static void test_resv_hostile_rows(void)
+{
+    static const struct {
+        const char *sql; /* run after a good reservation 'good.1' is stored */
+        const char *want;
+    } cases[] = {
+        {"UPDATE resvs SET start_time = 'soon'", "start_time"},
+        {"UPDATE resvs SET end_time = 1.5", "end_time"},
+        {"UPDATE resvs SET end_time = start_time", "end_time"},
+        {"UPDATE resvs SET flags = -1", "flags"},
+        {"UPDATE resvs SET flags = 99999999999", "flags"},
+        {"UPDATE resvs SET access = x'00ff'", "access"},
+        {"UPDATE resvs SET acl = x'414243'", "acl"},
+        {"UPDATE resvs SET acl = 'USER==a' || char(0) || 'b'", "acl"},
+        {"UPDATE resvs SET owner = ''", "owner"},
+        {"UPDATE resvs SET tasks = -3", "tasks"},
+        {"UPDATE resvs SET creator_uid = -2", "creator_uid"},
+        {"UPDATE resvs SET id = ''", "id"},
+        {"UPDATE resv_nodes SET procs = 0", "procs"},
+        {"UPDATE resv_nodes SET procs = 4294967296", "procs"},
+        {"UPDATE resv_nodes SET procs = 'many'", "procs"},
+        {"UPDATE resv_nodes SET node = ''", "node"},
+        {"UPDATE resv_nodes SET node = x'6e31'", "node"}, /* a blob */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tmpdir_make();
+        char path[512];
+        struct store *st = open_ok(in_tmp(path, "moku.db"));
+        struct err e = {""};
+        struct store_resv r;
+        resv_make(&r, "good.1", 1, 2);
+        CHECK_EQ(store_resv_put(st, &r, &e), 0);
+        store_resv_free(&r);
+        /* Foreign keys are off on this connection: the id may change. */
+        CHECK_EQ(raw_exec(path, cases[i].sql), 0);
+        int calls = 0;
+        e.msg[0] = '\0';
+        CHECK_EQ(store_resvs(st, resv_count_cb, &calls, &e), -1);
+        CHECK_EQ(calls, 0);
+        CHECK_HAS(e.msg, path);
+        CHECK_HAS(e.msg, cases[i].want);
+        if (!strstr(e.msg, cases[i].want))
+            fprintf(stderr, "    case %zu: %s\n", i, cases[i].sql);
+        /* The store still works: the row can be replaced. */
+        resv_make(&r, "good.1", 1, 1);
+        CHECK_EQ(store_resv_del(st, "", &e), 0);
+        CHECK_EQ(store_resv_put(st, &r, &e), 0);
+        store_resv_free(&r);
+        store_close(st);
+        tmpdir_remove();
+    }
+}
+
+/* A version-1 database (before reservations) is upgraded in place. */
+static void test_schema_upgrade(void)
+{
+    tmpdir_make();
+    char path[512];
+    struct store *st = open_ok(in_tmp(path, "moku.db"));
+    struct err e = {""};
+    CHECK_EQ(store_kv_set(st, "k", "kept", &e), 0);
+    store_close(st);
+    CHECK_EQ(raw_exec(path, "DROP TABLE resv_nodes; DROP TABLE resvs; PRAGMA user_version = 1"),
+             0);
+    st = open_ok(path);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 2);
+    char v[8];
+    CHECK_EQ(store_kv_get(st, "k", v, sizeof v, &e), 1);
+    CHECK_STR(v, "kept");
+    struct store_resv r;
+    resv_make(&r, "after.0", 1, 1);
+    CHECK_EQ(store_resv_put(st, &r, &e), 0);
+    store_resv_free(&r);
+    store_close(st);
+    tmpdir_remove();
+}
+
 static void test_transactions(void)
 {
     tmpdir_make();
@@ -871,6 +1132,10 @@ int main(void)
     TEST_RUN(test_fairshare);
     TEST_RUN(test_kv);
     TEST_RUN(test_events);
+    TEST_RUN(test_resv_round_trip);
+    TEST_RUN(test_resv_put_refused);
+    TEST_RUN(test_resv_hostile_rows);
+    TEST_RUN(test_schema_upgrade);
     TEST_RUN(test_transactions);
     TEST_RUN(test_kill9_durability);
     return TEST_DONE();

@@ -1,0 +1,330 @@
+/*
+ * dresv — the daemon's administrative reservations: the store's copy of
+ * the engine's RESV_USER reservations (setres), and who made each.
+ *
+ * The engine owns reservations; the daemon mirrors them. After anything
+ * that may change them (setres, releaseres, an iteration, which expires
+ * them), dresv_save compares the engine's list with d->resvs (what the
+ * store holds) and writes the difference inside the caller's transaction;
+ * dresv_settle then keeps it (committed) or puts the engine back as the
+ * store still has it (not committed), so the two never disagree for long.
+ *
+ * Standing reservations' instances are not stored: maui.cfg makes them
+ * again. Nodes are stored by name; a restore maps them to the node table
+ * of the day, dropping (with a log line) nodes that no longer exist and
+ * capping processors that a node no longer has.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/sched.h"
+#include "daemon/daemon_int.h"
+#include "util/mem.h"
+
+/* ---- d->resvs ---- */
+
+static void dresv_clear(struct dresv *r)
+{
+    free(r->id);
+    free(r->creator);
+}
+
+static void add_entry(struct dmn *d, const char *id, const char *creator, long uid)
+{
+    d->resvs = xgrow(d->resvs, &d->capresvs, d->nresvs + 1, sizeof *d->resvs);
+    d->resvs[d->nresvs++] = (struct dresv){xstrdup(id), creator ? xstrdup(creator) : NULL, uid};
+}
+
+const struct dresv *dresv_find(const struct dmn *d, const char *id)
+{
+    for (size_t i = 0; i < d->nresvs; i++)
+        if (strcmp(d->resvs[i].id, id) == 0)
+            return &d->resvs[i];
+    return NULL;
+}
+
+void dresv_free(struct dmn *d)
+{
+    for (size_t i = 0; i < d->nresvs; i++)
+        dresv_clear(&d->resvs[i]);
+    free(d->resvs);
+    d->resvs = NULL;
+    d->nresvs = d->capresvs = 0;
+}
+
+/* ---- restoring: store -> engine ---- */
+
+struct restore {
+    struct dmn *d;
+    long now;
+    char *const *only; /* restore these ids alone (an undo), or NULL for all */
+    size_t nonly;
+};
+
+static int wanted(const struct restore *rs, const char *id)
+{
+    if (!rs->only)
+        return 1;
+    for (size_t i = 0; i < rs->nonly; i++)
+        if (strcmp(rs->only[i], id) == 0)
+            return 1;
+    return 0;
+}
+
+/* r's stored nodes as engine nodes (caller frees): dropped when the node
+ * table no longer has them, capped at what the node has now. *changed says
+ * whether anything was dropped or capped. */
+static struct resv_node *map_nodes(struct dmn *d, const struct store_resv *r, size_t *n,
+                                   int *changed)
+{
+    struct resv_node *v = xcalloc(r->nnodes + 1, sizeof *v);
+    *n = 0;
+    for (size_t k = 0; k < r->nnodes; k++) {
+        long i = sched_find_node(d->s, r->nodes[k].name);
+        if (i < 0) {
+            dlog(d->log, 0, "reservation %s: node %s no longer exists; dropped from it", r->id,
+                 r->nodes[k].name);
+            *changed = 1;
+            continue;
+        }
+        unsigned procs = r->nodes[k].procs, has = (unsigned)sched_node(d->s, (size_t)i)->procs;
+        if (procs > has) {
+            dlog(d->log, 0, "reservation %s: node %s has %u processors now, not %u", r->id,
+                 r->nodes[k].name, has, procs);
+            procs = has;
+            *changed = 1;
+        }
+        if (procs)
+            v[(*n)++] = (struct resv_node){(unsigned)i, procs, 0};
+    }
+    return v;
+}
+
+/* The engine's spec of a stored reservation; *acl is created (caller
+ * destroys). Errors: an ACL or a value the engine would not take. */
+static int spec_of(const struct store_resv *r, struct resv_spec *sp, struct acl **acl,
+                   struct err *err)
+{
+    *acl = acl_create();
+    if (*r->acl && acl_parse_setres(*acl, r->acl, err) < 0)
+        return -1;
+    if (r->access != SRCFG_SHARED && r->access != SRCFG_DEDICATED)
+        return err_set(err, "unknown access %d", r->access);
+    if (r->owner && r->owner_type >= ACL_NTYPES)
+        return err_set(err, "unknown owner type %d", r->owner_type);
+    *sp = (struct resv_spec){
+        .start = r->start,
+        .end = r->end,
+        .tasks = r->tasks,
+        .res = {.procs = -1},
+        .flags = r->flags,
+        .access = (enum srcfg_access)r->access,
+        .owner = r->owner,
+        .owner_type = (enum acl_type)r->owner_type,
+        .priority = r->priority,
+        .chargeaccount = r->chargeaccount,
+        .acl = *acl,
+    };
+    return 0;
+}
+
+/* Rewrite r with the nodes it has now (some were dropped or capped). */
+static void save_mapped(struct dmn *d, const struct store_resv *r, const struct resv_node *v,
+                        size_t n)
+{
+    struct store_resv c = *r;
+    c.nodes = xcalloc(n + 1, sizeof *c.nodes);
+    c.nnodes = n;
+    for (size_t k = 0; k < n; k++)
+        c.nodes[k] =
+            (struct store_resv_node){(char *)sched_node(d->s, v[k].node)->name, v[k].procs};
+    struct err e;
+    if (store_resv_put(d->st, &c, &e) < 0)
+        dlog(d->log, 0, "error: %s", e.msg);
+    free(c.nodes);
+}
+
+static void drop(struct dmn *d, int level, const char *id, const char *why)
+{
+    struct err e;
+    dlog(d->log, level, "reservation %s %s; removed", id, why);
+    if (store_resv_del(d->st, id, &e) < 0)
+        dlog(d->log, 0, "error: %s", e.msg);
+}
+
+static int restore_one(void *ctx, const struct store_resv *r)
+{
+    struct restore *rs = ctx;
+    struct dmn *d = rs->d;
+    if (!wanted(rs, r->id))
+        return 0;
+    if (r->end <= rs->now) {
+        drop(d, 1, r->id, "has ended");
+        return 0;
+    }
+    int changed = 0;
+    size_t n;
+    struct resv_node *v = map_nodes(d, r, &n, &changed);
+    struct resv_spec sp;
+    struct acl *acl = NULL;
+    struct err e;
+    if (r->nnodes && !n) {
+        drop(d, 0, r->id, "has none of its nodes any more");
+    } else if (spec_of(r, &sp, &acl, &e) < 0 ||
+               !sched_resv_restore(d->s, &sp, r->id, v, n, r->created, &e)) {
+        /* Kept in the store for a person to look at; not in force. */
+        dlog(d->log, 0, "error: reservation %s not restored: %s", r->id, e.msg);
+    } else {
+        add_entry(d, r->id, r->creator, r->creator_uid);
+        if (changed)
+            save_mapped(d, r, v, n);
+    }
+    acl_destroy(acl);
+    free(v);
+    return 0;
+}
+
+static int restore_some(struct dmn *d, char *const *only, size_t nonly, struct err *err)
+{
+    struct restore rs = {d, time(NULL), only, nonly};
+    if (store_begin(d->st, err) < 0)
+        return -1;
+    if (store_resvs(d->st, restore_one, &rs, err) < 0) {
+        store_rollback(d->st);
+        return -1;
+    }
+    return store_commit(d->st, err);
+}
+
+int dresv_restore(struct dmn *d, struct err *err)
+{
+    dresv_free(d);
+    return restore_some(d, NULL, 0, err);
+}
+
+/* ---- saving: engine -> store ---- */
+
+/* The record of engine reservation r, made by `by` (NULL: unknown); the
+ * strings are borrowed from r except acl and the node array (caller frees
+ * those two). */
+static void record_of(struct dmn *d, const struct resv *r, const struct peer *by,
+                      struct store_resv *out)
+{
+    int len = acl_format(r->acl, NULL, 0);
+    char *acl = xmalloc((size_t)len + 1);
+    acl_format(r->acl, acl, (size_t)len + 1);
+    *out = (struct store_resv){
+        .id = r->id,
+        .start = r->start,
+        .end = r->end,
+        .created = r->created,
+        .flags = r->flags,
+        .access = (int)r->access,
+        .acl = acl,
+        .owner = r->owner,
+        .owner_type = (int)r->owner_type,
+        .priority = r->priority,
+        .chargeaccount = r->chargeaccount,
+        .tasks = r->tasks_asked,
+        .creator = by ? (char *)by->user : NULL,
+        .creator_uid = by ? (long)by->uid : -1,
+        .nodes = xcalloc(r->nnodes + 1, sizeof *out->nodes),
+        .nnodes = r->nnodes,
+    };
+    for (size_t k = 0; k < r->nnodes; k++)
+        out->nodes[k] = (struct store_resv_node){(char *)sched_node(d->s, r->nodes[k].node)->name,
+                                                 r->nodes[k].procs};
+}
+
+static void change_add(char ***v, size_t *n, const char *id)
+{
+    *v = xrealloc(*v, (*n + 1) * sizeof **v);
+    (*v)[(*n)++] = xstrdup(id);
+}
+
+/* Reservations the engine made since the last save: stored, made by `by`. */
+static int save_new(struct dmn *d, const struct peer *by, struct dresv_change *c, struct err *err)
+{
+    for (size_t i = 0; i < sched_nresv(d->s); i++) {
+        const struct resv *r = sched_resv_at(d->s, i);
+        if (r->kind != RESV_USER || dresv_find(d, r->id))
+            continue;
+        struct store_resv rec;
+        record_of(d, r, by, &rec);
+        int rc = store_resv_put(d->st, &rec, err);
+        free(rec.acl);
+        free(rec.nodes);
+        if (rc < 0)
+            return -1;
+        add_entry(d, r->id, rec.creator, rec.creator_uid);
+        change_add(&c->added, &c->nadded, r->id);
+    }
+    return 0;
+}
+
+/* Reservations the store holds and the engine no longer has (released,
+ * expired): removed. */
+static int save_gone(struct dmn *d, struct dresv_change *c, struct err *err)
+{
+    for (size_t i = 0; i < d->nresvs;) {
+        const struct resv *r = sched_find_resv(d->s, d->resvs[i].id);
+        if (r && r->kind == RESV_USER) {
+            i++;
+            continue;
+        }
+        if (store_resv_del(d->st, d->resvs[i].id, err) < 0)
+            return -1;
+        change_add(&c->removed, &c->nremoved, d->resvs[i].id);
+        dresv_clear(&d->resvs[i]);
+        d->resvs[i] = d->resvs[--d->nresvs];
+    }
+    return 0;
+}
+
+int dresv_save(struct dmn *d, const struct peer *by, struct dresv_change *c, struct err *err)
+{
+    *c = (struct dresv_change){0};
+    if (save_new(d, by, c, err) < 0 || save_gone(d, c, err) < 0)
+        return -1;
+    return 0;
+}
+
+static void remove_entry(struct dmn *d, const char *id)
+{
+    for (size_t i = 0; i < d->nresvs; i++)
+        if (strcmp(d->resvs[i].id, id) == 0) {
+            dresv_clear(&d->resvs[i]);
+            d->resvs[i] = d->resvs[--d->nresvs];
+            return;
+        }
+}
+
+/* Not committed: the engine goes back to what the store holds. New
+ * reservations are released; removed ones come back from the store (unless
+ * they have ended meanwhile). */
+static void undo(struct dmn *d, const struct dresv_change *c)
+{
+    struct err e;
+    for (size_t i = 0; i < c->nadded; i++) {
+        sched_resv_release(d->s, c->added[i], NULL);
+        remove_entry(d, c->added[i]);
+        dlog(d->log, 0, "reservation %s not saved; released", c->added[i]);
+    }
+    if (c->nremoved && restore_some(d, c->removed, c->nremoved, &e) < 0)
+        dlog(d->log, 0, "error: reservations not restored after a failed save: %s", e.msg);
+}
+
+void dresv_settle(struct dmn *d, struct dresv_change *c, int committed)
+{
+    if (!committed)
+        undo(d, c);
+    for (size_t i = 0; i < c->nadded; i++)
+        free(c->added[i]);
+    for (size_t i = 0; i < c->nremoved; i++)
+        free(c->removed[i]);
+    free(c->added);
+    free(c->removed);
+    *c = (struct dresv_change){0};
+}

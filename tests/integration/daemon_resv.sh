@@ -1,0 +1,188 @@
+#!/bin/sh
+# Reservations in the daemon: a SYSTEM reservation (no ACL) on the only node
+# keeps a job waiting until it is released; a reservation for a user lets
+# that user's job run inside it; reservations survive kill -9 and a reload,
+# expire, and lose nodes that are no longer configured; standing
+# reservations come from maui.cfg; a second user is refused setres unless
+# RESCTLPOLICY ANY, and then may release only their own.
+. tests/integration/lib.sh
+
+MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
+H=$TMP/home
+mkdir -p "$H" "$TMP/work"
+chmod 755 "$TMP" "$H" "$TMP/work"
+# One virtual node of one processor.
+CFG='RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=1\nLOGLEVEL 2\n'
+printf "$CFG" >"$H/maui.cfg"
+export MOKU_HOME="$H"
+LOG=$H/log/maui.log
+pid=""
+
+start_daemon() {
+    "$MOKU" serve --home "$H" >>"$TMP/serve.log" 2>&1 &
+    pid=$!
+    i=0
+    while [ $i -lt 50 ] && ! timeout 5 "$MOKU" showq >/dev/null 2>&1; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+}
+# kill -9, then start again.
+crash_restart() {
+    kill -9 "$pid"
+    wait "$pid" 2>/dev/null
+    pid=""
+    start_daemon
+}
+stop_daemon() {
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+    pid=""
+}
+trap 'stop_daemon; rm -rf "$TMP"' EXIT
+
+state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
+wait_state() {
+    i=0
+    while [ $i -lt $((${3:-10} * 10)) ]; do
+        [ "$(state "$1")" = "$2" ] && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    echo "job $1 is $(state "$1"), not $2" >&2
+    return 1
+}
+# showres_has ID: showres lists reservation ID.
+showres_has() { timeout 5 "$MOKU" showres | grep -q "^$1 "; }
+# created: the id in setres's reply (on stdin).
+created() { sed -n "s/^reservation '\([^']*\)' created.*/\1/p"; }
+
+printf 'echo quick\n' >"$TMP/work/quick.sh"
+chmod 755 "$TMP/work/quick.sh"
+cd "$TMP/work" || exit 1
+me=$(id -un)
+
+start_daemon
+
+# A SYSTEM reservation blocks every job.
+sys=$(timeout 5 "$MOKU" setres n1 | created)
+check "setres n1: a SYSTEM reservation" [ "$sys" = SYSTEM.0 ]
+check "showres lists it" showres_has "$sys"
+j1=$(timeout 5 "$MOKU" submit quick.sh)
+sleep 2.5
+check "a job submitted under it stays Idle" [ "$(state "$j1")" = Idle ]
+timeout 5 "$MOKU" showq >"$TMP/out"
+check "... showq shows it idle" grep -q "^$j1 .* Idle " "$TMP/out"
+timeout 5 "$MOKU" checkjob "$j1" >"$TMP/out"
+check "... checkjob says why it cannot run" grep -q "^job cannot run" "$TMP/out"
+timeout 5 "$MOKU" diagnose -r >"$TMP/out"
+check "diagnose -r shows it without an ACL" sh -c "grep -q '^$sys ' $TMP/out && grep -q 'ACL: *\[NONE\]' $TMP/out"
+
+# It survives kill -9.
+crash_restart
+check "after kill -9 and a restart showres lists the same id" showres_has "$sys"
+sleep 2
+check "... and the job still waits" [ "$(state "$j1")" = Idle ]
+
+run releaseres "$sys"
+check "releaseres: Maui's message" has_out "released User reservation '$sys'"
+check "... the job then runs to completion" wait_state "$j1" Completed
+crash_restart
+check "a released reservation does not come back after a restart" sh -c "! timeout 5 '$MOKU' showres | grep -q '^$sys '"
+run releaseres "$sys"
+check "releaseres of an unknown id: an error, exit 1" sh -c "[ $rc = 1 ] && grep -q 'cannot locate reservation' $TMP/err"
+
+# A reservation for this user: the user's jobs run inside it.
+mine=$(timeout 5 "$MOKU" setres -u "$me" -d 1:00:00 n1 | created)
+check "setres -u $me: named after the user" [ "$mine" = "$me.0" ]
+j2=$(timeout 5 "$MOKU" submit quick.sh)
+check "... $me's job runs inside it" wait_state "$j2" Completed
+j3=$(timeout 5 "$MOKU" submit -W x=ADVRES:"$mine" quick.sh)
+check "a job asking for it (-W x=ADVRES:$mine) runs in it" wait_state "$j3" Completed
+j4=$(timeout 5 "$MOKU" submit -W x=ADVRES:nosuch quick.sh)
+sleep 2
+check "a job asking for a reservation that does not exist waits" [ "$(state "$j4")" = Idle ]
+timeout 5 "$MOKU" canceljob "$j4" >/dev/null
+timeout 5 "$MOKU" showres --format=json >"$TMP/out"
+check "showres --format=json" grep -q "\"$mine\"" "$TMP/out"
+
+# Expiry: one that ends while the daemon runs, one while it is down.
+short=$(timeout 5 "$MOKU" setres -n short -d 1 n1 | created)
+check "setres -d 1 (a short one)" [ "$short" = short.0 ]
+i=0
+while [ $i -lt 50 ] && showres_has "$short"; do sleep 0.1; i=$((i + 1)); done
+check "... it expires" sh -c "! timeout 5 '$MOKU' showres | grep -q '^$short '"
+check "... logged" grep -q "reservation $short expired" "$LOG"
+gone=$(timeout 5 "$MOKU" setres -n gone -d 2 n1 | created)
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+sleep 2.5
+start_daemon
+check "one that ended while the daemon was down is gone after the restart" sh -c "! timeout 5 '$MOKU' showres | grep -q '^$gone '"
+check "... logged" grep -q "reservation $gone has ended; removed" "$LOG"
+check "... the others are back" showres_has "$mine"
+check "... and the one that expired earlier was removed from the store then" sh -c "! grep -q 'reservation $short has ended' $LOG"
+
+# Reload: admin reservations carried over; a standing one appears.
+printf "${CFG}SRCFG[night] PERIOD=INFINITY HOSTLIST=n1 USERLIST=$me\n" >"$H/maui.cfg"
+run schedctl -R
+check "schedctl -R with an SRCFG" [ "$rc" = 0 ]
+i=0
+while [ $i -lt 50 ] && ! showres_has night.0; do sleep 0.1; i=$((i + 1)); done
+check "a standing reservation from maui.cfg shows in showres" showres_has night.0
+check "... and the admin reservation is still there after the reload" showres_has "$mine"
+run releaseres night.0
+check "releaseres of a standing reservation's instance is refused" sh -c "[ $rc = 1 ] && grep -q 'standing' $TMP/err"
+crash_restart
+i=0
+while [ $i -lt 50 ] && ! showres_has night.0; do sleep 0.1; i=$((i + 1)); done
+check "after a restart the standing reservation is made again" showres_has night.0
+
+# A bad SRCFG is a start-up error naming file and line.
+mkdir -p "$TMP/bad"
+printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=1\nSRCFG[x] PERIOD=FORTNIGHT\n' >"$TMP/bad/maui.cfg"
+run serve --home "$TMP/bad"
+check "serve with a bad SRCFG: exit 1, naming maui.cfg:3" sh -c "[ $rc = 1 ] && grep -q 'maui.cfg:3' $TMP/err"
+
+# A node that is no longer configured is dropped from a reservation.
+printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=1\nNODECFG[n2] PROCS=2\nLOGLEVEL 2\n' >"$H/maui.cfg"
+crash_restart
+two=$(timeout 5 "$MOKU" setres -n two -d 1:00:00 n1,n2 | created)
+check "setres on two nodes" [ "$two" = two.0 ]
+printf "$CFG" >"$H/maui.cfg"
+crash_restart
+timeout 5 "$MOKU" diagnose -r >"$TMP/out"
+check "n2 gone from maui.cfg: the reservation keeps n1" sh -c "grep -A4 '^$two ' $TMP/out | grep -q 'Nodes: n1:1\$'"
+check "... with a log line naming the node" grep -q "reservation $two: node n2 no longer exists" "$LOG"
+
+# Permissions: a second user.
+if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuser >/dev/null 2>&1; then
+    u=mokutest
+    id "$u" >/dev/null 2>&1 || useradd -M -s /bin/sh "$u" 2>/dev/null
+    cp "$MOKU" "$TMP/moku-client" && chmod 755 "$TMP/moku-client"
+    as_user() { runuser -u "$u" -- env MOKU_HOME="$H" timeout 5 "$TMP/moku-client" "$@"; }
+    as_user setres -d 100 n1 >"$TMP/out" 2>&1
+    check "a second user is refused setres" grep -q "not authorized" "$TMP/out"
+    as_user showres >"$TMP/out" 2>&1
+    check "... may look at every reservation" grep -q "^$mine " "$TMP/out"
+    as_user releaseres "$mine" >"$TMP/out" 2>&1
+    check "... may not release one" grep -q "not authorized" "$TMP/out"
+    printf "${CFG}RESCTLPOLICY ANY\n" >"$H/maui.cfg"
+    timeout 5 "$MOKU" schedctl -R >/dev/null
+    sleep 0.5
+    theirs=$(as_user setres -d 1:00:00 -u "$u" n1 | created)
+    check "RESCTLPOLICY ANY: the second user may setres" [ "$theirs" = "$u.0" ]
+    as_user releaseres "$mine" >"$TMP/out" 2>&1
+    check "... may not release another user's reservation" grep -q "not authorized to release reservation '$mine'" "$TMP/out"
+    crash_restart
+    as_user releaseres "$theirs" >"$TMP/out" 2>&1
+    check "... may release their own, its creator remembered across a restart" grep -q "released User reservation '$theirs'" "$TMP/out"
+    userdel "$u" 2>/dev/null
+else
+    echo "# skipped: the second-user tests need root, useradd and runuser"
+fi
+
+run schedctl -k
+check "schedctl -k" [ "$rc" = 0 ]
+i=0
+while [ $i -lt 50 ] && kill -0 "$pid" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+pid=""
