@@ -448,6 +448,16 @@ static void log_command(void *ctx, const struct sim_script_cmd *cmd, const char 
         fputs(out, stderr);
 }
 
+/* A TRIGGER exec/submit action came due: a replay says so and runs nothing. */
+static void log_trigger(void *ctx, const struct sched_fired *f)
+{
+    const struct replay_ctx *r = ctx;
+    if (r->quiet)
+        return;
+    fprintf(stderr, "moku: [%ld] reservation %s %s: trigger %s '%s' not run in a simulation\n",
+            f->at, f->resv, f->event, f->submit ? "submit" : "exec", f->data);
+}
+
 static int run_and_report(struct sched *s, const struct cfg *cfg, const struct sim_opts *o,
                           const struct workload *wl, const struct sim_script *script)
 {
@@ -462,6 +472,7 @@ static int run_and_report(struct sched *s, const struct cfg *cfg, const struct s
         .cfg = cfg,
         .epoch_offset = wl->unix_start > 0 ? (long)wl->unix_start : 0,
         .command = log_command,
+        .trigger = log_trigger,
         .ctx = &rctx,
     };
     double t0 = wall_now();

@@ -678,10 +678,13 @@ static void refresh_def(struct sched *s, size_t di, long now)
     for (size_t k = 0; k < n; k++) {
         long window = w[k].start - s->epoch;
         struct resv *r = instance(s, di, window);
-        if (!r && !cancelled(s, di, s->srdefs[di].time.period == SRTIME_INFINITY ? 0 : window))
-            make_instance(s, di, &w[k], now);
-        else if (r->tasks < r->tasks_asked && r->topup_gen != s->resv_gen)
+        int forever = s->srdefs[di].time.period == SRTIME_INFINITY;
+        if (!r) {
+            if (!cancelled(s, di, forever ? 0 : window))
+                make_instance(s, di, &w[k], now);
+        } else if (r->tasks < r->tasks_asked && r->topup_gen != s->resv_gen) {
             top_up(s, r, di, now);
+        }
     }
 }
 

@@ -149,11 +149,13 @@ static long next_time(const struct sim *sim, size_t next, const struct sim_hooks
         t = sim->wl->jobs[next].submit;
     if (h && h->script && sim->next_cmd < h->script->n && h->script->cmds[sim->next_cmd].t < t)
         t = h->script->cmds[sim->next_cmd].t;
-    /* A reservation beginning or ending changes what waiting jobs may use.
-     * Standing ones recur for ever, so they count only while the workload
-     * still has events of its own. */
-    if (sched_nidle(sim->s)) {
-        long e = sched_next_event(sim->s, sim->last, r || next < sim->wl->njobs);
+    /* A reservation beginning or ending changes what waiting jobs may use,
+     * and a trigger may come due. Standing reservations and their triggers
+     * recur for ever, so they count only while the workload still has
+     * events of its own. */
+    int more = r || next < sim->wl->njobs;
+    if (sched_nidle(sim->s) || more) {
+        long e = sched_next_event(sim->s, sim->last, more);
         if (e < t)
             t = e;
     }
@@ -173,6 +175,17 @@ static void close_windows(struct sim *sim, long now, const struct sim_hooks *hoo
         fs_advance(f, end);
         if (hooks && hooks->fs_window)
             hooks->fs_window(hooks->ctx, sim->s, 1);
+    }
+}
+
+/* Fired TRIGGER actions: reported, never run, in a replay. */
+static void drain_triggers(struct sched *s, const struct sim_hooks *hooks)
+{
+    struct sched_fired f;
+    while (sched_pop_fired(s, &f)) {
+        if (hooks && hooks->trigger)
+            hooks->trigger(hooks->ctx, &f);
+        sched_fired_free(&f);
     }
 }
 
@@ -201,6 +214,7 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
         if (hooks && hooks->script)
             run_commands(&sim, now, hooks);
         sched_iterate(s, now);
+        drain_triggers(s, hooks);
         last = sim.last = now;
         if (hooks && hooks->progress && ++tick % 4096 == 0)
             hooks->progress(hooks->ctx, next, wl->njobs);

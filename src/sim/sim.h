@@ -57,6 +57,9 @@ struct sim_hooks {
     /* Called after each command with its answer, or with err when it failed
      * (the replay goes on); the other is NULL. */
     void (*command)(void *ctx, const struct sim_script_cmd *cmd, const char *out, const char *err);
+    /* A standing reservation's TRIGGER exec or submit action came due: a
+     * replay runs nothing, it only tells (NULL: dropped silently). */
+    void (*trigger)(void *ctx, const struct sched_fired *f);
     void *ctx;
 };
 
