@@ -65,6 +65,10 @@ $(BUILD)/resv_bench: bench/resv_bench.c $(BUILD)/libmoku.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libmoku.a $(LDLIBS)
 
+$(BUILD)/depth_bench: bench/depth_bench.c $(BUILD)/libmoku.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libmoku.a $(LDLIBS)
+
 $(BUILD)/runstat: bench/runstat.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
@@ -79,10 +83,11 @@ $(BUILD)/prio_bench: bench/prio_bench.c $(BUILD)/libmoku.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libmoku.a $(LDLIBS)
 
-bench: $(BIN) $(BUILD)/runstat $(BUILD)/prio_bench $(BUILD)/store_fill $(BUILD)/sub_bench $(BUILD)/resv_bench
+bench: $(BIN) $(BUILD)/runstat $(BUILD)/prio_bench $(BUILD)/store_fill $(BUILD)/sub_bench $(BUILD)/resv_bench $(BUILD)/depth_bench
 	@sh bench/run.sh
 	@$(BUILD)/prio_bench
 	@$(BUILD)/resv_bench
+	@$(BUILD)/depth_bench
 	@FILL=$(BUILD)/store_fill SUBBENCH=$(BUILD)/sub_bench sh bench/daemon.sh
 
 # Sanitizers build apart (build/asan), so they never mix objects with a normal build.
@@ -104,7 +109,7 @@ clean:
 PREFIX  ?= /usr/local
 COMMANDS := showq checkjob checknode showstats diagnose showconfig canceljob sethold \
             releasehold setspri setqos runjob schedctl mjobctl showres setres releaseres \
-            qsub msub
+            showbf showstart qsub msub
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin

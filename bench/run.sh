@@ -48,6 +48,15 @@ done
 for t in $traces; do
     case "$t" in *KTH* | *NASA*) for pol in cons limits xfactor; do bench_one "$t" $pol; done ;; esac
 done
+# Conservative backfilling on HPC2N (issue 8), and the other backfill
+# policies on KTH.
+printf 'BACKFILLPOLICY BESTFIT\nRESERVATIONDEPTH[0] 1\n' >"$tmp/bestfit.cfg"
+printf 'BACKFILLPOLICY GREEDY\nRESERVATIONDEPTH[0] 1\n' >"$tmp/greedy.cfg"
+printf 'BACKFILLPOLICY PREEMPT\n' >"$tmp/preempt.cfg"
+for t in $traces; do
+    case "$t" in *HPC2N*) bench_one "$t" cons ;; esac
+    case "$t" in *KTH*) for pol in bestfit greedy preempt; do bench_one "$t" $pol; done ;; esac
+done
 for t in $traces; do
     case "$t" in *KTH* | *HPC2N* | *Curie*) bench_one "$t" fairshare ;; esac
 done

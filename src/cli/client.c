@@ -21,7 +21,7 @@ extern char **environ;
 static const char *const commands[] = {
     "showq",   "checkjob",    "diagnose", "showconfig", "canceljob", "sethold",
     "releasehold", "setspri", "setqos",   "runjob",     "schedctl",  "mjobctl", "checknode",
-    "showstats", "showres", "setres", "releaseres", NULL,
+    "showstats", "showres", "setres", "releaseres", "showbf", "showstart", NULL,
 };
 
 int client_is_command(const char *name)

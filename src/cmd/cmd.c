@@ -324,6 +324,8 @@ static const struct {
     {"checknode", cmd_checknode, 0},
     {"showstats", cmd_showstats, 0},
     {"showres", cmd_showres, 0},
+    {"showbf", cmd_showbf, 0},
+    {"showstart", cmd_showstart, 0},
     {"setres", cmd_setres, 1},
     {"releaseres", cmd_releaseres, 1},
     {"canceljob", cmd_canceljob, 1},
@@ -335,7 +337,8 @@ static const struct {
 };
 
 /* The commands, for messages; keep in step with commands[]. */
-#define CMD_NAMES "showq, checkjob, checknode, showstats, showres, diagnose or showconfig"
+#define CMD_NAMES                                                                                  \
+    "showq, checkjob, checknode, showstats, showres, showbf, showstart, diagnose or showconfig"
 
 static cmd_fn find_command(const char *name, int *control)
 {

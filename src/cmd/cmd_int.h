@@ -89,6 +89,14 @@ void cmd_diag_resv(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd
 void cmd_node_resv_text(const struct cmd_ctx *c, size_t idx, struct cmd_buf *out);
 json_t *cmd_node_resv_json(const struct cmd_ctx *c, size_t idx);
 
+/* What the plan offers: showbf (src/cmd/showbf.c), the backfill windows for
+ * given credentials; showstart (src/cmd/showstart.c), a job's or a
+ * <procs>@<duration> request's earliest start and completion. */
+int cmd_showbf(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+               struct err *err);
+int cmd_showstart(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                  struct err *err);
+
 /* Job control for the simulator's command script (src/cmd/jobctl.c; the
  * daemon has its own, which also saves): canceljob, sethold, releasehold,
  * setspri, setqos, runjob — Maui's options and replies. */

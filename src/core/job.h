@@ -34,6 +34,11 @@ enum job_state {
                                processors went to the preemptor; resumed on the same
                                nodes when they are free again */
 
+#define JOB_PREEMPTEE 0x100 /* backfilled under BACKFILLPOLICY PREEMPT: a higher-priority job
+                               may preempt it */
+#define JOB_HADRESV 0x200   /* RESERVATIONPOLICY HIGHEST: held a priority reservation in the
+                               last plan, keeps one until it runs */
+
 /* Holds (Maui's hold types): a held job is blocked until every hold is
  * released. */
 #define HOLD_USER 0x1

@@ -37,6 +37,9 @@ void sched_policy_default(struct sched_policy *pol)
     *pol = (struct sched_policy){
         .backfill = BF_FIRSTFIT,
         .resdepth = 1,
+        .resgroup = {{1, ""}},
+        .nresgroups = 1,
+        .bfmaxschedules = 10000,
         .overrun = 0,
         .defertime = 3600,
         .defercount = 24,
@@ -57,6 +60,12 @@ struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm
     if (rm)
         s->rm = *rm;
     s->prio_static = prio_order_is_submission(&s->pol.prio); /* the policy never changes */
+    if (s->pol.nresgroups <= 1) {
+        /* One group of every QOS: resdepth says how many (callers may set
+         * just that field). */
+        s->pol.nresgroups = 1;
+        s->pol.resgroup[0].depth = s->pol.resdepth;
+    }
     for (int k = 0; k < CRED_NKINDS; k++)
         s->creds[k] = cred_table_create(k);
     heap_init(&s->running, running_less, running_setpos);
@@ -112,6 +121,7 @@ void sched_destroy(struct sched *s)
     free(s->node_user);
     free(s->node_order);
     free(s->suspended);
+    free(s->cand);
     trig_free_all(s);
     for (size_t i = 0; i < s->nresvs; i++)
         resv_free(s->resvs[i]);
@@ -498,7 +508,7 @@ int sched_requeue(struct sched *s, struct job *j, long now, struct err *err)
     j->state = JOB_IDLE;
     j->end = 0;
     j->start = 0;
-    j->flags &= ~(unsigned)(JOB_BACKFILLED | JOB_SPVIOLATION);
+    j->flags &= ~(unsigned)(JOB_BACKFILLED | JOB_SPVIOLATION | JOB_PREEMPTEE);
     j->qtime_start = now; /* its queue time starts again */
     queue_append(s, j);
     s->replan = 1;
@@ -519,6 +529,7 @@ void sched_job_ended(struct sched *s, struct job *j, long now)
     }
     j->state = JOB_COMPLETED;
     j->end = now;
+    s->last_end = now;
     /* Processors came free: every waiting job deserves another look. */
     s->replan = 1;
 }

@@ -42,13 +42,41 @@ enum node_alloc {
 /* NODEACCESSPOLICY: who may share a node. */
 enum node_access { NACCESS_SHARED, NACCESS_SINGLEJOB, NACCESS_SINGLETASK, NACCESS_SINGLEUSER };
 
+/* BACKFILLMETRIC: what BESTFIT and GREEDY maximise. */
+enum bf_metric { BFM_PROCS, BFM_NODES, BFM_PROCSECONDS, BFM_SECONDS, BFM_PE, BFM_PESECONDS };
+/* BFPRIORITYPOLICY: the order of backfill candidates under PREEMPT. */
+enum bf_prio { BFP_RANDOM, BFP_DURATION, BFP_HWDURATION, BFP_NONE };
+/* RESERVATIONPOLICY. */
+enum res_policy { RP_CURRENTHIGHEST, RP_HIGHEST, RP_NEVER };
+/* RESERVATIONTHRESHOLDTYPE. */
+enum res_threshold { RT_NONE, RT_BYPASS, RT_QUEUETIME, RT_XFACTOR };
+
+/* RESERVATIONDEPTH[i] and RESERVATIONQOSLIST[i]: up to SCHED_RESGROUPS
+ * groups of QOS, each with its own number of priority reservations. */
+#define SCHED_RESGROUPS 8
+struct sched_resgroup {
+    int depth;
+    char qos[256]; /* QOS names separated by blanks, ',' or ':'; "" or [ALL]: every QOS */
+};
+
 /* PREEMPTPOLICY: what happens to a preempted job. */
 enum preempt_policy { PREEMPT_REQUEUE, PREEMPT_SUSPEND };
 
 /* The scheduling policy, read from maui.cfg by sched_policy_from_cfg. */
 struct sched_policy {
     enum bf_policy backfill; /* BACKFILLPOLICY */
-    int resdepth;            /* RESERVATIONDEPTH[0]: priority reservations per iteration */
+    int resdepth;            /* priority reservations per iteration, all groups */
+    struct sched_resgroup resgroup[SCHED_RESGROUPS]; /* RESERVATIONDEPTH[i], RESERVATIONQOSLIST[i] */
+    int nresgroups;
+    enum res_policy respolicy;   /* RESERVATIONPOLICY */
+    enum res_threshold resthresh; /* RESERVATIONTHRESHOLDTYPE */
+    long resthreshvalue;          /* RESERVATIONTHRESHOLDVALUE */
+    int bfdepth;                  /* BACKFILLDEPTH: backfill candidates per pass, 0 = all */
+    enum bf_metric bfmetric;      /* BACKFILLMETRIC */
+    long bfmaxschedules;          /* BACKFILLMAXSCHEDULES: GREEDY search bound */
+    enum bf_prio bfprio;          /* BFPRIORITYPOLICY */
+    long bfchunksize;             /* BFCHUNKSIZE (processors), 0 = off */
+    long bfchunkduration;         /* BFCHUNKDURATION */
     long defertime;          /* DEFERTIME: how long a job stays deferred */
     int defercount;          /* DEFERCOUNT: deferrals before a batch hold */
     int deferstartcount;     /* DEFERSTARTCOUNT: failed starts before a deferral */
@@ -227,6 +255,30 @@ long sched_epoch(const struct sched *s);
  * walltime), and with which affinity (ACL_NONE: no). */
 enum acl_affinity sched_resv_access(const struct sched *s, const struct resv *r,
                                     const struct job *j, long start);
+
+/* ---- what the plan offers (policy/bfwin.c): showbf, showstart ---- */
+
+/* A backfill window: procs free from now for duration seconds (-1: no
+ * limit), on at most `nodes` nodes. */
+struct sched_window {
+    long long procs;
+    long nodes;
+    long duration;
+};
+/* The windows a job with who's credentials (features, partition) could
+ * use, as the last iteration left the plan, widest and shortest first.
+ * Writes at most max and returns how many there are. */
+size_t sched_backfill_windows(struct sched *s, const struct job_spec *who, long now,
+                              struct sched_window *out, size_t max);
+/* When idle job j could start: its priority reservation's start, else the
+ * earliest instant the plan has room for it (AVAIL_NEVER-like far future
+ * if never); a running job's start. */
+long sched_earliest_start(struct sched *s, const struct job *j, long now);
+/* The same for a job that is not there: spec's tasks x procs_per_task for
+ * spec's walltime, with its credentials. */
+long sched_earliest_for(struct sched *s, const struct job_spec *spec, long now);
+/* Far future: what the two above return for "never". */
+#define SCHED_NEVER ((long)1 << 62)
 
 /* A standing reservation's TRIGGER with an exec or submit action came due
  * (policy/trigger.c): the driver runs it, or says it cannot. */

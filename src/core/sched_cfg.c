@@ -11,18 +11,32 @@
 #include "core/sched.h"
 #include "policy/nprio.h"
 
+static int choice(const char *v, const char *const *names, int dflt)
+{
+    for (int k = 0; v && names[k]; k++)
+        if (strcmp(v, names[k]) == 0)
+            return k;
+    return dflt;
+}
+
 static int backfill_from_cfg(const struct cfg *cfg, struct sched_policy *pol, struct err *err)
 {
-    const char *bf = cfg_str(cfg, "BACKFILLPOLICY", NULL);
-    if (!bf || strcmp(bf, "FIRSTFIT") == 0)
-        pol->backfill = BF_FIRSTFIT;
-    else if (strcmp(bf, "NONE") == 0)
-        pol->backfill = BF_NONE;
-    else
-        return err_set(err,
-                       "BACKFILLPOLICY %s is not implemented yet; moku backfills with FIRSTFIT "
-                       "or NONE",
-                       bf);
+    static const char *const bf[] = {"NONE", "FIRSTFIT", "BESTFIT", "GREEDY", "PREEMPT", NULL};
+    static const char *const metric[] = {"PROCS", "NODES", "PROCSECONDS", "SECONDS",
+                                         "PE",    "PESECONDS", NULL};
+    static const char *const prio[] = {"RANDOM", "DURATION", "HWDURATION", "NONE", NULL};
+    const char *v = cfg_str(cfg, "BACKFILLPOLICY", NULL);
+    pol->backfill = (enum bf_policy)choice(v, bf, BF_FIRSTFIT);
+    if (v && strcmp(v, bf[pol->backfill]) != 0)
+        return err_set(err, "BACKFILLPOLICY %s is not one moku knows (FIRSTFIT, BESTFIT, GREEDY, "
+                            "PREEMPT or NONE)",
+                       v);
+    pol->bfdepth = (int)cfg_int(cfg, "BACKFILLDEPTH", NULL);
+    pol->bfmetric = (enum bf_metric)choice(cfg_str(cfg, "BACKFILLMETRIC", NULL), metric, BFM_PROCS);
+    pol->bfmaxschedules = (long)cfg_int(cfg, "BACKFILLMAXSCHEDULES", NULL);
+    pol->bfprio = (enum bf_prio)choice(cfg_str(cfg, "BFPRIORITYPOLICY", NULL), prio, BFP_NONE);
+    pol->bfchunksize = (long)cfg_int(cfg, "BFCHUNKSIZE", NULL);
+    pol->bfchunkduration = cfg_time(cfg, "BFCHUNKDURATION", NULL);
     return 0;
 }
 
@@ -56,23 +70,57 @@ static int nodes_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol
     return 0;
 }
 
+/* RESERVATIONDEPTH[i] / RESERVATIONQOSLIST[i]: groups 0..7, by index. */
+static int resgroups_from_cfg(const struct cfg *cfg, struct sched_policy *pol, struct err *err)
+{
+    const char **idx;
+    size_t n = cfg_indices(cfg, "RESERVATIONDEPTH", &idx);
+    pol->nresgroups = 1;
+    pol->resgroup[0] = (struct sched_resgroup){(int)cfg_int(cfg, "RESERVATIONDEPTH", "0"), ""};
+    for (size_t k = 0; k < n; k++) {
+        char *end;
+        long i = strtol(idx[k], &end, 10);
+        if (*end || i < 0 || i >= SCHED_RESGROUPS)
+            return err_set(err, "RESERVATIONDEPTH[%s]: the index must be 0 to %d", idx[k],
+                           SCHED_RESGROUPS - 1);
+        if (i >= pol->nresgroups)
+            pol->nresgroups = (int)i + 1;
+    }
+    pol->resdepth = 0;
+    for (int i = 0; i < pol->nresgroups; i++) {
+        char ix[8];
+        snprintf(ix, sizeof ix, "%d", i);
+        long long d = cfg_is_set(cfg, "RESERVATIONDEPTH", ix) || i == 0
+                          ? cfg_int(cfg, "RESERVATIONDEPTH", ix)
+                          : 0;
+        if (d > 1000000)
+            d = 1000000; /* "every job": more than any queue will hold */
+        const char *q = cfg_is_set(cfg, "RESERVATIONQOSLIST", ix)
+                            ? cfg_str(cfg, "RESERVATIONQOSLIST", ix)
+                            : "";
+        if (strlen(q) >= sizeof pol->resgroup[i].qos)
+            return err_set(err, "RESERVATIONQOSLIST[%d]: the list is too long", i);
+        pol->resgroup[i].depth = (int)d;
+        snprintf(pol->resgroup[i].qos, sizeof pol->resgroup[i].qos, "%s", q);
+        pol->resdepth += (int)d;
+    }
+    return 0;
+}
+
 static int reservations_from_cfg(const struct cfg *cfg, struct sched_policy *pol, struct err *err)
 {
-    const char *rp = cfg_str(cfg, "RESERVATIONPOLICY", NULL);
-    long long depth = cfg_int(cfg, "RESERVATIONDEPTH", "0");
-    if (depth > 1000000)
-        depth = 1000000; /* "every job": more than any queue will hold */
-    pol->resdepth = (int)depth;
-    if (!rp || strcmp(rp, "CURRENTHIGHEST") == 0 || strcmp(rp, "DEFAULT") == 0)
-        return 0;
-    if (strcmp(rp, "NEVER") == 0) {
+    static const char *const rp[] = {"CURRENTHIGHEST", "HIGHEST", "NEVER", NULL};
+    static const char *const th[] = {"NONE", "BYPASS", "QUEUETIME", "XFACTOR", NULL};
+    if (resgroups_from_cfg(cfg, pol, err) < 0)
+        return -1;
+    const char *v = cfg_str(cfg, "RESERVATIONPOLICY", NULL);
+    pol->respolicy = (enum res_policy)choice(v, rp, RP_CURRENTHIGHEST); /* DEFAULT too */
+    if (pol->respolicy == RP_NEVER)
         pol->resdepth = 0;
-        return 0;
-    }
-    return err_set(err,
-                   "RESERVATIONPOLICY %s is not implemented yet; moku re-plans reservations "
-                   "every iteration (CURRENTHIGHEST) or makes none (NEVER)",
-                   rp);
+    pol->resthresh = (enum res_threshold)choice(cfg_str(cfg, "RESERVATIONTHRESHOLDTYPE", NULL), th,
+                                                RT_NONE);
+    pol->resthreshvalue = (long)cfg_int(cfg, "RESERVATIONTHRESHOLDVALUE", NULL);
+    return 0;
 }
 
 /* FSPOLICY (normalised by the parser: a choice, "NONE", maybe with a

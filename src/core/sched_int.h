@@ -34,7 +34,7 @@ struct region {
     /* The last access answer (policy/plan.c): for job cj starting at ct,
      * in plan cgen. ACL checks are the costly part of a query. */
     const struct job *cj;
-    long ct;
+    long ct, cw; /* start and walltime asked about (TIMELIMIT answers depend on both) */
     unsigned long cgen;
     uint64_t cmask;
     int clevel;
@@ -118,6 +118,12 @@ struct sched {
     size_t nblocked, capblocked;
     struct job **resv; /* the jobs holding them */
     size_t capresv;
+    int resgroup_n[SCHED_RESGROUPS]; /* reservations held per RESERVATIONDEPTH group */
+    struct job **cand;  /* backfill candidates of this pass (BESTFIT, GREEDY, PREEMPT) */
+    size_t ncand, capcand;
+    long bf_seen;       /* backfill candidates examined in this pass (BACKFILLDEPTH) */
+    int chunk_hit;      /* chunking: a job of BFCHUNKSIZE or more could not start */
+    long last_end;      /* when a job last ended (BFCHUNKDURATION counts from it) */
     long last_now;
 
     /* Reservations (policy/resv.c), in creation order. */
@@ -239,6 +245,9 @@ void plan_unrun(struct sched *s, struct job *j, long from, long to);
 /* Reservations j may use over [t, t + walltime): the best affinity it has
  * on the nodes of region g, ACL_NONE when one of them refuses it. */
 enum acl_affinity plan_region_access(struct sched *s, const struct job *j, size_t g, long t);
+/* Drop the per-region access answers (queries for a pseudo-job, whose
+ * address may repeat with other credentials). */
+void plan_forget(struct sched *s);
 /* Tasks of j region g can hold over [t, t + walltime), by the counts. */
 long plan_region_tasks(struct sched *s, const struct job *j, size_t g, long t);
 /* Whether region g's nodes can run j at all (features, partition, size). */
@@ -270,6 +279,17 @@ int preempt_for_owner(struct sched *s, struct job *j, long now);
 void preempt_resume(struct sched *s, long now);
 /* A preempted (suspended) job ended or was cancelled: forget it. */
 void preempt_forget(struct sched *s, struct job *j);
+
+/* policy/iter.c, for policy/backfill.c: whether j may start now as far as
+ * soft active limits go; start it now if it fits (1 if it started). */
+int bf_may_start(struct sched *s, struct job *j);
+int bf_start(struct sched *s, struct job *j, long now);
+/* policy/backfill.c: BESTFIT, GREEDY or PREEMPT over the candidates (in
+ * priority order; entries may be NULL). */
+void backfill_run(struct sched *s, struct job **cand, size_t n, long now);
+/* policy/preempt.c: BACKFILLPOLICY PREEMPT — preempt preemptible backfilled
+ * jobs of lower priority until j fits; 1 if it now fits. */
+int preempt_for_priority(struct sched *s, struct job *j, long now);
 
 /* policy/iter.c: the scheduling iteration. */
 void iter_run(struct sched *s, long now);

@@ -33,6 +33,7 @@
  * replay grow linearly with the trace instead of with trace x queue length.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/sched_int.h"
 #include "policy/prio.h"
@@ -57,16 +58,23 @@ static void settle_time(struct sched *s, long now)
     }
 }
 
+/* Drop the last plan's priority reservations. Under RESERVATIONPOLICY
+ * HIGHEST a job that held one keeps the right to one (JOB_HADRESV): it is
+ * placed again first, at its earliest (keep_reservations). */
 static void drop_reservations(struct sched *s)
 {
     for (int k = 0; k < s->nresv; k++) {
         struct job *j = s->resv[k];
-        if (j->state == JOB_IDLE)
+        if (j->state == JOB_IDLE) {
             plan_unhold(s, j);
+            if (s->pol.respolicy == RP_HIGHEST)
+                j->flags |= JOB_HADRESV;
+        }
         j->resv_start = -1;
         j->flags &= ~(unsigned)JOB_RESERVED;
     }
     s->nresv = 0;
+    memset(s->resgroup_n, 0, sizeof s->resgroup_n);
 }
 
 static void compact_all(struct sched *s)
@@ -166,6 +174,7 @@ static int try_start(struct sched *s, struct job *j, long now)
         return 0;
     }
     j->state = JOB_RUNNING;
+    j->flags &= ~(unsigned)JOB_HADRESV;
     fsacct_started(s, j, now);
     elig_started(s, j);
     if (s->plan_blocked) {
@@ -201,6 +210,54 @@ int iter_force_start(struct sched *s, struct job *j, long now)
     return 0;
 }
 
+/* The RESERVATIONDEPTH group of j: the first with a depth whose
+ * RESERVATIONQOSLIST names j's QOS or [ALL] (an empty list is [ALL]); -1
+ * if none. */
+static int resgroup_of(const struct sched *s, const struct job *j)
+{
+    for (int g = 0; g < s->pol.nresgroups; g++) {
+        const char *q = s->pol.resgroup[g].qos;
+        if (s->pol.resgroup[g].depth <= 0)
+            continue;
+        if (!*q)
+            return g;
+        for (const char *p = q; *p;) {
+            p += strspn(p, " \t,:");
+            size_t n = strcspn(p, " \t,:");
+            if ((n == 5 && strncmp(p, "[ALL]", 5) == 0) || (n == 3 && strncmp(p, "ALL", 3) == 0) ||
+                (n == strlen(j->qos->name) && strncmp(p, j->qos->name, n) == 0))
+                return g;
+            p += n;
+        }
+    }
+    return -1;
+}
+
+/* RESERVATIONTHRESHOLDTYPE/VALUE: only jobs past the threshold get a
+ * reservation. */
+static int past_threshold(const struct sched *s, const struct job *j, long now)
+{
+    long v = s->pol.resthreshvalue;
+    switch (s->pol.resthresh) {
+    case RT_BYPASS: return j->bypass > v;
+    case RT_QUEUETIME: return now - j->qtime_start > v;
+    case RT_XFACTOR: {
+        long q = now > j->qtime_start ? now - j->qtime_start : 0;
+        return (q + j->walltime) / (j->walltime > 0 ? j->walltime : 1) > v;
+    }
+    default: return 1;
+    }
+}
+
+/* Whether j may get a priority reservation in this plan. */
+static int reserve_slot(const struct sched *s, const struct job *j, long now)
+{
+    if (s->pol.backfill == BF_PREEMPT || s->pol.respolicy == RP_NEVER)
+        return 0; /* PREEMPT makes none: priority jobs preempt instead */
+    int g = resgroup_of(s, j);
+    return g >= 0 && s->resgroup_n[g] < s->pol.resgroup[g].depth && past_threshold(s, j, now);
+}
+
 /* Tries at placing a reservation past instants where the job's credentials
  * would exceed a soft active limit; after that it is placed regardless. */
 #define RESERVE_TRIES 64
@@ -224,6 +281,9 @@ static void reserve(struct sched *s, struct job *j, long now)
             return;
     }
     plan_hold(s, j, t);
+    int g = resgroup_of(s, j);
+    if (g >= 0)
+        s->resgroup_n[g]++;
     j->flags |= JOB_RESERVED;
     j->wait = WAIT_RESERVED;
     s->resv = xgrow(s->resv, &s->capresv, (size_t)s->nresv + 1, sizeof *s->resv);
@@ -239,9 +299,41 @@ static void note_wait(struct sched *s, struct job *j)
     j->wait_gen = s->plan_gen;
 }
 
+static int chunking(const struct sched *s, long now)
+{
+    return s->pol.backfill == BF_FIRSTFIT && s->pol.bfchunksize > 0 &&
+           now < s->last_end + s->pol.bfchunkduration;
+}
+
+/* FIRSTFIT's backfill limits: BACKFILLDEPTH candidates, and chunking
+ * (BFCHUNKSIZE/BFCHUNKDURATION: for a while after a job ends, once a job of
+ * at least BFCHUNKSIZE processors could not start, smaller ones may not
+ * take the freed processors either, so that they gather into a chunk). */
+static int firstfit_skips(struct sched *s, const struct job *j, long now)
+{
+    if (s->pol.bfdepth > 0 && ++s->bf_seen > s->pol.bfdepth)
+        return 1;
+    return s->chunk_hit && job_procs(j) < s->pol.bfchunksize && chunking(s, now);
+}
+
+static void add_candidate(struct sched *s, struct job *j)
+{
+    s->cand = xgrow(s->cand, &s->capcand, s->ncand + 1, sizeof *s->cand);
+    s->cand[s->ncand++] = j;
+}
+
+/* A job that holds a reservation kept from the last plan (HIGHEST) waits
+ * for it: later starts are backfill. */
+static void waits_reserved(struct sched *s, struct job *j)
+{
+    note_blocked(s, j);
+    s->plan_blocked = 1;
+}
+
 /* Step 3, over queue entries [from, qlen). */
 static void scan(struct sched *s, long now, size_t from)
 {
+    int ff = s->pol.backfill == BF_FIRSTFIT;
     for (size_t i = from; i < s->qlen && !s->plan_stopped; i++) {
         struct job *j = s->queue[i];
         if (!j)
@@ -253,28 +345,86 @@ static void scan(struct sched *s, long now, size_t from)
             j->wait_gen = s->plan_gen;
             continue;
         }
+        if (j->flags & JOB_RESERVED) {
+            waits_reserved(s, j);
+            continue;
+        }
         if (!elig_may_start(s, j, LIM_SOFT, NULL, 0)) {
             j->wait = WAIT_POLICY; /* jobs started in this pass used up its room */
             j->wait_gen = s->plan_gen;
             continue;
         }
+        int backfill = s->plan_blocked;
+        if (backfill && !ff && s->pol.backfill != BF_NONE && !reserve_slot(s, j, now)) {
+            /* BESTFIT, GREEDY, PREEMPT choose among these after the scan. */
+            note_wait(s, j);
+            if (s->pol.bfdepth <= 0 || (long)s->ncand < s->pol.bfdepth)
+                add_candidate(s, j);
+            continue;
+        }
+        if (backfill && ff && firstfit_skips(s, j, now)) {
+            note_wait(s, j);
+            continue;
+        }
         if (try_start(s, j, now) ||
-            (s->rm.preempt && s->nresvs && preempt_for_owner(s, j, now) && try_start(s, j, now))) {
+            (s->rm.preempt && s->nresvs && preempt_for_owner(s, j, now) && try_start(s, j, now)) ||
+            (s->pol.backfill == BF_PREEMPT && preempt_for_priority(s, j, now) &&
+             try_start(s, j, now))) {
             s->queue[i] = NULL;
             s->qidle--;
             continue;
         }
+        if (backfill && ff && s->pol.bfchunksize > 0 && job_procs(j) >= s->pol.bfchunksize)
+            s->chunk_hit = 1;
         note_wait(s, j);
         note_blocked(s, j);
         s->plan_blocked = 1;
         if (s->pol.backfill == BF_NONE)
             s->plan_stopped = 1; /* strict priority order: nothing passes it */
-        else if (s->nresv < s->pol.resdepth)
+        else if (reserve_slot(s, j, now))
             reserve(s, j, now);
-        else if (plan_free_now(s, NULL) <= 0)
+        else if (ff && plan_free_now(s, NULL) <= 0)
             break; /* no room now and no reservation left to place */
     }
     s->qscanned = s->qlen;
+}
+
+/* RESERVATIONPOLICY HIGHEST: jobs that held a reservation are placed again
+ * first, in priority order, each at its earliest (sliding earlier when it
+ * can); they count against their group's depth. One that fits now is left
+ * to the scan, which starts it. */
+static void keep_reservations(struct sched *s, long now)
+{
+    for (size_t i = s->qhead; i < s->qlen; i++) {
+        struct job *j = s->queue[i];
+        if (!j || !(j->flags & JOB_HADRESV))
+            continue;
+        j->flags &= ~(unsigned)JOB_HADRESV;
+        if ((j->flags & JOB_BLOCKED) || plan_fits(s, j, now))
+            continue;
+        reserve(s, j, now);
+    }
+}
+
+/* After BESTFIT/GREEDY/PREEMPT started candidates: their queue entries. */
+static void sweep_started(struct sched *s)
+{
+    for (size_t i = s->qhead; i < s->qlen; i++)
+        if (s->queue[i] && s->queue[i]->state != JOB_IDLE) {
+            s->queue[i] = NULL;
+            s->qidle--;
+        }
+}
+
+int bf_may_start(struct sched *s, struct job *j)
+{
+    return j->state == JOB_IDLE && !(j->flags & JOB_BLOCKED) &&
+           elig_may_start(s, j, LIM_SOFT, NULL, 0);
+}
+
+int bf_start(struct sched *s, struct job *j, long now)
+{
+    return try_start(s, j, now);
 }
 
 /* Candidates of the hard pass: blocked by a soft limit only, or eligible
@@ -322,10 +472,20 @@ static void full_pass(struct sched *s, long now)
     s->plan_blocked = 0;
     s->plan_stopped = 0;
     s->nblocked = 0;
+    s->ncand = 0;
+    s->bf_seen = 0;
+    s->chunk_hit = 0;
     s->replan = 0;
     elig_run(s, now);
     long started = s->stats.started;
+    if (s->pol.respolicy == RP_HIGHEST)
+        keep_reservations(s, now);
     scan(s, now, s->qhead);
+    if (s->ncand) {
+        backfill_run(s, s->cand, s->ncand, now);
+        sweep_started(s);
+        s->ncand = 0;
+    }
     hard_pass(s, now);
     /* Maui shows the queue as the soft filter sees it after this iteration's
      * starts (MUIQ): a job that started frees its idle slot for the next.
@@ -360,6 +520,10 @@ void iter_run(struct sched *s, long now)
     fsacct_iterate(s, now);
     if (elig_active(s))
         s->replan = 1; /* usage changes with time (remaining PS): re-plan every iteration */
+    if (s->pol.backfill == BF_BESTFIT || s->pol.backfill == BF_GREEDY ||
+        s->pol.backfill == BF_PREEMPT || chunking(s, now) || chunking(s, s->last_now) ||
+        s->pol.resthresh != RT_NONE)
+        s->replan = 1; /* the choice depends on every candidate (or on time): no increments */
     if (s->next_undefer && now >= s->next_undefer) {
         s->replan = 1; /* a deferral is over */
         s->next_undefer = 0; /* the walk notes the next one (policy/elig.c) */

@@ -114,7 +114,7 @@ int plan_region_usable(const struct sched *s, const struct job *j, size_t g)
 static int region_level(struct sched *s, const struct job *j, size_t g, long t, uint64_t *mask)
 {
     struct region *rg = &s->regions[g];
-    if (rg->cj == j && rg->ct == t && rg->cgen == s->plan_gen) {
+    if (rg->cj == j && rg->ct == t && rg->cw == j->walltime && rg->cgen == s->plan_gen) {
         *mask = rg->cmask;
         return rg->clevel;
     }
@@ -137,6 +137,7 @@ static int region_level(struct sched *s, const struct job *j, size_t g, long t, 
     }
     rg->cj = j;
     rg->ct = t;
+    rg->cw = j->walltime;
     rg->cgen = s->plan_gen;
     rg->cmask = *mask;
     rg->clevel = refused || !any ? LVL_NONE : level;
@@ -228,6 +229,12 @@ static long long procs_for(const struct sched *s, const struct job *j, size_t g,
     default:
         return (long long)tasks * ppt;
     }
+}
+
+void plan_forget(struct sched *s)
+{
+    for (size_t g = 0; g < s->nregions; g++)
+        s->regions[g].cj = NULL;
 }
 
 long plan_region_tasks(struct sched *s, const struct job *j, size_t g, long t)

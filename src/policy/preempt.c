@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/sched_int.h"
+#include "policy/prio.h"
 #include "util/mem.h"
 
 static const struct cred *owner_cred(const struct resv *r, const struct job *j)
@@ -127,6 +128,42 @@ int preempt_for_owner(struct sched *s, struct job *j, long now)
         tried = 1;
     }
     return tried && plan_fits(s, j, now);
+}
+
+/* BACKFILLPOLICY PREEMPT: backfilled jobs are preemptible by any job of
+ * higher priority that cannot start. Lowest priority first, then the most
+ * recently started. */
+static int lower_first(const void *a, const void *b)
+{
+    const struct job *x = *(const struct job *const *)a, *y = *(const struct job *const *)b;
+    if (x->priority != y->priority)
+        return x->priority < y->priority ? -1 : 1;
+    return later_start_first(a, b);
+}
+
+int preempt_for_priority(struct sched *s, struct job *j, long now)
+{
+    if (!s->rm.preempt)
+        return 0;
+    struct job **v = xcalloc(s->running.n + 1, sizeof *v);
+    size_t n = 0;
+    long long room = plan_free_now(s, j);
+    for (size_t h = 0; h < s->running.n; h++) {
+        struct job *x = s->running.v[h];
+        const struct job *jx[2] = {j, x};
+        if ((x->flags & JOB_PREEMPTEE) && prio_cmp(&jx[0], &jx[1]) < 0) { /* j comes first */
+            v[n++] = x;
+            room += job_procs(x);
+        }
+    }
+    /* Preempt only when it lets j run: never for nothing. */
+    if (room >= job_procs(j)) {
+        qsort(v, n, sizeof *v, lower_first);
+        for (size_t k = 0; k < n && !plan_fits(s, j, now); k++)
+            preempt_one(s, v[k], now);
+    }
+    free(v);
+    return plan_fits(s, j, now);
 }
 
 /* Whether v's nodes have room for it again. */

@@ -720,6 +720,10 @@ long sched_next_event(const struct sched *s, long now, int standing)
     /* Instances due later are made at the first iteration after their
      * calendar moment, before anything is decided then: no wake-up needed. */
     long next = standing ? trig_next(s) : AVAIL_NEVER;
+    /* Chunking holds small jobs back until BFCHUNKDURATION after an end. */
+    long chunk_end = s->last_end + s->pol.bfchunkduration;
+    if (s->pol.bfchunksize > 0 && chunk_end > now && chunk_end < next)
+        next = chunk_end;
     for (size_t i = 0; i < s->nresvs; i++) {
         const struct resv *r = s->resvs[i];
         if (r->kind == RESV_STANDING && !standing)

@@ -67,9 +67,12 @@ check "invalid config value: exit 1, file:line" sh -c "[ $rc -eq 1 ] && grep -q 
 printf 'BACKFILLPOLICY FIRSTFIT\nFOOBAR 1\n' >"$TMP/unknown.cfg"
 run simulate --config "$TMP/unknown.cfg" --format json "$TMP/small.swf"
 check "unknown parameter: a warning, the run goes on" sh -c "[ $rc -eq 0 ] && grep -q \"unknown.cfg:2: unknown parameter 'FOOBAR'\" $TMP/err"
+printf 'PREEMPTPOLICY CHECKPOINT\n' >"$TMP/ckpt.cfg"
+run simulate --config "$TMP/ckpt.cfg" "$TMP/small.swf"
+check "a policy not implemented is refused, not replaced" sh -c "[ $rc -eq 1 ] && grep -q 'CHECKPOINT' $TMP/err"
 printf 'BACKFILLPOLICY BESTFIT\n' >"$TMP/bestfit.cfg"
 run simulate --config "$TMP/bestfit.cfg" "$TMP/small.swf"
-check "a policy not implemented yet is refused, not replaced" sh -c "[ $rc -eq 1 ] && grep -q 'BESTFIT' $TMP/err"
+check "BACKFILLPOLICY BESTFIT runs" [ "$rc" -eq 0 ]
 
 printf 'NODECFG[a] PROCS=4\nNODECFG[b] PROCS=4\n' >"$TMP/nodes.cfg"
 run simulate --config "$TMP/nodes.cfg" --format json "$TMP/small.swf"
