@@ -22,6 +22,7 @@
 #include "cmd/cmd.h"
 #include "core/sched.h"
 #include "rm/local.h"
+#include "sim/plot.h"
 #include "sim/report.h"
 #include "sim/sim.h"
 #include "sim/simzone.h"
@@ -36,9 +37,20 @@
 #define MOKU_VERSION "0.1.0"
 
 #define MAX_SHOWS 64
+#define MAX_CONFIGS 32 /* --config files */
+#define MAX_SETS 64    /* --set lines */
+#define MAX_VALUES 32  /* --compare values */
+#define MAX_RUNS 64    /* configurations x values */
 
 struct sim_opts {
-    const char *config;
+    const char *configs[MAX_CONFIGS]; /* --config, each one run (none: Maui's defaults) */
+    int nconfigs;
+    const char *sets[MAX_SETS]; /* --set lines, applied to every run after its file */
+    int nsets;
+    char *compare[MAX_VALUES]; /* --compare PARAM=V1,V2: the lines "PARAM=Vi", owned */
+    int ncompare;
+    int classes;      /* --classes: per-class breakdowns in a one-run report */
+    const char *plot; /* --plot FILE.svg */
     const char *jobs_out;
     const char *trace;
     const char *resources; /* --resources, else SIMRESOURCETRACEFILE when set */
@@ -63,8 +75,11 @@ static void usage(FILE *f)
             "                  checkjob, checknode, showstats, diagnose, showconfig, canceljob,\n"
             "                  sethold, releasehold, setspri, setqos, runjob, schedctl,\n"
             "                  mjobctl -s|-r (suspend, resume), showres, setres, releaseres\n"
-            "       moku simulate [--config FILE] [--nodes N --ppn P | --procs N]\n"
+            "                  showbf, showstart\n"
+            "       moku simulate [--config FILE]... [--set PARAM=VALUE]...\n"
+            "                     [--compare PARAM=V1,V2,...] [--nodes N --ppn P | --procs N]\n"
             "                     [--jobs-out FILE.csv] [--format text|json] [--strict]\n"
+            "                     [--classes] [--plot FILE.svg]\n"
             "                     [--until TIME] [--show \"COMMAND\"]... [--resources FILE]\n"
             "                     [--statdir DIR] [--commands FILE [--quiet]]\n"
             "                     [--timezone ZONE]\n"
@@ -72,13 +87,22 @@ static void usage(FILE *f)
             "\n"
             "Replay a workload trace through the scheduler: SWF or Maui's own workload\n"
             "trace (VERSION 230), plain or gzip, told apart by content.\n"
-            "  --config FILE      maui.cfg to use (default: Maui's defaults)\n"
+            "  --config FILE      maui.cfg to use (default: Maui's defaults); repeat it to\n"
+            "                     compare configurations: one run per file, the same trace,\n"
+            "                     the reports side by side\n"
+            "  --set PARAM=VALUE  a maui.cfg line applied to every run after its file\n"
+            "                     (repeatable; later lines win)\n"
+            "  --compare PARAM=V1,V2,...\n"
+            "                     one run per value (for each --config), after the --set lines\n"
+            "  --classes          add wait and slowdown by job size and runtime to a one-run\n"
+            "                     report (a comparison always has them)\n"
+            "  --plot FILE.svg    chart utilization and queue length over time, a line per run\n"
             "  --nodes N --ppn P  cluster of N nodes with P processors each\n"
             "  --procs N          cluster of N one-processor nodes\n"
             "  --resources FILE   nodes from a Maui resource trace (also SIMRESOURCETRACEFILE)\n"
             "                     (default cluster: NODECFG lines, else the options above,\n"
             "                     else the trace's MaxNodes/MaxProcs)\n"
-            "  --jobs-out FILE    write one CSV row per job\n"
+            "  --jobs-out FILE    write one CSV row per job (a comparison: a leading run column)\n"
             "  --statdir DIR      fairshare data files (FS.<epoch>) are read from and written\n"
             "                     to DIR (default: STATDIR, stats/) when FSPOLICY is set\n"
             "  --format FMT       report as text (default) or json\n"
@@ -143,6 +167,129 @@ static int parse_format(const char *val, int *json)
     return -1;
 }
 
+static int add_config(struct sim_opts *o, const char *path)
+{
+    if (o->nconfigs == MAX_CONFIGS) {
+        fprintf(stderr, "moku: at most %d --config options\n", MAX_CONFIGS);
+        return -1;
+    }
+    o->configs[o->nconfigs++] = path;
+    return 0;
+}
+
+/* A cfg message without the "--set:1: " that cfg_load_string puts first. */
+static const char *override_msg(const char *msg)
+{
+    if (strncmp(msg, "--set:", 6) != 0)
+        return msg;
+    msg += 6 + strspn(msg + 6, "0123456789");
+    return msg + strspn(msg, ": ");
+}
+
+/* Check an override on its own, as maui.cfg reads a line: a bad value and
+ * an unknown parameter (only a warning in a file) are usage errors here. */
+static int check_override(const char *opt, const char *line)
+{
+    const char *p = line + strspn(line, " \t");
+    if (!*p || *p == '#' || strpbrk(line, "\r\n")) {
+        fprintf(stderr, "moku: %s needs one maui.cfg line, PARAM=VALUE, not '%s'\n", opt, line);
+        return -1;
+    }
+    struct cfg *cfg = cfg_create();
+    struct err e;
+    int rc = 0;
+    if (cfg_load_string(cfg, line, "--set", &e) < 0) {
+        fprintf(stderr, "moku: %s '%s': %s\n", opt, line, override_msg(e.msg));
+        rc = -1;
+    } else if (cfg_nwarnings(cfg)) {
+        fprintf(stderr, "moku: %s '%s': %s\n", opt, line, override_msg(cfg_warning(cfg, 0)));
+        rc = -1;
+    }
+    cfg_destroy(cfg);
+    return rc;
+}
+
+static int add_set(struct sim_opts *o, const char *line)
+{
+    if (o->nsets == MAX_SETS) {
+        fprintf(stderr, "moku: at most %d --set options\n", MAX_SETS);
+        return -1;
+    }
+    if (check_override("--set", line) < 0)
+        return -1;
+    o->sets[o->nsets++] = line;
+    return 0;
+}
+
+/* --compare PARAM=V1,V2,...: the lines PARAM=V1, PARAM=V2, ... */
+static int parse_compare(struct sim_opts *o, const char *arg)
+{
+    size_t name = strcspn(arg, "= \t");
+    if (o->ncompare) {
+        fprintf(stderr, "moku: give --compare once\n");
+        return -1;
+    }
+    if (name == 0 || arg[name] != '=') {
+        fprintf(stderr, "moku: --compare needs PARAM=VALUE,VALUE,..., not '%s'\n", arg);
+        return -1;
+    }
+    for (const char *v = arg + name + 1;; v++) {
+        size_t len = strcspn(v, ",");
+        if (len == 0) {
+            fprintf(stderr, "moku: --compare: an empty value in '%s'\n", arg);
+            return -1;
+        }
+        if (o->ncompare == MAX_VALUES) {
+            fprintf(stderr, "moku: --compare takes at most %d values\n", MAX_VALUES);
+            return -1;
+        }
+        char *line = xprintf("%.*s=%.*s", (int)name, arg, (int)len, v);
+        o->compare[o->ncompare++] = line;
+        if (check_override("--compare", line) < 0)
+            return -1;
+        v += len;
+        if (!*v)
+            return 0;
+    }
+}
+
+static void sim_opts_free(struct sim_opts *o)
+{
+    for (int i = 0; i < o->ncompare; i++)
+        free(o->compare[i]);
+}
+
+/* How many runs the options ask for: one per configuration and value. */
+static int nruns(const struct sim_opts *o)
+{
+    return (o->nconfigs ? o->nconfigs : 1) * (o->ncompare ? o->ncompare : 1);
+}
+
+static int check_sim_args(const struct sim_opts *o)
+{
+    if (o->resources && (o->procs || o->nodes)) {
+        fprintf(stderr, "moku: give either --resources or --nodes/--ppn/--procs, not both\n");
+        return -1;
+    }
+    if (o->procs && (o->nodes || o->ppn)) {
+        fprintf(stderr, "moku: give either --procs or --nodes/--ppn, not both\n");
+        return -1;
+    }
+    if (!o->nodes != !o->ppn) {
+        fprintf(stderr, "moku: --nodes and --ppn go together\n");
+        return -1;
+    }
+    if (nruns(o) > MAX_RUNS) {
+        fprintf(stderr, "moku: at most %d runs (configurations x --compare values)\n", MAX_RUNS);
+        return -1;
+    }
+    if (nruns(o) > 1 && o->nshows) {
+        fprintf(stderr, "moku: --show answers from one run; give one configuration\n");
+        return -1;
+    }
+    return 0;
+}
+
 static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
 {
     static const struct option longopts[] = {
@@ -153,14 +300,20 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         {"until", required_argument, NULL, 'u'},  {"show", required_argument, NULL, 'S'},
         {"resources", required_argument, NULL, 'R'}, {"statdir", required_argument, NULL, 'D'},
         {"commands", required_argument, NULL, 'C'}, {"quiet", no_argument, NULL, 'q'},
-        {"timezone", required_argument, NULL, 'z'}, {NULL, 0, NULL, 0},
+        {"timezone", required_argument, NULL, 'z'}, {"set", required_argument, NULL, 'e'},
+        {"compare", required_argument, NULL, 'm'}, {"classes", no_argument, NULL, 'K'},
+        {"plot", required_argument, NULL, 'L'},   {NULL, 0, NULL, 0},
     };
     int c, bad = 0;
     optind = 1;
     o->until = SIM_FOREVER;
     while ((c = getopt_long(argc, argv, "c:o:f:h", longopts, NULL)) != -1) {
         switch (c) {
-        case 'c': o->config = optarg; break;
+        case 'c': bad |= add_config(o, optarg); break;
+        case 'e': bad |= add_set(o, optarg); break;
+        case 'm': bad |= parse_compare(o, optarg); break;
+        case 'K': o->classes = 1; break;
+        case 'L': o->plot = optarg; break;
         case 'o': o->jobs_out = optarg; break;
         case 'n': bad |= parse_count("--nodes", optarg, &o->nodes); break;
         case 'p': bad |= parse_count("--ppn", optarg, &o->ppn); break;
@@ -185,34 +338,7 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         return -1;
     }
     o->trace = argv[optind];
-    if (o->resources && (o->procs || o->nodes)) {
-        fprintf(stderr, "moku: give either --resources or --nodes/--ppn/--procs, not both\n");
-        return -1;
-    }
-    if (o->procs && (o->nodes || o->ppn)) {
-        fprintf(stderr, "moku: give either --procs or --nodes/--ppn, not both\n");
-        return -1;
-    }
-    if (!o->nodes != !o->ppn) {
-        fprintf(stderr, "moku: --nodes and --ppn go together\n");
-        return -1;
-    }
-    return 0;
-}
-
-/* Load --config (if any) into cfg, printing its warnings. */
-static int load_config(const struct sim_opts *o, struct cfg *cfg)
-{
-    struct err e;
-    if (!o->config)
-        return 0;
-    if (cfg_load_file(cfg, o->config, &e) < 0) {
-        fprintf(stderr, "moku: %s\n", e.msg);
-        return -1;
-    }
-    for (size_t i = 0; i < cfg_nwarnings(cfg); i++)
-        fprintf(stderr, "moku: warning: %s\n", cfg_warning(cfg, i));
-    return 0;
+    return check_sim_args(o);
 }
 
 static void add_uniform_nodes(struct sched *s, long long nodes, long long ppn)
@@ -251,8 +377,8 @@ static int add_trace_nodes(struct sched *s, const char *path)
  * (MaxNodes nodes of MaxProcs/MaxNodes processors when that divides evenly,
  * else MaxProcs one-processor nodes).
  */
-static int build_cluster(struct sched *s, const struct cfg *cfg, const struct sim_opts *o,
-                         const struct workload *wl)
+static int build_cluster(struct sched *s, const struct cfg *cfg, const char *cfgname,
+                         const struct sim_opts *o, const struct workload *wl)
 {
     struct err e;
     if (sched_add_nodes_from_cfg(s, cfg, &e) < 0) {
@@ -261,7 +387,7 @@ static int build_cluster(struct sched *s, const struct cfg *cfg, const struct si
     }
     if (sched_nnodes(s) && (o->procs || o->nodes || o->resources)) {
         fprintf(stderr, "moku: %s defines nodes (NODECFG); drop --nodes/--ppn/--procs/"
-                        "--resources or the NODECFG lines\n", o->config);
+                        "--resources or the NODECFG lines\n", cfgname);
         return -1;
     }
     if (sched_nnodes(s))
@@ -342,26 +468,42 @@ static void progress_bar(void *ctx, size_t done, size_t total)
         fprintf(stderr, "\r%*s\r", width + 40, "");
 }
 
-static int write_jobs_csv(const char *path, const struct workload *wl,
-                          const struct sim_outcome *out)
+/* An output file (--jobs-out, --plot), or NULL after saying why. */
+static FILE *open_out(const char *path)
 {
     FILE *f = fopen(path, "w");
-    if (!f) {
+    if (!f)
         fprintf(stderr, "moku: %s: cannot write: %s\n", path, strerror(errno));
-        return -1;
-    }
-    int rc = report_write_jobs_csv(f, wl, out);
-    if (fclose(f) != 0 || rc < 0) {
+    return f;
+}
+
+/* Close an output file; -1 after saying why if anything written was lost. */
+static int close_out(FILE *f, const char *path)
+{
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
         fprintf(stderr, "moku: %s: write failed: %s\n", path, strerror(errno));
         return -1;
     }
     return 0;
 }
 
+static const char *backfill_name(enum bf_policy b)
+{
+    switch (b) {
+    case BF_NONE: return "NONE";
+    case BF_FIRSTFIT: return "FIRSTFIT";
+    case BF_BESTFIT: return "BESTFIT";
+    case BF_GREEDY: return "GREEDY";
+    case BF_PREEMPT: return "PREEMPT";
+    }
+    return "?";
+}
+
 static void policy_text(const struct sched_policy *p, char *buf, size_t len)
 {
     snprintf(buf, len, "BACKFILLPOLICY %s, RESERVATIONDEPTH %d, JOBMAXOVERRUN %ld",
-             p->backfill == BF_NONE ? "NONE" : "FIRSTFIT", p->resdepth, p->overrun);
+             backfill_name(p->backfill), p->resdepth, p->overrun);
 }
 
 /* Answer every --show command from the state where the replay stopped. */
@@ -399,9 +541,11 @@ static void warn(void *ctx, const char *msg)
 
 /* What the replay's callbacks need. */
 struct replay_ctx {
-    const char *statdir; /* FS data files are written here (FSPOLICY set), else NULL */
-    const char *script;  /* --commands FILE, for messages */
-    int quiet;           /* --quiet */
+    const char *statdir;        /* FS data files are written here (FSPOLICY set), else NULL */
+    const char *script;         /* --commands FILE, for messages */
+    int quiet;                  /* --quiet */
+    int run;                    /* of a comparison, from 1, for messages; 0: the only run */
+    struct plot_series *series; /* --plot: where the samples go, else NULL */
 };
 
 /* A fairshare window ended in simulated time: write its FS data file.
@@ -433,6 +577,15 @@ static const char *setup_fairshare(struct sched *s, const struct cfg *cfg,
     return dir;
 }
 
+/* "moku: ", and the run's number in a comparison. */
+static void log_prefix(const struct replay_ctx *r)
+{
+    if (r->run)
+        fprintf(stderr, "moku: run %d: ", r->run);
+    else
+        fputs("moku: ", stderr);
+}
+
 /* A script command ran (--commands): the command, then its answer, on
  * standard error; a failure names the script's line. */
 static void log_command(void *ctx, const struct sim_script_cmd *cmd, const char *out,
@@ -441,7 +594,8 @@ static void log_command(void *ctx, const struct sim_script_cmd *cmd, const char 
     const struct replay_ctx *r = ctx;
     if (r->quiet && !err)
         return;
-    fprintf(stderr, "moku: [%ld] %s\n", cmd->t, cmd->text);
+    log_prefix(r);
+    fprintf(stderr, "[%ld] %s\n", cmd->t, cmd->text);
     if (err)
         fprintf(stderr, "moku: %s:%ld: %s\n", r->script, cmd->line, err);
     else
@@ -454,50 +608,9 @@ static void log_trigger(void *ctx, const struct sched_fired *f)
     const struct replay_ctx *r = ctx;
     if (r->quiet)
         return;
-    fprintf(stderr, "moku: [%ld] reservation %s %s: trigger %s '%s' not run in a simulation\n",
+    log_prefix(r);
+    fprintf(stderr, "[%ld] reservation %s %s: trigger %s '%s' not run in a simulation\n",
             f->at, f->resv, f->event, f->submit ? "submit" : "exec", f->data);
-}
-
-static int run_and_report(struct sched *s, const struct cfg *cfg, const struct sim_opts *o,
-                          const struct workload *wl, const struct sim_script *script)
-{
-    struct sim_outcome *out = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *out);
-    struct replay_ctx rctx = {.statdir = setup_fairshare(s, cfg, o, wl),
-                              .script = o->commands, .quiet = o->quiet};
-    struct sim_hooks hooks = {
-        /* The bar would garble the script's log on the same stream. */
-        .progress = isatty(2) && !script ? progress_bar : NULL,
-        .fs_window = rctx.statdir ? save_window : NULL,
-        .script = script,
-        .cfg = cfg,
-        .epoch_offset = wl->unix_start > 0 ? (long)wl->unix_start : 0,
-        .command = log_command,
-        .trigger = log_trigger,
-        .ctx = &rctx,
-    };
-    double t0 = wall_now();
-    sim_run(s, wl, out, o->until, &hooks);
-    if (o->nshows) {
-        int rc = print_shows(s, cfg, o, wl);
-        free(out);
-        return rc;
-    }
-    struct report r = {0};
-    report_compute(&r, wl, out, sched_up_procs(s));
-    r.wall_seconds = wall_now() - t0;
-    r.nodes = sched_nnodes(s);
-    r.backfilled = sched_stats(s)->backfilled;
-    r.iterations = sched_stats(s)->iterations;
-    int rc = o->jobs_out ? write_jobs_csv(o->jobs_out, wl, out) : 0;
-    if (o->json) {
-        report_print_json(stdout, &r);
-    } else {
-        char pol[256];
-        policy_text(sched_policy(s), pol, sizeof pol);
-        report_print_text(stdout, &r, o->trace, pol);
-    }
-    free(out);
-    return rc;
 }
 
 /* Standing reservations (SRCFG) and the calendar they follow: --timezone,
@@ -525,45 +638,270 @@ static int setup_reservations(struct sched *s, const struct cfg *cfg, const stru
     return 0;
 }
 
-static int cmd_simulate(int argc, char **argv)
-{
-    struct sim_opts o = {0};
-    if (parse_sim_args(argc, argv, &o) < 0) {
-        usage(stderr);
-        return 2;
-    }
-    struct cfg *cfg = cfg_create();
+/* One run of a comparison: the workload through one configuration. */
+struct run {
+    const char *config;                  /* --config FILE, NULL: Maui's defaults */
+    const char *overrides[MAX_SETS + 1]; /* the --set lines, then the --compare line */
+    size_t noverrides;
+    int varied; /* the last override is this run's --compare value */
+    struct cfg *cfg;
     struct sched_policy pol;
+    char policy[256]; /* as the one-run report prints it */
+    struct report report;
+    struct plot_series series; /* --plot */
+};
+
+/* Each --config (or Maui's defaults) with each --compare value (or none). */
+static size_t plan_runs(const struct sim_opts *o, struct run *runs)
+{
+    size_t n = 0;
+    for (int c = 0; c < (o->nconfigs ? o->nconfigs : 1); c++)
+        for (int v = 0; v < (o->ncompare ? o->ncompare : 1); v++) {
+            struct run *r = &runs[n++];
+            r->config = o->nconfigs ? o->configs[c] : NULL;
+            for (int k = 0; k < o->nsets; k++)
+                r->overrides[r->noverrides++] = o->sets[k];
+            if (o->ncompare) {
+                r->overrides[r->noverrides++] = o->compare[v];
+                r->varied = 1;
+            }
+        }
+    return n;
+}
+
+/* The run's configuration: its file, printing the file's warnings, then
+ * the overrides in order, so they win. */
+static int load_run_cfg(struct run *r)
+{
+    struct err e;
+    r->cfg = cfg_create();
+    if (r->config) {
+        if (cfg_load_file(r->cfg, r->config, &e) < 0) {
+            fprintf(stderr, "moku: %s\n", e.msg);
+            return -1;
+        }
+        for (size_t i = 0; i < cfg_nwarnings(r->cfg); i++)
+            fprintf(stderr, "moku: warning: %s\n", cfg_warning(r->cfg, i));
+    }
+    for (size_t k = 0; k < r->noverrides; k++)
+        if (cfg_load_string(r->cfg, r->overrides[k], "--set", &e) < 0) {
+            fprintf(stderr, "moku: --set '%s': %s\n", r->overrides[k], override_msg(e.msg));
+            return -1;
+        }
+    return 0;
+}
+
+static int load_run_policy(struct run *r)
+{
+    struct err e;
+    if (sched_policy_from_cfg(r->cfg, &r->pol, &e) < 0) {
+        fprintf(stderr, "moku: %s: %s\n", r->config ? r->config : "configuration", e.msg);
+        return -1;
+    }
+    policy_text(&r->pol, r->policy, sizeof r->policy);
+    return 0;
+}
+
+/* The run's scheduler: credentials, limits, nodes and standing
+ * reservations from its configuration. NULL after saying why. */
+static struct sched *build_sched(const struct run *r, const struct sim_opts *o,
+                                 const struct workload *wl)
+{
+    struct err e;
+    struct sched *s = sched_create(&r->pol, NULL);
+    if (sched_creds_from_cfg(s, r->cfg, &e) < 0 || sched_limits_from_cfg(s, r->cfg, &e) < 0) {
+        fprintf(stderr, "moku: %s\n", e.msg);
+        sched_destroy(s);
+        return NULL;
+    }
+    if (build_cluster(s, r->cfg, r->config ? r->config : "--set", o, wl) < 0 ||
+        setup_reservations(s, r->cfg, o, wl) < 0) {
+        sched_destroy(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void record_sample(void *ctx, const struct sim_sample *smp)
+{
+    const struct replay_ctx *r = ctx;
+    plot_series_add(r->series, smp->now, smp->busy_procs, smp->up_procs, smp->idle);
+}
+
+/* --plot: about PLOT_POINTS bins over the submissions up to --until (the
+ * series widens them if the replay runs much longer). */
+static void start_series(struct plot_series *p, const struct workload *wl, long until)
+{
+    long first = wl->njobs ? wl->jobs[0].submit : 0;
+    long last = wl->njobs ? wl->jobs[wl->njobs - 1].submit : 0;
+    plot_series_init(p, first, plot_bin_width(first, last < until ? last : until, PLOT_POINTS));
+}
+
+/* Replay run number idx (from 0) of n and measure it, or answer --show.
+ * Only the only run writes FS data files: the runs of a comparison all
+ * start from the same fairshare history. */
+static int replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o,
+                      const struct workload *wl, const struct sim_script *script, FILE *jobs)
+{
+    struct sched *s = build_sched(r, o, wl);
+    if (!s)
+        return -1;
+    struct sim_outcome *out = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *out);
+    struct replay_ctx rctx = {.statdir = setup_fairshare(s, r->cfg, o, wl),
+                              .script = o->commands,
+                              .quiet = o->quiet,
+                              .run = n > 1 ? (int)idx + 1 : 0,
+                              .series = o->plot ? &r->series : NULL};
+    struct sim_hooks hooks = {
+        /* The bar would garble the script's log on the same stream. */
+        .progress = isatty(2) && !script ? progress_bar : NULL,
+        .sample = o->plot ? record_sample : NULL,
+        .fs_window = rctx.statdir && n == 1 ? save_window : NULL,
+        .script = script,
+        .cfg = r->cfg,
+        .epoch_offset = wl->unix_start > 0 ? (long)wl->unix_start : 0,
+        .command = log_command,
+        .trigger = log_trigger,
+        .ctx = &rctx,
+    };
+    if (o->plot)
+        start_series(&r->series, wl, o->until);
+    double t0 = wall_now();
+    sim_run(s, wl, out, o->until, &hooks);
+    int rc = 0;
+    if (o->nshows) {
+        rc = print_shows(s, r->cfg, o, wl);
+    } else {
+        report_compute(&r->report, wl, out, sched_up_procs(s));
+        r->report.wall_seconds = wall_now() - t0;
+        r->report.nodes = sched_nnodes(s);
+        r->report.backfilled = sched_stats(s)->backfilled;
+        r->report.iterations = sched_stats(s)->iterations;
+        if (jobs)
+            report_write_jobs_csv(jobs, wl, out, n > 1 ? (int)idx + 1 : 0);
+    }
+    free(out);
+    sched_destroy(s);
+    return rc;
+}
+
+static void print_reports(const struct run *runs, size_t n, const struct sim_opts *o)
+{
+    if (n == 1 && o->json) {
+        report_print_json(stdout, &runs[0].report, o->classes);
+    } else if (n == 1) {
+        report_print_text(stdout, &runs[0].report, o->trace, runs[0].policy);
+        if (o->classes)
+            report_print_classes_text(stdout, &runs[0].report);
+    } else {
+        struct report_run *rr = xcalloc(n, sizeof *rr);
+        for (size_t i = 0; i < n; i++)
+            rr[i] = (struct report_run){.config = runs[i].config,
+                                        .overrides = runs[i].overrides,
+                                        .noverrides = runs[i].noverrides,
+                                        .varied = runs[i].varied,
+                                        .backfill = backfill_name(runs[i].pol.backfill),
+                                        .resdepth = runs[i].pol.resdepth,
+                                        .r = runs[i].report};
+        if (o->json)
+            report_print_runs_json(stdout, rr, n);
+        else
+            report_print_runs_text(stdout, o->trace, rr, n);
+        free(rr);
+    }
+}
+
+/* --plot FILE: a line per run, named by its configuration and --compare value. */
+static int write_plot(const struct run *runs, size_t n, const struct sim_opts *o)
+{
+    FILE *f = open_out(o->plot);
+    if (!f)
+        return -1;
+    struct plot_line *lines = xcalloc(n, sizeof *lines);
+    for (size_t i = 0; i < n; i++) {
+        const struct run *r = &runs[i];
+        lines[i].series = &r->series;
+        lines[i].label = xprintf("%s%s%s", r->config ? r->config : "defaults", r->varied ? " " : "",
+                                 r->varied ? r->overrides[r->noverrides - 1] : "");
+    }
+    char *title = xprintf("moku simulate: %s", o->trace);
+    plot_write_svg(f, title, lines, n);
+    free(title);
+    for (size_t i = 0; i < n; i++)
+        free((char *)lines[i].label);
+    free(lines);
+    return close_out(f, o->plot);
+}
+
+/* Replay every run in turn, then report them. The --jobs-out file is
+ * opened first, so a path that cannot be written costs no replay. */
+static int replay_all(struct run *runs, size_t n, const struct sim_opts *o,
+                      const struct workload *wl, const struct sim_script *script)
+{
+    FILE *jobs = NULL;
+    if (o->jobs_out && !o->nshows && !(jobs = open_out(o->jobs_out)))
+        return -1;
+    int failed = 0;
+    for (size_t i = 0; i < n && !failed; i++)
+        failed = replay_run(&runs[i], i, n, o, wl, script, jobs) < 0;
+    /* A file that could not be written fails the command, but the report
+     * of a finished replay is still worth printing. */
+    int lost = jobs && close_out(jobs, o->jobs_out) < 0;
+    if (failed)
+        return -1;
+    if (o->plot && write_plot(runs, n, o) < 0)
+        lost = 1;
+    if (!o->nshows)
+        print_reports(runs, n, o);
+    return lost ? -1 : 0;
+}
+
+static void free_runs(struct run *runs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        cfg_destroy(runs[i].cfg);
+        plot_series_free(&runs[i].series);
+    }
+    free(runs);
+}
+
+static int simulate(const struct sim_opts *o)
+{
+    struct run *runs = xcalloc(MAX_RUNS, sizeof *runs);
+    size_t n = plan_runs(o, runs);
     struct workload wl = {0};
-    struct sched *s = NULL;
     struct sim_script *script = NULL;
     struct err e;
     int rc = 1;
-    if (load_config(&o, cfg) < 0)
-        goto out;
-    if (o.commands && !(script = sim_script_load(o.commands, &e))) {
+    for (size_t i = 0; i < n; i++)
+        if (load_run_cfg(&runs[i]) < 0)
+            goto out;
+    if (o->commands && !(script = sim_script_load(o->commands, &e))) {
         fprintf(stderr, "moku: %s\n", e.msg);
         goto out;
     }
-    if (sched_policy_from_cfg(cfg, &pol, &e) < 0) {
-        fprintf(stderr, "moku: %s: %s\n", o.config ? o.config : "configuration", e.msg);
+    for (size_t i = 0; i < n; i++)
+        if (load_run_policy(&runs[i]) < 0)
+            goto out;
+    if (load_workload(o, &wl) < 0)
         goto out;
-    }
-    if (load_workload(&o, &wl) < 0)
-        goto out;
-    s = sched_create(&pol, NULL);
-    if (sched_creds_from_cfg(s, cfg, &e) < 0 || sched_limits_from_cfg(s, cfg, &e) < 0) {
-        fprintf(stderr, "moku: %s\n", e.msg);
-        goto out;
-    }
-    if (build_cluster(s, cfg, &o, &wl) < 0 || setup_reservations(s, cfg, &o, &wl) < 0)
-        goto out;
-    rc = run_and_report(s, cfg, &o, &wl, script) < 0 ? 1 : 0;
+    rc = replay_all(runs, n, o, &wl, script) < 0 ? 1 : 0;
 out:
     sim_script_destroy(script);
-    sched_destroy(s);
     workload_free(&wl);
-    cfg_destroy(cfg);
+    free_runs(runs, n);
+    return rc;
+}
+
+static int cmd_simulate(int argc, char **argv)
+{
+    struct sim_opts o = {0};
+    int rc = 2;
+    if (parse_sim_args(argc, argv, &o) < 0)
+        usage(stderr);
+    else
+        rc = simulate(&o);
+    sim_opts_free(&o);
     return rc;
 }
 

@@ -404,6 +404,7 @@ static int run_words(const struct cmd_ctx *c, struct words *wsp, char **out, str
         rc = err_set(err, "%s: changes the scheduler's state; not available here", ws.w[0]);
         goto done;
     }
+    sched_complete_plan(c->s); /* the reservations an iteration left for later */
     struct cmd_args a = {.name = ws.w[0], .argc = ws.n - 1, .argv = ws.w + 1, .json = json};
     struct cmd_buf b = {0};
     rc = fn(c, &a, &b, err);

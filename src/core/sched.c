@@ -583,13 +583,18 @@ struct job *const *sched_queue(const struct sched *s, size_t *n)
 {
     /* Holes are compacted away on demand: commands see only live jobs. */
     struct sched *m = (struct sched *)s;
-    size_t w = 0;
-    for (size_t r = m->qhead; r < m->qlen; r++)
+    size_t w = 0, scanned = 0;
+    for (size_t r = m->qhead; r < m->qlen; r++) {
+        if (r == m->qscanned)
+            scanned = w; /* where the scan stopped, in the compacted queue */
         if (m->queue[r])
             m->queue[w++] = m->queue[r];
+    }
+    if (m->qscanned >= m->qlen)
+        scanned = w;
     m->qlen = w;
     m->qhead = 0;
-    m->qscanned = m->qscanned > w ? w : m->qscanned;
+    m->qscanned = scanned;
     *n = w;
     return m->queue;
 }

@@ -320,6 +320,11 @@ void sched_prio_env(const struct sched *s, struct prio_env *env);
 double sched_job_priority(const struct sched *s, const struct job *j, long now,
                           struct prio_parts *parts);
 
+/* Make the rest of the last plan: an iteration leaves the reservations of
+ * jobs that could not affect any start for later once no processor is
+ * free. Commands call this before they look (the command layer does). */
+void sched_complete_plan(struct sched *s);
+
 /* The idle jobs in the order of the last plan (priority order), for
  * commands; *n is set. The array is owned by s and valid until the next
  * call into s. */

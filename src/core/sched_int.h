@@ -124,6 +124,9 @@ struct sched {
     long bf_seen;       /* backfill candidates examined in this pass (BACKFILLDEPTH) */
     int chunk_hit;      /* chunking: a job of BFCHUNKSIZE or more could not start */
     long last_end;      /* when a job last ended (BFCHUNKDURATION counts from it) */
+    int plan_partial;   /* the scan stopped at qscanned with no processor free: the rest of
+                           the plan is made when asked (sched_complete_plan) */
+    int completing;     /* sched_complete_plan is running */
     long last_now;
 
     /* Reservations (policy/resv.c), in creation order. */

@@ -1,9 +1,11 @@
 /*
  * daemon_int — the daemon's state, shared by its files: serve.c (set-up,
  * the loop, iterations), djobs.c (job records: submit, restore, the
- * resource manager's side), dctl.c (requests: who may do what, the job and
- * scheduler control commands), dresv.c (administrative reservations: the
- * store's copy of the engine's).
+ * resource manager's side), dpreempt.c (OWNERPREEMPT: the engine's
+ * preempt and resume callbacks), dctl.c (requests: who may do what, the
+ * job and scheduler control commands), dresv.c (administrative
+ * reservations: the store's copy of the engine's), dtrig.c (standing
+ * reservations' TRIGGER exec actions: run and reaped).
  */
 #ifndef MOKU_DAEMON_INT_H
 #define MOKU_DAEMON_INT_H
@@ -26,6 +28,15 @@ struct cfg;
 struct djob {
     struct store_job rec;
     struct job *j; /* NULL once the engine no longer has it */
+    int draining;  /* a run requeued by preemption is still ending: its spool directory
+                      and its end are not this job's (dpreempt.c) */
+    int preempted; /* suspended by OWNERPREEMPT: the engine resumes it (dpreempt.c) */
+};
+
+/* A trigger command still running (dtrig.c). */
+struct dtrig_kid {
+    pid_t pid;
+    char *what; /* "reservation X event E", for the log; owned */
 };
 
 /* Who sent a request (from the kernel). */
@@ -66,6 +77,7 @@ struct dmn {
     int sig[2];     /* self-pipe: signals wake the loop */
     long interval;  /* RMPOLLINTERVAL */
     long next_iter; /* epoch time of the next timed iteration */
+    int due_now;    /* the last iteration left an engine event due at once */
     int want_iter;  /* iterate at once (submit, job end, command) */
     int paused;     /* schedctl -s: no new starts */
     int stop;       /* schedctl -k or SIGTERM: leave the loop */
@@ -79,6 +91,8 @@ struct dmn {
     size_t nforget, capforget;
     struct dresv *resvs; /* the engine's RESV_USER reservations the store holds; owned */
     size_t nresvs, capresvs;
+    struct dtrig_kid *tkids; /* trigger commands not yet reaped; owned */
+    size_t ntkids, captkids;
 };
 
 /* djobs.c */
@@ -102,6 +116,42 @@ int djobs_rm_start(void *ctx, struct job *j, long now);
 /* Write a job's record (inside the caller's transaction). */
 void djobs_save(struct dmn *d, struct djob *dj);
 void djobs_free(struct dmn *d);
+
+/* dpreempt.c */
+/* The engine's preempt callback (struct sched_rm; policy/preempt.c): stop
+ * running job j (OWNERPREEMPT: for a reservation's owner). REQUEUE: the job
+ * is stored as queued and committed, then its run is ended through the
+ * resource manager (its later end is not recorded: the job is `draining`).
+ * SUSPEND: stored as suspended by preemption and committed, then stopped
+ * (SIGSTOP). Returns -1 when it cannot (the job is not running under the
+ * resource manager, a commit failed, the resource manager refused): the
+ * job goes on as it was. */
+int dpreempt_rm_preempt(void *ctx, struct job *j, enum preempt_policy how, long now);
+/* The engine's resume callback: resume a job it suspended by preemption. */
+int dpreempt_rm_resume(void *ctx, struct job *j, long now);
+/* Before dj starts: an earlier run's spool directory (a run requeued by
+ * preemption, maybe before a restart) is waited for, a bounded time, and
+ * removed. 0 when the way is clear, -1 (logged) when it is not. */
+int dpreempt_clear_old_run(struct dmn *d, struct djob *dj, long now);
+/* dj is draining: once its old run has ended, remove its spool directory. */
+void dpreempt_drain(struct dmn *d, struct djob *dj, long now);
+/* At restore, for a job stored as suspended: 1 when it was suspended by
+ * preemption — the engine's record of that is gone, so it is requeued (its
+ * run ended, the record queued again, stored); 0 otherwise. */
+int dpreempt_restore(struct dmn *d, struct djob *dj, long now);
+/* A preempted job ended: drop its mark in the store (inside the caller's
+ * transaction). */
+void dpreempt_ended(struct dmn *d, struct djob *dj);
+
+/* dtrig.c */
+/* Run the exec actions of the triggers the engine fired (sched_pop_fired):
+ * `/bin/sh -c DATA` as the daemon's user, in its own process group, never
+ * waited for here; submit actions are logged as not supported. */
+void dtrig_run(struct dmn *d);
+/* Reap the trigger commands that have ended, logging their exit status.
+ * Only their pids are waited for: the supervisors are left to rm/local. */
+void dtrig_reap(struct dmn *d);
+void dtrig_free(struct dmn *d);
 
 /* dctl.c */
 /* Answer one request (parsed JSON) from peer p; returns the reply object. */

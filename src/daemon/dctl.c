@@ -375,6 +375,9 @@ static json_t *do_mjobctl(struct dmn *d, const struct peer *p, int argc, char **
     if (!dj || dj->rec.state != want)
         return reply_err("ERROR:  cannot locate %s job '%.64s'", suspend ? "running" : "suspended",
                          argv[1]);
+    if (dj->preempted) /* its processors are the reservation owner's now */
+        return reply_err("ERROR:  job '%.64s' was suspended by preemption; it resumes when its "
+                         "nodes are free", argv[1]);
     json_t *bad = begin(d);
     if (bad)
         return bad;

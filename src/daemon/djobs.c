@@ -2,6 +2,7 @@
  * djobs — the daemon's jobs: each stored record (store/) paired with its
  * engine job, the resource manager's side of a start (rm/local), the ends
  * the resource manager reports, and the restore after a restart.
+ * Preemption (OWNERPREEMPT) is dpreempt.c's.
  *
  * A job's engine name is its id in decimal; its engine tag indexes
  * d->jobs. Job records change only inside the caller's transaction (one per
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/sched.h"
@@ -193,6 +195,8 @@ static int restore_one(void *ctx, const struct store_job *r)
         store_job_free(&rec);
         return 0;
     }
+    if (rec.state == SJ_SUSPENDED && dpreempt_restore(d, dj, time(NULL)))
+        return 0; /* queued again */
     if (rec.state == SJ_SUSPENDED)
         dj->j->flags |= JOB_SUSPENDED;
     if (rec.state == SJ_RUNNING || rec.state == SJ_SUSPENDED) {
@@ -300,6 +304,8 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
     struct dmn *d = ctx;
     struct djob *dj = d->jobs[j->tag];
     struct err e = {{0}};
+    if (dpreempt_clear_old_run(d, dj, now) < 0)
+        return -1; /* its preempted run still holds its spool directory */
     char *script = write_script(d, &dj->rec, &e);
     if (!script) {
         dlog(d->log, 0, "job %s could not start: %s", j->name, e.msg);
@@ -374,6 +380,7 @@ static void ended(struct dmn *d, struct djob *dj, const struct rm_status *st, lo
         if (dj->rec.state == SJ_REMOVED)
             dj->j->state = JOB_REMOVED; /* cancelled while running: shown as Removed */
     }
+    dpreempt_ended(d, dj);
     djobs_save(d, dj);
     char text[64];
     snprintf(text, sizeof text, "exit %d %s", dj->rec.exit_status,
@@ -419,6 +426,10 @@ void djobs_poll(struct dmn *d, long now)
 {
     for (size_t i = 0; i < d->njobs; i++) {
         struct djob *dj = d->jobs[i];
+        if (dj->draining) { /* queued again: that end is its preempted run's */
+            dpreempt_drain(d, dj, now);
+            continue;
+        }
         if (dj->rec.state != SJ_RUNNING && dj->rec.state != SJ_SUSPENDED &&
             !(dj->rec.state == SJ_REMOVED && dj->rec.start && !dj->rec.end))
             continue;

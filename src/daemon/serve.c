@@ -12,7 +12,9 @@
  * jobs ended, close any fairshare window that ended (saved to the store
  * and as an FS data file), then let the engine schedule (its starts go to
  * the resource manager through djobs_rm_start) and remove the
- * administrative reservations that expired from the store.
+ * administrative reservations that expired from the store. Then the
+ * TRIGGER commands the engine fired are started (dtrig.c). The engine's
+ * preemptions (OWNERPREEMPT) go through dpreempt.c.
  */
 #define _GNU_SOURCE /* accept4 */
 #include <errno.h>
@@ -97,7 +99,10 @@ static struct sched *build_sched(struct dmn *d, struct err *err)
     struct sched_policy pol;
     if (sched_policy_from_cfg(d->cfg, &pol, err) < 0)
         return NULL;
-    struct sched *s = sched_create(&pol, &(struct sched_rm){.start = djobs_rm_start, .ctx = d});
+    struct sched *s = sched_create(&pol, &(struct sched_rm){.start = djobs_rm_start,
+                                                             .preempt = dpreempt_rm_preempt,
+                                                             .resume = dpreempt_rm_resume,
+                                                             .ctx = d});
     struct sched *keep = d->s;
     d->s = s;
     if (sched_creds_from_cfg(s, d->cfg, err) < 0 || sched_limits_from_cfg(s, d->cfg, err) < 0 ||
@@ -244,11 +249,23 @@ void serve_iterate(struct dmn *d)
     for (size_t i = 0; committed && i < rc.nremoved; i++)
         dlog(d->log, 1, "reservation %s expired", rc.removed[i]);
     dresv_settle(d, &rc, committed);
+    dtrig_reap(d);
+    dtrig_run(d);
     d->iterations++;
     dlog(d->log, 3, "iteration %ld: %.2f ms, %zu idle, %zu running", d->iterations,
          mono_ms() - t0, sched_nidle(d->s), sched_nrunning(d->s));
     d->want_iter = 0;
     d->next_iter = now + d->interval;
+    /* A reservation's start or end, or a trigger, before the next poll:
+     * iterate then (one due now fires at the next iteration, at once).
+     * Not while paused: nothing would move, and a due trigger would spin. */
+    long ev = d->paused ? LONG_MAX : sched_next_event(d->s, now, 1);
+    int due = ev <= now;
+    if (due)
+        ev = d->due_now ? now + 1 : now; /* due twice in a row: once a second at most */
+    d->due_now = due;
+    if (ev < d->next_iter)
+        d->next_iter = ev;
 }
 
 /* ---- connections ---- */
@@ -313,12 +330,14 @@ static void drain_signals(struct dmn *d)
     ssize_t n;
     while ((n = read(d->sig[0], buf, sizeof buf)) > 0)
         for (ssize_t i = 0; i < n; i++) {
-            if (buf[i] == SIGCHLD)
+            if (buf[i] == SIGCHLD) {
                 d->want_iter = 1; /* a supervisor ended: a job has ended */
-            else if (buf[i] == SIGHUP)
+                dtrig_reap(d);    /* or a trigger's command */
+            } else if (buf[i] == SIGHUP) {
                 d->reload = 1;
-            else
+            } else {
                 d->stop = 1;
+            }
         }
 }
 
@@ -516,6 +535,7 @@ static void teardown(struct dmn *d)
     }
     djobs_free(d);
     dresv_free(d);
+    dtrig_free(d);
     sched_destroy(d->s);
     local_destroy(d->local);
     store_close(d->st);

@@ -330,6 +330,21 @@ static void waits_reserved(struct sched *s, struct job *j)
     s->plan_blocked = 1;
 }
 
+/* Whether the rest of a scan can be left for later once no processor is
+ * free now: nothing after can start now (preemption aside), so what is
+ * left — reservations of lower-priority jobs — decides nothing until a job
+ * ends, which re-plans anyway. The plan is completed when a command looks
+ * at it (sched_complete_plan). This is what keeps conservative
+ * backfilling on long queues linear in what starts. */
+static int may_defer_rest(const struct sched *s)
+{
+    if (s->completing || !s->plan_blocked)
+        return 0;
+    if (s->rm.preempt && (s->pol.backfill == BF_PREEMPT || s->nresvs))
+        return 0; /* a preemption could free processors further down */
+    return plan_free_now((struct sched *)s, NULL) <= 0;
+}
+
 /* Step 3, over queue entries [from, qlen). */
 static void scan(struct sched *s, long now, size_t from)
 {
@@ -338,6 +353,11 @@ static void scan(struct sched *s, long now, size_t from)
         struct job *j = s->queue[i];
         if (!j)
             continue;
+        if (may_defer_rest(s)) {
+            s->plan_partial = 1;
+            s->qscanned = i;
+            return;
+        }
         if (j->flags & JOB_BLOCKED)
             continue; /* over a throttling limit: not eligible (policy/elig.c) */
         if (!s->order_static && prio_rejects(&s->pol.prio, j->priority)) {
@@ -383,10 +403,18 @@ static void scan(struct sched *s, long now, size_t from)
             s->plan_stopped = 1; /* strict priority order: nothing passes it */
         else if (reserve_slot(s, j, now))
             reserve(s, j, now);
-        else if (ff && plan_free_now(s, NULL) <= 0)
-            break; /* no room now and no reservation left to place */
     }
     s->qscanned = s->qlen;
+    s->plan_partial = 0;
+}
+
+void sched_complete_plan(struct sched *s)
+{
+    if (!s->plan_partial)
+        return;
+    s->completing = 1;
+    scan(s, s->last_now, s->qscanned);
+    s->completing = 0;
 }
 
 /* RESERVATIONPOLICY HIGHEST: jobs that held a reservation are placed again
@@ -474,6 +502,7 @@ static void full_pass(struct sched *s, long now)
     s->nblocked = 0;
     s->ncand = 0;
     s->bf_seen = 0;
+    s->plan_partial = 0;
     s->chunk_hit = 0;
     s->replan = 0;
     elig_run(s, now);

@@ -2,21 +2,81 @@
 #include "sim/report.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/mem.h"
 
 #define BSLD_TAU 10.0 /* seconds: the customary bound for very short jobs */
+
+/* Powers of 4, so each class spans a factor of four in width. */
+static const struct report_bound size_bounds[REPORT_NSIZE] = {
+    {"1", 1, 1},       {"2-4", 2, 4},       {"5-16", 5, 16},
+    {"17-64", 17, 64}, {"65-256", 65, 256}, {">256", 257, -1},
+};
+
+/* The lengths a batch site's queues are usually cut at. */
+static const struct report_bound runtime_bounds[REPORT_NRUNTIME] = {
+    {"<10m", 0, 599},        {"10m-1h", 600, 3599}, {"1h-4h", 3600, 14399},
+    {"4h-1d", 14400, 86399}, {">=1d", 86400, -1},
+};
+
+const struct report_bound *report_size_bounds(void)
+{
+    return size_bounds;
+}
+
+const struct report_bound *report_runtime_bounds(void)
+{
+    return runtime_bounds;
+}
+
+static int class_of(const struct report_bound *b, int n, long long v)
+{
+    for (int i = 0; i < n - 1; i++)
+        if (v <= b[i].hi)
+            return i;
+    return n - 1;
+}
+
+int report_size_class(long long procs)
+{
+    return class_of(size_bounds, REPORT_NSIZE, procs);
+}
+
+int report_runtime_class(long runtime)
+{
+    return class_of(runtime_bounds, REPORT_NRUNTIME, runtime);
+}
+
+/* Sums of one class, averaged at the end. */
+struct csum {
+    double wait, bsld;
+    size_t n;
+};
 
 struct sums {
     long first_submit, last_end;
     double wait, bsld, xf, procsec;
     long max_wait;
     size_t n;
+    struct csum size[REPORT_NSIZE], runtime[REPORT_NRUNTIME];
 };
+
+static void add_class(struct csum *c, long wait, double bsld)
+{
+    c->wait += (double)wait;
+    c->bsld += bsld;
+    c->n++;
+}
 
 static void add_job(struct sums *m, const struct wl_job *w, const struct sim_outcome *o)
 {
     long wait = o->start - w->submit;
     long run = o->end - o->start;
     double bsld = (double)(wait + run) / fmax((double)run, BSLD_TAU);
+    if (bsld < 1.0)
+        bsld = 1.0;
     if (m->n == 0 || w->submit < m->first_submit)
         m->first_submit = w->submit;
     if (m->n == 0 || o->end > m->last_end)
@@ -24,10 +84,21 @@ static void add_job(struct sums *m, const struct wl_job *w, const struct sim_out
     m->wait += (double)wait;
     if (wait > m->max_wait)
         m->max_wait = wait;
-    m->bsld += bsld < 1.0 ? 1.0 : bsld;
+    m->bsld += bsld;
     m->xf += (double)(wait + w->walltime) / (double)w->walltime;
     m->procsec += (double)wl_job_procs(w) * (double)run;
     m->n++;
+    add_class(&m->size[report_size_class(wl_job_procs(w))], wait, bsld);
+    add_class(&m->runtime[report_runtime_class(run)], wait, bsld);
+}
+
+static void class_averages(struct report_class *out, const struct csum *in, int n)
+{
+    for (int i = 0; i < n; i++) {
+        out[i].jobs = in[i].n;
+        out[i].avg_wait = in[i].n ? in[i].wait / (double)in[i].n : 0.0;
+        out[i].avg_bsld = in[i].n ? in[i].bsld / (double)in[i].n : 0.0;
+    }
 }
 
 void report_compute(struct report *r, const struct workload *wl, const struct sim_outcome *out,
@@ -45,14 +116,15 @@ void report_compute(struct report *r, const struct workload *wl, const struct si
     r->skipped = wl->skipped;
     r->rejected = rejected;
     r->makespan = m.n ? m.last_end - m.first_submit : 0;
-    r->utilization = r->makespan > 0 && procs > 0
-                         ? m.procsec / ((double)procs * (double)r->makespan)
-                         : 0.0;
+    r->utilization =
+        r->makespan > 0 && procs > 0 ? m.procsec / ((double)procs * (double)r->makespan) : 0.0;
     r->avg_wait = m.n ? m.wait / (double)m.n : 0.0;
     r->max_wait = m.max_wait;
     r->avg_bsld = m.n ? m.bsld / (double)m.n : 0.0;
     r->avg_xfactor = m.n ? m.xf / (double)m.n : 0.0;
     r->procs = procs;
+    class_averages(r->by_size, m.size, REPORT_NSIZE);
+    class_averages(r->by_runtime, m.runtime, REPORT_NRUNTIME);
 }
 
 /* "12d 03:04:05" for a duration in seconds. */
@@ -92,25 +164,300 @@ void report_print_text(FILE *f, const struct report *r, const char *trace, const
     fprintf(f, "  wall time            %.3f s\n", r->wall_seconds);
 }
 
-void report_print_json(FILE *f, const struct report *r)
+/* ---------------------------------------------------------------- tables */
+
+/* A text table: column 0 holds the row labels (left-aligned), the others
+ * values (right-aligned); each column is as wide as its widest cell. */
+#define CELL 64
+
+struct table {
+    size_t ncols, nrows, cap;
+    char (*cells)[CELL]; /* nrows x ncols */
+};
+
+static void table_init(struct table *t, size_t ncols)
 {
-    fprintf(f,
-            "{\"jobs\":%zu,\"skipped\":%zu,\"rejected\":%zu,\"makespan\":%ld,"
-            "\"utilization\":%.6f,\"avg_wait\":%.3f,\"max_wait\":%ld,\"avg_bsld\":%.6f,"
-            "\"avg_xfactor\":%.6f,\"backfilled\":%ld,\"iterations\":%ld,\"wall_seconds\":%.6f}\n",
-            r->jobs, r->skipped, r->rejected, r->makespan, r->utilization, r->avg_wait,
-            r->max_wait, r->avg_bsld, r->avg_xfactor, r->backfilled, r->iterations,
-            r->wall_seconds);
+    *t = (struct table){.ncols = ncols};
 }
 
-int report_write_jobs_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out)
+static char *cell(struct table *t, size_t row, size_t col)
 {
-    fprintf(f, "job_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted\n");
+    return t->cells[row * t->ncols + col];
+}
+
+/* Append a row labelled label (its value cells empty); returns its index. */
+static size_t table_row(struct table *t, const char *label)
+{
+    if (t->nrows == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 32;
+        t->cells = xrealloc(t->cells, t->cap * t->ncols * sizeof *t->cells);
+    }
+    memset(t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof *t->cells);
+    snprintf(cell(t, t->nrows, 0), CELL, "%s", label);
+    return t->nrows++;
+}
+
+/* Print and free the table. No line ends with blanks: a row without values
+ * is its label alone. */
+static void table_print(FILE *f, struct table *t)
+{
+    size_t *w = xcalloc(t->ncols, sizeof *w);
+    for (size_t r = 0; r < t->nrows; r++)
+        for (size_t c = 0; c < t->ncols; c++)
+            if (strlen(cell(t, r, c)) > w[c])
+                w[c] = strlen(cell(t, r, c));
+    for (size_t r = 0; r < t->nrows; r++) {
+        size_t last = t->ncols - 1;
+        while (last > 0 && !*cell(t, r, last))
+            last--;
+        if (last || *cell(t, r, 0))
+            fprintf(f, "  %-*s", last ? (int)w[0] : 0, cell(t, r, 0));
+        for (size_t c = 1; c <= last; c++)
+            fprintf(f, "  %*s", (int)w[c], cell(t, r, c));
+        fputc('\n', f);
+    }
+    free(w);
+    free(t->cells);
+}
+
+static void fmt_class_avg(char *buf, const char *fmt, double v, size_t jobs)
+{
+    if (jobs)
+        snprintf(buf, CELL, fmt, v);
+    else
+        snprintf(buf, CELL, "-");
+}
+
+/* One block of the one-run class section: a header row, then a row per class. */
+static void classes_block(struct table *t, const char *title, const struct report_bound *b,
+                          const struct report_class *c, int n)
+{
+    size_t h = table_row(t, title);
+    snprintf(cell(t, h, 1), CELL, "jobs");
+    snprintf(cell(t, h, 2), CELL, "avg wait (s)");
+    snprintf(cell(t, h, 3), CELL, "avg bsld");
+    for (int i = 0; i < n; i++) {
+        char label[CELL];
+        snprintf(label, sizeof label, "  %s", b[i].name);
+        size_t row = table_row(t, label);
+        snprintf(cell(t, row, 1), CELL, "%zu", c[i].jobs);
+        fmt_class_avg(cell(t, row, 2), "%.1f", c[i].avg_wait, c[i].jobs);
+        fmt_class_avg(cell(t, row, 3), "%.3f", c[i].avg_bsld, c[i].jobs);
+    }
+}
+
+void report_print_classes_text(FILE *f, const struct report *r)
+{
+    struct table t;
+    table_init(&t, 4);
+    classes_block(&t, "by job size (processors)", size_bounds, r->by_size, REPORT_NSIZE);
+    table_row(&t, "");
+    classes_block(&t, "by runtime", runtime_bounds, r->by_runtime, REPORT_NRUNTIME);
+    fputc('\n', f);
+    table_print(f, &t);
+}
+
+/* ------------------------------------------------------- several runs */
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash && slash[1] ? slash + 1 : path;
+}
+
+/* A row of one value per run: the format's arguments may name x, the run
+ * (const struct report_run *), and i_, its index from 0. */
+#define RUNS_ROW(t, label, runs, n, ...)                                                           \
+    do {                                                                                           \
+        size_t row_ = table_row((t), (label));                                                     \
+        for (size_t i_ = 0; i_ < (n); i_++) {                                                      \
+            const struct report_run *x = &(runs)[i_];                                              \
+            (void)x;                                                                               \
+            snprintf(cell((t), row_, i_ + 1), CELL, __VA_ARGS__);                                  \
+        }                                                                                          \
+    } while (0)
+
+/* The --compare row: labelled with the parameter, a value per run. */
+static void varied_row(struct table *t, const struct report_run *runs, size_t n)
+{
+    const char *line = runs[0].overrides[runs[0].noverrides - 1];
+    char label[CELL];
+    snprintf(label, sizeof label, "%.*s", (int)strcspn(line, "= \t"), line);
+    size_t row = table_row(t, label);
+    for (size_t i = 0; i < n; i++) {
+        const char *v = runs[i].overrides[runs[i].noverrides - 1];
+        v += strcspn(v, "= \t");
+        v += strspn(v, "= \t");
+        snprintf(cell(t, row, i + 1), CELL, "%s", v);
+    }
+}
+
+static void runs_metrics(struct table *t, const struct report_run *runs, size_t n)
+{
+    RUNS_ROW(t, "run", runs, n, "%zu", i_ + 1);
+    RUNS_ROW(t, "configuration", runs, n, "%s", x->config ? base_name(x->config) : "defaults");
+    if (runs[0].varied)
+        varied_row(t, runs, n);
+    RUNS_ROW(t, "backfill policy", runs, n, "%s", x->backfill);
+    RUNS_ROW(t, "reservation depth", runs, n, "%d", x->resdepth);
+    RUNS_ROW(t, "processors", runs, n, "%lld", x->r.procs);
+    RUNS_ROW(t, "jobs simulated", runs, n, "%zu", x->r.jobs);
+    RUNS_ROW(t, "jobs skipped", runs, n, "%zu", x->r.skipped);
+    RUNS_ROW(t, "jobs rejected", runs, n, "%zu", x->r.rejected);
+    RUNS_ROW(t, "makespan (s)", runs, n, "%ld", x->r.makespan);
+    RUNS_ROW(t, "utilization (%)", runs, n, "%.2f", 100.0 * x->r.utilization);
+    RUNS_ROW(t, "average wait (s)", runs, n, "%.1f", x->r.avg_wait);
+    RUNS_ROW(t, "maximum wait (s)", runs, n, "%ld", x->r.max_wait);
+    RUNS_ROW(t, "avg bounded slowdown", runs, n, "%.3f", x->r.avg_bsld);
+    RUNS_ROW(t, "avg expansion factor", runs, n, "%.3f", x->r.avg_xfactor);
+    RUNS_ROW(t, "jobs backfilled", runs, n, "%ld", x->r.backfilled);
+    RUNS_ROW(t, "iterations", runs, n, "%ld", x->r.iterations);
+    RUNS_ROW(t, "wall time (s)", runs, n, "%.3f", x->r.wall_seconds);
+}
+
+/* Three rows per class (jobs, average wait, average bounded slowdown), a
+ * column per run; by_size selects the kind of class. */
+static void runs_classes(struct table *t, const char *title, const struct report_run *runs,
+                         size_t n, int by_size)
+{
+    const struct report_bound *b = by_size ? size_bounds : runtime_bounds;
+    int nc = by_size ? REPORT_NSIZE : REPORT_NRUNTIME;
+    table_row(t, "");
+    table_row(t, title);
+    for (int c = 0; c < nc; c++) {
+        char label[CELL];
+        snprintf(label, sizeof label, "  %-8s jobs", b[c].name);
+        size_t rj = table_row(t, label);
+        size_t rw = table_row(t, "           avg wait (s)");
+        size_t rb = table_row(t, "           avg bsld");
+        for (size_t i = 0; i < n; i++) {
+            const struct report_class *k =
+                by_size ? &runs[i].r.by_size[c] : &runs[i].r.by_runtime[c];
+            snprintf(cell(t, rj, i + 1), CELL, "%zu", k->jobs);
+            fmt_class_avg(cell(t, rw, i + 1), "%.1f", k->avg_wait, k->jobs);
+            fmt_class_avg(cell(t, rb, i + 1), "%.3f", k->avg_bsld, k->jobs);
+        }
+    }
+}
+
+void report_print_runs_text(FILE *f, const char *trace, const struct report_run *runs, size_t n)
+{
+    fprintf(f, "moku simulate: %s, %zu runs\n", trace, n);
+    size_t common = n ? runs[0].noverrides - (runs[0].varied ? 1 : 0) : 0;
+    for (size_t i = 0; i < common; i++)
+        fprintf(f, "  every run: --set %s\n", runs[0].overrides[i]);
+    fputc('\n', f);
+    struct table t;
+    table_init(&t, n + 1);
+    runs_metrics(&t, runs, n);
+    runs_classes(&t, "by job size (processors)", runs, n, 1);
+    runs_classes(&t, "by runtime", runs, n, 0);
+    table_print(f, &t);
+}
+
+/* ------------------------------------------------------------------ JSON */
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+/* The one-run keys, without the braces. */
+static void json_fields(FILE *f, const struct report *r)
+{
+    fprintf(f,
+            "\"jobs\":%zu,\"skipped\":%zu,\"rejected\":%zu,\"makespan\":%ld,"
+            "\"utilization\":%.6f,\"avg_wait\":%.3f,\"max_wait\":%ld,\"avg_bsld\":%.6f,"
+            "\"avg_xfactor\":%.6f,\"backfilled\":%ld,\"iterations\":%ld,\"wall_seconds\":%.6f",
+            r->jobs, r->skipped, r->rejected, r->makespan, r->utilization, r->avg_wait, r->max_wait,
+            r->avg_bsld, r->avg_xfactor, r->backfilled, r->iterations, r->wall_seconds);
+}
+
+static void json_class_list(FILE *f, const struct report_bound *b, const struct report_class *c,
+                            int n)
+{
+    fputc('[', f);
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "%s{\"class\":", i ? "," : "");
+        json_string(f, b[i].name);
+        fprintf(f, ",\"min\":%lld,\"max\":", b[i].lo);
+        if (b[i].hi < 0)
+            fprintf(f, "null");
+        else
+            fprintf(f, "%lld", b[i].hi);
+        fprintf(f, ",\"jobs\":%zu,\"avg_wait\":%.3f,\"avg_bsld\":%.6f}", c[i].jobs, c[i].avg_wait,
+                c[i].avg_bsld);
+    }
+    fputc(']', f);
+}
+
+/* ,"classes":{"size":[...],"runtime":[...]} */
+static void json_classes(FILE *f, const struct report *r)
+{
+    fprintf(f, ",\"classes\":{\"size\":");
+    json_class_list(f, size_bounds, r->by_size, REPORT_NSIZE);
+    fprintf(f, ",\"runtime\":");
+    json_class_list(f, runtime_bounds, r->by_runtime, REPORT_NRUNTIME);
+    fputc('}', f);
+}
+
+void report_print_json(FILE *f, const struct report *r, int classes)
+{
+    fputc('{', f);
+    json_fields(f, r);
+    if (classes)
+        json_classes(f, r);
+    fprintf(f, "}\n");
+}
+
+void report_print_runs_json(FILE *f, const struct report_run *runs, size_t n)
+{
+    fprintf(f, "{\"runs\":[");
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "%s{\"config\":", i ? "," : "");
+        if (runs[i].config)
+            json_string(f, runs[i].config);
+        else
+            fprintf(f, "null");
+        fprintf(f, ",\"overrides\":[");
+        for (size_t k = 0; k < runs[i].noverrides; k++) {
+            if (k)
+                fputc(',', f);
+            json_string(f, runs[i].overrides[k]);
+        }
+        fprintf(f, "],");
+        json_fields(f, &runs[i].r);
+        json_classes(f, &runs[i].r);
+        fputc('}', f);
+    }
+    fprintf(f, "]}\n");
+}
+
+/* -------------------------------------------------------------------- CSV */
+
+int report_write_jobs_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out,
+                          int run)
+{
+    if (run <= 1)
+        fprintf(f, "%sjob_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted\n",
+                run == 1 ? "run," : "");
     for (size_t i = 0; i < wl->njobs; i++) {
         const struct wl_job *w = &wl->jobs[i];
         const struct sim_outcome *o = &out[i];
         if (o->start < 0 || o->end < 0)
             continue; /* rejected, or not ended when the replay stopped */
+        if (run >= 1)
+            fprintf(f, "%d,", run);
         fprintf(f, "%s,%ld,%ld,%ld,%ld,%lld,%ld,%ld,%d,%d\n", w->id ? w->id : "", w->submit,
                 o->start, o->end, o->start - w->submit, wl_job_procs(w), w->walltime,
                 o->end - o->start, o->backfilled, o->preempted);

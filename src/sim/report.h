@@ -1,6 +1,8 @@
 /*
- * report — what a simulation measured, and its three outputs: the readable
- * report, one JSON object, and a CSV row per job.
+ * report — what a simulation measured, and its outputs: the readable
+ * report, one JSON object, a CSV row per job, and the side-by-side report
+ * of several runs of one workload (moku simulate with several
+ * configurations).
  *
  * Metrics over the jobs that ran to their end (rejected and skipped jobs are
  * counted, not measured; a replay stopped early leaves out jobs still running):
@@ -9,6 +11,10 @@
  *   wait         start - submit
  *   bsld         bounded slowdown max(1, (wait + run) / max(run, 10 s))
  *   xfactor      Maui's expansion factor (wait + walltime) / walltime
+ * The same jobs are broken down by class: by the processors they asked for
+ * (powers of 4: 1, 2-4, 5-16, 17-64, 65-256, >256) and by the time they ran
+ * in the simulation (<10m, 10m-1h, 1h-4h, 4h-1d, >=1d), each class with its
+ * job count, average wait and average bounded slowdown.
  */
 #ifndef MOKU_REPORT_H
 #define MOKU_REPORT_H
@@ -17,6 +23,28 @@
 
 #include "sim/sim.h"
 #include "sim/workload.h"
+
+#define REPORT_NSIZE 6    /* job size classes, by processors */
+#define REPORT_NRUNTIME 5 /* job length classes, by runtime */
+
+/* A class holds the values lo..hi; hi = -1: no upper bound. */
+struct report_bound {
+    const char *name; /* "2-4", "10m-1h", as printed and in JSON */
+    long long lo, hi;
+};
+
+/* The class tables: REPORT_NSIZE and REPORT_NRUNTIME entries, static storage. */
+const struct report_bound *report_size_bounds(void);
+const struct report_bound *report_runtime_bounds(void);
+/* The class of a job asking for procs processors (procs >= 1; less counts
+ * as 1), and of one that ran runtime seconds (< 0 counts as 0). */
+int report_size_class(long long procs);
+int report_runtime_class(long runtime);
+
+struct report_class {
+    size_t jobs;
+    double avg_wait, avg_bsld; /* 0 when the class has no jobs */
+};
 
 struct report {
     size_t jobs, skipped, rejected;
@@ -31,15 +59,49 @@ struct report {
     double wall_seconds;
     long long procs; /* processors in the cluster */
     size_t nodes;
+    struct report_class by_size[REPORT_NSIZE];
+    struct report_class by_runtime[REPORT_NRUNTIME];
 };
 
-/* Compute the metrics from a finished replay. */
+/* Compute the metrics (classes included) from a finished replay. */
 void report_compute(struct report *r, const struct workload *wl, const struct sim_outcome *out,
                     long long procs);
 
 void report_print_text(FILE *f, const struct report *r, const char *trace, const char *policy);
-void report_print_json(FILE *f, const struct report *r);
-/* Returns 0, or -1 if writing failed. */
-int report_write_jobs_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out);
+/* The per-class section of the one-run text report (moku simulate --classes),
+ * printed after report_print_text: a blank line, then one table per kind of class. */
+void report_print_classes_text(FILE *f, const struct report *r);
+/* One JSON object and a newline; with classes set it ends with a "classes" key. */
+void report_print_json(FILE *f, const struct report *r, int classes);
+
+/*
+ * One run of several. Borrowed pointers; overrides are the configuration
+ * lines applied after the file, in order: the --set lines, then, when
+ * varied is set, the run's own --compare line ("PARAM=VALUE").
+ */
+struct report_run {
+    const char *config; /* the --config file as given, NULL = Maui's defaults */
+    const char *const *overrides;
+    size_t noverrides;
+    int varied;
+    const char *backfill; /* the BACKFILLPOLICY in effect */
+    int resdepth;         /* the RESERVATIONDEPTH in effect */
+    struct report r;
+};
+
+/* The side-by-side text report: a column per run, a row per metric, then
+ * the per-class rows. */
+void report_print_runs_text(FILE *f, const char *trace, const struct report_run *runs, size_t n);
+/* {"runs":[{"config":...,"overrides":[...], the one-run keys, "classes":{...}}, ...]} */
+void report_print_runs_json(FILE *f, const struct report_run *runs, size_t n);
+
+/*
+ * A CSV row per job that ran to its end. run 0: the one-run file, header
+ * first. run >= 1: rows of run number `run` with a leading "run" column; the
+ * header comes with run 1 only, so the runs of a comparison append to one
+ * file in turn. Returns 0, or -1 if writing failed.
+ */
+int report_write_jobs_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out,
+                          int run);
 
 #endif

@@ -31,7 +31,10 @@ static int rm_start(void *ctx, struct job *j, long now)
     struct sim *sim = ctx;
     sim->runs[j->tag].job = j;
     struct rm_job rj = {.id = j->name, .walltime = j->walltime, .tag = j->tag};
-    return sim->rm.ops->start(sim->rm.ctx, &rj, now, NULL);
+    if (sim->rm.ops->start(sim->rm.ctx, &rj, now, NULL) < 0)
+        return -1;
+    sim->busy += wl_job_procs(&sim->wl->jobs[j->tag]);
+    return 0;
 }
 
 /* OWNERPREEMPT: the engine preempts a running job. Requeued, it will run
@@ -44,6 +47,7 @@ static int rm_preempt(void *ctx, struct job *j, enum preempt_policy how, long no
         return -1;
     heap_remove(&sim->ends, r->pos);
     r->left = r->end > now ? r->end - now : 0;
+    sim->busy -= wl_job_procs(&sim->wl->jobs[j->tag]);
     sim->out[j->tag].preempted++;
     if (how == PREEMPT_REQUEUE) {
         sim->out[j->tag].start = -1;
@@ -58,6 +62,7 @@ static int rm_resume(void *ctx, struct job *j, long now)
     struct run *r = &sim->runs[j->tag];
     r->end = now + r->left;
     heap_push(&sim->ends, r);
+    sim->busy += wl_job_procs(&sim->wl->jobs[j->tag]);
     return 0;
 }
 
@@ -68,6 +73,7 @@ static void end_jobs(struct sim *sim, long now)
         heap_pop(&sim->ends);
         sim->out[r->job->tag].backfilled = (r->job->flags & JOB_BACKFILLED) != 0;
         sim->out[r->job->tag].end = now;
+        sim->busy -= wl_job_procs(&sim->wl->jobs[r->job->tag]);
         sched_job_ended(sim->s, r->job, now);
     }
 }
@@ -178,6 +184,19 @@ static void close_windows(struct sim *sim, long now, const struct sim_hooks *hoo
     }
 }
 
+/* Tell the hook what the iteration at now left. */
+static void sample(const struct sim *sim, long now, const struct sim_hooks *hooks)
+{
+    if (!hooks || !hooks->sample)
+        return;
+    struct sim_sample smp = {.now = now,
+                             .busy_procs = sim->busy,
+                             .up_procs = sched_up_procs(sim->s),
+                             .idle = sched_nidle(sim->s),
+                             .running = sched_nrunning(sim->s)};
+    hooks->sample(hooks->ctx, &smp);
+}
+
 /* Fired TRIGGER actions: reported, never run, in a replay. */
 static void drain_triggers(struct sched *s, const struct sim_hooks *hooks)
 {
@@ -215,6 +234,7 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
             run_commands(&sim, now, hooks);
         sched_iterate(s, now);
         drain_triggers(s, hooks);
+        sample(&sim, now, hooks);
         last = sim.last = now;
         if (hooks && hooks->progress && ++tick % 4096 == 0)
             hooks->progress(hooks->ctx, next, wl->njobs);
@@ -222,6 +242,7 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
     if (until != SIM_FOREVER && last != until) {
         close_windows(&sim, until, hooks);
         sched_iterate(s, until); /* the state asked for is the one after an iteration */
+        sample(&sim, until, hooks);
     }
     if (hooks && hooks->fs_window && fs_params(sched_fs(s))->policy != FS_NONE)
         hooks->fs_window(hooks->ctx, s, 0);

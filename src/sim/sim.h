@@ -32,11 +32,23 @@ struct sim_outcome {
     int preempted; /* times it was preempted for a reservation's owner (OWNERPREEMPT) */
 };
 
+/* The cluster's state as one scheduling iteration left it. */
+struct sim_sample {
+    long now;             /* the iteration's time */
+    long long busy_procs; /* processors the running jobs asked for (wl_job_procs) */
+    long long up_procs;   /* processors of the nodes that are up (sched_up_procs) */
+    size_t idle;          /* jobs in the queue (sched_nidle) */
+    size_t running;       /* jobs running (sched_nrunning) */
+};
+
 /* What the driver's caller wants to hear about during a replay (any
  * member may be NULL). */
 struct sim_hooks {
     /* Called now and then with jobs submitted so far. */
     void (*progress)(void *ctx, size_t done, size_t total);
+    /* Called after every scheduling iteration (the state holds until the
+     * next one): O(1), so the caller decides what to keep (plots). */
+    void (*sample)(void *ctx, const struct sim_sample *smp);
     /* Fairshare (FSPOLICY set): a usage window ended, slot 1 of the ledger
      * (sched_fs) holds it; called once per window, in time order, as
      * simulated time passes its end. At the end of the replay it is called

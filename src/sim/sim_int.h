@@ -26,6 +26,7 @@ struct sim {
     struct rm rm;     /* sim_rm_ops over this */
     size_t next_cmd;  /* the first timed command not yet run */
     long last;        /* time of the last iteration */
+    long long busy;   /* processors the running jobs asked for (sim_sample) */
 };
 
 /* The simulated resource manager (ctx: struct sim *): a started job ends at

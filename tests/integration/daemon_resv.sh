@@ -4,7 +4,8 @@
 # that user's job run inside it; reservations survive kill -9 and a reload,
 # expire, and lose nodes that are no longer configured; standing
 # reservations come from maui.cfg; a second user is refused setres unless
-# RESCTLPOLICY ANY, and then may release only their own.
+# RESCTLPOLICY ANY, and then may release only their own; TRIGGER exec
+# actions run.
 . tests/integration/lib.sh
 
 MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
@@ -180,6 +181,28 @@ if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuse
 else
     echo "# skipped: the second-user tests need root, useradd and runuser"
 fi
+
+# TRIGGER actions of a standing reservation: exec runs a command with the
+# reservation's id and the event in its environment; submit is not supported.
+cat >"$TMP/work/trig.sh" <<SH
+#!/bin/sh
+echo "\$MOKU_RESERVATION \$MOKU_EVENT \$MOKU_HOME \$(pwd)" >>$TMP/work/trig.out
+SH
+chmod 755 "$TMP/work/trig.sh"
+printf "${CFG}SRCFG[t] PERIOD=INFINITY HOSTLIST=n1 USERLIST=nobody TRIGGER=create;exec@$TMP/work/trig.sh TRIGGER=create;exec@/bin/false TRIGGER=start;submit@job.sh\n" >"$H/maui.cfg"
+run schedctl -R
+check "schedctl -R with an SRCFG with triggers" [ "$rc" = 0 ]
+i=0
+while [ $i -lt 50 ] && ! [ -s "$TMP/work/trig.out" ]; do sleep 0.1; i=$((i + 1)); done
+check "TRIGGER=create;exec@...: the command runs with MOKU_RESERVATION and MOKU_EVENT" \
+    grep -q "^t.0 create $H $H\$" "$TMP/work/trig.out"
+i=0
+while [ $i -lt 50 ] && ! grep -q "t.0 create trigger: pid [0-9]* exited with status 1" "$LOG"; do sleep 0.1; i=$((i + 1)); done
+check "... its exit status is logged" grep -q "t.0 create trigger: pid [0-9]* exited with status 0" "$LOG"
+check "... a failing one's too" grep -q "t.0 create trigger: pid [0-9]* exited with status 1" "$LOG"
+check "TRIGGER=start;submit@...: logged as not supported" grep -q "t.0 start trigger: submit@job.sh: trigger submit action not supported" "$LOG"
+check "the daemon reaped them: no zombie children" sh -c "! ps -o stat= --ppid $pid | grep -q Z"
+check "... and still serves" sh -c "timeout 5 '$MOKU' showq >/dev/null"
 
 run schedctl -k
 check "schedctl -k" [ "$rc" = 0 ]

@@ -192,6 +192,7 @@ static void test_reservation_respects_limits(void)
     struct job *j1 = submit(s, "1", 2, 100, 1, "u");
     struct job *j2 = submit(s, "2", 1, 100, 1, "u");
     sched_iterate(s, 1);
+    sched_complete_plan(s); /* no processor is free: the iteration left j2's for later */
     CHECK_EQ(j1->resv_start, 100);
     CHECK_EQ(j2->resv_start, 200); /* processors are free at 100, u's limit is not */
     sched_destroy(s);
@@ -202,6 +203,7 @@ static void test_reservation_respects_limits(void)
     j1 = submit(s, "1", 2, 100, 1, "u");
     j2 = submit(s, "2", 1, 100, 1, "u");
     sched_iterate(s, 1);
+    sched_complete_plan(s);
     CHECK_EQ(j1->resv_start, 100);
     CHECK_EQ(j2->resv_start, 100);
     sched_destroy(s);

@@ -1,0 +1,78 @@
+/*
+ * plot — utilization and queue length over simulated time, and the SVG
+ * chart of them that moku simulate --plot writes. No dependencies: the SVG
+ * is written as text.
+ *
+ * A series takes the state the replay reports after each scheduling
+ * iteration (sim_hooks.sample). That state holds until the next iteration,
+ * so a series keeps, per bin of fixed width, time integrals — processor-
+ * seconds busy and up, job-seconds queued — and a point of the chart is the
+ * average over its bin, not an instant picked by chance. When a series
+ * outgrows PLOT_MAX_BINS it merges its bins in pairs and doubles their
+ * width, so memory stays bounded whatever the first guess of width.
+ *
+ * What this module is not: it does not decide what is busy (the simulator
+ * counts the processors its running jobs asked for) and does no file I/O
+ * beyond the stream it is given.
+ */
+#ifndef MOKU_PLOT_H
+#define MOKU_PLOT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define PLOT_POINTS 1000     /* bins a series aims at (plot_bin_width) */
+#define PLOT_MAX_POINTS 2000 /* a line of the chart never has more points */
+#define PLOT_MAX_BINS 4096   /* a series never holds more bins */
+
+/* Time integrals over one bin. */
+struct plot_bin {
+    double busy, up; /* processor-seconds */
+    double idle;     /* job-seconds in the queue */
+    double span;     /* seconds of the bin covered */
+};
+
+struct plot_series {
+    long t0, width;        /* bin i covers [t0 + i width, t0 + (i + 1) width) */
+    struct plot_bin *bins; /* n used, cap allocated; owned */
+    size_t n, cap;
+    long last;          /* when the state held began; LONG_MIN before the first */
+    long long busy, up; /* the state held since last */
+    size_t idle;
+};
+
+/* An empty series with bins of width seconds (at least 1) from t0. */
+void plot_series_init(struct plot_series *p, long t0, long width);
+/* Frees the bins; the series may be initialised again. */
+void plot_series_free(struct plot_series *p);
+/* The state from now on: busy and up processors, idle jobs. now never
+ * decreases; time before t0 is not kept. The series ends at the last
+ * sample (the replay's last iteration). */
+void plot_series_add(struct plot_series *p, long now, long long busy, long long up, size_t idle);
+/* The averages over bins [i k, i k + k): utilization (busy / up, 0..1, 0
+ * when no processor was up) and queue length. Returns 0 when those bins
+ * cover no time, 1 otherwise. */
+int plot_series_point(const struct plot_series *p, size_t i, size_t k, double *util, double *queue);
+
+/* A bin width for about `points` bins over [start, end]: at least 1 s. */
+long plot_bin_width(long start, long end, int points);
+/* An axis step of 1, 2 or 5 times a power of ten, so that [0, max] takes at
+ * most `ticks` steps (max <= 0 is taken as 1). */
+double plot_tick_step(double max, int ticks);
+
+/* One line of the chart: a run. */
+struct plot_line {
+    const char *label;
+    const struct plot_series *series;
+};
+
+/*
+ * Write the chart as one SVG document: utilization (%) above, queue length
+ * (idle jobs) below, a shared time axis (hours when the replay spans less
+ * than two days, else days, from the earliest t0), a line per series in
+ * its own colour and a legend naming them. Title and labels are escaped.
+ * Returns 0, or -1 if writing failed.
+ */
+int plot_write_svg(FILE *f, const char *title, const struct plot_line *lines, size_t n);
+
+#endif

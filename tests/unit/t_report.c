@@ -1,0 +1,377 @@
+/*
+ * t_report — the simulation report and its chart: job classes and their
+ * bounds, the per-class sums of report_compute, the JSON and text of one
+ * run and of several, the CSV run column; the plot series' time integrals,
+ * bin merging, axis steps and the SVG document.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/plot.h"
+#include "sim/report.h"
+#include "test.h"
+
+/* What f wrote, as a string the caller frees. */
+#define CAPTURE(buf, call)                                                                         \
+    do {                                                                                           \
+        size_t len_;                                                                               \
+        FILE *f = open_memstream(&(buf), &len_);                                                   \
+        call;                                                                                      \
+        fclose(f);                                                                                 \
+    } while (0)
+
+static size_t count(const char *s, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+        n++;
+    return n;
+}
+
+static void test_size_classes(void)
+{
+    static const long long v[] = {0, 1, 2, 4, 5, 16, 17, 64, 65, 256, 257, 100000};
+    static const int want[] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        CHECK_EQ(report_size_class(v[i]), want[i]);
+}
+
+static void test_runtime_classes(void)
+{
+    static const long v[] = {-5, 0, 599, 600, 3599, 3600, 14399, 14400, 86399, 86400, 10000000};
+    static const int want[] = {0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        CHECK_EQ(report_runtime_class(v[i]), want[i]);
+}
+
+/* Each class starts where the one before ends; the last has no end. */
+static void check_bounds(const struct report_bound *b, int n)
+{
+    for (int i = 0; i + 1 < n; i++) {
+        CHECK(b[i].hi >= b[i].lo);
+        CHECK_EQ(b[i + 1].lo, b[i].hi + 1);
+    }
+    CHECK_EQ(b[n - 1].hi, -1);
+}
+
+static void test_bounds_contiguous(void)
+{
+    check_bounds(report_size_bounds(), REPORT_NSIZE);
+    check_bounds(report_runtime_bounds(), REPORT_NRUNTIME);
+    CHECK_EQ(report_size_bounds()[0].lo, 1);
+    CHECK_EQ(report_runtime_bounds()[0].lo, 0);
+}
+
+static void add(struct workload *wl, const char *id, long submit, long long procs, long wall)
+{
+    struct wl_job j = {.id = id,
+                       .submit = submit,
+                       .tasks = procs,
+                       .procs_per_task = 1,
+                       .walltime = wall,
+                       .runtime = wall};
+    workload_add(wl, &j);
+}
+
+/* Five jobs: three ran (one of each of sizes 1, 5-16, >256), one was
+ * rejected, one had not ended. */
+static void small_replay(struct workload *wl, struct sim_outcome *out)
+{
+    workload_init(wl);
+    add(wl, "1", 0, 1, 100);
+    add(wl, "2", 0, 8, 7200);
+    add(wl, "3", 100, 300, 100000);
+    add(wl, "4", 100, 5000, 10);
+    add(wl, "5", 200, 2, 50);
+    out[0] = (struct sim_outcome){.start = 0, .end = 100};      /* wait 0, run 100 */
+    out[1] = (struct sim_outcome){.start = 3600, .end = 10800}; /* wait 3600, run 7200 */
+    out[2] = (struct sim_outcome){.start = 100, .end = 100100}; /* wait 0, run 100000 */
+    out[3] = (struct sim_outcome){.start = -1, .end = -1, .rejected = 1};
+    out[4] = (struct sim_outcome){.start = 200, .end = -1};
+}
+
+static void test_compute_classes(void)
+{
+    struct workload wl;
+    struct sim_outcome out[5];
+    struct report r = {0};
+    small_replay(&wl, out);
+    report_compute(&r, &wl, out, 1000);
+    CHECK_EQ(r.jobs, 3);
+    CHECK_EQ(r.rejected, 1);
+    size_t sum = 0;
+    for (int i = 0; i < REPORT_NSIZE; i++)
+        sum += r.by_size[i].jobs;
+    CHECK_EQ(sum, r.jobs);
+    sum = 0;
+    for (int i = 0; i < REPORT_NRUNTIME; i++)
+        sum += r.by_runtime[i].jobs;
+    CHECK_EQ(sum, r.jobs);
+    CHECK_EQ(r.by_size[0].jobs, 1);
+    CHECK_EQ(r.by_size[2].jobs, 1);
+    CHECK_EQ(r.by_size[5].jobs, 1);
+    CHECK_EQ(r.by_size[1].jobs, 0); /* job 5 had not ended */
+    CHECK(near(r.by_size[2].avg_wait, 3600));
+    CHECK(near(r.by_size[2].avg_bsld, (3600.0 + 7200) / 7200));
+    CHECK(near(r.by_size[1].avg_wait, 0));
+    /* runtimes 100 (<10m), 7200 (1h-4h), 100000 (>=1d) */
+    CHECK_EQ(r.by_runtime[0].jobs, 1);
+    CHECK_EQ(r.by_runtime[2].jobs, 1);
+    CHECK_EQ(r.by_runtime[4].jobs, 1);
+    CHECK(near(r.by_runtime[0].avg_bsld, 1.0));
+    CHECK(near(r.avg_bsld, (1.0 + 1.5 + 1.0) / 3));
+    workload_free(&wl);
+}
+
+static void test_json_classes(void)
+{
+    struct workload wl;
+    struct sim_outcome out[5];
+    struct report r = {0};
+    small_replay(&wl, out);
+    report_compute(&r, &wl, out, 1000);
+    char *plain = NULL, *with = NULL;
+    CAPTURE(plain, report_print_json(f, &r, 0));
+    CAPTURE(with, report_print_json(f, &r, 1));
+    CHECK(!strstr(plain, "classes"));
+    CHECK_HAS(with, ",\"classes\":{\"size\":[{\"class\":\"1\",\"min\":1,\"max\":1,\"jobs\":1,");
+    CHECK_HAS(with, "{\"class\":\">256\",\"min\":257,\"max\":null,\"jobs\":1,");
+    CHECK_HAS(with, "\"runtime\":[{\"class\":\"<10m\",\"min\":0,\"max\":599,");
+    /* The one-run keys come first, unchanged. */
+    CHECK(strncmp(plain, with, strlen(plain) - 2) == 0);
+    CHECK_EQ(with[strlen(with) - 1], '\n');
+    free(plain);
+    free(with);
+    workload_free(&wl);
+}
+
+static void test_classes_text(void)
+{
+    struct workload wl;
+    struct sim_outcome out[5];
+    struct report r = {0};
+    small_replay(&wl, out);
+    report_compute(&r, &wl, out, 1000);
+    char *s = NULL;
+    CAPTURE(s, report_print_classes_text(f, &r));
+    CHECK_HAS(s, "by job size (processors)");
+    CHECK_HAS(s, "by runtime");
+    CHECK_HAS(s, "3600.0");
+    CHECK(!strstr(s, " \n")); /* no line ends with blanks */
+    free(s);
+    workload_free(&wl);
+}
+
+static void test_runs(void)
+{
+    struct workload wl;
+    struct sim_outcome out[5];
+    small_replay(&wl, out);
+    const char *ov1[] = {"RESERVATIONDEPTH=2", "BACKFILLPOLICY=FIRSTFIT"};
+    const char *ov2[] = {"RESERVATIONDEPTH=2", "BACKFILLPOLICY=NONE"};
+    struct report_run runs[2] = {
+        {.config = "dir/my \"site\".cfg",
+         .overrides = ov1,
+         .noverrides = 2,
+         .varied = 1,
+         .backfill = "FIRSTFIT",
+         .resdepth = 2},
+        {.config = NULL,
+         .overrides = ov2,
+         .noverrides = 2,
+         .varied = 1,
+         .backfill = "NONE",
+         .resdepth = 2},
+    };
+    report_compute(&runs[0].r, &wl, out, 1000);
+    report_compute(&runs[1].r, &wl, out, 1000);
+    char *js = NULL, *txt = NULL;
+    CAPTURE(js, report_print_runs_json(f, runs, 2));
+    CHECK(strncmp(js,
+                  "{\"runs\":[{\"config\":\"dir/my \\\"site\\\".cfg\",\"overrides\":"
+                  "[\"RESERVATIONDEPTH=2\",\"BACKFILLPOLICY=FIRSTFIT\"],\"jobs\":3,",
+                  strlen("{\"runs\":[{\"config\":\"dir/my \\\"site\\\".cfg\",\"overrides\":"
+                         "[\"RESERVATIONDEPTH=2\",\"BACKFILLPOLICY=FIRSTFIT\"],\"jobs\":3,")) == 0);
+    CHECK_HAS(js, "},{\"config\":null,\"overrides\":[");
+    CHECK_EQ(count(js, "\"classes\":"), 2);
+    CHECK_HAS(js, "]}\n");
+    CAPTURE(txt, report_print_runs_text(f, "t.swf", runs, 2));
+    CHECK_HAS(txt, "moku simulate: t.swf, 2 runs\n");
+    CHECK_HAS(txt, "every run: --set RESERVATIONDEPTH=2\n");
+    CHECK(!strstr(txt, "every run: --set BACKFILLPOLICY")); /* the varied line is a row */
+    CHECK_HAS(txt, "my \"site\".cfg");
+    CHECK_HAS(txt, "defaults");
+    CHECK_HAS(txt, "BACKFILLPOLICY");
+    CHECK_HAS(txt, "FIRSTFIT      NONE\n");
+    CHECK_HAS(txt, "jobs simulated");
+    CHECK_HAS(txt, "by runtime");
+    CHECK(!strstr(txt, " \n"));
+    free(js);
+    free(txt);
+    workload_free(&wl);
+}
+
+static void test_csv_run_column(void)
+{
+    struct workload wl;
+    struct sim_outcome out[5];
+    small_replay(&wl, out);
+    char *one = NULL, *r1 = NULL, *r2 = NULL;
+    CAPTURE(one, report_write_jobs_csv(f, &wl, out, 0));
+    CAPTURE(r1, report_write_jobs_csv(f, &wl, out, 1));
+    CAPTURE(r2, report_write_jobs_csv(f, &wl, out, 2));
+    CHECK(strncmp(one, "job_id,submit,", 14) == 0);
+    CHECK(strncmp(r1, "run,job_id,submit,", 18) == 0);
+    CHECK(!strstr(r2, "job_id")); /* the header comes with run 1 only */
+    CHECK_HAS(r2, "2,2,0,3600,10800,3600,8,7200,7200,0,0\n");
+    CHECK_EQ(count(one, "\n"), 4);
+    CHECK_EQ(count(r2, "\n"), 3);
+    free(one);
+    free(r1);
+    free(r2);
+    workload_free(&wl);
+}
+
+static void test_tick_step(void)
+{
+    CHECK(near(plot_tick_step(100, 5), 20));
+    CHECK(near(plot_tick_step(1, 5), 0.2));
+    CHECK(near(plot_tick_step(0, 5), 0.2)); /* as for 1 */
+    CHECK(near(plot_tick_step(7, 10), 1));
+    CHECK(near(plot_tick_step(333, 10), 50));
+    CHECK(near(plot_tick_step(28, 10), 5));
+    CHECK(near(plot_tick_step(10, 10), 1));
+    CHECK(near(plot_tick_step(332.9, 10), 50));
+}
+
+static void test_bin_width(void)
+{
+    CHECK_EQ(plot_bin_width(0, 1000, 1000), 1);
+    CHECK_EQ(plot_bin_width(0, 1001, 1000), 2);
+    CHECK_EQ(plot_bin_width(5, 5, 1000), 1);
+    CHECK_EQ(plot_bin_width(10, 0, 1000), 1);
+    CHECK_EQ(plot_bin_width(599850, 29363626, 1000), 28764);
+}
+
+/* The state holds from one sample to the next: bins average over time. */
+static void test_series_integrals(void)
+{
+    struct plot_series p;
+    double u, q;
+    plot_series_init(&p, 0, 10);
+    plot_series_add(&p, -50, 9, 10, 7); /* before t0: not kept */
+    plot_series_add(&p, 0, 5, 10, 2);
+    plot_series_add(&p, 15, 10, 10, 0);
+    plot_series_add(&p, 20, 0, 10, 0);
+    CHECK_EQ(p.n, 2);
+    CHECK(plot_series_point(&p, 0, 1, &u, &q));
+    CHECK(near(u, 0.5));
+    CHECK(near(q, 2));
+    CHECK(plot_series_point(&p, 1, 1, &u, &q));
+    CHECK(near(u, 0.75));
+    CHECK(near(q, 1));
+    CHECK(plot_series_point(&p, 0, 2, &u, &q)); /* two bins as one point */
+    CHECK(near(u, 0.625));
+    CHECK(near(q, 1.5));
+    CHECK(!plot_series_point(&p, 5, 1, &u, &q)); /* nothing there */
+    plot_series_add(&p, 40, 0, 0, 0);            /* no processor up */
+    plot_series_add(&p, 50, 0, 0, 0);
+    CHECK(plot_series_point(&p, 4, 1, &u, &q));
+    CHECK(near(u, 0));
+    plot_series_free(&p);
+}
+
+/* Past PLOT_MAX_BINS, bins merge in pairs: fewer bins, the same integrals. */
+static void test_series_merge(void)
+{
+    struct plot_series p;
+    plot_series_init(&p, 0, 1);
+    plot_series_add(&p, 0, 1, 2, 3);
+    plot_series_add(&p, 3L * PLOT_MAX_BINS, 0, 2, 0);
+    CHECK(p.n <= PLOT_MAX_BINS);
+    CHECK_EQ(p.width, 4);
+    double busy = 0, up = 0, idle = 0, span = 0;
+    for (size_t i = 0; i < p.n; i++) {
+        busy += p.bins[i].busy;
+        up += p.bins[i].up;
+        idle += p.bins[i].idle;
+        span += p.bins[i].span;
+    }
+    CHECK(near(span, 3.0 * PLOT_MAX_BINS));
+    CHECK(near(busy, span));
+    CHECK(near(up, 2 * span));
+    CHECK(near(idle, 3 * span));
+    double u, q;
+    CHECK(plot_series_point(&p, 0, 1, &u, &q));
+    CHECK(near(u, 0.5));
+    CHECK(near(q, 3));
+    plot_series_free(&p);
+}
+
+static void test_svg(void)
+{
+    struct plot_series a, b;
+    plot_series_init(&a, 0, 3600);
+    plot_series_init(&b, 0, 3600);
+    for (long t = 0; t <= 10 * 86400; t += 1800) {
+        plot_series_add(&a, t, t % 7200 ? 50 : 100, 100, (size_t)(t / 86400));
+        plot_series_add(&b, t, 25, 100, 3);
+    }
+    struct plot_line lines[] = {{"first.cfg", &a}, {"R&D <new>", &b}};
+    char *s = NULL;
+    int rc = 0;
+    CAPTURE(s, rc = plot_write_svg(f, "moku simulate: \"x\".swf", lines, 2));
+    CHECK_EQ(rc, 0);
+    CHECK(strncmp(s, "<?xml version=\"1.0\"", 19) == 0);
+    CHECK_HAS(s, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
+    CHECK(strcmp(s + strlen(s) - 7, "</svg>\n") == 0);
+    CHECK_EQ(count(s, "<polyline"), 4);
+    CHECK_HAS(s, "R&amp;D &lt;new&gt;");
+    CHECK_HAS(s, "moku simulate: &quot;x&quot;.swf");
+    CHECK_HAS(s, "time (days since the first submission)");
+    CHECK_HAS(s, "utilization (%)");
+    CHECK_HAS(s, "queue length (idle jobs)");
+    /* The utilization axis runs to 100 %. */
+    CHECK_HAS(s, ">100</text>");
+    CHECK_EQ(count(s, "<text"), count(s, "</text>"));
+    free(s);
+    plot_series_free(&a);
+    plot_series_free(&b);
+}
+
+/* A replay shorter than two days is drawn in hours. */
+static void test_svg_hours(void)
+{
+    struct plot_series a;
+    plot_series_init(&a, 1000, 60);
+    plot_series_add(&a, 1000, 1, 4, 0);
+    plot_series_add(&a, 1000 + 5 * 3600, 0, 4, 0);
+    struct plot_line line = {"defaults", &a};
+    char *s = NULL;
+    CAPTURE(s, plot_write_svg(f, "t", &line, 1));
+    CHECK_HAS(s, "time (hours since the first submission)");
+    CHECK_EQ(count(s, "<polyline"), 2);
+    free(s);
+    plot_series_free(&a);
+}
+
+int main(void)
+{
+    TEST_RUN(test_size_classes);
+    TEST_RUN(test_runtime_classes);
+    TEST_RUN(test_bounds_contiguous);
+    TEST_RUN(test_compute_classes);
+    TEST_RUN(test_json_classes);
+    TEST_RUN(test_classes_text);
+    TEST_RUN(test_runs);
+    TEST_RUN(test_csv_run_column);
+    TEST_RUN(test_tick_step);
+    TEST_RUN(test_bin_width);
+    TEST_RUN(test_series_integrals);
+    TEST_RUN(test_series_merge);
+    TEST_RUN(test_svg);
+    TEST_RUN(test_svg_hours);
+    return TEST_DONE();
+}
