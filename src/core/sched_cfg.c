@@ -88,7 +88,7 @@ static int resgroups_from_cfg(const struct cfg *cfg, struct sched_policy *pol, s
     }
     pol->resdepth = 0;
     for (int i = 0; i < pol->nresgroups; i++) {
-        char ix[8];
+        char ix[16];
         snprintf(ix, sizeof ix, "%d", i);
         long long d = cfg_is_set(cfg, "RESERVATIONDEPTH", ix) || i == 0
                           ? cfg_int(cfg, "RESERVATIONDEPTH", ix)
