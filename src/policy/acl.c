@@ -51,6 +51,7 @@
 
 #include "cfg/cfg.h"
 #include "util/mem.h"
+#include "util/sbuf.h"
 
 struct acl {
     struct acl_entry *v; /* owned, names owned */
@@ -385,22 +386,8 @@ int acl_parse_setres(struct acl *acl, const char *text, struct err *err)
 
 /* --------------------------------------------------------------- formatting */
 
-struct out {
-    char *buf;
-    size_t len, pos;
-};
 
-static void put(struct out *o, const char *s)
-{
-    size_t n = strlen(s);
-    if (o->pos < o->len) {
-        size_t room = o->len - 1 - o->pos;
-        memcpy(o->buf + o->pos, s, n < room ? n : room);
-    }
-    o->pos += n;
-}
-
-static void put_time(struct out *o, long secs)
+static void put_time(struct sbuf *o, long secs)
 {
     char t[48];
     if (secs >= CFG_TIME_INFINITY)
@@ -410,27 +397,27 @@ static void put_time(struct out *o, long secs)
                  secs / 60 % 60, secs % 60);
     else
         snprintf(t, sizeof t, "%ld:%02ld:%02ld", secs / 3600, secs / 60 % 60, secs % 60);
-    put(o, t);
+    sbuf_put(o, t);
 }
 
-static void put_entry(struct out *o, const struct acl_entry *e)
+static void put_entry(struct sbuf *o, const struct acl_entry *e)
 {
     static const char *const aff[] = {"", "+", "=", "-"};
-    put(o, e->type == ACL_DURATION ? "<=" : "==");
+    sbuf_put(o, e->type == ACL_DURATION ? "<=" : "==");
     if (e->deny)
-        put(o, "!");
+        sbuf_put(o, "!");
     if (e->type == ACL_DURATION)
         put_time(o, e->secs);
     else
-        put(o, e->name);
-    put(o, aff[e->affinity]);
+        sbuf_put(o, e->name);
+    sbuf_put(o, aff[e->affinity]);
     if (e->required)
-        put(o, "*");
+        sbuf_put(o, "*");
 }
 
 int acl_format(const struct acl *acl, char *buf, size_t len)
 {
-    struct out o = {buf, len, 0};
+    struct sbuf o = {buf, len, 0};
     int groups = 0;
     for (int t = 0; t < ACL_NTYPES; t++) {
         int in_group = 0;
@@ -438,18 +425,16 @@ int acl_format(const struct acl *acl, char *buf, size_t len)
             if (acl->v[i].type != (enum acl_type)t)
                 continue;
             if (!in_group) {
-                put(&o, groups++ ? " " : "");
-                put(&o, type_names[t]);
+                sbuf_put(&o, groups++ ? " " : "");
+                sbuf_put(&o, type_names[t]);
             } else {
-                put(&o, ":");
+                sbuf_put(&o, ":");
             }
             in_group = 1;
             put_entry(&o, &acl->v[i]);
         }
     }
-    if (len > 0)
-        buf[o.pos < len ? o.pos : len - 1] = '\0';
-    return o.pos > INT_MAX ? INT_MAX : (int)o.pos;
+    return sbuf_end(&o);
 }
 
 /* --------------------------------------------------------------- evaluation */

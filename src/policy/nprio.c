@@ -32,6 +32,7 @@
 #include <strings.h>
 
 #include "util/mem.h"
+#include "util/sbuf.h"
 
 struct nprio {
     double w[NPRIO_NVARS]; /* weight of each term; 0 = unused */
@@ -435,55 +436,39 @@ int nprio_is_dynamic(const struct nprio *p)
     return 0;
 }
 
-struct out {
-    char *buf;
-    size_t len, pos;
-};
-
-static void put(struct out *o, const char *s)
-{
-    size_t n = strlen(s);
-    if (o->pos < o->len) {
-        size_t room = o->len - 1 - o->pos;
-        memcpy(o->buf + o->pos, s, n < room ? n : room);
-    }
-    o->pos += n;
-}
 
 /* One signed item: "-x" first, " + x" / " - x" after; weight 1 unwritten
  * before a name. name NULL: the constant. */
-static void put_item(struct out *o, double w, const char *name)
+static void put_item(struct sbuf *o, double w, const char *name)
 {
     char num[64];
     double m = fabs(w);
     if (o->pos == 0)
-        put(o, w < 0 ? "-" : "");
+        sbuf_put(o, w < 0 ? "-" : "");
     else
-        put(o, w < 0 ? " - " : " + ");
+        sbuf_put(o, w < 0 ? " - " : " + ");
     if (name && m == 1) {
-        put(o, name);
+        sbuf_put(o, name);
         return;
     }
     snprintf(num, sizeof num, "%.15g", m);
-    put(o, num);
+    sbuf_put(o, num);
     if (name) {
-        put(o, "*");
-        put(o, name);
+        sbuf_put(o, "*");
+        sbuf_put(o, name);
     }
 }
 
 int nprio_format(const struct nprio *p, char *buf, size_t len)
 {
-    struct out o = {buf, len, 0};
+    struct sbuf o = {buf, len, 0};
     for (int v = 0; v < NPRIO_NVARS; v++) {
         if (p->w[v] != 0)
             put_item(&o, p->w[v], var_names[v]);
     }
     if (p->c != 0 || o.pos == 0)
         put_item(&o, p->c, NULL);
-    if (len > 0)
-        buf[o.pos < len ? o.pos : len - 1] = '\0';
-    return (int)o.pos; /* at most NPRIO_NVARS + 1 short items */
+    return sbuf_end(&o);
 }
 
 const char *nprio_var_name(enum nprio_var v)
