@@ -200,25 +200,46 @@ static unsigned walk_plain(struct sched *s, struct job *j, size_t *cap, unsigned
     return left;
 }
 
-/* lv, level: with reservations, only nodes of regions at this level. */
+/* Table order over the free map, by placement level (lv: the level of each
+ * region, NULL for one level): one walk takes the best level's nodes at
+ * once and remembers the others' in order, then takes those level by
+ * level — the nodes of the reservations a job should use first, before
+ * unreserved ones, before those it should use last. */
 static unsigned walk_free(struct sched *s, struct job *j, size_t *cap, long now, unsigned left,
-                          int backwards, const unsigned char *lv, int level)
+                          int backwards, const unsigned char *lv)
 {
     if (!s->nnodes)
         return left;
+    int best = 4; /* the best level any region offers */
+    for (size_t g = 0; lv && g < s->nregions; g++)
+        best = lv[g] < best ? lv[g] : best;
+    uint32_t *later[4] = {0};
+    size_t n[4] = {0}, capl[4] = {0};
     size_t i = backwards ? prev_free(s, s->nnodes - 1) : next_free(s, 0);
     while (left && i < s->nnodes) {
+        int level = lv ? lv[s->node_region[i]] : 0;
         unsigned procs = 0, k = 0;
-        if (!lv || lv[s->node_region[i]] == level)
+        if (level == (lv ? best : 0))
             k = node_tasks(s, j, i, now, left, &procs);
+        else if (level < 4) {
+            later[level] = xgrow(later[level], &capl[level], n[level] + 1, sizeof *later[level]);
+            later[level][n[level]++] = (uint32_t)i;
+        }
         if (k) {
             take(s, j, cap, i, procs);
             left -= k;
         }
-        if (backwards)
-            i = i ? prev_free(s, i - 1) : SIZE_MAX;
-        else
-            i = next_free(s, i + 1);
+        i = backwards ? (i ? prev_free(s, i - 1) : SIZE_MAX) : next_free(s, i + 1);
+    }
+    for (int level = 0; level < 4; level++) {
+        for (size_t x = 0; x < n[level] && left; x++) {
+            unsigned procs = 0, k = node_tasks(s, j, later[level][x], now, left, &procs);
+            if (k) {
+                take(s, j, cap, later[level][x], procs);
+                left -= k;
+            }
+        }
+        free(later[level]);
     }
     return left;
 }
@@ -462,8 +483,7 @@ int alloc_job(struct sched *s, struct job *j, long now)
         /* Table order: the free map skips full nodes 64 at a time. */
         int back = s->pol.nalloc == NALLOC_LASTAVAILABLE;
         unsigned char *lv = s->multi ? region_levels(s, j, now) : NULL;
-        for (int level = 0; level < (lv ? 4 : 1) && left; level++)
-            left = walk_free(s, j, &cap, now, left, back, lv, level);
+        left = walk_free(s, j, &cap, now, left, back, lv);
         free(lv);
     } else {
         left = walk_ordered(s, j, &cap, now, left);
