@@ -1,15 +1,20 @@
 /*
  * cmd — the command layer: Maui's client commands answered from the
- * scheduler's state. The simulator (`moku simulate --show "..."`) and, later,
- * the daemon call the same handlers.
+ * scheduler's state. The simulator (`moku simulate --show "..."` and its
+ * --commands script) and the daemon call the same handlers.
  *
  * A command line is split into words like a shell would (no quoting needed
  * beyond plain words); `--format=json` (or `--format json`) anywhere selects
- * JSON output, else Maui's text layout. Commands so far: showq [-r|-i|-b],
- * checkjob <id>, checknode <node>, showstats, diagnose -f|-p|-q, showconfig.
+ * JSON output, else Maui's text layout. Commands: showq [-r|-i|-b],
+ * checkjob <id>, checknode <node>, showstats, showres, showbf, showstart,
+ * diagnose -f|-p|-q|-r, showconfig; and, when cmd_ctx.control allows, the
+ * control commands setres, releaseres, canceljob, sethold, releasehold,
+ * setspri, setqos, runjob.
  *
- * Handlers read the state and never change it (they may compact the queue's
- * internal holes through sched_queue(), which changes nothing observable).
+ * Read commands never change what the scheduler decided. Before any command
+ * the plan is completed (sched_complete_plan: the reservations an iteration
+ * left for later), and sched_queue() may compact the queue's internal holes;
+ * neither changes anything observable.
  */
 #ifndef MOKU_CMD_H
 #define MOKU_CMD_H
