@@ -41,6 +41,9 @@ struct cmd_ctx {
      * reports the end later); NULL refuses. */
     int (*cancel)(void *ctx, struct job *j, long now);
     void *cancel_ctx;
+    /* Who asks (the daemon's caller), or NULL: showbf's windows default to
+     * that user's and group's. */
+    const char *user, *group;
 };
 
 /*

@@ -17,10 +17,11 @@
  *   JSON: {"windows": [{"procs", "nodes", "duration" (seconds, null: no
  *   limit)}]}.
  *
- * Where moku differs from Maui 3.3.1: the command layer does not know who
- * asks, so with no credential given (or -A) the windows are those of a job
- * with DEFAULT credentials, shown as 'ALL': reservations whose ACL names
- * users, groups, ... do not count for it. A window's node count is an upper
+ * With no credential given the windows are the asker's (user and group;
+ * the daemon says who asks). With -A, or when nobody is known to ask (the
+ * simulator), they are those of a job with DEFAULT credentials, shown as
+ * 'ALL': reservations whose ACL names users, groups, ... do not count for
+ * it. A window's node count is an upper
  * bound (nodes with room now for the asker, at most one per processor), not
  * Maui's node list. -m, -M (memory) and -S (SMP display) are refused: the
  * windows count processors only. One block for all partitions (Maui prints
@@ -102,8 +103,8 @@ static int parse_count(char opt, const char *v, long long *out, struct err *err)
     return 0;
 }
 
-/* The minimums and the asker from the options given. */
-static int parse_values(struct showbf_opts *o, struct err *err)
+/* The minimums and the asker from the options given (c: who asks). */
+static int parse_values(const struct cmd_ctx *c, struct showbf_opts *o, struct err *err)
 {
     static const char creds[] = "ugacq";
     for (const char *p = creds; *p && o->all; p++)
@@ -120,8 +121,12 @@ static int parse_values(struct showbf_opts *o, struct err *err)
         return -1;
     if (o->opt['n'] && parse_count('n', o->opt['n'], &o->min_nodes, err) < 0)
         return -1;
-    o->who = (struct job_spec){.user = o->opt['u'],
-                               .group = o->opt['g'],
+    int named = 0; /* a credential option was given */
+    for (const char *p = "agcqu"; *p; p++)
+        named |= o->opt[(unsigned char)*p] != NULL;
+    int mine = !named && !o->all && c->user;
+    o->who = (struct job_spec){.user = mine ? c->user : o->opt['u'],
+                               .group = mine ? c->group : o->opt['g'],
                                .account = o->opt['a'],
                                .class_ = o->opt['c'],
                                .qos = o->opt['q'],
@@ -207,7 +212,7 @@ int cmd_showbf(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf
                struct err *err)
 {
     struct showbf_opts o = {0};
-    if (parse_words(a, &o, err) < 0 || parse_values(&o, err) < 0)
+    if (parse_words(a, &o, err) < 0 || parse_values(c, &o, err) < 0)
         return -1;
     size_t n;
     struct sched_window *v = windows(c, &o, &n);

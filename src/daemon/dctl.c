@@ -599,10 +599,10 @@ static json_t *checkjob_stored(struct dmn *d, const char *id, int json)
     return reply;
 }
 
-static json_t *do_look(struct dmn *d, int argc, char **argv)
+static json_t *do_look(struct dmn *d, const struct peer *p, int argc, char **argv)
 {
     struct cmd_ctx ctx = {.s = d->s, .cfg = d->cfg, .now = time(NULL), .epoch_offset = 0,
-                          .stats_since = d->stats_since};
+                          .stats_since = d->stats_since, .user = p->user, .group = p->group};
     char *out = NULL;
     struct err e;
     if (cmd_runv(&ctx, argc, argv, &out, &e) < 0)
@@ -765,7 +765,7 @@ json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
         full[0] = (char *)cmd;
         for (int i = 0; i < argc; i++)
             full[i + 1] = argv[i];
-        r = do_look(d, argc + 1, full);
+        r = do_look(d, p, argc + 1, full);
         free(full);
     }
     free(argv);

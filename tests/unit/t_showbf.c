@@ -217,6 +217,18 @@ static void test_showbf_future_reservation(void)
     check_text(s, "showbf -u alice",
                HEADER("alice", "ALL") W8 "  4 procs available for       2:00:00\n");
     check_text(s, "showbf -u john", HEADER("john", "ALL") W8 W4);
+    /* Asked by john (the daemon says who asks): his windows by default;
+     * -A gives everybody's. */
+    struct cmd_ctx c = {.s = s, .now = NOW, .epoch_offset = EPOCH, .user = "john",
+                        .group = "staff"};
+    char *out = NULL;
+    struct err e = {{0}};
+    CHECK_EQ(cmd_run(&c, "showbf", &out, &e), 0);
+    CHECK_STR(out ? out : "", HEADER("john", "staff") W8 W4);
+    free(out);
+    CHECK_EQ(cmd_run(&c, "showbf -A", &out, &e), 0);
+    CHECK_STR(out ? out : "", HEADER("ALL", "ALL") W8 "  4 procs available for       2:00:00\n");
+    free(out);
     sched_destroy(s);
 }
 
