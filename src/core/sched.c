@@ -126,6 +126,8 @@ void sched_destroy(struct sched *s)
     for (size_t i = 0; i < s->nresvs; i++)
         resv_free(s->resvs[i]);
     free(s->resvs);
+    resv_bury(s);
+    free(s->dead);
     for (size_t i = 0; i < s->nseqs; i++)
         free(s->seqs[i].base);
     free(s->seqs);
@@ -477,6 +479,8 @@ int sched_runjob(struct sched *s, struct job *j, long now, struct err *err)
 {
     if (j->state != JOB_IDLE)
         return err_set(err, "job %s is not idle", j->name);
+    if (s->regions_gen != s->resv_gen)
+        iter_rebuild(s, now); /* a reservation released since the last iteration is gone */
     long long free_procs = 0;
     for (size_t i = 0; i < s->nnodes; i++)
         free_procs += s->node_cap[i] > s->node_used[i] ? s->node_cap[i] - s->node_used[i] : 0;

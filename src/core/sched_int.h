@@ -133,6 +133,8 @@ struct sched {
     struct resv **resvs;
     size_t nresvs, capresvs;
     unsigned long resv_gen;    /* bumped when a reservation is made, changed or released */
+    struct resv **dead;        /* released, still named by the regions until they are rebuilt */
+    size_t ndead, capdead;
     unsigned long regions_gen; /* the resv_gen the regions were built for */
     struct resv_seq { char *base; long next; } *seqs; /* next id number per base */
     size_t nseqs, capseqs;
@@ -258,6 +260,8 @@ int plan_region_usable(const struct sched *s, const struct job *j, size_t g);
 
 /* policy/resv.c */
 void resv_free(struct resv *r);
+/* Free the released reservations (the regions no longer name them). */
+void resv_bury(struct sched *s);
 /* Standing reservations: create the instances now due, drop ended ones,
  * top up partial ones (start of an iteration). */
 void resv_refresh(struct sched *s, long now);
@@ -295,6 +299,9 @@ void backfill_run(struct sched *s, struct job **cand, size_t n, long now);
 int preempt_for_priority(struct sched *s, struct job *j, long now);
 
 /* policy/iter.c: the scheduling iteration. */
+/* Reservations or nodes changed: drop the plan's priority reservations and
+ * rebuild the regions (before anything else looks at them). */
+void iter_rebuild(struct sched *s, long now);
 void iter_run(struct sched *s, long now);
 /* Start idle job j now on free processors, ignoring policies and
  * reservations (runjob -x); 0 if it started. */

@@ -523,6 +523,13 @@ static void full_pass(struct sched *s, long now)
         elig_final(s, now);
 }
 
+void iter_rebuild(struct sched *s, long now)
+{
+    drop_reservations(s);
+    plan_rebuild(s, now);
+    s->replan = 1;
+}
+
 /* Whether a reservation's window began or ended since the last iteration
  * (the incremental plan assumes what is free changes only with jobs). */
 static int resv_edge(const struct sched *s, long now)
@@ -542,6 +549,8 @@ void iter_run(struct sched *s, long now)
     settle_time(s, now);
     if (s->nsrdefs || s->nresvs)
         resv_refresh(s, now);
+    if (s->regions_gen != s->resv_gen)
+        iter_rebuild(s, now); /* before a resume or a start looks at the regions */
     if (resv_edge(s, now))
         s->replan = 1; /* a reservation began or ended: what jobs may use changed */
     if (s->nsuspended)

@@ -660,4 +660,5 @@ void plan_rebuild(struct sched *s, long now)
         plan_run(s, j, now, j->planned_end);
     }
     s->regions_gen = s->resv_gen;
+    resv_bury(s); /* nothing names the released ones any more */
 }

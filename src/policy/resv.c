@@ -465,15 +465,26 @@ static void uncharge_all(struct sched *s, const struct resv *r)
     }
 }
 
+/* Take reservation i out of the list. It is freed only when the regions,
+ * which still name it, are rebuilt (plan_rebuild, at the next iteration):
+ * a release between iterations leaves nothing dangling. */
 static void remove_at(struct sched *s, size_t i)
 {
     struct resv *r = s->resvs[i];
     uncharge_all(s, r);
     memmove(&s->resvs[i], &s->resvs[i + 1], (s->nresvs - i - 1) * sizeof *s->resvs);
     s->nresvs--;
-    resv_free(r);
+    s->dead = xgrow(s->dead, &s->capdead, s->ndead + 1, sizeof *s->dead);
+    s->dead[s->ndead++] = r;
     s->resv_gen++;
     s->replan = 1;
+}
+
+void resv_bury(struct sched *s)
+{
+    for (size_t i = 0; i < s->ndead; i++)
+        resv_free(s->dead[i]);
+    s->ndead = 0;
 }
 
 int sched_resv_release(struct sched *s, const char *id, struct err *err)

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cfg/cfg.h"
+#include "cmd/cmd.h"
 #include "core/sched.h"
 #include "sim/sim.h"
 #include "test.h"
@@ -1465,6 +1466,41 @@ static void test_release_under_a_job(void)
     sched_destroy(s);
 }
 
+/* Released between iterations, while a job inside it runs: the job ends,
+ * commands look and a job is forced to start before the next iteration —
+ * nothing may still point at the released reservation (it is freed when
+ * the regions are rebuilt). Under `make asan` a use after free fails. */
+static void test_release_between_iterations(void)
+{
+    struct sched *s = world(four_nodes);
+    if (!s)
+        return;
+    struct err err = {{0}};
+    struct acl *bob = acl_create();
+    CHECK_EQ(acl_add_list(bob, ACL_USER, "bob", &err), 0);
+    struct resv_spec sp = whole("b", 0, D(1), 2);
+    sp.acl = bob;
+    CHECK(sched_resv_create(s, &sp, 0, &err) != NULL);
+    acl_destroy(bob);
+    struct job *j = job(s, 0, "j 1x2 user=bob");
+    struct job *w = job(s, 0, "w 8x1 user=carl");
+    sched_iterate(s, 0);
+    CHECK(running(j) && idle(w));
+    CHECK_EQ(sched_resv_release(s, "b.0", &err), 0);
+    finish(s, j, 10); /* its holdings name the released reservation's region */
+    struct cmd_ctx c = {.s = s, .now = 10};
+    char *out = NULL;
+    CHECK_EQ(cmd_run(&c, "checknode n1", &out, &err), 0);
+    free(out);
+    CHECK_EQ(cmd_run(&c, "showbf", &out, &err), 0);
+    free(out);
+    CHECK_EQ(sched_runjob(s, w, 10, &err), 0);
+    sched_iterate(s, 20);
+    CHECK(running(w));
+    CHECK_EQ(sched_nresv(s), 0);
+    sched_destroy(s);
+}
+
 /* ---------------------------------------------------- node allocation */
 
 /*
@@ -1883,6 +1919,7 @@ int main(int argc, char **argv)
     TEST_RUN(test_dedicated_and_force);
     TEST_RUN(test_stacked_admin);
     TEST_RUN(test_release_under_a_job);
+    TEST_RUN(test_release_between_iterations);
     TEST_RUN(test_allocation_policies);
     TEST_RUN(test_maxbalance_groups);
     TEST_RUN(test_access_policies);
