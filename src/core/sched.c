@@ -466,12 +466,7 @@ int sched_adopt(struct sched *s, struct job *j, long start, const struct job_slo
     j->planned_end = start + j->walltime;
     if (j->planned_end <= from)
         j->planned_end = from + 1; /* overrunning: settle_time re-plans it */
-    j->state = JOB_RUNNING;
-    fsacct_started(s, j, from);
-    elig_started(s, j);
-    plan_run(s, j, from, j->planned_end);
-    heap_push(&s->running, j);
-    s->stats.started++;
+    iter_mark_running(s, j, from);
     return 0;
 }
 

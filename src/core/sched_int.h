@@ -306,6 +306,9 @@ void iter_run(struct sched *s, long now);
 /* Start idle job j now on free processors, ignoring policies and
  * reservations (runjob -x); 0 if it started. */
 int iter_force_start(struct sched *s, struct job *j, long now);
+/* j has its nodes and planned end: it runs from `from` on (usage, limits,
+ * plan, running heap, statistics). */
+void iter_mark_running(struct sched *s, struct job *j, long from);
 /* policy/alloc.c: choose nodes for j from the free processors now; 0 on
  * success (j->slots filled, node counts updated), -1 if they do not suffice. */
 int alloc_job(struct sched *s, struct job *j, long now);

@@ -253,9 +253,9 @@ static const struct sched *cmp_s;
  * LOAD, and memory in use is not tracked (AMEM = CMEM). RESAFFINITY is the
  * job's affinity with the reservations there (1, 0, -1); PREF is 0, as
  * jobs cannot name preferred features yet. */
-static void node_vars(const struct sched *s, size_t i, int level, double v[NPRIO_NVARS])
+/* The terms that do not change with use (the others 0). */
+static void static_vars(const struct node *n, double v[NPRIO_NVARS])
 {
-    const struct node *n = &s->nodes[i];
     memset(v, 0, NPRIO_NVARS * sizeof *v);
     v[NPRIO_CDISK] = (double)n->disk;
     v[NPRIO_CMEM] = (double)n->mem;
@@ -263,6 +263,12 @@ static void node_vars(const struct sched *s, size_t i, int level, double v[NPRIO
     v[NPRIO_CSWAP] = (double)n->swap;
     v[NPRIO_PRIORITY] = (double)n->priority;
     v[NPRIO_SPEED] = n->speed;
+}
+
+static void node_vars(const struct sched *s, size_t i, int level, double v[NPRIO_NVARS])
+{
+    const struct node *n = &s->nodes[i];
+    static_vars(n, v);
     v[NPRIO_ADISK] = (double)n->disk;
     v[NPRIO_AMEM] = (double)n->mem;
     v[NPRIO_ASWAP] = (double)n->swap;
@@ -280,13 +286,7 @@ static double node_static_priority(const struct node *n)
     if (!n->priof)
         return (double)n->priority;
     double v[NPRIO_NVARS];
-    memset(v, 0, sizeof v);
-    v[NPRIO_CDISK] = (double)n->disk;
-    v[NPRIO_CMEM] = (double)n->mem;
-    v[NPRIO_CPROCS] = n->procs;
-    v[NPRIO_CSWAP] = (double)n->swap;
-    v[NPRIO_PRIORITY] = (double)n->priority;
-    v[NPRIO_SPEED] = n->speed;
+    static_vars(n, v);
     return nprio_eval(n->priof, v);
 }
 

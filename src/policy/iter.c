@@ -160,6 +160,17 @@ static void note_blocked(struct sched *s, struct job *j)
     s->blocked[s->nblocked++] = j;
 }
 
+void iter_mark_running(struct sched *s, struct job *j, long from)
+{
+    j->state = JOB_RUNNING;
+    j->flags &= ~(unsigned)JOB_HADRESV;
+    fsacct_started(s, j, from);
+    elig_started(s, j);
+    plan_run(s, j, from, j->planned_end);
+    heap_push(&s->running, j);
+    s->stats.started++;
+}
+
 static int try_start(struct sched *s, struct job *j, long now)
 {
     if (!plan_fits(s, j, now))
@@ -173,10 +184,6 @@ static int try_start(struct sched *s, struct job *j, long now)
         start_failed(s, j, now);
         return 0;
     }
-    j->state = JOB_RUNNING;
-    j->flags &= ~(unsigned)JOB_HADRESV;
-    fsacct_started(s, j, now);
-    elig_started(s, j);
     if (s->plan_blocked) {
         j->flags |= JOB_BACKFILLED;
         s->stats.backfilled++;
@@ -184,9 +191,7 @@ static int try_start(struct sched *s, struct job *j, long now)
     }
     if (j->sysprio_mode != SYSPRIO_NONE)
         s->nsysprio--;
-    plan_run(s, j, now, j->planned_end);
-    heap_push(&s->running, j);
-    s->stats.started++;
+    iter_mark_running(s, j, now);
     return 1;
 }
 
@@ -200,12 +205,7 @@ int iter_force_start(struct sched *s, struct job *j, long now)
         alloc_release(s, j);
         return -1;
     }
-    j->state = JOB_RUNNING;
-    fsacct_started(s, j, now);
-    elig_started(s, j);
-    plan_run(s, j, now, j->planned_end);
-    heap_push(&s->running, j);
-    s->stats.started++;
+    iter_mark_running(s, j, now);
     s->replan = 1;
     return 0;
 }
