@@ -8,6 +8,8 @@ pre=tests/data/resv/preempt.swf
 
 start() { awk -F, -v j="$1" '$1 == j { print $3 }' "$TMP/jobs.csv"; }
 end() { awk -F, -v j="$1" '$1 == j { print $4 }' "$TMP/jobs.csv"; }
+# fails_with PATTERN: the last run failed and said PATTERN on stderr.
+fails_with() { [ "$rc" -ne 0 ] && has_err "$1"; }
 field() { awk -F, -v j="$1" -v f="$2" '$1 == j { print $f }' "$TMP/jobs.csv"; }
 
 # One of the two nodes is kept 9:00-17:00 for jobs that overlap the window
@@ -60,9 +62,18 @@ check "trigger: an exec action is reported, not run" \
 # ---- errors ----
 printf 'SRCFG[bad] TASKCOUNT=1 PERIOD=FORTNIGHT\n' >"$TMP/bad.cfg"
 run simulate --config "$TMP/bad.cfg" "$day"
-check "a bad SRCFG stops the run, naming file and line" [ "$rc" -ne 0 ] && has_err "bad.cfg:1"
+check "a bad SRCFG stops the run, naming file and line" fails_with "bad.cfg:1"
 run simulate --config "$TMP/day.cfg" --timezone Mars/Olympus "$day"
-check "an unknown zone is refused" [ "$rc" -ne 0 ] && has_err "time zone 'Mars/Olympus'"
+check "an unknown zone is refused" fails_with "time zone 'Mars/Olympus'"
 printf 'NODEALLOCATIONPOLICY CONTIGUOUS\n' >"$TMP/na.cfg"
 run simulate --config "$TMP/na.cfg" "$day"
-check "an unimplemented NODEALLOCATIONPOLICY is refused" [ "$rc" -ne 0 ] && has_err "CONTIGUOUS"
+check "an unimplemented NODEALLOCATIONPOLICY is refused" fails_with "CONTIGUOUS"
+printf 'NODECFG[n1] PROCS=2 PRIORITYF=SPEED+FOO\nNODEALLOCATIONPOLICY PRIORITY\n' >"$TMP/pf.cfg"
+run simulate --config "$TMP/pf.cfg" "$day"
+check "a bad PRIORITYF names file, line and node" fails_with "pf.cfg:1: NODECFG\[n1\]"
+printf 'NODECFG[n1] PROCS=2 SPEED=fast\n' >"$TMP/sp.cfg"
+run simulate --config "$TMP/sp.cfg" "$day"
+check "a bad SPEED names file, line and node" fails_with "sp.cfg:1: invalid value .fast. for attribute SPEED of NODECFG"
+printf 'RESERVATIONDEPTH[9] 2\n' >"$TMP/rd.cfg"
+run simulate --config "$TMP/rd.cfg" "$day"
+check "a RESERVATIONDEPTH group past 7 is refused" fails_with "RESERVATIONDEPTH\[9\]"
