@@ -754,6 +754,7 @@ static int replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts
         .epoch_offset = wl->unix_start > 0 ? (long)wl->unix_start : 0,
         .command = log_command,
         .trigger = log_trigger,
+        .record_nodes = jobs != NULL,
         .ctx = &rctx,
     };
     if (o->plot)
@@ -770,8 +771,10 @@ static int replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts
         r->report.backfilled = sched_stats(s)->backfilled;
         r->report.iterations = sched_stats(s)->iterations;
         if (jobs)
-            report_write_jobs_csv(jobs, wl, out, n > 1 ? (int)idx + 1 : 0);
+            report_write_jobs_csv(jobs, wl, out, s, sched_last_iteration(s),
+                                  n > 1 ? (int)idx + 1 : 0);
     }
+    sim_outcomes_free(out, wl->njobs);
     free(out);
     sched_destroy(s);
     return rc;

@@ -46,6 +46,12 @@ struct cmd_ctx {
     const char *user, *group;
 };
 
+/* Why idle job j is not running, as one phrase: why it is blocked when it
+ * is (sched_job_blocked, Maui's policy message), else what the last plan
+ * decided ("insufficient idle processors", ...); buf holds a reservation's
+ * start date. NULL for a job that is not idle. */
+const char *cmd_wait_reason(const struct cmd_ctx *c, const struct job *j, char *buf, size_t n);
+
 /*
  * Answer one command line. On success returns 0 and sets *out to the answer
  * (caller frees; text ends with a newline). On an unknown command, unknown

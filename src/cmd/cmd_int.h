@@ -120,11 +120,6 @@ struct cmd_usage {
 };
 void cmd_usage(const struct sched *s, struct cmd_usage *u);
 
-/* Why idle job j is not running, as one phrase: why it is blocked when it
- * is (sched_job_blocked, Maui's policy message), else what the last plan
- * decided ("insufficient idle processors", ...); buf holds a reservation's
- * start date. NULL for a job that is not idle. */
-const char *cmd_wait_reason(const struct cmd_ctx *c, const struct job *j, char *buf, size_t n);
 
 /* A blocked job's reason without its leading "job <name> ", as showq -b
  * prints it (Maui's client drops those two words); reason itself when it

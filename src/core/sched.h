@@ -299,6 +299,15 @@ void sched_fired_free(struct sched_fired *f);
  * drivers wake the scheduler then, as for a job's end. */
 long sched_next_event(const struct sched *s, long now, int standing);
 
+/* The next instant after now at which the engine's own state can let a
+ * waiting job start with no outside event (policy/wake.c): an
+ * administrative reservation begins or ends, a deferral or a requested start
+ * date ends, a priority reservation's start falls between job ends, a
+ * chunking hold ends, or a fairshare window closes while the ledger still
+ * holds usage. Standing reservations are not counted (they recur for ever;
+ * see sched_next_event). AVAIL_NEVER-like far future if nothing remains. */
+long sched_next_wakeup(const struct sched *s, long now);
+
 /* When the engine kills a running job for exceeding its walltime
  * (start + walltime + JOBMAXOVERRUN), or AVAIL_NEVER-like far future when
  * overruns are unlimited. */

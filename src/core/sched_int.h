@@ -303,6 +303,10 @@ int preempt_for_priority(struct sched *s, struct job *j, long now);
  * rebuild the regions (before anything else looks at them). */
 void iter_rebuild(struct sched *s, long now);
 void iter_run(struct sched *s, long now);
+/* policy/wake.c: whether a priority reservation's start fell in
+ * (last iteration, now] — a start between job ends that is due (only
+ * with reservations, as sched_next_wakeup counts them). */
+int wake_reserved_due(const struct sched *s, long now);
 /* Start idle job j now on free processors, ignoring policies and
  * reservations (runjob -x); 0 if it started. */
 int iter_force_start(struct sched *s, struct job *j, long now);

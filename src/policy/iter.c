@@ -173,6 +173,8 @@ void iter_mark_running(struct sched *s, struct job *j, long from)
 
 static int try_start(struct sched *s, struct job *j, long now)
 {
+    if (s->completing)
+        return 0; /* a command looking at the plan never starts a job */
     if (!plan_fits(s, j, now))
         return 0;
     if (alloc_job(s, j, now) < 0)
@@ -410,7 +412,12 @@ static void scan(struct sched *s, long now, size_t from)
 
 void sched_complete_plan(struct sched *s)
 {
-    if (!s->plan_partial)
+    /* Once anything changed since the iteration (a job ended, a hold, ...),
+     * the deferred rest of the plan is stale: completing it at the
+     * iteration's time would place jobs on processors freed later, in the
+     * past. The next iteration plans afresh; until then a command sees what
+     * the last one left. */
+    if (!s->plan_partial || s->replan)
         return;
     s->completing = 1;
     scan(s, s->last_now, s->qscanned);
@@ -553,6 +560,8 @@ void iter_run(struct sched *s, long now)
         iter_rebuild(s, now); /* before a resume or a start looks at the regions */
     if (resv_edge(s, now))
         s->replan = 1; /* a reservation began or ended: what jobs may use changed */
+    if (wake_reserved_due(s, now))
+        s->replan = 1; /* a reserved start between job ends came due: start it now */
     if (s->nsuspended)
         preempt_resume(s, now);
     fsacct_iterate(s, now);
@@ -566,9 +575,15 @@ void iter_run(struct sched *s, long now)
         s->replan = 1; /* a deferral is over */
         s->next_undefer = 0; /* the walk notes the next one (policy/elig.c) */
     }
+    long preempted = s->stats.preempted;
     if (s->replan || s->unsorted || !s->order_static)
         full_pass(s, now);
     else
         scan(s, now, s->qscanned);
+    /* OWNERPREEMPT frees a preempted job's processors, possibly more than
+     * its owner's job takes, after jobs ahead of it in the scan were turned
+     * away: offer them to every waiting job now, not at the next event. */
+    if (s->stats.preempted != preempted)
+        full_pass(s, now);
     s->last_now = now;
 }

@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/cmd.h"
+#include "core/cred.h"
+#include "core/sched.h"
 #include "util/mem.h"
 
 #define BSLD_TAU 10.0 /* seconds: the customary bound for very short jobs */
@@ -106,11 +109,14 @@ void report_compute(struct report *r, const struct workload *wl, const struct si
 {
     struct sums m = {0};
     size_t rejected = 0;
+    r->never_started = 0;
     for (size_t i = 0; i < wl->njobs; i++) {
         if (out[i].rejected)
             rejected++;
         else if (out[i].end >= 0)
             add_job(&m, &wl->jobs[i], &out[i]);
+        else if (out[i].start < 0 && out[i].job && out[i].job->state == JOB_IDLE)
+            r->never_started++;
     }
     r->jobs = m.n;
     r->skipped = wl->skipped;
@@ -153,6 +159,8 @@ void report_print_text(FILE *f, const struct report *r, const char *trace, const
             r->skipped);
     fprintf(f, "  jobs rejected        %zu   (more processors than the cluster has)\n",
             r->rejected);
+    fprintf(f, "  jobs never started   %zu   (still waiting when no event left could start them)\n",
+            r->never_started);
     fprintf(f, "  makespan             %ld s   (%s)\n", r->makespan, mk);
     fprintf(f, "  utilization          %.2f %%\n", 100.0 * r->utilization);
     fprintf(f, "  average wait         %.1f s   (%s)\n", r->avg_wait, aw);
@@ -304,6 +312,7 @@ static void runs_metrics(struct table *t, const struct report_run *runs, size_t 
     RUNS_ROW(t, "jobs simulated", runs, n, "%zu", x->r.jobs);
     RUNS_ROW(t, "jobs skipped", runs, n, "%zu", x->r.skipped);
     RUNS_ROW(t, "jobs rejected", runs, n, "%zu", x->r.rejected);
+    RUNS_ROW(t, "jobs never started", runs, n, "%zu", x->r.never_started);
     RUNS_ROW(t, "makespan (s)", runs, n, "%ld", x->r.makespan);
     RUNS_ROW(t, "utilization (%)", runs, n, "%.2f", 100.0 * x->r.utilization);
     RUNS_ROW(t, "average wait (s)", runs, n, "%.1f", x->r.avg_wait);
@@ -376,10 +385,11 @@ static void json_string(FILE *f, const char *s)
 static void json_fields(FILE *f, const struct report *r)
 {
     fprintf(f,
-            "\"jobs\":%zu,\"skipped\":%zu,\"rejected\":%zu,\"makespan\":%ld,"
+            "\"jobs\":%zu,\"skipped\":%zu,\"rejected\":%zu,\"never_started\":%zu,"
+            "\"makespan\":%ld,"
             "\"utilization\":%.6f,\"avg_wait\":%.3f,\"max_wait\":%ld,\"avg_bsld\":%.6f,"
             "\"avg_xfactor\":%.6f,\"backfilled\":%ld,\"iterations\":%ld,\"wall_seconds\":%.6f",
-            r->jobs, r->skipped, r->rejected, r->makespan, r->utilization, r->avg_wait, r->max_wait,
+            r->jobs, r->skipped, r->rejected, r->never_started, r->makespan, r->utilization, r->avg_wait, r->max_wait,
             r->avg_bsld, r->avg_xfactor, r->backfilled, r->iterations, r->wall_seconds);
 }
 
@@ -445,22 +455,113 @@ void report_print_runs_json(FILE *f, const struct report_run *runs, size_t n)
 
 /* -------------------------------------------------------------------- CSV */
 
+/* One CSV field, quoted when it must be (RFC 4180). */
+static void csv_field(FILE *f, const char *v)
+{
+    if (!v)
+        v = "";
+    if (!strpbrk(v, ",\"\r\n")) {
+        fputs(v, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *v; v++) {
+        if (*v == '"')
+            fputc('"', f);
+        fputc(*v, f);
+    }
+    fputc('"', f);
+}
+
+static const char *cred_name(const struct cred *c)
+{
+    return c ? c->name : "";
+}
+
+/* The job's final state, as the CSV's `state` column says it. */
+static const char *final_state(const struct sim_outcome *o)
+{
+    if (o->rejected)
+        return "rejected";
+    const struct job *j = o->job;
+    if (o->end >= 0)
+        return o->cancelled ? "cancelled" : o->killed ? "killed" : "completed";
+    if (!j) /* outcomes without a scheduler behind them (tests) */
+        return o->start >= 0 ? "running" : "never_started";
+    if (j->state == JOB_REMOVED)
+        return "cancelled";
+    if (j->state == JOB_RUNNING)
+        return (j->flags & JOB_PREEMPTED) ? "preempted" : "running";
+    return o->preempted ? "preempted" : "never_started";
+}
+
+/* Why a job that never ran did not: the engine's reason, or that no node
+ * it may use can ever hold it (a feature no node has, more than a node). */
+static const char *never_reason(struct sched *s, const struct job *j, long now, char *buf,
+                                size_t n)
+{
+    if (!sched_job_blocked(s, j) && sched_earliest_start(s, j, now) >= SCHED_NEVER) {
+        int len = snprintf(buf, n, "the nodes it may use can never hold it");
+        for (size_t k = 0; k < j->nfeatures && len > 0 && (size_t)len < n; k++)
+            len += snprintf(buf + len, n - (size_t)len, "%s%s", k ? "," : " (features: ",
+                            j->features[k]);
+        if (j->nfeatures && len > 0 && (size_t)len < n)
+            snprintf(buf + len, n - (size_t)len, ")");
+        return buf;
+    }
+    struct cmd_ctx c = {.s = s, .now = now};
+    return cmd_wait_reason(&c, j, buf, n);
+}
+
+static void csv_row(FILE *f, const struct wl_job *w, const struct sim_outcome *o,
+                    struct sched *s, long now)
+{
+    const struct job *j = o->job;
+    csv_field(f, w->id);
+    fprintf(f, ",%ld,", w->submit);
+    if (o->start >= 0)
+        fprintf(f, "%ld", o->run_start);
+    fputc(',', f);
+    if (o->end >= 0)
+        fprintf(f, "%ld", o->end);
+    fputc(',', f);
+    if (o->start >= 0)
+        fprintf(f, "%ld", o->start - w->submit);
+    fprintf(f, ",%lld,%ld,%ld,%d,%d", wl_job_procs(w), w->walltime, w->runtime, o->backfilled,
+            o->preempted);
+    const struct cred *creds[] = {j ? j->user : NULL, j ? j->group : NULL, j ? j->account : NULL,
+                                  j ? j->class_ : NULL, j ? j->qos : NULL};
+    for (size_t k = 0; k < sizeof creds / sizeof *creds; k++) {
+        fputc(',', f);
+        csv_field(f, cred_name(creds[k]));
+    }
+    const char *state = final_state(o);
+    fprintf(f, ",%s,", state);
+    char buf[128];
+    if (o->rejected)
+        csv_field(f, o->reason);
+    else if (j && (!strcmp(state, "never_started") || (!strcmp(state, "preempted") && o->start < 0)))
+        csv_field(f, never_reason(s, j, now, buf, sizeof buf));
+    fputc(',', f);
+    if (o->start >= 0)
+        sim_format_slots(f, s, o->slots, o->nslots);
+    fputc(',', f);
+    csv_field(f, o->segments);
+    fputc('\n', f);
+}
+
 int report_write_jobs_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out,
-                          int run)
+                          struct sched *s, long now, int run)
 {
     if (run <= 1)
-        fprintf(f, "%sjob_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted\n",
+        fprintf(f,
+                "%sjob_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted,"
+                "user,group,account,class,qos,state,reason,nodes,segments\n",
                 run == 1 ? "run," : "");
     for (size_t i = 0; i < wl->njobs; i++) {
-        const struct wl_job *w = &wl->jobs[i];
-        const struct sim_outcome *o = &out[i];
-        if (o->start < 0 || o->end < 0)
-            continue; /* rejected, or not ended when the replay stopped */
         if (run >= 1)
             fprintf(f, "%d,", run);
-        fprintf(f, "%s,%ld,%ld,%ld,%ld,%lld,%ld,%ld,%d,%d\n", w->id ? w->id : "", w->submit,
-                o->start, o->end, o->start - w->submit, wl_job_procs(w), w->walltime,
-                o->end - o->start, o->backfilled, o->preempted);
+        csv_row(f, &wl->jobs[i], &out[i], s, now);
     }
     return ferror(f) ? -1 : 0;
 }

@@ -4,8 +4,9 @@
  * of several runs of one workload (moku simulate with several
  * configurations).
  *
- * Metrics over the jobs that ran to their end (rejected and skipped jobs are
- * counted, not measured; a replay stopped early leaves out jobs still running):
+ * Metrics over the jobs that ran to their end (rejected, skipped and
+ * never-started jobs are counted, not measured; a replay stopped early
+ * leaves out jobs still running):
  *   makespan     last end - first submit, seconds
  *   utilization  processor-seconds used / (processors x makespan)
  *   wait         start - submit
@@ -48,6 +49,7 @@ struct report_class {
 
 struct report {
     size_t jobs, skipped, rejected;
+    size_t never_started; /* still waiting when the replay ended: no event left could start them */
     long makespan;
     double utilization;
     double avg_wait;
@@ -96,12 +98,18 @@ void report_print_runs_text(FILE *f, const char *trace, const struct report_run 
 void report_print_runs_json(FILE *f, const struct report_run *runs, size_t n);
 
 /*
- * A CSV row per job that ran to its end. run 0: the one-run file, header
- * first. run >= 1: rows of run number `run` with a leading "run" column; the
- * header comes with run 1 only, so the runs of a comparison append to one
- * file in turn. Returns 0, or -1 if writing failed.
+ * A CSV row per workload job (docs/simulation.md has the columns):
+ * when and where it ran, its credentials as the engine saw them, its final
+ * state (completed, killed, cancelled, preempted, running, never_started,
+ * rejected) and, for one that never ran, why. s is the scheduler the replay
+ * left (its jobs are the outcomes' `job`), now the replay's last instant.
+ * run 0: the one-run file, header first. run >= 1: rows of run number `run`
+ * with a leading "run" column; the header comes with run 1 only, so the
+ * runs of a comparison append to one file in turn. Fields are quoted as
+ * RFC 4180 says when they hold a comma, a quote or a line break. Returns 0,
+ * or -1 if writing failed.
  */
 int report_write_jobs_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out,
-                          int run);
+                          struct sched *s, long now, int run);
 
 #endif

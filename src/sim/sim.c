@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
 #include "util/heap.h"
@@ -24,6 +25,21 @@ static void end_setpos(void *e, size_t pos)
     ((struct run *)e)->pos = pos;
 }
 
+/* Keep the processors job j holds now as its last run's. */
+static void record_slots(struct sim *sim, const struct job *j)
+{
+    struct sim_outcome *o = &sim->out[j->tag];
+    if (!sim->record_nodes)
+        return;
+    free(o->slots);
+    o->slots = NULL;
+    if (j->nslots) {
+        o->slots = xmalloc(j->nslots * sizeof *j->slots);
+        memcpy(o->slots, j->slots, j->nslots * sizeof *j->slots);
+    }
+    o->nslots = j->nslots;
+}
+
 /* The engine starts a job: through the resource-manager table, as the
  * daemon's would. */
 static int rm_start(void *ctx, struct job *j, long now)
@@ -34,7 +50,29 @@ static int rm_start(void *ctx, struct job *j, long now)
     if (sim->rm.ops->start(sim->rm.ctx, &rj, now, NULL) < 0)
         return -1;
     sim->busy += wl_job_procs(&sim->wl->jobs[j->tag]);
+    record_slots(sim, j);
+    sim->progress = now;
     return 0;
+}
+
+/* A preempted job's run so far becomes one of its earlier segments. */
+static void record_segment(struct sim *sim, const struct job *j, long now)
+{
+    struct sim_outcome *o = &sim->out[j->tag];
+    if (!sim->record_nodes)
+        return;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        abort(); /* out of memory: as xmalloc does (util/mem.h) */
+    if (o->segments)
+        fprintf(f, "%s;", o->segments);
+    fprintf(f, "%ld-%ld@", o->run_start, now);
+    sim_format_slots(f, sim->s, o->slots, o->nslots);
+    fclose(f);
+    free(o->segments);
+    o->segments = text;
 }
 
 /* OWNERPREEMPT: the engine preempts a running job. Requeued, it will run
@@ -46,6 +84,7 @@ static int rm_preempt(void *ctx, struct job *j, enum preempt_policy how, long no
     if (r->job != j || r->pos == SIZE_MAX)
         return -1;
     heap_remove(&sim->ends, r->pos);
+    record_segment(sim, j, now);
     r->left = r->end > now ? r->end - now : 0;
     sim->busy -= wl_job_procs(&sim->wl->jobs[j->tag]);
     sim->out[j->tag].preempted++;
@@ -63,6 +102,8 @@ static int rm_resume(void *ctx, struct job *j, long now)
     r->end = now + r->left;
     heap_push(&sim->ends, r);
     sim->busy += wl_job_procs(&sim->wl->jobs[j->tag]);
+    sim->out[j->tag].run_start = now; /* its last run, on the same nodes */
+    sim->progress = now;
     return 0;
 }
 
@@ -103,8 +144,10 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
             .tag = next,
             .util = w->util,
         };
-        if (!sched_submit(sim->s, &spec, NULL)) {
+        struct err e;
+        if (!(sim->out[next].job = sched_submit(sim->s, &spec, &e))) {
             sim->out[next].rejected = 1;
+            sim->out[next].reason = xstrdup(e.msg);
             (*rejected)++;
         }
     }
@@ -145,7 +188,9 @@ static void run_commands(struct sim *sim, long now, const struct sim_hooks *h)
     }
 }
 
-static long next_time(const struct sim *sim, size_t next, const struct sim_hooks *h)
+/* The next instant something outside the engine happens: a job's end, a
+ * submission, a timed command. LONG_MAX when nothing is left. */
+static long next_outside(const struct sim *sim, size_t next, const struct sim_hooks *h)
 {
     long t = LONG_MAX;
     const struct run *r = heap_top(&sim->ends);
@@ -155,17 +200,39 @@ static long next_time(const struct sim *sim, size_t next, const struct sim_hooks
         t = sim->wl->jobs[next].submit;
     if (h && h->script && sim->next_cmd < h->script->n && h->script->cmds[sim->next_cmd].t < t)
         t = h->script->cmds[sim->next_cmd].t;
-    /* A reservation beginning or ending changes what waiting jobs may use,
-     * and a trigger may come due. Standing reservations and their triggers
-     * recur for ever, so they count only while the workload still has
-     * events of its own. */
-    int more = r || next < sim->wl->njobs;
-    if (sched_nidle(sim->s) || more) {
-        long e = sched_next_event(sim->s, sim->last, more);
-        if (e < t)
-            t = e;
-    }
     return t;
+}
+
+static long min_time(long a, long b)
+{
+    return a < b ? a : b;
+}
+
+/*
+ * The next instant to iterate at, or LONG_MAX when the replay is over: no
+ * event remains that can start a waiting job. While outside events remain,
+ * reservation edges and triggers count too (for the plot and the triggers'
+ * report). Without them, waiting jobs can still be started by the engine's
+ * own wake-ups (sched_next_wakeup), which are finite, and by standing
+ * reservations, which recur for ever and are followed only for
+ * SIM_PERIODIC_SPAN after the last progress.
+ */
+static long next_time(const struct sim *sim, size_t next, const struct sim_hooks *h)
+{
+    long t = next_outside(sim, next, h);
+    int waiting = sched_nidle(sim->s) > 0;
+    if (t != LONG_MAX)
+        return min_time(t, min_time(sched_next_event(sim->s, sim->last, 1),
+                                    waiting ? sched_next_wakeup(sim->s, sim->last) : LONG_MAX));
+    if (!waiting || sim->stalled >= SIM_IDLE_ITERATIONS)
+        return LONG_MAX;
+    long w = sched_next_wakeup(sim->s, sim->last);
+    if (w < SCHED_NEVER)
+        return min_time(w, sched_next_event(sim->s, sim->last, 1));
+    long p = sched_next_event(sim->s, sim->last, 1);
+    if (p < SCHED_NEVER && p - sim->progress <= SIM_PERIODIC_SPAN)
+        return p;
+    return LONG_MAX;
 }
 
 /* Close every fairshare window that ends by now, telling the hook about
@@ -211,12 +278,17 @@ static void drain_triggers(struct sched *s, const struct sim_hooks *hooks)
 size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *out, long until,
                const struct sim_hooks *hooks)
 {
-    struct sim sim = {.s = s, .wl = wl, .out = out, .last = LONG_MIN};
+    struct sim sim = {.s = s,
+                      .wl = wl,
+                      .out = out,
+                      .last = LONG_MIN,
+                      .progress = LONG_MIN,
+                      .record_nodes = hooks && hooks->record_nodes};
     sim.rm = (struct rm){&sim_rm_ops, &sim};
     sim.runs = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *sim.runs);
     heap_init(&sim.ends, end_less, end_setpos);
     for (size_t i = 0; i < wl->njobs; i++)
-        out[i] = (struct sim_outcome){.start = -1, .end = -1};
+        out[i] = (struct sim_outcome){.start = -1, .end = -1, .run_start = -1};
     sched_set_rm(s, &(struct sched_rm){.start = rm_start,
                                         .preempt = rm_preempt,
                                         .resume = rm_resume,
@@ -228,11 +300,14 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
         fs_advance(sched_fs(s), wl->jobs[0].submit); /* no-op if the caller did */
     while ((now = next_time(&sim, next, hooks)) != LONG_MAX && now <= until) {
         close_windows(&sim, now, hooks);
+        if (next_outside(&sim, next, hooks) <= now)
+            sim.progress = now;
         end_jobs(&sim, now);
         next = submit_jobs(&sim, next, now, &rejected);
         if (hooks && hooks->script)
             run_commands(&sim, now, hooks);
         sched_iterate(s, now);
+        sim.stalled = sim.progress == now ? 0 : sim.stalled + 1;
         drain_triggers(s, hooks);
         sample(&sim, now, hooks);
         last = sim.last = now;
@@ -252,4 +327,23 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
     heap_free(&sim.ends);
     free(sim.runs);
     return rejected;
+}
+
+void sim_outcomes_free(struct sim_outcome *out, size_t n)
+{
+    for (size_t i = 0; out && i < n; i++) {
+        free(out[i].reason);
+        free(out[i].slots);
+        free(out[i].segments);
+    }
+}
+
+void sim_format_slots(FILE *f, const struct sched *s, const struct job_slot *slots, size_t n)
+{
+    const char *sep = "";
+    for (size_t i = 0; i < n; i++)
+        for (unsigned k = 0; k < slots[i].nnodes; k++) {
+            fprintf(f, "%s%s:%u", sep, sched_node(s, slots[i].node + k)->name, slots[i].procs);
+            sep = " ";
+        }
 }

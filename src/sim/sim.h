@@ -16,6 +16,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/sched.h"
 #include "sim/sim_script.h"
@@ -25,12 +26,30 @@ struct cfg;
 
 /* What happened to one workload job (same index as workload.jobs). */
 struct sim_outcome {
-    long start, end; /* -1 if it has not started / not ended */
+    long start, end; /* -1 if it has not started / not ended; a requeued job's
+                        start is its restart, a resumed one keeps its first */
+    long run_start;  /* start of its last run (a resumed job: when it resumed), -1 if none */
     int backfilled;
     int rejected; /* refused at submission (more processors than the cluster) */
     int killed;   /* ended at its kill time, before its runtime */
+    int cancelled; /* ended by canceljob while running */
     int preempted; /* times it was preempted for a reservation's owner (OWNERPREEMPT) */
+    struct job *job; /* the engine's job (borrowed: valid while the scheduler
+                        lives), NULL if rejected */
+    char *reason;    /* rejected: why (owned) */
+    struct job_slot *slots; /* the last run's processors (owned; only with
+                               sim_hooks.record_nodes) */
+    size_t nslots;
+    char *segments; /* earlier runs of a preempted job, "start-end@nodes" joined
+                       by ';' (owned; only with sim_hooks.record_nodes) */
 };
+
+/* Free what the outcomes own (not the array). */
+void sim_outcomes_free(struct sim_outcome *out, size_t n);
+
+/* Write a run's processors as "name:procs" entries separated by spaces,
+ * node names from s. */
+void sim_format_slots(FILE *f, const struct sched *s, const struct job_slot *slots, size_t n);
 
 /* The cluster's state as one scheduling iteration left it. */
 struct sim_sample {
@@ -72,16 +91,33 @@ struct sim_hooks {
     /* A standing reservation's TRIGGER exec or submit action came due: a
      * replay runs nothing, it only tells (NULL: dropped silently). */
     void (*trigger)(void *ctx, const struct sched_fired *f);
+    /* Keep where each job ran (sim_outcome.slots, .segments): the per-job
+     * CSV wants it; plain reports do not pay for it. */
+    int record_nodes;
     void *ctx;
 };
 
 /* Replay to the end of the workload. */
 #define SIM_FOREVER LONG_MAX
 
+/* With nothing left to happen but standing reservations (which recur for
+ * ever), the replay follows them this long after the last progress (a
+ * submission, an end, a command, a start) and then ends: their pattern
+ * repeats at least weekly, so a week and a day without a start means no
+ * start is coming. */
+#define SIM_PERIODIC_SPAN (8 * 86400L)
+/* Iterations in a row with no progress at which a replay stops whatever is
+ * still due (a last guard: wake-ups that each move time forward but never
+ * let a job start). */
+#define SIM_IDLE_ITERATIONS 100000
+
 /*
  * Replay wl through s (which holds the nodes and the policy; its
  * resource-manager callbacks are replaced for the run). out has wl->njobs
- * entries. With until < SIM_FOREVER the replay stops after the scheduling
+ * entries. The replay ends when no event that remains (a submission, a
+ * job's end, a timed command, a reservation's edge, a deferral's end, a
+ * reserved start, a fairshare window while usage remains) can start a
+ * waiting job; jobs still waiting then are left idle in s (start = -1). With until < SIM_FOREVER the replay stops after the scheduling
  * iteration at time `until` (one is run at that instant even when no event
  * falls on it); jobs still running then keep end = -1. Returns the number of
  * rejected jobs. Fairshare windows close on the epoch clock set with

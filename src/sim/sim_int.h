@@ -27,6 +27,10 @@ struct sim {
     size_t next_cmd;  /* the first timed command not yet run */
     long last;        /* time of the last iteration */
     long long busy;   /* processors the running jobs asked for (sim_sample) */
+    long progress;    /* last instant something happened outside the engine or a job
+                         started (standing reservations are followed this long) */
+    long stalled;     /* iterations in a row without progress */
+    int record_nodes; /* sim_hooks.record_nodes */
 };
 
 /* The simulated resource manager (ctx: struct sim *): a started job ends at

@@ -26,7 +26,7 @@ static int sr_start(void *ctx, const struct rm_job *rj, long now, struct err *er
         end = kill;
         o->killed = 1;
     }
-    o->start = now;
+    o->start = o->run_start = now;
     r->end = end;
     heap_push(&sim->ends, r);
     return 0;
@@ -65,8 +65,10 @@ static int sr_cancel(void *ctx, const char *id, long now, struct err *err)
     struct run *r = run_of(sim, id);
     if (!r)
         return err_set(err, "job %s is not running", id);
-    if (now < r->end)
+    if (now < r->end) {
         sim->out[r->job->tag].killed = 0; /* stopped before its kill time */
+        sim->out[r->job->tag].cancelled = 1;
+    }
     r->end = now;
     heap_fix(&sim->ends, r->pos);
     return 0;

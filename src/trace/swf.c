@@ -26,31 +26,37 @@
 
 #define SWF_NFIELDS 18
 #define SWF_TOKEN_SHOWN 64 /* at most this much of a bad token goes into a message */
+/* Times and durations past ±2^40 s (some 34,800 years) are errors: the engine
+ * adds times to durations and keeps 2^62 as "never", so a time near that
+ * would wrap or become "never" (a job that vanishes, a replay that never
+ * ends). */
+#define SWF_TIME_MAX ((long long)1 << 40)
 
 /* The 18 fields in file order (field number = index + 1) and where each goes. */
 static const struct swf_field {
     const char *name;
     size_t off;
     bool real; /* stored as double, fractions allowed */
+    bool time; /* seconds: at most SWF_TIME_MAX */
 } swf_fields[SWF_NFIELDS] = {
-    {"job number", offsetof(struct swf_rec, id), false},
-    {"submit time", offsetof(struct swf_rec, submit), false},
-    {"wait time", offsetof(struct swf_rec, wait), false},
-    {"run time", offsetof(struct swf_rec, runtime), false},
-    {"allocated processors", offsetof(struct swf_rec, alloc), false},
-    {"average CPU time", offsetof(struct swf_rec, cpu), true},
-    {"used memory", offsetof(struct swf_rec, mem_used), true},
-    {"requested processors", offsetof(struct swf_rec, req_procs), false},
-    {"requested time", offsetof(struct swf_rec, req_time), false},
-    {"requested memory", offsetof(struct swf_rec, req_mem), true},
-    {"status", offsetof(struct swf_rec, status), false},
-    {"user id", offsetof(struct swf_rec, user), false},
-    {"group id", offsetof(struct swf_rec, group), false},
-    {"executable number", offsetof(struct swf_rec, app), false},
-    {"queue number", offsetof(struct swf_rec, queue), false},
-    {"partition number", offsetof(struct swf_rec, partition), false},
-    {"preceding job number", offsetof(struct swf_rec, prev_job), false},
-    {"think time", offsetof(struct swf_rec, think), false},
+    {"job number", offsetof(struct swf_rec, id), false, false},
+    {"submit time", offsetof(struct swf_rec, submit), false, true},
+    {"wait time", offsetof(struct swf_rec, wait), false, true},
+    {"run time", offsetof(struct swf_rec, runtime), false, true},
+    {"allocated processors", offsetof(struct swf_rec, alloc), false, false},
+    {"average CPU time", offsetof(struct swf_rec, cpu), true, false},
+    {"used memory", offsetof(struct swf_rec, mem_used), true, false},
+    {"requested processors", offsetof(struct swf_rec, req_procs), false, false},
+    {"requested time", offsetof(struct swf_rec, req_time), false, true},
+    {"requested memory", offsetof(struct swf_rec, req_mem), true, false},
+    {"status", offsetof(struct swf_rec, status), false, false},
+    {"user id", offsetof(struct swf_rec, user), false, false},
+    {"group id", offsetof(struct swf_rec, group), false, false},
+    {"executable number", offsetof(struct swf_rec, app), false, false},
+    {"queue number", offsetof(struct swf_rec, queue), false, false},
+    {"partition number", offsetof(struct swf_rec, partition), false, false},
+    {"preceding job number", offsetof(struct swf_rec, prev_job), false, false},
+    {"think time", offsetof(struct swf_rec, think), false, true},
 };
 
 /* The header keywords moku keeps; every other keyword is ignored. */
@@ -224,6 +230,8 @@ static enum swf_num swf_set_field(int i, char **sp, struct swf_rec *rec)
         dv = (double)iv;
     }
     *sp = end;
+    if (st == SWF_NUM_OK && f->time && (iv > SWF_TIME_MAX || iv < -SWF_TIME_MAX))
+        st = SWF_NUM_RANGE;
     if (st == SWF_NUM_OK && f->real)
         *(double *)((char *)rec + f->off) = dv;
     else if (st == SWF_NUM_OK)

@@ -62,7 +62,7 @@ if [ -n "$py" ]; then
     check "runs json: parses, keys and class sums (python3)" $py -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-keys = ["config", "overrides", "jobs", "skipped", "rejected", "makespan", "utilization",
+keys = ["config", "overrides", "jobs", "skipped", "rejected", "never_started", "makespan", "utilization",
         "avg_wait", "max_wait", "avg_bsld", "avg_xfactor", "backfilled", "iterations",
         "wall_seconds", "classes"]
 assert list(d) == ["runs"] and len(d["runs"]) == 2
@@ -115,10 +115,11 @@ check "a bad second config: exit 1, file:line, before any replay" \
 
 # --jobs-out with several runs: one file, a leading run column.
 run simulate --config "$easy" --config "$fcfs" --jobs-out "$TMP/jobs.csv" "$trace"
-check "jobs-out runs: header with run" sh -c "head -n 1 $TMP/jobs.csv | grep -qx 'run,job_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted'"
-check "jobs-out runs: five rows per run" sh -c "[ \$(grep -c '^1,' $TMP/jobs.csv) -eq 5 ] && [ \$(grep -c '^2,' $TMP/jobs.csv) -eq 5 ]"
-check "jobs-out runs: job 3 backfills in run 1" grep -qx '1,3,20,20,50,0,1,60,30,1,0' "$TMP/jobs.csv"
-check "jobs-out runs: job 3 waits in run 2" grep -qx '2,3,20,100,130,80,1,60,30,0,0' "$TMP/jobs.csv"
+check "jobs-out runs: header with run" sh -c "head -n 1 $TMP/jobs.csv | grep -qx 'run,job_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted,user,group,account,class,qos,state,reason,nodes,segments'"
+cut -d, -f1-11 "$TMP/jobs.csv" >"$TMP/jobs11.csv"
+check "jobs-out runs: six rows per run (the rejected job too)" sh -c "[ \$(grep -c '^1,' $TMP/jobs.csv) -eq 6 ] && [ \$(grep -c '^2,' $TMP/jobs.csv) -eq 6 ]"
+check "jobs-out runs: job 3 backfills in run 1" grep -qx '1,3,20,20,50,0,1,60,30,1,0' "$TMP/jobs11.csv"
+check "jobs-out runs: job 3 waits in run 2" grep -qx '2,3,20,100,130,80,1,60,30,0,0' "$TMP/jobs11.csv"
 run simulate --config "$easy" --jobs-out "$TMP/one.csv" "$trace"
 check "jobs-out one run: no run column" sh -c "head -n 1 $TMP/one.csv | grep -q '^job_id,'"
 

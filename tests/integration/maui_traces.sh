@@ -23,7 +23,7 @@ check "Maui workload trace with a resource trace runs" [ "$rc" -eq 0 ]
 check "the NotRun job is skipped" has_out '"skipped":1'
 check "two jobs simulated" has_out '"jobs":2'
 check "job j2 waits for j1 on 6 up processors (the drained node does not count)" \
-    grep -qx "j2,200,600,1600,400,5,2000,1000,0,0" "$TMP/jobs.csv"
+    sh -c "cut -d, -f1-10 $TMP/jobs.csv | grep -qx 'j2,200,600,1600,400,5,2000,1000,0,0'"
 run simulate --resources "$TMP/r.trace" "$TMP/w.trace"
 check "text report names the cluster from the resource trace" has_out "3 nodes, 6 processors"
 

@@ -85,11 +85,12 @@ static void small_replay(struct workload *wl, struct sim_outcome *out)
     add(wl, "3", 100, 300, 100000);
     add(wl, "4", 100, 5000, 10);
     add(wl, "5", 200, 2, 50);
-    out[0] = (struct sim_outcome){.start = 0, .end = 100};      /* wait 0, run 100 */
-    out[1] = (struct sim_outcome){.start = 3600, .end = 10800}; /* wait 3600, run 7200 */
-    out[2] = (struct sim_outcome){.start = 100, .end = 100100}; /* wait 0, run 100000 */
-    out[3] = (struct sim_outcome){.start = -1, .end = -1, .rejected = 1};
-    out[4] = (struct sim_outcome){.start = 200, .end = -1};
+    out[0] = (struct sim_outcome){.start = 0, .run_start = 0, .end = 100}; /* wait 0, run 100 */
+    out[1] = (struct sim_outcome){.start = 3600, .run_start = 3600, .end = 10800}; /* wait 3600 */
+    out[2] = (struct sim_outcome){.start = 100, .run_start = 100, .end = 100100, .killed = 1};
+    out[3] = (struct sim_outcome){.start = -1, .run_start = -1, .end = -1, .rejected = 1,
+                                  .reason = "procs, more than the cluster"};
+    out[4] = (struct sim_outcome){.start = 200, .run_start = 200, .end = -1};
 }
 
 static void test_compute_classes(void)
@@ -219,15 +220,21 @@ static void test_csv_run_column(void)
     struct sim_outcome out[5];
     small_replay(&wl, out);
     char *one = NULL, *r1 = NULL, *r2 = NULL;
-    CAPTURE(one, report_write_jobs_csv(f, &wl, out, 0));
-    CAPTURE(r1, report_write_jobs_csv(f, &wl, out, 1));
-    CAPTURE(r2, report_write_jobs_csv(f, &wl, out, 2));
+    CAPTURE(one, report_write_jobs_csv(f, &wl, out, NULL, 0, 0));
+    CAPTURE(r1, report_write_jobs_csv(f, &wl, out, NULL, 0, 1));
+    CAPTURE(r2, report_write_jobs_csv(f, &wl, out, NULL, 0, 2));
     CHECK(strncmp(one, "job_id,submit,", 14) == 0);
     CHECK(strncmp(r1, "run,job_id,submit,", 18) == 0);
     CHECK(!strstr(r2, "job_id")); /* the header comes with run 1 only */
-    CHECK_HAS(r2, "2,2,0,3600,10800,3600,8,7200,7200,0,0\n");
-    CHECK_EQ(count(one, "\n"), 4);
-    CHECK_EQ(count(r2, "\n"), 3);
+    CHECK_HAS(one, "job_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted,"
+                   "user,group,account,class,qos,state,reason,nodes,segments\n");
+    CHECK_HAS(r2, "2,2,0,3600,10800,3600,8,7200,7200,0,0,,,,,,completed,,,\n");
+    CHECK_HAS(one, "\n3,100,100,100100,0,300,100000,100000,0,0,,,,,,killed,,,\n");
+    /* every job has a row; a reason with a comma is quoted (RFC 4180) */
+    CHECK_HAS(one, "\n4,100,,,,5000,10,10,0,0,,,,,,rejected,\"procs, more than the cluster\",,\n");
+    CHECK_HAS(one, "\n5,200,200,,0,2,50,50,0,0,,,,,,running,,,\n");
+    CHECK_EQ(count(one, "\n"), 6);
+    CHECK_EQ(count(r2, "\n"), 5);
     free(one);
     free(r1);
     free(r2);

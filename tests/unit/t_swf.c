@@ -117,8 +117,8 @@ static void test_normal(void)
     CHECK(r[2].app == 7 && r[2].queue == 1 && r[2].partition == 2);
     CHECK(r[2].prev_job == 4 && r[2].think == 30);
     CHECK_EQ(r[2].line, 13);
-    CHECK_EQ(r[3].submit, LLONG_MAX);
-    CHECK_EQ(r[3].wait, LLONG_MIN);
+    CHECK_EQ(r[3].submit, 1099511627776LL); /* 2^40 s, the largest time allowed */
+    CHECK_EQ(r[3].wait, -1099511627776LL);
     CHECK(r[3].cpu == 25 && r[3].mem_used == 1024 && r[3].req_mem == 2048);
     CHECK_EQ(r[3].line, 14);
     swf_free(&t);
@@ -260,6 +260,16 @@ static void test_error_edge_numbers(void)
 {
     check_line_fails("1 -9223372036854775809 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n",
                      "field 2 (submit time) is out of range: '-9223372036854775809'");
+    /* Times past 2^40 s: the engine's "never" is 2^62 and sums must not wrap
+     * (a submit time of 2^62 made a replay spin; INT64_MAX lost the job). */
+    check_line_fails("1 4611686018427387904 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                     "field 2 (submit time) is out of range: '4611686018427387904'");
+    check_line_fails("1 0 0 10 1 -1 -1 1 9223372036854775807 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                     "field 9 (requested time) is out of range");
+    check_line_fails("1 1099511627777 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                     "field 2 (submit time) is out of range");
+    check_line_fails("1 0 0 -1099511627777 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                     "field 4 (run time) is out of range");
     check_line_fails("1 0 0 10 1 1e999 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n",
                      "field 6 (average CPU time) is out of range");
     check_line_fails("1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 1e19\n",
@@ -286,7 +296,7 @@ static void test_edge_numbers_accepted(void)
     char path[32];
     struct swf_trace t;
     struct err err = {""};
-    CHECK_EQ(read_line_text("+1 -0 0 1e3 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -9223372036854775808",
+    CHECK_EQ(read_line_text("+1 -0 0 1e3 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -9223372036854775808 -1",
                             &t, &err, path),
              0);
     CHECK_STR(err.msg, "");
@@ -295,7 +305,7 @@ static void test_edge_numbers_accepted(void)
         CHECK_EQ(t.recs[0].id, 1);
         CHECK_EQ(t.recs[0].submit, 0);
         CHECK_EQ(t.recs[0].runtime, 1000);
-        CHECK_EQ(t.recs[0].think, LLONG_MIN);
+        CHECK_EQ(t.recs[0].prev_job, LLONG_MIN); /* not a time: the whole range */
     }
     swf_free(&t);
 }
