@@ -658,9 +658,21 @@ static void load_free(struct load *ld)
 
 /* --------------------------------------------------------------- commit */
 
-static void set_value(struct pval *v, struct pset *ps)
+/* Whether index names the parameter itself: none, or "0" for a parameter
+ * whose index is a partition or a group number (Maui's PARAM[0] is PARAM:
+ * RESERVATIONDEPTH[0] 1 and RESERVATIONDEPTH 4 are one setting, the later
+ * line winning). Legacy parameters are indexed by object names, where "0"
+ * is a name like any other (SRTASKCOUNT[0]). */
+static int plain_index(const struct cfg_param *p, const char *index)
 {
-    if (!ps->index) {
+    return !index || (!(p->flags & CFG_LEGACY) && strcmp(index, "0") == 0);
+}
+
+static void set_value(const struct cfg_param *p, struct pval *v, struct pset *ps)
+{
+    if (plain_index(p, ps->index)) {
+        free(ps->index);
+        ps->index = NULL;
         slot_free(&v->cur);
         v->cur = ps->val;
         v->set = 1;
@@ -715,7 +727,7 @@ static void obj_append(struct cfg *cfg, struct pline *pl)
 static void commit(struct cfg *cfg, struct load *ld)
 {
     for (size_t i = 0; i < ld->nsets; i++)
-        set_value(&cfg->vals[ld->sets[i].param], &ld->sets[i]);
+        set_value(&cfg->tab[ld->sets[i].param], &cfg->vals[ld->sets[i].param], &ld->sets[i]);
     ld->nsets = 0;
     for (size_t i = 0; i < ld->nlines; i++)
         obj_append(cfg, &ld->lines[i]);
@@ -875,9 +887,10 @@ static const struct pval *pval_of(const struct cfg *cfg, const char *name,
 }
 
 /* The slot at index, else the plain value (which holds the default). */
-static const struct slot *slot_of(const struct pval *v, const char *index)
+static const struct slot *slot_of(const struct cfg_param *p, const struct pval *v,
+                                  const char *index)
 {
-    if (index) {
+    if (!plain_index(p, index)) {
         for (size_t i = 0; i < v->n; i++) {
             if (strcmp(v->keys[i], index) == 0)
                 return &v->at[i];
@@ -893,7 +906,7 @@ static const struct slot *typed(const struct cfg *cfg, const char *name, const c
     const struct pval *v = pval_of(cfg, name, &p);
     assert(p->type == want && "cfg accessor of the wrong type");
     (void)want;
-    return slot_of(v, index);
+    return slot_of(p, v, index);
 }
 
 long long cfg_int(const struct cfg *cfg, const char *name, const char *index)
@@ -920,16 +933,17 @@ long cfg_time(const struct cfg *cfg, const char *name, const char *index)
 const char *cfg_str(const struct cfg *cfg, const char *name, const char *index)
 {
     const struct cfg_param *p;
-    return slot_of(pval_of(cfg, name, &p), index)->text;
+    const struct pval *v = pval_of(cfg, name, &p);
+    return slot_of(p, v, index)->text;
 }
 
 int cfg_is_set(const struct cfg *cfg, const char *name, const char *index)
 {
     const struct cfg_param *p;
     const struct pval *v = pval_of(cfg, name, &p);
-    if (!index)
+    if (plain_index(p, index))
         return v->set;
-    return slot_of(v, index) != &v->cur;
+    return slot_of(p, v, index) != &v->cur;
 }
 
 size_t cfg_indices(const struct cfg *cfg, const char *name, const char ***out)

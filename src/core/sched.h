@@ -238,6 +238,9 @@ int sched_resv_release(struct sched *s, const char *id, struct err *err);
 size_t sched_nresv(const struct sched *s);
 const struct resv *sched_resv_at(const struct sched *s, size_t i);
 const struct resv *sched_find_resv(const struct sched *s, const char *id);
+/* Whether name is a reservation's id, an administrative reservation's name
+ * or a standing reservation's (SRCFG) name: what ADVRES may ask for. */
+int sched_resv_name_known(const struct sched *s, const char *name);
 /*
  * Standing reservations from cfg (SRCFG and the legacy SR* parameters,
  * policy/srcfg.h); their instances are created at the next iteration and

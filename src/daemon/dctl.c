@@ -839,6 +839,11 @@ json_t *dctl_submit(struct dmn *d, const struct peer *p, const json_t *job)
                          "jobs (start it as root to serve every user)",
                          (long)geteuid());
     }
+    if (q.advres && !sched_resv_name_known(d->s, q.advres)) {
+        json_t *no = reply_err("submit: ADVRES:%s names no reservation", q.advres);
+        qsub_free(&q);
+        return no;
+    }
     json_t *bad = begin(d);
     if (bad) {
         qsub_free(&q);

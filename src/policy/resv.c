@@ -59,10 +59,15 @@ enum acl_affinity resv_access(const struct sched *s, const struct resv *r, const
                               long t)
 {
     (void)s;
-    if (j->advres)
-        return names_resv(r, j->advres) ? ACL_POSITIVE : ACL_NONE;
-    if (r->flags & SRCFG_BYNAME)
-        return ACL_NONE; /* only for jobs that ask for it by name */
+    /* ADVRES asks for a reservation; its ACL still decides (a job may not
+     * name its way into another's or a SYSTEM reservation). A job that
+     * asks for one by name uses no other, and a BYNAME reservation serves
+     * only jobs that name it. */
+    int named = j->advres && names_resv(r, j->advres);
+    if (j->advres && !named)
+        return ACL_NONE;
+    if ((r->flags & SRCFG_BYNAME) && !named)
+        return ACL_NONE;
     struct acl_job who = {
         .user = j->user->name,
         .group = j->group->name,
@@ -73,7 +78,19 @@ enum acl_affinity resv_access(const struct sched *s, const struct resv *r, const
         .nattrs = j->nfeatures,
         .duration = overlap(t, t + j->walltime, r->start, r->end),
     };
-    return acl_check(r->acl, &who);
+    enum acl_affinity a = acl_check(r->acl, &who);
+    return named && a != ACL_NONE ? ACL_POSITIVE : a;
+}
+
+int sched_resv_name_known(const struct sched *s, const char *name)
+{
+    for (size_t i = 0; i < s->nresvs; i++)
+        if (names_resv(s->resvs[i], name))
+            return 1;
+    for (size_t i = 0; i < s->nsrdefs; i++)
+        if (strcmp(s->srdefs[i].name, name) == 0)
+            return 1; /* a standing reservation between its instances */
+    return 0;
 }
 
 enum acl_affinity sched_resv_access(const struct sched *s, const struct resv *r,

@@ -32,6 +32,8 @@ static char *next_word(const char **p, int *bad)
     const char *s = *p;
     while (isspace((unsigned char)*s))
         s++;
+    if (*s == '#')
+        s += strlen(s); /* a word starting with '#' starts a comment */
     *p = s;
     if (!*s)
         return NULL;
@@ -78,6 +80,26 @@ static int split_words(const char *s, struct sim_script_cmd *c)
     return bad ? -1 : 0;
 }
 
+/* Length of s up to a trailing comment (a word outside quotes starting with
+ * '#'), trailing blanks left out. */
+static size_t before_comment(const char *s)
+{
+    char quote = 0;
+    size_t end = 0;
+    for (size_t i = 0; s[i]; i++) {
+        if (quote) {
+            quote = s[i] == quote ? 0 : quote;
+        } else if (s[i] == '\'' || s[i] == '"') {
+            quote = s[i];
+        } else if (s[i] == '#' && (i == 0 || isspace((unsigned char)s[i - 1]))) {
+            break;
+        }
+        if (!isspace((unsigned char)s[i]))
+            end = i + 1;
+    }
+    return end;
+}
+
 /* Check a parsed command against the file so far. */
 static int check_cmd(const struct sim_script_cmd *c, long prev, const char *path, struct err *err)
 {
@@ -118,7 +140,7 @@ static int parse_line(const char *s, long line, long prev, const char *path,
     free(when);
     while (isspace((unsigned char)*s))
         s++;
-    c->text = xstrdup(s);
+    c->text = xstrndup(s, before_comment(s));
     int rc = split_words(s, c) < 0 ? err_set(err, "%s:%ld: unterminated quote", path, line)
                                    : check_cmd(c, prev, path, err);
     if (rc < 0) {

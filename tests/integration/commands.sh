@@ -89,3 +89,19 @@ check "setres at 0: exit 0, no command failed" sh -c "[ $rc -eq 0 ] && ! grep -q
 check "setres ALL at 0: job 1 waits for the releaseres at 700" [ "$(start 1)" = 700 ]
 check "setres and releaseres logged" \
     sh -c "grep -q '^moku: \[0\] setres' $TMP/err && grep -q '^moku: \[700\] releaseres' $TMP/err"
+
+# docs/simulation.md's own example script, trailing comments and all (issue
+# 13 §5: a trailing "# comment" was passed on as arguments).
+awk '/^# TIME  COMMAND \[ARGS\]$/ { on = 1; next } on && /^```/ { exit } on' docs/simulation.md \
+    >"$TMP/doc.cmds"
+{
+    echo "41 0 -1 5000 1 -1 -1 1 5000 -1 1 1 1 -1 1 -1 -1 -1"
+    for j in 42 43 44 45; do echo "$j $((j - 32)) -1 100 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1"; done
+} >"$TMP/doc.swf"
+run simulate --procs 1 --commands "$TMP/doc.cmds" --jobs-out "$TMP/doc.csv" "$TMP/doc.swf"
+check "the documented script: seven commands, every one ran" \
+    sh -c "[ $rc -eq 0 ] && [ \$(wc -l <$TMP/doc.cmds) -eq 7 ] && ! grep -q 'doc.cmds:[0-9]*:' $TMP/err"
+check "... its comments were not passed on (releasehold 42 at 1200 s)" \
+    grep -q '^moku: \[1200\] releasehold 42$' "$TMP/err"
+check "... jobs 44 and 45 were cancelled" \
+    sh -c "grep -q '^44,.*,cancelled,' $TMP/doc.csv && grep -q '^45,.*,cancelled,' $TMP/doc.csv"

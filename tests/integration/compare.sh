@@ -163,3 +163,14 @@ check "fairshare runs: no FS data files written" sh -c "[ $rc -eq 0 ] && [ -z \"
 check "fairshare runs: user 2 goes first in both runs" sh -c "grep -q '^1,3,20,500,' $TMP/fs.csv && grep -q '^2,3,20,500,' $TMP/fs.csv"
 run simulate --config "$TMP/fs.cfg" --statdir "$TMP/st" "$TMP/fs.swf"
 check "fairshare, one run: FS data files written" sh -c "[ $rc -eq 0 ] && ls $TMP/st | grep -q '^FS\.'"
+
+# A parameter and its index 0 are one setting (issue 13 §5): --set
+# RESERVATIONDEPTH=4 overrides RESERVATIONDEPTH[0] 1 from the file, and the
+# later of two lines wins whichever spelling it uses.
+printf 'RESERVATIONDEPTH[0] 1\n' >"$TMP/rd0.cfg"
+run simulate --config "$TMP/rd0.cfg" --set RESERVATIONDEPTH=4 "$trace"
+check "--set RESERVATIONDEPTH=4 overrides RESERVATIONDEPTH[0] 1" has_out "RESERVATIONDEPTH 4,"
+printf 'RESERVATIONDEPTH 4\nRESERVATIONDEPTH[0] 2\n' >"$TMP/rd1.cfg"
+run simulate --config "$TMP/rd1.cfg" --until 0 --show showconfig "$trace"
+check "RESERVATIONDEPTH 4 then RESERVATIONDEPTH[0] 2: one setting, 2" \
+    sh -c "grep -q '^RESERVATIONDEPTH  *2\$' $TMP/out && ! grep -q 'RESERVATIONDEPTH\[0\]' $TMP/out"

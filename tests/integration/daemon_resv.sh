@@ -99,10 +99,9 @@ j2=$(timeout 5 "$MOKU" submit quick.sh)
 check "... $me's job runs inside it" wait_state "$j2" Completed
 j3=$(timeout 5 "$MOKU" submit -W x=ADVRES:"$mine" quick.sh)
 check "a job asking for it (-W x=ADVRES:$mine) runs in it" wait_state "$j3" Completed
-j4=$(timeout 5 "$MOKU" submit -W x=ADVRES:nosuch quick.sh)
-sleep 2
-check "a job asking for a reservation that does not exist waits" [ "$(state "$j4")" = Idle ]
-timeout 5 "$MOKU" canceljob "$j4" >/dev/null
+run submit -W x=ADVRES:nosuch quick.sh
+check "a job asking for a reservation that does not exist is refused at submission" \
+    sh -c "[ $rc -ne 0 ] && grep -q 'ADVRES:nosuch names no reservation' $TMP/err && [ ! -s $TMP/out ]"
 timeout 5 "$MOKU" showres --format=json >"$TMP/out"
 check "showres --format=json" grep -q "\"$mine\"" "$TMP/out"
 
@@ -177,6 +176,17 @@ if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuse
     crash_restart
     as_user releaseres "$theirs" >"$TMP/out" 2>&1
     check "... may release their own, its creator remembered across a restart" grep -q "released User reservation '$theirs'" "$TMP/out"
+    # ADVRES asks for a reservation; its ACL still decides (issue 13 §3: any
+    # user could run in a SYSTEM reservation by naming it).
+    sysr=$(timeout 5 "$MOKU" setres -d 0:05:00 n1 | created)
+    mkdir -p "$TMP/uwork" && chown "$u" "$TMP/uwork"
+    cp "$TMP/work/quick.sh" "$TMP/uwork/" && chmod 755 "$TMP/uwork/quick.sh"
+    ju=$(cd "$TMP/uwork" && as_user submit -W x=ADVRES:"$sysr" quick.sh)
+    check "an ordinary user may ask for the SYSTEM reservation $sysr by name" [ -n "$ju" ]
+    sleep 2.5
+    check "... but its job does not run in it (the ACL admits nobody)" [ "$(state "$ju")" = Idle ]
+    timeout 5 "$MOKU" canceljob "$ju" >/dev/null
+    timeout 5 "$MOKU" releaseres "$sysr" >/dev/null
     userdel "$u" 2>/dev/null
 else
     echo "# skipped: the second-user tests need root, useradd and runuser"
