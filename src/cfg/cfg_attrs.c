@@ -200,6 +200,18 @@ int cfg_parse_limit(const char *s, int time, long long *soft, long long *hard, s
     if (cfg_tab_scan_limit(s, time, soft, hard) < 0)
         return err_set(err, "invalid limit '%s' (expected N or SOFT,HARD%s; -1 = unlimited)", s,
                        time ? ", each [[[DD:]HH:]MM:]SS" : " integers");
+    /* Maui raises a hard limit below the soft one to it, silently; a site
+     * that wrote them the wrong way round, or wrote 72,000 for 72000, gets
+     * a limit it did not mean. Say so instead. */
+    const char *comma = strchr(s, ',');
+    if (comma && *soft > 0 && *hard >= 0 && *hard < *soft) {
+        size_t digits = strspn(comma + 1, "0123456789");
+        return err_set(err,
+                       "limit '%s': the soft limit (first) is above the hard limit (second)%s", s,
+                       !time && digits == 3 && !comma[4] ? "; for a thousands separator write the "
+                                                           "number without it"
+                                                         : "");
+    }
     return 0;
 }
 

@@ -242,9 +242,9 @@ static const struct cfg_param tab[] = {
     CAP("PECAP", NULL, "cap on the processor equivalent factor"),
     CAP("WALLTIMECAP", NULL, "cap on the walltime factor"),
     /* usage (running jobs) */
-    WEIGHT("CONSUMEDWEIGHT", NULL, "0", "weight of consumed proc-seconds"),
+    WEIGHT("CONSUMEDWEIGHT", "USAGECONSUMEDWEIGHT", "0", "weight of consumed proc-seconds"),
     WEIGHT("USAGEEXECUTIONTIMEWEIGHT", "EXECUTIONTIMEWEIGHT", "0", "weight of elapsed run time"),
-    WEIGHT("REMAININGWEIGHT", NULL, "0", "weight of remaining proc-seconds"),
+    WEIGHT("REMAININGWEIGHT", "USAGEREMAININGWEIGHT", "0", "weight of remaining proc-seconds"),
     WEIGHT("PERCENTWEIGHT", "USAGEPERCENTWEIGHT", "0", "weight of the percent of run time used"),
     CAP("CONSUMEDCAP", NULL, "cap on the consumed factor"),
     CAP("USAGEEXECUTIONTIMECAP", "EXECUTIONTIMECAP", "cap on the execution time factor"),

@@ -106,7 +106,9 @@ static struct lim_set *named_get(struct lim_obj *o, enum lim_inner in, const cha
  * Store SOFT,HARD so that the soft limit is never looser than the hard one
  * (the scheduler passes a job at SOFT level first and must not start what
  * HARD refuses). As Maui's MCfgEnforceConstraints: a missing half takes the
- * other's value and a hard limit below the soft one is raised to it. Beyond
+ * other's value. Maui also raises a hard limit below the soft one to it;
+ * moku refuses that when it is written (cfg_parse_limit: 72,000 is not
+ * 72000), so here it can only come from a legacy SMAX/MAX pair. Beyond
  * Maui: an unlimited (-1) soft half under a positive hard one becomes the
  * hard value.
  */

@@ -43,3 +43,26 @@ check "a bad limit: exit 1, file:line" sh -c "[ $rc -eq 1 ] && grep -q 'bad.cfg:
 printf 'USERCFG[DEFAULT] MAXJOB[USER]=2\n' >"$TMP/bad2.cfg"
 run simulate --config "$TMP/bad2.cfg" --procs 1 "$TMP/w.swf"
 check "a per-user limit on USERCFG: exit 1, named" sh -c "[ $rc -eq 1 ] && grep -q 'bad2.cfg:1:' $TMP/err"
+
+# Limits that do not mean what they say are errors, not silently changed
+# (issue 13 §4): 72,000 read as soft 72 / hard 0, soft above hard.
+printf '# throttling\nUSERCFG[DEFAULT] MAXPS=72,000\n' >"$TMP/sep.cfg"
+run simulate --config "$TMP/sep.cfg" --procs 1 "$TMP/w.swf"
+check "MAXPS=72,000: exit 1, file:line, the separator named" \
+    sh -c "[ $rc -eq 1 ] && grep -q 'sep.cfg:2: USERCFG\[DEFAULT\] MAXPS: limit .72,000.: the soft limit (first) is above the hard limit (second); for a thousands separator' $TMP/err"
+printf 'GROUPCFG[staff] MAXJOB=8,4\n' >"$TMP/swap.cfg"
+run simulate --config "$TMP/swap.cfg" --procs 1 "$TMP/w.swf"
+check "MAXJOB=8,4 (soft above hard): exit 1, file:line" \
+    sh -c "[ $rc -eq 1 ] && grep -q 'swap.cfg:1: GROUPCFG\[staff\] MAXJOB: limit .8,4.: the soft limit' $TMP/err"
+printf 'USERCFG[DEFAULT] MAXWC=2:00:00,1:00:00\n' >"$TMP/swapwc.cfg"
+run simulate --config "$TMP/swapwc.cfg" --procs 1 "$TMP/w.swf"
+check "MAXWC=2:00:00,1:00:00: exit 1" sh -c "[ $rc -eq 1 ] && grep -q 'swapwc.cfg:1:' $TMP/err"
+printf 'USERCFG[DEFAULT] MAXJOB=4,8 MAXPS=72000,1080000\n' >"$TMP/okpair.cfg"
+run simulate --config "$TMP/okpair.cfg" --procs 1 --format json "$TMP/w.swf"
+check "soft below hard is fine" [ "$rc" -eq 0 ]
+
+# The document's names for the usage weights.
+printf 'USAGECONSUMEDWEIGHT 3\nUSAGEREMAININGWEIGHT 2\n' >"$TMP/usage.cfg"
+run simulate --config "$TMP/usage.cfg" --procs 1 --until 0 --show showconfig "$TMP/w.swf"
+check "USAGECONSUMEDWEIGHT and USAGEREMAININGWEIGHT are read, no warning" \
+    sh -c "grep -q '^CONSUMEDWEIGHT  *3\$' $TMP/out && grep -q '^REMAININGWEIGHT  *2\$' $TMP/out && ! grep -qi unknown $TMP/err"

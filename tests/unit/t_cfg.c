@@ -347,21 +347,24 @@ static void test_indexed(void)
     CHECK(cfg != NULL);
     if (!cfg)
         return;
+    /* PARAM[0] is PARAM (Maui's partition/group 0): one setting */
     CHECK_EQ(cfg_int(cfg, "RESERVATIONDEPTH", "0"), 4);
+    CHECK_EQ(cfg_int(cfg, "RESERVATIONDEPTH", NULL), 4);
     CHECK_EQ(cfg_int(cfg, "RESERVATIONDEPTH", "2"), 6);
-    CHECK_EQ(cfg_int(cfg, "RESERVATIONDEPTH", "1"), 1); /* no [1], no plain: default */
-    CHECK_EQ(cfg_int(cfg, "RESERVATIONDEPTH", NULL), 1);
+    CHECK_EQ(cfg_int(cfg, "RESERVATIONDEPTH", "1"), 4); /* no [1]: the plain value */
     CHECK(cfg_is_set(cfg, "RESERVATIONDEPTH", "0"));
+    CHECK(cfg_is_set(cfg, "RESERVATIONDEPTH", NULL));
     CHECK(!cfg_is_set(cfg, "RESERVATIONDEPTH", "1"));
-    CHECK(!cfg_is_set(cfg, "RESERVATIONDEPTH", NULL));
     const char **ix;
-    CHECK_EQ(cfg_indices(cfg, "RESERVATIONDEPTH", &ix), 2);
+    CHECK_EQ(cfg_indices(cfg, "RESERVATIONDEPTH", &ix), 1);
     CHECK_STR(ix[0], "2");
-    CHECK_STR(ix[1], "0");
     CHECK_EQ(cfg_indices(cfg, "BACKFILLDEPTH", &ix), 0);
     CHECK_EQ(cfg_load_string(cfg, "RESERVATIONDEPTH 9\n", "b.cfg", &err), 0);
     CHECK_EQ(cfg_int(cfg, "RESERVATIONDEPTH", "1"), 9); /* plain value now */
-    CHECK_EQ(cfg_int(cfg, "RESERVATIONDEPTH", "0"), 4);
+    CHECK_EQ(cfg_int(cfg, "RESERVATIONDEPTH", "0"), 9); /* the later line wins */
+    /* legacy parameters are indexed by names: "0" is a name like any other */
+    CHECK_EQ(cfg_load_string(cfg, "SRTASKCOUNT[0] 3\n", "c.cfg", &err), 0);
+    CHECK_EQ(cfg_indices(cfg, "SRTASKCOUNT", &ix), 1);
     CHECK_EQ(cfg_int(cfg, "XFACTORWEIGHT", "p1"), 3);
     CHECK_EQ(cfg_int(cfg, "XFACTORWEIGHT", NULL), 0);
     cfg_destroy(cfg);
@@ -692,9 +695,9 @@ static void test_show(void)
     char *s = cfg_show(cfg), line[256], two[512];
     CHECK_HAS(s, show_line(line, "QUEUETIMEWEIGHT", "1"));
     CHECK_HAS(s, show_line(line, "BACKFILLPOLICY", "BESTFIT"));
-    snprintf(two, sizeof two, "%s%s", show_line(line, "RESERVATIONDEPTH", "1"),
-             show_line(line + 128, "RESERVATIONDEPTH[0]", "4"));
-    CHECK_HAS(s, two);
+    snprintf(two, sizeof two, "%s%s", show_line(line, "RESERVATIONDEPTH", "4"),
+             show_line(line + 128, "RESERVATIONQOSLIST", "[ALL]"));
+    CHECK_HAS(s, two); /* RESERVATIONDEPTH[0] is RESERVATIONDEPTH: one line */
     CHECK_HAS(s, show_line(line, "SERVERHOST", "[NONE]"));
     CHECK_HAS(s, show_line(line, "RMPOLLINTERVAL", "60"));
     CHECK_HAS(s, "NODECFG[n1] PROCS=2 MEMORY=512 PRIORITYF='SPEED + 1' FEATURES=x\n");
