@@ -295,6 +295,9 @@ static int parse_flags(const char *s, struct resv_spec *spec, struct err *err)
             spec->flags |= bit;
         else if (strcasecmp(t, "DEDICATEDRESOURCE") == 0)
             spec->access = SRCFG_DEDICATED;
+        else if (srcfg_flag_unsupported(t))
+            rc = err_set(err, "setres: -x: flag '%s' is not supported by moku (it would be ignored)",
+                         cmd_word(t));
         else if (strcasecmp(t, "NONE") != 0)
             rc = err_set(err,
                          "setres: -x: unknown flag '%s' (BYNAME, BESTEFFORT, ..., "

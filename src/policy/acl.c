@@ -18,12 +18,12 @@
  *  - NOT (`!`): "if an object matches a NOT entry, the associated job is
  *    excluded from the reservation even if it meets other ACL requirements";
  *    an ACL made only of NOT entries is "satisfied by any object not
- *    explicitly listed". The guide's Example 4 goes further and lets an
- *    account that merely avoids !projectX in even when the QOS list does not
- *    match; that is the Moab 4 behaviour the guide flags ("NOT ACLs only
- *    enabled in Moab 4.0.0 and higher"). moku follows Maui 3.3.1 (digest
- *    §6.3): NOT entries only exclude, they never grant on their own when
- *    the ACL has ordinary entries.
+ *    explicitly listed". moku follows the document, Example 4 included: a
+ *    list of only NOT entries (ACCOUNTLIST=!projectX) is met by every
+ *    account it does not list, as an ordinary entry would be, so a job with
+ *    account projectZ gets in even when the QOS list does not match. Maui
+ *    3.3.1's code (digest §6.3) lets NOT entries only exclude, never grant
+ *    when the ACL has ordinary entries (docs/reservations.md).
  *  - Affinity "is granted on a per access object basis ... and always
  *    defaults to positive"; `-` negative, `=` neutral. The guide does not
  *    say which wins when several entries match; moku takes the best of the
@@ -498,7 +498,7 @@ enum acl_affinity acl_check(const struct acl *acl, const struct acl_job *who)
     if (acl_count(acl) == 0)
         return ACL_NONE;               /* SYSTEM reservation */
     enum acl_affinity req[ACL_NTYPES]; /* best matching required entry per type */
-    unsigned has_req = 0;
+    unsigned has_req = 0, deny_types = 0, grant_types = 0;
     int has_ord = 0;
     enum acl_affinity ord = ACL_NONE; /* best matching ordinary entry */
     for (int t = 0; t < ACL_NTYPES; t++)
@@ -509,7 +509,11 @@ enum acl_affinity acl_check(const struct acl *acl, const struct acl_job *who)
         if (e->deny) {
             if (m)
                 return ACL_NONE;
-        } else if (e->required) {
+            deny_types |= 1u << e->type;
+            continue;
+        }
+        grant_types |= 1u << e->type;
+        if (e->required) {
             has_req |= 1u << e->type;
             if (m)
                 req[e->type] = better(req[e->type], e->affinity);
@@ -518,6 +522,15 @@ enum acl_affinity acl_check(const struct acl *acl, const struct acl_job *who)
             if (m)
                 ord = better(ord, e->affinity);
         }
+    }
+    /* A list of only NOT entries (ACCOUNTLIST=!projectX) is satisfied by
+     * any object it does not list: the job, not excluded above, meets it,
+     * with the default (positive) affinity unless an ordinary entry it also
+     * matches says otherwise (QOSLIST=special- stays negative). */
+    if (deny_types & ~grant_types) {
+        has_ord = 1;
+        if (ord == ACL_NONE)
+            ord = ACL_POSITIVE;
     }
     enum acl_affinity res = has_ord ? ord : ACL_POSITIVE;
     for (int t = 0; t < ACL_NTYPES && res != ACL_NONE; t++)

@@ -320,16 +320,23 @@ static const struct {
     {"BESTEFFORT", SRCFG_BESTEFFORT},
     {"BYNAME", SRCFG_BYNAME},
     {"OWNERPREEMPT", SRCFG_OWNERPREEMPT},
-    {"PREEMPTEE", SRCFG_PREEMPTEE},
-    {"SPACEFLEX", SRCFG_SPACEFLEX},
-    {"SINGLEUSE", SRCFG_SINGLEUSE},
-    {"TIMEFLEX", SRCFG_TIMEFLEX},
     {"FORCE", SRCFG_FORCE},
-    {"ADVRES", SRCFG_ADVRES},
-    {"DEDICATEDNODE", SRCFG_DEDICATEDNODE},
-    {"META", SRCFG_META},
 };
 #define NFLAGS (sizeof flag_names / sizeof flag_names[0])
+
+/* Maui's flags that moku does not act on: refused by name rather than
+ * accepted and ignored (a site relying on one must know). */
+static const char *const unsupported_flags[] = {
+    "SPACEFLEX", "TIMEFLEX", "SINGLEUSE", "PREEMPTEE", "ADVRES", "DEDICATEDNODE", "META",
+};
+
+int srcfg_flag_unsupported(const char *name)
+{
+    for (size_t i = 0; i < sizeof unsupported_flags / sizeof *unsupported_flags; i++)
+        if (strcasecmp(name, unsupported_flags[i]) == 0)
+            return 1;
+    return 0;
+}
 
 const char *srcfg_flag_name(unsigned flag)
 {
@@ -351,6 +358,9 @@ static int parse_flags(const char *text, unsigned *flags, int *dedres, char *msg
             *flags |= flag_names[i].bit;
         } else if (strcasecmp(tok, "DEDICATEDRESOURCE") == 0) {
             *dedres = 1;
+        } else if (srcfg_flag_unsupported(tok)) {
+            snprintf(msg, size, "flag '%s' is not supported by moku (it would be ignored)", tok);
+            return -1;
         } else {
             int n = snprintf(msg, size, "unknown flag '%s' (expected", tok);
             for (i = 0; i < NFLAGS && (size_t)n < size; i++)
@@ -584,11 +594,61 @@ void srcfg_free(struct srcfg_def *defs, size_t n)
     free(defs);
 }
 
+/* Attributes a standing reservation has one of: given twice with different
+ * values (on one line or on two SRCFG[x] lines) the second would silently
+ * replace the first. The same value twice is harmless (the Admin Guide's
+ * own example repeats PERIOD=INFINITY). */
+static const char *const single_attrs[] = {
+    "PERIOD",   "DEPTH", "STARTTIME", "ENDTIME",   "WSTARTTIME", "WENDTIME",      "TASKCOUNT",
+    "TPN",      "DAYS",  "RESOURCES", "PARTITION", "ACCESS",     "PRIORITY",      "TIMELIMIT",
+    "MAXTIME",  "OWNER", "TIMELOGIC", "IDLETIME",  "PROCLIMIT",  "CHARGEACCOUNT", "TASKLIMIT",
+};
+
+static int check_single(const struct src *s, struct err *err)
+{
+    for (size_t i = 0; s->obj && i < s->obj->nattrs; i++) {
+        const struct cfg_attr *a = &s->obj->attrs[i];
+        size_t k = 0, n = sizeof single_attrs / sizeof *single_attrs;
+        while (k < n && strcmp(a->name, single_attrs[k]) != 0)
+            k++;
+        if (k == n || a->index)
+            continue;
+        for (size_t j = 0; j < i; j++) {
+            const struct cfg_attr *b = &s->obj->attrs[j];
+            if (!b->index && strcmp(b->name, a->name) == 0 && strcmp(b->value, a->value) != 0)
+                return err_set(err,
+                               "%s:%d: SRCFG[%s] %s: given twice, '%s' and '%s' (first at %s:%d)",
+                               a->file, a->line, s->name, a->name, b->value, a->value, b->file,
+                               b->line);
+        }
+    }
+    return 0;
+}
+
+/* PERIOD=INFINITY is one window from the start for ever: a time of day or
+ * days would be ignored, so they are refused. */
+static int check_infinity(struct src *s, const struct srcfg_def *d, struct err *err)
+{
+    if (d->time.period != SRTIME_INFINITY)
+        return 0;
+    static const char *const timed[] = {"DAYS", "STARTTIME", "ENDTIME", "WSTARTTIME", "WENDTIME"};
+    for (size_t i = 0; i < sizeof timed / sizeof *timed; i++) {
+        struct val v = get(s, timed[i]);
+        if (v.s)
+            return val_error(s, &v, timed[i],
+                             "PERIOD=INFINITY is one window for ever: it takes no days or "
+                             "times of day",
+                             err);
+    }
+    return 0;
+}
+
 static int parse_def(struct src *s, struct srcfg_def *d, struct err *err)
 {
     memset(d, 0, sizeof *d);
     d->name = xstrdup(s->name);
-    if (parse_time(s, &d->time, err) < 0 || parse_resources(s, d, err) < 0 ||
+    if (check_single(s, err) < 0 || parse_time(s, &d->time, err) < 0 ||
+        check_infinity(s, d, err) < 0 || parse_resources(s, d, err) < 0 ||
         parse_policy(s, d, err) < 0 || parse_acl(s, d, err) < 0 || parse_triggers(s, d, err) < 0) {
         def_clear(d);
         memset(d, 0, sizeof *d);

@@ -131,5 +131,9 @@ void srcfg_free(struct srcfg_def *defs, size_t n);
 
 /* "BYNAME" etc. for one SRCFG_* bit, "?" for others. */
 const char *srcfg_flag_name(unsigned flag);
+/* Whether name is one of Maui's reservation flags that moku does not act on
+ * (SPACEFLEX, TIMEFLEX, SINGLEUSE, PREEMPTEE, ADVRES, DEDICATEDNODE, META):
+ * refused, never accepted and ignored. */
+int srcfg_flag_unsupported(const char *name);
 
 #endif

@@ -350,7 +350,11 @@ static const struct {
     {"USERLIST=!bob", {0, 0, 0, 0, 0, 0, 0}, P},
     {"USERLIST=!bob;GROUPLIST=staff", {"bob", "staff", 0, 0, 0, 0, 0}, NO},
     {"USERLIST=!bob;GROUPLIST=staff", {"alice", "staff", 0, 0, 0, 0, 0}, P},
-    {"USERLIST=!bob;GROUPLIST=staff", {"alice", "ops", 0, 0, 0, 0, 0}, NO},
+    /* the document: a NOT-only list is "satisfied by any object not explicitly
+     * listed", so alice meets USERLIST=!bob whatever her group (Maui 3.3.1's
+     * code refused her; docs/reservations.md) */
+    {"USERLIST=!bob;GROUPLIST=staff", {"alice", "ops", 0, 0, 0, 0, 0}, P},
+    {"USERLIST=!bob,alice", {"alice", "ops", 0, 0, 0, 0, 0}, P},
     {"USERLIST=!bob;GROUPLIST=staff*", {"bob", "staff", 0, 0, 0, 0, 0}, NO},
     {"USERLIST=!bob,alice", {"carl", 0, 0, 0, 0, 0, 0}, NO},
     /* affinity: per entry, positive by default */
@@ -419,9 +423,11 @@ static const struct {
     {EX4, {"u", "g", "projectX", "c", "high", 0, 1800}, NO},
     {EX4, {"u", "g", "projectY", "c", "special", 0, 1800}, NO},
     /* The guide also lets in a job whose account merely avoids projectX/projectY with a QOS
-     * outside the list (Moab 4 NOT semantics, flagged there as Moab-only). moku follows
-     * Maui 3.3.1: NOT entries exclude but do not grant beside ordinary entries. */
-    {EX4, {"u", "g", "ops", "c", "normal", 0, 1800}, NO},
+     * outside the list: ACCOUNTLIST=!projectX is "satisfied by any account not listed".
+     * moku follows the document (Maui 3.3.1's code refused it: issue 13 §3). */
+    {EX4, {"u", "g", "ops", "c", "normal", 0, 1800}, P},
+    {EX4, {"u", "g", "projectZ", "c", "normal", 0, 1800}, P},
+    {EX4, {"u", "g", "projectZ", "c", "normal", 0, 2 * 3600}, NO}, /* TIMELIMIT still required */
     /* "Affinity ... neutral affinity can also be specified using the '=' character, i.e.,
      * QOSLIST[0] normal= high debug= low-" */
     {"QOSLIST=normal= high debug= low-", {0, 0, 0, 0, "normal", 0, 0}, Z},

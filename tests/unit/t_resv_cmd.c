@@ -303,14 +303,16 @@ static void test_setres_system(void)
 static void test_setres_flags(void)
 {
     struct sched *s = scenario();
-    const struct resv *r = setres(s, "setres -n f -x BYNAME:dedicatedresource,SPACEFLEX n02");
-    CHECK(r && r->flags == (SRCFG_BYNAME | SRCFG_SPACEFLEX) && r->access == SRCFG_DEDICATED);
+    const struct resv *r = setres(s, "setres -n f -x BYNAME:dedicatedresource,BESTEFFORT n02");
+    CHECK(r && r->flags == (SRCFG_BYNAME | SRCFG_BESTEFFORT) && r->access == SRCFG_DEDICATED);
     json_t *root = run_json(s, "showres --format=json f.0");
     json_t *fl = json_object_get(json_array_get(json_object_get(root, "reservations"), 0), "flags");
     CHECK_EQ(json_array_size(fl), 3);
-    CHECK_STR(json_string_value(json_array_get(fl, 0)), "BYNAME");
-    CHECK_STR(json_string_value(json_array_get(fl, 1)), "SPACEFLEX");
+    CHECK_STR(json_string_value(json_array_get(fl, 0)), "BESTEFFORT");
+    CHECK_STR(json_string_value(json_array_get(fl, 1)), "BYNAME");
     CHECK_STR(json_string_value(json_array_get(fl, 2)), "DEDICATEDRESOURCE");
+    check_error(s, "setres -x BYNAME,SPACEFLEX n02",
+                "setres: -x: flag 'SPACEFLEX' is not supported by moku (it would be ignored)");
     json_decref(root);
     r = setres(s, "setres -n g -x [NONE] n03");
     CHECK(r && r->flags == 0 && r->access == SRCFG_SHARED);

@@ -274,12 +274,8 @@ static const struct {
     enum srcfg_access access;
 } flag_rows[] = {
     {"FLAGS=BYNAME", SRCFG_BYNAME, SRCFG_SHARED},
-    {"FLAGS=besteffort,spaceflex|timeflex", SRCFG_BESTEFFORT | SRCFG_SPACEFLEX | SRCFG_TIMEFLEX,
-     SRCFG_SHARED},
-    {"FLAGS=[SINGLEUSE][FORCE][ADVRES]", SRCFG_SINGLEUSE | SRCFG_FORCE | SRCFG_ADVRES,
-     SRCFG_SHARED},
-    {"FLAGS=PREEMPTEE:DEDICATEDNODE:META", SRCFG_PREEMPTEE | SRCFG_DEDICATEDNODE | SRCFG_META,
-     SRCFG_SHARED},
+    {"FLAGS=besteffort|byname", SRCFG_BESTEFFORT | SRCFG_BYNAME, SRCFG_SHARED},
+    {"FLAGS=[BESTEFFORT][FORCE]", SRCFG_BESTEFFORT | SRCFG_FORCE, SRCFG_SHARED},
     {"ACCESS=DEDICATED", 0, SRCFG_DEDICATED},
     {"ACCESS=dedicated FLAGS=BYNAME", SRCFG_BYNAME, SRCFG_DEDICATED}, /* FLAGS keeps it */
     {"ACCESS=SHARED", 0, SRCFG_SHARED},
@@ -301,7 +297,29 @@ static void test_flags_and_access(void)
         CHECK_EQ(d->access, flag_rows[i].access);
         srcfg_free(d, n);
     }
+    /* Maui's flags that moku does not act on are refused, never ignored */
+    static const char *const refused[] = {"spaceflex", "TIMEFLEX", "SINGLEUSE", "PREEMPTEE",
+                                          "ADVRES",    "DEDICATEDNODE", "META"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        char text[128], want[128];
+        snprintf(text, sizeof text, "SRCFG[f] TASKCOUNT=1 FLAGS=BYNAME,%s\n", refused[i]);
+        snprintf(want, sizeof want, "flag '%s' is not supported by moku", refused[i]);
+        const char *msg = load_err(text);
+        CHECK_HAS(msg, "maui.cfg:1: SRCFG[f] FLAGS: ");
+        CHECK_HAS(msg, want);
+    }
     CHECK_STR(srcfg_flag_name(SRCFG_OWNERPREEMPT), "OWNERPREEMPT");
+    /* a second, different STARTTIME would silently replace the first */
+    CHECK_STR(load_err("SRCFG[x] TASKCOUNT=1 STARTTIME=1:00:00 ENDTIME=2:00:00\n"
+                       "SRCFG[x] STARTTIME=3:00:00\n"),
+              "maui.cfg:2: SRCFG[x] STARTTIME: given twice, '1:00:00' and '3:00:00' (first at "
+              "maui.cfg:1)");
+    /* PERIOD=INFINITY takes no days or times of day (they were ignored) */
+    CHECK_STR(load_err("SRCFG[x] TASKCOUNT=1 PERIOD=INFINITY DAYS=MON\n"),
+              "maui.cfg:1: SRCFG[x] DAYS: PERIOD=INFINITY is one window for ever: it takes no "
+              "days or times of day");
+    CHECK_HAS(load_err("SRCFG[x] TASKCOUNT=1 STARTTIME=8:00:00 PERIOD=INFINITY\n"),
+              "SRCFG[x] STARTTIME: PERIOD=INFINITY");
     CHECK_STR(srcfg_flag_name(0x8000), "?");
 }
 
