@@ -98,7 +98,30 @@ static int preempt_one(struct sched *s, struct job *v, long now)
     return 0;
 }
 
-/* Preempt others' jobs on r's nodes for j until j fits. */
+/*
+ * How many of v[0..n), taken in order, must give their processors back for
+ * j to fit now: a dry run on the plan (their holdings given back, then taken
+ * again, as suspend() and resume() do). 0 when j fits already, and when even
+ * all of them would not make room (processors j may not use, in a
+ * reservation that refuses it or on nodes without its features): a job
+ * preempted for nothing resumes, or starts again, only to be preempted at
+ * the next iteration, for ever.
+ */
+static size_t victims_needed(struct sched *s, struct job *j, struct job **v, size_t n, long now)
+{
+    size_t k = 0;
+    int fits;
+    while (!(fits = plan_fits(s, j, now)) && k < n) {
+        plan_unrun(s, v[k], now, v[k]->planned_end);
+        k++;
+    }
+    for (size_t i = k; i-- > 0;)
+        plan_run(s, v[i], now, v[i]->planned_end);
+    return fits ? k : 0;
+}
+
+/* Preempt others' jobs on r's nodes for j, as many as it takes for j to
+ * fit, and none when that would not be enough. */
 static void preempt_in(struct sched *s, const struct resv *r, struct job *j, long now)
 {
     struct job **v = xcalloc(s->running.n + 1, sizeof *v);
@@ -109,7 +132,8 @@ static void preempt_in(struct sched *s, const struct resv *r, struct job *j, lon
             v[n++] = x;
     }
     qsort(v, n, sizeof *v, later_start_first);
-    for (size_t k = 0; k < n && !plan_fits(s, j, now); k++)
+    n = victims_needed(s, j, v, n, now);
+    for (size_t k = 0; k < n; k++)
         preempt_one(s, v[k], now);
     free(v);
 }
@@ -147,21 +171,18 @@ int preempt_for_priority(struct sched *s, struct job *j, long now)
         return 0;
     struct job **v = xcalloc(s->running.n + 1, sizeof *v);
     size_t n = 0;
-    long long room = plan_free_now(s, j);
     for (size_t h = 0; h < s->running.n; h++) {
         struct job *x = s->running.v[h];
         const struct job *jx[2] = {j, x};
-        if ((x->flags & JOB_PREEMPTEE) && prio_cmp(&jx[0], &jx[1]) < 0) { /* j comes first */
+        if ((x->flags & JOB_PREEMPTEE) && prio_cmp(&jx[0], &jx[1]) < 0) /* j comes first */
             v[n++] = x;
-            room += job_procs(x);
-        }
     }
-    /* Preempt only when it lets j run: never for nothing. */
-    if (room >= job_procs(j)) {
-        qsort(v, n, sizeof *v, lower_first);
-        for (size_t k = 0; k < n && !plan_fits(s, j, now); k++)
-            preempt_one(s, v[k], now);
-    }
+    /* Preempt only when it lets j run, never for nothing: counting the
+     * victims' processors is not enough, j may be unable to use them. */
+    qsort(v, n, sizeof *v, lower_first);
+    n = victims_needed(s, j, v, n, now);
+    for (size_t k = 0; k < n; k++)
+        preempt_one(s, v[k], now);
     free(v);
     return plan_fits(s, j, now);
 }

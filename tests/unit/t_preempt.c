@@ -166,6 +166,72 @@ static void test_no_callback(void)
     sched_destroy(s);
 }
 
+/* The owner's job would not fit even with every other job gone (its own
+ * job holds half the nodes): nothing is preempted for nothing. Before the
+ * dry run, saturn's job was requeued at every iteration and started again. */
+static void test_owner_never_for_nothing(void)
+{
+    struct rec rec = {{0}};
+    struct sched *s = world("PREEMPTPOLICY REQUEUE", &rec);
+    if (!s)
+        return;
+    struct job *o1 = submit(s, "own1", 4, "jupiter", H(10), 0);
+    struct job *a = submit(s, "a", 4, "saturn", H(10), 0);
+    sched_iterate(s, 0);
+    CHECK(o1->state == JOB_RUNNING && a->state == JOB_RUNNING);
+    struct job *o2 = submit(s, "own2", 8, "jupiter", H(1), 10);
+    sched_iterate(s, 10);
+    sched_iterate(s, 20);
+    CHECK_STR(rec.log, "");
+    CHECK(a->state == JOB_RUNNING && o2->state == JOB_IDLE);
+    CHECK_EQ(sched_stats(s)->preempted, 0);
+    sched_destroy(s);
+}
+
+/* BACKFILLPOLICY PREEMPT: a waiting job of higher priority preempts a
+ * backfilled one only when that lets it run. Here the backfilled job runs in
+ * a reservation the waiting job may not use, so its processor is of no use
+ * to it; counting processors said otherwise, and the backfilled job was
+ * suspended and resumed at every iteration: the replay never ended. */
+static void test_priority_never_for_nothing(void)
+{
+    struct rec rec = {{0}};
+    struct cfg *cfg = cfg_create();
+    struct err err = {{0}};
+    struct sched_policy pol;
+    CHECK_EQ(cfg_load_string(cfg,
+                             "BACKFILLPOLICY PREEMPT\nPREEMPTPOLICY SUSPEND\n"
+                             "NODECFG[n1] PROCS=2\n"
+                             "SRCFG[c1] HOSTLIST=n1 PERIOD=INFINITY CLASSLIST=c1\n",
+                             "maui.cfg", &err),
+             0);
+    CHECK_EQ(sched_policy_from_cfg(cfg, &pol, &err), 0);
+    struct sched *s = sched_create(&pol, &(struct sched_rm){.start = rm_start,
+                                                           .preempt = rm_preempt,
+                                                           .resume = rm_resume,
+                                                           .ctx = &rec});
+    sched_set_zone(s, 0, 0);
+    sched_set_epoch(s, EPOCH);
+    CHECK_EQ(sched_add_nodes_from_cfg(s, cfg, &err), 0);
+    CHECK_EQ(sched_standing_from_cfg(s, cfg, &err), 0);
+    cfg_destroy(cfg);
+    struct job_spec hs = {.name = "hi", .tasks = 1, .procs_per_task = 1, .walltime = 100,
+                          .submit = 0, .class_ = "c2"};
+    struct job *hi = sched_submit(s, &hs, NULL);
+    sched_iterate(s, 0);
+    struct job_spec ls = {.name = "lo", .tasks = 1, .procs_per_task = 1, .walltime = 100,
+                          .submit = 10, .class_ = "c1"};
+    struct job *lo = sched_submit(s, &ls, NULL);
+    sched_iterate(s, 10);
+    CHECK(lo->state == JOB_RUNNING && (lo->flags & JOB_PREEMPTEE));
+    sched_iterate(s, 20);
+    sched_iterate(s, 30);
+    CHECK_STR(rec.log, "");
+    CHECK(lo->state == JOB_RUNNING && !(lo->flags & JOB_SUSPENDED));
+    CHECK(hi->state == JOB_IDLE);
+    sched_destroy(s);
+}
+
 /* TRIGGER: exec actions are handed to the driver at their time; a cancel
  * action ends the instance, which is not made again. */
 static void test_triggers(void)
@@ -219,6 +285,8 @@ int main(void)
     TEST_RUN(test_requeue);
     TEST_RUN(test_suspend_resume);
     TEST_RUN(test_no_callback);
+    TEST_RUN(test_owner_never_for_nothing);
+    TEST_RUN(test_priority_never_for_nothing);
     TEST_RUN(test_triggers);
     return TEST_DONE();
 }
