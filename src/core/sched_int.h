@@ -239,6 +239,10 @@ void plan_nodes_changed(struct sched *s);
 int plan_fits(struct sched *s, const struct job *j, long t);
 /* Earliest t >= from where j fits; AVAIL_NEVER if never. */
 long plan_earliest(struct sched *s, const struct job *j, long from);
+/* The first instant after t at which what j may use can change: a running
+ * job's planned end, a reservation's edge, a TIMELIMIT admission in the
+ * regions j may use; AVAIL_NEVER if none. */
+long plan_next_change(struct sched *s, const struct job *j, long t);
 /* Processors j could have now (for messages and the scan's early stop). */
 long long plan_free_now(struct sched *s, const struct job *j);
 /* A priority reservation for j at t / its release. */

@@ -267,8 +267,16 @@ static int reserve_slot(const struct sched *s, const struct job *j, long now)
 static void reserve(struct sched *s, struct job *j, long now)
 {
     long t = plan_earliest(s, j, now);
-    if (t <= now) /* the counts fit now, the nodes' shapes did not: try later */
-        t = plan_earliest(s, j, now + 1);
+    if (t <= now) {
+        /* The counts fit now, the nodes' shapes did not (tasks of several
+         * processors, spread over nodes' leftovers): they can change only
+         * where what is free changes. A second later (as it was) they are
+         * the same: the job was reserved a second ahead at every iteration,
+         * a wake-up each second (the replay never ended), and its
+         * reservation kept every other job off processors it cannot use. */
+        long next = plan_next_change(s, j, now);
+        t = next < AVAIL_NEVER ? plan_earliest(s, j, next) : AVAIL_NEVER;
+    }
     if (t >= AVAIL_NEVER)
         return; /* cannot run on the nodes that are up now: nothing to hold */
     /* Where processors are free but the job's credentials would then be over

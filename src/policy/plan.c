@@ -301,17 +301,24 @@ long plan_earliest(struct sched *s, const struct job *j, long from)
     while (t < AVAIL_NEVER) {
         if (plan_fits(s, j, t))
             return t;
-        long next = next_admission(s, j, t);
-        for (size_t g = 0; g < s->nregions; g++) {
-            if (!plan_region_usable(s, j, g))
-                continue;
-            long n = region_next(&s->regions[g], ~(uint64_t)0, t);
-            if (n < next)
-                next = n;
-        }
-        t = next;
+        t = plan_next_change(s, j, t);
     }
     return AVAIL_NEVER;
+}
+
+long plan_next_change(struct sched *s, const struct job *j, long t)
+{
+    if (!s->multi)
+        return avail_next_change(s->avail, t);
+    long next = next_admission(s, j, t);
+    for (size_t g = 0; g < s->nregions; g++) {
+        if (!plan_region_usable(s, j, g))
+            continue;
+        long n = region_next(&s->regions[g], ~(uint64_t)0, t);
+        if (n < next)
+            next = n;
+    }
+    return next;
 }
 
 long long plan_free_now(struct sched *s, const struct job *j)

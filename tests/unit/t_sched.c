@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 
+#include "cfg/cfg.h"
 #include "core/sched.h"
 #include "sim/sim.h"
 #include "test.h"
@@ -303,6 +304,77 @@ static void test_down_nodes(void)
     sched_destroy(s);
 }
 
+/* A scheduler from maui.cfg text: NODECFG nodes, standing reservations. */
+static struct sched *from_cfg(const char *text)
+{
+    struct cfg *cfg = cfg_create();
+    struct err err = {{0}};
+    struct sched_policy pol;
+    struct sched *s = NULL;
+    if (cfg_load_string(cfg, text, "maui.cfg", &err) == 0 &&
+        sched_policy_from_cfg(cfg, &pol, &err) == 0) {
+        s = sched_create(&pol, NULL);
+        sched_set_zone(s, 0, 0);
+        if (sched_add_nodes_from_cfg(s, cfg, &err) < 0 ||
+            sched_standing_from_cfg(s, cfg, &err) < 0) {
+            sched_destroy(s);
+            s = NULL;
+        }
+    }
+    if (!s)
+        fprintf(stderr, "    from_cfg: %s\n", err.msg);
+    CHECK(s != NULL);
+    cfg_destroy(cfg);
+    return s;
+}
+
+/* Three tasks of two processors on two 3-processor nodes: the counts say 6
+ * of 6, the nodes hold one task each. The job must not be reserved a second
+ * ahead at every iteration (a wake-up each second, for ever), nor keep a
+ * one-processor job off the nodes. */
+static void test_shapes_never_fit(void)
+{
+    struct sched *s = from_cfg("NODECFG[n1] PROCS=3\nNODECFG[n2] PROCS=3\n"
+                               "NODECFG[n3] PROCS=1\n"
+                               "SRCFG[z] HOSTLIST=n3 USERLIST=u9 PERIOD=INFINITY\n");
+    if (!s)
+        return;
+    struct job_spec xs = {.name = "x", .tasks = 3, .procs_per_task = 2, .walltime = 3600,
+                          .user = "u1"};
+    struct job *x = sched_submit(s, &xs, NULL);
+    sched_iterate(s, 0);
+    CHECK(x && x->state == JOB_IDLE);
+    /* Not a second ahead: only where what is free changes (the INFINITY
+     * instance's end, years ahead). */
+    CHECK(!(x->flags & JOB_RESERVED) || x->resv_start > 100000);
+    CHECK(sched_next_wakeup(s, 0) >= SCHED_NEVER);
+    struct job_spec ys = {.name = "y", .tasks = 1, .procs_per_task = 1, .walltime = 3600,
+                          .submit = 100, .user = "u1"};
+    struct job *y = sched_submit(s, &ys, NULL);
+    sched_iterate(s, 100);
+    CHECK(y && y->state == JOB_RUNNING);
+    sched_destroy(s);
+}
+
+/* A job no instance of a daily standing reservation admits is reserved
+ * past the last instance made; that start is no wake-up (the next instance
+ * pushes it a day on, for ever): the reservations' own edges are the
+ * driver's events. */
+static void test_no_wakeup_past_the_calendar(void)
+{
+    struct sched *s = from_cfg("NODECFG[n1] PROCS=1\nSRCFG[x] HOSTLIST=n1 USERLIST=2\n");
+    if (!s)
+        return;
+    struct job_spec js = {.name = "1", .tasks = 1, .procs_per_task = 1, .walltime = 100,
+                          .user = "1"};
+    struct job *j = sched_submit(s, &js, NULL);
+    sched_iterate(s, 0);
+    CHECK(j && j->state == JOB_IDLE && (j->flags & JOB_RESERVED));
+    CHECK(sched_next_wakeup(s, 0) >= SCHED_NEVER);
+    CHECK_EQ(sched_next_event(s, 0, 1), 86400); /* the first instance ends */
+    sched_destroy(s);
+}
+
 int main(void)
 {
     TEST_RUN(test_backfill_that_fits);
@@ -317,5 +389,7 @@ int main(void)
     TEST_RUN(test_many_small_nodes);
     TEST_RUN(test_allocation_runs);
     TEST_RUN(test_down_nodes);
+    TEST_RUN(test_shapes_never_fit);
+    TEST_RUN(test_no_wakeup_past_the_calendar);
     return TEST_DONE();
 }
