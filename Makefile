@@ -2,6 +2,7 @@
 #
 #   make          build bin/moku
 #   make check    build and run every test (unit, data-driven, integration)
+#   make soak     the property tests on N random cases (N=1000 SEED=1)
 #   make bench    replay the benchmark traces and print jobs/s, wall time, peak memory
 #   make asan     run the tests under AddressSanitizer and UBSan
 #   make format   reformat the sources with clang-format
@@ -24,7 +25,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC:= $(wildcard tests/unit/t_*.c)
 TEST_BIN:= $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check bench asan format clean sample install uninstall
+.PHONY: all check soak bench asan format clean sample install uninstall
 
 all: $(BIN)
 
@@ -46,6 +47,10 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h $(BUILD)/libmoku.a
 
 # Test tools: independent implementations and helpers the integration tests use.
 $(BUILD)/tests/textbook: tests/tools/textbook.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
+
+$(BUILD)/tests/propgen: tests/tools/propgen.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
 
@@ -73,8 +78,17 @@ $(BUILD)/runstat: bench/runstat.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
 
-check: $(BIN) $(TEST_BIN) $(BUILD)/tests/textbook $(BUILD)/tests/rawsock
-	@MOKU=$(BIN) TEXTBOOK=$(BUILD)/tests/textbook RAWSOCK=$(BUILD)/tests/rawsock sh tests/run.sh $(TEST_BIN)
+check: $(BIN) $(TEST_BIN) $(BUILD)/tests/textbook $(BUILD)/tests/rawsock $(BUILD)/tests/propgen
+	@MOKU=$(BIN) TEXTBOOK=$(BUILD)/tests/textbook RAWSOCK=$(BUILD)/tests/rawsock \
+		PROPGEN=$(BUILD)/tests/propgen sh tests/run.sh $(TEST_BIN)
+
+# Property tests at length: N random cases from seed SEED (make soak N=10000 SEED=1),
+# the same checks as make check's few hundred; failing cases are kept for reproduction.
+N    ?= 1000
+SEED ?= 1
+soak: $(BIN) $(BUILD)/tests/propgen
+	@MOKU=$(BIN) PROPGEN=$(BUILD)/tests/propgen PROP_N=$(N) PROP_SEED=$(SEED) PROP_SOAK=1 \
+		sh tests/integration/property.sh
 
 sample: $(BIN)
 	bin/moku simulate --config examples/maui.cfg data/KTH-SP2-1996-2.1-cln.norm.swf.gz
