@@ -38,6 +38,9 @@ struct region {
     unsigned long cgen;
     uint64_t cmask;
     int clevel;
+    /* Tasks of shape_ppt processors its nodes hold when all free (a task
+     * never spans nodes); shape_ppt 0: not yet asked (policy/plan.c). */
+    long shape_ppt, shape_tasks;
 };
 /* What a job holds in the plan in one region: from the free profile
  * (rv < 0) or from a reservation's inner profile (within its window). */

@@ -198,8 +198,27 @@ static long node_procs(const struct sched *s, size_t g)
     return s->nodes[s->regions[g].node].procs;
 }
 
+/* Tasks of ppt processors the nodes of region g could hold were they all
+ * free: with shared nodes the counts alone would put 3 tasks of 2 on two
+ * 3-processor nodes, a job that then never starts while its reservation
+ * keeps others off. Only asked for ppt > 1; cached per region for the last
+ * ppt (regions are rebuilt when nodes change). */
+static long region_shape(struct sched *s, size_t g, long ppt)
+{
+    struct region *rg = &s->regions[g];
+    if (rg->shape_ppt != ppt) {
+        long n = 0;
+        for (size_t i = 0; i < s->nnodes; i++)
+            if ((s->nregions == 1 || s->node_region[i] == g) && s->node_cap[i] >= ppt)
+                n += s->node_cap[i] / ppt;
+        rg->shape_ppt = ppt;
+        rg->shape_tasks = n;
+    }
+    return rg->shape_tasks;
+}
+
 /* Tasks of j that `procs` free processors of region g can hold. */
-static long tasks_in(const struct sched *s, const struct job *j, size_t g, long long procs)
+static long tasks_in(struct sched *s, const struct job *j, size_t g, long long procs)
 {
     if (procs <= 0 || s->regions[g].maxprocs < j->procs_per_task)
         return 0; /* no node here can hold one task */
@@ -209,8 +228,10 @@ static long tasks_in(const struct sched *s, const struct job *j, size_t g, long 
         return np >= ppt ? (long)(procs / np) : 0;
     case NACCESS_SINGLEJOB:
         return np >= ppt ? (long)(procs / np) * (np / ppt) : 0;
-    default:
-        return (long)(procs / ppt);
+    default: {
+        long t = (long)(procs / ppt), most = ppt > 1 ? region_shape(s, g, ppt) : t;
+        return t < most ? t : most;
+    }
     }
 }
 
@@ -250,7 +271,8 @@ int plan_fits(struct sched *s, const struct job *j, long t)
 {
     long long need = job_procs(j);
     if (!s->multi) {
-        if (!plan_region_usable(s, j, 0) || s->regions[0].maxprocs < j->procs_per_task)
+        if (!plan_region_usable(s, j, 0) || s->regions[0].maxprocs < j->procs_per_task ||
+            (j->procs_per_task > 1 && j->tasks > region_shape(s, 0, j->procs_per_task)))
             return 0;
         if (t <= avail_origin(s->avail) && avail_free_now(s->avail) < need)
             return 0;
@@ -293,7 +315,8 @@ static long next_admission(const struct sched *s, const struct job *j, long t)
 long plan_earliest(struct sched *s, const struct job *j, long from)
 {
     if (!s->multi) {
-        if (!plan_region_usable(s, j, 0) || s->regions[0].maxprocs < j->procs_per_task)
+        if (!plan_region_usable(s, j, 0) || s->regions[0].maxprocs < j->procs_per_task ||
+            (j->procs_per_task > 1 && j->tasks > region_shape(s, 0, j->procs_per_task)))
             return AVAIL_NEVER;
         return avail_earliest(s->avail, from, j->walltime, job_procs(j));
     }

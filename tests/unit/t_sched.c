@@ -344,15 +344,32 @@ static void test_shapes_never_fit(void)
     struct job *x = sched_submit(s, &xs, NULL);
     sched_iterate(s, 0);
     CHECK(x && x->state == JOB_IDLE);
-    /* Not a second ahead: only where what is free changes (the INFINITY
-     * instance's end, years ahead). */
-    CHECK(!(x->flags & JOB_RESERVED) || x->resv_start > 100000);
+    CHECK(!(x->flags & JOB_RESERVED)); /* the nodes can never hold it */
+    CHECK(sched_earliest_start(s, x, 0) >= SCHED_NEVER);
     CHECK(sched_next_wakeup(s, 0) >= SCHED_NEVER);
     struct job_spec ys = {.name = "y", .tasks = 1, .procs_per_task = 1, .walltime = 3600,
                           .submit = 100, .user = "u1"};
     struct job *y = sched_submit(s, &ys, NULL);
     sched_iterate(s, 100);
     CHECK(y && y->state == JOB_RUNNING);
+    sched_destroy(s);
+}
+
+/* The same on a plain cluster (one region, no reservation): the count of
+ * free processors is not what the nodes hold. */
+static void test_shapes_never_fit_plain(void)
+{
+    struct sched *s = from_cfg("NODECFG[n1] PROCS=3\nNODECFG[n2] PROCS=3\n");
+    if (!s)
+        return;
+    struct job_spec xs = {.name = "x", .tasks = 3, .procs_per_task = 2, .walltime = 3600};
+    struct job *x = sched_submit(s, &xs, NULL);
+    struct job_spec fs = {.name = "fits", .tasks = 2, .procs_per_task = 2, .walltime = 3600};
+    struct job *f = sched_submit(s, &fs, NULL);
+    sched_iterate(s, 0);
+    CHECK(x && x->state == JOB_IDLE && !(x->flags & JOB_RESERVED));
+    CHECK(sched_earliest_start(s, x, 0) >= SCHED_NEVER);
+    CHECK(f && f->state == JOB_RUNNING); /* two tasks of two: one per node */
     sched_destroy(s);
 }
 
@@ -390,6 +407,7 @@ int main(void)
     TEST_RUN(test_allocation_runs);
     TEST_RUN(test_down_nodes);
     TEST_RUN(test_shapes_never_fit);
+    TEST_RUN(test_shapes_never_fit_plain);
     TEST_RUN(test_no_wakeup_past_the_calendar);
     return TEST_DONE();
 }
