@@ -130,6 +130,7 @@ struct job {
     char *advres;     /* job_spec.advres (owned) or NULL */
     double fs_rate;   /* running: fairshare usage units it accrues per second */
     long susp_left;   /* JOB_PREEMPTED: walltime left when it was suspended */
+    long preempted_iter; /* the iteration (sched_stats) that last preempted it, 0 = none */
 
     struct job_slot *slots; /* running: the processors it holds, in node order */
     size_t nslots;

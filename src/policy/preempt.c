@@ -89,6 +89,7 @@ static int preempt_one(struct sched *s, struct job *v, long now)
 {
     if (s->rm.preempt(s->rm.ctx, v, s->pol.preempt, now) < 0)
         return -1;
+    v->preempted_iter = s->stats.iterations;
     if (s->pol.preempt == PREEMPT_SUSPEND)
         suspend(s, v, now);
     else
@@ -138,9 +139,21 @@ static void preempt_in(struct sched *s, const struct resv *r, struct job *j, lon
     free(v);
 }
 
+/*
+ * A job preempted in this iteration preempts nothing in it (it may start
+ * again where it fits). Owners of two stacked reservations otherwise took
+ * the nodes from each other's jobs for ever within one iteration: each
+ * requeued job came back to the scan and preempted the one that had
+ * preempted it. They now take turns, one per iteration.
+ */
+static int preempted_now(const struct sched *s, const struct job *j)
+{
+    return j->preempted_iter == s->stats.iterations;
+}
+
 int preempt_for_owner(struct sched *s, struct job *j, long now)
 {
-    if (!s->rm.preempt)
+    if (!s->rm.preempt || preempted_now(s, j))
         return 0;
     int tried = 0;
     for (size_t i = 0; i < s->nresvs && !plan_fits(s, j, now); i++) {
@@ -167,7 +180,7 @@ static int lower_first(const void *a, const void *b)
 
 int preempt_for_priority(struct sched *s, struct job *j, long now)
 {
-    if (!s->rm.preempt)
+    if (!s->rm.preempt || preempted_now(s, j))
         return 0;
     struct job **v = xcalloc(s->running.n + 1, sizeof *v);
     size_t n = 0;

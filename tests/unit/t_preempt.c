@@ -232,6 +232,46 @@ static void test_priority_never_for_nothing(void)
     sched_destroy(s);
 }
 
+/* Two stacked OWNERPREEMPT reservations with different owners: each owner's
+ * job may preempt the other's, but a job preempted in an iteration preempts
+ * nothing in it: the two requeued each other for ever within one iteration
+ * (each requeued job came back to the scan). */
+static void test_owners_take_turns(void)
+{
+    struct rec rec = {{0}};
+    struct cfg *cfg = cfg_create();
+    struct err err = {{0}};
+    struct sched_policy pol;
+    CHECK_EQ(cfg_load_string(cfg,
+                             "PREEMPTPOLICY REQUEUE\nNODECFG[n1] PROCS=4\n"
+                             "SRCFG[a] HOSTLIST=n1 PERIOD=INFINITY USERLIST=ua,ub\n"
+                             "SRCFG[a] OWNER=USER:ua FLAGS=OWNERPREEMPT\n"
+                             "SRCFG[b] HOSTLIST=n1 PERIOD=INFINITY USERLIST=ua,ub\n"
+                             "SRCFG[b] OWNER=USER:ub FLAGS=OWNERPREEMPT\n",
+                             "maui.cfg", &err),
+             0);
+    CHECK_EQ(sched_policy_from_cfg(cfg, &pol, &err), 0);
+    struct sched *s = sched_create(&pol, &(struct sched_rm){.start = rm_start,
+                                                           .preempt = rm_preempt,
+                                                           .resume = rm_resume,
+                                                           .ctx = &rec});
+    sched_set_zone(s, 0, 0);
+    sched_set_epoch(s, EPOCH);
+    CHECK_EQ(sched_add_nodes_from_cfg(s, cfg, &err), 0);
+    CHECK_EQ(sched_standing_from_cfg(s, cfg, &err), 0);
+    cfg_destroy(cfg);
+    struct job_spec as = {.name = "a", .tasks = 3, .procs_per_task = 1, .walltime = H(1),
+                          .user = "ua"};
+    struct job_spec bs = {.name = "b", .tasks = 3, .procs_per_task = 1, .walltime = H(1),
+                          .user = "ub"};
+    struct job *a = sched_submit(s, &as, NULL), *b = sched_submit(s, &bs, NULL);
+    sched_iterate(s, 0); /* a starts, b's owner takes the node back, a waits */
+    CHECK_STR(rec.log, "requeue a@0;");
+    CHECK(b->state == JOB_RUNNING && a->state == JOB_IDLE);
+    CHECK_EQ(sched_stats(s)->preempted, 1);
+    sched_destroy(s);
+}
+
 /* TRIGGER: exec actions are handed to the driver at their time; a cancel
  * action ends the instance, which is not made again. */
 static void test_triggers(void)
@@ -287,6 +327,7 @@ int main(void)
     TEST_RUN(test_no_callback);
     TEST_RUN(test_owner_never_for_nothing);
     TEST_RUN(test_priority_never_for_nothing);
+    TEST_RUN(test_owners_take_turns);
     TEST_RUN(test_triggers);
     return TEST_DONE();
 }
