@@ -435,11 +435,14 @@ static unsigned char *region_levels(struct sched *s, const struct job *j, long n
     static const unsigned char of[] = {[ACL_POSITIVE] = 0, [ACL_NEUTRAL] = 1, [ACL_NONE] = 2,
                                        [ACL_NEGATIVE] = 3};
     /* A region whose counts leave j nothing is skipped whole: its nodes
-     * with room are reserved for others. */
+     * with room are reserved for others (4: taken only when no region is
+     * better, by a start that ignores the plan, runjob's). A region j cannot
+     * use at all (features, partition) is never taken (5): runjob put a job
+     * asking for a feature on nodes without it. */
     for (size_t g = 0; g < s->nregions; g++)
-        lv[g] = plan_region_usable(s, j, g) && plan_region_tasks(s, j, g, now) > 0
-                    ? of[plan_region_access(s, j, g, now)]
-                    : 4;
+        lv[g] = !plan_region_usable(s, j, g)         ? 5
+                : plan_region_tasks(s, j, g, now) > 0 ? of[plan_region_access(s, j, g, now)]
+                                                      : 4;
     return lv;
 }
 
@@ -477,6 +480,8 @@ int alloc_job(struct sched *s, struct job *j, long now)
     j->slots = NULL;
     j->nslots = 0;
     int table = s->pol.nalloc == NALLOC_FIRSTAVAILABLE || s->pol.nalloc == NALLOC_LASTAVAILABLE;
+    if (!s->multi && !plan_region_usable(s, j, 0))
+        return -1; /* one region, and j may not use it (a feature no node has) */
     if (table && !s->multi && s->pol.naccess == NACCESS_SHARED && s->nnodes) {
         left = walk_plain(s, j, &cap, left, s->pol.nalloc == NALLOC_LASTAVAILABLE);
     } else if (table) {

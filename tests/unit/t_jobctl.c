@@ -143,9 +143,44 @@ static void test_adopt_runjob(void)
     sched_destroy(s);
 }
 
+/* runjob ignores the plan, not what a job asks of its nodes: a job asking
+ * for a feature runs only on nodes that have it (it ran on any node). */
+static void test_runjob_features(void)
+{
+    struct sched *s = sched_create(NULL, NULL);
+    struct node_spec plain = {.name = "n0", .procs = 2, .state = NODE_UP};
+    sched_add_node(s, &plain, NULL);
+    struct job_spec spec = {.name = "big", .tasks = 1, .procs_per_task = 1, .walltime = 100,
+                            .user = "u", .features = "bigmem"};
+    struct job *big = sched_submit(s, &spec, NULL);
+    struct err e;
+    sched_iterate(s, 0);
+    CHECK_EQ(sched_runjob(s, big, 1, &e), -1); /* one region, no node has it */
+    CHECK_EQ(big->state, JOB_IDLE);
+    CHECK_EQ(sched_node_used(s, 0), 0);
+    struct node_spec fast = {.name = "n1", .procs = 2, .state = NODE_UP, .features = "fast"};
+    sched_add_node(s, &fast, NULL);
+    spec.name = "quick";
+    spec.features = "fast";
+    struct job *quick = sched_submit(s, &spec, NULL);
+    sched_iterate(s, 2);
+    CHECK_EQ(quick->state, JOB_RUNNING); /* the plan starts it, on n1 */
+    CHECK_EQ(sched_node_used(s, 1), 1);
+    CHECK_EQ(sched_runjob(s, big, 3, &e), -1); /* two regions, neither has it */
+    CHECK_EQ(big->state, JOB_IDLE);
+    CHECK_EQ(sched_node_used(s, 0), 0);
+    spec.name = "other";
+    struct job *other = sched_submit(s, &spec, NULL);
+    CHECK_EQ(sched_runjob(s, other, 4, &e), 0);
+    CHECK_EQ(sched_node_used(s, 1), 2); /* n1, the node with the feature */
+    CHECK_EQ(sched_node_used(s, 0), 0);
+    sched_destroy(s);
+}
+
 int main(void)
 {
     TEST_RUN(test_adopt_runjob);
+    TEST_RUN(test_runjob_features);
     TEST_RUN(test_cancel);
     TEST_RUN(test_requeue);
     TEST_RUN(test_start_date);
