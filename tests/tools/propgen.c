@@ -74,6 +74,7 @@ struct gnode {
     long mem;      /* MB, 0 = not configured */
     unsigned feat; /* bit i: features[i] */
     int down;      /* STATE=Down or Drained */
+    int part;      /* PARTITION=p<part>, 0 = none */
 };
 
 struct gjob {
@@ -84,19 +85,21 @@ struct gjob {
     int nodes;                      /* Maui: node count asked, 0 = none */
     int user, group, account, class_, qos; /* indices; -1 = none */
     int feat;                       /* -1 or an index of features[] */
+    int part;                       /* Maui: partition p<part> asked, 0 = none */
     long mem;                       /* Maui: MB per task, 0 = none */
     int skip;                       /* a record the simulator skips */
 };
 
 static struct {
     int maui;           /* Maui workload trace, else SWF */
+    int harsh;          /* this case's profile: more of everything, tighter limits */
     long epoch;         /* Maui: trace clock at time 0; SWF: UnixStartTime (or 0) */
     int swf_header;     /* SWF: write the UnixStartTime header */
     int nodecfg;        /* NODECFG lines, else --nodes/--ppn or --procs */
     int nnodes;
     struct gnode node[MAXNODES];
     long ptotal, pmax;  /* processors up: in all, on the largest node */
-    int has_mem, has_feat;
+    int has_mem, has_feat, has_part;
     int njobs;
     struct gjob job[MAXJOBS];
     long horizon;       /* roughly when the last job could end, trace time */
@@ -197,7 +200,8 @@ static void gen_cluster(void)
     int ppn = (int)rnd(1, 8);
     C.has_mem = chance(25);
     C.has_feat = chance(30);
-    C.nodecfg = !homog || C.has_mem || C.has_feat || chance(40);
+    C.has_part = chance(10);
+    C.nodecfg = !homog || C.has_mem || C.has_feat || C.has_part || chance(40);
     C.ptotal = C.pmax = 0;
     for (int i = 0; i < C.nnodes; i++) {
         struct gnode *n = &C.node[i];
@@ -206,6 +210,7 @@ static void gen_cluster(void)
         n->mem = C.has_mem ? 512 * rnd(1, 8) : 0;
         n->feat = C.has_feat ? (unsigned)rnd(0, (1 << NFEAT) - 1) : 0;
         n->down = C.nodecfg && C.nnodes > 1 && chance(5);
+        n->part = C.has_part ? (int)rnd(1, 2) : 0;
         if (!n->down) {
             C.ptotal += n->procs;
             if (n->procs > C.pmax)
@@ -283,8 +288,10 @@ static void gen_job(int i, long scale)
         j->walltime = 0; /* Maui: <= 0 falls back to the runtime */
     j->procs = gen_procs();
     j->ppt = 1;
-    if (C.maui && j->procs % 2 == 0 && chance(25))
+    if (C.maui && j->procs % 2 == 0 && chance(C.harsh ? 50 : 25))
         j->ppt = 2;
+    if (C.maui && j->procs % 3 == 0 && chance(C.harsh ? 25 : 5))
+        j->ppt = 3;
     j->nodes = C.maui && chance(15) ? (int)rnd(1, j->procs / j->ppt) : 0;
     j->user = (int)rnd(0, C.nusers - 1);
     j->group = chance(80) ? j->user % C.ngroups : (int)rnd(0, C.ngroups - 1);
@@ -295,6 +302,7 @@ static void gen_job(int i, long scale)
     if (C.maui && chance(3))
         j->feat = NFEAT; /* a feature no node has: never starts */
     j->mem = C.maui && C.has_mem && chance(25) ? 256 * rnd(1, 17) : 0;
+    j->part = C.maui && C.has_part && chance(40) ? (int)rnd(1, 3) : 0; /* p3: on no node */
     j->skip = chance(3);
 }
 
@@ -347,20 +355,22 @@ static void write_maui(FILE *f)
     for (int i = 0; i < C.njobs; i++) {
         const struct gjob *j = &C.job[i];
         long sub = C.epoch + j->submit, start = sub + rnd(0, 100);
-        char feat[32] = "[NONE]", qos[32] = "[NONE]", acct[16] = "[NONE]";
+        char feat[32] = "[NONE]", qos[32] = "[NONE]", acct[16] = "[NONE]", part[16] = "[NONE]";
         if (j->feat >= 0)
             snprintf(feat, sizeof feat, "[%s]", features[j->feat]);
         if (j->qos >= 0)
             snprintf(qos, sizeof qos, "%s", qos_name(j->qos));
         if (j->account >= 0)
             snprintf(acct, sizeof acct, "%s", account_name(j->account));
+        if (j->part)
+            snprintf(part, sizeof part, "p%d", j->part);
         fprintf(f,
                 "%s %d %ld %s %s %ld %s [%s:1] %ld %ld %ld %ld [NONE] [NONE] [NONE] >= 0 >= 0 %s "
-                "%ld %ld -1 %s [NONE] %s [NONE] [NONE] 0 0.0 [NONE] %d %ld 0 0 0 0 [NONE] 0 "
+                "%ld %ld -1 %s [NONE] %s [NONE] [NONE] 0 0.0 %s %d %ld 0 0 0 0 [NONE] 0 "
                 "[NONE] [NONE] [NONE] [NONE] [NONE]\n",
                 j->id, j->nodes, j->procs / j->ppt, user_name(j->user), group_name(j->group),
                 j->walltime, j->skip ? "NotRun" : "Completed", class_name(j->class_), sub, start,
-                start, start + j->runtime, feat, sub, j->procs / j->ppt, qos, acct, j->ppt,
+                start, start + j->runtime, feat, sub, j->procs / j->ppt, qos, acct, part, j->ppt,
                 j->mem);
     }
 }
@@ -404,6 +414,8 @@ static void gen_nodes_cfg(void)
         if (chance(20))
             k += (size_t)snprintf(extra + k, sizeof extra - k, " SPEED=%.1f",
                                   (double)rnd(5, 20) / 10.0);
+        if (n->part)
+            k += (size_t)snprintf(extra + k, sizeof extra - k, " PARTITION=p%d", n->part);
         if (n->down)
             k += (size_t)snprintf(extra + k, sizeof extra - k, " STATE=%s",
                                   chance(50) ? "Down" : "Drained");
@@ -616,12 +628,12 @@ static void limit_value(char *buf, size_t size, long lo, long hi, int time)
 
 static void gen_limits_cfg(void)
 {
-    if (!chance(45))
+    if (!chance(C.harsh ? 70 : 45))
         return;
     static const char *const attrs[] = {"MAXJOB", "MAXPROC", "MAXPS",   "MAXIJOB", "MAXIPROC",
                                         "MAXNODE", "MAXWC",  "MAXPE",   "MAXIPS",  "MAXMEM"};
-    long ps = C.ptotal * 3600;
-    for (int n = (int)rnd(1, 5); n > 0; n--) {
+    long ps = C.ptotal * (C.harsh ? 600 : 3600);
+    for (int n = (int)rnd(1, C.harsh ? 8 : 5); n > 0; n--) {
         const char *kind, *name, *a = PICK(attrs);
         char v[64];
         pick_cred(&kind, &name, 1);
@@ -841,9 +853,9 @@ static void gen_sr(int idx)
 
 static void gen_srs(void)
 {
-    if (!chance(30))
+    if (!chance(C.harsh ? 50 : 30))
         return;
-    for (int n = (int)rnd(1, 3), i = 1; i <= n; i++)
+    for (int n = (int)rnd(1, C.harsh ? 4 : 3), i = 1; i <= n; i++)
         gen_sr(i);
 }
 
@@ -980,7 +992,7 @@ static void gen_command(struct gcmd *c, int *nres)
 static void write_cmds(FILE *f)
 {
     static struct gcmd cmds[40];
-    int n = chance(40) ? 0 : (int)rnd(1, 20), nres = 0;
+    int n = chance(C.harsh ? 10 : 40) ? 0 : (int)rnd(1, C.harsh ? 40 : 20), nres = 0;
     for (int i = 0; i < n; i++) {
         /* Often exactly at a submit time (a job's end is often there too). */
         if (chance(40))
@@ -1017,8 +1029,9 @@ int main(int argc, char **argv)
     }
     rng_state = seed * 0x2545F4914F6CDD1DULL + 1;
     memset(&C, 0, sizeof C);
+    C.harsh = chance(30);
     gen_cluster();
-    C.maui = C.has_mem || C.has_feat || chance(40);
+    C.maui = C.has_mem || C.has_feat || C.has_part || chance(40);
     static const long epochs[] = {0, 1704067200L, 1704067200L + 9 * 3600, 1704585600L + 1800};
     C.epoch = PICK(epochs);
     if (C.maui && C.epoch == 0)
