@@ -862,6 +862,12 @@ static void record_of(const struct qsub_req *q, const struct peer *p, long now,
         .mail_events = q->mail_events ? xstrdup(q->mail_events) : NULL,
         .mail_users = q->mail_users ? xstrdup(q->mail_users) : NULL,
     };
+    for (size_t i = 0; i < q->nfeatures; i++) { /* the engine reads "a,b" */
+        char *more = xprintf("%s%s%s", r->features ? r->features : "", i ? "," : "",
+                             q->features[i]);
+        free(r->features);
+        r->features = more;
+    }
     size_t len = 0;
     for (size_t i = 0; i < q->nenv; i++)
         len += strlen(q->env[i].name) + strlen(q->env[i].value) + 2;

@@ -71,6 +71,7 @@ static void spec_of(const struct store_job *r, char *name, size_t len, size_t ta
         .mem_per_task = r->mem_mb > 0 ? r->mem_mb / chunks : 0,
         .nodes = r->nodes,
         .tpn = r->nodes > 0 ? 1 : 0,
+        .features = r->features,
         .walltime = r->walltime > 0 ? r->walltime : DEFAULT_WALLTIME,
         .submit = r->submit,
         .user = r->user,
@@ -194,7 +195,8 @@ static void own_strings(struct store_job *rec)
     char **strs[] = {&rec->name,     &rec->user,        &rec->group,      &rec->account,
                      &rec->class_,   &rec->qos,         &rec->hosts,      &rec->script,
                      &rec->cwd,      &rec->out_path,    &rec->err_path,   &rec->advres,
-                     &rec->env,      &rec->message,     &rec->mail_events, &rec->mail_users};
+                     &rec->env,      &rec->message,     &rec->mail_events, &rec->mail_users,
+                     &rec->features};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         *strs[i] = *strs[i] ? xstrdup(*strs[i]) : NULL;
 }

@@ -86,10 +86,12 @@ static const char *const upgrade_sql[STORE_SCHEMA] = {
           "CREATE TABLE resv_nodes (resv TEXT NOT NULL REFERENCES resvs (id) ON DELETE CASCADE,"
           " pos INTEGER NOT NULL, node TEXT NOT NULL, procs INTEGER NOT NULL,"
           " PRIMARY KEY (resv, pos)) WITHOUT ROWID;",
-    /* 3: why a job failed to start (checkjob's Messages), qsub -m and -M. */
+    /* 3: why a job failed to start (checkjob's Messages), qsub -m and -M, the
+     * node features of -l nodes=N:feature. */
     [2] = "ALTER TABLE jobs ADD COLUMN message TEXT;"
           "ALTER TABLE jobs ADD COLUMN mail_events TEXT;"
-          "ALTER TABLE jobs ADD COLUMN mail_users TEXT;",
+          "ALTER TABLE jobs ADD COLUMN mail_users TEXT;"
+          "ALTER TABLE jobs ADD COLUMN features TEXT;",
 };
 
 /* The job columns after id, in the order job_bind and job_read use. */
@@ -97,9 +99,9 @@ static const char *const upgrade_sql[STORE_SCHEMA] = {
     "name, user_name, group_name, uid, gid, account, class, qos, tasks, ppn, nodes, mem_mb, "      \
     "walltime, submit, start_after, holds, sysprio_mode, sysprio, state, start_time, end_time, "   \
     "exit_status, hosts, script, cwd, out_path, err_path, advres, env, bypass, defercount, "       \
-    "deferred_until, message, mail_events, mail_users"
-#define JOB_NCOLS 35
-#define JOB_QMARKS "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
+    "deferred_until, message, mail_events, mail_users, features"
+#define JOB_NCOLS 36
+#define JOB_QMARKS "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
 
 static const char *const stmt_sql[S_COUNT] = {
     [S_BEGIN] = "BEGIN IMMEDIATE",
@@ -380,6 +382,7 @@ static void job_bind(struct binder *b, const struct store_job *j)
     bind_text(b, j->message);
     bind_text(b, j->mail_events);
     bind_text(b, j->mail_users);
+    bind_text(b, j->features);
 }
 
 /* The current row ("id, " JOB_COLS) into a zeroed j; strings allocated. */
@@ -422,6 +425,7 @@ static void job_read(sqlite3_stmt *s, struct store_job *j)
     j->message = col_str(s, c++);
     j->mail_events = col_str(s, c++);
     j->mail_users = col_str(s, c++);
+    j->features = col_str(s, c++);
 }
 
 int store_job_add(struct store *st, struct store_job *j, struct err *err)
@@ -492,6 +496,7 @@ void store_job_free(struct store_job *j)
     free(j->message);
     free(j->mail_events);
     free(j->mail_users);
+    free(j->features);
     memset(j, 0, sizeof *j);
 }
 

@@ -65,6 +65,8 @@ struct store_job {
                             NULL */
     char *mail_events;   /* qsub -m: letters of "abef", or "n"; NULL = not given */
     char *mail_users;    /* qsub -M: comma list of addresses; NULL = not given */
+    char *features;      /* node features of -l nodes=N:feat1:feat2, as "feat1,feat2";
+                            NULL = none */
 };
 
 /* Open (creating if needed) the database at path; WAL mode, FULL sync,

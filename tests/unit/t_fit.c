@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "cfg/cfg.h"
+#include "cmd/cmd.h"
 #include "core/sched.h"
 #include "test.h"
 
@@ -182,6 +183,22 @@ static void test_fit_limits(void)
     sched_destroy(s);
 }
 
+/* A queued job no node can hold (the simulator keeps one; the daemon's
+ * node table may shrink under one): checkjob says so, not that it would
+ * delay a reservation. */
+static void test_checkjob_never(void)
+{
+    struct sched *s = cluster(2, 4, NULL);
+    submit(s, "1", 1, 6, 1, 100, 0);
+    sched_iterate(s, 0);
+    struct cmd_ctx c = {.s = s, .now = 0};
+    char *out = NULL;
+    CHECK_EQ(cmd_run(&c, "checkjob 1", &out, NULL), 0);
+    CHECK_HAS(out, "job cannot run  (the nodes it may use can never hold it)");
+    free(out);
+    sched_destroy(s);
+}
+
 int main(void)
 {
     TEST_RUN(test_tasks_per_node_distinct);
@@ -189,5 +206,6 @@ int main(void)
     TEST_RUN(test_tasks_per_node_singlejob);
     TEST_RUN(test_fit_nodes);
     TEST_RUN(test_fit_limits);
+    TEST_RUN(test_checkjob_never);
     return TEST_DONE();
 }

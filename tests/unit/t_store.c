@@ -160,6 +160,7 @@ static void job_fill(struct store_job *j, long k)
     j->message = fmt_str("job %ld: /x: cannot open the output file", k);
     j->mail_events = xstrdup(k % 2 ? "abe" : "n");
     j->mail_users = fmt_str("u%ld@example.org,root", k);
+    j->features = fmt_str("f%ld,bigmem", k);
 }
 
 static int str_same(const char *a, const char *b)
@@ -206,6 +207,7 @@ static void check_job_eq(const struct store_job *a, const struct store_job *b)
     CHECK(str_same(a->message, b->message));
     CHECK(str_same(a->mail_events, b->mail_events));
     CHECK(str_same(a->mail_users, b->mail_users));
+    CHECK(str_same(a->features, b->features));
 }
 
 /* Stored job id equals job_fill(k) with id k. */
@@ -961,7 +963,8 @@ static void test_schema_upgrade(void)
     CHECK_EQ(raw_exec(path, "DROP TABLE resv_nodes; DROP TABLE resvs;"
                             "ALTER TABLE jobs DROP COLUMN message;"
                             "ALTER TABLE jobs DROP COLUMN mail_events;"
-                            "ALTER TABLE jobs DROP COLUMN mail_users; PRAGMA user_version = 1"),
+                            "ALTER TABLE jobs DROP COLUMN mail_users;"
+                            "ALTER TABLE jobs DROP COLUMN features; PRAGMA user_version = 1"),
              0);
     st = open_ok(path);
     CHECK_EQ(raw_int(path, "PRAGMA user_version"), 3);
@@ -978,13 +981,15 @@ static void test_schema_upgrade(void)
     store_close(st);
     CHECK_EQ(raw_exec(path, "ALTER TABLE jobs DROP COLUMN message;"
                             "ALTER TABLE jobs DROP COLUMN mail_events;"
-                            "ALTER TABLE jobs DROP COLUMN mail_users; PRAGMA user_version = 2"),
+                            "ALTER TABLE jobs DROP COLUMN mail_users;"
+                            "ALTER TABLE jobs DROP COLUMN features; PRAGMA user_version = 2"),
              0);
     st = open_ok(path);
     CHECK_EQ(raw_int(path, "PRAGMA user_version"), 3);
     CHECK_EQ(store_job_get(st, j.id, &got, &e), 1);
     CHECK_STR(got.name, "job-3");
-    CHECK(got.message == NULL && got.mail_events == NULL && got.mail_users == NULL);
+    CHECK(got.message == NULL && got.mail_events == NULL && got.mail_users == NULL &&
+          got.features == NULL);
     store_job_free(&got);
     store_job_free(&j);
     store_close(st);
