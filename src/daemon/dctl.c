@@ -576,7 +576,8 @@ static json_t *checkjob_stored(struct dmn *d, const char *id, int json)
         json_object_set_new(o, "end", r.end ? json_integer(r.end) : json_null());
         json_object_set_new(o, "exit_status",
                             r.exit_status >= 0 ? json_integer(r.exit_status) : json_null());
-        json_object_set_new(o, "message", r.message ? json_string(r.message) : json_null());
+        json_t *m = r.message ? json_string(r.message) : NULL; /* NULL too if not UTF-8 */
+        json_object_set_new(o, "message", m ? m : json_null());
         char *text = json_dumps(json_pack("{s:o}", "job", o), JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         reply = reply_ok(text);
         free(text);

@@ -369,19 +369,25 @@ static struct dlog *log_of(const struct dmn *d, const struct cfg *cfg, struct er
     return l;
 }
 
+/* Log line at level 0, and append it to *report when report is not NULL. */
+static void tell(struct dmn *d, char **report, const char *line)
+{
+    dlog(d->log, 0, "%s", line);
+    if (report) {
+        char *more = xprintf("%s%s\n", *report ? *report : "", line);
+        free(*report);
+        *report = more;
+    }
+}
+
 /* maui.cfg's warnings (unknown parameters and attributes: ignored, as the
- * simulator ignores them) to the log, and as lines onto *report when it
- * is not NULL. */
+ * simulator ignores them) to the log, and onto *report (when not NULL). */
 static void log_warnings(struct dmn *d, char **report)
 {
     for (size_t i = 0; i < cfg_nwarnings(d->cfg); i++) {
-        dlog(d->log, 0, "warning: %s", cfg_warning(d->cfg, i));
-        if (report) {
-            char *more = xprintf("%swarning: %s\n", *report ? *report : "",
-                                 cfg_warning(d->cfg, i));
-            free(*report);
-            *report = more;
-        }
+        char *line = xprintf("warning: %s", cfg_warning(d->cfg, i));
+        tell(d, report, line);
+        free(line);
     }
 }
 
@@ -421,17 +427,21 @@ int serve_reload(struct dmn *d, char **report, struct err *err)
     d->s = s;
     d->interval = cfg_time(d->cfg, "RMPOLLINTERVAL", NULL);
     fs_restore(d, time(NULL));
+    char *line = NULL;
     if (dresv_restore(d, &e) < 0)
-        dlog(d->log, 0, "error: administrative reservations not restored: %s", e.msg);
-    if (djobs_restore(d, &e) < 0)
-        dlog(d->log, 0, "error: %s", e.msg);
+        line = xprintf("error: administrative reservations not restored: %s", e.msg);
+    if (line)
+        tell(d, report, line);
+    free(line);
+    line = djobs_restore(d, &e) < 0 ? xprintf("error: jobs not restored: %s", e.msg) : NULL;
+    if (line)
+        tell(d, report, line);
+    free(line);
     d->want_iter = 1;
     log_warnings(d, report);
-    dlog(d->log, 0, "configuration reloaded from %s", d->cfg_path);
-    char *done = xprintf("%sconfiguration reloaded from %s\n", *report ? *report : "",
-                         d->cfg_path);
-    free(*report);
-    *report = done;
+    line = xprintf("configuration reloaded from %s", d->cfg_path);
+    tell(d, report, line);
+    free(line);
     return 0;
 }
 
