@@ -282,8 +282,9 @@ int cmd_runjob_start(struct sched *s, struct job *j, long now, int force, char *
     hold_names(holds, names, sizeof names);
     const char *plural = holds & (holds - 1) ? "s" : "";
     if (holds && !force)
-        return err_set(err, "job '%s' has %s%s hold%s (release %s, or runjob -f to start it "
-                            "anyway)",
+        return err_set(err,
+                       "job '%s' has %s%s hold%s (release %s, or runjob -f to start it "
+                       "anyway)",
                        j->name, *plural ? "" : "a ", names, plural, *plural ? "them" : "it");
     /* Forced: a running job cannot be held, so the holds go (Maui's runjob
      * -f overrides them); back again if it does not start. */

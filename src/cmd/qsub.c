@@ -171,16 +171,19 @@ static int check_mailto(const char *s, struct err *err)
     for (const char *p = s; *p;) {
         size_t n = strcspn(p, ","), at = strcspn(p, "@");
         size_t user = at < n ? at : n;
-        int ok = n > 0 && user > 0 && p[0] != '-' &&
-                 strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._%+=-") ==
-                     user;
+        int ok =
+            n > 0 && user > 0 && p[0] != '-' &&
+            strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._%+=-") ==
+                user;
         if (ok && at < n)
             ok = n - at > 1 &&
-                 strspn(p + at + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-") ==
+                 strspn(p + at + 1,
+                        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-") ==
                      n - at - 1;
         if (!ok)
-            return err_set(err, "bad mail address in '%s' (expected user or user@host, a comma "
-                                "between two)",
+            return err_set(err,
+                           "bad mail address in '%s' (expected user or user@host, a comma "
+                           "between two)",
                            qsub_shown(s).s);
         p += n + (p[n] == ',');
         if (p[-1] == ',' && !*p)

@@ -432,7 +432,8 @@ static json_t *do_schedctl(struct dmn *d, const struct peer *p, int argc, char *
         dlog(d->log, 0, "reload requested by %s", p->user);
         if (serve_reload(d, &report, &e) < 0)
             return reply_err("schedctl: the configuration was not reloaded (the running one is "
-                             "kept): %s", e.msg);
+                             "kept): %s",
+                             e.msg);
         json_t *r = reply_ok(report);
         free(report);
         return r;
@@ -592,9 +593,9 @@ static json_t *checkjob_stored(struct dmn *d, const char *id, int json)
                        r.account ? r.account : "DEFAULT", r.class_ ? r.class_ : "DEFAULT",
                        r.qos ? r.qos : "DEFAULT", sub, r.start ? "StartTime: " : "",
                        r.start ? st : "", r.start ? "\n" : "", r.end ? "CompletionTime: " : "");
-        char *full = r.end ? xprintf("%s%s  Completion Code: %d\n%s%s%s", text, en,
-                                     r.exit_status, r.message ? "Messages:  " : "",
-                                     r.message ? r.message : "", r.message ? "\n" : "")
+        char *full = r.end ? xprintf("%s%s  Completion Code: %d\n%s%s%s", text, en, r.exit_status,
+                                     r.message ? "Messages:  " : "", r.message ? r.message : "",
+                                     r.message ? "\n" : "")
                            : xstrdup(text);
         reply = reply_ok(full);
         free(text);
@@ -627,11 +628,10 @@ static json_t *do_look(struct dmn *d, const struct peer *p, int argc, char **arg
  * A request is {"cmd": NAME, "args": [WORD...]}, or for submit
  * {"cmd": "submit", "job": {...}} (the job's own fields: cmd/qsub_json.c).
  */
-static const json_t *req_field(const json_t *req, const char *key, json_type type,
-                               json_t **bad)
+static const json_t *req_field(const json_t *req, const char *key, json_type type, json_t **bad)
 {
-    static const char *const what[] = {[JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array",
-                                       [JSON_STRING] = "a string"};
+    static const char *const what[] = {
+        [JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array", [JSON_STRING] = "a string"};
     const json_t *v = json_object_get(req, key);
     if (!v)
         *bad = reply_err("bad request: \"%s\" is missing", key);
@@ -651,7 +651,8 @@ static int req_only(const json_t *req, const char *field, json_t **bad)
     {
         if (strcmp(key, "cmd") != 0 && strcmp(key, field) != 0) {
             *bad = reply_err("bad request: unknown field \"%.64s\" (a request has \"cmd\" and "
-                             "\"%s\")", key, field);
+                             "\"%s\")",
+                             key, field);
             return -1;
         }
     }
@@ -864,8 +865,8 @@ static void record_of(const struct qsub_req *q, const struct peer *p, long now,
         .mail_users = q->mail_users ? xstrdup(q->mail_users) : NULL,
     };
     for (size_t i = 0; i < q->nfeatures; i++) { /* the engine reads "a,b" */
-        char *more = xprintf("%s%s%s", r->features ? r->features : "", i ? "," : "",
-                             q->features[i]);
+        char *more =
+            xprintf("%s%s%s", r->features ? r->features : "", i ? "," : "", q->features[i]);
         free(r->features);
         r->features = more;
     }

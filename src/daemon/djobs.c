@@ -192,10 +192,10 @@ static int parse_hosts(struct dmn *d, const char *hosts, struct job_slot **out, 
 /* Copy the strings of a record the store is about to free. */
 static void own_strings(struct store_job *rec)
 {
-    char **strs[] = {&rec->name,     &rec->user,        &rec->group,      &rec->account,
-                     &rec->class_,   &rec->qos,         &rec->hosts,      &rec->script,
-                     &rec->cwd,      &rec->out_path,    &rec->err_path,   &rec->advres,
-                     &rec->env,      &rec->message,     &rec->mail_events, &rec->mail_users,
+    char **strs[] = {&rec->name,    &rec->user,     &rec->group,       &rec->account,
+                     &rec->class_,  &rec->qos,      &rec->hosts,       &rec->script,
+                     &rec->cwd,     &rec->out_path, &rec->err_path,    &rec->advres,
+                     &rec->env,     &rec->message,  &rec->mail_events, &rec->mail_users,
                      &rec->features};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         *strs[i] = *strs[i] ? xstrdup(*strs[i]) : NULL;

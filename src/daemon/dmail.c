@@ -140,8 +140,8 @@ void dmail_job(struct dmn *d, const struct djob *dj, enum dmail_event ev, const 
     if (!prog || strcasecmp(prog, "NONE") == 0)
         return;
     if (prog[0] != '/' || access(prog, X_OK) < 0) {
-        dlog(d->log, asked ? 1 : 2, "job %ld: mail not sent: MAILPROGRAM %s: %s", dj->rec.id,
-             prog, prog[0] != '/' ? "not an absolute path" : strerror(errno));
+        dlog(d->log, asked ? 1 : 2, "job %ld: mail not sent: MAILPROGRAM %s: %s", dj->rec.id, prog,
+             prog[0] != '/' ? "not an absolute path" : strerror(errno));
         return;
     }
     char *text = compose(dj, ev, detail);

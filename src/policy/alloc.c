@@ -153,8 +153,8 @@ static unsigned node_tasks_any(struct sched *s, const struct job *j, size_t i, l
 /* Tasks of j node i takes, at most left, and the processors they occupy
  * (*procs: the whole node under exclusive access). A job with tasks per
  * node takes exactly that many on a node, or none. */
-static unsigned node_tasks(struct sched *s, const struct job *j, size_t i, long now,
-                           unsigned left, unsigned *procs)
+static unsigned node_tasks(struct sched *s, const struct job *j, size_t i, long now, unsigned left,
+                           unsigned *procs)
 {
     unsigned k = node_tasks_any(s, j, i, now, left, procs);
     if (!j->tpn || k == (unsigned)j->tpn)

@@ -78,10 +78,10 @@ static void which_nodes(const struct job_spec *spec, const struct feats *f, char
 
 /* The up nodes the job may use: how many, the largest, and what they hold. */
 struct shape {
-    size_t usable;     /* up nodes with its features and partition */
-    long largest;      /* processors of the largest of them */
-    long holding;      /* of them, nodes that can hold its tasks per node */
-    long long tasks;   /* tasks they could hold in all */
+    size_t usable;   /* up nodes with its features and partition */
+    long largest;    /* processors of the largest of them */
+    long holding;    /* of them, nodes that can hold its tasks per node */
+    long long tasks; /* tasks they could hold in all */
 };
 
 static void shape_of(const struct sched *s, const struct job_spec *spec, const struct feats *f,
@@ -100,8 +100,7 @@ static void shape_of(const struct sched *s, const struct job_spec *spec, const s
     }
 }
 
-static enum sched_fit fit_nodes(const struct sched *s, const struct job_spec *spec,
-                                struct err *err)
+static enum sched_fit fit_nodes(const struct sched *s, const struct job_spec *spec, struct err *err)
 {
     struct feats f;
     feats_parse(&f, spec->features);

@@ -276,11 +276,11 @@ enum child_stage {
  * the job's error file when it can be written as the user (Torque leaves the
  * reason there too); then end the child. The supervisor is single-threaded,
  * so stdio is safe in its forked child. */
-static void child_fail(const struct sv_job *j, int pipefd, enum child_stage stage,
-                       const char *fmt, ...) __attribute__((format(printf, 4, 5), noreturn));
+static void child_fail(const struct sv_job *j, int pipefd, enum child_stage stage, const char *fmt,
+                       ...) __attribute__((format(printf, 4, 5), noreturn));
 
-static void child_fail(const struct sv_job *j, int pipefd, enum child_stage stage,
-                       const char *fmt, ...)
+static void child_fail(const struct sv_job *j, int pipefd, enum child_stage stage, const char *fmt,
+                       ...)
 {
     char msg[1024];
     va_list ap;
@@ -307,19 +307,22 @@ static void child_identity(const struct sv_job *j, int pipefd)
     gid_t gid = (gid_t)j->gid;
     if (geteuid() != 0) {
         if (getuid() != uid)
-            child_fail(j, pipefd, STAGE_NONE, "job %s: running as uid %ld, cannot run as uid %ld", j->id,
-                       (long)getuid(), (long)uid);
+            child_fail(j, pipefd, STAGE_NONE, "job %s: running as uid %ld, cannot run as uid %ld",
+                       j->id, (long)getuid(), (long)uid);
         return;
     }
     if (uid == 0 && strcmp(j->user, "root") != 0)
-        child_fail(j, pipefd, STAGE_NONE, "job %s: uid 0 for user '%s': refusing to run it as root", j->id,
-                   j->user);
+        child_fail(j, pipefd, STAGE_NONE, "job %s: uid 0 for user '%s': refusing to run it as root",
+                   j->id, j->user);
     if (initgroups(j->user, gid) < 0)
-        child_fail(j, pipefd, STAGE_NONE, "job %s: initgroups(%s): %s", j->id, j->user, strerror(errno));
+        child_fail(j, pipefd, STAGE_NONE, "job %s: initgroups(%s): %s", j->id, j->user,
+                   strerror(errno));
     if (setgid(gid) < 0)
-        child_fail(j, pipefd, STAGE_NONE, "job %s: setgid(%ld): %s", j->id, (long)gid, strerror(errno));
+        child_fail(j, pipefd, STAGE_NONE, "job %s: setgid(%ld): %s", j->id, (long)gid,
+                   strerror(errno));
     if (setuid(uid) < 0)
-        child_fail(j, pipefd, STAGE_NONE, "job %s: setuid(%ld): %s", j->id, (long)uid, strerror(errno));
+        child_fail(j, pipefd, STAGE_NONE, "job %s: setuid(%ld): %s", j->id, (long)uid,
+                   strerror(errno));
     if (uid != 0 && (setuid(0) == 0 || geteuid() == 0))
         child_fail(j, pipefd, STAGE_NONE, "job %s: could not drop root privileges", j->id);
 }

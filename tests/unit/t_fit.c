@@ -36,8 +36,12 @@ static struct sched *cluster(int nodes, int ppn, const char *cfgtext)
 static struct job *submit(struct sched *s, const char *name, int tasks, int ppt, int tpn,
                           long walltime, long now)
 {
-    struct job_spec spec = {.name = name, .tasks = tasks, .procs_per_task = ppt, .tpn = tpn,
-                            .nodes = tpn ? tasks / tpn : 0, .walltime = walltime,
+    struct job_spec spec = {.name = name,
+                            .tasks = tasks,
+                            .procs_per_task = ppt,
+                            .tpn = tpn,
+                            .nodes = tpn ? tasks / tpn : 0,
+                            .walltime = walltime,
                             .submit = now};
     struct err e;
     struct job *j = sched_submit(s, &spec, &e);
@@ -54,8 +58,7 @@ static const char *where(struct sched *s, const struct job *j)
     for (size_t k = 0; k < j->nslots; k++)
         for (unsigned i = 0; i < j->slots[k].nnodes; i++)
             len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s:%u", len ? " " : "",
-                                    sched_node(s, j->slots[k].node + i)->name,
-                                    j->slots[k].procs);
+                                    sched_node(s, j->slots[k].node + i)->name, j->slots[k].procs);
     return buf;
 }
 
@@ -119,9 +122,14 @@ static void test_tasks_per_node_singlejob(void)
 static enum sched_fit fit(struct sched *s, int tasks, int ppt, int tpn, const char *feat,
                           struct err *e)
 {
-    struct job_spec spec = {.name = "9", .tasks = tasks, .procs_per_task = ppt, .tpn = tpn,
-                            .nodes = tpn ? tasks / tpn : 0, .walltime = 3600,
-                            .user = "alice", .features = feat};
+    struct job_spec spec = {.name = "9",
+                            .tasks = tasks,
+                            .procs_per_task = ppt,
+                            .tpn = tpn,
+                            .nodes = tpn ? tasks / tpn : 0,
+                            .walltime = 3600,
+                            .user = "alice",
+                            .features = feat};
     return sched_job_fit(s, &spec, SCHED_FIT_ALL, e);
 }
 
@@ -148,8 +156,8 @@ static void test_fit_nodes(void)
     CHECK_EQ(fit(t, 4, 2, 0, NULL, &e), SCHED_NO_NODES); /* 8 <= 9, but one task a node */
     CHECK_STR(e.msg, "asks for 4 tasks of 2 processors, the nodes can hold 3");
     /* sched_submit refuses the too large only. */
-    struct job_spec spec = {.name = "1", .tasks = 1, .procs_per_task = 6, .tpn = 1,
-                            .nodes = 1, .walltime = 10};
+    struct job_spec spec = {
+        .name = "1", .tasks = 1, .procs_per_task = 6, .tpn = 1, .nodes = 1, .walltime = 10};
     CHECK(sched_submit(s, &spec, &e) != NULL);
     spec.tasks = 2, spec.procs_per_task = 5, spec.name = "2";
     CHECK(sched_submit(s, &spec, &e) == NULL);
