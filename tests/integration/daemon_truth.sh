@@ -195,6 +195,27 @@ wait_state "$jn" Completed >/dev/null
 sleep 0.5
 check "20: -m n: no mail" sh -c "! grep -q 'Job Id:    $jn\$' $TMP/mail/*"
 
+# ---- 12 as an ordinary user: -o /etc/x ----
+if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuser >/dev/null 2>&1; then
+    u=mokutruth
+    id "$u" >/dev/null 2>&1 || useradd -M -s /bin/sh "$u" 2>/dev/null
+    cp "$MOKU" "$TMP/moku-client" && chmod 755 "$TMP/moku-client"
+    mkdir -p "$TMP/uw" && chown "$u" "$TMP/uw"
+    cp "$W/quick.sh" "$TMP/uw/quick.sh" && chown "$u" "$TMP/uw/quick.sh"
+    m0=$(mails)
+    ju=$(cd "$TMP/uw" && runuser -u "$u" -- env MOKU_HOME="$H" timeout 5 "$TMP/moku-client" submit -o /etc/x quick.sh)
+    wait_state "$ju" Completed >/dev/null
+    check "12: a user's -o /etc/x: the reason in the user's error file" \
+        grep -q "moku: job $ju: /etc/x: cannot open the output file: Permission denied" "$TMP/uw/quick.sh.e$ju"
+    check "12: ... and in checkjob" sh -c "timeout 5 '$MOKU' checkjob $ju | grep -q '^Messages:  could not start: .*/etc/x: .*Permission denied'"
+    check "12: /etc/x was not created" [ ! -e /etc/x ]
+    check "20: the abort mail goes to the job's owner" \
+        sh -c "grep -l 'Job Id:    $ju\$' $TMP/mail/* | xargs grep -q '^To: $u\$'"
+    userdel "$u" 2>/dev/null
+else
+    echo "# skipped: the second-user tests need root, useradd and runuser"
+fi
+
 # ---- 16: job names with '/' ----
 sub -N ../../etc/x quick.sh
 check "16: qsub -N ../../etc/x: refused by the client" sh -c "[ $rc = 1 ] && grep -q \"contains '/'\" $TMP/err"
