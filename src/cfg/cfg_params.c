@@ -95,6 +95,8 @@ static const struct cfg_param tab[] = {
     INT("LOGFILEMAXSIZE", "1000000", 0, BIG, 0, "log size in bytes at which it is rolled"),
     INT("LOGFILEROLLDEPTH", "1", 0, BIG, 0, "number of rolled log files kept"),
     STR("STATDIR", "stats/", 0, "directory of the statistics files"),
+    STR("MAILPROGRAM", "/usr/sbin/sendmail", 0,
+        "program job mail (qsub -m, -M) is given to, as PROGRAM -t; NONE: no mail"),
     STR("TOOLSDIR", "tools/", 0, "directory of helper programs"),
     STR("LOCKFILE", "maui.pid", 0, "file holding the server's pid"),
     STR("CHECKPOINTFILE", "maui.ck", 0, "checkpoint file"),

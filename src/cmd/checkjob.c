@@ -11,7 +11,8 @@
  * instead of Maui's partition-by-partition selection and node-by-node
  * feasibility check; lines
  * about things moku does not model (network, opsys, arch, executable) show
- * Maui's `[NONE]`; every credential is shown, DEFAULT included.
+ * Maui's `[NONE]`; every credential is shown, DEFAULT included. `Messages:`
+ * holds one note, the driver's (the daemon's: why the job's start failed).
  */
 #include <stdio.h>
 #include <string.h>
@@ -183,6 +184,8 @@ static void text_req(struct cmd_buf *b, const struct jobview *v)
     text_features(b, j);
     cmd_buf_puts(b, "\n");
     text_dedicated(b, j);
+    if (j->tpn > 0)
+        cmd_buf_printf(b, "TasksPerNode: %d\n", j->tpn);
     if (j->nodes > 0)
         cmd_buf_printf(b, "NodeCount: %d\n", j->nodes);
     text_alloc(b, v);
@@ -209,6 +212,8 @@ static void text_tail(struct cmd_buf *b, const struct jobview *v)
         cmd_fmt_duration(v->resv_end - v->resv_start, d);
         cmd_buf_printf(b, "Reservation '%s' (%s -> %s  Duration: %s)\n", j->name, s, e, d);
     }
+    if (j->message)
+        cmd_buf_printf(b, "Messages:  %s\n", j->message);
     cmd_buf_printf(b, "PE:  %.2f  StartPriority:  %ld", v->pe, (long)v->priority);
     if (j->sysprio_mode != SYSPRIO_NONE)
         cmd_buf_printf(b, "  SystemPriority:  %ld", j->sysprio);
@@ -258,6 +263,7 @@ static json_t *json_job(const struct jobview *v)
                           cmd_jstr(j->class_->name), "qos", cmd_jstr(j->qos->name));
     json_object_set_new(o, "procs", json_integer(job_procs(j)));
     json_object_set_new(o, "tasks", json_integer(j->tasks));
+    json_object_set_new(o, "tasks_per_node", j->tpn > 0 ? json_integer(j->tpn) : json_null());
     json_object_set_new(o, "walltime", json_integer(j->walltime));
     json_object_set_new(o, "submit", json_integer(cmd_epoch(c, j->submit)));
     json_object_set_new(o, "start",
@@ -269,6 +275,7 @@ static json_t *json_job(const struct jobview *v)
     json_object_set_new(o, "priority", json_real(v->priority));
     json_object_set_new(o, "bypass", json_integer(j->bypass));
     json_object_set_new(o, "reason", cmd_jstr(v->reason));
+    json_object_set_new(o, "message", cmd_jstr(j->message));
     json_object_set_new(o, "reservation",
                         v->resv_start >= 0 ? json_pack("{s:I, s:I}", "start",
                                                        (json_int_t)cmd_epoch(c, v->resv_start),

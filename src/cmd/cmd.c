@@ -154,7 +154,14 @@ const char *cmd_wait_reason(const struct cmd_ctx *c, const struct job *j, char *
     const char *blocked = sched_job_blocked(c->s, j);
     if (blocked)
         return blocked;
-    switch (sched_job_wait(c->s, j)) {
+    enum job_wait w = sched_job_wait(c->s, j);
+    /* Not "would delay a reservation": no reservation can be made for a
+     * job no set of nodes it may use holds (a node table that changed
+     * under a queued job; the daemon refuses such a job at submission). */
+    if ((w == WAIT_DELAYS || w == WAIT_RESOURCES) &&
+        sched_earliest_start(c->s, j, c->now) >= SCHED_NEVER)
+        return "the nodes it may use can never hold it";
+    switch (w) {
     case WAIT_RESERVED:
         if (j->resv_start >= 0) {
             char date[CMD_TIME_MAX];

@@ -66,4 +66,22 @@ int cmd_runv(const struct cmd_ctx *c, int argc, char *const argv[], char **out, 
  * check a script before it runs. */
 int cmd_known(const char *name);
 
+/*
+ * runjob's words, shared by the simulator's script and the daemon:
+ * [-c] [-f] [-x] JOB. -f forces the start of a job that has holds; -c and
+ * -x change nothing (moku's runjob ignores policies and reservations
+ * anyway). Sets *force and *job (the index of the job id). Errors: an
+ * unknown option, not exactly one job ("runjob: usage: runjob [-f] [-x] JOB").
+ */
+int cmd_runjob_args(int argc, char *const argv[], int *force, int *job, struct err *err);
+/*
+ * Start idle job j now (sched_runjob). A job with holds is refused unless
+ * forced, as Maui refuses it; forced, its holds are released first (and put
+ * back if the start fails) and the reply says so. On success *reply is
+ * "job '<id>' started on <n> procs\n" (caller frees). Errors as
+ * sched_runjob's, and "job '<id>' has a user hold (...)".
+ */
+int cmd_runjob_start(struct sched *s, struct job *j, long now, int force, char **reply,
+                     struct err *err);
+
 #endif

@@ -16,8 +16,11 @@
 #include "cmd/cmd_int.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/mem.h"
 
 /* ---- shared pieces ---- */
 
@@ -240,22 +243,82 @@ int cmd_setqos(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf
 
 /* ---- runjob [-f] [-x] [-c] JOB ---- */
 
+int cmd_runjob_args(int argc, char *const argv[], int *force, int *job, struct err *err)
+{
+    int i = 0;
+    *force = 0;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        /* -x and -c: moku's runjob ignores policies and reservations anyway. */
+        if (strcmp(argv[i], "-f") == 0)
+            *force = 1;
+        else if (strcmp(argv[i], "-x") != 0 && strcmp(argv[i], "-c") != 0)
+            return err_set(err, "runjob: unknown option '%s' (-f, -x or -c)", cmd_word(argv[i]));
+    }
+    if (i != argc - 1)
+        return err_set(err, "runjob: usage: runjob [-f] [-x] JOB");
+    *job = i;
+    return 0;
+}
+
+/* "user", "user and batch", ...: the holds named in h. */
+static void hold_names(unsigned h, char *buf, size_t n)
+{
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } kinds[] = {{HOLD_USER, "user"}, {HOLD_SYSTEM, "system"}, {HOLD_BATCH, "batch"}};
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < 3; k++)
+        if ((h & kinds[k].bit) && len < n)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? " and " : "", kinds[k].name);
+}
+
+int cmd_runjob_start(struct sched *s, struct job *j, long now, int force, char **reply,
+                     struct err *err)
+{
+    unsigned holds = j->holds;
+    char names[32];
+    hold_names(holds, names, sizeof names);
+    const char *plural = holds & (holds - 1) ? "s" : "";
+    if (holds && !force)
+        return err_set(err,
+                       "job '%s' has %s%s hold%s (release %s, or runjob -f to start it "
+                       "anyway)",
+                       j->name, *plural ? "" : "a ", names, plural, *plural ? "them" : "it");
+    /* Forced: a running job cannot be held, so the holds go (Maui's runjob
+     * -f overrides them); back again if it does not start. */
+    if (holds)
+        sched_release(s, j, holds, NULL);
+    if (sched_runjob(s, j, now, err) < 0) {
+        if (holds)
+            sched_hold(s, j, holds, NULL);
+        return -1;
+    }
+    if (holds)
+        *reply = xprintf("job '%s' started on %lld procs (forced: its %s hold%s released)\n",
+                         j->name, job_procs(j), names, holds & (holds - 1) ? "s were" : " was");
+    else
+        *reply = xprintf("job '%s' started on %lld procs\n", j->name, job_procs(j));
+    return 0;
+}
+
 int cmd_runjob(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
                struct err *err)
 {
-    int i = 0;
-    while (i < a->argc && a->argv[i][0] == '-')
-        i++; /* -f, -x, -c: moku's runjob ignores policies and reservations anyway */
-    if (i != a->argc - 1)
-        return err_set(err, "runjob: usage: runjob [-f] [-x] JOB");
+    int force, i;
+    if (cmd_runjob_args(a->argc, a->argv, &force, &i, err) < 0)
+        return -1;
     struct job *j = idle_job(c, a, a->argv[i], err);
     if (!j)
         return -1;
     struct err e;
-    if (sched_runjob(c->s, j, c->now, &e) < 0)
+    char *line;
+    if (cmd_runjob_start(c->s, j, c->now, force, &line, &e) < 0)
         return err_set(err, "runjob: %s", e.msg);
     struct cmd_buf text = {0};
-    cmd_buf_printf(&text, "job '%s' started on %lld procs\n", a->argv[i], job_procs(j));
+    cmd_buf_puts(&text, line);
+    free(line);
     reply(a, out, &text);
     return 0;
 }

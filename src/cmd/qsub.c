@@ -159,6 +159,39 @@ static const char *script_fault(const char *text, size_t len, int *line)
     return NULL;
 }
 
+/* -M: a comma list of addresses, user or user@host, each of letters,
+ * digits and ._%+=- (host: letters, digits, . and -), not starting with
+ * '-'. Stricter than RFC 5322 on purpose: the list becomes a To: header
+ * handed to sendmail -t (daemon/dmail.c), where nothing may be read as an
+ * option, a second header or a second address. */
+static int check_mailto(const char *s, struct err *err)
+{
+    if (check_len(s, QSUB_MAX_WORD, err) < 0)
+        return -1;
+    for (const char *p = s; *p;) {
+        size_t n = strcspn(p, ","), at = strcspn(p, "@");
+        size_t user = at < n ? at : n;
+        int ok =
+            n > 0 && user > 0 && p[0] != '-' &&
+            strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._%+=-") ==
+                user;
+        if (ok && at < n)
+            ok = n - at > 1 &&
+                 strspn(p + at + 1,
+                        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-") ==
+                     n - at - 1;
+        if (!ok)
+            return err_set(err,
+                           "bad mail address in '%s' (expected user or user@host, a comma "
+                           "between two)",
+                           qsub_shown(s).s);
+        p += n + (p[n] == ',');
+        if (p[-1] == ',' && !*p)
+            return err_set(err, "bad mail address list '%s' (ends with ',')", qsub_shown(s).s);
+    }
+    return 0;
+}
+
 int qsub_check_str(enum qsub_sclass c, const char *s, struct err *err)
 {
     const char *f = NULL;
@@ -169,7 +202,14 @@ int qsub_check_str(enum qsub_sclass c, const char *s, struct err *err)
         if (check_len(s, c == QSUB_S_NAME ? QSUB_MAX_NAME : QSUB_MAX_WORD, err) < 0)
             return -1;
         f = text_fault(s, 0);
+        /* A job name becomes a file name (<name>.o<id>) in the job's
+         * directory: a '/' would put it elsewhere, and the job could never
+         * start. */
+        if (!f && c == QSUB_S_NAME && strchr(s, '/'))
+            f = "contains '/' (a job name is part of its output file's name)";
         break;
+    case QSUB_S_MAILTO:
+        return check_mailto(s, err);
     case QSUB_S_PATH:
         if (check_len(s, QSUB_MAX_PATH, err) < 0)
             return -1;
@@ -712,7 +752,9 @@ static int apply_opt(struct draft *d, char c, const char *v, struct err *err)
     case 'q':
         return opt_word(&r->queue, v, err);
     case 'M':
-        return opt_word(&r->mail_users, v, err);
+        if (check_mailto(v, err) < 0)
+            return -1;
+        return set_str(&r->mail_users, v), 0;
     case 'd':
         return opt_path(d, &r->cwd, v, err);
     case 'o':

@@ -66,9 +66,9 @@ struct qsub_env {
 /*
  * A validated submission. Every string is owned by the request (qsub_free)
  * and is valid UTF-8; optional strings are NULL when not given. Names
- * (account, queue, qos, advres, features, mail_users) are 1..QSUB_MAX_WORD
- * bytes without white space or control characters; the job name the same
- * with at most QSUB_MAX_NAME bytes. Paths are absolute, lexically cleaned
+ * (account, queue, qos, advres, features) are 1..QSUB_MAX_WORD bytes without
+ * white space or control characters; the job name the same with at most
+ * QSUB_MAX_NAME bytes and no '/'. Paths are absolute, lexically cleaned
  * ("." and ".." resolved without looking at the file system), without control
  * characters.
  */
@@ -97,7 +97,8 @@ struct qsub_req {
     struct qsub_env *env; /* -v / -V: one entry per name */
     size_t nenv;          /* at most QSUB_MAX_ENV, QSUB_MAX_ENV_BYTES in all */
     char *mail_events;    /* -m: letters of "abef", or "n" */
-    char *mail_users;     /* -M: as given (a comma list, no white space) */
+    char *mail_users;     /* -M: as given, a comma list of user or user@host (letters, digits,
+                             ._%+=-; the host letters, digits, . and -), none starting with '-' */
     int rerunnable;       /* -r: 1 y, 0 n, -1 not given */
     char *shell;          /* -S: absolute path */
     char *script;         /* the script's text: 1..QSUB_MAX_SCRIPT bytes, UTF-8, not blank */

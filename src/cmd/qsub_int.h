@@ -23,7 +23,14 @@ struct qsub_shown {
 struct qsub_shown qsub_shown(const char *s);
 
 /* The kinds of string a request holds. */
-enum qsub_sclass { QSUB_S_NAME, QSUB_S_WORD, QSUB_S_PATH, QSUB_S_MAIL, QSUB_S_SCRIPT };
+enum qsub_sclass {
+    QSUB_S_NAME,
+    QSUB_S_WORD,
+    QSUB_S_PATH,
+    QSUB_S_MAIL,
+    QSUB_S_MAILTO,
+    QSUB_S_SCRIPT
+};
 
 /* Whether s is a valid string of class c (the rules of struct qsub_req in
  * qsub.h): 0, or -1 with err holding a message without prefix. */

@@ -58,7 +58,7 @@ static const struct field fields[] = {
     NUM("mem_mb", F_LONG, mem_mb, 0, QSUB_MAX_MEM_MB),
     OTHER("env", F_ENV, env),
     STR("mail_events", mail_events, QSUB_S_MAIL, 0),
-    STR("mail_users", mail_users, QSUB_S_WORD, 0),
+    STR("mail_users", mail_users, QSUB_S_MAILTO, 0),
     OTHER("rerunnable", F_RERUN, rerunnable),
     STR("shell", shell, QSUB_S_PATH, 0),
     STR("script", script, QSUB_S_SCRIPT, 1),
@@ -273,6 +273,7 @@ static size_t class_max(enum qsub_sclass c)
     case QSUB_S_NAME:
         return QSUB_MAX_NAME;
     case QSUB_S_WORD:
+    case QSUB_S_MAILTO:
         return QSUB_MAX_WORD;
     case QSUB_S_PATH:
         return QSUB_MAX_PATH;

@@ -77,6 +77,10 @@ struct job_spec {
     long swap_per_task; /* MB */
     long disk_per_task; /* MB */
     int nodes;          /* requested node count, 0 = none given */
+    int tpn;            /* tasks per node: 0 = any number; else every node the job gets
+                           holds exactly tpn of its tasks, so it spans tasks / tpn distinct
+                           nodes (Torque's nodes=N:ppn=P is N tasks of P processors, tpn 1);
+                           tasks must then be a multiple of tpn */
     const char *features; /* required node features, list as for nodes; NULL = none */
     long walltime;      /* requested limit, seconds, >= 1 */
     long submit;        /* epoch or trace seconds */
@@ -97,6 +101,7 @@ struct job {
     int procs_per_task;
     long mem_per_task, swap_per_task, disk_per_task; /* MB per task */
     int nodes; /* requested node count (Maui Request.NC), 0 = none */
+    int tpn;   /* tasks per node (Maui TasksPerNode, exact), 0 = any: job_spec.tpn */
     char **features; /* required node features */
     size_t nfeatures;
     long walltime;
@@ -131,6 +136,8 @@ struct job {
     double fs_rate;   /* running: fairshare usage units it accrues per second */
     long susp_left;   /* JOB_PREEMPTED: walltime left when it was suspended */
     long preempted_iter; /* the iteration (sched_stats) that last preempted it, 0 = none */
+    char *message;    /* the driver's note (why its start failed, ...), shown by checkjob
+                         as Maui's Messages; owned, NULL = none (sched_job_note) */
 
     struct job_slot *slots; /* running: the processors it holds, in node order */
     size_t nslots;

@@ -103,7 +103,15 @@ static void free_job(struct job *j)
     free(j->takes);
     free(j->charges);
     free(j->advres);
+    free(j->message);
     free(j);
+}
+
+void sched_job_note(struct sched *s, struct job *j, const char *text)
+{
+    (void)s;
+    free(j->message);
+    j->message = text ? xstrdup(text) : NULL;
 }
 
 void sched_destroy(struct sched *s)
@@ -270,10 +278,12 @@ static int check_job_spec(const struct sched *s, const struct job_spec *spec, st
     if (spec->mem_per_task < 0 || spec->swap_per_task < 0 || spec->disk_per_task < 0 ||
         spec->nodes < 0)
         return err_set(err, "job %s: negative memory, swap, disk or node count", name);
-    long long procs = (long long)spec->tasks * spec->procs_per_task;
-    if (procs > s->up_procs)
-        return err_set(err, "job %s: asks for %lld processors, the cluster has %lld", name,
-                       procs, s->up_procs);
+    if (spec->tpn < 0 || (spec->tpn > 0 && spec->tasks % spec->tpn))
+        return err_set(err, "job %s: %d tasks are not a whole number of nodes of %d tasks", name,
+                       spec->tasks, spec->tpn);
+    struct err e;
+    if (sched_job_fit(s, spec, SCHED_FIT_SIZE, &e) != SCHED_FITS)
+        return err_set(err, "job %s: %s", name, e.msg);
     return 0;
 }
 
@@ -298,7 +308,7 @@ static int qos_restricted(const struct sched *s)
     return 0;
 }
 
-static const char *default_qos(const struct sched *s, struct cred *const c[4])
+static const char *default_qos(const struct sched *s, const struct cred *const c[4])
 {
     for (int k = 0; k < 4; k++)
         if (c[k]->qdef)
@@ -311,16 +321,22 @@ static const char *default_qos(const struct sched *s, struct cred *const c[4])
     return NULL; /* the DEFAULT QOS */
 }
 
-static struct cred *assign_qos(struct sched *s, struct cred *const c[4], const char *want)
+const char *sched_pick_qos(const struct sched *s, const struct cred *const c[4], const char *want)
 {
     if (want && *want) {
         int ok = !qos_restricted(s);
         for (int k = 0; k < 4 && !ok; k++)
             ok = cred_allows_qos(c[k], want) || (c[k]->qdef && strcmp(c[k]->qdef, want) == 0);
         if (ok)
-            return cred_get(s->creds[CRED_QOS], want);
+            return want;
     }
-    return cred_get(s->creds[CRED_QOS], default_qos(s, c)); /* NULL: DEFAULT */
+    return default_qos(s, c);
+}
+
+static struct cred *assign_qos(struct sched *s, struct cred *const c[4], const char *want)
+{
+    const struct cred *const cc[4] = {c[0], c[1], c[2], c[3]};
+    return cred_get(s->creds[CRED_QOS], sched_pick_qos(s, cc, want)); /* NULL: DEFAULT */
 }
 
 int sched_set_qos(struct sched *s, struct job *j, const char *qos, int check, struct err *err)
@@ -367,6 +383,7 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         .swap_per_task = spec->swap_per_task,
         .disk_per_task = spec->disk_per_task,
         .nodes = spec->nodes,
+        .tpn = spec->tpn,
         .walltime = spec->walltime,
         .submit = spec->submit,
         .qtime_start = spec->submit,

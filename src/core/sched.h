@@ -180,6 +180,38 @@ long long sched_up_procs(const struct sched *s);
  */
 struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct err *err);
 
+/* Why a job could never run on this scheduler's nodes, whatever else runs
+ * or waits (policy/fit.c). */
+enum sched_fit {
+    SCHED_FITS,       /* it could run */
+    SCHED_TOO_LARGE,  /* more processors than the up nodes have in all */
+    SCHED_NO_NODES,   /* no set of up nodes with its features and partition can hold it:
+                         a task larger than any such node, fewer such nodes than its
+                         tasks per node need, fewer processors than it asks */
+    SCHED_OVER_LIMIT, /* its request alone is over a HARD active or idle throttling limit,
+                         or over a per-job limit (MAX.WCLIMIT, MAXPROCPERJOB, ...) */
+};
+/* What sched_job_fit checks. */
+#define SCHED_FIT_SIZE 0x1   /* SCHED_TOO_LARGE: one comparison (sched_submit's check) */
+#define SCHED_FIT_NODES 0x2  /* SCHED_NO_NODES: a walk over the nodes */
+#define SCHED_FIT_LIMITS 0x4 /* SCHED_OVER_LIMIT: the limits of its credentials */
+#define SCHED_FIT_ALL 0x7
+/*
+ * Whether a job asking for spec could ever run here: the checks in `what`,
+ * in the order above; the first that fails is returned, with err saying why
+ * in words that follow "the job" ("asks for 5 processors, the cluster has
+ * 4", "needs 6 processors on one node, the largest node has 4", "violates
+ * active HARD MAXPROC limit of 1 for user alice (R: 2, U: 0)"). Reservations
+ * are not considered (they end). Nothing in s changes: credentials the
+ * spec names that s does not know are looked at as their DEFAULT objects.
+ * sched_submit refuses SCHED_TOO_LARGE (a simulated workload keeps the
+ * rest, to count them as never started); the daemon refuses all three.
+ */
+enum sched_fit sched_job_fit(const struct sched *s, const struct job_spec *spec, unsigned what,
+                             struct err *err);
+/* Set (text) or clear (NULL) the driver's note on j (job.h: message). */
+void sched_job_note(struct sched *s, struct job *j, const char *text);
+
 /* A running job ended at `now` (completed, failed or killed): free its
  * nodes. */
 void sched_job_ended(struct sched *s, struct job *j, long now);
@@ -226,6 +258,13 @@ int sched_requeue(struct sched *s, struct job *j, long now, struct err *err);
  */
 struct resv *sched_resv_create(struct sched *s, const struct resv_spec *spec, long now,
                                struct err *err);
+/* The number the next reservation id <base>.<n> gets (0 for a base never
+ * used). */
+long sched_resv_next_number(const struct sched *s, const char *base);
+/* Ids <base>.<n> go on from `next` at least (a driver that keeps the
+ * numbering across restarts, so that a released id is never given again;
+ * a lower value than the scheduler's own changes nothing). */
+void sched_resv_number_from(struct sched *s, const char *base, long next);
 /* Same, with the id given (the daemon's store restoring its reservations);
  * the nodes given are taken as they are (indices into the node table). */
 struct resv *sched_resv_restore(struct sched *s, const struct resv_spec *spec, const char *id,

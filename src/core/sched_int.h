@@ -29,6 +29,9 @@ struct region {
     size_t nnodes;
     size_t node;        /* one of its nodes: features, partition, size */
     int maxprocs;       /* processors of its largest node: no bigger task fits */
+    int *caps;          /* its nodes' up processors, ascending, nnodes of them (jobs with
+                           tasks per node count the nodes that can hold their share);
+                           NULL until a rebuild has seen the nodes */
     struct region_rv *rv; /* the reservations covering its nodes */
     size_t nrv;
     /* The last access answer (policy/plan.c): for job cj starting at ct,
@@ -185,6 +188,10 @@ struct sched {
 
 /* Whether the queue's priority order is submission order for good. */
 int sched_order_is_static(const struct sched *s);
+/* The name of the QOS a job with credentials c (user, group, account,
+ * class) asking for `want` gets (sched_submit's rule); NULL for DEFAULT.
+ * Looks only: creates nothing. */
+const char *sched_pick_qos(const struct sched *s, const struct cred *const c[4], const char *want);
 
 /* policy/elig.c: which idle jobs are eligible (throttling limits,
  * fairshare caps, holds). Whether eligibility needs a walk of the queue at

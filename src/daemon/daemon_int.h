@@ -33,7 +33,8 @@ struct djob {
     int preempted; /* suspended by OWNERPREEMPT: the engine resumes it (dpreempt.c) */
 };
 
-/* A trigger command still running (dtrig.c). */
+/* A command the daemon started and does not wait for, still running: a
+ * trigger's exec action (dtrig.c) or a job's mail (dmail.c). */
 struct dtrig_kid {
     pid_t pid;
     char *what; /* "reservation X event E", for the log; owned */
@@ -91,7 +92,7 @@ struct dmn {
     size_t nforget, capforget;
     struct dresv *resvs; /* the engine's RESV_USER reservations the store holds; owned */
     size_t nresvs, capresvs;
-    struct dtrig_kid *tkids; /* trigger commands not yet reaped; owned */
+    struct dtrig_kid *tkids; /* trigger commands and mail not yet reaped; owned */
     size_t ntkids, captkids;
 };
 
@@ -148,9 +149,21 @@ void dpreempt_ended(struct dmn *d, struct djob *dj);
  * `/bin/sh -c DATA` as the daemon's user, in its own process group, never
  * waited for here; submit actions are logged as not supported. */
 void dtrig_run(struct dmn *d);
-/* Reap the trigger commands that have ended, logging their exit status.
- * Only their pids are waited for: the supervisors are left to rm/local. */
+/* Reap the trigger commands (and mail, dmail.c) that have ended, logging
+ * their exit status. Only their pids are waited for: the supervisors are
+ * left to rm/local. */
 void dtrig_reap(struct dmn *d);
+/* Reap pid with the trigger commands; what (owned, taken) names it in the
+ * log. */
+void dtrig_watch(struct dmn *d, pid_t pid, char *what);
+
+/* dmail.c */
+enum dmail_event { DMAIL_BEGIN, DMAIL_END, DMAIL_ABORT };
+/* Mail about job dj at ev (detail: a line for the body, or NULL) when its
+ * qsub -m letters ask for it (Torque's default "a" without -m): MAILPROGRAM
+ * -t with the message on its standard input, to -M's list or the owner;
+ * never waited for (dtrig_watch). A missing MAILPROGRAM is logged. */
+void dmail_job(struct dmn *d, const struct djob *dj, enum dmail_event ev, const char *detail);
 void dtrig_free(struct dmn *d);
 
 /* dctl.c */
@@ -182,5 +195,10 @@ void dresv_free(struct dmn *d);
 void serve_iterate(struct dmn *d);
 /* Load maui.cfg (HOME/maui.cfg) into a fresh cfg; NULL with err if bad. */
 struct cfg *serve_load_cfg(const struct dmn *d, struct err *err);
+/* Reload maui.cfg (schedctl -R, SIGHUP): built aside first, applied only
+ * when all of it is good. 0 applied, *report the lines to tell (its
+ * warnings, "configuration reloaded from PATH"); -1 refused, err the reason
+ * (file:line), nothing changed. Both are logged. Caller frees *report. */
+int serve_reload(struct dmn *d, char **report, struct err *err);
 
 #endif

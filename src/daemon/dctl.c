@@ -339,26 +339,24 @@ static json_t *do_runjob(struct dmn *d, const struct peer *p, int argc, char **a
 {
     if (!(p->admin >= 1 && p->admin <= 2))
         return reply_err("runjob: user %s is not authorized (ADMIN1 or ADMIN2 only)", p->user);
-    int i = 0;
-    while (i < argc && argv[i][0] == '-')
-        i++; /* -f, -x, -c: moku's runjob ignores policies and reservations anyway */
-    if (i != argc - 1)
-        return reply_err("runjob: usage: runjob [-f] [-x] JOB");
+    int force, i;
+    struct err e;
+    if (cmd_runjob_args(argc, argv, &force, &i, &e) < 0)
+        return reply_err("%s", e.msg);
     struct djob *dj = djobs_find(d, argv[i]);
     if (!dj || dj->rec.state != SJ_IDLE)
         return reply_err("ERROR:  cannot locate idle job '%.64s'", argv[i]);
     json_t *bad = begin(d);
     if (bad)
         return bad;
-    struct err e;
-    if (sched_runjob(d->s, dj->j, time(NULL), &e) < 0) {
+    char *msg;
+    if (cmd_runjob_start(d->s, dj->j, time(NULL), force, &msg, &e) < 0) {
         store_rollback(d->st);
-        return reply_err("%s", e.msg);
+        return reply_err("runjob: %s", e.msg);
     }
-    char msg[256];
-    snprintf(msg, sizeof msg, "job '%.64s' started on %lld procs\n", argv[i],
-             job_procs(dj->j));
-    return commit(d, reply_ok(msg));
+    json_t *r = reply_ok(msg);
+    free(msg);
+    return commit(d, r);
 }
 
 /* ---- mjobctl -s | -r JOB: suspend, resume ---- */
@@ -428,13 +426,17 @@ static json_t *do_schedctl(struct dmn *d, const struct peer *p, int argc, char *
         return reply_ok("moku will be shutdown immediately\n");
     }
     if (strcmp(argv[0], "-R") == 0) {
+        /* Now, not later: the reply tells what happened, refusal included. */
         struct err e;
-        struct cfg *cfg = serve_load_cfg(d, &e);
-        if (!cfg)
-            return reply_err("schedctl: the configuration was not reloaded: %s", e.msg);
-        cfg_destroy(cfg); /* valid: apply it between iterations */
-        d->reload = 1;
-        return reply_ok("configuration will be reloaded\n");
+        char *report;
+        dlog(d->log, 0, "reload requested by %s", p->user);
+        if (serve_reload(d, &report, &e) < 0)
+            return reply_err("schedctl: the configuration was not reloaded (the running one is "
+                             "kept): %s",
+                             e.msg);
+        json_t *r = reply_ok(report);
+        free(report);
+        return r;
     }
     return reply_err("schedctl: unknown option '%.64s' (-s, -r, -k or -R)", argv[0]);
 }
@@ -575,6 +577,8 @@ static json_t *checkjob_stored(struct dmn *d, const char *id, int json)
         json_object_set_new(o, "end", r.end ? json_integer(r.end) : json_null());
         json_object_set_new(o, "exit_status",
                             r.exit_status >= 0 ? json_integer(r.exit_status) : json_null());
+        json_t *m = r.message ? json_string(r.message) : NULL; /* NULL too if not UTF-8 */
+        json_object_set_new(o, "message", m ? m : json_null());
         char *text = json_dumps(json_pack("{s:o}", "job", o), JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         reply = reply_ok(text);
         free(text);
@@ -589,7 +593,9 @@ static json_t *checkjob_stored(struct dmn *d, const char *id, int json)
                        r.account ? r.account : "DEFAULT", r.class_ ? r.class_ : "DEFAULT",
                        r.qos ? r.qos : "DEFAULT", sub, r.start ? "StartTime: " : "",
                        r.start ? st : "", r.start ? "\n" : "", r.end ? "CompletionTime: " : "");
-        char *full = r.end ? xprintf("%s%s  Completion Code: %d\n", text, en, r.exit_status)
+        char *full = r.end ? xprintf("%s%s  Completion Code: %d\n%s%s%s", text, en, r.exit_status,
+                                     r.message ? "Messages:  " : "", r.message ? r.message : "",
+                                     r.message ? "\n" : "")
                            : xstrdup(text);
         reply = reply_ok(full);
         free(text);
@@ -612,19 +618,60 @@ static json_t *do_look(struct dmn *d, const struct peer *p, int argc, char **arg
     return r;
 }
 
-/* The request's "args": an array of at most MAX_ARGS short strings. */
-static int get_args(const json_t *req, char ***argv, int *argc, json_t **bad)
+/* ---- the request's fields ---- */
+
+/*
+ * Every field of a request is read through req_field: it is there when the
+ * command needs it, of the type it must be, and nothing else is in the
+ * request. So a missing or mistyped field is an error reply, never a NULL
+ * passed on (a request without "args" once reached a memcpy as NULL).
+ * A request is {"cmd": NAME, "args": [WORD...]}, or for submit
+ * {"cmd": "submit", "job": {...}} (the job's own fields: cmd/qsub_json.c).
+ */
+static const json_t *req_field(const json_t *req, const char *key, json_type type, json_t **bad)
 {
-    json_t *a = json_object_get(req, "args");
-    *argv = NULL;
-    *argc = 0;
+    static const char *const what[] = {
+        [JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array", [JSON_STRING] = "a string"};
+    const json_t *v = json_object_get(req, key);
+    if (!v)
+        *bad = reply_err("bad request: \"%s\" is missing", key);
+    else if (json_typeof(v) != type)
+        *bad = reply_err("bad request: \"%s\" must be %s", key, what[type]);
+    else
+        return v;
+    return NULL;
+}
+
+/* Only the fields the command reads: "cmd" and `field`. */
+static int req_only(const json_t *req, const char *field, json_t **bad)
+{
+    const char *key;
+    const json_t *v;
+    json_object_foreach((json_t *)req, key, v)
+    {
+        if (strcmp(key, "cmd") != 0 && strcmp(key, field) != 0) {
+            *bad = reply_err("bad request: unknown field \"%.64s\" (a request has \"cmd\" and "
+                             "\"%s\")",
+                             key, field);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The request's "args": an array of at most MAX_ARGS short strings, as a
+ * NULL-terminated argv (never NULL; caller frees the array, the strings
+ * are the request's). */
+static int req_args(const json_t *req, char ***argv, int *argc, json_t **bad)
+{
+    const json_t *a = req_field(req, "args", JSON_ARRAY, bad);
     if (!a)
-        return 0;
-    if (!json_is_array(a) || json_array_size(a) > MAX_ARGS) {
+        return -1;
+    size_t n = json_array_size(a);
+    if (n > MAX_ARGS) {
         *bad = reply_err("bad request: \"args\" must be an array of at most %d strings", MAX_ARGS);
         return -1;
     }
-    size_t n = json_array_size(a);
     *argv = xcalloc(n + 1, sizeof **argv);
     for (size_t i = 0; i < n; i++) {
         json_t *s = json_array_get(a, i);
@@ -632,7 +679,6 @@ static int get_args(const json_t *req, char ***argv, int *argc, json_t **bad)
             strlen(json_string_value(s)) != json_string_length(s)) {
             *bad = reply_err("bad request: argument %zu is not a short string", i + 1);
             free(*argv);
-            *argv = NULL;
             return -1;
         }
         (*argv)[i] = (char *)json_string_value(s);
@@ -717,17 +763,33 @@ static int is_control(const char *cmd)
     return 0;
 }
 
+/* Commands the daemon answers itself, besides the command layer's. */
+static int daemon_command(const char *cmd)
+{
+    return strcmp(cmd, "schedctl") == 0 || strcmp(cmd, "mjobctl") == 0;
+}
+
 json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
 {
     if (!json_is_object(req))
         return reply_err("bad request: not a JSON object");
-    const char *cmd = json_string_value(json_object_get(req, "cmd"));
-    if (!cmd)
-        return reply_err("bad request: no \"cmd\"");
+    json_t *bad = NULL;
+    const json_t *c = req_field(req, "cmd", JSON_STRING, &bad);
+    if (!c)
+        return bad;
+    const char *cmd = json_string_value(c);
+    if (strcmp(cmd, "submit") == 0) {
+        const json_t *job = req_field(req, "job", JSON_OBJECT, &bad);
+        if (!job || req_only(req, "job", &bad) < 0)
+            return bad;
+        dlog(d->log, 2, "request from %s: submit", p->user);
+        return dctl_submit(d, p, job);
+    }
+    if (!cmd_known(cmd) && !daemon_command(cmd))
+        return reply_err("%.64s: unknown command", cmd);
     char **argv;
     int argc;
-    json_t *bad = NULL;
-    if (get_args(req, &argv, &argc, &bad) < 0)
+    if (req_only(req, "args", &bad) < 0 || req_args(req, &argv, &argc, &bad) < 0)
         return bad;
     dlog(d->log, 2, "request from %s: %.64s", p->user, cmd);
     int json = 0;
@@ -736,9 +798,7 @@ json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
         return reply_err("%.64s: --format takes json or text", cmd);
     }
     json_t *r;
-    if (strcmp(cmd, "submit") == 0)
-        r = dctl_submit(d, p, json_object_get(req, "job"));
-    else if (strcmp(cmd, "canceljob") == 0)
+    if (strcmp(cmd, "canceljob") == 0)
         r = do_canceljob(d, p, argc, argv);
     else if (strcmp(cmd, "sethold") == 0)
         r = do_hold(d, p, argc, argv, 1);
@@ -801,7 +861,15 @@ static void record_of(const struct qsub_req *q, const struct peer *p, long now,
         .out_path = q->out_path ? xstrdup(q->out_path) : NULL,
         .err_path = q->err_path ? xstrdup(q->err_path) : NULL,
         .advres = q->advres ? xstrdup(q->advres) : NULL,
+        .mail_events = q->mail_events ? xstrdup(q->mail_events) : NULL,
+        .mail_users = q->mail_users ? xstrdup(q->mail_users) : NULL,
     };
+    for (size_t i = 0; i < q->nfeatures; i++) { /* the engine reads "a,b" */
+        char *more =
+            xprintf("%s%s%s", r->features ? r->features : "", i ? "," : "", q->features[i]);
+        free(r->features);
+        r->features = more;
+    }
     size_t len = 0;
     for (size_t i = 0; i < q->nenv; i++)
         len += strlen(q->env[i].name) + strlen(q->env[i].value) + 2;

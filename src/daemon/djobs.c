@@ -45,7 +45,19 @@ void djobs_save(struct dmn *d, struct djob *dj)
         dlog(d->log, 0, "error: %s", e.msg);
 }
 
-/* The engine's request for a stored record. */
+/* Why dj failed to start or was ended (NULL: nothing to say): kept in its
+ * record (saved by the caller) and shown by checkjob as Messages. */
+static void set_message(struct dmn *d, struct djob *dj, const char *text)
+{
+    free(dj->rec.message);
+    dj->rec.message = text ? xstrdup(text) : NULL;
+    if (dj->j)
+        sched_job_note(d->s, dj->j, text);
+}
+
+/* The engine's request for a stored record. Torque's nodes=N:ppn=P is N
+ * distinct nodes with P processors each: N tasks of P processors, one task
+ * a node (tpn 1); procs=N is N one-processor tasks anywhere. */
 static void spec_of(const struct store_job *r, char *name, size_t len, size_t tag,
                     struct job_spec *spec)
 {
@@ -58,6 +70,8 @@ static void spec_of(const struct store_job *r, char *name, size_t len, size_t ta
         .procs_per_task = ppn,
         .mem_per_task = r->mem_mb > 0 ? r->mem_mb / chunks : 0,
         .nodes = r->nodes,
+        .tpn = r->nodes > 0 ? 1 : 0,
+        .features = r->features,
         .walltime = r->walltime > 0 ? r->walltime : DEFAULT_WALLTIME,
         .submit = r->submit,
         .user = r->user,
@@ -86,6 +100,8 @@ static struct djob *enqueue(struct dmn *d, const struct store_job *rec, struct e
     dj->rec = *rec;
     dj->j = j;
     j->bypass = rec->bypass;
+    if (rec->message)
+        sched_job_note(d->s, j, rec->message);
     if (rec->sysprio_mode != SYSPRIO_NONE)
         sched_set_sysprio(d->s, j, (enum job_sysprio)rec->sysprio_mode, rec->sysprio, NULL);
     d->jobs = xgrow(d->jobs, &d->capjobs, d->njobs + 1, sizeof *d->jobs);
@@ -131,12 +147,12 @@ struct djob *djobs_add(struct dmn *d, struct store_job *rec, const char *script,
 {
     char name[32];
     struct job_spec spec;
+    struct err e;
     rec->id = 0;
     spec_of(rec, name, sizeof name, 0, &spec);
-    long long procs = (long long)spec.tasks * spec.procs_per_task;
-    if (procs > sched_up_procs(d->s)) {
-        err_set(err, "job asks for %lld processors; the cluster has %lld", procs,
-                sched_up_procs(d->s));
+    spec.name = ""; /* no id yet: the reason must not name one */
+    if (sched_job_fit(d->s, &spec, SCHED_FIT_ALL, &e) != SCHED_FITS) {
+        err_set(err, "refused, it could never run here: the job %s", e.msg);
         return NULL;
     }
     if (store_job_add(d->st, rec, err) < 0 || store_script_put(d->st, rec->id, script, err) < 0)
@@ -176,9 +192,11 @@ static int parse_hosts(struct dmn *d, const char *hosts, struct job_slot **out, 
 /* Copy the strings of a record the store is about to free. */
 static void own_strings(struct store_job *rec)
 {
-    char **strs[] = {&rec->name,   &rec->user,     &rec->group,    &rec->account, &rec->class_,
-                     &rec->qos,    &rec->hosts,    &rec->script,   &rec->cwd,     &rec->out_path,
-                     &rec->err_path, &rec->advres, &rec->env};
+    char **strs[] = {&rec->name,    &rec->user,     &rec->group,       &rec->account,
+                     &rec->class_,  &rec->qos,      &rec->hosts,       &rec->script,
+                     &rec->cwd,     &rec->out_path, &rec->err_path,    &rec->advres,
+                     &rec->env,     &rec->message,  &rec->mail_events, &rec->mail_users,
+                     &rec->features};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         *strs[i] = *strs[i] ? xstrdup(*strs[i]) : NULL;
 }
@@ -255,6 +273,8 @@ static void restore_history(struct dmn *d, long since)
         if (r->start > 0 && r->end > d->fs_saved_at)
             sched_fs_charge(d->s, j, r->start > d->fs_saved_at ? r->start : d->fs_saved_at,
                             r->end);
+        if (r->message)
+            sched_job_note(d->s, j, r->message);
         struct djob *dj = xcalloc(1, sizeof *dj);
         dj->rec = *r;
         dj->j = j;
@@ -356,12 +376,37 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
         dj->rec.start = 0;
         free(dj->rec.hosts);
         dj->rec.hosts = NULL;
+        char *why = xprintf("the last start failed: %s", e.msg);
+        set_message(d, dj, why);
+        free(why);
         djobs_save(d, dj);
         store_event(d->st, now, dj->rec.id, "startfail", e.msg, NULL);
         return -1;
     }
+    if (dj->rec.message) { /* an earlier failed start: this one went well */
+        set_message(d, dj, NULL);
+        djobs_save(d, dj);
+    }
     dlog(d->log, 1, "job %s started on %s", j->name, dj->rec.hosts);
+    dmail_job(d, dj, DMAIL_BEGIN, NULL);
     return 0;
+}
+
+/* What to tell of an end the job did not choose: its start failed (the
+ * supervisor's reason), its walltime ran out, it was lost. Caller frees;
+ * NULL for an ordinary end. */
+static char *end_message(const struct djob *dj, const struct rm_status *st)
+{
+    if (st->state != RM_ENDED)
+        return xstrdup("lost: the resource manager has neither its supervisor nor its exit "
+                       "status (the machine restarted?)");
+    if (strcmp(st->reason, "failed") == 0)
+        return xprintf("could not start: %s",
+                       st->message[0] ? st->message : "the supervisor gave no reason");
+    if (strcmp(st->reason, "walltime") == 0)
+        return xprintf("killed: it ran past its walltime limit (%ld s)",
+                       dj->j ? dj->j->walltime : dj->rec.walltime);
+    return NULL;
 }
 
 /* The resource manager says dj ended (or is gone): record it, tell the
@@ -381,12 +426,17 @@ static void ended(struct dmn *d, struct djob *dj, const struct rm_status *st, lo
             dj->j->state = JOB_REMOVED; /* cancelled while running: shown as Removed */
     }
     dpreempt_ended(d, dj);
+    char *why = end_message(dj, st);
+    if (why)
+        set_message(d, dj, why);
     djobs_save(d, dj);
     char text[64];
     snprintf(text, sizeof text, "exit %d %s", dj->rec.exit_status,
              st->state == RM_ENDED ? st->reason : "lost");
     store_event(d->st, now, dj->rec.id, "end", text, NULL);
-    dlog(d->log, 1, "job %ld ended: %s", dj->rec.id, text);
+    dlog(d->log, 1, "job %ld ended: %s%s%s", dj->rec.id, text, why ? ": " : "", why ? why : "");
+    dmail_job(d, dj, why ? DMAIL_ABORT : DMAIL_END, why);
+    free(why);
     /* Its spool goes once the end is committed (djobs_forget): a daemon
      * dying before that finds the status file again. */
     d->forget = xgrow(d->forget, &d->capforget, d->nforget + 1, sizeof *d->forget);

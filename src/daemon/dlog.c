@@ -46,6 +46,27 @@ void dlog_echo(struct dlog *l, int on)
         l->echo = on;
 }
 
+int dlog_reopen(struct dlog *l, struct err *err)
+{
+    FILE *f = fopen(l->path, "a");
+    if (!f)
+        return err_set(err, "%s: cannot reopen the log: %s", l->path, strerror(errno));
+    setvbuf(f, NULL, _IOLBF, 0);
+    fclose(l->f);
+    l->f = f;
+    return 0;
+}
+
+void dlog_adopt(struct dlog *l, struct dlog *from)
+{
+    fclose(l->f);
+    free(l->path);
+    int echo = l->echo;
+    *l = *from;
+    l->echo = echo;
+    free(from);
+}
+
 /* path.N-1 -> path.N, ..., path -> path.1, then a fresh path. */
 static void roll(struct dlog *l)
 {

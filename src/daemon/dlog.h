@@ -2,7 +2,8 @@
  * dlog — the daemon's log file (LOGFILE in LOGDIR, LOGLEVEL), rolled when
  * it passes LOGFILEMAXSIZE bytes: maui.log -> maui.log.1 -> ... up to
  * LOGFILEROLLDEPTH old files. Lines are `YYYY-MM-DD HH:MM:SS LEVEL message`
- * in UTC. Level 0 logs errors and the daemon's life (start, stop, reload);
+ * in UTC. Level 0 logs errors, warnings and the daemon's life (start, stop,
+ * reload);
  * 1 adds job events (submit, start, end, cancel); 2 and up adds requests.
  */
 #ifndef MOKU_DLOG_H
@@ -19,5 +20,11 @@ void dlog_close(struct dlog *l);
  * copies to stderr when `echo` was set (foreground daemon). */
 void dlog(struct dlog *l, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void dlog_echo(struct dlog *l, int on);
+/* Reopen the file at its path (after logrotate moved it away: SIGUSR1).
+ * On error l keeps writing where it did. */
+int dlog_reopen(struct dlog *l, struct err *err);
+/* l takes over from's file, path, level, size and depth (a reload's new
+ * LOGFILE, LOGLEVEL, ...); it keeps its own echo. from is freed. */
+void dlog_adopt(struct dlog *l, struct dlog *from);
 
 #endif

@@ -9,6 +9,10 @@
  * dresv_settle then keeps it (committed) or puts the engine back as the
  * store still has it (not committed), so the two never disagree for long.
  *
+ * The numbering of ids is kept too ("resv.next.<name>" in the store's
+ * values): ids are never given again, even after a release and a restart
+ * or reload (Maui's id counter is its checkpoint's).
+ *
  * Standing reservations' instances are not stored: maui.cfg makes them
  * again. Nodes are stored by name; a restore maps them to the node table
  * of the day, dropping (with a log line) nodes that no longer exist and
@@ -198,10 +202,42 @@ static int restore_some(struct dmn *d, char *const *only, size_t nonly, struct e
     return store_commit(d->st, err);
 }
 
+/* The key of base's next id number in the store's values. */
+#define NEXT_KEY "resv.next."
+
+static int restore_number(void *ctx, const char *key, const char *value)
+{
+    struct dmn *d = ctx;
+    char *end;
+    long next = strtol(value, &end, 10);
+    if (*end || end == value || next < 0)
+        dlog(d->log, 0, "error: stored value %s='%s' is not a reservation number; ignored", key,
+             value);
+    else
+        sched_resv_number_from(d->s, key + strlen(NEXT_KEY), next);
+    return 0;
+}
+
 int dresv_restore(struct dmn *d, struct err *err)
 {
     dresv_free(d);
+    if (store_kv_each(d->st, NEXT_KEY, restore_number, d, err) < 0)
+        return -1;
     return restore_some(d, NULL, 0, err);
+}
+
+/* After a new reservation: where base's numbering stands, stored. */
+static int save_number(struct dmn *d, const char *id, struct err *err)
+{
+    const char *dot = strrchr(id, '.');
+    if (!dot)
+        return 0; /* not <base>.<n>: not numbered */
+    char *base = xstrndup(id, (size_t)(dot - id)), *key = xprintf(NEXT_KEY "%s", base), v[32];
+    snprintf(v, sizeof v, "%ld", sched_resv_next_number(d->s, base));
+    int rc = store_kv_set(d->st, key, v, err);
+    free(base);
+    free(key);
+    return rc;
 }
 
 /* ---- saving: engine -> store ---- */
@@ -256,7 +292,7 @@ static int save_new(struct dmn *d, const struct peer *by, struct dresv_change *c
         int rc = store_resv_put(d->st, &rec, err);
         free(rec.acl);
         free(rec.nodes);
-        if (rc < 0)
+        if (rc < 0 || save_number(d, r->id, err) < 0)
             return -1;
         add_entry(d, r->id, rec.creator, rec.creator_uid);
         change_add(&c->added, &c->nadded, r->id);

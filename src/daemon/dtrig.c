@@ -101,8 +101,7 @@ static void trig_exec(struct dmn *d, const struct sched_fired *f)
         return;
     }
     dlog(d->log, 1, "%s: exec@%s (pid %ld)", what, f->data, (long)pid);
-    d->tkids = xgrow(d->tkids, &d->captkids, d->ntkids + 1, sizeof *d->tkids);
-    d->tkids[d->ntkids++] = (struct dtrig_kid){pid, what};
+    dtrig_watch(d, pid, what);
 }
 
 void dtrig_run(struct dmn *d)
@@ -118,6 +117,12 @@ void dtrig_run(struct dmn *d)
             trig_exec(d, &f);
         sched_fired_free(&f);
     }
+}
+
+void dtrig_watch(struct dmn *d, pid_t pid, char *what)
+{
+    d->tkids = xgrow(d->tkids, &d->captkids, d->ntkids + 1, sizeof *d->tkids);
+    d->tkids[d->ntkids++] = (struct dtrig_kid){pid, what};
 }
 
 void dtrig_reap(struct dmn *d)

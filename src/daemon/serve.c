@@ -324,6 +324,16 @@ static void accept_all(struct dmn *d, struct conn *conns, int *n)
     }
 }
 
+/* SIGUSR1: the log file was moved away (logrotate): write a new one. */
+static void reopen_log(struct dmn *d)
+{
+    struct err e;
+    if (dlog_reopen(d->log, &e) < 0)
+        dlog(d->log, 0, "warning: %s", e.msg);
+    else
+        dlog(d->log, 0, "log reopened");
+}
+
 static void drain_signals(struct dmn *d)
 {
     unsigned char buf[64];
@@ -335,32 +345,81 @@ static void drain_signals(struct dmn *d)
                 dtrig_reap(d);    /* or a trigger's command */
             } else if (buf[i] == SIGHUP) {
                 d->reload = 1;
+            } else if (buf[i] == SIGUSR1) {
+                reopen_log(d);
             } else {
                 d->stop = 1;
             }
         }
 }
 
-/* Apply a new maui.cfg between iterations: a new engine with the same jobs
- * requires restoring them; the state is in the store, so rebuild from it. */
-static void reload(struct dmn *d)
+/* The log maui.cfg asks for (LOGDIR, LOGFILE, LOGLEVEL, LOGFILEMAXSIZE,
+ * LOGFILEROLLDEPTH), opened. */
+static struct dlog *log_of(const struct dmn *d, const struct cfg *cfg, struct err *err)
 {
-    d->reload = 0;
+    const char *dir = cfg_str(cfg, "LOGDIR", NULL);
+    char *logdir = join(d->home, dir ? dir : ".");
+    mkdir(logdir, 0755);
+    char *path = join(logdir, cfg_str(cfg, "LOGFILE", NULL));
+    struct dlog *l = dlog_open(path, (int)cfg_int(cfg, "LOGLEVEL", NULL),
+                               (long)cfg_int(cfg, "LOGFILEMAXSIZE", NULL),
+                               (int)cfg_int(cfg, "LOGFILEROLLDEPTH", NULL), err);
+    free(path);
+    free(logdir);
+    return l;
+}
+
+/* Log line at level 0, and append it to *report when report is not NULL. */
+static void tell(struct dmn *d, char **report, const char *line)
+{
+    dlog(d->log, 0, "%s", line);
+    if (report) {
+        char *more = xprintf("%s%s\n", *report ? *report : "", line);
+        free(*report);
+        *report = more;
+    }
+}
+
+/* maui.cfg's warnings (unknown parameters and attributes: ignored, as the
+ * simulator ignores them) to the log, and onto *report (when not NULL). */
+static void log_warnings(struct dmn *d, char **report)
+{
+    for (size_t i = 0; i < cfg_nwarnings(d->cfg); i++) {
+        char *line = xprintf("warning: %s", cfg_warning(d->cfg, i));
+        tell(d, report, line);
+        free(line);
+    }
+}
+
+/*
+ * Apply a new maui.cfg between iterations: a new engine with the same jobs
+ * requires restoring them; the state is in the store, so rebuild from it.
+ * Everything that can refuse the file — parsing, the policy, credentials,
+ * limits, nodes, standing reservations, the new log — is built aside
+ * first, so a refused file changes nothing.
+ */
+int serve_reload(struct dmn *d, char **report, struct err *err)
+{
+    *report = NULL;
     struct err e;
     struct cfg *cfg = serve_load_cfg(d, &e);
-    if (!cfg) {
-        dlog(d->log, 0, "reload refused, configuration kept: %s", e.msg);
-        return;
-    }
     struct cfg *old_cfg = d->cfg;
-    d->cfg = cfg;
-    struct sched *s = build_sched(d, &e);
-    if (!s) {
+    struct sched *s = NULL;
+    struct dlog *log = NULL;
+    if (cfg) {
+        d->cfg = cfg;
+        s = build_sched(d, &e);
+        log = s ? log_of(d, cfg, &e) : NULL;
         d->cfg = old_cfg;
+    }
+    if (!log) {
+        sched_destroy(s);
         cfg_destroy(cfg);
         dlog(d->log, 0, "reload refused, configuration kept: %s", e.msg);
-        return;
+        return err_set(err, "%s", e.msg);
     }
+    d->cfg = cfg;
+    dlog_adopt(d->log, log);
     fs_save_slot(d, 0);
     sched_destroy(d->s);
     cfg_destroy(old_cfg);
@@ -368,12 +427,32 @@ static void reload(struct dmn *d)
     d->s = s;
     d->interval = cfg_time(d->cfg, "RMPOLLINTERVAL", NULL);
     fs_restore(d, time(NULL));
+    char *line = NULL;
     if (dresv_restore(d, &e) < 0)
-        dlog(d->log, 0, "error: administrative reservations not restored: %s", e.msg);
-    if (djobs_restore(d, &e) < 0)
-        dlog(d->log, 0, "error: %s", e.msg);
+        line = xprintf("error: administrative reservations not restored: %s", e.msg);
+    if (line)
+        tell(d, report, line);
+    free(line);
+    line = djobs_restore(d, &e) < 0 ? xprintf("error: jobs not restored: %s", e.msg) : NULL;
+    if (line)
+        tell(d, report, line);
+    free(line);
     d->want_iter = 1;
-    dlog(d->log, 0, "configuration reloaded from %s", d->cfg_path);
+    log_warnings(d, report);
+    line = xprintf("configuration reloaded from %s", d->cfg_path);
+    tell(d, report, line);
+    free(line);
+    return 0;
+}
+
+/* SIGHUP: the same, told to the log alone. */
+static void reload(struct dmn *d)
+{
+    char *report;
+    struct err e;
+    d->reload = 0;
+    serve_reload(d, &report, &e);
+    free(report);
 }
 
 /* A requested iteration waits for a burst of requests to end — a pause of
@@ -455,7 +534,7 @@ static int setup_signals(struct dmn *d, struct err *err)
     struct sigaction sa = {.sa_handler = on_signal};
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART;
-    int sigs[] = {SIGCHLD, SIGTERM, SIGINT, SIGHUP};
+    int sigs[] = {SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGUSR1};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         sigaction(sigs[i], &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
@@ -464,15 +543,7 @@ static int setup_signals(struct dmn *d, struct err *err)
 
 static int open_log(struct dmn *d, struct err *err)
 {
-    const char *dir = cfg_str(d->cfg, "LOGDIR", NULL);
-    char *logdir = join(d->home, dir ? dir : ".");
-    mkdir(logdir, 0755);
-    char *path = join(logdir, cfg_str(d->cfg, "LOGFILE", NULL));
-    d->log = dlog_open(path, (int)cfg_int(d->cfg, "LOGLEVEL", NULL),
-                       (long)cfg_int(d->cfg, "LOGFILEMAXSIZE", NULL),
-                       (int)cfg_int(d->cfg, "LOGFILEROLLDEPTH", NULL), err);
-    free(path);
-    free(logdir);
+    d->log = log_of(d, d->cfg, err);
     return d->log ? 0 : -1;
 }
 
@@ -579,6 +650,9 @@ int daemon_serve(const char *home, int detach)
         return 1;
     }
     dlog_echo(d.log, !detach);
+    log_warnings(&d, NULL);
+    for (size_t i = 0; detach && i < cfg_nwarnings(d.cfg); i++) /* the terminal is still there */
+        fprintf(stderr, "moku serve: warning: %s\n", cfg_warning(d.cfg, i));
     dlog(d.log, 0, "moku serving %s on %s (%zu nodes, %lld processors, %zu jobs restored)",
          d.home, d.sock_path, sched_nnodes(d.s), sched_up_procs(d.s), d.njobs);
     if (detach && detach_now() < 0) {

@@ -120,10 +120,10 @@ static long node_room(struct sched *s, const struct job *j, size_t i, long now)
     return room;
 }
 
-/* Tasks of j node i takes, at most left, and the processors they occupy
- * (*procs: the whole node under exclusive access). */
-static unsigned node_tasks(struct sched *s, const struct job *j, size_t i, long now,
-                           unsigned left, unsigned *procs)
+/* Tasks of j node i could take, at most left, and the processors they
+ * occupy (*procs: the whole node under exclusive access). */
+static unsigned node_tasks_any(struct sched *s, const struct job *j, size_t i, long now,
+                               unsigned left, unsigned *procs)
 {
     long room = node_room(s, j, i, now);
     unsigned ppt = (unsigned)j->procs_per_task, k;
@@ -148,6 +148,23 @@ static unsigned node_tasks(struct sched *s, const struct job *j, size_t i, long 
         *procs = k * ppt;
         return k;
     }
+}
+
+/* Tasks of j node i takes, at most left, and the processors they occupy
+ * (*procs: the whole node under exclusive access). A job with tasks per
+ * node takes exactly that many on a node, or none. */
+static unsigned node_tasks(struct sched *s, const struct job *j, size_t i, long now, unsigned left,
+                           unsigned *procs)
+{
+    unsigned k = node_tasks_any(s, j, i, now, left, procs);
+    if (!j->tpn || k == (unsigned)j->tpn)
+        return k;
+    if (k > (unsigned)j->tpn) {
+        if (s->pol.naccess != NACCESS_SINGLEJOB) /* exclusive: still the whole node */
+            *procs = (unsigned)j->tpn * (unsigned)j->procs_per_task;
+        return (unsigned)j->tpn;
+    }
+    return 0;
 }
 
 static inline void take(struct sched *s, struct job *j, size_t *cap, size_t i, unsigned procs)
@@ -482,7 +499,7 @@ int alloc_job(struct sched *s, struct job *j, long now)
     int table = s->pol.nalloc == NALLOC_FIRSTAVAILABLE || s->pol.nalloc == NALLOC_LASTAVAILABLE;
     if (!s->multi && !plan_region_usable(s, j, 0))
         return -1; /* one region, and j may not use it (a feature no node has) */
-    if (table && !s->multi && s->pol.naccess == NACCESS_SHARED && s->nnodes) {
+    if (table && !s->multi && s->pol.naccess == NACCESS_SHARED && s->nnodes && !j->tpn) {
         left = walk_plain(s, j, &cap, left, s->pol.nalloc == NALLOC_LASTAVAILABLE);
     } else if (table) {
         /* Table order: the free map skips full nodes 64 at a time. */

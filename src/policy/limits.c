@@ -286,6 +286,7 @@ struct chk {
     const double *req;
     char *why;
     size_t len;
+    int alone; /* usage counts as zero (limits_check_alone) */
 };
 
 static long long level_of(const struct chk *x, const struct lim_val *v)
@@ -306,6 +307,8 @@ static const struct lim_val *pick(const struct lim_set *s, const struct chk *x, 
 static int violates(const struct chk *x, enum lim_type t, long long limit, double usage,
                     const char *kind, const char *name, const char *okind, const char *oname)
 {
+    if (x->alone)
+        usage = 0;
     if (limit <= 0 || usage + x->req[t] <= (double)limit + LIM_EPS)
         return 0;
     if (x->why && x->len) {
@@ -435,7 +438,17 @@ int limits_check(const struct limits *L, const struct job *j, enum lim_mode mode
     const struct lim_obj *qos = NULL;
     if (exempt(L, j, &qos, why, len))
         return 0;
-    struct chk x = {j, mode, level, req, why, len};
+    struct chk x = {j, mode, level, req, why, len, 0};
+    return check_creds(L, &x, qos) || check_pairs(L, &x, qos) || check_system(L, &x);
+}
+
+int limits_check_alone(const struct limits *L, const struct job *j, enum lim_mode mode,
+                       enum lim_level level, const double req[LIM_NTYPES], char *why, size_t len)
+{
+    const struct lim_obj *qos = NULL;
+    if (exempt(L, j, &qos, why, len))
+        return 0;
+    struct chk x = {j, mode, level, req, why, len, 1};
     return check_creds(L, &x, qos) || check_pairs(L, &x, qos) || check_system(L, &x);
 }
 
@@ -457,7 +470,7 @@ int limits_check_job(const struct limits *L, const struct job *j, const struct p
         return 0;
     double req[LIM_NTYPES];
     limits_request(j, j->walltime, env, req);
-    struct chk x = {j, LIM_NMODES, LIM_HARD, req, why, len};
+    struct chk x = {j, LIM_NMODES, LIM_HARD, req, why, len, 0};
     for (int k = 0; k < CRED_NKINDS; k++) {
         const struct cred *c = job_cred(j, (enum cred_kind)k);
         if (!c)

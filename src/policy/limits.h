@@ -115,6 +115,14 @@ int limits_check(const struct limits *L, const struct job *j, enum lim_mode mode
                  enum lim_level level, const double req[LIM_NTYPES], char *why, size_t len);
 
 /*
+ * As limits_check, with every usage taken as zero: whether j's request alone
+ * goes over a `mode` limit at `level` — at HARD, a job no amount of waiting
+ * lets run (a 2-processor job under MAXPROC=1). U in `why` is 0.
+ */
+int limits_check_alone(const struct limits *L, const struct job *j, enum lim_mode mode,
+                       enum lim_level level, const double req[LIM_NTYPES], char *why, size_t len);
+
+/*
  * The per-job limits, which no amount of waiting lifts: MAX.WCLIMIT,
  * MAXPROCPERJOB and MAXNODEPERJOB of any of j's credentials (DEFAULT
  * object as fallback), and the system's SYSTEMMAXPROCPERJOB,

@@ -59,6 +59,7 @@ static void free_regions(struct sched *s)
         for (size_t k = 0; k < r->nrv; k++)
             avail_destroy(r->rv[k].inner);
         free(r->rv);
+        free(r->caps);
     }
     free(s->regions);
     s->regions = NULL;
@@ -208,13 +209,48 @@ static long region_shape(struct sched *s, size_t g, long ppt)
     struct region *rg = &s->regions[g];
     if (rg->shape_ppt != ppt) {
         long n = 0;
-        for (size_t i = 0; i < s->nnodes; i++)
-            if ((s->nregions == 1 || s->node_region[i] == g) && s->node_cap[i] >= ppt)
-                n += s->node_cap[i] / ppt;
+        if (rg->caps) { /* the region's node sizes (count_caps) */
+            for (size_t i = 0; i < rg->nnodes; i++)
+                n += rg->caps[i] / ppt;
+        } else {
+            for (size_t i = 0; i < s->nnodes; i++)
+                if ((s->nregions == 1 || s->node_region[i] == g) && s->node_cap[i] >= ppt)
+                    n += s->node_cap[i] / ppt;
+        }
         rg->shape_ppt = ppt;
         rg->shape_tasks = n;
     }
     return rg->shape_tasks;
+}
+
+/* Nodes of region g with at least `need` processors up (all of them, as
+ * far as is known, before the first rebuild has counted them). */
+static long nodes_holding(const struct region *rg, long need)
+{
+    if (!rg->caps)
+        return LONG_MAX / 2;
+    size_t lo = 0, hi = rg->nnodes; /* first cap >= need */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (rg->caps[mid] < need)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (long)(rg->nnodes - lo);
+}
+
+/* A job with tasks per node (j->tpn) takes them on whole nodes of its own:
+ * `tasks` capped at what the region's nodes able to hold tpn tasks take,
+ * in whole nodes. Counts, not places: processors free on different nodes
+ * may still not make a node's share, and then the start waits
+ * (policy/alloc.c says so, and the reservation goes later). */
+static long tpn_cap(const struct sched *s, const struct job *j, size_t g, long tasks)
+{
+    long nodes = nodes_holding(&s->regions[g], (long)j->tpn * j->procs_per_task);
+    if (nodes < tasks / j->tpn) /* (no overflow: nodes is then small) */
+        tasks = nodes * j->tpn;
+    return tasks - tasks % j->tpn;
 }
 
 /* Tasks of j that `procs` free processors of region g can hold. */
@@ -222,16 +258,23 @@ static long tasks_in(struct sched *s, const struct job *j, size_t g, long long p
 {
     if (procs <= 0 || s->regions[g].maxprocs < j->procs_per_task)
         return 0; /* no node here can hold one task */
-    long np = node_procs(s, g), ppt = j->procs_per_task;
+    long np = node_procs(s, g), ppt = j->procs_per_task, t;
     switch (s->pol.naccess) {
     case NACCESS_SINGLETASK:
+        if (j->tpn > 1)
+            return 0; /* one task a node */
         return np >= ppt ? (long)(procs / np) : 0;
     case NACCESS_SINGLEJOB:
+        if (j->tpn)
+            return np / ppt >= j->tpn ? (long)(procs / np) * j->tpn : 0;
         return np >= ppt ? (long)(procs / np) * (np / ppt) : 0;
-    default: {
-        long t = (long)(procs / ppt), most = ppt > 1 ? region_shape(s, g, ppt) : t;
-        return t < most ? t : most;
-    }
+    default:
+        t = (long)(procs / ppt);
+        if (j->tpn)
+            return tpn_cap(s, j, g, t);
+        if (ppt > 1 && t > region_shape(s, g, ppt))
+            t = region_shape(s, g, ppt);
+        return t;
     }
 }
 
@@ -244,12 +287,19 @@ static long long procs_for(const struct sched *s, const struct job *j, size_t g,
     case NACCESS_SINGLETASK:
         return (long long)tasks * np;
     case NACCESS_SINGLEJOB: {
-        long per = np / ppt;
+        long per = j->tpn ? j->tpn : np / ppt;
         return per ? (long long)((tasks + per - 1) / per) * np : 0;
     }
     default:
         return (long long)tasks * ppt;
     }
+}
+
+/* The one-region fast path: whether the nodes can hold j's share of tasks
+ * per node at all (no tasks per node: yes). */
+static int plain_tpn_ok(const struct sched *s, const struct job *j)
+{
+    return !j->tpn || tpn_cap(s, j, 0, j->tasks) >= j->tasks;
 }
 
 void plan_forget(struct sched *s)
@@ -272,7 +322,8 @@ int plan_fits(struct sched *s, const struct job *j, long t)
     long long need = job_procs(j);
     if (!s->multi) {
         if (!plan_region_usable(s, j, 0) || s->regions[0].maxprocs < j->procs_per_task ||
-            (j->procs_per_task > 1 && j->tasks > region_shape(s, 0, j->procs_per_task)))
+            (j->procs_per_task > 1 && j->tasks > region_shape(s, 0, j->procs_per_task)) ||
+            !plain_tpn_ok(s, j))
             return 0;
         if (t <= avail_origin(s->avail) && avail_free_now(s->avail) < need)
             return 0;
@@ -316,7 +367,8 @@ long plan_earliest(struct sched *s, const struct job *j, long from)
 {
     if (!s->multi) {
         if (!plan_region_usable(s, j, 0) || s->regions[0].maxprocs < j->procs_per_task ||
-            (j->procs_per_task > 1 && j->tasks > region_shape(s, 0, j->procs_per_task)))
+            (j->procs_per_task > 1 && j->tasks > region_shape(s, 0, j->procs_per_task)) ||
+            !plain_tpn_ok(s, j))
             return AVAIL_NEVER;
         return avail_earliest(s->avail, from, j->walltime, job_procs(j));
     }
@@ -596,6 +648,27 @@ static char *node_key(const struct sched *s, size_t i)
     return k;
 }
 
+static int cap_cmp(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Each region's node sizes, ascending (nodes_holding). */
+static void count_caps(struct sched *s)
+{
+    size_t *fill = xcalloc(s->nregions + 1, sizeof *fill);
+    for (size_t g = 0; g < s->nregions; g++)
+        s->regions[g].caps = xcalloc(s->regions[g].nnodes + 1, sizeof *s->regions[g].caps);
+    for (size_t i = 0; i < s->nnodes; i++) {
+        size_t g = s->node_region[i];
+        s->regions[g].caps[fill[g]++] = s->node_cap[i];
+    }
+    for (size_t g = 0; g < s->nregions; g++)
+        qsort(s->regions[g].caps, s->regions[g].nnodes, sizeof *s->regions[g].caps, cap_cmp);
+    free(fill);
+}
+
 static void assign_regions(struct sched *s)
 {
     struct strmap seen;
@@ -620,6 +693,7 @@ static void assign_regions(struct sched *s)
             s->regions[g].maxprocs = s->node_cap[i];
     }
     strmap_free(&seen);
+    count_caps(s);
     for (size_t i = 0; i < s->nnodes; i++)
         free(keys[i]);
     free(keys);

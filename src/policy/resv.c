@@ -353,6 +353,20 @@ static void note_number(struct sched *s, const char *base, long n)
     s->seqs[s->nseqs++] = (struct resv_seq){xstrdup(base), n + 1};
 }
 
+long sched_resv_next_number(const struct sched *s, const char *base)
+{
+    for (size_t i = 0; i < s->nseqs; i++)
+        if (strcmp(s->seqs[i].base, base) == 0)
+            return s->seqs[i].next;
+    return 0;
+}
+
+void sched_resv_number_from(struct sched *s, const char *base, long next)
+{
+    if (next > 0)
+        note_number(s, base, next - 1);
+}
+
 static const char *base_of(const struct resv_spec *sp)
 {
     if (sp->name && *sp->name)

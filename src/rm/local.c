@@ -587,14 +587,32 @@ int local_start(struct local *l, const struct local_job *j, struct err *err)
 
 /* ---- poll ---- */
 
-/* Parse "exit N\nend N\nreason R\n". */
+/* "message <text>\n" at the end of a status file (absent before moku
+ * kept one: that is not an error). */
+static int parse_message(const char *text, struct local_status *st)
+{
+    st->message[0] = '\0';
+    if (!*text)
+        return 0;
+    if (strncmp(text, "message ", 8) != 0)
+        return -1;
+    text += 8;
+    size_t n = strcspn(text, "\n");
+    if (text[n] != '\n' || text[n + 1] != '\0' || n >= sizeof st->message)
+        return -1;
+    memcpy(st->message, text, n);
+    st->message[n] = '\0';
+    return 0;
+}
+
+/* Parse "exit N\nend N\nreason R\n[message M\n]". */
 static int parse_status(const char *text, struct local_status *st)
 {
     char reason[32];
     int n = 0;
     if (sscanf(text, "exit %d\nend %ld\nreason %31s\n%n", &st->exit_code, &st->end, reason,
                &n) != 3 ||
-        n == 0 || text[n] != '\0')
+        n == 0 || parse_message(text + n, st) < 0)
         return -1;
     static const char *const ok[] = {"completed", "walltime", "cancelled", "failed"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
@@ -609,7 +627,7 @@ static int parse_status(const char *text, struct local_status *st)
  * error. */
 static int read_status(const char *dir, struct local_status *st, struct err *err)
 {
-    char path[FILE_PATH_MAX], buf[256];
+    char path[FILE_PATH_MAX], buf[256 + LOCAL_MSG_MAX];
     snprintf(path, sizeof path, "%s/%s", dir, LOCAL_F_STATUS);
     ssize_t n = read_small(path, buf, sizeof buf);
     if (n < 0 && errno == ENOENT)

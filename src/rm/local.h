@@ -26,7 +26,8 @@
  *     SIGCONT to the job's process group;
  *   - when the job's process exits, writes <spooldir>/status atomically:
  *     "exit <code>\nend <epoch>\nreason <completed|walltime|cancelled|failed>\n"
- *     (code: the exit status, or 128 + signal), then exits.
+ *     (code: the exit status, or 128 + signal), then for a job that could not
+ *     start "message <why, one line>\n", then exits.
  *
  * Spool files (names: LOCAL_F_* below): job.json (the start request,
  * written by local_start, 0600), nodefile (0644: the job reads it),
@@ -88,6 +89,8 @@ struct local_job {
 
 /* Longest job id (the spool directory's name). */
 #define LOCAL_ID_MAX 64
+/* Longest message in a status file, its NUL included. */
+#define LOCAL_MSG_MAX 512
 
 struct local;
 
@@ -108,7 +111,9 @@ void local_destroy(struct local *l);
  * (with its supervisor.log). Problems the supervisor meets while starting
  * the job as the user (working directory, output files, exec) are not
  * errors here: the job ends at once with reason "failed" and exit 127, the
- * message in its error file (when it could be opened) and supervisor.log. */
+ * message in its error file (when it can be written as the user: not when
+ * the error file itself is the problem), supervisor.log and the status
+ * file's message line. */
 int local_start(struct local *l, const struct local_job *j, struct err *err);
 
 enum local_state {
@@ -124,6 +129,7 @@ struct local_status {
     int exit_code;     /* LOCAL_ENDED */
     long end;          /* LOCAL_ENDED: epoch seconds */
     char reason[16];   /* LOCAL_ENDED: completed, walltime, cancelled, failed */
+    char message[LOCAL_MSG_MAX]; /* LOCAL_ENDED: why it could not start, or "" */
 };
 
 /* Where job `id` stands (reaps its supervisor if this struct local started it).

@@ -2,6 +2,7 @@
  * local_ops — the local resource manager (rm/local.c) behind the
  * resource-manager table (rm/rm.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -50,6 +51,7 @@ static int lo_status(void *ctx, const char *id, long now, struct rm_status *st, 
     *st = (struct rm_status){.state = map[ls.state], .exit_code = ls.exit_code, .end = ls.end};
     memcpy(st->reason, ls.reason, sizeof st->reason);
     st->reason[sizeof st->reason - 1] = '\0';
+    snprintf(st->message, sizeof st->message, "%s", ls.message);
     return 0;
 }
 

@@ -45,6 +45,7 @@ struct rm_status {
     int exit_code; /* RM_ENDED */
     long end;      /* RM_ENDED: when */
     char reason[16]; /* RM_ENDED: completed, walltime, cancelled, failed */
+    char message[512]; /* RM_ENDED: why it could not start (reason failed), or "" */
 };
 
 struct rm_ops {

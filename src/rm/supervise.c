@@ -56,6 +56,7 @@ struct sv {
     pid_t pid;          /* the job's process, leader of its process group */
     int errpipe;        /* read end: the child's message when it could not start the job */
     const char *reason; /* completed, walltime, cancelled, failed */
+    char message[LOCAL_MSG_MAX]; /* why the job could not start ("" = no reason known) */
     int terminating, suspended, done;
     double wall_end;    /* monotonic time of the walltime SIGTERM */
     double kill_at;     /* monotonic time of the SIGKILL, 0 = none */
@@ -73,6 +74,22 @@ static void sv_log(const struct sv *sv, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     fprintf(stderr, "moku _supervise %s: %s\n", sv->job.id ? sv->job.id : sv->dir, msg);
+}
+
+/* Log why the job could not start, and keep the first such reason for the
+ * status file (the daemon shows it in checkjob). */
+static void sv_fail(struct sv *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void sv_fail(struct sv *sv, const char *fmt, ...)
+{
+    char msg[LOCAL_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    sv_log(sv, "%s", msg);
+    if (!sv->message[0])
+        snprintf(sv->message, sizeof sv->message, "%s", msg);
 }
 
 static double mono_now(void)
@@ -247,13 +264,23 @@ static void build_env(const struct sv *sv, const struct passwd *pw, struct envv 
 
 /* ---- the job's process (after fork) ---- */
 
-/* Report why the job could not start: to the supervisor (the pipe), and to
- * the job's error file once it is open; then end the child. The supervisor
- * is single-threaded, so stdio is safe in its forked child. */
-static void child_fail(int pipefd, int err_open, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4), noreturn));
+/* How far the child got, for child_fail: where the user may be told. */
+enum child_stage {
+    STAGE_NONE, /* no error file to tell: still the daemon's identity (no file of the
+                   user's is touched), or the error file itself cannot be opened */
+    STAGE_USER, /* the job's user now, its error file not open yet: open it to tell */
+    STAGE_OPEN, /* stderr is the job's error file */
+};
 
-static void child_fail(int pipefd, int err_open, const char *fmt, ...)
+/* Report why the job could not start: to the supervisor (the pipe), and to
+ * the job's error file when it can be written as the user (Torque leaves the
+ * reason there too); then end the child. The supervisor is single-threaded,
+ * so stdio is safe in its forked child. */
+static void child_fail(const struct sv_job *j, int pipefd, enum child_stage stage, const char *fmt,
+                       ...) __attribute__((format(printf, 4, 5), noreturn));
+
+static void child_fail(const struct sv_job *j, int pipefd, enum child_stage stage, const char *fmt,
+                       ...)
 {
     char msg[1024];
     va_list ap;
@@ -262,7 +289,12 @@ static void child_fail(int pipefd, int err_open, const char *fmt, ...)
     va_end(ap);
     size_t len = n < 0 ? 0 : (size_t)n < sizeof msg - 1 ? (size_t)n : sizeof msg - 2;
     msg[len++] = '\n';
-    if (write(pipefd, msg, len) < 0 || (err_open && write(2, msg, len) < 0))
+    int errfd = stage == STAGE_OPEN ? 2 : -1;
+    if (stage == STAGE_USER)
+        errfd = open(j->err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (write(pipefd, msg, len) < 0)
+        _exit(FAILED_EXIT);
+    if (errfd >= 0 && (write(errfd, "moku: ", 6) < 0 || write(errfd, msg, len) < 0))
         _exit(FAILED_EXIT);
     _exit(FAILED_EXIT);
 }
@@ -275,21 +307,24 @@ static void child_identity(const struct sv_job *j, int pipefd)
     gid_t gid = (gid_t)j->gid;
     if (geteuid() != 0) {
         if (getuid() != uid)
-            child_fail(pipefd, 0, "job %s: running as uid %ld, cannot run as uid %ld", j->id,
-                       (long)getuid(), (long)uid);
+            child_fail(j, pipefd, STAGE_NONE, "job %s: running as uid %ld, cannot run as uid %ld",
+                       j->id, (long)getuid(), (long)uid);
         return;
     }
     if (uid == 0 && strcmp(j->user, "root") != 0)
-        child_fail(pipefd, 0, "job %s: uid 0 for user '%s': refusing to run it as root", j->id,
-                   j->user);
+        child_fail(j, pipefd, STAGE_NONE, "job %s: uid 0 for user '%s': refusing to run it as root",
+                   j->id, j->user);
     if (initgroups(j->user, gid) < 0)
-        child_fail(pipefd, 0, "job %s: initgroups(%s): %s", j->id, j->user, strerror(errno));
+        child_fail(j, pipefd, STAGE_NONE, "job %s: initgroups(%s): %s", j->id, j->user,
+                   strerror(errno));
     if (setgid(gid) < 0)
-        child_fail(pipefd, 0, "job %s: setgid(%ld): %s", j->id, (long)gid, strerror(errno));
+        child_fail(j, pipefd, STAGE_NONE, "job %s: setgid(%ld): %s", j->id, (long)gid,
+                   strerror(errno));
     if (setuid(uid) < 0)
-        child_fail(pipefd, 0, "job %s: setuid(%ld): %s", j->id, (long)uid, strerror(errno));
+        child_fail(j, pipefd, STAGE_NONE, "job %s: setuid(%ld): %s", j->id, (long)uid,
+                   strerror(errno));
     if (uid != 0 && (setuid(0) == 0 || geteuid() == 0))
-        child_fail(pipefd, 0, "job %s: could not drop root privileges", j->id);
+        child_fail(j, pipefd, STAGE_NONE, "job %s: could not drop root privileges", j->id);
 }
 
 /* stdout and stderr to the job's files, opened as the user (Torque
@@ -299,14 +334,14 @@ static void child_output(const struct sv_job *j, int pipefd)
     int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
     int out = open(j->out, flags, 0600);
     if (out < 0)
-        child_fail(pipefd, 0, "job %s: %s: cannot open the output file: %s", j->id, j->out,
-                   strerror(errno));
+        child_fail(j, pipefd, STAGE_USER, "job %s: %s: cannot open the output file: %s", j->id,
+                   j->out, strerror(errno));
     int errfd = strcmp(j->out, j->err) == 0 ? out : open(j->err, flags, 0600);
     if (errfd < 0)
-        child_fail(pipefd, 0, "job %s: %s: cannot open the error file: %s", j->id, j->err,
-                   strerror(errno));
+        child_fail(j, pipefd, STAGE_NONE, "job %s: %s: cannot open the error file: %s", j->id,
+                   j->err, strerror(errno));
     if (dup2(out, 1) < 0 || dup2(errfd, 2) < 0)
-        child_fail(pipefd, 0, "job %s: dup2: %s", j->id, strerror(errno));
+        child_fail(j, pipefd, STAGE_NONE, "job %s: dup2: %s", j->id, strerror(errno));
 }
 
 /* execve the script: directly when it starts with "#!" and the user may
@@ -316,8 +351,8 @@ static void child_exec(const struct sv_job *j, char **env, int pipefd)
     char head[2] = {0};
     int fd = open(j->script, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        child_fail(pipefd, 1, "job %s: %s: cannot read the script: %s", j->id, j->script,
-                   strerror(errno));
+        child_fail(j, pipefd, STAGE_OPEN, "job %s: %s: cannot read the script: %s", j->id,
+                   j->script, strerror(errno));
     ssize_t n = read(fd, head, sizeof head);
     close(fd);
     if (n == 2 && head[0] == '#' && head[1] == '!' && access(j->script, X_OK) == 0) {
@@ -327,7 +362,8 @@ static void child_exec(const struct sv_job *j, char **env, int pipefd)
         char *const argv[] = {"sh", (char *)j->script, NULL};
         execve("/bin/sh", argv, env);
     }
-    child_fail(pipefd, 1, "job %s: cannot execute %s: %s", j->id, j->script, strerror(errno));
+    child_fail(j, pipefd, STAGE_OPEN, "job %s: cannot execute %s: %s", j->id, j->script,
+               strerror(errno));
 }
 
 static void child_main(const struct sv *sv, char **env, int pipefd)
@@ -342,8 +378,9 @@ static void child_main(const struct sv *sv, char **env, int pipefd)
     close_range(3, ~0U, CLOSE_RANGE_CLOEXEC); /* nothing of ours leaks into the job */
     child_identity(&sv->job, pipefd);
     if (chdir(sv->job.cwd) < 0)
-        child_fail(pipefd, 0, "job %s: %s: cannot enter the working directory: %s", sv->job.id,
-                   sv->job.cwd, strerror(errno));
+        child_fail(&sv->job, pipefd, STAGE_USER,
+                   "job %s: %s: cannot enter the working directory: %s", sv->job.id, sv->job.cwd,
+                   strerror(errno));
     child_output(&sv->job, pipefd);
     child_exec(&sv->job, env, pipefd);
 }
@@ -352,14 +389,14 @@ static void child_main(const struct sv *sv, char **env, int pipefd)
 
 /* The user's passwd entry: required when dropping root (initgroups needs the
  * name and it must match the uid), optional otherwise (HOME, SHELL). */
-static int lookup_user(const struct sv *sv, struct passwd **pw)
+static int lookup_user(struct sv *sv, struct passwd **pw)
 {
     *pw = getpwnam(sv->job.user);
     if (geteuid() != 0)
         return 0;
     if (!*pw || (*pw)->pw_uid != (uid_t)sv->job.uid) {
-        sv_log(sv, "user '%s' %s uid %ld", sv->job.user, *pw ? "does not have" : "unknown; wanted",
-               (long)sv->job.uid);
+        sv_fail(sv, "job %s: user '%s' %s uid %ld", sv->job.id, sv->job.user,
+                *pw ? "does not have" : "unknown; wanted", (long)sv->job.uid);
         return -1;
     }
     return 0;
@@ -375,7 +412,7 @@ static int start_job(struct sv *sv)
         return -1;
     build_env(sv, pw, &env);
     if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0) { /* never blocks the supervisor */
-        sv_log(sv, "pipe: %s", strerror(errno));
+        sv_fail(sv, "job %s: pipe: %s", sv->job.id, strerror(errno));
         env_free(&env);
         return -1;
     }
@@ -387,7 +424,7 @@ static int start_job(struct sv *sv)
     env_free(&env);
     if (sv->pid < 0) {
         close(p[0]);
-        sv_log(sv, "fork: %s", strerror(e));
+        sv_fail(sv, "job %s: fork: %s", sv->job.id, strerror(e));
         return -1;
     }
     setpgid(sv->pid, sv->pid); /* also here: signals may be sent before the child runs */
@@ -500,7 +537,7 @@ static void run_job(struct sv *sv)
 }
 
 /* The exit code, and "failed" when the child said it could not start the
- * job (its message, in the pipe, goes to the log). */
+ * job (its message, in the pipe, goes to the log and the status file). */
 static int job_outcome(struct sv *sv)
 {
     char msg[1024];
@@ -509,7 +546,7 @@ static int job_outcome(struct sv *sv)
     if (n > 0) {
         msg[n] = '\0';
         msg[strcspn(msg, "\n")] = '\0';
-        sv_log(sv, "%s", msg);
+        sv_fail(sv, "%s", msg);
         sv->reason = "failed";
     }
     if (WIFEXITED(sv->wstatus))
@@ -519,9 +556,17 @@ static int job_outcome(struct sv *sv)
 
 static int write_status(struct sv *sv, int code)
 {
-    char text[128];
-    snprintf(text, sizeof text, "exit %d\nend %ld\nreason %s\n", code, (long)time(NULL),
-             sv->reason);
+    char text[128 + LOCAL_MSG_MAX];
+    int n = snprintf(text, sizeof text, "exit %d\nend %ld\nreason %s\n", code, (long)time(NULL),
+                     sv->reason);
+    if (sv->message[0] && n > 0 && (size_t)n < sizeof text) {
+        /* One line: the message's own control characters (none are
+         * expected; paths may hold anything) become blanks. */
+        for (char *c = sv->message; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = ' ';
+        snprintf(text + n, sizeof text - (size_t)n, "message %s\n", sv->message);
+    }
     sv_log(sv, "job ended: exit %d, %s", code, sv->reason);
     return write_atomic(sv, LOCAL_F_STATUS, text);
 }

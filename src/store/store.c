@@ -39,7 +39,7 @@
 #include "store/store_int.h"
 #include "util/mem.h"
 
-#define STORE_SCHEMA 2     /* PRAGMA user_version written by this code */
+#define STORE_SCHEMA 3     /* PRAGMA user_version written by this code */
 #define STORE_BUSY_MS 5000 /* wait this long for another connection's lock */
 #define STORE_STR_(x) #x
 #define STORE_STR(x) STORE_STR_(x)
@@ -86,6 +86,12 @@ static const char *const upgrade_sql[STORE_SCHEMA] = {
           "CREATE TABLE resv_nodes (resv TEXT NOT NULL REFERENCES resvs (id) ON DELETE CASCADE,"
           " pos INTEGER NOT NULL, node TEXT NOT NULL, procs INTEGER NOT NULL,"
           " PRIMARY KEY (resv, pos)) WITHOUT ROWID;",
+    /* 3: why a job failed to start (checkjob's Messages), qsub -m and -M, the
+     * node features of -l nodes=N:feature. */
+    [2] = "ALTER TABLE jobs ADD COLUMN message TEXT;"
+          "ALTER TABLE jobs ADD COLUMN mail_events TEXT;"
+          "ALTER TABLE jobs ADD COLUMN mail_users TEXT;"
+          "ALTER TABLE jobs ADD COLUMN features TEXT;",
 };
 
 /* The job columns after id, in the order job_bind and job_read use. */
@@ -93,9 +99,9 @@ static const char *const upgrade_sql[STORE_SCHEMA] = {
     "name, user_name, group_name, uid, gid, account, class, qos, tasks, ppn, nodes, mem_mb, "      \
     "walltime, submit, start_after, holds, sysprio_mode, sysprio, state, start_time, end_time, "   \
     "exit_status, hosts, script, cwd, out_path, err_path, advres, env, bypass, defercount, "       \
-    "deferred_until"
-#define JOB_NCOLS 32
-#define JOB_QMARKS "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
+    "deferred_until, message, mail_events, mail_users, features"
+#define JOB_NCOLS 36
+#define JOB_QMARKS "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
 
 static const char *const stmt_sql[S_COUNT] = {
     [S_BEGIN] = "BEGIN IMMEDIATE",
@@ -119,6 +125,8 @@ static const char *const stmt_sql[S_COUNT] = {
                  " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
     [S_KV_DEL] = "DELETE FROM kv WHERE key = ?",
     [S_KV_GET] = "SELECT value FROM kv WHERE key = ?",
+    [S_KV_EACH] = "SELECT key, value, 0, 0, 0.0 FROM kv WHERE substr(key, 1, length(?1)) = ?1"
+                  " ORDER BY key",
     [S_EVENT] = "INSERT INTO events (time, job, kind, text) VALUES (?, ?, ?, ?)",
     [S_EVENTS] = "SELECT kind, text, time, job, 0.0 FROM"
                  " (SELECT id, kind, text, time, job FROM events ORDER BY id DESC LIMIT ?)"
@@ -371,6 +379,10 @@ static void job_bind(struct binder *b, const struct store_job *j)
     bind_i64(b, j->bypass);
     bind_i64(b, j->defercount);
     bind_i64(b, j->deferred_until);
+    bind_text(b, j->message);
+    bind_text(b, j->mail_events);
+    bind_text(b, j->mail_users);
+    bind_text(b, j->features);
 }
 
 /* The current row ("id, " JOB_COLS) into a zeroed j; strings allocated. */
@@ -410,6 +422,10 @@ static void job_read(sqlite3_stmt *s, struct store_job *j)
     j->bypass = (long)sqlite3_column_int64(s, c++);
     j->defercount = sqlite3_column_int(s, c++);
     j->deferred_until = (long)sqlite3_column_int64(s, c++);
+    j->message = col_str(s, c++);
+    j->mail_events = col_str(s, c++);
+    j->mail_users = col_str(s, c++);
+    j->features = col_str(s, c++);
 }
 
 int store_job_add(struct store *st, struct store_job *j, struct err *err)
@@ -477,6 +493,10 @@ void store_job_free(struct store_job *j)
     free(j->err_path);
     free(j->advres);
     free(j->env);
+    free(j->message);
+    free(j->mail_events);
+    free(j->mail_users);
+    free(j->features);
     memset(j, 0, sizeof *j);
 }
 
@@ -741,6 +761,27 @@ int store_script_get(struct store *st, long id, char **text, struct err *err)
         ret = db_err(st, err, what);
     }
     stmt_done(s);
+    return ret;
+}
+
+/* In key order. */
+int store_kv_each(struct store *st, const char *prefix,
+                  int (*fn)(void *ctx, const char *key, const char *value), void *ctx,
+                  struct err *err)
+{
+    char what[128];
+    snprintf(what, sizeof what, "reading the keys '%s...'", prefix ? prefix : "(null)");
+    sqlite3_stmt *s = st->stmt[S_KV_EACH];
+    struct binder b = {s, 0, SQLITE_OK};
+    bind_text(&b, prefix);
+    struct row *v;
+    size_t n;
+    if (bind_check(st, &b, err, what) < 0 || rows_collect(st, s, &v, &n, err, what) < 0)
+        return -1;
+    int ret = 0;
+    for (size_t i = 0; i < n && ret == 0; i++)
+        ret = fn(ctx, v[i].s1, v[i].s2);
+    rows_free(v, n);
     return ret;
 }
 

@@ -61,6 +61,12 @@ struct store_job {
     long bypass;         /* backfill bypass count */
     int defercount;
     long deferred_until; /* epoch, 0 = not deferred */
+    char *message;       /* why it failed to start or was ended (checkjob's Messages), or
+                            NULL */
+    char *mail_events;   /* qsub -m: letters of "abef", or "n"; NULL = not given */
+    char *mail_users;    /* qsub -M: comma list of addresses; NULL = not given */
+    char *features;      /* node features of -l nodes=N:feat1:feat2, as "feat1,feat2";
+                            NULL = none */
 };
 
 /* Open (creating if needed) the database at path; WAL mode, FULL sync,
@@ -176,6 +182,11 @@ int store_fs_load(struct store *st, long since,
  * in len bytes with its NUL is an error, never cut. */
 int store_kv_set(struct store *st, const char *key, const char *value, struct err *err);
 int store_kv_get(struct store *st, const char *key, char *value, size_t len, struct err *err);
+/* Call fn for every key that starts with prefix, in key order (fn as for
+ * store_jobs_active). A NULL prefix is an error. */
+int store_kv_each(struct store *st, const char *prefix,
+                  int (*fn)(void *ctx, const char *key, const char *value), void *ctx,
+                  struct err *err);
 
 /* Append to the event log: time (epoch), job id (0 = none), kind
  * ("submit", "start", "end", "cancel", "hold", ...), free text. */

@@ -33,6 +33,7 @@ enum stmt_id {
     S_KV_SET,
     S_KV_DEL,
     S_KV_GET,
+    S_KV_EACH,
     S_EVENT,
     S_EVENTS,
     S_SCRIPT_PUT,

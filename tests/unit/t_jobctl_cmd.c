@@ -294,6 +294,28 @@ static void test_runjob(void)
     check_error(s, "runjob 3", "cannot locate idle job '3'");
     check_error(s, "runjob", "usage: runjob [-f] [-x] JOB");
     check_error(s, "runjob 2 3", "usage");
+    check_error(s, "runjob -z 2", "runjob: unknown option '-z' (-f, -x or -c)");
+    sched_destroy(s);
+}
+
+/* A held job: refused unless forced (Maui's runjob -f), and then the reply
+ * says the holds went. A forced start that fails leaves the holds. */
+static void test_runjob_held(void)
+{
+    struct sched *s = scenario();
+    check_reply(s, "sethold 2", "holds modified for job 2\n");
+    check_error(s, "runjob -f 2", "insufficient idle procs");
+    CHECK_EQ(job(s, "2")->holds, HOLD_USER);
+    sched_job_ended(s, job(s, "1"), NOW);
+    check_reply(s, "sethold -h user 3", "holds modified for job 3\n");
+    check_reply(s, "sethold -h batch 3", "holds modified for job 3\n");
+    check_error(s, "runjob 3",
+                "runjob: job '3' has user and batch holds (release them, or runjob -f to start it "
+                "anyway)");
+    CHECK_EQ(job(s, "3")->state, JOB_IDLE);
+    check_reply(s, "runjob -f 3",
+                "job '3' started on 2 procs (forced: its user and batch holds were released)\n");
+    CHECK_EQ(job(s, "3")->state, JOB_RUNNING);
     sched_destroy(s);
 }
 
@@ -338,6 +360,7 @@ int main(void)
     TEST_RUN(test_setspri_reorders);
     TEST_RUN(test_setqos);
     TEST_RUN(test_runjob);
+    TEST_RUN(test_runjob_held);
     TEST_RUN(test_json);
     TEST_RUN(test_long_words);
     return TEST_DONE();

@@ -492,6 +492,22 @@ static void test_bad_cwd(void)
         CHECK(now_s() - t0 < 2);
         snprintf(path, sizeof path, "%s/bad/%s", f.spool, LOCAL_F_LOG);
         CHECK_HAS(slurp(path, buf, sizeof buf), "/nonexistent/moku-dir");
+        /* The reason is in the status too, for the daemon to keep. */
+        CHECK_HAS(st.message, "/nonexistent/moku-dir: cannot enter the working directory");
+    }
+    /* An output file that cannot be created: the reason goes to the error
+     * file, which can. */
+    char errf[256];
+    snprintf(errf, sizeof errf, "%s/out.err", f.work);
+    j = fx_job(&f, "out", script);
+    j.out_path = "/nonexistent/moku-dir/x.out";
+    j.err_path = errf;
+    if (start_ok(&f, &j) == 0) {
+        wait_end(f.l, "out", 5, &st);
+        CHECK_STR(st.reason, "failed");
+        CHECK_HAS(st.message, "job out: /nonexistent/moku-dir/x.out: cannot open the output file");
+        CHECK_HAS(slurp(errf, buf, sizeof buf), "moku: job out: /nonexistent/moku-dir/x.out: "
+                                                "cannot open the output file");
     }
     /* A script that is not there: the message reaches the error file too. */
     char errp[256];

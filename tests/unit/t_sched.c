@@ -52,6 +52,7 @@ static void replay(struct run *r, const struct sched_policy *pol, int nodes, int
 
 static void done(struct run *r)
 {
+    sim_outcomes_free(r->out, r->wl.njobs); /* a rejected job's reason */
     sched_destroy(r->s);
 }
 

@@ -157,6 +157,10 @@ static void job_fill(struct store_job *j, long k)
     j->bypass = k * 3;
     j->defercount = (int)(k % 5);
     j->deferred_until = 1700000400 + k;
+    j->message = fmt_str("job %ld: /x: cannot open the output file", k);
+    j->mail_events = xstrdup(k % 2 ? "abe" : "n");
+    j->mail_users = fmt_str("u%ld@example.org,root", k);
+    j->features = fmt_str("f%ld,bigmem", k);
 }
 
 static int str_same(const char *a, const char *b)
@@ -200,6 +204,10 @@ static void check_job_eq(const struct store_job *a, const struct store_job *b)
     CHECK_EQ(a->bypass, b->bypass);
     CHECK_EQ(a->defercount, b->defercount);
     CHECK_EQ(a->deferred_until, b->deferred_until);
+    CHECK(str_same(a->message, b->message));
+    CHECK(str_same(a->mail_events, b->mail_events));
+    CHECK(str_same(a->mail_users, b->mail_users));
+    CHECK(str_same(a->features, b->features));
 }
 
 /* Stored job id equals job_fill(k) with id k. */
@@ -260,7 +268,7 @@ static void test_open_create_reopen(void)
     CHECK(stat(path, &sb) == 0);
     store_close(st);
     CHECK_STR(raw_text(path, "PRAGMA journal_mode", buf), "wal");
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 2);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 3);
     CHECK_EQ(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN "
                            "('jobs','nodes','fairshare','kv','events','jobs_state','jobs_end',"
                            "'resvs','resv_nodes')"),
@@ -616,6 +624,14 @@ static void test_fairshare(void)
     tmpdir_remove();
 }
 
+static int log_kv(void *ctx, const char *key, const char *value)
+{
+    struct textlog *t = ctx;
+    size_t n = strlen(t->text);
+    snprintf(t->text + n, sizeof t->text - n, "%s=%s;", key, value);
+    return 0;
+}
+
 static void test_kv(void)
 {
     tmpdir_make();
@@ -645,6 +661,17 @@ static void test_kv(void)
     /* A NULL value removes the key. */
     CHECK_EQ(store_kv_set(st, "paused", NULL, &e), 0);
     CHECK_EQ(store_kv_get(st, "paused", v, sizeof v, &e), 0);
+    /* Keys by prefix, in key order; other keys and a LIKE pattern are not matched. */
+    CHECK_EQ(store_kv_set(st, "resv.next.b", "3", &e), 0);
+    CHECK_EQ(store_kv_set(st, "resv.next.a", "7", &e), 0);
+    CHECK_EQ(store_kv_set(st, "resv.nextX", "9", &e), 0);
+    CHECK_EQ(store_kv_set(st, "resv_next.c", "9", &e), 0);
+    struct textlog t = {""};
+    CHECK_EQ(store_kv_each(st, "resv.next.", log_kv, &t, &e), 0);
+    CHECK_STR(t.text, "resv.next.a=7;resv.next.b=3;");
+    t.text[0] = '\0';
+    CHECK_EQ(store_kv_each(st, "resv%", log_kv, &t, &e), 0);
+    CHECK_STR(t.text, "");
     store_close(st);
     tmpdir_remove();
 }
@@ -923,7 +950,8 @@ static void test_resv_hostile_rows(void)
     }
 }
 
-/* A version-1 database (before reservations) is upgraded in place. */
+/* A version-1 database (before reservations) is upgraded in place, and a
+ * version-2 one (before job messages and mail) keeps its jobs. */
 static void test_schema_upgrade(void)
 {
     tmpdir_make();
@@ -932,10 +960,14 @@ static void test_schema_upgrade(void)
     struct err e = {""};
     CHECK_EQ(store_kv_set(st, "k", "kept", &e), 0);
     store_close(st);
-    CHECK_EQ(raw_exec(path, "DROP TABLE resv_nodes; DROP TABLE resvs; PRAGMA user_version = 1"),
+    CHECK_EQ(raw_exec(path, "DROP TABLE resv_nodes; DROP TABLE resvs;"
+                            "ALTER TABLE jobs DROP COLUMN message;"
+                            "ALTER TABLE jobs DROP COLUMN mail_events;"
+                            "ALTER TABLE jobs DROP COLUMN mail_users;"
+                            "ALTER TABLE jobs DROP COLUMN features; PRAGMA user_version = 1"),
              0);
     st = open_ok(path);
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 2);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 3);
     char v[8];
     CHECK_EQ(store_kv_get(st, "k", v, sizeof v, &e), 1);
     CHECK_STR(v, "kept");
@@ -943,6 +975,23 @@ static void test_schema_upgrade(void)
     resv_make(&r, "after.0", 1, 1);
     CHECK_EQ(store_resv_put(st, &r, &e), 0);
     store_resv_free(&r);
+    struct store_job j, got;
+    job_fill(&j, 3);
+    CHECK_EQ(store_job_add(st, &j, &e), 0);
+    store_close(st);
+    CHECK_EQ(raw_exec(path, "ALTER TABLE jobs DROP COLUMN message;"
+                            "ALTER TABLE jobs DROP COLUMN mail_events;"
+                            "ALTER TABLE jobs DROP COLUMN mail_users;"
+                            "ALTER TABLE jobs DROP COLUMN features; PRAGMA user_version = 2"),
+             0);
+    st = open_ok(path);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 3);
+    CHECK_EQ(store_job_get(st, j.id, &got, &e), 1);
+    CHECK_STR(got.name, "job-3");
+    CHECK(got.message == NULL && got.mail_events == NULL && got.mail_users == NULL &&
+          got.features == NULL);
+    store_job_free(&got);
+    store_job_free(&j);
     store_close(st);
     tmpdir_remove();
 }

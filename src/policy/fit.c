@@ -1,0 +1,210 @@
+/*
+ * fit — whether a job could ever run on the scheduler's nodes
+ * (sched_job_fit, sched.h): the size of the cluster, the shape of its nodes
+ * (a task must fit on one node; a job with tasks per node needs that many
+ * distinct nodes able to hold its share) and the throttling limits no
+ * amount of waiting lifts (its request alone over a HARD limit, or over a
+ * per-job limit).
+ *
+ * The simulator's sched_submit refuses only the too-large: a replayed
+ * workload keeps the rest and counts them as never started. The daemon
+ * refuses whatever fails here, with the reason, rather than queue a job
+ * that would wait for ever (showstart's "can never hold it").
+ *
+ * What it is not: a plan. Running jobs and reservations are not looked at
+ * (they end); nodes that are down do not count (they are not there now).
+ * Nothing in the scheduler changes: credentials the spec names that the
+ * scheduler does not know are looked at as their DEFAULT objects.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sched_int.h"
+#include "util/mem.h"
+
+/* The job's required features, split as sched_submit splits them. */
+struct feats {
+    char *buf;
+    char **v;
+    size_t n, cap;
+};
+
+static void feats_parse(struct feats *f, const char *text)
+{
+    *f = (struct feats){.buf = xstrdup(text ? text : "")};
+    char *save = NULL;
+    for (char *w = strtok_r(f->buf, " \t,:[]", &save); w; w = strtok_r(NULL, " \t,:[]", &save)) {
+        f->v = xgrow(f->v, &f->cap, f->n + 1, sizeof *f->v);
+        f->v[f->n++] = w;
+    }
+}
+
+static void feats_free(struct feats *f)
+{
+    free(f->buf);
+    free(f->v);
+}
+
+/* Whether node n has every feature and is in the partition asked for. */
+static int node_usable(const struct node *n, const struct job_spec *spec, const struct feats *f)
+{
+    for (size_t k = 0; k < f->n; k++)
+        if (!node_has_feature(n, f->v[k]))
+            return 0;
+    return !spec->partition || strcmp(spec->partition, "ALL") == 0 ||
+           strcmp(spec->partition, n->partition) == 0;
+}
+
+/* Tasks of the job a node of `cap` processors could hold on its own. */
+static long node_tasks(const struct sched *s, const struct job_spec *spec, long cap)
+{
+    long ppt = spec->procs_per_task;
+    long k = s->pol.naccess == NACCESS_SINGLETASK ? (cap >= ppt) : cap / ppt;
+    if (spec->tpn)
+        k = k >= spec->tpn ? spec->tpn : 0;
+    return k;
+}
+
+/* " with its features" / " in partition P": what the nodes counted are. */
+static void which_nodes(const struct job_spec *spec, const struct feats *f, char *buf, size_t n)
+{
+    int len = snprintf(buf, n, "%s", "");
+    for (size_t k = 0; k < f->n && len >= 0 && (size_t)len < n; k++)
+        len += snprintf(buf + len, n - (size_t)len, "%s%s", k ? "," : " with features ", f->v[k]);
+    if (spec->partition && strcmp(spec->partition, "ALL") != 0 && len >= 0 && (size_t)len < n)
+        snprintf(buf + len, n - (size_t)len, " in partition %s", spec->partition);
+}
+
+/* The up nodes the job may use: how many, the largest, and what they hold. */
+struct shape {
+    size_t usable;   /* up nodes with its features and partition */
+    long largest;    /* processors of the largest of them */
+    long holding;    /* of them, nodes that can hold its tasks per node */
+    long long tasks; /* tasks they could hold in all */
+};
+
+static void shape_of(const struct sched *s, const struct job_spec *spec, const struct feats *f,
+                     struct shape *sh)
+{
+    long need = (spec->tpn ? spec->tpn : 1) * (long)spec->procs_per_task;
+    *sh = (struct shape){0};
+    for (size_t i = 0; i < s->nnodes; i++) {
+        long cap = s->node_cap[i];
+        if (cap <= 0 || !node_usable(&s->nodes[i], spec, f))
+            continue;
+        sh->usable++;
+        sh->largest = cap > sh->largest ? cap : sh->largest;
+        sh->holding += cap >= need;
+        sh->tasks += node_tasks(s, spec, cap);
+    }
+}
+
+static enum sched_fit fit_nodes(const struct sched *s, const struct job_spec *spec, struct err *err)
+{
+    struct feats f;
+    feats_parse(&f, spec->features);
+    struct shape sh;
+    shape_of(s, spec, &f, &sh);
+    char which[160];
+    which_nodes(spec, &f, which, sizeof which);
+    feats_free(&f);
+    long ppt = spec->procs_per_task;
+    if (!sh.usable)
+        err_set(err, "can use no node: no up node%s", which);
+    else if (sh.largest < ppt)
+        err_set(err, "needs %ld processors on one node, the largest node%s has %ld", ppt, which,
+                sh.largest);
+    else if (spec->tpn > 1 && s->pol.naccess == NACCESS_SINGLETASK)
+        err_set(err, "needs %d tasks on each node, and NODEACCESSPOLICY SINGLETASK allows one",
+                spec->tpn);
+    else if (spec->tpn && sh.holding * spec->tpn < spec->tasks)
+        err_set(err, "needs %d distinct nodes of %ld processors, the cluster has %ld such node%s%s",
+                spec->tasks / spec->tpn, spec->tpn * ppt, sh.holding, sh.holding == 1 ? "" : "s",
+                which);
+    else if (sh.tasks < spec->tasks)
+        err_set(err, "asks for %d tasks of %ld processors, the nodes%s can hold %lld", spec->tasks,
+                ppt, which, sh.tasks);
+    else
+        return SCHED_FITS;
+    return SCHED_NO_NODES;
+}
+
+/* The credential object `name` of kind k; one s does not know is looked at
+ * as its DEFAULT object under that name (copied into *tmp). */
+static struct cred *look(const struct sched *s, enum cred_kind k, const char *name,
+                         struct cred *tmp)
+{
+    struct cred *c = name && *name ? cred_find(s->creds[k], name) : NULL;
+    if (c)
+        return c;
+    *tmp = *cred_default(s->creds[k]);
+    if (name && *name)
+        tmp->name = (char *)name;
+    return tmp;
+}
+
+/* The job spec asks for, as the limits see a job (name and request). */
+static void limits_job(const struct sched *s, const struct job_spec *spec, struct job *j,
+                       struct cred tmp[CRED_NKINDS])
+{
+    *j = (struct job){
+        .name = (char *)(spec->name ? spec->name : ""),
+        .tasks = spec->tasks,
+        .procs_per_task = spec->procs_per_task,
+        .mem_per_task = spec->mem_per_task,
+        .swap_per_task = spec->swap_per_task,
+        .disk_per_task = spec->disk_per_task,
+        .nodes = spec->nodes,
+        .tpn = spec->tpn,
+        .walltime = spec->walltime,
+        .partition = (char *)spec->partition,
+        .user = look(s, CRED_USER, spec->user, &tmp[CRED_USER]),
+        .group = look(s, CRED_GROUP, spec->group, &tmp[CRED_GROUP]),
+        .account = look(s, CRED_ACCOUNT, spec->account, &tmp[CRED_ACCOUNT]),
+        .class_ = look(s, CRED_CLASS, spec->class_, &tmp[CRED_CLASS]),
+    };
+    const struct cred *const c[4] = {j->user, j->group, j->account, j->class_};
+    j->qos = look(s, CRED_QOS, sched_pick_qos(s, c, spec->qos), &tmp[CRED_QOS]);
+}
+
+static enum sched_fit fit_limits(const struct sched *s, const struct job_spec *spec,
+                                 struct err *err)
+{
+    if (!limits_any(s->limits))
+        return SCHED_FITS;
+    struct cred tmp[CRED_NKINDS];
+    struct job j;
+    limits_job(s, spec, &j, tmp);
+    struct prio_env env;
+    sched_prio_env(s, &env);
+    double req[LIM_NTYPES];
+    limits_request(&j, j.walltime, &env, req);
+    char why[256];
+    if (!limits_check_job(s->limits, &j, &env, why, sizeof why) &&
+        !limits_check_alone(s->limits, &j, LIM_ACTIVE, LIM_HARD, req, why, sizeof why) &&
+        !limits_check_alone(s->limits, &j, LIM_IDLE, LIM_HARD, req, why, sizeof why))
+        return SCHED_FITS;
+    /* Maui's words name the job ("job 7 violates ..."); ours follow "the job". */
+    char lead[96];
+    snprintf(lead, sizeof lead, "job %s ", j.name);
+    const char *text = strncmp(why, lead, strlen(lead)) == 0 ? why + strlen(lead) : why;
+    err_set(err, "%s", text);
+    return SCHED_OVER_LIMIT;
+}
+
+enum sched_fit sched_job_fit(const struct sched *s, const struct job_spec *spec, unsigned what,
+                             struct err *err)
+{
+    long long procs = (long long)spec->tasks * spec->procs_per_task;
+    if ((what & SCHED_FIT_SIZE) && procs > s->up_procs) {
+        err_set(err, "asks for %lld processors, the cluster has %lld", procs, s->up_procs);
+        return SCHED_TOO_LARGE;
+    }
+    enum sched_fit r = SCHED_FITS;
+    if (what & SCHED_FIT_NODES)
+        r = fit_nodes(s, spec, err);
+    if (r == SCHED_FITS && (what & SCHED_FIT_LIMITS))
+        r = fit_limits(s, spec, err);
+    return r;
+}
