@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,7 +50,52 @@ static const char *find_home(int *argc, char **argv)
     return home ? home : getenv("MOKU_HOME");
 }
 
-/* Send req (released), print the reply; the exit status. */
+/* One request, one reply: 0 and *reply (caller frees), or -1 with err;
+ * *sent says whether the request left (so the daemon may have acted on it). */
+static int ask(const char *home, const char *text, char **reply, int *sent, struct err *err)
+{
+    char *sock = xprintf("%s/moku.sock", home);
+    int fd = wire_connect(sock, err);
+    free(sock);
+    *sent = 0;
+    if (fd < 0)
+        return -1;
+    size_t len = 0;
+    int rc = wire_send(fd, text, strlen(text), err);
+    if (rc == 0) {
+        *sent = 1;
+        rc = wire_recv(fd, reply, &len, WIRE_MAX_REPLY, REPLY_TIMEOUT_MS, err);
+    }
+    close(fd);
+    return rc;
+}
+
+/* How long a request with a token is tried again when its answer was lost
+ * (the daemon stopped, or was killed, after it had the request): long
+ * enough for a restart. MOKU_RETRY_SECONDS overrides it (0: no retry). */
+static long retry_seconds(void)
+{
+    const char *v = getenv("MOKU_RETRY_SECONDS");
+    char *end;
+    long n = v && *v ? strtol(v, &end, 10) : -1;
+    return n >= 0 && n <= 86400 && v && *end == '\0' ? n : 60;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+        ;
+}
+
+/*
+ * Send req (released), print the reply; the exit status. A request that
+ * carries a token (a submission) is sent again, with the same token, when
+ * it left but no answer came back: the daemon answers a repeated token with
+ * its first answer, so the job is made once whether or not the first try
+ * got through. A request that never left (no daemon listening) is not
+ * retried: it fails at once, as it always did.
+ */
 static int exchange(const char *name, const char *home, json_t *req)
 {
     struct err e;
@@ -58,29 +104,33 @@ static int exchange(const char *name, const char *home, json_t *req)
         fprintf(stderr, "%s: where is the daemon? set MOKU_HOME or pass --home DIR\n", name);
         return 1;
     }
-    char *sock = xprintf("%s/moku.sock", home);
-    int fd = wire_connect(sock, &e);
-    free(sock);
-    if (fd < 0) {
-        json_decref(req);
-        fprintf(stderr, "%s: %s\n", name, e.msg);
-        return 1;
-    }
+    int retry = json_object_get(req, "token") != NULL;
     char *text = json_dumps(req, JSON_COMPACT);
     json_decref(req);
+    if (!text) {
+        fprintf(stderr, "%s: the request could not be encoded\n", name);
+        return 1;
+    }
     char *buf = NULL;
-    size_t len = 0;
-    int rc = text ? wire_send(fd, text, strlen(text), &e) : -1;
+    int sent = 0, ever_sent = 0, told = 0;
+    long wait = 100, deadline = (long)time(NULL) + retry_seconds();
+    int rc;
+    while ((rc = ask(home, text, &buf, &sent, &e)) < 0) {
+        ever_sent |= sent;
+        if (!retry || !ever_sent || (long)time(NULL) >= deadline)
+            break;
+        if (!told++)
+            fprintf(stderr, "%s: no answer from the daemon (%s); trying again\n", name, e.msg);
+        sleep_ms(wait);
+        wait = wait < 2000 ? wait * 2 : 2000;
+    }
     free(text);
-    if (rc == 0)
-        rc = wire_recv(fd, &buf, &len, WIRE_MAX_REPLY, REPLY_TIMEOUT_MS, &e);
-    close(fd);
     if (rc < 0) {
         fprintf(stderr, "%s: no answer from the daemon: %s\n", name, e.msg);
         return 1;
     }
     json_error_t je;
-    json_t *reply = json_loadb(buf, len, 0, &je);
+    json_t *reply = json_loads(buf, 0, &je);
     free(buf);
     if (!json_is_object(reply)) {
         json_decref(reply);
@@ -99,6 +149,24 @@ static int exchange(const char *name, const char *home, json_t *req)
     }
     json_decref(reply);
     return status;
+}
+
+/* A token for one request: 128 random bits from the kernel, in hex. */
+static int new_token(char out[33])
+{
+    unsigned char r[16];
+    size_t got = 0;
+    while (got < sizeof r) {
+        ssize_t n = getrandom(r + got, sizeof r - got, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        got += (size_t)n;
+    }
+    for (size_t i = 0; i < sizeof r; i++)
+        snprintf(out + 2 * i, 3, "%02x", r[i]);
+    return 0;
 }
 
 int client_run(const char *name, int argc, char **argv)
@@ -173,7 +241,14 @@ int client_submit(const char *name, int argc, char **argv)
         fprintf(stderr, "%s: the request could not be encoded\n", name);
         goto out;
     }
-    rc = exchange(name, home, json_pack("{s:s, s:o}", "cmd", "submit", "job", job));
+    char token[33];
+    if (new_token(token) < 0) {
+        json_decref(job);
+        fprintf(stderr, "%s: no random bytes for the request token: %s\n", name, strerror(errno));
+        goto out;
+    }
+    rc = exchange(name, home,
+                  json_pack("{s:s, s:o, s:s}", "cmd", "submit", "job", job, "token", token));
 out:
     free(script);
     free(av);

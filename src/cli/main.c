@@ -22,7 +22,7 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: moku serve --home DIR [--daemon]      run the scheduler daemon\n"
+            "usage: moku serve --home DIR [--daemon] [--fresh]  run the scheduler daemon\n"
             "       moku submit [qsub options] [SCRIPT]   submit a job (also: qsub, msub)\n"
             "       moku COMMAND [ARGS] [--home DIR]      ask the daemon (MOKU_HOME): showq,\n"
             "                  checkjob, checknode, showstats, diagnose, showconfig, canceljob,\n"
@@ -32,11 +32,11 @@ static void usage(FILE *f)
     sim_usage(f, 0);
 }
 
-/* moku serve --home DIR [--daemon] (or MOKU_HOME). */
+/* moku serve --home DIR [--daemon] [--fresh] (or MOKU_HOME). */
 static int cmd_serve(int argc, char **argv)
 {
     const char *home = getenv("MOKU_HOME");
-    int detach = 0;
+    int detach = 0, fresh = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--home") == 0 && i + 1 < argc)
             home = argv[++i];
@@ -44,9 +44,11 @@ static int cmd_serve(int argc, char **argv)
             home = argv[i] + 7;
         else if (strcmp(argv[i], "--daemon") == 0)
             detach = 1;
+        else if (strcmp(argv[i], "--fresh") == 0)
+            fresh = 1;
         else {
             fprintf(stderr, "moku serve: unknown option '%s'\n"
-                            "usage: moku serve --home DIR [--daemon]\n", argv[i]);
+                            "usage: moku serve --home DIR [--daemon] [--fresh]\n", argv[i]);
             return 2;
         }
     }
@@ -54,7 +56,7 @@ static int cmd_serve(int argc, char **argv)
         fprintf(stderr, "moku serve: give the daemon's home: --home DIR or MOKU_HOME\n");
         return 2;
     }
-    return daemon_serve(home, detach);
+    return daemon_serve(home, detach, fresh);
 }
 
 /* The name this binary was called by (a symlink such as showq or qsub). */

@@ -13,8 +13,9 @@
 #ifndef MOKU_DAEMON_H
 #define MOKU_DAEMON_H
 
-/* Run the daemon in the foreground (detach: fork into the background once
- * the socket is listening). Returns the process exit status. */
-int daemon_serve(const char *home, int detach);
+/* Run the daemon in the foreground (detach: in the background, the caller
+ * returning once the socket is listening). fresh: a 0-byte moku.db may be
+ * started anew (else it is refused). Returns the process exit status. */
+int daemon_serve(const char *home, int detach, int fresh);
 
 #endif

@@ -75,6 +75,8 @@ struct dmn {
     size_t njobs, capjobs;
 
     int lfd;        /* listening socket */
+    int lockfd;     /* HOME/moku.lock, flock'ed for the daemon's life */
+    int exit_status; /* of moku serve, once the loop ends (1: the store could not recover) */
     int sig[2];     /* self-pipe: signals wake the loop */
     long interval;  /* RMPOLLINTERVAL */
     long next_iter; /* epoch time of the next timed iteration */
@@ -83,10 +85,14 @@ struct dmn {
     int paused;     /* schedctl -s: no new starts */
     int stop;       /* schedctl -k or SIGTERM: leave the loop */
     int reload;     /* schedctl -R or SIGHUP */
+    int recover;    /* a commit failed: rebuild the engine from the database (serve_recover) */
+    int fail_streak; /* iterations in a row whose commit failed (their back-off) */
+    long hold_until; /* epoch time before which requests do not trigger an iteration */
     long started;   /* epoch time the daemon started */
     long stats_since; /* epoch time the statistics began (kept in the store) */
     long iterations;
     long last_fs_save; /* epoch time of the last fairshare checkpoint */
+    long last_prune;   /* epoch time request tokens were last pruned */
     long fs_saved_at;  /* the checkpoint the ledger was restored from (usage up to then) */
     long *forget;      /* ended jobs whose spool goes once their end is committed */
     size_t nforget, capforget;
@@ -200,5 +206,15 @@ struct cfg *serve_load_cfg(const struct dmn *d, struct err *err);
  * warnings, "configuration reloaded from PATH"); -1 refused, err the reason
  * (file:line), nothing changed. Both are logged. Caller frees *report. */
 int serve_reload(struct dmn *d, char **report, struct err *err);
+/* After a failed commit the engine holds changes the database does not:
+ * reopen the database and rebuild the engine from it (same configuration),
+ * as a restart would. 0 done; -1 when the database cannot be reopened or the
+ * engine rebuilt: logged, d->stop set and moku serve exits 1. */
+int serve_recover(struct dmn *d);
+/* A commit in the middle of an iteration failed: what the iteration did
+ * before it is not in the database (the ends it recorded keep their spool
+ * directories, so they are found again), and the engine is rebuilt once the
+ * iteration is over. */
+void serve_commit_failed(struct dmn *d);
 
 #endif

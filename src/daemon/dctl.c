@@ -114,6 +114,7 @@ static json_t *commit(struct dmn *d, json_t *ok)
     struct err e;
     if (store_commit(d->st, &e) < 0) {
         json_decref(ok);
+        d->recover = 1; /* the engine may hold the change: rebuilt from the database */
         return reply_err("the change could not be saved: %s", e.msg);
     }
     d->want_iter = 1;
@@ -528,6 +529,8 @@ static json_t *do_resctl(struct dmn *d, const struct peer *p, const char *cmd, i
     int committed = store_commit(d->st, &se) == 0;
     if (committed)
         resctl_note(d, p, &c, 0);
+    else
+        d->recover = 1;
     dresv_settle(d, &c, committed);
     if (committed) {
         d->want_iter = 1;
@@ -642,20 +645,44 @@ static const json_t *req_field(const json_t *req, const char *key, json_type typ
     return NULL;
 }
 
-/* Only the fields the command reads: "cmd" and `field`. */
+/* Only the fields the command reads: "cmd" and `field` (and "token",
+ * checked by req_token where it is read). */
 static int req_only(const json_t *req, const char *field, json_t **bad)
 {
     const char *key;
     const json_t *v;
     json_object_foreach((json_t *)req, key, v)
     {
-        if (strcmp(key, "cmd") != 0 && strcmp(key, field) != 0) {
+        if (strcmp(key, "cmd") != 0 && strcmp(key, field) != 0 &&
+            !(strcmp(key, "token") == 0 && strcmp(field, "job") == 0)) {
             *bad = reply_err("bad request: unknown field \"%.64s\" (a request has \"cmd\" and "
                              "\"%s\")",
                              key, field);
             return -1;
         }
     }
+    return 0;
+}
+
+/* The request's optional "token" (store_token_get): 16 to 64 characters
+ * of [0-9A-Za-z_-]. *token NULL when there is none. */
+static int req_token(const json_t *req, const char **token, json_t **bad)
+{
+    *token = NULL;
+    if (!json_object_get(req, "token"))
+        return 0;
+    const json_t *t = req_field(req, "token", JSON_STRING, bad);
+    if (!t)
+        return -1;
+    const char *v = json_string_value(t);
+    size_t n = strlen(v);
+    if (n < 16 || n > 64 || strspn(v, "0123456789abcdefghijklmnopqrstuvwxyz"
+                                      "ABCDEFGHIJKLMNOPQRSTUVWXYZ_-") != n ||
+        n != json_string_length(t)) {
+        *bad = reply_err("bad request: \"token\" must be 16 to 64 letters, digits, '_' or '-'");
+        return -1;
+    }
+    *token = v;
     return 0;
 }
 
@@ -687,7 +714,7 @@ static int req_args(const json_t *req, char ***argv, int *argc, json_t **bad)
     return 0;
 }
 
-json_t *dctl_submit(struct dmn *d, const struct peer *p, const json_t *job);
+json_t *dctl_submit(struct dmn *d, const struct peer *p, const json_t *job, const char *token);
 
 /* checkjob ID [--format=json] for an ID the engine does not know. */
 static json_t *checkjob_from_store(struct dmn *d, int argc, char **argv)
@@ -780,10 +807,11 @@ json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
     const char *cmd = json_string_value(c);
     if (strcmp(cmd, "submit") == 0) {
         const json_t *job = req_field(req, "job", JSON_OBJECT, &bad);
-        if (!job || req_only(req, "job", &bad) < 0)
+        const char *token = NULL;
+        if (!job || req_token(req, &token, &bad) < 0 || req_only(req, "job", &bad) < 0)
             return bad;
         dlog(d->log, 2, "request from %s: submit", p->user);
-        return dctl_submit(d, p, job);
+        return dctl_submit(d, p, job, token);
     }
     if (!cmd_known(cmd) && !daemon_command(cmd))
         return reply_err("%.64s: unknown command", cmd);
@@ -895,10 +923,45 @@ static void join_streams(const struct qsub_req *q, struct store_job *r, long id)
     *drop = xstrdup(*keep);
 }
 
-json_t *dctl_submit(struct dmn *d, const struct peer *p, const json_t *job)
+/* The first answer to a submission with this token from p, or NULL (then
+ * the submission is new). */
+static json_t *answered_before(struct dmn *d, const struct peer *p, const char *token)
+{
+    char *text = NULL;
+    struct err e;
+    int known = token ? store_token_get(d->st, (long)p->uid, token, &text, &e) : 0;
+    if (known < 0)
+        return reply_err("submit: the state database is unavailable: %s", e.msg);
+    if (!known)
+        return NULL;
+    json_t *r = json_loads(text, 0, NULL);
+    free(text);
+    dlog(d->log, 1, "submission from %s sent again (token %s): its first answer repeated",
+         p->user, token);
+    return r ? r : reply_err("submit: the stored answer to token %s is damaged", token);
+}
+
+/* Inside the submission's transaction: the answer r under p's token, so
+ * that a retry gets it again. */
+static int remember_answer(struct dmn *d, const struct peer *p, const char *token, long now,
+                           const json_t *r, struct err *err)
+{
+    if (!token)
+        return 0;
+    char *text = json_dumps(r, JSON_COMPACT);
+    int rc = text ? store_token_put(d->st, (long)p->uid, token, now, text, err)
+                  : err_set(err, "the answer could not be encoded");
+    free(text);
+    return rc;
+}
+
+json_t *dctl_submit(struct dmn *d, const struct peer *p, const json_t *job, const char *token)
 {
     struct qsub_req q;
     struct err e;
+    json_t *again = answered_before(d, p, token);
+    if (again)
+        return again;
     if (qsub_from_json(job, &q, &e) < 0)
         return reply_err("submit: %s", e.msg);
     if (geteuid() != 0 && p->uid != geteuid()) {
@@ -933,7 +996,15 @@ json_t *dctl_submit(struct dmn *d, const struct peer *p, const json_t *job)
     qsub_free(&q);
     char id[32];
     snprintf(id, sizeof id, "%ld\n", dj->rec.id);
-    json_t *r = commit(d, reply_ok(id));
+    json_t *r = reply_ok(id);
+    if (remember_answer(d, p, token, now, r, &e) < 0) {
+        json_decref(r);
+        store_rollback(d->st);
+        sched_cancel(d->s, dj->j, now, NULL);
+        dj->rec.state = SJ_REMOVED;
+        return reply_err("submit: %s", e.msg);
+    }
+    r = commit(d, r);
     if (json_is_true(json_object_get(r, "ok"))) {
         dlog(d->log, 1, "job %ld submitted by %s", dj->rec.id, p->user);
     } else {

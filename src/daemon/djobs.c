@@ -20,6 +20,7 @@
 
 #include "core/sched.h"
 #include "daemon/daemon_int.h"
+#include "util/crashpt.h"
 #include "util/mem.h"
 
 /* Walltime of a job that asked for none. */
@@ -121,7 +122,8 @@ static char *write_script(struct dmn *d, const struct store_job *rec, struct err
         return NULL;
     }
     char *dir = xprintf("%s/scripts", d->home);
-    mkdir(dir, 0711);
+    if (mkdir(dir, 0711) == 0)
+        chmod(dir, 0711); /* past the daemon's umask 077: users reach their own script */
     char *path = xprintf("%s/%ld", dir, rec->id);
     free(dir);
     unlink(path); /* a leftover, maybe not ours to write into */
@@ -364,11 +366,14 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
     store_event(d->st, now, dj->rec.id, "start", hosts, NULL);
     if (store_commit(d->st, &e) < 0 || store_begin(d->st, &e) < 0) {
         dlog(d->log, 0, "error: job %s not started: %s", j->name, e.msg);
+        serve_commit_failed(d);
         store_begin(d->st, NULL);
         free(lines);
         return -1;
     }
+    crashpt("start-committed");
     int rc = d->rm.ops->start(d->rm.ctx, &rj, now, &e);
+    crashpt("start-launched");
     free(lines);
     if (rc < 0) {
         dlog(d->log, 0, "job %s could not start: %s", j->name, e.msg);
@@ -397,6 +402,8 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
  * NULL for an ordinary end. */
 static char *end_message(const struct djob *dj, const struct rm_status *st)
 {
+    if (st->state == RM_NEVER)
+        return xstrdup("never started: its start was cut short (the daemon stopped during it)");
     if (st->state != RM_ENDED)
         return xstrdup("lost: the resource manager has neither its supervisor nor its exit "
                        "status (the machine restarted?)");
@@ -456,10 +463,15 @@ void djobs_forget(struct dmn *d)
     d->nforget = 0;
 }
 
-/* A job the store says started but the resource manager never saw (the
- * daemon died between the two): it waits again. */
+/* A job the store says started but the resource manager never saw, or saw
+ * only the beginning of (the daemon died between the two, or in the middle
+ * of the start): it waits again, what is left of the start removed. The
+ * start intent is the committed Running record; this is its reconciliation. */
 static void never_started(struct dmn *d, struct djob *dj, long now)
 {
+    char id[32];
+    snprintf(id, sizeof id, "%ld", dj->rec.id);
+    d->rm.ops->forget(d->rm.ctx, id);
     if (dj->j && dj->j->state == JOB_RUNNING)
         sched_requeue(d->s, dj->j, now, NULL);
     dj->rec.state = SJ_IDLE;
@@ -491,10 +503,10 @@ void djobs_poll(struct dmn *d, long now)
             dlog(d->log, 0, "job %s: %s", id, e.msg);
             continue;
         }
-        if (st.state == RM_UNKNOWN && dj->rec.state == SJ_RUNNING)
+        if ((st.state == RM_UNKNOWN || st.state == RM_NEVER) && dj->rec.state == SJ_RUNNING)
             never_started(d, dj, now);
-        else if (st.state == RM_ENDED || st.state == RM_LOST ||
-                 st.state == RM_UNKNOWN)
+        else if (st.state == RM_ENDED || st.state == RM_LOST || st.state == RM_UNKNOWN ||
+                 st.state == RM_NEVER)
             ended(d, dj, &st, now);
     }
 }

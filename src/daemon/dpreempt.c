@@ -80,6 +80,7 @@ static int commit_now(struct dmn *d, const struct djob *dj)
     struct err e;
     if (store_commit(d->st, &e) < 0 || store_begin(d->st, &e) < 0) {
         dlog(d->log, 0, "error: job %ld not preempted: %s", dj->rec.id, e.msg);
+        serve_commit_failed(d);
         store_begin(d->st, NULL);
         return -1;
     }

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -34,12 +35,15 @@
 #include "daemon/daemon.h"
 #include "daemon/daemon_int.h"
 #include "stats/fsfile.h"
+#include "util/crashpt.h"
 #include "util/mem.h"
 #include "wire/wire.h"
 
 #define MAX_CONNS 256
 #define REQUEST_TIMEOUT 10   /* seconds a client may take to send its request */
 #define FS_CHECKPOINT 300    /* seconds between saves of the current fairshare window */
+#define TOKEN_KEEP 86400     /* seconds a submission's token is remembered (store_token_get) */
+#define TOKEN_PRUNE_EVERY 600
 
 static int sig_fd = -1; /* write end of the self-pipe, for the handler */
 
@@ -225,25 +229,61 @@ static double mono_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/*
+ * An iteration whose transaction could not begin or commit: its changes are
+ * not in the database, while the engine has made them (starts, ends,
+ * expired reservations). The state is rebuilt from the database
+ * (serve_recover), and the next iteration waits — a second, then twice as
+ * long each time up to a minute — instead of retrying at once for ever (a
+ * full disk stays full). Requests are answered meanwhile; changes they ask
+ * for are refused while commits fail.
+ */
+static void iteration_failed(struct dmn *d, long now)
+{
+    if (d->fail_streak < 6)
+        d->fail_streak++;
+    d->want_iter = 0;
+    d->next_iter = now + (1L << (d->fail_streak - 1));
+    if (d->next_iter > now + 60)
+        d->next_iter = now + 60;
+    d->hold_until = d->next_iter;
+    serve_recover(d);
+}
+
+void serve_commit_failed(struct dmn *d)
+{
+    d->nforget = 0;
+    d->recover = 1;
+}
+
 void serve_iterate(struct dmn *d)
 {
     long now = time(NULL);
     double t0 = mono_ms();
     struct err e;
+    if (d->recover && serve_recover(d) < 0)
+        return;
     if (store_begin(d->st, &e) < 0) {
         dlog(d->log, 0, "error: iteration skipped: %s", e.msg);
+        iteration_failed(d, now);
         return;
     }
     djobs_poll(d, now);
     fs_close(d, now);
+    if (now - d->last_prune >= TOKEN_PRUNE_EVERY) {
+        /* A retry comes within a minute or so of its first try. */
+        store_tokens_prune(d->st, now - TOKEN_KEEP, NULL);
+        d->last_prune = now;
+    }
     if (!d->paused)
         sched_iterate(d->s, now);
     struct dresv_change rc; /* the reservations that expired */
     if (dresv_save(d, NULL, &rc, &e) < 0)
         dlog(d->log, 0, "error: %s", e.msg);
+    crashpt("iteration-before-commit");
     int committed = store_commit(d->st, &e) == 0;
     if (!committed)
-        dlog(d->log, 0, "error: %s", e.msg);
+        dlog(d->log, 0, "error: the iteration's changes were not saved: %s", e.msg);
     else
         djobs_forget(d);
     for (size_t i = 0; committed && i < rc.nremoved; i++)
@@ -254,6 +294,11 @@ void serve_iterate(struct dmn *d)
     d->iterations++;
     dlog(d->log, 3, "iteration %ld: %.2f ms, %zu idle, %zu running", d->iterations,
          mono_ms() - t0, sched_nidle(d->s), sched_nrunning(d->s));
+    if (!committed || d->recover) {
+        iteration_failed(d, now);
+        return;
+    }
+    d->fail_streak = 0;
     d->want_iter = 0;
     d->next_iter = now + d->interval;
     /* A reservation's start or end, or a trigger, before the next poll:
@@ -295,6 +340,15 @@ static void answer(struct dmn *d, struct conn *c)
             json_decref(req);
         }
     }
+    if (store_in_transaction(d->st)) {
+        /* A handler that returned without committing or rolling back would
+         * make every later begin fail: the changes are dropped and the
+         * engine, which may hold them, is rebuilt. */
+        dlog(d->log, 0, "error: a request left its transaction open (a bug): rolled back");
+        store_rollback(d->st);
+        d->recover = 1;
+    }
+    crashpt("request-before-reply");
     char *text = json_dumps(reply, JSON_COMPACT);
     json_decref(reply);
     if (text && wire_send(c->fd, text, strlen(text), &e) < 0)
@@ -359,11 +413,13 @@ static struct dlog *log_of(const struct dmn *d, const struct cfg *cfg, struct er
 {
     const char *dir = cfg_str(cfg, "LOGDIR", NULL);
     char *logdir = join(d->home, dir ? dir : ".");
-    mkdir(logdir, 0755);
+    mkdir(logdir, 0700);
     char *path = join(logdir, cfg_str(cfg, "LOGFILE", NULL));
     struct dlog *l = dlog_open(path, (int)cfg_int(cfg, "LOGLEVEL", NULL),
                                (long)cfg_int(cfg, "LOGFILEMAXSIZE", NULL),
                                (int)cfg_int(cfg, "LOGFILEROLLDEPTH", NULL), err);
+    if (l)
+        chmod(path, 0600); /* a log from before moku kept it private */
     free(path);
     free(logdir);
     return l;
@@ -389,6 +445,50 @@ static void log_warnings(struct dmn *d, char **report)
         tell(d, report, line);
         free(line);
     }
+}
+
+/*
+ * Replace the engine by s (built from d->cfg) and load into it what the
+ * database holds: fairshare windows, administrative reservations, jobs
+ * (running ones found again through the resource manager). Problems are
+ * logged and told (report, may be NULL).
+ */
+static void restore_into(struct dmn *d, struct sched *s, char **report)
+{
+    struct err e;
+    sched_destroy(d->s);
+    djobs_free(d);
+    d->s = s;
+    fs_restore(d, time(NULL));
+    char *line = NULL;
+    if (dresv_restore(d, &e) < 0)
+        line = xprintf("error: administrative reservations not restored: %s", e.msg);
+    if (line)
+        tell(d, report, line);
+    free(line);
+    line = djobs_restore(d, &e) < 0 ? xprintf("error: jobs not restored: %s", e.msg) : NULL;
+    if (line)
+        tell(d, report, line);
+    free(line);
+}
+
+int serve_recover(struct dmn *d)
+{
+    struct err e;
+    d->recover = 0;
+    dlog(d->log, 0, "recovering: the engine is rebuilt from the database (its last commit)");
+    store_close(d->st); /* rolls back what is open; a broken connection goes with it */
+    d->st = store_open(d->db_path, &e);
+    struct sched *s = d->st ? build_sched(d, &e) : NULL;
+    if (!s) {
+        dlog(d->log, 0, "error: cannot recover, moku stops (exit 1; restart it once the cause "
+                        "is mended): %s", e.msg);
+        d->stop = 1;
+        d->exit_status = 1;
+        return -1;
+    }
+    restore_into(d, s, NULL);
+    return 0;
 }
 
 /*
@@ -421,25 +521,12 @@ int serve_reload(struct dmn *d, char **report, struct err *err)
     d->cfg = cfg;
     dlog_adopt(d->log, log);
     fs_save_slot(d, 0);
-    sched_destroy(d->s);
+    restore_into(d, s, report); /* the old engine may borrow from the old cfg: first */
     cfg_destroy(old_cfg);
-    djobs_free(d);
-    d->s = s;
     d->interval = cfg_time(d->cfg, "RMPOLLINTERVAL", NULL);
-    fs_restore(d, time(NULL));
-    char *line = NULL;
-    if (dresv_restore(d, &e) < 0)
-        line = xprintf("error: administrative reservations not restored: %s", e.msg);
-    if (line)
-        tell(d, report, line);
-    free(line);
-    line = djobs_restore(d, &e) < 0 ? xprintf("error: jobs not restored: %s", e.msg) : NULL;
-    if (line)
-        tell(d, report, line);
-    free(line);
     d->want_iter = 1;
     log_warnings(d, report);
-    line = xprintf("configuration reloaded from %s", d->cfg_path);
+    char *line = xprintf("configuration reloaded from %s", d->cfg_path);
     tell(d, report, line);
     free(line);
     return 0;
@@ -469,15 +556,21 @@ static void loop(struct dmn *d)
     double want_since = 0;
     struct pollfd pfd[MAX_CONNS + 2];
     while (!d->stop) {
+        if (d->recover && serve_recover(d) < 0)
+            break;
         if (d->reload)
             reload(d);
         long now = time(NULL);
+        if (now < d->hold_until)
+            d->want_iter = 0; /* commits failed lately: iterations wait (iteration_failed) */
         if (d->want_iter && want_since == 0)
             want_since = mono_ms();
         if (now >= d->next_iter ||
             (d->want_iter && (quiet || mono_ms() - want_since >= ITER_BATCH_MS))) {
             serve_iterate(d);
             want_since = 0;
+            if (d->stop)
+                break;
         }
         pfd[0] = (struct pollfd){.fd = d->lfd, .events = POLLIN};
         pfd[1] = (struct pollfd){.fd = d->sig[0], .events = POLLIN};
@@ -547,7 +640,100 @@ static int open_log(struct dmn *d, struct err *err)
     return d->log ? 0 : -1;
 }
 
-static int setup(struct dmn *d, const char *home, struct err *err)
+/*
+ * One daemon per home: an exclusive flock on HOME/moku.lock, taken by the
+ * process that serves before it touches the database, and held (the open
+ * descriptor) until it exits; the kernel drops it at any death. A second
+ * `moku serve` is refused here, before it opens anything: SQLite's own
+ * locks are per process, and a second connection that thinks itself alone
+ * removes the WAL the first is committing into. The file holds the
+ * holder's pid, for the message.
+ */
+static int lock_home(struct dmn *d, struct err *err)
+{
+    char *path = join(d->home, "moku.lock");
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) {
+        err_set(err, "%s: %s", path, strerror(errno));
+        free(path);
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+        int e = errno;
+        char buf[32] = "";
+        ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+        buf[n > 0 ? n : 0] = '\0';
+        buf[strcspn(buf, "\n")] = '\0';
+        close(fd);
+        if (e == EWOULDBLOCK)
+            err_set(err,
+                    "%s is served already (moku serve, pid %s, holds %s): stop it first "
+                    "(schedctl -k)",
+                    d->home, *buf ? buf : "?", path);
+        else
+            err_set(err, "%s: cannot lock: %s", path, strerror(e));
+        free(path);
+        return -1;
+    }
+    free(path);
+    char pid[32];
+    int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) < 0 || pwrite(fd, pid, (size_t)len, 0) != len) {
+        /* the pid is for the message only */
+    }
+    d->lockfd = fd;
+    return 0;
+}
+
+/*
+ * A database file of 0 bytes is what a full disk, a bad copy or a truncation
+ * leaves; SQLite would take it for a new database and the daemon would start
+ * with no history, its job ids from 1 again. Refused unless the
+ * administrator asks for a fresh start (--fresh), which in turn is refused
+ * when the file holds anything: history is never thrown away by an option.
+ */
+static int check_db(const struct dmn *d, int fresh, struct err *err)
+{
+    struct stat sb;
+    if (lstat(d->db_path, &sb) < 0) {
+        if (errno == ENOENT)
+            return 0; /* a new home */
+        return err_set(err, "%s: %s", d->db_path, strerror(errno));
+    }
+    if (!S_ISREG(sb.st_mode))
+        return err_set(err, "%s: not a regular file", d->db_path);
+    if (sb.st_size == 0 && !fresh)
+        return err_set(err,
+                       "%s is empty (0 bytes): the daemon's state is gone (a full disk? a bad "
+                       "copy?). Restore it from a backup, or start anew with `moku serve "
+                       "--fresh` (job ids and history start over)",
+                       d->db_path);
+    if (sb.st_size > 0 && fresh)
+        return err_set(err,
+                       "--fresh: %s holds the daemon's state (%lld bytes); it is not thrown "
+                       "away by an option: move it aside first",
+                       d->db_path, (long long)sb.st_size);
+    return 0;
+}
+
+/*
+ * The database holds every job's script and environment: readable by the
+ * daemon's user alone (administrators read them through the commands).
+ * New files are so by the daemon's umask (077, daemon_serve); these are
+ * files a moku before this one left 0644. SQLite gives its -wal and -shm
+ * files the database's mode.
+ */
+static void private_state(const struct dmn *d)
+{
+    static const char *const suffix[] = {"", "-wal", "-shm"};
+    for (size_t i = 0; i < sizeof suffix / sizeof suffix[0]; i++) {
+        char *path = xprintf("%s%s", d->db_path, suffix[i]);
+        chmod(path, 0600); /* ENOENT: not there yet */
+        free(path);
+    }
+}
+
+static int setup(struct dmn *d, const char *home, int fresh, struct err *err)
 {
     if (mkdir(home, 0755) < 0 && errno != EEXIST)
         return err_set(err, "%s: cannot create: %s", home, strerror(errno));
@@ -562,6 +748,9 @@ static int setup(struct dmn *d, const char *home, struct err *err)
     d->exe = realpath("/proc/self/exe", NULL);
     if (!d->exe)
         return err_set(err, "/proc/self/exe: %s", strerror(errno));
+    if (lock_home(d, err) < 0 || check_db(d, fresh, err) < 0)
+        return -1;
+    private_state(d);
     if (!(d->cfg = serve_load_cfg(d, err)) || open_log(d, err) < 0)
         return -1;
     if (!(d->st = store_open(d->db_path, err)))
@@ -618,17 +807,52 @@ static void teardown(struct dmn *d)
     free(d->sock_path);
     free(d->spool);
     free(d->exe);
+    if (d->lockfd >= 0)
+        close(d->lockfd); /* last: the next daemon may open the database now */
 }
 
-/* Into the background: the parent returns once the child is on its own. */
-static int detach_now(void)
+/*
+ * Into the background, before anything is opened: the database, the lock,
+ * the log and the socket belong to the process that serves (SQLite's locks
+ * are per process: a connection opened before a fork is unlocked in the
+ * child). The parent waits on a pipe until the child says it is serving
+ * (exit 0) or ends (exit 1; the child has printed why on the terminal,
+ * which is still its standard error). Returns in the child only.
+ */
+static int detach_early(int *ready)
 {
+    int p[2];
+    if (pipe(p) < 0) {
+        fprintf(stderr, "moku serve: cannot detach: pipe: %s\n", strerror(errno));
+        exit(1);
+    }
     pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid > 0)
-        _exit(0);
+    if (pid < 0) {
+        fprintf(stderr, "moku serve: cannot detach: fork: %s\n", strerror(errno));
+        exit(1);
+    }
+    if (pid > 0) {
+        close(p[1]);
+        char c = 0;
+        ssize_t n;
+        while ((n = read(p[0], &c, 1)) < 0 && errno == EINTR)
+            ;
+        exit(n == 1 && c == '1' ? 0 : 1);
+    }
+    close(p[0]);
+    fcntl(p[1], F_SETFD, FD_CLOEXEC); /* not for supervisors and triggers */
     setsid();
+    *ready = p[1];
+    return 0;
+}
+
+/* The child is serving: tell the parent, let go of the terminal. */
+static void detached(int ready)
+{
+    if (write(ready, "1", 1) < 0) {
+        /* the parent is gone: nothing to tell */
+    }
+    close(ready);
     int fd = open("/dev/null", O_RDWR);
     if (fd >= 0) {
         dup2(fd, 0);
@@ -637,14 +861,20 @@ static int detach_now(void)
         if (fd > 2)
             close(fd);
     }
-    return 0;
 }
 
-int daemon_serve(const char *home, int detach)
+int daemon_serve(const char *home, int detach, int fresh)
 {
-    struct dmn d = {.lfd = -1, .sig = {-1, -1}};
+    struct dmn d = {.lfd = -1, .lockfd = -1, .sig = {-1, -1}};
     struct err e;
-    if (setup(&d, home, &e) < 0) {
+    int ready = -1;
+    /* What the daemon creates — the database, the log, fairshare files,
+     * spool files — is its own (spool and script directories that users
+     * must reach are opened up explicitly). */
+    umask(077);
+    if (detach)
+        detach_early(&ready);
+    if (setup(&d, home, fresh, &e) < 0) {
         fprintf(stderr, "moku serve: %s\n", e.msg);
         teardown(&d);
         return 1;
@@ -655,16 +885,14 @@ int daemon_serve(const char *home, int detach)
         fprintf(stderr, "moku serve: warning: %s\n", cfg_warning(d.cfg, i));
     dlog(d.log, 0, "moku serving %s on %s (%zu nodes, %lld processors, %zu jobs restored)",
          d.home, d.sock_path, sched_nnodes(d.s), sched_up_procs(d.s), d.njobs);
-    if (detach && detach_now() < 0) {
-        fprintf(stderr, "moku serve: cannot detach: %s\n", strerror(errno));
-        teardown(&d);
-        return 1;
-    }
-    if (detach)
+    if (detach) {
+        detached(ready);
         dlog_echo(d.log, 0);
+    }
     d.want_iter = 1;
     loop(&d);
     dlog(d.log, 0, "moku stopping");
+    int status = d.exit_status;
     teardown(&d);
-    return 0;
+    return status;
 }

@@ -12,6 +12,7 @@
 
 #include "rm/local.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -25,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/crashpt.h"
 #include "util/mem.h"
 
 #define DIR_MODE 0711
@@ -159,6 +161,31 @@ static int supervisor_alive(pid_t pid, const char *dir)
         return 0;
     const char *arg2 = arg1 + strlen(arg1) + 1;
     return arg2 < buf + n && strcmp(arg2, dir) == 0;
+}
+
+/*
+ * Whether a supervisor of dir is alive though it has not written its pid
+ * file yet (it writes it before it starts the job). Only asked when there is
+ * no pid file: a start cut short by the daemon's death leaves a spool
+ * directory with no supervisor, and the job, which never ran, must be
+ * started again rather than called lost; one still coming up must be left
+ * to come up. The supervisor is found by its command line.
+ */
+static int supervisor_coming(const char *dir)
+{
+    DIR *proc = opendir("/proc");
+    if (!proc)
+        return 1; /* cannot tell: not "never started" (it could then run twice) */
+    int found = 0;
+    struct dirent *e;
+    while (!found && (e = readdir(proc))) {
+        char *end;
+        long pid = strtol(e->d_name, &end, 10);
+        if (*end == '\0' && pid > 1 && supervisor_alive((pid_t)pid, dir))
+            found = 1;
+    }
+    closedir(proc);
+    return found;
 }
 
 /* ---- supervisors as children ---- */
@@ -572,9 +599,11 @@ int local_start(struct local *l, const struct local_job *j, struct err *err)
     struct err e;
     pid_t pid = -1;
     int reaped = 0, rc = -1;
+    crashpt("start-spool-made");
     if (chmod(dir, DIR_MODE) < 0) /* the umask must not narrow it */
         err_set(err, "job %s: %s: %s", j->id, dir, strerror(errno));
-    else if (write_spool_files(dir, j, err) == 0 && (pid = spawn_supervisor(l, dir, err)) > 0)
+    else if (write_spool_files(dir, j, err) == 0 && (crashpt("start-files-written"), 1) &&
+             (pid = spawn_supervisor(l, dir, err)) > 0)
         rc = await_supervisor(j->id, dir, pid, &reaped, err);
     if (rc < 0) {
         remove_spool(dir, &e); /* best effort: the first error is the one to report */
@@ -669,7 +698,12 @@ int local_poll(struct local *l, const char *id, struct local_status *st, struct 
     if (rc != 0)
         return rc < 0 ? -1 : 0;
     struct stat sb;
-    st->state = stat(dir, &sb) < 0 && errno == ENOENT ? LOCAL_UNKNOWN : LOCAL_LOST;
+    if (stat(dir, &sb) < 0 && errno == ENOENT)
+        st->state = LOCAL_UNKNOWN;
+    else if (pid > 0)
+        st->state = LOCAL_LOST; /* its supervisor ran: the job may have run */
+    else
+        st->state = supervisor_coming(dir) ? LOCAL_RUNNING : LOCAL_NEVER;
     return 0;
 }
 
@@ -683,6 +717,7 @@ static const char *state_name(enum local_state s)
     case LOCAL_ENDED: return "ended";
     case LOCAL_LOST: return "lost (no supervisor, no status)";
     case LOCAL_UNKNOWN: return "unknown here";
+    case LOCAL_NEVER: return "never started";
     }
     return "?";
 }

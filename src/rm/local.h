@@ -122,6 +122,8 @@ enum local_state {
     LOCAL_ENDED,     /* status file present */
     LOCAL_LOST,      /* no supervisor and no status (e.g. the machine rebooted) */
     LOCAL_UNKNOWN,   /* no spool directory for that id */
+    LOCAL_NEVER,     /* a spool directory, but no supervisor ever wrote its pid there and
+                        none is coming up: the job never ran (a start cut short) */
 };
 
 struct local_status {

@@ -47,7 +47,7 @@ static int lo_status(void *ctx, const char *id, long now, struct rm_status *st, 
     static const enum rm_state map[] = {[LOCAL_RUNNING] = RM_RUNNING,
                                         [LOCAL_SUSPENDED] = RM_SUSPENDED,
                                         [LOCAL_ENDED] = RM_ENDED, [LOCAL_LOST] = RM_LOST,
-                                        [LOCAL_UNKNOWN] = RM_UNKNOWN};
+                                        [LOCAL_UNKNOWN] = RM_UNKNOWN, [LOCAL_NEVER] = RM_NEVER};
     *st = (struct rm_status){.state = map[ls.state], .exit_code = ls.exit_code, .end = ls.end};
     memcpy(st->reason, ls.reason, sizeof st->reason);
     st->reason[sizeof st->reason - 1] = '\0';

@@ -38,7 +38,10 @@ struct rm_job {
     size_t tag;            /* the engine job's tag (the simulator finds its record by it) */
 };
 
-enum rm_state { RM_RUNNING, RM_SUSPENDED, RM_ENDED, RM_LOST, RM_UNKNOWN };
+/* RM_LOST: it ran, and neither it nor its end can be found. RM_UNKNOWN: the
+ * resource manager has no trace of it. RM_NEVER: a start was begun but cut
+ * short before the job ran (what is left of it goes with forget). */
+enum rm_state { RM_RUNNING, RM_SUSPENDED, RM_ENDED, RM_LOST, RM_UNKNOWN, RM_NEVER };
 
 struct rm_status {
     enum rm_state state;

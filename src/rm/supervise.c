@@ -105,7 +105,7 @@ static int write_atomic(const struct sv *sv, const char *name, const char *text)
     char tmp[PATH_MAX + 32], path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/%s", sv->dir, name);
     snprintf(tmp, sizeof tmp, "%s/%s.tmp", sv->dir, name);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0) {
         sv_log(sv, "%s: cannot create: %s", tmp, strerror(errno));
         return -1;
@@ -376,6 +376,8 @@ static void child_main(const struct sv *sv, char **env, int pipefd)
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     close_range(3, ~0U, CLOSE_RANGE_CLOEXEC); /* nothing of ours leaks into the job */
+    umask(022); /* the daemon's own 077 is for its state: a job gets the usual one (its
+                   output files are still created 0600, as Torque's are) */
     child_identity(&sv->job, pipefd);
     if (chdir(sv->job.cwd) < 0)
         child_fail(&sv->job, pipefd, STAGE_USER,

@@ -37,9 +37,10 @@
 #include <sqlite3.h>
 
 #include "store/store_int.h"
+#include "util/crashpt.h"
 #include "util/mem.h"
 
-#define STORE_SCHEMA 3     /* PRAGMA user_version written by this code */
+#define STORE_SCHEMA 4     /* PRAGMA user_version written by this code */
 #define STORE_BUSY_MS 5000 /* wait this long for another connection's lock */
 #define STORE_STR_(x) #x
 #define STORE_STR(x) STORE_STR_(x)
@@ -92,6 +93,12 @@ static const char *const upgrade_sql[STORE_SCHEMA] = {
           "ALTER TABLE jobs ADD COLUMN mail_events TEXT;"
           "ALTER TABLE jobs ADD COLUMN mail_users TEXT;"
           "ALTER TABLE jobs ADD COLUMN features TEXT;",
+    /* 4: the answers to requests that carried a token (a client's retry of
+     * a submission it got no answer to gets the first answer again). */
+    [3] = "CREATE TABLE tokens (uid INTEGER NOT NULL, token TEXT NOT NULL,"
+          " time INTEGER NOT NULL, reply TEXT NOT NULL,"
+          " PRIMARY KEY (uid, token)) WITHOUT ROWID;"
+          "CREATE INDEX tokens_time ON tokens (time);",
 };
 
 /* The job columns after id, in the order job_bind and job_read use. */
@@ -147,6 +154,9 @@ static const char *const stmt_sql[S_COUNT] = {
                 " r.creator_uid, n.node, n.procs"
                 " FROM resvs r LEFT JOIN resv_nodes n ON n.resv = r.id"
                 " ORDER BY r.created, r.seq, n.pos",
+    [S_TOKEN_GET] = "SELECT reply FROM tokens WHERE uid = ? AND token = ?",
+    [S_TOKEN_PUT] = "INSERT INTO tokens (uid, token, time, reply) VALUES (?, ?, ?, ?)",
+    [S_TOKENS_PRUNE] = "DELETE FROM tokens WHERE time < ?",
 };
 
 /* ---- opening ---- */
@@ -313,6 +323,8 @@ void store_close(struct store *st)
 
 int store_begin(struct store *st, struct err *err)
 {
+    if (crashpt_fail("store-begin"))
+        return err_set(err, "%s: begin: failed on purpose (MOKU_FAIL)", st->path);
     if (!sqlite3_get_autocommit(st->db))
         return err_set(err, "%s: begin: a transaction is already open", st->path);
     return stmt_run(st, st->stmt[S_BEGIN], err, "begin");
@@ -328,10 +340,18 @@ int store_commit(struct store *st, struct err *err)
                        "%s: commit: no transaction is open (it was rolled back after an "
                        "error, or never begun)",
                        st->path);
-    if (stmt_run(st, st->stmt[S_COMMIT], err, "commit (the changes are dropped)") == 0)
-        return 0;
+    if (crashpt_fail("store-commit"))
+        err_set(err, "%s: commit: failed on purpose (MOKU_FAIL; the changes are dropped)",
+                st->path);
+    else if (stmt_run(st, st->stmt[S_COMMIT], err, "commit (the changes are dropped)") == 0)
+        return crashpt("store-after-commit"), 0;
     store_rollback(st);
     return -1;
+}
+
+int store_in_transaction(const struct store *st)
+{
+    return st && !sqlite3_get_autocommit(st->db);
 }
 
 /* No transaction open: nothing to do. A ROLLBACK that fails leaves nothing
@@ -821,4 +841,58 @@ int store_events(struct store *st, size_t max,
         ret = fn(ctx, (long)v[i].i1, (long)v[i].i2, v[i].s1, v[i].s2);
     rows_free(v, n);
     return ret;
+}
+
+/* ---- request tokens ---- */
+
+int store_token_get(struct store *st, long uid, const char *token, char **reply,
+                    struct err *err)
+{
+    const char *what = "reading a request token";
+    sqlite3_stmt *s = st->stmt[S_TOKEN_GET];
+    struct binder b = {s, 0, SQLITE_OK};
+    bind_i64(&b, uid);
+    bind_text(&b, token);
+    *reply = NULL;
+    if (bind_check(st, &b, err, what) < 0)
+        return -1;
+    int rc = sqlite3_step(s), ret = 0;
+    if (rc == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(s, 0);
+        if (t) {
+            *reply = xstrndup((const char *)t, (size_t)sqlite3_column_bytes(s, 0));
+            ret = 1;
+        } else {
+            ret = db_err(st, err, what);
+        }
+    } else if (rc != SQLITE_DONE) {
+        ret = db_err(st, err, what);
+    }
+    stmt_done(s);
+    return ret;
+}
+
+int store_token_put(struct store *st, long uid, const char *token, long time,
+                    const char *reply, struct err *err)
+{
+    const char *what = "saving a request token";
+    sqlite3_stmt *s = st->stmt[S_TOKEN_PUT];
+    struct binder b = {s, 0, SQLITE_OK};
+    bind_i64(&b, uid);
+    bind_text(&b, token);
+    bind_i64(&b, time);
+    bind_text(&b, reply);
+    if (bind_check(st, &b, err, what) < 0)
+        return -1;
+    return stmt_run(st, s, err, what);
+}
+
+int store_tokens_prune(struct store *st, long before, struct err *err)
+{
+    sqlite3_stmt *s = st->stmt[S_TOKENS_PRUNE];
+    struct binder b = {s, 0, SQLITE_OK};
+    bind_i64(&b, before);
+    if (bind_check(st, &b, err, "forgetting old request tokens") < 0)
+        return -1;
+    return stmt_run(st, s, err, "forgetting old request tokens");
 }

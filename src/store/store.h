@@ -85,6 +85,8 @@ void store_close(struct store *st);
 int store_begin(struct store *st, struct err *err);
 int store_commit(struct store *st, struct err *err);
 void store_rollback(struct store *st);
+/* 1 while a store_begin transaction is open (SQLite may have ended it). */
+int store_in_transaction(const struct store *st);
 
 /* Insert j (j->id is ignored and set to the new id, ids increase and are
  * never reused, even after a restart). An id taken inside a transaction that
@@ -197,5 +199,20 @@ int store_event(struct store *st, long time, long job, const char *kind, const c
 int store_events(struct store *st, size_t max,
                  int (*fn)(void *ctx, long time, long job, const char *kind, const char *text),
                  void *ctx, struct err *err);
+
+/* Request tokens: a client names a request that changes something with a
+ * token of its own, and sends it again with the same token when it got no
+ * answer (the daemon may have died before answering, or after). The answer
+ * is stored with the change, in its transaction; a repeated token gets the
+ * stored answer, nothing done twice. Tokens are per uid (one user cannot
+ * read or spoil another's). store_token_get: 1 and *reply (caller frees)
+ * when (uid, token) is known, 0 when not, -1 on error. store_token_put
+ * fails on a token already stored. store_tokens_prune forgets those stored
+ * before `before` (epoch seconds). */
+int store_token_get(struct store *st, long uid, const char *token, char **reply,
+                    struct err *err);
+int store_token_put(struct store *st, long uid, const char *token, long time,
+                    const char *reply, struct err *err);
+int store_tokens_prune(struct store *st, long before, struct err *err);
 
 #endif

@@ -46,6 +46,9 @@ enum stmt_id {
     S_RESV_ADD,
     S_RESV_NODE_ADD,
     S_RESVS,
+    S_TOKEN_GET,
+    S_TOKEN_PUT,
+    S_TOKENS_PRUNE,
     S_COUNT
 };
 

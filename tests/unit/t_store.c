@@ -268,7 +268,7 @@ static void test_open_create_reopen(void)
     CHECK(stat(path, &sb) == 0);
     store_close(st);
     CHECK_STR(raw_text(path, "PRAGMA journal_mode", buf), "wal");
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 3);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 4);
     CHECK_EQ(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN "
                            "('jobs','nodes','fairshare','kv','events','jobs_state','jobs_end',"
                            "'resvs','resv_nodes')"),
@@ -960,14 +960,14 @@ static void test_schema_upgrade(void)
     struct err e = {""};
     CHECK_EQ(store_kv_set(st, "k", "kept", &e), 0);
     store_close(st);
-    CHECK_EQ(raw_exec(path, "DROP TABLE resv_nodes; DROP TABLE resvs;"
+    CHECK_EQ(raw_exec(path, "DROP TABLE tokens; DROP TABLE resv_nodes; DROP TABLE resvs;"
                             "ALTER TABLE jobs DROP COLUMN message;"
                             "ALTER TABLE jobs DROP COLUMN mail_events;"
                             "ALTER TABLE jobs DROP COLUMN mail_users;"
                             "ALTER TABLE jobs DROP COLUMN features; PRAGMA user_version = 1"),
              0);
     st = open_ok(path);
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 3);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 4);
     char v[8];
     CHECK_EQ(store_kv_get(st, "k", v, sizeof v, &e), 1);
     CHECK_STR(v, "kept");
@@ -979,13 +979,13 @@ static void test_schema_upgrade(void)
     job_fill(&j, 3);
     CHECK_EQ(store_job_add(st, &j, &e), 0);
     store_close(st);
-    CHECK_EQ(raw_exec(path, "ALTER TABLE jobs DROP COLUMN message;"
+    CHECK_EQ(raw_exec(path, "DROP TABLE tokens; ALTER TABLE jobs DROP COLUMN message;"
                             "ALTER TABLE jobs DROP COLUMN mail_events;"
                             "ALTER TABLE jobs DROP COLUMN mail_users;"
                             "ALTER TABLE jobs DROP COLUMN features; PRAGMA user_version = 2"),
              0);
     st = open_ok(path);
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 3);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 4);
     CHECK_EQ(store_job_get(st, j.id, &got, &e), 1);
     CHECK_STR(got.name, "job-3");
     CHECK(got.message == NULL && got.mail_events == NULL && got.mail_users == NULL &&
@@ -1167,6 +1167,34 @@ static void test_kill9_durability(void)
     tmpdir_remove();
 }
 
+/* Request tokens: per uid, the first answer kept across a reopen, a
+ * second put of the same token refused, old ones pruned. */
+static void test_tokens(void)
+{
+    tmpdir_make();
+    char path[512];
+    struct store *st = open_ok(in_tmp(path, "moku.db"));
+    struct err e = {""};
+    char *r = NULL;
+    CHECK_EQ(store_token_get(st, 1000, "0123456789abcdef", &r, &e), 0);
+    CHECK(r == NULL);
+    CHECK_EQ(store_token_put(st, 1000, "0123456789abcdef", 100, "{\"output\":\"7\\n\"}", &e), 0);
+    CHECK_EQ(store_token_put(st, 1000, "0123456789abcdef", 101, "{}", &e), -1); /* once */
+    store_close(st);
+    st = open_ok(path);
+    CHECK_EQ(store_token_get(st, 1000, "0123456789abcdef", &r, &e), 1);
+    CHECK_STR(r, "{\"output\":\"7\\n\"}");
+    free(r);
+    r = NULL;
+    CHECK_EQ(store_token_get(st, 1001, "0123456789abcdef", &r, &e), 0); /* another user's */
+    CHECK_EQ(store_token_put(st, 1000, "fedcba9876543210", 200, "{}", &e), 0);
+    CHECK_EQ(store_tokens_prune(st, 150, &e), 0);
+    CHECK_EQ(store_token_get(st, 1000, "0123456789abcdef", &r, &e), 0);
+    CHECK_EQ(store_token_get(st, 1000, "fedcba9876543210", &r, &e), 1);
+    free(r);
+    store_close(st);
+}
+
 int main(void)
 {
     TEST_RUN(test_open_create_reopen);
@@ -1187,5 +1215,6 @@ int main(void)
     TEST_RUN(test_schema_upgrade);
     TEST_RUN(test_transactions);
     TEST_RUN(test_kill9_durability);
+    TEST_RUN(test_tokens);
     return TEST_DONE();
 }
