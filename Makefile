@@ -25,7 +25,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC:= $(wildcard tests/unit/t_*.c)
 TEST_BIN:= $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check soak bench asan format clean sample install uninstall
+.PHONY: all check soak bench asan format clean sample install uninstall crashbin
 
 all: $(BIN)
 
@@ -78,9 +78,17 @@ $(BUILD)/runstat: bench/runstat.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
 
-check: $(BIN) $(TEST_BIN) $(BUILD)/tests/textbook $(BUILD)/tests/rawsock $(BUILD)/tests/propgen
+check: $(BIN) $(TEST_BIN) $(BUILD)/tests/textbook $(BUILD)/tests/rawsock $(BUILD)/tests/propgen crashbin
 	@MOKU=$(BIN) TEXTBOOK=$(BUILD)/tests/textbook RAWSOCK=$(BUILD)/tests/rawsock \
-		PROPGEN=$(BUILD)/tests/propgen sh tests/run.sh $(TEST_BIN)
+		PROPGEN=$(BUILD)/tests/propgen CRASHMOKU=$(CRASH_BIN) sh tests/run.sh $(TEST_BIN)
+
+# The crash tests' moku (tests/integration/crash.sh): the same sources with
+# the crash and failure points of util/crashpt.h compiled in, built apart so
+# that they never reach bin/moku.
+CRASH_BIN := $(BUILD)/crash/moku
+crashbin:
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/crash BIN=$(CRASH_BIN) \
+		OPT="$(OPT) -DMOKU_CRASHPOINTS" $(CRASH_BIN)
 
 # Property tests at length: N random cases from seed SEED (make soak N=10000 SEED=1),
 # the same checks as make check's few hundred; failing cases are kept for reproduction.

@@ -9,11 +9,13 @@
 #include <unistd.h>
 
 /*
- * Whether the environment variable var names point `name`, and on which
- * pass: "name" or "name@n". Each point counts its own passes; the counts
- * live in a small table (a test names one point at a time).
+ * Whether the environment variable var names point `name` ("name",
+ * "name@n" or "name@n+"): the pass number this is (0 when not named), the
+ * pass wanted (*want, 0 = every one) and whether later ones count too
+ * (*later). Each point counts its own passes, in a small table (a test
+ * names one point at a time).
  */
-static long pass_of(const char *var, const char *name, long *want)
+static long pass_of(const char *var, const char *name, long *want, int *later)
 {
     static struct {
         const char *name;
@@ -23,7 +25,9 @@ static long pass_of(const char *var, const char *name, long *want)
     size_t n = strlen(name);
     if (!v || strncmp(v, name, n) != 0 || (v[n] != '\0' && v[n] != '@'))
         return 0;
-    *want = v[n] == '@' ? strtol(v + n + 1, NULL, 10) : 1;
+    char *end = NULL;
+    *want = v[n] == '@' ? strtol(v + n + 1, &end, 10) : 0;
+    *later = end && *end == '+';
     for (size_t i = 0; i < sizeof seen / sizeof seen[0]; i++) {
         if (!seen[i].name)
             seen[i].name = name;
@@ -33,17 +37,23 @@ static long pass_of(const char *var, const char *name, long *want)
     return 0;
 }
 
+static int hit(const char *var, const char *name)
+{
+    long want = 0;
+    int later = 0;
+    long pass = pass_of(var, name, &want, &later);
+    return pass > 0 && (want == 0 || pass == want || (later && pass > want));
+}
+
 void crashpt(const char *name)
 {
-    long want = 1;
-    if (pass_of("MOKU_CRASH", name, &want) == want)
+    if (hit("MOKU_CRASH", name))
         kill(getpid(), SIGKILL);
 }
 
 int crashpt_fail(const char *name)
 {
-    long want = 1, pass = pass_of("MOKU_FAIL", name, &want);
-    return pass > 0 && pass >= want;
+    return hit("MOKU_FAIL", name);
 }
 
 #else

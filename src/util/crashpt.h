@@ -8,8 +8,9 @@
  * MOKU_CRASH=name[@n] in the environment the process kills itself with
  * SIGKILL the n-th time (default 1) it passes that point: the same as a
  * `kill -9` there, with no exit handlers and no flushing. A failure point
- * makes an operation fail as a full disk would: MOKU_FAIL=name[@n] makes
- * the n-th pass and every later one fail.
+ * makes an operation fail as a full disk would: MOKU_FAIL=name@n fails the
+ * n-th pass only (a passing fault), name@n+ the n-th and every later one (a
+ * disk that stays full), name alone every pass.
  *
  * tests/integration/crash.sh lists the points it exercises; the names are
  * grep-able at their call sites.
@@ -20,7 +21,7 @@
 #ifdef MOKU_CRASHPOINTS
 /* Kill this process (SIGKILL) if MOKU_CRASH names this point and pass. */
 void crashpt(const char *name);
-/* 1 if MOKU_FAIL names this point and this pass is the n-th or later. */
+/* 1 if MOKU_FAIL names this point and this pass (see above). */
 int crashpt_fail(const char *name);
 #else
 static inline void crashpt(const char *name)
