@@ -28,6 +28,7 @@
 #include "cmd/cmd.h"
 #include "cmd/qsub.h"
 #include "daemon/daemon_int.h"
+#include "util/crashpt.h"
 #include "util/mem.h"
 
 #define MAX_ARGS 256
@@ -1006,6 +1007,7 @@ json_t *dctl_submit(struct dmn *d, const struct peer *p, const json_t *job, cons
     }
     r = commit(d, r);
     if (json_is_true(json_object_get(r, "ok"))) {
+        crashpt("submit-committed"); /* a client with no answer tries again */
         dlog(d->log, 1, "job %ld submitted by %s", dj->rec.id, p->user);
     } else {
         /* Not saved: the engine must not run what the store does not know. */

@@ -444,6 +444,7 @@ static void ended(struct dmn *d, struct djob *dj, const struct rm_status *st, lo
     dlog(d->log, 1, "job %ld ended: %s%s%s", dj->rec.id, text, why ? ": " : "", why ? why : "");
     dmail_job(d, dj, why ? DMAIL_ABORT : DMAIL_END, why);
     free(why);
+    crashpt("end-recorded"); /* not committed yet: the spool still tells the end */
     /* Its spool goes once the end is committed (djobs_forget): a daemon
      * dying before that finds the status file again. */
     d->forget = xgrow(d->forget, &d->capforget, d->nforget + 1, sizeof *d->forget);
