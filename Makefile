@@ -105,12 +105,13 @@ $(BUILD)/prio_bench: bench/prio_bench.c $(BUILD)/libmoku.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libmoku.a $(LDLIBS)
 
-bench: $(BIN) $(BUILD)/runstat $(BUILD)/prio_bench $(BUILD)/store_fill $(BUILD)/sub_bench $(BUILD)/resv_bench $(BUILD)/depth_bench
+bench: $(BIN) $(BUILD)/runstat $(BUILD)/prio_bench $(BUILD)/store_fill $(BUILD)/sub_bench $(BUILD)/resv_bench $(BUILD)/depth_bench $(BUILD)/tests/rawsock
 	@sh bench/run.sh
 	@$(BUILD)/prio_bench
 	@$(BUILD)/resv_bench
 	@$(BUILD)/depth_bench
 	@FILL=$(BUILD)/store_fill SUBBENCH=$(BUILD)/sub_bench sh bench/daemon.sh
+	@RAWSOCK=$(BUILD)/tests/rawsock sh bench/dos.sh
 
 # Sanitizers build apart (build/asan), so they never mix objects with a normal build.
 asan:

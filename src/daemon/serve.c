@@ -33,14 +33,13 @@
 
 #include "cfg/cfg.h"
 #include "daemon/daemon.h"
+#include "daemon/dconn.h"
 #include "daemon/daemon_int.h"
 #include "stats/fsfile.h"
 #include "util/crashpt.h"
 #include "util/mem.h"
 #include "wire/wire.h"
 
-#define MAX_CONNS 256
-#define REQUEST_TIMEOUT 10   /* seconds a client may take to send its request */
 #define FS_CHECKPOINT 300    /* seconds between saves of the current fairshare window */
 #define TOKEN_KEEP 86400     /* seconds a submission's token is remembered (store_token_get) */
 #define TOKEN_PRUNE_EVERY 600
@@ -315,30 +314,21 @@ void serve_iterate(struct dmn *d)
 
 /* ---- connections ---- */
 
-struct conn {
-    int fd;
-    long since;
-    struct wire_reader r;
-};
-
-static void answer(struct dmn *d, struct conn *c)
+/* One request (dconn_service): the reply text (caller frees). */
+static char *answer(void *ctx, uid_t uid, gid_t gid, const char *body, size_t len)
 {
-    struct peer p = {0};
-    struct err e;
+    struct dmn *d = ctx;
+    struct peer p = {.uid = uid, .gid = gid};
     json_t *reply;
-    if (wire_peer(c->fd, &p.uid, &p.gid, NULL, &e) < 0) {
-        reply = json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", 1, "error", e.msg);
+    dctl_peer(d, &p);
+    json_error_t je;
+    json_t *req = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
+    if (!req) {
+        reply = json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", 1, "error",
+                          "bad request: not valid JSON");
     } else {
-        dctl_peer(d, &p);
-        json_error_t je;
-        json_t *req = json_loadb(c->r.body, c->r.need, JSON_REJECT_DUPLICATES, &je);
-        if (!req) {
-            reply = json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", 1, "error",
-                              "bad request: not valid JSON");
-        } else {
-            reply = dctl_handle(d, &p, req);
-            json_decref(req);
-        }
+        reply = dctl_handle(d, &p, req);
+        json_decref(req);
     }
     if (store_in_transaction(d->st)) {
         /* A handler that returned without committing or rolling back would
@@ -351,31 +341,7 @@ static void answer(struct dmn *d, struct conn *c)
     crashpt("request-before-reply");
     char *text = json_dumps(reply, JSON_COMPACT);
     json_decref(reply);
-    if (text && wire_send(c->fd, text, strlen(text), &e) < 0)
-        dlog(d->log, 2, "reply not delivered: %s", e.msg);
-    free(text);
-}
-
-static void close_conn(struct conn *c)
-{
-    close(c->fd);
-    wire_reader_reset(&c->r);
-    c->fd = -1;
-}
-
-static void accept_all(struct dmn *d, struct conn *conns, int *n)
-{
-    for (;;) {
-        int fd = accept4(d->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0)
-            return;
-        if (*n == MAX_CONNS) {
-            close(fd); /* too many at once: the client sees the connection close */
-            continue;
-        }
-        conns[*n] = (struct conn){.fd = fd, .since = time(NULL), .r = {.max = WIRE_MAX_REQUEST}};
-        (*n)++;
-    }
+    return text;
 }
 
 /* SIGUSR1: the log file was moved away (logrotate): write a new one. */
@@ -551,10 +517,11 @@ static void reload(struct dmn *d)
 
 static void loop(struct dmn *d)
 {
-    struct conn conns[MAX_CONNS];
-    int nconns = 0, quiet = 1;
+    struct dconn_set conns = {0};
+    int quiet = 1;
     double want_since = 0;
-    struct pollfd pfd[MAX_CONNS + 2];
+    struct pollfd *pfd = xcalloc(DCONN_MAX + 2, sizeof *pfd);
+    size_t dropped = 0;
     while (!d->stop) {
         if (d->recover && serve_recover(d) < 0)
             break;
@@ -574,43 +541,31 @@ static void loop(struct dmn *d)
         }
         pfd[0] = (struct pollfd){.fd = d->lfd, .events = POLLIN};
         pfd[1] = (struct pollfd){.fd = d->sig[0], .events = POLLIN};
-        for (int i = 0; i < nconns; i++)
-            pfd[i + 2] = (struct pollfd){.fd = conns[i].fd, .events = POLLIN};
+        size_t npfd = dconn_pollfds(&conns, pfd + 2);
         long wait = (d->next_iter - time(NULL)) * 1000;
         if (wait < 0)
             wait = 0;
         if (d->want_iter)
             wait = ITER_QUIET_MS; /* an iteration is due: unless requests keep coming */
-        if (nconns && wait > 1000)
+        if (npfd && wait > 1000)
             wait = 1000; /* to time out slow clients */
-        int ready = poll(pfd, (nfds_t)nconns + 2, (int)(wait > INT_MAX ? INT_MAX : wait));
+        int ready = poll(pfd, (nfds_t)npfd + 2, (int)(wait > INT_MAX ? INT_MAX : wait));
         if (ready < 0 && errno != EINTR)
             break;
         quiet = ready <= 0;
         if (pfd[1].revents)
             drain_signals(d);
+        /* Connections first, then new ones: dconn_service reads pfd by index. */
+        dconn_service(&conns, pfd + 2, npfd, time(NULL), answer, d);
         if (pfd[0].revents)
-            accept_all(d, conns, &nconns);
-        now = time(NULL);
-        for (int i = 0; i < nconns; i++) {
-            struct conn *c = &conns[i];
-            struct err e;
-            int rc = i + 2 < (int)(sizeof pfd / sizeof pfd[0]) && pfd[i + 2].fd == c->fd &&
-                             pfd[i + 2].revents
-                         ? wire_reader_step(&c->r, c->fd, &e)
-                         : 0;
-            if (rc == 1)
-                answer(d, c);
-            else if (rc < 0)
-                dlog(d->log, 2, "request dropped: %s", e.msg);
-            else if (now - c->since < REQUEST_TIMEOUT)
-                continue;
-            close_conn(c);
-            conns[i--] = conns[--nconns];
+            dconn_accept(&conns, d->lfd, time(NULL));
+        if (conns.dropped > dropped) {
+            dlog(d->log, 2, "%zu connections dropped by the limits so far", conns.dropped);
+            dropped = conns.dropped;
         }
     }
-    for (int i = 0; i < nconns; i++)
-        close_conn(&conns[i]);
+    dconn_close_all(&conns);
+    free(pfd);
 }
 
 /* ---- set-up ---- */

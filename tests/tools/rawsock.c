@@ -8,6 +8,12 @@
  *   rawsock SOCKET huge         a header announcing 1 GiB, then close
  *   rawsock SOCKET short        a header announcing 100 bytes, 3 bytes, then close
  *   rawsock SOCKET idle         connect, send nothing for 2 s, close
+ *   rawsock SOCKET hold N S     open N connections (as many as the daemon keeps), send
+ *                               nothing, hold them S seconds; prints how many it opened
+ *   rawsock SOCKET noread S TEXT  send one frame holding TEXT, never read the reply,
+ *                               hold the connection S seconds
+ *   rawsock SOCKET many N TEXT  N requests holding TEXT, one connection each, one after
+ *                               another, each reply read; prints how many were answered
  * Exit status 0 when the exchange went as described (a reply for `frame`).
  */
 #include <stdint.h>
@@ -43,25 +49,79 @@ static void header(int fd, uint32_t n)
     put(fd, h, 4);
 }
 
+/* One frame sent, its reply read and returned (caller frees), or NULL. */
+static char *exchange(int fd, const char *text)
+{
+    header(fd, (uint32_t)strlen(text));
+    put(fd, text, strlen(text));
+    unsigned char h[4];
+    if (recv(fd, h, 4, MSG_WAITALL) != 4)
+        return NULL;
+    uint32_t n = (uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 | (uint32_t)h[2] << 8 | h[3];
+    char *buf = malloc((size_t)n + 1);
+    if (!buf || (n && recv(fd, buf, n, MSG_WAITALL) != (ssize_t)n)) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+/* hold N S: connections the daemon may close as it likes (its caps). */
+static int hold(const char *path, int n, int secs)
+{
+    int opened = 0;
+    for (int i = 0; i < n; i++) {
+        struct sockaddr_un a = {.sun_family = AF_UNIX};
+        snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
+        int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+        if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) < 0) {
+            if (fd >= 0)
+                close(fd);
+            continue;
+        }
+        opened++; /* kept open (not closed) until exit */
+    }
+    printf("%d\n", opened);
+    fflush(stdout);
+    sleep((unsigned)secs);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: rawsock SOCKET frame TEXT|garbage|huge|short|idle\n");
+        fprintf(stderr, "usage: rawsock SOCKET frame TEXT|garbage|huge|short|idle|"
+                        "hold N S|noread S TEXT|many N TEXT\n");
         return 2;
+    }
+    if (strcmp(argv[2], "hold") == 0 && argc == 5)
+        return hold(argv[1], atoi(argv[3]), atoi(argv[4]));
+    if (strcmp(argv[2], "many") == 0 && argc == 5) {
+        int n = atoi(argv[3]), got = 0;
+        for (int i = 0; i < n; i++) {
+            int fd = dial(argv[1]);
+            char *r = exchange(fd, argv[4]);
+            got += r != NULL;
+            free(r);
+            close(fd);
+        }
+        printf("%d\n", got);
+        return got == n ? 0 : 1;
     }
     int fd = dial(argv[1]);
     const char *mode = argv[2];
+    if (strcmp(mode, "noread") == 0 && argc == 5) {
+        header(fd, (uint32_t)strlen(argv[4]));
+        put(fd, argv[4], strlen(argv[4]));
+        sleep((unsigned)atoi(argv[3]));
+        close(fd);
+        return 0;
+    }
     if (strcmp(mode, "frame") == 0 && argc == 4) {
-        header(fd, (uint32_t)strlen(argv[3]));
-        put(fd, argv[3], strlen(argv[3]));
-        unsigned char h[4];
-        if (recv(fd, h, 4, MSG_WAITALL) != 4)
+        char *buf = exchange(fd, argv[3]);
+        if (!buf)
             return 1;
-        uint32_t n = (uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 | (uint32_t)h[2] << 8 | h[3];
-        char *buf = malloc((size_t)n + 1);
-        if (!buf || recv(fd, buf, n, MSG_WAITALL) != (ssize_t)n)
-            return 1;
-        buf[n] = '\0';
         printf("%s\n", buf);
         free(buf);
     } else if (strcmp(mode, "garbage") == 0) {

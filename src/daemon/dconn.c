@@ -1,0 +1,237 @@
+/* dconn — see dconn.h. */
+#define _GNU_SOURCE /* accept4 */
+#include "daemon/dconn.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "util/mem.h"
+
+/* ---- per-uid counts, for one pass ---- */
+
+/* A small open-addressing table of the uids of the connections: how many
+ * each holds, how many replies it has waiting, whether it was answered in
+ * this pass. Built afresh each pass (at most DCONN_MAX connections). */
+struct uidc {
+    uid_t uid;
+    int used, conns, writing, answered;
+};
+
+struct uidtab {
+    struct uidc *v;
+    size_t cap; /* a power of two, at least twice the entries */
+};
+
+static struct uidc *uid_slot(struct uidtab *t, uid_t uid)
+{
+    size_t i = ((size_t)uid * 2654435761u) & (t->cap - 1);
+    while (t->v[i].used && t->v[i].uid != uid)
+        i = (i + 1) & (t->cap - 1);
+    if (!t->v[i].used)
+        t->v[i] = (struct uidc){.uid = uid, .used = 1};
+    return &t->v[i];
+}
+
+static void uid_count(const struct dconn_set *s, struct uidtab *t)
+{
+    t->cap = 16;
+    while (t->cap < 2 * (s->n + 1))
+        t->cap *= 2;
+    t->v = xcalloc(t->cap, sizeof *t->v);
+    for (size_t i = 0; i < s->n; i++) {
+        struct uidc *u = uid_slot(t, s->v[i].uid);
+        u->conns++;
+        u->writing += s->v[i].out != NULL;
+    }
+}
+
+/* ---- closing ---- */
+
+static void conn_close(struct dconn *c)
+{
+    if (c->fd >= 0)
+        close(c->fd);
+    c->fd = -1;
+    wire_reader_reset(&c->r);
+    free(c->out);
+    c->out = NULL;
+}
+
+/* Drop the closed ones (fd -1), keeping the order of the rest. */
+static void compact(struct dconn_set *s)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i].fd >= 0)
+            s->v[w++] = s->v[i];
+    s->n = w;
+}
+
+/* ---- accepting ---- */
+
+/* Room for one more when the daemon is full: the oldest connection still
+ * waiting for its request goes. 0 when there is none to drop. */
+static int make_room(struct dconn_set *s)
+{
+    size_t oldest = s->n;
+    for (size_t i = 0; i < s->n; i++)
+        if (!s->v[i].out && (oldest == s->n || s->v[i].since < s->v[oldest].since))
+            oldest = i;
+    if (oldest == s->n)
+        return 0;
+    conn_close(&s->v[oldest]);
+    s->dropped++;
+    compact(s);
+    return 1;
+}
+
+static size_t conns_of(const struct dconn_set *s, uid_t uid)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++)
+        n += s->v[i].uid == uid;
+    return n;
+}
+
+void dconn_accept(struct dconn_set *s, int lfd, long now)
+{
+    for (;;) {
+        int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0)
+            return; /* EAGAIN: no more; EMFILE and others: the next pass tries again */
+        uid_t uid;
+        gid_t gid;
+        if (wire_peer(fd, &uid, &gid, NULL, NULL) < 0 || conns_of(s, uid) >= DCONN_PER_UID ||
+            (s->n >= DCONN_MAX && !make_room(s))) {
+            close(fd); /* the client sees the connection closed */
+            s->dropped++;
+            continue;
+        }
+        s->v = xgrow(s->v, &s->cap, s->n + 1, sizeof *s->v);
+        s->v[s->n++] = (struct dconn){.fd = fd, .uid = uid, .gid = gid, .since = now,
+                                      .r = {.max = WIRE_MAX_REQUEST}};
+    }
+}
+
+/* ---- polling ---- */
+
+size_t dconn_pollfds(const struct dconn_set *s, struct pollfd *pfd)
+{
+    struct uidtab t;
+    uid_count(s, &t);
+    for (size_t i = 0; i < s->n; i++) {
+        const struct dconn *c = &s->v[i];
+        short ev = c->out ? POLLOUT : uid_slot(&t, c->uid)->writing < DCONN_OUT_PER_UID ? POLLIN : 0;
+        pfd[i] = (struct pollfd){.fd = c->fd, .events = ev};
+    }
+    free(t.v);
+    return s->n;
+}
+
+/* ---- writing ---- */
+
+/* Send what the socket takes now. 1 when all is sent, 0 when some is left,
+ * -1 when the client is gone. */
+static int write_some(struct dconn *c)
+{
+    while (c->outoff < c->outlen) {
+        ssize_t n = send(c->fd, c->out + c->outoff, c->outlen - c->outoff,
+                         MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return 0;
+        if (n <= 0)
+            return -1;
+        c->outoff += (size_t)n;
+    }
+    return 1;
+}
+
+/* The reply text as a frame (4-byte big-endian length, then the bytes). */
+static void set_reply(struct dconn *c, char *text, long now)
+{
+    size_t len = strlen(text);
+    if (len > UINT32_MAX)
+        len = 0; /* cannot be framed: an empty reply, which the client reports */
+    c->out = xmalloc(len + 4);
+    c->out[0] = (char)(len >> 24);
+    c->out[1] = (char)(len >> 16);
+    c->out[2] = (char)(len >> 8);
+    c->out[3] = (char)len;
+    memcpy(c->out + 4, text, len);
+    c->outlen = len + 4;
+    c->outoff = 0;
+    c->since = now;
+    free(text);
+}
+
+/* ---- serving ---- */
+
+/* One connection that is reading, after poll said it has bytes: 1 answered
+ * (the reply being written or sent), 0 still reading, -1 to close. */
+static int read_one(struct dconn *c, struct uidc *u, long now, dconn_answer_fn *answer,
+                    void *ctx)
+{
+    struct err e;
+    int rc = wire_reader_step(&c->r, c->fd, &e);
+    if (rc <= 0)
+        return rc;
+    char *text = answer(ctx, c->uid, c->gid, c->r.body, c->r.need);
+    wire_reader_reset(&c->r);
+    if (!text)
+        return -1;
+    set_reply(c, text, now);
+    u->answered = 1;
+    u->writing++;
+    return 1;
+}
+
+size_t dconn_service(struct dconn_set *s, const struct pollfd *pfd, size_t npfd, long now,
+                     dconn_answer_fn *answer, void *ctx)
+{
+    struct uidtab t;
+    uid_count(s, &t);
+    size_t answered = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        struct dconn *c = &s->v[i];
+        short rev = i < npfd && pfd[i].fd == c->fd ? pfd[i].revents : 0;
+        struct uidc *u = uid_slot(&t, c->uid);
+        int done = 0;
+        if (!c->out && (rev & POLLIN) && !u->answered) {
+            int rc = read_one(c, u, now, answer, ctx);
+            answered += rc == 1;
+            done = rc < 0;
+            if (rc == 1)
+                rev |= POLLOUT; /* try at once: most replies fit the socket's buffer */
+        } else if (!c->out && (rev & (POLLERR | POLLHUP | POLLNVAL))) {
+            done = 1;
+        }
+        if (!done && c->out && (rev & (POLLOUT | POLLERR | POLLHUP))) {
+            int rc = write_some(c);
+            done = rc != 0;
+        }
+        long limit = c->out ? DCONN_WRITE_SECONDS : DCONN_READ_SECONDS;
+        if (!done && now - c->since >= limit) {
+            done = 1;
+            s->dropped++;
+        }
+        if (done)
+            conn_close(c);
+    }
+    free(t.v);
+    compact(s);
+    return answered;
+}
+
+void dconn_close_all(struct dconn_set *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        conn_close(&s->v[i]);
+    free(s->v);
+    *s = (struct dconn_set){0};
+}

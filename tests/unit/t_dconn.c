@@ -1,0 +1,171 @@
+/* t_dconn — the daemon's connections (src/daemon/dconn.c) on a real Unix
+ * socket: the per-uid cap, replies written as the client reads them (a
+ * client that does not read holds up nothing), one answer per uid per pass,
+ * and the read deadline. All clients are this process's uid. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "daemon/dconn.h"
+#include "test.h"
+#include "util/mem.h"
+#include "wire/wire.h"
+
+static char sock_path[108];
+
+static int listen_tmp(void)
+{
+    struct err e;
+    snprintf(sock_path, sizeof sock_path, "/tmp/t_dconn.%ld.sock", (long)getpid());
+    unlink(sock_path);
+    int fd = wire_listen(sock_path, &e);
+    CHECK(fd >= 0);
+    return fd;
+}
+
+static int dial(void)
+{
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    snprintf(a.sun_path, sizeof a.sun_path, "%s", sock_path);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    CHECK(fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof a) == 0);
+    return fd;
+}
+
+static void send_frame(int fd, const char *text)
+{
+    struct err e;
+    CHECK_EQ(wire_send(fd, text, strlen(text), &e), 0);
+}
+
+/* The answer: "big" gets 4 MB (more than a socket buffer holds), anything
+ * else itself back. Counts calls. */
+static int answers;
+static char *echo(void *ctx, uid_t uid, gid_t gid, const char *req, size_t len)
+{
+    (void)ctx, (void)uid, (void)gid;
+    answers++;
+    if (strcmp(req, "big") == 0) {
+        char *t = xmalloc(4u << 20);
+        memset(t, 'x', (4u << 20) - 1);
+        t[(4u << 20) - 1] = '\0';
+        return t;
+    }
+    return xstrndup(req, len);
+}
+
+/* One pass of the loop, as serve.c runs it; returns the answers given. */
+static size_t pass(struct dconn_set *s, int lfd, long now)
+{
+    struct pollfd pfd[DCONN_MAX + 1];
+    pfd[0] = (struct pollfd){.fd = lfd, .events = POLLIN};
+    size_t n = dconn_pollfds(s, pfd + 1);
+    poll(pfd, n + 1, 50);
+    size_t a = dconn_service(s, pfd + 1, n, now, echo, NULL);
+    if (pfd[0].revents)
+        dconn_accept(s, lfd, now);
+    return a;
+}
+
+static void test_per_uid_cap(void)
+{
+    int lfd = listen_tmp();
+    struct dconn_set s = {0};
+    int fds[DCONN_PER_UID + 5];
+    for (int i = 0; i < DCONN_PER_UID + 5; i++)
+        fds[i] = dial();
+    for (int k = 0; k < 5; k++)
+        pass(&s, lfd, 100);
+    CHECK_EQ(s.n, DCONN_PER_UID);
+    CHECK(s.dropped >= 5);
+    for (int i = 0; i < DCONN_PER_UID + 5; i++)
+        close(fds[i]);
+    for (int k = 0; k < 3; k++)
+        pass(&s, lfd, 100);
+    CHECK_EQ(s.n, 0); /* closed by their clients: gone */
+    dconn_close_all(&s);
+    close(lfd);
+    unlink(sock_path);
+}
+
+static void test_non_reader_holds_nothing(void)
+{
+    int lfd = listen_tmp();
+    struct dconn_set s = {0};
+    int slow = dial();
+    send_frame(slow, "big"); /* never read */
+    answers = 0;
+    for (int k = 0; k < 4 && answers < 1; k++)
+        pass(&s, lfd, 100);
+    CHECK_EQ(answers, 1);
+    /* Another client is answered while the 4 MB reply waits to be read. */
+    int fast = dial();
+    send_frame(fast, "hello");
+    char *reply = NULL;
+    size_t len = 0;
+    struct err e;
+    for (int k = 0; k < 6; k++)
+        pass(&s, lfd, 101);
+    CHECK_EQ(wire_recv(fast, &reply, &len, 1 << 20, 1000, &e), 0);
+    CHECK_STR(reply, "hello");
+    free(reply);
+    close(fast);
+    /* Past the write deadline the non-reader is dropped. */
+    pass(&s, lfd, 100 + DCONN_WRITE_SECONDS + 1);
+    CHECK_EQ(s.n, 0);
+    close(slow);
+    dconn_close_all(&s);
+    close(lfd);
+    unlink(sock_path);
+}
+
+static void test_one_answer_per_uid_per_pass(void)
+{
+    int lfd = listen_tmp();
+    struct dconn_set s = {0};
+    int fds[3];
+    for (int i = 0; i < 3; i++)
+        fds[i] = dial();
+    pass(&s, lfd, 100); /* accepted */
+    for (int i = 0; i < 3; i++)
+        send_frame(fds[i], "x");
+    usleep(20000);
+    answers = 0;
+    CHECK_EQ(pass(&s, lfd, 100), 1);
+    CHECK_EQ(pass(&s, lfd, 100), 1);
+    CHECK_EQ(pass(&s, lfd, 100), 1);
+    CHECK_EQ(answers, 3);
+    for (int i = 0; i < 3; i++)
+        close(fds[i]);
+    dconn_close_all(&s);
+    close(lfd);
+    unlink(sock_path);
+}
+
+static void test_read_deadline(void)
+{
+    int lfd = listen_tmp();
+    struct dconn_set s = {0};
+    int fd = dial();
+    pass(&s, lfd, 100);
+    CHECK_EQ(s.n, 1);
+    pass(&s, lfd, 100 + DCONN_READ_SECONDS - 1);
+    CHECK_EQ(s.n, 1);
+    pass(&s, lfd, 100 + DCONN_READ_SECONDS);
+    CHECK_EQ(s.n, 0); /* sent nothing in time */
+    close(fd);
+    dconn_close_all(&s);
+    close(lfd);
+    unlink(sock_path);
+}
+
+int main(void)
+{
+    TEST_RUN(test_per_uid_cap);
+    TEST_RUN(test_non_reader_holds_nothing);
+    TEST_RUN(test_one_answer_per_uid_per_pass);
+    TEST_RUN(test_read_deadline);
+    return TEST_DONE();
+}
