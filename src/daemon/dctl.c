@@ -247,8 +247,9 @@ static json_t *do_hold(struct dmn *d, const struct peer *p, int argc, char **arg
     if (i == argc)
         return reply_err("%s: missing job id", name);
     if ((holds & (HOLD_SYSTEM | HOLD_BATCH)) && !(p->admin >= 1 && p->admin <= 2))
-        return reply_err("%s: only administrators may %s system or batch holds", name,
-                         set ? "set" : "release");
+        return reply_err("%s: user %s is not authorized to %s system or batch holds (ADMIN1 or "
+                         "ADMIN2)",
+                         name, p->user, set ? "set" : "release");
     json_t *bad = begin(d);
     if (bad)
         return bad;
@@ -718,20 +719,84 @@ static int req_args(const json_t *req, char ***argv, int *argc, json_t **bad)
 json_t *dctl_submit(struct dmn *d, const struct peer *p, const json_t *job, const char *token);
 
 /* checkjob ID [--format=json] for an ID the engine does not know. */
-static json_t *checkjob_from_store(struct dmn *d, int argc, char **argv)
+/* The job checkjob's words name (its first operand), and whether JSON is
+ * asked for; NULL when none. */
+static const char *checkjob_id(int argc, char **argv, int *json)
 {
     const char *id = NULL;
-    int json = 0;
+    *json = 0;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--format=json") == 0 ||
             (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0))
-            json = 1;
+            *json = 1;
         else if (argv[i][0] != '-' && !id && (i == 0 || strcmp(argv[i - 1], "--format") != 0))
             id = argv[i];
     }
+    return id;
+}
+
+static json_t *checkjob_from_store(struct dmn *d, int argc, char **argv)
+{
+    int json;
+    const char *id = checkjob_id(argc, argv, &json);
     if (!id || sched_find_job(d->s, id))
         return NULL;
     return checkjob_stored(d, id, json);
+}
+
+/* The uid that owns job id (queued, running or ended), -1 if none is known. */
+static long job_uid(struct dmn *d, const char *id)
+{
+    struct djob *dj = djobs_find(d, id);
+    if (dj)
+        return dj->rec.uid;
+    char *end;
+    long n = strtol(id, &end, 10);
+    struct store_job rec;
+    if (*id == '\0' || *end != '\0' || n <= 0 || store_job_get(d->st, n, &rec, NULL) != 1)
+        return -1;
+    long uid = rec.uid;
+    store_job_free(&rec);
+    return uid;
+}
+
+/*
+ * What an ordinary user may look at (Maui: "users are only permitted to see
+ * details of jobs they own"; ADMIN3 "is granted access to all informational
+ * Maui commands"): the queue summary (showq, with -b and the filters, not
+ * the running or idle detail of -r and -i), their own jobs in detail
+ * (checkjob), showstart, showbf. The rest — checkjob of another's job,
+ * checknode, diagnose, showconfig, showstats, showres — is for ADMIN1..3.
+ * NULL when p may run the command, else the refusal.
+ */
+static json_t *look_refused(struct dmn *d, const struct peer *p, const char *cmd, int argc,
+                            char **argv)
+{
+    if (p->admin >= 1 && p->admin <= 3)
+        return NULL;
+    static const char *const everyone[] = {"showq", "showstart", "showbf", "checkjob", NULL};
+    int open = 0;
+    for (int i = 0; everyone[i]; i++)
+        open |= strcmp(cmd, everyone[i]) == 0;
+    if (!open)
+        return reply_err("%s: user %s is not authorized (ADMIN1, ADMIN2 or ADMIN3)", cmd, p->user);
+    if (strcmp(cmd, "showq") == 0) {
+        for (int i = 0; i < argc; i++)
+            if (strcmp(argv[i], "-r") == 0 || strcmp(argv[i], "-i") == 0)
+                return reply_err("showq %s: user %s is not authorized (ADMIN1, ADMIN2 or "
+                                 "ADMIN3; showq and showq -b show the queue to everyone)",
+                                 argv[i], p->user);
+    }
+    if (strcmp(cmd, "checkjob") == 0) {
+        int json;
+        const char *id = checkjob_id(argc, argv, &json);
+        long uid = id ? job_uid(d, id) : -1;
+        if (uid >= 0 && uid != (long)p->uid)
+            return reply_err("checkjob: user %s is not authorized to see job '%.64s' (its "
+                             "owner and ADMIN1, ADMIN2 or ADMIN3 may)",
+                             p->user, id);
+    }
+    return NULL;
 }
 
 /* Take --format=json / --format json (or text) out of a control command's
@@ -827,7 +892,10 @@ json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
         return reply_err("%.64s: --format takes json or text", cmd);
     }
     json_t *r;
-    if (strcmp(cmd, "canceljob") == 0)
+    if (!is_control(cmd) && strcmp(cmd, "setres") != 0 && strcmp(cmd, "releaseres") != 0 &&
+        (r = look_refused(d, p, cmd, argc, argv)))
+        ; /* not for this user's eyes */
+    else if (strcmp(cmd, "canceljob") == 0)
         r = do_canceljob(d, p, argc, argv);
     else if (strcmp(cmd, "sethold") == 0)
         r = do_hold(d, p, argc, argv, 1);

@@ -1,0 +1,76 @@
+#!/bin/sh
+# The permission matrix (issue 14 item 7), data-driven: every cell of
+# tests/data/perm/matrix run through the real daemon by a real user —
+# alice (a job's owner), bob (another ordinary user), carol (ADMIN3), dave
+# (ADMIN2) and root (ADMIN1) — and checked: "deny" must answer "not
+# authorized", "allow" must not. Needs root (useradd, runuser); skipped
+# otherwise.
+. tests/integration/lib.sh
+
+if [ "$(id -u)" != 0 ] || ! command -v useradd >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1; then
+    echo "# skipped: the permission matrix needs root, useradd and runuser"
+    exit 0
+fi
+MATRIX=${MATRIX:-tests/data/perm/matrix}
+MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
+for u in mokualice mokubob mokucarol mokudave; do
+    id "$u" >/dev/null 2>&1 || useradd -M -s /bin/sh "$u" 2>/dev/null
+done
+H=$TMP/home
+mkdir -p "$H" "$TMP/work"
+chmod 755 "$TMP" "$H"
+chmod 777 "$TMP/work"
+cp "$MOKU" "$TMP/moku" && chmod 755 "$TMP/moku"
+printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=64\nADMIN3 mokucarol\nADMIN2 mokudave\n' >"$H/maui.cfg"
+"$MOKU" serve --home "$H" >"$TMP/serve.log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$TMP"' EXIT
+export MOKU_HOME="$H"
+i=0
+while [ $i -lt 50 ] && ! timeout 5 "$MOKU" showq >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
+
+# as ROLE COMMAND...: run the client as the role's user.
+as() {
+    role=$1
+    shift
+    case $role in
+    owner) u=mokualice ;;
+    other) u=mokubob ;;
+    admin3) u=mokucarol ;;
+    admin2) u=mokudave ;;
+    admin1) u=root ;;
+    esac
+    (cd "$TMP/work" && runuser -u "$u" -- env MOKU_HOME="$H" timeout 10 "$TMP/moku" "$@")
+}
+
+roles="owner other admin3 admin2 admin1"
+k=0
+while read -r line; do
+    case $line in '#'* | '') continue ;; esac
+    # The command is everything before the five verdicts.
+    set -- $line
+    nw=$#
+    cmdw=$((nw - 5))
+    words=$(echo "$line" | awk -v n="$cmdw" '{ s = $1; for (i = 2; i <= n; i++) s = s " " $i; print s }')
+    verdicts=$(echo "$line" | awk -v n="$cmdw" '{ s = ""; for (i = n + 1; i <= NF; i++) s = s " " $i; print s }')
+    r=0
+    for role in $roles; do
+        r=$((r + 1))
+        want=$(echo $verdicts | cut -d' ' -f$r)
+        k=$((k + 1))
+        J=$(printf 'sleep 300\n' | as owner submit -h -l walltime=1:00:00)
+        R=$(timeout 5 "$MOKU" setres -n perm$k -s +10:00:00 -d 1:00:00 n1 |
+            sed -n "s/^reservation '\([^']*\)' created.*/\1/p")
+        cmd=$(echo "$words" | sed "s/\$J/$J/g; s/\$R/$R/g")
+        # shellcheck disable=SC2086
+        as "$role" $cmd >"$TMP/out" 2>&1
+        if grep -q 'not authorized' "$TMP/out"; then got=deny; else got=allow; fi
+        if [ "$got" = "$want" ]; then
+            ok "$words as $role: $want"
+        else
+            fail "$words as $role: $want, but $got ($(head -c 200 "$TMP/out" | tr '\n' ' '))"
+        fi
+        timeout 5 "$MOKU" schedctl -r >/dev/null 2>&1
+    done
+done <"$MATRIX"
+check "the matrix had its cells ($k)" [ "$k" -ge 100 ]
