@@ -163,7 +163,7 @@ if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuse
     as_user setres -d 100 n1 >"$TMP/out" 2>&1
     check "a second user is refused setres" grep -q "not authorized" "$TMP/out"
     as_user showres >"$TMP/out" 2>&1
-    check "... may look at every reservation" grep -q "^$mine " "$TMP/out"
+    check "... may not list the reservations (showres is for ADMIN1..3, as in Maui)" grep -q "not authorized" "$TMP/out"
     as_user releaseres "$mine" >"$TMP/out" 2>&1
     check "... may not release one" grep -q "not authorized" "$TMP/out"
     printf "${CFG}RESCTLPOLICY ANY\n" >"$H/maui.cfg"
@@ -176,6 +176,33 @@ if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuse
     crash_restart
     as_user releaseres "$theirs" >"$TMP/out" 2>&1
     check "... may release their own, its creator remembered across a restart" grep -q "released User reservation '$theirs'" "$TMP/out"
+    # A user's reservation is held to the user's own limits and must end
+    # (issue 14 item 9: any user could reserve everything for years).
+    as_user setres -u "$u" n1 >"$TMP/out" 2>&1
+    check "RESCTLPOLICY ANY: a user's reservation with no duration (about 3 years) is refused" \
+        grep -q "may last at most 86400 s" "$TMP/out"
+    as_user setres -d 2:00:00:00 -u "$u" n1 >"$TMP/out" 2>&1
+    check "... and one of two days" grep -q "may last at most 86400 s" "$TMP/out"
+    printf "${CFG}RESCTLPOLICY ANY\nUSERCFG[DEFAULT] MAXPS=3600\n" >"$H/maui.cfg"
+    timeout 5 "$MOKU" schedctl -R >/dev/null
+    sleep 0.5
+    as_user setres -d 2:00:00 -u "$u" n1 >"$TMP/out" 2>&1
+    check "... over the user's MAXPS (7,200 processor-seconds against 3,600): refused, the limit named" \
+        grep -q "MAXPS limit of 3600" "$TMP/out"
+    check "... and not made" sh -c "! timeout 5 '$MOKU' showres | grep -q '^$u\.'"
+    r1=$(as_user setres -d 0:30:00 -u "$u" n1 | created)
+    r2=$(as_user setres -d 0:30:00 -u "$u" n1 | created)
+    check "... within it: made ($r1, $r2)" sh -c "[ -n '$r1' ] && [ -n '$r2' ]"
+    as_user setres -d 0:30:00 -u "$u" n1 >"$TMP/out" 2>&1
+    check "... a third counts the user's other reservations: refused" grep -q "MAXPS limit of 3600" "$TMP/out"
+    timeout 5 "$MOKU" setres -d 3:00:00 n1 >"$TMP/out" 2>&1
+    check "... an administrator is not held to it" grep -q "created" "$TMP/out"
+    for x in "$r1" "$r2" $(sed -n "s/^reservation '\([^']*\)' created.*/\1/p" "$TMP/out"); do
+        timeout 5 "$MOKU" releaseres "$x" >/dev/null
+    done
+    printf "${CFG}RESCTLPOLICY ANY\n" >"$H/maui.cfg"
+    timeout 5 "$MOKU" schedctl -R >/dev/null
+    sleep 0.5
     # ADVRES asks for a reservation; its ACL still decides (issue 13 §3: any
     # user could run in a SYSTEM reservation by naming it).
     sysr=$(timeout 5 "$MOKU" setres -d 0:05:00 n1 | created)
