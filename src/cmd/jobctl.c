@@ -174,7 +174,7 @@ static int hold_cmd(const struct cmd_ctx *c, const struct cmd_args *a, struct cm
         if (set)
             sched_hold(c->s, j, holds, NULL);
         else
-            sched_release(c->s, j, holds, NULL);
+            sched_release(c->s, j, holds, c->now, NULL);
         cmd_buf_printf(&text, "holds modified for job %s\n", a->argv[i]);
     }
     reply(a, out, &text);
@@ -289,7 +289,7 @@ int cmd_runjob_start(struct sched *s, struct job *j, long now, int force, char *
     /* Forced: a running job cannot be held, so the holds go (Maui's runjob
      * -f overrides them); back again if it does not start. */
     if (holds)
-        sched_release(s, j, holds, NULL);
+        sched_release(s, j, holds, now, NULL);
     if (sched_runjob(s, j, now, err) < 0) {
         if (holds)
             sched_hold(s, j, holds, NULL);

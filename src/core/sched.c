@@ -645,13 +645,20 @@ int sched_hold(struct sched *s, struct job *j, unsigned holds, struct err *err)
     return 0;
 }
 
-int sched_release(struct sched *s, struct job *j, unsigned holds, struct err *err)
+int sched_release(struct sched *s, struct job *j, unsigned holds, long now, struct err *err)
 {
     if (j->state != JOB_IDLE)
         return err_set(err, "job %s is not idle", j->name);
     unsigned before = j->holds;
     j->holds &= ~holds;
     s->nheld -= before && !j->holds && !j->deferred_until;
+    /* FULLPOLICY: a held job's queue time is reset for as long as it is held
+     * (Maui resets it at every iteration), so it starts again at the
+     * release, not at the last iteration that saw the hold: a replay's
+     * iterations are events, and a hold lifted hours after the last one would
+     * otherwise count those hours (the "hold trick" the policy prevents). */
+    if (before && !j->holds && s->pol.prio.accrual == ACCRUE_FULLPOLICY)
+        j->qtime_start = now;
     s->replan = 1;
     return 0;
 }

@@ -149,8 +149,9 @@ int sched_limits_from_cfg(struct sched *s, const struct cfg *cfg, struct err *er
 /* Add holds (HOLD_* bits) to an idle job; it is blocked until all are
  * released. Errors: job not idle, no hold named. */
 int sched_hold(struct sched *s, struct job *j, unsigned holds, struct err *err);
-/* Release holds (HOLD_* bits) of a job. Errors: job not idle. */
-int sched_release(struct sched *s, struct job *j, unsigned holds, struct err *err);
+/* Release holds (HOLD_* bits) of a job at `now` (under JOBPRIOACCRUALPOLICY
+ * FULLPOLICY its queue time starts again then). Errors: job not idle. */
+int sched_release(struct sched *s, struct job *j, unsigned holds, long now, struct err *err);
 /* Set an administrator's system priority on an idle job (Maui setspri):
  * SYSPRIO_ABSOLUTE with 0..1000, SYSPRIO_RELATIVE with any value,
  * SYSPRIO_NONE to clear. Errors: job not idle, value out of range. */

@@ -268,7 +268,7 @@ static json_t *do_hold(struct dmn *d, const struct peer *p, int argc, char **arg
             o.failed = 1;
             continue;
         }
-        int rc = set ? sched_hold(d->s, dj->j, holds, &e) : sched_release(d->s, dj->j, holds, &e);
+        int rc = set ? sched_hold(d->s, dj->j, holds, &e) : sched_release(d->s, dj->j, holds, time(NULL), &e);
         if (rc < 0) {
             out_printf(&o, "ERROR:  job '%s': %s\n", argv[i], e.msg);
             o.failed = 1;

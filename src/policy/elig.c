@@ -53,6 +53,11 @@ static void clear_blocked(struct sched *s, struct job *j)
 static int held(struct sched *s, struct job *j, long now)
 {
     if (j->deferred_until && j->deferred_until <= now) {
+        /* A deferred job is held (Maui's defer hold): under FULLPOLICY its
+         * queue time starts when the defer ends, not at the last iteration
+         * that saw it (as for sched_release). */
+        if (j->holds == 0 && !(j->flags & JOB_STARTDATE) && s->pol.prio.accrual == ACCRUE_FULLPOLICY)
+            j->qtime_start = j->deferred_until;
         j->deferred_until = 0; /* DEFERTIME is over, or the start date came: eligible */
         j->flags &= ~(unsigned)JOB_STARTDATE;
         s->nheld -= !j->holds;

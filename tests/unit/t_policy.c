@@ -153,10 +153,10 @@ static void test_holds(void)
     CHECK(sched_hold(s, a, HOLD_USER, &e) < 0); /* running: no */
     sched_iterate(s, 50);
     CHECK_EQ(h->qtime_start, 50); /* FULLPOLICY: no queue time while held */
-    CHECK(sched_release(s, h, HOLD_USER, &e) == 0);
+    CHECK(sched_release(s, h, HOLD_USER, 0, &e) == 0);
     sched_iterate(s, 60);
     CHECK(h->state == JOB_IDLE); /* the system hold remains */
-    CHECK(sched_release(s, h, HOLD_SYSTEM, &e) == 0);
+    CHECK(sched_release(s, h, HOLD_SYSTEM, 0, &e) == 0);
     sched_iterate(s, 70);
     CHECK(h->state == JOB_RUNNING);
     CHECK_EQ(sched_count_idle(s, 1), 0);
