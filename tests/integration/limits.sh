@@ -76,7 +76,7 @@ printf '1 0 -1 100 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1\n2 0 -1 5000 1 -1 -1 1 6
 printf '20 sethold 3\n3000 releasehold 3\n3001 checkjob 3\n' >"$TMP/full.cmds"
 run simulate --procs 1 --config "$TMP/full.cfg" --commands "$TMP/full.cmds" "$TMP/full.swf"
 check "FULLPOLICY: a job held until 3000 has 1 s of eligible queue time at 3001" \
-    grep -q 'Eligible: 00:00:01)' "$TMP/out"
+    grep -q 'Eligible: 00:00:01)' "$TMP/err"
 printf 'JOBPRIOACCRUALPOLICY FULLPOLICY\nQUEUETIMEWEIGHT 1\nUSERCFG[DEFAULT] MAXJOB=10\n' >"$TMP/full2.cfg"
 run simulate --procs 1 --config "$TMP/full2.cfg" --commands "$TMP/full.cmds" "$TMP/full.swf"
-check "... the same with a throttling limit set" grep -q 'Eligible: 00:00:01)' "$TMP/out"
+check "... the same with a throttling limit set" grep -q 'Eligible: 00:00:01)' "$TMP/err"
