@@ -312,7 +312,7 @@ static void blocked_text(struct cmd_buf *out, const struct cmd_ctx *c, struct jo
     cmd_buf_puts(out, "Diagnosing blocked jobs (policylevel SOFT  partition ALL)\n\n");
     size_t shown = 0;
     for (size_t i = 0; i < n; i++) {
-        const char *why = sched_job_blocked(c->s, q[i]);
+        const char *why = sched_job_listed_blocked(c->s, q[i]);
         if (!why)
             continue;
         shown++;
@@ -330,7 +330,7 @@ static void blocked_json(struct cmd_buf *out, const struct cmd_ctx *c, struct jo
 {
     json_t *jobs = json_array();
     for (size_t i = 0; i < n; i++) {
-        const char *why = sched_job_blocked(c->s, q[i]);
+        const char *why = sched_job_listed_blocked(c->s, q[i]);
         if (why)
             json_array_append_new(
                 jobs, json_pack("{s:o, s:o}", "id", cmd_jstr(q[i]->name), "reason", cmd_jstr(why)));
@@ -399,7 +399,7 @@ static void diagnose_prio(const struct cmd_ctx *c, const struct cmd_args *a, str
     struct cmd_prio_row *rows = xcalloc(n ? n : 1, sizeof *rows);
     size_t nrows = 0;
     for (size_t i = 0; i < n; i++) {
-        if (sched_job_blocked(c->s, q[i]))
+        if (sched_job_listed_blocked(c->s, q[i]))
             continue;
         rows[nrows].job = q[i];
         sched_job_priority(c->s, q[i], c->now, &rows[nrows].parts);

@@ -61,7 +61,7 @@ static void showq_gather(const struct cmd_ctx *c, struct showq *q)
     q->idle = xcalloc(n ? n : 1, sizeof *q->idle);
     q->blocked = xcalloc(n ? n : 1, sizeof *q->blocked);
     for (size_t i = 0; i < n; i++) {
-        if (sched_job_blocked(c->s, queue[i]))
+        if (sched_job_listed_blocked(c->s, queue[i]))
             q->blocked[q->nblocked++] = queue[i];
         else
             q->idle[q->nidle++] = queue[i];
@@ -222,7 +222,7 @@ static void text_blocked(struct cmd_buf *b, const struct showq *q)
     cmd_buf_printf(b, "%18s %9s %20s\n\n", "JobName", "User", "Reason");
     for (size_t i = 0; i < q->nblocked; i++) {
         const struct job *j = q->blocked[i];
-        const char *why = sched_job_blocked(q->c->s, j);
+        const char *why = sched_job_listed_blocked(q->c->s, j);
         cmd_buf_printf(b, "%18s %9s %s\n", j->name, j->user->name, cmd_reason_tail(j, why));
     }
 }
@@ -285,7 +285,7 @@ static json_t *json_idle_job(const struct showq *q, const struct job *j, int det
 static json_t *json_blocked_job(const struct showq *q, const struct job *j)
 {
     json_t *o = json_queued_job(q, j);
-    json_object_set_new(o, "reason", cmd_jstr(sched_job_blocked(q->c->s, j)));
+    json_object_set_new(o, "reason", cmd_jstr(sched_job_listed_blocked(q->c->s, j)));
     return o;
 }
 

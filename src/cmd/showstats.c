@@ -114,7 +114,7 @@ static void view_init(struct statsview *v, const struct cmd_ctx *c)
          * its submission) dedicated nothing. */
         if (j->state == JOB_RUNNING || (j->state == JOB_COMPLETED && j->start >= j->submit))
             add_started(v, j);
-        else if (j->state == JOB_IDLE && !(j->flags & JOB_BLOCKED))
+        else if (j->state == JOB_IDLE && !sched_job_listed_blocked(s, j))
             v->backlog_ps += (double)job_procs(j) * (double)j->walltime;
     }
     cmd_usage(s, &v->use);

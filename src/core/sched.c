@@ -707,11 +707,24 @@ const char *sched_job_blocked(const struct sched *s, const struct job *j)
     return j->blocked ? j->blocked : "blocked by policy";
 }
 
+const char *sched_job_listed_blocked(const struct sched *s, const struct job *j)
+{
+    if (j->state != JOB_IDLE)
+        return NULL;
+    if (j->wait == WAIT_REJECTED && j->wait_gen == s->plan_gen)
+        return "negative priority (REJECTNEGPRIOJOBS)";
+    if (!(j->flags & JOB_BLOCKED))
+        return NULL;
+    if ((j->flags & JOB_HARDOK) && !j->holds && !j->deferred_until)
+        return NULL; /* over soft limits only */
+    return sched_job_blocked(s, j);
+}
+
 size_t sched_count_idle(const struct sched *s, int blocked)
 {
     size_t n = 0;
     for (size_t i = s->qhead; i < s->qlen; i++)
-        if (s->queue[i] && ((s->queue[i]->flags & JOB_BLOCKED) != 0) == (blocked != 0))
+        if (s->queue[i] && (sched_job_listed_blocked(s, s->queue[i]) != NULL) == (blocked != 0))
             n++;
     return n;
 }

@@ -386,6 +386,12 @@ struct job *const *sched_queue(const struct sched *s, size_t *n);
  * words ("job 12 violates active SOFT MAXPS limit of 72000 for user alice
  * (R: 28800, U: 69896)"); NULL when the job is eligible or not idle. */
 const char *sched_job_blocked(const struct sched *s, const struct job *j);
+/* Whether showq lists an idle job under BLOCKED, and why (NULL: under IDLE).
+ * Maui's throttling page: a job over a SOFT limit only is idle — the hard
+ * pass may still start it, and it counts against the idle limits — while a
+ * job over a HARD or idle limit (MAXIJOB), held, deferred, or rejected for
+ * its negative priority (REJECTNEGPRIOJOBS) is blocked. */
+const char *sched_job_listed_blocked(const struct sched *s, const struct job *j);
 /* Idle jobs: eligible ones (blocked == 0) or blocked ones (blocked == 1). */
 size_t sched_count_idle(const struct sched *s, int blocked);
 /* Why idle job j is not running, as the last plan saw it. */

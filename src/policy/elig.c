@@ -162,6 +162,25 @@ static void one_walk(struct sched *s, const struct prio_env *env, long now)
     }
 }
 
+/* The HARD limit a job the hard walk refused is over, in words, read
+ * against the usage of the walk so far (nothing added): with one value for
+ * both, the job is kept out by the hard limit, and the reason says so
+ * ("violates active HARD MAXPS limit of 100", not SOFT). Leaves why as it is
+ * when no hard limit is found. */
+static void hard_reason(struct sched *s, struct job *j, const struct prio_env *env, char *why)
+{
+    char w[WHY_MAX];
+    double req[LIM_NTYPES];
+    if (!job_fits_limits(s, j, env, w) || fsacct_over_cap(s, j, w, WHY_MAX)) {
+        memcpy(why, w, WHY_MAX);
+        return;
+    }
+    limits_request(j, j->walltime, env, req);
+    if (limits_check(s->limits, j, LIM_ACTIVE, LIM_HARD, req, w, WHY_MAX) ||
+        limits_check(s->limits, j, LIM_IDLE, LIM_HARD, req, w, WHY_MAX))
+        memcpy(why, w, WHY_MAX);
+}
+
 static void soft_walk(struct sched *s, const struct prio_env *env, int reasons)
 {
     char why[WHY_MAX];
@@ -170,10 +189,35 @@ static void soft_walk(struct sched *s, const struct prio_env *env, int reasons)
         struct job *j = s->queue[i];
         if (!j || j->holds || j->deferred_until)
             continue; /* held or deferred: blocked by that, not by a limit */
-        if (admit(s, j, LIM_SOFT, env, reasons ? why : NULL))
+        if (admit(s, j, LIM_SOFT, env, reasons ? why : NULL)) {
             clear_blocked(s, j);
-        else
-            set_blocked(s, j, reasons ? why : NULL);
+            continue;
+        }
+        if (reasons && !(j->flags & JOB_HARDOK)) {
+            if (j->blocked && reasons == 2)
+                continue; /* hard_reasons put the hard walk's words there */
+            hard_reason(s, j, env, why);
+        }
+        set_blocked(s, j, reasons ? why : NULL);
+    }
+}
+
+/* The words of the hard walk, for the jobs it refused: against its own idle
+ * usage (an idle limit such as MAXIJOB counts the jobs the hard walk
+ * admitted, not those the soft walk did). Changes no flag. */
+static void hard_reasons(struct sched *s, const struct prio_env *env)
+{
+    char why[WHY_MAX];
+    limits_clear_usage(s->limits, LIM_IDLE);
+    for (size_t i = s->qhead; i < s->qlen; i++) {
+        struct job *j = s->queue[i];
+        if (!j || j->holds || j->deferred_until || (j->flags & JOB_HARDOK)) {
+            if (j && (j->flags & JOB_HARDOK))
+                admit(s, j, LIM_HARD, env, NULL); /* its idle usage, as the hard walk added */
+            continue;
+        }
+        free(j->blocked);
+        j->blocked = admit(s, j, LIM_HARD, env, why) ? NULL : xstrdup(why);
     }
 }
 
@@ -231,7 +275,12 @@ void elig_reasons(struct sched *s)
     struct prio_env env;
     sched_prio_env(s, &env);
     rebuild_active(s, &env, s->last_now);
-    soft_walk(s, &env, 1); /* the same walk as the iteration's last, now with words */
+    if (limits_soft_differs(s->limits)) {
+        hard_reasons(s, &env);
+        soft_walk(s, &env, 2); /* the soft walk's words for the others */
+    } else {
+        soft_walk(s, &env, 1); /* the same walk as the iteration's last, now with words */
+    }
 }
 
 int elig_may_start(struct sched *s, struct job *j, enum lim_level level, char *why, size_t len)

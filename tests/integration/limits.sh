@@ -19,9 +19,9 @@ run simulate --config "$TMP/maxijob.cfg" --procs 1 --until 101 --show showq "$TM
 check "after the first ends, the next blocked job becomes idle" grep -q '^Total Jobs: 16   Active Jobs: 1   Idle Jobs: 8   Blocked Jobs: 7' "$TMP/out"
 
 run simulate --config "$TMP/maxijob.cfg" --procs 1 --until 20 --show "showq -b" "$TMP/w.swf"
-check "showq -b: each blocked job with Maui's reason" grep -q 'violates idle SOFT MAXJOB limit of 8 for user 7' "$TMP/out"
+check "showq -b: each blocked job with Maui's reason (HARD: one value is both, and the hard one keeps it out)" grep -q 'violates idle HARD MAXJOB limit of 8 for user 7' "$TMP/out"
 run simulate --config "$TMP/maxijob.cfg" --procs 1 --until 20 --show "checkjob 17 --format=json" "$TMP/w.swf"
-check "checkjob: a blocked job's reason" grep -q '"reason": "job 17 violates idle SOFT MAXJOB limit of 8 for user 7' "$TMP/out"
+check "checkjob: a blocked job's reason" grep -q '"reason": "job 17 violates idle HARD MAXJOB limit of 8 for user 7' "$TMP/out"
 run simulate --config "$TMP/maxijob.cfg" --procs 1 --until 20 --show "diagnose -q" "$TMP/w.swf"
 check "diagnose -q lists the blocked jobs" sh -c "[ \$(grep -c '^job [0-9]* violates' $TMP/out) -eq 8 ]"
 
@@ -80,3 +80,31 @@ check "FULLPOLICY: a job held until 3000 has 1 s of eligible queue time at 3001"
 printf 'JOBPRIOACCRUALPOLICY FULLPOLICY\nQUEUETIMEWEIGHT 1\nUSERCFG[DEFAULT] MAXJOB=10\n' >"$TMP/full2.cfg"
 run simulate --procs 1 --config "$TMP/full2.cfg" --commands "$TMP/full.cmds" "$TMP/full.swf"
 check "... the same with a throttling limit set" grep -q 'Eligible: 00:00:01)' "$TMP/err"
+
+# The throttling page: jobs over a SOFT limit only are IDLE (the hard pass
+# may start them, and they count against the idle limits); those over a
+# HARD or idle limit are BLOCKED. MAXJOB=1,16 with MAXIJOB=8, 17 jobs on one
+# processor: 1 active, 8 idle, 8 blocked (was 1, 0, 16).
+printf 'USERCFG[DEFAULT] MAXJOB=1,16 MAXIJOB=8\n' >"$TMP/page.cfg"
+run simulate --config "$TMP/page.cfg" --procs 1 --until 20 --show showq "$TMP/w.swf"
+check "MAXJOB=1,16 MAXIJOB=8: 1 active, 8 idle, 8 blocked, as the page shows" \
+    grep -q '^Total Jobs: 17   Active Jobs: 1   Idle Jobs: 8   Blocked Jobs: 8' "$TMP/out"
+run simulate --config "$TMP/page.cfg" --procs 1 --until 20 --show "showq -b" "$TMP/w.swf"
+check "... the blocked ones over the idle HARD limit (MAXIJOB), named" \
+    sh -c "[ \$(grep -c 'violates idle HARD MAXJOB limit of 8 for user 7' $TMP/out) -eq 8 ]"
+
+# A single value is soft and hard at once: the reason says HARD.
+printf 'USERCFG[DEFAULT] MAXPS=100\n' >"$TMP/ps.cfg"
+printf '1 0 -1 200 1 -1 -1 1 200 -1 1 1 1 -1 1 -1 -1 -1\n' >"$TMP/ps.swf"
+run simulate --config "$TMP/ps.cfg" --procs 4 --until 5 --show "showq -b" "$TMP/ps.swf"
+check "MAXPS=100, a job of 200 processor-seconds: blocked by the HARD limit, so named" \
+    grep -q 'violates active HARD MAXPS limit of 100 for user 1 (R: 200, U: 0)' "$TMP/out"
+
+# REJECTNEGPRIOJOBS: a job of negative priority is listed BLOCKED, with why.
+printf 'REJECTNEGPRIOJOBS TRUE\nENABLENEGJOBPRIORITY TRUE\nCREDWEIGHT 1\nUSERWEIGHT 1\nUSERCFG[7] PRIORITY=-100\n' >"$TMP/neg.cfg"
+printf '1 0 -1 100 1 -1 -1 1 100 -1 1 7 1 -1 1 -1 -1 -1\n2 0 -1 100 1 -1 -1 1 100 -1 1 8 1 -1 1 -1 -1 -1\n' >"$TMP/neg.swf"
+run simulate --config "$TMP/neg.cfg" --procs 4 --until 5 --show showq "$TMP/neg.swf"
+check "REJECTNEGPRIOJOBS: the negative-priority job is listed blocked, not idle" \
+    grep -q '^Total Jobs: 2   Active Jobs: 1   Idle Jobs: 0   Blocked Jobs: 1' "$TMP/out"
+run simulate --config "$TMP/neg.cfg" --procs 4 --until 5 --show "showq -b" "$TMP/neg.swf"
+check "... with the reason" grep -q 'negative priority (REJECTNEGPRIOJOBS)' "$TMP/out"
