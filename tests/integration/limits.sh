@@ -108,3 +108,19 @@ check "REJECTNEGPRIOJOBS: the negative-priority job is listed blocked, not idle"
     grep -q '^Total Jobs: 2   Active Jobs: 1   Idle Jobs: 0   Blocked Jobs: 1' "$TMP/out"
 run simulate --config "$TMP/neg.cfg" --procs 4 --until 5 --show "showq -b" "$TMP/neg.swf"
 check "... with the reason" grep -q 'negative priority (REJECTNEGPRIOJOBS)' "$TMP/out"
+
+# showq's filters (the throttling page's own `showq -u`): only that user's,
+# group's, account's or class's jobs; the processor summary stays the
+# cluster's.
+printf '1 0 -1 100 1 -1 -1 1 100 -1 1 7 1 -1 1 -1 -1 -1\n2 0 -1 100 1 -1 -1 1 100 -1 1 8 2 -1 1 -1 -1 -1\n3 0 -1 100 1 -1 -1 1 100 -1 1 8 2 -1 1 -1 -1 -1\n' >"$TMP/f.swf"
+run simulate --procs 1 --until 5 --show "showq -u 8" "$TMP/f.swf"
+check "showq -u 8: user 8's two jobs alone" grep -q '^Total Jobs: 2   Active Jobs: 0   Idle Jobs: 2   Blocked Jobs: 0' "$TMP/out"
+run simulate --procs 1 --until 5 --show "showq -u 7" "$TMP/f.swf"
+check "showq -u 7: user 7's running job, the cluster's processors" \
+    sh -c "grep -q '^Total Jobs: 1   Active Jobs: 1' $TMP/out && grep -q '1 of    1 Processors Active' $TMP/out"
+run simulate --procs 1 --until 5 --show "showq -g 2 -i" "$TMP/f.swf"
+check "showq -g 2 -i: group 2's idle jobs in detail" sh -c "grep -Eq '^ +2\*? ' $TMP/out && grep -Eq '^ +3 ' $TMP/out && ! grep -Eq '^ +1 ' $TMP/out"
+run simulate --procs 1 --until 5 --show "showq -u nobody" "$TMP/f.swf"
+check "showq -u of a user with no jobs: an empty listing, not an error" grep -q '^Total Jobs: 0 ' "$TMP/out"
+run simulate --procs 1 --until 5 --show "showq -u" "$TMP/f.swf"
+check "showq -u without a name: an error naming it" grep -q 'showq: -u needs a name' "$TMP/err"

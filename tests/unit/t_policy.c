@@ -77,7 +77,8 @@ static void test_maxijob_seed_example(void)
     sched_destroy(s);
 }
 
-/* The seed's MAXPS arithmetic: a 2-processor job with 9:42:28 left holds
+/* The seed's MAXPS arithmetic (one value: soft and hard, so the reason says
+ * HARD, issue 13 §4): a 2-processor job with 9:42:28 left holds
  * 69,896 PS; an 8-processor one-hour job asks 28,800; 98,696 > 72,000. */
 static void test_maxps_seed_example(void)
 {
@@ -90,7 +91,7 @@ static void test_maxps_seed_example(void)
     sched_iterate(s, 1052);
     CHECK(b->state == JOB_IDLE);
     CHECK_STR(sched_job_blocked(s, b),
-              "job 12 violates active SOFT MAXPS limit of 72000 for user alice (R: 28800, U: 69896)");
+              "job 12 violates active HARD MAXPS limit of 72000 for user alice (R: 28800, U: 69896)");
     sched_destroy(s);
 }
 
