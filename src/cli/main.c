@@ -14,6 +14,7 @@
 
 #include "cli/client.h"
 #include "cli/simulate.h"
+#include "cli/validate.h"
 #include "daemon/daemon.h"
 #include "rm/local.h"
 
@@ -81,6 +82,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "simulate") == 0)
         return sim_main(argc - 1, argv + 1);
+    if (strcmp(argv[1], "validate") == 0)
+        return validate_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "serve") == 0)
         return cmd_serve(argc - 1, argv + 1);
     if (strcmp(argv[1], "submit") == 0 || strcmp(argv[1], "qsub") == 0 ||

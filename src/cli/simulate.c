@@ -21,6 +21,7 @@
 #include "core/sched.h"
 #include "sim/plot.h"
 #include "sim/report.h"
+#include "sim/resvlog.h"
 #include "sim/sim.h"
 #include "sim/simzone.h"
 #include "sim/sim_script.h"
@@ -47,6 +48,7 @@ struct sim_opts {
     int classes;      /* --classes: per-class breakdowns in a one-run report */
     const char *plot; /* --plot FILE.svg */
     const char *jobs_out;
+    const char *resv_out; /* --resv-out */
     const char *trace;
     const char *resources; /* --resources, else SIMRESOURCETRACEFILE when set */
     const char *statdir;   /* --statdir, else STATDIR: FS data files */
@@ -93,6 +95,8 @@ void sim_usage(FILE *f, int alone)
             "                     (default cluster: NODECFG lines, else the options above,\n"
             "                     else the trace's MaxNodes/MaxProcs)\n"
             "  --jobs-out FILE    write one CSV row per job (a comparison: a leading run column)\n"
+            "  --resv-out FILE    write one CSV row per reservation instance (moku validate\n"
+            "                     --reservations reads it; one run only)\n"
             "  --statdir DIR      fairshare data files (FS.<epoch>) are read from and written\n"
             "                     to DIR (default: STATDIR, stats/) when FSPOLICY is set\n"
             "  --format FMT       report as text (default) or json\n"
@@ -267,6 +271,11 @@ static int check_sim_args(const struct sim_opts *o)
         fprintf(stderr, "moku: give either --procs or --nodes/--ppn, not both\n");
         return -1;
     }
+    if (o->resv_out && (o->ncompare || o->nconfigs > 1)) {
+        fprintf(stderr, "moku: --resv-out writes the reservations of one run: not with "
+                        "several --config or --compare\n");
+        return -1;
+    }
     if (!o->nodes != !o->ppn) {
         fprintf(stderr, "moku: --nodes and --ppn go together\n");
         return -1;
@@ -288,6 +297,7 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         {"config", required_argument, NULL, 'c'}, {"nodes", required_argument, NULL, 'n'},
         {"ppn", required_argument, NULL, 'p'},    {"procs", required_argument, NULL, 'P'},
         {"jobs-out", required_argument, NULL, 'o'}, {"format", required_argument, NULL, 'f'},
+        {"resv-out", required_argument, NULL, 'V'},
         {"strict", no_argument, NULL, 's'},       {"help", no_argument, NULL, 'h'},
         {"until", required_argument, NULL, 'u'},  {"show", required_argument, NULL, 'S'},
         {"resources", required_argument, NULL, 'R'}, {"statdir", required_argument, NULL, 'D'},
@@ -307,6 +317,7 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         case 'K': o->classes = 1; break;
         case 'L': o->plot = optarg; break;
         case 'o': o->jobs_out = optarg; break;
+        case 'V': o->resv_out = optarg; break;
         case 'n': bad |= parse_count("--nodes", optarg, &o->nodes); break;
         case 'p': bad |= parse_count("--ppn", optarg, &o->ppn); break;
         case 'P': bad |= parse_count("--procs", optarg, &o->procs); break;
@@ -538,6 +549,7 @@ struct replay_ctx {
     int quiet;                  /* --quiet */
     int run;                    /* of a comparison, from 1, for messages; 0: the only run */
     struct plot_series *series; /* --plot: where the samples go, else NULL */
+    struct resvlog *resvs;      /* --resv-out: the reservations seen, else NULL */
 };
 
 /* A fairshare window ended in simulated time: write its FS data file.
@@ -732,6 +744,13 @@ static void start_series(struct plot_series *p, const struct workload *wl, long 
 /* Replay run number idx (from 0) of n and measure it, or answer --show.
  * Only the only run writes FS data files: the runs of a comparison all
  * start from the same fairshare history. */
+/* --resv-out: the reservations of each iteration (resvlog). */
+static void note_resvs(void *ctx, const struct sched *s, long now)
+{
+    struct replay_ctx *rc = ctx;
+    resvlog_note(rc->resvs, s, now);
+}
+
 static int replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o,
                       const struct workload *wl, const struct sim_script *script, FILE *jobs)
 {
@@ -755,8 +774,11 @@ static int replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts
         .command = log_command,
         .trigger = log_trigger,
         .record_nodes = jobs != NULL,
+        .iterated = o->resv_out ? note_resvs : NULL,
         .ctx = &rctx,
     };
+    if (o->resv_out)
+        rctx.resvs = resvlog_create();
     if (o->plot)
         start_series(&r->series, wl, o->until);
     double t0 = wall_now();
@@ -773,6 +795,12 @@ static int replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts
         if (jobs)
             report_write_jobs_csv(jobs, wl, out, s, sched_last_iteration(s),
                                   n > 1 ? (int)idx + 1 : 0);
+    }
+    if (rctx.resvs) {
+        FILE *f = open_out(o->resv_out);
+        if (!f || resvlog_write(rctx.resvs, f) < 0 || close_out(f, o->resv_out) < 0)
+            rc = -1;
+        resvlog_destroy(rctx.resvs);
     }
     sim_outcomes_free(out, wl->njobs);
     free(out);

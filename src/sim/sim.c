@@ -307,6 +307,8 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
         if (hooks && hooks->script)
             run_commands(&sim, now, hooks);
         sched_iterate(s, now);
+        if (hooks && hooks->iterated)
+            hooks->iterated(hooks->ctx, s, now);
         sim.stalled = sim.progress == now ? 0 : sim.stalled + 1;
         drain_triggers(s, hooks);
         sample(&sim, now, hooks);
@@ -317,6 +319,8 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
     if (until != SIM_FOREVER && last != until) {
         close_windows(&sim, until, hooks);
         sched_iterate(s, until); /* the state asked for is the one after an iteration */
+        if (hooks && hooks->iterated)
+            hooks->iterated(hooks->ctx, s, until);
         sample(&sim, until, hooks);
     }
     if (hooks && hooks->fs_window && fs_params(sched_fs(s))->policy != FS_NONE)

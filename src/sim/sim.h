@@ -94,6 +94,8 @@ struct sim_hooks {
     /* Keep where each job ran (sim_outcome.slots, .segments): the per-job
      * CSV wants it; plain reports do not pay for it. */
     int record_nodes;
+    /* Called after each scheduling iteration (NULL: not). */
+    void (*iterated)(void *ctx, const struct sched *s, long now);
     void *ctx;
 };
 

@@ -1,0 +1,159 @@
+/* resvlog — see resvlog.h. */
+#include "sim/resvlog.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/acl.h"
+#include "policy/srcfg.h"
+#include "util/mem.h"
+#include "util/sbuf.h"
+#include "util/strmap.h"
+
+struct rec {
+    char *id, *type, *nodes, *acl, *flags;
+    long created, start, end, released; /* end LONG_MAX: none; released -1: not */
+    unsigned long seen;                 /* the pass that last saw it */
+};
+
+struct resvlog {
+    struct rec *v;
+    size_t n, cap;
+    struct strmap ids;
+    unsigned long pass;
+};
+
+struct resvlog *resvlog_create(void)
+{
+    struct resvlog *l = xcalloc(1, sizeof *l);
+    strmap_init(&l->ids);
+    return l;
+}
+
+void resvlog_destroy(struct resvlog *l)
+{
+    if (!l)
+        return;
+    strmap_free(&l->ids);
+    for (size_t i = 0; i < l->n; i++) {
+        struct rec *r = &l->v[i];
+        free(r->id);
+        free(r->nodes);
+        free(r->acl);
+        free(r->flags);
+    }
+    free(l->v);
+    free(l);
+}
+
+static char *nodes_text(const struct sched *s, const struct resv *r)
+{
+    struct sbuf b = {NULL, 0, 0};
+    size_t need = 1;
+    for (size_t k = 0; k < r->nnodes; k++)
+        need += strlen(sched_node(s, r->nodes[k].node)->name) + 16;
+    char *t = xmalloc(need);
+    b = (struct sbuf){t, need, 0};
+    for (size_t k = 0; k < r->nnodes; k++) {
+        char n[16];
+        snprintf(n, sizeof n, ":%u", r->nodes[k].procs);
+        sbuf_put(&b, k ? " " : "");
+        sbuf_put(&b, sched_node(s, r->nodes[k].node)->name);
+        sbuf_put(&b, n);
+    }
+    sbuf_end(&b);
+    return t;
+}
+
+static char *flags_text(const struct resv *r)
+{
+    char *t = xmalloc(512);
+    struct sbuf b = {t, 512, 0};
+    int any = 0;
+    for (unsigned bit = 0; bit < 32; bit++) {
+        const char *name = srcfg_flag_name(1u << bit);
+        if ((r->flags & (1u << bit)) && strcmp(name, "?") != 0) {
+            sbuf_put(&b, any++ ? " " : "");
+            sbuf_put(&b, name);
+        }
+    }
+    if (r->access == SRCFG_DEDICATED)
+        sbuf_put(&b, any++ ? " DEDICATEDRESOURCE" : "DEDICATEDRESOURCE");
+    sbuf_end(&b);
+    return t;
+}
+
+static void add(struct resvlog *l, const struct sched *s, const struct resv *r)
+{
+    int n = acl_format(r->acl, NULL, 0);
+    char *acl = xmalloc((size_t)(n > 0 ? n : 0) + 1);
+    acl_format(r->acl, acl, (size_t)(n > 0 ? n : 0) + 1);
+    l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v);
+    l->v[l->n] = (struct rec){xstrdup(r->id), r->kind == RESV_STANDING ? "standing" : "user",
+                              nodes_text(s, r), acl, flags_text(r), r->created, r->start,
+                              r->end, -1, l->pass};
+    strmap_put(&l->ids, l->v[l->n].id, l->n);
+    l->n++;
+}
+
+void resvlog_note(struct resvlog *l, const struct sched *s, long now)
+{
+    l->pass++;
+    for (size_t i = 0; i < sched_nresv(s); i++) {
+        const struct resv *r = sched_resv_at(s, i);
+        size_t k;
+        if (strmap_get(&l->ids, r->id, &k)) {
+            l->v[k].seen = l->pass;
+            l->v[k].end = r->end; /* setres -m may move it */
+        } else {
+            add(l, s, r);
+        }
+    }
+    for (size_t i = 0; i < l->n; i++) {
+        struct rec *r = &l->v[i];
+        if (r->seen != l->pass && r->released < 0 && r->end > now)
+            r->released = now; /* gone before its end: released (releaseres) */
+        if (r->seen != l->pass && r->released < 0 && r->end <= now)
+            r->seen = l->pass; /* ended: nothing more to note */
+    }
+}
+
+/* A CSV field, quoted when it must be. */
+static void field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+int resvlog_write(const struct resvlog *l, FILE *f)
+{
+    fputs("id,type,created,start,end,released,nodes,acl,flags\n", f);
+    for (size_t i = 0; i < l->n; i++) {
+        const struct rec *r = &l->v[i];
+        field(f, r->id);
+        fprintf(f, ",%s,%ld,%ld,", r->type, r->created, r->start);
+        if (r->end != LONG_MAX && r->end < LONG_MAX / 2)
+            fprintf(f, "%ld", r->end);
+        fputc(',', f);
+        if (r->released >= 0)
+            fprintf(f, "%ld", r->released);
+        fputc(',', f);
+        field(f, r->nodes);
+        fputc(',', f);
+        field(f, r->acl);
+        fputc(',', f);
+        field(f, r->flags);
+        fputc('\n', f);
+    }
+    return ferror(f) ? -1 : 0;
+}
