@@ -73,6 +73,7 @@ struct val {
     struct cfg *cfg;
     struct node *nodes;
     size_t nnodes;
+    struct strmap node_ids; /* name -> index */
     struct job *jobs;
     size_t njobs;
     struct jobcmd *cmds;
@@ -125,6 +126,14 @@ static void add_node(struct val *v, const char *name, long procs)
     v->nodes[v->nnodes++] = (struct node){xstrdup(name), procs};
 }
 
+/* The name index, once the cluster is made (names live in v->nodes). */
+static void index_nodes(struct val *v)
+{
+    strmap_init(&v->node_ids);
+    for (size_t i = 0; i < v->nnodes; i++)
+        strmap_put(&v->node_ids, v->nodes[i].name, i);
+}
+
 static void uniform(struct val *v, long long n, long long ppn)
 {
     int width = snprintf(NULL, 0, "%lld", n);
@@ -167,10 +176,8 @@ static int cluster(struct val *v, long long hdr_nodes, long long hdr_procs, stru
 
 static long node_index(const struct val *v, const char *name)
 {
-    for (size_t i = 0; i < v->nnodes; i++)
-        if (strcmp(v->nodes[i].name, name) == 0)
-            return (long)i;
-    return -1;
+    size_t i;
+    return strmap_get(&v->node_ids, name, &i) ? (long)i : -1;
 }
 
 /* ---- the trace ---- */
@@ -886,15 +893,23 @@ static long procs_on(const struct stint *st, size_t n)
  * resumed after a suspension was there since its first run) does not
  * count, nor does a runjob start (it ignores reservations, as asked).
  */
-static int resv_node(struct val *v, const struct resv *r, size_t n, long rp, struct err *err)
+/* The runs on one node: (job, run) pairs. */
+struct onnode {
+    size_t *job, *run;
+    size_t n, cap, cap2;
+};
+
+static int resv_node(struct val *v, const struct resv *r, size_t n, long rp,
+                     const struct onnode *on, struct err *err)
 {
     struct ev *e = NULL;
     size_t ne = 0, cap = 0;
-    for (size_t i = 0; i < v->njobs; i++) {
+    for (size_t x = 0; x < on->n; x++) {
+        size_t i = on->job[x];
         const struct job *j = &v->jobs[i];
         const struct jobcmd *c = cmds_of(v, j->id);
-        for (size_t s = 0; s < j->nruns; s++) {
-            const struct stint *st = &j->runs[s];
+        {
+            const struct stint *st = &j->runs[on->run[x]];
             long p = procs_on(st, n), since = v->suspend ? j->runs[0].start : st->start;
             /* Judged by its walltime, as the scheduler plans: running over it
              * (JOBMAXOVERRUN) is allowed, into a reservation too. */
@@ -939,13 +954,32 @@ static int resv_node(struct val *v, const struct resv *r, size_t n, long rp, str
 
 static int check_resvs(struct val *v, struct err *err)
 {
-    for (size_t k = 0; k < v->nresvs; k++) {
+    struct onnode *on = xcalloc(v->nnodes + 1, sizeof *on);
+    for (size_t i = 0; i < v->njobs; i++)
+        for (size_t r = 0; r < v->jobs[i].nruns; r++) {
+            const struct stint *st = &v->jobs[i].runs[r];
+            for (size_t k = 0; k < st->np; k++) {
+                struct onnode *o = &on[st->p[k].node];
+                if (o->n && o->job[o->n - 1] == i && o->run[o->n - 1] == r)
+                    continue; /* the node twice in one run */
+                o->job = xgrow(o->job, &o->cap, o->n + 1, sizeof *o->job);
+                o->run = xgrow(o->run, &o->cap2, o->n + 1, sizeof *o->run);
+                o->job[o->n] = i;
+                o->run[o->n++] = r;
+            }
+        }
+    int rc = 0;
+    for (size_t k = 0; k < v->nresvs && rc == 0; k++) {
         const struct resv *r = &v->resvs[k];
-        for (size_t p = 0; p < r->np; p++)
-            if (resv_node(v, r, r->p[p].node, r->p[p].procs, err) < 0)
-                return -1;
+        for (size_t p = 0; p < r->np && rc == 0; p++)
+            rc = resv_node(v, r, r->p[p].node, r->p[p].procs, &on[r->p[p].node], err);
     }
-    return 0;
+    for (size_t i = 0; i < v->nnodes; i++) {
+        free(on[i].job);
+        free(on[i].run);
+    }
+    free(on);
+    return rc;
 }
 
 /* ---- the whole ---- */
@@ -955,6 +989,7 @@ static void val_free(struct val *v)
     for (size_t i = 0; i < v->nnodes; i++)
         free(v->nodes[i].name);
     free(v->nodes);
+    strmap_free(&v->node_ids);
     for (size_t i = 0; i < v->njobs; i++)
         job_free(&v->jobs[i]);
     free(v->jobs);
@@ -997,7 +1032,10 @@ static int load_all(struct val *v, struct facts *f, struct err *err)
     if (load_cfg(v, err) < 0 || read_trace(v, f, err) < 0)
         return -1;
     index_facts(f);
-    if (cluster(v, f->hdr_nodes, f->hdr_procs, err) < 0 || read_jobs(v, err) < 0)
+    if (cluster(v, f->hdr_nodes, f->hdr_procs, err) < 0)
+        return -1;
+    index_nodes(v);
+    if (read_jobs(v, err) < 0)
         return -1;
     if (v->o->commands && read_commands(v, err) < 0)
         return -1;
