@@ -482,7 +482,7 @@ static int read_commands(struct val *v, struct err *err)
         long t;
         if (n == 0)
             continue;
-        if (num(w[0], &t) != 1) {
+        if (num(w[0], &t) != 1 && cfg_parse_time(w[0], &t, NULL) < 0) {
             fclose(f);
             return err_set(err, "%s:%ld: '%s' is not a time", v->o->commands, no, w[0]);
         }
