@@ -259,10 +259,12 @@ static void place_listed(struct place *p)
         }
 }
 
-/* Candidate order for floating tasks: listed first, then idle, least
- * memory, table order. */
+/* Candidate order for floating tasks: listed first, then nodes no other
+ * reservation holds over the window (the Guide: a reservation does not
+ * stack unless it has to), then idle, least memory, table order. */
 static const struct sched *order_s;
 static const char *order_listed;
+static const char *order_stacked;
 static int cand_cmp(const void *a, const void *b)
 {
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -270,12 +272,27 @@ static int cand_cmp(const void *a, const void *b)
     int lx = order_listed ? order_listed[x] : 0, ly = order_listed ? order_listed[y] : 0;
     if (lx != ly)
         return ly - lx;
+    if (order_stacked[x] != order_stacked[y])
+        return order_stacked[x] - order_stacked[y];
     int bx = s->node_used[x] > 0, by = s->node_used[y] > 0;
     if (bx != by)
         return bx - by;
     if (s->nodes[x].mem != s->nodes[y].mem)
         return s->nodes[x].mem < s->nodes[y].mem ? -1 : 1;
     return x < y ? -1 : 1;
+}
+
+/* Per node: 1 when a reservation overlapping sp's window holds it. */
+static char *stacked_nodes(const struct sched *s, const struct resv_spec *sp)
+{
+    char *st = xcalloc(s->nnodes + 1, 1);
+    for (size_t i = 0; i < s->nresvs; i++) {
+        const struct resv *e = s->resvs[i];
+        if (overlap(sp->start, sp->end, e->start, e->end))
+            for (size_t k = 0; k < e->nnodes; k++)
+                st[e->nodes[k].node] = 1;
+    }
+    return st;
 }
 
 static void place_floating(struct place *p)
@@ -286,9 +303,12 @@ static void place_floating(struct place *p)
     for (size_t i = 0; i < s->nnodes; i++)
         if (s->nodes[i].state == NODE_UP && node_suits(s, i, sp))
             cand[n++] = i;
+    char *stacked = stacked_nodes(s, sp);
     order_s = s;
     order_listed = p->listed;
+    order_stacked = stacked;
     qsort(cand, n, sizeof *cand, cand_cmp);
+    free(stacked);
     for (size_t c = 0; c < n && p->tasks < sp->tasks; c++) {
         long t = tasks_on(s, cand[c], sp, node_room(s, cand[c], sp), sp->tasks - p->tasks);
         if (t > 0)

@@ -79,3 +79,21 @@ check "a bad SPEED names file, line and node" fails_with "sp.cfg:1: invalid valu
 printf 'RESERVATIONDEPTH[9] 2\n' >"$TMP/rd.cfg"
 run simulate --config "$TMP/rd.cfg" "$day"
 check "a RESERVATIONDEPTH group past 7 is refused" fails_with "RESERVATIONDEPTH\[9\]"
+
+# Issue 13 §3: a floating reservation does not stack while free nodes
+# exist. An administrative reservation on n1,n2 of four 2-processor nodes,
+# then a user's of two whole nodes: it takes n3,n4.
+printf 'NODECFG[n%s] PROCS=2\n' 1 2 3 4 >"$TMP/four.cfg"
+printf '; UnixStartTime: 1704067200\n1 100 -1 600 1 -1 -1 1 3600 -1 1 1 1 -1 1 -1 -1 -1\n' >"$TMP/one.swf"
+printf '0 setres -d 4:00:00 -n maint n1,n2\n0 setres -d 4:00:00 -u 7 TASKS==2\n' >"$TMP/stack.cmd"
+run simulate --config "$TMP/four.cfg" --commands "$TMP/stack.cmd" --quiet --until 60 --show "showres -n" "$TMP/one.swf"
+check "stacking: the user's floating reservation avoids the reserved nodes" \
+    sh -c "grep -q 'n3 .* 7.0 ' '$TMP/out' && grep -q 'n4 .* 7.0 ' '$TMP/out' &&
+           ! grep -q 'n[12] .* 7.0 ' '$TMP/out'"
+# Two standing reservations of one task each, for different users.
+{ printf 'NODECFG[n%s] PROCS=2\n' 1 2
+  printf 'SRCFG[a] TASKCOUNT=1 PERIOD=INFINITY USERLIST=7\nSRCFG[b] TASKCOUNT=1 PERIOD=INFINITY USERLIST=8\n'
+} >"$TMP/two.cfg"
+run simulate --config "$TMP/two.cfg" --show "showres -n" "$TMP/one.swf"
+check "stacking: two one-task standing reservations land on different nodes" \
+    sh -c "grep -q 'n1 .* a.0 ' '$TMP/out' && grep -q 'n2 .* b.0 ' '$TMP/out'"
