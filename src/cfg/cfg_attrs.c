@@ -239,6 +239,8 @@ int cfg_parse_limit(const char *s, int time, long long *soft, long long *hard, s
     }
 
 static const char *const ch_nstate[] = {"Idle", "Down", "Drained", NULL};
+/* SRCFG TIMELOGIC (SRTIMELOGIC): AND makes TIMELIMIT/MAXTIME required. */
+static const char *const ch_srtimelogic[] = {"AND", "OR", NULL};
 static const char *const ch_access[] = {"SHARED", "SINGLEJOB", "SINGLETASK", "SINGLEUSER", NULL};
 static const char *const ch_period[] = {"DAY", "WEEK", "INFINITY", NULL};
 static const char *const ch_sraccess[] = {"DEDICATED", "SHARED", NULL};
@@ -293,6 +295,7 @@ static const struct cfg_attr_def cred_attrs[] = {
     A("MAXPROCPERJOB", CFG_A_INT),
     A("MAXJOB", CFG_A_LIMIT),
     A("MAXIJOB", CFG_A_LIMIT),
+    AN("MAXSUBMITJOBS", CFG_A_INT),
     A("MAXPROC", CFG_A_LIMIT),
     A("MAXIPROC", CFG_A_LIMIT),
     A("MAXNODE", CFG_A_LIMIT),
@@ -385,6 +388,7 @@ static const struct cfg_attr_def sr_attrs[] = {
     A("CHARGEACCOUNT", CFG_A_STRING),
     A("OWNER", CFG_A_STRING),
     AN("IDLETIME", CFG_A_TIME),
+    AE("TIMELOGIC", ch_srtimelogic),
     A("TRIGGER", CFG_A_STRING),
     END,
 };

@@ -339,7 +339,7 @@ static const struct cfg_param tab[] = {
     STR("SRCHARGEACCOUNT", NULL, SRFL, "legacy SRCFG CHARGEACCOUNT"),
     ENUM("SRACCESS", NULL, c_sraccess, SRFL, "legacy SRCFG ACCESS (only SHARED acts)"),
     TIME("SRIDLETIME", NULL, 0, SRFL, "legacy SRCFG IDLETIME"),
-    ENUM("SRTIMELOGIC", NULL, c_timelogic, SRFL, "legacy: accepted and ignored"),
+    ENUM("SRTIMELOGIC", NULL, c_timelogic, SRFL, "AND: TIMELIMIT and MAXTIME entries are required (SRCFG TIMELOGIC)"),
     INT("SRMINTASKS", NULL, 0, BIG, SRFL, "legacy: accepted and ignored"),
     INT("SRMAXTASKS", NULL, 0, BIG, SRFL, "legacy: accepted and ignored"),
     DBL("SRMINLOAD", NULL, 0, BIG, SRFL, "legacy: accepted and ignored"),

@@ -19,6 +19,7 @@
 #include "cfg/cfg.h"
 #include "cmd/cmd.h"
 #include "core/sched.h"
+#include "policy/srcfg.h"
 #include "sim/plot.h"
 #include "sim/report.h"
 #include "sim/resvlog.h"
@@ -617,6 +618,18 @@ static void log_trigger(void *ctx, const struct sched_fired *f)
             f->at, f->resv, f->event, f->submit ? "submit" : "exec", f->data);
 }
 
+/* Each line of text (which it frees) to stderr after prefix. */
+static void print_lines(const char *prefix, char *text)
+{
+    for (char *p = text, *nl; p && *p; p = nl + 1) {
+        nl = strchr(p, '\n');
+        if (!nl)
+            nl = p + strlen(p) - 1; /* the last line, unended */
+        fprintf(stderr, "%s%.*s\n", prefix, (int)(nl - p + (*nl != '\n')), p);
+    }
+    free(text);
+}
+
 /* Standing reservations (SRCFG) and the calendar they follow: --timezone,
  * else the trace's TimeZoneString (a zone this machine does not know is
  * reported and UTC used), else UTC. */
@@ -639,7 +652,22 @@ static int setup_reservations(struct sched *s, const struct cfg *cfg, const stru
         fprintf(stderr, "moku: %s\n", e.msg);
         return -1;
     }
+    print_lines("moku: warning: ", sched_standing_warnings(s));
     return 0;
+}
+
+/* Standing reservations that went wanting in the replay (no room left by
+ * DEDICATED ones, nodes down): how many windows, and the last reason. */
+static void report_wanting(const struct sched *s)
+{
+    for (size_t i = 0; i < sched_nstanding(s); i++) {
+        long windows;
+        const char *why = sched_standing_wanting(s, i, &windows);
+        if (windows)
+            fprintf(stderr, "moku: warning: %s: %ld window%s placed nothing%s%s\n",
+                    sched_standing_at(s, i)->where, windows, windows == 1 ? "" : "s",
+                    why ? ": " : "", why ? why : "");
+    }
 }
 
 /* One run of a comparison: the workload through one configuration. */
@@ -783,6 +811,7 @@ static int replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts
         start_series(&r->series, wl, o->until);
     double t0 = wall_now();
     sim_run(s, wl, out, o->until, &hooks);
+    report_wanting(s);
     int rc = 0;
     if (o->nshows) {
         rc = print_shows(s, r->cfg, o, wl);

@@ -44,19 +44,6 @@ struct nodeview {
     size_t njobs;
 };
 
-/* Processors of running job j on node index idx (slots are runs of nodes,
- * possibly more than one covering the node). */
-static long long procs_on(const struct job *j, size_t idx)
-{
-    long long p = 0;
-    for (size_t i = 0; i < j->nslots; i++) {
-        const struct job_slot *sl = &j->slots[i];
-        if (idx >= sl->node && idx - sl->node < sl->nnodes)
-            p += sl->procs;
-    }
-    return p;
-}
-
 static void view_jobs(struct nodeview *v, size_t idx)
 {
     size_t cap = 0;
@@ -64,7 +51,7 @@ static void view_jobs(struct nodeview *v, size_t idx)
         const struct job *j = sched_job(v->c->s, i);
         if (j->state != JOB_RUNNING)
             continue;
-        long long p = procs_on(j, idx);
+        long long p = cmd_job_procs_on(j, idx);
         if (p <= 0)
             continue;
         v->jobs = xgrow(v->jobs, &cap, v->njobs + 1, sizeof *v->jobs);

@@ -35,6 +35,9 @@ char *cmd_buf_take(struct cmd_buf *b);
  * `  INFINITY` from 100 days on and ` -INFINITY` from -10 days down.
  */
 void cmd_fmt_duration(long secs, char out[CMD_TIME_MAX]);
+/* Processors of running job j on node index idx (slots are runs of nodes,
+ * possibly more than one covering the node). */
+long long cmd_job_procs_on(const struct job *j, size_t idx);
 /* A date as Maui prints it: the first 19 characters of ctime()
  * (`Thu Jan  1 00:00:00`), always in UTC, of t + c->epoch_offset. */
 void cmd_fmt_date(const struct cmd_ctx *c, long t, char out[CMD_TIME_MAX]);

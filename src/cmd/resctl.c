@@ -49,7 +49,7 @@
 /* Maui's window for a reservation without -d or -e: 100,000,000 s. */
 #define SETRES_LENGTH 100000000L
 /* Options that take a value. */
-#define SETRES_OPTS "aAcdefgjnNpqrsux"
+#define SETRES_OPTS "aAcdefgjmnNpqrsux"
 /* What makes a host word a regular expression (as SRCFG HOSTLIST reads
  * them, policy/srcfg.h). */
 #define HOST_REGEX_CHARS "[]*?+^$(){}|\\"
@@ -211,17 +211,20 @@ static int setres_window(const struct cmd_ctx *c, const struct setres_req *q, lo
     long len;
     if (e && d)
         return err_set(err, "setres: -d and -e both set the end; give one of them");
-    if (e && strcasecmp(e, "INFINITY") == 0)
-        e = NULL;
+    /* INFINITY (-d or -e) never ends: the engine's "never", not Maui's
+     * 2140000000 s, which ends some 68 years on. */
+    int forever = (e && strcasecmp(e, "INFINITY") == 0) || (d && strcasecmp(d, "INFINITY") == 0);
     *start = c->now;
     if (s && parse_time_exp(c, 's', s, start, err) < 0)
         return -1;
     *end = *start + SETRES_LENGTH;
-    if (e && parse_time_exp(c, 'e', e, end, err) < 0)
+    if (forever)
+        *end = SCHED_NEVER;
+    else if (e && parse_time_exp(c, 'e', e, end, err) < 0)
         return -1;
-    if (d && parse_duration(d, &len) < 0)
+    if (d && !forever && parse_duration(d, &len) < 0)
         return err_set(err, "setres: bad duration '%s' for -d ([[[DD:]HH:]MM:]SS)", cmd_word(d));
-    if (d)
+    if (d && !forever)
         *end = *start + len;
     if (*start < c->now)
         *start = c->now; /* a reservation begins when it is made at the earliest */
@@ -482,12 +485,96 @@ static void setres_reply(const struct cmd_ctx *c, const struct cmd_args *a,
     }
 }
 
+/* ---- setres -m: change a reservation ---- */
+
+/* -m's new window: -s moves the start (keeping the length unless -d or -e
+ * say otherwise), -e or -d set the end; what is not given stays. */
+static int modify_window(const struct cmd_ctx *c, const struct setres_req *q,
+                         const struct resv *r, long *start, long *end, struct err *err)
+{
+    const char *s = q->opt['s'], *e = q->opt['e'], *d = q->opt['d'];
+    long len;
+    if (e && d)
+        return err_set(err, "setres: -d and -e both set the end; give one of them");
+    *start = r->start; /* kept, even when it has begun */
+    if (s && parse_time_exp(c, 's', s, start, err) < 0)
+        return -1;
+    if (s && *start < c->now)
+        *start = c->now; /* a moved window begins now at the earliest */
+    *end = r->end >= SCHED_NEVER ? SCHED_NEVER : *start + (r->end - r->start);
+    if ((e && strcasecmp(e, "INFINITY") == 0) || (d && strcasecmp(d, "INFINITY") == 0))
+        *end = SCHED_NEVER;
+    else if (e && parse_time_exp(c, 'e', e, end, err) < 0)
+        return -1;
+    else if (d && parse_duration(d, &len) < 0)
+        return err_set(err, "setres: bad duration '%s' for -d ([[[DD:]HH:]MM:]SS)", cmd_word(d));
+    else if (d)
+        *end = *start + len;
+    return 0;
+}
+
+static int modify(const struct cmd_ctx *c, const struct cmd_args *a, const struct setres_req *q,
+                  struct cmd_buf *out, struct err *err)
+{
+    static const char fixed[] = "nNrfpA";
+    for (const char *o = fixed; *o; o++)
+        if (q->opt[(unsigned char)*o])
+            return err_set(err,
+                           "setres -m: -%c cannot be changed (release the reservation and make "
+                           "it again)",
+                           *o);
+    if (q->nwords)
+        return err_set(err, "setres -m: the nodes cannot be changed ('%s' is extra)",
+                       cmd_word(q->words[0]));
+    const char *id = q->opt['m'];
+    const struct resv *r = sched_find_resv(c->s, id);
+    if (!r)
+        return err_set(err, "ERROR:    cannot locate reservation '%s'", cmd_word(id));
+    struct resv_change ch = {0};
+    struct resv_spec flags = {0};
+    struct acl *acl = NULL;
+    int acl_given = 0;
+    for (size_t i = 0; i < sizeof acl_opts / sizeof acl_opts[0]; i++)
+        acl_given |= q->opt[(unsigned char)acl_opts[i].opt] != NULL;
+    if (modify_window(c, q, r, &ch.start, &ch.end, err) < 0 ||
+        (q->opt['x'] && parse_flags(q->opt['x'], &flags, err) < 0))
+        return -1;
+    if (flags.access == SRCFG_DEDICATED && r->access != SRCFG_DEDICATED)
+        return err_set(err, "setres -m: DEDICATEDRESOURCE cannot be changed (release the "
+                            "reservation and make it again)");
+    if (acl_given && build_acl(q, acl = acl_create(), err) < 0) {
+        acl_destroy(acl);
+        return -1;
+    }
+    ch.acl = acl;
+    ch.set_flags = q->opt['x'] != NULL;
+    ch.flags = flags.flags;
+    struct err e;
+    int rc = sched_resv_modify(c->s, id, &ch, &e);
+    acl_destroy(acl);
+    if (rc < 0)
+        return err_set(err, "ERROR:    cannot modify reservation '%s': %s", cmd_word(id), e.msg);
+    if (a->json) {
+        char *argv[] = {(char *)id, NULL};
+        struct cmd_args show = {.name = "showres", .argc = 1, .argv = argv, .json = 1};
+        cmd_showres(c, &show, out, NULL);
+    } else {
+        cmd_buf_printf(out, "reservation '%s' modified\n", id);
+    }
+    return 0;
+}
+
 int cmd_setres(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
                struct err *err)
 {
     struct setres_req q;
     struct setres_build b = {0};
     int rc = req_parse(a, &q, err);
+    if (rc == 0 && q.opt['m']) {
+        rc = modify(c, a, &q, out, err);
+        free(q.words);
+        return rc;
+    }
     if (rc == 0)
         rc = build(c, &q, &b, err);
     if (rc == 0) {

@@ -369,20 +369,64 @@ static void diag_tasks(struct cmd_buf *b, const struct resv *r)
                        r->tasks < r->tasks_asked ? " (partial)" : "");
 }
 
-/* Processors per node, and how many of them admitted jobs hold while the
- * reservation is active. */
+/* What running jobs hold of r's processors over its window: *mine, those
+ * it admits (per node at most what it reserves: a stacked reservation
+ * counts a job both admit, whichever one the job is charged to), *others,
+ * those it does not admit and that its node has no spare processors for,
+ * and *until, when the last of the latter is planned to end. */
+struct occupancy {
+    long long mine, others;
+    long until;
+};
+
+static struct occupancy occupancy(const struct cmd_ctx *c, const struct resv *r)
+{
+    struct occupancy o = {0, 0, 0};
+    for (size_t k = 0; k < r->nnodes; k++) {
+        long long mine = 0, others = 0, spare;
+        long until = 0;
+        for (size_t i = 0; i < sched_njobs(c->s); i++) {
+            const struct job *j = sched_job(c->s, i);
+            long long p;
+            if (j->state != JOB_RUNNING || j->planned_end <= r->start || j->start >= r->end ||
+                (p = cmd_job_procs_on(j, r->nodes[k].node)) <= 0)
+                continue;
+            if (sched_resv_access(c->s, r, j, j->start) != ACL_NONE) {
+                mine += p;
+            } else {
+                others += p;
+                until = j->planned_end > until ? j->planned_end : until;
+            }
+        }
+        spare = (long long)sched_node(c->s, r->nodes[k].node)->procs - r->nodes[k].procs;
+        others = others > spare ? others - spare : 0;
+        o.mine += mine < r->nodes[k].procs ? mine : r->nodes[k].procs;
+        o.others += others < r->nodes[k].procs ? others : r->nodes[k].procs;
+        if (others > 0 && until > o.until)
+            o.until = until;
+    }
+    return o;
+}
+
+/* Processors per node, how many of them admitted jobs hold while the
+ * reservation is active, and how many jobs it does not admit still hold
+ * (a reservation placed on busy nodes: not yet whole). */
 static void diag_nodes(struct cmd_buf *b, const struct cmd_ctx *c, const struct resv *r)
 {
-    long long used = 0;
+    struct occupancy o = occupancy(c, r);
     cmd_buf_puts(b, "    Nodes:");
-    for (size_t k = 0; k < r->nnodes; k++) {
+    for (size_t k = 0; k < r->nnodes; k++)
         cmd_buf_printf(b, " %s:%u", node_name(c, r, k), r->nodes[k].procs);
-        used += r->nodes[k].used;
-    }
     cmd_buf_puts(b, r->nnodes ? "\n" : " [NONE]\n");
     if (r->start <= c->now && r->procs > 0)
-        cmd_buf_printf(b, "    Active Procs: %lld/%lld (%.2f%%)\n", used, r->procs,
-                       100.0 * (double)used / (double)r->procs);
+        cmd_buf_printf(b, "    Active Procs: %lld/%lld (%.2f%%)\n", o.mine, r->procs,
+                       100.0 * (double)o.mine / (double)r->procs);
+    if (o.others > 0) {
+        char t[CMD_TIME_MAX];
+        cmd_fmt_duration(o.until - c->now, t);
+        cmd_buf_printf(b, "    Not yet free: %lld/%lld procs held by jobs it does not admit, for %s\n",
+                       o.others, r->procs, t);
+    }
 }
 
 static void diag_detail(struct cmd_buf *b, const struct cmd_ctx *c, const struct resv *r)
@@ -431,6 +475,9 @@ static json_t *diag_json_resv(const struct cmd_ctx *c, const struct resv *r)
     json_object_set_new(o, "partition", cmd_jstr(resv_partition(c, r)));
     json_object_set_new(o, "tasks", json_integer(r->tasks));
     json_object_set_new(o, "tasks_asked", json_integer(r->tasks_asked));
+    struct occupancy occ = occupancy(c, r);
+    json_object_set_new(o, "active_procs", json_integer(r->start <= c->now ? occ.mine : 0));
+    json_object_set_new(o, "held_by_others", json_integer(occ.others));
     json_object_set_new(o, "owner",
                         r->owner ? json_pack("{s:s, s:o}", "type", acl_type_name(r->owner_type),
                                              "name", cmd_jstr(r->owner))
@@ -439,6 +486,27 @@ static json_t *diag_json_resv(const struct cmd_ctx *c, const struct resv *r)
     json_object_set_new(o, "chargeaccount", cmd_jstr(r->chargeaccount));
     json_object_set_new(o, "created", json_integer(cmd_epoch(c, r->created)));
     return o;
+}
+
+/* Standing reservations whose current window placed nothing, and why (text
+ * onto out, or a JSON array returned). */
+static json_t *diag_wanting(const struct cmd_ctx *c, struct cmd_buf *out, int json)
+{
+    json_t *list = json ? json_array() : NULL;
+    for (size_t i = 0; i < sched_nstanding(c->s); i++) {
+        long windows;
+        const char *why = sched_standing_wanting(c->s, i, &windows);
+        const struct srcfg_def *d = sched_standing_at(c->s, i);
+        if (!why)
+            continue;
+        if (list)
+            json_array_append_new(list, json_pack("{s:o, s:o, s:o}", "name", cmd_jstr(d->name),
+                                                  "reason", cmd_jstr(why), "where",
+                                                  cmd_jstr(d->where)));
+        else
+            cmd_buf_printf(out, "%-26s wanting: %s\n    Defined: %s\n\n", d->name, why, d->where);
+    }
+    return list;
 }
 
 void cmd_diag_resv(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out)
@@ -464,8 +532,10 @@ void cmd_diag_resv(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd
         diag_detail(out, c, r);
         cmd_buf_puts(out, "\n");
     }
+    json_t *wanting = id ? NULL : diag_wanting(c, out, a->json);
     if (list)
-        cmd_json_out(out, json_pack("{s:o}", "reservations", list));
+        cmd_json_out(out, json_pack("{s:o, s:o}", "reservations", list, "wanting",
+                                    wanting ? wanting : json_array()));
 }
 
 /* ---- checknode ---- */

@@ -16,12 +16,15 @@ enum cred_kind { CRED_USER, CRED_GROUP, CRED_ACCOUNT, CRED_CLASS, CRED_QOS, CRED
 /* QOS flags (QOSCFG QFLAGS), the ones the engine uses so far. */
 #define QOS_NORESERVATION 0x1
 #define QOS_NOBF 0x2
+#define QOS_PREEMPTEE 0x4 /* its jobs carry the PREEMPTEE attribute (JOBATTRLIST) */
 
 struct cred {
     enum cred_kind kind;
     char *name;
     size_t index; /* position in its table, stable */
     long jobs;    /* jobs submitted under this credential */
+    long live;    /* of those, the ones not ended (idle, held or running) */
+    long maxsubmit; /* MAXSUBMITJOBS: live jobs it may have at most, 0 = no limit */
 
     long priority;   /* PRIORITY=; 0 = not set (Maui then uses the DEFAULT object's) */
     double fs_delta; /* fairshare priority factor (target - usage, policy/fsacct.c) */

@@ -88,12 +88,14 @@ static unsigned qos_flags(const char *text)
         f |= QOS_NORESERVATION;
     if (text && strstr(text, "NOBF"))
         f |= QOS_NOBF;
+    if (text && strstr(text, "PREEMPTEE"))
+        f |= QOS_PREEMPTEE;
     return f;
 }
 
 /* Everything one object sets, parsed before anything is applied. */
 struct credset {
-    long priority, classweight, qtweight, xfweight, qttarget;
+    long priority, classweight, qtweight, xfweight, qttarget, maxsubmit;
     double xftarget;
     const char *qdef, *qlist, *qflags;
     struct fs_target fstarget; /* mode NONE: not given */
@@ -107,9 +109,12 @@ static int parse_obj(const struct cfg_obj *o, struct credset *cs, struct err *er
         get_long(o, "QTWEIGHT", &cs->qtweight, err) < 0 ||
         get_long(o, "XFWEIGHT", &cs->xfweight, err) < 0 ||
         get_time(o, "QTTARGET", &cs->qttarget, err) < 0 ||
+        get_long(o, "MAXSUBMITJOBS", &cs->maxsubmit, err) < 0 ||
         get_double(o, "XFTARGET", &cs->xftarget, err) < 0)
         return -1;
     struct err e;
+    if (cs->maxsubmit < 0)
+        return attr_error(o, "MAXSUBMITJOBS", &(struct err){"expected a job count >= 0"}, err);
     const char *fst = cfg_obj_get(o, "FSTARGET", NULL);
     if (fst && fs_target_parse(fst, &cs->fstarget, &e) < 0)
         return attr_error(o, "FSTARGET", &e, err);
@@ -128,6 +133,7 @@ static void apply_obj(struct sched *s, struct cred *c, const struct credset *cs)
     c->qtweight = cs->qtweight ? cs->qtweight : c->qtweight;
     c->xfweight = cs->xfweight ? cs->xfweight : c->xfweight;
     c->qttarget = cs->qttarget ? cs->qttarget : c->qttarget;
+    c->maxsubmit = cs->maxsubmit ? cs->maxsubmit : c->maxsubmit;
     c->xftarget = cs->xftarget > 0 ? cs->xftarget : c->xftarget;
     c->qflags |= qos_flags(cs->qflags);
     if (cs->qdef) {

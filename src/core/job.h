@@ -36,6 +36,8 @@ enum job_state {
 
 #define JOB_PREEMPTEE 0x100 /* backfilled under BACKFILLPOLICY PREEMPT: a higher-priority job
                                may preempt it */
+#define JOB_ATTR_PREEMPTEE 0x400 /* submitted flagged PREEMPTEE (a Maui trace's job flags):
+                                    reservations' JOBATTRLIST=PREEMPTEE admit it */
 #define JOB_HADRESV 0x200   /* RESERVATIONPOLICY HIGHEST: held a priority reservation in the
                                last plan, keeps one until it runs */
 
@@ -92,6 +94,7 @@ struct job_spec {
     long start_after; /* not to start before this time (qsub -a); 0 = any time */
     const char *advres; /* run only in this reservation (id, or base name for any of its
                            instances; qsub -W x=ADVRES:name); NULL = any */
+    int preemptee;      /* flagged PREEMPTEE (JOB_ATTR_PREEMPTEE) */
 };
 
 struct job {

@@ -140,6 +140,7 @@ void sched_destroy(struct sched *s)
         free(s->seqs[i].base);
     free(s->seqs);
     srcfg_free(s->srdefs, s->nsrdefs);
+    free(s->srwant);
     plan_destroy(s);
     for (size_t i = 0; i < s->njobs; i++)
         free_job(s->jobs[i]);
@@ -350,8 +351,10 @@ int sched_set_qos(struct sched *s, struct job *j, const char *qos, int check, st
     if (strcmp(q->name, qos) != 0)
         return err_set(err, "job %s may not use QOS %s", j->name, qos);
     j->qos->jobs--;
+    j->qos->live--;
     j->qos = q;
     q->jobs++;
+    q->live++;
     s->replan = 1;
     s->limits_gen++; /* per-job limits depend on the QOS */
     return 0;
@@ -367,6 +370,35 @@ static void wait_for_start_date(struct sched *s, struct job *j, long when)
     if (!s->next_undefer || when < s->next_undefer)
         s->next_undefer = when;
     s->replan = 1;
+}
+
+/* The credential named (NULL: DEFAULT) as it is, or its DEFAULT object
+ * when not known yet. */
+static const struct cred *cred_or_default(const struct sched *s, enum cred_kind k,
+                                          const char *name)
+{
+    const struct cred *c = name ? cred_find(s->creds[k], name) : NULL;
+    return c ? c : cred_find(s->creds[k], "DEFAULT");
+}
+
+int sched_submit_allowed(const struct sched *s, const struct job_spec *spec, struct err *err)
+{
+    static const char *const kind[] = {"user", "group", "account", "class"};
+    const char *names[] = {spec->user, spec->group, spec->account, spec->class_};
+    const struct cred *dflt[4];
+    for (int k = 0; k < 4; k++) {
+        const struct cred *c = cred_or_default(s, (enum cred_kind)k, names[k]);
+        dflt[k] = cred_find(s->creds[k], "DEFAULT");
+        long limit = c && c->maxsubmit ? c->maxsubmit : dflt[k] ? dflt[k]->maxsubmit : 0;
+        /* A name not known yet has no jobs, whatever its DEFAULT object has. */
+        long live = c && names[k] && strcmp(c->name, names[k]) == 0 ? c->live : 0;
+        if (limit > 0 && live >= limit)
+            return err_set(err,
+                           "%s %s already has %ld job%s queued or running (MAXSUBMITJOBS %ld)",
+                           kind[k], names[k] ? names[k] : "DEFAULT", live, live == 1 ? "" : "s",
+                           limit);
+    }
+    return 0;
 }
 
 struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct err *err)
@@ -408,17 +440,27 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         wait_for_start_date(s, j, spec->start_after);
     parse_features(&j->features, &j->nfeatures, spec->features);
     j->advres = spec->advres && *spec->advres ? xstrdup(spec->advres) : NULL;
+    if (spec->preemptee)
+        j->flags |= JOB_ATTR_PREEMPTEE;
     struct cred *const c[4] = {j->user, j->group, j->account, j->class_};
     j->qos = assign_qos(s, c, spec->qos);
-    j->user->jobs++;
-    j->group->jobs++;
-    j->account->jobs++;
-    j->class_->jobs++;
-    j->qos->jobs++;
+    struct cred *const all[] = {j->user, j->group, j->account, j->class_, j->qos};
+    for (size_t k = 0; k < 5; k++) {
+        all[k]->jobs++;
+        all[k]->live++;
+    }
     s->jobs = xgrow(s->jobs, &s->capjobs, s->njobs + 1, sizeof *s->jobs);
     s->jobs[s->njobs++] = j;
     queue_append(s, j);
     return j;
+}
+
+/* Job j has ended (or was removed): its credentials' live counts drop. */
+static void left_system(struct job *j)
+{
+    struct cred *const all[] = {j->user, j->group, j->account, j->class_, j->qos};
+    for (size_t k = 0; k < 5; k++)
+        all[k]->live--;
 }
 
 /* Take idle job j out of the queue's bookkeeping (it leaves the queue). */
@@ -451,6 +493,7 @@ struct job *sched_add_ended(struct sched *s, const struct job_spec *spec, long s
     if (!j)
         return NULL;
     leave_queue(s, j);
+    left_system(j);
     j->state = removed ? JOB_REMOVED : JOB_COMPLETED;
     j->start = start;
     j->end = end;
@@ -463,6 +506,7 @@ int sched_cancel(struct sched *s, struct job *j, long now, struct err *err)
     if (j->state != JOB_IDLE)
         return err_set(err, "job %s is not idle", j->name);
     leave_queue(s, j);
+    left_system(j);
     j->state = JOB_REMOVED;
     j->end = now;
     return 0;
@@ -543,6 +587,7 @@ void sched_job_ended(struct sched *s, struct job *j, long now)
         alloc_release(s, j);
         fsacct_ended(s, j, now);
     }
+    left_system(j);
     j->state = JOB_COMPLETED;
     j->end = now;
     s->last_end = now;

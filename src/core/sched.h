@@ -24,6 +24,7 @@
 #include "util/err.h"
 
 struct cfg;
+struct srcfg_def;
 
 enum bf_policy { BF_NONE, BF_FIRSTFIT, BF_BESTFIT, BF_GREEDY, BF_PREEMPT };
 
@@ -180,6 +181,13 @@ long long sched_up_procs(const struct sched *s);
  * objects); else "DEFAULT".
  */
 struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct err *err);
+/* Whether a new submission of spec is within MAXSUBMITJOBS: every
+ * credential (user, group, account, class; its own limit, else its DEFAULT
+ * object's) has fewer jobs queued, held or running than its limit. The
+ * drivers ask before sched_submit for a new job (not for jobs restored);
+ * err: "user alice already has 72 jobs queued or running (MAXSUBMITJOBS
+ * 72)". */
+int sched_submit_allowed(const struct sched *s, const struct job_spec *spec, struct err *err);
 
 /* Why a job could never run on this scheduler's nodes, whatever else runs
  * or waits (policy/fit.c). */
@@ -274,6 +282,23 @@ struct resv *sched_resv_restore(struct sched *s, const struct resv_spec *spec, c
 /* Release (destroy) reservation id. Errors: no such reservation; a standing
  * reservation's instance (change SRCFG instead). */
 int sched_resv_release(struct sched *s, const char *id, struct err *err);
+/* What setres -m changes of an administrative reservation: its window, and
+ * its ACL and flags when given. */
+struct resv_change {
+    long start, end;       /* the new window, end > start */
+    const struct acl *acl; /* the new ACL (copied), NULL: kept */
+    int set_flags;         /* flags replace the old ones */
+    unsigned flags;
+};
+/* Change administrative reservation id in place: same id, nodes, owner and
+ * creation time, a new window, ACL or flags. Refused when another
+ * reservation keeps it off one of its nodes over the new window (a
+ * DEDICATED one, or any when it is DEDICATED; FORCE overrides), for a
+ * standing reservation's instance, or an empty window. The reservation is
+ * a new object afterwards (its serial changes; pointers to the old one
+ * stay valid until the next iteration, as after a release). */
+int sched_resv_modify(struct sched *s, const char *id, const struct resv_change *ch,
+                      struct err *err);
 /* Reservations in creation order; valid until the next change. */
 size_t sched_nresv(const struct sched *s);
 const struct resv *sched_resv_at(const struct sched *s, size_t i);
@@ -288,6 +313,20 @@ int sched_resv_name_known(const struct sched *s, const char *name);
  * All or nothing; errors name file, line and reservation.
  */
 int sched_standing_from_cfg(struct sched *s, const struct cfg *cfg, struct err *err);
+/* Standing reservations that can place nothing whatever happens (a HOSTLIST
+ * host no node matches, features or a partition no node has, tasks bigger
+ * than every node, STARTTIME equal to ENDTIME), one line each,
+ * "<file>:<line>: SRCFG[<name>]: <why>: it reserves nothing\n"; NULL when
+ * there are none. Ask after the nodes are added. Caller frees. */
+char *sched_standing_warnings(const struct sched *s);
+/* The standing reservation definitions, in srcfg_load's order. */
+size_t sched_nstanding(const struct sched *s);
+const struct srcfg_def *sched_standing_at(const struct sched *s, size_t i);
+/* Why definition i's current window has no instance (NULL when it has, or
+ * none was due), and in *windows (may be NULL) how many of its windows so
+ * far went wanting for a reason that may pass (nodes down, DEDICATED
+ * reservations in the way; not those sched_standing_warnings names). */
+const char *sched_standing_wanting(const struct sched *s, size_t i, long *windows);
 /* The calendar standing reservations follow (srtime.h), and the epoch of
  * driver time 0 (sched_set_epoch) is used to turn driver time into dates. */
 void sched_set_zone(struct sched *s, int local, long offset);

@@ -138,6 +138,7 @@ struct sched {
     /* Reservations (policy/resv.c), in creation order. */
     struct resv **resvs;
     size_t nresvs, capresvs;
+    unsigned long resv_serial; /* the last struct resv's serial */
     unsigned long resv_gen;    /* bumped when a reservation is made, changed or released */
     struct resv **dead;        /* released, still named by the regions until they are rebuilt */
     size_t ndead, capdead;
@@ -146,6 +147,11 @@ struct sched {
     size_t nseqs, capseqs;
     struct srcfg_def *srdefs; /* standing reservations (policy/srcfg.h) */
     size_t nsrdefs;
+    /* Per definition: why its last window could not be placed ("" when it
+     * was), how many windows went wanting for reasons that may pass (not
+     * counted when it can never place anything: never, -1 not yet known;
+     * sched_standing_wanting). */
+    struct sr_want { char why[160]; long windows, last; int never; } *srwant;
     int zone_local;
     long zone_offset, epoch;
 

@@ -54,12 +54,14 @@ struct dresv {
     char *id;
     char *creator; /* user name, NULL = unknown */
     long uid;      /* the creator's uid, -1 = unknown */
+    unsigned long serial; /* the engine reservation's serial when stored: another one
+                             means it was modified (setres -m) */
 };
 
 /* What one dresv_save wrote, until dresv_settle: ids, owned. */
 struct dresv_change {
-    char **added, **removed;
-    size_t nadded, nremoved;
+    char **added, **removed, **modified;
+    size_t nadded, nremoved, nmodified;
 };
 
 struct dmn {

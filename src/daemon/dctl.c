@@ -477,21 +477,43 @@ static json_t *release_refused(struct dmn *d, const struct peer *p, int argc, ch
     return NULL;
 }
 
+/* setres -m ID by a user who is not an administrator: only the creator
+ * may change it (as releaseres). NULL, or the refusal. */
+static json_t *modify_refused(struct dmn *d, const struct peer *p, int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *id = strncmp(argv[i], "-m", 2) != 0 ? NULL
+                         : argv[i][2]                  ? argv[i] + 2
+                         : i + 1 < argc                ? argv[i + 1]
+                                                       : NULL;
+        const struct resv *r = id ? sched_find_resv(d->s, id) : NULL;
+        if (!r || r->kind != RESV_USER)
+            continue;
+        const struct dresv *dr = dresv_find(d, id);
+        if (!dr || dr->uid != (long)p->uid)
+            return reply_err("setres: user %s is not authorized to modify reservation '%.64s' "
+                             "(only its creator, ADMIN1 or ADMIN2)",
+                             p->user, id);
+    }
+    return NULL;
+}
+
 /* Record what a setres or releaseres changed: in the event log (inside
  * the transaction), or in the daemon's log (once committed). */
 static void resctl_note(struct dmn *d, const struct peer *p, const struct dresv_change *c,
                         int events)
 {
+    static const char *const event[] = {"setres", "releaseres", "setres -m"};
+    static const char *const done[] = {"created", "released", "modified"};
     long now = time(NULL);
-    for (int k = 0; k < 2; k++) {
-        char *const *ids = k ? c->removed : c->added;
-        size_t n = k ? c->nremoved : c->nadded;
+    for (int k = 0; k < 3; k++) {
+        char *const *ids = k == 0 ? c->added : k == 1 ? c->removed : c->modified;
+        size_t n = k == 0 ? c->nadded : k == 1 ? c->nremoved : c->nmodified;
         for (size_t i = 0; i < n; i++) {
             if (events)
-                store_event(d->st, now, 0, k ? "releaseres" : "setres", ids[i], NULL);
+                store_event(d->st, now, 0, event[k], ids[i], NULL);
             else
-                dlog(d->log, 1, "reservation %s %s by %s", ids[i], k ? "released" : "created",
-                     p->user);
+                dlog(d->log, 1, "reservation %s %s by %s", ids[i], done[k], p->user);
         }
     }
 }
@@ -517,6 +539,8 @@ static void user_resv_load(struct dmn *d, long uid, const struct dresv_change *c
         int is_new = 0;
         for (size_t k = 0; k < c->nadded; k++)
             is_new |= strcmp(c->added[k], d->resvs[i].id) == 0;
+        for (size_t k = 0; k < c->nmodified; k++)
+            is_new |= strcmp(c->modified[k], d->resvs[i].id) == 0;
         const struct resv *r = sched_find_resv(d->s, d->resvs[i].id);
         if (!is_new && r && d->resvs[i].uid == uid) {
             *procs += r->procs;
@@ -540,8 +564,9 @@ static int user_resv_refused(struct dmn *d, const struct peer *p, const struct d
     long long others;
     long other_nodes;
     user_resv_load(d, (long)p->uid, c, &others, &other_nodes);
-    for (size_t k = 0; k < c->nadded; k++) {
-        const struct resv *r = sched_find_resv(d->s, c->added[k]);
+    for (size_t k = 0; k < c->nadded + c->nmodified; k++) {
+        const char *id = k < c->nadded ? c->added[k] : c->modified[k - c->nadded];
+        const struct resv *r = sched_find_resv(d->s, id);
         if (!r)
             continue;
         long len = r->end - r->start;
@@ -578,7 +603,9 @@ static json_t *do_resctl(struct dmn *d, const struct peer *p, const char *cmd, i
     if (!admin && !resctl_any(d))
         return reply_err("%s: user %s is not authorized (ADMIN1 or ADMIN2, or RESCTLPOLICY ANY)",
                          cmd, p->user);
-    json_t *r = !admin && !set ? release_refused(d, p, argc, argv) : NULL;
+    json_t *r = admin ? NULL
+                : set ? modify_refused(d, p, argc, argv)
+                      : release_refused(d, p, argc, argv);
     if (r || (r = begin(d)))
         return r;
     char **full = xcalloc((size_t)argc + 2, sizeof *full);

@@ -157,6 +157,10 @@ struct djob *djobs_add(struct dmn *d, struct store_job *rec, const char *script,
         err_set(err, "refused, it could never run here: the job %s", e.msg);
         return NULL;
     }
+    if (sched_submit_allowed(d->s, &spec, &e) < 0) {
+        err_set(err, "refused: %s", e.msg);
+        return NULL;
+    }
     if (store_job_add(d->st, rec, err) < 0 || store_script_put(d->st, rec->id, script, err) < 0)
         return NULL;
     struct djob *dj = enqueue(d, rec, err);

@@ -37,8 +37,10 @@ static void dresv_clear(struct dresv *r)
 
 static void add_entry(struct dmn *d, const char *id, const char *creator, long uid)
 {
+    const struct resv *r = sched_find_resv(d->s, id);
     d->resvs = xgrow(d->resvs, &d->capresvs, d->nresvs + 1, sizeof *d->resvs);
-    d->resvs[d->nresvs++] = (struct dresv){xstrdup(id), creator ? xstrdup(creator) : NULL, uid};
+    d->resvs[d->nresvs++] =
+        (struct dresv){xstrdup(id), creator ? xstrdup(creator) : NULL, uid, r ? r->serial : 0};
 }
 
 const struct dresv *dresv_find(const struct dmn *d, const char *id)
@@ -319,10 +321,34 @@ static int save_gone(struct dmn *d, struct dresv_change *c, struct err *err)
     return 0;
 }
 
+/* Reservations the engine changed in place (setres -m: a new object under
+ * the old id): stored again, with their creator. */
+static int save_modified(struct dmn *d, struct dresv_change *c, struct err *err)
+{
+    for (size_t i = 0; i < d->nresvs; i++) {
+        struct dresv *e = &d->resvs[i];
+        const struct resv *r = sched_find_resv(d->s, e->id);
+        if (!r || r->kind != RESV_USER || r->serial == e->serial)
+            continue;
+        struct store_resv rec;
+        record_of(d, r, NULL, &rec);
+        rec.creator = e->creator;
+        rec.creator_uid = e->uid;
+        int rc = store_resv_del(d->st, e->id, err) < 0 ? -1 : store_resv_put(d->st, &rec, err);
+        free(rec.acl);
+        free(rec.nodes);
+        if (rc < 0)
+            return -1;
+        e->serial = r->serial;
+        change_add(&c->modified, &c->nmodified, e->id);
+    }
+    return 0;
+}
+
 int dresv_save(struct dmn *d, const struct peer *by, struct dresv_change *c, struct err *err)
 {
     *c = (struct dresv_change){0};
-    if (save_new(d, by, c, err) < 0 || save_gone(d, c, err) < 0)
+    if (save_modified(d, c, err) < 0 || save_new(d, by, c, err) < 0 || save_gone(d, c, err) < 0)
         return -1;
     return 0;
 }
@@ -350,6 +376,14 @@ static void undo(struct dmn *d, const struct dresv_change *c)
     }
     if (c->nremoved && restore_some(d, c->removed, c->nremoved, &e) < 0)
         dlog(d->log, 0, "error: reservations not restored after a failed save: %s", e.msg);
+    /* Modified: back to the stored version (its entry goes and comes back). */
+    for (size_t i = 0; i < c->nmodified; i++) {
+        sched_resv_release(d->s, c->modified[i], NULL);
+        remove_entry(d, c->modified[i]);
+        dlog(d->log, 0, "reservation %s: change not saved; put back as stored", c->modified[i]);
+    }
+    if (c->nmodified && restore_some(d, c->modified, c->nmodified, &e) < 0)
+        dlog(d->log, 0, "error: reservations not restored after a failed save: %s", e.msg);
 }
 
 void dresv_settle(struct dmn *d, struct dresv_change *c, int committed)
@@ -360,7 +394,10 @@ void dresv_settle(struct dmn *d, struct dresv_change *c, int committed)
         free(c->added[i]);
     for (size_t i = 0; i < c->nremoved; i++)
         free(c->removed[i]);
+    for (size_t i = 0; i < c->nmodified; i++)
+        free(c->modified[i]);
     free(c->added);
     free(c->removed);
+    free(c->modified);
     *c = (struct dresv_change){0};
 }

@@ -403,14 +403,38 @@ static void tell(struct dmn *d, char **report, const char *line)
 }
 
 /* maui.cfg's warnings (unknown parameters and attributes: ignored, as the
- * simulator ignores them) to the log, and onto *report (when not NULL). */
-static void log_warnings(struct dmn *d, char **report)
+ * simulator ignores them) and standing reservations that can reserve
+ * nothing, one per line. Caller frees; NULL when there are none. */
+static char *warnings(const struct dmn *d)
 {
+    char *out = NULL, *sr = sched_standing_warnings(d->s);
     for (size_t i = 0; i < cfg_nwarnings(d->cfg); i++) {
-        char *line = xprintf("warning: %s", cfg_warning(d->cfg, i));
+        char *more = xprintf("%s%s\n", out ? out : "", cfg_warning(d->cfg, i));
+        free(out);
+        out = more;
+    }
+    if (sr) {
+        char *more = xprintf("%s%s", out ? out : "", sr);
+        free(out);
+        free(sr);
+        out = more;
+    }
+    return out;
+}
+
+/* The warnings to the log, and onto *report (when not NULL), and to
+ * stderr when told (a detached daemon's terminal is still there). */
+static void log_warnings(struct dmn *d, char **report, int to_stderr)
+{
+    char *all = warnings(d);
+    for (char *p = all, *nl; p && (nl = strchr(p, '\n')); p = nl + 1) {
+        char *line = xprintf("warning: %.*s", (int)(nl - p), p);
         tell(d, report, line);
+        if (to_stderr)
+            fprintf(stderr, "moku serve: %s\n", line);
         free(line);
     }
+    free(all);
 }
 
 /*
@@ -491,7 +515,7 @@ int serve_reload(struct dmn *d, char **report, struct err *err)
     cfg_destroy(old_cfg);
     d->interval = cfg_time(d->cfg, "RMPOLLINTERVAL", NULL);
     d->want_iter = 1;
-    log_warnings(d, report);
+    log_warnings(d, report, 0);
     char *line = xprintf("configuration reloaded from %s", d->cfg_path);
     tell(d, report, line);
     free(line);
@@ -835,9 +859,7 @@ int daemon_serve(const char *home, int detach, int fresh)
         return 1;
     }
     dlog_echo(d.log, !detach);
-    log_warnings(&d, NULL);
-    for (size_t i = 0; detach && i < cfg_nwarnings(d.cfg); i++) /* the terminal is still there */
-        fprintf(stderr, "moku serve: warning: %s\n", cfg_warning(d.cfg, i));
+    log_warnings(&d, NULL, detach);
     dlog(d.log, 0, "moku serving %s on %s (%zu nodes, %lld processors, %zu jobs restored)",
          d.home, d.sock_path, sched_nnodes(d.s), sched_up_procs(d.s), d.njobs);
     if (detach) {

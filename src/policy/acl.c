@@ -489,6 +489,9 @@ static int entry_matches(const struct acl_entry *e, const struct acl_job *w)
     for (size_t i = 0; i < w->nattrs; i++)
         if (name_matches(e->name, w->attrs[i]))
             return 1;
+    for (size_t i = 0; i < w->nflags; i++)
+        if (strcasecmp(e->name, w->flags[i]) == 0)
+            return 1;
     return 0;
 }
 

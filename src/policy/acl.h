@@ -64,6 +64,8 @@ struct acl_job {
     const char *const *attrs; /* job attributes, nattrs of them */
     size_t nattrs;
     long duration;
+    const char *const *flags; /* job flags (PREEMPTEE, ...): JOBATTRLIST matches these too */
+    size_t nflags;
 };
 
 struct acl;

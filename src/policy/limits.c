@@ -134,6 +134,10 @@ void limits_request(const struct job *j, long seconds, const struct prio_env *en
 
 /* ------------------------------------------------------------------- usage */
 
+/* The job's credential of kind k that limits count, or NULL. A job without
+ * an account (the engine files it under DEFAULT) has no account for the
+ * limits, as in Maui: ACCOUNTCFG[DEFAULT] limits each named account on its
+ * own, and does not pool every project-less job into one. */
 static const struct cred *job_cred(const struct job *j, enum cred_kind k)
 {
     switch (k) {
@@ -142,7 +146,7 @@ static const struct cred *job_cred(const struct job *j, enum cred_kind k)
     case CRED_GROUP:
         return j->group;
     case CRED_ACCOUNT:
-        return j->account;
+        return j->account->index == 0 ? NULL : j->account;
     case CRED_CLASS:
         return j->class_;
     default:

@@ -23,6 +23,7 @@
  */
 #include <limits.h>
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,7 +69,15 @@ enum acl_affinity resv_access(const struct sched *s, const struct resv *r, const
         return ACL_NONE;
     if ((r->flags & SRCFG_BYNAME) && !named)
         return ACL_NONE;
+    /* Maui's job attributes: PREEMPTEE when the job may be preempted (its
+     * QOS says so, the trace flagged it, or it was backfilled under
+     * BACKFILLPOLICY PREEMPT). */
+    static const char *const preemptee[] = {"PREEMPTEE"};
+    int is_preemptee = (j->flags & (JOB_PREEMPTEE | JOB_ATTR_PREEMPTEE)) ||
+                       (j->qos->qflags & QOS_PREEMPTEE);
     struct acl_job who = {
+        .flags = preemptee,
+        .nflags = is_preemptee ? 1 : 0,
         .user = j->user->name,
         .group = j->group->name,
         .account = j->account->name,
@@ -249,13 +258,17 @@ static void take_node(struct place *p, size_t i, long tasks)
     p->tasks += tasks;
 }
 
-/* Non-floating: every listed node, as many tasks as it holds. */
+/* Non-floating: every listed node, as many tasks as it holds, but none
+ * that a DEDICATED reservation (this one or another) fills over the
+ * window. */
 static void place_listed(struct place *p)
 {
     for (size_t i = 0; i < p->s->nnodes; i++)
         if (p->listed[i]) {
-            long t = tasks_on(p->s, i, p->sp, p->s->nodes[i].procs, 1L << 30);
-            take_node(p, i, t > 0 ? t : 1);
+            long room = node_room(p->s, i, p->sp);
+            long t = tasks_on(p->s, i, p->sp, room, 1L << 30);
+            if (t > 0 || room >= p->s->nodes[i].procs)
+                take_node(p, i, t > 0 ? t : 1);
         }
 }
 
@@ -339,6 +352,8 @@ static int place(struct sched *s, const struct resv_spec *sp, int partial_ok, st
     else
         place_listed(p);
     free_hosts(p);
+    if (!p->ngot && sp->tasks == 0)
+        return err_set(err, "DEDICATED reservations hold every listed node");
     if (!p->ngot || (sp->tasks > 0 && p->tasks < sp->tasks && !partial_ok)) {
         free(p->got);
         return err_set(err, "cannot select requested tasks (%ld of %ld found)", p->tasks,
@@ -433,6 +448,7 @@ static void set_nodes(struct resv *r, struct resv_node *nodes, size_t n, long ta
 
 static void add_resv(struct sched *s, struct resv *r)
 {
+    r->serial = ++s->resv_serial;
     s->resvs = xgrow(s->resvs, &s->capresvs, s->nresvs + 1, sizeof *s->resvs);
     s->resvs[s->nresvs++] = r;
     s->resv_gen++;
@@ -552,6 +568,67 @@ int sched_resv_release(struct sched *s, const char *id, struct err *err)
     return err_set(err, "cannot locate reservation '%s'", id);
 }
 
+/* Whether another reservation than r, over [start, end), keeps r (with
+ * access and flags) off one of r's nodes; names it and the node. */
+static int modify_conflict(const struct sched *s, const struct resv *r, enum srcfg_access access,
+                           unsigned flags, long start, long end, struct err *err)
+{
+    for (size_t i = 0; i < s->nresvs; i++) {
+        const struct resv *e = s->resvs[i];
+        if (e == r || !conflicts(e, access, flags, start, end))
+            continue;
+        for (size_t k = 0; k < r->nnodes; k++)
+            for (size_t m = 0; m < e->nnodes; m++)
+                if (e->nodes[m].node == r->nodes[k].node)
+                    return err_set(err, "reservation '%s' holds %s over that window", e->id,
+                                   s->nodes[e->nodes[m].node].name);
+    }
+    return 0;
+}
+
+int sched_resv_modify(struct sched *s, const char *id, const struct resv_change *ch,
+                      struct err *err)
+{
+    size_t i = 0;
+    while (i < s->nresvs && strcmp(s->resvs[i]->id, id) != 0)
+        i++;
+    if (i == s->nresvs)
+        return err_set(err, "cannot locate reservation '%s'", id);
+    struct resv *r = s->resvs[i];
+    if (r->kind != RESV_USER)
+        return err_set(err, "reservation '%s' is an instance of standing reservation '%s' "
+                            "(change SRCFG[%s] instead)",
+                       id, r->base, r->base);
+    unsigned flags = ch->set_flags ? ch->flags : r->flags;
+    if (ch->end <= ch->start)
+        return err_set(err, "cannot modify reservation (invalid timeframe)");
+    if (modify_conflict(s, r, r->access, flags, ch->start, ch->end, err) < 0)
+        return -1;
+    /* A new object under the old id, on the same nodes: what plans and
+     * charges were made against the old one is made again (resv_gen). */
+    struct resv_spec sp = {
+        .start = ch->start,
+        .end = ch->end,
+        .tasks = r->tasks_asked,
+        .flags = flags,
+        .access = r->access,
+        .owner = r->owner,
+        .owner_type = r->owner_type,
+        .priority = r->priority,
+        .chargeaccount = r->chargeaccount,
+        .acl = ch->acl ? ch->acl : r->acl,
+    };
+    struct resv *nr = new_resv(&sp, r->base, r->created);
+    nr->id = xstrdup(r->id);
+    struct resv_node *copy = xcalloc(r->nnodes + 1, sizeof *copy);
+    for (size_t k = 0; k < r->nnodes; k++)
+        copy[k] = (struct resv_node){r->nodes[k].node, r->nodes[k].procs, 0};
+    set_nodes(nr, copy, r->nnodes, r->tasks);
+    remove_at(s, i); /* r goes to the dead list: sp's strings stay valid */
+    add_resv(s, nr);
+    return 0;
+}
+
 size_t sched_nresv(const struct sched *s)
 {
     return s->nresvs;
@@ -606,6 +683,10 @@ int sched_standing_from_cfg(struct sched *s, const struct cfg *cfg, struct err *
     srcfg_free(s->srdefs, s->nsrdefs);
     s->srdefs = defs;
     s->nsrdefs = n;
+    free(s->srwant);
+    s->srwant = xcalloc(n ? n : 1, sizeof *s->srwant);
+    for (size_t i = 0; i < n; i++)
+        s->srwant[i] = (struct sr_want){.last = LONG_MIN, .never = -1};
     /* Instances of the old definitions go; the next iteration makes the
      * new ones. */
     for (size_t i = s->nresvs; i-- > 0;)
@@ -616,6 +697,77 @@ int sched_standing_from_cfg(struct sched *s, const struct cfg *cfg, struct err *
     s->resv_gen++;
     s->replan = 1;
     return 0;
+}
+
+static void spec_of_def(const struct srcfg_def *d, struct resv_spec *sp);
+
+/* Whether some node, in any state, can hold a task of sp. */
+static int some_node_holds(const struct sched *s, const struct resv_spec *sp)
+{
+    for (size_t i = 0; i < s->nnodes; i++)
+        if (node_suits(s, i, sp) && tasks_on(s, i, sp, s->nodes[i].procs, 1) > 0)
+            return 1;
+    return 0;
+}
+
+/* Why definition d can place nothing whatever happens, into buf ("" when
+ * it can). */
+static void never_placed(const struct sched *s, const struct srcfg_def *d, char *buf, size_t size)
+{
+    struct resv_spec sp;
+    struct place p = {.s = (struct sched *)s};
+    struct err e;
+    buf[0] = '\0';
+    spec_of_def(d, &sp);
+    p.sp = &sp;
+    if (d->time.period != SRTIME_INFINITY && d->time.start == d->time.end) {
+        snprintf(buf, size, "STARTTIME equals ENDTIME: every window is empty");
+    } else if (compile_hosts(&p, &e) < 0) {
+        snprintf(buf, size, "HOSTLIST: %.150s", e.msg);
+    } else {
+        if (mark_listed(&p, &e) < 0)
+            snprintf(buf, size, "HOSTLIST: %.150s", e.msg);
+        else if (d->floating && !some_node_holds(s, &sp))
+            snprintf(buf, size, "no node has %s",
+                     d->nfeatures || d->partition ? "the features and partition asked"
+                                                  : "room for one task");
+        free_hosts(&p);
+    }
+}
+
+char *sched_standing_warnings(const struct sched *s)
+{
+    char *out = NULL, why[200];
+    for (size_t i = 0; i < s->nsrdefs; i++) {
+        never_placed(s, &s->srdefs[i], why, sizeof why);
+        if (!why[0])
+            continue;
+        char *more = xprintf("%s%s: %s: it reserves nothing\n", out ? out : "",
+                             s->srdefs[i].where, why);
+        free(out);
+        out = more;
+    }
+    return out;
+}
+
+size_t sched_nstanding(const struct sched *s)
+{
+    return s->nsrdefs;
+}
+
+const struct srcfg_def *sched_standing_at(const struct sched *s, size_t i)
+{
+    return &s->srdefs[i];
+}
+
+const char *sched_standing_wanting(const struct sched *s, size_t i, long *windows)
+{
+    const struct srtime_spec *t = &s->srdefs[i].time;
+    if (windows)
+        *windows = s->srwant[i].windows;
+    if (t->period != SRTIME_INFINITY && t->start == t->end) /* srtime makes no window */
+        return "STARTTIME equals ENDTIME: every window is empty";
+    return s->srwant[i].why[0] ? s->srwant[i].why : NULL;
 }
 
 static void spec_of_def(const struct srcfg_def *d, struct resv_spec *sp)
@@ -665,8 +817,21 @@ static void make_instance(struct sched *s, size_t di, const struct srtime_window
     if (sp.end <= sp.start)
         return;
     struct resv *r = create(s, &sp, now, 1, &err);
-    if (!r)
-        return; /* no node suits it now: tried again when nodes or reservations change */
+    struct sr_want *want = &s->srwant[di];
+    if (!r) { /* no node suits it now: tried again when nodes or reservations change */
+        snprintf(want->why, sizeof want->why, "%.159s", err.msg);
+        if (want->never < 0) {
+            char why[200];
+            never_placed(s, &s->srdefs[di], why, sizeof why);
+            want->never = why[0] != '\0';
+        }
+        if (w->start > want->last && !want->never) /* windows come in time order */
+            want->windows++;
+        if (w->start > want->last)
+            want->last = w->start;
+        return;
+    }
+    want->why[0] = '\0';
     r->kind = RESV_STANDING;
     r->sr = (long)di;
     r->sr_window = w->start - s->epoch;

@@ -572,6 +572,7 @@ static int parse_triggers(struct src *s, struct srcfg_def *d, struct err *err)
 static void def_clear(struct srcfg_def *d)
 {
     free(d->name);
+    free(d->where);
     for (size_t i = 0; i < d->nhosts; i++)
         free(d->hosts[i].text);
     free(d->hosts);
@@ -647,6 +648,10 @@ static int parse_def(struct src *s, struct srcfg_def *d, struct err *err)
 {
     memset(d, 0, sizeof *d);
     d->name = xstrdup(s->name);
+    d->where = s->obj && s->obj->nattrs ? xprintf("%s:%d: SRCFG[%s]", s->obj->attrs[0].file,
+                                                  s->obj->attrs[0].line, s->name)
+                                        : xprintf("standing reservation '%s' (SR* parameters)",
+                                                  s->name);
     if (check_single(s, err) < 0 || parse_time(s, &d->time, err) < 0 ||
         check_infinity(s, d, err) < 0 || parse_resources(s, d, err) < 0 ||
         parse_policy(s, d, err) < 0 || parse_acl(s, d, err) < 0 || parse_triggers(s, d, err) < 0) {

@@ -89,6 +89,7 @@ struct srcfg_trigger {
 
 struct srcfg_def {
     char *name;
+    char *where; /* "<file>:<line>: SRCFG[<name>]", for messages about it */
     struct srtime_spec time; /* PERIOD, DAYS, STARTTIME/ENDTIME (or W*), DEPTH */
     long taskcount;          /* 0: one task per HOSTLIST host (non-floating) */
     long tpn;                /* minimum tasks per node, 0 = no constraint */

@@ -157,7 +157,7 @@ void report_print_text(FILE *f, const struct report *r, const char *trace, const
     fprintf(f, "  jobs simulated       %zu\n", r->jobs);
     fprintf(f, "  jobs skipped         %zu   (trace records that cannot be replayed)\n",
             r->skipped);
-    fprintf(f, "  jobs rejected        %zu   (more processors than the cluster has)\n",
+    fprintf(f, "  jobs rejected        %zu   (larger than the cluster, or over MAXSUBMITJOBS)\n",
             r->rejected);
     fprintf(f, "  jobs never started   %zu   (still waiting when no event left could start them)\n",
             r->never_started);
@@ -533,7 +533,9 @@ static void csv_row(FILE *f, const struct wl_job *w, const struct sim_outcome *o
                                   j ? j->class_ : NULL, j ? j->qos : NULL};
     for (size_t k = 0; k < sizeof creds / sizeof *creds; k++) {
         fputc(',', f);
-        csv_field(f, cred_name(creds[k]));
+        /* No account is written as none (empty), not as DEFAULT. */
+        if (k != 2 || (creds[k] && creds[k]->index != 0))
+            csv_field(f, cred_name(creds[k]));
     }
     const char *state = final_state(o);
     fprintf(f, ",%s,", state);

@@ -15,6 +15,7 @@ struct rec {
     char *id, *type, *nodes, *acl, *flags;
     long created, start, end, released; /* end LONG_MAX: none; released -1: not */
     unsigned long seen;                 /* the pass that last saw it */
+    unsigned long serial;               /* the engine object's (setres -m makes a new one) */
 };
 
 struct resvlog {
@@ -84,15 +85,16 @@ static char *flags_text(const struct resv *r)
     return t;
 }
 
-static void add(struct resvlog *l, const struct sched *s, const struct resv *r)
+/* A new record for r, made at `created`. */
+static void add(struct resvlog *l, const struct sched *s, const struct resv *r, long created)
 {
     int n = acl_format(r->acl, NULL, 0);
     char *acl = xmalloc((size_t)(n > 0 ? n : 0) + 1);
     acl_format(r->acl, acl, (size_t)(n > 0 ? n : 0) + 1);
     l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v);
     l->v[l->n] = (struct rec){xstrdup(r->id), r->kind == RESV_STANDING ? "standing" : "user",
-                              nodes_text(s, r), acl, flags_text(r), r->created, r->start,
-                              r->end, -1, l->pass};
+                              nodes_text(s, r), acl, flags_text(r), created, r->start,
+                              r->end, -1, l->pass, r->serial};
     strmap_put(&l->ids, l->v[l->n].id, l->n);
     l->n++;
 }
@@ -103,11 +105,16 @@ void resvlog_note(struct resvlog *l, const struct sched *s, long now)
     for (size_t i = 0; i < sched_nresv(s); i++) {
         const struct resv *r = sched_resv_at(s, i);
         size_t k;
-        if (strmap_get(&l->ids, r->id, &k)) {
+        if (!strmap_get(&l->ids, r->id, &k)) {
+            add(l, s, r, r->created);
+        } else if (l->v[k].serial != r->serial) {
+            /* setres -m: the old form ends now, the new one is made now
+             * (jobs that started before keep running under the old). */
+            l->v[k].released = now;
             l->v[k].seen = l->pass;
-            l->v[k].end = r->end; /* setres -m may move it */
+            add(l, s, r, now);
         } else {
-            add(l, s, r);
+            l->v[k].seen = l->pass;
         }
     }
     for (size_t i = 0; i < l->n; i++) {

@@ -143,9 +143,12 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
             .partition = w->partition,
             .tag = next,
             .util = w->util,
+            .advres = w->advres,
+            .preemptee = w->preemptee,
         };
         struct err e;
-        if (!(sim->out[next].job = sched_submit(sim->s, &spec, &e))) {
+        if (sched_submit_allowed(sim->s, &spec, &e) < 0 ||
+            !(sim->out[next].job = sched_submit(sim->s, &spec, &e))) {
             sim->out[next].rejected = 1;
             sim->out[next].reason = xstrdup(e.msg);
             (*rejected)++;

@@ -32,6 +32,8 @@ struct wl_job {
     float util;           /* fraction of its processors it kept busy (SWF average CPU
                              time / runtime), 0 = unknown */
     const char *user, *group, *account, *class_, *qos, *partition, *features;
+    const char *advres; /* the reservation it asks for (a Maui trace's field 41), or NULL */
+    int preemptee;      /* flagged PREEMPTEE (a Maui trace's field 25) */
     long line;
 };
 

@@ -52,6 +52,7 @@ static struct wl_job job_of(struct workload *wl, const struct mtrace_job *j)
     static const char *const no_account[] = {"0", NULL};
     static const char *const no_qos[] = {"0", "-1", "DEFAULT", NULL};
     static const char *const no_partition[] = {"0", "DEFAULT", "[DEFAULT]", NULL};
+    static const char *const no_resv[] = {"0", "-", NULL};
     long runtime = j->completion - start_of(j);
     long walltime = j->walltime > 0 ? j->walltime : runtime;
     return (struct wl_job){
@@ -72,6 +73,8 @@ static struct wl_job job_of(struct workload *wl, const struct mtrace_job *j)
         .qos = workload_intern(wl, unless(j->qos, no_qos)),
         .partition = workload_intern(wl, unless(j->partition, no_partition)),
         .features = workload_intern(wl, j->features),
+        .advres = workload_intern(wl, unless(j->reservation, no_resv)),
+        .preemptee = j->flags && strstr(j->flags, "[PREEMPTEE]") != NULL,
         .line = j->line,
     };
 }

@@ -186,6 +186,8 @@ static long node_index(const struct val *v, const char *name)
 struct fact {
     char *id;
     long submit, procs, walltime, runtime; /* -1 = not said */
+    char *attrs;   /* requested features, comma-separated, or NULL */
+    int preemptee; /* flagged PREEMPTEE */
 };
 
 struct facts {
@@ -212,7 +214,7 @@ static int read_trace(struct val *v, struct facts *f, struct err *err)
             char id[32];
             snprintf(id, sizeof id, "%lld", r->id);
             f->v[f->n++] = (struct fact){xstrdup(id), (long)r->submit, (long)procs,
-                                         (long)(wall > 0 ? wall : 1), (long)r->runtime};
+                                         (long)(wall > 0 ? wall : 1), (long)r->runtime, NULL, 0};
         }
         swf_free(&t);
         return 0;
@@ -227,7 +229,8 @@ static int read_trace(struct val *v, struct facts *f, struct err *err)
         const struct mtrace_job *j = &w.jobs[i];
         long ppt = j->procs_per_task > 0 ? j->procs_per_task : 1;
         f->v[f->n++] = (struct fact){xstrdup(j->id ? j->id : "?"), -1, j->tasks * ppt,
-                                     j->walltime, -1};
+                                     j->walltime, -1, j->features ? xstrdup(j->features) : NULL,
+                                     j->flags && strstr(j->flags, "[PREEMPTEE]") != NULL};
     }
     mtrace_workload_free(&w);
     return 0;
@@ -248,8 +251,10 @@ static const struct fact *fact_of(const struct facts *f, const char *id)
 
 static void facts_free(struct facts *f)
 {
-    for (size_t i = 0; i < f->n; i++)
+    for (size_t i = 0; i < f->n; i++) {
         free(f->v[i].id);
+        free(f->v[i].attrs);
+    }
     free(f->v);
     strmap_free(&f->by_id);
 }
@@ -341,7 +346,7 @@ static int job_of_row(struct val *v, const int *col, const struct val_row *r, st
     static const enum col names[5] = {C_USER, C_GROUP, C_ACCOUNT, C_CLASS, C_QOS};
     for (int k = 0; k < 5; k++)
         j->cred[k] = f[names[k]] && *f[names[k]] ? xstrdup(f[names[k]]) : NULL;
-    j->c = (struct val_creds){j->cred[0], j->cred[1], j->cred[2], j->cred[3], j->cred[4]};
+    j->c = (struct val_creds){j->cred[0], j->cred[1], j->cred[2], j->cred[3], j->cred[4], NULL, 0};
     const struct {
         enum col c;
         long *to;
@@ -1042,6 +1047,24 @@ static int load_all(struct val *v, struct facts *f, struct err *err)
     return v->o->resvs ? read_resvs(v, err) : 0;
 }
 
+/* Each job's attributes, for JOBATTRLIST: the trace's features and
+ * PREEMPTEE flag, PREEMPTEE from its QOS's QFLAGS, and under BACKFILLPOLICY
+ * PREEMPT (where the scheduler marks backfilled jobs PREEMPTEE, which the
+ * CSV does not tell) every job may carry it. */
+static void attach_attrs(struct val *v, const struct facts *f)
+{
+    const char *bf = cfg_str(v->cfg, "BACKFILLPOLICY", NULL);
+    int any = bf && strcmp(bf, "PREEMPT") == 0;
+    for (size_t i = 0; i < v->njobs; i++) {
+        struct job *j = &v->jobs[i];
+        const struct fact *x = fact_of(f, j->id);
+        const struct cfg_obj *q = j->c.qos ? cfg_obj_find(v->cfg, "QOSCFG", j->c.qos) : NULL;
+        const char *qf = q ? cfg_obj_get(q, "QFLAGS", NULL) : NULL;
+        j->c.attrs = x ? x->attrs : NULL;
+        j->c.preemptee = any || (x && x->preemptee) || (qf && strstr(qf, "PREEMPTEE"));
+    }
+}
+
 int val_run(const struct val_opts *o, FILE *out, struct err *err)
 {
     struct val v = {.o = o, .out = out};
@@ -1049,6 +1072,7 @@ int val_run(const struct val_opts *o, FILE *out, struct err *err)
     int rc = load_all(&v, &f, err);
     if (rc == 0) {
         check_facts(&v, &f);
+        attach_attrs(&v, &f);
         check_starts(&v);
         check_ends(&v);
         check_capacity(&v);

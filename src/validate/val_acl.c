@@ -7,21 +7,25 @@
  *   - required entries (`*`): one of each required kind must match;
  *   - NOT entries (`!`): matching one excludes; a kind listed only with NOT
  *     entries is met by anything it does not list (Example 4);
- *   - an empty ACL (a SYSTEM reservation) admits nobody.
+ *   - an empty ACL (a SYSTEM reservation) admits nobody;
+ *   - JATTR entries (JOBATTRLIST) match the job's attributes: its requested
+ *     features and the PREEMPTEE flag.
  * Affinity marks (+ - =) change preference, not admission: ignored here.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cfg/cfg.h"
 #include "util/mem.h"
 #include "validate/val_int.h"
 
-enum kind { K_USER, K_GROUP, K_ACCT, K_CLASS, K_QOS, K_DURATION, K_N };
+enum kind { K_USER, K_GROUP, K_ACCT, K_CLASS, K_QOS, K_JATTR, K_DURATION, K_N };
 
 static int kind_of(const char *w, size_t n)
 {
-    static const char *const names[K_N] = {"USER", "GROUP", "ACCT", "CLASS", "QOS", "DURATION"};
+    static const char *const names[K_N] = {"USER", "GROUP", "ACCT", "CLASS",
+                                           "QOS",  "JATTR", "DURATION"};
     for (int k = 0; k < K_N; k++)
         if (strlen(names[k]) == n && strncmp(w, names[k], n) == 0)
             return k;
@@ -31,7 +35,22 @@ static int kind_of(const char *w, size_t n)
 static const char *cred(const struct val_creds *c, int k)
 {
     const char *v[] = {c->user, c->group, c->account, c->class_, c->qos};
-    return k < K_DURATION ? v[k] : NULL;
+    return k < K_JATTR ? v[k] : NULL;
+}
+
+/* Whether the job has attribute a: one of its features, or PREEMPTEE. */
+static int has_attr(const struct val_creds *c, const char *a)
+{
+    if (c->preemptee && strcasecmp(a, "PREEMPTEE") == 0)
+        return 1;
+    size_t n = strlen(a);
+    for (const char *p = c->attrs; p && *p;) {
+        size_t k = strcspn(p, ",");
+        if ((k == n && strncmp(p, a, n) == 0) || (k && strcmp(a, "[ALL]") == 0))
+            return 1;
+        p += k + (p[k] == ',');
+    }
+    return 0;
 }
 
 /* What the entries say, kind by kind. */
@@ -66,7 +85,8 @@ static int entry(const char *e, size_t n, int k, const struct val_creds *c, long
         deny = *v == '!';
         v += deny;
         const char *have = cred(c, k);
-        match = have && (strcmp(v, have) == 0 || strcmp(v, "[ALL]") == 0);
+        match = k == K_JATTR ? has_attr(c, v)
+                             : have && (strcmp(v, have) == 0 || strcmp(v, "[ALL]") == 0);
     }
     free(text);
     if (rc < 0)
@@ -95,7 +115,8 @@ static int group(const char *g, size_t n, const struct val_creds *c, long wallti
         kn++;
     int k = kind_of(g, kn);
     if (k < 0)
-        return err_set(err, "ACL: unknown kind '%.*s' (USER, GROUP, ACCT, CLASS, QOS, DURATION)",
+        return err_set(err,
+                       "ACL: unknown kind '%.*s' (USER, GROUP, ACCT, CLASS, QOS, JATTR, DURATION)",
                        (int)kn, g);
     for (size_t i = kn; i < n;) {
         size_t j = i;

@@ -26,6 +26,8 @@ void val_row_free(struct val_row *r);
 /* A job's credentials, as an ACL sees them. NULL = none. */
 struct val_creds {
     const char *user, *group, *account, *class_, *qos;
+    const char *attrs; /* job attributes, comma-separated (the trace's features), or NULL */
+    int preemptee;     /* the job has the PREEMPTEE attribute */
 };
 
 /*

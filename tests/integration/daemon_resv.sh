@@ -154,6 +154,22 @@ timeout 5 "$MOKU" diagnose -r >"$TMP/out"
 check "n2 gone from maui.cfg: the reservation keeps n1" sh -c "grep -A4 '^$two ' $TMP/out | grep -q 'Nodes: n1:1\$'"
 check "... with a log line naming the node" grep -q "reservation $two: node n2 no longer exists" "$LOG"
 
+# setres -m changes a reservation in place: window and ACL, stored before
+# the reply (it survives kill -9), logged.
+run setres -m "$two" -d 2:00:00 -u "$me"
+check "setres -m: Maui-style reply" has_out "reservation '$two' modified"
+timeout 5 "$MOKU" diagnose -r "$two" >"$TMP/out"
+check "... the new ACL and length show" sh -c "grep -q 'USER==$me' $TMP/out && grep -q '^$two .* 2:00:00 ' $TMP/out"
+crash_restart
+timeout 5 "$MOKU" diagnose -r "$two" >"$TMP/out"
+check "... kept across kill -9" sh -c "grep -q 'USER==$me' $TMP/out && grep -q '^$two .* 2:00:00 ' $TMP/out"
+check "... logged" grep -q "reservation $two modified by $me" "$LOG"
+run setres -m "$two" -n other
+check "setres -m -n: refused, the name cannot change" sh -c "[ $rc = 1 ] && grep -q 'cannot be changed' $TMP/err"
+run setres -m nosuch.0 -d 100
+check "setres -m of an unknown id: refused" sh -c "[ $rc = 1 ] && grep -q 'cannot locate reservation' $TMP/err"
+timeout 5 "$MOKU" releaseres "$two" >/dev/null
+
 # Permissions: a second user.
 if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuser >/dev/null 2>&1; then
     u=mokutest
@@ -173,6 +189,12 @@ if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuse
     check "RESCTLPOLICY ANY: the second user may setres" [ "$theirs" = "$u.0" ]
     as_user releaseres "$mine" >"$TMP/out" 2>&1
     check "... may not release another user's reservation" grep -q "not authorized to release reservation '$mine'" "$TMP/out"
+    as_user setres -m "$mine" -d 100 >"$TMP/out" 2>&1
+    check "... may not modify another user's reservation" grep -q "not authorized to modify reservation '$mine'" "$TMP/out"
+    as_user setres -m "$theirs" -d 2:00:00:00 >"$TMP/out" 2>&1
+    check "... may modify their own, held to the same bounds (two days: refused)" grep -q "may last at most 86400 s" "$TMP/out"
+    as_user setres -m "$theirs" -d 0:30:00 >"$TMP/out" 2>&1
+    check "... and within them: modified" grep -q "reservation '$theirs' modified" "$TMP/out"
     crash_restart
     as_user releaseres "$theirs" >"$TMP/out" 2>&1
     check "... may release their own, its creator remembered across a restart" grep -q "released User reservation '$theirs'" "$TMP/out"

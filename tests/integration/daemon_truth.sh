@@ -171,6 +171,26 @@ client schedctl -R
 after=$(timeout 5 "$MOKU" showq | sed -n 's/^Total Jobs: \([0-9]*\).*/\1/p')
 check "13: ... and none of them was queued" [ "$before" = "$after" ]
 
+# ---- MAXSUBMITJOBS (issue 13 §4): the next submission refused, with why ----
+live=$(timeout 5 "$MOKU" showq | sed -n 's/^Total Jobs: \([0-9]*\).*/\1/p')
+{ base_cfg; echo "USERCFG[DEFAULT] MAXSUBMITJOBS=$((live + 2))"; } >"$H/maui.cfg"
+client schedctl -R
+sub -h quick.sh
+h1=$(cat "$TMP/out")
+sub -h quick.sh
+rc2=$rc h2=$(cat "$TMP/out")
+sub -h quick.sh
+check "MAXSUBMITJOBS: two more held jobs queued, the third refused with the limit named" \
+    sh -c "[ $rc2 = 0 ] && [ $rc = 1 ] && grep -q 'already has $((live + 2)) jobs queued or running (MAXSUBMITJOBS $((live + 2)))' $TMP/err"
+client canceljob "$h1"
+sub -h quick.sh
+check "MAXSUBMITJOBS: a cancelled job makes room for the next" [ "$rc" = 0 ]
+h3=$(cat "$TMP/out")
+client canceljob "$h3"
+client canceljob "$h2"
+base_cfg >"$H/maui.cfg"
+client schedctl -R
+
 # ---- 12: a job that could not start says why; 20: abort mail by default ----
 m0=$(mails)
 sub -o /nonexistent/dir/x.out quick.sh

@@ -124,3 +124,35 @@ run simulate --procs 1 --until 5 --show "showq -u nobody" "$TMP/f.swf"
 check "showq -u of a user with no jobs: an empty listing, not an error" grep -q '^Total Jobs: 0 ' "$TMP/out"
 run simulate --procs 1 --until 5 --show "showq -u" "$TMP/f.swf"
 check "showq -u without a name: an error naming it" grep -q 'showq: -u needs a name' "$TMP/err"
+
+# MAXSUBMITJOBS (the throttling page's "72 jobs in total, running and
+# idle"): a submission over it is refused, counted as rejected in a replay
+# with the reason in the CSV; a job ending makes room again; each object on
+# its own (user 8 is not user 7).
+printf 'USERCFG[DEFAULT] MAXSUBMITJOBS=2\n' >"$TMP/sub.cfg"
+{ for i in 1 2 3 4; do printf '%s 0 -1 100 1 -1 -1 1 100 -1 1 7 1 -1 1 -1 -1 -1\n' $i; done
+  printf '5 0 -1 100 1 -1 -1 1 100 -1 1 8 1 -1 1 -1 -1 -1\n6 150 -1 100 1 -1 -1 1 100 -1 1 7 1 -1 1 -1 -1 -1\n'
+} >"$TMP/sub.swf"
+run simulate --config "$TMP/sub.cfg" --procs 1 --jobs-out "$TMP/sub.csv" "$TMP/sub.swf"
+check "MAXSUBMITJOBS: two of user 7's four jobs are rejected" has_out "jobs rejected        2 "
+check "MAXSUBMITJOBS: the CSV says why" \
+    grep -q '^3,.*user 7 already has 2 jobs queued or running (MAXSUBMITJOBS 2)' "$TMP/sub.csv"
+check "MAXSUBMITJOBS: user 8 is not held to user 7's count; job 6 comes after one ended" \
+    sh -c "awk -F, '\$1 == 5 || \$1 == 6 { if (\$3 == \"\") bad = 1 } END { exit bad }' '$TMP/sub.csv'"
+printf 'USERCFG[DEFAULT] MAXSUBMITJOBS=-1\n' >"$TMP/subbad.cfg"
+run simulate --config "$TMP/subbad.cfg" --procs 1 "$TMP/sub.swf"
+check "MAXSUBMITJOBS below 0: an error naming file and line" \
+    sh -c "[ $rc -ne 0 ] && grep -q 'subbad.cfg:1' '$TMP/err'"
+
+# A job without an account has no account for the limits (Maui):
+# ACCOUNTCFG[DEFAULT] MAXJOB=1 keeps account proj to one job at a time, but
+# does not pool the two project-less jobs into one account DEFAULT. Their
+# CSV rows give no account.
+printf 'ACCOUNTCFG[DEFAULT] MAXJOB=1\n' >"$TMP/acct.cfg"
+run simulate --config "$TMP/acct.cfg" --procs 4 --jobs-out "$TMP/acct.csv" tests/data/sim/accounts.wtrace
+check "ACCOUNTCFG[DEFAULT] MAXJOB=1: proj's second job waits for its first" \
+    [ "$(awk -F, '$1 == 2 { print $3 - $2 }' "$TMP/acct.csv")" = 100 ]
+check "ACCOUNTCFG[DEFAULT] MAXJOB=1: the two jobs without an account both start at once" \
+    [ "$(awk -F, '($1 == 3 || $1 == 4) && $3 == $2' "$TMP/acct.csv" | wc -l)" = 2 ]
+check "... and their rows give no account (proj's give proj)" \
+    sh -c "awk -F, '\$1 == 3 && \$13 == \"\"' '$TMP/acct.csv' | grep -q . && awk -F, '\$1 == 1 && \$13 == \"proj\"' '$TMP/acct.csv' | grep -q ."

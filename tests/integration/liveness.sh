@@ -26,7 +26,7 @@ row() { grep "^$2," "$TMP/$1.csv"; }
 sim maxps --procs 4 --config $D/maxps.cfg $D/one.swf
 check "a job over MAXPS alone: the replay ends" [ "$rc" -eq 0 ]
 check "... it is counted as never started" has_out '"never_started":1'
-check "... its row says so, with the limit" sh -c "grep -q '^1,0,,,,1,200,200,0,0,1,1,DEFAULT,1,DEFAULT,never_started,\"job 1 violates .*MAXPS limit of 100' $TMP/maxps.csv"
+check "... its row says so, with the limit" sh -c "grep -q '^1,0,,,,1,200,200,0,0,1,1,,1,DEFAULT,never_started,\"job 1 violates .*MAXPS limit of 100' $TMP/maxps.csv"
 
 sim maxproc --procs 4 --config $D/maxproc.cfg $D/two.swf
 check "a 2-processor job under MAXPROC=1: ends, never started" sh -c "[ $rc -eq 0 ] && grep -q '\"never_started\":1' $TMP/out && grep -q 'MAXPROC limit of 1' $TMP/maxproc.csv"
@@ -74,4 +74,4 @@ check "a requested time of INT64_MAX: exit 1 naming the field" sh -c "[ $rc -eq 
 # The CSV: every job a row, the nodes it got.
 sim nodes --nodes 2 --ppn 2 $D/showq.swf
 check "the CSV header names every column" sh -c "head -1 $TMP/nodes.csv | grep -qx 'job_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted,user,group,account,class,qos,state,reason,nodes,segments'"
-check "a job's row has its credentials, state and nodes" sh -c "grep -Eq '^1,0,0,1000,0,2,1000,1000,0,0,2,2,DEFAULT,1,DEFAULT,completed,,node[12]:2,$' $TMP/nodes.csv"
+check "a job's row has its credentials, state and nodes" sh -c "grep -Eq '^1,0,0,1000,0,2,1000,1000,0,0,2,2,,1,DEFAULT,completed,,node[12]:2,$' $TMP/nodes.csv"

@@ -97,3 +97,127 @@ check "stacking: the user's floating reservation avoids the reserved nodes" \
 run simulate --config "$TMP/two.cfg" --show "showres -n" "$TMP/one.swf"
 check "stacking: two one-task standing reservations land on different nodes" \
     sh -c "grep -q 'n1 .* a.0 ' '$TMP/out' && grep -q 'n2 .* b.0 ' '$TMP/out'"
+
+# A standing reservation that can place nothing is not silent: a warning
+# naming file and line, and diagnose -r lists it as wanting.
+one="$TMP/one.swf"
+for c in 'HOSTLIST=nx STARTTIME=01:00:00 ENDTIME=02:00:00|no node matches .nx.' \
+         'TASKCOUNT=1 NODEFEATURES=gpu|no node has the features' \
+         'TASKCOUNT=1 PARTITION=foo|no node has the features and partition' \
+         'TASKCOUNT=1 STARTTIME=01:00:00 ENDTIME=01:00:00|STARTTIME equals ENDTIME' \
+         'TASKCOUNT=1 RESOURCES=PROCS:4|no node has room for one task'; do
+    attrs=${c%%|*} why=${c#*|}
+    printf 'NODECFG[n1] PROCS=2\nSRCFG[m] %s\n' "$attrs" >"$TMP/want.cfg"
+    run simulate --config "$TMP/want.cfg" --until 60 --show "diagnose -r" "$one"
+    check "placing nothing ($attrs): a warning with file:line" \
+        sh -c "[ $rc -eq 0 ] && grep -q 'warning: .*want.cfg:2: SRCFG\[m\]: .*$why.*reserves nothing' '$TMP/err'"
+    check "placing nothing ($attrs): diagnose -r says it is wanting" \
+        sh -c "grep -q '^m  *wanting: ' '$TMP/out' && grep -q 'Defined: .*want.cfg:2' '$TMP/out'"
+done
+# A DEDICATED one with no room: the other DEDICATED one holds the node.
+printf 'NODECFG[n1] PROCS=2\nSRCFG[m] HOSTLIST=n1 ACCESS=DEDICATED\nSRCFG[k] TASKCOUNT=1 ACCESS=DEDICATED\n' \
+    >"$TMP/ded.cfg"
+run simulate --config "$TMP/ded.cfg" --until 60 --show "diagnose -r --format=json" "$one"
+check "no room left by a DEDICATED reservation: diagnose -r (JSON) names k wanting" \
+    sh -c "tr -d ' \n' <'$TMP/out' | grep -q '\"wanting\":\[{\"name\":\"k\",\"reason\":\"cannotselectrequestedtasks(0of1found)\"'"
+run simulate --config "$TMP/ded.cfg" "$one"
+check "no room left by a DEDICATED reservation: the replay warns how many windows went wanting" \
+    has_err "ded.cfg:3: SRCFG\[k\]: [0-9]* windows placed nothing"
+printf 'NODECFG[n1] PROCS=2\nSRCFG[m] HOSTLIST=n1 ACCESS=DEDICATED\nSRCFG[k] HOSTLIST=n1 ACCESS=DEDICATED\n' \
+    >"$TMP/ded2.cfg"
+run simulate --config "$TMP/ded2.cfg" --until 60 --show "showres -n" "$one"
+check "two DEDICATED reservations of one host: the second does not stack" \
+    sh -c "grep -q 'n1 .* m.0 ' '$TMP/out' && ! grep -q ' k.0 ' '$TMP/out' && grep -q 'SRCFG\[k\]' '$TMP/err'"
+
+# A reservation made on a node a job it does not admit still runs on is not
+# whole until the job ends; stacked reservations each count the jobs they
+# admit.
+printf 'NODECFG[n1] PROCS=1\n' >"$TMP/n1.cfg"
+printf '; UnixStartTime: 1704067200\n1 0 -1 5000 1 -1 -1 1 5000 -1 1 1 1 -1 1 -1 -1 -1\n' >"$TMP/busy.swf"
+printf '100 setres -d 1:00:00 -n mx n1\n' >"$TMP/busy.cmd"
+run simulate --config "$TMP/n1.cfg" --commands "$TMP/busy.cmd" --quiet --until 200 --show "diagnose -r" "$TMP/busy.swf"
+check "a reservation on a busy node: diagnose -r says what is not yet free, and for how long" \
+    sh -c "grep -q 'Active Procs: 0/1' '$TMP/out' && grep -q 'Not yet free: 1/1 procs held by jobs it does not admit, for 1:20:00' '$TMP/out'"
+printf '; UnixStartTime: 1704067200\n1 200 -1 1000 1 -1 -1 1 1000 -1 1 1 1 -1 1 -1 -1 -1\n' >"$TMP/u1.swf"
+printf '100 setres -d 1:00:00 -n a -u 1 n1\n100 setres -d 1:00:00 -n b -u 1 n1\n' >"$TMP/stk.cmd"
+run simulate --config "$TMP/n1.cfg" --commands "$TMP/stk.cmd" --quiet --until 300 --show "diagnose -r" "$TMP/u1.swf"
+check "stacked reservations: each counts the job both admit as active" \
+    [ "$(grep -c 'Active Procs: 1/1' "$TMP/out")" -eq 2 ]
+
+# JOBATTRLIST=PREEMPTEE admits preemptible jobs (a QOS with QFLAGS=PREEMPTEE,
+# or a job the Maui trace flags [PREEMPTEE]), and the trace's
+# requested-reservation field (41) asks for a reservation as ADVRES does:
+# bob's job 2 runs at once on n2, kept BYNAME for jobs that name it; his job
+# 3 names none and waits for n1.
+printf 'NODECFG[n%s] PROCS=1\n' 1 2 3 >"$TMP/attrs.cfg"
+printf 'SRCFG[r] HOSTLIST=n2 USERLIST=bob FLAGS=BYNAME PERIOD=INFINITY\nSRCFG[p] HOSTLIST=n3 JOBATTRLIST=PREEMPTEE PERIOD=INFINITY\nQOSCFG[low] QFLAGS=PREEMPTEE\n' >>"$TMP/attrs.cfg"
+run simulate --config "$TMP/attrs.cfg" --jobs-out "$TMP/jobs.csv" tests/data/resv/attrs.wtrace
+t0=1704067200
+check "trace reservation field: bob's job 2 starts at once on n2" \
+    [ "$(start 2) $(field 2 18)" = "$((t0 + 10)) n2:1" ]
+check "trace reservation field: bob's job 3 names none, waits for n1" [ "$(start 3)" = $((t0 + 1000)) ]
+check "JOBATTRLIST=PREEMPTEE: a job of a PREEMPTEE QOS starts at once on n3" \
+    [ "$(start 4) $(field 4 18)" = "$((t0 + 30)) n3:1" ]
+check "JOBATTRLIST=PREEMPTEE: a job the trace flags PREEMPTEE runs on n3 after it" \
+    [ "$(start 5) $(field 5 18)" = "$((t0 + 130)) n3:1" ]
+
+# setres -d INFINITY and -e INFINITY never end (not 2140000000 s later, nor
+# -e INFINITY the default length); a job they keep off never starts, and the
+# replay ends at once.
+printf 'NODECFG[n1] PROCS=1\n' >"$TMP/inf.cfg"
+for w in '-d INFINITY' '-e INFINITY'; do
+    printf '0 setres %s n1\n50 showres\n' "$w" >"$TMP/inf.cmd"
+    run simulate --config "$TMP/inf.cfg" --commands "$TMP/inf.cmd" --jobs-out "$TMP/jobs.csv" \
+        --resv-out "$TMP/resv.csv" "$one"
+    check "setres $w: showres says it ends never" has_err "SYSTEM.0 .* INFINITY    INFINITY"
+    check "setres $w: the job never starts" [ "$(field 1 16)" = never_started ]
+    check "setres $w: --resv-out gives it no end" \
+        [ "$(awk -F, '$1 == "SYSTEM.0" { print $5 }' "$TMP/resv.csv")" = "" ]
+done
+
+# SRCFG TIMELOGIC=AND is the SRCFG spelling of SRTIMELOGIC: TIMELIMIT
+# entries become required; a value other than AND or OR is an error.
+printf 'NODECFG[n1] PROCS=1\nSRCFG[x] HOSTLIST=n1 TIMELOGIC=AND TIMELIMIT=1:00:00 USERLIST=1\n' >"$TMP/tl.cfg"
+run simulate --config "$TMP/tl.cfg" --until 10 --show "diagnose -r" "$one"
+check "SRCFG TIMELOGIC=AND: known, and the time limit is required" \
+    sh -c "[ $rc -eq 0 ] && ! grep -q TIMELOGIC '$TMP/err' && grep -q 'ACL: *USER==1+ DURATION<=1:00:00+\*' '$TMP/out'"
+printf 'NODECFG[n1] PROCS=1\nSRCFG[x] HOSTLIST=n1 TIMELOGIC=MAYBE\n' >"$TMP/tl2.cfg"
+run simulate --config "$TMP/tl2.cfg" "$one"
+check "SRCFG TIMELOGIC=MAYBE: an error naming file and line" fails_with "tl2.cfg:2: .*TIMELOGIC"
+
+# setres -m changes a reservation in place. One node, kept 0-1:00 by m.0;
+# job 1 (user 1) arrives at 100 and would wait until 3600.
+printf 'NODECFG[n1] PROCS=1\n' >"$TMP/m.cfg"
+printf '; UnixStartTime: 1704067200\n1 100 -1 300 1 -1 -1 1 600 -1 1 1 1 -1 1 -1 -1 -1\n' >"$TMP/m.swf"
+mrun() {
+    printf '0 setres -d 1:00:00 -n m n1\n%s\n' "$1" >"$TMP/m.cmd"
+    run simulate --config "$TMP/m.cfg" --commands "$TMP/m.cmd" --jobs-out "$TMP/jobs.csv" \
+        --resv-out "$TMP/resv.csv" "$TMP/m.swf"
+}
+mrun '0 showq'
+check "setres -m: without it the job waits for the end (3600)" [ "$(start 1)" = 3600 ]
+mrun '50 setres -m m.0 -d 0:10:00'
+check "setres -m -d 0:10:00: the reservation ends at 600, the job starts then" [ "$(start 1)" = 600 ]
+check "... the replay says so" has_err "reservation 'm.0' modified"
+mrun '50 setres -m m.0 -u 1'
+check "setres -m -u 1: the job may use it, starts on arrival" [ "$(start 1)" = 100 ]
+check "... --resv-out: the old form released at 50, the new made at 50" \
+    sh -c "grep -q '^m.0,user,0,0,3600,50,' '$TMP/resv.csv' && grep -q '^m.0,user,50,0,3600,,n1:1,USER==1+,' '$TMP/resv.csv'"
+mrun '50 setres -m m.0 -s +1:00:00'
+check "setres -m -s: the window moves (its length kept), the job starts at once" [ "$(start 1)" = 100 ]
+for bad in 'setres -m m.0 -n x|-n cannot be changed' 'setres -m m.0 n1|the nodes cannot be changed' \
+           'setres -m nosuch.0 -d 100|cannot locate reservation' \
+           'setres -m m.0 -x DEDICATEDRESOURCE|DEDICATEDRESOURCE cannot be changed'; do
+    mrun "50 ${bad%%|*}"
+    check "${bad%%|*}: refused (${bad#*|}), nothing changed" \
+        sh -c "grep -q -- '${bad#*|}' '$TMP/err' && [ \"\$(awk -F, '\$1 == 1 { print \$3 }' '$TMP/jobs.csv')\" = 3600 ]"
+done
+# A DEDICATED reservation later on n1: m.0 may not grow into it.
+printf '0 setres -s +2:00:00 -d 1:00:00 -n d -x DEDICATEDRESOURCE n1\n0 setres -d 1:00:00 -n m n1\n50 setres -m m.0 -d 2:30:00\n' >"$TMP/m.cmd"
+run simulate --config "$TMP/m.cfg" --commands "$TMP/m.cmd" --jobs-out "$TMP/jobs.csv" "$TMP/m.swf"
+check "setres -m into a DEDICATED reservation's window: refused, naming it" \
+    has_err "cannot modify reservation 'm.0': reservation 'd.0' holds n1 over that window"
+printf 'NODECFG[n1] PROCS=1\nSRCFG[s] HOSTLIST=n1 PERIOD=INFINITY\n' >"$TMP/ms.cfg"
+printf '200 setres -m s.0 -d 100\n' >"$TMP/m.cmd"
+run simulate --config "$TMP/ms.cfg" --commands "$TMP/m.cmd" "$TMP/m.swf"
+check "setres -m of a standing reservation's instance: refused (change SRCFG)" has_err "change SRCFG\[s\] instead"

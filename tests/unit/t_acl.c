@@ -54,8 +54,8 @@ struct who {
 static struct acl_job job_of(const struct who *w, const char **attrs)
 {
     attrs[0] = w->attr;
-    struct acl_job j = {w->user, w->group, w->account,      w->class_,
-                        w->qos,  attrs,    w->attr ? 1 : 0, w->duration};
+    struct acl_job j = {w->user, w->group, w->account,      w->class_,   w->qos,
+                        attrs,   w->attr ? 1 : 0,          w->duration, NULL,   0};
     return j;
 }
 
@@ -469,7 +469,7 @@ static void test_eval(void)
         CHECK_EQ(got, eval_rows[i].want);
         acl_destroy(acl);
     }
-    struct acl_job j = {"bob", 0, 0, 0, 0, NULL, 0, 0};
+    struct acl_job j = {"bob", 0, 0, 0, 0, NULL, 0, 0, NULL, 0};
     CHECK_EQ(acl_check(NULL, &j), ACL_NONE);
 }
 
@@ -478,10 +478,19 @@ static void test_attrs(void)
 {
     struct acl *acl = build("JOBATTRLIST=B*");
     const char *attrs[] = {"A", "B", "C"};
-    struct acl_job j = {0, 0, 0, 0, 0, attrs, 3, 0};
+    struct acl_job j = {0, 0, 0, 0, 0, attrs, 3, 0, NULL, 0};
     CHECK_EQ(acl_check(acl, &j), ACL_POSITIVE);
     j.nattrs = 1;
     CHECK_EQ(acl_check(acl, &j), ACL_NONE);
+    acl_destroy(acl);
+    /* JOBATTRLIST=PREEMPTEE matches the job's flag, in any case, not a
+     * feature of that name only */
+    static const char *const flags[] = {"PREEMPTEE"};
+    acl = build("JOBATTRLIST=preemptee");
+    struct acl_job k = {"bob", 0, 0, 0, 0, NULL, 0, 0, flags, 1};
+    CHECK_EQ(acl_check(acl, &k), ACL_POSITIVE);
+    k.nflags = 0;
+    CHECK_EQ(acl_check(acl, &k), ACL_NONE);
     acl_destroy(acl);
 }
 
@@ -533,7 +542,7 @@ static void test_stacking(void)
         acl_destroy(a);
         acl_destroy(b);
     }
-    struct acl_job j = {"bob", 0, 0, 0, 0, NULL, 0, 0};
+    struct acl_job j = {"bob", 0, 0, 0, 0, NULL, 0, 0, NULL, 0};
     CHECK_EQ(acl_check_all(NULL, 0, &j), ACL_NEUTRAL);
 }
 
@@ -566,7 +575,7 @@ static void test_names_and_dup(void)
     struct acl *c = acl_dup(a);
     acl_destroy(a); /* the copy owns its own names */
     CHECK_STR(fmt(c), "USER==bob- DURATION<=1:00:00+*");
-    struct acl_job j = {"bob", 0, 0, 0, 0, NULL, 0, 60};
+    struct acl_job j = {"bob", 0, 0, 0, 0, NULL, 0, 60, NULL, 0};
     CHECK_EQ(acl_check(c, &j), ACL_NEGATIVE);
     acl_destroy(c);
     c = acl_dup(NULL);
@@ -587,7 +596,7 @@ static void test_long_lists(void)
     struct acl *acl = acl_create();
     CHECK_EQ(acl_add_list(acl, ACL_USER, list, NULL), 0);
     CHECK_EQ(acl_count(acl), N_USERS);
-    struct acl_job j = {"u99999", 0, 0, 0, 0, NULL, 0, 0};
+    struct acl_job j = {"u99999", 0, 0, 0, 0, NULL, 0, 0, NULL, 0};
     CHECK_EQ(acl_check(acl, &j), ACL_NEGATIVE);
     j.user = "u99998";
     CHECK_EQ(acl_check(acl, &j), ACL_POSITIVE);
@@ -653,7 +662,7 @@ static void test_fuzz(void)
             CHECK_EQ(acl_parse_setres(back, out, NULL), 0);
             CHECK_STR(fmt(back), out);
             acl_destroy(back);
-            struct acl_job j = {"a", "b", "0", "1", "ALL", NULL, 0, 5};
+            struct acl_job j = {"a", "b", "0", "1", "ALL", NULL, 0, 5, NULL, 0};
             (void)acl_check(acl, &j);
         } else {
             CHECK(err.msg[0] != '\0');

@@ -122,6 +122,31 @@ static void test_requeue(void)
     sched_destroy(s);
 }
 
+/* Processors a preemption frees beyond what the owner's job takes go, in
+ * the same iteration, to a job the scan had already turned away (issue 13
+ * §1: they waited for the next event). */
+static void test_freed_offered_at_once(void)
+{
+    struct rec rec = {{0}};
+    struct sched *s = world("PREEMPTPOLICY REQUEUE", &rec);
+    if (!s)
+        return;
+    struct job *a = submit(s, "a", 4, "saturn", H(10), 0);
+    struct job *b = submit(s, "b", 4, "saturn", H(10), 0);
+    sched_iterate(s, 0);
+    CHECK(a->state == JOB_RUNNING && b->state == JOB_RUNNING);
+    struct job *c = submit(s, "c", 1, "saturn", H(1), 10); /* ahead of o in the queue */
+    sched_iterate(s, 10);
+    CHECK(c->state == JOB_IDLE);
+    struct job *o = submit(s, "own", 3, "jupiter", H(1), 20);
+    sched_iterate(s, 20);
+    CHECK(o->state == JOB_RUNNING);
+    CHECK_EQ(sched_stats(s)->preempted, 1);
+    CHECK(c->state == JOB_RUNNING); /* the fourth processor, at 20 */
+    CHECK_EQ(c->start, 20);
+    sched_destroy(s);
+}
+
 /* Suspend: the suspended job keeps its nodes in mind and resumes on them,
  * with the walltime it had left, once the owner's job has ended. */
 static void test_suspend_resume(void)
@@ -323,6 +348,7 @@ static void test_triggers(void)
 int main(void)
 {
     TEST_RUN(test_requeue);
+    TEST_RUN(test_freed_offered_at_once);
     TEST_RUN(test_suspend_resume);
     TEST_RUN(test_no_callback);
     TEST_RUN(test_owner_never_for_nothing);

@@ -1356,12 +1356,25 @@ static void test_dedicated_and_force(void)
     sp.access = SRCFG_DEDICATED;
     CHECK(sched_resv_create(s, &sp, 0, &err) != NULL);
     CHECK_STR(rnodes(s, "ded3.0"), "n1,n2,n3,n4");
-    /* a host list alone is taken as it is */
+    /* a host list is taken as it is, except where a DEDICATED one holds
+     * the node over the window; FORCE overrides that too */
     sp = whole("fixed", H(1), H(2), 0);
     sp.hosts = n1;
     sp.nhosts = 1;
+    CHECK(sched_resv_create(s, &sp, 0, &err) == NULL);
+    CHECK_HAS(err.msg, "DEDICATED reservations hold every listed node");
+    sp.flags = SRCFG_FORCE;
     CHECK(sched_resv_create(s, &sp, 0, &err) != NULL);
     CHECK_STR(rnodes(s, "fixed.0"), "n1");
+    sp = whole("later", H(10), H(11), 0);
+    sp.hosts = n1;
+    sp.nhosts = 1;
+    CHECK(sched_resv_create(s, &sp, 0, &err) == NULL); /* ded3 holds n1 then */
+    sp = whole("after", H(11), H(12), 0);
+    sp.hosts = n1;
+    sp.nhosts = 1;
+    CHECK(sched_resv_create(s, &sp, 0, &err) != NULL);
+    CHECK_STR(rnodes(s, "after.0"), "n1");
     sched_destroy(s);
 
     /* A DEDICATED standing reservation avoids an admin one; SHARED stacks. */
