@@ -5,6 +5,7 @@
 #   make soak     the property tests on N random cases (N=1000 SEED=1)
 #   make bench    replay the benchmark traces and print jobs/s, wall time, peak memory
 #   make asan     run the tests under AddressSanitizer and UBSan
+#   make fuzz     run every libFuzzer harness for FUZZ_SECONDS (clang, ASan + UBSan)
 #   make format   reformat the sources with clang-format
 #   make install  install bin/moku and the Maui command names (PREFIX=/usr/local)
 #
@@ -25,7 +26,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC:= $(wildcard tests/unit/t_*.c)
 TEST_BIN:= $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check soak bench asan format clean sample install uninstall crashbin
+.PHONY: all check soak bench asan fuzz format clean sample install uninstall crashbin
 
 all: $(BIN)
 
@@ -78,9 +79,35 @@ $(BUILD)/runstat: bench/runstat.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
 
-check: $(BIN) $(TEST_BIN) $(BUILD)/tests/textbook $(BUILD)/tests/rawsock $(BUILD)/tests/propgen crashbin
+check: $(BIN) $(TEST_BIN) $(BUILD)/tests/textbook $(BUILD)/tests/rawsock $(BUILD)/tests/propgen crashbin \
+		$(FUZZ_REPLAY)
 	@MOKU=$(BIN) TEXTBOOK=$(BUILD)/tests/textbook RAWSOCK=$(BUILD)/tests/rawsock \
-		PROPGEN=$(BUILD)/tests/propgen CRASHMOKU=$(CRASH_BIN) sh tests/run.sh $(TEST_BIN)
+		PROPGEN=$(BUILD)/tests/propgen CRASHMOKU=$(CRASH_BIN) FUZZREPLAY=$(BUILD)/fuzz \
+		sh tests/run.sh $(TEST_BIN)
+
+# The fuzz harnesses (fuzz/fuzz_*.c). make check links each with fuzz/replay.c
+# (this compiler, no libFuzzer) and replays the saved corpus fuzz/corpus/<name>/;
+# make fuzz builds them with clang's libFuzzer, ASan and UBSan, apart in
+# build/fuzz-clang, and runs each for FUZZ_SECONDS (fuzz/run.sh).
+FUZZERS     := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_REPLAY := $(FUZZERS:%=$(BUILD)/fuzz/replay_%)
+FUZZ_SECONDS ?= 60
+FUZZ_CC     ?= clang
+FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+$(BUILD)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/replay.c fuzz/util.c fuzz/fuzz.h $(BUILD)/libmoku.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Ifuzz -o $@ $< fuzz/replay.c fuzz/util.c $(BUILD)/libmoku.a $(LDLIBS)
+
+fuzz:
+	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=build/fuzz-clang \
+		OPT="-O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link" build/fuzz-clang/libmoku.a
+	@for f in $(FUZZERS); do \
+		$(FUZZ_CC) $(CSTD) $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer -Isrc -Ifuzz \
+			-o build/fuzz-clang/fuzz_$$f fuzz/fuzz_$$f.c fuzz/util.c \
+			build/fuzz-clang/libmoku.a $(LDLIBS) || exit 1; \
+	done
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh build/fuzz-clang $(FUZZERS)
 
 # The crash tests' moku (tests/integration/crash.sh): the same sources with
 # the crash and failure points of util/crashpt.h compiled in, built apart so
@@ -114,8 +141,9 @@ bench: $(BIN) $(BUILD)/runstat $(BUILD)/prio_bench $(BUILD)/store_fill $(BUILD)/
 	@RAWSOCK=$(BUILD)/tests/rawsock sh bench/dos.sh
 
 # Sanitizers build apart (build/asan), so they never mix objects with a normal build.
+# TIME_SCALE: the tests' bounds on a hang, multiplied (sanitized code is slower).
 asan:
-	$(MAKE) check BUILD=build/asan BIN=build/asan/moku \
+	TIME_SCALE=6 $(MAKE) check BUILD=build/asan BIN=build/asan/moku \
 		OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 
 format:

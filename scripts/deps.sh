@@ -2,12 +2,13 @@
 # Installs what moku needs to build and test on Debian 12: a C compiler, make,
 # zlib (gzip-compressed traces), jansson (JSON), SQLite (the daemon's state),
 # procps (ps, which the daemon's tests use to watch job processes) and tzdata
-# (time zones: standing reservations follow a trace's or the daemon's local time).
+# (time zones: standing reservations follow a trace's or the daemon's local time),
+# and clang with its libFuzzer runtime (make fuzz; make check needs only gcc).
 # Does nothing when everything is there.
 # Runs apt-get as root, or through sudo when that is available.
 set -e
 need=""
-for pkg in gcc make libc6-dev zlib1g-dev libjansson-dev libsqlite3-dev gzip procps tzdata; do
+for pkg in gcc make libc6-dev zlib1g-dev libjansson-dev libsqlite3-dev gzip procps tzdata clang; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
         need="$need $pkg"
 done

@@ -821,10 +821,9 @@ static int replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts
         r->report.nodes = sched_nnodes(s);
         r->report.backfilled = sched_stats(s)->backfilled;
         r->report.iterations = sched_stats(s)->iterations;
-        if (jobs)
-            report_write_jobs_csv(jobs, wl, out, s, sched_last_iteration(s),
-                                  n > 1 ? (int)idx + 1 : 0);
     }
+    if (jobs) /* with --show too: the schedule the answers come from */
+        report_write_jobs_csv(jobs, wl, out, s, sched_last_iteration(s), n > 1 ? (int)idx + 1 : 0);
     if (rctx.resvs) {
         FILE *f = open_out(o->resv_out);
         if (!f || resvlog_write(rctx.resvs, f) < 0 || close_out(f, o->resv_out) < 0)

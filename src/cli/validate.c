@@ -12,7 +12,8 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: moku validate [--nodes N --ppn P | --procs N] [--config maui.cfg]\n"
+            "usage: moku validate [--nodes N --ppn P | --procs N | --resources FILE]\n"
+            "                     [--config maui.cfg]\n"
             "                     [--set 'PARAM VALUE']... [--commands FILE]\n"
             "                     [--reservations RESV.csv] TRACE JOBS.csv\n"
             "Checks that the schedule in JOBS.csv (moku simulate --jobs-out, or another\n"
@@ -45,6 +46,7 @@ int validate_main(int argc, char **argv)
         {"procs", required_argument, NULL, 'P'},    {"config", required_argument, NULL, 'c'},
         {"set", required_argument, NULL, 's'},      {"commands", required_argument, NULL, 'C'},
         {"reservations", required_argument, NULL, 'r'}, {"help", no_argument, NULL, 'h'},
+        {"resources", required_argument, NULL, 'R'},
         {NULL, 0, NULL, 0}};
     int c, bad = 0;
     optind = 1;
@@ -58,6 +60,7 @@ int validate_main(int argc, char **argv)
         case 's': sets[o.nsets++] = optarg; break;
         case 'C': o.commands = optarg; break;
         case 'r': o.resvs = optarg; break;
+        case 'R': o.resources = optarg; break;
         case 'h': usage(stdout); free(sets); return 0;
         case ':':
             fprintf(stderr, "moku validate: %s needs a value\n", argv[optind - 1]);
@@ -70,6 +73,10 @@ int validate_main(int argc, char **argv)
     }
     if (!bad && (o.nodes != 0) != (o.ppn != 0)) {
         fprintf(stderr, "moku validate: --nodes and --ppn go together\n");
+        bad = 1;
+    }
+    if (!bad && o.resources && (o.procs || o.nodes)) {
+        fprintf(stderr, "moku validate: give either --resources or --procs/--nodes, not both\n");
         bad = 1;
     }
     if (!bad && o.procs && o.nodes) {

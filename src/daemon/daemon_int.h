@@ -213,6 +213,16 @@ int serve_reload(struct dmn *d, char **report, struct err *err);
  * as a restart would. 0 done; -1 when the database cannot be reopened or the
  * engine rebuilt: logged, d->stop set and moku serve exits 1. */
 int serve_recover(struct dmn *d);
+/*
+ * For the fuzz harness of the request handler (fuzz/fuzz_wire.c): a daemon
+ * over home (its maui.cfg, a new or existing moku.db) set up as `moku serve`
+ * sets up, without the socket, signals or iterations, its jobs started
+ * through rm (the harness's, which runs nothing); the reply text one
+ * request gets from a peer of uid/gid (caller frees); and its teardown.
+ */
+struct dmn *serve_test_open(const char *home, const struct rm *rm, struct err *err);
+char *serve_test_answer(struct dmn *d, uid_t uid, gid_t gid, const char *body, size_t len);
+void serve_test_close(struct dmn *d);
 /* A commit in the middle of an iteration failed: what the iteration did
  * before it is not in the database (the ends it recorded keep their spool
  * directories, so they are found again), and the engine is rebuilt once the

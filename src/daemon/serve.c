@@ -511,7 +511,9 @@ int serve_reload(struct dmn *d, char **report, struct err *err)
     d->cfg = cfg;
     dlog_adopt(d->log, log);
     fs_save_slot(d, 0);
+    crashpt("reload-before-restore"); /* the new engine built, nothing of the store in it */
     restore_into(d, s, report); /* the old engine may borrow from the old cfg: first */
+    crashpt("reload-restored");
     cfg_destroy(old_cfg);
     d->interval = cfg_time(d->cfg, "RMPOLLINTERVAL", NULL);
     d->want_iter = 1;
@@ -872,4 +874,35 @@ int daemon_serve(const char *home, int detach, int fresh)
     int status = d.exit_status;
     teardown(&d);
     return status;
+}
+
+/* ---- for the request-handler fuzz harness (fuzz/fuzz_wire.c) ---- */
+
+struct dmn *serve_test_open(const char *home, const struct rm *rm, struct err *err)
+{
+    struct dmn *d = xcalloc(1, sizeof *d);
+    *d = (struct dmn){.lfd = -1, .lockfd = -1, .sig = {-1, -1}};
+    if (setup(d, home, 0, err) < 0) {
+        teardown(d);
+        free(d);
+        return NULL;
+    }
+    d->rm = *rm;
+    return d;
+}
+
+char *serve_test_answer(struct dmn *d, uid_t uid, gid_t gid, const char *body, size_t len)
+{
+    char *text = answer(d, uid, gid, body, len);
+    if (d->recover)
+        serve_recover(d);
+    return text;
+}
+
+void serve_test_close(struct dmn *d)
+{
+    if (!d)
+        return;
+    teardown(d);
+    free(d);
 }

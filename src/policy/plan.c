@@ -373,10 +373,15 @@ long plan_earliest(struct sched *s, const struct job *j, long from)
         return avail_earliest(s->avail, from, j->walltime, job_procs(j));
     }
     long t = from;
-    while (t < AVAIL_NEVER) {
+    /* A start whose end would reach "never" is no start: reservations
+     * that never end (INFINITY) put their edges there. */
+    while (t < AVAIL_NEVER - j->walltime) {
         if (plan_fits(s, j, t))
             return t;
-        t = plan_next_change(s, j, t);
+        long next = plan_next_change(s, j, t);
+        if (next <= t)
+            break; /* no later change: what does not fit now never will */
+        t = next;
     }
     return AVAIL_NEVER;
 }

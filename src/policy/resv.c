@@ -812,6 +812,11 @@ static void make_instance(struct sched *s, size_t di, const struct srtime_window
     spec_of_def(&s->srdefs[di], &sp);
     sp.start = w->start - s->epoch;
     sp.end = w->end - s->epoch;
+    /* PERIOD=INFINITY never ends: not at Maui's MAX_MTIME (2037 on the
+     * epoch clock), which would plan jobs no node can ever hold to start
+     * then, and wake a replay at every standing edge until then. */
+    if (s->srdefs[di].time.period == SRTIME_INFINITY)
+        sp.end = SCHED_NEVER;
     if (sp.start < now)
         sp.start = now; /* Maui starts the current instance now */
     if (sp.end <= sp.start)

@@ -19,6 +19,7 @@
 struct node {
     char *name;
     long procs;
+    int down; /* a resource trace has it down or drained: no job may run there */
 };
 
 /* One stay of a job on the cluster: [start, end) on these processors. */
@@ -123,7 +124,7 @@ static int num(const char *s, long *out)
 static void add_node(struct val *v, const char *name, long procs)
 {
     v->nodes = xrealloc(v->nodes, (v->nnodes + 1) * sizeof *v->nodes);
-    v->nodes[v->nnodes++] = (struct node){xstrdup(name), procs};
+    v->nodes[v->nnodes++] = (struct node){xstrdup(name), procs, 0};
 }
 
 /* The name index, once the cluster is made (names live in v->nodes). */
@@ -146,6 +147,24 @@ static void uniform(struct val *v, long long n, long long ppn)
 
 /* NODECFG lines, else --nodes/--ppn or --procs, else the trace header:
  * as `moku simulate` builds it (docs/simulation.md). */
+/* The nodes of a Maui resource trace, as the simulator takes them: a node
+ * of no processors is never schedulable (left out), one defined but not
+ * available, or drained, holds no job. */
+static int resource_nodes(struct val *v, const char *path, struct err *err)
+{
+    struct mtrace_resource t;
+    struct err e;
+    if (mtrace_read_resource(path, &t, &e) < 0)
+        return err_set(err, "%s", e.msg);
+    for (size_t i = 0; i < t.nnodes; i++)
+        if (t.nodes[i].procs > 0) {
+            add_node(v, t.nodes[i].name, t.nodes[i].procs);
+            v->nodes[v->nnodes - 1].down = t.nodes[i].event != MTRACE_AVAILABLE;
+        }
+    mtrace_resource_free(&t);
+    return v->nnodes ? 0 : err_set(err, "%s: no node with processors", path);
+}
+
 static int cluster(struct val *v, long long hdr_nodes, long long hdr_procs, struct err *err)
 {
     for (size_t i = 0; i < cfg_nobjs(v->cfg); i++) {
@@ -160,6 +179,11 @@ static int cluster(struct val *v, long long hdr_nodes, long long hdr_procs, stru
     }
     if (v->nnodes)
         return 0;
+    const char *rtrace = v->o->resources;
+    if (!rtrace && !v->o->nodes && !v->o->procs && cfg_is_set(v->cfg, "SIMRESOURCETRACEFILE", NULL))
+        rtrace = cfg_str(v->cfg, "SIMRESOURCETRACEFILE", NULL);
+    if (rtrace)
+        return resource_nodes(v, rtrace, err);
     if (v->o->nodes)
         uniform(v, v->o->nodes, v->o->ppn);
     else if (v->o->procs)
@@ -715,6 +739,11 @@ static void check_capacity(struct val *v)
     for (size_t i = 0; i < n; i++) {
         used[e[i].node] += e[i].delta;
         const struct node *nd = &v->nodes[e[i].node];
+        if (e[i].delta > 0 && nd->down && !told[e[i].job]) {
+            told[e[i].job] = 1;
+            violation(v, &v->jobs[e[i].job], "at %ld runs on node %s, which is down or drained",
+                      e[i].t, nd->name);
+        }
         if (e[i].delta > 0 && used[e[i].node] > nd->procs && !told[e[i].job]) {
             told[e[i].job] = 1;
             violation(v, &v->jobs[e[i].job], "at %ld node %s holds %ld processors, it has %ld",

@@ -39,6 +39,7 @@ struct val_opts {
     const char *commands;    /* the --commands script of the replay, or NULL */
     const char *resvs;       /* the reservations CSV, or NULL */
     long long nodes, ppn, procs; /* the cluster, as simulate's options (0 = not given) */
+    const char *resources;       /* a Maui resource trace (simulate --resources), or NULL */
 };
 
 /*

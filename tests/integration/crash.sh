@@ -154,6 +154,42 @@ for nth in 5 6 7 8 9 10 11 12 13 14; do
     stop
 done
 
+# ---- reloads, and a reservation changed (setres -m) ----
+# A crash in the middle of schedctl -R (the new engine built, the store not
+# yet read into it; or read, the reply not sent) and one after a setres -m
+# was acknowledged: after the restart every acknowledged job runs once and
+# the reservation is there, as last acknowledged.
+for point in reload-before-restore reload-restored; do
+    fresh_home "reload-${point%@*}"
+    serve MOKU_CRASH="$point"
+    ids=""
+    for k in 1 2; do
+        id=$(MOKU_RETRY_SECONDS=0 timeout 5 "$M" submit -h -l walltime=60 -v RUNS="$RUNS" job.sh 2>/dev/null) &&
+            ids="$ids $id"
+    done
+    out=$(timeout 5 "$M" setres -n keep -s +1:00:00 -d 1:00:00 n1 2>/dev/null)
+    resv=$(echo "$out" | sed -n "s/^reservation '\([^']*\)' created.*/\1/p")
+    mod=""
+    timeout 5 "$M" setres -m "$resv" -d 2:00:00 2>/dev/null | grep -q modified && mod=1
+    printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=2\nLOGLEVEL 1\nRESERVATIONDEPTH 2\n' >"$H/maui.cfg"
+    timeout 5 "$M" schedctl -R >/dev/null 2>&1
+    check "$point: the daemon died there" died
+    stop
+    serve
+    # shellcheck disable=SC2086
+    for id in $ids; do timeout 5 "$M" releasehold "$id" >/dev/null 2>&1; done
+    # shellcheck disable=SC2086
+    check "$point: the acknowledged held jobs (${ids# }) complete once released" all_done $ids
+    # shellcheck disable=SC2086
+    check "$point: ... each ran exactly once" ran_once $ids
+    timeout 5 "$M" diagnose -r "$resv" >"$TMP/out" 2>&1
+    check "$point: the reservation $resv is there, as setres -m left it (2 hours)" \
+        sh -c "[ -n '$resv' ] && [ '$mod' = 1 ] && grep -q '^$resv .* 2:00:00 ' '$TMP/out'"
+    check "$point: the reloaded configuration is in force after the restart" \
+        sh -c "timeout 5 '$M' showconfig | grep -q '^RESERVATIONDEPTH.* 2'"
+    stop
+done
+
 # ---- failed commits (item 3) ----
 fresh_home failonce
 # The 3rd commit fails once (a passing fault): the daemon rebuilds its

@@ -12,8 +12,10 @@ D=tests/data/sim/liveness
 # sim NAME ARGS...: replay with the jobs CSV in $TMP/NAME.csv and the JSON
 # report in $TMP/out; rc is 124 when it did not end within $LIMIT seconds
 # (20; the whole KTH trace gets 120, as it takes 5 s here and 20 s under
-# the sanitizers: a bound on a hang, not a speed test).
-LIMIT=20
+# the sanitizers: a bound on a hang, not a speed test). TIME_SCALE
+# multiplies the bounds (make asan sets it: sanitized binaries, validated too).
+S=${TIME_SCALE:-1}
+LIMIT=$((20 * S))
 sim() {
     name=$1
     shift
@@ -46,9 +48,9 @@ check "five jobs under an FSTARGET cap (DEDICATEDPS, 1 h windows, depth 2): ends
 check "... every job ran" has_out '"jobs":5,"skipped":0,"rejected":0,"never_started":0'
 
 if [ -f data/KTH-SP2-1996-2.1-cln.norm.swf.gz ]; then
-    LIMIT=120
+    LIMIT=$((120 * S))
     sim kth --config $D/fstarget.cfg data/KTH-SP2-1996-2.1-cln.norm.swf.gz
-    LIMIT=20
+    LIMIT=$((20 * S))
     check "README's FSTARGET=5% on the bundled KTH trace: the replay ends" [ "$rc" -eq 0 ]
     check "... and accounts for every job" has_out '"jobs":27992,"skipped":0,"rejected":0,"never_started":0'
 fi
@@ -58,7 +60,7 @@ check "the last job waits on a standing reservation: starts at its end (02:00)" 
 
 sim timelimit --config $D/timelimit.cfg $D/timelimit.swf
 check "a reserved start at 04:00 that is no job event: starts at 04:00" sh -c "[ $rc -eq 0 ] && grep -q '^2,1800,14400,21600,12600,' $TMP/timelimit.csv"
-timeout 20 "$MOKU" simulate --config $D/timelimit.cfg --until 3600 --show "checkjob 2" $D/timelimit.swf >"$TMP/out" 2>&1
+timeout $LIMIT "$MOKU" simulate --config $D/timelimit.cfg --until 3600 --show "checkjob 2" $D/timelimit.swf >"$TMP/out" 2>&1
 check "... which is what checkjob promised" has_out 'reserved to start at Mon Jan  1 04:00:00'
 
 sim showq --procs 2 --commands $D/showq.cmds $D/showq.swf

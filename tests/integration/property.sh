@@ -21,7 +21,7 @@
 PROPGEN=${PROPGEN:-build/tests/propgen}
 N=${PROP_N:-300}
 FIRST=${PROP_SEED:-1}
-LIMIT=${PROP_TIMEOUT:-10}
+LIMIT=${PROP_TIMEOUT:-$((10 * ${TIME_SCALE:-1}))}
 KEEP=${PROP_KEEP:-build/property-failures}
 SOAK=${PROP_SOAK:-0}
 D=tests/data/property

@@ -48,3 +48,16 @@ printf 'job_id,submit,start,end,procs,nodes\n1,0,0,10,2,nowhere:2\n' >"$TMP/bad.
 check "a node the cluster lacks: exit 2, file:line" sh -c "[ $? = 2 ] && grep -q 'bad.csv:2: nodes: node .nowhere. is not in the cluster' $TMP/out"
 "$M" validate --bogus "$TMP/t.swf" "$TMP/j.csv" >"$TMP/out" 2>&1
 check "an unknown option: exit 2" [ $? = 2 ]
+
+# --resources: the cluster of a Maui resource trace (as simulate takes it):
+# a job on a node the trace has down is caught; the replay itself is valid.
+printf 'COMPUTENODE AVAILABLE 0 up1 [NONE] 0 0 0 2 -1 -1 1 [NONE] [NONE] [NONE] [NONE] [NONE] [NONE] [NONE] [NONE] [NONE]\nCOMPUTENODE DEFINED 0 down1 [NONE] 0 0 0 2 -1 -1 1 [NONE] [NONE] [NONE] [NONE] [NONE] [NONE] [NONE] [NONE] [NONE]\n' >"$TMP/r.rtrace"
+"$M" simulate --resources "$TMP/r.rtrace" --jobs-out "$TMP/jr.csv" "$TMP/t.swf" >/dev/null 2>&1
+"$M" validate --resources "$TMP/r.rtrace" "$TMP/t.swf" "$TMP/jr.csv" >"$TMP/out" 2>&1
+check "--resources: the replay on the trace's nodes validates clean" grep -q '3 jobs, 0 violations' "$TMP/out"
+sed 's/up1:/down1:/' "$TMP/jr.csv" >"$TMP/jd.csv"
+"$M" validate --resources "$TMP/r.rtrace" "$TMP/t.swf" "$TMP/jd.csv" >"$TMP/out" 2>&1
+check "--resources: a job on a node the trace has down: caught (exit 1)" \
+    sh -c "[ $? = 1 ] && grep -q 'runs on node down1, which is down or drained' '$TMP/out'"
+"$M" validate --resources "$TMP/r.rtrace" --procs 2 "$TMP/t.swf" "$TMP/jr.csv" >"$TMP/out" 2>&1
+check "--resources with --procs: a usage error (exit 2)" sh -c "[ $? = 2 ] && grep -q 'not both' '$TMP/out'"

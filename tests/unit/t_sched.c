@@ -393,6 +393,55 @@ static void test_no_wakeup_past_the_calendar(void)
     sched_destroy(s);
 }
 
+/* MAXSUBMITJOBS counts the jobs each credential has in the system (idle,
+ * held, running): a submission at the limit is refused; a job that ends or
+ * is cancelled makes room; a named object's own limit beats DEFAULT's; a
+ * user not seen before starts at 0. */
+static void test_maxsubmitjobs(void)
+{
+    struct cfg *cfg = cfg_create();
+    struct err err = {{0}};
+    struct sched_policy pol;
+    CHECK(cfg_load_string(cfg,
+                          "NODECFG[n1] PROCS=1\nUSERCFG[DEFAULT] MAXSUBMITJOBS=2\n"
+                          "USERCFG[big] MAXSUBMITJOBS=3\n",
+                          "maui.cfg", &err) == 0);
+    CHECK(sched_policy_from_cfg(cfg, &pol, &err) == 0);
+    struct sched *s = sched_create(&pol, NULL);
+    CHECK(sched_creds_from_cfg(s, cfg, &err) == 0 && sched_add_nodes_from_cfg(s, cfg, &err) == 0);
+    struct job_spec js = {.name = "a", .tasks = 1, .procs_per_task = 1, .walltime = 100,
+                          .user = "u"};
+    CHECK(sched_submit_allowed(s, &js, &err) == 0);
+    struct job *a = sched_submit(s, &js, &err);
+    js.name = "b";
+    CHECK(sched_submit_allowed(s, &js, &err) == 0);
+    struct job *b = sched_submit(s, &js, &err);
+    CHECK(a && b);
+    js.name = "c";
+    CHECK(sched_submit_allowed(s, &js, &err) < 0);
+    CHECK_HAS(err.msg, "user u already has 2 jobs queued or running (MAXSUBMITJOBS 2)");
+    sched_iterate(s, 0); /* a runs, b waits: both still count */
+    CHECK(a->state == JOB_RUNNING);
+    CHECK(sched_submit_allowed(s, &js, &err) < 0);
+    CHECK(sched_cancel(s, b, 10, &err) == 0);
+    CHECK(sched_submit_allowed(s, &js, &err) == 0);
+    CHECK(sched_submit(s, &js, &err) != NULL);
+    CHECK(sched_submit_allowed(s, &js, &err) < 0);
+    sched_job_ended(s, a, 100);
+    CHECK(sched_submit_allowed(s, &js, &err) == 0);
+    js.user = "newcomer";
+    CHECK(sched_submit_allowed(s, &js, &err) == 0);
+    js.user = "big";
+    for (int i = 0; i < 3; i++) {
+        CHECK(sched_submit_allowed(s, &js, &err) == 0);
+        CHECK(sched_submit(s, &js, &err) != NULL);
+    }
+    CHECK(sched_submit_allowed(s, &js, &err) < 0);
+    CHECK_HAS(err.msg, "MAXSUBMITJOBS 3");
+    sched_destroy(s);
+    cfg_destroy(cfg);
+}
+
 int main(void)
 {
     TEST_RUN(test_backfill_that_fits);
@@ -410,5 +459,6 @@ int main(void)
     TEST_RUN(test_shapes_never_fit);
     TEST_RUN(test_shapes_never_fit_plain);
     TEST_RUN(test_no_wakeup_past_the_calendar);
+    TEST_RUN(test_maxsubmitjobs);
     return TEST_DONE();
 }
