@@ -52,7 +52,7 @@ if [ "$bad" -gt 0 ]; then
     cat "$VSIM_LOG"
     failed=$((failed + bad))
 else
-    echo "ok - every integration replay passed moku validate ($skipped not checked: traces over VSIM_MAX_BYTES)"
+    echo "ok - every integration replay passed moku validate ($skipped not checked: clusters of over VSIM_MAX_NODES nodes)"
     passed=$((passed + 1))
 fi
 rm -f "$log" "$VSIM_LOG" "$VSIM_LOG.skipped"

@@ -215,7 +215,7 @@ static long min_time(long a, long b)
  * The next instant to iterate at, or LONG_MAX when the replay is over: no
  * event remains that can start a waiting job. While outside events remain,
  * reservation edges and triggers count too (for the plot and the triggers'
- * report). Without them, waiting jobs can still be started by the engine's
+ * report; standing ones as below). Without them, waiting jobs can still be started by the engine's
  * own wake-ups (sched_next_wakeup), which are finite, and by standing
  * reservations, which recur for ever and are followed only for
  * SIM_PERIODIC_SPAN after the last progress.
@@ -224,9 +224,17 @@ static long next_time(const struct sim *sim, size_t next, const struct sim_hooks
 {
     long t = next_outside(sim, next, h);
     int waiting = sched_nidle(sim->s) > 0;
-    if (t != LONG_MAX)
-        return min_time(t, min_time(sched_next_event(sim->s, sim->last, 1),
-                                    waiting ? sched_next_wakeup(sim->s, sim->last) : LONG_MAX));
+    if (t != LONG_MAX) {
+        /* Standing edges recur every day: followed from the first outside
+         * event on, and for SIM_PERIODIC_SPAN after the last progress, then
+         * skipped to the next outside event (a Maui trace on the epoch
+         * clock once walked every day since 1970 before its first job). */
+        long e = sched_next_event(sim->s, sim->last, 0);
+        long es = sched_next_event(sim->s, sim->last, 1);
+        if (sim->progress != LONG_MIN && es - sim->progress <= SIM_PERIODIC_SPAN)
+            e = min_time(e, es);
+        return min_time(t, min_time(e, waiting ? sched_next_wakeup(sim->s, sim->last) : LONG_MAX));
+    }
     if (!waiting || sim->stalled >= SIM_IDLE_ITERATIONS)
         return LONG_MAX;
     long w = sched_next_wakeup(sim->s, sim->last);

@@ -73,14 +73,14 @@ struct val {
     FILE *out;
     struct cfg *cfg;
     struct node *nodes;
-    size_t nnodes;
+    size_t nnodes, capnodes;
     struct strmap node_ids; /* name -> index */
     struct job *jobs;
-    size_t njobs;
+    size_t njobs, capjobs;
     struct jobcmd *cmds;
-    size_t ncmds;
+    size_t ncmds, capcmds;
     struct resv *resvs;
-    size_t nresvs;
+    size_t nresvs, capresvs;
     long overrun;
     int dedicated; /* NODEACCESSPOLICY gives jobs whole nodes: more processors than asked */
     int suspend;   /* PREEMPTPOLICY SUSPEND: a preempted job keeps its place until resumed */
@@ -123,7 +123,7 @@ static int num(const char *s, long *out)
 
 static void add_node(struct val *v, const char *name, long procs)
 {
-    v->nodes = xrealloc(v->nodes, (v->nnodes + 1) * sizeof *v->nodes);
+    v->nodes = xgrow(v->nodes, &v->capnodes, v->nnodes + 1, sizeof *v->nodes);
     v->nodes[v->nnodes++] = (struct node){xstrdup(name), procs, 0};
 }
 
@@ -312,6 +312,7 @@ static int places(struct val *v, const char *text, struct place **out, size_t *n
     *n = 0;
     char *buf = xstrdup(text), *save = NULL;
     int rc = 0;
+    size_t cap = 0;
     for (char *w = strtok_r(buf, " ", &save); w && rc == 0; w = strtok_r(NULL, " ", &save)) {
         char *colon = strrchr(w, ':');
         long procs;
@@ -325,7 +326,7 @@ static int places(struct val *v, const char *text, struct place **out, size_t *n
             rc = err_set(err, "node '%s' is not in the cluster", w);
             break;
         }
-        *out = xrealloc(*out, (*n + 1) * sizeof **out);
+        *out = xgrow(*out, &cap, *n + 1, sizeof **out);
         (*out)[(*n)++] = (struct place){(size_t)k, procs};
     }
     free(buf);
@@ -436,7 +437,7 @@ static int read_jobs(struct val *v, struct err *err)
                          v->o->jobs, r.line, run, rv);
         if (rv && !run)
             run = xstrdup(rv);
-        v->jobs = xrealloc(v->jobs, (v->njobs + 1) * sizeof *v->jobs);
+        v->jobs = xgrow(v->jobs, &v->capjobs, v->njobs + 1, sizeof *v->jobs);
         if (rc == 0 && job_of_row(v, col, &r, &v->jobs[v->njobs], err) < 0) {
             job_free(&v->jobs[v->njobs]);
             rc = -1;
@@ -456,7 +457,7 @@ static struct jobcmd *cmd_of(struct val *v, const char *id)
     for (size_t i = 0; i < v->ncmds; i++)
         if (strcmp(v->cmds[i].id, id) == 0)
             return &v->cmds[i];
-    v->cmds = xrealloc(v->cmds, (v->ncmds + 1) * sizeof *v->cmds);
+    v->cmds = xgrow(v->cmds, &v->capcmds, v->ncmds + 1, sizeof *v->cmds);
     v->cmds[v->ncmds] = (struct jobcmd){xstrdup(id), NULL, 0, -1, -1, NULL, 0};
     return &v->cmds[v->ncmds++];
 }
@@ -576,7 +577,7 @@ static int read_resvs(struct val *v, struct err *err)
             rc = err_set(err, "%s:%ld: nodes: %s", path, r.line, e.msg);
         if (released < x.end)
             x.end = released;
-        v->resvs = xrealloc(v->resvs, (v->nresvs + 1) * sizeof *v->resvs);
+        v->resvs = xgrow(v->resvs, &v->capresvs, v->nresvs + 1, sizeof *v->resvs);
         v->resvs[v->nresvs++] = x;
         val_row_free(&r);
         rc = rc < 0 ? -1 : 0;
