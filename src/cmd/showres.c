@@ -424,7 +424,8 @@ static void diag_nodes(struct cmd_buf *b, const struct cmd_ctx *c, const struct 
     if (o.others > 0) {
         char t[CMD_TIME_MAX];
         cmd_fmt_duration(o.until - c->now, t);
-        cmd_buf_printf(b, "    Not yet free: %lld/%lld procs held by jobs it does not admit, for %s\n",
+        cmd_buf_printf(b,
+                       "    Not yet free: %lld/%lld procs held by jobs it does not admit, for %s\n",
                        o.others, r->procs, t);
     }
 }

@@ -215,8 +215,9 @@ static long min_time(long a, long b)
  * The next instant to iterate at, or LONG_MAX when the replay is over: no
  * event remains that can start a waiting job. While outside events remain,
  * reservation edges and triggers count too (for the plot and the triggers'
- * report; standing ones as below). Without them, waiting jobs can still be started by the engine's
- * own wake-ups (sched_next_wakeup), which are finite, and by standing
+ * report; standing ones within SIM_PERIODIC_SPAN of the last progress).
+ * Without them, waiting jobs can still be started by the engine's own
+ * wake-ups (sched_next_wakeup), which are finite, and by standing
  * reservations, which recur for ever and are followed only for
  * SIM_PERIODIC_SPAN after the last progress.
  */
