@@ -79,12 +79,6 @@ $(BUILD)/runstat: bench/runstat.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
 
-check: $(BIN) $(TEST_BIN) $(BUILD)/tests/textbook $(BUILD)/tests/rawsock $(BUILD)/tests/propgen crashbin \
-		$(FUZZ_REPLAY)
-	@MOKU=$(BIN) TEXTBOOK=$(BUILD)/tests/textbook RAWSOCK=$(BUILD)/tests/rawsock \
-		PROPGEN=$(BUILD)/tests/propgen CRASHMOKU=$(CRASH_BIN) FUZZREPLAY=$(BUILD)/fuzz \
-		sh tests/run.sh $(TEST_BIN)
-
 # The fuzz harnesses (fuzz/fuzz_*.c). make check links each with fuzz/replay.c
 # (this compiler, no libFuzzer) and replays the saved corpus fuzz/corpus/<name>/;
 # make fuzz builds them with clang's libFuzzer, ASan and UBSan, apart in
@@ -94,6 +88,12 @@ FUZZ_REPLAY := $(FUZZERS:%=$(BUILD)/fuzz/replay_%)
 FUZZ_SECONDS ?= 60
 FUZZ_CC     ?= clang
 FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+check: $(BIN) $(TEST_BIN) $(BUILD)/tests/textbook $(BUILD)/tests/rawsock $(BUILD)/tests/propgen crashbin \
+		$(FUZZ_REPLAY)
+	@MOKU=$(BIN) TEXTBOOK=$(BUILD)/tests/textbook RAWSOCK=$(BUILD)/tests/rawsock \
+		PROPGEN=$(BUILD)/tests/propgen CRASHMOKU=$(CRASH_BIN) FUZZREPLAY=$(BUILD)/fuzz \
+		sh tests/run.sh $(TEST_BIN)
 
 $(BUILD)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/replay.c fuzz/util.c fuzz/fuzz.h $(BUILD)/libmoku.a
 	@mkdir -p $(dir $@)
