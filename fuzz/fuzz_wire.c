@@ -55,10 +55,25 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
     return remove(path);
 }
 
-static void open_daemon(void)
+static void remove_home(void)
 {
     if (home[0])
         nftw(home, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* At exit: the daemon closed, its home removed (no litter in TMPDIR). */
+static void close_daemon(void)
+{
+    serve_test_close(daemon_);
+    daemon_ = NULL;
+    remove_home();
+}
+
+static void open_daemon(void)
+{
+    remove_home();
+    if (!home[0])
+        atexit(close_daemon);
     snprintf(home, sizeof home, "%.40s/mokuwire.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(home))
         abort();
