@@ -510,6 +510,10 @@ static int modify_window(const struct cmd_ctx *c, const struct setres_req *q,
         return err_set(err, "setres: bad duration '%s' for -d ([[[DD:]HH:]MM:]SS)", cmd_word(d));
     else if (d)
         *end = *start + len;
+    if (*end <= c->now) /* as setres: a window over already is none */
+        return err_set(err, "ERROR:    cannot modify reservation '%s' (invalid timeframe: it "
+                            "would end before now)",
+                       cmd_word(r->id));
     return 0;
 }
 
@@ -530,6 +534,11 @@ static int modify(const struct cmd_ctx *c, const struct cmd_args *a, const struc
     const struct resv *r = sched_find_resv(c->s, id);
     if (!r)
         return err_set(err, "ERROR:    cannot locate reservation '%s'", cmd_word(id));
+    if (r->kind != RESV_USER)
+        return err_set(err,
+                       "ERROR:    cannot modify reservation '%s': an instance of standing "
+                       "reservation '%s' (change SRCFG[%s] instead)",
+                       cmd_word(id), r->base, r->base);
     struct resv_change ch = {0};
     struct resv_spec flags = {0};
     struct acl *acl = NULL;

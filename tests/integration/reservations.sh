@@ -207,7 +207,8 @@ mrun '50 setres -m m.0 -s +1:00:00'
 check "setres -m -s: the window moves (its length kept), the job starts at once" [ "$(start 1)" = 100 ]
 for bad in 'setres -m m.0 -n x|-n cannot be changed' 'setres -m m.0 n1|the nodes cannot be changed' \
            'setres -m nosuch.0 -d 100|cannot locate reservation' \
-           'setres -m m.0 -x DEDICATEDRESOURCE|DEDICATEDRESOURCE cannot be changed'; do
+           'setres -m m.0 -x DEDICATEDRESOURCE|DEDICATEDRESOURCE cannot be changed' \
+           'setres -m m.0 -d 0:00:30|would end before now'; do
     mrun "50 ${bad%%|*}"
     check "${bad%%|*}: refused (${bad#*|}), nothing changed" \
         sh -c "grep -q -- '${bad#*|}' '$TMP/err' && [ \"\$(awk -F, '\$1 == 1 { print \$3 }' '$TMP/jobs.csv')\" = 3600 ]"
