@@ -381,24 +381,35 @@ static const struct cred *cred_or_default(const struct sched *s, enum cred_kind 
     return c ? c : cred_find(s->creds[k], "DEFAULT");
 }
 
+/* Whether one more job of credential `name` of kind k would be over its
+ * MAXSUBMITJOBS (its own, else its DEFAULT object's): -1 with err. */
+static int over_submit(const struct sched *s, enum cred_kind k, const char *name,
+                       struct err *err)
+{
+    static const char *const kind[] = {"user", "group", "account", "class", "QOS"};
+    const struct cred *c = cred_or_default(s, k, name);
+    const struct cred *dflt = cred_find(s->creds[k], "DEFAULT");
+    long limit = c && c->maxsubmit ? c->maxsubmit : dflt ? dflt->maxsubmit : 0;
+    /* A name not known yet has no jobs, whatever its DEFAULT object has. */
+    long live = c && name && strcmp(c->name, name) == 0 ? c->live : 0;
+    if (limit > 0 && live >= limit)
+        return err_set(err, "%s %s already has %ld job%s queued or running (MAXSUBMITJOBS %ld)",
+                       kind[k], name ? name : "DEFAULT", live, live == 1 ? "" : "s", limit);
+    return 0;
+}
+
 int sched_submit_allowed(const struct sched *s, const struct job_spec *spec, struct err *err)
 {
-    static const char *const kind[] = {"user", "group", "account", "class"};
     const char *names[] = {spec->user, spec->group, spec->account, spec->class_};
-    const struct cred *dflt[4];
+    const struct cred *c[4];
     for (int k = 0; k < 4; k++) {
-        const struct cred *c = cred_or_default(s, (enum cred_kind)k, names[k]);
-        dflt[k] = cred_find(s->creds[k], "DEFAULT");
-        long limit = c && c->maxsubmit ? c->maxsubmit : dflt[k] ? dflt[k]->maxsubmit : 0;
-        /* A name not known yet has no jobs, whatever its DEFAULT object has. */
-        long live = c && names[k] && strcmp(c->name, names[k]) == 0 ? c->live : 0;
-        if (limit > 0 && live >= limit)
-            return err_set(err,
-                           "%s %s already has %ld job%s queued or running (MAXSUBMITJOBS %ld)",
-                           kind[k], names[k] ? names[k] : "DEFAULT", live, live == 1 ? "" : "s",
-                           limit);
+        if (over_submit(s, (enum cred_kind)k, names[k], err) < 0)
+            return -1;
+        c[k] = cred_or_default(s, (enum cred_kind)k, names[k]);
     }
-    return 0;
+    /* The QOS the job would get (sched_submit's rule). */
+    const char *qos = sched_pick_qos(s, c, spec->qos);
+    return over_submit(s, CRED_QOS, qos ? qos : "DEFAULT", err);
 }
 
 struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct err *err)

@@ -182,8 +182,8 @@ long long sched_up_procs(const struct sched *s);
  */
 struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct err *err);
 /* Whether a new submission of spec is within MAXSUBMITJOBS: every
- * credential (user, group, account, class; its own limit, else its DEFAULT
- * object's) has fewer jobs queued, held or running than its limit. The
+ * credential (user, group, account, class and the QOS it would get; its own
+ * limit, else its DEFAULT object's) has fewer jobs queued, held or running than its limit. The
  * drivers ask before sched_submit for a new job (not for jobs restored);
  * err: "user alice already has 72 jobs queued or running (MAXSUBMITJOBS
  * 72)". */

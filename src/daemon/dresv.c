@@ -363,27 +363,32 @@ static void remove_entry(struct dmn *d, const char *id)
         }
 }
 
+/* Ids taken out of the engine and the mirror, with a log line each. */
+static void drop_ids(struct dmn *d, char *const *ids, size_t n, const char *what)
+{
+    for (size_t i = 0; i < n; i++) {
+        sched_resv_release(d->s, ids[i], NULL);
+        remove_entry(d, ids[i]);
+        dlog(d->log, 0, "reservation %s %s", ids[i], what);
+    }
+}
+
 /* Not committed: the engine goes back to what the store holds. New
  * reservations are released; removed ones come back from the store (unless
  * they have ended meanwhile). */
 static void undo(struct dmn *d, const struct dresv_change *c)
 {
     struct err e;
-    for (size_t i = 0; i < c->nadded; i++) {
-        sched_resv_release(d->s, c->added[i], NULL);
-        remove_entry(d, c->added[i]);
-        dlog(d->log, 0, "reservation %s not saved; released", c->added[i]);
-    }
-    if (c->nremoved && restore_some(d, c->removed, c->nremoved, &e) < 0)
+    drop_ids(d, c->added, c->nadded, "not saved; released");
+    /* Modified: back to the stored version (its entry goes and comes back),
+     * with the removed ones. */
+    drop_ids(d, c->modified, c->nmodified, "change not saved; put back as stored");
+    char **back = xcalloc(c->nremoved + c->nmodified + 1, sizeof *back);
+    memcpy(back, c->removed, c->nremoved * sizeof *back);
+    memcpy(back + c->nremoved, c->modified, c->nmodified * sizeof *back);
+    if (c->nremoved + c->nmodified && restore_some(d, back, c->nremoved + c->nmodified, &e) < 0)
         dlog(d->log, 0, "error: reservations not restored after a failed save: %s", e.msg);
-    /* Modified: back to the stored version (its entry goes and comes back). */
-    for (size_t i = 0; i < c->nmodified; i++) {
-        sched_resv_release(d->s, c->modified[i], NULL);
-        remove_entry(d, c->modified[i]);
-        dlog(d->log, 0, "reservation %s: change not saved; put back as stored", c->modified[i]);
-    }
-    if (c->nmodified && restore_some(d, c->modified, c->nmodified, &e) < 0)
-        dlog(d->log, 0, "error: reservations not restored after a failed save: %s", e.msg);
+    free(back);
 }
 
 void dresv_settle(struct dmn *d, struct dresv_change *c, int committed)

@@ -404,7 +404,7 @@ static void test_maxsubmitjobs(void)
     struct sched_policy pol;
     CHECK(cfg_load_string(cfg,
                           "NODECFG[n1] PROCS=1\nUSERCFG[DEFAULT] MAXSUBMITJOBS=2\n"
-                          "USERCFG[big] MAXSUBMITJOBS=3\n",
+                          "USERCFG[big] MAXSUBMITJOBS=3\nQOSCFG[q1] MAXSUBMITJOBS=1\n",
                           "maui.cfg", &err) == 0);
     CHECK(sched_policy_from_cfg(cfg, &pol, &err) == 0);
     struct sched *s = sched_create(&pol, NULL);
@@ -438,6 +438,16 @@ static void test_maxsubmitjobs(void)
     }
     CHECK(sched_submit_allowed(s, &js, &err) < 0);
     CHECK_HAS(err.msg, "MAXSUBMITJOBS 3");
+    /* The QOS the job would get counts too (QOSCFG[q1] MAXSUBMITJOBS=1). */
+    js.user = "v";
+    js.qos = "q1";
+    CHECK(sched_submit_allowed(s, &js, &err) == 0);
+    CHECK(sched_submit(s, &js, &err) != NULL);
+    js.user = "w";
+    CHECK(sched_submit_allowed(s, &js, &err) < 0);
+    CHECK_HAS(err.msg, "QOS q1 already has 1 job queued or running (MAXSUBMITJOBS 1)");
+    js.qos = NULL;
+    CHECK(sched_submit_allowed(s, &js, &err) == 0);
     sched_destroy(s);
     cfg_destroy(cfg);
 }
