@@ -379,13 +379,16 @@ static void drop_ids(struct dmn *d, char *const *ids, size_t n, const char *what
 static void undo(struct dmn *d, const struct dresv_change *c)
 {
     struct err e;
-    drop_ids(d, c->added, c->nadded, "not saved; released");
+    drop_ids(d, c->added, c->nadded, "not kept (refused or not saved); released");
     /* Modified: back to the stored version (its entry goes and comes back),
      * with the removed ones. */
-    drop_ids(d, c->modified, c->nmodified, "change not saved; put back as stored");
+    drop_ids(d, c->modified, c->nmodified, "change not kept (refused or not saved); put back as stored");
+    /* memcpy from a NULL list is undefined even for no bytes: copy by hand. */
     char **back = xcalloc(c->nremoved + c->nmodified + 1, sizeof *back);
-    memcpy(back, c->removed, c->nremoved * sizeof *back);
-    memcpy(back + c->nremoved, c->modified, c->nmodified * sizeof *back);
+    for (size_t i = 0; i < c->nremoved; i++)
+        back[i] = c->removed[i];
+    for (size_t i = 0; i < c->nmodified; i++)
+        back[c->nremoved + i] = c->modified[i];
     if (c->nremoved + c->nmodified && restore_some(d, back, c->nremoved + c->nmodified, &e) < 0)
         dlog(d->log, 0, "error: reservations not restored after a failed save: %s", e.msg);
     free(back);

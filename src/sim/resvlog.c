@@ -2,11 +2,13 @@
 #include "sim/resvlog.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "policy/acl.h"
 #include "policy/srcfg.h"
+#include "sim/sim.h"
 #include "util/mem.h"
 #include "util/sbuf.h"
 #include "util/strmap.h"
@@ -50,20 +52,13 @@ void resvlog_destroy(struct resvlog *l)
 
 static char *nodes_text(const struct sched *s, const struct resv *r)
 {
-    struct sbuf b = {NULL, 0, 0};
-    size_t need = 1;
-    for (size_t k = 0; k < r->nnodes; k++)
-        need += strlen(sched_node(s, r->nodes[k].node)->name) + 16;
-    char *t = xmalloc(need);
-    b = (struct sbuf){t, need, 0};
-    for (size_t k = 0; k < r->nnodes; k++) {
-        char n[16];
-        snprintf(n, sizeof n, ":%u", r->nodes[k].procs);
-        sbuf_put(&b, k ? " " : "");
-        sbuf_put(&b, sched_node(s, r->nodes[k].node)->name);
-        sbuf_put(&b, n);
-    }
-    sbuf_end(&b);
+    char *t = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&t, &len);
+    if (!f)
+        abort(); /* out of memory: as xmalloc does (util/mem.h) */
+    sim_format_resv_nodes(f, s, r->nodes, r->nnodes);
+    fclose(f);
     return t;
 }
 

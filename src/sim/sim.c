@@ -10,6 +10,7 @@
 
 #include "cmd/cmd.h"
 #include "util/heap.h"
+#include "util/hostrange.h"
 #include "util/mem.h"
 
 static int end_less(const void *a, const void *b)
@@ -354,12 +355,59 @@ void sim_outcomes_free(struct sim_outcome *out, size_t n)
     }
 }
 
+/* A run of nodes being written: consecutive in the node table, the same
+ * processors on each, numbered names (util/hostrange.h). */
+struct nodes_out {
+    FILE *f;
+    const struct sched *s;
+    const char *sep;
+    unsigned first, last, procs;
+    int open;
+};
+
+static void nodes_flush(struct nodes_out *w)
+{
+    if (!w->open)
+        return;
+    const char *a = sched_node(w->s, w->first)->name;
+    if (w->first == w->last) {
+        fprintf(w->f, "%s%s:%u", w->sep, a, w->procs);
+    } else {
+        const char *b = sched_node(w->s, w->last)->name;
+        size_t at = strlen(a);
+        while (at > 0 && a[at - 1] >= '0' && a[at - 1] <= '9')
+            at--;
+        fprintf(w->f, "%s%.*s[%s-%s]:%u", w->sep, (int)at, a, a + at, b + at, w->procs);
+    }
+    w->sep = " ";
+    w->open = 0;
+}
+
+static void nodes_add(struct nodes_out *w, unsigned node, unsigned procs)
+{
+    if (w->open && node == w->last + 1 && procs == w->procs &&
+        hostrange_next(sched_node(w->s, w->last)->name, sched_node(w->s, node)->name)) {
+        w->last = node;
+        return;
+    }
+    nodes_flush(w);
+    *w = (struct nodes_out){w->f, w->s, w->sep, node, node, procs, 1};
+}
+
 void sim_format_slots(FILE *f, const struct sched *s, const struct job_slot *slots, size_t n)
 {
-    const char *sep = "";
+    struct nodes_out w = {f, s, "", 0, 0, 0, 0};
     for (size_t i = 0; i < n; i++)
-        for (unsigned k = 0; k < slots[i].nnodes; k++) {
-            fprintf(f, "%s%s:%u", sep, sched_node(s, slots[i].node + k)->name, slots[i].procs);
-            sep = " ";
-        }
+        for (unsigned k = 0; k < slots[i].nnodes; k++)
+            nodes_add(&w, slots[i].node + k, slots[i].procs);
+    nodes_flush(&w);
+}
+
+void sim_format_resv_nodes(FILE *f, const struct sched *s, const struct resv_node *nodes,
+                           size_t n)
+{
+    struct nodes_out w = {f, s, "", 0, 0, 0, 0};
+    for (size_t i = 0; i < n; i++)
+        nodes_add(&w, nodes[i].node, nodes[i].procs);
+    nodes_flush(&w);
 }

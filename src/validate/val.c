@@ -10,6 +10,7 @@
 #include "cfg/cfg.h"
 #include "trace/mtrace.h"
 #include "trace/swf.h"
+#include "util/hostrange.h"
 #include "util/mem.h"
 #include "util/strmap.h"
 #include "validate/val_int.h"
@@ -19,12 +20,14 @@
 struct node {
     char *name;
     long procs;
-    int down; /* a resource trace has it down or drained: no job may run there */
+    int down;   /* a resource trace has it down or drained: no job may run there */
+    size_t run; /* the first node of its run of numbered names (util/hostrange.h) */
 };
 
-/* One stay of a job on the cluster: [start, end) on these processors. */
+/* Processors on count nodes from node on (a range entry, node[1-4]:2, is
+ * one place). */
 struct place {
-    size_t node;
+    size_t node, count;
     long procs;
 };
 struct stint {
@@ -124,15 +127,19 @@ static int num(const char *s, long *out)
 static void add_node(struct val *v, const char *name, long procs)
 {
     v->nodes = xgrow(v->nodes, &v->capnodes, v->nnodes + 1, sizeof *v->nodes);
-    v->nodes[v->nnodes++] = (struct node){xstrdup(name), procs, 0};
+    v->nodes[v->nnodes++] = (struct node){xstrdup(name), procs, 0, 0};
 }
 
 /* The name index, once the cluster is made (names live in v->nodes). */
 static void index_nodes(struct val *v)
 {
     strmap_init(&v->node_ids);
-    for (size_t i = 0; i < v->nnodes; i++)
+    for (size_t i = 0; i < v->nnodes; i++) {
         strmap_put(&v->node_ids, v->nodes[i].name, i);
+        v->nodes[i].run = i > 0 && hostrange_next(v->nodes[i - 1].name, v->nodes[i].name)
+                              ? v->nodes[i - 1].run
+                              : i;
+    }
 }
 
 static void uniform(struct val *v, long long n, long long ppn)
@@ -303,8 +310,35 @@ static const char *const col_names[C_N] = {
     "segments", "user", "group", "account", "class", "qos", "run"};
 #define C_REQUIRED 6 /* job_id .. nodes must be there */
 
-/* "n1:2 n3:2" into places; -1 with err for a node the cluster lacks or a
- * bad count. */
+/* The nodes a name or a range ("node[01-64]") stands for: first and
+ * count; -1 with err when the cluster lacks one. A range must be a run of
+ * the cluster's nodes in table order, as the simulator writes them. */
+static int place_nodes(struct val *v, const char *w, size_t *first, size_t *count,
+                       struct err *err)
+{
+    long k = node_index(v, w);
+    struct hostrange r;
+    *count = 1;
+    if (k >= 0 || !hostrange_parse(w, &r)) {
+        *first = (size_t)k;
+        return k >= 0 ? 0 : err_set(err, "node '%s' is not in the cluster", w);
+    }
+    char lo[256], hi[256];
+    if (hostrange_name(w, &r, r.lo, lo, sizeof lo) < 0 ||
+        hostrange_name(w, &r, r.hi, hi, sizeof hi) < 0)
+        return err_set(err, "node range '%s' is too long", w);
+    long a = node_index(v, lo), b = node_index(v, hi);
+    if (a < 0 || b < 0)
+        return err_set(err, "node '%s' of '%s' is not in the cluster", a < 0 ? lo : hi, w);
+    if ((unsigned long long)(b - a) != r.hi - r.lo || v->nodes[a].run != v->nodes[b].run)
+        return err_set(err, "node range '%s' is not a run of the cluster's nodes", w);
+    *first = (size_t)a;
+    *count = (size_t)(b - a) + 1;
+    return 0;
+}
+
+/* "n1:2 n3:2 n[4-9]:1" into places; -1 with err for a node the cluster lacks
+ * or a bad count. */
 static int places(struct val *v, const char *text, struct place **out, size_t *n,
                   struct err *err)
 {
@@ -321,13 +355,11 @@ static int places(struct val *v, const char *text, struct place **out, size_t *n
             break;
         }
         *colon = '\0';
-        long k = node_index(v, w);
-        if (k < 0) {
-            rc = err_set(err, "node '%s' is not in the cluster", w);
+        size_t first, count;
+        if ((rc = place_nodes(v, w, &first, &count, err)) < 0)
             break;
-        }
         *out = xgrow(*out, &cap, *n + 1, sizeof **out);
-        (*out)[(*n)++] = (struct place){(size_t)k, procs};
+        (*out)[(*n)++] = (struct place){first, count, procs};
     }
     free(buf);
     return rc;
@@ -645,7 +677,7 @@ static void check_starts(struct val *v)
             const struct stint *s = &j->runs[r];
             long sum = 0;
             for (size_t k = 0; k < s->np; k++)
-                sum += s->p[k].procs;
+                sum += s->p[k].procs * (long)s->p[k].count;
             if (s->start < j->submit)
                 violation(v, j, "starts at %ld, before its submission at %ld", s->start,
                           j->submit);
@@ -707,8 +739,9 @@ static void check_ends(struct val *v)
 
 struct ev {
     long t;
-    long delta; /* processors: + at a start, - at an end */
+    long delta; /* processors on each node: + at a start, - at an end */
     size_t node, job;
+    size_t count; /* nodes from node on (a place) */
 };
 
 static int ev_cmp(const void *a, const void *b)
@@ -728,29 +761,31 @@ static void check_capacity(struct val *v)
             const struct stint *s = &v->jobs[i].runs[r];
             for (size_t k = 0; k < s->np && s->end != s->start; k++) {
                 e = xgrow(e, &cap, n + 2, sizeof *e);
-                e[n++] = (struct ev){s->start, s->p[k].procs, s->p[k].node, i};
+                const struct place *p = &s->p[k];
+                e[n++] = (struct ev){s->start, p->procs, p->node, i, p->count};
                 if (s->end != NEVER)
-                    e[n++] = (struct ev){s->end, -s->p[k].procs, s->p[k].node, i};
+                    e[n++] = (struct ev){s->end, -p->procs, p->node, i, p->count};
             }
         }
     if (n > 1)
         qsort(e, n, sizeof *e, ev_cmp);
     long *used = xcalloc(v->nnodes + 1, sizeof *used);
     char *told = xcalloc(v->njobs + 1, 1);
-    for (size_t i = 0; i < n; i++) {
-        used[e[i].node] += e[i].delta;
-        const struct node *nd = &v->nodes[e[i].node];
-        if (e[i].delta > 0 && nd->down && !told[e[i].job]) {
-            told[e[i].job] = 1;
-            violation(v, &v->jobs[e[i].job], "at %ld runs on node %s, which is down or drained",
-                      e[i].t, nd->name);
+    for (size_t i = 0; i < n; i++)
+        for (size_t x = e[i].node; x < e[i].node + e[i].count; x++) {
+            used[x] += e[i].delta;
+            const struct node *nd = &v->nodes[x];
+            if (e[i].delta > 0 && nd->down && !told[e[i].job]) {
+                told[e[i].job] = 1;
+                violation(v, &v->jobs[e[i].job],
+                          "at %ld runs on node %s, which is down or drained", e[i].t, nd->name);
+            }
+            if (e[i].delta > 0 && used[x] > nd->procs && !told[e[i].job]) {
+                told[e[i].job] = 1;
+                violation(v, &v->jobs[e[i].job], "at %ld node %s holds %ld processors, it has %ld",
+                          e[i].t, nd->name, used[x], nd->procs);
+            }
         }
-        if (e[i].delta > 0 && used[e[i].node] > nd->procs && !told[e[i].job]) {
-            told[e[i].job] = 1;
-            violation(v, &v->jobs[e[i].job], "at %ld node %s holds %ld processors, it has %ld",
-                      e[i].t, nd->name, used[e[i].node], nd->procs);
-        }
-    }
     free(told);
     free(used);
     free(e);
@@ -915,7 +950,7 @@ static long procs_on(const struct stint *st, size_t n)
 {
     long p = 0;
     for (size_t k = 0; k < st->np; k++)
-        if (st->p[k].node == n)
+        if (st->p[k].node <= n && n < st->p[k].node + st->p[k].count)
             p += st->p[k].procs;
     return p;
 }
@@ -967,8 +1002,8 @@ static int resv_node(struct val *v, const struct resv *r, size_t n, long rp,
             if (ok)
                 continue;
             e = xgrow(e, &cap, ne + 2, sizeof *e);
-            e[ne++] = (struct ev){st->start > r->start ? st->start : r->start, p, n, i};
-            e[ne++] = (struct ev){end < r->end ? end : r->end, -p, n, i};
+            e[ne++] = (struct ev){st->start > r->start ? st->start : r->start, p, n, i, 1};
+            e[ne++] = (struct ev){end < r->end ? end : r->end, -p, n, i, 1};
         }
     }
     if (ne > 1)
@@ -989,30 +1024,42 @@ static int resv_node(struct val *v, const struct resv *r, size_t n, long rp,
 
 static int check_resvs(struct val *v, struct err *err)
 {
+    /* The runs on each node a reservation holds (only those: a cluster of
+     * 100,000 nodes without reservations costs nothing here). */
     struct onnode *on = xcalloc(v->nnodes + 1, sizeof *on);
-    for (size_t i = 0; i < v->njobs; i++)
+    char *held = xcalloc(v->nnodes + 1, 1);
+    for (size_t k = 0; k < v->nresvs; k++)
+        for (size_t p = 0; p < v->resvs[k].np; p++)
+            for (size_t c = 0; c < v->resvs[k].p[p].count; c++)
+                held[v->resvs[k].p[p].node + c] = 1;
+    for (size_t i = 0; i < v->njobs && v->nresvs; i++)
         for (size_t r = 0; r < v->jobs[i].nruns; r++) {
             const struct stint *st = &v->jobs[i].runs[r];
-            for (size_t k = 0; k < st->np; k++) {
-                struct onnode *o = &on[st->p[k].node];
-                if (o->n && o->job[o->n - 1] == i && o->run[o->n - 1] == r)
-                    continue; /* the node twice in one run */
-                o->job = xgrow(o->job, &o->cap, o->n + 1, sizeof *o->job);
-                o->run = xgrow(o->run, &o->cap2, o->n + 1, sizeof *o->run);
-                o->job[o->n] = i;
-                o->run[o->n++] = r;
-            }
+            for (size_t k = 0; k < st->np; k++)
+                for (size_t x = st->p[k].node; x < st->p[k].node + st->p[k].count; x++) {
+                    struct onnode *o = &on[x];
+                    if (!held[x] || (o->n && o->job[o->n - 1] == i && o->run[o->n - 1] == r))
+                        continue; /* not reserved, or the node twice in one run */
+                    o->job = xgrow(o->job, &o->cap, o->n + 1, sizeof *o->job);
+                    o->run = xgrow(o->run, &o->cap2, o->n + 1, sizeof *o->run);
+                    o->job[o->n] = i;
+                    o->run[o->n++] = r;
+                }
         }
     int rc = 0;
     for (size_t k = 0; k < v->nresvs && rc == 0; k++) {
         const struct resv *r = &v->resvs[k];
         for (size_t p = 0; p < r->np && rc == 0; p++)
-            rc = resv_node(v, r, r->p[p].node, r->p[p].procs, &on[r->p[p].node], err);
+            for (size_t c = 0; c < r->p[p].count && rc == 0; c++) {
+                size_t x = r->p[p].node + c;
+                rc = resv_node(v, r, x, r->p[p].procs, &on[x], err);
+            }
     }
     for (size_t i = 0; i < v->nnodes; i++) {
         free(on[i].job);
         free(on[i].run);
     }
+    free(held);
     free(on);
     return rc;
 }

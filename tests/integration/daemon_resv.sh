@@ -39,7 +39,7 @@ stop_daemon() {
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
     pid=""
 }
-trap 'stop_daemon; rm -rf "$TMP"' EXIT
+trap 'stop_daemon; [ -n "$KEEP_TMP" ] || rm -rf "$TMP"' EXIT
 
 state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
 wait_state() {

@@ -4,7 +4,7 @@ n=0
 MOKU=${MOKU:-bin/moku}
 SHARED=${SHARED:-../shared}
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+trap '[ -n "$KEEP_TMP" ] || rm -rf "$TMP"' EXIT
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 fail() { n=$((n + 1)); echo "not ok $n - $1"; }

@@ -49,6 +49,27 @@ check "a node the cluster lacks: exit 2, file:line" sh -c "[ $? = 2 ] && grep -q
 "$M" validate --bogus "$TMP/t.swf" "$TMP/j.csv" >"$TMP/out" 2>&1
 check "an unknown option: exit 2" [ $? = 2 ]
 
+# Node ranges (node[01-10]:1): what simulate writes for consecutive numbered
+# nodes, read back node by node.
+printf '1 0 -1 100 10 -1 -1 10 100 -1 1 1 1 -1 1 -1 -1 -1\n2 0 -1 100 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n' >"$TMP/g.swf"
+"$M" simulate --procs 12 --jobs-out "$TMP/g.csv" "$TMP/g.swf" >/dev/null 2>&1
+"$M" validate --procs 12 "$TMP/g.swf" "$TMP/g.csv" >"$TMP/out" 2>&1
+check "node ranges: a 10-node job is one entry, and validates clean" \
+    sh -c "grep -q '^1,.*,node\[03-12\]:1,' $TMP/g.csv && grep -q '2 jobs, 0 violations' $TMP/out"
+sed 's/node\[01-02\]:1/node[02-03]:1/' "$TMP/g.csv" >"$TMP/g2.csv"
+"$M" validate --procs 12 "$TMP/g.swf" "$TMP/g2.csv" >"$TMP/out" 2>&1
+check "node ranges: two overlapping on node03: caught (exit 1)" \
+    sh -c "[ $? = 1 ] && grep -q 'node node03 holds 2 processors, it has 1' $TMP/out"
+sed 's/node\[01-02\]:1/node[11-13]:1/' "$TMP/g.csv" >"$TMP/g2.csv"
+"$M" validate --procs 12 "$TMP/g.swf" "$TMP/g2.csv" >"$TMP/out" 2>&1
+check "node ranges: one past the cluster: exit 2, named" \
+    sh -c "[ $? = 2 ] && grep -q \"g2.csv:3: nodes: node 'node13' of 'node\[11-13\]' is not in the cluster\" $TMP/out"
+printf 'NODECFG[n1] PROCS=1\nNODECFG[x] PROCS=1\nNODECFG[n2] PROCS=1\n' >"$TMP/gap.cfg"
+printf 'job_id,submit,start,end,procs,nodes\n2,0,0,100,2,n[1-2]:1\n' >"$TMP/g3.csv"
+"$M" validate --config "$TMP/gap.cfg" "$TMP/g.swf" "$TMP/g3.csv" >"$TMP/out" 2>&1
+check "node ranges: ends that are not a run of the cluster's nodes: exit 2" \
+    sh -c "[ $? = 2 ] && grep -q 'is not a run of the cluster' $TMP/out"
+
 # --resources: the cluster of a Maui resource trace (as simulate takes it):
 # a job on a node the trace has down is caught; the replay itself is valid.
 printf 'COMPUTENODE AVAILABLE 0 up1 [NONE] 0 0 0 2 -1 -1 1 [NONE] [NONE] [NONE] [NONE] [NONE] [NONE] [NONE] [NONE] [NONE]\nCOMPUTENODE DEFINED 0 down1 [NONE] 0 0 0 2 -1 -1 1 [NONE] [NONE] [NONE] [NONE] [NONE] [NONE] [NONE] [NONE] [NONE]\n' >"$TMP/r.rtrace"
