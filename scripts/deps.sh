@@ -3,12 +3,17 @@
 # zlib (gzip-compressed traces), jansson (JSON), SQLite (the daemon's state),
 # procps (ps, which the daemon's tests use to watch job processes) and tzdata
 # (time zones: standing reservations follow a trace's or the daemon's local time),
-# and clang with its libFuzzer runtime (make fuzz; make check needs only gcc).
+# clang with its libFuzzer runtime (make fuzz; make check needs only gcc), and
+# Slurm: libslurm-dev (moku drives Slurm through it: RMCFG TYPE=SLURM), and
+# slurmctld, slurmd, slurm-client and munge for the tests, which start a
+# private Slurm cluster of their own (tests/slurm/cluster.sh). The packages'
+# own services are not started: policy-rc.d refuses them while installing.
 # Does nothing when everything is there.
 # Runs apt-get as root, or through sudo when that is available.
 set -e
 need=""
-for pkg in gcc make libc6-dev zlib1g-dev libjansson-dev libsqlite3-dev gzip procps tzdata clang; do
+for pkg in gcc make libc6-dev zlib1g-dev libjansson-dev libsqlite3-dev gzip procps tzdata clang \
+    libslurm-dev slurmctld slurmd slurm-client munge; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
         need="$need $pkg"
 done
@@ -23,4 +28,17 @@ else
 fi
 echo "deps.sh: installing$need" >&2
 $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $need >&2
+# No service starts while installing (the tests run their own daemons; a
+# system slurmctld would find no slurm.conf and fail). An existing
+# policy-rc.d is left as it is.
+rc_policy=/usr/sbin/policy-rc.d
+own_policy=""
+if [ ! -e "$rc_policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' | $sudo tee "$rc_policy" >/dev/null
+    $sudo chmod 755 "$rc_policy"
+    own_policy=1
+fi
+rc=0
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $need >&2 || rc=$?
+[ -n "$own_policy" ] && $sudo rm -f "$rc_policy"
+exit $rc

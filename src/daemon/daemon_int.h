@@ -18,6 +18,7 @@
 #include "core/sched.h"
 #include "daemon/dlog.h"
 #include "rm/local.h"
+#include "rm/slurm.h"
 #include "rm/rm.h"
 #include "store/store.h"
 #include "util/err.h"
@@ -69,7 +70,8 @@ struct dmn {
     struct cfg *cfg;
     struct sched *s;
     struct store *st;
-    struct local *local; /* the local resource manager ... */
+    struct local *local; /* the local resource manager, or ... */
+    struct slurm_rm *slurm; /* ... Slurm (RMCFG TYPE=SLURM), ... */
     struct rm rm;        /* ... behind the resource-manager table, which is all the rest uses */
     struct dlog *log;
 
@@ -115,6 +117,10 @@ int djobs_restore(struct dmn *d, struct err *err);
  * the caller rolls back. The djob takes rec's strings (rec is zeroed). */
 struct djob *djobs_add(struct dmn *d, struct store_job *rec, const char *script,
                        struct err *err);
+/* A job the resource manager holds for moku (dintake.c): stored under its
+ * id (rec->id), then queued; NULL with err when it could never run here or
+ * a MAXSUBMITJOBS limit refuses it. The djob takes rec's strings. */
+struct djob *djobs_adopt(struct dmn *d, struct store_job *rec, struct err *err);
 struct djob *djobs_find(struct dmn *d, const char *id);
 /* Ask the resource manager about every running job; record the ends. */
 void djobs_poll(struct dmn *d, long now);
@@ -125,6 +131,12 @@ int djobs_rm_start(void *ctx, struct job *j, long now);
 /* Write a job's record (inside the caller's transaction). */
 void djobs_save(struct dmn *d, struct djob *dj);
 void djobs_free(struct dmn *d);
+
+/* dintake.c */
+/* Jobs submitted to the resource manager itself (rm_ops.intake, Slurm):
+ * new held ones queued, queued ones it no longer has removed. Inside the
+ * iteration's transaction; nothing when the resource manager has none. */
+void dintake_poll(struct dmn *d, long now);
 
 /* dpreempt.c */
 /* The engine's preempt callback (struct sched_rm; policy/preempt.c): stop

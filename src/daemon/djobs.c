@@ -170,6 +170,29 @@ struct djob *djobs_add(struct dmn *d, struct store_job *rec, const char *script,
     return dj;
 }
 
+struct djob *djobs_adopt(struct dmn *d, struct store_job *rec, struct err *err)
+{
+    char name[32];
+    struct job_spec spec;
+    struct err e;
+    spec_of(rec, name, sizeof name, 0, &spec);
+    if (sched_job_fit(d->s, &spec, SCHED_FIT_ALL, &e) != SCHED_FITS) {
+        err_set(err, "it could never run here: the job %s", e.msg);
+        return NULL;
+    }
+    if (sched_submit_allowed(d->s, &spec, &e) < 0) {
+        err_set(err, "%s", e.msg);
+        return NULL;
+    }
+    if (store_job_add_as(d->st, rec, err) < 0)
+        return NULL;
+    struct djob *dj = enqueue(d, rec, err);
+    if (!dj)
+        return NULL;
+    memset(rec, 0, sizeof *rec);
+    return dj;
+}
+
 /* "n1:2,n2:4" into engine slots. */
 static int parse_hosts(struct dmn *d, const char *hosts, struct job_slot **out, size_t *n)
 {
@@ -332,13 +355,15 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
     struct err e = {{0}};
     if (dpreempt_clear_old_run(d, dj, now) < 0)
         return -1; /* its preempted run still holds its spool directory */
-    char *script = write_script(d, &dj->rec, &e);
-    if (!script) {
-        dlog(d->log, 0, "job %s could not start: %s", j->name, e.msg);
-        return -1;
+    if (!d->rm.ops->intake) { /* the resource manager has the scripts of its own jobs */
+        char *script = write_script(d, &dj->rec, &e);
+        if (!script) {
+            dlog(d->log, 0, "job %s could not start: %s", j->name, e.msg);
+            return -1;
+        }
+        free(dj->rec.script);
+        dj->rec.script = script;
     }
-    free(dj->rec.script);
-    dj->rec.script = script;
     size_t n;
     char *hosts;
     char **lines = host_lines(d, j, &n, &hosts);

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -267,6 +268,7 @@ void serve_iterate(struct dmn *d)
         iteration_failed(d, now);
         return;
     }
+    dintake_poll(d, now);
     djobs_poll(d, now);
     fs_close(d, now);
     if (now - d->last_prune >= TOKEN_PRUNE_EVERY) {
@@ -714,6 +716,43 @@ static void private_state(const struct dmn *d)
     }
 }
 
+/* The resource manager maui.cfg names (RMCFG[name] TYPE=LOCAL, the
+ * default, or TYPE=SLURM with CONFIGFILE=slurm.conf or SLURM_CONF). Read
+ * at start-up only: a reload keeps it (serve_reload says so). */
+static int open_rm(struct dmn *d, struct err *err)
+{
+    const struct cfg_obj *rm = NULL;
+    for (size_t i = 0; i < cfg_nobjs(d->cfg); i++) {
+        const struct cfg_obj *o = cfg_obj_at(d->cfg, i);
+        if (strcmp(o->kind, "RMCFG") != 0 || !cfg_obj_get(o, "TYPE", NULL))
+            continue;
+        if (rm)
+            return err_set(err, "%s: RMCFG[%s] and RMCFG[%s]: moku drives one resource "
+                           "manager", d->cfg_path, rm->name, o->name);
+        rm = o;
+    }
+    const char *type = rm ? cfg_obj_get(rm, "TYPE", NULL) : "LOCAL";
+    if (strcasecmp(type, "SLURM") == 0) {
+        for (size_t i = 0; i < cfg_nobjs(d->cfg); i++) {
+            const struct cfg_obj *o = cfg_obj_at(d->cfg, i);
+            if (strcmp(o->kind, "NODECFG") == 0 && strcmp(o->name, "DEFAULT") != 0)
+                return err_set(err, "%s: NODECFG[%s] with RMCFG[%s] TYPE=SLURM: the nodes "
+                               "are Slurm's (docs/slurm.md)", d->cfg_path, o->name, rm->name);
+        }
+        if (!(d->slurm = slurm_rm_open(cfg_obj_get(rm, "CONFIGFILE", NULL), err)))
+            return -1;
+        d->rm = (struct rm){&rm_slurm_ops, d->slurm};
+        return 0;
+    }
+    if (strcasecmp(type, "LOCAL") != 0)
+        return err_set(err, "%s: RMCFG[%s] TYPE=%s: moku drives TYPE=LOCAL (this machine) or "
+                       "TYPE=SLURM", d->cfg_path, rm->name, type);
+    if (!(d->local = local_create(d->spool, d->exe, err)))
+        return -1;
+    d->rm = (struct rm){&rm_local_ops, d->local};
+    return 0;
+}
+
 static int setup(struct dmn *d, const char *home, int fresh, struct err *err)
 {
     if (mkdir(home, 0755) < 0 && errno != EEXIST)
@@ -736,9 +775,8 @@ static int setup(struct dmn *d, const char *home, int fresh, struct err *err)
         return -1;
     if (!(d->st = store_open(d->db_path, err)))
         return -1;
-    if (!(d->local = local_create(d->spool, d->exe, err)))
+    if (open_rm(d, err) < 0)
         return -1;
-    d->rm = (struct rm){&rm_local_ops, d->local};
     if (!(d->s = build_sched(d, err)))
         return -1;
     d->interval = cfg_time(d->cfg, "RMPOLLINTERVAL", NULL);
@@ -779,6 +817,7 @@ static void teardown(struct dmn *d)
     dtrig_free(d);
     sched_destroy(d->s);
     local_destroy(d->local);
+    slurm_rm_close(d->slurm);
     store_close(d->st);
     dlog_close(d->log);
     cfg_destroy(d->cfg);

@@ -3,8 +3,8 @@
  * the jobs. One table of functions, several implementations:
  *
  *   rm_local_ops   runs jobs on this machine (rm/local.c; the daemon's)
+ *   rm_slurm_ops   has Slurm run them on its cluster (rm/slurm.c)
  *   sim_rm_ops     plays the resource manager in simulated time (sim/)
- *   (later)        Slurm, behind the same table
  *
  * The engine never calls this: it asks its driver to start a job (struct
  * sched_rm), and the driver turns that into rm->ops->start. Jobs are named
@@ -51,8 +51,37 @@ struct rm_status {
     char message[512]; /* RM_ENDED: why it could not start (reason failed), or "" */
 };
 
+/* A job submitted to the resource manager itself (Slurm's sbatch), held
+ * there for moku: what the daemon needs to queue it. Strings live until the
+ * callback returns. */
+struct rm_new_job {
+    long id;               /* the resource manager's job id, also moku's */
+    const char *name;      /* NULL = none */
+    const char *user, *group;
+    long uid, gid;
+    const char *account, *class_, *qos; /* NULL = none */
+    const char *features;  /* "a,b", NULL = none */
+    int tasks;             /* processors */
+    int nodes;             /* nodes asked for, 0 = any */
+    long mem_mb;           /* per job, 0 = none */
+    long walltime;         /* seconds, 0 = none */
+    long submit;           /* epoch seconds */
+};
+
+/* What intake tells its caller. seen: a held job (every one, each time the
+ * queue changed: the caller keeps those it already has). */
+struct rm_intake {
+    void *ctx;
+    void (*seen)(void *ctx, const struct rm_new_job *j);
+};
+
 struct rm_ops {
     const char *name;
+    /* Jobs submitted to the resource manager, not through moku (NULL: the
+     * daemon's own submissions are all there is). Returns 1 when the
+     * resource manager's queue changed since the last call (seen was
+     * called), 0 when not, -1 with err when it cannot be read. */
+    int (*intake)(void *ctx, long now, const struct rm_intake *in, struct err *err);
     /* The nodes it manages (NULL: the driver's configuration says). */
     int (*nodes)(void *ctx, struct node_spec **out, size_t *n, struct err *err);
     int (*start)(void *ctx, const struct rm_job *j, long now, struct err *err);
@@ -73,5 +102,6 @@ struct rm {
 
 /* The local resource manager behind the table (ctx: struct local *). */
 extern const struct rm_ops rm_local_ops;
+/* Slurm's: rm/slurm.h. */
 
 #endif

@@ -115,6 +115,7 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_COMMIT] = "COMMIT",
     [S_ROLLBACK] = "ROLLBACK",
     [S_JOB_ADD] = "INSERT INTO jobs (" JOB_COLS ") VALUES (" JOB_QMARKS ")",
+    [S_JOB_ADD_AS] = "INSERT INTO jobs (id, " JOB_COLS ") VALUES (?, " JOB_QMARKS ")",
     [S_JOB_PUT] = "UPDATE jobs SET (" JOB_COLS ") = (" JOB_QMARKS ") WHERE id = ?",
     [S_JOB_GET] = "SELECT id, " JOB_COLS " FROM jobs WHERE id = ?",
     [S_JOBS_ACTIVE] = "SELECT id, " JOB_COLS " FROM jobs WHERE state NOT IN (3, 4) ORDER BY id",
@@ -458,6 +459,19 @@ int store_job_add(struct store *st, struct store_job *j, struct err *err)
     /* Read before anything else can insert on this connection; AUTOINCREMENT
      * makes it larger than any id ever used in this database. */
     j->id = (long)sqlite3_last_insert_rowid(st->db);
+    return 0;
+}
+
+int store_job_add_as(struct store *st, const struct store_job *j, struct err *err)
+{
+    if (j->id <= 0)
+        return err_set(err, "adding job %ld: not a job id", j->id);
+    sqlite3_stmt *s = st->stmt[S_JOB_ADD_AS];
+    struct binder b = {s, 0, SQLITE_OK};
+    bind_i64(&b, j->id);
+    job_bind(&b, j);
+    if (bind_check(st, &b, err, "adding a job") < 0 || stmt_run(st, s, err, "adding a job") < 0)
+        return -1;
     return 0;
 }
 

@@ -92,6 +92,9 @@ int store_in_transaction(const struct store *st);
  * never reused, even after a restart). An id taken inside a transaction that
  * is rolled back was never stored and may be given again. */
 int store_job_add(struct store *st, struct store_job *j, struct err *err);
+/* Insert j under its own id (a resource manager's job id: Slurm's);
+ * error when a job has that id already. */
+int store_job_add_as(struct store *st, const struct store_job *j, struct err *err);
 /* Write every field of j (found by j->id). Error if no such job. */
 int store_job_put(struct store *st, const struct store_job *j, struct err *err);
 /* Load one job by id: 1 found (j filled; store_job_free it), 0 none, -1 error. */

@@ -21,6 +21,7 @@ enum stmt_id {
     S_COMMIT,
     S_ROLLBACK,
     S_JOB_ADD,
+    S_JOB_ADD_AS,
     S_JOB_PUT,
     S_JOB_GET,
     S_JOBS_ACTIVE,

@@ -342,6 +342,32 @@ static void test_bad_path(void)
 
 /* ---- jobs ---- */
 
+/* A resource manager's job under its own id (Slurm's): kept, read back,
+ * refused a second time; ids the store gives later stay above it. */
+static void test_job_add_as(void)
+{
+    tmpdir_make();
+    char path[512];
+    struct store *st = open_ok(in_tmp(path, "moku.db"));
+    struct err e = {""};
+    struct store_job a, got;
+    job_fill(&a, 3);
+    a.id = 4242;
+    CHECK_EQ(store_job_add_as(st, &a, &e), 0);
+    CHECK_EQ(store_job_get(st, 4242, &got, &e), 1);
+    check_job_eq(&got, &a);
+    store_job_free(&got);
+    CHECK_EQ(store_job_add_as(st, &a, &e), -1); /* the id is taken */
+    a.id = 0;
+    CHECK_EQ(store_job_add_as(st, &a, &e), -1);
+    CHECK_HAS(e.msg, "not a job id");
+    CHECK_EQ(store_job_add(st, &a, &e), 0);
+    CHECK(a.id > 4242);
+    store_job_free(&a);
+    store_close(st);
+    tmpdir_remove();
+}
+
 static void test_job_round_trip(void)
 {
     tmpdir_make();
@@ -1198,6 +1224,7 @@ static void test_tokens(void)
 int main(void)
 {
     TEST_RUN(test_open_create_reopen);
+    TEST_RUN(test_job_add_as);
     TEST_RUN(test_newer_schema_refused);
     TEST_RUN(test_foreign_files_refused);
     TEST_RUN(test_bad_path);

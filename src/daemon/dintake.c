@@ -1,0 +1,123 @@
+/*
+ * dintake — jobs submitted to the resource manager itself: under Slurm,
+ * sbatch/srun/salloc from any user. Each held job the daemon has not seen
+ * is stored under Slurm's id (so checkjob 42 and squeue agree) and queued;
+ * one the policy refuses (it could never run here, MAXSUBMITJOBS) is
+ * cancelled in Slurm with the reason logged; a queued job Slurm no longer
+ * has, or has ended (scancel of a held job), is removed from the queue.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sched.h"
+#include "daemon/daemon_int.h"
+#include "util/mem.h"
+
+struct intake {
+    struct dmn *d;
+    long now;
+};
+
+static char *dup_or_null(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
+/* The stored record of a held job: tasks per node when it asked for a node
+ * count that divides its processors, else processors anywhere. */
+static void record_of(const struct rm_new_job *x, struct store_job *rec)
+{
+    int per_node = x->nodes > 0 && x->tasks % x->nodes == 0 ? x->tasks / x->nodes : 0;
+    *rec = (struct store_job){
+        .id = x->id,
+        .name = dup_or_null(x->name),
+        .user = xstrdup(x->user),
+        .group = xstrdup(x->group),
+        .uid = x->uid,
+        .gid = x->gid,
+        .account = dup_or_null(x->account),
+        .class_ = dup_or_null(x->class_),
+        .qos = dup_or_null(x->qos),
+        .tasks = x->tasks,
+        .ppn = per_node ? per_node : 1,
+        .nodes = per_node ? x->nodes : 0,
+        .mem_mb = x->mem_mb,
+        .walltime = x->walltime,
+        .submit = x->submit,
+        .state = SJ_IDLE,
+        .exit_status = -1,
+        .features = dup_or_null(x->features),
+    };
+}
+
+static void seen(void *ctx, const struct rm_new_job *x)
+{
+    struct intake *in = ctx;
+    struct dmn *d = in->d;
+    char id[32];
+    snprintf(id, sizeof id, "%ld", x->id);
+    if (djobs_find(d, id))
+        return;
+    struct store_job old;
+    struct err e;
+    int known = store_job_get(d->st, x->id, &old, &e);
+    if (known == 1)
+        store_job_free(&old);
+    if (known != 0) {
+        if (known < 0)
+            dlog(d->log, 0, "error: job %s: %s", id, e.msg);
+        return; /* ended here, or unreadable: not queued a second time */
+    }
+    struct store_job rec;
+    record_of(x, &rec);
+    if (!djobs_adopt(d, &rec, &e)) {
+        dlog(d->log, 0, "%s job %s of %s refused: %s; cancelled there", d->rm.ops->name, id,
+             x->user, e.msg);
+        store_job_free(&rec);
+        struct err ce;
+        if (d->rm.ops->cancel(d->rm.ctx, id, in->now, &ce) < 0)
+            dlog(d->log, 0, "error: %s", ce.msg);
+        return;
+    }
+    store_event(d->st, in->now, x->id, "submit", x->user, NULL);
+    dlog(d->log, 1, "job %s submitted to %s by %s", id, d->rm.ops->name, x->user);
+}
+
+/* Queued here, ended or gone there: cancelled outside moku. */
+static void gone(struct dmn *d, struct djob *dj, long now)
+{
+    sched_cancel(d->s, dj->j, now, NULL);
+    dj->rec.state = SJ_REMOVED;
+    dj->rec.end = now;
+    free(dj->rec.message);
+    dj->rec.message = xprintf("cancelled in %s while queued", d->rm.ops->name);
+    djobs_save(d, dj);
+    store_event(d->st, now, dj->rec.id, "cancel", d->rm.ops->name, NULL);
+    dlog(d->log, 1, "job %ld cancelled in %s while queued", dj->rec.id, d->rm.ops->name);
+}
+
+void dintake_poll(struct dmn *d, long now)
+{
+    if (!d->rm.ops->intake)
+        return;
+    struct intake in = {d, now};
+    struct rm_intake cb = {&in, seen};
+    struct err e;
+    int changed = d->rm.ops->intake(d->rm.ctx, now, &cb, &e);
+    if (changed < 0)
+        dlog(d->log, 0, "error: %s", e.msg);
+    if (changed <= 0)
+        return;
+    for (size_t i = 0; i < d->njobs; i++) {
+        struct djob *dj = d->jobs[i];
+        if (dj->rec.state != SJ_IDLE || !dj->j || dj->j->state != JOB_IDLE)
+            continue;
+        char id[32];
+        struct rm_status st;
+        snprintf(id, sizeof id, "%ld", dj->rec.id);
+        if (d->rm.ops->status(d->rm.ctx, id, now, &st, &e) == 0 &&
+            (st.state == RM_UNKNOWN || st.state == RM_ENDED))
+            gone(d, dj, now);
+    }
+}

@@ -1,0 +1,488 @@
+/* slurm — see slurm.h. */
+#include "rm/slurm.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include "util/mem.h"
+
+/* Exported by libslurm, not declared in its header (22.05). */
+extern char *slurm_job_reason_string(enum job_state_reason inx);
+extern char *slurm_job_state_string(uint32_t inx);
+
+/* A job moku released and has not yet seen running. */
+struct release {
+    uint32_t id;
+    long at;
+};
+
+/* One job of the snapshot, found by id. */
+struct by_id {
+    uint32_t id;
+    size_t at;
+};
+
+struct slurm_rm {
+    job_info_msg_t *jobs;   /* the last snapshot of the queue, NULL before the first */
+    struct by_id *index;    /* jobs by id, sorted */
+    size_t nindex;
+    node_info_msg_t *nodes; /* for rm nodes */
+    int unread;             /* the snapshot has not been through intake yet */
+    struct release *rel;
+    size_t nrel, caprel;
+};
+
+static const char *slurm_error(void)
+{
+    return slurm_strerror(slurm_get_errno());
+}
+
+static int id_cmp(const void *a, const void *b)
+{
+    const struct by_id *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static void index_jobs(struct slurm_rm *sr)
+{
+    free(sr->index);
+    sr->nindex = sr->jobs->record_count;
+    sr->index = xcalloc(sr->nindex + 1, sizeof *sr->index);
+    for (size_t i = 0; i < sr->nindex; i++)
+        sr->index[i] = (struct by_id){sr->jobs->job_array[i].job_id, i};
+    qsort(sr->index, sr->nindex, sizeof *sr->index, id_cmp);
+}
+
+static slurm_job_info_t *find_job(const struct slurm_rm *sr, uint32_t id)
+{
+    struct by_id key = {id, 0};
+    struct by_id *hit = sr->index ? bsearch(&key, sr->index, sr->nindex, sizeof key, id_cmp) : NULL;
+    return hit ? &sr->jobs->job_array[hit->at] : NULL;
+}
+
+/* Read the queue again when it changed: 1 changed, 0 not, -1 error. */
+static int refresh(struct slurm_rm *sr, struct err *err)
+{
+    job_info_msg_t *msg = NULL;
+    time_t since = sr->jobs ? sr->jobs->last_update : 0;
+    if (slurm_load_jobs(since, &msg, SHOW_ALL) != SLURM_SUCCESS) {
+        if (slurm_get_errno() == SLURM_NO_CHANGE_IN_DATA)
+            return 0;
+        return err_set(err, "Slurm: cannot read the queue from slurmctld: %s", slurm_error());
+    }
+    if (sr->jobs)
+        slurm_free_job_info_msg(sr->jobs);
+    sr->jobs = msg;
+    sr->unread = 1;
+    index_jobs(sr);
+    return 1;
+}
+
+static long release_at(const struct slurm_rm *sr, uint32_t id)
+{
+    for (size_t i = 0; i < sr->nrel; i++)
+        if (sr->rel[i].id == id)
+            return sr->rel[i].at;
+    return -1;
+}
+
+static void release_drop(struct slurm_rm *sr, uint32_t id)
+{
+    for (size_t i = 0; i < sr->nrel; i++)
+        if (sr->rel[i].id == id) {
+            sr->rel[i] = sr->rel[--sr->nrel];
+            return;
+        }
+}
+
+/* One update of a job: hold it (priority 0), clearing what a start set. */
+static int hold(uint32_t id, struct err *err)
+{
+    job_desc_msg_t d;
+    slurm_init_job_desc_msg(&d);
+    d.job_id = id;
+    d.priority = 0;
+    d.req_nodes = "";
+    if (slurm_update_job(&d) != SLURM_SUCCESS)
+        return err_set(err, "Slurm: cannot hold job %u: %s", id, slurm_error());
+    return 0;
+}
+
+static int parse_id(const char *id, uint32_t *out, struct err *err)
+{
+    char *end;
+    unsigned long v = strtoul(id, &end, 10);
+    if (!*id || *end || v == 0 || v > UINT32_MAX)
+        return err_set(err, "'%s' is not a Slurm job id", id);
+    *out = (uint32_t)v;
+    return 0;
+}
+
+/* ---- opening: is this a Slurm moku can drive? ---- */
+
+/* slurmctld answers, is the Slurm moku was built for (libslurm's protocol
+ * follows the release: another one is refused, or misread), and holds new
+ * jobs: slurm.conf asks for the lua job-submit plugin. A job the plugin
+ * did not hold would tell only once submitted. */
+static int check_ctld(struct err *err)
+{
+    slurm_conf_t *c = NULL;
+    if (slurm_load_ctl_conf(0, &c) != SLURM_SUCCESS)
+        return err_set(err, "Slurm: slurmctld does not answer (%s): is it running, and is "
+                       "SLURM_CONF (or RMCFG CONFIGFILE) its slurm.conf?", slurm_error());
+    int major = 0, minor = 0;
+    int ok = c->version && sscanf(c->version, "%d.%d", &major, &minor) == 2 &&
+             major == SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER) &&
+             minor == SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER);
+    int lua = c->job_submit_plugins && strstr(c->job_submit_plugins, "lua");
+    if (!ok)
+        err_set(err, "Slurm: slurmctld is Slurm %s, moku was built for %d.%02d: rebuild moku "
+                "against this Slurm's libslurm-dev", c->version ? c->version : "(unknown)",
+                SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
+                SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER));
+    else if (!lua)
+        err_set(err, "Slurm: slurm.conf has no JobSubmitPlugins=lua: new jobs would start "
+                "without moku (put contrib/slurm/job_submit.lua beside slurm.conf, set "
+                "JobSubmitPlugins=lua and restart slurmctld; docs/slurm.md)");
+    slurm_free_ctl_conf(c);
+    return ok && lua ? 0 : -1;
+}
+
+/* Where Slurm's clients find slurm.conf (configless Slurm, fetched from DNS,
+ * is not supported: libslurm ends the process when that fails). */
+#define SLURM_DEFAULT_CONF "/etc/slurm/slurm.conf"
+
+struct slurm_rm *slurm_rm_open(const char *conf, struct err *err)
+{
+    const char *path = conf ? conf : getenv("SLURM_CONF");
+    if (!path || !*path)
+        path = SLURM_DEFAULT_CONF;
+    if (access(path, R_OK) != 0) {
+        err_set(err, "Slurm: %s: %s (give slurm.conf's path in SLURM_CONF or RMCFG "
+                "CONFIGFILE)", path, strerror(errno));
+        return NULL;
+    }
+    slurm_init(path);
+    if (check_ctld(err) < 0)
+        return NULL;
+    struct slurm_rm *sr = xcalloc(1, sizeof *sr);
+    if (refresh(sr, err) < 0) {
+        slurm_rm_close(sr);
+        return NULL;
+    }
+    return sr;
+}
+
+void slurm_rm_close(struct slurm_rm *sr)
+{
+    if (!sr)
+        return;
+    if (sr->jobs)
+        slurm_free_job_info_msg(sr->jobs);
+    if (sr->nodes)
+        slurm_free_node_info_msg(sr->nodes);
+    free(sr->index);
+    free(sr->rel);
+    free(sr);
+}
+
+/* ---- the table ---- */
+
+static int sl_nodes(void *ctx, struct node_spec **out, size_t *n, struct err *err)
+{
+    struct slurm_rm *sr = ctx;
+    if (sr->nodes)
+        slurm_free_node_info_msg(sr->nodes);
+    sr->nodes = NULL;
+    if (slurm_load_node(0, &sr->nodes, SHOW_ALL) != SLURM_SUCCESS)
+        return err_set(err, "Slurm: cannot read the nodes: %s", slurm_error());
+    *out = xcalloc(sr->nodes->record_count + 1, sizeof **out);
+    *n = 0;
+    for (uint32_t i = 0; i < sr->nodes->record_count; i++) {
+        const node_info_t *x = &sr->nodes->node_array[i];
+        if (!x->name)
+            continue;
+        uint32_t base = x->node_state & NODE_STATE_BASE;
+        enum node_state st = NODE_UP;
+        if (base == NODE_STATE_DOWN || base == NODE_STATE_FUTURE)
+            st = NODE_DOWN;
+        else if (x->node_state & NODE_STATE_DRAIN)
+            st = NODE_DRAINED;
+        (*out)[(*n)++] = (struct node_spec){
+            .name = x->name, .procs = x->cpus, .mem = (long)x->real_memory,
+            .features = x->features, .state = st,
+        };
+    }
+    return 0;
+}
+
+/* Pin the job to the engine's nodes and release it: one update. The nodes
+ * are the distinct hosts, in order; Slurm places the tasks on them. */
+static int sl_start(void *ctx, const struct rm_job *j, long now, struct err *err)
+{
+    struct slurm_rm *sr = ctx;
+    uint32_t id;
+    if (parse_id(j->id, &id, err) < 0)
+        return -1;
+    size_t len = 1, count = 0;
+    for (size_t i = 0; i < j->nhosts; i++)
+        len += strlen(j->hosts[i]) + 1;
+    char *list = xcalloc(len, 1);
+    for (size_t i = 0; i < j->nhosts; i++) {
+        if (i > 0 && strcmp(j->hosts[i], j->hosts[i - 1]) == 0)
+            continue;
+        if (count)
+            strcat(list, ",");
+        strcat(list, j->hosts[i]);
+        count++;
+    }
+    job_desc_msg_t d;
+    slurm_init_job_desc_msg(&d);
+    d.job_id = id;
+    d.req_nodes = list;
+    d.min_nodes = d.max_nodes = (uint32_t)count;
+    d.priority = INFINITE;
+    d.begin_time = (time_t)now; /* a requeued job is otherwise eligible 2 minutes later */
+    int rc = slurm_update_job(&d);
+    free(list);
+    if (rc != SLURM_SUCCESS)
+        return err_set(err, "Slurm refused to start job %u: %s", id, slurm_error());
+    sr->rel = xgrow(sr->rel, &sr->caprel, sr->nrel + 1, sizeof *sr->rel);
+    sr->rel[sr->nrel++] = (struct release){id, now};
+    return 0;
+}
+
+static const char *end_reason(uint32_t base)
+{
+    switch (base) {
+    case JOB_TIMEOUT:
+        return "walltime";
+    case JOB_CANCELLED:
+        return "cancelled";
+    case JOB_COMPLETE:
+        return "completed";
+    default:
+        return "failed";
+    }
+}
+
+/* A pending job: released by moku and not yet running (running soon, or a
+ * failed start once START_GRACE has passed), or held again. */
+static void pending_status(struct slurm_rm *sr, const slurm_job_info_t *x, long now,
+                           struct rm_status *st)
+{
+    long at = release_at(sr, x->job_id);
+    if (at >= 0 && x->priority != 0 && now - at < SLURM_START_GRACE) {
+        st->state = RM_RUNNING; /* starting: Slurm schedules it within a second or so */
+        return;
+    }
+    struct err e;
+    if (x->priority != 0 && hold(x->job_id, &e) < 0)
+        snprintf(st->message, sizeof st->message, "%.500s", e.msg);
+    else
+        snprintf(st->message, sizeof st->message, "Slurm did not start it: %s",
+                 slurm_job_reason_string((enum job_state_reason)x->state_reason));
+    release_drop(sr, x->job_id);
+    st->state = RM_NEVER;
+}
+
+static int sl_status(void *ctx, const char *id, long now, struct rm_status *st, struct err *err)
+{
+    struct slurm_rm *sr = ctx;
+    uint32_t n;
+    if (parse_id(id, &n, err) < 0)
+        return -1;
+    memset(st, 0, sizeof *st);
+    const slurm_job_info_t *x = find_job(sr, n);
+    if (!x) {
+        st->state = RM_UNKNOWN;
+        return 0;
+    }
+    uint32_t base = x->job_state & JOB_STATE_BASE;
+    if (base == JOB_PENDING) {
+        pending_status(sr, x, now, st);
+    } else if (base == JOB_RUNNING) {
+        release_drop(sr, n);
+        st->state = RM_RUNNING;
+    } else if (base == JOB_SUSPENDED) {
+        st->state = RM_SUSPENDED;
+    } else {
+        release_drop(sr, n);
+        st->state = RM_ENDED;
+        st->end = (long)x->end_time;
+        /* A wait status: the exit code, or 128 + the signal that ended it. */
+        st->exit_code = WIFSIGNALED(x->exit_code) ? 128 + WTERMSIG(x->exit_code)
+                                                  : WEXITSTATUS(x->exit_code);
+        snprintf(st->reason, sizeof st->reason, "%s", end_reason(base));
+        if (base == JOB_NODE_FAIL || base == JOB_BOOT_FAIL || base == JOB_OOM ||
+            base == JOB_DEADLINE || base == JOB_PREEMPTED)
+            snprintf(st->message, sizeof st->message, "Slurm ended it: %s",
+                     slurm_job_state_string(x->job_state));
+    }
+    return 0;
+}
+
+static int sl_cancel(void *ctx, const char *id, long now, struct err *err)
+{
+    (void)ctx;
+    (void)now;
+    uint32_t n;
+    if (parse_id(id, &n, err) < 0)
+        return -1;
+    if (slurm_kill_job(n, SIGKILL, 0) != SLURM_SUCCESS &&
+        slurm_get_errno() != ESLURM_ALREADY_DONE)
+        return err_set(err, "Slurm: cannot cancel job %u: %s", n, slurm_error());
+    return 0;
+}
+
+static int sl_suspend(void *ctx, const char *id, long now, struct err *err)
+{
+    (void)ctx;
+    (void)now;
+    uint32_t n;
+    if (parse_id(id, &n, err) < 0)
+        return -1;
+    if (slurm_suspend(n) != SLURM_SUCCESS)
+        return err_set(err, "Slurm: cannot suspend job %u: %s", n, slurm_error());
+    return 0;
+}
+
+static int sl_resume(void *ctx, const char *id, long now, struct err *err)
+{
+    (void)ctx;
+    (void)now;
+    uint32_t n;
+    if (parse_id(id, &n, err) < 0)
+        return -1;
+    if (slurm_resume(n) != SLURM_SUCCESS)
+        return err_set(err, "Slurm: cannot resume job %u: %s", n, slurm_error());
+    return 0;
+}
+
+/* Requeued held: pending again with priority 0, for moku to start later. */
+static int sl_requeue(void *ctx, const char *id, long now, struct err *err)
+{
+    struct slurm_rm *sr = ctx;
+    (void)now;
+    uint32_t n;
+    if (parse_id(id, &n, err) < 0)
+        return -1;
+    release_drop(sr, n);
+    if (slurm_requeue(n, JOB_REQUEUE_HOLD) != SLURM_SUCCESS)
+        return err_set(err, "Slurm: cannot requeue job %u: %s", n, slurm_error());
+    return 0;
+}
+
+static void sl_forget(void *ctx, const char *id)
+{
+    struct slurm_rm *sr = ctx;
+    struct err e;
+    uint32_t n;
+    if (parse_id(id, &n, &e) == 0)
+        release_drop(sr, n);
+}
+
+static const char *user_name(uid_t uid, char *buf, size_t n)
+{
+    struct passwd *pw = getpwuid(uid);
+    if (pw)
+        snprintf(buf, n, "%s", pw->pw_name);
+    else
+        snprintf(buf, n, "%lu", (unsigned long)uid);
+    return buf;
+}
+
+static const char *group_name(gid_t gid, char *buf, size_t n)
+{
+    struct group *gr = getgrgid(gid);
+    if (gr)
+        snprintf(buf, n, "%s", gr->gr_name);
+    else
+        snprintf(buf, n, "%lu", (unsigned long)gid);
+    return buf;
+}
+
+/* A held job as moku queues it. */
+static void new_job(const slurm_job_info_t *x, struct rm_new_job *j, char *user, char *group,
+                    size_t n)
+{
+    *j = (struct rm_new_job){
+        .id = (long)x->job_id,
+        .name = x->name,
+        .user = user_name(x->user_id, user, n),
+        .group = group_name(x->group_id, group, n),
+        .uid = (long)x->user_id,
+        .gid = (long)x->group_id,
+        .account = x->account && *x->account ? x->account : NULL,
+        .class_ = x->partition && *x->partition ? x->partition : NULL,
+        .qos = x->qos && *x->qos && strcmp(x->qos, "normal") != 0 ? x->qos : NULL,
+        .features = x->features && *x->features ? x->features : NULL,
+        .tasks = (int)x->num_cpus,
+        .nodes = x->max_nodes > 0 && x->max_nodes == x->num_nodes ? (int)x->num_nodes : 0,
+        .walltime = x->time_limit == INFINITE || x->time_limit == NO_VAL
+                        ? 0
+                        : (long)x->time_limit * 60,
+        .submit = (long)x->submit_time,
+    };
+    /* Memory per node (--mem) or per CPU (--mem-per-cpu): per job here. */
+    uint64_t m = x->pn_min_memory;
+    if (m && m != NO_VAL64) {
+        if (m & MEM_PER_CPU)
+            j->mem_mb = (long)(m & ~MEM_PER_CPU) * j->tasks;
+        else
+            j->mem_mb = (long)m * (j->nodes > 0 ? j->nodes : 1);
+    }
+}
+
+static int sl_intake(void *ctx, long now, const struct rm_intake *in, struct err *err)
+{
+    struct slurm_rm *sr = ctx;
+    (void)now;
+    if (refresh(sr, err) < 0)
+        return -1;
+    if (!sr->unread)
+        return 0;
+    sr->unread = 0;
+    for (uint32_t i = 0; i < sr->jobs->record_count; i++) {
+        const slurm_job_info_t *x = &sr->jobs->job_array[i];
+        if ((x->job_state & JOB_STATE_BASE) != JOB_PENDING)
+            continue;
+        if (x->array_task_str && x->array_task_id == NO_VAL)
+            continue; /* a job array's tasks not yet split: docs/slurm.md */
+        if (x->priority != 0 && release_at(sr, x->job_id) < 0) {
+            /* Released by nobody here: Slurm requeued it by itself. */
+            struct err e;
+            if (hold(x->job_id, &e) < 0)
+                continue;
+        }
+        char user[64], group[64];
+        struct rm_new_job j;
+        new_job(x, &j, user, group, sizeof user);
+        in->seen(in->ctx, &j);
+    }
+    return 1;
+}
+
+const struct rm_ops rm_slurm_ops = {
+    .name = "slurm",
+    .intake = sl_intake,
+    .nodes = sl_nodes,
+    .start = sl_start,
+    .status = sl_status,
+    .cancel = sl_cancel,
+    .suspend = sl_suspend,
+    .resume = sl_resume,
+    .requeue = sl_requeue,
+    .forget = sl_forget,
+};

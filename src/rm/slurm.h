@@ -1,0 +1,42 @@
+/*
+ * slurm — Slurm as the resource manager (RMCFG[name] TYPE=SLURM), through
+ * libslurm: Slurm keeps the queue and runs the jobs, moku decides which
+ * start and where (docs/slurm.md).
+ *
+ * Every job Slurm's users submit is created held (contrib/slurm/
+ * job_submit.lua sets its priority to 0). moku reads the queue and the
+ * nodes from slurmctld (only what changed since the last read), takes each
+ * held job it has not seen as its own (rm_ops.intake), and starts one by
+ * pinning it to the nodes the engine chose and releasing it, in one
+ * update: ReqNodeList, NumNodes, priority INFINITE. A released job that is
+ * not running START_GRACE seconds later is held again and reported never
+ * started; a pending job moku did not release (Slurm requeued it by
+ * itself) is held again.
+ *
+ * libslurm's ABI changes with every Slurm release: this file is the only
+ * one that includes <slurm/slurm.h>, so another Slurm means rebuilding
+ * moku, nothing more.
+ */
+#ifndef MOKU_RM_SLURM_H
+#define MOKU_RM_SLURM_H
+
+#include "rm/rm.h"
+#include "util/err.h"
+
+struct slurm_rm;
+
+/* Connect: conf is slurm.conf's path (NULL: SLURM_CONF, else Slurm's
+ * default). Errors name what to fix: slurmctld not answering, a Slurm
+ * other than the one moku was built for, no job-submit plugin holding new
+ * jobs. */
+struct slurm_rm *slurm_rm_open(const char *conf, struct err *err);
+void slurm_rm_close(struct slurm_rm *sr);
+
+/* Seconds a released job may stay pending before its start is called
+ * failed (Slurm schedules a release within about a second). */
+#define SLURM_START_GRACE 15
+
+/* The resource-manager table (ctx: struct slurm_rm *). */
+extern const struct rm_ops rm_slurm_ops;
+
+#endif

@@ -1,0 +1,152 @@
+#!/bin/sh
+# moku scheduling a real Slurm cluster (issue 15): a private cluster of four
+# nodes on this machine (tests/slurm/cluster.sh: munged, slurmctld, four
+# slurmd), moku serve with RMCFG TYPE=SLURM, jobs submitted with sbatch by
+# two real users. Checked from Slurm's own records and the jobs' output:
+# every job is held until moku releases it; USERCFG MAXJOB=1 runs each
+# user's jobs one at a time while the two users run side by side; jobs run
+# on the nodes moku chose; a user cannot release a job by hand; canceljob
+# and scancel; kill -9 of moku with a job running and a restart; bad
+# settings are clear errors. As root (useradd); skipped otherwise.
+. tests/integration/lib.sh
+
+if [ "$(id -u)" != 0 ] || ! command -v slurmctld >/dev/null 2>&1 || ! command -v useradd >/dev/null 2>&1; then
+    ok "slurm: skipped (needs root, useradd and Slurm: scripts/deps.sh installs it)"
+    exit 0
+fi
+MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
+chmod 755 "$TMP"
+B=$TMP/slurm
+H=$TMP/home
+mkdir -p "$H" "$TMP/out"
+chmod 1777 "$TMP/out"
+pid=""
+stop_all() {
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+    sh tests/slurm/cluster.sh down "$B" 2>/dev/null
+}
+trap 'stop_all; [ -n "$KEEP_TMP" ] || rm -rf "$TMP"' EXIT
+if ! sh tests/slurm/cluster.sh up "$B" 4 2 >"$TMP/up" 2>&1; then
+    fail "slurm: the private cluster came up"
+    cat "$TMP/up"
+    exit 0
+fi
+ok "slurm: a private cluster of four nodes came up"
+export SLURM_CONF="$B/etc/slurm.conf" MOKU_HOME="$H"
+
+for u in mokusa mokusb; do
+    id "$u" >/dev/null 2>&1 || useradd -M -s /bin/sh "$u" 2>/dev/null
+done
+as() { u=$1; shift; runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" "$@"; }
+# A job that says where and when it ran.
+cat >"$TMP/out/job.sh" <<'EOF'
+#!/bin/sh
+echo "$SLURMD_NODENAME $(date +%s.%N)"
+sleep ${1:-2}
+echo "end $(date +%s.%N)"
+EOF
+chmod 755 "$TMP/out/job.sh"
+sub() { # USER ARGS...: the Slurm job id
+    u=$1; shift
+    (cd "$TMP/out" && as "$u" sbatch --parsable -o "$TMP/out/%j.out" "$@") | cut -d';' -f1
+}
+state() { scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n 's/^JobState=//p'; }
+field() { scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+# wait_state JOB STATE [TENTHS]: until Slurm says so.
+wait_state() {
+    t=0
+    while [ "$(state "$1")" != "$2" ] && [ $t -lt "${3:-300}" ]; do sleep 0.1; t=$((t + 1)); done
+    [ "$(state "$1")" = "$2" ]
+}
+start_moku() {
+    "$MOKU" serve --home "$H" >>"$TMP/serve.log" 2>&1 &
+    pid=$!
+    t=0
+    while [ $t -lt 50 ] && ! timeout 5 "$MOKU" showq >/dev/null 2>&1; do sleep 0.1; t=$((t + 1)); done
+}
+
+# Bad settings: clear errors at start-up.
+printf 'RMCFG[s] TYPE=PBS\n' >"$H/maui.cfg"
+"$MOKU" serve --home "$H" >"$TMP/err" 2>&1
+check "RMCFG TYPE=PBS: refused at start-up, naming what moku drives" \
+    sh -c "[ $? = 1 ] && grep -q 'RMCFG\[s\] TYPE=PBS: moku drives TYPE=LOCAL' $TMP/err"
+printf 'RMCFG[s] TYPE=SLURM CONFIGFILE=%s/nowhere.conf\n' "$TMP" >"$H/maui.cfg"
+"$MOKU" serve --home "$H" >"$TMP/err" 2>&1
+check "RMCFG TYPE=SLURM with no slurm.conf: refused, naming it" \
+    sh -c "[ $? = 1 ] && grep -q 'nowhere.conf: No such file' $TMP/err"
+printf 'RMCFG[s] TYPE=SLURM\nNODECFG[n1] PROCS=2\n' >"$H/maui.cfg"
+"$MOKU" serve --home "$H" >"$TMP/err" 2>&1
+check "NODECFG with TYPE=SLURM: refused (the nodes are Slurm's)" \
+    sh -c "[ $? = 1 ] && grep -q 'the nodes are Slurm' $TMP/err"
+
+# Jobs are held before moku runs: nothing starts on its own.
+a1=$(sub mokusa -n 1 -t 2 "$TMP/out/job.sh" 3)
+a2=$(sub mokusa -n 1 -t 2 "$TMP/out/job.sh" 3)
+b1=$(sub mokusb -n 2 -t 2 "$TMP/out/job.sh" 3)
+b2=$(sub mokusb -n 1 -t 2 "$TMP/out/job.sh" 3)
+sleep 1.5
+check "sbatch without moku: held (JobHeldUser, priority 0)" \
+    sh -c "[ '$(state "$a1")' = PENDING ] && scontrol -o show job $a1 | grep -q 'Priority=0 .*Reason=JobHeldUser'"
+as mokusa scontrol release "$a1" >"$TMP/err" 2>&1
+check "... and its owner may not release it by hand" \
+    sh -c "grep -qi 'denied' $TMP/err && [ '$(state "$a1")' = PENDING ]"
+
+printf 'RMCFG[s] TYPE=SLURM\nRMPOLLINTERVAL 1\nLOGLEVEL 2\nUSERCFG[DEFAULT] MAXJOB=1\n' >"$H/maui.cfg"
+start_moku
+timeout 5 "$MOKU" showq >"$TMP/showq"
+check "moku serve on Slurm: showq sees Slurm's 4 nodes and 8 processors" \
+    grep -q 'of    8 Processors Active' "$TMP/showq"
+timeout 5 "$MOKU" checkjob "$b1" >"$TMP/cj"
+check "checkjob of an sbatch job: its user and processors from Slurm" \
+    sh -c "grep -q 'Creds: *user:mokusb' $TMP/cj && grep -q '^Total Tasks: 2' $TMP/cj"
+for j in $a1 $a2 $b1 $b2; do wait_state "$j" COMPLETED 300; done
+check "all four jobs ran to completion" \
+    sh -c "[ '$(state "$a1")$(state "$a2")$(state "$b1")$(state "$b2")' = COMPLETEDCOMPLETEDCOMPLETEDCOMPLETED ]"
+# From the jobs' own output: start and end times.
+t_start() { awk 'NR == 1 { print $2 }' "$TMP/out/$1.out"; }
+t_end() { awk '/^end/ { print $2 }' "$TMP/out/$1.out"; }
+before() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
+ok_pair=0
+before "$(t_end "$a1")" "$(t_start "$a2")" && before "$(t_end "$b1")" "$(t_start "$b2")" && ok_pair=1
+check "MAXJOB=1 per user: each user's jobs one at a time (from the jobs' output)" [ $ok_pair = 1 ]
+side=0
+before "$(t_start "$a1")" "$(t_end "$b1")" && before "$(t_start "$b1")" "$(t_end "$a1")" && side=1
+check "... while the two users' first jobs ran side by side" [ $side = 1 ]
+# Where: Slurm's NodeList is moku's choice, and the job ran there.
+mnode=$(sed -n "s/.* job $a2 started on \([^:,]*\):1\$/\1/p" "$H/log/maui.log")
+check "a job ran where moku placed it (its log, Slurm's NodeList, SLURMD_NODENAME)" \
+    sh -c "[ -n '$mnode' ] && [ '$(field "$a2" NodeList)' = '$mnode' ] && [ '$(awk 'NR == 1 { print $1 }' "$TMP/out/$a2.out")' = '$mnode' ]"
+timeout 5 "$MOKU" checkjob "$a1" >"$TMP/cj"
+check "moku recorded the end (checkjob: Completed)" grep -q '^State: Completed' "$TMP/cj"
+
+# canceljob through moku: Slurm cancels it.
+c1=$(sub mokusa -n 1 -t 2 "$TMP/out/job.sh" 60)
+wait_state "$c1" RUNNING 100
+timeout 5 "$MOKU" canceljob "$c1" >/dev/null
+wait_state "$c1" CANCELLED 100
+check "canceljob of a running job: cancelled in Slurm" [ "$(state "$c1")" = CANCELLED ]
+# scancel of a queued (held) job: gone from moku's queue.
+c2=$(sub mokusb -n 1 -t 2 "$TMP/out/job.sh" 30)
+c3=$(sub mokusb -n 1 -t 2 "$TMP/out/job.sh" 30)
+wait_state "$c2" RUNNING 100
+sleep 1.5
+as mokusb scancel "$c3"
+sleep 2.5
+timeout 5 "$MOKU" checkjob "$c3" >"$TMP/cj" 2>&1
+check "scancel of a job moku holds: removed from moku's queue" grep -q '^State: Removed' "$TMP/cj"
+
+# kill -9 of moku with a job running: the job is adopted after the restart
+# and its end recorded once.
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+pid=""
+start_moku
+timeout 5 "$MOKU" checkjob "$c2" >"$TMP/cj"
+check "moku killed and restarted: the running job is adopted" grep -q '^State: Running' "$TMP/cj"
+scancel "$c2"
+wait_state "$c2" CANCELLED 100
+sleep 2.5
+timeout 5 "$MOKU" checkjob "$c2" >"$TMP/cj"
+check "... and its end recorded" grep -q '^State: \(Removed\|Completed\)' "$TMP/cj"
+n_end=$(grep -c "job $c2 ended" "$H/log/maui.log")
+check "... once" [ "$n_end" = 1 ]

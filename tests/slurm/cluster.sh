@@ -1,0 +1,118 @@
+#!/bin/sh
+# A private Slurm cluster on this machine for the tests (issue 15 §6):
+# munged, slurmctld and NNODES slurmd (n1..nN, CPUS processors each) on
+# localhost, private ports, every file under BASE; held jobs for moku
+# (contrib/slurm/job_submit.lua). Stopped by PID, whatever happens.
+#   cluster.sh up BASE [NNODES] [CPUS]   start; prints SLURM_CONF=...
+#   cluster.sh down BASE                 stop every daemon it started
+#   cluster.sh slurmd BASE NODE          (re)start one node's slurmd
+# Ports: slurmctld PORT0, slurmd PORT0+1.. (PORT0 from SLURM_PORT0,
+# default 16817 + a number from BASE, so two runs do not collide).
+set -e
+cmd=$1 B=$2
+[ -n "$B" ] || { echo "usage: cluster.sh up|down|slurmd BASE ..." >&2; exit 2; }
+here=$(cd "$(dirname "$0")/../.." && pwd)
+
+port0() {
+    if [ -n "$SLURM_PORT0" ]; then echo "$SLURM_PORT0"; return; fi
+    echo $((16817 + $(printf '%s' "$B" | cksum | cut -d' ' -f1) % 2000 * 10))
+}
+
+start_slurmd() {
+    slurmd -f "$B/etc/slurm.conf" -N "$1" >>"$B/log/slurmd-$1.out" 2>&1
+}
+
+up() {
+    n=${1:-4} cpus=${2:-4}
+    p=$(port0)
+    mkdir -p "$B/etc" "$B/munge" "$B/state" "$B/log" "$B/run"
+    chmod 755 "$B" "$B/munge"
+    i=1
+    while [ $i -le "$n" ]; do mkdir -p "$B/spool/n$i"; i=$((i + 1)); done
+    dd if=/dev/urandom of="$B/munge/munge.key" bs=1 count=1024 2>/dev/null
+    chmod 600 "$B/munge/munge.key"
+    munged --key-file="$B/munge/munge.key" --socket="$B/munge/munge.socket" \
+        --pid-file="$B/run/munged.pid" --log-file="$B/log/munged.log" \
+        --seed-file="$B/munge/munged.seed" --force
+    cat >"$B/etc/slurm.conf" <<CONF
+ClusterName=moku
+SlurmctldHost=localhost
+SlurmctldPort=$p
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$B/munge/munge.socket
+StateSaveLocation=$B/state
+SlurmdSpoolDir=$B/spool/%n
+SlurmctldPidFile=$B/run/slurmctld.pid
+SlurmdPidFile=$B/run/slurmd-%n.pid
+SlurmctldLogFile=$B/log/slurmctld.log
+SlurmdLogFile=$B/log/slurmd-%n.log
+SlurmctldDebug=info
+SlurmdDebug=info
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+MpiDefault=none
+MailProg=/bin/true
+SchedulerType=sched/builtin
+SchedulerParameters=batch_sched_delay=0
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SlurmdParameters=config_overrides
+ReturnToService=2
+SlurmctldTimeout=30
+SlurmdTimeout=30
+InactiveLimit=0
+MinJobAge=600
+KillWait=5
+Waittime=0
+JobSubmitPlugins=lua
+NodeName=n[1-$n] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$((p + 1))-$((p + n))] CPUs=$cpus Sockets=1 CoresPerSocket=$cpus ThreadsPerCore=1 RealMemory=1000 State=UNKNOWN
+PartitionName=batch Nodes=n[1-$n] Default=YES MaxTime=INFINITE State=UP
+CONF
+    cp "$here/contrib/slurm/job_submit.lua" "$B/etc/job_submit.lua"
+    export SLURM_CONF="$B/etc/slurm.conf"
+    slurmctld -f "$SLURM_CONF" -c -i >>"$B/log/slurmctld.out" 2>&1
+    i=1
+    while [ $i -le "$n" ]; do start_slurmd "n$i"; i=$((i + 1)); done
+    # Every node idle (or the start failed: say so).
+    t=0
+    while [ $t -lt 100 ]; do
+        idle=$(sinfo -h -N -o '%t' 2>/dev/null | grep -c '^idle' || true)
+        [ "$idle" -ge "$n" ] && { echo "SLURM_CONF=$SLURM_CONF"; return 0; }
+        sleep 0.2
+        t=$((t + 1))
+    done
+    echo "cluster.sh: the nodes did not come up idle:" >&2
+    sinfo -N >&2 || true
+    tail -5 "$B/log/slurmctld.log" >&2 || true
+    return 1
+}
+
+# kill the daemon in PIDFILE and wait (bounded) for it to go.
+stop_pid() {
+    [ -f "$1" ] || return 0
+    pid=$(cat "$1")
+    kill "$pid" 2>/dev/null || return 0
+    t=0
+    while kill -0 "$pid" 2>/dev/null && [ $t -lt 50 ]; do sleep 0.2; t=$((t + 1)); done
+    kill -9 "$pid" 2>/dev/null || true
+}
+
+down() {
+    for f in "$B"/run/slurmd-*.pid; do stop_pid "$f" & done
+    wait
+    stop_pid "$B/run/slurmctld.pid"
+    stop_pid "$B/run/munged.pid"
+}
+
+case $cmd in
+up) shift 2; up "$@" ;;
+down) down ;;
+slurmd) SLURM_CONF=$B/etc/slurm.conf; export SLURM_CONF; start_slurmd "$3" ;;
+*) echo "cluster.sh: unknown command $cmd" >&2; exit 2 ;;
+esac
