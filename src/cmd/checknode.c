@@ -156,6 +156,8 @@ static void text_node(struct cmd_buf *b, const struct nodeview *v)
 {
     cmd_buf_printf(b, "checking node %s\n\n", v->n->name);
     cmd_buf_printf(b, "State:  %8s\n", view_state(v));
+    if (v->n->reason)
+        cmd_buf_printf(b, "Reason: %s\n", v->n->reason);
     text_resources(b, v);
     cmd_buf_puts(b, "Features:   ");
     text_features(b, v->n);
@@ -182,6 +184,8 @@ static json_t *json_node(const struct nodeview *v)
     json_object_set_new(o, "disk", json_integer(n->disk));
     json_object_set_new(o, "features", feat);
     json_object_set_new(o, "partition", cmd_jstr(n->partition));
+    if (n->reason)
+        json_object_set_new(o, "reason", cmd_jstr(n->reason));
     json_object_set_new(o, "jobs", jobs);
     json_object_set_new(o, "reservations", cmd_node_resv_json(v->c, v->idx));
     return json_pack("{s:o}", "node", o);

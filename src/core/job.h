@@ -95,6 +95,9 @@ struct job_spec {
     const char *advres; /* run only in this reservation (id, or base name for any of its
                            instances; qsub -W x=ADVRES:name); NULL = any */
     int preemptee;      /* flagged PREEMPTEE (JOB_ATTR_PREEMPTEE) */
+    int any_size;       /* accepted even when more than the up nodes hold: a job the
+                           resource manager already has (Slurm's), whose nodes may be down
+                           only for a while; it waits, blocked, until they are back */
 };
 
 struct job {

@@ -32,6 +32,8 @@ struct node {
     long priority; /* NODECFG PRIORITY (NODEALLOCATIONPOLICY PRIORITY) */
     struct nprio *priof; /* NODECFG PRIORITYF (policy/nprio.h), NULL = the default
                             function; owned */
+    char *reason; /* why it is down or drained, as the resource manager says (checknode);
+                     NULL = none; owned */
 };
 
 /* What a node is configured with; copied by sched_add_node. */

@@ -89,6 +89,7 @@ static void free_node(struct node *n)
     free(n->features);
     free(n->partition);
     nprio_free(n->priof);
+    free(n->reason);
 }
 
 static void free_job(struct job *j)
@@ -221,6 +222,27 @@ static void append_node(struct sched *s, const struct node_spec *spec)
     s->replan = 1;
 }
 
+void sched_node_set_state(struct sched *s, size_t i, enum node_state st, const char *reason)
+{
+    struct node *n = &s->nodes[i];
+    free(n->reason);
+    n->reason = reason && *reason ? xstrdup(reason) : NULL;
+    if (n->state == st)
+        return;
+    int was_up = n->state == NODE_UP, up = st == NODE_UP;
+    n->state = st;
+    if (was_up != up) {
+        long long d = up ? n->procs : -n->procs;
+        s->up_procs += d;
+        avail_add_total(s->avail, d);
+    }
+    alloc_node_changed(s, i);
+    plan_nodes_changed(s);
+    s->env_valid = 0;
+    s->limits_gen++; /* processor equivalents depend on the cluster */
+    s->replan = 1;
+}
+
 static int check_node_spec(const struct node_spec *spec, struct err *err)
 {
     struct nprio *f;
@@ -283,7 +305,7 @@ static int check_job_spec(const struct sched *s, const struct job_spec *spec, st
         return err_set(err, "job %s: %d tasks are not a whole number of nodes of %d tasks", name,
                        spec->tasks, spec->tpn);
     struct err e;
-    if (sched_job_fit(s, spec, SCHED_FIT_SIZE, &e) != SCHED_FITS)
+    if (!spec->any_size && sched_job_fit(s, spec, SCHED_FIT_SIZE, &e) != SCHED_FITS)
         return err_set(err, "job %s: %s", name, e.msg);
     return 0;
 }

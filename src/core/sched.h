@@ -247,12 +247,22 @@ int sched_runjob(struct sched *s, struct job *j, long now, struct err *err);
  * (a job that ended while the daemon was down, after the last saved
  * fairshare checkpoint), into the current window. */
 void sched_fs_charge(struct sched *s, const struct job *j, long from, long to);
+/* Node i is now up, down or drained, as the resource manager says (reason:
+ * why, or NULL; checknode shows it). A node no longer up takes no new job
+ * and leaves the plans; the jobs running on it keep their processors until
+ * their end is reported. */
+void sched_node_set_state(struct sched *s, size_t i, enum node_state st, const char *reason);
 /* Index of the node named name, or -1. */
 long sched_find_node(const struct sched *s, const char *name);
 /* A running job goes back to the queue (the resource manager requeued it):
  * its processors are freed and it waits again, its queue time restarting
  * at now. Errors: job not running. */
 int sched_requeue(struct sched *s, struct job *j, long now, struct err *err);
+/* The resource manager took the start of running job j and then did not
+ * start it (Slurm left it pending): requeued as sched_requeue does, and
+ * counted as a failed start, as a start refused at once is
+ * (DEFERSTARTCOUNT, DEFERTIME, DEFERCOUNT). Errors: job not running. */
+int sched_start_failed(struct sched *s, struct job *j, long now, struct err *err);
 
 /* ---- reservations (core/resv.h; policy/resv.c) ---- */
 

@@ -87,6 +87,7 @@ struct dmn {
     int due_now;    /* the last iteration left an engine event due at once */
     int want_iter;  /* iterate at once (submit, job end, command) */
     int paused;     /* schedctl -s: no new starts */
+    int rm_down;    /* the resource manager could not be read at the last iteration */
     int stop;       /* schedctl -k or SIGTERM: leave the loop */
     int reload;     /* schedctl -R or SIGHUP */
     int recover;    /* a commit failed: rebuild the engine from the database (serve_recover) */
@@ -118,8 +119,9 @@ int djobs_restore(struct dmn *d, struct err *err);
 struct djob *djobs_add(struct dmn *d, struct store_job *rec, const char *script,
                        struct err *err);
 /* A job the resource manager holds for moku (dintake.c): stored under its
- * id (rec->id), then queued; NULL with err when it could never run here or
- * a MAXSUBMITJOBS limit refuses it. The djob takes rec's strings. */
+ * id (rec->id), then queued, even if the nodes up now could not hold it;
+ * NULL with err when a MAXSUBMITJOBS limit refuses it. The djob takes
+ * rec's strings. */
 struct djob *djobs_adopt(struct dmn *d, struct store_job *rec, struct err *err);
 struct djob *djobs_find(struct dmn *d, const char *id);
 /* Ask the resource manager about every running job; record the ends. */
@@ -133,10 +135,13 @@ void djobs_save(struct dmn *d, struct djob *dj);
 void djobs_free(struct dmn *d);
 
 /* dintake.c */
-/* Jobs submitted to the resource manager itself (rm_ops.intake, Slurm):
- * new held ones queued, queued ones it no longer has removed. Inside the
- * iteration's transaction; nothing when the resource manager has none. */
-void dintake_poll(struct dmn *d, long now);
+/* What the resource manager changed by itself: node states (rm_ops.
+ * node_states), and jobs submitted to it (rm_ops.intake, Slurm): new held
+ * ones queued, queued ones it no longer has removed. Inside the iteration's
+ * transaction; nothing when the resource manager has none of these.
+ * -1 when the resource manager cannot be read (d->rm_down; logged once):
+ * the iteration then starts nothing. */
+int dintake_poll(struct dmn *d, long now);
 
 /* dpreempt.c */
 /* The engine's preempt callback (struct sched_rm; policy/preempt.c): stop

@@ -5,6 +5,7 @@
  * one the policy refuses (it could never run here, MAXSUBMITJOBS) is
  * cancelled in Slurm with the reason logged; a queued job Slurm no longer
  * has, or has ended (scancel of a held job), is removed from the queue.
+ * The states of the nodes (down, drained, up again) come the same way.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,18 +98,46 @@ static void gone(struct dmn *d, struct djob *dj, long now)
     dlog(d->log, 1, "job %ld cancelled in %s while queued", dj->rec.id, d->rm.ops->name);
 }
 
-void dintake_poll(struct dmn *d, long now)
+static void node_changed(void *ctx, const struct rm_node_state *n)
 {
-    if (!d->rm.ops->intake)
+    struct dmn *d = ctx;
+    long i = sched_find_node(d->s, n->name);
+    if (i < 0) {
+        dlog(d->log, 2, "%s node %s is not in moku's node table (schedctl -R reads the nodes "
+                        "again)", d->rm.ops->name, n->name);
         return;
+    }
+    sched_node_set_state(d->s, (size_t)i, n->state, n->reason);
+    dlog(d->log, 1, "node %s is %s in %s%s%s", n->name, node_state_name(n->state),
+         d->rm.ops->name, n->reason ? ": " : "", n->reason ? n->reason : "");
+}
+
+/* The resource manager could not be read (-1): logged when that starts
+ * and when it ends, not at every iteration of an outage. */
+static int rm_read(struct dmn *d, int rc, const struct err *e)
+{
+    if (rc < 0 && !d->rm_down)
+        dlog(d->log, 0, "error: %s (moku starts nothing until it answers)", e->msg);
+    else if (rc >= 0 && d->rm_down)
+        dlog(d->log, 0, "%s answers again", d->rm.ops->name);
+    d->rm_down = rc < 0;
+    return rc;
+}
+
+int dintake_poll(struct dmn *d, long now)
+{
+    struct err e;
+    /* Node states first: a job is not started on a node that went down. */
+    if (d->rm.ops->node_states &&
+        rm_read(d, d->rm.ops->node_states(d->rm.ctx, now, node_changed, d, &e), &e) < 0)
+        return -1;
+    if (!d->rm.ops->intake)
+        return 0;
     struct intake in = {d, now};
     struct rm_intake cb = {&in, seen};
-    struct err e;
-    int changed = d->rm.ops->intake(d->rm.ctx, now, &cb, &e);
-    if (changed < 0)
-        dlog(d->log, 0, "error: %s", e.msg);
+    int changed = rm_read(d, d->rm.ops->intake(d->rm.ctx, now, &cb, &e), &e);
     if (changed <= 0)
-        return;
+        return changed;
     for (size_t i = 0; i < d->njobs; i++) {
         struct djob *dj = d->jobs[i];
         if (dj->rec.state != SJ_IDLE || !dj->j || dj->j->state != JOB_IDLE)
@@ -120,4 +149,5 @@ void dintake_poll(struct dmn *d, long now)
             (st.state == RM_UNKNOWN || st.state == RM_ENDED))
             gone(d, dj, now);
     }
+    return 0;
 }

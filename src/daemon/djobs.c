@@ -94,6 +94,8 @@ static struct djob *enqueue(struct dmn *d, const struct store_job *rec, struct e
     char name[32];
     struct job_spec spec;
     spec_of(rec, name, sizeof name, d->njobs, &spec);
+    /* The resource manager has the job: it stays, whatever is down now. */
+    spec.any_size = d->rm.ops->intake != NULL;
     struct job *j = sched_submit(d->s, &spec, err);
     if (!j)
         return NULL;
@@ -176,10 +178,9 @@ struct djob *djobs_adopt(struct dmn *d, struct store_job *rec, struct err *err)
     struct job_spec spec;
     struct err e;
     spec_of(rec, name, sizeof name, 0, &spec);
-    if (sched_job_fit(d->s, &spec, SCHED_FIT_ALL, &e) != SCHED_FITS) {
-        err_set(err, "it could never run here: the job %s", e.msg);
-        return NULL;
-    }
+    /* Not refused for the nodes now up, nor a HARD limit it exceeds alone:
+     * Slurm checked it against its cluster, and it waits, blocked, with the
+     * reason in checkjob (a node down now may be back). */
     if (sched_submit_allowed(d->s, &spec, &e) < 0) {
         err_set(err, "%s", e.msg);
         return NULL;
@@ -497,21 +498,31 @@ void djobs_forget(struct dmn *d)
  * only the beginning of (the daemon died between the two, or in the middle
  * of the start): it waits again, what is left of the start removed. The
  * start intent is the committed Running record; this is its reconciliation. */
-static void never_started(struct dmn *d, struct djob *dj, long now)
+static void never_started(struct dmn *d, struct djob *dj, const struct rm_status *st, long now)
 {
     char id[32];
     snprintf(id, sizeof id, "%ld", dj->rec.id);
     d->rm.ops->forget(d->rm.ctx, id);
-    if (dj->j && dj->j->state == JOB_RUNNING)
-        sched_requeue(d->s, dj->j, now, NULL);
+    if (dj->j && dj->j->state == JOB_RUNNING) {
+        if (st->failed_start)
+            sched_start_failed(d->s, dj->j, now, NULL);
+        else
+            sched_requeue(d->s, dj->j, now, NULL);
+    }
     dj->rec.state = SJ_IDLE;
     dj->rec.start = 0;
     free(dj->rec.hosts);
     dj->rec.hosts = NULL;
+    const char *why = st->message[0] ? st->message : "never started";
+    if (st->message[0])
+        set_message(d, dj, st->message);
     djobs_save(d, dj);
-    store_event(d->st, now, dj->rec.id, "requeue", "never started", NULL);
-    dlog(d->log, 0, "job %ld was never started by the resource manager: queued again",
-         dj->rec.id);
+    store_event(d->st, now, dj->rec.id, "requeue", why, NULL);
+    if (st->message[0])
+        dlog(d->log, 0, "job %ld queued again: %s", dj->rec.id, st->message);
+    else
+        dlog(d->log, 0, "job %ld was never started by the resource manager: queued again",
+             dj->rec.id);
 }
 
 void djobs_poll(struct dmn *d, long now)
@@ -534,7 +545,7 @@ void djobs_poll(struct dmn *d, long now)
             continue;
         }
         if ((st.state == RM_UNKNOWN || st.state == RM_NEVER) && dj->rec.state == SJ_RUNNING)
-            never_started(d, dj, now);
+            never_started(d, dj, &st, now);
         else if (st.state == RM_ENDED || st.state == RM_LOST || st.state == RM_UNKNOWN ||
                  st.state == RM_NEVER)
             ended(d, dj, &st, now);

@@ -268,7 +268,7 @@ void serve_iterate(struct dmn *d)
         iteration_failed(d, now);
         return;
     }
-    dintake_poll(d, now);
+    int rm_ok = dintake_poll(d, now) == 0;
     djobs_poll(d, now);
     fs_close(d, now);
     if (now - d->last_prune >= TOKEN_PRUNE_EVERY) {
@@ -276,7 +276,7 @@ void serve_iterate(struct dmn *d)
         store_tokens_prune(d->st, now - TOKEN_KEEP, NULL);
         d->last_prune = now;
     }
-    if (!d->paused)
+    if (!d->paused && rm_ok)
         sched_iterate(d->s, now);
     struct dresv_change rc; /* the reservations that expired */
     if (dresv_save(d, NULL, &rc, &e) < 0)

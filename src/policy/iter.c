@@ -142,6 +142,14 @@ static void start_failed(struct sched *s, struct job *j, long now)
     s->replan = 1;
 }
 
+int sched_start_failed(struct sched *s, struct job *j, long now, struct err *err)
+{
+    if (sched_requeue(s, j, now, err) < 0)
+        return -1;
+    start_failed(s, j, now);
+    return 0;
+}
+
 /*
  * A job was backfilled: every higher-priority job of this plan that could
  * not start and still waits has been bypassed once more (Maui's bypass

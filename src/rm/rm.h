@@ -48,7 +48,11 @@ struct rm_status {
     int exit_code; /* RM_ENDED */
     long end;      /* RM_ENDED: when */
     char reason[16]; /* RM_ENDED: completed, walltime, cancelled, failed */
-    char message[512]; /* RM_ENDED: why it could not start (reason failed), or "" */
+    char message[512]; /* RM_ENDED: why it could not start (reason failed); RM_NEVER:
+                          why it is not running (or "") */
+    int failed_start;  /* RM_NEVER: it was given to the resource manager, which did not
+                          start it (a failed start, DEFERTIME applies), rather than a
+                          start cut short or a requeue by the resource manager */
 };
 
 /* A job submitted to the resource manager itself (Slurm's sbatch), held
@@ -75,8 +79,21 @@ struct rm_intake {
     void (*seen)(void *ctx, const struct rm_new_job *j);
 };
 
+/* A node whose state the resource manager changed (strings live until the
+ * callback returns). */
+struct rm_node_state {
+    const char *name;
+    enum node_state state;
+    const char *reason; /* why it is down or drained, NULL = none */
+};
+
 struct rm_ops {
     const char *name;
+    /* The nodes whose state or reason changed since the last call, each
+     * given to fn (NULL: the driver's nodes never change under it). Returns
+     * 0, or -1 with err when they cannot be read. */
+    int (*node_states)(void *ctx, long now, void (*fn)(void *fnctx, const struct rm_node_state *n),
+                       void *fnctx, struct err *err);
     /* Jobs submitted to the resource manager, not through moku (NULL: the
      * daemon's own submissions are all there is). Returns 1 when the
      * resource manager's queue changed since the last call (seen was

@@ -3,11 +3,14 @@
 
 #include <errno.h>
 #include <grp.h>
+#include <netdb.h>
+#include <poll.h>
 #include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +30,12 @@ struct release {
     long at;
 };
 
+/* A node's state as moku was last told it. */
+struct known_node {
+    char *name, *reason;
+    enum node_state state;
+};
+
 /* One job of the snapshot, found by id. */
 struct by_id {
     uint32_t id;
@@ -37,15 +46,64 @@ struct slurm_rm {
     job_info_msg_t *jobs;   /* the last snapshot of the queue, NULL before the first */
     struct by_id *index;    /* jobs by id, sorted */
     size_t nindex;
-    node_info_msg_t *nodes; /* for rm nodes */
+    node_info_msg_t *nodes; /* the last read of the nodes */
+    struct known_node *known; /* each node's state as last told, by name */
+    size_t nknown, capknown;
     int unread;             /* the snapshot has not been through intake yet */
     struct release *rel;
     size_t nrel, caprel;
+    char **ctld;          /* slurmctld's addresses (SlurmctldHost), for ctld_up */
+    size_t nctld;
+    unsigned ctld_port;
 };
 
 static const char *slurm_error(void)
 {
     return slurm_strerror(slurm_get_errno());
+}
+
+/* How long a probe of slurmctld waits for its connection. */
+#define CTLD_PROBE_MS 300
+
+static int probe(const char *host, unsigned port)
+{
+    char service[16];
+    snprintf(service, sizeof service, "%u", port);
+    struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res = NULL;
+    if (getaddrinfo(host, service, &hints, &res) != 0)
+        return 0;
+    int up = 0;
+    for (struct addrinfo *a = res; a && !up; a = a->ai_next) {
+        int fd = socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+            continue;
+        if (connect(fd, a->ai_addr, a->ai_addrlen) == 0) {
+            up = 1;
+        } else if (errno == EINPROGRESS) {
+            struct pollfd p = {.fd = fd, .events = POLLOUT};
+            int e = 0;
+            socklen_t len = sizeof e;
+            up = poll(&p, 1, CTLD_PROBE_MS) == 1 &&
+                 getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &len) == 0 && e == 0;
+        }
+        close(fd);
+    }
+    freeaddrinfo(res);
+    return up;
+}
+
+/* Whether slurmctld takes connections. libslurm, when it does not, retries
+ * for MessageTimeout (10 s) on every call: the daemon would stop answering
+ * its own clients for as long. So every call is preceded by this probe of
+ * a few hundred microseconds, and an unreachable slurmctld is an error at
+ * once (the daemon tries again at the next iteration). */
+static int ctld_up(const struct slurm_rm *sr, struct err *err)
+{
+    for (size_t i = 0; i < sr->nctld; i++)
+        if (probe(sr->ctld[i], sr->ctld_port))
+            return 0;
+    return err_set(err, "Slurm: slurmctld (%s port %u) does not take connections",
+                   sr->nctld ? sr->ctld[0] : "?", sr->ctld_port);
 }
 
 static int id_cmp(const void *a, const void *b)
@@ -74,6 +132,8 @@ static slurm_job_info_t *find_job(const struct slurm_rm *sr, uint32_t id)
 /* Read the queue again when it changed: 1 changed, 0 not, -1 error. */
 static int refresh(struct slurm_rm *sr, struct err *err)
 {
+    if (ctld_up(sr, err) < 0)
+        return -1;
     job_info_msg_t *msg = NULL;
     time_t since = sr->jobs ? sr->jobs->last_update : 0;
     if (slurm_load_jobs(since, &msg, SHOW_ALL) != SLURM_SUCCESS) {
@@ -107,8 +167,10 @@ static void release_drop(struct slurm_rm *sr, uint32_t id)
 }
 
 /* One update of a job: hold it (priority 0), clearing what a start set. */
-static int hold(uint32_t id, struct err *err)
+static int hold(const struct slurm_rm *sr, uint32_t id, struct err *err)
 {
+    if (ctld_up(sr, err) < 0)
+        return -1;
     job_desc_msg_t d;
     slurm_init_job_desc_msg(&d);
     d.job_id = id;
@@ -135,7 +197,7 @@ static int parse_id(const char *id, uint32_t *out, struct err *err)
  * follows the release: another one is refused, or misread), and holds new
  * jobs: slurm.conf asks for the lua job-submit plugin. A job the plugin
  * did not hold would tell only once submitted. */
-static int check_ctld(struct err *err)
+static int check_ctld(struct slurm_rm *sr, struct err *err)
 {
     slurm_conf_t *c = NULL;
     if (slurm_load_ctl_conf(0, &c) != SLURM_SUCCESS)
@@ -146,6 +208,11 @@ static int check_ctld(struct err *err)
              major == SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER) &&
              minor == SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER);
     int lua = c->job_submit_plugins && strstr(c->job_submit_plugins, "lua");
+    sr->ctld = xcalloc(c->control_cnt + 1, sizeof *sr->ctld);
+    for (uint32_t i = 0; i < c->control_cnt; i++)
+        if (c->control_addr && c->control_addr[i])
+            sr->ctld[sr->nctld++] = xstrdup(c->control_addr[i]);
+    sr->ctld_port = c->slurmctld_port;
     if (!ok)
         err_set(err, "Slurm: slurmctld is Slurm %s, moku was built for %d.%02d: rebuild moku "
                 "against this Slurm's libslurm-dev", c->version ? c->version : "(unknown)",
@@ -174,10 +241,8 @@ struct slurm_rm *slurm_rm_open(const char *conf, struct err *err)
         return NULL;
     }
     slurm_init(path);
-    if (check_ctld(err) < 0)
-        return NULL;
     struct slurm_rm *sr = xcalloc(1, sizeof *sr);
-    if (refresh(sr, err) < 0) {
+    if (check_ctld(sr, err) < 0 || refresh(sr, err) < 0) {
         slurm_rm_close(sr);
         return NULL;
     }
@@ -192,6 +257,14 @@ void slurm_rm_close(struct slurm_rm *sr)
         slurm_free_job_info_msg(sr->jobs);
     if (sr->nodes)
         slurm_free_node_info_msg(sr->nodes);
+    for (size_t i = 0; i < sr->nknown; i++) {
+        free(sr->known[i].name);
+        free(sr->known[i].reason);
+    }
+    free(sr->known);
+    for (size_t i = 0; i < sr->nctld; i++)
+        free(sr->ctld[i]);
+    free(sr->ctld);
     free(sr->index);
     free(sr->rel);
     free(sr);
@@ -199,30 +272,107 @@ void slurm_rm_close(struct slurm_rm *sr)
 
 /* ---- the table ---- */
 
+/* moku's state of a Slurm node: down (DOWN, FUTURE, not responding, FAIL),
+ * drained (DRAIN, draining too: no new work), else up; *reason why. */
+static enum node_state state_of(const node_info_t *x, const char **reason)
+{
+    uint32_t base = x->node_state & NODE_STATE_BASE;
+    *reason = x->reason && *x->reason ? x->reason : NULL;
+    if (base == NODE_STATE_DOWN || base == NODE_STATE_FUTURE || base == NODE_STATE_UNKNOWN)
+        return NODE_DOWN;
+    if (x->node_state & NODE_STATE_NO_RESPOND) {
+        if (!*reason)
+            *reason = "not responding";
+        return NODE_DOWN;
+    }
+    if (x->node_state & (NODE_STATE_DRAIN | NODE_STATE_FAIL))
+        return NODE_DRAINED;
+    *reason = NULL;
+    return NODE_UP;
+}
+
+static struct known_node *known_of(struct slurm_rm *sr, const char *name)
+{
+    for (size_t i = 0; i < sr->nknown; i++)
+        if (strcmp(sr->known[i].name, name) == 0)
+            return &sr->known[i];
+    sr->known = xgrow(sr->known, &sr->capknown, sr->nknown + 1, sizeof *sr->known);
+    sr->known[sr->nknown] = (struct known_node){xstrdup(name), NULL, NODE_UP};
+    return &sr->known[sr->nknown++];
+}
+
+/* Read the nodes again when they changed: 1 changed, 0 not, -1 error. */
+static int refresh_nodes(struct slurm_rm *sr, struct err *err)
+{
+    if (ctld_up(sr, err) < 0)
+        return -1;
+    node_info_msg_t *msg = NULL;
+    time_t since = sr->nodes ? sr->nodes->last_update : 0;
+    if (slurm_load_node(since, &msg, SHOW_ALL) != SLURM_SUCCESS) {
+        if (slurm_get_errno() == SLURM_NO_CHANGE_IN_DATA)
+            return 0;
+        return err_set(err, "Slurm: cannot read the nodes from slurmctld: %s", slurm_error());
+    }
+    if (sr->nodes)
+        slurm_free_node_info_msg(sr->nodes);
+    sr->nodes = msg;
+    return 1;
+}
+
+/* The node table as moku takes it, remembering each state told. */
 static int sl_nodes(void *ctx, struct node_spec **out, size_t *n, struct err *err)
 {
     struct slurm_rm *sr = ctx;
-    if (sr->nodes)
-        slurm_free_node_info_msg(sr->nodes);
-    sr->nodes = NULL;
-    if (slurm_load_node(0, &sr->nodes, SHOW_ALL) != SLURM_SUCCESS)
-        return err_set(err, "Slurm: cannot read the nodes: %s", slurm_error());
+    if (refresh_nodes(sr, err) < 0)
+        return -1;
     *out = xcalloc(sr->nodes->record_count + 1, sizeof **out);
     *n = 0;
     for (uint32_t i = 0; i < sr->nodes->record_count; i++) {
         const node_info_t *x = &sr->nodes->node_array[i];
         if (!x->name)
             continue;
-        uint32_t base = x->node_state & NODE_STATE_BASE;
-        enum node_state st = NODE_UP;
-        if (base == NODE_STATE_DOWN || base == NODE_STATE_FUTURE)
-            st = NODE_DOWN;
-        else if (x->node_state & NODE_STATE_DRAIN)
-            st = NODE_DRAINED;
+        const char *why;
+        enum node_state st = state_of(x, &why);
+        struct known_node *k = known_of(sr, x->name);
+        k->state = st;
+        free(k->reason);
+        k->reason = why ? xstrdup(why) : NULL;
         (*out)[(*n)++] = (struct node_spec){
             .name = x->name, .procs = x->cpus, .mem = (long)x->real_memory,
             .features = x->features, .state = st,
         };
+    }
+    return 0;
+}
+
+static int same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Only what changed: slurmctld answers "no change" to a read since its last
+ * update, and then nothing here looks at a node. */
+static int sl_node_states(void *ctx, long now, void (*fn)(void *, const struct rm_node_state *),
+                          void *fnctx, struct err *err)
+{
+    struct slurm_rm *sr = ctx;
+    (void)now;
+    int changed = refresh_nodes(sr, err);
+    if (changed <= 0)
+        return changed;
+    for (uint32_t i = 0; i < sr->nodes->record_count; i++) {
+        const node_info_t *x = &sr->nodes->node_array[i];
+        if (!x->name)
+            continue;
+        const char *why;
+        enum node_state st = state_of(x, &why);
+        struct known_node *k = known_of(sr, x->name);
+        if (k->state == st && same_text(k->reason, why))
+            continue;
+        k->state = st;
+        free(k->reason);
+        k->reason = why ? xstrdup(why) : NULL;
+        fn(fnctx, &(struct rm_node_state){x->name, st, why});
     }
     return 0;
 }
@@ -246,6 +396,10 @@ static int sl_start(void *ctx, const struct rm_job *j, long now, struct err *err
             strcat(list, ",");
         strcat(list, j->hosts[i]);
         count++;
+    }
+    if (ctld_up(sr, err) < 0) {
+        free(list);
+        return -1;
     }
     job_desc_msg_t d;
     slurm_init_job_desc_msg(&d);
@@ -288,11 +442,18 @@ static void pending_status(struct slurm_rm *sr, const slurm_job_info_t *x, long 
         return;
     }
     struct err e;
-    if (x->priority != 0 && hold(x->job_id, &e) < 0)
+    const char *reason = slurm_job_reason_string((enum job_state_reason)x->state_reason);
+    if (x->priority != 0 && hold(sr, x->job_id, &e) < 0)
         snprintf(st->message, sizeof st->message, "%.500s", e.msg);
+    else if (at >= 0)
+        snprintf(st->message, sizeof st->message,
+                 "the last start failed: Slurm did not run it within %d s (%s)",
+                 SLURM_START_GRACE, reason);
+    else if (x->restart_cnt > 0)
+        snprintf(st->message, sizeof st->message, "requeued by Slurm (%s)", reason);
     else
-        snprintf(st->message, sizeof st->message, "Slurm did not start it: %s",
-                 slurm_job_reason_string((enum job_state_reason)x->state_reason));
+        snprintf(st->message, sizeof st->message, "not started by Slurm before moku restarted");
+    st->failed_start = at >= 0;
     release_drop(sr, x->job_id);
     st->state = RM_NEVER;
 }
@@ -335,10 +496,9 @@ static int sl_status(void *ctx, const char *id, long now, struct rm_status *st, 
 
 static int sl_cancel(void *ctx, const char *id, long now, struct err *err)
 {
-    (void)ctx;
     (void)now;
     uint32_t n;
-    if (parse_id(id, &n, err) < 0)
+    if (parse_id(id, &n, err) < 0 || ctld_up(ctx, err) < 0)
         return -1;
     if (slurm_kill_job(n, SIGKILL, 0) != SLURM_SUCCESS &&
         slurm_get_errno() != ESLURM_ALREADY_DONE)
@@ -348,10 +508,9 @@ static int sl_cancel(void *ctx, const char *id, long now, struct err *err)
 
 static int sl_suspend(void *ctx, const char *id, long now, struct err *err)
 {
-    (void)ctx;
     (void)now;
     uint32_t n;
-    if (parse_id(id, &n, err) < 0)
+    if (parse_id(id, &n, err) < 0 || ctld_up(ctx, err) < 0)
         return -1;
     if (slurm_suspend(n) != SLURM_SUCCESS)
         return err_set(err, "Slurm: cannot suspend job %u: %s", n, slurm_error());
@@ -360,10 +519,9 @@ static int sl_suspend(void *ctx, const char *id, long now, struct err *err)
 
 static int sl_resume(void *ctx, const char *id, long now, struct err *err)
 {
-    (void)ctx;
     (void)now;
     uint32_t n;
-    if (parse_id(id, &n, err) < 0)
+    if (parse_id(id, &n, err) < 0 || ctld_up(ctx, err) < 0)
         return -1;
     if (slurm_resume(n) != SLURM_SUCCESS)
         return err_set(err, "Slurm: cannot resume job %u: %s", n, slurm_error());
@@ -377,6 +535,8 @@ static int sl_requeue(void *ctx, const char *id, long now, struct err *err)
     (void)now;
     uint32_t n;
     if (parse_id(id, &n, err) < 0)
+        return -1;
+    if (ctld_up(sr, err) < 0)
         return -1;
     release_drop(sr, n);
     if (slurm_requeue(n, JOB_REQUEUE_HOLD) != SLURM_SUCCESS)
@@ -463,7 +623,7 @@ static int sl_intake(void *ctx, long now, const struct rm_intake *in, struct err
         if (x->priority != 0 && release_at(sr, x->job_id) < 0) {
             /* Released by nobody here: Slurm requeued it by itself. */
             struct err e;
-            if (hold(x->job_id, &e) < 0)
+            if (hold(sr, x->job_id, &e) < 0)
                 continue;
         }
         char user[64], group[64];
@@ -477,6 +637,7 @@ static int sl_intake(void *ctx, long now, const struct rm_intake *in, struct err
 const struct rm_ops rm_slurm_ops = {
     .name = "slurm",
     .intake = sl_intake,
+    .node_states = sl_node_states,
     .nodes = sl_nodes,
     .start = sl_start,
     .status = sl_status,

@@ -150,3 +150,68 @@ timeout 5 "$MOKU" checkjob "$c2" >"$TMP/cj"
 check "... and its end recorded" grep -q '^State: \(Removed\|Completed\)' "$TMP/cj"
 n_end=$(grep -c "job $c2 ended" "$H/log/maui.log")
 check "... once" [ "$n_end" = 1 ]
+
+# Node states from Slurm, every iteration: a drained node takes no job, and
+# checknode shows Slurm's state and reason.
+scontrol update NodeName=n4 State=DRAIN Reason=moku-test-maint
+sleep 2.5
+timeout 5 "$MOKU" checknode n4 >"$TMP/cn"
+check "scontrol drain: checknode shows Drained and Slurm's reason" \
+    sh -c "grep -q '^State: *Drained' $TMP/cn && grep -q '^Reason: moku-test-maint' $TMP/cn"
+d1=$(sub mokusa -n 2 -t 2 "$TMP/out/job.sh" 1)
+wait_state "$d1" COMPLETED 100
+check "... and a job is placed elsewhere" sh -c "[ '$(field "$d1" NodeList)' != n4 ] && [ -n '$(field "$d1" NodeList)' ]"
+scontrol update NodeName=n4 State=RESUME
+sleep 2.5
+timeout 5 "$MOKU" checknode n4 >"$TMP/cn"
+check "... resumed: up again" sh -c "! grep -q '^State: *Drained' $TMP/cn && ! grep -q '^Reason' $TMP/cn"
+
+# A node's slurmd killed under a running job: Slurm marks the node down and
+# requeues the job; moku holds it again and starts it on another node.
+k1=$(sub mokusb -n 2 -t 5 "$TMP/out/job.sh" 40)
+wait_state "$k1" RUNNING 100
+kn=$(field "$k1" NodeList)
+kill -9 "$(cat "$B/run/slurmd-$kn.pid")" 2>/dev/null
+t=0
+while [ $t -lt 900 ]; do
+    nl=$(field "$k1" NodeList)
+    [ "$(state "$k1")" = RUNNING ] && [ -n "$nl" ] && [ "$nl" != "$kn" ] && break
+    sleep 0.1
+    t=$((t + 1))
+done
+check "slurmd of $kn killed mid-job: the job runs again, elsewhere (was $kn, now $(field "$k1" NodeList))" \
+    sh -c "[ '$(state "$k1")' = RUNNING ] && [ '$(field "$k1" NodeList)' != '$kn' ]"
+timeout 5 "$MOKU" checknode "$kn" >"$TMP/cn"
+check "... and checknode shows $kn Down" grep -q '^State: *Down' "$TMP/cn"
+grep -q "job $k1 was never started\|job $k1 .*requeue" "$H/log/maui.log"
+check "... moku logged the requeue" grep -q "job $k1" "$H/log/maui.log"
+scancel "$k1"
+
+# A start Slurm does not carry out (partition short allows 1 minute, the job
+# asks for 5): after the grace it is held again, counted as a failed start
+# (DEFERTIME) with Slurm's reason in checkjob.
+f1=$(sub mokusa -p short -n 1 -t 5 "$TMP/out/job.sh" 1)
+t=0
+while [ $t -lt 300 ] && ! timeout 5 "$MOKU" checkjob "$f1" 2>/dev/null | grep -q '^State: Deferred'; do
+    sleep 0.1
+    t=$((t + 1))
+done
+timeout 5 "$MOKU" checkjob "$f1" >"$TMP/cj"
+check "a start Slurm does not carry out: deferred, with Slurm's reason in checkjob" \
+    sh -c "grep -q '^State: Deferred' $TMP/cj && grep -q 'Slurm did not run it within 15 s (PartitionTimeLimit)' $TMP/cj"
+check "... and held again in Slurm" sh -c "scontrol -o show job $f1 | grep -q 'Priority=0 '"
+scancel "$f1"
+
+# slurmctld restarted (state kept): moku waits for it and goes on.
+kill "$(cat "$B/run/slurmctld.pid")"
+t=0
+while [ -f "$B/run/slurmctld.pid" ] && [ $t -lt 100 ]; do sleep 0.1; t=$((t + 1)); done
+sleep 2
+check "slurmctld down: moku still answers at once" sh -c "timeout 1 '$MOKU' showq >/dev/null"
+sh tests/slurm/cluster.sh slurmctld "$B"
+sleep 2
+r1=$(sub mokusb -n 1 -t 2 "$TMP/out/job.sh" 1)
+wait_state "$r1" COMPLETED 200
+check "... slurmctld back: a new job runs" [ "$(state "$r1")" = COMPLETED ]
+check "... the outage was logged, once, and its end" \
+    sh -c "[ \$(grep -c 'does not take connections' '$H/log/maui.log') = 1 ] && grep -q 'slurm answers again' '$H/log/maui.log'"

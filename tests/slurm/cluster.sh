@@ -6,6 +6,9 @@
 #   cluster.sh up BASE [NNODES] [CPUS]   start; prints SLURM_CONF=...
 #   cluster.sh down BASE                 stop every daemon it started
 #   cluster.sh slurmd BASE NODE          (re)start one node's slurmd
+#   cluster.sh slurmctld BASE            (re)start slurmctld (its state kept)
+# Partitions: batch (the default) and short (MaxTime 1 minute: a job asking
+# for more stays pending in Slurm whatever moku says).
 # Ports: slurmctld PORT0, slurmd PORT0+1.. (PORT0 from SLURM_PORT0,
 # default 16817 + a number from BASE, so two runs do not collide).
 set -e
@@ -65,7 +68,7 @@ SelectTypeParameters=CR_Core
 SlurmdParameters=config_overrides
 ReturnToService=2
 SlurmctldTimeout=30
-SlurmdTimeout=30
+SlurmdTimeout=${SLURMD_TIMEOUT:-10}
 InactiveLimit=0
 MinJobAge=600
 KillWait=5
@@ -73,6 +76,7 @@ Waittime=0
 JobSubmitPlugins=lua
 NodeName=n[1-$n] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$((p + 1))-$((p + n))] CPUs=$cpus Sockets=1 CoresPerSocket=$cpus ThreadsPerCore=1 RealMemory=1000 State=UNKNOWN
 PartitionName=batch Nodes=n[1-$n] Default=YES MaxTime=INFINITE State=UP
+PartitionName=short Nodes=n[1-$n] MaxTime=1 State=UP
 CONF
     cp "$here/contrib/slurm/job_submit.lua" "$B/etc/job_submit.lua"
     export SLURM_CONF="$B/etc/slurm.conf"
@@ -114,5 +118,6 @@ case $cmd in
 up) shift 2; up "$@" ;;
 down) down ;;
 slurmd) SLURM_CONF=$B/etc/slurm.conf; export SLURM_CONF; start_slurmd "$3" ;;
+slurmctld) slurmctld -f "$B/etc/slurm.conf" >>"$B/log/slurmctld.out" 2>&1 ;;
 *) echo "cluster.sh: unknown command $cmd" >&2; exit 2 ;;
 esac
