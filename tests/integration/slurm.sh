@@ -186,6 +186,13 @@ check "... and checknode shows $kn Down" grep -q '^State: *Down' "$TMP/cn"
 grep -q "job $k1 was never started\|job $k1 .*requeue" "$H/log/maui.log"
 check "... moku logged the requeue" grep -q "job $k1" "$H/log/maui.log"
 scancel "$k1"
+sh tests/slurm/cluster.sh slurmd "$B" "$kn"
+t=0
+while [ $t -lt 200 ] && ! timeout 5 "$MOKU" checknode "$kn" | grep -q '^State: *Idle'; do
+    sleep 0.1
+    t=$((t + 1))
+done
+check "... its slurmd back: $kn is up again for moku" sh -c "timeout 5 '$MOKU' checknode $kn | grep -q '^State: *Idle'"
 
 # A start Slurm does not carry out (partition short allows 1 minute, the job
 # asks for 5): after the grace it is held again, counted as a failed start
@@ -215,3 +222,34 @@ wait_state "$r1" COMPLETED 200
 check "... slurmctld back: a new job runs" [ "$(state "$r1")" = COMPLETED ]
 check "... the outage was logged, once, and its end" \
     sh -c "[ \$(grep -c 'does not take connections' '$H/log/maui.log') = 1 ] && grep -q 'slurm answers again' '$H/log/maui.log'"
+
+# Policy at a reload: a standing reservation keeps n1 for class (partition)
+# short, and a user priority reorders the queue.
+printf 'RMCFG[s] TYPE=SLURM\nRMPOLLINTERVAL 1\nLOGLEVEL 2\nSRCFG[keep] HOSTLIST=n1 CLASSLIST=short PERIOD=INFINITY\nCREDWEIGHT 1\nUSERWEIGHT 1\nUSERCFG[mokusb] PRIORITY=1000\n' >"$H/maui.cfg"
+timeout 5 "$MOKU" schedctl -R >/dev/null
+sleep 1.5
+s1=$(sub mokusa -n 2 -t 2 "$TMP/out/job.sh" 3)
+s2=$(sub mokusa -n 2 -t 2 "$TMP/out/job.sh" 3)
+s3=$(sub mokusa -n 2 -t 2 "$TMP/out/job.sh" 3)
+s4=$(sub mokusa -n 2 -t 2 "$TMP/out/job.sh" 3)
+for j in $s1 $s2 $s3 $s4; do wait_state "$j" COMPLETED 300; done
+on_n1=""
+for j in $s1 $s2 $s3 $s4; do [ "$(field "$j" NodeList)" = n1 ] && on_n1="$on_n1 $j"; done
+check "a standing reservation for class short: no batch job ran on n1 (Slurm's NodeList)" \
+    sh -c "[ -z '$on_n1' ] && [ '$(state "$s4")' = COMPLETED ]"
+check "... so the fourth 2-processor job waited for one of the first three" \
+    before "$(t_end "$s1")" "$(t_start "$s4")"
+p1=$(sub mokusa -p short -n 2 -t 1 "$TMP/out/job.sh" 1)
+wait_state "$p1" COMPLETED 200
+check "... a job of class short may run there" [ "$(state "$p1")" = COMPLETED ]
+# Three nodes outside the reservation: a 6-processor blocker, then mokusa's
+# job, then mokusb's, which has the higher priority and runs first.
+bl=$(sub mokusa -n 6 -t 2 "$TMP/out/job.sh" 3)
+wait_state "$bl" RUNNING 100
+x1=$(sub mokusa -n 6 -t 2 "$TMP/out/job.sh" 1)
+sleep 1.2
+y1=$(sub mokusb -n 6 -t 2 "$TMP/out/job.sh" 1)
+wait_state "$x1" COMPLETED 300
+wait_state "$y1" COMPLETED 300
+check "USERCFG PRIORITY: the later job of the higher-priority user ran first" \
+    before "$(t_end "$y1")" "$(t_start "$x1")"
