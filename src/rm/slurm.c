@@ -50,6 +50,7 @@ struct slurm_rm {
     struct known_node *known; /* each node's state as last told, by name */
     size_t nknown, capknown;
     int unread;             /* the snapshot has not been through intake yet */
+    int stale;              /* a job was changed since the snapshot: read before a status */
     struct release *rel;
     size_t nrel, caprel;
     char **ctld;          /* slurmctld's addresses (SlurmctldHost), for ctld_up */
@@ -145,6 +146,7 @@ static int refresh(struct slurm_rm *sr, struct err *err)
         slurm_free_job_info_msg(sr->jobs);
     sr->jobs = msg;
     sr->unread = 1;
+    sr->stale = 0;
     index_jobs(sr);
     return 1;
 }
@@ -167,7 +169,7 @@ static void release_drop(struct slurm_rm *sr, uint32_t id)
 }
 
 /* One update of a job: hold it (priority 0), clearing what a start set. */
-static int hold(const struct slurm_rm *sr, uint32_t id, struct err *err)
+static int hold(struct slurm_rm *sr, uint32_t id, struct err *err)
 {
     if (ctld_up(sr, err) < 0)
         return -1;
@@ -178,6 +180,7 @@ static int hold(const struct slurm_rm *sr, uint32_t id, struct err *err)
     d.req_nodes = "";
     if (slurm_update_job(&d) != SLURM_SUCCESS)
         return err_set(err, "Slurm: cannot hold job %u: %s", id, slurm_error());
+    sr->stale = 1;
     return 0;
 }
 
@@ -414,6 +417,7 @@ static int sl_start(void *ctx, const struct rm_job *j, long now, struct err *err
         return err_set(err, "Slurm refused to start job %u: %s", id, slurm_error());
     sr->rel = xgrow(sr->rel, &sr->caprel, sr->nrel + 1, sizeof *sr->rel);
     sr->rel[sr->nrel++] = (struct release){id, now};
+    sr->stale = 1;
     return 0;
 }
 
@@ -465,6 +469,11 @@ static int sl_status(void *ctx, const char *id, long now, struct rm_status *st, 
     if (parse_id(id, &n, err) < 0)
         return -1;
     memset(st, 0, sizeof *st);
+    struct err re;
+    if (sr->stale) { /* once: unreachable or unchanged, the snapshot will do */
+        sr->stale = 0;
+        refresh(sr, &re);
+    }
     const slurm_job_info_t *x = find_job(sr, n);
     if (!x) {
         st->state = RM_UNKNOWN;
@@ -503,6 +512,7 @@ static int sl_cancel(void *ctx, const char *id, long now, struct err *err)
     if (slurm_kill_job(n, SIGKILL, 0) != SLURM_SUCCESS &&
         slurm_get_errno() != ESLURM_ALREADY_DONE)
         return err_set(err, "Slurm: cannot cancel job %u: %s", n, slurm_error());
+    ((struct slurm_rm *)ctx)->stale = 1;
     return 0;
 }
 
@@ -514,6 +524,7 @@ static int sl_suspend(void *ctx, const char *id, long now, struct err *err)
         return -1;
     if (slurm_suspend(n) != SLURM_SUCCESS)
         return err_set(err, "Slurm: cannot suspend job %u: %s", n, slurm_error());
+    ((struct slurm_rm *)ctx)->stale = 1;
     return 0;
 }
 
@@ -525,6 +536,7 @@ static int sl_resume(void *ctx, const char *id, long now, struct err *err)
         return -1;
     if (slurm_resume(n) != SLURM_SUCCESS)
         return err_set(err, "Slurm: cannot resume job %u: %s", n, slurm_error());
+    ((struct slurm_rm *)ctx)->stale = 1;
     return 0;
 }
 
@@ -541,6 +553,7 @@ static int sl_requeue(void *ctx, const char *id, long now, struct err *err)
     release_drop(sr, n);
     if (slurm_requeue(n, JOB_REQUEUE_HOLD) != SLURM_SUCCESS)
         return err_set(err, "Slurm: cannot requeue job %u: %s", n, slurm_error());
+    sr->stale = 1;
     return 0;
 }
 

@@ -253,3 +253,22 @@ wait_state "$x1" COMPLETED 300
 wait_state "$y1" COMPLETED 300
 check "USERCFG PRIORITY: the later job of the higher-priority user ran first" \
     before "$(t_end "$y1")" "$(t_start "$x1")"
+
+# OWNERPREEMPT with PREEMPTPOLICY REQUEUE: account other fills the cluster;
+# a job of account owner, whose reservation lends n1, comes: other's job is
+# requeued held in Slurm, the owner's runs, and other's runs again after.
+printf 'RMCFG[s] TYPE=SLURM\nRMPOLLINTERVAL 1\nLOGLEVEL 2\nPREEMPTPOLICY REQUEUE\nSRCFG[own] PERIOD=INFINITY HOSTLIST=n1 ACCOUNTLIST=owner,other- OWNER=ACCOUNT:owner FLAGS=OWNERPREEMPT\n' >"$H/maui.cfg"
+timeout 5 "$MOKU" schedctl -R >/dev/null
+sleep 1.5
+o1=$(sub mokusa -A other -n 8 -t 2 "$TMP/out/job.sh" 20)
+wait_state "$o1" RUNNING 100
+w1=$(sub mokusb -A owner -n 2 -t 2 "$TMP/out/job.sh" 2)
+wait_state "$w1" COMPLETED 300
+check "OWNERPREEMPT: the owner's job ran (on n1)" \
+    sh -c "[ '$(state "$w1")' = COMPLETED ] && [ '$(field "$w1" NodeList)' = n1 ]"
+check "... other's job was requeued in Slurm (Restarts=1)" [ "$(field "$o1" Restarts)" = 1 ]
+wait_state "$o1" RUNNING 300
+check "... and runs again after it" [ "$(state "$o1")" = RUNNING ]
+grep -q "job $o1 preempted (requeue)" "$H/log/maui.log"
+check "... moku logged the preemption" grep -q "job $o1 preempted (requeue)" "$H/log/maui.log"
+scancel "$o1"
