@@ -139,6 +139,7 @@ bench: $(BIN) $(BUILD)/runstat $(BUILD)/prio_bench $(BUILD)/store_fill $(BUILD)/
 	@$(BUILD)/depth_bench
 	@FILL=$(BUILD)/store_fill SUBBENCH=$(BUILD)/sub_bench sh bench/daemon.sh
 	@RAWSOCK=$(BUILD)/tests/rawsock sh bench/dos.sh
+	@sh bench/slurm.sh
 
 # Sanitizers build apart (build/asan), so they never mix objects with a normal build.
 # TIME_SCALE: the tests' bounds on a hang, multiplied (sanitized code is slower).

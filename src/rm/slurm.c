@@ -618,6 +618,57 @@ static void new_job(const slurm_job_info_t *x, struct rm_new_job *j, char *user,
     }
 }
 
+/* Job arrays: Slurm keeps the tasks not yet split off as one pending
+ * record ("0-99:2%4" in array_task_str). Any update of task A_i splits it
+ * into a job of its own; holding each one (priority 0, as it is) does it,
+ * and the next read of the queue has every task as a job, taken in as any
+ * other. At most ARRAY_SPLIT_MAX tasks an iteration, so a huge array costs
+ * a few iterations rather than one long one. */
+#define ARRAY_SPLIT_MAX 256
+
+static int split_task(struct slurm_rm *sr, uint32_t array, unsigned long task)
+{
+    char id[48];
+    snprintf(id, sizeof id, "%u_%lu", array, task);
+    job_desc_msg_t d;
+    slurm_init_job_desc_msg(&d);
+    d.job_id_str = id;
+    d.priority = 0;
+    job_array_resp_msg_t *resp = NULL;
+    int rc = slurm_update_job2(&d, &resp);
+    if (resp)
+        slurm_free_job_array_resp(resp);
+    sr->stale = 1;
+    return rc == SLURM_SUCCESS ? 0 : -1;
+}
+
+/* Split the tasks of "0-3,7,10-20:5%2"; returns how many were split. */
+static size_t split_array(struct slurm_rm *sr, const slurm_job_info_t *x, size_t budget)
+{
+    char *text = xstrdup(x->array_task_str), *save = NULL;
+    char *pct = strchr(text, '%');
+    if (pct)
+        *pct = '\0'; /* the limit of tasks running at once: Slurm's, not moku's */
+    size_t done = 0;
+    for (char *w = strtok_r(text, ",", &save); w && done < budget; w = strtok_r(NULL, ",", &save)) {
+        unsigned long lo, hi, step = 1;
+        char *end;
+        lo = strtoul(w, &end, 10);
+        hi = lo;
+        if (*end == '-')
+            hi = strtoul(end + 1, &end, 10);
+        if (*end == ':')
+            step = strtoul(end + 1, &end, 10);
+        if (*end || step == 0 || hi < lo)
+            break; /* not a form this knows: left held */
+        for (unsigned long t = lo; t <= hi && done < budget; t += step)
+            if (split_task(sr, x->array_job_id, t) == 0)
+                done++;
+    }
+    free(text);
+    return done;
+}
+
 static int sl_intake(void *ctx, long now, const struct rm_intake *in, struct err *err)
 {
     struct slurm_rm *sr = ctx;
@@ -627,12 +678,15 @@ static int sl_intake(void *ctx, long now, const struct rm_intake *in, struct err
     if (!sr->unread)
         return 0;
     sr->unread = 0;
+    size_t budget = ARRAY_SPLIT_MAX;
     for (uint32_t i = 0; i < sr->jobs->record_count; i++) {
         const slurm_job_info_t *x = &sr->jobs->job_array[i];
         if ((x->job_state & JOB_STATE_BASE) != JOB_PENDING)
             continue;
-        if (x->array_task_str && x->array_task_id == NO_VAL)
-            continue; /* a job array's tasks not yet split: docs/slurm.md */
+        if (x->array_task_str && *x->array_task_str) {
+            budget -= split_array(sr, x, budget); /* taken in at the next read */
+            continue;
+        }
         if (x->priority != 0 && release_at(sr, x->job_id) < 0) {
             /* Released by nobody here: Slurm requeued it by itself. */
             struct err e;

@@ -272,3 +272,17 @@ check "... and runs again after it" [ "$(state "$o1")" = RUNNING ]
 grep -q "job $o1 preempted (requeue)" "$H/log/maui.log"
 check "... moku logged the preemption" grep -q "job $o1 preempted (requeue)" "$H/log/maui.log"
 scancel "$o1"
+
+# A job array: each task is a job of moku's (split off in Slurm, held), and
+# every one runs.
+arr=$(sub mokusa --array=0-3 -n 1 -t 2 "$TMP/out/job.sh" 1)
+t=0
+while [ $t -lt 300 ] && [ "$(scontrol -o show job "$arr" 2>/dev/null | grep -c 'JobState=COMPLETED')" != 4 ]; do
+    sleep 0.1
+    t=$((t + 1))
+done
+sleep 1.5
+ids=$(scontrol -o show job "$arr" 2>/dev/null | sed -n 's/^JobId=\([0-9]*\) .*JobState=COMPLETED.*/\1/p')
+ended=0
+for i in $ids; do grep -q " job $i ended: exit 0 completed" "$H/log/maui.log" && ended=$((ended + 1)); done
+check "a job array of 4 tasks: each task a job of moku's, run to completion ($ended of 4)" [ "$ended" = 4 ]
