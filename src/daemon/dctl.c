@@ -1123,6 +1123,54 @@ static int remember_answer(struct dmn *d, const struct peer *p, const char *toke
     return rc;
 }
 
+/* Under a resource manager with its own queue (Slurm): the job goes there,
+ * as p; it is taken in at the next iteration (dintake.c) under the id
+ * answered. A retry with the same token finds the first job. */
+static json_t *submit_to_rm(struct dmn *d, const struct peer *p, const struct qsub_req *q,
+                            const char *token)
+{
+    if (q->advres)
+        return reply_err("submit: ADVRES with RMCFG TYPE=%s is not supported yet",
+                         d->rm.ops->name);
+    char *features = NULL;
+    for (size_t i = 0; i < q->nfeatures; i++) {
+        char *more = xprintf("%s%s%s", features ? features : "", i ? "," : "", q->features[i]);
+        free(features);
+        features = more;
+    }
+    char **env = xcalloc(q->nenv + 1, sizeof *env);
+    for (size_t i = 0; i < q->nenv; i++)
+        env[i] = xprintf("%s=%s", q->env[i].name, q->env[i].value);
+    struct rm_submit s = {
+        .user = p->user, .uid = p->uid, .gid = p->gid,
+        .name = q->name, .script = q->script, .shell = q->shell, .cwd = q->cwd,
+        .out_path = q->join == QSUB_JOIN_EO ? q->err_path : q->out_path,
+        .err_path = q->join == QSUB_JOIN_NONE ? q->err_path : NULL,
+        .join = q->join != QSUB_JOIN_NONE,
+        .account = q->account, .class_ = q->queue, .qos = q->qos, .features = features,
+        .tasks = q->tasks, .nodes = q->nodes, .ppn = q->ppn,
+        .mem_mb = q->mem_mb, .walltime = q->walltime, .start_after = q->start_after,
+        .hold = q->hold, .rerunnable = q->rerunnable,
+        .mail_events = q->mail_events, .mail_users = q->mail_users,
+        .env = (const char *const *)env, .nenv = q->nenv, .token = token,
+    };
+    long id = 0;
+    struct err e;
+    int rc = d->rm.ops->submit(d->rm.ctx, &s, &id, &e);
+    for (size_t i = 0; i < q->nenv; i++)
+        free(env[i]);
+    free(env);
+    free(features);
+    if (rc < 0)
+        return reply_err("submit: %s", e.msg);
+    crashpt("rm-submitted"); /* the client tries again: its token finds this job */
+    dlog(d->log, 1, "job %ld submitted to %s by %s", id, d->rm.ops->name, p->user);
+    d->want_iter = 1; /* taken in soon */
+    char text[32];
+    snprintf(text, sizeof text, "%ld\n", id);
+    return reply_ok(text);
+}
+
 json_t *dctl_submit(struct dmn *d, const struct peer *p, const json_t *job, const char *token)
 {
     struct qsub_req q;
@@ -1137,6 +1185,11 @@ json_t *dctl_submit(struct dmn *d, const struct peer *p, const json_t *job, cons
         return reply_err("submit: this daemon runs as uid %ld and can run only that user's "
                          "jobs (start it as root to serve every user)",
                          (long)geteuid());
+    }
+    if (d->rm.ops->submit) {
+        json_t *r = submit_to_rm(d, p, &q, token);
+        qsub_free(&q);
+        return r;
     }
     if (q.advres && !sched_resv_name_known(d->s, q.advres)) {
         json_t *no = reply_err("submit: ADVRES:%s names no reservation", q.advres);

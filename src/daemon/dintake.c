@@ -46,6 +46,7 @@ static void record_of(const struct rm_new_job *x, struct store_job *rec)
         .mem_mb = x->mem_mb,
         .walltime = x->walltime,
         .submit = x->submit,
+        .holds = x->hold ? HOLD_USER : 0,
         .state = SJ_IDLE,
         .exit_status = -1,
         .features = dup_or_null(x->features),
@@ -82,7 +83,7 @@ static void seen(void *ctx, const struct rm_new_job *x)
         return;
     }
     store_event(d->st, in->now, x->id, "submit", x->user, NULL);
-    dlog(d->log, 1, "job %s submitted to %s by %s", id, d->rm.ops->name, x->user);
+    dlog(d->log, 1, "job %s of %s taken in from %s", id, x->user, d->rm.ops->name);
 }
 
 /* Queued here, ended or gone there: cancelled outside moku. */

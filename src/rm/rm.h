@@ -70,6 +70,33 @@ struct rm_new_job {
     long mem_mb;           /* per job, 0 = none */
     long walltime;         /* seconds, 0 = none */
     long submit;           /* epoch seconds */
+    int hold;              /* submitted through moku with a user hold (qsub -h) */
+};
+
+/* A job submitted through moku (moku submit, qsub) into a resource manager
+ * that keeps its own queue (Slurm), for the user who asked. */
+struct rm_submit {
+    const char *user;          /* who submits, from the kernel */
+    uid_t uid;
+    gid_t gid;
+    const char *name;          /* NULL: the resource manager's default */
+    const char *script;        /* the script's text */
+    const char *shell;         /* -S, NULL = none */
+    const char *cwd;
+    const char *out_path, *err_path; /* NULL: <cwd>/<name>.o<id>, .e<id> */
+    int join;                  /* 1: the error stream into the output file */
+    const char *account, *class_, *qos; /* NULL = none */
+    const char *features;      /* "a,b", NULL = none */
+    int tasks;                 /* processors */
+    int nodes, ppn;            /* nodes=N:ppn=P, nodes 0 = any */
+    long mem_mb, walltime;     /* 0 = not given */
+    long start_after;          /* epoch, 0 = now */
+    int hold;                  /* a user hold of moku's (qsub -h) */
+    int rerunnable;            /* 1, 0, -1 = not given */
+    const char *mail_events, *mail_users; /* qsub -m, -M; NULL = none */
+    const char *const *env;    /* "NAME=value" */
+    size_t nenv;
+    const char *token;         /* NULL, or the client's token: a retry finds the first job */
 };
 
 /* What intake tells its caller. seen: a held job (every one, each time the
@@ -99,6 +126,10 @@ struct rm_ops {
      * resource manager's queue changed since the last call (seen was
      * called), 0 when not, -1 with err when it cannot be read. */
     int (*intake)(void *ctx, long now, const struct rm_intake *in, struct err *err);
+    /* Submit into the resource manager's own queue (NULL: moku keeps the
+     * queue, submissions are the daemon's); *id is the new job's id, which
+     * intake then brings. */
+    int (*submit)(void *ctx, const struct rm_submit *s, long *id, struct err *err);
     /* The nodes it manages (NULL: the driver's configuration says). */
     int (*nodes)(void *ctx, struct node_spec **out, size_t *n, struct err *err);
     int (*start)(void *ctx, const struct rm_job *j, long now, struct err *err);

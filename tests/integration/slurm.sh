@@ -286,3 +286,54 @@ ids=$(scontrol -o show job "$arr" 2>/dev/null | sed -n 's/^JobId=\([0-9]*\) .*Jo
 ended=0
 for i in $ids; do grep -q " job $i ended: exit 0 completed" "$H/log/maui.log" && ended=$((ended + 1)); done
 check "a job array of 4 tasks: each task a job of moku's, run to completion ($ended of 4)" [ "$ended" = 4 ]
+
+# moku submit (qsub) under Slurm: the job goes into Slurm as the caller,
+# held there for moku like any other, and runs; -h keeps it held in moku.
+cp "$MOKU" "$TMP/moku-client" && chmod 755 "$TMP/moku-client"
+printf 'RMCFG[s] TYPE=SLURM\nRMPOLLINTERVAL 1\nLOGLEVEL 2\n' >"$H/maui.cfg"
+timeout 5 "$MOKU" schedctl -R >/dev/null
+qs=$(cd "$TMP/out" && echo 'echo "on $SLURMD_NODENAME"' |
+    runuser -u mokusa -- env MOKU_HOME="$H" timeout 10 "$TMP/moku-client" submit -N subtest -l walltime=60)
+wait_state "$qs" COMPLETED 200
+check "moku submit under Slurm: a Slurm job of the caller's, run to completion" \
+    sh -c "[ '$(state "$qs")' = COMPLETED ] && scontrol -o show job $qs | grep -q 'UserId=mokusa('"
+check "... its output in <cwd>/subtest.o<id>, the caller's own file" \
+    sh -c "grep -q '^on n[1-4]' '$TMP/out/subtest.o$qs' && [ \$(stat -c %U '$TMP/out/subtest.o$qs') = mokusa ]"
+qh=$(cd "$TMP/out" && echo 'true' |
+    runuser -u mokusa -- env MOKU_HOME="$H" timeout 10 "$TMP/moku-client" submit -h -l walltime=60)
+sleep 2.5
+timeout 5 "$MOKU" checkjob "$qh" >"$TMP/cj"
+check "moku submit -h: held by moku (UserHold), pending in Slurm" \
+    sh -c "grep -q '^State: UserHold' $TMP/cj && [ '$(state "$qh")' = PENDING ]"
+runuser -u mokusa -- env MOKU_HOME="$H" timeout 10 "$TMP/moku-client" releasehold "$qh" >/dev/null
+wait_state "$qh" COMPLETED 200
+check "... releasehold: it runs" [ "$(state "$qh")" = COMPLETED ]
+
+# moku dies after Slurm took a submission, before answering: the client
+# tries again with its token, and gets the same job (one job in Slurm).
+CM=${CRASHMOKU:-build/crash/moku}
+if [ -x "$CM" ]; then
+    CM=$(cd "$(dirname "$CM")" && pwd)/$(basename "$CM")
+    kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    MOKU_CRASH=rm-submitted "$CM" serve --home "$H" >>"$TMP/serve.log" 2>&1 &
+    pid=$!
+    t=0
+    while [ $t -lt 50 ] && ! timeout 5 "$MOKU" showq >/dev/null 2>&1; do sleep 0.1; t=$((t + 1)); done
+    (cd "$TMP/out" && echo 'true' | MOKU_RETRY_SECONDS=20 timeout 30 "$MOKU" submit -N tokentest -l walltime=60 >"$TMP/tid" 2>"$TMP/terr"; echo $? >"$TMP/trc") &
+    client=$!
+    t=0
+    while [ $t -lt 100 ] && kill -0 "$pid" 2>/dev/null; do sleep 0.1; t=$((t + 1)); done
+    check "rm-submitted: moku died after Slurm took the job, before answering" sh -c "! kill -0 $pid 2>/dev/null"
+    wait "$pid" 2>/dev/null
+    pid=""
+    start_moku
+    wait "$client"
+    tid=$(cat "$TMP/tid")
+    n_tok=$(squeue -h -n tokentest -o %i 2>/dev/null | wc -l)
+    n_all=$(scontrol -o show job 2>/dev/null | grep -c 'JobName=tokentest ')
+    check "... the client tried again and got the job's id, one job in Slurm ($n_all)" \
+        sh -c "[ \"\$(cat '$TMP/trc')\" = 0 ] && [ -n '$tid' ] && [ '$n_all' = 1 ] && scontrol -o show job $tid | grep -q 'JobName=tokentest '"
+else
+    fail "rm-submitted: no crash build ($CM): run through make check"
+fi
