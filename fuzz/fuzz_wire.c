@@ -41,8 +41,16 @@ static int rm_status(void *ctx, const char *id, long now, struct rm_status *st, 
 static void rm_forget(void *ctx, const char *id)
 {
 }
-static const struct rm_ops null_ops = {"null", NULL, rm_start, rm_status, rm_ok,
-                                       rm_ok,  rm_ok, rm_ok,   rm_forget};
+static const struct rm_ops null_ops = {
+    .name = "null",
+    .start = rm_start,
+    .status = rm_status,
+    .cancel = rm_ok,
+    .suspend = rm_ok,
+    .resume = rm_ok,
+    .requeue = rm_ok,
+    .forget = rm_forget,
+};
 
 /* ---- the daemon ---- */
 
