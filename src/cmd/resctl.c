@@ -534,6 +534,10 @@ static int modify(const struct cmd_ctx *c, const struct cmd_args *a, const struc
     const struct resv *r = sched_find_resv(c->s, id);
     if (!r)
         return err_set(err, "ERROR:    cannot locate reservation '%s'", cmd_word(id));
+    if (r->kind == RESV_EXTERNAL)
+        return err_set(err, "ERROR:    cannot modify reservation '%s': the resource manager's "
+                            "(change it there)",
+                       cmd_word(id));
     if (r->kind != RESV_USER)
         return err_set(err,
                        "ERROR:    cannot modify reservation '%s': an instance of standing "
@@ -619,6 +623,11 @@ static int release_check(const struct cmd_ctx *c, const struct cmd_args *a, stru
             return err_set(err,
                            "ERROR:    cannot release '%s': an instance of a standing "
                            "reservation (change its SRCFG)",
+                           cmd_word(id));
+        if (r->kind == RESV_EXTERNAL)
+            return err_set(err,
+                           "ERROR:    cannot release '%s': the resource manager's (release it "
+                           "there)",
                            cmd_word(id));
     }
     return 0;

@@ -98,6 +98,8 @@ static size_t resv_flags(const struct resv *r, const char *out[RESV_MAXFLAGS])
     size_t n = 0;
     if (r->kind == RESV_STANDING)
         out[n++] = "STANDINGRSV";
+    if (r->kind == RESV_EXTERNAL)
+        out[n++] = "RMRSV"; /* the resource manager's own */
     for (unsigned b = 0; b < 32; b++) {
         const char *name = srcfg_flag_name(1u << b);
         if ((r->flags & (1u << b)) && strcmp(name, "?") != 0)

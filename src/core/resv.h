@@ -25,6 +25,8 @@
 enum resv_kind {
     RESV_USER,     /* setres (Maui's "User" type) */
     RESV_STANDING, /* an instance of an SRCFG standing reservation */
+    RESV_EXTERNAL, /* the resource manager's own (a Slurm reservation): mirrored by the
+                      driver, changed only there */
 };
 
 /* Flags: the SRCFG_* bits of policy/srcfg.h (BESTEFFORT, BYNAME,

@@ -289,8 +289,17 @@ void sched_resv_number_from(struct sched *s, const char *base, long next);
 struct resv *sched_resv_restore(struct sched *s, const struct resv_spec *spec, const char *id,
                                 const struct resv_node *nodes, size_t nnodes, long created,
                                 struct err *err);
+/* A reservation the resource manager holds (Slurm's), mirrored as
+ * RESV_EXTERNAL with the id and nodes given, made at now (so jobs already
+ * running on its nodes stay). Only the driver changes it
+ * (sched_resv_drop_external); release and setres -m refuse it. */
+struct resv *sched_resv_external(struct sched *s, const struct resv_spec *spec, const char *id,
+                                 const struct resv_node *nodes, size_t nnodes, long now,
+                                 struct err *err);
+/* Remove external reservation id; -1 when there is none. */
+int sched_resv_drop_external(struct sched *s, const char *id);
 /* Release (destroy) reservation id. Errors: no such reservation; a standing
- * reservation's instance (change SRCFG instead). */
+ * reservation's instance (change SRCFG instead); an external one. */
 int sched_resv_release(struct sched *s, const char *id, struct err *err);
 /* What setres -m changes of an administrative reservation: its window, and
  * its ACL and flags when given. */

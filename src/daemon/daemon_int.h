@@ -88,6 +88,7 @@ struct dmn {
     int want_iter;  /* iterate at once (submit, job end, command) */
     int paused;     /* schedctl -s: no new starts */
     int rm_down;    /* the resource manager could not be read at the last iteration */
+    int rm_resync;  /* a new engine: the resource manager's reservations mirrored again */
     int stop;       /* schedctl -k or SIGTERM: leave the loop */
     int reload;     /* schedctl -R or SIGHUP */
     int recover;    /* a commit failed: rebuild the engine from the database (serve_recover) */

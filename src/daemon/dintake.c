@@ -11,14 +11,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/resv.h"
 #include "core/sched.h"
 #include "daemon/daemon_int.h"
+#include "policy/acl.h"
+#include "policy/srcfg.h"
 #include "util/mem.h"
 
 struct intake {
     struct dmn *d;
     long now;
 };
+
+/* The resource manager's reservation X is moku's <prefix>-X.0, and a job
+ * that asks for X (sbatch --reservation=X) asks for <prefix>-X. */
+#define RM_RESV_PREFIX "slurm"
 
 static char *dup_or_null(const char *s)
 {
@@ -47,6 +54,7 @@ static void record_of(const struct rm_new_job *x, struct store_job *rec)
         .walltime = x->walltime,
         .submit = x->submit,
         .holds = x->hold ? HOLD_USER : 0,
+        .advres = x->resv ? xprintf("%s-%s", RM_RESV_PREFIX, x->resv) : NULL,
         .state = SJ_IDLE,
         .exit_status = -1,
         .features = dup_or_null(x->features),
@@ -113,6 +121,119 @@ static void node_changed(void *ctx, const struct rm_node_state *n)
          d->rm.ops->name, n->reason ? ": " : "", n->reason ? n->reason : "");
 }
 
+/* ---- the resource manager's reservations ---- */
+
+/* One reservation as read, kept until the read is over. */
+struct rresv {
+    char *name, *users, *accounts, *groups;
+    long start, end;
+    char **nodes;
+    size_t nnodes;
+};
+
+struct rresv_list {
+    struct rresv *v;
+    size_t n, cap;
+};
+
+static char *dup_or_null2(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
+static void keep_resv(void *ctx, const struct rm_resv *x)
+{
+    struct rresv_list *l = ctx;
+    l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v);
+    struct rresv *r = &l->v[l->n++];
+    *r = (struct rresv){xstrdup(x->name), dup_or_null2(x->users), dup_or_null2(x->accounts),
+                        dup_or_null2(x->groups), x->start, x->end,
+                        xcalloc(x->nnodes + 1, sizeof *r->nodes), x->nnodes};
+    for (size_t k = 0; k < x->nnodes; k++)
+        r->nodes[k] = xstrdup(x->nodes[k]);
+}
+
+static void rresv_free(struct rresv_list *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        struct rresv *r = &l->v[i];
+        free(r->name);
+        free(r->users);
+        free(r->accounts);
+        free(r->groups);
+        for (size_t k = 0; k < r->nnodes; k++)
+            free(r->nodes[k]);
+        free(r->nodes);
+    }
+    free(l->v);
+}
+
+/* Reservation X as moku's <prefix>-X.0: by name only, as in Slurm (its
+ * nodes are for the jobs that ask for it and that its users, accounts and
+ * groups admit), made now (jobs already on its nodes stay). */
+static void mirror(struct dmn *d, const struct rresv *x, long now)
+{
+    if (x->end <= now)
+        return;
+    struct acl *acl = acl_create();
+    struct err e = {{0}};
+    if (!((!x->users || acl_add_list(acl, ACL_USER, x->users, &e) == 0) &&
+          (!x->accounts || acl_add_list(acl, ACL_ACCOUNT, x->accounts, &e) == 0) &&
+          (!x->groups || acl_add_list(acl, ACL_GROUP, x->groups, &e) == 0))) {
+        /* Who may use it is not moku's to read ("-alice": all but alice):
+         * its nodes are then for nobody, rather than for anybody. */
+        dlog(d->log, 0, "%s reservation %s: %s; mirrored for no job", d->rm.ops->name, x->name,
+             e.msg);
+        acl_destroy(acl);
+        acl = acl_create();
+    }
+    int ok = 1;
+    struct resv_node *nodes = xcalloc(x->nnodes + 1, sizeof *nodes);
+    size_t n = 0;
+    for (size_t k = 0; k < x->nnodes; k++) {
+        long i = sched_find_node(d->s, x->nodes[k]);
+        if (i >= 0)
+            nodes[n++] =
+                (struct resv_node){(unsigned)i, (unsigned)sched_node(d->s, (size_t)i)->procs, 0};
+    }
+    char *id = xprintf("%s-%s.0", RM_RESV_PREFIX, x->name);
+    struct resv_spec spec = {.start = x->start, .end = x->end, .flags = SRCFG_BYNAME, .acl = acl};
+    if (ok && !n)
+        ok = !err_set(&e, "none of its nodes is known");
+    if (ok && !sched_resv_external(d->s, &spec, id, nodes, n, now, &e))
+        ok = 0;
+    if (ok)
+        dlog(d->log, 2, "%s reservation %s mirrored as %s", d->rm.ops->name, x->name, id);
+    else
+        dlog(d->log, 0, "%s reservation %s not mirrored: %s", d->rm.ops->name, x->name, e.msg);
+    free(id);
+    free(nodes);
+    acl_destroy(acl);
+}
+
+/* The resource manager's reservations, when they changed (or the engine is
+ * new): the old mirrors dropped, the current ones made again. */
+static int resvs_poll(struct dmn *d, long now, struct err *e)
+{
+    struct rresv_list l = {0};
+    int rc = d->rm.ops->resvs(d->rm.ctx, now, d->rm_resync, keep_resv, &l, e);
+    if (rc > 0) {
+        d->rm_resync = 0;
+        for (size_t i = sched_nresv(d->s); i-- > 0;) {
+            const struct resv *r = sched_resv_at(d->s, i);
+            if (r->kind == RESV_EXTERNAL) {
+                char *id = xstrdup(r->id);
+                sched_resv_drop_external(d->s, id);
+                free(id);
+            }
+        }
+        for (size_t i = 0; i < l.n; i++)
+            mirror(d, &l.v[i], now);
+    }
+    rresv_free(&l);
+    return rc < 0 ? -1 : 0;
+}
+
 /* The resource manager could not be read (-1): logged when that starts
  * and when it ends, not at every iteration of an outage. */
 static int rm_read(struct dmn *d, int rc, const struct err *e)
@@ -131,6 +252,8 @@ int dintake_poll(struct dmn *d, long now)
     /* Node states first: a job is not started on a node that went down. */
     if (d->rm.ops->node_states &&
         rm_read(d, d->rm.ops->node_states(d->rm.ctx, now, node_changed, d, &e), &e) < 0)
+        return -1;
+    if (d->rm.ops->resvs && rm_read(d, resvs_poll(d, now, &e), &e) < 0)
         return -1;
     if (!d->rm.ops->intake)
         return 0;

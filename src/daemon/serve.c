@@ -451,6 +451,7 @@ static void restore_into(struct dmn *d, struct sched *s, char **report)
     sched_destroy(d->s);
     djobs_free(d);
     d->s = s;
+    d->rm_resync = 1; /* the resource manager's reservations, into the new engine */
     fs_restore(d, time(NULL));
     char *line = NULL;
     if (dresv_restore(d, &e) < 0)

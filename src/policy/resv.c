@@ -519,6 +519,16 @@ struct resv *sched_resv_restore(struct sched *s, const struct resv_spec *spec, c
     return r;
 }
 
+struct resv *sched_resv_external(struct sched *s, const struct resv_spec *spec, const char *id,
+                                 const struct resv_node *nodes, size_t nnodes, long now,
+                                 struct err *err)
+{
+    struct resv *r = sched_resv_restore(s, spec, id, nodes, nnodes, now, err);
+    if (r)
+        r->kind = RESV_EXTERNAL;
+    return r;
+}
+
 /* Drop running jobs' charges against r (it is going away). */
 static void uncharge_all(struct sched *s, const struct resv *r)
 {
@@ -554,6 +564,16 @@ void resv_bury(struct sched *s)
     s->ndead = 0;
 }
 
+int sched_resv_drop_external(struct sched *s, const char *id)
+{
+    for (size_t i = 0; i < s->nresvs; i++)
+        if (s->resvs[i]->kind == RESV_EXTERNAL && strcmp(s->resvs[i]->id, id) == 0) {
+            remove_at(s, i);
+            return 0;
+        }
+    return -1;
+}
+
 int sched_resv_release(struct sched *s, const char *id, struct err *err)
 {
     for (size_t i = 0; i < s->nresvs; i++)
@@ -562,6 +582,9 @@ int sched_resv_release(struct sched *s, const char *id, struct err *err)
                 return err_set(err, "reservation '%s' is an instance of standing reservation "
                                     "'%s' (change SRCFG[%s] instead)",
                                id, s->resvs[i]->base, s->resvs[i]->base);
+            if (s->resvs[i]->kind == RESV_EXTERNAL)
+                return err_set(err, "reservation '%s' is the resource manager's (change it "
+                                    "there)", id);
             remove_at(s, i);
             return 0;
         }
@@ -595,6 +618,8 @@ int sched_resv_modify(struct sched *s, const char *id, const struct resv_change 
     if (i == s->nresvs)
         return err_set(err, "cannot locate reservation '%s'", id);
     struct resv *r = s->resvs[i];
+    if (r->kind == RESV_EXTERNAL)
+        return err_set(err, "reservation '%s' is the resource manager's (change it there)", id);
     if (r->kind != RESV_USER)
         return err_set(err, "reservation '%s' is an instance of standing reservation '%s' "
                             "(change SRCFG[%s] instead)",

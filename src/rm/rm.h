@@ -71,6 +71,7 @@ struct rm_new_job {
     long walltime;         /* seconds, 0 = none */
     long submit;           /* epoch seconds */
     int hold;              /* submitted through moku with a user hold (qsub -h) */
+    const char *resv;      /* the reservation it asks for (sbatch --reservation), NULL = none */
 };
 
 /* A job submitted through moku (moku submit, qsub) into a resource manager
@@ -97,6 +98,16 @@ struct rm_submit {
     const char *const *env;    /* "NAME=value" */
     size_t nenv;
     const char *token;         /* NULL, or the client's token: a retry finds the first job */
+};
+
+/* A reservation the resource manager holds (a Slurm reservation): its
+ * nodes are for the jobs that ask for it by name and that it admits. */
+struct rm_resv {
+    const char *name;
+    long start, end;            /* epoch seconds */
+    const char *const *nodes;   /* node names */
+    size_t nnodes;
+    const char *users, *accounts, *groups; /* comma lists of who may use it, NULL = none */
 };
 
 /* What intake tells its caller. seen: a held job (every one, each time the
@@ -130,6 +141,11 @@ struct rm_ops {
      * queue, submissions are the daemon's); *id is the new job's id, which
      * intake then brings. */
     int (*submit)(void *ctx, const struct rm_submit *s, long *id, struct err *err);
+    /* The resource manager's own reservations (NULL: it has none). When
+     * they changed since the last call, or all is set: every one of them
+     * given to fn, and 1; 0 when nothing changed; -1 with err. */
+    int (*resvs)(void *ctx, long now, int all, void (*fn)(void *fnctx, const struct rm_resv *r),
+                 void *fnctx, struct err *err);
     /* The nodes it manages (NULL: the driver's configuration says). */
     int (*nodes)(void *ctx, struct node_spec **out, size_t *n, struct err *err);
     int (*start)(void *ctx, const struct rm_job *j, long now, struct err *err);

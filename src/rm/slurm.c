@@ -53,6 +53,7 @@ struct slurm_rm {
     int stale;              /* a job was changed since the snapshot: read before a status */
     struct release *rel;
     size_t nrel, caprel;
+    reserve_info_msg_t *resvs; /* the last read of the reservations */
     char **ctld;          /* slurmctld's addresses (SlurmctldHost), for ctld_up */
     size_t nctld;
     unsigned ctld_port;
@@ -260,6 +261,8 @@ void slurm_rm_close(struct slurm_rm *sr)
         slurm_free_job_info_msg(sr->jobs);
     if (sr->nodes)
         slurm_free_node_info_msg(sr->nodes);
+    if (sr->resvs)
+        slurm_free_reservation_info_msg(sr->resvs);
     for (size_t i = 0; i < sr->nknown; i++) {
         free(sr->known[i].name);
         free(sr->known[i].reason);
@@ -618,6 +621,7 @@ static void new_job(const slurm_job_info_t *x, struct rm_new_job *j, char *user,
                         : (long)x->time_limit * 60,
         .submit = (long)x->submit_time,
         .hold = x->comment && strncmp(x->comment, "moku", 4) == 0 && has_word(x->comment, "hold"),
+        .resv = x->resv_name && *x->resv_name ? x->resv_name : NULL,
     };
     /* Memory per node (--mem) or per CPU (--mem-per-cpu): per job here. */
     uint64_t m = x->pn_min_memory;
@@ -861,10 +865,75 @@ static int sl_intake(void *ctx, long now, const struct rm_intake *in, struct err
     return 1;
 }
 
+/* ---- Slurm's reservations ---- */
+
+/* The node names of a hostlist ("n[1-3],n7"); *n set. ALL: every node. */
+static char **hosts_of(struct slurm_rm *sr, const char *list, size_t *n)
+{
+    *n = 0;
+    size_t cap = 0;
+    char **out = NULL;
+    if (list && strcmp(list, "ALL") == 0) {
+        for (uint32_t i = 0; sr->nodes && i < sr->nodes->record_count; i++)
+            if (sr->nodes->node_array[i].name) {
+                out = xgrow(out, &cap, *n + 1, sizeof *out);
+                out[(*n)++] = xstrdup(sr->nodes->node_array[i].name);
+            }
+        return out;
+    }
+    hostlist_t hl = list && *list ? slurm_hostlist_create(list) : NULL;
+    char *h;
+    while (hl && (h = slurm_hostlist_shift(hl))) {
+        out = xgrow(out, &cap, *n + 1, sizeof *out);
+        out[(*n)++] = xstrdup(h);
+        free(h);
+    }
+    if (hl)
+        slurm_hostlist_destroy(hl);
+    return out;
+}
+
+static int sl_resvs(void *ctx, long now, int all, void (*fn)(void *, const struct rm_resv *),
+                    void *fnctx, struct err *err)
+{
+    struct slurm_rm *sr = ctx;
+    (void)now;
+    if (ctld_up(sr, err) < 0)
+        return -1;
+    reserve_info_msg_t *msg = NULL;
+    time_t since = sr->resvs && !all ? sr->resvs->last_update : 0;
+    if (slurm_load_reservations(since, &msg) != SLURM_SUCCESS) {
+        if (slurm_get_errno() == SLURM_NO_CHANGE_IN_DATA)
+            return 0;
+        return err_set(err, "Slurm: cannot read the reservations: %s", slurm_error());
+    }
+    if (sr->resvs)
+        slurm_free_reservation_info_msg(sr->resvs);
+    sr->resvs = msg;
+    for (uint32_t i = 0; i < msg->record_count; i++) {
+        const reserve_info_t *x = &msg->reservation_array[i];
+        size_t n;
+        char **hosts = hosts_of(sr, x->node_list, &n);
+        struct rm_resv r = {
+            .name = x->name, .start = (long)x->start_time, .end = (long)x->end_time,
+            .nodes = (const char *const *)hosts, .nnodes = n,
+            .users = x->users && *x->users ? x->users : NULL,
+            .accounts = x->accounts && *x->accounts ? x->accounts : NULL,
+            .groups = x->groups && *x->groups ? x->groups : NULL,
+        };
+        fn(fnctx, &r);
+        for (size_t k = 0; k < n; k++)
+            free(hosts[k]);
+        free(hosts);
+    }
+    return 1;
+}
+
 const struct rm_ops rm_slurm_ops = {
     .name = "slurm",
     .intake = sl_intake,
     .submit = sl_submit,
+    .resvs = sl_resvs,
     .node_states = sl_node_states,
     .nodes = sl_nodes,
     .start = sl_start,

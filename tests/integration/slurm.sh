@@ -337,3 +337,28 @@ if [ -x "$CM" ]; then
 else
     fail "rm-submitted: no crash build ($CM): run through make check"
 fi
+
+# A Slurm reservation made outside moku: its node is kept for the jobs that
+# ask for it (sbatch --reservation) and that it admits; gone when Slurm
+# deletes it.
+scontrol create reservation ReservationName=mokutest Users=mokusb Nodes=n1 StartTime=now Duration=30 >/dev/null
+sleep 2.5
+timeout 5 "$MOKU" showres >"$TMP/sr"
+check "a Slurm reservation: mirrored (showres: slurm-mokutest.0, RMRSV)" grep -q '^slurm-mokutest.0 ' "$TMP/sr"
+timeout 5 "$MOKU" releaseres slurm-mokutest.0 >"$TMP/err" 2>&1
+check "... releaseres refuses it (Slurm's)" grep -q "resource manager's" "$TMP/err"
+m1=$(sub mokusa -n 2 -t 2 "$TMP/out/job.sh" 2)
+m2=$(sub mokusa -n 2 -t 2 "$TMP/out/job.sh" 2)
+m3=$(sub mokusa -n 2 -t 2 "$TMP/out/job.sh" 2)
+m4=$(sub mokusa -n 2 -t 2 "$TMP/out/job.sh" 2)
+r1=$(sub mokusb --reservation=mokutest -n 2 -t 2 "$TMP/out/job.sh" 1)
+for j in $m1 $m2 $m3 $m4 $r1; do wait_state "$j" COMPLETED 300; done
+on_n1=""
+for j in $m1 $m2 $m3 $m4; do [ "$(field "$j" NodeList)" = n1 ] && on_n1="$on_n1 $j"; done
+check "... no job that did not ask for it ran on n1" sh -c "[ -z '$on_n1' ] && [ '$(state "$m4")' = COMPLETED ]"
+check "... the job that asked for it ran there" \
+    sh -c "[ '$(state "$r1")' = COMPLETED ] && [ '$(field "$r1" NodeList)' = n1 ]"
+scontrol delete ReservationName=mokutest
+sleep 2.5
+timeout 5 "$MOKU" showres >"$TMP/sr"
+check "... deleted in Slurm: gone from moku" sh -c "! grep -q '^slurm-mokutest' $TMP/sr"
