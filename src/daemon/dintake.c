@@ -61,14 +61,64 @@ static void record_of(const struct rm_new_job *x, struct store_job *rec)
     };
 }
 
+/* ---- dependencies: a system hold of moku's while they wait ---- */
+
+#define DEP_NOTE "dependency: " /* the start of the message of a dependency hold */
+
+static char *dep_message(const struct rm_new_job *x)
+{
+    const char *t = x->dep_text ? x->dep_text : "";
+    switch (x->dep) {
+    case RM_DEP_WAIT:
+        return xprintf(DEP_NOTE "waits for %s", t);
+    case RM_DEP_NEVER:
+        return xprintf(DEP_NOTE "can never be satisfied (%s); cancel the job or releasehold it",
+                       t);
+    case RM_DEP_UNKNOWN:
+        return xprintf(DEP_NOTE "%s is not a kind moku evaluates; releasehold it when it may run",
+                       t);
+    default:
+        return NULL;
+    }
+}
+
+/* A queued job whose dependencies changed: held while they wait, released
+ * when they are satisfied (only a hold moku set for them). */
+static void follow_dep(struct dmn *d, struct djob *dj, const struct rm_new_job *x, long now)
+{
+    if (dj->rec.state != SJ_IDLE || !dj->j || dj->j->state != JOB_IDLE)
+        return;
+    int ours = (dj->j->holds & HOLD_SYSTEM) && dj->rec.message &&
+               strncmp(dj->rec.message, DEP_NOTE, strlen(DEP_NOTE)) == 0;
+    char *why = dep_message(x);
+    if (why && !(dj->j->holds & HOLD_SYSTEM)) {
+        sched_hold(d->s, dj->j, HOLD_SYSTEM, NULL);
+        ours = 1;
+    }
+    if (!why && ours) {
+        sched_release(d->s, dj->j, HOLD_SYSTEM, now, NULL);
+        dlog(d->log, 1, "job %ld: its dependencies are satisfied", dj->rec.id);
+    }
+    if (ours && (!why || !dj->rec.message || strcmp(why, dj->rec.message) != 0)) {
+        free(dj->rec.message);
+        dj->rec.message = why ? xstrdup(why) : NULL;
+        sched_job_note(d->s, dj->j, why);
+        djobs_save(d, dj);
+    }
+    free(why);
+}
+
 static void seen(void *ctx, const struct rm_new_job *x)
 {
     struct intake *in = ctx;
     struct dmn *d = in->d;
     char id[32];
     snprintf(id, sizeof id, "%ld", x->id);
-    if (djobs_find(d, id))
+    struct djob *have = djobs_find(d, id);
+    if (have) {
+        follow_dep(d, have, x, in->now);
         return;
+    }
     struct store_job old;
     struct err e;
     int known = store_job_get(d->st, x->id, &old, &e);
@@ -92,6 +142,9 @@ static void seen(void *ctx, const struct rm_new_job *x)
     }
     store_event(d->st, in->now, x->id, "submit", x->user, NULL);
     dlog(d->log, 1, "job %s of %s taken in from %s", id, x->user, d->rm.ops->name);
+    struct djob *dj = djobs_find(d, id);
+    if (dj)
+        follow_dep(d, dj, x, in->now);
 }
 
 /* Queued here, ended or gone there: cancelled outside moku. */

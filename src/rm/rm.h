@@ -55,6 +55,14 @@ struct rm_status {
                           start cut short or a requeue by the resource manager */
 };
 
+/* Where a job's dependencies (sbatch --dependency) stand. */
+enum rm_dep {
+    RM_DEP_NONE,    /* none, or all satisfied */
+    RM_DEP_WAIT,    /* not yet satisfied */
+    RM_DEP_NEVER,   /* can never be satisfied (afterok of a job that failed) */
+    RM_DEP_UNKNOWN, /* a kind moku does not evaluate (singleton, aftercorr, array tasks) */
+};
+
 /* A job submitted to the resource manager itself (Slurm's sbatch), held
  * there for moku: what the daemon needs to queue it. Strings live until the
  * callback returns. */
@@ -72,6 +80,8 @@ struct rm_new_job {
     long submit;           /* epoch seconds */
     int hold;              /* submitted through moku with a user hold (qsub -h) */
     const char *resv;      /* the reservation it asks for (sbatch --reservation), NULL = none */
+    enum rm_dep dep;       /* its dependencies (sbatch --dependency), as they stand */
+    const char *dep_text;  /* their text, NULL = none */
 };
 
 /* A job submitted through moku (moku submit, qsub) into a resource manager
@@ -111,7 +121,8 @@ struct rm_resv {
 };
 
 /* What intake tells its caller. seen: a held job (every one, each time the
- * queue changed: the caller keeps those it already has). */
+ * queue changed: the caller takes in those it has not, and follows the
+ * dependencies of those it has). */
 struct rm_intake {
     void *ctx;
     void (*seen)(void *ctx, const struct rm_new_job *j);

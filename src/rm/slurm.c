@@ -599,9 +599,79 @@ static int has_word(const char *text, const char *word)
     return 0;
 }
 
+/* ---- dependencies ----
+ * While a job is held, slurmctld does not evaluate its dependencies (its
+ * scheduler skips held jobs): moku does, from the queue it reads. */
+
+/* Whether dependency kind on job x stands: 1 satisfied, 0 not yet, -1
+ * never. A job no longer in the queue (purged after MinJobAge) counts as
+ * satisfied, as it ended long ago. */
+static int dep_one(const slurm_job_info_t *x, const char *kind)
+{
+    if (!x)
+        return 1;
+    uint32_t base = x->job_state & JOB_STATE_BASE;
+    int ended = base >= JOB_COMPLETE;
+    int ok = base == JOB_COMPLETE && x->exit_code == 0;
+    if (strcmp(kind, "after") == 0)
+        return base != JOB_PENDING;
+    if (strcmp(kind, "afterany") == 0)
+        return ended;
+    if (strcmp(kind, "afterok") == 0)
+        return !ended ? 0 : ok ? 1 : -1;
+    /* afternotok */
+    return !ended ? 0 : ok ? -1 : 1;
+}
+
+/* "afterok:12(unfulfilled),afterany:13:14" (all) or with '?' (any). */
+static enum rm_dep dep_state(struct slurm_rm *sr, const char *text)
+{
+    if (!text || !*text || strcmp(text, "(null)") == 0)
+        return RM_DEP_NONE;
+    int any = strchr(text, '?') != NULL;
+    int sat = 0, wait = 0, never = 0;
+    char *buf = xstrdup(text), *save = NULL;
+    for (char *item = strtok_r(buf, any ? "?" : ",", &save); item;
+         item = strtok_r(NULL, any ? "?" : ",", &save)) {
+        char *paren = strchr(item, '(');
+        if (paren)
+            *paren = '\0';
+        char *colon = strchr(item, ':');
+        if (!colon) {
+            free(buf);
+            return RM_DEP_UNKNOWN;
+        }
+        *colon = '\0';
+        const char *kind = item;
+        if (strcmp(kind, "after") && strcmp(kind, "afterany") && strcmp(kind, "afterok") &&
+            strcmp(kind, "afternotok")) {
+            free(buf);
+            return RM_DEP_UNKNOWN;
+        }
+        char *save2 = NULL;
+        for (char *id = strtok_r(colon + 1, ":", &save2); id; id = strtok_r(NULL, ":", &save2)) {
+            char *end;
+            unsigned long v = strtoul(id, &end, 10);
+            /* after:ID+minutes (a delay after the start) is read as after. */
+            if (end == id || (*end && *end != '+')) {
+                free(buf);
+                return RM_DEP_UNKNOWN; /* an array task (12_3, 12_*) */
+            }
+            int r = dep_one(find_job(sr, (uint32_t)v), kind);
+            sat += r > 0;
+            wait += r == 0;
+            never += r < 0;
+        }
+    }
+    free(buf);
+    if (any)
+        return sat ? RM_DEP_NONE : wait ? RM_DEP_WAIT : RM_DEP_NEVER;
+    return never ? RM_DEP_NEVER : wait ? RM_DEP_WAIT : RM_DEP_NONE;
+}
+
 /* A held job as moku queues it. */
-static void new_job(const slurm_job_info_t *x, struct rm_new_job *j, char *user, char *group,
-                    size_t n)
+static void new_job(struct slurm_rm *sr, const slurm_job_info_t *x, struct rm_new_job *j,
+                    char *user, char *group, size_t n)
 {
     *j = (struct rm_new_job){
         .id = (long)x->job_id,
@@ -622,6 +692,8 @@ static void new_job(const slurm_job_info_t *x, struct rm_new_job *j, char *user,
         .submit = (long)x->submit_time,
         .hold = x->comment && strncmp(x->comment, "moku", 4) == 0 && has_word(x->comment, "hold"),
         .resv = x->resv_name && *x->resv_name ? x->resv_name : NULL,
+        .dep = dep_state(sr, x->dependency),
+        .dep_text = x->dependency && *x->dependency ? x->dependency : NULL,
     };
     /* Memory per node (--mem) or per CPU (--mem-per-cpu): per job here. */
     uint64_t m = x->pn_min_memory;
@@ -859,7 +931,7 @@ static int sl_intake(void *ctx, long now, const struct rm_intake *in, struct err
         }
         char user[64], group[64];
         struct rm_new_job j;
-        new_job(x, &j, user, group, sizeof user);
+        new_job(sr, x, &j, user, group, sizeof user);
         in->seen(in->ctx, &j);
     }
     return 1;

@@ -362,3 +362,26 @@ scontrol delete ReservationName=mokutest
 sleep 2.5
 timeout 5 "$MOKU" showres >"$TMP/sr"
 check "... deleted in Slurm: gone from moku" sh -c "! grep -q '^slurm-mokutest' $TMP/sr"
+
+# Dependencies (Slurm does not evaluate them for held jobs: moku does): a
+# job afterok another waits, held, and runs after it; afterok of a job that
+# failed can never run, and says so.
+da=$(sub mokusa -n 1 -t 2 "$TMP/out/job.sh" 3)
+db=$(sub mokusa -n 1 -t 2 --dependency=afterok:"$da" "$TMP/out/job.sh" 1)
+sleep 2.5
+timeout 5 "$MOKU" checkjob "$db" >"$TMP/cj"
+check "--dependency=afterok: held by moku while it waits, saying why" \
+    sh -c "grep -q '^State: SystemHold' $TMP/cj && grep -q 'dependency: waits for afterok:$da' $TMP/cj"
+wait_state "$db" COMPLETED 300
+check "... and runs after the job it depends on" \
+    sh -c "[ '$(state "$db")' = COMPLETED ] && awk -v a='$(t_end "$da")' -v b='$(t_start "$db")' 'BEGIN { exit !(a <= b) }'"
+printf '#!/bin/sh\nexit 3\n' >"$TMP/out/fail.sh"
+chmod 755 "$TMP/out/fail.sh"
+dc=$(sub mokusa -n 1 -t 2 "$TMP/out/fail.sh")
+dd=$(sub mokusa -n 1 -t 2 --dependency=afterok:"$dc" "$TMP/out/job.sh" 1)
+wait_state "$dc" FAILED 200
+sleep 2.5
+timeout 5 "$MOKU" checkjob "$dd" >"$TMP/cj"
+check "afterok of a job that failed: held, never satisfied, said so" \
+    sh -c "grep -q '^State: SystemHold' $TMP/cj && grep -q 'can never be satisfied' $TMP/cj && [ '$(state "$dd")' = PENDING ]"
+scancel "$dd"
