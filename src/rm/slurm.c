@@ -274,6 +274,7 @@ void slurm_rm_close(struct slurm_rm *sr)
     free(sr->index);
     free(sr->rel);
     free(sr);
+    slurm_fini();
 }
 
 /* ---- the table ---- */
