@@ -13,9 +13,9 @@
  * started; a pending job moku did not release (Slurm requeued it by
  * itself) is held again.
  *
- * libslurm's ABI changes with every Slurm release: this file is the only
- * one that includes <slurm/slurm.h>, so another Slurm means rebuilding
- * moku, nothing more.
+ * libslurm's ABI changes with every Slurm release: only rm/slurm*.c
+ * include <slurm/slurm.h> (through slurm_int.h), so another Slurm means
+ * rebuilding moku, nothing more.
  */
 #ifndef MOKU_RM_SLURM_H
 #define MOKU_RM_SLURM_H

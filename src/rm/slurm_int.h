@@ -1,0 +1,83 @@
+/*
+ * slurm_int — what the files of the Slurm resource manager share: its state
+ * (the last reads of the queue, the nodes and the reservations), the calls
+ * to slurmctld, and the three parts behind rm_slurm_ops:
+ *
+ *   slurm.c          connecting, the nodes, a job's start, status, cancel,
+ *                    suspension and requeue
+ *   slurm_intake.c   the queue: held jobs taken in, job arrays split,
+ *                    dependencies evaluated; Slurm's reservations
+ *   slurm_submit.c   moku submit into Slurm, as the caller
+ *
+ * Only these include <slurm/slurm.h> (libslurm's ABI changes with each
+ * release: another Slurm means rebuilding moku).
+ */
+#ifndef MOKU_RM_SLURM_INT_H
+#define MOKU_RM_SLURM_INT_H
+
+#include <stdint.h>
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include "rm/slurm.h"
+
+/* A job moku released and has not yet seen running. */
+struct release {
+    uint32_t id;
+    long at;
+};
+
+/* A node's state as moku was last told it. */
+struct known_node {
+    char *name, *reason;
+    enum node_state state;
+};
+
+/* One job of the snapshot, found by id. */
+struct by_id {
+    uint32_t id;
+    size_t at;
+};
+
+struct slurm_rm {
+    job_info_msg_t *jobs;   /* the last snapshot of the queue, NULL before the first */
+    struct by_id *index;    /* jobs by id, sorted */
+    size_t nindex;
+    node_info_msg_t *nodes; /* the last read of the nodes */
+    struct known_node *known; /* each node's state as last told, by name */
+    size_t nknown, capknown;
+    int unread;             /* the snapshot has not been through intake yet */
+    int stale;              /* a job was changed since the snapshot: read before a status */
+    struct release *rel;
+    size_t nrel, caprel;
+    reserve_info_msg_t *resvs; /* the last read of the reservations */
+    char **ctld;          /* slurmctld's addresses (SlurmctldHost), for srm_ctld_up */
+    size_t nctld;
+    unsigned ctld_port;
+};
+
+/* libslurm's last error, as text. */
+const char *srm_error(void);
+/* Whether slurmctld takes connections (0), else -1 with err: see slurm.c. */
+int srm_ctld_up(const struct slurm_rm *sr, struct err *err);
+/* Job id in the last read of the queue, or NULL. */
+slurm_job_info_t *srm_find_job(const struct slurm_rm *sr, uint32_t id);
+/* Read the queue again when it changed: 1 changed, 0 not, -1 error. */
+int srm_refresh(struct slurm_rm *sr, struct err *err);
+/* When moku released job id (its start), or -1 when it did not. */
+long srm_release_at(const struct slurm_rm *sr, uint32_t id);
+void srm_release_drop(struct slurm_rm *sr, uint32_t id);
+/* Hold job id (priority 0), clearing what a start set. */
+int srm_hold(struct slurm_rm *sr, uint32_t id, struct err *err);
+/* word stands alone in text (between spaces or the ends). */
+int srm_has_word(const char *text, const char *word);
+
+/* slurm_intake.c: rm_ops intake and resvs. */
+int srm_intake(void *ctx, long now, const struct rm_intake *in, struct err *err);
+int srm_resvs(void *ctx, long now, int all, void (*fn)(void *, const struct rm_resv *),
+              void *fnctx, struct err *err);
+/* slurm_submit.c: rm_ops submit. */
+int srm_submit(void *ctx, const struct rm_submit *s, long *id, struct err *err);
+
+#endif
