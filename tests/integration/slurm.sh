@@ -385,3 +385,19 @@ timeout 5 "$MOKU" checkjob "$dd" >"$TMP/cj"
 check "afterok of a job that failed: held, never satisfied, said so" \
     sh -c "grep -q '^State: SystemHold' $TMP/cj && grep -q 'can never be satisfied' $TMP/cj && [ '$(state "$dd")' = PENDING ]"
 scancel "$dd"
+
+# OWNERPREEMPT with PREEMPTPOLICY SUSPEND: the other account's job is
+# suspended in Slurm while the owner's runs, then resumed.
+printf 'RMCFG[s] TYPE=SLURM\nRMPOLLINTERVAL 1\nLOGLEVEL 2\nPREEMPTPOLICY SUSPEND\nSRCFG[own] PERIOD=INFINITY HOSTLIST=n1 ACCOUNTLIST=owner,other- OWNER=ACCOUNT:owner FLAGS=OWNERPREEMPT\n' >"$H/maui.cfg"
+timeout 5 "$MOKU" schedctl -R >/dev/null
+sleep 1.5
+o2=$(sub mokusa -A other -n 8 -t 2 "$TMP/out/job.sh" 20)
+wait_state "$o2" RUNNING 100
+w2=$(sub mokusb -A owner -n 2 -t 2 "$TMP/out/job.sh" 3)
+wait_state "$o2" SUSPENDED 200
+check "PREEMPTPOLICY SUSPEND: the other account's job is suspended in Slurm" [ "$(state "$o2")" = SUSPENDED ]
+wait_state "$w2" COMPLETED 300
+wait_state "$o2" RUNNING 300
+check "... the owner's job ran, and the suspended one is resumed after it" \
+    sh -c "[ '$(state "$w2")' = COMPLETED ] && [ '$(state "$o2")' = RUNNING ]"
+scancel "$o2"
