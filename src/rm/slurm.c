@@ -227,6 +227,7 @@ void slurm_rm_close(struct slurm_rm *sr)
     for (size_t i = 0; i < sr->nknown; i++) {
         free(sr->known[i].name);
         free(sr->known[i].reason);
+        free(sr->known[i].features);
     }
     free(sr->known);
     for (size_t i = 0; i < sr->nctld; i++)
@@ -265,7 +266,7 @@ static struct known_node *known_of(struct slurm_rm *sr, const char *name)
         if (strcmp(sr->known[i].name, name) == 0)
             return &sr->known[i];
     sr->known = xgrow(sr->known, &sr->capknown, sr->nknown + 1, sizeof *sr->known);
-    sr->known[sr->nknown] = (struct known_node){xstrdup(name), NULL, NODE_UP};
+    sr->known[sr->nknown] = (struct known_node){xstrdup(name), NULL, NODE_UP, NULL};
     return &sr->known[sr->nknown++];
 }
 
@@ -287,12 +288,37 @@ static int refresh_nodes(struct slurm_rm *sr, struct err *err)
     return 1;
 }
 
+/* A node's features for moku: Slurm's, and one per partition it is in. */
+static char *node_features(const node_info_t *x)
+{
+    char *out = xstrdup(x->features ? x->features : "");
+    char *parts = xstrdup(x->partitions ? x->partitions : ""), *save = NULL;
+    for (char *p = strtok_r(parts, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+        char *more = xprintf("%s%s" SRM_PART_FEATURE "%s", out, *out ? "," : "", p);
+        free(out);
+        out = more;
+    }
+    free(parts);
+    return out;
+}
+
 /* The node table as moku takes it, remembering each state told. */
 static int sl_nodes(void *ctx, struct node_spec **out, size_t *n, struct err *err)
 {
     struct slurm_rm *sr = ctx;
+    if (sr->nodes) { /* a whole read (start-up, schedctl -R), not the changes */
+        slurm_free_node_info_msg(sr->nodes);
+        sr->nodes = NULL;
+    }
     if (refresh_nodes(sr, err) < 0)
         return -1;
+    /* The partitions of each node: libslurm fills them in from a read of
+     * the partitions. */
+    partition_info_msg_t *parts = NULL;
+    if (slurm_load_partitions(0, &parts, SHOW_ALL) != SLURM_SUCCESS)
+        return err_set(err, "Slurm: cannot read the partitions: %s", srm_error());
+    slurm_populate_node_partitions(sr->nodes, parts);
+    slurm_free_partition_info_msg(parts);
     *out = xcalloc(sr->nodes->record_count + 1, sizeof **out);
     *n = 0;
     for (uint32_t i = 0; i < sr->nodes->record_count; i++) {
@@ -305,9 +331,11 @@ static int sl_nodes(void *ctx, struct node_spec **out, size_t *n, struct err *er
         k->state = st;
         free(k->reason);
         k->reason = why ? xstrdup(why) : NULL;
+        free(k->features);
+        k->features = node_features(x);
         (*out)[(*n)++] = (struct node_spec){
             .name = x->name, .procs = x->cpus, .mem = (long)x->real_memory,
-            .features = x->features, .state = st,
+            .features = k->features, .state = st,
         };
     }
     return 0;

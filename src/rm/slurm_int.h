@@ -32,6 +32,7 @@ struct release {
 struct known_node {
     char *name, *reason;
     enum node_state state;
+    char *features; /* as moku has them: Slurm's, and partition=P for each partition */
 };
 
 /* One job of the snapshot, found by id. */
@@ -70,6 +71,9 @@ long srm_release_at(const struct slurm_rm *sr, uint32_t id);
 void srm_release_drop(struct slurm_rm *sr, uint32_t id);
 /* Hold job id (priority 0), clearing what a start set. */
 int srm_hold(struct slurm_rm *sr, uint32_t id, struct err *err);
+/* Slurm's partitions as node features: "partition=P" on every node of P,
+ * and a job of partition P requires it (a node may be in several). */
+#define SRM_PART_FEATURE "partition="
 /* word stands alone in text (between spaces or the ends). */
 int srm_has_word(const char *text, const char *word);
 

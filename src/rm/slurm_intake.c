@@ -110,8 +110,30 @@ static enum rm_dep dep_state(struct slurm_rm *sr, const char *text)
 }
 
 /* A held job as moku queues it. */
+/* A job's required features for moku: its constraint ("a&b", "a,b": all of
+ * them; an OR, "a|b", is kept as written and no node has it: the job waits,
+ * blocked, saying so) and partition=P for its partition (one: a job that
+ * may go to several is not restricted). Caller frees; NULL = none. */
+static char *job_features(const slurm_job_info_t *x)
+{
+    char *out = xstrdup(x->features ? x->features : "");
+    for (char *p = out; *p; p++)
+        if (*p == '&')
+            *p = ',';
+    if (x->partition && *x->partition && !strchr(x->partition, ',')) {
+        char *more = xprintf("%s%s" SRM_PART_FEATURE "%s", out, *out ? "," : "", x->partition);
+        free(out);
+        out = more;
+    }
+    if (!*out) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
 static void new_job(struct slurm_rm *sr, const slurm_job_info_t *x, struct rm_new_job *j,
-                    char *user, char *group, size_t n)
+                    char *user, char *group, char *features, size_t n)
 {
     *j = (struct rm_new_job){
         .id = (long)x->job_id,
@@ -123,7 +145,7 @@ static void new_job(struct slurm_rm *sr, const slurm_job_info_t *x, struct rm_ne
         .account = x->account && *x->account ? x->account : NULL,
         .class_ = x->partition && *x->partition ? x->partition : NULL,
         .qos = x->qos && *x->qos && strcmp(x->qos, "normal") != 0 ? x->qos : NULL,
-        .features = x->features && *x->features ? x->features : NULL,
+        .features = features,
         .tasks = (int)x->num_cpus,
         .nodes = x->max_nodes > 0 && x->max_nodes == x->num_nodes ? (int)x->num_nodes : 0,
         .walltime = x->time_limit == INFINITE || x->time_limit == NO_VAL
@@ -221,9 +243,11 @@ int srm_intake(void *ctx, long now, const struct rm_intake *in, struct err *err)
                 continue;
         }
         char user[64], group[64];
+        char *features = job_features(x);
         struct rm_new_job j;
-        new_job(sr, x, &j, user, group, sizeof user);
+        new_job(sr, x, &j, user, group, features, sizeof user);
         in->seen(in->ctx, &j);
+        free(features);
     }
     return 1;
 }

@@ -401,3 +401,18 @@ wait_state "$o2" RUNNING 300
 check "... the owner's job ran, and the suspended one is resumed after it" \
     sh -c "[ '$(state "$w2")' = COMPLETED ] && [ '$(state "$o2")' = RUNNING ]"
 scancel "$o2"
+
+# Partitions: a job of partition half (n1, n2) runs on its nodes only.
+printf 'RMCFG[s] TYPE=SLURM\nRMPOLLINTERVAL 1\nLOGLEVEL 2\n' >"$H/maui.cfg"
+timeout 5 "$MOKU" schedctl -R >/dev/null
+sleep 1.5
+h1=$(sub mokusa -p half -n 2 -t 2 "$TMP/out/job.sh" 2)
+h2=$(sub mokusa -p half -n 2 -t 2 "$TMP/out/job.sh" 2)
+h3=$(sub mokusa -p half -n 2 -t 2 "$TMP/out/job.sh" 2)
+for j in $h1 $h2 $h3; do wait_state "$j" COMPLETED 300; done
+out=""
+for j in $h1 $h2 $h3; do case "$(field "$j" NodeList)" in n1 | n2) ;; *) out="$out $j:$(field "$j" NodeList)" ;; esac; done
+check "partition half: its jobs ran on its nodes only (n1, n2)$out" \
+    sh -c "[ -z '$out' ] && [ '$(state "$h3")' = COMPLETED ]"
+timeout 5 "$MOKU" checknode n1 >"$TMP/cn"
+check "... checknode shows the node's partitions as features" grep -q 'partition=half' "$TMP/cn"

@@ -7,8 +7,9 @@
 #   cluster.sh down BASE                 stop every daemon it started
 #   cluster.sh slurmd BASE NODE          (re)start one node's slurmd
 #   cluster.sh slurmctld BASE            (re)start slurmctld (its state kept)
-# Partitions: batch (the default) and short (MaxTime 1 minute: a job asking
-# for more stays pending in Slurm whatever moku says).
+# Partitions: batch (the default, every node), short (MaxTime 1 minute: a
+# job asking for more stays pending in Slurm whatever moku says) and half
+# (the first half of the nodes).
 # Ports: slurmctld PORT0, slurmd PORT0+1.. (PORT0 from SLURM_PORT0,
 # default 16817 + a number from BASE, so two runs do not collide).
 set -e
@@ -77,6 +78,7 @@ JobSubmitPlugins=lua
 NodeName=n[1-$n] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$((p + 1))-$((p + n))] CPUs=$cpus Sockets=1 CoresPerSocket=$cpus ThreadsPerCore=1 RealMemory=1000 State=UNKNOWN
 PartitionName=batch Nodes=n[1-$n] Default=YES MaxTime=INFINITE State=UP
 PartitionName=short Nodes=n[1-$n] MaxTime=1 State=UP
+PartitionName=half Nodes=n[1-$(((n + 1) / 2))] MaxTime=INFINITE State=UP
 CONF
     cp "$here/contrib/slurm/job_submit.lua" "$B/etc/job_submit.lua"
     export SLURM_CONF="$B/etc/slurm.conf"
