@@ -491,6 +491,17 @@ int serve_recover(struct dmn *d)
  * limits, nodes, standing reservations, the new log — is built aside
  * first, so a refused file changes nothing.
  */
+/* The RMCFG object with a TYPE, or NULL (the first: open_rm refuses two). */
+static const struct cfg_obj *rm_obj(const struct cfg *cfg)
+{
+    for (size_t i = 0; i < cfg_nobjs(cfg); i++) {
+        const struct cfg_obj *o = cfg_obj_at(cfg, i);
+        if (strcmp(o->kind, "RMCFG") == 0 && cfg_obj_get(o, "TYPE", NULL))
+            return o;
+    }
+    return NULL;
+}
+
 int serve_reload(struct dmn *d, char **report, struct err *err)
 {
     *report = NULL;
@@ -524,6 +535,14 @@ int serve_reload(struct dmn *d, char **report, struct err *err)
     char *line = xprintf("configuration reloaded from %s", d->cfg_path);
     tell(d, report, line);
     free(line);
+    const struct cfg_obj *rm = rm_obj(d->cfg);
+    const char *type = rm ? cfg_obj_get(rm, "TYPE", NULL) : "LOCAL";
+    if (strcasecmp(type, d->rm.ops->name) != 0) {
+        line = xprintf("RMCFG TYPE=%s takes effect at the next start: the resource manager is "
+                       "%s until then", type, d->rm.ops->name);
+        tell(d, report, line);
+        free(line);
+    }
     return 0;
 }
 

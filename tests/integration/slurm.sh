@@ -416,3 +416,13 @@ check "partition half: its jobs ran on its nodes only (n1, n2)$out" \
     sh -c "[ -z '$out' ] && [ '$(state "$h3")' = COMPLETED ]"
 timeout 5 "$MOKU" checknode n1 >"$TMP/cn"
 check "... checknode shows the node's partitions as features" grep -q 'partition=half' "$TMP/cn"
+
+# The resource manager is chosen at start-up: a reload that changes RMCFG
+# says so, and moku goes on with Slurm.
+printf 'RMPOLLINTERVAL 1\nLOGLEVEL 2\n' >"$H/maui.cfg"
+timeout 5 "$MOKU" schedctl -R >"$TMP/reload" 2>&1
+check "a reload without RMCFG TYPE=SLURM: said to take effect at the next start" \
+    grep -q "RMCFG TYPE=LOCAL takes effect at the next start: the resource manager is slurm" "$TMP/reload"
+e1=$(sub mokusa -n 1 -t 2 "$TMP/out/job.sh" 1)
+wait_state "$e1" COMPLETED 200
+check "... and Slurm's jobs still run" [ "$(state "$e1")" = COMPLETED ]
