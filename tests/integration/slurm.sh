@@ -26,6 +26,17 @@ stop_all() {
     sh tests/slurm/cluster.sh down "$B" 2>/dev/null
 }
 trap 'stop_all; [ -n "$KEEP_TMP" ] || rm -rf "$TMP"' EXIT
+# A Slurm that does not hold new jobs: moku refuses to start, saying how.
+if NO_HOLD_PLUGIN=1 sh tests/slurm/cluster.sh up "$B" 4 2 >"$TMP/up" 2>&1; then
+    printf 'RMCFG[s] TYPE=SLURM CONFIGFILE=%s\n' "$B/etc/slurm.conf" >"$H/maui.cfg"
+    "$MOKU" serve --home "$H" >"$TMP/err" 2>&1
+    check "a Slurm without the job-submit plugin: refused at start-up, saying what to install" \
+        sh -c "[ $? = 1 ] && grep -q 'no JobSubmitPlugins=lua' $TMP/err && grep -q 'contrib/slurm/job_submit.lua' $TMP/err"
+else
+    fail "slurm: a cluster without the plugin came up"
+fi
+sh tests/slurm/cluster.sh down "$B"
+rm -rf "$B"
 if ! sh tests/slurm/cluster.sh up "$B" 4 2 >"$TMP/up" 2>&1; then
     fail "slurm: the private cluster came up"
     cat "$TMP/up"

@@ -29,6 +29,9 @@ start_slurmd() {
 up() {
     n=${1:-4} cpus=${2:-4}
     p=$(port0)
+    # NO_HOLD_PLUGIN=1: a Slurm that does not hold new jobs (moku refuses it).
+    plugin="JobSubmitPlugins=lua"
+    [ -n "$NO_HOLD_PLUGIN" ] && plugin="# JobSubmitPlugins: none"
     mkdir -p "$B/etc" "$B/munge" "$B/state" "$B/log" "$B/run"
     chmod 755 "$B" "$B/munge"
     i=1
@@ -74,7 +77,7 @@ InactiveLimit=0
 MinJobAge=600
 KillWait=5
 Waittime=0
-JobSubmitPlugins=lua
+$plugin
 NodeName=n[1-$n] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$((p + 1))-$((p + n))] CPUs=$cpus Sockets=1 CoresPerSocket=$cpus ThreadsPerCore=1 RealMemory=1000 State=UNKNOWN
 PartitionName=batch Nodes=n[1-$n] Default=YES MaxTime=INFINITE State=UP
 PartitionName=short Nodes=n[1-$n] MaxTime=1 State=UP
