@@ -210,9 +210,13 @@ static size_t split_array(struct slurm_rm *sr, const slurm_job_info_t *x, size_t
             step = strtoul(end + 1, &end, 10);
         if (*end || step == 0 || hi < lo)
             break; /* not a form this knows: left held */
-        for (unsigned long t = lo; t <= hi && done < budget; t += step)
-            if (split_task(sr, x->array_job_id, t) == 0)
-                done++;
+        int failed = 0;
+        for (unsigned long t = lo; t <= hi && done < budget && !failed; t += step) {
+            failed = split_task(sr, x->array_job_id, t) < 0;
+            done += !failed;
+        }
+        if (failed)
+            break; /* Slurm refuses: not one call per task, every iteration */
     }
     free(text);
     return done;
