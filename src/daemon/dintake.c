@@ -108,6 +108,16 @@ static void follow_dep(struct dmn *d, struct djob *dj, const struct rm_new_job *
     free(why);
 }
 
+/* Another job under an id moku has had: the resource manager's ids began
+ * again (Slurm's state was wiped). Not silent: the job stays held there,
+ * for an administrator. */
+static void reused_id(struct dmn *d, const struct rm_new_job *x, long had_submit)
+{
+    dlog(d->log, 0, "error: %s job %ld of %s reuses the id of a job moku had (submitted %ld, "
+                    "this one %ld): not taken in; were %s's job ids reset (FirstJobId)?",
+         d->rm.ops->name, x->id, x->user, had_submit, x->submit, d->rm.ops->name);
+}
+
 static void seen(void *ctx, const struct rm_new_job *x)
 {
     struct intake *in = ctx;
@@ -115,15 +125,24 @@ static void seen(void *ctx, const struct rm_new_job *x)
     char id[32];
     snprintf(id, sizeof id, "%ld", x->id);
     struct djob *have = djobs_find(d, id);
-    if (have) {
+    int ended = have && (have->rec.state == SJ_COMPLETED || have->rec.state == SJ_REMOVED);
+    if (have && !ended) { /* ours (a requeue may give it a new submit time) */
         follow_dep(d, have, x, in->now);
+        return;
+    }
+    if (have) {
+        if (have->rec.submit != x->submit)
+            reused_id(d, x, have->rec.submit);
         return;
     }
     struct store_job old;
     struct err e;
     int known = store_job_get(d->st, x->id, &old, &e);
-    if (known == 1)
+    if (known == 1) {
+        if (old.submit != x->submit)
+            reused_id(d, x, old.submit);
         store_job_free(&old);
+    }
     if (known != 0) {
         if (known < 0)
             dlog(d->log, 0, "error: job %s: %s", id, e.msg);

@@ -437,3 +437,18 @@ check "a reload without RMCFG TYPE=SLURM: said to take effect at the next start"
 e1=$(sub mokusa -n 1 -t 2 "$TMP/out/job.sh" 1)
 wait_state "$e1" COMPLETED 200
 check "... and Slurm's jobs still run" [ "$(state "$e1")" = COMPLETED ]
+
+# Slurm's state wiped (StateSaveLocation emptied, a cold start): its ids
+# begin again, and a new job
+# under an id moku has had is not taken in, with an error naming it.
+kill "$(cat "$B/run/slurmctld.pid")"
+t=0
+while [ -f "$B/run/slurmctld.pid" ] && [ $t -lt 100 ]; do sleep 0.1; t=$((t + 1)); done
+rm -rf "$B/state" && mkdir -p "$B/state"
+sh tests/slurm/cluster.sh slurmctld-cold "$B"
+sleep 3
+w1=$(sub mokusb -n 1 -t 2 "$TMP/out/job.sh" 1)
+sleep 3
+check "Slurm's ids begun again: job $w1 (an id moku had) not taken in, an error names it" \
+    grep -q "job $w1 of mokusb reuses the id of a job moku had" "$H/log/maui.log"
+scancel "$w1" 2>/dev/null

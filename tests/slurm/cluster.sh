@@ -7,6 +7,7 @@
 #   cluster.sh down BASE                 stop every daemon it started
 #   cluster.sh slurmd BASE NODE          (re)start one node's slurmd
 #   cluster.sh slurmctld BASE            (re)start slurmctld (its state kept)
+#   cluster.sh slurmctld-cold BASE       start slurmctld with its state wiped
 # Partitions: batch (the default, every node), short (MaxTime 1 minute: a
 # job asking for more stays pending in Slurm whatever moku says) and half
 # (the first half of the nodes).
@@ -124,5 +125,6 @@ up) shift 2; up "$@" ;;
 down) down ;;
 slurmd) SLURM_CONF=$B/etc/slurm.conf; export SLURM_CONF; start_slurmd "$3" ;;
 slurmctld) slurmctld -f "$B/etc/slurm.conf" >>"$B/log/slurmctld.out" 2>&1 ;;
+slurmctld-cold) slurmctld -f "$B/etc/slurm.conf" -c -i >>"$B/log/slurmctld.out" 2>&1 ;;
 *) echo "cluster.sh: unknown command $cmd" >&2; exit 2 ;;
 esac
