@@ -56,6 +56,7 @@ struct sim_opts {
     long long nodes, ppn, procs;
     int json;
     int strict;
+    int full_walk; /* --full-walk: eligibility over the whole queue at every iteration */
     long until; /* SIM_FOREVER unless --until */
     const char *commands; /* --commands FILE: the timed command script */
     int quiet;            /* --quiet: log only the script's failing commands */
@@ -75,7 +76,7 @@ void sim_usage(FILE *f, int alone)
             "                     [--classes] [--plot FILE.svg]\n"
             "                     [--until TIME] [--show \"COMMAND\"]... [--resources FILE]\n"
             "                     [--statdir DIR] [--commands FILE [--quiet]]\n"
-            "                     [--timezone ZONE]\n"
+            "                     [--timezone ZONE] [--full-walk]\n"
             "                     TRACE\n"
             "\n"
             "Replay a workload trace through the scheduler: SWF or Maui's own workload\n"
@@ -102,6 +103,10 @@ void sim_usage(FILE *f, int alone)
             "                     to DIR (default: STATDIR, stats/) when FSPOLICY is set\n"
             "  --format FMT       report as text (default) or json\n"
             "  --strict           a trace record that cannot be replayed is an error\n"
+            "  --full-walk        under throttling limits, walk every idle job at every\n"
+            "                     iteration as Maui does, instead of only the credentials\n"
+            "                     whose eligibility can have changed (the same schedule,\n"
+            "                     slower: for comparison and timing)\n"
             "  --until TIME       stop after the scheduling iteration at TIME (the trace's\n"
             "                     clock: seconds, or [[DD:]HH:]MM:SS)\n"
             "  --show COMMAND     print a command's answer when the replay stops, instead of\n"
@@ -305,7 +310,8 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         {"commands", required_argument, NULL, 'C'}, {"quiet", no_argument, NULL, 'q'},
         {"timezone", required_argument, NULL, 'z'}, {"set", required_argument, NULL, 'e'},
         {"compare", required_argument, NULL, 'm'}, {"classes", no_argument, NULL, 'K'},
-        {"plot", required_argument, NULL, 'L'},   {NULL, 0, NULL, 0},
+        {"plot", required_argument, NULL, 'L'},   {"full-walk", no_argument, NULL, 'W'},
+        {NULL, 0, NULL, 0},
     };
     int c, bad = 0;
     optind = 1;
@@ -324,6 +330,7 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         case 'P': bad |= parse_count("--procs", optarg, &o->procs); break;
         case 'f': bad |= parse_format(optarg, &o->json); break;
         case 's': o->strict = 1; break;
+        case 'W': o->full_walk = 1; break;
         case 'u': bad |= parse_until(optarg, &o->until); break;
         case 'S': bad |= add_show(o, optarg); break;
         case 'R': o->resources = optarg; break;
@@ -741,6 +748,7 @@ static struct sched *build_sched(const struct run *r, const struct sim_opts *o,
 {
     struct err e;
     struct sched *s = sched_create(&r->pol, NULL);
+    sched_set_full_walk(s, o->full_walk);
     if (sched_creds_from_cfg(s, r->cfg, &e) < 0 || sched_limits_from_cfg(s, r->cfg, &e) < 0) {
         fprintf(stderr, "moku: %s\n", e.msg);
         sched_destroy(s);

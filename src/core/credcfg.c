@@ -215,5 +215,6 @@ int sched_creds_from_cfg(struct sched *s, const struct cfg *cfg, struct err *err
     note_cred_weights(s);
     fsacct_note_caps(s);
     s->replan = 1;
+    s->elig_all = 1;
     return 0;
 }

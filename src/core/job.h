@@ -40,6 +40,11 @@ enum job_state {
                                     reservations' JOBATTRLIST=PREEMPTEE admit it */
 #define JOB_HADRESV 0x200   /* RESERVATIONPOLICY HIGHEST: held a priority reservation in the
                                last plan, keeps one until it runs */
+#define JOB_QSTOP 0x800  /* its queue time is not accruing (blocked, JOBPRIOACCRUALPOLICY):
+                            it counts from the last eligibility walk, not qtime_start */
+#define JOB_INB 0x2000 /* in its credential's list of stopped jobs (policy/eset.c) */
+#define JOB_PARKED 0x1000 /* blocked at every level: out of the scan's queue, in its
+                             credential's list only (policy/eset.c) */
 
 /* Holds (Maui's hold types): a held job is blocked until every hold is
  * released. */
@@ -157,6 +162,8 @@ struct job {
     size_t ncharges;
 
     size_t heap_pos; /* position in the scheduler's running-job heap */
+    size_t epos;     /* idle: position in its credential's list (policy/eset.c), SIZE_MAX none */
+    long qstop_iter; /* the iteration whose walk set JOB_QSTOP */
     size_t tag;      /* the driver's handle (job_spec.tag) */
 };
 

@@ -150,6 +150,7 @@ void sched_destroy(struct sched *s)
     for (int k = 0; k < CRED_NKINDS; k++)
         cred_table_destroy(s->creds[k]);
     free(s->queue);
+    eset_free(s->eset);
     free(s->resv);
     free(s->blocked);
     heap_free(&s->running);
@@ -319,6 +320,7 @@ static void queue_append(struct sched *s, struct job *j)
     s->queue = xgrow(s->queue, &s->qcap, s->qlen + 1, sizeof *s->queue);
     s->queue[s->qlen++] = j;
     s->qidle++;
+    eset_add(s, j);
 }
 
 /* Whether any credential restricts QOS access (a QLIST anywhere). */
@@ -372,12 +374,15 @@ int sched_set_qos(struct sched *s, struct job *j, const char *qos, int check, st
     struct cred *q = check ? assign_qos(s, c, qos) : cred_get(s->creds[CRED_QOS], qos);
     if (strcmp(q->name, qos) != 0)
         return err_set(err, "job %s may not use QOS %s", j->name, qos);
+    eset_remove(s, j, 0); /* its credential may be the one eligibility goes by */
     j->qos->jobs--;
     j->qos->live--;
     j->qos = q;
     q->jobs++;
     q->live++;
+    eset_add(s, j);
     s->replan = 1;
+    s->elig_all = 1;
     s->limits_gen++; /* per-job limits depend on the QOS */
     return 0;
 }
@@ -392,6 +397,7 @@ static void wait_for_start_date(struct sched *s, struct job *j, long when)
     if (!s->next_undefer || when < s->next_undefer)
         s->next_undefer = when;
     s->replan = 1;
+    s->elig_all = 1;
 }
 
 /* The credential named (NULL: DEFAULT) as it is, or its DEFAULT object
@@ -460,6 +466,7 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         .state = JOB_IDLE,
         .resv_start = -1,
         .heap_pos = SIZE_MAX,
+        .epos = SIZE_MAX,
         .tag = spec->tag,
         .holds = spec->holds & (HOLD_USER | HOLD_SYSTEM | HOLD_BATCH),
         .util = spec->util > 0 && spec->util <= 1 ? spec->util : 0,
@@ -499,12 +506,13 @@ static void left_system(struct job *j)
 /* Take idle job j out of the queue's bookkeeping (it leaves the queue). */
 static void leave_queue(struct sched *s, struct job *j)
 {
-    for (size_t i = s->qhead; i < s->qlen; i++)
+    for (size_t i = s->qhead; i < s->qlen && !eset_parked(s, j); i++)
         if (s->queue[i] == j) {
             s->queue[i] = NULL;
             s->qidle--;
             break;
         }
+    eset_remove(s, j, 0);
     if (j->flags & JOB_RESERVED)
         plan_unhold(s, j);
     j->resv_start = -1;
@@ -602,9 +610,10 @@ int sched_requeue(struct sched *s, struct job *j, long now, struct err *err)
     j->end = 0;
     j->start = 0;
     j->flags &= ~(unsigned)(JOB_BACKFILLED | JOB_SPVIOLATION | JOB_PREEMPTEE);
-    j->qtime_start = now; /* its queue time starts again */
+    elig_set_qtime(j, now); /* its queue time starts again */
     queue_append(s, j);
     s->replan = 1;
+    s->elig_all = 1;
     return 0;
 }
 
@@ -658,6 +667,17 @@ void sched_prio_env(const struct sched *s, struct prio_env *env)
         m->env_valid = 1;
     }
     *env = m->env;
+    env->qstop = s->elig_walked;
+}
+
+void sched_set_full_walk(struct sched *s, int on)
+{
+    s->elig_full = on != 0;
+}
+
+long sched_job_qtime(const struct sched *s, const struct job *j)
+{
+    return elig_qtime(s, j);
 }
 
 double sched_job_priority(const struct sched *s, const struct job *j, long now,
@@ -689,6 +709,8 @@ struct job *const *sched_queue(const struct sched *s, size_t *n)
     m->qlen = w;
     m->qhead = 0;
     m->qscanned = scanned;
+    if (m->eset)
+        return eset_all(m, n); /* parked jobs too, all in priority order */
     *n = w;
     return m->queue;
 }
@@ -720,6 +742,7 @@ int sched_hold(struct sched *s, struct job *j, unsigned holds, struct err *err)
     s->nheld += !j->holds && !j->deferred_until;
     j->holds |= holds;
     s->replan = 1;
+    s->elig_all = 1;
     return 0;
 }
 
@@ -736,8 +759,10 @@ int sched_release(struct sched *s, struct job *j, unsigned holds, long now, stru
      * iterations are events, and a hold lifted hours after the last one would
      * otherwise count those hours (the "hold trick" the policy prevents). */
     if (before && !j->holds && s->pol.prio.accrual == ACCRUE_FULLPOLICY)
-        j->qtime_start = now;
+        elig_set_qtime(j, now);
+    eset_touch(s, j);
     s->replan = 1;
+    s->elig_all = 1;
     return 0;
 }
 
@@ -752,6 +777,7 @@ int sched_set_sysprio(struct sched *s, struct job *j, enum job_sysprio mode, lon
     j->sysprio_mode = mode;
     j->sysprio = mode == SYSPRIO_NONE ? 0 : value;
     s->replan = 1;
+    s->elig_all = 1;
     return 0;
 }
 
@@ -800,9 +826,10 @@ const char *sched_job_listed_blocked(const struct sched *s, const struct job *j)
 
 size_t sched_count_idle(const struct sched *s, int blocked)
 {
-    size_t n = 0;
-    for (size_t i = s->qhead; i < s->qlen; i++)
-        if (s->queue[i] && (sched_job_listed_blocked(s, s->queue[i]) != NULL) == (blocked != 0))
+    size_t n = 0, len;
+    struct job *const *q = sched_queue(s, &len);
+    for (size_t i = 0; i < len; i++)
+        if ((sched_job_listed_blocked(s, q[i]) != NULL) == (blocked != 0))
             n++;
     return n;
 }
@@ -846,7 +873,7 @@ struct job *sched_job(const struct sched *s, size_t i)
 
 size_t sched_nidle(const struct sched *s)
 {
-    return s->qidle;
+    return s->qidle + eset_nparked(s);
 }
 
 size_t sched_nrunning(const struct sched *s)

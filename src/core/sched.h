@@ -130,6 +130,10 @@ int sched_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol, struc
 /* An empty scheduler (no nodes, no jobs). The policy is copied; rm may be
  * NULL (jobs are then started without asking anyone). Caller destroys. */
 struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm *rm);
+/* on: eligibility under throttling limits walks every idle job at every
+ * iteration, as Maui does, instead of only the credentials whose answer can
+ * have changed (policy/eset.c). The same schedule; for comparison. */
+void sched_set_full_walk(struct sched *s, int on);
 void sched_destroy(struct sched *s);
 /* Replace the resource-manager callbacks (NULL: none). */
 void sched_set_rm(struct sched *s, const struct sched_rm *rm);
@@ -425,6 +429,9 @@ void sched_iterate(struct sched *s, long now);
 /* What priorities are weighed against: configured totals and the DEFAULT
  * credentials. */
 void sched_prio_env(const struct sched *s, struct prio_env *env);
+/* When j's queue time (for priority) started: qtime_start, or the last
+ * scheduling iteration while its accrual is stopped (JOBPRIOACCRUALPOLICY). */
+long sched_job_qtime(const struct sched *s, const struct job *j);
 /* Priority of job j at now, taken apart (start priority for idle jobs, run
  * priority for running ones). */
 double sched_job_priority(const struct sched *s, const struct job *j, long now,

@@ -95,6 +95,11 @@ struct sched {
     unsigned long reasons_gen; /* plan whose blocked reasons are filled in (+1) */
     unsigned long limits_gen;  /* bumped when limits or the cluster change */
     long nsysprio;   /* idle jobs with a system priority */
+    long elig_walked; /* when eligibility was last walked: JOB_QSTOP jobs' queue time starts */
+    long elig_prev;   /* ... and the walk before (the order an iteration's walks used) */
+    int elig_all;     /* something changed every credential's eligibility may depend on */
+    int elig_full;    /* walk the whole queue at every iteration, as Maui (no eset) */
+    struct eset *eset; /* idle jobs per credential, when limits allow (policy/eset.c) */
     int order_static; /* this iteration: priority order is submission order */
     int prio_static;  /* the priority parameters allow static order */
     struct prio_env env; /* cached for priorities; env_valid = 0 when nodes change */
@@ -224,6 +229,53 @@ long elig_next_end(const struct sched *s, long t);
 void elig_reasons(struct sched *s);
 /* After an iteration's starts: which idle jobs the soft limits now admit. */
 void elig_final(struct sched *s, long now);
+
+/* j's queue time starts at t (it accrues); where it starts now. */
+void elig_set_qtime(struct job *j, long t);
+long elig_qtime(const struct sched *s, const struct job *j);
+
+/* policy/eset.c: idle jobs credential by credential (see the file). */
+void eset_sync(struct sched *s);
+void eset_free(struct eset *e);
+void eset_add(struct sched *s, struct job *j);
+void eset_remove(struct sched *s, struct job *j, int started);
+int eset_parked(const struct sched *s, const struct job *j);
+size_t eset_nparked(const struct sched *s);
+/* Rebuilding active usage: rates start at zero, each running job adds. */
+void eset_begin(struct sched *s);
+void eset_running(struct sched *s, const struct job *j, long left);
+/* The next component, from *k on, due for a walk at now (1), or none (0). */
+int eset_due(struct sched *s, size_t *k, long now);
+/* The next component, from *k on, a job of which started in this iteration. */
+int eset_started_due(struct sched *s, size_t *k);
+/* Walk component k: its jobs in priority order at now (JOB_QSTOP ones
+ * counting queue time from qstop), read with eset_at(i) as far as needed. */
+void eset_open(struct sched *s, size_t k, long now, long qstop);
+struct job *eset_at(struct sched *s, size_t i);
+/* Whether a walk may stop reading where an idle job limit is full. */
+int eset_may_cut(const struct sched *s);
+/* It does, after i jobs: the jobs it must still look at. */
+struct job **eset_rest(struct sched *s, size_t i, size_t *n);
+/* A job of the open component. */
+const struct job *eset_rep(const struct sched *s);
+/* The open component was walked: remember what its answer depends on,
+ * park and unpark its jobs. */
+void eset_walked(struct sched *s, long now, long wake, long P, int restarted, int stopped);
+/* The open component's idle usage for a walk at level `slot`: from zero, or
+ * (only new jobs walked) where the last walk at that level ended; and where
+ * this one ended. */
+void eset_idle_start(struct sched *s, int slot);
+void eset_idle_end(struct sched *s, int slot);
+/* j's queue time restarted outside a walk (a release). */
+void eset_touch(struct sched *s, struct job *j);
+/* After the walks: parked jobs out of the queue, returning ones sorted in. */
+void eset_settle(struct sched *s, long now);
+/* Every idle job, parked too, in priority order (for the commands). */
+struct job *const *eset_all(struct sched *s, size_t *n);
+/* The one kind limits count (limits_single_kind) while eset is on, else -1. */
+int eset_kind(const struct sched *s);
+/* j's credential's PS and WC run-down rates at this iteration. */
+void eset_rates(const struct sched *s, const struct job *j, double *ps, double *wc);
 
 /* policy/fsacct.c: fairshare in the engine. j started / ended: charge its
  * credentials from now on / no longer. */

@@ -48,16 +48,85 @@ static void clear_blocked(struct sched *s, struct job *j)
     j->blocked = NULL;
 }
 
+/* A walk: the idle jobs in priority order — the whole queue (NULL entries
+ * skipped), or one credential's jobs as policy/eset.c gives them. */
+struct walk {
+    struct job **v;
+    size_t n;
+    int whole;    /* every idle job: every credential's idle usage starts at zero */
+    long now;
+    long wake;    /* eset: when time alone may first lift one of the refusals */
+    int restarted; /* some job's queue time restarted */
+    int stopped;   /* ... or stopped */
+};
+
+/* The walk's job at position *i or after (NULL at the end). */
+static struct job *walk_job(struct sched *s, const struct walk *w, size_t *i)
+{
+    if (!w->whole)
+        return eset_at(s, *i);
+    while (*i < w->n && !w->v[*i])
+        (*i)++;
+    return *i < w->n ? w->v[*i] : NULL;
+}
+
+/* Idle usage starts from zero for the credentials of the walk's jobs (a
+ * component's jobs share the one credential limits count; walking only its
+ * new jobs, from where the last walk at that level left it). */
+static void walk_clear(struct sched *s, const struct walk *w, enum lim_level level)
+{
+    if (w->whole)
+        limits_clear_usage(s->limits, LIM_IDLE);
+    else
+        eset_idle_start(s, (int)level);
+}
+
+/* One job's turn in a walk; whether it was admitted. */
+typedef int walk_fn(struct sched *s, struct walk *w, struct job *j, const struct prio_env *env);
+
+/* j's queue time stops (JOBPRIOACCRUALPOLICY): from now on it counts from
+ * the last walk, as if every walk set qtime_start (prio.c reads the flag). */
+static void stop_qtime(struct sched *s, struct walk *w, struct job *j)
+{
+    if (!(j->flags & JOB_QSTOP)) {
+        j->flags |= JOB_QSTOP;
+        j->qstop_iter = s->stats.iterations;
+        w->stopped = 1;
+    }
+}
+
+/* j's queue time accrues again, from the last walk that stopped it. */
+static void restart_qtime(struct sched *s, struct walk *w, struct job *j)
+{
+    if (j->flags & JOB_QSTOP) {
+        j->qtime_start = s->elig_walked;
+        j->flags &= ~(unsigned)JOB_QSTOP;
+        if (w)
+            w->restarted = 1;
+    }
+}
+
+void elig_set_qtime(struct job *j, long t)
+{
+    j->qtime_start = t;
+    j->flags &= ~(unsigned)JOB_QSTOP;
+}
+
+long elig_qtime(const struct sched *s, const struct job *j)
+{
+    return j->flags & JOB_QSTOP ? s->elig_walked : j->qtime_start;
+}
+
 /* Holds block a job with or without limits; FULLPOLICY stops its queue
  * time while held. Returns whether j is held. */
-static int held(struct sched *s, struct job *j, long now)
+static int held(struct sched *s, struct walk *w, struct job *j, long now)
 {
     if (j->deferred_until && j->deferred_until <= now) {
         /* A deferred job is held (Maui's defer hold): under FULLPOLICY its
          * queue time starts when the defer ends, not at the last iteration
          * that saw it (as for sched_release). */
         if (j->holds == 0 && !(j->flags & JOB_STARTDATE) && s->pol.prio.accrual == ACCRUE_FULLPOLICY)
-            j->qtime_start = j->deferred_until;
+            elig_set_qtime(j, j->deferred_until);
         j->deferred_until = 0; /* DEFERTIME is over, or the start date came: eligible */
         j->flags &= ~(unsigned)JOB_STARTDATE;
         s->nheld -= !j->holds;
@@ -69,12 +138,13 @@ static int held(struct sched *s, struct job *j, long now)
     set_blocked(s, j, NULL);
     j->flags &= ~(unsigned)JOB_HARDOK;
     if (s->pol.prio.accrual == ACCRUE_FULLPOLICY)
-        j->qtime_start = now;
+        stop_qtime(s, w, j);
     return 1;
 }
 
 void elig_unblock(struct sched *s, struct job *j)
 {
+    restart_qtime(s, NULL, j);
     clear_blocked(s, j);
     j->flags &= ~(unsigned)JOB_HARDOK;
 }
@@ -83,11 +153,13 @@ static void rebuild_active(struct sched *s, const struct prio_env *env, long now
 {
     double req[LIM_NTYPES];
     limits_clear_usage(s->limits, LIM_ACTIVE);
+    eset_begin(s);
     for (size_t i = 0; i < s->running.n; i++) {
         const struct job *j = s->running.v[i];
         long left = j->start + j->walltime - now;
         limits_request(j, left > 0 ? left : 0, env, req);
         limits_add(s->limits, j, LIM_ACTIVE, req, +1);
+        eset_running(s, j, left);
     }
 }
 
@@ -105,6 +177,48 @@ static int job_fits_limits(struct sched *s, struct job *j, const struct prio_env
     return j->jobcheck_ok;
 }
 
+/* eset: time alone lifts active excess ex[] (PS and WC run down at j's
+ * credential's rates; nothing else does) at the earliest then: note it. */
+static void note_wait(struct walk *w, struct sched *s, const struct job *j, const double ex[])
+{
+    double rate[LIM_NTYPES] = {0}, secs = 0;
+    eset_rates(s, j, &rate[LIM_PS], &rate[LIM_WC]);
+    for (int t = 0; t < LIM_NTYPES; t++) {
+        if (ex[t] <= 0)
+            continue;
+        if (rate[t] <= 0)
+            return;
+        if (ex[t] / rate[t] > secs)
+            secs = ex[t] / rate[t];
+    }
+    long at = secs >= (double)(AVAIL_NEVER / 2) ? AVAIL_NEVER : w->now + (long)secs;
+    if (at < w->wake)
+        w->wake = at;
+}
+
+/*
+ * eset: j was refused at `level` against the usage of the walk so far; the
+ * earliest time at which time alone could admit it. Only active PS and WC
+ * run down with time, by at most the credential's rates per second; any
+ * other refusal waits for an event.
+ */
+static void note_refusal(struct sched *s, struct walk *w, struct job *j, enum lim_level level,
+                         const struct prio_env *env)
+{
+    if (!s->eset || w->wake <= w->now || !job_fits_limits(s, j, env, NULL))
+        return;
+    double req[LIM_NTYPES], ex[LIM_NTYPES], ps, wc;
+    eset_rates(s, j, &ps, &wc);
+    if (ps <= 0 && wc <= 0)
+        return; /* nothing of its credential is running down */
+    limits_request(j, j->walltime, env, req);
+    int kind = eset_kind(s);
+    if (limits_check_fast(s->limits, j, kind, LIM_IDLE, level, req))
+        return; /* idle usage does not run down */
+    limits_excess(s->limits, j, kind, LIM_ACTIVE, level, req, ex);
+    note_wait(w, s, j, ex);
+}
+
 /* Whether j passes the per-job, active and idle limits at `level`; adds
  * its idle usage when it does. why (NULL: formatting every reason at every
  * iteration would cost more than the checks) gets the first violation. */
@@ -118,48 +232,107 @@ static int admit(struct sched *s, struct job *j, enum lim_level level, const str
     if (fsacct_over_cap(s, j, why, len))
         return 0;
     limits_request(j, j->walltime, env, req);
-    if (limits_check(s->limits, j, LIM_ACTIVE, level, req, why, len) ||
-        limits_check(s->limits, j, LIM_IDLE, level, req, why, len))
+    if (why ? limits_check(s->limits, j, LIM_ACTIVE, level, req, why, len) ||
+                  limits_check(s->limits, j, LIM_IDLE, level, req, why, len)
+            : limits_check_fast(s->limits, j, eset_kind(s), LIM_ACTIVE, level, req) ||
+                  limits_check_fast(s->limits, j, eset_kind(s), LIM_IDLE, level, req))
         return 0;
     limits_add(s->limits, j, LIM_IDLE, req, +1);
     return 1;
 }
 
-static void hard_walk(struct sched *s, const struct prio_env *env, long now)
+/*
+ * Whether the walk may stop reading its component here: the credential is
+ * full at `level` (policy/limits.c, limits_full), so every later job is
+ * refused whatever it asks. The jobs it would refuse that policy/eset.c
+ * keeps as refused already need not be read; the earliest time alone could
+ * lift the fullness is a lower bound for all of theirs.
+ */
+static int full_here(struct sched *s, struct walk *w, const struct job *j, enum lim_level level)
 {
-    limits_clear_usage(s->limits, LIM_IDLE);
-    for (size_t i = s->qhead; i < s->qlen; i++) {
-        struct job *j = s->queue[i];
-        if (!j || held(s, j, now))
-            continue;
-        if (admit(s, j, LIM_HARD, env, NULL)) {
-            j->flags |= JOB_HARDOK;
-        } else {
-            j->flags &= ~(unsigned)JOB_HARDOK;
-            if (s->pol.prio.accrual != ACCRUE_ALWAYS)
-                j->qtime_start = now; /* queue time stops accruing while blocked */
-        }
+    double ex[LIM_NTYPES];
+    if (w->whole || !eset_may_cut(s))
+        return 0;
+    int full = limits_full(s->limits, j, eset_kind(s), level, ex);
+    if (full == 1)
+        note_wait(w, s, j, ex);
+    return full != 0;
+}
+
+/*
+ * Run `one` over the walk's jobs. In a component, once its credential is
+ * full at `level` every later job is refused: the jobs policy/eset.c keeps
+ * as refused already are not read, only the others (eset_rest).
+ */
+static void run_walk(struct sched *s, struct walk *w, const struct prio_env *env, walk_fn *one,
+                     enum lim_level level)
+{
+    walk_clear(s, w, level);
+    struct job *j;
+    size_t i = 0;
+    if (w->whole || !(j = walk_job(s, w, &i)) || !full_here(s, w, j, level)) {
+        for (; (j = walk_job(s, w, &i)); i++)
+            if (one(s, w, j, env) && full_here(s, w, j, level)) {
+                i++;
+                break;
+            }
     }
+    if (j) {
+        size_t n;
+        struct job **rest = eset_rest(s, i, &n);
+        for (size_t k = 0; k < n; k++)
+            one(s, w, rest[k], env);
+    }
+    if (!w->whole)
+        eset_idle_end(s, (int)level);
+}
+
+static int hard_one(struct sched *s, struct walk *w, struct job *j, const struct prio_env *env)
+{
+    if (held(s, w, j, w->now))
+        return 0;
+    if (admit(s, j, LIM_HARD, env, NULL)) {
+        j->flags |= JOB_HARDOK;
+        restart_qtime(s, w, j);
+        return 1;
+    }
+    j->flags &= ~(unsigned)JOB_HARDOK;
+    note_refusal(s, w, j, LIM_HARD, env);
+    if (s->pol.prio.accrual != ACCRUE_ALWAYS)
+        stop_qtime(s, w, j); /* queue time stops accruing while blocked */
+    return 0;
 }
 
 /* Both walks at once, when every soft limit equals its hard one. */
-static void one_walk(struct sched *s, const struct prio_env *env, long now)
+static int one_one(struct sched *s, struct walk *w, struct job *j, const struct prio_env *env)
 {
-    limits_clear_usage(s->limits, LIM_IDLE);
-    for (size_t i = s->qhead; i < s->qlen; i++) {
-        struct job *j = s->queue[i];
-        if (!j || held(s, j, now))
-            continue;
-        if (admit(s, j, LIM_SOFT, env, NULL)) {
-            j->flags |= JOB_HARDOK;
-            clear_blocked(s, j);
-        } else {
-            j->flags &= ~(unsigned)JOB_HARDOK;
-            set_blocked(s, j, NULL);
-            if (s->pol.prio.accrual != ACCRUE_ALWAYS)
-                j->qtime_start = now;
-        }
+    if (held(s, w, j, w->now))
+        return 0;
+    if (admit(s, j, LIM_SOFT, env, NULL)) {
+        j->flags |= JOB_HARDOK;
+        restart_qtime(s, w, j);
+        clear_blocked(s, j);
+        return 1;
     }
+    j->flags &= ~(unsigned)JOB_HARDOK;
+    set_blocked(s, j, NULL);
+    note_refusal(s, w, j, LIM_SOFT, env);
+    if (s->pol.prio.accrual != ACCRUE_ALWAYS)
+        stop_qtime(s, w, j);
+    return 0;
+}
+
+static int soft_one(struct sched *s, struct walk *w, struct job *j, const struct prio_env *env)
+{
+    if (j->holds || j->deferred_until)
+        return 0; /* held or deferred: blocked by that, not by a limit */
+    if (admit(s, j, LIM_SOFT, env, NULL)) {
+        clear_blocked(s, j);
+        return 1;
+    }
+    note_refusal(s, w, j, LIM_SOFT, env);
+    set_blocked(s, j, NULL);
+    return 0;
 }
 
 /* The HARD limit a job the hard walk refused is over, in words, read
@@ -181,36 +354,38 @@ static void hard_reason(struct sched *s, struct job *j, const struct prio_env *e
         memcpy(why, w, WHY_MAX);
 }
 
-static void soft_walk(struct sched *s, const struct prio_env *env, int reasons)
+/* The soft walk over the whole queue with Maui's words for each refusal
+ * (reasons 1), or for the jobs hard_reasons left without (2). */
+static void soft_reasons(struct sched *s, struct walk *w, const struct prio_env *env, int reasons)
 {
     char why[WHY_MAX];
-    limits_clear_usage(s->limits, LIM_IDLE);
-    for (size_t i = s->qhead; i < s->qlen; i++) {
-        struct job *j = s->queue[i];
+    walk_clear(s, w, LIM_SOFT);
+    for (size_t i = 0; i < w->n; i++) {
+        struct job *j = w->v[i];
         if (!j || j->holds || j->deferred_until)
-            continue; /* held or deferred: blocked by that, not by a limit */
-        if (admit(s, j, LIM_SOFT, env, reasons ? why : NULL)) {
+            continue;
+        if (admit(s, j, LIM_SOFT, env, why)) {
             clear_blocked(s, j);
             continue;
         }
-        if (reasons && !(j->flags & JOB_HARDOK)) {
+        if (!(j->flags & JOB_HARDOK)) {
             if (j->blocked && reasons == 2)
                 continue; /* hard_reasons put the hard walk's words there */
             hard_reason(s, j, env, why);
         }
-        set_blocked(s, j, reasons ? why : NULL);
+        set_blocked(s, j, why);
     }
 }
 
 /* The words of the hard walk, for the jobs it refused: against its own idle
  * usage (an idle limit such as MAXIJOB counts the jobs the hard walk
  * admitted, not those the soft walk did). Changes no flag. */
-static void hard_reasons(struct sched *s, const struct prio_env *env)
+static void hard_reasons(struct sched *s, struct walk *w, const struct prio_env *env)
 {
     char why[WHY_MAX];
-    limits_clear_usage(s->limits, LIM_IDLE);
-    for (size_t i = s->qhead; i < s->qlen; i++) {
-        struct job *j = s->queue[i];
+    walk_clear(s, w, LIM_SOFT);
+    for (size_t i = 0; i < w->n; i++) {
+        struct job *j = w->v[i];
         if (!j || j->holds || j->deferred_until || (j->flags & JOB_HARDOK)) {
             if (j && (j->flags & JOB_HARDOK))
                 admit(s, j, LIM_HARD, env, NULL); /* its idle usage, as the hard walk added */
@@ -227,9 +402,11 @@ static void holds_only(struct sched *s, long now)
 {
     if (!s->nheld && !s->nblocked_jobs)
         return;
+    struct walk w = {.now = now};
     for (size_t i = s->qhead; i < s->qlen; i++) {
         struct job *j = s->queue[i];
-        if (j && !held(s, j, now)) {
+        if (j && !held(s, &w, j, now)) {
+            restart_qtime(s, &w, j);
             clear_blocked(s, j);
             j->flags |= JOB_HARDOK;
         }
@@ -241,21 +418,56 @@ int elig_active(const struct sched *s)
     return limits_any(s->limits) || s->fs_caps;
 }
 
+/* The whole queue, as a walk. */
+static struct walk whole_queue(struct sched *s, long now)
+{
+    return (struct walk){.v = s->queue + s->qhead, .n = s->qlen - s->qhead, .whole = 1, .now = now,
+                         .wake = AVAIL_NEVER};
+}
+
+/* The iteration's walks over w: hard then soft, or one when they agree. */
+static void walks(struct sched *s, struct walk *w, const struct prio_env *env)
+{
+    if (limits_soft_differs(s->limits)) {
+        run_walk(s, w, env, hard_one, LIM_HARD);
+        run_walk(s, w, env, soft_one, LIM_SOFT);
+    } else {
+        run_walk(s, w, env, one_one, LIM_SOFT); /* soft and hard agree: one walk gives both */
+    }
+}
+
+/* eset: walk the credentials whose answer can have changed, each in its
+ * jobs' priority order (policy/eset.c). */
+static void walk_components(struct sched *s, const struct prio_env *env, long now)
+{
+    for (size_t k = 0; eset_due(s, &k, now); k++) {
+        eset_open(s, k, now, s->elig_walked);
+        struct walk w = {.now = now, .wake = AVAIL_NEVER};
+        walks(s, &w, env);
+        eset_walked(s, now, w.wake, s->elig_walked, w.restarted, w.stopped);
+    }
+    eset_settle(s, now);
+}
+
 void elig_run(struct sched *s, long now)
 {
     if (!elig_active(s)) {
         holds_only(s, now);
+        s->elig_prev = s->elig_walked;
+        s->elig_walked = now;
         return;
     }
     struct prio_env env;
     sched_prio_env(s, &env);
     rebuild_active(s, &env, now);
-    if (limits_soft_differs(s->limits)) {
-        hard_walk(s, &env, now);
-        soft_walk(s, &env, 0);
+    if (s->eset) {
+        walk_components(s, &env, now);
     } else {
-        one_walk(s, &env, now); /* soft and hard agree: one walk gives both */
+        struct walk w = whole_queue(s, now);
+        walks(s, &w, &env);
     }
+    s->elig_prev = s->elig_walked;
+    s->elig_walked = now;
 }
 
 void elig_final(struct sched *s, long now)
@@ -264,8 +476,22 @@ void elig_final(struct sched *s, long now)
         return;
     struct prio_env env;
     sched_prio_env(s, &env);
-    rebuild_active(s, &env, now);
-    soft_walk(s, &env, 0);
+    if (!s->eset) {
+        rebuild_active(s, &env, now);
+        struct walk w = whole_queue(s, now);
+        run_walk(s, &w, &env, soft_one, LIM_SOFT);
+        return;
+    }
+    /* Active usage is elig_run's plus what elig_started added: the same as
+     * rebuilt, at the same instant. Only the credentials a job of which
+     * started: the others' answer is what elig_run left. */
+    for (size_t k = 0; eset_started_due(s, &k); k++) {
+        eset_open(s, k, now, s->elig_prev);
+        struct walk w = {.now = now, .wake = now};
+        run_walk(s, &w, &env, soft_one, LIM_SOFT);
+        eset_walked(s, now, now, s->elig_prev, 1, 1);
+    }
+    eset_settle(s, now);
 }
 
 void elig_reasons(struct sched *s)
@@ -275,11 +501,15 @@ void elig_reasons(struct sched *s)
     struct prio_env env;
     sched_prio_env(s, &env);
     rebuild_active(s, &env, s->last_now);
+    size_t n;
+    struct job **v = s->eset ? (struct job **)eset_all(s, &n) : NULL;
+    struct walk w = v ? (struct walk){.v = v, .n = n, .whole = 1, .now = s->last_now}
+                      : whole_queue(s, s->last_now);
     if (limits_soft_differs(s->limits)) {
-        hard_reasons(s, &env);
-        soft_walk(s, &env, 2); /* the soft walk's words for the others */
+        hard_reasons(s, &w, &env);
+        soft_reasons(s, &w, &env, 2); /* the soft walk's words for the others */
     } else {
-        soft_walk(s, &env, 1); /* the same walk as the iteration's last, now with words */
+        soft_reasons(s, &w, &env, 1); /* the same walk as the iteration's last, now with words */
     }
 }
 
@@ -294,12 +524,15 @@ int elig_may_start(struct sched *s, struct job *j, enum lim_level level, char *w
     double req[LIM_NTYPES];
     sched_prio_env(s, &env);
     limits_request(j, j->walltime, &env, req);
-    return !limits_check(s->limits, j, LIM_ACTIVE, level, req, why, len);
+    return why ? !limits_check(s->limits, j, LIM_ACTIVE, level, req, why, len)
+               : !limits_check_fast(s->limits, j, eset_kind(s), LIM_ACTIVE, level, req);
 }
 
 void elig_started(struct sched *s, struct job *j)
 {
     elig_unblock(s, j);
+    eset_remove(s, j, 1);
+    eset_running(s, j, j->walltime);
     if (!limits_any(s->limits))
         return;
     struct prio_env env;

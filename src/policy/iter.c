@@ -108,6 +108,8 @@ static void order_queue(struct sched *s, long now)
      * with limits the order is recomputed like any dynamic priority. */
     if (s->order_static && !s->unsorted && !elig_active(s))
         return;
+    if (s->eset)
+        return; /* eset keeps the queue in order (eset_settle, after the walks) */
     compact_all(s);
     struct prio_env env;
     sched_prio_env(s, &env);
@@ -135,6 +137,7 @@ static void start_failed(struct sched *s, struct job *j, long now)
     }
     s->nheld += !j->deferred_until && !j->holds;
     j->deferred_until = now + (s->pol.defertime > 0 ? s->pol.defertime : 1);
+    s->elig_all = 1;
     if (!s->next_undefer || j->deferred_until < s->next_undefer)
         s->next_undefer = j->deferred_until;
     j->flags |= JOB_BLOCKED;
@@ -250,9 +253,9 @@ static int past_threshold(const struct sched *s, const struct job *j, long now)
     long v = s->pol.resthreshvalue;
     switch (s->pol.resthresh) {
     case RT_BYPASS: return j->bypass > v;
-    case RT_QUEUETIME: return now - j->qtime_start > v;
+    case RT_QUEUETIME: return now - elig_qtime(s, j) > v;
     case RT_XFACTOR: {
-        long q = now > j->qtime_start ? now - j->qtime_start : 0;
+        long q = now > elig_qtime(s, j) ? now - elig_qtime(s, j) : 0;
         return (q + j->walltime) / (j->walltime > 0 ? j->walltime : 1) > v;
     }
     default: return 1;
@@ -569,6 +572,7 @@ void iter_run(struct sched *s, long now)
 {
     s->stats.iterations++;
     s->order_static = sched_order_is_static(s); /* fixed for the whole iteration */
+    eset_sync(s); /* eligibility by credential, or the whole queue */
     settle_time(s, now);
     if (s->nsrdefs || s->nresvs)
         resv_refresh(s, now);
@@ -590,6 +594,7 @@ void iter_run(struct sched *s, long now)
     if (s->next_undefer && now >= s->next_undefer) {
         s->replan = 1; /* a deferral is over */
         s->next_undefer = 0; /* the walk notes the next one (policy/elig.c) */
+        s->elig_all = 1;
     }
     long preempted = s->stats.preempted;
     if (s->replan || s->unsorted || !s->order_static)

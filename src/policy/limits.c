@@ -280,6 +280,63 @@ void limits_add(struct limits *L, const struct job *j, enum lim_mode mode,
     add_into(L->sys[mode], req, sign);
 }
 
+const double *limits_usage(const struct limits *L, const struct job *j, enum cred_kind k,
+                           enum lim_mode mode)
+{
+    const struct cred *c = job_cred(j, k);
+    return c ? slot_use(L, k, c, mode) : no_usage;
+}
+
+void limits_set_usage(struct limits *L, const struct job *j, enum cred_kind k, enum lim_mode mode,
+                      const double use[LIM_NTYPES])
+{
+    const struct cred *c = job_cred(j, k);
+    if (c)
+        memcpy(slot_get(L, k, c)->use[mode], use, sizeof(double) * LIM_NTYPES);
+}
+
+void limits_clear_job(struct limits *L, const struct job *j, enum lim_mode mode)
+{
+    for (int k = 0; k < CRED_NKINDS; k++) {
+        const struct cred *c = job_cred(j, (enum cred_kind)k);
+        if (c && c->index < L->nslots[k])
+            memset(L->slots[k][c->index].use[mode], 0, sizeof L->slots[k][c->index].use[mode]);
+    }
+}
+
+/* Whether set s limits anything (a value set, even unlimited). */
+static int set_used(const struct lim_set *s)
+{
+    for (int m = 0; m < LIM_NMODES; m++)
+        for (int t = 0; t < LIM_NTYPES; t++)
+            if (s->v[m][t].hard || s->v[m][t].soft)
+                return 1;
+    return 0;
+}
+
+int limits_single_kind(const struct limits *L)
+{
+    const struct lim_conf *c = L->conf;
+    if (c->pairs || set_used(&c->sys.own))
+        return -1;
+    int kind = -1;
+    for (int k = 0; k < CRED_NKINDS; k++) {
+        for (size_t i = 0; i < c->nobjs[k]; i++) {
+            const struct lim_obj *o = c->objs[k][i];
+            if (set_used(&o->over) || set_used(&o->over_user))
+                return -1; /* a QOS's override reaches every kind */
+            if (!set_used(&o->own))
+                continue;
+            if (kind >= 0 && kind != k)
+                return -1;
+            kind = k;
+        }
+    }
+    if (kind == CRED_ACCOUNT)
+        return -1; /* jobs without an account have none for the limits */
+    return kind < 0 ? CRED_USER : kind;
+}
+
 /* ------------------------------------------------------------------ checks */
 
 /* One check: what it asks and where the answer goes. */
@@ -290,7 +347,8 @@ struct chk {
     const double *req;
     char *why;
     size_t len;
-    int alone; /* usage counts as zero (limits_check_alone) */
+    int alone;      /* usage counts as zero (limits_check_alone) */
+    double *excess; /* limits_excess: every violation's excess, none stops the check */
 };
 
 static long long level_of(const struct chk *x, const struct lim_val *v)
@@ -315,6 +373,12 @@ static int violates(const struct chk *x, enum lim_type t, long long limit, doubl
         usage = 0;
     if (limit <= 0 || usage + x->req[t] <= (double)limit + LIM_EPS)
         return 0;
+    if (x->excess) {
+        double e = usage + x->req[t] - (double)limit;
+        if (e > x->excess[t])
+            x->excess[t] = e;
+        return 0;
+    }
     if (x->why && x->len) {
         static const char *const modes[] = {"active", "idle", "system"};
         snprintf(x->why, x->len,
@@ -343,20 +407,27 @@ static long long cred_limit(const struct limits *L, const struct chk *x, enum cr
     return level_of(x, v);
 }
 
+static int check_kind(const struct limits *L, const struct chk *x, const struct lim_obj *qos,
+                      enum cred_kind k)
+{
+    const struct cred *c = job_cred(x->j, k);
+    if (!c)
+        return 0;
+    const struct lim_obj *own = obj_of(L, k, c);
+    const double *use = slot_use(L, k, c, x->mode);
+    for (int t = 0; t < LIM_NTYPES; t++) {
+        long long lim = cred_limit(L, x, k, own, qos, (enum lim_type)t);
+        if (violates(x, (enum lim_type)t, lim, use[t], kind_words[k], c->name, NULL, NULL))
+            return 1;
+    }
+    return 0;
+}
+
 static int check_creds(const struct limits *L, const struct chk *x, const struct lim_obj *qos)
 {
-    for (int k = 0; k < CRED_NKINDS; k++) {
-        const struct cred *c = job_cred(x->j, (enum cred_kind)k);
-        if (!c)
-            continue;
-        const struct lim_obj *own = obj_of(L, (enum cred_kind)k, c);
-        const double *use = slot_use(L, (enum cred_kind)k, c, x->mode);
-        for (int t = 0; t < LIM_NTYPES; t++) {
-            long long lim = cred_limit(L, x, (enum cred_kind)k, own, qos, (enum lim_type)t);
-            if (violates(x, (enum lim_type)t, lim, use[t], kind_words[k], c->name, NULL, NULL))
-                return 1;
-        }
-    }
+    for (int k = 0; k < CRED_NKINDS; k++)
+        if (check_kind(L, x, qos, (enum cred_kind)k))
+            return 1;
     return 0;
 }
 
@@ -442,8 +513,63 @@ int limits_check(const struct limits *L, const struct job *j, enum lim_mode mode
     const struct lim_obj *qos = NULL;
     if (exempt(L, j, &qos, why, len))
         return 0;
-    struct chk x = {j, mode, level, req, why, len, 0};
+    struct chk x = {j, mode, level, req, why, len, 0, NULL};
     return check_creds(L, &x, qos) || check_pairs(L, &x, qos) || check_system(L, &x);
+}
+
+/* Every check of j in `mode` at `level` into x: all kinds, pairs and the
+ * system, or (kind >= 0, limits_single_kind's answer) that kind alone. */
+static int check_all(const struct limits *L, struct chk *x, const struct lim_obj *qos, int kind)
+{
+    if (kind >= 0)
+        return check_kind(L, x, qos, (enum cred_kind)kind);
+    if (x->excess) { /* nothing stops at a violation: every limit is looked at */
+        check_creds(L, x, qos);
+        check_pairs(L, x, qos);
+        check_system(L, x);
+        return 0;
+    }
+    return check_creds(L, x, qos) || check_pairs(L, x, qos) || check_system(L, x);
+}
+
+int limits_check_fast(const struct limits *L, const struct job *j, int kind, enum lim_mode mode,
+                      enum lim_level level, const double req[LIM_NTYPES])
+{
+    const struct lim_obj *qos = NULL;
+    if (exempt(L, j, &qos, NULL, 0))
+        return 0;
+    struct chk x = {j, mode, level, req, NULL, 0, 0, NULL};
+    return check_all(L, &x, qos, kind);
+}
+
+void limits_excess(const struct limits *L, const struct job *j, int kind, enum lim_mode mode,
+                   enum lim_level level, const double req[LIM_NTYPES], double excess[LIM_NTYPES])
+{
+    const struct lim_obj *qos = NULL;
+    for (int t = 0; t < LIM_NTYPES; t++)
+        excess[t] = 0;
+    if (exempt(L, j, &qos, NULL, 0))
+        return;
+    struct chk x = {j, mode, level, req, NULL, 0, 0, excess};
+    check_all(L, &x, qos, kind);
+}
+
+/* Less than any job asks: every request is at least this, type by type
+ * (a processor, a second, a job; processor equivalents may be fractional). */
+static const double least[LIM_NTYPES] = {[LIM_JOB] = 1, [LIM_PROC] = 1, [LIM_PS] = 1, [LIM_WC] = 1};
+
+int limits_full(const struct limits *L, const struct job *j, int kind, enum lim_level level,
+                double excess[LIM_NTYPES])
+{
+    if (limits_check_fast(L, j, kind, LIM_IDLE, level, least)) {
+        for (int t = 0; t < LIM_NTYPES; t++)
+            excess[t] = 0;
+        return 2;
+    }
+    if (!limits_check_fast(L, j, kind, LIM_ACTIVE, level, least))
+        return 0;
+    limits_excess(L, j, kind, LIM_ACTIVE, level, least, excess);
+    return 1;
 }
 
 int limits_check_alone(const struct limits *L, const struct job *j, enum lim_mode mode,
@@ -452,7 +578,7 @@ int limits_check_alone(const struct limits *L, const struct job *j, enum lim_mod
     const struct lim_obj *qos = NULL;
     if (exempt(L, j, &qos, why, len))
         return 0;
-    struct chk x = {j, mode, level, req, why, len, 1};
+    struct chk x = {j, mode, level, req, why, len, 1, NULL};
     return check_creds(L, &x, qos) || check_pairs(L, &x, qos) || check_system(L, &x);
 }
 
@@ -474,7 +600,7 @@ int limits_check_job(const struct limits *L, const struct job *j, const struct p
         return 0;
     double req[LIM_NTYPES];
     limits_request(j, j->walltime, env, req);
-    struct chk x = {j, LIM_NMODES, LIM_HARD, req, why, len, 0};
+    struct chk x = {j, LIM_NMODES, LIM_HARD, req, why, len, 0, NULL};
     for (int k = 0; k < CRED_NKINDS; k++) {
         const struct cred *c = job_cred(j, (enum cred_kind)k);
         if (!c)

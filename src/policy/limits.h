@@ -29,6 +29,7 @@
 
 #include <stddef.h>
 
+#include "core/cred.h"
 #include "util/err.h"
 
 struct cfg;
@@ -136,6 +137,53 @@ int limits_check_alone(const struct limits *L, const struct job *j, enum lim_mod
  */
 int limits_check_job(const struct limits *L, const struct job *j, const struct prio_env *env,
                      char *why, size_t len);
+
+/* limits_check without words; kind >= 0 (what limits_single_kind gave)
+ * checks that kind's credential only, which is then all there is to check. */
+int limits_check_fast(const struct limits *L, const struct job *j, int kind, enum lim_mode mode,
+                      enum lim_level level, const double req[LIM_NTYPES]);
+
+/*
+ * As limits_check_fast, but looking at every limit: excess[t] gets, per
+ * type, the most by which usage + req goes over a `mode` limit at `level`
+ * (0 where none is exceeded). What an eligibility walk needs to know whether
+ * time alone (running jobs' remaining processor-seconds running down) can
+ * lift a refusal, and when at the earliest.
+ */
+void limits_excess(const struct limits *L, const struct job *j, int kind, enum lim_mode mode,
+                   enum lim_level level, const double req[LIM_NTYPES], double excess[LIM_NTYPES]);
+
+/*
+ * Whether j's credentials are full at `level` (kind as for
+ * limits_check_fast): even the least request (one job, one processor, one
+ * second) goes over a limit, so every job of theirs is refused, whatever it
+ * asks. 2: an idle limit is full (only an event changes that); 1: an active
+ * one, and excess[t] says by how much per type (what time may run down); 0:
+ * not full, or j is exempt.
+ */
+int limits_full(const struct limits *L, const struct job *j, int kind, enum lim_level level,
+                double excess[LIM_NTYPES]);
+
+/* The `mode` usage of j's credential of kind k (zeros if none is kept). */
+const double *limits_usage(const struct limits *L, const struct job *j, enum cred_kind k,
+                           enum lim_mode mode);
+
+/* Set the `mode` usage of j's credential of kind k (as limits_usage gave it). */
+void limits_set_usage(struct limits *L, const struct job *j, enum cred_kind k, enum lim_mode mode,
+                      const double use[LIM_NTYPES]);
+
+/* Forget the `mode` usage of j's credentials (not of pairs, not the system's). */
+void limits_clear_job(struct limits *L, const struct job *j, enum lim_mode mode);
+
+/*
+ * When every active and idle limit counts the usage of credentials of one
+ * kind only (no pair, system or QOS override limit; USERCFG limits alone,
+ * say), that kind: jobs of different credentials of it never affect each
+ * other's eligibility, and each credential's jobs can be walked apart. -1
+ * when limits of several kinds, or of pairs, the system or a QOS override,
+ * tie them together (or the kind is accounts, which jobs may lack).
+ */
+int limits_single_kind(const struct limits *L);
 
 /* "MAXJOB", "MAXPROC", ... (the active spelling; idle is said by the mode). */
 const char *limits_type_name(enum lim_type t);

@@ -100,7 +100,8 @@ struct eval {
  * to JOBPRIOACCRUALPOLICY. A start in the future counts as no queue time. */
 static double queue_seconds(const struct eval *e)
 {
-    return e->now > e->j->qtime_start ? (double)(e->now - e->j->qtime_start) : 0.0;
+    long from = e->j->flags & JOB_QSTOP ? e->env->qstop : e->j->qtime_start;
+    return e->now > from ? (double)(e->now - from) : 0.0;
 }
 
 /* ((queued + walltime) / max(XFMINWCLIMIT, walltime)), i.e. 1 + queued / walltime

@@ -59,6 +59,7 @@ struct prio_env {
     long long procs;            /* configured processors of the cluster */
     long long mem, swap, disk;  /* configured totals, MB (0 = unknown) */
     const struct cred *defaults[CRED_NKINDS]; /* the DEFAULT object of each kind */
+    long qstop; /* where the queue time of a JOB_QSTOP job starts: the last walk */
 };
 
 /* A priority taken apart, for diagnose -p and checkjob. */

@@ -1,0 +1,737 @@
+/*
+ * eset — eligibility credential by credential. When every throttling limit
+ * counts the usage of credentials of one kind (USERCFG limits alone, say:
+ * limits_single_kind), the idle jobs of one credential never change another
+ * credential's eligibility. The idle jobs are then kept per credential (a
+ * "component"), and an iteration walks (policy/elig.c) only the components
+ * whose answer can have changed since their last walk:
+ *
+ *   - a job of it was submitted, started, cancelled or requeued (dirty), or
+ *     anything an administrator does to idle jobs or to the policy happened
+ *     (s->elig_all: holds, priorities, QOS, a reload, a deferral's end);
+ *   - its credential's active usage is not what the last walk's usage, run
+ *     down by time, predicts: a job of it started or ended, or a running one
+ *     passed its walltime (checked exactly, not by hooks);
+ *   - time alone can lift a refusal from now on (wake): running jobs'
+ *     remaining processor-seconds fall by at most `rate` per second, so a
+ *     job over MAXPS by E cannot pass before E / rate seconds have gone;
+ *   - its walk order can have changed: a job whose queue time stopped
+ *     (JOB_QSTOP) counts it from the last walk, so it moves past jobs whose
+ *     own queue time started at or after that walk (see wake_order).
+ * Anything else leaves the walk's inputs — the component's jobs, their
+ * order, their credential's usage — as they were, so its answer too.
+ *
+ * Jobs blocked at every level (JOB_BLOCKED, not JOB_HARDOK) are parked: out
+ * of the scan's queue (s->queue), which then holds the jobs an iteration can
+ * start, a few per credential under MAXIJOB, instead of the whole backlog.
+ * Parked jobs are not accruing queue time, or sort by a key that does not
+ * move, so the queue's order stays valid; a job leaving the park is sorted
+ * back in.
+ *
+ * Requires the static priority order (sched_order_is_static): otherwise
+ * every priority moves at every iteration and the whole queue is walked, as
+ * Maui does (eset off, elig.c's whole-queue walks).
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sched_int.h"
+#include "policy/limits.h"
+#include "policy/prio.h"
+#include "util/mem.h"
+#include "util/sort.h"
+
+/*
+ * A component's jobs are in two lists. a: jobs whose queue time accrues —
+ * the few an iteration may start, new ones, held ones —, in no order,
+ * sorted at each walk. b: jobs whose queue time is stopped (JOB_QSTOP at
+ * the last walk): they all count it from the same instant, so their
+ * priorities are equal and their order is submission order, which never
+ * moves; NULL holes where jobs left. A walk takes them merged, in priority
+ * order, and stops reading b where an idle job limit (MAXIJOB) is full:
+ * every later job is refused then, and the unread b jobs were refused
+ * already (blocked, parked), so only the a jobs left need the walk.
+ */
+struct eset_comp {
+    struct job **a;
+    size_t na, capa;
+    struct job **b;
+    size_t bh, nb, capb, bholes; /* b[bh, nb) is live, bholes NULLs in it */
+    int dirty;      /* something changed its jobs since the last walk */
+    size_t nnew;    /* jobs submitted since, the last of a: they sort after every other */
+    long maxsub;    /* the latest submission among its jobs */
+    size_t maxord;
+    double idle_end[2][LIM_NTYPES]; /* idle usage at the end of its hard and soft walks */
+    int started;    /* a job of it started in this iteration */
+    int odd;        /* some b job is not blocked (the soft walk admitted a job the
+                       hard walk refused): its walks read b whole */
+    long wake;      /* from then on time alone may change its answer */
+    long walked;    /* when it was last walked (LONG_MIN: never) */
+    double use[LIM_NTYPES]; /* its credential's active usage then */
+    double rate[2];         /* ... and how fast its PS and WC were running down */
+    double cur[2];          /* this iteration's rates */
+};
+
+/* The walk under way over one component: its jobs in priority order, read
+ * as far as the walks need. */
+struct eset_cur {
+    size_t k;
+    struct job **sa; /* a (append: its new jobs), sorted */
+    size_t ia, nsa, capsa;
+    size_t ib;        /* next unread b entry */
+    double bprio;     /* the b jobs' priority */
+    struct job **tmp; /* merged so far */
+    size_t ntmp, captmp;
+    struct job **rest; /* eset_rest */
+    size_t caprest;
+    int cut;          /* a walk stopped reading b */
+    size_t keep;      /* a jobs before this walk's (append: the old ones) */
+    int append;       /* only the new jobs are walked, after the old ones' end state */
+};
+
+struct eset {
+    enum cred_kind kind;
+    unsigned long limits_gen;
+    struct eset_comp *c; /* by credential index */
+    size_t nc, capc;
+    struct eset_cur cur;
+    struct job **disp; /* every idle job, for the commands */
+    size_t capdisp;
+    struct job **nb;   /* eset_walked: jobs joining b */
+    size_t capnb;
+    struct sort_buf sb;
+    size_t nparked;
+    int parked_some;   /* s->queue holds parked jobs: filter them out */
+    int unparked_some; /* jobs came back to s->queue: sort it */
+};
+
+/* Rates are kept for PS and WC, the usage types time runs down. */
+enum { R_PS, R_WC };
+
+static const struct cred *comp_cred(const struct eset *e, const struct job *j)
+{
+    switch (e->kind) {
+    case CRED_GROUP: return j->group;
+    case CRED_CLASS: return j->class_;
+    case CRED_QOS: return j->qos;
+    default: return j->user;
+    }
+}
+
+static struct eset_comp *comp_of(struct eset *e, const struct job *j)
+{
+    size_t i = comp_cred(e, j)->index;
+    if (i >= e->nc) {
+        e->c = xgrow(e->c, &e->capc, i + 1, sizeof *e->c);
+        for (size_t k = e->nc; k <= i; k++)
+            e->c[k] = (struct eset_comp){.dirty = 1, .walked = LONG_MIN, .maxsub = LONG_MIN};
+        e->nc = i + 1;
+    }
+    return &e->c[i];
+}
+
+static void a_push(struct eset_comp *c, struct job *j)
+{
+    c->a = xgrow(c->a, &c->capa, c->na + 1, sizeof *c->a);
+    j->epos = c->na;
+    j->flags &= ~(unsigned)JOB_INB;
+    c->a[c->na++] = j;
+}
+
+static void b_push(struct eset_comp *c, struct job *j)
+{
+    c->b = xgrow(c->b, &c->capb, c->nb + 1, sizeof *c->b);
+    j->epos = c->nb;
+    j->flags |= JOB_INB;
+    c->b[c->nb++] = j;
+}
+
+static void comp_push(struct eset *e, struct job *j)
+{
+    struct eset_comp *c = comp_of(e, j);
+    a_push(c, j); /* its place is found at the next walk */
+    /* A new submission, later than every job of the component, with its
+     * queue time from its submission: it sorts after all of them (their
+     * queue time started no later, ties go by submission), so a walk can
+     * go on from where the last one ended. */
+    int last = j->submit >= c->maxsub && j->order > c->maxord && j->qtime_start == j->submit &&
+               !(j->flags & JOB_QSTOP) && c->walked <= j->submit;
+    if (last && !c->dirty)
+        c->nnew++;
+    else
+        c->dirty = 1;
+    if (j->submit > c->maxsub)
+        c->maxsub = j->submit;
+    if (j->order > c->maxord)
+        c->maxord = j->order;
+}
+
+/* Any live job of c (they share the credential). */
+static const struct job *comp_any(const struct eset_comp *c)
+{
+    if (c->na)
+        return c->a[0];
+    for (size_t i = c->bh; i < c->nb; i++)
+        if (c->b[i])
+            return c->b[i];
+    return NULL;
+}
+
+static size_t comp_count(const struct eset_comp *c)
+{
+    return c->na + (c->nb - c->bh - c->bholes);
+}
+
+static int by_submission(const void *x, const void *y)
+{
+    const struct job *a = *(const struct job *const *)x, *b = *(const struct job *const *)y;
+    if (a->submit != b->submit)
+        return a->submit < b->submit ? -1 : 1;
+    return a->order < b->order ? -1 : (a->order > b->order);
+}
+
+/* Drop b's holes (positions change: epos follows). */
+static void b_compact(struct eset_comp *c)
+{
+    size_t w = 0;
+    for (size_t r = c->bh; r < c->nb; r++)
+        if (c->b[r]) {
+            c->b[w] = c->b[r];
+            c->b[w]->epos = w;
+            w++;
+        }
+    c->bh = 0;
+    c->nb = w;
+    c->bholes = 0;
+}
+
+/* Whether the policy lets eligibility go credential by credential. */
+static int usable(const struct sched *s)
+{
+    return !s->elig_full && limits_any(s->limits) && !s->fs_caps &&
+           limits_single_kind(s->limits) >= 0 && sched_order_is_static(s);
+}
+
+static void turn_on(struct sched *s)
+{
+    struct eset *e = xcalloc(1, sizeof *e);
+    e->kind = (enum cred_kind)limits_single_kind(s->limits);
+    e->limits_gen = s->limits_gen;
+    s->eset = e;
+    for (size_t i = s->qhead; i < s->qlen; i++)
+        if (s->queue[i])
+            comp_push(e, s->queue[i]);
+}
+
+static void unpark_to_queue(struct sched *s, struct job *j)
+{
+    j->epos = SIZE_MAX;
+    j->flags &= ~(unsigned)JOB_INB;
+    if (j->flags & JOB_PARKED) {
+        j->flags &= ~(unsigned)JOB_PARKED;
+        s->queue = xgrow(s->queue, &s->qcap, s->qlen + 1, sizeof *s->queue);
+        s->queue[s->qlen++] = j;
+        s->qidle++;
+    }
+}
+
+/* Back to whole-queue walks: every parked job returns to the queue. */
+static void turn_off(struct sched *s)
+{
+    struct eset *e = s->eset;
+    for (size_t k = 0; k < e->nc; k++) {
+        struct eset_comp *c = &e->c[k];
+        for (size_t i = 0; i < c->na; i++)
+            unpark_to_queue(s, c->a[i]);
+        for (size_t i = c->bh; i < c->nb; i++)
+            if (c->b[i])
+                unpark_to_queue(s, c->b[i]);
+    }
+    s->unsorted = 1;
+    s->eset = NULL;
+    eset_free(e);
+}
+
+void eset_free(struct eset *e)
+{
+    if (!e)
+        return;
+    for (size_t k = 0; k < e->nc; k++) {
+        free(e->c[k].a);
+        free(e->c[k].b);
+    }
+    free(e->c);
+    free(e->cur.sa);
+    free(e->cur.tmp);
+    free(e->cur.rest);
+    free(e->disp);
+    free(e->nb);
+    sort_buf_free(&e->sb);
+    free(e);
+}
+
+void eset_sync(struct sched *s)
+{
+    int want = usable(s);
+    if (s->eset && (!want || (enum cred_kind)limits_single_kind(s->limits) != s->eset->kind))
+        turn_off(s);
+    if (want && !s->eset)
+        turn_on(s);
+    if (s->eset && s->eset->limits_gen != s->limits_gen) {
+        s->eset->limits_gen = s->limits_gen;
+        s->elig_all = 1;
+    }
+}
+
+void eset_add(struct sched *s, struct job *j)
+{
+    if (s->eset && j->epos == SIZE_MAX)
+        comp_push(s->eset, j);
+}
+
+void eset_remove(struct sched *s, struct job *j, int started)
+{
+    struct eset *e = s->eset;
+    if (!e || j->epos == SIZE_MAX)
+        return;
+    struct eset_comp *c = comp_of(e, j);
+    if (j->flags & JOB_INB) {
+        c->b[j->epos] = NULL;
+        c->bholes++;
+        if (2 * c->bholes > c->nb - c->bh)
+            b_compact(c);
+    } else {
+        struct job *last = c->a[--c->na];
+        c->a[j->epos] = last;
+        last->epos = j->epos;
+    }
+    j->epos = SIZE_MAX;
+    j->flags &= ~(unsigned)JOB_INB;
+    c->dirty = 1;
+    c->started |= started;
+    if (j->flags & JOB_PARKED) {
+        j->flags &= ~(unsigned)JOB_PARKED;
+        e->nparked--;
+    }
+}
+
+int eset_parked(const struct sched *s, const struct job *j)
+{
+    return s->eset && (j->flags & JOB_PARKED);
+}
+
+size_t eset_nparked(const struct sched *s)
+{
+    return s->eset ? s->eset->nparked : 0;
+}
+
+void eset_running(struct sched *s, const struct job *j, long left)
+{
+    if (!s->eset || left <= 0)
+        return;
+    struct eset_comp *c = comp_of(s->eset, j);
+    c->cur[R_PS] += (double)job_procs(j);
+    c->cur[R_WC] += 1;
+}
+
+void eset_begin(struct sched *s)
+{
+    for (size_t k = 0; s->eset && k < s->eset->nc; k++)
+        s->eset->c[k].cur[R_PS] = s->eset->c[k].cur[R_WC] = 0;
+}
+
+/* Whether the credential's active usage now is the last walk's, run down by
+ * the time since at the rates it had: nothing of it started or ended. */
+static int usage_as_predicted(const struct sched *s, const struct eset_comp *c, long now)
+{
+    if (c->cur[R_PS] != c->rate[R_PS] || c->cur[R_WC] != c->rate[R_WC])
+        return 0;
+    const double *u = limits_usage(s->limits, comp_any(c), s->eset->kind, LIM_ACTIVE);
+    double dt = (double)(now - c->walked);
+    for (int t = 0; t < LIM_NTYPES; t++) {
+        double want = c->use[t];
+        if (t == LIM_PS)
+            want -= c->rate[R_PS] * dt;
+        else if (t == LIM_WC)
+            want -= c->rate[R_WC] * dt;
+        if (u[t] != want)
+            return 0;
+    }
+    return 1;
+}
+
+int eset_due(struct sched *s, size_t *k, long now)
+{
+    struct eset *e = s->eset;
+    for (; *k < e->nc; (*k)++) {
+        const struct eset_comp *c = &e->c[*k];
+        if (!comp_count(c))
+            continue; /* no idle job: nothing to decide */
+        if (!c->dirty && !c->nnew && !s->elig_all && now < c->wake &&
+            usage_as_predicted(s, c, now))
+            continue;
+        return 1;
+    }
+    return 0;
+}
+
+int eset_started_due(struct sched *s, size_t *k)
+{
+    struct eset *e = s->eset;
+    for (; *k < e->nc; (*k)++) {
+        struct eset_comp *c = &e->c[*k];
+        if (!c->started)
+            continue;
+        c->started = 0;
+        c->dirty = 1; /* its usage changed: walk it whole at the next iteration */
+        if (comp_count(c))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether component k's walk can go on from the last one's end: only new
+ * submissions since, and nothing else that could change its answer. */
+static int appending(const struct sched *s, const struct eset_comp *c, long now)
+{
+    return !c->dirty && c->nnew && !s->elig_all && now < c->wake && usage_as_predicted(s, c, now);
+}
+
+void eset_open(struct sched *s, size_t k, long now, long qstop)
+{
+    struct eset *e = s->eset;
+    struct eset_cur *u = &e->cur;
+    struct eset_comp *c = &e->c[k];
+    struct prio_env env;
+    sched_prio_env(s, &env);
+    env.qstop = qstop;
+    u->k = k;
+    u->append = appending(s, c, now);
+    u->keep = u->append ? c->na - c->nnew : 0;
+    u->sa = xgrow(u->sa, &u->capsa, c->na ? c->na : 1, sizeof *u->sa);
+    for (size_t i = u->keep; i < c->na; i++) {
+        u->sa[i - u->keep] = c->a[i];
+        c->a[i]->priority = prio_start(&s->pol.prio, &env, c->a[i], now, NULL);
+    }
+    sort_ptrs((void **)u->sa, c->na - u->keep, prio_cmp, &e->sb);
+    u->nsa = c->na - u->keep;
+    u->ia = 0;
+    u->ib = u->append ? c->nb : c->bh;
+    u->ntmp = 0;
+    u->cut = 0;
+    u->bprio = 0;
+    for (size_t i = c->bh; i < c->nb; i++)
+        if (c->b[i]) {
+            u->bprio = prio_start(&s->pol.prio, &env, c->b[i], now, NULL);
+            break;
+        }
+}
+
+/* Whether the b job y goes before the a job x (prio_cmp's order: priority,
+ * then submission). */
+static int b_first(const struct job *x, const struct job *y, double bprio)
+{
+    if (x->priority != bprio)
+        return bprio > x->priority;
+    return by_submission(&y, &x) < 0;
+}
+
+struct job *eset_at(struct sched *s, size_t i)
+{
+    struct eset *e = s->eset;
+    struct eset_cur *u = &e->cur;
+    struct eset_comp *c = &e->c[u->k];
+    while (u->ntmp <= i) {
+        while (u->ib < c->nb && !c->b[u->ib])
+            u->ib++;
+        struct job *x = u->ia < u->nsa ? u->sa[u->ia] : NULL;
+        struct job *y = u->ib < c->nb ? c->b[u->ib] : NULL;
+        if (!x && !y)
+            return NULL;
+        struct job *j;
+        if (y && (!x || b_first(x, y, u->bprio))) {
+            j = y;
+            j->priority = u->bprio;
+            u->ib++;
+        } else {
+            j = x;
+            u->ia++;
+        }
+        u->tmp = xgrow(u->tmp, &u->captmp, u->ntmp + 1, sizeof *u->tmp);
+        u->tmp[u->ntmp++] = j;
+    }
+    return u->tmp[i];
+}
+
+int eset_may_cut(const struct sched *s)
+{
+    return !s->elig_all && !s->eset->c[s->eset->cur.k].odd;
+}
+
+struct job **eset_rest(struct sched *s, size_t i, size_t *n)
+{
+    struct eset *e = s->eset;
+    struct eset_cur *u = &e->cur;
+    size_t m = (u->ntmp > i ? u->ntmp - i : 0) + (u->nsa - u->ia);
+    u->rest = xgrow(u->rest, &u->caprest, m ? m : 1, sizeof *u->rest);
+    size_t w = 0;
+    for (size_t r = i; r < u->ntmp; r++)
+        u->rest[w++] = u->tmp[r];
+    for (size_t r = u->ia; r < u->nsa; r++)
+        u->rest[w++] = u->sa[r];
+    u->cut = 1;
+    *n = w;
+    return u->rest;
+}
+
+const struct job *eset_rep(const struct sched *s)
+{
+    return comp_any(&s->eset->c[s->eset->cur.k]);
+}
+
+/* Park j (blocked at every level) or bring it back to the queue. */
+static void park(struct sched *s, struct job *j)
+{
+    struct eset *e = s->eset;
+    int want = (j->flags & JOB_BLOCKED) && !(j->flags & JOB_HARDOK);
+    if (want && !(j->flags & JOB_PARKED)) {
+        /* RESERVATIONPOLICY HIGHEST: a blocked job loses its claim at this
+         * iteration's keep_reservations; parked, it is not seen there. */
+        j->flags = (j->flags | JOB_PARKED) & ~(unsigned)JOB_HADRESV;
+        e->nparked++;
+        e->parked_some = 1;
+    } else if (!want && (j->flags & JOB_PARKED)) {
+        j->flags &= ~(unsigned)JOB_PARKED;
+        e->nparked--;
+        s->queue = xgrow(s->queue, &s->qcap, s->qlen + 1, sizeof *s->queue);
+        s->queue[s->qlen++] = j;
+        s->qidle++;
+        e->unparked_some = 1;
+    }
+}
+
+/* Rebuild b from the unread part [from, nb) and the walk's stopped jobs f
+ * (sorted): f before the unread part goes into the read slots, after it is
+ * appended; anything else merges the two. */
+static void refile_b(struct eset_comp *c, size_t from, struct job **f, size_t nf)
+{
+    size_t first = from;
+    while (first < c->nb && !c->b[first])
+        first++;
+    if (first == c->nb) { /* nothing unread: b is f */
+        c->nb = c->bh = c->bholes = 0;
+        for (size_t i = 0; i < nf; i++)
+            b_push(c, f[i]);
+        return;
+    }
+    size_t last = c->nb - 1; /* live: first < nb and b[nb - 1] is live or a hole */
+    while (!c->b[last])
+        last--;
+    size_t nfront = 0;
+    while (nfront < nf && by_submission(&f[nfront], &c->b[first]) < 0)
+        nfront++;
+    int tail_ok = nfront == nf || by_submission(&f[nfront], &c->b[last]) > 0;
+    if (nfront <= first && tail_ok) {
+        for (size_t i = c->bh; i < first; i++)
+            c->bholes -= !c->b[i]; /* the read part's holes, now gone */
+        c->bh = first - nfront;
+        for (size_t i = 0; i < nfront; i++) {
+            c->b[c->bh + i] = f[i];
+            f[i]->epos = c->bh + i;
+            f[i]->flags |= JOB_INB;
+        }
+        for (size_t i = nfront; i < nf; i++)
+            b_push(c, f[i]);
+        return;
+    }
+    /* Merge (rare: a job stopped that was submitted among the unread ones). */
+    size_t nu = 0;
+    for (size_t i = first; i < c->nb; i++)
+        if (c->b[i])
+            c->b[nu++] = c->b[i];
+    struct job **u = xmalloc((nu ? nu : 1) * sizeof *u);
+    memcpy(u, c->b, nu * sizeof *u);
+    c->nb = c->bh = c->bholes = 0;
+    size_t i = 0, k = 0;
+    while (i < nu || k < nf)
+        b_push(c, k == nf || (i < nu && by_submission(&u[i], &f[k]) < 0) ? u[i++] : f[k++]);
+    free(u);
+}
+
+/*
+ * When the component's walk order can next change with no event: a stopped
+ * job's queue time counts from the last walk, so it moves past every job
+ * whose queue time started at or after that walk (ties go by submission) —
+ * walk again at the next iteration while there are such jobs, or when this
+ * walk stopped or restarted some job's queue time.
+ */
+static long wake_order(const struct eset_comp *c, long P, int changed, long now)
+{
+    if (changed)
+        return now;
+    if (c->nb - c->bh - c->bholes == 0)
+        return AVAIL_NEVER;
+    for (size_t i = 0; i < c->na; i++)
+        if (c->a[i]->qtime_start >= P)
+            return now;
+    return AVAIL_NEVER;
+}
+
+void eset_walked(struct sched *s, long now, long wake, long P, int restarted, int stopped)
+{
+    struct eset *e = s->eset;
+    struct eset_cur *u = &e->cur;
+    struct eset_comp *c = &e->c[u->k];
+    /* Every a job walked was seen (read, or in the rest), and the b jobs read. */
+    size_t nf = 0, nproc = u->ntmp + (u->nsa - u->ia);
+    e->nb = xgrow(e->nb, &e->capnb, nproc ? nproc : 1, sizeof *e->nb);
+    c->na = u->keep; /* appending: the old a jobs stay */
+    int odd = u->append ? c->odd : 0;
+    for (size_t r = 0; r < nproc; r++) {
+        struct job *j = r < u->ntmp ? u->tmp[r] : u->sa[u->ia + r - u->ntmp];
+        park(s, j);
+        if (j->flags & JOB_QSTOP) {
+            e->nb[nf++] = j;
+            odd |= !(j->flags & JOB_BLOCKED);
+        } else {
+            a_push(c, j);
+        }
+    }
+    sort_ptrs((void **)e->nb, nf, by_submission, &e->sb);
+    refile_b(c, u->append ? c->bh : u->ib, e->nb, nf);
+    c->odd = odd;
+    /* New jobs that stopped stay where they were: after every other. */
+    long w = wake_order(c, P, restarted || (stopped && !u->append), now);
+    if (w > wake)
+        w = wake;
+    c->wake = u->append && c->wake < w ? c->wake : w;
+    c->walked = now;
+    c->dirty = 0;
+    c->nnew = 0;
+    c->rate[R_PS] = c->cur[R_PS];
+    c->rate[R_WC] = c->cur[R_WC];
+    const struct job *any = comp_any(c);
+    if (any)
+        memcpy(c->use, limits_usage(s->limits, any, e->kind, LIM_ACTIVE), sizeof c->use);
+}
+
+void eset_idle_start(struct sched *s, int slot)
+{
+    struct eset_cur *u = &s->eset->cur;
+    const struct job *any = comp_any(&s->eset->c[u->k]);
+    if (u->append)
+        limits_set_usage(s->limits, any, s->eset->kind, LIM_IDLE, s->eset->c[u->k].idle_end[slot]);
+    else
+        limits_clear_job(s->limits, any, LIM_IDLE);
+}
+
+void eset_idle_end(struct sched *s, int slot)
+{
+    struct eset_cur *u = &s->eset->cur;
+    struct eset_comp *c = &s->eset->c[u->k];
+    memcpy(c->idle_end[slot], limits_usage(s->limits, comp_any(c), s->eset->kind, LIM_IDLE),
+           sizeof c->idle_end[slot]);
+}
+
+/* Sort the queue by priority at now (its jobs' order never moves, but a job
+ * back from the park must find its place). */
+static void sort_queue(struct sched *s, long now)
+{
+    struct prio_env env;
+    sched_prio_env(s, &env);
+    size_t w = 0;
+    for (size_t r = s->qhead; r < s->qlen; r++)
+        if (s->queue[r])
+            s->queue[w++] = s->queue[r];
+    s->qlen = w;
+    s->qhead = 0;
+    for (size_t i = 0; i < w; i++) {
+        /* The order the whole-queue walk would have: made before this
+         * iteration's walks, so a job they stopped counts its own queue time. */
+        struct job *j = s->queue[i];
+        unsigned stopped_now = (j->flags & JOB_QSTOP) && j->qstop_iter == s->stats.iterations;
+        j->flags &= ~(stopped_now ? (unsigned)JOB_QSTOP : 0u);
+        j->priority = prio_start(&s->pol.prio, &env, j, now, NULL);
+        j->flags |= stopped_now ? (unsigned)JOB_QSTOP : 0u;
+    }
+    sort_ptrs((void **)s->queue, w, prio_cmp, &s->eset->sb);
+}
+
+void eset_settle(struct sched *s, long now)
+{
+    struct eset *e = s->eset;
+    if (e->parked_some) {
+        size_t w = 0;
+        for (size_t r = s->qhead; r < s->qlen; r++)
+            if (s->queue[r] && !(s->queue[r]->flags & JOB_PARKED))
+                s->queue[w++] = s->queue[r];
+        s->qlen = s->qidle = w;
+        s->qhead = 0;
+        e->parked_some = 0;
+    }
+    /* A job in the queue whose queue time is stopped (the soft walk admitted
+     * it, the hard one did not) counts it from the last walk: its place
+     * moves at every iteration. */
+    int moving = 0;
+    for (size_t r = s->qhead; r < s->qlen && !moving; r++)
+        moving = s->queue[r] && (s->queue[r]->flags & JOB_QSTOP);
+    if (e->unparked_some || s->unsorted || moving) {
+        sort_queue(s, now);
+        e->unparked_some = 0;
+        s->unsorted = 0;
+    }
+    s->elig_all = 0;
+}
+
+struct job *const *eset_all(struct sched *s, size_t *n)
+{
+    struct eset *e = s->eset;
+    size_t m = 0, cap = s->qidle + e->nparked;
+    e->disp = xgrow(e->disp, &e->capdisp, cap ? cap : 1, sizeof *e->disp);
+    for (size_t r = s->qhead; r < s->qlen; r++)
+        if (s->queue[r])
+            e->disp[m++] = s->queue[r];
+    for (size_t k = 0; k < e->nc; k++) {
+        const struct eset_comp *c = &e->c[k];
+        for (size_t i = 0; i < c->na; i++)
+            if (c->a[i]->flags & JOB_PARKED)
+                e->disp[m++] = c->a[i];
+        for (size_t i = c->bh; i < c->nb; i++)
+            if (c->b[i] && (c->b[i]->flags & JOB_PARKED))
+                e->disp[m++] = c->b[i];
+    }
+    struct prio_env env;
+    sched_prio_env(s, &env);
+    for (size_t i = 0; i < m; i++)
+        e->disp[i]->priority = prio_start(&s->pol.prio, &env, e->disp[i], s->last_now, NULL);
+    sort_ptrs((void **)e->disp, m, prio_cmp, &e->sb);
+    *n = m;
+    return e->disp;
+}
+
+void eset_touch(struct sched *s, struct job *j)
+{
+    struct eset *e = s->eset;
+    if (!e || j->epos == SIZE_MAX || !(j->flags & JOB_INB) || (j->flags & JOB_QSTOP))
+        return;
+    /* Its queue time accrues again (a release): it belongs with the a jobs. */
+    struct eset_comp *c = comp_of(e, j);
+    c->b[j->epos] = NULL;
+    c->bholes++;
+    a_push(c, j);
+    c->dirty = 1;
+}
+
+int eset_kind(const struct sched *s)
+{
+    return s->eset ? (int)s->eset->kind : -1;
+}
+
+void eset_rates(const struct sched *s, const struct job *j, double *ps, double *wc)
+{
+    const struct eset_comp *c = &s->eset->c[comp_cred(s->eset, j)->index];
+    *ps = c->cur[R_PS];
+    *wc = c->cur[R_WC];
+}
