@@ -58,6 +58,9 @@ struct walk {
     long wake;    /* eset: when time alone may first lift one of the refusals */
     int restarted; /* some job's queue time restarted */
     int stopped;   /* ... or stopped */
+    /* eset: per level, the least PS and WC asked by the jobs refused only
+     * for active PS or WC (what time runs down); -1 none. */
+    double least[2][2];
 };
 
 /* The walk's job at position *i or after (NULL at the end). */
@@ -196,34 +199,44 @@ static void note_wait(struct walk *w, struct sched *s, const struct job *j, cons
         w->wake = at;
 }
 
-/*
- * eset: j was refused at `level` against the usage of the walk so far; the
- * earliest time at which time alone could admit it. Only active PS and WC
- * run down with time, by at most the credential's rates per second; any
- * other refusal waits for an event.
- */
-static void note_refusal(struct sched *s, struct walk *w, struct job *j, enum lim_level level,
-                         const struct prio_env *env)
+/* eset: j was refused at `level` for active limits `va` alone (idle ones
+ * are fine): when those are only PS and WC, which time runs down, note its
+ * request, the least of which bounds when time alone may admit any job. */
+static void note_refusal(struct walk *w, unsigned va, enum lim_level level, const double req[])
 {
-    if (!s->eset || w->wake <= w->now || !job_fits_limits(s, j, env, NULL))
-        return;
-    double req[LIM_NTYPES], ex[LIM_NTYPES], ps, wc;
-    eset_rates(s, j, &ps, &wc);
-    if (ps <= 0 && wc <= 0)
-        return; /* nothing of its credential is running down */
-    limits_request(j, j->walltime, env, req);
-    int kind = eset_kind(s);
-    if (limits_check_fast(s->limits, j, kind, LIM_IDLE, level, req))
-        return; /* idle usage does not run down */
-    limits_excess(s->limits, j, kind, LIM_ACTIVE, level, req, ex);
-    note_wait(w, s, j, ex);
+    static const int types[2] = {LIM_PS, LIM_WC};
+    if (va & ~(1u << LIM_PS | 1u << LIM_WC))
+        return; /* over a limit time does not run down */
+    for (int i = 0; i < 2; i++)
+        if ((va & 1u << types[i]) &&
+            (w->least[level][i] < 0 || req[types[i]] < w->least[level][i]))
+            w->least[level][i] = req[types[i]];
+}
+
+/* eset, after a walk at `level`: from the least refused requests, the
+ * earliest time alone may admit one of those jobs (a lower bound: each
+ * type's own; a job over both waits for both). */
+static void note_least(struct sched *s, struct walk *w, enum lim_level level)
+{
+    static const int types[2] = {LIM_PS, LIM_WC};
+    const struct job *any = eset_rep(s);
+    for (int i = 0; i < 2; i++) {
+        if (w->least[level][i] < 0)
+            continue;
+        double req[LIM_NTYPES] = {0}, ex[LIM_NTYPES];
+        req[types[i]] = w->least[level][i];
+        limits_excess(s->limits, any, eset_kind(s), LIM_ACTIVE, level, req, ex);
+        double only[LIM_NTYPES] = {0};
+        only[types[i]] = ex[types[i]] > 0 ? ex[types[i]] : 0;
+        note_wait(w, s, any, only);
+    }
 }
 
 /* Whether j passes the per-job, active and idle limits at `level`; adds
  * its idle usage when it does. why (NULL: formatting every reason at every
  * iteration would cost more than the checks) gets the first violation. */
-static int admit(struct sched *s, struct job *j, enum lim_level level, const struct prio_env *env,
-                 char *why)
+static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level level,
+                 const struct prio_env *env, char *why)
 {
     double req[LIM_NTYPES];
     size_t len = why ? WHY_MAX : 0;
@@ -232,11 +245,21 @@ static int admit(struct sched *s, struct job *j, enum lim_level level, const str
     if (fsacct_over_cap(s, j, why, len))
         return 0;
     limits_request(j, j->walltime, env, req);
-    if (why ? limits_check(s->limits, j, LIM_ACTIVE, level, req, why, len) ||
-                  limits_check(s->limits, j, LIM_IDLE, level, req, why, len)
-            : limits_check_fast(s->limits, j, eset_kind(s), LIM_ACTIVE, level, req) ||
-                  limits_check_fast(s->limits, j, eset_kind(s), LIM_IDLE, level, req))
+    if (why) {
+        if (limits_check(s->limits, j, LIM_ACTIVE, level, req, why, len) ||
+            limits_check(s->limits, j, LIM_IDLE, level, req, why, len))
+            return 0;
+    } else if (w && s->eset) {
+        unsigned va = limits_violations(s->limits, j, eset_kind(s), LIM_ACTIVE, level, req);
+        if (va | limits_violations(s->limits, j, eset_kind(s), LIM_IDLE, level, req)) {
+            if (!limits_check_fast(s->limits, j, eset_kind(s), LIM_IDLE, level, req))
+                note_refusal(w, va, level, req);
+            return 0;
+        }
+    } else if (limits_check_fast(s->limits, j, -1, LIM_ACTIVE, level, req) ||
+               limits_check_fast(s->limits, j, -1, LIM_IDLE, level, req)) {
         return 0;
+    }
     limits_add(s->limits, j, LIM_IDLE, req, +1);
     return 1;
 }
@@ -268,6 +291,7 @@ static void run_walk(struct sched *s, struct walk *w, const struct prio_env *env
                      enum lim_level level)
 {
     walk_clear(s, w, level);
+    w->least[level][0] = w->least[level][1] = -1;
     struct job *j;
     size_t i = 0;
     if (w->whole || !(j = walk_job(s, w, &i)) || !full_here(s, w, j, level)) {
@@ -283,21 +307,22 @@ static void run_walk(struct sched *s, struct walk *w, const struct prio_env *env
         for (size_t k = 0; k < n; k++)
             one(s, w, rest[k], env);
     }
-    if (!w->whole)
+    if (!w->whole) {
         eset_idle_end(s, (int)level);
+        note_least(s, w, level);
+    }
 }
 
 static int hard_one(struct sched *s, struct walk *w, struct job *j, const struct prio_env *env)
 {
     if (held(s, w, j, w->now))
         return 0;
-    if (admit(s, j, LIM_HARD, env, NULL)) {
+    if (admit(s, w, j, LIM_HARD, env, NULL)) {
         j->flags |= JOB_HARDOK;
         restart_qtime(s, w, j);
         return 1;
     }
     j->flags &= ~(unsigned)JOB_HARDOK;
-    note_refusal(s, w, j, LIM_HARD, env);
     if (s->pol.prio.accrual != ACCRUE_ALWAYS)
         stop_qtime(s, w, j); /* queue time stops accruing while blocked */
     return 0;
@@ -308,7 +333,7 @@ static int one_one(struct sched *s, struct walk *w, struct job *j, const struct 
 {
     if (held(s, w, j, w->now))
         return 0;
-    if (admit(s, j, LIM_SOFT, env, NULL)) {
+    if (admit(s, w, j, LIM_SOFT, env, NULL)) {
         j->flags |= JOB_HARDOK;
         restart_qtime(s, w, j);
         clear_blocked(s, j);
@@ -316,7 +341,6 @@ static int one_one(struct sched *s, struct walk *w, struct job *j, const struct 
     }
     j->flags &= ~(unsigned)JOB_HARDOK;
     set_blocked(s, j, NULL);
-    note_refusal(s, w, j, LIM_SOFT, env);
     if (s->pol.prio.accrual != ACCRUE_ALWAYS)
         stop_qtime(s, w, j);
     return 0;
@@ -326,11 +350,10 @@ static int soft_one(struct sched *s, struct walk *w, struct job *j, const struct
 {
     if (j->holds || j->deferred_until)
         return 0; /* held or deferred: blocked by that, not by a limit */
-    if (admit(s, j, LIM_SOFT, env, NULL)) {
+    if (admit(s, w, j, LIM_SOFT, env, NULL)) {
         clear_blocked(s, j);
         return 1;
     }
-    note_refusal(s, w, j, LIM_SOFT, env);
     set_blocked(s, j, NULL);
     return 0;
 }
@@ -364,7 +387,7 @@ static void soft_reasons(struct sched *s, struct walk *w, const struct prio_env 
         struct job *j = w->v[i];
         if (!j || j->holds || j->deferred_until)
             continue;
-        if (admit(s, j, LIM_SOFT, env, why)) {
+        if (admit(s, NULL, j, LIM_SOFT, env, why)) {
             clear_blocked(s, j);
             continue;
         }
@@ -388,11 +411,11 @@ static void hard_reasons(struct sched *s, struct walk *w, const struct prio_env 
         struct job *j = w->v[i];
         if (!j || j->holds || j->deferred_until || (j->flags & JOB_HARDOK)) {
             if (j && (j->flags & JOB_HARDOK))
-                admit(s, j, LIM_HARD, env, NULL); /* its idle usage, as the hard walk added */
+                admit(s, w, j, LIM_HARD, env, NULL); /* its idle usage, as the hard walk added */
             continue;
         }
         free(j->blocked);
-        j->blocked = admit(s, j, LIM_HARD, env, why) ? NULL : xstrdup(why);
+        j->blocked = admit(s, NULL, j, LIM_HARD, env, why) ? NULL : xstrdup(why);
     }
 }
 

@@ -34,6 +34,9 @@ struct lim_slot {
     const struct lim_obj *obj; /* its configured limits, once bound */
     int bound;
     double use[LIM_NMODES][LIM_NTYPES];
+    /* Its limits resolved (own, else DEFAULT; no QOS override), for
+     * limits_check_fast when one kind is all there is (0 = none). */
+    long long lim[LIM_NMODES][2][LIM_NTYPES];
 };
 
 /* Usage of one pair: kind 1 + (outer * LIM_NINNER + inner), 0 = empty slot. */
@@ -168,6 +171,25 @@ static const double *slot_use(const struct limits *L, enum cred_kind k, const st
     return c->index < L->nslots[k] ? L->slots[k][c->index].use[m] : no_usage;
 }
 
+static long long own_or_default(const struct limits *L, enum cred_kind k, const struct lim_obj *own,
+                                enum lim_mode m, enum lim_level lv, enum lim_type t)
+{
+    const struct lim_val *v = own && own->own.v[m][t].hard ? &own->own.v[m][t] : NULL;
+    if (!v && L->conf->def[k] && L->conf->def[k]->own.v[m][t].hard)
+        v = &L->conf->def[k]->own.v[m][t];
+    return !v ? 0 : lv == LIM_SOFT ? v->soft : v->hard;
+}
+
+/* Fill s->lim: what cred_limit answers for it when no QOS overrides. */
+static void resolve(const struct limits *L, enum cred_kind k, struct lim_slot *s)
+{
+    for (int m = 0; m < LIM_NMODES; m++)
+        for (int lv = 0; lv < 2; lv++)
+            for (int t = 0; t < LIM_NTYPES; t++)
+                s->lim[m][lv][t] =
+                    own_or_default(L, k, s->obj, (enum lim_mode)m, (enum lim_level)lv, (enum lim_type)t);
+}
+
 static struct lim_slot *slot_get(struct limits *L, enum cred_kind k, const struct cred *c)
 {
     if (c->index >= L->nslots[k]) {
@@ -179,6 +201,7 @@ static struct lim_slot *slot_get(struct limits *L, enum cred_kind k, const struc
     if (!s->bound) {
         s->obj = limits_conf_find(L->conf, k, c->name);
         s->bound = 1;
+        resolve(L, k, s);
     }
     return s;
 }
@@ -532,14 +555,56 @@ static int check_all(const struct limits *L, struct chk *x, const struct lim_obj
     return check_creds(L, x, qos) || check_pairs(L, x, qos) || check_system(L, x);
 }
 
+/* The bound slot of j's credential of kind k, or NULL. */
+static const struct lim_slot *bound_slot(const struct limits *L, const struct job *j, int k)
+{
+    const struct cred *c = job_cred(j, (enum cred_kind)k);
+    if (!c || c->index >= L->nslots[k] || !L->slots[k][c->index].bound)
+        return NULL;
+    return &L->slots[k][c->index];
+}
+
 int limits_check_fast(const struct limits *L, const struct job *j, int kind, enum lim_mode mode,
                       enum lim_level level, const double req[LIM_NTYPES])
 {
     const struct lim_obj *qos = NULL;
     if (exempt(L, j, &qos, NULL, 0))
         return 0;
+    const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (sl) { /* one kind: its resolved limits are all there is */
+        const long long *lim = sl->lim[mode][level];
+        const double *use = sl->use[mode];
+        for (int t = 0; t < LIM_NTYPES; t++)
+            if (lim[t] > 0 && use[t] + req[t] > (double)lim[t] + LIM_EPS)
+                return 1;
+        return 0;
+    }
     struct chk x = {j, mode, level, req, NULL, 0, 0, NULL};
     return check_all(L, &x, qos, kind);
+}
+
+unsigned limits_violations(const struct limits *L, const struct job *j, int kind,
+                           enum lim_mode mode, enum lim_level level, const double req[LIM_NTYPES])
+{
+    const struct lim_obj *qos = NULL;
+    if (exempt(L, j, &qos, NULL, 0))
+        return 0;
+    const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    unsigned v = 0;
+    if (sl) {
+        const long long *lim = sl->lim[mode][level];
+        const double *use = sl->use[mode];
+        for (int t = 0; t < LIM_NTYPES; t++)
+            if (lim[t] > 0 && use[t] + req[t] > (double)lim[t] + LIM_EPS)
+                v |= 1u << t;
+        return v;
+    }
+    double ex[LIM_NTYPES];
+    limits_excess(L, j, kind, mode, level, req, ex);
+    for (int t = 0; t < LIM_NTYPES; t++)
+        if (ex[t] > 0)
+            v |= 1u << t;
+    return v;
 }
 
 void limits_excess(const struct limits *L, const struct job *j, int kind, enum lim_mode mode,
@@ -550,6 +615,17 @@ void limits_excess(const struct limits *L, const struct job *j, int kind, enum l
         excess[t] = 0;
     if (exempt(L, j, &qos, NULL, 0))
         return;
+    const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (sl) {
+        const long long *lim = sl->lim[mode][level];
+        const double *use = sl->use[mode];
+        for (int t = 0; t < LIM_NTYPES; t++) {
+            double e = use[t] + req[t] - (double)lim[t];
+            if (lim[t] > 0 && e > LIM_EPS)
+                excess[t] = e;
+        }
+        return;
+    }
     struct chk x = {j, mode, level, req, NULL, 0, 0, excess};
     check_all(L, &x, qos, kind);
 }

@@ -143,6 +143,11 @@ int limits_check_job(const struct limits *L, const struct job *j, const struct p
 int limits_check_fast(const struct limits *L, const struct job *j, int kind, enum lim_mode mode,
                       enum lim_level level, const double req[LIM_NTYPES]);
 
+/* As limits_check_fast: the types (bit 1 << t) whose limits j's request
+ * goes over; 0 when none. */
+unsigned limits_violations(const struct limits *L, const struct job *j, int kind,
+                           enum lim_mode mode, enum lim_level level, const double req[LIM_NTYPES]);
+
 /*
  * As limits_check_fast, but looking at every limit: excess[t] gets, per
  * type, the most by which usage + req goes over a `mode` limit at `level`
