@@ -88,6 +88,7 @@ struct eset_cur {
     size_t caprest;
     int cut;          /* a walk stopped reading b */
     size_t keep;      /* a jobs before this walk's (append: the old ones) */
+    int floor;        /* some a job's priority is at its floor (1) */
     int append;       /* only the new jobs are walked, after the old ones' end state */
 };
 
@@ -411,9 +412,11 @@ void eset_open(struct sched *s, size_t k, long now, long qstop)
     u->append = appending(s, c, now);
     u->keep = u->append ? c->na - c->nnew : 0;
     u->sa = xgrow(u->sa, &u->capsa, c->na ? c->na : 1, sizeof *u->sa);
+    u->floor = 0;
     for (size_t i = u->keep; i < c->na; i++) {
         u->sa[i - u->keep] = c->a[i];
         c->a[i]->priority = prio_start(&s->pol.prio, &env, c->a[i], now, NULL);
+        u->floor |= c->a[i]->priority <= 1.0;
     }
     sort_ptrs((void **)u->sa, c->na - u->keep, prio_cmp, &e->sb);
     u->nsa = c->na - u->keep;
@@ -561,15 +564,18 @@ static void refile_b(struct eset_comp *c, size_t from, struct job **f, size_t nf
 }
 
 /*
- * When the component's walk order can next change with no event: a stopped
- * job's queue time counts from the last walk, so it moves past every job
- * whose queue time started at or after that walk (ties go by submission) —
- * walk again at the next iteration while there are such jobs, or when this
- * walk stopped or restarted some job's queue time.
+ * When the component's walk order can next change with no event. Its
+ * stopped jobs count queue time from the last walk, all alike: they keep
+ * their places among themselves, and behind every other job whose priority
+ * is above theirs by a constant — not behind one whose queue time started at
+ * or after that walk, nor one at the priority floor (1, where ties go by
+ * submission until it rises above). Walk again at the next iteration while
+ * there are such jobs, or when this walk stopped or restarted some job's
+ * queue time.
  */
-static long wake_order(const struct eset_comp *c, long P, int changed, long now)
+static long wake_order(const struct eset_comp *c, long P, int changed, int floor, long now)
 {
-    if (changed)
+    if (changed || floor)
         return now;
     if (c->nb - c->bh - c->bholes == 0)
         return AVAIL_NEVER;
@@ -603,7 +609,7 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
     refile_b(c, u->append ? c->bh : u->ib, e->nb, nf);
     c->odd = odd;
     /* New jobs that stopped stay where they were: after every other. */
-    long w = wake_order(c, P, restarted || (stopped && !u->append), now);
+    long w = wake_order(c, P, restarted || (stopped && !u->append), u->floor, now);
     if (w > wake)
         w = wake;
     c->wake = u->append && c->wake < w ? c->wake : w;
@@ -671,17 +677,12 @@ void eset_settle(struct sched *s, long now)
         s->qhead = 0;
         e->parked_some = 0;
     }
-    /* A job in the queue whose queue time is stopped (the soft walk admitted
-     * it, the hard one did not) counts it from the last walk: its place
-     * moves at every iteration. */
-    int moving = 0;
-    for (size_t r = s->qhead; r < s->qlen && !moving; r++)
-        moving = s->queue[r] && (s->queue[r]->flags & JOB_QSTOP);
-    if (e->unparked_some || s->unsorted || moving) {
-        sort_queue(s, now);
-        e->unparked_some = 0;
-        s->unsorted = 0;
-    }
+    /* Sorted at every iteration, as the whole-queue walk does: the queue
+     * holds the few jobs not parked, and their order may move with time (a
+     * priority rising off its floor, a stopped queue time). */
+    sort_queue(s, now);
+    e->unparked_some = 0;
+    s->unsorted = 0;
     s->elig_all = 0;
 }
 

@@ -6,7 +6,10 @@
 #   - account for every record: jobs + skipped + rejected + never_started
 #     (+ jobs cancelled before they started) = the trace's records, the JSON
 #     report agrees with the jobs CSV, and no job is left running;
-#   - be valid: `moku validate` finds nothing wrong with the schedule.
+#   - be valid: `moku validate` finds nothing wrong with the schedule;
+#   - under throttling limits, be the schedule of Maui's whole-queue walk:
+#     `moku simulate --full-walk` gives the same jobs CSV (issue 16: the
+#     incremental eligibility of policy/eset.c changes no decision).
 # Saved cases replay the same way: every reproduction of issue 13 (the inputs
 # of tests/data/sim/liveness/, listed in tests/data/property/issue13.list) and
 # every defect found here (tests/data/property/<name>/: case.cfg, case.swf,
@@ -94,13 +97,18 @@ END {
 }
 EOF
 
-# Whether this moku validates (moku validate, simulate --resv-out).
+# Whether this moku validates (moku validate, simulate --resv-out), and
+# whether it walks eligibility incrementally (simulate --full-walk).
 if "$MOKU" validate --help >/dev/null 2>&1; then VALIDATE=1 vtext=", valid"; else VALIDATE=0 vtext=""; fi
+FULLWALK=0
+"$MOKU" simulate --help 2>/dev/null | grep -q -- --full-walk && FULLWALK=1
+LIMITS_RE='MAX(I)?(JOB|PROC|NODE|PS|PE|WC|MEM)|MAXJOBPER|MAXPROCPER|MAXNODEPER'
 
 # replay WORK ARGS CFG CMDS TRACE: one case; WORK is a scratch directory, CFG
 # and CMDS may be "" (none). Sets stage (0 fine, 1 did not end or exit 0,
-# 2 accounting, 3 invalid), why (what went wrong, "# " lines) and cmd (the
-# command that failed).
+# 2 accounting, 3 invalid, 4 under limits not the whole-queue walk's
+# schedule), why (what went wrong, "# " lines) and cmd (the command that
+# failed).
 replay() {
     w=$1 a=$2 c=${3:+--config $3} m=${4:+--commands $4 --quiet} t=$5
     r=""
@@ -132,6 +140,18 @@ replay() {
         fi
     fi
     stage=0
+    [ "$FULLWALK" = 1 ] && [ -n "$3" ] && grep -Eq "$LIMITS_RE" "$3" || return 0
+    limited=$((limited + 1))
+    mkdir -p "$w/stats-full"
+    m=${4:+--commands $4 --quiet}
+    cmd="$MOKU simulate --full-walk $a $c $m --statdir $w/stats-full --format json --jobs-out $w/full.csv $t"
+    timeout "$LIMIT" $cmd >"$w/fout" 2>"$w/ferr"
+    rc=$?
+    if [ "$rc" -ne 0 ] || ! cmp -s "$w/jobs.csv" "$w/full.csv"; then
+        stage=4
+        why=$(printf '# --full-walk: exit %s, and the jobs CSVs differ:\n' "$rc"
+            diff "$w/jobs.csv" "$w/full.csv" | sed -n '1,6s/^/# /p')
+    fi
 }
 
 # Keep a failing random case for reproduction; print how to rerun it.
@@ -146,7 +166,7 @@ keep() {
 
 # --- random cases --------------------------------------------------------
 
-ended=0 accounted=0 valid=0 nfail=0 failed=""
+ended=0 accounted=0 valid=0 same=0 limited=0 nfail=0 failed=""
 last=$((FIRST + N - 1))
 seed=$FIRST
 start=$(date +%s)
@@ -162,7 +182,8 @@ while [ "$seed" -le "$last" ]; do
     fi
     [ "$stage" -eq 0 ] || [ "$stage" -gt 1 ] && ended=$((ended + 1))
     [ "$stage" -eq 0 ] || [ "$stage" -gt 2 ] && accounted=$((accounted + 1))
-    [ "$stage" -eq 0 ] && valid=$((valid + 1))
+    [ "$stage" -eq 0 ] || [ "$stage" -eq 4 ] && valid=$((valid + 1))
+    [ "$stage" -eq 0 ] && same=$((same + 1))
     if [ "$stage" -ne 0 ]; then
         nfail=$((nfail + 1))
         failed="$failed $seed"
@@ -179,6 +200,10 @@ check "... and account for every record (jobs + skipped + rejected + never_start
     [ "$accounted" -eq "$ended" ]
 if [ "$VALIDATE" = 1 ]; then
     check "... and their schedules pass moku validate" [ "$valid" -eq "$accounted" ]
+fi
+if [ "$FULLWALK" = 1 ]; then
+    check "... and the $limited with throttling limits have the whole-queue walk's schedule (--full-walk)" \
+        test "$same" -eq "$valid" -a "$limited" -gt 0
 fi
 [ -n "$failed" ] && echo "# failing seeds:$failed"
 [ "$SOAK" = 1 ] && exit 0

@@ -1,0 +1,86 @@
+#!/bin/sh
+# Incremental eligibility (issue 16, policy/eset.c): under throttling limits
+# an iteration walks only the credentials whose eligibility can have
+# changed. That must change no decision: every replay here is compared, job
+# for job (the whole jobs CSV: starts, nodes, states), with the same replay
+# walking every idle job at every iteration as Maui does (--full-walk).
+#
+# Policies: the seed documents' throttling page (USERCFG MAXIJOB, MAXJOB,
+# MAXPS soft and hard) and variations of it — one value for soft and hard,
+# group and class limits, active MAXWC, the accrual policies, reservation
+# depth and policy, BESTFIT —, on the bundled KTH trace's first jobs, with
+# administrator commands at random times (holds, releases, system
+# priorities, QOS changes, cancellations, forced starts) from fixed seeds.
+# And on the first 40,000 jobs of HPC2N when ../shared/traces has it.
+. tests/integration/lib.sh
+
+KTH=data/KTH-SP2-1996-2.1-cln.norm.swf.gz
+gzip -dc "$KTH" | awk '/^;/ || n++ < 4000' >"$TMP/kth.swf"
+
+# Timed commands from a seed: a few dozen, at times within the trace, on
+# job ids of the trace.
+commands() {
+    awk -v seed="$1" 'BEGIN {
+        srand(seed)
+        split("sethold releasehold setspri canceljob runjob setqos releasehold sethold", verb, " ")
+        for (i = 0; i < 40; i++) {
+            t = int(rand() * 2000000); id = 1 + int(rand() * 4000); v = verb[1 + int(rand() * 8)]
+            if (v == "setspri") printf "%d setspri %d %d\n", t, int(rand() * 100), id
+            else if (v == "setqos") printf "%d setqos %s %d\n", t, (rand() < 0.5 ? "high" : "DEFAULT"), id
+            else printf "%d %s %d\n", t, v, id
+        }
+    }' | sort -n
+}
+
+# same NAME CFG [CMDS] [TRACE]: the incremental and the whole-queue walks agree.
+same() {
+    m=${3:+--commands $3 --quiet}
+    t=${4:-$TMP/kth.swf}
+    "$MOKU" simulate --config "$2" $m --format json --jobs-out "$TMP/fast.csv" "$t" >"$TMP/fast.out" 2>"$TMP/fast.err"
+    r1=$?
+    "$MOKU" simulate --full-walk --config "$2" $m --format json --jobs-out "$TMP/full.csv" "$t" \
+        >"$TMP/full.out" 2>"$TMP/full.err"
+    r2=$?
+    if [ "$r1" -eq 0 ] && [ "$r2" -eq 0 ] && cmp -s "$TMP/fast.csv" "$TMP/full.csv" &&
+        grep -q '"never_started"' "$TMP/fast.out"; then
+        ok "$1: the same schedule as the whole-queue walk"
+    else
+        fail "$1: the same schedule as the whole-queue walk (exit $r1/$r2)"
+        diff "$TMP/fast.csv" "$TMP/full.csv" | sed -n '1,6s/^/# /p'
+        sed -n '1,3s/^/# /p' "$TMP/fast.err"
+    fi
+}
+
+conf() { printf '%b' "$2" >"$TMP/$1.cfg"; }
+conf page 'USERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPS=72000,1080000\n'
+conf onevalue 'USERCFG[DEFAULT] MAXIJOB=3 MAXJOB=6 MAXPS=400000\n'
+conf tight 'USERCFG[DEFAULT] MAXIJOB=1 MAXPROC=16,48\n'
+conf group 'GROUPCFG[DEFAULT] MAXIJOB=4 MAXPROC=40,64 MAXPS=2000000\n'
+conf class 'CLASSCFG[DEFAULT] MAXIJOB=6 MAXJOB=10,20\n'
+conf wc 'USERCFG[DEFAULT] MAXIJOB=5 MAXWC=200000,400000\n'
+conf always 'JOBPRIOACCRUALPOLICY ALWAYS\nUSERCFG[DEFAULT] MAXIJOB=4 MAXPS=300000,900000\n'
+conf full 'JOBPRIOACCRUALPOLICY FULLPOLICY\nUSERCFG[DEFAULT] MAXIJOB=4 MAXPS=300000,900000\n'
+conf depth 'RESERVATIONDEPTH[0] 4\nRESERVATIONPOLICY HIGHEST\nUSERCFG[DEFAULT] MAXIJOB=6 MAXJOB=12 MAXPS=500000,2000000\n'
+conf bestfit 'BACKFILLPOLICY BESTFIT\nUSERCFG[DEFAULT] MAXIJOB=6 MAXPS=500000,2000000\n'
+conf named 'USERCFG[DEFAULT] MAXIJOB=4 MAXPS=300000,900000\nUSERCFG[3] MAXIJOB=20 MAXPS=-1\nUSERCFG[7] MAXJOB=1\n'
+conf mixed 'USERCFG[DEFAULT] MAXIJOB=4\nGROUPCFG[DEFAULT] MAXPROC=64\n'
+conf qos 'QOSCFG[high] PRIORITY=100\nUSERCFG[DEFAULT] MAXIJOB=3 MAXPS=300000,900000 QLIST=high,DEFAULT\n'
+
+for c in page onevalue tight group class wc always full depth bestfit named mixed; do
+    same "$c" "$TMP/$c.cfg"
+done
+for seed in 1 2 3 4 5; do
+    commands "$seed" >"$TMP/cmds$seed"
+    for c in page full always; do
+        same "$c, commands of seed $seed" "$TMP/$c.cfg" "$TMP/cmds$seed"
+    done
+done
+same "QOS changes and priorities" "$TMP/qos.cfg" "$TMP/cmds1"
+
+H=$SHARED/traces/HPC2N-2002-2.1-cln.norm.swf.gz
+if [ -f "$H" ]; then
+    gzip -dc "$H" | awk '/^;/ || n++ < 40000' >"$TMP/hpc2n.swf"
+    same "HPC2N, first 40,000 jobs, the throttling page" "$TMP/page.cfg" "" "$TMP/hpc2n.swf"
+else
+    echo "# no $H: the HPC2N comparison is skipped"
+fi
