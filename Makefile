@@ -132,8 +132,18 @@ $(BUILD)/prio_bench: bench/prio_bench.c $(BUILD)/libmoku.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libmoku.a $(LDLIBS)
 
-bench: $(BIN) $(BUILD)/runstat $(BUILD)/prio_bench $(BUILD)/store_fill $(BUILD)/sub_bench $(BUILD)/resv_bench $(BUILD)/depth_bench $(BUILD)/tests/rawsock
-	@sh bench/run.sh
+$(BUILD)/limits_bench: bench/limits_bench.c $(BUILD)/libmoku.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libmoku.a $(LDLIBS)
+
+# The minimal textbook EASY loop moku's replay is measured against: no moku code.
+$(BUILD)/mini_easy: bench/mini_easy.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< -lz
+
+bench: $(BIN) $(BUILD)/runstat $(BUILD)/mini_easy $(BUILD)/limits_bench $(BUILD)/prio_bench $(BUILD)/store_fill $(BUILD)/sub_bench $(BUILD)/resv_bench $(BUILD)/depth_bench $(BUILD)/tests/rawsock
+	@MINI=$(BUILD)/mini_easy sh bench/run.sh
+	@$(BUILD)/limits_bench
 	@$(BUILD)/prio_bench
 	@$(BUILD)/resv_bench
 	@$(BUILD)/depth_bench

@@ -5,7 +5,9 @@
 # not a test: it prints figures and judges nothing.
 #
 # Target (issue 2): HPC2N (202,876 jobs, 240 processors) under EASY in well
-# under a second and under 200 MB on a 2-core machine.
+# under a second and under 200 MB on a 2-core machine. Issue 16: the
+# throttling page's policy within 4x of plain EASY, and moku's whole process
+# against a minimal EASY loop (MINI, bench/mini_easy.c), figures at the end.
 set -e
 RUNSTAT=build/runstat
 SHARED=${SHARED:-../shared}
@@ -29,7 +31,7 @@ done
 
 printf '%-28s %-8s %9s %12s %10s %10s %8s\n' trace policy jobs jobs/s wall_s sched_s peak_MB
 bench_one() {
-    "$RUNSTAT" bin/moku simulate --config "$tmp/$2.cfg" --format json "$1" >"$tmp/out" 2>"$tmp/err"
+    "$RUNSTAT" bin/moku simulate ${FULL:-} --config "$tmp/$2.cfg" --format json "$1" >"$tmp/out" 2>"$tmp/err"
     jobs=$(sed 's/.*"jobs":\([0-9]*\).*/\1/' "$tmp/out")
     sched=$(sed 's/.*"wall_seconds":\([0-9.]*\).*/\1/' "$tmp/out")
     wall=$(sed -n 's/.*wall_seconds=\([0-9.]*\).*/\1/p' "$tmp/err")
@@ -57,7 +59,44 @@ for t in $traces; do
     case "$t" in *HPC2N*) bench_one "$t" cons ;; esac
     case "$t" in *KTH*) for pol in bestfit greedy preempt; do bench_one "$t" $pol; done ;; esac
 done
+# Fairshare with caps: jobs blocked while their credential would pass its cap.
+printf 'FSPOLICY DEDICATEDPS\nFSINTERVAL 12:00:00\nFSDEPTH 8\nFSDECAY 0.8\nFSWEIGHT 10\nFSUSERWEIGHT 1\nUSERCFG[DEFAULT] FSTARGET=20%%\nSTATDIR %s/stats\n' "$tmp" >"$tmp/fscap.cfg"
+# The seed documents' throttling policy page (issue 16); "throttle-full"
+# walks the whole queue at every iteration, as Maui does (--full-walk).
+printf 'USERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPS=72000,1080000\n' >"$tmp/throttle.cfg"
+cp "$tmp/throttle.cfg" "$tmp/throttle-full.cfg"
 for t in $traces; do
     case "$t" in *KTH* | *HPC2N* | *Curie*) bench_one "$t" fairshare ;; esac
+    case "$t" in *KTH* | *HPC2N*) bench_one "$t" fscap; bench_one "$t" throttle ;; esac
+    case "$t" in *KTH*) FULL=--full-walk bench_one "$t" throttle-full ;; esac
 done
 echo "wall_s: whole process (read, replay, report); sched_s: the replay alone; peak_MB: max RSS"
+
+# Issue 16: HPC2N under EASY, moku's whole process against a minimal textbook
+# EASY loop on a processor pool (bench/mini_easy.c) in the same run; how the
+# replay grows with the trace (its first 25 %, 50 %, 100 %); and the
+# throttling page against plain EASY on the same trace.
+H=$SHARED/traces/HPC2N-2002-2.1-cln.norm.swf.gz
+if [ -f "$H" ] && [ -n "$MINI" ]; then
+    bench_one "$H" easy >"$tmp/line"
+    cat "$tmp/line"
+    set -- $(cat "$tmp/line")
+    easy_wall=$5 easy_sched=$6 easy_mb=$7
+    "$RUNSTAT" "$MINI" 240 "$H" >"$tmp/mini" 2>"$tmp/minierr"
+    mini_wall=$(sed -n 's/.*wall_seconds=\([0-9.]*\).*/\1/p' "$tmp/minierr")
+    awk -v w="$easy_wall" -v s="$easy_sched" -v mb="$easy_mb" -v m="$mini_wall" -v ml="$(cat "$tmp/mini")" 'BEGIN {
+        printf "HPC2N EASY: moku whole %.3f s (read and report %.3f s, replay %.3f s, peak %.1f MB); %s, whole %.3f s: ratio %.2f\n",
+            w, w - s, s, mb, ml, m, w / m }'
+    gzip -dc "$H" >"$tmp/h.swf"
+    total=$(grep -vc '^;' "$tmp/h.swf")
+    for pct in 25 50 100; do
+        awk -v n=$((total * pct / 100)) '/^;/ || k++ < n' "$tmp/h.swf" >"$tmp/hpc2n-$pct.swf"
+        bench_one "$tmp/hpc2n-$pct.swf" easy >"$tmp/line"
+        set -- $(cat "$tmp/line")
+        printf 'HPC2N first %3d%%: %6d jobs, replay %.3f s, %.2f us a job\n' "$pct" "$3" "$6" \
+            "$(awk -v s="$6" -v j="$3" 'BEGIN { print 1e6 * s / j }')"
+    done
+    bench_one "$H" throttle >"$tmp/line"
+    set -- $(cat "$tmp/line")
+    awk -v t="$5" -v e="$easy_wall" 'BEGIN { printf "HPC2N throttling page: whole %.3f s, %.1fx plain EASY (%.3f s)\n", t, t / e, e }'
+fi

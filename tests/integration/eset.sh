@@ -11,7 +11,7 @@
 # depth and policy, BESTFIT —, on the bundled KTH trace's first jobs, with
 # administrator commands at random times (holds, releases, system
 # priorities, QOS changes, cancellations, forced starts) from fixed seeds.
-# And on the first 40,000 jobs of HPC2N when ../shared/traces has it.
+# And on the first 15,000 jobs of HPC2N when ../shared/traces has it.
 . tests/integration/lib.sh
 
 KTH=data/KTH-SP2-1996-2.1-cln.norm.swf.gz
@@ -79,8 +79,8 @@ same "QOS changes and priorities" "$TMP/qos.cfg" "$TMP/cmds1"
 
 H=$SHARED/traces/HPC2N-2002-2.1-cln.norm.swf.gz
 if [ -f "$H" ]; then
-    gzip -dc "$H" | awk '/^;/ || n++ < 40000' >"$TMP/hpc2n.swf"
-    same "HPC2N, first 40,000 jobs, the throttling page" "$TMP/page.cfg" "" "$TMP/hpc2n.swf"
+    gzip -dc "$H" | awk '/^;/ || n++ < 15000' >"$TMP/hpc2n.swf"
+    same "HPC2N, first 15,000 jobs, the throttling page" "$TMP/page.cfg" "" "$TMP/hpc2n.swf"
 else
     echo "# no $H: the HPC2N comparison is skipped"
 fi

@@ -965,8 +965,89 @@ static void test_values(void)
     fx_free(&f);
 }
 
+/* ---------------------------------------------- incremental eligibility */
+
+/* limits_single_kind: one kind whose usage limits count, or -1 when limits
+ * tie kinds together (policy/eset.c walks credentials apart only then). */
+static void test_single_kind(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK(load(&f, "USERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPS=72000,1080000\n") == 0);
+    CHECK(limits_single_kind(f.L) == CRED_USER);
+    CHECK(load(&f, "GROUPCFG[g] MAXPROC=4\nGROUPCFG[DEFAULT] MAXIJOB=2\n") == 0);
+    CHECK(limits_single_kind(f.L) == CRED_GROUP);
+    CHECK(load(&f, "CLASSCFG[batch] MAX.WCLIMIT=1:00:00\nUSERCFG[DEFAULT] MAXJOB=2\n") == 0);
+    CHECK(limits_single_kind(f.L) == CRED_USER); /* a per-job limit ties nothing */
+    CHECK(load(&f, "USERCFG[DEFAULT] MAXJOB=2\nGROUPCFG[DEFAULT] MAXPROC=8\n") == 0);
+    CHECK(limits_single_kind(f.L) == -1);
+    CHECK(load(&f, "USERCFG[DEFAULT] MAXJOB=2\nSYSCFG MAXJOB=10\n") == 0);
+    CHECK(limits_single_kind(f.L) == -1);
+    CHECK(load(&f, "USERCFG[DEFAULT] MAXJOB=2\nQOSCFG[high] OMAXJOB=5\n") == 0);
+    CHECK(limits_single_kind(f.L) == -1);
+    CHECK(load(&f, "CLASSCFG[batch] MAXJOB[USER]=3\n") == 0);
+    CHECK(limits_single_kind(f.L) == -1); /* a pair: class and user */
+    CHECK(load(&f, "ACCOUNTCFG[DEFAULT] MAXJOB=3\n") == 0);
+    CHECK(limits_single_kind(f.L) == -1); /* jobs may have no account */
+    fx_free(&f);
+}
+
+/* limits_full: once even the least request is refused, every job is; which
+ * limit (idle: 2, active: 1 with the excess) says whether time can lift it. */
+static void test_full(void)
+{
+    struct fx f;
+    double ex[LIM_NTYPES];
+    fx_init(&f);
+    CHECK(load(&f, "USERCFG[DEFAULT] MAXIJOB=2 MAXPS=1000,5000\n") == 0);
+    struct job *a = job(&f, "alice", 1, 100), *b = job(&f, "alice", 1, 100);
+    CHECK(limits_full(f.L, a, CRED_USER, LIM_SOFT, ex) == 0);
+    add(&f, a, LIM_IDLE, +1);
+    CHECK(limits_full(f.L, a, CRED_USER, LIM_SOFT, ex) == 0);
+    add(&f, b, LIM_IDLE, +1);
+    CHECK(limits_full(f.L, a, CRED_USER, LIM_SOFT, ex) == 2); /* MAXIJOB 2 reached */
+    CHECK(limits_full(f.L, a, -1, LIM_HARD, ex) == 2);        /* the same through every kind */
+    limits_clear_usage(f.L, LIM_IDLE);
+    struct job *r = job(&f, "alice", 10, 100); /* 1000 PS running: soft MAXPS full */
+    run(&f, r);
+    CHECK(limits_full(f.L, a, CRED_USER, LIM_SOFT, ex) == 1);
+    CHECK(ex[LIM_PS] == 1.0 && ex[LIM_JOB] == 0); /* 1000 + 1 - 1000 */
+    CHECK(limits_full(f.L, a, CRED_USER, LIM_HARD, ex) == 0);
+    struct job *other = job(&f, "bob", 1, 100);
+    CHECK(limits_full(f.L, other, CRED_USER, LIM_SOFT, ex) == 0); /* bob's own usage */
+    fx_free(&f);
+}
+
+/* limits_violations and limits_excess agree with limits_check, through the
+ * one-kind shortcut (kind >= 0) and the whole check (-1). */
+static void test_violations(void)
+{
+    struct fx f;
+    double req[LIM_NTYPES], ex[LIM_NTYPES];
+    fx_init(&f);
+    CHECK(load(&f, "USERCFG[DEFAULT] MAXJOB=1 MAXPROC=8 MAXPS=5000\nUSERCFG[carol] MAXPROC=-1\n") == 0);
+    struct job *r = job(&f, "alice", 4, 1000), *j = job(&f, "alice", 6, 100);
+    run(&f, r);
+    limits_request(j, j->walltime, &f.env, req);
+    for (int kind = -1; kind <= 0; kind++) {
+        unsigned v = limits_violations(f.L, j, kind, LIM_ACTIVE, LIM_SOFT, req);
+        CHECK(v == (1u << LIM_JOB | 1u << LIM_PROC)); /* 2 jobs, 10 procs; 4600 PS fits */
+        CHECK(limits_check_fast(f.L, j, kind, LIM_ACTIVE, LIM_SOFT, req) == 1);
+        limits_excess(f.L, j, kind, LIM_ACTIVE, LIM_SOFT, req, ex);
+        CHECK(ex[LIM_JOB] == 1 && ex[LIM_PROC] == 2 && ex[LIM_PS] == 0); /* 4000 + 600 <= 5000 */
+    }
+    struct job *c = job(&f, "carol", 20, 10);
+    limits_request(c, c->walltime, &f.env, req);
+    CHECK(limits_violations(f.L, c, CRED_USER, LIM_ACTIVE, LIM_SOFT, req) == 0); /* -1 lifts it */
+    CHECK(limits_check(f.L, c, LIM_ACTIVE, LIM_SOFT, req, NULL, 0) == 0);
+    fx_free(&f);
+}
+
 int main(void)
 {
+    TEST_RUN(test_single_kind);
+    TEST_RUN(test_full);
+    TEST_RUN(test_violations);
     TEST_RUN(test_no_limits);
     TEST_RUN(test_request);
     TEST_RUN(test_active_types);
