@@ -256,6 +256,9 @@ struct job *eset_at(struct sched *s, size_t i);
 int eset_may_cut(const struct sched *s);
 /* It does, after i jobs: the jobs it must still look at. */
 struct job **eset_rest(struct sched *s, size_t i, size_t *n);
+/* The least request, type by type, of the open component's stopped jobs
+ * not read yet (0: none left). */
+int eset_unread_least(struct sched *s, double least[LIM_NTYPES]);
 /* A job of the open component. */
 const struct job *eset_rep(const struct sched *s);
 /* The open component was walked: remember what its answer depends on,

@@ -265,21 +265,29 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
 }
 
 /*
- * Whether the walk may stop reading its component here: the credential is
- * full at `level` (policy/limits.c, limits_full), so every later job is
- * refused whatever it asks. The jobs it would refuse that policy/eset.c
- * keeps as refused already need not be read; the earliest time alone could
- * lift the fullness is a lower bound for all of theirs.
+ * Whether the walk may stop reading its component's stopped jobs here: even
+ * the least they ask, type by type, goes over a limit at `level` now
+ * (policy/limits.c, limits_violations), so every one of them is refused, and
+ * policy/eset.c keeps them as refused already. What time can lift (active
+ * PS and WC alone) bounds when a walk may admit one of them.
  */
 static int full_here(struct sched *s, struct walk *w, const struct job *j, enum lim_level level)
 {
-    double ex[LIM_NTYPES];
+    double least[LIM_NTYPES], ex[LIM_NTYPES];
     if (w->whole || !eset_may_cut(s))
         return 0;
-    int full = limits_full(s->limits, j, eset_kind(s), level, ex);
-    if (full == 1)
+    if (!eset_unread_least(s, least))
+        return 1; /* none left to read: the rest is the component's other jobs */
+    int kind = eset_kind(s);
+    unsigned vi = limits_violations(s->limits, j, kind, LIM_IDLE, level, least);
+    unsigned va = limits_violations(s->limits, j, kind, LIM_ACTIVE, level, least);
+    if (!(va | vi))
+        return 0;
+    if (!vi && !(va & ~(1u << LIM_PS | 1u << LIM_WC))) {
+        limits_excess(s->limits, j, kind, LIM_ACTIVE, level, least, ex);
         note_wait(w, s, j, ex);
-    return full != 0;
+    }
+    return 1;
 }
 
 /*

@@ -33,6 +33,7 @@
  * Maui does (eset off, elig.c's whole-queue walks).
  */
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,12 @@ struct eset_comp {
     size_t na, capa;
     struct job **b;
     size_t bh, nb, capb, bholes; /* b[bh, nb) is live, bholes NULLs in it */
+    /* The least request of the b jobs in any range, type by type: a
+     * segment tree over b's positions (leaves segcap.., holes +inf), valid
+     * while seg_ok. */
+    double (*seg)[LIM_NTYPES];
+    size_t segcap;
+    int seg_ok;
     int dirty;      /* something changed its jobs since the last walk */
     size_t nnew;    /* jobs submitted since, the last of a: they sort after every other */
     long maxsub;    /* the latest submission among its jobs */
@@ -141,12 +148,69 @@ static void a_push(struct eset_comp *c, struct job *j)
     c->a[c->na++] = j;
 }
 
+/* What j asks, as limits count it, at least: processor equivalents depend
+ * on the cluster and are left at 0. */
+static void least_of(const struct job *j, double v[LIM_NTYPES])
+{
+    limits_request(j, j->walltime, NULL, v);
+    v[LIM_PE] = 0;
+}
+
+static void seg_pull(struct eset_comp *c, size_t i)
+{
+    for (int t = 0; t < LIM_NTYPES; t++) {
+        double l = c->seg[2 * i][t], r = c->seg[2 * i + 1][t];
+        c->seg[i][t] = l < r ? l : r;
+    }
+}
+
+/* b[i] changed (a job or a hole). */
+static void seg_set(struct eset_comp *c, size_t i)
+{
+    if (!c->seg_ok || i >= c->segcap) {
+        c->seg_ok = 0;
+        return;
+    }
+    size_t k = c->segcap + i;
+    if (c->b[i])
+        least_of(c->b[i], c->seg[k]);
+    else
+        for (int t = 0; t < LIM_NTYPES; t++)
+            c->seg[k][t] = HUGE_VAL;
+    for (k /= 2; k >= 1; k /= 2)
+        seg_pull(c, k);
+}
+
+static void seg_rebuild(struct eset_comp *c)
+{
+    size_t cap = 1;
+    while (cap < c->nb)
+        cap *= 2;
+    if (cap != c->segcap) {
+        free(c->seg);
+        c->seg = xmalloc(2 * cap * sizeof *c->seg);
+        c->segcap = cap;
+    }
+    for (size_t i = 0; i < cap; i++) {
+        double *v = c->seg[cap + i];
+        if (i < c->nb && c->b[i] && i >= c->bh)
+            least_of(c->b[i], v);
+        else
+            for (int t = 0; t < LIM_NTYPES; t++)
+                v[t] = HUGE_VAL;
+    }
+    for (size_t k = cap - 1; k >= 1; k--)
+        seg_pull(c, k);
+    c->seg_ok = 1;
+}
+
 static void b_push(struct eset_comp *c, struct job *j)
 {
     c->b = xgrow(c->b, &c->capb, c->nb + 1, sizeof *c->b);
     j->epos = c->nb;
     j->flags |= JOB_INB;
     c->b[c->nb++] = j;
+    seg_set(c, c->nb - 1);
 }
 
 static void comp_push(struct eset *e, struct job *j)
@@ -196,6 +260,7 @@ static int by_submission(const void *x, const void *y)
 /* Drop b's holes (positions change: epos follows). */
 static void b_compact(struct eset_comp *c)
 {
+    c->seg_ok = 0;
     size_t w = 0;
     for (size_t r = c->bh; r < c->nb; r++)
         if (c->b[r]) {
@@ -262,6 +327,7 @@ void eset_free(struct eset *e)
     for (size_t k = 0; k < e->nc; k++) {
         free(e->c[k].a);
         free(e->c[k].b);
+        free(e->c[k].seg);
     }
     free(e->c);
     free(e->cur.sa);
@@ -300,6 +366,7 @@ void eset_remove(struct sched *s, struct job *j, int started)
     struct eset_comp *c = comp_of(e, j);
     if (j->flags & JOB_INB) {
         c->b[j->epos] = NULL;
+        seg_set(c, j->epos);
         c->bholes++;
         if (2 * c->bholes > c->nb - c->bh)
             b_compact(c);
@@ -489,6 +556,26 @@ struct job **eset_rest(struct sched *s, size_t i, size_t *n)
     return u->rest;
 }
 
+int eset_unread_least(struct sched *s, double least[LIM_NTYPES])
+{
+    struct eset_cur *u = &s->eset->cur;
+    struct eset_comp *c = &s->eset->c[u->k];
+    if (u->ib >= c->nb)
+        return 0;
+    if (!c->seg_ok || c->segcap < c->nb)
+        seg_rebuild(c);
+    for (int t = 0; t < LIM_NTYPES; t++)
+        least[t] = HUGE_VAL;
+    for (size_t lo = u->ib + c->segcap, hi = c->nb + c->segcap; lo < hi; lo /= 2, hi /= 2) {
+        const double *v[2] = {lo & 1 ? c->seg[lo++] : NULL, hi & 1 ? c->seg[--hi] : NULL};
+        for (int side = 0; side < 2; side++)
+            for (int t = 0; v[side] && t < LIM_NTYPES; t++)
+                if (v[side][t] < least[t])
+                    least[t] = v[side][t];
+    }
+    return least[LIM_JOB] < HUGE_VAL;
+}
+
 const struct job *eset_rep(const struct sched *s)
 {
     return comp_any(&s->eset->c[s->eset->cur.k]);
@@ -544,6 +631,7 @@ static void refile_b(struct eset_comp *c, size_t from, struct job **f, size_t nf
             c->b[c->bh + i] = f[i];
             f[i]->epos = c->bh + i;
             f[i]->flags |= JOB_INB;
+            seg_set(c, c->bh + i);
         }
         for (size_t i = nfront; i < nf; i++)
             b_push(c, f[i]);
@@ -720,6 +808,7 @@ void eset_touch(struct sched *s, struct job *j)
     /* Its queue time accrues again (a release): it belongs with the a jobs. */
     struct eset_comp *c = comp_of(e, j);
     c->b[j->epos] = NULL;
+    seg_set(c, j->epos);
     c->bholes++;
     a_push(c, j);
     c->dirty = 1;
