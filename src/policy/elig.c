@@ -161,7 +161,7 @@ static void rebuild_active(struct sched *s, const struct prio_env *env, long now
         const struct job *j = s->running.v[i];
         long left = j->start + j->walltime - now;
         limits_request(j, left > 0 ? left : 0, env, req);
-        limits_add(s->limits, j, LIM_ACTIVE, req, +1);
+        limits_add_kind(s->limits, j, eset_kind(s), LIM_ACTIVE, req, +1);
         eset_running(s, j, left);
     }
 }

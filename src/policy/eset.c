@@ -164,21 +164,29 @@ static void seg_pull(struct eset_comp *c, size_t i)
     }
 }
 
-/* b[i] changed (a job or a hole). */
-static void seg_set(struct eset_comp *c, size_t i)
+/* b[lo, hi) changed (jobs or holes). */
+static void seg_set_range(struct eset_comp *c, size_t lo, size_t hi)
 {
-    if (!c->seg_ok || i >= c->segcap) {
+    if (!c->seg_ok || hi > c->segcap) {
         c->seg_ok = 0;
         return;
     }
-    size_t k = c->segcap + i;
-    if (c->b[i])
-        least_of(c->b[i], c->seg[k]);
-    else
-        for (int t = 0; t < LIM_NTYPES; t++)
-            c->seg[k][t] = HUGE_VAL;
-    for (k /= 2; k >= 1; k /= 2)
-        seg_pull(c, k);
+    for (size_t i = lo; i < hi; i++) {
+        double *v = c->seg[c->segcap + i];
+        if (c->b[i])
+            least_of(c->b[i], v);
+        else
+            for (int t = 0; t < LIM_NTYPES; t++)
+                v[t] = HUGE_VAL;
+    }
+    for (lo = (c->segcap + lo) / 2, hi = (c->segcap + hi - 1) / 2; lo >= 1; lo /= 2, hi /= 2)
+        for (size_t k = lo; k <= hi; k++)
+            seg_pull(c, k);
+}
+
+static void seg_set(struct eset_comp *c, size_t i)
+{
+    seg_set_range(c, i, i + 1);
 }
 
 static void seg_rebuild(struct eset_comp *c)
@@ -204,12 +212,18 @@ static void seg_rebuild(struct eset_comp *c)
     c->seg_ok = 1;
 }
 
-static void b_push(struct eset_comp *c, struct job *j)
+/* Append j to b; the caller updates the tree. */
+static void b_push_quiet(struct eset_comp *c, struct job *j)
 {
     c->b = xgrow(c->b, &c->capb, c->nb + 1, sizeof *c->b);
     j->epos = c->nb;
     j->flags |= JOB_INB;
     c->b[c->nb++] = j;
+}
+
+static void b_push(struct eset_comp *c, struct job *j)
+{
+    b_push_quiet(c, j);
     seg_set(c, c->nb - 1);
 }
 
@@ -631,10 +645,12 @@ static void refile_b(struct eset_comp *c, size_t from, struct job **f, size_t nf
             c->b[c->bh + i] = f[i];
             f[i]->epos = c->bh + i;
             f[i]->flags |= JOB_INB;
-            seg_set(c, c->bh + i);
         }
+        seg_set_range(c, c->bh, c->bh + nfront);
+        size_t from_tail = c->nb;
         for (size_t i = nfront; i < nf; i++)
-            b_push(c, f[i]);
+            b_push_quiet(c, f[i]);
+        seg_set_range(c, from_tail, c->nb);
         return;
     }
     /* Merge (rare: a job stopped that was submitted among the unread ones). */

@@ -283,6 +283,16 @@ static void add_into(double use[LIM_NTYPES], const double req[LIM_NTYPES], int s
     }
 }
 
+void limits_add_kind(struct limits *L, const struct job *j, int kind, enum lim_mode mode,
+                     const double req[LIM_NTYPES], int sign)
+{
+    const struct cred *c = kind >= 0 ? job_cred(j, (enum cred_kind)kind) : NULL;
+    if (kind < 0)
+        limits_add(L, j, mode, req, sign);
+    else if (c)
+        add_into(slot_get(L, (enum cred_kind)kind, c)->use[mode], req, sign);
+}
+
 void limits_add(struct limits *L, const struct job *j, enum lim_mode mode,
                 const double req[LIM_NTYPES], int sign)
 {

@@ -102,6 +102,11 @@ void limits_clear_usage(struct limits *L, enum lim_mode mode);
 void limits_add(struct limits *L, const struct job *j, enum lim_mode mode,
                 const double req[LIM_NTYPES], int sign);
 
+/* As limits_add, to j's credential of kind `kind` only (what
+ * limits_single_kind gave: the only usage checked then); kind < 0: all. */
+void limits_add_kind(struct limits *L, const struct job *j, int kind, enum lim_mode mode,
+                     const double req[LIM_NTYPES], int sign);
+
 /*
  * 0 when j may add req to the `mode` usage at `level`; else 1, with the
  * first violated limit in `why` (when not NULL; truncated to len), in
