@@ -213,7 +213,7 @@ static void seg_rebuild(struct eset_comp *c)
 }
 
 /* Append j to b; the caller updates the tree. */
-static void b_push_quiet(struct eset_comp *c, struct job *j)
+static void b_push(struct eset_comp *c, struct job *j)
 {
     c->b = xgrow(c->b, &c->capb, c->nb + 1, sizeof *c->b);
     j->epos = c->nb;
@@ -221,11 +221,6 @@ static void b_push_quiet(struct eset_comp *c, struct job *j)
     c->b[c->nb++] = j;
 }
 
-static void b_push(struct eset_comp *c, struct job *j)
-{
-    b_push_quiet(c, j);
-    seg_set(c, c->nb - 1);
-}
 
 static void comp_push(struct eset *e, struct job *j)
 {
@@ -628,6 +623,7 @@ static void refile_b(struct eset_comp *c, size_t from, struct job **f, size_t nf
         c->nb = c->bh = c->bholes = 0;
         for (size_t i = 0; i < nf; i++)
             b_push(c, f[i]);
+        seg_set_range(c, 0, c->nb);
         return;
     }
     size_t last = c->nb - 1; /* live: first < nb and b[nb - 1] is live or a hole */
@@ -649,7 +645,7 @@ static void refile_b(struct eset_comp *c, size_t from, struct job **f, size_t nf
         seg_set_range(c, c->bh, c->bh + nfront);
         size_t from_tail = c->nb;
         for (size_t i = nfront; i < nf; i++)
-            b_push_quiet(c, f[i]);
+            b_push(c, f[i]);
         seg_set_range(c, from_tail, c->nb);
         return;
     }
@@ -665,6 +661,7 @@ static void refile_b(struct eset_comp *c, size_t from, struct job **f, size_t nf
     while (i < nu || k < nf)
         b_push(c, k == nf || (i < nu && by_submission(&u[i], &f[k]) < 0) ? u[i++] : f[k++]);
     free(u);
+    c->seg_ok = 0; /* rebuilt when next asked */
 }
 
 /*
