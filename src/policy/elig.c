@@ -300,16 +300,15 @@ static void run_walk(struct sched *s, struct walk *w, const struct prio_env *env
 {
     walk_clear(s, w, level);
     w->least[level][0] = w->least[level][1] = -1;
-    struct job *j;
     size_t i = 0;
-    if (w->whole || !(j = walk_job(s, w, &i)) || !full_here(s, w, j, level)) {
-        for (; (j = walk_job(s, w, &i)); i++)
-            if (one(s, w, j, env) && full_here(s, w, j, level)) {
-                i++;
-                break;
-            }
+    int cut = !w->whole && full_here(s, w, eset_rep(s), level);
+    struct job *j;
+    while (!cut && (j = walk_job(s, w, &i))) {
+        int admitted = one(s, w, j, env);
+        i++;
+        cut = admitted && full_here(s, w, j, level); /* only an admission fills a limit */
     }
-    if (j) {
+    if (cut) {
         size_t n;
         struct job **rest = eset_rest(s, i, &n);
         for (size_t k = 0; k < n; k++)

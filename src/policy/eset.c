@@ -15,22 +15,21 @@
  *   - time alone can lift a refusal from now on (wake): running jobs'
  *     remaining processor-seconds fall by at most `rate` per second, so a
  *     job over MAXPS by E cannot pass before E / rate seconds have gone;
- *   - its walk order can have changed: a job whose queue time stopped
- *     (JOB_QSTOP) counts it from the last walk, so it moves past jobs whose
- *     own queue time started at or after that walk (see wake_order).
+ *   - its walk order can have moved with time (wake_order).
  * Anything else leaves the walk's inputs — the component's jobs, their
- * order, their credential's usage — as they were, so its answer too.
+ * order, their credential's usage — as they were, so its answer too. A
+ * component that only received new submissions walks only them, from the
+ * idle usage its last walk ended with (they sort after all its jobs).
  *
  * Jobs blocked at every level (JOB_BLOCKED, not JOB_HARDOK) are parked: out
  * of the scan's queue (s->queue), which then holds the jobs an iteration can
- * start, a few per credential under MAXIJOB, instead of the whole backlog.
- * Parked jobs are not accruing queue time, or sort by a key that does not
- * move, so the queue's order stays valid; a job leaving the park is sorted
- * back in.
+ * start, a few per credential under MAXIJOB, instead of the whole backlog;
+ * it is sorted at every iteration, as the whole-queue walk orders it.
  *
  * Requires the static priority order (sched_order_is_static): otherwise
  * every priority moves at every iteration and the whole queue is walked, as
- * Maui does (eset off, elig.c's whole-queue walks).
+ * Maui does (eset off, elig.c's whole-queue walks). tests/integration/eset.sh
+ * and the property tests compare the two job for job.
  */
 #include <limits.h>
 #include <math.h>
