@@ -251,9 +251,10 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
             return 0;
     } else if (w && s->eset) {
         unsigned va = limits_violations(s->limits, j, eset_kind(s), LIM_ACTIVE, level, req);
-        if (va | limits_violations(s->limits, j, eset_kind(s), LIM_IDLE, level, req)) {
-            if (!limits_check_fast(s->limits, j, eset_kind(s), LIM_IDLE, level, req))
-                note_refusal(w, va, level, req);
+        unsigned vi = limits_violations(s->limits, j, eset_kind(s), LIM_IDLE, level, req);
+        if (va | vi) {
+            if (!vi)
+                note_refusal(w, va, level, req); /* idle usage does not run down */
             return 0;
         }
     } else if (limits_check_fast(s->limits, j, -1, LIM_ACTIVE, level, req) ||
