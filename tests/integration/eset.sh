@@ -10,7 +10,8 @@
 # group and class limits, active MAXWC, the accrual policies, reservation
 # depth and policy, BESTFIT —, on the bundled KTH trace's first jobs, with
 # administrator commands at random times (holds, releases, system
-# priorities, QOS changes, cancellations, forced starts) from fixed seeds.
+# priorities, QOS changes, cancellations, forced starts) from fixed seeds;
+# and what the commands show at chosen instants.
 # And on the first 15,000 jobs of HPC2N when ../shared/traces has it.
 . tests/integration/lib.sh
 
@@ -76,6 +77,20 @@ for seed in 1 2 3 4 5; do
     done
 done
 same "QOS changes and priorities" "$TMP/qos.cfg" "$TMP/cmds1"
+
+# What the commands show agrees too: the queue (parked jobs listed with the
+# others, in the same order), the blocked reasons, priorities, statistics.
+shows() {
+    for m in "" --full-walk; do
+        "$MOKU" simulate $m --config "$2" --until "$3" --show showq --show "showq -b" \
+            --show "showq -i" --show "diagnose -p" --show showstats --show "showq --format=json" \
+            "$TMP/kth.swf" >"$TMP/show$m" 2>&1
+    done
+    check "$1: the commands show what the whole-queue walk shows" cmp -s "$TMP/show" "$TMP/show--full-walk"
+}
+shows "page at 1,500,000 s" "$TMP/page.cfg" 1500000
+shows "MAXIJOB=1 at 3,000,000 s" "$TMP/tight.cfg" 3000000
+shows "FULLPOLICY at 2,000,000 s" "$TMP/full.cfg" 2000000
 
 H=$SHARED/traces/HPC2N-2002-2.1-cln.norm.swf.gz
 if [ -f "$H" ]; then
