@@ -113,11 +113,29 @@ stop_pid() {
     kill -9 "$pid" 2>/dev/null || true
 }
 
+# The job steps of this cluster still running: slurmstepd processes that
+# keep its SLURM_CONF (they outlive slurmd, waiting to report to it). Only
+# slurmstepd: the scripts driving the cluster have that SLURM_CONF too.
+steps() {
+    for d in /proc/[0-9]*; do
+        [ "$(cat "$d/comm" 2>/dev/null)" = slurmstepd ] || continue
+        { tr '\0' '\n' <"$d/environ"; } 2>/dev/null | grep -qx "SLURM_CONF=$B/etc/slurm.conf" &&
+            echo "${d#/proc/}"
+    done
+}
+
 down() {
+    # Jobs first, while slurmctld can still end them: nothing of this
+    # cluster must run on after it.
+    ids=$(SLURM_CONF=$B/etc/slurm.conf timeout 5 squeue -h -o %i 2>/dev/null)
+    [ -n "$ids" ] && SLURM_CONF=$B/etc/slurm.conf timeout 5 scancel $ids 2>/dev/null
+    i=0
+    while [ $i -lt 20 ] && [ -n "$(steps)" ]; do sleep 0.25; i=$((i + 1)); done
     for f in "$B"/run/slurmd-*.pid; do stop_pid "$f" & done
     wait
     stop_pid "$B/run/slurmctld.pid"
     stop_pid "$B/run/munged.pid"
+    for p in $(steps); do kill -9 "$p" 2>/dev/null; done
 }
 
 case $cmd in
