@@ -234,6 +234,9 @@ void elig_final(struct sched *s, long now);
 void elig_set_qtime(struct job *j, long t);
 long elig_qtime(const struct sched *s, const struct job *j);
 
+/* policy/iter.c: close the queue's holes (started and parked jobs' NULLs). */
+void iter_compact(struct sched *s);
+
 /* policy/eset.c: idle jobs credential by credential (see the file). */
 void eset_sync(struct sched *s);
 void eset_free(struct eset *e);

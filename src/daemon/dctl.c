@@ -17,7 +17,6 @@
 #include <grp.h>
 #include <limits.h>
 #include <stdarg.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +29,7 @@
 #include "cmd/qsub.h"
 #include "daemon/daemon_int.h"
 #include "util/crashpt.h"
+#include "util/idname.h"
 #include "util/mem.h"
 
 #define MAX_ARGS 256
@@ -63,15 +63,8 @@ static int list_admits(const char *list, const struct peer *p)
 
 void dctl_peer(struct dmn *d, struct peer *p)
 {
-    struct passwd *pw = getpwuid(p->uid);
-    struct group *gr = getgrgid(p->gid);
-    snprintf(p->user, sizeof p->user, "%s", pw ? pw->pw_name : "");
-    if (!pw)
-        snprintf(p->user, sizeof p->user, "%ld", (long)p->uid);
-    if (gr)
-        snprintf(p->group, sizeof p->group, "%s", gr->gr_name);
-    else
-        snprintf(p->group, sizeof p->group, "%ld", (long)p->gid);
+    idname_user(p->uid, p->user, sizeof p->user);
+    idname_group(p->gid, p->group, sizeof p->group);
     p->admin = 0;
     if (p->uid == 0 || p->uid == geteuid()) {
         p->admin = 1;

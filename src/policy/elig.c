@@ -321,11 +321,14 @@ static void run_walk(struct sched *s, struct walk *w, const struct prio_env *env
     }
 }
 
-static int hard_one(struct sched *s, struct walk *w, struct job *j, const struct prio_env *env)
+/* j's turn in a walk that decides HARDOK at `level`: admitted, its queue
+ * time accrues; refused, it stops (JOBPRIOACCRUALPOLICY). Held: neither. */
+static int hard_turn(struct sched *s, struct walk *w, struct job *j, const struct prio_env *env,
+                     enum lim_level level)
 {
     if (held(s, w, j, w->now))
-        return 0;
-    if (admit(s, w, j, LIM_HARD, env, NULL)) {
+        return -1;
+    if (admit(s, w, j, level, env, NULL)) {
         j->flags |= JOB_HARDOK;
         restart_qtime(s, w, j);
         return 1;
@@ -336,22 +339,20 @@ static int hard_one(struct sched *s, struct walk *w, struct job *j, const struct
     return 0;
 }
 
+static int hard_one(struct sched *s, struct walk *w, struct job *j, const struct prio_env *env)
+{
+    return hard_turn(s, w, j, env, LIM_HARD) == 1;
+}
+
 /* Both walks at once, when every soft limit equals its hard one. */
 static int one_one(struct sched *s, struct walk *w, struct job *j, const struct prio_env *env)
 {
-    if (held(s, w, j, w->now))
-        return 0;
-    if (admit(s, w, j, LIM_SOFT, env, NULL)) {
-        j->flags |= JOB_HARDOK;
-        restart_qtime(s, w, j);
+    int r = hard_turn(s, w, j, env, LIM_SOFT);
+    if (r == 1)
         clear_blocked(s, j);
-        return 1;
-    }
-    j->flags &= ~(unsigned)JOB_HARDOK;
-    set_blocked(s, j, NULL);
-    if (s->pol.prio.accrual != ACCRUE_ALWAYS)
-        stop_qtime(s, w, j);
-    return 0;
+    else if (r == 0)
+        set_blocked(s, j, NULL);
+    return r == 1;
 }
 
 static int soft_one(struct sched *s, struct walk *w, struct job *j, const struct prio_env *env)

@@ -747,12 +747,8 @@ static void sort_queue(struct sched *s, long now)
 {
     struct prio_env env;
     sched_prio_env(s, &env);
-    size_t w = 0;
-    for (size_t r = s->qhead; r < s->qlen; r++)
-        if (s->queue[r])
-            s->queue[w++] = s->queue[r];
-    s->qlen = w;
-    s->qhead = 0;
+    iter_compact(s);
+    size_t w = s->qlen;
     for (size_t i = 0; i < w; i++) {
         /* The order the whole-queue walk would have: made before this
          * iteration's walks, so a job they stopped counts its own queue time. */

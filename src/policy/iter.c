@@ -77,7 +77,7 @@ static void drop_reservations(struct sched *s)
     memset(s->resgroup_n, 0, sizeof s->resgroup_n);
 }
 
-static void compact_all(struct sched *s)
+void iter_compact(struct sched *s)
 {
     size_t w = 0;
     for (size_t r = s->qhead; r < s->qlen; r++)
@@ -99,7 +99,7 @@ static void compact_queue(struct sched *s)
         s->qhead++;
     size_t holes = s->qlen - s->qidle; /* leading ones too: the array must shrink */
     if (holes >= s->qidle && holes >= 1024)
-        compact_all(s);
+        iter_compact(s);
 }
 
 static void order_queue(struct sched *s, long now)
@@ -110,7 +110,7 @@ static void order_queue(struct sched *s, long now)
         return;
     if (s->eset)
         return; /* eset keeps the queue in order (eset_settle, after the walks) */
-    compact_all(s);
+    iter_compact(s);
     struct prio_env env;
     sched_prio_env(s, &env);
     for (size_t i = 0; i < s->qlen; i++) {

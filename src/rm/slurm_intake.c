@@ -1,33 +1,12 @@
 /* slurm_intake — the queue as moku takes it in, and Slurm's reservations
  * (slurm_int.h). */
-#include <grp.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rm/slurm_int.h"
+#include "util/idname.h"
 #include "util/mem.h"
-
-static const char *user_name(uid_t uid, char *buf, size_t n)
-{
-    struct passwd *pw = getpwuid(uid);
-    if (pw)
-        snprintf(buf, n, "%s", pw->pw_name);
-    else
-        snprintf(buf, n, "%lu", (unsigned long)uid);
-    return buf;
-}
-
-static const char *group_name(gid_t gid, char *buf, size_t n)
-{
-    struct group *gr = getgrgid(gid);
-    if (gr)
-        snprintf(buf, n, "%s", gr->gr_name);
-    else
-        snprintf(buf, n, "%lu", (unsigned long)gid);
-    return buf;
-}
 
 /* word stands alone in text (between spaces or the ends). */
 int srm_has_word(const char *text, const char *word)
@@ -138,8 +117,8 @@ static void new_job(struct slurm_rm *sr, const slurm_job_info_t *x, struct rm_ne
     *j = (struct rm_new_job){
         .id = (long)x->job_id,
         .name = x->name,
-        .user = user_name(x->user_id, user, n),
-        .group = group_name(x->group_id, group, n),
+        .user = idname_user(x->user_id, user, n),
+        .group = idname_group(x->group_id, group, n),
         .uid = (long)x->user_id,
         .gid = (long)x->group_id,
         .account = x->account && *x->account ? x->account : NULL,
