@@ -6,13 +6,16 @@
 passed=0
 failed=0
 log=$(mktemp)
+# What failed, repeated above the closing line: CI shows only the output's tail.
+recap=$(mktemp)
 for t in "$@"; do
     "$t" >"$log" 2>&1
     rc=$?
     cat "$log"
+    grep -E 'check failed' "$log" | sed "s|^|$t: |" >>"$recap"
     line=$(grep -E '^[^ ]+: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
     if [ -z "$line" ]; then
-        echo "$t: crashed or printed no summary (exit $rc)"
+        echo "$t: crashed or printed no summary (exit $rc)" | tee -a "$recap"
         failed=$((failed + 1))
         continue
     fi
@@ -21,7 +24,7 @@ for t in "$@"; do
     passed=$((passed + p))
     failed=$((failed + f))
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-        echo "$t: exited $rc"
+        echo "$t: exited $rc" | tee -a "$recap"
         failed=$((failed + 1))
     fi
 done
@@ -39,6 +42,7 @@ for s in tests/integration/*.sh; do
         MOKU="$vsim" sh "$s" >"$log" 2>&1
     fi
     cat "$log"
+    grep '^not ok ' "$log" | sed "s|^|$s: |" >>"$recap"
     p=$(grep -c '^ok ' "$log")
     f=$(grep -c '^not ok ' "$log")
     passed=$((passed + p))
@@ -59,6 +63,10 @@ else
     echo "ok - every integration replay passed moku validate"
     passed=$((passed + 1))
 fi
-rm -f "$log" "$VSIM_LOG" "$VSIM_LOG.skipped"
+if [ -s "$recap" ]; then
+    echo "failures:"
+    sed 's/^/  /' "$recap"
+fi
+rm -f "$log" "$recap" "$VSIM_LOG" "$VSIM_LOG.skipped"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
