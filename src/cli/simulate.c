@@ -426,14 +426,8 @@ static int build_cluster(struct sched *s, const struct cfg *cfg, const char *cfg
 
 static int load_swf(const struct sim_opts *o, struct workload *wl)
 {
-    struct swf_trace t;
     struct err e;
-    if (swf_read(o->trace, &t, &e) < 0) {
-        fprintf(stderr, "moku: %s\n", e.msg);
-        return -1;
-    }
-    int rc = workload_from_swf(&t, o->trace, o->strict, wl, &e);
-    swf_free(&t);
+    int rc = workload_read_swf(o->trace, o->strict, wl, &e);
     if (rc < 0)
         fprintf(stderr, "moku: %s\n", e.msg);
     return rc;
@@ -811,6 +805,8 @@ static int replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts
         .trigger = log_trigger,
         .record_nodes = jobs != NULL,
         .iterated = o->resv_out ? note_resvs : NULL,
+        /* Commands (timed, or --show at the end) may ask about past jobs. */
+        .forget_ended = !script && !o->nshows,
         .ctx = &rctx,
     };
     if (o->resv_out)

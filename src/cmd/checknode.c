@@ -49,7 +49,7 @@ static void view_jobs(struct nodeview *v, size_t idx)
     size_t cap = 0;
     for (size_t i = 0; i < sched_njobs(v->c->s); i++) {
         const struct job *j = sched_job(v->c->s, i);
-        if (j->state != JOB_RUNNING)
+        if (!j || j->state != JOB_RUNNING)
             continue;
         long long p = cmd_job_procs_on(j, idx);
         if (p <= 0)

@@ -67,7 +67,7 @@ static void showq_gather(const struct cmd_ctx *c, const struct showq_filter *f, 
     size_t cap = 0;
     for (size_t i = 0; i < sched_njobs(c->s); i++) {
         struct job *j = sched_job(c->s, i);
-        if (j->state != JOB_RUNNING || !shown(f, j))
+        if (!j || j->state != JOB_RUNNING || !shown(f, j))
             continue;
         q->active = xgrow(q->active, &cap, q->nactive + 1, sizeof *q->active);
         q->active[q->nactive++] = j;

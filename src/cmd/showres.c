@@ -389,6 +389,8 @@ static struct occupancy occupancy(const struct cmd_ctx *c, const struct resv *r)
         long until = 0;
         for (size_t i = 0; i < sched_njobs(c->s); i++) {
             const struct job *j = sched_job(c->s, i);
+            if (!j)
+                continue;
             long long p;
             if (j->state != JOB_RUNNING || j->planned_end <= r->start || j->start >= r->end ||
                 (p = cmd_job_procs_on(j, r->nodes[k].node)) <= 0)

@@ -70,6 +70,8 @@ static long stats_since(const struct cmd_ctx *c)
     int any = 0;
     for (size_t i = 0; i < sched_njobs(c->s); i++) {
         const struct job *j = sched_job(c->s, i);
+        if (!j)
+            continue;
         if (!any || j->submit < since)
             since = j->submit;
         any = 1;
@@ -110,6 +112,8 @@ static void view_init(struct statsview *v, const struct cmd_ctx *c)
     v->active = sched_nrunning(s);
     for (size_t i = 0; i < sched_njobs(s); i++) {
         const struct job *j = sched_job(s, i);
+        if (!j)
+            continue;
         /* A job ended without ever starting (history with start 0, before
          * its submission) dedicated nothing. */
         if (j->state == JOB_RUNNING || (j->state == JOB_COMPLETED && j->start >= j->submit))

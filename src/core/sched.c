@@ -144,7 +144,8 @@ void sched_destroy(struct sched *s)
     free(s->srwant);
     plan_destroy(s);
     for (size_t i = 0; i < s->njobs; i++)
-        free_job(s->jobs[i]);
+        if (s->jobs[i])
+            free_job(s->jobs[i]);
     free(s->jobs);
     strmap_free(&s->jobs_byname);
     for (int k = 0; k < CRED_NKINDS; k++)
@@ -851,7 +852,8 @@ struct job *sched_find_job(const struct sched *s, const char *name)
      * only commands look jobs up by name, and a replay need not pay for it. */
     struct sched *m = (struct sched *)s;
     for (; m->nindexed < m->njobs; m->nindexed++)
-        strmap_put(&m->jobs_byname, m->jobs[m->nindexed]->name, m->nindexed);
+        if (m->jobs[m->nindexed])
+            strmap_put(&m->jobs_byname, m->jobs[m->nindexed]->name, m->nindexed);
     size_t i;
     return strmap_get(&s->jobs_byname, name, &i) ? s->jobs[i] : NULL;
 }
@@ -869,6 +871,28 @@ size_t sched_njobs(const struct sched *s)
 struct job *sched_job(const struct sched *s, size_t i)
 {
     return i < s->njobs ? s->jobs[i] : NULL;
+}
+
+int sched_job_forget(struct sched *s, struct job *j)
+{
+    if ((j->state != JOB_COMPLETED && j->state != JOB_REMOVED) || j->order >= s->njobs ||
+        s->jobs[j->order] != j)
+        return -1;
+    s->jobs[j->order] = NULL;
+    /* The name index borrows the job's name: drop it, it is rebuilt when a
+     * command next looks a job up (a replay without commands never builds it). */
+    if (j->order < s->nindexed) {
+        strmap_free(&s->jobs_byname);
+        strmap_init(&s->jobs_byname);
+        s->nindexed = 0;
+    }
+    /* The regions' last access answer is keyed by the job's address, which
+     * a new job may get. */
+    for (size_t g = 0; g < s->nregions; g++)
+        if (s->regions[g].cj == j)
+            s->regions[g].cj = NULL;
+    free_job(j);
+    return 0;
 }
 
 size_t sched_nidle(const struct sched *s)

@@ -476,8 +476,18 @@ struct fs *sched_fs(const struct sched *s);
  * before the first event. */
 void sched_set_epoch(struct sched *s, long epoch);
 
+/* Jobs ever submitted, and the i-th of them in submission order: NULL once
+ * forgotten (sched_job_forget). */
 size_t sched_njobs(const struct sched *s);
 struct job *sched_job(const struct sched *s, size_t i);
+/* Free the record of job j, which has ended (completed, or removed before it
+ * started): the driver will not ask about it again. A replay without
+ * commands frees each job when it ends, so its memory grows with the queue,
+ * not the trace. Its name no longer finds it, sched_job() gives NULL at its
+ * place and commands that count past jobs (showstats) no longer see it; the
+ * engine's own tallies (sched_stats, fairshare usage) keep what it added.
+ * Returns -1, doing nothing, for a job still idle or running. */
+int sched_job_forget(struct sched *s, struct job *j);
 /* Jobs waiting to start. */
 size_t sched_nidle(const struct sched *s);
 size_t sched_nrunning(const struct sched *s);

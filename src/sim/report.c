@@ -529,9 +529,15 @@ static void csv_row(FILE *f, const struct wl_job *w, const struct sim_outcome *o
         fprintf(f, "%ld", o->start - w->submit);
     fprintf(f, ",%lld,%ld,%ld,%d,%d", wl_job_procs(w), w->walltime, w->runtime, o->backfilled,
             o->preempted);
-    const struct cred *creds[] = {j ? j->user : NULL, j ? j->group : NULL, j ? j->account : NULL,
-                                  j ? j->class_ : NULL, j ? j->qos : NULL};
-    for (size_t k = 0; k < sizeof creds / sizeof *creds; k++) {
+    const struct cred *creds[CRED_NKINDS] = {0};
+    if (j) {
+        const struct cred *c[CRED_NKINDS] = {j->user, j->group, j->account, j->class_, j->qos};
+        memcpy(creds, c, sizeof creds);
+    } else if (o->end >= 0 && s) { /* ended, its engine record forgotten */
+        for (int k = 0; k < CRED_NKINDS; k++)
+            creds[k] = cred_at(sched_creds(s, (enum cred_kind)k), o->cred[k]);
+    }
+    for (size_t k = 0; k < CRED_NKINDS; k++) {
         fputc(',', f);
         /* No account is written as none (empty), not as DEFAULT. */
         if (k != 2 || (creds[k] && creds[k]->index != 0))

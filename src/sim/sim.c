@@ -113,10 +113,17 @@ static void end_jobs(struct sim *sim, long now)
     struct run *r;
     while ((r = heap_top(&sim->ends)) && r->end <= now) {
         heap_pop(&sim->ends);
-        sim->out[r->job->tag].backfilled = (r->job->flags & JOB_BACKFILLED) != 0;
-        sim->out[r->job->tag].end = now;
-        sim->busy -= wl_job_procs(&sim->wl->jobs[r->job->tag]);
-        sched_job_ended(sim->s, r->job, now);
+        struct job *j = r->job;
+        struct sim_outcome *o = &sim->out[j->tag];
+        o->backfilled = (j->flags & JOB_BACKFILLED) != 0;
+        o->end = now;
+        sim->busy -= wl_job_procs(&sim->wl->jobs[j->tag]);
+        sched_job_ended(sim->s, j, now);
+        const struct cred *c[CRED_NKINDS] = {j->user, j->group, j->account, j->class_, j->qos};
+        for (int k = 0; k < CRED_NKINDS; k++)
+            o->cred[k] = (unsigned)c[k]->index;
+        if (sim->forget_ended && sched_job_forget(sim->s, j) == 0)
+            o->job = r->job = NULL;
     }
 }
 
@@ -296,7 +303,8 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
                       .out = out,
                       .last = LONG_MIN,
                       .progress = LONG_MIN,
-                      .record_nodes = hooks && hooks->record_nodes};
+                      .record_nodes = hooks && hooks->record_nodes,
+                      .forget_ended = hooks && hooks->forget_ended};
     sim.rm = (struct rm){&sim_rm_ops, &sim};
     sim.runs = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *sim.runs);
     heap_init(&sim.ends, end_less, end_setpos);

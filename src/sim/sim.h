@@ -35,7 +35,9 @@ struct sim_outcome {
     int cancelled; /* ended by canceljob while running */
     int preempted; /* times it was preempted for a reservation's owner (OWNERPREEMPT) */
     struct job *job; /* the engine's job (borrowed: valid while the scheduler
-                        lives), NULL if rejected */
+                        lives), NULL if rejected or forgotten when it ended
+                        (sim_hooks.forget_ended) */
+    unsigned cred[CRED_NKINDS]; /* ended: its credentials (cred->index, per kind) */
     char *reason;    /* rejected: why (owned) */
     struct job_slot *slots; /* the last run's processors (owned; only with
                                sim_hooks.record_nodes) */
@@ -101,6 +103,11 @@ struct sim_hooks {
     int record_nodes;
     /* Called after each scheduling iteration (NULL: not). */
     void (*iterated)(void *ctx, const struct sched *s, long now);
+    /* Free each job's engine record when it ends (sched_job_forget): for a
+     * replay that asks the engine nothing about past jobs (no commands, no
+     * --show), so memory grows with the queue, not the trace. The outcome
+     * keeps what the report needs (cred, and job = NULL). */
+    int forget_ended;
     void *ctx;
 };
 

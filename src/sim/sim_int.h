@@ -31,6 +31,7 @@ struct sim {
                          started (standing reservations are followed this long) */
     long stalled;     /* iterations in a row without progress */
     int record_nodes; /* sim_hooks.record_nodes */
+    int forget_ended; /* sim_hooks.forget_ended */
 };
 
 /* The simulated resource manager (ctx: struct sim *): a started job ends at

@@ -177,31 +177,55 @@ void workload_add(struct workload *wl, const struct wl_job *job)
     wl->jobs[wl->njobs++] = *job;
 }
 
-int workload_from_swf(const struct swf_trace *t, const char *path, int strict,
-                      struct workload *wl, struct err *err)
+/* workload_read_swf's state between records. */
+struct swf_load {
+    struct workload *wl;
+    const char *path;
+    int strict;
+    struct err unusable; /* strict: the first record that cannot be replayed */
+    int have_unusable;
+};
+
+static int load_rec(void *ctx, const struct swf_rec *r, struct err *err)
+{
+    (void)err;
+    struct swf_load *ld = ctx;
+    const char *why = unusable(r);
+    if (!why) {
+        struct wl_job j = job_of(ld->wl, r);
+        workload_add(ld->wl, &j);
+    } else if (ld->strict && !ld->have_unusable) {
+        err_set(&ld->unusable, "%s:%ld: job %lld cannot be replayed: %s", ld->path, r->line,
+                r->id, why);
+        ld->have_unusable = 1;
+    } else {
+        ld->wl->skipped++;
+    }
+    return 0;
+}
+
+int workload_read_swf(const char *path, int strict, struct workload *wl, struct err *err)
 {
     workload_init(wl);
-    for (size_t i = 0; i < t->nrecs; i++) {
-        const char *why = unusable(&t->recs[i]);
-        if (why && strict) {
-            err_set(err, "%s:%ld: job %lld cannot be replayed: %s", path, t->recs[i].line,
-                    t->recs[i].id, why);
-            workload_free(wl);
-            return -1;
-        }
-        if (why)
-            wl->skipped++;
-        else {
-            struct wl_job j = job_of(wl, &t->recs[i]);
-            workload_add(wl, &j);
-        }
+    struct swf_load ld = {.wl = wl, .path = path, .strict = strict};
+    struct swf_header hdr;
+    if (swf_scan(path, &hdr, load_rec, &ld, err) < 0 || ld.have_unusable) {
+        if (ld.have_unusable && err)
+            *err = ld.unusable;
+        workload_free(wl);
+        return -1;
+    }
+    /* Give back the doubling slack. */
+    if (wl->njobs && wl->njobs < wl->cap) {
+        wl->jobs = xrealloc(wl->jobs, wl->njobs * sizeof *wl->jobs);
+        wl->cap = wl->njobs;
     }
     /* Lines out of submit order exist in real logs (LLNL Thunder). */
     workload_sort(wl);
-    wl->max_nodes = t->hdr.max_nodes;
-    wl->max_procs = t->hdr.max_procs;
-    wl->unix_start = t->hdr.unix_start;
-    memcpy(wl->tz, t->hdr.tz, sizeof wl->tz);
+    wl->max_nodes = hdr.max_nodes;
+    wl->max_procs = hdr.max_procs;
+    wl->unix_start = hdr.unix_start;
+    memcpy(wl->tz, hdr.tz, sizeof wl->tz);
     return 0;
 }
 

@@ -64,12 +64,13 @@ void workload_add(struct workload *wl, const struct wl_job *job);
 void workload_sort(struct workload *wl);
 
 /*
- * Build the workload from a trace read from `path` (named in messages).
- * strict: a record that would be skipped is an error instead.
- * On error returns -1 with *wl empty.
+ * Build the workload from the SWF trace at path, record by record (the raw
+ * records are not kept: a trace's memory is its compact jobs). strict: a
+ * record that would be skipped is an error instead (after the file's
+ * syntax, which is checked first). On error returns -1 with *wl empty and
+ * err naming the file and line.
  */
-int workload_from_swf(const struct swf_trace *t, const char *path, int strict,
-                      struct workload *wl, struct err *err);
+int workload_read_swf(const char *path, int strict, struct workload *wl, struct err *err);
 void workload_free(struct workload *wl);
 
 #endif

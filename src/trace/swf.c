@@ -81,8 +81,9 @@ enum swf_num {
  * when the whole file has been read. */
 struct swf_reader {
     struct lines in; /* the file, its current line and line number, err */
-    struct swf_trace t;
-    size_t rcap; /* capacity of t.recs */
+    struct swf_header hdr;
+    int (*each)(void *ctx, const struct swf_rec *rec, struct err *err);
+    void *ctx;
 };
 
 static bool swf_is_blank(char c)
@@ -262,28 +263,26 @@ static int swf_job_error(struct swf_reader *r, int i, const char *tok, enum swf_
 }
 
 /*
- * Convert a job line, s at its first field, straight into the next slot of
- * the record array, in one pass over the line: there is no separate split.
- * The slot counts only once the whole line is good.
+ * Convert a job line, s at its first field, into a record in one pass over
+ * the line (there is no separate split) and hand it on once the whole line
+ * is good.
  */
 static int swf_parse_job(struct swf_reader *r, char *s)
 {
-    r->t.recs = xgrow(r->t.recs, &r->rcap, r->t.nrecs + 1, sizeof *r->t.recs);
-    struct swf_rec *rec = &r->t.recs[r->t.nrecs];
+    struct swf_rec rec;
     for (int i = 0; i < SWF_NFIELDS; i++) {
         s = swf_skip_blanks(s);
         if (!*s)
             return swf_job_error(r, i, NULL, SWF_NUM_BAD);
         char *tok = s;
-        enum swf_num st = swf_set_field(i, &s, rec);
+        enum swf_num st = swf_set_field(i, &s, &rec);
         if (st != SWF_NUM_OK)
             return swf_job_error(r, i, tok, st);
     }
     if (*swf_skip_blanks(s))
         return swf_job_error(r, SWF_NFIELDS, NULL, SWF_NUM_BAD);
-    rec->line = r->in.line;
-    r->t.nrecs++;
-    return 0;
+    rec.line = r->in.line;
+    return r->each(r->ctx, &rec, r->in.err) ? -1 : 0;
 }
 
 /*
@@ -343,30 +342,57 @@ static int swf_parse_lines(struct swf_reader *r)
     while ((rc = lines_next(&r->in)) > 0) {
         char *s = swf_skip_blanks(r->in.buf);
         if (*s == ';')
-            swf_parse_comment(&r->t.hdr, s + 1);
+            swf_parse_comment(&r->hdr, s + 1);
         else if (*s && swf_parse_job(r, s) != 0)
             return -1;
     }
     return rc;
 }
 
-int swf_read(const char *path, struct swf_trace *out, struct err *err)
+int swf_scan(const char *path, struct swf_header *hdr,
+             int (*each)(void *ctx, const struct swf_rec *rec, struct err *err), void *ctx,
+             struct err *err)
 {
-    struct swf_reader r = {0};
-    r.t.hdr.unix_start = -1;
-    memset(out, 0, sizeof *out);
+    struct swf_reader r = {.each = each, .ctx = ctx};
+    r.hdr.unix_start = -1;
     if (lines_open(&r.in, path, err) < 0)
         return -1;
     int rc = swf_parse_lines(&r);
     lines_close(&r.in);
-    if (rc != 0) {
-        free(r.t.recs);
+    if (rc != 0)
+        return -1;
+    *hdr = r.hdr;
+    return 0;
+}
+
+/* swf_read's records, growing as they come. */
+struct swf_keep {
+    struct swf_trace *t;
+    size_t cap;
+};
+
+static int swf_keep_rec(void *ctx, const struct swf_rec *rec, struct err *err)
+{
+    (void)err;
+    struct swf_keep *k = ctx;
+    k->t->recs = xgrow(k->t->recs, &k->cap, k->t->nrecs + 1, sizeof *k->t->recs);
+    k->t->recs[k->t->nrecs++] = *rec;
+    return 0;
+}
+
+int swf_read(const char *path, struct swf_trace *out, struct err *err)
+{
+    struct swf_trace t = {0};
+    struct swf_keep k = {&t, 0};
+    memset(out, 0, sizeof *out);
+    if (swf_scan(path, &t.hdr, swf_keep_rec, &k, err) < 0) {
+        free(t.recs);
         return -1;
     }
     /* Give back the doubling slack: a big trace holds tens of MB of records. */
-    if (r.t.nrecs > 0)
-        r.t.recs = xrealloc(r.t.recs, r.t.nrecs * sizeof *r.t.recs);
-    *out = r.t;
+    if (t.nrecs > 0)
+        t.recs = xrealloc(t.recs, t.nrecs * sizeof *t.recs);
+    *out = t;
     return 0;
 }
 

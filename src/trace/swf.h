@@ -61,6 +61,18 @@ struct swf_trace {
  */
 int swf_read(const char *path, struct swf_trace *out, struct err *err);
 
+/*
+ * Read the file at path record by record, without keeping them: each job
+ * line, once whole and good, is handed to each(ctx, rec) (rec is valid
+ * during the call only); *hdr gets the header keywords when the whole file
+ * was read. A trace loader builds its own compact records this way instead
+ * of holding the raw ones too. Returns 0, or -1 with err set on a bad line
+ * (as swf_read) or when each returns non-zero (each sets err then).
+ */
+int swf_scan(const char *path, struct swf_header *hdr,
+             int (*each)(void *ctx, const struct swf_rec *rec, struct err *err), void *ctx,
+             struct err *err);
+
 /* Free what swf_read filled; safe on a zeroed or already-freed trace. */
 void swf_free(struct swf_trace *t);
 

@@ -452,6 +452,41 @@ static void test_maxsubmitjobs(void)
     cfg_destroy(cfg);
 }
 
+/* An ended job's record can be freed; idle and running ones cannot. The
+ * name index, once built, forgets it too, and the rest still schedules. */
+static void test_forget_ended(void)
+{
+    struct sched_policy pol = easy();
+    struct sched *s = sched_create(&pol, NULL);
+    add_nodes(s, 1, 1);
+    struct err err;
+    struct job_spec js = {.name = "a", .tasks = 1, .procs_per_task = 1, .walltime = 100,
+                          .user = "u"};
+    struct job *a = sched_submit(s, &js, &err);
+    js.name = "b";
+    struct job *b = sched_submit(s, &js, &err);
+    CHECK(a && b);
+    CHECK(sched_job_forget(s, a) == -1); /* idle */
+    sched_iterate(s, 0);
+    CHECK(a->state == JOB_RUNNING && b->state == JOB_IDLE);
+    CHECK(sched_job_forget(s, a) == -1); /* running */
+    CHECK(sched_find_job(s, "a") == a);  /* the name index is built now */
+    sched_job_ended(s, a, 50);
+    CHECK(sched_job_forget(s, a) == 0);
+    CHECK(sched_job(s, 0) == NULL && sched_job(s, 1) == b && sched_njobs(s) == 2);
+    CHECK(sched_find_job(s, "a") == NULL);
+    CHECK(sched_find_job(s, "b") == b);
+    sched_iterate(s, 50);
+    CHECK(b->state == JOB_RUNNING && b->start == 50);
+    js.name = "a"; /* a new job may take the forgotten one's name */
+    struct job *a2 = sched_submit(s, &js, &err);
+    CHECK(a2 && sched_find_job(s, "a") == a2);
+    sched_job_ended(s, b, 150);
+    sched_iterate(s, 150);
+    CHECK(a2->state == JOB_RUNNING);
+    sched_destroy(s); /* frees the rest, skipping the forgotten */
+}
+
 int main(void)
 {
     TEST_RUN(test_backfill_that_fits);
@@ -470,5 +505,6 @@ int main(void)
     TEST_RUN(test_shapes_never_fit_plain);
     TEST_RUN(test_no_wakeup_past_the_calendar);
     TEST_RUN(test_maxsubmitjobs);
+    TEST_RUN(test_forget_ended);
     return TEST_DONE();
 }
