@@ -547,14 +547,14 @@ static void csv_row(FILE *f, const struct wl_job *w, const struct sim_outcome *o
     fprintf(f, ",%s,", state);
     char buf[128];
     if (o->rejected)
-        csv_field(f, o->reason);
+        csv_field(f, o->more ? o->more->reason : NULL);
     else if (j && (!strcmp(state, "never_started") || (!strcmp(state, "preempted") && o->start < 0)))
         csv_field(f, never_reason(s, j, now, buf, sizeof buf));
     fputc(',', f);
-    if (o->start >= 0)
-        sim_format_slots(f, s, o->slots, o->nslots);
+    if (o->start >= 0 && o->more)
+        sim_format_slots(f, s, o->more->slots, o->more->nslots);
     fputc(',', f);
-    csv_field(f, o->segments);
+    csv_field(f, o->more ? o->more->segments : NULL);
     fputc('\n', f);
 }
 

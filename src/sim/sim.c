@@ -26,19 +26,27 @@ static void end_setpos(void *e, size_t pos)
     ((struct run *)e)->pos = pos;
 }
 
+/* The outcome's detail, made on first use. */
+static struct sim_detail *detail(struct sim_outcome *o)
+{
+    if (!o->more)
+        o->more = xcalloc(1, sizeof *o->more);
+    return o->more;
+}
+
 /* Keep the processors job j holds now as its last run's. */
 static void record_slots(struct sim *sim, const struct job *j)
 {
-    struct sim_outcome *o = &sim->out[j->tag];
     if (!sim->record_nodes)
         return;
-    free(o->slots);
-    o->slots = NULL;
+    struct sim_detail *d = detail(&sim->out[j->tag]);
+    free(d->slots);
+    d->slots = NULL;
     if (j->nslots) {
-        o->slots = xmalloc(j->nslots * sizeof *j->slots);
-        memcpy(o->slots, j->slots, j->nslots * sizeof *j->slots);
+        d->slots = xmalloc(j->nslots * sizeof *j->slots);
+        memcpy(d->slots, j->slots, j->nslots * sizeof *j->slots);
     }
-    o->nslots = j->nslots;
+    d->nslots = j->nslots;
 }
 
 /* The engine starts a job: through the resource-manager table, as the
@@ -62,18 +70,19 @@ static void record_segment(struct sim *sim, const struct job *j, long now)
     struct sim_outcome *o = &sim->out[j->tag];
     if (!sim->record_nodes)
         return;
+    struct sim_detail *d = detail(o);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     if (!f)
         abort(); /* out of memory: as xmalloc does (util/mem.h) */
-    if (o->segments)
-        fprintf(f, "%s;", o->segments);
+    if (d->segments)
+        fprintf(f, "%s;", d->segments);
     fprintf(f, "%ld-%ld@", o->run_start, now);
-    sim_format_slots(f, sim->s, o->slots, o->nslots);
+    sim_format_slots(f, sim->s, d->slots, d->nslots);
     fclose(f);
-    free(o->segments);
-    o->segments = text;
+    free(d->segments);
+    d->segments = text;
 }
 
 /* OWNERPREEMPT: the engine preempts a running job. Requeued, it will run
@@ -158,7 +167,7 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
         if (sched_submit_allowed(sim->s, &spec, &e) < 0 ||
             !(sim->out[next].job = sched_submit(sim->s, &spec, &e))) {
             sim->out[next].rejected = 1;
-            sim->out[next].reason = xstrdup(e.msg);
+            detail(&sim->out[next])->reason = xstrdup(e.msg);
             (*rejected)++;
         }
     }
@@ -357,9 +366,14 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
 void sim_outcomes_free(struct sim_outcome *out, size_t n)
 {
     for (size_t i = 0; out && i < n; i++) {
-        free(out[i].reason);
-        free(out[i].slots);
-        free(out[i].segments);
+        struct sim_detail *d = out[i].more;
+        if (!d)
+            continue;
+        free(d->reason);
+        free(d->slots);
+        free(d->segments);
+        free(d);
+        out[i].more = NULL;
     }
 }
 

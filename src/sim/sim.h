@@ -24,26 +24,32 @@
 
 struct cfg;
 
-/* What happened to one workload job (same index as workload.jobs). */
+/* What only some outcomes have (owned by the outcome; NULL when none): a
+ * rejection's reason, and where the job ran when the caller asked for it. */
+struct sim_detail {
+    char *reason;           /* rejected: why */
+    struct job_slot *slots; /* the last run's processors (sim_hooks.record_nodes) */
+    size_t nslots;
+    char *segments; /* earlier runs of a preempted job, "start-end@nodes" joined
+                       by ';' (sim_hooks.record_nodes) */
+};
+
+/* What happened to one workload job (same index as workload.jobs). One per
+ * job of the trace, so kept small: what few jobs have is in `more`. */
 struct sim_outcome {
     long start, end; /* -1 if it has not started / not ended; a requeued job's
                         start is its restart, a resumed one keeps its first */
     long run_start;  /* start of its last run (a resumed job: when it resumed), -1 if none */
-    int backfilled;
-    int rejected; /* refused at submission (more processors than the cluster) */
-    int killed;   /* ended at its kill time, before its runtime */
-    int cancelled; /* ended by canceljob while running */
-    int preempted; /* times it was preempted for a reservation's owner (OWNERPREEMPT) */
     struct job *job; /* the engine's job (borrowed: valid while the scheduler
                         lives), NULL if rejected or forgotten when it ended
                         (sim_hooks.forget_ended) */
+    struct sim_detail *more;
     unsigned cred[CRED_NKINDS]; /* ended: its credentials (cred->index, per kind) */
-    char *reason;    /* rejected: why (owned) */
-    struct job_slot *slots; /* the last run's processors (owned; only with
-                               sim_hooks.record_nodes) */
-    size_t nslots;
-    char *segments; /* earlier runs of a preempted job, "start-end@nodes" joined
-                       by ';' (owned; only with sim_hooks.record_nodes) */
+    int preempted; /* times it was preempted for a reservation's owner (OWNERPREEMPT) */
+    unsigned char backfilled;
+    unsigned char rejected;  /* refused at submission (more processors than the cluster) */
+    unsigned char killed;    /* ended at its kill time, before its runtime */
+    unsigned char cancelled; /* ended by canceljob while running */
 };
 
 /* Free what the outcomes own (not the array). */

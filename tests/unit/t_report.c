@@ -79,6 +79,7 @@ static void add(struct workload *wl, const char *id, long submit, long long proc
  * rejected, one had not ended. */
 static void small_replay(struct workload *wl, struct sim_outcome *out)
 {
+    static struct sim_detail reject = {.reason = "procs, more than the cluster"};
     workload_init(wl);
     add(wl, "1", 0, 1, 100);
     add(wl, "2", 0, 8, 7200);
@@ -89,7 +90,7 @@ static void small_replay(struct workload *wl, struct sim_outcome *out)
     out[1] = (struct sim_outcome){.start = 3600, .run_start = 3600, .end = 10800}; /* wait 3600 */
     out[2] = (struct sim_outcome){.start = 100, .run_start = 100, .end = 100100, .killed = 1};
     out[3] = (struct sim_outcome){.start = -1, .run_start = -1, .end = -1, .rejected = 1,
-                                  .reason = "procs, more than the cluster"};
+                                  .more = &reject};
     out[4] = (struct sim_outcome){.start = 200, .run_start = 200, .end = -1};
 }
 
