@@ -141,6 +141,7 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
 {
     for (; next < sim->wl->njobs && sim->wl->jobs[next].submit == now; next++) {
         const struct wl_job *w = &sim->wl->jobs[next];
+        const struct wl_names *nm = wl_job_names(w);
         struct job_spec spec = {
             .name = w->id,
             .tasks = w->tasks > INT32_MAX ? INT32_MAX : (int)w->tasks,
@@ -149,18 +150,18 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
             .swap_per_task = w->swap,
             .disk_per_task = w->disk,
             .nodes = w->nodes,
-            .features = w->features,
+            .features = nm->features,
             .walltime = w->walltime,
             .submit = w->submit,
-            .user = w->user,
-            .group = w->group,
-            .account = w->account,
-            .class_ = w->class_,
-            .qos = w->qos,
-            .partition = w->partition,
+            .user = nm->user,
+            .group = nm->group,
+            .account = nm->account,
+            .class_ = nm->class_,
+            .qos = nm->qos,
+            .partition = nm->partition,
             .tag = next,
             .util = w->util,
-            .advres = w->advres,
+            .advres = nm->advres,
             .preemptee = w->preemptee,
         };
         struct err e;

@@ -1,6 +1,7 @@
 /* workload — see workload.h. */
 #include "sim/workload.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,13 +66,12 @@ static struct wl_job job_of(struct workload *wl, const struct swf_rec *r)
         .walltime = walltime > 0 ? walltime : 1,
         .tasks = procs,
         .procs_per_task = 1,
-        .user = num_name(wl, r->user),
-        .group = num_name(wl, r->group),
-        .class_ = num_name(wl, r->queue),
         /* The SWF partition number names a partition of the machine the
          * log came from, not a request the replayed cluster can honour: a
          * cluster built from MaxProcs has one partition. */
-        .partition = NULL,
+        .names = workload_names(wl, &(struct wl_names){.user = num_name(wl, r->user),
+                                                         .group = num_name(wl, r->group),
+                                                         .class_ = num_name(wl, r->queue)}),
         .util = utilization(r),
         .line = r->line,
     };
@@ -140,23 +140,94 @@ void workload_init(struct workload *wl)
 
 #define ARENA_BLOCK 65536
 
-/* Bump allocation: a trace's strings live as long as the workload, so one
- * malloc per 64 KB instead of one per string. */
+/* Bump allocation: a trace's strings and names live as long as the
+ * workload, so one malloc per 64 KB instead of one per string. align: 1 for
+ * text, alignof a pointer for wl_names. */
+static void *arena_alloc(struct workload *wl, size_t len, size_t align)
+{
+    size_t at = (wl->used + align - 1) / align * align;
+    if (!wl->nblocks || at + len > ARENA_BLOCK) {
+        size_t size = len > ARENA_BLOCK ? len : ARENA_BLOCK;
+        wl->blocks = xgrow(wl->blocks, &wl->capblocks, wl->nblocks + 1, sizeof *wl->blocks);
+        wl->blocks[wl->nblocks++] = xmalloc(size);
+        at = 0;
+    }
+    wl->used = at + len;
+    return wl->blocks[wl->nblocks - 1] + at;
+}
+
 const char *workload_keep(struct workload *wl, const char *s)
 {
     if (!s)
         return NULL;
     size_t len = strlen(s) + 1;
-    if (!wl->nblocks || wl->used + len > ARENA_BLOCK) {
-        size_t size = len > ARENA_BLOCK ? len : ARENA_BLOCK;
-        wl->blocks = xgrow(wl->blocks, &wl->capblocks, wl->nblocks + 1, sizeof *wl->blocks);
-        wl->blocks[wl->nblocks++] = xmalloc(size);
-        wl->used = 0;
+    return memcpy(arena_alloc(wl, len, 1), s, len);
+}
+
+static const struct wl_names no_names;
+
+const struct wl_names *wl_job_names(const struct wl_job *w)
+{
+    return w->names ? w->names : &no_names;
+}
+
+/* The names' fields are interned strings: equal names have equal pointers,
+ * so the pointers alone hash and compare them. */
+static size_t names_hash(const struct wl_names *n)
+{
+    const char *const f[] = {n->user,      n->group,    n->account,  n->class_,
+                             n->qos,       n->partition, n->features, n->advres};
+    uint64_t h = 1469598103934665603u;
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
+        h ^= (uint64_t)(uintptr_t)f[i];
+        h *= 1099511628211u;
+        h ^= h >> 29;
     }
-    char *copy = wl->blocks[wl->nblocks - 1] + wl->used;
-    memcpy(copy, s, len);
-    wl->used += len;
-    return copy;
+    return (size_t)h;
+}
+
+static int names_equal(const struct wl_names *a, const struct wl_names *b)
+{
+    return a->user == b->user && a->group == b->group && a->account == b->account &&
+           a->class_ == b->class_ && a->qos == b->qos && a->partition == b->partition &&
+           a->features == b->features && a->advres == b->advres;
+}
+
+/* Slot of n in the table: where it is, or the empty one where it goes. */
+static size_t names_slot(const struct workload *wl, const struct wl_names *n)
+{
+    size_t mask = wl->capnames - 1, i = names_hash(n) & mask;
+    while (wl->names[i] && !names_equal(wl->names[i], n))
+        i = (i + 1) & mask;
+    return i;
+}
+
+static void names_grow(struct workload *wl)
+{
+    const struct wl_names **old = wl->names;
+    size_t oldcap = wl->capnames;
+    wl->capnames = oldcap ? 2 * oldcap : 64;
+    wl->names = xcalloc(wl->capnames, sizeof *wl->names);
+    for (size_t i = 0; i < oldcap; i++)
+        if (old[i])
+            wl->names[names_slot(wl, old[i])] = old[i];
+    free(old);
+}
+
+const struct wl_names *workload_names(struct workload *wl, const struct wl_names *n)
+{
+    if (names_equal(n, &no_names))
+        return NULL;
+    if (2 * (wl->nnames + 1) > wl->capnames)
+        names_grow(wl);
+    size_t i = names_slot(wl, n);
+    if (!wl->names[i]) {
+        struct wl_names *copy = arena_alloc(wl, sizeof *copy, _Alignof(struct wl_names));
+        *copy = *n;
+        wl->names[i] = copy;
+        wl->nnames++;
+    }
+    return wl->names[i];
 }
 
 const char *workload_intern(struct workload *wl, const char *s)
@@ -232,6 +303,7 @@ int workload_read_swf(const char *path, int strict, struct workload *wl, struct 
 void workload_free(struct workload *wl)
 {
     free(wl->jobs);
+    free(wl->names);
     for (size_t i = 0; i < wl->nblocks; i++)
         free(wl->blocks[i]);
     free(wl->blocks);

@@ -20,21 +20,31 @@
 #include "util/strmap.h"
 
 /* One job to submit. Strings are interned in the workload (NULL = none). */
+/* A job's credentials and requests by name. Interned: one copy per
+ * distinct combination in the workload, shared by every job that has it (a
+ * trace's jobs come from a few hundred users and classes), so a job carries
+ * one pointer, not eight. */
+struct wl_names {
+    const char *user, *group, *account, *class_, *qos, *partition, *features;
+    const char *advres; /* the reservation it asks for (a Maui trace's field 41), or NULL */
+};
+
+/* One job of the trace, as compact as the replay allows: there is one per
+ * trace line for the whole replay. */
 struct wl_job {
     const char *id;
+    const struct wl_names *names; /* NULL: none given (wl_job_names) */
     long submit;
     long runtime;  /* what the job will really run, seconds (>= 0) */
     long walltime; /* its limit, seconds (>= 1) */
     long long tasks;
-    int procs_per_task;
     long mem, swap, disk; /* MB per task, 0 = none */
-    int nodes;            /* requested node count, 0 = none */
-    float util;           /* fraction of its processors it kept busy (SWF average CPU
-                             time / runtime), 0 = unknown */
-    const char *user, *group, *account, *class_, *qos, *partition, *features;
-    const char *advres; /* the reservation it asks for (a Maui trace's field 41), or NULL */
-    int preemptee;      /* flagged PREEMPTEE (a Maui trace's field 25) */
     long line;
+    int procs_per_task;
+    int nodes;  /* requested node count, 0 = none */
+    float util; /* fraction of its processors it kept busy (SWF average CPU
+                   time / runtime), 0 = unknown */
+    int preemptee; /* flagged PREEMPTEE (a Maui trace's field 25) */
 };
 
 struct workload {
@@ -45,12 +55,16 @@ struct workload {
     long long unix_start;           /* trace header, -1 if absent */
     char tz[64];                    /* SWF TimeZoneString, "" if absent */
     struct strmap strings;          /* interned strings -> their copy */
-    char **blocks;                  /* the arena holding every string */
+    char **blocks;                  /* the arena holding every string and wl_names */
     size_t nblocks, capblocks, used; /* bytes used of the last block */
+    const struct wl_names **names;  /* the interned wl_names: open addressing, */
+    size_t nnames, capnames;        /* capnames a power of two (0: none yet) */
 };
 
 /* Processors a workload job asks for. */
 long long wl_job_procs(const struct wl_job *w);
+/* Its names; every one NULL when it has none. */
+const struct wl_names *wl_job_names(const struct wl_job *w);
 /* An empty workload, ready for workload_add / workload_intern. */
 void workload_init(struct workload *wl);
 /* The workload's own copy of s (one per distinct string); NULL stays NULL. */
@@ -58,7 +72,10 @@ const char *workload_intern(struct workload *wl, const char *s);
 /* A copy of s in the workload, not shared (for strings that are unique
  * anyway, such as job ids: no hashing). NULL stays NULL. */
 const char *workload_keep(struct workload *wl, const char *s);
-/* Append a job (its strings must be interned already). */
+/* The workload's shared copy of n, whose strings are interned already
+ * (workload_intern: equal names are the same pointers). */
+const struct wl_names *workload_names(struct workload *wl, const struct wl_names *n);
+/* Append a job (its strings and names must be the workload's already). */
 void workload_add(struct workload *wl, const struct wl_job *job);
 /* Sort the jobs by submit time, then job id, then file line, when they are not. */
 void workload_sort(struct workload *wl);

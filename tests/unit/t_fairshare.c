@@ -290,11 +290,12 @@ static void test_sim_rollover(void)
 {
     struct sched *s = make("FSPOLICY DEDICATEDPS\nFSINTERVAL 1000\nFSDEPTH 3\n", 1, 2);
     sched_set_epoch(s, 5500); /* trace time 0 = epoch 5500: windows at -500, 500, 1500 */
+    static const struct wl_names u7 = {.user = "7"}, u8 = {.user = "8"};
     static struct wl_job jobs[2] = {
         {.id = "1", .submit = 0, .runtime = 1700, .walltime = 2000, .tasks = 2,
-         .procs_per_task = 1, .user = "7", .line = 1},
+         .procs_per_task = 1, .names = &u7, .line = 1},
         {.id = "2", .submit = 2600, .runtime = 100, .walltime = 100, .tasks = 1,
-         .procs_per_task = 1, .user = "8", .line = 2},
+         .procs_per_task = 1, .names = &u8, .line = 2},
     };
     struct workload wl = {.jobs = jobs, .njobs = 2};
     struct sim_outcome out[2];

@@ -208,14 +208,17 @@ static void test_from_maui(void)
     }
     /* Sorted by submit: none (500), lists (900), 43 (1000), docs. */
     const struct wl_job *j = &wl.jobs[0];
+    const struct wl_names *n = wl_job_names(j);
     CHECK_STR(j->id, "job.none");
     CHECK_EQ(j->runtime, 0);
     CHECK_EQ(j->walltime, 1); /* no limit, no run time: at least 1 */
     CHECK_EQ(j->procs_per_task, 1);
     CHECK_EQ(j->mem, 0);
-    CHECK(j->user == NULL && j->class_ == NULL && j->qos == NULL && j->features == NULL);
+    CHECK(j->names == NULL); /* none given: no shared copy at all */
+    CHECK(n->user == NULL && n->class_ == NULL && n->qos == NULL && n->features == NULL);
 
     j = &wl.jobs[1];
+    n = wl_job_names(j);
     CHECK_STR(j->id, "job.lists");
     CHECK_EQ(j->submit, 900);
     CHECK_EQ(j->runtime, 600);
@@ -227,13 +230,13 @@ static void test_from_maui(void)
     CHECK_EQ(j->disk, 100);
     CHECK_EQ(j->swap, 2);
     CHECK_EQ(j->nodes, 2);
-    CHECK_STR(j->user, "bob");
-    CHECK_STR(j->group, "physics");
-    CHECK_STR(j->account, "proj1");
-    CHECK_STR(j->class_, "fast");
-    CHECK_STR(j->qos, "hi");
-    CHECK_STR(j->partition, "p1");
-    CHECK_STR(j->features, "gpu,ib");
+    CHECK_STR(n->user, "bob");
+    CHECK_STR(n->group, "physics");
+    CHECK_STR(n->account, "proj1");
+    CHECK_STR(n->class_, "fast");
+    CHECK_STR(n->qos, "hi");
+    CHECK_STR(n->partition, "p1");
+    CHECK_STR(n->features, "gpu,ib");
     CHECK_EQ(j->line, 5);
 
     j = &wl.jobs[2];
@@ -243,18 +246,52 @@ static void test_from_maui(void)
     CHECK_EQ(j->nodes, 1);
 
     j = &wl.jobs[3];
+    n = wl_job_names(j);
     CHECK_STR(j->id, "SP02.2343.0");
     CHECK_EQ(j->submit, 887343658);
     CHECK_EQ(j->runtime, 226);
     CHECK_EQ(j->walltime, 86400);
     CHECK_EQ(j->tasks, 20);
     CHECK_EQ(j->nodes, 20);
-    CHECK_STR(j->class_, "batch");
-    CHECK_STR(j->user, "570");
+    CHECK_STR(n->class_, "batch");
+    CHECK_STR(n->user, "570");
     /* Maui reads QOS "0", account "0" and partition "0" as none. */
-    CHECK(j->qos == NULL && j->account == NULL && j->partition == NULL);
+    CHECK(n->qos == NULL && n->account == NULL && n->partition == NULL);
     /* Strings are interned: the same text is the same pointer. */
-    CHECK(wl.jobs[2].class_ == j->class_);
+    CHECK(wl_job_names(&wl.jobs[2])->class_ == n->class_);
+    workload_free(&wl);
+}
+
+/* Names are shared: one copy per distinct combination, none for none. */
+static void test_names_interned(void)
+{
+    struct workload wl;
+    workload_init(&wl);
+    const char *a = workload_intern(&wl, "alice"), *b = workload_intern(&wl, "bob");
+    const char *g = workload_intern(&wl, "staff");
+    CHECK(workload_names(&wl, &(struct wl_names){0}) == NULL);
+    const struct wl_names *x = workload_names(&wl, &(struct wl_names){.user = a, .group = g});
+    const struct wl_names *y = workload_names(&wl, &(struct wl_names){.user = b, .group = g});
+    CHECK(x && y && x != y);
+    CHECK(x == workload_names(&wl, &(struct wl_names){.user = a, .group = g}));
+    CHECK(x != workload_names(&wl, &(struct wl_names){.user = a, .group = g, .advres = b}));
+    /* Past the table's first growth, every one is still found. */
+    char name[16];
+    const struct wl_names *first[200];
+    for (int i = 0; i < 200; i++) {
+        snprintf(name, sizeof name, "u%d", i);
+        first[i] = workload_names(&wl, &(struct wl_names){.user = workload_intern(&wl, name)});
+    }
+    int same = 0;
+    for (int i = 0; i < 200; i++) {
+        snprintf(name, sizeof name, "u%d", i);
+        same += first[i] == workload_names(&wl, &(struct wl_names){.user = workload_intern(&wl, name)});
+    }
+    CHECK_EQ(same, 200);
+    CHECK(x == workload_names(&wl, &(struct wl_names){.user = a, .group = g}));
+    CHECK_EQ(wl.nnames, 203);
+    struct wl_job none = {.id = "1"};
+    CHECK(wl_job_names(&none)->user == NULL);
     workload_free(&wl);
 }
 
@@ -401,6 +438,7 @@ int main(void)
     TEST_RUN(test_read_workload);
     TEST_RUN(test_workload_errors);
     TEST_RUN(test_from_maui);
+    TEST_RUN(test_names_interned);
     TEST_RUN(test_from_maui_strict);
     TEST_RUN(test_read_resource);
     TEST_RUN(test_resource_errors);
