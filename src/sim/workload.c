@@ -38,11 +38,27 @@ static const char *decimal(char *buf, long long v)
     return buf;
 }
 
-/* A numbered name (user 12, queue 3), or NULL for an unknown (-1) value. */
+/* Numbers below this have their interned name remembered by value. */
+#define NUM_NAMES_MAX 65536
+
+/* A numbered name (user 12, queue 3), or NULL for an unknown (-1) value.
+ * Three per trace line: small numbers skip the text and the hash. */
 static const char *num_name(struct workload *wl, long long v)
 {
     char buf[24];
-    return v < 0 ? NULL : workload_intern(wl, decimal(buf, v));
+    if (v < 0)
+        return NULL;
+    if (v >= NUM_NAMES_MAX)
+        return workload_intern(wl, decimal(buf, v));
+    size_t i = (size_t)v;
+    if (i >= wl->capnum) {
+        size_t old = wl->capnum;
+        wl->numnames = xgrow(wl->numnames, &wl->capnum, i + 1, sizeof *wl->numnames);
+        memset(wl->numnames + old, 0, (wl->capnum - old) * sizeof *wl->numnames);
+    }
+    if (!wl->numnames[i])
+        wl->numnames[i] = workload_intern(wl, decimal(buf, v));
+    return wl->numnames[i];
 }
 
 /* Fraction of its processors the job kept busy: average CPU time per
@@ -304,6 +320,7 @@ void workload_free(struct workload *wl)
 {
     free(wl->jobs);
     free(wl->names);
+    free(wl->numnames);
     for (size_t i = 0; i < wl->nblocks; i++)
         free(wl->blocks[i]);
     free(wl->blocks);

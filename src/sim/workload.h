@@ -59,6 +59,8 @@ struct workload {
     size_t nblocks, capblocks, used; /* bytes used of the last block */
     const struct wl_names **names;  /* the interned wl_names: open addressing, */
     size_t nnames, capnames;        /* capnames a power of two (0: none yet) */
+    const char **numnames;          /* numbered names (SWF users, groups, queues) by */
+    size_t capnum;                  /* value, when small: interned already */
 };
 
 /* Processors a workload job asks for. */
