@@ -55,6 +55,11 @@ $(BUILD)/tests/propgen: tests/tools/propgen.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
 
+# slowlim drives moku's engine and checks its eligibility with its own code.
+$(BUILD)/tests/slowlim: tests/tools/slowlim.c $(BUILD)/libmoku.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libmoku.a $(LDLIBS)
+
 $(BUILD)/tests/rawsock: tests/tools/rawsock.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(OPT) -o $@ $<
@@ -89,9 +94,10 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC     ?= clang
 FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-check: $(BIN) $(TEST_BIN) $(BUILD)/tests/textbook $(BUILD)/tests/rawsock $(BUILD)/tests/propgen crashbin \
+check: $(BIN) $(TEST_BIN) $(BUILD)/tests/textbook $(BUILD)/tests/rawsock $(BUILD)/tests/propgen \
+		$(BUILD)/tests/slowlim crashbin \
 		$(FUZZ_REPLAY)
-	@MOKU=$(BIN) TEXTBOOK=$(BUILD)/tests/textbook RAWSOCK=$(BUILD)/tests/rawsock \
+	@MOKU=$(BIN) TEXTBOOK=$(BUILD)/tests/textbook RAWSOCK=$(BUILD)/tests/rawsock SLOWLIM=$(BUILD)/tests/slowlim \
 		PROPGEN=$(BUILD)/tests/propgen CRASHMOKU=$(CRASH_BIN) FUZZREPLAY=$(BUILD)/fuzz \
 		sh tests/run.sh $(TEST_BIN)
 

@@ -475,6 +475,18 @@ static int appending(const struct sched *s, const struct eset_comp *c, long now)
     return !c->dirty && c->nnew && !s->elig_all && now < c->wake && usage_as_predicted(s, c, now);
 }
 
+/* j's priority in the order of this iteration's walks: one they stopped
+ * still counts its own queue time (the whole-queue walk sorted it before). */
+static double walk_priority(const struct sched *s, const struct prio_env *env, struct job *j,
+                            long now)
+{
+    unsigned stopped_now = (j->flags & JOB_QSTOP) && j->qstop_iter == s->stats.iterations;
+    j->flags &= ~(stopped_now ? (unsigned)JOB_QSTOP : 0u);
+    double p = prio_start(&s->pol.prio, env, j, now, NULL);
+    j->flags |= stopped_now ? (unsigned)JOB_QSTOP : 0u;
+    return p;
+}
+
 void eset_open(struct sched *s, size_t k, long now, long qstop)
 {
     struct eset *e = s->eset;
@@ -490,7 +502,7 @@ void eset_open(struct sched *s, size_t k, long now, long qstop)
     u->floor = 0;
     for (size_t i = u->keep; i < c->na; i++) {
         u->sa[i - u->keep] = c->a[i];
-        c->a[i]->priority = prio_start(&s->pol.prio, &env, c->a[i], now, NULL);
+        c->a[i]->priority = walk_priority(s, &env, c->a[i], now);
         u->floor |= c->a[i]->priority <= 1.0;
     }
     sort_ptrs((void **)u->sa, c->na - u->keep, prio_cmp, &e->sb);
@@ -698,7 +710,10 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
     for (size_t r = 0; r < nproc; r++) {
         struct job *j = r < u->ntmp ? u->tmp[r] : u->sa[u->ia + r - u->ntmp];
         park(s, j);
-        if (j->flags & JOB_QSTOP) {
+        /* A job this iteration stopped keeps its own queue time until the
+         * iteration ends (its final walk orders it so): filed with the
+         * stopped ones from the next walk on. */
+        if ((j->flags & JOB_QSTOP) && j->qstop_iter != s->stats.iterations) {
             e->nb[nf++] = j;
             odd |= !(j->flags & JOB_BLOCKED);
         } else {
@@ -749,15 +764,10 @@ static void sort_queue(struct sched *s, long now)
     sched_prio_env(s, &env);
     iter_compact(s);
     size_t w = s->qlen;
-    for (size_t i = 0; i < w; i++) {
-        /* The order the whole-queue walk would have: made before this
-         * iteration's walks, so a job they stopped counts its own queue time. */
-        struct job *j = s->queue[i];
-        unsigned stopped_now = (j->flags & JOB_QSTOP) && j->qstop_iter == s->stats.iterations;
-        j->flags &= ~(stopped_now ? (unsigned)JOB_QSTOP : 0u);
-        j->priority = prio_start(&s->pol.prio, &env, j, now, NULL);
-        j->flags |= stopped_now ? (unsigned)JOB_QSTOP : 0u;
-    }
+    /* The order the whole-queue walk would have: made before this
+     * iteration's walks, so a job they stopped counts its own queue time. */
+    for (size_t i = 0; i < w; i++)
+        s->queue[i]->priority = walk_priority(s, &env, s->queue[i], now);
     sort_ptrs((void **)s->queue, w, prio_cmp, &s->eset->sb);
 }
 
