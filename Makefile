@@ -26,7 +26,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC:= $(wildcard tests/unit/t_*.c)
 TEST_BIN:= $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check soak bench asan fuzz format clean sample install uninstall crashbin
+.PHONY: slowcheck all check soak bench asan fuzz format clean sample install uninstall crashbin
 
 all: $(BIN)
 
@@ -156,6 +156,12 @@ bench: $(BIN) $(BUILD)/runstat $(BUILD)/mini_easy $(BUILD)/limits_bench $(BUILD)
 	@FILL=$(BUILD)/store_fill SUBBENCH=$(BUILD)/sub_bench sh bench/daemon.sh
 	@RAWSOCK=$(BUILD)/tests/rawsock sh bench/dos.sh
 	@sh bench/slurm.sh
+
+# The throttling page's policy on the whole of HPC2N against the slow model
+# of the limits (tests/tools/slowlim.c; make check runs KTH and HPC2N's
+# first 20,000 jobs). Slow on purpose: about ten minutes.
+slowcheck: $(BUILD)/tests/slowlim
+	@sh tests/slowcheck.sh $(BUILD)/tests/slowlim
 
 # Sanitizers build apart (build/asan), so they never mix objects with a normal build.
 # TIME_SCALE: the tests' bounds on a hang, multiplied (sanitized code is slower).

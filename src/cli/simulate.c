@@ -938,8 +938,11 @@ static int simulate(const struct sim_opts *o)
     for (size_t i = 0; i < n; i++)
         if (load_run_policy(&runs[i]) < 0)
             goto out;
+    double t0 = wall_now();
     if (load_workload(o, &wl) < 0)
         goto out;
+    for (size_t i = 0; i < n; i++)
+        runs[i].report.read_seconds = wall_now() - t0;
     rc = replay_all(runs, n, o, &wl, script) < 0 ? 1 : 0;
 out:
     sim_script_destroy(script);

@@ -59,6 +59,7 @@ struct report {
     long backfilled;
     long iterations;
     double wall_seconds;
+    double read_seconds; /* reading the trace, before the replay (the same for every run) */
     long long procs; /* processors in the cluster */
     size_t nodes;
     struct report_class by_size[REPORT_NSIZE];

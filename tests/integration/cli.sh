@@ -45,7 +45,7 @@ check "json: one job skipped" has_out '"skipped":1'
 check "json: the job bigger than the cluster is rejected" has_out '"rejected":1'
 check "json: three jobs simulated" has_out '"jobs":3'
 for key in jobs skipped rejected makespan utilization avg_wait max_wait avg_bsld avg_xfactor \
-    backfilled iterations wall_seconds; do
+    backfilled iterations wall_seconds read_seconds; do
     check "json has key $key" has_out "\"$key\":"
 done
 check "csv header" sh -c "head -n 1 $TMP/jobs.csv | grep -qx 'job_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted,user,group,account,class,qos,state,reason,nodes,segments'"

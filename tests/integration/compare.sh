@@ -64,7 +64,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 keys = ["config", "overrides", "jobs", "skipped", "rejected", "never_started", "makespan", "utilization",
         "avg_wait", "max_wait", "avg_bsld", "avg_xfactor", "backfilled", "iterations",
-        "wall_seconds", "classes"]
+        "wall_seconds", "read_seconds", "classes"]
 assert list(d) == ["runs"] and len(d["runs"]) == 2
 for r in d["runs"]:
     assert list(r) == keys, list(r)
