@@ -17,7 +17,7 @@ CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 OPT     ?= -O2 -g
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -Isrc
-LDLIBS  += -lz -ljansson -lsqlite3 -lslurm -lm
+LDLIBS  += -lz -ljansson -lsqlite3 -lslurm -lm -pthread
 
 BUILD   ?= build
 BIN     ?= bin/moku

@@ -1,22 +1,88 @@
 /*
  * lines — see lines.h.
  *
- * gzgets reads into a fixed buffer, so a line longer than the buffer comes in
- * pieces: the buffer doubles until a piece ends in a newline. The same call
- * hides three cases behind one short read (end of file, a NUL byte, a cut or
- * corrupt gzip stream), which lines_next tells apart after the loop.
+ * Inflating gzip is half the cost of reading a big trace, so a second thread
+ * does it while the caller parses: it reads the file in large blocks into a
+ * small ring, and lines_next cuts lines out of the blocks. A line that spans
+ * blocks is gathered in buf, which doubles as needed. The reading thread
+ * stops at the end of the file or at zlib's first error; lines_next hands
+ * out every whole line before it and then reports the error at the line it
+ * was reading, as a reader of the plain stream would meet it. NUL bytes are
+ * looked for in each line.
  */
 #include "trace/lines.h"
 
 #include <errno.h>
-#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/mem.h"
 
-#define LINES_CAP 1024            /* first size of the line buffer; it grows */
-#define LINES_GZ_BUF (128 * 1024) /* zlib's buffer: fewer read() calls than the 8 KB default */
+#define LINES_CAP 1024              /* first size of the line buffer; it grows */
+#define LINES_GZ_BUF (128 * 1024)   /* zlib's input buffer: fewer read() calls than 8 KB */
+#define LINES_BLOCK (256 * 1024)    /* bytes the reading thread inflates at a time */
+#define LINES_NBLOCKS 4             /* blocks in the ring: a megabyte ahead at most */
+
+struct lines_pipe {
+    gzFile gz; /* the thread's while it runs */
+    pthread_t thread;
+    int started;
+    pthread_mutex_t mu;
+    pthread_cond_t changed; /* a block filled or emptied, the end came, or stop */
+    char *data[LINES_NBLOCKS];
+    size_t len[LINES_NBLOCKS];
+    size_t head, count; /* the reader takes data[head]; count blocks are full */
+    int done;           /* the thread is finished: end of file, or error */
+    int zerr;           /* zlib's error code when it finished on one, else Z_OK */
+    char zmsg[256];     /* ... and its message */
+    int stop;           /* lines_close: finish now */
+    /* The reader's side, outside the lock: the block being cut into lines. */
+    const char *cur;
+    size_t curlen, curpos;
+    int holding; /* cur is data[head], still counted in count */
+};
+
+/* The reading thread: fill the ring until the end, an error or stop. */
+static void *lines_fill(void *arg)
+{
+    struct lines_pipe *p = arg;
+    size_t tail = 0;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        while (p->count == LINES_NBLOCKS && !p->stop)
+            pthread_cond_wait(&p->changed, &p->mu);
+        int stop = p->stop;
+        pthread_mutex_unlock(&p->mu);
+        if (stop)
+            break;
+        int n = gzread(p->gz, p->data[tail], LINES_BLOCK);
+        int zerr = Z_OK;
+        const char *zmsg = n < LINES_BLOCK ? gzerror(p->gz, &zerr) : NULL;
+        pthread_mutex_lock(&p->mu);
+        if (n > 0) {
+            p->len[tail] = (size_t)n;
+            p->count++;
+            tail = (tail + 1) % LINES_NBLOCKS;
+        }
+        if (n < LINES_BLOCK) {
+            /* A short read is the end of the file, or where zlib met a cut or
+             * corrupt stream (Z_BUF_ERROR for a cut one): what it inflated
+             * before that is handed on first. */
+            p->done = 1;
+            if (n < 0 || zerr != Z_OK) {
+                p->zerr = zerr != Z_OK ? zerr : Z_ERRNO;
+                snprintf(p->zmsg, sizeof p->zmsg, "%s", zmsg ? zmsg : "read failed");
+            }
+        }
+        pthread_cond_broadcast(&p->changed);
+        pthread_mutex_unlock(&p->mu);
+        if (n < LINES_BLOCK)
+            break;
+    }
+    return NULL;
+}
 
 int lines_open(struct lines *l, const char *path, struct err *err)
 {
@@ -27,19 +93,51 @@ int lines_open(struct lines *l, const char *path, struct err *err)
     if (!gz)
         return err_set(err, "%s: cannot open: %s", path, errno ? strerror(errno) : "out of memory");
     gzbuffer(gz, LINES_GZ_BUF);
-    *l = (struct lines){
-        .gz = gz, .path = path, .buf = xmalloc(LINES_CAP), .cap = LINES_CAP, .err = err};
+    struct lines_pipe *p = xcalloc(1, sizeof *p);
+    p->gz = gz;
+    for (int i = 0; i < LINES_NBLOCKS; i++)
+        p->data[i] = xmalloc(LINES_BLOCK);
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->changed, NULL);
+    *l = (struct lines){.gz = gz,
+                        .path = path,
+                        .buf = xmalloc(LINES_CAP),
+                        .cap = LINES_CAP,
+                        .err = err,
+                        .pipe = p};
+    int e = pthread_create(&p->thread, NULL, lines_fill, p);
+    if (e != 0) {
+        lines_close(l);
+        return err_set(err, "%s: cannot start reading: %s", path, strerror(e));
+    }
+    p->started = 1;
     return 0;
 }
 
 void lines_close(struct lines *l)
 {
+    struct lines_pipe *p = l->pipe;
+    if (p) {
+        if (p->started) {
+            pthread_mutex_lock(&p->mu);
+            p->stop = 1;
+            pthread_cond_broadcast(&p->changed);
+            pthread_mutex_unlock(&p->mu);
+            pthread_join(p->thread, NULL);
+        }
+        pthread_mutex_destroy(&p->mu);
+        pthread_cond_destroy(&p->changed);
+        for (int i = 0; i < LINES_NBLOCKS; i++)
+            free(p->data[i]);
+        free(p);
+    }
     if (l->gz)
         gzclose(l->gz); /* its only error, a truncated stream, was reported already */
     free(l->buf);
     l->gz = NULL;
     l->buf = NULL;
     l->cap = 0;
+    l->pipe = NULL;
 }
 
 /* zlib's message reads "<path>: <what>" and ours names the path already. */
@@ -51,42 +149,65 @@ static int lines_gz_error(struct lines *l, const char *zmsg)
     return err_set(l->err, "%s:%ld: read error: %s", l->path, l->line, zmsg);
 }
 
-/*
- * Why gzgets stopped short of a newline after len bytes: the end of the file
- * (1 for a last line without a newline, 0 for none) or an error (-1).
- */
-static int lines_short_read(struct lines *l, size_t len)
+/* The next block to cut, waiting for the thread; 0 when there is none left
+ * (the thread is done). */
+static int lines_take(struct lines_pipe *p)
 {
-    /* zlib hands out what it decompressed before it found the stream cut or
-     * corrupt, so a last line without a newline counts only without error. */
-    int zerr;
-    const char *zmsg = gzerror(l->gz, &zerr);
-    if (zerr != Z_OK)
-        return lines_gz_error(l, zmsg);
-    /* gzgets stops short only at the end of the file; before it, strlen
-     * stopped at a NUL byte and the rest of the line went unseen. */
-    if (!gzeof(l->gz))
-        return err_set(l->err, "%s:%ld: the line holds a NUL byte: not a text file", l->path,
-                       l->line);
-    return len > 0;
+    pthread_mutex_lock(&p->mu);
+    if (p->holding > 0) { /* give the block just cut back to the thread */
+        p->head = (p->head + 1) % LINES_NBLOCKS;
+        p->count--;
+        pthread_cond_broadcast(&p->changed);
+    }
+    while (p->count == 0 && !p->done)
+        pthread_cond_wait(&p->changed, &p->mu);
+    int have = p->count > 0;
+    if (have) {
+        p->cur = p->data[p->head];
+        p->curlen = p->len[p->head];
+        p->curpos = 0;
+    }
+    p->holding = have ? 1 : -1;
+    pthread_mutex_unlock(&p->mu);
+    return have;
+}
+
+/* Append n bytes to the line in buf, of len bytes so far. */
+static void lines_append(struct lines *l, size_t len, const char *s, size_t n)
+{
+    if (len + n + 1 > l->cap)
+        l->buf = xgrow(l->buf, &l->cap, len + n + 1, 1);
+    memcpy(l->buf + len, s, n);
+    l->buf[len + n] = '\0';
 }
 
 int lines_next(struct lines *l)
 {
+    struct lines_pipe *p = l->pipe;
     size_t len = 0;
     l->line++;
+    l->buf[0] = '\0';
     for (;;) {
-        size_t room = l->cap - len;
-        if (!gzgets(l->gz, l->buf + len, room > INT_MAX ? INT_MAX : (int)room)) {
-            l->buf[len] = '\0';
-            break;
+        if (p->holding <= 0 || p->curpos == p->curlen) {
+            if (!lines_take(p))
+                break;
+            continue;
         }
-        len += strlen(l->buf + len);
-        if (len > 0 && l->buf[len - 1] == '\n')
+        const char *s = p->cur + p->curpos;
+        size_t left = p->curlen - p->curpos;
+        const char *nl = memchr(s, '\n', left);
+        size_t n = nl ? (size_t)(nl - s) + 1 : left;
+        if (memchr(s, '\0', n))
+            return err_set(l->err, "%s:%ld: the line holds a NUL byte: not a text file", l->path,
+                           l->line);
+        lines_append(l, len, s, n);
+        len += n;
+        p->curpos += n;
+        if (nl)
             return 1;
-        if (len + 1 < l->cap)
-            break; /* short, without a newline: the end of the file or a NUL byte */
-        l->buf = xgrow(l->buf, &l->cap, l->cap * 2, 1);
     }
-    return lines_short_read(l, len);
+    /* No more data: the end of the file, or the point where zlib stopped. */
+    if (p->zerr != Z_OK)
+        return lines_gz_error(l, p->zmsg);
+    return len > 0;
 }

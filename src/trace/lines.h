@@ -2,8 +2,9 @@
  * lines — numbered lines of a plain or gzip-compressed text file.
  *
  * The one line reader under the trace parsers (swf, mtrace): zlib reads plain
- * files unchanged, so gzip is recognised by content; lines may be of any
- * length; read errors, NUL bytes and a truncated gzip stream become messages
+ * files unchanged, so gzip is recognised by content, in a thread of its own
+ * ahead of the caller (inflating is half of reading a big trace); lines may
+ * be of any length; read errors, NUL bytes and a truncated gzip stream become messages
  * naming the file and line. It does not split or interpret lines: that is
  * each format's business.
  */
@@ -19,6 +20,8 @@
  * One open file. The readers use buf, line, path and err directly (a format's
  * messages name the same file and line); the rest is private to lines.c.
  */
+struct lines_pipe;
+
 struct lines {
     gzFile gz;
     const char *path; /* borrowed from the caller of lines_open */
@@ -26,6 +29,7 @@ struct lines {
     size_t cap;       /* size of buf */
     long line;        /* number of the line in buf (1-based) */
     struct err *err;  /* borrowed; may be NULL */
+    struct lines_pipe *pipe; /* the thread inflating the file ahead of the reader */
 };
 
 /*
