@@ -130,7 +130,7 @@ static void end_jobs(struct sim *sim, long now)
         sched_job_ended(sim->s, j, now);
         const struct cred *c[CRED_NKINDS] = {j->user, j->group, j->account, j->class_, j->qos};
         for (int k = 0; k < CRED_NKINDS; k++)
-            o->cred[k] = (unsigned)c[k]->index;
+            o->cred[k] = c[k] ? (unsigned)c[k]->index : 0;
         if (sim->forget_ended && sched_job_forget(sim->s, j) == 0)
             o->job = r->job = NULL;
     }
