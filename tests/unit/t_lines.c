@@ -159,6 +159,103 @@ static void test_missing_file(void)
     lines_close(&l);
 }
 
+/* Line lengths of the block test (1-based): crossing the reader's 256 KB
+ * blocks, one of them 600,000 bytes, line 4 ending exactly at 3 x 256 KB. */
+static size_t block_line_len(int i)
+{
+    if (i == 3)
+        return 600000;
+    if (i == 4) {
+        size_t before = 0;
+        for (int k = 1; k < 4; k++)
+            before += block_line_len(k) + 1;
+        return 3 * 262144 - before - 1;
+    }
+    return (size_t)(i * 37 % 301);
+}
+
+/* Lines whose bytes span the blocks the reading thread fills (sizes in
+ * lines.c) come back whole and in order, plain and gzip; a NUL byte past the first block is
+ * still found, on its line. */
+static void test_across_blocks(void)
+{
+    enum { N = 40 };
+    size_t total = 0;
+    for (int i = 1; i <= N; i++)
+        total += block_line_len(i) + 1;
+    char *text = malloc(total), *p = text;
+    for (int i = 1; i <= N; i++) {
+        memset(p, 'a' + i % 26, block_line_len(i));
+        p[block_line_len(i)] = '\n';
+        p += block_line_len(i) + 1;
+    }
+    char path[32], gzpath[40];
+    write_temp(path, text, total);
+    snprintf(gzpath, sizeof gzpath, "%s.gz", path);
+    gzFile gz = gzopen(gzpath, "wb");
+    CHECK(gz != NULL && gzwrite(gz, text, (unsigned)total) == (int)total);
+    if (gz)
+        gzclose(gz);
+    for (int pass = 0; pass < 2; pass++) {
+        struct lines l;
+        CHECK_EQ(lines_open(&l, pass ? gzpath : path, NULL), 0);
+        for (int i = 1; i <= N; i++) {
+            CHECK_EQ(lines_next(&l), 1);
+            CHECK_EQ(strlen(l.buf), block_line_len(i) + 1);
+            CHECK(l.buf[block_line_len(i)] == '\n');
+            CHECK(block_line_len(i) == 0 || l.buf[block_line_len(i) - 1] == 'a' + i % 26);
+        }
+        CHECK_EQ(lines_next(&l), 0);
+        lines_close(&l);
+    }
+    /* A NUL byte on line 5, beyond the first block. */
+    size_t at = 0;
+    for (int i = 1; i < 5; i++)
+        at += block_line_len(i) + 1;
+    text[at + 2] = '\0';
+    write_temp(path, text, total);
+    struct err err = {{0}};
+    struct lines l;
+    CHECK_EQ(lines_open(&l, path, &err), 0);
+    int rc;
+    while ((rc = lines_next(&l)) > 0)
+        ;
+    CHECK_EQ(rc, -1);
+    CHECK_EQ(l.line, 5);
+    CHECK(strstr(err.msg, ":5: the line holds a NUL byte") != NULL);
+    lines_close(&l);
+    free(text);
+    unlink(path);
+    unlink(gzpath);
+}
+
+/* Closing after one line of a file many blocks long (a parser that stopped
+ * at an error) ends the reading thread: no hang, nothing left. */
+static void test_close_early(void)
+{
+    char path[32];
+    write_temp(path, "", 0);
+    char gzpath[40];
+    snprintf(gzpath, sizeof gzpath, "%s.gz", path);
+    gzFile gz = gzopen(gzpath, "wb");
+    CHECK(gz != NULL);
+    if (!gz)
+        return;
+    for (int i = 0; i < 200000; i++)
+        gzprintf(gz, "%d 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n", i);
+    gzclose(gz);
+    for (int k = 0; k < 20; k++) {
+        struct lines l;
+        CHECK_EQ(lines_open(&l, gzpath, NULL), 0);
+        CHECK_EQ(lines_next(&l), 1);
+        CHECK(strncmp(l.buf, "0 0 0", 5) == 0);
+        lines_close(&l);
+        lines_close(&l); /* twice: a no-op */
+    }
+    unlink(path);
+    unlink(gzpath);
+}
+
 int main(void)
 {
     TEST_RUN(test_long_lines);
@@ -167,5 +264,7 @@ int main(void)
     TEST_RUN(test_truncated_gzip);
     TEST_RUN(test_nul_byte);
     TEST_RUN(test_missing_file);
+    TEST_RUN(test_across_blocks);
+    TEST_RUN(test_close_early);
     return TEST_DONE();
 }
