@@ -134,6 +134,7 @@ static void apply_obj(struct sched *s, struct cred *c, const struct credset *cs)
     c->xfweight = cs->xfweight ? cs->xfweight : c->xfweight;
     c->qttarget = cs->qttarget ? cs->qttarget : c->qttarget;
     c->maxsubmit = cs->maxsubmit ? cs->maxsubmit : c->maxsubmit;
+    s->maxsubmit_any |= c->maxsubmit > 0;
     c->xftarget = cs->xftarget > 0 ? cs->xftarget : c->xftarget;
     c->qflags |= qos_flags(cs->qflags);
     if (cs->qdef) {

@@ -429,6 +429,8 @@ static int over_submit(const struct sched *s, enum cred_kind k, const char *name
 
 int sched_submit_allowed(const struct sched *s, const struct job_spec *spec, struct err *err)
 {
+    if (!s->maxsubmit_any)
+        return 0; /* no MAXSUBMITJOBS anywhere: no name to look up per submission */
     const char *names[] = {spec->user, spec->group, spec->account, spec->class_};
     const struct cred *c[4];
     for (int k = 0; k < 4; k++) {

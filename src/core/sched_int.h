@@ -97,6 +97,7 @@ struct sched {
     long nsysprio;   /* idle jobs with a system priority */
     long elig_walked; /* when eligibility was last walked: JOB_QSTOP jobs' queue time starts */
     long elig_prev;   /* ... and the walk before (the order an iteration's walks used) */
+    int maxsubmit_any; /* some credential ever had MAXSUBMITJOBS set (never cleared: a hint) */
     int elig_all;     /* something changed every credential's eligibility may depend on */
     int elig_full;    /* walk the whole queue at every iteration, as Maui (no eset) */
     struct eset *eset; /* idle jobs per credential, when limits allow (policy/eset.c) */
