@@ -296,9 +296,13 @@ int workload_read_swf(const char *path, int strict, struct workload *wl, struct 
     workload_init(wl);
     struct swf_load ld = {.wl = wl, .path = path, .strict = strict};
     struct swf_header hdr;
-    if (swf_scan(path, &hdr, load_rec, &ld, err) < 0 || ld.have_unusable) {
-        if (ld.have_unusable && err)
+    int bad = swf_scan(path, &hdr, load_rec, &ld, err) < 0;
+    if (!bad && ld.have_unusable) { /* the syntax of the whole file comes first */
+        bad = 1;
+        if (err)
             *err = ld.unusable;
+    }
+    if (bad) {
         workload_free(wl);
         return -1;
     }

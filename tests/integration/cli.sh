@@ -57,6 +57,12 @@ check "no progress bar when stderr is not a terminal" [ ! -s "$TMP/err" ]
 
 run simulate --strict "$TMP/small.swf"
 check "--strict: unusable record is an error naming file and line" sh -c "[ $rc -eq 1 ] && grep -q 'small.swf:7:' $TMP/err"
+# A line the format refuses comes first, even after an unusable record (the
+# trace is read as a stream: the unusable record is only kept, not reported).
+printf '; MaxProcs: 8\n1 0 0 100 2 -1 -1 2 200 -1 1 1 1 1 1 -1 -1 -1\n2 10 0 -1 2 -1 -1 2 200 -1 1 1 1 1 1 -1 -1 -1\n4 30 0 100 2 -1 -1 2 200\n' >"$TMP/order.swf"
+run simulate --strict "$TMP/order.swf"
+check "--strict: a bad line later in the file is reported before an unusable record" \
+    sh -c "[ $rc -eq 1 ] && grep -q 'order.swf:4: expected 18 fields, found 9' $TMP/err && ! grep -q 'cannot be replayed' $TMP/err"
 
 run simulate "$kth"
 check "text report" sh -c "[ $rc -eq 0 ] && grep -q 'jobs simulated *27992' $TMP/out && grep -q 'utilization' $TMP/out"
