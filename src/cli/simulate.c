@@ -941,8 +941,9 @@ static int simulate(const struct sim_opts *o)
     double t0 = wall_now();
     if (load_workload(o, &wl) < 0)
         goto out;
+    double read = wall_now() - t0;
     for (size_t i = 0; i < n; i++)
-        runs[i].report.read_seconds = wall_now() - t0;
+        runs[i].report.read_seconds = read;
     rc = replay_all(runs, n, o, &wl, script) < 0 ? 1 : 0;
 out:
     sim_script_destroy(script);

@@ -42,6 +42,8 @@ agrees "KTH, a named user lifted" "$TMP/kth.swf" "$PAGE" 'USERCFG[129] MAXIJOB=-
 agrees "KTH, user and group limits (the whole-queue walk)" "$TMP/kth.swf" "$PAGE" \
     'GROUPCFG[DEFAULT] MAXIJOB=12 MAXPS=500000'
 agrees "KTH, queue time always accrues" "$TMP/kth.swf" "$PAGE" 'JOBPRIOACCRUALPOLICY ALWAYS'
+agrees "KTH, soft halves of 0 (0,N is N,N)" "$TMP/kth.swf" 'USERCFG[DEFAULT] MAXJOB=0,3 MAXIJOB=3' \
+    'USERCFG[18] MAXIJOB=0,1'
 
 H=$SHARED/traces/HPC2N-2002-2.1-cln.norm.swf.gz
 if [ -f "$H" ]; then

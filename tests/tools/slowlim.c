@@ -31,8 +31,8 @@
  *
  * It reads the limits from the configuration itself: USERCFG, GROUPCFG and
  * CLASSCFG lines with MAXJOB, MAXIJOB, MAXPROC, MAXIPROC, MAXPS, MAXIPS
- * (N or SOFT,HARD; 0 unset, -1 unlimited; a named object's value, else
- * DEFAULT's), and refuses (exit 2) any other parameter that could change
+ * (N or SOFT,HARD; 0 unset, -1 unlimited, a soft half of 0 or -1 taking the
+ * hard one; a named object's value, else DEFAULT's), and refuses (exit 2) any other parameter that could change
  * eligibility or order. Slow on purpose: every iteration walks every job.
  * --skew N raises every MAXIJOB this model reads by N: a self-test, the
  * comparison must then find differences.
@@ -100,7 +100,7 @@ static void read_attr(struct obj *o, char *tok, const char *path, int line)
                 continue;
             char *comma = strchr(eq + 1, ',');
             double soft = atof(eq + 1), hard = comma ? atof(comma + 1) : soft;
-            if (soft == -1 && comma) /* -1,N: N for both */
+            if ((soft == -1 || soft == 0) && comma) /* -1,N and 0,N: N for both */
                 soft = hard;
             if (m == IDLE && t == T_JOB) {
                 soft += soft > 0 ? skew : 0;
