@@ -476,6 +476,16 @@ int main(int argc, char **argv)
     printf("slowlim: %zu jobs, %ld iterations, %ld waiting jobs compared, %ld differences\n",
            wl.njobs, c.iterations, c.compared, c.bad);
     sim_outcomes_free(out, wl.njobs);
+    free(out);
+    free(c.sqt);
+    free(c.last);
+    free(c.live);
+    free(c.walk);
+    for (int k = 0; k < NKINDS; k++) {
+        free(c.active.v[k]);
+        free(c.idle.v[k]);
+        free(lims_cache[k]);
+    }
     sched_destroy(s);
     cfg_destroy(cfg);
     workload_free(&wl);
