@@ -17,7 +17,7 @@ CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 OPT     ?= -O2 -g
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -Isrc
-LDLIBS  += -lz -ljansson -lsqlite3 -lslurm -lm -pthread
+LDLIBS  += -lz -ljansson -lsqlite3 -lslurm -lmicrohttpd -lm -pthread
 
 BUILD   ?= build
 BIN     ?= bin/moku
@@ -33,6 +33,10 @@ all: $(BIN)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# The web view's files are compiled into moku (src/web/wasset.c, .incbin).
+WEB_FILES := $(wildcard web/*)
+$(BUILD)/src/web/wasset.o: $(WEB_FILES)
 
 $(BUILD)/libmoku.a: $(LIB_OBJ)
 	@rm -f $@

@@ -22,7 +22,7 @@ extern char **environ;
 static const char *const commands[] = {
     "showq",   "checkjob",    "diagnose", "showconfig", "canceljob", "sethold",
     "releasehold", "setspri", "setqos",   "runjob",     "schedctl",  "mjobctl", "checknode",
-    "showstats", "showres", "setres", "releaseres", "showbf", "showstart", NULL,
+    "showstats", "showres", "setres", "releaseres", "showbf", "showstart", "changeparam", NULL,
 };
 
 int client_is_command(const char *name)
@@ -181,6 +181,17 @@ int client_run(const char *name, int argc, char **argv)
         }
     json_t *req = json_pack("{s:s, s:o}", "cmd", name, "args", args);
     return exchange(name, home, req);
+}
+
+int client_web(int argc, char **argv)
+{
+    const char *home = find_home(&argc, argv);
+    if (argc > 0) {
+        fprintf(stderr, "moku web: unexpected argument '%s' (usage: moku web [--home DIR])\n",
+                argv[0]);
+        return 2;
+    }
+    return exchange("moku web", home, json_pack("{s:s}", "cmd", "weblogin"));
 }
 
 /* The script: the named file, or stdin; at most one byte over the limit is

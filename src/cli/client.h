@@ -15,4 +15,9 @@ int client_run(const char *name, int argc, char **argv);
  * print the job id. */
 int client_submit(const char *name, int argc, char **argv);
 
+/* moku web [--home DIR]: ask the daemon for a one-time login link to its
+ * web view, bound to this user (the kernel tells the daemon who), and print
+ * it. Exit status as client_run's. */
+int client_web(int argc, char **argv);
+
 #endif

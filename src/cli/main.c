@@ -29,7 +29,8 @@ static void usage(FILE *f)
             "                  checkjob, checknode, showstats, diagnose, showconfig, canceljob,\n"
             "                  sethold, releasehold, setspri, setqos, runjob, schedctl,\n"
             "                  mjobctl -s|-r (suspend, resume), showres, setres, releaseres\n"
-            "                  showbf, showstart\n");
+            "                  showbf, showstart, changeparam PARAM VALUE...\n"
+            "       moku web [--home DIR]                 a login link to the web view (WEBPORT)\n");
     sim_usage(f, 0);
 }
 
@@ -90,6 +91,8 @@ int main(int argc, char **argv)
         strcmp(argv[1], "msub") == 0)
         return client_submit(strcmp(argv[1], "submit") == 0 ? "moku submit" : argv[1], argc - 2,
                              argv + 2);
+    if (strcmp(argv[1], "web") == 0)
+        return client_web(argc - 2, argv + 2);
     if (client_is_command(argv[1]))
         return client_run(argv[1], argc - 2, argv + 2);
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {

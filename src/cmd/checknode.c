@@ -44,32 +44,60 @@ struct nodeview {
     size_t njobs;
 };
 
-static void view_jobs(struct nodeview *v, size_t idx)
+/* Job j holds p processors of v's node. */
+static void view_add_job(struct nodeview *v, size_t *cap, const struct job *j, long long p)
 {
-    size_t cap = 0;
-    for (size_t i = 0; i < sched_njobs(v->c->s); i++) {
-        const struct job *j = sched_job(v->c->s, i);
-        if (!j || j->state != JOB_RUNNING)
-            continue;
-        long long p = cmd_job_procs_on(j, idx);
-        if (p <= 0)
-            continue;
-        v->jobs = xgrow(v->jobs, &cap, v->njobs + 1, sizeof *v->jobs);
-        v->jobs[v->njobs++] = (struct node_job){.j = j, .procs = p};
-        /* Memory, swap and disk are asked per task: a task's share follows
-         * its processors here. */
-        long long tasks = p / (j->procs_per_task > 0 ? j->procs_per_task : 1);
-        v->ded_mem += tasks * j->mem_per_task;
-        v->ded_swap += tasks * j->swap_per_task;
-        v->ded_disk += tasks * j->disk_per_task;
-    }
+    v->jobs = xgrow(v->jobs, cap, v->njobs + 1, sizeof *v->jobs);
+    v->jobs[v->njobs++] = (struct node_job){.j = j, .procs = p};
+    /* Memory, swap and disk are asked per task: a task's share follows
+     * its processors here. */
+    long long tasks = p / (j->procs_per_task > 0 ? j->procs_per_task : 1);
+    v->ded_mem += tasks * j->mem_per_task;
+    v->ded_swap += tasks * j->swap_per_task;
+    v->ded_disk += tasks * j->disk_per_task;
 }
 
 static void view_init(struct nodeview *v, const struct cmd_ctx *c, size_t idx)
 {
     *v = (struct nodeview){
         .c = c, .idx = idx, .n = sched_node(c->s, idx), .used = sched_node_used(c->s, idx)};
-    view_jobs(v, idx);
+}
+
+/* The view of one node: a pass over the jobs. */
+static void view_one(struct nodeview *v, const struct cmd_ctx *c, size_t idx)
+{
+    size_t cap = 0;
+    view_init(v, c, idx);
+    for (size_t i = 0; i < sched_njobs(c->s); i++) {
+        const struct job *j = sched_job(c->s, i);
+        long long p = j && j->state == JOB_RUNNING ? cmd_job_procs_on(j, idx) : 0;
+        if (p > 0)
+            view_add_job(v, &cap, j, p);
+    }
+}
+
+/* The views of every node (checknode ALL): one pass over the jobs and
+ * their slots, not one per node. Caller frees each view's jobs and the
+ * array. */
+static struct nodeview *view_all(const struct cmd_ctx *c, size_t *n)
+{
+    *n = sched_nnodes(c->s);
+    struct nodeview *v = xcalloc(*n ? *n : 1, sizeof *v);
+    size_t *cap = xcalloc(*n ? *n : 1, sizeof *cap);
+    for (size_t k = 0; k < *n; k++)
+        view_init(&v[k], c, k);
+    for (size_t i = 0; i < sched_njobs(c->s); i++) {
+        const struct job *j = sched_job(c->s, i);
+        if (!j || j->state != JOB_RUNNING)
+            continue;
+        for (size_t k = 0; k < j->nslots; k++) {
+            const struct job_slot *sl = &j->slots[k];
+            for (size_t x = sl->node; x < sl->node + sl->nnodes && x < *n; x++)
+                view_add_job(&v[x], &cap[x], j, sl->procs);
+        }
+    }
+    free(cap);
+    return v;
 }
 
 static const char *view_state(const struct nodeview *v)
@@ -167,7 +195,7 @@ static void text_node(struct cmd_buf *b, const struct nodeview *v)
 
 /* ---- JSON ---- */
 
-static json_t *json_node(const struct nodeview *v)
+static json_t *json_node_obj(const struct nodeview *v)
 {
     const struct node *n = v->n;
     json_t *feat = json_array();
@@ -188,7 +216,28 @@ static json_t *json_node(const struct nodeview *v)
         json_object_set_new(o, "reason", cmd_jstr(n->reason));
     json_object_set_new(o, "jobs", jobs);
     json_object_set_new(o, "reservations", cmd_node_resv_json(v->c, v->idx));
-    return json_pack("{s:o}", "node", o);
+    return o;
+}
+
+/* checknode ALL: every node, in the order of the configuration. */
+static void checknode_all(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out)
+{
+    size_t n;
+    struct nodeview *v = view_all(c, &n);
+    json_t *nodes = a->json ? json_array() : NULL;
+    for (size_t k = 0; k < n; k++) {
+        if (nodes)
+            json_array_append_new(nodes, json_node_obj(&v[k]));
+        else {
+            if (k)
+                cmd_buf_puts(out, "\n");
+            text_node(out, &v[k]);
+        }
+        free(v[k].jobs);
+    }
+    if (nodes)
+        cmd_json_out(out, json_pack("{s:o}", "nodes", nodes));
+    free(v);
 }
 
 /* ---- entry ---- */
@@ -206,14 +255,18 @@ int cmd_checknode(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_
         name = w;
     }
     if (!name)
-        return err_set(err, "checknode: missing node name (checknode <node>)");
+        return err_set(err, "checknode: missing node name (checknode <node> or checknode ALL)");
     long idx = sched_find_node(c->s, name);
+    if (idx < 0 && strcmp(name, "ALL") == 0) {
+        checknode_all(c, a, out);
+        return 0;
+    }
     if (idx < 0)
         return err_set(err, "checknode: no node '%s'", cmd_word(name));
     struct nodeview v;
-    view_init(&v, c, (size_t)idx);
+    view_one(&v, c, (size_t)idx);
     if (a->json)
-        cmd_json_out(out, json_node(&v));
+        cmd_json_out(out, json_pack("{s:o}", "node", json_node_obj(&v)));
     else
         text_node(out, &v);
     free(v.jobs);

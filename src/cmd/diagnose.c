@@ -283,7 +283,58 @@ static const enum prio_factor json_factors[] = {PF_QUEUETIME,
                                                 PF_TARGETQUEUETIME,
                                                 PF_TARGETXFACTOR};
 
-static json_t *json_row(const struct cmd_prio_row *r)
+/* The weights each factor has for this job (a QOS or group can change
+ * them) and its system priority: with the table's "weights", what a page
+ * needs to recompute the priority under other weights. */
+static json_t *json_row_weights(const struct sched_policy *pol, const struct job *j)
+{
+    json_t *w = json_object();
+    for (size_t i = 0; i < sizeof json_factors / sizeof json_factors[0]; i++)
+        json_object_set_new(w, prio_factor_name(json_factors[i]),
+                            json_real(prio_factor_weight(&pol->prio, j, json_factors[i])));
+    return w;
+}
+
+static json_t *json_sysprio(const struct job *j)
+{
+    if (j->sysprio_mode == SYSPRIO_NONE)
+        return json_null();
+    return json_pack("{s:s, s:I}", "mode",
+                     j->sysprio_mode == SYSPRIO_ABSOLUTE ? "absolute" : "relative", "value",
+                     (json_int_t)j->sysprio);
+}
+
+/* The configured weights and caps by maui.cfg name, and how the sum is
+ * assembled: priority = clip(floor(sum_c CW x min(CCAP, sum_f FW x
+ * min(FCAP, F)))) then the system priority (policy/prio.h). */
+static json_t *json_weights(const struct sched_policy *pol)
+{
+    const struct prio_params *p = &pol->prio;
+    json_t *comps = json_object(), *facts = json_object();
+    for (size_t i = 0; i < sizeof json_comps / sizeof json_comps[0]; i++) {
+        enum prio_comp c = json_comps[i];
+        json_object_set_new(comps, prio_comp_name(c),
+                            json_pack("{s:s, s:I, s:s, s:f}", "param", prio_comp_param(c, 0),
+                                      "weight", (json_int_t)p->cweight[c], "cap_param",
+                                      prio_comp_param(c, 1), "cap", p->ccap[c]));
+    }
+    for (size_t i = 0; i < sizeof json_factors / sizeof json_factors[0]; i++) {
+        enum prio_factor f = json_factors[i];
+        char wname[64], cname[64];
+        snprintf(wname, sizeof wname, "%sWEIGHT", prio_factor_stem(f));
+        snprintf(cname, sizeof cname, "%sCAP", prio_factor_stem(f));
+        json_object_set_new(facts, prio_factor_name(f),
+                            json_pack("{s:s, s:s, s:I, s:s, s:f}", "component",
+                                      prio_comp_name(prio_factor_comp(f)), "param", wname,
+                                      "weight", (json_int_t)p->fweight[f], "cap_param", cname,
+                                      "cap", p->fcap[f]));
+    }
+    int neg = p->reject_neg || p->enable_neg;
+    return json_pack("{s:o, s:o, s:f, s:f}", "components", comps, "factors", facts, "floor",
+                     neg ? -PRIO_CLIP : 1.0, "clip", PRIO_CLIP);
+}
+
+static json_t *json_row(const struct sched_policy *pol, const struct cmd_prio_row *r)
 {
     json_t *comps = json_object(), *facts = json_object();
     for (size_t i = 0; i < sizeof json_comps / sizeof json_comps[0]; i++)
@@ -292,16 +343,18 @@ static json_t *json_row(const struct cmd_prio_row *r)
     for (size_t i = 0; i < sizeof json_factors / sizeof json_factors[0]; i++)
         json_object_set_new(facts, prio_factor_name(json_factors[i]),
                             json_real(r->parts.factor[json_factors[i]]));
-    return json_pack("{s:o, s:f, s:o, s:o}", "id", cmd_jstr(r->job->name), "priority",
-                     r->parts.total, "components", comps, "factors", facts);
+    return json_pack("{s:o, s:f, s:o, s:o, s:o, s:o}", "id", cmd_jstr(r->job->name), "priority",
+                     r->parts.total, "components", comps, "factors", facts, "weights",
+                     json_row_weights(pol, r->job), "sysprio", json_sysprio(r->job));
 }
 
-static void json_table(struct cmd_buf *out, const struct cmd_prio_row *rows, size_t n)
+static void json_table(struct cmd_buf *out, const struct sched_policy *pol,
+                       const struct cmd_prio_row *rows, size_t n)
 {
     json_t *jobs = json_array();
     for (size_t i = 0; i < n; i++)
-        json_array_append_new(jobs, json_row(&rows[i]));
-    cmd_json_out(out, json_pack("{s:o}", "jobs", jobs));
+        json_array_append_new(jobs, json_row(pol, &rows[i]));
+    cmd_json_out(out, json_pack("{s:o, s:o}", "weights", json_weights(pol), "jobs", jobs));
 }
 
 /* ---- diagnose -q ---- */
@@ -406,7 +459,7 @@ static void diagnose_prio(const struct cmd_ctx *c, const struct cmd_args *a, str
         nrows++;
     }
     if (a->json) {
-        json_table(out, rows, nrows);
+        json_table(out, sched_policy(c->s), rows, nrows);
     } else {
         int qt, xf;
         qos_weights(c->s, &qt, &xf);

@@ -252,9 +252,12 @@ static void text_blocked(struct cmd_buf *b, const struct showq *q)
 /* The keys every job of a section has; -r and -i add their detail columns. */
 static json_t *json_job_base(const struct job *j)
 {
-    return json_pack("{s:o, s:o, s:s, s:I}", "id", cmd_jstr(j->name), "user",
-                     cmd_jstr(j->user->name), "state", job_display_state(j), "procs",
-                     (json_int_t)job_procs(j));
+    /* Every credential: what the web view's queue filters on. */
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:I}", "id", cmd_jstr(j->name), "user",
+                     cmd_jstr(j->user->name), "group", cmd_jstr(j->group->name), "account",
+                     cmd_jstr(j->account ? j->account->name : NULL), "class",
+                     cmd_jstr(j->class_->name), "qos", cmd_jstr(j->qos->name), "state",
+                     job_display_state(j), "procs", (json_int_t)job_procs(j));
 }
 
 static json_t *json_active_job(const struct showq *q, const struct job *j, int detail)
@@ -265,8 +268,6 @@ static json_t *json_active_job(const struct showq *q, const struct job *j, int d
     if (!detail)
         return o;
     const struct node *n = master_node(q, j);
-    json_object_set_new(o, "group", cmd_jstr(j->group->name));
-    json_object_set_new(o, "qos", cmd_jstr(j->qos->name));
     json_object_set_new(o, "partition", cmd_jstr(n ? n->partition : NULL));
     json_object_set_new(o, "master_host", cmd_jstr(n ? n->name : NULL));
     json_object_set_new(o, "xfactor", json_real(run_xfactor(j)));
@@ -291,9 +292,6 @@ static json_t *json_idle_job(const struct showq *q, const struct job *j, int det
     if (!detail)
         return o;
     int resv = cmd_job_reserved(j);
-    json_object_set_new(o, "group", cmd_jstr(j->group->name));
-    json_object_set_new(o, "qos", cmd_jstr(j->qos->name));
-    json_object_set_new(o, "class", cmd_jstr(j->class_->name));
     json_object_set_new(o, "xfactor", json_real(idle_xfactor(q, j)));
     json_object_set_new(o, "system_queuetime", json_integer(cmd_epoch(q->c, sched_job_qtime(q->c->s, j))));
     json_object_set_new(o, "reserved", json_boolean(resv));

@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "core/sched.h"
+#include "daemon/dhist.h"
 #include "daemon/dlog.h"
 #include "rm/local.h"
 #include "rm/slurm.h"
@@ -24,6 +25,7 @@
 #include "util/err.h"
 
 struct cfg;
+struct web;
 
 /* One job the daemon knows: its stored record and its engine job. */
 struct djob {
@@ -106,6 +108,8 @@ struct dmn {
     size_t nresvs, capresvs;
     struct dtrig_kid *tkids; /* trigger commands and mail not yet reaped; owned */
     size_t ntkids, captkids;
+    struct web *web;    /* the web view (WEBPORT), or NULL */
+    struct dhist hist;  /* utilization and queue, for the web view */
 };
 
 /* djobs.c */
@@ -217,7 +221,26 @@ void dresv_settle(struct dmn *d, struct dresv_change *c, int committed);
 const struct dresv *dresv_find(const struct dmn *d, const char *id);
 void dresv_free(struct dmn *d);
 
+/* dparam.c */
+/* changeparam PARAM VALUE...: rewrite maui.cfg with the pairs (by: who, for
+ * the file's note and the log) and reload it. 0 and *report (the reload's
+ * lines, caller frees); -1 and err: a bad pair (nothing written), the file
+ * not writable, or the reload refused (the old file put back). */
+int dparam_change(struct dmn *d, const char *by, int argc, char **argv, char **report,
+                  struct err *err);
+
+/* dweb.c */
+/* Start the web view when maui.cfg sets WEBPORT (logged with its URL).
+ * Errors: the address or port (the daemon does not start). */
+int dweb_open(struct dmn *d, struct err *err);
+void dweb_close(struct dmn *d);
+/* After an iteration: a history sample (at most one a minute). */
+void dweb_sample(struct dmn *d, long now);
+
 /* serve.c */
+/* The reply to one request of the socket's protocol from uid/gid, the
+ * web's too (caller decrefs). */
+json_t *serve_answer(struct dmn *d, uid_t uid, gid_t gid, const json_t *req);
 void serve_iterate(struct dmn *d);
 /* Load maui.cfg (HOME/maui.cfg) into a fresh cfg; NULL with err if bad. */
 struct cfg *serve_load_cfg(const struct dmn *d, struct err *err);

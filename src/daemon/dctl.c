@@ -31,6 +31,7 @@
 #include "util/crashpt.h"
 #include "util/idname.h"
 #include "util/mem.h"
+#include "web/web.h"
 
 #define MAX_ARGS 256
 #define MAX_ARG_LEN 4096
@@ -940,8 +941,9 @@ static json_t *as_json(json_t *r)
 
 static int is_control(const char *cmd)
 {
-    static const char *const names[] = {"canceljob", "sethold", "releasehold", "setspri",
-                                        "setqos",    "runjob",  "schedctl",    "mjobctl", NULL};
+    static const char *const names[] = {"canceljob", "sethold",  "releasehold",
+                                        "setspri",   "setqos",   "runjob",
+                                        "schedctl",  "mjobctl",  "changeparam", NULL};
     for (int i = 0; names[i]; i++)
         if (strcmp(cmd, names[i]) == 0)
             return 1;
@@ -951,7 +953,46 @@ static int is_control(const char *cmd)
 /* Commands the daemon answers itself, besides the command layer's. */
 static int daemon_command(const char *cmd)
 {
-    return strcmp(cmd, "schedctl") == 0 || strcmp(cmd, "mjobctl") == 0;
+    return strcmp(cmd, "schedctl") == 0 || strcmp(cmd, "mjobctl") == 0 ||
+           strcmp(cmd, "changeparam") == 0;
+}
+
+/* changeparam PARAM VALUE...: ADMIN1 only (dparam.c). */
+static json_t *do_changeparam(struct dmn *d, const struct peer *p, int argc, char **argv)
+{
+    if (p->admin != 1)
+        return reply_err("changeparam: user %s is not authorized (ADMIN1 only)", p->user);
+    char *report;
+    struct err e;
+    dlog(d->log, 0, "changeparam requested by %s", p->user);
+    if (dparam_change(d, p->user, argc, argv, &report, &e) < 0)
+        return reply_err("%s", e.msg);
+    json_t *r = reply_ok(report);
+    free(report);
+    return r;
+}
+
+/* moku web: a one-time login link for the web view, bound to the caller
+ * the kernel named. */
+static json_t *do_weblogin(struct dmn *d, const struct peer *p, const json_t *req)
+{
+    json_t *bad = NULL;
+    if (req_only(req, "args", &bad) < 0)
+        return bad;
+    if (!d->web)
+        return reply_err("moku web: the web view is off: set WEBPORT in %s and restart moku "
+                         "serve",
+                         d->cfg_path);
+    struct err e;
+    char *url = web_login_url(d->web, p->uid, p->gid, &e);
+    if (!url)
+        return reply_err("moku web: %s", e.msg);
+    dlog(d->log, 1, "web login link for %s", p->user);
+    char *text = xprintf("%s\n", url);
+    json_t *r = reply_ok(text);
+    free(text);
+    free(url);
+    return r;
 }
 
 json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
@@ -971,6 +1012,8 @@ json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
         dlog(d->log, 2, "request from %s: submit", p->user);
         return dctl_submit(d, p, job, token);
     }
+    if (strcmp(cmd, "weblogin") == 0)
+        return do_weblogin(d, p, req);
     if (!cmd_known(cmd) && !daemon_command(cmd))
         return reply_err("%.64s: unknown command", cmd);
     char **argv;
@@ -1003,6 +1046,8 @@ json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
         r = do_schedctl(d, p, argc, argv);
     else if (strcmp(cmd, "mjobctl") == 0)
         r = do_mjobctl(d, p, argc, argv);
+    else if (strcmp(cmd, "changeparam") == 0)
+        r = do_changeparam(d, p, argc, argv);
     else if (strcmp(cmd, "setres") == 0 || strcmp(cmd, "releaseres") == 0)
         r = do_resctl(d, p, cmd, argc, argv);
     else if (strcmp(cmd, "checkjob") == 0 && (r = checkjob_from_store(d, argc, argv)))

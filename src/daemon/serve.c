@@ -39,6 +39,7 @@
 #include "stats/fsfile.h"
 #include "util/crashpt.h"
 #include "util/mem.h"
+#include "web/web.h"
 #include "wire/wire.h"
 
 #define FS_CHECKPOINT 300    /* seconds between saves of the current fairshare window */
@@ -316,22 +317,11 @@ void serve_iterate(struct dmn *d)
 
 /* ---- connections ---- */
 
-/* One request (dconn_service): the reply text (caller frees). */
-static char *answer(void *ctx, uid_t uid, gid_t gid, const char *body, size_t len)
+json_t *serve_answer(struct dmn *d, uid_t uid, gid_t gid, const json_t *req)
 {
-    struct dmn *d = ctx;
     struct peer p = {.uid = uid, .gid = gid};
-    json_t *reply;
     dctl_peer(d, &p);
-    json_error_t je;
-    json_t *req = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
-    if (!req) {
-        reply = json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", 1, "error",
-                          "bad request: not valid JSON");
-    } else {
-        reply = dctl_handle(d, &p, req);
-        json_decref(req);
-    }
+    json_t *reply = dctl_handle(d, &p, req);
     if (store_in_transaction(d->st)) {
         /* A handler that returned without committing or rolling back would
          * make every later begin fail: the changes are dropped and the
@@ -339,6 +329,23 @@ static char *answer(void *ctx, uid_t uid, gid_t gid, const char *body, size_t le
         dlog(d->log, 0, "error: a request left its transaction open (a bug): rolled back");
         store_rollback(d->st);
         d->recover = 1;
+    }
+    return reply;
+}
+
+/* One request (dconn_service): the reply text (caller frees). */
+static char *answer(void *ctx, uid_t uid, gid_t gid, const char *body, size_t len)
+{
+    struct dmn *d = ctx;
+    json_t *reply;
+    json_error_t je;
+    json_t *req = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
+    if (!req) {
+        reply = json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", 1, "error",
+                          "bad request: not valid JSON");
+    } else {
+        reply = serve_answer(d, uid, gid, req);
+        json_decref(req);
     }
     crashpt("request-before-reply");
     char *text = json_dumps(reply, JSON_COMPACT);
@@ -568,7 +575,7 @@ static void loop(struct dmn *d)
     struct dconn_set conns = {0};
     int quiet = 1;
     double want_since = 0;
-    struct pollfd *pfd = xcalloc(DCONN_MAX + 2, sizeof *pfd);
+    struct pollfd *pfd = xcalloc(DCONN_MAX + 3, sizeof *pfd);
     size_t dropped = 0;
     while (!d->stop) {
         if (d->recover && serve_recover(d) < 0)
@@ -583,13 +590,16 @@ static void loop(struct dmn *d)
         if (now >= d->next_iter ||
             (d->want_iter && (quiet || mono_ms() - want_since >= ITER_BATCH_MS))) {
             serve_iterate(d);
+            dweb_sample(d, time(NULL));
             want_since = 0;
             if (d->stop)
                 break;
         }
         pfd[0] = (struct pollfd){.fd = d->lfd, .events = POLLIN};
         pfd[1] = (struct pollfd){.fd = d->sig[0], .events = POLLIN};
-        size_t npfd = dconn_pollfds(&conns, pfd + 2);
+        /* The web view's descriptor, or none (poll skips a negative fd). */
+        pfd[2] = (struct pollfd){.fd = d->web ? web_fd(d->web) : -1, .events = POLLIN};
+        size_t npfd = dconn_pollfds(&conns, pfd + 3);
         long wait = (d->next_iter - time(NULL)) * 1000;
         if (wait < 0)
             wait = 0;
@@ -597,14 +607,19 @@ static void loop(struct dmn *d)
             wait = ITER_QUIET_MS; /* an iteration is due: unless requests keep coming */
         if (npfd && wait > 1000)
             wait = 1000; /* to time out slow clients */
-        int ready = poll(pfd, (nfds_t)npfd + 2, (int)(wait > INT_MAX ? INT_MAX : wait));
+        long web_wait = d->web ? web_wait_ms(d->web) : -1;
+        if (web_wait >= 0 && web_wait < wait)
+            wait = web_wait;
+        int ready = poll(pfd, (nfds_t)npfd + 3, (int)(wait > INT_MAX ? INT_MAX : wait));
         if (ready < 0 && errno != EINTR)
             break;
         quiet = ready <= 0;
         if (pfd[1].revents)
             drain_signals(d);
+        if (d->web)
+            web_run(d->web); /* its requests, and its connections' time-outs */
         /* Connections first, then new ones: dconn_service reads pfd by index. */
-        dconn_service(&conns, pfd + 2, npfd, time(NULL), answer, d);
+        dconn_service(&conns, pfd + 3, npfd, time(NULL), answer, d);
         if (pfd[0].revents)
             dconn_accept(&conns, d->lfd, time(NULL));
         if (conns.dropped > dropped) {
@@ -819,7 +834,7 @@ static int setup(struct dmn *d, const char *home, int fresh, struct err *err)
         return -1;
     if ((d->lfd = wire_listen(d->sock_path, err)) < 0)
         return -1;
-    return 0;
+    return dweb_open(d, err);
 }
 
 static void teardown(struct dmn *d)
@@ -832,6 +847,7 @@ static void teardown(struct dmn *d)
         close(d->lfd);
         unlink(d->sock_path);
     }
+    dweb_close(d);
     djobs_free(d);
     dresv_free(d);
     dtrig_free(d);

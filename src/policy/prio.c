@@ -24,7 +24,6 @@
 #include <string.h>
 
 /* Maui's MAX_PRIO_VAL: priorities are clipped to +-1e9 before any system priority. */
-#define PRIO_MAX 1e9
 /* Distance floor of the target factors: (1e-4)^-2 = 1e8 once a target is reached. */
 #define PRIO_TARGET_EPS 0.0001
 
@@ -325,11 +324,11 @@ static double assemble(const struct prio_params *p, const struct job *j, double 
     if (!p->reject_neg && !p->enable_neg)
         v = dmax(v, 1.0);
     else
-        v = dmax(v, -PRIO_MAX);
-    if (v > PRIO_MAX)
-        v = PRIO_MAX;
+        v = dmax(v, -PRIO_CLIP);
+    if (v > PRIO_CLIP)
+        v = PRIO_CLIP;
     if (j->sysprio_mode == SYSPRIO_ABSOLUTE)
-        v = PRIO_MAX + (double)j->sysprio;
+        v = PRIO_CLIP + (double)j->sysprio;
     else if (j->sysprio_mode == SYSPRIO_RELATIVE)
         v += (double)j->sysprio;
     return v;

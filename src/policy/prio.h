@@ -25,6 +25,9 @@
 
 struct cfg;
 
+/* A priority is clipped to +-PRIO_CLIP before the system priority. */
+#define PRIO_CLIP 1e9
+
 enum prio_comp { PRIO_SERV, PRIO_TARG, PRIO_CRED, PRIO_ATTR, PRIO_FS, PRIO_RES, PRIO_USAGE, PRIO_NCOMP };
 
 /* Subcomponent factors, grouped by component. */
@@ -114,6 +117,11 @@ double prio_factor_weight(const struct prio_params *p, const struct job *j, enum
  * knows no processors. Used by the PE factor, MAXPE limits and DEDICATEDPES
  * fairshare. */
 double prio_pe(const struct prio_env *env, const struct job *j);
+
+/* maui.cfg's names: a component's weight or cap parameter (SERVWEIGHT,
+ * SERVCAP, ...), a factor's stem (QUEUETIME: QUEUETIMEWEIGHT, QUEUETIMECAP). */
+const char *prio_comp_param(enum prio_comp c, int cap);
+const char *prio_factor_stem(enum prio_factor f);
 
 /* Lower-case names used in JSON: "serv", "queuetime", ... */
 const char *prio_comp_name(enum prio_comp c);

@@ -50,6 +50,18 @@ static const char *const factor_stem[PF_NFACTORS] = {
     [PF_EXECUTIONTIME] = "USAGEEXECUTIONTIME",
 };
 
+const char *prio_comp_param(enum prio_comp c, int cap)
+{
+    if (c >= PRIO_NCOMP)
+        return "?";
+    return cap ? comp_cap[c] : comp_weight[c];
+}
+
+const char *prio_factor_stem(enum prio_factor f)
+{
+    return f < PF_NFACTORS ? factor_stem[f] : "?";
+}
+
 static int accrual_from_text(const char *s, enum prio_accrual *out)
 {
     static const struct {

@@ -285,13 +285,62 @@ static void check_keys(json_t *o, const char *const *keys, size_t n)
         }
 }
 
+static double cap_at(double v, double cap)
+{
+    return cap > 0 && v > cap ? cap : v;
+}
+
+/* The priority as the web view recomputes it from diagnose -p's JSON alone
+ * (the table's "weights" and the job's factors, weights and system
+ * priority): it must be the engine's. */
+static double priority_from_json(json_t *weights, json_t *job)
+{
+    json_t *comps = json_object_get(weights, "components");
+    json_t *facts = json_object_get(weights, "factors");
+    json_t *jw = json_object_get(job, "weights"), *jf = json_object_get(job, "factors");
+    double total = 0;
+    const char *cname;
+    json_t *c;
+    json_object_foreach(comps, cname, c)
+    {
+        double cw = json_number_value(json_object_get(c, "weight")), sum = 0;
+        if (strcmp(cname, "usage") == 0 || cw == 0)
+            continue;
+        const char *fname;
+        json_t *f;
+        json_object_foreach(facts, fname, f)
+        {
+            double w = json_number_value(json_object_get(jw, fname));
+            if (strcmp(json_string_value(json_object_get(f, "component")), cname) != 0 || w == 0)
+                continue;
+            sum += w * cap_at(json_number_value(json_object_get(jf, fname)),
+                              json_number_value(json_object_get(f, "cap")));
+        }
+        total += cw * cap_at(sum, json_number_value(json_object_get(c, "cap")));
+    }
+    double floor = json_number_value(json_object_get(weights, "floor"));
+    double clip = json_number_value(json_object_get(weights, "clip"));
+    total = total < floor ? floor : total > clip ? clip : total;
+    json_t *sp = json_object_get(job, "sysprio");
+    if (json_is_object(sp)) {
+        double v = json_number_value(json_object_get(sp, "value"));
+        total = strcmp(json_string_value(json_object_get(sp, "mode")), "absolute") == 0
+                    ? clip + v
+                    : total + v;
+    }
+    return total;
+}
+
 static void test_showq_json_shape(void)
 {
     static const char *const root_keys[] = {"active", "idle", "blocked", "summary"};
-    static const char *const active_keys[] = {"id", "user", "state", "procs", "remaining", "start"};
-    static const char *const idle_keys[] = {"id",      "user",      "state",   "procs",
+    static const char *const active_keys[] = {"id",  "user",  "group", "account",   "class",
+                                              "qos", "state", "procs", "remaining", "start"};
+    static const char *const idle_keys[] = {"id",      "user",     "group", "account",
+                                            "class",   "qos",      "state", "procs",
                                             "wclimit", "queuetime", "priority"};
-    static const char *const blocked_keys[] = {"id",      "user",      "state", "procs",
+    static const char *const blocked_keys[] = {"id",      "user",     "group", "account",
+                                               "class",   "qos",      "state", "procs",
                                                "wclimit", "queuetime", "reason"};
     static const char *const summary_keys[] = {"total", "active", "idle", "blocked"};
     struct sched *s = blocked_scenario();
@@ -305,11 +354,11 @@ static void test_showq_json_shape(void)
     CHECK_EQ(json_array_size(i), 1);
     CHECK_EQ(json_array_size(b), 2);
     for (size_t k = 0; k < json_array_size(a); k++)
-        check_keys(json_array_get(a, k), active_keys, 6);
+        check_keys(json_array_get(a, k), active_keys, 10);
     for (size_t k = 0; k < json_array_size(i); k++)
-        check_keys(json_array_get(i, k), idle_keys, 7);
+        check_keys(json_array_get(i, k), idle_keys, 11);
     for (size_t k = 0; k < json_array_size(b); k++)
-        check_keys(json_array_get(b, k), blocked_keys, 7);
+        check_keys(json_array_get(b, k), blocked_keys, 11);
     check_keys(sum, summary_keys, 4);
     CHECK(json_integer_value(json_object_get(sum, "total")) == 6);
     CHECK(json_integer_value(json_object_get(sum, "active")) == 3);
@@ -552,7 +601,8 @@ static void test_diagnose_json(void)
     json_t *root = out ? json_loads(out, 0, NULL) : NULL;
     json_t *jobs = json_object_get(root, "jobs");
     CHECK(json_is_array(jobs));
-    CHECK_EQ(json_object_size(root), 1);
+    CHECK_EQ(json_object_size(root), 2);
+    CHECK(json_is_object(json_object_get(root, "weights")));
     size_t n;
     struct job *const *q = sched_queue(s, &n);
     CHECK_EQ(json_array_size(jobs), n);
@@ -579,6 +629,7 @@ static void test_diagnose_json(void)
         CHECK(fabs(json_number_value(qt) - p.factor[PF_QUEUETIME]) < 1e-9);
         json_t *pe = json_object_get(jf, "pe");
         CHECK(fabs(json_number_value(pe) - p.factor[PF_PE]) < 1e-9);
+        CHECK(fabs(priority_from_json(json_object_get(root, "weights"), jo) - prio) < 1e-6);
     }
     CHECK(golden("diagnose_p.json", out));
     json_decref(root);

@@ -1,0 +1,68 @@
+/*
+ * dweb — the daemon's side of the web view: it starts the server (web/)
+ * from maui.cfg's WEBPORT and WEBADDRESS, answers its requests as it
+ * answers the socket's (serve_answer, with the session's uid and gid), and
+ * keeps the history the page charts. The server itself never reaches into
+ * the daemon or the engine: it sees only these callbacks.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cfg/cfg.h"
+#include "daemon/daemon_int.h"
+#include "web/web.h"
+
+static json_t *host_request(void *ctx, uid_t uid, gid_t gid, const json_t *req)
+{
+    return serve_answer(ctx, uid, gid, req);
+}
+
+static json_t *host_history(void *ctx)
+{
+    struct dmn *d = ctx;
+    return dhist_json(&d->hist);
+}
+
+static void host_who(void *ctx, uid_t uid, gid_t gid, char *user, size_t nuser, char *group,
+                     size_t ngroup, int *admin)
+{
+    struct peer p = {.uid = uid, .gid = gid};
+    dctl_peer(ctx, &p);
+    snprintf(user, nuser, "%s", p.user);
+    snprintf(group, ngroup, "%s", p.group);
+    *admin = p.admin;
+}
+
+int dweb_open(struct dmn *d, struct err *err)
+{
+    if (!cfg_is_set(d->cfg, "WEBPORT", NULL))
+        return 0;
+    const char *addr = cfg_str(d->cfg, "WEBADDRESS", NULL);
+    int port = (int)cfg_int(d->cfg, "WEBPORT", NULL);
+    struct web_host host = {d, host_request, host_history, host_who};
+    struct err e;
+    if (!(d->web = web_open(addr ? addr : "127.0.0.1", port, &host, &e)))
+        return err_set(err, "%s: %s", d->cfg_path, e.msg);
+    dlog(d->log, 0, "web view at %s (moku web prints a login link)", web_url(d->web));
+    return 0;
+}
+
+void dweb_close(struct dmn *d)
+{
+    web_close(d->web);
+    d->web = NULL;
+    dhist_free(&d->hist);
+}
+
+void dweb_sample(struct dmn *d, long now)
+{
+    if (!d->web || !d->s || !dhist_due(&d->hist, now))
+        return;
+    struct dhist_sample s = {.time = now, .procs = sched_up_procs(d->s)};
+    for (size_t i = 0; i < sched_nnodes(d->s); i++)
+        s.busy += sched_node_used(d->s, i);
+    s.running = (long)sched_nrunning(d->s);
+    s.blocked = (long)sched_count_idle(d->s, 1);
+    s.idle = (long)sched_count_idle(d->s, 0);
+    dhist_add(&d->hist, &s);
+}

@@ -1,0 +1,530 @@
+/* web — see web.h. */
+#include "web/web.h"
+
+#include <arpa/inet.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <microhttpd.h>
+
+#include "util/mem.h"
+#include "web/wasset.h"
+#include "web/wsess.h"
+
+#define WEB_BODY_MAX (64 * 1024) /* a POST body: a command line is far smaller */
+#define WEB_CONN_MAX 256         /* connections at once */
+#define WEB_CONN_SECONDS 15      /* an idle or slow connection is closed after this */
+#define WEB_RATE 10.0            /* API requests a second a user may make, sustained ... */
+#define WEB_BURST 40.0           /* ... and at once */
+#define WEB_RATE_USERS 64        /* users whose rate is tracked (the least recent goes) */
+#define WEB_COOKIE "moku_session"
+
+/* A user's request budget (a token bucket). */
+struct rate {
+    uid_t uid;
+    double tokens;
+    double at; /* monotonic seconds of the last refill */
+    int used;
+};
+
+struct web {
+    struct MHD_Daemon *mhd;
+    struct web_host host;
+    struct wsess_table *sess;
+    char url[160];
+    char hosts[3][80]; /* Host headers accepted; "" = unused */
+    int any_host;      /* listening on every address: no Host check */
+    struct rate rates[WEB_RATE_USERS];
+};
+
+/* One request being received: its POST body so far. */
+struct wreq {
+    char *body;
+    size_t len;
+    int too_big;
+};
+
+/* ---- time ---- */
+
+static double mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Whether uid may make one more API request now (WEB_RATE a second, bursts
+ * of WEB_BURST): the web cannot make the daemon's one thread busy for
+ * others beyond that. */
+static int rate_ok(struct web *w, uid_t uid)
+{
+    double now = mono();
+    struct rate *r = NULL, *lru = &w->rates[0];
+    for (size_t i = 0; i < WEB_RATE_USERS; i++) {
+        if (w->rates[i].used && w->rates[i].uid == uid)
+            r = &w->rates[i];
+        if (!w->rates[i].used || (lru->used && w->rates[i].at < lru->at))
+            lru = &w->rates[i];
+    }
+    if (!r) {
+        r = lru;
+        *r = (struct rate){.uid = uid, .tokens = WEB_BURST, .at = now, .used = 1};
+    }
+    r->tokens += (now - r->at) * WEB_RATE;
+    if (r->tokens > WEB_BURST)
+        r->tokens = WEB_BURST;
+    r->at = now;
+    if (r->tokens < 1.0)
+        return 0;
+    r->tokens -= 1.0;
+    return 1;
+}
+
+/* ---- responses ---- */
+
+static void secure_headers(struct MHD_Response *resp, int api)
+{
+    /* The page's own files only: no inline script, no other origin, not
+     * framed (clickjacking). Inline style attributes are allowed: SVG
+     * charts set them. */
+    MHD_add_response_header(resp, "Content-Security-Policy",
+                            "default-src 'none'; script-src 'self'; style-src 'self' "
+                            "'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
+                            "frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(resp, "X-Frame-Options", "DENY");
+    MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
+    if (api)
+        MHD_add_response_header(resp, "Cache-Control", "no-store");
+}
+
+static enum MHD_Result send_buf(struct MHD_Connection *c, unsigned status, const char *type,
+                                const void *data, size_t len, int copy, int api)
+{
+    struct MHD_Response *resp = MHD_create_response_from_buffer(
+        len, (void *)data, copy ? MHD_RESPMEM_MUST_COPY : MHD_RESPMEM_PERSISTENT);
+    if (!resp)
+        return MHD_NO;
+    MHD_add_response_header(resp, "Content-Type", type);
+    secure_headers(resp, api);
+    enum MHD_Result r = MHD_queue_response(c, status, resp);
+    MHD_destroy_response(resp);
+    return r;
+}
+
+static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status, json_t *o)
+{
+    char *text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    if (!text)
+        return MHD_NO;
+    enum MHD_Result r =
+        send_buf(c, status, "application/json", text, strlen(text), 1, 1);
+    free(text);
+    return r;
+}
+
+static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return send_json(c, status, json_pack("{s:s}", "error", msg));
+}
+
+static const char login_needed[] =
+    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>moku</title></head>"
+    "<body><h1>moku</h1><p>You are not logged in, or your session has ended.</p>"
+    "<p>Run <code>moku web</code> on the cluster as yourself: it prints a link, good once and for "
+    "two minutes, that logs this browser in as you.</p></body></html>\n";
+
+static const char login_bad[] =
+    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>moku</title></head>"
+    "<body><h1>moku</h1><p>This login link is unknown, already used or expired.</p>"
+    "<p>Run <code>moku web</code> again for a new one.</p></body></html>\n";
+
+/* ---- the session of a request ---- */
+
+static int session_of(struct web *w, struct MHD_Connection *c, struct wsess *s)
+{
+    const char *id = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, WEB_COOKIE);
+    return id && wsess_find(w->sess, id, time(NULL), s);
+}
+
+static int csrf_ok(struct MHD_Connection *c, const struct wsess *s)
+{
+    return wsess_same(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-CSRF-Token"), s->csrf);
+}
+
+/* A Host header naming this server (DNS rebinding: another name resolving
+ * to this address gets nothing). */
+static int host_ok(const struct web *w, struct MHD_Connection *c)
+{
+    if (w->any_host)
+        return 1;
+    const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+    for (size_t i = 0; h && i < 3; i++)
+        if (w->hosts[i][0] && strcasecmp(h, w->hosts[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* ---- routes ---- */
+
+static enum MHD_Result do_login(struct web *w, struct MHD_Connection *c)
+{
+    const char *token = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
+    struct wsess s;
+    struct err e;
+    int got = token ? wsess_login(w->sess, token, time(NULL), &s, &e) : 0;
+    if (got < 0)
+        return send_error(c, 500, "%s", e.msg);
+    if (got == 0)
+        return send_buf(c, 403, "text/html; charset=utf-8", login_bad, sizeof login_bad - 1, 0,
+                        1);
+    struct MHD_Response *resp = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+    if (!resp)
+        return MHD_NO;
+    char cookie[160];
+    snprintf(cookie, sizeof cookie, "%s=%s; Path=/; HttpOnly; SameSite=Strict; Max-Age=%d",
+             WEB_COOKIE, s.id, WSESS_MAX_SECONDS);
+    MHD_add_response_header(resp, "Set-Cookie", cookie);
+    MHD_add_response_header(resp, "Location", "/");
+    secure_headers(resp, 1);
+    explicit_bzero(&s, sizeof s);
+    explicit_bzero(cookie, sizeof cookie);
+    enum MHD_Result r = MHD_queue_response(c, 303, resp);
+    MHD_destroy_response(resp);
+    return r;
+}
+
+static enum MHD_Result do_session(struct web *w, struct MHD_Connection *c, const struct wsess *s)
+{
+    char user[64], group[64];
+    int admin = 0;
+    w->host.who(w->host.ctx, s->uid, s->gid, user, sizeof user, group, sizeof group, &admin);
+    long expires = s->created + WSESS_MAX_SECONDS;
+    if (s->used + WSESS_IDLE_SECONDS < expires)
+        expires = s->used + WSESS_IDLE_SECONDS;
+    return send_json(c, 200,
+                     json_pack("{s:s, s:s, s:I, s:I, s:i, s:s, s:I}", "user", user, "group",
+                               group, "uid", (json_int_t)s->uid, "gid", (json_int_t)s->gid,
+                               "admin", admin, "csrf", s->csrf, "expires", (json_int_t)expires));
+}
+
+/* The commands GET /api/CMD answers: those that only look. */
+static int read_command(const char *cmd)
+{
+    static const char *const names[] = {"showq",     "showres", "checkjob",   "checknode",
+                                        "showstats", "diagnose", "showconfig", "showbf",
+                                        "showstart", NULL};
+    for (int i = 0; names[i]; i++)
+        if (strcmp(cmd, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* The commands POST /api/run takes: the read ones and those that change
+ * something (the daemon decides who may). Not submit: a job's script and
+ * environment come from the user's shell. */
+static int run_command(const char *cmd)
+{
+    static const char *const names[] = {"canceljob", "sethold", "releasehold", "setspri",
+                                        "setqos",    "runjob",  "mjobctl",     "schedctl",
+                                        "setres",    "releaseres", "changeparam", NULL};
+    for (int i = 0; names[i]; i++)
+        if (strcmp(cmd, names[i]) == 0)
+            return 1;
+    return read_command(cmd);
+}
+
+static enum MHD_Result collect_arg(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   const char *value)
+{
+    if (key && strcmp(key, "arg") == 0)
+        json_array_append_new(cls, json_string(value ? value : ""));
+    return MHD_YES;
+}
+
+/* The daemon's reply to a request: its HTTP status. */
+static unsigned reply_status(const json_t *reply)
+{
+    return json_is_true(json_object_get(reply, "ok")) ? 200 : 400;
+}
+
+static enum MHD_Result do_read(struct web *w, struct MHD_Connection *c, const struct wsess *s,
+                               const char *cmd)
+{
+    json_t *args = json_array();
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_arg, args);
+    for (size_t i = 0; i < json_array_size(args); i++)
+        if (!json_string_value(json_array_get(args, i))) {
+            json_decref(args);
+            return send_error(c, 400, "an argument is not UTF-8");
+        }
+    json_array_append_new(args, json_string("--format=json"));
+    json_t *req = json_pack("{s:s, s:o}", "cmd", cmd, "args", args);
+    json_t *reply = w->host.request(w->host.ctx, s->uid, s->gid, req);
+    json_decref(req);
+    const char *out = json_string_value(json_object_get(reply, "output"));
+    enum MHD_Result r;
+    if (reply_status(reply) == 200 && out)
+        r = send_buf(c, 200, "application/json", out, strlen(out), 1, 1);
+    else {
+        const char *msg = json_string_value(json_object_get(reply, "error"));
+        r = send_error(c, 400, "%s", msg ? msg : out ? out : "failed");
+    }
+    json_decref(reply);
+    return r;
+}
+
+/* The body of POST /api/run: {"cmd": NAME, "args": [WORD...]} and nothing
+ * else; NULL (and *why) when it is not. */
+static json_t *run_request(const struct wreq *q, const char **why)
+{
+    json_error_t je;
+    json_t *req = q->body ? json_loadb(q->body, q->len, JSON_REJECT_DUPLICATES, &je) : NULL;
+    const char *cmd = json_string_value(json_object_get(req, "cmd"));
+    json_t *args = json_object_get(req, "args");
+    *why = NULL;
+    if (!json_is_object(req))
+        *why = "the body is not a JSON object";
+    else if (!cmd || !run_command(cmd))
+        *why = "\"cmd\" is not a command the web view runs";
+    else if (!json_is_array(args) || json_object_size(req) != 2)
+        *why = "the body must be {\"cmd\": ..., \"args\": [...]} and nothing else";
+    for (size_t i = 0; !*why && i < json_array_size(args); i++)
+        if (!json_is_string(json_array_get(args, i)))
+            *why = "\"args\" must be strings";
+    if (*why) {
+        json_decref(req);
+        return NULL;
+    }
+    return req;
+}
+
+static enum MHD_Result do_run(struct web *w, struct MHD_Connection *c, const struct wsess *s,
+                              const struct wreq *q)
+{
+    if (q->too_big)
+        return send_error(c, 413, "the request is larger than %d bytes", WEB_BODY_MAX);
+    const char *why;
+    json_t *req = run_request(q, &why);
+    if (!req)
+        return send_error(c, 400, "%s", why);
+    json_t *reply = w->host.request(w->host.ctx, s->uid, s->gid, req);
+    json_decref(req);
+    unsigned status = reply_status(reply);
+    return send_json(c, status, reply);
+}
+
+static enum MHD_Result do_logout(struct web *w, struct MHD_Connection *c, const struct wsess *s)
+{
+    wsess_logout(w->sess, s->id);
+    struct MHD_Response *resp = MHD_create_response_from_buffer(2, (void *)"{}",
+                                                                MHD_RESPMEM_PERSISTENT);
+    if (!resp)
+        return MHD_NO;
+    MHD_add_response_header(resp, "Set-Cookie",
+                            WEB_COOKIE "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
+    MHD_add_response_header(resp, "Content-Type", "application/json");
+    secure_headers(resp, 1);
+    enum MHD_Result r = MHD_queue_response(c, 200, resp);
+    MHD_destroy_response(resp);
+    return r;
+}
+
+static enum MHD_Result do_asset(struct MHD_Connection *c, const char *url)
+{
+    const struct wasset *a = wasset_find(strcmp(url, "/") == 0 ? "/index.html" : url);
+    if (!a)
+        return send_error(c, 404, "not found");
+    return send_buf(c, 200, a->type, a->data, a->len, 0, 0);
+}
+
+static enum MHD_Result do_api(struct web *w, struct MHD_Connection *c, const char *method,
+                              const char *name, const struct wsess *s, const struct wreq *q)
+{
+    int get = strcmp(method, "GET") == 0, post = strcmp(method, "POST") == 0;
+    if (!rate_ok(w, s->uid))
+        return send_error(c, 429, "too many requests: at most %.0f a second", WEB_RATE);
+    if (get && strcmp(name, "session") == 0)
+        return do_session(w, c, s);
+    if (get && strcmp(name, "history") == 0)
+        return send_json(c, 200, w->host.history(w->host.ctx));
+    if (get && read_command(name))
+        return do_read(w, c, s, name);
+    if (!post)
+        return send_error(c, get ? 404 : 405, "no such request: %s /api/%.64s", method, name);
+    /* Everything that changes something: the page's own token, which
+     * another site's page cannot read, and a JSON body (a form cannot
+     * send one without a CORS preflight that this server never grants). */
+    if (!csrf_ok(c, s))
+        return send_error(c, 403, "missing or wrong X-CSRF-Token");
+    const char *type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
+    if (!type || strncasecmp(type, "application/json", 16) != 0)
+        return send_error(c, 415, "the body must be application/json");
+    if (strcmp(name, "logout") == 0)
+        return do_logout(w, c, s);
+    if (strcmp(name, "run") == 0)
+        return do_run(w, c, s, q);
+    return send_error(c, 404, "no such request: POST /api/%.64s", name);
+}
+
+static enum MHD_Result route(struct web *w, struct MHD_Connection *c, const char *url,
+                             const char *method, const struct wreq *q)
+{
+    if (!host_ok(w, c))
+        return send_error(c, 421, "this server does not answer for that Host");
+    int get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    if (get && strcmp(url, "/login") == 0)
+        return do_login(w, c);
+    struct wsess s;
+    int have = session_of(w, c, &s);
+    enum MHD_Result r;
+    if (strncmp(url, "/api/", 5) == 0)
+        r = have ? do_api(w, c, method, url + 5, &s, q)
+                 : send_error(c, 401, "no session: run `moku web` for a login link");
+    else if (!get)
+        r = send_error(c, 405, "method not allowed");
+    else if (!have)
+        r = send_buf(c, strcmp(url, "/") == 0 ? 200 : 401, "text/html; charset=utf-8",
+                     login_needed, sizeof login_needed - 1, 0, 1);
+    else
+        r = do_asset(c, url);
+    explicit_bzero(&s, sizeof s);
+    return r;
+}
+
+/* libmicrohttpd calls this once with the headers, then for each piece of
+ * the body, then once more with nothing left: answer then. */
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+                                  const char *method, const char *version, const char *upload,
+                                  size_t *upload_size, void **req_cls)
+{
+    struct wreq *q = *req_cls;
+    if (!q) {
+        *req_cls = xcalloc(1, sizeof *q);
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        if (q->len + *upload_size > WEB_BODY_MAX)
+            q->too_big = 1;
+        else {
+            q->body = xrealloc(q->body, q->len + *upload_size + 1);
+            memcpy(q->body + q->len, upload, *upload_size);
+            q->len += *upload_size;
+        }
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    return route(cls, c, url, method, q);
+}
+
+static void on_done(void *cls, struct MHD_Connection *c, void **req_cls,
+                    enum MHD_RequestTerminationCode toe)
+{
+    struct wreq *q = *req_cls;
+    if (q)
+        free(q->body);
+    free(q);
+    *req_cls = NULL;
+}
+
+/* ---- the server ---- */
+
+static int parse_address(const char *address, int port, struct sockaddr_in *sa, struct err *err)
+{
+    *sa = (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    if (inet_pton(AF_INET, address, &sa->sin_addr) != 1)
+        return err_set(err, "WEBADDRESS %.64s: not an IPv4 address (such as 127.0.0.1)",
+                       address);
+    if (port < 0 || port > 65535)
+        return err_set(err, "WEBPORT %d: not a port (0 to 65535)", port);
+    return 0;
+}
+
+static void set_names(struct web *w, const char *address, int port)
+{
+    snprintf(w->url, sizeof w->url, "http://%s:%d", address, port);
+    w->any_host = strcmp(address, "0.0.0.0") == 0;
+    snprintf(w->hosts[0], sizeof w->hosts[0], "%s:%d", address, port);
+    if (strncmp(address, "127.", 4) == 0)
+        snprintf(w->hosts[1], sizeof w->hosts[1], "localhost:%d", port);
+}
+
+struct web *web_open(const char *address, int port, const struct web_host *host,
+                     struct err *err)
+{
+    struct sockaddr_in sa;
+    if (parse_address(address, port, &sa, err) < 0)
+        return NULL;
+    struct web *w = xcalloc(1, sizeof *w);
+    w->host = *host;
+    w->sess = wsess_create();
+    w->mhd = MHD_start_daemon(
+        MHD_USE_EPOLL, (uint16_t)port, NULL, NULL, on_request, w,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)WEB_CONN_MAX, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WEB_CONN_SECONDS,
+        MHD_OPTION_NOTIFY_COMPLETED, on_done, w, MHD_OPTION_END);
+    if (!w->mhd) {
+        err_set(err, "cannot serve the web view on %s:%d (the port is taken, or not allowed)",
+                address, port);
+        web_close(w);
+        return NULL;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(w->mhd, MHD_DAEMON_INFO_BIND_PORT);
+    set_names(w, address, info ? info->port : port);
+    return w;
+}
+
+void web_close(struct web *w)
+{
+    if (!w)
+        return;
+    if (w->mhd)
+        MHD_stop_daemon(w->mhd);
+    wsess_destroy(w->sess);
+    free(w);
+}
+
+int web_fd(const struct web *w)
+{
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(w->mhd, MHD_DAEMON_INFO_EPOLL_FD);
+    return info ? info->epoll_fd : -1;
+}
+
+long web_wait_ms(const struct web *w)
+{
+    MHD_UNSIGNED_LONG_LONG ms;
+    if (MHD_get_timeout(w->mhd, &ms) != MHD_YES)
+        return -1;
+    return ms > 60000 ? 60000 : (long)ms;
+}
+
+void web_run(struct web *w)
+{
+    MHD_run(w->mhd);
+}
+
+const char *web_url(const struct web *w)
+{
+    return w->url;
+}
+
+char *web_login_url(struct web *w, uid_t uid, gid_t gid, struct err *err)
+{
+    char token[WSESS_ID_LEN + 1];
+    if (wsess_token(w->sess, uid, gid, time(NULL), token, err) < 0)
+        return NULL;
+    char *url = xprintf("%s/login?token=%s", w->url, token);
+    explicit_bzero(token, sizeof token);
+    return url;
+}
