@@ -234,6 +234,9 @@ int dparam_change(struct dmn *d, const char *by, int argc, char **argv, char **r
  * Errors: the address or port (the daemon does not start). */
 int dweb_open(struct dmn *d, struct err *err);
 void dweb_close(struct dmn *d);
+/* After a reload: the line that says a new WEBPORT or WEBADDRESS waits for
+ * the next start (caller frees), or NULL when they did not change. */
+char *dweb_changed(const struct dmn *d);
 /* After an iteration: a history sample (at most one a minute). */
 void dweb_sample(struct dmn *d, long now);
 

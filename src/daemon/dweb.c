@@ -6,10 +6,12 @@
  * the daemon or the engine: it sees only these callbacks.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cfg/cfg.h"
 #include "daemon/daemon_int.h"
+#include "util/mem.h"
 #include "web/web.h"
 
 static json_t *host_request(void *ctx, uid_t uid, gid_t gid, const json_t *req)
@@ -45,6 +47,32 @@ int dweb_open(struct dmn *d, struct err *err)
         return err_set(err, "%s: %s", d->cfg_path, e.msg);
     dlog(d->log, 0, "web view at %s (moku web prints a login link)", web_url(d->web));
     return 0;
+}
+
+/* Whether the running web view is the one maui.cfg asks for now (WEBPORT 0
+ * is any port the kernel picked). */
+static int as_configured(const struct dmn *d)
+{
+    int want = cfg_is_set(d->cfg, "WEBPORT", NULL);
+    if (!want || !d->web)
+        return !want && !d->web;
+    const char *addr = cfg_str(d->cfg, "WEBADDRESS", NULL);
+    long long port = cfg_int(d->cfg, "WEBPORT", NULL);
+    char *prefix = xprintf("http://%s:", addr ? addr : "127.0.0.1");
+    const char *have = web_url(d->web);
+    size_t n = strlen(prefix);
+    int same = strncmp(have, prefix, n) == 0 && (port == 0 || atoll(have + n) == port);
+    free(prefix);
+    return same;
+}
+
+char *dweb_changed(const struct dmn *d)
+{
+    if (as_configured(d))
+        return NULL;
+    return xprintf("WEBPORT and WEBADDRESS take effect at the next start: the web view is %s "
+                   "until then",
+                   d->web ? web_url(d->web) : "off");
 }
 
 void dweb_close(struct dmn *d)

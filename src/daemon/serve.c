@@ -550,6 +550,10 @@ int serve_reload(struct dmn *d, char **report, struct err *err)
         tell(d, report, line);
         free(line);
     }
+    if ((line = dweb_changed(d))) {
+        tell(d, report, line);
+        free(line);
+    }
     return 0;
 }
 

@@ -285,12 +285,10 @@ static enum MHD_Result do_read(struct web *w, struct MHD_Connection *c, const st
     return r;
 }
 
-/* The body of POST /api/run: {"cmd": NAME, "args": [WORD...]} and nothing
- * else; NULL (and *why) when it is not. */
-static json_t *run_request(const struct wreq *q, const char **why)
+json_t *web_run_request(const char *body, size_t len, const char **why)
 {
     json_error_t je;
-    json_t *req = q->body ? json_loadb(q->body, q->len, JSON_REJECT_DUPLICATES, &je) : NULL;
+    json_t *req = body ? json_loadb(body, len, JSON_REJECT_DUPLICATES, &je) : NULL;
     const char *cmd = json_string_value(json_object_get(req, "cmd"));
     json_t *args = json_object_get(req, "args");
     *why = NULL;
@@ -316,7 +314,7 @@ static enum MHD_Result do_run(struct web *w, struct MHD_Connection *c, const str
     if (q->too_big)
         return send_error(c, 413, "the request is larger than %d bytes", WEB_BODY_MAX);
     const char *why;
-    json_t *req = run_request(q, &why);
+    json_t *req = web_run_request(q->body, q->len, &why);
     if (!req)
         return send_error(c, 400, "%s", why);
     json_t *reply = w->host.request(w->host.ctx, s->uid, s->gid, req);

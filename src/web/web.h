@@ -24,6 +24,7 @@
 #ifndef MOKU_WEB_H
 #define MOKU_WEB_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 #include <jansson.h>
@@ -66,5 +67,10 @@ const char *web_url(const struct web *w);
 /* A login URL for uid/gid, good once for WSESS_TOKEN_SECONDS (caller
  * frees). Errors: no randomness. */
 char *web_login_url(struct web *w, uid_t uid, gid_t gid, struct err *err);
+
+/* The body of POST /api/run: {"cmd": NAME, "args": [WORD...]}, NAME a
+ * command the web view runs, and nothing else. The request (caller
+ * decrefs), or NULL and *why (static text). */
+json_t *web_run_request(const char *body, size_t len, const char **why);
 
 #endif
