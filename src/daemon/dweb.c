@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cfg/cfg.h"
 #include "daemon/daemon_int.h"
@@ -35,6 +36,22 @@ static void host_who(void *ctx, uid_t uid, gid_t gid, char *user, size_t nuser, 
     *admin = p.admin;
 }
 
+static void hist_row(void *ctx, const long long v[STORE_HIST_COLS])
+{
+    struct dhist_sample s = {.time = (long)v[0], .procs = v[1], .busy = v[2],
+                             .running = (long)v[3], .idle = (long)v[4], .blocked = (long)v[5]};
+    dhist_add(ctx, &s);
+}
+
+/* The history the store kept: the page's charts go back past a restart. */
+static void hist_restore(struct dmn *d)
+{
+    struct err e;
+    if (store_hist_load(d->st, (long)time(NULL) - (long)DHIST_STEP * DHIST_SAMPLES, hist_row,
+                        &d->hist, &e) < 0)
+        dlog(d->log, 0, "the web view's history could not be read: %s", e.msg);
+}
+
 int dweb_open(struct dmn *d, struct err *err)
 {
     if (!cfg_is_set(d->cfg, "WEBPORT", NULL))
@@ -46,6 +63,7 @@ int dweb_open(struct dmn *d, struct err *err)
     if (!(d->web = web_open(addr ? addr : "127.0.0.1", port, &host, &e)))
         return err_set(err, "%s: %s", d->cfg_path, e.msg);
     dlog(d->log, 0, "web view at %s (moku web prints a login link)", web_url(d->web));
+    hist_restore(d);
     return 0;
 }
 
@@ -93,4 +111,15 @@ void dweb_sample(struct dmn *d, long now)
     s.blocked = (long)sched_count_idle(d->s, 1);
     s.idle = (long)sched_count_idle(d->s, 0);
     dhist_add(&d->hist, &s);
+    /* Kept in the store too, in a transaction of its own; a failure costs
+     * only this sample, never the scheduling. */
+    long long v[STORE_HIST_COLS] = {s.time, s.procs, s.busy, s.running, s.idle, s.blocked};
+    struct err e;
+    long before = now - (long)DHIST_STEP * DHIST_SAMPLES;
+    if (store_begin(d->st, &e) < 0 || store_hist_put(d->st, v, before, &e) < 0 ||
+        store_commit(d->st, &e) < 0) {
+        if (store_in_transaction(d->st))
+            store_rollback(d->st);
+        dlog(d->log, 1, "a history sample was not saved: %s", e.msg);
+    }
 }

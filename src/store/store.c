@@ -40,7 +40,7 @@
 #include "util/crashpt.h"
 #include "util/mem.h"
 
-#define STORE_SCHEMA 4     /* PRAGMA user_version written by this code */
+#define STORE_SCHEMA 5     /* PRAGMA user_version written by this code */
 #define STORE_BUSY_MS 5000 /* wait this long for another connection's lock */
 #define STORE_STR_(x) #x
 #define STORE_STR(x) STORE_STR_(x)
@@ -99,6 +99,10 @@ static const char *const upgrade_sql[STORE_SCHEMA] = {
           " time INTEGER NOT NULL, reply TEXT NOT NULL,"
           " PRIMARY KEY (uid, token)) WITHOUT ROWID;"
           "CREATE INDEX tokens_time ON tokens (time);",
+    /* 5: the web view's history: a sample a minute of the cluster's use. */
+    [4] = "CREATE TABLE history (time INTEGER PRIMARY KEY, procs INTEGER NOT NULL,"
+          " busy INTEGER NOT NULL, running INTEGER NOT NULL, idle INTEGER NOT NULL,"
+          " blocked INTEGER NOT NULL);",
 };
 
 /* The job columns after id, in the order job_bind and job_read use. */
@@ -158,6 +162,11 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_TOKEN_GET] = "SELECT reply FROM tokens WHERE uid = ? AND token = ?",
     [S_TOKEN_PUT] = "INSERT INTO tokens (uid, token, time, reply) VALUES (?, ?, ?, ?)",
     [S_TOKENS_PRUNE] = "DELETE FROM tokens WHERE time < ?",
+    [S_HIST_PUT] = "INSERT OR REPLACE INTO history (time, procs, busy, running, idle, blocked)"
+                   " VALUES (?, ?, ?, ?, ?, ?)",
+    [S_HIST_PRUNE] = "DELETE FROM history WHERE time < ?",
+    [S_HIST_LOAD] = "SELECT time, procs, busy, running, idle, blocked FROM history"
+                    " WHERE time >= ? ORDER BY time",
 };
 
 /* ---- opening ---- */
@@ -909,4 +918,46 @@ int store_tokens_prune(struct store *st, long before, struct err *err)
     if (bind_check(st, &b, err, "forgetting old request tokens") < 0)
         return -1;
     return stmt_run(st, s, err, "forgetting old request tokens");
+}
+
+/* ---- the web view's history ---- */
+
+int store_hist_put(struct store *st, const long long v[STORE_HIST_COLS], long before,
+                   struct err *err)
+{
+    const char *what = "saving the history";
+    sqlite3_stmt *s = st->stmt[S_HIST_PUT];
+    struct binder b = {s, 0, SQLITE_OK};
+    for (int i = 0; i < STORE_HIST_COLS; i++)
+        bind_i64(&b, v[i]);
+    if (bind_check(st, &b, err, what) < 0 || stmt_run(st, s, err, what) < 0)
+        return -1;
+    s = st->stmt[S_HIST_PRUNE];
+    b = (struct binder){s, 0, SQLITE_OK};
+    bind_i64(&b, before);
+    if (bind_check(st, &b, err, what) < 0)
+        return -1;
+    return stmt_run(st, s, err, what);
+}
+
+int store_hist_load(struct store *st, long since,
+                    void (*fn)(void *ctx, const long long v[STORE_HIST_COLS]), void *ctx,
+                    struct err *err)
+{
+    const char *what = "loading the history";
+    sqlite3_stmt *s = st->stmt[S_HIST_LOAD];
+    struct binder b = {s, 0, SQLITE_OK};
+    bind_i64(&b, since);
+    if (bind_check(st, &b, err, what) < 0)
+        return -1;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        long long v[STORE_HIST_COLS];
+        for (int i = 0; i < STORE_HIST_COLS; i++)
+            v[i] = sqlite3_column_int64(s, i);
+        fn(ctx, v);
+    }
+    int ret = rc == SQLITE_DONE ? 0 : db_err(st, err, what);
+    stmt_done(s);
+    return ret;
 }

@@ -218,4 +218,15 @@ int store_token_put(struct store *st, long uid, const char *token, long time,
                     const char *reply, struct err *err);
 int store_tokens_prune(struct store *st, long before, struct err *err);
 
+/* The web view's history (daemon/dhist.c): samples of time, procs, busy,
+ * running, idle and blocked, one row per time. store_hist_put writes one
+ * (replacing one of the same time) and forgets those older than before;
+ * store_hist_load calls fn for each since `since`, oldest first. */
+#define STORE_HIST_COLS 6
+int store_hist_put(struct store *st, const long long v[STORE_HIST_COLS], long before,
+                   struct err *err);
+int store_hist_load(struct store *st, long since,
+                    void (*fn)(void *ctx, const long long v[STORE_HIST_COLS]), void *ctx,
+                    struct err *err);
+
 #endif

@@ -50,6 +50,9 @@ enum stmt_id {
     S_TOKEN_GET,
     S_TOKEN_PUT,
     S_TOKENS_PRUNE,
+    S_HIST_PUT,
+    S_HIST_PRUNE,
+    S_HIST_LOAD,
     S_COUNT
 };
 

@@ -268,7 +268,7 @@ static void test_open_create_reopen(void)
     CHECK(stat(path, &sb) == 0);
     store_close(st);
     CHECK_STR(raw_text(path, "PRAGMA journal_mode", buf), "wal");
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 4);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 5);
     CHECK_EQ(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN "
                            "('jobs','nodes','fairshare','kv','events','jobs_state','jobs_end',"
                            "'resvs','resv_nodes')"),
@@ -986,14 +986,15 @@ static void test_schema_upgrade(void)
     struct err e = {""};
     CHECK_EQ(store_kv_set(st, "k", "kept", &e), 0);
     store_close(st);
-    CHECK_EQ(raw_exec(path, "DROP TABLE tokens; DROP TABLE resv_nodes; DROP TABLE resvs;"
+    CHECK_EQ(raw_exec(path, "DROP TABLE history; DROP TABLE tokens; DROP TABLE resv_nodes;"
+                            "DROP TABLE resvs;"
                             "ALTER TABLE jobs DROP COLUMN message;"
                             "ALTER TABLE jobs DROP COLUMN mail_events;"
                             "ALTER TABLE jobs DROP COLUMN mail_users;"
                             "ALTER TABLE jobs DROP COLUMN features; PRAGMA user_version = 1"),
              0);
     st = open_ok(path);
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 4);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 5);
     char v[8];
     CHECK_EQ(store_kv_get(st, "k", v, sizeof v, &e), 1);
     CHECK_STR(v, "kept");
@@ -1005,13 +1006,14 @@ static void test_schema_upgrade(void)
     job_fill(&j, 3);
     CHECK_EQ(store_job_add(st, &j, &e), 0);
     store_close(st);
-    CHECK_EQ(raw_exec(path, "DROP TABLE tokens; ALTER TABLE jobs DROP COLUMN message;"
+    CHECK_EQ(raw_exec(path, "DROP TABLE history; DROP TABLE tokens;"
+                            "ALTER TABLE jobs DROP COLUMN message;"
                             "ALTER TABLE jobs DROP COLUMN mail_events;"
                             "ALTER TABLE jobs DROP COLUMN mail_users;"
                             "ALTER TABLE jobs DROP COLUMN features; PRAGMA user_version = 2"),
              0);
     st = open_ok(path);
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 4);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 5);
     CHECK_EQ(store_job_get(st, j.id, &got, &e), 1);
     CHECK_STR(got.name, "job-3");
     CHECK(got.message == NULL && got.mail_events == NULL && got.mail_users == NULL &&
@@ -1195,6 +1197,41 @@ static void test_kill9_durability(void)
 
 /* Request tokens: per uid, the first answer kept across a reopen, a
  * second put of the same token refused, old ones pruned. */
+static void hist_collect(void *ctx, const long long v[STORE_HIST_COLS])
+{
+    long long *got = ctx;
+    memcpy(got + 1 + got[0] * STORE_HIST_COLS, v, sizeof(long long) * STORE_HIST_COLS);
+    got[0]++;
+}
+
+/* The web view's history: kept, replaced at the same time, older ones
+ * forgotten, loaded oldest first from a given time. */
+static void test_history(void)
+{
+    tmpdir_make();
+    char path[512];
+    struct store *st = open_ok(in_tmp(path, "moku.db"));
+    struct err e = {""};
+    for (long t = 100; t <= 500; t += 100) {
+        long long v[STORE_HIST_COLS] = {t, 8, t / 100, 1, 2, 3};
+        CHECK_EQ(store_hist_put(st, v, 200, &e), 0);
+    }
+    long long again[STORE_HIST_COLS] = {400, 8, 7, 1, 2, 3};
+    CHECK_EQ(store_hist_put(st, again, 200, &e), 0);
+    long long got[1 + 8 * STORE_HIST_COLS] = {0};
+    CHECK_EQ(store_hist_load(st, 0, hist_collect, got, &e), 0);
+    CHECK_EQ(got[0], 4); /* 100 forgotten */
+    CHECK_EQ(got[1], 200);
+    CHECK_EQ(got[1 + 2 * STORE_HIST_COLS], 400);
+    CHECK_EQ(got[1 + 2 * STORE_HIST_COLS + 2], 7); /* replaced */
+    got[0] = 0;
+    CHECK_EQ(store_hist_load(st, 350, hist_collect, got, &e), 0);
+    CHECK_EQ(got[0], 2);
+    CHECK_EQ(got[1], 400);
+    store_close(st);
+    tmpdir_remove();
+}
+
 static void test_tokens(void)
 {
     tmpdir_make();
@@ -1243,5 +1280,6 @@ int main(void)
     TEST_RUN(test_transactions);
     TEST_RUN(test_kill9_durability);
     TEST_RUN(test_tokens);
+    TEST_RUN(test_history);
     return TEST_DONE();
 }
