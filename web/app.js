@@ -80,6 +80,8 @@ moku.showReply = function (shown, reply) {
   box.dataset.ok = reply.ok ? "1" : "0";
   box.dataset.http = String(reply.http);
   box.dataset.cmd = shown;
+  moku.replySeq = (moku.replySeq || 0) + 1;
+  box.dataset.seq = String(moku.replySeq);
   document.getElementById("reply-cmd").textContent = shown;
   document.getElementById("reply-status").textContent =
     (reply.ok ? "ok" : "failed") + (reply.exit !== null ? " (exit " + reply.exit + ")" : "") +

@@ -86,8 +86,8 @@ const fsPage = {
 
   /* Grouped bars: per credential, one bar per window (W0 newest, drawn rightmost). */
   windowChart(creds) {
-    const depth = creds[0].windows.length, bw = 8, gap = 18, L = 50, T = 16, B = 34, H = 170;
-    const W = L + creds.length * (depth * bw + gap) + 10;
+    const depth = creds[0].windows.length, bw = depth > 12 ? 8 : 14, gap = 18, L = 50, T = 16, B = 34, H = 170;
+    const W = Math.max(320, L + creds.length * (depth * bw + gap) + 10);
     const svg = svgEl("svg", {width: W, height: H, class: "fs-windows"});
     svg.appendChild(svgEl("rect", {x: 0, y: 0, width: W, height: H, class: "chart-bg"}));
     let max = 0;

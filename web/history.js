@@ -35,7 +35,7 @@ moku.page("util", {
     lineChart(document.getElementById("hist-util"), [
       {name: "busy procs", cls: "s-busy", points: pts((x) => x.busy)},
       {name: "procs", cls: "s-procs", points: pts((x) => x.procs)},
-    ], {t0, t1, ymax: procs ? niceCeil(procs) : 0, id: "hist-util-svg"});
+    ], {t0, t1, ymax: procs || 0, id: "hist-util-svg"});
     lineChart(document.getElementById("hist-queue"), [
       {name: "running", cls: "s-running", points: pts((x) => x.running)},
       {name: "idle", cls: "s-idle", points: pts((x) => x.idle)},

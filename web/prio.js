@@ -61,7 +61,7 @@ const prioPage = {
     if (!box.firstChild) {
       for (const [cname, c] of Object.entries(w.components)) {
         const grp = el("fieldset", {class: "comp", "data-component": cname}, el("legend", {}, cname.toUpperCase()));
-        grp.appendChild(this.sliderRow(c.param, c.param + " (component)", true));
+        grp.appendChild(this.sliderRow(c.param, c.param, true));
         for (const [fname, f] of Object.entries(w.factors)) {
           if (f.component === cname) grp.appendChild(this.sliderRow(f.param, fname, false));
         }
@@ -72,7 +72,8 @@ const prioPage = {
       const p = row.dataset.param;
       if (force || !(p in this.slider)) this.setRow(row, this.configured(p));
       row.classList.toggle("changed", this.value(p) !== this.configured(p));
-      row.querySelector(".conf").textContent = "configured " + this.configured(p);
+      row.querySelector(".conf").textContent = "(" + this.configured(p) + ")";
+      row.querySelector(".conf").title = "configured weight";
     }
   },
 
