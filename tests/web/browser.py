@@ -55,6 +55,7 @@ class Checks:
 
 T = Checks()
 ARGS = None
+SUBMITTED = []  # jobs the test submitted, cancelled at the end
 
 
 # ---- the CLI, for cross-checks ----
@@ -297,6 +298,7 @@ def admin_part(d):
     T.check(who and level == "1", "admin login through the one-time URL (user %s, ADMIN%s)" % (who, level))
     if not who:
         return
+    SUBMITTED.extend(ensure_idle())
     job = ARGS.job
     if not job:
         q = cli_json("showq")
@@ -330,6 +332,30 @@ def diag_p(d):
             print("# the CLI's diagnose -p has no \"weights\": using /api/diagnose?arg=-p", flush=True)
             x = json.loads(r["body"])
     return x
+
+
+def ensure_idle():
+    """At least two idle jobs of different shapes to rank: submit them when the queue has fewer.
+
+    Returns the ids submitted (cancelled at the end). The first job asks for every processor,
+    so that, on an idle cluster, it runs and the two after it wait."""
+    q = cli_json("showq")
+    if len(q["idle"]) >= 2:
+        return []
+    total = cli_json("showstats").get("total_procs") or 1
+    ids = []
+    work = os.path.join(ARGS.shots, "jobs")
+    os.makedirs(work, exist_ok=True)
+    for res in ["procs=%d,walltime=1:00:00" % total, "procs=%d,walltime=1:00:00" % total,
+                "procs=1,walltime=2:00:00"]:
+        env = dict(os.environ, MOKU_HOME=ARGS.home)
+        p = subprocess.run([ARGS.moku, "submit", "-l", res, "-o", "/dev/null", "-e", "/dev/null"], input="sleep 3600\n",
+                           env=env, capture_output=True, text=True, cwd=work, timeout=60)
+        if p.returncode == 0:
+            ids.append(p.stdout.strip())
+    wait(lambda: len(cli_json("showq")["idle"]) >= 2 and len(cli_json("diagnose", "-p")["jobs"]) >= 2, 20)
+    print("# submitted jobs %s to have idle jobs to rank" % " ".join(ids), flush=True)
+    return ids
 
 
 def prio_part(d):
@@ -475,6 +501,8 @@ def main():
         T.check(not logs, "no JavaScript errors in the console", "; ".join(e["message"] for e in logs[:3]))
     finally:
         d.quit()
+        if SUBMITTED:
+            cli("canceljob", *SUBMITTED)
     print("browser.py: %d passed, %d failed" % (T.n - T.failed, T.failed))
     return 1 if T.failed else 0
 
