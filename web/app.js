@@ -1,1 +1,242 @@
-fetch("/api/session").then(r=>r.json()).then(s=>{document.getElementById("out").textContent=JSON.stringify(s)});
+/*
+ * app.js — the core of moku's web pages: the session, the API calls, the tabs,
+ * the live refresh and the command reply box. Each page (queue.js, resv.js,
+ * fs.js, prio.js, history.js) registers itself with moku.page(name, {...}).
+ *
+ * Every value that comes from the daemon reaches the page through textContent
+ * or an attribute, never innerHTML. State the user set (filters, sliders, the
+ * timeline's zoom) lives in the page objects and survives each refresh.
+ */
+"use strict";
+
+const moku = {
+  session: null,       // {user, group, admin, csrf, expires}
+  pages: {},           // name -> {refresh(), init()}
+  current: null,
+  refreshMs: 5000,
+  timer: null,
+  busy: false,
+};
+
+/* An API error: the HTTP status and the daemon's message. */
+class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/* GET /api/<cmd>?arg=...; resolves to the parsed JSON, rejects with ApiError. */
+moku.get = async function (cmd, args = []) {
+  const q = args.map((a) => "arg=" + encodeURIComponent(a)).join("&");
+  const r = await fetch("/api/" + cmd + (q ? "?" + q : ""), {credentials: "same-origin", cache: "no-store"});
+  let body = null;
+  try { body = await r.json(); } catch (e) { body = {error: "not JSON (HTTP " + r.status + ")"}; }
+  if (r.status === 401) moku.loggedOut();
+  if (!r.ok) throw new ApiError(r.status, (body && body.error) || "HTTP " + r.status);
+  return body;
+};
+
+/* The same, but a failure is returned as {error, status} instead of thrown. */
+moku.tryGet = async function (cmd, args = []) {
+  try {
+    return await moku.get(cmd, args);
+  } catch (e) {
+    return {error: e.message, status: e.status || 0};
+  }
+};
+
+/* POST /api/run {cmd, args}; shows the daemon's reply and resolves to it. */
+moku.run = async function (cmd, args) {
+  const shown = [cmd].concat(args).join(" ");
+  let reply;
+  try {
+    const r = await fetch("/api/run", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": moku.session ? moku.session.csrf : ""},
+      body: JSON.stringify({cmd, args}),
+    });
+    let body = {};
+    try { body = await r.json(); } catch (e) { body = {}; }
+    reply = {
+      http: r.status,
+      ok: r.ok && body.ok === true,
+      exit: body.exit === undefined ? null : body.exit,
+      output: body.output !== undefined ? body.output : (body.error || "HTTP " + r.status),
+    };
+  } catch (e) {
+    reply = {http: 0, ok: false, exit: null, output: "no answer: " + e.message};
+  }
+  moku.showReply(shown, reply);
+  moku.refreshSoon();
+  return reply;
+};
+
+/* The reply box (#reply): the command, ok/failed with exit and HTTP status, its output. */
+moku.showReply = function (shown, reply) {
+  const box = document.getElementById("reply");
+  box.hidden = false;
+  box.dataset.ok = reply.ok ? "1" : "0";
+  box.dataset.http = String(reply.http);
+  box.dataset.cmd = shown;
+  moku.replySeq = (moku.replySeq || 0) + 1;
+  box.dataset.seq = String(moku.replySeq);
+  document.getElementById("reply-cmd").textContent = shown;
+  document.getElementById("reply-status").textContent =
+    (reply.ok ? "ok" : "failed") + (reply.exit !== null ? " (exit " + reply.exit + ")" : "") +
+    " HTTP " + reply.http;
+  document.getElementById("reply-text").textContent = reply.output;
+};
+
+/* ---- small DOM helpers: text only ---- */
+
+/* el("td", {class: "x", "data-job": id}, "text" | node | [..]) */
+function el(tag, attrs = {}, content) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "onclick") e.addEventListener("click", v);
+    else e.setAttribute(k, v === true ? "" : String(v));
+  }
+  append(e, content);
+  return e;
+}
+
+function append(e, content) {
+  if (content === undefined || content === null) return;
+  if (Array.isArray(content)) content.forEach((c) => append(e, c));
+  else if (content instanceof Node) e.appendChild(content);
+  else e.appendChild(document.createTextNode(String(content)));
+}
+
+function clear(e) {
+  while (e.firstChild) e.removeChild(e.firstChild);
+  return e;
+}
+
+/* A table from a header list and rows of cells; a row may be {attrs, cells}. */
+function fillTable(table, head, rows, empty = "none") {
+  clear(table);
+  const thead = el("thead", {}, el("tr", {}, head.map((h) => el("th", {}, h))));
+  const tbody = el("tbody");
+  for (const r of rows) {
+    const row = Array.isArray(r) ? {attrs: {}, cells: r} : r;
+    tbody.appendChild(el("tr", row.attrs, row.cells.map((c) => (c instanceof Node && c.tagName === "TD" ? c : el("td", {}, c)))));
+  }
+  if (!rows.length) tbody.appendChild(el("tr", {class: "empty"}, el("td", {colspan: head.length}, empty)));
+  table.appendChild(thead);
+  table.appendChild(tbody);
+}
+
+/* ---- formatting ---- */
+
+function fmtDuration(s) {
+  if (s === null || s === undefined) return "";
+  const neg = s < 0;
+  s = Math.abs(Math.round(s));
+  const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60), x = s % 60;
+  const hms = [h, m, x].map((v) => String(v).padStart(2, "0")).join(":");
+  return (neg ? "-" : "") + (d ? d + ":" + hms : hms);
+}
+
+function fmtTime(epoch) {
+  if (!epoch) return "";
+  const d = new Date(epoch * 1000);
+  const p = (v) => String(v).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+function fmtNum(v, digits = 2) {
+  if (v === null || v === undefined || Number.isNaN(v)) return "";
+  if (Math.abs(v) >= 1e6 || (Math.abs(v) < 1e-3 && v !== 0)) return v.toExponential(digits);
+  return Number.isInteger(v) ? String(v) : v.toFixed(digits);
+}
+
+moku.now = () => Math.floor(Date.now() / 1000);
+moku.isAdmin = (levels) => !!moku.session && levels.includes(moku.session.admin);
+
+/* ---- pages, tabs and the refresh loop ---- */
+
+moku.page = function (name, obj) {
+  moku.pages[name] = obj;
+};
+
+moku.show = function (name) {
+  if (!moku.pages[name]) name = "queue";
+  moku.current = name;
+  for (const b of document.querySelectorAll("#tabs [data-tab]")) {
+    const on = b.dataset.tab === name;
+    b.classList.toggle("active", on);
+    b.setAttribute("aria-selected", on ? "true" : "false");
+  }
+  for (const p of document.querySelectorAll("main .page")) p.hidden = p.dataset.page !== name;
+  if (location.hash !== "#" + name) history.replaceState(null, "", "#" + name);
+  moku.refreshNow();
+};
+
+moku.refreshNow = async function () {
+  if (!moku.session || !moku.current) return;
+  if (moku.busy) { moku.again = true; return; }
+  moku.busy = true;
+  const page = moku.pages[moku.current];
+  const status = document.getElementById("status");
+  try {
+    await page.refresh();
+    status.textContent = "updated " + new Date().toLocaleTimeString();
+    status.dataset.updated = String(Date.now());
+  } catch (e) {
+    status.textContent = "refresh failed: " + e.message;
+  } finally {
+    moku.busy = false;
+    document.body.setAttribute("data-loaded-" + moku.current, String(Date.now()));
+    if (moku.again) { moku.again = false; moku.refreshNow(); }
+  }
+};
+
+moku.refreshSoon = function () {
+  setTimeout(moku.refreshNow, 300);
+};
+
+moku.loggedOut = function () {
+  moku.session = null;
+  document.getElementById("login-needed").hidden = false;
+  document.getElementById("main").hidden = true;
+  document.getElementById("logout").hidden = true;
+  document.getElementById("who").textContent = "";
+};
+
+moku.start = async function () {
+  let s;
+  try {
+    s = await moku.get("session");
+  } catch (e) {
+    if (e.status !== 401) document.getElementById("login-needed").textContent = "cannot reach the daemon: " + e.message;
+    moku.loggedOut();
+    return;
+  }
+  moku.session = s;
+  const who = document.getElementById("who");
+  who.textContent = s.user + (s.admin ? " (ADMIN" + s.admin + ")" : "");
+  who.dataset.user = s.user;
+  who.dataset.admin = String(s.admin);
+  document.getElementById("login-needed").hidden = true;
+  document.getElementById("main").hidden = false;
+  document.getElementById("logout").hidden = false;
+  for (const p of Object.values(moku.pages)) if (p.init) p.init();
+  for (const b of document.querySelectorAll("#tabs [data-tab]")) b.addEventListener("click", () => moku.show(b.dataset.tab));
+  moku.show((location.hash || "#queue").slice(1));
+  moku.timer = setInterval(() => { if (!document.hidden) moku.refreshNow(); }, moku.refreshMs);
+};
+
+document.addEventListener("DOMContentLoaded", () => {
+  document.getElementById("reply-close").addEventListener("click", () => { document.getElementById("reply").hidden = true; });
+  document.getElementById("logout").addEventListener("click", async () => {
+    await fetch("/api/logout", {method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": moku.session ? moku.session.csrf : ""}, body: "{}"});
+    clearInterval(moku.timer);
+    moku.loggedOut();
+  });
+  moku.start();
+});

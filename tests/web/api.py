@@ -130,9 +130,14 @@ def main():
     csp = hdr.get("content-security-policy", "")
     check("the page forbids inline script, other origins and framing (CSP)", "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "default-src 'none'" in csp)
     check("nosniff and no referrer", hdr.get("x-content-type-options") == "nosniff" and hdr.get("referrer-policy") == "no-referrer")
-    for f in ("/app.js", "/style.css"):
-        st, hdr, body = admin.req("GET", f)
-        check("%s is served by moku itself" % f, st == 200 and len(body) > 0)
+    web_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "web")
+    for name in sorted(os.listdir(web_dir)):
+        st, hdr, body = admin.req("GET", "/" + name)
+        with open(os.path.join(web_dir, name), "rb") as f:
+            want = f.read()
+        check("web/%s is served by moku itself, whole (%d)" % (name, st), st == 200 and body == want)
+    st, _, _ = admin.req("GET", "/../maui.cfg")
+    check("nothing else is (%d)" % st, st in (400, 404))
     st, sess = admin.get_json("/api/session")
     check("the session is root's, ADMIN1", st == 200 and sess["user"] == "root" and sess["admin"] == 1 and len(sess["csrf"]) == 64)
     admin.csrf = sess["csrf"]

@@ -1,0 +1,167 @@
+/*
+ * queue.js — the Queue page (active, idle and blocked jobs, filters, the job
+ * buttons) and the Nodes page.
+ *
+ * showq's JSON gives id, user, state, procs and times; group, account, class
+ * and QOS come from checkjob, fetched once per job and cached (a job's
+ * credentials do not change, except its QOS by setqos: the cache is dropped
+ * when the page itself runs setqos). An ordinary user may checkjob only their
+ * own jobs: other jobs show "?" there, and match only the "(all)" filter.
+ */
+"use strict";
+
+moku.jobs = {
+  info: new Map(), // id -> checkjob JSON, or {denied: true}
+  pending: new Set(),
+
+  /* Fetch checkjob for the ids not cached yet, at most limit of them, 6 at a time. */
+  async fill(ids, limit = 60) {
+    const todo = ids.filter((id) => !this.info.has(id) && !this.pending.has(id)).slice(0, limit);
+    for (let i = 0; i < todo.length; i += 6) {
+      await Promise.all(todo.slice(i, i + 6).map(async (id) => {
+        this.pending.add(id);
+        const r = await moku.tryGet("checkjob", [id]);
+        this.pending.delete(id);
+        this.info.set(id, r.error ? {denied: true, error: r.error} : r);
+      }));
+    }
+  },
+
+  /* A fresh checkjob (the reason and the planned start change). */
+  async fresh(id) {
+    const r = await moku.tryGet("checkjob", [id]);
+    if (!r.error) this.info.set(id, r);
+    return r;
+  },
+
+  field(id, f, job) {
+    if (job && job[f] !== undefined && job[f] !== null) return String(job[f]);
+    const i = this.info.get(id);
+    if (!i) return "…";
+    if (i.denied) return "?";
+    return i[f] === undefined || i[f] === null ? "" : String(i[f]);
+  },
+};
+
+const FILTERS = ["user", "group", "account", "class", "qos"];
+
+const queuePage = {
+  filter: {user: "", group: "", account: "", class: "", qos: ""},
+  last: null,
+
+  init() {
+    for (const f of FILTERS) {
+      document.getElementById("f-" + f).addEventListener("change", (e) => {
+        this.filter[f] = e.target.value;
+        this.render();
+      });
+    }
+    document.getElementById("f-clear").addEventListener("click", () => {
+      for (const f of FILTERS) this.filter[f] = "";
+      this.render();
+    });
+  },
+
+  async refresh() {
+    const [q, dq] = await Promise.all([moku.get("showq"), moku.tryGet("diagnose", ["-q"])]);
+    const all = [...q.active, ...q.idle, ...q.blocked];
+    this.last = {q, reasons: new Map()};
+    if (!dq.error) for (const j of dq.jobs || []) this.last.reasons.set(String(j.id), j.reason);
+    this.render();
+    await moku.jobs.fill(all.map((j) => String(j.id)));
+    this.render();
+  },
+
+  matches(j) {
+    return FILTERS.every((f) => !this.filter[f] || moku.jobs.field(String(j.id), f, j) === this.filter[f]);
+  },
+
+  /* The options of each filter: every value seen, the chosen one kept even when gone. */
+  renderFilters(all) {
+    for (const f of FILTERS) {
+      const sel = document.getElementById("f-" + f);
+      const vals = new Set(all.map((j) => moku.jobs.field(String(j.id), f, j)).filter((v) => v && v !== "…" && v !== "?"));
+      if (this.filter[f]) vals.add(this.filter[f]);
+      const opts = ["", ...[...vals].sort()];
+      const same = sel.options.length === opts.length && opts.every((v, i) => sel.options[i].value === v);
+      if (!same) {
+        clear(sel);
+        for (const v of opts) sel.appendChild(el("option", {value: v}, v || "(all)"));
+      }
+      sel.value = this.filter[f];
+    }
+  },
+
+  buttons(j) {
+    const s = moku.session;
+    const mine = j.user === s.user || moku.isAdmin([1, 2]);
+    if (!mine) return "";
+    const id = String(j.id);
+    const b = (act, cmd, label) => el("button", {type: "button", class: "small", "data-action": act, "data-job": id,
+      onclick: () => moku.run(cmd, [id])}, label);
+    const out = [b("cancel", "canceljob", "cancel")];
+    if (j.state === "Idle") out.push(b("hold", "sethold", "hold"));
+    if (/Hold/.test(j.state)) out.push(b("release", "releasehold", "release"));
+    return el("span", {class: "actions"}, out);
+  },
+
+  creds(j) {
+    const id = String(j.id);
+    return ["group", "account", "class", "qos"].map((f) => moku.jobs.field(id, f, j));
+  },
+
+  render() {
+    if (!this.last) return;
+    const {q, reasons} = this.last;
+    const all = [...q.active, ...q.idle, ...q.blocked];
+    this.renderFilters(all);
+    const now = moku.now();
+    const row = (j, cells) => ({attrs: {"data-job": j.id, "data-state": j.state, "data-user": j.user}, cells});
+    fillTable(document.getElementById("q-active"),
+      ["Job", "User", "Group", "Account", "Class", "QOS", "State", "Procs", "Remaining", "Start", ""],
+      q.active.filter((j) => this.matches(j)).map((j) => row(j, [j.id, j.user, ...this.creds(j), j.state, j.procs,
+        fmtDuration(j.remaining), fmtTime(j.start), this.buttons(j)])), "no active jobs");
+    fillTable(document.getElementById("q-idle"),
+      ["Job", "User", "Group", "Account", "Class", "QOS", "State", "Procs", "WCLimit", "Queued", "Priority", ""],
+      q.idle.filter((j) => this.matches(j)).map((j) => row(j, [j.id, j.user, ...this.creds(j), j.state, j.procs,
+        fmtDuration(j.wclimit), fmtDuration(now - j.queuetime), fmtNum(j.priority), this.buttons(j)])), "no idle jobs");
+    fillTable(document.getElementById("q-blocked"),
+      ["Job", "User", "Group", "Account", "Class", "QOS", "State", "Procs", "WCLimit", "Reason", ""],
+      q.blocked.filter((j) => this.matches(j)).map((j) => {
+        const id = String(j.id), info = moku.jobs.info.get(id);
+        const reason = j.reason || reasons.get(id) || (info && !info.denied ? info.reason : "") || "";
+        return row(j, [j.id, j.user, ...this.creds(j), j.state, j.procs, fmtDuration(j.wclimit),
+          el("td", {class: "reason"}, reason), this.buttons(j)]);
+      }), "no blocked jobs");
+    const s = q.summary || {};
+    document.getElementById("q-summary").textContent =
+      `${s.total} jobs: ${s.active} active, ${s.idle} idle, ${s.blocked} blocked`;
+  },
+};
+moku.page("queue", queuePage);
+
+/* ---- Nodes ---- */
+
+moku.nodes = {
+  /* checknode ALL, or null with the reason when refused. */
+  async load() {
+    const r = await moku.tryGet("checknode", ["ALL"]);
+    return r.error ? {nodes: null, error: r.error} : {nodes: r.nodes || []};
+  },
+};
+
+moku.page("nodes", {
+  async refresh() {
+    const {nodes, error} = await moku.nodes.load();
+    const note = document.getElementById("nodes-note");
+    note.textContent = error ? "checknode: " + error : "";
+    const res = (n) => (n.reservations || []).map((r) => (typeof r === "string" ? r : r.id + (r.procs ? `(x${r.procs})` : ""))).join(" ");
+    fillTable(document.getElementById("nodes-table"),
+      ["Node", "State", "Procs", "Free", "Features", "Partition", "Jobs", "Reservations"],
+      (nodes || []).map((n) => ({attrs: {"data-node": n.name, "data-state": n.state}, cells: [
+        n.name, el("td", {class: "state-" + String(n.state).toLowerCase()}, n.state), n.procs, n.procs_free,
+        (n.features || []).join(","), n.partition,
+        (n.jobs || []).map((j) => j.id + "(" + j.procs + ")").join(" "), res(n)]})),
+      error ? "not available" : "no nodes");
+  },
+});
