@@ -30,6 +30,7 @@ static void usage(FILE *f)
             "                  sethold, releasehold, setspri, setqos, runjob, schedctl,\n"
             "                  mjobctl -s|-r (suspend, resume), showres, setres, releaseres\n"
             "                  showbf, showstart, changeparam PARAM VALUE...\n"
+            "                  Torque's: qstat, qdel, qhold, qrls, qalter, qsig, qrun, pbsnodes\n"
             "       moku web [--home DIR]                 a login link to the web view (WEBPORT)\n");
     sim_usage(f, 0);
 }
