@@ -327,6 +327,7 @@ static const struct {
     {"showq", cmd_showq, 0},
     {"checkjob", cmd_checkjob, 0},
     {"diagnose", cmd_diagnose, 0},
+    {"mdiag", cmd_diagnose, 0}, /* Moab's name for diagnose */
     {"showconfig", cmd_showconfig, 0},
     {"checknode", cmd_checknode, 0},
     {"showstats", cmd_showstats, 0},

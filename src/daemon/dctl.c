@@ -984,7 +984,8 @@ static int is_control(const char *cmd)
 {
     static const char *const names[] = {"canceljob", "sethold",  "releasehold",
                                         "setspri",   "setqos",   "runjob",
-                                        "schedctl",  "mjobctl",  "changeparam", NULL};
+                                        "schedctl",  "mjobctl",  "changeparam",
+                                        "resetstats", NULL};
     for (int i = 0; names[i]; i++)
         if (strcmp(cmd, names[i]) == 0)
             return 1;
@@ -995,7 +996,36 @@ static int is_control(const char *cmd)
 static int daemon_command(const char *cmd)
 {
     return strcmp(cmd, "schedctl") == 0 || strcmp(cmd, "mjobctl") == 0 ||
-           strcmp(cmd, "changeparam") == 0;
+           strcmp(cmd, "changeparam") == 0 || strcmp(cmd, "resetstats") == 0;
+}
+
+/* resetstats: the statistics start again now (ADMIN1, as Maui's). The
+ * start is kept in the store (stats_since), so a restart keeps it; showstats
+ * counts only the jobs that ended since. */
+static json_t *do_resetstats(struct dmn *d, const struct peer *p, int argc, char **argv)
+{
+    if (p->admin != 1)
+        return reply_err("resetstats: user %s is not authorized (ADMIN1 only)", p->user);
+    if (argc != 0)
+        return reply_err("resetstats: unexpected argument '%.64s' (usage: resetstats)", argv[0]);
+    json_t *bad = begin(d);
+    if (bad)
+        return bad;
+    long now = time(NULL);
+    char v[32];
+    snprintf(v, sizeof v, "%ld", now);
+    struct err e;
+    if (store_kv_set(d->st, "stats_since", v, &e) < 0) {
+        store_rollback(d->st);
+        return reply_err("resetstats: %s", e.msg);
+    }
+    store_event(d->st, now, 0, "resetstats", p->user, NULL);
+    json_t *r = commit(d, reply_ok("statistics reset\n"));
+    if (json_is_true(json_object_get(r, "ok"))) {
+        d->stats_since = now;
+        dlog(d->log, 0, "statistics reset by %s", p->user);
+    }
+    return r;
 }
 
 /* changeparam PARAM VALUE...: ADMIN1 only (dparam.c). */
@@ -1132,6 +1162,8 @@ json_t *dctl_call(struct dmn *d, const struct peer *p, const char *cmd, int argc
         r = do_mjobctl(d, p, argc, argv);
     else if (strcmp(cmd, "changeparam") == 0)
         r = do_changeparam(d, p, argc, argv);
+    else if (strcmp(cmd, "resetstats") == 0)
+        r = do_resetstats(d, p, argc, argv);
     else if (strcmp(cmd, "setres") == 0 || strcmp(cmd, "releaseres") == 0)
         r = do_resctl(d, p, cmd, argc, argv);
     else if (strcmp(cmd, "checkjob") == 0 && (r = checkjob_from_store(d, argc, argv)))

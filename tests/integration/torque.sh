@@ -147,3 +147,18 @@ check "qdel --json of an unknown job: exit 153 in the object and the status" \
     sh -c "[ $rc = 153 ] && python3 -c 'import json; o = json.load(open(\"$TMP/out\")); assert o[\"exit\"] == 153'"
 run qstat --format=json "$j1"
 check "qstat --format=json" sh -c "python3 -c 'import json; o = json.load(open(\"$TMP/out\")); assert o[\"jobs\"][0][\"state\"] == \"R\"'"
+
+# Maui's and Moab's names: mdiag, showq -p, resetstats (kept across a restart).
+run mdiag -p
+check "mdiag is diagnose" has_out "diagnosing job priority information"
+run showq -p DEFAULT
+check "showq -p PARTITION lists that partition's jobs" has_out "^$j1 "
+run showq -p nosuch
+check "showq -p of another partition lists none" has_out "Total Jobs: 0"
+run resetstats
+check "resetstats: ADMIN1 resets the statistics" has_out "^statistics reset$"
+before=$(timeout 5 "$MOKU" showstats | sed -n 's/.*stats initialized on //p')
+stop_daemon
+start_daemon
+after=$(timeout 5 "$MOKU" showstats | sed -n 's/.*stats initialized on //p')
+check "... and the new start is kept across a restart" sh -c "[ -n '$before' ] && [ '$before' = '$after' ]"
