@@ -22,7 +22,9 @@ extern char **environ;
 static const char *const commands[] = {
     "showq",   "checkjob",    "diagnose", "showconfig", "canceljob", "sethold",
     "releasehold", "setspri", "setqos",   "runjob",     "schedctl",  "mjobctl", "checknode",
-    "showstats", "showres", "setres", "releaseres", "showbf", "showstart", "changeparam", NULL,
+    "showstats", "showres", "setres", "releaseres", "showbf", "showstart", "changeparam",
+    "qstat", "qdel", "qhold", "qrls", "qalter", "qsig", "qrun", "pbsnodes", "mdiag", "resetstats",
+    NULL,
 };
 
 int client_is_command(const char *name)

@@ -29,7 +29,9 @@ static void usage(FILE *f)
             "                  checkjob, checknode, showstats, diagnose, showconfig, canceljob,\n"
             "                  sethold, releasehold, setspri, setqos, runjob, schedctl,\n"
             "                  mjobctl -s|-r (suspend, resume), showres, setres, releaseres\n"
-            "                  showbf, showstart, changeparam PARAM VALUE...\n"
+            "                  showbf, showstart, changeparam PARAM VALUE..., resetstats,\n"
+            "                  mdiag (Moab's name for diagnose)\n"
+            "                  Torque's: qstat, qdel, qhold, qrls, qalter, qsig, qrun, pbsnodes\n"
             "       moku web [--home DIR]                 a login link to the web view (WEBPORT)\n");
     sim_usage(f, 0);
 }

@@ -303,7 +303,7 @@ int cmd_checkjob(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_b
     }
     if (!id)
         return err_set(err, "checkjob: missing job id (checkjob <id>)");
-    const struct job *j = sched_find_job(c->s, id);
+    const struct job *j = cmd_find_job(c->s, id);
     if (!j)
         return err_set(err, "checkjob: no job '%s'", cmd_word(id));
     struct jobview v;

@@ -327,12 +327,15 @@ static const struct {
     {"showq", cmd_showq, 0},
     {"checkjob", cmd_checkjob, 0},
     {"diagnose", cmd_diagnose, 0},
+    {"mdiag", cmd_diagnose, 0}, /* Moab's name for diagnose */
     {"showconfig", cmd_showconfig, 0},
     {"checknode", cmd_checknode, 0},
     {"showstats", cmd_showstats, 0},
     {"showres", cmd_showres, 0},
     {"showbf", cmd_showbf, 0},
     {"showstart", cmd_showstart, 0},
+    {"qstat", cmd_qstat, 0},
+    {"pbsnodes", cmd_pbsnodes, 0},
     {"setres", cmd_setres, 1},
     {"releaseres", cmd_releaseres, 1},
     {"canceljob", cmd_canceljob, 1},
@@ -345,7 +348,8 @@ static const struct {
 
 /* The commands, for messages; keep in step with commands[]. */
 #define CMD_NAMES                                                                                  \
-    "showq, checkjob, checknode, showstats, showres, showbf, showstart, diagnose or showconfig"
+    "showq, checkjob, checknode, showstats, showres, showbf, showstart, diagnose, showconfig, "     \
+    "qstat or pbsnodes"
 
 static cmd_fn find_command(const char *name, int *control)
 {

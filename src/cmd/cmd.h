@@ -25,6 +25,15 @@ struct sched;
 struct cfg;
 struct job;
 
+/* What a driver keeps of a job that the engine does not (the daemon's
+ * record): strings borrowed until the command returns, NULL = unknown. */
+struct cmd_job_extra {
+    const char *name;               /* qsub -N */
+    const char *out_path, *err_path, *cwd;
+    long mem_mb;                    /* -l mem, 0 = none */
+    long session;                   /* running: the job's process group, 0 = unknown */
+};
+
 struct cmd_ctx {
     struct sched *s;
     const struct cfg *cfg; /* for showconfig; may be NULL (defaults shown) */
@@ -44,6 +53,12 @@ struct cmd_ctx {
     /* Who asks (the daemon's caller), or NULL: showbf's windows default to
      * that user's and group's. */
     const char *user, *group;
+    /* Torque's faces (qstat, pbsnodes): the server name job ids are shown
+     * with ("123.server"), NULL = bare ids; and what the driver keeps of a
+     * job beyond the engine (its -N name, output paths), NULL = nothing. */
+    const char *server;
+    int (*job_extra)(void *ctx, const struct job *j, struct cmd_job_extra *x);
+    void *job_extra_ctx;
 };
 
 /* Why idle job j is not running, as one phrase: why it is blocked when it
@@ -65,6 +80,15 @@ int cmd_runv(const struct cmd_ctx *c, int argc, char *const argv[], char **out, 
 /* Whether name is a command cmd_run knows (control commands included), to
  * check a script before it runs. */
 int cmd_known(const char *name);
+
+/* The job a user's word names: its id, or a Torque id "<id>.<host>[.<domain>...]"
+ * whose number part is a job's id (qstat, qdel and checkjob take both); NULL
+ * when none. */
+struct job *cmd_find_job(const struct sched *s, const char *word);
+/* The moku id inside a Torque job id: "123.host.domain" gives "123" when the
+ * part before the first dot is all digits and the rest starts with a letter;
+ * else word itself. Written to out (n bytes). */
+const char *cmd_job_id(const char *word, char *out, size_t n);
 
 /*
  * runjob's words, shared by the simulator's script and the daemon:

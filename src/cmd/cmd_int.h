@@ -77,6 +77,13 @@ int cmd_checknode(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_
 int cmd_showstats(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
                   struct err *err);
 
+/* Torque's views (src/cmd/qstat.c): qstat [-a|-f|-n|-x] [-u USER] [JOB...],
+ * pbsnodes [-a|-l] [NODE...]. */
+int cmd_qstat(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+              struct err *err);
+int cmd_pbsnodes(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                 struct err *err);
+
 /* Reservations (src/cmd/showres.c, src/cmd/resctl.c): showres [-n] [id];
  * setres and releaseres (control commands, cmd_ctx.control). */
 int cmd_showres(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,

@@ -408,6 +408,11 @@ static int parse_walltime(const char *orig, long *out, struct err *err)
     return 0;
 }
 
+int qsub_walltime(const char *s, long *out, struct err *err)
+{
+    return parse_walltime(s, out, err);
+}
+
 /* N[b|kb|mb|gb|tb] (units of 1024, any case; no unit = bytes) in MB, rounded up. */
 static int parse_mem(const char *s, long *out, struct err *err)
 {

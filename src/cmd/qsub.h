@@ -166,4 +166,8 @@ json_t *qsub_to_json(const struct qsub_req *r);
  */
 int qsub_from_json(const json_t *j, struct qsub_req *out, struct err *err);
 
+/* A walltime as qsub -l walltime= reads it ([[HH:]MM:]SS, DD:HH:MM:SS or
+ * seconds; 1 s to 10 years), for qalter. Errors say what was wrong. */
+int qsub_walltime(const char *s, long *out, struct err *err);
+
 #endif

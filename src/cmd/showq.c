@@ -6,7 +6,9 @@
  * shows policy-blocked jobs: state Idle) and the closing totals. -r: running
  * detail; -i: eligible idle detail with priority, XFactor and `*` after a
  * job holding a reservation; -b: blocked jobs with their reason; -u USER,
- * -g GROUP, -a ACCOUNT, -c CLASS: only those jobs (any view).
+ * -g GROUP, -a ACCOUNT, -c CLASS: only those jobs (any view); -p PARTITION:
+ * the jobs running on its nodes and the idle ones that ask for it (or for
+ * no partition).
  *
  * Where moku differs: -r shows no efficiency (`------`, moku does not
  * measure utilisation); priorities are computed at the command's `now`, like
@@ -25,6 +27,9 @@ enum showq_mode { SHOWQ_ALL, SHOWQ_RUNNING, SHOWQ_IDLE, SHOWQ_BLOCKED };
  * summary stays the cluster's. NULL = no filter. */
 struct showq_filter {
     const char *user, *group, *account, *class_;
+    const char *partition; /* -p: running jobs on its nodes, idle jobs that ask for it or
+                              for none */
+    const struct sched *s;
 };
 
 /* What the views need: the running jobs in end order, the idle queue in
@@ -55,9 +60,18 @@ static int cred_is(const struct cred *c, const char *name)
     return !name || (c && strcmp(c->name, name) == 0);
 }
 
+static int in_partition(const struct showq_filter *f, const struct job *j)
+{
+    if (!f->partition)
+        return 1;
+    if (j->state == JOB_RUNNING && j->nslots > 0)
+        return strcmp(sched_node(f->s, j->slots[0].node)->partition, f->partition) == 0;
+    return !j->partition || strcmp(j->partition, f->partition) == 0;
+}
+
 static int shown(const struct showq_filter *f, const struct job *j)
 {
-    return cred_is(j->user, f->user) && cred_is(j->group, f->group) &&
+    return in_partition(f, j) && cred_is(j->user, f->user) && cred_is(j->group, f->group) &&
            cred_is(j->account, f->account) && cred_is(j->class_, f->class_);
 }
 
@@ -366,6 +380,7 @@ static int parse_mode(const struct cmd_args *a, enum showq_mode *mode, struct sh
                             : strcmp(w, "-g") == 0 ? &f->group
                             : strcmp(w, "-a") == 0 ? &f->account
                             : strcmp(w, "-c") == 0 ? &f->class_
+                            : strcmp(w, "-p") == 0 ? &f->partition
                                                    : NULL;
         if (slot) {
             if (take_filter(a, &i, slot, err) < 0)
@@ -398,6 +413,7 @@ int cmd_showq(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf 
     struct showq_filter f;
     if (parse_mode(a, &mode, &f, err) < 0)
         return -1;
+    f.s = c->s;
     struct showq q;
     showq_gather(c, &f, &q);
     if (a->json)

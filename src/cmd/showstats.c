@@ -112,7 +112,8 @@ static void view_init(struct statsview *v, const struct cmd_ctx *c)
     v->active = sched_nrunning(s);
     for (size_t i = 0; i < sched_njobs(s); i++) {
         const struct job *j = sched_job(s, i);
-        if (!j)
+        /* Ended before the statistics began (resetstats): not counted. */
+        if (!j || ((j->state == JOB_COMPLETED || j->state == JOB_REMOVED) && j->end < v->since))
             continue;
         /* A job ended without ever starting (history with start 0, before
          * its submission) dedicated nothing. */

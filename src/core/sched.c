@@ -388,6 +388,21 @@ int sched_set_qos(struct sched *s, struct job *j, const char *qos, int check, st
     return 0;
 }
 
+int sched_set_walltime(struct sched *s, struct job *j, long walltime, struct err *err)
+{
+    if (j->state != JOB_IDLE)
+        return err_set(err, "job %s is not idle", j->name);
+    if (walltime < 1)
+        return err_set(err, "job %s: walltime must be at least 1 second", j->name);
+    eset_remove(s, j, 0); /* idle limits (MAXPS) count its walltime */
+    j->walltime = walltime;
+    eset_add(s, j);
+    s->replan = 1;
+    s->elig_all = 1;
+    s->limits_gen++; /* per-job limits (MAX.WCLIMIT) depend on it */
+    return 0;
+}
+
 /* A requested start date works like a deferral that ends then (policy/elig.c
  * lifts it), shown as Idle with its own reason. */
 static void wait_for_start_date(struct sched *s, struct job *j, long when)

@@ -166,6 +166,9 @@ int sched_set_sysprio(struct sched *s, struct job *j, enum job_sysprio mode, lon
  * allow it (QLIST/QDEF, as at submission); an administrator passes 0.
  * Errors: not idle, not allowed. */
 int sched_set_qos(struct sched *s, struct job *j, const char *qos, int check, struct err *err);
+/* Change an idle job's walltime (qalter -l walltime=): its plan, limits
+ * and eligibility are looked at again. Errors: not idle, walltime < 1. */
+int sched_set_walltime(struct sched *s, struct job *j, long walltime, struct err *err);
 size_t sched_nnodes(const struct sched *s);
 const struct node *sched_node(const struct sched *s, size_t i);
 /* Processors of node i dedicated to running jobs. */

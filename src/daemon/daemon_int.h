@@ -201,6 +201,26 @@ void dtrig_free(struct dmn *d);
 json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req);
 /* Fill p's names and admin level from its uid/gid and ADMIN1..3. */
 void dctl_peer(struct dmn *d, struct peer *p);
+/* Run one of moku's commands (args without the name) for p, as a request
+ * would, after the request's checks: the faces of dtorque.c use it. */
+json_t *dctl_call(struct dmn *d, const struct peer *p, const char *cmd, int argc, char **argv);
+/* May p change dj? Its owner, ADMIN1 and ADMIN2. */
+int dctl_may_change(const struct peer *p, const struct djob *dj);
+/* A request's transaction: dctl_begin NULL when open (else the error
+ * reply); dctl_commit returns ok, or an error reply when the commit
+ * failed (the engine is then rebuilt from the store). */
+json_t *dctl_begin(struct dmn *d);
+json_t *dctl_commit(struct dmn *d, json_t *ok);
+
+/* dtorque.c: Torque's commands (qstat, qdel, qhold, qrls, qalter, qsig, qrun,
+ * pbsnodes) as faces on moku's, with Torque's messages and exit codes. */
+int dtorque_command(const char *cmd);
+json_t *dtorque_handle(struct dmn *d, const struct peer *p, const char *cmd, int argc,
+                       char **argv);
+/* Apply the node states pbsnodes -o stored to the engine d->s (at start-up,
+ * reload and recovery); nodes no longer configured are logged and skipped.
+ * Errors: the store. */
+int dtorque_nodes_restore(struct dmn *d, struct err *err);
 
 /* dresv.c */
 /* Load the stored reservations into the engine (d->s, nodes added): ended

@@ -104,6 +104,11 @@ static int may_change(const struct peer *p, const struct djob *dj)
     return is_owner(p, dj) || (p->admin >= 1 && p->admin <= 2);
 }
 
+int dctl_may_change(const struct peer *p, const struct djob *dj)
+{
+    return may_change(p, dj);
+}
+
 /* Commit the changes of a request; on failure the reply says so. */
 static json_t *commit(struct dmn *d, json_t *ok)
 {
@@ -123,6 +128,16 @@ static json_t *begin(struct dmn *d)
     if (store_begin(d->st, &e) < 0)
         return reply_err("the state database is unavailable: %s", e.msg);
     return NULL;
+}
+
+json_t *dctl_begin(struct dmn *d)
+{
+    return begin(d);
+}
+
+json_t *dctl_commit(struct dmn *d, json_t *ok)
+{
+    return commit(d, ok);
 }
 
 /* ---- canceljob <job>... ---- */
@@ -703,10 +718,35 @@ static json_t *checkjob_stored(struct dmn *d, const char *id, int json)
     return reply;
 }
 
+/* What the store keeps of a job that the engine does not: qstat's name,
+ * paths and session (cmd_ctx.job_extra). */
+static int job_extra(void *ctx, const struct job *j, struct cmd_job_extra *x)
+{
+    struct dmn *d = ctx;
+    if (j->tag >= d->njobs || d->jobs[j->tag]->j != j)
+        return -1;
+    const struct store_job *r = &d->jobs[j->tag]->rec;
+    *x = (struct cmd_job_extra){.name = r->name, .out_path = r->out_path,
+                                .err_path = r->err_path, .cwd = r->cwd, .mem_mb = r->mem_mb};
+    return 0;
+}
+
+/* This host's short name: the server part of Torque's job ids. */
+static void server_name(char *out, size_t n)
+{
+    if (gethostname(out, n) < 0 || !*out)
+        snprintf(out, n, "localhost");
+    out[n - 1] = '\0';
+    out[strcspn(out, ".")] = '\0';
+}
+
 static json_t *do_look(struct dmn *d, const struct peer *p, int argc, char **argv)
 {
+    char server[256];
+    server_name(server, sizeof server);
     struct cmd_ctx ctx = {.s = d->s, .cfg = d->cfg, .now = time(NULL), .epoch_offset = 0,
-                          .stats_since = d->stats_since, .user = p->user, .group = p->group};
+                          .stats_since = d->stats_since, .user = p->user, .group = p->group,
+                          .server = server, .job_extra = job_extra, .job_extra_ctx = d};
     char *out = NULL;
     struct err e;
     if (cmd_runv(&ctx, argc, argv, &out, &e) < 0)
@@ -867,7 +907,8 @@ static json_t *look_refused(struct dmn *d, const struct peer *p, const char *cmd
 {
     if (p->admin >= 1 && p->admin <= 3)
         return NULL;
-    static const char *const everyone[] = {"showq", "showstart", "showbf", "checkjob", NULL};
+    static const char *const everyone[] = {"showq",    "showstart", "showbf",
+                                           "checkjob", "qstat",     "pbsnodes", NULL};
     int open = 0;
     for (int i = 0; everyone[i]; i++)
         open |= strcmp(cmd, everyone[i]) == 0;
@@ -943,7 +984,8 @@ static int is_control(const char *cmd)
 {
     static const char *const names[] = {"canceljob", "sethold",  "releasehold",
                                         "setspri",   "setqos",   "runjob",
-                                        "schedctl",  "mjobctl",  "changeparam", NULL};
+                                        "schedctl",  "mjobctl",  "changeparam",
+                                        "resetstats", NULL};
     for (int i = 0; names[i]; i++)
         if (strcmp(cmd, names[i]) == 0)
             return 1;
@@ -954,7 +996,36 @@ static int is_control(const char *cmd)
 static int daemon_command(const char *cmd)
 {
     return strcmp(cmd, "schedctl") == 0 || strcmp(cmd, "mjobctl") == 0 ||
-           strcmp(cmd, "changeparam") == 0;
+           strcmp(cmd, "changeparam") == 0 || strcmp(cmd, "resetstats") == 0;
+}
+
+/* resetstats: the statistics start again now (ADMIN1, as Maui's). The
+ * start is kept in the store (stats_since), so a restart keeps it; showstats
+ * counts only the jobs that ended since. */
+static json_t *do_resetstats(struct dmn *d, const struct peer *p, int argc, char **argv)
+{
+    if (p->admin != 1)
+        return reply_err("resetstats: user %s is not authorized (ADMIN1 only)", p->user);
+    if (argc != 0)
+        return reply_err("resetstats: unexpected argument '%.64s' (usage: resetstats)", argv[0]);
+    json_t *bad = begin(d);
+    if (bad)
+        return bad;
+    long now = time(NULL);
+    char v[32];
+    snprintf(v, sizeof v, "%ld", now);
+    struct err e;
+    if (store_kv_set(d->st, "stats_since", v, &e) < 0) {
+        store_rollback(d->st);
+        return reply_err("resetstats: %s", e.msg);
+    }
+    store_event(d->st, now, 0, "resetstats", p->user, NULL);
+    json_t *r = commit(d, reply_ok("statistics reset\n"));
+    if (json_is_true(json_object_get(r, "ok"))) {
+        d->stats_since = now;
+        dlog(d->log, 0, "statistics reset by %s", p->user);
+    }
+    return r;
 }
 
 /* changeparam PARAM VALUE...: ADMIN1 only (dparam.c). */
@@ -995,37 +1066,80 @@ static json_t *do_weblogin(struct dmn *d, const struct peer *p, const json_t *re
     return r;
 }
 
-json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
+/* Whether the job id (moku's) names a job the daemon has or remembers. */
+static int known_job(struct dmn *d, const char *id)
 {
-    if (!json_is_object(req))
-        return reply_err("bad request: not a JSON object");
-    json_t *bad = NULL;
-    const json_t *c = req_field(req, "cmd", JSON_STRING, &bad);
-    if (!c)
-        return bad;
-    const char *cmd = json_string_value(c);
-    if (strcmp(cmd, "submit") == 0) {
-        const json_t *job = req_field(req, "job", JSON_OBJECT, &bad);
-        const char *token = NULL;
-        if (!job || req_token(req, &token, &bad) < 0 || req_only(req, "job", &bad) < 0)
-            return bad;
-        dlog(d->log, 2, "request from %s: submit", p->user);
-        return dctl_submit(d, p, job, token);
+    return djobs_find(d, id) != NULL || job_uid(d, id) >= 0;
+}
+
+/*
+ * A request's words as every command takes them: `--json` is
+ * `--format=json` (Slurm's spelling), and a Torque job id "123.host[.dom]"
+ * is moku's "123" when 123 is a job the daemon knows (a word that only
+ * looks like one, a host name, is left alone). *json says whether JSON
+ * was asked for. The words replaced are copies (returned, freed with
+ * free_args; argv's other words stay the request's).
+ */
+static char **normalize_args(struct dmn *d, int argc, char **argv, int *json)
+{
+    char **own = xcalloc((size_t)argc + 1, sizeof *own);
+    *json = 0;
+    for (int i = 0; i < argc; i++) {
+        char id[32];
+        const char *bare = cmd_job_id(argv[i], id, sizeof id);
+        if (strcmp(argv[i], "--json") == 0)
+            argv[i] = own[i] = xstrdup("--format=json");
+        else if (bare != argv[i] && known_job(d, bare))
+            argv[i] = own[i] = xstrdup(bare);
+        if (strcmp(argv[i], "--format=json") == 0 ||
+            (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0))
+            *json = 1;
     }
-    if (strcmp(cmd, "weblogin") == 0)
-        return do_weblogin(d, p, req);
-    if (!cmd_known(cmd) && !daemon_command(cmd))
-        return reply_err("%.64s: unknown command", cmd);
-    char **argv;
-    int argc;
-    if (req_only(req, "args", &bad) < 0 || req_args(req, &argv, &argc, &bad) < 0)
-        return bad;
-    dlog(d->log, 2, "request from %s: %.64s", p->user, cmd);
-    int json = 0;
-    if (is_control(cmd) && take_json(&argc, argv, &json) < 0) {
-        free(argv);
-        return reply_err("%.64s: --format takes json or text", cmd);
-    }
+    return own;
+}
+
+static void free_args(char **own, int argc)
+{
+    for (int i = 0; own && i < argc; i++)
+        free(own[i]);
+    free(own);
+}
+
+/* Torque's commands that change something: their --format is taken out
+ * as the control commands' is. */
+static int torque_control(const char *cmd)
+{
+    return dtorque_command(cmd) && strcmp(cmd, "qstat") != 0 && strcmp(cmd, "pbsnodes") != 0;
+}
+
+/* With JSON asked for, a failure is JSON too, on standard output:
+ * {"error": "message", "exit": N}, and the exit status N (never 0). */
+static json_t *json_error(json_t *r)
+{
+    if (json_is_true(json_object_get(r, "ok")))
+        return r;
+    const char *msg = json_string_value(json_object_get(r, "error"));
+    json_t *ex = json_object_get(r, "exit");
+    int code = json_is_integer(ex) && json_integer_value(ex) != 0 ? (int)json_integer_value(ex) : 1;
+    char *m = xstrdup(msg ? msg : "failed");
+    size_t n = strlen(m);
+    while (n && m[n - 1] == '\n')
+        m[--n] = '\0';
+    json_t *v = json_string(m);
+    json_t *o = json_pack("{s:o, s:i}", "error", v ? v : json_string("(not UTF-8)"), "exit", code);
+    char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    char *full = xprintf("%s\n", text ? text : "{}");
+    json_decref(o);
+    free(text);
+    free(m);
+    json_decref(r);
+    r = json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", code, "output", full);
+    free(full);
+    return r;
+}
+
+json_t *dctl_call(struct dmn *d, const struct peer *p, const char *cmd, int argc, char **argv)
+{
     json_t *r;
     if (!is_control(cmd) && strcmp(cmd, "setres") != 0 && strcmp(cmd, "releaseres") != 0 &&
         (r = look_refused(d, p, cmd, argc, argv)))
@@ -1048,6 +1162,8 @@ json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
         r = do_mjobctl(d, p, argc, argv);
     else if (strcmp(cmd, "changeparam") == 0)
         r = do_changeparam(d, p, argc, argv);
+    else if (strcmp(cmd, "resetstats") == 0)
+        r = do_resetstats(d, p, argc, argv);
     else if (strcmp(cmd, "setres") == 0 || strcmp(cmd, "releaseres") == 0)
         r = do_resctl(d, p, cmd, argc, argv);
     else if (strcmp(cmd, "checkjob") == 0 && (r = checkjob_from_store(d, argc, argv)))
@@ -1062,8 +1178,51 @@ json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
         r = do_look(d, p, argc + 1, full);
         free(full);
     }
+    return r;
+}
+
+json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
+{
+    if (!json_is_object(req))
+        return reply_err("bad request: not a JSON object");
+    json_t *bad = NULL;
+    const json_t *c = req_field(req, "cmd", JSON_STRING, &bad);
+    if (!c)
+        return bad;
+    const char *cmd = json_string_value(c);
+    if (strcmp(cmd, "submit") == 0) {
+        const json_t *job = req_field(req, "job", JSON_OBJECT, &bad);
+        const char *token = NULL;
+        if (!job || req_token(req, &token, &bad) < 0 || req_only(req, "job", &bad) < 0)
+            return bad;
+        dlog(d->log, 2, "request from %s: submit", p->user);
+        return dctl_submit(d, p, job, token);
+    }
+    if (strcmp(cmd, "weblogin") == 0)
+        return do_weblogin(d, p, req);
+    if (!cmd_known(cmd) && !daemon_command(cmd) && !dtorque_command(cmd))
+        return reply_err("%.64s: unknown command", cmd);
+    char **argv;
+    int argc;
+    if (req_only(req, "args", &bad) < 0 || req_args(req, &argv, &argc, &bad) < 0)
+        return bad;
+    dlog(d->log, 2, "request from %s: %.64s", p->user, cmd);
+    int want_json = 0;
+    char **own = normalize_args(d, argc, argv, &want_json);
+    int nown = argc;
+    int json = 0;
+    if ((is_control(cmd) || torque_control(cmd)) && take_json(&argc, argv, &json) < 0) {
+        free_args(own, nown);
+        free(argv);
+        return reply_err("%.64s: --format takes json or text", cmd);
+    }
+    json_t *r = dtorque_command(cmd) ? dtorque_handle(d, p, cmd, argc, argv)
+                                     : dctl_call(d, p, cmd, argc, argv);
+    free_args(own, nown);
     free(argv);
-    return json ? as_json(r) : r;
+    if (json)
+        r = as_json(r);
+    return want_json ? json_error(r) : r;
 }
 
 /* ---- submit ---- */

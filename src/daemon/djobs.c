@@ -440,8 +440,9 @@ static char *end_message(const struct djob *dj, const struct rm_status *st)
     if (strcmp(st->reason, "failed") == 0)
         return xprintf("could not start: %s",
                        st->message[0] ? st->message : "the supervisor gave no reason");
-    if (strcmp(st->reason, "walltime") == 0)
-        return xprintf("killed: it ran past its walltime limit (%ld s)",
+    if (strcmp(st->reason, "walltime") == 0) /* Maui's words, which users search for */
+        return xprintf("job exceeded wallclock limit: killed after %ld s, its walltime is %ld s",
+                       (st->end > 0 ? st->end : dj->rec.end) - dj->rec.start,
                        dj->j ? dj->j->walltime : dj->rec.walltime);
     return NULL;
 }
@@ -452,8 +453,12 @@ static void ended(struct dmn *d, struct djob *dj, const struct rm_status *st, lo
 {
     dj->rec.exit_status = st->state == RM_ENDED ? st->exit_code : -1;
     dj->rec.end = st->state == RM_ENDED && st->end > 0 ? st->end : now;
+    /* Killed at its walltime by the resource manager: Removed, as Maui
+     * shows a job it removed for exceeding its wallclock limit. */
     if (dj->rec.state != SJ_REMOVED)
-        dj->rec.state = strcmp(st->reason, "cancelled") == 0 ? SJ_REMOVED : SJ_COMPLETED;
+        dj->rec.state = strcmp(st->reason, "cancelled") == 0 || strcmp(st->reason, "walltime") == 0
+                            ? SJ_REMOVED
+                            : SJ_COMPLETED;
     if (dj->j && dj->j->state == JOB_RUNNING) {
         /* At its real end: fairshare charges it no further (it may have
          * ended while the daemon was down). */

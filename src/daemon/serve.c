@@ -111,7 +111,8 @@ static struct sched *build_sched(struct dmn *d, struct err *err)
     struct sched *keep = d->s;
     d->s = s;
     if (sched_creds_from_cfg(s, d->cfg, err) < 0 || sched_limits_from_cfg(s, d->cfg, err) < 0 ||
-        add_nodes(d, err) < 0 || sched_standing_from_cfg(s, d->cfg, err) < 0) {
+        add_nodes(d, err) < 0 || dtorque_nodes_restore(d, err) < 0 ||
+        sched_standing_from_cfg(s, d->cfg, err) < 0) {
         d->s = keep;
         sched_destroy(s);
         return NULL;

@@ -61,6 +61,7 @@ struct sv {
     double wall_end;    /* monotonic time of the walltime SIGTERM */
     double kill_at;     /* monotonic time of the SIGKILL, 0 = none */
     double susp_since;  /* monotonic time of the suspension */
+    long wall_used;     /* walltime used when the walltime kill began (seconds) */
     int wstatus;        /* the job's wait status, once done */
 };
 
@@ -484,8 +485,10 @@ static void read_signals(struct sv *sv)
 static void check_timers(struct sv *sv)
 {
     double now = mono_now();
-    if (!sv->terminating && !sv->suspended && now >= sv->wall_end)
+    if (!sv->terminating && !sv->suspended && now >= sv->wall_end) {
+        sv->wall_used = (long)(sv->job.walltime + (now - sv->wall_end) + 0.5);
         terminate(sv, "walltime");
+    }
     if (sv->kill_at > 0 && now >= sv->kill_at) {
         sv_log(sv, "grace period over: SIGKILL to the job");
         kill(-sv->pid, SIGKILL);
@@ -536,6 +539,37 @@ static void run_job(struct sv *sv)
         reap_job(sv);
     }
     kill(-sv->pid, SIGKILL); /* what is left of the job's group: its allocation ended */
+}
+
+/*
+ * After a walltime kill, Torque's line at the end of the job's error file
+ * ("=>> PBS: job killed: walltime 65 exceeded limit 60"), which users grep
+ * for. Written by a child that becomes the job's user first (as the job
+ * did), so that the supervisor never writes a user's file as root; the
+ * file is appended to, never created (the job had it open).
+ */
+static void tell_walltime_kill(const struct sv *sv)
+{
+    char line[128];
+    int n = snprintf(line, sizeof line, "=>> PBS: job killed: walltime %ld exceeded limit %lld\n",
+                     sv->wall_used, (long long)sv->job.walltime);
+    pid_t pid = fork();
+    if (pid == 0) {
+        child_identity(&sv->job, -1); /* on failure it ends the child */
+        int fd = open(sv->job.err, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0 || n <= 0 || write(fd, line, (size_t)n) < 0)
+            _exit(1);
+        _exit(0);
+    }
+    if (pid < 0) {
+        sv_log(sv, "fork for the walltime line: %s", strerror(errno));
+        return;
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        sv_log(sv, "%s: the walltime line could not be written", sv->job.err);
 }
 
 /* The exit code, and "failed" when the child said it could not start the
@@ -615,6 +649,8 @@ int local_supervise(const char *spooldir)
         if (start_job(&sv) == 0) {
             run_job(&sv);
             code = job_outcome(&sv);
+            if (strcmp(sv.reason, "walltime") == 0)
+                tell_walltime_kill(&sv);
         } else {
             sv.reason = "failed";
         }

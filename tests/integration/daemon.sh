@@ -129,7 +129,11 @@ wait_state "$j12" Removed >/dev/null
 
 # Walltime: SIGTERM at the limit.
 j8=$(timeout 5 "$MOKU" submit -l walltime=1 long.sh)
-check "a job past its walltime is killed" wait_state "$j8" Completed 8
+check "a job past its walltime is killed, and Removed (as Maui shows it)" wait_state "$j8" Removed 8
+check "... checkjob says it exceeded its wallclock limit" \
+    sh -c "timeout 5 '$MOKU' checkjob $j8 | grep -q 'job exceeded wallclock limit'"
+check "... and its error file has Torque's line" \
+    grep -q "^=>> PBS: job killed: walltime [0-9]* exceeded limit 1\$" "long.sh.e$j8"
 
 # kill -9 in the middle of a burst of submissions; nothing acknowledged is lost.
 : >"$TMP/ids"

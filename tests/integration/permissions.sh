@@ -64,7 +64,7 @@ while read -r line; do
         cmd=$(echo "$words" | sed "s/\$J/$J/g; s/\$R/$R/g")
         # shellcheck disable=SC2086
         as "$role" $cmd >"$TMP/out" 2>&1
-        if grep -q 'not authorized' "$TMP/out"; then got=deny; else got=allow; fi
+        if grep -q 'not authorized\|Unauthorized Request' "$TMP/out"; then got=deny; else got=allow; fi
         if [ "$got" = "$want" ]; then
             ok "$words as $role: $want"
         else

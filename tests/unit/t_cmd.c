@@ -950,6 +950,120 @@ static void test_fuzz(void)
     sched_destroy(s);
 }
 
+/* ---- Torque's views: qstat, pbsnodes (src/cmd/qstat.c) ---- */
+
+/* The daemon's extra facts, as its record would give them. */
+static int torque_extra(void *ctx, const struct job *j, struct cmd_job_extra *x)
+{
+    (void)ctx;
+    *x = (struct cmd_job_extra){.name = strcmp(j->name, "3") == 0 ? "a_long_job_name_cut" : NULL,
+                                .cwd = "/home/u", .session = strcmp(j->name, "1") == 0 ? 4242 : 0};
+    return 0;
+}
+
+static char *run_torque(struct sched *s, const char *line, struct err *e)
+{
+    struct cmd_ctx c = {.s = s, .now = NOW, .epoch_offset = EPOCH, .server = "srv",
+                        .job_extra = torque_extra};
+    char *out = NULL;
+    return cmd_run(&c, line, &out, e) < 0 ? NULL : out;
+}
+
+static void torque_golden(struct sched *s, const char *line, const char *file)
+{
+    struct err e = {{0}};
+    char *out = run_torque(s, line, &e);
+    if (!out)
+        fprintf(stderr, "'%s' failed: %s\n", line, e.msg);
+    CHECK(out != NULL);
+    if (out)
+        CHECK(golden(file, out));
+    free(out);
+}
+
+/* Start (inclusive) and end of each run of dashes on a line. */
+static int dash_columns(const char *line, int start[16], int end[16])
+{
+    int n = 0;
+    for (int i = 0; line[i] && line[i] != '\n' && n < 16; i++)
+        if (line[i] == '-' && (i == 0 || line[i - 1] == ' ')) {
+            start[n] = i;
+            while (line[i + 1] == '-')
+                i++;
+            end[n++] = i;
+        }
+    return n;
+}
+
+static void test_qstat(void)
+{
+    struct sched *s = default_scenario();
+    torque_golden(s, "qstat", "qstat.txt");
+    torque_golden(s, "qstat -a", "qstat_a.txt");
+    torque_golden(s, "qstat -n", "qstat_n.txt");
+    torque_golden(s, "qstat -f 1.srv 3", "qstat_f.txt");
+    torque_golden(s, "qstat -u alice,carol", "qstat_u.txt");
+    torque_golden(s, "qstat --format=json 1", "qstat_1.json");
+    /* Torque 4's dashes under the alternative layout: 23 11 8 16 6 5 6 9 9 1 9. */
+    struct err e = {{0}};
+    char *out = run_torque(s, "qstat -a", &e);
+    CHECK(out != NULL);
+    if (out) {
+        const char *dash = strstr(out, "\n---") + 1;
+        int st[16], en[16], want[] = {23, 11, 8, 16, 6, 5, 6, 9, 9, 1, 9};
+        CHECK(dash_columns(dash, st, en) == 11);
+        for (int i = 0; i < 11; i++)
+            CHECK(en[i] - st[i] + 1 == want[i]);
+        /* Every value of a row ends at its column's end (right-aligned
+         * numbers), or one before it for Torque's "-- ". */
+        const char *row = strchr(dash, '\n') + 1;
+        CHECK(strncmp(row, "1.srv ", 6) == 0);
+        CHECK(row[en[4]] == '2' && row[en[4] - 3] == '4');           /* SessID 4242 */
+        CHECK(row[en[5]] == ' ' && row[en[5] - 1] == '-');           /* NDS "-- " */
+        CHECK(row[en[6]] == '4' && row[en[6] - 1] == ' ');           /* TSK 4 */
+        CHECK(strncmp(row + en[8] - 7, "01:00:00", 8) == 0);          /* Req'd Time */
+        CHECK(row[st[9]] == 'R');                                     /* S */
+        CHECK(strncmp(row + en[10] - 7, "00:25:00", 8) == 0);         /* Elap Time */
+        free(out);
+    }
+    check_error(s, "qstat 99.srv", "qstat: Unknown Job Id 99.srv");
+    check_error(s, "qstat -z", "qstat: invalid option -- 'z'");
+    sched_destroy(s);
+}
+
+static void test_pbsnodes(void)
+{
+    struct sched *s = default_scenario();
+    torque_golden(s, "pbsnodes -a", "pbsnodes_a.txt");
+    sched_node_set_state(s, 1, NODE_DRAINED, "disk broken");
+    torque_golden(s, "pbsnodes n02", "pbsnodes_n02_offline.txt");
+    struct err e = {{0}};
+    char *out = run_torque(s, "pbsnodes -l", &e);
+    CHECK(out && strcmp(out, "n02                  offline\n") == 0);
+    free(out);
+    check_error(s, "pbsnodes nX", "pbsnodes: Unknown node");
+    sched_destroy(s);
+}
+
+static void test_torque_ids(void)
+{
+    char b[32];
+    CHECK(strcmp(cmd_job_id("123.host", b, sizeof b), "123") == 0);
+    CHECK(strcmp(cmd_job_id("123.host.example.org", b, sizeof b), "123") == 0);
+    CHECK(strcmp(cmd_job_id("123", b, sizeof b), "123") == 0);
+    CHECK(strcmp(cmd_job_id("n1.example", b, sizeof b), "n1.example") == 0);
+    CHECK(strcmp(cmd_job_id("10.0.0.1", b, sizeof b), "10.0.0.1") == 0);
+    CHECK(strcmp(cmd_job_id("12.", b, sizeof b), "12.") == 0);
+    struct sched *s = default_scenario();
+    CHECK(cmd_find_job(s, "3.srv.example.org") == sched_find_job(s, "3"));
+    CHECK(cmd_find_job(s, "99.srv") == NULL);
+    struct err e = {{0}};
+    char *out = run(s, NULL, "checkjob 3.srv", &e);
+    CHECK(out && strstr(out, "checking job 3\n"));
+    free(out);
+    sched_destroy(s);
+}
+
 int main(void)
 {
     TEST_RUN(test_scenario);
@@ -973,5 +1087,8 @@ int main(void)
     TEST_RUN(test_long_input);
     TEST_RUN(test_json_encoding);
     TEST_RUN(test_fuzz);
+    TEST_RUN(test_qstat);
+    TEST_RUN(test_pbsnodes);
+    TEST_RUN(test_torque_ids);
     return TEST_DONE();
 }

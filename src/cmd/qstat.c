@@ -1,0 +1,553 @@
+/*
+ * qstat, pbsnodes — Torque's everyday views of the same state showq and
+ * checknode read, in Torque's layouts, so that scripts and hands that know
+ * Torque (4.x to 6.x) keep working.
+ *
+ *   qstat [-a|-n|-f|-x|-u USER...] [JOB...]
+ *   pbsnodes [-a] [-l] [NODE...]
+ *
+ * The default layout ("Job ID  Name  User  Time Use  S  Queue"), the
+ * alternative one of -a/-u/-n (Torque 4's widths: 23, 11, 8, 16, 6, 5, 6,
+ * 9, 9, 1, 9, a missing value printed "-- " right-aligned, as Torque does),
+ * -f's "Job Id:" blocks of "    attribute = value" lines, and pbsnodes -a's
+ * node blocks. States: Q queued, H held, W waiting for its start date or
+ * deferred, R running, S suspended, C completed or removed (shown with -x,
+ * PBS Pro's option; Torque's own -x is XML, which moku does not print).
+ *
+ * Where moku differs: "Time Use" (CPU time) is not measured: 0 for a job
+ * that has not run, its elapsed walltime otherwise (the column is
+ * labelled so that scripts still parse it). The queue is the job's class
+ * (DEFAULT without -q). Session ids come from the driver (the job's process
+ * group), "--" when unknown. pbsnodes shows no "status" line (moku does not
+ * collect load or memory use from its nodes).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd/cmd_int.h"
+#include "util/mem.h"
+
+/* ---- job ids ---- */
+
+const char *cmd_job_id(const char *word, char *out, size_t n)
+{
+    size_t digits = strspn(word, "0123456789");
+    if (digits == 0 || word[digits] != '.' || digits >= n)
+        return word;
+    char c = word[digits + 1];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+        return word;
+    memcpy(out, word, digits);
+    out[digits] = '\0';
+    return out;
+}
+
+struct job *cmd_find_job(const struct sched *s, const char *word)
+{
+    struct job *j = sched_find_job(s, word);
+    if (j)
+        return j;
+    char id[32];
+    const char *bare = cmd_job_id(word, id, sizeof id);
+    return bare != word ? sched_find_job(s, bare) : NULL;
+}
+
+/* ---- what a row shows ---- */
+
+struct qrow {
+    const struct job *j;
+    struct cmd_job_extra x;
+    char id[96];   /* "<id>.<server>" */
+    char state;    /* Torque's letter */
+    long elapsed;  /* walltime used, -1 = has not run */
+};
+
+static char torque_state(const struct job *j)
+{
+    switch (j->state) {
+    case JOB_IDLE:
+        if (j->holds)
+            return 'H';
+        return j->deferred_until > 0 ? 'W' : 'Q';
+    case JOB_RUNNING:
+        return (j->flags & JOB_SUSPENDED) ? 'S' : 'R';
+    case JOB_COMPLETED:
+    case JOB_REMOVED:
+        break;
+    }
+    return 'C';
+}
+
+static void row_init(const struct cmd_ctx *c, const struct job *j, struct qrow *r)
+{
+    *r = (struct qrow){.j = j, .state = torque_state(j), .elapsed = -1};
+    if (c->job_extra)
+        c->job_extra(c->job_extra_ctx, j, &r->x);
+    if (c->server)
+        snprintf(r->id, sizeof r->id, "%s.%s", j->name, c->server);
+    else
+        snprintf(r->id, sizeof r->id, "%s", j->name);
+    if (j->state == JOB_RUNNING)
+        r->elapsed = c->now > j->start ? c->now - j->start : 0;
+    else if ((j->state == JOB_COMPLETED || j->state == JOB_REMOVED) && j->start > 0)
+        r->elapsed = j->end > j->start ? j->end - j->start : 0;
+}
+
+static const char *row_name(const struct qrow *r)
+{
+    return r->x.name && *r->x.name ? r->x.name : "STDIN";
+}
+
+/* HH:MM:SS with the hours unbounded, as Torque prints walltimes. */
+static void hms(long secs, char out[CMD_TIME_MAX])
+{
+    if (secs < 0)
+        secs = 0;
+    snprintf(out, CMD_TIME_MAX, "%02ld:%02ld:%02ld", secs / 3600, secs / 60 % 60, secs % 60);
+}
+
+/* Torque's memory text: "2gb" when whole gigabytes, else "512mb". */
+static void mem_text(long mb, char out[CMD_TIME_MAX])
+{
+    if (mb % 1024 == 0)
+        snprintf(out, CMD_TIME_MAX, "%ldgb", mb / 1024);
+    else
+        snprintf(out, CMD_TIME_MAX, "%ldmb", mb);
+}
+
+static long job_mem_mb(const struct qrow *r)
+{
+    if (r->x.mem_mb > 0)
+        return r->x.mem_mb;
+    return r->j->mem_per_task > 0 ? r->j->mem_per_task * r->j->tasks : 0;
+}
+
+/* ---- node lists (-n, exec_host) ---- */
+
+/* The first processor index job j holds on node idx: the processors of the
+ * running jobs before it on that node (Torque numbers a node's cores). */
+static long long first_core(const struct cmd_ctx *c, const struct job *j, size_t idx)
+{
+    long long before = 0;
+    for (size_t i = 0; i < sched_njobs(c->s); i++) {
+        const struct job *o = sched_job(c->s, i);
+        if (o == j)
+            break;
+        if (o && o->state == JOB_RUNNING)
+            before += cmd_job_procs_on(o, idx);
+    }
+    return before;
+}
+
+/* "n1/0-3+n2/0" (Torque 5's ranges) for a running job; "" otherwise. */
+static void exec_host(const struct cmd_ctx *c, const struct job *j, struct cmd_buf *b)
+{
+    if (j->state != JOB_RUNNING)
+        return;
+    int first = 1;
+    for (size_t i = 0; i < j->nslots; i++) {
+        const struct job_slot *sl = &j->slots[i];
+        for (unsigned n = 0; n < sl->nnodes; n++) {
+            size_t idx = sl->node + n;
+            const struct node *nd = sched_node(c->s, idx);
+            long long lo = first_core(c, j, idx), hi = lo + sl->procs - 1;
+            cmd_buf_printf(b, "%s%s/%lld", first ? "" : "+", nd ? nd->name : "?", lo);
+            if (hi > lo)
+                cmd_buf_printf(b, "-%lld", hi);
+            first = 0;
+        }
+    }
+}
+
+/* ---- the layouts ---- */
+
+static void default_head(struct cmd_buf *b)
+{
+    cmd_buf_puts(b, "Job ID                    Name             User            Time Use S Queue\n"
+                    "------------------------- ---------------- --------------- -------- - -----\n");
+}
+
+static void default_row(const struct qrow *r, struct cmd_buf *b)
+{
+    char used[CMD_TIME_MAX];
+    if (r->elapsed < 0)
+        snprintf(used, sizeof used, "0");
+    else
+        hms(r->elapsed, used);
+    cmd_buf_printf(b, "%-25s %-16.16s %-15.15s %8.8s %c %s\n", r->id, row_name(r),
+                   r->j->user->name, used, r->state, r->j->class_->name);
+}
+
+static void alt_head(const struct cmd_ctx *c, struct cmd_buf *b)
+{
+    cmd_buf_printf(b, "\n%s: \n", c->server ? c->server : "moku");
+    cmd_buf_puts(b,
+                 "                                                                           "
+                 "       Req'd       Req'd       Elap\n"
+                 "Job ID                  Username    Queue    Jobname          SessID  NDS   "
+                 "TSK   Memory      Time    S   Time\n"
+                 "----------------------- ----------- -------- ---------------- ------ ----- "
+                 "------ --------- --------- - ---------\n");
+}
+
+static void alt_row(const struct cmd_ctx *c, const struct qrow *r, int nodes, struct cmd_buf *b)
+{
+    const struct job *j = r->j;
+    char sess[32] = "-- ", nds[32] = "-- ", mem[CMD_TIME_MAX] = "-- ", req[CMD_TIME_MAX],
+         elap[CMD_TIME_MAX] = "-- ";
+    if (r->x.session > 0 && j->state == JOB_RUNNING)
+        snprintf(sess, sizeof sess, "%ld", r->x.session);
+    if (j->nodes > 0)
+        snprintf(nds, sizeof nds, "%d", j->nodes);
+    if (job_mem_mb(r) > 0)
+        mem_text(job_mem_mb(r), mem);
+    hms(j->walltime, req);
+    if (r->elapsed >= 0)
+        hms(r->elapsed, elap);
+    cmd_buf_printf(b, "%-23.23s %-11.11s %-8.8s %-16.16s %6.6s %5.5s %6lld %9.9s %9.9s %c %9.9s\n",
+                   r->id, j->user->name, j->class_->name, row_name(r), sess, nds, job_procs(j),
+                   mem, req, r->state, elap);
+    if (!nodes)
+        return;
+    struct cmd_buf h = {0};
+    exec_host(c, j, &h);
+    cmd_buf_printf(b, "   %s\n", h.s ? h.s : " --");
+    free(h.s);
+}
+
+/* ctime()'s layout with the year, in UTC: "Thu Jan  1 00:00:00 1970". */
+static void full_date(const struct cmd_ctx *c, long t, char out[CMD_TIME_MAX])
+{
+    char d[CMD_TIME_MAX];
+    cmd_fmt_date(c, t, d);
+    time_t tt = (time_t)cmd_epoch(c, t);
+    struct tm tm;
+    int year = gmtime_r(&tt, &tm) ? tm.tm_year + 1900 : 1970;
+    snprintf(out, CMD_TIME_MAX, "%.19s %d", d, year % 100000);
+}
+
+static const char *hold_types(const struct job *j, char out[8])
+{
+    size_t k = 0;
+    if (j->holds & HOLD_USER)
+        out[k++] = 'u';
+    if (j->holds & HOLD_BATCH)
+        out[k++] = 'o';
+    if (j->holds & HOLD_SYSTEM)
+        out[k++] = 's';
+    if (!k)
+        out[k++] = 'n';
+    out[k] = '\0';
+    return out;
+}
+
+/* An output path, or Torque's default <cwd>/<name>.o<id> when none was
+ * given (what the local resource manager writes). */
+static void path_line(struct cmd_buf *b, const char *attr, const char *srv, const struct qrow *r,
+                      const char *path, char kind)
+{
+    if (path)
+        cmd_buf_printf(b, "    %s = %s:%s\n", attr, srv, path);
+    else
+        cmd_buf_printf(b, "    %s = %s:%s/%s.%c%s\n", attr, srv, r->x.cwd, row_name(r), kind,
+                       r->j->name);
+}
+
+static void full_job(const struct cmd_ctx *c, const struct qrow *r, struct cmd_buf *b)
+{
+    const struct job *j = r->j;
+    const char *srv = c->server ? c->server : "moku";
+    char t[CMD_TIME_MAX], holds[8];
+    cmd_buf_printf(b, "Job Id: %s\n", r->id);
+    cmd_buf_printf(b, "    Job_Name = %s\n", row_name(r));
+    cmd_buf_printf(b, "    Job_Owner = %s@%s\n", j->user->name, srv);
+    if (r->elapsed >= 0) {
+        hms(r->elapsed, t);
+        cmd_buf_printf(b, "    resources_used.walltime = %s\n", t);
+    }
+    cmd_buf_printf(b, "    job_state = %c\n", r->state);
+    cmd_buf_printf(b, "    queue = %s\n", j->class_->name);
+    cmd_buf_printf(b, "    server = %s\n", srv);
+    if (strcmp(j->account->name, "DEFAULT") != 0)
+        cmd_buf_printf(b, "    Account_Name = %s\n", j->account->name);
+    full_date(c, j->submit, t);
+    cmd_buf_printf(b, "    ctime = %s\n", t);
+    if (r->x.err_path || r->x.cwd)
+        path_line(b, "Error_Path", srv, r, r->x.err_path, 'e');
+    if (j->state == JOB_RUNNING) {
+        struct cmd_buf h = {0};
+        exec_host(c, j, &h);
+        cmd_buf_printf(b, "    exec_host = %s\n", h.s ? h.s : "");
+        free(h.s);
+    }
+    cmd_buf_printf(b, "    Hold_Types = %s\n", hold_types(j, holds));
+    if (r->x.out_path || r->x.cwd)
+        path_line(b, "Output_Path", srv, r, r->x.out_path, 'o');
+    cmd_buf_printf(b, "    Priority = 0\n");
+    full_date(c, j->submit, t);
+    cmd_buf_printf(b, "    qtime = %s\n", t);
+    cmd_buf_printf(b, "    Resource_List.nodect = %d\n", j->nodes > 0 ? j->nodes : 1);
+    if (j->nodes > 0 && j->tpn > 0)
+        cmd_buf_printf(b, "    Resource_List.nodes = %d:ppn=%d\n", j->nodes,
+                       j->tpn * j->procs_per_task);
+    else
+        cmd_buf_printf(b, "    Resource_List.nodes = %lld\n", job_procs(j));
+    if (job_mem_mb(r) > 0) {
+        mem_text(job_mem_mb(r), t);
+        cmd_buf_printf(b, "    Resource_List.mem = %s\n", t);
+    }
+    hms(j->walltime, t);
+    cmd_buf_printf(b, "    Resource_List.walltime = %s\n", t);
+    if (r->x.session > 0 && j->state == JOB_RUNNING)
+        cmd_buf_printf(b, "    session_id = %ld\n", r->x.session);
+    cmd_buf_printf(b, "    euser = %s\n", j->user->name);
+    cmd_buf_printf(b, "    egroup = %s\n", j->group->name);
+    if (r->x.cwd)
+        cmd_buf_printf(b, "    init_work_dir = %s\n", r->x.cwd);
+    if (j->start > 0 && j->state != JOB_IDLE) {
+        full_date(c, j->start, t);
+        cmd_buf_printf(b, "    start_time = %s\n", t);
+    }
+    if (j->state == JOB_COMPLETED || j->state == JOB_REMOVED) {
+        if (j->exit_status >= 0)
+            cmd_buf_printf(b, "    exit_status = %d\n", j->exit_status);
+        full_date(c, j->end, t);
+        cmd_buf_printf(b, "    comp_time = %s\n", t);
+    }
+    if (j->message)
+        cmd_buf_printf(b, "    comment = %s\n", j->message);
+    cmd_buf_puts(b, "\n");
+}
+
+static json_t *json_row(const struct cmd_ctx *c, const struct qrow *r)
+{
+    const struct job *j = r->j;
+    char st[2] = {r->state, '\0'};
+    json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:s}", "id", cmd_jstr(r->id), "name",
+                          cmd_jstr(row_name(r)), "user", cmd_jstr(j->user->name), "group",
+                          cmd_jstr(j->group->name), "queue", cmd_jstr(j->class_->name), "state",
+                          st);
+    json_object_set_new(o, "nodes", j->nodes > 0 ? json_integer(j->nodes) : json_null());
+    json_object_set_new(o, "tasks", json_integer(job_procs(j)));
+    json_object_set_new(o, "mem_mb", job_mem_mb(r) > 0 ? json_integer(job_mem_mb(r)) : json_null());
+    json_object_set_new(o, "walltime", json_integer(j->walltime));
+    json_object_set_new(o, "elapsed", r->elapsed >= 0 ? json_integer(r->elapsed) : json_null());
+    json_object_set_new(o, "submit", json_integer(cmd_epoch(c, j->submit)));
+    struct cmd_buf h = {0};
+    exec_host(c, j, &h);
+    json_object_set_new(o, "exec_host", h.s ? cmd_jstr(h.s) : json_null());
+    free(h.s);
+    return o;
+}
+
+/* ---- qstat ---- */
+
+enum qstat_view { QSTAT_DEFAULT, QSTAT_ALT, QSTAT_FULL };
+
+struct qstat_opts {
+    enum qstat_view view;
+    int nodes, ended;
+    const char *users; /* -u: comma list, NULL = all */
+    int first_id;      /* index of the first job operand, argc = none */
+};
+
+static int in_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        size_t k = strcspn(p, ",");
+        if (k == n && strncmp(p, name, n) == 0)
+            return 1;
+        p += k + (p[k] == ',');
+    }
+    return 0;
+}
+
+static int qstat_args(const struct cmd_args *a, struct qstat_opts *o, struct err *err)
+{
+    *o = (struct qstat_opts){.view = QSTAT_DEFAULT, .first_id = a->argc};
+    int i = 0;
+    for (; i < a->argc && a->argv[i][0] == '-' && a->argv[i][1]; i++) {
+        for (const char *f = a->argv[i] + 1; *f; f++) {
+            switch (*f) {
+            case 'a': o->view = o->view == QSTAT_FULL ? QSTAT_FULL : QSTAT_ALT; break;
+            case 'n': o->nodes = 1; o->view = o->view == QSTAT_FULL ? QSTAT_FULL : QSTAT_ALT; break;
+            case 'f': o->view = QSTAT_FULL; break;
+            case 'x': o->ended = 1; break;
+            case 'u':
+                if (f[1] || i + 1 >= a->argc)
+                    return err_set(err, "qstat: -u needs a user list (qstat -u USER[,USER])");
+                o->users = a->argv[++i];
+                if (o->view == QSTAT_DEFAULT)
+                    o->view = QSTAT_ALT;
+                goto next;
+            default:
+                return err_set(err, "qstat: invalid option -- '%c' (usage: qstat [-a|-f|-n|-x] "
+                                    "[-u USER] [JOB...])",
+                               *f);
+            }
+        }
+    next:;
+    }
+    o->first_id = i;
+    return 0;
+}
+
+static int listed(const struct qstat_opts *o, const struct job *j)
+{
+    if (!j || (!o->ended && (j->state == JOB_COMPLETED || j->state == JOB_REMOVED)))
+        return 0;
+    return !o->users || in_list(o->users, j->user->name);
+}
+
+static void qstat_one(const struct cmd_ctx *c, const struct qstat_opts *o, const struct job *j,
+                      int *n, json_t *arr, struct cmd_buf *out)
+{
+    struct qrow r;
+    row_init(c, j, &r);
+    if (arr) {
+        json_array_append_new(arr, json_row(c, &r));
+        return;
+    }
+    if ((*n)++ == 0 && o->view == QSTAT_DEFAULT)
+        default_head(out);
+    if ((*n) == 1 && o->view == QSTAT_ALT)
+        alt_head(c, out);
+    if (o->view == QSTAT_DEFAULT)
+        default_row(&r, out);
+    else if (o->view == QSTAT_ALT)
+        alt_row(c, &r, o->nodes, out);
+    else
+        full_job(c, &r, out);
+}
+
+int cmd_qstat(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+              struct err *err)
+{
+    struct qstat_opts o;
+    if (qstat_args(a, &o, err) < 0)
+        return -1;
+    /* Named jobs first: one unknown is Torque's error (qstat exits 153). */
+    for (int i = o.first_id; i < a->argc; i++)
+        if (!cmd_find_job(c->s, a->argv[i]))
+            return err_set(err, "qstat: Unknown Job Id %s", cmd_word(a->argv[i]));
+    json_t *arr = a->json ? json_array() : NULL;
+    int n = 0;
+    if (o.first_id < a->argc) {
+        for (int i = o.first_id; i < a->argc; i++)
+            qstat_one(c, &o, cmd_find_job(c->s, a->argv[i]), &n, arr, out);
+    } else {
+        for (size_t i = 0; i < sched_njobs(c->s); i++) {
+            const struct job *j = sched_job(c->s, i);
+            if (listed(&o, j))
+                qstat_one(c, &o, j, &n, arr, out);
+        }
+    }
+    if (arr)
+        cmd_json_out(out, json_pack("{s:o}", "jobs", arr));
+    return 0;
+}
+
+/* ---- pbsnodes ---- */
+
+static const char *node_torque_state(const struct cmd_ctx *c, size_t i)
+{
+    const struct node *n = sched_node(c->s, i);
+    if (n->state == NODE_DRAINED)
+        return "offline";
+    if (n->state == NODE_DOWN)
+        return "down";
+    return sched_node_used(c->s, i) >= n->procs ? "job-exclusive" : "free";
+}
+
+/* "0/5.srv, 1/5.srv, 2/7.srv": each used processor and its job. */
+static void node_jobs(const struct cmd_ctx *c, size_t idx, struct cmd_buf *b)
+{
+    long long core = 0;
+    for (size_t i = 0; i < sched_njobs(c->s); i++) {
+        const struct job *j = sched_job(c->s, i);
+        if (!j || j->state != JOB_RUNNING)
+            continue;
+        long long p = cmd_job_procs_on(j, idx);
+        for (long long k = 0; k < p; k++, core++)
+            cmd_buf_printf(b, "%s%lld/%s%s%s", core ? ", " : "", core, j->name,
+                           c->server ? "." : "", c->server ? c->server : "");
+    }
+}
+
+static void node_block(const struct cmd_ctx *c, size_t i, struct cmd_buf *out)
+{
+    const struct node *n = sched_node(c->s, i);
+    cmd_buf_printf(out, "%s\n     state = %s\n     np = %d\n", n->name, node_torque_state(c, i),
+                   n->procs);
+    if (n->nfeatures) {
+        cmd_buf_puts(out, "     properties = ");
+        for (size_t k = 0; k < n->nfeatures; k++)
+            cmd_buf_printf(out, "%s%s", k ? "," : "", n->features[k]);
+        cmd_buf_puts(out, "\n");
+    }
+    cmd_buf_puts(out, "     ntype = cluster\n");
+    struct cmd_buf jb = {0};
+    node_jobs(c, i, &jb);
+    if (jb.s)
+        cmd_buf_printf(out, "     jobs = %s\n", jb.s);
+    free(jb.s);
+    if (n->reason)
+        cmd_buf_printf(out, "     note = %s\n", n->reason);
+    cmd_buf_puts(out, "\n");
+}
+
+static json_t *node_json(const struct cmd_ctx *c, size_t i)
+{
+    const struct node *n = sched_node(c->s, i);
+    json_t *f = json_array();
+    for (size_t k = 0; k < n->nfeatures; k++)
+        json_array_append_new(f, cmd_jstr(n->features[k]));
+    struct cmd_buf jb = {0};
+    node_jobs(c, i, &jb);
+    json_t *o = json_pack("{s:o, s:s, s:i, s:i, s:o, s:o, s:o}", "name", cmd_jstr(n->name), "state",
+                          node_torque_state(c, i), "np", n->procs, "used",
+                          sched_node_used(c->s, i), "properties", f, "jobs",
+                          jb.s ? cmd_jstr(jb.s) : json_null(), "note", cmd_jstr(n->reason));
+    free(jb.s);
+    return o;
+}
+
+int cmd_pbsnodes(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                 struct err *err)
+{
+    int list_down = 0, i = 0;
+    for (; i < a->argc && a->argv[i][0] == '-'; i++) {
+        if (strcmp(a->argv[i], "-a") == 0)
+            continue;
+        if (strcmp(a->argv[i], "-l") == 0)
+            list_down = 1;
+        else
+            return err_set(err, "pbsnodes: unknown option '%s' (pbsnodes [-a|-l] [NODE...]; -o "
+                                "and -c change nodes through the daemon)",
+                           cmd_word(a->argv[i]));
+    }
+    for (int k = i; k < a->argc; k++)
+        if (sched_find_node(c->s, a->argv[k]) < 0)
+            return err_set(err, "pbsnodes: Unknown node  MSG=cannot locate specified node '%s'",
+                           cmd_word(a->argv[k]));
+    json_t *arr = a->json ? json_array() : NULL;
+    size_t n = i < a->argc ? (size_t)(a->argc - i) : sched_nnodes(c->s);
+    for (size_t k = 0; k < n; k++) {
+        size_t idx = i < a->argc ? (size_t)sched_find_node(c->s, a->argv[i + (int)k]) : k;
+        const char *st = node_torque_state(c, idx);
+        if (list_down && strcmp(st, "offline") != 0 && strcmp(st, "down") != 0)
+            continue;
+        if (arr)
+            json_array_append_new(arr, node_json(c, idx));
+        else if (list_down)
+            cmd_buf_printf(out, "%-20s %s\n", sched_node(c->s, idx)->name, st);
+        else
+            node_block(c, idx, out);
+    }
+    if (arr)
+        cmd_json_out(out, json_pack("{s:o}", "nodes", arr));
+    return 0;
+}
