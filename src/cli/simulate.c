@@ -820,8 +820,9 @@ static int replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts
     if (o->nshows) {
         rc = print_shows(s, r->cfg, o, wl);
     } else {
-        report_compute(&r->report, wl, out, sched_up_procs(s));
+        /* The replay's wall time: not the report's sorting. */
         r->report.wall_seconds = wall_now() - t0;
+        report_compute(&r->report, wl, out, sched_up_procs(s), s);
         r->report.nodes = sched_nnodes(s);
         r->report.backfilled = sched_stats(s)->backfilled;
         r->report.iterations = sched_stats(s)->iterations;
@@ -915,6 +916,7 @@ static void free_runs(struct run *runs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         cfg_destroy(runs[i].cfg);
+        report_free(&runs[i].report);
         plot_series_free(&runs[i].series);
     }
     free(runs);
