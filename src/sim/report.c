@@ -703,8 +703,7 @@ void report_print_runs_json(FILE *f, const struct report_run *runs, size_t n)
 
 /* -------------------------------------------------------------------- CSV */
 
-/* One CSV field, quoted when it must be (RFC 4180). */
-static void csv_field(FILE *f, const char *v)
+void report_csv_field(FILE *f, const char *v)
 {
     if (!v)
         v = "";
@@ -726,8 +725,7 @@ static const char *cred_name(const struct cred *c)
     return c ? c->name : "";
 }
 
-/* The job's final state, as the CSV's `state` column says it. */
-static const char *final_state(const struct sim_outcome *o)
+const char *report_final_state(const struct sim_outcome *o)
 {
     if (o->rejected)
         return "rejected";
@@ -761,11 +759,25 @@ static const char *never_reason(struct sched *s, const struct job *j, long now, 
     return cmd_wait_reason(&c, j, buf, n);
 }
 
+void report_job_creds(const struct sim_outcome *o, const struct sched *s,
+                      const struct cred *creds[CRED_NKINDS])
+{
+    const struct job *j = o->job;
+    memset(creds, 0, CRED_NKINDS * sizeof *creds);
+    if (j) {
+        const struct cred *c[CRED_NKINDS] = {j->user, j->group, j->account, j->class_, j->qos};
+        memcpy(creds, c, sizeof c);
+    } else if (o->end >= 0 && s) { /* ended, its engine record forgotten */
+        for (int k = 0; k < CRED_NKINDS; k++)
+            creds[k] = cred_at(sched_creds(s, (enum cred_kind)k), o->cred[k]);
+    }
+}
+
 static void csv_row(FILE *f, const struct wl_job *w, const struct sim_outcome *o,
                     struct sched *s, long now)
 {
     const struct job *j = o->job;
-    csv_field(f, w->id);
+    report_csv_field(f, w->id);
     fprintf(f, ",%ld,", w->submit);
     if (o->start >= 0)
         fprintf(f, "%ld", o->run_start);
@@ -777,32 +789,26 @@ static void csv_row(FILE *f, const struct wl_job *w, const struct sim_outcome *o
         fprintf(f, "%ld", o->start - w->submit);
     fprintf(f, ",%lld,%ld,%ld,%d,%d", wl_job_procs(w), w->walltime, w->runtime, o->backfilled,
             o->preempted);
-    const struct cred *creds[CRED_NKINDS] = {0};
-    if (j) {
-        const struct cred *c[CRED_NKINDS] = {j->user, j->group, j->account, j->class_, j->qos};
-        memcpy(creds, c, sizeof creds);
-    } else if (o->end >= 0 && s) { /* ended, its engine record forgotten */
-        for (int k = 0; k < CRED_NKINDS; k++)
-            creds[k] = cred_at(sched_creds(s, (enum cred_kind)k), o->cred[k]);
-    }
+    const struct cred *creds[CRED_NKINDS];
+    report_job_creds(o, s, creds);
     for (size_t k = 0; k < CRED_NKINDS; k++) {
         fputc(',', f);
         /* No account is written as none (empty), not as DEFAULT. */
         if (k != 2 || (creds[k] && creds[k]->index != 0))
-            csv_field(f, cred_name(creds[k]));
+            report_csv_field(f, cred_name(creds[k]));
     }
-    const char *state = final_state(o);
+    const char *state = report_final_state(o);
     fprintf(f, ",%s,", state);
     char buf[128];
     if (o->rejected)
-        csv_field(f, o->more ? o->more->reason : NULL);
+        report_csv_field(f, o->more ? o->more->reason : NULL);
     else if (j && (!strcmp(state, "never_started") || (!strcmp(state, "preempted") && o->start < 0)))
-        csv_field(f, never_reason(s, j, now, buf, sizeof buf));
+        report_csv_field(f, never_reason(s, j, now, buf, sizeof buf));
     fputc(',', f);
     if (o->start >= 0 && o->more)
         sim_format_slots(f, s, o->more->slots, o->more->nslots);
     fputc(',', f);
-    csv_field(f, o->more ? o->more->segments : NULL);
+    report_csv_field(f, o->more ? o->more->segments : NULL);
     fputc('\n', f);
 }
 

@@ -153,4 +153,15 @@ void report_print_runs_json(FILE *f, const struct report_run *runs, size_t n);
 int report_write_jobs_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out,
                           struct sched *s, long now, int run);
 
+/* The job's final state as the jobs CSV's `state` column says it:
+ * completed, killed, cancelled, preempted, running, never_started, rejected. */
+const char *report_final_state(const struct sim_outcome *o);
+/* The job's credentials (user, group, account, class, qos; NULL where
+ * unknown): its engine record's, else, once it ended and its record was
+ * forgotten, s's tables'. s may be NULL. */
+void report_job_creds(const struct sim_outcome *o, const struct sched *s,
+                      const struct cred *creds[CRED_NKINDS]);
+/* One CSV field (NULL: empty), quoted when it must be (RFC 4180). */
+void report_csv_field(FILE *f, const char *v);
+
 #endif

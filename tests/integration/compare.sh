@@ -145,14 +145,15 @@ check "--plot: the report still printed" has_out ', 2 runs$'
 check "--plot: an XML declaration first" sh -c "head -n 1 $svg | grep -q '^<?xml version=\"1.0\"'"
 check "--plot: the svg root element" grep -q '<svg xmlns="http://www.w3.org/2000/svg"' "$svg"
 check "--plot: closed" sh -c "tail -n 1 $svg | grep -qx '</svg>'"
-check "--plot: utilization and queue lines per run" [ "$(grep -c '<polyline' "$svg")" -eq 4 ]
-check "--plot: axes labelled" sh -c "grep -q 'utilization (%)' $svg && grep -q 'queue length (idle jobs)' $svg && grep -q 'time (hours since the first submission)' $svg"
+check "--plot: utilization and queue lines per run, each with its rolling mean" [ "$(grep -c '<polyline' "$svg")" -eq 8 ]
+check "--plot: the second run dashed, in the chart and the legend" [ "$(grep -c 'stroke-dasharray="8 4"' "$svg")" -eq 3 ]
+check "--plot: axes labelled" sh -c "grep -q 'utilization (%)' $svg && grep -q 'queue length (idle jobs)' $svg && grep -q 'time (days since the first submission)' $svg"
 check "--plot: the legend names the configurations" sh -c "grep -q '>$easy</text>' $svg && grep -q '>$fcfs</text>' $svg"
 if [ -n "$py" ]; then
     check "--plot: well-formed XML (python3)" $py -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$svg"
 fi
 run simulate --plot "$TMP/one.svg" --format json "$trace"
-check "--plot one run: two lines" sh -c "[ $rc -eq 0 ] && [ \$(grep -c '<polyline' $TMP/one.svg) -eq 2 ]"
+check "--plot one run: two lines and their means" sh -c "[ $rc -eq 0 ] && [ \$(grep -c '<polyline' $TMP/one.svg) -eq 4 ]"
 run simulate --plot "$TMP/nodir/x.svg" "$trace"
 check "--plot unwritable: exit 1, named" sh -c "[ $rc -eq 1 ] && grep -q 'nodir/x.svg' $TMP/err"
 

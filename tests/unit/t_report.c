@@ -357,10 +357,10 @@ static void test_series_integrals(void)
     struct plot_series p;
     double u, q;
     plot_series_init(&p, 0, 10);
-    plot_series_add(&p, -50, 9, 10, 7); /* before t0: not kept */
-    plot_series_add(&p, 0, 5, 10, 2);
-    plot_series_add(&p, 15, 10, 10, 0);
-    plot_series_add(&p, 20, 0, 10, 0);
+    plot_series_add(&p, -50, 9, 10, 7, 0); /* before t0: not kept */
+    plot_series_add(&p, 0, 5, 10, 2, 0);
+    plot_series_add(&p, 15, 10, 10, 0, 0);
+    plot_series_add(&p, 20, 0, 10, 0, 0);
     CHECK_EQ(p.n, 2);
     CHECK(plot_series_point(&p, 0, 1, &u, &q));
     CHECK(near(u, 0.5));
@@ -372,8 +372,8 @@ static void test_series_integrals(void)
     CHECK(near(u, 0.625));
     CHECK(near(q, 1.5));
     CHECK(!plot_series_point(&p, 5, 1, &u, &q)); /* nothing there */
-    plot_series_add(&p, 40, 0, 0, 0);            /* no processor up */
-    plot_series_add(&p, 50, 0, 0, 0);
+    plot_series_add(&p, 40, 0, 0, 0, 0);            /* no processor up */
+    plot_series_add(&p, 50, 0, 0, 0, 0);
     CHECK(plot_series_point(&p, 4, 1, &u, &q));
     CHECK(near(u, 0));
     plot_series_free(&p);
@@ -384,8 +384,8 @@ static void test_series_merge(void)
 {
     struct plot_series p;
     plot_series_init(&p, 0, 1);
-    plot_series_add(&p, 0, 1, 2, 3);
-    plot_series_add(&p, 3L * PLOT_MAX_BINS, 0, 2, 0);
+    plot_series_add(&p, 0, 1, 2, 3, 0);
+    plot_series_add(&p, 3L * PLOT_MAX_BINS, 0, 2, 0, 0);
     CHECK(p.n <= PLOT_MAX_BINS);
     CHECK_EQ(p.width, 4);
     double busy = 0, up = 0, idle = 0, span = 0;
@@ -412,8 +412,8 @@ static void test_svg(void)
     plot_series_init(&a, 0, 3600);
     plot_series_init(&b, 0, 3600);
     for (long t = 0; t <= 10 * 86400; t += 1800) {
-        plot_series_add(&a, t, t % 7200 ? 50 : 100, 100, (size_t)(t / 86400));
-        plot_series_add(&b, t, 25, 100, 3);
+        plot_series_add(&a, t, t % 7200 ? 50 : 100, 100, (size_t)(t / 86400), 0);
+        plot_series_add(&b, t, 25, 100, 3, 0);
     }
     struct plot_line lines[] = {{"first.cfg", &a}, {"R&D <new>", &b}};
     char *s = NULL;
@@ -423,8 +423,10 @@ static void test_svg(void)
     CHECK(strncmp(s, "<?xml version=\"1.0\"", 19) == 0);
     CHECK_HAS(s, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
     CHECK(strcmp(s + strlen(s) - 7, "</svg>\n") == 0);
-    CHECK_EQ(count(s, "<polyline"), 4);
+    CHECK_EQ(count(s, "<polyline"), 8); /* per run and panel: points, rolling mean */
+    CHECK_EQ(count(s, "stroke-dasharray=\"8 4\""), 3); /* run 2: two means, its legend */
     CHECK_HAS(s, "R&amp;D &lt;new&gt;");
+    CHECK_HAS(s, "rolling mean over 1 day");
     CHECK_HAS(s, "moku simulate: &quot;x&quot;.swf");
     CHECK_HAS(s, "time (days since the first submission)");
     CHECK_HAS(s, "utilization (%)");
@@ -438,19 +440,70 @@ static void test_svg(void)
 }
 
 /* A replay shorter than two days is drawn in hours. */
-static void test_svg_hours(void)
+/* A replay shorter than a day still has its axis in days. */
+static void test_svg_days(void)
 {
     struct plot_series a;
     plot_series_init(&a, 1000, 60);
-    plot_series_add(&a, 1000, 1, 4, 0);
-    plot_series_add(&a, 1000 + 5 * 3600, 0, 4, 0);
+    plot_series_add(&a, 1000, 1, 4, 0, 0);
+    plot_series_add(&a, 1000 + 5 * 3600, 0, 4, 0, 0);
     struct plot_line line = {"defaults", &a};
     char *s = NULL;
     CAPTURE(s, plot_write_svg(f, "t", &line, 1));
-    CHECK_HAS(s, "time (hours since the first submission)");
-    CHECK_EQ(count(s, "<polyline"), 2);
+    CHECK_HAS(s, "time (days since the first submission)");
+    CHECK_HAS(s, ">0.2</text>"); /* fractions of a day */
+    CHECK_EQ(count(s, "<polyline"), 4);
     free(s);
     plot_series_free(&a);
+}
+
+/* The CSV of a series: a row per covered bin, time-weighted averages. */
+static void test_series_csv(void)
+{
+    struct plot_series a, b;
+    plot_series_init(&a, 0, 10);
+    plot_series_init(&b, 0, 10);
+    plot_series_add(&a, 0, 5, 10, 2, 1);
+    plot_series_add(&a, 15, 10, 10, 0, 3);
+    plot_series_add(&a, 20, 0, 10, 0, 0);
+    plot_series_add(&b, 0, 1, 4, 1, 1);
+    plot_series_add(&b, 5, 1, 4, 1, 1);
+    struct plot_line lines[] = {{"a", &a}, {"b", &b}};
+    char *one = NULL, *two = NULL;
+    CAPTURE(one, plot_write_csv(f, lines, 1));
+    CAPTURE(two, plot_write_csv(f, lines, 2));
+    CHECK(strcmp(one, "time,width,covered,utilization,busy_procs,up_procs,queued,running\n"
+                      "0,10,10,0.500000,5.000,10.000,2.000,1.000\n"
+                      "10,10,10,0.750000,7.500,10.000,1.000,2.000\n") == 0);
+    CHECK_HAS(two, "run,time,width,");
+    CHECK_HAS(two, "\n2,0,10,5,0.250000,1.000,4.000,1.000,1.000\n"); /* 5 s of the bin covered */
+    CHECK_EQ(count(two, "\n"), 4);
+    free(one);
+    free(two);
+    /* Points and rolling means: a window of 20 s over 10 s bins is the
+     * point and its neighbours. */
+    struct plot_points pts;
+    plot_points_make(&a, 30, &pts);
+    CHECK_EQ(pts.n, 2);
+    CHECK(pts.ok[0] && pts.ok[1]);
+    CHECK(near(pts.util[0], 0.5));
+    CHECK(near(pts.util_mean[0], 12.5 / 20));
+    CHECK(near(pts.queue_mean[1], 1.5)); /* (20 + 10) job-seconds over 20 s */
+    CHECK(near(pts.t[1], 15)); /* the middle of the second bin */
+    plot_points_free(&pts);
+    plot_series_free(&a);
+    plot_series_free(&b);
+}
+
+/* Forty lines, no two with both colour and dash alike. */
+static void test_colours_dashes(void)
+{
+    for (size_t i = 0; i < 40; i++)
+        for (size_t j = i + 1; j < 40; j++)
+            CHECK(strcmp(plot_colour(i), plot_colour(j)) || strcmp(plot_dash(i), plot_dash(j)));
+    CHECK(plot_window(365 * 86400.0) == 7 * 86400L);
+    CHECK(plot_window(10 * 86400.0) == 86400L);
+    CHECK(plot_window(2000) == 100);
 }
 
 int main(void)
@@ -470,6 +523,8 @@ int main(void)
     TEST_RUN(test_series_integrals);
     TEST_RUN(test_series_merge);
     TEST_RUN(test_svg);
-    TEST_RUN(test_svg_hours);
+    TEST_RUN(test_svg_days);
+    TEST_RUN(test_series_csv);
+    TEST_RUN(test_colours_dashes);
     return TEST_DONE();
 }
