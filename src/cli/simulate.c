@@ -21,6 +21,7 @@
 #include "core/sched.h"
 #include "policy/srcfg.h"
 #include "sim/batsim.h"
+#include "sim/html.h"
 #include "sim/plot.h"
 #include "sim/report.h"
 #include "sim/resvlog.h"
@@ -1022,7 +1023,43 @@ static void plot_lines_free(struct plot_line *lines, size_t n)
     free(lines);
 }
 
-/* --plot FILE.svg and --series FILE.csv: a line (rows) per run. Errors
+/* A configuration file's text for the HTML report (caller frees), NULL when
+ * it cannot be read; at most 1 MB of it. */
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 20;
+    char *text = xmalloc(cap + 1);
+    size_t len = fread(text, 1, cap, f);
+    text[len] = 0;
+    fclose(f);
+    return text;
+}
+
+/* --html FILE: the page, a column (a line) per run. */
+static void write_html(FILE *f, const struct run *runs, const struct plot_line *lines, size_t n,
+                       const struct sim_opts *o)
+{
+    struct html_run *h = xcalloc(n, sizeof *h);
+    for (size_t i = 0; i < n; i++)
+        h[i] = (struct html_run){.label = lines[i].label,
+                                 .config = runs[i].config,
+                                 .config_text = runs[i].config ? read_text(runs[i].config) : NULL,
+                                 .overrides = runs[i].overrides,
+                                 .noverrides = runs[i].noverrides,
+                                 .policy = runs[i].policy,
+                                 .r = &runs[i].report,
+                                 .series = &runs[i].series};
+    html_write_report(f, o->trace, h, n);
+    for (size_t i = 0; i < n; i++)
+        free((char *)h[i].config_text);
+    free(h);
+}
+
+/* --plot FILE.svg, --series FILE.csv, --html FILE: a line (rows, a
+ * column) per run. Errors
  * surface when the files are closed. */
 static void write_series(const struct run *runs, size_t n, const struct sim_opts *o,
                          const struct outputs *outs)
@@ -1035,6 +1072,8 @@ static void write_series(const struct run *runs, size_t n, const struct sim_opts
     }
     if (outs->series)
         plot_write_csv(outs->series, lines, n);
+    if (outs->html)
+        write_html(outs->html, runs, lines, n, o);
     plot_lines_free(lines, n);
 }
 
