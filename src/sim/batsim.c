@@ -54,19 +54,27 @@ static const char *batsim_state(const struct sim_outcome *o)
                         : "COMPLETED_SUCCESSFULLY";
 }
 
-static void metadata(FILE *f, const struct sim_outcome *o, const struct sched *s)
+/* The job's credentials; a job the engine never took (rejected) has the
+ * trace's names. */
+static void metadata(FILE *f, const struct wl_job *w, const struct sim_outcome *o,
+                     const struct sched *s)
 {
     static const char *const keys[CRED_NKINDS] = {"user", "group", "account", "class", "qos"};
     const struct cred *c[CRED_NKINDS];
     report_job_creds(o, s, c);
+    const struct wl_names *nm = wl_job_names(w);
+    const char *trace_names[CRED_NKINDS] = {nm->user, nm->group, nm->account, nm->class_,
+                                            nm->qos};
     char *text = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
     if (!m)
         abort(); /* out of memory, as xmalloc does */
-    for (int k = 0; k < CRED_NKINDS; k++) /* no account is none, not DEFAULT */
-        fprintf(m, "%s%s=%s", k ? ";" : "", keys[k],
-                c[k] && (k != CRED_ACCOUNT || c[k]->index != 0) ? c[k]->name : "");
+    for (int k = 0; k < CRED_NKINDS; k++) { /* no account is none, not DEFAULT */
+        const char *name = c[k] ? (k != CRED_ACCOUNT || c[k]->index != 0 ? c[k]->name : NULL)
+                                : trace_names[k];
+        fprintf(m, "%s%s=%s", k ? ";" : "", keys[k], name ? name : "");
+    }
     fclose(m);
     report_csv_field(f, text);
     free(text);
@@ -87,7 +95,7 @@ static void row(FILE *f, const struct wl_job *w, const struct sim_outcome *o,
         interval_set(f, o->more);
         fprintf(f, ",-1,");
     }
-    metadata(f, o, s);
+    metadata(f, w, o, s);
     fputc('\n', f);
 }
 
