@@ -270,7 +270,7 @@ static void over_time(FILE *f, const struct html_run *runs, size_t n)
     fprintf(f,
             "<div class=\"zoom\">zoom: from <input type=\"range\" id=\"zfrom\" min=\"0\" "
             "max=\"%.6g\" step=\"%.6g\" value=\"0\"> to <input type=\"range\" id=\"zto\" min=\"0\" "
-            "max=\"%.6g\" step=\"%.6g\" value=\"%.6g\"> <span id=\"zshow\">days 0 to %.1f</span> "
+            "max=\"%.6g\" step=\"%.6g\" value=\"%.6g\"> <span id=\"zshow\">days 0 to %.4g</span> "
             "<button id=\"zall\" type=\"button\">whole replay</button></div>\n",
             sp.days, stepd, sp.days, stepd, sp.days, sp.days);
     time_chart(f, "ts-util", "utilization (%)", pts, n, &sp, 0, 100);
@@ -298,7 +298,7 @@ static const char script[] =
     "h+='<line x1=\"'+x+'\" x2=\"'+x+'\" y1=\"'+Y+'\" y2=\"'+(Y+5)+'\" stroke=\"#000\"/>'+"
     "'<text x=\"'+x+'\" y=\"'+(Y+18)+'\" text-anchor=\"middle\">'+(+v.toPrecision(6))+'</text>';}\n"
     "g.innerHTML=h;}\n"
-    "show.textContent='days '+x0.toFixed(1)+' to '+x1.toFixed(1);}\n"
+    "show.textContent='days '+(+x0.toPrecision(4))+' to '+(+x1.toPrecision(4));}\n"
     "a.oninput=function(){if(+a.value>=+b.value)a.value=+b.value-st;draw();};\n"
     "b.oninput=function(){if(+b.value<=+a.value)b.value=+a.value+st;draw();};\n"
     "document.getElementById('zall').onclick=function(){a.value=0;b.value=span;draw();};\n"
