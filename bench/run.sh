@@ -36,7 +36,7 @@ bench_one() {
     runs=$((runs + 1))
     "$RUNSTAT" bin/moku simulate ${FULL:-} --config "$tmp/$2.cfg" --statdir "$tmp/stats.$runs" \
         --format json "$1" >"$tmp/out" 2>"$tmp/err"
-    jobs=$(sed 's/.*"jobs":\([0-9]*\).*/\1/' "$tmp/out")
+    jobs=$(sed 's/^{"jobs":\([0-9]*\).*/\1/' "$tmp/out")
     sched=$(sed 's/.*"wall_seconds":\([0-9.]*\).*/\1/' "$tmp/out")
     wall=$(sed -n 's/.*wall_seconds=\([0-9.]*\).*/\1/p' "$tmp/err")
     kb=$(sed -n 's/.*peak_rss_kb=\([0-9]*\).*/\1/p' "$tmp/err")

@@ -20,12 +20,15 @@
 #include "cmd/cmd.h"
 #include "core/sched.h"
 #include "policy/srcfg.h"
+#include "sim/batsim.h"
+#include "sim/html.h"
 #include "sim/plot.h"
 #include "sim/report.h"
 #include "sim/resvlog.h"
 #include "sim/sim.h"
 #include "sim/simzone.h"
 #include "sim/sim_script.h"
+#include "sim/swfout.h"
 #include "sim/workload.h"
 #include "sim/workload_maui.h"
 #include "stats/fsfile.h"
@@ -47,7 +50,11 @@ struct sim_opts {
     char *compare[MAX_VALUES]; /* --compare PARAM=V1,V2: the lines "PARAM=Vi", owned */
     int ncompare;
     int classes;      /* --classes: per-class breakdowns in a one-run report */
-    const char *plot; /* --plot FILE.svg */
+    const char *plot;   /* --plot FILE.svg */
+    const char *series; /* --series FILE.csv */
+    const char *html;   /* --html FILE.html */
+    const char *swf_out; /* --swf-out FILE.swf */
+    const char *batsim_out; /* --batsim-out FILE.csv */
     const char *jobs_out;
     const char *resv_out; /* --resv-out */
     const char *trace;
@@ -73,7 +80,9 @@ void sim_usage(FILE *f, int alone)
             " [--config FILE]... [--set PARAM=VALUE]...\n"
             "                     [--compare PARAM=V1,V2,...] [--nodes N --ppn P | --procs N]\n"
             "                     [--jobs-out FILE.csv] [--format text|json] [--strict]\n"
-            "                     [--classes] [--plot FILE.svg]\n"
+            "                     [--classes] [--plot FILE.svg] [--series FILE.csv]\n"
+            "                     [--html FILE.html] [--swf-out FILE.swf]\n"
+            "                     [--batsim-out FILE.csv]\n"
             "                     [--until TIME] [--show \"COMMAND\"]... [--resources FILE]\n"
             "                     [--statdir DIR] [--commands FILE [--quiet]]\n"
             "                     [--timezone ZONE] [--full-walk]\n"
@@ -91,6 +100,14 @@ void sim_usage(FILE *f, int alone)
             "  --classes          add wait and slowdown by job size and runtime to a one-run\n"
             "                     report (a comparison always has them)\n"
             "  --plot FILE.svg    chart utilization and queue length over time, a line per run\n"
+            "  --series FILE.csv  utilization, processors busy and up, jobs queued and running\n"
+            "                     over time: a row per bin (time-weighted averages)\n"
+            "  --html FILE.html   one self-contained page: metrics a column per run, charts\n"
+            "                     over time (zoomable), wait and slowdown distributions,\n"
+            "                     breakdowns by size, runtime, user and class, configuration\n"
+            "  --swf-out FILE     the simulated schedule as SWF (one run): the trace's fields\n"
+            "                     with the simulated wait, run time and status\n"
+            "  --batsim-out FILE  the jobs as Batsim's jobs.csv (a comparison: a run column)\n"
             "  --nodes N --ppn P  cluster of N nodes with P processors each\n"
             "  --procs N          cluster of N one-processor nodes\n"
             "  --resources FILE   nodes from a Maui resource trace (also SIMRESOURCETRACEFILE)\n"
@@ -167,6 +184,21 @@ static int parse_format(const char *val, int *json)
     }
     fprintf(stderr, "moku: --format takes text or json, not '%s'\n", val);
     return -1;
+}
+
+/* An output file's option: a name, given once. */
+static int out_path(const char *opt, const char *val, const char **dst)
+{
+    if (!*val) {
+        fprintf(stderr, "moku: %s needs a file name\n", opt);
+        return -1;
+    }
+    if (*dst) {
+        fprintf(stderr, "moku: give %s once\n", opt);
+        return -1;
+    }
+    *dst = val;
+    return 0;
 }
 
 static int add_config(struct sim_opts *o, const char *path)
@@ -267,6 +299,31 @@ static int nruns(const struct sim_opts *o)
     return (o->nconfigs ? o->nconfigs : 1) * (o->ncompare ? o->ncompare : 1);
 }
 
+/* No two outputs in one file, and none over the trace (or the inputs). */
+static int check_out_paths(const struct sim_opts *o)
+{
+    const char *const outs[] = {o->jobs_out, o->resv_out, o->plot, o->series,
+                                o->html,     o->swf_out,  o->batsim_out};
+    const char *const names[] = {"--jobs-out", "--resv-out", "--plot", "--series",
+                                 "--html",     "--swf-out",  "--batsim-out"};
+    size_t n = sizeof outs / sizeof *outs;
+    for (size_t i = 0; i < n; i++) {
+        if (!outs[i])
+            continue;
+        if (o->trace && strcmp(outs[i], o->trace) == 0) {
+            fprintf(stderr, "moku: %s %s would overwrite the trace\n", names[i], outs[i]);
+            return -1;
+        }
+        for (size_t j = i + 1; j < n; j++)
+            if (outs[j] && strcmp(outs[i], outs[j]) == 0) {
+                fprintf(stderr, "moku: %s and %s name the same file %s\n", names[i], names[j],
+                        outs[i]);
+                return -1;
+            }
+    }
+    return 0;
+}
+
 static int check_sim_args(const struct sim_opts *o)
 {
     if (o->resources && (o->procs || o->nodes)) {
@@ -282,6 +339,18 @@ static int check_sim_args(const struct sim_opts *o)
                         "several --config or --compare\n");
         return -1;
     }
+    if (o->swf_out && (o->ncompare || o->nconfigs > 1)) {
+        fprintf(stderr, "moku: --swf-out writes the schedule of one run: not with "
+                        "several --config or --compare\n");
+        return -1;
+    }
+    if (o->nshows && (o->series || o->html || o->plot || o->swf_out || o->batsim_out)) {
+        fprintf(stderr, "moku: --show prints answers instead of the report: not with --plot, "
+                        "--series, --html, --swf-out or --batsim-out\n");
+        return -1;
+    }
+    if (check_out_paths(o) < 0)
+        return -1;
     if (!o->nodes != !o->ppn) {
         fprintf(stderr, "moku: --nodes and --ppn go together\n");
         return -1;
@@ -311,6 +380,8 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         {"timezone", required_argument, NULL, 'z'}, {"set", required_argument, NULL, 'e'},
         {"compare", required_argument, NULL, 'm'}, {"classes", no_argument, NULL, 'K'},
         {"plot", required_argument, NULL, 'L'},   {"full-walk", no_argument, NULL, 'W'},
+        {"series", required_argument, NULL, 'T'}, {"html", required_argument, NULL, 'H'},
+        {"swf-out", required_argument, NULL, 'O'}, {"batsim-out", required_argument, NULL, 'B'},
         {NULL, 0, NULL, 0},
     };
     int c, bad = 0;
@@ -322,9 +393,13 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         case 'e': bad |= add_set(o, optarg); break;
         case 'm': bad |= parse_compare(o, optarg); break;
         case 'K': o->classes = 1; break;
-        case 'L': o->plot = optarg; break;
-        case 'o': o->jobs_out = optarg; break;
-        case 'V': o->resv_out = optarg; break;
+        case 'L': bad |= out_path("--plot", optarg, &o->plot); break;
+        case 'T': bad |= out_path("--series", optarg, &o->series); break;
+        case 'H': bad |= out_path("--html", optarg, &o->html); break;
+        case 'O': bad |= out_path("--swf-out", optarg, &o->swf_out); break;
+        case 'B': bad |= out_path("--batsim-out", optarg, &o->batsim_out); break;
+        case 'o': bad |= out_path("--jobs-out", optarg, &o->jobs_out); break;
+        case 'V': bad |= out_path("--resv-out", optarg, &o->resv_out); break;
         case 'n': bad |= parse_count("--nodes", optarg, &o->nodes); break;
         case 'p': bad |= parse_count("--ppn", optarg, &o->ppn); break;
         case 'P': bad |= parse_count("--procs", optarg, &o->procs); break;
@@ -671,6 +746,43 @@ static void report_wanting(const struct sched *s)
     }
 }
 
+/* The output files, opened before the first replay so that a path that
+ * cannot be written costs no replay; NULL when not asked for. */
+struct outputs {
+    FILE *jobs, *batsim, *swf, *plot, *series, *html;
+};
+
+/* Open each file asked for; on failure close those opened and return -1. */
+static int open_outputs(const struct sim_opts *o, struct outputs *w)
+{
+    const char *paths[] = {o->nshows ? NULL : o->jobs_out, o->batsim_out, o->swf_out,
+                           o->plot, o->series, o->html};
+    FILE **files[] = {&w->jobs, &w->batsim, &w->swf, &w->plot, &w->series, &w->html};
+    *w = (struct outputs){0};
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+        if (paths[i] && !(*files[i] = open_out(paths[i]))) {
+            for (size_t k = 0; k < i; k++)
+                if (*files[k])
+                    fclose(*files[k]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Close them all; -1 after saying so when anything written was lost. */
+static int close_outputs(const struct sim_opts *o, struct outputs *w)
+{
+    const char *paths[] = {o->jobs_out, o->batsim_out, o->swf_out, o->plot, o->series, o->html};
+    FILE *files[] = {w->jobs, w->batsim, w->swf, w->plot, w->series, w->html};
+    int rc = 0;
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+        if (files[i] && close_out(files[i], paths[i]) < 0)
+            rc = -1;
+    *w = (struct outputs){0};
+    return rc;
+}
+
 /* One run of a comparison: the workload through one configuration. */
 struct run {
     const char *config;                  /* --config FILE, NULL: Maui's defaults */
@@ -756,10 +868,16 @@ static struct sched *build_sched(const struct run *r, const struct sim_opts *o,
     return s;
 }
 
+/* The outputs that need the state over time: --plot, --series, --html. */
+static int wants_series(const struct sim_opts *o)
+{
+    return o->plot || o->series || o->html;
+}
+
 static void record_sample(void *ctx, const struct sim_sample *smp)
 {
     const struct replay_ctx *r = ctx;
-    plot_series_add(r->series, smp->now, smp->busy_procs, smp->up_procs, smp->idle);
+    plot_series_add(r->series, smp->now, smp->busy_procs, smp->up_procs, smp->idle, smp->running);
 }
 
 /* --plot: about PLOT_POINTS bins over the submissions up to --until (the
@@ -769,6 +887,27 @@ static void start_series(struct plot_series *p, const struct workload *wl, long 
     long first = wl->njobs ? wl->jobs[0].submit : 0;
     long last = wl->njobs ? wl->jobs[wl->njobs - 1].submit : 0;
     plot_series_init(p, first, plot_bin_width(first, last < until ? last : until, PLOT_POINTS));
+}
+
+/* --swf-out: the schedule as SWF (one run). */
+static int write_swf(FILE *f, const struct run *r, const struct sim_opts *o,
+                     const struct workload *wl, const struct sim_outcome *out,
+                     const struct sched *s)
+{
+    struct err e;
+    struct swfout_info info = {.trace = o->trace,
+                               .trace_is_swf = mtrace_detect(o->trace, &e) == MTRACE_SWF,
+                               .config = r->config ? r->config : "defaults",
+                               .policy = r->policy,
+                               .nodes = (long long)sched_nnodes(s),
+                               .procs = sched_up_procs(s),
+                               .unix_start = wl->unix_start,
+                               .tz = wl->tz};
+    if (swfout_write(f, wl, out, &info, &e) < 0) {
+        fprintf(stderr, "moku: --swf-out %s: %s\n", o->swf_out, e.msg);
+        return -1;
+    }
+    return 0;
 }
 
 /* Replay run number idx (from 0) of n and measure it, or answer --show.
@@ -782,8 +921,10 @@ static void note_resvs(void *ctx, const struct sched *s, long now)
 }
 
 static int replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o,
-                      const struct workload *wl, const struct sim_script *script, FILE *jobs)
+                      const struct workload *wl, const struct sim_script *script,
+                      const struct outputs *outs)
 {
+    FILE *jobs = outs->jobs;
     struct sched *s = build_sched(r, o, wl);
     if (!s)
         return -1;
@@ -792,18 +933,18 @@ static int replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts
                               .script = o->commands,
                               .quiet = o->quiet,
                               .run = n > 1 ? (int)idx + 1 : 0,
-                              .series = o->plot ? &r->series : NULL};
+                              .series = wants_series(o) ? &r->series : NULL};
     struct sim_hooks hooks = {
         /* The bar would garble the script's log on the same stream. */
         .progress = isatty(2) && !script ? progress_bar : NULL,
-        .sample = o->plot ? record_sample : NULL,
+        .sample = wants_series(o) ? record_sample : NULL,
         .fs_window = rctx.statdir && n == 1 ? save_window : NULL,
         .script = script,
         .cfg = r->cfg,
         .epoch_offset = wl->unix_start > 0 ? (long)wl->unix_start : 0,
         .command = log_command,
         .trigger = log_trigger,
-        .record_nodes = jobs != NULL,
+        .record_nodes = jobs || outs->batsim,
         .iterated = o->resv_out ? note_resvs : NULL,
         /* Commands (timed, or --show at the end) may ask about past jobs. */
         .forget_ended = !script && !o->nshows,
@@ -811,7 +952,7 @@ static int replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts
     };
     if (o->resv_out)
         rctx.resvs = resvlog_create();
-    if (o->plot)
+    if (wants_series(o))
         start_series(&r->series, wl, o->until);
     double t0 = wall_now();
     sim_run(s, wl, out, o->until, &hooks);
@@ -820,14 +961,19 @@ static int replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts
     if (o->nshows) {
         rc = print_shows(s, r->cfg, o, wl);
     } else {
-        report_compute(&r->report, wl, out, sched_up_procs(s));
+        /* The replay's wall time: not the report's sorting. */
         r->report.wall_seconds = wall_now() - t0;
+        report_compute(&r->report, wl, out, sched_up_procs(s), s);
         r->report.nodes = sched_nnodes(s);
         r->report.backfilled = sched_stats(s)->backfilled;
         r->report.iterations = sched_stats(s)->iterations;
     }
     if (jobs) /* with --show too: the schedule the answers come from */
         report_write_jobs_csv(jobs, wl, out, s, sched_last_iteration(s), n > 1 ? (int)idx + 1 : 0);
+    if (outs->batsim)
+        batsim_write_jobs(outs->batsim, wl, out, s, n > 1 ? (int)idx + 1 : 0);
+    if (outs->swf && write_swf(outs->swf, r, o, wl, out, s) < 0)
+        rc = -1;
     if (rctx.resvs) {
         FILE *f = open_out(o->resv_out);
         if (!f || resvlog_write(rctx.resvs, f) < 0 || close_out(f, o->resv_out) < 0)
@@ -866,12 +1012,10 @@ static void print_reports(const struct run *runs, size_t n, const struct sim_opt
     }
 }
 
-/* --plot FILE: a line per run, named by its configuration and --compare value. */
-static int write_plot(const struct run *runs, size_t n, const struct sim_opts *o)
+/* A chart line per run, named by its configuration and --compare value
+ * (plot_lines_free frees them). */
+static struct plot_line *plot_lines(const struct run *runs, size_t n)
 {
-    FILE *f = open_out(o->plot);
-    if (!f)
-        return -1;
     struct plot_line *lines = xcalloc(n, sizeof *lines);
     for (size_t i = 0; i < n; i++) {
         const struct run *r = &runs[i];
@@ -879,13 +1023,68 @@ static int write_plot(const struct run *runs, size_t n, const struct sim_opts *o
         lines[i].label = xprintf("%s%s%s", r->config ? r->config : "defaults", r->varied ? " " : "",
                                  r->varied ? r->overrides[r->noverrides - 1] : "");
     }
-    char *title = xprintf("moku simulate: %s", o->trace);
-    plot_write_svg(f, title, lines, n);
-    free(title);
+    return lines;
+}
+
+static void plot_lines_free(struct plot_line *lines, size_t n)
+{
     for (size_t i = 0; i < n; i++)
         free((char *)lines[i].label);
     free(lines);
-    return close_out(f, o->plot);
+}
+
+/* A configuration file's text for the HTML report (caller frees), NULL when
+ * it cannot be read; at most 1 MB of it. */
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 20;
+    char *text = xmalloc(cap + 1);
+    size_t len = fread(text, 1, cap, f);
+    text[len] = 0;
+    fclose(f);
+    return text;
+}
+
+/* --html FILE: the page, a column (a line) per run. */
+static void write_html(FILE *f, const struct run *runs, const struct plot_line *lines, size_t n,
+                       const struct sim_opts *o)
+{
+    struct html_run *h = xcalloc(n, sizeof *h);
+    for (size_t i = 0; i < n; i++)
+        h[i] = (struct html_run){.label = lines[i].label,
+                                 .config = runs[i].config,
+                                 .config_text = runs[i].config ? read_text(runs[i].config) : NULL,
+                                 .overrides = runs[i].overrides,
+                                 .noverrides = runs[i].noverrides,
+                                 .policy = runs[i].policy,
+                                 .r = &runs[i].report,
+                                 .series = &runs[i].series};
+    html_write_report(f, o->trace, h, n);
+    for (size_t i = 0; i < n; i++)
+        free((char *)h[i].config_text);
+    free(h);
+}
+
+/* --plot FILE.svg, --series FILE.csv, --html FILE: a line (rows, a
+ * column) per run. Errors
+ * surface when the files are closed. */
+static void write_series(const struct run *runs, size_t n, const struct sim_opts *o,
+                         const struct outputs *outs)
+{
+    struct plot_line *lines = plot_lines(runs, n);
+    if (outs->plot) {
+        char *title = xprintf("moku simulate: %s", o->trace);
+        plot_write_svg(outs->plot, title, lines, n);
+        free(title);
+    }
+    if (outs->series)
+        plot_write_csv(outs->series, lines, n);
+    if (outs->html)
+        write_html(outs->html, runs, lines, n, o);
+    plot_lines_free(lines, n);
 }
 
 /* Replay every run in turn, then report them. The --jobs-out file is
@@ -893,19 +1092,19 @@ static int write_plot(const struct run *runs, size_t n, const struct sim_opts *o
 static int replay_all(struct run *runs, size_t n, const struct sim_opts *o,
                       const struct workload *wl, const struct sim_script *script)
 {
-    FILE *jobs = NULL;
-    if (o->jobs_out && !o->nshows && !(jobs = open_out(o->jobs_out)))
+    struct outputs outs;
+    if (open_outputs(o, &outs) < 0)
         return -1;
     int failed = 0;
     for (size_t i = 0; i < n && !failed; i++)
-        failed = replay_run(&runs[i], i, n, o, wl, script, jobs) < 0;
+        failed = replay_run(&runs[i], i, n, o, wl, script, &outs) < 0;
+    if (!failed)
+        write_series(runs, n, o, &outs);
     /* A file that could not be written fails the command, but the report
      * of a finished replay is still worth printing. */
-    int lost = jobs && close_out(jobs, o->jobs_out) < 0;
+    int lost = close_outputs(o, &outs) < 0;
     if (failed)
         return -1;
-    if (o->plot && write_plot(runs, n, o) < 0)
-        lost = 1;
     if (!o->nshows)
         print_reports(runs, n, o);
     return lost ? -1 : 0;
@@ -915,6 +1114,7 @@ static void free_runs(struct run *runs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         cfg_destroy(runs[i].cfg);
+        report_free(&runs[i].report);
         plot_series_free(&runs[i].series);
     }
     free(runs);

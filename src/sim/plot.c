@@ -31,6 +31,7 @@ static void merge_pairs(struct plot_series *p)
             b.busy += c->busy;
             b.up += c->up;
             b.idle += c->idle;
+            b.running += c->running;
             b.span += c->span;
         }
         p->bins[j] = b;
@@ -70,12 +71,14 @@ static void integrate(struct plot_series *p, long a, long b)
         bin->busy += (double)p->busy * d;
         bin->up += (double)p->up * d;
         bin->idle += (double)p->idle * d;
+        bin->running += (double)p->running * d;
         bin->span += d;
         a = e;
     }
 }
 
-void plot_series_add(struct plot_series *p, long now, long long busy, long long up, size_t idle)
+void plot_series_add(struct plot_series *p, long now, long long busy, long long up, size_t idle,
+                     size_t running)
 {
     if (p->last != LONG_MIN)
         integrate(p, p->last, now);
@@ -83,22 +86,133 @@ void plot_series_add(struct plot_series *p, long now, long long busy, long long 
     p->busy = busy;
     p->up = up;
     p->idle = idle;
+    p->running = running;
+}
+
+static void bin_add(struct plot_bin *s, const struct plot_bin *b)
+{
+    s->busy += b->busy;
+    s->up += b->up;
+    s->idle += b->idle;
+    s->running += b->running;
+    s->span += b->span;
+}
+
+struct plot_bin plot_series_sum(const struct plot_series *p, size_t i, size_t k)
+{
+    struct plot_bin s = {0};
+    for (size_t j = i * k; j < i * k + k && j < p->n; j++)
+        bin_add(&s, &p->bins[j]);
+    return s;
 }
 
 int plot_series_point(const struct plot_series *p, size_t i, size_t k, double *util, double *queue)
 {
-    struct plot_bin s = {0};
-    for (size_t j = i * k; j < i * k + k && j < p->n; j++) {
-        s.busy += p->bins[j].busy;
-        s.up += p->bins[j].up;
-        s.idle += p->bins[j].idle;
-        s.span += p->bins[j].span;
-    }
+    struct plot_bin s = plot_series_sum(p, i, k);
     if (s.span <= 0)
         return 0;
     *util = s.up > 0 ? s.busy / s.up : 0.0;
     *queue = s.idle / s.span;
     return 1;
+}
+
+size_t plot_merge_factor(const struct plot_series *p)
+{
+    return p->n > PLOT_MAX_POINTS ? (p->n + PLOT_MAX_POINTS - 1) / PLOT_MAX_POINTS : 1;
+}
+
+long plot_window(double span)
+{
+    if (span >= 60 * 86400.0)
+        return 7 * 86400L;
+    if (span >= 7 * 86400.0)
+        return 86400L;
+    long w = (long)(span / 20);
+    return w < 1 ? 1 : w;
+}
+
+/* Sums of the points before each: pre[i] holds points [0, i). */
+static struct plot_bin *prefix_sums(const struct plot_series *p, size_t k, size_t n)
+{
+    struct plot_bin *pre = xcalloc(n + 1, sizeof *pre);
+    for (size_t i = 0; i < n; i++) {
+        struct plot_bin b = plot_series_sum(p, i, k);
+        pre[i + 1] = pre[i];
+        bin_add(&pre[i + 1], &b);
+    }
+    return pre;
+}
+
+/* Points [a, b) as one: pre[b] - pre[a]. */
+static struct plot_bin range_sum(const struct plot_bin *pre, size_t a, size_t b)
+{
+    return (struct plot_bin){.busy = pre[b].busy - pre[a].busy,
+                             .up = pre[b].up - pre[a].up,
+                             .idle = pre[b].idle - pre[a].idle,
+                             .running = pre[b].running - pre[a].running,
+                             .span = pre[b].span - pre[a].span};
+}
+
+void plot_points_make(const struct plot_series *p, long window, struct plot_points *pts)
+{
+    size_t k = plot_merge_factor(p), n = (p->n + k - 1) / k;
+    size_t cap = n ? n : 1;
+    *pts = (struct plot_points){.n = n,
+                                .t = xcalloc(cap, sizeof(double)),
+                                .util = xcalloc(cap, sizeof(double)),
+                                .queue = xcalloc(cap, sizeof(double)),
+                                .util_mean = xcalloc(cap, sizeof(double)),
+                                .queue_mean = xcalloc(cap, sizeof(double)),
+                                .ok = xcalloc(cap, 1)};
+    struct plot_bin *pre = prefix_sums(p, k, n);
+    double step = (double)k * (double)p->width;
+    /* Points within half a window either side (at least the point itself). */
+    size_t half = (size_t)((double)window / 2 / step);
+    for (size_t i = 0; i < n; i++) {
+        double mid = (double)p->t0 + ((double)i + 0.5) * step;
+        pts->t[i] = mid > (double)p->last ? (double)p->last : mid;
+        struct plot_bin b = range_sum(pre, i, i + 1);
+        pts->ok[i] = b.span > 0;
+        if (!pts->ok[i])
+            continue;
+        pts->util[i] = b.up > 0 ? b.busy / b.up : 0.0;
+        pts->queue[i] = b.idle / b.span;
+        struct plot_bin w = range_sum(pre, i > half ? i - half : 0, i + half + 1 < n ? i + half + 1 : n);
+        pts->util_mean[i] = w.up > 0 ? w.busy / w.up : 0.0;
+        pts->queue_mean[i] = w.span > 0 ? w.idle / w.span : 0.0;
+    }
+    free(pre);
+}
+
+void plot_points_free(struct plot_points *pts)
+{
+    free(pts->t);
+    free(pts->util);
+    free(pts->queue);
+    free(pts->util_mean);
+    free(pts->queue_mean);
+    free(pts->ok);
+    *pts = (struct plot_points){0};
+}
+
+int plot_write_csv(FILE *f, const struct plot_line *lines, size_t n)
+{
+    fprintf(f, "%stime,width,covered,utilization,busy_procs,up_procs,queued,running\n",
+            n > 1 ? "run," : "");
+    for (size_t l = 0; l < n; l++) {
+        const struct plot_series *p = lines[l].series;
+        for (size_t i = 0; i < p->n; i++) {
+            const struct plot_bin *b = &p->bins[i];
+            if (b->span <= 0)
+                continue;
+            if (n > 1)
+                fprintf(f, "%zu,", l + 1);
+            fprintf(f, "%ld,%ld,%.0f,%.6f,%.3f,%.3f,%.3f,%.3f\n", p->t0 + (long)i * p->width,
+                    p->width, b->span, b->up > 0 ? b->busy / b->up : 0.0, b->busy / b->span,
+                    b->up / b->span, b->idle / b->span, b->running / b->span);
+        }
+    }
+    return ferror(f) ? -1 : 0;
 }
 
 long plot_bin_width(long start, long end, int points)
@@ -142,7 +256,7 @@ static const char *const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e"
 struct frame {
     long t0;
     double span; /* seconds on the x axis */
-    double unit; /* seconds per tick label unit: 3600 or 86400 */
+    double unit; /* seconds per tick label unit: a day */
     double qmax; /* top of the queue axis */
 };
 
@@ -183,12 +297,6 @@ static double y_of(double top, double v, double max)
     return top + PANEL_H * (1 - v / max);
 }
 
-/* How many bins make one point of a line. */
-static size_t merge_factor(const struct plot_series *p)
-{
-    return p->n > PLOT_MAX_POINTS ? (p->n + PLOT_MAX_POINTS - 1) / PLOT_MAX_POINTS : 1;
-}
-
 static void frame_of(struct frame *fr, const struct plot_line *lines, size_t n)
 {
     long t0 = LONG_MAX, end = LONG_MIN;
@@ -199,7 +307,7 @@ static void frame_of(struct frame *fr, const struct plot_line *lines, size_t n)
             t0 = p->t0;
         if (p->last > end)
             end = p->last;
-        size_t k = merge_factor(p);
+        size_t k = plot_merge_factor(p);
         double u, q;
         for (size_t i = 0; i * k < p->n; i++)
             if (plot_series_point(p, i, k, &u, &q) && q > qmax)
@@ -209,7 +317,7 @@ static void frame_of(struct frame *fr, const struct plot_line *lines, size_t n)
         t0 = 0;
     fr->t0 = t0;
     fr->span = end > t0 ? (double)(end - t0) : 3600.0;
-    fr->unit = fr->span < 2 * 86400.0 ? 3600.0 : 86400.0;
+    fr->unit = 86400.0;
     double step = plot_tick_step(qmax, 5);
     fr->qmax = ceil(qmax / step) * step;
     if (fr->qmax <= 0)
@@ -249,44 +357,80 @@ static void time_axis(FILE *f, const struct frame *fr)
                 v);
     }
     fprintf(f,
-            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">time (%s since the first "
+            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">time (days since the first "
             "submission)</text>\n",
-            (LEFT + W - RIGHT) / 2, AXIS_Y + 42, fr->unit == 3600.0 ? "hours" : "days");
+            (LEFT + W - RIGHT) / 2, AXIS_Y + 42);
 }
 
-/* One series as two polylines, utilization and queue, in colour c. */
-static void series_lines(FILE *f, const struct frame *fr, const struct plot_series *p,
-                         const char *c)
+const char *plot_colour(size_t i)
 {
-    size_t k = merge_factor(p);
-    for (int queue = 0; queue < 2; queue++) {
-        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.2\" points=\"", c);
-        for (size_t i = 0; i * k < p->n; i++) {
-            double u, q;
-            if (!plot_series_point(p, i, k, &u, &q))
-                continue;
-            double mid = (double)p->t0 + ((double)i + 0.5) * (double)k * (double)p->width;
-            if (mid > (double)p->last)
-                mid = (double)p->last;
-            double y = queue ? y_of(TOP2, q, fr->qmax) : y_of(TOP1, 100.0 * u, 100.0);
-            fprintf(f, "%s%.1f,%.1f", i ? " " : "", x_of(fr, mid), y);
-        }
-        fprintf(f, "\"/>\n");
-    }
+    return colours[i % (sizeof colours / sizeof *colours)];
 }
 
-static void legend(FILE *f, const struct plot_line *lines, size_t n)
+/* With the colours' cycle of ten, line i's pattern is (i + i / 10) % 4:
+ * lines 10 apart differ in pattern, so 40 lines are all told apart. */
+const char *plot_dash(size_t i)
+{
+    static const char *const dashes[] = {"", "8 4", "2 3", "10 3 2 3"};
+    return dashes[(i + i / 10) % 4];
+}
+
+/* One polyline of a line's points: the raw ones or their rolling mean. */
+static void polyline(FILE *f, const struct frame *fr, const struct plot_points *pts, int queue,
+                     int mean, size_t l)
+{
+    if (mean)
+        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"", plot_colour(l));
+    else
+        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"0.8\" "
+                   "stroke-opacity=\"0.35\"", plot_colour(l));
+    if (mean && *plot_dash(l))
+        fprintf(f, " stroke-dasharray=\"%s\"", plot_dash(l));
+    fprintf(f, " points=\"");
+    const char *sep = "";
+    for (size_t i = 0; i < pts->n; i++) {
+        if (!pts->ok[i])
+            continue;
+        double v = queue ? (mean ? pts->queue_mean[i] : pts->queue[i])
+                         : 100.0 * (mean ? pts->util_mean[i] : pts->util[i]);
+        double y = queue ? y_of(TOP2, v, fr->qmax) : y_of(TOP1, v, 100.0);
+        fprintf(f, "%s%.1f,%.1f", sep, x_of(fr, pts->t[i]), y);
+        sep = " ";
+    }
+    fprintf(f, "\"/>\n");
+}
+
+/* One series: per panel, its points pale and their rolling mean bold. */
+static void series_lines(FILE *f, const struct frame *fr, const struct plot_series *p, size_t l)
+{
+    struct plot_points pts;
+    plot_points_make(p, plot_window(fr->span), &pts);
+    for (int queue = 0; queue < 2; queue++)
+        for (int mean = 0; mean < 2; mean++)
+            polyline(f, fr, &pts, queue, mean, l);
+    plot_points_free(&pts);
+}
+
+static void legend(FILE *f, const struct plot_line *lines, size_t n, const struct frame *fr)
 {
     for (size_t l = 0; l < n; l++) {
         double y = LEGEND_Y + 18.0 * (double)l;
         fprintf(f,
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                "stroke-width=\"3\"/>\n",
-                LEFT, y - 4, LEFT + 24, y - 4, colours[l % (sizeof colours / sizeof *colours)]);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", LEFT + 32, y);
+                "stroke-width=\"3\"",
+                LEFT, y - 4, LEFT + 36, y - 4, plot_colour(l));
+        if (*plot_dash(l))
+            fprintf(f, " stroke-dasharray=\"%s\"", plot_dash(l));
+        fprintf(f, "/>\n<text x=\"%.1f\" y=\"%.1f\">", LEFT + 44, y);
         xml_text(f, lines[l].label);
         fprintf(f, "</text>\n");
     }
+    double w = (double)plot_window(fr->span);
+    fprintf(f,
+            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">bold: rolling mean "
+            "over %g %s; pale: the points' own averages</text>\n",
+            W - RIGHT, LEGEND_Y, w >= 86400 ? w / 86400 : w >= 3600 ? w / 3600 : w,
+            w >= 86400 ? (w == 86400 ? "day" : "days") : w >= 3600 ? "hours" : "seconds");
 }
 
 int plot_write_svg(FILE *f, const char *title, const struct plot_line *lines, size_t n)
@@ -307,8 +451,8 @@ int plot_write_svg(FILE *f, const char *title, const struct plot_line *lines, si
     panel(f, TOP2, fr.qmax, plot_tick_step(fr.qmax, 5), "queue length (idle jobs)");
     time_axis(f, &fr);
     for (size_t l = 0; l < n; l++)
-        series_lines(f, &fr, lines[l].series, colours[l % (sizeof colours / sizeof *colours)]);
-    legend(f, lines, n);
+        series_lines(f, &fr, lines[l].series, l);
+    legend(f, lines, n, &fr);
     fprintf(f, "</svg>\n");
     return ferror(f) ? -1 : 0;
 }

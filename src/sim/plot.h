@@ -29,6 +29,7 @@
 struct plot_bin {
     double busy, up; /* processor-seconds */
     double idle;     /* job-seconds in the queue */
+    double running;  /* job-seconds running */
     double span;     /* seconds of the bin covered */
 };
 
@@ -38,27 +39,22 @@ struct plot_series {
     size_t n, cap;
     long last;          /* when the state held began; LONG_MIN before the first */
     long long busy, up; /* the state held since last */
-    size_t idle;
+    size_t idle, running;
 };
 
 /* An empty series with bins of width seconds (at least 1) from t0. */
 void plot_series_init(struct plot_series *p, long t0, long width);
 /* Frees the bins; the series may be initialised again. */
 void plot_series_free(struct plot_series *p);
-/* The state from now on: busy and up processors, idle jobs. now never
- * decreases; time before t0 is not kept. The series ends at the last
- * sample (the replay's last iteration). */
-void plot_series_add(struct plot_series *p, long now, long long busy, long long up, size_t idle);
+/* The state from now on: busy and up processors, idle and running jobs.
+ * now never decreases; time before t0 is not kept. The series ends at the
+ * last sample (the replay's last iteration). */
+void plot_series_add(struct plot_series *p, long now, long long busy, long long up, size_t idle,
+                     size_t running);
 /* The averages over bins [i k, i k + k): utilization (busy / up, 0..1, 0
  * when no processor was up) and queue length. Returns 0 when those bins
  * cover no time, 1 otherwise. */
 int plot_series_point(const struct plot_series *p, size_t i, size_t k, double *util, double *queue);
-
-/* A bin width for about `points` bins over [start, end]: at least 1 s. */
-long plot_bin_width(long start, long end, int points);
-/* An axis step of 1, 2 or 5 times a power of ten, so that [0, max] takes at
- * most `ticks` steps (max <= 0 is taken as 1). */
-double plot_tick_step(double max, int ticks);
 
 /* One line of the chart: a run. */
 struct plot_line {
@@ -66,13 +62,60 @@ struct plot_line {
     const struct plot_series *series;
 };
 
+/* The sums of bins [i k, i k + k) (fewer at the end). */
+struct plot_bin plot_series_sum(const struct plot_series *p, size_t i, size_t k);
+
+/* How many bins make one point of a chart's line (at most PLOT_MAX_POINTS). */
+size_t plot_merge_factor(const struct plot_series *p);
+
+/*
+ * A line's points, ready to draw: point i averages bins [i k, i k + k)
+ * (k = plot_merge_factor), t[i] the middle of its time (seconds, at most
+ * the series' end); ok[i] = 0 where those bins cover no time. util (0..1)
+ * and queue are the points' own averages; util_mean and queue_mean the
+ * rolling means over `window` seconds centred on the point, time-weighted
+ * (the sums of every bin in the window, divided). Arrays owned.
+ */
+struct plot_points {
+    size_t n;
+    double *t, *util, *queue, *util_mean, *queue_mean;
+    unsigned char *ok;
+};
+void plot_points_make(const struct plot_series *p, long window, struct plot_points *pts);
+void plot_points_free(struct plot_points *pts);
+/* The rolling mean's window for a chart spanning span seconds: 7 days from
+ * 60 days on, 1 day from 7 days on, else a twentieth of the span (>= 1 s). */
+long plot_window(double span);
+
+/*
+ * The series as CSV, a row per bin that covers any time, after a header:
+ *   [run,]time,width,covered,utilization,busy_procs,up_procs,queued,running
+ * time is the bin's start (trace seconds), width its width and covered the
+ * seconds of it the replay reached; the others are time-weighted averages
+ * over the covered part (utilization = busy / up, 0..1). With n > 1 each
+ * row leads with its line's number from 1. Returns 0, or -1 if writing
+ * failed.
+ */
+int plot_write_csv(FILE *f, const struct plot_line *lines, size_t n);
+
+/* A bin width for about `points` bins over [start, end]: at least 1 s. */
+long plot_bin_width(long start, long end, int points);
+/* An axis step of 1, 2 or 5 times a power of ten, so that [0, max] takes at
+ * most `ticks` steps (max <= 0 is taken as 1). */
+double plot_tick_step(double max, int ticks);
+
 /*
  * Write the chart as one SVG document: utilization (%) above, queue length
- * (idle jobs) below, a shared time axis (hours when the replay spans less
- * than two days, else days, from the earliest t0), a line per series in
- * its own colour and a legend naming them. Title and labels are escaped.
- * Returns 0, or -1 if writing failed.
+ * (idle jobs) below, a shared time axis in days from the earliest t0, and
+ * per series a thin pale line of its points and a thick one of their
+ * rolling mean (plot_window), each series in its own colour and dash
+ * pattern (plot_colour, plot_dash), and a legend naming them with both.
+ * Title and labels are escaped. Returns 0, or -1 if writing failed.
  */
 int plot_write_svg(FILE *f, const char *title, const struct plot_line *lines, size_t n);
+/* Line i's colour ("#rrggbb") and SVG stroke-dasharray ("" for solid): ten
+ * colours and four patterns, so runs 1-40 differ (the HTML report uses them too). */
+const char *plot_colour(size_t i);
+const char *plot_dash(size_t i);
 
 #endif

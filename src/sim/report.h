@@ -27,6 +27,10 @@
 
 #define REPORT_NSIZE 6    /* job size classes, by processors */
 #define REPORT_NRUNTIME 5 /* job length classes, by runtime */
+#define REPORT_NQUANT 201 /* quantiles kept per distribution: q = i / 200 */
+
+/* The distributions a report keeps quantiles of. */
+enum report_dist { REPORT_WAIT, REPORT_BSLD, REPORT_TURNAROUND, REPORT_NDIST };
 
 /* A class holds the values lo..hi; hi = -1: no upper bound. */
 struct report_bound {
@@ -47,6 +51,19 @@ struct report_class {
     double avg_wait, avg_bsld; /* 0 when the class has no jobs */
 };
 
+/* The jobs of one credential (a user, a class): their count, the
+ * processor-seconds they used, and averages. */
+struct report_group {
+    char *name; /* owned */
+    size_t jobs;
+    double proc_seconds;
+    double avg_wait, avg_bsld;
+};
+
+/*
+ * A report owns its group lists (report_free); copying one by value shares
+ * them, and only one copy may be freed.
+ */
 struct report {
     size_t jobs, skipped, rejected;
     size_t never_started; /* still waiting when the replay ended: no event left could start them */
@@ -64,17 +81,40 @@ struct report {
     size_t nodes;
     struct report_class by_size[REPORT_NSIZE];
     struct report_class by_runtime[REPORT_NRUNTIME];
+    /* Nearest-rank quantiles of each distribution over the jobs measured:
+     * quant[d][i] is the smallest value v with at least i/200 of the jobs
+     * at or below v (quant[d][0] the minimum, [200] the maximum; all 0
+     * without jobs). Wait and turnaround (wait + run) in seconds. */
+    double quant[REPORT_NDIST][REPORT_NQUANT];
+    /* The jobs measured by user and by class (the engine's names), most
+     * processor-seconds first (then most jobs, then by name). */
+    struct report_group *users, *classes;
+    size_t nusers, nclasses;
 };
 
-/* Compute the metrics (classes included) from a finished replay. */
+/*
+ * Compute the metrics (classes, quantiles and groups included) from a
+ * finished replay. s is the scheduler the replay ran (its credential
+ * tables name the jobs whose engine records were forgotten); NULL takes
+ * the names from the workload (a job without one counts as "DEFAULT").
+ * Frees what r held before.
+ */
 void report_compute(struct report *r, const struct workload *wl, const struct sim_outcome *out,
-                    long long procs);
+                    long long procs, const struct sched *s);
+/* Free the group lists (r itself is the caller's); r may be zeroed. */
+void report_free(struct report *r);
+/* The p-th percentile (0..100, whole or half) of distribution d. */
+double report_percentile(const struct report *r, enum report_dist d, double p);
+/* "wait", "bsld", "turnaround": the distribution's name in JSON. */
+const char *report_dist_name(enum report_dist d);
 
 void report_print_text(FILE *f, const struct report *r, const char *trace, const char *policy);
 /* The per-class section of the one-run text report (moku simulate --classes),
  * printed after report_print_text: a blank line, then one table per kind of class. */
 void report_print_classes_text(FILE *f, const struct report *r);
-/* One JSON object and a newline; with classes set it ends with a "classes" key. */
+/* One JSON object and a newline: the metrics, "percentiles" (p50, p95, p99
+ * of each distribution), "by_user" and "by_class" (every group); with
+ * classes set it ends with a "classes" key. */
 void report_print_json(FILE *f, const struct report *r, int classes);
 
 /*
@@ -112,5 +152,16 @@ void report_print_runs_json(FILE *f, const struct report_run *runs, size_t n);
  */
 int report_write_jobs_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out,
                           struct sched *s, long now, int run);
+
+/* The job's final state as the jobs CSV's `state` column says it:
+ * completed, killed, cancelled, preempted, running, never_started, rejected. */
+const char *report_final_state(const struct sim_outcome *o);
+/* The job's credentials (user, group, account, class, qos; NULL where
+ * unknown): its engine record's, else, once it ended and its record was
+ * forgotten, s's tables'. s may be NULL. */
+void report_job_creds(const struct sim_outcome *o, const struct sched *s,
+                      const struct cred *creds[CRED_NKINDS]);
+/* One CSV field (NULL: empty), quoted when it must be (RFC 4180). */
+void report_csv_field(FILE *f, const char *v);
 
 #endif

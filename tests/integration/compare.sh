@@ -43,7 +43,8 @@ check "one config json: no classes unless asked" sh -c "[ $rc -eq 0 ] && ! grep 
 
 # --classes in JSON: the classes of each kind add up to the jobs simulated.
 run simulate --config "$easy" --classes --format json "$trace"
-grep -o '"jobs":[0-9]*' "$TMP/out" | cut -d: -f2 >"$TMP/counts"
+# (the per-user and per-class groups come before "classes": left out)
+sed 's/"by_user":.*"classes"://' "$TMP/out" | grep -o '"jobs":[0-9]*' | cut -d: -f2 >"$TMP/counts"
 check "--classes json: 1 total + 6 size + 5 runtime counts" [ "$(wc -l <"$TMP/counts")" -eq 12 ]
 check "--classes json: size classes sum to the job count" \
     awk 'NR == 1 { t = $1 } NR >= 2 && NR <= 7 { s += $1 } END { exit !(t == 5 && s == t) }' "$TMP/counts"
@@ -64,13 +65,21 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 keys = ["config", "overrides", "jobs", "skipped", "rejected", "never_started", "makespan", "utilization",
         "avg_wait", "max_wait", "avg_bsld", "avg_xfactor", "backfilled", "iterations",
-        "wall_seconds", "read_seconds", "classes"]
+        "wall_seconds", "read_seconds", "percentiles", "by_user", "by_class", "classes"]
 assert list(d) == ["runs"] and len(d["runs"]) == 2
 for r in d["runs"]:
     assert list(r) == keys, list(r)
     for kind in ("size", "runtime"):
         assert sum(c["jobs"] for c in r["classes"][kind]) == r["jobs"]
 assert [r["backfilled"] for r in d["runs"]] == [2, 0]
+for r in d["runs"]:
+    for key in ("by_user", "by_class"):
+        assert sum(g["jobs"] for g in r[key]) == r["jobs"]
+    p = r["percentiles"]
+    assert list(p) == ["wait", "bsld", "turnaround"]
+    for v in p.values():
+        assert list(v) == ["p50", "p95", "p99"] and v["p50"] <= v["p95"] <= v["p99"]
+    assert p["wait"]["p99"] <= r["max_wait"]
 ' "$TMP/out"
 fi
 
@@ -136,14 +145,15 @@ check "--plot: the report still printed" has_out ', 2 runs$'
 check "--plot: an XML declaration first" sh -c "head -n 1 $svg | grep -q '^<?xml version=\"1.0\"'"
 check "--plot: the svg root element" grep -q '<svg xmlns="http://www.w3.org/2000/svg"' "$svg"
 check "--plot: closed" sh -c "tail -n 1 $svg | grep -qx '</svg>'"
-check "--plot: utilization and queue lines per run" [ "$(grep -c '<polyline' "$svg")" -eq 4 ]
-check "--plot: axes labelled" sh -c "grep -q 'utilization (%)' $svg && grep -q 'queue length (idle jobs)' $svg && grep -q 'time (hours since the first submission)' $svg"
+check "--plot: utilization and queue lines per run, each with its rolling mean" [ "$(grep -c '<polyline' "$svg")" -eq 8 ]
+check "--plot: the second run dashed, in the chart and the legend" [ "$(grep -c 'stroke-dasharray="8 4"' "$svg")" -eq 3 ]
+check "--plot: axes labelled" sh -c "grep -q 'utilization (%)' $svg && grep -q 'queue length (idle jobs)' $svg && grep -q 'time (days since the first submission)' $svg"
 check "--plot: the legend names the configurations" sh -c "grep -q '>$easy</text>' $svg && grep -q '>$fcfs</text>' $svg"
 if [ -n "$py" ]; then
     check "--plot: well-formed XML (python3)" $py -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$svg"
 fi
 run simulate --plot "$TMP/one.svg" --format json "$trace"
-check "--plot one run: two lines" sh -c "[ $rc -eq 0 ] && [ \$(grep -c '<polyline' $TMP/one.svg) -eq 2 ]"
+check "--plot one run: two lines and their means" sh -c "[ $rc -eq 0 ] && [ \$(grep -c '<polyline' $TMP/one.svg) -eq 4 ]"
 run simulate --plot "$TMP/nodir/x.svg" "$trace"
 check "--plot unwritable: exit 1, named" sh -c "[ $rc -eq 1 ] && grep -q 'nodir/x.svg' $TMP/err"
 

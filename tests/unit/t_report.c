@@ -100,7 +100,7 @@ static void test_compute_classes(void)
     struct sim_outcome out[5];
     struct report r = {0};
     small_replay(&wl, out);
-    report_compute(&r, &wl, out, 1000);
+    report_compute(&r, &wl, out, 1000, NULL);
     CHECK_EQ(r.jobs, 3);
     CHECK_EQ(r.rejected, 1);
     size_t sum = 0;
@@ -124,6 +124,90 @@ static void test_compute_classes(void)
     CHECK_EQ(r.by_runtime[4].jobs, 1);
     CHECK(near(r.by_runtime[0].avg_bsld, 1.0));
     CHECK(near(r.avg_bsld, (1.0 + 1.5 + 1.0) / 3));
+    report_free(&r);
+    workload_free(&wl);
+}
+
+/* Quantiles are nearest-rank over the measured jobs: waits 0, 0, 3600. */
+static void test_quantiles(void)
+{
+    struct workload wl;
+    struct sim_outcome out[5];
+    struct report r = {0};
+    small_replay(&wl, out);
+    report_compute(&r, &wl, out, 1000, NULL);
+    CHECK(near(report_percentile(&r, REPORT_WAIT, 0), 0));
+    CHECK(near(report_percentile(&r, REPORT_WAIT, 50), 0));    /* rank ceil(1.5) = 2 */
+    CHECK(near(report_percentile(&r, REPORT_WAIT, 66.5), 0));  /* rank ceil(1.995) = 2 */
+    CHECK(near(report_percentile(&r, REPORT_WAIT, 67), 3600)); /* rank ceil(2.01) = 3 */
+    CHECK(near(report_percentile(&r, REPORT_WAIT, 99), 3600));
+    CHECK(near(report_percentile(&r, REPORT_WAIT, 100), 3600));
+    CHECK(near(report_percentile(&r, REPORT_BSLD, 99), 1.5));
+    CHECK(near(report_percentile(&r, REPORT_BSLD, 50), 1.0));
+    /* turnarounds 100, 10800, 100000 */
+    CHECK(near(report_percentile(&r, REPORT_TURNAROUND, 50), 10800));
+    CHECK(near(report_percentile(&r, REPORT_TURNAROUND, 100), 100000));
+    char *js = NULL;
+    CAPTURE(js, report_print_json(f, &r, 0));
+    CHECK_HAS(js, ",\"percentiles\":{\"wait\":{\"p50\":0,\"p95\":3600,\"p99\":3600},"
+                  "\"bsld\":{\"p50\":1,\"p95\":1.5,\"p99\":1.5},"
+                  "\"turnaround\":{\"p50\":10800,\"p95\":100000,\"p99\":100000}}");
+    free(js);
+    report_free(&r);
+    /* No job measured: every quantile 0. */
+    struct sim_outcome none[5];
+    for (int i = 0; i < 5; i++)
+        none[i] = (struct sim_outcome){.start = -1, .end = -1, .run_start = -1};
+    report_compute(&r, &wl, none, 1000, NULL);
+    CHECK(near(report_percentile(&r, REPORT_WAIT, 99), 0));
+    CHECK_EQ(r.nusers, 0);
+    report_free(&r);
+    workload_free(&wl);
+}
+
+/* Groups by user and class from the workload's names, most
+ * processor-seconds first; their jobs add up to the jobs measured. */
+static void test_groups(void)
+{
+    struct workload wl;
+    workload_init(&wl);
+    const char *users[] = {"alice", "<b>bob</b>", "alice"};
+    for (int i = 0; i < 3; i++) {
+        struct wl_names nm = {.user = workload_intern(&wl, users[i]),
+                              .class_ = i == 2 ? workload_intern(&wl, "long") : NULL};
+        struct wl_job j = {.id = workload_intern(&wl, i == 0 ? "1" : i == 1 ? "2" : "3"),
+                           .names = workload_names(&wl, &nm),
+                           .submit = 0,
+                           .tasks = i == 1 ? 100 : 1,
+                           .procs_per_task = 1,
+                           .walltime = 1000,
+                           .runtime = 1000};
+        workload_add(&wl, &j);
+    }
+    struct sim_outcome out[3];
+    for (int i = 0; i < 3; i++)
+        out[i] = (struct sim_outcome){.start = 10 * i, .run_start = 10 * i, .end = 10 * i + 1000};
+    struct report r = {0};
+    report_compute(&r, &wl, out, 1000, NULL);
+    CHECK_EQ(r.nusers, 2);
+    CHECK(strcmp(r.users[0].name, "<b>bob</b>") == 0); /* 100 x 1000 processor-seconds */
+    CHECK_EQ(r.users[1].jobs, 2);
+    CHECK(near(r.users[1].avg_wait, 10)); /* waits 0 and 20 */
+    CHECK(near(r.users[1].proc_seconds, 2000));
+    CHECK_EQ(r.nclasses, 2);
+    CHECK(strcmp(r.classes[0].name, "DEFAULT") == 0);
+    CHECK_EQ(r.classes[0].jobs + r.classes[1].jobs, 3);
+    char *js = NULL;
+    CAPTURE(js, report_print_json(f, &r, 0));
+    CHECK_HAS(js, ",\"by_user\":[{\"name\":\"<b>bob</b>\",\"jobs\":1,\"proc_seconds\":100000,");
+    CHECK_HAS(js, "{\"name\":\"alice\",\"jobs\":2,\"proc_seconds\":2000,\"share\":0.019608,");
+    CHECK_HAS(js, ",\"by_class\":[{\"name\":\"DEFAULT\",\"jobs\":2,");
+    free(js);
+    /* Computing again frees what the report held (LeakSanitizer tells). */
+    report_compute(&r, &wl, out, 1000, NULL);
+    CHECK_EQ(r.nusers, 2);
+    report_free(&r);
+    report_free(&r); /* twice is harmless */
     workload_free(&wl);
 }
 
@@ -133,7 +217,7 @@ static void test_json_classes(void)
     struct sim_outcome out[5];
     struct report r = {0};
     small_replay(&wl, out);
-    report_compute(&r, &wl, out, 1000);
+    report_compute(&r, &wl, out, 1000, NULL);
     char *plain = NULL, *with = NULL;
     CAPTURE(plain, report_print_json(f, &r, 0));
     CAPTURE(with, report_print_json(f, &r, 1));
@@ -146,6 +230,7 @@ static void test_json_classes(void)
     CHECK_EQ(with[strlen(with) - 1], '\n');
     free(plain);
     free(with);
+    report_free(&r);
     workload_free(&wl);
 }
 
@@ -155,7 +240,7 @@ static void test_classes_text(void)
     struct sim_outcome out[5];
     struct report r = {0};
     small_replay(&wl, out);
-    report_compute(&r, &wl, out, 1000);
+    report_compute(&r, &wl, out, 1000, NULL);
     char *s = NULL;
     CAPTURE(s, report_print_classes_text(f, &r));
     CHECK_HAS(s, "by job size (processors)");
@@ -163,6 +248,7 @@ static void test_classes_text(void)
     CHECK_HAS(s, "3600.0");
     CHECK(!strstr(s, " \n")); /* no line ends with blanks */
     free(s);
+    report_free(&r);
     workload_free(&wl);
 }
 
@@ -187,8 +273,8 @@ static void test_runs(void)
          .backfill = "NONE",
          .resdepth = 2},
     };
-    report_compute(&runs[0].r, &wl, out, 1000);
-    report_compute(&runs[1].r, &wl, out, 1000);
+    report_compute(&runs[0].r, &wl, out, 1000, NULL);
+    report_compute(&runs[1].r, &wl, out, 1000, NULL);
     char *js = NULL, *txt = NULL;
     CAPTURE(js, report_print_runs_json(f, runs, 2));
     CHECK(strncmp(js,
@@ -212,6 +298,8 @@ static void test_runs(void)
     CHECK(!strstr(txt, " \n"));
     free(js);
     free(txt);
+    report_free(&runs[0].r);
+    report_free(&runs[1].r);
     workload_free(&wl);
 }
 
@@ -269,10 +357,10 @@ static void test_series_integrals(void)
     struct plot_series p;
     double u, q;
     plot_series_init(&p, 0, 10);
-    plot_series_add(&p, -50, 9, 10, 7); /* before t0: not kept */
-    plot_series_add(&p, 0, 5, 10, 2);
-    plot_series_add(&p, 15, 10, 10, 0);
-    plot_series_add(&p, 20, 0, 10, 0);
+    plot_series_add(&p, -50, 9, 10, 7, 0); /* before t0: not kept */
+    plot_series_add(&p, 0, 5, 10, 2, 0);
+    plot_series_add(&p, 15, 10, 10, 0, 0);
+    plot_series_add(&p, 20, 0, 10, 0, 0);
     CHECK_EQ(p.n, 2);
     CHECK(plot_series_point(&p, 0, 1, &u, &q));
     CHECK(near(u, 0.5));
@@ -284,8 +372,8 @@ static void test_series_integrals(void)
     CHECK(near(u, 0.625));
     CHECK(near(q, 1.5));
     CHECK(!plot_series_point(&p, 5, 1, &u, &q)); /* nothing there */
-    plot_series_add(&p, 40, 0, 0, 0);            /* no processor up */
-    plot_series_add(&p, 50, 0, 0, 0);
+    plot_series_add(&p, 40, 0, 0, 0, 0);            /* no processor up */
+    plot_series_add(&p, 50, 0, 0, 0, 0);
     CHECK(plot_series_point(&p, 4, 1, &u, &q));
     CHECK(near(u, 0));
     plot_series_free(&p);
@@ -296,8 +384,8 @@ static void test_series_merge(void)
 {
     struct plot_series p;
     plot_series_init(&p, 0, 1);
-    plot_series_add(&p, 0, 1, 2, 3);
-    plot_series_add(&p, 3L * PLOT_MAX_BINS, 0, 2, 0);
+    plot_series_add(&p, 0, 1, 2, 3, 0);
+    plot_series_add(&p, 3L * PLOT_MAX_BINS, 0, 2, 0, 0);
     CHECK(p.n <= PLOT_MAX_BINS);
     CHECK_EQ(p.width, 4);
     double busy = 0, up = 0, idle = 0, span = 0;
@@ -324,8 +412,8 @@ static void test_svg(void)
     plot_series_init(&a, 0, 3600);
     plot_series_init(&b, 0, 3600);
     for (long t = 0; t <= 10 * 86400; t += 1800) {
-        plot_series_add(&a, t, t % 7200 ? 50 : 100, 100, (size_t)(t / 86400));
-        plot_series_add(&b, t, 25, 100, 3);
+        plot_series_add(&a, t, t % 7200 ? 50 : 100, 100, (size_t)(t / 86400), 0);
+        plot_series_add(&b, t, 25, 100, 3, 0);
     }
     struct plot_line lines[] = {{"first.cfg", &a}, {"R&D <new>", &b}};
     char *s = NULL;
@@ -335,8 +423,10 @@ static void test_svg(void)
     CHECK(strncmp(s, "<?xml version=\"1.0\"", 19) == 0);
     CHECK_HAS(s, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
     CHECK(strcmp(s + strlen(s) - 7, "</svg>\n") == 0);
-    CHECK_EQ(count(s, "<polyline"), 4);
+    CHECK_EQ(count(s, "<polyline"), 8); /* per run and panel: points, rolling mean */
+    CHECK_EQ(count(s, "stroke-dasharray=\"8 4\""), 3); /* run 2: two means, its legend */
     CHECK_HAS(s, "R&amp;D &lt;new&gt;");
+    CHECK_HAS(s, "rolling mean over 1 day");
     CHECK_HAS(s, "moku simulate: &quot;x&quot;.swf");
     CHECK_HAS(s, "time (days since the first submission)");
     CHECK_HAS(s, "utilization (%)");
@@ -350,19 +440,70 @@ static void test_svg(void)
 }
 
 /* A replay shorter than two days is drawn in hours. */
-static void test_svg_hours(void)
+/* A replay shorter than a day still has its axis in days. */
+static void test_svg_days(void)
 {
     struct plot_series a;
     plot_series_init(&a, 1000, 60);
-    plot_series_add(&a, 1000, 1, 4, 0);
-    plot_series_add(&a, 1000 + 5 * 3600, 0, 4, 0);
+    plot_series_add(&a, 1000, 1, 4, 0, 0);
+    plot_series_add(&a, 1000 + 5 * 3600, 0, 4, 0, 0);
     struct plot_line line = {"defaults", &a};
     char *s = NULL;
     CAPTURE(s, plot_write_svg(f, "t", &line, 1));
-    CHECK_HAS(s, "time (hours since the first submission)");
-    CHECK_EQ(count(s, "<polyline"), 2);
+    CHECK_HAS(s, "time (days since the first submission)");
+    CHECK_HAS(s, ">0.2</text>"); /* fractions of a day */
+    CHECK_EQ(count(s, "<polyline"), 4);
     free(s);
     plot_series_free(&a);
+}
+
+/* The CSV of a series: a row per covered bin, time-weighted averages. */
+static void test_series_csv(void)
+{
+    struct plot_series a, b;
+    plot_series_init(&a, 0, 10);
+    plot_series_init(&b, 0, 10);
+    plot_series_add(&a, 0, 5, 10, 2, 1);
+    plot_series_add(&a, 15, 10, 10, 0, 3);
+    plot_series_add(&a, 20, 0, 10, 0, 0);
+    plot_series_add(&b, 0, 1, 4, 1, 1);
+    plot_series_add(&b, 5, 1, 4, 1, 1);
+    struct plot_line lines[] = {{"a", &a}, {"b", &b}};
+    char *one = NULL, *two = NULL;
+    CAPTURE(one, plot_write_csv(f, lines, 1));
+    CAPTURE(two, plot_write_csv(f, lines, 2));
+    CHECK(strcmp(one, "time,width,covered,utilization,busy_procs,up_procs,queued,running\n"
+                      "0,10,10,0.500000,5.000,10.000,2.000,1.000\n"
+                      "10,10,10,0.750000,7.500,10.000,1.000,2.000\n") == 0);
+    CHECK_HAS(two, "run,time,width,");
+    CHECK_HAS(two, "\n2,0,10,5,0.250000,1.000,4.000,1.000,1.000\n"); /* 5 s of the bin covered */
+    CHECK_EQ(count(two, "\n"), 4);
+    free(one);
+    free(two);
+    /* Points and rolling means: a window of 20 s over 10 s bins is the
+     * point and its neighbours. */
+    struct plot_points pts;
+    plot_points_make(&a, 30, &pts);
+    CHECK_EQ(pts.n, 2);
+    CHECK(pts.ok[0] && pts.ok[1]);
+    CHECK(near(pts.util[0], 0.5));
+    CHECK(near(pts.util_mean[0], 12.5 / 20));
+    CHECK(near(pts.queue_mean[1], 1.5)); /* (20 + 10) job-seconds over 20 s */
+    CHECK(near(pts.t[1], 15)); /* the middle of the second bin */
+    plot_points_free(&pts);
+    plot_series_free(&a);
+    plot_series_free(&b);
+}
+
+/* Forty lines, no two with both colour and dash alike. */
+static void test_colours_dashes(void)
+{
+    for (size_t i = 0; i < 40; i++)
+        for (size_t j = i + 1; j < 40; j++)
+            CHECK(strcmp(plot_colour(i), plot_colour(j)) || strcmp(plot_dash(i), plot_dash(j)));
+    CHECK(plot_window(365 * 86400.0) == 7 * 86400L);
+    CHECK(plot_window(10 * 86400.0) == 86400L);
+    CHECK(plot_window(2000) == 100);
 }
 
 int main(void)
@@ -371,6 +512,8 @@ int main(void)
     TEST_RUN(test_runtime_classes);
     TEST_RUN(test_bounds_contiguous);
     TEST_RUN(test_compute_classes);
+    TEST_RUN(test_quantiles);
+    TEST_RUN(test_groups);
     TEST_RUN(test_json_classes);
     TEST_RUN(test_classes_text);
     TEST_RUN(test_runs);
@@ -380,6 +523,8 @@ int main(void)
     TEST_RUN(test_series_integrals);
     TEST_RUN(test_series_merge);
     TEST_RUN(test_svg);
-    TEST_RUN(test_svg_hours);
+    TEST_RUN(test_svg_days);
+    TEST_RUN(test_series_csv);
+    TEST_RUN(test_colours_dashes);
     return TEST_DONE();
 }

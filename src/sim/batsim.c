@@ -1,0 +1,120 @@
+/* batsim — see batsim.h. */
+#include "sim/batsim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cred.h"
+#include "sim/report.h"
+#include "util/mem.h"
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    return (x > y) - (x < y);
+}
+
+/* The nodes of the job's last run as an interval set: "0-3 7". */
+static void interval_set(FILE *f, const struct sim_detail *d)
+{
+    size_t n = 0;
+    for (size_t i = 0; d && i < d->nslots; i++)
+        n += d->slots[i].nnodes;
+    if (!n)
+        return;
+    unsigned *v = xmalloc(n * sizeof *v), k = 0;
+    for (size_t i = 0; i < d->nslots; i++)
+        for (unsigned j = 0; j < d->slots[i].nnodes; j++)
+            v[k++] = d->slots[i].node + j;
+    qsort(v, n, sizeof *v, cmp_unsigned);
+    const char *sep = "";
+    for (size_t i = 0; i < n;) {
+        size_t e = i;
+        while (e + 1 < n && v[e + 1] <= v[e] + 1)
+            e++;
+        if (v[e] == v[i])
+            fprintf(f, "%s%u", sep, v[i]);
+        else
+            fprintf(f, "%s%u-%u", sep, v[i], v[e]);
+        sep = " ";
+        i = e + 1;
+    }
+    free(v);
+}
+
+/* Batsim's final state of a finished or rejected job, NULL for the others. */
+static const char *batsim_state(const struct sim_outcome *o)
+{
+    if (o->rejected)
+        return "REJECTED";
+    if (o->end < 0)
+        return NULL;
+    return o->cancelled ? "COMPLETED_KILLED"
+           : o->killed  ? "COMPLETED_WALLTIME_REACHED"
+                        : "COMPLETED_SUCCESSFULLY";
+}
+
+/* The job's credentials; a job the engine never took (rejected) has the
+ * trace's names. */
+static void metadata(FILE *f, const struct wl_job *w, const struct sim_outcome *o,
+                     const struct sched *s)
+{
+    static const char *const keys[CRED_NKINDS] = {"user", "group", "account", "class", "qos"};
+    const struct cred *c[CRED_NKINDS];
+    report_job_creds(o, s, c);
+    const struct wl_names *nm = wl_job_names(w);
+    const char *trace_names[CRED_NKINDS] = {nm->user, nm->group, nm->account, nm->class_,
+                                            nm->qos};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m)
+        abort(); /* out of memory, as xmalloc does */
+    for (int k = 0; k < CRED_NKINDS; k++) { /* no account is none, not DEFAULT */
+        const char *name = c[k] ? (k != CRED_ACCOUNT || c[k]->index != 0 ? c[k]->name : NULL)
+                                : trace_names[k];
+        fprintf(m, "%s%s=%s", k ? ";" : "", keys[k], name ? name : "");
+    }
+    fclose(m);
+    report_csv_field(f, text);
+    free(text);
+}
+
+static void row(FILE *f, const struct wl_job *w, const struct sim_outcome *o,
+                const struct sched *s, const char *state)
+{
+    report_csv_field(f, w->id);
+    fprintf(f, ",w0,delay,%ld,%lld,%ld,%d,%s,", w->submit, wl_job_procs(w), w->walltime,
+            !strcmp(state, "COMPLETED_SUCCESSFULLY"), state);
+    if (o->rejected) {
+        fprintf(f, "-1,-1,-1,-1,-1,-1,,-1,");
+    } else {
+        long exec = o->end - o->start, wait = o->start - w->submit, turn = o->end - w->submit;
+        fprintf(f, "%ld,%ld,%ld,%ld,%ld,%.6f,", o->start, exec, o->end, wait, turn,
+                (double)turn / (double)(exec > 0 ? exec : 1));
+        interval_set(f, o->more);
+        fprintf(f, ",-1,");
+    }
+    metadata(f, w, o, s);
+    fputc('\n', f);
+}
+
+int batsim_write_jobs(FILE *f, const struct workload *wl, const struct sim_outcome *out,
+                      const struct sched *s, int run)
+{
+    if (run <= 1)
+        fprintf(f, "%sjob_id,workload_name,profile,submission_time,requested_number_of_resources,"
+                   "requested_time,success,final_state,starting_time,execution_time,"
+                   "finishing_time,waiting_time,turnaround_time,stretch,allocated_resources,"
+                   "consumed_energy,metadata\n",
+                run == 1 ? "run," : "");
+    for (size_t i = 0; i < wl->njobs; i++) {
+        const char *state = batsim_state(&out[i]);
+        if (!state)
+            continue;
+        if (run >= 1)
+            fprintf(f, "%d,", run);
+        row(f, &wl->jobs[i], &out[i], s, state);
+    }
+    return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,162 @@
+/*
+ * t_simout — the replay's outputs for other tools and readers: Batsim's
+ * jobs.csv (batsim), the schedule as SWF from a workload that is not SWF
+ * (swfout), and the HTML page (html): its escaping and that it fetches
+ * nothing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/batsim.h"
+#include "sim/html.h"
+#include "sim/swfout.h"
+#include "test.h"
+
+#define CAPTURE(buf, call)                                                                         \
+    do {                                                                                           \
+        size_t len_;                                                                               \
+        FILE *f = open_memstream(&(buf), &len_);                                                   \
+        call;                                                                                      \
+        fclose(f);                                                                                 \
+    } while (0)
+
+static size_t count(const char *s, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+        n++;
+    return n;
+}
+
+/* Three jobs with names: one ran on nodes 0-1 and 3, one was killed, one
+ * rejected; a fourth never started. */
+static void jobs(struct workload *wl, struct sim_outcome *out, struct sim_detail *d)
+{
+    static const char *const users[] = {"<script>x</script>", "bob", "carol", "dave"};
+    workload_init(wl);
+    for (int i = 0; i < 4; i++) {
+        struct wl_names nm = {.user = workload_intern(wl, users[i]),
+                              .group = workload_intern(wl, "staff"),
+                              .class_ = workload_intern(wl, i ? "batch" : "long q")};
+        char id[16];
+        snprintf(id, sizeof id, "job.%d", i + 1);
+        struct wl_job j = {.id = workload_intern(wl, id),
+                           .names = workload_names(wl, &nm),
+                           .submit = 100 * i,
+                           .tasks = 3,
+                           .procs_per_task = 1,
+                           .walltime = 1000,
+                           .runtime = i == 1 ? 5000 : 500};
+        workload_add(wl, &j);
+    }
+    static struct job_slot slots[] = {{.node = 3, .nnodes = 1, .procs = 1},
+                                      {.node = 0, .nnodes = 2, .procs = 1}};
+    *d = (struct sim_detail){.slots = slots, .nslots = 2};
+    out[0] = (struct sim_outcome){.start = 10, .run_start = 10, .end = 510, .more = d};
+    out[1] = (struct sim_outcome){.start = 100, .run_start = 100, .end = 1100, .killed = 1};
+    out[2] = (struct sim_outcome){.start = -1, .run_start = -1, .end = -1, .rejected = 1};
+    out[3] = (struct sim_outcome){.start = -1, .run_start = -1, .end = -1};
+}
+
+static void test_batsim(void)
+{
+    struct workload wl;
+    struct sim_outcome out[4];
+    struct sim_detail d;
+    jobs(&wl, out, &d);
+    char *one = NULL, *r2 = NULL;
+    CAPTURE(one, batsim_write_jobs(f, &wl, out, NULL, 0));
+    CAPTURE(r2, batsim_write_jobs(f, &wl, out, NULL, 2));
+    CHECK(strncmp(one, "job_id,workload_name,profile,submission_time,", 45) == 0);
+    CHECK_EQ(count(one, "\n"), 4); /* the header, two finished, one rejected */
+    CHECK_HAS(one, "\njob.1,w0,delay,0,3,1000,1,COMPLETED_SUCCESSFULLY,10,500,510,10,510,1.020000,"
+                   "0-1 3,-1,user=<script>x</script>;group=staff;account=;class=long q;qos=\n");
+    CHECK_HAS(one, "\njob.2,w0,delay,100,3,1000,0,COMPLETED_WALLTIME_REACHED,100,1000,1100,0,1000,");
+    CHECK_HAS(one, "\njob.3,w0,delay,200,3,1000,0,REJECTED,-1,-1,-1,-1,-1,-1,,-1,user=carol;");
+    CHECK(!strstr(one, "job.4")); /* never started: no row, as Batsim */
+    CHECK(!strstr(r2, "job_id"));  /* the header with run 1 only */
+    CHECK_HAS(r2, "2,job.1,w0,");
+    free(one);
+    free(r2);
+    workload_free(&wl);
+}
+
+static void test_swf_from_names(void)
+{
+    struct workload wl;
+    struct sim_outcome out[4];
+    struct sim_detail d;
+    jobs(&wl, out, &d);
+    struct swfout_info info = {.trace = "t.wtrace", .procs = 8, .nodes = 8, .unix_start = -1};
+    char *s = NULL;
+    struct err e;
+    int rc = 0;
+    CAPTURE(s, rc = swfout_write(f, &wl, out, &info, &e));
+    CHECK_EQ(rc, 0);
+    CHECK_HAS(s, "; Version: 2.2\n");
+    CHECK_HAS(s, "; MaxProcs: 8\n");
+    CHECK(!strstr(s, "UnixStartTime"));
+    CHECK_HAS(s, "; Note: user 1 is <script>x</script>\n");
+    CHECK_HAS(s, "; Queue: 1 long q\n; Queue: 2 batch\n");
+    /* id submit wait run alloc cpu mem req_procs req_time req_mem status user group app queue */
+    CHECK_HAS(s, "\n1 0 10 500 3 -1 -1 3 1000 -1 1 1 1 -1 1 -1 -1 -1\n");
+    CHECK_HAS(s, "\n2 100 0 1000 3 -1 -1 3 1000 -1 0 2 1 -1 2 -1 -1 -1\n");
+    CHECK_HAS(s, "\n3 200 -1 -1 -1 -1 -1 3 1000 -1 5 3 1 -1 2 -1 -1 -1\n");
+    CHECK_HAS(s, "\n4 300 -1 -1 -1 -1 -1 3 1000 -1 5 4 1 -1 2 -1 -1 -1\n");
+    free(s);
+    workload_free(&wl);
+}
+
+static void test_html(void)
+{
+    struct workload wl;
+    struct sim_outcome out[4];
+    struct sim_detail d;
+    jobs(&wl, out, &d);
+    struct report r = {0};
+    report_compute(&r, &wl, out, 8, NULL);
+    struct plot_series p;
+    plot_series_init(&p, 0, 10);
+    plot_series_add(&p, 0, 3, 8, 1, 1);
+    plot_series_add(&p, 100, 6, 8, 0, 2);
+    plot_series_add(&p, 1100, 0, 8, 0, 0);
+    const char *ov[] = {"RESERVATIONDEPTH=<2>"};
+    struct html_run runs[2] = {
+        {.label = "a&b.cfg", .config = "a&b.cfg", .config_text = "# <i>x</i>\nBACKFILLPOLICY NONE\n",
+         .overrides = ov, .noverrides = 1, .policy = "BACKFILLPOLICY NONE", .r = &r, .series = &p},
+        {.label = "defaults", .policy = "BACKFILLPOLICY FIRSTFIT", .r = &r, .series = &p},
+    };
+    char *s = NULL;
+    int rc = 0;
+    CAPTURE(s, rc = html_write_report(f, "t\"<x>.swf", runs, 2));
+    CHECK_EQ(rc, 0);
+    CHECK(strncmp(s, "<!DOCTYPE html>\n", 16) == 0);
+    CHECK(strcmp(s + strlen(s) - 8, "</html>\n") == 0);
+    CHECK(!strstr(s, "http:") && !strstr(s, "https:") && !strstr(s, "src="));
+    CHECK_EQ(count(s, "<script"), 1);
+    CHECK(!strstr(s, "<script>x")); /* the user named <script>x</script> */
+    CHECK_HAS(s, "&lt;script&gt;x&lt;/script&gt;");
+    CHECK_HAS(s, "t&quot;&lt;x&gt;.swf");
+    CHECK_HAS(s, "a&amp;b.cfg");
+    CHECK_HAS(s, "# &lt;i&gt;x&lt;/i&gt;\nBACKFILLPOLICY NONE\n");
+    CHECK_HAS(s, "RESERVATIONDEPTH=&lt;2&gt;");
+    CHECK_HAS(s, "long q");
+    CHECK_HAS(s, "Maui's defaults (no --config)"); /* the page's own text, not escaped */
+    CHECK_EQ(count(s, "<svg class=\"ts\""), 2);
+    CHECK_EQ(count(s, "<polyline"), 2 * 2 * 2 + 2 * 2); /* time: runs x charts x 2; CDFs */
+    CHECK_EQ(count(s, "<table"), count(s, "</table>"));
+    CHECK_EQ(count(s, "<tr>"), count(s, "</tr>"));
+    free(s);
+    plot_series_free(&p);
+    report_free(&r);
+    workload_free(&wl);
+}
+
+int main(void)
+{
+    TEST_RUN(test_batsim);
+    TEST_RUN(test_swf_from_names);
+    TEST_RUN(test_html);
+    return TEST_DONE();
+}
