@@ -16,11 +16,20 @@
 
 #define WEB_BODY_MAX (64 * 1024) /* a POST body: a command line is far smaller */
 #define WEB_CONN_MAX 256         /* connections at once */
+#define WEB_CONN_PER_UID 16      /* of them, carrying one user's requests (a browser uses 6) */
 #define WEB_CONN_SECONDS 15      /* an idle or slow connection is closed after this */
 #define WEB_RATE 10.0            /* API requests a second a user may make, sustained ... */
 #define WEB_BURST 40.0           /* ... and at once */
 #define WEB_RATE_USERS 64        /* users whose rate is tracked (the least recent goes) */
 #define WEB_COOKIE "moku_session"
+
+/* One open connection (its MHD socket context): the user whose requests
+ * it carries, once one came with a session. */
+struct wconn {
+    int used;
+    int authed;
+    uid_t uid;
+};
 
 /* A user's request budget (a token bucket). */
 struct rate {
@@ -38,13 +47,20 @@ struct web {
     char hosts[3][80]; /* Host headers accepted; "" = unused */
     int any_host;      /* listening on every address: no Host check */
     struct rate rates[WEB_RATE_USERS];
+    struct wconn conns[WEB_CONN_MAX];
+    /* This pass (web_run): the users one of whose API requests was
+     * answered, and the connections whose requests wait for the next. */
+    uid_t served[WEB_CONN_MAX];
+    size_t nserved;
+    struct MHD_Connection *parked[WEB_CONN_MAX];
+    size_t nparked;
 };
 
 /* One request being received: its POST body so far. */
 struct wreq {
     char *body;
     size_t len;
-    int too_big;
+    int answered; /* answered from its headers: a body is never read */
 };
 
 /* ---- time ---- */
@@ -83,6 +99,73 @@ static int rate_ok(struct web *w, uid_t uid)
     return 1;
 }
 
+/* Whether connection c may carry uid's requests: a user holds at most
+ * WEB_CONN_PER_UID connections, so one user cannot pin the daemon's memory
+ * with large replies left unread on every connection (as dconn bounds a
+ * uid's unread replies on the socket). A connection counts for the first
+ * user it carries. */
+static int conn_ok(struct web *w, struct MHD_Connection *c, uid_t uid)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    struct wconn *me = info ? info->socket_context : NULL;
+    if (!me)
+        return 0;
+    if (me->authed)
+        return 1;
+    size_t n = 0;
+    for (size_t i = 0; i < WEB_CONN_MAX; i++)
+        n += w->conns[i].used && w->conns[i].authed && w->conns[i].uid == uid;
+    if (n >= WEB_CONN_PER_UID)
+        return 0;
+    me->authed = 1;
+    me->uid = uid;
+    return 1;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe)
+{
+    struct web *w = cls;
+    if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+        if (*socket_context)
+            *(struct wconn *)*socket_context = (struct wconn){0};
+        *socket_context = NULL;
+        return;
+    }
+    for (size_t i = 0; i < WEB_CONN_MAX; i++)
+        if (!w->conns[i].used) {
+            w->conns[i] = (struct wconn){.used = 1};
+            *socket_context = &w->conns[i];
+            return;
+        }
+    *socket_context = NULL; /* never: MHD keeps to WEB_CONN_MAX; refused by conn_ok */
+}
+
+/* Whether uid's API request may be answered in this pass: one per user per
+ * pass of the daemon's loop, as dconn does on the socket, so that one
+ * user's many connections are answered in turn with everyone else's (and
+ * the scheduling's), not all before them. */
+static int turn_ok(struct web *w, uid_t uid)
+{
+    for (size_t i = 0; i < w->nserved; i++)
+        if (w->served[i] == uid)
+            return 0;
+    if (w->nserved < WEB_CONN_MAX)
+        w->served[w->nserved++] = uid;
+    return 1;
+}
+
+/* Hold c's request until the next pass (web_run resumes it). */
+static enum MHD_Result park(struct web *w, struct MHD_Connection *c)
+{
+    if (w->nparked == WEB_CONN_MAX)
+        return MHD_NO; /* never: a connection is parked once a pass */
+    MHD_suspend_connection(c);
+    w->parked[w->nparked++] = c;
+    return MHD_YES;
+}
+
 /* ---- responses ---- */
 
 static void secure_headers(struct MHD_Response *resp, int api)
@@ -110,6 +193,26 @@ static enum MHD_Result send_buf(struct MHD_Connection *c, unsigned status, const
         return MHD_NO;
     MHD_add_response_header(resp, "Content-Type", type);
     secure_headers(resp, api);
+    enum MHD_Result r = MHD_queue_response(c, status, resp);
+    MHD_destroy_response(resp);
+    return r;
+}
+
+/* {"error": msg}, after which the connection is closed. */
+static enum MHD_Result send_close(struct MHD_Connection *c, unsigned status, const char *msg)
+{
+    json_t *o = json_pack("{s:s}", "error", msg);
+    char *text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    struct MHD_Response *resp =
+        text ? MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE) : NULL;
+    if (!resp) {
+        free(text);
+        return MHD_NO;
+    }
+    MHD_add_response_header(resp, "Content-Type", "application/json");
+    MHD_add_response_header(resp, "Connection", "close");
+    secure_headers(resp, 1);
     enum MHD_Result r = MHD_queue_response(c, status, resp);
     MHD_destroy_response(resp);
     return r;
@@ -144,6 +247,12 @@ static const char login_needed[] =
     "<body><h1>moku</h1><p>You are not logged in, or your session has ended.</p>"
     "<p>Run <code>moku web</code> on the cluster as yourself: it prints a link, good once and for "
     "two minutes, that logs this browser in as you.</p></body></html>\n";
+
+static const char login_elsewhere[] =
+    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>moku</title></head>"
+    "<body><h1>moku</h1><p>This login link was opened from another site's page, which moku "
+    "does not allow: that page could log you in as someone else.</p>"
+    "<p>Paste the link into the address bar instead (it is still good).</p></body></html>\n";
 
 static const char login_bad[] =
     "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>moku</title></head>"
@@ -181,6 +290,13 @@ static int host_ok(const struct web *w, struct MHD_Connection *c)
 static enum MHD_Result do_login(struct web *w, struct MHD_Connection *c)
 {
     const char *token = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
+    /* Login CSRF: another site's page could send the browser to a link of
+     * its own user's. Browsers say where a navigation comes from; a link
+     * pasted or opened from a terminal is "none". The token stays good. */
+    const char *site = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-Fetch-Site");
+    if (site && strcmp(site, "none") != 0 && strcmp(site, "same-origin") != 0)
+        return send_buf(c, 403, "text/html; charset=utf-8", login_elsewhere,
+                        sizeof login_elsewhere - 1, 0, 1);
     struct wsess s;
     struct err e;
     int got = token ? wsess_login(w->sess, token, time(NULL), &s, &e) : 0;
@@ -245,11 +361,25 @@ static int run_command(const char *cmd)
     return read_command(cmd);
 }
 
+/* The arg=... values of a query, in order; NULL when one holds a NUL byte
+ * or is not UTF-8 (never dropped or cut short: the command would get other
+ * arguments than the user gave). */
+struct query_args {
+    json_t *args;
+    int bad;
+};
+
 static enum MHD_Result collect_arg(void *cls, enum MHD_ValueKind kind, const char *key,
-                                   const char *value)
+                                   size_t key_size, const char *value, size_t value_size)
 {
-    if (key && strcmp(key, "arg") == 0)
-        json_array_append_new(cls, json_string(value ? value : ""));
+    struct query_args *qa = cls;
+    if (!key || key_size != 3 || strcmp(key, "arg") != 0)
+        return MHD_YES;
+    json_t *v = json_stringn(value ? value : "", value ? value_size : 0);
+    if (!v || (value && strlen(value) != value_size))
+        qa->bad = 1;
+    if (v)
+        json_array_append_new(qa->args, v);
     return MHD_YES;
 }
 
@@ -262,13 +392,13 @@ static unsigned reply_status(const json_t *reply)
 static enum MHD_Result do_read(struct web *w, struct MHD_Connection *c, const struct wsess *s,
                                const char *cmd)
 {
-    json_t *args = json_array();
-    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_arg, args);
-    for (size_t i = 0; i < json_array_size(args); i++)
-        if (!json_string_value(json_array_get(args, i))) {
-            json_decref(args);
-            return send_error(c, 400, "an argument is not UTF-8");
-        }
+    struct query_args qa = {json_array(), 0};
+    json_t *args = qa.args;
+    MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, collect_arg, &qa);
+    if (qa.bad) {
+        json_decref(args);
+        return send_error(c, 400, "an argument is not UTF-8 or holds a NUL byte");
+    }
     json_array_append_new(args, json_string("--format=json"));
     json_t *req = json_pack("{s:s, s:o}", "cmd", cmd, "args", args);
     json_t *reply = w->host.request(w->host.ctx, s->uid, s->gid, req);
@@ -311,8 +441,6 @@ json_t *web_run_request(const char *body, size_t len, const char **why)
 static enum MHD_Result do_run(struct web *w, struct MHD_Connection *c, const struct wsess *s,
                               const struct wreq *q)
 {
-    if (q->too_big)
-        return send_error(c, 413, "the request is larger than %d bytes", WEB_BODY_MAX);
     const char *why;
     json_t *req = web_run_request(q->body, q->len, &why);
     if (!req)
@@ -351,6 +479,8 @@ static enum MHD_Result do_api(struct web *w, struct MHD_Connection *c, const cha
                               const char *name, const struct wsess *s, const struct wreq *q)
 {
     int get = strcmp(method, "GET") == 0, post = strcmp(method, "POST") == 0;
+    if (!turn_ok(w, s->uid))
+        return park(w, c);
     if (!rate_ok(w, s->uid))
         return send_error(c, 429, "too many requests: at most %.0f a second", WEB_RATE);
     if (get && strcmp(name, "session") == 0)
@@ -382,12 +512,15 @@ static enum MHD_Result route(struct web *w, struct MHD_Connection *c, const char
     if (!host_ok(w, c))
         return send_error(c, 421, "this server does not answer for that Host");
     int get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
-    if (get && strcmp(url, "/login") == 0)
+    /* GET only: a link checker's HEAD must not use the link up. */
+    if (strcmp(method, "GET") == 0 && strcmp(url, "/login") == 0)
         return do_login(w, c);
     struct wsess s;
     int have = session_of(w, c, &s);
     enum MHD_Result r;
-    if (strncmp(url, "/api/", 5) == 0)
+    if (strncmp(url, "/api/", 5) == 0 && have && !conn_ok(w, c, s.uid))
+        r = send_close(c, 429, "too many connections from one user");
+    else if (strncmp(url, "/api/", 5) == 0)
         r = have ? do_api(w, c, method, url + 5, &s, q)
                  : send_error(c, 401, "no session: run `moku web` for a login link");
     else if (!get)
@@ -401,29 +534,76 @@ static enum MHD_Result route(struct web *w, struct MHD_Connection *c, const char
     return r;
 }
 
+/* Whether a request's body is worth reading: a POST to the API from a
+ * session. Every other request is answered from its headers alone, so
+ * that no one without a session makes the daemon read a body at all. */
+static int wants_body(struct web *w, struct MHD_Connection *c, const char *url,
+                      const char *method)
+{
+    struct wsess s;
+    if (strcmp(method, "POST") != 0 || strncmp(url, "/api/", 5) != 0 || !host_ok(w, c) ||
+        !session_of(w, c, &s))
+        return 0;
+    explicit_bzero(&s, sizeof s);
+    return 1;
+}
+
+/* Whether a request comes with a body. */
+static int has_body(struct MHD_Connection *c)
+{
+    const char *n = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+    return (n && strtoul(n, NULL, 10) != 0) ||
+           MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding");
+}
+
+/* A body announced larger than WEB_BODY_MAX. */
+static int announced_too_big(struct MHD_Connection *c)
+{
+    const char *n = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+    return n && (strlen(n) > 9 || strtoul(n, NULL, 10) > WEB_BODY_MAX);
+}
+
 /* libmicrohttpd calls this once with the headers, then for each piece of
- * the body, then once more with nothing left: answer then. */
+ * the body, then once more with nothing left: answer then. A request with
+ * a body not worth reading, or one announced too large, is answered at
+ * once: libmicrohttpd then closes the connection without reading the body.
+ * (Not every request: an answer from the headers alone ends keep-alive.) */
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
                                   const char *method, const char *version, const char *upload,
                                   size_t *upload_size, void **req_cls)
 {
+    struct web *w = cls;
     struct wreq *q = *req_cls;
     if (!q) {
-        *req_cls = xcalloc(1, sizeof *q);
+        *req_cls = q = xcalloc(1, sizeof *q);
+        if (!has_body(c))
+            return MHD_YES;
+        q->answered = 1;
+        if (strcmp(method, "POST") != 0)
+            return send_error(c, 400, "only a POST request has a body");
+        if (!wants_body(w, c, url, method))
+            return route(w, c, url, method, q); /* 401, 405, 421: none parks */
+        if (announced_too_big(c))
+            return send_error(c, 413, "the request is larger than %d bytes", WEB_BODY_MAX);
+        q->answered = 0;
         return MHD_YES;
     }
-    if (*upload_size) {
-        if (q->len + *upload_size > WEB_BODY_MAX)
-            q->too_big = 1;
-        else {
-            q->body = xrealloc(q->body, q->len + *upload_size + 1);
-            memcpy(q->body + q->len, upload, *upload_size);
-            q->len += *upload_size;
-        }
+    if (q->answered) {
         *upload_size = 0;
         return MHD_YES;
     }
-    return route(cls, c, url, method, q);
+    if (*upload_size) {
+        /* A chunked body that goes on past the limit: the connection is
+         * closed (a response cannot be queued in the middle of a body). */
+        if (q->len + *upload_size > WEB_BODY_MAX)
+            return MHD_NO;
+        q->body = xrealloc(q->body, q->len + *upload_size + 1);
+        memcpy(q->body + q->len, upload, *upload_size);
+        q->len += *upload_size;
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    return route(w, c, url, method, q); /* again if it was parked */
 }
 
 static void on_done(void *cls, struct MHD_Connection *c, void **req_cls,
@@ -468,10 +648,11 @@ struct web *web_open(const char *address, int port, const struct web_host *host,
     w->host = *host;
     w->sess = wsess_create();
     w->mhd = MHD_start_daemon(
-        MHD_USE_EPOLL, (uint16_t)port, NULL, NULL, on_request, w,
+        MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME, (uint16_t)port, NULL, NULL, on_request, w,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)WEB_CONN_MAX, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WEB_CONN_SECONDS,
-        MHD_OPTION_NOTIFY_COMPLETED, on_done, w, MHD_OPTION_END);
+        MHD_OPTION_NOTIFY_COMPLETED, on_done, w, MHD_OPTION_NOTIFY_CONNECTION, on_connection, w,
+        MHD_OPTION_END);
     if (!w->mhd) {
         err_set(err, "cannot serve the web view on %s:%d (the port is taken, or not allowed)",
                 address, port);
@@ -487,6 +668,8 @@ void web_close(struct web *w)
 {
     if (!w)
         return;
+    for (size_t i = 0; i < w->nparked; i++)
+        MHD_resume_connection(w->parked[i]); /* MHD stops no suspended one */
     if (w->mhd)
         MHD_stop_daemon(w->mhd);
     wsess_destroy(w->sess);
@@ -502,6 +685,8 @@ int web_fd(const struct web *w)
 long web_wait_ms(const struct web *w)
 {
     MHD_UNSIGNED_LONG_LONG ms;
+    if (w->nparked)
+        return 0; /* requests wait for the next pass */
     if (MHD_get_timeout(w->mhd, &ms) != MHD_YES)
         return -1;
     return ms > 60000 ? 60000 : (long)ms;
@@ -509,6 +694,10 @@ long web_wait_ms(const struct web *w)
 
 void web_run(struct web *w)
 {
+    w->nserved = 0;
+    for (size_t i = 0; i < w->nparked; i++)
+        MHD_resume_connection(w->parked[i]);
+    w->nparked = 0;
     MHD_run(w->mhd);
 }
 

@@ -11,6 +11,7 @@ import argparse
 import http.client
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -95,6 +96,74 @@ class Client:
             return st, None
 
 
+def raw(port, text, wait=5):
+    """Send text on a new connection; the socket and what came back within
+    wait seconds (up to the first answer's status line)."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=wait)
+    s.sendall(text.encode() if isinstance(text, str) else text)
+    got = b""
+    try:
+        while b"\r\n" not in got:
+            d = s.recv(4096)
+            if not d:
+                break
+            got += d
+    except OSError:
+        pass
+    return s, got
+
+
+def status_of(got):
+    return int(got[9:12]) if got.startswith(b"HTTP/1.1 ") else 0
+
+
+def hostile(admin, base):
+    """What the security review (web-attack) found, kept found."""
+    host = "Host: 127.0.0.1:%d\r\n" % admin.port
+    rc, url, c = login_as()
+    path = url[url.index("/login"):]
+    st, _, _ = c.req("GET", path, headers={"Sec-Fetch-Site": "cross-site"})
+    check("a login link opened from another site's page is refused (login CSRF; 403: %d)" % st, st == 403)
+    st, _, _ = c.req("HEAD", path)
+    check("HEAD of a login link logs nobody in (%d)" % st, st != 303)
+    st, cookie = c.login(url)
+    check("and the link is still good when pasted (%d)" % st, st == 303 and cookie)
+    st, data = admin.get_json("/api/showq?arg=%ff")
+    check("an argument that is not UTF-8 is refused, not dropped (400: %d)" % st, st == 400)
+    st, data = admin.get_json("/api/showq?arg=-v%00x")
+    check("an argument with a NUL byte is refused, not cut short (400: %d)" % st, st == 400)
+    t = time.time()
+    s, got = raw(admin.port, "POST /api/run HTTP/1.1\r\n" + host + "Content-Type: application/json\r\n"
+                 "Content-Length: 100000000\r\n\r\n")
+    s.close()
+    check("a POST without a session is answered before its body is read (%d in %.1f s)" % (status_of(got), time.time() - t),
+          status_of(got) == 401 and time.time() - t < 3)
+    s, got = raw(admin.port, "POST /api/run HTTP/1.1\r\n" + host + "Cookie: %s\r\nX-CSRF-Token: %s\r\n"
+                 "Content-Type: application/json\r\nContent-Length: 100000000\r\n\r\n" % (admin.cookie, admin.csrf))
+    s.close()
+    check("a body announced over 64 KB is refused before it is sent (413: %d)" % status_of(got), status_of(got) == 413)
+    s = socket.create_connection(("127.0.0.1", admin.port), timeout=5)
+    s.sendall(("POST /api/run HTTP/1.1\r\n" + host + "Cookie: %s\r\nX-CSRF-Token: %s\r\n"
+               "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" % (admin.cookie, admin.csrf)).encode())
+    closed = False
+    try:
+        for _ in range(40):
+            s.sendall(b"1000\r\n" + b"x" * 4096 + b"\r\n")
+            time.sleep(0.01)
+    except OSError:
+        closed = True
+    if not closed:
+        try:
+            s.settimeout(3)
+            closed = s.recv(100) == b""
+        except socket.timeout:
+            closed = False  # still reading it
+        except OSError:
+            closed = True
+    s.close()
+    check("a chunked body that goes on past 64 KB closes the connection", closed)
+
+
 def login_as(user=None):
     rc, out, err = cli(["web"], user=user, home=A.home)
     url = out.strip()
@@ -177,6 +246,7 @@ def main():
     check("a body over 64 KB is refused (413: %d)" % st, st == 413)
     st, _, _ = admin.req("GET", "/api/session", host="evil.example:%d" % admin.port)
     check("another Host name gets nothing (DNS rebinding; 421: %d)" % st, st == 421)
+    hostile(admin, base)
 
     # setres from the web as ADMIN1, seen by showres.
     st, data = admin.run("setres", ["-d", "0:30:00", "-s", "+1:00:00", "n1"])
@@ -218,6 +288,19 @@ def main():
         check("nor read what Maui shows administrators only (%d)" % st, st == 400 and "not authorized" in (data or {}).get("error", ""))
         st, data = user.run("schedctl", ["-s"], csrf=admin.csrf)
         check("root's CSRF token is no good in another session (403: %d)" % st, st == 403)
+        # At most 16 connections carry one user's requests: no more replies
+        # left unread to pin the daemon's memory (web-attack).
+        conns = [raw(user.port, "GET /api/session HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nCookie: %s\r\n\r\n"
+                     % (user.port, user.cookie)) for _ in range(17)]
+        codes = [status_of(got) for _, got in conns]
+        check("one user's 17th connection is refused (429; %s)" % codes, codes[:16] == [200] * 16 and codes[16] == 429)
+        st, _ = admin.get_json("/api/session")
+        check("while another user is served (%d)" % st, st == 200)
+        for s, _ in conns:
+            s.close()
+        time.sleep(0.5)
+        st, _ = user.get_json("/api/session")
+        check("and the user again once they are closed (%d)" % st, st == 200)
         # The rate limit: one user's flood is theirs alone.
         codes = [user.req("GET", "/api/showq")[0] for _ in range(80)]
         check("a flood of one user's requests meets 429 (%d of 80)" % codes.count(429), codes.count(429) > 0)
