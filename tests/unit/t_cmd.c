@@ -196,7 +196,7 @@ static char *run(struct sched *s, const struct cfg *cfg, const char *line, struc
 
 static void check_golden(struct sched *s, const char *line, const char *file)
 {
-    struct err e = {{0}};
+    struct err e = {0};
     char *out = run(s, NULL, line, &e);
     if (!out)
         fprintf(stderr, "'%s' failed: %s\n", line, e.msg);
@@ -211,7 +211,7 @@ static void check_golden(struct sched *s, const char *line, const char *file)
 /* The error message of a command that must fail. */
 static void check_error(struct sched *s, const char *line, const char *msg)
 {
-    struct err e = {{0}};
+    struct err e = {0};
     char *out = run(s, NULL, line, &e);
     CHECK(out == NULL);
     CHECK_HAS(e.msg, msg);
@@ -819,6 +819,40 @@ static void test_errors(void)
     sched_destroy(s);
 }
 
+/* Usage errors (the words' shape: exit 2 in the daemon's clients) are told
+ * from run-time ones (exit 1) by err.usage. */
+static void check_class(struct sched *s, const char *line, int usage)
+{
+    struct err e = {0};
+    e.usage = !usage; /* the command must set it either way */
+    char *out = run(s, NULL, line, &e);
+    CHECK(out == NULL);
+    if (e.usage != usage)
+        fprintf(stderr, "'%s': usage %d, not %d (%s)\n", line, e.usage, usage, e.msg);
+    CHECK_EQ(e.usage, usage);
+    free(out);
+}
+
+static void test_usage_class(void)
+{
+    struct sched *s = default_scenario();
+    static const char *const usage[] = {
+        "showq -x", "showq all", "showq -r -i", "showq -u", "showq --format", "showq --format=xml",
+        "checkjob", "checkjob 1 2", "checkjob -v 1", "checknode", "checknode -x", "diagnose",
+        "diagnose -x", "diagnose -p -q", "showconfig -v", "showstats -x", "showres -x",
+        "showbf -x", "showbf -d", "showstart", "showstart -x 1",
+    };
+    static const char *const runtime[] = {
+        "checkjob 42", "checknode nosuch", "showconfig NOSUCHPARAM", "showres nosuch",
+        "frobnicate", "showstats -u",
+    };
+    for (size_t i = 0; i < sizeof usage / sizeof usage[0]; i++)
+        check_class(s, usage[i], 1);
+    for (size_t i = 0; i < sizeof runtime / sizeof runtime[0]; i++)
+        check_class(s, runtime[i], 0);
+    sched_destroy(s);
+}
+
 /* Very long words are quoted clipped, never overflow anything. */
 static void test_long_input(void)
 {
@@ -935,7 +969,7 @@ static void test_fuzz(void)
             strncat(line, " ", sizeof line - strlen(line) - 1);
         }
         seed = seed * 1103515245u + 12345u;
-        struct err e = {{0}};
+        struct err e = {0};
         char *out = run(s, NULL, line, &e);
         if (out) {
             ok++;
@@ -970,6 +1004,7 @@ int main(void)
     TEST_RUN(test_durations);
     TEST_RUN(test_dates);
     TEST_RUN(test_errors);
+    TEST_RUN(test_usage_class);
     TEST_RUN(test_long_input);
     TEST_RUN(test_json_encoding);
     TEST_RUN(test_fuzz);
