@@ -7,7 +7,9 @@
 #   make asan     run the tests under AddressSanitizer and UBSan
 #   make fuzz     run every libFuzzer harness for FUZZ_SECONDS (clang, ASan + UBSan)
 #   make format   reformat the sources with clang-format
-#   make install  install bin/moku and the Maui command names (PREFIX=/usr/local)
+#   make install  install moku, the Maui command names, man pages, bash completion,
+#                 the systemd unit (PREFIX=/usr/local, DESTDIR); make uninstall
+#   make man      generate the man pages, completion and unit into build/
 #
 # Sources are discovered: every src/**/*.c except src/cli/main.c goes into
 # libmoku.a; every tests/unit/t_*.c is a test program linked against it.
@@ -26,7 +28,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC:= $(wildcard tests/unit/t_*.c)
 TEST_BIN:= $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: FORCE slowcheck all check soak bench asan fuzz format clean sample install uninstall crashbin
+.PHONY: FORCE slowcheck all check soak bench asan fuzz format clean sample install uninstall crashbin man
 
 all: $(BIN)
 
@@ -201,19 +203,58 @@ clean:
 
 # Header dependencies of every object, the command's main.o included (a stale
 # object compiled against an older struct layout corrupts memory silently).
--include $(LIB_OBJ:.o=.d) $(BUILD)/src/cli/main.d $(TEST_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(BUILD)/src/cli/main.d $(TEST_BIN:=.d) $(BUILD)/mkman.d
 
-# The Maui commands are the one binary under the names users know.
-PREFIX  ?= /usr/local
+# What an administrator installs: the binary and the Maui command names
+# (symlinks), the man pages and the bash completion (generated from the help
+# table, src/cli/help_tab.c, by tools/mkman.c), the systemd unit, an example
+# maui.cfg, and the daemon's home (MOKU_HOME_DEFAULT, kept by uninstall: it
+# holds the state). PREFIX and DESTDIR as usual.
 COMMANDS := showq checkjob checknode showstats diagnose showconfig canceljob sethold \
             releasehold setspri setqos runjob schedctl mjobctl showres setres releaseres \
-            showbf showstart qsub msub
+            showbf showstart changeparam qsub msub
+BINDIR      ?= $(PREFIX)/bin
+MANDIR      ?= $(PREFIX)/share/man
+UNITDIR     ?= $(PREFIX)/lib/systemd/system
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+DOCDIR      ?= $(PREFIX)/share/doc/moku
 
-install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/moku
-	for c in $(COMMANDS); do ln -sf moku $(DESTDIR)$(PREFIX)/bin/$$c; done
+$(BUILD)/mkman: tools/mkman.c $(BUILD)/libmoku.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libmoku.a $(LDLIBS)
+
+# The generated files; rebuilt with the table (libmoku.a holds it).
+$(BUILD)/man/.stamp: $(BUILD)/mkman
+	@rm -rf $(BUILD)/man && mkdir -p $(BUILD)/man
+	$(BUILD)/mkman man $(BUILD)/man
+	@touch $@
+
+$(BUILD)/moku.bash: $(BUILD)/mkman
+	$(BUILD)/mkman completion $@
+
+$(BUILD)/moku.service: contrib/systemd/moku.service.in $(CONFIG_H)
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@HOME@|$(MOKU_HOME_DEFAULT)|g' $< >$@
+
+.PHONY: man
+man: $(BUILD)/man/.stamp $(BUILD)/moku.bash $(BUILD)/moku.service
+
+install: $(BIN) man
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)/examples
+	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/moku
+	for c in $(COMMANDS); do ln -sf moku $(DESTDIR)$(BINDIR)/$$c; done
+	install -m 0644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1
+	install -m 0644 $(BUILD)/man/*.8 $(DESTDIR)$(MANDIR)/man8
+	install -m 0644 $(BUILD)/moku.service $(DESTDIR)$(UNITDIR)/moku.service
+	install -m 0644 $(BUILD)/moku.bash $(DESTDIR)$(BASHCOMPDIR)/moku
+	for c in $(COMMANDS); do ln -sf moku $(DESTDIR)$(BASHCOMPDIR)/$$c; done
+	install -m 0644 examples/maui.cfg $(DESTDIR)$(DOCDIR)/examples/maui.cfg
+	install -d -m 0755 $(DESTDIR)$(MOKU_HOME_DEFAULT)
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/moku
-	for c in $(COMMANDS); do rm -f $(DESTDIR)$(PREFIX)/bin/$$c; done
+	rm -f $(DESTDIR)$(BINDIR)/moku $(DESTDIR)$(UNITDIR)/moku.service \
+		$(DESTDIR)$(BASHCOMPDIR)/moku $(DESTDIR)$(DOCDIR)/examples/maui.cfg
+	for c in $(COMMANDS); do rm -f $(DESTDIR)$(BINDIR)/$$c $(DESTDIR)$(BASHCOMPDIR)/$$c; done
+	for p in $(notdir $(wildcard $(BUILD)/man/*.1)); do rm -f $(DESTDIR)$(MANDIR)/man1/$$p; done
+	for p in $(notdir $(wildcard $(BUILD)/man/*.8)); do rm -f $(DESTDIR)$(MANDIR)/man8/$$p; done
+	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null

@@ -115,6 +115,11 @@ static const struct help_opt qsub_opts[] = {
     {NULL, NULL},
 };
 
+static const struct help_opt web_opts[] = {
+    {"--home DIR", "the daemon's home (default: MOKU_HOME, else " MOKU_HOME_DEFAULT ")"},
+    {NULL, NULL},
+};
+
 static const struct help_opt showq_opts[] = {
     {"-r", "running jobs only"},
     {"-i", "idle (eligible) jobs only, with their priorities"},
@@ -278,7 +283,7 @@ static const struct help_cmd table[] = {
      "a one-time login link to moku's web view",
      "Ask the daemon for a one-time link that logs this user in to the web view "
      "(WEBPORT in maui.cfg). " CLIENT_DESC_HOME,
-     NULL},
+     web_opts},
     {"showq", 1, HELP_CLIENT, "[-r|-i|-b] [-u USER] [-g GROUP] [-a ACCOUNT] [-c CLASS]",
      "show the queue",
      "Show the jobs: running, idle (eligible, in priority order) and blocked, and the "
