@@ -143,3 +143,42 @@ check "... the job is still there ($st)" sh -c "[ -n '$st' ] && [ '$st' != Remov
 timeout 10 "$TMP/bin/canceljob" "$j" >/dev/null 2>&1
 st=$(timeout 10 "$TMP/bin/checkjob" "$j" | sed -n 's/^State: //p')
 check "canceljob JOB still cancels ($st)" [ "$st" = Removed ]
+
+# moku serve --log journal: the log's lines on standard error with their
+# priorities, no maui.log; and the READY=1 a service manager waits for.
+H2=$TMP/home2
+mkdir -p "$H2"
+printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=1\n' >"$H2/maui.cfg"
+if command -v python3 >/dev/null 2>&1; then
+    # A stand-in for systemd's notification socket: prints what it gets.
+    python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+s.settimeout(20)
+open(sys.argv[1] + ".up", "w").close()
+try:
+    while True:
+        m = s.recv(4096).decode()
+        print(m.replace("\n", " "), flush=True)
+        if "READY=1" in m:
+            break
+except socket.timeout:
+    pass
+' "$TMP/notify" >"$TMP/notified" 2>&1 &
+    npid=$!
+    i=0
+    while [ $i -lt 50 ] && [ ! -e "$TMP/notify.up" ]; do sleep 0.1; i=$((i + 1)); done
+fi
+NOTIFY_SOCKET=$TMP/notify "$MOKU" serve --home "$H2" --log journal >"$TMP/journal.log" 2>&1 &
+jpid=$!
+i=0
+while [ $i -lt 50 ] && ! timeout 5 "$MOKU" showq --home "$H2" >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
+check "--log journal: the lines on stderr with a priority" grep -q '^<5>moku serving' "$TMP/journal.log"
+check "... and no maui.log" [ ! -e "$H2/log/maui.log" ] && [ ! -e "$H2/maui.log" ]
+if [ -n "$npid" ]; then
+    wait "$npid"
+    check "READY=1 on NOTIFY_SOCKET once serving (sd_notify)" grep -q "READY=1 MAINPID=$jpid" "$TMP/notified"
+fi
+kill "$jpid" 2>/dev/null
+wait "$jpid" 2>/dev/null
