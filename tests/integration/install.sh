@@ -15,7 +15,8 @@ B=$TMP/build
 # The copied .d files name build/'s objects, not $B's: the objects that
 # include moku_config.h (src/cli's) are removed so that they are rebuilt.
 if [ -d build/src ]; then cp -a build "$B" && rm -f "$B"/src/cli/*.o "$B"/src/cli/*.d; fi
-mk() { make --no-print-directory BUILD="$B" BIN="$B/moku" PREFIX=/usr MOKU_HOME_DEFAULT="$SPOOL" "$@"; }
+# Not the calling make's flags (make asan's OPT, its jobserver): a plain build.
+mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory BUILD="$B" BIN="$B/moku" PREFIX=/usr MOKU_HOME_DEFAULT="$SPOOL" "$@"; }
 mk -j2 install DESTDIR="$D" >"$TMP/make.log" 2>&1
 check "make install DESTDIR=... PREFIX=/usr" [ $? -eq 0 ]
 [ $? -eq 0 ] || tail -n 20 "$TMP/make.log"
