@@ -9,14 +9,19 @@
 #   make format   reformat the sources with clang-format
 #   make install  install moku, the Maui command names, man pages, bash completion,
 #                 the systemd unit (PREFIX=/usr/local, DESTDIR); make uninstall
-#   make man      generate the man pages, completion and unit into build/
+#   make man      generate the man pages and bash completion into build/
+#   make deb      a Debian package of it (dpkg-deb)
 #
 # Sources are discovered: every src/**/*.c except src/cli/main.c goes into
 # libmoku.a; every tests/unit/t_*.c is a test program linked against it.
 
 CC      ?= gcc
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+# -Wno-missing-field-initializers: `struct err e = {""}` and `{{0}}` leave the
+# other members zero by the language's rule (struct err has more than its
+# message: err.usage); that idiom is used throughout.
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
+           -Wno-missing-field-initializers
 OPT     ?= -O2 -g
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -Isrc -I$(BUILD)
 LDLIBS  += -lz -ljansson -lsqlite3 -lslurm -lmicrohttpd -lsystemd -lm -pthread
@@ -232,11 +237,8 @@ $(BUILD)/man/.stamp: $(BUILD)/mkman
 $(BUILD)/moku.bash: $(BUILD)/mkman
 	$(BUILD)/mkman completion $@
 
-$(BUILD)/moku.service: contrib/systemd/moku.service.in $(CONFIG_H)
-	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@HOME@|$(MOKU_HOME_DEFAULT)|g' $< >$@
-
 .PHONY: man
-man: $(BUILD)/man/.stamp $(BUILD)/moku.bash $(BUILD)/moku.service
+man: $(BUILD)/man/.stamp $(BUILD)/moku.bash
 
 install: $(BIN) man
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 \
@@ -245,11 +247,20 @@ install: $(BIN) man
 	for c in $(COMMANDS); do ln -sf moku $(DESTDIR)$(BINDIR)/$$c; done
 	install -m 0644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1
 	install -m 0644 $(BUILD)/man/*.8 $(DESTDIR)$(MANDIR)/man8
-	install -m 0644 $(BUILD)/moku.service $(DESTDIR)$(UNITDIR)/moku.service
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@HOME@|$(MOKU_HOME_DEFAULT)|g' \
+		contrib/systemd/moku.service.in >$(DESTDIR)$(UNITDIR)/moku.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/moku.service
 	install -m 0644 $(BUILD)/moku.bash $(DESTDIR)$(BASHCOMPDIR)/moku
 	for c in $(COMMANDS); do ln -sf moku $(DESTDIR)$(BASHCOMPDIR)/$$c; done
 	install -m 0644 examples/maui.cfg $(DESTDIR)$(DOCDIR)/examples/maui.cfg
 	install -d -m 0755 $(DESTDIR)$(MOKU_HOME_DEFAULT)
+
+# A Debian package (build/moku_VERSION_ARCH.deb) of what install puts under /usr.
+.PHONY: deb
+deb: $(BIN) man
+	rm -rf $(BUILD)/deb
+	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(BUILD)/deb) PREFIX=/usr
+	sh scripts/mkdeb.sh $(BUILD)/deb $(BIN) $(BUILD)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/moku $(DESTDIR)$(UNITDIR)/moku.service \

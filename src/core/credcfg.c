@@ -114,7 +114,7 @@ static int parse_obj(const struct cfg_obj *o, struct credset *cs, struct err *er
         return -1;
     struct err e;
     if (cs->maxsubmit < 0)
-        return attr_error(o, "MAXSUBMITJOBS", &(struct err){.msg = "expected a job count >= 0"}, err);
+        return attr_error(o, "MAXSUBMITJOBS", &(struct err){"expected a job count >= 0"}, err);
     const char *fst = cfg_obj_get(o, "FSTARGET", NULL);
     if (fst && fs_target_parse(fst, &cs->fstarget, &e) < 0)
         return attr_error(o, "FSTARGET", &e, err);

@@ -248,7 +248,7 @@ static void mirror(struct dmn *d, const struct rresv *x, long now)
     if (x->end <= now)
         return;
     struct acl *acl = acl_create();
-    struct err e = {0};
+    struct err e = {{0}};
     if (!((!x->users || acl_add_list(acl, ACL_USER, x->users, &e) == 0) &&
           (!x->accounts || acl_add_list(acl, ACL_ACCOUNT, x->accounts, &e) == 0) &&
           (!x->groups || acl_add_list(acl, ACL_GROUP, x->groups, &e) == 0))) {

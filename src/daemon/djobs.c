@@ -353,7 +353,7 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
 {
     struct dmn *d = ctx;
     struct djob *dj = d->jobs[j->tag];
-    struct err e = {0};
+    struct err e = {{0}};
     if (dpreempt_clear_old_run(d, dj, now) < 0)
         return -1; /* its preempted run still holds its spool directory */
     if (!d->rm.ops->intake) { /* the resource manager has the scripts of its own jobs */

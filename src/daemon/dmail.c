@@ -145,7 +145,7 @@ void dmail_job(struct dmn *d, const struct djob *dj, enum dmail_event ev, const 
         return;
     }
     char *text = compose(dj, ev, detail);
-    struct err e = {0};
+    struct err e = {{0}};
     pid_t pid = spawn(prog, text, &e);
     free(text);
     if (pid < 0) {

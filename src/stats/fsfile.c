@@ -452,7 +452,7 @@ int fsfile_load(const char *dir, struct sched *s, void (*warn)(void *ctx, const 
     for (int i = 0; i < p->depth && i < FS_MAX_DEPTH; i++) {
         char *path = fsfile_path(dir, slot_start(f, i));
         struct fsfile_data d;
-        struct err err = {0};
+        struct err err = {{0}};
         int rc = fsfile_read(path, &d, &err);
         if (rc < 0 && warn)
             warn(ctx, err.msg);

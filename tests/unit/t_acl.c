@@ -12,7 +12,7 @@
 static struct acl *build(const char *spec)
 {
     struct acl *acl = acl_create();
-    struct err err = {0};
+    struct err err = {{0}};
     if (spec[0] == '@') {
         if (acl_parse_setres(acl, spec + 1, &err) < 0)
             goto fail;
@@ -109,7 +109,7 @@ static void test_list_ok(void)
 {
     for (size_t i = 0; i < sizeof list_ok / sizeof list_ok[0]; i++) {
         struct acl *acl = acl_create();
-        struct err err = {0};
+        struct err err = {{0}};
         int rc = acl_add_list(acl, list_ok[i].type, list_ok[i].list, &err);
         if (rc != 0)
             fprintf(stderr, "    row %zu \"%s\": %s\n", i, list_ok[i].list, err.msg);
@@ -165,7 +165,7 @@ static void test_list_bad(void)
 {
     for (size_t i = 0; i < sizeof list_bad / sizeof list_bad[0]; i++) {
         struct acl *acl = acl_create();
-        struct err err = {0};
+        struct err err = {{0}};
         CHECK_EQ(acl_add_list(acl, ACL_USER, "keep", NULL), 0);
         CHECK_EQ(acl_add_list(acl, list_bad[i].type, list_bad[i].list, &err), -1);
         CHECK_HAS(err.msg, acl_attr_name(list_bad[i].type));
@@ -249,7 +249,7 @@ static void test_setres(void)
 {
     for (size_t i = 0; i < sizeof setres_rows / sizeof setres_rows[0]; i++) {
         struct acl *acl = acl_create();
-        struct err err = {0};
+        struct err err = {{0}};
         int rc = acl_parse_setres(acl, setres_rows[i].text, &err);
         if (setres_rows[i].want) {
             if (rc != 0)
@@ -612,7 +612,7 @@ static void test_long_lists(void)
 
     /* a bad item at the very end leaves nothing behind */
     strcpy(list + pos, ",x^");
-    struct err err = {0};
+    struct err err = {{0}};
     CHECK_EQ(acl_add_list(acl, ACL_GROUP, list, &err), -1);
     CHECK_EQ(acl_count(acl), N_USERS);
     CHECK_HAS(err.msg, "GROUPLIST: unsupported modifier in 'x^'");
@@ -651,7 +651,7 @@ static void test_fuzz(void)
         text[n] = '\0';
         seed = seed * 1103515245u + 12345u;
         struct acl *acl = acl_create();
-        struct err err = {0};
+        struct err err = {{0}};
         int rc = round % 2 ? acl_parse_setres(acl, text, &err)
                            : acl_add_list(acl, (enum acl_type)(seed % ACL_NTYPES), text, &err);
         if (rc == 0) {

@@ -29,7 +29,7 @@ static int npreempted;
 static struct sched *world(const char *text, int procs)
 {
     struct cfg *cfg = cfg_create();
-    struct err err = {0};
+    struct err err = {{0}};
     struct sched_policy pol;
     struct sched *s = NULL;
     if (cfg_load_string(cfg, text, "maui.cfg", &err) == 0 &&

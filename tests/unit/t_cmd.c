@@ -196,7 +196,7 @@ static char *run(struct sched *s, const struct cfg *cfg, const char *line, struc
 
 static void check_golden(struct sched *s, const char *line, const char *file)
 {
-    struct err e = {0};
+    struct err e = {{0}};
     char *out = run(s, NULL, line, &e);
     if (!out)
         fprintf(stderr, "'%s' failed: %s\n", line, e.msg);
@@ -211,7 +211,7 @@ static void check_golden(struct sched *s, const char *line, const char *file)
 /* The error message of a command that must fail. */
 static void check_error(struct sched *s, const char *line, const char *msg)
 {
-    struct err e = {0};
+    struct err e = {{0}};
     char *out = run(s, NULL, line, &e);
     CHECK(out == NULL);
     CHECK_HAS(e.msg, msg);
@@ -969,7 +969,7 @@ static void test_fuzz(void)
             strncat(line, " ", sizeof line - strlen(line) - 1);
         }
         seed = seed * 1103515245u + 12345u;
-        struct err e = {0};
+        struct err e = {{0}};
         char *out = run(s, NULL, line, &e);
         if (out) {
             ok++;

@@ -111,7 +111,7 @@ static char *run_at(struct sched *s, long now, const char *line, struct err *e)
 
 static char *run(struct sched *s, const char *line)
 {
-    struct err e = {0};
+    struct err e = {{0}};
     char *out = run_at(s, NOW, line, &e);
     if (!out)
         fprintf(stderr, "'%s' failed: %s\n", line, e.msg);
@@ -120,7 +120,7 @@ static char *run(struct sched *s, const char *line)
 
 static void check_text(struct sched *s, long now, const char *line, const char *want)
 {
-    struct err e = {0};
+    struct err e = {{0}};
     char *out = run_at(s, now, line, &e);
     if (!out)
         fprintf(stderr, "'%s' failed: %s\n", line, e.msg);
@@ -130,7 +130,7 @@ static void check_text(struct sched *s, long now, const char *line, const char *
 
 static void check_error(struct sched *s, const char *line, const char *msg)
 {
-    struct err e = {0};
+    struct err e = {{0}};
     char *out = run_at(s, NOW, line, &e);
     CHECK(out == NULL);
     CHECK_HAS(e.msg, msg);
@@ -140,7 +140,7 @@ static void check_error(struct sched *s, const char *line, const char *msg)
 /* The JSON answer to line, parsed (caller releases). */
 static json_t *run_json(struct sched *s, long now, const char *line)
 {
-    struct err e = {0};
+    struct err e = {{0}};
     char *out = run_at(s, now, line, &e);
     if (!out)
         fprintf(stderr, "'%s' failed: %s\n", line, e.msg);
@@ -529,7 +529,7 @@ static void test_fuzz(void)
             strncat(line, " ", sizeof line - strlen(line) - 1);
         }
         seed = seed * 1103515245u + 12345u;
-        struct err e = {0};
+        struct err e = {{0}};
         char *out = run_at(s, NOW, line, &e);
         if (out)
             ok++;

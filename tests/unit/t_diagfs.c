@@ -47,7 +47,7 @@ static void target(struct sched *s, enum cred_kind k, const char *name, double v
 static char *run(struct sched *s, const char *line)
 {
     struct cmd_ctx c = {.s = s, .now = T0};
-    struct err e = {0};
+    struct err e = {{0}};
     char *out = NULL;
     if (cmd_run(&c, line, &out, &e) < 0) {
         fprintf(stderr, "    %s: %s\n", line, e.msg);
@@ -375,7 +375,7 @@ static void test_empty(void)
 static void check_error(struct sched *s, const char *line, const char *msg)
 {
     struct cmd_ctx c = {.s = s, .now = T0};
-    struct err e = {0};
+    struct err e = {{0}};
     char *out = NULL;
     CHECK(cmd_run(&c, line, &out, &e) < 0);
     CHECK(out == NULL);

@@ -19,7 +19,7 @@
 static struct sched *make(const char *text, int nodes, int ppn)
 {
     struct cfg *cfg = cfg_create();
-    struct err e = {0};
+    struct err e = {{0}};
     struct sched_policy pol;
     CHECK_EQ(cfg_load_string(cfg, text, "maui.cfg", &e), 0);
     CHECK_EQ(sched_policy_from_cfg(cfg, &pol, &e), 0);
@@ -79,7 +79,7 @@ static void test_config(void)
 
     /* A bad FSTARGET is an error naming file, line and object. */
     struct cfg *cfg = cfg_create();
-    struct err e = {0};
+    struct err e = {{0}};
     int rc = cfg_load_string(cfg, "FSPOLICY DEDICATEDPS\nGROUPCFG[x] FSTARGET=5x\n", "maui.cfg",
                              &e);
     CHECK_EQ(rc, -1);

@@ -155,7 +155,7 @@ static void test_write_text(void)
     fsfile_add(&d, CRED_QOS, "high", 7);
     CHECK(d.recs[0].name == NULL); /* the total has no name */
     char path[512];
-    struct err err = {0};
+    struct err err = {{0}};
     CHECK_EQ(fsfile_write(in_tmp(path, "FS.1000000000"), 3600, 1000000000L, &d, FSFILE_SYNC, &err), 0);
     char *text = slurp(path);
     CHECK_STR(text, "# FS Data File (Duration:   3600 seconds)  Starting: Sun Sep  9 01:46:40\n"
@@ -209,7 +209,7 @@ static void test_round_trip(void)
     fsfile_add(&d, CRED_QOS, "DEFAULT", 2);
     fsfile_add(&d, FSFILE_TOTAL, NULL, 101251.624);
     char path[512];
-    struct err err = {0};
+    struct err err = {{0}};
     CHECK_EQ(fsfile_write(in_tmp(path, "FS.7200"), 3600, 7200, &d, FSFILE_SYNC, &err), 0);
     struct fsfile_data r;
     CHECK_EQ(fsfile_read(path, &r, &err), 1);
@@ -242,7 +242,7 @@ static void test_read_spellings(void)
 {
     tmpdir_make();
     struct fsfile_data d;
-    struct err err = {0};
+    struct err err = {{0}};
     CHECK_EQ(read_text("User USERA 150000.000\n"
                        "TOTAL 600000.00\n"
                        "Class batch 10\n"
@@ -272,7 +272,7 @@ static void test_read_comments(void)
 {
     tmpdir_make();
     struct fsfile_data d;
-    struct err err = {0};
+    struct err err = {{0}};
     CHECK_EQ(read_text("# FS Data File (Duration:  43200 seconds)  Starting: Sun Sep  9 00:00:00\n"
                        "\n"
                        "   \t  \n"
@@ -330,7 +330,7 @@ static void test_read_bad_lines(void)
         snprintf(text, sizeof text, "# header\nuser good 1\n%s", bad[i].line);
         put_str(in_tmp(path, "FS.bad"), text);
         struct fsfile_data d = {(void *)1, 99, 99}; /* overwritten */
-        struct err err = {0};
+        struct err err = {{0}};
         CHECK_EQ(fsfile_read(path, &d, &err), -1);
         CHECK(d.n == 0 && d.recs == NULL);
         int line = strchr(bad[i].line, '\n')[1] ? 4 : 3;
@@ -343,7 +343,7 @@ static void test_read_bad_lines(void)
     /* A name over 255 bytes; a line over 4096 bytes; a NUL byte. */
     char text[6000], path[512];
     struct fsfile_data d;
-    struct err err = {0};
+    struct err err = {{0}};
     snprintf(text, sizeof text, "user %0300d 1\n", 7);
     CHECK_EQ(read_text(text, &d, &err), -1);
     CHECK_HAS(err.msg, ":1: name longer than 255 bytes");
@@ -372,7 +372,7 @@ static void test_read_truncated(void)
 {
     tmpdir_make();
     struct fsfile_data d;
-    struct err err = {0};
+    struct err err = {{0}};
     char path[512];
     in_tmp(path, "FS.text");
     CHECK_EQ(read_text("user a 1\nuser b 2\nsched TOTAL 3", &d, &err), -1);
@@ -388,7 +388,7 @@ static void test_read_missing(void)
 {
     tmpdir_make();
     struct fsfile_data d = {(void *)1, 5, 5};
-    struct err err = {0};
+    struct err err = {{0}};
     char path[512];
     CHECK_EQ(fsfile_read(in_tmp(path, "FS.123"), &d, &err), 0);
     CHECK(d.n == 0 && d.recs == NULL);
@@ -406,7 +406,7 @@ static void test_write_dirs(void)
     struct fsfile_data d = {0};
     fsfile_add(&d, CRED_USER, "u", 1);
     fsfile_add(&d, FSFILE_TOTAL, NULL, 1);
-    struct err err = {0};
+    struct err err = {{0}};
     char dir[512], path[512];
 
     /* A missing directory is created (one level). */
@@ -520,7 +520,7 @@ static void check_save_load(long epoch, long now)
         fs_set_total_window(fa, i, 1000.0 * (i + 1));
     }
     cred(a, CRED_USER, "idle"); /* no usage: not written */
-    struct err err = {0};
+    struct err err = {{0}};
     for (int i = 0; i < 4; i++)
         CHECK_EQ(fsfile_save(dir, a, i, FSFILE_SYNC, &err), 0);
     CHECK_EQ(count_entries(dir), 3); /* slot 2 has no total: no file */
@@ -627,7 +627,7 @@ static void test_load_bad_and_totals(void)
     sched_destroy(s3);
     struct sched *none = sched_create(NULL, NULL);
     CHECK_EQ(fsfile_load(dir, none, warn_cb, &w), 0);
-    struct err err = {0};
+    struct err err = {{0}};
     CHECK_EQ(fsfile_save(dir, none, 0, FSFILE_SYNC, &err), 0);
     sched_destroy(none);
     CHECK_EQ(w.n, 1);

@@ -79,7 +79,7 @@ static char *run(struct sched *s, const char *line, struct err *e)
 /* line succeeds with exactly `want`. */
 static void check_reply(struct sched *s, const char *line, const char *want)
 {
-    struct err e = {0};
+    struct err e = {{0}};
     char *out = run(s, line, &e);
     if (!out)
         fprintf(stderr, "'%s' failed: %s\n", line, e.msg);
@@ -90,7 +90,7 @@ static void check_reply(struct sched *s, const char *line, const char *want)
 /* line fails with an error containing msg. */
 static void check_error(struct sched *s, const char *line, const char *msg)
 {
-    struct err e = {0};
+    struct err e = {{0}};
     char *out = run(s, line, &e);
     CHECK(out == NULL);
     CHECK_HAS(e.msg, msg);
@@ -112,7 +112,7 @@ static void test_needs_control(void)
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         struct cmd_ctx c = {.s = s, .now = NOW};
         char *out = NULL;
-        struct err e = {0};
+        struct err e = {{0}};
         CHECK_EQ(cmd_run(&c, lines[i], &out, &e), -1);
         CHECK_HAS(e.msg, "changes the scheduler's state");
     }
@@ -144,7 +144,7 @@ static void test_canceljob_running(void)
     check_error(s, "canceljob 1", "no resource manager");
     CHECK_EQ(job(s, "1")->state, JOB_RUNNING);
     struct fake_rm rm = {.s = s};
-    struct err e = {0};
+    struct err e = {{0}};
     char *out = run_rm(s, &rm, "canceljob 1 3", &e);
     CHECK_STR(out, "job '1' cancelled\njob '3' cancelled\n");
     free(out);
@@ -160,7 +160,7 @@ static void test_canceljob_refused(void)
 {
     struct sched *s = scenario();
     struct fake_rm rm = {.s = s, .refuse = 1};
-    struct err e = {0};
+    struct err e = {{0}};
     CHECK(run_rm(s, &rm, "canceljob 1", &e) == NULL);
     CHECK_HAS(e.msg, "canceljob: cannot cancel job '1'");
     CHECK_EQ(job(s, "1")->state, JOB_RUNNING);
@@ -338,7 +338,7 @@ static void test_long_words(void)
     memset(line, 'x', sizeof line);
     memcpy(line, "canceljob ", 10);
     line[sizeof line - 1] = '\0';
-    struct err e = {0};
+    struct err e = {{0}};
     char *out = run(s, line, &e);
     CHECK(out == NULL);
     CHECK(strlen(e.msg) < 200);

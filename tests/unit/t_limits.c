@@ -60,7 +60,7 @@ static struct cred *cred(struct fx *f, enum cred_kind k, const char *name)
 /* Load maui.cfg text into f->L; the error message, if any, into f->why. */
 static int load(struct fx *f, const char *text)
 {
-    struct err err = {0};
+    struct err err = {{0}};
     struct cfg *cfg = cfg_create();
     int rc = cfg_load_string(cfg, text, "maui.cfg", &err);
     if (rc == 0)

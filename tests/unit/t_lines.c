@@ -111,7 +111,7 @@ static void test_truncated_gzip(void)
 {
     char path[32];
     write_cut_gzip(path);
-    struct err err = {0};
+    struct err err = {{0}};
     struct lines l;
     CHECK_EQ(lines_open(&l, path, &err), 0);
     int rc;
@@ -136,7 +136,7 @@ static void test_nul_byte(void)
     static const char text[] = "first\nab\0cd\nlast\n";
     char path[32];
     write_temp(path, text, sizeof text - 1);
-    struct err err = {0};
+    struct err err = {{0}};
     struct lines l;
     CHECK_EQ(lines_open(&l, path, &err), 0);
     CHECK_EQ(lines_next(&l), 1);
@@ -151,7 +151,7 @@ static void test_nul_byte(void)
 /* A failed open leaves the reader closed. */
 static void test_missing_file(void)
 {
-    struct err err = {0};
+    struct err err = {{0}};
     struct lines l;
     CHECK_EQ(lines_open(&l, "/tmp/t_lines-no-such-file", &err), -1);
     CHECK_STR(err.msg, "/tmp/t_lines-no-such-file: cannot open: No such file or directory");
@@ -214,7 +214,7 @@ static void test_across_blocks(void)
         at += block_line_len(i) + 1;
     text[at + 2] = '\0';
     write_temp(path, text, total);
-    struct err err = {0};
+    struct err err = {{0}};
     struct lines l;
     CHECK_EQ(lines_open(&l, path, &err), 0);
     int rc;

@@ -16,7 +16,7 @@
 
 static void check_kind(const char *path, enum mtrace_kind want)
 {
-    struct err err = {.msg = ""};
+    struct err err = {""};
     enum mtrace_kind k = mtrace_detect(path, &err);
     CHECK_EQ(k, want);
     if (k != want)
@@ -40,7 +40,7 @@ static void test_detect(void)
 
 static void check_detect_fails(const char *path, const char *want)
 {
-    struct err err = {.msg = ""};
+    struct err err = {""};
     CHECK_EQ(mtrace_detect(path, &err), MTRACE_ERROR);
     CHECK_HAS(err.msg, path);
     CHECK_HAS(err.msg, want);
@@ -159,7 +159,7 @@ static void check_workload(const struct mtrace_workload *w)
 static void test_read_workload(void)
 {
     struct mtrace_workload w;
-    struct err err = {.msg = ""};
+    struct err err = {""};
     CHECK_EQ(mtrace_read_workload(DATA "jobs.wtrace", &w, &err), 0);
     check_workload(&w);
     mtrace_workload_free(&w);
@@ -175,7 +175,7 @@ static void test_read_workload(void)
 static void check_workload_fails(const char *path, const char *want)
 {
     struct mtrace_workload w;
-    struct err err = {.msg = ""};
+    struct err err = {""};
     CHECK_EQ(mtrace_read_workload(path, &w, &err), -1);
     CHECK(w.jobs == NULL && w.njobs == 0 && w.strings == NULL);
     CHECK_HAS(err.msg, path);
@@ -197,7 +197,7 @@ static void test_workload_errors(void)
 static void test_from_maui(void)
 {
     struct workload wl;
-    struct err err = {.msg = ""};
+    struct err err = {""};
     CHECK_EQ(workload_from_maui(DATA "jobs.wtrace.gz", 0, &wl, &err), 0);
     CHECK_EQ(wl.njobs, 4);
     CHECK_EQ(wl.skipped, 1); /* NotRun */
@@ -298,7 +298,7 @@ static void test_names_interned(void)
 static void test_from_maui_strict(void)
 {
     struct workload wl;
-    struct err err = {.msg = ""};
+    struct err err = {""};
     CHECK_EQ(workload_from_maui(DATA "jobs.wtrace", 1, &wl, &err), -1);
     CHECK_HAS(err.msg, DATA "jobs.wtrace:6: job job.notrun cannot be replayed");
     CHECK_HAS(err.msg, "NotRun");
@@ -312,7 +312,7 @@ static void test_from_maui_strict(void)
 static void test_read_resource(void)
 {
     struct mtrace_resource r;
-    struct err err = {.msg = ""};
+    struct err err = {""};
     CHECK_EQ(mtrace_read_resource(DATA "nodes.rtrace", &r, &err), 0);
     CHECK_EQ(r.nnodes, 5);
     CHECK_EQ(r.skipped, 1); /* the NETWORK line */
@@ -377,7 +377,7 @@ static void test_read_resource(void)
 static void check_resource_fails(const char *path, const char *want)
 {
     struct mtrace_resource r;
-    struct err err = {.msg = ""};
+    struct err err = {""};
     CHECK_EQ(mtrace_read_resource(path, &r, &err), -1);
     CHECK(r.nodes == NULL && r.nnodes == 0 && r.strings == NULL);
     CHECK_HAS(err.msg, path);
@@ -398,7 +398,7 @@ static void test_resource_errors(void)
 static void test_nodes(void)
 {
     struct wl_nodes nodes;
-    struct err err = {.msg = ""};
+    struct err err = {""};
     CHECK_EQ(workload_nodes_from_resource_trace(DATA "nodes.rtrace", &nodes, &err), 0);
     CHECK_EQ(nodes.n, 4);
     CHECK_EQ(nodes.skipped, 2); /* the NETWORK line and n0, which has no processors */

@@ -15,7 +15,7 @@
 static struct nprio *parse(const char *text)
 {
     struct nprio *p = NULL;
-    struct err err = {0};
+    struct err err = {{0}};
     if (nprio_parse(text, &p, &err) < 0) {
         fprintf(stderr, "    parse(\"%s\"): %s\n", text, err.msg);
         return NULL;

@@ -54,7 +54,7 @@ static struct sched *world(const char *policy, struct rec *rec)
              "SRCFG[jupiter] FLAGS=OWNERPREEMPT\n",
              policy);
     struct cfg *cfg = cfg_create();
-    struct err err = {0};
+    struct err err = {{0}};
     struct sched_policy pol;
     struct sched *s = NULL;
     if (cfg_load_string(cfg, text, "maui.cfg", &err) == 0 &&
@@ -222,7 +222,7 @@ static void test_priority_never_for_nothing(void)
 {
     struct rec rec = {{0}};
     struct cfg *cfg = cfg_create();
-    struct err err = {0};
+    struct err err = {{0}};
     struct sched_policy pol;
     CHECK_EQ(cfg_load_string(cfg,
                              "BACKFILLPOLICY PREEMPT\nPREEMPTPOLICY SUSPEND\n"
@@ -265,7 +265,7 @@ static void test_owners_take_turns(void)
 {
     struct rec rec = {{0}};
     struct cfg *cfg = cfg_create();
-    struct err err = {0};
+    struct err err = {{0}};
     struct sched_policy pol;
     CHECK_EQ(cfg_load_string(cfg,
                              "PREEMPTPOLICY REQUEUE\nNODECFG[n1] PROCS=4\n"
@@ -302,7 +302,7 @@ static void test_owners_take_turns(void)
 static void test_triggers(void)
 {
     struct cfg *cfg = cfg_create();
-    struct err err = {0};
+    struct err err = {{0}};
     CHECK_EQ(cfg_load_string(cfg,
                              "NODECFG[n1] PROCS=4\nNODECFG[n2] PROCS=4\n"
                              "SRCFG[day] PERIOD=DAY STARTTIME=9:00:00 ENDTIME=10:00:00 "

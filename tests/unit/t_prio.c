@@ -676,7 +676,7 @@ static void test_guide_fs_example(void)
 static void test_from_cfg(void)
 {
     struct prio_params def, p;
-    struct err err = {0};
+    struct err err = {{0}};
     struct cfg *cfg = cfg_create();
     prio_params_default(&def);
     CHECK_EQ(prio_params_from_cfg(cfg, &p, &err), 0);
@@ -742,7 +742,7 @@ static void test_cfg_to_priority(void)
 {
     struct fx f;
     fx_init(&f);
-    struct err err = {0};
+    struct err err = {{0}};
     struct cfg *cfg = cfg_create();
     CHECK_EQ(cfg_load_string(cfg, "CREDWEIGHT 1\nUSERWEIGHT 1\nGROUPWEIGHT 1\n", "m", &err), 0);
     CHECK_EQ(prio_params_from_cfg(cfg, &f.p, &err), 0);

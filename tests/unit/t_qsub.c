@@ -134,7 +134,7 @@ static void run_ok(const struct ok_case *cases, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         struct qsub_req r;
-        struct err err = {.msg = ""};
+        struct err err = {""};
         if (parse(cases[i].args, cases[i].script, &r, &err) < 0) {
             test_failed_checks++;
             fprintf(stderr, "%s: '%s': %s\n", test_name, cases[i].args, err.msg);
@@ -156,7 +156,7 @@ static void run_bad(const struct bad_case *cases, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         struct qsub_req r = {.name = (char *)"untouched"};
-        struct err err = {.msg = ""};
+        struct err err = {""};
         int rc = parse(cases[i].args, cases[i].script, &r, &err);
         if (rc == 0) {
             test_failed_checks++;
@@ -654,7 +654,7 @@ static void test_script_arg(void)
         struct cmdline c;
         split(&c, cases[i].args);
         const char *path = "unset";
-        struct err err = {.msg = ""};
+        struct err err = {""};
         int rc = qsub_script_arg(c.argc, c.argv, &path, &err);
         const char *want = cases[i].path;
         if (want && strncmp(want, "ERR:", 4) == 0) {
@@ -677,7 +677,7 @@ static void test_script_arg(void)
 static void full_req(struct qsub_req *r)
 {
     const char *script = "#!/bin/bash\n#PBS -N full\n#PBS -l nodes=2:ppn=3:fast:ib\necho é\n";
-    struct err err = {.msg = ""};
+    struct err err = {""};
     CHECK(parse("-A acct -q batch -W x=QOS:high;ADVRES:r1 -o out -e /tmp/err -j oe -d /scratch "
                 "-a 1300 -h -l walltime=2:00:00,mem=3gb -v A=1,FOO -m abe -M me@x -r y -S "
                 "/bin/bash",
@@ -723,7 +723,7 @@ static void test_json_roundtrip(void)
     json_error_t jerr;
     json_t *j2 = json_loads(text, 0, &jerr);
     CHECK(j2 != NULL);
-    struct err err = {.msg = ""};
+    struct err err = {""};
     CHECK(qsub_from_json(j2, &back, &err) == 0);
     CHECK_STR(err.msg, "");
     check_same(&r, &back);
@@ -773,7 +773,7 @@ static json_t *with(const char *key, const char *v)
 static void expect_reject(const char *what, json_t *j, const char *want)
 {
     struct qsub_req r = {.name = (char *)"untouched"};
-    struct err err = {.msg = ""};
+    struct err err = {""};
     if (qsub_from_json(j, &r, &err) == 0) {
         test_failed_checks++;
         fprintf(stderr, "%s: %s accepted, expected \"%s\"\n", test_name, what, want);

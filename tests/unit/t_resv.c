@@ -40,7 +40,7 @@
 static struct sched *world(const char *text)
 {
     struct cfg *cfg = cfg_create();
-    struct err err = {0};
+    struct err err = {{0}};
     struct sched_policy pol;
     struct sched *s = NULL;
     if (cfg_load_string(cfg, text, "maui.cfg", &err) < 0 ||
@@ -66,7 +66,7 @@ fail:
 static void load_standing(struct sched *s, const char *text)
 {
     struct cfg *cfg = cfg_create();
-    struct err err = {0};
+    struct err err = {{0}};
     int ok = cfg_load_string(cfg, text, "maui.cfg", &err) == 0 &&
              sched_standing_from_cfg(s, cfg, &err) == 0;
     if (!ok)
@@ -78,7 +78,7 @@ static void load_standing(struct sched *s, const char *text)
 /* Submit js at now (defaults: 1 task of 1 processor, one hour). */
 static struct job *submit(struct sched *s, long now, struct job_spec js)
 {
-    struct err err = {0};
+    struct err err = {{0}};
     if (!js.tasks)
         js.tasks = 1;
     if (!js.procs_per_task)
@@ -720,7 +720,7 @@ static void test_partial_topped_up(void)
                             "SRCFG[p] TASKCOUNT=4 DEPTH=1 USERLIST=bob\n");
     if (!s)
         return;
-    struct err err = {0};
+    struct err err = {{0}};
     const struct srcfg_host hosts[] = {{(char *)"n1", 0}, {(char *)"n2", 0}};
     struct resv_spec sp = {.name = "admin",
                            .start = 0,
@@ -922,7 +922,7 @@ static void test_acl_duration_overlap(void)
                             "NODECFG[n1] PROCS=2\n");
     if (!s)
         return;
-    struct err err = {0};
+    struct err err = {{0}};
     struct acl *acl = acl_create();
     CHECK_EQ(acl_add_list(acl, ACL_DURATION, "1:00:00", &err), 0);
     const struct srcfg_host n1[] = {{(char *)"n1", 0}};
@@ -1044,7 +1044,7 @@ static void test_system_blocks_everyone(void)
     struct sched *s = world(four_nodes);
     if (!s)
         return;
-    struct err err = {0};
+    struct err err = {{0}};
     struct resv_spec sp = whole(NULL, 0, H(2), 4);
     const struct resv *r = sched_resv_create(s, &sp, 0, &err);
     CHECK(r != NULL);
@@ -1081,7 +1081,7 @@ static void test_future_window(void)
     struct sched *s = world(four_nodes);
     if (!s)
         return;
-    struct err err = {0};
+    struct err err = {{0}};
     struct resv_spec sp = whole("maint", H(1), H(3), 4);
     CHECK(sched_resv_create(s, &sp, 0, &err) != NULL);
     struct job *j1 = job(s, 0, "j1 1x1 wall=2h");
@@ -1140,7 +1140,7 @@ static void test_ids(void)
     struct sched *s = world(four_nodes);
     if (!s)
         return;
-    struct err err = {0};
+    struct err err = {{0}};
     struct acl *john = acl_create();
     CHECK_EQ(acl_add_list(john, ACL_USER, "john,amy", &err), 0);
     struct resv_spec sp = whole("maint", H(1), H(2), 1);
@@ -1234,7 +1234,7 @@ static void test_create_errors(void)
     if (!s)
         return;
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        struct err err = {0};
+        struct err err = {{0}};
         const struct resv *r = sched_resv_create(s, &rows[i].sp, rows[i].now, &err);
         if (r || !strstr(err.msg, rows[i].msg))
             fprintf(stderr, "    row %zu: %s, '%s' (want '%s')\n", i, r ? "created" : "refused",
@@ -1244,7 +1244,7 @@ static void test_create_errors(void)
         CHECK_EQ(sched_nresv(s), 0);
     }
     /* BESTEFFORT takes what there is. */
-    struct err err = {0};
+    struct err err = {{0}};
     struct resv_spec sp = whole("best", 0, H(1), 5);
     sp.flags = SRCFG_BESTEFFORT;
     const struct resv *r = sched_resv_create(s, &sp, 0, &err);
@@ -1298,7 +1298,7 @@ static void test_placement(void)
         struct sched *s = world(cluster);
         if (!s)
             continue;
-        struct err err = {0};
+        struct err err = {{0}};
         struct resv_spec sp = rows[i].sp;
         sp.name = "r";
         sp.start = 0;
@@ -1326,7 +1326,7 @@ static void test_dedicated_and_force(void)
     struct sched *s = world(four_nodes);
     if (!s)
         return;
-    struct err err = {0};
+    struct err err = {{0}};
     const struct srcfg_host n12[] = {{(char *)"n1", 0}, {(char *)"n2", 0}};
     const struct srcfg_host n1[] = {{(char *)"n1", 0}};
     struct resv_spec sp = whole("ded", 0, H(10), 0);
@@ -1398,7 +1398,7 @@ static void test_stacked_admin(void)
     struct sched *s = world(four_nodes);
     if (!s)
         return;
-    struct err err = {0};
+    struct err err = {{0}};
     const struct srcfg_host n1[] = {{(char *)"n1", 0}};
     struct acl *users = acl_create(), *groups = acl_create();
     CHECK_EQ(acl_add_list(users, ACL_USER, "bob", &err), 0);
@@ -1455,7 +1455,7 @@ static void test_release_under_a_job(void)
     struct sched *s = world(four_nodes);
     if (!s)
         return;
-    struct err err = {0};
+    struct err err = {{0}};
     struct acl *bob = acl_create();
     CHECK_EQ(acl_add_list(bob, ACL_USER, "bob", &err), 0);
     struct resv_spec sp = whole("b", 0, D(1), 2);
@@ -1490,7 +1490,7 @@ static void test_release_between_iterations(void)
     struct sched *s = world(four_nodes);
     if (!s)
         return;
-    struct err err = {0};
+    struct err err = {{0}};
     struct acl *bob = acl_create();
     CHECK_EQ(acl_add_list(bob, ACL_USER, "bob", &err), 0);
     struct resv_spec sp = whole("b", 0, D(1), 2);
@@ -1721,7 +1721,7 @@ static void test_no_reservation_no_change(void)
     struct sched *s = world(text);
     if (!s)
         return;
-    struct err err = {0};
+    struct err err = {{0}};
     struct resv_spec sp = whole(NULL, D(5), D(6), 10);
     CHECK(sched_resv_create(s, &sp, 0, &err) != NULL);
     struct sim_outcome out[5];
@@ -1804,7 +1804,7 @@ static void test_infinity_one_instance(void)
               "SRCFG[p] TASKCOUNT=4 PERIOD=INFINITY USERLIST=bob\n");
     if (!s)
         return;
-    struct err err = {0};
+    struct err err = {{0}};
     const struct srcfg_host hosts[] = {{(char *)"n1", 0}, {(char *)"n2", 0}};
     struct resv_spec sp = {.name = "admin",
                            .start = 0,
@@ -1863,7 +1863,7 @@ static void test_task_memory(void)
                             "NODECFG[c1] PROCS=8 MEMORY=8192\n");
     if (!s)
         return;
-    struct err err = {0};
+    struct err err = {{0}};
     struct resv_spec sp = {
         .name = "r", .start = 0, .end = H(1), .tasks = 2, .res = {.procs = 1, .mem = 4096}};
     const struct resv *r = sched_resv_create(s, &sp, 0, &err);

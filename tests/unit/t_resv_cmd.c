@@ -82,7 +82,7 @@ static char *run_at(struct sched *s, long now, int control, const char *line, st
 
 static char *run(struct sched *s, const char *line)
 {
-    struct err e = {0};
+    struct err e = {{0}};
     char *out = run_at(s, NOW, 1, line, &e);
     if (!out)
         fprintf(stderr, "'%s' failed: %s\n", line, e.msg);
@@ -99,7 +99,7 @@ static void check_text(struct sched *s, const char *line, const char *want)
 
 static void check_error(struct sched *s, const char *line, const char *msg)
 {
-    struct err e = {0};
+    struct err e = {{0}};
     char *out = run_at(s, NOW, 1, line, &e);
     if (out)
         fprintf(stderr, "'%s' answered:\n%s", line, out);
@@ -349,7 +349,7 @@ static void test_setres_errors(void)
     check_error(s, "setres , n02", "setres: no host in ','");
     CHECK_EQ(sched_nresv(s), 0);
     /* Without control, setres and releaseres are refused. */
-    struct err e = {0};
+    struct err e = {{0}};
     char *out = run_at(s, NOW, 0, "setres n02", &e);
     CHECK(out == NULL);
     CHECK_HAS(e.msg, "setres: changes the scheduler's state");
@@ -403,7 +403,7 @@ static void test_standing(void)
 {
     struct sched *s = scenario();
     struct cfg *cfg = cfg_create();
-    struct err e = {0};
+    struct err e = {{0}};
     CHECK(cfg_load_string(cfg, "SRCFG[night] HOSTLIST=n04 PERIOD=INFINITY USERLIST=bob\n",
                           "maui.cfg", &e) == 0);
     CHECK(sched_standing_from_cfg(s, cfg, &e) == 0);

@@ -309,7 +309,7 @@ static void test_down_nodes(void)
 static struct sched *from_cfg(const char *text)
 {
     struct cfg *cfg = cfg_create();
-    struct err err = {0};
+    struct err err = {{0}};
     struct sched_policy pol;
     struct sched *s = NULL;
     if (cfg_load_string(cfg, text, "maui.cfg", &err) == 0 &&
@@ -400,7 +400,7 @@ static void test_no_wakeup_past_the_calendar(void)
 static void test_maxsubmitjobs(void)
 {
     struct cfg *cfg = cfg_create();
-    struct err err = {0};
+    struct err err = {{0}};
     struct sched_policy pol;
     CHECK(cfg_load_string(cfg,
                           "NODECFG[n1] PROCS=1\nUSERCFG[DEFAULT] MAXSUBMITJOBS=2\n"

@@ -94,7 +94,7 @@ static char *run_e(struct sched *s, const char *line, struct err *e)
 
 static char *run(struct sched *s, const char *line)
 {
-    struct err e = {0};
+    struct err e = {{0}};
     char *out = run_e(s, line, &e);
     if (!out)
         fprintf(stderr, "'%s' failed: %s\n", line, e.msg);
@@ -111,7 +111,7 @@ static void check_text(struct sched *s, const char *line, const char *want)
 
 static void check_error(struct sched *s, const char *line, const char *msg)
 {
-    struct err e = {0};
+    struct err e = {{0}};
     char *out = run_e(s, line, &e);
     if (out)
         fprintf(stderr, "'%s' answered:\n%s", line, out);
@@ -222,7 +222,7 @@ static void test_showbf_future_reservation(void)
     struct cmd_ctx c = {.s = s, .now = NOW, .epoch_offset = EPOCH, .user = "john",
                         .group = "staff"};
     char *out = NULL;
-    struct err e = {0};
+    struct err e = {{0}};
     CHECK_EQ(cmd_run(&c, "showbf", &out, &e), 0);
     CHECK_STR(out ? out : "", HEADER("john", "staff") W8 W4);
     free(out);

@@ -12,7 +12,7 @@
 static struct cfg *cfg_of(const char *text)
 {
     struct cfg *cfg = cfg_create();
-    struct err err = {0};
+    struct err err = {{0}};
     if (cfg_load_string(cfg, text, "maui.cfg", &err) < 0) {
         fprintf(stderr, "    cfg: %s\n", err.msg);
         cfg_destroy(cfg);
@@ -26,7 +26,7 @@ static struct srcfg_def *load(const char *text, size_t *n)
 {
     struct cfg *cfg = cfg_of(text);
     struct srcfg_def *d = NULL;
-    struct err err = {0};
+    struct err err = {{0}};
     *n = 0;
     CHECK(cfg != NULL);
     if (cfg && srcfg_load(cfg, &d, n, &err) < 0)

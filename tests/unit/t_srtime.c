@@ -133,7 +133,7 @@ static void test_cases(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct sr_case *c = &cases[i];
         struct srtime_spec spec;
-        struct err e = {0};
+        struct err e = {{0}};
         int rc = srtime_parse(&spec, c->period, c->days, c->start, c->end, c->depth, &e);
         CHECK_EQ(rc, 0);
         if (rc < 0) {
@@ -255,7 +255,7 @@ static void test_local_zone(void)
 static void test_parse_forms(void)
 {
     struct srtime_spec s;
-    struct err e = {0};
+    struct err e = {{0}};
     CHECK_EQ(srtime_parse(&s, NULL, "MON,TUE,WED,THU,FRI", NULL, NULL, NULL, &e), 0);
     CHECK_EQ(s.days, 0x3e);
     CHECK_EQ(srtime_parse(&s, NULL, "Mon Tue Wed Thu Fri", NULL, NULL, NULL, &e), 0); /* SRDAYS */
@@ -320,7 +320,7 @@ static void test_parse_errors(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct srtime_spec s = {SRTIME_WEEK, 5, 11, 22, 33}; /* not the defaults */
         struct srtime_spec before = s;
-        struct err e = {0};
+        struct err e = {{0}};
         CHECK_EQ(srtime_parse(&s, bad[i].period, bad[i].days, bad[i].start, bad[i].end,
                               bad[i].depth, &e),
                  -1);
