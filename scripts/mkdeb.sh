@@ -7,9 +7,11 @@ set -e
 root=$1 bin=$2 out=$3
 version=$(sed -n 's/^#define MOKU_VERSION "\(.*\)"/\1/p' src/cli/help.h)
 arch=$(dpkg --print-architecture)
+multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 deps=""
 for lib in $(objdump -p "$bin" | awk '$1 == "NEEDED" { print $2 }'); do
-    pkg=$(dpkg -S "*/$lib" 2>/dev/null | grep -v -- '-dev' | head -n 1 | cut -d: -f1)
+    # This architecture's library, not a multilib copy (libc6-i386).
+    pkg=$(dpkg -S "*/$multiarch/$lib" 2>/dev/null | grep -v -- '-dev' | head -n 1 | cut -d: -f1)
     [ -n "$pkg" ] && case " $deps " in *" $pkg,"* | *" $pkg "*) ;; *) deps="${deps:+$deps, }$pkg" ;; esac
 done
 mkdir -p "$root/DEBIAN"
