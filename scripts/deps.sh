@@ -7,7 +7,7 @@
 # Slurm: libslurm-dev (moku drives Slurm through it: RMCFG TYPE=SLURM), and
 # slurmctld, slurmd, slurm-client and munge for the tests, which start a
 # private Slurm cluster of their own (tests/slurm/cluster.sh); libmicrohttpd
-# (the daemon's web view), and for its tests python3 with Selenium, Chromium
+# (the daemon's web view), libsystemd (sd_notify: moku.service is Type=notify), and for its tests python3 with Selenium, Chromium
 # and its driver (a real headless browser) and a font to draw text with.
 # The packages' own services are not started: policy-rc.d refuses them while
 # installing.
@@ -16,7 +16,7 @@
 set -e
 need=""
 for pkg in gcc make libc6-dev zlib1g-dev libjansson-dev libsqlite3-dev gzip procps tzdata clang \
-    libslurm-dev slurmctld slurmd slurm-client munge libmicrohttpd-dev python3 python3-selenium \
+    libslurm-dev slurmctld slurmd slurm-client munge libmicrohttpd-dev libsystemd-dev python3 python3-selenium \
     chromium chromium-driver fonts-dejavu-core; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
         need="$need $pkg"

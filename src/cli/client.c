@@ -11,7 +11,9 @@
 
 #include <jansson.h>
 
+#include "cli/help.h"
 #include "cmd/qsub.h"
+#include "moku_config.h" /* MOKU_HOME_DEFAULT */
 #include "util/mem.h"
 #include "wire/wire.h"
 
@@ -19,23 +21,16 @@ extern char **environ;
 
 #define REPLY_TIMEOUT_MS 120000
 
-static const char *const commands[] = {
-    "showq",   "checkjob",    "diagnose", "showconfig", "canceljob", "sethold",
-    "releasehold", "setspri", "setqos",   "runjob",     "schedctl",  "mjobctl", "checknode",
-    "showstats", "showres", "setres", "releaseres", "showbf", "showstart", "changeparam",
-    "qstat", "qdel", "qhold", "qrls", "qalter", "qsig", "qrun", "pbsnodes", "mdiag", "resetstats",
-    NULL,
-};
-
+/* The daemon's commands are the help table's HELP_CLIENT entries: a new
+ * command is one entry there (cli/help_tab.c). */
 int client_is_command(const char *name)
 {
-    for (int i = 0; commands[i]; i++)
-        if (strcmp(commands[i], name) == 0)
-            return 1;
-    return 0;
+    const struct help_cmd *h = help_find(name);
+    return h && (h->flags & HELP_CLIENT);
 }
 
-/* Take --home DIR / --home=DIR out of argv; else MOKU_HOME. NULL if none. */
+/* Take --home DIR / --home=DIR out of argv; else MOKU_HOME; else the
+ * compiled-in default (an installed moku's /var/spool/moku). */
 static const char *find_home(int *argc, char **argv)
 {
     const char *home = NULL;
@@ -49,7 +44,9 @@ static const char *find_home(int *argc, char **argv)
             argv[w++] = argv[i];
     }
     *argc = w;
-    return home ? home : getenv("MOKU_HOME");
+    if (!home || !*home)
+        home = getenv("MOKU_HOME");
+    return home && *home ? home : MOKU_HOME_DEFAULT;
 }
 
 /* One request, one reply: 0 and *reply (caller frees), or -1 with err;
@@ -150,6 +147,9 @@ static int exchange(const char *name, const char *home, json_t *req)
         fprintf(stderr, "%s%s", error, n && error[n - 1] == '\n' ? "" : "\n");
     }
     json_decref(reply);
+    const struct help_cmd *h = help_find(name);
+    if (status == 2 && h) /* a usage error the daemon's parser found */
+        help_hint(h);
     return status;
 }
 
@@ -173,6 +173,10 @@ static int new_token(char out[33])
 
 int client_run(const char *name, int argc, char **argv)
 {
+    const struct help_cmd *h = help_find(name);
+    enum help_ask ask = h ? help_asked(h, argc, argv) : HELP_NONE;
+    if (ask != HELP_NONE) /* answered here: never sent (canceljob --help cancels nothing) */
+        return help_answer(h, ask);
     const char *home = find_home(&argc, argv);
     json_t *args = json_array();
     for (int i = 0; i < argc; i++)
@@ -187,12 +191,13 @@ int client_run(const char *name, int argc, char **argv)
 
 int client_web(int argc, char **argv)
 {
+    const struct help_cmd *h = help_find("moku web");
+    enum help_ask ask = help_asked(h, argc, argv);
+    if (ask != HELP_NONE)
+        return help_answer(h, ask);
     const char *home = find_home(&argc, argv);
-    if (argc > 0) {
-        fprintf(stderr, "moku web: unexpected argument '%s' (usage: moku web [--home DIR])\n",
-                argv[0]);
-        return 2;
-    }
+    if (argc > 0)
+        return help_usage_error(h, "unexpected argument '%s'", argv[0]);
     return exchange("moku web", home, json_pack("{s:s}", "cmd", "weblogin"));
 }
 
@@ -222,6 +227,10 @@ static char *read_script(const char *name, const char *path, size_t *len)
 
 int client_submit(const char *name, int argc, char **argv)
 {
+    const struct help_cmd *h = help_find(name);
+    enum help_ask ask = h ? help_asked(h, argc, argv) : HELP_NONE;
+    if (ask != HELP_NONE)
+        return help_answer(h, ask);
     const char *home = find_home(&argc, argv);
     char **av = xcalloc((size_t)argc + 2, sizeof *av);
     av[0] = (char *)name;
@@ -235,6 +244,9 @@ int client_submit(const char *name, int argc, char **argv)
     struct qsub_req q;
     if (qsub_script_arg(argc + 1, av, &path, &e) < 0) {
         fprintf(stderr, "%s\n", e.msg);
+        if (e.usage && h)
+            help_hint(h);
+        rc = e.usage ? 2 : 1;
         goto out;
     }
     if (!(script = read_script(name, path, &len)))

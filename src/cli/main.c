@@ -2,65 +2,62 @@
  * moku — command-line entry point: which of moku's faces was asked for.
  *
  *   moku simulate [options] TRACE    replay a workload trace (cli/simulate.c)
- *   moku serve --home DIR            the daemon (daemon/)
+ *   moku serve [--home DIR]          the daemon (daemon/)
  *   moku submit | qsub | msub        submit to the daemon (cli/client.c)
  *   moku COMMAND | showq | ...       ask the daemon (cli/client.c)
  *
- * Exit status: 0 success, 1 a run-time error, 2 bad usage.
+ * Every face answers --help and --version from the help table (help.h)
+ * without asking the daemon. Exit status: 0 success, 1 a run-time error,
+ * 2 bad usage (one line on stderr, and a hint).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/client.h"
+#include "cli/help.h"
 #include "cli/simulate.h"
 #include "cli/validate.h"
 #include "daemon/daemon.h"
+#include "moku_config.h" /* MOKU_HOME_DEFAULT */
 #include "rm/local.h"
 
-#define MOKU_VERSION "0.1.0"
-
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: moku serve --home DIR [--daemon] [--fresh]  run the scheduler daemon\n"
-            "       moku submit [qsub options] [SCRIPT]   submit a job (also: qsub, msub)\n"
-            "       moku COMMAND [ARGS] [--home DIR]      ask the daemon (MOKU_HOME): showq,\n"
-            "                  checkjob, checknode, showstats, diagnose, showconfig, canceljob,\n"
-            "                  sethold, releasehold, setspri, setqos, runjob, schedctl,\n"
-            "                  mjobctl -s|-r (suspend, resume), showres, setres, releaseres\n"
-            "                  showbf, showstart, changeparam PARAM VALUE..., resetstats,\n"
-            "                  mdiag (Moab's name for diagnose)\n"
-            "                  Torque's: qstat, qdel, qhold, qrls, qalter, qsig, qrun, pbsnodes\n"
-            "       moku web [--home DIR]                 a login link to the web view (WEBPORT)\n");
-    sim_usage(f, 0);
-}
-
-/* moku serve --home DIR [--daemon] [--fresh] (or MOKU_HOME). */
+/* moku serve [--home DIR] [--daemon] [--fresh] [--log WHERE]: the home is
+ * --home, else MOKU_HOME, else the compiled-in default. */
 static int cmd_serve(int argc, char **argv)
 {
-    const char *home = getenv("MOKU_HOME");
-    int detach = 0, fresh = 0;
+    const struct help_cmd *h = help_find("moku serve");
+    enum help_ask ask = help_asked(h, argc - 1, argv + 1);
+    if (ask != HELP_NONE)
+        return help_answer(h, ask);
+    struct daemon_opts o = {.home = getenv("MOKU_HOME"), .log = DLOG_FILE};
+    const char *log = NULL;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--home") == 0 && i + 1 < argc)
-            home = argv[++i];
-        else if (strncmp(argv[i], "--home=", 7) == 0)
-            home = argv[i] + 7;
-        else if (strcmp(argv[i], "--daemon") == 0)
-            detach = 1;
-        else if (strcmp(argv[i], "--fresh") == 0)
-            fresh = 1;
-        else {
-            fprintf(stderr, "moku serve: unknown option '%s'\n"
-                            "usage: moku serve --home DIR [--daemon] [--fresh]\n", argv[i]);
-            return 2;
-        }
+        const char *a = argv[i];
+        if ((strcmp(a, "--home") == 0 || strcmp(a, "--log") == 0) && i + 1 >= argc)
+            return help_usage_error(h, "%s needs a value", a);
+        if (strcmp(a, "--home") == 0)
+            o.home = argv[++i];
+        else if (strncmp(a, "--home=", 7) == 0)
+            o.home = a + 7;
+        else if (strcmp(a, "--log") == 0)
+            log = argv[++i];
+        else if (strncmp(a, "--log=", 6) == 0)
+            log = a + 6;
+        else if (strcmp(a, "--syslog") == 0)
+            log = "syslog";
+        else if (strcmp(a, "--daemon") == 0)
+            o.detach = 1;
+        else if (strcmp(a, "--fresh") == 0)
+            o.fresh = 1;
+        else
+            return help_usage_error(h, "unknown option '%s'", a);
     }
-    if (!home || !*home) {
-        fprintf(stderr, "moku serve: give the daemon's home: --home DIR or MOKU_HOME\n");
-        return 2;
-    }
-    return daemon_serve(home, detach, fresh);
+    if (log && dlog_sink_of(log, &o.log) < 0)
+        return help_usage_error(h, "--log: '%s' is not file, syslog or journal", log);
+    if (!o.home || !*o.home)
+        o.home = MOKU_HOME_DEFAULT;
+    return daemon_serve(&o);
 }
 
 /* The name this binary was called by (a symlink such as showq or qsub). */
@@ -68,6 +65,20 @@ static const char *called_as(const char *argv0)
 {
     const char *slash = strrchr(argv0, '/');
     return slash ? slash + 1 : argv0;
+}
+
+/* The faces of moku that are not the daemon's clients, by name. */
+static int subcommand(const char *name, int argc, char **argv)
+{
+    const struct help_cmd *h = help_find(name);
+    enum help_ask ask = help_asked(h, argc - 1, argv + 1);
+    if (ask != HELP_NONE)
+        return help_answer(h, ask);
+    if (strcmp(name, "moku simulate") == 0)
+        return sim_main(argc, argv);
+    if (strcmp(name, "moku validate") == 0)
+        return validate_main(argc, argv);
+    return cmd_serve(argc, argv);
 }
 
 int main(int argc, char **argv)
@@ -79,34 +90,31 @@ int main(int argc, char **argv)
         return client_submit(self, argc - 1, argv + 1);
     if (client_is_command(self))
         return client_run(self, argc - 1, argv + 1);
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
+    const struct help_cmd *moku = help_find("moku");
+    if (argc < 2)
+        return help_usage_error(moku, "missing command");
+    const char *w = argv[1];
+    if (strcmp(w, "simulate") == 0 || strcmp(w, "validate") == 0 || strcmp(w, "serve") == 0) {
+        char name[32];
+        snprintf(name, sizeof name, "moku %s", w);
+        return subcommand(name, argc - 1, argv + 1);
     }
-    if (strcmp(argv[1], "simulate") == 0)
-        return sim_main(argc - 1, argv + 1);
-    if (strcmp(argv[1], "validate") == 0)
-        return validate_main(argc - 1, argv + 1);
-    if (strcmp(argv[1], "serve") == 0)
-        return cmd_serve(argc - 1, argv + 1);
-    if (strcmp(argv[1], "submit") == 0 || strcmp(argv[1], "qsub") == 0 ||
-        strcmp(argv[1], "msub") == 0)
-        return client_submit(strcmp(argv[1], "submit") == 0 ? "moku submit" : argv[1], argc - 2,
-                             argv + 2);
-    if (strcmp(argv[1], "web") == 0)
+    if (strcmp(w, "submit") == 0 || strcmp(w, "qsub") == 0 || strcmp(w, "msub") == 0)
+        return client_submit(strcmp(w, "submit") == 0 ? "moku submit" : w, argc - 2, argv + 2);
+    if (strcmp(w, "web") == 0)
         return client_web(argc - 2, argv + 2);
-    if (client_is_command(argv[1]))
-        return client_run(argv[1], argc - 2, argv + 2);
-    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-        printf("moku %s\n", MOKU_VERSION);
-        return 0;
+    if (client_is_command(w))
+        return client_run(w, argc - 2, argv + 2);
+    if (strcmp(w, "--version") == 0 || strcmp(w, "version") == 0)
+        return help_answer(moku, HELP_VERSION);
+    if (strcmp(w, "--help") == 0 || strcmp(w, "help") == 0 || strcmp(w, "-h") == 0) {
+        const struct help_cmd *h = argc > 2 ? help_find(argv[2]) : NULL;
+        if (!h && argc > 2) {
+            char name[64];
+            snprintf(name, sizeof name, "moku %s", argv[2]);
+            h = help_find(name);
+        }
+        return help_answer(h ? h : moku, HELP_HELP);
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0 ||
-        strcmp(argv[1], "-h") == 0) {
-        usage(stdout);
-        return 0;
-    }
-    fprintf(stderr, "moku: unknown command '%s'\n", argv[1]);
-    usage(stderr);
-    return 2;
+    return help_usage_error(moku, "unknown command '%s'", w);
 }

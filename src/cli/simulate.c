@@ -7,6 +7,7 @@
  * 2 bad usage.
  */
 #include "cli/simulate.h"
+#include "cli/help.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -72,75 +73,11 @@ struct sim_opts {
     int nshows;
 };
 
-/* The simulate part of moku's usage text (alone: as the whole text). */
+/* The usage text: the help table's (cli/help_tab.c). */
 void sim_usage(FILE *f, int alone)
 {
-    fputs(alone ? "usage: moku simulate" : "       moku simulate", f);
-    fprintf(f,
-            " [--config FILE]... [--set PARAM=VALUE]...\n"
-            "                     [--compare PARAM=V1,V2,...] [--nodes N --ppn P | --procs N]\n"
-            "                     [--jobs-out FILE.csv] [--format text|json] [--strict]\n"
-            "                     [--classes] [--plot FILE.svg] [--series FILE.csv]\n"
-            "                     [--html FILE.html] [--swf-out FILE.swf]\n"
-            "                     [--batsim-out FILE.csv]\n"
-            "                     [--until TIME] [--show \"COMMAND\"]... [--resources FILE]\n"
-            "                     [--statdir DIR] [--commands FILE [--quiet]]\n"
-            "                     [--timezone ZONE] [--full-walk]\n"
-            "                     TRACE\n"
-            "\n"
-            "Replay a workload trace through the scheduler: SWF or Maui's own workload\n"
-            "trace (VERSION 230), plain or gzip, told apart by content.\n"
-            "  --config FILE      maui.cfg to use (default: Maui's defaults); repeat it to\n"
-            "                     compare configurations: one run per file, the same trace,\n"
-            "                     the reports side by side\n"
-            "  --set PARAM=VALUE  a maui.cfg line applied to every run after its file\n"
-            "                     (repeatable; later lines win)\n"
-            "  --compare PARAM=V1,V2,...\n"
-            "                     one run per value (for each --config), after the --set lines\n"
-            "  --classes          add wait and slowdown by job size and runtime to a one-run\n"
-            "                     report (a comparison always has them)\n"
-            "  --plot FILE.svg    chart utilization and queue length over time, a line per run\n"
-            "  --series FILE.csv  utilization, processors busy and up, jobs queued and running\n"
-            "                     over time: a row per bin (time-weighted averages)\n"
-            "  --html FILE.html   one self-contained page: metrics a column per run, charts\n"
-            "                     over time (zoomable), wait and slowdown distributions,\n"
-            "                     breakdowns by size, runtime, user and class, configuration\n"
-            "  --swf-out FILE     the simulated schedule as SWF (one run): the trace's fields\n"
-            "                     with the simulated wait, run time and status\n"
-            "  --batsim-out FILE  the jobs as Batsim's jobs.csv (a comparison: a run column)\n"
-            "  --nodes N --ppn P  cluster of N nodes with P processors each\n"
-            "  --procs N          cluster of N one-processor nodes\n"
-            "  --resources FILE   nodes from a Maui resource trace (also SIMRESOURCETRACEFILE)\n"
-            "                     (default cluster: NODECFG lines, else the options above,\n"
-            "                     else the trace's MaxNodes/MaxProcs)\n"
-            "  --jobs-out FILE    write one CSV row per job (a comparison: a leading run column)\n"
-            "  --resv-out FILE    write one CSV row per reservation instance (moku validate\n"
-            "                     --reservations reads it; one run only)\n"
-            "  --statdir DIR      fairshare data files (FS.<epoch>) are read from and written\n"
-            "                     to DIR (default: STATDIR, stats/) when FSPOLICY is set\n"
-            "  --format FMT       report as text (default) or json\n"
-            "  --strict           a trace record that cannot be replayed is an error\n"
-            "  --full-walk        under throttling limits, walk every idle job at every\n"
-            "                     iteration as Maui does, instead of only the credentials\n"
-            "                     whose eligibility can have changed (the same schedule,\n"
-            "                     slower: for comparison and timing)\n"
-            "  --until TIME       stop after the scheduling iteration at TIME (the trace's\n"
-            "                     clock: seconds, or [[DD:]HH:]MM:SS)\n"
-            "  --show COMMAND     print a command's answer when the replay stops, instead of\n"
-            "                     the report: showq [-r|-i|-b], checkjob ID, checknode NODE,\n"
-            "                     showstats, showres [-n], showbf, showstart ID|P@TIME,\n"
-            "                     diagnose -p|-q|-f|-r, showconfig; add --format=json for\n"
-            "                     JSON (repeatable)\n"
-            "  --commands FILE    run administrator commands at chosen times of the replay:\n"
-            "                     lines of 'TIME COMMAND [ARGS]' (TIME in seconds since the\n"
-            "                     trace's start, or [[DD:]HH:]MM:SS), e.g. '3600 sethold 42';\n"
-            "                     canceljob, sethold, releasehold, setspri, setqos, runjob,\n"
-            "                     setres, releaseres and the --show commands; each command\n"
-            "                     and its answer are written to standard error\n"
-            "  --quiet            with --commands, write only the commands that fail\n"
-            "  --timezone ZONE    the calendar of standing reservations (SRCFG): UTC, local,\n"
-            "                     +HH:MM, or a zone name such as Europe/Stockholm (default:\n"
-            "                     the trace's TimeZoneString, else UTC)\n");
+    (void)alone;
+    help_print(f, help_find("moku simulate"));
 }
 
 static int parse_count(const char *opt, const char *val, long long *out)
@@ -1157,7 +1094,7 @@ int sim_main(int argc, char **argv)
     struct sim_opts o = {0};
     int rc = 2;
     if (parse_sim_args(argc, argv, &o) < 0)
-        sim_usage(stderr, 1);
+        help_hint(help_find("moku simulate")); /* the error is said already, one line */
     else
         rc = simulate(&o);
     sim_opts_free(&o);

@@ -1,5 +1,6 @@
 /* validate — see validate.h. */
 #include "cli/validate.h"
+#include "cli/help.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -11,18 +12,7 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: moku validate [--nodes N --ppn P | --procs N | --resources FILE]\n"
-            "                     [--config maui.cfg]\n"
-            "                     [--set 'PARAM VALUE']... [--commands FILE]\n"
-            "                     [--reservations RESV.csv] TRACE JOBS.csv\n"
-            "Checks that the schedule in JOBS.csv (moku simulate --jobs-out, or another\n"
-            "simulator's in that format: docs/validate.md) could have happened: node\n"
-            "capacity at every instant, starts after submission and outside holds, ends at\n"
-            "min(runtime, walltime + JOBMAXOVERRUN), the trace's facts, HARD MAXJOB, MAXPROC\n"
-            "and MAXPS limits at every start, reservations' ACLs (RESV.csv: simulate\n"
-            "--resv-out). The cluster and configuration options are simulate's.\n"
-            "Exit status: 0 valid, 1 violations (one line each), 2 bad input.\n");
+    help_print(f, help_find("moku validate"));
 }
 
 static int count(const char *opt, const char *s, long long *out)
@@ -88,7 +78,7 @@ int validate_main(int argc, char **argv)
         bad = 1;
     }
     if (bad) {
-        usage(stderr);
+        help_hint(help_find("moku validate"));
         free(sets);
         return 2;
     }

@@ -296,13 +296,13 @@ int cmd_checkjob(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_b
     for (int i = 0; i < a->argc; i++) {
         const char *w = a->argv[i];
         if (w[0] == '-' && w[1] != '\0')
-            return err_set(err, "checkjob: unknown option '%s'", cmd_word(w));
+            return err_usage(err, "checkjob: unknown option '%s'", cmd_word(w));
         if (id)
-            return err_set(err, "checkjob: one job at a time ('%s' is extra)", cmd_word(w));
+            return err_usage(err, "checkjob: one job at a time ('%s' is extra)", cmd_word(w));
         id = w;
     }
     if (!id)
-        return err_set(err, "checkjob: missing job id (checkjob <id>)");
+        return err_usage(err, "checkjob: missing job id (checkjob <id>)");
     const struct job *j = cmd_find_job(c->s, id);
     if (!j)
         return err_set(err, "checkjob: no job '%s'", cmd_word(id));

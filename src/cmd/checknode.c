@@ -249,13 +249,13 @@ int cmd_checknode(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_
     for (int i = 0; i < a->argc; i++) {
         const char *w = a->argv[i];
         if (w[0] == '-' && w[1] != '\0')
-            return err_set(err, "checknode: unknown option '%s'", cmd_word(w));
+            return err_usage(err, "checknode: unknown option '%s'", cmd_word(w));
         if (name)
-            return err_set(err, "checknode: one node at a time ('%s' is extra)", cmd_word(w));
+            return err_usage(err, "checknode: one node at a time ('%s' is extra)", cmd_word(w));
         name = w;
     }
     if (!name)
-        return err_set(err, "checknode: missing node name (checknode <node> or checknode ALL)");
+        return err_usage(err, "checknode: missing node name (checknode <node> or checknode ALL)");
     long idx = sched_find_node(c->s, name);
     if (idx < 0 && strcmp(name, "ALL") == 0) {
         checknode_all(c, a, out);

@@ -288,7 +288,7 @@ static int parse_format(const char *name, const char *val, int *json, struct err
         *json = strcmp(val, "json") == 0;
         return 0;
     }
-    return err_set(err, "%.64s: unknown format '%s' (json or text)", name, cmd_word(val));
+    return err_usage(err, "%.64s: unknown format '%s' (json or text)", name, cmd_word(val));
 }
 
 /* Take every --format out of ws, leaving the command and its own words. */
@@ -299,7 +299,7 @@ static int take_format(struct words *ws, const char *name, int *json, struct err
         const char *v = NULL;
         if (strcmp(ws->w[i], "--format") == 0) {
             if (i + 1 >= ws->n)
-                return err_set(err, "%.64s: --format needs a value (json or text)", name);
+                return err_usage(err, "%.64s: --format needs a value (json or text)", name);
             v = ws->w[++i];
         } else if (strncmp(ws->w[i], "--format=", 9) == 0) {
             v = ws->w[i] + 9;

@@ -72,6 +72,11 @@ const char *cmd_wait_reason(const struct cmd_ctx *c, const struct job *j, char *
  * (caller frees; text ends with a newline). On an unknown command, unknown
  * option or missing/unknown job or node returns -1, *out is NULL, and err
  * says what was wrong, naming the command ("checkjob: no job '42'").
+ * A usage error — the words' shape is wrong: an unknown option, a missing
+ * or extra operand, an option without its value, options given twice or
+ * that exclude each other — sets err->usage (err_usage); the daemon's
+ * clients exit 2 for those, 1 for the rest (a job that is not there, a
+ * value that is read and refused).
  */
 int cmd_run(const struct cmd_ctx *c, const char *line, char **out, struct err *err);
 /* The same for a command already split into words (the daemon's requests:

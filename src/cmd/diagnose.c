@@ -410,7 +410,7 @@ static void qos_weights(const struct sched *s, int *qt, int *xf)
 static int check_resv_id(const struct cmd_ctx *c, const char *w, const char **id, struct err *err)
 {
     if (*id)
-        return err_set(err, "diagnose: -r takes one reservation ('%s' is extra)", cmd_word(w));
+        return err_usage(err, "diagnose: -r takes one reservation ('%s' is extra)", cmd_word(w));
     if (!sched_find_resv(c->s, w))
         return err_set(err, "diagnose: no reservation '%s'", cmd_word(w));
     *id = w;
@@ -432,16 +432,16 @@ static int parse_args(const struct cmd_ctx *c, const struct cmd_args *a, char *m
             continue;
         }
         if (w[0] != '-')
-            return err_set(err, "diagnose: unexpected argument '%s'", cmd_word(w));
+            return err_usage(err, "diagnose: unexpected argument '%s'", cmd_word(w));
         if (w[1] == '\0' || w[2] != '\0' || !strchr("fpqr", w[1]))
-            return err_set(err, "diagnose: unknown option '%s' (-f, -p, -q or -r)", cmd_word(w));
+            return err_usage(err, "diagnose: unknown option '%s' (-f, -p, -q or -r)", cmd_word(w));
         m = w[1];
         if (*mode && *mode != m)
-            return err_set(err, "diagnose: -%c and -%c are exclusive", *mode, m);
+            return err_usage(err, "diagnose: -%c and -%c are exclusive", *mode, m);
         *mode = m;
     }
     if (!*mode)
-        return err_set(err, "diagnose: missing option (-f, fairshare, -p, priority, -q, "
+        return err_usage(err, "diagnose: missing option (-f, fairshare, -p, priority, -q, "
                             "blocked jobs, or -r, reservations)");
     return 0;
 }

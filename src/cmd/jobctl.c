@@ -87,7 +87,7 @@ int cmd_canceljob(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_
                   struct err *err)
 {
     if (a->argc < 1)
-        return err_set(err, "canceljob: missing job id (usage: canceljob JOB...)");
+        return err_usage(err, "canceljob: missing job id (usage: canceljob JOB...)");
     for (int i = 0; i < a->argc; i++)
         if (cancellable(c, a, i, err) < 0)
             return -1;
@@ -144,16 +144,16 @@ static int hold_options(const struct cmd_args *a, int set, unsigned *holds, stru
             *holds = HOLD_USER | HOLD_SYSTEM | HOLD_BATCH;
         else if (strcmp(o, "-h") == 0) {
             if (i + 1 == a->argc)
-                return err_set(err, "%s: -h needs a hold type (user, system, batch or all)",
+                return err_usage(err, "%s: -h needs a hold type (user, system, batch or all)",
                                a->name);
             if (hold_type(a->argv[++i], holds) < 0)
                 return err_set(err, "%s: unknown hold type '%s' (user, system, batch or all)",
                                a->name, cmd_word(a->argv[i]));
         } else
-            return err_set(err, "%s: unknown option '%s'", a->name, cmd_word(o));
+            return err_usage(err, "%s: unknown option '%s'", a->name, cmd_word(o));
     }
     if (i == a->argc)
-        return err_set(err, "%s: missing job id", a->name);
+        return err_usage(err, "%s: missing job id", a->name);
     return i;
 }
 
@@ -200,7 +200,7 @@ int cmd_setspri(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_bu
 {
     int rel = a->argc > 0 && strcmp(a->argv[0], "-r") == 0;
     if (a->argc - rel != 2)
-        return err_set(err, "setspri: usage: setspri [-r] PRIORITY JOB");
+        return err_usage(err, "setspri: usage: setspri [-r] PRIORITY JOB");
     const char *v = a->argv[rel];
     char *end;
     errno = 0;
@@ -227,7 +227,7 @@ int cmd_setqos(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf
                struct err *err)
 {
     if (a->argc != 2)
-        return err_set(err, "setqos: usage: setqos QOS JOB");
+        return err_usage(err, "setqos: usage: setqos QOS JOB");
     struct job *j = idle_job(c, a, a->argv[1], err);
     if (!j)
         return -1;
@@ -252,10 +252,10 @@ int cmd_runjob_args(int argc, char *const argv[], int *force, int *job, struct e
         if (strcmp(argv[i], "-f") == 0)
             *force = 1;
         else if (strcmp(argv[i], "-x") != 0 && strcmp(argv[i], "-c") != 0)
-            return err_set(err, "runjob: unknown option '%s' (-f, -x or -c)", cmd_word(argv[i]));
+            return err_usage(err, "runjob: unknown option '%s' (-f, -x or -c)", cmd_word(argv[i]));
     }
     if (i != argc - 1)
-        return err_set(err, "runjob: usage: runjob [-f] [-x] JOB");
+        return err_usage(err, "runjob: usage: runjob [-f] [-x] JOB");
     *job = i;
     return 0;
 }

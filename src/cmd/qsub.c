@@ -855,6 +855,17 @@ static int where_err(const struct where *w, char opt, const char *msg, struct er
     return err_set(err, "%s%s", w->prefix, msg);
 }
 
+/* The same for the shape of the words (an unknown option, a missing value,
+ * an extra operand): a usage error on the command line (exit 2), a plain
+ * one in a script's directive (the script is wrong, not the command). */
+static int where_usage(const struct where *w, char opt, const char *msg, struct err *err)
+{
+    where_err(w, opt, msg, err);
+    if (err && !w->tag)
+        err->usage = 1;
+    return -1;
+}
+
 /* One word that starts with '-': its options (flags may group; an option
  * with a value takes the rest of the word or the next word). *i moves past
  * what was used. d NULL: syntax only. */
@@ -869,14 +880,14 @@ static int scan_word(struct draft *d, int argc, char *const argv[], int *i, cons
         else if (!o)
             snprintf(e.msg, sizeof e.msg, "unknown option '%s'", qsub_shown(argv[*i]).s);
         if (!o)
-            return where_err(w, 0, e.msg, err);
+            return where_usage(w, 0, e.msg, err);
         if (o->refused)
             return where_err(w, o->c, o->refused, err);
         const char *v = NULL;
         if (o->has_arg) {
             v = p[1] ? p + 1 : *i + 1 < argc ? argv[++*i] : NULL;
             if (!v)
-                return where_err(w, o->c, "missing argument", err);
+                return where_usage(w, o->c, "missing argument", err);
         }
         if (d && apply_opt(d, o->c, v, &e) < 0)
             return where_err(w, o->c, e.msg, err);
@@ -902,7 +913,7 @@ static int scan_args(struct draft *d, int argc, char *const argv[], int first,
             if (!operand || nop++ > 0) {
                 snprintf(e.msg, sizeof e.msg, "%s argument '%s'",
                          operand ? "unexpected extra" : "unexpected", qsub_shown(a).s);
-                return where_err(w, 0, e.msg, err);
+                return where_usage(w, 0, e.msg, err);
             }
             *operand = a;
         } else if (scan_word(d, argc, argv, &i, w, err) < 0) {

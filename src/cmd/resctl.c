@@ -85,11 +85,11 @@ static int req_parse(const struct cmd_args *a, struct setres_req *q, struct err 
         }
         unsigned char o = (unsigned char)w[1];
         if (!strchr(SETRES_OPTS, o))
-            return err_set(err, "setres: unknown option '%s'", cmd_word(w));
+            return err_usage(err, "setres: unknown option '%s'", cmd_word(w));
         if (q->opt[o])
-            return err_set(err, "setres: -%c given twice", o);
+            return err_usage(err, "setres: -%c given twice", o);
         if (!w[2] && i + 1 >= a->argc)
-            return err_set(err, "setres: -%c needs a value", o);
+            return err_usage(err, "setres: -%c needs a value", o);
         q->opt[o] = w[2] ? w + 2 : a->argv[++i];
     }
     if (q->opt['N'])
@@ -210,7 +210,7 @@ static int setres_window(const struct cmd_ctx *c, const struct setres_req *q, lo
     const char *s = q->opt['s'], *e = q->opt['e'], *d = q->opt['d'];
     long len;
     if (e && d)
-        return err_set(err, "setres: -d and -e both set the end; give one of them");
+        return err_usage(err, "setres: -d and -e both set the end; give one of them");
     /* INFINITY (-d or -e) never ends: the engine's "never", not Maui's
      * 2140000000 s, which ends some 68 years on. */
     int forever = (e && strcasecmp(e, "INFINITY") == 0) || (d && strcasecmp(d, "INFINITY") == 0);
@@ -367,14 +367,14 @@ static int tasks_word(const char *w, long *tasks, struct err *err)
 static int parse_where(const struct setres_req *q, struct setres_build *b, struct err *err)
 {
     if (q->nwords == 0)
-        return err_set(err, "setres: missing resource expression (ALL, TASKS==<n> or hosts)");
+        return err_usage(err, "setres: missing resource expression (ALL, TASKS==<n> or hosts)");
     const char *w = q->words[0];
     int t = tasks_word(w, &b->spec.tasks, err);
     if (t < 0)
         return -1;
     int alone = t > 0 || strcasecmp(w, "ALL") == 0;
     if (alone && q->nwords > 1)
-        return err_set(err, "setres: '%s' is the whole resource expression ('%s' is extra)",
+        return err_usage(err, "setres: '%s' is the whole resource expression ('%s' is extra)",
                        cmd_word(w), cmd_word(q->words[1]));
     if (t > 0)
         return 0;
@@ -495,7 +495,7 @@ static int modify_window(const struct cmd_ctx *c, const struct setres_req *q,
     const char *s = q->opt['s'], *e = q->opt['e'], *d = q->opt['d'];
     long len;
     if (e && d)
-        return err_set(err, "setres: -d and -e both set the end; give one of them");
+        return err_usage(err, "setres: -d and -e both set the end; give one of them");
     *start = r->start; /* kept, even when it has begun */
     if (s && parse_time_exp(c, 's', s, start, err) < 0)
         return -1;
@@ -528,7 +528,7 @@ static int modify(const struct cmd_ctx *c, const struct cmd_args *a, const struc
                            "it again)",
                            *o);
     if (q->nwords)
-        return err_set(err, "setres -m: the nodes cannot be changed ('%s' is extra)",
+        return err_usage(err, "setres -m: the nodes cannot be changed ('%s' is extra)",
                        cmd_word(q->words[0]));
     const char *id = q->opt['m'];
     const struct resv *r = sched_find_resv(c->s, id);
@@ -611,11 +611,11 @@ int cmd_setres(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf
 static int release_check(const struct cmd_ctx *c, const struct cmd_args *a, struct err *err)
 {
     if (a->argc == 0)
-        return err_set(err, "releaseres: missing reservation id (releaseres <id>...)");
+        return err_usage(err, "releaseres: missing reservation id (releaseres <id>...)");
     for (int i = 0; i < a->argc; i++) {
         const char *id = a->argv[i];
         if (id[0] == '-' && id[1] != '\0')
-            return err_set(err, "releaseres: unknown option '%s'", cmd_word(id));
+            return err_usage(err, "releaseres: unknown option '%s'", cmd_word(id));
         const struct resv *r = sched_find_resv(c->s, id);
         if (!r)
             return err_set(err, "ERROR:    cannot locate reservation '%s'", cmd_word(id));

@@ -66,7 +66,7 @@ static int flags_word(const char *w, struct showbf_opts *o, struct err *err)
 {
     for (const char *p = w + 1; *p; p++) {
         if (!strchr(SHOWBF_FLAGS, *p))
-            return err_set(err, "showbf: unknown option '%s'", cmd_word(w));
+            return err_usage(err, "showbf: unknown option '%s'", cmd_word(w));
         o->all |= *p == 'A';
         o->verbose |= *p == 'v';
     }
@@ -78,7 +78,7 @@ static int parse_words(const struct cmd_args *a, struct showbf_opts *o, struct e
     for (int i = 0; i < a->argc; i++) {
         const char *w = a->argv[i];
         if (w[0] != '-' || w[1] == '\0')
-            return err_set(err, "showbf: unexpected argument '%s' (options only)", cmd_word(w));
+            return err_usage(err, "showbf: unexpected argument '%s' (options only)", cmd_word(w));
         char c = w[1];
         if (strchr("mMS", c))
             return refused(c, err);
@@ -88,9 +88,9 @@ static int parse_words(const struct cmd_args *a, struct showbf_opts *o, struct e
             continue;
         }
         if (o->opt[(unsigned char)c])
-            return err_set(err, "showbf: -%c given twice", c);
+            return err_usage(err, "showbf: -%c given twice", c);
         if (!w[2] && i + 1 >= a->argc)
-            return err_set(err, "showbf: -%c needs a value", c);
+            return err_usage(err, "showbf: -%c needs a value", c);
         o->opt[(unsigned char)c] = w[2] ? w + 2 : a->argv[++i];
     }
     return 0;
@@ -99,7 +99,7 @@ static int parse_words(const struct cmd_args *a, struct showbf_opts *o, struct e
 static int parse_count(char opt, const char *v, long long *out, struct err *err)
 {
     if (cfg_parse_int(v, 1, 100000000, out, NULL) < 0)
-        return err_set(err, "showbf: -%c needs a positive count, not '%s'", opt, cmd_word(v));
+        return err_usage(err, "showbf: -%c needs a positive count, not '%s'", opt, cmd_word(v));
     return 0;
 }
 

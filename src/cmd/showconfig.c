@@ -81,7 +81,7 @@ int cmd_showconfig(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd
         if (!p) {
             free(names);
             if (w[0] == '-')
-                return err_set(err, "showconfig: unknown option '%s'", cmd_word(w));
+                return err_usage(err, "showconfig: unknown option '%s'", cmd_word(w));
             return err_set(err, "showconfig: unknown parameter '%s'", cmd_word(w));
         }
         names[i] = p->name; /* the documented spelling, as cfg_show prints it */

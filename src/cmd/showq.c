@@ -361,9 +361,9 @@ static int take_filter(const struct cmd_args *a, int *i, const char **slot, stru
 {
     const char *w = a->argv[*i];
     if (*i + 1 >= a->argc || a->argv[*i + 1][0] == '-')
-        return err_set(err, "showq: %s needs a name", w);
+        return err_usage(err, "showq: %s needs a name", w);
     if (*slot)
-        return err_set(err, "showq: %s given twice", w);
+        return err_usage(err, "showq: %s given twice", w);
     *slot = a->argv[++*i];
     return 0;
 }
@@ -394,13 +394,13 @@ static int parse_mode(const struct cmd_args *a, enum showq_mode *mode, struct sh
         else if (strcmp(w, "-b") == 0)
             m = SHOWQ_BLOCKED;
         else if (w[0] == '-')
-            return err_set(err, "showq: unknown option '%s' (-r, -i, -b; -u USER, -g GROUP, "
+            return err_usage(err, "showq: unknown option '%s' (-r, -i, -b; -u USER, -g GROUP, "
                                 "-a ACCOUNT, -c CLASS)",
                            cmd_word(w));
         else
-            return err_set(err, "showq: unexpected argument '%s'", cmd_word(w));
+            return err_usage(err, "showq: unexpected argument '%s'", cmd_word(w));
         if (*mode != SHOWQ_ALL && *mode != m)
-            return err_set(err, "showq: -r, -i and -b are exclusive");
+            return err_usage(err, "showq: -r, -i and -b are exclusive");
         *mode = m;
     }
     return 0;

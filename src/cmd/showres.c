@@ -322,7 +322,7 @@ static int showres_args(const struct cmd_ctx *c, const struct cmd_args *a, struc
         }
         for (const char *p = w + 1; *p; p++) {
             if (!strchr("gnrsv", *p))
-                return err_set(err, "showres: unknown option '%s' (-g, -n, -r, -s or -v)",
+                return err_usage(err, "showres: unknown option '%s' (-g, -n, -r, -s or -v)",
                                cmd_word(w));
             o->nodes |= *p == 'n';
             o->grep |= *p == 'g';

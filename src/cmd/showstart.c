@@ -60,21 +60,21 @@ static int parse_words(const struct cmd_args *a, struct showstart_req *q, struct
         const char *w = a->argv[i];
         if (w[0] != '-' || w[1] == '\0') {
             if (q->what)
-                return err_set(err, "showstart: one job at a time ('%s' is extra)", cmd_word(w));
+                return err_usage(err, "showstart: one job at a time ('%s' is extra)", cmd_word(w));
             q->what = w;
             continue;
         }
         char c = w[1];
         if (!strchr(SHOWSTART_OPTS, c))
-            return err_set(err, "showstart: unknown option '%s'", cmd_word(w));
+            return err_usage(err, "showstart: unknown option '%s'", cmd_word(w));
         if (q->opt[(unsigned char)c])
-            return err_set(err, "showstart: -%c given twice", c);
+            return err_usage(err, "showstart: -%c given twice", c);
         if (!w[2] && i + 1 >= a->argc)
-            return err_set(err, "showstart: -%c needs a value", c);
+            return err_usage(err, "showstart: -%c needs a value", c);
         q->opt[(unsigned char)c] = w[2] ? w + 2 : a->argv[++i];
     }
     if (!q->what)
-        return err_set(err, "showstart: missing job (showstart <jobid> or <procs>@<duration>)");
+        return err_usage(err, "showstart: missing job (showstart <jobid> or <procs>@<duration>)");
     return 0;
 }
 

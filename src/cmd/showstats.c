@@ -258,8 +258,8 @@ int cmd_showstats(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_
                            "statistics, without options)",
                            w);
         if (w[0] == '-')
-            return err_set(err, "showstats: unknown option '%s'", cmd_word(w));
-        return err_set(err, "showstats: unexpected argument '%s'", cmd_word(w));
+            return err_usage(err, "showstats: unknown option '%s'", cmd_word(w));
+        return err_usage(err, "showstats: unexpected argument '%s'", cmd_word(w));
     }
     struct statsview v;
     view_init(&v, c);

@@ -76,6 +76,8 @@ struct dmn {
     struct slurm_rm *slurm; /* ... Slurm (RMCFG TYPE=SLURM), ... */
     struct rm rm;        /* ... behind the resource-manager table, which is all the rest uses */
     struct dlog *log;
+    enum dlog_sink log_sink; /* moku serve --log: maui.log, syslog or the journal */
+    char *pid_path;          /* HOME/moku.pid once written (removed at exit), else NULL */
 
     struct djob **jobs; /* indexed by engine job tag; owned */
     size_t njobs, capjobs;

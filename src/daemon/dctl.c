@@ -93,6 +93,26 @@ static json_t *reply_err(const char *fmt, ...)
     return json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", 1, "error", msg);
 }
 
+/* A usage error (unknown option, missing operand): exit 2, as a client's
+ * own usage errors; the client adds a "try --help" hint. */
+static json_t *reply_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static json_t *reply_usage(const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", 2, "error", msg);
+}
+
+/* A failure of the command layer: exit 2 for its usage errors (err_usage),
+ * else 1. */
+static json_t *reply_fail(const struct err *e)
+{
+    return e->usage ? reply_usage("%s", e->msg) : reply_err("%s", e->msg);
+}
+
 static int is_owner(const struct peer *p, const struct djob *dj)
 {
     return (long)p->uid == dj->rec.uid;
@@ -209,7 +229,10 @@ static void cancel_one(struct dmn *d, const struct peer *p, const char *id, stru
 static json_t *do_canceljob(struct dmn *d, const struct peer *p, int argc, char **argv)
 {
     if (argc < 1)
-        return reply_err("canceljob: missing job id (usage: canceljob JOB...)");
+        return reply_usage("canceljob: missing job id (usage: canceljob JOB...)");
+    for (int i = 0; i < argc; i++) /* no job id starts with '-': a mistyped option */
+        if (argv[i][0] == '-')
+            return reply_usage("canceljob: unknown option '%.64s'", argv[i]);
     json_t *bad = begin(d);
     if (bad)
         return bad;
@@ -252,10 +275,10 @@ static json_t *do_hold(struct dmn *d, const struct peer *p, int argc, char **arg
                 return reply_err("%s: unknown hold type '%.64s' (user, system, batch%s)", name,
                                  argv[i], set ? "" : " or all");
         } else
-            return reply_err("%s: unknown option '%.64s'", name, argv[i]);
+            return reply_usage("%s: unknown option '%.64s'", name, argv[i]);
     }
     if (i == argc)
-        return reply_err("%s: missing job id", name);
+        return reply_usage("%s: missing job id", name);
     if ((holds & (HOLD_SYSTEM | HOLD_BATCH)) && !(p->admin >= 1 && p->admin <= 2))
         return reply_err("%s: user %s is not authorized to %s system or batch holds (ADMIN1 or "
                          "ADMIN2)",
@@ -298,7 +321,7 @@ static json_t *do_setspri(struct dmn *d, const struct peer *p, int argc, char **
         return reply_err("setspri: user %s is not authorized (ADMIN1 or ADMIN2 only)", p->user);
     int rel = argc > 0 && strcmp(argv[0], "-r") == 0;
     if (argc - rel != 2)
-        return reply_err("setspri: usage: setspri [-r] PRIORITY JOB");
+        return reply_usage("setspri: usage: setspri [-r] PRIORITY JOB");
     char *end;
     long v = strtol(argv[rel], &end, 10);
     if (*end || end == argv[rel])
@@ -323,7 +346,7 @@ static json_t *do_setspri(struct dmn *d, const struct peer *p, int argc, char **
 static json_t *do_setqos(struct dmn *d, const struct peer *p, int argc, char **argv)
 {
     if (argc != 2)
-        return reply_err("setqos: usage: setqos QOS JOB");
+        return reply_usage("setqos: usage: setqos QOS JOB");
     struct djob *dj = djobs_find(d, argv[1]);
     if (!dj || dj->rec.state != SJ_IDLE)
         return reply_err("ERROR:  cannot locate idle job '%.64s'", argv[1]);
@@ -355,7 +378,7 @@ static json_t *do_runjob(struct dmn *d, const struct peer *p, int argc, char **a
     int force, i;
     struct err e;
     if (cmd_runjob_args(argc, argv, &force, &i, &e) < 0)
-        return reply_err("%s", e.msg);
+        return reply_fail(&e);
     struct djob *dj = djobs_find(d, argv[i]);
     if (!dj || dj->rec.state != SJ_IDLE)
         return reply_err("ERROR:  cannot locate idle job '%.64s'", argv[i]);
@@ -377,7 +400,7 @@ static json_t *do_runjob(struct dmn *d, const struct peer *p, int argc, char **a
 static json_t *do_mjobctl(struct dmn *d, const struct peer *p, int argc, char **argv)
 {
     if (argc != 2 || (strcmp(argv[0], "-s") != 0 && strcmp(argv[0], "-r") != 0))
-        return reply_err("mjobctl: usage: mjobctl -s JOB (suspend) | -r JOB (resume)");
+        return reply_usage("mjobctl: usage: mjobctl -s JOB (suspend) | -r JOB (resume)");
     int suspend = argv[0][1] == 's';
     if (!(p->admin >= 1 && p->admin <= 2))
         return reply_err("mjobctl: user %s is not authorized (ADMIN1 or ADMIN2 only)", p->user);
@@ -419,7 +442,7 @@ static json_t *do_schedctl(struct dmn *d, const struct peer *p, int argc, char *
     if (p->admin != 1)
         return reply_err("schedctl: user %s is not authorized (ADMIN1 only)", p->user);
     if (argc != 1)
-        return reply_err("schedctl: usage: schedctl -s|-r|-k|-R");
+        return reply_usage("schedctl: usage: schedctl -s|-r|-k|-R");
     if (strcmp(argv[0], "-s") == 0) {
         d->paused = 1;
         store_kv_set(d->st, "paused", "1", NULL);
@@ -451,7 +474,7 @@ static json_t *do_schedctl(struct dmn *d, const struct peer *p, int argc, char *
         free(report);
         return r;
     }
-    return reply_err("schedctl: unknown option '%.64s' (-s, -r, -k or -R)", argv[0]);
+    return reply_usage("schedctl: unknown option '%.64s' (-s, -r, -k or -R)", argv[0]);
 }
 
 /* ---- setres, releaseres ---- */
@@ -644,7 +667,7 @@ static json_t *do_resctl(struct dmn *d, const struct peer *p, const char *cmd, i
     dresv_settle(d, &c, committed);
     if (committed) {
         d->want_iter = 1;
-        r = rc < 0 ? reply_err("%s", e.msg) : reply_ok(out);
+        r = rc < 0 ? reply_fail(&e) : reply_ok(out);
     } else {
         r = reply_err("%s: the change could not be saved: %s", cmd, se.msg);
     }
@@ -750,7 +773,7 @@ static json_t *do_look(struct dmn *d, const struct peer *p, int argc, char **arg
     char *out = NULL;
     struct err e;
     if (cmd_runv(&ctx, argc, argv, &out, &e) < 0)
-        return reply_err("%s", e.msg);
+        return reply_fail(&e);
     json_t *r = reply_ok(out);
     free(out);
     return r;
@@ -1037,7 +1060,7 @@ static json_t *do_changeparam(struct dmn *d, const struct peer *p, int argc, cha
     struct err e;
     dlog(d->log, 0, "changeparam requested by %s", p->user);
     if (dparam_change(d, p->user, argc, argv, &report, &e) < 0)
-        return reply_err("%s", e.msg);
+        return reply_fail(&e);
     json_t *r = reply_ok(report);
     free(report);
     return r;
@@ -1214,7 +1237,7 @@ json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
     if ((is_control(cmd) || torque_control(cmd)) && take_json(&argc, argv, &json) < 0) {
         free_args(own, nown);
         free(argv);
-        return reply_err("%.64s: --format takes json or text", cmd);
+        return reply_usage("%.64s: --format takes json or text", cmd);
     }
     json_t *r = dtorque_command(cmd) ? dtorque_handle(d, p, cmd, argc, argv)
                                      : dctl_call(d, p, cmd, argc, argv);

@@ -144,13 +144,13 @@ int dparam_change(struct dmn *d, const char *by, int argc, char **argv, char **r
 {
     *report = NULL;
     if (argc < 2 || argc % 2)
-        return err_set(err, "changeparam: usage: changeparam PARAM VALUE [PARAM VALUE]...");
+        return err_usage(err, "changeparam: usage: changeparam PARAM VALUE [PARAM VALUE]...");
     for (int i = 0; i < argc; i += 2) {
         if (check_pair(argv[i], argv[i + 1], err) < 0)
             return -1;
         for (int k = 0; k < i; k += 2)
             if (cfg_param_find(argv[k]) == cfg_param_find(argv[i]))
-                return err_set(err, "changeparam: %s is given twice", argv[i]);
+                return err_usage(err, "changeparam: %s is given twice", argv[i]);
     }
     char *old = read_all(d->cfg_path, err);
     if (!old)

@@ -32,6 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <systemd/sd-daemon.h>
+
 #include "cfg/cfg.h"
 #include "daemon/daemon.h"
 #include "daemon/dconn.h"
@@ -387,6 +389,8 @@ static void drain_signals(struct dmn *d)
  * LOGFILEROLLDEPTH), opened. */
 static struct dlog *log_of(const struct dmn *d, const struct cfg *cfg, struct err *err)
 {
+    if (d->log_sink != DLOG_FILE) /* syslog or the journal: no file */
+        return dlog_open_system(d->log_sink, (int)cfg_int(cfg, "LOGLEVEL", NULL));
     const char *dir = cfg_str(cfg, "LOGDIR", NULL);
     char *logdir = join(d->home, dir ? dir : ".");
     mkdir(logdir, 0700);
@@ -709,6 +713,31 @@ static int lock_home(struct dmn *d, struct err *err)
 }
 
 /*
+ * HOME/moku.pid: the serving process's id, for init scripts and
+ * administrators (moku.lock holds it too, but a lock file is not where
+ * tools look). Written after the lock is taken — only the daemon that
+ * holds the home writes it — through a new file renamed into place, so a
+ * reader never sees half of it; removed at exit (teardown). A failure is
+ * not fatal: the lock, not this file, keeps one daemon per home.
+ */
+static void write_pidfile(struct dmn *d)
+{
+    char *path = join(d->home, "moku.pid"), *tmp = xprintf("%s.new", path);
+    FILE *f = fopen(tmp, "w");
+    int ok = f && fprintf(f, "%ld\n", (long)getpid()) > 0;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (ok && rename(tmp, path) == 0) {
+        chmod(path, 0644); /* the umask is 077; a pid is no secret */
+        d->pid_path = path;
+    } else {
+        unlink(tmp);
+        free(path);
+    }
+    free(tmp);
+}
+
+/*
  * A database file of 0 bytes is what a full disk, a bad copy or a truncation
  * leaves; SQLite would take it for a new database and the daemon would start
  * with no history, its job ids from 1 again. Refused unless the
@@ -810,6 +839,7 @@ static int setup(struct dmn *d, const char *home, int fresh, struct err *err)
         return err_set(err, "/proc/self/exe: %s", strerror(errno));
     if (lock_home(d, err) < 0 || check_db(d, fresh, err) < 0)
         return -1;
+    write_pidfile(d);
     private_state(d);
     if (!(d->cfg = serve_load_cfg(d, err)) || open_log(d, err) < 0)
         return -1;
@@ -868,6 +898,9 @@ static void teardown(struct dmn *d)
     free(d->sock_path);
     free(d->spool);
     free(d->exe);
+    if (d->pid_path) /* before the lock goes: the next daemon writes its own */
+        unlink(d->pid_path);
+    free(d->pid_path);
     if (d->lockfd >= 0)
         close(d->lockfd); /* last: the next daemon may open the database now */
 }
@@ -924,32 +957,39 @@ static void detached(int ready)
     }
 }
 
-int daemon_serve(const char *home, int detach, int fresh)
+int daemon_serve(const struct daemon_opts *o)
 {
-    struct dmn d = {.lfd = -1, .lockfd = -1, .sig = {-1, -1}};
+    struct dmn d = {.lfd = -1, .lockfd = -1, .sig = {-1, -1}, .log_sink = o->log};
     struct err e;
     int ready = -1;
     /* What the daemon creates — the database, the log, fairshare files,
      * spool files — is its own (spool and script directories that users
      * must reach are opened up explicitly). */
     umask(077);
-    if (detach)
+    if (o->detach)
         detach_early(&ready);
-    if (setup(&d, home, fresh, &e) < 0) {
+    if (setup(&d, o->home, o->fresh, &e) < 0) {
         fprintf(stderr, "moku serve: %s\n", e.msg);
+        sd_notifyf(0, "STATUS=%s", e.msg);
         teardown(&d);
         return 1;
     }
-    dlog_echo(d.log, !detach);
-    log_warnings(&d, NULL, detach);
+    /* The journal sink writes to standard error already. */
+    dlog_echo(d.log, !o->detach && o->log == DLOG_FILE);
+    log_warnings(&d, NULL, o->detach);
     dlog(d.log, 0, "moku serving %s on %s (%zu nodes, %lld processors, %zu jobs restored)",
          d.home, d.sock_path, sched_nnodes(d.s), sched_up_procs(d.s), d.njobs);
-    if (detach) {
+    if (o->detach) {
         detached(ready);
         dlog_echo(d.log, 0);
     }
+    /* systemd (Type=notify): the socket listens, the state is restored.
+     * Nothing happens without NOTIFY_SOCKET (not under systemd). MAINPID:
+     * with --daemon this process is the one that serves. */
+    sd_notifyf(0, "READY=1\nMAINPID=%ld\nSTATUS=serving %s", (long)getpid(), d.home);
     d.want_iter = 1;
     loop(&d);
+    sd_notify(0, "STOPPING=1");
     dlog(d.log, 0, "moku stopping");
     int status = d.exit_status;
     teardown(&d);

@@ -17,10 +17,17 @@
 
 struct err {
     char msg[ERR_MSG_MAX];
+    /* Set by err_usage, cleared by err_set: the words of a request or
+     * command line are wrong (an unknown option, a missing argument), as
+     * opposed to the state (no such job). Commands exit 2 for these. */
+    int usage;
 };
 
 /* Format a message into err (if err is not NULL). Always returns -1. */
 int err_set(struct err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The same, for a usage error: also sets err->usage. Always returns -1. */
+int err_usage(struct err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Clear err (if not NULL). */
 void err_clear(struct err *err);

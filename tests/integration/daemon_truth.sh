@@ -255,7 +255,7 @@ check "17: runjob -f starts it, and says the hold was released" \
     sh -c "[ $rc = 0 ] && grep -q 'forced: its user hold was released' $TMP/out"
 check "17: ... it runs" wait_state "$jh" Completed
 client runjob -z "$jh"
-check "17: runjob -z: an unknown option" sh -c "[ $rc = 1 ] && grep -q \"unknown option '-z'\" $TMP/err"
+check "17: runjob -z: an unknown option, a usage error (exit 2)" sh -c "[ $rc = 2 ] && grep -q \"unknown option '-z'\" $TMP/err"
 
 # ---- 18: reservation ids are never given again ----
 client setres -n keep n1

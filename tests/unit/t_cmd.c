@@ -819,6 +819,40 @@ static void test_errors(void)
     sched_destroy(s);
 }
 
+/* Usage errors (the words' shape: exit 2 in the daemon's clients) are told
+ * from run-time ones (exit 1) by err.usage. */
+static void check_class(struct sched *s, const char *line, int usage)
+{
+    struct err e = {0};
+    e.usage = !usage; /* the command must set it either way */
+    char *out = run(s, NULL, line, &e);
+    CHECK(out == NULL);
+    if (e.usage != usage)
+        fprintf(stderr, "'%s': usage %d, not %d (%s)\n", line, e.usage, usage, e.msg);
+    CHECK_EQ(e.usage, usage);
+    free(out);
+}
+
+static void test_usage_class(void)
+{
+    struct sched *s = default_scenario();
+    static const char *const usage[] = {
+        "showq -x", "showq all", "showq -r -i", "showq -u", "showq --format", "showq --format=xml",
+        "checkjob", "checkjob 1 2", "checkjob -v 1", "checknode", "checknode -x", "diagnose",
+        "diagnose -x", "diagnose -p -q", "showconfig -v", "showstats -x", "showres -x",
+        "showbf -x", "showbf -d", "showstart", "showstart -x 1",
+    };
+    static const char *const runtime[] = {
+        "checkjob 42", "checknode nosuch", "showconfig NOSUCHPARAM", "showres nosuch",
+        "frobnicate", "showstats -u",
+    };
+    for (size_t i = 0; i < sizeof usage / sizeof usage[0]; i++)
+        check_class(s, usage[i], 1);
+    for (size_t i = 0; i < sizeof runtime / sizeof runtime[0]; i++)
+        check_class(s, runtime[i], 0);
+    sched_destroy(s);
+}
+
 /* Very long words are quoted clipped, never overflow anything. */
 static void test_long_input(void)
 {
@@ -1084,6 +1118,7 @@ int main(void)
     TEST_RUN(test_durations);
     TEST_RUN(test_dates);
     TEST_RUN(test_errors);
+    TEST_RUN(test_usage_class);
     TEST_RUN(test_long_input);
     TEST_RUN(test_json_encoding);
     TEST_RUN(test_fuzz);
