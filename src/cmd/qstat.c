@@ -378,15 +378,15 @@ static int qstat_args(const struct cmd_args *a, struct qstat_opts *o, struct err
             case 'x': o->ended = 1; break;
             case 'u':
                 if (f[1] || i + 1 >= a->argc)
-                    return err_set(err, "qstat: -u needs a user list (qstat -u USER[,USER])");
+                    return err_usage(err, "qstat: -u needs a user list (qstat -u USER[,USER])");
                 o->users = a->argv[++i];
                 if (o->view == QSTAT_DEFAULT)
                     o->view = QSTAT_ALT;
                 goto next;
             default:
-                return err_set(err, "qstat: invalid option -- '%c' (usage: qstat [-a|-f|-n|-x] "
-                                    "[-u USER] [JOB...])",
-                               *f);
+                return err_usage(err, "qstat: unknown option '%s' (usage: qstat [-a|-f|-n|-x] "
+                                      "[-u USER] [JOB...])",
+                                 cmd_word(a->argv[i]));
             }
         }
     next:;
@@ -525,7 +525,7 @@ int cmd_pbsnodes(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_b
         if (strcmp(a->argv[i], "-l") == 0)
             list_down = 1;
         else
-            return err_set(err, "pbsnodes: unknown option '%s' (pbsnodes [-a|-l] [NODE...]; -o "
+            return err_usage(err, "pbsnodes: unknown option '%s' (pbsnodes [-a|-l] [NODE...]; -o "
                                 "and -c change nodes through the daemon)",
                            cmd_word(a->argv[i]));
     }

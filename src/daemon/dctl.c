@@ -1030,7 +1030,7 @@ static json_t *do_resetstats(struct dmn *d, const struct peer *p, int argc, char
     if (p->admin != 1)
         return reply_err("resetstats: user %s is not authorized (ADMIN1 only)", p->user);
     if (argc != 0)
-        return reply_err("resetstats: unexpected argument '%.64s' (usage: resetstats)", argv[0]);
+        return reply_usage("resetstats: unexpected argument '%.64s' (usage: resetstats)", argv[0]);
     json_t *bad = begin(d);
     if (bad)
         return bad;

@@ -202,7 +202,8 @@ static json_t *t_hold(struct dmn *d, const struct peer *p, const char *tcmd, int
             if (hold_letters(argv[++i], types, &ntypes) < 0)
                 return t_one(2, "%s: illegal -h value '%.16s' (u, o, s or n)", tcmd, argv[i]);
         } else
-            return t_one(2, "usage: %s [-h u|o|s] JOB...", tcmd);
+            return t_one(2, "%s: unknown option '%.64s' (usage: %s [-h u|o|s] JOB...)", tcmd,
+                         argv[i], tcmd);
     }
     if (i == argc)
         return t_one(2, "usage: %s [-h u|o|s] JOB...", tcmd);
@@ -237,7 +238,7 @@ static json_t *t_qrun(struct dmn *d, const struct peer *p, int argc, char **argv
             return t_one(EX_IVALREQ, "qrun: -H (a host list) is not supported: moku places the "
                                      "job itself");
         else if (strcmp(argv[i], "-a") != 0)
-            return t_one(2, "usage: qrun JOB...");
+            return t_one(2, "qrun: unknown option '%.64s' (usage: qrun JOB...)", argv[i]);
     if (i == argc)
         return t_one(2, "usage: qrun JOB...");
     struct treply out = {0};
@@ -265,7 +266,8 @@ static json_t *t_qsig(struct dmn *d, const struct peer *p, int argc, char **argv
         if (strcmp(argv[i], "-s") == 0 && i + 1 < argc)
             sig = argv[++i];
         else
-            return t_one(2, "usage: qsig [-s SIGNAL] JOB...");
+            return t_one(2, "qsig: unknown option '%.64s' (usage: qsig [-s SIGNAL] JOB...)",
+                         argv[i]);
     if (i == argc)
         return t_one(2, "usage: qsig [-s SIGNAL] JOB...");
     int suspend = strcasecmp(sig, "suspend") == 0, resume = strcasecmp(sig, "resume") == 0;
@@ -303,6 +305,13 @@ static int alter_args(int argc, char **argv, struct alter *a, int *first, json_t
     *a = (struct alter){0};
     int i = 0;
     for (; i < argc && argv[i][0] == '-'; i++) {
+        if (strcmp(argv[i], "-l") != 0 && strcmp(argv[i], "-N") != 0 &&
+            strcmp(argv[i], "-p") != 0) {
+            *bad = t_one(2, "qalter: unknown option '%.64s' (usage: qalter [-l walltime=T] "
+                            "[-N NAME] [-p PRIORITY] JOB...)",
+                         argv[i]);
+            return -1;
+        }
         if (i + 1 >= argc) {
             *bad = t_one(2, "usage: qalter [-l walltime=T] [-N NAME] [-p PRIORITY] JOB...");
             return -1;

@@ -24,7 +24,7 @@ cmdline() {
     esac
 }
 # -h is an option of these (Torque's qsub hold; sethold's hold type).
-own_h() { case $1 in sethold | releasehold | qsub | msub | "moku submit") return 0 ;; esac; return 1; }
+own_h() { case $1 in sethold | releasehold | qhold | qrls | qsub | msub | "moku submit") return 0 ;; esac; return 1; }
 
 bad=""
 badh=""

@@ -1061,7 +1061,7 @@ static void test_qstat(void)
         free(out);
     }
     check_error(s, "qstat 99.srv", "qstat: Unknown Job Id 99.srv");
-    check_error(s, "qstat -z", "qstat: invalid option -- 'z'");
+    check_error(s, "qstat -z", "qstat: unknown option '-z'");
     sched_destroy(s);
 }
 
