@@ -23,7 +23,7 @@ static const char *const commands[] = {
     "showq",   "checkjob",    "diagnose", "showconfig", "canceljob", "sethold",
     "releasehold", "setspri", "setqos",   "runjob",     "schedctl",  "mjobctl", "checknode",
     "showstats", "showres", "setres", "releaseres", "showbf", "showstart", "changeparam",
-    "qstat", "qdel", "qhold", "qrls", "qalter", "qsig", "qrun", "pbsnodes", "mdiag", "resetstats",
+    "qstat", "qdel", "qhold", "qrls", "qalter", "qsig", "qrun", "pbsnodes", "mdiag", "resetstats", "showgrid",
     NULL,
 };
 

@@ -26,7 +26,7 @@ static void usage(FILE *f)
             "usage: moku serve --home DIR [--daemon] [--fresh]  run the scheduler daemon\n"
             "       moku submit [qsub options] [SCRIPT]   submit a job (also: qsub, msub)\n"
             "       moku COMMAND [ARGS] [--home DIR]      ask the daemon (MOKU_HOME): showq,\n"
-            "                  checkjob, checknode, showstats, diagnose, showconfig, canceljob,\n"
+            "                  checkjob, checknode, showstats, showgrid, diagnose, showconfig, canceljob,\n"
             "                  sethold, releasehold, setspri, setqos, runjob, schedctl,\n"
             "                  mjobctl -s|-r (suspend, resume), showres, setres, releaseres\n"
             "                  showbf, showstart, changeparam PARAM VALUE..., resetstats,\n"

@@ -131,6 +131,25 @@ struct cmd_usage {
 void cmd_usage(const struct sched *s, struct cmd_usage *u);
 
 
+/* When the statistics began: the driver's record (cmd_ctx.stats_since)
+ * when it has one; else the first submission among the jobs; with no job,
+ * the last iteration (if any), else now. Never after now. */
+long cmd_stats_since(const struct cmd_ctx *c);
+/* Whether job j ended before `since` (resetstats): statistics skip it. */
+int cmd_stats_before(const struct job *j, long since);
+/* Whether j counts as a completed job in statistics since `since`: it ran
+ * (start not before its submission: history without a start is left out)
+ * and ended at or after since. */
+int cmd_stats_completed(const struct job *j, long since);
+
+/* showstats -u|-g|-a|-c|-q [ID] (src/cmd/showstats_cred.c): per-credential
+ * statistics; a->argv[0] is the option. */
+int cmd_showstats_cred(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                       struct err *err);
+/* showgrid STATISTIC (src/cmd/showgrid.c). */
+int cmd_showgrid(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                 struct err *err);
+
 /* A blocked job's reason without its leading "job <name> ", as showq -b
  * prints it (Maui's client drops those two words); reason itself when it
  * does not start so. */
