@@ -146,6 +146,11 @@ int cmd_stats_completed(const struct job *j, long since);
  * statistics; a->argv[0] is the option. */
 int cmd_showstats_cred(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
                        struct err *err);
+/* diagnose -j, -n, -u, -g, -a, -c [NAME] (src/cmd/diagview.c): the job
+ * and node tables and the credential tables, with their problems. Errors:
+ * an argument to -j or -n, an unknown credential name. */
+int cmd_diag_view(const struct cmd_ctx *c, const struct cmd_args *a, char mode, const char *id,
+                  struct cmd_buf *out, struct err *err);
 /* showgrid STATISTIC (src/cmd/showgrid.c). */
 int cmd_showgrid(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
                  struct err *err);

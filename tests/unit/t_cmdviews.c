@@ -281,9 +281,50 @@ static void test_showgrid(void)
     sched_destroy(s);
 }
 
+/* ---- diagnose -j, -n, -u, -g, -a, -c ---- */
+
+static void test_diagnose_views(void)
+{
+    struct sched *s = scenario();
+    check_golden(s, "diagnose -j", "diagnose_j.txt");
+    check_golden(s, "diagnose -n", "diagnose_n.txt");
+    check_golden(s, "diagnose -u", "diagnose_u.txt");
+    check_golden(s, "mdiag -g", "diagnose_g.txt");
+    check_golden(s, "diagnose -c", "diagnose_c.txt");
+    check_golden(s, "diagnose -a", "diagnose_a.txt");
+    check_golden(s, "diagnose -j --format=json", "diagnose_j.json");
+    json_t *root = run_json(s, "diagnose -u alice --format=json");
+    json_t *alice = json_array_get(json_object_get(root, "credentials"), 0);
+    CHECK_EQ(json_array_size(json_object_get(root, "credentials")), 1);
+    CHECK_EQ(jnum(alice, "priority"), 10);
+    CHECK_EQ(jnum(alice, "running_jobs"), 1);
+    CHECK_EQ(jnum(alice, "running_procs"), 2);
+    json_t *maxjob = json_object_get(json_object_get(alice, "limits"), "MAXJOB");
+    CHECK_EQ(jnum(maxjob, "hard"), 4);
+    CHECK(fabs(jnum(alice, "fs_target") - 25.0) < 1e-9);
+    json_decref(root);
+    root = run_json(s, "diagnose -n --format=json");
+    json_t *n01 = find_by(json_object_get(root, "nodes"), "name", "n01");
+    CHECK(n01 != NULL);
+    CHECK_STR(json_string_value(json_object_get(n01, "state")), "Busy");
+    CHECK_EQ(json_array_size(json_object_get(n01, "jobs")), 2);
+    json_decref(root);
+    struct err e = {{0}};
+    char *late = run_at(s, 5000, "diagnose -j", &e); /* 1 (1h from 0) is past its limit */
+    CHECK_HAS(late, "WARNING:  job '1' has exceeded its wallclock limit by 00:23:20");
+    free(late);
+    check_error(s, "diagnose -u nobody", "diagnose: no user 'nobody'");
+    check_error(s, "diagnose -j 1", "diagnose: -j takes no argument ('1')");
+    check_error(s, "diagnose -u alice bob", "diagnose: -u takes one name ('bob' is extra)");
+    check_error(s, "diagnose -x", "diagnose: unknown option '-x'");
+    check_error(s, "diagnose -j -n", "diagnose: -j and -n are exclusive");
+    sched_destroy(s);
+}
+
 int main(void)
 {
     TEST_RUN(test_showstats_cred);
     TEST_RUN(test_showgrid);
+    TEST_RUN(test_diagnose_views);
     return TEST_DONE();
 }
