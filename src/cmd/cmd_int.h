@@ -151,6 +151,11 @@ int cmd_showstats_cred(const struct cmd_ctx *c, const struct cmd_args *a, struct
  * an argument to -j or -n, an unknown credential name. */
 int cmd_diag_view(const struct cmd_ctx *c, const struct cmd_args *a, char mode, const char *id,
                   struct cmd_buf *out, struct err *err);
+/* checkjob -v (src/cmd/cjnodes.c): why each node cannot take idle job j
+ * now, appended to out as text, or, with obj, set on it as "rejections":
+ * [{"node", "reason"}], "idle_procs" and "feasible_procs". */
+void cmd_checkjob_nodes(const struct cmd_ctx *c, const struct job *j, struct cmd_buf *out,
+                        json_t *obj);
 /* showgrid STATISTIC (src/cmd/showgrid.c). */
 int cmd_showgrid(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
                  struct err *err);

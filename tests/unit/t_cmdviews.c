@@ -321,10 +321,45 @@ static void test_diagnose_views(void)
     sched_destroy(s);
 }
 
+/* ---- checkjob -v ---- */
+
+static void test_checkjob_verbose(void)
+{
+    struct sched *s = scenario();
+    check_golden(s, "checkjob -v 6", "checkjob_v_6.txt");
+    check_golden(s, "checkjob -v 4", "checkjob_v_4.txt");
+    json_t *root = run_json(s, "checkjob -v 6 --format=json");
+    json_t *rej = json_object_get(root, "rejections");
+    CHECK_EQ(json_array_size(rej), 3);
+    json_t *n01 = find_by(rej, "node", "n01");
+    CHECK(n01 && strcmp(json_string_value(json_object_get(n01, "reason")), "State (Busy)") == 0);
+    json_t *n02 = find_by(rej, "node", "n02");
+    CHECK(n02 && strcmp(json_string_value(json_object_get(n02, "reason")), "Features") == 0);
+    json_t *n03 = find_by(rej, "node", "n03");
+    CHECK(n03 &&
+          strcmp(json_string_value(json_object_get(n03, "reason")), "State (Drained)") == 0);
+    CHECK_EQ(jnum(root, "idle_procs"), 4);
+    CHECK_EQ(jnum(root, "feasible_procs"), 0);
+    json_decref(root);
+    root = run_json(s, "checkjob -v 1 --format=json"); /* running: no node check */
+    CHECK(json_is_null(json_object_get(root, "rejections")));
+    json_decref(root);
+    /* A reservation on n02 that job 4's user may not use. */
+    struct cmd_ctx ctl = {.s = s, .now = NOW, .epoch_offset = EPOCH, .control = 1};
+    char *out = NULL;
+    struct err e = {{0}};
+    CHECK(cmd_run(&ctl, "setres -u zed -d 1:00:00 n02", &out, &e) == 0);
+    free(out);
+    check_golden(s, "checkjob -v 4", "checkjob_v_4_reserved.txt");
+    check_error(s, "checkjob -x 4", "checkjob: unknown option '-x'");
+    sched_destroy(s);
+}
+
 int main(void)
 {
     TEST_RUN(test_showstats_cred);
     TEST_RUN(test_showgrid);
     TEST_RUN(test_diagnose_views);
+    TEST_RUN(test_checkjob_verbose);
     return TEST_DONE();
 }
