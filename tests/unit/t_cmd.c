@@ -796,7 +796,7 @@ static void test_errors(void)
     check_error(s, "checkjob --format=json", "checkjob: missing job id");
     check_error(s, "checkjob 42", "checkjob: no job '42'");
     check_error(s, "checkjob 1 2", "checkjob: one job at a time");
-    check_error(s, "checkjob -v 1", "checkjob: unknown option '-v'");
+    check_error(s, "checkjob -z 1", "checkjob: unknown option '-z'");
     check_error(s, "diagnose", "diagnose: missing option");
     check_error(s, "diagnose -x", "diagnose: unknown option '-x'");
     check_error(s, "diagnose -p 3", "diagnose: unexpected argument '3'");
