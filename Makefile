@@ -217,7 +217,7 @@ clean:
 # holds the state). PREFIX and DESTDIR as usual.
 COMMANDS := showq checkjob checknode showstats diagnose showconfig canceljob sethold \
             releasehold setspri setqos runjob schedctl mjobctl showres setres releaseres \
-            showbf showstart changeparam qsub msub mdiag resetstats qstat qdel qhold qrls \
+            showbf showstart changeparam qsub msub mdiag resetstats showgrid qstat qdel qhold qrls \
             qalter qsig qrun pbsnodes
 BINDIR      ?= $(PREFIX)/bin
 MANDIR      ?= $(PREFIX)/share/man

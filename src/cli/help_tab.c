@@ -64,8 +64,9 @@ static const struct help_opt sim_opts[] = {
                      "clock: seconds, or [[DD:]HH:]MM:SS)"},
     {"--show COMMAND", "print a command's answer when the replay stops, instead of\n"
                        "the report: showq [-r|-i|-b], checkjob ID, checknode NODE,\n"
-                       "showstats, showres [-n], showbf, showstart ID|P@TIME,\n"
-                       "diagnose -p|-q|-f|-r, showconfig; add --format=json for\n"
+                       "showstats [-u|-g|-a|-c|-q], showgrid STAT, showres [-n],\n"
+                       "showbf, showstart ID|P@TIME, diagnose -p|-q|-f|-r|-j|-n|\n"
+                       "-u|-g|-a|-c, showconfig; add --format=json for\n"
                        "JSON (repeatable)"},
     {"--commands FILE", "run administrator commands at chosen times of the replay:\n"
                         "lines of 'TIME COMMAND [ARGS]' (TIME in seconds since the\n"
@@ -174,6 +175,26 @@ static const struct help_opt diagnose_opts[] = {
     {"-p", "priority: each idle job's priority and its components"},
     {"-q", "blocked jobs and why"},
     {"-r [ID]", "reservations (one, or all)"},
+    {"-j", "jobs: state, processors, credentials, and any problem"},
+    {"-n", "nodes: processors, memory, reservations, jobs, and any problem"},
+    {"-u [USER]", "users: priority, QOS, fairshare target, jobs and limits"},
+    {"-g [GROUP]", "groups, the same"},
+    {"-a [ACCOUNT]", "accounts, the same"},
+    {"-c [CLASS]", "classes, the same"},
+    {NULL, NULL},
+};
+
+static const struct help_opt checkjob_opts[] = {
+    {"-v", "verbose: for an idle job, why each node cannot run it now"},
+    {NULL, NULL},
+};
+
+static const struct help_opt showstats_opts[] = {
+    {"-u [USER]", "per user: active and completed jobs, processor-hours, xfactors"},
+    {"-g [GROUP]", "per group"},
+    {"-a [ACCOUNT]", "per account"},
+    {"-c [CLASS]", "per class"},
+    {"-q [QOS]", "per QOS"},
     {NULL, NULL},
 };
 
@@ -340,19 +361,25 @@ static const struct help_cmd table[] = {
      "Show the jobs: running, idle (eligible, in priority order) and blocked, and the "
      "cluster's use. " CLIENT_DESC_HOME,
      showq_opts},
-    {"checkjob", 1, HELP_CLIENT, "JOB",
+    {"checkjob", 1, HELP_CLIENT, "[-v] JOB",
      "show a job in detail",
      "Show a job's state, credentials, requirements, times and, for an idle job, why it "
      "is not running. Jobs that ended before the daemon's last start come from its "
      "database. " CLIENT_DESC_HOME,
-     NULL},
+     checkjob_opts},
     {"checknode", 1, HELP_CLIENT, "NODE | ALL", "show a node in detail",
      "Show a node's state, processors, features, jobs and reservations; ALL: every "
      "node. " CLIENT_DESC_HOME,
      NULL},
-    {"showstats", 1, HELP_CLIENT, "", "show the scheduler's statistics",
+    {"showstats", 1, HELP_CLIENT, "[-u|-g|-a|-c|-q [ID]]", "show the scheduler's statistics",
      "Show the scheduler's statistics since its record began: jobs, processor-hours, "
-     "utilization, wait and expansion factors. " CLIENT_DESC_HOME,
+     "utilization, wait and expansion factors; with an option, per credential. "
+     CLIENT_DESC_HOME,
+     showstats_opts},
+    {"showgrid", 1, HELP_CLIENT, "STATISTIC", "show a statistic by job size and duration",
+     "Show a statistic of the completed jobs as a matrix of processor classes by walltime "
+     "classes: JOBCOUNT, AVGQTIME, AVGXFACTOR, MAXXFACTOR, PROCHOURS (PHRUN), PHREQUEST or "
+     "WCACCURACY. " CLIENT_DESC_HOME,
      NULL},
     {"showres", 1, HELP_CLIENT, "[-g] [-n] [-r] [-s] [-v] [ID...]", "show reservations",
      "Show the reservations (administrative, standing, and jobs' priority "
@@ -367,9 +394,10 @@ static const struct help_cmd table[] = {
      setres_opts},
     {"releaseres", 1, HELP_CLIENT, "ID...", "release administrative reservations",
      "Release the reservations named: all of them or none. " CLIENT_DESC_HOME, NULL},
-    {"diagnose", 1, HELP_CLIENT, "-f | -p | -q | -r [ID]", "diagnose the scheduler's decisions",
+    {"diagnose", 1, HELP_CLIENT, "-f | -p | -q | -r [ID] | -j | -n | -u|-g|-a|-c [NAME]",
+     "diagnose the scheduler's decisions",
      "Show the facts behind the scheduler's decisions: fairshare, priorities, blocked "
-     "jobs or reservations. " CLIENT_DESC_HOME,
+     "jobs, reservations, jobs, nodes or credentials. " CLIENT_DESC_HOME,
      diagnose_opts},
     {"showconfig", 1, HELP_CLIENT, "[PARAM...]", "show the configuration in effect",
      "Show maui.cfg's parameters as the scheduler reads them, defaults included; with "
@@ -421,7 +449,8 @@ static const struct help_cmd table[] = {
      "Write the parameters into maui.cfg and reload it (ADMIN1); a refused file changes "
      "nothing. " CLIENT_DESC_HOME,
      NULL},
-    {"mdiag", 1, HELP_CLIENT, "-f | -p | -q | -r [ID]", "diagnose the scheduler (Moab's name)",
+    {"mdiag", 1, HELP_CLIENT, "-f | -p | -q | -r [ID] | -j | -n | -u|-g|-a|-c [NAME]",
+     "diagnose the scheduler (Moab's name)",
      "The same as diagnose. " CLIENT_DESC_HOME, diagnose_opts},
     {"resetstats", 1, HELP_CLIENT, "", "start the statistics again",
      "Start the statistics again from now (ADMIN1): showstats counts the jobs that end "

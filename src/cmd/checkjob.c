@@ -13,6 +13,7 @@
  * about things moku does not model (network, opsys, arch, executable) show
  * Maui's `[NONE]`; every credential is shown, DEFAULT included. `Messages:`
  * holds one note, the driver's (the daemon's: why the job's start failed).
+ * -v adds, for an idle job, Maui's node-by-node check (cjnodes.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -293,8 +294,13 @@ int cmd_checkjob(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_b
                  struct err *err)
 {
     const char *id = NULL;
+    int verbose = 0;
     for (int i = 0; i < a->argc; i++) {
         const char *w = a->argv[i];
+        if (strcmp(w, "-v") == 0) {
+            verbose = 1;
+            continue;
+        }
         if (w[0] == '-' && w[1] != '\0')
             return err_usage(err, "checkjob: unknown option '%s'", cmd_word(w));
         if (id)
@@ -302,18 +308,25 @@ int cmd_checkjob(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_b
         id = w;
     }
     if (!id)
-        return err_usage(err, "checkjob: missing job id (checkjob <id>)");
+        return err_usage(err, "checkjob: missing job id (checkjob [-v] <id>)");
     const struct job *j = cmd_find_job(c->s, id);
     if (!j)
         return err_set(err, "checkjob: no job '%s'", cmd_word(id));
     struct jobview v;
     view_init(&v, c, j);
     if (a->json) {
-        cmd_json_out(out, json_job(&v));
+        json_t *o = json_job(&v);
+        if (verbose && j->state == JOB_IDLE)
+            cmd_checkjob_nodes(c, j, NULL, o);
+        else if (verbose)
+            json_object_set_new(o, "rejections", json_null());
+        cmd_json_out(out, o);
         return 0;
     }
     text_head(out, &v);
     text_req(out, &v);
     text_tail(out, &v);
+    if (verbose && j->state == JOB_IDLE)
+        cmd_checkjob_nodes(c, j, out, NULL);
     return 0;
 }

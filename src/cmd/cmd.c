@@ -215,6 +215,35 @@ void cmd_usage(const struct sched *s, struct cmd_usage *u)
         u->busy_procs = u->up_procs; /* as Maui: MIN(UpProcs, BusyProcs) */
 }
 
+long cmd_stats_since(const struct cmd_ctx *c)
+{
+    if (c->stats_since > 0)
+        return c->stats_since < c->now ? c->stats_since : c->now;
+    long since = c->now;
+    int any = 0;
+    for (size_t i = 0; i < sched_njobs(c->s); i++) {
+        const struct job *j = sched_job(c->s, i);
+        if (!j)
+            continue;
+        if (!any || j->submit < since)
+            since = j->submit;
+        any = 1;
+    }
+    if (!any && sched_stats(c->s)->iterations > 0)
+        since = sched_last_iteration(c->s);
+    return since < c->now ? since : c->now;
+}
+
+int cmd_stats_before(const struct job *j, long since)
+{
+    return (j->state == JOB_COMPLETED || j->state == JOB_REMOVED) && j->end < since;
+}
+
+int cmd_stats_completed(const struct job *j, long since)
+{
+    return j->state == JOB_COMPLETED && j->start >= j->submit && j->end >= since;
+}
+
 const char *cmd_word(const char *w)
 {
     /* Messages quote what the user typed; a 10 kB word would bury them. */
@@ -331,6 +360,7 @@ static const struct {
     {"showconfig", cmd_showconfig, 0},
     {"checknode", cmd_checknode, 0},
     {"showstats", cmd_showstats, 0},
+    {"showgrid", cmd_showgrid, 0},
     {"showres", cmd_showres, 0},
     {"showbf", cmd_showbf, 0},
     {"showstart", cmd_showstart, 0},
@@ -348,8 +378,8 @@ static const struct {
 
 /* The commands, for messages; keep in step with commands[]. */
 #define CMD_NAMES                                                                                  \
-    "showq, checkjob, checknode, showstats, showres, showbf, showstart, diagnose, showconfig, "     \
-    "qstat or pbsnodes"
+    "showq, checkjob, checknode, showstats, showgrid, showres, showbf, showstart, diagnose, "     \
+    "showconfig, qstat or pbsnodes"
 
 static cmd_fn find_command(const char *name, int *control)
 {

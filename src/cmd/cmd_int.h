@@ -131,6 +131,35 @@ struct cmd_usage {
 void cmd_usage(const struct sched *s, struct cmd_usage *u);
 
 
+/* When the statistics began: the driver's record (cmd_ctx.stats_since)
+ * when it has one; else the first submission among the jobs; with no job,
+ * the last iteration (if any), else now. Never after now. */
+long cmd_stats_since(const struct cmd_ctx *c);
+/* Whether job j ended before `since` (resetstats): statistics skip it. */
+int cmd_stats_before(const struct job *j, long since);
+/* Whether j counts as a completed job in statistics since `since`: it ran
+ * (start not before its submission: history without a start is left out)
+ * and ended at or after since. */
+int cmd_stats_completed(const struct job *j, long since);
+
+/* showstats -u|-g|-a|-c|-q [ID] (src/cmd/showstats_cred.c): per-credential
+ * statistics; a->argv[0] is the option. */
+int cmd_showstats_cred(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                       struct err *err);
+/* diagnose -j, -n, -u, -g, -a, -c [NAME] (src/cmd/diagview.c): the job
+ * and node tables and the credential tables, with their problems. Errors:
+ * an argument to -j or -n, an unknown credential name. */
+int cmd_diag_view(const struct cmd_ctx *c, const struct cmd_args *a, char mode, const char *id,
+                  struct cmd_buf *out, struct err *err);
+/* checkjob -v (src/cmd/cjnodes.c): why each node cannot take idle job j
+ * now, appended to out as text, or, with obj, set on it as "rejections":
+ * [{"node", "reason"}], "idle_procs" and "feasible_procs". */
+void cmd_checkjob_nodes(const struct cmd_ctx *c, const struct job *j, struct cmd_buf *out,
+                        json_t *obj);
+/* showgrid STATISTIC (src/cmd/showgrid.c). */
+int cmd_showgrid(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
+                 struct err *err);
+
 /* A blocked job's reason without its leading "job <name> ", as showq -b
  * prints it (Maui's client drops those two words); reason itself when it
  * does not start so. */

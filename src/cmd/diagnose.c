@@ -4,7 +4,8 @@
  * modes), and diagnose -q — why each blocked job is blocked (Maui
  * MQueueDiagnose). This file also reads diagnose's options for diagnose -f,
  * fairshare, which lives in diagfs.c, and diagnose -r [id], reservations,
- * in showres.c.
+ * in showres.c, and the tables of diagview.c: -j jobs, -n nodes, -u, -g, -a,
+ * -c credentials.
  *
  * -p text: one column per component in use (component weight and at least
  * one factor weight not 0), in Maui's order CRED, FS, ATTR, SERV, TARG, RES,
@@ -417,12 +418,15 @@ static int check_resv_id(const struct cmd_ctx *c, const char *w, const char **id
     return 0;
 }
 
-/* The one mode asked for: 'f', 'p', 'q' or 'r' (-r may name a reservation). */
+/* The one mode asked for: 'f', 'p', 'q', 'r' (which may name a
+ * reservation), or 'j', 'n', 'u', 'g', 'a', 'c' (diagview.c; the credential
+ * ones may name a credential, in *arg). */
 static int parse_args(const struct cmd_ctx *c, const struct cmd_args *a, char *mode,
-                      struct err *err)
+                      const char **arg, struct err *err)
 {
     const char *id = NULL;
     *mode = 0;
+    *arg = NULL;
     for (int i = 0; i < a->argc; i++) {
         const char *w = a->argv[i];
         char m;
@@ -431,10 +435,20 @@ static int parse_args(const struct cmd_ctx *c, const struct cmd_args *a, char *m
                 return -1;
             continue;
         }
+        if (w[0] != '-' && *mode && strchr("jnugac", *mode)) {
+            if (*arg)
+                return err_set(err, "diagnose: -%c takes one name ('%s' is extra)", *mode,
+                               cmd_word(w));
+            *arg = w;
+            continue;
+        }
         if (w[0] != '-')
             return err_usage(err, "diagnose: unexpected argument '%s'", cmd_word(w));
-        if (w[1] == '\0' || w[2] != '\0' || !strchr("fpqr", w[1]))
-            return err_usage(err, "diagnose: unknown option '%s' (-f, -p, -q or -r)", cmd_word(w));
+        if (w[1] == '\0' || w[2] != '\0' || !strchr("fpqrjnugac", w[1]))
+            return err_usage(err,
+                           "diagnose: unknown option '%s' (-a, -c, -f, -g, -j, -n, -p, -q, -r "
+                           "or -u)",
+                           cmd_word(w));
         m = w[1];
         if (*mode && *mode != m)
             return err_usage(err, "diagnose: -%c and -%c are exclusive", *mode, m);
@@ -442,7 +456,8 @@ static int parse_args(const struct cmd_ctx *c, const struct cmd_args *a, char *m
     }
     if (!*mode)
         return err_usage(err, "diagnose: missing option (-f, fairshare, -p, priority, -q, "
-                            "blocked jobs, or -r, reservations)");
+                            "blocked jobs, -r, reservations, -j, jobs, -n, nodes, -u, -g, -a, "
+                            "-c, credentials)");
     return 0;
 }
 
@@ -472,8 +487,11 @@ int cmd_diagnose(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_b
                  struct err *err)
 {
     char mode;
-    if (parse_args(c, a, &mode, err) < 0)
+    const char *arg;
+    if (parse_args(c, a, &mode, &arg, err) < 0)
         return -1;
+    if (strchr("jnugac", mode))
+        return cmd_diag_view(c, a, mode, arg, out, err);
     if (mode == 'f') {
         cmd_diag_fs(c, a, out);
         return 0;

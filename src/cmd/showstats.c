@@ -28,8 +28,8 @@
  *   first with its wallclock accuracy and utilisation, and averages the
  *   second over its iterations). Like accuracy, <N/A> until a job completes,
  *   as Maui prints it.
- * - Only the scheduler block: -u, -g, -a, -c, -q, -n, -f, -s and -v are
- *   refused as not supported yet.
+ * - -n, -f, -s and -v are refused as not supported yet; -u, -g, -a, -c and
+ *   -q, the per-credential tables, are in showstats_cred.c.
  */
 #include <stdio.h>
 #include <string.h>
@@ -60,27 +60,6 @@ static double pct(double part, double whole)
     return whole > 0 ? part * 100.0 / whole : 0.0;
 }
 
-/* The driver's record when it has one; else the first submission; with no
- * job, the last iteration (if any), else now. Never after now. */
-static long stats_since(const struct cmd_ctx *c)
-{
-    if (c->stats_since > 0)
-        return c->stats_since < c->now ? c->stats_since : c->now;
-    long since = c->now;
-    int any = 0;
-    for (size_t i = 0; i < sched_njobs(c->s); i++) {
-        const struct job *j = sched_job(c->s, i);
-        if (!j)
-            continue;
-        if (!any || j->submit < since)
-            since = j->submit;
-        any = 1;
-    }
-    if (!any && sched_stats(c->s)->iterations > 0)
-        since = sched_last_iteration(c->s);
-    return since < c->now ? since : c->now;
-}
-
 /* One started job's queue time, run time and, once it has ended, its
  * expansion factor and accuracy. */
 static void add_started(struct statsview *v, const struct job *j)
@@ -106,14 +85,14 @@ static void add_started(struct statsview *v, const struct job *j)
 static void view_init(struct statsview *v, const struct cmd_ctx *c)
 {
     const struct sched *s = c->s;
-    *v = (struct statsview){.c = c, .since = stats_since(c)};
+    *v = (struct statsview){.c = c, .since = cmd_stats_since(c)};
     v->eligible = sched_count_idle(s, 0);
     v->idle = v->eligible + sched_count_idle(s, 1);
     v->active = sched_nrunning(s);
     for (size_t i = 0; i < sched_njobs(s); i++) {
         const struct job *j = sched_job(s, i);
         /* Ended before the statistics began (resetstats): not counted. */
-        if (!j || ((j->state == JOB_COMPLETED || j->state == JOB_REMOVED) && j->end < v->since))
+        if (!j || cmd_stats_before(j, v->since))
             continue;
         /* A job ended without ever starting (history with start 0, before
          * its submission) dedicated nothing. */
@@ -250,12 +229,15 @@ static int maui_option(const char *w)
 int cmd_showstats(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
                   struct err *err)
 {
+    if (a->argc > 0 && a->argv[0][0] == '-' && a->argv[0][1] && !a->argv[0][2] &&
+        strchr("ugacq", a->argv[0][1]))
+        return cmd_showstats_cred(c, a, out, err);
     for (int i = 0; i < a->argc; i++) {
         const char *w = a->argv[i];
         if (maui_option(w))
             return err_set(err,
-                           "showstats: option '%s' is not supported yet (only the scheduler "
-                           "statistics, without options)",
+                           "showstats: option '%s' is not supported yet (the scheduler "
+                           "statistics, or -u, -g, -a, -c, -q)",
                            w);
         if (w[0] == '-')
             return err_usage(err, "showstats: unknown option '%s'", cmd_word(w));

@@ -932,6 +932,11 @@ const struct sched_policy *sched_policy(const struct sched *s)
     return &s->pol;
 }
 
+const struct limits *sched_limits(const struct sched *s)
+{
+    return s->limits;
+}
+
 const struct sched_stats *sched_stats(const struct sched *s)
 {
     return &s->stats;

@@ -497,5 +497,9 @@ size_t sched_nrunning(const struct sched *s);
 struct cred_table *sched_creds(const struct sched *s, enum cred_kind kind);
 const struct sched_policy *sched_policy(const struct sched *s);
 const struct sched_stats *sched_stats(const struct sched *s);
+/* The throttling limits in effect (policy/limits.h), for commands to read
+ * (limits_configured); never NULL. */
+struct limits;
+const struct limits *sched_limits(const struct sched *s);
 
 #endif

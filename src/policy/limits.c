@@ -71,6 +71,17 @@ const char *limits_type_name(enum lim_type t)
     return t < LIM_NTYPES ? type_names[t] : "?";
 }
 
+int limits_configured(const struct limits *L, enum cred_kind k, const char *name,
+                      enum lim_mode m, enum lim_type t, long long *soft, long long *hard)
+{
+    const struct lim_obj *o = L && name ? limits_conf_find(L->conf, k, name) : NULL;
+    if (!o || m >= LIM_NMODES || t >= LIM_NTYPES || !o->own.v[m][t].hard)
+        return 0;
+    *soft = o->own.v[m][t].soft;
+    *hard = o->own.v[m][t].hard;
+    return 1;
+}
+
 struct limits *limits_create(void)
 {
     struct limits *L = xcalloc(1, sizeof *L);

@@ -499,8 +499,9 @@ static void test_showstats_history(void)
 static void test_showstats_errors(void)
 {
     struct sched *s = scenario();
-    check_error(s, "showstats -u", "showstats: option '-u' is not supported yet");
-    check_error(s, "showstats -g staff", "showstats: option '-g' is not supported yet");
+    check_error(s, "showstats -n", "showstats: option '-n' is not supported yet");
+    check_error(s, "showstats -f staff", "showstats: option '-f' is not supported yet");
+    check_error(s, "showstats -u nobody", "showstats: no user 'nobody'");
     check_error(s, "showstats -v", "showstats: option '-v' is not supported yet");
     check_error(s, "showstats -x", "showstats: unknown option '-x'");
     check_error(s, "showstats --users", "showstats: unknown option '--users'");
