@@ -7,8 +7,11 @@
 # Slurm: libslurm-dev (moku drives Slurm through it: RMCFG TYPE=SLURM), and
 # slurmctld, slurmd, slurm-client and munge for the tests, which start a
 # private Slurm cluster of their own (tests/slurm/cluster.sh); libmicrohttpd
-# (the daemon's web view), libsystemd (sd_notify: moku.service is Type=notify), and for its tests python3 with Selenium, Chromium
-# and its driver (a real headless browser) and a font to draw text with.
+# (the daemon's web view), libsystemd (sd_notify: moku.service is
+# Type=notify), and for the web view's tests python3 with Selenium, Chromium
+# and its driver (a real headless browser) and a font to draw text with;
+# systemd (systemd-analyze checks the unit; no systemd needs to run) and
+# groff (the man pages are rendered in the tests).
 # The packages' own services are not started: policy-rc.d refuses them while
 # installing.
 # Does nothing when everything is there.
@@ -17,7 +20,7 @@ set -e
 need=""
 for pkg in gcc make libc6-dev zlib1g-dev libjansson-dev libsqlite3-dev gzip procps tzdata clang \
     libslurm-dev slurmctld slurmd slurm-client munge libmicrohttpd-dev libsystemd-dev python3 python3-selenium \
-    chromium chromium-driver fonts-dejavu-core; do
+    chromium chromium-driver fonts-dejavu-core systemd groff-base; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
         need="$need $pkg"
 done
