@@ -117,7 +117,10 @@ const prioPage = {
       const raw = job.factors ? job.factors[f] : undefined;
       if (raw === undefined || raw === null) continue;
       const jw = job.weights && job.weights[f] !== undefined ? job.weights[f] : fw.weight;
-      const wf = jw - fw.weight + this.value(fw.param);
+      /* A weight the job's own credentials replace (a group's CLASSWEIGHT)
+       * does not move with the slider; one a QOS adds to does. */
+      const fixed = Array.isArray(job.fixed) && job.fixed.includes(f);
+      const wf = fixed ? jw : jw - fw.weight + this.value(fw.param);
       const cw = this.value(w.components[fw.component].param);
       const F = fw.cap > 0 ? Math.min(fw.cap, raw) : raw;
       terms[f] = {w: wf, v: raw};

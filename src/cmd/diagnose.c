@@ -344,9 +344,15 @@ static json_t *json_row(const struct sched_policy *pol, const struct cmd_prio_ro
     for (size_t i = 0; i < sizeof json_factors / sizeof json_factors[0]; i++)
         json_object_set_new(facts, prio_factor_name(json_factors[i]),
                             json_real(r->parts.factor[json_factors[i]]));
-    return json_pack("{s:o, s:f, s:o, s:o, s:o, s:o}", "id", cmd_jstr(r->job->name), "priority",
-                     r->parts.total, "components", comps, "factors", facts, "weights",
-                     json_row_weights(pol, r->job), "sysprio", json_sysprio(r->job));
+    /* Factors whose weight for this job does not follow the configured one
+     * (a group's CLASSWEIGHT replaces CLASSWEIGHT): a what-if keeps them. */
+    json_t *fixed = json_array();
+    if (r->job->group && r->job->group->classweight > 0)
+        json_array_append_new(fixed, json_string(prio_factor_name(PF_CLASS)));
+    return json_pack("{s:o, s:f, s:o, s:o, s:o, s:o, s:o}", "id", cmd_jstr(r->job->name),
+                     "priority", r->parts.total, "components", comps, "factors", facts,
+                     "weights", json_row_weights(pol, r->job), "fixed", fixed, "sysprio",
+                     json_sysprio(r->job));
 }
 
 static void json_table(struct cmd_buf *out, const struct sched_policy *pol,

@@ -228,6 +228,11 @@ int qsub_check_str(enum qsub_sclass c, const char *s, struct err *err)
     return f ? err_set(err, "'%s' %s", qsub_shown(s).s, f) : 0;
 }
 
+int qsub_check_name(const char *s, struct err *err)
+{
+    return qsub_check_str(QSUB_S_NAME, s, err);
+}
+
 int qsub_env_name_ok(const char *s, size_t n)
 {
     if (n == 0 || n > QSUB_MAX_WORD || (s[0] >= '0' && s[0] <= '9'))

@@ -169,5 +169,8 @@ int qsub_from_json(const json_t *j, struct qsub_req *out, struct err *err);
 /* A walltime as qsub -l walltime= reads it ([[HH:]MM:]SS, DD:HH:MM:SS or
  * seconds; 1 s to 10 years), for qalter. Errors say what was wrong. */
 int qsub_walltime(const char *s, long *out, struct err *err);
+/* Whether s is a job name qsub -N takes (not empty, no '/', no control
+ * characters, at most QSUB_MAX_NAME bytes). Errors name what is wrong. */
+int qsub_check_name(const char *s, struct err *err);
 
 #endif

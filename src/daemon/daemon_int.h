@@ -245,11 +245,13 @@ void dresv_free(struct dmn *d);
 
 /* dparam.c */
 /* changeparam PARAM VALUE...: rewrite maui.cfg with the pairs (by: who, for
- * the file's note and the log) and reload it. 0 and *report (the reload's
+ * the file's note and the log; owner: whether they are root or the daemon's
+ * user, who alone may change the parameters that name files and programs)
+ * and reload it. 0 and *report (the reload's
  * lines, caller frees); -1 and err: a bad pair (nothing written), the file
  * not writable, or the reload refused (the old file put back). */
-int dparam_change(struct dmn *d, const char *by, int argc, char **argv, char **report,
-                  struct err *err);
+int dparam_change(struct dmn *d, const char *by, int owner, int argc, char **argv,
+                  char **report, struct err *err);
 
 /* dweb.c */
 /* Start the web view when maui.cfg sets WEBPORT (logged with its URL).

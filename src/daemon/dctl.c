@@ -1059,7 +1059,8 @@ static json_t *do_changeparam(struct dmn *d, const struct peer *p, int argc, cha
     char *report;
     struct err e;
     dlog(d->log, 0, "changeparam requested by %s", p->user);
-    if (dparam_change(d, p->user, argc, argv, &report, &e) < 0)
+    int owner = p->uid == 0 || p->uid == geteuid();
+    if (dparam_change(d, p->user, owner, argc, argv, &report, &e) < 0)
         return reply_fail(&e);
     json_t *r = reply_ok(report);
     free(report);

@@ -137,6 +137,12 @@ void dlog(struct dlog *l, int level, const char *fmt, ...)
     char msg[2048];
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    /* One line per message, whatever it quotes (a job name, a path): a
+     * newline in a user's text must not forge a line, or a priority, of
+     * its own. */
+    for (char *c = msg; *c; c++)
+        if ((unsigned char)*c < 0x20 && *c != '\t')
+            *c = ' ';
     if (l->sink == DLOG_SYSLOG) {
         syslog(priority(level, msg), "%s", msg);
         return;

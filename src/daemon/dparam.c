@@ -21,13 +21,43 @@
 #include "daemon/daemon_int.h"
 #include "util/mem.h"
 
-/* PARAM: a global parameter of the table (not PARAM[index], not an object
- * such as USERCFG[x]); VALUE: one line of printable text without '#'. */
-static int check_pair(const char *param, const char *value, struct err *err)
+/* Parameters that name files or programs the daemon opens or runs as
+ * itself (root): an ADMIN1 who is not the daemon's owner could make it run
+ * their program (MAILPROGRAM) or write where they choose (LOGDIR). They
+ * stay with those who can edit maui.cfg anyway: root and the daemon's
+ * user. */
+static const char *const owner_only[] = {
+    "MAILPROGRAM", "NOTIFICATIONPROGRAM", "FEEDBACKPROGRAM", "LOGDIR",     "LOGFILE",
+    "LOCKFILE",    "STATDIR",             "TOOLSDIR",        "CHECKPOINTFILE", "FSCONFIGFILE",
+    "RMCONFIGFILE", "SIMRESOURCETRACEFILE", "SIMWORKLOADTRACEFILE", NULL};
+
+static int is_owner_only(const struct cfg_param *p)
 {
-    if (!cfg_param_find(param))
+    for (int i = 0; owner_only[i]; i++)
+        if (cfg_param_find(owner_only[i]) == p)
+            return 1;
+    return 0;
+}
+
+/* PARAM: a global parameter of the table (not PARAM[index], not an object
+ * such as USERCFG[x]); VALUE: one line of printable text without '#', not
+ * ending in '\' (which would join the next line of maui.cfg to it). */
+static int check_pair(const char *param, const char *value, const char *by, int owner,
+                      struct err *err)
+{
+    const struct cfg_param *p = cfg_param_find(param);
+    if (!p)
         return err_set(err, "changeparam: '%.64s' is not a maui.cfg parameter moku knows",
                        param);
+    if (!owner && is_owner_only(p))
+        return err_set(err, "changeparam: user %s is not authorized to change %s (a file or "
+                            "program the daemon uses as itself: root or the daemon's user only)",
+                       by, p->name);
+    size_t n = strlen(value);
+    while (n > 0 && (value[n - 1] == ' ' || value[n - 1] == '\t'))
+        n--;
+    if (n > 0 && value[n - 1] == '\\')
+        return err_set(err, "changeparam: %s: the value may not end in '\\'", param);
     if (!*value)
         return err_set(err, "changeparam: %s: no value", param);
     for (const char *v = value; *v; v++)
@@ -103,9 +133,14 @@ static char *read_all(const char *path, struct err *err)
 static int write_all(const char *path, const char *text, struct err *err)
 {
     struct stat st;
-    mode_t mode = stat(path, &st) == 0 ? st.st_mode & 07777 : 0644;
+    int had = stat(path, &st) == 0;
+    mode_t mode = had ? st.st_mode & 07777 : 0644;
     char *tmp = xprintf("%s.new", path);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
+    unlink(tmp); /* a new file, never one a link points to */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
+    if (fd >= 0 && had && fchown(fd, st.st_uid, st.st_gid) < 0) {
+        /* Not root: the file stays the daemon's user's, as it was. */
+    }
     size_t len = strlen(text), done = 0;
     while (fd >= 0 && done < len) {
         ssize_t n = write(fd, text + done, len - done);
@@ -139,31 +174,42 @@ static int write_all(const char *path, const char *text, struct err *err)
     return 0;
 }
 
-int dparam_change(struct dmn *d, const char *by, int argc, char **argv, char **report,
-                  struct err *err)
+int dparam_change(struct dmn *d, const char *by, int owner, int argc, char **argv,
+                  char **report, struct err *err)
 {
     *report = NULL;
     if (argc < 2 || argc % 2)
         return err_usage(err, "changeparam: usage: changeparam PARAM VALUE [PARAM VALUE]...");
     for (int i = 0; i < argc; i += 2) {
-        if (check_pair(argv[i], argv[i + 1], err) < 0)
+        if (check_pair(argv[i], argv[i + 1], by, owner, err) < 0)
             return -1;
         for (int k = 0; k < i; k += 2)
             if (cfg_param_find(argv[k]) == cfg_param_find(argv[i]))
                 return err_usage(err, "changeparam: %s is given twice", argv[i]);
     }
-    char *old = read_all(d->cfg_path, err);
-    if (!old)
+    /* A maui.cfg that is a link (to /etc/moku, say) is changed where it
+     * points, not replaced by a file of its own. */
+    char *real = realpath(d->cfg_path, NULL);
+    const char *path = real ? real : d->cfg_path;
+    int existed = real != NULL;
+    char *old = read_all(path, err);
+    if (!old) {
+        free(real);
         return -1;
+    }
     char *text = rewrite(old, argc, argv, by);
-    int rc = write_all(d->cfg_path, text, err);
+    int rc = write_all(path, text, err);
     free(text);
     if (rc == 0 && serve_reload(d, report, err) < 0) {
-        struct err e2;
-        if (write_all(d->cfg_path, old, &e2) < 0)
-            dlog(d->log, 0, "changeparam: %s (maui.cfg now holds the refused change)", e2.msg);
+        /* Refused: the file as it was (none, if there was none). */
+        struct err e2 = {""};
+        if (existed ? write_all(path, old, &e2) < 0 : unlink(path) < 0)
+            dlog(d->log, 0, "changeparam: %s could not be put back: %s (it holds the refused "
+                            "change)",
+                 path, e2.msg[0] ? e2.msg : strerror(errno));
         rc = -1;
     }
+    free(real);
     if (rc == 0)
         for (int i = 0; i < argc; i += 2)
             dlog(d->log, 0, "changeparam by %s: %s %s", by, argv[i], argv[i + 1]);

@@ -317,9 +317,17 @@ static int alter_args(int argc, char **argv, struct alter *a, int *first, json_t
             return -1;
         }
         const char *v = argv[++i];
-        if (strcmp(argv[i - 1], "-N") == 0 && *v && strlen(v) <= 256 && !strchr(v, '\n'))
+        struct err e;
+        if (strcmp(argv[i - 1], "-N") == 0) {
+            /* The name qsub -N would take, no other: a '/' would make the
+             * job's output path, and so its start, fail; control
+             * characters would reach every user's terminal through qstat. */
+            if (qsub_check_name(v, &e) < 0) {
+                *bad = t_one(EX_IVALREQ, "qalter: illegal -N value: %s", e.msg);
+                return -1;
+            }
             a->name = v;
-        else if (strcmp(argv[i - 1], "-p") == 0)
+        } else if (strcmp(argv[i - 1], "-p") == 0)
             a->prio = v;
         else if (strcmp(argv[i - 1], "-l") == 0 && strncmp(v, "walltime=", 9) == 0 &&
                  !strchr(v, ',')) {

@@ -723,12 +723,16 @@ static int lock_home(struct dmn *d, struct err *err)
 static void write_pidfile(struct dmn *d)
 {
     char *path = join(d->home, "moku.pid"), *tmp = xprintf("%s.new", path);
-    FILE *f = fopen(tmp, "w");
-    int ok = f && fprintf(f, "%ld\n", (long)getpid()) > 0;
-    if (f && fclose(f) != 0)
+    /* A new file, never one a link points to (a home others can write
+     * must not make root write elsewhere); 0644: a pid is no secret. */
+    unlink(tmp);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    char num[32];
+    int len = snprintf(num, sizeof num, "%ld\n", (long)getpid());
+    int ok = fd >= 0 && fchmod(fd, 0644) == 0 && write(fd, num, (size_t)len) == len;
+    if (fd >= 0 && close(fd) != 0)
         ok = 0;
     if (ok && rename(tmp, path) == 0) {
-        chmod(path, 0644); /* the umask is 077; a pid is no secret */
         d->pid_path = path;
     } else {
         unlink(tmp);

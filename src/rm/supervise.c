@@ -34,6 +34,7 @@
 
 #define DEFAULT_GRACE 5
 #define FAILED_EXIT 127
+#define WALLTIME_LINE_SECONDS 5 /* the walltime line's writer, at most (tell_walltime_kill) */
 
 /* The request, borrowed from the parsed job.json (root). */
 struct sv_job {
@@ -541,12 +542,35 @@ static void run_job(struct sv *sv)
     kill(-sv->pid, SIGKILL); /* what is left of the job's group: its allocation ended */
 }
 
+/* The walltime line's writer, in the child, as the job's user: append to
+ * the error file only if it is a regular file (a FIFO the job left there
+ * would block the open; O_NONBLOCK makes that fail at once instead), with
+ * the signals the supervisor blocks unblocked and an alarm, so that a hung
+ * file system cannot keep it. */
+static void write_walltime_line(const struct sv *sv, const char *line, int n)
+{
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    alarm(WALLTIME_LINE_SECONDS);
+    child_identity(&sv->job, -1); /* on failure it ends the child */
+    int fd = open(sv->job.err, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY |
+                                   O_NONBLOCK);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || n <= 0 ||
+        write(fd, line, (size_t)n) != n)
+        _exit(1);
+    _exit(0);
+}
+
 /*
  * After a walltime kill, Torque's line at the end of the job's error file
  * ("=>> PBS: job killed: walltime 65 exceeded limit 60"), which users grep
  * for. Written by a child that becomes the job's user first (as the job
  * did), so that the supervisor never writes a user's file as root; the
- * file is appended to, never created (the job had it open).
+ * file is appended to, never created (the job had it open). Best effort,
+ * and bounded: a child that has not finished within WALLTIME_LINE_SECONDS
+ * is killed, so the job's end (the status file) is never held up by it.
  */
 static void tell_walltime_kill(const struct sv *sv)
 {
@@ -554,21 +578,30 @@ static void tell_walltime_kill(const struct sv *sv)
     int n = snprintf(line, sizeof line, "=>> PBS: job killed: walltime %ld exceeded limit %lld\n",
                      sv->wall_used, (long long)sv->job.walltime);
     pid_t pid = fork();
-    if (pid == 0) {
-        child_identity(&sv->job, -1); /* on failure it ends the child */
-        int fd = open(sv->job.err, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
-        if (fd < 0 || n <= 0 || write(fd, line, (size_t)n) < 0)
-            _exit(1);
-        _exit(0);
-    }
+    if (pid == 0)
+        write_walltime_line(sv, line, n);
     if (pid < 0) {
         sv_log(sv, "fork for the walltime line: %s", strerror(errno));
         return;
     }
-    int st;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+    int st = 0;
+    pid_t got = 0;
+    for (int tick = 0; tick < WALLTIME_LINE_SECONDS * 20 && got == 0; tick++) {
+        got = waitpid(pid, &st, WNOHANG);
+        if (got == 0) {
+            struct timespec ts = {0, 50000000L};
+            nanosleep(&ts, NULL);
+        } else if (got < 0 && errno == EINTR) {
+            got = 0;
+        }
+    }
+    int ok = got > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    if (got == 0) {
+        kill(pid, SIGKILL);
+        while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+            ;
+    }
+    if (!ok)
         sv_log(sv, "%s: the walltime line could not be written", sv->job.err);
 }
 

@@ -134,6 +134,12 @@ check "... checkjob says it exceeded its wallclock limit" \
     sh -c "timeout 5 '$MOKU' checkjob $j8 | grep -q 'job exceeded wallclock limit'"
 check "... and its error file has Torque's line" \
     grep -q "^=>> PBS: job killed: walltime [0-9]* exceeded limit 1\$" "long.sh.e$j8"
+# A job that made its error file a FIFO: the line is not written (it would
+# block), and the job still ends at once (found by a review: the
+# supervisor once waited forever, the job Running and uncancellable).
+jf=$(printf 'rm -f fifo.err; mkfifo fifo.err; sleep 100\n' | timeout 5 "$MOKU" submit -e fifo.err -l walltime=1)
+check "a walltime kill with the error file a FIFO: the job still ends, Removed" wait_state "$jf" Removed 12
+rm -f fifo.err
 
 # kill -9 in the middle of a burst of submissions; nothing acknowledged is lost.
 : >"$TMP/ids"

@@ -74,3 +74,18 @@ while read -r line; do
     done
 done <"$MATRIX"
 check "the matrix had its cells ($k)" [ "$k" -ge 100 ]
+
+# changeparam of a parameter that names a program or a file the daemon uses
+# as itself: an ADMIN1 who is not root (carol, made ADMIN1 here) may change
+# weights but not MAILPROGRAM, which the daemon runs as root (found by a
+# review); root may.
+timeout 5 "$MOKU" changeparam ADMIN1 mokucarol >/dev/null
+as admin3 changeparam QUEUETIMEWEIGHT 2 >"$TMP/out" 2>&1
+check "a non-root ADMIN1 changes a weight" grep -q 'reloaded' "$TMP/out"
+as admin3 changeparam MAILPROGRAM /tmp/mine >"$TMP/out" 2>&1
+check "... but not MAILPROGRAM: not authorized" grep -q 'not authorized to change MAILPROGRAM' "$TMP/out"
+check "... and maui.cfg does not have it" sh -c "! grep -q '^MAILPROGRAM' '$H/maui.cfg'"
+as admin3 changeparam LOGDIR /tmp >"$TMP/out" 2>&1
+check "... nor LOGDIR" grep -q 'not authorized to change LOGDIR' "$TMP/out"
+timeout 5 "$MOKU" changeparam MAILPROGRAM /usr/sbin/sendmail >"$TMP/out" 2>&1
+check "root may change MAILPROGRAM" grep -q 'reloaded' "$TMP/out"

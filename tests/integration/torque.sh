@@ -76,6 +76,12 @@ t qalter -l walltime=10:00 "$j1"
 check "qalter of a running job's walltime: bad state, 170" sh -c "[ $rc = 170 ] && grep -q 'Request invalid for state of job' $TMP/err"
 t qalter -l mem=1gb "$j2"
 check "qalter of another resource: refused, 156" [ "$rc" = 156 ]
+# A name qsub -N would refuse (found by a review: a '/' made the job
+# unable to start, control characters reached qstat's readers).
+t qalter -N 'x/y' "$j2"
+check "qalter -N with a '/': refused, 156, the name kept" sh -c "[ $rc = 156 ] && timeout 5 '$TMP/bin/qstat' -a $j2 | grep -q renamed"
+t qalter -N "$(printf 'e\033[31mRED')" "$j1"
+check "qalter -N with a control character: refused, 156" [ "$rc" = 156 ]
 
 # qrls, qhold, qdel.
 t qrls "$j2.$HOST"

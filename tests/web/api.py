@@ -269,6 +269,8 @@ def main():
     check("and maui.cfg is as it was", open(cfg).read() == before)
     st, data = admin.run("changeparam", ["QUEUETIMEWEIGHT", "1\nADMIN1 mallory"])
     check("a value with a newline is refused", st == 400 and open(cfg).read() == before)
+    st, data = admin.run("changeparam", ["LOGLEVEL", "1 \\"])
+    check("a value ending in a backslash (it would join the next line) is refused", st == 400 and open(cfg).read() == before)
     st, data = admin.run("changeparam", ["NOSUCHPARAM", "1"])
     check("an unknown parameter is refused", st == 400 and "NOSUCHPARAM" in data.get("error", ""))
 
