@@ -24,7 +24,7 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
            -Wno-missing-field-initializers
 OPT     ?= -O2 -g
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -Isrc -I$(BUILD)
-LDLIBS  += -lz -ljansson -lsqlite3 -lslurm -lmicrohttpd -lsystemd -lm -pthread
+LDLIBS  += -lz -ljansson -lsqlite3 -lslurm -lm -pthread
 
 BUILD   ?= build
 BIN     ?= bin/moku

@@ -7,8 +7,7 @@
 # Slurm: libslurm-dev (moku drives Slurm through it: RMCFG TYPE=SLURM), and
 # slurmctld, slurmd, slurm-client and munge for the tests, which start a
 # private Slurm cluster of their own (tests/slurm/cluster.sh); libmicrohttpd
-# (the daemon's web view), libsystemd (sd_notify: moku.service is
-# Type=notify), and for the web view's tests python3 with Selenium, Chromium
+# (the daemon's web view; loaded when it starts), and for the web view's tests python3 with Selenium, Chromium
 # and its driver (a real headless browser) and a font to draw text with;
 # systemd (systemd-analyze checks the unit; no systemd needs to run) and
 # groff (the man pages are rendered in the tests).
@@ -19,7 +18,7 @@
 set -e
 need=""
 for pkg in gcc make libc6-dev zlib1g-dev libjansson-dev libsqlite3-dev gzip procps tzdata clang \
-    libslurm-dev slurmctld slurmd slurm-client munge libmicrohttpd-dev libsystemd-dev python3 python3-selenium \
+    libslurm-dev slurmctld slurmd slurm-client munge libmicrohttpd-dev python3 python3-selenium \
     chromium chromium-driver fonts-dejavu-core systemd groff-base; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
         need="$need $pkg"

@@ -2,14 +2,16 @@
 # make deb: a Debian package from a `make install DESTDIR=ROOT PREFIX=/usr`.
 #   mkdeb.sh ROOT BIN OUTDIR
 # Depends: the packages that hold the libraries BIN links (objdump NEEDED,
-# found with dpkg -S). The version is MOKU_VERSION (src/cli/help.h).
+# found with dpkg -S), and the two it loads when needed (dlopen: the web
+# view's libmicrohttpd, libsystemd's sd_notify). The version is MOKU_VERSION
+# (src/cli/help.h).
 set -e
 root=$1 bin=$2 out=$3
 version=$(sed -n 's/^#define MOKU_VERSION "\(.*\)"/\1/p' src/cli/help.h)
 arch=$(dpkg --print-architecture)
 multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 deps=""
-for lib in $(objdump -p "$bin" | awk '$1 == "NEEDED" { print $2 }'); do
+for lib in $(objdump -p "$bin" | awk '$1 == "NEEDED" { print $2 }') libmicrohttpd.so.12 libsystemd.so.0; do
     # This architecture's library, not a multilib copy (libc6-i386).
     pkg=$(dpkg -S "*/$multiarch/$lib" 2>/dev/null | grep -v -- '-dev' | head -n 1 | cut -d: -f1)
     [ -n "$pkg" ] && case " $deps " in *" $pkg,"* | *" $pkg "*) ;; *) deps="${deps:+$deps, }$pkg" ;; esac

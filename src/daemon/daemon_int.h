@@ -253,6 +253,12 @@ void dresv_free(struct dmn *d);
 int dparam_change(struct dmn *d, const char *by, int owner, int argc, char **argv,
                   char **report, struct err *err);
 
+/* dnotify.c */
+/* Under systemd (NOTIFY_SOCKET set): sd_notify(state), "READY=1" and the
+ * like. Otherwise nothing. log (may be NULL) hears of a libsystemd that
+ * cannot be loaded. */
+void dnotify(struct dlog *log, const char *state);
+
 /* dweb.c */
 /* Start the web view when maui.cfg sets WEBPORT (logged with its URL).
  * Errors: the address or port (the daemon does not start). */

@@ -32,7 +32,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <systemd/sd-daemon.h>
 
 #include "cfg/cfg.h"
 #include "daemon/daemon.h"
@@ -974,7 +973,9 @@ int daemon_serve(const struct daemon_opts *o)
         detach_early(&ready);
     if (setup(&d, o->home, o->fresh, &e) < 0) {
         fprintf(stderr, "moku serve: %s\n", e.msg);
-        sd_notifyf(0, "STATUS=%s", e.msg);
+        char *status = xprintf("STATUS=%s", e.msg);
+        dnotify(d.log, status);
+        free(status);
         teardown(&d);
         return 1;
     }
@@ -990,10 +991,12 @@ int daemon_serve(const struct daemon_opts *o)
     /* systemd (Type=notify): the socket listens, the state is restored.
      * Nothing happens without NOTIFY_SOCKET (not under systemd). MAINPID:
      * with --daemon this process is the one that serves. */
-    sd_notifyf(0, "READY=1\nMAINPID=%ld\nSTATUS=serving %s", (long)getpid(), d.home);
+    char *ready_msg = xprintf("READY=1\nMAINPID=%ld\nSTATUS=serving %s", (long)getpid(), d.home);
+    dnotify(d.log, ready_msg);
+    free(ready_msg);
     d.want_iter = 1;
     loop(&d);
-    sd_notify(0, "STOPPING=1");
+    dnotify(d.log, "STOPPING=1");
     dlog(d.log, 0, "moku stopping");
     int status = d.exit_status;
     teardown(&d);

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <time.h>
 
-#include <microhttpd.h>
 
 #include "util/mem.h"
 #include "web/wasset.h"
+#include "web/wmhd.h"
 #include "web/wsess.h"
 
 #define WEB_BODY_MAX (64 * 1024) /* a POST body: a command line is far smaller */
@@ -63,6 +63,10 @@ struct wreq {
     int answered; /* answered from its headers: a body is never read */
 };
 
+/* libmicrohttpd's functions, loaded by the first web_open (wmhd): the
+ * library's own table, as global as the library itself. */
+static const struct wmhd *M;
+
 /* ---- time ---- */
 
 static double mono(void)
@@ -107,7 +111,7 @@ static int rate_ok(struct web *w, uid_t uid)
 static int conn_ok(struct web *w, struct MHD_Connection *c, uid_t uid)
 {
     const union MHD_ConnectionInfo *info =
-        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+        M->get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     struct wconn *me = info ? info->socket_context : NULL;
     if (!me)
         return 0;
@@ -161,7 +165,7 @@ static enum MHD_Result park(struct web *w, struct MHD_Connection *c)
 {
     if (w->nparked == WEB_CONN_MAX)
         return MHD_NO; /* never: a connection is parked once a pass */
-    MHD_suspend_connection(c);
+    M->suspend_connection(c);
     w->parked[w->nparked++] = c;
     return MHD_YES;
 }
@@ -173,28 +177,28 @@ static void secure_headers(struct MHD_Response *resp, int api)
     /* The page's own files only: no inline script, no other origin, not
      * framed (clickjacking). Inline style attributes are allowed: SVG
      * charts set them. */
-    MHD_add_response_header(resp, "Content-Security-Policy",
+    M->add_response_header(resp, "Content-Security-Policy",
                             "default-src 'none'; script-src 'self'; style-src 'self' "
                             "'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
                             "frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
-    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(resp, "X-Frame-Options", "DENY");
-    MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
+    M->add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    M->add_response_header(resp, "X-Frame-Options", "DENY");
+    M->add_response_header(resp, "Referrer-Policy", "no-referrer");
     if (api)
-        MHD_add_response_header(resp, "Cache-Control", "no-store");
+        M->add_response_header(resp, "Cache-Control", "no-store");
 }
 
 static enum MHD_Result send_buf(struct MHD_Connection *c, unsigned status, const char *type,
                                 const void *data, size_t len, int copy, int api)
 {
-    struct MHD_Response *resp = MHD_create_response_from_buffer(
+    struct MHD_Response *resp = M->create_response_from_buffer(
         len, (void *)data, copy ? MHD_RESPMEM_MUST_COPY : MHD_RESPMEM_PERSISTENT);
     if (!resp)
         return MHD_NO;
-    MHD_add_response_header(resp, "Content-Type", type);
+    M->add_response_header(resp, "Content-Type", type);
     secure_headers(resp, api);
-    enum MHD_Result r = MHD_queue_response(c, status, resp);
-    MHD_destroy_response(resp);
+    enum MHD_Result r = M->queue_response(c, status, resp);
+    M->destroy_response(resp);
     return r;
 }
 
@@ -205,16 +209,16 @@ static enum MHD_Result send_close(struct MHD_Connection *c, unsigned status, con
     char *text = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     struct MHD_Response *resp =
-        text ? MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE) : NULL;
+        text ? M->create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE) : NULL;
     if (!resp) {
         free(text);
         return MHD_NO;
     }
-    MHD_add_response_header(resp, "Content-Type", "application/json");
-    MHD_add_response_header(resp, "Connection", "close");
+    M->add_response_header(resp, "Content-Type", "application/json");
+    M->add_response_header(resp, "Connection", "close");
     secure_headers(resp, 1);
-    enum MHD_Result r = MHD_queue_response(c, status, resp);
-    MHD_destroy_response(resp);
+    enum MHD_Result r = M->queue_response(c, status, resp);
+    M->destroy_response(resp);
     return r;
 }
 
@@ -263,13 +267,13 @@ static const char login_bad[] =
 
 static int session_of(struct web *w, struct MHD_Connection *c, struct wsess *s)
 {
-    const char *id = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, WEB_COOKIE);
+    const char *id = M->lookup_connection_value(c, MHD_COOKIE_KIND, WEB_COOKIE);
     return id && wsess_find(w->sess, id, time(NULL), s);
 }
 
 static int csrf_ok(struct MHD_Connection *c, const struct wsess *s)
 {
-    return wsess_same(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-CSRF-Token"), s->csrf);
+    return wsess_same(M->lookup_connection_value(c, MHD_HEADER_KIND, "X-CSRF-Token"), s->csrf);
 }
 
 /* A Host header naming this server (DNS rebinding: another name resolving
@@ -278,7 +282,7 @@ static int host_ok(const struct web *w, struct MHD_Connection *c)
 {
     if (w->any_host)
         return 1;
-    const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+    const char *h = M->lookup_connection_value(c, MHD_HEADER_KIND, "Host");
     for (size_t i = 0; h && i < 3; i++)
         if (w->hosts[i][0] && strcasecmp(h, w->hosts[i]) == 0)
             return 1;
@@ -289,11 +293,11 @@ static int host_ok(const struct web *w, struct MHD_Connection *c)
 
 static enum MHD_Result do_login(struct web *w, struct MHD_Connection *c)
 {
-    const char *token = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
+    const char *token = M->lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
     /* Login CSRF: another site's page could send the browser to a link of
      * its own user's. Browsers say where a navigation comes from; a link
      * pasted or opened from a terminal is "none". The token stays good. */
-    const char *site = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-Fetch-Site");
+    const char *site = M->lookup_connection_value(c, MHD_HEADER_KIND, "Sec-Fetch-Site");
     if (site && strcmp(site, "none") != 0 && strcmp(site, "same-origin") != 0)
         return send_buf(c, 403, "text/html; charset=utf-8", login_elsewhere,
                         sizeof login_elsewhere - 1, 0, 1);
@@ -305,19 +309,19 @@ static enum MHD_Result do_login(struct web *w, struct MHD_Connection *c)
     if (got == 0)
         return send_buf(c, 403, "text/html; charset=utf-8", login_bad, sizeof login_bad - 1, 0,
                         1);
-    struct MHD_Response *resp = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+    struct MHD_Response *resp = M->create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
     if (!resp)
         return MHD_NO;
     char cookie[160];
     snprintf(cookie, sizeof cookie, "%s=%s; Path=/; HttpOnly; SameSite=Strict; Max-Age=%d",
              WEB_COOKIE, s.id, WSESS_MAX_SECONDS);
-    MHD_add_response_header(resp, "Set-Cookie", cookie);
-    MHD_add_response_header(resp, "Location", "/");
+    M->add_response_header(resp, "Set-Cookie", cookie);
+    M->add_response_header(resp, "Location", "/");
     secure_headers(resp, 1);
     explicit_bzero(&s, sizeof s);
     explicit_bzero(cookie, sizeof cookie);
-    enum MHD_Result r = MHD_queue_response(c, 303, resp);
-    MHD_destroy_response(resp);
+    enum MHD_Result r = M->queue_response(c, 303, resp);
+    M->destroy_response(resp);
     return r;
 }
 
@@ -394,7 +398,7 @@ static enum MHD_Result do_read(struct web *w, struct MHD_Connection *c, const st
 {
     struct query_args qa = {json_array(), 0};
     json_t *args = qa.args;
-    MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, collect_arg, &qa);
+    M->get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, collect_arg, &qa);
     if (qa.bad) {
         json_decref(args);
         return send_error(c, 400, "an argument is not UTF-8 or holds a NUL byte");
@@ -454,16 +458,16 @@ static enum MHD_Result do_run(struct web *w, struct MHD_Connection *c, const str
 static enum MHD_Result do_logout(struct web *w, struct MHD_Connection *c, const struct wsess *s)
 {
     wsess_logout(w->sess, s->id);
-    struct MHD_Response *resp = MHD_create_response_from_buffer(2, (void *)"{}",
+    struct MHD_Response *resp = M->create_response_from_buffer(2, (void *)"{}",
                                                                 MHD_RESPMEM_PERSISTENT);
     if (!resp)
         return MHD_NO;
-    MHD_add_response_header(resp, "Set-Cookie",
+    M->add_response_header(resp, "Set-Cookie",
                             WEB_COOKIE "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
-    MHD_add_response_header(resp, "Content-Type", "application/json");
+    M->add_response_header(resp, "Content-Type", "application/json");
     secure_headers(resp, 1);
-    enum MHD_Result r = MHD_queue_response(c, 200, resp);
-    MHD_destroy_response(resp);
+    enum MHD_Result r = M->queue_response(c, 200, resp);
+    M->destroy_response(resp);
     return r;
 }
 
@@ -496,7 +500,7 @@ static enum MHD_Result do_api(struct web *w, struct MHD_Connection *c, const cha
      * send one without a CORS preflight that this server never grants). */
     if (!csrf_ok(c, s))
         return send_error(c, 403, "missing or wrong X-CSRF-Token");
-    const char *type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
+    const char *type = M->lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
     if (!type || strncasecmp(type, "application/json", 16) != 0)
         return send_error(c, 415, "the body must be application/json");
     if (strcmp(name, "logout") == 0)
@@ -551,15 +555,15 @@ static int wants_body(struct web *w, struct MHD_Connection *c, const char *url,
 /* Whether a request comes with a body. */
 static int has_body(struct MHD_Connection *c)
 {
-    const char *n = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+    const char *n = M->lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
     return (n && strtoul(n, NULL, 10) != 0) ||
-           MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding");
+           M->lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding");
 }
 
 /* A body announced larger than WEB_BODY_MAX. */
 static int announced_too_big(struct MHD_Connection *c)
 {
-    const char *n = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+    const char *n = M->lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
     return n && (strlen(n) > 9 || strtoul(n, NULL, 10) > WEB_BODY_MAX);
 }
 
@@ -644,10 +648,12 @@ struct web *web_open(const char *address, int port, const struct web_host *host,
     struct sockaddr_in sa;
     if (parse_address(address, port, &sa, err) < 0)
         return NULL;
+    if (!M && !(M = wmhd_load(err)))
+        return NULL;
     struct web *w = xcalloc(1, sizeof *w);
     w->host = *host;
     w->sess = wsess_create();
-    w->mhd = MHD_start_daemon(
+    w->mhd = M->start_daemon(
         MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME, (uint16_t)port, NULL, NULL, on_request, w,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)WEB_CONN_MAX, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WEB_CONN_SECONDS,
@@ -659,7 +665,7 @@ struct web *web_open(const char *address, int port, const struct web_host *host,
         web_close(w);
         return NULL;
     }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(w->mhd, MHD_DAEMON_INFO_BIND_PORT);
+    const union MHD_DaemonInfo *info = M->get_daemon_info(w->mhd, MHD_DAEMON_INFO_BIND_PORT);
     set_names(w, address, info ? info->port : port);
     return w;
 }
@@ -669,16 +675,16 @@ void web_close(struct web *w)
     if (!w)
         return;
     for (size_t i = 0; i < w->nparked; i++)
-        MHD_resume_connection(w->parked[i]); /* MHD stops no suspended one */
+        M->resume_connection(w->parked[i]); /* MHD stops no suspended one */
     if (w->mhd)
-        MHD_stop_daemon(w->mhd);
+        M->stop_daemon(w->mhd);
     wsess_destroy(w->sess);
     free(w);
 }
 
 int web_fd(const struct web *w)
 {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(w->mhd, MHD_DAEMON_INFO_EPOLL_FD);
+    const union MHD_DaemonInfo *info = M->get_daemon_info(w->mhd, MHD_DAEMON_INFO_EPOLL_FD);
     return info ? info->epoll_fd : -1;
 }
 
@@ -687,7 +693,7 @@ long web_wait_ms(const struct web *w)
     MHD_UNSIGNED_LONG_LONG ms;
     if (w->nparked)
         return 0; /* requests wait for the next pass */
-    if (MHD_get_timeout(w->mhd, &ms) != MHD_YES)
+    if (M->get_timeout(w->mhd, &ms) != MHD_YES)
         return -1;
     return ms > 60000 ? 60000 : (long)ms;
 }
@@ -696,9 +702,9 @@ void web_run(struct web *w)
 {
     w->nserved = 0;
     for (size_t i = 0; i < w->nparked; i++)
-        MHD_resume_connection(w->parked[i]);
+        M->resume_connection(w->parked[i]);
     w->nparked = 0;
-    MHD_run(w->mhd);
+    M->run(w->mhd);
 }
 
 const char *web_url(const struct web *w)
