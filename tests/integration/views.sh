@@ -19,7 +19,10 @@ while [ $i -lt 50 ] && ! timeout 5 "$MOKU" showq >/dev/null 2>&1; do sleep 0.1; 
 cd "$TMP/work" || exit 1
 me=$(id -un)
 j1=$(echo 'true' | timeout 5 "$MOKU" submit -l walltime=10:00)
-j2=$(echo 'sleep 60' | timeout 5 "$MOKU" submit -l nodes=1:ppn=2,walltime=1:00:00)
+# j2 on n2 (the only big node), so that n1 is idle and rejects j3 for its
+# features alone (on n1, n1 would be Busy first: which node j2 took once
+# depended on when j1 ended).
+j2=$(echo 'sleep 60' | timeout 5 "$MOKU" submit -l nodes=1:ppn=2:big,walltime=1:00:00)
 j3=$(echo 'sleep 60' | timeout 5 "$MOKU" submit -h -l walltime=30:00,nodes=1:ppn=1:big)
 # j1 ends at once; wait for its end to be reported.
 i=0
@@ -48,7 +51,7 @@ check "diagnose -u: the caller's MAXJOB" sh -c "grep -q '\"MAXJOB\"' $TMP/out &&
 q diagnose -c
 check "diagnose -c: the class table" grep -q '^Displaying class information' "$TMP/out"
 q checkjob -v "$j3"
-check "checkjob -v: per-node rejections" sh -c "grep -q '^Node n1 rejected: Features' $TMP/out && grep -q '^Rejection Reasons:' $TMP/out"
+check "checkjob -v: per-node rejections" sh -c "grep -q '^Node n1 rejected: Features' $TMP/out && grep -q '^Node n2 rejected: State (Busy)' $TMP/out && grep -q '^Rejection Reasons:' $TMP/out"
 q checkjob -v "$j3" --format=json
 check "checkjob -v --format=json: rejections" grep -q '"rejections"' "$TMP/out"
 q showgrid NOPE
