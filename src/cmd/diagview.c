@@ -307,15 +307,6 @@ static void diag_nodes(const struct cmd_ctx *c, const struct cmd_args *a, struct
 
 /* ---- diagnose -u, -g, -a, -c ---- */
 
-static const struct cred *job_cred(const struct job *j, enum cred_kind k)
-{
-    return k == CRED_USER      ? j->user
-           : k == CRED_GROUP   ? j->group
-           : k == CRED_ACCOUNT ? j->account
-           : k == CRED_CLASS   ? j->class_
-                               : j->qos;
-}
-
 struct creduse {
     long idle, running, blocked;
     long long procs;

@@ -55,22 +55,6 @@ struct credview {
     struct credstat all; /* every completed job, for the shares */
 };
 
-static const struct cred *job_cred(const struct job *j, enum cred_kind k)
-{
-    switch (k) {
-    case CRED_USER:
-        return j->user;
-    case CRED_GROUP:
-        return j->group;
-    case CRED_ACCOUNT:
-        return j->account;
-    case CRED_CLASS:
-        return j->class_;
-    default:
-        return j->qos;
-    }
-}
-
 static double dmax(double a, double b)
 {
     return a > b ? a : b;

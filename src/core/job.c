@@ -36,3 +36,19 @@ const char *job_display_state(const struct job *j)
         return "Suspended";
     return job_state_name(j->state);
 }
+
+const struct cred *job_cred(const struct job *j, enum cred_kind k)
+{
+    switch (k) {
+    case CRED_USER:
+        return j->user;
+    case CRED_GROUP:
+        return j->group;
+    case CRED_ACCOUNT:
+        return j->account;
+    case CRED_CLASS:
+        return j->class_;
+    default:
+        return j->qos;
+    }
+}

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "core/cred.h"
+
 struct cred;
 struct plan_take;
 struct resv_charge;
@@ -175,5 +177,7 @@ const char *job_display_state(const struct job *j);
 long long job_procs(const struct job *j);
 /* "Idle", "Running", "Completed", "Removed". */
 const char *job_state_name(enum job_state s);
+/* The job's credential of kind k (its DEFAULT ones included). */
+const struct cred *job_cred(const struct job *j, enum cred_kind k);
 
 #endif

@@ -82,15 +82,22 @@ static json_t *reply_ok(const char *text)
     return json_pack("{s:b, s:i, s:s}", "ok", 1, "exit", 0, "output", text ? text : "");
 }
 
+/* A refusal or failure with its exit status (1; 2 for usage errors). */
+static json_t *reply_vfail(int exit, const char *fmt, va_list ap)
+{
+    char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    return json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", exit, "error", msg);
+}
+
 static json_t *reply_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static json_t *reply_err(const char *fmt, ...)
 {
-    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    json_t *r = reply_vfail(1, fmt, ap);
     va_end(ap);
-    return json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", 1, "error", msg);
+    return r;
 }
 
 /* A usage error (unknown option, missing operand): exit 2, as a client's
@@ -98,12 +105,11 @@ static json_t *reply_err(const char *fmt, ...)
 static json_t *reply_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static json_t *reply_usage(const char *fmt, ...)
 {
-    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    json_t *r = reply_vfail(2, fmt, ap);
     va_end(ap);
-    return json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", 2, "error", msg);
+    return r;
 }
 
 /* A failure of the command layer: exit 2 for its usage errors (err_usage),

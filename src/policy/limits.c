@@ -152,7 +152,7 @@ void limits_request(const struct job *j, long seconds, const struct prio_env *en
  * an account (the engine files it under DEFAULT) has no account for the
  * limits, as in Maui: ACCOUNTCFG[DEFAULT] limits each named account on its
  * own, and does not pool every project-less job into one. */
-static const struct cred *job_cred(const struct job *j, enum cred_kind k)
+static const struct cred *limit_cred(const struct job *j, enum cred_kind k)
 {
     switch (k) {
     case CRED_USER:
@@ -297,7 +297,7 @@ static void add_into(double use[LIM_NTYPES], const double req[LIM_NTYPES], int s
 void limits_add_kind(struct limits *L, const struct job *j, int kind, enum lim_mode mode,
                      const double req[LIM_NTYPES], int sign)
 {
-    const struct cred *c = kind >= 0 ? job_cred(j, (enum cred_kind)kind) : NULL;
+    const struct cred *c = kind >= 0 ? limit_cred(j, (enum cred_kind)kind) : NULL;
     if (kind < 0)
         limits_add(L, j, mode, req, sign);
     else if (c)
@@ -308,15 +308,15 @@ void limits_add(struct limits *L, const struct job *j, enum lim_mode mode,
                 const double req[LIM_NTYPES], int sign)
 {
     for (int k = 0; k < CRED_NKINDS; k++) {
-        const struct cred *c = job_cred(j, (enum cred_kind)k);
+        const struct cred *c = limit_cred(j, (enum cred_kind)k);
         if (c)
             add_into(slot_get(L, (enum cred_kind)k, c)->use[mode], req, sign);
     }
     for (int k = 0; k < CRED_NKINDS; k++) {
         for (int in = 0; in < LIM_NINNER; in++) {
             unsigned bit = (unsigned)(k * LIM_NINNER + in);
-            const struct cred *o = job_cred(j, (enum cred_kind)k);
-            const struct cred *u = job_cred(j, inner_kind[in]);
+            const struct cred *o = limit_cred(j, (enum cred_kind)k);
+            const struct cred *u = limit_cred(j, inner_kind[in]);
             if ((L->conf->pairs >> bit & 1) && o && u)
                 add_into(pair_get(L, bit + 1, o->index, u->index)->use[mode], req, sign);
         }
@@ -327,14 +327,14 @@ void limits_add(struct limits *L, const struct job *j, enum lim_mode mode,
 const double *limits_usage(const struct limits *L, const struct job *j, enum cred_kind k,
                            enum lim_mode mode)
 {
-    const struct cred *c = job_cred(j, k);
+    const struct cred *c = limit_cred(j, k);
     return c ? slot_use(L, k, c, mode) : no_usage;
 }
 
 void limits_set_usage(struct limits *L, const struct job *j, enum cred_kind k, enum lim_mode mode,
                       const double use[LIM_NTYPES])
 {
-    const struct cred *c = job_cred(j, k);
+    const struct cred *c = limit_cred(j, k);
     if (c)
         memcpy(slot_get(L, k, c)->use[mode], use, sizeof(double) * LIM_NTYPES);
 }
@@ -342,7 +342,7 @@ void limits_set_usage(struct limits *L, const struct job *j, enum cred_kind k, e
 void limits_clear_job(struct limits *L, const struct job *j, enum lim_mode mode)
 {
     for (int k = 0; k < CRED_NKINDS; k++) {
-        const struct cred *c = job_cred(j, (enum cred_kind)k);
+        const struct cred *c = limit_cred(j, (enum cred_kind)k);
         if (c && c->index < L->nslots[k])
             memset(L->slots[k][c->index].use[mode], 0, sizeof L->slots[k][c->index].use[mode]);
     }
@@ -454,7 +454,7 @@ static long long cred_limit(const struct limits *L, const struct chk *x, enum cr
 static int check_kind(const struct limits *L, const struct chk *x, const struct lim_obj *qos,
                       enum cred_kind k)
 {
-    const struct cred *c = job_cred(x->j, k);
+    const struct cred *c = limit_cred(x->j, k);
     if (!c)
         return 0;
     const struct lim_obj *own = obj_of(L, k, c);
@@ -491,7 +491,7 @@ static const struct lim_val *pair_pick(const struct lim_obj *o, enum lim_inner i
 static int check_pair(const struct limits *L, const struct chk *x, const struct lim_obj *qos,
                       enum cred_kind k, enum lim_inner in)
 {
-    const struct cred *o = job_cred(x->j, k), *u = job_cred(x->j, inner_kind[in]);
+    const struct cred *o = limit_cred(x->j, k), *u = limit_cred(x->j, inner_kind[in]);
     if (!o || !u)
         return 0;
     const struct lim_obj *own = obj_of(L, k, o);
@@ -579,7 +579,7 @@ static int check_all(const struct limits *L, struct chk *x, const struct lim_obj
 /* The bound slot of j's credential of kind k, or NULL. */
 static const struct lim_slot *bound_slot(const struct limits *L, const struct job *j, int k)
 {
-    const struct cred *c = job_cred(j, (enum cred_kind)k);
+    const struct cred *c = limit_cred(j, (enum cred_kind)k);
     if (!c || c->index >= L->nslots[k] || !L->slots[k][c->index].bound)
         return NULL;
     return &L->slots[k][c->index];
@@ -699,7 +699,7 @@ int limits_check_job(const struct limits *L, const struct job *j, const struct p
     limits_request(j, j->walltime, env, req);
     struct chk x = {j, LIM_NMODES, LIM_HARD, req, why, len, 0, NULL};
     for (int k = 0; k < CRED_NKINDS; k++) {
-        const struct cred *c = job_cred(j, (enum cred_kind)k);
+        const struct cred *c = limit_cred(j, (enum cred_kind)k);
         if (!c)
             continue;
         const struct lim_obj *own = obj_of(L, (enum cred_kind)k, c);
