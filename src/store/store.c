@@ -318,6 +318,36 @@ struct store *store_open(const char *path, struct err *err)
 }
 
 /* An open transaction is rolled back (sqlite3_close does it). */
+/* A read-only connection: the schema must be this code's (nothing is
+ * created or upgraded), and no pragma that writes is run. */
+struct store *store_open_readonly(const char *path, struct err *err)
+{
+    struct store *st = xcalloc(1, sizeof *st);
+    st->path = xstrdup(path);
+    long long version;
+    int rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READONLY, NULL);
+    if (rc != SQLITE_OK) {
+        if (st->db)
+            db_err(st, err, "opening the database");
+        else
+            err_set(err, "%s: opening the database: %s", path, sqlite3_errstr(rc));
+    } else if (sqlite3_busy_timeout(st->db, STORE_BUSY_MS) != SQLITE_OK) {
+        db_err(st, err, "setting the busy timeout");
+    } else if (query_int(st, "PRAGMA user_version", &version, err,
+                         "reading the schema version") == 0) {
+        if (version == STORE_SCHEMA && prepare_all(st, err) == 0)
+            return st;
+        if (version != STORE_SCHEMA)
+            err_set(err,
+                    "%s: database schema version %lld, this moku reads %d (%s)", path, version,
+                    STORE_SCHEMA,
+                    version < STORE_SCHEMA ? "start the daemon once with this moku to upgrade it"
+                                           : "use a newer moku");
+    }
+    store_close(st);
+    return NULL;
+}
+
 void store_close(struct store *st)
 {
     if (!st)

@@ -74,6 +74,10 @@ struct store_job {
  * this code knows is an error). Caller closes. */
 struct store *store_open(const char *path, struct err *err);
 void store_close(struct store *st);
+/* Open the database at path read-only, for a reader beside the daemon
+ * (moku simulate of a home): nothing is created, upgraded or written; a
+ * schema version other than this code's is an error. Caller closes. */
+struct store *store_open_readonly(const char *path, struct err *err);
 
 /* Group the following changes into one transaction; store_commit makes them
  * durable together, store_rollback drops them. Not nestable: store_begin
