@@ -92,6 +92,7 @@ static const struct help_opt validate_opts[] = {
     {"--set 'PARAM VALUE'", "a maui.cfg line after the file (repeatable)"},
     {"--commands FILE", "the --commands script the replay ran"},
     {"--reservations FILE", "the reservations (moku simulate --resv-out) to check ACLs against"},
+    {"--estimates MODEL", "the walltimes the replay gave the jobs (simulate --estimates)"},
     {"--help, -h", "this help"},
     {"--version", "print moku's version"},
     {NULL, NULL},
@@ -337,10 +338,12 @@ static const struct help_cmd table[] = {
      sim_opts},
     {"moku validate", 1, 0,
      "[--nodes N --ppn P | --procs N | --resources FILE] [--config FILE]\n"
-     "[--set 'PARAM VALUE']... [--commands FILE] [--reservations RESV.csv] TRACE JOBS.csv",
+     "[--set 'PARAM VALUE']... [--commands FILE] [--reservations RESV.csv]\n"
+     "[--estimates MODEL] TRACE SCHEDULE",
      "check that a replayed schedule could have happened",
-     "Check that the schedule in JOBS.csv (moku simulate --jobs-out, or another "
-     "simulator's in that format) could have happened: node capacity at every instant, "
+     "Check that the schedule in SCHEDULE (moku simulate --jobs-out, or another "
+     "simulator's in that format; or moku's --swf-out or --batsim-out) could have "
+     "happened: node capacity at every instant, "
      "starts after submission and outside holds, ends at min(runtime, walltime + "
      "JOBMAXOVERRUN), the trace's facts, HARD MAXJOB, MAXPROC and MAXPS limits at every "
      "start, reservations' ACLs. Exit status: 0 valid, 1 violations (one line each), 2 "

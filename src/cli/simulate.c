@@ -31,10 +31,12 @@
 #include "sim/sim_script.h"
 #include "sim/swfout.h"
 #include "sim/workload.h"
+#include "sim/workload_acct.h"
 #include "sim/workload_maui.h"
 #include "stats/fsfile.h"
 #include "trace/mtrace.h"
 #include "trace/swf.h"
+#include "trace/trace.h"
 #include "util/mem.h"
 
 #define MAX_SHOWS 64
@@ -449,22 +451,32 @@ static int load_swf(const struct sim_opts *o, struct workload *wl)
 static int load_workload(const struct sim_opts *o, struct workload *wl)
 {
     struct err e;
-    switch (mtrace_detect(o->trace, &e)) {
-    case MTRACE_SWF:
+    int rc = -1;
+    switch (trace_detect(o->trace, &e)) {
+    case TRACE_SWF:
         return load_swf(o, wl);
-    case MTRACE_MAUI_WORKLOAD:
-        if (workload_from_maui(o->trace, o->strict, wl, &e) == 0)
-            return 0;
+    case TRACE_MAUI_WORKLOAD:
+        rc = workload_from_maui(o->trace, o->strict, wl, &e);
         break;
-    case MTRACE_MAUI_RESOURCE:
+    case TRACE_SACCT:
+        rc = workload_from_sacct(o->trace, o->strict, wl, &e);
+        break;
+    case TRACE_TORQUE:
+        rc = workload_from_torque(o->trace, o->strict, wl, &e);
+        break;
+    case TRACE_HOME:
+        rc = workload_from_home(o->trace, o->strict, wl, &e);
+        break;
+    case TRACE_MAUI_RESOURCE:
         snprintf(e.msg, sizeof e.msg, "%s is a resource trace (nodes); give it with --resources",
                  o->trace);
         break;
-    case MTRACE_ERROR:
+    case TRACE_ERROR:
         break;
     }
-    fprintf(stderr, "moku: %s\n", e.msg);
-    return -1;
+    if (rc < 0)
+        fprintf(stderr, "moku: %s\n", e.msg);
+    return rc;
 }
 
 static double wall_now(void)

@@ -163,6 +163,7 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
             .util = w->util,
             .advres = nm->advres,
             .preemptee = w->preemptee,
+            .tpn = w->tpn,
         };
         struct err e;
         if (sched_submit_allowed(sim->s, &spec, &e) < 0 ||

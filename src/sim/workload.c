@@ -133,11 +133,39 @@ static int by_submit(const void *a, const void *b)
     return x->line < y->line ? -1 : (x->line > y->line);
 }
 
+/* A job and its recorded start, sorted together. */
+struct job_rec {
+    struct wl_job j;
+    long start;
+};
+
+static int by_submit_rec(const void *a, const void *b)
+{
+    return by_submit(&((const struct job_rec *)a)->j, &((const struct job_rec *)b)->j);
+}
+
+/* Sort the jobs with their recorded starts (rec_start stays parallel). */
+static void sort_with_starts(struct workload *wl)
+{
+    struct job_rec *v = xmalloc(wl->njobs * sizeof *v);
+    for (size_t i = 0; i < wl->njobs; i++)
+        v[i] = (struct job_rec){wl->jobs[i], wl->rec_start[i]};
+    qsort(v, wl->njobs, sizeof *v, by_submit_rec);
+    for (size_t i = 0; i < wl->njobs; i++) {
+        wl->jobs[i] = v[i].j;
+        wl->rec_start[i] = v[i].start;
+    }
+    free(v);
+}
+
 void workload_sort(struct workload *wl)
 {
     for (size_t i = 1; i < wl->njobs; i++)
         if (by_submit(&wl->jobs[i - 1], &wl->jobs[i]) > 0) {
-            qsort(wl->jobs, wl->njobs, sizeof *wl->jobs, by_submit);
+            if (wl->rec_start)
+                sort_with_starts(wl);
+            else
+                qsort(wl->jobs, wl->njobs, sizeof *wl->jobs, by_submit);
             return;
         }
 }
@@ -260,8 +288,24 @@ const char *workload_intern(struct workload *wl, const char *s)
 
 void workload_add(struct workload *wl, const struct wl_job *job)
 {
+    size_t cap = wl->cap;
     wl->jobs = xgrow(wl->jobs, &wl->cap, wl->njobs + 1, sizeof *wl->jobs);
+    if (wl->rec_start && wl->cap != cap) /* the starts grow with the jobs */
+        wl->rec_start = xrealloc(wl->rec_start, wl->cap * sizeof *wl->rec_start);
+    if (wl->rec_start)
+        wl->rec_start[wl->njobs] = -1;
     wl->jobs[wl->njobs++] = *job;
+}
+
+void workload_add_recorded(struct workload *wl, const struct wl_job *job, long start)
+{
+    if (!wl->rec_start) {
+        wl->rec_start = xmalloc((wl->cap ? wl->cap : 1) * sizeof *wl->rec_start);
+        for (size_t i = 0; i < wl->njobs; i++)
+            wl->rec_start[i] = -1;
+    }
+    workload_add(wl, job);
+    wl->rec_start[wl->njobs - 1] = start;
 }
 
 /* workload_read_swf's state between records. */
@@ -280,7 +324,8 @@ static int load_rec(void *ctx, const struct swf_rec *r, struct err *err)
     const char *why = unusable(r);
     if (!why) {
         struct wl_job j = job_of(ld->wl, r);
-        workload_add(ld->wl, &j);
+        /* The log's own schedule: submit + wait (field 3), when known. */
+        workload_add_recorded(ld->wl, &j, r->wait >= 0 ? (long)(r->submit + r->wait) : -1);
     } else if (ld->strict && !ld->have_unusable) {
         err_set(&ld->unusable, "%s:%ld: job %lld cannot be replayed: %s", ld->path, r->line,
                 r->id, why);
@@ -309,6 +354,8 @@ int workload_read_swf(const char *path, int strict, struct workload *wl, struct 
     /* Give back the doubling slack. */
     if (wl->njobs && wl->njobs < wl->cap) {
         wl->jobs = xrealloc(wl->jobs, wl->njobs * sizeof *wl->jobs);
+        if (wl->rec_start)
+            wl->rec_start = xrealloc(wl->rec_start, wl->njobs * sizeof *wl->rec_start);
         wl->cap = wl->njobs;
     }
     /* Lines out of submit order exist in real logs (LLNL Thunder). */
@@ -323,6 +370,7 @@ int workload_read_swf(const char *path, int strict, struct workload *wl, struct 
 void workload_free(struct workload *wl)
 {
     free(wl->jobs);
+    free(wl->rec_start);
     free(wl->names);
     free(wl->numnames);
     for (size_t i = 0; i < wl->nblocks; i++)

@@ -369,22 +369,13 @@ static int job_line(struct sacct_reader *r, struct sacct_rec *rec)
                               .partition = text_field(r, SC_PARTITION),
                               .qos = text_field(r, SC_QOS),
                               .line = r->in.line};
-    enum sacct_col cpus = r->col[SC_NCPUS] >= 0       ? SC_NCPUS
-                          : r->col[SC_ALLOCCPUS] >= 0 ? SC_ALLOCCPUS
-                                                      : SC_REQCPUS;
+    enum sacct_col cpus = r->col[SC_NCPUS] >= 0 ? SC_NCPUS : SC_ALLOCCPUS;
     if (time_field(r, SC_SUBMIT, &rec->submit) < 0 || time_field(r, SC_START, &rec->start) < 0 ||
         time_field(r, SC_END, &rec->end) < 0 || timelimit_field(r, &rec->timelimit) < 0 ||
-        count_field(r, cpus, &rec->ncpus) < 0 || count_field(r, SC_NNODES, &rec->nnodes) < 0 ||
+        count_field(r, cpus, &rec->ncpus) < 0 || count_field(r, SC_REQCPUS, &rec->reqcpus) < 0 ||
+        count_field(r, SC_NNODES, &rec->nnodes) < 0 ||
         reqmem_field(r, rec) < 0 || state_field(r, rec) < 0 || exitcode_field(r, rec) < 0)
         return -1;
-    /* Slurm's ReqCPUS is what the job asked; with NCPUS 0 (never ran) use it. */
-    if (rec->ncpus <= 0 && cpus == SC_NCPUS && r->col[SC_REQCPUS] >= 0) {
-        long long req;
-        if (count_field(r, SC_REQCPUS, &req) < 0)
-            return -1;
-        if (req > 0)
-            rec->ncpus = req;
-    }
     return 0;
 }
 

@@ -28,7 +28,7 @@
  * Errors name the file, the line and the column: a line with another number
  * of fields than the header (a '|' inside a field: leave JobName out of
  * --format), a value that is not of its column's format, a header without
- * JobID, Submit, Start, End, State or NCPUS (AllocCPUS, ReqCPUS), a file
+ * JobID, Submit, Start, End, State, or NCPUS (AllocCPUS) and ReqCPUS both, a file
  * whose first line is a job line (sacct -n: no header to name the columns).
  */
 #ifndef MOKU_SACCT_H
@@ -65,7 +65,9 @@ struct sacct_rec {
     const char *partition, *qos;        /* Partition, QOS */
     long long submit, start, end;       /* epoch seconds; -1 unknown */
     long long timelimit;                /* seconds; -1 none given */
-    long long ncpus;                    /* NCPUS (AllocCPUS; else ReqCPUS); -1 empty */
+    long long ncpus;                    /* NCPUS (or AllocCPUS): allocated, 0 for a
+                                           job that never ran; -1 empty or no column */
+    long long reqcpus;                  /* ReqCPUS; -1 empty or no column */
     long long nnodes;                   /* NNodes; -1 empty or no column */
     double reqmem_mb;                   /* ReqMem in MB; -1 empty or no column */
     char reqmem_per;                    /* 'j' per job, 'c' per CPU, 'n' per node */

@@ -105,7 +105,7 @@ check "--swf-out of a Maui trace: read back, the same metrics" sh -c "[ $rc -eq 
 # -------------------------------------------------------- --batsim-out
 run simulate --config "$easy" --format json --batsim-out "$TMP/b.csv" "$small"
 check "--batsim-out: exit 0" [ "$rc" -eq 0 ]
-check "--batsim-out: Batsim's header, exactly" sh -c "head -n 1 $TMP/b.csv | grep -qx 'job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finishing_time,waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata'"
+check "--batsim-out: Batsim's header, exactly" sh -c "head -n 1 $TMP/b.csv | grep -qx 'job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata'"
 check "--batsim-out: a row per finished or rejected job (5 + 1)" [ "$(sed 1d "$TMP/b.csv" | wc -l)" -eq 6 ]
 check "--batsim-out: a finished job's times, stretch and nodes" grep -qx \
     '2,w0,delay,10,4,4000,1,COMPLETED_SUCCESSFULLY,100,3600,3700,90,3690,1.025000,4-7,-1,user=2;group=1;account=;class=1;qos=DEFAULT' "$TMP/b.csv"
