@@ -12,7 +12,12 @@
 #include "util/mem.h"
 #include "util/strmap.h"
 
-#define BSLD_TAU 10.0 /* seconds: the customary bound for very short jobs */
+#define BSLD_TAU 10.0 /* seconds: the customary bound for very short jobs (--bsld-tau) */
+
+static double tau_of(const struct report *r)
+{
+    return r->bsld_tau > 0 ? r->bsld_tau : BSLD_TAU;
+}
 
 /* Powers of 4, so each class spans a factor of four in width. */
 static const struct report_bound size_bounds[REPORT_NSIZE] = {
@@ -61,6 +66,7 @@ struct csum {
 };
 
 struct sums {
+    double tau;
     long first_submit, last_end;
     double wait, bsld, xf, procsec;
     long max_wait;
@@ -76,9 +82,9 @@ static void add_class(struct csum *c, long wait, double bsld)
 }
 
 /* Bounded slowdown: max(1, (wait + run) / max(run, tau)). */
-static double job_bsld(long wait, long run)
+static double job_bsld(long wait, long run, double tau)
 {
-    double b = (double)(wait + run) / fmax((double)run, BSLD_TAU);
+    double b = (double)(wait + run) / fmax((double)run, tau);
     return b < 1.0 ? 1.0 : b;
 }
 
@@ -86,7 +92,7 @@ static void add_job(struct sums *m, const struct wl_job *w, const struct sim_out
 {
     long wait = o->start - w->submit;
     long run = o->end - o->start;
-    double bsld = job_bsld(wait, run);
+    double bsld = job_bsld(wait, run, m->tau);
     if (m->n == 0 || w->submit < m->first_submit)
         m->first_submit = w->submit;
     if (m->n == 0 || o->end > m->last_end)
@@ -111,19 +117,26 @@ static void class_averages(struct report_class *out, const struct csum *in, int 
     }
 }
 
-/* A job measured: it ran to its end and was not rejected. */
-static int measured(const struct sim_outcome *o)
+/* A job that ran to its end and was not rejected. */
+static int ended(const struct sim_outcome *o)
 {
     return !o->rejected && o->end >= 0;
 }
 
+/* A job measured: it ended, and was submitted inside the window if any. */
+static int measured(const struct report *r, const struct wl_job *w, const struct sim_outcome *o)
+{
+    return ended(o) && (!r->windowed || (w->submit >= r->window_lo && w->submit <= r->window_hi));
+}
+
 /* Distribution d's value for a measured job. */
-static double dist_value(enum report_dist d, const struct wl_job *w, const struct sim_outcome *o)
+static double dist_value(enum report_dist d, const struct wl_job *w, const struct sim_outcome *o,
+                         double tau)
 {
     long wait = o->start - w->submit, run = o->end - o->start;
     switch (d) {
     case REPORT_WAIT: return (double)wait;
-    case REPORT_BSLD: return job_bsld(wait, run);
+    case REPORT_BSLD: return job_bsld(wait, run, tau);
     default: return (double)(wait + run);
     }
 }
@@ -185,8 +198,9 @@ static void compute_quantiles(struct report *r, const struct workload *wl,
     for (int d = 0; d < REPORT_NDIST; d++) {
         size_t n = 0;
         for (size_t i = 0; i < wl->njobs && n < r->jobs; i++)
-            if (measured(&out[i]))
-                v[n++] = key_of(fmax(0.0, dist_value((enum report_dist)d, &wl->jobs[i], &out[i])));
+            if (measured(r, &wl->jobs[i], &out[i]))
+                v[n++] = key_of(fmax(
+                    0.0, dist_value((enum report_dist)d, &wl->jobs[i], &out[i], tau_of(r))));
         sort_keys(v, tmp, n);
         for (int q = 0; q < REPORT_NQUANT; q++) {
             size_t rank = (size_t)ceil((double)q * (double)n / (REPORT_NQUANT - 1) - 1e-9);
@@ -270,11 +284,11 @@ static void compute_groups(struct report *r, const struct workload *wl,
     strmap_init(&users.at);
     strmap_init(&classes.at);
     for (size_t i = 0; i < wl->njobs; i++) {
-        if (!measured(&out[i]))
-            continue;
         const struct wl_job *w = &wl->jobs[i];
+        if (!measured(r, w, &out[i]))
+            continue;
         long wait = out[i].start - w->submit, run = out[i].end - out[i].start;
-        double bsld = job_bsld(wait, run), ps = (double)wl_job_procs(w) * (double)run;
+        double bsld = job_bsld(wait, run, tau_of(r)), ps = (double)wl_job_procs(w) * (double)run;
         gsum_add(&users, group_name(s, w, &out[i], CRED_USER), wait, bsld, ps);
         gsum_add(&classes, group_name(s, w, &out[i], CRED_CLASS), wait, bsld, ps);
     }
@@ -309,27 +323,61 @@ const char *report_dist_name(enum report_dist d)
     return names[d];
 }
 
+/* Jain's fairness index of the users' average waits. */
+static double wait_fairness(const struct report *r)
+{
+    double sum = 0, sq = 0;
+    for (size_t i = 0; i < r->nusers; i++) {
+        sum += r->users[i].avg_wait;
+        sq += r->users[i].avg_wait * r->users[i].avg_wait;
+    }
+    return sq > 0 ? sum * sum / ((double)r->nusers * sq) : 1.0;
+}
+
+/* Processor-seconds of every job that ran inside [lo, hi], over the
+ * processors and the window's length: utilization within the window. */
+static double window_utilization(const struct report *r, const struct workload *wl,
+                                 const struct sim_outcome *out, long long procs)
+{
+    double used = 0;
+    for (size_t i = 0; i < wl->njobs; i++) {
+        if (!ended(&out[i]))
+            continue;
+        long a = out[i].start > r->window_lo ? out[i].start : r->window_lo;
+        long b = out[i].end < r->window_hi ? out[i].end : r->window_hi;
+        if (b > a)
+            used += (double)wl_job_procs(&wl->jobs[i]) * (double)(b - a);
+    }
+    long len = r->window_hi - r->window_lo;
+    return len > 0 && procs > 0 ? used / ((double)procs * (double)len) : 0.0;
+}
+
 void report_compute(struct report *r, const struct workload *wl, const struct sim_outcome *out,
                     long long procs, const struct sched *s)
 {
-    struct sums m = {0};
+    struct sums m = {.tau = tau_of(r)};
     size_t rejected = 0;
     report_free(r);
-    r->never_started = 0;
+    r->never_started = r->excluded = 0;
     for (size_t i = 0; i < wl->njobs; i++) {
         if (out[i].rejected)
             rejected++;
-        else if (out[i].end >= 0)
+        else if (measured(r, &wl->jobs[i], &out[i]))
             add_job(&m, &wl->jobs[i], &out[i]);
+        else if (out[i].end >= 0)
+            r->excluded++;
         else if (out[i].start < 0 && out[i].job && out[i].job->state == JOB_IDLE)
             r->never_started++;
     }
     r->jobs = m.n;
     r->skipped = wl->skipped;
+    r->unfinished = wl->unfinished;
     r->rejected = rejected;
     r->makespan = m.n ? m.last_end - m.first_submit : 0;
     r->utilization =
         r->makespan > 0 && procs > 0 ? m.procsec / ((double)procs * (double)r->makespan) : 0.0;
+    if (r->windowed)
+        r->utilization = window_utilization(r, wl, out, procs);
     r->avg_wait = m.n ? m.wait / (double)m.n : 0.0;
     r->max_wait = m.max_wait;
     r->avg_bsld = m.n ? m.bsld / (double)m.n : 0.0;
@@ -339,6 +387,7 @@ void report_compute(struct report *r, const struct workload *wl, const struct si
     class_averages(r->by_runtime, m.runtime, REPORT_NRUNTIME);
     compute_quantiles(r, wl, out);
     compute_groups(r, wl, out, s);
+    r->wait_fairness = wait_fairness(r);
 }
 
 /* "12d 03:04:05" for a duration in seconds. */
@@ -363,18 +412,30 @@ void report_print_text(FILE *f, const struct report *r, const char *trace, const
     fprintf(f, "  cluster              %zu nodes, %lld processors\n", r->nodes, r->procs);
     fprintf(f, "  policy               %s\n\n", policy);
     fprintf(f, "  jobs simulated       %zu\n", r->jobs);
-    fprintf(f, "  jobs skipped         %zu   (trace records that cannot be replayed)\n",
-            r->skipped);
+    if (r->unfinished)
+        fprintf(f, "  jobs skipped         %zu   (trace records that cannot be replayed; %zu of "
+                   "them unfinished when the log was taken)\n",
+                r->skipped, r->unfinished);
+    else
+        fprintf(f, "  jobs skipped         %zu   (trace records that cannot be replayed)\n",
+                r->skipped);
     fprintf(f, "  jobs rejected        %zu   (larger than the cluster, or over MAXSUBMITJOBS)\n",
             r->rejected);
     fprintf(f, "  jobs never started   %zu   (still waiting when no event left could start them)\n",
             r->never_started);
+    if (r->windowed)
+        fprintf(f, "  jobs excluded        %zu   (submitted in the warm-up or cool-down: "
+                   "simulated, not measured)\n",
+                r->excluded);
     fprintf(f, "  makespan             %ld s   (%s)\n", r->makespan, mk);
-    fprintf(f, "  utilization          %.2f %%\n", 100.0 * r->utilization);
+    fprintf(f, "  utilization          %.2f %%%s\n", 100.0 * r->utilization,
+            r->windowed ? "   (inside the measured window)" : "");
     fprintf(f, "  average wait         %.1f s   (%s)\n", r->avg_wait, aw);
     fprintf(f, "  maximum wait         %ld s   (%s)\n", r->max_wait, mw);
-    fprintf(f, "  avg bounded slowdown %.3f   (tau = 10 s)\n", r->avg_bsld);
+    fprintf(f, "  avg bounded slowdown %.3f   (tau = %g s)\n", r->avg_bsld, tau_of(r));
     fprintf(f, "  avg expansion factor %.3f   ((wait + walltime) / walltime)\n", r->avg_xfactor);
+    fprintf(f, "  wait fairness        %.3f   (Jain's index of the users' average waits)\n",
+            r->wait_fairness);
     fprintf(f, "  wait p50/p95/p99     %.0f / %.0f / %.0f s\n", report_percentile(r, REPORT_WAIT, 50),
             report_percentile(r, REPORT_WAIT, 95), report_percentile(r, REPORT_WAIT, 99));
     fprintf(f, "  bsld p50/p95/p99     %.3f / %.3f / %.3f\n", report_percentile(r, REPORT_BSLD, 50),
@@ -511,60 +572,103 @@ static const char *base_name(const char *path)
 }
 
 /* A row of one value per run: the format's arguments may name x, the run
- * (const struct report_run *), and i_, its index from 0. */
-#define RUNS_ROW(t, label, runs, n, ...)                                                           \
+ * (const struct report_run *), and i_, its index from 0. The recorded
+ * schedule (x->recorded) has no policy: a row marked policy_only shows "-". */
+#define RUNS_ROW_IF(t, label, runs, n, policy_only, ...)                                           \
     do {                                                                                           \
         size_t row_ = table_row((t), (label));                                                     \
         for (size_t i_ = 0; i_ < (n); i_++) {                                                      \
             const struct report_run *x = &(runs)[i_];                                              \
             (void)x;                                                                               \
-            snprintf(cell((t), row_, i_ + 1), CELL, __VA_ARGS__);                                  \
+            if ((policy_only) && x->recorded)                                                      \
+                snprintf(cell((t), row_, i_ + 1), CELL, "-");                                      \
+            else                                                                                   \
+                snprintf(cell((t), row_, i_ + 1), CELL, __VA_ARGS__);                              \
         }                                                                                          \
     } while (0)
+#define RUNS_ROW(t, label, runs, n, ...) RUNS_ROW_IF(t, label, runs, n, 0, __VA_ARGS__)
+#define POLICY_ROW(t, label, runs, n, ...) RUNS_ROW_IF(t, label, runs, n, 1, __VA_ARGS__)
 
-/* The --compare row: labelled with the parameter, a value per run. */
-static void varied_row(struct table *t, const struct report_run *runs, size_t n)
+/* The first run that is a replay (not the recorded schedule). */
+static const struct report_run *first_replay(const struct report_run *runs, size_t n)
 {
-    const char *line = runs[0].overrides[runs[0].noverrides - 1];
-    char label[CELL];
-    snprintf(label, sizeof label, "%.*s", (int)strcspn(line, "= \t"), line);
-    size_t row = table_row(t, label);
-    for (size_t i = 0; i < n; i++) {
-        const char *v = runs[i].overrides[runs[i].noverrides - 1];
-        v += strcspn(v, "= \t");
-        v += strspn(v, "= \t");
-        snprintf(cell(t, row, i + 1), CELL, "%s", v);
+    for (size_t i = 0; i < n; i++)
+        if (!runs[i].recorded)
+            return &runs[i];
+    return n ? &runs[0] : NULL;
+}
+
+/* The k-th --compare line of a run (k < varied), NULL for the recorded one. */
+static const char *varied_line(const struct report_run *r, int k)
+{
+    return r->recorded ? NULL : r->overrides[r->noverrides - (size_t)r->varied + (size_t)k];
+}
+
+/* The value of a PARAM=VALUE line. */
+static const char *line_value(const char *line)
+{
+    line += strcspn(line, "= \t");
+    return line + strspn(line, "= \t");
+}
+
+/* The --compare rows: labelled with each parameter, a value per run. */
+static void varied_rows(struct table *t, const struct report_run *runs, size_t n)
+{
+    const struct report_run *r0 = first_replay(runs, n);
+    for (int k = 0; r0 && k < r0->varied; k++) {
+        const char *line = varied_line(r0, k);
+        char label[CELL];
+        snprintf(label, sizeof label, "%.*s", (int)strcspn(line, "= \t"), line);
+        size_t row = table_row(t, label);
+        for (size_t i = 0; i < n; i++) {
+            const char *v = varied_line(&runs[i], k);
+            snprintf(cell(t, row, i + 1), CELL, "%s", v ? line_value(v) : "-");
+        }
     }
+}
+
+static int any_windowed(const struct report_run *runs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (runs[i].r.windowed)
+            return 1;
+    return 0;
 }
 
 static void runs_metrics(struct table *t, const struct report_run *runs, size_t n)
 {
-    RUNS_ROW(t, "run", runs, n, "%zu", i_ + 1);
-    RUNS_ROW(t, "configuration", runs, n, "%s", x->config ? base_name(x->config) : "defaults");
-    if (runs[0].varied)
-        varied_row(t, runs, n);
-    RUNS_ROW(t, "backfill policy", runs, n, "%s", x->backfill);
-    RUNS_ROW(t, "reservation depth", runs, n, "%d", x->resdepth);
+    size_t row = table_row(t, "run");
+    for (size_t i = 0, k = 0; i < n; i++)
+        snprintf(cell(t, row, i + 1), CELL, runs[i].recorded ? "-" : "%zu",
+                 runs[i].recorded ? 0 : ++k);
+    RUNS_ROW(t, "configuration", runs, n, "%s",
+             x->recorded ? "recorded" : x->config ? base_name(x->config) : "defaults");
+    varied_rows(t, runs, n);
+    POLICY_ROW(t, "backfill policy", runs, n, "%s", x->backfill);
+    POLICY_ROW(t, "reservation depth", runs, n, "%d", x->resdepth);
     RUNS_ROW(t, "processors", runs, n, "%lld", x->r.procs);
     RUNS_ROW(t, "jobs simulated", runs, n, "%zu", x->r.jobs);
     RUNS_ROW(t, "jobs skipped", runs, n, "%zu", x->r.skipped);
     RUNS_ROW(t, "jobs rejected", runs, n, "%zu", x->r.rejected);
     RUNS_ROW(t, "jobs never started", runs, n, "%zu", x->r.never_started);
+    if (any_windowed(runs, n))
+        RUNS_ROW(t, "jobs excluded", runs, n, "%zu", x->r.excluded);
     RUNS_ROW(t, "makespan (s)", runs, n, "%ld", x->r.makespan);
     RUNS_ROW(t, "utilization (%)", runs, n, "%.2f", 100.0 * x->r.utilization);
     RUNS_ROW(t, "average wait (s)", runs, n, "%.1f", x->r.avg_wait);
     RUNS_ROW(t, "maximum wait (s)", runs, n, "%ld", x->r.max_wait);
     RUNS_ROW(t, "avg bounded slowdown", runs, n, "%.3f", x->r.avg_bsld);
     RUNS_ROW(t, "avg expansion factor", runs, n, "%.3f", x->r.avg_xfactor);
+    RUNS_ROW(t, "wait fairness", runs, n, "%.3f", x->r.wait_fairness);
     RUNS_ROW(t, "wait p50 (s)", runs, n, "%.0f", report_percentile(&x->r, REPORT_WAIT, 50));
     RUNS_ROW(t, "wait p95 (s)", runs, n, "%.0f", report_percentile(&x->r, REPORT_WAIT, 95));
     RUNS_ROW(t, "wait p99 (s)", runs, n, "%.0f", report_percentile(&x->r, REPORT_WAIT, 99));
     RUNS_ROW(t, "bsld p50", runs, n, "%.3f", report_percentile(&x->r, REPORT_BSLD, 50));
     RUNS_ROW(t, "bsld p95", runs, n, "%.3f", report_percentile(&x->r, REPORT_BSLD, 95));
     RUNS_ROW(t, "bsld p99", runs, n, "%.3f", report_percentile(&x->r, REPORT_BSLD, 99));
-    RUNS_ROW(t, "jobs backfilled", runs, n, "%ld", x->r.backfilled);
-    RUNS_ROW(t, "iterations", runs, n, "%ld", x->r.iterations);
-    RUNS_ROW(t, "wall time (s)", runs, n, "%.3f", x->r.wall_seconds);
+    POLICY_ROW(t, "jobs backfilled", runs, n, "%ld", x->r.backfilled);
+    POLICY_ROW(t, "iterations", runs, n, "%ld", x->r.iterations);
+    POLICY_ROW(t, "wall time (s)", runs, n, "%.3f", x->r.wall_seconds);
 }
 
 /* Three rows per class (jobs, average wait, average bounded slowdown), a
@@ -592,19 +696,127 @@ static void runs_classes(struct table *t, const char *title, const struct report
     }
 }
 
+static const struct report_group *group_named(const struct report_group *g, size_t n,
+                                              const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(g[i].name, name) == 0)
+            return &g[i];
+    return NULL;
+}
+
+/* Three rows per group of the first replay (its first `top`, by
+ * processor-seconds), a column per run: the same user or class in each. */
+static void runs_groups(struct table *t, const char *title, const struct report_run *runs,
+                        size_t n, int users, size_t top)
+{
+    const struct report_run *r0 = first_replay(runs, n);
+    const struct report_group *g0 = users ? r0->r.users : r0->r.classes;
+    size_t n0 = users ? r0->r.nusers : r0->r.nclasses;
+    table_row(t, "");
+    table_row(t, title);
+    for (size_t c = 0; c < n0 && c < top; c++) {
+        char label[CELL];
+        snprintf(label, sizeof label, "  %-8.*s jobs", CELL - 16, g0[c].name);
+        size_t rj = table_row(t, label);
+        size_t rw = table_row(t, "           avg wait (s)");
+        size_t rb = table_row(t, "           avg bsld");
+        for (size_t i = 0; i < n; i++) {
+            const struct report_group *g =
+                users ? group_named(runs[i].r.users, runs[i].r.nusers, g0[c].name)
+                      : group_named(runs[i].r.classes, runs[i].r.nclasses, g0[c].name);
+            snprintf(cell(t, rj, i + 1), CELL, "%zu", g ? g->jobs : 0);
+            fmt_class_avg(cell(t, rw, i + 1), "%.1f", g ? g->avg_wait : 0, g ? g->jobs : 0);
+            fmt_class_avg(cell(t, rb, i + 1), "%.3f", g ? g->avg_bsld : 0, g ? g->jobs : 0);
+        }
+    }
+}
+
+/* a beats b: at least as good on all four (less wait, less slowdown, more
+ * utilization, fairer waits) and better on one. */
+static int dominates(const struct report *a, const struct report *b)
+{
+    int ge = a->avg_wait <= b->avg_wait && a->avg_bsld <= b->avg_bsld &&
+             a->utilization >= b->utilization && a->wait_fairness >= b->wait_fairness;
+    int gt = a->avg_wait < b->avg_wait || a->avg_bsld < b->avg_bsld ||
+             a->utilization > b->utilization || a->wait_fairness > b->wait_fairness;
+    return ge && gt;
+}
+
+void report_pareto(struct report_run *runs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        runs[i].pareto = 1;
+        for (size_t j = 0; j < n && runs[i].pareto; j++)
+            if (j != i && dominates(&runs[j].r, &runs[i].r))
+                runs[i].pareto = 0;
+    }
+}
+
+/* The recommendation: a row per run with the four measures, the front marked. */
+static void print_front(FILE *f, const struct report_run *runs, size_t n)
+{
+    const struct report_run *r0 = first_replay(runs, n);
+    int nv = r0 ? r0->varied : 0;
+    struct table t;
+    table_init(&t, (size_t)(7 + nv));
+    size_t h = table_row(&t, "run");
+    snprintf(cell(&t, h, 1), CELL, "configuration");
+    for (int k = 0; k < nv; k++) {
+        const char *line = varied_line(r0, k);
+        snprintf(cell(&t, h, 2 + (size_t)k), CELL, "%.*s", (int)strcspn(line, "= \t"), line);
+    }
+    static const char *const heads[] = {"avg wait (s)", "avg bsld", "utilization (%)",
+                                        "wait fairness", "front"};
+    for (int k = 0; k < 5; k++)
+        snprintf(cell(&t, h, 2 + (size_t)nv + (size_t)k), CELL, "%s", heads[k]);
+    for (size_t i = 0, num = 0; i < n; i++) {
+        const struct report_run *x = &runs[i];
+        char label[16];
+        snprintf(label, sizeof label, x->recorded ? "-" : "%zu", x->recorded ? 0 : ++num);
+        size_t row = table_row(&t, label);
+        snprintf(cell(&t, row, 1), CELL, "%s",
+                 x->recorded ? "recorded" : x->config ? base_name(x->config) : "defaults");
+        for (int k = 0; k < nv; k++) {
+            const char *v = varied_line(x, k);
+            snprintf(cell(&t, row, 2 + (size_t)k), CELL, "%s", v ? line_value(v) : "-");
+        }
+        size_t c = 2 + (size_t)nv;
+        snprintf(cell(&t, row, c), CELL, "%.1f", x->r.avg_wait);
+        snprintf(cell(&t, row, c + 1), CELL, "%.3f", x->r.avg_bsld);
+        snprintf(cell(&t, row, c + 2), CELL, "%.2f", 100.0 * x->r.utilization);
+        snprintf(cell(&t, row, c + 3), CELL, "%.3f", x->r.wait_fairness);
+        snprintf(cell(&t, row, c + 4), CELL, "%s", x->pareto ? "*" : "");
+    }
+    fprintf(f, "\n  the Pareto front (*): no other run is as good on all of wait, bounded "
+               "slowdown,\n  utilization and wait fairness, and better on one\n\n");
+    table_print(f, &t);
+}
+
 void report_print_runs_text(FILE *f, const char *trace, const struct report_run *runs, size_t n)
 {
-    fprintf(f, "moku simulate: %s, %zu runs\n", trace, n);
-    size_t common = n ? runs[0].noverrides - (runs[0].varied ? 1 : 0) : 0;
+    size_t replays = 0;
+    for (size_t i = 0; i < n; i++)
+        replays += !runs[i].recorded;
+    fprintf(f, "moku simulate: %s, %zu runs%s\n", trace, replays,
+            replays < n ? " and the schedule the log recorded" : "");
+    const struct report_run *r0 = first_replay(runs, n);
+    size_t common = r0 ? r0->noverrides - (size_t)r0->varied : 0;
     for (size_t i = 0; i < common; i++)
-        fprintf(f, "  every run: --set %s\n", runs[0].overrides[i]);
+        fprintf(f, "  every run: --set %s\n", r0->overrides[i]);
     fputc('\n', f);
     struct table t;
     table_init(&t, n + 1);
     runs_metrics(&t, runs, n);
     runs_classes(&t, "by job size (processors)", runs, n, 1);
     runs_classes(&t, "by runtime", runs, n, 0);
+    char title[CELL];
+    snprintf(title, sizeof title, "by user (the top 10 of %s by processor-seconds)",
+             r0 && r0 != runs ? "the first run" : "run 1");
+    runs_groups(&t, title, runs, n, 1, 10);
+    runs_groups(&t, "by class", runs, n, 0, 50);
     table_print(f, &t);
+    print_front(f, runs, n);
 }
 
 /* ------------------------------------------------------------------ JSON */
@@ -632,10 +844,11 @@ static void json_fields(FILE *f, const struct report *r)
             "\"makespan\":%ld,"
             "\"utilization\":%.6f,\"avg_wait\":%.3f,\"max_wait\":%ld,\"avg_bsld\":%.6f,"
             "\"avg_xfactor\":%.6f,\"backfilled\":%ld,\"iterations\":%ld,\"wall_seconds\":%.6f,"
-            "\"read_seconds\":%.6f",
+            "\"read_seconds\":%.6f,\"unfinished\":%zu,\"excluded\":%zu,\"bsld_tau\":%g,"
+            "\"wait_fairness\":%.6f",
             r->jobs, r->skipped, r->rejected, r->never_started, r->makespan, r->utilization, r->avg_wait, r->max_wait,
             r->avg_bsld, r->avg_xfactor, r->backfilled, r->iterations, r->wall_seconds,
-            r->read_seconds);
+            r->read_seconds, r->unfinished, r->excluded, tau_of(r), r->wait_fairness);
 }
 
 /* ,"percentiles":{"wait":{"p50":..,"p95":..,"p99":..},...} */
@@ -717,27 +930,44 @@ void report_print_json(FILE *f, const struct report *r, int classes)
     fprintf(f, "}\n");
 }
 
+/* One run of several as a JSON object. */
+static void json_run(FILE *f, const struct report_run *r)
+{
+    fprintf(f, "{\"config\":");
+    if (r->recorded)
+        fprintf(f, "\"recorded\"");
+    else if (r->config)
+        json_string(f, r->config);
+    else
+        fprintf(f, "null");
+    fprintf(f, ",\"overrides\":[");
+    for (size_t k = 0; k < r->noverrides; k++) {
+        if (k)
+            fputc(',', f);
+        json_string(f, r->overrides[k]);
+    }
+    fprintf(f, "],");
+    json_fields(f, &r->r);
+    json_extras(f, &r->r);
+    json_classes(f, &r->r);
+    fprintf(f, ",\"pareto\":%s}", r->pareto ? "true" : "false");
+}
+
 void report_print_runs_json(FILE *f, const struct report_run *runs, size_t n)
 {
-    fprintf(f, "{\"runs\":[");
-    for (size_t i = 0; i < n; i++) {
-        fprintf(f, "%s{\"config\":", i ? "," : "");
-        if (runs[i].config)
-            json_string(f, runs[i].config);
-        else
-            fprintf(f, "null");
-        fprintf(f, ",\"overrides\":[");
-        for (size_t k = 0; k < runs[i].noverrides; k++) {
-            if (k)
-                fputc(',', f);
-            json_string(f, runs[i].overrides[k]);
+    fputc('{', f);
+    for (size_t i = 0; i < n; i++)
+        if (runs[i].recorded) {
+            fprintf(f, "\"recorded\":");
+            json_run(f, &runs[i]);
+            fputc(',', f);
         }
-        fprintf(f, "],");
-        json_fields(f, &runs[i].r);
-        json_extras(f, &runs[i].r);
-        json_classes(f, &runs[i].r);
-        fputc('}', f);
-    }
+    fprintf(f, "\"runs\":[");
+    for (size_t i = 0, k = 0; i < n; i++)
+        if (!runs[i].recorded) {
+            fprintf(f, "%s", k++ ? "," : "");
+            json_run(f, &runs[i]);
+        }
     fprintf(f, "]}\n");
 }
 
