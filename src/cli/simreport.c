@@ -187,7 +187,8 @@ static void recorded_series(struct run *rec, const struct sim_opts *o, const str
     free(e);
 }
 
-void sim_recorded(struct run *rec, const struct sim_opts *o, const struct workload *wl)
+void sim_recorded(struct run *rec, const struct sim_opts *o, const struct workload *wl,
+                  FILE *jobs)
 {
     long long procs = 0;
     size_t nodes = 0;
@@ -207,6 +208,8 @@ void sim_recorded(struct run *rec, const struct sim_opts *o, const struct worklo
     rec->report.nodes = nodes;
     if (sim_wants_series(o))
         recorded_series(rec, o, wl, out, procs);
+    if (jobs)
+        report_write_recorded_csv(jobs, wl, out);
     free(out);
 }
 
@@ -311,14 +314,13 @@ int sim_merge(int nfiles, char **files)
                                     .window_lo = runs[0].report.window_lo,
                                     .window_hi = runs[0].report.window_hi,
                                     .read_seconds = runs[0].report.read_seconds};
-    if (o.recorded) { /* the log's schedule: read again, measured again */
-        if (sim_load_for_merge(&o, &runs[0], &wl) < 0)
-            goto out;
-        sim_recorded(&all[0], &o, &wl);
-    }
     struct outputs outs;
+    if (o.recorded && sim_load_for_merge(&o, &runs[0], &wl) < 0)
+        goto out;
     if (sim_open_outputs(&o, &outs) < 0)
         goto out;
+    if (o.recorded) /* the log's schedule: read again, measured again */
+        sim_recorded(&all[0], &o, &wl, outs.jobs);
     write_rows(outs.jobs, saves, nfiles, 0);
     write_rows(outs.batsim, saves, nfiles, 1);
     sim_write_series(runs - o.recorded, n + (size_t)o.recorded, &o, &outs);

@@ -37,6 +37,7 @@
 #include "sim/workload_maui.h"
 #include "stats/fsfile.h"
 #include "trace/mtrace.h"
+#include "trace/homelog.h"
 #include "trace/swf.h"
 #include "trace/trace.h"
 #include "util/mem.h"
@@ -304,6 +305,7 @@ static void sim_opts_free(struct sim_opts *o)
         for (int i = 0; i < o->ncompare[g]; i++)
             free(o->compare[g][i]);
     free(o->key);
+    free(o->home_cfg);
 }
 
 /* Values of grid parameter g (1 when not given). */
@@ -481,6 +483,14 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
     o->trace = argv[optind];
     if (!(o->key = comparison_key(argc, argv)))
         return -1;
+    /* A home replays under its own configuration unless another is given. */
+    if (!o->nconfigs && homelog_is_dir(o->trace)) {
+        char *db = homelog_db_path(o->trace);
+        o->home_cfg = xprintf("%.*smaui.cfg", (int)(strlen(db) - strlen("moku.db")), db);
+        free(db);
+        if (access(o->home_cfg, F_OK) == 0)
+            add_config(o, o->home_cfg);
+    }
     return check_sim_args(o);
 }
 
@@ -1026,6 +1036,13 @@ static void note_resvs(void *ctx, const struct sched *s, long now)
     resvlog_note(rc->resvs, s, now);
 }
 
+/* A run's number in the per-job files: 0 alone (no run column), else from 1;
+ * --recorded puts the log's schedule beside even a lone run. */
+static int run_number(const struct sim_opts *o, size_t idx, size_t n)
+{
+    return n > 1 || o->recorded ? (int)idx + 1 : 0;
+}
+
 int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o,
                    const struct workload *wl, const struct sim_script *script,
                    const struct outputs *outs)
@@ -1078,7 +1095,8 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
         r->report.iterations = sched_stats(s)->iterations;
     }
     if (jobs) /* with --show too: the schedule the answers come from */
-        report_write_jobs_csv(jobs, wl, out, s, sched_last_iteration(s), n > 1 ? (int)idx + 1 : 0);
+        report_write_jobs_csv(jobs, wl, out, s, sched_last_iteration(s), run_number(o, idx, n),
+                              idx == 0 && !o->recorded);
     if (outs->batsim)
         batsim_write_jobs(outs->batsim, wl, out, s, n > 1 ? (int)idx + 1 : 0);
     if (outs->swf && write_swf(outs->swf, r, o, wl, out, s) < 0)
@@ -1126,13 +1144,13 @@ static int replay_all(struct run *runs, size_t n, const struct sim_opts *o,
         return -1;
     int failed = 0;
     long workers = simpar_workers(o, n);
+    if (rec) /* first: its rows lead the jobs CSV */
+        sim_recorded(&runs[-1], o, wl, outs.jobs);
     if (n > 1 && workers > 1)
         failed = simpar_replay(runs, n, workers, o, wl, script, &outs) < 0;
     else
         for (size_t i = 0; i < n && !failed; i++)
             failed = sim_replay_run(&runs[i], i, n, o, wl, script, &outs) < 0;
-    if (!failed && rec)
-        sim_recorded(&runs[-1], o, wl);
     if (!failed)
         sim_write_series(runs - rec, n + (size_t)rec, o, &outs);
     /* A file that could not be written fails the command, but the report

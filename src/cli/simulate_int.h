@@ -62,6 +62,8 @@ struct sim_opts {
     const char *save_run;      /* --save-run FILE: that run's results, not a report */
     char *key;                 /* the command line without --run, --save-run, --jobs
                                   (what the runs of one comparison share); owned */
+    char *home_cfg;            /* a moku home's maui.cfg, its configuration when no
+                                  --config is given; owned */
 };
 
 /* The output files, opened before the first replay so that a path that
@@ -135,8 +137,10 @@ void sim_print_reports(struct run *runs, size_t n, const struct sim_opts *o);
 void sim_write_series(const struct run *runs, size_t n, const struct sim_opts *o,
                       const struct outputs *outs);
 /* The recorded run: the log's own schedule measured as a replay is (its
- * report, and its series when the options want one). */
-void sim_recorded(struct run *rec, const struct sim_opts *o, const struct workload *wl);
+ * report, its series when the options want one, and its rows of the jobs
+ * CSV when jobs is not NULL). rec + 1 is the first replay (its cluster). */
+void sim_recorded(struct run *rec, const struct sim_opts *o, const struct workload *wl,
+                  FILE *jobs);
 /* moku simulate --merge FILE...: the report of a comparison whose runs were
  * saved apart (--run K --save-run FILE); the exit status. */
 int sim_merge(int nfiles, char **files);

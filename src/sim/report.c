@@ -798,7 +798,7 @@ void report_print_runs_text(FILE *f, const char *trace, const struct report_run 
     size_t replays = 0;
     for (size_t i = 0; i < n; i++)
         replays += !runs[i].recorded;
-    fprintf(f, "moku simulate: %s, %zu runs%s\n", trace, replays,
+    fprintf(f, "moku simulate: %s, %zu run%s%s\n", trace, replays, replays == 1 ? "" : "s",
             replays < n ? " and the schedule the log recorded" : "");
     const struct report_run *r0 = first_replay(runs, n);
     size_t common = r0 ? r0->noverrides - (size_t)r0->varied : 0;
@@ -810,10 +810,7 @@ void report_print_runs_text(FILE *f, const char *trace, const struct report_run 
     runs_metrics(&t, runs, n);
     runs_classes(&t, "by job size (processors)", runs, n, 1);
     runs_classes(&t, "by runtime", runs, n, 0);
-    char title[CELL];
-    snprintf(title, sizeof title, "by user (the top 10 of %s by processor-seconds)",
-             r0 && r0 != runs ? "the first run" : "run 1");
-    runs_groups(&t, title, runs, n, 1, 10);
+    runs_groups(&t, "by user (the top 10 of run 1 by processor-seconds)", runs, n, 1, 10);
     runs_groups(&t, "by class", runs, n, 0, 50);
     table_print(f, &t);
     print_front(f, runs, n);
@@ -1083,17 +1080,48 @@ static void csv_row(FILE *f, const struct wl_job *w, const struct sim_outcome *o
 }
 
 int report_write_jobs_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out,
-                          struct sched *s, long now, int run)
+                          struct sched *s, long now, int run, int header)
 {
-    if (run <= 1)
+    if (header)
         fprintf(f,
                 "%sjob_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted,"
                 "user,group,account,class,qos,state,reason,nodes,segments\n",
-                run == 1 ? "run," : "");
+                run >= 1 ? "run," : "");
     for (size_t i = 0; i < wl->njobs; i++) {
         if (run >= 1)
             fprintf(f, "%d,", run);
         csv_row(f, &wl->jobs[i], &out[i], s, now);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+int report_write_recorded_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out)
+{
+    fprintf(f, "run,job_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted,"
+               "user,group,account,class,qos,state,reason,nodes,segments\n");
+    for (size_t i = 0; i < wl->njobs; i++) {
+        const struct wl_job *w = &wl->jobs[i];
+        const struct sim_outcome *o = &out[i];
+        const struct wl_names *nm = wl_job_names(w);
+        const char *names[CRED_NKINDS] = {nm->user, nm->group, nm->account, nm->class_, nm->qos};
+        report_csv_field(f, "recorded");
+        fputc(',', f);
+        report_csv_field(f, w->id);
+        fprintf(f, ",%ld,", w->submit);
+        if (o->start >= 0)
+            fprintf(f, "%ld", o->start);
+        fputc(',', f);
+        if (o->end >= 0)
+            fprintf(f, "%ld", o->end);
+        fputc(',', f);
+        if (o->start >= 0)
+            fprintf(f, "%ld", o->start - w->submit);
+        fprintf(f, ",%lld,%ld,%ld,,0", wl_job_procs(w), w->walltime, w->runtime);
+        for (int k = 0; k < CRED_NKINDS; k++) {
+            fputc(',', f);
+            report_csv_field(f, names[k]);
+        }
+        fprintf(f, ",%s,,,\n", o->end >= 0 ? "completed" : o->start >= 0 ? "running" : "never_started");
     }
     return ferror(f) ? -1 : 0;
 }

@@ -170,14 +170,20 @@ void report_print_runs_json(FILE *f, const struct report_run *runs, size_t n);
  * state (completed, killed, cancelled, preempted, running, never_started,
  * rejected) and, for one that never ran, why. s is the scheduler the replay
  * left (its jobs are the outcomes' `job`), now the replay's last instant.
- * run 0: the one-run file, header first. run >= 1: rows of run number `run`
- * with a leading "run" column; the header comes with run 1 only, so the
- * runs of a comparison append to one file in turn. Fields are quoted as
- * RFC 4180 says when they hold a comma, a quote or a line break. Returns 0,
- * or -1 if writing failed.
+ * run 0: the one-run file. run >= 1: rows of run number `run` with a
+ * leading "run" column, so the runs of a comparison append to one file in
+ * turn. header: the header line first (the first run's rows, unless the
+ * recorded schedule's came before). Fields are quoted as RFC 4180 says when
+ * they hold a comma, a quote or a line break. Returns 0, or -1 if writing
+ * failed.
  */
 int report_write_jobs_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out,
-                          struct sched *s, long now, int run);
+                          struct sched *s, long now, int run, int header);
+/* The header (with the run column) and the rows of the schedule the log
+ * recorded (moku simulate --recorded), run "recorded": its starts and ends,
+ * the trace's names, state completed, running (not ended by --until) or
+ * never_started (no start recorded); no nodes. */
+int report_write_recorded_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out);
 
 /* The job's final state as the jobs CSV's `state` column says it:
  * completed, killed, cancelled, preempted, running, never_started, rejected. */

@@ -259,7 +259,7 @@ static long long duration(const char *s)
     } else {
         m = part[0]; /* a bare number is minutes, as Slurm reads --time */
     }
-    if (m > 59 && (dash || n == 3))
+    if ((m > 59 && (dash || n == 3)) || (dash && h > 23))
         return -1;
     if (sec > 59 && n > 1)
         return -1;

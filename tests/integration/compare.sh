@@ -65,7 +65,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 keys = ["config", "overrides", "jobs", "skipped", "rejected", "never_started", "makespan", "utilization",
         "avg_wait", "max_wait", "avg_bsld", "avg_xfactor", "backfilled", "iterations",
-        "wall_seconds", "read_seconds", "percentiles", "by_user", "by_class", "classes"]
+        "wall_seconds", "read_seconds", "unfinished", "excluded", "bsld_tau", "wait_fairness",
+        "percentiles", "by_user", "by_class", "classes", "pareto"]
 assert list(d) == ["runs"] and len(d["runs"]) == 2
 for r in d["runs"]:
     assert list(r) == keys, list(r)
