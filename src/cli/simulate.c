@@ -430,6 +430,7 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         {"cooldown", required_argument, NULL, 'k'}, {"bsld-tau", required_argument, NULL, 'U'},
         {"jobs", required_argument, NULL, 'j'},   {"recorded", no_argument, NULL, 'r'},
         {"run", required_argument, NULL, 'N'},    {"save-run", required_argument, NULL, 'Y'},
+        {"plan", no_argument, NULL, 'y'},
         {NULL, 0, NULL, 0},
     };
     int c, bad = 0;
@@ -468,6 +469,7 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         case 'U': bad |= parse_tau(optarg, &o->bsld_tau); break;
         case 'j': bad |= parse_small("--jobs", optarg, 1024, &o->workers); break;
         case 'r': o->recorded = 1; break;
+        case 'y': o->plan = 1; break;
         case 'N': bad |= parse_run(optarg, &o->run_only); break;
         case 'Y': bad |= out_path("--save-run", optarg, &o->save_run); break;
         case 'h': sim_usage(stdout, 1); exit(0);
@@ -1216,10 +1218,27 @@ static int set_measures(struct run *runs, size_t n, const struct sim_opts *o,
     return 0;
 }
 
+/* --plan: a line per run, "K CONFIG VALUE...": its number (for --run), its
+ * configuration and its --compare lines. */
+static void print_plan(const struct run *runs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        printf("%zu %s", i + 1, runs[i].config ? runs[i].config : "defaults");
+        for (int k = 0; k < runs[i].varied; k++)
+            printf(" %s", runs[i].overrides[runs[i].noverrides - (size_t)runs[i].varied + (size_t)k]);
+        putchar('\n');
+    }
+}
+
 static int simulate(const struct sim_opts *o)
 {
     struct run *all = xcalloc(MAX_RUNS + 1, sizeof *all), *runs = all + 1;
     size_t n = sim_plan_runs(o, runs);
+    if (o->plan) {
+        print_plan(runs, n);
+        free(all);
+        return 0;
+    }
     struct workload wl = {0};
     struct sim_script *script = NULL;
     struct err e;

@@ -57,6 +57,7 @@ struct sim_opts {
     long warmup, cooldown;     /* --warmup, --cooldown: seconds, -1 none */
     double bsld_tau;           /* --bsld-tau, 0: the default 10 s */
     int recorded;              /* --recorded: the log's own schedule as a column */
+    int plan;                  /* --plan: list the runs, replay nothing */
     long workers;              /* --jobs N: worker processes, 0: one per processor */
     int run_only;              /* --run K (from 1): replay only that run, 0: all */
     const char *save_run;      /* --save-run FILE: that run's results, not a report */
