@@ -1,4 +1,4 @@
-/* report — see report.h. */
+/* report — see report.h. The comparison of several runs is report_runs.c. */
 #include "sim/report.h"
 
 #include <math.h>
@@ -11,10 +11,11 @@
 #include "core/sched.h"
 #include "util/mem.h"
 #include "util/strmap.h"
+#include "sim/report_int.h"
 
 #define BSLD_TAU 10.0 /* seconds: the customary bound for very short jobs (--bsld-tau) */
 
-static double tau_of(const struct report *r)
+double report_tau(const struct report *r)
 {
     return r->bsld_tau > 0 ? r->bsld_tau : BSLD_TAU;
 }
@@ -200,7 +201,7 @@ static void compute_quantiles(struct report *r, const struct workload *wl,
         for (size_t i = 0; i < wl->njobs && n < r->jobs; i++)
             if (measured(r, &wl->jobs[i], &out[i]))
                 v[n++] = key_of(fmax(
-                    0.0, dist_value((enum report_dist)d, &wl->jobs[i], &out[i], tau_of(r))));
+                    0.0, dist_value((enum report_dist)d, &wl->jobs[i], &out[i], report_tau(r))));
         sort_keys(v, tmp, n);
         for (int q = 0; q < REPORT_NQUANT; q++) {
             size_t rank = (size_t)ceil((double)q * (double)n / (REPORT_NQUANT - 1) - 1e-9);
@@ -288,7 +289,7 @@ static void compute_groups(struct report *r, const struct workload *wl,
         if (!measured(r, w, &out[i]))
             continue;
         long wait = out[i].start - w->submit, run = out[i].end - out[i].start;
-        double bsld = job_bsld(wait, run, tau_of(r)), ps = (double)wl_job_procs(w) * (double)run;
+        double bsld = job_bsld(wait, run, report_tau(r)), ps = (double)wl_job_procs(w) * (double)run;
         gsum_add(&users, group_name(s, w, &out[i], CRED_USER), wait, bsld, ps);
         gsum_add(&classes, group_name(s, w, &out[i], CRED_CLASS), wait, bsld, ps);
     }
@@ -355,7 +356,7 @@ static double window_utilization(const struct report *r, const struct workload *
 void report_compute(struct report *r, const struct workload *wl, const struct sim_outcome *out,
                     long long procs, const struct sched *s)
 {
-    struct sums m = {.tau = tau_of(r)};
+    struct sums m = {.tau = report_tau(r)};
     size_t rejected = 0;
     report_free(r);
     r->never_started = r->excluded = 0;
@@ -432,7 +433,7 @@ void report_print_text(FILE *f, const struct report *r, const char *trace, const
             r->windowed ? "   (inside the measured window)" : "");
     fprintf(f, "  average wait         %.1f s   (%s)\n", r->avg_wait, aw);
     fprintf(f, "  maximum wait         %ld s   (%s)\n", r->max_wait, mw);
-    fprintf(f, "  avg bounded slowdown %.3f   (tau = %g s)\n", r->avg_bsld, tau_of(r));
+    fprintf(f, "  avg bounded slowdown %.3f   (tau = %g s)\n", r->avg_bsld, report_tau(r));
     fprintf(f, "  avg expansion factor %.3f   ((wait + walltime) / walltime)\n", r->avg_xfactor);
     fprintf(f, "  wait fairness        %.3f   (Jain's index of the users' average waits)\n",
             r->wait_fairness);
@@ -448,377 +449,115 @@ void report_print_text(FILE *f, const struct report *r, const char *trace, const
 
 /* ---------------------------------------------------------------- tables */
 
-/* A text table: column 0 holds the row labels (left-aligned), the others
- * values (right-aligned); each column is as wide as its widest cell. */
-#define CELL 64
-
-struct table {
-    size_t ncols, nrows, cap;
-    char (*cells)[CELL]; /* nrows x ncols */
-};
-
-static void table_init(struct table *t, size_t ncols)
+void report_table_init(struct report_table *t, size_t ncols)
 {
-    *t = (struct table){.ncols = ncols};
+    *t = (struct report_table){.ncols = ncols};
 }
 
-static char *cell(struct table *t, size_t row, size_t col)
+char *report_cell(struct report_table *t, size_t row, size_t col)
 {
     return t->cells[row * t->ncols + col];
 }
 
 /* Append a row labelled label (its value cells empty); returns its index. */
-static size_t table_row(struct table *t, const char *label)
+size_t report_table_row(struct report_table *t, const char *label)
 {
     if (t->nrows == t->cap) {
         t->cap = t->cap ? 2 * t->cap : 32;
         t->cells = xrealloc(t->cells, t->cap * t->ncols * sizeof *t->cells);
     }
     memset(t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof *t->cells);
-    snprintf(cell(t, t->nrows, 0), CELL, "%s", label);
+    snprintf(report_cell(t, t->nrows, 0), REPORT_CELL, "%s", label);
     return t->nrows++;
 }
 
 /* Print and free the table. No line ends with blanks: a row without values
  * is its label alone. */
-static void table_print(FILE *f, struct table *t)
+void report_table_print(FILE *f, struct report_table *t)
 {
     size_t *w = xcalloc(t->ncols, sizeof *w);
     for (size_t r = 0; r < t->nrows; r++)
         for (size_t c = 0; c < t->ncols; c++)
-            if (strlen(cell(t, r, c)) > w[c])
-                w[c] = strlen(cell(t, r, c));
+            if (strlen(report_cell(t, r, c)) > w[c])
+                w[c] = strlen(report_cell(t, r, c));
     for (size_t r = 0; r < t->nrows; r++) {
         size_t last = t->ncols - 1;
-        while (last > 0 && !*cell(t, r, last))
+        while (last > 0 && !*report_cell(t, r, last))
             last--;
-        if (last || *cell(t, r, 0))
-            fprintf(f, "  %-*s", last ? (int)w[0] : 0, cell(t, r, 0));
+        if (last || *report_cell(t, r, 0))
+            fprintf(f, "  %-*s", last ? (int)w[0] : 0, report_cell(t, r, 0));
         for (size_t c = 1; c <= last; c++)
-            fprintf(f, "  %*s", (int)w[c], cell(t, r, c));
+            fprintf(f, "  %*s", (int)w[c], report_cell(t, r, c));
         fputc('\n', f);
     }
     free(w);
     free(t->cells);
 }
 
-static void fmt_class_avg(char *buf, const char *fmt, double v, size_t jobs)
+void report_fmt_avg(char *buf, const char *fmt, double v, size_t jobs)
 {
     if (jobs)
-        snprintf(buf, CELL, fmt, v);
+        snprintf(buf, REPORT_CELL, fmt, v);
     else
-        snprintf(buf, CELL, "-");
+        snprintf(buf, REPORT_CELL, "-");
 }
 
 /* One block of the one-run class section: a header row, then a row per class. */
-static void classes_block(struct table *t, const char *title, const struct report_bound *b,
+static void classes_block(struct report_table *t, const char *title, const struct report_bound *b,
                           const struct report_class *c, int n)
 {
-    size_t h = table_row(t, title);
-    snprintf(cell(t, h, 1), CELL, "jobs");
-    snprintf(cell(t, h, 2), CELL, "avg wait (s)");
-    snprintf(cell(t, h, 3), CELL, "avg bsld");
+    size_t h = report_table_row(t, title);
+    snprintf(report_cell(t, h, 1), REPORT_CELL, "jobs");
+    snprintf(report_cell(t, h, 2), REPORT_CELL, "avg wait (s)");
+    snprintf(report_cell(t, h, 3), REPORT_CELL, "avg bsld");
     for (int i = 0; i < n; i++) {
-        char label[CELL];
+        char label[REPORT_CELL];
         snprintf(label, sizeof label, "  %s", b[i].name);
-        size_t row = table_row(t, label);
-        snprintf(cell(t, row, 1), CELL, "%zu", c[i].jobs);
-        fmt_class_avg(cell(t, row, 2), "%.1f", c[i].avg_wait, c[i].jobs);
-        fmt_class_avg(cell(t, row, 3), "%.3f", c[i].avg_bsld, c[i].jobs);
+        size_t row = report_table_row(t, label);
+        snprintf(report_cell(t, row, 1), REPORT_CELL, "%zu", c[i].jobs);
+        report_fmt_avg(report_cell(t, row, 2), "%.1f", c[i].avg_wait, c[i].jobs);
+        report_fmt_avg(report_cell(t, row, 3), "%.3f", c[i].avg_bsld, c[i].jobs);
     }
 }
 
 /* A block of groups: a header row, then a row for each of the first `top`
  * groups (the list is by processor-seconds). */
-static void groups_block(struct table *t, const char *title, const struct report_group *g,
+static void groups_block(struct report_table *t, const char *title, const struct report_group *g,
                          size_t n, size_t top)
 {
-    size_t h = table_row(t, title);
-    snprintf(cell(t, h, 1), CELL, "jobs");
-    snprintf(cell(t, h, 2), CELL, "avg wait (s)");
-    snprintf(cell(t, h, 3), CELL, "avg bsld");
+    size_t h = report_table_row(t, title);
+    snprintf(report_cell(t, h, 1), REPORT_CELL, "jobs");
+    snprintf(report_cell(t, h, 2), REPORT_CELL, "avg wait (s)");
+    snprintf(report_cell(t, h, 3), REPORT_CELL, "avg bsld");
     n = n < top ? n : top;
     for (size_t i = 0; i < n; i++) {
-        char label[CELL];
-        snprintf(label, sizeof label, "  %.*s", CELL - 3, g[i].name);
-        size_t row = table_row(t, label);
-        snprintf(cell(t, row, 1), CELL, "%zu", g[i].jobs);
-        snprintf(cell(t, row, 2), CELL, "%.1f", g[i].avg_wait);
-        snprintf(cell(t, row, 3), CELL, "%.3f", g[i].avg_bsld);
+        char label[REPORT_CELL];
+        snprintf(label, sizeof label, "  %.*s", REPORT_CELL - 3, g[i].name);
+        size_t row = report_table_row(t, label);
+        snprintf(report_cell(t, row, 1), REPORT_CELL, "%zu", g[i].jobs);
+        snprintf(report_cell(t, row, 2), REPORT_CELL, "%.1f", g[i].avg_wait);
+        snprintf(report_cell(t, row, 3), REPORT_CELL, "%.3f", g[i].avg_bsld);
     }
 }
 
 void report_print_classes_text(FILE *f, const struct report *r)
 {
-    struct table t;
-    table_init(&t, 4);
+    struct report_table t;
+    report_table_init(&t, 4);
     classes_block(&t, "by job size (processors)", size_bounds, r->by_size, REPORT_NSIZE);
-    table_row(&t, "");
+    report_table_row(&t, "");
     classes_block(&t, "by runtime", runtime_bounds, r->by_runtime, REPORT_NRUNTIME);
-    table_row(&t, "");
+    report_table_row(&t, "");
     groups_block(&t, "by user (top 10 by processor-seconds)", r->users, r->nusers, 10);
-    table_row(&t, "");
+    report_table_row(&t, "");
     groups_block(&t, "by class", r->classes, r->nclasses, r->nclasses);
     fputc('\n', f);
-    table_print(f, &t);
-}
-
-/* ------------------------------------------------------- several runs */
-
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash && slash[1] ? slash + 1 : path;
-}
-
-/* A row of one value per run: the format's arguments may name x, the run
- * (const struct report_run *), and i_, its index from 0. The recorded
- * schedule (x->recorded) has no policy: a row marked policy_only shows "-". */
-#define RUNS_ROW_IF(t, label, runs, n, policy_only, ...)                                           \
-    do {                                                                                           \
-        size_t row_ = table_row((t), (label));                                                     \
-        for (size_t i_ = 0; i_ < (n); i_++) {                                                      \
-            const struct report_run *x = &(runs)[i_];                                              \
-            (void)x;                                                                               \
-            if ((policy_only) && x->recorded)                                                      \
-                snprintf(cell((t), row_, i_ + 1), CELL, "-");                                      \
-            else                                                                                   \
-                snprintf(cell((t), row_, i_ + 1), CELL, __VA_ARGS__);                              \
-        }                                                                                          \
-    } while (0)
-#define RUNS_ROW(t, label, runs, n, ...) RUNS_ROW_IF(t, label, runs, n, 0, __VA_ARGS__)
-#define POLICY_ROW(t, label, runs, n, ...) RUNS_ROW_IF(t, label, runs, n, 1, __VA_ARGS__)
-
-/* The first run that is a replay (not the recorded schedule). */
-static const struct report_run *first_replay(const struct report_run *runs, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!runs[i].recorded)
-            return &runs[i];
-    return n ? &runs[0] : NULL;
-}
-
-/* The k-th --compare line of a run (k < varied), NULL for the recorded one. */
-static const char *varied_line(const struct report_run *r, int k)
-{
-    return r->recorded ? NULL : r->overrides[r->noverrides - (size_t)r->varied + (size_t)k];
-}
-
-/* The value of a PARAM=VALUE line. */
-static const char *line_value(const char *line)
-{
-    line += strcspn(line, "= \t");
-    return line + strspn(line, "= \t");
-}
-
-/* The --compare rows: labelled with each parameter, a value per run. */
-static void varied_rows(struct table *t, const struct report_run *runs, size_t n)
-{
-    const struct report_run *r0 = first_replay(runs, n);
-    for (int k = 0; r0 && k < r0->varied; k++) {
-        const char *line = varied_line(r0, k);
-        char label[CELL];
-        snprintf(label, sizeof label, "%.*s", (int)strcspn(line, "= \t"), line);
-        size_t row = table_row(t, label);
-        for (size_t i = 0; i < n; i++) {
-            const char *v = varied_line(&runs[i], k);
-            snprintf(cell(t, row, i + 1), CELL, "%s", v ? line_value(v) : "-");
-        }
-    }
-}
-
-static int any_windowed(const struct report_run *runs, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (runs[i].r.windowed)
-            return 1;
-    return 0;
-}
-
-static void runs_metrics(struct table *t, const struct report_run *runs, size_t n)
-{
-    size_t row = table_row(t, "run");
-    for (size_t i = 0, k = 0; i < n; i++)
-        snprintf(cell(t, row, i + 1), CELL, runs[i].recorded ? "-" : "%zu",
-                 runs[i].recorded ? 0 : ++k);
-    RUNS_ROW(t, "configuration", runs, n, "%s",
-             x->recorded ? "recorded" : x->config ? base_name(x->config) : "defaults");
-    varied_rows(t, runs, n);
-    POLICY_ROW(t, "backfill policy", runs, n, "%s", x->backfill);
-    POLICY_ROW(t, "reservation depth", runs, n, "%d", x->resdepth);
-    RUNS_ROW(t, "processors", runs, n, "%lld", x->r.procs);
-    RUNS_ROW(t, "jobs simulated", runs, n, "%zu", x->r.jobs);
-    RUNS_ROW(t, "jobs skipped", runs, n, "%zu", x->r.skipped);
-    RUNS_ROW(t, "jobs rejected", runs, n, "%zu", x->r.rejected);
-    RUNS_ROW(t, "jobs never started", runs, n, "%zu", x->r.never_started);
-    if (any_windowed(runs, n))
-        RUNS_ROW(t, "jobs excluded", runs, n, "%zu", x->r.excluded);
-    RUNS_ROW(t, "makespan (s)", runs, n, "%ld", x->r.makespan);
-    RUNS_ROW(t, "utilization (%)", runs, n, "%.2f", 100.0 * x->r.utilization);
-    RUNS_ROW(t, "average wait (s)", runs, n, "%.1f", x->r.avg_wait);
-    RUNS_ROW(t, "maximum wait (s)", runs, n, "%ld", x->r.max_wait);
-    RUNS_ROW(t, "avg bounded slowdown", runs, n, "%.3f", x->r.avg_bsld);
-    RUNS_ROW(t, "avg expansion factor", runs, n, "%.3f", x->r.avg_xfactor);
-    RUNS_ROW(t, "wait fairness", runs, n, "%.3f", x->r.wait_fairness);
-    RUNS_ROW(t, "wait p50 (s)", runs, n, "%.0f", report_percentile(&x->r, REPORT_WAIT, 50));
-    RUNS_ROW(t, "wait p95 (s)", runs, n, "%.0f", report_percentile(&x->r, REPORT_WAIT, 95));
-    RUNS_ROW(t, "wait p99 (s)", runs, n, "%.0f", report_percentile(&x->r, REPORT_WAIT, 99));
-    RUNS_ROW(t, "bsld p50", runs, n, "%.3f", report_percentile(&x->r, REPORT_BSLD, 50));
-    RUNS_ROW(t, "bsld p95", runs, n, "%.3f", report_percentile(&x->r, REPORT_BSLD, 95));
-    RUNS_ROW(t, "bsld p99", runs, n, "%.3f", report_percentile(&x->r, REPORT_BSLD, 99));
-    POLICY_ROW(t, "jobs backfilled", runs, n, "%ld", x->r.backfilled);
-    POLICY_ROW(t, "iterations", runs, n, "%ld", x->r.iterations);
-    POLICY_ROW(t, "wall time (s)", runs, n, "%.3f", x->r.wall_seconds);
-}
-
-/* Three rows per class (jobs, average wait, average bounded slowdown), a
- * column per run; by_size selects the kind of class. */
-static void runs_classes(struct table *t, const char *title, const struct report_run *runs,
-                         size_t n, int by_size)
-{
-    const struct report_bound *b = by_size ? size_bounds : runtime_bounds;
-    int nc = by_size ? REPORT_NSIZE : REPORT_NRUNTIME;
-    table_row(t, "");
-    table_row(t, title);
-    for (int c = 0; c < nc; c++) {
-        char label[CELL];
-        snprintf(label, sizeof label, "  %-8s jobs", b[c].name);
-        size_t rj = table_row(t, label);
-        size_t rw = table_row(t, "           avg wait (s)");
-        size_t rb = table_row(t, "           avg bsld");
-        for (size_t i = 0; i < n; i++) {
-            const struct report_class *k =
-                by_size ? &runs[i].r.by_size[c] : &runs[i].r.by_runtime[c];
-            snprintf(cell(t, rj, i + 1), CELL, "%zu", k->jobs);
-            fmt_class_avg(cell(t, rw, i + 1), "%.1f", k->avg_wait, k->jobs);
-            fmt_class_avg(cell(t, rb, i + 1), "%.3f", k->avg_bsld, k->jobs);
-        }
-    }
-}
-
-static const struct report_group *group_named(const struct report_group *g, size_t n,
-                                              const char *name)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(g[i].name, name) == 0)
-            return &g[i];
-    return NULL;
-}
-
-/* Three rows per group of the first replay (its first `top`, by
- * processor-seconds), a column per run: the same user or class in each. */
-static void runs_groups(struct table *t, const char *title, const struct report_run *runs,
-                        size_t n, int users, size_t top)
-{
-    const struct report_run *r0 = first_replay(runs, n);
-    const struct report_group *g0 = users ? r0->r.users : r0->r.classes;
-    size_t n0 = users ? r0->r.nusers : r0->r.nclasses;
-    table_row(t, "");
-    table_row(t, title);
-    for (size_t c = 0; c < n0 && c < top; c++) {
-        char label[CELL];
-        snprintf(label, sizeof label, "  %-8.*s jobs", CELL - 16, g0[c].name);
-        size_t rj = table_row(t, label);
-        size_t rw = table_row(t, "           avg wait (s)");
-        size_t rb = table_row(t, "           avg bsld");
-        for (size_t i = 0; i < n; i++) {
-            const struct report_group *g =
-                users ? group_named(runs[i].r.users, runs[i].r.nusers, g0[c].name)
-                      : group_named(runs[i].r.classes, runs[i].r.nclasses, g0[c].name);
-            snprintf(cell(t, rj, i + 1), CELL, "%zu", g ? g->jobs : 0);
-            fmt_class_avg(cell(t, rw, i + 1), "%.1f", g ? g->avg_wait : 0, g ? g->jobs : 0);
-            fmt_class_avg(cell(t, rb, i + 1), "%.3f", g ? g->avg_bsld : 0, g ? g->jobs : 0);
-        }
-    }
-}
-
-/* a beats b: at least as good on all four (less wait, less slowdown, more
- * utilization, fairer waits) and better on one. */
-static int dominates(const struct report *a, const struct report *b)
-{
-    int ge = a->avg_wait <= b->avg_wait && a->avg_bsld <= b->avg_bsld &&
-             a->utilization >= b->utilization && a->wait_fairness >= b->wait_fairness;
-    int gt = a->avg_wait < b->avg_wait || a->avg_bsld < b->avg_bsld ||
-             a->utilization > b->utilization || a->wait_fairness > b->wait_fairness;
-    return ge && gt;
-}
-
-void report_pareto(struct report_run *runs, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        runs[i].pareto = 1;
-        for (size_t j = 0; j < n && runs[i].pareto; j++)
-            if (j != i && dominates(&runs[j].r, &runs[i].r))
-                runs[i].pareto = 0;
-    }
-}
-
-/* The recommendation: a row per run with the four measures, the front marked. */
-static void print_front(FILE *f, const struct report_run *runs, size_t n)
-{
-    const struct report_run *r0 = first_replay(runs, n);
-    int nv = r0 ? r0->varied : 0;
-    struct table t;
-    table_init(&t, (size_t)(7 + nv));
-    size_t h = table_row(&t, "run");
-    snprintf(cell(&t, h, 1), CELL, "configuration");
-    for (int k = 0; k < nv; k++) {
-        const char *line = varied_line(r0, k);
-        snprintf(cell(&t, h, 2 + (size_t)k), CELL, "%.*s", (int)strcspn(line, "= \t"), line);
-    }
-    static const char *const heads[] = {"avg wait (s)", "avg bsld", "utilization (%)",
-                                        "wait fairness", "front"};
-    for (int k = 0; k < 5; k++)
-        snprintf(cell(&t, h, 2 + (size_t)nv + (size_t)k), CELL, "%s", heads[k]);
-    for (size_t i = 0, num = 0; i < n; i++) {
-        const struct report_run *x = &runs[i];
-        char label[16];
-        snprintf(label, sizeof label, x->recorded ? "-" : "%zu", x->recorded ? 0 : ++num);
-        size_t row = table_row(&t, label);
-        snprintf(cell(&t, row, 1), CELL, "%s",
-                 x->recorded ? "recorded" : x->config ? base_name(x->config) : "defaults");
-        for (int k = 0; k < nv; k++) {
-            const char *v = varied_line(x, k);
-            snprintf(cell(&t, row, 2 + (size_t)k), CELL, "%s", v ? line_value(v) : "-");
-        }
-        size_t c = 2 + (size_t)nv;
-        snprintf(cell(&t, row, c), CELL, "%.1f", x->r.avg_wait);
-        snprintf(cell(&t, row, c + 1), CELL, "%.3f", x->r.avg_bsld);
-        snprintf(cell(&t, row, c + 2), CELL, "%.2f", 100.0 * x->r.utilization);
-        snprintf(cell(&t, row, c + 3), CELL, "%.3f", x->r.wait_fairness);
-        snprintf(cell(&t, row, c + 4), CELL, "%s", x->pareto ? "*" : "");
-    }
-    fprintf(f, "\n  the Pareto front (*): no other run is as good on all of wait, bounded "
-               "slowdown,\n  utilization and wait fairness, and better on one\n\n");
-    table_print(f, &t);
-}
-
-void report_print_runs_text(FILE *f, const char *trace, const struct report_run *runs, size_t n)
-{
-    size_t replays = 0;
-    for (size_t i = 0; i < n; i++)
-        replays += !runs[i].recorded;
-    fprintf(f, "moku simulate: %s, %zu run%s%s\n", trace, replays, replays == 1 ? "" : "s",
-            replays < n ? " and the schedule the log recorded" : "");
-    const struct report_run *r0 = first_replay(runs, n);
-    size_t common = r0 ? r0->noverrides - (size_t)r0->varied : 0;
-    for (size_t i = 0; i < common; i++)
-        fprintf(f, "  every run: --set %s\n", r0->overrides[i]);
-    fputc('\n', f);
-    struct table t;
-    table_init(&t, n + 1);
-    runs_metrics(&t, runs, n);
-    runs_classes(&t, "by job size (processors)", runs, n, 1);
-    runs_classes(&t, "by runtime", runs, n, 0);
-    runs_groups(&t, "by user (the top 10 of run 1 by processor-seconds)", runs, n, 1, 10);
-    runs_groups(&t, "by class", runs, n, 0, 50);
-    table_print(f, &t);
-    print_front(f, runs, n);
+    report_table_print(f, &t);
 }
 
 /* ------------------------------------------------------------------ JSON */
 
-static void json_string(FILE *f, const char *s)
+void report_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -834,7 +573,7 @@ static void json_string(FILE *f, const char *s)
 }
 
 /* The one-run keys, without the braces. */
-static void json_fields(FILE *f, const struct report *r)
+void report_json_fields(FILE *f, const struct report *r)
 {
     fprintf(f,
             "\"jobs\":%zu,\"skipped\":%zu,\"rejected\":%zu,\"never_started\":%zu,"
@@ -845,7 +584,7 @@ static void json_fields(FILE *f, const struct report *r)
             "\"wait_fairness\":%.6f",
             r->jobs, r->skipped, r->rejected, r->never_started, r->makespan, r->utilization, r->avg_wait, r->max_wait,
             r->avg_bsld, r->avg_xfactor, r->backfilled, r->iterations, r->wall_seconds,
-            r->read_seconds, r->unfinished, r->excluded, tau_of(r), r->wait_fairness);
+            r->read_seconds, r->unfinished, r->excluded, report_tau(r), r->wait_fairness);
 }
 
 /* ,"percentiles":{"wait":{"p50":..,"p95":..,"p99":..},...} */
@@ -872,7 +611,7 @@ static void json_groups(FILE *f, const char *key, const struct report_group *g, 
     fprintf(f, ",\"%s\":[", key);
     for (size_t i = 0; i < n; i++) {
         fprintf(f, "%s{\"name\":", i ? "," : "");
-        json_string(f, g[i].name);
+        report_json_string(f, g[i].name);
         fprintf(f, ",\"jobs\":%zu,\"proc_seconds\":%.0f,\"share\":%.6f,\"avg_wait\":%.3f,"
                    "\"avg_bsld\":%.6f}",
                 g[i].jobs, g[i].proc_seconds, total > 0 ? g[i].proc_seconds / total : 0.0,
@@ -882,7 +621,7 @@ static void json_groups(FILE *f, const char *key, const struct report_group *g, 
 }
 
 /* What follows the one-run keys in every JSON report. */
-static void json_extras(FILE *f, const struct report *r)
+void report_json_extras(FILE *f, const struct report *r)
 {
     json_percentiles(f, r);
     json_groups(f, "by_user", r->users, r->nusers);
@@ -895,7 +634,7 @@ static void json_class_list(FILE *f, const struct report_bound *b, const struct 
     fputc('[', f);
     for (int i = 0; i < n; i++) {
         fprintf(f, "%s{\"class\":", i ? "," : "");
-        json_string(f, b[i].name);
+        report_json_string(f, b[i].name);
         fprintf(f, ",\"min\":%lld,\"max\":", b[i].lo);
         if (b[i].hi < 0)
             fprintf(f, "null");
@@ -908,7 +647,7 @@ static void json_class_list(FILE *f, const struct report_bound *b, const struct 
 }
 
 /* ,"classes":{"size":[...],"runtime":[...]} */
-static void json_classes(FILE *f, const struct report *r)
+void report_json_classes(FILE *f, const struct report *r)
 {
     fprintf(f, ",\"classes\":{\"size\":");
     json_class_list(f, size_bounds, r->by_size, REPORT_NSIZE);
@@ -920,52 +659,11 @@ static void json_classes(FILE *f, const struct report *r)
 void report_print_json(FILE *f, const struct report *r, int classes)
 {
     fputc('{', f);
-    json_fields(f, r);
-    json_extras(f, r);
+    report_json_fields(f, r);
+    report_json_extras(f, r);
     if (classes)
-        json_classes(f, r);
+        report_json_classes(f, r);
     fprintf(f, "}\n");
-}
-
-/* One run of several as a JSON object. */
-static void json_run(FILE *f, const struct report_run *r)
-{
-    fprintf(f, "{\"config\":");
-    if (r->recorded)
-        fprintf(f, "\"recorded\"");
-    else if (r->config)
-        json_string(f, r->config);
-    else
-        fprintf(f, "null");
-    fprintf(f, ",\"overrides\":[");
-    for (size_t k = 0; k < r->noverrides; k++) {
-        if (k)
-            fputc(',', f);
-        json_string(f, r->overrides[k]);
-    }
-    fprintf(f, "],");
-    json_fields(f, &r->r);
-    json_extras(f, &r->r);
-    json_classes(f, &r->r);
-    fprintf(f, ",\"pareto\":%s}", r->pareto ? "true" : "false");
-}
-
-void report_print_runs_json(FILE *f, const struct report_run *runs, size_t n)
-{
-    fputc('{', f);
-    for (size_t i = 0; i < n; i++)
-        if (runs[i].recorded) {
-            fprintf(f, "\"recorded\":");
-            json_run(f, &runs[i]);
-            fputc(',', f);
-        }
-    fprintf(f, "\"runs\":[");
-    for (size_t i = 0, k = 0; i < n; i++)
-        if (!runs[i].recorded) {
-            fprintf(f, "%s", k++ ? "," : "");
-            json_run(f, &runs[i]);
-        }
-    fprintf(f, "]}\n");
 }
 
 /* -------------------------------------------------------------------- CSV */

@@ -7,7 +7,9 @@
 . tests/integration/lib.sh
 front=tests/data/lab/front.swf
 small=tests/data/compare/small.swf
-kth=data/KTH-SP2-1996-2.1-cln.norm.swf.gz
+# KTH's first 6,000 jobs: enough queueing to tell runs apart, quick to replay.
+kth=$TMP/kth6000.swf
+gzip -dc data/KTH-SP2-1996-2.1-cln.norm.swf.gz | awk '/^;/ || ++n <= 6000' >"$kth"
 if command -v python3 >/dev/null 2>&1; then py=python3; else py=; fi
 # The report without what measures wall time (it differs from run to run).
 untimed() { grep -v 'wall time' "$1" | sed 's/"wall_seconds":[0-9.]*//g; s/"read_seconds":[0-9.]*//g; s/reading the trace [0-9.]* s/reading the trace/'; }
@@ -93,6 +95,15 @@ done
 check "a failing run: the same exit and messages with workers" sh -c "cmp -s $TMP/e1.fail $TMP/e2.fail && grep -q '^1\$' $TMP/e2.fail && grep -q 'defines nodes (NODECFG)' $TMP/e2.fail"
 run simulate --jobs 0 "$small"
 check "--jobs 0 is refused" [ "$rc" -eq 2 ]
+# On a terminal, a progress line of the runs; the report is unchanged.
+if command -v script >/dev/null 2>&1; then
+    script -qc "'$MOKU' simulate --compare RESERVATIONDEPTH=1,2 --jobs 2 --format json '$kth' >'$TMP/tty.json'" \
+        "$TMP/typescript" >/dev/null 2>&1
+    untimed "$TMP/tty.json" >"$TMP/tty.untimed"
+    check "--jobs on a terminal: a progress line, the same report" sh -c "grep -q 'runs done' $TMP/typescript && cmp -s $TMP/tty.untimed $TMP/js.json"
+else
+    fail "--jobs on a terminal: script(1) is missing (bsdutils)"
+fi
 
 # A comparison as a job array: each run saved apart, merged into the same report.
 for k in 2 4 1 3; do
