@@ -62,6 +62,7 @@ static struct plot_line *plot_lines(const struct run *runs, size_t n)
         lines[i].series = &r->series;
         if (r->recorded) {
             lines[i].label = xstrdup("recorded");
+            lines[i].run_name = "recorded";
             continue;
         }
         char *label = xstrdup(r->config ? r->config : "defaults");

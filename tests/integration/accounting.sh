@@ -73,6 +73,8 @@ run simulate --procs 16 --recorded --jobs-out "$TMP/r.csv" "$sacct"
 check "--recorded: a column of its own, first" sh -c "[ $rc -eq 0 ] && grep -Eq '^  configuration +recorded +defaults\$' $TMP/out"
 check "--recorded: its average wait by hand ((10+0+3010+3010+0+2410+2410+0)/8 = 1356.25)" grep -Eq "^  average wait \(s\) +1356\.2 " "$TMP/out"
 check "--recorded: its rows lead the jobs CSV" sh -c "head -n 2 $TMP/r.csv | tail -n 1 | grep -q '^recorded,1001,1790812800,1790812810,1790816410,10,4,'"
+run simulate --procs 16 --recorded --series "$TMP/r-series.csv" "$sacct"
+check "--recorded: its series rows first, run 'recorded', then run 1" sh -c "[ \"\$(cut -d, -f1 $TMP/r-series.csv | uniq | tr '\n' ' ')\" = 'run recorded 1 ' ]"
 
 # ----------------------------------------------------------------- Torque
 run simulate --procs 16 --jobs-out "$TMP/t.csv" "$torque"
