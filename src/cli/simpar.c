@@ -179,7 +179,7 @@ static void reap(struct pool *p, struct worker *w, size_t i)
 }
 
 /* Read what the running workers said: progress, or their end. */
-static void listen(struct pool *p)
+static void poll_workers(struct pool *p)
 {
     struct pollfd *fds = xcalloc(p->n, sizeof *fds);
     size_t *at = xcalloc(p->n, sizeof *at), nf = 0;
@@ -302,7 +302,7 @@ int simpar_replay(struct run *runs, size_t n, long workers, const struct sim_opt
         while (rc == 0 && p.running < (size_t)workers && p.next < n)
             rc = start(&p, p.next++);
         if (rc == 0 && p.running)
-            listen(&p);
+            poll_workers(&p);
         if (rc == 0)
             rc = take(&p, outs);
         if (rc == 0)

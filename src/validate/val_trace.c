@@ -60,10 +60,9 @@ static int read_maui(const char *path, struct val_facts *f, struct err *err)
     for (size_t i = 0; i < w.njobs; i++) {
         const struct mtrace_job *j = &w.jobs[i];
         long ppt = j->procs_per_task > 0 ? j->procs_per_task : 1;
-        long start = j->dispatch > j->start ? j->dispatch : j->start;
-        add(f, j->id ? j->id : "?", -1, j->tasks * ppt, j->walltime,
-            j->completion >= start ? j->completion - start : -1);
-        f->v[f->n - 1].runtime = -1; /* the trace's runtime is only checked for SWF */
+        /* submissions and runtimes are not checked against a Maui trace (its
+         * epoch times, a start that is the later of dispatch and start) */
+        add(f, j->id ? j->id : "?", -1, j->tasks * ppt, j->walltime, -1);
         f->v[f->n - 1].attrs = j->features ? xstrdup(j->features) : NULL;
         f->v[f->n - 1].preemptee = j->flags && strstr(j->flags, "[PREEMPTEE]") != NULL;
     }
