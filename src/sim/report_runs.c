@@ -255,7 +255,7 @@ void report_print_runs_text(FILE *f, const char *trace, const struct report_run 
     runs_metrics(&t, runs, n);
     runs_classes(&t, "by job size (processors)", runs, n, 1);
     runs_classes(&t, "by runtime", runs, n, 0);
-    runs_groups(&t, "by user (the top 10 of run 1 by processor-seconds)", runs, n, 1, 10);
+    runs_groups(&t, "by user (top 10 of run 1)", runs, n, 1, 10);
     runs_groups(&t, "by class", runs, n, 0, 50);
     report_table_print(f, &t);
     print_front(f, runs, n);
