@@ -571,7 +571,8 @@ static int build_cluster(struct sched *s, const struct cfg *cfg, const char *cfg
 static int load_swf(const struct sim_opts *o, struct workload *wl)
 {
     struct err e;
-    int rc = workload_read_swf(o->trace, o->strict, wl, &e);
+    int rc = workload_read_swf(o->trace, (o->strict ? WL_STRICT : 0) | (o->recorded ? WL_RECORDED : 0),
+                               wl, &e);
     if (rc < 0)
         fprintf(stderr, "moku: %s\n", e.msg);
     return rc;

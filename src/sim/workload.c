@@ -313,6 +313,7 @@ struct swf_load {
     struct workload *wl;
     const char *path;
     int strict;
+    int recorded; /* keep the log's starts (WL_RECORDED) */
     struct err unusable; /* strict: the first record that cannot be replayed */
     int have_unusable;
 };
@@ -324,8 +325,12 @@ static int load_rec(void *ctx, const struct swf_rec *r, struct err *err)
     const char *why = unusable(r);
     if (!why) {
         struct wl_job j = job_of(ld->wl, r);
-        /* The log's own schedule: submit + wait (field 3), when known. */
-        workload_add_recorded(ld->wl, &j, r->wait >= 0 ? (long)(r->submit + r->wait) : -1);
+        /* The log's own schedule: submit + wait (field 3), when known; kept
+         * only when asked, as it costs 8 bytes a job of every replay. */
+        if (ld->recorded)
+            workload_add_recorded(ld->wl, &j, r->wait >= 0 ? (long)(r->submit + r->wait) : -1);
+        else
+            workload_add(ld->wl, &j);
     } else if (ld->strict && !ld->have_unusable) {
         err_set(&ld->unusable, "%s:%ld: job %lld cannot be replayed: %s", ld->path, r->line,
                 r->id, why);
@@ -336,10 +341,11 @@ static int load_rec(void *ctx, const struct swf_rec *r, struct err *err)
     return 0;
 }
 
-int workload_read_swf(const char *path, int strict, struct workload *wl, struct err *err)
+int workload_read_swf(const char *path, int flags, struct workload *wl, struct err *err)
 {
     workload_init(wl);
-    struct swf_load ld = {.wl = wl, .path = path, .strict = strict};
+    struct swf_load ld = {.wl = wl, .path = path, .strict = (flags & WL_STRICT) != 0,
+                          .recorded = (flags & WL_RECORDED) != 0};
     struct swf_header hdr;
     int bad = swf_scan(path, &hdr, load_rec, &ld, err) < 0;
     if (!bad && ld.have_unusable) { /* the syntax of the whole file comes first */

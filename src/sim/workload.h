@@ -92,12 +92,14 @@ void workload_sort(struct workload *wl);
 
 /*
  * Build the workload from the SWF trace at path, record by record (the raw
- * records are not kept: a trace's memory is its compact jobs). strict: a
- * record that would be skipped is an error instead (after the file's
- * syntax, which is checked first). On error returns -1 with *wl empty and
- * err naming the file and line.
+ * records are not kept: a trace's memory is its compact jobs). flags:
+ * WL_STRICT, a record that would be skipped is an error instead (after the
+ * file's syntax, which is checked first); WL_RECORDED, keep the start the
+ * log recorded for each job (rec_start; else NULL). On error returns -1 with
+ * *wl empty and err naming the file and line.
  */
-int workload_read_swf(const char *path, int strict, struct workload *wl, struct err *err);
+enum { WL_STRICT = 1, WL_RECORDED = 2 };
+int workload_read_swf(const char *path, int flags, struct workload *wl, struct err *err);
 void workload_free(struct workload *wl);
 
 #endif
