@@ -102,13 +102,16 @@ static double mono_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Write <dir>/<name> atomically (temporary file, fsync, rename). */
+/* Write <dir>/<name> atomically (temporary file, fsync, rename). The
+ * temporary file is written over, not emptied first, so that one made
+ * ahead (prealloc_status) needs no new blocks: a job's end is recorded on
+ * a full disk. */
 static int write_atomic(const struct sv *sv, const char *name, const char *text)
 {
     char tmp[PATH_MAX + 32], path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/%s", sv->dir, name);
     snprintf(tmp, sizeof tmp, "%s/%s.tmp", sv->dir, name);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) {
         sv_log(sv, "%s: cannot create: %s", tmp, strerror(errno));
         return -1;
@@ -122,13 +125,28 @@ static int write_atomic(const struct sv *sv, const char *name, const char *text)
             break;
         done += (size_t)w;
     }
-    int ok = done == len && fsync(fd) == 0;
+    int ok = done == len && ftruncate(fd, (off_t)len) == 0 && fsync(fd) == 0;
     if (close(fd) < 0 || !ok || rename(tmp, path) < 0) {
         sv_log(sv, "%s: cannot write: %s", path, strerror(errno));
         unlink(tmp);
         return -1;
     }
     return 0;
+}
+
+/* The status file's blocks, taken while there is room (before the job
+ * runs): written over at the end (write_atomic), so that the job's end is
+ * recorded even when the disk has filled meanwhile (issue 28; the daemon
+ * gives up its own reserve then, rm/../daemon/dspace.c). Best effort. */
+static void prealloc_status(const struct sv *sv)
+{
+    char tmp[PATH_MAX + 32], zeros[LOCAL_MSG_MAX + 256] = {0};
+    snprintf(tmp, sizeof tmp, "%s/%s.tmp", sv->dir, LOCAL_F_STATUS);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0 || write(fd, zeros, sizeof zeros) != (ssize_t)sizeof zeros || fsync(fd) < 0)
+        sv_log(sv, "%s: cannot make room for the status file: %s", tmp, strerror(errno));
+    if (fd >= 0)
+        close(fd);
 }
 
 /* ---- job.json ---- */
@@ -708,6 +726,7 @@ int local_supervise(const char *spooldir)
     int rc = 1;
     if (write_atomic(&sv, LOCAL_F_PID, num) == 0) {
         int code = FAILED_EXIT;
+        prealloc_status(&sv);
         if (start_job(&sv) == 0) {
             run_job(&sv);
             code = job_outcome(&sv);
