@@ -134,16 +134,18 @@ static int write_atomic(const struct sv *sv, const char *name, const char *text)
     return 0;
 }
 
-/* The status file's blocks, taken while there is room (before the job
- * runs): written over at the end (write_atomic), so that the job's end is
+/* The status file's blocks, taken while there is room (as the job starts):
+ * written over at the end (write_atomic), so that the job's end is
  * recorded even when the disk has filled meanwhile (issue 28; the daemon
- * gives up its own reserve then, rm/../daemon/dspace.c). Best effort. */
+ * gives up its own reserve then, daemon/dspace.c). Not synced: the space
+ * is the file system's to count at the write, and the status is synced
+ * when written. Best effort. */
 static void prealloc_status(const struct sv *sv)
 {
     char tmp[PATH_MAX + 32], zeros[LOCAL_MSG_MAX + 256] = {0};
     snprintf(tmp, sizeof tmp, "%s/%s.tmp", sv->dir, LOCAL_F_STATUS);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0 || write(fd, zeros, sizeof zeros) != (ssize_t)sizeof zeros || fsync(fd) < 0)
+    if (fd < 0 || write(fd, zeros, sizeof zeros) != (ssize_t)sizeof zeros)
         sv_log(sv, "%s: cannot make room for the status file: %s", tmp, strerror(errno));
     if (fd >= 0)
         close(fd);
@@ -726,8 +728,8 @@ int local_supervise(const char *spooldir)
     int rc = 1;
     if (write_atomic(&sv, LOCAL_F_PID, num) == 0) {
         int code = FAILED_EXIT;
-        prealloc_status(&sv);
         if (start_job(&sv) == 0) {
+            prealloc_status(&sv);
             run_job(&sv);
             code = job_outcome(&sv);
             if (strcmp(sv.reason, "walltime") == 0)
