@@ -208,7 +208,7 @@ if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuse
         grep -q "may last at most 86400 s" "$TMP/out"
     as_user setres -d 2:00:00:00 -u "$u" n1 >"$TMP/out" 2>&1
     check "... and one of two days" grep -q "may last at most 86400 s" "$TMP/out"
-    printf "${CFG2}RESCTLPOLICY ANY\nUSERCFG[DEFAULT] MAXPS=3600\n" >"$H/maui.cfg"
+    printf "${CFG2}RESCTLPOLICY ANY\nUSERCFG[DEFAULT] MAXPS=3600\nUSERRESMAXPROCS 100%%\n" >"$H/maui.cfg"
     timeout 5 "$MOKU" schedctl -R >/dev/null
     sleep 0.5
     as_user setres -d 2:00:00 -u "$u" n1 >"$TMP/out" 2>&1
