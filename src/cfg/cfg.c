@@ -301,6 +301,10 @@ static int param_value(const struct cfg_param *p, const struct cfg_toks *t, cons
         if ((p->flags & (CFG_TAB_LIMIT | CFG_TAB_TLIMIT)) &&
             (t->n != 1 || cfg_tab_scan_limit(text, !!(p->flags & CFG_TAB_TLIMIT), &s, &h) < 0))
             return V_INVALID;
+        double share;
+        int pct;
+        if ((p->flags & CFG_TAB_SHARE) && (t->n != 1 || cfg_tab_scan_share(text, &share, &pct) < 0))
+            return V_INVALID;
         out->text = xstrdup(text);
         return V_OK;
     }
@@ -403,6 +407,8 @@ static int value_error(struct load *ld, const struct cfg_param *p, const char *a
         enum_expect(p, why, sizeof why);
     } else if (p->flags & (CFG_TAB_LIMIT | CFG_TAB_TLIMIT)) {
         snprintf(why, sizeof why, "expected a limit N or SOFT,HARD");
+    } else if (p->flags & CFG_TAB_SHARE) {
+        snprintf(why, sizeof why, "expected a number N >= 0 or a share N%% from 0%% to 100%%");
     } else if (rc == V_RANGE) {
         range_text(p, why, sizeof why);
         return load_error(ld, "value %s for %s out of range (%s)", text, as, why);
@@ -935,6 +941,19 @@ const char *cfg_str(const struct cfg *cfg, const char *name, const char *index)
     const struct cfg_param *p;
     const struct pval *v = pval_of(cfg, name, &p);
     return slot_of(p, v, index)->text;
+}
+
+long long cfg_share(const struct cfg *cfg, const char *name, long long whole)
+{
+    const struct cfg_param *p;
+    const struct pval *v = pval_of(cfg, name, &p);
+    assert(p->flags & CFG_TAB_SHARE);
+    const char *text = slot_of(p, v, NULL)->text;
+    double x;
+    int pct;
+    if (!text || cfg_tab_scan_share(text, &x, &pct) < 0)
+        return 0; /* checked when loaded: an unset one without a default */
+    return pct ? (long long)((double)whole * x / 100.0) : (long long)x;
 }
 
 int cfg_is_set(const struct cfg *cfg, const char *name, const char *index)

@@ -143,6 +143,8 @@ static const struct help_opt qsub_opts[] = {
     {"-v VAR[=VALUE],...", "variables for the job's environment"},
     {"-V", "export the whole current environment to the job"},
     {"-W x=QOS:NAME|ADVRES:ID", "the QOS, or the reservation to run in"},
+    {"--token TOKEN", "submit under the token a submission that got no answer printed:\n"
+                      "the job made under it, if any, else a new one (never two)"},
     {"--home DIR", "the daemon's home (default: MOKU_HOME, else " MOKU_HOME_DEFAULT ")"},
     {"--help", "this help"},
     {"--version", "print moku's version"},

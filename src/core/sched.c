@@ -434,12 +434,20 @@ static int over_submit(const struct sched *s, enum cred_kind k, const char *name
     const struct cred *c = cred_or_default(s, k, name);
     const struct cred *dflt = cred_find(s->creds[k], "DEFAULT");
     long limit = c && c->maxsubmit ? c->maxsubmit : dflt ? dflt->maxsubmit : 0;
+    if (!limit)
+        limit = s->maxsubmit_default[k];
     /* A name not known yet has no jobs, whatever its DEFAULT object has. */
     long live = c && name && strcmp(c->name, name) == 0 ? c->live : 0;
     if (limit > 0 && live >= limit)
         return err_set(err, "%s %s already has %ld job%s queued or running (MAXSUBMITJOBS %ld)",
                        kind[k], name ? name : "DEFAULT", live, live == 1 ? "" : "s", limit);
     return 0;
+}
+
+void sched_default_maxsubmit(struct sched *s, enum cred_kind k, long n)
+{
+    s->maxsubmit_default[k] = n > 0 ? n : 0;
+    s->maxsubmit_any |= n > 0;
 }
 
 int sched_submit_allowed(const struct sched *s, const struct job_spec *spec, struct err *err)

@@ -195,6 +195,11 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
  * err: "user alice already has 72 jobs queued or running (MAXSUBMITJOBS
  * 72)". */
 int sched_submit_allowed(const struct sched *s, const struct job_spec *spec, struct err *err);
+/* A driver's default MAXSUBMITJOBS for the objects of kind k whose own
+ * limit and DEFAULT object's both are unset (0 = none, the engine's
+ * default): the daemon bounds each user's jobs by default (docs/daemon.md);
+ * a replay takes its trace as it is. */
+void sched_default_maxsubmit(struct sched *s, enum cred_kind k, long n);
 
 /* Why a job could never run on this scheduler's nodes, whatever else runs
  * or waits (policy/fit.c). */

@@ -98,6 +98,8 @@ struct sched {
     long elig_walked; /* when eligibility was last walked: JOB_QSTOP jobs' queue time starts */
     long elig_prev;   /* ... and the walk before (the order an iteration's walks used) */
     int maxsubmit_any; /* some credential ever had MAXSUBMITJOBS set (never cleared: a hint) */
+    long maxsubmit_default[CRED_NKINDS]; /* a driver's default for DEFAULT objects without
+                                            one (sched_default_maxsubmit), 0 = none */
     int elig_all;     /* something changed every credential's eligibility may depend on */
     int elig_full;    /* walk the whole queue at every iteration, as Maui (no eset) */
     struct eset *eset; /* idle jobs per credential, when limits allow (policy/eset.c) */

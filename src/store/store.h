@@ -123,6 +123,15 @@ void store_job_free(struct store_job *j);
  * none, -1 error). */
 int store_script_put(struct store *st, long id, const char *text, struct err *err);
 int store_script_get(struct store *st, long id, char **text, struct err *err);
+/* Forget a job's script (an ended job's: it is only needed to run), or
+ * those of every job that has ended (a database from before this was
+ * done). No script is not an error. */
+int store_script_del(struct store *st, long id, struct err *err);
+int store_scripts_prune(struct store *st, struct err *err);
+/* fn(id, bytes) for the script of every job not yet ended (fn must not use
+ * the store). */
+int store_script_sizes(struct store *st, void (*fn)(void *ctx, long id, long long bytes),
+                       void *ctx, struct err *err);
 
 /* Node administrative state (e.g. "Drained", "Down", "Idle"): set (a NULL
  * state removes the node's entry), and load all in name order (fn gets name

@@ -217,6 +217,34 @@ static void test_limits(void)
     CHECK_HAS(err.msg, "invalid limit '-2'");
 }
 
+/* Counts or shares of a whole (USERRESMAXPROCS, USERRESMAXPS). */
+static void test_shares(void)
+{
+    struct err err;
+    struct cfg *cfg = load("", &err);
+    CHECK(cfg != NULL);
+    if (cfg) {
+        CHECK_EQ(cfg_share(cfg, "USERRESMAXPROCS", 8), 4); /* the default, 50% */
+        CHECK_EQ(cfg_share(cfg, "USERRESMAXPS", 1000), 100); /* 10% */
+        CHECK_EQ(cfg_share(cfg, "USERRESMAXPROCS", 1), 0);    /* rounded down */
+        cfg_destroy(cfg);
+    }
+    cfg = load("USERRESMAXPROCS 12\nUSERRESMAXPS 12.5%\n", &err);
+    CHECK(cfg != NULL);
+    if (cfg) {
+        CHECK_EQ(cfg_share(cfg, "USERRESMAXPROCS", 8), 12);
+        CHECK_EQ(cfg_share(cfg, "USERRESMAXPS", 1000), 125);
+        cfg_destroy(cfg);
+    }
+    const char *bad[] = {"150%", "-1", "-5%", "x", "%", "1.5", "4 5"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[64];
+        snprintf(text, sizeof text, "USERRESMAXPROCS %s\n", bad[i]);
+        CHECK_HAS(load_err(text), "maui.cfg:1: invalid value");
+        CHECK_HAS(load_err(text), "a share N% from 0% to 100%");
+    }
+}
+
 /* ------------------------------------------------------------- parameters */
 
 static void test_values_from_file(void)
@@ -953,6 +981,7 @@ int main(void)
     TEST_RUN(test_bool);
     TEST_RUN(test_numbers);
     TEST_RUN(test_limits);
+    TEST_RUN(test_shares);
     TEST_RUN(test_values_from_file);
     TEST_RUN(test_enums);
     TEST_RUN(test_errors);
