@@ -361,7 +361,11 @@ void report_print_text(FILE *f, const struct report *r, const char *trace, const
     fmt_duration(mw, sizeof mw, (double)r->max_wait);
     fprintf(f, "moku simulate: %s\n", trace);
     fprintf(f, "  cluster              %zu nodes, %lld processors\n", r->nodes, r->procs);
-    fprintf(f, "  policy               %s\n\n", policy);
+    fprintf(f, "  policy               %s\n", policy);
+    if (r->fs_history)
+        fprintf(f, "  fairshare history    %d window%s from %s\n", r->fs_windows,
+                r->fs_windows == 1 ? "" : "s", r->fs_history);
+    fputc('\n', f);
     fprintf(f, "  jobs simulated       %zu\n", r->jobs);
     fprintf(f, "  jobs skipped         %zu   (trace records that cannot be replayed)\n",
             r->skipped);
@@ -522,6 +526,26 @@ static const char *base_name(const char *path)
         }                                                                                          \
     } while (0)
 
+/* The fairshare history row, when some run read one: "N windows from
+ * DIR", or "none". */
+static void fs_history_row(struct table *t, const struct report_run *runs, size_t n)
+{
+    int any = 0;
+    for (size_t i = 0; i < n; i++)
+        any |= runs[i].r.fs_history != NULL;
+    if (!any)
+        return;
+    size_t row = table_row(t, "fairshare history");
+    for (size_t i = 0; i < n; i++) {
+        const struct report *r = &runs[i].r;
+        if (r->fs_history)
+            snprintf(cell(t, row, i + 1), CELL, "%d windows from %s", r->fs_windows,
+                     r->fs_history);
+        else
+            snprintf(cell(t, row, i + 1), CELL, "none");
+    }
+}
+
 /* The --compare row: labelled with the parameter, a value per run. */
 static void varied_row(struct table *t, const struct report_run *runs, size_t n)
 {
@@ -545,6 +569,7 @@ static void runs_metrics(struct table *t, const struct report_run *runs, size_t 
         varied_row(t, runs, n);
     RUNS_ROW(t, "backfill policy", runs, n, "%s", x->backfill);
     RUNS_ROW(t, "reservation depth", runs, n, "%d", x->resdepth);
+    fs_history_row(t, runs, n);
     RUNS_ROW(t, "processors", runs, n, "%lld", x->r.procs);
     RUNS_ROW(t, "jobs simulated", runs, n, "%zu", x->r.jobs);
     RUNS_ROW(t, "jobs skipped", runs, n, "%zu", x->r.skipped);
@@ -636,6 +661,11 @@ static void json_fields(FILE *f, const struct report *r)
             r->jobs, r->skipped, r->rejected, r->never_started, r->makespan, r->utilization, r->avg_wait, r->max_wait,
             r->avg_bsld, r->avg_xfactor, r->backfilled, r->iterations, r->wall_seconds,
             r->read_seconds);
+    if (r->fs_history) {
+        fprintf(f, ",\"fs_history\":{\"dir\":");
+        json_string(f, r->fs_history);
+        fprintf(f, ",\"windows\":%d}", r->fs_windows);
+    }
 }
 
 /* ,"percentiles":{"wait":{"p50":..,"p95":..,"p99":..},...} */

@@ -78,6 +78,12 @@ struct report {
     double wall_seconds;
     double read_seconds; /* reading the trace, before the replay (the same for every run) */
     long long procs; /* processors in the cluster */
+    /* Fairshare history read before the replay (moku simulate --fs-history,
+     * or STATDIR set in the configuration): its directory (borrowed) and the
+     * windows read from it; fs_history NULL when none was asked for. Not
+     * touched by report_compute. */
+    const char *fs_history;
+    int fs_windows;
     size_t nodes;
     struct report_class by_size[REPORT_NSIZE];
     struct report_class by_runtime[REPORT_NRUNTIME];
