@@ -487,7 +487,7 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         .epos = SIZE_MAX,
         .tag = spec->tag,
         .holds = spec->holds & (HOLD_USER | HOLD_SYSTEM | HOLD_BATCH),
-        .util = spec->util > 0 && spec->util <= 1 ? spec->util : 0,
+        .util = !spec->util_known || !(spec->util >= 0) ? -1 : spec->util < 1 ? spec->util : 1,
         .exit_status = -1,
     };
     if (j->holds) {

@@ -161,6 +161,7 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
             .partition = nm->partition,
             .tag = next,
             .util = w->util,
+            .util_known = w->util_known,
             .advres = nm->advres,
             .preemptee = w->preemptee,
         };

@@ -43,8 +43,10 @@ struct wl_job {
     int procs_per_task;
     int nodes;  /* requested node count, 0 = none */
     float util; /* fraction of its processors it kept busy (SWF average CPU
-                   time / runtime), 0 = unknown */
-    int preemptee; /* flagged PREEMPTEE (a Maui trace's field 25) */
+                   time / runtime), when util_known */
+    unsigned char util_known; /* the trace recorded the CPU time (SWF: not -1); a job
+                                 that used none has util 0 */
+    unsigned char preemptee;  /* flagged PREEMPTEE (a Maui trace's field 25) */
 };
 
 struct workload {

@@ -163,3 +163,22 @@ run simulate --config "$TMP/h.cfg" --statdir "$TMP/hs" "$TMP/h.swf"
 check "--statdir: exit 2, naming what replaced it" sh -c "[ $rc = 2 ] && grep -q -- '--fs-history DIR' $TMP/err"
 run simulate --fs-history "$TMP/hs" "$TMP/h.swf"
 check "--fs-history without FSPOLICY: a warning" has_err "FSPOLICY is NONE, no fairshare history is read"
+
+# UTILIZEDPS (issue 26 §6): SWF field 6 (average CPU time) 0 is a job that
+# used no CPU (the seed's /bin/sleep), charged nothing; -1 is unknown,
+# charged its dedicated processors; 50 of 100 s is half its processors.
+cat >"$TMP/u.swf" <<'SWF'
+; UnixStartTime: 1000000000
+; MaxProcs: 6
+1 0 0 100 2 0 -1 2 200 -1 1 1 1 -1 1 -1 -1 -1
+2 0 0 100 2 50 -1 2 200 -1 1 2 1 -1 1 -1 -1 -1
+3 0 0 100 2 -1 -1 2 200 -1 1 3 1 -1 1 -1 -1 -1
+SWF
+run simulate --set FSPOLICY=UTILIZEDPS --set FSINTERVAL=100000 --fs-out "$TMP/util" "$TMP/u.swf"
+check "UTILIZEDPS: a CPU time of 0 charges nothing" sh -c "[ -f $TMP/util/FS.1000000000 ] && ! grep -Eq '^user +1 ' $TMP/util/FS.1000000000"
+check "... 50 of 100 s on 2 processors charges 100" grep -Eq '^user +2 +100\.000$' "$TMP/util/FS.1000000000"
+check "... an unknown CPU time (-1) charges the dedicated 200" grep -Eq '^user +3 +200\.000$' "$TMP/util/FS.1000000000"
+check "... the total is theirs" grep -Eq '^sched +TOTAL +300\.000$' "$TMP/util/FS.1000000000"
+run simulate --swf-out "$TMP/u.out.swf" "$TMP/u.swf"
+check "--swf-out keeps a CPU time of 0 (and -1 unknown)" \
+    sh -c "awk '\$1 == 1 && \$6 == 0 { a = 1 } \$1 == 3 && \$6 == -1 { b = 1 } END { exit !(a && b) }' $TMP/u.out.swf"
