@@ -535,19 +535,41 @@ static int takes_list(const struct pline *pl, const struct cfg_attr *a)
 }
 
 /*
- * The Admin Guide writes list values with blanks, `SRCFG[special]
- * QOSLIST=high low special-`: the words after a list attribute that hold no
- * '=' continue its value, joined by one blank (the consumers of list values
- * split at blanks too). *i moves to the last word taken. A word with '=' is
- * the next attribute, so `QOSLIST=high PERIOD=DAY` still reads as two.
+ * Whether word w continues a list value: it holds no '=', or its only '=' is
+ * its last character and what comes before is no attribute of the line's
+ * kind — the Guide's neutral affinity, `QOSLIST[0] normal= high debug=
+ * low-` (`PERIOD=` is still an attribute, empty).
  */
-static void take_list_items(struct cfg_attr *a, const struct cfg_toks *t, size_t *i)
+static int list_item(const struct pline *pl, const char *w)
 {
-    if (*i + 1 >= t->n || strchr(t->v[*i + 1], '='))
+    const char *eq = strchr(w, '=');
+    if (!eq)
+        return 1;
+    if (eq == w || eq[1])
+        return 0;
+    char *name = xstrndup(w, (size_t)(eq - w));
+    int open;
+    int attr = cfg_tab_attr(pl->kind, name, &open) != NULL || open;
+    free(name);
+    return !attr;
+}
+
+/*
+ * The Admin Guide writes list values with blanks, `SRCFG[special]
+ * QOSLIST=high low special-`: the words after a list attribute that are
+ * list items (list_item) continue its value, joined by one blank (the
+ * consumers of list values split at blanks too). *i moves to the last word
+ * taken. A word ATTR=VALUE is the next attribute, so `QOSLIST=high
+ * PERIOD=DAY` still reads as two.
+ */
+static void take_list_items(const struct pline *pl, struct cfg_attr *a, const struct cfg_toks *t,
+                            size_t *i)
+{
+    if (*i + 1 >= t->n || !list_item(pl, t->v[*i + 1]))
         return;
     struct cfg_sbuf b = {0};
     cfg_lex_putn(&b, a->value, strlen(a->value));
-    while (*i + 1 < t->n && !strchr(t->v[*i + 1], '=')) {
+    while (*i + 1 < t->n && list_item(pl, t->v[*i + 1])) {
         const char *w = t->v[++*i];
         if (b.len)
             cfg_lex_putc(&b, ' ');
@@ -581,7 +603,7 @@ static int parse_attrs(struct load *ld, struct pline *pl, const struct cfg_toks 
         if (split_attr(t->v[i], &a) < 0)
             return bad_attr(ld, pl, t, i);
         if (takes_list(pl, &a))
-            take_list_items(&a, t, &i);
+            take_list_items(pl, &a, t, &i);
         int rc = check_attr(ld, pl, &a);
         if (rc <= 0) {
             attr_free(&a);

@@ -222,3 +222,29 @@ printf 'NODECFG[n1] PROCS=1\nSRCFG[s] HOSTLIST=n1 PERIOD=INFINITY\n' >"$TMP/ms.c
 printf '200 setres -m s.0 -d 100\n' >"$TMP/m.cmd"
 run simulate --config "$TMP/ms.cfg" --commands "$TMP/m.cmd" "$TMP/m.swf"
 check "setres -m of a standing reservation's instance: refused (change SRCFG)" has_err "change SRCFG\[s\] instead"
+
+# The flags the Guide's reservation page lists (issue 26 §6): a maui.cfg
+# copied from it loads; the flags moku acts on are taken, the others are a
+# warning naming the file and line; the page's `QOSLIST=normal= high debug=
+# low-` gives normal and debug neutral affinity, low negative.
+printf 'SRCFG[acl] TASKCOUNT=1 PERIOD=INFINITY QOSLIST=normal= high debug= low-\nSRCFG[page] TASKCOUNT=1 PERIOD=INFINITY USERLIST=1 FLAGS=SINGLEUSE,BYNAME,PREEMPTEE,TIMEFLEX,SPACEFLEX\n' \
+    >"$TMP/page.cfg"
+run simulate --config "$TMP/page.cfg" --until 28800 --show "diagnose -r" "$day"
+check "the page's flags: the configuration loads" [ "$rc" -eq 0 ]
+check "... TIMEFLEX is a warning naming file and line" \
+    has_err "page.cfg:2: SRCFG\[page\] FLAGS: flag 'TIMEFLEX' is not acted on"
+check "... SINGLEUSE, BYNAME, PREEMPTEE, SPACEFLEX are taken" \
+    has_out "Flags: STANDINGRSV BYNAME PREEMPTEE SPACEFLEX SINGLEUSE$"
+check "... QOSLIST=normal= high debug= low-: neutral, positive, neutral, negative" \
+    has_out "QOS==normal=:==high+:==debug=:==low-"
+# SINGLEUSE in a replay: job 3 of user 3 uses the reservation (n1, 09:00-
+# 17:00, user 3 only); when it ends, the instance goes and job 2 (user 2)
+# takes the node at once instead of waiting for the window's end.
+printf 'SRCFG[once] HOSTLIST=node1 STARTTIME=9:00:00 ENDTIME=17:00:00 USERLIST=3 FLAGS=SINGLEUSE\n' \
+    >"$TMP/once.cfg"
+run simulate --config "$TMP/once.cfg" --timezone UTC --jobs-out "$TMP/jobs.csv" "$day"
+s3=$(start 3) e3=$(end 3) s2=$(start 2)
+printf 'SRCFG[once] HOSTLIST=node1 STARTTIME=9:00:00 ENDTIME=17:00:00 USERLIST=3\n' >"$TMP/twice.cfg"
+run simulate --config "$TMP/twice.cfg" --timezone UTC --jobs-out "$TMP/jobs.csv" "$day"
+check "SINGLEUSE: job 3 uses the reservation, job 2 gets node1 when 3 ends ($s3-$e3, 2 at $s2; without the flag $(start 2))" \
+    [ "$s2" = "$e3" -a "$(start 2)" != "$e3" ]
