@@ -197,7 +197,7 @@ static void text_tail(struct cmd_buf *b, const struct jobview *v)
 {
     const struct job *j = v->j;
     cmd_buf_puts(b, "IWD: [NONE]  Executable:  [NONE]\n");
-    cmd_buf_printf(b, "Bypass: %ld  StartCount: %d\n", j->bypass, v->started ? 1 : 0);
+    cmd_buf_printf(b, "Bypass: %ld  StartCount: %d\n", j->bypass, j->nstarts);
     if (j->partition)
         cmd_buf_printf(b, "PartitionMask: [%s]\n", j->partition);
     else
@@ -275,6 +275,7 @@ static json_t *json_job(const struct jobview *v)
                         j->exit_status >= 0 ? json_integer(j->exit_status) : json_null());
     json_object_set_new(o, "priority", json_real(v->priority));
     json_object_set_new(o, "bypass", json_integer(j->bypass));
+    json_object_set_new(o, "start_count", json_integer(j->nstarts));
     json_object_set_new(o, "reason", cmd_jstr(v->reason));
     json_object_set_new(o, "message", cmd_jstr(j->message));
     json_object_set_new(o, "reservation",

@@ -133,6 +133,8 @@ struct job {
     unsigned holds; /* HOLD_*: blocked while any is set */
     long deferred_until; /* deferred (blocked) until this instant; 0 = not deferred */
     int startcount;      /* failed starts since the last deferral */
+    int nstarts;         /* times started (checkjob's StartCount): a requeued job started
+                            again counts each start; a resumption is not a start */
     int defercount;      /* deferrals so far */
     char *blocked; /* JOB_BLOCKED: why, in Maui's words (owned), filled on demand by
                       sched_job_blocked(); may be stale or NULL otherwise */

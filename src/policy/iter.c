@@ -174,6 +174,7 @@ static void note_blocked(struct sched *s, struct job *j)
 void iter_mark_running(struct sched *s, struct job *j, long from)
 {
     j->state = JOB_RUNNING;
+    j->nstarts++;
     j->flags &= ~(unsigned)JOB_HADRESV;
     fsacct_started(s, j, from);
     elig_started(s, j);

@@ -46,6 +46,8 @@ run simulate --config "$TMP/own.cfg" --nodes 2 --ppn 4 --jobs-out "$TMP/jobs.csv
 check "requeue: the owner's job starts on arrival" [ "$(start 2)" = 100 ]
 check "requeue: the other job ran again from the start after it" \
     [ "$(start 1)" = 200 -a "$(end 1)" = 1200 -a "$(field 1 10)" = 1 ]
+run simulate --config "$TMP/own.cfg" --nodes 2 --ppn 4 --until 300 --show "checkjob 1" "$pre"
+check "requeue: checkjob counts both starts (StartCount: 2)" has_out "StartCount: 2$"
 printf 'PREEMPTPOLICY SUSPEND\n' >>"$TMP/own.cfg"
 run simulate --config "$TMP/own.cfg" --nodes 2 --ppn 4 --jobs-out "$TMP/jobs.csv" "$pre"
 check "suspend: the owner's job starts on arrival" [ "$(start 2)" = 100 ]
@@ -53,6 +55,8 @@ check "suspend: the other job resumed and ended 100 s late" \
     [ "$(start 1)" = 200 -a "$(end 1)" = 1100 -a "$(field 1 10)" = 1 -a "$(field 1 5)" = 0 ]
 check "suspend: its first run is a segment of the CSV, on the same nodes" \
     [ "$(field 1 19)" = "0-100@$(field 1 18)" ]
+run simulate --config "$TMP/own.cfg" --nodes 2 --ppn 4 --until 300 --show "checkjob 1" "$pre"
+check "suspend: a resumption is not a start (StartCount: 1)" has_out "StartCount: 1$"
 
 # ---- triggers: reported, not run ----
 printf 'SRCFG[t] TASKCOUNT=1 STARTTIME=9:00:00 ENDTIME=10:00:00 TRIGGER=start;exec@/bin/notify\n' \
