@@ -412,6 +412,43 @@ static int value_error(struct load *ld, const struct cfg_param *p, const char *a
     return load_error(ld, "invalid value '%s' for %s (%s)", text, as, why);
 }
 
+/* A value the table accepts but that does not do what it seems to: a
+ * warning naming the file and line, the setting still applies. */
+static void param_advice(struct load *ld, const struct cfg_param *p, const char *as,
+                         const struct slot *v)
+{
+    if (strcmp(p->name, "FSDEPTH") == 0 && v->i == 0)
+        load_warn(ld, xprintf("%s:%d: %s 0 counts no fairshare window: moku counts the current "
+                              "one (FSDEPTH 1)",
+                              ld->name, ld->line, as));
+}
+
+/* FSTARGET values that cannot mean what they say (issue 26): a share over
+ * 100 percent no credential reaches (a target or floor always raises
+ * priority, a ceiling never lowers it, a relative cap never blocks), and a
+ * cap of 0 blocks every job of the credential (0%: once anything has run). */
+static char *obj_label(const struct pline *pl);
+
+static void fstarget_advice(struct load *ld, const struct pline *pl, const char *value)
+{
+    size_t n = strlen(value);
+    char mode = n && strchr("+-^%", value[n - 1]) ? value[n - 1] : 0;
+    double x = strtod(value, NULL);
+    char *label = obj_label(pl);
+    if (mode == '^' && x == 0)
+        load_warn(ld, xprintf("%s:%d: FSTARGET=%s of %s: a cap of 0 blocks every job of it",
+                              ld->name, ld->line, value, label));
+    else if (mode == '%' && x == 0)
+        load_warn(ld, xprintf("%s:%d: FSTARGET=%s of %s: a cap of 0 %% blocks every job of it "
+                              "once anything has run",
+                              ld->name, ld->line, value, label));
+    else if (mode != '^' && x > 100)
+        load_warn(ld, xprintf("%s:%d: FSTARGET=%s of %s: over 100 percent, a share nothing "
+                              "reaches",
+                              ld->name, ld->line, value, label));
+    free(label);
+}
+
 /* A parameter line after its head: check and record it. */
 static int parse_param(struct load *ld, struct head *h, const char *s)
 {
@@ -443,6 +480,7 @@ static int parse_param(struct load *ld, struct head *h, const char *s)
     cfg_lex_toks_free(&t);
     if (rc != V_OK)
         return -1;
+    param_advice(ld, p, h->name, &v);
     ld->sets = xgrow(ld->sets, &ld->capsets, ld->nsets + 1, sizeof *ld->sets);
     ld->sets[ld->nsets++] = (struct pset){idx, h->index, v};
     h->index = NULL; /* now owned by the set */
@@ -513,6 +551,8 @@ static int check_attr(struct load *ld, const struct pline *pl, struct cfg_attr *
         free(a->name);
         a->name = xstrdup(d->name);
     }
+    if (strcmp(a->name, "FSTARGET") == 0)
+        fstarget_advice(ld, pl, a->value);
     return 1;
 }
 
