@@ -446,8 +446,10 @@ void sched_complete_plan(struct sched *s)
 
 /* RESERVATIONPOLICY HIGHEST: jobs that held a reservation are placed again
  * first, in priority order, each at its earliest (sliding earlier when it
- * can); they count against their group's depth. One that fits now is left
- * to the scan, which starts it. */
+ * can); they count against their group's depth. One that fits now starts
+ * now, before the scan: its reservation is its own, and a job lifted above
+ * it since (setspri, a QOS change) must not take its processors when they
+ * come free — that is CURRENTHIGHEST. */
 static void keep_reservations(struct sched *s, long now)
 {
     for (size_t i = s->qhead; i < s->qlen; i++) {
@@ -455,9 +457,17 @@ static void keep_reservations(struct sched *s, long now)
         if (!j || !(j->flags & JOB_HADRESV))
             continue;
         j->flags &= ~(unsigned)JOB_HADRESV;
-        if ((j->flags & JOB_BLOCKED) || plan_fits(s, j, now))
+        if (j->flags & JOB_BLOCKED)
             continue;
-        reserve(s, j, now);
+        if (!plan_fits(s, j, now)) {
+            reserve(s, j, now);
+            continue;
+        }
+        if ((s->order_static || !prio_rejects(&s->pol.prio, j->priority)) &&
+            elig_may_start(s, j, LIM_SOFT, NULL, 0) && try_start(s, j, now)) {
+            s->queue[i] = NULL;
+            s->qidle--;
+        }
     }
 }
 

@@ -105,3 +105,22 @@ check "... its comments were not passed on (releasehold 42 at 1200 s)" \
     grep -q '^moku: \[1200\] releasehold 42$' "$TMP/err"
 check "... jobs 44 and 45 were cancelled" \
     sh -c "grep -q '^44,.*,cancelled,' $TMP/doc.csv && grep -q '^45,.*,cancelled,' $TMP/doc.csv"
+
+# RESERVATIONPOLICY HIGHEST keeps a reservation with the job that holds it
+# (issue 26 §6): job 1 holds both processors until 1000; job 2 is reserved
+# at 1000; at 500 `setspri` lifts job 3 above it. Under HIGHEST job 2 still
+# starts at 1000, job 3 after it; under CURRENTHIGHEST job 3 takes them.
+cat >"$TMP/hi.swf" <<'SWF'
+; MaxProcs: 2
+1 0 0 1000 2 -1 -1 2 1000 -1 1 1 1 -1 1 -1 -1 -1
+2 10 0 100 2 -1 -1 2 100 -1 1 2 1 -1 1 -1 -1 -1
+3 20 0 100 2 -1 -1 2 100 -1 1 3 1 -1 1 -1 -1 -1
+SWF
+printf '500 setspri 1000 3\n999 checkjob 2\n' >"$TMP/hi.cmds"
+run simulate --set RESERVATIONPOLICY=HIGHEST --commands "$TMP/hi.cmds" --jobs-out "$TMP/hi.csv" "$TMP/hi.swf"
+check "HIGHEST: the job holding the reservation starts at its time (1000), the lifted one after" \
+    sh -c "grep -q '^2,10,1000,' $TMP/hi.csv && grep -q '^3,20,1100,' $TMP/hi.csv"
+check "... and checkjob said so before" grep -q "^Reservation '2' (" "$TMP/err"
+run simulate --set RESERVATIONPOLICY=CURRENTHIGHEST --commands "$TMP/hi.cmds" --jobs-out "$TMP/hi.csv" "$TMP/hi.swf"
+check "CURRENTHIGHEST: the lifted job takes the processors at 1000" \
+    sh -c "grep -q '^3,20,1000,' $TMP/hi.csv && grep -q '^2,10,1100,' $TMP/hi.csv"
