@@ -215,7 +215,7 @@ static void text_tail(struct cmd_buf *b, const struct jobview *v)
     }
     if (j->message)
         cmd_buf_printf(b, "Messages:  %s\n", j->message);
-    cmd_buf_printf(b, "PE:  %.2f  StartPriority:  %ld", v->pe, (long)v->priority);
+    cmd_buf_printf(b, "PE:  %.2f  StartPriority:  %ld", v->pe, cmd_prio_shown(v->priority));
     if (j->sysprio_mode != SYSPRIO_NONE)
         cmd_buf_printf(b, "  SystemPriority:  %ld", j->sysprio);
     cmd_buf_puts(b, "\n");

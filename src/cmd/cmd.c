@@ -87,6 +87,11 @@ long cmd_epoch(const struct cmd_ctx *c, long t)
     return t + c->epoch_offset;
 }
 
+long cmd_prio_shown(double priority)
+{
+    return (long)priority;
+}
+
 void cmd_fmt_date(const struct cmd_ctx *c, long t, char out[CMD_TIME_MAX])
 {
     /* Names spelled out rather than strftime("%a %b"): no locale can change

@@ -124,3 +124,23 @@ check "... and checkjob said so before" grep -q "^Reservation '2' (" "$TMP/err"
 run simulate --set RESERVATIONPOLICY=CURRENTHIGHEST --commands "$TMP/hi.cmds" --jobs-out "$TMP/hi.csv" "$TMP/hi.swf"
 check "CURRENTHIGHEST: the lifted job takes the processors at 1000" \
     sh -c "grep -q '^3,20,1000,' $TMP/hi.csv && grep -q '^2,10,1100,' $TMP/hi.csv"
+
+# Priorities (issue 26 §6): `setspri -r` below zero floors at 1 with
+# ENABLENEGJOBPRIORITY FALSE (the default), as the priority page says; and
+# one priority shows one value in checkjob, diagnose -p and showq -i (at
+# 640 s job 3's queue time is 10.67 minutes: 10, not 11 in one of them).
+cat >"$TMP/pr.swf" <<'SWF'
+; MaxProcs: 1
+1 0 0 1000 1 -1 -1 1 1000 -1 1 1 1 -1 1 -1 -1 -1
+2 0 0 100 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1
+3 0 0 100 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1
+SWF
+printf '0 setspri -r -50 2\n640 checkjob 2\n640 checkjob 3\n640 diagnose -p\n640 showq -i\n' >"$TMP/pr.cmds"
+run simulate --commands "$TMP/pr.cmds" "$TMP/pr.swf"
+check "setspri -r -50: floored at 1 (StartPriority: 1)" grep -q "StartPriority:  1  SystemPriority:  -50" "$TMP/err"
+check "... ENABLENEGJOBPRIORITY TRUE keeps it negative" sh -c "
+    '$MOKU' simulate --set ENABLENEGJOBPRIORITY=TRUE --commands '$TMP/pr.cmds' '$TMP/pr.swf' 2>&1 |
+    grep -q 'StartPriority:  -39  SystemPriority:  -50'"
+check "one priority, one value: checkjob 10" grep -q "StartPriority:  10$" "$TMP/err"
+check "... diagnose -p 10" grep -Eq '^3 +10 ' "$TMP/err"
+check "... showq -i 10" grep -Eq '^ +3 +10 ' "$TMP/err"
