@@ -70,6 +70,29 @@ static long overlap(long a, long b, long c, long d)
     return hi > lo ? hi - lo : 0;
 }
 
+/* Job j as an ACL sees it, overlapping a reservation by `duration`
+ * seconds. Maui's job attributes: PREEMPTEE when the job may be preempted
+ * (its QOS says so, the trace flagged it, or it was backfilled under
+ * BACKFILLPOLICY PREEMPT). */
+static struct acl_job acl_job_of(const struct job *j, long duration)
+{
+    static const char *const preemptee[] = {"PREEMPTEE"};
+    int is_preemptee = (j->flags & (JOB_PREEMPTEE | JOB_ATTR_PREEMPTEE)) ||
+                       (j->qos->qflags & QOS_PREEMPTEE);
+    return (struct acl_job){
+        .flags = preemptee,
+        .nflags = is_preemptee ? 1 : 0,
+        .user = j->user->name,
+        .group = j->group->name,
+        .account = j->account->name,
+        .class_ = j->class_->name,
+        .qos = j->qos->name,
+        .attrs = (const char *const *)j->features,
+        .nattrs = j->nfeatures,
+        .duration = duration,
+    };
+}
+
 enum acl_affinity resv_access(const struct sched *s, const struct resv *r, const struct job *j,
                               long t)
 {
@@ -83,26 +106,44 @@ enum acl_affinity resv_access(const struct sched *s, const struct resv *r, const
         return ACL_NONE;
     if ((r->flags & SRCFG_BYNAME) && !named)
         return ACL_NONE;
-    /* Maui's job attributes: PREEMPTEE when the job may be preempted (its
-     * QOS says so, the trace flagged it, or it was backfilled under
-     * BACKFILLPOLICY PREEMPT). */
-    static const char *const preemptee[] = {"PREEMPTEE"};
-    int is_preemptee = (j->flags & (JOB_PREEMPTEE | JOB_ATTR_PREEMPTEE)) ||
-                       (j->qos->qflags & QOS_PREEMPTEE);
-    struct acl_job who = {
-        .flags = preemptee,
-        .nflags = is_preemptee ? 1 : 0,
-        .user = j->user->name,
-        .group = j->group->name,
-        .account = j->account->name,
-        .class_ = j->class_->name,
-        .qos = j->qos->name,
-        .attrs = (const char *const *)j->features,
-        .nattrs = j->nfeatures,
-        .duration = overlap(t, t + j->walltime, r->start, r->end),
-    };
+    struct acl_job who = acl_job_of(j, overlap(t, t + j->walltime, r->start, r->end));
     enum acl_affinity a = acl_check(r->acl, &who);
     return named && a != ACL_NONE ? ACL_POSITIVE : a;
+}
+
+const char *sched_job_advres_refused(const struct sched *s, const struct job *j, char *buf,
+                                     size_t n)
+{
+    if (!j->advres)
+        return NULL;
+    /* The most any start could give: a second of overlap (duration entries
+     * are upper bounds). */
+    struct acl_job who = acl_job_of(j, 1);
+    const struct acl *acl = NULL;
+    for (size_t i = 0; i < s->nresvs; i++)
+        if (names_resv(s->resvs[i], j->advres)) {
+            if (acl_check(s->resvs[i]->acl, &who) != ACL_NONE)
+                return NULL;
+            acl = s->resvs[i]->acl;
+        }
+    for (size_t i = 0; i < s->nsrdefs; i++)
+        if (strcmp(s->srdefs[i].name, j->advres) == 0) {
+            if (acl_check(s->srdefs[i].acl, &who) != ACL_NONE)
+                return NULL;
+            acl = s->srdefs[i].acl;
+        }
+    if (!acl) {
+        snprintf(buf, n, "it asks for reservation '%s', which does not exist", j->advres);
+        return buf;
+    }
+    char text[256];
+    if (acl_count(acl) == 0)
+        snprintf(text, sizeof text, "none: it admits no job");
+    else
+        acl_format(acl, text, sizeof text);
+    snprintf(buf, n, "it asks for reservation '%s', whose ACL does not admit it (%s)", j->advres,
+             text);
+    return buf;
 }
 
 int sched_resv_name_known(const struct sched *s, const char *name)

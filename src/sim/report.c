@@ -816,6 +816,8 @@ const char *report_final_state(const struct sim_outcome *o)
 static const char *never_reason(struct sched *s, const struct job *j, long now, char *buf,
                                 size_t n)
 {
+    if (!sched_job_blocked(s, j) && sched_job_advres_refused(s, j, buf, n))
+        return buf;
     if (!sched_job_blocked(s, j) && sched_earliest_start(s, j, now) >= SCHED_NEVER) {
         int len = snprintf(buf, n, "the nodes it may use can never hold it");
         for (size_t k = 0; k < j->nfeatures && len > 0 && (size_t)len < n; k++)

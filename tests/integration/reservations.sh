@@ -165,6 +165,18 @@ check "JOBATTRLIST=PREEMPTEE: a job of a PREEMPTEE QOS starts at once on n3" \
 check "JOBATTRLIST=PREEMPTEE: a job the trace flags PREEMPTEE runs on n3 after it" \
     [ "$(start 5) $(field 5 18)" = "$((t0 + 130)) n3:1" ]
 
+# A job sent into a reservation whose ACL refuses it (issue 26 §6): r admits
+# only alice, and bob's job 2 names it. checkjob says why it waits, and the
+# jobs CSV gives that reason when the replay ends (the daemon refuses such a
+# job at submission: daemon_resv.sh).
+sed 's/SRCFG\[r\] HOSTLIST=n2 USERLIST=bob/SRCFG[r] HOSTLIST=n2 USERLIST=alice/' "$TMP/attrs.cfg" >"$TMP/refuse.cfg"
+run simulate --config "$TMP/refuse.cfg" --until $((t0 + 20)) --show "checkjob 2" tests/data/resv/attrs.wtrace
+check "checkjob: it asks for reservation 'r', whose ACL does not admit it" \
+    has_out "it asks for reservation 'r', whose ACL does not admit it (USER==alice+)"
+run simulate --config "$TMP/refuse.cfg" --jobs-out "$TMP/jobs.csv" tests/data/resv/attrs.wtrace
+check "... never started, with that reason in the jobs CSV" \
+    sh -c "grep '^2,' $TMP/jobs.csv | grep -qF \"never_started,\\\"it asks for reservation 'r', whose ACL does not admit it\""
+
 # setres -d INFINITY and -e INFINITY never end (not 2140000000 s later, nor
 # -e INFINITY the default length); a job they keep off never starts, and the
 # replay ends at once.
