@@ -391,6 +391,13 @@ struct sched_window {
  * Writes at most max and returns how many there are. */
 size_t sched_backfill_windows(struct sched *s, const struct job_spec *who, long now,
                               struct sched_window *out, size_t max);
+/* BACKFILLPOLICY NONE: the job the last plan stopped at (the first eligible
+ * job that could not start; nothing after it may start), NULL when nothing
+ * waits or another policy is in force. Under NONE no job gets a priority
+ * reservation (Maui 3.3.1's MJobPReserve makes none: one is made only to
+ * protect a job from backfill, and there is none); this job starts when the
+ * plan first has room for it (sched_earliest_start). */
+const struct job *sched_fcfs_head(const struct sched *s);
 /* When idle job j could start: its priority reservation's start, else the
  * earliest instant the plan has room for it (AVAIL_NEVER-like far future
  * if never); a running job's start. */

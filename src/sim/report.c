@@ -871,7 +871,7 @@ static void csv_row(FILE *f, const struct wl_job *w, const struct sim_outcome *o
     }
     const char *state = report_final_state(o);
     fprintf(f, ",%s,", state);
-    char buf[128];
+    char buf[512];
     if (o->rejected)
         report_csv_field(f, o->more ? o->more->reason : NULL);
     else if (j && (!strcmp(state, "never_started") || (!strcmp(state, "preempted") && o->start < 0)))

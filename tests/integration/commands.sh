@@ -144,3 +144,27 @@ check "... ENABLENEGJOBPRIORITY TRUE keeps it negative" sh -c "
 check "one priority, one value: checkjob 10" grep -q "StartPriority:  10$" "$TMP/err"
 check "... diagnose -p 10" grep -Eq '^3 +10 ' "$TMP/err"
 check "... showq -i 10" grep -Eq '^ +3 +10 ' "$TMP/err"
+
+# BACKFILLPOLICY NONE (issue 26 §6, as Maui 3.3.1 does it: no priority
+# reservation, nothing passes the job that waits first). Job 1 holds 2 of 4
+# processors until 1000; job 2 (4 processors) waits; job 3 (1 processor)
+# may not pass it. showbf offers no window while job 2 waits (the 2 free
+# processors are nobody's), checkjob says when job 2 starts.
+cat >"$TMP/nb.swf" <<'SWF'
+; MaxProcs: 4
+1 0 0 1000 2 -1 -1 2 1000 -1 1 1 1 -1 1 -1 -1 -1
+2 10 0 100 4 -1 -1 4 100 -1 1 2 1 -1 1 -1 -1 -1
+3 20 0 100 1 -1 -1 1 100 -1 1 3 1 -1 1 -1 -1 -1
+SWF
+run simulate --set BACKFILLPOLICY=NONE --until 30 --show showbf --show "checkjob 2" --show "checkjob 3" "$TMP/nb.swf"
+check "NONE: showbf offers no window while job 2 waits" \
+    has_out "no procs available (BACKFILLPOLICY NONE: job 2 waits, and nothing starts before it)"
+check "... checkjob 2: no reservation, but when it starts" \
+    sh -c "grep -q '^Expected start in 00:16:10 (BACKFILLPOLICY NONE' $TMP/out && ! grep -q '^Reservation' $TMP/out"
+check "... checkjob 3: a higher-priority job is waiting" has_out "a higher-priority job is waiting (BACKFILLPOLICY NONE)"
+run simulate --set BACKFILLPOLICY=NONE --jobs-out "$TMP/nb.csv" "$TMP/nb.swf"
+check "... and the schedule: 2 at 1000, 3 after it at 1100" \
+    sh -c "grep -q '^2,10,1000,' $TMP/nb.csv && grep -q '^3,20,1100,' $TMP/nb.csv"
+run simulate --until 30 --show showbf "$TMP/nb.swf"
+check "FIRSTFIT: job 3 backfilled, 1 processor left until job 2's reservation" \
+    has_out "1 proc available for      00:16:10"
