@@ -12,7 +12,7 @@
  *                       delaying a reservation; give the first RESERVATIONDEPTH
  *                       jobs that do not fit a reservation at their earliest start;
  *                       with BACKFILLPOLICY NONE stop at the first job that does
- *                       not fit.
+ *                       not fit (and make no reservation, as Maui 3.3.1).
  *
  * The test "fits now without delaying a reservation" is one question to the
  * availability profile, which holds running jobs until their planned end and
@@ -419,11 +419,20 @@ static void scan(struct sched *s, long now, size_t from)
         if (backfill && ff && s->pol.bfchunksize > 0 && job_procs(j) >= s->pol.bfchunksize)
             s->chunk_hit = 1;
         note_wait(s, j);
+        if (s->pol.backfill == BF_NONE) {
+            /* Strict priority order: nothing passes it — unless it can
+             * never start on the nodes that are up (Maui defers such a job,
+             * MJobPReserve's check, and the rest go on meanwhile). */
+            if (plan_earliest(s, j, now) < AVAIL_NEVER) {
+                note_blocked(s, j);
+                s->plan_blocked = 1;
+                s->plan_stopped = 1;
+            }
+            continue;
+        }
         note_blocked(s, j);
         s->plan_blocked = 1;
-        if (s->pol.backfill == BF_NONE)
-            s->plan_stopped = 1; /* strict priority order: nothing passes it */
-        else if (reserve_slot(s, j, now))
+        if (reserve_slot(s, j, now))
             reserve(s, j, now);
     }
     s->qscanned = s->qlen;

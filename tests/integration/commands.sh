@@ -168,3 +168,9 @@ check "... and the schedule: 2 at 1000, 3 after it at 1100" \
 run simulate --until 30 --show showbf "$TMP/nb.swf"
 check "FIRSTFIT: job 3 backfilled, 1 processor left until job 2's reservation" \
     has_out "1 proc available for      00:16:10"
+# A job that can never start (a feature no node has) does not stop NONE's
+# queue for ever: Maui defers it (MJobPReserve's check) and the rest go on.
+printf 'NODECFG[n1] PROCS=1\nNODECFG[n2] PROCS=1\nBACKFILLPOLICY NONE\n' >"$TMP/nf.cfg"
+run simulate --config "$TMP/nf.cfg" --jobs-out "$TMP/nf.csv" tests/data/sim/nofeature.wtrace
+check "NONE: a job no node can ever hold does not keep the next one waiting" \
+    sh -c "grep -q '^2,1704067210,1704067210,' $TMP/nf.csv && grep -q '^1,.*,never_started,the nodes it may use can never hold it' $TMP/nf.csv"
