@@ -237,16 +237,28 @@ static void test_policies(void)
 
     s = make("FSPOLICY UTILIZEDPS\n", 1, 4);
     spec = (struct job_spec){.name = "1", .tasks = 4, .procs_per_task = 1, .walltime = 100,
-                             .user = "u", .util = 0.25f};
+                             .user = "u", .util = 0.25f, .util_known = 1};
     sched_submit(s, &spec, NULL);
-    spec.name = "2";
-    spec.user = "v";
-    spec.util = 0; /* unknown: dedicated */
-    spec.submit = 50;
     sched_iterate(s, 0);
     sched_iterate(s, 20);
     CHECK(near(fs_window(sched_fs(s), cred(s, CRED_USER, "u"), 0), 20 * 4 * 0.25));
     sched_destroy(s);
+    /* Known 0 (a job that used no CPU) charges nothing; unknown charges the
+     * dedicated processors (issue 26: SWF's 0 is not "unknown", -1 is). */
+    static const struct {
+        int known;
+        double util, want;
+    } rows[] = {{1, 0, 0}, {0, 0, 20 * 4}, {0, 0.5, 20 * 4}};
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        s = make("FSPOLICY UTILIZEDPS\n", 1, 4);
+        spec = (struct job_spec){.name = "1", .tasks = 4, .procs_per_task = 1, .walltime = 100,
+                                 .user = "u", .util = rows[k].util, .util_known = rows[k].known};
+        sched_submit(s, &spec, NULL);
+        sched_iterate(s, 0);
+        sched_iterate(s, 20);
+        CHECK(near(fs_window(sched_fs(s), cred(s, CRED_USER, "u"), 0), rows[k].want));
+        sched_destroy(s);
+    }
 }
 
 /* The percent policy: delta = 1 - usage/target. */
