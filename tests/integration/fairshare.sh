@@ -81,6 +81,9 @@ check "... naming file and line" has_err "badt.cfg:2"
 # (user 1 has used 200); one that read the usage an earlier replay wrote
 # (user 2: 2000) would start user 1's first.
 case $MOKU in /*) ;; *) MOKU=$PWD/$MOKU ;; esac
+# Under tests/run.sh MOKU is tests/tools/vsim, which runs MOKU_REAL: that
+# one must be found from another directory too.
+case ${MOKU_REAL:-/} in /*) ;; *) MOKU_REAL=$PWD/$MOKU_REAL && export MOKU_REAL ;; esac
 cat >"$TMP/h.swf" <<'SWF'
 ; UnixStartTime: 1000000000
 ; MaxProcs: 2
