@@ -438,6 +438,9 @@ static const struct cfg_tab_alias extra[] = {
     {"SYSTEMMAXJOBPROC", "SYSTEMMAXPROCPERJOB"},
     {"SYSTEMMAXJOBPROCSECOND", "SYSTEMMAXPROCSECONDPERJOB"},
     {"SIMCPUSCALINGPERCENT", "SIMWCSCALINGPERCENT"},
+    /* The backfill page names it for BESTFIT's metric; 3.3.1's source reads
+     * only BACKFILLMETRIC (digest §5.1). */
+    {"SCHEDULINGCRITERIA", "BACKFILLMETRIC"},
 };
 
 const struct cfg_param *cfg_params(size_t *n)

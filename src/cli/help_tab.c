@@ -75,8 +75,13 @@ static const struct help_opt sim_opts[] = {
     {"--jobs-out FILE", "write one CSV row per job (a comparison: a leading run column)"},
     {"--resv-out FILE", "write one CSV row per reservation instance (moku validate\n"
                         "--reservations reads it; one run only)"},
-    {"--statdir DIR", "fairshare data files (FS.<epoch>) are read from and written\n"
-                      "to DIR (default: STATDIR, stats/) when FSPOLICY is set"},
+    {"--fs-history DIR", "read the last FSDEPTH fairshare windows (FS.<epoch> files)\n"
+                         "from DIR before the replay (default: STATDIR when the\n"
+                         "configuration sets it, else none: every replay starts\n"
+                         "from no usage)"},
+    {"--fs-out DIR", "write the replay's fairshare windows that count (FSDEPTH)\n"
+                     "to DIR when it ends, removing older FS files there (one\n"
+                     "run only)"},
     {"--format FMT", "report as text (default) or json"},
     {"--strict", "a trace record that cannot be replayed is an error (jobs\n"
                  "unfinished or never started in an accounting log are counted)"},

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cfg/cfg.h"
@@ -371,6 +372,15 @@ static int check_run_args(const struct sim_opts *o)
     return 0;
 }
 
+/* Whether path is a directory (errno says why not, or is 0 when it is
+ * something else). */
+static int is_dir(const char *path)
+{
+    struct stat st;
+    errno = 0;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static int check_sim_args(const struct sim_opts *o)
 {
     if (o->resources && (o->procs || o->nodes)) {
@@ -384,6 +394,16 @@ static int check_sim_args(const struct sim_opts *o)
     if (o->resv_out && nruns(o) > 1) {
         fprintf(stderr, "moku: --resv-out writes the reservations of one run: not with "
                         "several --config or --compare\n");
+        return -1;
+    }
+    if (o->fs_out && nruns(o) > 1) {
+        fprintf(stderr, "moku: --fs-out writes the fairshare windows of one run: not with "
+                        "several --config or --compare\n");
+        return -1;
+    }
+    if (o->fs_history && !is_dir(o->fs_history)) {
+        fprintf(stderr, "moku: --fs-history %s: %s\n", o->fs_history,
+                errno ? strerror(errno) : "not a directory");
         return -1;
     }
     if (o->nshows && (o->series || o->html || o->plot || o->swf_out || o->batsim_out)) {
@@ -410,6 +430,15 @@ static int check_sim_args(const struct sim_opts *o)
     return 0;
 }
 
+/* --statdir read and wrote the same directory, so a second run of one
+ * command read the first one's usage: say what replaced it. */
+static int statdir_gone(void)
+{
+    fprintf(stderr, "moku: --statdir is gone: --fs-history DIR reads fairshare history, "
+                    "--fs-out DIR writes the replay's windows\n");
+    return -1;
+}
+
 static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
 {
     static const struct option longopts[] = {
@@ -420,6 +449,7 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         {"strict", no_argument, NULL, 's'},       {"help", no_argument, NULL, 'h'},
         {"until", required_argument, NULL, 'u'},  {"show", required_argument, NULL, 'S'},
         {"resources", required_argument, NULL, 'R'}, {"statdir", required_argument, NULL, 'D'},
+        {"fs-history", required_argument, NULL, 'F'}, {"fs-out", required_argument, NULL, 'G'},
         {"commands", required_argument, NULL, 'C'}, {"quiet", no_argument, NULL, 'q'},
         {"timezone", required_argument, NULL, 'z'}, {"set", required_argument, NULL, 'e'},
         {"compare", required_argument, NULL, 'm'}, {"classes", no_argument, NULL, 'K'},
@@ -459,7 +489,9 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         case 'u': bad |= parse_until(optarg, &o->until); break;
         case 'S': bad |= add_show(o, optarg); break;
         case 'R': o->resources = optarg; break;
-        case 'D': o->statdir = optarg; break;
+        case 'D': bad |= statdir_gone(); break;
+        case 'F': o->fs_history = optarg; break;
+        case 'G': o->fs_out = optarg; break;
         case 'C': o->commands = optarg; break;
         case 'q': o->quiet = 1; break;
         case 'z': o->timezone = optarg; break;
@@ -701,7 +733,6 @@ static void warn(void *ctx, const char *msg)
 
 /* What the replay's callbacks need. */
 struct replay_ctx {
-    const char *statdir;        /* FS data files are written here (FSPOLICY set), else NULL */
     const char *script;         /* --commands FILE, for messages */
     int quiet;                  /* --quiet */
     int run;                    /* of a comparison, from 1, for messages; 0: the only run */
@@ -719,33 +750,60 @@ static void pipe_progress(void *ctx, size_t done, size_t total)
     }
 }
 
-/* A fairshare window ended in simulated time: write its FS data file.
- * Failing to write is reported once, and the replay goes on. */
-static void save_window(void *ctx, struct sched *s, int slot)
+/* The fairshare history a run reads: --fs-history, else STATDIR when the
+ * configuration sets it (a copied maui.cfg names the live scheduler's
+ * files); NULL: none, and the replay starts from no usage, so that the same
+ * command gives the same schedule wherever and however often it runs. */
+static const char *fs_history_dir(const struct cfg *cfg, const struct sim_opts *o)
 {
-    const struct replay_ctx *r = ctx;
-    static int failed;
-    struct err e;
-    if (!failed && fsfile_save(r->statdir, s, slot, FSFILE_NOSYNC, &e) < 0) {
-        fprintf(stderr, "moku: warning: %s (no more FS data files are written)\n", e.msg);
-        failed = 1;
-    }
+    if (o->fs_history)
+        return o->fs_history;
+    return cfg_is_set(cfg, "STATDIR", NULL) ? cfg_str(cfg, "STATDIR", NULL) : NULL;
 }
 
 /* Fairshare: windows align on the trace's epoch clock; the last FSDEPTH
- * windows before the first event are read back from the FS data files. */
-static const char *setup_fairshare(struct sched *s, const struct cfg *cfg,
-                                   const struct sim_opts *o, const struct workload *wl)
+ * windows before the first event are read from the history asked for, if
+ * any (rep says how many). */
+static void setup_fairshare(struct sched *s, const struct cfg *cfg, const struct sim_opts *o,
+                            const struct workload *wl, struct report *rep)
 {
     sched_set_epoch(s, wl->unix_start > 0 ? (long)wl->unix_start : 0);
-    if (fs_params(sched_fs(s))->policy == FS_NONE)
-        return NULL;
-    const char *dir = o->statdir ? o->statdir : cfg_str(cfg, "STATDIR", NULL);
+    const char *dir = fs_history_dir(cfg, o);
+    if (fs_params(sched_fs(s))->policy == FS_NONE) {
+        if (o->fs_history)
+            fprintf(stderr, "moku: warning: --fs-history %s: FSPOLICY is NONE, no fairshare "
+                            "history is read\n", o->fs_history);
+        return;
+    }
+    if (!dir)
+        return;
+    if (!o->fs_history && !is_dir(dir))
+        fprintf(stderr, "moku: warning: STATDIR %s: %s: no fairshare history is read\n", dir,
+                errno ? strerror(errno) : "not a directory");
+    snprintf(rep->fs_history, sizeof rep->fs_history, "%s", dir);
     if (wl->njobs) {
         fs_advance(sched_fs(s), wl->jobs[0].submit);
-        fsfile_load(dir, s, warn, NULL);
+        rep->fs_windows = fsfile_load(dir, s, warn, NULL);
     }
-    return dir;
+}
+
+/* --fs-out DIR: the windows that count when the replay stopped, for a later
+ * replay's --fs-history (older FS files in DIR are removed). */
+static int write_fs_out(struct sched *s, const struct sim_opts *o)
+{
+    if (!o->fs_out)
+        return 0;
+    if (fs_params(sched_fs(s))->policy == FS_NONE) {
+        fprintf(stderr, "moku: warning: --fs-out %s: FSPOLICY is NONE, no fairshare windows "
+                        "to write\n", o->fs_out);
+        return 0;
+    }
+    struct err e;
+    if (fsfile_save_kept(o->fs_out, s, FSFILE_NOSYNC, &e) < 0) {
+        fprintf(stderr, "moku: --fs-out: %s\n", e.msg);
+        return -1;
+    }
+    return 0;
 }
 
 /* "moku: ", and the run's number in a comparison. */
@@ -1029,9 +1087,6 @@ static int write_run_swf(const struct run *r, size_t idx, size_t n, const struct
     return rc;
 }
 
-/* Replay run number idx (from 0) of n and measure it, or answer --show.
- * Only the only run writes FS data files: the runs of a comparison all
- * start from the same fairshare history. */
 /* --resv-out: the reservations of each iteration (resvlog). */
 static void note_resvs(void *ctx, const struct sched *s, long now)
 {
@@ -1046,6 +1101,10 @@ static int run_number(const struct sim_opts *o, size_t idx, size_t n)
     return n > 1 || o->recorded ? (int)idx + 1 : 0;
 }
 
+/* Replay run number idx (from 0) of n and measure it, or answer --show.
+ * Every run reads the same fairshare history (if asked for) and none writes
+ * what a later run reads unless --fs-out asks: a comparison's runs and a
+ * single run of the same configuration give the same schedule. */
 int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o,
                    const struct workload *wl, const struct sim_script *script,
                    const struct outputs *outs)
@@ -1055,8 +1114,8 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
     if (!s)
         return -1;
     struct sim_outcome *out = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *out);
-    struct replay_ctx rctx = {.statdir = setup_fairshare(s, r->cfg, o, wl),
-                              .script = o->commands,
+    setup_fairshare(s, r->cfg, o, wl, &r->report);
+    struct replay_ctx rctx = {.script = o->commands,
                               .quiet = o->quiet,
                               .run = n > 1 ? (int)idx + 1 : 0,
                               .series = sim_wants_series(o) ? &r->series : NULL,
@@ -1067,7 +1126,6 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
                     : isatty(2) && !script ? sim_progress_bar
                                            : NULL,
         .sample = sim_wants_series(o) ? record_sample : NULL,
-        .fs_window = rctx.statdir && n == 1 ? save_window : NULL,
         .script = script,
         .cfg = r->cfg,
         .epoch_offset = wl->unix_start > 0 ? (long)wl->unix_start : 0,
@@ -1086,9 +1144,14 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
     double t0 = sim_wall_now();
     sim_run(s, wl, out, o->until, &hooks);
     report_wanting(s);
-    int rc = 0;
+    int rc = write_fs_out(s, o);
     if (o->nshows) {
-        rc = print_shows(s, r->cfg, o, wl);
+        if (r->report.fs_history[0])
+            fprintf(stderr, "moku: fairshare history: %d window%s from %s\n",
+                    r->report.fs_windows, r->report.fs_windows == 1 ? "" : "s",
+                    r->report.fs_history);
+        if (print_shows(s, r->cfg, o, wl) < 0)
+            rc = -1;
     } else {
         /* The replay's wall time: not the report's sorting. */
         r->report.wall_seconds = sim_wall_now() - t0;

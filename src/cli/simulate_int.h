@@ -42,7 +42,8 @@ struct sim_opts {
     const char *resv_out; /* --resv-out */
     const char *trace;
     const char *resources; /* --resources, else SIMRESOURCETRACEFILE when set */
-    const char *statdir;   /* --statdir, else STATDIR: FS data files */
+    const char *fs_history; /* --fs-history DIR: fairshare history read before the replay */
+    const char *fs_out;     /* --fs-out DIR: the replay's fairshare windows written after it */
     long long nodes, ppn, procs;
     int json;
     int strict;

@@ -198,6 +198,8 @@ struct sched {
     struct sr_cancelled { size_t def; long window; } *sr_cancelled;
     size_t nsr_cancelled, capsr_cancelled;
     unsigned long sr_gen;    /* resv_gen at that look */
+    int resv_spent;          /* some reservation is spent (SINGLEUSE): release it */
+    int sr_preempted;        /* a standing look released a PREEMPTEE reservation */
 };
 
 /* Whether the queue's priority order is submission order for good. */
@@ -358,6 +360,9 @@ long trig_next(const struct sched *s);
 void trig_free_all(struct sched *s);
 /* policy/resv.c: release a standing instance for good (a cancel trigger). */
 void resv_cancel_instance(struct sched *s, const char *id);
+/* Job j ends at now (not a requeue): a SINGLEUSE reservation it used while
+ * the reservation was active is spent, released at the next iteration. */
+void resv_job_done(struct sched *s, const struct job *j, long now);
 
 /* policy/preempt.c. OWNERPREEMPT: for idle job j, which cannot start now,
  * preempt running jobs of others on the reservations j's credentials own

@@ -164,6 +164,19 @@ static void fs_save_slot(struct dmn *d, int slot)
     free(path);
 }
 
+/* The FS files of windows past FSDEPTH are never read again: remove them,
+ * so that a short FSINTERVAL does not fill STATDIR (the store keeps the
+ * windows the daemon restarts from). */
+static void fs_prune_files(struct dmn *d)
+{
+    const char *dir = cfg_str(d->cfg, "STATDIR", NULL);
+    char *path = join(d->home, dir ? dir : "stats");
+    struct err e;
+    if (fsfile_prune(path, fsfile_oldest_kept(d->s), &e) < 0)
+        dlog(d->log, 0, "warning: %s", e.msg);
+    free(path);
+}
+
 struct fs_load {
     struct dmn *d;
     long current; /* epoch start of the current window */
@@ -218,10 +231,14 @@ static void fs_close(struct dmn *d, long now)
     if (p->policy == FS_NONE)
         return;
     long end;
+    int closed = 0;
     while ((end = fs_window_start(f) + p->interval) <= now) {
         fs_advance(f, end);
         fs_save_slot(d, 1);
+        closed = 1;
     }
+    if (closed)
+        fs_prune_files(d);
     if (now - d->last_fs_save >= FS_CHECKPOINT) {
         fs_advance(f, now);
         fs_save_slot(d, 0);

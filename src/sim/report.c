@@ -411,7 +411,11 @@ void report_print_text(FILE *f, const struct report *r, const char *trace, const
     fmt_duration(mw, sizeof mw, (double)r->max_wait);
     fprintf(f, "moku simulate: %s\n", trace);
     fprintf(f, "  cluster              %zu nodes, %lld processors\n", r->nodes, r->procs);
-    fprintf(f, "  policy               %s\n\n", policy);
+    fprintf(f, "  policy               %s\n", policy);
+    if (r->fs_history[0])
+        fprintf(f, "  fairshare history    %d window%s from %s\n", r->fs_windows,
+                r->fs_windows == 1 ? "" : "s", r->fs_history);
+    fputc('\n', f);
     fprintf(f, "  jobs simulated       %zu\n", r->jobs);
     if (r->unfinished)
         fprintf(f, "  jobs skipped         %zu   (trace records that cannot be replayed; %zu of "
@@ -585,6 +589,11 @@ void report_json_fields(FILE *f, const struct report *r)
             r->jobs, r->skipped, r->rejected, r->never_started, r->makespan, r->utilization, r->avg_wait, r->max_wait,
             r->avg_bsld, r->avg_xfactor, r->backfilled, r->iterations, r->wall_seconds,
             r->read_seconds, r->unfinished, r->excluded, report_tau(r), r->wait_fairness);
+    if (r->fs_history[0]) {
+        fprintf(f, ",\"fs_history\":{\"dir\":");
+        report_json_string(f, r->fs_history);
+        fprintf(f, ",\"windows\":%d}", r->fs_windows);
+    }
 }
 
 /* ,"percentiles":{"wait":{"p50":..,"p95":..,"p99":..},...} */
@@ -711,6 +720,8 @@ const char *report_final_state(const struct sim_outcome *o)
 static const char *never_reason(struct sched *s, const struct job *j, long now, char *buf,
                                 size_t n)
 {
+    if (!sched_job_blocked(s, j) && sched_job_advres_refused(s, j, buf, n))
+        return buf;
     if (!sched_job_blocked(s, j) && sched_earliest_start(s, j, now) >= SCHED_NEVER) {
         int len = snprintf(buf, n, "the nodes it may use can never hold it");
         for (size_t k = 0; k < j->nfeatures && len > 0 && (size_t)len < n; k++)
@@ -764,7 +775,7 @@ static void csv_row(FILE *f, const struct wl_job *w, const struct sim_outcome *o
     }
     const char *state = report_final_state(o);
     fprintf(f, ",%s,", state);
-    char buf[128];
+    char buf[512];
     if (o->rejected)
         report_csv_field(f, o->more ? o->more->reason : NULL);
     else if (j && (!strcmp(state, "never_started") || (!strcmp(state, "preempted") && o->start < 0)))

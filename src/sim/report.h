@@ -93,6 +93,13 @@ struct report {
     double wall_seconds;
     double read_seconds; /* reading the trace, before the replay (the same for every run) */
     long long procs; /* processors in the cluster */
+    /* Fairshare history read before the replay (moku simulate --fs-history,
+     * or STATDIR set in the configuration): its directory (borrowed) and the
+     * windows read from it; fs_history "" when none was asked for. A copy,
+     * not a pointer, so that a worker's or a job array's saved report
+     * (sim/runsave.c) carries it. Not touched by report_compute. */
+    char fs_history[4096];
+    int fs_windows;
     size_t nodes;
     struct report_class by_size[REPORT_NSIZE];
     struct report_class by_runtime[REPORT_NRUNTIME];

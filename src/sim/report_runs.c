@@ -80,6 +80,27 @@ static int any_windowed(const struct report_run *runs, size_t n)
     return 0;
 }
 
+/* The fairshare history row, when some run read one: "N windows from
+ * DIR", or "none". */
+static void fs_history_row(struct report_table *t, const struct report_run *runs, size_t n)
+{
+    int any = 0;
+    for (size_t i = 0; i < n; i++)
+        any |= runs[i].r.fs_history[0] != '\0';
+    if (!any)
+        return;
+    size_t row = report_table_row(t, "fairshare history");
+    for (size_t i = 0; i < n; i++) {
+        const struct report *r = &runs[i].r;
+        if (r->fs_history[0])
+            snprintf(report_cell(t, row, i + 1), REPORT_CELL, "%d windows from %s",
+                     r->fs_windows, r->fs_history);
+        else
+            snprintf(report_cell(t, row, i + 1), REPORT_CELL, "%s",
+                     runs[i].recorded ? "-" : "none");
+    }
+}
+
 static void runs_metrics(struct report_table *t, const struct report_run *runs, size_t n)
 {
     size_t row = report_table_row(t, "run");
@@ -91,6 +112,7 @@ static void runs_metrics(struct report_table *t, const struct report_run *runs, 
     varied_rows(t, runs, n);
     POLICY_ROW(t, "backfill policy", runs, n, "%s", x->backfill);
     POLICY_ROW(t, "reservation depth", runs, n, "%d", x->resdepth);
+    fs_history_row(t, runs, n);
     RUNS_ROW(t, "processors", runs, n, "%lld", x->r.procs);
     RUNS_ROW(t, "jobs simulated", runs, n, "%zu", x->r.jobs);
     RUNS_ROW(t, "jobs skipped", runs, n, "%zu", x->r.skipped);

@@ -61,11 +61,19 @@ static const char *num_name(struct workload *wl, long long v)
     return wl->numnames[i];
 }
 
+/* Whether the trace records the CPU time the job used: SWF's -1 (any
+ * negative value) is "unknown", 0 a job that used no CPU (a sleep). */
+static int cpu_known(const struct swf_rec *r)
+{
+    return r->cpu >= 0 && r->runtime > 0;
+}
+
 /* Fraction of its processors the job kept busy: average CPU time per
- * processor over runtime, when the trace records it (FSPOLICY UTILIZEDPS). */
+ * processor over runtime, where the trace records it (FSPOLICY
+ * UTILIZEDPS). */
 static float utilization(const struct swf_rec *r)
 {
-    if (!(r->cpu > 0) || r->runtime <= 0)
+    if (!cpu_known(r))
         return 0;
     double u = r->cpu / (double)r->runtime;
     return (float)(u < 1 ? u : 1);
@@ -89,6 +97,7 @@ static struct wl_job job_of(struct workload *wl, const struct swf_rec *r)
                                                          .group = num_name(wl, r->group),
                                                          .class_ = num_name(wl, r->queue)}),
         .util = utilization(r),
+        .util_known = (unsigned char)cpu_known(r),
         .line = r->line,
     };
 }

@@ -43,9 +43,11 @@ struct wl_job {
     int procs_per_task;
     int nodes;  /* requested node count, 0 = none */
     float util; /* fraction of its processors it kept busy (SWF average CPU
-                   time / runtime), 0 = unknown */
-    unsigned short tpn;      /* tasks per node, exact (job_spec.tpn), 0 = any */
-    unsigned char preemptee; /* flagged PREEMPTEE (a Maui trace's field 25) */
+                   time / runtime), when util_known */
+    unsigned short tpn;       /* tasks per node, exact (job_spec.tpn), 0 = any */
+    unsigned char util_known; /* the trace recorded the CPU time (SWF: not -1); a job
+                                 that used none has util 0 */
+    unsigned char preemptee;  /* flagged PREEMPTEE (a Maui trace's field 25) */
 };
 
 struct workload {

@@ -536,7 +536,8 @@ static void test_list_blanks(void)
                            "SRCFG[q] QOSLIST='high low' special- DAYS=Mon  Tue\n"
                            "SRCFG[c] HOSTLIST=node1 \\\n"
                            "    node2 TASKCOUNT=2\n"
-                           "SRCFG[c] ACCOUNTLIST=x\n",
+                           "SRCFG[c] ACCOUNTLIST=x\n"
+                           "SRCFG[n] QOSLIST=normal= high debug= low- PERIOD=DAY\n",
                            &err);
     CHECK(cfg != NULL);
     if (!cfg) {
@@ -563,6 +564,11 @@ static void test_list_blanks(void)
     CHECK_STR(cfg_obj_get(c, "TASKCOUNT", NULL), "2");
     CHECK_EQ(c->attrs[0].line, 6); /* a joined line counts from where it starts */
     CHECK_EQ(c->attrs[2].line, 8);
+    /* The Guide's neutral affinity, `QOSLIST[0] normal= high debug= low-`:
+     * "debug=" is an item, not an attribute named debug. */
+    const struct cfg_obj *nq = cfg_obj_find(cfg, "SRCFG", "n");
+    CHECK_STR(cfg_obj_get(nq, "QOSLIST", NULL), "normal= high debug= low-");
+    CHECK_STR(cfg_obj_get(nq, "PERIOD", NULL), "DAY");
     /* showconfig quotes the value, and it reads back the same */
     char *shown = cfg_show(cfg);
     CHECK_HAS(shown, "SRCFG[special] QOSLIST='high low special-'\n");

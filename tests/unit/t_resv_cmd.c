@@ -312,8 +312,10 @@ static void test_setres_flags(void)
     CHECK_STR(json_string_value(json_array_get(fl, 0)), "BESTEFFORT");
     CHECK_STR(json_string_value(json_array_get(fl, 1)), "BYNAME");
     CHECK_STR(json_string_value(json_array_get(fl, 2)), "DEDICATEDRESOURCE");
-    check_error(s, "setres -x BYNAME,SPACEFLEX n02",
-                "setres: -x: flag 'SPACEFLEX' is not supported by moku (it would be ignored)");
+    check_error(s, "setres -x BYNAME,TIMEFLEX n02",
+                "setres: -x: flag 'TIMEFLEX' is not supported by moku (it would be ignored)");
+    r = setres(s, "setres -n h -x SINGLEUSE,PREEMPTEE,SPACEFLEX n04");
+    CHECK(r && r->flags == (SRCFG_SINGLEUSE | SRCFG_PREEMPTEE | SRCFG_SPACEFLEX));
     json_decref(root);
     r = setres(s, "setres -n g -x [NONE] n03");
     CHECK(r && r->flags == 0 && r->access == SRCFG_SHARED);
