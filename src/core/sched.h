@@ -83,6 +83,8 @@ struct sched_policy {
     int deferstartcount;     /* DEFERSTARTCOUNT: failed starts before a deferral */
     long overrun;            /* JOBMAXOVERRUN: seconds past its walltime before a job is
                                 killed; -1 = never killed */
+    long poll;               /* RMPOLLINTERVAL: Maui iterates at least this often, which
+                                the engine's accrual and wake-ups reckon with (wake.c) */
     struct prio_params prio; /* the priority function's weights and caps */
     struct fs_params fs;     /* fairshare: FSPOLICY, FSINTERVAL, FSDEPTH, FSDECAY */
     enum node_alloc nalloc;  /* NODEALLOCATIONPOLICY */
@@ -432,9 +434,10 @@ void sched_iterate(struct sched *s, long now);
 /* What priorities are weighed against: configured totals and the DEFAULT
  * credentials. */
 void sched_prio_env(const struct sched *s, struct prio_env *env);
-/* When j's queue time (for priority) started: qtime_start, or the last
- * scheduling iteration while its accrual is stopped (JOBPRIOACCRUALPOLICY). */
-long sched_job_qtime(const struct sched *s, const struct job *j);
+/* When j's queue time (for priority) started, seen at now: qtime_start, or
+ * while its accrual is stopped (JOBPRIOACCRUALPOLICY) the last scheduling
+ * iteration or RMPOLLINTERVAL instant before now (prio_qstop_from). */
+long sched_job_qtime(const struct sched *s, const struct job *j, long now);
 /* Priority of job j at now, taken apart (start priority for idle jobs, run
  * priority for running ones). */
 double sched_job_priority(const struct sched *s, const struct job *j, long now,

@@ -97,6 +97,10 @@ struct sched {
     long nsysprio;   /* idle jobs with a system priority */
     long elig_walked; /* when eligibility was last walked: JOB_QSTOP jobs' queue time starts */
     long elig_prev;   /* ... and the walk before (the order an iteration's walks used) */
+    long lift_at;     /* the last walk: when time alone first may lift one of its refusals
+                         (running jobs' PS and WC running down); AVAIL_NEVER none */
+    int again;        /* the iteration at last_now started jobs under limits or caps: the
+                         walks after them may admit, or stop, others (wake.c) */
     int maxsubmit_any; /* some credential ever had MAXSUBMITJOBS set (never cleared: a hint) */
     int elig_all;     /* something changed every credential's eligibility may depend on */
     int elig_full;    /* walk the whole queue at every iteration, as Maui (no eset) */
@@ -233,7 +237,7 @@ void elig_final(struct sched *s, long now);
 
 /* j's queue time starts at t (it accrues); where it starts now. */
 void elig_set_qtime(struct job *j, long t);
-long elig_qtime(const struct sched *s, const struct job *j);
+long elig_qtime(const struct sched *s, const struct job *j, long now);
 
 /* policy/iter.c: close the queue's holes (started and parked jobs' NULLs). */
 void iter_compact(struct sched *s);
@@ -244,6 +248,9 @@ void eset_free(struct eset *e);
 void eset_add(struct sched *s, struct job *j);
 void eset_remove(struct sched *s, struct job *j, int started);
 int eset_parked(const struct sched *s, const struct job *j);
+/* The earliest instant, over the components with idle jobs, at which time
+ * alone may lift a refusal of their last walks (AVAIL_NEVER: none). */
+long eset_lift(const struct sched *s);
 size_t eset_nparked(const struct sched *s);
 /* Rebuilding active usage: rates start at zero, each running job adds. */
 void eset_begin(struct sched *s);

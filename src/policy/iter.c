@@ -253,9 +253,9 @@ static int past_threshold(const struct sched *s, const struct job *j, long now)
     long v = s->pol.resthreshvalue;
     switch (s->pol.resthresh) {
     case RT_BYPASS: return j->bypass > v;
-    case RT_QUEUETIME: return now - elig_qtime(s, j) > v;
+    case RT_QUEUETIME: return now - elig_qtime(s, j, now) > v;
     case RT_XFACTOR: {
-        long q = now > elig_qtime(s, j) ? now - elig_qtime(s, j) : 0;
+        long q = now > elig_qtime(s, j, now) ? now - elig_qtime(s, j, now) : 0;
         return (q + j->walltime) / (j->walltime > 0 ? j->walltime : 1) > v;
     }
     default: return 1;
@@ -596,7 +596,7 @@ void iter_run(struct sched *s, long now)
         s->next_undefer = 0; /* the walk notes the next one (policy/elig.c) */
         s->elig_all = 1;
     }
-    long preempted = s->stats.preempted;
+    long preempted = s->stats.preempted, started = s->stats.started;
     if (s->replan || s->unsorted || !s->order_static)
         full_pass(s, now);
     else
@@ -606,5 +606,12 @@ void iter_run(struct sched *s, long now)
      * away: offer them to every waiting job now, not at the next event. */
     if (s->stats.preempted != preempted)
         full_pass(s, now);
+    /* Under limits (or fairshare caps) this iteration's starts change what
+     * the walks at its start decided: a job blocked behind them by an idle
+     * limit (MAXIJOB) is promoted, one they push over a hard limit stops
+     * accruing queue time, one they push over MAXPS waits for time to run
+     * it down. Maui sees that at its next iteration; the drivers iterate
+     * again at once (sched_next_wakeup answers now). */
+    s->again = s->stats.started != started && elig_active(s);
     s->last_now = now;
 }

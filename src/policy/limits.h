@@ -164,6 +164,28 @@ void limits_excess(const struct limits *L, const struct job *j, int kind, enum l
                    enum lim_level level, const double req[LIM_NTYPES], double excess[LIM_NTYPES]);
 
 /*
+ * Active usage runs down with time alone: a running job holds processors x
+ * remaining seconds of PS and remaining seconds of WC. limits_add_rate adds
+ * (sign +1) or removes job j, running with walltime left, to how fast the
+ * usage of each of its credentials (kind < 0), of the pairs and of the
+ * system — or of its credential of kind `kind` only — runs down: its
+ * processors per second of PS, one second per second of WC. Cleared with
+ * the active usage (limits_clear_usage).
+ */
+void limits_add_rate(struct limits *L, const struct job *j, int kind, int sign);
+
+/*
+ * How many seconds from now time alone takes to bring j's active check at
+ * `level` within every limit, req being what it asks (kind as for
+ * limits_check_fast): 0 when it passes now; -1 when time alone never lifts
+ * it (a limit other than MAXPS or MAXWC is exceeded, or nothing of what
+ * exceeds one runs down). Exact while no running job passes its walltime
+ * (its usage then stops running down: an earlier answer, never a later one).
+ */
+long limits_lift(const struct limits *L, const struct job *j, int kind, enum lim_level level,
+                 const double req[LIM_NTYPES]);
+
+/*
  * Whether j's credentials are full at `level` (kind as for
  * limits_check_fast): even the least request (one job, one processor, one
  * second) goes over a limit, so every job of theirs is refused, whatever it

@@ -2,7 +2,26 @@
  * wake — when the engine's own state next changes in a way that can let a
  * waiting job start, with nothing happening outside it (no submission, no
  * job end, no command). Drivers wake the scheduler then, and a replay ends
- * when neither the outside world nor this has anything left.
+ * when neither the outside world nor this has anything left. The simulator
+ * and the daemon follow the same rule (docs/simulation.md, "Time is an
+ * event"): they iterate at events and at these instants, so a workload run
+ * through either gets the same starts.
+ *
+ * What time alone changes, and when:
+ *   - at once, after an iteration that started jobs under throttling limits
+ *     or fairshare caps: the walks after those starts may promote a job an
+ *     idle limit held back, or stop the queue time of one pushed over a
+ *     hard limit (Maui sees this at its next iteration);
+ *   - when running jobs' remaining PS and WC have run down far enough for a
+ *     refused job (the last walk's lift_at, exact to the second);
+ *   - a reservation's start or end, a trigger, a deferral or requested start
+ *     date ending, a chunking hold ending, a reserved start falling between
+ *     job ends, a fairshare window closing while some window holds usage, a
+ *     job passing RESERVATIONTHRESHOLDTYPE QUEUETIME or XFACTOR;
+ *   - a priority order that moves with time (any factor but queue time
+ *     weighted): Maui re-sorts at every poll, and the engine asks for an
+ *     iteration at every multiple of RMPOLLINTERVAL while a crossing there
+ *     could change what starts or what the walks decide.
  *
  * Standing reservations are left out: they recur for ever, so a driver that
  * counted them would never run out of events (sched_next_event with
@@ -96,9 +115,74 @@ int wake_reserved_due(const struct sched *s, long now)
     return 0;
 }
 
+/* Whether a priority crossing between events could change anything an
+ * iteration decides: what the walks admit and whose queue time stops (under
+ * limits or caps), a kept reservation (HIGHEST), a preemption, or what
+ * starts — only if some waiting job asks no more processors than are free
+ * now (nothing frees any before the next event). */
+static int crossing_matters(const struct sched *s)
+{
+    if (elig_active(s) || s->pol.respolicy == RP_HIGHEST ||
+        (s->rm.preempt && (s->pol.backfill == BF_PREEMPT || s->nresvs)))
+        return 1;
+    long long free_now = plan_free_now((struct sched *)s, NULL);
+    if (free_now <= 0)
+        return 0;
+    for (size_t i = s->qhead; i < s->qlen; i++) {
+        const struct job *j = s->queue[i];
+        if (j && !(j->flags & JOB_BLOCKED) && job_procs(j) <= free_now)
+            return 1;
+    }
+    return 0;
+}
+
+/* The next multiple of RMPOLLINTERVAL after now, when the priority order
+ * moves with time and a crossing could matter; AVAIL_NEVER otherwise. */
+static long next_poll(const struct sched *s, long now)
+{
+    long p = s->pol.poll;
+    if (p <= 0 || sched_order_is_static(s) || !sched_nidle(s) || !crossing_matters(s))
+        return AVAIL_NEVER;
+    long r = ((now % p) + p) % p;
+    return now - r + p;
+}
+
+/* The earliest instant a waiting job passes RESERVATIONTHRESHOLDTYPE
+ * QUEUETIME or XFACTOR (iter.c's past_threshold): from then on it may be
+ * given a reservation. */
+static long next_threshold(const struct sched *s, long now)
+{
+    long v = s->pol.resthreshvalue, next = AVAIL_NEVER;
+    if (s->pol.resthresh != RT_QUEUETIME && s->pol.resthresh != RT_XFACTOR)
+        return next;
+    for (size_t i = s->qhead; i < s->qlen; i++) {
+        const struct job *j = s->queue[i];
+        if (!j || (j->flags & (JOB_BLOCKED | JOB_RESERVED)))
+            continue;
+        long q0 = elig_qtime(s, j, now);
+        long w = j->walltime > 0 ? j->walltime : 1;
+        /* QUEUETIME: now - q0 > v; XFACTOR: (now - q0 + w) / w > v in whole
+         * numbers, i.e. now - q0 >= v * w. */
+        long at = s->pol.resthresh == RT_QUEUETIME ? q0 + v + 1 : q0 + v * w;
+        if (at > now && at < next)
+            next = at;
+    }
+    return next;
+}
+
 long sched_next_wakeup(const struct sched *s, long now)
 {
+    if (s->again && now == s->last_now)
+        return now; /* this instant's starts changed what its walks decided */
     long next = sched_next_event(s, now, 0); /* administrative reservations, chunking */
+    if (s->lift_at > now && s->lift_at < next)
+        next = s->lift_at; /* running jobs' PS or WC has run down for a refused job */
+    long p = next_poll(s, now);
+    if (p < next)
+        next = p;
+    long t = next_threshold(s, now);
+    if (t < next)
+        next = t;
     if (s->next_undefer > now && s->next_undefer < next)
         next = s->next_undefer; /* a deferral or a requested start date ends */
     long r = next_reserved_start(s, now);
