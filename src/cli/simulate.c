@@ -65,6 +65,7 @@ struct sim_opts {
     int json;
     int strict;
     int full_walk; /* --full-walk: eligibility over the whole queue at every iteration */
+    long long every; /* --iterate-every N: an iteration at every multiple of N s too */
     long until; /* SIM_FOREVER unless --until */
     const char *commands; /* --commands FILE: the timed command script */
     int quiet;            /* --quiet: log only the script's failing commands */
@@ -319,6 +320,7 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         {"plot", required_argument, NULL, 'L'},   {"full-walk", no_argument, NULL, 'W'},
         {"series", required_argument, NULL, 'T'}, {"html", required_argument, NULL, 'H'},
         {"swf-out", required_argument, NULL, 'O'}, {"batsim-out", required_argument, NULL, 'B'},
+        {"iterate-every", required_argument, NULL, 'I'},
         {NULL, 0, NULL, 0},
     };
     int c, bad = 0;
@@ -343,6 +345,7 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         case 'f': bad |= parse_format(optarg, &o->json); break;
         case 's': o->strict = 1; break;
         case 'W': o->full_walk = 1; break;
+        case 'I': bad |= parse_count("--iterate-every", optarg, &o->every); break;
         case 'u': bad |= parse_until(optarg, &o->until); break;
         case 'S': bad |= add_show(o, optarg); break;
         case 'R': o->resources = optarg; break;
@@ -885,6 +888,7 @@ static int replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts
         .iterated = o->resv_out ? note_resvs : NULL,
         /* Commands (timed, or --show at the end) may ask about past jobs. */
         .forget_ended = !script && !o->nshows,
+        .iterate_every = (long)o->every,
         .ctx = &rctx,
     };
     if (o->resv_out)

@@ -223,10 +223,12 @@ static void note_wait(struct walk *w, struct sched *s, const struct job *j, cons
 static void note_lift(struct walk *w, struct sched *s, const struct job *j, enum lim_level level,
                       const double req[])
 {
-    if (limits_check_fast(s->limits, j, -1, LIM_IDLE, level, req))
-        return; /* idle usage does not run down */
+    if (w->wake <= w->now + 1)
+        return; /* none can come sooner */
     long dt = limits_lift(s->limits, j, -1, level, req);
-    if (dt > 0 && w->now + dt < w->wake)
+    if (dt <= 0 || w->now + dt >= w->wake)
+        return; /* never by time alone, or not sooner */
+    if (!limits_check_fast(s->limits, j, -1, LIM_IDLE, level, req)) /* idle usage stays */
         w->wake = w->now + dt;
 }
 

@@ -489,9 +489,9 @@ static int violates(const struct chk *x, enum lim_type t, long long limit, doubl
         usage = 0;
     if (limit <= 0 || usage + x->req[t] <= (double)limit + LIM_EPS)
         return 0;
-    if (x->lift) {
+    if (x->lift) { /* the check goes on unless this one never lifts */
         lift_note(x->lift, t, usage + x->req[t] - (double)limit, rate ? rate : no_rate);
-        return 0;
+        return x->lift->never;
     }
     if (x->excess) {
         double e = usage + x->req[t] - (double)limit;
@@ -644,7 +644,7 @@ static int check_all(const struct limits *L, struct chk *x, const struct lim_obj
 {
     if (kind >= 0)
         return check_kind(L, x, qos, (enum cred_kind)kind);
-    if (x->excess || x->lift) { /* nothing stops at a violation: every limit is looked at */
+    if (x->excess) { /* nothing stops at a violation: every limit is looked at */
         check_creds(L, x, qos);
         check_pairs(L, x, qos);
         check_system(L, x);
@@ -743,6 +743,8 @@ long limits_lift(const struct limits *L, const struct job *j, int kind, enum lim
             double e = use[t] + req[t] - (double)lim[t];
             if (lim[t] > 0 && e > LIM_EPS)
                 lift_note(&lf, (enum lim_type)t, e, sl->rate);
+            if (lf.never)
+                break;
         }
     } else {
         struct chk x = {j, LIM_ACTIVE, level, req, NULL, 0, 0, NULL, &lf};

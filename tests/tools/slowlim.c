@@ -27,7 +27,9 @@
  * default weights), at least 1, ties to the earlier submission; under
  * JOBPRIOACCRUALPOLICY QUEUEPOLICY (the default) a job the hard walk
  * refuses has its queue time start again at that walk (Maui resets
- * SystemQueueTime), under ALWAYS never.
+ * SystemQueueTime), and, while the walks keep refusing it, at every
+ * multiple of RMPOLLINTERVAL (60 s) since: Maui walks at every poll, moku
+ * at events; under ALWAYS never.
  *
  * It reads the limits from the configuration itself: USERCFG, GROUPCFG and
  * CLASSCFG lines with MAXJOB, MAXIJOB, MAXPROC, MAXIPROC, MAXPS, MAXIPS
@@ -277,9 +279,12 @@ static int within(struct usage *us, const struct job *j, int mode, int level,
 
 /* ---- the check, after every iteration ---- */
 
+#define POLL 60 /* RMPOLLINTERVAL's default: the model refuses the parameter */
+
 struct check {
     const struct workload *wl;
     long *sqt;       /* per workload job: when its queue time started */
+    char *stopped;   /* per workload job: the last hard walk refused it */
     char *last;      /* per workload job: 0 unseen, 1 waiting, 2 started */
     size_t seen;     /* the engine's jobs [0, seen) are known */
     struct job **live; /* the known jobs not yet ended */
@@ -380,6 +385,15 @@ static void after_iteration(void *ctx, const struct sched *cs, long now)
             c->walk[n++] = j;
     }
     c->nlive = kept;
+    /* A job the hard walks keep refusing had its queue time reset at every
+     * poll since the last iteration too: the last multiple of POLL before
+     * now. */
+    long poll = (now - 1) - (((now - 1) % POLL) + POLL) % POLL;
+    for (size_t i = 0; i < n; i++) {
+        long *q = &c->sqt[c->walk[i]->tag];
+        if (c->stopped[c->walk[i]->tag] && *q < poll)
+            *q = poll;
+    }
     now_for_sort = now;
     sqt_for_sort = c->sqt;
     qsort(c->walk, n, sizeof *c->walk, by_priority);
@@ -414,9 +428,11 @@ static void after_iteration(void *ctx, const struct sched *cs, long now)
     free(softok);
     free(after);
     /* Queue time starts again for the jobs the hard walk refused. */
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        c->stopped[c->walk[i]->tag] = !hardok[i] && !accrue_always;
         if (!hardok[i] && !accrue_always)
             c->sqt[c->walk[i]->tag] = now;
+    }
     free(hardok);
     for (size_t i = 0; i < c->nlive; i++)
         c->last[c->live[i]->tag] = c->live[i]->state == JOB_IDLE ? 1 : 2;
@@ -469,6 +485,7 @@ int main(int argc, char **argv)
     }
     struct check c = {.wl = &wl,
                       .sqt = calloc(wl.njobs + 1, sizeof *c.sqt),
+                      .stopped = calloc(wl.njobs + 1, 1),
                       .last = calloc(wl.njobs + 1, 1)};
     struct sim_outcome *out = calloc(wl.njobs + 1, sizeof *out);
     struct sim_hooks hooks = {.iterated = after_iteration, .ctx = &c};
@@ -478,6 +495,7 @@ int main(int argc, char **argv)
     sim_outcomes_free(out, wl.njobs);
     free(out);
     free(c.sqt);
+    free(c.stopped);
     free(c.last);
     free(c.live);
     free(c.walk);
