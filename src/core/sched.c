@@ -79,6 +79,7 @@ struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm
     plan_init(s);
     s->last_now = LONG_MIN / 4;
     s->lift_at = AVAIL_NEVER;
+    s->again_at = AVAIL_NEVER;
     s->replan = 1;
     return s;
 }

@@ -99,8 +99,9 @@ struct sched {
     long elig_prev;   /* ... and the walk before (the order an iteration's walks used) */
     long lift_at;     /* the last walk: when time alone first may lift one of its refusals
                          (running jobs' PS and WC running down); AVAIL_NEVER none */
-    int again;        /* the iteration at last_now started jobs under limits or caps: the
-                         walks after them may admit, or stop, others (wake.c) */
+    long again_at;    /* the iteration at last_now started jobs under limits or caps: the
+                         walks after them may admit, or stop, others; iterate again then
+                         (last_now, or the next poll after a preemption; wake.c) */
     int maxsubmit_any; /* some credential ever had MAXSUBMITJOBS set (never cleared: a hint) */
     int elig_all;     /* something changed every credential's eligibility may depend on */
     int elig_full;    /* walk the whole queue at every iteration, as Maui (no eset) */

@@ -321,8 +321,11 @@ void serve_iterate(struct dmn *d)
      * iteration that started jobs under limits, so it cannot repeat for
      * ever; the simulator iterates at these very instants. */
     long wake = d->paused ? LONG_MAX : sched_next_wakeup(d->s, now);
+    long poll = d->paused ? LONG_MAX : sched_next_poll(d->s, now);
     if (wake < d->next_iter)
         d->next_iter = wake;
+    if (poll < d->next_iter)
+        d->next_iter = poll;
 }
 
 /* ---- connections ---- */

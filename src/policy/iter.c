@@ -611,7 +611,14 @@ void iter_run(struct sched *s, long now)
      * limit (MAXIJOB) is promoted, one they push over a hard limit stops
      * accruing queue time, one they push over MAXPS waits for time to run
      * it down. Maui sees that at its next iteration; the drivers iterate
-     * again at once (sched_next_wakeup answers now). */
-    s->again = s->stats.started != started && elig_active(s);
+     * again at once (sched_next_wakeup answers now) — a chain that ends,
+     * each link starting jobs and stopping none. An iteration that also
+     * preempted jobs (they may start again, and preempt again) leaves it to
+     * the next RMPOLLINTERVAL instant, as Maui's next poll. */
+    s->again_at = AVAIL_NEVER;
+    if (s->stats.started != started && elig_active(s)) {
+        long p = s->pol.poll > 0 ? s->pol.poll : 1;
+        s->again_at = s->stats.preempted == preempted ? now : now - ((now % p) + p) % p + p;
+    }
     s->last_now = now;
 }

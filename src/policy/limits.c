@@ -141,6 +141,11 @@ int limits_soft_differs(const struct limits *L)
     return L->conf->soft_differs;
 }
 
+int limits_idle_any(const struct limits *L)
+{
+    return L->conf->idle_any;
+}
+
 /* ---------------------------------------------------------------- requests */
 
 void limits_request(const struct job *j, long seconds, const struct prio_env *env,

@@ -80,6 +80,10 @@ int limits_any(const struct limits *L);
  * SOFT and HARD checks always agree and one of them can be skipped. */
 int limits_soft_differs(const struct limits *L);
 
+/* Whether some idle limit (MAXIJOB, MAXIPROC, ...) is configured: only then
+ * does the order of an eligibility walk decide which jobs it admits. */
+int limits_idle_any(const struct limits *L);
+
 /*
  * What job j asks, per type: 1 job, its processors, its requested nodes,
  * procs x seconds, its processor equivalents, seconds, tasks x memory per

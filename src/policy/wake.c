@@ -21,7 +21,8 @@
  *   - a priority order that moves with time (any factor but queue time
  *     weighted): Maui re-sorts at every poll, and the engine asks for an
  *     iteration at every multiple of RMPOLLINTERVAL while a crossing there
- *     could change what starts or what the walks decide.
+ *     could change what starts or what the walks decide (sched_next_poll:
+ *     apart, since these never run out while jobs wait).
  *
  * Standing reservations are left out: they recur for ever, so a driver that
  * counted them would never run out of events (sched_next_event with
@@ -115,30 +116,46 @@ int wake_reserved_due(const struct sched *s, long now)
     return 0;
 }
 
-/* Whether a priority crossing between events could change anything an
- * iteration decides: what the walks admit and whose queue time stops (under
- * limits or caps), a kept reservation (HIGHEST), a preemption, or what
- * starts — only if some waiting job asks no more processors than are free
- * now (nothing frees any before the next event). */
+/* Whether some reservation lets its owners preempt (OWNERPREEMPT). */
+static int owner_preempts(const struct sched *s)
+{
+    for (size_t i = 0; i < s->nresvs; i++)
+        if (s->resvs[i]->flags & SRCFG_OWNERPREEMPT)
+            return 1;
+    return 0;
+}
+
+/*
+ * Whether a priority crossing between events could change anything an
+ * iteration decides: what the walks admit under an idle limit (the walk's
+ * order picks whom MAXIJOB admits, and so whose queue time stops), a kept
+ * reservation (HIGHEST), a preemption, or what starts. Between events no
+ * processor comes free, so a job can start only where the last plan found
+ * room for it that a higher job's reservation kept (WAIT_DELAYS): a
+ * crossing that moves the reservation may free it. Under BACKFILLPOLICY
+ * NONE the scan stops at the first job that does not fit, so any job the
+ * free processors could hold may be the one a crossing puts first.
+ */
 static int crossing_matters(const struct sched *s)
 {
-    if (elig_active(s) || s->pol.respolicy == RP_HIGHEST ||
-        (s->rm.preempt && (s->pol.backfill == BF_PREEMPT || s->nresvs)))
+    if ((limits_any(s->limits) && limits_idle_any(s->limits)) || s->pol.respolicy == RP_HIGHEST ||
+        (s->rm.preempt && (s->pol.backfill == BF_PREEMPT || owner_preempts(s))))
         return 1;
     long long free_now = plan_free_now((struct sched *)s, NULL);
     if (free_now <= 0)
         return 0;
+    int strict = s->pol.backfill == BF_NONE;
     for (size_t i = s->qhead; i < s->qlen; i++) {
         const struct job *j = s->queue[i];
-        if (j && !(j->flags & JOB_BLOCKED) && job_procs(j) <= free_now)
+        if (!j || (j->flags & JOB_BLOCKED) || job_procs(j) > free_now)
+            continue;
+        if (strict || (j->wait == WAIT_DELAYS && j->wait_gen == s->plan_gen))
             return 1;
     }
     return 0;
 }
 
-/* The next multiple of RMPOLLINTERVAL after now, when the priority order
- * moves with time and a crossing could matter; AVAIL_NEVER otherwise. */
-static long next_poll(const struct sched *s, long now)
+long sched_next_poll(const struct sched *s, long now)
 {
     long p = s->pol.poll;
     if (p <= 0 || sched_order_is_static(s) || !sched_nidle(s) || !crossing_matters(s))
@@ -172,14 +189,13 @@ static long next_threshold(const struct sched *s, long now)
 
 long sched_next_wakeup(const struct sched *s, long now)
 {
-    if (s->again && now == s->last_now)
+    if (s->again_at == now && now == s->last_now)
         return now; /* this instant's starts changed what its walks decided */
     long next = sched_next_event(s, now, 0); /* administrative reservations, chunking */
+    if (s->again_at > now && s->again_at < next)
+        next = s->again_at; /* ... and preempted: at the next poll */
     if (s->lift_at > now && s->lift_at < next)
         next = s->lift_at; /* running jobs' PS or WC has run down for a refused job */
-    long p = next_poll(s, now);
-    if (p < next)
-        next = p;
     long t = next_threshold(s, now);
     if (t < next)
         next = t;
