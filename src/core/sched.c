@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/sched_int.h"
+#include "policy/fs.h"
 #include "policy/nprio.h"
 #include "util/mem.h"
 
@@ -668,6 +669,12 @@ long sched_kill_time(const struct sched *s, const struct job *j)
 void sched_iterate(struct sched *s, long now)
 {
     iter_run(s, now);
+}
+
+void sched_accrue(struct sched *s, long now)
+{
+    if (now > fs_now(s->fs))
+        fsacct_iterate(s, now);
 }
 
 void sched_prio_env(const struct sched *s, struct prio_env *env)

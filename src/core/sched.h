@@ -491,6 +491,11 @@ long sched_last_iteration(const struct sched *s);
  * windows (stats/fsfile.h); fs_advance on it is theirs to call at window
  * boundaries, the engine calls it at every iteration. */
 struct fs *sched_fs(const struct sched *s);
+/* Bring what time alone accrues — the fairshare ledger's usage of running
+ * jobs and the deltas priorities weigh — up to now, deciding nothing: a
+ * snapshot between iterations (simulate --until) shows usage as of its
+ * instant. */
+void sched_accrue(struct sched *s, long now);
 /* The epoch time of driver time 0 (a trace's UnixStartTime; 0 when times
  * are epoch times already). Fairshare windows align on epoch time. Set it
  * before the first event. */

@@ -384,8 +384,10 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
         /* The state the full replay holds at `until` is the one its last
          * iteration before left: an iteration here, where the replay runs
          * none, could start jobs it starts later (issue 26). Time moves on
-         * to `until` for the fairshare ledger and the samples only. */
+         * to `until` for what accrues by itself (fairshare usage, its
+         * windows) and the samples only. */
         close_windows(&sim, until, hooks);
+        sched_accrue(s, until);
         sample(&sim, until, hooks);
     }
     if (hooks && hooks->fs_window && fs_params(sched_fs(s))->policy != FS_NONE)
