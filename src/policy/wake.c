@@ -132,9 +132,11 @@ static int owner_preempts(const struct sched *s)
  * reservation (HIGHEST), a preemption, or what starts. Between events no
  * processor comes free, so a job can start only where the last plan found
  * room for it that a higher job's reservation kept (WAIT_DELAYS): a
- * crossing that moves the reservation may free it. Under BACKFILLPOLICY
- * NONE the scan stops at the first job that does not fit, so any job the
- * free processors could hold may be the one a crossing puts first.
+ * crossing that moves the reservation may free it; or a job a negative
+ * priority keeps out (REJECTNEGPRIOJOBS) whose priority may rise above 0.
+ * Under BACKFILLPOLICY NONE the scan stops at the first job that does not
+ * fit, so any job the free processors could hold may be the one a crossing
+ * puts first.
  */
 static int crossing_matters(const struct sched *s)
 {
@@ -149,7 +151,8 @@ static int crossing_matters(const struct sched *s)
         const struct job *j = s->queue[i];
         if (!j || (j->flags & JOB_BLOCKED) || job_procs(j) > free_now)
             continue;
-        if (strict || (j->wait == WAIT_DELAYS && j->wait_gen == s->plan_gen))
+        if (strict || ((j->wait == WAIT_DELAYS || j->wait == WAIT_REJECTED) &&
+                       j->wait_gen == s->plan_gen))
             return 1;
     }
     return 0;
