@@ -99,9 +99,11 @@ struct sched {
     long elig_prev;   /* ... and the walk before (the order an iteration's walks used) */
     long lift_at;     /* the last walk: when time alone first may lift one of its refusals
                          (running jobs' PS and WC running down); AVAIL_NEVER none */
-    long again_at;    /* the iteration at last_now started jobs under limits or caps: the
-                         walks after them may admit, or stop, others; iterate again then
-                         (last_now, or the next poll after a preemption; wake.c) */
+    long again_at;    /* the walks after the starts of the iteration at last_now admitted
+                         a job the walks before refused: iterate again then (last_now,
+                         or the next poll after a preemption; wake.c) */
+    long promoted;    /* jobs the walks admitted that were refused before */
+    int promotion;    /* this iteration's last walks promoted a job */
     int maxsubmit_any; /* some credential ever had MAXSUBMITJOBS set (never cleared: a hint) */
     int elig_all;     /* something changed every credential's eligibility may depend on */
     int elig_full;    /* walk the whole queue at every iteration, as Maui (no eset) */
@@ -233,8 +235,12 @@ int elig_fits_at(struct sched *s, struct job *j, long t, long now);
 long elig_next_end(const struct sched *s, long t);
 /* Fill the blocked jobs' reasons, as the last iteration left the queue. */
 void elig_reasons(struct sched *s);
-/* After an iteration's starts: which idle jobs the soft limits now admit. */
-void elig_final(struct sched *s, long now);
+/* After an iteration's starts, the walks again (hard and soft): which idle
+ * jobs the limits now admit — whom the starts pushed over a hard limit stops
+ * accruing queue time now, and lift_at says when time alone may admit whom
+ * they pushed over MAXPS or MAXWC. Whether it admitted a job the walks
+ * before the starts refused (a promotion: MAXIJOB). */
+int elig_final(struct sched *s, long now);
 
 /* j's queue time starts at t (it accrues); where it starts now. */
 void elig_set_qtime(struct job *j, long t);

@@ -365,6 +365,7 @@ static int hard_turn(struct sched *s, struct walk *w, struct job *j, const struc
     if (held(s, w, j, w->now))
         return -1;
     if (admit(s, w, j, level, env, NULL)) {
+        s->promoted += !(j->flags & JOB_HARDOK); /* the hard pass may start it now */
         j->flags |= JOB_HARDOK;
         restart_qtime(s, w, j);
         return 1;
@@ -384,8 +385,10 @@ static int hard_one(struct sched *s, struct walk *w, struct job *j, const struct
 static int one_one(struct sched *s, struct walk *w, struct job *j, const struct prio_env *env)
 {
     int r = hard_turn(s, w, j, env, LIM_SOFT);
-    if (r == 1)
+    if (r == 1) {
+        s->promoted += (j->flags & JOB_BLOCKED) != 0;
         clear_blocked(s, j);
+    }
     else if (r == 0)
         set_blocked(s, j, NULL);
     return r == 1;
@@ -396,6 +399,7 @@ static int soft_one(struct sched *s, struct walk *w, struct job *j, const struct
     if (j->holds || j->deferred_until)
         return 0; /* held or deferred: blocked by that, not by a limit */
     if (admit(s, w, j, LIM_SOFT, env, NULL)) {
+        s->promoted += (j->flags & JOB_BLOCKED) != 0;
         clear_blocked(s, j);
         return 1;
     }
@@ -541,28 +545,32 @@ void elig_run(struct sched *s, long now)
     s->elig_walked = now;
 }
 
-void elig_final(struct sched *s, long now)
+int elig_final(struct sched *s, long now)
 {
     if (!elig_active(s))
-        return;
+        return 0;
     struct prio_env env;
     sched_prio_env(s, &env);
+    s->promoted = 0;
     if (!s->eset) {
         rebuild_active(s, &env, now);
         struct walk w = whole_queue(s, now);
-        run_walk(s, &w, &env, soft_one, LIM_SOFT);
-        return;
+        walks(s, &w, &env);
+        s->lift_at = w.wake;
+        return s->promoted > 0;
     }
     /* Active usage is elig_run's plus what elig_started added: the same as
      * rebuilt, at the same instant. Only the credentials a job of which
      * started: the others' answer is what elig_run left. */
     for (size_t k = 0; eset_started_due(s, &k); k++) {
         eset_open(s, k, now, s->elig_prev);
-        struct walk w = {.now = now, .wake = now};
-        run_walk(s, &w, &env, soft_one, LIM_SOFT);
-        eset_walked(s, now, now, qstop_from(s, s->elig_prev, now), 1, 1);
+        struct walk w = {.now = now, .wake = AVAIL_NEVER};
+        walks(s, &w, &env);
+        eset_walked(s, now, w.wake, qstop_from(s, s->elig_prev, now), 1, 1);
     }
     eset_settle(s, now);
+    s->lift_at = eset_lift(s);
+    return s->promoted > 0;
 }
 
 void elig_reasons(struct sched *s)

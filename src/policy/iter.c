@@ -122,6 +122,49 @@ static void order_queue(struct sched *s, long now)
 }
 
 /*
+ * An iteration where only time passed (a poll: nothing happened since the
+ * last plan) under a priority order that moves with time: the plan is what
+ * a full pass would make again unless the order moved where it matters.
+ * With no job ended and no reservation edge, what is free from now on is
+ * what was free at the last plan, so a job that did not fit then does not
+ * now, and reservations land where they are. What can change the scan: the
+ * order of the jobs up to the last one the plan reserved (or the first it
+ * could not start), a job below that one rising above it, or a priority
+ * crossing 0 under REJECTNEGPRIOJOBS; the order below it decided nothing (no
+ * job there could start). Refreshes the priorities; whether the plan holds.
+ */
+static int order_holds(struct sched *s, long now)
+{
+    const struct job *last = s->nresv ? s->resv[s->nresv - 1] : s->nblocked ? s->blocked[0] : NULL;
+    struct prio_env env;
+    sched_prio_env(s, &env);
+    struct job *prev = NULL, *prevnew = NULL;
+    int holds = 1, below = last == NULL; /* past `last`: only its rank matters */
+    for (size_t i = s->qhead; i < s->qlen; i++) {
+        struct job *j = s->queue[i];
+        if (!j)
+            continue;
+        fsacct_job(s, j);
+        double p = prio_start(&s->pol.prio, &env, j, now, NULL);
+        if (prio_rejects(&s->pol.prio, p) != prio_rejects(&s->pol.prio, j->priority))
+            holds = 0;
+        j->priority = p;
+        if (prev && prio_cmp(&prev, &j) > 0)
+            holds = 0;
+        /* The jobs submitted since, which the scan takes in queue order. */
+        if (i >= s->qscanned) {
+            if (prevnew && prio_cmp(&prevnew, &j) > 0)
+                holds = 0;
+            prevnew = j;
+        }
+        if (!below)
+            prev = j;
+        below |= j == last;
+    }
+    return holds;
+}
+
+/*
  * The resource manager refused to start j (Maui MJobStart failure): after
  * DEFERSTARTCOUNT failures it is deferred for DEFERTIME — blocked, shown as
  * Deferred — and after DEFERCOUNT deferrals it gets a batch hold.
@@ -544,9 +587,10 @@ static void full_pass(struct sched *s, long now)
     hard_pass(s, now);
     /* Maui shows the queue as the soft filter sees it after this iteration's
      * starts (MUIQ): a job that started frees its idle slot for the next.
-     * Nothing started, nothing changed. */
-    if (s->stats.started != started)
-        elig_final(s, now);
+     * Nothing started, nothing changed. The hard walk too: a job the starts
+     * pushed over a hard limit stops accruing queue time now, as at Maui's
+     * next iteration (JOBPRIOACCRUALPOLICY). */
+    s->promotion = s->stats.started != started && elig_final(s, now);
 }
 
 void iter_rebuild(struct sched *s, long now)
@@ -554,6 +598,15 @@ void iter_rebuild(struct sched *s, long now)
     drop_reservations(s);
     plan_rebuild(s, now);
     s->replan = 1;
+}
+
+/* Whether a job promoted after this iteration's starts can change anything
+ * at once: start (processors are free), preempt, or take a reservation it
+ * keeps (HIGHEST). Otherwise the next event's iteration finds it. */
+static int promotion_matters(struct sched *s)
+{
+    return plan_free_now(s, NULL) > 0 || s->pol.respolicy == RP_HIGHEST ||
+           s->pol.backfill == BF_PREEMPT || (s->rm.preempt && s->nresvs);
 }
 
 /* Whether a reservation's window began or ended since the last iteration
@@ -571,6 +624,7 @@ static int resv_edge(const struct sched *s, long now)
 void iter_run(struct sched *s, long now)
 {
     s->stats.iterations++;
+    s->promotion = 0;
     s->order_static = sched_order_is_static(s); /* fixed for the whole iteration */
     eset_sync(s); /* eligibility by credential, or the whole queue */
     settle_time(s, now);
@@ -597,10 +651,10 @@ void iter_run(struct sched *s, long now)
         s->elig_all = 1;
     }
     long preempted = s->stats.preempted, started = s->stats.started;
-    if (s->replan || s->unsorted || !s->order_static)
+    if (s->replan || s->unsorted || (!s->order_static && !order_holds(s, now)))
         full_pass(s, now);
     else
-        scan(s, now, s->qscanned);
+        scan(s, now, s->qscanned); /* the jobs that joined the tail since */
     /* OWNERPREEMPT frees a preempted job's processors, possibly more than
      * its owner's job takes, after jobs ahead of it in the scan were turned
      * away: offer them to every waiting job now, not at the next event. */
@@ -608,15 +662,16 @@ void iter_run(struct sched *s, long now)
         full_pass(s, now);
     /* Under limits (or fairshare caps) this iteration's starts change what
      * the walks at its start decided: a job blocked behind them by an idle
-     * limit (MAXIJOB) is promoted, one they push over a hard limit stops
-     * accruing queue time, one they push over MAXPS waits for time to run
-     * it down. Maui sees that at its next iteration; the drivers iterate
-     * again at once (sched_next_wakeup answers now) — a chain that ends,
-     * each link starting jobs and stopping none. An iteration that also
-     * preempted jobs (they may start again, and preempt again) leaves it to
-     * the next RMPOLLINTERVAL instant, as Maui's next poll. */
+     * limit (MAXIJOB) is promoted (the walks after the starts, elig_final,
+     * also stop the queue time of the jobs they push over a hard limit and
+     * note when time runs MAXPS down for those they push over it). Maui
+     * starts a promoted job at its next iteration; the drivers iterate again
+     * at once (sched_next_wakeup answers now) — a chain that ends, each link
+     * starting jobs and stopping none. An iteration that also preempted jobs
+     * (they may start again, and preempt again) leaves it to the next
+     * RMPOLLINTERVAL instant, as Maui's next poll. */
     s->again_at = AVAIL_NEVER;
-    if (s->stats.started != started && elig_active(s)) {
+    if (s->stats.started != started && s->promotion && promotion_matters(s)) {
         long p = s->pol.poll > 0 ? s->pol.poll : 1;
         s->again_at = s->stats.preempted == preempted ? now : now - ((now % p) + p) % p + p;
     }
