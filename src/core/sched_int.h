@@ -103,6 +103,7 @@ struct sched {
                          a job the walks before refused: iterate again then (last_now,
                          or the next poll after a preemption; wake.c) */
     long promoted;    /* jobs the walks admitted that were refused before */
+    int capped;       /* the last walks refused some job for a fairshare cap */
     int promotion;    /* this iteration's last walks promoted a job */
     int maxsubmit_any; /* some credential ever had MAXSUBMITJOBS set (never cleared: a hint) */
     int elig_all;     /* something changed every credential's eligibility may depend on */
@@ -141,6 +142,8 @@ struct sched {
     struct job **cand;  /* backfill candidates of this pass (BESTFIT, GREEDY, PREEMPT) */
     size_t ncand, capcand;
     long bf_seen;       /* backfill candidates examined in this pass (BACKFILLDEPTH) */
+    int bf_capped;      /* ... and BACKFILLDEPTH left some job out */
+    int ncand_seen;     /* BESTFIT, GREEDY, PREEMPT chose among candidates in this pass */
     int chunk_hit;      /* chunking: a job of BFCHUNKSIZE or more could not start */
     long last_end;      /* when a job last ended (BFCHUNKDURATION counts from it) */
     int plan_partial;   /* the scan stopped at qscanned with no processor free: the rest of

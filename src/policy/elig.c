@@ -58,6 +58,7 @@ struct walk {
     long now;
     long wake;    /* eset: when time alone may first lift one of the refusals */
     int restarted; /* some job's queue time restarted */
+    int capped;    /* some job was refused by a fairshare cap */
     int stopped;   /* ... or stopped */
     /* eset: per level, the least PS and WC asked by the jobs refused only
      * for active PS or WC (what time runs down); -1 none. */
@@ -275,8 +276,11 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
     size_t len = why ? WHY_MAX : 0;
     if (!job_fits_limits(s, j, env, why))
         return 0;
-    if (fsacct_over_cap(s, j, why, len))
+    if (fsacct_over_cap(s, j, why, len)) {
+        if (w)
+            w->capped = 1;
         return 0;
+    }
     limits_request(j, j->walltime, env, req);
     if (why) {
         if (limits_check(s->limits, j, LIM_ACTIVE, level, req, why, len) ||
@@ -524,6 +528,7 @@ static void walk_components(struct sched *s, const struct prio_env *env, long no
 void elig_run(struct sched *s, long now)
 {
     s->lift_at = AVAIL_NEVER;
+    s->capped = 0;
     if (!elig_active(s)) {
         holds_only(s, now);
         s->elig_prev = s->elig_walked;
@@ -540,6 +545,7 @@ void elig_run(struct sched *s, long now)
         struct walk w = whole_queue(s, now);
         walks(s, &w, &env);
         s->lift_at = w.wake;
+        s->capped = w.capped;
     }
     s->elig_prev = s->elig_walked;
     s->elig_walked = now;
@@ -557,6 +563,7 @@ int elig_final(struct sched *s, long now)
         struct walk w = whole_queue(s, now);
         walks(s, &w, &env);
         s->lift_at = w.wake;
+        s->capped = w.capped;
         return s->promoted > 0;
     }
     /* Active usage is elig_run's plus what elig_started added: the same as

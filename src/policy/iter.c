@@ -375,8 +375,10 @@ static int chunking(const struct sched *s, long now)
  * take the freed processors either, so that they gather into a chunk). */
 static int firstfit_skips(struct sched *s, const struct job *j, long now)
 {
-    if (s->pol.bfdepth > 0 && ++s->bf_seen > s->pol.bfdepth)
+    if (s->pol.bfdepth > 0 && ++s->bf_seen > s->pol.bfdepth) {
+        s->bf_capped = 1; /* left for the next pass */
         return 1;
+    }
     return s->chunk_hit && job_procs(j) < s->pol.bfchunksize && chunking(s, now);
 }
 
@@ -444,6 +446,8 @@ static void scan(struct sched *s, long now, size_t from)
             note_wait(s, j);
             if (s->pol.bfdepth <= 0 || (long)s->ncand < s->pol.bfdepth)
                 add_candidate(s, j);
+            else
+                s->bf_capped = 1; /* left for the next pass */
             continue;
         }
         if (backfill && ff && firstfit_skips(s, j, now)) {
@@ -463,10 +467,18 @@ static void scan(struct sched *s, long now, size_t from)
         note_wait(s, j);
         note_blocked(s, j);
         s->plan_blocked = 1;
-        if (s->pol.backfill == BF_NONE)
+        if (s->pol.backfill == BF_NONE) {
             s->plan_stopped = 1; /* strict priority order: nothing passes it */
-        else if (reserve_slot(s, j, now))
+        } else if (reserve_slot(s, j, now)) {
             reserve(s, j, now);
+            /* A job the plan reserves is not one of the BACKFILLDEPTH
+             * candidates (Maui reserves in its priority phase): counted, it
+             * would take a candidate's place in the pass that reserves it
+             * and not in the next (a reservation HIGHEST keeps is placed
+             * before the scan), so iterating twice would start more. */
+            if (backfill && ff && s->pol.bfdepth > 0 && (j->flags & JOB_RESERVED))
+                s->bf_seen--;
+        }
     }
     s->qscanned = s->qlen;
     s->plan_partial = 0;
@@ -571,6 +583,7 @@ static void full_pass(struct sched *s, long now)
     s->nblocked = 0;
     s->ncand = 0;
     s->bf_seen = 0;
+    s->bf_capped = 0;
     s->plan_partial = 0;
     s->chunk_hit = 0;
     s->replan = 0;
@@ -579,6 +592,7 @@ static void full_pass(struct sched *s, long now)
     if (s->pol.respolicy == RP_HIGHEST)
         keep_reservations(s, now);
     scan(s, now, s->qhead);
+    s->ncand_seen = s->ncand > 0;
     if (s->ncand) {
         backfill_run(s, s->cand, s->ncand, now);
         sweep_started(s);
@@ -664,14 +678,21 @@ void iter_run(struct sched *s, long now)
      * the walks at its start decided: a job blocked behind them by an idle
      * limit (MAXIJOB) is promoted (the walks after the starts, elig_final,
      * also stop the queue time of the jobs they push over a hard limit and
-     * note when time runs MAXPS down for those they push over it). Maui
-     * starts a promoted job at its next iteration; the drivers iterate again
-     * at once (sched_next_wakeup answers now) — a chain that ends, each link
+     * note when time runs MAXPS down for those they push over it). A pass
+     * that BACKFILLDEPTH cut short looks at the next candidates only in the
+     * next pass, now that its starts took theirs; BESTFIT, GREEDY and
+     * PREEMPT choose once among the candidates of the pass, leaving room a
+     * next pass may fill (and under PREEMPT a job backfilled in this pass
+     * may be preempted by a higher one in the next). Maui does these at its
+     * next iteration; the drivers iterate again at once
+     * (sched_next_wakeup answers now) — a chain that ends, each link
      * starting jobs and stopping none. An iteration that also preempted jobs
      * (they may start again, and preempt again) leaves it to the next
      * RMPOLLINTERVAL instant, as Maui's next poll. */
     s->again_at = AVAIL_NEVER;
-    if (s->stats.started != started && s->promotion && promotion_matters(s)) {
+    if (s->stats.started != started && (s->promotion || s->bf_capped || s->ncand_seen) &&
+        (plan_free_now(s, NULL) > 0 || (s->promotion && promotion_matters(s)) ||
+         s->pol.backfill == BF_PREEMPT)) {
         long p = s->pol.poll > 0 ? s->pol.poll : 1;
         s->again_at = s->stats.preempted == preempted ? now : now - ((now % p) + p) % p + p;
     }

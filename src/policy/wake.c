@@ -158,10 +158,56 @@ static int crossing_matters(const struct sched *s)
     return 0;
 }
 
+/*
+ * A job refused for a fairshare cap (FSTARGET=n^ or n%) may be admitted by
+ * time alone once a running job passes its walltime (JOBMAXOVERRUN): it
+ * keeps adding usage it no longer counts as committed work, so the total
+ * grows and a refused credential's share may fall. While every running job
+ * is within its walltime, usage plus committed work stays put between
+ * events (window boundaries are wake-ups). cap_overrun: when the next
+ * running job passes its walltime (a wake-up), or now if one has (polls
+ * from then on); AVAIL_NEVER when no job is refused for a cap.
+ */
+static long cap_overrun(const struct sched *s, long now)
+{
+    long next = AVAIL_NEVER;
+    if (!s->capped)
+        return next;
+    for (size_t i = 0; i < s->running.n; i++) {
+        const struct job *j = s->running.v[i];
+        long w = j->start + j->walltime;
+        if (w <= now)
+            return now;
+        if (w < next)
+            next = w;
+    }
+    return next;
+}
+
+/* Whether the order of the jobs the scan looks at moves with time: a factor
+ * other than queue time is weighted, or one of them has its queue time
+ * stopped (JOBPRIOACCRUALPOLICY: admitted by the soft walk, refused by the
+ * hard one), which counts from the last walk or poll instant, so it falls
+ * behind jobs submitted since at every RMPOLLINTERVAL instant. */
+static int order_moves(const struct sched *s)
+{
+    if (!sched_order_is_static(s))
+        return 1;
+    if (!elig_active(s) || s->pol.prio.accrual == ACCRUE_ALWAYS)
+        return 0;
+    for (size_t i = s->qhead; i < s->qlen; i++) {
+        const struct job *j = s->queue[i];
+        if (j && (j->flags & JOB_QSTOP) && !(j->flags & JOB_BLOCKED))
+            return 1;
+    }
+    return 0;
+}
+
 long sched_next_poll(const struct sched *s, long now)
 {
     long p = s->pol.poll;
-    if (p <= 0 || sched_order_is_static(s) || !sched_nidle(s) || !crossing_matters(s))
+    if (p <= 0 || !sched_nidle(s) ||
+        ((!order_moves(s) || !crossing_matters(s)) && cap_overrun(s, now) > now))
         return AVAIL_NEVER;
     long r = ((now % p) + p) % p;
     return now - r + p;
@@ -199,6 +245,9 @@ long sched_next_wakeup(const struct sched *s, long now)
         next = s->again_at; /* ... and preempted: at the next poll */
     if (s->lift_at > now && s->lift_at < next)
         next = s->lift_at; /* running jobs' PS or WC has run down for a refused job */
+    long c = cap_overrun(s, now);
+    if (c > now && c < next)
+        next = c; /* a running job passes its walltime: its usage runs on uncommitted */
     long t = next_threshold(s, now);
     if (t < next)
         next = t;
