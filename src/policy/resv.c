@@ -975,13 +975,8 @@ void resv_refresh(struct sched *s, long now)
 long sched_next_event(const struct sched *s, long now, int standing)
 {
     /* Instances due later are made at the first iteration after their
-     * calendar moment, before anything is decided then — and the calendar
-     * is looked at only once a quarter hour has passed (resv_refresh): that
-     * look may place an instance that went wanting, or move one, and so
-     * change what jobs may use. It is an event with the standing ones. */
+     * calendar moment, before anything is decided then: no wake-up needed. */
     long next = standing ? trig_next(s) : AVAIL_NEVER;
-    if (standing && s->nsrdefs && s->sr_next > now && s->sr_next < next)
-        next = s->sr_next;
     /* Chunking holds small jobs back until BFCHUNKDURATION after an end. */
     long chunk_end = s->last_end + s->pol.bfchunkduration;
     if (s->pol.bfchunksize > 0 && chunk_end > now && chunk_end < next)

@@ -175,7 +175,12 @@ replay() {
         cmd="$MOKU simulate --iterate-every $(every "$3" "$w/jobs.csv") $a $c $m --statdir $w/stats-every --format json --jobs-out $w/every.csv $t"
         timeout "$LIMIT" $cmd >"$w/eout" 2>"$w/eerr"
         rc=$?
-        if [ "$rc" -ne 0 ] || ! cmp -s "$w/jobs.csv" "$w/every.csv"; then
+        # A job that never starts may say why differently: the forced
+        # replay goes on a while after the events (its last plan differs).
+        for f in jobs every; do
+            sed 's/,never_started,.*,,$/,never_started,,,/' "$w/$f.csv" >"$w/$f.cmp"
+        done
+        if [ "$rc" -ne 0 ] || ! cmp -s "$w/jobs.cmp" "$w/every.cmp"; then
             stage=5
             why=$(printf '# --iterate-every: exit %s, and the jobs CSVs differ (a missing wake-up):\n' "$rc"
                 diff "$w/jobs.csv" "$w/every.csv" | sed -n '1,6s/^/# /p')
