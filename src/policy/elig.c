@@ -175,8 +175,8 @@ static void rebuild_active(struct sched *s, const struct prio_env *env, long now
         long left = j->start + j->walltime - now;
         limits_request(j, left > 0 ? left : 0, env, req);
         limits_add_kind(s->limits, j, eset_kind(s), LIM_ACTIVE, req, +1);
-        if (left > 0)
-            limits_add_rate(s->limits, j, eset_kind(s), +1); /* its PS and WC run down */
+        if (left > 0 && !s->eset) /* its PS and WC run down (eset keeps its own rates) */
+            limits_add_rate(s->limits, j, -1, +1);
         eset_running(s, j, left);
     }
 }
@@ -626,7 +626,7 @@ void elig_started(struct sched *s, struct job *j)
     sched_prio_env(s, &env);
     limits_request(j, j->walltime, &env, req);
     limits_add(s->limits, j, LIM_ACTIVE, req, +1);
-    if (j->walltime > 0)
+    if (j->walltime > 0 && !s->eset)
         limits_add_rate(s->limits, j, -1, +1);
 }
 

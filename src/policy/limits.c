@@ -62,6 +62,7 @@ struct limits {
     size_t npairs, cappairs;
     double sys[LIM_NMODES][LIM_NTYPES];
     double sys_rate[LIM_NRATES];
+    int rates; /* some rate was added since the active usage was last cleared */
 };
 
 static const double no_usage[LIM_NTYPES];
@@ -298,7 +299,9 @@ static struct lim_pslot *pair_get(struct limits *L, unsigned kind, size_t a, siz
 
 void limits_clear_usage(struct limits *L, enum lim_mode mode)
 {
-    int active = mode == LIM_ACTIVE; /* the rates go with active usage */
+    int active = mode == LIM_ACTIVE && L->rates; /* the rates go with active usage */
+    if (mode == LIM_ACTIVE)
+        L->rates = 0;
     for (int k = 0; k < CRED_NKINDS; k++)
         for (size_t i = 0; i < L->nslots[k]; i++) {
             memset(L->slots[k][i].use[mode], 0, sizeof L->slots[k][i].use[mode]);
@@ -357,6 +360,7 @@ void limits_add(struct limits *L, const struct job *j, enum lim_mode mode,
 void limits_add_rate(struct limits *L, const struct job *j, int kind, int sign)
 {
     double r[LIM_NRATES] = {[LIM_RATE_PS] = (double)job_procs(j), [LIM_RATE_WC] = 1};
+    L->rates = 1;
     for (int k = 0; k < CRED_NKINDS; k++) {
         const struct cred *c = limit_cred(j, (enum cred_kind)k);
         if (c && (kind < 0 || kind == k))

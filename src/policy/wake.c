@@ -8,16 +8,17 @@
  * through either gets the same starts.
  *
  * What time alone changes, and when:
- *   - at once, after an iteration that started jobs under throttling limits
- *     or fairshare caps: the walks after those starts may promote a job an
- *     idle limit held back, or stop the queue time of one pushed over a
- *     hard limit (Maui sees this at its next iteration);
+ *   - at once, after an iteration whose own starts left work for another
+ *     pass at the same instant (iter.c: a job the walks after them promoted
+ *     past an idle limit, BACKFILLDEPTH cut short, BESTFIT/GREEDY/PREEMPT's
+ *     single choice among candidates); Maui does it at its next iteration;
  *   - when running jobs' remaining PS and WC have run down far enough for a
  *     refused job (the last walk's lift_at, exact to the second);
  *   - a reservation's start or end, a trigger, a deferral or requested start
  *     date ending, a chunking hold ending, a reserved start falling between
  *     job ends, a fairshare window closing while some window holds usage, a
- *     job passing RESERVATIONTHRESHOLDTYPE QUEUETIME or XFACTOR;
+ *     job passing RESERVATIONTHRESHOLDTYPE QUEUETIME or XFACTOR, a running
+ *     job passing its walltime while a job waits for a fairshare cap;
  *   - a priority order that moves with time (any factor but queue time
  *     weighted): Maui re-sorts at every poll, and the engine asks for an
  *     iteration at every multiple of RMPOLLINTERVAL while a crossing there
@@ -227,6 +228,8 @@ static long next_threshold(const struct sched *s, long now)
             continue;
         long q0 = elig_qtime(s, j, now);
         long w = j->walltime > 0 ? j->walltime : 1;
+        if (v < 0 || v >= AVAIL_NEVER / 4 || (s->pol.resthresh == RT_XFACTOR && v > AVAIL_NEVER / 4 / w))
+            continue; /* past it already, or never in any trace's time */
         /* QUEUETIME: now - q0 > v; XFACTOR: (now - q0 + w) / w > v in whole
          * numbers, i.e. now - q0 >= v * w. */
         long at = s->pol.resthresh == RT_QUEUETIME ? q0 + v + 1 : q0 + v * w;
