@@ -89,8 +89,13 @@ static const struct help_opt sim_opts[] = {
                     "iteration as Maui does, instead of only the credentials\n"
                     "whose eligibility can have changed (the same schedule,\n"
                     "slower: for comparison and timing)"},
-    {"--until TIME", "stop after the scheduling iteration at TIME (the trace's\n"
-                     "clock: seconds, or [[DD:]HH:]MM:SS)"},
+    {"--iterate-every N", "iterate at every multiple of N seconds too, besides the\n"
+                          "events and the engine's wake-ups, while jobs wait: a\n"
+                          "test of the wake-ups (a schedule that changes shows one\n"
+                          "missing; see docs/simulation.md)"},
+    {"--until TIME", "stop at TIME (the trace's clock: seconds, or\n"
+                     "[[DD:]HH:]MM:SS), in the state the replay's last\n"
+                     "iteration at or before TIME left"},
     {"--show COMMAND", "print a command's answer when the replay stops, instead of\n"
                        "the report: showq [-r|-i|-b], checkjob ID, checknode NODE,\n"
                        "showstats [-u|-g|-a|-c|-q], showgrid STAT, showres [-n],\n"

@@ -461,6 +461,7 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         {"jobs", required_argument, NULL, 'j'},   {"recorded", no_argument, NULL, 'r'},
         {"run", required_argument, NULL, 'N'},    {"save-run", required_argument, NULL, 'Y'},
         {"plan", no_argument, NULL, 'y'},
+        {"iterate-every", required_argument, NULL, 'I'},
         {NULL, 0, NULL, 0},
     };
     int c, bad = 0;
@@ -486,6 +487,7 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         case 'f': bad |= parse_format(optarg, &o->json); break;
         case 's': o->strict = 1; break;
         case 'W': o->full_walk = 1; break;
+        case 'I': bad |= parse_count("--iterate-every", optarg, &o->every); break;
         case 'u': bad |= parse_until(optarg, &o->until); break;
         case 'S': bad |= add_show(o, optarg); break;
         case 'R': o->resources = optarg; break;
@@ -1135,6 +1137,7 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
         .iterated = o->resv_out ? note_resvs : NULL,
         /* Commands (timed, or --show at the end) may ask about past jobs. */
         .forget_ended = !script && !o->nshows,
+        .iterate_every = (long)o->every,
         .ctx = &rctx,
     };
     if (o->resv_out)

@@ -47,6 +47,7 @@ struct sim_opts {
     long long nodes, ppn, procs;
     int json;
     int strict;
+    long long every; /* --iterate-every N: an iteration at every multiple of N s too */
     int full_walk; /* --full-walk: eligibility over the whole queue at every iteration */
     long until; /* SIM_FOREVER unless --until */
     const char *commands; /* --commands FILE: the timed command script */

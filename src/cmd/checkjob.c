@@ -47,7 +47,7 @@ static void view_times(struct jobview *v)
     v->started = j->state == JOB_RUNNING || j->state == JOB_COMPLETED;
     long until = v->started ? j->start : now;
     v->queued = lmax(0, until - j->submit);
-    v->eligible = lmax(0, until - sched_job_qtime(v->c->s, j));
+    v->eligible = lmax(0, until - sched_job_qtime(v->c->s, j, until));
     if (j->state == JOB_RUNNING)
         v->used = lmax(0, now - j->start);
     else if (j->state == JOB_COMPLETED)

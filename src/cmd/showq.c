@@ -131,7 +131,7 @@ static const struct node *master_node(const struct showq *q, const struct job *j
 static double idle_xfactor(const struct showq *q, const struct job *j)
 {
     double wc = j->walltime > 0 ? (double)j->walltime : 1.0;
-    return ((double)(q->c->now - sched_job_qtime(q->c->s, j)) + wc) / wc;
+    return ((double)(q->c->now - sched_job_qtime(q->c->s, j, q->c->now)) + wc) / wc;
 }
 
 static double run_xfactor(const struct job *j)
@@ -240,7 +240,7 @@ static void text_idle(struct cmd_buf *b, const struct showq *q)
         const struct job *j = q->idle[i];
         char d[CMD_TIME_MAX], t[CMD_TIME_MAX];
         cmd_fmt_duration(j->walltime, d);
-        cmd_fmt_date(q->c, sched_job_qtime(q->c->s, j), t);
+        cmd_fmt_date(q->c, sched_job_qtime(q->c->s, j, q->c->now), t);
         long prio = cmd_prio_shown(sched_job_priority(q->c->s, j, q->c->now, NULL));
         cmd_buf_printf(b, "%18s%c%11ld %8.1f %2.2s %9s %8s %6lld%s%12s %9s %20s\n", j->name,
                        cmd_job_reserved(j) ? '*' : ' ', prio, idle_xfactor(q, j), j->qos->name,
@@ -307,7 +307,7 @@ static json_t *json_idle_job(const struct showq *q, const struct job *j, int det
         return o;
     int resv = cmd_job_reserved(j);
     json_object_set_new(o, "xfactor", json_real(idle_xfactor(q, j)));
-    json_object_set_new(o, "system_queuetime", json_integer(cmd_epoch(q->c, sched_job_qtime(q->c->s, j))));
+    json_object_set_new(o, "system_queuetime", json_integer(cmd_epoch(q->c, sched_job_qtime(q->c->s, j, q->c->now))));
     json_object_set_new(o, "reserved", json_boolean(resv));
     json_object_set_new(o, "reservation_start",
                         resv ? json_integer(cmd_epoch(q->c, j->resv_start)) : json_null());

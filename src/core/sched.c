@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/sched_int.h"
+#include "policy/fs.h"
 #include "policy/nprio.h"
 #include "util/mem.h"
 
@@ -44,6 +45,7 @@ void sched_policy_default(struct sched_policy *pol)
         .defertime = 3600,
         .defercount = 24,
         .deferstartcount = 1,
+        .poll = 60,
         .nalloc = NALLOC_LASTAVAILABLE,
     };
     prio_params_default(&pol->prio);
@@ -77,6 +79,8 @@ struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm
     s->avail = avail_create(0, LONG_MIN / 4);
     plan_init(s);
     s->last_now = LONG_MIN / 4;
+    s->lift_at = AVAIL_NEVER;
+    s->again_at = AVAIL_NEVER;
     s->replan = 1;
     return s;
 }
@@ -684,6 +688,12 @@ void sched_iterate(struct sched *s, long now)
     iter_run(s, now);
 }
 
+void sched_accrue(struct sched *s, long now)
+{
+    if (now > fs_now(s->fs))
+        fsacct_iterate(s, now);
+}
+
 void sched_prio_env(const struct sched *s, struct prio_env *env)
 {
     /* Totals change only with the node table: compute them once, not for
@@ -703,6 +713,7 @@ void sched_prio_env(const struct sched *s, struct prio_env *env)
     }
     *env = m->env;
     env->qstop = s->elig_walked;
+    env->poll = s->pol.poll;
 }
 
 void sched_set_full_walk(struct sched *s, int on)
@@ -710,9 +721,9 @@ void sched_set_full_walk(struct sched *s, int on)
     s->elig_full = on != 0;
 }
 
-long sched_job_qtime(const struct sched *s, const struct job *j)
+long sched_job_qtime(const struct sched *s, const struct job *j, long now)
 {
-    return elig_qtime(s, j);
+    return elig_qtime(s, j, now);
 }
 
 double sched_job_priority(const struct sched *s, const struct job *j, long now,

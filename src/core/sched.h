@@ -83,6 +83,8 @@ struct sched_policy {
     int deferstartcount;     /* DEFERSTARTCOUNT: failed starts before a deferral */
     long overrun;            /* JOBMAXOVERRUN: seconds past its walltime before a job is
                                 killed; -1 = never killed */
+    long poll;               /* RMPOLLINTERVAL: Maui iterates at least this often, which
+                                the engine's accrual and wake-ups reckon with (wake.c) */
     struct prio_params prio; /* the priority function's weights and caps */
     struct fs_params fs;     /* fairshare: FSPOLICY, FSINTERVAL, FSDEPTH, FSDECAY */
     enum node_alloc nalloc;  /* NODEALLOCATIONPOLICY */
@@ -432,14 +434,28 @@ void sched_fired_free(struct sched_fired *f);
  * drivers wake the scheduler then, as for a job's end. */
 long sched_next_event(const struct sched *s, long now, int standing);
 
-/* The next instant after now at which the engine's own state can let a
- * waiting job start with no outside event (policy/wake.c): an
- * administrative reservation begins or ends, a deferral or a requested start
- * date ends, a priority reservation's start falls between job ends, a
- * chunking hold ends, or a fairshare window closes while the ledger still
- * holds usage. Standing reservations are not counted (they recur for ever;
- * see sched_next_event). AVAIL_NEVER-like far future if nothing remains. */
+/* The next instant at which the engine's own state can let a waiting job
+ * start with no outside event (policy/wake.c): now itself right after an
+ * iteration at now that started jobs under throttling limits or fairshare
+ * caps (what they changed is walked again); else after now, when running
+ * jobs' remaining processor-seconds (or walltime) have run down enough for
+ * a job a limit refused, an administrative reservation begins or ends, a
+ * deferral or a requested start date ends, a priority reservation's start
+ * falls between job ends, a chunking hold ends, a job passes the
+ * reservation threshold, or a fairshare window closes while the ledger
+ * still holds usage. Standing reservations are not counted (they recur for
+ * ever; see sched_next_event), nor polls (sched_next_poll). AVAIL_NEVER-like
+ * far future if nothing remains: these run out. */
 long sched_next_wakeup(const struct sched *s, long now);
+
+/* When the priority order moves with time (a factor other than queue time
+ * weighted), the next multiple of RMPOLLINTERVAL after now while a
+ * crossing there could change what an iteration decides (a waiting job
+ * fits the free processors, an idle limit, RESERVATIONPOLICY HIGHEST,
+ * preemption): Maui re-sorts at every poll. AVAIL_NEVER-like far future
+ * otherwise. These never run out while jobs wait: a replay follows them
+ * only as long as it follows standing reservations. */
+long sched_next_poll(const struct sched *s, long now);
 
 /* When the engine kills a running job for exceeding its walltime
  * (start + walltime + JOBMAXOVERRUN), or AVAIL_NEVER-like far future when
@@ -457,9 +473,10 @@ void sched_iterate(struct sched *s, long now);
 /* What priorities are weighed against: configured totals and the DEFAULT
  * credentials. */
 void sched_prio_env(const struct sched *s, struct prio_env *env);
-/* When j's queue time (for priority) started: qtime_start, or the last
- * scheduling iteration while its accrual is stopped (JOBPRIOACCRUALPOLICY). */
-long sched_job_qtime(const struct sched *s, const struct job *j);
+/* When j's queue time (for priority) started, seen at now: qtime_start, or
+ * while its accrual is stopped (JOBPRIOACCRUALPOLICY) the last scheduling
+ * iteration or RMPOLLINTERVAL instant before now (prio_qstop_from). */
+long sched_job_qtime(const struct sched *s, const struct job *j, long now);
 /* Priority of job j at now, taken apart (start priority for idle jobs, run
  * priority for running ones). */
 double sched_job_priority(const struct sched *s, const struct job *j, long now,
@@ -499,6 +516,11 @@ long sched_last_iteration(const struct sched *s);
  * windows (stats/fsfile.h); fs_advance on it is theirs to call at window
  * boundaries, the engine calls it at every iteration. */
 struct fs *sched_fs(const struct sched *s);
+/* Bring what time alone accrues — the fairshare ledger's usage of running
+ * jobs and the deltas priorities weigh — up to now, deciding nothing: a
+ * snapshot between iterations (simulate --until) shows usage as of its
+ * instant. */
+void sched_accrue(struct sched *s, long now);
 /* The epoch time of driver time 0 (a trace's UnixStartTime; 0 when times
  * are epoch times already). Fairshare windows align on epoch time. Set it
  * before the first event. */

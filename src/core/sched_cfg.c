@@ -157,6 +157,7 @@ int sched_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol, struc
     p.defertime = cfg_time(cfg, "DEFERTIME", NULL);
     p.defercount = (int)cfg_int(cfg, "DEFERCOUNT", NULL);
     p.deferstartcount = (int)cfg_int(cfg, "DEFERSTARTCOUNT", NULL);
+    p.poll = cfg_time(cfg, "RMPOLLINTERVAL", NULL);
     if (prio_params_from_cfg(cfg, &p.prio, err) < 0)
         return -1;
     fs_from_cfg(cfg, &p.fs);

@@ -97,6 +97,14 @@ struct sched {
     long nsysprio;   /* idle jobs with a system priority */
     long elig_walked; /* when eligibility was last walked: JOB_QSTOP jobs' queue time starts */
     long elig_prev;   /* ... and the walk before (the order an iteration's walks used) */
+    long lift_at;     /* the last walk: when time alone first may lift one of its refusals
+                         (running jobs' PS and WC running down); AVAIL_NEVER none */
+    long again_at;    /* the walks after the starts of the iteration at last_now admitted
+                         a job the walks before refused: iterate again then (last_now,
+                         or the next poll after a preemption; wake.c) */
+    long promoted;    /* jobs the walks admitted that were refused before */
+    int capped;       /* the last walks refused some job for a fairshare cap */
+    int promotion;    /* this iteration's last walks promoted a job */
     int maxsubmit_any; /* some credential ever had MAXSUBMITJOBS set (never cleared: a hint) */
     long maxsubmit_default[CRED_NKINDS]; /* a driver's default for DEFAULT objects without
                                             one (sched_default_maxsubmit), 0 = none */
@@ -136,6 +144,8 @@ struct sched {
     struct job **cand;  /* backfill candidates of this pass (BESTFIT, GREEDY, PREEMPT) */
     size_t ncand, capcand;
     long bf_seen;       /* backfill candidates examined in this pass (BACKFILLDEPTH) */
+    int bf_capped;      /* ... and BACKFILLDEPTH left some job out */
+    int ncand_seen;     /* BESTFIT, GREEDY, PREEMPT chose among candidates in this pass */
     int chunk_hit;      /* chunking: a job of BFCHUNKSIZE or more could not start */
     long last_end;      /* when a job last ended (BFCHUNKDURATION counts from it) */
     int plan_partial;   /* the scan stopped at qscanned with no processor free: the rest of
@@ -232,12 +242,16 @@ int elig_fits_at(struct sched *s, struct job *j, long t, long now);
 long elig_next_end(const struct sched *s, long t);
 /* Fill the blocked jobs' reasons, as the last iteration left the queue. */
 void elig_reasons(struct sched *s);
-/* After an iteration's starts: which idle jobs the soft limits now admit. */
-void elig_final(struct sched *s, long now);
+/* After an iteration's starts, the walks again (hard and soft): which idle
+ * jobs the limits now admit — whom the starts pushed over a hard limit stops
+ * accruing queue time now, and lift_at says when time alone may admit whom
+ * they pushed over MAXPS or MAXWC. Whether it admitted a job the walks
+ * before the starts refused (a promotion: MAXIJOB). */
+int elig_final(struct sched *s, long now);
 
 /* j's queue time starts at t (it accrues); where it starts now. */
 void elig_set_qtime(struct job *j, long t);
-long elig_qtime(const struct sched *s, const struct job *j);
+long elig_qtime(const struct sched *s, const struct job *j, long now);
 
 /* policy/iter.c: close the queue's holes (started and parked jobs' NULLs). */
 void iter_compact(struct sched *s);
@@ -248,6 +262,9 @@ void eset_free(struct eset *e);
 void eset_add(struct sched *s, struct job *j);
 void eset_remove(struct sched *s, struct job *j, int started);
 int eset_parked(const struct sched *s, const struct job *j);
+/* The earliest instant, over the components with idle jobs, at which time
+ * alone may lift a refusal of their last walks (AVAIL_NEVER: none). */
+long eset_lift(const struct sched *s);
 size_t eset_nparked(const struct sched *s);
 /* Rebuilding active usage: rates start at zero, each running job adds. */
 void eset_begin(struct sched *s);

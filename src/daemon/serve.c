@@ -2,9 +2,11 @@
  * serve — `moku serve`: set-up, the loop and the scheduling iteration.
  *
  * The loop waits (poll) for a request, a signal or the next timed
- * iteration. An iteration runs every RMPOLLINTERVAL, and at once after a
+ * iteration. An iteration runs every RMPOLLINTERVAL, at once after a
  * submission, a job's end (SIGCHLD from its supervisor) or a command that
- * changed something. Requests are read whole (framed, size-limited) from
+ * changed something, and at the engine's own wake-ups (sched_next_wakeup:
+ * what time alone changes, such as a MAXPS sum falling under its limit) —
+ * the rule `moku simulate` follows, so a replay predicts these starts. Requests are read whole (framed, size-limited) from
  * any number of connections without blocking the loop, answered one by
  * one, and the connection closed.
  *
@@ -338,6 +340,15 @@ void serve_iterate(struct dmn *d)
     d->due_now = due;
     if (ev < d->next_iter)
         d->next_iter = ev;
+    /* What time alone changes (policy/wake.c). "Now" only right after an
+     * iteration that started jobs under limits, so it cannot repeat for
+     * ever; the simulator iterates at these very instants. */
+    long wake = d->paused ? LONG_MAX : sched_next_wakeup(d->s, now);
+    long poll = d->paused ? LONG_MAX : sched_next_poll(d->s, now);
+    if (wake < d->next_iter)
+        d->next_iter = wake;
+    if (poll < d->next_iter)
+        d->next_iter = poll;
 }
 
 /* ---- connections ---- */

@@ -17,6 +17,7 @@
  *
  * Without limits nothing here costs anything: elig_run returns at once.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,7 @@ struct walk {
     long now;
     long wake;    /* eset: when time alone may first lift one of the refusals */
     int restarted; /* some job's queue time restarted */
+    int capped;    /* some job was refused by a fairshare cap */
     int stopped;   /* ... or stopped */
     /* eset: per level, the least PS and WC asked by the jobs refused only
      * for active PS or WC (what time runs down); -1 none. */
@@ -98,11 +100,22 @@ static void stop_qtime(struct sched *s, struct walk *w, struct job *j)
     }
 }
 
-/* j's queue time accrues again, from the last walk that stopped it. */
+/* Where a stopped job's queue time starts, seen by a walk (or a look) at
+ * now: the last walk `walked` or the last RMPOLLINTERVAL instant before now,
+ * whichever is later (prio_qstop_from: Maui's hard walk at every poll resets
+ * it). */
+static long qstop_from(const struct sched *s, long walked, long now)
+{
+    struct prio_env env = {.qstop = walked, .poll = s->pol.poll};
+    return prio_qstop_from(&env, now);
+}
+
+/* j's queue time accrues again, from the last walk or poll that stopped it
+ * (as Maui's hard walk reset it at each). */
 static void restart_qtime(struct sched *s, struct walk *w, struct job *j)
 {
     if (j->flags & JOB_QSTOP) {
-        j->qtime_start = s->elig_walked;
+        j->qtime_start = qstop_from(s, s->elig_walked, w ? w->now : s->last_now);
         j->flags &= ~(unsigned)JOB_QSTOP;
         if (w)
             w->restarted = 1;
@@ -115,9 +128,9 @@ void elig_set_qtime(struct job *j, long t)
     j->flags &= ~(unsigned)JOB_QSTOP;
 }
 
-long elig_qtime(const struct sched *s, const struct job *j)
+long elig_qtime(const struct sched *s, const struct job *j, long now)
 {
-    return j->flags & JOB_QSTOP ? s->elig_walked : j->qtime_start;
+    return j->flags & JOB_QSTOP ? qstop_from(s, s->elig_walked, now) : j->qtime_start;
 }
 
 /* Holds block a job with or without limits; FULLPOLICY stops its queue
@@ -162,6 +175,8 @@ static void rebuild_active(struct sched *s, const struct prio_env *env, long now
         long left = j->start + j->walltime - now;
         limits_request(j, left > 0 ? left : 0, env, req);
         limits_add_kind(s->limits, j, eset_kind(s), LIM_ACTIVE, req, +1);
+        if (left > 0 && !s->eset) /* its PS and WC run down (eset keeps its own rates) */
+            limits_add_rate(s->limits, j, -1, +1);
         eset_running(s, j, left);
     }
 }
@@ -194,9 +209,28 @@ static void note_wait(struct walk *w, struct sched *s, const struct job *j, cons
         if (ex[t] / rate[t] > secs)
             secs = ex[t] / rate[t];
     }
-    long at = secs >= (double)(AVAIL_NEVER / 2) ? AVAIL_NEVER : w->now + (long)secs;
+    /* The first whole second by which it is run down (usage and rates are
+     * whole numbers): a wake-up for the drivers too (sched_next_wakeup),
+     * which must not come a second early and find nothing changed. */
+    secs = ceil(secs - 1e-9);
+    long at = secs >= (double)(AVAIL_NEVER / 2) ? AVAIL_NEVER : w->now + (secs < 1 ? 1 : (long)secs);
     if (at < w->wake)
         w->wake = at;
+}
+
+/* The whole-queue walk: j, refused at `level` by its active limits alone
+ * (its idle ones hold), may be admitted once time has run its credentials'
+ * PS and WC down far enough (policy/limits.c, limits_lift): note when. */
+static void note_lift(struct walk *w, struct sched *s, const struct job *j, enum lim_level level,
+                      const double req[])
+{
+    if (w->wake <= w->now + 1)
+        return; /* none can come sooner */
+    long dt = limits_lift(s->limits, j, -1, level, req);
+    if (dt <= 0 || w->now + dt >= w->wake)
+        return; /* never by time alone, or not sooner */
+    if (!limits_check_fast(s->limits, j, -1, LIM_IDLE, level, req)) /* idle usage stays */
+        w->wake = w->now + dt;
 }
 
 /* eset: j was refused at `level` for active limits `va` alone (idle ones
@@ -242,8 +276,11 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
     size_t len = why ? WHY_MAX : 0;
     if (!job_fits_limits(s, j, env, why))
         return 0;
-    if (fsacct_over_cap(s, j, why, len))
+    if (fsacct_over_cap(s, j, why, len)) {
+        if (w)
+            w->capped = 1;
         return 0;
+    }
     limits_request(j, j->walltime, env, req);
     if (why) {
         if (limits_check(s->limits, j, LIM_ACTIVE, level, req, why, len) ||
@@ -257,8 +294,11 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
                 note_refusal(w, va, level, req); /* idle usage does not run down */
             return 0;
         }
-    } else if (limits_check_fast(s->limits, j, -1, LIM_ACTIVE, level, req) ||
-               limits_check_fast(s->limits, j, -1, LIM_IDLE, level, req)) {
+    } else if (limits_check_fast(s->limits, j, -1, LIM_ACTIVE, level, req)) {
+        if (w)
+            note_lift(w, s, j, level, req);
+        return 0;
+    } else if (limits_check_fast(s->limits, j, -1, LIM_IDLE, level, req)) {
         return 0;
     }
     limits_add(s->limits, j, LIM_IDLE, req, +1);
@@ -329,6 +369,7 @@ static int hard_turn(struct sched *s, struct walk *w, struct job *j, const struc
     if (held(s, w, j, w->now))
         return -1;
     if (admit(s, w, j, level, env, NULL)) {
+        s->promoted += !(j->flags & JOB_HARDOK); /* the hard pass may start it now */
         j->flags |= JOB_HARDOK;
         restart_qtime(s, w, j);
         return 1;
@@ -348,8 +389,10 @@ static int hard_one(struct sched *s, struct walk *w, struct job *j, const struct
 static int one_one(struct sched *s, struct walk *w, struct job *j, const struct prio_env *env)
 {
     int r = hard_turn(s, w, j, env, LIM_SOFT);
-    if (r == 1)
+    if (r == 1) {
+        s->promoted += (j->flags & JOB_BLOCKED) != 0;
         clear_blocked(s, j);
+    }
     else if (r == 0)
         set_blocked(s, j, NULL);
     return r == 1;
@@ -360,6 +403,7 @@ static int soft_one(struct sched *s, struct walk *w, struct job *j, const struct
     if (j->holds || j->deferred_until)
         return 0; /* held or deferred: blocked by that, not by a limit */
     if (admit(s, w, j, LIM_SOFT, env, NULL)) {
+        s->promoted += (j->flags & JOB_BLOCKED) != 0;
         clear_blocked(s, j);
         return 1;
     }
@@ -476,13 +520,15 @@ static void walk_components(struct sched *s, const struct prio_env *env, long no
         eset_open(s, k, now, s->elig_walked);
         struct walk w = {.now = now, .wake = AVAIL_NEVER};
         walks(s, &w, env);
-        eset_walked(s, now, w.wake, s->elig_walked, w.restarted, w.stopped);
+        eset_walked(s, now, w.wake, qstop_from(s, s->elig_walked, now), w.restarted, w.stopped);
     }
     eset_settle(s, now);
 }
 
 void elig_run(struct sched *s, long now)
 {
+    s->lift_at = AVAIL_NEVER;
+    s->capped = 0;
     if (!elig_active(s)) {
         holds_only(s, now);
         s->elig_prev = s->elig_walked;
@@ -494,36 +540,44 @@ void elig_run(struct sched *s, long now)
     rebuild_active(s, &env, now);
     if (s->eset) {
         walk_components(s, &env, now);
+        s->lift_at = eset_lift(s);
     } else {
         struct walk w = whole_queue(s, now);
         walks(s, &w, &env);
+        s->lift_at = w.wake;
+        s->capped = w.capped;
     }
     s->elig_prev = s->elig_walked;
     s->elig_walked = now;
 }
 
-void elig_final(struct sched *s, long now)
+int elig_final(struct sched *s, long now)
 {
     if (!elig_active(s))
-        return;
+        return 0;
     struct prio_env env;
     sched_prio_env(s, &env);
+    s->promoted = 0;
     if (!s->eset) {
         rebuild_active(s, &env, now);
         struct walk w = whole_queue(s, now);
-        run_walk(s, &w, &env, soft_one, LIM_SOFT);
-        return;
+        walks(s, &w, &env);
+        s->lift_at = w.wake;
+        s->capped = w.capped;
+        return s->promoted > 0;
     }
     /* Active usage is elig_run's plus what elig_started added: the same as
      * rebuilt, at the same instant. Only the credentials a job of which
      * started: the others' answer is what elig_run left. */
     for (size_t k = 0; eset_started_due(s, &k); k++) {
         eset_open(s, k, now, s->elig_prev);
-        struct walk w = {.now = now, .wake = now};
-        run_walk(s, &w, &env, soft_one, LIM_SOFT);
-        eset_walked(s, now, now, s->elig_prev, 1, 1);
+        struct walk w = {.now = now, .wake = AVAIL_NEVER};
+        walks(s, &w, &env);
+        eset_walked(s, now, w.wake, qstop_from(s, s->elig_prev, now), 1, 1);
     }
     eset_settle(s, now);
+    s->lift_at = eset_lift(s);
+    return s->promoted > 0;
 }
 
 void elig_reasons(struct sched *s)
@@ -572,6 +626,8 @@ void elig_started(struct sched *s, struct job *j)
     sched_prio_env(s, &env);
     limits_request(j, j->walltime, &env, req);
     limits_add(s->limits, j, LIM_ACTIVE, req, +1);
+    if (j->walltime > 0 && !s->eset)
+        limits_add_rate(s->limits, j, -1, +1);
 }
 
 /*

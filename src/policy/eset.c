@@ -74,6 +74,8 @@ struct eset_comp {
     int odd;        /* some b job is not blocked (the soft walk admitted a job the
                        hard walk refused): its walks read b whole */
     long wake;      /* from then on time alone may change its answer */
+    long lift;      /* ... of which: when time alone may lift a refusal (the rest is
+                       its walk order, which only a walk looks at) */
     long walked;    /* when it was last walked (LONG_MIN: never) */
     double use[LIM_NTYPES]; /* its credential's active usage then */
     double rate[2];         /* ... and how fast its PS and WC were running down */
@@ -133,7 +135,8 @@ static struct eset_comp *comp_of(struct eset *e, const struct job *j)
     if (i >= e->nc) {
         e->c = xgrow(e->c, &e->capc, i + 1, sizeof *e->c);
         for (size_t k = e->nc; k <= i; k++)
-            e->c[k] = (struct eset_comp){.dirty = 1, .walked = LONG_MIN, .maxsub = LONG_MIN};
+            e->c[k] = (struct eset_comp){
+                .dirty = 1, .walked = LONG_MIN, .maxsub = LONG_MIN, .lift = AVAIL_NEVER};
         e->nc = i + 1;
     }
     return &e->c[i];
@@ -391,6 +394,17 @@ void eset_remove(struct sched *s, struct job *j, int started)
         j->flags &= ~(unsigned)JOB_PARKED;
         e->nparked--;
     }
+}
+
+long eset_lift(const struct sched *s)
+{
+    long at = AVAIL_NEVER;
+    for (size_t k = 0; k < s->eset->nc; k++) {
+        const struct eset_comp *c = &s->eset->c[k];
+        if (c->lift < at && comp_count(c))
+            at = c->lift;
+    }
+    return at;
 }
 
 int eset_parked(const struct sched *s, const struct job *j)
@@ -728,6 +742,7 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
     if (w > wake)
         w = wake;
     c->wake = u->append && c->wake < w ? c->wake : w;
+    c->lift = u->append && c->lift < wake ? c->lift : wake;
     c->walked = now;
     c->dirty = 0;
     c->nnew = 0;

@@ -122,6 +122,49 @@ static void order_queue(struct sched *s, long now)
 }
 
 /*
+ * An iteration where only time passed (a poll: nothing happened since the
+ * last plan) under a priority order that moves with time: the plan is what
+ * a full pass would make again unless the order moved where it matters.
+ * With no job ended and no reservation edge, what is free from now on is
+ * what was free at the last plan, so a job that did not fit then does not
+ * now, and reservations land where they are. What can change the scan: the
+ * order of the jobs up to the last one the plan reserved (or the first it
+ * could not start), a job below that one rising above it, or a priority
+ * crossing 0 under REJECTNEGPRIOJOBS; the order below it decided nothing (no
+ * job there could start). Refreshes the priorities; whether the plan holds.
+ */
+static int order_holds(struct sched *s, long now)
+{
+    const struct job *last = s->nresv ? s->resv[s->nresv - 1] : s->nblocked ? s->blocked[0] : NULL;
+    struct prio_env env;
+    sched_prio_env(s, &env);
+    struct job *prev = NULL, *prevnew = NULL;
+    int holds = 1, below = last == NULL; /* past `last`: only its rank matters */
+    for (size_t i = s->qhead; i < s->qlen; i++) {
+        struct job *j = s->queue[i];
+        if (!j)
+            continue;
+        fsacct_job(s, j);
+        double p = prio_start(&s->pol.prio, &env, j, now, NULL);
+        if (prio_rejects(&s->pol.prio, p) != prio_rejects(&s->pol.prio, j->priority))
+            holds = 0;
+        j->priority = p;
+        if (prev && prio_cmp(&prev, &j) > 0)
+            holds = 0;
+        /* The jobs submitted since, which the scan takes in queue order. */
+        if (i >= s->qscanned) {
+            if (prevnew && prio_cmp(&prevnew, &j) > 0)
+                holds = 0;
+            prevnew = j;
+        }
+        if (!below)
+            prev = j;
+        below |= j == last;
+    }
+    return holds;
+}
+
+/*
  * The resource manager refused to start j (Maui MJobStart failure): after
  * DEFERSTARTCOUNT failures it is deferred for DEFERTIME — blocked, shown as
  * Deferred — and after DEFERCOUNT deferrals it gets a batch hold.
@@ -254,9 +297,9 @@ static int past_threshold(const struct sched *s, const struct job *j, long now)
     long v = s->pol.resthreshvalue;
     switch (s->pol.resthresh) {
     case RT_BYPASS: return j->bypass > v;
-    case RT_QUEUETIME: return now - elig_qtime(s, j) > v;
+    case RT_QUEUETIME: return now - elig_qtime(s, j, now) > v;
     case RT_XFACTOR: {
-        long q = now > elig_qtime(s, j) ? now - elig_qtime(s, j) : 0;
+        long q = now > elig_qtime(s, j, now) ? now - elig_qtime(s, j, now) : 0;
         return (q + j->walltime) / (j->walltime > 0 ? j->walltime : 1) > v;
     }
     default: return 1;
@@ -333,8 +376,10 @@ static int chunking(const struct sched *s, long now)
  * take the freed processors either, so that they gather into a chunk). */
 static int firstfit_skips(struct sched *s, const struct job *j, long now)
 {
-    if (s->pol.bfdepth > 0 && ++s->bf_seen > s->pol.bfdepth)
+    if (s->pol.bfdepth > 0 && ++s->bf_seen > s->pol.bfdepth) {
+        s->bf_capped = 1; /* left for the next pass */
         return 1;
+    }
     return s->chunk_hit && job_procs(j) < s->pol.bfchunksize && chunking(s, now);
 }
 
@@ -402,6 +447,8 @@ static void scan(struct sched *s, long now, size_t from)
             note_wait(s, j);
             if (s->pol.bfdepth <= 0 || (long)s->ncand < s->pol.bfdepth)
                 add_candidate(s, j);
+            else
+                s->bf_capped = 1; /* left for the next pass */
             continue;
         }
         if (backfill && ff && firstfit_skips(s, j, now)) {
@@ -432,8 +479,16 @@ static void scan(struct sched *s, long now, size_t from)
         }
         note_blocked(s, j);
         s->plan_blocked = 1;
-        if (reserve_slot(s, j, now))
+        if (reserve_slot(s, j, now)) {
             reserve(s, j, now);
+            /* A job the plan reserves is not one of the BACKFILLDEPTH
+             * candidates (Maui reserves in its priority phase): counted, it
+             * would take a candidate's place in the pass that reserves it
+             * and not in the next (a reservation HIGHEST keeps is placed
+             * before the scan), so iterating twice would start more. */
+            if (backfill && ff && s->pol.bfdepth > 0 && (j->flags & JOB_RESERVED))
+                s->bf_seen--;
+        }
     }
     s->qscanned = s->qlen;
     s->plan_partial = 0;
@@ -548,6 +603,7 @@ static void full_pass(struct sched *s, long now)
     s->nblocked = 0;
     s->ncand = 0;
     s->bf_seen = 0;
+    s->bf_capped = 0;
     s->plan_partial = 0;
     s->chunk_hit = 0;
     s->replan = 0;
@@ -556,6 +612,7 @@ static void full_pass(struct sched *s, long now)
     if (s->pol.respolicy == RP_HIGHEST)
         keep_reservations(s, now);
     scan(s, now, s->qhead);
+    s->ncand_seen = s->ncand > 0;
     if (s->ncand) {
         backfill_run(s, s->cand, s->ncand, now);
         sweep_started(s);
@@ -564,9 +621,10 @@ static void full_pass(struct sched *s, long now)
     hard_pass(s, now);
     /* Maui shows the queue as the soft filter sees it after this iteration's
      * starts (MUIQ): a job that started frees its idle slot for the next.
-     * Nothing started, nothing changed. */
-    if (s->stats.started != started)
-        elig_final(s, now);
+     * Nothing started, nothing changed. The hard walk too: a job the starts
+     * pushed over a hard limit stops accruing queue time now, as at Maui's
+     * next iteration (JOBPRIOACCRUALPOLICY). */
+    s->promotion = s->stats.started != started && elig_final(s, now);
 }
 
 void iter_rebuild(struct sched *s, long now)
@@ -574,6 +632,15 @@ void iter_rebuild(struct sched *s, long now)
     drop_reservations(s);
     plan_rebuild(s, now);
     s->replan = 1;
+}
+
+/* Whether a job promoted after this iteration's starts can change anything
+ * at once: start (processors are free), preempt, or take a reservation it
+ * keeps (HIGHEST). Otherwise the next event's iteration finds it. */
+static int promotion_matters(struct sched *s)
+{
+    return plan_free_now(s, NULL) > 0 || s->pol.respolicy == RP_HIGHEST ||
+           s->pol.backfill == BF_PREEMPT || (s->rm.preempt && s->nresvs);
 }
 
 /* Whether a reservation's window began or ended since the last iteration
@@ -591,6 +658,7 @@ static int resv_edge(const struct sched *s, long now)
 void iter_run(struct sched *s, long now)
 {
     s->stats.iterations++;
+    s->promotion = 0;
     s->order_static = sched_order_is_static(s); /* fixed for the whole iteration */
     eset_sync(s); /* eligibility by credential, or the whole queue */
     settle_time(s, now);
@@ -616,15 +684,37 @@ void iter_run(struct sched *s, long now)
         s->next_undefer = 0; /* the walk notes the next one (policy/elig.c) */
         s->elig_all = 1;
     }
-    long preempted = s->stats.preempted;
-    if (s->replan || s->unsorted || !s->order_static)
+    long preempted = s->stats.preempted, started = s->stats.started;
+    if (s->replan || s->unsorted || (!s->order_static && !order_holds(s, now)))
         full_pass(s, now);
     else
-        scan(s, now, s->qscanned);
+        scan(s, now, s->qscanned); /* the jobs that joined the tail since */
     /* OWNERPREEMPT frees a preempted job's processors, possibly more than
      * its owner's job takes, after jobs ahead of it in the scan were turned
      * away: offer them to every waiting job now, not at the next event. */
     if (s->stats.preempted != preempted)
         full_pass(s, now);
+    /* Under limits (or fairshare caps) this iteration's starts change what
+     * the walks at its start decided: a job blocked behind them by an idle
+     * limit (MAXIJOB) is promoted (the walks after the starts, elig_final,
+     * also stop the queue time of the jobs they push over a hard limit and
+     * note when time runs MAXPS down for those they push over it). A pass
+     * that BACKFILLDEPTH cut short looks at the next candidates only in the
+     * next pass, now that its starts took theirs; BESTFIT, GREEDY and
+     * PREEMPT choose once among the candidates of the pass, leaving room a
+     * next pass may fill (and under PREEMPT a job backfilled in this pass
+     * may be preempted by a higher one in the next). Maui does these at its
+     * next iteration; the drivers iterate again at once
+     * (sched_next_wakeup answers now) — a chain that ends, each link
+     * starting jobs and stopping none. An iteration that also preempted jobs
+     * (they may start again, and preempt again) leaves it to the next
+     * RMPOLLINTERVAL instant, as Maui's next poll. */
+    s->again_at = AVAIL_NEVER;
+    if (s->stats.started != started && (s->promotion || s->bf_capped || s->ncand_seen) &&
+        (plan_free_now(s, NULL) > 0 || (s->promotion && promotion_matters(s)) ||
+         s->pol.backfill == BF_PREEMPT)) {
+        long p = s->pol.poll > 0 ? s->pol.poll : 1;
+        s->again_at = s->stats.preempted == preempted ? now : now - ((now % p) + p) % p + p;
+    }
     s->last_now = now;
 }

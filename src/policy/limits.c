@@ -18,6 +18,7 @@
  */
 #include "policy/limits.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,11 +30,17 @@
 #include "policy/prio.h"
 #include "util/mem.h"
 
+/* How fast time alone runs an object's active usage down, per second, while
+ * no running job reaches its walltime: the processors (PS) and the jobs (WC)
+ * of its running jobs that still have walltime left. */
+enum { LIM_RATE_PS, LIM_RATE_WC, LIM_NRATES };
+
 /* Usage of one credential object. */
 struct lim_slot {
     const struct lim_obj *obj; /* its configured limits, once bound */
     int bound;
     double use[LIM_NMODES][LIM_NTYPES];
+    double rate[LIM_NRATES];
     /* Its limits resolved (own, else DEFAULT; no QOS override), for
      * limits_check_fast when one kind is all there is (0 = none). */
     long long lim[LIM_NMODES][2][LIM_NTYPES];
@@ -44,6 +51,7 @@ struct lim_pslot {
     unsigned kind;
     size_t a, b; /* outer and inner credential index */
     double use[LIM_NMODES][LIM_NTYPES];
+    double rate[LIM_NRATES];
 };
 
 struct limits {
@@ -53,9 +61,12 @@ struct limits {
     struct lim_pslot *pairs; /* open addressing, power-of-two size */
     size_t npairs, cappairs;
     double sys[LIM_NMODES][LIM_NTYPES];
+    double sys_rate[LIM_NRATES];
+    int rates; /* some rate was added since the active usage was last cleared */
 };
 
 static const double no_usage[LIM_NTYPES];
+static const double no_rate[LIM_NRATES];
 
 /* Usage may drift by rounding as fractional PE comes and goes. */
 #define LIM_EPS 1e-6
@@ -117,6 +128,7 @@ int limits_load(struct limits *L, const struct cfg *cfg, struct err *err)
         memset(L->pairs, 0, L->cappairs * sizeof *L->pairs);
     L->npairs = 0;
     memset(L->sys, 0, sizeof L->sys);
+    memset(L->sys_rate, 0, sizeof L->sys_rate);
     return 0;
 }
 
@@ -128,6 +140,11 @@ int limits_any(const struct limits *L)
 int limits_soft_differs(const struct limits *L)
 {
     return L->conf->soft_differs;
+}
+
+int limits_idle_any(const struct limits *L)
+{
+    return L->conf->idle_any;
 }
 
 /* ---------------------------------------------------------------- requests */
@@ -180,6 +197,11 @@ static const double *slot_use(const struct limits *L, enum cred_kind k, const st
                               enum lim_mode m)
 {
     return c->index < L->nslots[k] ? L->slots[k][c->index].use[m] : no_usage;
+}
+
+static const double *slot_rate(const struct limits *L, enum cred_kind k, const struct cred *c)
+{
+    return c->index < L->nslots[k] ? L->slots[k][c->index].rate : no_rate;
 }
 
 static long long own_or_default(const struct limits *L, enum cred_kind k, const struct lim_obj *own,
@@ -277,17 +299,28 @@ static struct lim_pslot *pair_get(struct limits *L, unsigned kind, size_t a, siz
 
 void limits_clear_usage(struct limits *L, enum lim_mode mode)
 {
+    int active = mode == LIM_ACTIVE && L->rates; /* the rates go with active usage */
+    if (mode == LIM_ACTIVE)
+        L->rates = 0;
     for (int k = 0; k < CRED_NKINDS; k++)
-        for (size_t i = 0; i < L->nslots[k]; i++)
+        for (size_t i = 0; i < L->nslots[k]; i++) {
             memset(L->slots[k][i].use[mode], 0, sizeof L->slots[k][i].use[mode]);
-    for (size_t i = 0; i < L->cappairs; i++)
+            if (active)
+                memset(L->slots[k][i].rate, 0, sizeof L->slots[k][i].rate);
+        }
+    for (size_t i = 0; i < L->cappairs; i++) {
         memset(L->pairs[i].use[mode], 0, sizeof L->pairs[i].use[mode]);
+        if (active)
+            memset(L->pairs[i].rate, 0, sizeof L->pairs[i].rate);
+    }
     memset(L->sys[mode], 0, sizeof L->sys[mode]);
+    if (active)
+        memset(L->sys_rate, 0, sizeof L->sys_rate);
 }
 
-static void add_into(double use[LIM_NTYPES], const double req[LIM_NTYPES], int sign)
+static void add_into(double *use, const double *req, int sign, int n)
 {
-    for (int t = 0; t < LIM_NTYPES; t++) {
+    for (int t = 0; t < n; t++) {
         use[t] += sign * req[t];
         if (use[t] < LIM_EPS && use[t] > -LIM_EPS)
             use[t] = 0; /* what rounding left of a removed job */
@@ -301,7 +334,7 @@ void limits_add_kind(struct limits *L, const struct job *j, int kind, enum lim_m
     if (kind < 0)
         limits_add(L, j, mode, req, sign);
     else if (c)
-        add_into(slot_get(L, (enum cred_kind)kind, c)->use[mode], req, sign);
+        add_into(slot_get(L, (enum cred_kind)kind, c)->use[mode], req, sign, LIM_NTYPES);
 }
 
 void limits_add(struct limits *L, const struct job *j, enum lim_mode mode,
@@ -310,7 +343,7 @@ void limits_add(struct limits *L, const struct job *j, enum lim_mode mode,
     for (int k = 0; k < CRED_NKINDS; k++) {
         const struct cred *c = limit_cred(j, (enum cred_kind)k);
         if (c)
-            add_into(slot_get(L, (enum cred_kind)k, c)->use[mode], req, sign);
+            add_into(slot_get(L, (enum cred_kind)k, c)->use[mode], req, sign, LIM_NTYPES);
     }
     for (int k = 0; k < CRED_NKINDS; k++) {
         for (int in = 0; in < LIM_NINNER; in++) {
@@ -318,10 +351,33 @@ void limits_add(struct limits *L, const struct job *j, enum lim_mode mode,
             const struct cred *o = limit_cred(j, (enum cred_kind)k);
             const struct cred *u = limit_cred(j, inner_kind[in]);
             if ((L->conf->pairs >> bit & 1) && o && u)
-                add_into(pair_get(L, bit + 1, o->index, u->index)->use[mode], req, sign);
+                add_into(pair_get(L, bit + 1, o->index, u->index)->use[mode], req, sign, LIM_NTYPES);
         }
     }
-    add_into(L->sys[mode], req, sign);
+    add_into(L->sys[mode], req, sign, LIM_NTYPES);
+}
+
+void limits_add_rate(struct limits *L, const struct job *j, int kind, int sign)
+{
+    double r[LIM_NRATES] = {[LIM_RATE_PS] = (double)job_procs(j), [LIM_RATE_WC] = 1};
+    L->rates = 1;
+    for (int k = 0; k < CRED_NKINDS; k++) {
+        const struct cred *c = limit_cred(j, (enum cred_kind)k);
+        if (c && (kind < 0 || kind == k))
+            add_into(slot_get(L, (enum cred_kind)k, c)->rate, r, sign, LIM_NRATES);
+    }
+    if (kind >= 0)
+        return; /* one kind is all there is to check (limits_single_kind) */
+    for (int k = 0; k < CRED_NKINDS; k++) {
+        for (int in = 0; in < LIM_NINNER; in++) {
+            unsigned bit = (unsigned)(k * LIM_NINNER + in);
+            const struct cred *o = limit_cred(j, (enum cred_kind)k);
+            const struct cred *u = limit_cred(j, inner_kind[in]);
+            if ((L->conf->pairs >> bit & 1) && o && u)
+                add_into(pair_get(L, bit + 1, o->index, u->index)->rate, r, sign, LIM_NRATES);
+        }
+    }
+    add_into(L->sys_rate, r, sign, LIM_NRATES);
 }
 
 const double *limits_usage(const struct limits *L, const struct job *j, enum cred_kind k,
@@ -383,6 +439,29 @@ int limits_single_kind(const struct limits *L)
 
 /* ------------------------------------------------------------------ checks */
 
+/* limits_lift's answer so far: the most seconds any violated limit needs
+ * before time alone lifts it, or never. */
+struct lift {
+    long secs;
+    int never;
+};
+
+/* Usage over `limit` by `excess` > 0, of type t, running down at rate[]:
+ * how long until it is within (the first whole second: usage, requests and
+ * rates are whole numbers of processor-seconds, seconds, processors). */
+static void lift_note(struct lift *lf, enum lim_type t, double excess, const double *rate)
+{
+    double r = t == LIM_PS ? rate[LIM_RATE_PS] : t == LIM_WC ? rate[LIM_RATE_WC] : 0;
+    if (r <= 0) {
+        lf->never = 1; /* not a type time runs down, or nothing of it is running down */
+        return;
+    }
+    double secs = ceil(excess / r - 1e-9);
+    long s = secs < 1 ? 1 : secs > (double)(LONG_MAX / 4) ? LONG_MAX / 4 : (long)secs;
+    if (s > lf->secs)
+        lf->secs = s;
+}
+
 /* One check: what it asks and where the answer goes. */
 struct chk {
     const struct job *j;
@@ -393,6 +472,7 @@ struct chk {
     size_t len;
     int alone;      /* usage counts as zero (limits_check_alone) */
     double *excess; /* limits_excess: every violation's excess, none stops the check */
+    struct lift *lift; /* limits_lift: every violation's time to lift, none stops it */
 };
 
 static long long level_of(const struct chk *x, const struct lim_val *v)
@@ -411,12 +491,17 @@ static const struct lim_val *pick(const struct lim_set *s, const struct chk *x, 
  * pair ("user alice in class batch").
  */
 static int violates(const struct chk *x, enum lim_type t, long long limit, double usage,
-                    const char *kind, const char *name, const char *okind, const char *oname)
+                    const double *rate, const char *kind, const char *name, const char *okind,
+                    const char *oname)
 {
     if (x->alone)
         usage = 0;
     if (limit <= 0 || usage + x->req[t] <= (double)limit + LIM_EPS)
         return 0;
+    if (x->lift) { /* the check goes on unless this one never lifts */
+        lift_note(x->lift, t, usage + x->req[t] - (double)limit, rate ? rate : no_rate);
+        return x->lift->never;
+    }
     if (x->excess) {
         double e = usage + x->req[t] - (double)limit;
         if (e > x->excess[t])
@@ -461,7 +546,8 @@ static int check_kind(const struct limits *L, const struct chk *x, const struct 
     const double *use = slot_use(L, k, c, x->mode);
     for (int t = 0; t < LIM_NTYPES; t++) {
         long long lim = cred_limit(L, x, k, own, qos, (enum lim_type)t);
-        if (violates(x, (enum lim_type)t, lim, use[t], kind_words[k], c->name, NULL, NULL))
+        if (violates(x, (enum lim_type)t, lim, use[t], slot_rate(L, k, c), kind_words[k], c->name,
+                     NULL, NULL))
             return 1;
     }
     return 0;
@@ -506,8 +592,8 @@ static int check_pair(const struct limits *L, const struct chk *x, const struct 
             v = pair_pick(own, in, u->name, x, (enum lim_type)t);
         if (!v)
             v = pair_pick(L->conf->def[k], in, u->name, x, (enum lim_type)t);
-        if (violates(x, (enum lim_type)t, level_of(x, v), use[t], kind_words[inner_kind[in]],
-                     u->name, kind_words[k], o->name))
+        if (violates(x, (enum lim_type)t, level_of(x, v), use[t], p ? p->rate : no_rate,
+                     kind_words[inner_kind[in]], u->name, kind_words[k], o->name))
             return 1;
     }
     return 0;
@@ -528,7 +614,7 @@ static int check_system(const struct limits *L, const struct chk *x)
     const struct lim_obj *s = &L->conf->sys;
     for (int t = 0; t < LIM_NTYPES; t++)
         if (violates(x, (enum lim_type)t, level_of(x, pick(&s->own, x, (enum lim_type)t)),
-                     L->sys[x->mode][t], "par", s->name, NULL, NULL))
+                     L->sys[x->mode][t], L->sys_rate, "par", s->name, NULL, NULL))
             return 1;
     return 0;
 }
@@ -557,7 +643,7 @@ int limits_check(const struct limits *L, const struct job *j, enum lim_mode mode
     const struct lim_obj *qos = NULL;
     if (exempt(L, j, &qos, why, len))
         return 0;
-    struct chk x = {j, mode, level, req, why, len, 0, NULL};
+    struct chk x = {j, mode, level, req, why, len, 0, NULL, NULL};
     return check_creds(L, &x, qos) || check_pairs(L, &x, qos) || check_system(L, &x);
 }
 
@@ -600,7 +686,7 @@ int limits_check_fast(const struct limits *L, const struct job *j, int kind, enu
                 return 1;
         return 0;
     }
-    struct chk x = {j, mode, level, req, NULL, 0, 0, NULL};
+    struct chk x = {j, mode, level, req, NULL, 0, 0, NULL, NULL};
     return check_all(L, &x, qos, kind);
 }
 
@@ -647,8 +733,33 @@ void limits_excess(const struct limits *L, const struct job *j, int kind, enum l
         }
         return;
     }
-    struct chk x = {j, mode, level, req, NULL, 0, 0, excess};
+    struct chk x = {j, mode, level, req, NULL, 0, 0, excess, NULL};
     check_all(L, &x, qos, kind);
+}
+
+long limits_lift(const struct limits *L, const struct job *j, int kind, enum lim_level level,
+                 const double req[LIM_NTYPES])
+{
+    const struct lim_obj *qos = NULL;
+    if (exempt(L, j, &qos, NULL, 0))
+        return 0;
+    struct lift lf = {0, 0};
+    const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (sl) {
+        const long long *lim = sl->lim[LIM_ACTIVE][level];
+        const double *use = sl->use[LIM_ACTIVE];
+        for (int t = 0; t < LIM_NTYPES; t++) {
+            double e = use[t] + req[t] - (double)lim[t];
+            if (lim[t] > 0 && e > LIM_EPS)
+                lift_note(&lf, (enum lim_type)t, e, sl->rate);
+            if (lf.never)
+                break;
+        }
+    } else {
+        struct chk x = {j, LIM_ACTIVE, level, req, NULL, 0, 0, NULL, &lf};
+        check_all(L, &x, qos, kind);
+    }
+    return lf.never ? -1 : lf.secs;
 }
 
 /* Less than any job asks: every request is at least this, type by type
@@ -675,7 +786,7 @@ int limits_check_alone(const struct limits *L, const struct job *j, enum lim_mod
     const struct lim_obj *qos = NULL;
     if (exempt(L, j, &qos, why, len))
         return 0;
-    struct chk x = {j, mode, level, req, why, len, 1, NULL};
+    struct chk x = {j, mode, level, req, why, len, 1, NULL, NULL};
     return check_creds(L, &x, qos) || check_pairs(L, &x, qos) || check_system(L, &x);
 }
 
@@ -697,7 +808,7 @@ int limits_check_job(const struct limits *L, const struct job *j, const struct p
         return 0;
     double req[LIM_NTYPES];
     limits_request(j, j->walltime, env, req);
-    struct chk x = {j, LIM_NMODES, LIM_HARD, req, why, len, 0, NULL};
+    struct chk x = {j, LIM_NMODES, LIM_HARD, req, why, len, 0, NULL, NULL};
     for (int k = 0; k < CRED_NKINDS; k++) {
         const struct cred *c = limit_cred(j, (enum cred_kind)k);
         if (!c)
@@ -705,13 +816,13 @@ int limits_check_job(const struct limits *L, const struct job *j, const struct p
         const struct lim_obj *own = obj_of(L, (enum cred_kind)k, c);
         for (int t = 0; t < LIM_NTYPES; t++)
             if (violates(&x, (enum lim_type)t, job_limit(own, L->conf->def[k], (enum lim_type)t),
-                         0.0, kind_words[k], c->name, NULL, NULL))
+                         0.0, NULL, kind_words[k], c->name, NULL, NULL))
                 return 1;
     }
     const struct lim_obj *s = &L->conf->sys;
     for (int t = 0; t < LIM_NTYPES; t++) {
         long long lim = qos && qos->over_job[t] ? qos->over_job[t] : s->per_job[t];
-        if (violates(&x, (enum lim_type)t, lim, 0.0, "par", s->name, NULL, NULL))
+        if (violates(&x, (enum lim_type)t, lim, 0.0, NULL, "par", s->name, NULL, NULL))
             return 1;
     }
     return 0;

@@ -80,6 +80,10 @@ int limits_any(const struct limits *L);
  * SOFT and HARD checks always agree and one of them can be skipped. */
 int limits_soft_differs(const struct limits *L);
 
+/* Whether some idle limit (MAXIJOB, MAXIPROC, ...) is configured: only then
+ * does the order of an eligibility walk decide which jobs it admits. */
+int limits_idle_any(const struct limits *L);
+
 /*
  * What job j asks, per type: 1 job, its processors, its requested nodes,
  * procs x seconds, its processor equivalents, seconds, tasks x memory per
@@ -162,6 +166,28 @@ unsigned limits_violations(const struct limits *L, const struct job *j, int kind
  */
 void limits_excess(const struct limits *L, const struct job *j, int kind, enum lim_mode mode,
                    enum lim_level level, const double req[LIM_NTYPES], double excess[LIM_NTYPES]);
+
+/*
+ * Active usage runs down with time alone: a running job holds processors x
+ * remaining seconds of PS and remaining seconds of WC. limits_add_rate adds
+ * (sign +1) or removes job j, running with walltime left, to how fast the
+ * usage of each of its credentials (kind < 0), of the pairs and of the
+ * system — or of its credential of kind `kind` only — runs down: its
+ * processors per second of PS, one second per second of WC. Cleared with
+ * the active usage (limits_clear_usage).
+ */
+void limits_add_rate(struct limits *L, const struct job *j, int kind, int sign);
+
+/*
+ * How many seconds from now time alone takes to bring j's active check at
+ * `level` within every limit, req being what it asks (kind as for
+ * limits_check_fast): 0 when it passes now; -1 when time alone never lifts
+ * it (a limit other than MAXPS or MAXWC is exceeded, or nothing of what
+ * exceeds one runs down). Exact while no running job passes its walltime
+ * (its usage then stops running down: an earlier answer, never a later one).
+ */
+long limits_lift(const struct limits *L, const struct job *j, int kind, enum lim_level level,
+                 const double req[LIM_NTYPES]);
 
 /*
  * Whether j's credentials are full at `level` (kind as for

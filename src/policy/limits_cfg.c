@@ -487,6 +487,22 @@ static int set_any(const struct lim_set *s)
     return 0;
 }
 
+/* Whether o sets an idle limit anywhere (own, QOS override, pairs). */
+static int obj_idle(const struct lim_obj *o)
+{
+    const struct lim_set *sets[] = {&o->own, &o->over, &o->over_user, &o->inner[0], &o->inner[1]};
+    for (size_t i = 0; i < sizeof sets / sizeof *sets; i++)
+        for (int t = 0; t < LIM_NTYPES; t++)
+            if (sets[i]->v[LIM_IDLE][t].soft > 0 || sets[i]->v[LIM_IDLE][t].hard > 0)
+                return 1;
+    for (int in = 0; in < LIM_NINNER; in++)
+        for (size_t n = 0; n < o->nnamed[in]; n++)
+            for (int t = 0; t < LIM_NTYPES; t++)
+                if (o->named[in][n]->set.v[LIM_IDLE][t].hard > 0)
+                    return 1;
+    return 0;
+}
+
 static int obj_any(const struct lim_obj *o)
 {
     int any = set_any(&o->own) || set_any(&o->over);
@@ -526,11 +542,13 @@ static void summarize(struct lim_conf *c)
 {
     c->any = obj_any(&c->sys);
     c->soft_differs = obj_differs(&c->sys);
+    c->idle_any = obj_idle(&c->sys);
     for (int k = 0; k < CRED_NKINDS; k++) {
         c->def[k] = limits_conf_find(c, (enum cred_kind)k, NULL);
         for (size_t i = 0; i < c->nobjs[k]; i++) {
             c->any |= obj_any(c->objs[k][i]);
             c->soft_differs |= obj_differs(c->objs[k][i]);
+            c->idle_any |= obj_idle(c->objs[k][i]);
         }
     }
 }

@@ -63,6 +63,7 @@ struct lim_conf {
     unsigned pairs;
     int any;          /* some limit is positive */
     int soft_differs; /* some limit's soft value differs from its hard one */
+    int idle_any;     /* some idle limit (MAXIJOB, ...) is positive */
 };
 
 struct lim_conf *limits_conf_create(void);

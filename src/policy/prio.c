@@ -21,6 +21,7 @@
  */
 #include "policy/prio.h"
 
+#include <limits.h>
 #include <string.h>
 
 /* Maui's MAX_PRIO_VAL: priorities are clipped to +-1e9 before any system priority. */
@@ -95,11 +96,23 @@ struct eval {
     int running;
 };
 
+long prio_qstop_from(const struct prio_env *env, long now)
+{
+    long from = env->qstop;
+    if (env->poll > 0 && now > LONG_MIN / 2) {
+        long t = now - 1;
+        long g = t - ((t % env->poll) + env->poll) % env->poll; /* t floored to the grid */
+        if (g > from)
+            from = g;
+    }
+    return from;
+}
+
 /* Seconds of queue time: since qtime_start, which the engine moves according
  * to JOBPRIOACCRUALPOLICY. A start in the future counts as no queue time. */
 static double queue_seconds(const struct eval *e)
 {
-    long from = e->j->flags & JOB_QSTOP ? e->env->qstop : e->j->qtime_start;
+    long from = e->j->flags & JOB_QSTOP ? prio_qstop_from(e->env, e->now) : e->j->qtime_start;
     return e->now > from ? (double)(e->now - from) : 0.0;
 }
 

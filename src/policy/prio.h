@@ -62,7 +62,9 @@ struct prio_env {
     long long procs;            /* configured processors of the cluster */
     long long mem, swap, disk;  /* configured totals, MB (0 = unknown) */
     const struct cred *defaults[CRED_NKINDS]; /* the DEFAULT object of each kind */
-    long qstop; /* where the queue time of a JOB_QSTOP job starts: the last walk */
+    long qstop; /* the last eligibility walk: a JOB_QSTOP job's queue time starts there at
+                   the earliest (prio_qstop_from) */
+    long poll;  /* RMPOLLINTERVAL: ... or at the last poll instant */
 };
 
 /* A priority taken apart, for diagnose -p and checkjob. */
@@ -71,6 +73,17 @@ struct prio_parts {
     double comp[PRIO_NCOMP];    /* what each component adds */
     double total;               /* the priority */
 };
+
+/*
+ * Where the queue time of a job whose accrual is stopped (JOB_QSTOP,
+ * JOBPRIOACCRUALPOLICY) starts, seen at now: the later of the last
+ * eligibility walk (env->qstop) and the last instant before now that is a
+ * multiple of RMPOLLINTERVAL (env->poll). Maui resets such a job's
+ * SystemQueueTime at every iteration, and iterates at least every
+ * RMPOLLINTERVAL; moku's iterations come at events, so the polls between
+ * them are counted as if they had walked (docs/priority.md).
+ */
+long prio_qstop_from(const struct prio_env *env, long now);
 
 void prio_params_default(struct prio_params *p);
 /* Read the priority parameters (weights, caps, XFMINWCLIMIT, accrual,

@@ -1166,8 +1166,17 @@ void resv_refresh(struct sched *s, long now)
 long sched_next_event(const struct sched *s, long now, int standing)
 {
     /* Instances due later are made at the first iteration after their
-     * calendar moment, before anything is decided then: no wake-up needed. */
+     * calendar moment, before anything is decided then: that moment (a new
+     * period, where a new window comes in sight) is an event with the
+     * standing ones, so that the instance is placed on what is free then,
+     * whenever the next job event comes. */
     long next = standing ? trig_next(s) : AVAIL_NEVER;
+    struct srtime_zone zone = {s->zone_local, s->zone_offset};
+    for (size_t d = 0; standing && d < s->nsrdefs; d++) {
+        long p = srtime_next_period(&s->srdefs[d].time, &zone, now + s->epoch) - s->epoch;
+        if (p > now && p < next)
+            next = p;
+    }
     /* Chunking holds small jobs back until BFCHUNKDURATION after an end. */
     long chunk_end = s->last_end + s->pol.bfchunkduration;
     if (s->pol.bfchunksize > 0 && chunk_end > now && chunk_end < next)

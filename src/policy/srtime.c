@@ -237,6 +237,15 @@ static size_t week_days(const struct srtime_spec *spec, const struct srtime_zone
     return n;
 }
 
+long srtime_next_period(const struct srtime_spec *spec, const struct srtime_zone *zone, long now)
+{
+    if (spec->period == SRTIME_INFINITY)
+        return SRTIME_FOREVER;
+    struct zday today;
+    zone_day(zone, now, &today);
+    return zone_time(zone, &today, spec->period == SRTIME_WEEK ? 7 - today.wday : 1, 0);
+}
+
 size_t srtime_instances(const struct srtime_spec *spec, const struct srtime_zone *zone, long now,
                         struct srtime_window *out, size_t max)
 {

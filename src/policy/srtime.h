@@ -128,6 +128,13 @@ int srtime_parse(struct srtime_spec *spec, const char *period, const char *days,
  * snprintf: a result > max means out was too small; SRTIME_WINDOWS_MAX always
  * suffices).
  */
+/*
+ * When the calendar next moves on after now: the start of the next period
+ * (the zone's next midnight for DAY, next Sunday 00:00 for WEEK), where
+ * srtime_instances may list a new window; SRTIME_FOREVER for INFINITY.
+ */
+long srtime_next_period(const struct srtime_spec *spec, const struct srtime_zone *zone, long now);
+
 size_t srtime_instances(const struct srtime_spec *spec, const struct srtime_zone *zone, long now,
                         struct srtime_window *out, size_t max);
 

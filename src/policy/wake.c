@@ -2,7 +2,28 @@
  * wake — when the engine's own state next changes in a way that can let a
  * waiting job start, with nothing happening outside it (no submission, no
  * job end, no command). Drivers wake the scheduler then, and a replay ends
- * when neither the outside world nor this has anything left.
+ * when neither the outside world nor this has anything left. The simulator
+ * and the daemon follow the same rule (docs/simulation.md, "Time is an
+ * event"): they iterate at events and at these instants, so a workload run
+ * through either gets the same starts.
+ *
+ * What time alone changes, and when:
+ *   - at once, after an iteration whose own starts left work for another
+ *     pass at the same instant (iter.c: a job the walks after them promoted
+ *     past an idle limit, BACKFILLDEPTH cut short, BESTFIT/GREEDY/PREEMPT's
+ *     single choice among candidates); Maui does it at its next iteration;
+ *   - when running jobs' remaining PS and WC have run down far enough for a
+ *     refused job (the last walk's lift_at, exact to the second);
+ *   - a reservation's start or end, a trigger, a deferral or requested start
+ *     date ending, a chunking hold ending, a reserved start falling between
+ *     job ends, a fairshare window closing while some window holds usage, a
+ *     job passing RESERVATIONTHRESHOLDTYPE QUEUETIME or XFACTOR, a running
+ *     job passing its walltime while a job waits for a fairshare cap;
+ *   - a priority order that moves with time (any factor but queue time
+ *     weighted): Maui re-sorts at every poll, and the engine asks for an
+ *     iteration at every multiple of RMPOLLINTERVAL while a crossing there
+ *     could change what starts or what the walks decide (sched_next_poll:
+ *     apart, since these never run out while jobs wait).
  *
  * Standing reservations are left out: they recur for ever, so a driver that
  * counted them would never run out of events (sched_next_event with
@@ -96,9 +117,143 @@ int wake_reserved_due(const struct sched *s, long now)
     return 0;
 }
 
+/* Whether some reservation lets its owners preempt (OWNERPREEMPT). */
+static int owner_preempts(const struct sched *s)
+{
+    for (size_t i = 0; i < s->nresvs; i++)
+        if (s->resvs[i]->flags & SRCFG_OWNERPREEMPT)
+            return 1;
+    return 0;
+}
+
+/*
+ * Whether a priority crossing between events could change anything an
+ * iteration decides: what the walks admit under an idle limit (the walk's
+ * order picks whom MAXIJOB admits, and so whose queue time stops), a kept
+ * reservation (HIGHEST), a preemption, or what starts. Between events no
+ * processor comes free, so a job can start only where the last plan found
+ * room for it that a higher job's reservation kept (WAIT_DELAYS): a
+ * crossing that moves the reservation may free it; or a job a negative
+ * priority keeps out (REJECTNEGPRIOJOBS) whose priority may rise above 0.
+ * Under BACKFILLPOLICY NONE the scan stops at the first job that does not
+ * fit, so any job the free processors could hold may be the one a crossing
+ * puts first.
+ */
+static int crossing_matters(const struct sched *s)
+{
+    if ((limits_any(s->limits) && limits_idle_any(s->limits)) || s->pol.respolicy == RP_HIGHEST ||
+        (s->rm.preempt && (s->pol.backfill == BF_PREEMPT || owner_preempts(s))))
+        return 1;
+    long long free_now = plan_free_now((struct sched *)s, NULL);
+    if (free_now <= 0)
+        return 0;
+    int strict = s->pol.backfill == BF_NONE;
+    for (size_t i = s->qhead; i < s->qlen; i++) {
+        const struct job *j = s->queue[i];
+        if (!j || (j->flags & JOB_BLOCKED) || job_procs(j) > free_now)
+            continue;
+        if (strict || ((j->wait == WAIT_DELAYS || j->wait == WAIT_REJECTED) &&
+                       j->wait_gen == s->plan_gen))
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * A job refused for a fairshare cap (FSTARGET=n^ or n%) may be admitted by
+ * time alone once a running job passes its walltime (JOBMAXOVERRUN): it
+ * keeps adding usage it no longer counts as committed work, so the total
+ * grows and a refused credential's share may fall. While every running job
+ * is within its walltime, usage plus committed work stays put between
+ * events (window boundaries are wake-ups). cap_overrun: when the next
+ * running job passes its walltime (a wake-up), or now if one has (polls
+ * from then on); AVAIL_NEVER when no job is refused for a cap.
+ */
+static long cap_overrun(const struct sched *s, long now)
+{
+    long next = AVAIL_NEVER;
+    if (!s->capped)
+        return next;
+    for (size_t i = 0; i < s->running.n; i++) {
+        const struct job *j = s->running.v[i];
+        long w = j->start + j->walltime;
+        if (w <= now)
+            return now;
+        if (w < next)
+            next = w;
+    }
+    return next;
+}
+
+/* Whether the order of the jobs the scan looks at moves with time: a factor
+ * other than queue time is weighted, or one of them has its queue time
+ * stopped (JOBPRIOACCRUALPOLICY: admitted by the soft walk, refused by the
+ * hard one), which counts from the last walk or poll instant, so it falls
+ * behind jobs submitted since at every RMPOLLINTERVAL instant. */
+static int order_moves(const struct sched *s)
+{
+    if (!sched_order_is_static(s))
+        return 1;
+    if (!elig_active(s) || s->pol.prio.accrual == ACCRUE_ALWAYS)
+        return 0;
+    for (size_t i = s->qhead; i < s->qlen; i++) {
+        const struct job *j = s->queue[i];
+        if (j && (j->flags & JOB_QSTOP) && !(j->flags & JOB_BLOCKED))
+            return 1;
+    }
+    return 0;
+}
+
+long sched_next_poll(const struct sched *s, long now)
+{
+    long p = s->pol.poll;
+    if (p <= 0 || !sched_nidle(s) ||
+        ((!order_moves(s) || !crossing_matters(s)) && cap_overrun(s, now) > now))
+        return AVAIL_NEVER;
+    long r = ((now % p) + p) % p;
+    return now - r + p;
+}
+
+/* The earliest instant a waiting job passes RESERVATIONTHRESHOLDTYPE
+ * QUEUETIME or XFACTOR (iter.c's past_threshold): from then on it may be
+ * given a reservation. */
+static long next_threshold(const struct sched *s, long now)
+{
+    long v = s->pol.resthreshvalue, next = AVAIL_NEVER;
+    if (s->pol.resthresh != RT_QUEUETIME && s->pol.resthresh != RT_XFACTOR)
+        return next;
+    for (size_t i = s->qhead; i < s->qlen; i++) {
+        const struct job *j = s->queue[i];
+        if (!j || (j->flags & (JOB_BLOCKED | JOB_RESERVED)))
+            continue;
+        long q0 = elig_qtime(s, j, now);
+        long w = j->walltime > 0 ? j->walltime : 1;
+        if (v < 0 || v >= AVAIL_NEVER / 4 || (s->pol.resthresh == RT_XFACTOR && v > AVAIL_NEVER / 4 / w))
+            continue; /* past it already, or never in any trace's time */
+        /* QUEUETIME: now - q0 > v; XFACTOR: (now - q0 + w) / w > v in whole
+         * numbers, i.e. now - q0 >= v * w. */
+        long at = s->pol.resthresh == RT_QUEUETIME ? q0 + v + 1 : q0 + v * w;
+        if (at > now && at < next)
+            next = at;
+    }
+    return next;
+}
+
 long sched_next_wakeup(const struct sched *s, long now)
 {
+    if (s->again_at == now && now == s->last_now)
+        return now; /* this instant's starts changed what its walks decided */
     long next = sched_next_event(s, now, 0); /* administrative reservations, chunking */
+    if (s->again_at > now && s->again_at < next)
+        next = s->again_at; /* ... and preempted: at the next poll */
+    if (s->lift_at > now && s->lift_at < next)
+        next = s->lift_at; /* running jobs' PS or WC has run down for a refused job */
+    long c = cap_overrun(s, now);
+    if (c > now && c < next)
+        next = c; /* a running job passes its walltime: its usage runs on uncommitted */
+    long t = next_threshold(s, now);
+    if (t < next)
+        next = t;
     if (s->next_undefer > now && s->next_undefer < next)
         next = s->next_undefer; /* a deferral or a requested start date ends */
     long r = next_reserved_start(s, now);

@@ -231,20 +231,49 @@ static long min_time(long a, long b)
     return a < b ? a : b;
 }
 
+/* --iterate-every: the next multiple of n after the last iteration, when
+ * the replay would otherwise iterate later (at t) or end (t = LONG_MAX)
+ * while jobs wait, within SIM_PERIODIC_SPAN of the last progress (as polls
+ * and standing reservations are followed: a replay waiting years for a
+ * far wake-up is not walked a minute at a time). */
+static long forced_time(const struct sim *sim, long t, long n)
+{
+    if (n <= 0 || sim->last == LONG_MIN || !sched_nidle(sim->s) || sim->progress == LONG_MIN)
+        return t;
+    long f = sim->last - ((sim->last % n) + n) % n + n;
+    if (f - sim->progress > SIM_PERIODIC_SPAN || (t == LONG_MAX && sim->stalled >= SIM_IDLE_ITERATIONS))
+        return t;
+    return min_time(t, f);
+}
+
+/* The engine's polls (a priority order that moves with time: Maui
+ * re-sorts at every RMPOLLINTERVAL), within SIM_PERIODIC_SPAN of the last
+ * progress: they recur for ever while jobs wait, and are followed as long
+ * as standing reservations are. LONG_MAX: none. */
+static long next_poll(const struct sim *sim, int waiting)
+{
+    long p = waiting ? sched_next_poll(sim->s, sim->last) : SCHED_NEVER;
+    if (p >= SCHED_NEVER || sim->progress == LONG_MIN || p - sim->progress > SIM_PERIODIC_SPAN)
+        return LONG_MAX;
+    return p;
+}
+
 /*
  * The next instant to iterate at, or LONG_MAX when the replay is over: no
  * event remains that can start a waiting job. While outside events remain,
  * reservation edges and triggers count too (for the plot and the triggers'
- * report; standing ones within SIM_PERIODIC_SPAN of the last progress).
- * Without them, waiting jobs can still be started by the engine's own
- * wake-ups (sched_next_wakeup), which are finite, and by standing
- * reservations, which recur for ever and are followed only for
- * SIM_PERIODIC_SPAN after the last progress.
+ * report; standing ones within SIM_PERIODIC_SPAN of the last progress), and
+ * the engine's wake-ups and polls (what time alone changes, policy/wake.c:
+ * the daemon iterates at the same instants). Without them, waiting jobs can
+ * still be started by the engine's own wake-ups (sched_next_wakeup), which
+ * are finite, and by standing reservations and polls, which recur for ever
+ * and are followed only for SIM_PERIODIC_SPAN after the last progress.
  */
 static long next_time(const struct sim *sim, size_t next, const struct sim_hooks *h)
 {
     long t = next_outside(sim, next, h);
     int waiting = sched_nidle(sim->s) > 0;
+    long poll = next_poll(sim, waiting);
     if (t != LONG_MAX) {
         /* Standing edges recur every day: followed from the first outside
          * event on, and for SIM_PERIODIC_SPAN after the last progress, then
@@ -254,17 +283,18 @@ static long next_time(const struct sim *sim, size_t next, const struct sim_hooks
         long es = sched_next_event(sim->s, sim->last, 1);
         if (sim->progress != LONG_MIN && es - sim->progress <= SIM_PERIODIC_SPAN)
             e = min_time(e, es);
+        e = min_time(e, poll);
         return min_time(t, min_time(e, waiting ? sched_next_wakeup(sim->s, sim->last) : LONG_MAX));
     }
     if (!waiting || sim->stalled >= SIM_IDLE_ITERATIONS)
         return LONG_MAX;
     long w = sched_next_wakeup(sim->s, sim->last);
     if (w < SCHED_NEVER)
-        return min_time(w, sched_next_event(sim->s, sim->last, 1));
+        return min_time(w, min_time(poll, sched_next_event(sim->s, sim->last, 1)));
     long p = sched_next_event(sim->s, sim->last, 1);
     if (p < SCHED_NEVER && p - sim->progress <= SIM_PERIODIC_SPAN)
-        return p;
-    return LONG_MAX;
+        return min_time(p, poll);
+    return poll;
 }
 
 /* Close every fairshare window that ends by now, before the events at now
@@ -326,7 +356,9 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
     long now, last = LONG_MIN;
     if (wl->njobs)
         fs_advance(sched_fs(s), wl->jobs[0].submit); /* no-op if the caller did */
-    while ((now = next_time(&sim, next, hooks)) != LONG_MAX && now <= until) {
+    long every = hooks ? hooks->iterate_every : 0, due;
+    while ((now = forced_time(&sim, due = next_time(&sim, next, hooks), every)) != LONG_MAX &&
+           now <= until) {
         close_windows(&sim, now);
         if (next_outside(&sim, next, hooks) <= now)
             sim.progress = now;
@@ -337,7 +369,8 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
         sched_iterate(s, now);
         if (hooks && hooks->iterated)
             hooks->iterated(hooks->ctx, s, now);
-        sim.stalled = sim.progress == now ? 0 : sim.stalled + 1;
+        if (now == due) /* an iteration forced by --iterate-every is not the replay's own */
+            sim.stalled = sim.progress == now ? 0 : sim.stalled + 1;
         drain_triggers(s, hooks);
         sample(&sim, now, hooks);
         last = sim.last = now;
@@ -345,10 +378,13 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
             hooks->progress(hooks->ctx, next, wl->njobs);
     }
     if (until != SIM_FOREVER && last != until) {
+        /* The state the full replay holds at `until` is the one its last
+         * iteration before left: an iteration here, where the replay runs
+         * none, could start jobs it starts later (issue 26). Time moves on
+         * to `until` for what accrues by itself (fairshare usage, its
+         * windows) and the samples only. */
         close_windows(&sim, until);
-        sched_iterate(s, until); /* the state asked for is the one after an iteration */
-        if (hooks && hooks->iterated)
-            hooks->iterated(hooks->ctx, s, until);
+        sched_accrue(s, until);
         sample(&sim, until, hooks);
     }
     if (hooks && hooks->progress)

@@ -108,6 +108,12 @@ struct sim_hooks {
      * --show), so memory grows with the queue, not the trace. The outcome
      * keeps what the report needs (cred, and job = NULL). */
     int forget_ended;
+    /* > 0: an iteration at every multiple of this many seconds too (the
+     * trace's clock), besides the events, while jobs wait — and after the
+     * events have run out, for as long as standing reservations would be
+     * followed. A test of the wake-ups (simulate --iterate-every): where
+     * they are complete the schedule is the same. */
+    long iterate_every;
     void *ctx;
 };
 
@@ -131,9 +137,11 @@ struct sim_hooks {
  * entries. The replay ends when no event that remains (a submission, a
  * job's end, a timed command, a reservation's edge, a deferral's end, a
  * reserved start, a fairshare window while usage remains) can start a
- * waiting job; jobs still waiting then are left idle in s (start = -1). With until < SIM_FOREVER the replay stops after the scheduling
- * iteration at time `until` (one is run at that instant even when no event
- * falls on it); jobs still running then keep end = -1. Returns the number of
+ * waiting job; jobs still waiting then are left idle in s (start = -1).
+ * With until < SIM_FOREVER the replay stops after its last scheduling
+ * iteration at or before `until` — none is added at that instant: s is
+ * what the full replay's state is at `until` — with the fairshare windows
+ * that ended by then closed; jobs still running keep end = -1. Returns the number of
  * rejected jobs. Fairshare windows close on the epoch clock set with
  * sched_set_epoch; the ledger starts at the first event's time unless the
  * caller advanced it already (to load FS data files first).

@@ -9,7 +9,12 @@
 #   - be valid: `moku validate` finds nothing wrong with the schedule;
 #   - under throttling limits, be the schedule of Maui's whole-queue walk:
 #     `moku simulate --full-walk` gives the same jobs CSV (issue 16: the
-#     incremental eligibility of policy/eset.c changes no decision).
+#     incremental eligibility of policy/eset.c changes no decision);
+#   - miss no wake-up: with an iteration forced at every multiple of
+#     RMPOLLINTERVAL (`moku simulate --iterate-every`), as a daemon polling
+#     would add, the jobs CSV is the same (issue 26 §2: what time alone
+#     changes must wake the replay itself; a difference is a missing
+#     wake-up, saved under tests/data/property/ once found).
 # Saved cases replay the same way: every reproduction of issue 13 (the inputs
 # of tests/data/sim/liveness/, listed in tests/data/property/issue13.list) and
 # every defect found here (tests/data/property/<name>/: case.cfg, case.swf,
@@ -100,15 +105,38 @@ EOF
 # Whether this moku validates (moku validate, simulate --resv-out), and
 # whether it walks eligibility incrementally (simulate --full-walk).
 if "$MOKU" validate --help >/dev/null 2>&1; then VALIDATE=1 vtext=", valid"; else VALIDATE=0 vtext=""; fi
+etext=""
+"$MOKU" simulate --help 2>/dev/null | grep -q -- --iterate-every && etext=", no wake-up missing"
 FULLWALK=0
 "$MOKU" simulate --help 2>/dev/null | grep -q -- --full-walk && FULLWALK=1
+EVERY=0
+"$MOKU" simulate --help 2>/dev/null | grep -q -- --iterate-every && EVERY=1
 LIMITS_RE='MAX(I)?(JOB|PROC|NODE|PS|PE|WC|MEM)|MAXJOBPER|MAXPROCPER|MAXNODEPER'
+
+# every CFG CSV: the forced iterations' period, a multiple of the case's
+# RMPOLLINTERVAL (60 s unless CFG sets it) — which keeps the queue time of
+# jobs blocked at a hard limit as the event-driven replay counts it (from
+# the last walk or poll instant, docs/priority.md) — large enough for at
+# most some 20,000 over the replay's span (first submission to last start or
+# end in its jobs CSV: a few random cases wait for years).
+every() {
+    awk -F, -v cfg="${1:-/dev/null}" 'FILENAME == cfg { if (toupper($1) ~ /^RMPOLLINTERVAL[ \t]/) { split($1, w, /[ \t]+/)
+                             n = split(w[2], f, ":"); p = 0
+                             for (i = 1; i <= n; i++) p = p * 60 + f[i] }
+                         next }
+             FNR > 1 && $2 != "" { if (!seen || $2 + 0 < lo) lo = $2 + 0
+                                   seen = 1
+                                   if ($3 + 0 > hi) hi = $3 + 0; if ($4 + 0 > hi) hi = $4 + 0 }
+             END { if (p <= 0) p = 60; if (hi < lo) hi = lo
+                   k = int((hi - lo) / (p * 20000)) + 1; print p * k }' \
+        "${1:-/dev/null}" "$2"
+}
 
 # replay WORK ARGS CFG CMDS TRACE: one case; WORK is a scratch directory, CFG
 # and CMDS may be "" (none). Sets stage (0 fine, 1 did not end or exit 0,
 # 2 accounting, 3 invalid, 4 under limits not the whole-queue walk's
-# schedule), why (what went wrong, "# " lines) and cmd (the command that
-# failed).
+# schedule, 5 not the schedule with an iteration at every poll instant), why
+# (what went wrong, "# " lines) and cmd (the command that failed).
 replay() {
     w=$1 a=$2 c=${3:+--config $3} m=${4:+--commands $4 --quiet} t=$5
     r=""
@@ -139,6 +167,25 @@ replay() {
         fi
     fi
     stage=0
+    if [ "$EVERY" = 1 ]; then
+        forced=$((forced + 1))
+        mkdir -p "$w/stats-every"
+        m=${4:+--commands $4 --quiet}
+        cmd="$MOKU simulate --iterate-every $(every "$3" "$w/jobs.csv") $a $c $m --statdir $w/stats-every --format json --jobs-out $w/every.csv $t"
+        timeout "$LIMIT" $cmd >"$w/eout" 2>"$w/eerr"
+        rc=$?
+        # A job that never starts may say why differently: the forced
+        # replay goes on a while after the events (its last plan differs).
+        for f in jobs every; do
+            sed 's/,never_started,.*,,$/,never_started,,,/' "$w/$f.csv" >"$w/$f.cmp"
+        done
+        if [ "$rc" -ne 0 ] || ! cmp -s "$w/jobs.cmp" "$w/every.cmp"; then
+            stage=5
+            why=$(printf '# --iterate-every: exit %s, and the jobs CSVs differ (a missing wake-up):\n' "$rc"
+                diff "$w/jobs.csv" "$w/every.csv" | sed -n '1,6s/^/# /p')
+            return
+        fi
+    fi
     [ "$FULLWALK" = 1 ] && [ -n "$3" ] && grep -Eq "$LIMITS_RE" "$3" || return 0
     limited=$((limited + 1))
     m=${4:+--commands $4 --quiet}
@@ -164,7 +211,7 @@ keep() {
 
 # --- random cases --------------------------------------------------------
 
-ended=0 accounted=0 valid=0 same=0 limited=0 nfail=0 failed=""
+ended=0 accounted=0 valid=0 same=0 limited=0 forced=0 woken=0 nfail=0 failed=""
 last=$((FIRST + N - 1))
 seed=$FIRST
 start=$(date +%s)
@@ -180,7 +227,8 @@ while [ "$seed" -le "$last" ]; do
     fi
     [ "$stage" -eq 0 ] || [ "$stage" -gt 1 ] && ended=$((ended + 1))
     [ "$stage" -eq 0 ] || [ "$stage" -gt 2 ] && accounted=$((accounted + 1))
-    [ "$stage" -eq 0 ] || [ "$stage" -eq 4 ] && valid=$((valid + 1))
+    [ "$stage" -eq 0 ] || [ "$stage" -ge 4 ] && valid=$((valid + 1))
+    [ "$stage" -eq 0 ] || [ "$stage" -eq 4 ] && woken=$((woken + 1))
     [ "$stage" -eq 0 ] && same=$((same + 1))
     if [ "$stage" -ne 0 ]; then
         nfail=$((nfail + 1))
@@ -199,9 +247,13 @@ check "... and account for every record (jobs + skipped + rejected + never_start
 if [ "$VALIDATE" = 1 ]; then
     check "... and their schedules pass moku validate" [ "$valid" -eq "$accounted" ]
 fi
+if [ "$EVERY" = 1 ]; then
+    check "... and an iteration forced at every RMPOLLINTERVAL instant changes none of their schedules (--iterate-every: no wake-up missing)" \
+        test "$woken" -eq "$valid" -a "$forced" -gt 0
+fi
 if [ "$FULLWALK" = 1 ]; then
     check "... and the $limited with throttling limits have the whole-queue walk's schedule (--full-walk)" \
-        test "$same" -eq "$valid" -a "$limited" -gt 0
+        test "$same" -eq "$woken" -a "$limited" -gt 0
 fi
 [ -n "$failed" ] && echo "# failing seeds:$failed"
 [ "$SOAK" = 1 ] && exit 0
@@ -227,11 +279,11 @@ saved() {
         done <"$6"
     fi
     if [ "$stage" -eq 0 ]; then
-        ok "saved case $1: ends, accounts for every record$vtext${6:+, as expected}"
+        ok "saved case $1: ends, accounts for every record$vtext$etext${6:+, as expected}"
     else
         echo "# $cmd"
         echo "$why"
-        fail "saved case $1: ends, accounts for every record$vtext${6:+, as expected}"
+        fail "saved case $1: ends, accounts for every record$vtext$etext${6:+, as expected}"
     fi
 }
 

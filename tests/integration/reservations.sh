@@ -90,7 +90,7 @@ check "a RESERVATIONDEPTH group past 7 is refused" fails_with "RESERVATIONDEPTH\
 printf 'NODECFG[n%s] PROCS=2\n' 1 2 3 4 >"$TMP/four.cfg"
 printf '; UnixStartTime: 1704067200\n1 100 -1 600 1 -1 -1 1 3600 -1 1 1 1 -1 1 -1 -1 -1\n' >"$TMP/one.swf"
 printf '0 setres -d 4:00:00 -n maint n1,n2\n0 setres -d 4:00:00 -u 7 TASKS==2\n' >"$TMP/stack.cmd"
-run simulate --config "$TMP/four.cfg" --commands "$TMP/stack.cmd" --quiet --until 60 --show "showres -n" "$TMP/one.swf"
+run simulate --config "$TMP/four.cfg" --commands "$TMP/stack.cmd" --quiet --until 100 --show "showres -n" "$TMP/one.swf"
 check "stacking: the user's floating reservation avoids the reserved nodes" \
     sh -c "grep -q 'n3 .* 7.0 ' '$TMP/out' && grep -q 'n4 .* 7.0 ' '$TMP/out' &&
            ! grep -q 'n[12] .* 7.0 ' '$TMP/out'"
@@ -103,7 +103,9 @@ check "stacking: two one-task standing reservations land on different nodes" \
     sh -c "grep -q 'n1 .* a.0 ' '$TMP/out' && grep -q 'n2 .* b.0 ' '$TMP/out'"
 
 # A standing reservation that can place nothing is not silent: a warning
-# naming file and line, and diagnose -r lists it as wanting.
+# naming file and line, and diagnose -r lists it as wanting. (--until 100:
+# the trace's first event, where the replay first iterates and makes the
+# instances; a snapshot before it shows the state before any iteration.)
 one="$TMP/one.swf"
 for c in 'HOSTLIST=nx STARTTIME=01:00:00 ENDTIME=02:00:00|no node matches .nx.' \
          'TASKCOUNT=1 NODEFEATURES=gpu|no node has the features' \
@@ -112,7 +114,7 @@ for c in 'HOSTLIST=nx STARTTIME=01:00:00 ENDTIME=02:00:00|no node matches .nx.' 
          'TASKCOUNT=1 RESOURCES=PROCS:4|no node has room for one task'; do
     attrs=${c%%|*} why=${c#*|}
     printf 'NODECFG[n1] PROCS=2\nSRCFG[m] %s\n' "$attrs" >"$TMP/want.cfg"
-    run simulate --config "$TMP/want.cfg" --until 60 --show "diagnose -r" "$one"
+    run simulate --config "$TMP/want.cfg" --until 100 --show "diagnose -r" "$one"
     check "placing nothing ($attrs): a warning with file:line" \
         sh -c "[ $rc -eq 0 ] && grep -q 'warning: .*want.cfg:2: SRCFG\[m\]: .*$why.*reserves nothing' '$TMP/err'"
     check "placing nothing ($attrs): diagnose -r says it is wanting" \
@@ -121,7 +123,7 @@ done
 # A DEDICATED one with no room: the other DEDICATED one holds the node.
 printf 'NODECFG[n1] PROCS=2\nSRCFG[m] HOSTLIST=n1 ACCESS=DEDICATED\nSRCFG[k] TASKCOUNT=1 ACCESS=DEDICATED\n' \
     >"$TMP/ded.cfg"
-run simulate --config "$TMP/ded.cfg" --until 60 --show "diagnose -r --format=json" "$one"
+run simulate --config "$TMP/ded.cfg" --until 100 --show "diagnose -r --format=json" "$one"
 check "no room left by a DEDICATED reservation: diagnose -r (JSON) names k wanting" \
     sh -c "tr -d ' \n' <'$TMP/out' | grep -q '\"wanting\":\[{\"name\":\"k\",\"reason\":\"cannotselectrequestedtasks(0of1found)\"'"
 run simulate --config "$TMP/ded.cfg" "$one"
@@ -129,7 +131,7 @@ check "no room left by a DEDICATED reservation: the replay warns how many window
     has_err "ded.cfg:3: SRCFG\[k\]: [0-9]* windows placed nothing"
 printf 'NODECFG[n1] PROCS=2\nSRCFG[m] HOSTLIST=n1 ACCESS=DEDICATED\nSRCFG[k] HOSTLIST=n1 ACCESS=DEDICATED\n' \
     >"$TMP/ded2.cfg"
-run simulate --config "$TMP/ded2.cfg" --until 60 --show "showres -n" "$one"
+run simulate --config "$TMP/ded2.cfg" --until 100 --show "showres -n" "$one"
 check "two DEDICATED reservations of one host: the second does not stack" \
     sh -c "grep -q 'n1 .* m.0 ' '$TMP/out' && ! grep -q ' k.0 ' '$TMP/out' && grep -q 'SRCFG\[k\]' '$TMP/err'"
 
@@ -194,7 +196,7 @@ done
 # SRCFG TIMELOGIC=AND is the SRCFG spelling of SRTIMELOGIC: TIMELIMIT
 # entries become required; a value other than AND or OR is an error.
 printf 'NODECFG[n1] PROCS=1\nSRCFG[x] HOSTLIST=n1 TIMELOGIC=AND TIMELIMIT=1:00:00 USERLIST=1\n' >"$TMP/tl.cfg"
-run simulate --config "$TMP/tl.cfg" --until 10 --show "diagnose -r" "$one"
+run simulate --config "$TMP/tl.cfg" --until 100 --show "diagnose -r" "$one"
 check "SRCFG TIMELOGIC=AND: known, and the time limit is required" \
     sh -c "[ $rc -eq 0 ] && ! grep -q TIMELOGIC '$TMP/err' && grep -q 'ACL: *USER==1+ DURATION<=1:00:00+\*' '$TMP/out'"
 printf 'NODECFG[n1] PROCS=1\nSRCFG[x] HOSTLIST=n1 TIMELOGIC=MAYBE\n' >"$TMP/tl2.cfg"

@@ -10,14 +10,15 @@
  * scratch, without policy/limits.c or policy/eset.c, which waiting jobs the
  * limits admit, and compares job for job with what the engine decided:
  *
- *  - the hard walk at the iteration's start (JOB_HARDOK): active usage of
- *    the jobs running before the iteration, then the waiting jobs (those
- *    still waiting and those the iteration started) in priority order, each
+ *  - the hard walk at the iteration's start: active usage of the jobs
+ *    running before the iteration, then the waiting jobs (those still
+ *    waiting and those the iteration started) in priority order, each
  *    admitted when the active and idle HARD limits of its user, group and
  *    class hold with it, and counted in idle usage if admitted;
- *  - the soft walk after the iteration's starts, as showq lists the queue
- *    (JOB_BLOCKED): the same with the SOFT limits, the running jobs of now
- *    and the jobs still waiting;
+ *  - the walks after the iteration's starts, as showq lists the queue: the
+ *    same with the running jobs of now and the jobs still waiting, with the
+ *    SOFT limits (JOB_BLOCKED) and the HARD ones (JOB_HARDOK: a job the
+ *    starts pushed over a hard limit is refused now);
  *  - every job the iteration started was admitted by one of the walks at
  *    its start, the hard one or the soft one (each counts its own idle
  *    usage, as Maui's two lists do: a job can be within its soft idle
@@ -25,9 +26,11 @@
  *
  * The order is its own too: priority is the minutes of queue time (Maui's
  * default weights), at least 1, ties to the earlier submission; under
- * JOBPRIOACCRUALPOLICY QUEUEPOLICY (the default) a job the hard walk
- * refuses has its queue time start again at that walk (Maui resets
- * SystemQueueTime), under ALWAYS never.
+ * JOBPRIOACCRUALPOLICY QUEUEPOLICY (the default) a job a hard walk (before
+ * or after the starts) refuses has its queue time start again then (Maui resets
+ * SystemQueueTime), and, while the walks keep refusing it, at every
+ * multiple of RMPOLLINTERVAL (60 s) since: Maui walks at every poll, moku
+ * at events; under ALWAYS never.
  *
  * It reads the limits from the configuration itself: USERCFG, GROUPCFG and
  * CLASSCFG lines with MAXJOB, MAXIJOB, MAXPROC, MAXIPROC, MAXPS, MAXIPS
@@ -277,9 +280,12 @@ static int within(struct usage *us, const struct job *j, int mode, int level,
 
 /* ---- the check, after every iteration ---- */
 
+#define POLL 60 /* RMPOLLINTERVAL's default: the model refuses the parameter */
+
 struct check {
     const struct workload *wl;
     long *sqt;       /* per workload job: when its queue time started */
+    char *stopped;   /* per workload job: the last hard walk refused it */
     char *last;      /* per workload job: 0 unseen, 1 waiting, 2 started */
     size_t seen;     /* the engine's jobs [0, seen) are known */
     struct job **live; /* the known jobs not yet ended */
@@ -380,6 +386,15 @@ static void after_iteration(void *ctx, const struct sched *cs, long now)
             c->walk[n++] = j;
     }
     c->nlive = kept;
+    /* A job the hard walks keep refusing had its queue time reset at every
+     * poll since the last iteration too: the last multiple of POLL before
+     * now. */
+    long poll = (now - 1) - (((now - 1) % POLL) + POLL) % POLL;
+    for (size_t i = 0; i < n; i++) {
+        long *q = &c->sqt[c->walk[i]->tag];
+        if (c->stopped[c->walk[i]->tag] && *q < poll)
+            *q = poll;
+    }
     now_for_sort = now;
     sqt_for_sort = c->sqt;
     qsort(c->walk, n, sizeof *c->walk, by_priority);
@@ -397,6 +412,7 @@ static void after_iteration(void *ctx, const struct sched *cs, long now)
         }
     }
     char *after = walk(c, n, SOFT, 0);
+    char *after_hard = walk(c, n, HARD, 0);
     for (size_t i = 0; i < n; i++) {
         struct job *j = c->walk[i];
         if (j->state == JOB_RUNNING) {
@@ -407,17 +423,23 @@ static void after_iteration(void *ctx, const struct sched *cs, long now)
         c->compared++;
         if (after[i] != !(j->flags & JOB_BLOCKED))
             differ(c, j, now, after[i] ? "eligible here, blocked by moku" : "blocked here, eligible in moku");
-        if (hardok[i] != !!(j->flags & JOB_HARDOK))
-            differ(c, j, now, hardok[i] ? "within its hard limits here, not in moku"
-                                        : "over a hard limit here, not in moku");
+        if (after_hard[i] != !!(j->flags & JOB_HARDOK))
+            differ(c, j, now, after_hard[i] ? "within its hard limits here, not in moku"
+                                            : "over a hard limit here, not in moku");
     }
     free(softok);
     free(after);
-    /* Queue time starts again for the jobs the hard walk refused. */
-    for (size_t i = 0; i < n; i++)
-        if (!hardok[i] && !accrue_always)
+    /* Queue time starts again for the jobs a hard walk refused; it stays
+     * stopped for those the last one refused. */
+    for (size_t i = 0; i < n; i++) {
+        if (accrue_always || c->walk[i]->state == JOB_RUNNING)
+            continue;
+        c->stopped[c->walk[i]->tag] = !after_hard[i];
+        if (!hardok[i] || !after_hard[i])
             c->sqt[c->walk[i]->tag] = now;
+    }
     free(hardok);
+    free(after_hard);
     for (size_t i = 0; i < c->nlive; i++)
         c->last[c->live[i]->tag] = c->live[i]->state == JOB_IDLE ? 1 : 2;
     c->iterations++;
@@ -469,6 +491,7 @@ int main(int argc, char **argv)
     }
     struct check c = {.wl = &wl,
                       .sqt = calloc(wl.njobs + 1, sizeof *c.sqt),
+                      .stopped = calloc(wl.njobs + 1, 1),
                       .last = calloc(wl.njobs + 1, 1)};
     struct sim_outcome *out = calloc(wl.njobs + 1, sizeof *out);
     struct sim_hooks hooks = {.iterated = after_iteration, .ctx = &c};
@@ -478,6 +501,7 @@ int main(int argc, char **argv)
     sim_outcomes_free(out, wl.njobs);
     free(out);
     free(c.sqt);
+    free(c.stopped);
     free(c.last);
     free(c.live);
     free(c.walk);

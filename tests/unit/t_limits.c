@@ -772,6 +772,55 @@ static void test_maxps_example(void)
 }
 
 /*
+ * Time runs MAXPS and MAXWC down (issue 26): a 2-processor job with 36,000 s
+ * left holds 72,000 of PS; an 8-processor one-hour job (28,800) passes once
+ * it has run down to 43,200, 14,400 s later: limits_lift says so to the
+ * second, and never for a limit time does not run down (MAXJOB) or when
+ * nothing of the credential runs down. A pair's and the system's usage run
+ * down at their own rates.
+ */
+static void test_lift(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "USERCFG[alice] MAXPS=72000\nUSERCFG[bob] MAXPS=72000 MAXJOB=1\n"
+                      "SYSCFG MAXWC=40000\n"),
+             0);
+    struct job *r = job(&f, "alice", 2, 36000), *j = job(&f, "alice", 8, HOUR);
+    double req[LIM_NTYPES];
+    limits_clear_usage(f.L, LIM_ACTIVE);
+    limits_request(r, 36000, &f.env, req);
+    limits_add(f.L, r, LIM_ACTIVE, req, +1);
+    limits_add_rate(f.L, r, -1, +1);
+    limits_request(j, j->walltime, &f.env, req);
+    CHECK_EQ(limits_lift(f.L, j, -1, LIM_SOFT, req), 14400);
+    req[LIM_PS] = 28801; /* one more: one more second (2 per second, rounded up) */
+    CHECK_EQ(limits_lift(f.L, j, -1, LIM_SOFT, req), 14401);
+    req[LIM_PS] = 0; /* within every limit: now */
+    CHECK_EQ(limits_lift(f.L, j, -1, LIM_SOFT, req), 0);
+    /* The system's MAXWC: 36,000 s of walltime left, 40,000 allowed; a job
+     * of 10,000 s fits after 6,000 s (one running job: 1 s per second). */
+    limits_request(j, 10000, &f.env, req);
+    req[LIM_PS] = 0;
+    CHECK_EQ(limits_lift(f.L, j, -1, LIM_SOFT, req), 6000);
+    /* bob runs one job: MAXJOB never lifts by time alone. */
+    struct job *b = job(&f, "bob", 1, 100), *b2 = job(&f, "bob", 1, 100);
+    limits_request(b, 100, &f.env, req);
+    limits_add(f.L, b, LIM_ACTIVE, req, +1);
+    limits_add_rate(f.L, b, -1, +1);
+    limits_request(b2, 100, &f.env, req);
+    CHECK_EQ(limits_lift(f.L, b2, -1, LIM_SOFT, req), -1);
+    /* Usage with nothing running down (its job past its walltime): never. */
+    limits_add_rate(f.L, r, -1, -1);
+    limits_request(j, j->walltime, &f.env, req);
+    CHECK_EQ(limits_lift(f.L, j, -1, LIM_SOFT, req), -1);
+    /* Cleared with the active usage. */
+    limits_clear_usage(f.L, LIM_ACTIVE);
+    CHECK_EQ(limits_lift(f.L, j, -1, LIM_SOFT, req), 0);
+    fx_free(&f);
+}
+
+/*
  * USERCFG[DEFAULT] MAXIJOB=8: of 17 idle jobs of one user, taken in
  * priority order, the first 8 become eligible; the 9th waits until one of
  * them leaves idle usage (starts), then it gets in and the 10th does not.
@@ -1067,6 +1116,7 @@ int main(void)
     TEST_RUN(test_per_job);
     TEST_RUN(test_maxps_example);
     TEST_RUN(test_maxijob_example);
+    TEST_RUN(test_lift);
     TEST_RUN(test_usage);
     TEST_RUN(test_reload);
     TEST_RUN(test_errors);

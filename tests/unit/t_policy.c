@@ -153,7 +153,7 @@ static void test_holds(void)
     CHECK_STR(job_display_state(h), "SystemHold");
     CHECK(sched_hold(s, a, HOLD_USER, &e) < 0); /* running: no */
     sched_iterate(s, 50);
-    CHECK_EQ(sched_job_qtime(s, h), 50); /* FULLPOLICY: no queue time while held */
+    CHECK_EQ(sched_job_qtime(s, h, 50), 50); /* FULLPOLICY: no queue time while held */
     CHECK(sched_release(s, h, HOLD_USER, 0, &e) == 0);
     sched_iterate(s, 60);
     CHECK(h->state == JOB_IDLE); /* the system hold remains */

@@ -393,6 +393,116 @@ static void test_no_wakeup_past_the_calendar(void)
     sched_destroy(s);
 }
 
+/* A scheduler from maui.cfg text with its limits too. */
+static struct sched *with_limits(const char *text)
+{
+    struct cfg *cfg = cfg_create();
+    struct err err = {{0}};
+    struct sched_policy pol;
+    struct sched *s = NULL;
+    if (cfg_load_string(cfg, text, "maui.cfg", &err) == 0 &&
+        sched_policy_from_cfg(cfg, &pol, &err) == 0) {
+        s = sched_create(&pol, NULL);
+        if (sched_add_nodes_from_cfg(s, cfg, &err) < 0 || sched_creds_from_cfg(s, cfg, &err) < 0 ||
+            sched_limits_from_cfg(s, cfg, &err) < 0) {
+            sched_destroy(s);
+            s = NULL;
+        }
+    }
+    if (!s)
+        fprintf(stderr, "    with_limits: %s\n", err.msg);
+    CHECK(s != NULL);
+    cfg_destroy(cfg);
+    return s;
+}
+
+/*
+ * What time alone changes wakes the scheduler (issue 26, policy/wake.c).
+ * MAXPS=72000: a 2-processor job with 36,000 s of walltime, an 8-processor
+ * one-hour job refused for it: the wake-up is when the sum has run down to
+ * 43,200, at 14,400 s, and the job starts then.
+ */
+static void test_wake_maxps(void)
+{
+    struct sched *s = with_limits("NODECFG[n1] PROCS=16\nUSERCFG[DEFAULT] MAXPS=72000\n");
+    if (!s)
+        return;
+    struct job_spec a = {.name = "1", .tasks = 2, .procs_per_task = 1, .walltime = 36000,
+                         .user = "u"};
+    struct job_spec b = {.name = "2", .tasks = 8, .procs_per_task = 1, .walltime = 3600,
+                         .user = "u"};
+    struct job *j1 = sched_submit(s, &a, NULL), *j2 = sched_submit(s, &b, NULL);
+    sched_iterate(s, 0);
+    CHECK(j1 && j1->state == JOB_RUNNING && j2 && j2->state == JOB_IDLE);
+    long t = 0;
+    for (int i = 0; i < 4 && (t = sched_next_wakeup(s, t)) == sched_last_iteration(s); i++)
+        sched_iterate(s, t); /* the walks after the start: again at 0 */
+    CHECK_EQ(t, 14400);
+    sched_iterate(s, 14399);
+    CHECK(j2->state == JOB_IDLE);
+    sched_iterate(s, 14400);
+    CHECK(j2->state == JOB_RUNNING);
+    sched_destroy(s);
+}
+
+/*
+ * MAXIJOB=8, 10 one-processor jobs on 64 processors: the iteration that
+ * starts 8 promotes the other 2, and asks for another iteration at the same
+ * instant (sched_next_wakeup answers now), which starts them. Without a free
+ * processor it does not ask.
+ */
+static void test_wake_promotion(void)
+{
+    struct sched *s = with_limits("NODECFG[n1] PROCS=64\nUSERCFG[DEFAULT] MAXIJOB=8\n");
+    if (!s)
+        return;
+    struct job *j[10];
+    for (int i = 0; i < 10; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "%d", i + 1);
+        struct job_spec js = {.name = name, .tasks = 1, .procs_per_task = 1, .walltime = 3600,
+                              .user = "u"};
+        j[i] = sched_submit(s, &js, NULL);
+    }
+    sched_iterate(s, 0);
+    CHECK(j[7]->state == JOB_RUNNING && j[8]->state == JOB_IDLE);
+    CHECK_EQ(sched_next_wakeup(s, 0), 0);
+    sched_iterate(s, 0);
+    CHECK(j[8]->state == JOB_RUNNING && j[9]->state == JOB_RUNNING);
+    CHECK(sched_next_wakeup(s, 0) > 0); /* nothing more to promote: the chain ends */
+    sched_destroy(s);
+}
+
+/*
+ * A priority order that moves with time (XFACTOR) polls at the multiples of
+ * RMPOLLINTERVAL only while a crossing could start a job: a job the plan
+ * kept off free processors by a reservation. A static order never polls.
+ */
+static void test_poll(void)
+{
+    const char *cfgs[2] = {"NODECFG[n1] PROCS=4\nRMPOLLINTERVAL 0:01:00\n",
+                           "NODECFG[n1] PROCS=4\nRMPOLLINTERVAL 0:01:00\nXFACTORWEIGHT 100\n"};
+    for (int c = 0; c < 2; c++) {
+        struct sched *s = with_limits(cfgs[c]);
+        if (!s)
+            return;
+        struct job_spec r = {.name = "r", .tasks = 2, .procs_per_task = 1, .walltime = 1000,
+                             .user = "u"};
+        struct job_spec big = {.name = "big", .tasks = 4, .procs_per_task = 1, .walltime = 100,
+                               .user = "u"};
+        struct job_spec small = {.name = "small", .tasks = 2, .procs_per_task = 1,
+                                 .walltime = 5000, .submit = 20, .user = "u"};
+        sched_submit(s, &r, NULL);
+        sched_submit(s, &big, NULL);
+        sched_iterate(s, 0);
+        sched_submit(s, &small, NULL);
+        sched_iterate(s, 20); /* small fits the 2 free, but would delay big's reservation */
+        CHECK_EQ(sched_next_poll(s, 20), c ? 60 : SCHED_NEVER);
+        CHECK_EQ(sched_next_poll(s, 60), c ? 120 : SCHED_NEVER);
+        sched_destroy(s);
+    }
+}
+
 /* MAXSUBMITJOBS counts the jobs each credential has in the system (idle,
  * held, running): a submission at the limit is refused; a job that ends or
  * is cancelled makes room; a named object's own limit beats DEFAULT's; a
@@ -506,5 +616,8 @@ int main(void)
     TEST_RUN(test_no_wakeup_past_the_calendar);
     TEST_RUN(test_maxsubmitjobs);
     TEST_RUN(test_forget_ended);
+    TEST_RUN(test_wake_maxps);
+    TEST_RUN(test_wake_promotion);
+    TEST_RUN(test_poll);
     return TEST_DONE();
 }

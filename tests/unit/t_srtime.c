@@ -204,6 +204,25 @@ static void test_fixed_offset(void)
     CHECK_STR(show(w, 1, 0), "Fri 01-19 14:00..Fri 01-19 22:00");
 }
 
+/* When the calendar next moves on (a new window may come in sight): the
+ * zone's next midnight for DAY, next Sunday 00:00 for WEEK, never for
+ * INFINITY (issue 26: the replay iterates then). */
+static void test_next_period(void)
+{
+    struct srtime_spec spec;
+    struct srtime_zone utc0 = {0, 0}, east = {0, 5 * 3600};
+    srtime_spec_default(&spec);
+    CHECK_EQ(srtime_next_period(&spec, &utc0, utc("2024-01-16 03:00")), utc("2024-01-17 00:00"));
+    CHECK_EQ(srtime_next_period(&spec, &utc0, utc("2024-01-17 00:00")), utc("2024-01-18 00:00"));
+    /* UTC+5: its midnight is 19:00 UTC the day before */
+    CHECK_EQ(srtime_next_period(&spec, &east, utc("2024-01-16 18:00")), utc("2024-01-16 19:00"));
+    spec.period = SRTIME_WEEK; /* 2024-01-16 is a Tuesday: the next Sunday is the 21st */
+    CHECK_EQ(srtime_next_period(&spec, &utc0, utc("2024-01-16 03:00")), utc("2024-01-21 00:00"));
+    CHECK_EQ(srtime_next_period(&spec, &utc0, utc("2024-01-21 00:00")), utc("2024-01-28 00:00"));
+    spec.period = SRTIME_INFINITY;
+    CHECK_EQ(srtime_next_period(&spec, &utc0, utc("2024-01-16 03:00")), SRTIME_FOREVER);
+}
+
 /* Local zone. Epoch values computed independently (Python zoneinfo). */
 static void test_local_zone(void)
 {
@@ -350,6 +369,7 @@ int main(void)
     TEST_RUN(test_cases);
     TEST_RUN(test_infinity);
     TEST_RUN(test_truncation);
+    TEST_RUN(test_next_period);
     TEST_RUN(test_fixed_offset);
     TEST_RUN(test_parse_forms);
     TEST_RUN(test_parse_errors);
