@@ -171,7 +171,7 @@ replay() {
         forced=$((forced + 1))
         mkdir -p "$w/stats-every"
         m=${4:+--commands $4 --quiet}
-        cmd="$MOKU simulate --iterate-every $(every "$3" "$w/jobs.csv") $a $c $m --statdir $w/stats-every --format json --jobs-out $w/every.csv $t"
+        cmd="$MOKU simulate --iterate-every $(every "$3" "$w/jobs.csv") $a $c $m --format json --jobs-out $w/every.csv $t"
         timeout "$LIMIT" $cmd >"$w/eout" 2>"$w/eerr"
         rc=$?
         # A job that never starts may say why differently: the forced

@@ -24,7 +24,7 @@ for c in throttling fairshare xfactor business; do
         a=""
         [ "$m" = every ] && a="--iterate-every 60"
         mkdir -p "$TMP/st-$c-$m"
-        "$MOKU" simulate $a --config "$TMP/$c.cfg" --statdir "$TMP/st-$c-$m" --format json \
+        "$MOKU" simulate $a --config "$TMP/$c.cfg" --format json \
             --jobs-out "$TMP/$c-$m.csv" "$TMP/kth.swf" >"$TMP/$c-$m.json" 2>"$TMP/$c-$m.err"
         echo $? >"$TMP/$c-$m.rc"
     done
