@@ -128,6 +128,9 @@ void sched_destroy(struct sched *s)
     free(s->node_used);
     free(s->node_jobs);
     free(s->node_user);
+    free(s->node_mem_cap);
+    free(s->node_mem_used);
+    free(s->node_excl);
     free(s->node_order);
     free(s->suspended);
     free(s->cand);
@@ -208,6 +211,11 @@ static void append_node(struct sched *s, const struct node_spec *spec)
     s->node_used = xrealloc(s->node_used, s->capnodes * sizeof *s->node_used);
     s->node_jobs = xrealloc(s->node_jobs, s->capnodes * sizeof *s->node_jobs);
     s->node_user = xrealloc(s->node_user, s->capnodes * sizeof *s->node_user);
+    s->node_mem_cap = xrealloc(s->node_mem_cap, s->capnodes * sizeof *s->node_mem_cap);
+    s->node_mem_used = xrealloc(s->node_mem_used, s->capnodes * sizeof *s->node_mem_used);
+    s->node_excl = xrealloc(s->node_excl, s->capnodes * sizeof *s->node_excl);
+    s->node_mem_used[s->nnodes] = 0;
+    s->node_excl[s->nnodes] = 0;
     s->node_cap[s->nnodes] = n->state == NODE_UP ? n->procs : 0;
     s->node_used[s->nnodes] = 0;
     s->node_jobs[s->nnodes] = 0;
@@ -301,7 +309,7 @@ static int check_job_spec(const struct sched *s, const struct job_spec *spec, st
     if (spec->walltime < 1)
         return err_set(err, "job %s: walltime must be at least 1 second", name);
     if (spec->mem_per_task < 0 || spec->swap_per_task < 0 || spec->disk_per_task < 0 ||
-        spec->nodes < 0)
+        spec->nodes < 0 || (spec->mem_per_node < 0 && spec->mem_per_node != JOB_MEM_WHOLE))
         return err_set(err, "job %s: negative memory, swap, disk or node count", name);
     if (spec->tpn < 0 || (spec->tpn > 0 && spec->tasks % spec->tpn))
         return err_set(err, "job %s: %d tasks are not a whole number of nodes of %d tasks", name,
@@ -469,6 +477,8 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         .tasks = spec->tasks,
         .procs_per_task = spec->procs_per_task,
         .mem_per_task = spec->mem_per_task,
+        .mem_per_node = spec->mem_per_node,
+        .exclusive = spec->exclusive != 0,
         .swap_per_task = spec->swap_per_task,
         .disk_per_task = spec->disk_per_task,
         .nodes = spec->nodes,

@@ -212,6 +212,9 @@ enum sched_fit {
 #define SCHED_FIT_NODES 0x2  /* SCHED_NO_NODES: a walk over the nodes */
 #define SCHED_FIT_LIMITS 0x4 /* SCHED_OVER_LIMIT: the limits of its credentials */
 #define SCHED_FIT_ALL 0x7
+#define SCHED_FIT_CONFIGURED 0x8 /* with NODES: every node as configured, up or not (a
+                                    resource manager's node that is down may come back);
+                                    SIZE is then left to NODES */
 /*
  * Whether a job asking for spec could ever run here: the checks in `what`,
  * in the order above; the first that fails is returned, with err saying why

@@ -41,9 +41,16 @@ struct region {
     unsigned long cgen;
     uint64_t cmask;
     int clevel;
-    /* Tasks of shape_ppt processors its nodes hold when all free (a task
-     * never spans nodes); shape_ppt 0: not yet asked (policy/plan.c). */
-    long shape_ppt, shape_tasks;
+    /* Tasks of shape_ppt processors and shape_mpt MB its nodes hold when
+     * all free (a task never spans nodes); shape_ppt 0: not yet asked
+     * (policy/plan.c). */
+    long shape_ppt, shape_mpt, shape_tasks;
+    /* Memory (policy/plan.c): free MB over time, when every node of the
+     * region has a known memory (else NULL: memory is not planned there),
+     * and the memory of its largest node. */
+    struct avail *mfree;
+    long long mcap;
+    long node_mem;
 };
 /* What a job holds in the plan in one region: from the free profile
  * (rv < 0) or from a reservation's inner profile (within its window). */
@@ -51,6 +58,7 @@ struct plan_take {
     uint32_t region;
     int32_t rv;
     long long procs;
+    long long mem; /* MB, from the region's memory profile (rv < 0 only) */
 };
 /* Reserved processors a running job uses on one node of a reservation. */
 struct resv_charge {
@@ -76,6 +84,13 @@ struct sched {
      * dense arrays: node_cap[i] is procs when up, else 0; node_used[i] is
      * what running jobs hold. */
     int *node_cap, *node_used;
+    /* Memory the same way, MB: node_mem_cap[i] is the node's memory when it
+     * is up and known, else 0 (not counted: any job's memory fits), and
+     * node_mem_used[i] what running jobs hold; node_excl[i]: an exclusive
+     * job (job_spec.exclusive) runs there. Only jobs that ask for memory or
+     * whole nodes look at them. */
+    long *node_mem_cap, *node_mem_used;
+    unsigned char *node_excl;
     uint64_t *freemap; /* bit i set: node i has processors free (used < cap) */
     long long up_procs;
 

@@ -69,7 +69,7 @@ MailProg=/bin/true
 SchedulerType=sched/builtin
 SchedulerParameters=batch_sched_delay=0
 SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
+SelectTypeParameters=${SELECT_PARAMS:-CR_Core_Memory}
 SlurmdParameters=config_overrides
 ReturnToService=2
 SlurmctldTimeout=30
