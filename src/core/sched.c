@@ -600,6 +600,27 @@ int sched_adopt(struct sched *s, struct job *j, long start, const struct job_slo
     return 0;
 }
 
+int sched_job_reslot(struct sched *s, struct job *j, const struct job_slot *slots, size_t n,
+                     long now, struct err *err)
+{
+    if (j->state != JOB_RUNNING || (j->flags & JOB_PREEMPTED))
+        return err_set(err, "job %s is not running", j->name);
+    for (size_t k = 0; k < n; k++)
+        if (slots[k].nnodes == 0 || (size_t)slots[k].node + slots[k].nnodes > s->nnodes)
+            return err_set(err, "job %s: its nodes are not in the node table", j->name);
+    if (s->regions_gen != s->resv_gen)
+        iter_rebuild(s, now); /* the regions name what the nodes are now */
+    long from = now > s->last_now ? now : s->last_now;
+    plan_unrun(s, j, j->start, j->planned_end);
+    alloc_release(s, j);
+    alloc_exact(s, j, slots, n); /* checked above: cannot fail */
+    if (s->multi)
+        alloc_charge(s, j, from);
+    plan_run(s, j, from, j->planned_end > from ? j->planned_end : from + 1);
+    s->replan = 1;
+    return 0;
+}
+
 int sched_runjob(struct sched *s, struct job *j, long now, struct err *err)
 {
     if (j->state != JOB_IDLE)

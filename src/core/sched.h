@@ -249,6 +249,14 @@ int sched_cancel(struct sched *s, struct job *j, long now, struct err *err);
  * job->slots). Errors: not idle, unknown node. */
 int sched_adopt(struct sched *s, struct job *j, long start, const struct job_slot *slots,
                 size_t n, struct err *err);
+/* The resource manager runs job j on other processors than the engine
+ * chose (Slurm's own split of its tasks over the nodes it was given, whole
+ * nodes for an exclusive job, more memory than asked): from now on j holds
+ * exactly these (node indices, as in job->slots), in the nodes' counts
+ * and the plan. Errors: not running (or suspended by preemption), a node
+ * not in the table; nothing changes then. */
+int sched_job_reslot(struct sched *s, struct job *j, const struct job_slot *slots, size_t n,
+                     long now, struct err *err);
 /* Start an idle job now on whatever processors are free, ignoring policies
  * and reservations (Maui runjob -x). Errors, in Maui's words: not enough
  * idle processors, or the resource manager refused. */
