@@ -56,6 +56,8 @@ enum job_state {
 #define HOLD_USER 0x1
 #define HOLD_SYSTEM 0x2
 #define HOLD_BATCH 0x4
+#define HOLD_DEFER 0x8 /* sched_release only: the deferral after failed starts, Maui's defer
+                          hold (releasehold -a lifts it with the others) */
 
 /* Why an idle job is not running, as the last scheduling iteration saw it. */
 enum job_wait {
@@ -99,6 +101,7 @@ struct job_spec {
     long mem_per_node;  /* MB each node the job gets must give it besides its tasks'
                            (Slurm's --mem), JOB_MEM_WHOLE, 0 = none */
     int exclusive;      /* its nodes are its own, whole (Slurm's --exclusive) */
+    int max_nodes;      /* on at most this many nodes (a Slurm partition's MaxNodes), 0 = any */
     long swap_per_task; /* MB */
     long disk_per_task; /* MB */
     int nodes;          /* requested node count, 0 = none given */
@@ -131,6 +134,7 @@ struct job {
     long mem_per_task, swap_per_task, disk_per_task; /* MB per task */
     long mem_per_node; /* MB per node besides its tasks', JOB_MEM_WHOLE, 0 = none */
     int exclusive;     /* job_spec.exclusive */
+    int max_nodes;     /* job_spec.max_nodes */
     int nodes; /* requested node count (Maui Request.NC), 0 = none */
     int tpn;   /* tasks per node (Maui TasksPerNode, exact), 0 = any: job_spec.tpn */
     char **features; /* required node features */

@@ -479,6 +479,7 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         .mem_per_task = spec->mem_per_task,
         .mem_per_node = spec->mem_per_node,
         .exclusive = spec->exclusive != 0,
+        .max_nodes = spec->max_nodes > 0 ? spec->max_nodes : 0,
         .swap_per_task = spec->swap_per_task,
         .disk_per_task = spec->disk_per_task,
         .nodes = spec->nodes,
@@ -801,6 +802,14 @@ int sched_release(struct sched *s, struct job *j, unsigned holds, long now, stru
         return err_set(err, "job %s is not idle", j->name);
     unsigned before = j->holds;
     j->holds &= ~holds;
+    if ((holds & HOLD_DEFER) && j->deferred_until && !(j->flags & JOB_STARTDATE)) {
+        /* Over now: the next eligibility walk ends it, as if DEFERTIME had
+         * passed. */
+        j->deferred_until = now > 0 ? now : 1;
+        j->startcount = 0;
+        if (!s->next_undefer || j->deferred_until < s->next_undefer)
+            s->next_undefer = j->deferred_until;
+    }
     s->nheld -= before && !j->holds && !j->deferred_until;
     /* FULLPOLICY: a held job's queue time is reset for as long as it is held
      * (Maui resets it at every iteration), so it starts again at the

@@ -155,7 +155,8 @@ int sched_limits_from_cfg(struct sched *s, const struct cfg *cfg, struct err *er
  * released. Errors: job not idle, no hold named. */
 int sched_hold(struct sched *s, struct job *j, unsigned holds, struct err *err);
 /* Release holds (HOLD_* bits) of a job at `now` (under JOBPRIOACCRUALPOLICY
- * FULLPOLICY its queue time starts again then). Errors: job not idle. */
+ * FULLPOLICY its queue time starts again then); HOLD_DEFER ends a deferral
+ * after failed starts (not a requested start date). Errors: job not idle. */
 int sched_release(struct sched *s, struct job *j, unsigned holds, long now, struct err *err);
 /* Set an administrator's system priority on an idle job (Maui setspri):
  * SYSPRIO_ABSOLUTE with 0..1000, SYSPRIO_RELATIVE with any value,

@@ -281,6 +281,8 @@ void serve_iterate(struct dmn *d)
     }
     if (!d->paused && rm_ok)
         sched_iterate(d->s, now);
+    if (rm_ok)
+        dintake_push(d);
     struct dresv_change rc; /* the reservations that expired */
     if (dresv_save(d, NULL, &rc, &e) < 0)
         dlog(d->log, 0, "error: %s", e.msg);

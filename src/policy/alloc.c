@@ -568,7 +568,10 @@ int alloc_job(struct sched *s, struct job *j, long now)
     } else {
         left = walk_ordered(s, j, &cap, now, left);
     }
-    if (left) {
+    size_t nodes = 0;
+    for (size_t k = 0; k < j->nslots; k++)
+        nodes += j->slots[k].nnodes;
+    if (left || (j->max_nodes && nodes > (size_t)j->max_nodes)) {
         alloc_release(s, j); /* no side effects on failure */
         return -1;
     }

@@ -95,6 +95,7 @@ struct shape {
     long most_mem;   /* memory of the one with the most, MB (0: none known) */
     int mem_unknown; /* one of them has no known memory (any request fits it) */
     long holding;    /* of them, nodes that can hold its tasks per node */
+    long tasks_max;  /* tasks the one that holds most holds */
     long long tasks; /* tasks they could hold in all */
 };
 
@@ -117,6 +118,7 @@ static void shape_of(const struct sched *s, const struct job_spec *spec, const s
         long k = node_tasks(s, spec, cap, mem);
         sh->holding += cap >= need && k > 0;
         sh->tasks += k;
+        sh->tasks_max = k > sh->tasks_max ? k : sh->tasks_max;
     }
 }
 
@@ -162,6 +164,10 @@ static enum sched_fit fit_nodes(const struct sched *s, const struct job_spec *sp
         err_set(err, "needs %d distinct nodes of %ld processors, the cluster has %ld such node%s%s",
                 spec->tasks / spec->tpn, spec->tpn * ppt, sh.holding, sh.holding == 1 ? "" : "s",
                 which);
+    else if (spec->max_nodes && (long long)spec->max_nodes * (sh.tasks_max > 0 ? sh.tasks_max : 1) <
+                                    spec->tasks)
+        err_set(err, "asks for %d tasks of %ld processors on at most %d nodes, a node%s holds %ld",
+                spec->tasks, ppt, spec->max_nodes, which, sh.tasks_max);
     else if (sh.tasks < spec->tasks && (spec->mem_per_task > 0 || spec->mem_per_node))
         err_set(err, "asks for %d tasks of %ld processors and %ld MB, the nodes%s can hold %lld",
                 spec->tasks, ppt, spec->mem_per_task, which, sh.tasks);
@@ -198,6 +204,7 @@ static void limits_job(const struct sched *s, const struct job_spec *spec, struc
         .mem_per_task = spec->mem_per_task,
         .mem_per_node = spec->mem_per_node,
         .exclusive = spec->exclusive,
+        .max_nodes = spec->max_nodes,
         .swap_per_task = spec->swap_per_task,
         .disk_per_task = spec->disk_per_task,
         .nodes = spec->nodes,

@@ -70,6 +70,7 @@ SchedulerType=sched/builtin
 SchedulerParameters=batch_sched_delay=0
 SelectType=select/cons_tres
 SelectTypeParameters=${SELECT_PARAMS:-CR_Core_Memory}
+DefMemPerCPU=${DEF_MEM_PER_CPU:-250}
 SlurmdParameters=config_overrides
 ReturnToService=2
 SlurmctldTimeout=30

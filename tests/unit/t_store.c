@@ -268,7 +268,7 @@ static void test_open_create_reopen(void)
     CHECK(stat(path, &sb) == 0);
     store_close(st);
     CHECK_STR(raw_text(path, "PRAGMA journal_mode", buf), "wal");
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 5);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 6);
     CHECK_EQ(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN "
                            "('jobs','nodes','fairshare','kv','events','jobs_state','jobs_end',"
                            "'resvs','resv_nodes')"),
@@ -994,7 +994,7 @@ static void test_schema_upgrade(void)
                             "ALTER TABLE jobs DROP COLUMN features; PRAGMA user_version = 1"),
              0);
     st = open_ok(path);
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 5);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 6);
     char v[8];
     CHECK_EQ(store_kv_get(st, "k", v, sizeof v, &e), 1);
     CHECK_STR(v, "kept");
@@ -1013,7 +1013,7 @@ static void test_schema_upgrade(void)
                             "ALTER TABLE jobs DROP COLUMN features; PRAGMA user_version = 2"),
              0);
     st = open_ok(path);
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 5);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 6);
     CHECK_EQ(store_job_get(st, j.id, &got, &e), 1);
     CHECK_STR(got.name, "job-3");
     CHECK(got.message == NULL && got.mail_events == NULL && got.mail_users == NULL &&
