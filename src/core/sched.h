@@ -88,6 +88,11 @@ struct sched_policy {
     enum node_alloc nalloc;  /* NODEALLOCATIONPOLICY */
     enum node_access naccess; /* NODEACCESSPOLICY */
     enum preempt_policy preempt; /* PREEMPTPOLICY (OWNERPREEMPT reservations) */
+    int fill_in_order; /* the resource manager spreads a job's tasks over the nodes it is
+                          given itself, in table order, each node as full as it can be while
+                          every later one keeps a task (Slurm's cons_tres): placement
+                          splits them the same way over the nodes it chose (policy/alloc.c).
+                          Set by a driver, not by maui.cfg */
 };
 
 /* How the engine starts jobs: the resource manager's side of the boundary.

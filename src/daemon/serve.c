@@ -105,6 +105,9 @@ static struct sched *build_sched(struct dmn *d, struct err *err)
     struct sched_policy pol;
     if (sched_policy_from_cfg(d->cfg, &pol, err) < 0)
         return NULL;
+    /* Slurm splits a job's tasks over the nodes moku gives it its own way:
+     * the engine's split must be that one (docs/slurm.md). */
+    pol.fill_in_order = d->rm.ops->intake != NULL;
     struct sched *s = sched_create(&pol, &(struct sched_rm){.start = djobs_rm_start,
                                                              .preempt = dpreempt_rm_preempt,
                                                              .resume = dpreempt_rm_resume,

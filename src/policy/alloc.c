@@ -111,6 +111,12 @@ static void sort_slots(struct job *j)
 
 static void charge(struct sched *s, struct job *j, long a, long b);
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* Processors of node i job j may take now (before node access rules):
  * what no job holds, less what reservations that refuse j keep for their
  * own jobs over [now, now + walltime). */
@@ -547,6 +553,37 @@ static unsigned walk_ordered(struct sched *s, struct job *j, size_t *cap, long n
     return left;
 }
 
+/* fill_in_order: the tasks of j over the nodes it was given, split as the
+ * resource manager will split them (Slurm's cons_tres): in table order,
+ * each node as many as it holds while every later node keeps one. The
+ * nodes hold them all (they held them in the walk's split). */
+static void refill(struct sched *s, struct job *j, long now)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < j->nslots; k++)
+        n += j->slots[k].nnodes;
+    if (n < 2)
+        return;
+    uint32_t *nodes = xcalloc(n, sizeof *nodes);
+    n = 0;
+    for (size_t k = 0; k < j->nslots; k++)
+        for (unsigned i = 0; i < j->slots[k].nnodes; i++)
+            nodes[n++] = j->slots[k].node + i;
+    alloc_release(s, j);
+    qsort(nodes, n, sizeof *nodes, cmp_u32);
+    size_t cap = 0;
+    unsigned left = (unsigned)j->tasks;
+    for (size_t x = 0; x < n && left; x++) {
+        unsigned keep = (unsigned)(n - x - 1), procs = 0, mem = 0;
+        unsigned k = node_tasks(s, j, nodes[x], now, left > keep ? left - keep : 1, &procs, &mem);
+        if (k) {
+            take(s, j, &cap, nodes[x], procs, mem);
+            left -= k;
+        }
+    }
+    free(nodes);
+}
+
 int alloc_job(struct sched *s, struct job *j, long now)
 {
     size_t cap = 0;
@@ -568,6 +605,9 @@ int alloc_job(struct sched *s, struct job *j, long now)
     } else {
         left = walk_ordered(s, j, &cap, now, left);
     }
+    if (!left && s->pol.fill_in_order && !j->tpn && !j->exclusive &&
+        s->pol.naccess == NACCESS_SHARED)
+        refill(s, j, now);
     size_t nodes = 0;
     for (size_t k = 0; k < j->nslots; k++)
         nodes += j->slots[k].nnodes;
