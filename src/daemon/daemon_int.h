@@ -40,6 +40,8 @@ struct djob {
     unsigned rm_holds;
     char *rm_note;
     int rm_synced; /* rm_holds and rm_note are known */
+    int retries;   /* starts in a row the resource manager did not carry out for a reason
+                      that should pass (djobs.c: a failed start after RETRY_MAX) */
 };
 
 /* A command the daemon started and does not wait for, still running: a

@@ -545,14 +545,23 @@ void djobs_forget(struct dmn *d)
  * only the beginning of (the daemon died between the two, or in the middle
  * of the start): it waits again, what is left of the start removed. The
  * start intent is the committed Running record; this is its reconciliation. */
+/* Starts in a row the resource manager may leave undone for a reason that
+ * should pass (moku's picture was late) before the next is a failed start:
+ * a reason misread as passing must not make a start every iteration. */
+#define RETRY_MAX 3
+
 static void never_started(struct dmn *d, struct djob *dj, const struct rm_status *st, long now)
 {
     char id[32];
     snprintf(id, sizeof id, "%ld", dj->rec.id);
     d->rm.ops->forget(d->rm.ctx, id);
+    dj->retries = st->retry ? dj->retries + 1 : 0;
+    int failed = st->failed_start || dj->retries >= RETRY_MAX;
+    if (dj->retries >= RETRY_MAX)
+        dj->retries = 0;
     if (dj->j && dj->j->state == JOB_RUNNING) {
         dj->j->flags &= ~(unsigned)JOB_STARTING;
-        if (st->failed_start)
+        if (failed)
             sched_start_failed(d->s, dj->j, now, NULL);
         else
             sched_requeue(d->s, dj->j, now, NULL);
@@ -570,12 +579,17 @@ static void never_started(struct dmn *d, struct djob *dj, const struct rm_status
     if (st->message[0])
         set_message(d, dj, st->message);
     djobs_save(d, dj);
-    store_event(d->st, now, dj->rec.id, "requeue", why, NULL);
-    if (st->message[0])
-        dlog(d->log, 0, "job %ld queued again: %s", dj->rec.id, st->message);
-    else
+    store_event(d->st, now, dj->rec.id, failed ? "startfail" : "requeue", why, NULL);
+    if (!st->message[0])
         dlog(d->log, 0, "job %ld was never started by the resource manager: queued again",
              dj->rec.id);
+    else if (failed)
+        dlog(d->log, 0, "job %ld: start failed: %s", dj->rec.id, st->message);
+    else if (st->retry)
+        dlog(d->log, 0, "job %ld: start not carried out, started again: %s", dj->rec.id,
+             st->message);
+    else
+        dlog(d->log, 0, "job %ld requeued: %s", dj->rec.id, st->message);
 }
 
 /* Where the resource manager runs dj, when it told it (st->placed): booked
@@ -643,10 +657,12 @@ void djobs_poll(struct dmn *d, long now)
             continue;
         }
         if (st.state == RM_RUNNING && dj->j && dj->j->state == JOB_RUNNING) {
-            if (st.starting)
+            if (st.starting) {
                 dj->j->flags |= JOB_STARTING;
-            else
+            } else {
                 dj->j->flags &= ~(unsigned)JOB_STARTING;
+                dj->retries = 0;
+            }
             placed(d, dj, &st, now);
         }
         if ((st.state == RM_UNKNOWN || st.state == RM_NEVER) && dj->rec.state == SJ_RUNNING)

@@ -54,6 +54,8 @@ struct rm_status {
                           start it for a reason that will not go away by itself (a failed
                           start, DEFERTIME applies), rather than a start cut short, a
                           requeue, a hold or a start to try again at once */
+    int retry;         /* RM_NEVER: not carried out for a reason that may pass (moku's
+                          picture of the nodes was late or wrong): to start again at once */
     unsigned holds;    /* RM_NEVER: HOLD_* the resource manager put on it since the start
                           (its user's or an administrator's hold): it waits, held */
     int starting;      /* RM_RUNNING: given to the resource manager, not running there yet */

@@ -499,7 +499,11 @@ static int sl_cancel(void *ctx, const char *id, long now, struct err *err)
     uint32_t n;
     if (srm_parse_id(id, &n, err) < 0 || srm_ctld_up(ctx, err) < 0)
         return -1;
-    if (slurm_kill_job(n, SIGKILL, 0) != SLURM_SUCCESS &&
+    /* As scancel does it (slurm_kill_job2 on the id's text): Slurm records
+     * the same end (ExitCode 0:15) whoever cancels. */
+    char text[16];
+    snprintf(text, sizeof text, "%u", n);
+    if (slurm_kill_job2(text, SIGKILL, 0, NULL) != SLURM_SUCCESS &&
         slurm_get_errno() != ESLURM_ALREADY_DONE)
         return err_set(err, "Slurm: cannot cancel job %u: %s", n, srm_error());
     ((struct slurm_rm *)ctx)->stale = 1;

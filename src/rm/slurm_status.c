@@ -184,6 +184,7 @@ static void released_pending(struct slurm_rm *sr, const slurm_job_info_t *x,
                  "Slurm, and it is started at the next iteration",
                  waited, why);
         sr->detail = 1; /* the next read checks every running job's allocation */
+        st->retry = 1;
     } else {
         st->state = RM_RUNNING; /* starting: Slurm schedules it within a second or so */
         st->starting = 1;

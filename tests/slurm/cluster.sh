@@ -9,8 +9,10 @@
 #   cluster.sh slurmctld BASE            (re)start slurmctld (its state kept)
 #   cluster.sh slurmctld-cold BASE       start slurmctld with its state wiped
 # Partitions: batch (the default, every node), short (MaxTime 1 minute: a
-# job asking for more stays pending in Slurm whatever moku says) and half
-# (the first half of the nodes).
+# job asking for more stays pending in Slurm whatever moku says), half
+# (the first half of the nodes) and cap (MaxCPUsPerNode=1, a limit moku
+# does not model). Memory is booked (CR_Core_Memory, DefMemPerCPU 250 MB;
+# SELECT_PARAMS and DEF_MEM_PER_CPU change them).
 # Ports: slurmctld PORT0, slurmd PORT0+1.. (PORT0 from SLURM_PORT0,
 # default 16817 + a number from BASE, so two runs do not collide).
 set -e
@@ -84,6 +86,7 @@ NodeName=n[1-$n] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$((p + 1))-$((p
 PartitionName=batch Nodes=n[1-$n] Default=YES MaxTime=INFINITE State=UP
 PartitionName=short Nodes=n[1-$n] MaxTime=1 State=UP
 PartitionName=half Nodes=n[1-$(((n + 1) / 2))] MaxTime=INFINITE State=UP
+PartitionName=cap Nodes=n[1-$n] MaxCPUsPerNode=1 MaxTime=INFINITE State=UP
 CONF
     cp "$here/contrib/slurm/job_submit.lua" "$B/etc/job_submit.lua"
     export SLURM_CONF="$B/etc/slurm.conf"
