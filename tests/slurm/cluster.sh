@@ -32,7 +32,8 @@ start_slurmd() {
 up() {
     n=${1:-4} cpus=${2:-4}
     p=$(port0)
-    # NO_HOLD_PLUGIN=1: a Slurm that does not hold new jobs (moku refuses it).
+    # NO_HOLD_PLUGIN=1: a Slurm that does not hold new jobs (moku refuses it);
+    # SCHEDULER=sched/backfill with it: Slurm scheduling by itself (make bench).
     plugin="JobSubmitPlugins=lua"
     [ -n "$NO_HOLD_PLUGIN" ] && plugin="# JobSubmitPlugins: none"
     mkdir -p "$B/etc" "$B/munge" "$B/state" "$B/log" "$B/run"
@@ -68,8 +69,8 @@ AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 MpiDefault=none
 MailProg=/bin/true
-SchedulerType=sched/builtin
-SchedulerParameters=batch_sched_delay=0
+SchedulerType=${SCHEDULER:-sched/builtin}
+SchedulerParameters=${SCHED_PARAMS:-batch_sched_delay=0}
 SelectType=select/cons_tres
 SelectTypeParameters=${SELECT_PARAMS:-CR_Core_Memory}
 DefMemPerCPU=${DEF_MEM_PER_CPU:-250}
