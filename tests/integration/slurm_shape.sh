@@ -204,8 +204,8 @@ check "... one a node ($mn nodes); a fifth waits, though 12 CPUs are free" \
     sh -c "[ $mn = 4 ] && [ '$(state "$m5")' = PENDING ] && timeout 5 '$MOKU' checkjob $m5 | grep -q '^State: Idle'"
 check "... moku's books are Slurm's (memory too)" same_books "$m1" "$m2" "$m3" "$m4" "$wk"
 wait_state "$m5" COMPLETED 300
-check "... the fifth runs when one ends; no start Slurm did not carry out" \
-    sh -c "[ '$(state "$m5")' = COMPLETED ] && no_failed $m1 $m2 $m3 $m4 $m5"
+fifth() { [ "$(state "$m5")" = COMPLETED ] && no_failed "$m1" "$m2" "$m3" "$m4" "$m5"; }
+check "... the fifth runs when one ends; no start Slurm did not carry out" fifth
 
 # Holds and cancels are one state. A full cluster keeps these queued.
 idle_all
@@ -246,8 +246,8 @@ wait_state "$q4" COMPLETED 200
 check "... the administrator's release: it runs" [ "$(state "$q4")" = COMPLETED ]
 timeout 5 "$MOKU" releasehold -a "$q3" >/dev/null
 wait_state "$q3" COMPLETED 200
-check "... releasehold: it runs; no start Slurm did not carry out" \
-    sh -c "[ '$(state "$q3")' = COMPLETED ] && no_failed $q2 $q3 $q4"
+released() { [ "$(state "$q3")" = COMPLETED ] && no_failed "$q2" "$q3" "$q4"; }
+check "... releasehold: it runs; no start Slurm did not carry out" released
 
 # A requeue a second after the start is a requeue, whatever its timing.
 rq=$(sub mokusa -n 2 -t 5 --wrap 'sleep 4')
@@ -258,8 +258,11 @@ while [ $t -lt 300 ] && [ "$(field "$rq" Restarts)" != 1 -o "$(state "$rq")" != 
     sleep 0.1
     t=$((t + 1))
 done
-check "scontrol requeue just after the start: it runs again (Restarts=1), a requeue, not a failed start" \
-    sh -c "[ '$(state "$rq")' = COMPLETED ] && [ '$(field "$rq" Restarts)' = 1 ] && grep -q 'job $rq requeued' '$H/log/maui.log' && no_failed $rq"
+requeued() {
+    [ "$(state "$rq")" = COMPLETED ] && [ "$(field "$rq" Restarts)" = 1 ] &&
+        grep -q " job $rq requeued" "$H/log/maui.log" && no_failed "$rq"
+}
+check "scontrol requeue just after the start: it runs again (Restarts=1), a requeue, not a failed start" requeued
 
 # canceljob and scancel of a running job: the same end.
 k1=$(sub mokusa -n 1 -t 5 --wrap 'sleep 60')

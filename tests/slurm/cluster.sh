@@ -97,7 +97,8 @@ CONF
     # Every node idle (or the start failed: say so).
     t=0
     while [ $t -lt 100 ]; do
-        idle=$(sinfo -h -N -o '%t' 2>/dev/null | grep -c '^idle' || true)
+        # One line a node and partition: each node once.
+        idle=$(sinfo -h -N -o '%N %t' 2>/dev/null | sort -u | grep -c ' idle$' || true)
         [ "$idle" -ge "$n" ] && { echo "SLURM_CONF=$SLURM_CONF"; return 0; }
         sleep 0.2
         t=$((t + 1))
