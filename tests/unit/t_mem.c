@@ -146,6 +146,11 @@ static void test_exclusive(void)
     CHECK_EQ(x->state, JOB_RUNNING);
     CHECK_STR(where(s, x), "n3:4/0");
     CHECK_EQ(sched_node_used(s, 3), 4);
+    /* Started, not yet running at the resource manager: Maui's Starting. */
+    CHECK_STR(job_display_state(x), "Running");
+    x->flags |= JOB_STARTING;
+    CHECK_STR(job_display_state(x), "Starting");
+    x->flags &= ~(unsigned)JOB_STARTING;
     CHECK_EQ(one->state, JOB_IDLE);
     sched_job_ended(s, big, 5);
     sched_iterate(s, 5);
@@ -232,6 +237,47 @@ static void test_unknown_memory(void)
     sched_destroy(s);
 }
 
+/* fill_in_order (the resource manager's split, Slurm's): whatever nodes
+ * NODEALLOCATIONPOLICY picks (LASTAVAILABLE: the last ones), the tasks go
+ * on them in table order, each as full as it can be while every later one
+ * keeps a task; three uneven jobs all start at once. */
+static void test_fill_in_order(void)
+{
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    pol.nalloc = NALLOC_LASTAVAILABLE;
+    pol.fill_in_order = 1;
+    struct sched *s = sched_create(&pol, NULL);
+    char name[16];
+    for (int i = 0; i < 4; i++) {
+        snprintf(name, sizeof name, "n%d", i);
+        struct node_spec spec = {.name = name, .procs = 4, .mem = 1000, .state = NODE_UP};
+        CHECK(sched_add_node(s, &spec, NULL) == 0);
+    }
+    struct job *a = submit(s, &(struct job_spec){.tasks = 6, .procs_per_task = 1});
+    struct job *b = submit(s, &(struct job_spec){.tasks = 6, .procs_per_task = 1});
+    struct job *c = submit(s, &(struct job_spec){.tasks = 4, .procs_per_task = 1});
+    sched_iterate(s, 0);
+    CHECK_STR(where(s, a), "n2:4/0 n3:2/0");
+    CHECK_STR(where(s, b), "n1:4/0 n3:2/0");
+    CHECK_EQ(c->state, JOB_RUNNING);
+    CHECK_STR(where(s, c), "n0:4/0");
+    /* Around another job: ten tasks over four nodes. */
+    sched_job_ended(s, a, 1);
+    sched_job_ended(s, b, 1);
+    sched_job_ended(s, c, 1);
+    struct job *h = submit(s, &(struct job_spec){.tasks = 3, .procs_per_task = 1});
+    sched_iterate(s, 1); /* n3:3 (the last node first) */
+    struct job *d = submit(s, &(struct job_spec){.tasks = 10, .procs_per_task = 1,
+                                                 .mem_per_task = 100});
+    sched_iterate(s, 2);
+    CHECK_STR(where(s, h), "n3:3/0");
+    /* The walk took n3:1, n2:4, n1:4, n0:1; Slurm fills them in order. */
+    CHECK_STR(where(s, d), "n0:4/400 n1:4/400 n2:1/100 n3:1/100");
+    CHECK_EQ(d->state, JOB_RUNNING);
+    sched_destroy(s);
+}
+
 int main(void)
 {
     TEST_RUN(test_memory_per_task);
@@ -241,5 +287,6 @@ int main(void)
     TEST_RUN(test_fit);
     TEST_RUN(test_reslot);
     TEST_RUN(test_unknown_memory);
+    TEST_RUN(test_fill_in_order);
     return TEST_DONE();
 }
