@@ -419,6 +419,8 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
         .env = dj->rec.env,
         .hosts = (const char *const *)lines,
         .nhosts = n,
+        .tasks = j->tasks,
+        .procs_per_task = j->procs_per_task,
         .walltime = j->walltime,
         .tag = j->tag,
     };

@@ -34,6 +34,7 @@ struct rm_job {
     const char *env;       /* extra "K=V\n" lines, or NULL */
     const char *const *hosts; /* one host name per processor */
     size_t nhosts;
+    int tasks, procs_per_task; /* its tasks, each of so many processors on one node */
     long walltime;         /* seconds */
     size_t tag;            /* the engine job's tag (the simulator finds its record by it) */
 };

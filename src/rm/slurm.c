@@ -450,8 +450,32 @@ static int sl_node_states(void *ctx, long now, void (*fn)(void *, const struct r
     return 0;
 }
 
+/* Tasks on each node when the engine put the same number on every one
+ * (pinned: Slurm then splits them so), 0 when not (the split is Slurm's,
+ * which the engine's follows: sched_policy.fill_in_order), NO_VAL16 when
+ * the job holds more than its tasks (whole nodes: left as it is). */
+static uint16_t tasks_per_node(const struct rm_job *j)
+{
+    size_t ppt = j->procs_per_task > 0 ? (size_t)j->procs_per_task : 1, first = 0, run = 0;
+    int even = 1;
+    if (j->tasks <= 0 || j->nhosts != (size_t)j->tasks * ppt)
+        return NO_VAL16;
+    for (size_t i = 0; i < j->nhosts; i++) { /* a node's processors are consecutive */
+        run++;
+        if (i + 1 == j->nhosts || strcmp(j->hosts[i + 1], j->hosts[i]) != 0) {
+            if (!first)
+                first = run;
+            even &= run == first;
+            run = 0;
+        }
+    }
+    size_t k = first / ppt;
+    return even && k > 0 && k < NO_VAL16 ? (uint16_t)k : 0;
+}
+
 /* Pin the job to the engine's nodes and release it: one update. The nodes
- * are the distinct hosts, in order; Slurm places the tasks on them. */
+ * are the distinct hosts, in order; Slurm places the tasks on them (as
+ * many on each as the engine did, when that is the same number on all). */
 static int sl_start(void *ctx, const struct rm_job *j, long now, struct err *err)
 {
     struct slurm_rm *sr = ctx;
@@ -470,6 +494,7 @@ static int sl_start(void *ctx, const struct rm_job *j, long now, struct err *err
         strcat(list, j->hosts[i]);
         count++;
     }
+    uint16_t tpn = tasks_per_node(j);
     if (srm_ctld_up(sr, err) < 0) {
         free(list);
         return -1;
@@ -479,6 +504,7 @@ static int sl_start(void *ctx, const struct rm_job *j, long now, struct err *err
     d.job_id = id;
     d.req_nodes = list;
     d.min_nodes = d.max_nodes = (uint32_t)count;
+    d.ntasks_per_node = tpn;
     d.priority = INFINITE;
     d.begin_time = (time_t)now; /* a requeued job is otherwise eligible 2 minutes later */
     int rc = slurm_update_job(&d);
