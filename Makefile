@@ -162,7 +162,7 @@ SEED ?= 1
 soak: $(BIN) $(BUILD)/tests/propgen
 	@MOKU=$(BIN) PROPGEN=$(BUILD)/tests/propgen PROP_N=$(N) PROP_SEED=$(SEED) PROP_SOAK=1 \
 		sh tests/integration/property.sh
-	@MOKU=$(BIN) SLURM_PROP_N=200 SLURM_PROP_SEED=$(SEED) sh tests/integration/slurm_prop.sh
+	@MOKU=$(BIN) SLURM_PROP_N=200 SLURM_PROP_SEED=$(SEED) sh tests/integration/slurm_shape.sh
 
 sample: $(BIN)
 	bin/moku simulate --config examples/maui.cfg data/KTH-SP2-1996-2.1-cln.norm.swf.gz

@@ -16,7 +16,10 @@
 #   Slurm (JobHeldAdmin, the admin comment);
 #   a requeue just after the start is a requeue, not a failed start;
 #   canceljob and scancel of a running job end the same way (0:15);
-#   a walltime kill shows the time the job ran in checkjob.
+#   a walltime kill shows the time the job ran in checkjob;
+# then the property phase (tests/slurm/prop.sh): SLURM_PROP_N random mixed
+# jobs (30; make soak: 200), every start carried out, moku's books Slurm's
+# at every check.
 # As root (useradd); the users' lock when run by hand.
 . tests/integration/lib.sh
 
@@ -278,6 +281,12 @@ e_k1=$(sed -n "s/.* job $k1 ended: \(exit [0-9-]* [a-z]*\).*/\1/p" "$H/log/maui.
 e_k2=$(sed -n "s/.* job $k2 ended: \(exit [0-9-]* [a-z]*\).*/\1/p" "$H/log/maui.log")
 check "canceljob and scancel of a running job: Slurm's 0:15 both, moku's '$e_k1' both" \
     sh -c "[ '$(field "$k1" ExitCode)' = 0:15 ] && [ '$(field "$k2" ExitCode)' = 0:15 ] && [ -n '$e_k1' ] && [ '$e_k1' = '$e_k2' ]"
+
+# The property phase (tests/slurm/prop.sh): random mixed jobs, every
+# start carried out, the books Slurm's at every check; meanwhile the
+# walltime job reaches its minute.
+. tests/slurm/prop.sh
+prop_run "${SLURM_PROP_N:-30}" "${SLURM_PROP_SEED:-1}"
 
 # The walltime kill (a minute, then KillWait).
 wait_state "$wk" TIMEOUT 900
