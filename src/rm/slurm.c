@@ -98,8 +98,9 @@ int srm_refresh(struct slurm_rm *sr, struct err *err)
         return -1;
     job_info_msg_t *msg = NULL;
     /* With the allocations (a check of moku's books): a whole read. */
-    time_t since = sr->jobs && !sr->detail ? sr->jobs->last_update : 0;
-    uint16_t show = SHOW_ALL | (sr->detail ? SHOW_DETAIL : 0);
+    int detail = sr->detail > 0;
+    time_t since = sr->jobs && !detail ? sr->jobs->last_update : 0;
+    uint16_t show = SHOW_ALL | (detail ? SHOW_DETAIL : 0);
     if (slurm_load_jobs(since, &msg, show) != SLURM_SUCCESS) {
         if (slurm_get_errno() == SLURM_NO_CHANGE_IN_DATA)
             return 0;
@@ -110,8 +111,7 @@ int srm_refresh(struct slurm_rm *sr, struct err *err)
     sr->jobs = msg;
     sr->unread = 1;
     sr->stale = 0;
-    sr->detailed = sr->detail;
-    sr->detail = 0;
+    sr->detailed = detail;
     index_jobs(sr);
     return 1;
 }

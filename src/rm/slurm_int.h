@@ -62,8 +62,9 @@ struct slurm_rm {
     int mem_tracked;        /* memory is a consumable resource (SelectTypeParameters
                                CR_*_Memory): jobs' memory is booked */
     int whole_nodes;        /* select/linear: every job gets whole nodes */
-    int detail;             /* read the queue with each job's allocation next (SHOW_DETAIL):
-                               moku's books are to be checked against Slurm's */
+    int detail;             /* iterations (intakes) to come whose reads of the queue bring
+                               each job's allocation (SHOW_DETAIL): moku's books are checked
+                               against Slurm's for every running job */
     int detailed;           /* the snapshot has the allocations */
     char *placed;           /* rm_status.placed's text, until the next status */
     char **ctld;          /* slurmctld's addresses (SlurmctldHost), for srm_ctld_up */

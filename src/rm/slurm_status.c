@@ -183,7 +183,8 @@ static void released_pending(struct slurm_rm *sr, const slurm_job_info_t *x,
                  "Slurm did not run it within %ld s (%s): moku's books are read again from "
                  "Slurm, and it is started at the next iteration",
                  waited, why);
-        sr->detail = 1; /* the next read checks every running job's allocation */
+        sr->detail = 2; /* this iteration's reads and the next's check every running
+                           job's allocation */
         st->retry = 1;
     } else {
         st->state = RM_RUNNING; /* starting: Slurm schedules it within a second or so */
@@ -247,7 +248,8 @@ int srm_status(void *ctx, const char *id, long now, struct rm_status *st, struct
         return -1;
     memset(st, 0, sizeof *st);
     struct err re;
-    if (sr->stale || sr->detail) { /* once: unreachable or unchanged, the snapshot will do */
+    if (sr->stale || (sr->detail && !sr->detailed)) { /* once: unreachable or unchanged, the
+                                                         snapshot will do */
         sr->stale = 0;
         srm_refresh(sr, &re);
     }
