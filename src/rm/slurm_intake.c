@@ -308,8 +308,8 @@ int srm_intake(void *ctx, long now, const struct rm_intake *in, struct err *err)
 {
     struct slurm_rm *sr = ctx;
     (void)now;
-    if (sr->detail > 0)
-        sr->detail--; /* an iteration's reads with the allocations are done */
+    if (sr->detail > 0 && --sr->detail == 0)
+        sr->detailed = 0; /* the check is over: the snapshot's allocations are not looked at */
     if (srm_refresh(sr, err) < 0)
         return -1;
     if (!sr->unread)
