@@ -32,6 +32,11 @@ if NO_HOLD_PLUGIN=1 sh tests/slurm/cluster.sh up "$B" 4 2 >"$TMP/up" 2>&1; then
     "$MOKU" serve --home "$H" >"$TMP/err" 2>&1
     check "a Slurm without the job-submit plugin: refused at start-up, saying what to install" \
         sh -c "[ $? = 1 ] && grep -q 'no JobSubmitPlugins=lua' $TMP/err && grep -q 'contrib/slurm/job_submit.lua' $TMP/err"
+    # The plugin named in slurm.conf, slurmctld not restarted since.
+    echo "JobSubmitPlugins=lua" >>"$B/etc/slurm.conf"
+    "$MOKU" serve --home "$H" >"$TMP/err" 2>&1
+    check "... the plugin added to slurm.conf, slurmctld not restarted: refused, saying to restart it" \
+        sh -c "[ $? = 1 ] && grep -q 'has JobSubmitPlugins=lua, but slurmctld runs without it' $TMP/err && grep -q 'restart slurmctld' $TMP/err"
 else
     fail "slurm: a cluster without the plugin came up"
 fi
