@@ -279,8 +279,8 @@ wait_state "$k2" CANCELLED 100
 sleep 2
 e_k1=$(sed -n "s/.* job $k1 ended: \(exit [0-9-]* [a-z]*\).*/\1/p" "$H/log/maui.log")
 e_k2=$(sed -n "s/.* job $k2 ended: \(exit [0-9-]* [a-z]*\).*/\1/p" "$H/log/maui.log")
-check "canceljob and scancel of a running job: Slurm's 0:15 both, moku's '$e_k1' both" \
-    sh -c "[ '$(field "$k1" ExitCode)' = 0:15 ] && [ '$(field "$k2" ExitCode)' = 0:15 ] && [ -n '$e_k1' ] && [ '$e_k1' = '$e_k2' ]"
+check "canceljob and scancel of a running job: Slurm's 0:15 both, moku's 'exit 143 cancelled' both ('$e_k1', '$e_k2')" \
+    sh -c "[ '$(field "$k1" ExitCode)' = 0:15 ] && [ '$(field "$k2" ExitCode)' = 0:15 ] && [ '$e_k1' = 'exit 143 cancelled' ] && [ '$e_k1' = '$e_k2' ]"
 
 # The property phase (tests/slurm/prop.sh): random mixed jobs, every
 # start carried out, the books Slurm's at every check; meanwhile the
