@@ -90,8 +90,8 @@ while kill -0 "$subpid" 2>/dev/null || [ -n "$(squeue -h -o %i 2>/dev/null)" ]; 
     [ $t -lt 200 ] || break # five minutes at most
 done
 wait "$subpid"
-njobs=$(grep -c . "$P/ids" 2>/dev/null || echo 0)
-nrefused=$(grep -c 'Requested node configuration' "$P/sberr" 2>/dev/null || echo 0)
+njobs=$(cat "$P/ids" 2>/dev/null | grep -c .)
+nrefused=$(cat "$P/sberr" 2>/dev/null | grep -c 'Requested node configuration')
 check "property: $N random jobs (seed $SEED) submitted ($njobs taken, $nrefused refused at sbatch), all ended" \
     sh -c "[ $njobs -gt 0 ] && [ -z \"\$(squeue -h -o %i)\" ]"
 nchecked=$(sort -u "$P/checked" 2>/dev/null | grep -c .)
