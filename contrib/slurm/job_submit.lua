@@ -290,7 +290,7 @@ function slurm_job_modify(job_desc, job_rec, part_list, modify_uid)
     if prio == nil or prio == slurm.NO_VAL then
         return slurm.SUCCESS -- neither a hold nor a release
     end
-    local pending = job_rec.job_state == 0 -- JOB_PENDING
+    local pending = job_rec.job_state % 256 == 0 -- JOB_PENDING, whatever its flags
     if modify_uid ~= 0 then
         if prio == 0 then -- the user's hold, kept as the mark moku reads
             if pending then

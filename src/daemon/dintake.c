@@ -166,6 +166,22 @@ static void reused_id(struct dmn *d, const struct rm_new_job *x, long had_submit
          d->rm.ops->name, x->id, x->user, had_submit, x->submit, d->rm.ops->name);
 }
 
+/* A queued job's time limit changed in Slurm (scontrol update TimeLimit=):
+ * planned with the new one. */
+static void follow_walltime(struct dmn *d, struct djob *dj, const struct rm_new_job *x)
+{
+    if (dj->rec.state != SJ_IDLE || !dj->j || dj->j->state != JOB_IDLE || x->walltime <= 0 ||
+        x->walltime == dj->rec.walltime)
+        return;
+    struct err e;
+    if (sched_set_walltime(d->s, dj->j, x->walltime, &e) < 0)
+        return;
+    dlog(d->log, 1, "job %ld: its time limit is %ld s in %s now", dj->rec.id, x->walltime,
+         d->rm.ops->name);
+    dj->rec.walltime = x->walltime;
+    djobs_save(d, dj);
+}
+
 /* ---- holds: Slurm's side into moku ---- */
 
 /* What x's record has now, to tell the next change. */
@@ -226,6 +242,7 @@ static void seen(void *ctx, const struct rm_new_job *x)
     if (have && !ended) { /* ours (a requeue may give it a new submit time) */
         follow_holds(d, have, x, in->now);
         follow_dep(d, have, x, in->now);
+        follow_walltime(d, have, x);
         return;
     }
     if (have) {

@@ -204,8 +204,18 @@ struct djob *djobs_adopt(struct dmn *d, struct store_job *rec, struct err *err)
     struct err e;
     spec_of(rec, name, sizeof name, 0, &spec);
     /* Not refused for the nodes now up, nor a HARD limit it exceeds alone:
-     * Slurm checked it against its cluster, and it waits, blocked, with the
-     * reason in checkjob (a node down now may be back). */
+     * a node down now may be back, and the job waits, blocked, with the
+     * reason in checkjob. Refused when no node as configured could hold its
+     * shape (a task's processors or memory, its tasks per node), whatever
+     * its features and partition (those the job-submit plugin and Slurm
+     * judge; an OR of features moku cannot read waits, blocked). */
+    struct job_spec shape = spec;
+    shape.features = NULL;
+    shape.partition = NULL;
+    if (sched_job_fit(d->s, &shape, SCHED_FIT_NODES | SCHED_FIT_CONFIGURED, &e) != SCHED_FITS) {
+        err_set(err, "it could never run here: the job %s", e.msg);
+        return NULL;
+    }
     if (sched_submit_allowed(d->s, &spec, &e) < 0) {
         err_set(err, "%s", e.msg);
         return NULL;

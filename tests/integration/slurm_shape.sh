@@ -122,11 +122,20 @@ idle_all() { # wait until Slurm runs nothing (30 s at most)
     while [ $t -lt 300 ] && [ -n "$(squeue -h -t R,CG -o %i)" ]; do sleep 0.1; t=$((t + 1)); done
 }
 
+# A job made impossible in Slurm before moku saw it (its memory raised
+# past every node's by root): moku refuses it when it takes it in, and
+# cancels it there, saying why.
+z1=$(sub mokusa -n 1 -t 5 --wrap true)
+scontrol update JobId="$z1" MinMemoryNode=1908
+
 printf 'RMCFG[s] TYPE=SLURM\nRMPOLLINTERVAL 1\nLOGLEVEL 2\n' >"$H/maui.cfg"
 start_moku
 timeout 5 "$MOKU" showq >"$TMP/showq"
 check "moku on a cluster of 4 nodes of 4 CPUs and 1000 MB: 16 processors" \
     grep -q 'of   16 Processors Active' "$TMP/showq"
+wait_state "$z1" CANCELLED 50
+check "a job no node could hold, taken in from Slurm: refused and cancelled there, saying why" \
+    sh -c "[ '$(state "$z1")' = CANCELLED ] && grep -q 'job $z1 of mokusa refused: it could never run here: the job needs 1908 MB of memory on one node, the largest node has 1000 MB; cancelled there' '$H/log/maui.log'"
 
 # Uneven splits: 6, 6 and 4 processors on 4 nodes of 4, at once. moku's
 # split of each over its nodes is Slurm's, so that the next job fits.
