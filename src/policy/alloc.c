@@ -231,8 +231,10 @@ static inline void take(struct sched *s, struct job *j, size_t *cap, size_t i, u
 {
     add_slot(j, cap, i, procs, mem);
     s->node_used[i] += (int)procs;
-    s->node_mem_used[i] += mem;
-    s->node_excl[i] |= (unsigned char)j->exclusive;
+    if (mem) /* (the plain walk's jobs have none: no store per node for them) */
+        s->node_mem_used[i] += mem;
+    if (j->exclusive)
+        s->node_excl[i] = 1;
     s->node_jobs[i]++;
     s->node_user[i] = j->user;
     set_free_bit(s, i);
@@ -701,11 +703,14 @@ void alloc_release(struct sched *s, struct job *j)
     for (size_t k = 0; k < j->nslots; k++) {
         const struct job_slot *sl = &j->slots[k];
         size_t end = (size_t)sl->node + sl->nnodes;
+        if (sl->mem || j->exclusive)
+            for (size_t i = sl->node; i < end; i++) {
+                s->node_mem_used[i] -= sl->mem;
+                if (j->exclusive)
+                    s->node_excl[i] = 0;
+            }
         for (size_t i = sl->node; i < end; i++) {
             s->node_used[i] -= (int)sl->procs;
-            s->node_mem_used[i] -= sl->mem;
-            if (j->exclusive)
-                s->node_excl[i] = 0;
             if (--s->node_jobs[i] <= 0) {
                 s->node_jobs[i] = 0;
                 s->node_user[i] = NULL;
