@@ -228,10 +228,10 @@ check "... its time limit shortened in Slurm: it runs, and no start failed" \
     sh -c "[ '$(state "$f1")' = COMPLETED ] && ! grep -q 'job $f1: start' '$H/log/maui.log'"
 
 # A start Slurm does not carry out for a limit moku does not model
-# (partition cap's MaxCPUsPerNode=1; moku puts both tasks on one node):
-# held again at once, a failed start (DEFERTIME) with Slurm's reason in
-# checkjob; releasehold -a lifts the deferral.
-f2=$(sub mokusa -p cap -n 2 -t 5 "$TMP/out/job.sh" 1)
+# (partition cap's MaxCPUsPerNode=1, a task of two CPUs): held again at
+# once, a failed start (DEFERTIME) with Slurm's reason in checkjob;
+# releasehold -a lifts the deferral.
+f2=$(sub mokusa -p cap -n 1 -c 2 -t 5 "$TMP/out/job.sh" 1)
 t=0
 while [ $t -lt 300 ] && ! timeout 5 "$MOKU" checkjob "$f2" 2>/dev/null | grep -q '^State: Deferred'; do
     sleep 0.1
