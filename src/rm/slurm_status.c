@@ -164,14 +164,18 @@ static void released_pending(struct slurm_rm *sr, const slurm_job_info_t *x,
     long waited = now - rel->at;
     const char *why = reason_of(x);
     const char *desc = x->state_desc && *x->state_desc ? x->state_desc : NULL;
-    if (x->priority == 0) { /* held since: by its user, an administrator, or moku */
+    int held = x->priority == 0 &&
+               (x->state_reason == WAIT_HELD || x->state_reason == WAIT_HELD_USER);
+    if (x->restart_cnt > rel->restarts) { /* it ran, and Slurm requeued it */
+        snprintf(st->message, sizeof st->message, "requeued by Slurm (%s)", why);
+    } else if (held) { /* held since: by its user, an administrator, or someone's uhold */
         st->holds = srm_holds_of(x);
         snprintf(st->message, sizeof st->message, "held in Slurm %s before it started",
                  st->holds & RM_HOLD_SYSTEM ? "by an administrator" : st->holds ? "by its user"
                                                                              : "again");
-    } else if (x->restart_cnt > rel->restarts) { /* it ran, and Slurm requeued it */
-        snprintf(st->message, sizeof st->message, "requeued by Slurm (%s)", why);
+        st->retry = !st->holds; /* not a hold moku reads: started again, but not for ever */
     } else if (!passing(x->state_reason)) {
+        /* (Slurm holds a job it finds BadConstraints itself: priority 0.) */
         snprintf(st->message, sizeof st->message,
                  "Slurm will not run it: %s%s%s (a limit moku does not model; it stays "
                  "deferred for DEFERTIME)",
