@@ -294,8 +294,10 @@ static char *marked(const char *comment, int mark)
     size_t cap = 0, len = 0;
     char *out = NULL;
     char *copy = xstrdup(comment ? comment : ""), *save = NULL;
+    int ours = strncmp(copy, "moku ", 5) == 0; /* moku submit's: its older hold word too */
     for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-        if (strcmp(w, SRM_USER_HOLD) == 0 || strcmp(w, SRM_UNMARKED) == 0)
+        if (strcmp(w, SRM_USER_HOLD) == 0 || strcmp(w, SRM_UNMARKED) == 0 ||
+            (ours && strcmp(w, "hold") == 0))
             continue;
         out = xgrow(out, &cap, len + strlen(w) + 2, 1);
         len += (size_t)sprintf(out + len, "%s%s", len ? " " : "", w);
