@@ -383,13 +383,13 @@ int sched_set_qos(struct sched *s, struct job *j, const char *qos, int check, st
     struct cred *q = check ? assign_qos(s, c, qos) : cred_get(s->creds[CRED_QOS], qos);
     if (strcmp(q->name, qos) != 0)
         return err_set(err, "job %s may not use QOS %s", j->name, qos);
-    eset_remove(s, j, 0); /* its credential may be the one eligibility goes by */
+    int parked = eset_unlist(s, j); /* its credential may be the one eligibility goes by */
     j->qos->jobs--;
     j->qos->live--;
     j->qos = q;
     q->jobs++;
     q->live++;
-    eset_add(s, j);
+    eset_relist(s, j, parked);
     s->replan = 1;
     s->elig_all = 1;
     s->limits_gen++; /* per-job limits depend on the QOS */
@@ -402,9 +402,9 @@ int sched_set_walltime(struct sched *s, struct job *j, long walltime, struct err
         return err_set(err, "job %s is not idle", j->name);
     if (walltime < 1)
         return err_set(err, "job %s: walltime must be at least 1 second", j->name);
-    eset_remove(s, j, 0); /* idle limits (MAXPS) count its walltime */
+    int parked = eset_unlist(s, j); /* idle limits (MAXPS) count its walltime */
     j->walltime = walltime;
-    eset_add(s, j);
+    eset_relist(s, j, parked);
     s->replan = 1;
     s->elig_all = 1;
     s->limits_gen++; /* per-job limits (MAX.WCLIMIT) depend on it */

@@ -258,6 +258,13 @@ void eset_sync(struct sched *s);
 void eset_free(struct eset *e);
 void eset_add(struct sched *s, struct job *j);
 void eset_remove(struct sched *s, struct job *j, int started);
+/* j's request or credentials change while it waits: out of its
+ * credential's lists (eset_unlist, which says whether it was parked) and
+ * back in (eset_relist). A job that was parked goes back to the scan's
+ * queue, as an unparked one does; the next walk parks it again if it must
+ * (eset_remove then eset_add left it in neither). */
+int eset_unlist(struct sched *s, struct job *j);
+void eset_relist(struct sched *s, struct job *j, int was_parked);
 int eset_parked(const struct sched *s, const struct job *j);
 size_t eset_nparked(const struct sched *s);
 /* Rebuilding active usage: rates start at zero, each running job adds. */
