@@ -265,6 +265,8 @@ static int split_task(struct slurm_rm *sr, uint32_t array, unsigned long task)
     slurm_init_job_desc_msg(&d);
     d.job_id_str = id;
     d.priority = 0;
+    d.alloc_sid = ALLOC_SID_USER_HOLD; /* moku's queue, not an administrator's hold */
+    d.req_nodes = "";
     job_array_resp_msg_t *resp = NULL;
     int rc = slurm_update_job2(&d, &resp);
     if (resp)

@@ -146,12 +146,20 @@ static const char *placed_now(struct slurm_rm *sr, uint32_t id)
 
 /* ---- a start not (yet) carried out ---- */
 
+/* Whether x is held (priority 0) as a hold: its user's, an administrator's,
+ * moku's queue; not Slurm's own priority 0 of a job it found BadConstraints,
+ * which Slurm releases at the next update of the job. */
+static int held_so(const slurm_job_info_t *x)
+{
+    return x->priority == 0 && (x->state_reason == WAIT_HELD || x->state_reason == WAIT_HELD_USER);
+}
+
 /* The start of x is over without a run: held again (unless held already),
  * the release forgotten. */
 static void start_over(struct slurm_rm *sr, const slurm_job_info_t *x, struct rm_status *st)
 {
     struct err e;
-    if (x->priority != 0 && srm_hold(sr, x->job_id, &e) < 0)
+    if (!held_so(x) && srm_hold(sr, x->job_id, &e) < 0)
         snprintf(st->message, sizeof st->message, "%.500s", e.msg);
     srm_release_drop(sr, x->job_id);
     st->state = RM_NEVER;
@@ -164,8 +172,7 @@ static void released_pending(struct slurm_rm *sr, const slurm_job_info_t *x,
     long waited = now - rel->at;
     const char *why = reason_of(x);
     const char *desc = x->state_desc && *x->state_desc ? x->state_desc : NULL;
-    int held = x->priority == 0 &&
-               (x->state_reason == WAIT_HELD || x->state_reason == WAIT_HELD_USER);
+    int held = held_so(x);
     if (x->restart_cnt > rel->restarts) { /* it ran, and Slurm requeued it */
         snprintf(st->message, sizeof st->message, "requeued by Slurm (%s)", why);
     } else if (held) { /* held since: by its user, an administrator, or someone's uhold */
@@ -324,7 +331,7 @@ int srm_hold_sync(void *ctx, const char *id, unsigned holds, const char *note, s
     const char *had_note = x->admin_comment && *x->admin_comment ? x->admin_comment : SRM_NO_NOTE;
     int note_differs = strcmp(want_note, had_note) != 0;
     int user_differs = user != ((have & RM_HOLD_USER) != 0);
-    int admin_differs = x->priority == 0 && admin != ((have & RM_HOLD_SYSTEM) != 0);
+    int admin_differs = admin != ((have & RM_HOLD_SYSTEM) != 0) || !held_so(x);
     if (!user_differs && !admin_differs && !note_differs)
         return 0;
     if (srm_ctld_up(sr, err) < 0)
@@ -335,10 +342,11 @@ int srm_hold_sync(void *ctx, const char *id, unsigned holds, const char *note, s
     d.req_nodes = ""; /* the plugin's sign that the update is moku's */
     char *comment = user_differs ? marked(x->comment, user) : NULL;
     d.comment = comment;
-    if (admin_differs) {
-        d.priority = 0;
-        d.alloc_sid = admin ? ALLOC_SID_ADMIN_HOLD : ALLOC_SID_USER_HOLD;
-    }
+    /* Held in every update, as moku's queue or an administrator's hold: an
+     * update without a priority would release a job Slurm holds for bad
+     * constraints. */
+    d.priority = 0;
+    d.alloc_sid = admin ? ALLOC_SID_ADMIN_HOLD : ALLOC_SID_USER_HOLD;
     if (note_differs)
         d.admin_comment = (char *)want_note;
     int rc = slurm_update_job(&d);
