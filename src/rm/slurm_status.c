@@ -270,12 +270,14 @@ int srm_status(void *ctx, const char *id, long now, struct rm_status *st, struct
         return 0;
     }
     uint32_t base = x->job_state & JOB_STATE_BASE;
-    if (base == JOB_PENDING) {
-        pending_status(sr, x, now, st);
-    } else if (base != JOB_RUNNING && base != JOB_SUSPENDED && (x->job_state & JOB_COMPLETING)) {
-        /* Ended, but its nodes are Slurm's until its epilog is done, and its
-         * exit code is final only then: running still, for moku's books. */
+    if (base != JOB_RUNNING && base != JOB_SUSPENDED && (x->job_state & JOB_COMPLETING)) {
+        /* Ended or requeued, but its nodes are Slurm's until its epilog is
+         * done, its exit code final only then, and a requeued job's begin
+         * time set only then (2 minutes on: a start before would wait that
+         * long): running still, for moku's books. */
         st->state = RM_RUNNING;
+    } else if (base == JOB_PENDING) {
+        pending_status(sr, x, now, st);
     } else if (base == JOB_RUNNING || base == JOB_SUSPENDED) {
         st->state = base == JOB_RUNNING ? RM_RUNNING : RM_SUSPENDED;
         /* Where it runs: read once after its start, or from a snapshot read
