@@ -22,7 +22,9 @@ here=$(pwd)
 tmp=$(mktemp -d)
 B=$tmp/slurm
 H=$tmp/h
-trap 'MOKU_HOME="$H" "$MOKU" schedctl -k >/dev/null 2>&1 || true; MOKU_HOME="$tmp/h2" "$MOKU" schedctl -k >/dev/null 2>&1 || true; sleep 0.5; for c in "$B" "$tmp/s2" "$tmp/s3"; do sh "$here/tests/slurm/cluster.sh" down "$c" 2>/dev/null; done; rm -rf "$tmp"' EXIT
+# (Each step of the clean-up may fail -- a cluster already down -- and must
+# not stop the rest under set -e.)
+trap 'MOKU_HOME="$H" "$MOKU" schedctl -k >/dev/null 2>&1 || true; MOKU_HOME="$tmp/h2" "$MOKU" schedctl -k >/dev/null 2>&1 || true; sleep 0.5; for c in "$B" "$tmp/s2" "$tmp/s3"; do [ -d "$c/run" ] && sh "$here/tests/slurm/cluster.sh" down "$c" >/dev/null 2>&1 || true; done; rm -rf "$tmp"' EXIT
 sh tests/slurm/cluster.sh up "$B" 4 2 >/dev/null
 export SLURM_CONF="$B/etc/slurm.conf" MOKU_HOME="$H"
 mkdir -p "$H"
