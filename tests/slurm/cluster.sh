@@ -133,8 +133,9 @@ steps() {
 down() {
     # Jobs first, while slurmctld can still end them: nothing of this
     # cluster must run on after it.
-    ids=$(SLURM_CONF=$B/etc/slurm.conf timeout 5 squeue -h -o %i 2>/dev/null)
-    [ -n "$ids" ] && SLURM_CONF=$B/etc/slurm.conf timeout 5 scancel $ids 2>/dev/null
+    # (slurmctld may be down already: the daemons are stopped all the same.)
+    ids=$(SLURM_CONF=$B/etc/slurm.conf timeout 5 squeue -h -o %i 2>/dev/null || true)
+    [ -n "$ids" ] && SLURM_CONF=$B/etc/slurm.conf timeout 5 scancel $ids 2>/dev/null || true
     i=0
     while [ $i -lt 20 ] && [ -n "$(steps)" ]; do sleep 0.25; i=$((i + 1)); done
     for f in "$B"/run/slurmd-*.pid; do stop_pid "$f" & done
