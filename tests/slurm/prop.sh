@@ -102,9 +102,16 @@ nstarts=$(grep -c ' started on ' "$H/log/maui.log")
 check "... every one of moku's $nstarts starts carried out by Slurm within its grace" \
     sh -c "! grep -q 'start failed\|start not carried out' '$H/log/maui.log'"
 grep 'start failed\|start not carried out' "$H/log/maui.log" | head -5
-ncompleted=0
-for j in $(cat "$P/ids"); do
-    grep -q " job $j ended" "$H/log/maui.log" && ncompleted=$((ncompleted + 1))
+# moku reads the last ends at its next poll: ten seconds at most.
+t=0
+while :; do
+    ncompleted=0
+    for j in $(cat "$P/ids"); do
+        grep -q " job $j ended" "$H/log/maui.log" && ncompleted=$((ncompleted + 1))
+    done
+    [ "$ncompleted" = "$njobs" ] || [ $t -ge 100 ] && break
+    sleep 0.1
+    t=$((t + 1))
 done
 check "... moku recorded every job's end ($ncompleted of $njobs)" [ "$ncompleted" = "$njobs" ]
 }
