@@ -2,7 +2,8 @@
 #
 #   make          build bin/moku
 #   make check    build and run every test (unit, data-driven, integration)
-#   make soak     the property tests on N random cases (N=1000 SEED=1)
+#   make soak     the property tests on N random cases (N=1000 SEED=1), and moku on Slurm
+#                 with 200 random jobs (under flock /tmp/moku-users.lock, as make check)
 #   make bench    replay the benchmark traces and print jobs/s, wall time, peak memory
 #   make asan     run the tests under AddressSanitizer and UBSan
 #   make fuzz     run every libFuzzer harness for FUZZ_SECONDS (clang, ASan + UBSan)
@@ -161,6 +162,7 @@ SEED ?= 1
 soak: $(BIN) $(BUILD)/tests/propgen
 	@MOKU=$(BIN) PROPGEN=$(BUILD)/tests/propgen PROP_N=$(N) PROP_SEED=$(SEED) PROP_SOAK=1 \
 		sh tests/integration/property.sh
+	@MOKU=$(BIN) SLURM_PROP_N=200 SLURM_PROP_SEED=$(SEED) sh tests/integration/slurm_shape.sh
 
 sample: $(BIN)
 	bin/moku simulate --config examples/maui.cfg data/KTH-SP2-1996-2.1-cln.norm.swf.gz

@@ -44,13 +44,16 @@ static void view_times(struct jobview *v)
 {
     const struct job *j = v->j;
     long now = v->c->now;
-    v->started = j->state == JOB_RUNNING || j->state == JOB_COMPLETED;
+    /* Removed after it started (cancelled, or killed at its walltime): it
+     * ran from its start to its end too. */
+    int ran = j->state == JOB_REMOVED && j->start > 0 && j->end >= j->start;
+    v->started = j->state == JOB_RUNNING || j->state == JOB_COMPLETED || ran;
     long until = v->started ? j->start : now;
     v->queued = lmax(0, until - j->submit);
     v->eligible = lmax(0, until - sched_job_qtime(v->c->s, j, until));
     if (j->state == JOB_RUNNING)
         v->used = lmax(0, now - j->start);
-    else if (j->state == JOB_COMPLETED)
+    else if (j->state == JOB_COMPLETED || ran)
         v->used = lmax(0, j->end - j->start);
     /* A running job holds its nodes as Maui's job reservation does; an idle
      * one may hold a priority reservation. */
@@ -263,8 +266,9 @@ static json_t *json_alloc(const struct jobview *v)
         const struct job_slot *sl = &j->slots[i];
         for (unsigned n = 0; n < sl->nnodes; n++) {
             const struct node *nd = sched_node(v->c->s, sl->node + n);
-            json_array_append_new(a, json_pack("{s:o, s:i}", "node", cmd_jstr(nd ? nd->name : "?"),
-                                               "procs", (int)sl->procs));
+            json_array_append_new(a, json_pack("{s:o, s:i, s:i}", "node",
+                                               cmd_jstr(nd ? nd->name : "?"), "procs",
+                                               (int)sl->procs, "mem", (int)sl->mem));
         }
     }
     return a;

@@ -44,15 +44,17 @@ struct nodeview {
     size_t njobs;
 };
 
-/* Job j holds p processors of v's node. */
-static void view_add_job(struct nodeview *v, size_t *cap, const struct job *j, long long p)
+/* Job j holds p processors and mem MB of v's node (mem 0: not booked). */
+static void view_add_job(struct nodeview *v, size_t *cap, const struct job *j, long long p,
+                         long long mem)
 {
     v->jobs = xgrow(v->jobs, cap, v->njobs + 1, sizeof *v->jobs);
     v->jobs[v->njobs++] = (struct node_job){.j = j, .procs = p};
     /* Memory, swap and disk are asked per task: a task's share follows
-     * its processors here. */
+     * its processors here, unless the node books the job's memory (as
+     * placed, or as the resource manager gave it). */
     long long tasks = p / (j->procs_per_task > 0 ? j->procs_per_task : 1);
-    v->ded_mem += tasks * j->mem_per_task;
+    v->ded_mem += mem > 0 ? mem : tasks * j->mem_per_task;
     v->ded_swap += tasks * j->swap_per_task;
     v->ded_disk += tasks * j->disk_per_task;
 }
@@ -72,7 +74,7 @@ static void view_one(struct nodeview *v, const struct cmd_ctx *c, size_t idx)
         const struct job *j = sched_job(c->s, i);
         long long p = j && j->state == JOB_RUNNING ? cmd_job_procs_on(j, idx) : 0;
         if (p > 0)
-            view_add_job(v, &cap, j, p);
+            view_add_job(v, &cap, j, p, cmd_job_mem_on(j, idx));
     }
 }
 
@@ -93,7 +95,7 @@ static struct nodeview *view_all(const struct cmd_ctx *c, size_t *n)
         for (size_t k = 0; k < j->nslots; k++) {
             const struct job_slot *sl = &j->slots[k];
             for (size_t x = sl->node; x < sl->node + sl->nnodes && x < *n; x++)
-                view_add_job(&v[x], &cap[x], j, sl->procs);
+                view_add_job(&v[x], &cap[x], j, sl->procs, sl->mem);
         }
     }
     free(cap);

@@ -468,6 +468,17 @@ done:
     return rc;
 }
 
+long long cmd_job_mem_on(const struct job *j, size_t idx)
+{
+    long long m = 0;
+    for (size_t i = 0; i < j->nslots; i++) {
+        const struct job_slot *sl = &j->slots[i];
+        if (idx >= sl->node && idx - sl->node < sl->nnodes)
+            m += sl->mem;
+    }
+    return m;
+}
+
 long long cmd_job_procs_on(const struct job *j, size_t idx)
 {
     long long p = 0;

@@ -38,6 +38,9 @@ void cmd_fmt_duration(long secs, char out[CMD_TIME_MAX]);
 /* Processors of running job j on node index idx (slots are runs of nodes,
  * possibly more than one covering the node). */
 long long cmd_job_procs_on(const struct job *j, size_t idx);
+/* MB of memory running job j holds on node idx (its slots'), 0 when none is
+ * booked there. */
+long long cmd_job_mem_on(const struct job *j, size_t idx);
 /* A date as Maui prints it: the first 19 characters of ctime()
  * (`Thu Jan  1 00:00:00`), always in UTC, of t + c->epoch_offset. */
 void cmd_fmt_date(const struct cmd_ctx *c, long t, char out[CMD_TIME_MAX]);

@@ -6,6 +6,19 @@ long long job_procs(const struct job *j)
     return (long long)j->tasks * j->procs_per_task;
 }
 
+int job_wants_mem(const struct job *j)
+{
+    return j->mem_per_task > 0 || j->mem_per_node != 0;
+}
+
+long job_node_mem(const struct job *j, long node_mem, long tasks)
+{
+    if (node_mem <= 0 || !job_wants_mem(j))
+        return 0;
+    long per_node = j->mem_per_node == JOB_MEM_WHOLE ? node_mem : j->mem_per_node;
+    return per_node + tasks * j->mem_per_task;
+}
+
 const char *job_state_name(enum job_state s)
 {
     switch (s) {
@@ -34,6 +47,8 @@ const char *job_display_state(const struct job *j)
         return "Deferred";
     if (j->state == JOB_RUNNING && (j->flags & JOB_SUSPENDED))
         return "Suspended";
+    if (j->state == JOB_RUNNING && (j->flags & JOB_STARTING))
+        return "Starting"; /* Maui's state between the start and the RM's word */
     return job_state_name(j->state);
 }
 

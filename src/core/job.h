@@ -47,12 +47,17 @@ enum job_state {
 #define JOB_INB 0x2000 /* in its credential's list of stopped jobs (policy/eset.c) */
 #define JOB_PARKED 0x1000 /* blocked at every level: out of the scan's queue, in its
                              credential's list only (policy/eset.c) */
+#define JOB_STARTING 0x4000 /* running for the engine (its nodes are held), but the resource
+                               manager has not reported it running yet (Slurm schedules a
+                               release within a second or so); set by the driver */
 
 /* Holds (Maui's hold types): a held job is blocked until every hold is
  * released. */
 #define HOLD_USER 0x1
 #define HOLD_SYSTEM 0x2
 #define HOLD_BATCH 0x4
+#define HOLD_DEFER 0x8 /* sched_release only: the deferral after failed starts, Maui's defer
+                          hold (releasehold -a lifts it with the others) */
 
 /* Why an idle job is not running, as the last scheduling iteration saw it. */
 enum job_wait {
@@ -69,20 +74,34 @@ enum job_wait {
 enum job_sysprio { SYSPRIO_NONE, SYSPRIO_ABSOLUTE, SYSPRIO_RELATIVE };
 
 /* Processors a running job holds: `procs` on each of `nnodes` consecutive
- * nodes of the scheduler's node table, from index `node` on. Runs keep the
- * allocation of a job spread over thousands of small nodes compact. */
+ * nodes of the scheduler's node table, from index `node` on, and `mem` MB
+ * of memory on each (0 when the job asks for none, or the nodes' memory is
+ * not known). Runs keep the allocation of a job spread over thousands of
+ * small nodes compact. */
 struct job_slot {
     unsigned node;
     unsigned nnodes;
     unsigned procs;
+    unsigned mem;
 };
+
+/* job_spec.mem_per_node: all of the memory of every node the job gets
+ * (what Slurm gives a job without a memory request when memory is a
+ * consumable resource and no default is configured). */
+#define JOB_MEM_WHOLE (-1L)
 
 /* What a submitter asks for; copied into the job by sched_submit. */
 struct job_spec {
     const char *name; /* job id as text (a trace's job number) */
     int tasks;        /* >= 1 */
     int procs_per_task; /* >= 1 */
-    long mem_per_task;  /* MB, 0 = unspecified (not yet used for placement) */
+    long mem_per_task;  /* MB each task needs on its node, 0 = none (Maui's dedicated
+                           memory: placement and the plan count it where nodes have a
+                           known memory) */
+    long mem_per_node;  /* MB each node the job gets must give it besides its tasks'
+                           (Slurm's --mem), JOB_MEM_WHOLE, 0 = none */
+    int exclusive;      /* its nodes are its own, whole (Slurm's --exclusive) */
+    int max_nodes;      /* on at most this many nodes (a Slurm partition's MaxNodes), 0 = any */
     long swap_per_task; /* MB */
     long disk_per_task; /* MB */
     int nodes;          /* requested node count, 0 = none given */
@@ -114,6 +133,9 @@ struct job {
     int tasks;
     int procs_per_task;
     long mem_per_task, swap_per_task, disk_per_task; /* MB per task */
+    long mem_per_node; /* MB per node besides its tasks', JOB_MEM_WHOLE, 0 = none */
+    int exclusive;     /* job_spec.exclusive */
+    int max_nodes;     /* job_spec.max_nodes */
     int nodes; /* requested node count (Maui Request.NC), 0 = none */
     int tpn;   /* tasks per node (Maui TasksPerNode, exact), 0 = any: job_spec.tpn */
     char **features; /* required node features */
@@ -157,6 +179,10 @@ struct job {
 
     struct job_slot *slots; /* running: the processors it holds, in node order */
     size_t nslots;
+    /* What the plan holds for it on the one-region fast path (running: its
+     * slots' processors and memory; reserved: the estimate it was held
+     * with), so that giving it back gives back what was taken. */
+    long long plan_procs, plan_mem;
 
     /* Engine bookkeeping when reservations or node classes matter
      * (policy/plan.c): what the job holds in the plan, per region, and the
@@ -178,6 +204,11 @@ struct job {
 const char *job_display_state(const struct job *j);
 /* Processors the job needs: tasks x processors per task. */
 long long job_procs(const struct job *j);
+/* Whether the job asks for memory (per task or per node). */
+int job_wants_mem(const struct job *j);
+/* Memory the job needs on a node of `node_mem` MB holding `tasks` of its
+ * tasks (0 when it asks for none, or node_mem is 0: not known). */
+long job_node_mem(const struct job *j, long node_mem, long tasks);
 /* "Idle", "Running", "Completed", "Removed". */
 const char *job_state_name(enum job_state s);
 /* The job's credential of kind k (its DEFAULT ones included). */

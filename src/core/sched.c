@@ -132,6 +132,9 @@ void sched_destroy(struct sched *s)
     free(s->node_used);
     free(s->node_jobs);
     free(s->node_user);
+    free(s->node_mem_cap);
+    free(s->node_mem_used);
+    free(s->node_excl);
     free(s->node_order);
     free(s->suspended);
     free(s->cand);
@@ -212,6 +215,11 @@ static void append_node(struct sched *s, const struct node_spec *spec)
     s->node_used = xrealloc(s->node_used, s->capnodes * sizeof *s->node_used);
     s->node_jobs = xrealloc(s->node_jobs, s->capnodes * sizeof *s->node_jobs);
     s->node_user = xrealloc(s->node_user, s->capnodes * sizeof *s->node_user);
+    s->node_mem_cap = xrealloc(s->node_mem_cap, s->capnodes * sizeof *s->node_mem_cap);
+    s->node_mem_used = xrealloc(s->node_mem_used, s->capnodes * sizeof *s->node_mem_used);
+    s->node_excl = xrealloc(s->node_excl, s->capnodes * sizeof *s->node_excl);
+    s->node_mem_used[s->nnodes] = 0;
+    s->node_excl[s->nnodes] = 0;
     s->node_cap[s->nnodes] = n->state == NODE_UP ? n->procs : 0;
     s->node_used[s->nnodes] = 0;
     s->node_jobs[s->nnodes] = 0;
@@ -305,7 +313,7 @@ static int check_job_spec(const struct sched *s, const struct job_spec *spec, st
     if (spec->walltime < 1)
         return err_set(err, "job %s: walltime must be at least 1 second", name);
     if (spec->mem_per_task < 0 || spec->swap_per_task < 0 || spec->disk_per_task < 0 ||
-        spec->nodes < 0)
+        spec->nodes < 0 || (spec->mem_per_node < 0 && spec->mem_per_node != JOB_MEM_WHOLE))
         return err_set(err, "job %s: negative memory, swap, disk or node count", name);
     if (spec->tpn < 0 || (spec->tpn > 0 && spec->tasks % spec->tpn))
         return err_set(err, "job %s: %d tasks are not a whole number of nodes of %d tasks", name,
@@ -379,13 +387,13 @@ int sched_set_qos(struct sched *s, struct job *j, const char *qos, int check, st
     struct cred *q = check ? assign_qos(s, c, qos) : cred_get(s->creds[CRED_QOS], qos);
     if (strcmp(q->name, qos) != 0)
         return err_set(err, "job %s may not use QOS %s", j->name, qos);
-    eset_remove(s, j, 0); /* its credential may be the one eligibility goes by */
+    int parked = eset_unlist(s, j); /* its credential may be the one eligibility goes by */
     j->qos->jobs--;
     j->qos->live--;
     j->qos = q;
     q->jobs++;
     q->live++;
-    eset_add(s, j);
+    eset_relist(s, j, parked);
     s->replan = 1;
     s->elig_all = 1;
     s->limits_gen++; /* per-job limits depend on the QOS */
@@ -398,9 +406,9 @@ int sched_set_walltime(struct sched *s, struct job *j, long walltime, struct err
         return err_set(err, "job %s is not idle", j->name);
     if (walltime < 1)
         return err_set(err, "job %s: walltime must be at least 1 second", j->name);
-    eset_remove(s, j, 0); /* idle limits (MAXPS) count its walltime */
+    int parked = eset_unlist(s, j); /* idle limits (MAXPS) count its walltime */
     j->walltime = walltime;
-    eset_add(s, j);
+    eset_relist(s, j, parked);
     s->replan = 1;
     s->elig_all = 1;
     s->limits_gen++; /* per-job limits (MAX.WCLIMIT) depend on it */
@@ -481,6 +489,9 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         .tasks = spec->tasks,
         .procs_per_task = spec->procs_per_task,
         .mem_per_task = spec->mem_per_task,
+        .mem_per_node = spec->mem_per_node,
+        .exclusive = spec->exclusive != 0,
+        .max_nodes = spec->max_nodes > 0 ? spec->max_nodes : 0,
         .swap_per_task = spec->swap_per_task,
         .disk_per_task = spec->disk_per_task,
         .nodes = spec->nodes,
@@ -599,6 +610,27 @@ int sched_adopt(struct sched *s, struct job *j, long start, const struct job_slo
     if (j->planned_end <= from)
         j->planned_end = from + 1; /* overrunning: settle_time re-plans it */
     iter_mark_running(s, j, from);
+    return 0;
+}
+
+int sched_job_reslot(struct sched *s, struct job *j, const struct job_slot *slots, size_t n,
+                     long now, struct err *err)
+{
+    if (j->state != JOB_RUNNING || (j->flags & JOB_PREEMPTED))
+        return err_set(err, "job %s is not running", j->name);
+    for (size_t k = 0; k < n; k++)
+        if (slots[k].nnodes == 0 || (size_t)slots[k].node + slots[k].nnodes > s->nnodes)
+            return err_set(err, "job %s: its nodes are not in the node table", j->name);
+    if (s->regions_gen != s->resv_gen)
+        iter_rebuild(s, now); /* the regions name what the nodes are now */
+    long from = now > s->last_now ? now : s->last_now;
+    plan_unrun(s, j, j->start, j->planned_end);
+    alloc_release(s, j);
+    alloc_exact(s, j, slots, n); /* checked above: cannot fail */
+    if (s->multi)
+        alloc_charge(s, j, from);
+    plan_run(s, j, from, j->planned_end > from ? j->planned_end : from + 1);
+    s->replan = 1;
     return 0;
 }
 
@@ -798,6 +830,14 @@ int sched_release(struct sched *s, struct job *j, unsigned holds, long now, stru
         return err_set(err, "job %s is not idle", j->name);
     unsigned before = j->holds;
     j->holds &= ~holds;
+    if ((holds & HOLD_DEFER) && j->deferred_until && !(j->flags & JOB_STARTDATE)) {
+        /* Over now: the next eligibility walk ends it, as if DEFERTIME had
+         * passed. */
+        j->deferred_until = now > 0 ? now : 1;
+        j->startcount = 0;
+        if (!s->next_undefer || j->deferred_until < s->next_undefer)
+            s->next_undefer = j->deferred_until;
+    }
     s->nheld -= before && !j->holds && !j->deferred_until;
     /* FULLPOLICY: a held job's queue time is reset for as long as it is held
      * (Maui resets it at every iteration), so it starts again at the

@@ -90,6 +90,11 @@ struct sched_policy {
     enum node_alloc nalloc;  /* NODEALLOCATIONPOLICY */
     enum node_access naccess; /* NODEACCESSPOLICY */
     enum preempt_policy preempt; /* PREEMPTPOLICY (OWNERPREEMPT reservations) */
+    int fill_in_order; /* the resource manager spreads a job's tasks over the nodes it is
+                          given itself, in table order, each node as full as it can be while
+                          every later one keeps a task (Slurm's cons_tres): placement
+                          splits them the same way over the nodes it chose (policy/alloc.c).
+                          Set by a driver, not by maui.cfg */
 };
 
 /* How the engine starts jobs: the resource manager's side of the boundary.
@@ -157,7 +162,8 @@ int sched_limits_from_cfg(struct sched *s, const struct cfg *cfg, struct err *er
  * released. Errors: job not idle, no hold named. */
 int sched_hold(struct sched *s, struct job *j, unsigned holds, struct err *err);
 /* Release holds (HOLD_* bits) of a job at `now` (under JOBPRIOACCRUALPOLICY
- * FULLPOLICY its queue time starts again then). Errors: job not idle. */
+ * FULLPOLICY its queue time starts again then); HOLD_DEFER ends a deferral
+ * after failed starts (not a requested start date). Errors: job not idle. */
 int sched_release(struct sched *s, struct job *j, unsigned holds, long now, struct err *err);
 /* Set an administrator's system priority on an idle job (Maui setspri):
  * SYSPRIO_ABSOLUTE with 0..1000, SYSPRIO_RELATIVE with any value,
@@ -223,6 +229,9 @@ enum sched_fit {
 #define SCHED_FIT_LIMITS 0x4 /* SCHED_OVER_LIMIT: the limits of its credentials */
 #define SCHED_FIT_RESV 0x8   /* SCHED_RESV_REFUSES: the ACL of the reservation it names */
 #define SCHED_FIT_ALL 0xf
+#define SCHED_FIT_CONFIGURED 0x10 /* with NODES: every node as configured, up or not (a
+                                     resource manager's node that is down may come back);
+                                     SIZE is then left to NODES */
 /*
  * Whether a job asking for spec could ever run here: the checks in `what`,
  * in the order above; the first that fails is returned, with err saying why
@@ -259,6 +268,14 @@ int sched_cancel(struct sched *s, struct job *j, long now, struct err *err);
  * job->slots). Errors: not idle, unknown node. */
 int sched_adopt(struct sched *s, struct job *j, long start, const struct job_slot *slots,
                 size_t n, struct err *err);
+/* The resource manager runs job j on other processors than the engine
+ * chose (Slurm's own split of its tasks over the nodes it was given, whole
+ * nodes for an exclusive job, more memory than asked): from now on j holds
+ * exactly these (node indices, as in job->slots), in the nodes' counts
+ * and the plan. Errors: not running (or suspended by preemption), a node
+ * not in the table; nothing changes then. */
+int sched_job_reslot(struct sched *s, struct job *j, const struct job_slot *slots, size_t n,
+                     long now, struct err *err);
 /* Start an idle job now on whatever processors are free, ignoring policies
  * and reservations (Maui runjob -x). Errors, in Maui's words: not enough
  * idle processors, or the resource manager refused. */

@@ -41,9 +41,16 @@ struct region {
     unsigned long cgen;
     uint64_t cmask;
     int clevel;
-    /* Tasks of shape_ppt processors its nodes hold when all free (a task
-     * never spans nodes); shape_ppt 0: not yet asked (policy/plan.c). */
-    long shape_ppt, shape_tasks;
+    /* Tasks of shape_ppt processors and shape_mpt MB its nodes hold when
+     * all free (a task never spans nodes); shape_ppt 0: not yet asked
+     * (policy/plan.c). */
+    long shape_ppt, shape_mpt, shape_tasks;
+    /* Memory (policy/plan.c): free MB over time, when every node of the
+     * region has a known memory (else NULL: memory is not planned there),
+     * and the memory of its largest node. */
+    struct avail *mfree;
+    long long mcap;
+    long node_mem;
 };
 /* What a job holds in the plan in one region: from the free profile
  * (rv < 0) or from a reservation's inner profile (within its window). */
@@ -51,6 +58,7 @@ struct plan_take {
     uint32_t region;
     int32_t rv;
     long long procs;
+    long long mem; /* MB, from the region's memory profile (rv < 0 only) */
 };
 /* Reserved processors a running job uses on one node of a reservation. */
 struct resv_charge {
@@ -76,6 +84,13 @@ struct sched {
      * dense arrays: node_cap[i] is procs when up, else 0; node_used[i] is
      * what running jobs hold. */
     int *node_cap, *node_used;
+    /* Memory the same way, MB: node_mem_cap[i] is the node's memory when it
+     * is up and known, else 0 (not counted: any job's memory fits), and
+     * node_mem_used[i] what running jobs hold; node_excl[i]: an exclusive
+     * job (job_spec.exclusive) runs there. Only jobs that ask for memory or
+     * whole nodes look at them. */
+    long *node_mem_cap, *node_mem_used;
+    unsigned char *node_excl;
     uint64_t *freemap; /* bit i set: node i has processors free (used < cap) */
     long long up_procs;
 
@@ -261,6 +276,13 @@ void eset_sync(struct sched *s);
 void eset_free(struct eset *e);
 void eset_add(struct sched *s, struct job *j);
 void eset_remove(struct sched *s, struct job *j, int started);
+/* j's request or credentials change while it waits: out of its
+ * credential's lists (eset_unlist, which says whether it was parked) and
+ * back in (eset_relist). A job that was parked goes back to the scan's
+ * queue, as an unparked one does; the next walk parks it again if it must
+ * (eset_remove then eset_add left it in neither). */
+int eset_unlist(struct sched *s, struct job *j);
+void eset_relist(struct sched *s, struct job *j, int was_parked);
 int eset_parked(const struct sched *s, const struct job *j);
 /* The earliest instant, over the components with idle jobs, at which time
  * alone may lift a refusal of their last walks (AVAIL_NEVER: none). */

@@ -35,6 +35,14 @@ struct djob {
                       and its end are not this job's (dpreempt.c) */
     int preempted; /* suspended by OWNERPREEMPT: the engine resumes it (dpreempt.c) */
     size_t bytes;  /* its script and environment as stored (MAXSUBMITBYTES, dspace.c) */
+    /* A resource manager with holds of its own (Slurm's): the holds
+     * (HOLD_USER, HOLD_SYSTEM) and note its record had when last read or
+     * written, so that a change there is told from one here (dintake.c). */
+    unsigned rm_holds;
+    char *rm_note;
+    int rm_synced; /* rm_holds and rm_note are known */
+    int retries;   /* starts in a row the resource manager did not carry out for a reason
+                      that should pass (djobs.c: a failed start after RETRY_MAX) */
 };
 
 /* The disk the state lives on (dspace.c). */
@@ -160,6 +168,9 @@ void djobs_free(struct dmn *d);
  * -1 when the resource manager cannot be read (d->rm_down; logged once):
  * the iteration then starts nothing. */
 int dintake_poll(struct dmn *d, long now);
+/* Mirror the holds and notes of the queued jobs into the resource manager's
+ * own records (those that changed; ops.hold_sync). */
+void dintake_push(struct dmn *d);
 
 /* dpreempt.c */
 /* The engine's preempt callback (struct sched_rm; policy/preempt.c): stop

@@ -216,6 +216,13 @@ static void cancel_one(struct dmn *d, const struct peer *p, const char *id, stru
         return;
     }
     if (dj->rec.state == SJ_IDLE) {
+        /* A resource manager with a queue of its own (Slurm) keeps the job
+         * too: cancelled there first, or a scheduler after moku would run it. */
+        if (d->rm.ops->intake && d->rm.ops->cancel(d->rm.ctx, id, now, &e) < 0) {
+            out_printf(o, "ERROR:  cannot cancel job '%s': %s\n", id, e.msg);
+            o->failed = 1;
+            return;
+        }
         sched_cancel(d->s, dj->j, now, NULL);
         dj->rec.state = SJ_REMOVED;
         dj->rec.end = now;
@@ -260,7 +267,7 @@ static int hold_type(const char *t, unsigned *h)
     else if (strcmp(t, "batch") == 0 || strcmp(t, "b") == 0)
         *h = HOLD_BATCH;
     else if (strcmp(t, "all") == 0 || strcmp(t, "a") == 0)
-        *h = HOLD_USER | HOLD_SYSTEM | HOLD_BATCH;
+        *h = HOLD_USER | HOLD_SYSTEM | HOLD_BATCH | HOLD_DEFER;
     else
         return -1;
     return 0;
@@ -276,7 +283,7 @@ static json_t *do_hold(struct dmn *d, const struct peer *p, int argc, char **arg
         if (strcmp(argv[i], "-b") == 0 && set)
             holds = HOLD_BATCH;
         else if (strcmp(argv[i], "-a") == 0 && !set)
-            holds = HOLD_USER | HOLD_SYSTEM | HOLD_BATCH;
+            holds = HOLD_USER | HOLD_SYSTEM | HOLD_BATCH | HOLD_DEFER; /* Maui: defer too */
         else if (strcmp(argv[i], "-h") == 0 && i + 1 < argc) {
             if (hold_type(argv[++i], &holds) < 0)
                 return reply_err("%s: unknown hold type '%.64s' (user, system, batch%s)", name,

@@ -1,15 +1,24 @@
 /*
  * dintake — jobs submitted to the resource manager itself: under Slurm,
  * sbatch/srun/salloc from any user. Each held job the daemon has not seen
- * is stored under Slurm's id (so checkjob 42 and squeue agree) and queued;
- * one the policy refuses (it could never run here, MAXSUBMITJOBS) is
- * cancelled in Slurm with the reason logged; a queued job Slurm no longer
- * has, or has ended (scancel of a held job), is removed from the queue.
- * The states of the nodes (down, drained, up again) come the same way.
+ * is stored under Slurm's id (so checkjob 42 and squeue agree) and queued
+ * with its shape (tasks, processors per task, tasks per node, memory,
+ * exclusive nodes); one the policy refuses (no node could ever hold it,
+ * MAXSUBMITJOBS) is cancelled in Slurm with the reason logged; a queued job
+ * Slurm no longer has, or has ended (scancel of a held job), is removed
+ * from the queue. The states of the nodes (down, drained, up again) come
+ * the same way.
+ *
+ * Holds are one state: a hold put or lifted in Slurm (its user's, an
+ * administrator's) is put or lifted in moku, and moku's holds and what it
+ * says of a waiting job are written into Slurm's record (dintake_push).
+ * Each side's change is told from the other's by what the record had when
+ * last read or written (djob.rm_holds).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/resv.h"
 #include "core/sched.h"
@@ -17,6 +26,10 @@
 #include "policy/acl.h"
 #include "policy/srcfg.h"
 #include "util/mem.h"
+
+_Static_assert(HOLD_USER == RM_HOLD_USER && HOLD_SYSTEM == RM_HOLD_SYSTEM &&
+                   HOLD_BATCH == RM_HOLD_BATCH,
+               "the resource manager's hold bits are the engine's");
 
 struct intake {
     struct dmn *d;
@@ -32,11 +45,22 @@ static char *dup_or_null(const char *s)
     return s ? xstrdup(s) : NULL;
 }
 
-/* The stored record of a held job: tasks per node when it asked for a node
- * count that divides its processors, else processors anywhere. */
+/* The shape words of the stored record (store.h); caller frees. Tasks per
+ * node: its own, or those of a node count that divides its tasks. */
+static char *shape_of(const struct rm_new_job *x)
+{
+    int tpn = x->tpn > 0 ? x->tpn : x->nodes > 0 && x->tasks % x->nodes == 0 ? x->tasks / x->nodes : 0;
+    int max_nodes = x->max_nodes;
+    if (x->nodes > 0 && !tpn && (!max_nodes || x->nodes < max_nodes))
+        max_nodes = x->nodes; /* tasks that do not divide: no more nodes than asked */
+    return xprintf("tpn=%d mem_task=%ld mem_node=%ld%s max_nodes=%d", tpn, x->mem_per_task,
+                   x->mem_per_node, x->exclusive ? " exclusive" : "", max_nodes);
+}
+
+/* The stored record of a held job. */
 static void record_of(const struct rm_new_job *x, struct store_job *rec)
 {
-    int per_node = x->nodes > 0 && x->tasks % x->nodes == 0 ? x->tasks / x->nodes : 0;
+    int cpt = x->cpus_per_task > 0 ? x->cpus_per_task : 1;
     *rec = (struct store_job){
         .id = x->id,
         .name = dup_or_null(x->name),
@@ -47,23 +71,25 @@ static void record_of(const struct rm_new_job *x, struct store_job *rec)
         .account = dup_or_null(x->account),
         .class_ = dup_or_null(x->class_),
         .qos = dup_or_null(x->qos),
-        .tasks = x->tasks,
-        .ppn = per_node ? per_node : 1,
-        .nodes = per_node ? x->nodes : 0,
-        .mem_mb = x->mem_mb,
+        .tasks = x->tasks * cpt,
+        .ppn = cpt,
+        .nodes = x->nodes,
         .walltime = x->walltime,
         .submit = x->submit,
-        .holds = x->hold ? HOLD_USER : 0,
+        .start_after = x->start_after,
+        .holds = x->holds & (HOLD_USER | HOLD_SYSTEM),
         .advres = x->resv ? xprintf("%s-%s", RM_RESV_PREFIX, x->resv) : NULL,
         .state = SJ_IDLE,
         .exit_status = -1,
         .features = dup_or_null(x->features),
+        .shape = shape_of(x),
     };
 }
 
 /* ---- dependencies: a system hold of moku's while they wait ---- */
 
 #define DEP_NOTE "dependency: " /* the start of the message of a dependency hold */
+#define LIMIT_NOTE "Slurm would not run it: " /* ... of a partition limit's */
 
 static char *dep_message(const struct rm_new_job *x)
 {
@@ -82,22 +108,44 @@ static char *dep_message(const struct rm_new_job *x)
     }
 }
 
-/* A queued job whose dependencies changed: held while they wait, released
- * when they are satisfied (only a hold moku set for them). */
+/* Whether the message of dj's system hold is one follow_dep set. */
+static int dep_held(const struct djob *dj)
+{
+    const char *m = dj->rec.message;
+    return (dj->j->holds & HOLD_SYSTEM) && m &&
+           (strncmp(m, DEP_NOTE, strlen(DEP_NOTE)) == 0 ||
+            strncmp(m, LIMIT_NOTE, strlen(LIMIT_NOTE)) == 0);
+}
+
+/* Why x cannot start as it is: its dependencies, a partition's limit;
+ * NULL = nothing (caller frees). */
+static char *wait_message(const struct rm_new_job *x)
+{
+    char *why = dep_message(x);
+    if (!why && x->blocked)
+        why = xprintf(LIMIT_NOTE "%s", x->blocked);
+    return why;
+}
+
+/* A queued job whose dependencies or partition limits changed: held while
+ * they keep it from running, released when they no longer do (only a hold
+ * moku set for them). */
 static void follow_dep(struct dmn *d, struct djob *dj, const struct rm_new_job *x, long now)
 {
     if (dj->rec.state != SJ_IDLE || !dj->j || dj->j->state != JOB_IDLE)
         return;
-    int ours = (dj->j->holds & HOLD_SYSTEM) && dj->rec.message &&
-               strncmp(dj->rec.message, DEP_NOTE, strlen(DEP_NOTE)) == 0;
-    char *why = dep_message(x);
+    int ours = dep_held(dj);
+    char *why = wait_message(x);
     if (why && !(dj->j->holds & HOLD_SYSTEM)) {
         sched_hold(d->s, dj->j, HOLD_SYSTEM, NULL);
         ours = 1;
     }
     if (!why && ours) {
         sched_release(d->s, dj->j, HOLD_SYSTEM, now, NULL);
-        dlog(d->log, 1, "job %ld: its dependencies are satisfied", dj->rec.id);
+        dlog(d->log, 1, "job %ld: %s", dj->rec.id,
+             strncmp(dj->rec.message, DEP_NOTE, strlen(DEP_NOTE)) == 0
+                 ? "its dependencies are satisfied"
+                 : "Slurm's limits no longer keep it from running");
     }
     if (ours && (!why || !dj->rec.message || strcmp(why, dj->rec.message) != 0)) {
         free(dj->rec.message);
@@ -118,6 +166,71 @@ static void reused_id(struct dmn *d, const struct rm_new_job *x, long had_submit
          d->rm.ops->name, x->id, x->user, had_submit, x->submit, d->rm.ops->name);
 }
 
+/* A queued job's time limit changed in Slurm (scontrol update TimeLimit=):
+ * planned with the new one. */
+static void follow_walltime(struct dmn *d, struct djob *dj, const struct rm_new_job *x)
+{
+    if (dj->rec.state != SJ_IDLE || !dj->j || dj->j->state != JOB_IDLE || x->walltime <= 0 ||
+        x->walltime == dj->rec.walltime)
+        return;
+    struct err e;
+    if (sched_set_walltime(d->s, dj->j, x->walltime, &e) < 0)
+        return;
+    dlog(d->log, 1, "job %ld: its time limit is %ld s in %s now", dj->rec.id, x->walltime,
+         d->rm.ops->name);
+    dj->rec.walltime = x->walltime;
+    djobs_save(d, dj);
+}
+
+/* ---- holds: Slurm's side into moku ---- */
+
+/* What x's record has now, to tell the next change. */
+static void remember(struct djob *dj, const struct rm_new_job *x)
+{
+    dj->rm_holds = x->holds & (HOLD_USER | HOLD_SYSTEM);
+    free(dj->rm_note);
+    dj->rm_note = x->note ? xstrdup(x->note) : NULL;
+    dj->rm_synced = 1;
+}
+
+static const char *hold_word(unsigned h)
+{
+    return h & HOLD_USER ? "user" : "system";
+}
+
+/* Slurm changed x's holds since moku last read or wrote them: the same
+ * change in moku (a hold moku set for dependencies or limits is followed
+ * by follow_dep, not here). An administrator's release asked through the
+ * plugin lifts moku's system hold. */
+static void follow_holds(struct dmn *d, struct djob *dj, const struct rm_new_job *x, long now)
+{
+    if (dj->rec.state != SJ_IDLE || !dj->j || dj->j->state != JOB_IDLE)
+        return;
+    unsigned had = dj->rm_synced ? dj->rm_holds : dj->j->holds & (HOLD_USER | HOLD_SYSTEM);
+    unsigned put = x->holds & ~had, lifted = had & ~x->holds;
+    if (x->release_asked)
+        lifted |= HOLD_SYSTEM | HOLD_BATCH;
+    if (dep_held(dj))
+        lifted &= ~HOLD_SYSTEM;
+    put &= ~dj->j->holds;
+    lifted &= dj->j->holds;
+    if (put) {
+        sched_hold(d->s, dj->j, put, NULL);
+        dlog(d->log, 1, "job %ld: %s hold put in %s", dj->rec.id, hold_word(put),
+             d->rm.ops->name);
+    }
+    if (lifted) {
+        sched_release(d->s, dj->j, lifted, now, NULL);
+        dlog(d->log, 1, "job %ld: %s hold released in %s", dj->rec.id, hold_word(lifted),
+             d->rm.ops->name);
+    }
+    if (put || lifted) {
+        store_event(d->st, now, dj->rec.id, put ? "hold" : "release", d->rm.ops->name, NULL);
+        djobs_save(d, dj);
+    }
+    remember(dj, x);
+}
+
 static void seen(void *ctx, const struct rm_new_job *x)
 {
     struct intake *in = ctx;
@@ -127,7 +240,9 @@ static void seen(void *ctx, const struct rm_new_job *x)
     struct djob *have = djobs_find(d, id);
     int ended = have && (have->rec.state == SJ_COMPLETED || have->rec.state == SJ_REMOVED);
     if (have && !ended) { /* ours (a requeue may give it a new submit time) */
+        follow_holds(d, have, x, in->now);
         follow_dep(d, have, x, in->now);
+        follow_walltime(d, have, x);
         return;
     }
     if (have) {
@@ -162,8 +277,67 @@ static void seen(void *ctx, const struct rm_new_job *x)
     store_event(d->st, in->now, x->id, "submit", x->user, NULL);
     dlog(d->log, 1, "job %s of %s taken in from %s", id, x->user, d->rm.ops->name);
     struct djob *dj = djobs_find(d, id);
-    if (dj)
+    if (dj) {
+        remember(dj, x);
         follow_dep(d, dj, x, in->now);
+    }
+}
+
+/* ---- holds: moku's side into Slurm ---- */
+
+/* What moku says of a queued job in the resource manager's record: its
+ * holds and deferral, in checkjob's words; NULL for a job that only waits
+ * its turn. Caller frees. */
+static char *note_of(struct dmn *d, const struct djob *dj)
+{
+    const struct job *j = dj->j;
+    const char *msg = dj->rec.message;
+    if (j->holds || (j->deferred_until && !(j->flags & JOB_STARTDATE))) {
+        char until[32] = "";
+        if (!j->holds) {
+            time_t t = (time_t)j->deferred_until;
+            struct tm tm;
+            strftime(until, sizeof until, " until %Y-%m-%dT%H:%M:%S", localtime_r(&t, &tm));
+        }
+        return xprintf("moku: %s%s%s%s", job_display_state(j), until, msg ? ": " : "",
+                       msg ? msg : "");
+    }
+    (void)d;
+    return NULL;
+}
+
+static int same_note(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+void dintake_push(struct dmn *d)
+{
+    if (!d->rm.ops->hold_sync)
+        return;
+    for (size_t i = 0; i < d->njobs; i++) {
+        struct djob *dj = d->jobs[i];
+        if (dj->rec.state != SJ_IDLE || !dj->j || dj->j->state != JOB_IDLE)
+            continue;
+        unsigned h = dj->j->holds;
+        unsigned want = (h & HOLD_USER) | (h & (HOLD_SYSTEM | HOLD_BATCH) ? HOLD_SYSTEM : 0);
+        char *note = note_of(d, dj);
+        if (!dj->rm_synced || want != dj->rm_holds || !same_note(note, dj->rm_note)) {
+            char id[32];
+            struct err e;
+            snprintf(id, sizeof id, "%ld", dj->rec.id);
+            if (d->rm.ops->hold_sync(d->rm.ctx, id, h, note, &e) < 0) {
+                dlog(d->log, 0, "error: %s", e.msg);
+            } else {
+                dj->rm_holds = want;
+                free(dj->rm_note);
+                dj->rm_note = note;
+                note = NULL;
+                dj->rm_synced = 1;
+            }
+        }
+        free(note);
+    }
 }
 
 /* Queued here, ended or gone there: cancelled outside moku. */

@@ -62,9 +62,32 @@ static void set_message(struct dmn *d, struct djob *dj, const char *text)
         sched_job_note(d->s, dj->j, text);
 }
 
+/* The words of a record's shape (store.h) into spec; unknown ones are
+ * skipped (a later moku's). */
+static void shape_of(const char *shape, struct job_spec *spec)
+{
+    spec->tpn = 0;
+    char *copy = xstrdup(shape), *save = NULL;
+    for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        long v = strchr(w, '=') ? strtol(strchr(w, '=') + 1, NULL, 10) : 0;
+        if (strncmp(w, "tpn=", 4) == 0 && v > 0 && spec->tasks % v == 0)
+            spec->tpn = (int)v;
+        else if (strncmp(w, "mem_task=", 9) == 0 && v >= 0)
+            spec->mem_per_task = v;
+        else if (strncmp(w, "mem_node=", 9) == 0 && (v >= 0 || v == JOB_MEM_WHOLE))
+            spec->mem_per_node = v;
+        else if (strcmp(w, "exclusive") == 0)
+            spec->exclusive = 1;
+        else if (strncmp(w, "max_nodes=", 10) == 0 && v > 0)
+            spec->max_nodes = (int)v;
+    }
+    free(copy);
+}
+
 /* The engine's request for a stored record. Torque's nodes=N:ppn=P is N
  * distinct nodes with P processors each: N tasks of P processors, one task
- * a node (tpn 1); procs=N is N one-processor tasks anywhere. */
+ * a node (tpn 1); procs=N is N one-processor tasks anywhere. A resource
+ * manager's job (Slurm's) says its shape in rec->shape. */
 static void spec_of(const struct store_job *r, char *name, size_t len, size_t tag,
                     struct job_spec *spec)
 {
@@ -91,6 +114,8 @@ static void spec_of(const struct store_job *r, char *name, size_t len, size_t ta
         .start_after = r->start_after,
         .advres = r->advres,
     };
+    if (r->shape)
+        shape_of(r->shape, spec);
 }
 
 /* Queue rec in the engine under a new djob; NULL with err if the engine
@@ -187,8 +212,18 @@ struct djob *djobs_adopt(struct dmn *d, struct store_job *rec, struct err *err)
     struct err e;
     spec_of(rec, name, sizeof name, 0, &spec);
     /* Not refused for the nodes now up, nor a HARD limit it exceeds alone:
-     * Slurm checked it against its cluster, and it waits, blocked, with the
-     * reason in checkjob (a node down now may be back). */
+     * a node down now may be back, and the job waits, blocked, with the
+     * reason in checkjob. Refused when no node as configured could hold its
+     * shape (a task's processors or memory, its tasks per node), whatever
+     * its features and partition (those the job-submit plugin and Slurm
+     * judge; an OR of features moku cannot read waits, blocked). */
+    struct job_spec shape = spec;
+    shape.features = NULL;
+    shape.partition = NULL;
+    if (sched_job_fit(d->s, &shape, SCHED_FIT_NODES | SCHED_FIT_CONFIGURED, &e) != SCHED_FITS) {
+        err_set(err, "it could never run here: the job %s", e.msg);
+        return NULL;
+    }
     if (sched_submit_allowed(d->s, &spec, &e) < 0) {
         err_set(err, "%s", e.msg);
         return NULL;
@@ -202,7 +237,14 @@ struct djob *djobs_adopt(struct dmn *d, struct store_job *rec, struct err *err)
     return dj;
 }
 
-/* "n1:2,n2:4" into engine slots. */
+static int slot_order(const void *a, const void *b)
+{
+    const struct job_slot *x = a, *y = b;
+    return (x->node > y->node) - (x->node < y->node);
+}
+
+/* "n1:2,n2:4" (host:processors) or "n1:2:800,..." (and MB of memory) into
+ * engine slots, in node order. */
 static int parse_hosts(struct dmn *d, const char *hosts, struct job_slot **out, size_t *n)
 {
     size_t cap = 0;
@@ -211,19 +253,23 @@ static int parse_hosts(struct dmn *d, const char *hosts, struct job_slot **out, 
     char *copy = xstrdup(hosts ? hosts : ""), *save = NULL;
     int rc = 0;
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        char *colon = strrchr(tok, ':');
-        long procs = colon ? strtol(colon + 1, NULL, 10) : 0;
+        char *colon = strchr(tok, ':'), *end = NULL;
+        long procs = colon ? strtol(colon + 1, &end, 10) : 0, mem = 0;
+        if (end && *end == ':')
+            mem = strtol(end + 1, &end, 10);
         if (colon)
             *colon = '\0';
         long idx = sched_find_node(d->s, tok);
-        if (idx < 0 || procs <= 0) {
+        if (idx < 0 || procs <= 0 || mem < 0 || (end && *end)) {
             rc = -1;
             break;
         }
         *out = xgrow(*out, &cap, *n + 1, sizeof **out);
-        (*out)[(*n)++] = (struct job_slot){(unsigned)idx, 1, (unsigned)procs};
+        (*out)[(*n)++] = (struct job_slot){(unsigned)idx, 1, (unsigned)procs, (unsigned)mem};
     }
     free(copy);
+    if (*n > 1)
+        qsort(*out, *n, sizeof **out, slot_order);
     return rc;
 }
 
@@ -234,7 +280,7 @@ static void own_strings(struct store_job *rec)
                      &rec->class_,  &rec->qos,      &rec->hosts,       &rec->script,
                      &rec->cwd,     &rec->out_path, &rec->err_path,    &rec->advres,
                      &rec->env,     &rec->message,  &rec->mail_events, &rec->mail_users,
-                     &rec->features};
+                     &rec->features, &rec->shape};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         *strs[i] = *strs[i] ? xstrdup(*strs[i]) : NULL;
 }
@@ -365,10 +411,12 @@ static char **host_lines(struct dmn *d, const struct job *j, size_t *n, char **h
                 lines = xgrow(lines, &cap, *n + 1, sizeof *lines);
                 lines[(*n)++] = (char *)name;
             }
-            size_t add = strlen(name) + 16;
+            size_t add = strlen(name) + 32;
             *hosts = xgrow(*hosts, &hcap, hlen + add, 1);
             hlen += (size_t)snprintf(*hosts + hlen, add, "%s%s:%u", hlen ? "," : "", name,
                                      j->slots[k].procs);
+            if (j->slots[k].mem) /* memory booked: kept, so that a restart books it again */
+                hlen += (size_t)snprintf(*hosts + hlen, add, ":%u", j->slots[k].mem);
         }
     return lines;
 }
@@ -405,6 +453,8 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
         .env = dj->rec.env,
         .hosts = (const char *const *)lines,
         .nhosts = n,
+        .tasks = j->tasks,
+        .procs_per_task = j->procs_per_task,
         .walltime = j->walltime,
         .tag = j->tag,
     };
@@ -446,6 +496,10 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
         set_message(d, dj, NULL);
         djobs_save(d, dj);
     }
+    /* A resource manager with a queue of its own (Slurm) runs it a moment
+     * later: Starting until it says Running. */
+    if (d->rm.ops->intake)
+        j->flags |= JOB_STARTING;
     dlog(d->log, 1, "job %s started on %s", j->name, dj->rec.hosts);
     dmail_job(d, dj, DMAIL_BEGIN, NULL);
     return 0;
@@ -527,16 +581,31 @@ void djobs_forget(struct dmn *d)
  * only the beginning of (the daemon died between the two, or in the middle
  * of the start): it waits again, what is left of the start removed. The
  * start intent is the committed Running record; this is its reconciliation. */
+/* Starts in a row the resource manager may leave undone for a reason that
+ * should pass (moku's picture was late) before the next is a failed start:
+ * a reason misread as passing must not make a start every iteration. */
+#define RETRY_MAX 3
+
 static void never_started(struct dmn *d, struct djob *dj, const struct rm_status *st, long now)
 {
     char id[32];
     snprintf(id, sizeof id, "%ld", dj->rec.id);
     d->rm.ops->forget(d->rm.ctx, id);
+    dj->retries = st->retry ? dj->retries + 1 : 0;
+    int failed = st->failed_start || dj->retries >= RETRY_MAX;
+    if (dj->retries >= RETRY_MAX)
+        dj->retries = 0;
     if (dj->j && dj->j->state == JOB_RUNNING) {
-        if (st->failed_start)
+        dj->j->flags &= ~(unsigned)JOB_STARTING;
+        if (failed)
             sched_start_failed(d->s, dj->j, now, NULL);
         else
             sched_requeue(d->s, dj->j, now, NULL);
+        /* Held there since its start (its user, an administrator): held here. */
+        if (st->holds && dj->j->state == JOB_IDLE) {
+            sched_hold(d->s, dj->j, st->holds, NULL);
+            dj->rm_holds = st->holds & (HOLD_USER | HOLD_SYSTEM);
+        }
     }
     dj->rec.state = SJ_IDLE;
     dj->rec.start = 0;
@@ -546,12 +615,62 @@ static void never_started(struct dmn *d, struct djob *dj, const struct rm_status
     if (st->message[0])
         set_message(d, dj, st->message);
     djobs_save(d, dj);
-    store_event(d->st, now, dj->rec.id, "requeue", why, NULL);
-    if (st->message[0])
-        dlog(d->log, 0, "job %ld queued again: %s", dj->rec.id, st->message);
-    else
+    store_event(d->st, now, dj->rec.id, failed ? "startfail" : "requeue", why, NULL);
+    if (!st->message[0])
         dlog(d->log, 0, "job %ld was never started by the resource manager: queued again",
              dj->rec.id);
+    else if (failed)
+        dlog(d->log, 0, "job %ld: start failed: %s", dj->rec.id, st->message);
+    else if (st->retry)
+        dlog(d->log, 0, "job %ld: start not carried out, started again: %s", dj->rec.id,
+             st->message);
+    else
+        dlog(d->log, 0, "job %ld requeued: %s", dj->rec.id, st->message);
+}
+
+/* Where the resource manager runs dj, when it told it (st->placed): booked
+ * as it is, if the engine's choice differs (Slurm's own split of the tasks,
+ * whole nodes, its memory defaults). */
+static int same_slots(const struct job_slot *a, size_t na, const struct job_slot *b, size_t nb)
+{
+    if (na != nb)
+        return 0;
+    for (size_t k = 0; k < na; k++)
+        if (a[k].node != b[k].node || a[k].procs != b[k].procs || a[k].mem != b[k].mem)
+            return 0;
+    return 1;
+}
+
+static void placed(struct dmn *d, struct djob *dj, const struct rm_status *st, long now)
+{
+    if (!st->placed || !dj->j || dj->j->state != JOB_RUNNING)
+        return;
+    struct job_slot *slots, *had;
+    size_t n, nhad;
+    struct err e;
+    int ok = parse_hosts(d, st->placed, &slots, &n) == 0 && n > 0;
+    int same = ok && parse_hosts(d, dj->rec.hosts, &had, &nhad) == 0 &&
+               same_slots(slots, n, had, nhad);
+    if (ok && !same)
+        free(had);
+    if (same) {
+        free(had);
+        free(slots);
+        return;
+    }
+    if (!ok || sched_job_reslot(d->s, dj->j, slots, n, now, &e) < 0) {
+        dlog(d->log, 0, "job %ld runs on %s, which moku cannot book: %s", dj->rec.id, st->placed,
+             n ? e.msg : "nodes it does not have");
+        free(slots);
+        return;
+    }
+    free(slots);
+    dlog(d->log, 1, "job %ld runs on %s in %s (moku chose %s): booked as it runs", dj->rec.id,
+         st->placed, d->rm.ops->name, dj->rec.hosts ? dj->rec.hosts : "-");
+    free(dj->rec.hosts);
+    dj->rec.hosts = xstrdup(st->placed);
+    djobs_save(d, dj);
+    store_event(d->st, now, dj->rec.id, "placed", st->placed, NULL);
 }
 
 void djobs_poll(struct dmn *d, long now)
@@ -573,6 +692,15 @@ void djobs_poll(struct dmn *d, long now)
             dlog(d->log, 0, "job %s: %s", id, e.msg);
             continue;
         }
+        if (st.state == RM_RUNNING && dj->j && dj->j->state == JOB_RUNNING) {
+            if (st.starting) {
+                dj->j->flags |= JOB_STARTING;
+            } else {
+                dj->j->flags &= ~(unsigned)JOB_STARTING;
+                dj->retries = 0;
+            }
+            placed(d, dj, &st, now);
+        }
         if ((st.state == RM_UNKNOWN || st.state == RM_NEVER) && dj->rec.state == SJ_RUNNING)
             never_started(d, dj, &st, now);
         else if (st.state == RM_ENDED || st.state == RM_LOST || st.state == RM_UNKNOWN ||
@@ -585,6 +713,7 @@ void djobs_free(struct dmn *d)
 {
     for (size_t i = 0; i < d->njobs; i++) {
         store_job_free(&d->jobs[i]->rec);
+        free(d->jobs[i]->rm_note);
         free(d->jobs[i]);
     }
     free(d->jobs);

@@ -107,6 +107,9 @@ static struct sched *build_sched(struct dmn *d, struct err *err)
     struct sched_policy pol;
     if (sched_policy_from_cfg(d->cfg, &pol, err) < 0)
         return NULL;
+    /* Slurm splits a job's tasks over the nodes moku gives it its own way:
+     * the engine's split must be that one (docs/slurm.md). */
+    pol.fill_in_order = d->rm.ops->intake != NULL;
     struct sched *s = sched_create(&pol, &(struct sched_rm){.start = djobs_rm_start,
                                                              .preempt = dpreempt_rm_preempt,
                                                              .resume = dpreempt_rm_resume,
@@ -304,6 +307,8 @@ void serve_iterate(struct dmn *d)
     }
     if (!d->paused && rm_ok && !dspace_full(d))
         sched_iterate(d->s, now);
+    if (rm_ok)
+        dintake_push(d);
     struct dresv_change rc; /* the reservations that expired */
     if (dresv_save(d, NULL, &rc, &e) < 0)
         dlog(d->log, 0, "error: %s", e.msg);

@@ -13,6 +13,14 @@
  * dense node_cap/node_used arrays; freemap (one bit per node with room)
  * skips full nodes 64 at a time, so a 100,000-node cluster costs what the
  * job's own nodes cost.
+ *
+ * Memory, as Maui places it: a job that asks for memory (per task, or per
+ * node as Slurm's --mem) takes a node only where the node's known memory
+ * still holds it, and as many tasks as both its free processors and its
+ * free memory hold. A node whose memory is not known (0) counts only its
+ * processors. An exclusive job (Slurm's --exclusive) takes whole nodes no
+ * job uses, and no other job shares them. Jobs asking for neither keep the
+ * plain walk below, which never looks at memory.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +42,7 @@ void alloc_node_changed(struct sched *s, size_t i)
 {
     const struct node *n = &s->nodes[i];
     s->node_cap[i] = n->state == NODE_UP ? n->procs : 0;
+    s->node_mem_cap[i] = n->state == NODE_UP ? n->mem : 0;
     set_free_bit(s, i);
 }
 
@@ -54,22 +63,23 @@ static size_t next_free(const struct sched *s, size_t i)
     return found < s->nnodes ? found : s->nnodes;
 }
 
-/* Record `procs` on node i for j, extending the last run when it can
- * (forwards, or backwards for LASTAVAILABLE's walk). */
-static void add_slot(struct job *j, size_t *cap, size_t i, unsigned procs)
+/* Record `procs` and `mem` on node i for j, extending the last run when it
+ * can (forwards, or backwards for LASTAVAILABLE's walk). */
+static void add_slot(struct job *j, size_t *cap, size_t i, unsigned procs, unsigned mem)
 {
     struct job_slot *last = j->nslots ? &j->slots[j->nslots - 1] : NULL;
-    if (last && last->procs == procs && last->node + last->nnodes == i) {
+    int same = last && last->procs == procs && last->mem == mem;
+    if (same && last->node + last->nnodes == i) {
         last->nnodes++;
         return;
     }
-    if (last && last->procs == procs && last->node == i + 1) {
+    if (same && last->node == i + 1) {
         last->node--;
         last->nnodes++;
         return;
     }
     j->slots = xgrow(j->slots, cap, j->nslots + 1, sizeof *j->slots);
-    j->slots[j->nslots++] = (struct job_slot){(unsigned)i, 1, procs};
+    j->slots[j->nslots++] = (struct job_slot){(unsigned)i, 1, procs, mem};
 }
 
 /* Slots are kept in node order (job.h); walks in another order sort them. */
@@ -101,6 +111,12 @@ static void sort_slots(struct job *j)
 
 static void charge(struct sched *s, struct job *j, long a, long b);
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* Processors of node i job j may take now (before node access rules):
  * what no job holds, less what reservations that refuse j keep for their
  * own jobs over [now, now + walltime). */
@@ -120,11 +136,47 @@ static long node_room(struct sched *s, const struct job *j, size_t i, long now)
     return room;
 }
 
+/* At most k tasks of j, as node i's free memory holds them (k when the job
+ * asks for no memory or the node's memory is not known). */
+static unsigned mem_tasks(const struct sched *s, const struct job *j, size_t i, unsigned k)
+{
+    long cap = s->node_mem_cap[i];
+    if (cap <= 0 || !job_wants_mem(j))
+        return k;
+    long room = cap - s->node_mem_used[i];
+    long per_node = j->mem_per_node == JOB_MEM_WHOLE ? cap : j->mem_per_node;
+    if (room < per_node + j->mem_per_task)
+        return 0; /* not even one task (a whole node's memory: none used) */
+    if (j->mem_per_task > 0) {
+        long m = (room - per_node) / j->mem_per_task;
+        if (m < (long)k)
+            k = (unsigned)m;
+    }
+    return k;
+}
+
+/* An exclusive job: tasks of j on node i, were it wholly free and no job
+ * on it, at most left (*procs: the whole node). */
+static unsigned node_tasks_excl(struct sched *s, const struct job *j, size_t i, long now,
+                                unsigned left, unsigned *procs)
+{
+    if (s->node_jobs[i] || node_room(s, j, i, now) < s->node_cap[i])
+        return 0;
+    unsigned k = (unsigned)s->node_cap[i] / (unsigned)j->procs_per_task;
+    k = k < left ? k : left;
+    *procs = (unsigned)s->node_cap[i];
+    return k;
+}
+
 /* Tasks of j node i could take, at most left, and the processors they
  * occupy (*procs: the whole node under exclusive access). */
 static unsigned node_tasks_any(struct sched *s, const struct job *j, size_t i, long now,
                                unsigned left, unsigned *procs)
 {
+    if (s->node_excl[i])
+        return 0; /* an exclusive job's node */
+    if (j->exclusive)
+        return node_tasks_excl(s, j, i, now, left, procs);
     long room = node_room(s, j, i, now);
     unsigned ppt = (unsigned)j->procs_per_task, k;
     if (room < (long)ppt)
@@ -150,27 +202,39 @@ static unsigned node_tasks_any(struct sched *s, const struct job *j, size_t i, l
     }
 }
 
-/* Tasks of j node i takes, at most left, and the processors they occupy
- * (*procs: the whole node under exclusive access). A job with tasks per
- * node takes exactly that many on a node, or none. */
+/* Tasks of j node i takes, at most left, the processors they occupy
+ * (*procs: the whole node under exclusive access) and their memory (*mem).
+ * A job with tasks per node takes exactly that many on a node, or none. */
 static unsigned node_tasks(struct sched *s, const struct job *j, size_t i, long now, unsigned left,
-                           unsigned *procs)
+                           unsigned *procs, unsigned *mem)
 {
     unsigned k = node_tasks_any(s, j, i, now, left, procs);
-    if (!j->tpn || k == (unsigned)j->tpn)
-        return k;
-    if (k > (unsigned)j->tpn) {
-        if (s->pol.naccess != NACCESS_SINGLEJOB) /* exclusive: still the whole node */
-            *procs = (unsigned)j->tpn * (unsigned)j->procs_per_task;
-        return (unsigned)j->tpn;
+    unsigned m = mem_tasks(s, j, i, k);
+    if (m < k) {
+        k = m;
+        if (!j->exclusive && s->pol.naccess == NACCESS_SHARED)
+            *procs = k * (unsigned)j->procs_per_task;
     }
-    return 0;
+    if (j->tpn && k != (unsigned)j->tpn) {
+        if (k < (unsigned)j->tpn)
+            return 0;
+        if (s->pol.naccess != NACCESS_SINGLEJOB && !j->exclusive) /* exclusive: the whole node */
+            *procs = (unsigned)j->tpn * (unsigned)j->procs_per_task;
+        k = (unsigned)j->tpn;
+    }
+    *mem = (unsigned)job_node_mem(j, s->node_mem_cap[i], k);
+    return k;
 }
 
-static inline void take(struct sched *s, struct job *j, size_t *cap, size_t i, unsigned procs)
+static inline void take(struct sched *s, struct job *j, size_t *cap, size_t i, unsigned procs,
+                        unsigned mem)
 {
-    add_slot(j, cap, i, procs);
+    add_slot(j, cap, i, procs, mem);
     s->node_used[i] += (int)procs;
+    if (mem) /* (the plain walk's jobs have none: no store per node for them) */
+        s->node_mem_used[i] += mem;
+    if (j->exclusive)
+        s->node_excl[i] = 1;
     s->node_jobs[i]++;
     s->node_user[i] = j->user;
     set_free_bit(s, i);
@@ -206,7 +270,7 @@ static unsigned walk_plain(struct sched *s, struct job *j, size_t *cap, unsigned
         if (k > left)
             k = left;
         if (k) {
-            take(s, j, cap, i, k * ppt);
+            take(s, j, cap, i, k * ppt, 0);
             left -= k;
         }
         if (backwards)
@@ -235,24 +299,25 @@ static unsigned walk_free(struct sched *s, struct job *j, size_t *cap, long now,
     size_t i = backwards ? prev_free(s, s->nnodes - 1) : next_free(s, 0);
     while (left && i < s->nnodes) {
         int level = lv ? lv[s->node_region[i]] : 0;
-        unsigned procs = 0, k = 0;
+        unsigned procs = 0, mem = 0, k = 0;
         if (level == (lv ? best : 0))
-            k = node_tasks(s, j, i, now, left, &procs);
+            k = node_tasks(s, j, i, now, left, &procs, &mem);
         else if (level < 4) {
             later[level] = xgrow(later[level], &capl[level], n[level] + 1, sizeof *later[level]);
             later[level][n[level]++] = (uint32_t)i;
         }
         if (k) {
-            take(s, j, cap, i, procs);
+            take(s, j, cap, i, procs, mem);
             left -= k;
         }
         i = backwards ? (i ? prev_free(s, i - 1) : SIZE_MAX) : next_free(s, i + 1);
     }
     for (int level = 0; level < 4; level++) {
         for (size_t x = 0; x < n[level] && left; x++) {
-            unsigned procs = 0, k = node_tasks(s, j, later[level][x], now, left, &procs);
+            unsigned procs = 0, mem = 0;
+            unsigned k = node_tasks(s, j, later[level][x], now, left, &procs, &mem);
             if (k) {
-                take(s, j, cap, later[level][x], procs);
+                take(s, j, cap, later[level][x], procs, mem);
                 left -= k;
             }
         }
@@ -431,8 +496,8 @@ static void balance_range(struct sched *s, const struct job *j, const uint32_t *
         size_t b = a;
         unsigned long long tasks = 0;
         while (b < n && s->nodes[order[b]].speed == s->nodes[order[a]].speed) {
-            unsigned procs;
-            tasks += node_tasks(s, j, order[b], now, (unsigned)j->tasks, &procs);
+            unsigned procs, mem;
+            tasks += node_tasks(s, j, order[b], now, (unsigned)j->tasks, &procs, &mem);
             b++;
         }
         if (tasks >= (unsigned long long)j->tasks) {
@@ -478,9 +543,9 @@ static unsigned walk_ordered(struct sched *s, struct job *j, size_t *cap, long n
                 size_t i = order[x];
                 if ((lv && lv[s->node_region[i]] != level) || (pass && x >= from && x < to))
                     continue;
-                unsigned procs = 0, k = node_tasks(s, j, i, now, left, &procs);
+                unsigned procs = 0, mem = 0, k = node_tasks(s, j, i, now, left, &procs, &mem);
                 if (k) {
-                    take(s, j, cap, i, procs);
+                    take(s, j, cap, i, procs, mem);
                     left -= k;
                 }
             }
@@ -488,6 +553,37 @@ static unsigned walk_ordered(struct sched *s, struct job *j, size_t *cap, long n
     free(lv);
     free(order);
     return left;
+}
+
+/* fill_in_order: the tasks of j over the nodes it was given, split as the
+ * resource manager will split them (Slurm's cons_tres): in table order,
+ * each node as many as it holds while every later node keeps one. The
+ * nodes hold them all (they held them in the walk's split). */
+static void refill(struct sched *s, struct job *j, long now)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < j->nslots; k++)
+        n += j->slots[k].nnodes;
+    if (n < 2)
+        return;
+    uint32_t *nodes = xcalloc(n, sizeof *nodes);
+    n = 0;
+    for (size_t k = 0; k < j->nslots; k++)
+        for (unsigned i = 0; i < j->slots[k].nnodes; i++)
+            nodes[n++] = j->slots[k].node + i;
+    alloc_release(s, j);
+    qsort(nodes, n, sizeof *nodes, cmp_u32);
+    size_t cap = 0;
+    unsigned left = (unsigned)j->tasks;
+    for (size_t x = 0; x < n && left; x++) {
+        unsigned keep = (unsigned)(n - x - 1), procs = 0, mem = 0;
+        unsigned k = node_tasks(s, j, nodes[x], now, left > keep ? left - keep : 1, &procs, &mem);
+        if (k) {
+            take(s, j, &cap, nodes[x], procs, mem);
+            left -= k;
+        }
+    }
+    free(nodes);
 }
 
 int alloc_job(struct sched *s, struct job *j, long now)
@@ -499,7 +595,8 @@ int alloc_job(struct sched *s, struct job *j, long now)
     int table = s->pol.nalloc == NALLOC_FIRSTAVAILABLE || s->pol.nalloc == NALLOC_LASTAVAILABLE;
     if (!s->multi && !plan_region_usable(s, j, 0))
         return -1; /* one region, and j may not use it (a feature no node has) */
-    if (table && !s->multi && s->pol.naccess == NACCESS_SHARED && s->nnodes && !j->tpn) {
+    if (table && !s->multi && s->pol.naccess == NACCESS_SHARED && s->nnodes && !j->tpn &&
+        !j->exclusive && !job_wants_mem(j)) {
         left = walk_plain(s, j, &cap, left, s->pol.nalloc == NALLOC_LASTAVAILABLE);
     } else if (table) {
         /* Table order: the free map skips full nodes 64 at a time. */
@@ -510,7 +607,13 @@ int alloc_job(struct sched *s, struct job *j, long now)
     } else {
         left = walk_ordered(s, j, &cap, now, left);
     }
-    if (left) {
+    if (!left && s->pol.fill_in_order && !j->tpn && !j->exclusive &&
+        s->pol.naccess == NACCESS_SHARED)
+        refill(s, j, now);
+    size_t nodes = 0;
+    for (size_t k = 0; k < j->nslots; k++)
+        nodes += j->slots[k].nnodes;
+    if (left || (j->max_nodes && nodes > (size_t)j->max_nodes)) {
         alloc_release(s, j); /* no side effects on failure */
         return -1;
     }
@@ -532,7 +635,7 @@ int alloc_exact(struct sched *s, struct job *j, const struct job_slot *slots, si
         for (unsigned i = slots[k].node; i < slots[k].node + slots[k].nnodes; i++) {
             /* A job found running is where it is, even on a node that has
              * shrunk since: used may exceed cap until it ends. */
-            take(s, j, &cap, i, slots[k].procs);
+            take(s, j, &cap, i, slots[k].procs, slots[k].mem);
         }
     return 0;
 }
@@ -600,6 +703,12 @@ void alloc_release(struct sched *s, struct job *j)
     for (size_t k = 0; k < j->nslots; k++) {
         const struct job_slot *sl = &j->slots[k];
         size_t end = (size_t)sl->node + sl->nnodes;
+        if (sl->mem || j->exclusive)
+            for (size_t i = sl->node; i < end; i++) {
+                s->node_mem_used[i] -= sl->mem;
+                if (j->exclusive)
+                    s->node_excl[i] = 0;
+            }
         for (size_t i = sl->node; i < end; i++) {
             s->node_used[i] -= (int)sl->procs;
             if (--s->node_jobs[i] <= 0) {

@@ -407,6 +407,26 @@ long eset_lift(const struct sched *s)
     return at;
 }
 
+int eset_unlist(struct sched *s, struct job *j)
+{
+    int parked = eset_parked(s, j);
+    eset_remove(s, j, 0);
+    return parked;
+}
+
+void eset_relist(struct sched *s, struct job *j, int was_parked)
+{
+    if (!s->eset)
+        return;
+    if (was_parked) {
+        s->queue = xgrow(s->queue, &s->qcap, s->qlen + 1, sizeof *s->queue);
+        s->queue[s->qlen++] = j;
+        s->qidle++;
+        s->eset->unparked_some = 1;
+    }
+    eset_add(s, j);
+}
+
 int eset_parked(const struct sched *s, const struct job *j)
 {
     return s->eset && (j->flags & JOB_PARKED);

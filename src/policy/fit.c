@@ -56,11 +56,23 @@ static int node_usable(const struct node *n, const struct job_spec *spec, const 
            strcmp(spec->partition, n->partition) == 0;
 }
 
-/* Tasks of the job a node of `cap` processors could hold on its own. */
-static long node_tasks(const struct sched *s, const struct job_spec *spec, long cap)
+/* Memory the job needs on a node of mem MB beyond its tasks'. */
+static long per_node_mem(const struct job_spec *spec, long mem)
+{
+    return spec->mem_per_node == JOB_MEM_WHOLE ? mem : spec->mem_per_node;
+}
+
+/* Tasks of the job a node of `cap` processors and `mem` MB (0: not known)
+ * could hold on its own. */
+static long node_tasks(const struct sched *s, const struct job_spec *spec, long cap, long mem)
 {
     long ppt = spec->procs_per_task;
     long k = s->pol.naccess == NACCESS_SINGLETASK ? (cap >= ppt) : cap / ppt;
+    if (mem > 0 && (spec->mem_per_task > 0 || spec->mem_per_node)) {
+        long room = mem - per_node_mem(spec, mem);
+        long m = room < spec->mem_per_task ? 0 : spec->mem_per_task ? room / spec->mem_per_task : k;
+        k = m < k ? m : k;
+    }
     if (spec->tpn)
         k = k >= spec->tpn ? spec->tpn : 0;
     return k;
@@ -80,48 +92,85 @@ static void which_nodes(const struct job_spec *spec, const struct feats *f, char
 struct shape {
     size_t usable;   /* up nodes with its features and partition */
     long largest;    /* processors of the largest of them */
+    long most_mem;   /* memory of the one with the most, MB (0: none known) */
+    int mem_unknown; /* one of them has no known memory (any request fits it) */
     long holding;    /* of them, nodes that can hold its tasks per node */
+    long tasks_max;  /* tasks the one that holds most holds */
     long long tasks; /* tasks they could hold in all */
 };
 
 static void shape_of(const struct sched *s, const struct job_spec *spec, const struct feats *f,
-                     struct shape *sh)
+                     unsigned what, struct shape *sh)
 {
     long need = (spec->tpn ? spec->tpn : 1) * (long)spec->procs_per_task;
     *sh = (struct shape){0};
     for (size_t i = 0; i < s->nnodes; i++) {
-        long cap = s->node_cap[i];
+        /* Configured: as if every node were up (a resource manager's nodes
+         * that are down now may come back). */
+        long cap = (what & SCHED_FIT_CONFIGURED) ? s->nodes[i].procs : s->node_cap[i];
+        long mem = (what & SCHED_FIT_CONFIGURED) ? s->nodes[i].mem : s->node_mem_cap[i];
         if (cap <= 0 || !node_usable(&s->nodes[i], spec, f))
             continue;
         sh->usable++;
         sh->largest = cap > sh->largest ? cap : sh->largest;
-        sh->holding += cap >= need;
-        sh->tasks += node_tasks(s, spec, cap);
+        sh->most_mem = mem > sh->most_mem ? mem : sh->most_mem;
+        sh->mem_unknown |= mem <= 0;
+        long k = node_tasks(s, spec, cap, mem);
+        sh->holding += cap >= need && k > 0;
+        sh->tasks += k;
+        sh->tasks_max = k > sh->tasks_max ? k : sh->tasks_max;
     }
 }
 
-static enum sched_fit fit_nodes(const struct sched *s, const struct job_spec *spec, struct err *err)
+/* The memory one task of the job (and its node's share) needs, over what
+ * the largest node has: why no node holds one task. */
+static int mem_too_big(const struct job_spec *spec, const struct shape *sh, const char *which,
+                       struct err *err)
+{
+    if (sh->mem_unknown || sh->most_mem <= 0 || (!spec->mem_per_task && !spec->mem_per_node) ||
+        spec->mem_per_node == JOB_MEM_WHOLE)
+        return 0;
+    long need = spec->mem_per_node + spec->mem_per_task * (spec->tpn > 1 ? spec->tpn : 1);
+    if (need <= sh->most_mem)
+        return 0;
+    err_set(err, "needs %ld MB of memory on one node, the largest node%s has %ld MB", need, which,
+            sh->most_mem);
+    return 1;
+}
+
+static enum sched_fit fit_nodes(const struct sched *s, const struct job_spec *spec, unsigned what,
+                                struct err *err)
 {
     struct feats f;
     feats_parse(&f, spec->features);
     struct shape sh;
-    shape_of(s, spec, &f, &sh);
+    shape_of(s, spec, &f, what, &sh);
     char which[160];
     which_nodes(spec, &f, which, sizeof which);
     feats_free(&f);
     long ppt = spec->procs_per_task;
     if (!sh.usable)
-        err_set(err, "can use no node: no up node%s", which);
+        err_set(err, "can use no node: no %snode%s", (what & SCHED_FIT_CONFIGURED) ? "" : "up ",
+                which);
     else if (sh.largest < ppt)
         err_set(err, "needs %ld processors on one node, the largest node%s has %ld", ppt, which,
                 sh.largest);
     else if (spec->tpn > 1 && s->pol.naccess == NACCESS_SINGLETASK)
         err_set(err, "needs %d tasks on each node, and NODEACCESSPOLICY SINGLETASK allows one",
                 spec->tpn);
+    else if (mem_too_big(spec, &sh, which, err))
+        ;
     else if (spec->tpn && sh.holding * spec->tpn < spec->tasks)
         err_set(err, "needs %d distinct nodes of %ld processors, the cluster has %ld such node%s%s",
                 spec->tasks / spec->tpn, spec->tpn * ppt, sh.holding, sh.holding == 1 ? "" : "s",
                 which);
+    else if (spec->max_nodes && (long long)spec->max_nodes * (sh.tasks_max > 0 ? sh.tasks_max : 1) <
+                                    spec->tasks)
+        err_set(err, "asks for %d tasks of %ld processors on at most %d nodes, a node%s holds %ld",
+                spec->tasks, ppt, spec->max_nodes, which, sh.tasks_max);
+    else if (sh.tasks < spec->tasks && (spec->mem_per_task > 0 || spec->mem_per_node))
+        err_set(err, "asks for %d tasks of %ld processors and %ld MB, the nodes%s can hold %lld",
+                spec->tasks, ppt, spec->mem_per_task, which, sh.tasks);
     else if (sh.tasks < spec->tasks)
         err_set(err, "asks for %d tasks of %ld processors, the nodes%s can hold %lld", spec->tasks,
                 ppt, which, sh.tasks);
@@ -153,6 +202,9 @@ static void limits_job(const struct sched *s, const struct job_spec *spec, struc
         .tasks = spec->tasks,
         .procs_per_task = spec->procs_per_task,
         .mem_per_task = spec->mem_per_task,
+        .mem_per_node = spec->mem_per_node,
+        .exclusive = spec->exclusive,
+        .max_nodes = spec->max_nodes,
         .swap_per_task = spec->swap_per_task,
         .disk_per_task = spec->disk_per_task,
         .nodes = spec->nodes,
@@ -225,13 +277,13 @@ enum sched_fit sched_job_fit(const struct sched *s, const struct job_spec *spec,
                              struct err *err)
 {
     long long procs = (long long)spec->tasks * spec->procs_per_task;
-    if ((what & SCHED_FIT_SIZE) && procs > s->up_procs) {
+    if ((what & SCHED_FIT_SIZE) && !(what & SCHED_FIT_CONFIGURED) && procs > s->up_procs) {
         err_set(err, "asks for %lld processors, the cluster has %lld", procs, s->up_procs);
         return SCHED_TOO_LARGE;
     }
     enum sched_fit r = SCHED_FITS;
     if (what & SCHED_FIT_NODES)
-        r = fit_nodes(s, spec, err);
+        r = fit_nodes(s, spec, what, err);
     if (r == SCHED_FITS && (what & SCHED_FIT_LIMITS))
         r = fit_limits(s, spec, err);
     if (r == SCHED_FITS && (what & SCHED_FIT_RESV))

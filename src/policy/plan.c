@@ -25,6 +25,16 @@
  * interchangeable slots), conservative across regions. Nodes are named only
  * when a job starts (policy/alloc.c).
  *
+ * Memory is a second count, as Maui plans it: a region whose nodes all
+ * have a known memory keeps `mfree`, the MB no running job holds, over
+ * time. A job that asks for memory fits where both counts hold it (its
+ * memory per task for each task, its memory per node for each node its
+ * tasks need at the densest); jobs that ask for none never look at it, so
+ * a plan without memory requests costs what it did. Reservations keep
+ * processors, not memory. Within a region memory is counted, not placed,
+ * as processors are: memory free on different nodes may not make a task's,
+ * and then the start waits (policy/alloc.c places exactly).
+ *
  * Cost: a rebuild walks every node and running job (it happens when a
  * reservation or a node changes, not per iteration); a query walks the
  * breakpoints of the regions the job can use.
@@ -56,6 +66,7 @@ static void free_regions(struct sched *s)
         struct region *r = &s->regions[g];
         if (r->free != s->avail)
             avail_destroy(r->free);
+        avail_destroy(r->mfree);
         for (size_t k = 0; k < r->nrv; k++)
             avail_destroy(r->rv[k].inner);
         free(r->rv);
@@ -199,28 +210,98 @@ static long node_procs(const struct sched *s, size_t g)
     return s->nodes[s->regions[g].node].procs;
 }
 
-/* Tasks of ppt processors the nodes of region g could hold were they all
- * free: with shared nodes the counts alone would put 3 tasks of 2 on two
- * 3-processor nodes, a job that then never starts while its reservation
- * keeps others off. Only asked for ppt > 1; cached per region for the last
- * ppt (regions are rebuilt when nodes change). */
-static long region_shape(struct sched *s, size_t g, long ppt)
+/* Memory j needs on a node of region g beyond its tasks' (its --mem, or
+ * the whole node's), and per task. */
+static long node_share(const struct sched *s, const struct job *j, size_t g)
+{
+    return j->mem_per_node == JOB_MEM_WHOLE ? s->regions[g].node_mem : j->mem_per_node;
+}
+
+/* Tasks of j a node of cap processors and mem MB holds (mem 0: not known). */
+static long node_holds(const struct job *j, long cap, long mem, long share)
+{
+    long k = cap / j->procs_per_task;
+    if (mem > 0 && job_wants_mem(j)) {
+        long room = mem - (j->mem_per_node == JOB_MEM_WHOLE ? mem : share);
+        long m = room < j->mem_per_task ? 0 : j->mem_per_task ? room / j->mem_per_task : k;
+        k = m < k ? m : k;
+    }
+    return k;
+}
+
+/* Tasks of j the nodes of region g could hold were they all free: with
+ * shared nodes the counts alone would put 3 tasks of 2 on two 3-processor
+ * nodes (or two tasks of 800 MB on two nodes of 1000), a job that then
+ * never starts while its reservation keeps others off. Only asked for
+ * ppt > 1 or a memory request; cached per region for the last shape
+ * (regions are rebuilt when nodes change). */
+static long region_shape(struct sched *s, size_t g, const struct job *j)
 {
     struct region *rg = &s->regions[g];
-    if (rg->shape_ppt != ppt) {
+    long ppt = j->procs_per_task, mpt = job_wants_mem(j) && rg->mfree ? j->mem_per_task : 0;
+    long share = rg->mfree ? node_share(s, j, g) : 0;
+    if (rg->shape_ppt != ppt || rg->shape_mpt != mpt + share * 1000003) {
         long n = 0;
-        if (rg->caps) { /* the region's node sizes (count_caps) */
+        if (rg->caps && !mpt && !share) { /* the region's node sizes (count_caps) */
             for (size_t i = 0; i < rg->nnodes; i++)
                 n += rg->caps[i] / ppt;
         } else {
             for (size_t i = 0; i < s->nnodes; i++)
                 if ((s->nregions == 1 || s->node_region[i] == g) && s->node_cap[i] >= ppt)
-                    n += s->node_cap[i] / ppt;
+                    n += node_holds(j, s->node_cap[i], rg->mfree ? s->node_mem_cap[i] : 0, share);
         }
         rg->shape_ppt = ppt;
+        rg->shape_mpt = mpt + share * 1000003;
         rg->shape_tasks = n;
     }
     return rg->shape_tasks;
+}
+
+/* Whether region g's shape limits j (tasks of several processors, or of
+ * memory, on nodes of their own). */
+static int shaped(const struct sched *s, const struct job *j, size_t g)
+{
+    return j->procs_per_task > 1 || (job_wants_mem(j) && s->regions[g].mfree);
+}
+
+/* Tasks of j a node of region g holds at the densest. */
+static long per_node(const struct sched *s, const struct job *j, size_t g)
+{
+    if (j->tpn)
+        return j->tpn;
+    long np = s->regions[g].maxprocs > 0 && s->regions[g].maxprocs < INT_MAX
+                  ? s->regions[g].maxprocs
+                  : s->nodes[s->regions[g].node].procs;
+    long k = np / j->procs_per_task;
+    return k > 0 ? k : 1;
+}
+
+/* Memory `tasks` tasks of j take in region g: theirs, and their nodes'
+ * share at the densest (0 when memory is not planned there). */
+static long long mem_for(const struct sched *s, const struct job *j, size_t g, long tasks)
+{
+    if (!s->regions[g].mfree || !job_wants_mem(j) || tasks <= 0)
+        return 0;
+    long per = per_node(s, j, g);
+    return (long long)tasks * j->mem_per_task + (long long)((tasks + per - 1) / per) * node_share(s, j, g);
+}
+
+/* Tasks of j `mem` free MB of region g can hold (LONG_MAX: not limited). */
+static long mem_tasks(const struct sched *s, const struct job *j, size_t g, long long mem)
+{
+    if (!s->regions[g].mfree || !job_wants_mem(j))
+        return LONG_MAX;
+    if (mem <= 0)
+        return 0;
+    long per = per_node(s, j, g);
+    long long node = (long long)per * j->mem_per_task + node_share(s, j, g); /* a full node */
+    if (node <= 0)
+        return LONG_MAX;
+    long long full = mem / node, rest = mem - full * node, extra = 0;
+    if (rest > node_share(s, j, g) && j->mem_per_task > 0)
+        extra = (rest - node_share(s, j, g)) / j->mem_per_task;
+    long long t = full * per + (extra < per ? extra : per - 1);
+    return t > LONG_MAX / 2 ? LONG_MAX / 2 : (long)t;
 }
 
 /* Nodes of region g with at least `need` processors up (all of them, as
@@ -259,6 +340,11 @@ static long tasks_in(struct sched *s, const struct job *j, size_t g, long long p
     if (procs <= 0 || s->regions[g].maxprocs < j->procs_per_task)
         return 0; /* no node here can hold one task */
     long np = node_procs(s, g), ppt = j->procs_per_task, t;
+    if (j->exclusive) { /* whole nodes, as under SINGLEJOB */
+        long per = j->tpn ? (np / ppt >= j->tpn ? j->tpn : 0) : np / ppt;
+        t = (long)(procs / np) * per;
+        return shaped(s, j, g) && t > region_shape(s, g, j) ? region_shape(s, g, j) : t;
+    }
     switch (s->pol.naccess) {
     case NACCESS_SINGLETASK:
         if (j->tpn > 1)
@@ -272,8 +358,8 @@ static long tasks_in(struct sched *s, const struct job *j, size_t g, long long p
         t = (long)(procs / ppt);
         if (j->tpn)
             return tpn_cap(s, j, g, t);
-        if (ppt > 1 && t > region_shape(s, g, ppt))
-            t = region_shape(s, g, ppt);
+        if (shaped(s, j, g) && t > region_shape(s, g, j))
+            t = region_shape(s, g, j);
         return t;
     }
 }
@@ -283,6 +369,10 @@ static long tasks_in(struct sched *s, const struct job *j, size_t g, long long p
 static long long procs_for(const struct sched *s, const struct job *j, size_t g, long tasks)
 {
     long np = node_procs(s, g), ppt = j->procs_per_task;
+    if (j->exclusive) {
+        long per = j->tpn ? j->tpn : np / ppt;
+        return per ? (long long)((tasks + per - 1) / per) * np : 0;
+    }
     switch (s->pol.naccess) {
     case NACCESS_SINGLETASK:
         return (long long)tasks * np;
@@ -308,26 +398,67 @@ void plan_forget(struct sched *s)
         s->regions[g].cj = NULL;
 }
 
+/* Whether j's memory matters in region g's plan. */
+static int mem_planned(const struct sched *s, const struct job *j, size_t g)
+{
+    return s->regions[g].mfree && job_wants_mem(j);
+}
+
+/* Tasks of j region g holds over [t, t + walltime): its processors (free,
+ * and in the reservations of mask) and its memory. */
+static long region_tasks(struct sched *s, const struct job *j, size_t g, uint64_t mask, long t)
+{
+    long n = tasks_in(s, j, g, region_min(&s->regions[g], mask, t, t + j->walltime));
+    if (n > 0 && mem_planned(s, j, g)) {
+        long m = mem_tasks(s, j, g, avail_min_free(s->regions[g].mfree, t, t + j->walltime));
+        n = m < n ? m : n;
+    }
+    return n;
+}
+
+/* The one-region fast path: what j takes of the processors and memory. */
+static long long fast_procs(const struct sched *s, const struct job *j)
+{
+    return j->exclusive ? procs_for(s, j, 0, j->tasks) : job_procs(j);
+}
+
+static long long fast_mem(const struct sched *s, const struct job *j)
+{
+    return mem_planned(s, j, 0) ? mem_for(s, j, 0, j->tasks) : 0;
+}
+
+/* The fast path: whether the nodes could hold j at all. */
+static int fast_usable(struct sched *s, const struct job *j)
+{
+    return plan_region_usable(s, j, 0) && s->regions[0].maxprocs >= j->procs_per_task &&
+           !(shaped(s, j, 0) && j->tasks > region_shape(s, 0, j)) && plain_tpn_ok(s, j);
+}
+
 long plan_region_tasks(struct sched *s, const struct job *j, size_t g, long t)
 {
-    if (!s->multi)
-        return tasks_in(s, j, 0, avail_min_free(s->avail, t, t + j->walltime));
+    if (!s->multi) {
+        long n = tasks_in(s, j, 0, avail_min_free(s->avail, t, t + j->walltime));
+        if (n > 0 && mem_planned(s, j, 0)) {
+            long m = mem_tasks(s, j, 0, avail_min_free(s->regions[0].mfree, t, t + j->walltime));
+            n = m < n ? m : n;
+        }
+        return n;
+    }
     uint64_t mask;
     region_level(s, j, g, t, &mask);
-    return tasks_in(s, j, g, region_min(&s->regions[g], mask, t, t + j->walltime));
+    return region_tasks(s, j, g, mask, t);
 }
 
 int plan_fits(struct sched *s, const struct job *j, long t)
 {
-    long long need = job_procs(j);
     if (!s->multi) {
-        if (!plan_region_usable(s, j, 0) || s->regions[0].maxprocs < j->procs_per_task ||
-            (j->procs_per_task > 1 && j->tasks > region_shape(s, 0, j->procs_per_task)) ||
-            !plain_tpn_ok(s, j))
+        long long need = fast_procs(s, j), mem = fast_mem(s, j);
+        if (!fast_usable(s, j))
             return 0;
         if (t <= avail_origin(s->avail) && avail_free_now(s->avail) < need)
             return 0;
-        return avail_fits(s->avail, t, t + j->walltime, need);
+        return avail_fits(s->avail, t, t + j->walltime, need) &&
+               (!mem || avail_fits(s->regions[0].mfree, t, t + j->walltime, mem));
     }
     long left = j->tasks;
     for (size_t g = 0; g < s->nregions && left > 0; g++) {
@@ -335,7 +466,7 @@ int plan_fits(struct sched *s, const struct job *j, long t)
             continue;
         uint64_t mask;
         region_level(s, j, g, t, &mask);
-        left -= tasks_in(s, j, g, region_min(&s->regions[g], mask, t, t + j->walltime));
+        left -= region_tasks(s, j, g, mask, t);
     }
     return left <= 0;
 }
@@ -363,15 +494,27 @@ static long next_admission(const struct sched *s, const struct job *j, long t)
     return next;
 }
 
+/* The fast path's earliest start: where processors and memory both hold
+ * j, each count's earliest moving the other's search on. */
+static long fast_earliest(struct sched *s, const struct job *j, long from)
+{
+    long long need = fast_procs(s, j), mem = fast_mem(s, j);
+    long t = from;
+    for (;;) {
+        t = avail_earliest(s->avail, t, j->walltime, need);
+        if (t >= AVAIL_NEVER || !mem || avail_fits(s->regions[0].mfree, t, t + j->walltime, mem))
+            return t;
+        long m = avail_earliest(s->regions[0].mfree, t, j->walltime, mem);
+        if (m >= AVAIL_NEVER)
+            return AVAIL_NEVER;
+        t = m > t ? m : t + 1;
+    }
+}
+
 long plan_earliest(struct sched *s, const struct job *j, long from)
 {
-    if (!s->multi) {
-        if (!plan_region_usable(s, j, 0) || s->regions[0].maxprocs < j->procs_per_task ||
-            (j->procs_per_task > 1 && j->tasks > region_shape(s, 0, j->procs_per_task)) ||
-            !plain_tpn_ok(s, j))
-            return AVAIL_NEVER;
-        return avail_earliest(s->avail, from, j->walltime, job_procs(j));
-    }
+    if (!s->multi)
+        return fast_usable(s, j) ? fast_earliest(s, j, from) : AVAIL_NEVER;
     long t = from;
     /* A start whose end would reach "never" is no start: reservations
      * that never end (INFINITY) put their edges there. */
@@ -388,13 +531,15 @@ long plan_earliest(struct sched *s, const struct job *j, long from)
 
 long plan_next_change(struct sched *s, const struct job *j, long t)
 {
-    if (!s->multi)
-        return avail_next_change(s->avail, t);
-    long next = next_admission(s, j, t);
+    long next = s->multi ? next_admission(s, j, t) : avail_next_change(s->avail, t);
     for (size_t g = 0; g < s->nregions; g++) {
         if (!plan_region_usable(s, j, g))
             continue;
-        long n = region_next(&s->regions[g], ~(uint64_t)0, t);
+        long n = s->multi ? region_next(&s->regions[g], ~(uint64_t)0, t) : AVAIL_NEVER;
+        if (mem_planned(s, j, g)) {
+            long m = avail_next_change(s->regions[g].mfree, t);
+            n = m < n ? m : n;
+        }
         if (n < next)
             next = n;
     }
@@ -434,6 +579,8 @@ static void apply(struct sched *s, const struct plan_take *tk, long a, long b, i
     struct region *rg = &s->regions[tk->region];
     long long d = sign * tk->procs;
     s->free_now_ok = 0;
+    if (tk->mem && rg->mfree)
+        avail_give(rg->mfree, a, b, sign * tk->mem);
     if (tk->rv < 0) {
         avail_give(rg->free, a, b, d);
         return;
@@ -449,17 +596,19 @@ static void apply(struct sched *s, const struct plan_take *tk, long a, long b, i
     avail_give(rg->free, hi, b, d);
 }
 
-static void add_take(struct job *j, size_t *cap, uint32_t g, int32_t rv, long long procs)
+static void add_take(struct job *j, size_t *cap, uint32_t g, int32_t rv, long long procs,
+                     long long mem)
 {
-    if (procs == 0)
+    if (procs == 0 && mem == 0)
         return;
     for (size_t k = 0; k < j->ntakes; k++)
         if (j->takes[k].region == g && j->takes[k].rv == rv) {
             j->takes[k].procs += procs;
+            j->takes[k].mem += mem;
             return;
         }
     j->takes = xgrow(j->takes, cap, j->ntakes + 1, sizeof *j->takes);
-    j->takes[j->ntakes++] = (struct plan_take){g, rv, procs};
+    j->takes[j->ntakes++] = (struct plan_take){g, rv, procs, mem};
 }
 
 static int32_t rv_index(const struct region *rg, const struct resv *r)
@@ -479,22 +628,44 @@ static void takes_of_running(struct sched *s, struct job *j)
     j->ntakes = 0;
     for (size_t k = 0; k < j->nslots; k++)
         for (unsigned i = j->slots[k].node; i < j->slots[k].node + j->slots[k].nnodes; i++)
-            add_take(j, &cap, s->node_region[i], -1, j->slots[k].procs);
+            add_take(j, &cap, s->node_region[i], -1, j->slots[k].procs,
+                     s->regions[s->node_region[i]].mfree ? j->slots[k].mem : 0);
     for (size_t c = 0; c < j->ncharges; c++) {
         const struct resv_charge *ch = &j->charges[c];
         uint32_t g = s->node_region[ch->r->nodes[ch->k].node];
         int32_t x = rv_index(&s->regions[g], ch->r);
         if (x < 0)
             continue;
-        add_take(j, &cap, g, x, ch->procs);
-        add_take(j, &cap, g, -1, -(long long)ch->procs);
+        add_take(j, &cap, g, x, ch->procs, 0);
+        add_take(j, &cap, g, -1, -(long long)ch->procs, 0);
     }
+}
+
+/* The fast path: what running j holds, from its slots (a job the resource
+ * manager widened holds more than it asked; one without slots what it asked). */
+static void held(const struct sched *s, struct job *j)
+{
+    long long procs = 0, mem = 0;
+    for (size_t k = 0; k < j->nslots; k++) {
+        procs += (long long)j->slots[k].procs * j->slots[k].nnodes;
+        mem += (long long)j->slots[k].mem * j->slots[k].nnodes;
+    }
+    j->plan_procs = j->nslots ? procs : job_procs(j);
+    j->plan_mem = s->regions[0].mfree ? mem : 0;
+}
+
+static void fast_take(struct sched *s, struct job *j, long from, long to, int sign)
+{
+    avail_give(s->avail, from, to, sign * j->plan_procs);
+    if (j->plan_mem)
+        avail_give(s->regions[0].mfree, from, to, sign * j->plan_mem);
 }
 
 void plan_run(struct sched *s, struct job *j, long from, long to)
 {
     if (!s->multi) {
-        avail_take(s->avail, from, to, job_procs(j));
+        held(s, j);
+        fast_take(s, j, from, to, -1);
         return;
     }
     if (!j->takes)
@@ -506,7 +677,7 @@ void plan_run(struct sched *s, struct job *j, long from, long to)
 void plan_unrun(struct sched *s, struct job *j, long from, long to)
 {
     if (!s->multi) {
-        avail_give(s->avail, from, to, job_procs(j));
+        fast_take(s, j, from, to, +1);
         return;
     }
     for (size_t k = 0; k < j->ntakes; k++)
@@ -532,18 +703,20 @@ static void hold_in(struct sched *s, struct job *j, size_t *cap, size_t g, uint6
         long long in = avail_min_free(rg->rv[k].inner, lo, hi);
         long long take = in < left ? in : left;
         if (take > 0) {
-            add_take(j, cap, (uint32_t)g, (int32_t)k, take);
+            add_take(j, cap, (uint32_t)g, (int32_t)k, take, 0);
             left -= take;
         }
     }
-    add_take(j, cap, (uint32_t)g, -1, left);
+    add_take(j, cap, (uint32_t)g, -1, left, mem_for(s, j, g, tasks));
 }
 
 void plan_hold(struct sched *s, struct job *j, long t)
 {
     j->resv_start = t;
     if (!s->multi) {
-        avail_take(s->avail, t, t + j->walltime, job_procs(j));
+        j->plan_procs = fast_procs(s, j);
+        j->plan_mem = fast_mem(s, j);
+        fast_take(s, j, t, t + j->walltime, -1);
         return;
     }
     size_t cap = 0;
@@ -554,7 +727,7 @@ void plan_hold(struct sched *s, struct job *j, long t)
             uint64_t mask;
             if (!plan_region_usable(s, j, g) || region_level(s, j, g, t, &mask) != level)
                 continue;
-            long n = tasks_in(s, j, g, region_min(&s->regions[g], mask, t, t + j->walltime));
+            long n = region_tasks(s, j, g, mask, t);
             if (n > left)
                 n = left;
             if (n > 0)
@@ -572,7 +745,7 @@ void plan_unhold(struct sched *s, struct job *j)
     long t = j->resv_start;
     j->resv_start = -1;
     if (!s->multi) {
-        avail_give(s->avail, t, t + j->walltime, job_procs(j));
+        fast_take(s, j, t, t + j->walltime, +1);
         return;
     }
     for (size_t k = 0; k < j->ntakes; k++)
@@ -589,6 +762,8 @@ void plan_advance(struct sched *s, long now)
         avail_advance(s->avail, now); /* the clock: regions hold the counts */
     for (size_t g = 0; g < s->nregions; g++) {
         avail_advance(s->regions[g].free, now);
+        if (s->regions[g].mfree)
+            avail_advance(s->regions[g].mfree, now);
         for (size_t k = 0; k < s->regions[g].nrv; k++)
             avail_advance(s->regions[g].rv[k].inner, now);
     }
@@ -694,6 +869,12 @@ static void assign_regions(struct sched *s)
         s->node_region[i] = (uint32_t)g;
         s->regions[g].nnodes++;
         s->regions[g].cap += s->node_cap[i];
+        s->regions[g].mcap += s->node_mem_cap[i];
+        long *nm = &s->regions[g].node_mem;
+        if (s->nodes[i].mem <= 0)
+            *nm = -1; /* a node of unknown memory: memory is not planned here */
+        else if (*nm >= 0 && s->nodes[i].mem > *nm)
+            *nm = s->nodes[i].mem;
         if (s->node_cap[i] > s->regions[g].maxprocs)
             s->regions[g].maxprocs = s->node_cap[i];
     }
@@ -742,6 +923,9 @@ void plan_rebuild(struct sched *s, long now)
     s->multi = s->nregions > 1 || s->nresvs > 0 || s->pol.naccess != NACCESS_SHARED;
     avail_destroy(s->avail);
     s->avail = avail_create(s->regions[0].cap, now);
+    for (size_t g = 0; g < s->nregions; g++)
+        s->regions[g].mfree = s->regions[g].node_mem > 0 ? avail_create(s->regions[g].mcap, now)
+                                                         : NULL;
     if (!s->multi) {
         s->regions[0].free = s->avail;
     } else {

@@ -34,6 +34,7 @@ struct rm_job {
     const char *env;       /* extra "K=V\n" lines, or NULL */
     const char *const *hosts; /* one host name per processor */
     size_t nhosts;
+    int tasks, procs_per_task; /* its tasks, each of so many processors on one node */
     long walltime;         /* seconds */
     size_t tag;            /* the engine job's tag (the simulator finds its record by it) */
 };
@@ -51,9 +52,24 @@ struct rm_status {
     char message[512]; /* RM_ENDED: why it could not start (reason failed); RM_NEVER:
                           why it is not running (or "") */
     int failed_start;  /* RM_NEVER: it was given to the resource manager, which did not
-                          start it (a failed start, DEFERTIME applies), rather than a
-                          start cut short or a requeue by the resource manager */
+                          start it for a reason that will not go away by itself (a failed
+                          start, DEFERTIME applies), rather than a start cut short, a
+                          requeue, a hold or a start to try again at once */
+    int retry;         /* RM_NEVER: not carried out for a reason that may pass (moku's
+                          picture of the nodes was late or wrong): to start again at once */
+    unsigned holds;    /* RM_NEVER: HOLD_* the resource manager put on it since the start
+                          (its user's or an administrator's hold): it waits, held */
+    int starting;      /* RM_RUNNING: given to the resource manager, not running there yet */
+    const char *placed; /* RM_RUNNING, or NULL: where the resource manager runs it, when that
+                           is first known, "node:procs:mem,..." (one entry a node, memory in
+                           MB); valid until the next call */
 };
+
+/* Holds as this boundary names them: the bits of core/job.h's HOLD_*
+ * (rm/slurm*.c cannot include job.h beside libslurm's header). */
+#define RM_HOLD_USER 0x1
+#define RM_HOLD_SYSTEM 0x2
+#define RM_HOLD_BATCH 0x4
 
 /* Where a job's dependencies (sbatch --dependency) stand. */
 enum rm_dep {
@@ -73,12 +89,25 @@ struct rm_new_job {
     long uid, gid;
     const char *account, *class_, *qos; /* NULL = none */
     const char *features;  /* "a,b", NULL = none */
-    int tasks;             /* processors */
+    int tasks;             /* tasks */
+    int cpus_per_task;     /* processors of each task, on one node (>= 1) */
+    int tpn;               /* tasks on each node it gets, 0 = any number */
     int nodes;             /* nodes asked for, 0 = any */
-    long mem_mb;           /* per job, 0 = none */
+    int max_nodes;         /* at most this many nodes, 0 = any */
+    long mem_per_task;     /* MB each task needs, 0 = none */
+    long mem_per_node;     /* MB each node must give it, -1 the whole node's, 0 = none */
+    int exclusive;         /* its nodes are its own */
     long walltime;         /* seconds, 0 = none */
     long submit;           /* epoch seconds */
-    int hold;              /* submitted through moku with a user hold (qsub -h) */
+    long start_after;      /* not before (epoch seconds), 0 = any time */
+    unsigned holds;        /* HOLD_USER, HOLD_SYSTEM: the holds it has there now (its user's,
+                              an administrator's, or moku's own mirrored) */
+    int release_asked;     /* an administrator released it there (a system hold of moku's
+                              to lift; it still waits for moku) */
+    const char *note;      /* what its record says of it for moku (Slurm's admin comment, as
+                              hold_sync writes it), NULL = nothing */
+    const char *blocked;   /* why the resource manager would not run it as it is now (a
+                              partition's limit), NULL = nothing */
     const char *resv;      /* the reservation it asks for (sbatch --reservation), NULL = none */
     enum rm_dep dep;       /* its dependencies (sbatch --dependency), as they stand */
     const char *dep_text;  /* their text, NULL = none */
@@ -166,6 +195,13 @@ struct rm_ops {
     int (*resume)(void *ctx, const char *id, long now, struct err *err);
     /* Stop the job and let it be started again later (its state is lost). */
     int (*requeue)(void *ctx, const char *id, long now, struct err *err);
+    /* A queued job's holds as moku has them now (HOLD_*) and what moku says
+     * of it (NULL = nothing), mirrored into the resource manager's own
+     * record (Slurm's user and administrator holds, its admin comment), so
+     * that both show one state; nothing is sent when they already agree.
+     * NULL: the resource manager has no holds of its own. */
+    int (*hold_sync)(void *ctx, const char *id, unsigned holds, const char *note,
+                     struct err *err);
     /* The driver has recorded the job's end: drop what is kept for it. */
     void (*forget)(void *ctx, const char *id);
 };

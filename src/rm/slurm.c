@@ -1,4 +1,6 @@
-/* slurm — see slurm.h; the parts are listed in slurm_int.h. */
+/* slurm — see slurm.h; the parts are listed in slurm_int.h. This one:
+ * connecting, the nodes and partitions, a job's start, cancel, suspension
+ * and requeue. */
 #include "rm/slurm.h"
 #include "rm/slurm_int.h"
 
@@ -9,16 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "util/mem.h"
-
-/* Exported by libslurm, not declared in its header (22.05). */
-extern char *slurm_job_reason_string(enum job_state_reason inx);
-extern char *slurm_job_state_string(uint32_t inx);
 
 const char *srm_error(void)
 {
@@ -98,8 +97,11 @@ int srm_refresh(struct slurm_rm *sr, struct err *err)
     if (srm_ctld_up(sr, err) < 0)
         return -1;
     job_info_msg_t *msg = NULL;
-    time_t since = sr->jobs ? sr->jobs->last_update : 0;
-    if (slurm_load_jobs(since, &msg, SHOW_ALL) != SLURM_SUCCESS) {
+    /* With the allocations (a check of moku's books): a whole read. */
+    int detail = sr->detail > 0;
+    time_t since = sr->jobs && !detail ? sr->jobs->last_update : 0;
+    uint16_t show = SHOW_ALL | (detail ? SHOW_DETAIL : 0);
+    if (slurm_load_jobs(since, &msg, show) != SLURM_SUCCESS) {
         if (slurm_get_errno() == SLURM_NO_CHANGE_IN_DATA)
             return 0;
         return err_set(err, "Slurm: cannot read the queue from slurmctld: %s", srm_error());
@@ -109,8 +111,17 @@ int srm_refresh(struct slurm_rm *sr, struct err *err)
     sr->jobs = msg;
     sr->unread = 1;
     sr->stale = 0;
+    sr->detailed = detail;
     index_jobs(sr);
     return 1;
+}
+
+struct release *srm_release_of(struct slurm_rm *sr, uint32_t id)
+{
+    for (size_t i = 0; i < sr->nrel; i++)
+        if (sr->rel[i].id == id)
+            return &sr->rel[i];
+    return NULL;
 }
 
 long srm_release_at(const struct slurm_rm *sr, uint32_t id)
@@ -130,7 +141,10 @@ void srm_release_drop(struct slurm_rm *sr, uint32_t id)
         }
 }
 
-/* One update of a job: hold it (priority 0), clearing what a start set. */
+/* One update of a job: hold it (priority 0), clearing what a start set.
+ * As Slurm's user hold (JobHeldUser), as the job-submit plugin holds a new
+ * job: moku's queue; an administrator's hold is JobHeldAdmin. The node list
+ * (emptied) tells the plugin the update is moku's. */
 int srm_hold(struct slurm_rm *sr, uint32_t id, struct err *err)
 {
     if (srm_ctld_up(sr, err) < 0)
@@ -139,6 +153,7 @@ int srm_hold(struct slurm_rm *sr, uint32_t id, struct err *err)
     slurm_init_job_desc_msg(&d);
     d.job_id = id;
     d.priority = 0;
+    d.alloc_sid = ALLOC_SID_USER_HOLD;
     d.req_nodes = "";
     if (slurm_update_job(&d) != SLURM_SUCCESS)
         return err_set(err, "Slurm: cannot hold job %u: %s", id, srm_error());
@@ -146,7 +161,7 @@ int srm_hold(struct slurm_rm *sr, uint32_t id, struct err *err)
     return 0;
 }
 
-static int parse_id(const char *id, uint32_t *out, struct err *err)
+int srm_parse_id(const char *id, uint32_t *out, struct err *err)
 {
     char *end;
     unsigned long v = strtoul(id, &end, 10);
@@ -158,11 +173,36 @@ static int parse_id(const char *id, uint32_t *out, struct err *err)
 
 /* ---- opening: is this a Slurm moku can drive? ---- */
 
+/* Whether slurm.conf at path names the lua job-submit plugin (the file,
+ * which slurmctld may not have read since it was changed). */
+static int conf_has_lua(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        const char *p = line + strspn(line, " \t");
+        if (strncasecmp(p, "JobSubmitPlugins", 16) == 0 && strstr(p, "lua"))
+            found = 1;
+    }
+    if (f)
+        fclose(f);
+    return found;
+}
+
+/* What slurmctld's configuration means for moku's books: memory booked
+ * (CR_*_Memory), whole nodes for every job (select/linear). */
+static void read_select(struct slurm_rm *sr, const slurm_conf_t *c)
+{
+    sr->mem_tracked = (c->select_type_param & CR_MEMORY) != 0;
+    sr->whole_nodes = c->select_type && strstr(c->select_type, "linear") != NULL;
+}
+
 /* slurmctld answers, is the Slurm moku was built for (libslurm's protocol
  * follows the release: another one is refused, or misread), and holds new
- * jobs: slurm.conf asks for the lua job-submit plugin. A job the plugin
- * did not hold would tell only once submitted. */
-static int check_ctld(struct slurm_rm *sr, struct err *err)
+ * jobs: slurmctld runs the lua job-submit plugin. A job the plugin did not
+ * hold would tell only once submitted. */
+static int check_ctld(struct slurm_rm *sr, const char *path, struct err *err)
 {
     slurm_conf_t *c = NULL;
     if (slurm_load_ctl_conf(0, &c) != SLURM_SUCCESS)
@@ -173,6 +213,7 @@ static int check_ctld(struct slurm_rm *sr, struct err *err)
              major == SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER) &&
              minor == SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER);
     int lua = c->job_submit_plugins && strstr(c->job_submit_plugins, "lua");
+    read_select(sr, c);
     sr->ctld = xcalloc(c->control_cnt + 1, sizeof *sr->ctld);
     for (uint32_t i = 0; i < c->control_cnt; i++)
         if (c->control_addr && c->control_addr[i])
@@ -183,6 +224,10 @@ static int check_ctld(struct slurm_rm *sr, struct err *err)
                 "against this Slurm's libslurm-dev", c->version ? c->version : "(unknown)",
                 SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
                 SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER));
+    else if (!lua && conf_has_lua(path))
+        err_set(err, "Slurm: %s has JobSubmitPlugins=lua, but slurmctld runs without it (it "
+                "was started before the change): new jobs would start without moku; restart "
+                "slurmctld (docs/slurm.md)", path);
     else if (!lua)
         err_set(err, "Slurm: slurm.conf has no JobSubmitPlugins=lua: new jobs would start "
                 "without moku (put contrib/slurm/job_submit.lua beside slurm.conf, set "
@@ -207,7 +252,7 @@ struct slurm_rm *slurm_rm_open(const char *conf, struct err *err)
     }
     slurm_init(path);
     struct slurm_rm *sr = xcalloc(1, sizeof *sr);
-    if (check_ctld(sr, err) < 0 || srm_refresh(sr, err) < 0) {
+    if (check_ctld(sr, path, err) < 0 || srm_refresh(sr, err) < 0) {
         slurm_rm_close(sr);
         return NULL;
     }
@@ -224,6 +269,9 @@ void slurm_rm_close(struct slurm_rm *sr)
         slurm_free_node_info_msg(sr->nodes);
     if (sr->resvs)
         slurm_free_reservation_info_msg(sr->resvs);
+    if (sr->parts)
+        slurm_free_partition_info_msg(sr->parts);
+    free(sr->placed);
     for (size_t i = 0; i < sr->nknown; i++) {
         free(sr->known[i].name);
         free(sr->known[i].reason);
@@ -288,6 +336,23 @@ static int refresh_nodes(struct slurm_rm *sr, struct err *err)
     return 1;
 }
 
+/* Read the partitions again when they changed (their limits are checked
+ * at intake); 0 or -1. */
+static int refresh_parts(struct slurm_rm *sr, struct err *err)
+{
+    partition_info_msg_t *msg = NULL;
+    time_t since = sr->parts ? sr->parts->last_update : 0;
+    if (slurm_load_partitions(since, &msg, SHOW_ALL) != SLURM_SUCCESS) {
+        if (slurm_get_errno() == SLURM_NO_CHANGE_IN_DATA)
+            return 0;
+        return err_set(err, "Slurm: cannot read the partitions: %s", srm_error());
+    }
+    if (sr->parts)
+        slurm_free_partition_info_msg(sr->parts);
+    sr->parts = msg;
+    return 0;
+}
+
 /* A node's features for moku: Slurm's, and one per partition it is in. */
 static char *node_features(const node_info_t *x)
 {
@@ -313,12 +378,20 @@ static int sl_nodes(void *ctx, struct node_spec **out, size_t *n, struct err *er
     if (refresh_nodes(sr, err) < 0)
         return -1;
     /* The partitions of each node: libslurm fills them in from a read of
-     * the partitions. */
-    partition_info_msg_t *parts = NULL;
-    if (slurm_load_partitions(0, &parts, SHOW_ALL) != SLURM_SUCCESS)
-        return err_set(err, "Slurm: cannot read the partitions: %s", srm_error());
-    slurm_populate_node_partitions(sr->nodes, parts);
-    slurm_free_partition_info_msg(parts);
+     * the partitions (kept: their limits are checked at intake). The
+     * configuration too: a restarted slurmctld may book memory now. */
+    slurm_conf_t *c = NULL;
+    if (slurm_load_ctl_conf(0, &c) == SLURM_SUCCESS) {
+        read_select(sr, c);
+        slurm_free_ctl_conf(c);
+    }
+    if (sr->parts) {
+        slurm_free_partition_info_msg(sr->parts);
+        sr->parts = NULL;
+    }
+    if (refresh_parts(sr, err) < 0)
+        return -1;
+    slurm_populate_node_partitions(sr->nodes, sr->parts);
     *out = xcalloc(sr->nodes->record_count + 1, sizeof **out);
     *n = 0;
     for (uint32_t i = 0; i < sr->nodes->record_count; i++) {
@@ -333,8 +406,10 @@ static int sl_nodes(void *ctx, struct node_spec **out, size_t *n, struct err *er
         k->reason = why ? xstrdup(why) : NULL;
         free(k->features);
         k->features = node_features(x);
+        /* Memory only where Slurm books it: with CR_Core, a job's memory
+         * takes nothing from a node, and moku's books must not either. */
         (*out)[(*n)++] = (struct node_spec){
-            .name = x->name, .procs = x->cpus, .mem = (long)x->real_memory,
+            .name = x->name, .procs = x->cpus, .mem = sr->mem_tracked ? (long)x->real_memory : 0,
             .features = k->features, .state = st,
         };
     }
@@ -354,8 +429,10 @@ static int sl_node_states(void *ctx, long now, void (*fn)(void *, const struct r
     struct slurm_rm *sr = ctx;
     (void)now;
     int changed = refresh_nodes(sr, err);
-    if (changed <= 0)
-        return changed;
+    if (changed < 0 || refresh_parts(sr, err) < 0)
+        return -1;
+    if (!changed)
+        return 0;
     for (uint32_t i = 0; i < sr->nodes->record_count; i++) {
         const node_info_t *x = &sr->nodes->node_array[i];
         if (!x->name)
@@ -373,13 +450,37 @@ static int sl_node_states(void *ctx, long now, void (*fn)(void *, const struct r
     return 0;
 }
 
+/* Tasks on each node when the engine put the same number on every one
+ * (pinned: Slurm then splits them so), 0 when not (the split is Slurm's,
+ * which the engine's follows: sched_policy.fill_in_order), NO_VAL16 when
+ * the job holds more than its tasks (whole nodes: left as it is). */
+static uint16_t tasks_per_node(const struct rm_job *j)
+{
+    size_t ppt = j->procs_per_task > 0 ? (size_t)j->procs_per_task : 1, first = 0, run = 0;
+    int even = 1;
+    if (j->tasks <= 0 || j->nhosts != (size_t)j->tasks * ppt)
+        return NO_VAL16;
+    for (size_t i = 0; i < j->nhosts; i++) { /* a node's processors are consecutive */
+        run++;
+        if (i + 1 == j->nhosts || strcmp(j->hosts[i + 1], j->hosts[i]) != 0) {
+            if (!first)
+                first = run;
+            even &= run == first;
+            run = 0;
+        }
+    }
+    size_t k = first / ppt;
+    return even && k > 0 && k < NO_VAL16 ? (uint16_t)k : 0;
+}
+
 /* Pin the job to the engine's nodes and release it: one update. The nodes
- * are the distinct hosts, in order; Slurm places the tasks on them. */
+ * are the distinct hosts, in order; Slurm places the tasks on them (as
+ * many on each as the engine did, when that is the same number on all). */
 static int sl_start(void *ctx, const struct rm_job *j, long now, struct err *err)
 {
     struct slurm_rm *sr = ctx;
     uint32_t id;
-    if (parse_id(j->id, &id, err) < 0)
+    if (srm_parse_id(j->id, &id, err) < 0)
         return -1;
     size_t len = 1, count = 0;
     for (size_t i = 0; i < j->nhosts; i++)
@@ -393,6 +494,7 @@ static int sl_start(void *ctx, const struct rm_job *j, long now, struct err *err
         strcat(list, j->hosts[i]);
         count++;
     }
+    uint16_t tpn = tasks_per_node(j);
     if (srm_ctld_up(sr, err) < 0) {
         free(list);
         return -1;
@@ -402,97 +504,18 @@ static int sl_start(void *ctx, const struct rm_job *j, long now, struct err *err
     d.job_id = id;
     d.req_nodes = list;
     d.min_nodes = d.max_nodes = (uint32_t)count;
+    d.ntasks_per_node = tpn;
     d.priority = INFINITE;
     d.begin_time = (time_t)now; /* a requeued job is otherwise eligible 2 minutes later */
     int rc = slurm_update_job(&d);
     free(list);
     if (rc != SLURM_SUCCESS)
         return err_set(err, "Slurm refused to start job %u: %s", id, srm_error());
+    const slurm_job_info_t *x = srm_find_job(sr, id);
+    srm_release_drop(sr, id); /* a start again: this one counts */
     sr->rel = xgrow(sr->rel, &sr->caprel, sr->nrel + 1, sizeof *sr->rel);
-    sr->rel[sr->nrel++] = (struct release){id, now};
+    sr->rel[sr->nrel++] = (struct release){id, now, x ? x->restart_cnt : 0};
     sr->stale = 1;
-    return 0;
-}
-
-static const char *end_reason(uint32_t base)
-{
-    switch (base) {
-    case JOB_TIMEOUT:
-        return "walltime";
-    case JOB_CANCELLED:
-        return "cancelled";
-    case JOB_COMPLETE:
-        return "completed";
-    default:
-        return "failed";
-    }
-}
-
-/* A pending job: released by moku and not yet running (running soon, or a
- * failed start once START_GRACE has passed), or held again. */
-static void pending_status(struct slurm_rm *sr, const slurm_job_info_t *x, long now,
-                           struct rm_status *st)
-{
-    long at = srm_release_at(sr, x->job_id);
-    if (at >= 0 && x->priority != 0 && now - at < SLURM_START_GRACE) {
-        st->state = RM_RUNNING; /* starting: Slurm schedules it within a second or so */
-        return;
-    }
-    struct err e;
-    const char *reason = slurm_job_reason_string((enum job_state_reason)x->state_reason);
-    if (x->priority != 0 && srm_hold(sr, x->job_id, &e) < 0)
-        snprintf(st->message, sizeof st->message, "%.500s", e.msg);
-    else if (at >= 0)
-        snprintf(st->message, sizeof st->message,
-                 "the last start failed: Slurm did not run it within %d s (%s)",
-                 SLURM_START_GRACE, reason);
-    else if (x->restart_cnt > 0)
-        snprintf(st->message, sizeof st->message, "requeued by Slurm (%s)", reason);
-    else
-        snprintf(st->message, sizeof st->message, "not started by Slurm before moku restarted");
-    st->failed_start = at >= 0;
-    srm_release_drop(sr, x->job_id);
-    st->state = RM_NEVER;
-}
-
-static int sl_status(void *ctx, const char *id, long now, struct rm_status *st, struct err *err)
-{
-    struct slurm_rm *sr = ctx;
-    uint32_t n;
-    if (parse_id(id, &n, err) < 0)
-        return -1;
-    memset(st, 0, sizeof *st);
-    struct err re;
-    if (sr->stale) { /* once: unreachable or unchanged, the snapshot will do */
-        sr->stale = 0;
-        srm_refresh(sr, &re);
-    }
-    const slurm_job_info_t *x = srm_find_job(sr, n);
-    if (!x) {
-        st->state = RM_UNKNOWN;
-        return 0;
-    }
-    uint32_t base = x->job_state & JOB_STATE_BASE;
-    if (base == JOB_PENDING) {
-        pending_status(sr, x, now, st);
-    } else if (base == JOB_RUNNING) {
-        srm_release_drop(sr, n);
-        st->state = RM_RUNNING;
-    } else if (base == JOB_SUSPENDED) {
-        st->state = RM_SUSPENDED;
-    } else {
-        srm_release_drop(sr, n);
-        st->state = RM_ENDED;
-        st->end = (long)x->end_time;
-        /* A wait status: the exit code, or 128 + the signal that ended it. */
-        st->exit_code = WIFSIGNALED(x->exit_code) ? 128 + WTERMSIG(x->exit_code)
-                                                  : WEXITSTATUS(x->exit_code);
-        snprintf(st->reason, sizeof st->reason, "%s", end_reason(base));
-        if (base == JOB_NODE_FAIL || base == JOB_BOOT_FAIL || base == JOB_OOM ||
-            base == JOB_DEADLINE || base == JOB_PREEMPTED)
-            snprintf(st->message, sizeof st->message, "Slurm ended it: %s",
-                     slurm_job_state_string(x->job_state));
-    }
     return 0;
 }
 
@@ -500,9 +523,13 @@ static int sl_cancel(void *ctx, const char *id, long now, struct err *err)
 {
     (void)now;
     uint32_t n;
-    if (parse_id(id, &n, err) < 0 || srm_ctld_up(ctx, err) < 0)
+    if (srm_parse_id(id, &n, err) < 0 || srm_ctld_up(ctx, err) < 0)
         return -1;
-    if (slurm_kill_job(n, SIGKILL, 0) != SLURM_SUCCESS &&
+    /* As scancel does it (slurm_kill_job2 on the id's text): Slurm records
+     * the same end (ExitCode 0:15) whoever cancels. */
+    char text[16];
+    snprintf(text, sizeof text, "%u", n);
+    if (slurm_kill_job2(text, SIGKILL, 0, NULL) != SLURM_SUCCESS &&
         slurm_get_errno() != ESLURM_ALREADY_DONE)
         return err_set(err, "Slurm: cannot cancel job %u: %s", n, srm_error());
     ((struct slurm_rm *)ctx)->stale = 1;
@@ -513,7 +540,7 @@ static int sl_suspend(void *ctx, const char *id, long now, struct err *err)
 {
     (void)now;
     uint32_t n;
-    if (parse_id(id, &n, err) < 0 || srm_ctld_up(ctx, err) < 0)
+    if (srm_parse_id(id, &n, err) < 0 || srm_ctld_up(ctx, err) < 0)
         return -1;
     if (slurm_suspend(n) != SLURM_SUCCESS)
         return err_set(err, "Slurm: cannot suspend job %u: %s", n, srm_error());
@@ -525,7 +552,7 @@ static int sl_resume(void *ctx, const char *id, long now, struct err *err)
 {
     (void)now;
     uint32_t n;
-    if (parse_id(id, &n, err) < 0 || srm_ctld_up(ctx, err) < 0)
+    if (srm_parse_id(id, &n, err) < 0 || srm_ctld_up(ctx, err) < 0)
         return -1;
     if (slurm_resume(n) != SLURM_SUCCESS)
         return err_set(err, "Slurm: cannot resume job %u: %s", n, srm_error());
@@ -539,7 +566,7 @@ static int sl_requeue(void *ctx, const char *id, long now, struct err *err)
     struct slurm_rm *sr = ctx;
     (void)now;
     uint32_t n;
-    if (parse_id(id, &n, err) < 0)
+    if (srm_parse_id(id, &n, err) < 0)
         return -1;
     if (srm_ctld_up(sr, err) < 0)
         return -1;
@@ -555,7 +582,7 @@ static void sl_forget(void *ctx, const char *id)
     struct slurm_rm *sr = ctx;
     struct err e;
     uint32_t n;
-    if (parse_id(id, &n, &e) == 0)
+    if (srm_parse_id(id, &n, &e) == 0)
         srm_release_drop(sr, n);
 }
 
@@ -567,7 +594,8 @@ const struct rm_ops rm_slurm_ops = {
     .node_states = sl_node_states,
     .nodes = sl_nodes,
     .start = sl_start,
-    .status = sl_status,
+    .status = srm_status,
+    .hold_sync = srm_hold_sync,
     .cancel = sl_cancel,
     .suspend = sl_suspend,
     .resume = sl_resume,

@@ -8,10 +8,12 @@
  * nodes from slurmctld (only what changed since the last read), takes each
  * held job it has not seen as its own (rm_ops.intake), and starts one by
  * pinning it to the nodes the engine chose and releasing it, in one
- * update: ReqNodeList, NumNodes, priority INFINITE. A released job that is
- * not running START_GRACE seconds later is held again and reported never
- * started; a pending job moku did not release (Slurm requeued it by
- * itself) is held again.
+ * update: ReqNodeList, NumNodes (tasks per node when even), priority
+ * INFINITE; what Slurm then gave it is read back. A released job Slurm
+ * keeps pending is held again, told by its reason: retried at once when
+ * moku's picture was late, a failed start when the reason stays
+ * (slurm_status.c); a pending job moku did not release (Slurm requeued it
+ * by itself) is held again. Holds are mirrored both ways.
  *
  * libslurm's ABI changes with every Slurm release: only rm/slurm*.c
  * include <slurm/slurm.h> (through slurm_int.h), so another Slurm means
@@ -32,8 +34,9 @@ struct slurm_rm;
 struct slurm_rm *slurm_rm_open(const char *conf, struct err *err);
 void slurm_rm_close(struct slurm_rm *sr);
 
-/* Seconds a released job may stay pending before its start is called
- * failed (Slurm schedules a release within about a second). */
+/* Seconds a released job may stay pending for a reason that passes before
+ * its start is taken back and retried (Slurm schedules a release within
+ * about a second). */
 #define SLURM_START_GRACE 15
 
 /* The resource-manager table (ctx: struct slurm_rm *). */

@@ -3,10 +3,14 @@
  * (the last reads of the queue, the nodes and the reservations), the calls
  * to slurmctld, and the three parts behind rm_slurm_ops:
  *
- *   slurm.c          connecting, the nodes, a job's start, status, cancel,
+ *   slurm.c          connecting, the nodes, a job's start, cancel,
  *                    suspension and requeue
- *   slurm_intake.c   the queue: held jobs taken in, job arrays split,
- *                    dependencies evaluated; Slurm's reservations
+ *   slurm_status.c   a job's status: running (and where: Slurm's own
+ *                    allocation read back), starting, a start Slurm did not
+ *                    carry out and why, ended; holds mirrored both ways
+ *   slurm_intake.c   the queue: held jobs taken in with their shape, holds
+ *                    and partition limits, job arrays split, dependencies
+ *                    evaluated; Slurm's reservations
  *   slurm_submit.c   moku submit into Slurm, as the caller
  *
  * Only these include <slurm/slurm.h> (libslurm's ABI changes with each
@@ -26,6 +30,7 @@
 struct release {
     uint32_t id;
     long at;
+    uint16_t restarts; /* its restart count then: a higher one is a requeue */
 };
 
 /* A node's state as moku was last told it. */
@@ -53,6 +58,15 @@ struct slurm_rm {
     struct release *rel;
     size_t nrel, caprel;
     reserve_info_msg_t *resvs; /* the last read of the reservations */
+    partition_info_msg_t *parts; /* the last read of the partitions (their limits) */
+    int mem_tracked;        /* memory is a consumable resource (SelectTypeParameters
+                               CR_*_Memory): jobs' memory is booked */
+    int whole_nodes;        /* select/linear: every job gets whole nodes */
+    int detail;             /* iterations (intakes) to come whose reads of the queue bring
+                               each job's allocation (SHOW_DETAIL): moku's books are checked
+                               against Slurm's for every running job */
+    int detailed;           /* the snapshot has the allocations */
+    char *placed;           /* rm_status.placed's text, until the next status */
     char **ctld;          /* slurmctld's addresses (SlurmctldHost), for srm_ctld_up */
     size_t nctld;
     unsigned ctld_port;
@@ -69,8 +83,26 @@ int srm_refresh(struct slurm_rm *sr, struct err *err);
 /* When moku released job id (its start), or -1 when it did not. */
 long srm_release_at(const struct slurm_rm *sr, uint32_t id);
 void srm_release_drop(struct slurm_rm *sr, uint32_t id);
-/* Hold job id (priority 0), clearing what a start set. */
+/* Hold job id (priority 0, Slurm's user hold: moku's queue), clearing what
+ * a start set. */
 int srm_hold(struct slurm_rm *sr, uint32_t id, struct err *err);
+/* The release record of job id, or NULL. */
+struct release *srm_release_of(struct slurm_rm *sr, uint32_t id);
+/* Parse a Slurm job id ("42"). */
+int srm_parse_id(const char *id, uint32_t *out, struct err *err);
+/* The word in a job's comment that is its user's hold (contrib/slurm/
+ * job_submit.lua), what is left of a comment that was that word only
+ * (Slurm cannot empty a comment), and the admin comment an administrator's
+ * scontrol release becomes. */
+#define SRM_USER_HOLD "moku-hold"
+#define SRM_UNMARKED "moku-released"
+#define SRM_ADMIN_RELEASE "moku-release"
+/* The admin comment of a job moku has nothing to say of (Slurm cannot empty
+ * one either). */
+#define SRM_NO_NOTE "-"
+/* RM_HOLD_USER, RM_HOLD_SYSTEM: the holds Slurm has on pending job x (its user's
+ * mark, an administrator's JobHeldAdmin). */
+unsigned srm_holds_of(const slurm_job_info_t *x);
 /* Slurm's partitions as node features: "partition=P" on every node of P,
  * and a job of partition P requires it (a node may be in several). */
 #define SRM_PART_FEATURE "partition="
@@ -83,5 +115,8 @@ int srm_resvs(void *ctx, long now, int all, void (*fn)(void *, const struct rm_r
               void *fnctx, struct err *err);
 /* slurm_submit.c: rm_ops submit. */
 int srm_submit(void *ctx, const struct rm_submit *s, long *id, struct err *err);
+/* slurm_status.c: rm_ops status and hold_sync. */
+int srm_status(void *ctx, const char *id, long now, struct rm_status *st, struct err *err);
+int srm_hold_sync(void *ctx, const char *id, unsigned holds, const char *note, struct err *err);
 
 #endif

@@ -88,7 +88,6 @@ static enum rm_dep dep_state(struct slurm_rm *sr, const char *text)
     return never ? RM_DEP_NEVER : wait ? RM_DEP_WAIT : RM_DEP_NONE;
 }
 
-/* A held job as moku queues it. */
 /* A job's required features for moku: its constraint ("a&b", "a,b": all of
  * them; an OR, "a|b", is kept as written and no node has it: the job waits,
  * blocked, saying so) and partition=P for its partition (one: a job that
@@ -111,9 +110,110 @@ static char *job_features(const slurm_job_info_t *x)
     return out;
 }
 
-static void new_job(struct slurm_rm *sr, const slurm_job_info_t *x, struct rm_new_job *j,
-                    char *user, char *group, char *features, size_t n)
+/* Slurm's "unset" values of a 16-bit field. */
+static int set16(uint16_t v)
 {
+    return v != 0 && v != NO_VAL16 && v != INFINITE16;
+}
+
+/* Memory as Slurm books it (SelectTypeParameters CR_*_Memory; otherwise
+ * none is booked): --mem-per-cpu for each of a task's processors, --mem
+ * for each node, nothing asked (and no DefMemPerCPU) the whole node's. */
+static void memory_of(const struct slurm_rm *sr, const slurm_job_info_t *x, struct rm_new_job *j)
+{
+    uint64_t m = x->pn_min_memory;
+    if (!sr->mem_tracked)
+        return;
+    if (m == NO_VAL64 || m == 0)
+        j->mem_per_node = -1; /* Slurm's all of the node */
+    else if (m & MEM_PER_CPU)
+        j->mem_per_task = (long)(m & ~MEM_PER_CPU) * j->cpus_per_task;
+    else
+        j->mem_per_node = (long)m;
+}
+
+/* Partition p of the last read, or NULL. */
+static const partition_info_t *part_of(const struct slurm_rm *sr, const char *name)
+{
+    for (uint32_t i = 0; sr->parts && name && i < sr->parts->record_count; i++)
+        if (sr->parts->partition_array[i].name &&
+            strcmp(sr->parts->partition_array[i].name, name) == 0)
+            return &sr->parts->partition_array[i];
+    return NULL;
+}
+
+static void minutes_text(uint32_t m, char *buf, size_t n)
+{
+    if (m == INFINITE)
+        snprintf(buf, n, "UNLIMITED");
+    else
+        snprintf(buf, n, "%u:%02u:00", m / 60, m % 60);
+}
+
+/* Why Slurm would not run x in its partition as it is now (its limits:
+ * EnforcePartLimits=NO takes such a job and leaves it pending), into buf;
+ * NULL when nothing does. A job of several partitions is Slurm's to fit. */
+static const char *part_limit(const struct slurm_rm *sr, const slurm_job_info_t *x, char *buf,
+                              size_t n)
+{
+    if (!x->partition || strchr(x->partition, ','))
+        return NULL;
+    const partition_info_t *p = part_of(sr, x->partition);
+    if (!p)
+        return NULL;
+    char a[32], b[32];
+    if (x->time_limit != NO_VAL && x->time_limit != INFINITE && p->max_time != INFINITE &&
+        p->max_time != NO_VAL && x->time_limit > p->max_time) {
+        minutes_text(p->max_time, a, sizeof a);
+        minutes_text(x->time_limit, b, sizeof b);
+        snprintf(buf, n, "partition %s allows %s, the job asks for %s (PartitionTimeLimit); "
+                         "shorten it (scontrol update JobId=%u TimeLimit=...)",
+                 p->name, a, b, x->job_id);
+    } else if (p->max_nodes != INFINITE && p->max_nodes != NO_VAL && x->num_nodes > p->max_nodes) {
+        snprintf(buf, n, "partition %s allows %u nodes, the job asks for %u (PartitionNodeLimit)",
+                 p->name, p->max_nodes, x->num_nodes);
+    } else if (x->max_nodes > 0 && x->max_nodes != NO_VAL && p->min_nodes > x->max_nodes) {
+        snprintf(buf, n, "partition %s needs %u nodes at least, the job allows %u "
+                         "(PartitionNodeLimit)",
+                 p->name, p->min_nodes, x->max_nodes);
+    } else if (!(p->state_up & PARTITION_SCHED)) {
+        snprintf(buf, n, "partition %s is %s (%s)", p->name,
+                 p->state_up == PARTITION_INACTIVE ? "INACTIVE" : "DOWN",
+                 p->state_up == PARTITION_INACTIVE ? "PartitionInactive" : "PartitionDown");
+    } else {
+        return NULL;
+    }
+    return buf;
+}
+
+/* Nodes x may span at most: its own limit and its partition's MaxNodes. */
+static int max_nodes_of(const struct slurm_rm *sr, const slurm_job_info_t *x)
+{
+    uint32_t m = x->max_nodes > 0 && x->max_nodes != NO_VAL ? x->max_nodes : 0;
+    const partition_info_t *p = part_of(sr, x->partition);
+    if (p && p->max_nodes != INFINITE && p->max_nodes != NO_VAL && (!m || p->max_nodes < m))
+        m = p->max_nodes;
+    return (int)m;
+}
+
+/* Whole nodes: --exclusive (or --exclusive=user, kept off others' jobs the
+ * same way), a partition of OverSubscribe=EXCLUSIVE, select/linear. */
+static int exclusive_of(const struct slurm_rm *sr, const slurm_job_info_t *x)
+{
+    const partition_info_t *p = part_of(sr, x->partition);
+    return sr->whole_nodes || x->shared == JOB_SHARED_NONE || x->shared == JOB_SHARED_USER ||
+           x->shared == JOB_SHARED_MCS || (p && (p->max_share & ~SHARED_FORCE) == 0);
+}
+
+static void new_job(struct slurm_rm *sr, const slurm_job_info_t *x, struct rm_new_job *j,
+                    char *user, char *group, char *features, size_t n, char *why, size_t nwhy)
+{
+    int cpt = set16(x->cpus_per_task) ? x->cpus_per_task : 1;
+    int tasks = x->num_tasks > 0 && x->num_tasks != NO_VAL ? (int)x->num_tasks
+                                                           : (int)(x->num_cpus / (uint32_t)cpt);
+    if (tasks < 1)
+        tasks = 1;
+    int tpn = set16(x->ntasks_per_node) && tasks % x->ntasks_per_node == 0 ? x->ntasks_per_node : 0;
     *j = (struct rm_new_job){
         .id = (long)x->job_id,
         .name = x->name,
@@ -125,25 +225,28 @@ static void new_job(struct slurm_rm *sr, const slurm_job_info_t *x, struct rm_ne
         .class_ = x->partition && *x->partition ? x->partition : NULL,
         .qos = x->qos && *x->qos && strcmp(x->qos, "normal") != 0 ? x->qos : NULL,
         .features = features,
-        .tasks = (int)x->num_cpus,
+        .tasks = tasks,
+        .cpus_per_task = cpt,
+        .tpn = tpn,
         .nodes = x->max_nodes > 0 && x->max_nodes == x->num_nodes ? (int)x->num_nodes : 0,
+        .max_nodes = max_nodes_of(sr, x),
+        .exclusive = exclusive_of(sr, x),
         .walltime = x->time_limit == INFINITE || x->time_limit == NO_VAL
                         ? 0
                         : (long)x->time_limit * 60,
         .submit = (long)x->submit_time,
-        .hold = x->comment && strncmp(x->comment, "moku", 4) == 0 && srm_has_word(x->comment, "hold"),
+        .start_after = x->eligible_time > x->submit_time ? (long)x->eligible_time : 0,
+        .holds = x->priority == 0 ? srm_holds_of(x) : 0,
+        .release_asked = x->admin_comment && strcmp(x->admin_comment, SRM_ADMIN_RELEASE) == 0,
+        .note = x->admin_comment && *x->admin_comment && strcmp(x->admin_comment, SRM_NO_NOTE)
+                    ? x->admin_comment
+                    : NULL,
+        .blocked = part_limit(sr, x, why, nwhy),
         .resv = x->resv_name && *x->resv_name ? x->resv_name : NULL,
         .dep = dep_state(sr, x->dependency),
         .dep_text = x->dependency && *x->dependency ? x->dependency : NULL,
     };
-    /* Memory per node (--mem) or per CPU (--mem-per-cpu): per job here. */
-    uint64_t m = x->pn_min_memory;
-    if (m && m != NO_VAL64) {
-        if (m & MEM_PER_CPU)
-            j->mem_mb = (long)(m & ~MEM_PER_CPU) * j->tasks;
-        else
-            j->mem_mb = (long)m * (j->nodes > 0 ? j->nodes : 1);
-    }
+    memory_of(sr, x, j);
 }
 
 /* Job arrays: Slurm keeps the tasks not yet split off as one pending
@@ -162,6 +265,8 @@ static int split_task(struct slurm_rm *sr, uint32_t array, unsigned long task)
     slurm_init_job_desc_msg(&d);
     d.job_id_str = id;
     d.priority = 0;
+    d.alloc_sid = ALLOC_SID_USER_HOLD; /* moku's queue, not an administrator's hold */
+    d.req_nodes = "";
     job_array_resp_msg_t *resp = NULL;
     int rc = slurm_update_job2(&d, &resp);
     if (resp)
@@ -205,6 +310,8 @@ int srm_intake(void *ctx, long now, const struct rm_intake *in, struct err *err)
 {
     struct slurm_rm *sr = ctx;
     (void)now;
+    if (sr->detail > 0 && --sr->detail == 0)
+        sr->detailed = 0; /* the check is over: the snapshot's allocations are not looked at */
     if (srm_refresh(sr, err) < 0)
         return -1;
     if (!sr->unread)
@@ -225,10 +332,10 @@ int srm_intake(void *ctx, long now, const struct rm_intake *in, struct err *err)
             if (srm_hold(sr, x->job_id, &e) < 0)
                 continue;
         }
-        char user[64], group[64];
+        char user[64], group[64], why[256];
         char *features = job_features(x);
         struct rm_new_job j;
-        new_job(sr, x, &j, user, group, features, sizeof user);
+        new_job(sr, x, &j, user, group, features, sizeof user, why, sizeof why);
         in->seen(in->ctx, &j);
         free(features);
     }

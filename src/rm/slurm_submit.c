@@ -9,13 +9,14 @@
 
 /* ---- submissions through moku ---- */
 
-/* moku's mark in a job's comment: "moku token=T hold". The token finds a
- * submission again when the client retries (its first answer was lost);
- * hold is qsub -h, applied when the job is taken in. */
+/* moku's mark in a job's comment: "moku token=T moku-hold". The token
+ * finds a submission again when the client retries (its first answer was
+ * lost); the hold word is qsub -h, the user's hold as the job-submit plugin
+ * keeps it (slurm_status.c reads it, and the older "hold"). */
 static char *mark_of(const struct rm_submit *s)
 {
     return xprintf("moku%s%s%s", s->token ? " token=" : "", s->token ? s->token : "",
-                   s->hold ? " hold" : "");
+                   s->hold ? " " SRM_USER_HOLD : "");
 }
 
 /* The job a submission with this token made already, or 0. */

@@ -40,7 +40,7 @@
 #include "util/crashpt.h"
 #include "util/mem.h"
 
-#define STORE_SCHEMA 5     /* PRAGMA user_version written by this code */
+#define STORE_SCHEMA 6     /* PRAGMA user_version written by this code */
 #define STORE_BUSY_MS 5000 /* wait this long for another connection's lock */
 #define STORE_STR_(x) #x
 #define STORE_STR(x) STORE_STR_(x)
@@ -103,6 +103,10 @@ static const char *const upgrade_sql[STORE_SCHEMA] = {
     [4] = "CREATE TABLE history (time INTEGER PRIMARY KEY, procs INTEGER NOT NULL,"
           " busy INTEGER NOT NULL, running INTEGER NOT NULL, idle INTEGER NOT NULL,"
           " blocked INTEGER NOT NULL);",
+    /* 6: a job's shape beyond tasks and processors per task (store.h:
+     * store_job.shape): Slurm's tasks per node, memory per node,
+     * exclusive nodes, node limits. */
+    [5] = "ALTER TABLE jobs ADD COLUMN shape TEXT;",
 };
 
 /* The job columns after id, in the order job_bind and job_read use. */
@@ -110,9 +114,9 @@ static const char *const upgrade_sql[STORE_SCHEMA] = {
     "name, user_name, group_name, uid, gid, account, class, qos, tasks, ppn, nodes, mem_mb, "      \
     "walltime, submit, start_after, holds, sysprio_mode, sysprio, state, start_time, end_time, "   \
     "exit_status, hosts, script, cwd, out_path, err_path, advres, env, bypass, defercount, "       \
-    "deferred_until, message, mail_events, mail_users, features"
-#define JOB_NCOLS 36
-#define JOB_QMARKS "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
+    "deferred_until, message, mail_events, mail_users, features, shape"
+#define JOB_NCOLS 37
+#define JOB_QMARKS "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
 
 static const char *const stmt_sql[S_COUNT] = {
     [S_BEGIN] = "BEGIN IMMEDIATE",
@@ -447,6 +451,7 @@ static void job_bind(struct binder *b, const struct store_job *j)
     bind_text(b, j->mail_events);
     bind_text(b, j->mail_users);
     bind_text(b, j->features);
+    bind_text(b, j->shape);
 }
 
 /* The current row ("id, " JOB_COLS) into a zeroed j; strings allocated. */
@@ -490,6 +495,7 @@ static void job_read(sqlite3_stmt *s, struct store_job *j)
     j->mail_events = col_str(s, c++);
     j->mail_users = col_str(s, c++);
     j->features = col_str(s, c++);
+    j->shape = col_str(s, c++);
 }
 
 int store_job_add(struct store *st, struct store_job *j, struct err *err)
@@ -574,6 +580,7 @@ void store_job_free(struct store_job *j)
     free(j->mail_events);
     free(j->mail_users);
     free(j->features);
+    free(j->shape);
     memset(j, 0, sizeof *j);
 }
 

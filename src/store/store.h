@@ -67,6 +67,12 @@ struct store_job {
     char *mail_users;    /* qsub -M: comma list of addresses; NULL = not given */
     char *features;      /* node features of -l nodes=N:feat1:feat2, as "feat1,feat2";
                             NULL = none */
+    char *shape;         /* a resource manager's job's shape (Slurm's); NULL: Torque's, as
+                            above. Else tasks are tasks / ppn tasks of ppn processors, nodes
+                            a count that does not fix tasks per node, and space-separated
+                            words say the rest: "tpn=T" (tasks per node), "mem_task=M" (MB
+                            a task, instead of mem_mb), "mem_node=M" (MB a node, -1: the
+                            whole node's), "exclusive", "max_nodes=N"; others are ignored */
 };
 
 /* Open (creating if needed) the database at path; WAL mode, FULL sync,

@@ -32,6 +32,11 @@ if NO_HOLD_PLUGIN=1 sh tests/slurm/cluster.sh up "$B" 4 2 >"$TMP/up" 2>&1; then
     "$MOKU" serve --home "$H" >"$TMP/err" 2>&1
     check "a Slurm without the job-submit plugin: refused at start-up, saying what to install" \
         sh -c "[ $? = 1 ] && grep -q 'no JobSubmitPlugins=lua' $TMP/err && grep -q 'contrib/slurm/job_submit.lua' $TMP/err"
+    # The plugin named in slurm.conf, slurmctld not restarted since.
+    echo "JobSubmitPlugins=lua" >>"$B/etc/slurm.conf"
+    "$MOKU" serve --home "$H" >"$TMP/err" 2>&1
+    check "... the plugin added to slurm.conf, slurmctld not restarted: refused, saying to restart it" \
+        sh -c "[ $? = 1 ] && grep -q 'has JobSubmitPlugins=lua, but slurmctld runs without it' $TMP/err && grep -q 'restart slurmctld' $TMP/err"
 else
     fail "slurm: a cluster without the plugin came up"
 fi
@@ -124,7 +129,7 @@ side=0
 before "$(t_start "$a1")" "$(t_end "$b1")" && before "$(t_start "$b1")" "$(t_end "$a1")" && side=1
 check "... while the two users' first jobs ran side by side" [ $side = 1 ]
 # Where: Slurm's NodeList is moku's choice, and the job ran there.
-mnode=$(sed -n "s/.* job $a2 started on \([^:,]*\):1\$/\1/p" "$H/log/maui.log")
+mnode=$(sed -n "s/.* job $a2 started on \([^:,]*\):1\(:[0-9]*\)\{0,1\}\$/\1/p" "$H/log/maui.log")
 check "a job ran where moku placed it (its log, Slurm's NodeList, SLURMD_NODENAME)" \
     sh -c "[ -n '$mnode' ] && [ '$(field "$a2" NodeList)' = '$mnode' ] && [ '$(awk 'NR == 1 { print $1 }' "$TMP/out/$a2.out")' = '$mnode' ]"
 timeout 5 "$MOKU" checkjob "$a1" >"$TMP/cj"
@@ -205,20 +210,48 @@ while [ $t -lt 200 ] && ! timeout 5 "$MOKU" checknode "$kn" | grep -q '^State: *
 done
 check "... its slurmd back: $kn is up again for moku" sh -c "timeout 5 '$MOKU' checknode $kn | grep -q '^State: *Idle'"
 
-# A start Slurm does not carry out (partition short allows 1 minute, the job
-# asks for 5): after the grace it is held again, counted as a failed start
-# (DEFERTIME) with Slurm's reason in checkjob.
+# A partition's limit moku reads before the start (short allows 1 minute,
+# the job asks for 5): held by moku with Slurm's reason, no start tried;
+# shortened in Slurm, it runs.
 f1=$(sub mokusa -p short -n 1 -t 5 "$TMP/out/job.sh" 1)
 t=0
-while [ $t -lt 300 ] && ! timeout 5 "$MOKU" checkjob "$f1" 2>/dev/null | grep -q '^State: Deferred'; do
+while [ $t -lt 300 ] && ! timeout 5 "$MOKU" checkjob "$f1" 2>/dev/null | grep -q '^State: SystemHold'; do
     sleep 0.1
     t=$((t + 1))
 done
 timeout 5 "$MOKU" checkjob "$f1" >"$TMP/cj"
-check "a start Slurm does not carry out: deferred, with Slurm's reason in checkjob" \
-    sh -c "grep -q '^State: Deferred' $TMP/cj && grep -q 'Slurm did not run it within 15 s (PartitionTimeLimit)' $TMP/cj"
-check "... and held again in Slurm" sh -c "scontrol -o show job $f1 | grep -q 'Priority=0 '"
-scancel "$f1"
+check "a job over its partition's MaxTime: held by moku, with Slurm's reason, before any start" \
+    sh -c "grep -q '^State: SystemHold' $TMP/cj && grep -q 'partition short allows 0:01:00, the job asks for 0:05:00 (PartitionTimeLimit)' $TMP/cj"
+scontrol update JobId="$f1" TimeLimit=1
+wait_state "$f1" COMPLETED 200
+check "... its time limit shortened in Slurm: it runs, and no start failed" \
+    sh -c "[ '$(state "$f1")' = COMPLETED ] && ! grep -q 'job $f1: start' '$H/log/maui.log'"
+
+# A start Slurm does not carry out for a limit moku does not model
+# (partition cap's MaxCPUsPerNode=1, a task of two CPUs): held again at
+# once, a failed start (DEFERTIME) with Slurm's reason in checkjob;
+# releasehold -a lifts the deferral.
+f2=$(sub mokusa -p cap -n 1 -c 2 -t 5 "$TMP/out/job.sh" 1)
+t=0
+while [ $t -lt 300 ] && ! timeout 5 "$MOKU" checkjob "$f2" 2>/dev/null | grep -q '^State: Deferred'; do
+    sleep 0.1
+    t=$((t + 1))
+done
+timeout 5 "$MOKU" checkjob "$f2" >"$TMP/cj"
+check "a start Slurm does not carry out: deferred at once, with Slurm's reason in checkjob" \
+    sh -c "grep -q '^State: Deferred' $TMP/cj && grep -q 'Slurm will not run it: BadConstraints' $TMP/cj"
+check "... and held again in Slurm, the reason in its admin comment" \
+    sh -c "scontrol -o show job $f2 | grep -q 'Priority=0 ' && scontrol -o show job $f2 | grep -q 'AdminComment=moku: Deferred until'"
+n0=$(grep -c "job $f2 started on" "$H/log/maui.log")
+timeout 5 "$MOKU" releasehold -a "$f2" >"$TMP/rh"
+t=0
+while [ $t -lt 100 ] && [ "$(grep -c "job $f2 started on" "$H/log/maui.log")" = "$n0" ]; do
+    sleep 0.1
+    t=$((t + 1))
+done
+check "... releasehold -a lifts the deferral: started again at once" \
+    sh -c "grep -q 'holds modified' $TMP/rh && [ $(grep -c "job $f2 started on" "$H/log/maui.log") -gt $n0 ]"
+scancel "$f2"
 
 # slurmctld restarted (state kept): moku waits for it and goes on.
 kill "$(cat "$B/run/slurmctld.pid")"

@@ -9,8 +9,10 @@
 #   cluster.sh slurmctld BASE            (re)start slurmctld (its state kept)
 #   cluster.sh slurmctld-cold BASE       start slurmctld with its state wiped
 # Partitions: batch (the default, every node), short (MaxTime 1 minute: a
-# job asking for more stays pending in Slurm whatever moku says) and half
-# (the first half of the nodes).
+# job asking for more stays pending in Slurm whatever moku says), half
+# (the first half of the nodes) and cap (MaxCPUsPerNode=1, a limit moku
+# does not model). Memory is booked (CR_Core_Memory, DefMemPerCPU 250 MB;
+# SELECT_PARAMS and DEF_MEM_PER_CPU change them).
 # Ports: slurmctld PORT0, slurmd PORT0+1.. (PORT0 from SLURM_PORT0,
 # default 16817 + a number from BASE, so two runs do not collide).
 set -e
@@ -30,7 +32,8 @@ start_slurmd() {
 up() {
     n=${1:-4} cpus=${2:-4}
     p=$(port0)
-    # NO_HOLD_PLUGIN=1: a Slurm that does not hold new jobs (moku refuses it).
+    # NO_HOLD_PLUGIN=1: a Slurm that does not hold new jobs (moku refuses it);
+    # SCHEDULER=sched/backfill with it: Slurm scheduling by itself (make bench).
     plugin="JobSubmitPlugins=lua"
     [ -n "$NO_HOLD_PLUGIN" ] && plugin="# JobSubmitPlugins: none"
     mkdir -p "$B/etc" "$B/munge" "$B/state" "$B/log" "$B/run"
@@ -66,10 +69,11 @@ AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 MpiDefault=none
 MailProg=/bin/true
-SchedulerType=sched/builtin
-SchedulerParameters=batch_sched_delay=0
+SchedulerType=${SCHEDULER:-sched/builtin}
+SchedulerParameters=${SCHED_PARAMS:-batch_sched_delay=0}
 SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
+SelectTypeParameters=${SELECT_PARAMS:-CR_Core_Memory}
+DefMemPerCPU=${DEF_MEM_PER_CPU:-250}
 SlurmdParameters=config_overrides
 ReturnToService=2
 SlurmctldTimeout=30
@@ -83,6 +87,7 @@ NodeName=n[1-$n] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$((p + 1))-$((p
 PartitionName=batch Nodes=n[1-$n] Default=YES MaxTime=INFINITE State=UP
 PartitionName=short Nodes=n[1-$n] MaxTime=1 State=UP
 PartitionName=half Nodes=n[1-$(((n + 1) / 2))] MaxTime=INFINITE State=UP
+PartitionName=cap Nodes=n[1-$n] MaxCPUsPerNode=1 MaxTime=INFINITE State=UP
 CONF
     cp "$here/contrib/slurm/job_submit.lua" "$B/etc/job_submit.lua"
     export SLURM_CONF="$B/etc/slurm.conf"
@@ -92,7 +97,8 @@ CONF
     # Every node idle (or the start failed: say so).
     t=0
     while [ $t -lt 100 ]; do
-        idle=$(sinfo -h -N -o '%t' 2>/dev/null | grep -c '^idle' || true)
+        # One line a node and partition: each node once.
+        idle=$(sinfo -h -N -o '%N %t' 2>/dev/null | sort -u | grep -c ' idle$' || true)
         [ "$idle" -ge "$n" ] && { echo "SLURM_CONF=$SLURM_CONF"; return 0; }
         sleep 0.2
         t=$((t + 1))
@@ -127,8 +133,9 @@ steps() {
 down() {
     # Jobs first, while slurmctld can still end them: nothing of this
     # cluster must run on after it.
-    ids=$(SLURM_CONF=$B/etc/slurm.conf timeout 5 squeue -h -o %i 2>/dev/null)
-    [ -n "$ids" ] && SLURM_CONF=$B/etc/slurm.conf timeout 5 scancel $ids 2>/dev/null
+    # (slurmctld may be down already: the daemons are stopped all the same.)
+    ids=$(SLURM_CONF=$B/etc/slurm.conf timeout 5 squeue -h -o %i 2>/dev/null || true)
+    [ -n "$ids" ] && SLURM_CONF=$B/etc/slurm.conf timeout 5 scancel $ids 2>/dev/null || true
     i=0
     while [ $i -lt 20 ] && [ -n "$(steps)" ]; do sleep 0.25; i=$((i + 1)); done
     for f in "$B"/run/slurmd-*.pid; do stop_pid "$f" & done

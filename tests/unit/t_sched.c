@@ -597,8 +597,45 @@ static void test_forget_ended(void)
     sched_destroy(s); /* frees the rest, skipping the forgotten */
 }
 
+/* A job parked by eligibility (held, under a throttling limit) whose
+ * walltime or QOS changes is still in the queue once released: it starts.
+ * (It was lost from every list until a full rebuild: a Slurm job released
+ * from a partition-limit hold, its time limit changed, waited half a
+ * minute on an idle cluster.) */
+static void test_parked_job_changed(void)
+{
+    for (int qos = 0; qos < 2; qos++) {
+        struct sched_policy pol;
+        sched_policy_default(&pol);
+        struct cfg *cfg = cfg_create();
+        CHECK(cfg_load_string(cfg, "USERCFG[DEFAULT] MAXJOB=1\nQOSCFG[fast] PRIORITY=1\n",
+                              "maui.cfg", NULL) == 0);
+        struct sched *s = sched_create(&pol, NULL);
+        CHECK(sched_creds_from_cfg(s, cfg, NULL) == 0);
+        CHECK(sched_limits_from_cfg(s, cfg, NULL) == 0);
+        struct node_spec ns = {.name = "n1", .procs = 4, .state = NODE_UP};
+        CHECK(sched_add_node(s, &ns, NULL) == 0);
+        struct job_spec sp = {.name = "1", .tasks = 1, .procs_per_task = 1, .walltime = 300,
+                              .user = "u", .holds = HOLD_SYSTEM};
+        struct job *j = sched_submit(s, &sp, NULL);
+        sched_iterate(s, 1);
+        sched_iterate(s, 2);
+        CHECK_EQ(j->state, JOB_IDLE);
+        CHECK(sched_release(s, j, HOLD_SYSTEM, 3, NULL) == 0);
+        if (qos)
+            CHECK(sched_set_qos(s, j, "fast", 0, NULL) == 0);
+        else
+            CHECK(sched_set_walltime(s, j, 60, NULL) == 0);
+        sched_iterate(s, 3);
+        CHECK_EQ(j->state, JOB_RUNNING);
+        sched_destroy(s);
+        cfg_destroy(cfg);
+    }
+}
+
 int main(void)
 {
+    TEST_RUN(test_parked_job_changed);
     TEST_RUN(test_backfill_that_fits);
     TEST_RUN(test_backfill_that_would_delay);
     TEST_RUN(test_ends_exactly_at_shadow);
