@@ -775,7 +775,8 @@ static json_t *do_look(struct dmn *d, const struct peer *p, int argc, char **arg
     server_name(server, sizeof server);
     struct cmd_ctx ctx = {.s = d->s, .cfg = d->cfg, .now = time(NULL), .epoch_offset = 0,
                           .stats_since = d->stats_since, .user = p->user, .group = p->group,
-                          .server = server, .job_extra = job_extra, .job_extra_ctx = d};
+                          .ordinary = !(p->admin >= 1 && p->admin <= 3), .server = server,
+                          .job_extra = job_extra, .job_extra_ctx = d};
     char *out = NULL;
     struct err e;
     if (cmd_runv(&ctx, argc, argv, &out, &e) < 0)
