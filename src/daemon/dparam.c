@@ -53,8 +53,8 @@ static int check_pair(const char *param, const char *value, const char *by, int 
                        param);
     if (!owner && is_owner_only(p))
         return err_set(err, "changeparam: user %s is not authorized to change %s (a file or "
-                            "program the daemon uses as itself, or where it listens: root or the daemon's user "
-                            "only)",
+                            "program the daemon uses as itself, or where it listens: root or "
+                            "the daemon's user only)",
                        by, p->name);
     size_t n = strlen(value);
     while (n > 0 && (value[n - 1] == ' ' || value[n - 1] == '\t'))

@@ -102,7 +102,10 @@ struct wconn *wconn_admit(struct wconn_table *t, int fd, uid_t uid, double now,
     if (!slot)
         return NULL; /* every spare slot closing: the server has yet to close them */
     *evict = gone;
-    *slot = (struct wconn){.state = WCONN_FRONT, .fd = fd, .uid = uid, .opened = now,
+    *slot = (struct wconn){.state = WCONN_FRONT,
+                           .fd = fd,
+                           .uid = uid,
+                           .opened = now,
                            .deadline = now + WCONN_FIRST_SECONDS};
     return slot;
 }

@@ -22,9 +22,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define WCONN_MAX 256        /* connections counted at once */
-#define WCONN_PER_UID 16     /* of them one uid's (a browser opens 6 to a host) */
-#define WCONN_SPARE 64       /* slots for connections being closed, beyond WCONN_MAX */
+#define WCONN_MAX 256    /* connections counted at once */
+#define WCONN_PER_UID 16 /* of them one uid's (a browser opens 6 to a host) */
+#define WCONN_SPARE 64   /* slots for connections being closed, beyond WCONN_MAX */
 #define WCONN_SLOTS (WCONN_MAX + WCONN_SPARE)
 #define WCONN_FIRST_SECONDS 5.0 /* the first request, whole, after the connection */
 #define WCONN_NEXT_SECONDS 10.0 /* the next one after an answer (the page asks every 5 s) */

@@ -104,7 +104,8 @@ static int rate_ok(struct web *w, uid_t uid)
 
 /* A line for the log about uid, at most one every WEB_NOTE_SECONDS (a
  * user who repeats a refused request cannot flood the log). */
-static void note(struct web *w, uid_t uid, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note(struct web *w, uid_t uid, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static void note(struct web *w, uid_t uid, const char *fmt, ...)
 {
     double now = mono();

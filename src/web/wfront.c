@@ -106,8 +106,9 @@ static void log_refusals(struct wfront *f, double now)
     if (!f->refused || now - f->logged < WFRONT_LOG_SECONDS)
         return;
     char line[256];
-    snprintf(line, sizeof line, "web: %lu connection%s refused in the last minute or so (the last: %s)",
-             f->refused, f->refused == 1 ? "" : "s", f->last_refusal);
+    snprintf(line, sizeof line,
+             "web: %lu connection%s refused in the last minute or so (the last: %s)", f->refused,
+             f->refused == 1 ? "" : "s", f->last_refusal);
     f->host.log(f->host.ctx, line);
     f->refused = 0;
     f->logged = now;
@@ -295,12 +296,12 @@ int wfront_address(const char *address, int port, struct sockaddr_in *sa, struct
 {
     *sa = (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     if (inet_pton(AF_INET, address, &sa->sin_addr) != 1)
-        return err_set(err, "WEBADDRESS %.64s: not an IPv4 address (such as 127.0.0.1)",
-                       address);
+        return err_set(err, "WEBADDRESS %.64s: not an IPv4 address (such as 127.0.0.1)", address);
     if (!wpeer_loopback(&sa->sin_addr))
-        return err_set(err, "WEBADDRESS %.64s: not a loopback address (127.x.x.x): the web view "
-                            "serves this machine only, where the kernel says who holds each "
-                            "connection; from elsewhere, use an SSH tunnel (docs/web.md)",
+        return err_set(err,
+                       "WEBADDRESS %.64s: not a loopback address (127.x.x.x): the web view "
+                       "serves this machine only, where the kernel says who holds each "
+                       "connection; from elsewhere, use an SSH tunnel (docs/web.md)",
                        address);
     if (port < 0 || port > 65535)
         return err_set(err, "WEBPORT %d: not a port (0 to 65535)", port);

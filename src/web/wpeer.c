@@ -17,7 +17,7 @@
  * kernel keeps the uid of a full socket until it is freed, but reports 0
  * for TIME_WAIT and for a request socket (SYN_RECV / NEW_SYN_RECV). */
 #define WPEER_STATES                                                                               \
-    ((1u << TCP_ESTABLISHED) | (1u << TCP_FIN_WAIT1) | (1u << TCP_FIN_WAIT2) |                    \
+    ((1u << TCP_ESTABLISHED) | (1u << TCP_FIN_WAIT1) | (1u << TCP_FIN_WAIT2) |                     \
      (1u << TCP_CLOSE_WAIT) | (1u << TCP_LAST_ACK) | (1u << TCP_CLOSING))
 
 int wpeer_loopback(const struct in_addr *a)
@@ -59,9 +59,9 @@ static void fill_request(struct wpeer_req *q, const struct sockaddr_in *client,
 static int is_the_socket(const struct inet_diag_msg *m, const struct wpeer_req *q)
 {
     return m->idiag_family == AF_INET && m->idiag_inode != 0 && m->idiag_state < 32 &&
-           (WPEER_STATES & (1u << m->idiag_state)) &&
-           m->id.idiag_sport == q->r.id.idiag_sport && m->id.idiag_dport == q->r.id.idiag_dport &&
-           m->id.idiag_src[0] == q->r.id.idiag_src[0] && m->id.idiag_dst[0] == q->r.id.idiag_dst[0];
+           (WPEER_STATES & (1u << m->idiag_state)) && m->id.idiag_sport == q->r.id.idiag_sport &&
+           m->id.idiag_dport == q->r.id.idiag_dport && m->id.idiag_src[0] == q->r.id.idiag_src[0] &&
+           m->id.idiag_dst[0] == q->r.id.idiag_dst[0];
 }
 
 /* Read the one reply to q on nl into *uid. */
