@@ -13,8 +13,9 @@ if [ "$(id -u)" != 0 ] || ! command -v useradd >/dev/null 2>&1 || ! command -v r
     echo "# skipped: the views of an ordinary user need root, useradd and runuser"
     exit 0
 fi
+made=
 for u in mokutva mokutvb; do
-    id "$u" >/dev/null 2>&1 || useradd -M -s /bin/sh "$u" 2>/dev/null
+    id "$u" >/dev/null 2>&1 || { useradd -M -s /bin/sh "$u" 2>/dev/null && made="$made $u"; }
 done
 MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
 H=$TMP/home
@@ -35,7 +36,19 @@ stop_daemon() {
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
     pid=
 }
-trap 'stop_daemon; [ -n "$KEEP_TMP" ] || rm -rf "$TMP"' EXIT
+# The end: the jobs cancelled (their supervisors outlive the daemon), the
+# daemon stopped, the users this test made deleted.
+cleanup() {
+    for j in $(timeout 5 "$MOKU" qstat 2>/dev/null | sed -n 's/^\([0-9][0-9]*\)\..*/\1/p'); do
+        timeout 5 "$MOKU" canceljob "$j" >/dev/null 2>&1
+    done
+    i=0
+    while [ $i -lt 50 ] && timeout 5 "$MOKU" qstat 2>/dev/null | grep -q ' R DEFAULT$'; do sleep 0.1; i=$((i + 1)); done
+    stop_daemon
+    for u in $made; do userdel "$u" 2>/dev/null; done
+    [ -n "$KEEP_TMP" ] || rm -rf "$TMP"
+}
+trap cleanup EXIT
 # as USER COMMAND...: the client as that user; out, err, rc.
 as() {
     u=$1

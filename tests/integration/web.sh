@@ -63,7 +63,7 @@ for k in 1 2 3 4 5; do
 done
 user=
 if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuser >/dev/null 2>&1; then
-    id mokuweb >/dev/null 2>&1 || useradd -M -s /bin/sh mokuweb 2>/dev/null
+    id mokuweb >/dev/null 2>&1 || { useradd -M -s /bin/sh mokuweb 2>/dev/null && made=mokuweb; }
     user=mokuweb
     cp "$MOKU" "$TMP/moku" && chmod 755 "$TMP/moku"
     MOKU=$TMP/moku
@@ -88,5 +88,15 @@ if [ -x "$PY" ] && [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && [
 elif [ -f tests/web/browser.py ]; then
     fail "the browser tests need /usr/bin/chromium and chromedriver (scripts/deps.sh installs them)"
 fi
+for j in $("$MOKU" showq --format=json | $PY -c 'import json,sys; q = json.load(sys.stdin); print(" ".join(j["id"] for k in ("active", "idle", "blocked") for j in q[k]))'); do
+    "$MOKU" canceljob "$j" >/dev/null 2>&1
+done
 "$MOKU" schedctl -k >/dev/null
 wait $pid
+# The user this test made, once the last of its processes (a browser's
+# helpers) has ended.
+if [ -n "$made" ]; then
+    i=0
+    while [ $i -lt 100 ] && pgrep -u "$made" >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
+    userdel "$made" 2>/dev/null || echo "# userdel $made failed: $(pgrep -u "$made" -l | tr '\n' ' ')"
+fi
