@@ -130,7 +130,7 @@ check: $(BIN) $(TEST_BIN) $(BUILD)/tests/textbook $(BUILD)/tests/rawsock $(BUILD
 		$(BUILD)/tests/slowlim crashbin \
 		$(FUZZ_REPLAY)
 	@MOKU=$(BIN) TEXTBOOK=$(BUILD)/tests/textbook RAWSOCK=$(BUILD)/tests/rawsock SLOWLIM=$(BUILD)/tests/slowlim \
-		PROPGEN=$(BUILD)/tests/propgen CRASHMOKU=$(CRASH_BIN) FUZZREPLAY=$(BUILD)/fuzz \
+		PROPGEN=$(BUILD)/tests/propgen CRASHMOKU=$(CRASH_BIN) FUZZREPLAY="$(BUILD)/fuzz $(FUZZREPLAY_MORE)" \
 		sh tests/run.sh $(TEST_BIN)
 
 $(BUILD)/fuzz/replay_%: fuzz/fuzz_%.c fuzz/replay.c fuzz/util.c fuzz/fuzz.h $(BUILD)/libmoku.a
@@ -198,9 +198,17 @@ slowcheck: $(BUILD)/tests/slowlim
 
 # Sanitizers build apart (build/asan), so they never mix objects with a normal build.
 # TIME_SCALE: the tests' bounds on a hang, multiplied (sanitized code is slower).
+# The fuzz corpus replays twice there: built by GCC as the rest, and built by
+# clang (FUZZ_CC) with its sanitizers, as make fuzz runs it — clang's UBSan
+# checks what GCC's does not (a null pointer plus zero: issue 28, where make
+# fuzz stopped on a seed make asan had passed).
+ASAN_CLANG := build/asan-clang
 asan:
+	$(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=$(ASAN_CLANG) OPT="-O1 -g $(FUZZ_SAN)" \
+		$(FUZZERS:%=$(ASAN_CLANG)/fuzz/replay_%)
 	TIME_SCALE=6 $(MAKE) check BUILD=build/asan BIN=build/asan/moku \
-		OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+		OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+		FUZZREPLAY_MORE=$(ASAN_CLANG)/fuzz
 
 format:
 	clang-format -i src/*/*.c src/*/*.h tests/unit/*.c tests/unit/*.h

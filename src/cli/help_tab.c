@@ -395,7 +395,9 @@ static const struct help_cmd table[] = {
     {"moku web", 1, 0, "[--home DIR]",
      "a one-time login link to moku's web view",
      "Ask the daemon for a one-time link that logs this user in to the web view "
-     "(WEBPORT in maui.cfg). " CLIENT_DESC_HOME,
+     "(WEBPORT in maui.cfg). Open it within two minutes in a browser that runs as this "
+     "user on this machine (or through ssh -L as this user): the session works only on "
+     "connections the kernel says are this user's. " CLIENT_DESC_HOME,
      web_opts},
     {"showq", 1, HELP_CLIENT, "[-r|-i|-b] [-u USER] [-g GROUP] [-a ACCOUNT] [-c CLASS]",
      "show the queue",

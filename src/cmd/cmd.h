@@ -53,6 +53,12 @@ struct cmd_ctx {
     /* Who asks (the daemon's caller), or NULL: showbf's windows default to
      * that user's and group's. */
     const char *user, *group;
+    /* The caller is an ordinary user (the daemon: not ADMIN1..3). Torque's
+     * views then show what showq and checkjob show them and checknode
+     * does not: other users' jobs in the queue, but where they run (qstat
+     * -n, pbsnodes' jobs), their ended jobs (qstat -x) and nodes' notes
+     * only for the caller's own jobs (named by user). */
+    int ordinary;
     /* Torque's faces (qstat, pbsnodes): the server name job ids are shown
      * with ("123.server"), NULL = bare ids; and what the driver keeps of a
      * job beyond the engine (its -N name, output paths), NULL = nothing. */

@@ -20,6 +20,17 @@
  * (DEFAULT without -q). Session ids come from the driver (the job's process
  * group), "--" when unknown. pbsnodes shows no "status" line (moku does not
  * collect load or memory use from its nodes).
+ *
+ * Who sees what (c->ordinary): an ordinary user sees every job in the
+ * queue, as showq shows it to them, but not where another user's job runs
+ * (its exec_host, its session, its place in pbsnodes' jobs), not another
+ * user's ended jobs (showq lists none), and no node's note (checknode is
+ * the administrators'). Torque's own default is stricter still
+ * (query_other_jobs false hides other users' jobs altogether).
+ *
+ * A job's name and paths are shown with control and format characters
+ * escaped (util/utf8.h): qsub refuses them now, but a name stored before,
+ * or taken in from Slurm, must not turn other users' lines around.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +39,7 @@
 
 #include "cmd/cmd_int.h"
 #include "util/mem.h"
+#include "util/utf8.h"
 
 /* ---- job ids ---- */
 
@@ -58,11 +70,35 @@ struct job *cmd_find_job(const struct sched *s, const char *word)
 
 struct qrow {
     const struct job *j;
-    struct cmd_job_extra x;
+    struct cmd_job_extra x; /* its strings escaped where they need it */
+    char *escaped[4];       /* the escaped copies x points to, owned (row_free) */
     char id[96];   /* "<id>.<server>" */
     char state;    /* Torque's letter */
     long elapsed;  /* walltime used, -1 = has not run */
+    int placed;    /* where it runs may be shown to the caller */
 };
+
+/* Whether the caller may see where j runs and j once it ended: an
+ * administrator (or the simulator) always, an ordinary user for their own
+ * jobs (see the file's comment). */
+static int own_or_admin(const struct cmd_ctx *c, const struct job *j)
+{
+    return !c->ordinary || (c->user && strcmp(j->user->name, c->user) == 0);
+}
+
+/* *s, or an escaped copy of it kept in r when it holds what a terminal
+ * would act on (util/utf8.h). */
+static void escape_field(struct qrow *r, const char **s, int k)
+{
+    if (*s && !utf8_plain(*s))
+        *s = r->escaped[k] = utf8_escape(*s);
+}
+
+static void row_free(struct qrow *r)
+{
+    for (int k = 0; k < 4; k++)
+        free(r->escaped[k]);
+}
 
 static char torque_state(const struct job *j)
 {
@@ -82,9 +118,16 @@ static char torque_state(const struct job *j)
 
 static void row_init(const struct cmd_ctx *c, const struct job *j, struct qrow *r)
 {
-    *r = (struct qrow){.j = j, .state = torque_state(j), .elapsed = -1};
+    *r = (struct qrow){.j = j, .state = torque_state(j), .elapsed = -1,
+                       .placed = own_or_admin(c, j)};
     if (c->job_extra)
         c->job_extra(c->job_extra_ctx, j, &r->x);
+    escape_field(r, &r->x.name, 0);
+    escape_field(r, &r->x.out_path, 1);
+    escape_field(r, &r->x.err_path, 2);
+    escape_field(r, &r->x.cwd, 3);
+    if (!r->placed)
+        r->x.session = 0;
     if (c->server)
         snprintf(r->id, sizeof r->id, "%s.%s", j->name, c->server);
     else
@@ -212,7 +255,8 @@ static void alt_row(const struct cmd_ctx *c, const struct qrow *r, int nodes, st
     if (!nodes)
         return;
     struct cmd_buf h = {0};
-    exec_host(c, j, &h);
+    if (r->placed)
+        exec_host(c, j, &h);
     cmd_buf_printf(b, "   %s\n", h.s ? h.s : " --");
     free(h.s);
 }
@@ -276,7 +320,7 @@ static void full_job(const struct cmd_ctx *c, const struct qrow *r, struct cmd_b
     cmd_buf_printf(b, "    ctime = %s\n", t);
     if (r->x.err_path || r->x.cwd)
         path_line(b, "Error_Path", srv, r, r->x.err_path, 'e');
-    if (j->state == JOB_RUNNING) {
+    if (j->state == JOB_RUNNING && r->placed) {
         struct cmd_buf h = {0};
         exec_host(c, j, &h);
         cmd_buf_printf(b, "    exec_host = %s\n", h.s ? h.s : "");
@@ -336,7 +380,8 @@ static json_t *json_row(const struct cmd_ctx *c, const struct qrow *r)
     json_object_set_new(o, "elapsed", r->elapsed >= 0 ? json_integer(r->elapsed) : json_null());
     json_object_set_new(o, "submit", json_integer(cmd_epoch(c, j->submit)));
     struct cmd_buf h = {0};
-    exec_host(c, j, &h);
+    if (r->placed)
+        exec_host(c, j, &h);
     json_object_set_new(o, "exec_host", h.s ? cmd_jstr(h.s) : json_null());
     free(h.s);
     return o;
@@ -395,9 +440,14 @@ static int qstat_args(const struct cmd_args *a, struct qstat_opts *o, struct err
     return 0;
 }
 
-static int listed(const struct qstat_opts *o, const struct job *j)
+static int ended(const struct job *j)
 {
-    if (!j || (!o->ended && (j->state == JOB_COMPLETED || j->state == JOB_REMOVED)))
+    return j->state == JOB_COMPLETED || j->state == JOB_REMOVED;
+}
+
+static int listed(const struct cmd_ctx *c, const struct qstat_opts *o, const struct job *j)
+{
+    if (!j || (ended(j) && (!o->ended || !own_or_admin(c, j))))
         return 0;
     return !o->users || in_list(o->users, j->user->name);
 }
@@ -409,6 +459,7 @@ static void qstat_one(const struct cmd_ctx *c, const struct qstat_opts *o, const
     row_init(c, j, &r);
     if (arr) {
         json_array_append_new(arr, json_row(c, &r));
+        row_free(&r);
         return;
     }
     if ((*n)++ == 0 && o->view == QSTAT_DEFAULT)
@@ -421,6 +472,7 @@ static void qstat_one(const struct cmd_ctx *c, const struct qstat_opts *o, const
         alt_row(c, &r, o->nodes, out);
     else
         full_job(c, &r, out);
+    row_free(&r);
 }
 
 int cmd_qstat(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
@@ -429,10 +481,16 @@ int cmd_qstat(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf 
     struct qstat_opts o;
     if (qstat_args(a, &o, err) < 0)
         return -1;
-    /* Named jobs first: one unknown is Torque's error (qstat exits 153). */
-    for (int i = o.first_id; i < a->argc; i++)
-        if (!cmd_find_job(c->s, a->argv[i]))
+    /* Named jobs first: one unknown is Torque's error (qstat exits 153);
+     * another user's ended job is not the caller's to see (showq). */
+    for (int i = o.first_id; i < a->argc; i++) {
+        const struct job *j = cmd_find_job(c->s, a->argv[i]);
+        if (!j)
             return err_set(err, "qstat: Unknown Job Id %s", cmd_word(a->argv[i]));
+        if (ended(j) && !own_or_admin(c, j))
+            return err_set(err, "qstat: Unauthorized Request  %s (another user's ended job)",
+                           cmd_word(a->argv[i]));
+    }
     json_t *arr = a->json ? json_array() : NULL;
     int n = 0;
     if (o.first_id < a->argc) {
@@ -441,7 +499,7 @@ int cmd_qstat(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf 
     } else {
         for (size_t i = 0; i < sched_njobs(c->s); i++) {
             const struct job *j = sched_job(c->s, i);
-            if (listed(&o, j))
+            if (listed(c, &o, j))
                 qstat_one(c, &o, j, &n, arr, out);
         }
     }
@@ -462,19 +520,29 @@ static const char *node_torque_state(const struct cmd_ctx *c, size_t i)
     return sched_node_used(c->s, i) >= n->procs ? "job-exclusive" : "free";
 }
 
-/* "0/5.srv, 1/5.srv, 2/7.srv": each used processor and its job. */
+/* "0/5.srv, 1/5.srv, 2/7.srv": each used processor and its job (for an
+ * ordinary user, their own jobs only: checknode's jobs are the
+ * administrators'). */
 static void node_jobs(const struct cmd_ctx *c, size_t idx, struct cmd_buf *b)
 {
     long long core = 0;
+    int shown = 0;
     for (size_t i = 0; i < sched_njobs(c->s); i++) {
         const struct job *j = sched_job(c->s, i);
         if (!j || j->state != JOB_RUNNING)
             continue;
         long long p = cmd_job_procs_on(j, idx);
         for (long long k = 0; k < p; k++, core++)
-            cmd_buf_printf(b, "%s%lld/%s%s%s", core ? ", " : "", core, j->name,
-                           c->server ? "." : "", c->server ? c->server : "");
+            if (own_or_admin(c, j))
+                cmd_buf_printf(b, "%s%lld/%s%s%s", shown++ ? ", " : "", core, j->name,
+                               c->server ? "." : "", c->server ? c->server : "");
     }
+}
+
+/* A node's note (pbsnodes -N, a drain's reason): the administrators'. */
+static const char *node_note(const struct cmd_ctx *c, const struct node *n)
+{
+    return c->ordinary ? NULL : n->reason;
 }
 
 static void node_block(const struct cmd_ctx *c, size_t i, struct cmd_buf *out)
@@ -494,8 +562,8 @@ static void node_block(const struct cmd_ctx *c, size_t i, struct cmd_buf *out)
     if (jb.s)
         cmd_buf_printf(out, "     jobs = %s\n", jb.s);
     free(jb.s);
-    if (n->reason)
-        cmd_buf_printf(out, "     note = %s\n", n->reason);
+    if (node_note(c, n))
+        cmd_buf_printf(out, "     note = %s\n", node_note(c, n));
     cmd_buf_puts(out, "\n");
 }
 
@@ -510,7 +578,7 @@ static json_t *node_json(const struct cmd_ctx *c, size_t i)
     json_t *o = json_pack("{s:o, s:s, s:i, s:i, s:o, s:o, s:o}", "name", cmd_jstr(n->name), "state",
                           node_torque_state(c, i), "np", n->procs, "used",
                           sched_node_used(c->s, i), "properties", f, "jobs",
-                          jb.s ? cmd_jstr(jb.s) : json_null(), "note", cmd_jstr(n->reason));
+                          jb.s ? cmd_jstr(jb.s) : json_null(), "note", cmd_jstr(node_note(c, n)));
     free(jb.s);
     return o;
 }

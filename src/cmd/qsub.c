@@ -29,6 +29,7 @@
 #include "cfg/cfg.h"
 #include "cmd/qsub_int.h"
 #include "util/mem.h"
+#include "util/utf8.h"
 
 /* ------------------------------------------------------------------ text */
 
@@ -58,42 +59,15 @@ static void prog_prefix(char *buf, size_t n, int argc, char *const argv[])
     snprintf(buf, n, "%s: ", argc > 0 && argv[0] ? qsub_shown(base_name(argv[0])).s : "qsub");
 }
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), its code point in
- * *cp; 0 if invalid (overlong forms, surrogates and > U+10FFFF included, as
- * jansson refuses them too). */
-static size_t utf8_seq(const unsigned char *s, size_t n, unsigned long *cp)
-{
-    unsigned char c = s[0];
-    size_t len;
-    unsigned long v, min;
-    if (c < 0x80)
-        return *cp = c, 1;
-    if (c >= 0xc2 && c <= 0xdf)
-        len = 2, v = c & 0x1f, min = 0x80;
-    else if ((c & 0xf0) == 0xe0)
-        len = 3, v = c & 0x0f, min = 0x800;
-    else if (c >= 0xf0 && c <= 0xf4)
-        len = 4, v = c & 0x07, min = 0x10000;
-    else
-        return 0;
-    if (len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        v = (v << 6) | (s[i] & 0x3f);
-    }
-    if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-        return 0;
-    *cp = v;
-    return len;
-}
+#define TXT_SPACE 0x1  /* ' ' allowed */
+#define TXT_TAB 0x2    /* '\t' allowed */
+#define TXT_FORMAT 0x4 /* format characters allowed (text no other user sees) */
 
-#define TXT_SPACE 0x1 /* ' ' allowed */
-#define TXT_TAB 0x2   /* '\t' allowed */
-
-/* NULL if s is valid UTF-8 without control characters (C0, DEL, C1) and,
- * unless allowed, without blanks; else what is wrong with it. */
+/* NULL if s is valid UTF-8 without control characters (C0, DEL, C1),
+ * unless allowed without format characters (bidi controls, zero-width
+ * characters, line separators: util/utf8.h) and without blanks; else what
+ * is wrong with it. A job's name, account or path reaches other users'
+ * screens (qstat, showq); its environment does not. */
 static const char *text_fault(const char *s, unsigned allow)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -107,6 +81,9 @@ static const char *text_fault(const char *s, unsigned allow)
             return "contains white space";
         if (cp != '\t' && (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)))
             return "contains a control character";
+        if (utf8_hidden(cp) && !(allow & TXT_FORMAT))
+            return "contains a format character (bidi control, zero-width character or line "
+                   "separator), which would change how other users read the line";
         p += k;
         n -= k;
     }
@@ -250,7 +227,7 @@ int qsub_check_env_value(const char *name, const char *v, struct err *err)
 {
     if (strlen(v) > QSUB_MAX_ENV_VALUE)
         return err_set(err, "value of %s is longer than %d bytes", name, QSUB_MAX_ENV_VALUE);
-    const char *f = text_fault(v, TXT_SPACE | TXT_TAB);
+    const char *f = text_fault(v, TXT_SPACE | TXT_TAB | TXT_FORMAT);
     return f ? err_set(err, "value of %s %s", name, f) : 0;
 }
 

@@ -318,6 +318,11 @@ void dnotify(struct dlog *log, const char *state);
  * Errors: the address or port (the daemon does not start). */
 int dweb_open(struct dmn *d, struct err *err);
 void dweb_close(struct dmn *d);
+/* Whether cfg's WEBADDRESS and WEBPORT are ones the web view can serve
+ * (a loopback address): checked at every load of maui.cfg, so that a
+ * reload or changeparam refuses what the next start would. Errors name
+ * path. */
+int dweb_check(const struct cfg *cfg, const char *path, struct err *err);
 /* After a reload: the line that says a new WEBPORT or WEBADDRESS waits for
  * the next start (caller frees), or NULL when they did not change. */
 char *dweb_changed(const struct dmn *d);

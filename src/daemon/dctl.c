@@ -712,7 +712,8 @@ static json_t *do_look(struct dmn *d, const struct peer *p, int argc, char **arg
     server_name(server, sizeof server);
     struct cmd_ctx ctx = {.s = d->s, .cfg = d->cfg, .now = time(NULL), .epoch_offset = 0,
                           .stats_since = d->stats_since, .user = p->user, .group = p->group,
-                          .server = server, .job_extra = job_extra, .job_extra_ctx = d};
+                          .ordinary = !(p->admin >= 1 && p->admin <= 3), .server = server,
+                          .job_extra = job_extra, .job_extra_ctx = d};
     char *out = NULL;
     struct err e;
     if (cmd_runv(&ctx, argc, argv, &out, &e) < 0)
@@ -1011,12 +1012,22 @@ static json_t *do_changeparam(struct dmn *d, const struct peer *p, int argc, cha
 }
 
 /* moku web: a one-time login link for the web view, bound to the caller
- * the kernel named. */
+ * the kernel named. It takes no arguments: one given is refused (exit 2),
+ * never ignored — it could only be a mistake (another user's name, say). */
 static json_t *do_weblogin(struct dmn *d, const struct peer *p, const json_t *req)
 {
     json_t *bad = NULL;
     if (req_only(req, "args", &bad) < 0)
         return bad;
+    const json_t *args = json_object_get(req, "args");
+    if (args && !json_is_array(args))
+        return reply_usage("moku web: \"args\" must be an array");
+    if (json_array_size(args) > 0) {
+        const char *a = json_string_value(json_array_get(args, 0));
+        return reply_usage("moku web: unexpected argument '%.64s' (it takes none: the link is "
+                           "for the user who runs it)",
+                           a ? a : "?");
+    }
     if (!d->web)
         return reply_err("moku web: the web view is off: set WEBPORT in %s and restart moku "
                          "serve",

@@ -23,13 +23,15 @@
 
 /* Parameters that name files or programs the daemon opens or runs as
  * itself (root): an ADMIN1 who is not the daemon's owner could make it run
- * their program (MAILPROGRAM) or write where they choose (LOGDIR). They
- * stay with those who can edit maui.cfg anyway: root and the daemon's
- * user. */
+ * their program (MAILPROGRAM) or write where they choose (LOGDIR). And
+ * where the daemon listens (WEBADDRESS, WEBPORT): a port taken by another
+ * service would keep the daemon from its next start. They stay with those
+ * who can edit maui.cfg anyway: root and the daemon's user. */
 static const char *const owner_only[] = {
     "MAILPROGRAM", "NOTIFICATIONPROGRAM", "FEEDBACKPROGRAM", "LOGDIR",     "LOGFILE",
     "LOCKFILE",    "STATDIR",             "TOOLSDIR",        "CHECKPOINTFILE", "FSCONFIGFILE",
-    "RMCONFIGFILE", "SIMRESOURCETRACEFILE", "SIMWORKLOADTRACEFILE", NULL};
+    "RMCONFIGFILE", "SIMRESOURCETRACEFILE", "SIMWORKLOADTRACEFILE", "WEBADDRESS", "WEBPORT",
+    NULL};
 
 static int is_owner_only(const struct cfg_param *p)
 {
@@ -51,7 +53,8 @@ static int check_pair(const char *param, const char *value, const char *by, int 
                        param);
     if (!owner && is_owner_only(p))
         return err_set(err, "changeparam: user %s is not authorized to change %s (a file or "
-                            "program the daemon uses as itself: root or the daemon's user only)",
+                            "program the daemon uses as itself, or where it listens: root or "
+                            "the daemon's user only)",
                        by, p->name);
     size_t n = strlen(value);
     while (n > 0 && (value[n - 1] == ' ' || value[n - 1] == '\t'))

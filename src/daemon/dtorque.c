@@ -495,7 +495,11 @@ int dtorque_nodes_restore(struct dmn *d, struct err *err)
 /*
  * qstat: everyone sees the summary (showq's rule); the full view of a job
  * is its owner's and the administrators' (checkjob's). An ordinary user's
- * `qstat -f` without jobs shows their own.
+ * `qstat -f` without jobs shows their own. Where another user's job runs
+ * (-n), their ended jobs (-x) and, in pbsnodes, nodes' notes and other
+ * users' jobs on nodes are the administrators' (checknode's): the command
+ * layer leaves them out for an ordinary caller (cmd_ctx.ordinary, set by
+ * dctl's do_look).
  */
 static json_t *t_qstat(struct dmn *d, const struct peer *p, int argc, char **argv)
 {

@@ -36,6 +36,12 @@ static void host_who(void *ctx, uid_t uid, gid_t gid, char *user, size_t nuser, 
     *admin = p.admin;
 }
 
+static void host_log(void *ctx, const char *msg)
+{
+    struct dmn *d = ctx;
+    dlog(d->log, 0, "%s", msg);
+}
+
 static void hist_row(void *ctx, const long long v[STORE_HIST_COLS])
 {
     struct dhist_sample s = {.time = (long)v[0], .procs = v[1], .busy = v[2],
@@ -58,12 +64,23 @@ int dweb_open(struct dmn *d, struct err *err)
         return 0;
     const char *addr = cfg_str(d->cfg, "WEBADDRESS", NULL);
     int port = (int)cfg_int(d->cfg, "WEBPORT", NULL);
-    struct web_host host = {d, host_request, host_history, host_who};
+    struct web_host host = {d, host_request, host_history, host_who, host_log};
     struct err e;
     if (!(d->web = web_open(addr ? addr : "127.0.0.1", port, &host, &e)))
         return err_set(err, "%s: %s", d->cfg_path, e.msg);
     dlog(d->log, 0, "web view at %s (moku web prints a login link)", web_url(d->web));
     hist_restore(d);
+    return 0;
+}
+
+int dweb_check(const struct cfg *cfg, const char *path, struct err *err)
+{
+    if (!cfg_is_set(cfg, "WEBPORT", NULL))
+        return 0;
+    const char *addr = cfg_str(cfg, "WEBADDRESS", NULL);
+    struct err e;
+    if (web_check_address(addr ? addr : "127.0.0.1", (int)cfg_int(cfg, "WEBPORT", NULL), &e) < 0)
+        return err_set(err, "%s: %s", path, e.msg);
     return 0;
 }
 

@@ -71,7 +71,8 @@ static char *join(const char *dir, const char *name)
 struct cfg *serve_load_cfg(const struct dmn *d, struct err *err)
 {
     struct cfg *cfg = cfg_create();
-    if (access(d->cfg_path, F_OK) == 0 && cfg_load_file(cfg, d->cfg_path, err) < 0) {
+    if ((access(d->cfg_path, F_OK) == 0 && cfg_load_file(cfg, d->cfg_path, err) < 0) ||
+        dweb_check(cfg, d->cfg_path, err) < 0) {
         cfg_destroy(cfg);
         return NULL;
     }

@@ -494,11 +494,13 @@ int elig_active(const struct sched *s)
     return limits_any(s->limits) || s->fs_caps;
 }
 
-/* The whole queue, as a walk. */
+/* The whole queue, as a walk. A queue that never held a job has no array
+ * yet: NULL + 0 is undefined in C (clang's UBSan stops on it), so the walk
+ * is then empty and points nowhere. */
 static struct walk whole_queue(struct sched *s, long now)
 {
-    return (struct walk){.v = s->queue + s->qhead, .n = s->qlen - s->qhead, .whole = 1, .now = now,
-                         .wake = AVAIL_NEVER};
+    return (struct walk){.v = s->queue ? s->queue + s->qhead : NULL, .n = s->qlen - s->qhead,
+                         .whole = 1, .now = now, .wake = AVAIL_NEVER};
 }
 
 /* The iteration's walks over w: hard then soft, or one when they agree. */

@@ -11,48 +11,43 @@
 
 #include "util/mem.h"
 #include "web/wasset.h"
+#include "web/wconn.h"
+#include "web/wfront.h"
 #include "web/wmhd.h"
 #include "web/wsess.h"
 
 #define WEB_BODY_MAX (64 * 1024) /* a POST body: a command line is far smaller */
-#define WEB_CONN_MAX 256         /* connections at once */
-#define WEB_CONN_PER_UID 16      /* of them, carrying one user's requests (a browser uses 6) */
-#define WEB_CONN_SECONDS 15      /* an idle or slow connection is closed after this */
+#define WEB_CONN_SECONDS 15      /* a connection that moves no byte is closed after this */
 #define WEB_RATE 10.0            /* API requests a second a user may make, sustained ... */
 #define WEB_BURST 40.0           /* ... and at once */
 #define WEB_RATE_USERS 64        /* users whose rate is tracked (the least recent goes) */
+#define WEB_NOTE_SECONDS 60      /* a user's refused sessions are logged at most this often */
 #define WEB_COOKIE "moku_session"
 
-/* One open connection (its MHD socket context): the user whose requests
- * it carries, once one came with a session. */
-struct wconn {
-    int used;
-    int authed;
-    uid_t uid;
-};
-
-/* A user's request budget (a token bucket). */
+/* A user's request budget (a token bucket), and when their last refused
+ * session was logged. */
 struct rate {
     uid_t uid;
     double tokens;
     double at; /* monotonic seconds of the last refill */
     int used;
+    double noted;   /* the last log line about them; 0: none yet */
+    unsigned quiet; /* refusals not logged since */
 };
 
 struct web {
     struct MHD_Daemon *mhd;
+    struct wfront *front; /* the listening socket and the connections' table */
     struct web_host host;
     struct wsess_table *sess;
     char url[160];
-    char hosts[3][80]; /* Host headers accepted; "" = unused */
-    int any_host;      /* listening on every address: no Host check */
+    char hosts[2][80]; /* Host headers accepted; "" = unused */
     struct rate rates[WEB_RATE_USERS];
-    struct wconn conns[WEB_CONN_MAX];
     /* This pass (web_run): the users one of whose API requests was
      * answered, and the connections whose requests wait for the next. */
-    uid_t served[WEB_CONN_MAX];
+    uid_t served[WCONN_SLOTS];
     size_t nserved;
-    struct MHD_Connection *parked[WEB_CONN_MAX];
+    struct MHD_Connection *parked[WCONN_SLOTS];
     size_t nparked;
 };
 
@@ -76,23 +71,27 @@ static double mono(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* uid's entry of the rate table (the least recently used one goes). */
+static struct rate *rate_of(struct web *w, uid_t uid, double now)
+{
+    struct rate *lru = &w->rates[0];
+    for (size_t i = 0; i < WEB_RATE_USERS; i++) {
+        if (w->rates[i].used && w->rates[i].uid == uid)
+            return &w->rates[i];
+        if (!w->rates[i].used || (lru->used && w->rates[i].at < lru->at))
+            lru = &w->rates[i];
+    }
+    *lru = (struct rate){.uid = uid, .tokens = WEB_BURST, .at = now, .used = 1};
+    return lru;
+}
+
 /* Whether uid may make one more API request now (WEB_RATE a second, bursts
  * of WEB_BURST): the web cannot make the daemon's one thread busy for
  * others beyond that. */
 static int rate_ok(struct web *w, uid_t uid)
 {
     double now = mono();
-    struct rate *r = NULL, *lru = &w->rates[0];
-    for (size_t i = 0; i < WEB_RATE_USERS; i++) {
-        if (w->rates[i].used && w->rates[i].uid == uid)
-            r = &w->rates[i];
-        if (!w->rates[i].used || (lru->used && w->rates[i].at < lru->at))
-            lru = &w->rates[i];
-    }
-    if (!r) {
-        r = lru;
-        *r = (struct rate){.uid = uid, .tokens = WEB_BURST, .at = now, .used = 1};
-    }
+    struct rate *r = rate_of(w, uid, now);
     r->tokens += (now - r->at) * WEB_RATE;
     if (r->tokens > WEB_BURST)
         r->tokens = WEB_BURST;
@@ -103,28 +102,49 @@ static int rate_ok(struct web *w, uid_t uid)
     return 1;
 }
 
-/* Whether connection c may carry uid's requests: a user holds at most
- * WEB_CONN_PER_UID connections, so one user cannot pin the daemon's memory
- * with large replies left unread on every connection (as dconn bounds a
- * uid's unread replies on the socket). A connection counts for the first
- * user it carries. */
-static int conn_ok(struct web *w, struct MHD_Connection *c, uid_t uid)
+/* A line for the log about uid, at most one every WEB_NOTE_SECONDS (a
+ * user who repeats a refused request cannot flood the log). */
+static void note(struct web *w, uid_t uid, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void note(struct web *w, uid_t uid, const char *fmt, ...)
+{
+    double now = mono();
+    struct rate *r = rate_of(w, uid, now);
+    if (r->noted > 0 && now - r->noted < WEB_NOTE_SECONDS) {
+        r->quiet++;
+        return;
+    }
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (r->quiet && len > 0 && (size_t)len < sizeof msg)
+        snprintf(msg + len, sizeof msg - (size_t)len, " (and %u more like it since the last line)",
+                 r->quiet);
+    w->host.log(w->host.ctx, msg);
+    r->noted = now;
+    r->quiet = 0;
+}
+
+/* The connection's entry in the table: its uid, its deadline. Never NULL
+ * for a connection wfront handed over (on_connection bound it). */
+static struct wconn *conn_of(struct MHD_Connection *c)
 {
     const union MHD_ConnectionInfo *info =
         M->get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    struct wconn *me = info ? info->socket_context : NULL;
-    if (!me)
-        return 0;
-    if (me->authed)
-        return 1;
-    size_t n = 0;
-    for (size_t i = 0; i < WEB_CONN_MAX; i++)
-        n += w->conns[i].used && w->conns[i].authed && w->conns[i].uid == uid;
-    if (n >= WEB_CONN_PER_UID)
-        return 0;
-    me->authed = 1;
-    me->uid = uid;
-    return 1;
+    return info ? info->socket_context : NULL;
+}
+
+/* A connection wfront hands over: MHD takes it, and tells on_connection
+ * at once (with no thread of its own, MHD_add_connection does). */
+static int handoff(void *ctx, struct wconn *wc, const struct sockaddr_in *peer)
+{
+    struct web *w = ctx;
+    return M->add_connection(w->mhd, wc->fd, (const struct sockaddr *)peer, sizeof *peer) ==
+                   MHD_YES
+               ? 0
+               : -1;
 }
 
 static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
@@ -133,17 +153,19 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
     struct web *w = cls;
     if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
         if (*socket_context)
-            *(struct wconn *)*socket_context = (struct wconn){0};
+            wconn_release(*socket_context); /* MHD closes the fd after this */
         *socket_context = NULL;
         return;
     }
-    for (size_t i = 0; i < WEB_CONN_MAX; i++)
-        if (!w->conns[i].used) {
-            w->conns[i] = (struct wconn){.used = 1};
-            *socket_context = &w->conns[i];
-            return;
-        }
-    *socket_context = NULL; /* never: MHD keeps to WEB_CONN_MAX; refused by conn_ok */
+    const union MHD_ConnectionInfo *info =
+        M->get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    struct wconn *wc = info ? wconn_handing(wfront_conns(w->front), info->connect_fd) : NULL;
+    if (wc)
+        wc->state = WCONN_HTTP;
+    /* Never NULL: every connection comes through wfront, which MHD's
+     * own connection limit (WCONN_SLOTS) never refuses before it. A
+     * connection without one is served nothing but 403 (route). */
+    *socket_context = wc;
 }
 
 /* Whether uid's API request may be answered in this pass: one per user per
@@ -155,7 +177,7 @@ static int turn_ok(struct web *w, uid_t uid)
     for (size_t i = 0; i < w->nserved; i++)
         if (w->served[i] == uid)
             return 0;
-    if (w->nserved < WEB_CONN_MAX)
+    if (w->nserved < WCONN_SLOTS)
         w->served[w->nserved++] = uid;
     return 1;
 }
@@ -163,7 +185,7 @@ static int turn_ok(struct web *w, uid_t uid)
 /* Hold c's request until the next pass (web_run resumes it). */
 static enum MHD_Result park(struct web *w, struct MHD_Connection *c)
 {
-    if (w->nparked == WEB_CONN_MAX)
+    if (w->nparked == WCONN_SLOTS)
         return MHD_NO; /* never: a connection is parked once a pass */
     M->suspend_connection(c);
     w->parked[w->nparked++] = c;
@@ -258,6 +280,11 @@ static const char login_elsewhere[] =
     "does not allow: that page could log you in as someone else.</p>"
     "<p>Paste the link into the address bar instead (it is still good).</p></body></html>\n";
 
+static const char login_other[] =
+    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>moku</title></head>"
+    "<body><h1>moku</h1><p>This login link belongs to another user: it works only in a browser "
+    "that runs as the user who ran <code>moku web</code>.</p></body></html>\n";
+
 static const char login_bad[] =
     "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>moku</title></head>"
     "<body><h1>moku</h1><p>This login link is unknown, already used or expired.</p>"
@@ -265,10 +292,24 @@ static const char login_bad[] =
 
 /* ---- the session of a request ---- */
 
+/* The session the request's cookie names, if the kernel says the
+ * connection is its user's. Another uid's is refused and logged: the
+ * cookie was read by someone else (a browser sends it to every local
+ * port, another user's server among them). */
 static int session_of(struct web *w, struct MHD_Connection *c, struct wsess *s)
 {
     const char *id = M->lookup_connection_value(c, MHD_COOKIE_KIND, WEB_COOKIE);
-    return id && wsess_find(w->sess, id, time(NULL), s);
+    const struct wconn *wc = conn_of(c);
+    if (!id || !wc)
+        return 0;
+    int found = wsess_find(w->sess, id, wc->uid, time(NULL), s);
+    if (found == WSESS_OTHER_UID) {
+        note(w, wc->uid, "web: a session of uid %u presented from a connection of uid %u: refused "
+                         "(its cookie was read by someone else)",
+             (unsigned)s->uid, (unsigned)wc->uid);
+        explicit_bzero(s, sizeof *s);
+    }
+    return found == WSESS_OK;
 }
 
 static int csrf_ok(struct MHD_Connection *c, const struct wsess *s)
@@ -280,10 +321,8 @@ static int csrf_ok(struct MHD_Connection *c, const struct wsess *s)
  * to this address gets nothing). */
 static int host_ok(const struct web *w, struct MHD_Connection *c)
 {
-    if (w->any_host)
-        return 1;
     const char *h = M->lookup_connection_value(c, MHD_HEADER_KIND, "Host");
-    for (size_t i = 0; h && i < 3; i++)
+    for (size_t i = 0; h && i < 2; i++)
         if (w->hosts[i][0] && strcasecmp(h, w->hosts[i]) == 0)
             return 1;
     return 0;
@@ -301,12 +340,19 @@ static enum MHD_Result do_login(struct web *w, struct MHD_Connection *c)
     if (site && strcmp(site, "none") != 0 && strcmp(site, "same-origin") != 0)
         return send_buf(c, 403, "text/html; charset=utf-8", login_elsewhere,
                         sizeof login_elsewhere - 1, 0, 1);
+    const struct wconn *wc = conn_of(c);
     struct wsess s;
     struct err e;
-    int got = token ? wsess_login(w->sess, token, time(NULL), &s, &e) : 0;
+    int got = token && wc ? wsess_login(w->sess, token, wc->uid, time(NULL), &s, &e) : 0;
     if (got < 0)
         return send_error(c, 500, "%s", e.msg);
-    if (got == 0)
+    if (got == WSESS_OTHER_UID) {
+        note(w, wc->uid, "web: a login link of uid %u opened from a connection of uid %u: refused",
+             (unsigned)s.uid, (unsigned)wc->uid);
+        return send_buf(c, 403, "text/html; charset=utf-8", login_other, sizeof login_other - 1,
+                        0, 1);
+    }
+    if (got != WSESS_OK)
         return send_buf(c, 403, "text/html; charset=utf-8", login_bad, sizeof login_bad - 1, 0,
                         1);
     struct MHD_Response *resp = M->create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
@@ -393,6 +439,25 @@ static unsigned reply_status(const json_t *reply)
     return json_is_true(json_object_get(reply, "ok")) ? 200 : 400;
 }
 
+/* A failed reply as the API gives it: {"ok": false, "exit": N, "error":
+ * MESSAGE}, MESSAGE plain text. A command run with --format=json says
+ * why it failed as JSON in its output ({"error": ..., "exit": ...}): that
+ * object's message is taken out, not sent as a string that holds JSON.
+ * Output that is not such an object stays "output". Takes reply. */
+static json_t *failed_reply(json_t *reply)
+{
+    const char *out = json_string_value(json_object_get(reply, "output"));
+    json_t *inner = out && !json_object_get(reply, "error") ? json_loads(out, 0, NULL) : NULL;
+    const char *msg = json_string_value(json_object_get(inner, "error"));
+    if (json_is_object(inner) && msg) {
+        json_object_set(reply, "error", json_object_get(inner, "error"));
+        json_object_del(reply, "output");
+    }
+    json_decref(inner);
+    json_object_set_new(reply, "ok", json_false());
+    return reply;
+}
+
 static enum MHD_Result do_read(struct web *w, struct MHD_Connection *c, const struct wsess *s,
                                const char *cmd)
 {
@@ -409,13 +474,16 @@ static enum MHD_Result do_read(struct web *w, struct MHD_Connection *c, const st
     json_decref(req);
     const char *out = json_string_value(json_object_get(reply, "output"));
     enum MHD_Result r;
-    if (reply_status(reply) == 200 && out)
+    if (reply_status(reply) == 200 && out) {
         r = send_buf(c, 200, "application/json", out, strlen(out), 1, 1);
-    else {
-        const char *msg = json_string_value(json_object_get(reply, "error"));
-        r = send_error(c, 400, "%s", msg ? msg : out ? out : "failed");
+        json_decref(reply);
+    } else {
+        reply = failed_reply(reply);
+        if (!json_object_get(reply, "error")) /* a command whose output is not JSON */
+            json_object_set_new(reply, "error", json_string(out ? out : "failed"));
+        json_object_del(reply, "output");
+        r = send_json(c, 400, reply);
     }
-    json_decref(reply);
     return r;
 }
 
@@ -452,7 +520,7 @@ static enum MHD_Result do_run(struct web *w, struct MHD_Connection *c, const str
     json_t *reply = w->host.request(w->host.ctx, s->uid, s->gid, req);
     json_decref(req);
     unsigned status = reply_status(reply);
-    return send_json(c, status, reply);
+    return send_json(c, status, status == 200 ? reply : failed_reply(reply));
 }
 
 static enum MHD_Result do_logout(struct web *w, struct MHD_Connection *c, const struct wsess *s)
@@ -513,6 +581,10 @@ static enum MHD_Result do_api(struct web *w, struct MHD_Connection *c, const cha
 static enum MHD_Result route(struct web *w, struct MHD_Connection *c, const char *url,
                              const char *method, const struct wreq *q)
 {
+    struct wconn *wc = conn_of(c);
+    if (!wc)
+        return send_close(c, 403, "the kernel did not say who holds this connection");
+    wconn_whole(wc); /* it arrived whole in time: no deadline while it is answered */
     if (!host_ok(w, c))
         return send_error(c, 421, "this server does not answer for that Host");
     int get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
@@ -522,9 +594,7 @@ static enum MHD_Result route(struct web *w, struct MHD_Connection *c, const char
     struct wsess s;
     int have = session_of(w, c, &s);
     enum MHD_Result r;
-    if (strncmp(url, "/api/", 5) == 0 && have && !conn_ok(w, c, s.uid))
-        r = send_close(c, 429, "too many connections from one user");
-    else if (strncmp(url, "/api/", 5) == 0)
+    if (strncmp(url, "/api/", 5) == 0)
         r = have ? do_api(w, c, method, url + 5, &s, q)
                  : send_error(c, 401, "no session: run `moku web` for a login link");
     else if (!get)
@@ -583,6 +653,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (!has_body(c))
             return MHD_YES;
         q->answered = 1;
+        if (conn_of(c))
+            wconn_whole(conn_of(c)); /* answered from its headers */
         if (strcmp(method, "POST") != 0)
             return send_error(c, 400, "only a POST request has a body");
         if (!wants_body(w, c, url, method))
@@ -613,6 +685,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 static void on_done(void *cls, struct MHD_Connection *c, void **req_cls,
                     enum MHD_RequestTerminationCode toe)
 {
+    struct wconn *wc = conn_of(c);
+    if (wc)
+        wconn_answered(wc, mono()); /* the next request, on this connection, in time */
     struct wreq *q = *req_cls;
     if (q)
         free(q->body);
@@ -622,52 +697,55 @@ static void on_done(void *cls, struct MHD_Connection *c, void **req_cls,
 
 /* ---- the server ---- */
 
-static int parse_address(const char *address, int port, struct sockaddr_in *sa, struct err *err)
-{
-    *sa = (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    if (inet_pton(AF_INET, address, &sa->sin_addr) != 1)
-        return err_set(err, "WEBADDRESS %.64s: not an IPv4 address (such as 127.0.0.1)",
-                       address);
-    if (port < 0 || port > 65535)
-        return err_set(err, "WEBPORT %d: not a port (0 to 65535)", port);
-    return 0;
-}
-
 static void set_names(struct web *w, const char *address, int port)
 {
     snprintf(w->url, sizeof w->url, "http://%s:%d", address, port);
-    w->any_host = strcmp(address, "0.0.0.0") == 0;
     snprintf(w->hosts[0], sizeof w->hosts[0], "%s:%d", address, port);
-    if (strncmp(address, "127.", 4) == 0)
-        snprintf(w->hosts[1], sizeof w->hosts[1], "localhost:%d", port);
+    snprintf(w->hosts[1], sizeof w->hosts[1], "localhost:%d", port);
+}
+
+static void front_log(void *ctx, const char *msg)
+{
+    struct web *w = ctx;
+    w->host.log(w->host.ctx, msg);
+}
+
+int web_check_address(const char *address, int port, struct err *err)
+{
+    struct sockaddr_in sa;
+    return wfront_address(address, port, &sa, err);
 }
 
 struct web *web_open(const char *address, int port, const struct web_host *host,
                      struct err *err)
 {
     struct sockaddr_in sa;
-    if (parse_address(address, port, &sa, err) < 0)
+    if (wfront_address(address, port, &sa, err) < 0)
         return NULL;
     if (!M && !(M = wmhd_load(err)))
         return NULL;
     struct web *w = xcalloc(1, sizeof *w);
     w->host = *host;
     w->sess = wsess_create();
+    /* MHD listens on nothing: wfront accepts, names the user, looks at the
+     * request line and hands it over (MHD_add_connection). */
     w->mhd = M->start_daemon(
-        MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME, (uint16_t)port, NULL, NULL, on_request, w,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_CONNECTION_LIMIT,
-        (unsigned)WEB_CONN_MAX, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WEB_CONN_SECONDS,
-        MHD_OPTION_NOTIFY_COMPLETED, on_done, w, MHD_OPTION_NOTIFY_CONNECTION, on_connection, w,
-        MHD_OPTION_END);
-    if (!w->mhd) {
-        err_set(err, "cannot serve the web view on %s:%d (the port is taken, or not allowed)",
-                address, port);
-        web_close(w);
-        return NULL;
+        MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_NO_LISTEN_SOCKET, 0, NULL, NULL,
+        on_request, w, MHD_OPTION_CONNECTION_LIMIT, (unsigned)WCONN_SLOTS,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WEB_CONN_SECONDS, MHD_OPTION_NOTIFY_COMPLETED,
+        on_done, w, MHD_OPTION_NOTIFY_CONNECTION, on_connection, w, MHD_OPTION_END);
+    const union MHD_DaemonInfo *info =
+        w->mhd ? M->get_daemon_info(w->mhd, MHD_DAEMON_INFO_EPOLL_FD) : NULL;
+    struct wfront_host fh = {w, handoff, front_log};
+    if (!w->mhd || !info)
+        err_set(err, "the web view's HTTP server (libmicrohttpd) did not start");
+    else if ((w->front = wfront_open(address, port, &fh, err)) &&
+             wfront_watch(w->front, info->epoll_fd, err) == 0) {
+        set_names(w, address, wfront_port(w->front));
+        return w;
     }
-    const union MHD_DaemonInfo *info = M->get_daemon_info(w->mhd, MHD_DAEMON_INFO_BIND_PORT);
-    set_names(w, address, info ? info->port : port);
-    return w;
+    web_close(w);
+    return NULL;
 }
 
 void web_close(struct web *w)
@@ -677,15 +755,15 @@ void web_close(struct web *w)
     for (size_t i = 0; i < w->nparked; i++)
         M->resume_connection(w->parked[i]); /* MHD stops no suspended one */
     if (w->mhd)
-        M->stop_daemon(w->mhd);
+        M->stop_daemon(w->mhd); /* closes the connections handed to it (on_connection) */
+    wfront_close(w->front);
     wsess_destroy(w->sess);
     free(w);
 }
 
 int web_fd(const struct web *w)
 {
-    const union MHD_DaemonInfo *info = M->get_daemon_info(w->mhd, MHD_DAEMON_INFO_EPOLL_FD);
-    return info ? info->epoll_fd : -1;
+    return wfront_fd(w->front); /* MHD's own epoll descriptor is in it */
 }
 
 long web_wait_ms(const struct web *w)
@@ -693,9 +771,9 @@ long web_wait_ms(const struct web *w)
     MHD_UNSIGNED_LONG_LONG ms;
     if (w->nparked)
         return 0; /* requests wait for the next pass */
-    if (M->get_timeout(w->mhd, &ms) != MHD_YES)
-        return -1;
-    return ms > 60000 ? 60000 : (long)ms;
+    long wait = M->get_timeout(w->mhd, &ms) == MHD_YES ? (ms > 60000 ? 60000 : (long)ms) : -1;
+    long front = wfront_wait_ms(w->front);
+    return front >= 0 && (wait < 0 || front < wait) ? front : wait;
 }
 
 void web_run(struct web *w)
@@ -704,6 +782,7 @@ void web_run(struct web *w)
     for (size_t i = 0; i < w->nparked; i++)
         M->resume_connection(w->parked[i]);
     w->nparked = 0;
+    wfront_run(w->front); /* new connections, handed over; late ones shut */
     M->run(w->mhd);
 }
 

@@ -45,10 +45,20 @@ struct web_host {
     /* The user's name, group name and ADMIN level for /api/session. */
     void (*who)(void *ctx, uid_t uid, gid_t gid, char *user, size_t nuser, char *group,
                 size_t ngroup, int *admin);
+    /* A line for the daemon's log (refused sessions, refused connections;
+     * each kind at most once a minute). */
+    void (*log)(void *ctx, const char *msg);
 };
 
+/* Whether the web view can listen on address:port: an IPv4 loopback
+ * address (127.x.x.x) and a port. Anything else is refused: the sessions
+ * are bound to the uid the kernel names for a connection's other end,
+ * which it knows only when that end is on this machine. */
+int web_check_address(const char *address, int port, struct err *err);
+
 /* Listen on address:port (port 0: one the kernel picks; web_url tells which).
- * Errors: a bad address, the port taken, libmicrohttpd failing. */
+ * Errors: the address (web_check_address), the port taken, libmicrohttpd
+ * failing. */
 struct web *web_open(const char *address, int port, const struct web_host *host,
                      struct err *err);
 void web_close(struct web *w); /* NULL: no-op */

@@ -29,6 +29,7 @@ static const struct {
     {offsetof(struct wmhd, get_connection_info), "MHD_get_connection_info"},
     {offsetof(struct wmhd, suspend_connection), "MHD_suspend_connection"},
     {offsetof(struct wmhd, resume_connection), "MHD_resume_connection"},
+    {offsetof(struct wmhd, add_connection), "MHD_add_connection"},
 };
 
 const struct wmhd *wmhd_load(struct err *err)

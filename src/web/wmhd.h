@@ -38,6 +38,8 @@ struct wmhd {
                                                            ...);
     void (*suspend_connection)(struct MHD_Connection *c);
     void (*resume_connection)(struct MHD_Connection *c);
+    enum MHD_Result (*add_connection)(struct MHD_Daemon *d, MHD_socket fd,
+                                      const struct sockaddr *addr, socklen_t addrlen);
 };
 
 /* The table, loaded at the first call (later calls return it again).

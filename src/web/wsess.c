@@ -149,12 +149,21 @@ static struct entry *find(struct wsess_table *t, enum wsess_kind kind, const cha
     return hit;
 }
 
-int wsess_login(struct wsess_table *t, const char *token, long now, struct wsess *out,
+/* The owner of e alone, for a caller who is not it. */
+static int other_uid(const struct entry *e, struct wsess *out)
+{
+    *out = (struct wsess){.uid = e->s.uid};
+    return WSESS_OTHER_UID;
+}
+
+int wsess_login(struct wsess_table *t, const char *token, uid_t uid, long now, struct wsess *out,
                 struct err *err)
 {
     struct entry *tok = find(t, WS_TOKEN, token, now);
     if (!tok)
-        return 0;
+        return WSESS_NONE;
+    if (tok->s.uid != uid)
+        return other_uid(tok, out); /* not used up: a thief cannot spoil it either */
     struct wsess s = {.uid = tok->s.uid, .gid = tok->s.gid, .created = now, .used = now};
     if (random_hex(s.id, err) < 0 || random_hex(s.csrf, err) < 0)
         return -1;
@@ -163,17 +172,19 @@ int wsess_login(struct wsess_table *t, const char *token, long now, struct wsess
     *e = (struct entry){.kind = WS_SESSION, .s = s, .expires = now + WSESS_MAX_SECONDS};
     *out = s;
     explicit_bzero(&s, sizeof s);
-    return 1;
+    return WSESS_OK;
 }
 
-int wsess_find(struct wsess_table *t, const char *id, long now, struct wsess *out)
+int wsess_find(struct wsess_table *t, const char *id, uid_t uid, long now, struct wsess *out)
 {
     struct entry *e = find(t, WS_SESSION, id, now);
     if (!e)
-        return 0;
+        return WSESS_NONE;
+    if (e->s.uid != uid)
+        return other_uid(e, out);
     e->s.used = now;
     *out = e->s;
-    return 1;
+    return WSESS_OK;
 }
 
 int wsess_logout(struct wsess_table *t, const char *id)

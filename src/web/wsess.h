@@ -8,6 +8,11 @@
  * id it keeps in an HttpOnly cookie, and a CSRF token the page sends back
  * with every request that changes something.
  *
+ * A token and a session are good only from a connection the kernel says
+ * is their uid's (the caller names the connection's uid; web asks wpeer):
+ * a browser sends its cookie for 127.0.0.1 to any local port, so another
+ * user's server can read it, but can never use it.
+ *
  *   - A token is good once, for WSESS_TOKEN_SECONDS.
  *   - A session ends WSESS_IDLE_SECONDS after its last use, or
  *     WSESS_MAX_SECONDS after the login, whichever comes first, or at logout.
@@ -53,15 +58,26 @@ void wsess_destroy(struct wsess_table *t); /* NULL: no-op */
 int wsess_token(struct wsess_table *t, uid_t uid, gid_t gid, long now,
                 char token[WSESS_ID_LEN + 1], struct err *err);
 
-/* Trade a token for a new session (copied to *out). 0 when the token is
- * unknown, used or expired (nothing changes), 1 on success, -1 (err) when
- * no randomness. */
-int wsess_login(struct wsess_table *t, const char *token, long now, struct wsess *out,
+/* What wsess_login and wsess_find found. */
+enum wsess_found {
+    WSESS_NONE = 0,      /* unknown, used, expired or ended */
+    WSESS_OK = 1,        /* good, for the uid that asked */
+    WSESS_OTHER_UID = 2, /* good, but another uid's */
+};
+
+/* Trade a token for a new session (copied to *out), on a connection of
+ * uid. WSESS_OK; WSESS_NONE when the token is unknown, used or expired;
+ * WSESS_OTHER_UID when it was issued to another uid (it stays good for its
+ * own; only out->uid is set, to its owner) — nothing changes but for
+ * WSESS_OK. -1 (err) when no randomness. */
+int wsess_login(struct wsess_table *t, const char *token, uid_t uid, long now, struct wsess *out,
                 struct err *err);
 
-/* The live session with this id (copied to *out, its last use set to now):
- * 1, or 0 when there is none (unknown, expired or ended). */
-int wsess_find(struct wsess_table *t, const char *id, long now, struct wsess *out);
+/* The live session with this id, presented on a connection of uid:
+ * WSESS_OK (copied to *out, its last use set to now), WSESS_NONE (unknown,
+ * expired or ended), or WSESS_OTHER_UID (another uid's: untouched, only
+ * out->uid set, to its owner). */
+int wsess_find(struct wsess_table *t, const char *id, uid_t uid, long now, struct wsess *out);
 
 /* End the session with this id; 1 if there was one. */
 int wsess_logout(struct wsess_table *t, const char *id);

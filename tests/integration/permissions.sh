@@ -87,5 +87,12 @@ check "... but not MAILPROGRAM: not authorized" grep -q 'not authorized to chang
 check "... and maui.cfg does not have it" sh -c "! grep -q '^MAILPROGRAM' '$H/maui.cfg'"
 as admin3 changeparam LOGDIR /tmp >"$TMP/out" 2>&1
 check "... nor LOGDIR" grep -q 'not authorized to change LOGDIR' "$TMP/out"
+# ... nor where the daemon listens (issue 28: a non-root ADMIN1 set
+# WEBADDRESS 0.0.0.0; a WEBPORT another service holds would keep the
+# daemon from its next start).
+as admin3 changeparam WEBADDRESS 0.0.0.0 >"$TMP/out" 2>&1
+check "... nor WEBADDRESS" grep -q 'not authorized to change WEBADDRESS' "$TMP/out"
+as admin3 changeparam WEBPORT 22 >"$TMP/out" 2>&1
+check "... nor WEBPORT" sh -c "grep -q 'not authorized to change WEBPORT' '$TMP/out' && ! grep -q '^WEB' '$H/maui.cfg'"
 timeout 5 "$MOKU" changeparam MAILPROGRAM /usr/sbin/sendmail >"$TMP/out" 2>&1
 check "root may change MAILPROGRAM" grep -q 'reloaded' "$TMP/out"

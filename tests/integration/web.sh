@@ -8,6 +8,7 @@
 
 PY=/usr/bin/python3
 MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
+RAWSOCK=$(cd "$(dirname "${RAWSOCK:-build/tests/rawsock}")" && pwd)/rawsock
 H=$TMP/home
 mkdir -p "$H"
 chmod 755 "$TMP" "$H"
@@ -23,6 +24,10 @@ MOKU_HOME=$H run web
 check "moku web without WEBPORT: exit 1, says to set it" sh -c "[ $rc = 1 ] && grep -q 'set WEBPORT' '$TMP/err'"
 MOKU_HOME=$H run web extra
 check "moku web with an argument: exit 2" [ "$rc" = 2 ]
+# The request itself, with arguments: refused, not ignored (issue 28).
+"$RAWSOCK" "$H/moku.sock" frame '{"cmd":"weblogin","args":["mokuweb"]}' >"$TMP/out"
+check "weblogin with an argument on the socket: a usage error (exit 2), not ignored" \
+    sh -c "grep -q '\"exit\": *2' '$TMP/out' && grep -q 'unexpected argument' '$TMP/out'"
 MOKU_HOME=$H "$MOKU" schedctl -k >/dev/null
 wait $pid
 
@@ -30,6 +35,11 @@ wait $pid
 printf 'WEBPORT 0\nWEBADDRESS not-an-address\n' >"$H/maui.cfg"
 run serve --home "$H"
 check "a bad WEBADDRESS: the daemon does not start, maui.cfg named" sh -c "[ $rc != 0 ] && grep -q 'maui.cfg: WEBADDRESS' '$TMP/err'"
+# Not a loopback address: the kernel could not say who connects (issue 28).
+printf 'WEBPORT 0\nWEBADDRESS 0.0.0.0\n' >"$H/maui.cfg"
+run serve --home "$H"
+check "WEBADDRESS 0.0.0.0: the daemon does not start, says loopback only" \
+    sh -c "[ $rc != 0 ] && grep -q 'WEBADDRESS 0.0.0.0: not a loopback address' '$TMP/err'"
 $PY -c 'import socket,time,sys; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(30)' >"$TMP/port" &
 blocker=$!
 i=0
@@ -53,7 +63,7 @@ for k in 1 2 3 4 5; do
 done
 user=
 if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuser >/dev/null 2>&1; then
-    id mokuweb >/dev/null 2>&1 || useradd -M -s /bin/sh mokuweb 2>/dev/null
+    id mokuweb >/dev/null 2>&1 || { useradd -M -s /bin/sh mokuweb 2>/dev/null && made=mokuweb; }
     user=mokuweb
     cp "$MOKU" "$TMP/moku" && chmod 755 "$TMP/moku"
     MOKU=$TMP/moku
@@ -63,14 +73,30 @@ if [ -x "$PY" ]; then
 else
     fail "python3 is not installed (scripts/deps.sh installs it)"
 fi
+# changeparam cannot open the web view to the network, not even root's:
+# the reload refuses what the next start would (issue 28).
+cp "$H/maui.cfg" "$TMP/cfg.before"
+"$MOKU" changeparam WEBADDRESS 0.0.0.0 >"$TMP/out" 2>&1
+check "changeparam WEBADDRESS 0.0.0.0 is refused (not a loopback address)" grep -q 'not a loopback address' "$TMP/out"
+check "... and maui.cfg is as it was" cmp -s "$H/maui.cfg" "$TMP/cfg.before"
 if [ -x "$PY" ] && [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && [ -f tests/web/browser.py ]; then
     url=$("$MOKU" web)
     uurl=
     [ -n "$user" ] && uurl=$(runuser -u "$user" -- env MOKU_HOME="$H" "$MOKU" web)
     mkdir -p "$TMP/shots"
-    $PY tests/web/browser.py --url "$url" ${uurl:+--user-url "$uurl"} --home "$H" --moku "$MOKU" --shots "$TMP/shots"
+    $PY tests/web/browser.py --url "$url" ${uurl:+--user-url "$uurl"} ${user:+--user "$user"} --home "$H" --moku "$MOKU" --shots "$TMP/shots"
 elif [ -f tests/web/browser.py ]; then
     fail "the browser tests need /usr/bin/chromium and chromedriver (scripts/deps.sh installs them)"
 fi
+for j in $("$MOKU" showq --format=json | $PY -c 'import json,sys; q = json.load(sys.stdin); print(" ".join(j["id"] for k in ("active", "idle", "blocked") for j in q[k]))'); do
+    "$MOKU" canceljob "$j" >/dev/null 2>&1
+done
 "$MOKU" schedctl -k >/dev/null
 wait $pid
+# The user this test made, once the last of its processes (a browser's
+# helpers) has ended.
+if [ -n "$made" ]; then
+    i=0
+    while [ $i -lt 100 ] && pgrep -u "$made" >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
+    userdel "$made" 2>/dev/null || echo "# userdel $made failed: $(pgrep -u "$made" -l | tr '\n' ' ')"
+fi

@@ -453,6 +453,15 @@ static void test_errors(void)
         {"-N \xc2\x85", NULL,
          "-N: '?"
          "?' contains a control character"},
+        /* Bidi overrides and isolates, separators, zero-width: they would
+         * turn other users' qstat lines around (issue 28). */
+        {"-N ab\xe2\x80\xae" "cd", NULL, "-N: 'ab?" "?" "?cd' contains a format character"},
+        {"-N x\xe2\x81\xa6y", NULL, "contains a format character (bidi control"},
+        {"-N x\xe2\x80\xa8y", NULL, "contains a format character"},
+        {"-N x\xe2\x80\x8b" "y", NULL, "contains a format character"},
+        {"-N x\xef\xbb\xbf", NULL, "contains a format character"},
+        {"-A x\xe2\x80\x8f", NULL, "qsub: -A: 'x?" "?" "?' contains a format character"},
+        {"-o /tmp/x\xe2\x80\xab" "y", NULL, "contains a format character"},
         {"-A 'a b'", NULL, "qsub: -A: 'a b' contains white space"},
         {"-q ''", NULL, "qsub: -q: empty value"},
         {"-M 'a b'", NULL, "qsub: -M: bad mail address in 'a b'"},
@@ -804,6 +813,9 @@ static void test_json_hostile(void)
         {"name", "\"a b\"", "'name': 'a b' contains white space"},
         {"name", "\"a\\nb\"", "'name': 'a?b' contains a control character"},
         {"name", "\"a\\u0085\"", "contains a control character"},
+        {"name", "\"a\\u202eb\"", "'name': 'a?" "?" "?b' contains a format character"},
+        {"name", "\"a\\u2029\"", "contains a format character"},
+        {"account", "\"\\u2066x\"", "contains a format character"},
         {"name", "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"",
          "'name': longer than 64 bytes"},
         {"account", "\"a\\tb\"", "'account': 'a?b' contains white space"},

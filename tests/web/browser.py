@@ -2,13 +2,16 @@
 """The web pages in a real browser (headless Chromium through Selenium).
 
     /usr/bin/python3 tests/web/browser.py --url ADMIN_LOGIN_URL --user-url USER_LOGIN_URL \
-        --home DIR --moku bin/moku [--job ID] [--shots DIR]
+        --user NAME --home DIR --moku bin/moku [--job ID] [--shots DIR]
 
 ADMIN_LOGIN_URL and USER_LOGIN_URL are the one-time URLs `moku web` prints for
-an ADMIN1 and for an ordinary user of the daemon serving DIR. The checks
+an ADMIN1 and for the ordinary user NAME of the daemon serving DIR. The
+user's part runs in a Chromium of that user's own (chromedriver started
+through runuser): the daemon binds a session to the uid the kernel names
+for each connection, so a browser of root's could not use NAME's link. The checks
 print "ok N - what" / "not ok N - what" as tests/integration/lib.sh does (so
-tests/run.sh can count them); the exit status is 1 when any failed, 2 when
-the browser cannot be started.
+tests/run.sh can count them); the exit status is 1 when any failed (a
+browser that cannot be started is a failed check).
 
 What it checks: the login; a queued job on the Queue page; on the Priorities
 page, a weight moved by its slider and number box re-ranks the queue as the
@@ -203,18 +206,45 @@ def png_colours(path, limit=64):
 
 # ---- the browser ----
 
-def browser():
+def as_user(user):
+    """A chromedriver that runs as user (a wrapper through runuser), and a
+    profile directory of theirs: (driver path, profile)."""
+    import pwd
+    import tempfile
+    pw = pwd.getpwnam(user)
+    top = tempfile.mkdtemp(prefix="moku-browser-")
+    os.chmod(top, 0o755)
+    home = os.path.join(top, "home")
+    os.mkdir(home, 0o700)
+    os.chown(home, pw.pw_uid, pw.pw_gid)
+    wrapper = os.path.join(top, "chromedriver")
+    with open(wrapper, "w") as f:
+        f.write("#!/bin/sh\nexec runuser -u %s -- env HOME=%s TMPDIR=%s %s \"$@\"\n"
+                % (user, home, home, ARGS.chromedriver))
+    os.chmod(wrapper, 0o755)
+    return wrapper, top, os.path.join(home, "profile")
+
+
+def browser(user=None):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     o = webdriver.ChromeOptions()
     o.binary_location = ARGS.chromium
+    driver = ARGS.chromedriver
+    if user:
+        driver, top, profile = as_user(user)
+        CLEANUP.append(top)
+        o.add_argument("--user-data-dir=" + profile)
     for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
               "--disable-extensions", "--no-first-run"]:
         o.add_argument(a)
     o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    d = webdriver.Chrome(service=Service(ARGS.chromedriver), options=o)
+    d = webdriver.Chrome(service=Service(driver), options=o)
     d.set_script_timeout(30)
     return d
+
+
+CLEANUP = []
 
 
 def wait(cond, timeout=20, step=0.25):
@@ -476,6 +506,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--url", required=True, help="one-time login URL of an ADMIN1 (from moku web)")
     ap.add_argument("--user-url", required=True, help="one-time login URL of an ordinary user")
+    ap.add_argument("--user", required=True, help="that user's name: their part runs in their own browser")
     ap.add_argument("--home", required=True, help="the daemon's home (MOKU_HOME for the CLI)")
     ap.add_argument("--moku", required=True, help="the moku binary")
     ap.add_argument("--job", help="a queued job's id (default: the first job of showq)")
@@ -485,24 +516,31 @@ def main():
     ARGS = ap.parse_args()
     ARGS.moku = os.path.abspath(ARGS.moku)
     os.makedirs(ARGS.shots, exist_ok=True)
+    drivers = []
     try:
-        d = browser()
-    except Exception as e:
-        print("not ok 1 - headless Chromium starts: %s" % e)
-        return 2
-    try:
-        for part in (admin_part, user_part):
+        for part, user in ((admin_part, None), (user_part, ARGS.user)):
+            try:
+                d = browser(user)
+            except Exception as e:
+                T.check(False, "headless Chromium starts%s" % (" as " + user if user else ""), str(e))
+                continue
+            drivers.append(d)
             try:
                 part(d)
             except Exception as e:  # a broken part fails, the others still run
                 T.check(False, "%s ran to its end" % part.__name__, "%s: %s" % (type(e).__name__, e))
-        logs = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"
-                and "status of 40" not in e.get("message", "")]
-        T.check(not logs, "no JavaScript errors in the console", "; ".join(e["message"] for e in logs[:3]))
+            logs = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"
+                    and "status of 40" not in e.get("message", "")]
+            T.check(not logs, "%s: no JavaScript errors in the console" % part.__name__,
+                    "; ".join(e["message"] for e in logs[:3]))
     finally:
-        d.quit()
+        for d in drivers:
+            d.quit()
         if SUBMITTED:
             cli("canceljob", *SUBMITTED)
+        import shutil
+        for top in CLEANUP:
+            shutil.rmtree(top, ignore_errors=True)
     print("browser.py: %d passed, %d failed" % (T.n - T.failed, T.failed))
     return 1 if T.failed else 0
 
