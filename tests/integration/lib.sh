@@ -4,7 +4,6 @@
 # script's time and looks for what it left behind (docs/testing.md).
 n=0
 MOKU=${MOKU:-bin/moku}
-SHARED=${SHARED:-../shared}
 # Bounds on waiting are multiplied by TIME_SCALE (make asan: 6): a bound
 # only says when a wait has become a hang, it is not a speed test.
 TIME_SCALE=${TIME_SCALE:-1}

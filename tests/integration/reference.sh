@@ -1,10 +1,10 @@
 #!/bin/sh
 # moku against reference schedules, job for job:
 #  - the bundled KTH SP2 references (EASY, FCFS, conservative) on 100 processors;
-#  - every other trace in ../shared/traces against the independent textbook
+#  - the five other bundled traces (data/) against the independent textbook
 #    implementation (tests/tools/textbook.c) under EASY, FCFS and (but on
 #    Curie) conservative backfilling, on the cluster the trace header
-#    describes. Skipped when ../shared is absent.
+#    describes.
 . tests/integration/lib.sh
 TEXTBOOK=${TEXTBOOK:-build/tests/textbook}
 printf 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\n' >"$TMP/easy.cfg"
@@ -21,9 +21,9 @@ done
 
 for t in HPC2N-2002-2.1-cln NASA-iPSC-1993-3.1-cln LLNL-Thunder-2007-1.1-cln \
     SDSC-BLUE-2000-4.2-cln CEA-Curie-2011-2.1-cln; do
-    f="$SHARED/traces/$t.norm.swf.gz"
+    f="data/$t.norm.swf.gz"
     if [ ! -f "$f" ]; then
-        ok "$t: skipped, $f not found"
+        fail "$t: $f not found (it is part of the checkout)"
         continue
     fi
     procs=$(zcat "$f" | awk '/^; *MaxProcs:/ { print $3; exit }')

@@ -8,7 +8,7 @@
 #
 # The throttling page's policy (USERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72
 # MAXPS=72000,1080000) on the whole bundled KTH trace and on the first
-# 20,000 jobs of HPC2N (../shared/traces); variations: tighter limits,
+# 20,000 jobs of the bundled HPC2N; variations: tighter limits,
 # group and class limits, a named user's override, two kinds at once (the
 # whole-queue walk), queue time that always accrues. make slowcheck runs the
 # page's policy on the whole of HPC2N.
@@ -45,10 +45,12 @@ agrees "KTH, queue time always accrues" "$TMP/kth.swf" "$PAGE" 'JOBPRIOACCRUALPO
 agrees "KTH, soft halves of 0 (0,N is N,N)" "$TMP/kth.swf" 'USERCFG[DEFAULT] MAXJOB=0,3 MAXIJOB=3' \
     'USERCFG[18] MAXIJOB=0,1'
 
-H=$SHARED/traces/HPC2N-2002-2.1-cln.norm.swf.gz
+H=data/HPC2N-2002-2.1-cln.norm.swf.gz
 if [ -f "$H" ]; then
     gzip -dc "$H" | awk '/^;/ || n++ < 20000' >"$TMP/hpc2n.swf"
     agrees "HPC2N first 20,000 jobs, the throttling page" "$TMP/hpc2n.swf" "$PAGE"
+else
+    fail "no $H (it is part of the checkout)"
 fi
 
 # The comparison can fail: with the model's MAXIJOB one higher than moku's,

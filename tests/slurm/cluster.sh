@@ -117,10 +117,9 @@ stop_pid() {
 # keep its SLURM_CONF (they outlive slurmd, waiting to report to it). Only
 # slurmstepd: the scripts driving the cluster have that SLURM_CONF too.
 steps() {
-    for d in /proc/[0-9]*; do
-        [ "$(cat "$d/comm" 2>/dev/null)" = slurmstepd ] || continue
-        { tr '\0' '\n' <"$d/environ"; } 2>/dev/null | grep -qx "SLURM_CONF=$B/etc/slurm.conf" &&
-            echo "${d#/proc/}"
+    for p in $(ps -e -o pid=,comm= | awk '$2 == "slurmstepd" { print $1 }'); do
+        { tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null | grep -qx "SLURM_CONF=$B/etc/slurm.conf" &&
+            echo "$p"
     done
 }
 
