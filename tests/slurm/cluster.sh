@@ -89,10 +89,11 @@ CONF
     slurmctld -f "$SLURM_CONF" -c -i >>"$B/log/slurmctld.out" 2>&1
     i=1
     while [ $i -le "$n" ]; do start_slurmd "n$i"; i=$((i + 1)); done
-    # Every node idle (or the start failed: say so).
+    # Every node idle and responding (or the start failed: say so). sinfo -N
+    # lists a node once per partition; "idle*" is a node not responding yet.
     t=0
     while [ $t -lt 100 ]; do
-        idle=$(sinfo -h -N -o '%t' 2>/dev/null | grep -c '^idle' || true)
+        idle=$(sinfo -h -N -o '%N %t' 2>/dev/null | sort -u | awk '$2 == "idle"' | wc -l)
         [ "$idle" -ge "$n" ] && { echo "SLURM_CONF=$SLURM_CONF"; return 0; }
         sleep 0.2
         t=$((t + 1))
