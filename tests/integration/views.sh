@@ -61,4 +61,6 @@ check "showgrid of an unknown statistic: an error" sh -c "[ $rc != 0 ] && grep -
 if [ -f "$kth" ]; then
     run simulate --until 700000 --show "showgrid JOBCOUNT" --show "showstats -g" --show "diagnose -n" --show "checkjob -v 162" "$kth"
     check "simulate --show: showgrid, showstats -g, diagnose -n, checkjob -v" sh -c "[ $rc = 0 ] && grep -q '^Job Count Grid' $TMP/out && grep -q 'Completed' $TMP/out && grep -q '^Total Nodes:' $TMP/out && grep -q '^Node node002 rejected: State (Busy)' $TMP/out"
+else
+    fail "no $kth (it is part of the checkout)"
 fi
