@@ -107,7 +107,8 @@ a2=$(sub mokusa -n 1 -t 2 "$TMP/out/job.sh" 3)
 b1=$(sub mokusb -n 2 -t 2 "$TMP/out/job.sh" 3)
 b2=$(sub mokusb -n 1 -t 2 "$TMP/out/job.sh" 3)
 held() { [ "$(state "$1")" = PENDING ] && scontrol -o show job "$1" | grep -q 'Priority=0 .*Reason=JobHeldUser'; }
-check "sbatch without moku: held (JobHeldUser, priority 0)" wait_for 10 held "$a1"
+all_held() { for j in $a1 $a2 $b1 $b2; do held "$j" || return 1; done; }
+check "sbatch without moku: held (JobHeldUser, priority 0)" wait_for 10 all_held
 as mokusa scontrol release "$a1" >"$TMP/err" 2>&1
 check "... and its owner may not release it by hand" \
     sh -c "grep -qi 'denied' $TMP/err && [ '$(state "$a1")' = PENDING ]"
@@ -134,10 +135,19 @@ check "MAXJOB=1 per user: each user's jobs one at a time (from the jobs' output)
 side=0
 before "$(t_start "$a1")" "$(t_end "$b1")" && before "$(t_start "$b1")" "$(t_end "$a1")" && side=1
 check "... while the two users' first jobs ran side by side" [ $side = 1 ]
+# On a failure here, what moku and Slurm said of these jobs.
+first_jobs() {
+    grep -E " job ($a1|$a2|$b1|$b2) " "$H/log/maui.log"
+    for j in $a1 $a2 $b1 $b2; do
+        echo "$j: $(scontrol -o show job "$j" | tr ' ' '\n' | grep -E '^(NodeList|StartTime|EndTime|Restarts)=' | tr '\n' ' ')"
+    done
+}
+[ $side = 1 ] || first_jobs | sed 's/^/# /'
 # Where: Slurm's NodeList is moku's choice, and the job ran there.
 mnode=$(sed -n "s/.* job $a2 started on \([^:,]*\):1\$/\1/p" "$H/log/maui.log")
-check "a job ran where moku placed it (its log, Slurm's NodeList, SLURMD_NODENAME)" \
-    sh -c "[ -n '$mnode' ] && [ '$(field "$a2" NodeList)' = '$mnode' ] && [ '$(awk 'NR == 1 { print $1 }' "$TMP/out/$a2.out")' = '$mnode' ]"
+placed() { [ -n "$mnode" ] && [ "$(field "$a2" NodeList)" = "$mnode" ] && [ "$(awk 'NR == 1 { print $1 }' "$TMP/out/$a2.out")" = "$mnode" ]; }
+check "a job ran where moku placed it (its log, Slurm's NodeList, SLURMD_NODENAME)" placed
+placed || first_jobs | sed 's/^/# /'
 timeout 5 "$MOKU" checkjob "$a1" >"$TMP/cj"
 check "moku recorded the end (checkjob: Completed)" grep -q '^State: Completed' "$TMP/cj"
 
