@@ -20,6 +20,7 @@ mkdir -p "$tmp/h"
     echo "RMPOLLINTERVAL 1"
     echo "LOGLEVEL 3"
     echo "XFACTORWEIGHT 1"
+    echo "USERCFG[DEFAULT] MAXSUBMITJOBS=100000" # one user queues 15,500 here (default 5,000)
     i=1
     while [ $i -le 1000 ]; do echo "NODECFG[v$i] PROCS=1"; i=$((i+1)); done
 } >"$tmp/h/maui.cfg"

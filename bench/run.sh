@@ -29,11 +29,10 @@ done
 [ -n "$traces" ] || traces=data/KTH-SP2-1996-2.1-cln.norm.swf.gz
 
 printf '%-28s %-8s %9s %12s %10s %10s %8s\n' trace policy jobs jobs/s wall_s sched_s peak_MB
-# Each run its own fairshare directory: a run must not read another's FS files.
-runs=0
+# Replays are hermetic (no FS files read or written unless asked): runs
+# cannot see each other's fairshare usage.
 bench_one() {
-    runs=$((runs + 1))
-    "$RUNSTAT" bin/moku simulate ${FULL:-} --config "$tmp/$2.cfg" --statdir "$tmp/stats.$runs" \
+    "$RUNSTAT" bin/moku simulate ${FULL:-} --config "$tmp/$2.cfg" \
         --format json "$1" >"$tmp/out" 2>"$tmp/err"
     jobs=$(sed 's/^{"jobs":\([0-9]*\).*/\1/' "$tmp/out")
     sched=$(sed 's/.*"wall_seconds":\([0-9.]*\).*/\1/' "$tmp/out")

@@ -29,8 +29,8 @@ int main(int argc, char **argv)
         struct err e;
         char *buf;
         size_t len;
-        int fd = wire_connect(argv[1], &e);
-        if (fd < 0 || wire_send(fd, req, strlen(req), &e) < 0 ||
+        int fd = wire_connect(argv[1], 10000, &e);
+        if (fd < 0 || wire_send(fd, req, strlen(req), 10000, &e) < 0 ||
             wire_recv(fd, &buf, &len, 1 << 20, 10000, &e) < 0) {
             fprintf(stderr, "sub_bench: %s\n", e.msg);
             return 1;

@@ -301,6 +301,10 @@ static int param_value(const struct cfg_param *p, const struct cfg_toks *t, cons
         if ((p->flags & (CFG_TAB_LIMIT | CFG_TAB_TLIMIT)) &&
             (t->n != 1 || cfg_tab_scan_limit(text, !!(p->flags & CFG_TAB_TLIMIT), &s, &h) < 0))
             return V_INVALID;
+        double share;
+        int pct;
+        if ((p->flags & CFG_TAB_SHARE) && (t->n != 1 || cfg_tab_scan_share(text, &share, &pct) < 0))
+            return V_INVALID;
         out->text = xstrdup(text);
         return V_OK;
     }
@@ -403,6 +407,8 @@ static int value_error(struct load *ld, const struct cfg_param *p, const char *a
         enum_expect(p, why, sizeof why);
     } else if (p->flags & (CFG_TAB_LIMIT | CFG_TAB_TLIMIT)) {
         snprintf(why, sizeof why, "expected a limit N or SOFT,HARD");
+    } else if (p->flags & CFG_TAB_SHARE) {
+        snprintf(why, sizeof why, "expected a number N >= 0 or a share N%% from 0%% to 100%%");
     } else if (rc == V_RANGE) {
         range_text(p, why, sizeof why);
         return load_error(ld, "value %s for %s out of range (%s)", text, as, why);
@@ -410,6 +416,43 @@ static int value_error(struct load *ld, const struct cfg_param *p, const char *a
         snprintf(why, sizeof why, "%s", type_expect(p->type));
     }
     return load_error(ld, "invalid value '%s' for %s (%s)", text, as, why);
+}
+
+/* A value the table accepts but that does not do what it seems to: a
+ * warning naming the file and line, the setting still applies. */
+static void param_advice(struct load *ld, const struct cfg_param *p, const char *as,
+                         const struct slot *v)
+{
+    if (strcmp(p->name, "FSDEPTH") == 0 && v->i == 0)
+        load_warn(ld, xprintf("%s:%d: %s 0 counts no fairshare window: moku counts the current "
+                              "one (FSDEPTH 1)",
+                              ld->name, ld->line, as));
+}
+
+/* FSTARGET values that cannot mean what they say (issue 26): a share over
+ * 100 percent no credential reaches (a target or floor always raises
+ * priority, a ceiling never lowers it, a relative cap never blocks), and a
+ * cap of 0 blocks every job of the credential (0%: once anything has run). */
+static char *obj_label(const struct pline *pl);
+
+static void fstarget_advice(struct load *ld, const struct pline *pl, const char *value)
+{
+    size_t n = strlen(value);
+    char mode = n && strchr("+-^%", value[n - 1]) ? value[n - 1] : 0;
+    double x = strtod(value, NULL);
+    char *label = obj_label(pl);
+    if (mode == '^' && x == 0)
+        load_warn(ld, xprintf("%s:%d: FSTARGET=%s of %s: a cap of 0 blocks every job of it",
+                              ld->name, ld->line, value, label));
+    else if (mode == '%' && x == 0)
+        load_warn(ld, xprintf("%s:%d: FSTARGET=%s of %s: a cap of 0 %% blocks every job of it "
+                              "once anything has run",
+                              ld->name, ld->line, value, label));
+    else if (mode != '^' && x > 100)
+        load_warn(ld, xprintf("%s:%d: FSTARGET=%s of %s: over 100 percent, a share nothing "
+                              "reaches",
+                              ld->name, ld->line, value, label));
+    free(label);
 }
 
 /* A parameter line after its head: check and record it. */
@@ -443,6 +486,7 @@ static int parse_param(struct load *ld, struct head *h, const char *s)
     cfg_lex_toks_free(&t);
     if (rc != V_OK)
         return -1;
+    param_advice(ld, p, h->name, &v);
     ld->sets = xgrow(ld->sets, &ld->capsets, ld->nsets + 1, sizeof *ld->sets);
     ld->sets[ld->nsets++] = (struct pset){idx, h->index, v};
     h->index = NULL; /* now owned by the set */
@@ -513,6 +557,8 @@ static int check_attr(struct load *ld, const struct pline *pl, struct cfg_attr *
         free(a->name);
         a->name = xstrdup(d->name);
     }
+    if (strcmp(a->name, "FSTARGET") == 0)
+        fstarget_advice(ld, pl, a->value);
     return 1;
 }
 
@@ -535,19 +581,41 @@ static int takes_list(const struct pline *pl, const struct cfg_attr *a)
 }
 
 /*
- * The Admin Guide writes list values with blanks, `SRCFG[special]
- * QOSLIST=high low special-`: the words after a list attribute that hold no
- * '=' continue its value, joined by one blank (the consumers of list values
- * split at blanks too). *i moves to the last word taken. A word with '=' is
- * the next attribute, so `QOSLIST=high PERIOD=DAY` still reads as two.
+ * Whether word w continues a list value: it holds no '=', or its only '=' is
+ * its last character and what comes before is no attribute of the line's
+ * kind — the Guide's neutral affinity, `QOSLIST[0] normal= high debug=
+ * low-` (`PERIOD=` is still an attribute, empty).
  */
-static void take_list_items(struct cfg_attr *a, const struct cfg_toks *t, size_t *i)
+static int list_item(const struct pline *pl, const char *w)
 {
-    if (*i + 1 >= t->n || strchr(t->v[*i + 1], '='))
+    const char *eq = strchr(w, '=');
+    if (!eq)
+        return 1;
+    if (eq == w || eq[1])
+        return 0;
+    char *name = xstrndup(w, (size_t)(eq - w));
+    int open;
+    int attr = cfg_tab_attr(pl->kind, name, &open) != NULL || open;
+    free(name);
+    return !attr;
+}
+
+/*
+ * The Admin Guide writes list values with blanks, `SRCFG[special]
+ * QOSLIST=high low special-`: the words after a list attribute that are
+ * list items (list_item) continue its value, joined by one blank (the
+ * consumers of list values split at blanks too). *i moves to the last word
+ * taken. A word ATTR=VALUE is the next attribute, so `QOSLIST=high
+ * PERIOD=DAY` still reads as two.
+ */
+static void take_list_items(const struct pline *pl, struct cfg_attr *a, const struct cfg_toks *t,
+                            size_t *i)
+{
+    if (*i + 1 >= t->n || !list_item(pl, t->v[*i + 1]))
         return;
     struct cfg_sbuf b = {0};
     cfg_lex_putn(&b, a->value, strlen(a->value));
-    while (*i + 1 < t->n && !strchr(t->v[*i + 1], '=')) {
+    while (*i + 1 < t->n && list_item(pl, t->v[*i + 1])) {
         const char *w = t->v[++*i];
         if (b.len)
             cfg_lex_putc(&b, ' ');
@@ -581,7 +649,7 @@ static int parse_attrs(struct load *ld, struct pline *pl, const struct cfg_toks 
         if (split_attr(t->v[i], &a) < 0)
             return bad_attr(ld, pl, t, i);
         if (takes_list(pl, &a))
-            take_list_items(&a, t, &i);
+            take_list_items(pl, &a, t, &i);
         int rc = check_attr(ld, pl, &a);
         if (rc <= 0) {
             attr_free(&a);
@@ -935,6 +1003,19 @@ const char *cfg_str(const struct cfg *cfg, const char *name, const char *index)
     const struct cfg_param *p;
     const struct pval *v = pval_of(cfg, name, &p);
     return slot_of(p, v, index)->text;
+}
+
+long long cfg_share(const struct cfg *cfg, const char *name, long long whole)
+{
+    const struct cfg_param *p;
+    const struct pval *v = pval_of(cfg, name, &p);
+    assert(p->flags & CFG_TAB_SHARE);
+    const char *text = slot_of(p, v, NULL)->text;
+    double x;
+    int pct;
+    if (!text || cfg_tab_scan_share(text, &x, &pct) < 0)
+        return 0; /* checked when loaded: an unset one without a default */
+    return pct ? (long long)((double)whole * x / 100.0) : (long long)x;
 }
 
 int cfg_is_set(const struct cfg *cfg, const char *name, const char *index)

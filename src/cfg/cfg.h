@@ -113,6 +113,9 @@ int cfg_bool(const struct cfg *cfg, const char *name, const char *index);
 long cfg_time(const struct cfg *cfg, const char *name, const char *index);
 /* CFG_STRING, CFG_ENUM (single) and CFG_LIST (the text as given): NULL if unset. */
 const char *cfg_str(const struct cfg *cfg, const char *name, const char *index);
+/* A count-or-share parameter (USERRESMAXPROCS): N as is, N% of whole
+ * (rounded down). */
+long long cfg_share(const struct cfg *cfg, const char *name, long long whole);
 /* Whether the parameter (at that index, NULL = plain) was set by a file. */
 int cfg_is_set(const struct cfg *cfg, const char *name, const char *index);
 /* The indices set for an indexed parameter, in file order; strings owned by cfg. */

@@ -157,6 +157,27 @@ int cfg_tab_scan_limit(const char *s, int time, long long *soft, long long *hard
     return 0;
 }
 
+int cfg_tab_scan_share(const char *s, double *v, int *percent)
+{
+    char buf[64];
+    size_t n = strlen(s);
+    *percent = n > 0 && s[n - 1] == '%';
+    if (n >= sizeof buf || n < 1 + (size_t)*percent)
+        return -1;
+    memcpy(buf, s, n - (size_t)*percent);
+    buf[n - (size_t)*percent] = '\0';
+    if (*percent) {
+        if (cfg_tab_scan_double(buf, v) < 0 || *v < 0 || *v > 100)
+            return -1;
+        return 0;
+    }
+    long long i;
+    if (cfg_tab_scan_int(buf, &i) < 0 || i < 0)
+        return -1;
+    *v = (double)i;
+    return 0;
+}
+
 /* ---------------------------------------------------------- public parsers */
 
 int cfg_parse_time(const char *s, long *out, struct err *err)

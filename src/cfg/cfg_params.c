@@ -100,6 +100,15 @@ static const struct cfg_param tab[] = {
     STR("STATDIR", "stats/", 0, "directory of the statistics files"),
     STR("MAILPROGRAM", "/usr/sbin/sendmail", 0,
         "program job mail (qsub -m, -M) is given to, as PROGRAM -t; NONE: no mail"),
+    /* What keeps one user, or a full disk, from taking the daemon's state
+     * (moku serve only; docs/daemon.md "Bounds and the disk reserve"). */
+    INT("MAXJOBCOUNT", "100000", 0, BIG, 0,
+        "jobs the daemon holds at most, queued or running (Slurm's MaxJobCount; 0: no cap)"),
+    INT("MAXSUBMITBYTES", "67108864", 0, BIG, 0,
+        "bytes of scripts and environments one user's queued and running jobs may hold (0: no cap)"),
+    INT("DISKRESERVE", "16777216", 0, BIG, 0,
+        "bytes kept in HOME/moku.reserve, freed when the disk is full so that cancels and ends "
+        "are still recorded; under this much free space submissions are refused (0: none)"),
     STR("TOOLSDIR", "tools/", 0, "directory of helper programs"),
     STR("LOCKFILE", "maui.pid", 0, "file holding the server's pid"),
     STR("CHECKPOINTFILE", "maui.ck", 0, "checkpoint file"),
@@ -138,6 +147,17 @@ static const struct cfg_param tab[] = {
     INT("NODEPOLLFREQUENCY", "0", 0, BIG, 0, "iterations between node manager queries"),
     ENUM("PREEMPTPOLICY", "REQUEUE", c_preempt, 0, "how jobs are preempted"),
     ENUM("RESCTLPOLICY", "ADMINONLY", c_resctl, 0, "who may create admin reservations"),
+    /* Under RESCTLPOLICY ANY, what one ordinary user's reservations may hold
+     * (moku serve; docs/daemon.md). */
+    INT("USERRESMAXCOUNT", "2", 0, BIG, 0,
+        "reservations one user (not an administrator) may hold at once (0: none)"),
+    STR("USERRESMAXPROCS", "50%", CFG_TAB_SHARE,
+        "processors one user's reservations may hold at any time: N, or N% of the cluster's"),
+    STR("USERRESMAXPS", "10%", CFG_TAB_SHARE,
+        "processor-seconds of one user's reservations within USERRESHORIZON: N, or N% of the "
+        "cluster's over it"),
+    TIME("USERRESHORIZON", "604800", 1, 0,
+         "how far ahead one user's reservations may reach (they end within it)"),
     ENUM("WCVIOLATIONACTION", "CANCEL", c_wcviol, 0,
          "action on a job past its wallclock limit (PREEMPT uses PREEMPTPOLICY)"),
     LIST("RESOURCELIMITPOLICY", NULL, 0,
@@ -418,6 +438,9 @@ static const struct cfg_tab_alias extra[] = {
     {"SYSTEMMAXJOBPROC", "SYSTEMMAXPROCPERJOB"},
     {"SYSTEMMAXJOBPROCSECOND", "SYSTEMMAXPROCSECONDPERJOB"},
     {"SIMCPUSCALINGPERCENT", "SIMWCSCALINGPERCENT"},
+    /* The backfill page names it for BESTFIT's metric; 3.3.1's source reads
+     * only BACKFILLMETRIC (digest §5.1). */
+    {"SCHEDULINGCRITERIA", "BACKFILLMETRIC"},
 };
 
 const struct cfg_param *cfg_params(size_t *n)

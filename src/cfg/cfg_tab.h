@@ -26,6 +26,8 @@
 #define CFG_TAB_PERCENT 0x200  /* ENUM value may end in '%', which is kept (FSPOLICY) */
 #define CFG_TAB_LIMIT 0x400    /* STRING holding a limit `N` or `SOFT,HARD` (legacy *COUNT) */
 #define CFG_TAB_TLIMIT 0x800   /* the same with times (MAXWCPERUSER) */
+#define CFG_TAB_SHARE 0x1000   /* STRING holding a count N >= 0 or a share N% (0..100) of a
+                                  whole the reader knows (USERRESMAXPROCS): cfg_share */
 
 /* "No bound" for INT and DOUBLE parameters and attributes (exact in a double). */
 #define CFG_TAB_BIG 9e15
@@ -80,6 +82,8 @@ int cfg_tab_scan_double(const char *s, double *out);
 int cfg_tab_scan_bool(const char *s, int *out);
 int cfg_tab_scan_time(const char *s, long *out);
 int cfg_tab_scan_limit(const char *s, int time, long long *soft, long long *hard);
+/* N (>= 0) or N% (0 <= N <= 100, decimals allowed): *v and whether a share. */
+int cfg_tab_scan_share(const char *s, double *v, int *percent);
 
 /* The canonical name of an object kind ("NODECFG", "USERCFG", ...; "ACCOUNTCFG"
  * for its alias "ACCTCFG"), or NULL if word names none. Static storage. */

@@ -19,7 +19,12 @@
 
 extern char **environ;
 
-#define REPLY_TIMEOUT_MS 120000
+/* How long one exchange with the daemon may take, unless MOKU_TIMEOUT says:
+ * a stopped or hung daemon held commands 120 s before (issue 28). The
+ * daemon answers in milliseconds (a showq of 100,000 jobs in under one
+ * second), so this is only ever reached when it does not answer at all. */
+#define DEFAULT_TIMEOUT_S 15
+#define MAX_TIMEOUT_S 3600
 
 /* The daemon's commands are the help table's HELP_CLIENT entries: a new
  * command is one entry there (cli/help_tab.c). */
@@ -49,21 +54,50 @@ static const char *find_home(int *argc, char **argv)
     return home && *home ? home : MOKU_HOME_DEFAULT;
 }
 
-/* One request, one reply: 0 and *reply (caller frees), or -1 with err;
- * *sent says whether the request left (so the daemon may have acted on it). */
-static int ask(const char *home, const char *text, char **reply, int *sent, struct err *err)
+static long ms_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* MOKU_TIMEOUT in milliseconds (seconds 1..MAX_TIMEOUT_S), else the
+ * default; -1 with a message when it is set to something else. */
+static int timeout_ms(const char *name)
+{
+    const char *v = getenv("MOKU_TIMEOUT");
+    char *end;
+    if (!v || !*v)
+        return DEFAULT_TIMEOUT_S * 1000;
+    long n = strtol(v, &end, 10);
+    if (*end || n < 1 || n > MAX_TIMEOUT_S) {
+        fprintf(stderr, "%s: MOKU_TIMEOUT '%s' is not a number of seconds from 1 to %d\n", name,
+                v, MAX_TIMEOUT_S);
+        return -1;
+    }
+    return (int)n * 1000;
+}
+
+/* One request, one reply, all within tmo ms: 0 and *reply (caller frees),
+ * or < 0 with err (WIRE_TIMEOUT when the time ran out); *sent says whether
+ * the whole request left (so the daemon may act on it). */
+static int ask(const char *home, const char *text, int tmo, char **reply, int *sent,
+               struct err *err)
 {
     char *sock = xprintf("%s/moku.sock", home);
-    int fd = wire_connect(sock, err);
+    long deadline = ms_now() + tmo;
+    int fd = wire_connect(sock, tmo, err);
     free(sock);
     *sent = 0;
     if (fd < 0)
-        return -1;
+        return fd;
     size_t len = 0;
-    int rc = wire_send(fd, text, strlen(text), err);
+    long left = deadline - ms_now();
+    int rc = wire_send(fd, text, strlen(text), left > 0 ? (int)left : 0, err);
     if (rc == 0) {
         *sent = 1;
-        rc = wire_recv(fd, reply, &len, WIRE_MAX_REPLY, REPLY_TIMEOUT_MS, err);
+        left = deadline - ms_now();
+        rc = wire_recv(fd, reply, &len, WIRE_MAX_REPLY, left > 0 ? (int)left : 0, err);
     }
     close(fd);
     return rc;
@@ -87,50 +121,28 @@ static void sleep_ms(long ms)
         ;
 }
 
-/*
- * Send req (released), print the reply; the exit status. A request that
- * carries a token (a submission) is sent again, with the same token, when
- * it left but no answer came back: the daemon answers a repeated token with
- * its first answer, so the job is made once whether or not the first try
- * got through. A request that never left (no daemon listening) is not
- * retried: it fails at once, as it always did.
- */
-static int exchange(const char *name, const char *home, json_t *req)
+/* No answer came: say why, and when the request had left, that what it
+ * asked for may have been done; a submission's token lets the user find out
+ * without making a second job. */
+static void tell_no_answer(const char *name, const char *token, int sent, const struct err *e)
 {
-    struct err e;
-    if (!home || !*home) {
-        json_decref(req);
-        fprintf(stderr, "%s: where is the daemon? set MOKU_HOME or pass --home DIR\n", name);
-        return 1;
-    }
-    int retry = json_object_get(req, "token") != NULL;
-    char *text = json_dumps(req, JSON_COMPACT);
-    json_decref(req);
-    if (!text) {
-        fprintf(stderr, "%s: the request could not be encoded\n", name);
-        return 1;
-    }
-    char *buf = NULL;
-    int sent = 0, ever_sent = 0, told = 0;
-    long wait = 100, deadline = (long)time(NULL) + retry_seconds();
-    int rc;
-    while ((rc = ask(home, text, &buf, &sent, &e)) < 0) {
-        ever_sent |= sent;
-        if (!retry || !ever_sent || (long)time(NULL) >= deadline)
-            break;
-        if (!told++)
-            fprintf(stderr, "%s: no answer from the daemon (%s); trying again\n", name, e.msg);
-        sleep_ms(wait);
-        wait = wait < 2000 ? wait * 2 : 2000;
-    }
-    free(text);
-    if (rc < 0) {
-        fprintf(stderr, "%s: no answer from the daemon: %s\n", name, e.msg);
-        return 1;
-    }
+    fprintf(stderr, "%s: no answer from the daemon: %s\n", name, e->msg);
+    if (sent && token)
+        fprintf(stderr,
+                "%s: the request was sent, so the job may have been made or not. To find out "
+                "without making a second one, submit the same way again with --token %s: the "
+                "daemon answers the job's id if it was made (once, never twice)\n",
+                name, token);
+    else if (sent)
+        fprintf(stderr, "%s: the request was sent: whether it was carried out is not known\n",
+                name);
+}
+
+/* The reply's text to stdout and stderr; its exit status. */
+static int print_reply(const char *name, char *buf)
+{
     json_error_t je;
     json_t *reply = json_loads(buf, 0, &je);
-    free(buf);
     if (!json_is_object(reply)) {
         json_decref(reply);
         fprintf(stderr, "%s: the daemon's answer is not valid\n", name);
@@ -150,6 +162,60 @@ static int exchange(const char *name, const char *home, json_t *req)
     const struct help_cmd *h = help_find(name);
     if (status == 2 && h) /* a usage error the daemon's parser found */
         help_hint(h);
+    return status;
+}
+
+/*
+ * Send req (released), print the reply; the exit status. A request that
+ * carries a token (a submission) is sent again, with the same token, when
+ * it left and the daemon went away without answering (killed, restarting):
+ * the daemon answers a repeated token with its first answer, so the job is
+ * made once whether or not the first try got through. A daemon that has the
+ * request and does not answer in time (stopped, hung) is not waited for
+ * again: the user is told, with the token. A request that never left (no
+ * daemon listening) is not retried: it fails at once.
+ */
+static int exchange(const char *name, const char *home, json_t *req)
+{
+    struct err e;
+    int tmo = timeout_ms(name);
+    if (!home || !*home || tmo < 0) {
+        json_decref(req);
+        if (tmo >= 0)
+            fprintf(stderr, "%s: where is the daemon? set MOKU_HOME or pass --home DIR\n", name);
+        return tmo < 0 ? 2 : 1;
+    }
+    const char *tok = json_string_value(json_object_get(req, "token"));
+    char *token = tok ? xstrdup(tok) : NULL;
+    char *text = json_dumps(req, JSON_COMPACT);
+    json_decref(req);
+    if (!text) {
+        free(token);
+        fprintf(stderr, "%s: the request could not be encoded\n", name);
+        return 1;
+    }
+    char *buf = NULL;
+    int sent = 0, ever_sent = 0, told = 0;
+    long wait = 100, deadline = (long)time(NULL) + retry_seconds();
+    int rc;
+    while ((rc = ask(home, text, tmo, &buf, &sent, &e)) < 0) {
+        ever_sent |= sent;
+        if (!token || !ever_sent || rc == WIRE_TIMEOUT || (long)time(NULL) >= deadline)
+            break;
+        if (!told++)
+            fprintf(stderr, "%s: no answer from the daemon (%s); trying again\n", name, e.msg);
+        sleep_ms(wait);
+        wait = wait < 2000 ? wait * 2 : 2000;
+    }
+    free(text);
+    if (rc < 0) {
+        tell_no_answer(name, token, ever_sent | sent, &e);
+        free(token);
+        return 1;
+    }
+    free(token);
+    int status = print_reply(name, buf);
+    free(buf);
     return status;
 }
 
@@ -225,13 +291,46 @@ static char *read_script(const char *name, const char *path, size_t *len)
     return buf;
 }
 
+/* Take --token T / --token=T out of argv into *token (NULL when absent):
+ * the daemon's rule, 16 to 64 of [0-9A-Za-z_-]. -1 with a message when it
+ * is malformed or has no value. */
+static int find_token(const char *name, int *argc, char **argv, const char **token)
+{
+    int w = 0;
+    *token = NULL;
+    for (int i = 0; i < *argc; i++) {
+        if (strcmp(argv[i], "--token") == 0 && i + 1 < *argc)
+            *token = argv[++i];
+        else if (strncmp(argv[i], "--token=", 8) == 0)
+            *token = argv[i] + 8;
+        else if (strcmp(argv[i], "--token") == 0)
+            *token = "";
+        else
+            argv[w++] = argv[i];
+    }
+    *argc = w;
+    size_t n = *token ? strlen(*token) : 0;
+    if (*token && (n < 16 || n > 64 || strspn(*token, "0123456789abcdefghijklmnopqrstuvwxyz"
+                                                      "ABCDEFGHIJKLMNOPQRSTUVWXYZ_-") != n)) {
+        fprintf(stderr, "%s: --token '%s': 16 to 64 letters, digits, '_' or '-' expected\n", name,
+                *token);
+        return -1;
+    }
+    return 0;
+}
+
 int client_submit(const char *name, int argc, char **argv)
 {
     const struct help_cmd *h = help_find(name);
     enum help_ask ask = h ? help_asked(h, argc, argv) : HELP_NONE;
     if (ask != HELP_NONE)
         return help_answer(h, ask);
-    const char *home = find_home(&argc, argv);
+    const char *home = find_home(&argc, argv), *given;
+    if (find_token(name, &argc, argv, &given) < 0) {
+        if (h)
+            help_hint(h);
+        return 2;
+    }
     char **av = xcalloc((size_t)argc + 2, sizeof *av);
     av[0] = (char *)name;
     for (int i = 0; i < argc; i++)
@@ -266,8 +365,10 @@ int client_submit(const char *name, int argc, char **argv)
         fprintf(stderr, "%s: the request could not be encoded\n", name);
         goto out;
     }
-    char token[33];
-    if (new_token(token) < 0) {
+    char token[65];
+    if (given)
+        snprintf(token, sizeof token, "%s", given);
+    else if (new_token(token) < 0) {
         json_decref(job);
         fprintf(stderr, "%s: no random bytes for the request token: %s\n", name, strerror(errno));
         goto out;

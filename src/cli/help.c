@@ -284,7 +284,10 @@ void help_man(FILE *f, const struct help_cmd *c, const char *date)
           "(default: ",
           f);
     roff_str(f, MOKU_HOME_DEFAULT);
-    fputs(")\n.SH EXIT STATUS\n0 success, 1 a run-time error, 2 bad usage.\n.SH SEE ALSO\n", f);
+    fputs(")\n.TP\n.B MOKU_TIMEOUT\nhow long a command waits for the daemon, in seconds "
+          "(1 to 3600, default 15)\n",
+          f);
+    fputs(".SH EXIT STATUS\n0 success, 1 a run-time error, 2 bad usage.\n.SH SEE ALSO\n", f);
     fputs(strcmp(c->name, "moku") == 0 ? ".BR moku\\-serve (8),\n.BR showq (1)\n"
                                        : ".BR moku (1),\n.BR moku\\-serve (8)\n",
           f);

@@ -31,7 +31,29 @@ static const struct help_opt sim_opts[] = {
                       "the reports side by side"},
     {"--set PARAM=VALUE", "a maui.cfg line applied to every run after its file\n"
                           "(repeatable; later lines win)"},
-    {"--compare PARAM=V1,V2,...", "one run per value (for each --config), after the --set lines"},
+    {"--compare PARAM=V1,V2,...", "one run per value (for each --config), after the --set lines;\n"
+                                  "give it twice for a grid of two parameters (every pair);\n"
+                                  "the report marks the Pareto front of wait, bounded\n"
+                                  "slowdown, utilization and fairness of waits across users"},
+    {"--jobs N", "replay the runs of a comparison in N worker processes at once\n"
+                 "(default: one per processor); the report is the same"},
+    {"--recorded", "measure the schedule the log itself recorded (its start\n"
+                   "times) and show it beside the replays, first"},
+    {"--estimates MODEL", "the walltimes the jobs ask: request (the log's, default),\n"
+                          "exact (the runtime), factor:F (runtime x F), fmodel:F[:SEED]\n"
+                          "(runtime x (1 + F u), u uniform, drawn per job)"},
+    {"--warmup TIME", "measure only the jobs submitted TIME after the first\n"
+                      "submission or later (the others are replayed, not measured)"},
+    {"--cooldown TIME", "measure only the jobs submitted TIME before the last\n"
+                        "submission or earlier"},
+    {"--bsld-tau SECONDS", "the bound of the bounded slowdown (default 10)"},
+    {"--plan", "list the runs the options make, a line each (number,\n"
+               "configuration, --compare values), and replay nothing"},
+    {"--run K", "with --save-run: replay only run K of the comparison"},
+    {"--save-run FILE", "with --run: save that run's results for --merge (a Slurm\n"
+                        "job array: one run a task)"},
+    {"--merge FILE...", "(first, alone) the report of a comparison from its saved runs,\n"
+                        "as the single command prints it"},
     {"--classes", "add wait and slowdown by job size and runtime to a one-run\n"
                   "report (a comparison always has them)"},
     {"--plot FILE.svg", "chart utilization and queue length over time, a line per run"},
@@ -40,8 +62,9 @@ static const struct help_opt sim_opts[] = {
     {"--html FILE.html", "one self-contained page: metrics a column per run, charts\n"
                          "over time (zoomable), wait and slowdown distributions,\n"
                          "breakdowns by size, runtime, user and class, configuration"},
-    {"--swf-out FILE", "the simulated schedule as SWF (one run): the trace's fields\n"
-                       "with the simulated wait, run time and status"},
+    {"--swf-out FILE", "the simulated schedule as SWF: the trace's fields with the\n"
+                       "simulated wait, run time and status (a comparison: a file a\n"
+                       "run, FILE's %d or its extension taking the run's number)"},
     {"--batsim-out FILE", "the jobs as Batsim's jobs.csv (a comparison: a run column)"},
     {"--nodes N", "cluster of N nodes (with --ppn)"},
     {"--ppn P", "processors of each of the --nodes"},
@@ -52,10 +75,16 @@ static const struct help_opt sim_opts[] = {
     {"--jobs-out FILE", "write one CSV row per job (a comparison: a leading run column)"},
     {"--resv-out FILE", "write one CSV row per reservation instance (moku validate\n"
                         "--reservations reads it; one run only)"},
-    {"--statdir DIR", "fairshare data files (FS.<epoch>) are read from and written\n"
-                      "to DIR (default: STATDIR, stats/) when FSPOLICY is set"},
+    {"--fs-history DIR", "read the last FSDEPTH fairshare windows (FS.<epoch> files)\n"
+                         "from DIR before the replay (default: STATDIR when the\n"
+                         "configuration sets it, else none: every replay starts\n"
+                         "from no usage)"},
+    {"--fs-out DIR", "write the replay's fairshare windows that count (FSDEPTH)\n"
+                     "to DIR when it ends, removing older FS files there (one\n"
+                     "run only)"},
     {"--format FMT", "report as text (default) or json"},
-    {"--strict", "a trace record that cannot be replayed is an error"},
+    {"--strict", "a trace record that cannot be replayed is an error (jobs\n"
+                 "unfinished or never started in an accounting log are counted)"},
     {"--full-walk", "under throttling limits, walk every idle job at every\n"
                     "iteration as Maui does, instead of only the credentials\n"
                     "whose eligibility can have changed (the same schedule,\n"
@@ -92,6 +121,7 @@ static const struct help_opt validate_opts[] = {
     {"--set 'PARAM VALUE'", "a maui.cfg line after the file (repeatable)"},
     {"--commands FILE", "the --commands script the replay ran"},
     {"--reservations FILE", "the reservations (moku simulate --resv-out) to check ACLs against"},
+    {"--estimates MODEL", "the walltimes the replay gave the jobs (simulate --estimates)"},
     {"--help, -h", "this help"},
     {"--version", "print moku's version"},
     {NULL, NULL},
@@ -118,6 +148,8 @@ static const struct help_opt qsub_opts[] = {
     {"-v VAR[=VALUE],...", "variables for the job's environment"},
     {"-V", "export the whole current environment to the job"},
     {"-W x=QOS:NAME|ADVRES:ID", "the QOS, or the reservation to run in"},
+    {"--token TOKEN", "submit under the token a submission that got no answer printed:\n"
+                      "the job made under it, if any, else a new one (never two)"},
     {"--home DIR", "the daemon's home (default: MOKU_HOME, else " MOKU_HOME_DEFAULT ")"},
     {"--help", "this help"},
     {"--version", "print moku's version"},
@@ -332,15 +364,19 @@ static const struct help_cmd table[] = {
     {"moku simulate", 1, 0,
      "[options] TRACE",
      "replay a workload trace through the scheduler",
-     "Replay a workload trace through the scheduler: SWF or Maui's own workload trace "
-     "(VERSION 230), plain or gzip, told apart by content.",
+     "Replay a workload through the scheduler: an SWF trace, Maui's own workload trace "
+     "(VERSION 230), Slurm's accounting (sacct -a -P with a header), Torque's accounting "
+     "log, plain or gzip, told apart by content; or a moku home, the jobs its daemon ran "
+     "(under the home's maui.cfg unless --config is given).",
      sim_opts},
     {"moku validate", 1, 0,
      "[--nodes N --ppn P | --procs N | --resources FILE] [--config FILE]\n"
-     "[--set 'PARAM VALUE']... [--commands FILE] [--reservations RESV.csv] TRACE JOBS.csv",
+     "[--set 'PARAM VALUE']... [--commands FILE] [--reservations RESV.csv]\n"
+     "[--estimates MODEL] TRACE SCHEDULE",
      "check that a replayed schedule could have happened",
-     "Check that the schedule in JOBS.csv (moku simulate --jobs-out, or another "
-     "simulator's in that format) could have happened: node capacity at every instant, "
+     "Check that the schedule in SCHEDULE (moku simulate --jobs-out, or another "
+     "simulator's in that format; or moku's --swf-out or --batsim-out) could have "
+     "happened: node capacity at every instant, "
      "starts after submission and outside holds, ends at min(runtime, walltime + "
      "JOBMAXOVERRUN), the trace's facts, HARD MAXJOB, MAXPROC and MAXPS limits at every "
      "start, reservations' ACLs. Exit status: 0 valid, 1 violations (one line each), 2 "

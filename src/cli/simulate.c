@@ -8,6 +8,7 @@
  */
 #include "cli/simulate.h"
 #include "cli/help.h"
+#include "cli/simulate_int.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cfg/cfg.h"
@@ -22,6 +24,7 @@
 #include "core/sched.h"
 #include "policy/srcfg.h"
 #include "sim/batsim.h"
+#include "sim/estimate.h"
 #include "sim/html.h"
 #include "sim/plot.h"
 #include "sim/report.h"
@@ -31,47 +34,14 @@
 #include "sim/sim_script.h"
 #include "sim/swfout.h"
 #include "sim/workload.h"
+#include "sim/workload_acct.h"
 #include "sim/workload_maui.h"
 #include "stats/fsfile.h"
 #include "trace/mtrace.h"
+#include "trace/homelog.h"
 #include "trace/swf.h"
+#include "trace/trace.h"
 #include "util/mem.h"
-
-#define MAX_SHOWS 64
-#define MAX_CONFIGS 32 /* --config files */
-#define MAX_SETS 64    /* --set lines */
-#define MAX_VALUES 32  /* --compare values */
-#define MAX_RUNS 64    /* configurations x values */
-
-struct sim_opts {
-    const char *configs[MAX_CONFIGS]; /* --config, each one run (none: Maui's defaults) */
-    int nconfigs;
-    const char *sets[MAX_SETS]; /* --set lines, applied to every run after its file */
-    int nsets;
-    char *compare[MAX_VALUES]; /* --compare PARAM=V1,V2: the lines "PARAM=Vi", owned */
-    int ncompare;
-    int classes;      /* --classes: per-class breakdowns in a one-run report */
-    const char *plot;   /* --plot FILE.svg */
-    const char *series; /* --series FILE.csv */
-    const char *html;   /* --html FILE.html */
-    const char *swf_out; /* --swf-out FILE.swf */
-    const char *batsim_out; /* --batsim-out FILE.csv */
-    const char *jobs_out;
-    const char *resv_out; /* --resv-out */
-    const char *trace;
-    const char *resources; /* --resources, else SIMRESOURCETRACEFILE when set */
-    const char *statdir;   /* --statdir, else STATDIR: FS data files */
-    long long nodes, ppn, procs;
-    int json;
-    int strict;
-    int full_walk; /* --full-walk: eligibility over the whole queue at every iteration */
-    long until; /* SIM_FOREVER unless --until */
-    const char *commands; /* --commands FILE: the timed command script */
-    int quiet;            /* --quiet: log only the script's failing commands */
-    const char *timezone; /* --timezone: the calendar of standing reservations */
-    const char *shows[MAX_SHOWS];
-    int nshows;
-};
 
 /* The usage text: the help table's (cli/help_tab.c). */
 void sim_usage(FILE *f, int alone)
@@ -101,6 +71,104 @@ static int parse_until(const char *val, long *until)
         return -1;
     }
     return 0;
+}
+
+static int parse_estimates(const char *val, struct estimate *e)
+{
+    struct err err;
+    if (estimate_parse(val, e, &err) < 0) {
+        fprintf(stderr, "moku: %s\n", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* --warmup, --cooldown: a duration, as --until reads a time. */
+static int parse_span(const char *opt, const char *val, long *out)
+{
+    struct err e;
+    if (cfg_parse_time(val, out, &e) < 0 || *out < 0) {
+        fprintf(stderr, "moku: %s needs a duration (seconds or [[DD:]HH:]MM:SS), not '%s'\n",
+                opt, val);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_tau(const char *val, double *tau)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(val, &end);
+    if (errno || end == val || *end || !(v > 0) || v > 1e9) {
+        fprintf(stderr, "moku: --bsld-tau needs a number of seconds above 0, not '%s'\n", val);
+        return -1;
+    }
+    *tau = v;
+    return 0;
+}
+
+static int parse_small(const char *opt, const char *val, long max, long *out)
+{
+    long long v;
+    if (parse_count(opt, val, &v) < 0)
+        return -1;
+    if (v > max) {
+        fprintf(stderr, "moku: %s takes at most %ld\n", opt, max);
+        return -1;
+    }
+    *out = (long)v;
+    return 0;
+}
+
+static int parse_run(const char *val, int *run)
+{
+    long k;
+    if (parse_small("--run", val, MAX_RUNS, &k) < 0)
+        return -1;
+    *run = (int)k;
+    return 0;
+}
+
+/* Options that say how a comparison is run, not what it is: left out of
+ * its key, so the runs of one comparison made apart have the same. */
+static int run_option(const char *a, int *takes_value)
+{
+    static const char *const opts[] = {"--run", "--save-run", "--jobs"};
+    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
+        size_t n = strlen(opts[i]);
+        if (strncmp(a, opts[i], n) == 0 && (a[n] == '\0' || a[n] == '=')) {
+            *takes_value = a[n] == '\0';
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The command line without the run options, its words joined by the unit
+ * separator (caller frees): what `--merge` checks the runs share and
+ * parses again. NULL after saying why. */
+static char *comparison_key(int argc, char **argv)
+{
+    size_t len = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strchr(argv[i], '\x1f')) {
+            fprintf(stderr, "moku: an argument holds a control character (0x1f)\n");
+            return NULL;
+        }
+        len += strlen(argv[i]) + 1;
+    }
+    char *key = xmalloc(len), *p = key;
+    for (int i = 1; i < argc; i++) {
+        int skip_next;
+        if (strcmp(argv[i], "--") != 0 && run_option(argv[i], &skip_next)) {
+            i += skip_next;
+            continue;
+        }
+        p += sprintf(p, "%s%s", p == key ? "" : "\x1f", argv[i]);
+    }
+    *p = '\0';
+    return key;
 }
 
 static int add_show(struct sim_opts *o, const char *cmd)
@@ -192,30 +260,38 @@ static int add_set(struct sim_opts *o, const char *line)
     return 0;
 }
 
-/* --compare PARAM=V1,V2,...: the lines PARAM=V1, PARAM=V2, ... */
+/* --compare PARAM=V1,V2,...: the lines PARAM=V1, PARAM=V2, ... Given twice,
+ * a grid: every value of the first with every value of the second. */
 static int parse_compare(struct sim_opts *o, const char *arg)
 {
     size_t name = strcspn(arg, "= \t");
-    if (o->ncompare) {
-        fprintf(stderr, "moku: give --compare once\n");
+    if (o->ngrid == MAX_GRID) {
+        fprintf(stderr, "moku: --compare takes a grid of one or two parameters: give it at "
+                        "most twice\n");
         return -1;
     }
     if (name == 0 || arg[name] != '=') {
         fprintf(stderr, "moku: --compare needs PARAM=VALUE,VALUE,..., not '%s'\n", arg);
         return -1;
     }
+    if (o->ngrid && strncmp(o->compare[0][0], arg, name + 1) == 0) {
+        fprintf(stderr, "moku: --compare %.*s given twice: a grid needs two parameters\n",
+                (int)name, arg);
+        return -1;
+    }
+    int g = o->ngrid++;
     for (const char *v = arg + name + 1;; v++) {
         size_t len = strcspn(v, ",");
         if (len == 0) {
             fprintf(stderr, "moku: --compare: an empty value in '%s'\n", arg);
             return -1;
         }
-        if (o->ncompare == MAX_VALUES) {
+        if (o->ncompare[g] == MAX_VALUES) {
             fprintf(stderr, "moku: --compare takes at most %d values\n", MAX_VALUES);
             return -1;
         }
         char *line = xprintf("%.*s=%.*s", (int)name, arg, (int)len, v);
-        o->compare[o->ncompare++] = line;
+        o->compare[g][o->ncompare[g]++] = line;
         if (check_override("--compare", line) < 0)
             return -1;
         v += len;
@@ -226,14 +302,23 @@ static int parse_compare(struct sim_opts *o, const char *arg)
 
 static void sim_opts_free(struct sim_opts *o)
 {
-    for (int i = 0; i < o->ncompare; i++)
-        free(o->compare[i]);
+    for (int g = 0; g < o->ngrid; g++)
+        for (int i = 0; i < o->ncompare[g]; i++)
+            free(o->compare[g][i]);
+    free(o->key);
+    free(o->home_cfg);
+}
+
+/* Values of grid parameter g (1 when not given). */
+static int nvalues(const struct sim_opts *o, int g)
+{
+    return g < o->ngrid ? o->ncompare[g] : 1;
 }
 
 /* How many runs the options ask for: one per configuration and value. */
-static int nruns(const struct sim_opts *o)
+static long nruns(const struct sim_opts *o)
 {
-    return (o->nconfigs ? o->nconfigs : 1) * (o->ncompare ? o->ncompare : 1);
+    return (long)(o->nconfigs ? o->nconfigs : 1) * nvalues(o, 0) * nvalues(o, 1);
 }
 
 /* No two outputs in one file, and none over the trace (or the inputs). */
@@ -261,6 +346,41 @@ static int check_out_paths(const struct sim_opts *o)
     return 0;
 }
 
+/* --run, --save-run, --recorded, --warmup/--cooldown: what goes together. */
+static int check_run_args(const struct sim_opts *o)
+{
+    if (!o->run_only != !o->save_run) {
+        fprintf(stderr, "moku: --run K and --save-run FILE go together (a comparison's run K "
+                        "saved for --merge)\n");
+        return -1;
+    }
+    if (o->run_only > nruns(o)) {
+        fprintf(stderr, "moku: --run %d: the comparison has %ld runs\n", o->run_only,
+                nruns(o));
+        return -1;
+    }
+    if (o->save_run && (o->nshows || o->resv_out)) {
+        fprintf(stderr, "moku: --save-run keeps a run for a comparison's report: not with "
+                        "--show or --resv-out\n");
+        return -1;
+    }
+    if (o->recorded && (o->nshows || o->resv_out || o->run_only)) {
+        fprintf(stderr, "moku: --recorded adds the log's schedule to the report: not with "
+                        "--show, --resv-out or --run\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* Whether path is a directory (errno says why not, or is 0 when it is
+ * something else). */
+static int is_dir(const char *path)
+{
+    struct stat st;
+    errno = 0;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static int check_sim_args(const struct sim_opts *o)
 {
     if (o->resources && (o->procs || o->nodes)) {
@@ -271,14 +391,19 @@ static int check_sim_args(const struct sim_opts *o)
         fprintf(stderr, "moku: give either --procs or --nodes/--ppn, not both\n");
         return -1;
     }
-    if (o->resv_out && (o->ncompare || o->nconfigs > 1)) {
+    if (o->resv_out && nruns(o) > 1) {
         fprintf(stderr, "moku: --resv-out writes the reservations of one run: not with "
                         "several --config or --compare\n");
         return -1;
     }
-    if (o->swf_out && (o->ncompare || o->nconfigs > 1)) {
-        fprintf(stderr, "moku: --swf-out writes the schedule of one run: not with "
+    if (o->fs_out && nruns(o) > 1) {
+        fprintf(stderr, "moku: --fs-out writes the fairshare windows of one run: not with "
                         "several --config or --compare\n");
+        return -1;
+    }
+    if (o->fs_history && !is_dir(o->fs_history)) {
+        fprintf(stderr, "moku: --fs-history %s: %s\n", o->fs_history,
+                errno ? strerror(errno) : "not a directory");
         return -1;
     }
     if (o->nshows && (o->series || o->html || o->plot || o->swf_out || o->batsim_out)) {
@@ -292,6 +417,8 @@ static int check_sim_args(const struct sim_opts *o)
         fprintf(stderr, "moku: --nodes and --ppn go together\n");
         return -1;
     }
+    if (check_run_args(o) < 0)
+        return -1;
     if (nruns(o) > MAX_RUNS) {
         fprintf(stderr, "moku: at most %d runs (configurations x --compare values)\n", MAX_RUNS);
         return -1;
@@ -301,6 +428,15 @@ static int check_sim_args(const struct sim_opts *o)
         return -1;
     }
     return 0;
+}
+
+/* --statdir read and wrote the same directory, so a second run of one
+ * command read the first one's usage: say what replaced it. */
+static int statdir_gone(void)
+{
+    fprintf(stderr, "moku: --statdir is gone: --fs-history DIR reads fairshare history, "
+                    "--fs-out DIR writes the replay's windows\n");
+    return -1;
 }
 
 static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
@@ -313,17 +449,24 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         {"strict", no_argument, NULL, 's'},       {"help", no_argument, NULL, 'h'},
         {"until", required_argument, NULL, 'u'},  {"show", required_argument, NULL, 'S'},
         {"resources", required_argument, NULL, 'R'}, {"statdir", required_argument, NULL, 'D'},
+        {"fs-history", required_argument, NULL, 'F'}, {"fs-out", required_argument, NULL, 'G'},
         {"commands", required_argument, NULL, 'C'}, {"quiet", no_argument, NULL, 'q'},
         {"timezone", required_argument, NULL, 'z'}, {"set", required_argument, NULL, 'e'},
         {"compare", required_argument, NULL, 'm'}, {"classes", no_argument, NULL, 'K'},
         {"plot", required_argument, NULL, 'L'},   {"full-walk", no_argument, NULL, 'W'},
         {"series", required_argument, NULL, 'T'}, {"html", required_argument, NULL, 'H'},
         {"swf-out", required_argument, NULL, 'O'}, {"batsim-out", required_argument, NULL, 'B'},
+        {"estimates", required_argument, NULL, 'E'}, {"warmup", required_argument, NULL, 'w'},
+        {"cooldown", required_argument, NULL, 'k'}, {"bsld-tau", required_argument, NULL, 'U'},
+        {"jobs", required_argument, NULL, 'j'},   {"recorded", no_argument, NULL, 'r'},
+        {"run", required_argument, NULL, 'N'},    {"save-run", required_argument, NULL, 'Y'},
+        {"plan", no_argument, NULL, 'y'},
         {NULL, 0, NULL, 0},
     };
     int c, bad = 0;
     optind = 1;
     o->until = SIM_FOREVER;
+    o->warmup = o->cooldown = -1;
     while ((c = getopt_long(argc, argv, "c:o:f:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'c': bad |= add_config(o, optarg); break;
@@ -346,10 +489,21 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         case 'u': bad |= parse_until(optarg, &o->until); break;
         case 'S': bad |= add_show(o, optarg); break;
         case 'R': o->resources = optarg; break;
-        case 'D': o->statdir = optarg; break;
+        case 'D': bad |= statdir_gone(); break;
+        case 'F': o->fs_history = optarg; break;
+        case 'G': o->fs_out = optarg; break;
         case 'C': o->commands = optarg; break;
         case 'q': o->quiet = 1; break;
         case 'z': o->timezone = optarg; break;
+        case 'E': bad |= parse_estimates(optarg, &o->estimates); break;
+        case 'w': bad |= parse_span("--warmup", optarg, &o->warmup); break;
+        case 'k': bad |= parse_span("--cooldown", optarg, &o->cooldown); break;
+        case 'U': bad |= parse_tau(optarg, &o->bsld_tau); break;
+        case 'j': bad |= parse_small("--jobs", optarg, 1024, &o->workers); break;
+        case 'r': o->recorded = 1; break;
+        case 'y': o->plan = 1; break;
+        case 'N': bad |= parse_run(optarg, &o->run_only); break;
+        case 'Y': bad |= out_path("--save-run", optarg, &o->save_run); break;
         case 'h': sim_usage(stdout, 1); exit(0);
         default: bad = -1;
         }
@@ -361,6 +515,16 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         return -1;
     }
     o->trace = argv[optind];
+    if (!(o->key = comparison_key(argc, argv)))
+        return -1;
+    /* A home replays under its own configuration unless another is given. */
+    if (!o->nconfigs && homelog_is_dir(o->trace)) {
+        char *db = homelog_db_path(o->trace);
+        o->home_cfg = xprintf("%.*smaui.cfg", (int)(strlen(db) - strlen("moku.db")), db);
+        free(db);
+        if (access(o->home_cfg, F_OK) == 0)
+            add_config(o, o->home_cfg);
+    }
     return check_sim_args(o);
 }
 
@@ -439,7 +603,8 @@ static int build_cluster(struct sched *s, const struct cfg *cfg, const char *cfg
 static int load_swf(const struct sim_opts *o, struct workload *wl)
 {
     struct err e;
-    int rc = workload_read_swf(o->trace, o->strict, wl, &e);
+    int rc = workload_read_swf(o->trace, (o->strict ? WL_STRICT : 0) | (o->recorded ? WL_RECORDED : 0),
+                               wl, &e);
     if (rc < 0)
         fprintf(stderr, "moku: %s\n", e.msg);
     return rc;
@@ -449,32 +614,42 @@ static int load_swf(const struct sim_opts *o, struct workload *wl)
 static int load_workload(const struct sim_opts *o, struct workload *wl)
 {
     struct err e;
-    switch (mtrace_detect(o->trace, &e)) {
-    case MTRACE_SWF:
+    int rc = -1;
+    switch (trace_detect(o->trace, &e)) {
+    case TRACE_SWF:
         return load_swf(o, wl);
-    case MTRACE_MAUI_WORKLOAD:
-        if (workload_from_maui(o->trace, o->strict, wl, &e) == 0)
-            return 0;
+    case TRACE_MAUI_WORKLOAD:
+        rc = workload_from_maui(o->trace, o->strict, wl, &e);
         break;
-    case MTRACE_MAUI_RESOURCE:
+    case TRACE_SACCT:
+        rc = workload_from_sacct(o->trace, o->strict, wl, &e);
+        break;
+    case TRACE_TORQUE:
+        rc = workload_from_torque(o->trace, o->strict, wl, &e);
+        break;
+    case TRACE_HOME:
+        rc = workload_from_home(o->trace, o->strict, wl, &e);
+        break;
+    case TRACE_MAUI_RESOURCE:
         snprintf(e.msg, sizeof e.msg, "%s is a resource trace (nodes); give it with --resources",
                  o->trace);
         break;
-    case MTRACE_ERROR:
+    case TRACE_ERROR:
         break;
     }
-    fprintf(stderr, "moku: %s\n", e.msg);
-    return -1;
+    if (rc < 0)
+        fprintf(stderr, "moku: %s\n", e.msg);
+    return rc;
 }
 
-static double wall_now(void)
+double sim_wall_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void progress_bar(void *ctx, size_t done, size_t total)
+void sim_progress_bar(void *ctx, size_t done, size_t total)
 {
     (void)ctx;
     int width = 40, filled = total ? (int)((double)done / (double)total * width) : width;
@@ -486,7 +661,7 @@ static void progress_bar(void *ctx, size_t done, size_t total)
 }
 
 /* An output file (--jobs-out, --plot), or NULL after saying why. */
-static FILE *open_out(const char *path)
+FILE *sim_open_out(const char *path)
 {
     FILE *f = fopen(path, "w");
     if (!f)
@@ -495,7 +670,7 @@ static FILE *open_out(const char *path)
 }
 
 /* Close an output file; -1 after saying why if anything written was lost. */
-static int close_out(FILE *f, const char *path)
+int sim_close_out(FILE *f, const char *path)
 {
     int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
@@ -505,7 +680,7 @@ static int close_out(FILE *f, const char *path)
     return 0;
 }
 
-static const char *backfill_name(enum bf_policy b)
+const char *sim_backfill_name(enum bf_policy b)
 {
     switch (b) {
     case BF_NONE: return "NONE";
@@ -520,7 +695,7 @@ static const char *backfill_name(enum bf_policy b)
 static void policy_text(const struct sched_policy *p, char *buf, size_t len)
 {
     snprintf(buf, len, "BACKFILLPOLICY %s, RESERVATIONDEPTH %d, JOBMAXOVERRUN %ld",
-             backfill_name(p->backfill), p->resdepth, p->overrun);
+             sim_backfill_name(p->backfill), p->resdepth, p->overrun);
 }
 
 /* Answer every --show command from the state where the replay stopped. */
@@ -558,41 +733,77 @@ static void warn(void *ctx, const char *msg)
 
 /* What the replay's callbacks need. */
 struct replay_ctx {
-    const char *statdir;        /* FS data files are written here (FSPOLICY set), else NULL */
     const char *script;         /* --commands FILE, for messages */
     int quiet;                  /* --quiet */
     int run;                    /* of a comparison, from 1, for messages; 0: the only run */
     struct plot_series *series; /* --plot: where the samples go, else NULL */
     struct resvlog *resvs;      /* --resv-out: the reservations seen, else NULL */
+    int progress_fd;            /* a worker's progress pipe (simpar.c), 0: none */
 };
 
-/* A fairshare window ended in simulated time: write its FS data file.
- * Failing to write is reported once, and the replay goes on. */
-static void save_window(void *ctx, struct sched *s, int slot)
+/* A worker's progress, to the process that runs it (simpar.c reads it). */
+static void pipe_progress(void *ctx, size_t done, size_t total)
 {
     const struct replay_ctx *r = ctx;
-    static int failed;
-    struct err e;
-    if (!failed && fsfile_save(r->statdir, s, slot, FSFILE_NOSYNC, &e) < 0) {
-        fprintf(stderr, "moku: warning: %s (no more FS data files are written)\n", e.msg);
-        failed = 1;
+    size_t msg[2] = {done, total};
+    if (write(r->progress_fd, msg, sizeof msg) < 0) { /* the reader is gone: carry on */
     }
 }
 
+/* The fairshare history a run reads: --fs-history, else STATDIR when the
+ * configuration sets it (a copied maui.cfg names the live scheduler's
+ * files); NULL: none, and the replay starts from no usage, so that the same
+ * command gives the same schedule wherever and however often it runs. */
+static const char *fs_history_dir(const struct cfg *cfg, const struct sim_opts *o)
+{
+    if (o->fs_history)
+        return o->fs_history;
+    return cfg_is_set(cfg, "STATDIR", NULL) ? cfg_str(cfg, "STATDIR", NULL) : NULL;
+}
+
 /* Fairshare: windows align on the trace's epoch clock; the last FSDEPTH
- * windows before the first event are read back from the FS data files. */
-static const char *setup_fairshare(struct sched *s, const struct cfg *cfg,
-                                   const struct sim_opts *o, const struct workload *wl)
+ * windows before the first event are read from the history asked for, if
+ * any (rep says how many). */
+static void setup_fairshare(struct sched *s, const struct cfg *cfg, const struct sim_opts *o,
+                            const struct workload *wl, struct report *rep)
 {
     sched_set_epoch(s, wl->unix_start > 0 ? (long)wl->unix_start : 0);
-    if (fs_params(sched_fs(s))->policy == FS_NONE)
-        return NULL;
-    const char *dir = o->statdir ? o->statdir : cfg_str(cfg, "STATDIR", NULL);
+    const char *dir = fs_history_dir(cfg, o);
+    if (fs_params(sched_fs(s))->policy == FS_NONE) {
+        if (o->fs_history)
+            fprintf(stderr, "moku: warning: --fs-history %s: FSPOLICY is NONE, no fairshare "
+                            "history is read\n", o->fs_history);
+        return;
+    }
+    if (!dir)
+        return;
+    if (!o->fs_history && !is_dir(dir))
+        fprintf(stderr, "moku: warning: STATDIR %s: %s: no fairshare history is read\n", dir,
+                errno ? strerror(errno) : "not a directory");
+    snprintf(rep->fs_history, sizeof rep->fs_history, "%s", dir);
     if (wl->njobs) {
         fs_advance(sched_fs(s), wl->jobs[0].submit);
-        fsfile_load(dir, s, warn, NULL);
+        rep->fs_windows = fsfile_load(dir, s, warn, NULL);
     }
-    return dir;
+}
+
+/* --fs-out DIR: the windows that count when the replay stopped, for a later
+ * replay's --fs-history (older FS files in DIR are removed). */
+static int write_fs_out(struct sched *s, const struct sim_opts *o)
+{
+    if (!o->fs_out)
+        return 0;
+    if (fs_params(sched_fs(s))->policy == FS_NONE) {
+        fprintf(stderr, "moku: warning: --fs-out %s: FSPOLICY is NONE, no fairshare windows "
+                        "to write\n", o->fs_out);
+        return 0;
+    }
+    struct err e;
+    if (fsfile_save_kept(o->fs_out, s, FSFILE_NOSYNC, &e) < 0) {
+        fprintf(stderr, "moku: --fs-out: %s\n", e.msg);
+        return -1;
+    }
+    return 0;
 }
 
 /* "moku: ", and the run's number in a comparison. */
@@ -683,21 +894,22 @@ static void report_wanting(const struct sched *s)
     }
 }
 
-/* The output files, opened before the first replay so that a path that
- * cannot be written costs no replay; NULL when not asked for. */
-struct outputs {
-    FILE *jobs, *batsim, *swf, *plot, *series, *html;
-};
-
 /* Open each file asked for; on failure close those opened and return -1. */
-static int open_outputs(const struct sim_opts *o, struct outputs *w)
+int sim_open_outputs(const struct sim_opts *o, struct outputs *w)
 {
-    const char *paths[] = {o->nshows ? NULL : o->jobs_out, o->batsim_out, o->swf_out,
-                           o->plot, o->series, o->html};
+    /* --save-run: the per-job rows go into the saved run, the rest is the
+     * merge's; several runs: each writes its own --swf-out file */
+    int saving = o->save_run != NULL;
+    const char *paths[] = {o->nshows || saving ? NULL : o->jobs_out,
+                           saving ? NULL : o->batsim_out,
+                           nruns(o) == 1 ? o->swf_out : NULL,
+                           saving ? NULL : o->plot,
+                           saving ? NULL : o->series,
+                           saving ? NULL : o->html};
     FILE **files[] = {&w->jobs, &w->batsim, &w->swf, &w->plot, &w->series, &w->html};
     *w = (struct outputs){0};
     for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
-        if (paths[i] && !(*files[i] = open_out(paths[i]))) {
+        if (paths[i] && !(*files[i] = sim_open_out(paths[i]))) {
             for (size_t k = 0; k < i; k++)
                 if (*files[k])
                     fclose(*files[k]);
@@ -708,46 +920,36 @@ static int open_outputs(const struct sim_opts *o, struct outputs *w)
 }
 
 /* Close them all; -1 after saying so when anything written was lost. */
-static int close_outputs(const struct sim_opts *o, struct outputs *w)
+int sim_close_outputs(const struct sim_opts *o, struct outputs *w)
 {
     const char *paths[] = {o->jobs_out, o->batsim_out, o->swf_out, o->plot, o->series, o->html};
     FILE *files[] = {w->jobs, w->batsim, w->swf, w->plot, w->series, w->html};
     int rc = 0;
     for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
-        if (files[i] && close_out(files[i], paths[i]) < 0)
+        if (files[i] && sim_close_out(files[i], paths[i]) < 0)
             rc = -1;
     *w = (struct outputs){0};
     return rc;
 }
 
-/* One run of a comparison: the workload through one configuration. */
-struct run {
-    const char *config;                  /* --config FILE, NULL: Maui's defaults */
-    const char *overrides[MAX_SETS + 1]; /* the --set lines, then the --compare line */
-    size_t noverrides;
-    int varied; /* the last override is this run's --compare value */
-    struct cfg *cfg;
-    struct sched_policy pol;
-    char policy[256]; /* as the one-run report prints it */
-    struct report report;
-    struct plot_series series; /* --plot */
-};
-
-/* Each --config (or Maui's defaults) with each --compare value (or none). */
-static size_t plan_runs(const struct sim_opts *o, struct run *runs)
+/* Each --config (or Maui's defaults) with each --compare value (or none);
+ * with two --compare options, each pair of values (the first varies
+ * slowest). */
+size_t sim_plan_runs(const struct sim_opts *o, struct run *runs)
 {
     size_t n = 0;
     for (int c = 0; c < (o->nconfigs ? o->nconfigs : 1); c++)
-        for (int v = 0; v < (o->ncompare ? o->ncompare : 1); v++) {
-            struct run *r = &runs[n++];
-            r->config = o->nconfigs ? o->configs[c] : NULL;
-            for (int k = 0; k < o->nsets; k++)
-                r->overrides[r->noverrides++] = o->sets[k];
-            if (o->ncompare) {
-                r->overrides[r->noverrides++] = o->compare[v];
-                r->varied = 1;
+        for (int v = 0; v < nvalues(o, 0); v++)
+            for (int w = 0; w < nvalues(o, 1); w++) {
+                struct run *r = &runs[n++];
+                r->config = o->nconfigs ? o->configs[c] : NULL;
+                for (int k = 0; k < o->nsets; k++)
+                    r->overrides[r->noverrides++] = o->sets[k];
+                const int at[MAX_GRID] = {v, w};
+                for (int g = 0; g < o->ngrid; g++)
+                    r->overrides[r->noverrides++] = o->compare[g][at[g]];
+                r->varied = o->ngrid;
             }
-        }
     return n;
 }
 
@@ -805,8 +1007,19 @@ static struct sched *build_sched(const struct run *r, const struct sim_opts *o,
     return s;
 }
 
+int sim_cluster_size(const struct run *r, const struct sim_opts *o, const struct workload *wl,
+                     long long *procs, size_t *nodes)
+{
+    struct sched *s = sched_create(&r->pol, NULL);
+    int rc = build_cluster(s, r->cfg, r->config ? r->config : "--set", o, wl);
+    *procs = sched_up_procs(s);
+    *nodes = sched_nnodes(s);
+    sched_destroy(s);
+    return rc;
+}
+
 /* The outputs that need the state over time: --plot, --series, --html. */
-static int wants_series(const struct sim_opts *o)
+int sim_wants_series(const struct sim_opts *o)
 {
     return o->plot || o->series || o->html;
 }
@@ -819,7 +1032,7 @@ static void record_sample(void *ctx, const struct sim_sample *smp)
 
 /* --plot: about PLOT_POINTS bins over the submissions up to --until (the
  * series widens them if the replay runs much longer). */
-static void start_series(struct plot_series *p, const struct workload *wl, long until)
+void sim_start_series(struct plot_series *p, const struct workload *wl, long until)
 {
     long first = wl->njobs ? wl->jobs[0].submit : 0;
     long last = wl->njobs ? wl->jobs[wl->njobs - 1].submit : 0;
@@ -833,7 +1046,7 @@ static int write_swf(FILE *f, const struct run *r, const struct sim_opts *o,
 {
     struct err e;
     struct swfout_info info = {.trace = o->trace,
-                               .trace_is_swf = mtrace_detect(o->trace, &e) == MTRACE_SWF,
+                               .trace_is_swf = trace_detect(o->trace, &e) == TRACE_SWF,
                                .config = r->config ? r->config : "defaults",
                                .policy = r->policy,
                                .nodes = (long long)sched_nnodes(s),
@@ -847,9 +1060,33 @@ static int write_swf(FILE *f, const struct run *r, const struct sim_opts *o,
     return 0;
 }
 
-/* Replay run number idx (from 0) of n and measure it, or answer --show.
- * Only the only run writes FS data files: the runs of a comparison all
- * start from the same fairshare history. */
+char *sim_swf_path(const char *name, size_t idx, size_t n)
+{
+    const char *pct = strstr(name, "%d");
+    if (n <= 1)
+        return xstrdup(name);
+    if (pct)
+        return xprintf("%.*s%zu%s", (int)(pct - name), name, idx + 1, pct + 2);
+    const char *slash = strrchr(name, '/'), *dot = strrchr(name, '.');
+    if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : name))
+        return xprintf("%s.%zu", name, idx + 1);
+    return xprintf("%.*s.%zu%s", (int)(dot - name), name, idx + 1, dot);
+}
+
+/* --swf-out of one run of several: its own file. */
+static int write_run_swf(const struct run *r, size_t idx, size_t n, const struct sim_opts *o,
+                         const struct workload *wl, const struct sim_outcome *out,
+                         const struct sched *s)
+{
+    char *path = sim_swf_path(o->swf_out, idx, n);
+    FILE *f = sim_open_out(path);
+    int rc = f ? write_swf(f, r, o, wl, out, s) : -1;
+    if (f && sim_close_out(f, path) < 0)
+        rc = -1;
+    free(path);
+    return rc;
+}
+
 /* --resv-out: the reservations of each iteration (resvlog). */
 static void note_resvs(void *ctx, const struct sched *s, long now)
 {
@@ -857,25 +1094,38 @@ static void note_resvs(void *ctx, const struct sched *s, long now)
     resvlog_note(rc->resvs, s, now);
 }
 
-static int replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o,
-                      const struct workload *wl, const struct sim_script *script,
-                      const struct outputs *outs)
+/* A run's number in the per-job files: 0 alone (no run column), else from 1;
+ * --recorded puts the log's schedule beside even a lone run. */
+static int run_number(const struct sim_opts *o, size_t idx, size_t n)
+{
+    return n > 1 || o->recorded ? (int)idx + 1 : 0;
+}
+
+/* Replay run number idx (from 0) of n and measure it, or answer --show.
+ * Every run reads the same fairshare history (if asked for) and none writes
+ * what a later run reads unless --fs-out asks: a comparison's runs and a
+ * single run of the same configuration give the same schedule. */
+int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o,
+                   const struct workload *wl, const struct sim_script *script,
+                   const struct outputs *outs)
 {
     FILE *jobs = outs->jobs;
     struct sched *s = build_sched(r, o, wl);
     if (!s)
         return -1;
     struct sim_outcome *out = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *out);
-    struct replay_ctx rctx = {.statdir = setup_fairshare(s, r->cfg, o, wl),
-                              .script = o->commands,
+    setup_fairshare(s, r->cfg, o, wl, &r->report);
+    struct replay_ctx rctx = {.script = o->commands,
                               .quiet = o->quiet,
                               .run = n > 1 ? (int)idx + 1 : 0,
-                              .series = wants_series(o) ? &r->series : NULL};
+                              .series = sim_wants_series(o) ? &r->series : NULL,
+                              .progress_fd = r->progress_fd};
     struct sim_hooks hooks = {
         /* The bar would garble the script's log on the same stream. */
-        .progress = isatty(2) && !script ? progress_bar : NULL,
-        .sample = wants_series(o) ? record_sample : NULL,
-        .fs_window = rctx.statdir && n == 1 ? save_window : NULL,
+        .progress = r->progress_fd > 0          ? pipe_progress
+                    : isatty(2) && !script ? sim_progress_bar
+                                           : NULL,
+        .sample = sim_wants_series(o) ? record_sample : NULL,
         .script = script,
         .cfg = r->cfg,
         .epoch_offset = wl->unix_start > 0 ? (long)wl->unix_start : 0,
@@ -889,31 +1139,39 @@ static int replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts
     };
     if (o->resv_out)
         rctx.resvs = resvlog_create();
-    if (wants_series(o))
-        start_series(&r->series, wl, o->until);
-    double t0 = wall_now();
+    if (sim_wants_series(o))
+        sim_start_series(&r->series, wl, o->until);
+    double t0 = sim_wall_now();
     sim_run(s, wl, out, o->until, &hooks);
     report_wanting(s);
-    int rc = 0;
+    int rc = write_fs_out(s, o);
     if (o->nshows) {
-        rc = print_shows(s, r->cfg, o, wl);
+        if (r->report.fs_history[0])
+            fprintf(stderr, "moku: fairshare history: %d window%s from %s\n",
+                    r->report.fs_windows, r->report.fs_windows == 1 ? "" : "s",
+                    r->report.fs_history);
+        if (print_shows(s, r->cfg, o, wl) < 0)
+            rc = -1;
     } else {
         /* The replay's wall time: not the report's sorting. */
-        r->report.wall_seconds = wall_now() - t0;
+        r->report.wall_seconds = sim_wall_now() - t0;
         report_compute(&r->report, wl, out, sched_up_procs(s), s);
         r->report.nodes = sched_nnodes(s);
         r->report.backfilled = sched_stats(s)->backfilled;
         r->report.iterations = sched_stats(s)->iterations;
     }
     if (jobs) /* with --show too: the schedule the answers come from */
-        report_write_jobs_csv(jobs, wl, out, s, sched_last_iteration(s), n > 1 ? (int)idx + 1 : 0);
+        report_write_jobs_csv(jobs, wl, out, s, sched_last_iteration(s), run_number(o, idx, n),
+                              idx == 0 && !o->recorded);
     if (outs->batsim)
         batsim_write_jobs(outs->batsim, wl, out, s, n > 1 ? (int)idx + 1 : 0);
     if (outs->swf && write_swf(outs->swf, r, o, wl, out, s) < 0)
         rc = -1;
+    else if (!outs->swf && o->swf_out && n > 1 && write_run_swf(r, idx, n, o, wl, out, s) < 0)
+        rc = -1;
     if (rctx.resvs) {
-        FILE *f = open_out(o->resv_out);
-        if (!f || resvlog_write(rctx.resvs, f) < 0 || close_out(f, o->resv_out) < 0)
+        FILE *f = sim_open_out(o->resv_out);
+        if (!f || resvlog_write(rctx.resvs, f) < 0 || sim_close_out(f, o->resv_out) < 0)
             rc = -1;
         resvlog_destroy(rctx.resvs);
     }
@@ -923,127 +1181,51 @@ static int replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts
     return rc;
 }
 
-static void print_reports(const struct run *runs, size_t n, const struct sim_opts *o)
+/* --swf-out with several runs: create each run's file now, so that a path
+ * that cannot be written costs no replay (each run writes its own). */
+static int touch_swf_paths(const struct sim_opts *o, size_t n)
 {
-    if (n == 1 && o->json) {
-        report_print_json(stdout, &runs[0].report, o->classes);
-    } else if (n == 1) {
-        report_print_text(stdout, &runs[0].report, o->trace, runs[0].policy);
-        if (o->classes)
-            report_print_classes_text(stdout, &runs[0].report);
-    } else {
-        struct report_run *rr = xcalloc(n, sizeof *rr);
-        for (size_t i = 0; i < n; i++)
-            rr[i] = (struct report_run){.config = runs[i].config,
-                                        .overrides = runs[i].overrides,
-                                        .noverrides = runs[i].noverrides,
-                                        .varied = runs[i].varied,
-                                        .backfill = backfill_name(runs[i].pol.backfill),
-                                        .resdepth = runs[i].pol.resdepth,
-                                        .r = runs[i].report};
-        if (o->json)
-            report_print_runs_json(stdout, rr, n);
-        else
-            report_print_runs_text(stdout, o->trace, rr, n);
-        free(rr);
+    for (size_t i = 0; o->swf_out && n > 1 && i < n; i++) {
+        if (o->run_only && i + 1 != (size_t)o->run_only)
+            continue;
+        char *path = sim_swf_path(o->swf_out, i, n);
+        FILE *f = sim_open_out(path);
+        int rc = f ? sim_close_out(f, path) : -1;
+        free(path);
+        if (rc < 0)
+            return -1;
     }
+    return 0;
 }
 
-/* A chart line per run, named by its configuration and --compare value
- * (plot_lines_free frees them). */
-static struct plot_line *plot_lines(const struct run *runs, size_t n)
-{
-    struct plot_line *lines = xcalloc(n, sizeof *lines);
-    for (size_t i = 0; i < n; i++) {
-        const struct run *r = &runs[i];
-        lines[i].series = &r->series;
-        lines[i].label = xprintf("%s%s%s", r->config ? r->config : "defaults", r->varied ? " " : "",
-                                 r->varied ? r->overrides[r->noverrides - 1] : "");
-    }
-    return lines;
-}
-
-static void plot_lines_free(struct plot_line *lines, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free((char *)lines[i].label);
-    free(lines);
-}
-
-/* A configuration file's text for the HTML report (caller frees), NULL when
- * it cannot be read; at most 1 MB of it. */
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 20;
-    char *text = xmalloc(cap + 1);
-    size_t len = fread(text, 1, cap, f);
-    text[len] = 0;
-    fclose(f);
-    return text;
-}
-
-/* --html FILE: the page, a column (a line) per run. */
-static void write_html(FILE *f, const struct run *runs, const struct plot_line *lines, size_t n,
-                       const struct sim_opts *o)
-{
-    struct html_run *h = xcalloc(n, sizeof *h);
-    for (size_t i = 0; i < n; i++)
-        h[i] = (struct html_run){.label = lines[i].label,
-                                 .config = runs[i].config,
-                                 .config_text = runs[i].config ? read_text(runs[i].config) : NULL,
-                                 .overrides = runs[i].overrides,
-                                 .noverrides = runs[i].noverrides,
-                                 .policy = runs[i].policy,
-                                 .r = &runs[i].report,
-                                 .series = &runs[i].series};
-    html_write_report(f, o->trace, h, n);
-    for (size_t i = 0; i < n; i++)
-        free((char *)h[i].config_text);
-    free(h);
-}
-
-/* --plot FILE.svg, --series FILE.csv, --html FILE: a line (rows, a
- * column) per run. Errors
- * surface when the files are closed. */
-static void write_series(const struct run *runs, size_t n, const struct sim_opts *o,
-                         const struct outputs *outs)
-{
-    struct plot_line *lines = plot_lines(runs, n);
-    if (outs->plot) {
-        char *title = xprintf("moku simulate: %s", o->trace);
-        plot_write_svg(outs->plot, title, lines, n);
-        free(title);
-    }
-    if (outs->series)
-        plot_write_csv(outs->series, lines, n);
-    if (outs->html)
-        write_html(outs->html, runs, lines, n, o);
-    plot_lines_free(lines, n);
-}
-
-/* Replay every run in turn, then report them. The --jobs-out file is
- * opened first, so a path that cannot be written costs no replay. */
+/* Replay every run, in turn or in worker processes (--jobs), then report
+ * them. The output files are opened first, so a path that cannot be
+ * written costs no replay. rec: the recorded schedule (--recorded) is
+ * runs[-1]. */
 static int replay_all(struct run *runs, size_t n, const struct sim_opts *o,
-                      const struct workload *wl, const struct sim_script *script)
+                      const struct workload *wl, const struct sim_script *script, int rec)
 {
     struct outputs outs;
-    if (open_outputs(o, &outs) < 0)
+    if (touch_swf_paths(o, n) < 0 || sim_open_outputs(o, &outs) < 0)
         return -1;
     int failed = 0;
-    for (size_t i = 0; i < n && !failed; i++)
-        failed = replay_run(&runs[i], i, n, o, wl, script, &outs) < 0;
+    long workers = simpar_workers(o, n);
+    if (rec) /* first: its rows lead the jobs CSV */
+        sim_recorded(&runs[-1], o, wl, outs.jobs);
+    if (n > 1 && workers > 1)
+        failed = simpar_replay(runs, n, workers, o, wl, script, &outs) < 0;
+    else
+        for (size_t i = 0; i < n && !failed; i++)
+            failed = sim_replay_run(&runs[i], i, n, o, wl, script, &outs) < 0;
     if (!failed)
-        write_series(runs, n, o, &outs);
+        sim_write_series(runs - rec, n + (size_t)rec, o, &outs);
     /* A file that could not be written fails the command, but the report
      * of a finished replay is still worth printing. */
-    int lost = close_outputs(o, &outs) < 0;
+    int lost = sim_close_outputs(o, &outs) < 0;
     if (failed)
         return -1;
     if (!o->nshows)
-        print_reports(runs, n, o);
+        sim_print_reports(runs - rec, n + (size_t)rec, o);
     return lost ? -1 : 0;
 }
 
@@ -1054,13 +1236,73 @@ static void free_runs(struct run *runs, size_t n)
         report_free(&runs[i].report);
         plot_series_free(&runs[i].series);
     }
-    free(runs);
+}
+
+/* --run K --save-run FILE: one run of the comparison, its results saved. */
+static int save_one_run(struct run *runs, size_t n, const struct sim_opts *o,
+                        const struct workload *wl, const struct sim_script *script)
+{
+    size_t k = (size_t)o->run_only - 1;
+    FILE *f = sim_open_out(o->save_run);
+    if (!f || touch_swf_paths(o, n) < 0) {
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    int rc = simpar_save_run(&runs[k], k, n, o, wl, script, f);
+    if (sim_close_out(f, o->save_run) < 0)
+        rc = -1;
+    return rc;
+}
+
+/* What every run's report measures: the bounded slowdown's bound, and the
+ * window of --warmup and --cooldown over the trace's submissions. -1 when
+ * they leave nothing to measure. */
+static int set_measures(struct run *runs, size_t n, const struct sim_opts *o,
+                        const struct workload *wl)
+{
+    long lo = 0, hi = 0;
+    int windowed = o->warmup >= 0 || o->cooldown >= 0;
+    if (windowed && wl->njobs) {
+        lo = wl->jobs[0].submit + (o->warmup > 0 ? o->warmup : 0);
+        hi = wl->jobs[wl->njobs - 1].submit - (o->cooldown > 0 ? o->cooldown : 0);
+        if (hi <= lo) {
+            fprintf(stderr, "moku: --warmup and --cooldown leave nothing to measure: the "
+                            "submissions span %ld s\n",
+                    wl->jobs[wl->njobs - 1].submit - wl->jobs[0].submit);
+            return -1;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        runs[i].report.bsld_tau = o->bsld_tau;
+        runs[i].report.windowed = windowed;
+        runs[i].report.window_lo = lo;
+        runs[i].report.window_hi = hi;
+    }
+    return 0;
+}
+
+/* --plan: a line per run, "K CONFIG VALUE...": its number (for --run), its
+ * configuration and its --compare lines. */
+static void print_plan(const struct run *runs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        printf("%zu %s", i + 1, runs[i].config ? runs[i].config : "defaults");
+        for (int k = 0; k < runs[i].varied; k++)
+            printf(" %s", runs[i].overrides[runs[i].noverrides - (size_t)runs[i].varied + (size_t)k]);
+        putchar('\n');
+    }
 }
 
 static int simulate(const struct sim_opts *o)
 {
-    struct run *runs = xcalloc(MAX_RUNS, sizeof *runs);
-    size_t n = plan_runs(o, runs);
+    struct run *all = xcalloc(MAX_RUNS + 1, sizeof *all), *runs = all + 1;
+    size_t n = sim_plan_runs(o, runs);
+    if (o->plan) {
+        print_plan(runs, n);
+        free(all);
+        return 0;
+    }
     struct workload wl = {0};
     struct sim_script *script = NULL;
     struct err e;
@@ -1075,24 +1317,76 @@ static int simulate(const struct sim_opts *o)
     for (size_t i = 0; i < n; i++)
         if (load_run_policy(&runs[i]) < 0)
             goto out;
-    double t0 = wall_now();
+    double t0 = sim_wall_now();
     if (load_workload(o, &wl) < 0)
         goto out;
-    double read = wall_now() - t0;
-    for (size_t i = 0; i < n; i++)
-        runs[i].report.read_seconds = read;
-    rc = replay_all(runs, n, o, &wl, script) < 0 ? 1 : 0;
+    estimate_apply(&o->estimates, &wl);
+    double read = sim_wall_now() - t0;
+    all[0].recorded = 1;
+    if (set_measures(all, n + 1, o, &wl) < 0)
+        goto out;
+    for (size_t i = 0; i <= n; i++)
+        all[i].report.read_seconds = read;
+    if (o->recorded && !wl.rec_start) {
+        fprintf(stderr, "moku: --recorded: %s records no schedule (no start times)\n",
+                o->trace);
+        goto out;
+    }
+    if (o->save_run)
+        rc = save_one_run(runs, n, o, &wl, script) < 0 ? 1 : 0;
+    else
+        rc = replay_all(runs, n, o, &wl, script, o->recorded) < 0 ? 1 : 0;
 out:
     sim_script_destroy(script);
     workload_free(&wl);
-    free_runs(runs, n);
+    free_runs(all, n + 1);
+    free(all);
     return rc;
+}
+
+int sim_parse_key(const char *key, struct sim_opts *o, char ***argv_out)
+{
+    int argc = 1;
+    for (const char *p = key; *p; p++)
+        argc += *p == '\x1f';
+    char **argv = xcalloc((size_t)argc + 2, sizeof *argv);
+    argv[0] = xstrdup("simulate");
+    const char *p = key;
+    for (int i = 1; i <= argc; i++) {
+        size_t len = strcspn(p, "\x1f");
+        argv[i] = xstrndup(p, len);
+        p += len + (p[len] != '\0');
+    }
+    *argv_out = argv;
+    if (parse_sim_args(argc + 1, argv, o) < 0) {
+        fprintf(stderr, "moku: --merge: the saved command line does not parse\n");
+        return -1;
+    }
+    return 0;
+}
+
+void sim_free_key_opts(struct sim_opts *o, char **argv)
+{
+    sim_opts_free(o);
+    for (size_t i = 0; argv && argv[i]; i++)
+        free(argv[i]);
+    free(argv);
+}
+
+int sim_load_for_merge(const struct sim_opts *o, struct run *r, struct workload *wl)
+{
+    if (load_run_cfg(r) < 0 || load_run_policy(r) < 0 || load_workload(o, wl) < 0)
+        return -1;
+    estimate_apply(&o->estimates, wl);
+    return 0;
 }
 
 int sim_main(int argc, char **argv)
 {
     struct sim_opts o = {0};
     int rc = 2;
+    if (argc > 1 && strcmp(argv[1], "--merge") == 0)
+        return sim_merge(argc - 2, argv + 2);
     if (parse_sim_args(argc, argv, &o) < 0)
         help_hint(help_find("moku simulate")); /* the error is said already, one line */
     else

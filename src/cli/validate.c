@@ -36,7 +36,7 @@ int validate_main(int argc, char **argv)
         {"procs", required_argument, NULL, 'P'},    {"config", required_argument, NULL, 'c'},
         {"set", required_argument, NULL, 's'},      {"commands", required_argument, NULL, 'C'},
         {"reservations", required_argument, NULL, 'r'}, {"help", no_argument, NULL, 'h'},
-        {"resources", required_argument, NULL, 'R'},
+        {"resources", required_argument, NULL, 'R'}, {"estimates", required_argument, NULL, 'E'},
         {NULL, 0, NULL, 0}};
     int c, bad = 0;
     optind = 1;
@@ -51,6 +51,7 @@ int validate_main(int argc, char **argv)
         case 'C': o.commands = optarg; break;
         case 'r': o.resvs = optarg; break;
         case 'R': o.resources = optarg; break;
+        case 'E': o.estimates = optarg; break;
         case 'h': usage(stdout); free(sets); return 0;
         case ':':
             fprintf(stderr, "moku validate: %s needs a value\n", argv[optind - 1]);

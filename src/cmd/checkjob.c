@@ -30,8 +30,9 @@ struct jobview {
     double priority;
     double pe;
     const char *reason; /* idle: why blocked or not running; else NULL */
-    char reason_buf[128];
+    char reason_buf[512];
     long resv_start, resv_end; /* the job's reservation, resv_start < 0 if none */
+    long fcfs_start; /* BACKFILLPOLICY NONE, the job nothing passes: when it starts; else -1 */
 };
 
 static long lmax(long a, long b)
@@ -83,6 +84,14 @@ static void view_init(struct jobview *v, const struct cmd_ctx *c, const struct j
     else
         v->priority = prio_start(&sched_policy(c->s)->prio, &env, j, j->start, NULL);
     v->reason = cmd_wait_reason(c, j, v->reason_buf, sizeof v->reason_buf);
+    /* Under BACKFILLPOLICY NONE no job holds a reservation (none is made:
+     * nothing may pass the job that waits first), but the plan knows when
+     * that job starts: say so, rather than nothing. */
+    v->fcfs_start = -1;
+    if (sched_fcfs_head(c->s) == j) {
+        long t = sched_earliest_start(c->s, (struct job *)j, c->now);
+        v->fcfs_start = t < SCHED_NEVER ? t : -1;
+    }
 }
 
 static const struct node *first_node(const struct jobview *v)
@@ -197,7 +206,7 @@ static void text_tail(struct cmd_buf *b, const struct jobview *v)
 {
     const struct job *j = v->j;
     cmd_buf_puts(b, "IWD: [NONE]  Executable:  [NONE]\n");
-    cmd_buf_printf(b, "Bypass: %ld  StartCount: %d\n", j->bypass, v->started ? 1 : 0);
+    cmd_buf_printf(b, "Bypass: %ld  StartCount: %d\n", j->bypass, j->nstarts);
     if (j->partition)
         cmd_buf_printf(b, "PartitionMask: [%s]\n", j->partition);
     else
@@ -213,9 +222,16 @@ static void text_tail(struct cmd_buf *b, const struct jobview *v)
         cmd_fmt_duration(v->resv_end - v->resv_start, d);
         cmd_buf_printf(b, "Reservation '%s' (%s -> %s  Duration: %s)\n", j->name, s, e, d);
     }
+    if (v->fcfs_start >= 0) {
+        char s[CMD_TIME_MAX];
+        cmd_fmt_duration(v->fcfs_start - v->c->now, s);
+        cmd_buf_printf(b, "Expected start in %s (BACKFILLPOLICY NONE: no reservation, nothing "
+                          "starts before it)\n",
+                       s);
+    }
     if (j->message)
         cmd_buf_printf(b, "Messages:  %s\n", j->message);
-    cmd_buf_printf(b, "PE:  %.2f  StartPriority:  %ld", v->pe, (long)v->priority);
+    cmd_buf_printf(b, "PE:  %.2f  StartPriority:  %ld", v->pe, cmd_prio_shown(v->priority));
     if (j->sysprio_mode != SYSPRIO_NONE)
         cmd_buf_printf(b, "  SystemPriority:  %ld", j->sysprio);
     cmd_buf_puts(b, "\n");
@@ -275,6 +291,7 @@ static json_t *json_job(const struct jobview *v)
                         j->exit_status >= 0 ? json_integer(j->exit_status) : json_null());
     json_object_set_new(o, "priority", json_real(v->priority));
     json_object_set_new(o, "bypass", json_integer(j->bypass));
+    json_object_set_new(o, "start_count", json_integer(j->nstarts));
     json_object_set_new(o, "reason", cmd_jstr(v->reason));
     json_object_set_new(o, "message", cmd_jstr(j->message));
     json_object_set_new(o, "reservation",
@@ -282,6 +299,8 @@ static json_t *json_job(const struct jobview *v)
                                                        (json_int_t)cmd_epoch(c, v->resv_start),
                                                        "end", (json_int_t)cmd_epoch(c, v->resv_end))
                                            : json_null());
+    if (v->fcfs_start >= 0) /* BACKFILLPOLICY NONE: the job nothing passes */
+        json_object_set_new(o, "expected_start", json_integer(cmd_epoch(c, v->fcfs_start)));
     json_object_set_new(o, "flags", json_flags(j));
     json_object_set_new(o, "pe", json_real(v->pe));
     json_object_set_new(o, "allocation", json_alloc(v));

@@ -87,6 +87,11 @@ long cmd_epoch(const struct cmd_ctx *c, long t)
     return t + c->epoch_offset;
 }
 
+long cmd_prio_shown(double priority)
+{
+    return (long)priority;
+}
+
 void cmd_fmt_date(const struct cmd_ctx *c, long t, char out[CMD_TIME_MAX])
 {
     /* Names spelled out rather than strftime("%a %b"): no locale can change
@@ -154,6 +159,11 @@ const char *cmd_wait_reason(const struct cmd_ctx *c, const struct job *j, char *
     const char *blocked = sched_job_blocked(c->s, j);
     if (blocked)
         return blocked;
+    /* A job that names a reservation runs only there: one that refuses it
+     * is why it waits, whatever else the plan says. */
+    const char *refused = sched_job_advres_refused(c->s, j, buf, n);
+    if (refused)
+        return refused;
     enum job_wait w = sched_job_wait(c->s, j);
     /* Not "would delay a reservation": no reservation can be made for a
      * job no set of nodes it may use holds (a node table that changed

@@ -43,6 +43,10 @@ long long cmd_job_procs_on(const struct job *j, size_t idx);
 void cmd_fmt_date(const struct cmd_ctx *c, long t, char out[CMD_TIME_MAX]);
 /* t as printed in JSON: epoch seconds (t + c->epoch_offset). */
 long cmd_epoch(const struct cmd_ctx *c, long t);
+/* A job's priority as the text views print it (checkjob, showq -i, diagnose
+ * -p: one priority, one value): the whole part, as Maui's StartPriority (a
+ * long) holds it. JSON keeps the real value. */
+long cmd_prio_shown(double priority);
 
 /* root as indented JSON text ending in a newline, appended to out; root is
  * released. */

@@ -27,8 +27,8 @@
  * mode character, `-------` without one) and per window the object's share
  * of that window's total (`-------` when it used nothing in it). Sections
  * USER, GROUP, ACCT, QOS, CLASS, each only when it lists an object; an object
- * is listed when it has a target of its own or any usage, a DEFAULT object
- * only for a target of its own.
+ * is listed when it has a target of its own or usage in a window shown (a
+ * DEFAULT object too: the jobs without that credential).
  *
  * Where moku differs from Maui: no line has trailing blanks (Maui pads the
  * target with its mode character, a blank for a plain target, which the 3.2
@@ -57,13 +57,13 @@ static const struct {
 
 /* ---- what is shown ---- */
 
-/* Whether credential c of table t gets a row (or a JSON entry). */
-static int listed(const struct fs *f, const struct cred_table *t, const struct cred *c)
+/* Whether credential c gets a row (or a JSON entry): a target of its own,
+ * or usage in a window shown — the DEFAULT object too, which holds the
+ * usage of jobs without that credential (an SWF job whose user is -1), so
+ * that each window's rows add up to its total. */
+static int listed(const struct fs *f, const struct cred *c)
 {
-    int own = fs_own_target(f, c).mode != FS_MODE_NONE;
-    if (c == cred_default(t))
-        return own;
-    return own || fs_has_usage(f, c);
+    return fs_own_target(f, c).mode != FS_MODE_NONE || fs_has_usage(f, c);
 }
 
 /* Maui's `*`: a floor not reached, a ceiling passed, or a plain target missed
@@ -198,7 +198,7 @@ static void text_section(struct cmd_buf *out, const struct fs *f, const struct c
     int shown = 0;
     for (size_t i = 0; i < cred_count(t); i++) {
         const struct cred *c = cred_at(t, i);
-        if (!listed(f, t, c))
+        if (!listed(f, c))
             continue;
         if (!shown++)
             cmd_buf_printf(out, "\n%s\n-------------\n", title);
@@ -268,7 +268,7 @@ static void fs_json(struct cmd_buf *out, const struct sched *s)
     for (size_t k = 0; k < NSECTIONS; k++) {
         const struct cred_table *t = sched_creds(s, sections[k].kind);
         for (size_t i = 0; t && i < cred_count(t); i++)
-            if (listed(f, t, cred_at(t, i)))
+            if (listed(f, cred_at(t, i)))
                 json_array_append_new(creds, json_cred(f, cred_at(t, i)));
     }
     json_t *root = json_object();

@@ -215,7 +215,7 @@ static void line_job(struct cmd_buf *b, const struct diag_shape *d, const struct
     double v[NCOLS][9];
     for (size_t c = 0; c < NCOLS; c++)
         row_values(d, r, c, 0, v[c]);
-    cmd_buf_printf(b, "%-20s %10.0f%c ", r->job->name, r->parts.total,
+    cmd_buf_printf(b, "%-20s %10ld%c ", r->job->name, cmd_prio_shown(r->parts.total),
                    r->job->sysprio_mode != SYSPRIO_NONE ? '*' : ' ');
     line_cells(b, d, (const double(*)[9])v);
 }

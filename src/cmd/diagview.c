@@ -78,7 +78,8 @@ static void job_problems(const struct cmd_ctx *c, const struct job *j, json_t *a
     int np = 0;
     if (j->state == JOB_IDLE) {
         const char *r = cmd_wait_reason(c, j, buf, sizeof buf);
-        if (r && (sched_job_listed_blocked(c->s, j) || strstr(r, "can never hold")))
+        if (r && (sched_job_listed_blocked(c->s, j) || strstr(r, "can never hold") ||
+                  sched_job_advres_refused(c->s, j, why, sizeof why)))
             p[np++] = r;
     } else if (j->state == JOB_RUNNING) {
         long over = c->now - (j->start + j->walltime);

@@ -21,7 +21,8 @@
  *   between items, '=' or ':' inside them; PROCS=ALL (the default) is a
  *   whole node per task.
  *   -x: the flag names of SRCFG FLAGS (BYNAME, ...), DEDICATEDRESOURCE.
- *   Reply: `reservation '<id>' created on <N> node[s] (<T> tasks)`, then
+ *   Reply: `reservation '<id>' created on <N> node[s] (<T> tasks, <P> processors)`
+ *   (Maui 3.3.1 gives the tasks alone), then
  *   `<node>:<tasks>` per node; with --format=json showres's JSON of it.
  * releaseres <id>... : `released User reservation '<id>'` per id.
  *
@@ -476,8 +477,11 @@ static void setres_reply(const struct cmd_ctx *c, const struct cmd_args *a,
         cmd_showres(c, &show, out, NULL);
         return;
     }
-    cmd_buf_printf(out, "reservation '%s' created on %zu node%s (%ld tasks)\n", r->id, r->nnodes,
-                   r->nnodes == 1 ? "" : "s", r->tasks);
+    /* The processors too: with PROCS=ALL a task is a whole node, and "2
+     * tasks" alone hid the 8 processors held (issue 28; Maui says tasks). */
+    cmd_buf_printf(out, "reservation '%s' created on %zu node%s (%ld task%s, %lld processor%s)\n",
+                   r->id, r->nnodes, r->nnodes == 1 ? "" : "s", r->tasks, r->tasks == 1 ? "" : "s",
+                   r->procs, r->procs == 1 ? "" : "s");
     for (size_t k = 0; k < r->nnodes; k++) {
         long procs = (long)r->nodes[k].procs;
         long tasks = spec->res.procs > 0 ? procs / spec->res.procs : 1;

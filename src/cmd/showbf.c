@@ -15,7 +15,9 @@
  *   on at least that many nodes, with at least that many processors.
  *   -v adds each window's node count to its line.
  *   JSON: {"windows": [{"procs", "nodes", "duration" (seconds, null: no
- *   limit)}]}.
+ *   limit)}]}. Under BACKFILLPOLICY NONE, while a job waits, no window (no
+ *   job may start before it): `no procs available (BACKFILLPOLICY NONE: job
+ *   2 waits, and nothing starts before it)`, and in JSON "waiting": "2".
  *
  * With no credential given the windows are the asker's (user and group;
  * the daemon says who asks). With -A, or when nobody is known to ask (the
@@ -147,9 +149,15 @@ static int window_kept(const struct showbf_opts *o, const struct sched_window *w
     return w->duration < 0 || w->duration >= o->min_secs;
 }
 
-/* The windows the options keep, in the engine's order. Caller frees. */
+/* The windows the options keep, in the engine's order. Caller frees.
+ * Under BACKFILLPOLICY NONE, while a job waits, there is none: nothing may
+ * start before it (the processors free now are not a window anybody may
+ * use). */
 static struct sched_window *windows(const struct cmd_ctx *c, const struct showbf_opts *o, size_t *n)
 {
+    *n = 0;
+    if (sched_fcfs_head(c->s))
+        return xcalloc(1, sizeof(struct sched_window));
     size_t max = 16;
     struct sched_window *v = xcalloc(max, sizeof *v);
     size_t all = sched_backfill_windows(c->s, &o->who, c->now, v, max);
@@ -180,7 +188,12 @@ static void text_out(struct cmd_buf *b, const struct cmd_ctx *c, const struct sh
     cmd_fmt_date(c, c->now, date);
     cmd_buf_printf(b, "backfill window (user: '%s' group: '%s' partition: %s) %s\n\n",
                    shown(o->who.user), shown(o->who.group), shown(o->who.partition), date);
-    if (n == 0)
+    const struct job *head = sched_fcfs_head(c->s);
+    if (head)
+        cmd_buf_printf(b, "no procs available (BACKFILLPOLICY NONE: job %s waits, and nothing "
+                          "starts before it)\n",
+                       head->name);
+    else if (n == 0)
         cmd_buf_puts(b, "no procs available\n");
     for (size_t i = 0; i < n; i++) {
         const char *s = v[i].procs == 1 ? "" : "s";
@@ -197,15 +210,20 @@ static void text_out(struct cmd_buf *b, const struct cmd_ctx *c, const struct sh
     }
 }
 
-static void json_out(struct cmd_buf *b, const struct sched_window *v, size_t n)
+static void json_out(struct cmd_buf *b, const struct cmd_ctx *c, const struct sched_window *v,
+                     size_t n)
 {
+    const struct job *head = sched_fcfs_head(c->s);
     json_t *a = json_array();
     for (size_t i = 0; i < n; i++)
         json_array_append_new(
             a, json_pack("{s:I, s:I, s:o}", "procs", (json_int_t)v[i].procs, "nodes",
                          (json_int_t)v[i].nodes, "duration",
                          v[i].duration < 0 ? json_null() : json_integer(v[i].duration)));
-    cmd_json_out(b, json_pack("{s:o}", "windows", a));
+    json_t *root = json_pack("{s:o}", "windows", a);
+    if (head) /* BACKFILLPOLICY NONE: the job nothing may pass */
+        json_object_set_new(root, "waiting", cmd_jstr(head->name));
+    cmd_json_out(b, root);
 }
 
 int cmd_showbf(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
@@ -217,7 +235,7 @@ int cmd_showbf(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf
     size_t n;
     struct sched_window *v = windows(c, &o, &n);
     if (a->json)
-        json_out(out, v, n);
+        json_out(out, c, v, n);
     else
         text_out(out, c, &o, v, n);
     free(v);

@@ -241,7 +241,7 @@ static void text_idle(struct cmd_buf *b, const struct showq *q)
         char d[CMD_TIME_MAX], t[CMD_TIME_MAX];
         cmd_fmt_duration(j->walltime, d);
         cmd_fmt_date(q->c, sched_job_qtime(q->c->s, j), t);
-        long prio = (long)sched_job_priority(q->c->s, j, q->c->now, NULL);
+        long prio = cmd_prio_shown(sched_job_priority(q->c->s, j, q->c->now, NULL));
         cmd_buf_printf(b, "%18s%c%11ld %8.1f %2.2s %9s %8s %6lld%s%12s %9s %20s\n", j->name,
                        cmd_job_reserved(j) ? '*' : ' ', prio, idle_xfactor(q, j), j->qos->name,
                        j->user->name, j->group->name, job_procs(j), "", d, j->class_->name, t);

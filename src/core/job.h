@@ -96,8 +96,9 @@ struct job_spec {
     const char *user, *group, *account, *class_, *qos, *partition; /* NULL = DEFAULT */
     size_t tag; /* the driver's own handle for the job, returned untouched */
     unsigned holds; /* HOLD_* at submission (qsub -h: HOLD_USER) */
-    double util;    /* fraction of its processors it keeps busy (FSPOLICY UTILIZEDPS);
-                       0 = unknown */
+    double util;    /* fraction of its processors it keeps busy (FSPOLICY UTILIZEDPS),
+                       0..1, when util_known */
+    int util_known; /* util is known: 0 is then a job that uses no CPU */
     long start_after; /* not to start before this time (qsub -a); 0 = any time */
     const char *advres; /* run only in this reservation (id, or base name for any of its
                            instances; qsub -W x=ADVRES:name); NULL = any */
@@ -132,6 +133,8 @@ struct job {
     unsigned holds; /* HOLD_*: blocked while any is set */
     long deferred_until; /* deferred (blocked) until this instant; 0 = not deferred */
     int startcount;      /* failed starts since the last deferral */
+    int nstarts;         /* times started (checkjob's StartCount): a requeued job started
+                            again counts each start; a resumption is not a start */
     int defercount;      /* deferrals so far */
     char *blocked; /* JOB_BLOCKED: why, in Maui's words (owned), filled on demand by
                       sched_job_blocked(); may be stale or NULL otherwise */
@@ -143,7 +146,7 @@ struct job {
     long end;        /* when it ended (JOB_COMPLETED) */
     long planned_end; /* running: the end the plan assumes (start + walltime, or later if overrunning) */
     long resv_start;  /* start of its priority reservation, or -1 */
-    double util;      /* job_spec.util */
+    double util;      /* job_spec.util, clamped to 0..1; -1 when unknown */
     int exit_status;  /* ended: the exit status the resource manager reported, -1 unknown */
     char *advres;     /* job_spec.advres (owned) or NULL */
     double fs_rate;   /* running: fairshare usage units it accrues per second */

@@ -87,6 +87,8 @@ struct resv {
     long sr;     /* RESV_STANDING: index of its SRCFG definition, else -1 */
     long sr_window; /* RESV_STANDING: start of its period's window (it may begin later) */
     unsigned long topup_gen; /* engine: reservations generation of the last top-up try */
+    int spent;               /* engine: SINGLEUSE, and a job that used it ended: it goes at
+                                the next iteration */
     unsigned long serial;    /* engine: a number no other reservation object had before
                                 (a modified reservation is a new object under its old id) */
 };

@@ -434,12 +434,20 @@ static int over_submit(const struct sched *s, enum cred_kind k, const char *name
     const struct cred *c = cred_or_default(s, k, name);
     const struct cred *dflt = cred_find(s->creds[k], "DEFAULT");
     long limit = c && c->maxsubmit ? c->maxsubmit : dflt ? dflt->maxsubmit : 0;
+    if (!limit)
+        limit = s->maxsubmit_default[k];
     /* A name not known yet has no jobs, whatever its DEFAULT object has. */
     long live = c && name && strcmp(c->name, name) == 0 ? c->live : 0;
     if (limit > 0 && live >= limit)
         return err_set(err, "%s %s already has %ld job%s queued or running (MAXSUBMITJOBS %ld)",
                        kind[k], name ? name : "DEFAULT", live, live == 1 ? "" : "s", limit);
     return 0;
+}
+
+void sched_default_maxsubmit(struct sched *s, enum cred_kind k, long n)
+{
+    s->maxsubmit_default[k] = n > 0 ? n : 0;
+    s->maxsubmit_any |= n > 0;
 }
 
 int sched_submit_allowed(const struct sched *s, const struct job_spec *spec, struct err *err)
@@ -487,7 +495,7 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         .epos = SIZE_MAX,
         .tag = spec->tag,
         .holds = spec->holds & (HOLD_USER | HOLD_SYSTEM | HOLD_BATCH),
-        .util = spec->util > 0 && spec->util <= 1 ? spec->util : 0,
+        .util = !spec->util_known || !(spec->util >= 0) ? -1 : spec->util < 1 ? spec->util : 1,
         .exit_status = -1,
     };
     if (j->holds) {
@@ -619,11 +627,13 @@ long sched_find_node(const struct sched *s, const char *name)
     return strmap_get(&s->nodes_byname, name, &idx) ? (long)idx : -1;
 }
 
+static void job_stops(struct sched *s, struct job *j, long now);
+
 int sched_requeue(struct sched *s, struct job *j, long now, struct err *err)
 {
     if (j->state != JOB_RUNNING)
         return err_set(err, "job %s is not running", j->name);
-    sched_job_ended(s, j, now);
+    job_stops(s, j, now);
     j->state = JOB_IDLE;
     j->end = 0;
     j->start = 0;
@@ -635,10 +645,9 @@ int sched_requeue(struct sched *s, struct job *j, long now, struct err *err)
     return 0;
 }
 
-void sched_job_ended(struct sched *s, struct job *j, long now)
+/* j stops running at now: ended, or requeued (its run is over either way). */
+static void job_stops(struct sched *s, struct job *j, long now)
 {
-    if (j->state != JOB_RUNNING)
-        return;
     if (j->flags & JOB_PREEMPTED) {
         preempt_forget(s, j); /* suspended: it holds nothing */
     } else {
@@ -653,6 +662,14 @@ void sched_job_ended(struct sched *s, struct job *j, long now)
     s->last_end = now;
     /* Processors came free: every waiting job deserves another look. */
     s->replan = 1;
+}
+
+void sched_job_ended(struct sched *s, struct job *j, long now)
+{
+    if (j->state != JOB_RUNNING)
+        return;
+    resv_job_done(s, j, now); /* before its charges go: SINGLEUSE reservations it used */
+    job_stops(s, j, now);
 }
 
 long sched_kill_time(const struct sched *s, const struct job *j)

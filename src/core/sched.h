@@ -195,6 +195,11 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
  * err: "user alice already has 72 jobs queued or running (MAXSUBMITJOBS
  * 72)". */
 int sched_submit_allowed(const struct sched *s, const struct job_spec *spec, struct err *err);
+/* A driver's default MAXSUBMITJOBS for the objects of kind k whose own
+ * limit and DEFAULT object's both are unset (0 = none, the engine's
+ * default): the daemon bounds each user's jobs by default (docs/daemon.md);
+ * a replay takes its trace as it is. */
+void sched_default_maxsubmit(struct sched *s, enum cred_kind k, long n);
 
 /* Why a job could never run on this scheduler's nodes, whatever else runs
  * or waits (policy/fit.c). */
@@ -206,22 +211,28 @@ enum sched_fit {
                          tasks per node need, fewer processors than it asks */
     SCHED_OVER_LIMIT, /* its request alone is over a HARD active or idle throttling limit,
                          or over a per-job limit (MAX.WCLIMIT, MAXPROCPERJOB, ...) */
+    SCHED_RESV_REFUSES, /* it asks for a reservation (ADVRES) whose ACL admits it at no
+                           start: every reservation and standing reservation of that name
+                           refuses its credentials */
 };
 /* What sched_job_fit checks. */
 #define SCHED_FIT_SIZE 0x1   /* SCHED_TOO_LARGE: one comparison (sched_submit's check) */
 #define SCHED_FIT_NODES 0x2  /* SCHED_NO_NODES: a walk over the nodes */
 #define SCHED_FIT_LIMITS 0x4 /* SCHED_OVER_LIMIT: the limits of its credentials */
-#define SCHED_FIT_ALL 0x7
+#define SCHED_FIT_RESV 0x8   /* SCHED_RESV_REFUSES: the ACL of the reservation it names */
+#define SCHED_FIT_ALL 0xf
 /*
  * Whether a job asking for spec could ever run here: the checks in `what`,
  * in the order above; the first that fails is returned, with err saying why
  * in words that follow "the job" ("asks for 5 processors, the cluster has
  * 4", "needs 6 processors on one node, the largest node has 4", "violates
- * active HARD MAXPROC limit of 1 for user alice (R: 2, U: 0)"). Reservations
- * are not considered (they end). Nothing in s changes: credentials the
+ * active HARD MAXPROC limit of 1 for user alice (R: 2, U: 0)", "asks for
+ * reservation 'x', whose ACL does not admit it (USER==bob+)"). Reservations
+ * are not considered (they end), but for the one an ADVRES names: its ACL
+ * is the job's only door. Nothing in s changes: credentials the
  * spec names that s does not know are looked at as their DEFAULT objects.
  * sched_submit refuses SCHED_TOO_LARGE (a simulated workload keeps the
- * rest, to count them as never started); the daemon refuses all three.
+ * rest, to count them as never started); the daemon refuses all four.
  */
 enum sched_fit sched_job_fit(const struct sched *s, const struct job_spec *spec, unsigned what,
                              struct err *err);
@@ -363,6 +374,13 @@ long sched_epoch(const struct sched *s);
  * walltime), and with which affinity (ACL_NONE: no). */
 enum acl_affinity sched_resv_access(const struct sched *s, const struct resv *r,
                                     const struct job *j, long start);
+/* Why job j, which asks for a reservation by name (ADVRES), can run in none:
+ * no reservation or standing reservation of that name admits it, whatever
+ * its start ("it asks for reservation 'x', whose ACL does not admit it
+ * (USER==bob+)"), or there is none of that name. NULL when one admits it or
+ * it asks for none. The text is written into buf (n bytes). */
+const char *sched_job_advres_refused(const struct sched *s, const struct job *j, char *buf,
+                                     size_t n);
 
 /* ---- what the plan offers (policy/bfwin.c): showbf, showstart ---- */
 
@@ -378,6 +396,13 @@ struct sched_window {
  * Writes at most max and returns how many there are. */
 size_t sched_backfill_windows(struct sched *s, const struct job_spec *who, long now,
                               struct sched_window *out, size_t max);
+/* BACKFILLPOLICY NONE: the job the last plan stopped at (the first eligible
+ * job that could not start; nothing after it may start), NULL when nothing
+ * waits or another policy is in force. Under NONE no job gets a priority
+ * reservation (Maui 3.3.1's MJobPReserve makes none: one is made only to
+ * protect a job from backfill, and there is none); this job starts when the
+ * plan first has room for it (sched_earliest_start). */
+const struct job *sched_fcfs_head(const struct sched *s);
 /* When idle job j could start: its priority reservation's start, else the
  * earliest instant the plan has room for it (AVAIL_NEVER-like far future
  * if never); a running job's start. */

@@ -98,6 +98,8 @@ struct sched {
     long elig_walked; /* when eligibility was last walked: JOB_QSTOP jobs' queue time starts */
     long elig_prev;   /* ... and the walk before (the order an iteration's walks used) */
     int maxsubmit_any; /* some credential ever had MAXSUBMITJOBS set (never cleared: a hint) */
+    long maxsubmit_default[CRED_NKINDS]; /* a driver's default for DEFAULT objects without
+                                            one (sched_default_maxsubmit), 0 = none */
     int elig_all;     /* something changed every credential's eligibility may depend on */
     int elig_full;    /* walk the whole queue at every iteration, as Maui (no eset) */
     struct eset *eset; /* idle jobs per credential, when limits allow (policy/eset.c) */
@@ -196,6 +198,8 @@ struct sched {
     struct sr_cancelled { size_t def; long window; } *sr_cancelled;
     size_t nsr_cancelled, capsr_cancelled;
     unsigned long sr_gen;    /* resv_gen at that look */
+    int resv_spent;          /* some reservation is spent (SINGLEUSE): release it */
+    int sr_preempted;        /* a standing look released a PREEMPTEE reservation */
 };
 
 /* Whether the queue's priority order is submission order for good. */
@@ -356,6 +360,9 @@ long trig_next(const struct sched *s);
 void trig_free_all(struct sched *s);
 /* policy/resv.c: release a standing instance for good (a cancel trigger). */
 void resv_cancel_instance(struct sched *s, const char *id);
+/* Job j ends at now (not a requeue): a SINGLEUSE reservation it used while
+ * the reservation was active is spent, released at the next iteration. */
+void resv_job_done(struct sched *s, const struct job *j, long now);
 
 /* policy/preempt.c. OWNERPREEMPT: for idle job j, which cannot start now,
  * preempt running jobs of others on the reservations j's credentials own

@@ -34,6 +34,16 @@ struct djob {
     int draining;  /* a run requeued by preemption is still ending: its spool directory
                       and its end are not this job's (dpreempt.c) */
     int preempted; /* suspended by OWNERPREEMPT: the engine resumes it (dpreempt.c) */
+    size_t bytes;  /* its script and environment as stored (MAXSUBMITBYTES, dspace.c) */
+};
+
+/* The disk the state lives on (dspace.c). */
+struct dspace {
+    char *path;       /* HOME/moku.reserve */
+    long long want;   /* DISKRESERVE bytes, 0 = no reserve */
+    int held;         /* the reserve file is there, whole */
+    int low;          /* under `want` bytes free (1 MiB without a reserve): no submissions */
+    long long avail;  /* free bytes at the last look, -1 = unknown */
 };
 
 /* A command the daemon started and does not wait for, still running: a
@@ -110,6 +120,7 @@ struct dmn {
     size_t nresvs, capresvs;
     struct dtrig_kid *tkids; /* trigger commands and mail not yet reaped; owned */
     size_t ntkids, captkids;
+    struct dspace space; /* the disk reserve and how full the disk is (dspace.c) */
     struct web *web;    /* the web view (WEBPORT), or NULL */
     struct dhist hist;  /* utilization and queue, for the web view */
 };
@@ -189,6 +200,31 @@ void dtrig_reap(struct dmn *d);
  * log. */
 void dtrig_watch(struct dmn *d, pid_t pid, char *what);
 
+/* dspace.c: what the daemon's state may take of its disk (issue 28). */
+/* The user's default MAXSUBMITJOBS under the daemon (the engine's
+ * sched_default_maxsubmit), when maui.cfg sets none. */
+#define DSPACE_USER_JOBS 5000
+/* Read DISKRESERVE and make the reserve file if it is missing or of another
+ * size (when there is room; logged when there is not). At start-up and at
+ * each reload. */
+void dspace_open(struct dmn *d);
+/* Look at the free space (each pass of the loop, before requests and the
+ * iteration): under 1 MiB (a quarter of the reserve, if smaller) with the
+ * reserve held, the reserve is removed so that what must be recorded can
+ * be; with twice the reserve free again, it is made again. Logged. */
+void dspace_check(struct dmn *d);
+/* A commit failed: if the disk is the reason, the reserve goes at once. */
+void dspace_commit_failed(struct dmn *d);
+/* Whether the reserve had to be given up: the disk is full, and no job is
+ * started (a start writes spool files) until space comes back. */
+int dspace_full(const struct dmn *d);
+/* Whether a new job of uid with `bytes` of script and environment may be
+ * queued: room on the disk, MAXJOBCOUNT, the user's MAXSUBMITBYTES (local:
+ * scripts the daemon keeps; a resource manager with its own queue keeps
+ * them itself). -1 with the reason. */
+int dspace_submit_ok(struct dmn *d, uid_t uid, size_t bytes, int local, struct err *err);
+void dspace_close(struct dmn *d);
+
 /* dmail.c */
 enum dmail_event { DMAIL_BEGIN, DMAIL_END, DMAIL_ABORT };
 /* Mail about job dj at ev (detail: a line for the body, or NULL) when its
@@ -241,6 +277,13 @@ int dresv_save(struct dmn *d, const struct peer *by, struct dresv_change *c, str
 void dresv_settle(struct dmn *d, struct dresv_change *c, int committed);
 /* The stored reservation id (who made it), or NULL. */
 const struct dresv *dresv_find(const struct dmn *d, const char *id);
+/* After dresv_save of a setres by p, who is not an administrator (under
+ * RESCTLPOLICY ANY): 1 with err ("setres: ...") when p's reservations, as
+ * they now are, are over p's own limits or the bounds of one user's
+ * reservations (USERRESMAXCOUNT, USERRESMAXPROCS, USERRESMAXPS within
+ * USERRESHORIZON); the caller rolls back. 0 when within them. */
+int dresv_user_refused(struct dmn *d, const struct peer *p, const struct dresv_change *c,
+                       long now, struct err *err);
 void dresv_free(struct dmn *d);
 
 /* dparam.c */

@@ -208,7 +208,12 @@ size_t dconn_service(struct dconn_set *s, const struct pollfd *pfd, size_t npfd,
             done = rc < 0;
             if (rc == 1)
                 rev |= POLLOUT; /* try at once: most replies fit the socket's buffer */
-        } else if (!c->out && (rev & (POLLERR | POLLHUP | POLLNVAL))) {
+        } else if (!c->out && !(rev & POLLIN) && (rev & (POLLERR | POLLHUP | POLLNVAL))) {
+            /* Gone with nothing left to read. One that hung up after
+             * sending a whole request (a client that gave up on a stopped
+             * daemon) is read at its turn, like any other: whether its
+             * request is carried out must not depend on who else asked in
+             * the same pass (its submission's token finds the result). */
             done = 1;
         }
         if (!done && c->out && (rev & (POLLOUT | POLLERR | POLLHUP))) {

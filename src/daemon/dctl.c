@@ -141,6 +141,7 @@ static json_t *commit(struct dmn *d, json_t *ok)
     struct err e;
     if (store_commit(d->st, &e) < 0) {
         json_decref(ok);
+        dspace_commit_failed(d); /* a full disk: the reserve makes room for the next try */
         d->recover = 1; /* the engine may hold the change: rebuilt from the database */
         return reply_err("the change could not be saved: %s", e.msg);
     }
@@ -562,78 +563,6 @@ static void resctl_note(struct dmn *d, const struct peer *p, const struct dresv_
  * committed before the reply. The store is synchronized even when the
  * command failed, so that whatever the engine holds is what is saved.
  */
-/* The longest reservation an ordinary user may make when no MAX.WCLIMIT
- * bounds their jobs (RESCTLPOLICY ANY): a day, a job's default walltime. */
-#define USER_RESV_MAX_SECONDS 86400
-
-/* Processors and nodes of the reservations user uid made that still stand
- * (the store's record of who made them), the new ones (c) excluded. */
-static void user_resv_load(struct dmn *d, long uid, const struct dresv_change *c,
-                           long long *procs, long *nodes)
-{
-    *procs = 0;
-    *nodes = 0;
-    for (size_t i = 0; i < d->nresvs; i++) {
-        int is_new = 0;
-        for (size_t k = 0; k < c->nadded; k++)
-            is_new |= strcmp(c->added[k], d->resvs[i].id) == 0;
-        for (size_t k = 0; k < c->nmodified; k++)
-            is_new |= strcmp(c->modified[k], d->resvs[i].id) == 0;
-        const struct resv *r = sched_find_resv(d->s, d->resvs[i].id);
-        if (!is_new && r && d->resvs[i].uid == uid) {
-            *procs += r->procs;
-            *nodes += (long)r->nnodes;
-        }
-    }
-}
-
-/*
- * With RESCTLPOLICY ANY an ordinary user's reservation is held to that
- * user's own limits, as a job of theirs would be (Maui's RESLIMITPOLICY:
- * the creator's limits): its processors — with those of the user's other
- * reservations — and its duration, as a job asking for them, must be within
- * the user's HARD throttling limits (MAXPROC, MAXNODE, MAXPS, ...) and per-job
- * limits (MAX.WCLIMIT); and it must end: at most USER_RESV_MAX_SECONDS when
- * no MAX.WCLIMIT applies. 1 (err says why, "setres: ...") when refused.
- */
-static int user_resv_refused(struct dmn *d, const struct peer *p, const struct dresv_change *c,
-                             struct err *err)
-{
-    long long others;
-    long other_nodes;
-    user_resv_load(d, (long)p->uid, c, &others, &other_nodes);
-    for (size_t k = 0; k < c->nadded + c->nmodified; k++) {
-        const char *id = k < c->nadded ? c->added[k] : c->modified[k - c->nadded];
-        const struct resv *r = sched_find_resv(d->s, id);
-        if (!r)
-            continue;
-        long len = r->end - r->start;
-        long long procs = r->procs + others;
-        struct job_spec spec = {.name = r->id, .tasks = procs > INT_MAX ? INT_MAX : (int)procs,
-                                .procs_per_task = 1, .nodes = (int)(r->nnodes + (size_t)other_nodes),
-                                .walltime = len > 0 ? len : 1, .submit = r->start,
-                                .user = p->user, .group = p->group};
-        struct err e;
-        if (sched_job_fit(d->s, &spec, SCHED_FIT_LIMITS, &e) == SCHED_OVER_LIMIT) {
-            err_set(err, "setres: a reservation by %s is held to %s's own limits: %lld processors "
-                         "(with %s's other reservations) for %ld s: as a job it %s",
-                    p->user, p->user, procs, p->user, len, e.msg);
-            return 1;
-        }
-        /* Bounded by the limits when the same request lasting for ever
-         * would be over one of them (MAX.WCLIMIT, MAXPS). */
-        spec.walltime = LONG_MAX / 4;
-        int bounded = sched_job_fit(d->s, &spec, SCHED_FIT_LIMITS, NULL) == SCHED_OVER_LIMIT;
-        if (!bounded && len > USER_RESV_MAX_SECONDS) {
-            err_set(err, "setres: a reservation by %s (not an administrator) may last at most %d s "
-                         "(give -d or -e; MAX.WCLIMIT would bound it instead); this one lasts %ld s",
-                    p->user, USER_RESV_MAX_SECONDS, len);
-            return 1;
-        }
-    }
-    return 0;
-}
-
 static json_t *do_resctl(struct dmn *d, const struct peer *p, const char *cmd, int argc,
                          char **argv)
 {
@@ -656,7 +585,8 @@ static json_t *do_resctl(struct dmn *d, const struct peer *p, const char *cmd, i
     int rc = cmd_runv(&ctx, argc + 1, full, &out, &e);
     free(full);
     struct dresv_change c;
-    if (dresv_save(d, p, &c, &se) < 0 || (!admin && set && user_resv_refused(d, p, &c, &se))) {
+    if (dresv_save(d, p, &c, &se) < 0 ||
+        (!admin && set && dresv_user_refused(d, p, &c, ctx.now, &se))) {
         store_rollback(d->st);
         dresv_settle(d, &c, 0);
         free(out);
@@ -1412,6 +1342,13 @@ json_t *dctl_submit(struct dmn *d, const struct peer *p, const json_t *job, cons
         return reply_err("submit: this daemon runs as uid %ld and can run only that user's "
                          "jobs (start it as root to serve every user)",
                          (long)geteuid());
+    }
+    size_t bytes = strlen(q.script);
+    for (size_t i = 0; i < q.nenv; i++)
+        bytes += strlen(q.env[i].name) + strlen(q.env[i].value) + 2; /* "K=V\n" */
+    if (dspace_submit_ok(d, p->uid, bytes, !d->rm.ops->submit, &e) < 0) {
+        qsub_free(&q);
+        return reply_err("submit: refused: %s", e.msg);
     }
     if (d->rm.ops->submit) {
         json_t *r = submit_to_rm(d, p, &q, token);

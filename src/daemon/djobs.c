@@ -44,6 +44,12 @@ void djobs_save(struct dmn *d, struct djob *dj)
     }
     if (store_job_put(d->st, &dj->rec, &e) < 0)
         dlog(d->log, 0, "error: %s", e.msg);
+    /* An ended job's script is not needed again (it is only read to run
+     * the job): its bytes go, so that what a user can keep in the store is
+     * what MAXSUBMITBYTES bounds, not all they ever submitted. */
+    if ((dj->rec.state == SJ_COMPLETED || dj->rec.state == SJ_REMOVED) && dj->bytes &&
+        store_script_del(d->st, dj->rec.id, &e) == 0)
+        dj->bytes = 0;
 }
 
 /* Why dj failed to start or was ended (NULL: nothing to say): kept in its
@@ -165,9 +171,11 @@ struct djob *djobs_add(struct dmn *d, struct store_job *rec, const char *script,
     }
     if (store_job_add(d->st, rec, err) < 0 || store_script_put(d->st, rec->id, script, err) < 0)
         return NULL;
+    size_t bytes = strlen(script) + (rec->env ? strlen(rec->env) : 0);
     struct djob *dj = enqueue(d, rec, err);
     if (!dj)
         return NULL;
+    dj->bytes = bytes;
     memset(rec, 0, sizeof *rec); /* the djob owns the strings now */
     return dj;
 }
@@ -314,6 +322,17 @@ static void restore_history(struct dmn *d, long since)
     free(h.recs);
 }
 
+/* A restored job's bytes (MAXSUBMITBYTES): its script and environment. */
+static void script_size(void *ctx, long id, long long bytes)
+{
+    struct dmn *d = ctx;
+    char name[32];
+    snprintf(name, sizeof name, "%ld", id);
+    struct djob *dj = djobs_find(d, name);
+    if (dj)
+        dj->bytes = (size_t)bytes + (dj->rec.env ? strlen(dj->rec.env) : 0);
+}
+
 int djobs_restore(struct dmn *d, struct err *err)
 {
     char v[32];
@@ -324,7 +343,12 @@ int djobs_restore(struct dmn *d, struct err *err)
         store_kv_set(d->st, "stats_since", (snprintf(v, sizeof v, "%ld", since), v), NULL);
     d->stats_since = since;
     restore_history(d, since);
-    return store_jobs_active(d->st, restore_one, d, err) < 0 ? -1 : 0;
+    if (store_jobs_active(d->st, restore_one, d, err) < 0)
+        return -1;
+    struct err e;
+    if (store_scripts_prune(d->st, &e) < 0) /* ended jobs' scripts a moku before this kept */
+        dlog(d->log, 0, "warning: %s", e.msg);
+    return store_script_sizes(d->st, script_size, d, err);
 }
 
 /* The host list of j: one nodefile line per processor, and "n:p,..." */

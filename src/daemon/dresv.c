@@ -18,11 +18,13 @@
  * of the day, dropping (with a log line) nodes that no longer exist and
  * capping processors that a node no longer has.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "cfg/cfg.h"
 #include "core/sched.h"
 #include "daemon/daemon_int.h"
 #include "util/mem.h"
@@ -408,4 +410,166 @@ void dresv_settle(struct dmn *d, struct dresv_change *c, int committed)
     free(c->removed);
     free(c->modified);
     *c = (struct dresv_change){0};
+}
+
+/* ---- RESCTLPOLICY ANY: what one ordinary user's reservations may hold ---- */
+
+/* The longest reservation an ordinary user may make when no MAX.WCLIMIT
+ * bounds their jobs: a day, a job's default walltime. */
+#define USER_RESV_MAX_SECONDS 86400
+
+/* Processors and nodes of the reservations user uid made that still stand
+ * (the store's record of who made them), the new ones (c) excluded. */
+static void user_resv_load(struct dmn *d, long uid, const struct dresv_change *c,
+                           long long *procs, long *nodes)
+{
+    *procs = 0;
+    *nodes = 0;
+    for (size_t i = 0; i < d->nresvs; i++) {
+        int is_new = 0;
+        for (size_t k = 0; k < c->nadded; k++)
+            is_new |= strcmp(c->added[k], d->resvs[i].id) == 0;
+        for (size_t k = 0; k < c->nmodified; k++)
+            is_new |= strcmp(c->modified[k], d->resvs[i].id) == 0;
+        const struct resv *r = sched_find_resv(d->s, d->resvs[i].id);
+        if (!is_new && r && d->resvs[i].uid == uid) {
+            *procs += r->procs;
+            *nodes += (long)r->nnodes;
+        }
+    }
+}
+
+/*
+ * The reservation r by p, as a job of p's would be (Maui's RESLIMITPOLICY:
+ * the creator's limits): its processors — with those of p's other
+ * reservations — and its duration, as a job asking for them, within p's
+ * HARD throttling limits (MAXPROC, MAXNODE, MAXPS, ...) and per-job limits
+ * (MAX.WCLIMIT); and it must end: at most USER_RESV_MAX_SECONDS when no
+ * MAX.WCLIMIT applies.
+ */
+static int over_own_limits(struct dmn *d, const struct peer *p, const struct resv *r,
+                           long long others, long other_nodes, struct err *err)
+{
+    long len = r->end - r->start;
+    long long procs = r->procs + others;
+    struct job_spec spec = {.name = r->id, .tasks = procs > INT_MAX ? INT_MAX : (int)procs,
+                            .procs_per_task = 1, .nodes = (int)(r->nnodes + (size_t)other_nodes),
+                            .walltime = len > 0 ? len : 1, .submit = r->start,
+                            .user = p->user, .group = p->group};
+    struct err e;
+    if (sched_job_fit(d->s, &spec, SCHED_FIT_LIMITS, &e) == SCHED_OVER_LIMIT)
+        return err_set(err,
+                       "setres: a reservation by %s is held to %s's own limits: %lld processors "
+                       "(with %s's other reservations) for %ld s: as a job it %s",
+                       p->user, p->user, procs, p->user, len, e.msg);
+    /* Bounded by the limits when the same request lasting for ever would be
+     * over one of them (MAX.WCLIMIT, MAXPS). */
+    spec.walltime = LONG_MAX / 4;
+    int bounded = sched_job_fit(d->s, &spec, SCHED_FIT_LIMITS, NULL) == SCHED_OVER_LIMIT;
+    if (!bounded && len > USER_RESV_MAX_SECONDS)
+        return err_set(err,
+                       "setres: a reservation by %s (not an administrator) may last at most %d s "
+                       "(give -d or -e; MAX.WCLIMIT would bound it instead); this one lasts %ld s",
+                       p->user, USER_RESV_MAX_SECONDS, len);
+    return 0;
+}
+
+/* The reservations user uid holds (the engine's objects, changes made). */
+static size_t user_resvs(struct dmn *d, long uid, const struct resv ***out)
+{
+    size_t n = 0;
+    *out = xcalloc(d->nresvs + 1, sizeof **out);
+    for (size_t i = 0; i < d->nresvs; i++) {
+        const struct resv *r = sched_find_resv(d->s, d->resvs[i].id);
+        if (r && d->resvs[i].uid == uid)
+            (*out)[n++] = r;
+    }
+    return n;
+}
+
+/* The most processors reservations v hold at one time: at each start, the
+ * processors of those that have begun and not ended by then. */
+static long long peak_procs(const struct resv *const *v, size_t n)
+{
+    long long peak = 0;
+    for (size_t i = 0; i < n; i++) {
+        long long at = 0;
+        for (size_t k = 0; k < n; k++)
+            if (v[k]->start <= v[i]->start && v[k]->end > v[i]->start)
+                at += v[k]->procs;
+        peak = at > peak ? at : peak;
+    }
+    return peak;
+}
+
+/* Processor-seconds reservations v hold within [from, to). */
+static long long ps_within(const struct resv *const *v, size_t n, long from, long to)
+{
+    long long ps = 0;
+    for (size_t i = 0; i < n; i++) {
+        long a = v[i]->start > from ? v[i]->start : from;
+        long b = v[i]->end < to ? v[i]->end : to;
+        if (b > a)
+            ps += v[i]->procs * (long long)(b - a);
+    }
+    return ps;
+}
+
+/*
+ * The bounds of one user's reservations, so that chained reservations
+ * (-s +23h, +46h, ... over ALL nodes, each within the one-day rule) cannot
+ * hold the cluster for days (issue 28): how many at once, how many
+ * processors at any time, how many processor-seconds within the horizon,
+ * and none reaching past it.
+ */
+static int over_user_bounds(struct dmn *d, const struct peer *p, const struct resv *changed,
+                            long now, struct err *err)
+{
+    long horizon = cfg_time(d->cfg, "USERRESHORIZON", NULL);
+    long long cluster = sched_up_procs(d->s);
+    long long maxn = cfg_int(d->cfg, "USERRESMAXCOUNT", NULL);
+    long long maxp = cfg_share(d->cfg, "USERRESMAXPROCS", cluster);
+    long long maxps = cfg_share(d->cfg, "USERRESMAXPS", cluster * (long long)horizon);
+    if (changed->end - now > horizon)
+        return err_set(err,
+                       "setres: a reservation by %s must end within %ld s from now "
+                       "(USERRESHORIZON); this one ends in %ld s",
+                       p->user, horizon, changed->end - now);
+    const struct resv **v;
+    size_t n = user_resvs(d, (long)p->uid, &v);
+    long long peak = peak_procs(v, n), ps = ps_within(v, n, now, now + horizon);
+    free(v);
+    if ((long long)n > maxn)
+        return err_set(err,
+                       "setres: %s may hold at most %lld reservations at once (USERRESMAXCOUNT); "
+                       "with this one %s would hold %zu",
+                       p->user, maxn, p->user, n);
+    if (peak > maxp)
+        return err_set(err,
+                       "setres: %s's reservations may hold at most %lld processors at any time "
+                       "(USERRESMAXPROCS %s of %lld); with this one they would hold %lld",
+                       p->user, maxp, cfg_str(d->cfg, "USERRESMAXPROCS", NULL), cluster, peak);
+    if (ps > maxps)
+        return err_set(err,
+                       "setres: %s's reservations may hold at most %lld processor-seconds "
+                       "within the next %ld s (USERRESMAXPS %s); with this one they would hold "
+                       "%lld",
+                       p->user, maxps, horizon, cfg_str(d->cfg, "USERRESMAXPS", NULL), ps);
+    return 0;
+}
+
+int dresv_user_refused(struct dmn *d, const struct peer *p, const struct dresv_change *c,
+                       long now, struct err *err)
+{
+    long long others;
+    long other_nodes;
+    user_resv_load(d, (long)p->uid, c, &others, &other_nodes);
+    for (size_t k = 0; k < c->nadded + c->nmodified; k++) {
+        const char *id = k < c->nadded ? c->added[k] : c->modified[k - c->nadded];
+        const struct resv *r = sched_find_resv(d->s, id);
+        if (r && (over_own_limits(d, p, r, others, other_nodes, err) < 0 ||
+                  over_user_bounds(d, p, r, now, err) < 0))
+            return 1;
+    }
+    return 0;
 }

@@ -119,6 +119,10 @@ static struct sched *build_sched(struct dmn *d, struct err *err)
         return NULL;
     }
     sched_set_zone(s, 1, 0);
+    /* Each user's jobs are bounded by default (issue 28: one user once
+     * queued 56,908); USERCFG[DEFAULT] MAXSUBMITJOBS=n in maui.cfg says
+     * otherwise. */
+    sched_default_maxsubmit(s, CRED_USER, DSPACE_USER_JOBS);
     d->s = keep;
     return s;
 }
@@ -156,6 +160,19 @@ static void fs_save_slot(struct dmn *d, int slot)
     const char *dir = cfg_str(d->cfg, "STATDIR", NULL);
     char *path = join(d->home, dir ? dir : "stats");
     if (fsfile_save(path, d->s, slot, FSFILE_SYNC, &e) < 0)
+        dlog(d->log, 0, "warning: %s", e.msg);
+    free(path);
+}
+
+/* The FS files of windows past FSDEPTH are never read again: remove them,
+ * so that a short FSINTERVAL does not fill STATDIR (the store keeps the
+ * windows the daemon restarts from). */
+static void fs_prune_files(struct dmn *d)
+{
+    const char *dir = cfg_str(d->cfg, "STATDIR", NULL);
+    char *path = join(d->home, dir ? dir : "stats");
+    struct err e;
+    if (fsfile_prune(path, fsfile_oldest_kept(d->s), &e) < 0)
         dlog(d->log, 0, "warning: %s", e.msg);
     free(path);
 }
@@ -214,10 +231,14 @@ static void fs_close(struct dmn *d, long now)
     if (p->policy == FS_NONE)
         return;
     long end;
+    int closed = 0;
     while ((end = fs_window_start(f) + p->interval) <= now) {
         fs_advance(f, end);
         fs_save_slot(d, 1);
+        closed = 1;
     }
+    if (closed)
+        fs_prune_files(d);
     if (now - d->last_fs_save >= FS_CHECKPOINT) {
         fs_advance(f, now);
         fs_save_slot(d, 0);
@@ -279,15 +300,17 @@ void serve_iterate(struct dmn *d)
         store_tokens_prune(d->st, now - TOKEN_KEEP, NULL);
         d->last_prune = now;
     }
-    if (!d->paused && rm_ok)
+    if (!d->paused && rm_ok && !dspace_full(d))
         sched_iterate(d->s, now);
     struct dresv_change rc; /* the reservations that expired */
     if (dresv_save(d, NULL, &rc, &e) < 0)
         dlog(d->log, 0, "error: %s", e.msg);
     crashpt("iteration-before-commit");
     int committed = store_commit(d->st, &e) == 0;
-    if (!committed)
+    if (!committed) {
         dlog(d->log, 0, "error: the iteration's changes were not saved: %s", e.msg);
+        dspace_commit_failed(d);
+    }
     else
         djobs_forget(d);
     for (size_t i = 0; committed && i < rc.nremoved; i++)
@@ -308,7 +331,7 @@ void serve_iterate(struct dmn *d)
     /* A reservation's start or end, or a trigger, before the next poll:
      * iterate then (one due now fires at the next iteration, at once).
      * Not while paused: nothing would move, and a due trigger would spin. */
-    long ev = d->paused ? LONG_MAX : sched_next_event(d->s, now, 1);
+    long ev = d->paused || dspace_full(d) ? LONG_MAX : sched_next_event(d->s, now, 1);
     int due = ev <= now;
     if (due)
         ev = d->due_now ? now + 1 : now; /* due twice in a row: once a second at most */
@@ -541,6 +564,7 @@ int serve_reload(struct dmn *d, char **report, struct err *err)
     crashpt("reload-restored");
     cfg_destroy(old_cfg);
     d->interval = cfg_time(d->cfg, "RMPOLLINTERVAL", NULL);
+    dspace_open(d); /* a new DISKRESERVE */
     d->want_iter = 1;
     log_warnings(d, report, 0);
     char *line = xprintf("configuration reloaded from %s", d->cfg_path);
@@ -590,6 +614,7 @@ static void loop(struct dmn *d)
             break;
         if (d->reload)
             reload(d);
+        dspace_check(d); /* before the iteration records anything */
         long now = time(NULL);
         if (now < d->hold_until)
             d->want_iter = 0; /* commits failed lately: iterations wait (iteration_failed) */
@@ -627,6 +652,8 @@ static void loop(struct dmn *d)
         if (d->web)
             web_run(d->web); /* its requests, and its connections' time-outs */
         /* Connections first, then new ones: dconn_service reads pfd by index. */
+        if (!quiet)
+            dspace_check(d); /* before requests record anything */
         dconn_service(&conns, pfd + 3, npfd, time(NULL), answer, d);
         if (pfd[0].revents)
             dconn_accept(&conns, d->lfd, time(NULL));
@@ -846,6 +873,8 @@ static int setup(struct dmn *d, const char *home, int fresh, struct err *err)
     private_state(d);
     if (!(d->cfg = serve_load_cfg(d, err)) || open_log(d, err) < 0)
         return -1;
+    /* Before the database: on a full disk the reserve makes room to open it. */
+    dspace_open(d);
     if (!(d->st = store_open(d->db_path, err)))
         return -1;
     if (open_rm(d, err) < 0)
@@ -886,6 +915,7 @@ static void teardown(struct dmn *d)
         unlink(d->sock_path);
     }
     dweb_close(d);
+    dspace_close(d);
     djobs_free(d);
     dresv_free(d);
     dtrig_free(d);

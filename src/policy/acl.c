@@ -480,13 +480,25 @@ static int name_matches(const char *want, const char *have)
     return have && (strcmp(want, have) == 0 || strcmp(want, "[ALL]") == 0);
 }
 
+/* Whether name is one of the job flags JOBATTRLIST may name. */
+static int job_flag_word(const char *name)
+{
+    static const char *const words[] = ACL_JOB_FLAGS;
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (strcasecmp(name, words[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static int entry_matches(const struct acl_entry *e, const struct acl_job *w)
 {
     if (e->type == ACL_DURATION)
         return w->duration <= e->secs;
     if (e->type != ACL_JOBATTR)
         return name_matches(e->name, cred_of(w, e->type));
-    for (size_t i = 0; i < w->nattrs; i++)
+    /* JOBATTRLIST=PREEMPTEE admits jobs that may be preempted, not one that
+     * merely asks for a node feature so named. */
+    for (size_t i = 0; i < w->nattrs && !job_flag_word(e->name); i++)
         if (name_matches(e->name, w->attrs[i]))
             return 1;
     for (size_t i = 0; i < w->nflags; i++)

@@ -64,9 +64,14 @@ struct acl_job {
     const char *const *attrs; /* job attributes, nattrs of them */
     size_t nattrs;
     long duration;
-    const char *const *flags; /* job flags (PREEMPTEE, ...): JOBATTRLIST matches these too */
+    const char *const *flags; /* job flags (PREEMPTEE, ...): JOBATTRLIST matches these too; an
+                                 entry naming a job flag (ACL_JOB_FLAGS) matches only them,
+                                 never a feature of that name */
     size_t nflags;
 };
+
+/* The job flags a JOBATTRLIST entry may name (Maui's job attributes). */
+#define ACL_JOB_FLAGS {"PREEMPTEE"}
 
 struct acl;
 

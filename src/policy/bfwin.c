@@ -126,6 +126,16 @@ size_t sched_backfill_windows(struct sched *s, const struct job_spec *who, long 
     return n;
 }
 
+const struct job *sched_fcfs_head(const struct sched *s)
+{
+    if (s->pol.backfill != BF_NONE || !s->plan_stopped)
+        return NULL;
+    for (size_t k = 0; k < s->nblocked; k++)
+        if (s->blocked[k]->state == JOB_IDLE)
+            return s->blocked[k];
+    return NULL;
+}
+
 long sched_earliest_start(struct sched *s, const struct job *j, long now)
 {
     if (now < s->last_now)

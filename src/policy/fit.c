@@ -4,7 +4,7 @@
  * (a task must fit on one node; a job with tasks per node needs that many
  * distinct nodes able to hold its share) and the throttling limits no
  * amount of waiting lifts (its request alone over a HARD limit, or over a
- * per-job limit).
+ * per-job limit), and the ACL of the reservation it names (ADVRES).
  *
  * The simulator's sched_submit refuses only the too-large: a replayed
  * workload keeps the rest and counts them as never started. The daemon
@@ -193,6 +193,34 @@ static enum sched_fit fit_limits(const struct sched *s, const struct job_spec *s
     return SCHED_OVER_LIMIT;
 }
 
+/* A job that names a reservation (ADVRES) runs only in it: one whose ACL
+ * admits it at no start can never run. A name no reservation has is the
+ * driver's business (the daemon refuses it before). */
+static enum sched_fit fit_resv(const struct sched *s, const struct job_spec *spec,
+                               struct err *err)
+{
+    if (!spec->advres || !*spec->advres || !sched_resv_name_known(s, spec->advres))
+        return SCHED_FITS;
+    struct cred tmp[CRED_NKINDS];
+    struct job j;
+    limits_job(s, spec, &j, tmp);
+    struct feats f;
+    feats_parse(&f, spec->features);
+    j.features = f.v;
+    j.nfeatures = f.n;
+    j.advres = (char *)spec->advres;
+    if (spec->preemptee)
+        j.flags |= JOB_ATTR_PREEMPTEE;
+    char why[400];
+    const char *refused = sched_job_advres_refused(s, &j, why, sizeof why);
+    feats_free(&f);
+    if (!refused)
+        return SCHED_FITS;
+    /* "it asks for ..." follows "the job" as "asks for ...". */
+    err_set(err, "%s", strncmp(refused, "it ", 3) == 0 ? refused + 3 : refused);
+    return SCHED_RESV_REFUSES;
+}
+
 enum sched_fit sched_job_fit(const struct sched *s, const struct job_spec *spec, unsigned what,
                              struct err *err)
 {
@@ -206,5 +234,7 @@ enum sched_fit sched_job_fit(const struct sched *s, const struct job_spec *spec,
         r = fit_nodes(s, spec, err);
     if (r == SCHED_FITS && (what & SCHED_FIT_LIMITS))
         r = fit_limits(s, spec, err);
+    if (r == SCHED_FITS && (what & SCHED_FIT_RESV))
+        r = fit_resv(s, spec, err);
     return r;
 }

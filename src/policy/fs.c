@@ -264,6 +264,16 @@ static void close_window(struct fs *f)
     f->window_start = end;
 }
 
+/* Forget everything before window `start`: every slot emptied, accrual
+ * restarting at start. For a jump over more windows than the ledger keeps:
+ * whatever accrued before start would be shifted out anyway. */
+static void forget_obj(const struct fs *f, struct fs_obj *o, long start)
+{
+    memset(o->w, 0, sizeof o->w);
+    o->last = start;
+    rehist(f, o);
+}
+
 void fs_advance(struct fs *f, long now)
 {
     if (f->p.policy == FS_NONE)
@@ -280,7 +290,13 @@ void fs_advance(struct fs *f, long now)
     long ws = window_of(f, now);
     /* Close windows one by one while jobs are accruing, so that their
      * usage lands in the window it belongs to; an idle stretch shifts at
-     * once. */
+     * once, and so does the part of a long stretch that falls out of the
+     * ledger (a 1-second FSINTERVAL must not cost a step per second). */
+    long keep = ws - (long)FS_MAX_DEPTH * f->p.interval;
+    if (f->window_start < keep) {
+        each_obj(f, forget_obj, keep);
+        f->window_start = keep;
+    }
     while (f->window_start < ws) {
         if (f->total.rate <= 0) {
             long by = (ws - f->window_start) / f->p.interval;

@@ -9,8 +9,9 @@
  *   DEDICATEDPS   its dedicated processors,
  *   DEDICATEDPES  its processor equivalents (prio_pe),
  *   UTILIZEDPS    its processors times the fraction it keeps busy, when the
- *                 resource manager or the trace knows it (job->util > 0);
- *                 else its dedicated processors.
+ *                 resource manager or the trace knows it (job->util >= 0: a
+ *                 job that used no CPU charges nothing); else its
+ *                 dedicated processors.
  * The rate is fixed when the job starts and charged until it ends, so usage
  * is exact to the second without any per-iteration work per job.
  */
@@ -38,8 +39,8 @@ static double job_rate(struct sched *s, const struct job *j)
         sched_prio_env(s, &env);
         return prio_pe(&env, j);
     }
-    if (p->policy == FS_UTILIZEDPS && j->util > 0)
-        return procs * (j->util < 1 ? j->util : 1);
+    if (p->policy == FS_UTILIZEDPS && j->util >= 0)
+        return procs * j->util;
     return procs;
 }
 

@@ -12,7 +12,7 @@
  *                       delaying a reservation; give the first RESERVATIONDEPTH
  *                       jobs that do not fit a reservation at their earliest start;
  *                       with BACKFILLPOLICY NONE stop at the first job that does
- *                       not fit.
+ *                       not fit (and make no reservation, as Maui 3.3.1).
  *
  * The test "fits now without delaying a reservation" is one question to the
  * availability profile, which holds running jobs until their planned end and
@@ -174,6 +174,7 @@ static void note_blocked(struct sched *s, struct job *j)
 void iter_mark_running(struct sched *s, struct job *j, long from)
 {
     j->state = JOB_RUNNING;
+    j->nstarts++;
     j->flags &= ~(unsigned)JOB_HADRESV;
     fsacct_started(s, j, from);
     elig_started(s, j);
@@ -418,11 +419,20 @@ static void scan(struct sched *s, long now, size_t from)
         if (backfill && ff && s->pol.bfchunksize > 0 && job_procs(j) >= s->pol.bfchunksize)
             s->chunk_hit = 1;
         note_wait(s, j);
+        if (s->pol.backfill == BF_NONE) {
+            /* Strict priority order: nothing passes it — unless it can
+             * never start on the nodes that are up (Maui defers such a job,
+             * MJobPReserve's check, and the rest go on meanwhile). */
+            if (plan_earliest(s, j, now) < AVAIL_NEVER) {
+                note_blocked(s, j);
+                s->plan_blocked = 1;
+                s->plan_stopped = 1;
+            }
+            continue;
+        }
         note_blocked(s, j);
         s->plan_blocked = 1;
-        if (s->pol.backfill == BF_NONE)
-            s->plan_stopped = 1; /* strict priority order: nothing passes it */
-        else if (reserve_slot(s, j, now))
+        if (reserve_slot(s, j, now))
             reserve(s, j, now);
     }
     s->qscanned = s->qlen;
@@ -445,8 +455,10 @@ void sched_complete_plan(struct sched *s)
 
 /* RESERVATIONPOLICY HIGHEST: jobs that held a reservation are placed again
  * first, in priority order, each at its earliest (sliding earlier when it
- * can); they count against their group's depth. One that fits now is left
- * to the scan, which starts it. */
+ * can); they count against their group's depth. One that fits now starts
+ * now, before the scan: its reservation is its own, and a job lifted above
+ * it since (setspri, a QOS change) must not take its processors when they
+ * come free — that is CURRENTHIGHEST. */
 static void keep_reservations(struct sched *s, long now)
 {
     for (size_t i = s->qhead; i < s->qlen; i++) {
@@ -454,9 +466,17 @@ static void keep_reservations(struct sched *s, long now)
         if (!j || !(j->flags & JOB_HADRESV))
             continue;
         j->flags &= ~(unsigned)JOB_HADRESV;
-        if ((j->flags & JOB_BLOCKED) || plan_fits(s, j, now))
+        if (j->flags & JOB_BLOCKED)
             continue;
-        reserve(s, j, now);
+        if (!plan_fits(s, j, now)) {
+            reserve(s, j, now);
+            continue;
+        }
+        if ((s->order_static || !prio_rejects(&s->pol.prio, j->priority)) &&
+            elig_may_start(s, j, LIM_SOFT, NULL, 0) && try_start(s, j, now)) {
+            s->queue[i] = NULL;
+            s->qidle--;
+        }
     }
 }
 

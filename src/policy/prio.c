@@ -318,10 +318,14 @@ static double weigh(const struct prio_params *p, int c, double sum)
 }
 
 /* Final assembly (§2.7): floor at 1 unless negatives are wanted, clip at
- * +-1e9, then the administrator's system priority. */
+ * +-1e9, then the administrator's system priority. A relative one (setspri
+ * -r) is floored too: "unless REJECTNEGPRIOJOBS or ENABLENEGJOBPRIORITY is
+ * TRUE" no priority is below 1 (Maui 3.3.1 adds it after its floor, so
+ * `setspri -r -50` gave -49 with negative priorities disabled). */
 static double assemble(const struct prio_params *p, const struct job *j, double v)
 {
-    if (!p->reject_neg && !p->enable_neg)
+    int floor1 = !p->reject_neg && !p->enable_neg;
+    if (floor1)
         v = dmax(v, 1.0);
     else
         v = dmax(v, -PRIO_CLIP);
@@ -331,6 +335,8 @@ static double assemble(const struct prio_params *p, const struct job *j, double 
         v = PRIO_CLIP + (double)j->sysprio;
     else if (j->sysprio_mode == SYSPRIO_RELATIVE)
         v += (double)j->sysprio;
+    if (floor1)
+        v = dmax(v, 1.0);
     return v;
 }
 

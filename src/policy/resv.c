@@ -18,6 +18,20 @@
  * topped up at a later iteration when reservations or nodes have changed
  * (nothing else can change where it fits).
  *
+ * Flags (Admin Guide 7.1.5.1.4, digest §6.2):
+ *  - SINGLEUSE: released when the first job that used it (ran on its
+ *    processors while it was active) ends; a standing instance is not made
+ *    again for that window (Maui 3.3.1 releases it when a job that named it
+ *    ends; the Guide says "the first job to use the reserved resources");
+ *  - PREEMPTEE: a floating standing instance of higher PRIORITY that is
+ *    short of tasks takes its place — it is released, lowest PRIORITY first,
+ *    and the instance placed again (Maui's MResPreempt in MSRRefresh); a
+ *    standing one is made again with what is left;
+ *  - SPACEFLEX: "allowed to move from host to host over time": a host list
+ *    without a task count takes only its nodes that are up, and an instance
+ *    that has not begun moves off nodes that went down (placed again, kept
+ *    when it holds at least as many processors on nodes that are up).
+ *
  * Ids are <base>.<n>, n counting from 0 per base and never reused while the
  * scheduler lives (Maui 3.3.1 also starts at 0, but reuses numbers).
  */
@@ -56,6 +70,29 @@ static long overlap(long a, long b, long c, long d)
     return hi > lo ? hi - lo : 0;
 }
 
+/* Job j as an ACL sees it, overlapping a reservation by `duration`
+ * seconds. Maui's job attributes: PREEMPTEE when the job may be preempted
+ * (its QOS says so, the trace flagged it, or it was backfilled under
+ * BACKFILLPOLICY PREEMPT). */
+static struct acl_job acl_job_of(const struct job *j, long duration)
+{
+    static const char *const preemptee[] = {"PREEMPTEE"};
+    int is_preemptee = (j->flags & (JOB_PREEMPTEE | JOB_ATTR_PREEMPTEE)) ||
+                       (j->qos->qflags & QOS_PREEMPTEE);
+    return (struct acl_job){
+        .flags = preemptee,
+        .nflags = is_preemptee ? 1 : 0,
+        .user = j->user->name,
+        .group = j->group->name,
+        .account = j->account->name,
+        .class_ = j->class_->name,
+        .qos = j->qos->name,
+        .attrs = (const char *const *)j->features,
+        .nattrs = j->nfeatures,
+        .duration = duration,
+    };
+}
+
 enum acl_affinity resv_access(const struct sched *s, const struct resv *r, const struct job *j,
                               long t)
 {
@@ -69,26 +106,44 @@ enum acl_affinity resv_access(const struct sched *s, const struct resv *r, const
         return ACL_NONE;
     if ((r->flags & SRCFG_BYNAME) && !named)
         return ACL_NONE;
-    /* Maui's job attributes: PREEMPTEE when the job may be preempted (its
-     * QOS says so, the trace flagged it, or it was backfilled under
-     * BACKFILLPOLICY PREEMPT). */
-    static const char *const preemptee[] = {"PREEMPTEE"};
-    int is_preemptee = (j->flags & (JOB_PREEMPTEE | JOB_ATTR_PREEMPTEE)) ||
-                       (j->qos->qflags & QOS_PREEMPTEE);
-    struct acl_job who = {
-        .flags = preemptee,
-        .nflags = is_preemptee ? 1 : 0,
-        .user = j->user->name,
-        .group = j->group->name,
-        .account = j->account->name,
-        .class_ = j->class_->name,
-        .qos = j->qos->name,
-        .attrs = (const char *const *)j->features,
-        .nattrs = j->nfeatures,
-        .duration = overlap(t, t + j->walltime, r->start, r->end),
-    };
+    struct acl_job who = acl_job_of(j, overlap(t, t + j->walltime, r->start, r->end));
     enum acl_affinity a = acl_check(r->acl, &who);
     return named && a != ACL_NONE ? ACL_POSITIVE : a;
+}
+
+const char *sched_job_advres_refused(const struct sched *s, const struct job *j, char *buf,
+                                     size_t n)
+{
+    if (!j->advres)
+        return NULL;
+    /* The most any start could give: a second of overlap (duration entries
+     * are upper bounds). */
+    struct acl_job who = acl_job_of(j, 1);
+    const struct acl *acl = NULL;
+    for (size_t i = 0; i < s->nresvs; i++)
+        if (names_resv(s->resvs[i], j->advres)) {
+            if (acl_check(s->resvs[i]->acl, &who) != ACL_NONE)
+                return NULL;
+            acl = s->resvs[i]->acl;
+        }
+    for (size_t i = 0; i < s->nsrdefs; i++)
+        if (strcmp(s->srdefs[i].name, j->advres) == 0) {
+            if (acl_check(s->srdefs[i].acl, &who) != ACL_NONE)
+                return NULL;
+            acl = s->srdefs[i].acl;
+        }
+    if (!acl) {
+        snprintf(buf, n, "it asks for reservation '%s', which does not exist", j->advres);
+        return buf;
+    }
+    char text[256];
+    if (acl_count(acl) == 0)
+        snprintf(text, sizeof text, "none: it admits no job");
+    else
+        acl_format(acl, text, sizeof text);
+    snprintf(buf, n, "it asks for reservation '%s', whose ACL does not admit it (%s)", j->advres,
+             text);
+    return buf;
 }
 
 int sched_resv_name_known(const struct sched *s, const char *name)
@@ -260,11 +315,12 @@ static void take_node(struct place *p, size_t i, long tasks)
 
 /* Non-floating: every listed node, as many tasks as it holds, but none
  * that a DEDICATED reservation (this one or another) fills over the
- * window. */
+ * window; with SPACEFLEX only the nodes that are up. */
 static void place_listed(struct place *p)
 {
+    int flex = (p->sp->flags & SRCFG_SPACEFLEX) != 0;
     for (size_t i = 0; i < p->s->nnodes; i++)
-        if (p->listed[i]) {
+        if (p->listed[i] && (!flex || p->s->nodes[i].state == NODE_UP)) {
             long room = node_room(p->s, i, p->sp);
             long t = tasks_on(p->s, i, p->sp, room, 1L << 30);
             if (t > 0 || room >= p->s->nodes[i].procs)
@@ -353,7 +409,9 @@ static int place(struct sched *s, const struct resv_spec *sp, int partial_ok, st
         place_listed(p);
     free_hosts(p);
     if (!p->ngot && sp->tasks == 0)
-        return err_set(err, "DEDICATED reservations hold every listed node");
+        return err_set(err, (sp->flags & SRCFG_SPACEFLEX)
+                                ? "every listed node is down or held by DEDICATED reservations"
+                                : "DEDICATED reservations hold every listed node");
     if (!p->ngot || (sp->tasks > 0 && p->tasks < sp->tasks && !partial_ok)) {
         free(p->got);
         return err_set(err, "cannot select requested tasks (%ld of %ld found)", p->tasks,
@@ -725,6 +783,8 @@ int sched_standing_from_cfg(struct sched *s, const struct cfg *cfg, struct err *
 }
 
 static void spec_of_def(const struct srcfg_def *d, struct resv_spec *sp);
+static long preemptee_for(const struct sched *s, const struct resv *r, const struct resv_spec *sp);
+static void take_room(struct sched *s, struct resv *r, size_t di, long now);
 
 /* Whether some node, in any state, can hold a task of sp. */
 static int some_node_holds(const struct sched *s, const struct resv_spec *sp)
@@ -764,6 +824,11 @@ char *sched_standing_warnings(const struct sched *s)
 {
     char *out = NULL, why[200];
     for (size_t i = 0; i < s->nsrdefs; i++) {
+        if (s->srdefs[i].warnings) {
+            char *more = xprintf("%s%s", out ? out : "", s->srdefs[i].warnings);
+            free(out);
+            out = more;
+        }
         never_placed(s, &s->srdefs[i], why, sizeof why);
         if (!why[0])
             continue;
@@ -847,6 +912,13 @@ static void make_instance(struct sched *s, size_t di, const struct srtime_window
     if (sp.end <= sp.start)
         return;
     struct resv *r = create(s, &sp, now, 1, &err);
+    long i;
+    /* No room at all: PREEMPTEE reservations in the way give theirs. */
+    while (!r && sp.tasks > 0 && (i = preemptee_for(s, NULL, &sp)) >= 0) {
+        remove_at(s, (size_t)i);
+        s->sr_preempted = 1;
+        r = create(s, &sp, now, 1, &err);
+    }
     struct sr_want *want = &s->srwant[di];
     if (!r) { /* no node suits it now: tried again when nodes or reservations change */
         snprintf(want->why, sizeof want->why, "%.159s", err.msg);
@@ -867,6 +939,8 @@ static void make_instance(struct sched *s, size_t di, const struct srtime_window
     r->sr_window = w->start - s->epoch;
     r->topup_gen = s->resv_gen;
     trig_created(s, r, now);
+    if (r->tasks < r->tasks_asked)
+        take_room(s, r, di, now);
 }
 
 static int cancelled(const struct sched *s, size_t di, long window)
@@ -894,8 +968,23 @@ void resv_cancel_instance(struct sched *s, const char *id)
         }
 }
 
-/* A partial instance: place it again, keep the better placement. */
-static void top_up(struct sched *s, struct resv *r, size_t di, long now)
+/* Processors r holds on nodes that are up. */
+static long long up_procs(const struct sched *s, const struct resv *r)
+{
+    long long n = 0;
+    for (size_t k = 0; k < r->nnodes; k++)
+        if (s->nodes[r->nodes[k].node].state == NODE_UP)
+            n += r->nodes[k].procs;
+    return n;
+}
+
+/*
+ * Place instance r (of definition di) again and keep the new placement when
+ * it is better: more tasks (a partial instance topped up), or, with flex
+ * (SPACEFLEX moving off nodes that went down), at least as many processors
+ * on nodes that are up. Returns 1 when r moved.
+ */
+static int place_again(struct sched *s, struct resv *r, size_t di, long now, int flex)
 {
     r->topup_gen = s->resv_gen;
     struct resv_spec sp;
@@ -910,19 +999,85 @@ static void top_up(struct sched *s, struct resv *r, size_t di, long now)
     r->nnodes = 0;
     struct place p;
     struct err err;
-    int ok = place(s, &sp, 1, &p, &err) == 0 && p.tasks > r->tasks;
+    int placed = place(s, &sp, 1, &p, &err) == 0;
     r->nodes = mine;
     r->nnodes = nmine;
-    if (!ok) {
-        if (p.got && p.tasks <= r->tasks)
+    long long got = 0;
+    for (size_t k = 0; placed && k < p.ngot; k++)
+        got += p.got[k].procs;
+    int better = placed && (p.tasks > r->tasks || (flex && got >= up_procs(s, r)));
+    if (!better) {
+        if (placed)
             free(p.got);
-        return;
+        return 0;
     }
     uncharge_all(s, r);
     set_nodes(r, p.got, p.ngot, p.tasks);
     s->resv_gen = gen + 1;
     r->topup_gen = s->resv_gen;
     s->replan = 1;
+    return 1;
+}
+
+/* A partial instance: place it again, keep the better placement. */
+static void top_up(struct sched *s, struct resv *r, size_t di, long now)
+{
+    place_again(s, r, di, now, 0);
+}
+
+/* A SPACEFLEX instance that has not begun and holds a node that is not up
+ * any more: move it. */
+static int flex_due(const struct sched *s, const struct resv *r, long now)
+{
+    return (r->flags & SRCFG_SPACEFLEX) && r->start > now && up_procs(s, r) < r->procs;
+}
+
+/* Whether e holds a node, up, that sp could use. */
+static int holds_usable(const struct sched *s, const struct resv *e, const struct resv_spec *sp)
+{
+    for (size_t k = 0; k < e->nnodes; k++) {
+        unsigned n = e->nodes[k].node;
+        if (s->nodes[n].state == NODE_UP && node_suits(s, n, sp))
+            return 1;
+    }
+    return 0;
+}
+
+/* PREEMPTEE: the reservation a floating instance r (sp) short of tasks may
+ * take the place of — flagged PREEMPTEE, of lower PRIORITY, keeping r off
+ * a node r could use over r's window; the lowest PRIORITY first. -1: none. */
+static long preemptee_for(const struct sched *s, const struct resv *r, const struct resv_spec *sp)
+{
+    long best = -1;
+    for (size_t i = 0; i < s->nresvs; i++) {
+        const struct resv *e = s->resvs[i];
+        if (e == r || !(e->flags & SRCFG_PREEMPTEE) || e->priority >= sp->priority ||
+            e->kind == RESV_EXTERNAL || !conflicts(e, sp->access, sp->flags, sp->start, sp->end) ||
+            !holds_usable(s, e, sp))
+            continue;
+        if (best < 0 || e->priority < s->resvs[best]->priority)
+            best = (long)i;
+    }
+    return best;
+}
+
+/* Instance r of definition di is short of tasks: release the PREEMPTEE
+ * reservations in its way, one at a time, placing it again after each,
+ * until it is whole or none is left. A standing instance released is made
+ * again with what is left (it is not cancelled); an administrative one is
+ * gone, as in Maui. */
+static void take_room(struct sched *s, struct resv *r, size_t di, long now)
+{
+    struct resv_spec sp;
+    spec_of_def(&s->srdefs[di], &sp);
+    sp.start = r->start > now ? r->start : now;
+    sp.end = r->end;
+    long i;
+    while (sp.tasks > 0 && r->tasks < r->tasks_asked && (i = preemptee_for(s, r, &sp)) >= 0) {
+        remove_at(s, (size_t)i);
+        s->sr_preempted = 1;
+        place_again(s, r, di, now, 0);
+    }
 }
 
 static void refresh_def(struct sched *s, size_t di, long now)
@@ -939,8 +1094,13 @@ static void refresh_def(struct sched *s, size_t di, long now)
         if (!r) {
             if (!cancelled(s, di, forever ? 0 : window))
                 make_instance(s, di, &w[k], now);
-        } else if (r->tasks < r->tasks_asked && r->topup_gen != s->resv_gen) {
-            top_up(s, r, di, now);
+        } else if (r->topup_gen != s->resv_gen) {
+            if (r->tasks < r->tasks_asked) {
+                top_up(s, r, di, now);
+                take_room(s, r, di, now);
+            } else if (flex_due(s, r, now)) {
+                place_again(s, r, di, now, 1);
+            }
         }
     }
 }
@@ -958,16 +1118,47 @@ static long next_quarter(const struct sched *s, long now)
     return q - s->epoch;
 }
 
+/* SINGLEUSE reservations a job used and ended: released; a standing
+ * instance is not made again for its window. */
+static void release_spent(struct sched *s)
+{
+    s->resv_spent = 0;
+    for (size_t i = s->nresvs; i-- > 0;)
+        if (s->resvs[i]->spent)
+            resv_cancel_instance(s, s->resvs[i]->id);
+}
+
+void resv_job_done(struct sched *s, const struct job *j, long now)
+{
+    for (size_t c = 0; c < j->ncharges; c++) {
+        struct resv *r = j->charges[c].r;
+        if ((r->flags & SRCFG_SINGLEUSE) && now > r->start && j->start < r->end) {
+            r->spent = 1;
+            s->resv_spent = 1;
+        }
+    }
+}
+
 void resv_refresh(struct sched *s, long now)
 {
     size_t before = s->nresvs;
     if (s->ntrigs)
         trig_run(s, now); /* before expiry: an end trigger may name an instance ending now */
+    if (s->resv_spent)
+        release_spent(s);
     resv_expire(s, now);
     if (!s->nsrdefs || (now < s->sr_next && s->sr_gen == s->resv_gen && s->nresvs == before))
         return;
-    for (size_t di = 0; di < s->nsrdefs; di++)
-        refresh_def(s, di, now);
+    /* A reservation released for a higher one (PREEMPTEE) is made again
+     * with what is left, in the same look: another pass. Each pass releases
+     * only reservations of lower PRIORITY than one placed, so it ends. */
+    for (size_t pass = 0; pass <= s->nsrdefs; pass++) {
+        s->sr_preempted = 0;
+        for (size_t di = 0; di < s->nsrdefs; di++)
+            refresh_def(s, di, now);
+        if (!s->sr_preempted)
+            break;
+    }
     s->sr_next = next_quarter(s, now);
     s->sr_gen = s->resv_gen;
 }

@@ -317,25 +317,37 @@ static const struct {
     const char *name;
     unsigned bit;
 } flag_names[] = {
-    {"BESTEFFORT", SRCFG_BESTEFFORT},
-    {"BYNAME", SRCFG_BYNAME},
-    {"OWNERPREEMPT", SRCFG_OWNERPREEMPT},
-    {"FORCE", SRCFG_FORCE},
+    {"BESTEFFORT", SRCFG_BESTEFFORT}, {"BYNAME", SRCFG_BYNAME}, {"OWNERPREEMPT", SRCFG_OWNERPREEMPT},
+    {"FORCE", SRCFG_FORCE},           {"SINGLEUSE", SRCFG_SINGLEUSE},
+    {"PREEMPTEE", SRCFG_PREEMPTEE},   {"SPACEFLEX", SRCFG_SPACEFLEX},
 };
 #define NFLAGS (sizeof flag_names / sizeof flag_names[0])
 
-/* Maui's flags that moku does not act on: refused by name rather than
- * accepted and ignored (a site relying on one must know). */
-static const char *const unsupported_flags[] = {
-    "SPACEFLEX", "TIMEFLEX", "SINGLEUSE", "PREEMPTEE", "ADVRES", "DEDICATEDNODE", "META",
+/* Maui's flags that moku does not act on, and why: a warning naming the
+ * file and line, never a refusal of the whole file (a maui.cfg copied from
+ * the Guide must load), never silence. */
+static const struct {
+    const char *name, *why;
+} unsupported_flags[] = {
+    {"TIMEFLEX", "moku never moves a reservation in time (Maui 3.3.1 moves only META ones)"},
+    {"ADVRES", "a job flag in moku (qsub -W x=ADVRES:name), not a reservation's"},
+    {"DEDICATEDNODE", "moku does not keep a node's other reservations off it; "
+                      "ACCESS=DEDICATED keeps its processors to itself"},
+    {"META", "moku has no meta-scheduler"},
 };
+#define NUNSUPPORTED (sizeof unsupported_flags / sizeof *unsupported_flags)
+
+static const char *unsupported_why(const char *name)
+{
+    for (size_t i = 0; i < NUNSUPPORTED; i++)
+        if (strcasecmp(name, unsupported_flags[i].name) == 0)
+            return unsupported_flags[i].why;
+    return NULL;
+}
 
 int srcfg_flag_unsupported(const char *name)
 {
-    for (size_t i = 0; i < sizeof unsupported_flags / sizeof *unsupported_flags; i++)
-        if (strcasecmp(name, unsupported_flags[i]) == 0)
-            return 1;
-    return 0;
+    return unsupported_why(name) != NULL;
 }
 
 const char *srcfg_flag_name(unsigned flag)
@@ -346,11 +358,13 @@ const char *srcfg_flag_name(unsigned flag)
     return "?";
 }
 
-/* FLAGS: sets *flags; *dedres when DEDICATEDRESOURCE is listed. */
-static int parse_flags(const char *text, unsigned *flags, int *dedres, char *msg, size_t size)
+/* FLAGS: sets *flags; *dedres when DEDICATEDRESOURCE is listed; a flag
+ * moku does not act on adds a line to *warn ("<where> FLAGS: ..."). */
+static int parse_flags(const struct src *s, const struct val *v, unsigned *flags, int *dedres,
+                       char **warn, char *msg, size_t size)
 {
     char tok[128];
-    for (const char *p = text; next_tok(&p, ",|:[] \t", tok, sizeof tok);) {
+    for (const char *p = v->s; next_tok(&p, ",|:[] \t", tok, sizeof tok);) {
         size_t i = 0;
         while (i < NFLAGS && strcasecmp(tok, flag_names[i].name) != 0)
             i++;
@@ -359,8 +373,13 @@ static int parse_flags(const char *text, unsigned *flags, int *dedres, char *msg
         } else if (strcasecmp(tok, "DEDICATEDRESOURCE") == 0) {
             *dedres = 1;
         } else if (srcfg_flag_unsupported(tok)) {
-            snprintf(msg, size, "flag '%s' is not supported by moku (it would be ignored)", tok);
-            return -1;
+            char why[256];
+            struct err e;
+            snprintf(why, sizeof why, "flag '%s' is not acted on: %s", tok, unsupported_why(tok));
+            val_error(s, v, "FLAGS", why, &e);
+            char *more = xprintf("%s%s\n", *warn ? *warn : "", e.msg);
+            free(*warn);
+            *warn = more;
         } else {
             int n = snprintf(msg, size, "unknown flag '%s' (expected", tok);
             for (i = 0; i < NFLAGS && (size_t)n < size; i++)
@@ -400,7 +419,7 @@ static int parse_policy(struct src *s, struct srcfg_def *d, struct err *err)
     char msg[512];
     int dedres = 0;
     struct val fl = get(s, "FLAGS"), acc = get(s, "ACCESS"), v;
-    if (fl.s && parse_flags(fl.s, &d->flags, &dedres, msg, sizeof msg) < 0)
+    if (fl.s && parse_flags(s, &fl, &d->flags, &dedres, &d->warnings, msg, sizeof msg) < 0)
         return val_error(s, &fl, "FLAGS", msg, err);
     d->access = dedres ? SRCFG_DEDICATED : SRCFG_SHARED;
     if (acc.s) {
@@ -582,6 +601,7 @@ static void def_clear(struct srcfg_def *d)
     free(d->partition);
     free(d->owner);
     free(d->chargeaccount);
+    free(d->warnings);
     acl_destroy(d->acl);
     for (size_t i = 0; i < d->ntriggers; i++)
         free(d->triggers[i].data);

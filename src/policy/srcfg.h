@@ -43,9 +43,9 @@ struct cfg;
 #define SRCFG_BESTEFFORT 0x001u
 #define SRCFG_BYNAME 0x002u       /* only jobs that request the reservation by name */
 #define SRCFG_OWNERPREEMPT 0x004u /* the owner's jobs may preempt others inside it */
-#define SRCFG_PREEMPTEE 0x008u
-#define SRCFG_SPACEFLEX 0x010u /* may move between hosts over time */
-#define SRCFG_SINGLEUSE 0x020u
+#define SRCFG_PREEMPTEE 0x008u /* a reservation of higher PRIORITY short of room may take its place */
+#define SRCFG_SPACEFLEX 0x010u /* may move between hosts over time (off nodes that go down) */
+#define SRCFG_SINGLEUSE 0x020u /* released when the first job that used it ends */
 #define SRCFG_TIMEFLEX 0x040u
 #define SRCFG_FORCE 0x080u
 #define SRCFG_ADVRES 0x100u
@@ -114,6 +114,8 @@ struct srcfg_def {
     struct acl *acl;     /* never NULL; empty = blocks every job */
     struct srcfg_trigger *triggers;
     size_t ntriggers;
+    char *warnings; /* lines "<file>:<line>: SRCFG[<name>] FLAGS: ..." ending in '\n' for
+                       flags moku does not act on, or NULL */
 };
 
 /*
@@ -133,8 +135,8 @@ void srcfg_free(struct srcfg_def *defs, size_t n);
 /* "BYNAME" etc. for one SRCFG_* bit, "?" for others. */
 const char *srcfg_flag_name(unsigned flag);
 /* Whether name is one of Maui's reservation flags that moku does not act on
- * (SPACEFLEX, TIMEFLEX, SINGLEUSE, PREEMPTEE, ADVRES, DEDICATEDNODE, META):
- * refused, never accepted and ignored. */
+ * (TIMEFLEX, ADVRES, DEDICATEDNODE, META): a warning in maui.cfg (the
+ * definition's warnings), refused by setres -x; never accepted in silence. */
 int srcfg_flag_unsupported(const char *name);
 
 #endif

@@ -11,6 +11,7 @@
  */
 #include "policy/srtime.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -30,6 +31,7 @@ void srtime_spec_default(struct srtime_spec *spec)
 {
     spec->period = SRTIME_DAY;
     spec->days = SRTIME_ALLDAYS;
+    spec->by_day = 0;
     spec->start = 0;
     spec->end = DAY_SECS;
     spec->depth = 2; /* Admin Guide: DEPTH default 2 ("today and tomorrow") */
@@ -124,6 +126,18 @@ static int parse_depth(const char *s, int *out, struct err *err)
     return 0;
 }
 
+/* An offset refused as a time of day under PERIOD=WEEK with DAYS: say why
+ * (a week offset such as 2:08:00:00 and DAYS together are ambiguous). */
+static int by_day_hint(const struct srtime_spec *s, struct err *err)
+{
+    if (s->by_day && err) {
+        size_t n = strlen(err->msg);
+        snprintf(err->msg + n, sizeof err->msg - n,
+                 "; with PERIOD=WEEK and DAYS it is a time of day on each day listed");
+    }
+    return -1;
+}
+
 int srtime_parse(struct srtime_spec *spec, const char *period, const char *days,
                  const char *starttime, const char *endtime, const char *depth, struct err *err)
 {
@@ -133,14 +147,17 @@ int srtime_parse(struct srtime_spec *spec, const char *period, const char *days,
         return -1;
     if (days && parse_days(days, &s.days, err) < 0)
         return -1;
+    /* WEEK with DAYS naming days: those days of each week (DAYS=ALL keeps
+     * the one weekly window of the offsets). */
+    s.by_day = s.period == SRTIME_WEEK && days && s.days != SRTIME_ALLDAYS;
     /* INFINITY has no offsets ("no need to specify STARTTIME, ENDTIME or
      * DAYS"); given ones are only checked as week offsets, then unused. */
-    long len = s.period == SRTIME_DAY ? DAY_SECS : WEEK_SECS;
+    long len = s.period == SRTIME_DAY || s.by_day ? DAY_SECS : WEEK_SECS;
     s.end = len;
     if (starttime && parse_offset("STARTTIME", starttime, len, 0, &s.start, err) < 0)
-        return -1;
+        return by_day_hint(&s, err);
     if (endtime && parse_offset("ENDTIME", endtime, len, 1, &s.end, err) < 0)
-        return -1;
+        return by_day_hint(&s, err);
     if (depth && parse_depth(depth, &s.depth, err) < 0)
         return -1;
     *spec = s;
@@ -194,6 +211,32 @@ static long zone_time(const struct srtime_zone *z, const struct zday *d, long ad
 
 /* ---------------------------------------------------------------- instances */
 
+/* PERIOD=WEEK with DAYS: a window on each selected day of this week and
+ * the depth-1 after it (and one that began the day before the week and
+ * runs into it, while it lasts), times of day as for DAY. */
+static size_t week_days(const struct srtime_spec *spec, const struct srtime_zone *zone, long now,
+                        struct srtime_window *out, size_t max)
+{
+    size_t n = 0;
+    struct zday today;
+    zone_day(zone, now, &today);
+    long first = -today.wday; /* this week's Sunday */
+    long end = spec->end < spec->start ? spec->end + DAY_SECS : spec->end;
+    for (long base = first - 1; base < first + 7L * spec->depth; base++) {
+        int wday = (int)(((today.wday + base) % 7 + 7) % 7);
+        if (!(spec->days & (1u << wday)))
+            continue;
+        long s = zone_time(zone, &today, base, spec->start);
+        long e = zone_time(zone, &today, base, end);
+        if (e <= now || e <= s)
+            continue;
+        if (n < max)
+            out[n] = (struct srtime_window){s, e};
+        n++;
+    }
+    return n;
+}
+
 size_t srtime_instances(const struct srtime_spec *spec, const struct srtime_zone *zone, long now,
                         struct srtime_window *out, size_t max)
 {
@@ -204,6 +247,8 @@ size_t srtime_instances(const struct srtime_spec *spec, const struct srtime_zone
             out[0] = (struct srtime_window){now, SRTIME_FOREVER};
         return now < SRTIME_FOREVER ? 1 : 0;
     }
+    if (spec->period == SRTIME_WEEK && spec->by_day)
+        return week_days(spec, zone, now, out, max);
     int week = spec->period == SRTIME_WEEK;
     long pdays = week ? 7 : 1;
     struct zday today;

@@ -17,8 +17,11 @@
  *    of day. PERIOD=WEEK: one window per week, STARTTIME..ENDTIME as offsets
  *    into the week written DD:HH:MM:SS, day 0 = Sunday (the Guide's example
  *    1:08:00:00..5:17:00:00 is "Monday 8:00 AM until Friday 5:00 PM"). DAYS
- *    applies to DAY only ("if a standing reservation is configured to recur
- *    daily, DAYS may be specified"). PERIOD=INFINITY: one permanent window.
+ *    is for DAY ("if a standing reservation is configured to recur daily,
+ *    DAYS may be specified"); PERIOD=WEEK with DAYS naming days (moku; Maui
+ *    3.3.1 ignores DAYS there) is a window on each day listed, STARTTIME..
+ *    ENDTIME as times of day, DEPTH counted in weeks. PERIOD=INFINITY: one
+ *    permanent window.
  *  - Defaults: PERIOD DAY, DAYS [ALL], STARTTIME 0 (midnight), ENDTIME end of
  *    the period (24:00:00, or 7 days for WEEK; an ENDTIME of 0 means the same,
  *    as in Maui), DEPTH 2.
@@ -61,13 +64,15 @@ enum srtime_period { SRTIME_DAY, SRTIME_WEEK, SRTIME_INFINITY };
 /* Largest DEPTH (Maui's MAX_SRES_DEPTH). */
 #define SRTIME_DEPTH_MAX 64
 /* Room enough for every window srtime_instances() can return. */
-#define SRTIME_WINDOWS_MAX (SRTIME_DEPTH_MAX + 1)
+#define SRTIME_WINDOWS_MAX (7 * SRTIME_DEPTH_MAX + 1) /* WEEK by day: 7 a week, and one running in */
 /* End of the INFINITY window: Maui's MAX_MTIME (same value as CFG_TIME_INFINITY). */
 #define SRTIME_FOREVER 2140000000L
 
 struct srtime_spec {
     enum srtime_period period;
-    unsigned days; /* SRTIME_ALLDAYS bits; used by PERIOD=DAY only */
+    unsigned days; /* SRTIME_ALLDAYS bits; used by PERIOD=DAY, and WEEK with by_day */
+    int by_day;    /* PERIOD=WEEK with DAYS naming days: a window on each day listed,
+                      start and end times of day; depth in weeks */
     long start;    /* offset into the period, 0 <= start < period length */
     long end;      /* offset into the period, 0 < end <= period length; end < start:
                       the window runs into the next period */
@@ -100,8 +105,9 @@ void srtime_spec_default(struct srtime_spec *spec);
  *             (MON, Mon), full names (Monday), or ALL / [ALL]
  *  STARTTIME, ENDTIME
  *             [[[DD:]HH:]MM:]SS (cfg_parse_time: two fields are HH:MM); within
- *             the day for DAY (ENDTIME up to 24:00:00), within the week for
- *             WEEK (ENDTIME up to 7:00:00:00); ignored for INFINITY
+ *             the day for DAY and for WEEK with DAYS (ENDTIME up to 24:00:00),
+ *             within the week for WEEK (ENDTIME up to 7:00:00:00); ignored for
+ *             INFINITY
  *  DEPTH      1..SRTIME_DEPTH_MAX
  * All or nothing: on error *spec is unchanged and err names the attribute and
  * the value, e.g. "STARTTIME '25:00:00' is not within the day (0 to 23:59:59)".
@@ -113,7 +119,8 @@ int srtime_parse(struct srtime_spec *spec, const char *period, const char *days,
 /*
  * The windows of spec that have not ended at `now` (end > now), in order of
  * start: for DAY one per selected day from today to today+depth-1, for WEEK
- * one per week from this week (Sunday 00:00) on, for INFINITY [now,
+ * one per week from this week (Sunday 00:00) on (with by_day one per
+ * selected day of those weeks), for INFINITY [now,
  * SRTIME_FOREVER). A window that began before now is returned whole (Maui
  * starts the reservation for the current instance at now; the caller clamps
  * when it books it). Empty windows are skipped.

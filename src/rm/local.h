@@ -10,7 +10,8 @@
  *     user (setgid, initgroups, setuid) when running as root, else as the
  *     daemon's user (which must then be the submitter); in the job's working
  *     directory; stdout and stderr to the requested files (opened as the
- *     user, created 0600 if new); environment: a clean one with HOME, USER,
+ *     user, created 0600 if new, never through a link nor into another
+ *     user's file: rm/jobfile.h); environment: a clean one with HOME, USER,
  *     LOGNAME, SHELL, PATH (/usr/local/bin:/usr/bin:/bin), the job's extra
  *     variables, and MOKU_JOBID, PBS_JOBID, PBS_JOBNAME, PBS_NODEFILE
  *     (<spooldir>/nodefile, one host name per processor), PBS_O_WORKDIR,

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE /* close_range, initgroups */
 
 #include "rm/local.h"
+#include "rm/jobfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -101,13 +102,16 @@ static double mono_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Write <dir>/<name> atomically (temporary file, fsync, rename). */
+/* Write <dir>/<name> atomically (temporary file, fsync, rename). The
+ * temporary file is written over, not emptied first, so that one made
+ * ahead (prealloc_status) needs no new blocks: a job's end is recorded on
+ * a full disk. */
 static int write_atomic(const struct sv *sv, const char *name, const char *text)
 {
     char tmp[PATH_MAX + 32], path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/%s", sv->dir, name);
     snprintf(tmp, sizeof tmp, "%s/%s.tmp", sv->dir, name);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) {
         sv_log(sv, "%s: cannot create: %s", tmp, strerror(errno));
         return -1;
@@ -121,13 +125,30 @@ static int write_atomic(const struct sv *sv, const char *name, const char *text)
             break;
         done += (size_t)w;
     }
-    int ok = done == len && fsync(fd) == 0;
+    int ok = done == len && ftruncate(fd, (off_t)len) == 0 && fsync(fd) == 0;
     if (close(fd) < 0 || !ok || rename(tmp, path) < 0) {
         sv_log(sv, "%s: cannot write: %s", path, strerror(errno));
         unlink(tmp);
         return -1;
     }
     return 0;
+}
+
+/* The status file's blocks, taken while there is room (as the job starts):
+ * written over at the end (write_atomic), so that the job's end is
+ * recorded even when the disk has filled meanwhile (issue 28; the daemon
+ * gives up its own reserve then, daemon/dspace.c). Not synced: the space
+ * is the file system's to count at the write, and the status is synced
+ * when written. Best effort. */
+static void prealloc_status(const struct sv *sv)
+{
+    char tmp[PATH_MAX + 32], zeros[LOCAL_MSG_MAX + 256] = {0};
+    snprintf(tmp, sizeof tmp, "%s/%s.tmp", sv->dir, LOCAL_F_STATUS);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0 || write(fd, zeros, sizeof zeros) != (ssize_t)sizeof zeros)
+        sv_log(sv, "%s: cannot make room for the status file: %s", tmp, strerror(errno));
+    if (fd >= 0)
+        close(fd);
 }
 
 /* ---- job.json ---- */
@@ -274,6 +295,17 @@ enum child_stage {
     STAGE_OPEN, /* stderr is the job's error file */
 };
 
+/* The name of a job file in a directory (Torque's -o DIR, or the default
+ * <cwd>/<name>.o<id>): kind 'o' or 'e', 'o' when both streams share one
+ * file. Returns buf[NAME_MAX + 1]. */
+static const char *job_file_name(const struct sv_job *j, char kind, char *buf)
+{
+    if (strcmp(j->out, j->err) == 0)
+        kind = 'o';
+    snprintf(buf, NAME_MAX + 1, "%s.%c%s", j->name, kind, j->id);
+    return buf;
+}
+
 /* Report why the job could not start: to the supervisor (the pipe), and to
  * the job's error file when it can be written as the user (Torque leaves the
  * reason there too); then end the child. The supervisor is single-threaded,
@@ -292,8 +324,9 @@ static void child_fail(const struct sv_job *j, int pipefd, enum child_stage stag
     size_t len = n < 0 ? 0 : (size_t)n < sizeof msg - 1 ? (size_t)n : sizeof msg - 2;
     msg[len++] = '\n';
     int errfd = stage == STAGE_OPEN ? 2 : -1;
+    char why[JOBFILE_WHY_MAX], dir_name[NAME_MAX + 1];
     if (stage == STAGE_USER)
-        errfd = open(j->err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        errfd = jobfile_open_out(j->err, job_file_name(j, 'e', dir_name), (uid_t)getuid(), why);
     if (write(pipefd, msg, len) < 0)
         _exit(FAILED_EXIT);
     if (errfd >= 0 && (write(errfd, "moku: ", 6) < 0 || write(errfd, msg, len) < 0))
@@ -329,21 +362,41 @@ static void child_identity(const struct sv_job *j, int pipefd)
         child_fail(j, pipefd, STAGE_NONE, "job %s: could not drop root privileges", j->id);
 }
 
-/* stdout and stderr to the job's files, opened as the user (Torque
- * truncates them). The same path twice (-j oe) is opened once. */
+/* stdout and stderr to the job's files, opened as the user and emptied
+ * (Torque truncates them), never through a link nor into another user's
+ * file (jobfile.h). The same path twice (-j oe) is opened once. */
 static void child_output(const struct sv_job *j, int pipefd)
 {
-    int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
-    int out = open(j->out, flags, 0600);
+    char why[JOBFILE_WHY_MAX], name[NAME_MAX + 1];
+    uid_t uid = getuid();
+    int out = jobfile_open_out(j->out, job_file_name(j, 'o', name), uid, why);
     if (out < 0)
         child_fail(j, pipefd, STAGE_USER, "job %s: %s: cannot open the output file: %s", j->id,
-                   j->out, strerror(errno));
-    int errfd = strcmp(j->out, j->err) == 0 ? out : open(j->err, flags, 0600);
+                   j->out, why);
+    int errfd = strcmp(j->out, j->err) == 0
+                    ? out
+                    : jobfile_open_out(j->err, job_file_name(j, 'e', name), uid, why);
     if (errfd < 0)
         child_fail(j, pipefd, STAGE_NONE, "job %s: %s: cannot open the error file: %s", j->id,
-                   j->err, strerror(errno));
+                   j->err, why);
     if (dup2(out, 1) < 0 || dup2(errfd, 2) < 0)
         child_fail(j, pipefd, STAGE_NONE, "job %s: dup2: %s", j->id, strerror(errno));
+}
+
+/* Into the working directory (-d, else the submitter's), as the user:
+ * through no planted link, and not a planted directory (jobfile.h), since
+ * the script writes there by relative names. */
+static void child_cwd(const struct sv_job *j, int pipefd)
+{
+    char why[JOBFILE_WHY_MAX];
+    int fd = jobfile_open_dir(j->cwd, getuid(), why);
+    if (fd < 0)
+        child_fail(j, pipefd, STAGE_USER, "job %s: %s: cannot enter the working directory: %s",
+                   j->id, j->cwd, why);
+    if (fchdir(fd) < 0)
+        child_fail(j, pipefd, STAGE_USER, "job %s: %s: cannot enter the working directory: %s",
+                   j->id, j->cwd, strerror(errno));
+    close(fd);
 }
 
 /* execve the script: directly when it starts with "#!" and the user may
@@ -381,10 +434,7 @@ static void child_main(const struct sv *sv, char **env, int pipefd)
     umask(022); /* the daemon's own 077 is for its state: a job gets the usual one (its
                    output files are still created 0600, as Torque's are) */
     child_identity(&sv->job, pipefd);
-    if (chdir(sv->job.cwd) < 0)
-        child_fail(&sv->job, pipefd, STAGE_USER,
-                   "job %s: %s: cannot enter the working directory: %s", sv->job.id, sv->job.cwd,
-                   strerror(errno));
+    child_cwd(&sv->job, pipefd);
     child_output(&sv->job, pipefd);
     child_exec(&sv->job, env, pipefd);
 }
@@ -543,8 +593,9 @@ static void run_job(struct sv *sv)
 }
 
 /* The walltime line's writer, in the child, as the job's user: append to
- * the error file only if it is a regular file (a FIFO the job left there
- * would block the open; O_NONBLOCK makes that fail at once instead), with
+ * the error file only if it is the user's own regular file, reached as the
+ * job's files are (jobfile_open_append; a FIFO the job left there would
+ * block the open: O_NONBLOCK makes that fail at once instead), with
  * the signals the supervisor blocks unblocked and an alarm, so that a hung
  * file system cannot keep it. */
 static void write_walltime_line(const struct sv *sv, const char *line, int n)
@@ -554,11 +605,9 @@ static void write_walltime_line(const struct sv *sv, const char *line, int n)
     sigprocmask(SIG_SETMASK, &none, NULL);
     alarm(WALLTIME_LINE_SECONDS);
     child_identity(&sv->job, -1); /* on failure it ends the child */
-    int fd = open(sv->job.err, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY |
-                                   O_NONBLOCK);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || n <= 0 ||
-        write(fd, line, (size_t)n) != n)
+    char why[JOBFILE_WHY_MAX], name[NAME_MAX + 1];
+    int fd = jobfile_open_append(sv->job.err, job_file_name(&sv->job, 'e', name), getuid(), why);
+    if (fd < 0 || n <= 0 || write(fd, line, (size_t)n) != n)
         _exit(1);
     _exit(0);
 }
@@ -680,6 +729,7 @@ int local_supervise(const char *spooldir)
     if (write_atomic(&sv, LOCAL_F_PID, num) == 0) {
         int code = FAILED_EXIT;
         if (start_job(&sv) == 0) {
+            prealloc_status(&sv);
             run_job(&sv);
             code = job_outcome(&sv);
             if (strcmp(sv.reason, "walltime") == 0)

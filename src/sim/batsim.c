@@ -105,7 +105,7 @@ int batsim_write_jobs(FILE *f, const struct workload *wl, const struct sim_outco
     if (run <= 1)
         fprintf(f, "%sjob_id,workload_name,profile,submission_time,requested_number_of_resources,"
                    "requested_time,success,final_state,starting_time,execution_time,"
-                   "finishing_time,waiting_time,turnaround_time,stretch,allocated_resources,"
+                   "finish_time,waiting_time,turnaround_time,stretch,allocated_resources,"
                    "consumed_energy,metadata\n",
                 run == 1 ? "run," : "");
     for (size_t i = 0; i < wl->njobs; i++) {

@@ -5,7 +5,7 @@
  *
  *   job_id,workload_name,profile,submission_time,requested_number_of_resources,
  *   requested_time,success,final_state,starting_time,execution_time,
- *   finishing_time,waiting_time,turnaround_time,stretch,allocated_resources,
+ *   finish_time,waiting_time,turnaround_time,stretch,allocated_resources,
  *   consumed_energy,metadata
  *
  * A row per job that finished or was rejected, as Batsim writes them (jobs

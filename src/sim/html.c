@@ -55,8 +55,8 @@ static void page_head(FILE *f, const char *trace, size_t n)
             "ran to their end; times are the trace's, in seconds unless said.</p>\n"
             "<p><a href=\"#metrics\">metrics</a> · <a href=\"#time\">over time</a> · "
             "<a href=\"#dist\">distributions</a> · <a href=\"#groups\">breakdowns</a> · "
-            "<a href=\"#config\">configuration</a></p>\n",
-            n, n == 1 ? "" : "s");
+            "%s<a href=\"#config\">configuration</a></p>\n",
+            n, n == 1 ? "" : "s", n > 1 ? "<a href=\"#front\">the Pareto front</a> · " : "");
 }
 
 /* A header row: a first cell, then each run's label (spanning span columns). */
@@ -110,6 +110,7 @@ static void metrics(FILE *f, const struct html_run *runs, size_t n)
     ROW(f, "maximum wait", runs, n, "%ld", r->max_wait);
     ROW(f, "avg bounded slowdown", runs, n, "%.3f", r->avg_bsld);
     ROW(f, "avg expansion factor", runs, n, "%.3f", r->avg_xfactor);
+    ROW(f, "wait fairness (Jain)", runs, n, "%.3f", r->wait_fairness);
     ROW(f, "jobs backfilled", runs, n, "%ld", r->backfilled);
     ROW(f, "iterations", runs, n, "%ld", r->iterations);
     fputs("</tbody>\n</table>\n", f);
@@ -480,6 +481,58 @@ static void breakdowns(FILE *f, const struct html_run *runs, size_t n)
     group_table(f, "class", runs, n, 0, 50);
 }
 
+/* ------------------------------------------------------ the Pareto front */
+
+/* The recommendation: a row per run with the four measures; the runs no
+ * other run beats on all of them are marked and shaded. */
+static void front(FILE *f, const struct html_run *runs, size_t n)
+{
+    if (n < 2)
+        return;
+    fputs("<h2 id=\"front\">The Pareto front</h2>\n<p class=\"note\">A run is on the front "
+          "(&#9733;) when no other run is as good on all four measures — lower average wait, "
+          "lower average bounded slowdown, higher utilization, fairer waits across users "
+          "(Jain's index of their average waits) — and better on one. Choose among these; the "
+          "others are beaten.</p>\n<table>\n<thead><tr><th>run</th>",
+          f);
+    const struct html_run *r0 = runs;
+    while (r0 < runs + n - 1 && r0->recorded)
+        r0++;
+    for (int k = 0; k < r0->varied; k++) {
+        const char *line = r0->overrides[r0->noverrides - (size_t)r0->varied + (size_t)k];
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(line, "= \t"), line);
+        fputs("<th>", f);
+        esc(f, name);
+        fputs("</th>", f);
+    }
+    fputs("<th>avg wait (s)</th><th>avg bsld</th><th>utilization (%)</th><th>wait "
+          "fairness</th><th>front</th></tr></thead>\n<tbody>\n",
+          f);
+    for (size_t i = 0; i < n; i++) {
+        const struct html_run *x = &runs[i];
+        fprintf(f, "<tr%s><td style=\"border-left:6px solid %s\">",
+                x->pareto ? " style=\"background:#eef6e8;font-weight:bold\"" : "", plot_colour(i));
+        esc(f, x->label);
+        fputs("</td>", f);
+        for (int k = 0; k < r0->varied; k++) {
+            fputs("<td>", f);
+            if (x->recorded || k >= x->varied) {
+                fputs("-", f);
+            } else {
+                const char *v = x->overrides[x->noverrides - (size_t)x->varied + (size_t)k];
+                v += strcspn(v, "= \t");
+                esc(f, v + strspn(v, "= \t"));
+            }
+            fputs("</td>", f);
+        }
+        fprintf(f, "<td>%.1f</td><td>%.3f</td><td>%.2f</td><td>%.3f</td><td>%s</td></tr>\n",
+                x->r->avg_wait, x->r->avg_bsld, 100 * x->r->utilization, x->r->wait_fairness,
+                x->pareto ? "&#9733;" : "");
+    }
+    fputs("</tbody>\n</table>\n", f);
+}
+
 /* -------------------------------------------------------- configuration */
 
 static void configuration(FILE *f, const struct html_run *runs, size_t n)
@@ -497,6 +550,8 @@ static void configuration(FILE *f, const struct html_run *runs, size_t n)
             fputs("</p>\n<pre>", f);
             esc(f, runs[i].config_text ? runs[i].config_text : "(could not be read again)");
             fputs("</pre>\n", f);
+        } else if (runs[i].recorded) {
+            fputs("<p>What the log recorded: each job's own start, no replay.</p>\n", f);
         } else {
             fputs("<p>Maui's defaults (no --config).</p>\n", f);
         }
@@ -515,6 +570,7 @@ int html_write_report(FILE *f, const char *trace, const struct html_run *runs, s
 {
     page_head(f, trace, n);
     metrics(f, runs, n);
+    front(f, runs, n);
     over_time(f, runs, n);
     distributions(f, runs, n);
     breakdowns(f, runs, n);

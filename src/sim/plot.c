@@ -199,14 +199,17 @@ int plot_write_csv(FILE *f, const struct plot_line *lines, size_t n)
 {
     fprintf(f, "%stime,width,covered,utilization,busy_procs,up_procs,queued,running\n",
             n > 1 ? "run," : "");
-    for (size_t l = 0; l < n; l++) {
+    for (size_t l = 0, num = 0; l < n; l++) {
         const struct plot_series *p = lines[l].series;
+        num += !lines[l].run_name;
         for (size_t i = 0; i < p->n; i++) {
             const struct plot_bin *b = &p->bins[i];
             if (b->span <= 0)
                 continue;
-            if (n > 1)
-                fprintf(f, "%zu,", l + 1);
+            if (n > 1 && lines[l].run_name)
+                fprintf(f, "%s,", lines[l].run_name);
+            else if (n > 1)
+                fprintf(f, "%zu,", num);
             fprintf(f, "%ld,%ld,%.0f,%.6f,%.3f,%.3f,%.3f,%.3f\n", p->t0 + (long)i * p->width,
                     p->width, b->span, b->up > 0 ? b->busy / b->up : 0.0, b->busy / b->span,
                     b->up / b->span, b->idle / b->span, b->running / b->span);

@@ -60,6 +60,8 @@ int plot_series_point(const struct plot_series *p, size_t i, size_t k, double *u
 struct plot_line {
     const char *label;
     const struct plot_series *series;
+    const char *run_name; /* the CSV's run column for it; NULL: its number, counting the
+                             lines without a name from 1 */
 };
 
 /* The sums of bins [i k, i k + k) (fewer at the end). */

@@ -1,4 +1,4 @@
-/* report — see report.h. */
+/* report — see report.h. The comparison of several runs is report_runs.c. */
 #include "sim/report.h"
 
 #include <math.h>
@@ -11,8 +11,14 @@
 #include "core/sched.h"
 #include "util/mem.h"
 #include "util/strmap.h"
+#include "sim/report_int.h"
 
-#define BSLD_TAU 10.0 /* seconds: the customary bound for very short jobs */
+#define BSLD_TAU 10.0 /* seconds: the customary bound for very short jobs (--bsld-tau) */
+
+double report_tau(const struct report *r)
+{
+    return r->bsld_tau > 0 ? r->bsld_tau : BSLD_TAU;
+}
 
 /* Powers of 4, so each class spans a factor of four in width. */
 static const struct report_bound size_bounds[REPORT_NSIZE] = {
@@ -61,6 +67,7 @@ struct csum {
 };
 
 struct sums {
+    double tau;
     long first_submit, last_end;
     double wait, bsld, xf, procsec;
     long max_wait;
@@ -76,9 +83,9 @@ static void add_class(struct csum *c, long wait, double bsld)
 }
 
 /* Bounded slowdown: max(1, (wait + run) / max(run, tau)). */
-static double job_bsld(long wait, long run)
+static double job_bsld(long wait, long run, double tau)
 {
-    double b = (double)(wait + run) / fmax((double)run, BSLD_TAU);
+    double b = (double)(wait + run) / fmax((double)run, tau);
     return b < 1.0 ? 1.0 : b;
 }
 
@@ -86,7 +93,7 @@ static void add_job(struct sums *m, const struct wl_job *w, const struct sim_out
 {
     long wait = o->start - w->submit;
     long run = o->end - o->start;
-    double bsld = job_bsld(wait, run);
+    double bsld = job_bsld(wait, run, m->tau);
     if (m->n == 0 || w->submit < m->first_submit)
         m->first_submit = w->submit;
     if (m->n == 0 || o->end > m->last_end)
@@ -111,19 +118,26 @@ static void class_averages(struct report_class *out, const struct csum *in, int 
     }
 }
 
-/* A job measured: it ran to its end and was not rejected. */
-static int measured(const struct sim_outcome *o)
+/* A job that ran to its end and was not rejected. */
+static int ended(const struct sim_outcome *o)
 {
     return !o->rejected && o->end >= 0;
 }
 
+/* A job measured: it ended, and was submitted inside the window if any. */
+static int measured(const struct report *r, const struct wl_job *w, const struct sim_outcome *o)
+{
+    return ended(o) && (!r->windowed || (w->submit >= r->window_lo && w->submit <= r->window_hi));
+}
+
 /* Distribution d's value for a measured job. */
-static double dist_value(enum report_dist d, const struct wl_job *w, const struct sim_outcome *o)
+static double dist_value(enum report_dist d, const struct wl_job *w, const struct sim_outcome *o,
+                         double tau)
 {
     long wait = o->start - w->submit, run = o->end - o->start;
     switch (d) {
     case REPORT_WAIT: return (double)wait;
-    case REPORT_BSLD: return job_bsld(wait, run);
+    case REPORT_BSLD: return job_bsld(wait, run, tau);
     default: return (double)(wait + run);
     }
 }
@@ -185,8 +199,9 @@ static void compute_quantiles(struct report *r, const struct workload *wl,
     for (int d = 0; d < REPORT_NDIST; d++) {
         size_t n = 0;
         for (size_t i = 0; i < wl->njobs && n < r->jobs; i++)
-            if (measured(&out[i]))
-                v[n++] = key_of(fmax(0.0, dist_value((enum report_dist)d, &wl->jobs[i], &out[i])));
+            if (measured(r, &wl->jobs[i], &out[i]))
+                v[n++] = key_of(fmax(
+                    0.0, dist_value((enum report_dist)d, &wl->jobs[i], &out[i], report_tau(r))));
         sort_keys(v, tmp, n);
         for (int q = 0; q < REPORT_NQUANT; q++) {
             size_t rank = (size_t)ceil((double)q * (double)n / (REPORT_NQUANT - 1) - 1e-9);
@@ -270,11 +285,11 @@ static void compute_groups(struct report *r, const struct workload *wl,
     strmap_init(&users.at);
     strmap_init(&classes.at);
     for (size_t i = 0; i < wl->njobs; i++) {
-        if (!measured(&out[i]))
-            continue;
         const struct wl_job *w = &wl->jobs[i];
+        if (!measured(r, w, &out[i]))
+            continue;
         long wait = out[i].start - w->submit, run = out[i].end - out[i].start;
-        double bsld = job_bsld(wait, run), ps = (double)wl_job_procs(w) * (double)run;
+        double bsld = job_bsld(wait, run, report_tau(r)), ps = (double)wl_job_procs(w) * (double)run;
         gsum_add(&users, group_name(s, w, &out[i], CRED_USER), wait, bsld, ps);
         gsum_add(&classes, group_name(s, w, &out[i], CRED_CLASS), wait, bsld, ps);
     }
@@ -309,27 +324,61 @@ const char *report_dist_name(enum report_dist d)
     return names[d];
 }
 
+/* Jain's fairness index of the users' average waits. */
+static double wait_fairness(const struct report *r)
+{
+    double sum = 0, sq = 0;
+    for (size_t i = 0; i < r->nusers; i++) {
+        sum += r->users[i].avg_wait;
+        sq += r->users[i].avg_wait * r->users[i].avg_wait;
+    }
+    return sq > 0 ? sum * sum / ((double)r->nusers * sq) : 1.0;
+}
+
+/* Processor-seconds of every job that ran inside [lo, hi], over the
+ * processors and the window's length: utilization within the window. */
+static double window_utilization(const struct report *r, const struct workload *wl,
+                                 const struct sim_outcome *out, long long procs)
+{
+    double used = 0;
+    for (size_t i = 0; i < wl->njobs; i++) {
+        if (!ended(&out[i]))
+            continue;
+        long a = out[i].start > r->window_lo ? out[i].start : r->window_lo;
+        long b = out[i].end < r->window_hi ? out[i].end : r->window_hi;
+        if (b > a)
+            used += (double)wl_job_procs(&wl->jobs[i]) * (double)(b - a);
+    }
+    long len = r->window_hi - r->window_lo;
+    return len > 0 && procs > 0 ? used / ((double)procs * (double)len) : 0.0;
+}
+
 void report_compute(struct report *r, const struct workload *wl, const struct sim_outcome *out,
                     long long procs, const struct sched *s)
 {
-    struct sums m = {0};
+    struct sums m = {.tau = report_tau(r)};
     size_t rejected = 0;
     report_free(r);
-    r->never_started = 0;
+    r->never_started = r->excluded = 0;
     for (size_t i = 0; i < wl->njobs; i++) {
         if (out[i].rejected)
             rejected++;
-        else if (out[i].end >= 0)
+        else if (measured(r, &wl->jobs[i], &out[i]))
             add_job(&m, &wl->jobs[i], &out[i]);
+        else if (out[i].end >= 0)
+            r->excluded++;
         else if (out[i].start < 0 && out[i].job && out[i].job->state == JOB_IDLE)
             r->never_started++;
     }
     r->jobs = m.n;
     r->skipped = wl->skipped;
+    r->unfinished = wl->unfinished;
     r->rejected = rejected;
     r->makespan = m.n ? m.last_end - m.first_submit : 0;
     r->utilization =
         r->makespan > 0 && procs > 0 ? m.procsec / ((double)procs * (double)r->makespan) : 0.0;
+    if (r->windowed)
+        r->utilization = window_utilization(r, wl, out, procs);
     r->avg_wait = m.n ? m.wait / (double)m.n : 0.0;
     r->max_wait = m.max_wait;
     r->avg_bsld = m.n ? m.bsld / (double)m.n : 0.0;
@@ -339,6 +388,7 @@ void report_compute(struct report *r, const struct workload *wl, const struct si
     class_averages(r->by_runtime, m.runtime, REPORT_NRUNTIME);
     compute_quantiles(r, wl, out);
     compute_groups(r, wl, out, s);
+    r->wait_fairness = wait_fairness(r);
 }
 
 /* "12d 03:04:05" for a duration in seconds. */
@@ -361,20 +411,36 @@ void report_print_text(FILE *f, const struct report *r, const char *trace, const
     fmt_duration(mw, sizeof mw, (double)r->max_wait);
     fprintf(f, "moku simulate: %s\n", trace);
     fprintf(f, "  cluster              %zu nodes, %lld processors\n", r->nodes, r->procs);
-    fprintf(f, "  policy               %s\n\n", policy);
+    fprintf(f, "  policy               %s\n", policy);
+    if (r->fs_history[0])
+        fprintf(f, "  fairshare history    %d window%s from %s\n", r->fs_windows,
+                r->fs_windows == 1 ? "" : "s", r->fs_history);
+    fputc('\n', f);
     fprintf(f, "  jobs simulated       %zu\n", r->jobs);
-    fprintf(f, "  jobs skipped         %zu   (trace records that cannot be replayed)\n",
-            r->skipped);
+    if (r->unfinished)
+        fprintf(f, "  jobs skipped         %zu   (trace records that cannot be replayed; %zu of "
+                   "them unfinished when the log was taken)\n",
+                r->skipped, r->unfinished);
+    else
+        fprintf(f, "  jobs skipped         %zu   (trace records that cannot be replayed)\n",
+                r->skipped);
     fprintf(f, "  jobs rejected        %zu   (larger than the cluster, or over MAXSUBMITJOBS)\n",
             r->rejected);
     fprintf(f, "  jobs never started   %zu   (still waiting when no event left could start them)\n",
             r->never_started);
+    if (r->windowed)
+        fprintf(f, "  jobs excluded        %zu   (submitted in the warm-up or cool-down: "
+                   "simulated, not measured)\n",
+                r->excluded);
     fprintf(f, "  makespan             %ld s   (%s)\n", r->makespan, mk);
-    fprintf(f, "  utilization          %.2f %%\n", 100.0 * r->utilization);
+    fprintf(f, "  utilization          %.2f %%%s\n", 100.0 * r->utilization,
+            r->windowed ? "   (inside the measured window)" : "");
     fprintf(f, "  average wait         %.1f s   (%s)\n", r->avg_wait, aw);
     fprintf(f, "  maximum wait         %ld s   (%s)\n", r->max_wait, mw);
-    fprintf(f, "  avg bounded slowdown %.3f   (tau = 10 s)\n", r->avg_bsld);
+    fprintf(f, "  avg bounded slowdown %.3f   (tau = %g s)\n", r->avg_bsld, report_tau(r));
     fprintf(f, "  avg expansion factor %.3f   ((wait + walltime) / walltime)\n", r->avg_xfactor);
+    fprintf(f, "  wait fairness        %.3f   (Jain's index of the users' average waits)\n",
+            r->wait_fairness);
     fprintf(f, "  wait p50/p95/p99     %.0f / %.0f / %.0f s\n", report_percentile(r, REPORT_WAIT, 50),
             report_percentile(r, REPORT_WAIT, 95), report_percentile(r, REPORT_WAIT, 99));
     fprintf(f, "  bsld p50/p95/p99     %.3f / %.3f / %.3f\n", report_percentile(r, REPORT_BSLD, 50),
@@ -387,229 +453,115 @@ void report_print_text(FILE *f, const struct report *r, const char *trace, const
 
 /* ---------------------------------------------------------------- tables */
 
-/* A text table: column 0 holds the row labels (left-aligned), the others
- * values (right-aligned); each column is as wide as its widest cell. */
-#define CELL 64
-
-struct table {
-    size_t ncols, nrows, cap;
-    char (*cells)[CELL]; /* nrows x ncols */
-};
-
-static void table_init(struct table *t, size_t ncols)
+void report_table_init(struct report_table *t, size_t ncols)
 {
-    *t = (struct table){.ncols = ncols};
+    *t = (struct report_table){.ncols = ncols};
 }
 
-static char *cell(struct table *t, size_t row, size_t col)
+char *report_cell(struct report_table *t, size_t row, size_t col)
 {
     return t->cells[row * t->ncols + col];
 }
 
 /* Append a row labelled label (its value cells empty); returns its index. */
-static size_t table_row(struct table *t, const char *label)
+size_t report_table_row(struct report_table *t, const char *label)
 {
     if (t->nrows == t->cap) {
         t->cap = t->cap ? 2 * t->cap : 32;
         t->cells = xrealloc(t->cells, t->cap * t->ncols * sizeof *t->cells);
     }
     memset(t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof *t->cells);
-    snprintf(cell(t, t->nrows, 0), CELL, "%s", label);
+    snprintf(report_cell(t, t->nrows, 0), REPORT_CELL, "%s", label);
     return t->nrows++;
 }
 
 /* Print and free the table. No line ends with blanks: a row without values
  * is its label alone. */
-static void table_print(FILE *f, struct table *t)
+void report_table_print(FILE *f, struct report_table *t)
 {
     size_t *w = xcalloc(t->ncols, sizeof *w);
     for (size_t r = 0; r < t->nrows; r++)
         for (size_t c = 0; c < t->ncols; c++)
-            if (strlen(cell(t, r, c)) > w[c])
-                w[c] = strlen(cell(t, r, c));
+            if (strlen(report_cell(t, r, c)) > w[c])
+                w[c] = strlen(report_cell(t, r, c));
     for (size_t r = 0; r < t->nrows; r++) {
         size_t last = t->ncols - 1;
-        while (last > 0 && !*cell(t, r, last))
+        while (last > 0 && !*report_cell(t, r, last))
             last--;
-        if (last || *cell(t, r, 0))
-            fprintf(f, "  %-*s", last ? (int)w[0] : 0, cell(t, r, 0));
+        if (last || *report_cell(t, r, 0))
+            fprintf(f, "  %-*s", last ? (int)w[0] : 0, report_cell(t, r, 0));
         for (size_t c = 1; c <= last; c++)
-            fprintf(f, "  %*s", (int)w[c], cell(t, r, c));
+            fprintf(f, "  %*s", (int)w[c], report_cell(t, r, c));
         fputc('\n', f);
     }
     free(w);
     free(t->cells);
 }
 
-static void fmt_class_avg(char *buf, const char *fmt, double v, size_t jobs)
+void report_fmt_avg(char *buf, const char *fmt, double v, size_t jobs)
 {
     if (jobs)
-        snprintf(buf, CELL, fmt, v);
+        snprintf(buf, REPORT_CELL, fmt, v);
     else
-        snprintf(buf, CELL, "-");
+        snprintf(buf, REPORT_CELL, "-");
 }
 
 /* One block of the one-run class section: a header row, then a row per class. */
-static void classes_block(struct table *t, const char *title, const struct report_bound *b,
+static void classes_block(struct report_table *t, const char *title, const struct report_bound *b,
                           const struct report_class *c, int n)
 {
-    size_t h = table_row(t, title);
-    snprintf(cell(t, h, 1), CELL, "jobs");
-    snprintf(cell(t, h, 2), CELL, "avg wait (s)");
-    snprintf(cell(t, h, 3), CELL, "avg bsld");
+    size_t h = report_table_row(t, title);
+    snprintf(report_cell(t, h, 1), REPORT_CELL, "jobs");
+    snprintf(report_cell(t, h, 2), REPORT_CELL, "avg wait (s)");
+    snprintf(report_cell(t, h, 3), REPORT_CELL, "avg bsld");
     for (int i = 0; i < n; i++) {
-        char label[CELL];
+        char label[REPORT_CELL];
         snprintf(label, sizeof label, "  %s", b[i].name);
-        size_t row = table_row(t, label);
-        snprintf(cell(t, row, 1), CELL, "%zu", c[i].jobs);
-        fmt_class_avg(cell(t, row, 2), "%.1f", c[i].avg_wait, c[i].jobs);
-        fmt_class_avg(cell(t, row, 3), "%.3f", c[i].avg_bsld, c[i].jobs);
+        size_t row = report_table_row(t, label);
+        snprintf(report_cell(t, row, 1), REPORT_CELL, "%zu", c[i].jobs);
+        report_fmt_avg(report_cell(t, row, 2), "%.1f", c[i].avg_wait, c[i].jobs);
+        report_fmt_avg(report_cell(t, row, 3), "%.3f", c[i].avg_bsld, c[i].jobs);
     }
 }
 
 /* A block of groups: a header row, then a row for each of the first `top`
  * groups (the list is by processor-seconds). */
-static void groups_block(struct table *t, const char *title, const struct report_group *g,
+static void groups_block(struct report_table *t, const char *title, const struct report_group *g,
                          size_t n, size_t top)
 {
-    size_t h = table_row(t, title);
-    snprintf(cell(t, h, 1), CELL, "jobs");
-    snprintf(cell(t, h, 2), CELL, "avg wait (s)");
-    snprintf(cell(t, h, 3), CELL, "avg bsld");
+    size_t h = report_table_row(t, title);
+    snprintf(report_cell(t, h, 1), REPORT_CELL, "jobs");
+    snprintf(report_cell(t, h, 2), REPORT_CELL, "avg wait (s)");
+    snprintf(report_cell(t, h, 3), REPORT_CELL, "avg bsld");
     n = n < top ? n : top;
     for (size_t i = 0; i < n; i++) {
-        char label[CELL];
-        snprintf(label, sizeof label, "  %.*s", CELL - 3, g[i].name);
-        size_t row = table_row(t, label);
-        snprintf(cell(t, row, 1), CELL, "%zu", g[i].jobs);
-        snprintf(cell(t, row, 2), CELL, "%.1f", g[i].avg_wait);
-        snprintf(cell(t, row, 3), CELL, "%.3f", g[i].avg_bsld);
+        char label[REPORT_CELL];
+        snprintf(label, sizeof label, "  %.*s", REPORT_CELL - 3, g[i].name);
+        size_t row = report_table_row(t, label);
+        snprintf(report_cell(t, row, 1), REPORT_CELL, "%zu", g[i].jobs);
+        snprintf(report_cell(t, row, 2), REPORT_CELL, "%.1f", g[i].avg_wait);
+        snprintf(report_cell(t, row, 3), REPORT_CELL, "%.3f", g[i].avg_bsld);
     }
 }
 
 void report_print_classes_text(FILE *f, const struct report *r)
 {
-    struct table t;
-    table_init(&t, 4);
+    struct report_table t;
+    report_table_init(&t, 4);
     classes_block(&t, "by job size (processors)", size_bounds, r->by_size, REPORT_NSIZE);
-    table_row(&t, "");
+    report_table_row(&t, "");
     classes_block(&t, "by runtime", runtime_bounds, r->by_runtime, REPORT_NRUNTIME);
-    table_row(&t, "");
+    report_table_row(&t, "");
     groups_block(&t, "by user (top 10 by processor-seconds)", r->users, r->nusers, 10);
-    table_row(&t, "");
+    report_table_row(&t, "");
     groups_block(&t, "by class", r->classes, r->nclasses, r->nclasses);
     fputc('\n', f);
-    table_print(f, &t);
-}
-
-/* ------------------------------------------------------- several runs */
-
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash && slash[1] ? slash + 1 : path;
-}
-
-/* A row of one value per run: the format's arguments may name x, the run
- * (const struct report_run *), and i_, its index from 0. */
-#define RUNS_ROW(t, label, runs, n, ...)                                                           \
-    do {                                                                                           \
-        size_t row_ = table_row((t), (label));                                                     \
-        for (size_t i_ = 0; i_ < (n); i_++) {                                                      \
-            const struct report_run *x = &(runs)[i_];                                              \
-            (void)x;                                                                               \
-            snprintf(cell((t), row_, i_ + 1), CELL, __VA_ARGS__);                                  \
-        }                                                                                          \
-    } while (0)
-
-/* The --compare row: labelled with the parameter, a value per run. */
-static void varied_row(struct table *t, const struct report_run *runs, size_t n)
-{
-    const char *line = runs[0].overrides[runs[0].noverrides - 1];
-    char label[CELL];
-    snprintf(label, sizeof label, "%.*s", (int)strcspn(line, "= \t"), line);
-    size_t row = table_row(t, label);
-    for (size_t i = 0; i < n; i++) {
-        const char *v = runs[i].overrides[runs[i].noverrides - 1];
-        v += strcspn(v, "= \t");
-        v += strspn(v, "= \t");
-        snprintf(cell(t, row, i + 1), CELL, "%s", v);
-    }
-}
-
-static void runs_metrics(struct table *t, const struct report_run *runs, size_t n)
-{
-    RUNS_ROW(t, "run", runs, n, "%zu", i_ + 1);
-    RUNS_ROW(t, "configuration", runs, n, "%s", x->config ? base_name(x->config) : "defaults");
-    if (runs[0].varied)
-        varied_row(t, runs, n);
-    RUNS_ROW(t, "backfill policy", runs, n, "%s", x->backfill);
-    RUNS_ROW(t, "reservation depth", runs, n, "%d", x->resdepth);
-    RUNS_ROW(t, "processors", runs, n, "%lld", x->r.procs);
-    RUNS_ROW(t, "jobs simulated", runs, n, "%zu", x->r.jobs);
-    RUNS_ROW(t, "jobs skipped", runs, n, "%zu", x->r.skipped);
-    RUNS_ROW(t, "jobs rejected", runs, n, "%zu", x->r.rejected);
-    RUNS_ROW(t, "jobs never started", runs, n, "%zu", x->r.never_started);
-    RUNS_ROW(t, "makespan (s)", runs, n, "%ld", x->r.makespan);
-    RUNS_ROW(t, "utilization (%)", runs, n, "%.2f", 100.0 * x->r.utilization);
-    RUNS_ROW(t, "average wait (s)", runs, n, "%.1f", x->r.avg_wait);
-    RUNS_ROW(t, "maximum wait (s)", runs, n, "%ld", x->r.max_wait);
-    RUNS_ROW(t, "avg bounded slowdown", runs, n, "%.3f", x->r.avg_bsld);
-    RUNS_ROW(t, "avg expansion factor", runs, n, "%.3f", x->r.avg_xfactor);
-    RUNS_ROW(t, "wait p50 (s)", runs, n, "%.0f", report_percentile(&x->r, REPORT_WAIT, 50));
-    RUNS_ROW(t, "wait p95 (s)", runs, n, "%.0f", report_percentile(&x->r, REPORT_WAIT, 95));
-    RUNS_ROW(t, "wait p99 (s)", runs, n, "%.0f", report_percentile(&x->r, REPORT_WAIT, 99));
-    RUNS_ROW(t, "bsld p50", runs, n, "%.3f", report_percentile(&x->r, REPORT_BSLD, 50));
-    RUNS_ROW(t, "bsld p95", runs, n, "%.3f", report_percentile(&x->r, REPORT_BSLD, 95));
-    RUNS_ROW(t, "bsld p99", runs, n, "%.3f", report_percentile(&x->r, REPORT_BSLD, 99));
-    RUNS_ROW(t, "jobs backfilled", runs, n, "%ld", x->r.backfilled);
-    RUNS_ROW(t, "iterations", runs, n, "%ld", x->r.iterations);
-    RUNS_ROW(t, "wall time (s)", runs, n, "%.3f", x->r.wall_seconds);
-}
-
-/* Three rows per class (jobs, average wait, average bounded slowdown), a
- * column per run; by_size selects the kind of class. */
-static void runs_classes(struct table *t, const char *title, const struct report_run *runs,
-                         size_t n, int by_size)
-{
-    const struct report_bound *b = by_size ? size_bounds : runtime_bounds;
-    int nc = by_size ? REPORT_NSIZE : REPORT_NRUNTIME;
-    table_row(t, "");
-    table_row(t, title);
-    for (int c = 0; c < nc; c++) {
-        char label[CELL];
-        snprintf(label, sizeof label, "  %-8s jobs", b[c].name);
-        size_t rj = table_row(t, label);
-        size_t rw = table_row(t, "           avg wait (s)");
-        size_t rb = table_row(t, "           avg bsld");
-        for (size_t i = 0; i < n; i++) {
-            const struct report_class *k =
-                by_size ? &runs[i].r.by_size[c] : &runs[i].r.by_runtime[c];
-            snprintf(cell(t, rj, i + 1), CELL, "%zu", k->jobs);
-            fmt_class_avg(cell(t, rw, i + 1), "%.1f", k->avg_wait, k->jobs);
-            fmt_class_avg(cell(t, rb, i + 1), "%.3f", k->avg_bsld, k->jobs);
-        }
-    }
-}
-
-void report_print_runs_text(FILE *f, const char *trace, const struct report_run *runs, size_t n)
-{
-    fprintf(f, "moku simulate: %s, %zu runs\n", trace, n);
-    size_t common = n ? runs[0].noverrides - (runs[0].varied ? 1 : 0) : 0;
-    for (size_t i = 0; i < common; i++)
-        fprintf(f, "  every run: --set %s\n", runs[0].overrides[i]);
-    fputc('\n', f);
-    struct table t;
-    table_init(&t, n + 1);
-    runs_metrics(&t, runs, n);
-    runs_classes(&t, "by job size (processors)", runs, n, 1);
-    runs_classes(&t, "by runtime", runs, n, 0);
-    table_print(f, &t);
+    report_table_print(f, &t);
 }
 
 /* ------------------------------------------------------------------ JSON */
 
-static void json_string(FILE *f, const char *s)
+void report_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -625,17 +577,23 @@ static void json_string(FILE *f, const char *s)
 }
 
 /* The one-run keys, without the braces. */
-static void json_fields(FILE *f, const struct report *r)
+void report_json_fields(FILE *f, const struct report *r)
 {
     fprintf(f,
             "\"jobs\":%zu,\"skipped\":%zu,\"rejected\":%zu,\"never_started\":%zu,"
             "\"makespan\":%ld,"
             "\"utilization\":%.6f,\"avg_wait\":%.3f,\"max_wait\":%ld,\"avg_bsld\":%.6f,"
             "\"avg_xfactor\":%.6f,\"backfilled\":%ld,\"iterations\":%ld,\"wall_seconds\":%.6f,"
-            "\"read_seconds\":%.6f",
+            "\"read_seconds\":%.6f,\"unfinished\":%zu,\"excluded\":%zu,\"bsld_tau\":%g,"
+            "\"wait_fairness\":%.6f",
             r->jobs, r->skipped, r->rejected, r->never_started, r->makespan, r->utilization, r->avg_wait, r->max_wait,
             r->avg_bsld, r->avg_xfactor, r->backfilled, r->iterations, r->wall_seconds,
-            r->read_seconds);
+            r->read_seconds, r->unfinished, r->excluded, report_tau(r), r->wait_fairness);
+    if (r->fs_history[0]) {
+        fprintf(f, ",\"fs_history\":{\"dir\":");
+        report_json_string(f, r->fs_history);
+        fprintf(f, ",\"windows\":%d}", r->fs_windows);
+    }
 }
 
 /* ,"percentiles":{"wait":{"p50":..,"p95":..,"p99":..},...} */
@@ -662,7 +620,7 @@ static void json_groups(FILE *f, const char *key, const struct report_group *g, 
     fprintf(f, ",\"%s\":[", key);
     for (size_t i = 0; i < n; i++) {
         fprintf(f, "%s{\"name\":", i ? "," : "");
-        json_string(f, g[i].name);
+        report_json_string(f, g[i].name);
         fprintf(f, ",\"jobs\":%zu,\"proc_seconds\":%.0f,\"share\":%.6f,\"avg_wait\":%.3f,"
                    "\"avg_bsld\":%.6f}",
                 g[i].jobs, g[i].proc_seconds, total > 0 ? g[i].proc_seconds / total : 0.0,
@@ -672,7 +630,7 @@ static void json_groups(FILE *f, const char *key, const struct report_group *g, 
 }
 
 /* What follows the one-run keys in every JSON report. */
-static void json_extras(FILE *f, const struct report *r)
+void report_json_extras(FILE *f, const struct report *r)
 {
     json_percentiles(f, r);
     json_groups(f, "by_user", r->users, r->nusers);
@@ -685,7 +643,7 @@ static void json_class_list(FILE *f, const struct report_bound *b, const struct 
     fputc('[', f);
     for (int i = 0; i < n; i++) {
         fprintf(f, "%s{\"class\":", i ? "," : "");
-        json_string(f, b[i].name);
+        report_json_string(f, b[i].name);
         fprintf(f, ",\"min\":%lld,\"max\":", b[i].lo);
         if (b[i].hi < 0)
             fprintf(f, "null");
@@ -698,7 +656,7 @@ static void json_class_list(FILE *f, const struct report_bound *b, const struct 
 }
 
 /* ,"classes":{"size":[...],"runtime":[...]} */
-static void json_classes(FILE *f, const struct report *r)
+void report_json_classes(FILE *f, const struct report *r)
 {
     fprintf(f, ",\"classes\":{\"size\":");
     json_class_list(f, size_bounds, r->by_size, REPORT_NSIZE);
@@ -710,35 +668,11 @@ static void json_classes(FILE *f, const struct report *r)
 void report_print_json(FILE *f, const struct report *r, int classes)
 {
     fputc('{', f);
-    json_fields(f, r);
-    json_extras(f, r);
+    report_json_fields(f, r);
+    report_json_extras(f, r);
     if (classes)
-        json_classes(f, r);
+        report_json_classes(f, r);
     fprintf(f, "}\n");
-}
-
-void report_print_runs_json(FILE *f, const struct report_run *runs, size_t n)
-{
-    fprintf(f, "{\"runs\":[");
-    for (size_t i = 0; i < n; i++) {
-        fprintf(f, "%s{\"config\":", i ? "," : "");
-        if (runs[i].config)
-            json_string(f, runs[i].config);
-        else
-            fprintf(f, "null");
-        fprintf(f, ",\"overrides\":[");
-        for (size_t k = 0; k < runs[i].noverrides; k++) {
-            if (k)
-                fputc(',', f);
-            json_string(f, runs[i].overrides[k]);
-        }
-        fprintf(f, "],");
-        json_fields(f, &runs[i].r);
-        json_extras(f, &runs[i].r);
-        json_classes(f, &runs[i].r);
-        fputc('}', f);
-    }
-    fprintf(f, "]}\n");
 }
 
 /* -------------------------------------------------------------------- CSV */
@@ -786,6 +720,8 @@ const char *report_final_state(const struct sim_outcome *o)
 static const char *never_reason(struct sched *s, const struct job *j, long now, char *buf,
                                 size_t n)
 {
+    if (!sched_job_blocked(s, j) && sched_job_advres_refused(s, j, buf, n))
+        return buf;
     if (!sched_job_blocked(s, j) && sched_earliest_start(s, j, now) >= SCHED_NEVER) {
         int len = snprintf(buf, n, "the nodes it may use can never hold it");
         for (size_t k = 0; k < j->nfeatures && len > 0 && (size_t)len < n; k++)
@@ -839,7 +775,7 @@ static void csv_row(FILE *f, const struct wl_job *w, const struct sim_outcome *o
     }
     const char *state = report_final_state(o);
     fprintf(f, ",%s,", state);
-    char buf[128];
+    char buf[512];
     if (o->rejected)
         report_csv_field(f, o->more ? o->more->reason : NULL);
     else if (j && (!strcmp(state, "never_started") || (!strcmp(state, "preempted") && o->start < 0)))
@@ -853,17 +789,48 @@ static void csv_row(FILE *f, const struct wl_job *w, const struct sim_outcome *o
 }
 
 int report_write_jobs_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out,
-                          struct sched *s, long now, int run)
+                          struct sched *s, long now, int run, int header)
 {
-    if (run <= 1)
+    if (header)
         fprintf(f,
                 "%sjob_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted,"
                 "user,group,account,class,qos,state,reason,nodes,segments\n",
-                run == 1 ? "run," : "");
+                run >= 1 ? "run," : "");
     for (size_t i = 0; i < wl->njobs; i++) {
         if (run >= 1)
             fprintf(f, "%d,", run);
         csv_row(f, &wl->jobs[i], &out[i], s, now);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+int report_write_recorded_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out)
+{
+    fprintf(f, "run,job_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted,"
+               "user,group,account,class,qos,state,reason,nodes,segments\n");
+    for (size_t i = 0; i < wl->njobs; i++) {
+        const struct wl_job *w = &wl->jobs[i];
+        const struct sim_outcome *o = &out[i];
+        const struct wl_names *nm = wl_job_names(w);
+        const char *names[CRED_NKINDS] = {nm->user, nm->group, nm->account, nm->class_, nm->qos};
+        report_csv_field(f, "recorded");
+        fputc(',', f);
+        report_csv_field(f, w->id);
+        fprintf(f, ",%ld,", w->submit);
+        if (o->start >= 0)
+            fprintf(f, "%ld", o->start);
+        fputc(',', f);
+        if (o->end >= 0)
+            fprintf(f, "%ld", o->end);
+        fputc(',', f);
+        if (o->start >= 0)
+            fprintf(f, "%ld", o->start - w->submit);
+        fprintf(f, ",%lld,%ld,%ld,,0", wl_job_procs(w), w->walltime, w->runtime);
+        for (int k = 0; k < CRED_NKINDS; k++) {
+            fputc(',', f);
+            report_csv_field(f, names[k]);
+        }
+        fprintf(f, ",%s,,,\n", o->end >= 0 ? "completed" : o->start >= 0 ? "running" : "never_started");
     }
     return ferror(f) ? -1 : 0;
 }

@@ -8,9 +8,15 @@
  * never-started jobs are counted, not measured; a replay stopped early
  * leaves out jobs still running):
  *   makespan     last end - first submit, seconds
- *   utilization  processor-seconds used / (processors x makespan)
+ *   utilization  processor-seconds used / (processors x makespan); with a
+ *                window, the processor-seconds inside it over its length
+ * With a window (--warmup, --cooldown) only the jobs submitted inside it
+ * are measured (the others are simulated and counted as excluded). The
+ * bounded slowdown's bound tau is the report's (--bsld-tau, 10 s).
  *   wait         start - submit
- *   bsld         bounded slowdown max(1, (wait + run) / max(run, 10 s))
+ *   bsld         bounded slowdown max(1, (wait + run) / max(run, tau))
+ *   fairness     Jain's index (sum w)^2 / (n sum w^2) of the users' average
+ *                waits w (1 when every w is 0)
  *   xfactor      Maui's expansion factor (wait + walltime) / walltime
  * The same jobs are broken down by class: by the processors they asked for
  * (powers of 4: 1, 2-4, 5-16, 17-64, 65-256, >256) and by the time they ran
@@ -65,7 +71,16 @@ struct report_group {
  * them, and only one copy may be freed.
  */
 struct report {
+    /* Set by the caller before report_compute (zero: the defaults). */
+    double bsld_tau;       /* the bounded slowdown's bound, seconds (0: 10 s) */
+    int windowed;          /* measure only the jobs submitted in [window_lo, window_hi] */
+    long window_lo, window_hi;
+
     size_t jobs, skipped, rejected;
+    size_t unfinished; /* of the skipped, jobs not finished when the log was taken */
+    size_t excluded;   /* jobs that ran but were submitted outside the window */
+    double wait_fairness; /* Jain's index of the users' average waits: 1 all equal,
+                             1/n one user waits, the others not */
     size_t never_started; /* still waiting when the replay ended: no event left could start them */
     long makespan;
     double utilization;
@@ -78,6 +93,13 @@ struct report {
     double wall_seconds;
     double read_seconds; /* reading the trace, before the replay (the same for every run) */
     long long procs; /* processors in the cluster */
+    /* Fairshare history read before the replay (moku simulate --fs-history,
+     * or STATDIR set in the configuration): its directory (borrowed) and the
+     * windows read from it; fs_history "" when none was asked for. A copy,
+     * not a pointer, so that a worker's or a job array's saved report
+     * (sim/runsave.c) carries it. Not touched by report_compute. */
+    char fs_history[4096];
+    int fs_windows;
     size_t nodes;
     struct report_class by_size[REPORT_NSIZE];
     struct report_class by_runtime[REPORT_NRUNTIME];
@@ -119,23 +141,34 @@ void report_print_json(FILE *f, const struct report *r, int classes);
 
 /*
  * One run of several. Borrowed pointers; overrides are the configuration
- * lines applied after the file, in order: the --set lines, then, when
- * varied is set, the run's own --compare line ("PARAM=VALUE").
+ * lines applied after the file, in order: the --set lines, then the run's
+ * own --compare lines ("PARAM=VALUE"), `varied` of them (0, 1 or 2: a grid).
+ * A recorded run is the schedule the log itself holds (--recorded): no
+ * policy, no overrides; it is shown first, unnumbered.
  */
 struct report_run {
     const char *config; /* the --config file as given, NULL = Maui's defaults */
     const char *const *overrides;
     size_t noverrides;
     int varied;
+    int recorded;
+    int pareto; /* set by report_pareto */
     const char *backfill; /* the BACKFILLPOLICY in effect */
     int resdepth;         /* the RESERVATIONDEPTH in effect */
     struct report r;
 };
 
-/* The side-by-side text report: a column per run, a row per metric, then
- * the per-class rows. */
+/* Mark the Pareto front: a run is on it (pareto = 1) when no other run is
+ * as good on all of average wait, average bounded slowdown, utilization
+ * and wait fairness (lower, lower, higher, higher), and better on one. */
+void report_pareto(struct report_run *runs, size_t n);
+
+/* The side-by-side text report: a column per run, a row per metric, the
+ * per-class, per-user and per-class-of-job rows, then the front: a row
+ * per run with the four measures, the front marked. */
 void report_print_runs_text(FILE *f, const char *trace, const struct report_run *runs, size_t n);
-/* {"runs":[{"config":...,"overrides":[...], the one-run keys, "classes":{...}}, ...]} */
+/* {"recorded":{...},"runs":[{"config":...,"overrides":[...], the one-run keys,
+ * "classes":{...},"pareto":true|false}, ...]} ("recorded" only with one). */
 void report_print_runs_json(FILE *f, const struct report_run *runs, size_t n);
 
 /*
@@ -144,14 +177,20 @@ void report_print_runs_json(FILE *f, const struct report_run *runs, size_t n);
  * state (completed, killed, cancelled, preempted, running, never_started,
  * rejected) and, for one that never ran, why. s is the scheduler the replay
  * left (its jobs are the outcomes' `job`), now the replay's last instant.
- * run 0: the one-run file, header first. run >= 1: rows of run number `run`
- * with a leading "run" column; the header comes with run 1 only, so the
- * runs of a comparison append to one file in turn. Fields are quoted as
- * RFC 4180 says when they hold a comma, a quote or a line break. Returns 0,
- * or -1 if writing failed.
+ * run 0: the one-run file. run >= 1: rows of run number `run` with a
+ * leading "run" column, so the runs of a comparison append to one file in
+ * turn. header: the header line first (the first run's rows, unless the
+ * recorded schedule's came before). Fields are quoted as RFC 4180 says when
+ * they hold a comma, a quote or a line break. Returns 0, or -1 if writing
+ * failed.
  */
 int report_write_jobs_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out,
-                          struct sched *s, long now, int run);
+                          struct sched *s, long now, int run, int header);
+/* The header (with the run column) and the rows of the schedule the log
+ * recorded (moku simulate --recorded), run "recorded": its starts and ends,
+ * the trace's names, state completed, running (not ended by --until) or
+ * never_started (no start recorded); no nodes. */
+int report_write_recorded_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out);
 
 /* The job's final state as the jobs CSV's `state` column says it:
  * completed, killed, cancelled, preempted, running, never_started, rejected. */

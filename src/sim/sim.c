@@ -161,8 +161,10 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
             .partition = nm->partition,
             .tag = next,
             .util = w->util,
+            .util_known = w->util_known,
             .advres = nm->advres,
             .preemptee = w->preemptee,
+            .tpn = w->tpn,
         };
         struct err e;
         if (sched_submit_allowed(sim->s, &spec, &e) < 0 ||
@@ -265,20 +267,15 @@ static long next_time(const struct sim *sim, size_t next, const struct sim_hooks
     return LONG_MAX;
 }
 
-/* Close every fairshare window that ends by now, telling the hook about
- * each, before the events at now are processed (jobs ending at now have
- * accrued up to now, past those boundaries). */
-static void close_windows(struct sim *sim, long now, const struct sim_hooks *hooks)
+/* Close every fairshare window that ends by now, before the events at now
+ * are processed (jobs ending at now have accrued up to now, past those
+ * boundaries). The ledger keeps the windows; a driver that wants FS data
+ * files writes them from it (stats/fsfile.h). */
+static void close_windows(struct sim *sim, long now)
 {
     struct fs *f = sched_fs(sim->s);
-    if (fs_params(f)->policy == FS_NONE)
-        return;
-    long end;
-    while ((end = fs_window_start(f) + fs_params(f)->interval) <= now) {
-        fs_advance(f, end);
-        if (hooks && hooks->fs_window)
-            hooks->fs_window(hooks->ctx, sim->s, 1);
-    }
+    if (fs_params(f)->policy != FS_NONE)
+        fs_advance(f, now);
 }
 
 /* Tell the hook what the iteration at now left. */
@@ -330,7 +327,7 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
     if (wl->njobs)
         fs_advance(sched_fs(s), wl->jobs[0].submit); /* no-op if the caller did */
     while ((now = next_time(&sim, next, hooks)) != LONG_MAX && now <= until) {
-        close_windows(&sim, now, hooks);
+        close_windows(&sim, now);
         if (next_outside(&sim, next, hooks) <= now)
             sim.progress = now;
         end_jobs(&sim, now);
@@ -348,14 +345,12 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
             hooks->progress(hooks->ctx, next, wl->njobs);
     }
     if (until != SIM_FOREVER && last != until) {
-        close_windows(&sim, until, hooks);
+        close_windows(&sim, until);
         sched_iterate(s, until); /* the state asked for is the one after an iteration */
         if (hooks && hooks->iterated)
             hooks->iterated(hooks->ctx, s, until);
         sample(&sim, until, hooks);
     }
-    if (hooks && hooks->fs_window && fs_params(sched_fs(s))->policy != FS_NONE)
-        hooks->fs_window(hooks->ctx, s, 0);
     if (hooks && hooks->progress)
         hooks->progress(hooks->ctx, wl->njobs, wl->njobs);
     sched_set_rm(s, NULL);

@@ -81,12 +81,6 @@ struct sim_hooks {
     /* Called after every scheduling iteration (the state holds until the
      * next one): O(1), so the caller decides what to keep (plots). */
     void (*sample)(void *ctx, const struct sim_sample *smp);
-    /* Fairshare (FSPOLICY set): a usage window ended, slot 1 of the ledger
-     * (sched_fs) holds it; called once per window, in time order, as
-     * simulated time passes its end. At the end of the replay it is called
-     * once more with slot 0, the current window so far. This is where FS
-     * data files are written (stats/fsfile.h). */
-    void (*fs_window)(void *ctx, struct sched *s, int slot);
     /* Timed commands (moku simulate --commands), or NULL. Each runs through
      * the command layer (cmd_runv) as the administrator, control commands
      * allowed, at its time: after that instant's ends and submissions,

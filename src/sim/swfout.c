@@ -175,7 +175,7 @@ static struct swf_rec maui_rec(const struct wl_job *w, size_t i, struct numberin
     struct swf_rec r = {
         .id = (long long)i + 1,
         .submit = w->submit,
-        .cpu = w->util > 0 ? (double)w->util * (double)w->runtime : -1,
+        .cpu = w->util_known ? (double)w->util * (double)w->runtime : -1,
         .mem_used = -1,
         .req_procs = procs,
         .req_time = w->walltime,

@@ -61,11 +61,19 @@ static const char *num_name(struct workload *wl, long long v)
     return wl->numnames[i];
 }
 
+/* Whether the trace records the CPU time the job used: SWF's -1 (any
+ * negative value) is "unknown", 0 a job that used no CPU (a sleep). */
+static int cpu_known(const struct swf_rec *r)
+{
+    return r->cpu >= 0 && r->runtime > 0;
+}
+
 /* Fraction of its processors the job kept busy: average CPU time per
- * processor over runtime, when the trace records it (FSPOLICY UTILIZEDPS). */
+ * processor over runtime, where the trace records it (FSPOLICY
+ * UTILIZEDPS). */
 static float utilization(const struct swf_rec *r)
 {
-    if (!(r->cpu > 0) || r->runtime <= 0)
+    if (!cpu_known(r))
         return 0;
     double u = r->cpu / (double)r->runtime;
     return (float)(u < 1 ? u : 1);
@@ -89,6 +97,7 @@ static struct wl_job job_of(struct workload *wl, const struct swf_rec *r)
                                                          .group = num_name(wl, r->group),
                                                          .class_ = num_name(wl, r->queue)}),
         .util = utilization(r),
+        .util_known = (unsigned char)cpu_known(r),
         .line = r->line,
     };
 }
@@ -133,11 +142,39 @@ static int by_submit(const void *a, const void *b)
     return x->line < y->line ? -1 : (x->line > y->line);
 }
 
+/* A job and its recorded start, sorted together. */
+struct job_rec {
+    struct wl_job j;
+    long start;
+};
+
+static int by_submit_rec(const void *a, const void *b)
+{
+    return by_submit(&((const struct job_rec *)a)->j, &((const struct job_rec *)b)->j);
+}
+
+/* Sort the jobs with their recorded starts (rec_start stays parallel). */
+static void sort_with_starts(struct workload *wl)
+{
+    struct job_rec *v = xmalloc(wl->njobs * sizeof *v);
+    for (size_t i = 0; i < wl->njobs; i++)
+        v[i] = (struct job_rec){wl->jobs[i], wl->rec_start[i]};
+    qsort(v, wl->njobs, sizeof *v, by_submit_rec);
+    for (size_t i = 0; i < wl->njobs; i++) {
+        wl->jobs[i] = v[i].j;
+        wl->rec_start[i] = v[i].start;
+    }
+    free(v);
+}
+
 void workload_sort(struct workload *wl)
 {
     for (size_t i = 1; i < wl->njobs; i++)
         if (by_submit(&wl->jobs[i - 1], &wl->jobs[i]) > 0) {
-            qsort(wl->jobs, wl->njobs, sizeof *wl->jobs, by_submit);
+            if (wl->rec_start)
+                sort_with_starts(wl);
+            else
+                qsort(wl->jobs, wl->njobs, sizeof *wl->jobs, by_submit);
             return;
         }
 }
@@ -260,8 +297,24 @@ const char *workload_intern(struct workload *wl, const char *s)
 
 void workload_add(struct workload *wl, const struct wl_job *job)
 {
+    size_t cap = wl->cap;
     wl->jobs = xgrow(wl->jobs, &wl->cap, wl->njobs + 1, sizeof *wl->jobs);
+    if (wl->rec_start && wl->cap != cap) /* the starts grow with the jobs */
+        wl->rec_start = xrealloc(wl->rec_start, wl->cap * sizeof *wl->rec_start);
+    if (wl->rec_start)
+        wl->rec_start[wl->njobs] = -1;
     wl->jobs[wl->njobs++] = *job;
+}
+
+void workload_add_recorded(struct workload *wl, const struct wl_job *job, long start)
+{
+    if (!wl->rec_start) {
+        wl->rec_start = xmalloc((wl->cap ? wl->cap : 1) * sizeof *wl->rec_start);
+        for (size_t i = 0; i < wl->njobs; i++)
+            wl->rec_start[i] = -1;
+    }
+    workload_add(wl, job);
+    wl->rec_start[wl->njobs - 1] = start;
 }
 
 /* workload_read_swf's state between records. */
@@ -269,6 +322,7 @@ struct swf_load {
     struct workload *wl;
     const char *path;
     int strict;
+    int recorded; /* keep the log's starts (WL_RECORDED) */
     struct err unusable; /* strict: the first record that cannot be replayed */
     int have_unusable;
 };
@@ -280,7 +334,12 @@ static int load_rec(void *ctx, const struct swf_rec *r, struct err *err)
     const char *why = unusable(r);
     if (!why) {
         struct wl_job j = job_of(ld->wl, r);
-        workload_add(ld->wl, &j);
+        /* The log's own schedule: submit + wait (field 3), when known; kept
+         * only when asked, as it costs 8 bytes a job of every replay. */
+        if (ld->recorded)
+            workload_add_recorded(ld->wl, &j, r->wait >= 0 ? (long)(r->submit + r->wait) : -1);
+        else
+            workload_add(ld->wl, &j);
     } else if (ld->strict && !ld->have_unusable) {
         err_set(&ld->unusable, "%s:%ld: job %lld cannot be replayed: %s", ld->path, r->line,
                 r->id, why);
@@ -291,10 +350,11 @@ static int load_rec(void *ctx, const struct swf_rec *r, struct err *err)
     return 0;
 }
 
-int workload_read_swf(const char *path, int strict, struct workload *wl, struct err *err)
+int workload_read_swf(const char *path, int flags, struct workload *wl, struct err *err)
 {
     workload_init(wl);
-    struct swf_load ld = {.wl = wl, .path = path, .strict = strict};
+    struct swf_load ld = {.wl = wl, .path = path, .strict = (flags & WL_STRICT) != 0,
+                          .recorded = (flags & WL_RECORDED) != 0};
     struct swf_header hdr;
     int bad = swf_scan(path, &hdr, load_rec, &ld, err) < 0;
     if (!bad && ld.have_unusable) { /* the syntax of the whole file comes first */
@@ -309,6 +369,8 @@ int workload_read_swf(const char *path, int strict, struct workload *wl, struct 
     /* Give back the doubling slack. */
     if (wl->njobs && wl->njobs < wl->cap) {
         wl->jobs = xrealloc(wl->jobs, wl->njobs * sizeof *wl->jobs);
+        if (wl->rec_start)
+            wl->rec_start = xrealloc(wl->rec_start, wl->njobs * sizeof *wl->rec_start);
         wl->cap = wl->njobs;
     }
     /* Lines out of submit order exist in real logs (LLNL Thunder). */
@@ -323,6 +385,7 @@ int workload_read_swf(const char *path, int strict, struct workload *wl, struct 
 void workload_free(struct workload *wl)
 {
     free(wl->jobs);
+    free(wl->rec_start);
     free(wl->names);
     free(wl->numnames);
     for (size_t i = 0; i < wl->nblocks; i++)

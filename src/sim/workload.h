@@ -43,14 +43,21 @@ struct wl_job {
     int procs_per_task;
     int nodes;  /* requested node count, 0 = none */
     float util; /* fraction of its processors it kept busy (SWF average CPU
-                   time / runtime), 0 = unknown */
-    int preemptee; /* flagged PREEMPTEE (a Maui trace's field 25) */
+                   time / runtime), when util_known */
+    unsigned short tpn;       /* tasks per node, exact (job_spec.tpn), 0 = any */
+    unsigned char util_known; /* the trace recorded the CPU time (SWF: not -1); a job
+                                 that used none has util 0 */
+    unsigned char preemptee;  /* flagged PREEMPTEE (a Maui trace's field 25) */
 };
 
 struct workload {
     struct wl_job *jobs;
     size_t njobs, cap;
     size_t skipped;  /* records that cannot be replayed */
+    size_t unfinished; /* of those, jobs still queued or running when the log was
+                          taken (accounting logs: sacct, Torque, a moku home) */
+    long *rec_start; /* the start the log recorded for each job (parallel to
+                        jobs; -1 none), NULL when the format records none */
     long long max_nodes, max_procs; /* trace header, 0 if absent */
     long long unix_start;           /* trace header, -1 if absent */
     char tz[64];                    /* SWF TimeZoneString, "" if absent */
@@ -79,17 +86,22 @@ const char *workload_keep(struct workload *wl, const char *s);
 const struct wl_names *workload_names(struct workload *wl, const struct wl_names *n);
 /* Append a job (its strings and names must be the workload's already). */
 void workload_add(struct workload *wl, const struct wl_job *job);
+/* The same with the start the log recorded for it (-1: none): the first
+ * such call keeps a recorded start for every job (rec_start). */
+void workload_add_recorded(struct workload *wl, const struct wl_job *job, long start);
 /* Sort the jobs by submit time, then job id, then file line, when they are not. */
 void workload_sort(struct workload *wl);
 
 /*
  * Build the workload from the SWF trace at path, record by record (the raw
- * records are not kept: a trace's memory is its compact jobs). strict: a
- * record that would be skipped is an error instead (after the file's
- * syntax, which is checked first). On error returns -1 with *wl empty and
- * err naming the file and line.
+ * records are not kept: a trace's memory is its compact jobs). flags:
+ * WL_STRICT, a record that would be skipped is an error instead (after the
+ * file's syntax, which is checked first); WL_RECORDED, keep the start the
+ * log recorded for each job (rec_start; else NULL). On error returns -1 with
+ * *wl empty and err naming the file and line.
  */
-int workload_read_swf(const char *path, int strict, struct workload *wl, struct err *err);
+enum { WL_STRICT = 1, WL_RECORDED = 2 };
+int workload_read_swf(const char *path, int flags, struct workload *wl, struct err *err);
 void workload_free(struct workload *wl);
 
 #endif

@@ -104,7 +104,7 @@ int workload_from_maui(const char *path, int strict, struct workload *wl, struct
             continue;
         }
         struct wl_job w = job_of(wl, j);
-        workload_add(wl, &w);
+        workload_add_recorded(wl, &w, start_of(j));
     }
     mtrace_workload_free(&t);
     /* Statistics files list jobs by completion, not by submission. */

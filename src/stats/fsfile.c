@@ -22,6 +22,7 @@
 #include "stats/fsfile.h"
 
 #include <assert.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -464,4 +465,79 @@ int fsfile_load(const char *dir, struct sched *s, void (*warn)(void *ctx, const 
         free(path);
     }
     return nread;
+}
+
+/* ---- Keeping only the windows that count ---- */
+
+long fsfile_oldest_kept(const struct sched *s)
+{
+    const struct fs *f = sched_fs(s);
+    int depth = fs_params(f)->depth;
+    if (depth > FS_MAX_DEPTH)
+        depth = FS_MAX_DEPTH;
+    return slot_start(f, depth > 0 ? depth - 1 : 0);
+}
+
+/* The window start an FS data file's name holds: "FS." then decimal digits
+ * (at most 18: the name of no window this side of the year 10^10 is
+ * longer). Returns 1 with *start, or 0 for any other name (temporary
+ * files, a user's notes) — those are never removed. */
+static int fs_name_start(const char *name, long *start)
+{
+    if (strncmp(name, "FS.", 3) != 0)
+        return 0;
+    const char *p = name + 3;
+    size_t n = strspn(p, "0123456789");
+    if (n == 0 || n > 18 || p[n])
+        return 0;
+    *start = strtol(p, NULL, 10);
+    return 1;
+}
+
+int fsfile_prune(const char *dir, long keep_from, struct err *err)
+{
+    const char *d = dir && *dir ? dir : ".";
+    DIR *dp = opendir(d);
+    if (!dp) {
+        if (errno == ENOENT)
+            return 0;
+        return err_set(err, "%s: cannot read the directory: %s", d, strerror(errno));
+    }
+    int removed = 0;
+    struct dirent *de;
+    long start;
+    while ((de = readdir(dp)) != NULL) {
+        if (!fs_name_start(de->d_name, &start) || start >= keep_from)
+            continue;
+        size_t len = strlen(d);
+        char *path = xprintf("%s%s%s", d, len && d[len - 1] == '/' ? "" : "/", de->d_name);
+        int rc = unlink(path);
+        if (rc != 0 && errno != ENOENT) {
+            removed = err_set(err, "%s: cannot remove an old window: %s", path, strerror(errno));
+            free(path);
+            break;
+        }
+        free(path);
+        removed += rc == 0;
+    }
+    closedir(dp);
+    return removed;
+}
+
+int fsfile_save_kept(const char *dir, struct sched *s, enum fsfile_sync sync, struct err *err)
+{
+    const struct fs_params *p = fs_params(sched_fs(s));
+    if (p->policy == FS_NONE)
+        return 0;
+    int written = 0;
+    for (int i = 0; i < p->depth && i < FS_MAX_DEPTH; i++) {
+        if (!(fs_total_window(sched_fs(s), i) > 0))
+            continue;
+        if (fsfile_save(dir, s, i, sync, err) < 0)
+            return -1;
+        written++;
+    }
+    if (fsfile_prune(dir, fsfile_oldest_kept(s), err) < 0)
+        return -1;
+    return written;
 }

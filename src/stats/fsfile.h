@@ -16,8 +16,10 @@
  *           (a truncated write) — makes the whole file bad: the error names
  *           the file and line and nothing of the file is used.
  *
- * This is driver-side I/O: the engine never calls it. The simulator and the
- * daemon save each window as it ends and load the last FSDEPTH at start.
+ * This is driver-side I/O: the engine never calls it. The daemon saves each
+ * window as it ends, prunes the files past FSDEPTH and loads the last FSDEPTH
+ * at start; the simulator reads and writes them only when asked
+ * (docs/simulation.md), so that a replay repeats.
  */
 #ifndef MOKU_FSFILE_H
 #define MOKU_FSFILE_H
@@ -106,6 +108,28 @@ void fsfile_free(struct fsfile_data *d);
  */
 int fsfile_save(const char *dir, struct sched *s, int slot, enum fsfile_sync sync,
                 struct err *err);
+
+/*
+ * fsfile_oldest_kept: the epoch start of the oldest window that counts
+ * (slot FSDEPTH-1 of the ledger, after fs_advance fixed the current one).
+ *
+ * fsfile_prune: remove dir's FS.<start> files whose start is before
+ * keep_from (epoch seconds): windows past FSDEPTH, which no load reads
+ * again. Only names of exactly that form (FS. then decimal digits) are
+ * touched. Returns the number removed, or -1 with err naming the directory
+ * or file and the system error (files removed before it stay removed). A
+ * missing directory removes nothing (returns 0).
+ *
+ * fsfile_save_kept: write every window that counts (slots 0..FSDEPTH-1
+ * with usage) and prune dir of the older ones: the history a later
+ * fsfile_load of dir reads, and nothing more (a 1-second FSINTERVAL leaves
+ * at most FSDEPTH files, not one per second). Returns the number of files
+ * written, or -1 with err (what was written stays). Nothing with FSPOLICY
+ * NONE (returns 0).
+ */
+long fsfile_oldest_kept(const struct sched *s);
+int fsfile_prune(const char *dir, long keep_from, struct err *err);
+int fsfile_save_kept(const char *dir, struct sched *s, enum fsfile_sync sync, struct err *err);
 int fsfile_load(const char *dir, struct sched *s, void (*warn)(void *ctx, const char *msg),
                 void *ctx);
 

@@ -145,6 +145,10 @@ static const char *const stmt_sql[S_COUNT] = {
                  " ORDER BY id",
     [S_SCRIPT_PUT] = "INSERT OR REPLACE INTO scripts (id, text) VALUES (?, ?)",
     [S_SCRIPT_GET] = "SELECT text FROM scripts WHERE id = ?",
+    [S_SCRIPT_DEL] = "DELETE FROM scripts WHERE id = ?",
+    [S_SCRIPTS_PRUNE] = "DELETE FROM scripts WHERE id IN (SELECT id FROM jobs WHERE state IN (3, 4))",
+    [S_SCRIPT_SIZES] = "SELECT s.id, length(CAST(s.text AS BLOB)) FROM scripts s"
+                       " JOIN jobs j ON j.id = s.id WHERE j.state NOT IN (3, 4)",
     /* store_resv.c: a reservation and its nodes are written under a
      * savepoint, atomic inside or outside a transaction. */
     [S_SAVEPOINT] = "SAVEPOINT resv",
@@ -318,6 +322,36 @@ struct store *store_open(const char *path, struct err *err)
 }
 
 /* An open transaction is rolled back (sqlite3_close does it). */
+/* A read-only connection: the schema must be this code's (nothing is
+ * created or upgraded), and no pragma that writes is run. */
+struct store *store_open_readonly(const char *path, struct err *err)
+{
+    struct store *st = xcalloc(1, sizeof *st);
+    st->path = xstrdup(path);
+    long long version;
+    int rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READONLY, NULL);
+    if (rc != SQLITE_OK) {
+        if (st->db)
+            db_err(st, err, "opening the database");
+        else
+            err_set(err, "%s: opening the database: %s", path, sqlite3_errstr(rc));
+    } else if (sqlite3_busy_timeout(st->db, STORE_BUSY_MS) != SQLITE_OK) {
+        db_err(st, err, "setting the busy timeout");
+    } else if (query_int(st, "PRAGMA user_version", &version, err,
+                         "reading the schema version") == 0) {
+        if (version == STORE_SCHEMA && prepare_all(st, err) == 0)
+            return st;
+        if (version != STORE_SCHEMA)
+            err_set(err,
+                    "%s: database schema version %lld, this moku reads %d (%s)", path, version,
+                    STORE_SCHEMA,
+                    version < STORE_SCHEMA ? "start the daemon once with this moku to upgrade it"
+                                           : "use a newer moku");
+    }
+    store_close(st);
+    return NULL;
+}
+
 void store_close(struct store *st)
 {
     if (!st)
@@ -803,6 +837,34 @@ int store_script_get(struct store *st, long id, char **text, struct err *err)
     } else if (rc != SQLITE_DONE) {
         ret = db_err(st, err, what);
     }
+    stmt_done(s);
+    return ret;
+}
+
+int store_script_del(struct store *st, long id, struct err *err)
+{
+    const char *what = "forgetting a job script";
+    sqlite3_stmt *s = st->stmt[S_SCRIPT_DEL];
+    struct binder b = {s, 0, SQLITE_OK};
+    bind_i64(&b, id);
+    if (bind_check(st, &b, err, what) < 0)
+        return -1;
+    return stmt_run(st, s, err, what);
+}
+
+int store_scripts_prune(struct store *st, struct err *err)
+{
+    return stmt_run(st, st->stmt[S_SCRIPTS_PRUNE], err, "forgetting ended jobs' scripts");
+}
+
+int store_script_sizes(struct store *st, void (*fn)(void *ctx, long id, long long bytes),
+                       void *ctx, struct err *err)
+{
+    sqlite3_stmt *s = st->stmt[S_SCRIPT_SIZES];
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        fn(ctx, (long)sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1));
+    int ret = rc == SQLITE_DONE ? 0 : db_err(st, err, "reading the sizes of job scripts");
     stmt_done(s);
     return ret;
 }

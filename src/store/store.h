@@ -74,6 +74,10 @@ struct store_job {
  * this code knows is an error). Caller closes. */
 struct store *store_open(const char *path, struct err *err);
 void store_close(struct store *st);
+/* Open the database at path read-only, for a reader beside the daemon
+ * (moku simulate of a home): nothing is created, upgraded or written; a
+ * schema version other than this code's is an error. Caller closes. */
+struct store *store_open_readonly(const char *path, struct err *err);
 
 /* Group the following changes into one transaction; store_commit makes them
  * durable together, store_rollback drops them. Not nestable: store_begin
@@ -119,6 +123,15 @@ void store_job_free(struct store_job *j);
  * none, -1 error). */
 int store_script_put(struct store *st, long id, const char *text, struct err *err);
 int store_script_get(struct store *st, long id, char **text, struct err *err);
+/* Forget a job's script (an ended job's: it is only needed to run), or
+ * those of every job that has ended (a database from before this was
+ * done). No script is not an error. */
+int store_script_del(struct store *st, long id, struct err *err);
+int store_scripts_prune(struct store *st, struct err *err);
+/* fn(id, bytes) for the script of every job not yet ended (fn must not use
+ * the store). */
+int store_script_sizes(struct store *st, void (*fn)(void *ctx, long id, long long bytes),
+                       void *ctx, struct err *err);
 
 /* Node administrative state (e.g. "Drained", "Down", "Idle"): set (a NULL
  * state removes the node's entry), and load all in name order (fn gets name

@@ -9,7 +9,6 @@
 
 #include "cfg/cfg.h"
 #include "trace/mtrace.h"
-#include "trace/swf.h"
 #include "util/hostrange.h"
 #include "util/mem.h"
 #include "util/strmap.h"
@@ -87,6 +86,8 @@ struct val {
     long overrun;
     int dedicated; /* NODEACCESSPOLICY gives jobs whole nodes: more processors than asked */
     int suspend;   /* PREEMPTPOLICY SUSPEND: a preempted job keeps its place until resumed */
+    enum val_sched_kind sched; /* the schedule's format */
+    int pool; /* an SWF or Batsim schedule: no processors per node (val_sched.c) */
     size_t violations;
 };
 
@@ -209,85 +210,6 @@ static long node_index(const struct val *v, const char *name)
 {
     size_t i;
     return strmap_get(&v->node_ids, name, &i) ? (long)i : -1;
-}
-
-/* ---- the trace ---- */
-
-/* What the trace says of a job; found by id. */
-struct fact {
-    char *id;
-    long submit, procs, walltime, runtime; /* -1 = not said */
-    char *attrs;   /* requested features, comma-separated, or NULL */
-    int preemptee; /* flagged PREEMPTEE */
-};
-
-struct facts {
-    struct fact *v;
-    size_t n;
-    int maui;
-    long long hdr_nodes, hdr_procs;
-    struct strmap by_id;
-};
-
-static int read_trace(struct val *v, struct facts *f, struct err *err)
-{
-    struct swf_trace t;
-    struct err e;
-    *f = (struct facts){0};
-    if (swf_read(v->o->trace, &t, &e) == 0) {
-        f->hdr_nodes = t.hdr.max_nodes;
-        f->hdr_procs = t.hdr.max_procs;
-        f->v = xcalloc(t.nrecs + 1, sizeof *f->v);
-        for (size_t i = 0; i < t.nrecs; i++) {
-            const struct swf_rec *r = &t.recs[i];
-            long long procs = r->req_procs > 0 ? r->req_procs : r->alloc;
-            long long wall = r->req_time > 0 ? r->req_time : r->runtime;
-            char id[32];
-            snprintf(id, sizeof id, "%lld", r->id);
-            f->v[f->n++] = (struct fact){xstrdup(id), (long)r->submit, (long)procs,
-                                         (long)(wall > 0 ? wall : 1), (long)r->runtime, NULL, 0};
-        }
-        swf_free(&t);
-        return 0;
-    }
-    struct mtrace_workload w;
-    struct err e2;
-    if (mtrace_read_workload(v->o->trace, &w, &e2) < 0)
-        return err_set(err, "%s", e.msg); /* the SWF reader's words: the usual format */
-    f->maui = 1;
-    f->v = xcalloc(w.njobs + 1, sizeof *f->v);
-    for (size_t i = 0; i < w.njobs; i++) {
-        const struct mtrace_job *j = &w.jobs[i];
-        long ppt = j->procs_per_task > 0 ? j->procs_per_task : 1;
-        f->v[f->n++] = (struct fact){xstrdup(j->id ? j->id : "?"), -1, j->tasks * ppt,
-                                     j->walltime, -1, j->features ? xstrdup(j->features) : NULL,
-                                     j->flags && strstr(j->flags, "[PREEMPTEE]") != NULL};
-    }
-    mtrace_workload_free(&w);
-    return 0;
-}
-
-static void index_facts(struct facts *f)
-{
-    strmap_init(&f->by_id);
-    for (size_t i = 0; i < f->n; i++)
-        strmap_put(&f->by_id, f->v[i].id, i);
-}
-
-static const struct fact *fact_of(const struct facts *f, const char *id)
-{
-    size_t i;
-    return strmap_get(&f->by_id, id, &i) ? &f->v[i] : NULL;
-}
-
-static void facts_free(struct facts *f)
-{
-    for (size_t i = 0; i < f->n; i++) {
-        free(f->v[i].id);
-        free(f->v[i].attrs);
-    }
-    free(f->v);
-    strmap_free(&f->by_id);
 }
 
 /* ---- the jobs CSV ---- */
@@ -482,6 +404,75 @@ static int read_jobs(struct val *v, struct err *err)
     return rc < 0 ? -1 : 0;
 }
 
+/* A row of an SWF or Batsim schedule as a job: its run on the nodes Batsim
+ * names, one processor counted on each (at least that much it held), or on
+ * no node (SWF). */
+static int job_of_srow(struct val *v, struct val_srow *r, struct err *err)
+{
+    struct job j = {.id = r->id, .line = r->line, .submit = r->submit, .start = r->start,
+                    .end = r->end, .procs = r->procs, .walltime = -1, .runtime = -1,
+                    .state = r->state};
+    r->id = r->state = NULL;
+    if (v->sched == VAL_SCHED_BATSIM)
+        j.walltime = r->walltime; /* an SWF schedule's field 9 is the trace's request */
+    memcpy(j.cred, r->cred, sizeof j.cred);
+    memset(r->cred, 0, sizeof r->cred);
+    j.c = (struct val_creds){j.cred[0], j.cred[1], j.cred[2], j.cred[3], j.cred[4], NULL, 0};
+    if (j.start >= 0) {
+        struct stint st = {j.start, j.end >= 0 ? j.end : NEVER, NULL, 0};
+        st.p = xcalloc(r->nnodes + 1, sizeof *st.p);
+        for (size_t k = 0; k < r->nnodes; k++) {
+            if ((size_t)r->nodes[k] >= v->nnodes) {
+                free(st.p);
+                job_free(&j);
+                return err_set(err, "%s:%ld: allocated_resources: node %ld, the cluster has "
+                                    "%zu (0 to %zu)",
+                               v->o->jobs, r->line, r->nodes[k], v->nnodes, v->nnodes - 1);
+            }
+            st.p[st.np++] = (struct place){(size_t)r->nodes[k], 1, 1};
+        }
+        j.runs = xmalloc(sizeof *j.runs);
+        j.runs[0] = st;
+        j.nruns = 1;
+    }
+    v->jobs = xgrow(v->jobs, &v->capjobs, v->njobs + 1, sizeof *v->jobs);
+    v->jobs[v->njobs++] = j;
+    return 0;
+}
+
+/* The schedule, in whichever format its first line shows. */
+static int read_schedule(struct val *v, struct err *err)
+{
+    v->sched = val_sched_kind(v->o->jobs);
+    if (v->sched == VAL_SCHED_CSV)
+        return read_jobs(v, err);
+    v->pool = 1;
+    struct val_srow *rows;
+    size_t n;
+    if (val_sched_read(v->o->jobs, v->sched, &rows, &n, err) < 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = job_of_srow(v, &rows[i], err);
+    val_srows_free(rows, n);
+    return rc;
+}
+
+/* What an SWF or Batsim schedule does not say, from the trace: the
+ * runtime the job would run, and (SWF) its walltime. */
+static void fill_from_trace(struct val *v, const struct val_facts *f)
+{
+    for (size_t i = 0; v->pool && i < v->njobs; i++) {
+        struct job *j = &v->jobs[i];
+        const struct val_fact *x = val_fact_of(f, j->id);
+        if (!x)
+            continue;
+        j->runtime = x->runtime;
+        if (j->walltime < 0)
+            j->walltime = x->walltime;
+    }
+}
+
 /* ---- the commands script ---- */
 
 static struct jobcmd *cmd_of(struct val *v, const char *id)
@@ -620,11 +611,11 @@ static int read_resvs(struct val *v, struct err *err)
 
 /* ---- checks: the trace's facts ---- */
 
-static void check_facts(struct val *v, const struct facts *f)
+static void check_facts(struct val *v, const struct val_facts *f)
 {
     for (size_t i = 0; i < v->njobs; i++) {
         const struct job *j = &v->jobs[i];
-        const struct fact *x = fact_of(f, j->id);
+        const struct val_fact *x = val_fact_of(f, j->id);
         if (!x) {
             violation(v, j, "not in the trace %s", v->o->trace);
             continue;
@@ -668,6 +659,17 @@ static int held_at(const struct val *v, const struct jobcmd *c, const struct job
     return 0;
 }
 
+/* A Batsim run: the nodes it names must hold its processors between them. */
+static void pool_start(struct val *v, const struct job *j, const struct stint *s)
+{
+    long have = 0;
+    for (size_t k = 0; k < s->np; k++)
+        have += v->nodes[s->p[k].node].procs;
+    if (v->sched == VAL_SCHED_BATSIM && have < j->procs)
+        violation(v, j, "runs from %ld on nodes of %ld processors in all, asked for %ld",
+                  s->start, have, j->procs);
+}
+
 static void check_starts(struct val *v)
 {
     for (size_t i = 0; i < v->njobs; i++) {
@@ -684,7 +686,9 @@ static void check_starts(struct val *v)
             if (held_at(v, c, j, s->start) && !(c && c->forced == s->start))
                 violation(v, j, "starts at %ld while held (sethold in %s)", s->start,
                           v->o->commands);
-            if (sum != j->procs && !(v->dedicated && sum > j->procs))
+            if (v->pool)
+                pool_start(v, j, s);
+            else if (sum != j->procs && !(v->dedicated && sum > j->procs))
                 violation(v, j, "runs on %ld processors from %ld, asked for %ld%s", sum,
                           s->start, j->procs, v->dedicated ? " (or whole nodes)" : "");
             if (s->end != NEVER && s->end < s->start)
@@ -789,6 +793,42 @@ static void check_capacity(struct val *v)
     free(told);
     free(used);
     free(e);
+}
+
+/* An SWF or Batsim schedule: at every instant the jobs running hold no more
+ * processors than the cluster's nodes that are up. */
+static void check_pool(struct val *v)
+{
+    long total = 0;
+    for (size_t i = 0; i < v->nnodes; i++)
+        total += v->nodes[i].down ? 0 : v->nodes[i].procs;
+    struct ev *e = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < v->njobs; i++)
+        for (size_t r = 0; r < v->jobs[i].nruns; r++) {
+            const struct stint *s = &v->jobs[i].runs[r];
+            if (s->end == s->start)
+                continue;
+            e = xgrow(e, &cap, n + 2, sizeof *e);
+            e[n++] = (struct ev){s->start, v->jobs[i].procs, 0, i, 0};
+            if (s->end != NEVER)
+                e[n++] = (struct ev){s->end, -v->jobs[i].procs, 0, i, 0};
+        }
+    if (n > 1)
+        qsort(e, n, sizeof *e, ev_cmp);
+    long used = 0;
+    for (size_t i = 0; i < n; i++) {
+        used += e[i].delta;
+        if (e[i].delta > 0 && used > total)
+            violation(v, &v->jobs[e[i].job], "at %ld the jobs running hold %ld processors, the "
+                                              "cluster has %ld", e[i].t, used, total);
+    }
+    free(e);
+    note(v, v->sched == VAL_SCHED_SWF
+                ? "nodes (an SWF schedule names none): the processors of the whole cluster "
+                  "instead"
+                : "processors on each node (Batsim's jobs.csv names the nodes, not the "
+                  "processors on them): one on each named node, and the whole cluster's");
 }
 
 /* ---- checks: HARD throttling limits at every start ---- */
@@ -1109,16 +1149,17 @@ static int load_cfg(struct val *v, struct err *err)
     return 0;
 }
 
-static int load_all(struct val *v, struct facts *f, struct err *err)
+static int load_all(struct val *v, struct val_facts *f, struct err *err)
 {
-    if (load_cfg(v, err) < 0 || read_trace(v, f, err) < 0)
+    if (load_cfg(v, err) < 0 || val_trace_read(v->o, f, err) < 0)
         return -1;
-    index_facts(f);
+    val_facts_index(f);
     if (cluster(v, f->hdr_nodes, f->hdr_procs, err) < 0)
         return -1;
     index_nodes(v);
-    if (read_jobs(v, err) < 0)
+    if (read_schedule(v, err) < 0)
         return -1;
+    fill_from_trace(v, f);
     if (v->o->commands && read_commands(v, err) < 0)
         return -1;
     return v->o->resvs ? read_resvs(v, err) : 0;
@@ -1128,13 +1169,13 @@ static int load_all(struct val *v, struct facts *f, struct err *err)
  * PREEMPTEE flag, PREEMPTEE from its QOS's QFLAGS, and under BACKFILLPOLICY
  * PREEMPT (where the scheduler marks backfilled jobs PREEMPTEE, which the
  * CSV does not tell) every job may carry it. */
-static void attach_attrs(struct val *v, const struct facts *f)
+static void attach_attrs(struct val *v, const struct val_facts *f)
 {
     const char *bf = cfg_str(v->cfg, "BACKFILLPOLICY", NULL);
     int any = bf && strcmp(bf, "PREEMPT") == 0;
     for (size_t i = 0; i < v->njobs; i++) {
         struct job *j = &v->jobs[i];
-        const struct fact *x = fact_of(f, j->id);
+        const struct val_fact *x = val_fact_of(f, j->id);
         const struct cfg_obj *q = j->c.qos ? cfg_obj_find(v->cfg, "QOSCFG", j->c.qos) : NULL;
         const char *qf = q ? cfg_obj_get(q, "QFLAGS", NULL) : NULL;
         j->c.attrs = x ? x->attrs : NULL;
@@ -1145,7 +1186,7 @@ static void attach_attrs(struct val *v, const struct facts *f)
 int val_run(const struct val_opts *o, FILE *out, struct err *err)
 {
     struct val v = {.o = o, .out = out};
-    struct facts f = {0};
+    struct val_facts f = {0};
     int rc = load_all(&v, &f, err);
     if (rc == 0) {
         check_facts(&v, &f);
@@ -1153,8 +1194,14 @@ int val_run(const struct val_opts *o, FILE *out, struct err *err)
         check_starts(&v);
         check_ends(&v);
         check_capacity(&v);
+        if (v.pool)
+            check_pool(&v);
         check_limits(&v);
-        if (!o->resvs)
+        if (v.pool && o->resvs)
+            rc = err_set(err, "--reservations: an SWF or Batsim schedule does not say which "
+                              "processors of a node a job held; give the jobs CSV "
+                              "(simulate --jobs-out)");
+        else if (!o->resvs)
             note(&v, "reservations (give --reservations, from simulate --resv-out)");
         else
             rc = check_resvs(&v, err);
@@ -1163,7 +1210,7 @@ int val_run(const struct val_opts *o, FILE *out, struct err *err)
         fprintf(out, "%s: %zu jobs, %zu violation%s\n", o->jobs, v.njobs, v.violations,
                 v.violations == 1 ? "" : "s");
     size_t bad = v.violations;
-    facts_free(&f);
+    val_facts_free(&f);
     val_free(&v);
     return rc < 0 ? -1 : bad > 0;
 }

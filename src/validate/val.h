@@ -31,7 +31,7 @@
 #include "util/err.h"
 
 struct val_opts {
-    const char *trace;       /* SWF or Maui workload trace */
+    const char *trace;       /* SWF, Maui workload, sacct, Torque accounting, a moku home */
     const char *jobs;        /* the jobs CSV */
     const char *config;      /* maui.cfg, or NULL */
     const char *const *sets; /* --set lines */
@@ -40,6 +40,7 @@ struct val_opts {
     const char *resvs;       /* the reservations CSV, or NULL */
     long long nodes, ppn, procs; /* the cluster, as simulate's options (0 = not given) */
     const char *resources;       /* a Maui resource trace (simulate --resources), or NULL */
+    const char *estimates;       /* simulate --estimates MODEL, or NULL (request) */
 };
 
 /*

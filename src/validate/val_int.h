@@ -9,6 +9,8 @@
 #include <stdio.h>
 
 #include "util/err.h"
+#include "util/strmap.h"
+#include "validate/val.h"
 
 /* One CSV row: its fields (owned) and the line it starts on. */
 struct val_row {
@@ -43,5 +45,58 @@ struct val_creds {
  * understood).
  */
 int val_acl_admits(const char *acl, const struct val_creds *c, long inside, struct err *err);
+
+/* The schedule's format: moku's jobs CSV, an SWF file (simulate
+ * --swf-out), Batsim's jobs.csv (simulate --batsim-out, or Batsim's). */
+enum val_sched_kind { VAL_SCHED_CSV, VAL_SCHED_SWF, VAL_SCHED_BATSIM };
+
+/* One job of an SWF or Batsim schedule (owned strings and nodes). */
+struct val_srow {
+    char *id;
+    long line;
+    long submit, start, end, procs, walltime; /* -1: not said / did not start or end */
+    char *state;  /* in the jobs CSV's words: completed, killed, cancelled, ... */
+    long *nodes;  /* Batsim: the node indices (0-based, the cluster's order) */
+    size_t nnodes;
+    char *cred[5]; /* user, group, account, class, qos as the file names them, or NULL
+                      (SWF: fields 12, 13 and 15 as numbers; Batsim: its metadata) */
+};
+
+/* Which format the schedule at path is: from its first line (SWF: ';'
+ * comments or a line of numbers; Batsim: its header), else the jobs CSV. */
+enum val_sched_kind val_sched_kind(const char *path);
+/* Read an SWF or Batsim schedule into rows; -1 with err ("path:line: ..."). */
+int val_sched_read(const char *path, enum val_sched_kind k, struct val_srow **rows, size_t *n,
+                   struct err *err);
+void val_srows_free(struct val_srow *rows, size_t n);
+
+/* What the trace says of a job; found by id. */
+struct val_fact {
+    char *id;
+    long submit, procs, walltime, runtime; /* -1 = not said */
+    char *attrs;   /* requested features, comma-separated, or NULL */
+    int preemptee; /* flagged PREEMPTEE */
+};
+
+struct val_facts {
+    struct val_fact *v;
+    size_t n, cap;
+    int maui; /* a Maui trace: its submission times are not checked */
+    long long hdr_nodes, hdr_procs;
+    struct strmap by_id;
+};
+
+/*
+ * Read the trace o->trace, whatever its format (SWF, Maui workload, sacct,
+ * Torque accounting, a moku home: val_trace.c, with the simulator's
+ * conventions as docs/simulation.md states them, implemented apart), with
+ * the walltimes o->estimates gives. 0, or -1 with err.
+ */
+int val_trace_read(const struct val_opts *o, struct val_facts *f, struct err *err);
+/* The id index (once read), a job's facts by id (NULL: not in the trace),
+ * and freeing. */
+void val_facts_index(struct val_facts *f);
+const struct val_fact *val_fact_of(const struct val_facts *f, const char *id);
+void val_facts_free(struct val_facts *f);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,7 +28,23 @@ static int fill_addr(const char *path, struct sockaddr_un *a, struct err *err)
     return 0;
 }
 
-int wire_connect(const char *path, struct err *err)
+static long ms_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* Milliseconds left before deadline (-1: none), at least 0. */
+static int ms_left(long deadline)
+{
+    if (deadline < 0)
+        return -1;
+    long left = deadline - ms_now();
+    return left <= 0 ? 0 : left > INT32_MAX ? INT32_MAX : (int)left;
+}
+
+int wire_connect(const char *path, int timeout_ms, struct err *err)
 {
     struct sockaddr_un a;
     if (fill_addr(path, &a, err) < 0)
@@ -35,11 +52,24 @@ int wire_connect(const char *path, struct err *err)
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return err_set(err, "socket: %s", strerror(errno));
+    /* A Unix socket's connect waits for room in the listener's queue up to
+     * the send timeout (the kernel's unix_stream_connect): a stopped daemon
+     * whose queue is full must not hold the client for ever. */
+    if (timeout_ms >= 0) {
+        int ms = timeout_ms > 0 ? timeout_ms : 1;
+        struct timeval tv = {.tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000};
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    }
     if (connect(fd, (struct sockaddr *)&a, sizeof a) < 0) {
         int e = errno;
         close(fd);
         if (e == ENOENT || e == ECONNREFUSED)
             return err_set(err, "no moku daemon is running (nothing answers on %s)", path);
+        if (e == EAGAIN || e == EWOULDBLOCK) {
+            err_set(err, "the daemon on %s took no connection within %d ms (stopped, or busy)",
+                    path, timeout_ms);
+            return WIRE_TIMEOUT;
+        }
         return err_set(err, "%s: cannot connect: %s", path, strerror(e));
     }
     return fd;
@@ -51,9 +81,10 @@ int wire_listen(const char *path, struct err *err)
     if (fill_addr(path, &a, err) < 0)
         return -1;
     struct err ignored;
-    int probe = wire_connect(path, &ignored);
-    if (probe >= 0) {
-        close(probe);
+    int probe = wire_connect(path, 1000, &ignored);
+    if (probe >= 0 || probe == WIRE_TIMEOUT) { /* a stopped daemon is still one */
+        if (probe >= 0)
+            close(probe);
         return err_set(err, "a daemon is already running on %s", path);
     }
     unlink(path); /* a stale socket from a daemon that died */
@@ -69,7 +100,7 @@ int wire_listen(const char *path, struct err *err)
     return fd;
 }
 
-int wire_send(int fd, const char *buf, size_t len, struct err *err)
+int wire_send(int fd, const char *buf, size_t len, int timeout_ms, struct err *err)
 {
     if (len > UINT32_MAX)
         return err_set(err, "message too large (%zu bytes)", len);
@@ -77,16 +108,20 @@ int wire_send(int fd, const char *buf, size_t len, struct err *err)
                             (unsigned char)(len >> 8), (unsigned char)len};
     const char *parts[2] = {(const char *)hdr, buf};
     size_t sizes[2] = {4, len};
+    long deadline = timeout_ms >= 0 ? ms_now() + timeout_ms : -1;
     for (int p = 0; p < 2; p++) {
         size_t off = 0;
         while (off < sizes[p]) {
-            ssize_t n = send(fd, parts[p] + off, sizes[p] - off, MSG_NOSIGNAL);
+            ssize_t n = send(fd, parts[p] + off, sizes[p] - off, MSG_NOSIGNAL | MSG_DONTWAIT);
             if (n < 0 && errno == EINTR)
                 continue;
             if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
                 struct pollfd pf = {.fd = fd, .events = POLLOUT};
-                if (poll(&pf, 1, 5000) <= 0)
-                    return err_set(err, "peer stopped reading");
+                int left = ms_left(deadline);
+                if (left == 0 || (poll(&pf, 1, left) == 0 && ms_left(deadline) == 0)) {
+                    err_set(err, "the peer took no more of the message within %d ms", timeout_ms);
+                    return WIRE_TIMEOUT;
+                }
                 continue;
             }
             if (n <= 0)
@@ -155,13 +190,6 @@ int wire_reader_step(struct wire_reader *r, int fd, struct err *err)
     }
 }
 
-static long ms_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 int wire_recv(int fd, char **buf, size_t *len, size_t max, int timeout_ms, struct err *err)
 {
     struct wire_reader r = {.max = max};
@@ -171,13 +199,14 @@ int wire_recv(int fd, char **buf, size_t *len, size_t max, int timeout_ms, struc
         fcntl(fd, F_SETFL, flags | O_NONBLOCK);
     int rc;
     while ((rc = wire_reader_step(&r, fd, err)) == 0) {
-        long left = deadline < 0 ? -1 : deadline - ms_now();
-        if (deadline >= 0 && left <= 0) {
-            rc = err_set(err, "timed out waiting for a message");
+        int left = ms_left(deadline);
+        if (left == 0) {
+            err_set(err, "no answer within %d ms", timeout_ms);
+            rc = WIRE_TIMEOUT;
             break;
         }
         struct pollfd pf = {.fd = fd, .events = POLLIN};
-        if (poll(&pf, 1, left > INT32_MAX ? -1 : (int)left) < 0 && errno != EINTR) {
+        if (poll(&pf, 1, left) < 0 && errno != EINTR) {
             rc = err_set(err, "poll: %s", strerror(errno));
             break;
         }
@@ -186,7 +215,7 @@ int wire_recv(int fd, char **buf, size_t *len, size_t max, int timeout_ms, struc
         fcntl(fd, F_SETFL, flags);
     if (rc < 0) {
         free(r.body);
-        return -1;
+        return rc == WIRE_TIMEOUT ? WIRE_TIMEOUT : -1;
     }
     *buf = r.body;
     *len = r.need;

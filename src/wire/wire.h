@@ -30,14 +30,24 @@
  * socket file nobody answers on is replaced; a live one is an error ("a
  * daemon is already running on <path>"). Returns the fd or -1. */
 int wire_listen(const char *path, struct err *err);
-/* Connect to path; -1 with a clear message when no daemon answers. */
-int wire_connect(const char *path, struct err *err);
+/* What the calls below return when their time ran out (also < 0, with
+ * err), so that a caller can tell "no answer in time" (the peer may still
+ * act on what it has) from "the peer went away". */
+#define WIRE_TIMEOUT (-2)
 
-/* Send one frame (blocking; EINTR retried; no SIGPIPE). */
-int wire_send(int fd, const char *buf, size_t len, struct err *err);
+/* Connect to path, waiting at most timeout_ms (-1: no limit) for a daemon
+ * whose queue of connections is full (a stopped one); later sends on the
+ * descriptor are bounded by the same time. -1 with a clear message when no
+ * daemon listens, WIRE_TIMEOUT when none took the connection in time. */
+int wire_connect(const char *path, int timeout_ms, struct err *err);
+
+/* Send one frame, waiting at most timeout_ms in all (-1: no limit) for the
+ * peer to take it (EINTR retried; no SIGPIPE). WIRE_TIMEOUT when it did not:
+ * then only part of the frame may have left, which the peer never acts on. */
+int wire_send(int fd, const char *buf, size_t len, int timeout_ms, struct err *err);
 /* Receive one frame of at most max bytes, waiting at most timeout_ms in
  * all (-1: no limit). *buf is NUL-terminated, caller frees. Errors: peer
- * closed early, frame too large, timeout. */
+ * closed early, frame too large (-1); WIRE_TIMEOUT. */
 int wire_recv(int fd, char **buf, size_t *len, size_t max, int timeout_ms, struct err *err);
 
 /* The peer's credentials from the kernel. */

@@ -105,3 +105,72 @@ check "... its comments were not passed on (releasehold 42 at 1200 s)" \
     grep -q '^moku: \[1200\] releasehold 42$' "$TMP/err"
 check "... jobs 44 and 45 were cancelled" \
     sh -c "grep -q '^44,.*,cancelled,' $TMP/doc.csv && grep -q '^45,.*,cancelled,' $TMP/doc.csv"
+
+# RESERVATIONPOLICY HIGHEST keeps a reservation with the job that holds it
+# (issue 26 §6): job 1 holds both processors until 1000; job 2 is reserved
+# at 1000; at 500 `setspri` lifts job 3 above it. Under HIGHEST job 2 still
+# starts at 1000, job 3 after it; under CURRENTHIGHEST job 3 takes them.
+cat >"$TMP/hi.swf" <<'SWF'
+; MaxProcs: 2
+1 0 0 1000 2 -1 -1 2 1000 -1 1 1 1 -1 1 -1 -1 -1
+2 10 0 100 2 -1 -1 2 100 -1 1 2 1 -1 1 -1 -1 -1
+3 20 0 100 2 -1 -1 2 100 -1 1 3 1 -1 1 -1 -1 -1
+SWF
+printf '500 setspri 1000 3\n999 checkjob 2\n' >"$TMP/hi.cmds"
+run simulate --set RESERVATIONPOLICY=HIGHEST --commands "$TMP/hi.cmds" --jobs-out "$TMP/hi.csv" "$TMP/hi.swf"
+check "HIGHEST: the job holding the reservation starts at its time (1000), the lifted one after" \
+    sh -c "grep -q '^2,10,1000,' $TMP/hi.csv && grep -q '^3,20,1100,' $TMP/hi.csv"
+check "... and checkjob said so before" grep -q "^Reservation '2' (" "$TMP/err"
+run simulate --set RESERVATIONPOLICY=CURRENTHIGHEST --commands "$TMP/hi.cmds" --jobs-out "$TMP/hi.csv" "$TMP/hi.swf"
+check "CURRENTHIGHEST: the lifted job takes the processors at 1000" \
+    sh -c "grep -q '^3,20,1000,' $TMP/hi.csv && grep -q '^2,10,1100,' $TMP/hi.csv"
+
+# Priorities (issue 26 §6): `setspri -r` below zero floors at 1 with
+# ENABLENEGJOBPRIORITY FALSE (the default), as the priority page says; and
+# one priority shows one value in checkjob, diagnose -p and showq -i (at
+# 640 s job 3's queue time is 10.67 minutes: 10, not 11 in one of them).
+cat >"$TMP/pr.swf" <<'SWF'
+; MaxProcs: 1
+1 0 0 1000 1 -1 -1 1 1000 -1 1 1 1 -1 1 -1 -1 -1
+2 0 0 100 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1
+3 0 0 100 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1
+SWF
+printf '0 setspri -r -50 2\n640 checkjob 2\n640 checkjob 3\n640 diagnose -p\n640 showq -i\n' >"$TMP/pr.cmds"
+run simulate --commands "$TMP/pr.cmds" "$TMP/pr.swf"
+check "setspri -r -50: floored at 1 (StartPriority: 1)" grep -q "StartPriority:  1  SystemPriority:  -50" "$TMP/err"
+check "... ENABLENEGJOBPRIORITY TRUE keeps it negative" sh -c "
+    '$MOKU' simulate --set ENABLENEGJOBPRIORITY=TRUE --commands '$TMP/pr.cmds' '$TMP/pr.swf' 2>&1 |
+    grep -q 'StartPriority:  -39  SystemPriority:  -50'"
+check "one priority, one value: checkjob 10" grep -q "StartPriority:  10$" "$TMP/err"
+check "... diagnose -p 10" grep -Eq '^3 +10 ' "$TMP/err"
+check "... showq -i 10" grep -Eq '^ +3 +10 ' "$TMP/err"
+
+# BACKFILLPOLICY NONE (issue 26 §6, as Maui 3.3.1 does it: no priority
+# reservation, nothing passes the job that waits first). Job 1 holds 2 of 4
+# processors until 1000; job 2 (4 processors) waits; job 3 (1 processor)
+# may not pass it. showbf offers no window while job 2 waits (the 2 free
+# processors are nobody's), checkjob says when job 2 starts.
+cat >"$TMP/nb.swf" <<'SWF'
+; MaxProcs: 4
+1 0 0 1000 2 -1 -1 2 1000 -1 1 1 1 -1 1 -1 -1 -1
+2 10 0 100 4 -1 -1 4 100 -1 1 2 1 -1 1 -1 -1 -1
+3 20 0 100 1 -1 -1 1 100 -1 1 3 1 -1 1 -1 -1 -1
+SWF
+run simulate --set BACKFILLPOLICY=NONE --until 30 --show showbf --show "checkjob 2" --show "checkjob 3" "$TMP/nb.swf"
+check "NONE: showbf offers no window while job 2 waits" \
+    has_out "no procs available (BACKFILLPOLICY NONE: job 2 waits, and nothing starts before it)"
+check "... checkjob 2: no reservation, but when it starts" \
+    sh -c "grep -q '^Expected start in 00:16:10 (BACKFILLPOLICY NONE' $TMP/out && ! grep -q '^Reservation' $TMP/out"
+check "... checkjob 3: a higher-priority job is waiting" has_out "a higher-priority job is waiting (BACKFILLPOLICY NONE)"
+run simulate --set BACKFILLPOLICY=NONE --jobs-out "$TMP/nb.csv" "$TMP/nb.swf"
+check "... and the schedule: 2 at 1000, 3 after it at 1100" \
+    sh -c "grep -q '^2,10,1000,' $TMP/nb.csv && grep -q '^3,20,1100,' $TMP/nb.csv"
+run simulate --until 30 --show showbf "$TMP/nb.swf"
+check "FIRSTFIT: job 3 backfilled, 1 processor left until job 2's reservation" \
+    has_out "1 proc available for      00:16:10"
+# A job that can never start (a feature no node has) does not stop NONE's
+# queue for ever: Maui defers it (MJobPReserve's check) and the rest go on.
+printf 'NODECFG[n1] PROCS=1\nNODECFG[n2] PROCS=1\nBACKFILLPOLICY NONE\n' >"$TMP/nf.cfg"
+run simulate --config "$TMP/nf.cfg" --jobs-out "$TMP/nf.csv" tests/data/sim/nofeature.wtrace
+check "NONE: a job no node can ever hold does not keep the next one waiting" \
+    sh -c "grep -q '^2,1704067210,1704067210,' $TMP/nf.csv && grep -q '^1,.*,never_started,the nodes it may use can never hold it' $TMP/nf.csv"

@@ -65,7 +65,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 keys = ["config", "overrides", "jobs", "skipped", "rejected", "never_started", "makespan", "utilization",
         "avg_wait", "max_wait", "avg_bsld", "avg_xfactor", "backfilled", "iterations",
-        "wall_seconds", "read_seconds", "percentiles", "by_user", "by_class", "classes"]
+        "wall_seconds", "read_seconds", "unfinished", "excluded", "bsld_tau", "wait_fairness",
+        "percentiles", "by_user", "by_class", "classes", "pareto"]
 assert list(d) == ["runs"] and len(d["runs"]) == 2
 for r in d["runs"]:
     assert list(r) == keys, list(r)
@@ -157,8 +158,8 @@ check "--plot one run: two lines and their means" sh -c "[ $rc -eq 0 ] && [ \$(g
 run simulate --plot "$TMP/nodir/x.svg" "$trace"
 check "--plot unwritable: exit 1, named" sh -c "[ $rc -eq 1 ] && grep -q 'nodir/x.svg' $TMP/err"
 
-# Fairshare: the runs of a comparison all start from the same usage history,
-# so none of them writes FS data files; a single run still does.
+# Fairshare: the runs of a comparison all start from the same usage history
+# (--fs-history) and none writes FS data files; --fs-out is for one run.
 cat >"$TMP/fs.swf" <<'SWF'
 ; UnixStartTime: 1000000000
 ; MaxProcs: 2
@@ -168,11 +169,12 @@ cat >"$TMP/fs.swf" <<'SWF'
 SWF
 printf 'FSPOLICY DEDICATEDPS\nFSINTERVAL 1000\nFSWEIGHT 1\nFSUSERWEIGHT 10\nUSERCFG[DEFAULT] FSTARGET=50\n' >"$TMP/fs.cfg"
 mkdir "$TMP/st"
-run simulate --config "$TMP/fs.cfg" --compare FSDEPTH=2,4 --statdir "$TMP/st" --jobs-out "$TMP/fs.csv" "$TMP/fs.swf"
+run simulate --config "$TMP/fs.cfg" --compare FSDEPTH=2,4 --fs-history "$TMP/st" --jobs-out "$TMP/fs.csv" "$TMP/fs.swf"
 check "fairshare runs: no FS data files written" sh -c "[ $rc -eq 0 ] && [ -z \"\$(ls $TMP/st)\" ]"
 check "fairshare runs: user 2 goes first in both runs" sh -c "grep -q '^1,3,20,500,' $TMP/fs.csv && grep -q '^2,3,20,500,' $TMP/fs.csv"
-run simulate --config "$TMP/fs.cfg" --statdir "$TMP/st" "$TMP/fs.swf"
-check "fairshare, one run: FS data files written" sh -c "[ $rc -eq 0 ] && ls $TMP/st | grep -q '^FS\.'"
+check "fairshare runs: the report names the history of each" has_out "fairshare history .*0 windows from $TMP/st"
+run simulate --config "$TMP/fs.cfg" --fs-out "$TMP/st" "$TMP/fs.swf"
+check "fairshare, one run with --fs-out: FS data files written" sh -c "[ $rc -eq 0 ] && ls $TMP/st | grep -q '^FS\.'"
 
 # A parameter and its index 0 are one setting (issue 13 §5): --set
 # RESERVATIONDEPTH=4 overrides RESERVATIONDEPTH[0] 1 from the file, and the

@@ -14,6 +14,9 @@ mkdir -p "$H" "$TMP/work"
 chmod 755 "$TMP" "$H" "$TMP/work"
 # One virtual node of one processor; LOGLEVEL 3 logs each iteration (iterated).
 CFG='RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=1\nLOGLEVEL 3\n'
+# Under RESCTLPOLICY ANY a user's reservations hold at most half the
+# cluster's processors by default (USERRESMAXPROCS 50%): n1 is half of it.
+CFG2='RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=1\nNODECFG[n2] PROCS=1\nLOGLEVEL 3\n'
 printf "$CFG" >"$H/maui.cfg"
 export MOKU_HOME="$H"
 LOG=$H/log/maui.log
@@ -102,6 +105,13 @@ check "a job asking for it (-W x=ADVRES:$mine) runs in it" wait_state "$j3" Comp
 run submit -W x=ADVRES:nosuch quick.sh
 check "a job asking for a reservation that does not exist is refused at submission" \
     sh -c "[ $rc -ne 0 ] && grep -q 'ADVRES:nosuch names no reservation' $TMP/err && [ ! -s $TMP/out ]"
+# One whose ACL refuses the job at any start: refused at submission, with
+# the reason (issue 26 §6), rather than waiting for ever.
+other=$(timeout 5 "$MOKU" setres -u someoneelse -d 1:00:00 n1 | created)
+run submit -W x=ADVRES:"$other" quick.sh
+check "a job asking for a reservation whose ACL refuses it is refused at submission" \
+    sh -c "[ $rc -ne 0 ] && grep -q \"asks for reservation '$other', whose ACL does not admit it (USER==someoneelse+)\" $TMP/err && [ ! -s $TMP/out ]"
+timeout 5 "$MOKU" releaseres "$other" >/dev/null
 timeout 5 "$MOKU" showres --format=json >"$TMP/out"
 check "showres --format=json" grep -q "\"$mine\"" "$TMP/out"
 
@@ -185,7 +195,7 @@ if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuse
     check "... may not list the reservations (showres is for ADMIN1..3, as in Maui)" grep -q "not authorized" "$TMP/out"
     as_user releaseres "$mine" >"$TMP/out" 2>&1
     check "... may not release one" grep -q "not authorized" "$TMP/out"
-    printf "${CFG}RESCTLPOLICY ANY\n" >"$H/maui.cfg"
+    printf "${CFG2}RESCTLPOLICY ANY\n" >"$H/maui.cfg"
     timeout 5 "$MOKU" schedctl -R >/dev/null
     theirs=$(as_user setres -d 1:00:00 -u "$u" n1 | created)
     check "RESCTLPOLICY ANY: the second user may setres" [ "$theirs" = "$u.0" ]
@@ -207,7 +217,7 @@ if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuse
         grep -q "may last at most 86400 s" "$TMP/out"
     as_user setres -d 2:00:00:00 -u "$u" n1 >"$TMP/out" 2>&1
     check "... and one of two days" grep -q "may last at most 86400 s" "$TMP/out"
-    printf "${CFG}RESCTLPOLICY ANY\nUSERCFG[DEFAULT] MAXPS=3600\n" >"$H/maui.cfg"
+    printf "${CFG2}RESCTLPOLICY ANY\nUSERCFG[DEFAULT] MAXPS=3600\nUSERRESMAXPROCS 100%%\n" >"$H/maui.cfg"
     timeout 5 "$MOKU" schedctl -R >/dev/null
     as_user setres -d 2:00:00 -u "$u" n1 >"$TMP/out" 2>&1
     check "... over the user's MAXPS (7,200 processor-seconds against 3,600): refused, the limit named" \
@@ -223,18 +233,57 @@ if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuse
     for x in "$r1" "$r2" $(sed -n "s/^reservation '\([^']*\)' created.*/\1/p" "$TMP/out"); do
         timeout 5 "$MOKU" releaseres "$x" >/dev/null
     done
-    printf "${CFG}RESCTLPOLICY ANY\n" >"$H/maui.cfg"
+    # Chained reservations over ALL nodes, each within the one-day rule
+    # (issue 28: -s +23h, +46h, ... held the cluster for days): bounded by
+    # USERRESMAXPROCS, USERRESMAXCOUNT, USERRESMAXPS and USERRESHORIZON.
+    CFG4='RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=4\nNODECFG[n2] PROCS=4\nLOGLEVEL 2\nRESCTLPOLICY ANY\n'
+    reload_with() {
+        printf "$CFG4$1" >"$H/maui.cfg"
+        timeout 5 "$MOKU" schedctl -R >/dev/null
+    }
+    reload_with ''
+    as_user setres -d 23:00:00 -u "$u" ALL >"$TMP/out" 2>&1
+    check "RESCTLPOLICY ANY: by default a user may not reserve ALL nodes (USERRESMAXPROCS 50%)" \
+        grep -q "setres: $u's reservations may hold at most 4 processors at any time (USERRESMAXPROCS 50% of 8); with this one they would hold 8" "$TMP/out"
+    reload_with 'USERRESMAXPROCS 100%%\nUSERRESMAXPS 50%%\n'
+    as_user setres -d 23:00:00 -u "$u" ALL >"$TMP/out" 2>&1
+    c0=$(created <"$TMP/out")
+    check "... allowed ALL: the reply counts tasks and processors (2 tasks, 8 processors)" \
+        grep -q "^reservation '$c0' created on 2 nodes (2 tasks, 8 processors)" "$TMP/out"
+    c1=$(as_user setres -s +23:00:00 -d 23:00:00 -u "$u" ALL | created)
+    check "... a second one chained after it (+23 h): made ($c1)" [ -n "$c1" ]
+    as_user setres -s +1:22:00:00 -d 23:00:00 -u "$u" ALL >"$TMP/out" 2>&1
+    check "... a third (+46 h): refused, two at once (USERRESMAXCOUNT 2)" \
+        grep -q "setres: $u may hold at most 2 reservations at once (USERRESMAXCOUNT); with this one $u would hold 3" "$TMP/out"
+    check "... and not made" sh -c "[ \$(timeout 5 '$MOKU' showres | grep -c '^$u\.') = 2 ]"
+    reload_with 'USERRESMAXPROCS 100%%\nUSERRESMAXPS 50%%\nUSERRESMAXCOUNT 10\n'
+    c2=$(as_user setres -s +1:22:00:00 -d 23:00:00 -u "$u" ALL | created)
+    check "... with USERRESMAXCOUNT 10, a third (69 h of the whole cluster, of 84 allowed): made" [ -n "$c2" ]
+    as_user setres -s +2:21:00:00 -d 23:00:00 -u "$u" ALL >"$TMP/out" 2>&1
+    check "... a fourth (92 h): refused past USERRESMAXPS (50% of a week of 8 processors)" \
+        grep -q "setres: $u's reservations may hold at most 2419200 processor-seconds within the next 604800 s (USERRESMAXPS 50%); with this one they would hold 26[0-9]*$" "$TMP/out"
+    reload_with 'USERRESMAXPROCS 100%%\nUSERRESMAXPS 100%%\nUSERRESMAXCOUNT 10\n'
+    as_user setres -s +6:12:00:00 -d 23:00:00 -u "$u" n1 >"$TMP/out" 2>&1
+    check "... one ending past USERRESHORIZON (a week): refused" \
+        grep -q "setres: a reservation by $u must end within 604800 s from now (USERRESHORIZON)" "$TMP/out"
+    as_user setres -m "$c2" -s +5:00:00:00 >"$TMP/out" 2>&1
+    check "... nor moved there with setres -m (-s +5 d: ends after 6 d of 7, allowed; +6:12 d: not)" \
+        sh -c "grep -q 'modified' '$TMP/out' && ! $(command -v runuser) -u $u -- env MOKU_HOME='$H' timeout 5 '$TMP/moku-client' setres -m '$c2' -s +6:12:00:00 >/dev/null 2>&1"
+    timeout 5 "$MOKU" setres -s +2:21:00:00 -d 23:00:00 ALL >"$TMP/out" 2>&1
+    check "... an administrator is not held to these bounds" grep -q "created on 2 nodes" "$TMP/out"
+    for x in "$c0" "$c1" "$c2" $(created <"$TMP/out"); do
+        timeout 5 "$MOKU" releaseres "$x" >/dev/null
+    done
+    printf "${CFG2}RESCTLPOLICY ANY\n" >"$H/maui.cfg"
     timeout 5 "$MOKU" schedctl -R >/dev/null
     # ADVRES asks for a reservation; its ACL still decides (issue 13 §3: any
     # user could run in a SYSTEM reservation by naming it).
     sysr=$(timeout 5 "$MOKU" setres -d 0:05:00 n1 | created)
     mkdir -p "$TMP/uwork" && chown "$u" "$TMP/uwork"
     cp "$TMP/work/quick.sh" "$TMP/uwork/" && chmod 755 "$TMP/uwork/quick.sh"
-    ju=$(cd "$TMP/uwork" && as_user submit -W x=ADVRES:"$sysr" quick.sh)
-    check "an ordinary user may ask for the SYSTEM reservation $sysr by name" [ -n "$ju" ]
-    iterated "$LOG" 2
-    check "... but its job does not run in it (the ACL admits nobody)" [ "$(state "$ju")" = Idle ]
-    timeout 5 "$MOKU" canceljob "$ju" >/dev/null
+    ju=$(cd "$TMP/uwork" && as_user submit -W x=ADVRES:"$sysr" quick.sh 2>"$TMP/uerr")
+    check "an ordinary user asking for the SYSTEM reservation $sysr by name is refused (the ACL admits nobody)" \
+        sh -c "[ -z '$ju' ] && grep -q 'whose ACL does not admit it (none: it admits no job)' $TMP/uerr"
     timeout 5 "$MOKU" releaseres "$sysr" >/dev/null
 else
     skip "the second-user tests need root, useradd and runuser"

@@ -22,10 +22,10 @@ printf 'FSPOLICY DEDICATEDPS\nFSINTERVAL 12:00:00\nFSDEPTH 4\nFSWEIGHT 10\nFSUSE
 kept() {
     name=$1 cfg=$2 trace=$3
     shift 3
-    "$MOKU" simulate --config "$cfg" --statdir "$TMP/st1.$name" --jobs-out "$TMP/free.csv" \
+    "$MOKU" simulate --config "$cfg" --jobs-out "$TMP/free.csv" \
         "$@" "$trace" >"$TMP/free.out" 2>"$TMP/free.err"
     rc1=$?
-    "$MOKU" simulate --config "$cfg" --statdir "$TMP/st2.$name" --jobs-out "$TMP/keep.csv" \
+    "$MOKU" simulate --config "$cfg" --jobs-out "$TMP/keep.csv" \
         --commands "$TMP/noop.cmds" --quiet "$@" "$trace" >"$TMP/keep.out" 2>"$TMP/keep.err"
     rc2=$?
     if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ -s "$TMP/free.csv" ] && cmp -s "$TMP/free.csv" "$TMP/keep.csv"; then

@@ -113,8 +113,7 @@ replay() {
     w=$1 a=$2 c=${3:+--config $3} m=${4:+--commands $4 --quiet} t=$5
     r=""
     [ "$VALIDATE" = 1 ] && r="--resv-out $w/resv.csv"
-    mkdir -p "$w/stats"
-    cmd="$MOKU simulate $a $c $m --statdir $w/stats --format json --jobs-out $w/jobs.csv $r $t"
+    cmd="$MOKU simulate $a $c $m --format json --jobs-out $w/jobs.csv $r $t"
     timeout "$LIMIT" $cmd >"$w/out" 2>"$w/err"
     rc=$?
     stage=1
@@ -142,9 +141,8 @@ replay() {
     stage=0
     [ "$FULLWALK" = 1 ] && [ -n "$3" ] && grep -Eq "$LIMITS_RE" "$3" || return 0
     limited=$((limited + 1))
-    mkdir -p "$w/stats-full"
     m=${4:+--commands $4 --quiet}
-    cmd="$MOKU simulate --full-walk $a $c $m --statdir $w/stats-full --format json --jobs-out $w/full.csv $t"
+    cmd="$MOKU simulate --full-walk $a $c $m --format json --jobs-out $w/full.csv $t"
     timeout "$LIMIT" $cmd >"$w/fout" 2>"$w/ferr"
     rc=$?
     if [ "$rc" -ne 0 ] || ! cmp -s "$w/jobs.csv" "$w/full.csv"; then

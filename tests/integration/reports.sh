@@ -105,7 +105,7 @@ check "--swf-out of a Maui trace: read back, the same metrics" sh -c "[ $rc -eq 
 # -------------------------------------------------------- --batsim-out
 run simulate --config "$easy" --format json --batsim-out "$TMP/b.csv" "$small"
 check "--batsim-out: exit 0" [ "$rc" -eq 0 ]
-check "--batsim-out: Batsim's header, exactly" sh -c "head -n 1 $TMP/b.csv | grep -qx 'job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finishing_time,waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata'"
+check "--batsim-out: Batsim's header, exactly" sh -c "head -n 1 $TMP/b.csv | grep -qx 'job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata'"
 check "--batsim-out: a row per finished or rejected job (5 + 1)" [ "$(sed 1d "$TMP/b.csv" | wc -l)" -eq 6 ]
 check "--batsim-out: a finished job's times, stretch and nodes" grep -qx \
     '2,w0,delay,10,4,4000,1,COMPLETED_SUCCESSFULLY,100,3600,3700,90,3690,1.025000,4-7,-1,user=2;group=1;account=;class=1;qos=DEFAULT' "$TMP/b.csv"
@@ -179,7 +179,20 @@ run simulate --series "$TMP/x" --html "$TMP/x" "$small"
 check "two outputs in one file: refused, both named" sh -c "[ $rc -eq 2 ] && grep -q -- '--series and --html name the same file' $TMP/err"
 run simulate --html "$TMP/a.html" --html "$TMP/b.html" "$small"
 check "--html twice: refused" sh -c "[ $rc -eq 2 ] && grep -q -- 'give --html once' $TMP/err"
-run simulate --config "$easy" --config "$fcfs" --swf-out "$TMP/x.swf" "$small"
-check "--swf-out with two runs: refused, named" sh -c "[ $rc -eq 2 ] && grep -q -- '--swf-out writes the schedule of one run' $TMP/err"
+# --swf-out with several runs: a file each, the run's number before the
+# extension (or in place of %d); each replays to its own run's schedule.
+run simulate --config "$easy" --config "$fcfs" --swf-out "$TMP/x.swf" --jobs-out "$TMP/xj.csv" "$small"
+check "--swf-out with two runs: a file each" sh -c "[ $rc -eq 0 ] && [ -s $TMP/x.1.swf ] && [ -s $TMP/x.2.swf ] && [ ! -e $TMP/x.swf ]"
+check "--swf-out with two runs: each names its configuration" sh -c "grep -q '^; Note: configuration $easy' $TMP/x.1.swf && grep -q '^; Note: configuration $fcfs' $TMP/x.2.swf"
+for k in 1 2; do
+    cfg=$easy
+    [ "$k" = 2 ] && cfg=$fcfs
+    run simulate --config "$cfg" --jobs-out "$TMP/back$k.csv" "$TMP/x.$k.swf"
+    awk -F, -v k=$k 'NR > 1 && $1 == k && $4 != "" { print $2","$4","$5 }' "$TMP/xj.csv" | sort >"$TMP/want$k"
+    awk -F, 'NR > 1 { print $1","$3","$4 }' "$TMP/back$k.csv" | sort >"$TMP/got$k"
+    check "--swf-out with two runs: run $k's file replays to run $k's schedule" cmp -s "$TMP/want$k" "$TMP/got$k"
+done
+run simulate --compare RESERVATIONDEPTH=1,2 --swf-out "$TMP/d%d-sched.swf" "$small"
+check "--swf-out with two runs: %d is the run's number" sh -c "[ $rc -eq 0 ] && [ -s $TMP/d1-sched.swf ] && [ -s $TMP/d2-sched.swf ]"
 run simulate --show showq --html "$TMP/x.html" "$small"
 check "--show with --html: refused" sh -c "[ $rc -eq 2 ] && grep -q -- '--show prints answers instead of the report' $TMP/err"

@@ -46,6 +46,8 @@ run simulate --config "$TMP/own.cfg" --nodes 2 --ppn 4 --jobs-out "$TMP/jobs.csv
 check "requeue: the owner's job starts on arrival" [ "$(start 2)" = 100 ]
 check "requeue: the other job ran again from the start after it" \
     [ "$(start 1)" = 200 -a "$(end 1)" = 1200 -a "$(field 1 10)" = 1 ]
+run simulate --config "$TMP/own.cfg" --nodes 2 --ppn 4 --until 300 --show "checkjob 1" "$pre"
+check "requeue: checkjob counts both starts (StartCount: 2)" has_out "StartCount: 2$"
 printf 'PREEMPTPOLICY SUSPEND\n' >>"$TMP/own.cfg"
 run simulate --config "$TMP/own.cfg" --nodes 2 --ppn 4 --jobs-out "$TMP/jobs.csv" "$pre"
 check "suspend: the owner's job starts on arrival" [ "$(start 2)" = 100 ]
@@ -53,6 +55,8 @@ check "suspend: the other job resumed and ended 100 s late" \
     [ "$(start 1)" = 200 -a "$(end 1)" = 1100 -a "$(field 1 10)" = 1 -a "$(field 1 5)" = 0 ]
 check "suspend: its first run is a segment of the CSV, on the same nodes" \
     [ "$(field 1 19)" = "0-100@$(field 1 18)" ]
+run simulate --config "$TMP/own.cfg" --nodes 2 --ppn 4 --until 300 --show "checkjob 1" "$pre"
+check "suspend: a resumption is not a start (StartCount: 1)" has_out "StartCount: 1$"
 
 # ---- triggers: reported, not run ----
 printf 'SRCFG[t] TASKCOUNT=1 STARTTIME=9:00:00 ENDTIME=10:00:00 TRIGGER=start;exec@/bin/notify\n' \
@@ -161,6 +165,18 @@ check "JOBATTRLIST=PREEMPTEE: a job of a PREEMPTEE QOS starts at once on n3" \
 check "JOBATTRLIST=PREEMPTEE: a job the trace flags PREEMPTEE runs on n3 after it" \
     [ "$(start 5) $(field 5 18)" = "$((t0 + 130)) n3:1" ]
 
+# A job sent into a reservation whose ACL refuses it (issue 26 §6): r admits
+# only alice, and bob's job 2 names it. checkjob says why it waits, and the
+# jobs CSV gives that reason when the replay ends (the daemon refuses such a
+# job at submission: daemon_resv.sh).
+sed 's/SRCFG\[r\] HOSTLIST=n2 USERLIST=bob/SRCFG[r] HOSTLIST=n2 USERLIST=alice/' "$TMP/attrs.cfg" >"$TMP/refuse.cfg"
+run simulate --config "$TMP/refuse.cfg" --until $((t0 + 20)) --show "checkjob 2" tests/data/resv/attrs.wtrace
+check "checkjob: it asks for reservation 'r', whose ACL does not admit it" \
+    has_out "it asks for reservation 'r', whose ACL does not admit it (USER==alice+)"
+run simulate --config "$TMP/refuse.cfg" --jobs-out "$TMP/jobs.csv" tests/data/resv/attrs.wtrace
+check "... never started, with that reason in the jobs CSV" \
+    sh -c "grep '^2,' $TMP/jobs.csv | grep -qF \"never_started,\\\"it asks for reservation 'r', whose ACL does not admit it\""
+
 # setres -d INFINITY and -e INFINITY never end (not 2140000000 s later, nor
 # -e INFINITY the default length); a job they keep off never starts, and the
 # replay ends at once.
@@ -222,3 +238,29 @@ printf 'NODECFG[n1] PROCS=1\nSRCFG[s] HOSTLIST=n1 PERIOD=INFINITY\n' >"$TMP/ms.c
 printf '200 setres -m s.0 -d 100\n' >"$TMP/m.cmd"
 run simulate --config "$TMP/ms.cfg" --commands "$TMP/m.cmd" "$TMP/m.swf"
 check "setres -m of a standing reservation's instance: refused (change SRCFG)" has_err "change SRCFG\[s\] instead"
+
+# The flags the Guide's reservation page lists (issue 26 §6): a maui.cfg
+# copied from it loads; the flags moku acts on are taken, the others are a
+# warning naming the file and line; the page's `QOSLIST=normal= high debug=
+# low-` gives normal and debug neutral affinity, low negative.
+printf 'SRCFG[acl] TASKCOUNT=1 PERIOD=INFINITY QOSLIST=normal= high debug= low-\nSRCFG[page] TASKCOUNT=1 PERIOD=INFINITY USERLIST=1 FLAGS=SINGLEUSE,BYNAME,PREEMPTEE,TIMEFLEX,SPACEFLEX\n' \
+    >"$TMP/page.cfg"
+run simulate --config "$TMP/page.cfg" --until 28800 --show "diagnose -r" "$day"
+check "the page's flags: the configuration loads" [ "$rc" -eq 0 ]
+check "... TIMEFLEX is a warning naming file and line" \
+    has_err "page.cfg:2: SRCFG\[page\] FLAGS: flag 'TIMEFLEX' is not acted on"
+check "... SINGLEUSE, BYNAME, PREEMPTEE, SPACEFLEX are taken" \
+    has_out "Flags: STANDINGRSV BYNAME PREEMPTEE SPACEFLEX SINGLEUSE$"
+check "... QOSLIST=normal= high debug= low-: neutral, positive, neutral, negative" \
+    has_out "QOS==normal=:==high+:==debug=:==low-"
+# SINGLEUSE in a replay: job 3 of user 3 uses the reservation (n1, 09:00-
+# 17:00, user 3 only); when it ends, the instance goes and job 2 (user 2)
+# takes the node at once instead of waiting for the window's end.
+printf 'SRCFG[once] HOSTLIST=node1 STARTTIME=9:00:00 ENDTIME=17:00:00 USERLIST=3 FLAGS=SINGLEUSE\n' \
+    >"$TMP/once.cfg"
+run simulate --config "$TMP/once.cfg" --timezone UTC --jobs-out "$TMP/jobs.csv" "$day"
+s3=$(start 3) e3=$(end 3) s2=$(start 2)
+printf 'SRCFG[once] HOSTLIST=node1 STARTTIME=9:00:00 ENDTIME=17:00:00 USERLIST=3\n' >"$TMP/twice.cfg"
+run simulate --config "$TMP/twice.cfg" --timezone UTC --jobs-out "$TMP/jobs.csv" "$day"
+check "SINGLEUSE: job 3 uses the reservation, job 2 gets node1 when 3 ends ($s3-$e3, 2 at $s2; without the flag $(start 2))" \
+    [ "$s2" = "$e3" -a "$(start 2)" != "$e3" ]

@@ -14,6 +14,8 @@
  *                               hold the connection S seconds
  *   rawsock SOCKET many N TEXT  N requests holding TEXT, one connection each, one after
  *                               another, each reply read; prints how many were answered
+ *   rawsock SOCKET flood N TEXT  the same until a reply is not "ok": prints how many were,
+ *                               then that reply (a flood of submissions and its limit)
  * Exit status 0 when the exchange went as described (a reply for `frame`).
  */
 #include <stdint.h>
@@ -92,7 +94,7 @@ int main(int argc, char **argv)
 {
     if (argc < 3) {
         fprintf(stderr, "usage: rawsock SOCKET frame TEXT|garbage|huge|short|idle|"
-                        "hold N S|noread S TEXT|many N TEXT\n");
+                        "hold N S|noread S TEXT|many N TEXT|flood N TEXT\n");
         return 2;
     }
     if (strcmp(argv[2], "hold") == 0 && argc == 5)
@@ -108,6 +110,21 @@ int main(int argc, char **argv)
         }
         printf("%d\n", got);
         return got == n ? 0 : 1;
+    }
+    if (strcmp(argv[2], "flood") == 0 && argc == 5) {
+        int n = atoi(argv[3]), ok = 0;
+        char *r = NULL;
+        for (; ok < n; ok++) {
+            int fd = dial(argv[1]);
+            free(r);
+            r = exchange(fd, argv[4]);
+            close(fd);
+            if (!r || !strstr(r, "\"ok\":true"))
+                break;
+        }
+        printf("%d\n%s\n", ok, ok < n && r ? r : "");
+        free(r);
+        return 0;
     }
     int fd = dial(argv[1]);
     const char *mode = argv[2];

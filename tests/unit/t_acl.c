@@ -372,7 +372,8 @@ static const struct {
     {"GROUPLIST=staff*=", {0, "staff", 0, 0, 0, 0, 0}, Z},
     {"GROUPLIST=staff*=,ops*-", {0, "ops", 0, 0, 0, 0, 0}, N},
     /* job attributes */
-    {"JOBATTRLIST=PREEMPTEE", {0, 0, 0, 0, 0, "PREEMPTEE", 0}, P},
+    /* a node feature named PREEMPTEE is not the job flag (issue 26) */
+    {"JOBATTRLIST=PREEMPTEE", {0, 0, 0, 0, 0, "PREEMPTEE", 0}, NO},
     {"JOBATTRLIST=PREEMPTEE", {0, 0, 0, 0, 0, "OTHER", 0}, NO},
     {"JOBATTRLIST=PREEMPTEE", {0, 0, 0, 0, 0, 0, 0}, NO},
     /* TIMELIMIT: duration (overlap) <= limit; a plain entry like any other */
@@ -398,8 +399,9 @@ static const struct {
     {"GROUPLIST=staff,ops,special;CLASSLIST=interactive", {"u", "ops", 0, "batch", 0, 0, 0}, P},
     {"GROUPLIST=staff,ops,special;CLASSLIST=interactive", {"u", "x", 0, "interactive", 0, 0, 0}, P},
     {"GROUPLIST=staff,ops,special;CLASSLIST=interactive", {"u", "x", 0, "batch", 0, 0, 0}, NO},
-    /* SRCFG table, JOBATTRLIST: "Preemptible jobs can access the resources" */
-    {"JOBATTRLIST=PREEMPTEE", {"u", "g", "a", "c", "q", "PREEMPTEE", 60}, P},
+    /* SRCFG table, JOBATTRLIST: "Preemptible jobs can access the resources": by the job's
+     * flag (test_attrs); a feature of that name is not it */
+    {"JOBATTRLIST=PREEMPTEE", {"u", "g", "a", "c", "q", "PREEMPTEE", 60}, NO},
     /* Example 3, reservation debug: "jobs submitted by either user helpdesk or any member of
      * the groups operations or sysadmin can use the reserved resources" */
     {"USERLIST=helpdesk;GROUPLIST=operations,sysadmin", {"helpdesk", "users", 0, 0, 0, 0, 0}, P},
@@ -491,6 +493,10 @@ static void test_attrs(void)
     CHECK_EQ(acl_check(acl, &k), ACL_POSITIVE);
     k.nflags = 0;
     CHECK_EQ(acl_check(acl, &k), ACL_NONE);
+    /* a job asking for a node feature PREEMPTEE is not a preemptee */
+    static const char *const feat[] = {"PREEMPTEE"};
+    struct acl_job f = {"bob", 0, 0, 0, 0, feat, 1, 0, NULL, 0};
+    CHECK_EQ(acl_check(acl, &f), ACL_NONE);
     acl_destroy(acl);
 }
 

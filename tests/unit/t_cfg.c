@@ -217,6 +217,34 @@ static void test_limits(void)
     CHECK_HAS(err.msg, "invalid limit '-2'");
 }
 
+/* Counts or shares of a whole (USERRESMAXPROCS, USERRESMAXPS). */
+static void test_shares(void)
+{
+    struct err err;
+    struct cfg *cfg = load("", &err);
+    CHECK(cfg != NULL);
+    if (cfg) {
+        CHECK_EQ(cfg_share(cfg, "USERRESMAXPROCS", 8), 4); /* the default, 50% */
+        CHECK_EQ(cfg_share(cfg, "USERRESMAXPS", 1000), 100); /* 10% */
+        CHECK_EQ(cfg_share(cfg, "USERRESMAXPROCS", 1), 0);    /* rounded down */
+        cfg_destroy(cfg);
+    }
+    cfg = load("USERRESMAXPROCS 12\nUSERRESMAXPS 12.5%\n", &err);
+    CHECK(cfg != NULL);
+    if (cfg) {
+        CHECK_EQ(cfg_share(cfg, "USERRESMAXPROCS", 8), 12);
+        CHECK_EQ(cfg_share(cfg, "USERRESMAXPS", 1000), 125);
+        cfg_destroy(cfg);
+    }
+    const char *bad[] = {"150%", "-1", "-5%", "x", "%", "1.5", "4 5"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[64];
+        snprintf(text, sizeof text, "USERRESMAXPROCS %s\n", bad[i]);
+        CHECK_HAS(load_err(text), "maui.cfg:1: invalid value");
+        CHECK_HAS(load_err(text), "a share N% from 0% to 100%");
+    }
+}
+
 /* ------------------------------------------------------------- parameters */
 
 static void test_values_from_file(void)
@@ -508,7 +536,8 @@ static void test_list_blanks(void)
                            "SRCFG[q] QOSLIST='high low' special- DAYS=Mon  Tue\n"
                            "SRCFG[c] HOSTLIST=node1 \\\n"
                            "    node2 TASKCOUNT=2\n"
-                           "SRCFG[c] ACCOUNTLIST=x\n",
+                           "SRCFG[c] ACCOUNTLIST=x\n"
+                           "SRCFG[n] QOSLIST=normal= high debug= low- PERIOD=DAY\n",
                            &err);
     CHECK(cfg != NULL);
     if (!cfg) {
@@ -535,6 +564,11 @@ static void test_list_blanks(void)
     CHECK_STR(cfg_obj_get(c, "TASKCOUNT", NULL), "2");
     CHECK_EQ(c->attrs[0].line, 6); /* a joined line counts from where it starts */
     CHECK_EQ(c->attrs[2].line, 8);
+    /* The Guide's neutral affinity, `QOSLIST[0] normal= high debug= low-`:
+     * "debug=" is an item, not an attribute named debug. */
+    const struct cfg_obj *nq = cfg_obj_find(cfg, "SRCFG", "n");
+    CHECK_STR(cfg_obj_get(nq, "QOSLIST", NULL), "normal= high debug= low-");
+    CHECK_STR(cfg_obj_get(nq, "PERIOD", NULL), "DAY");
     /* showconfig quotes the value, and it reads back the same */
     char *shown = cfg_show(cfg);
     CHECK_HAS(shown, "SRCFG[special] QOSLIST='high low special-'\n");
@@ -953,6 +987,7 @@ int main(void)
     TEST_RUN(test_bool);
     TEST_RUN(test_numbers);
     TEST_RUN(test_limits);
+    TEST_RUN(test_shares);
     TEST_RUN(test_values_from_file);
     TEST_RUN(test_enums);
     TEST_RUN(test_errors);

@@ -37,7 +37,7 @@ static int dial(void)
 static void send_frame(int fd, const char *text)
 {
     struct err e;
-    CHECK_EQ(wire_send(fd, text, strlen(text), &e), 0);
+    CHECK_EQ(wire_send(fd, text, strlen(text), 1000, &e), 0);
 }
 
 /* The answer: "big" gets 4 MB (more than a socket buffer holds), anything

@@ -352,6 +352,32 @@ static void test_listing(void)
     sched_destroy(s);
 }
 
+/* Every credential with usage in a window shown has a row, the DEFAULT
+ * objects too (jobs without that credential: an SWF job of user -1), so
+ * that a window's rows add up to its total (issue 26). */
+static void test_default_listed(void)
+{
+    struct sched *s = make_sched(
+        (struct fs_params){.policy = FS_DEDICATEDPS, .interval = 3600, .depth = 2, .decay = 1});
+    struct fs *f = sched_fs(s);
+    const struct cred *unknown[CRED_NKINDS] = {0}, *amy[CRED_NKINDS] = {0};
+    unknown[CRED_USER] = cred(s, CRED_USER, "DEFAULT");
+    unknown[CRED_ACCOUNT] = cred(s, CRED_ACCOUNT, "DEFAULT");
+    amy[CRED_USER] = cred(s, CRED_USER, "amy");
+    amy[CRED_ACCOUNT] = cred(s, CRED_ACCOUNT, "DEFAULT");
+    fs_add(f, T0, unknown, 3600);
+    fs_add(f, T0, amy, 3600);
+    char *out = run(s, "diagnose -f");
+    CHECK_HAS(out, "\nUSER\n-------------\nDEFAULT          50.00 -------   50.00\n"
+                   "amy              50.00 -------   50.00\n");
+    CHECK_HAS(out, "\nACCT\n-------------\nDEFAULT         100.00 -------  100.00\n");
+    free(out);
+    json_t *o = run_json(s, "diagnose -f --format=json");
+    CHECK_EQ(json_array_size(json_object_get(o, "credentials")), 3);
+    json_decref(o);
+    sched_destroy(s);
+}
+
 /* No credential at all: the header and the window lines only. */
 static void test_empty(void)
 {
@@ -407,6 +433,7 @@ int main(void)
     TEST_RUN(test_star_rule);
     TEST_RUN(test_window_columns);
     TEST_RUN(test_listing);
+    TEST_RUN(test_default_listed);
     TEST_RUN(test_empty);
     TEST_RUN(test_options);
     return TEST_DONE();

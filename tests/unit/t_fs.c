@@ -290,6 +290,36 @@ static void test_rates(void)
     creds_free(&cs);
 }
 
+/* A 1-second FSINTERVAL and a job running for a year: the ledger jumps over
+ * the windows it cannot keep, and the windows it keeps are exact. */
+static void test_long_jump(void)
+{
+    struct creds cs;
+    creds_init(&cs);
+    const struct cred *a[CRED_NKINDS] = {cred_get(cs.t[CRED_USER], "alice"), NULL, NULL, NULL,
+                                         NULL};
+    struct fs_params fp = {.policy = FS_DEDICATEDPS, .interval = 1, .depth = 24, .decay = 1};
+    struct fs *f = fs_create(&fp, 0);
+    fs_advance(f, 0);
+    fs_start(f, a, 3, 40000000, 0);
+    fs_set_window(f, a[CRED_USER], 0, 5); /* gone once past the ledger's depth */
+    long year = 365L * 86400;
+    fs_advance(f, year + 0); /* exactly on a boundary: slot 0 is empty so far */
+    CHECK_EQ(fs_window_start(f), year);
+    CHECK(fs_window(f, a[CRED_USER], 0) == 0);
+    for (int i = 1; i < FS_MAX_DEPTH; i++)
+        CHECK(near(fs_window(f, a[CRED_USER], i), 3));
+    CHECK(near(fs_usage(f, a[CRED_USER]), 3 * 23));
+    CHECK(near(fs_total(f), 3 * 23));
+    /* A jump of exactly the ledger's depth keeps every window. */
+    fs_advance(f, year + FS_MAX_DEPTH);
+    for (int i = 1; i < FS_MAX_DEPTH; i++)
+        CHECK(near(fs_window(f, a[CRED_USER], i), 3));
+    fs_stop(f, a, 3, 40000000, year + FS_MAX_DEPTH + 10);
+    fs_destroy(f);
+    creds_free(&cs);
+}
+
 /* Build a ledger where `c` holds `pct` percent of a total of 100. */
 static struct fs *share(const struct cred *c, double pct, enum fs_policy p, int percent)
 {
@@ -429,6 +459,7 @@ int main(void)
     TEST_RUN(test_decay_table);
     TEST_RUN(test_add_roll);
     TEST_RUN(test_rates);
+    TEST_RUN(test_long_jump);
     TEST_RUN(test_delta);
     TEST_RUN(test_caps);
     return TEST_DONE();

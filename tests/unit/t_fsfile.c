@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/cred.h"
 #include "core/sched.h"
@@ -634,6 +635,62 @@ static void test_load_bad_and_totals(void)
     rm_tree(tmpdir);
 }
 
+/* fsfile_save_kept writes the windows that count (FSDEPTH 4 here) and
+ * prunes the older FS files of the directory; other names are kept, and a
+ * missing directory prunes nothing. */
+static void test_save_kept_and_prune(void)
+{
+    tmpdir_make();
+    char dir[512], path[512];
+    in_tmp(dir, "stats");
+    CHECK(mkdir(dir, 0755) == 0);
+    long w0 = T0 - T0 % HOUR;
+    struct sched *s = fs_sched(0, T0);
+    struct fs *f = sched_fs(s);
+    CHECK_EQ(fsfile_oldest_kept(s), w0 - 3 * HOUR);
+    for (int i = 0; i < 6; i++) { /* slots 4 and 5 are past FSDEPTH */
+        fs_set_window(f, cred(s, CRED_USER, "alice"), i, 10.0 + i);
+        fs_set_total_window(f, i, 10.0 + i);
+    }
+    /* Old windows from an earlier run, a newer one, and files not ours. */
+    for (int i = 3; i < 40; i++) {
+        char *p = fsfile_path(dir, w0 - i * HOUR);
+        put_str(p, "user old 1\n");
+        free(p);
+    }
+    char *newer = fsfile_path(dir, w0 + HOUR);
+    put_str(newer, "user later 1\n");
+    put_str(in_tmp(path, "stats/FS.notes"), "mine\n");
+    put_str(in_tmp(path, "stats/FS.12.tmp.7"), "mine\n");
+    struct err err = {{0}};
+    CHECK_EQ(fsfile_save_kept(dir, s, FSFILE_NOSYNC, &err), 4);
+    /* Slots 0..3, the newer window and the two other files. */
+    CHECK_EQ(count_entries(dir), 7);
+    char *p3 = fsfile_path(dir, w0 - 3 * HOUR);
+    char *text = slurp(p3);
+    CHECK(text && strstr(text, "alice") && !strstr(text, "old"));
+    free(text);
+    free(p3);
+    char *p4 = fsfile_path(dir, w0 - 4 * HOUR);
+    CHECK(access(p4, F_OK) != 0);
+    free(p4);
+    CHECK(access(newer, F_OK) == 0);
+    free(newer);
+    CHECK(access(in_tmp(path, "stats/FS.notes"), F_OK) == 0);
+
+    /* Prune alone: by start; a missing directory is not an error. */
+    CHECK_EQ(fsfile_prune(dir, w0, &err), 3);
+    CHECK_EQ(count_entries(dir), 4);
+    CHECK_EQ(fsfile_prune(in_tmp(path, "nowhere"), w0, &err), 0);
+    /* FSPOLICY NONE: nothing written or pruned. */
+    struct sched *none = sched_create(NULL, NULL);
+    CHECK_EQ(fsfile_save_kept(dir, none, FSFILE_NOSYNC, &err), 0);
+    CHECK_EQ(count_entries(dir), 4);
+    sched_destroy(none);
+    sched_destroy(s);
+    rm_tree(tmpdir);
+}
+
 /* The keywords, both ways, as the daemon keys its stored windows. */
 static void test_type_words(void)
 {
@@ -662,5 +719,6 @@ int main(void)
     TEST_RUN(test_write_dirs);
     TEST_RUN(test_save_load);
     TEST_RUN(test_load_bad_and_totals);
+    TEST_RUN(test_save_kept_and_prune);
     return TEST_DONE();
 }

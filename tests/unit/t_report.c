@@ -309,9 +309,9 @@ static void test_csv_run_column(void)
     struct sim_outcome out[5];
     small_replay(&wl, out);
     char *one = NULL, *r1 = NULL, *r2 = NULL;
-    CAPTURE(one, report_write_jobs_csv(f, &wl, out, NULL, 0, 0));
-    CAPTURE(r1, report_write_jobs_csv(f, &wl, out, NULL, 0, 1));
-    CAPTURE(r2, report_write_jobs_csv(f, &wl, out, NULL, 0, 2));
+    CAPTURE(one, report_write_jobs_csv(f, &wl, out, NULL, 0, 0, 1));
+    CAPTURE(r1, report_write_jobs_csv(f, &wl, out, NULL, 0, 1, 1));
+    CAPTURE(r2, report_write_jobs_csv(f, &wl, out, NULL, 0, 2, 0));
     CHECK(strncmp(one, "job_id,submit,", 14) == 0);
     CHECK(strncmp(r1, "run,job_id,submit,", 18) == 0);
     CHECK(!strstr(r2, "job_id")); /* the header comes with run 1 only */

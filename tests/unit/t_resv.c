@@ -1910,6 +1910,142 @@ static void test_duration_earliest(void)
     sched_destroy(s);
 }
 
+/* ------------------------------------------------ reservation flags */
+
+/*
+ * SINGLEUSE (Admin Guide 7.1.5.2): the first job to use the reserved
+ * resources ends, and the reservation goes; the standing instance is not
+ * made again for that window (tomorrow's is).
+ */
+static void test_singleuse(void)
+{
+    struct sched *s = world("NODEALLOCATIONPOLICY FIRSTAVAILABLE\n"
+                            "NODECFG[n1] PROCS=2\n"
+                            "NODECFG[n2] PROCS=2\n"
+                            "SRCFG[once] HOSTLIST=n1 DEPTH=2 USERLIST=bob FLAGS=SINGLEUSE\n");
+    if (!s)
+        return;
+    sched_iterate(s, 0);
+    CHECK_STR(ids(s), "once.0,once.1");
+    struct job *a = job(s, M(1), "a 1x2 user=bob");
+    sched_iterate(s, M(1));
+    CHECK_STR(where(s, a), "n1");
+    struct job *b = job(s, M(2), "b 1x2 user=bob");
+    sched_iterate(s, M(2));
+    CHECK_STR(where(s, b), "n2");
+    finish(s, b, M(30)); /* ran outside it: the reservation stays */
+    sched_iterate(s, M(30));
+    CHECK_STR(ids(s), "once.0,once.1");
+    finish(s, a, H(1)); /* used it: today's instance goes, for good */
+    sched_iterate(s, H(1));
+    CHECK_STR(ids(s), "once.1");
+    sched_iterate(s, H(2));
+    CHECK_STR(ids(s), "once.1");
+    /* Requeued is not ended: the reservation stays. */
+    struct job *c = job(s, D(1) + M(1), "c 1x2 user=bob");
+    sched_iterate(s, D(1) + M(1));
+    CHECK_STR(where(s, c), "n1");
+    struct err err = {{0}};
+    CHECK_EQ(sched_requeue(s, c, D(1) + M(5), &err), 0);
+    sched_iterate(s, D(1) + M(6));
+    CHECK(sched_find_resv(s, "once.1") != NULL);
+    sched_destroy(s);
+}
+
+/*
+ * PREEMPTEE: a DEDICATED standing reservation of higher PRIORITY short of
+ * tasks takes the place of a PREEMPTEE one of lower PRIORITY, which is made
+ * again with what is left; one without the flag, or of higher PRIORITY,
+ * keeps its nodes.
+ */
+static void test_preemptee(void)
+{
+    static const char nodes[] = "NODEALLOCATIONPOLICY FIRSTAVAILABLE\n"
+                                "NODECFG[n1] PROCS=2\n"
+                                "NODECFG[n2] PROCS=2\n"
+                                "NODECFG[n3] PROCS=2\n";
+    char text[1024];
+    snprintf(text, sizeof text, "%s%s", nodes,
+             "SRCFG[low] TASKCOUNT=2 DEPTH=1 ACCESS=DEDICATED PRIORITY=1 FLAGS=PREEMPTEE "
+             "USERLIST=a\n"
+             "SRCFG[high] TASKCOUNT=2 DEPTH=1 ACCESS=DEDICATED PRIORITY=5 USERLIST=b\n");
+    struct sched *s = world(text);
+    if (!s)
+        return;
+    sched_iterate(s, 0);
+    /* low took two nodes first; high, short of one task, takes the place of
+     * low, which is made again with what is left. */
+    const struct resv *hi = NULL, *lo = NULL;
+    for (size_t i = 0; i < sched_nresv(s); i++) {
+        const struct resv *r = sched_resv_at(s, i);
+        if (strcmp(r->base, "low") == 0)
+            lo = r;
+        else
+            hi = r;
+    }
+    CHECK(hi && hi->tasks == 2);
+    CHECK(lo && lo->tasks == 1);
+    sched_destroy(s);
+
+    /* Without PREEMPTEE (or with a higher PRIORITY) nothing is taken. */
+    const char *keep[] = {"SRCFG[low] TASKCOUNT=2 DEPTH=1 ACCESS=DEDICATED PRIORITY=1 USERLIST=a\n",
+                          "SRCFG[low] TASKCOUNT=2 DEPTH=1 ACCESS=DEDICATED PRIORITY=9 "
+                          "FLAGS=PREEMPTEE USERLIST=a\n"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(text, sizeof text,
+                 "%s%sSRCFG[high] TASKCOUNT=2 DEPTH=1 ACCESS=DEDICATED PRIORITY=5 USERLIST=b\n",
+                 nodes, keep[k]);
+        s = world(text);
+        if (!s)
+            return;
+        sched_iterate(s, 0);
+        CHECK_STR(ids(s), "low.0,high.0");
+        const struct resv *h = sched_find_resv(s, "high.0");
+        CHECK(h && h->tasks == 1);
+        sched_destroy(s);
+    }
+}
+
+/*
+ * SPACEFLEX: a host list takes only its nodes that are up; an instance that
+ * has not begun moves off a node that goes down. Without the flag both
+ * stay ("these exact nodes, no matter what").
+ */
+static void test_spaceflex(void)
+{
+    struct sched *s = world("NODEALLOCATIONPOLICY FIRSTAVAILABLE\n"
+                            "NODECFG[n1] PROCS=2\n"
+                            "NODECFG[n2] PROCS=2 STATE=Down\n"
+                            "NODECFG[n3] PROCS=2\n"
+                            "NODECFG[n4] PROCS=2\n"
+                            "NODECFG[n5] PROCS=2\n"
+                            "SRCFG[fix] HOSTLIST=n1,n2 DEPTH=1\n"
+                            "SRCFG[flex] HOSTLIST=n1,n2 DEPTH=1 FLAGS=SPACEFLEX\n"
+                            "SRCFG[later] TASKCOUNT=1 STARTTIME=12:00:00 ENDTIME=14:00:00 "
+                            "DEPTH=1 FLAGS=SPACEFLEX\n"
+                            "SRCFG[stay] TASKCOUNT=1 STARTTIME=12:00:00 ENDTIME=14:00:00 "
+                            "DEPTH=1\n");
+    if (!s)
+        return;
+    sched_iterate(s, 0);
+    CHECK_STR(rnodes(s, "fix.0"), "n1,n2");
+    CHECK_STR(rnodes(s, "flex.0"), "n1");
+    const char *later = rnodes(s, "later.0"), *stay = rnodes(s, "stay.0");
+    CHECK(strcmp(later, stay) != 0);
+    char was_later[32], was_stay[32];
+    snprintf(was_later, sizeof was_later, "%s", later);
+    snprintf(was_stay, sizeof was_stay, "%s", stay);
+    sched_node_set_state(s, (size_t)sched_find_node(s, was_later), NODE_DOWN, "test");
+    sched_node_set_state(s, (size_t)sched_find_node(s, was_stay), NODE_DOWN, "test");
+    sched_iterate(s, H(1));
+    later = rnodes(s, "later.0");
+    CHECK(strcmp(later, was_later) != 0 && strcmp(later, was_stay) != 0); /* moved, up */
+    CHECK(sched_node(s, (size_t)sched_find_node(s, later))->state == NODE_UP);
+    CHECK_STR(rnodes(s, "stay.0"), was_stay); /* without the flag it stays */
+    CHECK_STR(rnodes(s, "flex.0"), "n1");     /* begun: it stays */
+    sched_destroy(s);
+}
+
 int main(int argc, char **argv)
 {
     TEST_RUN(test_guide_business_hours);
@@ -1945,5 +2081,8 @@ int main(int argc, char **argv)
     TEST_RUN(test_task_memory);
     TEST_RUN(test_task_larger_than_nodes);
     TEST_RUN(test_duration_earliest);
+    TEST_RUN(test_singleuse);
+    TEST_RUN(test_preemptee);
+    TEST_RUN(test_spaceflex);
     return TEST_DONE();
 }

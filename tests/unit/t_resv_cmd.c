@@ -143,7 +143,7 @@ static void test_setres_hostlist(void)
 {
     struct sched *s = scenario();
     check_text(s, "setres -u john -d 8:00:00 n02,n03",
-               "reservation 'john.0' created on 2 nodes (2 tasks)\n"
+               "reservation 'john.0' created on 2 nodes (2 tasks, 8 processors)\n"
                "n02:1\n"
                "n03:1\n");
     const struct resv *r = sched_find_resv(s, "john.0");
@@ -151,10 +151,10 @@ static void test_setres_hostlist(void)
     CHECK(r && r->procs == 8 && r->kind == RESV_USER);
     /* Words are hosts too; a name alone is one node. */
     check_text(s, "setres -n one n04",
-               "reservation 'one.0' created on 1 node (1 tasks)\n"
+               "reservation 'one.0' created on 1 node (1 task, 4 processors)\n"
                "n04:1\n");
     check_text(s, "setres -n two n01 n03",
-               "reservation 'two.0' created on 2 nodes (2 tasks)\n"
+               "reservation 'two.0' created on 2 nodes (2 tasks, 8 processors)\n"
                "n01:1\n"
                "n03:1\n");
     sched_destroy(s);
@@ -177,7 +177,7 @@ static void test_setres_tasks(void)
     struct sched *s = scenario();
     char *out = run(s, "setres -g staff -r PROCS=2 TASKS==3");
     CHECK_HAS(out, "reservation 'staff.0' created on ");
-    CHECK_HAS(out, " (3 tasks)\n");
+    CHECK_HAS(out, " (3 tasks, 6 processors)\n");
     free(out);
     const struct resv *r = sched_find_resv(s, "staff.0");
     CHECK(r && r->tasks == 3 && r->procs == 6);
@@ -188,7 +188,7 @@ static void test_setres_tasks(void)
     CHECK(r && r->tasks == 1 && r->procs == 1);
     /* Features pick the node. */
     check_text(s, "setres -n f -f fast TASKS==1",
-               "reservation 'f.0' created on 1 node (1 tasks)\n"
+               "reservation 'f.0' created on 1 node (1 task, 4 processors)\n"
                "n04:1\n");
     r = setres(s, "setres -n p -p debug -r PROCS=2 TASKS==1");
     CHECK(r && r->nnodes == 1 && r->nodes[0].node == 3);
@@ -312,8 +312,10 @@ static void test_setres_flags(void)
     CHECK_STR(json_string_value(json_array_get(fl, 0)), "BESTEFFORT");
     CHECK_STR(json_string_value(json_array_get(fl, 1)), "BYNAME");
     CHECK_STR(json_string_value(json_array_get(fl, 2)), "DEDICATEDRESOURCE");
-    check_error(s, "setres -x BYNAME,SPACEFLEX n02",
-                "setres: -x: flag 'SPACEFLEX' is not supported by moku (it would be ignored)");
+    check_error(s, "setres -x BYNAME,TIMEFLEX n02",
+                "setres: -x: flag 'TIMEFLEX' is not supported by moku (it would be ignored)");
+    r = setres(s, "setres -n h -x SINGLEUSE,PREEMPTEE,SPACEFLEX n04");
+    CHECK(r && r->flags == (SRCFG_SINGLEUSE | SRCFG_PREEMPTEE | SRCFG_SPACEFLEX));
     json_decref(root);
     r = setres(s, "setres -n g -x [NONE] n03");
     CHECK(r && r->flags == 0 && r->access == SRCFG_SHARED);

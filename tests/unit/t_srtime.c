@@ -115,8 +115,16 @@ static const struct sr_case cases[] = {
     {"WEEK", NULL, "1:08:00:00", "5:17:00:00", "1", "2024-01-19 18:00", ""},
     {"WEEK", NULL, "1:08:00:00", "5:17:00:00", "1", "2024-01-21 00:00",
      "Mon 01-22 08:00..Fri 01-26 17:00"},
-    /* DAYS does not apply to WEEK */
-    {"WEEK", "SAT", "1:08:00:00", "5:17:00:00", "1", "2024-01-17 12:00",
+    /* WEEK with DAYS (issue 26: accepted and ignored before): the days
+     * listed of each week, times of day, DEPTH in weeks */
+    {"WEEK", "TUE", "9:00:00", "17:00:00", "2", "2024-01-17 12:00",
+     "Tue 01-23 09:00..Tue 01-23 17:00"},
+    {"WEEK", "TUE,THU", "9:00:00", "17:00:00", "1", "2024-01-15 08:00",
+     "Tue 01-16 09:00..Tue 01-16 17:00; Thu 01-18 09:00..Thu 01-18 17:00"},
+    {"WEEK", "SAT", "22:00:00", "6:00:00", "1", "2024-01-21 03:00",
+     "Sat 01-20 22:00..Sun 01-21 06:00; Sat 01-27 22:00..Sun 01-28 06:00"},
+    /* DAYS=ALL keeps the weekly window of the offsets */
+    {"WEEK", "ALL", "1:08:00:00", "5:17:00:00", "1", "2024-01-17 12:00",
      "Mon 01-15 08:00..Fri 01-19 17:00"},
     /* WEEK defaults: whole weeks from Sunday 00:00 */
     {"WEEK", NULL, NULL, NULL, NULL, "2024-01-17 12:00",
@@ -309,6 +317,9 @@ static void test_parse_errors(void)
         {"DAY", NULL, "1:08:00:00", NULL, NULL, "STARTTIME '1:08:00:00' is not within the day"},
         {"WEEK", NULL, NULL, "8:00:00:00", NULL, "ENDTIME '8:00:00:00' is not within the week"},
         {"WEEK", NULL, "7:00:00:00", NULL, NULL, "STARTTIME '7:00:00:00' is not within the week"},
+        {"WEEK", "TUE", "1:08:00:00", NULL, NULL,
+         "STARTTIME '1:08:00:00' is not within the day (0 to 23:59:59); with PERIOD=WEEK and "
+         "DAYS it is a time of day on each day listed"},
         {NULL, NULL, "-5", NULL, NULL, "STARTTIME '-5'"},
         {NULL, NULL, "nine", NULL, NULL, "STARTTIME 'nine' is not a time"},
         {NULL, NULL, NULL, "9:00:", NULL, "ENDTIME '9:00:' is not a time"},
