@@ -63,7 +63,7 @@ stop() {
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
     pid=""
 }
-trap 'stop; cleanup' EXIT
+trap 'stop; lib_cleanup' EXIT
 state() { timeout 5 "$M" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
 # all_done IDS...: each Completed within 15 s.
 all_done() {

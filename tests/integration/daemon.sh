@@ -30,7 +30,7 @@ stop_daemon() {
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
     pid=""
 }
-trap 'stop_daemon; cleanup' EXIT
+trap 'stop_daemon; lib_cleanup' EXIT
 
 # state JOB: the State: line of checkjob.
 state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }

@@ -24,7 +24,7 @@ add_user "$u"
 cp "$RAWSOCK" "$TMP/rawsock" && chmod 755 "$TMP/rawsock"
 "$MOKU" serve --home "$H" >"$TMP/serve.log" 2>&1 &
 pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; cleanup' EXIT
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; lib_cleanup' EXIT
 i=0
 while [ $i -lt 50 ] && ! timeout 5 "$MOKU" showq >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
 S=$H/moku.sock

@@ -30,7 +30,7 @@ stop_all() {
     wait_for 10 none_serving
 }
 none_serving() { [ -z "$(serving "$H")$(serving "$TMP/h0")" ]; }
-trap 'stop_all; cleanup' EXIT
+trap 'stop_all; lib_cleanup' EXIT
 # Wait until the daemon answers.
 answers() {
     i=0

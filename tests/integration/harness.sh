@@ -8,13 +8,13 @@
 . tests/integration/lib.sh
 
 F=tests/data/harness
-trap 'rm -f harness-stray.out; cleanup' EXIT
+trap 'rm -f harness-stray.out; lib_cleanup' EXIT
 root=""
 [ "$(id -u)" = 0 ] && root=1
 scripts="$F/hang.sh $F/fine.sh $F/leaves.sh $F/skips.sh $F/writes.sh"
 if [ -n "$root" ]; then
     scripts="$scripts $F/user.sh"
-    USERS_MADE=mokuharness # user.sh's, removed by cleanup
+    USERS_MADE=mokuharness # user.sh's, removed by lib_cleanup
 fi
 # inner ARGS...: tests/run.sh on the harness's tests, its directories under
 # $TMP, a limit of 3 s; output in $TMP/run, status in rc.

@@ -103,7 +103,7 @@ chmod 755 "$TMP" "$SPOOL"
 printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=1\n' >"$SPOOL/maui.cfg"
 "$U/bin/moku" serve >"$TMP/serve.log" 2>&1 &
 pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; cleanup' EXIT
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; lib_cleanup' EXIT
 i=0
 while [ $i -lt 50 ] && ! timeout 5 "$U/bin/showq" >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
 timeout 5 "$U/bin/showq" >"$TMP/out" 2>&1

@@ -11,7 +11,7 @@ TIME_SCALE=${TIME_SCALE:-1}
 STRAYS=$(pwd)/tests/tools/strays.sh
 TMP=$(mktemp -d)
 USERS_MADE=""
-trap cleanup EXIT
+trap lib_cleanup EXIT
 # Ended from outside (tests/run.sh's time limit): clean up all the same.
 trap 'exit 143' HUP INT TERM
 
@@ -67,18 +67,18 @@ iterated() {
 _iterated_enough() { [ "$(iterations "$_it_log")" -ge "$_it_want" ]; }
 
 # add_user NAME: a user for the test (useradd, no home), removed at the
-# end by cleanup even when the test fails half-way; one left by an earlier
+# end by lib_cleanup even when the test fails half-way; one left by an earlier
 # run is taken over and removed too.
 add_user() {
     id "$1" >/dev/null 2>&1 || useradd -M -s /bin/sh "$1" 2>/dev/null
     USERS_MADE="$USERS_MADE $1"
 }
-# cleanup: what the test started and made, ended and removed, whatever
+# lib_cleanup: what the test started and made, ended and removed, whatever
 # happened: every process under $TMP (daemons, jobs' supervisors and their
 # jobs, which outlive a daemon by design; tests/tools/strays.sh), then the
 # users (userdel refuses a user with processes), then $TMP. Scripts with a
-# trap of their own end it with cleanup.
-cleanup() {
+# trap or a cleanup of their own end it with lib_cleanup.
+lib_cleanup() {
     sh "$STRAYS" -k "$TMP" >/dev/null
     for _u in $USERS_MADE; do
         # Killed processes may take a moment to be reaped.

@@ -24,7 +24,7 @@ cp "$MOKU" "$TMP/moku" && chmod 755 "$TMP/moku"
 printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=64\nADMIN3 mokucarol\nADMIN2 mokudave\n' >"$H/maui.cfg"
 "$MOKU" serve --home "$H" >"$TMP/serve.log" 2>&1 &
 pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; cleanup' EXIT
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; lib_cleanup' EXIT
 export MOKU_HOME="$H"
 i=0
 while [ $i -lt 50 ] && ! timeout 5 "$MOKU" showq >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done

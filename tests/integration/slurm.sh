@@ -25,7 +25,7 @@ stop_all() {
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
     sh tests/slurm/cluster.sh down "$B" 2>/dev/null
 }
-trap 'stop_all; cleanup' EXIT
+trap 'stop_all; lib_cleanup' EXIT
 # A Slurm that does not hold new jobs: moku refuses to start, saying how.
 if NO_HOLD_PLUGIN=1 sh tests/slurm/cluster.sh up "$B" 4 2 >"$TMP/up" 2>&1; then
     printf 'RMCFG[s] TYPE=SLURM CONFIGFILE=%s\n' "$B/etc/slurm.conf" >"$H/maui.cfg"

@@ -25,7 +25,7 @@ stop_daemon() {
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
     pid=""
 }
-trap 'stop_daemon; cleanup' EXIT
+trap 'stop_daemon; lib_cleanup' EXIT
 # t CMD ARGS...: a Torque command by its own name; output in $TMP/out, err, rc.
 t() {
     c=$1

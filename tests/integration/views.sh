@@ -13,7 +13,7 @@ printf 'USERCFG[%s] MAXJOB=5\n' "$(id -un)" >>"$H/maui.cfg"
 export MOKU_HOME="$H"
 "$MOKU" serve --home "$H" >>"$TMP/serve.log" 2>&1 &
 pid=$!
-trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; cleanup' EXIT
+trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; lib_cleanup' EXIT
 i=0
 while [ $i -lt 50 ] && ! timeout 5 "$MOKU" showq >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
 cd "$TMP/work" || exit 1

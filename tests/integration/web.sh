@@ -16,7 +16,7 @@ chmod 755 "$TMP" "$H"
 printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=4\n' >"$H/maui.cfg"
 "$MOKU" serve --home "$H" >"$TMP/serve0.log" 2>&1 &
 pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; cleanup' EXIT
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; lib_cleanup' EXIT
 i=0
 while [ $i -lt 50 ] && ! MOKU_HOME=$H timeout 5 "$MOKU" showq >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
 MOKU_HOME=$H run web
