@@ -19,10 +19,7 @@ LIMIT=$((20 * S))
 sim() {
     name=$1
     shift
-    # FS data files (fairshare) in a directory of the replay's own, not
-    # ./stats: a replay reads those a former one left there.
-    timeout $LIMIT "$MOKU" simulate "$@" --statdir "$TMP/stats.$name" --format json \
-        --jobs-out "$TMP/$name.csv" >"$TMP/out" 2>"$TMP/err"
+    timeout $LIMIT "$MOKU" simulate "$@" --format json --jobs-out "$TMP/$name.csv" >"$TMP/out" 2>"$TMP/err"
     rc=$?
 }
 # row NAME JOB: the CSV row of job JOB.
