@@ -14,7 +14,11 @@ SPOOL=$TMP/spool
 B=$TMP/build
 # The copied .d files name build/'s objects, not $B's: the objects that
 # include moku_config.h (src/cli's) are removed so that they are rebuilt.
-if [ -d build/src ]; then cp -a build "$B" && rm -f "$B"/src/cli/*.o "$B"/src/cli/*.d; fi
+# Only the objects and the library: not the tests', crash or sanitizer
+# builds under build/ (make asan's is 270 MB).
+if [ -d build/src ]; then
+    mkdir -p "$B" && cp -a build/src build/libmoku.a "$B"/ && rm -f "$B"/src/cli/*.o "$B"/src/cli/*.d
+fi
 # Not the calling make's flags (make asan's OPT, its jobserver): a plain build.
 mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory BUILD="$B" BIN="$B/moku" PREFIX=/usr MOKU_HOME_DEFAULT="$SPOOL" "$@"; }
 mk -j2 install DESTDIR="$D" >"$TMP/make.log" 2>&1
