@@ -1,7 +1,7 @@
 #!/bin/sh
 # make bench: replay traces under EASY (RESERVATIONDEPTH 1, FIRSTFIT) and
 # FCFS and print, per run, jobs, jobs per second, wall time and peak memory.
-# Uses ../shared/traces when present, else the bundled KTH trace. A benchmark,
+# Replays the bundled traces (data/, from the Parallel Workloads Archive). A benchmark,
 # not a test: it prints figures and judges nothing.
 #
 # Target (issue 2): HPC2N (202,876 jobs, 240 processors) under EASY in well
@@ -10,7 +10,6 @@
 # against a minimal EASY loop (MINI, bench/mini_easy.c), figures at the end.
 set -e
 RUNSTAT=build/runstat
-SHARED=${SHARED:-../shared}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\n' >"$tmp/easy.cfg"
@@ -25,7 +24,7 @@ printf 'FSPOLICY DEDICATEDPS\nFSINTERVAL 12:00:00\nFSDEPTH 8\nFSDECAY 0.8\nFSWEI
 traces=""
 for t in HPC2N-2002-2.1-cln KTH-SP2-1996-2.1-cln NASA-iPSC-1993-3.1-cln \
     LLNL-Thunder-2007-1.1-cln SDSC-BLUE-2000-4.2-cln CEA-Curie-2011-2.1-cln; do
-    [ -f "$SHARED/traces/$t.norm.swf.gz" ] && traces="$traces $SHARED/traces/$t.norm.swf.gz"
+    [ -f "data/$t.norm.swf.gz" ] && traces="$traces data/$t.norm.swf.gz"
 done
 [ -n "$traces" ] || traces=data/KTH-SP2-1996-2.1-cln.norm.swf.gz
 
@@ -79,7 +78,7 @@ echo "wall_s: whole process (read, replay, report); sched_s: the replay alone; p
 # EASY loop on a processor pool (bench/mini_easy.c) in the same run; how the
 # replay grows with the trace (its first 25 %, 50 %, 100 %); and the
 # throttling page against plain EASY on the same trace.
-H=$SHARED/traces/HPC2N-2002-2.1-cln.norm.swf.gz
+H=data/HPC2N-2002-2.1-cln.norm.swf.gz
 if [ -f "$H" ] && [ -n "$MINI" ]; then
     bench_one "$H" easy >"$tmp/line"
     cat "$tmp/line"

@@ -15,7 +15,7 @@ static int each(void *ctx, const struct store_job *j, struct err *err)
     return 0;
 }
 
-static char home[80];
+static char home[4096];
 
 static void remove_dir(void)
 {
@@ -27,7 +27,9 @@ static const char *home_dir(void)
 {
     if (!home[0]) {
         const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-        snprintf(home, sizeof home, "%.40s/mokufuzzhome.XXXXXX", tmp);
+        /* Any TMPDIR: one cut short named a directory that is not there. */
+        if ((size_t)snprintf(home, sizeof home, "%s/mokufuzzhome.XXXXXX", tmp) >= sizeof home)
+            abort();
         if (!mkdtemp(home))
             abort();
         atexit(remove_dir);
@@ -38,7 +40,7 @@ static const char *home_dir(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *dir = home_dir();
-    char db[128], side[140];
+    char db[4200], side[4210];
     snprintf(db, sizeof db, "%s/moku.db", dir);
     for (int k = 0; k < 2; k++) { /* no WAL left from the input before */
         snprintf(side, sizeof side, "%s%s", db, k ? "-shm" : "-wal");

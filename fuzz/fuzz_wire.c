@@ -54,7 +54,7 @@ static const struct rm_ops null_ops = {
 
 /* ---- the daemon ---- */
 
-static char home[64];
+static char home[128];
 static struct dmn *daemon_;
 static unsigned inputs;
 
@@ -82,10 +82,16 @@ static void open_daemon(void)
     remove_home();
     if (!home[0])
         atexit(close_daemon);
-    snprintf(home, sizeof home, "%.40s/mokuwire.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    /* Under TMPDIR when the daemon's socket, HOME/moku.sock, fits a
+     * sockaddr_un there (108 bytes), else under /tmp: a TMPDIR cut short
+     * named a directory that is not there. */
+    const char *dir = getenv("TMPDIR");
+    if (!dir || strlen(dir) > 64)
+        dir = "/tmp";
+    snprintf(home, sizeof home, "%s/mokuwire.XXXXXX", dir);
     if (!mkdtemp(home))
         abort();
-    char path[128];
+    char path[160];
     snprintf(path, sizeof path, "%s/maui.cfg", home);
     FILE *f = fopen(path, "w");
     if (!f)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs what moku needs to build and test on Debian 12: a C compiler, make,
 # zlib (gzip-compressed traces), jansson (JSON), SQLite (the daemon's state),
-# procps (ps, which the daemon's tests use to watch job processes) and tzdata
+# procps (ps, which the daemon's tests use to watch job processes), iproute2
+# (ss: a test waits for a listening socket's queue to fill) and tzdata
 # (time zones: standing reservations follow a trace's or the daemon's local time),
 # clang with its libFuzzer runtime (make fuzz; make check needs only gcc), and
 # Slurm: libslurm-dev (moku drives Slurm through it: RMCFG TYPE=SLURM), and
@@ -17,7 +18,7 @@
 # Runs apt-get as root, or through sudo when that is available.
 set -e
 need=""
-for pkg in gcc make libc6-dev zlib1g-dev libjansson-dev libsqlite3-dev gzip procps tzdata clang \
+for pkg in gcc make libc6-dev zlib1g-dev libjansson-dev libsqlite3-dev gzip procps iproute2 tzdata clang \
     libslurm-dev slurmctld slurmd slurm-client munge libmicrohttpd-dev python3 python3-selenium \
     chromium chromium-driver fonts-dejavu-core systemd groff-base; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||

@@ -30,7 +30,7 @@ stop_daemon() {
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
     pid=""
 }
-trap 'stop_daemon; rm -rf "$TMP"' EXIT
+trap 'stop_daemon; lib_cleanup' EXIT
 
 # state JOB: the State: line of checkjob.
 state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
@@ -120,10 +120,14 @@ wait_state "$j12" Running >/dev/null
 timeout 5 "$MOKU" mjobctl -s "$j12" >/dev/null
 check "mjobctl -s: Suspended" wait_state "$j12" Suspended
 pg=$(cat "$H/spool/$j12/job.pgid" 2>/dev/null)
-check "... its processes are stopped" sh -c "sleep 0.3; ps -e -o pgid=,stat= | awk -v g=$pg '\$1 == g { print \$2 }' | grep -q '^T'"
+# pg_states PGID: the state letters of the process group's processes.
+pg_states() { ps -e -o pgid=,stat= | awk -v g="$1" '$1 == g { printf "%s", substr($2, 1, 1) }'; }
+pg_stopped() { case $(pg_states "$1") in *T*) return 0 ;; esac; return 1; }
+pg_running() { case $(pg_states "$1") in "" | *T*) return 1 ;; esac; }
+check "... its processes are stopped" wait_for 5 pg_stopped "$pg"
 timeout 5 "$MOKU" mjobctl -r "$j12" >/dev/null
 check "mjobctl -r: Running again" wait_state "$j12" Running
-check "... its processes run" sh -c "sleep 0.3; ! ps -e -o pgid=,stat= | awk -v g=$pg '\$1 == g { print \$2 }' | grep -q '^T'"
+check "... its processes run" wait_for 5 pg_running "$pg"
 timeout 5 "$MOKU" canceljob "$j12" >/dev/null
 wait_state "$j12" Removed >/dev/null
 
@@ -151,7 +155,9 @@ rm -f fifo.err
     done
 ) &
 burst=$!
-sleep 0.3
+# In the middle of it: once a few are acknowledged.
+acked() { [ "$(wc -l <"$TMP/ids")" -ge "$1" ]; }
+wait_for 10 acked 3
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
 pid=""
@@ -180,25 +186,29 @@ fs_usage() {
     timeout 5 "$MOKU" diagnose -f --format=json | tr -d ' \n' |
         sed -n 's/.*"name":"'"$me"'","target":[^,]*,"mode":"[a-z]*","usage":[^,]*,"windows":\[\([0-9.e+]*\).*/\1/p'
 }
-# atleast A B: whether number A >= number B.
-atleast() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
 
 # A job running while the daemon dies is found again, and its fairshare
 # usage is neither lost nor stopped.
 j9=$(timeout 5 "$MOKU" submit long.sh)
 wait_state "$j9" Running >/dev/null
-sleep 2
-u_before=$(fs_usage)
+# Usage is brought up to date at iterations: u1 is taken just after one
+# (when it changes), at t1; with the one job of one processor running, the
+# usage at any later iteration is u1 plus the time since t1, the daemon's
+# downtime included. Time lost would stay lost: up_to_date never holds.
+now_s() { awk -v n="$(date +%s%N)" 'BEGIN { printf "%.3f", n / 1e9 }'; }
+usage_moved() { u1=$(fs_usage) && [ -n "$u1" ] && [ "$u1" != "$u0" ]; }
+up_to_date() { u2=$(fs_usage) && awk -v u="$u2" -v a="$u1" -v t="$t1" -v now="$(now_s)" 'BEGIN { exit !(u != "" && u + 1 >= a + now - t) }'; }
+u0=$(fs_usage)
+wait_for 10 usage_moved
+t1=$(now_s)
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
-sleep 2
+sleep 2 # the daemon down for 2 s: the time to be counted, not a wait
 start_daemon
 check "a running job survives a daemon restart" wait_state "$j9" Running
-sleep 2
-u_after=$(fs_usage)
-# One processor for about 2 s down and 2 s since: at least 3 more (usage
-# is brought up to date at iterations, so a second may not show yet).
-check "fairshare usage survives kill -9 and counts the time the daemon was down ($u_before -> $u_after)" atleast "$u_after" "$(awk -v b="$u_before" 'BEGIN { print b + 3 }')"
+wait_for 10 up_to_date
+check "fairshare usage survives kill -9 and counts the time the daemon was down ($u1 at $t1, then $u2 at $(now_s))" \
+    up_to_date
 timeout 5 "$MOKU" canceljob "$j9" >/dev/null
 check "... and can be cancelled afterwards" wait_state "$j9" Removed 8
 
@@ -223,7 +233,7 @@ wait "$idle"
 # Permissions: a second user may look, not touch.
 if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuser >/dev/null 2>&1; then
     u=mokutest
-    id "$u" >/dev/null 2>&1 || useradd -M -s /bin/sh "$u" 2>/dev/null
+    add_user "$u"
     # The checkout may sit under a directory only root may enter (/root): the
     # second user runs a copy of the client.
     cp "$MOKU" "$TMP/moku-client" && chmod 755 "$TMP/moku-client"
@@ -244,9 +254,8 @@ if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuse
     j11=$(cd "$TMP/uw" && runuser -u "$u" -- env MOKU_HOME="$H" timeout 5 "$UMOKU" submit "$TMP/work/who.sh")
     check "... a job the second user submits runs as that user" sh -c "i=0; while [ \$i -lt 50 ] && [ ! -s $TMP/uw/who.sh.o$j11 ]; do sleep 0.1; i=\$((i+1)); done; grep -qx $u $TMP/uw/who.sh.o$j11"
     as_user canceljob "$j11" >/dev/null 2>&1
-    userdel "$u" 2>/dev/null
 else
-    echo "# skipped: the second-user tests need root, useradd and runuser"
+    skip "the second-user tests need root, useradd and runuser"
 fi
 
 # Reload: a bad maui.cfg is refused and the running one kept.

@@ -9,7 +9,7 @@
 . tests/integration/lib.sh
 
 if [ "$(id -u)" != 0 ] || ! command -v useradd >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1; then
-    echo "# skipped: the denial-of-service test needs root, useradd and runuser"
+    skip "the denial-of-service test needs root, useradd and runuser"
     exit 0
 fi
 MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
@@ -20,11 +20,11 @@ chmod 755 "$TMP" "$H" "$TMP/work"
 printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=2\nLOGLEVEL 2\n' >"$H/maui.cfg"
 export MOKU_HOME="$H"
 u=mokudos
-id "$u" >/dev/null 2>&1 || useradd -M -s /bin/sh "$u" 2>/dev/null
+add_user "$u"
 cp "$RAWSOCK" "$TMP/rawsock" && chmod 755 "$TMP/rawsock"
 "$MOKU" serve --home "$H" >"$TMP/serve.log" 2>&1 &
 pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$TMP"' EXIT
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; lib_cleanup' EXIT
 i=0
 while [ $i -lt 50 ] && ! timeout 5 "$MOKU" showq >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
 S=$H/moku.sock
@@ -36,13 +36,15 @@ S=$H/moku.sock
 check "3,000 jobs queued" sh -c "timeout 5 '$MOKU' showq | grep -q 'Total Jobs: 3000 '"
 
 as_u() { runuser -u "$u" -- "$@"; }
-as_u "$TMP/rawsock" "$S" hold 300 12 >"$TMP/held" &
+as_u "$TMP/rawsock" "$S" hold 300 12 >"$TMP/held" 2>/dev/null &
 attack=$!
 for k in 1 2 3; do
-    as_u "$TMP/rawsock" "$S" noread 12 '{"cmd":"showq","args":["--format=json"]}' &
+    as_u "$TMP/rawsock" "$S" noread 12 '{"cmd":"showq","args":["--format=json"]}' 2>/dev/null &
     attack="$attack $!"
 done
-sleep 1
+# Under way: the idle connections opened (rawsock says how many then).
+wait_for 10 test -s "$TMP/held"
+check "the attack is under way ($(cat "$TMP/held") idle connections opened)" test -s "$TMP/held"
 
 ms() { echo $(($(date +%s%N) / 1000000)); }
 t0=$(ms)
@@ -63,6 +65,10 @@ while [ $i -lt 50 ] && ! timeout 5 "$MOKU" checkjob "$j" | grep -q '^State: Runn
 done
 check "... and jobs still start meanwhile (job $j)" sh -c "timeout 5 '$MOKU' checkjob $j | grep -q '^State: Running\|^State: Completed'"
 check "the attacker's connections past its cap were dropped (logged)" grep -q 'connections dropped by the limits' "$H/log/maui.log"
+# The attack ends (the attackers would give up after 12 s): the clients
+# under runuser are ended (runuser alone would leave them).
+# shellcheck disable=SC2046
+for p in $attack; do kill $(ps -o pid= --ppid "$p") 2>/dev/null; done
 for p in $attack; do wait "$p" 2>/dev/null; done
 check "after the attack the attacker itself is served again" \
-    sh -c "runuser -u $u -- env MOKU_HOME=$H '$TMP/rawsock' '$S' frame '{\"cmd\":\"showq\",\"args\":[]}' | grep -q '\"ok\":true'"
+    wait_for 10 sh -c "runuser -u $u -- env MOKU_HOME=$H '$TMP/rawsock' '$S' frame '{\"cmd\":\"showq\",\"args\":[]}' | grep -q '\"ok\":true'"

@@ -47,7 +47,7 @@ crash_restart() {
     pid=""
     start_daemon
 }
-trap 'touch "$W/go"; stop_daemon; rm -rf "$TMP"' EXIT
+trap 'touch "$W/go"; stop_daemon; lib_cleanup' EXIT
 
 state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
 wait_state() {

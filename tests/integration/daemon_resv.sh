@@ -12,11 +12,11 @@ MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
 H=$TMP/home
 mkdir -p "$H" "$TMP/work"
 chmod 755 "$TMP" "$H" "$TMP/work"
-# One virtual node of one processor.
-CFG='RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=1\nLOGLEVEL 2\n'
+# One virtual node of one processor; LOGLEVEL 3 logs each iteration (iterated).
+CFG='RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=1\nLOGLEVEL 3\n'
 # Under RESCTLPOLICY ANY a user's reservations hold at most half the
 # cluster's processors by default (USERRESMAXPROCS 50%): n1 is half of it.
-CFG2='RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=1\nNODECFG[n2] PROCS=1\nLOGLEVEL 2\n'
+CFG2='RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=1\nNODECFG[n2] PROCS=1\nLOGLEVEL 3\n'
 printf "$CFG" >"$H/maui.cfg"
 export MOKU_HOME="$H"
 LOG=$H/log/maui.log
@@ -42,7 +42,7 @@ stop_daemon() {
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
     pid=""
 }
-trap 'stop_daemon; [ -n "$KEEP_TMP" ] || rm -rf "$TMP"' EXIT
+trap 'stop_daemon; lib_cleanup' EXIT
 
 state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
 wait_state() {
@@ -72,7 +72,7 @@ sys=$(timeout 5 "$MOKU" setres n1 | created)
 check "setres n1: a SYSTEM reservation" [ "$sys" = SYSTEM.0 ]
 check "showres lists it" showres_has "$sys"
 j1=$(timeout 5 "$MOKU" submit quick.sh)
-sleep 2.5
+iterated "$LOG" 2
 check "a job submitted under it stays Idle" [ "$(state "$j1")" = Idle ]
 timeout 5 "$MOKU" showq >"$TMP/out"
 check "... showq shows it idle" grep -q "^$j1 .* Idle " "$TMP/out"
@@ -84,7 +84,7 @@ check "diagnose -r shows it without an ACL" sh -c "grep -q '^$sys ' $TMP/out && 
 # It survives kill -9.
 crash_restart
 check "after kill -9 and a restart showres lists the same id" showres_has "$sys"
-sleep 2
+iterated "$LOG" 2
 check "... and the job still waits" [ "$(state "$j1")" = Idle ]
 
 run releaseres "$sys"
@@ -122,10 +122,13 @@ i=0
 while [ $i -lt 50 ] && showres_has "$short"; do sleep 0.1; i=$((i + 1)); done
 check "... it expires" sh -c "! timeout 5 '$MOKU' showres | grep -q '^$short '"
 check "... logged" grep -q "reservation $short expired" "$LOG"
+t_gone=$(date +%s)
 gone=$(timeout 5 "$MOKU" setres -n gone -d 2 n1 | created)
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
-sleep 2.5
+# Down until its end (2 s after it was made) has passed.
+past() { [ "$(date +%s)" -gt "$1" ]; }
+wait_for 10 past $((t_gone + 2))
 start_daemon
 check "one that ended while the daemon was down is gone after the restart" sh -c "! timeout 5 '$MOKU' showres | grep -q '^$gone '"
 check "... logged" grep -q "reservation $gone has ended; removed" "$LOG"
@@ -183,7 +186,7 @@ timeout 5 "$MOKU" releaseres "$two" >/dev/null
 # Permissions: a second user.
 if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuser >/dev/null 2>&1; then
     u=mokutest
-    id "$u" >/dev/null 2>&1 || useradd -M -s /bin/sh "$u" 2>/dev/null
+    add_user "$u"
     cp "$MOKU" "$TMP/moku-client" && chmod 755 "$TMP/moku-client"
     as_user() { runuser -u "$u" -- env MOKU_HOME="$H" timeout 5 "$TMP/moku-client" "$@"; }
     as_user setres -d 100 n1 >"$TMP/out" 2>&1
@@ -194,7 +197,6 @@ if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuse
     check "... may not release one" grep -q "not authorized" "$TMP/out"
     printf "${CFG2}RESCTLPOLICY ANY\n" >"$H/maui.cfg"
     timeout 5 "$MOKU" schedctl -R >/dev/null
-    sleep 0.5
     theirs=$(as_user setres -d 1:00:00 -u "$u" n1 | created)
     check "RESCTLPOLICY ANY: the second user may setres" [ "$theirs" = "$u.0" ]
     as_user releaseres "$mine" >"$TMP/out" 2>&1
@@ -217,7 +219,6 @@ if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuse
     check "... and one of two days" grep -q "may last at most 86400 s" "$TMP/out"
     printf "${CFG2}RESCTLPOLICY ANY\nUSERCFG[DEFAULT] MAXPS=3600\nUSERRESMAXPROCS 100%%\n" >"$H/maui.cfg"
     timeout 5 "$MOKU" schedctl -R >/dev/null
-    sleep 0.5
     as_user setres -d 2:00:00 -u "$u" n1 >"$TMP/out" 2>&1
     check "... over the user's MAXPS (7,200 processor-seconds against 3,600): refused, the limit named" \
         grep -q "MAXPS limit of 3600" "$TMP/out"
@@ -275,7 +276,6 @@ if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuse
     done
     printf "${CFG2}RESCTLPOLICY ANY\n" >"$H/maui.cfg"
     timeout 5 "$MOKU" schedctl -R >/dev/null
-    sleep 0.5
     # ADVRES asks for a reservation; its ACL still decides (issue 13 §3: any
     # user could run in a SYSTEM reservation by naming it).
     sysr=$(timeout 5 "$MOKU" setres -d 0:05:00 n1 | created)
@@ -285,9 +285,8 @@ if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuse
     check "an ordinary user asking for the SYSTEM reservation $sysr by name is refused (the ACL admits nobody)" \
         sh -c "[ -z '$ju' ] && grep -q 'whose ACL does not admit it (none: it admits no job)' $TMP/uerr"
     timeout 5 "$MOKU" releaseres "$sysr" >/dev/null
-    userdel "$u" 2>/dev/null
 else
-    echo "# skipped: the second-user tests need root, useradd and runuser"
+    skip "the second-user tests need root, useradd and runuser"
 fi
 
 # TRIGGER actions of a standing reservation: exec runs a command with the

@@ -29,7 +29,7 @@ stop_daemon() {
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
     pid=""
 }
-trap 'stop_daemon; rm -rf "$TMP"' EXIT
+trap 'stop_daemon; lib_cleanup' EXIT
 
 cat >"$H/maui.cfg" <<'EOF'
 RMPOLLINTERVAL 00:01:00

@@ -22,7 +22,7 @@ cleanup() {
     [ -n "$pid" ] && kill -CONT "$pid" 2>/dev/null
     for p in $holders; do kill "$p" 2>/dev/null; done
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    rm -rf "$TMP"
+    lib_cleanup
 }
 trap cleanup EXIT
 "$MOKU" serve --home "$H" >"$TMP/serve.log" 2>&1 &
@@ -64,7 +64,10 @@ while [ $i -lt 140 ]; do
     holders="$holders $!"
     i=$((i + 1))
 done
-sleep 1
+# Full: as many connections wait to be accepted as the socket's backlog
+# (ss: Recv-Q and Send-Q of a listening socket).
+queue_full() { ss -xlH src "$H/moku.sock" | awk '{ exit !($3 >= $4 && $4 > 0) }'; }
+wait_for 10 queue_full || fail "the connection queue did not fill"
 t0=$(date +%s)
 MOKU_TIMEOUT=2 timeout 20 "$MOKU" showq >"$TMP/out" 2>"$TMP/err"
 rc=$?

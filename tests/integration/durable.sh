@@ -22,16 +22,15 @@ cd "$TMP/work" || exit 1
 # The pids of the moku serve processes of home $1 (from their command lines,
 # not from anything moku writes).
 serving() {
-    for c in /proc/[0-9]*/cmdline; do
-        tr '\0' ' ' 2>/dev/null <"$c" | grep -q "serve --home $1 " && basename "$(dirname "$c")"
-    done
+    ps -e -o pid=,args= | awk -v h="$1" '{ s = $0 " " } index(s, " serve --home " h " ") { print $1 }'
 }
 daemon_pid() { serving "$H" | head -n 1; }
 stop_all() {
     for p in $(serving "$H") $(serving "$TMP/h0"); do kill "$p" 2>/dev/null; done
-    sleep 0.3
+    wait_for 10 none_serving
 }
-trap 'stop_all; rm -rf "$TMP"' EXIT
+none_serving() { [ -z "$(serving "$H")$(serving "$TMP/h0")" ]; }
+trap 'stop_all; lib_cleanup' EXIT
 # Wait until the daemon answers.
 answers() {
     i=0
@@ -60,7 +59,7 @@ for i in 4 5 6; do timeout 5 "$MOKU" submit long.sh >"$TMP/id$i"; done
 acked=$(cat "$TMP/id4" "$TMP/id5" "$TMP/id6" | tr '\n' ' ')
 check "1: the first daemon goes on taking jobs (acknowledged 4, 5, 6)" [ "$acked" = "4 5 6 " ]
 kill -9 "$first"
-sleep 0.3
+wait_for 10 none_serving
 "$MOKU" serve --home "$H" --daemon 2>"$TMP/err"
 answers
 check "1: after kill -9 and a restart all 6 acknowledged jobs are there" [ "$(total)" = 6 ]
@@ -80,7 +79,7 @@ job=$(ls "$H/spool" | head -n 1)
 check "6: a running job's start request (its environment) is 0600" [ "$(mode "$H/spool/$job/job.json")" = 600 ]
 if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuser >/dev/null 2>&1; then
     u=mokubob
-    id "$u" >/dev/null 2>&1 || useradd -M -s /bin/sh "$u" 2>/dev/null
+    add_user "$u"
     cp "$MOKU" "$TMP/moku-client" && chmod 755 "$TMP/moku-client"
     as_bob() { runuser -u "$u" -- env MOKU_HOME="$H" timeout 5 "$@"; }
     check "6: another user cannot read moku.db" sh -c "! $(command -v runuser) -u $u -- cat '$H/moku.db' >/dev/null 2>&1"
@@ -92,7 +91,7 @@ if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuse
     jb=$(cd "$TMP/bw" && printf 'echo hi\n' | as_bob "$TMP/moku-client" submit)
     check "6: ... and submits" [ -n "$jb" ]
 else
-    echo "# skipped: the second-user checks need root, useradd and runuser"
+    skip "the second-user checks need root, useradd and runuser"
 fi
 
 # A home from before: files 0644 become private at the next start.

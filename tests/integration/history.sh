@@ -18,7 +18,7 @@ stop_daemon() {
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
     pid=""
 }
-trap 'stop_daemon; [ -n "$KEEP_TMP" ] || rm -rf "$TMP"' EXIT
+trap 'stop_daemon; lib_cleanup' EXIT
 "$MOKU" serve --home "$H" >>"$TMP/serve.log" 2>&1 &
 pid=$!
 i=0

@@ -35,10 +35,10 @@ cleanup() {
     sysctl -q -w fs.protected_symlinks="$sym0" fs.protected_regular="$reg0" >/dev/null
     userdel "$vic" 2>/dev/null
     userdel "$evil" 2>/dev/null
-    rm -rf "$TMP"
+    lib_cleanup
 }
 trap cleanup EXIT
-for u in "$vic" "$evil"; do id "$u" >/dev/null 2>&1 || useradd -M -s /bin/sh "$u" 2>/dev/null; done
+for u in "$vic" "$evil"; do add_user "$u"; done
 chown "$vic" "$V" && chmod 700 "$V"
 chown "$evil" "$E" && chmod 755 "$E"
 sysctl -q -w fs.protected_symlinks=0 fs.protected_regular=0 >/dev/null

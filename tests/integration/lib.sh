@@ -1,13 +1,25 @@
 # Helpers for the integration tests (sourced; POSIX sh). Each check prints
-# "ok N - what" or "not ok N - what"; tests/run.sh counts them.
+# "ok N - what" or "not ok N - what"; a check that cannot be made here
+# prints "ok N # SKIP why" (skip). tests/run.sh counts them, bounds the
+# script's time and looks for what it left behind (docs/testing.md).
 n=0
 MOKU=${MOKU:-bin/moku}
-SHARED=${SHARED:-../shared}
+# Bounds on waiting are multiplied by TIME_SCALE (make asan: 6): a bound
+# only says when a wait has become a hang, it is not a speed test.
+TIME_SCALE=${TIME_SCALE:-1}
+# Run from the checkout's root; scripts cd elsewhere later.
+STRAYS=$(pwd)/tests/tools/strays.sh
 TMP=$(mktemp -d)
-trap '[ -n "$KEEP_TMP" ] || rm -rf "$TMP"' EXIT
+USERS_MADE=""
+trap lib_cleanup EXIT
+# Ended from outside (tests/run.sh's time limit): clean up all the same.
+trap 'exit 143' HUP INT TERM
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 fail() { n=$((n + 1)); echo "not ok $n - $1"; }
+# skip WHY: a check that cannot be made on this machine, said so. Run as
+# root, tests/run.sh counts it as a failure unless ALLOW_SKIP names the test.
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 # check DESCRIPTION COMMAND...: passes when the command succeeds.
 check() {
     d=$1
@@ -28,3 +40,51 @@ same_starts() {
              FNR > 1 { n++; if (($1 in ref) && ref[$1] == $3) same++ }
              END { if (same != nref || n != nref) { print same + 0 " of " nref " match" > "/dev/stderr"; exit 1 } }' "$2" "$1"
 }
+
+# wait_for SECONDS COMMAND...: the command again every 0.1 s until it
+# succeeds (status 0); status 1 once SECONDS (times TIME_SCALE) have passed
+# without. What tests wait for is a condition, never a guessed time.
+wait_for() {
+    _wf_end=$(($(date +%s) + $1 * TIME_SCALE + 1))
+    shift
+    while ! "$@"; do
+        [ "$(date +%s)" -lt "$_wf_end" ] || return 1
+        sleep 0.1
+    done
+}
+# iterations LOG: the scheduling iterations a daemon logged (LOGLEVEL 3
+# logs each: "iteration N: ...").
+iterations() { grep -c ' 3 iteration [0-9]*:' "$1" 2>/dev/null; }
+# iterated LOG K: wait (bounded) until the daemon has logged K iterations
+# more than now. "It did not happen" is checked once the scheduler has had
+# its turns: K = 2 holds one whole iteration after a request just answered
+# (the daemon does one thing at a time; the first may have begun before).
+iterated() {
+    _it_want=$(($(iterations "$1") + $2))
+    _it_log=$1
+    wait_for 30 _iterated_enough || fail "no $2 more iterations logged in $1 within 30 s"
+}
+_iterated_enough() { [ "$(iterations "$_it_log")" -ge "$_it_want" ]; }
+
+# add_user NAME: a user for the test (useradd, no home), removed at the
+# end by lib_cleanup even when the test fails half-way; one left by an earlier
+# run is taken over and removed too.
+add_user() {
+    id "$1" >/dev/null 2>&1 || useradd -M -s /bin/sh "$1" 2>/dev/null
+    USERS_MADE="$USERS_MADE $1"
+}
+# lib_cleanup: what the test started and made, ended and removed, whatever
+# happened: every process under $TMP (daemons, jobs' supervisors and their
+# jobs, which outlive a daemon by design; tests/tools/strays.sh), then the
+# users (userdel refuses a user with processes), then $TMP. Scripts with a
+# trap or a cleanup of their own end it with lib_cleanup.
+lib_cleanup() {
+    sh "$STRAYS" -k "$TMP" >/dev/null
+    for _u in $USERS_MADE; do
+        # Killed processes may take a moment to be reaped.
+        wait_for 5 _userdel "$_u"
+    done
+    USERS_MADE=""
+    [ -n "$KEEP_TMP" ] || rm -rf "$TMP"
+}
+_userdel() { ! id "$1" >/dev/null 2>&1 || userdel "$1" 2>/dev/null; }

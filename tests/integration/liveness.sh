@@ -53,6 +53,8 @@ if [ -f data/KTH-SP2-1996-2.1-cln.norm.swf.gz ]; then
     LIMIT=$((20 * S))
     check "README's FSTARGET=5% on the bundled KTH trace: the replay ends" [ "$rc" -eq 0 ]
     check "... and accounts for every job" has_out '"jobs":27992,"skipped":0,"rejected":0,"never_started":0'
+else
+    fail "no data/KTH-SP2-1996-2.1-cln.norm.swf.gz (it is part of the checkout)"
 fi
 
 sim sr --config $D/sr.cfg $D/sr.swf

@@ -10,7 +10,7 @@ small=$d/small.swf
 easy=$d/easy.cfg
 fcfs=$d/fcfs.cfg
 kth=data/KTH-SP2-1996-2.1-cln.norm.swf.gz
-if command -v python3 >/dev/null 2>&1; then py=python3; else py=; fi
+if command -v python3 >/dev/null 2>&1; then py=python3; else py=; skip "python3 absent: JSON, XML and HTML not parsed"; fi
 # jkey FILE KEY: the first number after "KEY": in a JSON file.
 jkey() { grep -o "\"$2\":[-0-9.e+]*" "$1" | head -n 1 | cut -d: -f2; }
 # A JSON report without its timings.

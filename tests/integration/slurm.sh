@@ -11,7 +11,7 @@
 . tests/integration/lib.sh
 
 if [ "$(id -u)" != 0 ] || ! command -v slurmctld >/dev/null 2>&1 || ! command -v useradd >/dev/null 2>&1; then
-    ok "slurm: skipped (needs root, useradd and Slurm: scripts/deps.sh installs it)"
+    skip "slurm: needs root, useradd and Slurm (scripts/deps.sh installs it)"
     exit 0
 fi
 MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
@@ -25,7 +25,7 @@ stop_all() {
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
     sh tests/slurm/cluster.sh down "$B" 2>/dev/null
 }
-trap 'stop_all; [ -n "$KEEP_TMP" ] || rm -rf "$TMP"' EXIT
+trap 'stop_all; lib_cleanup' EXIT
 # A Slurm that does not hold new jobs: moku refuses to start, saying how.
 if NO_HOLD_PLUGIN=1 sh tests/slurm/cluster.sh up "$B" 4 2 >"$TMP/up" 2>&1; then
     printf 'RMCFG[s] TYPE=SLURM CONFIGFILE=%s\n' "$B/etc/slurm.conf" >"$H/maui.cfg"
@@ -51,7 +51,7 @@ ok "slurm: a private cluster of four nodes came up"
 export SLURM_CONF="$B/etc/slurm.conf" MOKU_HOME="$H"
 
 for u in mokusa mokusb; do
-    id "$u" >/dev/null 2>&1 || useradd -M -s /bin/sh "$u" 2>/dev/null
+    add_user "$u"
 done
 as() { u=$1; shift; runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" "$@"; }
 # A job that says where and when it ran.
@@ -74,6 +74,17 @@ wait_state() {
     while [ "$(state "$1")" != "$2" ] && [ $t -lt "${3:-300}" ]; do sleep 0.1; t=$((t + 1)); done
     [ "$(state "$1")" = "$2" ]
 }
+# cj JOB: moku's checkjob of it (nothing when moku has no such job).
+cj() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null; }
+# cj_has JOB PATTERN...: moku's checkjob of it has every pattern.
+cj_has() {
+    _j=$1
+    shift
+    cj "$_j" >"$TMP/cjw"
+    for _p in "$@"; do grep -q -- "$_p" "$TMP/cjw" || return 1; done
+}
+showres_has() { timeout 5 "$MOKU" showres 2>/dev/null | grep -q "^$1"; }
+logged() { grep -q -- "$1" "$H/log/maui.log"; }
 start_moku() {
     "$MOKU" serve --home "$H" >>"$TMP/serve.log" 2>&1 &
     pid=$!
@@ -100,14 +111,15 @@ a1=$(sub mokusa -n 1 -t 2 "$TMP/out/job.sh" 3)
 a2=$(sub mokusa -n 1 -t 2 "$TMP/out/job.sh" 3)
 b1=$(sub mokusb -n 2 -t 2 "$TMP/out/job.sh" 3)
 b2=$(sub mokusb -n 1 -t 2 "$TMP/out/job.sh" 3)
-sleep 1.5
-check "sbatch without moku: held (JobHeldUser, priority 0)" \
-    sh -c "[ '$(state "$a1")' = PENDING ] && scontrol -o show job $a1 | grep -q 'Priority=0 .*Reason=JobHeldUser'"
+held() { [ "$(state "$1")" = PENDING ] && scontrol -o show job "$1" | grep -q 'Priority=0 .*Reason=JobHeldUser'; }
+all_held() { for j in $a1 $a2 $b1 $b2; do held "$j" || return 1; done; }
+check "sbatch without moku: held (JobHeldUser, priority 0)" wait_for 10 all_held
 as mokusa scontrol release "$a1" >"$TMP/err" 2>&1
 check "... and its owner may not release it by hand" \
     sh -c "grep -qi 'denied' $TMP/err && [ '$(state "$a1")' = PENDING ]"
 
-printf 'RMCFG[s] TYPE=SLURM\nRMPOLLINTERVAL 1\nLOGLEVEL 2\nUSERCFG[DEFAULT] MAXJOB=1\n' >"$H/maui.cfg"
+# LOGLEVEL 3: each iteration logged (iterated).
+printf 'RMCFG[s] TYPE=SLURM\nRMPOLLINTERVAL 1\nLOGLEVEL 3\nUSERCFG[DEFAULT] MAXJOB=1\n' >"$H/maui.cfg"
 start_moku
 timeout 5 "$MOKU" showq >"$TMP/showq"
 check "moku serve on Slurm: showq sees Slurm's 4 nodes and 8 processors" \
@@ -128,10 +140,19 @@ check "MAXJOB=1 per user: each user's jobs one at a time (from the jobs' output)
 side=0
 before "$(t_start "$a1")" "$(t_end "$b1")" && before "$(t_start "$b1")" "$(t_end "$a1")" && side=1
 check "... while the two users' first jobs ran side by side" [ $side = 1 ]
+# On a failure here, what moku and Slurm said of these jobs.
+first_jobs() {
+    grep -E " job ($a1|$a2|$b1|$b2) " "$H/log/maui.log"
+    for j in $a1 $a2 $b1 $b2; do
+        echo "$j: $(scontrol -o show job "$j" | tr ' ' '\n' | grep -E '^(NodeList|StartTime|EndTime|Restarts)=' | tr '\n' ' ')"
+    done
+}
+[ $side = 1 ] || first_jobs | sed 's/^/# /'
 # Where: Slurm's NodeList is moku's choice, and the job ran there.
 mnode=$(sed -n "s/.* job $a2 started on \([^:,]*\):1\(:[0-9]*\)\{0,1\}\$/\1/p" "$H/log/maui.log")
-check "a job ran where moku placed it (its log, Slurm's NodeList, SLURMD_NODENAME)" \
-    sh -c "[ -n '$mnode' ] && [ '$(field "$a2" NodeList)' = '$mnode' ] && [ '$(awk 'NR == 1 { print $1 }' "$TMP/out/$a2.out")' = '$mnode' ]"
+placed() { [ -n "$mnode" ] && [ "$(field "$a2" NodeList)" = "$mnode" ] && [ "$(awk 'NR == 1 { print $1 }' "$TMP/out/$a2.out")" = "$mnode" ]; }
+check "a job ran where moku placed it (its log, Slurm's NodeList, SLURMD_NODENAME)" placed
+placed || first_jobs | sed 's/^/# /'
 timeout 5 "$MOKU" checkjob "$a1" >"$TMP/cj"
 check "moku recorded the end (checkjob: Completed)" grep -q '^State: Completed' "$TMP/cj"
 
@@ -145,11 +166,9 @@ check "canceljob of a running job: cancelled in Slurm" [ "$(state "$c1")" = CANC
 c2=$(sub mokusb -n 1 -t 2 "$TMP/out/job.sh" 30)
 c3=$(sub mokusb -n 1 -t 2 "$TMP/out/job.sh" 30)
 wait_state "$c2" RUNNING 100
-sleep 1.5
+wait_for 10 cj_has "$c3" '^State:' || fail "moku did not take in job $c3"
 as mokusb scancel "$c3"
-sleep 2.5
-timeout 5 "$MOKU" checkjob "$c3" >"$TMP/cj" 2>&1
-check "scancel of a job moku holds: removed from moku's queue" grep -q '^State: Removed' "$TMP/cj"
+check "scancel of a job moku holds: removed from moku's queue" wait_for 10 cj_has "$c3" '^State: Removed'
 
 # kill -9 of moku with a job running: the job is adopted after the restart
 # and its end recorded once.
@@ -161,26 +180,22 @@ timeout 5 "$MOKU" checkjob "$c2" >"$TMP/cj"
 check "moku killed and restarted: the running job is adopted" grep -q '^State: Running' "$TMP/cj"
 scancel "$c2"
 wait_state "$c2" CANCELLED 100
-sleep 2.5
-timeout 5 "$MOKU" checkjob "$c2" >"$TMP/cj"
-check "... and its end recorded" grep -q '^State: \(Removed\|Completed\)' "$TMP/cj"
+check "... and its end recorded" wait_for 10 cj_has "$c2" '^State: \(Removed\|Completed\)'
+iterated "$H/log/maui.log" 2 # a second record would come with a later iteration
 n_end=$(grep -c "job $c2 ended" "$H/log/maui.log")
 check "... once" [ "$n_end" = 1 ]
 
 # Node states from Slurm, every iteration: a drained node takes no job, and
 # checknode shows Slurm's state and reason.
 scontrol update NodeName=n4 State=DRAIN Reason=moku-test-maint
-sleep 2.5
-timeout 5 "$MOKU" checknode n4 >"$TMP/cn"
 check "scontrol drain: checknode shows Drained and Slurm's reason" \
-    sh -c "grep -q '^State: *Drained' $TMP/cn && grep -q '^Reason: moku-test-maint' $TMP/cn"
+    wait_for 10 sh -c "timeout 5 '$MOKU' checknode n4 >$TMP/cn && grep -q '^State: *Drained' $TMP/cn && grep -q '^Reason: moku-test-maint' $TMP/cn"
 d1=$(sub mokusa -n 2 -t 2 "$TMP/out/job.sh" 1)
 wait_state "$d1" COMPLETED 100
 check "... and a job is placed elsewhere" sh -c "[ '$(field "$d1" NodeList)' != n4 ] && [ -n '$(field "$d1" NodeList)' ]"
 scontrol update NodeName=n4 State=RESUME
-sleep 2.5
-timeout 5 "$MOKU" checknode n4 >"$TMP/cn"
-check "... resumed: up again" sh -c "! grep -q '^State: *Drained' $TMP/cn && ! grep -q '^Reason' $TMP/cn"
+check "... resumed: up again" \
+    wait_for 10 sh -c "timeout 5 '$MOKU' checknode n4 >$TMP/cn && ! grep -q '^State: *Drained' $TMP/cn && ! grep -q '^Reason' $TMP/cn"
 
 # A node's slurmd killed under a running job: Slurm marks the node down and
 # requeues the job; moku holds it again and starts it on another node.
@@ -257,10 +272,10 @@ scancel "$f2"
 kill "$(cat "$B/run/slurmctld.pid")"
 t=0
 while [ -f "$B/run/slurmctld.pid" ] && [ $t -lt 100 ]; do sleep 0.1; t=$((t + 1)); done
-sleep 2
+wait_for 15 logged 'does not take connections' || fail "moku did not see slurmctld go"
 check "slurmctld down: moku still answers at once" sh -c "timeout 1 '$MOKU' showq >/dev/null"
 sh tests/slurm/cluster.sh slurmctld "$B"
-sleep 2
+wait_for 15 logged 'slurm answers again' || fail "moku did not see slurmctld come back"
 r1=$(sub mokusb -n 1 -t 2 "$TMP/out/job.sh" 1)
 wait_state "$r1" COMPLETED 200
 check "... slurmctld back: a new job runs" [ "$(state "$r1")" = COMPLETED ]
@@ -271,7 +286,7 @@ check "... the outage was logged, once, and its end" \
 # short, and a user priority reorders the queue.
 printf 'RMCFG[s] TYPE=SLURM\nRMPOLLINTERVAL 1\nLOGLEVEL 2\nSRCFG[keep] HOSTLIST=n1 CLASSLIST=short PERIOD=INFINITY\nCREDWEIGHT 1\nUSERWEIGHT 1\nUSERCFG[mokusb] PRIORITY=1000\n' >"$H/maui.cfg"
 timeout 5 "$MOKU" schedctl -R >/dev/null
-sleep 1.5
+wait_for 10 showres_has keep. || fail "the standing reservation keep was not made"
 s1=$(sub mokusa -n 2 -t 2 "$TMP/out/job.sh" 3)
 s2=$(sub mokusa -n 2 -t 2 "$TMP/out/job.sh" 3)
 s3=$(sub mokusa -n 2 -t 2 "$TMP/out/job.sh" 3)
@@ -291,7 +306,8 @@ check "... a job of class short may run there" [ "$(state "$p1")" = COMPLETED ]
 bl=$(sub mokusa -n 6 -t 2 "$TMP/out/job.sh" 3)
 wait_state "$bl" RUNNING 100
 x1=$(sub mokusa -n 6 -t 2 "$TMP/out/job.sh" 1)
-sleep 1.2
+# y1 later than x1 for moku too: once moku has x1.
+wait_for 10 cj_has "$x1" '^State:' || fail "moku did not take in job $x1"
 y1=$(sub mokusb -n 6 -t 2 "$TMP/out/job.sh" 1)
 wait_state "$x1" COMPLETED 300
 wait_state "$y1" COMPLETED 300
@@ -303,7 +319,7 @@ check "USERCFG PRIORITY: the later job of the higher-priority user ran first" \
 # requeued held in Slurm, the owner's runs, and other's runs again after.
 printf 'RMCFG[s] TYPE=SLURM\nRMPOLLINTERVAL 1\nLOGLEVEL 2\nPREEMPTPOLICY REQUEUE\nSRCFG[own] PERIOD=INFINITY HOSTLIST=n1 ACCOUNTLIST=owner,other- OWNER=ACCOUNT:owner FLAGS=OWNERPREEMPT\n' >"$H/maui.cfg"
 timeout 5 "$MOKU" schedctl -R >/dev/null
-sleep 1.5
+wait_for 10 showres_has own. || fail "the standing reservation own was not made"
 o1=$(sub mokusa -A other -n 8 -t 2 "$TMP/out/job.sh" 20)
 wait_state "$o1" RUNNING 100
 w1=$(sub mokusb -A owner -n 2 -t 2 "$TMP/out/job.sh" 2)
@@ -325,16 +341,20 @@ while [ $t -lt 300 ] && [ "$(scontrol -o show job "$arr" 2>/dev/null | grep -c '
     sleep 0.1
     t=$((t + 1))
 done
-sleep 1.5
 ids=$(scontrol -o show job "$arr" 2>/dev/null | sed -n 's/^JobId=\([0-9]*\) .*JobState=COMPLETED.*/\1/p')
-ended=0
-for i in $ids; do grep -q " job $i ended: exit 0 completed" "$H/log/maui.log" && ended=$((ended + 1)); done
+# ended: how many of them moku recorded as ended.
+n_ended() {
+    ended=0
+    for i in $ids; do grep -q " job $i ended: exit 0 completed" "$H/log/maui.log" && ended=$((ended + 1)); done
+    [ "$ended" = 4 ]
+}
+wait_for 10 n_ended
 check "a job array of 4 tasks: each task a job of moku's, run to completion ($ended of 4)" [ "$ended" = 4 ]
 
 # moku submit (qsub) under Slurm: the job goes into Slurm as the caller,
 # held there for moku like any other, and runs; -h keeps it held in moku.
 cp "$MOKU" "$TMP/moku-client" && chmod 755 "$TMP/moku-client"
-printf 'RMCFG[s] TYPE=SLURM\nRMPOLLINTERVAL 1\nLOGLEVEL 2\n' >"$H/maui.cfg"
+printf 'RMCFG[s] TYPE=SLURM\nRMPOLLINTERVAL 1\nLOGLEVEL 3\n' >"$H/maui.cfg"
 timeout 5 "$MOKU" schedctl -R >/dev/null
 qs=$(cd "$TMP/out" && echo 'echo "on $SLURMD_NODENAME"' |
     runuser -u mokusa -- env MOKU_HOME="$H" timeout 10 "$TMP/moku-client" submit -N subtest -l walltime=60)
@@ -345,10 +365,10 @@ check "... its output in <cwd>/subtest.o<id>, the caller's own file" \
     sh -c "grep -q '^on n[1-4]' '$TMP/out/subtest.o$qs' && [ \$(stat -c %U '$TMP/out/subtest.o$qs') = mokusa ]"
 qh=$(cd "$TMP/out" && echo 'true' |
     runuser -u mokusa -- env MOKU_HOME="$H" timeout 10 "$TMP/moku-client" submit -h -l walltime=60)
-sleep 2.5
-timeout 5 "$MOKU" checkjob "$qh" >"$TMP/cj"
+wait_for 10 cj_has "$qh" '^State: UserHold'
+iterated "$H/log/maui.log" 2
 check "moku submit -h: held by moku (UserHold), pending in Slurm" \
-    sh -c "grep -q '^State: UserHold' $TMP/cj && [ '$(state "$qh")' = PENDING ]"
+    sh -c "timeout 5 '$MOKU' checkjob $qh | grep -q '^State: UserHold' && [ '$(state "$qh")' = PENDING ]"
 runuser -u mokusa -- env MOKU_HOME="$H" timeout 10 "$TMP/moku-client" releasehold "$qh" >/dev/null
 wait_state "$qh" COMPLETED 200
 check "... releasehold: it runs" [ "$(state "$qh")" = COMPLETED ]
@@ -386,9 +406,7 @@ fi
 # ask for it (sbatch --reservation) and that it admits; gone when Slurm
 # deletes it.
 scontrol create reservation ReservationName=mokutest Users=mokusb Nodes=n1 StartTime=now Duration=30 >/dev/null
-sleep 2.5
-timeout 5 "$MOKU" showres >"$TMP/sr"
-check "a Slurm reservation: mirrored (showres: slurm-mokutest.0, RMRSV)" grep -q '^slurm-mokutest.0 ' "$TMP/sr"
+check "a Slurm reservation: mirrored (showres: slurm-mokutest.0, RMRSV)" wait_for 10 showres_has 'slurm-mokutest.0 '
 timeout 5 "$MOKU" releaseres slurm-mokutest.0 >"$TMP/err" 2>&1
 check "... releaseres refuses it (Slurm's)" grep -q "resource manager's" "$TMP/err"
 m1=$(sub mokusa -n 2 -t 2 "$TMP/out/job.sh" 2)
@@ -403,19 +421,16 @@ check "... no job that did not ask for it ran on n1" sh -c "[ -z '$on_n1' ] && [
 check "... the job that asked for it ran there" \
     sh -c "[ '$(state "$r1")' = COMPLETED ] && [ '$(field "$r1" NodeList)' = n1 ]"
 scontrol delete ReservationName=mokutest
-sleep 2.5
-timeout 5 "$MOKU" showres >"$TMP/sr"
-check "... deleted in Slurm: gone from moku" sh -c "! grep -q '^slurm-mokutest' $TMP/sr"
+no_mirror() { ! showres_has slurm-mokutest; }
+check "... deleted in Slurm: gone from moku" wait_for 10 no_mirror
 
 # Dependencies (Slurm does not evaluate them for held jobs: moku does): a
 # job afterok another waits, held, and runs after it; afterok of a job that
 # failed can never run, and says so.
 da=$(sub mokusa -n 1 -t 2 "$TMP/out/job.sh" 3)
 db=$(sub mokusa -n 1 -t 2 --dependency=afterok:"$da" "$TMP/out/job.sh" 1)
-sleep 2.5
-timeout 5 "$MOKU" checkjob "$db" >"$TMP/cj"
 check "--dependency=afterok: held by moku while it waits, saying why" \
-    sh -c "grep -q '^State: SystemHold' $TMP/cj && grep -q 'dependency: waits for afterok:$da' $TMP/cj"
+    wait_for 10 cj_has "$db" '^State: SystemHold' "dependency: waits for afterok:$da"
 wait_state "$db" COMPLETED 300
 check "... and runs after the job it depends on" \
     sh -c "[ '$(state "$db")' = COMPLETED ] && awk -v a='$(t_end "$da")' -v b='$(t_start "$db")' 'BEGIN { exit !(a <= b) }'"
@@ -424,17 +439,16 @@ chmod 755 "$TMP/out/fail.sh"
 dc=$(sub mokusa -n 1 -t 2 "$TMP/out/fail.sh")
 dd=$(sub mokusa -n 1 -t 2 --dependency=afterok:"$dc" "$TMP/out/job.sh" 1)
 wait_state "$dc" FAILED 200
-sleep 2.5
-timeout 5 "$MOKU" checkjob "$dd" >"$TMP/cj"
 check "afterok of a job that failed: held, never satisfied, said so" \
-    sh -c "grep -q '^State: SystemHold' $TMP/cj && grep -q 'can never be satisfied' $TMP/cj && [ '$(state "$dd")' = PENDING ]"
+    wait_for 10 cj_has "$dd" '^State: SystemHold' 'can never be satisfied'
+check "... and pending in Slurm" [ "$(state "$dd")" = PENDING ]
 scancel "$dd"
 
 # OWNERPREEMPT with PREEMPTPOLICY SUSPEND: the other account's job is
 # suspended in Slurm while the owner's runs, then resumed.
 printf 'RMCFG[s] TYPE=SLURM\nRMPOLLINTERVAL 1\nLOGLEVEL 2\nPREEMPTPOLICY SUSPEND\nSRCFG[own] PERIOD=INFINITY HOSTLIST=n1 ACCOUNTLIST=owner,other- OWNER=ACCOUNT:owner FLAGS=OWNERPREEMPT\n' >"$H/maui.cfg"
 timeout 5 "$MOKU" schedctl -R >/dev/null
-sleep 1.5
+wait_for 10 showres_has own. || fail "the standing reservation own was not made"
 o2=$(sub mokusa -A other -n 8 -t 2 "$TMP/out/job.sh" 20)
 wait_state "$o2" RUNNING 100
 w2=$(sub mokusb -A owner -n 2 -t 2 "$TMP/out/job.sh" 3)
@@ -449,7 +463,6 @@ scancel "$o2"
 # Partitions: a job of partition half (n1, n2) runs on its nodes only.
 printf 'RMCFG[s] TYPE=SLURM\nRMPOLLINTERVAL 1\nLOGLEVEL 2\n' >"$H/maui.cfg"
 timeout 5 "$MOKU" schedctl -R >/dev/null
-sleep 1.5
 h1=$(sub mokusa -p half -n 2 -t 2 "$TMP/out/job.sh" 2)
 h2=$(sub mokusa -p half -n 2 -t 2 "$TMP/out/job.sh" 2)
 h3=$(sub mokusa -p half -n 2 -t 2 "$TMP/out/job.sh" 2)
@@ -479,9 +492,9 @@ t=0
 while [ -f "$B/run/slurmctld.pid" ] && [ $t -lt 100 ]; do sleep 0.1; t=$((t + 1)); done
 rm -rf "$B/state" && mkdir -p "$B/state"
 sh tests/slurm/cluster.sh slurmctld-cold "$B"
-sleep 3
+ctld_up() { scontrol ping 2>/dev/null | grep -q 'is UP'; }
+wait_for 15 ctld_up || fail "slurmctld did not come back"
 w1=$(sub mokusb -n 1 -t 2 "$TMP/out/job.sh" 1)
-sleep 3
 check "Slurm's ids begun again: job $w1 (an id moku had) not taken in, an error names it" \
-    grep -q "job $w1 of mokusb reuses the id of a job moku had" "$H/log/maui.log"
+    wait_for 15 logged "job $w1 of mokusb reuses the id of a job moku had"
 scancel "$w1" 2>/dev/null

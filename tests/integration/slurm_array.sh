@@ -9,7 +9,7 @@
 . tests/integration/lib.sh
 
 if [ "$(id -u)" != 0 ] || ! command -v slurmctld >/dev/null 2>&1 || ! command -v sbatch >/dev/null 2>&1; then
-    ok "slurm array: skipped (needs root and Slurm: scripts/deps.sh installs it)"
+    skip "slurm array: needs root and Slurm (scripts/deps.sh installs it)"
     exit 0
 fi
 # The real binary: the Slurm jobs run it (vsim validates replays of this shell).
@@ -17,7 +17,7 @@ real=${MOKU_REAL:-$MOKU}
 real=$(cd "$(dirname "$real")" && pwd)/$(basename "$real")
 chmod 755 "$TMP"
 B=$TMP/slurm
-trap 'sh tests/slurm/cluster.sh down "$B" 2>/dev/null; [ -n "$KEEP_TMP" ] || rm -rf "$TMP"' EXIT
+trap 'sh tests/slurm/cluster.sh down "$B" 2>/dev/null; lib_cleanup' EXIT
 if ! NO_HOLD_PLUGIN=1 sh tests/slurm/cluster.sh up "$B" 2 2 >"$TMP/up" 2>&1; then
     fail "slurm array: the private cluster came up"
     cat "$TMP/up"
@@ -34,13 +34,10 @@ set -- --compare BACKFILLPOLICY=NONE,FIRSTFIT --compare RESERVATIONDEPTH=0,1 \
 MOKU=$real sh "$OLDPWD/contrib/slurm/simulate-array.sh" "$TMP/array" "$@" >"$TMP/submitted" 2>&1
 check "simulate-array.sh: an array of four runs and a merge job submitted" \
     grep -q 'job array [0-9]* (4 tasks)' "$TMP/submitted"
-# Wait (at most 60 s) for the merge job's report.
-i=0
-while [ $i -lt 300 ] && ! [ -s "$TMP/array/report.txt" ]; do
-    sleep 0.2
-    i=$((i + 1))
-done
-sleep 0.5
+# Wait (at most 60 s) for the merge job's report and its end (it writes
+# the jobs CSV and the page too): nothing left in Slurm's queue.
+merged() { [ -s "$TMP/array/report.txt" ] && [ -z "$(squeue -h 2>/dev/null)" ]; }
+wait_for 60 merged
 check "the merge job wrote the report" grep -q ', 4 runs$' "$TMP/array/report.txt"
 check "each task saved its run" sh -c "ls $TMP/array/run-1.save $TMP/array/run-2.save $TMP/array/run-3.save $TMP/array/run-4.save >/dev/null"
 untimed "$TMP/array/report.txt" >"$TMP/merged.txt"

@@ -38,7 +38,7 @@ stop_all() {
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
     sh tests/slurm/cluster.sh down "$B" 2>/dev/null
 }
-trap 'stop_all; [ -n "$KEEP_TMP" ] || rm -rf "$TMP"' EXIT
+trap 'stop_all; lib_cleanup' EXIT
 if ! sh tests/slurm/cluster.sh up "$B" 4 4 >"$TMP/up" 2>&1; then
     fail "slurm_shape: the private cluster came up"
     cat "$TMP/up"
@@ -46,7 +46,7 @@ if ! sh tests/slurm/cluster.sh up "$B" 4 4 >"$TMP/up" 2>&1; then
 fi
 export SLURM_CONF="$B/etc/slurm.conf" MOKU_HOME="$H"
 for u in mokusa mokusb; do
-    id "$u" >/dev/null 2>&1 || useradd -M -s /bin/sh "$u" 2>/dev/null
+    add_user "$u"
 done
 as() { u=$1; shift; runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" "$@"; }
 sub() { # USER ARGS...: the Slurm job id (sbatch's errors in $TMP/sberr)

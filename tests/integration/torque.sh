@@ -10,7 +10,8 @@
 MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
 H=$TMP/home
 mkdir -p "$H" "$TMP/work" "$TMP/bin"
-printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=2\nNODECFG[n2] PROCS=2 FEATURES=big\n' >"$H/maui.cfg"
+# LOGLEVEL 3 logs each iteration (iterated).
+printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=2\nNODECFG[n2] PROCS=2 FEATURES=big\nLOGLEVEL 3\n' >"$H/maui.cfg"
 export MOKU_HOME="$H"
 for c in qstat qdel qhold qrls qalter qsig qrun pbsnodes; do ln -s "$MOKU" "$TMP/bin/$c"; done
 pid=""
@@ -24,7 +25,7 @@ stop_daemon() {
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
     pid=""
 }
-trap 'stop_daemon; rm -rf "$TMP"' EXIT
+trap 'stop_daemon; lib_cleanup' EXIT
 # t CMD ARGS...: a Torque command by its own name; output in $TMP/out, err, rc.
 t() {
     c=$1
@@ -39,7 +40,9 @@ cd "$TMP/work" || exit 1
 j1=$(echo 'sleep 60' | timeout 5 "$MOKU" submit -N first -l nodes=1:ppn=2,walltime=1:00:00)
 j2=$(echo 'sleep 60' | timeout 5 "$MOKU" submit -h -l walltime=30:00)
 j3=$(echo 'sleep 60' | timeout 5 "$MOKU" submit -l nodes=1:ppn=2,walltime=10:00,mem=2gb)
-sleep 2
+state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
+both_run() { [ "$(state "$j1")" = Running ] && [ "$(state "$j3")" = Running ]; }
+wait_for 10 both_run
 
 t qstat
 check "qstat: Torque's header" sh -c "head -1 $TMP/out | grep -q '^Job ID                    Name             User            Time Use S Queue$'"
@@ -63,7 +66,7 @@ t qstat 999."$HOST"
 check "qstat of an unknown job: Torque's message, exit 153" sh -c "[ $rc = 153 ] && grep -q '^qstat: Unknown Job Id 999.$HOST\$' $TMP/err"
 
 t qstat -u nosuchuser
-check "qstat -u: only that user's jobs (none here)" [ "$rc" = 0 ] && [ ! -s "$TMP/out" ]
+check "qstat -u: only that user's jobs (none here)" sh -c "[ $rc = 0 ] && [ ! -s '$TMP/out' ]"
 
 # qalter: committed before the reply, so a restart keeps it.
 t qalter -l walltime=45:00 -N renamed "$j2.$HOST"
@@ -111,7 +114,7 @@ check "qsig -s SIGUSR1: refused with a reason, 156" sh -c "[ $rc = 156 ] && grep
 timeout 5 "$MOKU" schedctl -s >/dev/null
 t qdel "$j3"
 j4=$(echo 'sleep 60' | timeout 5 "$MOKU" submit -l walltime=5:00)
-sleep 2
+iterated "$H/log/maui.log" 2
 check "... the job waits while scheduling is stopped" sh -c "timeout 5 '$MOKU' qstat $j4 | grep -q ' Q DEFAULT\$'"
 t qrun "$j4.$HOST"
 check "qrun: it starts" sh -c "[ $rc = 0 ] && timeout 5 '$MOKU' qstat $j4 | grep -q ' R DEFAULT\$'"

@@ -10,12 +10,11 @@
 . tests/integration/lib.sh
 
 if [ "$(id -u)" != 0 ] || ! command -v useradd >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1; then
-    echo "# skipped: the views of an ordinary user need root, useradd and runuser"
+    skip "the views of an ordinary user need root, useradd and runuser"
     exit 0
 fi
-made=
 for u in mokutva mokutvb; do
-    id "$u" >/dev/null 2>&1 || { useradd -M -s /bin/sh "$u" 2>/dev/null && made="$made $u"; }
+    add_user "$u"
 done
 MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
 H=$TMP/home
@@ -37,7 +36,7 @@ stop_daemon() {
     pid=
 }
 # The end: the jobs cancelled (their supervisors outlive the daemon), the
-# daemon stopped, the users this test made deleted.
+# daemon stopped; lib_cleanup deletes the users this test made.
 cleanup() {
     for j in $(timeout 5 "$MOKU" qstat 2>/dev/null | sed -n 's/^\([0-9][0-9]*\)\..*/\1/p'); do
         timeout 5 "$MOKU" canceljob "$j" >/dev/null 2>&1
@@ -45,8 +44,7 @@ cleanup() {
     i=0
     while [ $i -lt 50 ] && timeout 5 "$MOKU" qstat 2>/dev/null | grep -q ' R DEFAULT$'; do sleep 0.1; i=$((i + 1)); done
     stop_daemon
-    for u in $made; do userdel "$u" 2>/dev/null; done
-    [ -n "$KEEP_TMP" ] || rm -rf "$TMP"
+    lib_cleanup
 }
 trap cleanup EXIT
 # as USER COMMAND...: the client as that user; out, err, rc.

@@ -13,7 +13,7 @@ printf 'USERCFG[%s] MAXJOB=5\n' "$(id -un)" >>"$H/maui.cfg"
 export MOKU_HOME="$H"
 "$MOKU" serve --home "$H" >>"$TMP/serve.log" 2>&1 &
 pid=$!
-trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$TMP"' EXIT
+trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; lib_cleanup' EXIT
 i=0
 while [ $i -lt 50 ] && ! timeout 5 "$MOKU" showq >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
 cd "$TMP/work" || exit 1
@@ -61,4 +61,6 @@ check "showgrid of an unknown statistic: an error" sh -c "[ $rc != 0 ] && grep -
 if [ -f "$kth" ]; then
     run simulate --until 700000 --show "showgrid JOBCOUNT" --show "showstats -g" --show "diagnose -n" --show "checkjob -v 162" "$kth"
     check "simulate --show: showgrid, showstats -g, diagnose -n, checkjob -v" sh -c "[ $rc = 0 ] && grep -q '^Job Count Grid' $TMP/out && grep -q 'Completed' $TMP/out && grep -q '^Total Nodes:' $TMP/out && grep -q '^Node node002 rejected: State (Busy)' $TMP/out"
+else
+    fail "no $kth (it is part of the checkout)"
 fi

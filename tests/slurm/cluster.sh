@@ -94,11 +94,12 @@ CONF
     slurmctld -f "$SLURM_CONF" -c -i >>"$B/log/slurmctld.out" 2>&1
     i=1
     while [ $i -le "$n" ]; do start_slurmd "n$i"; i=$((i + 1)); done
-    # Every node idle (or the start failed: say so).
+    # Every node idle and responding (or the start failed: say so). sinfo -N
+    # lists a node once per partition; "idle*" is a node not responding yet.
     t=0
     while [ $t -lt 100 ]; do
         # One line a node and partition: each node once.
-        idle=$(sinfo -h -N -o '%N %t' 2>/dev/null | sort -u | grep -c ' idle$' || true)
+        idle=$(sinfo -h -N -o '%N %t' 2>/dev/null | sort -u | awk '$2 == "idle"' | wc -l)
         [ "$idle" -ge "$n" ] && { echo "SLURM_CONF=$SLURM_CONF"; return 0; }
         sleep 0.2
         t=$((t + 1))
@@ -123,10 +124,9 @@ stop_pid() {
 # keep its SLURM_CONF (they outlive slurmd, waiting to report to it). Only
 # slurmstepd: the scripts driving the cluster have that SLURM_CONF too.
 steps() {
-    for d in /proc/[0-9]*; do
-        [ "$(cat "$d/comm" 2>/dev/null)" = slurmstepd ] || continue
-        { tr '\0' '\n' <"$d/environ"; } 2>/dev/null | grep -qx "SLURM_CONF=$B/etc/slurm.conf" &&
-            echo "${d#/proc/}"
+    for p in $(ps -e -o pid=,comm= | awk '$2 == "slurmstepd" { print $1 }'); do
+        { tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null | grep -qx "SLURM_CONF=$B/etc/slurm.conf" &&
+            echo "$p"
     done
 }
 

@@ -1,6 +1,6 @@
 /*
  * textbook — an independent, deliberately plain implementation of the
- * reference schedulers defined in ../shared/traces/README.md, used by the
+ * reference schedulers defined in data/README.md, used by the
  * integration tests to check moku job for job on traces that have no
  * published reference schedule.
  *

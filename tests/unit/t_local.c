@@ -30,7 +30,7 @@ static const char *moku_bin(void)
 /* A scratch tree: <base>/spool (the spool), <base>/work (job cwd, scripts),
  * base 0711 and work 0777 so a job running as another user gets there. */
 struct fx {
-    char base[64], spool[96], work[96];
+    char base[160], spool[192], work[192];
     char user[64];
     struct local *l;
 };
@@ -39,7 +39,7 @@ static int fx_open(struct fx *f)
 {
     struct err e;
     memset(f, 0, sizeof *f);
-    snprintf(f->base, sizeof f->base, "/tmp/t_local_XXXXXX");
+    snprintf(f->base, sizeof f->base, "%s/t_local_XXXXXX", test_tmpdir());
     if (!mkdtemp(f->base))
         return -1;
     chmod(f->base, 0711);
@@ -187,7 +187,7 @@ static void test_basic_job(void)
     struct fx f;
     if (fx_open(&f) < 0)
         return;
-    char script[256], path[256], buf[4096], expect[512];
+    char script[256], path[256], buf[4096], expect[1024];
     fx_script(&f, "job.sh",
               "echo out-line\n"
               "echo err-line >&2\n"
@@ -558,7 +558,7 @@ static void test_run_as_user(void)
 {
     struct passwd *pw = getpwnam("nobody");
     if (geteuid() != 0 || !pw) {
-        printf("t_local: skipping test_run_as_user (needs root and user nobody)\n");
+        TEST_SKIP("test_run_as_user needs root and user nobody");
         return;
     }
     struct fx f;
@@ -603,8 +603,7 @@ static void test_host(void)
 int main(void)
 {
     if (access(MOKU_BIN, X_OK) < 0) {
-        printf("t_local: skipping the job tests: %s not built (run make from the "
-               "repository root)\n", MOKU_BIN);
+        TEST_SKIP("the job tests: %s not built (run make from the repository root)", MOKU_BIN);
         TEST_RUN(test_host);
         return TEST_DONE();
     }

@@ -29,10 +29,11 @@ static void test_local_table(void)
 {
     char exe[4096];
     if (!realpath(moku_bin(), exe)) {
-        printf("# skipped: no moku binary at %s\n", moku_bin());
+        TEST_SKIP("no moku binary at %s", moku_bin());
         return;
     }
-    char dir[] = "/tmp/t_rm.XXXXXX";
+    char dir[192];
+    snprintf(dir, sizeof dir, "%s/t_rm.XXXXXX", test_tmpdir());
     CHECK(mkdtemp(dir) != NULL);
     chmod(dir, 0755);
     char spool[256], script[256];

@@ -5,7 +5,8 @@
  * that runs them with TEST_RUN(test_xxx) and ends with `return TEST_DONE();`.
  * Each CHECK that fails prints file:line and the expression; a test passes
  * when none of its checks failed. TEST_DONE prints "<prog>: N passed, M failed"
- * which tests/run.sh adds up.
+ * which tests/run.sh adds up; TEST_SKIP says that a part could not run here
+ * and why (tests/run.sh counts it apart, and as root as a failure).
  */
 #ifndef MOKU_TEST_H
 #define MOKU_TEST_H
@@ -82,6 +83,23 @@ static inline void write_temp_named(char *path, const char *prefix, const char *
         return;
     CHECK(write(fd, data, len) == (ssize_t)len);
     close(fd);
+}
+
+/* A part of the program that cannot run on this machine, said so: one line
+ * "# SKIP <why>" that tests/run.sh counts (printf-style arguments). */
+#define TEST_SKIP(...)                                                                             \
+    do {                                                                                           \
+        printf("# SKIP %s: ", __FILE__);                                                           \
+        printf(__VA_ARGS__);                                                                       \
+        printf("\n");                                                                              \
+    } while (0)
+
+/* Where scratch files go: $TMPDIR (tests/run.sh gives each test its own, and
+ * finds there what a test left running), else /tmp. */
+static inline const char *test_tmpdir(void)
+{
+    const char *t = getenv("TMPDIR");
+    return t && *t ? t : "/tmp";
 }
 
 #define TEST_RUN(fn)                                                                               \

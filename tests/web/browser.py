@@ -315,8 +315,13 @@ def login(d, url):
 
 
 def shoot(d, name):
+    """A screenshot once the page is drawn (not blank), or the last one after 10 s."""
     path = os.path.join(ARGS.shots, name + ".png")
-    d.save_screenshot(path)
+
+    def drawn():
+        d.save_screenshot(path)
+        return png_colours(path) > 8
+    wait(drawn, timeout=10, step=0.1)
     n = png_colours(path)
     T.check(n > 8, "%s: the screenshot is not blank (%d+ colours, %s)" % (name, n, path))
 
@@ -349,7 +354,6 @@ def admin_part(d):
     for t in TABS:
         if t != "queue":
             T.check(tab(d, t), "tab %s loads" % t)
-            time.sleep(0.5)
             shoot(d, "admin-" + t)
 
 
@@ -494,7 +498,6 @@ def user_part(d):
     T.check(btn and not btn[0].is_enabled(), "Apply is disabled for the ordinary user")
     for t in TABS:
         T.check(tab(d, t), "user: tab %s loads" % t)
-        time.sleep(0.3)
         shoot(d, "user-" + t)
     r = fetch(d, "POST", "/api/logout", {})
     s = fetch(d, "GET", "/api/session", None, csrf=False)
