@@ -693,6 +693,49 @@ static void test_diagnose_layout(void)
     free(text);
 }
 
+/* The Percent Contribution line with factors of both signs (issue 30): each
+ * job's make-up is of magnitudes, a component's share split among its factors
+ * in proportion to theirs, so the line adds up to 100 and no factor shows
+ * more than its component. Hand-computed:
+ *   x: SERV = 500 - 300 = 200, RES = 40; base 240: SERV 83.33 (QT 83.33 x
+ *      500/800 = 52.08, XF 31.25), RES 16.67.
+ *   y: SERV = 100 - 200 = -100, RES = 100; base 200: SERV 50 (QT 16.67,
+ *      XF 33.33), RES 50.
+ *   averages: SERV 66.67 (QT 34.38, XF 32.29), RES 33.33 (33.33). */
+static void test_diagnose_contribution_signs(void)
+{
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    pol.prio.cweight[PRIO_SERV] = 1;
+    pol.prio.fweight[PF_QUEUETIME] = 1;
+    pol.prio.fweight[PF_XFACTOR] = -100;
+    pol.prio.cweight[PRIO_RES] = 1;
+    pol.prio.fweight[PF_PROC] = 5;
+    struct cred user = {.kind = CRED_USER, .name = "u"};
+    struct job x = {.name = "x", .user = &user}, y = {.name = "y", .user = &user};
+    struct cmd_prio_row rows[2] = {{.job = &x}, {.job = &y}};
+    rows[0].parts.factor[PF_QUEUETIME] = 500;
+    rows[0].parts.factor[PF_XFACTOR] = 3;
+    rows[0].parts.factor[PF_PROC] = 8;
+    rows[0].parts.comp[PRIO_SERV] = 200;
+    rows[0].parts.comp[PRIO_RES] = 40;
+    rows[0].parts.total = 240;
+    rows[1].parts.factor[PF_QUEUETIME] = 100;
+    rows[1].parts.factor[PF_XFACTOR] = 2;
+    rows[1].parts.factor[PF_PROC] = 20;
+    rows[1].parts.comp[PRIO_SERV] = -100;
+    rows[1].parts.comp[PRIO_RES] = 100;
+    rows[1].parts.total = 1;
+    struct cmd_buf b0 = {0};
+    cmd_diag_text(&b0, &pol, 0, 0, rows, 2);
+    char *text = cmd_buf_take(&b0);
+    /* The job rows keep the signs: the contributions, the share of y's SERV. */
+    CHECK(strstr(text, "\nx                           240    83.3(500.0:-300.)  16.7( 40.0)\n") != NULL);
+    CHECK(strstr(text, "\ny                             1   -50.0(100.0:-200.)  50.0(100.0)\n") != NULL);
+    CHECK(strstr(text, "\nPercent Contribution   --------    66.7( 34.4: 32.3)  33.3( 33.3)\n") != NULL);
+    free(text);
+}
+
 /* ---- showconfig ---- */
 
 static void test_showconfig(void)
@@ -1114,6 +1157,7 @@ int main(void)
     TEST_RUN(test_reason_tail);
     TEST_RUN(test_diagnose_json);
     TEST_RUN(test_diagnose_layout);
+    TEST_RUN(test_diagnose_contribution_signs);
     TEST_RUN(test_showconfig);
     TEST_RUN(test_durations);
     TEST_RUN(test_dates);
