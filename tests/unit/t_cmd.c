@@ -334,13 +334,14 @@ static double priority_from_json(json_t *weights, json_t *job)
 static void test_showq_json_shape(void)
 {
     static const char *const root_keys[] = {"active", "idle", "blocked", "summary"};
-    static const char *const active_keys[] = {"id",  "user",  "group", "account",   "class",
-                                              "qos", "state", "procs", "remaining", "start"};
-    static const char *const idle_keys[] = {"id",      "user",     "group", "account",
-                                            "class",   "qos",      "state", "procs",
+    static const char *const active_keys[] = {"id",    "user",  "group",     "account",
+                                              "class", "qos",   "state",     "procs",
+                                              "name",  "nodes", "remaining", "start"};
+    static const char *const idle_keys[] = {"id",      "user",      "group",   "account",
+                                            "class",   "qos",       "state",   "procs", "name",
                                             "wclimit", "queuetime", "priority"};
-    static const char *const blocked_keys[] = {"id",      "user",     "group", "account",
-                                               "class",   "qos",      "state", "procs",
+    static const char *const blocked_keys[] = {"id",      "user",      "group",  "account",
+                                               "class",   "qos",       "state",  "procs", "name",
                                                "wclimit", "queuetime", "reason"};
     static const char *const summary_keys[] = {"total", "active", "idle", "blocked"};
     struct sched *s = blocked_scenario();
@@ -354,11 +355,11 @@ static void test_showq_json_shape(void)
     CHECK_EQ(json_array_size(i), 1);
     CHECK_EQ(json_array_size(b), 2);
     for (size_t k = 0; k < json_array_size(a); k++)
-        check_keys(json_array_get(a, k), active_keys, 10);
+        check_keys(json_array_get(a, k), active_keys, 12);
     for (size_t k = 0; k < json_array_size(i); k++)
-        check_keys(json_array_get(i, k), idle_keys, 11);
+        check_keys(json_array_get(i, k), idle_keys, 12);
     for (size_t k = 0; k < json_array_size(b); k++)
-        check_keys(json_array_get(b, k), blocked_keys, 11);
+        check_keys(json_array_get(b, k), blocked_keys, 12);
     check_keys(sum, summary_keys, 4);
     CHECK(json_integer_value(json_object_get(sum, "total")) == 6);
     CHECK(json_integer_value(json_object_get(sum, "active")) == 3);
@@ -376,6 +377,32 @@ static void test_showq_json_shape(void)
     CHECK(json_integer_value(json_object_get(a0, "remaining")) == 1500);
     CHECK(json_integer_value(json_object_get(a0, "start")) == EPOCH + 1200);
     CHECK(json_is_number(json_object_get(json_array_get(i, 0), "priority")));
+    /* The nodes a running job holds (the web view's queue), each once; no
+     * name without a driver that keeps one. */
+    json_t *nodes = json_object_get(a0, "nodes");
+    CHECK(json_is_array(nodes) && json_array_size(nodes) >= 1);
+    struct job *j4 = sched_find_job(s, "4");
+    CHECK(j4 && j4->nslots > 0);
+    if (j4 && j4->nslots > 0)
+        CHECK_STR(json_string_value(json_array_get(nodes, 0)),
+                  sched_node(s, j4->slots[0].node)->name);
+    CHECK(json_is_null(json_object_get(a0, "name")));
+    json_decref(root);
+    free(out);
+    /* An ordinary user sees where their own jobs run, not others' (as qstat -n). */
+    struct cmd_ctx c = {.s = s, .now = NOW, .epoch_offset = EPOCH, .ordinary = 1,
+                        .user = "nobody-here"};
+    CHECK(cmd_run(&c, "showq --format=json", &out, &e) == 0);
+    root = out ? json_loads(out, 0, NULL) : NULL;
+    a0 = json_array_get(json_object_get(root, "active"), 0);
+    CHECK(json_is_null(json_object_get(a0, "nodes")));
+    json_decref(root);
+    free(out);
+    c.user = j4 ? j4->user->name : "";
+    CHECK(cmd_run(&c, "showq --format=json", &out, &e) == 0);
+    root = out ? json_loads(out, 0, NULL) : NULL;
+    a0 = json_array_get(json_object_get(root, "active"), 0);
+    CHECK(json_is_array(json_object_get(a0, "nodes")));
     json_decref(root);
     free(out);
     sched_destroy(s);
