@@ -31,10 +31,21 @@ moku.get = async function (cmd, args = []) {
   const q = args.map((a) => "arg=" + encodeURIComponent(a)).join("&");
   const r = await fetch("/api/" + cmd + (q ? "?" + q : ""), {credentials: "same-origin", cache: "no-store"});
   let body = null;
-  try { body = await r.json(); } catch (e) { body = {error: "not JSON (HTTP " + r.status + ")"}; }
+  try { body = await r.json(); } catch (e) { body = null; }
   if (r.status === 401) moku.loggedOut();
-  if (!r.ok) throw new ApiError(r.status, (body && body.error) || "HTTP " + r.status);
+  if (!r.ok) throw new ApiError(r.status, moku.errorText(r.status, body));
+  if (body === null) throw new ApiError(r.status, "the daemon's answer could not be read (HTTP " + r.status + ")");
   return body;
+};
+
+/* A failed request in words: the daemon's message (text, never its JSON), or what the status means. */
+moku.errorText = function (status, body) {
+  const msg = body && typeof body.error === "string" ? body.error.trim() : "";
+  if (msg) return msg;
+  if (status === 403) return "not available to you";
+  if (status === 429) return "too many requests: wait a moment";
+  if (status === 401) return "not logged in";
+  return "the daemon answered HTTP " + status;
 };
 
 /* The same, but a failure is returned as {error, status} instead of thrown. */
@@ -63,7 +74,7 @@ moku.run = async function (cmd, args) {
       http: r.status,
       ok: r.ok && body.ok === true,
       exit: body.exit === undefined ? null : body.exit,
-      output: body.output !== undefined ? body.output : (body.error || "HTTP " + r.status),
+      output: typeof body.output === "string" ? body.output : moku.errorText(r.status, body),
     };
   } catch (e) {
     reply = {http: 0, ok: false, exit: null, output: "no answer: " + e.message};
@@ -157,6 +168,29 @@ function fmtNum(v, digits = 2) {
 moku.now = () => Math.floor(Date.now() / 1000);
 moku.isAdmin = (levels) => !!moku.session && levels.includes(moku.session.admin);
 
+/* Whether the session may use tab b: a tab marked data-admin only for ADMIN1..3
+ * (its commands refuse anyone else), so an ordinary user never sees it nor polls it. */
+moku.allowed = (b) => !b.hasAttribute("data-admin") || moku.isAdmin([1, 2, 3]);
+
+/*
+ * Ask before doing something that cannot be undone: a dialog in the page
+ * (#confirm) with the question, an optional warning and the action's name.
+ * Resolves to true only when the action's button is pressed.
+ */
+moku.confirm = function (text, action, warn) {
+  const dlg = document.getElementById("confirm");
+  document.getElementById("confirm-text").textContent = text;
+  const w = document.getElementById("confirm-warn");
+  w.textContent = warn || "";
+  w.hidden = !warn;
+  document.getElementById("confirm-yes").textContent = action;
+  dlg.returnValue = "";
+  return new Promise((resolve) => {
+    dlg.addEventListener("close", () => resolve(dlg.returnValue === "yes"), {once: true});
+    dlg.showModal();
+  });
+};
+
 /* ---- pages, tabs and the refresh loop ---- */
 
 moku.page = function (name, obj) {
@@ -164,7 +198,8 @@ moku.page = function (name, obj) {
 };
 
 moku.show = function (name) {
-  if (!moku.pages[name]) name = "queue";
+  const tabOf = (n) => document.querySelector('#tabs [data-tab="' + n + '"]');
+  if (!moku.pages[name] || !tabOf(name) || !moku.allowed(tabOf(name))) name = "queue";
   moku.current = name;
   for (const b of document.querySelectorAll("#tabs [data-tab]")) {
     const on = b.dataset.tab === name;
@@ -224,6 +259,7 @@ moku.start = async function () {
   document.getElementById("login-needed").hidden = true;
   document.getElementById("main").hidden = false;
   document.getElementById("logout").hidden = false;
+  for (const b of document.querySelectorAll("#tabs [data-tab]")) b.hidden = !moku.allowed(b);
   for (const p of Object.values(moku.pages)) if (p.init) p.init();
   for (const b of document.querySelectorAll("#tabs [data-tab]")) b.addEventListener("click", () => moku.show(b.dataset.tab));
   moku.show((location.hash || "#queue").slice(1));

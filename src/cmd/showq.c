@@ -378,6 +378,12 @@ static void json_view(struct cmd_buf *b, const struct showq *q, enum showq_mode 
         json_object_set_new(root, "blocked", a);
     }
     json_object_set_new(root, "summary", json_summary(q));
+    /* The clock the text prints dates on: the web view shows times on it. */
+    struct cmd_zone z;
+    cmd_clock_zone(cmd_epoch(q->c, q->c->now), &z);
+    json_object_set_new(root, "zone", json_pack("{s:o, s:o, s:I}", "name", cmd_jstr(z.name[0] ? z.name : NULL),
+                                                "abbrev", cmd_jstr(z.abbrev), "offset",
+                                                (json_int_t)z.offset));
     cmd_json_out(b, root);
 }
 

@@ -333,7 +333,7 @@ static double priority_from_json(json_t *weights, json_t *job)
 
 static void test_showq_json_shape(void)
 {
-    static const char *const root_keys[] = {"active", "idle", "blocked", "summary"};
+    static const char *const root_keys[] = {"active", "idle", "blocked", "summary", "zone"};
     static const char *const active_keys[] = {"id",    "user",  "group",     "account",
                                               "class", "qos",   "state",     "procs",
                                               "name",  "nodes", "remaining", "start"};
@@ -348,7 +348,9 @@ static void test_showq_json_shape(void)
     struct err e;
     char *out = run(s, NULL, "showq --format=json", &e);
     json_t *root = out ? json_loads(out, 0, NULL) : NULL;
-    check_keys(root, root_keys, 4);
+    check_keys(root, root_keys, 5);
+    /* A replay's clock: UTC. */
+    CHECK_STR(json_string_value(json_object_get(json_object_get(root, "zone"), "name")), "UTC");
     json_t *a = json_object_get(root, "active"), *i = json_object_get(root, "idle"),
            *b = json_object_get(root, "blocked"), *sum = json_object_get(root, "summary");
     CHECK_EQ(json_array_size(a), 3);
