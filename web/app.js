@@ -152,11 +152,59 @@ function fmtDuration(s) {
   return (neg ? "-" : "") + (d ? d + ":" + hms : hms);
 }
 
+/*
+ * The daemon's clock (showq's JSON "zone": its IANA name, abbreviation and
+ * offset): every time the page prints is on it, as the commands and the log
+ * print them, whatever the browser's own zone. Without an IANA name the
+ * offset is used as it was when last asked.
+ */
+moku.zone = {name: "UTC", abbrev: "UTC", offset: 0};
+moku.setZone = function (z) {
+  if (!z || (moku.zoneSet && z.name === moku.zone.name && z.abbrev === moku.zone.abbrev && z.offset === moku.zone.offset)) return;
+  moku.zoneSet = true;
+  moku.zone = z;
+  moku.zoneFmt = null;
+  if (z.name) {
+    try {
+      moku.zoneFmt = new Intl.DateTimeFormat("en-CA", {timeZone: z.name, hourCycle: "h23", year: "numeric",
+        month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit"});
+    } catch (e) { moku.zoneFmt = null; } // a name this browser does not know: the offset
+  }
+  const off = Math.abs(z.offset), sign = z.offset < 0 ? "-" : "+";
+  const hhmm = String(Math.floor(off / 3600)).padStart(2, "0") + ":" + String(Math.floor((off % 3600) / 60)).padStart(2, "0");
+  const zone = document.getElementById("zone");
+  zone.textContent = "times in " + (z.abbrev || "") + (z.name && z.name !== z.abbrev ? " (" + z.name + ")" : "") + ", UTC" + sign + hhmm;
+  zone.dataset.zone = z.name || "";
+  zone.dataset.abbrev = z.abbrev || "";
+  zone.dataset.offset = String(z.offset);
+};
+
+/* epoch as {y, mo, d, h, mi, s} on the daemon's clock. */
+function clockParts(epoch) {
+  if (moku.zoneFmt) {
+    const o = {};
+    for (const p of moku.zoneFmt.formatToParts(new Date(epoch * 1000))) o[p.type] = Number(p.value);
+    return {y: o.year, mo: o.month, d: o.day, h: o.hour % 24, mi: o.minute, s: o.second};
+  }
+  const t = new Date((epoch + moku.zone.offset) * 1000);
+  return {y: t.getUTCFullYear(), mo: t.getUTCMonth() + 1, d: t.getUTCDate(), h: t.getUTCHours(), mi: t.getUTCMinutes(), s: t.getUTCSeconds()};
+}
+
 function fmtTime(epoch) {
   if (!epoch) return "";
-  const d = new Date(epoch * 1000);
+  const c = clockParts(epoch);
   const p = (v) => String(v).padStart(2, "0");
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  return `${c.y}-${p(c.mo)}-${p(c.d)} ${p(c.h)}:${p(c.mi)}:${p(c.s)}`;
+}
+
+/* The same with the zone's abbreviation: for tooltips and texts that stand alone. */
+function fmtTimeZ(epoch) {
+  return epoch ? fmtTime(epoch) + " " + (moku.zone.abbrev || moku.zone.name) : "";
+}
+
+/* A table cell with a time, the zone in its tooltip and the epoch in data-epoch. */
+function timeCell(epoch) {
+  return el("td", {class: "time", title: fmtTimeZ(epoch), "data-epoch": epoch || ""}, fmtTime(epoch));
 }
 
 function fmtNum(v, digits = 2) {
@@ -219,7 +267,7 @@ moku.refreshNow = async function () {
   const status = document.getElementById("status");
   try {
     await page.refresh();
-    status.textContent = "updated " + new Date().toLocaleTimeString();
+    status.textContent = "updated " + fmtTimeZ(moku.now());
     status.dataset.updated = String(Date.now());
   } catch (e) {
     status.textContent = "refresh failed: " + e.message;
@@ -252,6 +300,8 @@ moku.start = async function () {
     return;
   }
   moku.session = s;
+  const q = await moku.tryGet("showq"); // the daemon's clock, before any time is shown
+  if (!q.error) moku.setZone(q.zone);
   const who = document.getElementById("who");
   who.textContent = s.user + (s.admin ? " (ADMIN" + s.admin + ")" : "");
   who.dataset.user = s.user;

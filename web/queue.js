@@ -7,11 +7,10 @@
  * button asks first, naming the job and its owner, and says so when the job
  * is another user's (an administrator's button) or running.
  *
- * showq's JSON gives id, user, state, procs and times; group, account, class
- * and QOS come from checkjob, fetched once per job and cached (a job's
- * credentials do not change, except its QOS by setqos: the cache is dropped
- * when the page itself runs setqos). An ordinary user may checkjob only their
- * own jobs: other jobs show "?" there, and match only the "(all)" filter.
+ * showq's JSON gives id, user, every credential, state, procs and times;
+ * checkjob (fetched once per job and cached) only fills in what a daemon's
+ * showq did not give. An ordinary user may checkjob only their own jobs:
+ * other jobs show "?" there, and match only the "(all)" filter.
  */
 "use strict";
 
@@ -71,12 +70,18 @@ const queuePage = {
     // diagnose -q is ADMIN1..3's: an ordinary user's blocked jobs carry their reason in showq.
     const [q, dq] = await Promise.all([moku.get("showq"),
       moku.isAdmin([1, 2, 3]) ? moku.tryGet("diagnose", ["-q"]) : Promise.resolve({error: "n/a"})]);
+    moku.setZone(q.zone);
     const all = [...q.active, ...q.idle, ...q.blocked];
     this.last = {q, reasons: new Map()};
     if (!dq.error) for (const j of dq.jobs || []) this.last.reasons.set(String(j.id), j.reason);
     this.render();
-    await moku.jobs.fill(all.map((j) => String(j.id)));
-    this.render();
+    // showq gives every credential; checkjob only for a job it did not (one an
+    // ordinary user may not checkjob would only be refused).
+    const lacking = all.filter((j) => FILTERS.some((f) => !(f in j)));
+    if (lacking.length) {
+      await moku.jobs.fill(lacking.map((j) => String(j.id)));
+      this.render();
+    }
   },
 
   matches(j) {
