@@ -359,6 +359,7 @@ def admin_part(d):
     clock_part(d)
     axes_part(d)
     cancel_part(d)
+    fs_part(d)
     r = fetch(d, "POST", "/api/run", {"cmd": "releaseres", "args": ["no-such.0"]}, csrf=False)
     T.check(r["status"] == 403, "POST /api/run without X-CSRF-Token is refused (HTTP %s)" % r["status"], r["body"][:200])
     r = fetch(d, "POST", "/api/run", {"cmd": "releaseres", "args": ["no-such.0"]}, csrf=True)
@@ -624,6 +625,25 @@ def axes_part(d):
     shoot(d, "admin-resv-overlap")
     for rid in made:
         cli("releaseres", rid)
+
+
+def fs_part(d):
+    """Fairshare on: the class view lists the DEFAULT class (the jobs without a class), as diagnose -f does."""
+    r = fetch(d, "POST", "/api/run", {"cmd": "changeparam", "args": ["FSPOLICY", "DEDICATEDPS"]})
+    if not T.check(r["status"] == 200, "FSPOLICY DEDICATEDPS from the page", r["body"][:200]):
+        return
+    try:
+        listed = wait(lambda: [c for c in cli_json("diagnose", "-f")["credentials"]
+                               if c["type"] == "class" and c["name"] == "DEFAULT"], 20)
+        T.check(listed, "diagnose -f lists the DEFAULT class, which the running jobs are in")
+        tab(d, "fs")
+        row = wait(lambda: css(d, '#fs-table tr[data-cred="class:DEFAULT"]') and
+                   d.execute_script("return [...document.querySelectorAll('#fs-charts [data-fstype=\"class\"] text')]"
+                                    ".some((t) => t.textContent === 'DEFAULT')"), 20)
+        T.check(row, "the page's class view shows the DEFAULT class, in the table and the charts")
+        shoot(d, "admin-fs-default-class")
+    finally:
+        fetch(d, "POST", "/api/run", {"cmd": "changeparam", "args": ["FSPOLICY", "NONE"]})
 
 
 def confirm_dialog(d):
