@@ -1,7 +1,9 @@
 /*
- * app.js — the core of moku's web pages: the session, the API calls, the tabs,
- * the live refresh and the command reply box. Each page (queue.js, resv.js,
- * fs.js, prio.js, history.js) registers itself with moku.page(name, {...}).
+ * app.js — the core of moku's web pages: the session, the API calls, the tabs
+ * (an ordinary user gets only those whose commands they may use), the live
+ * refresh, the command reply box, the confirmation dialog and the daemon's
+ * clock every time is shown on. Each page (queue.js, resv.js, fs.js, prio.js,
+ * history.js) registers itself with moku.page(name, {...}).
  *
  * Every value that comes from the daemon reaches the page through textContent
  * or an attribute, never innerHTML. State the user set (filters, sliders, the
