@@ -1,0 +1,233 @@
+/* obuf — see obuf.h. */
+#include "util/obuf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/err.h"
+#include "util/mem.h"
+
+/* Large enough that a 50 MB file is 50 writes; small enough to be nothing
+ * beside a replay's memory. */
+#define OBUF_BLOCK (1u << 20)
+
+struct obuf {
+    char *buf;
+    size_t len, cap;
+    int fd;     /* -1: a memory writer */
+    int error;  /* the first failed write's errno, 0: none */
+    char *path; /* for messages; NULL for memory */
+};
+
+struct obuf *obuf_open(const char *path, struct err *err)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        err_set(err, "%s: cannot write: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct obuf *b = xcalloc(1, sizeof *b);
+    b->cap = OBUF_BLOCK;
+    b->buf = xmalloc(b->cap);
+    b->fd = fd;
+    b->path = xstrdup(path);
+    return b;
+}
+
+struct obuf *obuf_mem(void)
+{
+    struct obuf *b = xcalloc(1, sizeof *b);
+    b->cap = 4096;
+    b->buf = xmalloc(b->cap);
+    b->fd = -1;
+    return b;
+}
+
+/* Everything buffered to the file; a failure is kept, not retried. */
+static void flush(struct obuf *b)
+{
+    size_t done = 0;
+    while (!b->error && done < b->len) {
+        ssize_t k = write(b->fd, b->buf + done, b->len - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            b->error = k < 0 ? errno : EIO;
+        else
+            done += (size_t)k;
+    }
+    b->len = 0;
+}
+
+/* Room for n more bytes at buf + len (n <= OBUF_BLOCK for a file). */
+static void room(struct obuf *b, size_t n)
+{
+    if (b->len + n <= b->cap)
+        return;
+    if (b->fd >= 0) {
+        flush(b);
+        return;
+    }
+    while (b->len + n > b->cap)
+        b->cap *= 2;
+    b->buf = xrealloc(b->buf, b->cap);
+}
+
+void obuf_write(struct obuf *b, const void *p, size_t n)
+{
+    const char *s = p;
+    while (n > 0) {
+        size_t part = b->fd >= 0 && n > OBUF_BLOCK ? OBUF_BLOCK : n;
+        room(b, part);
+        memcpy(b->buf + b->len, s, part);
+        b->len += part;
+        s += part;
+        n -= part;
+    }
+}
+
+void obuf_puts(struct obuf *b, const char *s)
+{
+    obuf_write(b, s, strlen(s));
+}
+
+void obuf_putc(struct obuf *b, char c)
+{
+    room(b, 1);
+    b->buf[b->len++] = c;
+}
+
+/* The digits of v, right-aligned before end; returns where they start. */
+static char *digits(char *end, unsigned long long v)
+{
+    do {
+        *--end = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return end;
+}
+
+void obuf_ull(struct obuf *b, unsigned long long v)
+{
+    char t[24], *p = digits(t + sizeof t, v);
+    obuf_write(b, p, (size_t)(t + sizeof t - p));
+}
+
+void obuf_ll(struct obuf *b, long long v)
+{
+    char t[24], *end = t + sizeof t;
+    /* negated as unsigned: LLONG_MIN has no positive long long */
+    char *p = digits(end, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
+    if (v < 0)
+        *--p = '-';
+    obuf_write(b, p, (size_t)(end - p));
+}
+
+static const unsigned long long pow10_tab[] = {
+    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL,
+    1000000000ULL};
+#define FIXED_MAX_DECIMALS 9
+
+/* |v| * 10^d rounded half to even, exactly: |v| is mant / 2^k, so the
+ * product is an integer over a power of two (in 128 bits: mant < 2^53,
+ * 10^9 < 2^30). The caller keeps the result below 2^63. */
+static unsigned long long scaled_round(double a, int d)
+{
+    int e;
+    double m = frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+    unsigned long long mant = (unsigned long long)ldexp(m, 53);
+    int k = 53 - e; /* a = mant / 2^k; k >= 1 since a < 2^52 */
+    unsigned __int128 x = (unsigned __int128)mant * pow10_tab[d];
+    if (k >= 127) /* below 2^-73: x < 2^83 is under half of 2^k */
+        return 0;
+    unsigned long long q = (unsigned long long)(x >> k);
+    unsigned __int128 rem = x & ((((unsigned __int128)1) << k) - 1), half = ((unsigned __int128)1)
+                                                                             << (k - 1);
+    if (rem > half || (rem == half && (q & 1)))
+        q++;
+    return q;
+}
+
+void obuf_fixed(struct obuf *b, double v, int decimals)
+{
+    /* Beyond the exact 64-bit path (huge, inf, nan, many decimals):
+     * printf itself, which these outputs never reach in practice. */
+    if (!isfinite(v) || decimals < 0 || decimals > FIXED_MAX_DECIMALS ||
+        fabs(v) >= 9e18 / (double)pow10_tab[decimals] || fabs(v) >= 0x1p52) {
+        obuf_printf(b, "%.*f", decimals, v);
+        return;
+    }
+    unsigned long long q = scaled_round(fabs(v), decimals), p = pow10_tab[decimals];
+    char t[48], *end = t + sizeof t, *s = end;
+    if (decimals > 0) {
+        unsigned long long frac = q % p;
+        for (int i = 0; i < decimals; i++, frac /= 10)
+            *--s = (char)('0' + frac % 10);
+        *--s = '.';
+    }
+    s = digits(s, q / p);
+    if (signbit(v)) /* printf keeps the sign of what rounds to zero */
+        *--s = '-';
+    obuf_write(b, s, (size_t)(end - s));
+}
+
+void obuf_printf(struct obuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char small[256];
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof small) {
+        obuf_write(b, small, (size_t)n);
+        return;
+    }
+    char *big = xmalloc((size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    obuf_write(b, big, (size_t)n);
+    free(big);
+}
+
+int obuf_failed(const struct obuf *b)
+{
+    return b->error != 0;
+}
+
+const char *obuf_data(struct obuf *b, size_t *len)
+{
+    if (b->fd >= 0)
+        return NULL;
+    room(b, 1);
+    b->buf[b->len] = '\0';
+    *len = b->len;
+    return b->buf;
+}
+
+int obuf_close(struct obuf *b, struct err *err)
+{
+    if (!b)
+        return 0;
+    int rc = 0;
+    if (b->fd >= 0) {
+        flush(b);
+        if (close(b->fd) != 0 && !b->error)
+            b->error = errno;
+        if (b->error)
+            rc = err_set(err, "%s: write failed: %s", b->path, strerror(b->error));
+    }
+    free(b->buf);
+    free(b->path);
+    free(b);
+    return rc;
+}
