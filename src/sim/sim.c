@@ -12,6 +12,7 @@
 #include "util/heap.h"
 #include "util/hostrange.h"
 #include "util/mem.h"
+#include "util/obuf.h"
 
 static int end_less(const void *a, const void *b)
 {
@@ -71,18 +72,21 @@ static void record_segment(struct sim *sim, const struct job *j, long now)
     if (!sim->record_nodes)
         return;
     struct sim_detail *d = detail(o);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f)
-        abort(); /* out of memory: as xmalloc does (util/mem.h) */
-    if (d->segments)
-        fprintf(f, "%s;", d->segments);
-    fprintf(f, "%ld-%ld@", o->run_start, now);
+    struct obuf *f = obuf_mem();
+    if (d->segments) {
+        obuf_puts(f, d->segments);
+        obuf_putc(f, ';');
+    }
+    obuf_ll(f, o->run_start);
+    obuf_putc(f, '-');
+    obuf_ll(f, now);
+    obuf_putc(f, '@');
     sim_format_slots(f, sim->s, d->slots, d->nslots);
-    fclose(f);
+    size_t len;
+    const char *text = obuf_data(f, &len);
     free(d->segments);
-    d->segments = text;
+    d->segments = xstrndup(text, len);
+    obuf_close(f, NULL);
 }
 
 /* OWNERPREEMPT: the engine preempts a running job. Requeued, it will run
@@ -412,7 +416,7 @@ void sim_outcomes_free(struct sim_outcome *out, size_t n)
 /* A run of nodes being written: consecutive in the node table, the same
  * processors on each, numbered names (util/hostrange.h). */
 struct nodes_out {
-    FILE *f;
+    struct obuf *f;
     const struct sched *s;
     const char *sep;
     unsigned first, last, procs;
@@ -424,15 +428,23 @@ static void nodes_flush(struct nodes_out *w)
     if (!w->open)
         return;
     const char *a = sched_node(w->s, w->first)->name;
+    obuf_puts(w->f, w->sep);
     if (w->first == w->last) {
-        fprintf(w->f, "%s%s:%u", w->sep, a, w->procs);
+        obuf_puts(w->f, a);
     } else {
         const char *b = sched_node(w->s, w->last)->name;
         size_t at = strlen(a);
         while (at > 0 && a[at - 1] >= '0' && a[at - 1] <= '9')
             at--;
-        fprintf(w->f, "%s%.*s[%s-%s]:%u", w->sep, (int)at, a, a + at, b + at, w->procs);
+        obuf_write(w->f, a, at);
+        obuf_putc(w->f, '[');
+        obuf_puts(w->f, a + at);
+        obuf_putc(w->f, '-');
+        obuf_puts(w->f, b + at);
+        obuf_putc(w->f, ']');
     }
+    obuf_putc(w->f, ':');
+    obuf_ull(w->f, w->procs);
     w->sep = " ";
     w->open = 0;
 }
@@ -448,7 +460,7 @@ static void nodes_add(struct nodes_out *w, unsigned node, unsigned procs)
     *w = (struct nodes_out){w->f, w->s, w->sep, node, node, procs, 1};
 }
 
-void sim_format_slots(FILE *f, const struct sched *s, const struct job_slot *slots, size_t n)
+void sim_format_slots(struct obuf *f, const struct sched *s, const struct job_slot *slots, size_t n)
 {
     struct nodes_out w = {f, s, "", 0, 0, 0, 0};
     for (size_t i = 0; i < n; i++)
@@ -457,7 +469,7 @@ void sim_format_slots(FILE *f, const struct sched *s, const struct job_slot *slo
     nodes_flush(&w);
 }
 
-void sim_format_resv_nodes(FILE *f, const struct sched *s, const struct resv_node *nodes,
+void sim_format_resv_nodes(struct obuf *f, const struct sched *s, const struct resv_node *nodes,
                            size_t n)
 {
     struct nodes_out w = {f, s, "", 0, 0, 0, 0};

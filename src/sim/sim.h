@@ -58,10 +58,11 @@ void sim_outcomes_free(struct sim_outcome *out, size_t n);
 /* Write a run's processors as "name:procs" entries separated by spaces,
  * node names from s; consecutive numbered nodes with the same processors as
  * one range entry, "node[001-128]:1" (util/hostrange.h). */
-void sim_format_slots(FILE *f, const struct sched *s, const struct job_slot *slots, size_t n);
+struct obuf;
+void sim_format_slots(struct obuf *f, const struct sched *s, const struct job_slot *slots, size_t n);
 /* The same for a reservation's nodes. */
 struct resv_node;
-void sim_format_resv_nodes(FILE *f, const struct sched *s, const struct resv_node *nodes,
+void sim_format_resv_nodes(struct obuf *f, const struct sched *s, const struct resv_node *nodes,
                            size_t n);
 
 /* The cluster's state as one scheduling iteration left it. */
