@@ -9,37 +9,41 @@
 #include "util/mem.h"
 #include "util/obuf.h"
 
-static int cmp_unsigned(const void *a, const void *b)
+/* A slot's nodes, first .. last. */
+struct span {
+    unsigned first, last;
+};
+
+static int cmp_span(const void *a, const void *b)
 {
-    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    unsigned x = ((const struct span *)a)->first, y = ((const struct span *)b)->first;
     return (x > y) - (x < y);
 }
 
-/* The nodes of the job's last run as an interval set: "0-3 7". */
+/* The nodes of the job's last run as an interval set: "0-3 7". Built from
+ * the slots (each a run of nodes), not node by node: Curie's jobs hold
+ * thousands of nodes in a few slots. */
 static void interval_set(struct obuf *f, const struct sim_detail *d)
 {
     size_t n = 0;
+    struct span *v = xmalloc((d && d->nslots ? d->nslots : 1) * sizeof *v);
     for (size_t i = 0; d && i < d->nslots; i++)
-        n += d->slots[i].nnodes;
-    if (!n)
-        return;
-    unsigned *v = xmalloc(n * sizeof *v), k = 0;
-    for (size_t i = 0; i < d->nslots; i++)
-        for (unsigned j = 0; j < d->slots[i].nnodes; j++)
-            v[k++] = d->slots[i].node + j;
-    qsort(v, n, sizeof *v, cmp_unsigned);
+        if (d->slots[i].nnodes)
+            v[n++] = (struct span){d->slots[i].node, d->slots[i].node + d->slots[i].nnodes - 1};
+    qsort(v, n, sizeof *v, cmp_span);
     for (size_t i = 0; i < n;) {
-        size_t e = i;
-        while (e + 1 < n && v[e + 1] <= v[e] + 1)
-            e++;
+        unsigned last = v[i].last;
+        size_t e = i + 1;
+        for (; e < n && v[e].first <= last + 1; e++) /* touching or overlapping */
+            last = v[e].last > last ? v[e].last : last;
         if (i > 0)
             obuf_putc(f, ' ');
-        obuf_ull(f, v[i]);
-        if (v[e] != v[i]) {
+        obuf_ull(f, v[i].first);
+        if (last != v[i].first) {
             obuf_putc(f, '-');
-            obuf_ull(f, v[e]);
+            obuf_ull(f, last);
         }
-        i = e + 1;
+        i = e;
     }
     free(v);
 }

@@ -758,7 +758,7 @@ static void opt_time(struct obuf *f, long v, int known)
 }
 
 static void csv_row(struct obuf *f, const struct wl_job *w, const struct sim_outcome *o,
-                    struct sched *s, long now)
+                    struct sched *s, const struct sim_noderuns *runs, long now)
 {
     const struct job *j = o->job;
     report_csv_field(f, w->id);
@@ -794,7 +794,7 @@ static void csv_row(struct obuf *f, const struct wl_job *w, const struct sim_out
         report_csv_field(f, never_reason(s, j, now, buf, sizeof buf));
     obuf_putc(f, ',');
     if (o->start >= 0 && o->more)
-        sim_format_slots(f, s, o->more->slots, o->more->nslots);
+        sim_format_slots(f, s, runs, o->more->slots, o->more->nslots);
     obuf_putc(f, ',');
     report_csv_field(f, o->more ? o->more->segments : NULL);
     obuf_putc(f, '\n');
@@ -808,13 +808,15 @@ int report_write_jobs_csv(struct obuf *f, const struct workload *wl, const struc
                     "%sjob_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted,"
                     "user,group,account,class,qos,state,reason,nodes,segments\n",
                     run >= 1 ? "run," : "");
+    struct sim_noderuns *runs = sim_noderuns_create(s);
     for (size_t i = 0; i < wl->njobs; i++) {
         if (run >= 1) {
             obuf_ll(f, run);
             obuf_putc(f, ',');
         }
-        csv_row(f, &wl->jobs[i], &out[i], s, now);
+        csv_row(f, &wl->jobs[i], &out[i], s, runs, now);
     }
+    sim_noderuns_destroy(runs);
     return obuf_failed(f) ? -1 : 0;
 }
 

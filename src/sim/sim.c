@@ -81,7 +81,7 @@ static void record_segment(struct sim *sim, const struct job *j, long now)
     obuf_putc(f, '-');
     obuf_ll(f, now);
     obuf_putc(f, '@');
-    sim_format_slots(f, sim->s, d->slots, d->nslots);
+    sim_format_slots(f, sim->s, NULL, d->slots, d->nslots);
     size_t len;
     const char *text = obuf_data(f, &len);
     free(d->segments);
@@ -413,11 +413,38 @@ void sim_outcomes_free(struct sim_outcome *out, size_t n)
     }
 }
 
+struct sim_noderuns {
+    unsigned *end; /* end[i]: the last node of the run of names counting up from node i */
+    size_t n;
+};
+
+struct sim_noderuns *sim_noderuns_create(const struct sched *s)
+{
+    struct sim_noderuns *r = xcalloc(1, sizeof *r);
+    r->n = s ? sched_nnodes(s) : 0;
+    r->end = xmalloc((r->n ? r->n : 1) * sizeof *r->end);
+    for (size_t i = r->n; i-- > 0;)
+        r->end[i] = i + 1 < r->n && hostrange_next(sched_node(s, (unsigned)i)->name,
+                                                    sched_node(s, (unsigned)i + 1)->name)
+                        ? r->end[i + 1]
+                        : (unsigned)i;
+    return r;
+}
+
+void sim_noderuns_destroy(struct sim_noderuns *r)
+{
+    if (!r)
+        return;
+    free(r->end);
+    free(r);
+}
+
 /* A run of nodes being written: consecutive in the node table, the same
  * processors on each, numbered names (util/hostrange.h). */
 struct nodes_out {
     struct obuf *f;
     const struct sched *s;
+    const struct sim_noderuns *runs; /* NULL: names compared pair by pair */
     const char *sep;
     unsigned first, last, procs;
     int open;
@@ -449,30 +476,51 @@ static void nodes_flush(struct nodes_out *w)
     w->open = 0;
 }
 
+/* 1 when node a + 1's name is the one after node a's. */
+static int follows(const struct nodes_out *w, unsigned a)
+{
+    if (w->runs && a < w->runs->n)
+        return w->runs->end[a] > a;
+    return hostrange_next(sched_node(w->s, a)->name, sched_node(w->s, a + 1)->name);
+}
+
 static void nodes_add(struct nodes_out *w, unsigned node, unsigned procs)
 {
-    if (w->open && node == w->last + 1 && procs == w->procs &&
-        hostrange_next(sched_node(w->s, w->last)->name, sched_node(w->s, node)->name)) {
+    if (w->open && node == w->last + 1 && procs == w->procs && follows(w, w->last)) {
         w->last = node;
         return;
     }
     nodes_flush(w);
-    *w = (struct nodes_out){w->f, w->s, w->sep, node, node, procs, 1};
+    *w = (struct nodes_out){w->f, w->s, w->runs, w->sep, node, node, procs, 1};
 }
 
-void sim_format_slots(struct obuf *f, const struct sched *s, const struct job_slot *slots, size_t n)
+/* Nodes first .. first + n - 1, with procs each; with the table, a run of
+ * numbered names is taken in one step (Curie's jobs hold thousands). */
+static void nodes_add_span(struct nodes_out *w, unsigned first, unsigned n, unsigned procs)
 {
-    struct nodes_out w = {f, s, "", 0, 0, 0, 0};
+    unsigned end = first + n;
+    for (unsigned node = first; node < end; node++) {
+        nodes_add(w, node, procs);
+        if (w->runs && node < w->runs->n) {
+            unsigned last = w->runs->end[node] < end - 1 ? w->runs->end[node] : end - 1;
+            w->last = node = last;
+        }
+    }
+}
+
+void sim_format_slots(struct obuf *f, const struct sched *s, const struct sim_noderuns *runs,
+                      const struct job_slot *slots, size_t n)
+{
+    struct nodes_out w = {f, s, runs, "", 0, 0, 0, 0};
     for (size_t i = 0; i < n; i++)
-        for (unsigned k = 0; k < slots[i].nnodes; k++)
-            nodes_add(&w, slots[i].node + k, slots[i].procs);
+        nodes_add_span(&w, slots[i].node, slots[i].nnodes, slots[i].procs);
     nodes_flush(&w);
 }
 
 void sim_format_resv_nodes(struct obuf *f, const struct sched *s, const struct resv_node *nodes,
                            size_t n)
 {
-    struct nodes_out w = {f, s, "", 0, 0, 0, 0};
+    struct nodes_out w = {f, s, NULL, "", 0, 0, 0, 0};
     for (size_t i = 0; i < n; i++)
         nodes_add(&w, nodes[i].node, nodes[i].procs);
     nodes_flush(&w);

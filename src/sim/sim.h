@@ -55,11 +55,20 @@ struct sim_outcome {
 /* Free what the outcomes own (not the array). */
 void sim_outcomes_free(struct sim_outcome *out, size_t n);
 
+/* Which node names count up from which (util/hostrange.h), found once for
+ * the many jobs of an output: for each node, the last of the run of
+ * numbered names that starts there. s may be NULL (no nodes). */
+struct sim_noderuns;
+struct sim_noderuns *sim_noderuns_create(const struct sched *s);
+void sim_noderuns_destroy(struct sim_noderuns *r);
+
 /* Write a run's processors as "name:procs" entries separated by spaces,
  * node names from s; consecutive numbered nodes with the same processors as
- * one range entry, "node[001-128]:1" (util/hostrange.h). */
+ * one range entry, "node[001-128]:1" (util/hostrange.h). runs: s's table
+ * (sim_noderuns_create), or NULL to compare the names pair by pair. */
 struct obuf;
-void sim_format_slots(struct obuf *f, const struct sched *s, const struct job_slot *slots, size_t n);
+void sim_format_slots(struct obuf *f, const struct sched *s, const struct sim_noderuns *runs,
+                      const struct job_slot *slots, size_t n);
 /* The same for a reservation's nodes. */
 struct resv_node;
 void sim_format_resv_nodes(struct obuf *f, const struct sched *s, const struct resv_node *nodes,
