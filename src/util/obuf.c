@@ -18,14 +18,6 @@
  * beside a replay's memory. */
 #define OBUF_BLOCK (1u << 20)
 
-struct obuf {
-    char *buf;
-    size_t len, cap;
-    int fd;     /* -1: a memory writer */
-    int error;  /* the first failed write's errno, 0: none */
-    char *path; /* for messages; NULL for memory */
-};
-
 struct obuf *obuf_open(const char *path, struct err *err)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
@@ -80,7 +72,7 @@ static void room(struct obuf *b, size_t n)
     b->buf = xrealloc(b->buf, b->cap);
 }
 
-void obuf_write(struct obuf *b, const void *p, size_t n)
+void obuf_write_slow(struct obuf *b, const void *p, size_t n)
 {
     const char *s = p;
     while (n > 0) {
@@ -93,17 +85,6 @@ void obuf_write(struct obuf *b, const void *p, size_t n)
     }
 }
 
-void obuf_puts(struct obuf *b, const char *s)
-{
-    obuf_write(b, s, strlen(s));
-}
-
-void obuf_putc(struct obuf *b, char c)
-{
-    room(b, 1);
-    b->buf[b->len++] = c;
-}
-
 /* The digits of v, right-aligned before end; returns where they start. */
 static char *digits(char *end, unsigned long long v)
 {
@@ -114,20 +95,36 @@ static char *digits(char *end, unsigned long long v)
     return end;
 }
 
+/* The number of decimal digits of v. */
+static int ndigits(unsigned long long v)
+{
+    int n = 1;
+    for (; v >= 10000; v /= 10000)
+        n += 4;
+    return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
+/* Sign and digits straight into the buffer (room made first). */
+static void put_number(struct obuf *b, int neg, unsigned long long u)
+{
+    int n = ndigits(u) + neg;
+    room(b, (size_t)n);
+    char *end = b->buf + b->len + n;
+    char *p = digits(end, u);
+    if (neg)
+        *--p = '-';
+    b->len += (size_t)n;
+}
+
 void obuf_ull(struct obuf *b, unsigned long long v)
 {
-    char t[24], *p = digits(t + sizeof t, v);
-    obuf_write(b, p, (size_t)(t + sizeof t - p));
+    put_number(b, 0, v);
 }
 
 void obuf_ll(struct obuf *b, long long v)
 {
-    char t[24], *end = t + sizeof t;
     /* negated as unsigned: LLONG_MIN has no positive long long */
-    char *p = digits(end, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
-    if (v < 0)
-        *--p = '-';
-    obuf_write(b, p, (size_t)(end - p));
+    put_number(b, v < 0, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
 }
 
 static const unsigned long long pow10_tab[] = {
