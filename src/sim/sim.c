@@ -41,9 +41,13 @@ static void record_slots(struct sim *sim, const struct job *j)
     if (!sim->record_nodes)
         return;
     struct sim_detail *d = detail(&sim->out[j->tag]);
-    free(d->slots);
+    if (d->slots != &d->one)
+        free(d->slots);
     d->slots = NULL;
-    if (j->nslots) {
+    if (j->nslots == 1) {
+        d->one = j->slots[0];
+        d->slots = &d->one;
+    } else if (j->nslots) {
         d->slots = xmalloc(j->nslots * sizeof *j->slots);
         memcpy(d->slots, j->slots, j->nslots * sizeof *j->slots);
     }
@@ -406,7 +410,8 @@ void sim_outcomes_free(struct sim_outcome *out, size_t n)
         if (!d)
             continue;
         free(d->reason);
-        free(d->slots);
+        if (d->slots != &d->one)
+            free(d->slots);
         free(d->segments);
         free(d);
         out[i].more = NULL;

@@ -28,8 +28,9 @@ struct cfg;
  * rejection's reason, and where the job ran when the caller asked for it. */
 struct sim_detail {
     char *reason;           /* rejected: why */
-    struct job_slot *slots; /* the last run's processors (sim_hooks.record_nodes) */
-    size_t nslots;
+    struct job_slot *slots; /* the last run's processors (sim_hooks.record_nodes): */
+    size_t nslots;          /* &one when there is one (no allocation per job) */
+    struct job_slot one;
     char *segments; /* earlier runs of a preempted job, "start-end@nodes" joined
                        by ';' (sim_hooks.record_nodes) */
 };

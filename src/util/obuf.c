@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "util/err.h"
@@ -17,6 +18,17 @@
 /* Large enough that a 50 MB file is 50 writes; small enough to be nothing
  * beside a replay's memory. */
 #define OBUF_BLOCK (1u << 20)
+
+/* A file writer's block, mapped by itself: through malloc, freeing it
+ * would make glibc consolidate the replay's many small free chunks (3 %
+ * of a jobs CSV's time on HPC2N). */
+static char *block_alloc(void)
+{
+    void *p = mmap(NULL, OBUF_BLOCK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        abort(); /* out of memory: as xmalloc does (util/mem.h) */
+    return p;
+}
 
 struct obuf *obuf_open(const char *path, struct err *err)
 {
@@ -27,7 +39,7 @@ struct obuf *obuf_open(const char *path, struct err *err)
     }
     struct obuf *b = xcalloc(1, sizeof *b);
     b->cap = OBUF_BLOCK;
-    b->buf = xmalloc(b->cap);
+    b->buf = block_alloc();
     b->fd = fd;
     b->path = xstrdup(path);
     return b;
@@ -85,13 +97,26 @@ void obuf_write_slow(struct obuf *b, const void *p, size_t n)
     }
 }
 
+/* "00" .. "99": two digits per division. */
+static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                               "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                               "8081828384858687888990919293949596979899";
+
 /* The digits of v, right-aligned before end; returns where they start. */
 static char *digits(char *end, unsigned long long v)
 {
-    do {
-        *--end = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
+    while (v >= 100) {
+        unsigned k = (unsigned)(v % 100) * 2;
+        v /= 100;
+        *--end = pairs[k + 1];
+        *--end = pairs[k];
+    }
+    if (v >= 10) {
+        *--end = pairs[v * 2 + 1];
+        *--end = pairs[v * 2];
+    } else {
+        *--end = (char)('0' + v);
+    }
     return end;
 }
 
@@ -223,7 +248,10 @@ int obuf_close(struct obuf *b, struct err *err)
         if (b->error)
             rc = err_set(err, "%s: write failed: %s", b->path, strerror(b->error));
     }
-    free(b->buf);
+    if (b->fd >= 0)
+        munmap(b->buf, OBUF_BLOCK);
+    else
+        free(b->buf);
     free(b->path);
     free(b);
     return rc;
