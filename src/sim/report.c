@@ -680,9 +680,15 @@ void report_print_json(FILE *f, const struct report *r, int classes)
 void report_csv_field(struct obuf *f, const char *v)
 {
     if (!v)
-        v = "";
-    if (!strpbrk(v, ",\"\r\n")) {
-        obuf_puts(f, v);
+        return;
+    /* One pass for the common field (a short name): copied as it is
+     * scanned, quoted only once a comma, quote or line break shows up. */
+    size_t n = 0;
+    for (; v[n]; n++)
+        if (v[n] == ',' || v[n] == '"' || v[n] == '\r' || v[n] == '\n')
+            break;
+    if (!v[n]) {
+        obuf_write(f, v, n);
         return;
     }
     obuf_putc(f, '"');
