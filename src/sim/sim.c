@@ -27,11 +27,19 @@ static void end_setpos(void *e, size_t pos)
     ((struct run *)e)->pos = pos;
 }
 
-/* The outcome's detail, made on first use. */
-static struct sim_detail *detail(struct sim_outcome *o)
+#define DETAIL_BLOCK 4096
+
+/* The outcome's detail, made on first use, from a block of them. */
+static struct sim_detail *detail(struct sim *sim, struct sim_outcome *o)
 {
-    if (!o->more)
-        o->more = xcalloc(1, sizeof *o->more);
+    if (o->more)
+        return o->more;
+    if (!sim->details || sim->details_used == DETAIL_BLOCK) {
+        sim->details = xcalloc(DETAIL_BLOCK, sizeof *sim->details);
+        sim->details_used = 0;
+    }
+    o->more = &sim->details[sim->details_used];
+    o->more->block = sim->details_used++ == 0 ? 1 : 2;
     return o->more;
 }
 
@@ -40,7 +48,7 @@ static void record_slots(struct sim *sim, const struct job *j)
 {
     if (!sim->record_nodes)
         return;
-    struct sim_detail *d = detail(&sim->out[j->tag]);
+    struct sim_detail *d = detail(sim, &sim->out[j->tag]);
     if (d->slots != &d->one)
         free(d->slots);
     d->slots = NULL;
@@ -75,7 +83,7 @@ static void record_segment(struct sim *sim, const struct job *j, long now)
     struct sim_outcome *o = &sim->out[j->tag];
     if (!sim->record_nodes)
         return;
-    struct sim_detail *d = detail(o);
+    struct sim_detail *d = detail(sim, o);
     struct obuf *f = obuf_mem();
     if (d->segments) {
         obuf_puts(f, d->segments);
@@ -178,7 +186,7 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
         if (sched_submit_allowed(sim->s, &spec, &e) < 0 ||
             !(sim->out[next].job = sched_submit(sim->s, &spec, &e))) {
             sim->out[next].rejected = 1;
-            detail(&sim->out[next])->reason = xstrdup(e.msg);
+            detail(sim, &sim->out[next])->reason = xstrdup(e.msg);
             (*rejected)++;
         }
     }
@@ -405,6 +413,8 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
 
 void sim_outcomes_free(struct sim_outcome *out, size_t n)
 {
+    /* What each detail owns, and the details alone; a block's first detail
+     * frees the block last, once no other detail of it is read. */
     for (size_t i = 0; out && i < n; i++) {
         struct sim_detail *d = out[i].more;
         if (!d)
@@ -413,7 +423,13 @@ void sim_outcomes_free(struct sim_outcome *out, size_t n)
         if (d->slots != &d->one)
             free(d->slots);
         free(d->segments);
-        free(d);
+        if (d->block != 1)
+            out[i].more = NULL;
+        if (d->block == 0)
+            free(d);
+    }
+    for (size_t i = 0; out && i < n; i++) {
+        free(out[i].more); /* only blocks' first details are left */
         out[i].more = NULL;
     }
 }

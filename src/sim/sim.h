@@ -31,6 +31,10 @@ struct sim_detail {
     struct job_slot *slots; /* the last run's processors (sim_hooks.record_nodes): */
     size_t nslots;          /* &one when there is one (no allocation per job) */
     struct job_slot one;
+    /* Where it lives: 0 allocated alone; made by sim_run, in blocks (a
+     * jobs CSV wants one per job, and a malloc each cost the replay): 1
+     * the first of its block, which frees the block, 2 the others. */
+    unsigned char block;
     char *segments; /* earlier runs of a preempted job, "start-end@nodes" joined
                        by ';' (sim_hooks.record_nodes) */
 };
