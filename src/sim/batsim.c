@@ -62,8 +62,8 @@ static const char *batsim_state(const struct sim_outcome *o)
 
 /* The job's credentials; a job the engine never took (rejected) has the
  * trace's names. */
-static void metadata(struct obuf *f, const struct wl_job *w, const struct sim_outcome *o,
-                     const struct sched *s)
+static void metadata(struct obuf *f, struct obuf *m, const struct wl_job *w,
+                     const struct sim_outcome *o, const struct sched *s)
 {
     static const char *const keys[CRED_NKINDS] = {"user", "group", "account", "class", "qos"};
     const struct cred *c[CRED_NKINDS];
@@ -71,7 +71,7 @@ static void metadata(struct obuf *f, const struct wl_job *w, const struct sim_ou
     const struct wl_names *nm = wl_job_names(w);
     const char *trace_names[CRED_NKINDS] = {nm->user, nm->group, nm->account, nm->class_,
                                             nm->qos};
-    struct obuf *m = obuf_mem();
+    obuf_reset(m);
     for (int k = 0; k < CRED_NKINDS; k++) { /* no account is none, not DEFAULT */
         const char *name = c[k] ? (k != CRED_ACCOUNT || c[k]->index != 0 ? c[k]->name : NULL)
                                 : trace_names[k];
@@ -83,7 +83,6 @@ static void metadata(struct obuf *f, const struct wl_job *w, const struct sim_ou
     }
     size_t len;
     report_csv_field(f, obuf_data(m, &len));
-    obuf_close(m, NULL);
 }
 
 /* Numbers, each followed by a comma. */
@@ -95,8 +94,9 @@ static void nums(struct obuf *f, const long long *v, size_t n)
     }
 }
 
-static void row(struct obuf *f, const struct wl_job *w, const struct sim_outcome *o,
-                const struct sched *s, const char *state)
+/* One job's row; m: a scratch memory writer for its metadata. */
+static void row(struct obuf *f, struct obuf *m, const struct wl_job *w,
+                const struct sim_outcome *o, const struct sched *s, const char *state)
 {
     report_csv_field(f, w->id);
     obuf_puts(f, ",w0,delay,");
@@ -116,7 +116,7 @@ static void row(struct obuf *f, const struct wl_job *w, const struct sim_outcome
         interval_set(f, o->more);
         obuf_puts(f, ",-1,");
     }
-    metadata(f, w, o, s);
+    metadata(f, m, w, o, s);
     obuf_putc(f, '\n');
 }
 
@@ -130,6 +130,7 @@ int batsim_write_jobs(struct obuf *f, const struct workload *wl, const struct si
                     "finish_time,waiting_time,turnaround_time,stretch,allocated_resources,"
                     "consumed_energy,metadata\n",
                     run == 1 ? "run," : "");
+    struct obuf *m = obuf_mem();
     for (size_t i = 0; i < wl->njobs; i++) {
         const char *state = batsim_state(&out[i]);
         if (!state)
@@ -138,7 +139,8 @@ int batsim_write_jobs(struct obuf *f, const struct workload *wl, const struct si
             obuf_ll(f, run);
             obuf_putc(f, ',');
         }
-        row(f, &wl->jobs[i], &out[i], s, state);
+        row(f, m, &wl->jobs[i], &out[i], s, state);
     }
+    obuf_close(m, NULL);
     return obuf_failed(f) ? -1 : 0;
 }

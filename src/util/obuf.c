@@ -236,6 +236,12 @@ const char *obuf_data(struct obuf *b, size_t *len)
     return b->buf;
 }
 
+void obuf_reset(struct obuf *b)
+{
+    if (b->fd < 0)
+        b->len = 0;
+}
+
 int obuf_close(struct obuf *b, struct err *err)
 {
     if (!b)

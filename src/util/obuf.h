@@ -80,6 +80,9 @@ int obuf_failed(const struct obuf *b);
  * writer still owns them. NULL for a file writer. */
 const char *obuf_data(struct obuf *b, size_t *len);
 
+/* Empty a memory writer, keeping its buffer (a scratch reused per row). */
+void obuf_reset(struct obuf *b);
+
 /* Flush, close and free b (NULL: nothing, 0). -1 and err set to
  * "PATH: write failed: REASON" when anything written was lost. */
 int obuf_close(struct obuf *b, struct err *err);

@@ -63,6 +63,17 @@ static void test_integers(void)
     CHECK_STR(text_of(b), "18446744073709551615");
 }
 
+/* A memory writer reused per row: emptied, not reallocated. */
+static void test_reset(void)
+{
+    struct obuf *b = obuf_mem();
+    obuf_puts(b, "first row");
+    obuf_reset(b);
+    obuf_putc(b, 'x');
+    obuf_ll(b, -5);
+    CHECK_STR(text_of(b), "x-5");
+}
+
 static void test_fixed_edges(void)
 {
     CHECK_STR(fixed(0.0, 3), "0.000");
@@ -169,6 +180,7 @@ static void test_errors(void)
 int main(void)
 {
     TEST_RUN(test_integers);
+    TEST_RUN(test_reset);
     TEST_RUN(test_fixed_edges);
     TEST_RUN(test_fixed_random);
     TEST_RUN(test_file);
