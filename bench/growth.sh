@@ -6,7 +6,7 @@
 #    --jobs-out (then with every output: jobs CSV, Batsim, SWF, series); the
 #    output's cost is the whole process's extra CPU time (user + system) as
 #    a fraction of the replay's time. Target: at most 0.20. Each figure is
-#    the least of REPEAT runs (3): the machine is shared, and other
+#    the least of REPEAT runs (5): the machine is shared, and other
 #    processes stretch wall times far more than a process's own CPU time.
 # 2. Growth: a synthetic trace of about a million jobs, HPC2N five times
 #    over, each copy shifted after the last by the trace's span and 30 days
@@ -18,7 +18,7 @@
 # RUNSTAT: bench/runstat.c's binary (build/runstat).
 set -e
 RUNSTAT=${RUNSTAT:-build/runstat}
-REPEAT=${REPEAT:-3}
+REPEAT=${REPEAT:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\n' >"$tmp/easy.cfg"
