@@ -120,25 +120,13 @@ static char *digits(char *end, unsigned long long v)
     return end;
 }
 
-/* The number of decimal digits of v. */
-static int ndigits(unsigned long long v)
-{
-    int n = 1;
-    for (; v >= 10000; v /= 10000)
-        n += 4;
-    return n + (v >= 10) + (v >= 100) + (v >= 1000);
-}
-
-/* Sign and digits straight into the buffer (room made first). */
+/* Sign and digits, formatted right to left on the stack, then copied. */
 static void put_number(struct obuf *b, int neg, unsigned long long u)
 {
-    int n = ndigits(u) + neg;
-    room(b, (size_t)n);
-    char *end = b->buf + b->len + n;
-    char *p = digits(end, u);
+    char t[24], *end = t + sizeof t, *p = digits(end, u);
     if (neg)
         *--p = '-';
-    b->len += (size_t)n;
+    obuf_write(b, p, (size_t)(end - p));
 }
 
 void obuf_ull(struct obuf *b, unsigned long long v)
