@@ -48,21 +48,28 @@ static char *slurp(FILE *f, size_t *len)
     return p;
 }
 
+/* A memory writer's rows (caller frees); NULL when it was not asked for. */
+static char *rows_of(struct obuf *b, size_t *len)
+{
+    *len = 0;
+    if (!b)
+        return NULL;
+    const char *d = obuf_data(b, len);
+    return xstrndup(d, *len);
+}
+
 int simpar_save_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o,
                     const struct workload *wl, const struct sim_script *script, FILE *f)
 {
-    struct outputs outs = {.jobs = o->jobs_out ? tmpfile() : NULL,
-                           .batsim = o->batsim_out ? tmpfile() : NULL};
+    /* The rows go into the saved run, in memory until then. */
+    struct outputs outs = {.jobs = o->jobs_out ? obuf_mem() : NULL,
+                           .batsim = o->batsim_out ? obuf_mem() : NULL};
     int rc = 0;
-    if ((o->jobs_out && !outs.jobs) || (o->batsim_out && !outs.batsim)) {
-        fprintf(stderr, "moku: a temporary file for the run's rows: %s\n", strerror(errno));
-        rc = -1;
-    }
-    if (rc == 0 && n == 1 && o->swf_out && !(outs.swf = sim_open_out(o->swf_out)))
+    if (n == 1 && o->swf_out && !(outs.swf = sim_open_obuf(o->swf_out)))
         rc = -1;
     if (rc == 0)
         rc = sim_replay_run(r, idx, n, o, wl, script, &outs);
-    if (outs.swf && sim_close_out(outs.swf, o->swf_out) < 0)
+    if (outs.swf && sim_close_obuf(outs.swf) < 0)
         rc = -1;
     if (rc == 0) {
         struct runsave sv = {.key = o->key,
@@ -73,12 +80,8 @@ int simpar_save_run(struct run *r, size_t idx, size_t n, const struct sim_opts *
                              .resdepth = r->pol.resdepth,
                              .r = r->report,
                              .series = r->series};
-        sv.jobs = slurp(outs.jobs, &sv.njobs);
-        sv.batsim = slurp(outs.batsim, &sv.nbatsim);
-        if (outs.jobs && !sv.jobs) /* asked, and empty: still "given" */
-            sv.jobs = xstrdup("");
-        if (outs.batsim && !sv.batsim)
-            sv.batsim = xstrdup("");
+        sv.jobs = rows_of(outs.jobs, &sv.njobs);
+        sv.batsim = rows_of(outs.batsim, &sv.nbatsim);
         struct err e;
         if (runsave_write(f, &sv, &e) < 0) {
             fprintf(stderr, "moku: %s\n", e.msg);
@@ -87,10 +90,8 @@ int simpar_save_run(struct run *r, size_t idx, size_t n, const struct sim_opts *
         free(sv.jobs);
         free(sv.batsim);
     }
-    if (outs.jobs)
-        fclose(outs.jobs);
-    if (outs.batsim)
-        fclose(outs.batsim);
+    obuf_close(outs.jobs, NULL);
+    obuf_close(outs.batsim, NULL);
     return rc;
 }
 
@@ -258,9 +259,9 @@ static int take(struct pool *p, const struct outputs *outs)
         memset(&sv.r, 0, sizeof sv.r);
         memset(&sv.series, 0, sizeof sv.series);
         if (outs->jobs && sv.jobs)
-            fwrite(sv.jobs, 1, sv.njobs, outs->jobs);
+            obuf_write(outs->jobs, sv.jobs, sv.njobs);
         if (outs->batsim && sv.batsim)
-            fwrite(sv.batsim, 1, sv.nbatsim, outs->batsim);
+            obuf_write(outs->batsim, sv.batsim, sv.nbatsim);
         runsave_free(&sv);
         fclose(w->result);
         fclose(w->log);

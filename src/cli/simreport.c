@@ -189,7 +189,7 @@ static void recorded_series(struct run *rec, const struct sim_opts *o, const str
 }
 
 void sim_recorded(struct run *rec, const struct sim_opts *o, const struct workload *wl,
-                  FILE *jobs)
+                  struct obuf *jobs)
 {
     long long procs = 0;
     size_t nodes = 0;
@@ -275,7 +275,7 @@ static void take_save(struct run *r, struct runsave *s)
 }
 
 /* The per-job rows, appended in run order as one process writes them. */
-static void write_rows(FILE *f, const struct runsave *saves, int n, int batsim)
+static void write_rows(struct obuf *f, const struct runsave *saves, int n, int batsim)
 {
     for (int k = 0; f && k < n; k++)
         for (int i = 0; i < n; i++)
@@ -283,7 +283,7 @@ static void write_rows(FILE *f, const struct runsave *saves, int n, int batsim)
                 const char *rows = batsim ? saves[i].batsim : saves[i].jobs;
                 size_t len = batsim ? saves[i].nbatsim : saves[i].njobs;
                 if (rows)
-                    fwrite(rows, 1, len, f);
+                    obuf_write(f, rows, len);
             }
 }
 

@@ -671,6 +671,28 @@ FILE *sim_open_out(const char *path)
     return f;
 }
 
+/* A large output (the jobs CSV, Batsim, SWF, the series, the reservations
+ * log) through the buffered writer, or NULL after saying why. */
+struct obuf *sim_open_obuf(const char *path)
+{
+    struct err e;
+    struct obuf *b = obuf_open(path, &e);
+    if (!b)
+        fprintf(stderr, "moku: %s\n", e.msg);
+    return b;
+}
+
+/* Close it; -1 after saying why if anything written was lost. */
+int sim_close_obuf(struct obuf *b)
+{
+    struct err e;
+    if (obuf_close(b, &e) < 0) {
+        fprintf(stderr, "moku: %s\n", e.msg);
+        return -1;
+    }
+    return 0;
+}
+
 /* Close an output file; -1 after saying why if anything written was lost. */
 int sim_close_out(FILE *f, const char *path)
 {
@@ -902,31 +924,39 @@ int sim_open_outputs(const struct sim_opts *o, struct outputs *w)
     /* --save-run: the per-job rows go into the saved run, the rest is the
      * merge's; several runs: each writes its own --swf-out file */
     int saving = o->save_run != NULL;
-    const char *paths[] = {o->nshows || saving ? NULL : o->jobs_out,
-                           saving ? NULL : o->batsim_out,
-                           nruns(o) == 1 ? o->swf_out : NULL,
-                           saving ? NULL : o->plot,
-                           saving ? NULL : o->series,
-                           saving ? NULL : o->html};
-    FILE **files[] = {&w->jobs, &w->batsim, &w->swf, &w->plot, &w->series, &w->html};
+    const char *big[] = {o->nshows || saving ? NULL : o->jobs_out, saving ? NULL : o->batsim_out,
+                         nruns(o) == 1 ? o->swf_out : NULL, saving ? NULL : o->series};
+    const char *small[] = {saving ? NULL : o->plot, saving ? NULL : o->html};
+    struct obuf **bufs[] = {&w->jobs, &w->batsim, &w->swf, &w->series};
+    FILE **files[] = {&w->plot, &w->html};
     *w = (struct outputs){0};
-    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
-        if (paths[i] && !(*files[i] = sim_open_out(paths[i]))) {
-            for (size_t k = 0; k < i; k++)
-                if (*files[k])
-                    fclose(*files[k]);
-            return -1;
-        }
-    }
+    for (size_t i = 0; i < sizeof big / sizeof *big; i++)
+        if (big[i] && !(*bufs[i] = sim_open_obuf(big[i])))
+            goto fail;
+    for (size_t i = 0; i < sizeof small / sizeof *small; i++)
+        if (small[i] && !(*files[i] = sim_open_out(small[i])))
+            goto fail;
     return 0;
+fail:
+    for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++)
+        obuf_close(*bufs[k], NULL);
+    for (size_t k = 0; k < sizeof files / sizeof *files; k++)
+        if (*files[k])
+            fclose(*files[k]);
+    *w = (struct outputs){0};
+    return -1;
 }
 
 /* Close them all; -1 after saying so when anything written was lost. */
 int sim_close_outputs(const struct sim_opts *o, struct outputs *w)
 {
-    const char *paths[] = {o->jobs_out, o->batsim_out, o->swf_out, o->plot, o->series, o->html};
-    FILE *files[] = {w->jobs, w->batsim, w->swf, w->plot, w->series, w->html};
+    struct obuf *bufs[] = {w->jobs, w->batsim, w->swf, w->series};
+    const char *paths[] = {o->plot, o->html};
+    FILE *files[] = {w->plot, w->html};
     int rc = 0;
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+        if (sim_close_obuf(bufs[i]) < 0)
+            rc = -1;
     for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
         if (files[i] && sim_close_out(files[i], paths[i]) < 0)
             rc = -1;
@@ -1042,7 +1072,7 @@ void sim_start_series(struct plot_series *p, const struct workload *wl, long unt
 }
 
 /* --swf-out: the schedule as SWF (one run). */
-static int write_swf(FILE *f, const struct run *r, const struct sim_opts *o,
+static int write_swf(struct obuf *f, const struct run *r, const struct sim_opts *o,
                      const struct workload *wl, const struct sim_outcome *out,
                      const struct sched *s)
 {
@@ -1081,9 +1111,9 @@ static int write_run_swf(const struct run *r, size_t idx, size_t n, const struct
                          const struct sched *s)
 {
     char *path = sim_swf_path(o->swf_out, idx, n);
-    FILE *f = sim_open_out(path);
+    struct obuf *f = sim_open_obuf(path);
     int rc = f ? write_swf(f, r, o, wl, out, s) : -1;
-    if (f && sim_close_out(f, path) < 0)
+    if (f && sim_close_obuf(f) < 0)
         rc = -1;
     free(path);
     return rc;
@@ -1111,7 +1141,7 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
                    const struct workload *wl, const struct sim_script *script,
                    const struct outputs *outs)
 {
-    FILE *jobs = outs->jobs;
+    struct obuf *jobs = outs->jobs;
     struct sched *s = build_sched(r, o, wl);
     if (!s)
         return -1;
@@ -1173,8 +1203,8 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
     else if (!outs->swf && o->swf_out && n > 1 && write_run_swf(r, idx, n, o, wl, out, s) < 0)
         rc = -1;
     if (rctx.resvs) {
-        FILE *f = sim_open_out(o->resv_out);
-        if (!f || resvlog_write(rctx.resvs, f) < 0 || sim_close_out(f, o->resv_out) < 0)
+        struct obuf *f = sim_open_obuf(o->resv_out);
+        if (!f || resvlog_write(rctx.resvs, f) < 0 || sim_close_obuf(f) < 0)
             rc = -1;
         resvlog_destroy(rctx.resvs);
     }
@@ -1192,8 +1222,8 @@ static int touch_swf_paths(const struct sim_opts *o, size_t n)
         if (o->run_only && i + 1 != (size_t)o->run_only)
             continue;
         char *path = sim_swf_path(o->swf_out, i, n);
-        FILE *f = sim_open_out(path);
-        int rc = f ? sim_close_out(f, path) : -1;
+        struct obuf *f = sim_open_obuf(path);
+        int rc = f ? sim_close_obuf(f) : -1;
         free(path);
         if (rc < 0)
             return -1;

@@ -14,6 +14,7 @@
 #include "sim/report.h"
 #include "sim/sim_script.h"
 #include "sim/workload.h"
+#include "util/obuf.h"
 
 #define MAX_SHOWS 64
 #define MAX_CONFIGS 32 /* --config files */
@@ -72,7 +73,8 @@ struct sim_opts {
 /* The output files, opened before the first replay so that a path that
  * cannot be written costs no replay; NULL when not asked for. */
 struct outputs {
-    FILE *jobs, *batsim, *swf, *plot, *series, *html;
+    struct obuf *jobs, *batsim, *swf, *series; /* util/obuf: large, hand-formatted */
+    FILE *plot, *html;
 };
 
 /* One run of a comparison: the workload through one configuration. */
@@ -101,6 +103,8 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
 /* An output file, or NULL after saying why; closing one, -1 after saying
  * why when anything written was lost. */
 FILE *sim_open_out(const char *path);
+struct obuf *sim_open_obuf(const char *path);
+int sim_close_obuf(struct obuf *b);
 int sim_close_out(FILE *f, const char *path);
 /* --swf-out's file for run idx (from 0) of n (caller frees): the name
  * itself for one run; else its "%d" replaced by idx + 1, or ".N" put before
@@ -143,7 +147,7 @@ void sim_write_series(const struct run *runs, size_t n, const struct sim_opts *o
  * report, its series when the options want one, and its rows of the jobs
  * CSV when jobs is not NULL). rec + 1 is the first replay (its cluster). */
 void sim_recorded(struct run *rec, const struct sim_opts *o, const struct workload *wl,
-                  FILE *jobs);
+                  struct obuf *jobs);
 /* moku simulate --merge FILE...: the report of a comparison whose runs were
  * saved apart (--run K --save-run FILE); the exit status. */
 int sim_merge(int nfiles, char **files);

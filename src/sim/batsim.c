@@ -7,37 +7,43 @@
 #include "core/cred.h"
 #include "sim/report.h"
 #include "util/mem.h"
+#include "util/obuf.h"
 
-static int cmp_unsigned(const void *a, const void *b)
+/* A slot's nodes, first .. last. */
+struct span {
+    unsigned first, last;
+};
+
+static int cmp_span(const void *a, const void *b)
 {
-    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    unsigned x = ((const struct span *)a)->first, y = ((const struct span *)b)->first;
     return (x > y) - (x < y);
 }
 
-/* The nodes of the job's last run as an interval set: "0-3 7". */
-static void interval_set(FILE *f, const struct sim_detail *d)
+/* The nodes of the job's last run as an interval set: "0-3 7". Built from
+ * the slots (each a run of nodes), not node by node: Curie's jobs hold
+ * thousands of nodes in a few slots. */
+static void interval_set(struct obuf *f, const struct sim_detail *d)
 {
     size_t n = 0;
+    struct span *v = xmalloc((d && d->nslots ? d->nslots : 1) * sizeof *v);
     for (size_t i = 0; d && i < d->nslots; i++)
-        n += d->slots[i].nnodes;
-    if (!n)
-        return;
-    unsigned *v = xmalloc(n * sizeof *v), k = 0;
-    for (size_t i = 0; i < d->nslots; i++)
-        for (unsigned j = 0; j < d->slots[i].nnodes; j++)
-            v[k++] = d->slots[i].node + j;
-    qsort(v, n, sizeof *v, cmp_unsigned);
-    const char *sep = "";
+        if (d->slots[i].nnodes)
+            v[n++] = (struct span){d->slots[i].node, d->slots[i].node + d->slots[i].nnodes - 1};
+    qsort(v, n, sizeof *v, cmp_span);
     for (size_t i = 0; i < n;) {
-        size_t e = i;
-        while (e + 1 < n && v[e + 1] <= v[e] + 1)
-            e++;
-        if (v[e] == v[i])
-            fprintf(f, "%s%u", sep, v[i]);
-        else
-            fprintf(f, "%s%u-%u", sep, v[i], v[e]);
-        sep = " ";
-        i = e + 1;
+        unsigned last = v[i].last;
+        size_t e = i + 1;
+        for (; e < n && v[e].first <= last + 1; e++) /* touching or overlapping */
+            last = v[e].last > last ? v[e].last : last;
+        if (i > 0)
+            obuf_putc(f, ' ');
+        obuf_ull(f, v[i].first);
+        if (last != v[i].first) {
+            obuf_putc(f, '-');
+            obuf_ull(f, last);
+        }
+        i = e;
     }
     free(v);
 }
@@ -56,8 +62,8 @@ static const char *batsim_state(const struct sim_outcome *o)
 
 /* The job's credentials; a job the engine never took (rejected) has the
  * trace's names. */
-static void metadata(FILE *f, const struct wl_job *w, const struct sim_outcome *o,
-                     const struct sched *s)
+static void metadata(struct obuf *f, struct obuf *m, const struct wl_job *w,
+                     const struct sim_outcome *o, const struct sched *s)
 {
     static const char *const keys[CRED_NKINDS] = {"user", "group", "account", "class", "qos"};
     const struct cred *c[CRED_NKINDS];
@@ -65,56 +71,76 @@ static void metadata(FILE *f, const struct wl_job *w, const struct sim_outcome *
     const struct wl_names *nm = wl_job_names(w);
     const char *trace_names[CRED_NKINDS] = {nm->user, nm->group, nm->account, nm->class_,
                                             nm->qos};
-    char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-    if (!m)
-        abort(); /* out of memory, as xmalloc does */
+    obuf_reset(m);
     for (int k = 0; k < CRED_NKINDS; k++) { /* no account is none, not DEFAULT */
         const char *name = c[k] ? (k != CRED_ACCOUNT || c[k]->index != 0 ? c[k]->name : NULL)
                                 : trace_names[k];
-        fprintf(m, "%s%s=%s", k ? ";" : "", keys[k], name ? name : "");
+        if (k)
+            obuf_putc(m, ';');
+        obuf_puts(m, keys[k]);
+        obuf_putc(m, '=');
+        obuf_puts(m, name ? name : "");
     }
-    fclose(m);
-    report_csv_field(f, text);
-    free(text);
+    size_t len;
+    report_csv_field(f, obuf_data(m, &len));
 }
 
-static void row(FILE *f, const struct wl_job *w, const struct sim_outcome *o,
-                const struct sched *s, const char *state)
+/* Numbers, each followed by a comma. */
+static void nums(struct obuf *f, const long long *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        obuf_ll(f, v[i]);
+        obuf_putc(f, ',');
+    }
+}
+
+/* One job's row; m: a scratch memory writer for its metadata. */
+static void row(struct obuf *f, struct obuf *m, const struct wl_job *w,
+                const struct sim_outcome *o, const struct sched *s, const char *state)
 {
     report_csv_field(f, w->id);
-    fprintf(f, ",w0,delay,%ld,%lld,%ld,%d,%s,", w->submit, wl_job_procs(w), w->walltime,
-            !strcmp(state, "COMPLETED_SUCCESSFULLY"), state);
+    obuf_puts(f, ",w0,delay,");
+    const long long asked[] = {w->submit, wl_job_procs(w), w->walltime,
+                               !strcmp(state, "COMPLETED_SUCCESSFULLY")};
+    nums(f, asked, sizeof asked / sizeof *asked);
+    obuf_puts(f, state);
+    obuf_putc(f, ',');
     if (o->rejected) {
-        fprintf(f, "-1,-1,-1,-1,-1,-1,,-1,");
+        obuf_puts(f, "-1,-1,-1,-1,-1,-1,,-1,");
     } else {
         long exec = o->end - o->start, wait = o->start - w->submit, turn = o->end - w->submit;
-        fprintf(f, "%ld,%ld,%ld,%ld,%ld,%.6f,", o->start, exec, o->end, wait, turn,
-                (double)turn / (double)(exec > 0 ? exec : 1));
+        const long long got[] = {o->start, exec, o->end, wait, turn};
+        nums(f, got, sizeof got / sizeof *got);
+        obuf_fixed(f, (double)turn / (double)(exec > 0 ? exec : 1), 6);
+        obuf_putc(f, ',');
         interval_set(f, o->more);
-        fprintf(f, ",-1,");
+        obuf_puts(f, ",-1,");
     }
-    metadata(f, w, o, s);
-    fputc('\n', f);
+    metadata(f, m, w, o, s);
+    obuf_putc(f, '\n');
 }
 
-int batsim_write_jobs(FILE *f, const struct workload *wl, const struct sim_outcome *out,
+int batsim_write_jobs(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,
                       const struct sched *s, int run)
 {
     if (run <= 1)
-        fprintf(f, "%sjob_id,workload_name,profile,submission_time,requested_number_of_resources,"
-                   "requested_time,success,final_state,starting_time,execution_time,"
-                   "finish_time,waiting_time,turnaround_time,stretch,allocated_resources,"
-                   "consumed_energy,metadata\n",
-                run == 1 ? "run," : "");
+        obuf_printf(f,
+                    "%sjob_id,workload_name,profile,submission_time,requested_number_of_resources,"
+                    "requested_time,success,final_state,starting_time,execution_time,"
+                    "finish_time,waiting_time,turnaround_time,stretch,allocated_resources,"
+                    "consumed_energy,metadata\n",
+                    run == 1 ? "run," : "");
+    struct obuf *m = obuf_mem();
     for (size_t i = 0; i < wl->njobs; i++) {
         const char *state = batsim_state(&out[i]);
         if (!state)
             continue;
-        if (run >= 1)
-            fprintf(f, "%d,", run);
-        row(f, &wl->jobs[i], &out[i], s, state);
+        if (run >= 1) {
+            obuf_ll(f, run);
+            obuf_putc(f, ',');
+        }
+        row(f, m, &wl->jobs[i], &out[i], s, state);
     }
-    return ferror(f) ? -1 : 0;
+    obuf_close(m, NULL);
+    return obuf_failed(f) ? -1 : 0;
 }

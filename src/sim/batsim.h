@@ -26,6 +26,7 @@
 
 #include "sim/sim.h"
 #include "sim/workload.h"
+#include "util/obuf.h"
 
 /*
  * Write the rows of one replay; s is the scheduler it ran (credentials of
@@ -34,7 +35,7 @@
  * comparison, a leading "run" column, the header with run 1 only. Returns
  * 0, or -1 if writing failed.
  */
-int batsim_write_jobs(FILE *f, const struct workload *wl, const struct sim_outcome *out,
+int batsim_write_jobs(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,
                       const struct sched *s, int run);
 
 #endif

@@ -195,10 +195,10 @@ void plot_points_free(struct plot_points *pts)
     *pts = (struct plot_points){0};
 }
 
-int plot_write_csv(FILE *f, const struct plot_line *lines, size_t n)
+int plot_write_csv(struct obuf *f, const struct plot_line *lines, size_t n)
 {
-    fprintf(f, "%stime,width,covered,utilization,busy_procs,up_procs,queued,running\n",
-            n > 1 ? "run," : "");
+    obuf_printf(f, "%stime,width,covered,utilization,busy_procs,up_procs,queued,running\n",
+                n > 1 ? "run," : "");
     for (size_t l = 0, num = 0; l < n; l++) {
         const struct plot_series *p = lines[l].series;
         num += !lines[l].run_name;
@@ -207,15 +207,25 @@ int plot_write_csv(FILE *f, const struct plot_line *lines, size_t n)
             if (b->span <= 0)
                 continue;
             if (n > 1 && lines[l].run_name)
-                fprintf(f, "%s,", lines[l].run_name);
+                obuf_puts(f, lines[l].run_name);
             else if (n > 1)
-                fprintf(f, "%zu,", num);
-            fprintf(f, "%ld,%ld,%.0f,%.6f,%.3f,%.3f,%.3f,%.3f\n", p->t0 + (long)i * p->width,
-                    p->width, b->span, b->up > 0 ? b->busy / b->up : 0.0, b->busy / b->span,
-                    b->up / b->span, b->idle / b->span, b->running / b->span);
+                obuf_ull(f, num);
+            if (n > 1)
+                obuf_putc(f, ',');
+            obuf_ll(f, p->t0 + (long)i * p->width);
+            obuf_putc(f, ',');
+            obuf_ll(f, p->width);
+            obuf_putc(f, ',');
+            const double v[] = {b->span, b->up > 0 ? b->busy / b->up : 0.0, b->busy / b->span,
+                                b->up / b->span, b->idle / b->span, b->running / b->span};
+            static const int decimals[] = {0, 6, 3, 3, 3, 3};
+            for (size_t k = 0; k < sizeof v / sizeof *v; k++) {
+                obuf_fixed(f, v[k], decimals[k]);
+                obuf_putc(f, k + 1 < sizeof v / sizeof *v ? ',' : '\n');
+            }
         }
     }
-    return ferror(f) ? -1 : 0;
+    return obuf_failed(f) ? -1 : 0;
 }
 
 long plot_bin_width(long start, long end, int points)

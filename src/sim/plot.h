@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "util/obuf.h"
+
 #define PLOT_POINTS 1000     /* bins a series aims at (plot_bin_width) */
 #define PLOT_MAX_POINTS 2000 /* a line of the chart never has more points */
 #define PLOT_MAX_BINS 4096   /* a series never holds more bins */
@@ -98,7 +100,7 @@ long plot_window(double span);
  * row leads with its line's number from 1. Returns 0, or -1 if writing
  * failed.
  */
-int plot_write_csv(FILE *f, const struct plot_line *lines, size_t n);
+int plot_write_csv(struct obuf *f, const struct plot_line *lines, size_t n);
 
 /* A bin width for about `points` bins over [start, end]: at least 1 s. */
 long plot_bin_width(long start, long end, int points);

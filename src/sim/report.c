@@ -677,21 +677,27 @@ void report_print_json(FILE *f, const struct report *r, int classes)
 
 /* -------------------------------------------------------------------- CSV */
 
-void report_csv_field(FILE *f, const char *v)
+void report_csv_field(struct obuf *f, const char *v)
 {
     if (!v)
-        v = "";
-    if (!strpbrk(v, ",\"\r\n")) {
-        fputs(v, f);
+        return;
+    /* One pass for the common field (a short name): copied as it is
+     * scanned, quoted only once a comma, quote or line break shows up. */
+    size_t n = 0;
+    for (; v[n]; n++)
+        if (v[n] == ',' || v[n] == '"' || v[n] == '\r' || v[n] == '\n')
+            break;
+    if (!v[n]) {
+        obuf_write(f, v, n);
         return;
     }
-    fputc('"', f);
+    obuf_putc(f, '"');
     for (; *v; v++) {
         if (*v == '"')
-            fputc('"', f);
-        fputc(*v, f);
+            obuf_putc(f, '"');
+        obuf_putc(f, *v);
     }
-    fputc('"', f);
+    obuf_putc(f, '"');
 }
 
 static const char *cred_name(const struct cred *c)
@@ -749,88 +755,104 @@ void report_job_creds(const struct sim_outcome *o, const struct sched *s,
     }
 }
 
-static void csv_row(FILE *f, const struct wl_job *w, const struct sim_outcome *o,
-                    struct sched *s, long now)
+/* A time and the comma after it; only the comma when it is not known. */
+static void opt_time(struct obuf *f, long v, int known)
+{
+    if (known)
+        obuf_ll(f, v);
+    obuf_putc(f, ',');
+}
+
+static void csv_row(struct obuf *f, const struct wl_job *w, const struct sim_outcome *o,
+                    struct sched *s, const struct sim_noderuns *runs, long now)
 {
     const struct job *j = o->job;
     report_csv_field(f, w->id);
-    fprintf(f, ",%ld,", w->submit);
+    obuf_putc(f, ',');
+    obuf_ll(f, w->submit);
+    obuf_putc(f, ',');
+    opt_time(f, o->run_start, o->start >= 0);
+    opt_time(f, o->end, o->end >= 0);
     if (o->start >= 0)
-        fprintf(f, "%ld", o->run_start);
-    fputc(',', f);
-    if (o->end >= 0)
-        fprintf(f, "%ld", o->end);
-    fputc(',', f);
-    if (o->start >= 0)
-        fprintf(f, "%ld", o->start - w->submit);
-    fprintf(f, ",%lld,%ld,%ld,%d,%d", wl_job_procs(w), w->walltime, w->runtime, o->backfilled,
-            o->preempted);
+        obuf_ll(f, o->start - w->submit);
+    const long long nums[] = {wl_job_procs(w), w->walltime, w->runtime, o->backfilled,
+                              o->preempted};
+    for (size_t k = 0; k < sizeof nums / sizeof *nums; k++) {
+        obuf_putc(f, ',');
+        obuf_ll(f, nums[k]);
+    }
     const struct cred *creds[CRED_NKINDS];
     report_job_creds(o, s, creds);
     for (size_t k = 0; k < CRED_NKINDS; k++) {
-        fputc(',', f);
+        obuf_putc(f, ',');
         /* No account is written as none (empty), not as DEFAULT. */
         if (k != 2 || (creds[k] && creds[k]->index != 0))
             report_csv_field(f, cred_name(creds[k]));
     }
     const char *state = report_final_state(o);
-    fprintf(f, ",%s,", state);
+    obuf_putc(f, ',');
+    obuf_puts(f, state);
+    obuf_putc(f, ',');
     char buf[512];
     if (o->rejected)
         report_csv_field(f, o->more ? o->more->reason : NULL);
     else if (j && (!strcmp(state, "never_started") || (!strcmp(state, "preempted") && o->start < 0)))
         report_csv_field(f, never_reason(s, j, now, buf, sizeof buf));
-    fputc(',', f);
+    obuf_putc(f, ',');
     if (o->start >= 0 && o->more)
-        sim_format_slots(f, s, o->more->slots, o->more->nslots);
-    fputc(',', f);
+        sim_format_slots(f, s, runs, o->more->slots, o->more->nslots);
+    obuf_putc(f, ',');
     report_csv_field(f, o->more ? o->more->segments : NULL);
-    fputc('\n', f);
+    obuf_putc(f, '\n');
 }
 
-int report_write_jobs_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out,
+int report_write_jobs_csv(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,
                           struct sched *s, long now, int run, int header)
 {
     if (header)
-        fprintf(f,
-                "%sjob_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted,"
-                "user,group,account,class,qos,state,reason,nodes,segments\n",
-                run >= 1 ? "run," : "");
+        obuf_printf(f,
+                    "%sjob_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted,"
+                    "user,group,account,class,qos,state,reason,nodes,segments\n",
+                    run >= 1 ? "run," : "");
+    struct sim_noderuns *runs = sim_noderuns_create(s);
     for (size_t i = 0; i < wl->njobs; i++) {
-        if (run >= 1)
-            fprintf(f, "%d,", run);
-        csv_row(f, &wl->jobs[i], &out[i], s, now);
+        if (run >= 1) {
+            obuf_ll(f, run);
+            obuf_putc(f, ',');
+        }
+        csv_row(f, &wl->jobs[i], &out[i], s, runs, now);
     }
-    return ferror(f) ? -1 : 0;
+    sim_noderuns_destroy(runs);
+    return obuf_failed(f) ? -1 : 0;
 }
 
-int report_write_recorded_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out)
+int report_write_recorded_csv(struct obuf *f, const struct workload *wl,
+                              const struct sim_outcome *out)
 {
-    fprintf(f, "run,job_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted,"
-               "user,group,account,class,qos,state,reason,nodes,segments\n");
+    obuf_puts(f, "run,job_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted,"
+                 "user,group,account,class,qos,state,reason,nodes,segments\n");
     for (size_t i = 0; i < wl->njobs; i++) {
         const struct wl_job *w = &wl->jobs[i];
         const struct sim_outcome *o = &out[i];
         const struct wl_names *nm = wl_job_names(w);
         const char *names[CRED_NKINDS] = {nm->user, nm->group, nm->account, nm->class_, nm->qos};
         report_csv_field(f, "recorded");
-        fputc(',', f);
+        obuf_putc(f, ',');
         report_csv_field(f, w->id);
-        fprintf(f, ",%ld,", w->submit);
+        obuf_putc(f, ',');
+        obuf_ll(f, w->submit);
+        obuf_putc(f, ',');
+        opt_time(f, o->start, o->start >= 0);
+        opt_time(f, o->end, o->end >= 0);
         if (o->start >= 0)
-            fprintf(f, "%ld", o->start);
-        fputc(',', f);
-        if (o->end >= 0)
-            fprintf(f, "%ld", o->end);
-        fputc(',', f);
-        if (o->start >= 0)
-            fprintf(f, "%ld", o->start - w->submit);
-        fprintf(f, ",%lld,%ld,%ld,,0", wl_job_procs(w), w->walltime, w->runtime);
+            obuf_ll(f, o->start - w->submit);
+        obuf_printf(f, ",%lld,%ld,%ld,,0", wl_job_procs(w), w->walltime, w->runtime);
         for (int k = 0; k < CRED_NKINDS; k++) {
-            fputc(',', f);
+            obuf_putc(f, ',');
             report_csv_field(f, names[k]);
         }
-        fprintf(f, ",%s,,,\n", o->end >= 0 ? "completed" : o->start >= 0 ? "running" : "never_started");
+        obuf_printf(f, ",%s,,,\n",
+                    o->end >= 0 ? "completed" : o->start >= 0 ? "running" : "never_started");
     }
-    return ferror(f) ? -1 : 0;
+    return obuf_failed(f) ? -1 : 0;
 }

@@ -29,6 +29,7 @@
 #include <stdio.h>
 
 #include "sim/sim.h"
+#include "util/obuf.h"
 #include "sim/workload.h"
 
 #define REPORT_NSIZE 6    /* job size classes, by processors */
@@ -184,13 +185,14 @@ void report_print_runs_json(FILE *f, const struct report_run *runs, size_t n);
  * they hold a comma, a quote or a line break. Returns 0, or -1 if writing
  * failed.
  */
-int report_write_jobs_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out,
+int report_write_jobs_csv(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,
                           struct sched *s, long now, int run, int header);
 /* The header (with the run column) and the rows of the schedule the log
  * recorded (moku simulate --recorded), run "recorded": its starts and ends,
  * the trace's names, state completed, running (not ended by --until) or
  * never_started (no start recorded); no nodes. */
-int report_write_recorded_csv(FILE *f, const struct workload *wl, const struct sim_outcome *out);
+int report_write_recorded_csv(struct obuf *f, const struct workload *wl,
+                              const struct sim_outcome *out);
 
 /* The job's final state as the jobs CSV's `state` column says it:
  * completed, killed, cancelled, preempted, running, never_started, rejected. */
@@ -201,6 +203,6 @@ const char *report_final_state(const struct sim_outcome *o);
 void report_job_creds(const struct sim_outcome *o, const struct sched *s,
                       const struct cred *creds[CRED_NKINDS]);
 /* One CSV field (NULL: empty), quoted when it must be (RFC 4180). */
-void report_csv_field(FILE *f, const char *v);
+void report_csv_field(struct obuf *f, const char *v);
 
 #endif

@@ -10,6 +10,7 @@
 #include "policy/srcfg.h"
 #include "sim/sim.h"
 #include "util/mem.h"
+#include "util/obuf.h"
 #include "util/sbuf.h"
 #include "util/strmap.h"
 
@@ -52,14 +53,13 @@ void resvlog_destroy(struct resvlog *l)
 
 static char *nodes_text(const struct sched *s, const struct resv *r)
 {
-    char *t = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&t, &len);
-    if (!f)
-        abort(); /* out of memory: as xmalloc does (util/mem.h) */
+    struct obuf *f = obuf_mem();
     sim_format_resv_nodes(f, s, r->nodes, r->nnodes);
-    fclose(f);
-    return t;
+    size_t len;
+    const char *t = obuf_data(f, &len);
+    char *text = xstrndup(t, len);
+    obuf_close(f, NULL);
+    return text;
 }
 
 static char *flags_text(const struct resv *r)
@@ -122,40 +122,46 @@ void resvlog_note(struct resvlog *l, const struct sched *s, long now)
 }
 
 /* A CSV field, quoted when it must be. */
-static void field(FILE *f, const char *s)
+static void field(struct obuf *f, const char *s)
 {
     if (!strpbrk(s, ",\"\n")) {
-        fputs(s, f);
+        obuf_puts(f, s);
         return;
     }
-    fputc('"', f);
+    obuf_putc(f, '"');
     for (; *s; s++) {
         if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
+            obuf_putc(f, '"');
+        obuf_putc(f, *s);
     }
-    fputc('"', f);
+    obuf_putc(f, '"');
 }
 
-int resvlog_write(const struct resvlog *l, FILE *f)
+int resvlog_write(const struct resvlog *l, struct obuf *f)
 {
-    fputs("id,type,created,start,end,released,nodes,acl,flags\n", f);
+    obuf_puts(f, "id,type,created,start,end,released,nodes,acl,flags\n");
     for (size_t i = 0; i < l->n; i++) {
         const struct rec *r = &l->v[i];
         field(f, r->id);
-        fprintf(f, ",%s,%ld,%ld,", r->type, r->created, r->start);
+        obuf_putc(f, ',');
+        obuf_puts(f, r->type);
+        obuf_putc(f, ',');
+        obuf_ll(f, r->created);
+        obuf_putc(f, ',');
+        obuf_ll(f, r->start);
+        obuf_putc(f, ',');
         if (r->end != LONG_MAX && r->end < LONG_MAX / 2)
-            fprintf(f, "%ld", r->end);
-        fputc(',', f);
+            obuf_ll(f, r->end);
+        obuf_putc(f, ',');
         if (r->released >= 0)
-            fprintf(f, "%ld", r->released);
-        fputc(',', f);
+            obuf_ll(f, r->released);
+        obuf_putc(f, ',');
         field(f, r->nodes);
-        fputc(',', f);
+        obuf_putc(f, ',');
         field(f, r->acl);
-        fputc(',', f);
+        obuf_putc(f, ',');
         field(f, r->flags);
-        fputc('\n', f);
+        obuf_putc(f, '\n');
     }
-    return ferror(f) ? -1 : 0;
+    return obuf_failed(f) ? -1 : 0;
 }

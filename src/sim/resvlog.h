@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "core/sched.h"
+#include "util/obuf.h"
 
 struct resvlog;
 
@@ -21,6 +22,6 @@ void resvlog_note(struct resvlog *l, const struct sched *s, long now);
 /* The CSV: a header, then one row per instance in the order first seen.
  * Times are trace seconds; an empty end or released means none. Returns
  * -1 if the stream reports an error. */
-int resvlog_write(const struct resvlog *l, FILE *f);
+int resvlog_write(const struct resvlog *l, struct obuf *f);
 
 #endif

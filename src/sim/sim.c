@@ -12,6 +12,7 @@
 #include "util/heap.h"
 #include "util/hostrange.h"
 #include "util/mem.h"
+#include "util/obuf.h"
 
 static int end_less(const void *a, const void *b)
 {
@@ -26,11 +27,19 @@ static void end_setpos(void *e, size_t pos)
     ((struct run *)e)->pos = pos;
 }
 
-/* The outcome's detail, made on first use. */
-static struct sim_detail *detail(struct sim_outcome *o)
+#define DETAIL_BLOCK 4096
+
+/* The outcome's detail, made on first use, from a block of them. */
+static struct sim_detail *detail(struct sim *sim, struct sim_outcome *o)
 {
-    if (!o->more)
-        o->more = xcalloc(1, sizeof *o->more);
+    if (o->more)
+        return o->more;
+    if (!sim->details || sim->details_used == DETAIL_BLOCK) {
+        sim->details = xcalloc(DETAIL_BLOCK, sizeof *sim->details);
+        sim->details_used = 0;
+    }
+    o->more = &sim->details[sim->details_used];
+    o->more->block = sim->details_used++ == 0 ? 1 : 2;
     return o->more;
 }
 
@@ -39,10 +48,14 @@ static void record_slots(struct sim *sim, const struct job *j)
 {
     if (!sim->record_nodes)
         return;
-    struct sim_detail *d = detail(&sim->out[j->tag]);
-    free(d->slots);
+    struct sim_detail *d = detail(sim, &sim->out[j->tag]);
+    if (d->slots != &d->one)
+        free(d->slots);
     d->slots = NULL;
-    if (j->nslots) {
+    if (j->nslots == 1) {
+        d->one = j->slots[0];
+        d->slots = &d->one;
+    } else if (j->nslots) {
         d->slots = xmalloc(j->nslots * sizeof *j->slots);
         memcpy(d->slots, j->slots, j->nslots * sizeof *j->slots);
     }
@@ -70,19 +83,22 @@ static void record_segment(struct sim *sim, const struct job *j, long now)
     struct sim_outcome *o = &sim->out[j->tag];
     if (!sim->record_nodes)
         return;
-    struct sim_detail *d = detail(o);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f)
-        abort(); /* out of memory: as xmalloc does (util/mem.h) */
-    if (d->segments)
-        fprintf(f, "%s;", d->segments);
-    fprintf(f, "%ld-%ld@", o->run_start, now);
-    sim_format_slots(f, sim->s, d->slots, d->nslots);
-    fclose(f);
+    struct sim_detail *d = detail(sim, o);
+    struct obuf *f = obuf_mem();
+    if (d->segments) {
+        obuf_puts(f, d->segments);
+        obuf_putc(f, ';');
+    }
+    obuf_ll(f, o->run_start);
+    obuf_putc(f, '-');
+    obuf_ll(f, now);
+    obuf_putc(f, '@');
+    sim_format_slots(f, sim->s, NULL, d->slots, d->nslots);
+    size_t len;
+    const char *text = obuf_data(f, &len);
     free(d->segments);
-    d->segments = text;
+    d->segments = xstrndup(text, len);
+    obuf_close(f, NULL);
 }
 
 /* OWNERPREEMPT: the engine preempts a running job. Requeued, it will run
@@ -170,7 +186,7 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
         if (sched_submit_allowed(sim->s, &spec, &e) < 0 ||
             !(sim->out[next].job = sched_submit(sim->s, &spec, &e))) {
             sim->out[next].rejected = 1;
-            detail(&sim->out[next])->reason = xstrdup(e.msg);
+            detail(sim, &sim->out[next])->reason = xstrdup(e.msg);
             (*rejected)++;
         }
     }
@@ -397,23 +413,59 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
 
 void sim_outcomes_free(struct sim_outcome *out, size_t n)
 {
+    /* What each detail owns, and the details alone; a block's first detail
+     * frees the block last, once no other detail of it is read. */
     for (size_t i = 0; out && i < n; i++) {
         struct sim_detail *d = out[i].more;
         if (!d)
             continue;
         free(d->reason);
-        free(d->slots);
+        if (d->slots != &d->one)
+            free(d->slots);
         free(d->segments);
-        free(d);
+        if (d->block != 1)
+            out[i].more = NULL;
+        if (d->block == 0)
+            free(d);
+    }
+    for (size_t i = 0; out && i < n; i++) {
+        free(out[i].more); /* only blocks' first details are left */
         out[i].more = NULL;
     }
+}
+
+struct sim_noderuns {
+    unsigned *end; /* end[i]: the last node of the run of names counting up from node i */
+    size_t n;
+};
+
+struct sim_noderuns *sim_noderuns_create(const struct sched *s)
+{
+    struct sim_noderuns *r = xcalloc(1, sizeof *r);
+    r->n = s ? sched_nnodes(s) : 0;
+    r->end = xmalloc((r->n ? r->n : 1) * sizeof *r->end);
+    for (size_t i = r->n; i-- > 0;)
+        r->end[i] = i + 1 < r->n && hostrange_next(sched_node(s, (unsigned)i)->name,
+                                                    sched_node(s, (unsigned)i + 1)->name)
+                        ? r->end[i + 1]
+                        : (unsigned)i;
+    return r;
+}
+
+void sim_noderuns_destroy(struct sim_noderuns *r)
+{
+    if (!r)
+        return;
+    free(r->end);
+    free(r);
 }
 
 /* A run of nodes being written: consecutive in the node table, the same
  * processors on each, numbered names (util/hostrange.h). */
 struct nodes_out {
-    FILE *f;
+    struct obuf *f;
     const struct sched *s;
+    const struct sim_noderuns *runs; /* NULL: names compared pair by pair */
     const char *sep;
     unsigned first, last, procs;
     int open;
@@ -424,43 +476,72 @@ static void nodes_flush(struct nodes_out *w)
     if (!w->open)
         return;
     const char *a = sched_node(w->s, w->first)->name;
+    obuf_puts(w->f, w->sep);
     if (w->first == w->last) {
-        fprintf(w->f, "%s%s:%u", w->sep, a, w->procs);
+        obuf_puts(w->f, a);
     } else {
         const char *b = sched_node(w->s, w->last)->name;
         size_t at = strlen(a);
         while (at > 0 && a[at - 1] >= '0' && a[at - 1] <= '9')
             at--;
-        fprintf(w->f, "%s%.*s[%s-%s]:%u", w->sep, (int)at, a, a + at, b + at, w->procs);
+        obuf_write(w->f, a, at);
+        obuf_putc(w->f, '[');
+        obuf_puts(w->f, a + at);
+        obuf_putc(w->f, '-');
+        obuf_puts(w->f, b + at);
+        obuf_putc(w->f, ']');
     }
+    obuf_putc(w->f, ':');
+    obuf_ull(w->f, w->procs);
     w->sep = " ";
     w->open = 0;
 }
 
+/* 1 when node a + 1's name is the one after node a's. */
+static int follows(const struct nodes_out *w, unsigned a)
+{
+    if (w->runs && a < w->runs->n)
+        return w->runs->end[a] > a;
+    return hostrange_next(sched_node(w->s, a)->name, sched_node(w->s, a + 1)->name);
+}
+
 static void nodes_add(struct nodes_out *w, unsigned node, unsigned procs)
 {
-    if (w->open && node == w->last + 1 && procs == w->procs &&
-        hostrange_next(sched_node(w->s, w->last)->name, sched_node(w->s, node)->name)) {
+    if (w->open && node == w->last + 1 && procs == w->procs && follows(w, w->last)) {
         w->last = node;
         return;
     }
     nodes_flush(w);
-    *w = (struct nodes_out){w->f, w->s, w->sep, node, node, procs, 1};
+    *w = (struct nodes_out){w->f, w->s, w->runs, w->sep, node, node, procs, 1};
 }
 
-void sim_format_slots(FILE *f, const struct sched *s, const struct job_slot *slots, size_t n)
+/* Nodes first .. first + n - 1, with procs each; with the table, a run of
+ * numbered names is taken in one step (Curie's jobs hold thousands). */
+static void nodes_add_span(struct nodes_out *w, unsigned first, unsigned n, unsigned procs)
 {
-    struct nodes_out w = {f, s, "", 0, 0, 0, 0};
+    unsigned end = first + n;
+    for (unsigned node = first; node < end; node++) {
+        nodes_add(w, node, procs);
+        if (w->runs && node < w->runs->n) {
+            unsigned last = w->runs->end[node] < end - 1 ? w->runs->end[node] : end - 1;
+            w->last = node = last;
+        }
+    }
+}
+
+void sim_format_slots(struct obuf *f, const struct sched *s, const struct sim_noderuns *runs,
+                      const struct job_slot *slots, size_t n)
+{
+    struct nodes_out w = {f, s, runs, "", 0, 0, 0, 0};
     for (size_t i = 0; i < n; i++)
-        for (unsigned k = 0; k < slots[i].nnodes; k++)
-            nodes_add(&w, slots[i].node + k, slots[i].procs);
+        nodes_add_span(&w, slots[i].node, slots[i].nnodes, slots[i].procs);
     nodes_flush(&w);
 }
 
-void sim_format_resv_nodes(FILE *f, const struct sched *s, const struct resv_node *nodes,
+void sim_format_resv_nodes(struct obuf *f, const struct sched *s, const struct resv_node *nodes,
                            size_t n)
 {
-    struct nodes_out w = {f, s, "", 0, 0, 0, 0};
+    struct nodes_out w = {f, s, NULL, "", 0, 0, 0, 0};
     for (size_t i = 0; i < n; i++)
         nodes_add(&w, nodes[i].node, nodes[i].procs);
     nodes_flush(&w);

@@ -28,8 +28,13 @@ struct cfg;
  * rejection's reason, and where the job ran when the caller asked for it. */
 struct sim_detail {
     char *reason;           /* rejected: why */
-    struct job_slot *slots; /* the last run's processors (sim_hooks.record_nodes) */
-    size_t nslots;
+    struct job_slot *slots; /* the last run's processors (sim_hooks.record_nodes): */
+    size_t nslots;          /* &one when there is one (no allocation per job) */
+    struct job_slot one;
+    /* Where it lives: 0 allocated alone; made by sim_run, in blocks (a
+     * jobs CSV wants one per job, and a malloc each cost the replay): 1
+     * the first of its block, which frees the block, 2 the others. */
+    unsigned char block;
     char *segments; /* earlier runs of a preempted job, "start-end@nodes" joined
                        by ';' (sim_hooks.record_nodes) */
 };
@@ -55,13 +60,23 @@ struct sim_outcome {
 /* Free what the outcomes own (not the array). */
 void sim_outcomes_free(struct sim_outcome *out, size_t n);
 
+/* Which node names count up from which (util/hostrange.h), found once for
+ * the many jobs of an output: for each node, the last of the run of
+ * numbered names that starts there. s may be NULL (no nodes). */
+struct sim_noderuns;
+struct sim_noderuns *sim_noderuns_create(const struct sched *s);
+void sim_noderuns_destroy(struct sim_noderuns *r);
+
 /* Write a run's processors as "name:procs" entries separated by spaces,
  * node names from s; consecutive numbered nodes with the same processors as
- * one range entry, "node[001-128]:1" (util/hostrange.h). */
-void sim_format_slots(FILE *f, const struct sched *s, const struct job_slot *slots, size_t n);
+ * one range entry, "node[001-128]:1" (util/hostrange.h). runs: s's table
+ * (sim_noderuns_create), or NULL to compare the names pair by pair. */
+struct obuf;
+void sim_format_slots(struct obuf *f, const struct sched *s, const struct sim_noderuns *runs,
+                      const struct job_slot *slots, size_t n);
 /* The same for a reservation's nodes. */
 struct resv_node;
-void sim_format_resv_nodes(FILE *f, const struct sched *s, const struct resv_node *nodes,
+void sim_format_resv_nodes(struct obuf *f, const struct sched *s, const struct resv_node *nodes,
                            size_t n);
 
 /* The cluster's state as one scheduling iteration left it. */

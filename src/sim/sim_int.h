@@ -19,6 +19,8 @@ struct run {
 
 struct sim {
     struct sched *s;
+    struct sim_detail *details; /* the block details are taken from (detail()) */
+    size_t details_used;
     const struct workload *wl;
     struct sim_outcome *out;
     struct heap ends; /* running jobs by the time they will end */

@@ -7,6 +7,7 @@
 
 #include "trace/swf.h"
 #include "util/mem.h"
+#include "util/obuf.h"
 #include "util/sort.h"
 #include "util/strmap.h"
 
@@ -33,52 +34,67 @@ static struct simfields sim_fields(const struct wl_job *w, const struct sim_outc
     return s;
 }
 
-static void header(FILE *f, const struct swfout_info *in, size_t records)
+static void header(struct obuf *f, const struct swfout_info *in, size_t records)
 {
-    fprintf(f, "; Version: 2.2\n");
-    fprintf(f, "; Computer: moku simulate (a simulated schedule)\n");
-    fprintf(f, "; Conversion: moku simulate --swf-out, from %s\n", in->trace ? in->trace : "-");
-    fprintf(f, "; Note: fields 3 (wait), 4 (run time), 5 (allocated processors) and 11 (status)\n"
-               ";       are the simulation's; the other fields are the trace's\n");
+    obuf_puts(f, "; Version: 2.2\n");
+    obuf_puts(f, "; Computer: moku simulate (a simulated schedule)\n");
+    obuf_printf(f, "; Conversion: moku simulate --swf-out, from %s\n", in->trace ? in->trace : "-");
+    obuf_puts(f, "; Note: fields 3 (wait), 4 (run time), 5 (allocated processors) and 11 (status)\n"
+                 ";       are the simulation's; the other fields are the trace's\n");
     if (in->config)
-        fprintf(f, "; Note: configuration %s\n", in->config);
+        obuf_printf(f, "; Note: configuration %s\n", in->config);
     if (in->policy)
-        fprintf(f, "; Note: policy %s\n", in->policy);
-    fprintf(f, "; MaxRecords: %zu\n", records);
+        obuf_printf(f, "; Note: policy %s\n", in->policy);
+    obuf_printf(f, "; MaxRecords: %zu\n", records);
     if (in->unix_start >= 0)
-        fprintf(f, "; UnixStartTime: %lld\n", in->unix_start);
+        obuf_printf(f, "; UnixStartTime: %lld\n", in->unix_start);
     if (in->tz && *in->tz)
-        fprintf(f, "; TimeZoneString: %s\n", in->tz);
+        obuf_printf(f, "; TimeZoneString: %s\n", in->tz);
     if (in->nodes > 0)
-        fprintf(f, "; MaxNodes: %lld\n", in->nodes);
+        obuf_printf(f, "; MaxNodes: %lld\n", in->nodes);
     if (in->procs > 0)
-        fprintf(f, "; MaxProcs: %lld\n", in->procs);
+        obuf_printf(f, "; MaxProcs: %lld\n", in->procs);
 }
 
 /* A double field: whole numbers without a point, as the archive writes them. */
-static void dfield(FILE *f, double v)
+static void dfield(struct obuf *f, double v)
 {
+    obuf_putc(f, ' ');
     if (v == (double)(long long)v)
-        fprintf(f, " %lld", (long long)v);
+        obuf_ll(f, (long long)v);
     else
-        fprintf(f, " %.2f", v);
+        obuf_fixed(f, v, 2);
 }
 
-static void swf_line(FILE *f, const struct swf_rec *r)
+/* Integer fields, each after a space (the first with none when lead is 0). */
+static void ifields(struct obuf *f, const long long *v, size_t n, int lead)
 {
-    fprintf(f, "%lld %lld %lld %lld %lld", r->id, r->submit, r->wait, r->runtime, r->alloc);
+    for (size_t i = 0; i < n; i++) {
+        if (i || lead)
+            obuf_putc(f, ' ');
+        obuf_ll(f, v[i]);
+    }
+}
+
+static void swf_line(struct obuf *f, const struct swf_rec *r)
+{
+    const long long first[] = {r->id, r->submit, r->wait, r->runtime, r->alloc};
+    ifields(f, first, 5, 0);
     dfield(f, r->cpu);
     dfield(f, r->mem_used);
-    fprintf(f, " %lld %lld", r->req_procs, r->req_time);
+    const long long req[] = {r->req_procs, r->req_time};
+    ifields(f, req, 2, 1);
     dfield(f, r->req_mem);
-    fprintf(f, " %lld %lld %lld %lld %lld %lld %lld %lld\n", r->status, r->user, r->group, r->app,
-            r->queue, r->partition, r->prev_job, r->think);
+    const long long rest[] = {r->status, r->user,      r->group,    r->app,
+                              r->queue,  r->partition, r->prev_job, r->think};
+    ifields(f, rest, 8, 1);
+    obuf_putc(f, '\n');
 }
 
 /* ------------------------------------------------- an SWF trace, again */
 
 struct rescan {
-    FILE *f;
+    struct obuf *f;
     const struct workload *wl;
     const struct sim_outcome *out;
     void **by_line; /* the jobs (const struct wl_job *) in line order */
@@ -127,7 +143,7 @@ static int rescan_one(void *ctx, const struct swf_rec *rec, struct err *err)
 
 /* The trace read again record by record (its raw records were not kept),
  * each matched to its job by line number. */
-static int write_from_swf(FILE *f, const struct workload *wl, const struct sim_outcome *out,
+static int write_from_swf(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,
                           const struct swfout_info *in, struct err *err)
 {
     struct rescan r = {.f = f, .wl = wl, .out = out};
@@ -192,7 +208,7 @@ static struct swf_rec maui_rec(const struct wl_job *w, size_t i, struct numberin
     return r;
 }
 
-static int write_from_maui(FILE *f, const struct workload *wl, const struct sim_outcome *out,
+static int write_from_maui(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,
                            const struct swfout_info *in)
 {
     struct numbering num[NUM_KINDS] = {0};
@@ -201,15 +217,15 @@ static int write_from_maui(FILE *f, const struct workload *wl, const struct sim_
     for (size_t i = 0; i < wl->njobs; i++)
         maui_rec(&wl->jobs[i], i, num); /* number the names first: the header lists them */
     header(f, in, wl->njobs);
-    fprintf(f, "; Note: the trace's jobs are numbered 1, 2, ... in submit order; its names:\n");
+    obuf_puts(f, "; Note: the trace's jobs are numbered 1, 2, ... in submit order; its names:\n");
     static const char *const what[NUM_KINDS] = {"user", "group", "queue", "partition"};
     for (int k = 0; k < NUM_KINDS; k++)
         for (size_t i = 0; i < num[k].n; i++) {
             if (k == NUM_QUEUE || k == NUM_PARTITION)
-                fprintf(f, "; %s: %zu %s\n", k == NUM_QUEUE ? "Queue" : "Partition", i + 1,
-                        num[k].names[i]);
+                obuf_printf(f, "; %s: %zu %s\n", k == NUM_QUEUE ? "Queue" : "Partition", i + 1,
+                            num[k].names[i]);
             else
-                fprintf(f, "; Note: %s %zu is %s\n", what[k], i + 1, num[k].names[i]);
+                obuf_printf(f, "; Note: %s %zu is %s\n", what[k], i + 1, num[k].names[i]);
         }
     for (size_t i = 0; i < wl->njobs; i++) {
         struct swf_rec r = maui_rec(&wl->jobs[i], i, num);
@@ -227,12 +243,12 @@ static int write_from_maui(FILE *f, const struct workload *wl, const struct sim_
     return 0;
 }
 
-int swfout_write(FILE *f, const struct workload *wl, const struct sim_outcome *out,
+int swfout_write(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,
                  const struct swfout_info *info, struct err *err)
 {
     int rc = info->trace_is_swf ? write_from_swf(f, wl, out, info, err)
                                 : write_from_maui(f, wl, out, info);
-    if (rc == 0 && ferror(f))
+    if (rc == 0 && obuf_failed(f))
         rc = err_set(err, "writing the SWF file failed");
     return rc;
 }

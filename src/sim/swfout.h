@@ -25,6 +25,7 @@
 #include "sim/sim.h"
 #include "sim/workload.h"
 #include "util/err.h"
+#include "util/obuf.h"
 
 /* What the header says. Borrowed strings; NULL: not said. */
 struct swfout_info {
@@ -42,7 +43,7 @@ struct swfout_info {
  * wl->njobs entries (sim_run's). Returns 0, or -1 with err set when the
  * trace cannot be read again (it changed under us) or writing failed.
  */
-int swfout_write(FILE *f, const struct workload *wl, const struct sim_outcome *out,
+int swfout_write(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,
                  const struct swfout_info *info, struct err *err);
 
 #endif

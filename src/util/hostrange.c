@@ -29,13 +29,33 @@ static int pad_width(const char *d, size_t n)
     return n > 1 && d[0] == '0' ? (int)n : 0;
 }
 
+/* The suffix of a counted up by one, into want (MAX_DIGITS + 2 bytes): the
+ * digits incremented in place keep a padded suffix's width (its leading
+ * zero absorbs any carry) and grow an unpadded one by a digit, as printf
+ * "%0*llu" of the value plus one writes it. By hand: the simulator asks
+ * this for every node of every job it writes. */
+static void count_up(const char *d, size_t nd, char *want)
+{
+    memcpy(want + 1, d, nd);
+    want[nd + 1] = '\0';
+    size_t i = nd;
+    while (i > 0 && want[i] == '9')
+        want[i--] = '0';
+    if (i > 0) {
+        want[i]++;
+        memmove(want, want + 1, nd + 1);
+    } else {
+        want[0] = '1'; /* 99 -> 100 */
+    }
+}
+
 int hostrange_next(const char *a, const char *b)
 {
     size_t la = strlen(a), at = suffix_at(a, la), nd = la - at;
-    if (nd == 0 || nd > MAX_DIGITS || strchr(a, '[') || strncmp(a, b, at) != 0)
+    if (nd == 0 || nd > MAX_DIGITS || memchr(a, '[', at) || strncmp(a, b, at) != 0)
         return 0;
     char want[MAX_DIGITS + 2];
-    snprintf(want, sizeof want, "%0*llu", pad_width(a + at, nd), digits_value(a + at, nd) + 1);
+    count_up(a + at, nd, want);
     return strcmp(b + at, want) == 0;
 }
 

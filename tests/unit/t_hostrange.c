@@ -23,6 +23,22 @@ static void test_next(void)
     CHECK(!hostrange_next("n1234567890123456789", "n1234567890123456790")); /* too long */
 }
 
+/* The name after each name printf writes, padded or not, across carries. */
+static void test_next_counts(void)
+{
+    char a[32], b[32], c[32];
+    int bad = 0;
+    for (int width = 0; width <= 5; width++)
+        for (unsigned long long v = 0; v < 100500; v += v < 1200 ? 1 : 97) {
+            snprintf(a, sizeof a, "cn%0*llu", width, v);
+            snprintf(b, sizeof b, "cn%0*llu", a[2] == '0' && strlen(a) > 3 ? (int)strlen(a) - 2 : 0,
+                     v + 1);
+            snprintf(c, sizeof c, "cn%0*llu", width, v + 2);
+            bad += !hostrange_next(a, b) || hostrange_next(a, c);
+        }
+    CHECK_EQ(bad, 0);
+}
+
 static void test_parse(void)
 {
     struct hostrange r;
@@ -71,6 +87,7 @@ static void test_round_trip(void)
 int main(void)
 {
     TEST_RUN(test_next);
+    TEST_RUN(test_next_counts);
     TEST_RUN(test_parse);
     TEST_RUN(test_round_trip);
     return TEST_DONE();

@@ -12,6 +12,7 @@
 #include "sim/plot.h"
 #include "sim/report.h"
 #include "test.h"
+#include "util/obuf.h"
 
 /* What f wrote, as a string the caller frees. */
 #define CAPTURE(buf, call)                                                                         \
@@ -20,6 +21,16 @@
         FILE *f = open_memstream(&(buf), &len_);                                                   \
         call;                                                                                      \
         fclose(f);                                                                                 \
+    } while (0)
+
+/* The same for the writers of util/obuf. */
+#define OCAPTURE(buf, call)                                                                        \
+    do {                                                                                           \
+        size_t len_;                                                                               \
+        struct obuf *f = obuf_mem();                                                               \
+        call;                                                                                      \
+        (buf) = strdup(obuf_data(f, &len_));                                                       \
+        obuf_close(f, NULL);                                                                       \
     } while (0)
 
 static size_t count(const char *s, const char *what)
@@ -309,9 +320,9 @@ static void test_csv_run_column(void)
     struct sim_outcome out[5];
     small_replay(&wl, out);
     char *one = NULL, *r1 = NULL, *r2 = NULL;
-    CAPTURE(one, report_write_jobs_csv(f, &wl, out, NULL, 0, 0, 1));
-    CAPTURE(r1, report_write_jobs_csv(f, &wl, out, NULL, 0, 1, 1));
-    CAPTURE(r2, report_write_jobs_csv(f, &wl, out, NULL, 0, 2, 0));
+    OCAPTURE(one, report_write_jobs_csv(f, &wl, out, NULL, 0, 0, 1));
+    OCAPTURE(r1, report_write_jobs_csv(f, &wl, out, NULL, 0, 1, 1));
+    OCAPTURE(r2, report_write_jobs_csv(f, &wl, out, NULL, 0, 2, 0));
     CHECK(strncmp(one, "job_id,submit,", 14) == 0);
     CHECK(strncmp(r1, "run,job_id,submit,", 18) == 0);
     CHECK(!strstr(r2, "job_id")); /* the header comes with run 1 only */
@@ -470,8 +481,8 @@ static void test_series_csv(void)
     plot_series_add(&b, 5, 1, 4, 1, 1);
     struct plot_line lines[] = {{"a", &a}, {"b", &b}};
     char *one = NULL, *two = NULL;
-    CAPTURE(one, plot_write_csv(f, lines, 1));
-    CAPTURE(two, plot_write_csv(f, lines, 2));
+    OCAPTURE(one, plot_write_csv(f, lines, 1));
+    OCAPTURE(two, plot_write_csv(f, lines, 2));
     CHECK(strcmp(one, "time,width,covered,utilization,busy_procs,up_procs,queued,running\n"
                       "0,10,10,0.500000,5.000,10.000,2.000,1.000\n"
                       "10,10,10,0.750000,7.500,10.000,1.000,2.000\n") == 0);

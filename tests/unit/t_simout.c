@@ -12,6 +12,7 @@
 #include "sim/html.h"
 #include "sim/swfout.h"
 #include "test.h"
+#include "util/obuf.h"
 
 #define CAPTURE(buf, call)                                                                         \
     do {                                                                                           \
@@ -19,6 +20,16 @@
         FILE *f = open_memstream(&(buf), &len_);                                                   \
         call;                                                                                      \
         fclose(f);                                                                                 \
+    } while (0)
+
+/* The same for the writers of util/obuf. */
+#define OCAPTURE(buf, call)                                                                        \
+    do {                                                                                           \
+        size_t len_;                                                                               \
+        struct obuf *f = obuf_mem();                                                               \
+        call;                                                                                      \
+        (buf) = strdup(obuf_data(f, &len_));                                                       \
+        obuf_close(f, NULL);                                                                       \
     } while (0)
 
 static size_t count(const char *s, const char *what)
@@ -66,8 +77,8 @@ static void test_batsim(void)
     struct sim_detail d;
     jobs(&wl, out, &d);
     char *one = NULL, *r2 = NULL;
-    CAPTURE(one, batsim_write_jobs(f, &wl, out, NULL, 0));
-    CAPTURE(r2, batsim_write_jobs(f, &wl, out, NULL, 2));
+    OCAPTURE(one, batsim_write_jobs(f, &wl, out, NULL, 0));
+    OCAPTURE(r2, batsim_write_jobs(f, &wl, out, NULL, 2));
     CHECK(strncmp(one, "job_id,workload_name,profile,submission_time,", 45) == 0);
     CHECK_EQ(count(one, "\n"), 4); /* the header, two finished, one rejected */
     CHECK_HAS(one, "\njob.1,w0,delay,0,3,1000,1,COMPLETED_SUCCESSFULLY,10,500,510,10,510,1.020000,"
@@ -92,7 +103,7 @@ static void test_swf_from_names(void)
     char *s = NULL;
     struct err e;
     int rc = 0;
-    CAPTURE(s, rc = swfout_write(f, &wl, out, &info, &e));
+    OCAPTURE(s, rc = swfout_write(f, &wl, out, &info, &e));
     CHECK_EQ(rc, 0);
     CHECK_HAS(s, "; Version: 2.2\n");
     CHECK_HAS(s, "; MaxProcs: 8\n");

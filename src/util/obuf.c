@@ -1,0 +1,252 @@
+/* obuf — see obuf.h. */
+#include "util/obuf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "util/err.h"
+#include "util/mem.h"
+
+/* Large enough that a 50 MB file is 50 writes; small enough to be nothing
+ * beside a replay's memory. */
+#define OBUF_BLOCK (1u << 20)
+
+/* A file writer's block, mapped by itself: through malloc, freeing it
+ * would make glibc consolidate the replay's many small free chunks (3 %
+ * of a jobs CSV's time on HPC2N). */
+static char *block_alloc(void)
+{
+    void *p = mmap(NULL, OBUF_BLOCK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        abort(); /* out of memory: as xmalloc does (util/mem.h) */
+    return p;
+}
+
+struct obuf *obuf_open(const char *path, struct err *err)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        err_set(err, "%s: cannot write: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct obuf *b = xcalloc(1, sizeof *b);
+    b->cap = OBUF_BLOCK;
+    b->buf = block_alloc();
+    b->fd = fd;
+    b->path = xstrdup(path);
+    return b;
+}
+
+struct obuf *obuf_mem(void)
+{
+    struct obuf *b = xcalloc(1, sizeof *b);
+    b->cap = 4096;
+    b->buf = xmalloc(b->cap);
+    b->fd = -1;
+    return b;
+}
+
+/* Everything buffered to the file; a failure is kept, not retried. */
+static void flush(struct obuf *b)
+{
+    size_t done = 0;
+    while (!b->error && done < b->len) {
+        ssize_t k = write(b->fd, b->buf + done, b->len - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            b->error = k < 0 ? errno : EIO;
+        else
+            done += (size_t)k;
+    }
+    b->len = 0;
+}
+
+/* Room for n more bytes at buf + len (n <= OBUF_BLOCK for a file). */
+static void room(struct obuf *b, size_t n)
+{
+    if (b->len + n <= b->cap)
+        return;
+    if (b->fd >= 0) {
+        flush(b);
+        return;
+    }
+    while (b->len + n > b->cap)
+        b->cap *= 2;
+    b->buf = xrealloc(b->buf, b->cap);
+}
+
+void obuf_write_slow(struct obuf *b, const void *p, size_t n)
+{
+    const char *s = p;
+    while (n > 0) {
+        size_t part = b->fd >= 0 && n > OBUF_BLOCK ? OBUF_BLOCK : n;
+        room(b, part);
+        memcpy(b->buf + b->len, s, part);
+        b->len += part;
+        s += part;
+        n -= part;
+    }
+}
+
+/* "00" .. "99": two digits per division. */
+static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                               "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                               "8081828384858687888990919293949596979899";
+
+/* The digits of v, right-aligned before end; returns where they start. */
+static char *digits(char *end, unsigned long long v)
+{
+    while (v >= 100) {
+        unsigned k = (unsigned)(v % 100) * 2;
+        v /= 100;
+        *--end = pairs[k + 1];
+        *--end = pairs[k];
+    }
+    if (v >= 10) {
+        *--end = pairs[v * 2 + 1];
+        *--end = pairs[v * 2];
+    } else {
+        *--end = (char)('0' + v);
+    }
+    return end;
+}
+
+/* Sign and digits, formatted right to left on the stack, then copied. */
+static void put_number(struct obuf *b, int neg, unsigned long long u)
+{
+    char t[24], *end = t + sizeof t, *p = digits(end, u);
+    if (neg)
+        *--p = '-';
+    obuf_write(b, p, (size_t)(end - p));
+}
+
+void obuf_ull(struct obuf *b, unsigned long long v)
+{
+    put_number(b, 0, v);
+}
+
+void obuf_ll(struct obuf *b, long long v)
+{
+    /* negated as unsigned: LLONG_MIN has no positive long long */
+    put_number(b, v < 0, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
+}
+
+static const unsigned long long pow10_tab[] = {
+    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL,
+    1000000000ULL};
+#define FIXED_MAX_DECIMALS 9
+
+/* |v| * 10^d rounded half to even, exactly: |v| is mant / 2^k, so the
+ * product is an integer over a power of two (in 128 bits: mant < 2^53,
+ * 10^9 < 2^30). The caller keeps the result below 2^63. */
+static unsigned long long scaled_round(double a, int d)
+{
+    int e;
+    double m = frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+    unsigned long long mant = (unsigned long long)ldexp(m, 53);
+    int k = 53 - e; /* a = mant / 2^k; k >= 1 since a < 2^52 */
+    unsigned __int128 x = (unsigned __int128)mant * pow10_tab[d];
+    if (k >= 127) /* below 2^-73: x < 2^83 is under half of 2^k */
+        return 0;
+    unsigned long long q = (unsigned long long)(x >> k);
+    unsigned __int128 rem = x & ((((unsigned __int128)1) << k) - 1), half = ((unsigned __int128)1)
+                                                                             << (k - 1);
+    if (rem > half || (rem == half && (q & 1)))
+        q++;
+    return q;
+}
+
+void obuf_fixed(struct obuf *b, double v, int decimals)
+{
+    /* Beyond the exact 64-bit path (huge, inf, nan, many decimals):
+     * printf itself, which these outputs never reach in practice. */
+    if (!isfinite(v) || decimals < 0 || decimals > FIXED_MAX_DECIMALS ||
+        fabs(v) >= 9e18 / (double)pow10_tab[decimals] || fabs(v) >= 0x1p52) {
+        obuf_printf(b, "%.*f", decimals, v);
+        return;
+    }
+    unsigned long long q = scaled_round(fabs(v), decimals), p = pow10_tab[decimals];
+    char t[48], *end = t + sizeof t, *s = end;
+    if (decimals > 0) {
+        unsigned long long frac = q % p;
+        for (int i = 0; i < decimals; i++, frac /= 10)
+            *--s = (char)('0' + frac % 10);
+        *--s = '.';
+    }
+    s = digits(s, q / p);
+    if (signbit(v)) /* printf keeps the sign of what rounds to zero */
+        *--s = '-';
+    obuf_write(b, s, (size_t)(end - s));
+}
+
+void obuf_printf(struct obuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char small[256];
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof small) {
+        obuf_write(b, small, (size_t)n);
+        return;
+    }
+    char *big = xmalloc((size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    obuf_write(b, big, (size_t)n);
+    free(big);
+}
+
+int obuf_failed(const struct obuf *b)
+{
+    return b->error != 0;
+}
+
+const char *obuf_data(struct obuf *b, size_t *len)
+{
+    if (b->fd >= 0)
+        return NULL;
+    room(b, 1);
+    b->buf[b->len] = '\0';
+    *len = b->len;
+    return b->buf;
+}
+
+void obuf_reset(struct obuf *b)
+{
+    if (b->fd < 0)
+        b->len = 0;
+}
+
+int obuf_close(struct obuf *b, struct err *err)
+{
+    if (!b)
+        return 0;
+    int rc = 0;
+    if (b->fd >= 0) {
+        flush(b);
+        if (close(b->fd) != 0 && !b->error)
+            b->error = errno;
+        if (b->error)
+            rc = err_set(err, "%s: write failed: %s", b->path, strerror(b->error));
+    }
+    if (b->fd >= 0)
+        munmap(b->buf, OBUF_BLOCK);
+    else
+        free(b->buf);
+    free(b->path);
+    free(b);
+    return rc;
+}

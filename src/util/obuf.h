@@ -1,0 +1,90 @@
+/*
+ * obuf — the buffered writer of the simulator's large outputs (the jobs
+ * CSV, the series, the SWF and Batsim files, the reservations log).
+ *
+ * Text goes into a large buffer and leaves it with write(2) in big blocks;
+ * integers and fixed-point numbers are formatted by hand, as printf would
+ * write them (printf's format parsing cost more than the replay on large
+ * traces). The first failed write (ENOSPC, EIO) is kept: what follows is
+ * dropped and obuf_close() reports it with the file's name, so a short
+ * file never goes unnoticed. A memory writer collects the bytes instead
+ * (a worker's rows, tests).
+ *
+ * Not a general stdio: no reading, no seeking, one writer per file.
+ */
+#ifndef MOKU_OBUF_H
+#define MOKU_OBUF_H
+
+#include <stddef.h>
+#include <string.h>
+
+struct err;
+
+/* Its fields are the module's own: they are here only so that the small
+ * appends below can be inlined (a jobs CSV makes tens of millions). */
+struct obuf {
+    char *buf;
+    size_t len, cap;
+    int fd;     /* -1: a memory writer */
+    int error;  /* the first failed write's errno, 0: none */
+    char *path; /* for messages; NULL for memory */
+};
+
+/* Create (or truncate) the file at path for writing. NULL and err set to
+ * "PATH: cannot write: REASON" when it cannot be opened. */
+struct obuf *obuf_open(const char *path, struct err *err);
+
+/* A writer into memory (never fails: out of memory aborts, as xmalloc). */
+struct obuf *obuf_mem(void);
+
+/* Append bytes, a string, a character. */
+void obuf_write_slow(struct obuf *b, const void *p, size_t n);
+static inline void obuf_write(struct obuf *b, const void *p, size_t n)
+{
+    if (n <= b->cap - b->len) {
+        memcpy(b->buf + b->len, p, n);
+        b->len += n;
+    } else {
+        obuf_write_slow(b, p, n);
+    }
+}
+
+static inline void obuf_puts(struct obuf *b, const char *s)
+{
+    obuf_write(b, s, strlen(s));
+}
+
+static inline void obuf_putc(struct obuf *b, char c)
+{
+    if (b->len < b->cap)
+        b->buf[b->len++] = c;
+    else
+        obuf_write_slow(b, &c, 1);
+}
+
+/* Append an integer in decimal, as printf's %lld / %llu. */
+void obuf_ll(struct obuf *b, long long v);
+void obuf_ull(struct obuf *b, unsigned long long v);
+
+/* Append v as printf's "%.<decimals>f" writes it (the exact binary value
+ * rounded half to even; "-0.000" for small negatives; inf, nan as printf). */
+void obuf_fixed(struct obuf *b, double v, int decimals);
+
+/* Append formatted text (for the rare, short parts: headers). */
+void obuf_printf(struct obuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* 1 once a write has failed (nothing more is written). */
+int obuf_failed(const struct obuf *b);
+
+/* A memory writer's bytes so far (NUL-terminated, *len without it); the
+ * writer still owns them. NULL for a file writer. */
+const char *obuf_data(struct obuf *b, size_t *len);
+
+/* Empty a memory writer, keeping its buffer (a scratch reused per row). */
+void obuf_reset(struct obuf *b);
+
+/* Flush, close and free b (NULL: nothing, 0). -1 and err set to
+ * "PATH: write failed: REASON" when anything written was lost. */
+int obuf_close(struct obuf *b, struct err *err);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * t_obuf — the buffered writer (util/obuf): integers and fixed-point
+ * numbers exactly as printf writes them (negatives, LLONG_MIN, zero, -0,
+ * ties rounded half to even, 300,000 random values against snprintf),
+ * text larger than the buffer reaching the file whole, and a write that
+ * fails (a full disk: /dev/full) reported with the file's name.
+ */
+#include <limits.h>
+#include <stdint.h>
+
+#include "test.h"
+#include "util/err.h"
+#include "util/obuf.h"
+
+/* What obuf wrote for one call, as a string (static). */
+static const char *text_of(struct obuf *b)
+{
+    static char out[512];
+    size_t len;
+    const char *d = obuf_data(b, &len);
+    snprintf(out, sizeof out, "%s", d);
+    obuf_close(b, NULL);
+    return out;
+}
+
+static const char *fixed(double v, int d)
+{
+    struct obuf *b = obuf_mem();
+    obuf_fixed(b, v, d);
+    return text_of(b);
+}
+
+static const char *ll(long long v)
+{
+    struct obuf *b = obuf_mem();
+    obuf_ll(b, v);
+    return text_of(b);
+}
+
+static int same_as_printf(double v, int d)
+{
+    char want[512];
+    snprintf(want, sizeof want, "%.*f", d, v);
+    const char *got = fixed(v, d);
+    if (strcmp(got, want) != 0) {
+        fprintf(stderr, "%%.%df of %.17g: obuf \"%s\", printf \"%s\"\n", d, v, got, want);
+        return 0;
+    }
+    return 1;
+}
+
+static void test_integers(void)
+{
+    CHECK_STR(ll(0), "0");
+    CHECK_STR(ll(-1), "-1");
+    CHECK_STR(ll(7), "7");
+    CHECK_STR(ll(-1234567890123LL), "-1234567890123");
+    CHECK_STR(ll(LLONG_MAX), "9223372036854775807");
+    CHECK_STR(ll(LLONG_MIN), "-9223372036854775808");
+    CHECK_STR(ll(LONG_MIN), LONG_MIN == LLONG_MIN ? "-9223372036854775808" : "-2147483648");
+    struct obuf *b = obuf_mem();
+    obuf_ull(b, ULLONG_MAX);
+    CHECK_STR(text_of(b), "18446744073709551615");
+}
+
+/* A memory writer reused per row: emptied, not reallocated. */
+static void test_reset(void)
+{
+    struct obuf *b = obuf_mem();
+    obuf_puts(b, "first row");
+    obuf_reset(b);
+    obuf_putc(b, 'x');
+    obuf_ll(b, -5);
+    CHECK_STR(text_of(b), "x-5");
+}
+
+static void test_fixed_edges(void)
+{
+    CHECK_STR(fixed(0.0, 3), "0.000");
+    CHECK_STR(fixed(-0.0, 3), "-0.000");
+    CHECK_STR(fixed(-0.0001, 3), "-0.000"); /* printf keeps the sign */
+    CHECK_STR(fixed(0.125, 2), "0.12");     /* an exact tie: to even */
+    CHECK_STR(fixed(0.375, 2), "0.38");
+    CHECK_STR(fixed(2.5, 0), "2");
+    CHECK_STR(fixed(3.5, 0), "4");
+    CHECK_STR(fixed(-2.5, 0), "-2");
+    CHECK_STR(fixed(1.005, 2), "1.00"); /* 1.005 is 1.00499999... in binary */
+    CHECK_STR(fixed(0.9995, 3), "1.000"); /* 0.99950000000000005507... */
+    CHECK_STR(fixed(9.9996, 3), "10.000"); /* a carry into the whole part */
+    CHECK_STR(fixed(123456.0, 6), "123456.000000");
+    CHECK_STR(fixed(5e-324, 6), "0.000000");
+    static const double odd[] = {1e15, 1e300, -1e300, 4503599627370497.5, 1e-7, 0.5, 1.5};
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++)
+        for (int d = 0; d <= 12; d++)
+            CHECK(same_as_printf(odd[i], d));
+    CHECK(same_as_printf(INFINITY, 3));
+    CHECK(same_as_printf(-INFINITY, 3));
+    CHECK(same_as_printf(NAN, 3));
+}
+
+/* Random doubles of every size, and ratios like the outputs' (a busy
+ * count over a span), against snprintf. */
+static void test_fixed_random(void)
+{
+    uint64_t x = 88172645463325252ULL;
+    int bad = 0;
+    for (int i = 0; i < 300000 && bad < 5; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        double v;
+        if (i % 3 == 0) {
+            uint64_t bits = x & 0x7fefffffffffffffULL; /* finite */
+            memcpy(&v, &bits, sizeof v);
+        } else if (i % 3 == 1) {
+            v = (double)(x % 100000000) / (double)(1 + (x >> 40) % 86400);
+        } else {
+            v = (double)(int64_t)(x % 2000001) / 1000.0 - 1000.0; /* near ties of %.3f */
+        }
+        bad += !same_as_printf(v, (int)(x >> 60) % 8);
+    }
+    CHECK_EQ(bad, 0);
+}
+
+static void test_file(void)
+{
+    char path[] = "/tmp/t_obuf.XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+    struct err e;
+    struct obuf *b = obuf_open(path, &e);
+    CHECK(b != NULL);
+    size_t big = 3u << 20; /* more than the buffer, in one call and in pieces */
+    char *blob = malloc(big);
+    for (size_t i = 0; i < big; i++)
+        blob[i] = (char)('a' + i % 26);
+    obuf_write(b, blob, big);
+    for (int i = 0; i < 300000; i++) {
+        obuf_ll(b, i);
+        obuf_putc(b, '\n');
+    }
+    CHECK_EQ(obuf_close(b, &e), 0);
+    FILE *f = fopen(path, "r");
+    char *got = malloc(big);
+    CHECK_EQ(fread(got, 1, big, f), big);
+    CHECK(memcmp(got, blob, big) == 0);
+    char line[32];
+    int ok = 1;
+    for (int i = 0; i < 300000 && ok; i++)
+        ok = fgets(line, sizeof line, f) && atoi(line) == i;
+    CHECK(ok);
+    CHECK(fgetc(f) == EOF);
+    fclose(f);
+    free(got);
+    free(blob);
+    unlink(path);
+}
+
+static void test_errors(void)
+{
+    struct err e;
+    CHECK(obuf_open("/nonexistent-dir/x.csv", &e) == NULL);
+    CHECK(strstr(e.msg, "/nonexistent-dir/x.csv: cannot write") != NULL);
+    struct obuf *b = obuf_open("/dev/full", &e);
+    if (!b) {
+        TEST_SKIP("no /dev/full");
+        return;
+    }
+    for (int i = 0; i < 100000; i++)
+        obuf_puts(b, "a row that will not fit on a full disk\n");
+    CHECK(obuf_failed(b));
+    CHECK_EQ(obuf_close(b, &e), -1);
+    CHECK_STR(e.msg, "/dev/full: write failed: No space left on device");
+    /* A full disk found only at the last flush is still reported. */
+    b = obuf_open("/dev/full", &e);
+    obuf_puts(b, "x");
+    CHECK(!obuf_failed(b));
+    CHECK_EQ(obuf_close(b, &e), -1);
+}
+
+int main(void)
+{
+    TEST_RUN(test_integers);
+    TEST_RUN(test_reset);
+    TEST_RUN(test_fixed_edges);
+    TEST_RUN(test_fixed_random);
+    TEST_RUN(test_file);
+    TEST_RUN(test_errors);
+    return TEST_DONE();
+}
