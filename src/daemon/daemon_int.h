@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 
+#include "cmd/cmdtab.h"
 #include "core/sched.h"
 #include "daemon/dhist.h"
 #include "daemon/dlog.h"
@@ -253,6 +254,9 @@ void dctl_peer(struct dmn *d, struct peer *p);
 /* Run one of moku's commands (args without the name) for p, as a request
  * would, after the request's checks: the faces of dtorque.c use it. */
 json_t *dctl_call(struct dmn *d, const struct peer *p, const char *cmd, int argc, char **argv);
+/* Whether the daemon answers requests named cmd (the command table's, with
+ * a handler here or in dtorque.c). */
+int dctl_answers(const char *cmd);
 /* May p change dj? Its owner, ADMIN1 and ADMIN2. */
 int dctl_may_change(const struct peer *p, const struct djob *dj);
 /* A request's transaction: dctl_begin NULL when open (else the error
@@ -261,11 +265,13 @@ int dctl_may_change(const struct peer *p, const struct djob *dj);
 json_t *dctl_begin(struct dmn *d);
 json_t *dctl_commit(struct dmn *d, json_t *ok);
 
-/* dtorque.c: Torque's commands (qstat, qdel, qhold, qrls, qalter, qsig, qrun,
- * pbsnodes) as faces on moku's, with Torque's messages and exit codes. */
-int dtorque_command(const char *cmd);
-json_t *dtorque_handle(struct dmn *d, const struct peer *p, const char *cmd, int argc,
-                       char **argv);
+/* dtorque.c: Torque's commands (the command table's CMD_TORQUE entries:
+ * qstat, qdel, qhold, qrls, qalter, qsig, qrun, pbsnodes) as faces on
+ * moku's, with Torque's messages and exit codes. dtorque_answers: whether
+ * op is one of them; dtorque_run answers one (cmd as typed: qhold, qrls). */
+int dtorque_answers(enum cmd_op op);
+json_t *dtorque_run(struct dmn *d, const struct peer *p, enum cmd_op op, const char *cmd,
+                    int argc, char **argv);
 /* Apply the node states pbsnodes -o stored to the engine d->s (at start-up,
  * reload and recovery); nodes no longer configured are logged and skipped.
  * Errors: the store. */

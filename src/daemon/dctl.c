@@ -26,6 +26,7 @@
 
 #include "cfg/cfg.h"
 #include "cmd/cmd.h"
+#include "cmd/cmdtab.h"
 #include "cmd/qsub.h"
 #include "daemon/daemon_int.h"
 #include "util/crashpt.h"
@@ -240,7 +241,8 @@ static void cancel_one(struct dmn *d, const struct peer *p, const char *id, stru
     out_printf(o, "job '%s' cancelled\n", id);
 }
 
-static json_t *do_canceljob(struct dmn *d, const struct peer *p, int argc, char **argv)
+static json_t *do_canceljob(struct dmn *d, const struct peer *p, const char *cmd, int argc,
+                           char **argv)
 {
     if (argc < 1)
         return reply_usage("canceljob: missing job id (usage: canceljob JOB...)");
@@ -329,10 +331,9 @@ static json_t *do_hold(struct dmn *d, const struct peer *p, int argc, char **arg
 
 /* ---- setspri [-r] PRIO JOB ---- */
 
-static json_t *do_setspri(struct dmn *d, const struct peer *p, int argc, char **argv)
+static json_t *do_setspri(struct dmn *d, const struct peer *p, const char *cmd, int argc,
+                          char **argv)
 {
-    if (!(p->admin >= 1 && p->admin <= 2))
-        return reply_err("setspri: user %s is not authorized (ADMIN1 or ADMIN2 only)", p->user);
     int rel = argc > 0 && strcmp(argv[0], "-r") == 0;
     if (argc - rel != 2)
         return reply_usage("setspri: usage: setspri [-r] PRIORITY JOB");
@@ -357,7 +358,8 @@ static json_t *do_setspri(struct dmn *d, const struct peer *p, int argc, char **
 
 /* ---- setqos QOS JOB ---- */
 
-static json_t *do_setqos(struct dmn *d, const struct peer *p, int argc, char **argv)
+static json_t *do_setqos(struct dmn *d, const struct peer *p, const char *cmd, int argc,
+                         char **argv)
 {
     if (argc != 2)
         return reply_usage("setqos: usage: setqos QOS JOB");
@@ -385,10 +387,9 @@ static json_t *do_setqos(struct dmn *d, const struct peer *p, int argc, char **a
 
 /* ---- runjob JOB ---- */
 
-static json_t *do_runjob(struct dmn *d, const struct peer *p, int argc, char **argv)
+static json_t *do_runjob(struct dmn *d, const struct peer *p, const char *cmd, int argc,
+                         char **argv)
 {
-    if (!(p->admin >= 1 && p->admin <= 2))
-        return reply_err("runjob: user %s is not authorized (ADMIN1 or ADMIN2 only)", p->user);
     int force, i;
     struct err e;
     if (cmd_runjob_args(argc, argv, &force, &i, &e) < 0)
@@ -411,7 +412,8 @@ static json_t *do_runjob(struct dmn *d, const struct peer *p, int argc, char **a
 
 /* ---- mjobctl -s | -r JOB: suspend, resume ---- */
 
-static json_t *do_mjobctl(struct dmn *d, const struct peer *p, int argc, char **argv)
+static json_t *do_mjobctl(struct dmn *d, const struct peer *p, const char *cmd, int argc,
+                          char **argv)
 {
     if (argc != 2 || (strcmp(argv[0], "-s") != 0 && strcmp(argv[0], "-r") != 0))
         return reply_usage("mjobctl: usage: mjobctl -s JOB (suspend) | -r JOB (resume)");
@@ -451,10 +453,9 @@ static json_t *do_mjobctl(struct dmn *d, const struct peer *p, int argc, char **
 
 /* ---- schedctl -s | -r | -k | -R ---- */
 
-static json_t *do_schedctl(struct dmn *d, const struct peer *p, int argc, char **argv)
+static json_t *do_schedctl(struct dmn *d, const struct peer *p, const char *cmd, int argc,
+                           char **argv)
 {
-    if (p->admin != 1)
-        return reply_err("schedctl: user %s is not authorized (ADMIN1 only)", p->user);
     if (argc != 1)
         return reply_usage("schedctl: usage: schedctl -s|-r|-k|-R");
     if (strcmp(argv[0], "-s") == 0) {
@@ -860,42 +861,69 @@ static long job_uid(struct dmn *d, const char *id)
     return uid;
 }
 
+/* Whether p is at least ADMINn (1 is the highest). */
+static int admin_at_least(const struct peer *p, int n)
+{
+    return p->admin >= 1 && p->admin <= n;
+}
+
 /*
+ * The right of command def (cmd as typed), checked before its handler
+ * runs: NULL when p may run it, else the refusal. The rights that depend
+ * on the job or reservation (CMD_RIGHT_OWNER, CMD_RIGHT_CREATOR) are the
+ * handler's to check.
+ *
  * What an ordinary user may look at (Maui: "users are only permitted to see
  * details of jobs they own"; ADMIN3 "is granted access to all informational
  * Maui commands"): the queue summary (showq, with -b and the filters, not
  * the running or idle detail of -r and -i), their own jobs in detail
- * (checkjob), showstart, showbf. The rest — checkjob of another's job,
- * checknode, diagnose, showconfig, showstats, showres — is for ADMIN1..3.
- * NULL when p may run the command, else the refusal.
+ * (checkjob), showstart, showbf, Torque's qstat and pbsnodes. The rest —
+ * checkjob of another's job, checknode, diagnose, showconfig, showstats,
+ * showres — is for ADMIN1..3.
  */
-static json_t *look_refused(struct dmn *d, const struct peer *p, const char *cmd, int argc,
-                            char **argv)
+static json_t *right_refused(struct dmn *d, const struct peer *p, const struct cmd_def *def,
+                             const char *cmd, int argc, char **argv)
 {
-    if (p->admin >= 1 && p->admin <= 3)
+    if (def->flags & CMD_OWN_REFUSAL)
         return NULL;
-    static const char *const everyone[] = {"showq",    "showstart", "showbf",
-                                           "checkjob", "qstat",     "pbsnodes", NULL};
-    int open = 0;
-    for (int i = 0; everyone[i]; i++)
-        open |= strcmp(cmd, everyone[i]) == 0;
-    if (!open)
-        return reply_err("%s: user %s is not authorized (ADMIN1, ADMIN2 or ADMIN3)", cmd, p->user);
-    if (strcmp(cmd, "showq") == 0) {
-        for (int i = 0; i < argc; i++)
+    switch (def->right) {
+    case CMD_RIGHT_ADMIN1:
+        if (p->admin != 1)
+            return reply_err("%s: user %s is not authorized (ADMIN1 only)", cmd, p->user);
+        return NULL;
+    case CMD_RIGHT_ADMIN2:
+        if (!admin_at_least(p, 2))
+            return reply_err("%s: user %s is not authorized (ADMIN1 or ADMIN2 only)", cmd,
+                             p->user);
+        return NULL;
+    case CMD_RIGHT_ADMIN3:
+        if (!admin_at_least(p, 3))
+            return reply_err("%s: user %s is not authorized (ADMIN1, ADMIN2 or ADMIN3)", cmd,
+                             p->user);
+        return NULL;
+    case CMD_RIGHT_QUEUE:
+        for (int i = 0; !admin_at_least(p, 3) && i < argc; i++)
             if (strcmp(argv[i], "-r") == 0 || strcmp(argv[i], "-i") == 0)
-                return reply_err("showq %s: user %s is not authorized (ADMIN1, ADMIN2 or "
+                return reply_err("%s %s: user %s is not authorized (ADMIN1, ADMIN2 or "
                                  "ADMIN3; showq and showq -b show the queue to everyone)",
-                                 argv[i], p->user);
-    }
-    if (strcmp(cmd, "checkjob") == 0) {
+                                 cmd, argv[i], p->user);
+        return NULL;
+    case CMD_RIGHT_SEE_OWN: {
+        if (admin_at_least(p, 3))
+            return NULL;
         int json;
         const char *id = checkjob_id(argc, argv, &json);
         long uid = id ? job_uid(d, id) : -1;
         if (uid >= 0 && uid != (long)p->uid)
-            return reply_err("checkjob: user %s is not authorized to see job '%.64s' (its "
+            return reply_err("%s: user %s is not authorized to see job '%.64s' (its "
                              "owner and ADMIN1, ADMIN2 or ADMIN3 may)",
-                             p->user, id);
+                             cmd, p->user, id);
+        return NULL;
+    }
+    case CMD_RIGHT_ANYONE:
+    case CMD_RIGHT_OWNER:
+    case CMD_RIGHT_CREATOR:
+        break;
     }
     return NULL;
 }
@@ -947,32 +975,12 @@ static json_t *as_json(json_t *r)
     return r;
 }
 
-static int is_control(const char *cmd)
-{
-    static const char *const names[] = {"canceljob", "sethold",  "releasehold",
-                                        "setspri",   "setqos",   "runjob",
-                                        "schedctl",  "mjobctl",  "changeparam",
-                                        "resetstats", NULL};
-    for (int i = 0; names[i]; i++)
-        if (strcmp(cmd, names[i]) == 0)
-            return 1;
-    return 0;
-}
-
-/* Commands the daemon answers itself, besides the command layer's. */
-static int daemon_command(const char *cmd)
-{
-    return strcmp(cmd, "schedctl") == 0 || strcmp(cmd, "mjobctl") == 0 ||
-           strcmp(cmd, "changeparam") == 0 || strcmp(cmd, "resetstats") == 0;
-}
-
 /* resetstats: the statistics start again now (ADMIN1, as Maui's). The
  * start is kept in the store (stats_since), so a restart keeps it; showstats
  * counts only the jobs that ended since. */
-static json_t *do_resetstats(struct dmn *d, const struct peer *p, int argc, char **argv)
+static json_t *do_resetstats(struct dmn *d, const struct peer *p, const char *cmd, int argc,
+                             char **argv)
 {
-    if (p->admin != 1)
-        return reply_err("resetstats: user %s is not authorized (ADMIN1 only)", p->user);
     if (argc != 0)
         return reply_usage("resetstats: unexpected argument '%.64s' (usage: resetstats)", argv[0]);
     json_t *bad = begin(d);
@@ -996,10 +1004,9 @@ static json_t *do_resetstats(struct dmn *d, const struct peer *p, int argc, char
 }
 
 /* changeparam PARAM VALUE...: ADMIN1 only (dparam.c). */
-static json_t *do_changeparam(struct dmn *d, const struct peer *p, int argc, char **argv)
+static json_t *do_changeparam(struct dmn *d, const struct peer *p, const char *cmd, int argc,
+                              char **argv)
 {
-    if (p->admin != 1)
-        return reply_err("changeparam: user %s is not authorized (ADMIN1 only)", p->user);
     char *report;
     struct err e;
     dlog(d->log, 0, "changeparam requested by %s", p->user);
@@ -1083,13 +1090,6 @@ static void free_args(char **own, int argc)
     free(own);
 }
 
-/* Torque's commands that change something: their --format is taken out
- * as the control commands' is. */
-static int torque_control(const char *cmd)
-{
-    return dtorque_command(cmd) && strcmp(cmd, "qstat") != 0 && strcmp(cmd, "pbsnodes") != 0;
-}
-
 /* With JSON asked for, a failure is JSON too, on standard output:
  * {"error": "message", "exit": N}, and the exit status N (never 0). */
 static json_t *json_error(json_t *r)
@@ -1116,47 +1116,85 @@ static json_t *json_error(json_t *r)
     return r;
 }
 
+static json_t *do_sethold(struct dmn *d, const struct peer *p, const char *cmd, int argc,
+                          char **argv)
+{
+    return do_hold(d, p, argc, argv, 1);
+}
+
+static json_t *do_releasehold(struct dmn *d, const struct peer *p, const char *cmd, int argc,
+                              char **argv)
+{
+    return do_hold(d, p, argc, argv, 0);
+}
+
+/* The command layer's own (showq, checknode, diagnose, ...; qstat and
+ * pbsnodes for Torque's faces): cmd and its words. */
+static json_t *do_layer(struct dmn *d, const struct peer *p, const char *cmd, int argc,
+                        char **argv)
+{
+    char **full = xcalloc((size_t)argc + 2, sizeof *full);
+    full[0] = (char *)cmd;
+    for (int i = 0; i < argc; i++)
+        full[i + 1] = argv[i];
+    json_t *r = do_look(d, p, argc + 1, full);
+    free(full);
+    return r;
+}
+
+/* checkjob: a job that ended before the daemon's last restart is the
+ * store's; the others the command layer's. */
+static json_t *do_checkjob(struct dmn *d, const struct peer *p, const char *cmd, int argc,
+                           char **argv)
+{
+    json_t *r = checkjob_from_store(d, argc, argv);
+    return r ? r : do_layer(d, p, cmd, argc, argv);
+}
+
+static json_t *do_resctl_op(struct dmn *d, const struct peer *p, const char *cmd, int argc,
+                            char **argv)
+{
+    return do_resctl(d, p, cmd, argc, argv);
+}
+
+typedef json_t *(*dctl_fn)(struct dmn *d, const struct peer *p, const char *cmd, int argc,
+                           char **argv);
+
+/* The daemon's handler of each operation of the command table (cmd/cmdtab.h)
+ * that takes words. Torque's faces are dtorque.c's (dtorque_run); submit
+ * and weblogin read the request's other fields (dctl_handle). */
+static const dctl_fn handlers[CMD_OP_COUNT] = {
+    [CMD_OP_LOOK] = do_layer,          [CMD_OP_CHECKJOB] = do_checkjob,
+    [CMD_OP_CANCELJOB] = do_canceljob, [CMD_OP_SETHOLD] = do_sethold,
+    [CMD_OP_RELEASEHOLD] = do_releasehold, [CMD_OP_SETSPRI] = do_setspri,
+    [CMD_OP_SETQOS] = do_setqos,       [CMD_OP_RUNJOB] = do_runjob,
+    [CMD_OP_MJOBCTL] = do_mjobctl,     [CMD_OP_SCHEDCTL] = do_schedctl,
+    [CMD_OP_RESETSTATS] = do_resetstats, [CMD_OP_CHANGEPARAM] = do_changeparam,
+    [CMD_OP_RESCTL] = do_resctl_op,
+};
+
+int dctl_answers(const char *cmd)
+{
+    const struct cmd_def *def = cmd_def_request(cmd);
+    if (!def)
+        return 0;
+    if (def->flags & CMD_TORQUE)
+        return dtorque_answers(def->op);
+    return handlers[def->op] != NULL || def->op == CMD_OP_SUBMIT || def->op == CMD_OP_WEBLOGIN;
+}
+
 json_t *dctl_call(struct dmn *d, const struct peer *p, const char *cmd, int argc, char **argv)
 {
-    json_t *r;
-    if (!is_control(cmd) && strcmp(cmd, "setres") != 0 && strcmp(cmd, "releaseres") != 0 &&
-        (r = look_refused(d, p, cmd, argc, argv)))
-        ; /* not for this user's eyes */
-    else if (strcmp(cmd, "canceljob") == 0)
-        r = do_canceljob(d, p, argc, argv);
-    else if (strcmp(cmd, "sethold") == 0)
-        r = do_hold(d, p, argc, argv, 1);
-    else if (strcmp(cmd, "releasehold") == 0)
-        r = do_hold(d, p, argc, argv, 0);
-    else if (strcmp(cmd, "setspri") == 0)
-        r = do_setspri(d, p, argc, argv);
-    else if (strcmp(cmd, "setqos") == 0)
-        r = do_setqos(d, p, argc, argv);
-    else if (strcmp(cmd, "runjob") == 0)
-        r = do_runjob(d, p, argc, argv);
-    else if (strcmp(cmd, "schedctl") == 0)
-        r = do_schedctl(d, p, argc, argv);
-    else if (strcmp(cmd, "mjobctl") == 0)
-        r = do_mjobctl(d, p, argc, argv);
-    else if (strcmp(cmd, "changeparam") == 0)
-        r = do_changeparam(d, p, argc, argv);
-    else if (strcmp(cmd, "resetstats") == 0)
-        r = do_resetstats(d, p, argc, argv);
-    else if (strcmp(cmd, "setres") == 0 || strcmp(cmd, "releaseres") == 0)
-        r = do_resctl(d, p, cmd, argc, argv);
-    else if (strcmp(cmd, "checkjob") == 0 && (r = checkjob_from_store(d, argc, argv)))
-        ; /* a job that ended before the daemon's last restart */
-    else {
-        /* The command layer's own: showq, checkjob, checknode, showstats,
-         * showres, diagnose, showconfig. */
-        char **full = xcalloc((size_t)argc + 2, sizeof *full);
-        full[0] = (char *)cmd;
-        for (int i = 0; i < argc; i++)
-            full[i + 1] = argv[i];
-        r = do_look(d, p, argc + 1, full);
-        free(full);
-    }
-    return r;
+    const struct cmd_def *def = cmd_def_request(cmd);
+    json_t *r = def ? right_refused(d, p, def, cmd, argc, argv) : NULL;
+    if (r)
+        return r; /* not for this user */
+    /* A Torque name here is the face's own question to the command layer
+     * (dtorque.c's qstat and pbsnodes); an unknown name is the command
+     * layer's to refuse. */
+    if (!def || (def->flags & CMD_TORQUE) || !handlers[def->op])
+        return do_layer(d, p, cmd, argc, argv);
+    return handlers[def->op](d, p, cmd, argc, argv);
 }
 
 json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
@@ -1168,7 +1206,8 @@ json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
     if (!c)
         return bad;
     const char *cmd = json_string_value(c);
-    if (strcmp(cmd, "submit") == 0) {
+    const struct cmd_def *def = cmd_def_request(cmd);
+    if (def && def->op == CMD_OP_SUBMIT) {
         const json_t *job = req_field(req, "job", JSON_OBJECT, &bad);
         const char *token = NULL;
         if (!job || req_token(req, &token, &bad) < 0 || req_only(req, "job", &bad) < 0)
@@ -1176,9 +1215,9 @@ json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
         dlog(d->log, 2, "request from %s: submit", p->user);
         return dctl_submit(d, p, job, token);
     }
-    if (strcmp(cmd, "weblogin") == 0)
+    if (def && def->op == CMD_OP_WEBLOGIN)
         return do_weblogin(d, p, req);
-    if (!cmd_known(cmd) && !daemon_command(cmd) && !dtorque_command(cmd))
+    if (!dctl_answers(cmd))
         return reply_err("%.64s: unknown command", cmd);
     char **argv;
     int argc;
@@ -1189,13 +1228,13 @@ json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req)
     char **own = normalize_args(d, argc, argv, &want_json);
     int nown = argc;
     int json = 0;
-    if ((is_control(cmd) || torque_control(cmd)) && take_json(&argc, argv, &json) < 0) {
+    if ((def->flags & CMD_MESSAGES) && take_json(&argc, argv, &json) < 0) {
         free_args(own, nown);
         free(argv);
         return reply_usage("%.64s: --format takes json or text", cmd);
     }
-    json_t *r = dtorque_command(cmd) ? dtorque_handle(d, p, cmd, argc, argv)
-                                     : dctl_call(d, p, cmd, argc, argv);
+    json_t *r = (def->flags & CMD_TORQUE) ? dtorque_run(d, p, def->op, cmd, argc, argv)
+                                          : dctl_call(d, p, cmd, argc, argv);
     free_args(own, nown);
     free(argv);
     if (json)

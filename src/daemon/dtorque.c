@@ -562,30 +562,41 @@ static json_t *t_pbsnodes(struct dmn *d, const struct peer *p, int argc, char **
     return r;
 }
 
-int dtorque_command(const char *cmd)
+int dtorque_answers(enum cmd_op op)
 {
-    static const char *const names[] = {"qstat", "qdel",  "qhold", "qrls",    "qalter",
-                                        "qsig",  "qrun", "pbsnodes", NULL};
-    for (int i = 0; names[i]; i++)
-        if (strcmp(cmd, names[i]) == 0)
-            return 1;
-    return 0;
+    switch (op) {
+    case CMD_OP_QSTAT:
+    case CMD_OP_PBSNODES:
+    case CMD_OP_QDEL:
+    case CMD_OP_QHOLD:
+    case CMD_OP_QRUN:
+    case CMD_OP_QSIG:
+    case CMD_OP_QALTER:
+        return 1;
+    default:
+        return 0;
+    }
 }
 
-json_t *dtorque_handle(struct dmn *d, const struct peer *p, const char *cmd, int argc,
-                       char **argv)
+json_t *dtorque_run(struct dmn *d, const struct peer *p, enum cmd_op op, const char *cmd,
+                    int argc, char **argv)
 {
-    if (strcmp(cmd, "qstat") == 0)
+    switch (op) {
+    case CMD_OP_QSTAT:
         return t_qstat(d, p, argc, argv);
-    if (strcmp(cmd, "pbsnodes") == 0)
+    case CMD_OP_PBSNODES:
         return t_pbsnodes(d, p, argc, argv);
-    if (strcmp(cmd, "qdel") == 0)
+    case CMD_OP_QDEL:
         return t_qdel(d, p, argc, argv);
-    if (strcmp(cmd, "qhold") == 0 || strcmp(cmd, "qrls") == 0)
+    case CMD_OP_QHOLD: /* qhold and qrls */
         return t_hold(d, p, cmd, argc, argv);
-    if (strcmp(cmd, "qrun") == 0)
+    case CMD_OP_QRUN:
         return t_qrun(d, p, argc, argv);
-    if (strcmp(cmd, "qsig") == 0)
+    case CMD_OP_QSIG:
         return t_qsig(d, p, argc, argv);
-    return t_qalter(d, p, argc, argv);
+    case CMD_OP_QALTER:
+        return t_qalter(d, p, argc, argv);
+    default:
+        return t_one(EX_IVALREQ, "%s: not one of Torque's commands", cmd);
+    }
 }
