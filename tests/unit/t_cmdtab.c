@@ -3,7 +3,7 @@
  * command must not exist in one place and not another. Each entry is asked
  * of the help (--help, man pages, completion), the client (which names it
  * sends to the daemon), the simulator's command layer (cmd_known), the
- * daemon's dispatch (dctl_answers) and the web API's two lists.
+ * daemon's dispatch (dreq_answers) and the web API's two lists.
  */
 #include "test.h"
 
@@ -12,6 +12,7 @@
 #include "cmd/cmd.h"
 #include "cmd/cmdtab.h"
 #include "daemon/daemon_int.h"
+#include "daemon/dreq.h"
 #include "web/web.h"
 
 static size_t count(void)
@@ -76,20 +77,20 @@ static void test_daemon(void)
         CHECK_EQ(client_is_command(d->doc.name), (d->doc.flags & HELP_CLIENT) != 0);
         if (d->doc.flags & HELP_CLIENT) {
             CHECK(d->request == NULL);
-            CHECK(dctl_answers(d->doc.name));
+            CHECK(dreq_answers(d->doc.name));
         }
-        CHECK_EQ(dctl_answers(req), m->op != CMD_OP_NONE);
+        CHECK_EQ(dreq_answers(req), m->op != CMD_OP_NONE);
         if (m->op != CMD_OP_NONE && !d->request)
             CHECK(d->doc.flags & HELP_CLIENT);
         if (d->request) /* qsub, msub, moku submit, moku web: never by name */
-            CHECK(!dctl_answers(d->doc.name));
+            CHECK(!dreq_answers(d->doc.name));
         CHECK_EQ(dtorque_answers(m->op), (m->flags & CMD_TORQUE) != 0);
     }
     test_name = "test_daemon";
     for (int op = CMD_OP_LOOK; op < CMD_OP_COUNT; op++)
         CHECK(used[op]); /* no handler without its command */
-    CHECK(!dctl_answers("frobnicate"));
-    CHECK(!dctl_answers(""));
+    CHECK(!dreq_answers("frobnicate"));
+    CHECK(!dreq_answers(""));
 }
 
 /* The simulator runs exactly the commands with a command-layer handler. */
@@ -120,7 +121,7 @@ static void test_web(void)
         CHECK_EQ(web_api_runs(d->doc.name), web);
         CHECK_EQ(web_api_reads(d->doc.name), web && !(d->flags & CMD_CHANGES));
         if (web) /* what the web offers, the daemon answers under that name */
-            CHECK(dctl_answers(d->doc.name));
+            CHECK(dreq_answers(d->doc.name));
         reads += web_api_reads(d->doc.name);
         runs += web_api_runs(d->doc.name);
     }
