@@ -1,6 +1,7 @@
 /*
  * cmd — the dispatcher: split a command line into words, take out
- * `--format`, hand the rest to the command's handler. Also the helpers every
+ * `--format`, hand the rest to the command's handler (found in the command
+ * table, cmdtab.c, which says too whether it changes state). Also the helpers every
  * handler uses: the text buffer, Maui's duration and date formats, JSON
  * output, and a few facts about jobs and the cluster.
  *
