@@ -222,14 +222,13 @@ clean:
 -include $(LIB_OBJ:.o=.d) $(BUILD)/src/cli/main.d $(TEST_BIN:=.d) $(BUILD)/mkman.d
 
 # What an administrator installs: the binary and the Maui command names
-# (symlinks), the man pages and the bash completion (generated from the help
-# table, src/cli/help_tab.c, by tools/mkman.c), the systemd unit, an example
+# (symlinks), the man pages and the bash completion (generated from the command
+# table, src/cmd/cmdtab.c, and the help of moku's faces, src/cli/help_tab.c, by
+# tools/mkman.c), the systemd unit, an example
 # maui.cfg, and the daemon's home (MOKU_HOME_DEFAULT, kept by uninstall: it
 # holds the state). PREFIX and DESTDIR as usual.
-COMMANDS := showq checkjob checknode showstats diagnose showconfig canceljob sethold \
-            releasehold setspri setqos runjob schedctl mjobctl showres setres releaseres \
-            showbf showstart changeparam qsub msub mdiag resetstats showgrid qstat qdel qhold qrls \
-            qalter qsig qrun pbsnodes
+# The command names are the command table's (src/cmd/cmdtab.c): mkman links.
+COMMANDS = $(shell $(BUILD)/mkman links)
 BINDIR      ?= $(PREFIX)/bin
 MANDIR      ?= $(PREFIX)/share/man
 UNITDIR     ?= $(PREFIX)/lib/systemd/system
@@ -274,7 +273,7 @@ deb: $(BIN) man
 	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(BUILD)/deb) PREFIX=/usr
 	sh scripts/mkdeb.sh $(BUILD)/deb $(BIN) $(BUILD)
 
-uninstall:
+uninstall: $(BUILD)/mkman
 	rm -f $(DESTDIR)$(BINDIR)/moku $(DESTDIR)$(UNITDIR)/moku.service \
 		$(DESTDIR)$(BASHCOMPDIR)/moku $(DESTDIR)$(DOCDIR)/examples/maui.cfg
 	for c in $(COMMANDS); do rm -f $(DESTDIR)$(BINDIR)/$$c $(DESTDIR)$(BASHCOMPDIR)/$$c; done

@@ -1,7 +1,7 @@
 /*
  * fuzz_wire — a request as the daemon receives it: the bytes go through a
  * socket into the wire decoder (wire_recv: the length frame), then through
- * the whole request handler (serve.c's answer: JSON, permissions, every
+ * the whole request handler (serve_reply: JSON, permissions, every
  * command, submissions into a real SQLite store), as root or as an ordinary
  * user (the first input byte says which). Jobs a request starts (runjob)
  * go to a resource manager that runs nothing. The daemon lives across
@@ -56,6 +56,26 @@ static const struct rm_ops null_ops = {
 
 static char home[128];
 static struct dmn *daemon_;
+
+/* A daemon over home as moku serve sets it up (serve_open), its jobs
+ * started through rm, which runs nothing. */
+static struct dmn *test_open(const char *dir, const struct rm *rm, struct err *err)
+{
+    struct dmn *d = serve_open(dir, 0, err);
+    if (d)
+        d->rm = *rm;
+    return d;
+}
+
+/* The reply text to one request from uid/gid (caller frees); a failed
+ * commit rebuilds the engine now, as the loop would before its next turn. */
+static char *test_answer(struct dmn *d, uid_t uid, gid_t gid, const char *body, size_t len)
+{
+    char *text = serve_reply(d, uid, gid, body, len);
+    if (d->recover)
+        serve_recover(d);
+    return text;
+}
 static unsigned inputs;
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
@@ -72,7 +92,7 @@ static void remove_home(void)
 /* At exit: the daemon closed, its home removed (no litter in TMPDIR). */
 static void close_daemon(void)
 {
-    serve_test_close(daemon_);
+    serve_close(daemon_);
     daemon_ = NULL;
     remove_home();
 }
@@ -104,7 +124,7 @@ static void open_daemon(void)
     fclose(f);
     struct err e;
     struct rm rm = {&null_ops, NULL};
-    if (!(daemon_ = serve_test_open(home, &rm, &e))) {
+    if (!(daemon_ = test_open(home, &rm, &e))) {
         fprintf(stderr, "fuzz_wire: %s\n", e.msg);
         abort();
     }
@@ -115,7 +135,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1 || size > 65536)
         return 0;
     if (!daemon_ || inputs++ % 256 == 0) {
-        serve_test_close(daemon_);
+        serve_close(daemon_);
         open_daemon();
     }
     int sv[2];
@@ -135,7 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct err e;
     if (wire_recv(sv[1], &body, &len, WIRE_MAX_REQUEST, 1000, &e) == 0) {
         uid_t uid = data[0] & 1 ? 65534 : 0;
-        char *reply = serve_test_answer(daemon_, uid, uid, body, len);
+        char *reply = test_answer(daemon_, uid, uid, body, len);
         if (getenv("FUZZ_VERBOSE")) /* reading a reproducer: what it got */
             fprintf(stderr, "uid %u: %.300s\n", (unsigned)uid, reply);
         free(reply);

@@ -4,6 +4,8 @@
  *
  *   mkman man DIR [DATE]      DIR/<name>.<section> for every command
  *   mkman completion FILE     the bash completion script
+ *   mkman links               the names installed as symlinks to moku (one a
+ *                             line): the command table's one-word names
  *
  * DATE (YYYY-MM-DD) dates the pages: default SOURCE_DATE_EPOCH's day, else
  * today (UTC).
@@ -14,6 +16,7 @@
 #include <time.h>
 
 #include "cli/help.h"
+#include "cmd/cmdtab.h"
 
 static void today(char out[16])
 {
@@ -61,6 +64,12 @@ int main(int argc, char **argv)
         help_completion(f);
         return fclose(f) != 0;
     }
-    fprintf(stderr, "usage: mkman man DIR [DATE] | mkman completion FILE\n");
+    if (argc == 2 && strcmp(argv[1], "links") == 0) {
+        for (size_t i = 0; cmd_def_at(i); i++)
+            if (!strchr(cmd_def_at(i)->doc.name, ' '))
+                printf("%s\n", cmd_def_at(i)->doc.name);
+        return fflush(stdout) != 0;
+    }
+    fprintf(stderr, "usage: mkman man DIR [DATE] | mkman completion FILE | mkman links\n");
     return 2;
 }

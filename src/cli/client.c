@@ -27,7 +27,7 @@ extern char **environ;
 #define MAX_TIMEOUT_S 3600
 
 /* The daemon's commands are the help table's HELP_CLIENT entries: a new
- * command is one entry there (cli/help_tab.c). */
+ * command is one entry of the command table (cmd/cmdtab.c). */
 int client_is_command(const char *name)
 {
     const struct help_cmd *h = help_find(name);

@@ -1,6 +1,7 @@
 /*
  * help — the table's three readers (help.h): --help text, man pages and
- * bash completion. The table itself is help_tab.c.
+ * bash completion. The entries are the command table's (cmd/cmdtab.c) and
+ * moku's faces' (help_tab.c).
  *
  * The Maui commands (HELP_CLIENT) share options that are the client's and
  * the command layer's, not the command's own: --format, --home, --help,

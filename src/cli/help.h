@@ -1,8 +1,8 @@
 /*
- * help — every command's usage, options and description, in one table
- * (help.c), for `--help`, the man pages (tools/mkman.c) and the bash
- * completion, so that the three never drift apart. A new command is one
- * entry of the table.
+ * help — every command's usage, options and description, for `--help`,
+ * the man pages (tools/mkman.c) and the bash completion, so that the three
+ * never drift apart: the command table's entries (cmd/cmdtab.c) and moku's
+ * faces (help_tab.c). A new command is one entry of the command table.
  *
  * Not the parsers: each command reads its own words (the daemon's command
  * layer, cmd/, for the Maui commands). The table says what they accept;
@@ -16,29 +16,13 @@
 
 #define MOKU_VERSION "0.1.0"
 
-/* One option line: "-u USER" and what it does ('\n' breaks the text). */
-struct help_opt {
-    const char *flag;
-    const char *text;
-};
+/* struct help_cmd, struct help_opt and HELP_CLIENT, HELP_NO_H are the
+ * command table's (cmd/cmdtab.h): each command's help is in its entry. */
+#include "cmd/cmdtab.h"
 
-enum {
-    HELP_CLIENT = 1, /* asks the daemon: --home and --format are its options too */
-    HELP_NO_H = 2,   /* -h is one of the command's own options: only --help asks */
-};
-
-struct help_cmd {
-    const char *name;     /* as typed: "showq", "moku serve" */
-    int section;          /* of its man page: 1, or 8 (moku serve) */
-    unsigned flags;       /* HELP_* */
-    const char *synopsis; /* the words after the name; '\n' between forms */
-    const char *summary;  /* one line, lower case: the man page's NAME */
-    const char *desc;     /* a paragraph or more ("\n\n" between them) */
-    const struct help_opt *opts; /* ends with a NULL flag; may be NULL */
-};
-
-/* The entries, in the table's order: moku, its subcommands, the Maui
- * commands. NULL past the end. */
+/* The entries, in order: moku, its faces (serve, simulate, validate),
+ * then the command table's (submit, web, the Maui and Torque commands).
+ * NULL past the end. */
 const struct help_cmd *help_at(size_t i);
 /* The entry for name ("showq", "moku serve"), or NULL. */
 const struct help_cmd *help_find(const char *name);

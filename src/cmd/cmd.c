@@ -1,6 +1,7 @@
 /*
  * cmd — the dispatcher: split a command line into words, take out
- * `--format`, hand the rest to the command's handler. Also the helpers every
+ * `--format`, hand the rest to the command's handler (found in the command
+ * table, cmdtab.c, which says too whether it changes state). Also the helpers every
  * handler uses: the text buffer, Maui's duration and date formats, JSON
  * output, and a few facts about jobs and the cluster.
  *
@@ -17,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd/cmdtab.h"
 #include "util/mem.h"
 
 /* ---- text buffer ---- */
@@ -431,50 +433,15 @@ static int take_format(struct words *ws, const char *name, int *json, struct err
     return 0;
 }
 
-typedef int (*cmd_fn)(const struct cmd_ctx *, const struct cmd_args *, struct cmd_buf *,
-                      struct err *);
-
-static const struct {
-    const char *name;
-    cmd_fn fn;
-    int control; /* changes the state: only with cmd_ctx.control */
-} commands[] = {
-    {"showq", cmd_showq, 0},
-    {"checkjob", cmd_checkjob, 0},
-    {"diagnose", cmd_diagnose, 0},
-    {"mdiag", cmd_diagnose, 0}, /* Moab's name for diagnose */
-    {"showconfig", cmd_showconfig, 0},
-    {"checknode", cmd_checknode, 0},
-    {"showstats", cmd_showstats, 0},
-    {"showgrid", cmd_showgrid, 0},
-    {"showres", cmd_showres, 0},
-    {"showbf", cmd_showbf, 0},
-    {"showstart", cmd_showstart, 0},
-    {"qstat", cmd_qstat, 0},
-    {"pbsnodes", cmd_pbsnodes, 0},
-    {"setres", cmd_setres, 1},
-    {"releaseres", cmd_releaseres, 1},
-    {"canceljob", cmd_canceljob, 1},
-    {"sethold", cmd_sethold, 1},
-    {"releasehold", cmd_releasehold, 1},
-    {"setspri", cmd_setspri, 1},
-    {"setqos", cmd_setqos, 1},
-    {"runjob", cmd_runjob, 1},
-};
-
-/* The commands, for messages; keep in step with commands[]. */
-#define CMD_NAMES                                                                                  \
-    "showq, checkjob, checknode, showstats, showgrid, showres, showbf, showstart, diagnose, "     \
-    "showconfig, qstat or pbsnodes"
-
+/* The command layer's handler of name (an alias's is its command's), and
+ * whether it changes the state: the command table (cmdtab.c). */
 static cmd_fn find_command(const char *name, int *control)
 {
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(commands[i].name, name) == 0) {
-            *control = commands[i].control;
-            return commands[i].fn;
-        }
-    return NULL;
+    const struct cmd_def *d = cmd_def_main(cmd_def_find(name));
+    if (!d || !d->run)
+        return NULL;
+    *control = (d->flags & CMD_CHANGES) != 0;
+    return d->run;
 }
 
 int cmd_known(const char *name)
@@ -515,8 +482,10 @@ static int run_words(const struct cmd_ctx *c, struct words *wsp, char **out, str
     struct words ws = *wsp;
     const char *name = command_name(&ws);
     int json = 0, rc = -1;
+    char names[256];
+    cmd_def_look_names(names, sizeof names);
     if (!name) {
-        rc = err_set(err, "empty command (" CMD_NAMES ")");
+        rc = err_set(err, "empty command (%s)", names);
         goto done;
     }
     if (take_format(&ws, name, &json, err) < 0)
@@ -524,7 +493,7 @@ static int run_words(const struct cmd_ctx *c, struct words *wsp, char **out, str
     int control = 0;
     cmd_fn fn = find_command(ws.w[0], &control);
     if (!fn) {
-        rc = err_set(err, "%s: unknown command (" CMD_NAMES ")", cmd_word(name));
+        rc = err_set(err, "%s: unknown command (%s)", cmd_word(name), names);
         goto done;
     }
     if (control && !c->control) {

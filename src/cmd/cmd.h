@@ -5,11 +5,12 @@
  *
  * A command line is split into words like a shell would (no quoting needed
  * beyond plain words); `--format=json` (or `--format json`) anywhere selects
- * JSON output, else Maui's text layout. Commands: showq [-r|-i|-b],
- * checkjob <id>, checknode <node>, showstats, showres, showbf, showstart,
- * diagnose -f|-p|-q|-r, showconfig; and, when cmd_ctx.control allows, the
- * control commands setres, releaseres, canceljob, sethold, releasehold,
- * setspri, setqos, runjob.
+ * JSON output, else Maui's text layout. The commands are the command
+ * table's entries with a handler here (cmd/cmdtab.h: showq, checkjob,
+ * checknode, showstats, showgrid, showres, showbf, showstart, diagnose,
+ * showconfig, qstat, pbsnodes); and, when cmd_ctx.control allows, those
+ * that change state (setres, releaseres, canceljob, sethold, releasehold,
+ * setspri, setqos, runjob).
  *
  * Read commands never change what the scheduler decided. Before any command
  * the plan is completed (sched_complete_plan: the reservations an iteration

@@ -1,11 +1,12 @@
 /*
  * daemon_int — the daemon's state, shared by its files: serve.c (set-up,
- * the loop, iterations), djobs.c (job records: submit, restore, the
- * resource manager's side), dpreempt.c (OWNERPREEMPT: the engine's
- * preempt and resume callbacks), dctl.c (requests: who may do what, the
- * job and scheduler control commands), dresv.c (administrative
- * reservations: the store's copy of the engine's), dtrig.c (standing
- * reservations' TRIGGER exec actions: run and reaped).
+ * the loop, iterations: it owns the state and calls its parts, which never
+ * call it back — what they need of the loop is d->loop), djobs.c (jobs:
+ * restore, the resource manager's side), djrec.c (a job's stored record),
+ * dpreempt.c (OWNERPREEMPT: the engine's preempt and resume callbacks),
+ * the requests (dreq.c and the parts it routes to, each with its header),
+ * dresv.c (administrative reservations: the store's copy of the engine's),
+ * dtrig.c (standing reservations' TRIGGER exec actions: run and reaped).
  */
 #ifndef MOKU_DAEMON_INT_H
 #define MOKU_DAEMON_INT_H
@@ -15,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "cmd/cmdtab.h"
 #include "core/sched.h"
 #include "daemon/dhist.h"
 #include "daemon/dlog.h"
@@ -25,6 +27,7 @@
 #include "util/err.h"
 
 struct cfg;
+struct dmn;
 struct web;
 
 /* One job the daemon knows: its stored record and its engine job. */
@@ -85,7 +88,19 @@ struct dresv_change {
     size_t nadded, nremoved, nmodified;
 };
 
+/* What the daemon's parts may ask of the loop (serve.c sets it up): the
+ * explicit way back up, instead of calling serve.c. */
+struct dmn_loop {
+    /* Reload maui.cfg now (schedctl -R, changeparam): built aside first,
+     * applied only when all of it is good. 0 applied, *report the lines to
+     * tell (its warnings, "configuration reloaded from PATH"); -1 refused,
+     * err the reason (file:line), nothing changed. Both are logged. Caller
+     * frees *report. */
+    int (*reload)(struct dmn *d, char **report, struct err *err);
+};
+
 struct dmn {
+    struct dmn_loop loop;
     char *home, *cfg_path, *db_path, *sock_path, *spool, *exe;
     struct cfg *cfg;
     struct sched *s;
@@ -156,9 +171,16 @@ void djobs_poll(struct dmn *d, long now);
 void djobs_forget(struct dmn *d);
 /* The engine's start callback (struct sched_rm). */
 int djobs_rm_start(void *ctx, struct job *j, long now);
-/* Write a job's record (inside the caller's transaction). */
-void djobs_save(struct dmn *d, struct djob *dj);
 void djobs_free(struct dmn *d);
+
+/* djrec.c */
+/* Write a job's record (inside the caller's transaction). */
+void djrec_save(struct dmn *d, struct djob *dj);
+/* A commit in the middle of an iteration failed: what the iteration did
+ * before it is not in the database (the ends it recorded keep their spool
+ * directories, so they are found again), and the engine is rebuilt once the
+ * iteration is over (d->recover). */
+void djrec_commit_failed(struct dmn *d);
 
 /* dintake.c */
 /* What the resource manager changed by itself: node states (rm_ops.
@@ -245,31 +267,22 @@ enum dmail_event { DMAIL_BEGIN, DMAIL_END, DMAIL_ABORT };
 void dmail_job(struct dmn *d, const struct djob *dj, enum dmail_event ev, const char *detail);
 void dtrig_free(struct dmn *d);
 
-/* dctl.c */
-/* Answer one request (parsed JSON) from peer p; returns the reply object. */
-json_t *dctl_handle(struct dmn *d, const struct peer *p, const json_t *req);
-/* Fill p's names and admin level from its uid/gid and ADMIN1..3. */
-void dctl_peer(struct dmn *d, struct peer *p);
-/* Run one of moku's commands (args without the name) for p, as a request
- * would, after the request's checks: the faces of dtorque.c use it. */
-json_t *dctl_call(struct dmn *d, const struct peer *p, const char *cmd, int argc, char **argv);
-/* May p change dj? Its owner, ADMIN1 and ADMIN2. */
-int dctl_may_change(const struct peer *p, const struct djob *dj);
-/* A request's transaction: dctl_begin NULL when open (else the error
- * reply); dctl_commit returns ok, or an error reply when the commit
- * failed (the engine is then rebuilt from the store). */
-json_t *dctl_begin(struct dmn *d);
-json_t *dctl_commit(struct dmn *d, json_t *ok);
+/* The requests are answered by the daemon's parts, each with its own
+ * header: dreq.h (decode and route), drights.h (who may), dctl.h (the
+ * dispatch of moku's commands), dlook.h, djobctl.h, dadmin.h, dsubmit.h
+ * (the commands), dreply.h (replies and a request's transaction). */
 
-/* dtorque.c: Torque's commands (qstat, qdel, qhold, qrls, qalter, qsig, qrun,
- * pbsnodes) as faces on moku's, with Torque's messages and exit codes. */
-int dtorque_command(const char *cmd);
-json_t *dtorque_handle(struct dmn *d, const struct peer *p, const char *cmd, int argc,
-                       char **argv);
-/* Apply the node states pbsnodes -o stored to the engine d->s (at start-up,
- * reload and recovery); nodes no longer configured are logged and skipped.
- * Errors: the store. */
-int dtorque_nodes_restore(struct dmn *d, struct err *err);
+/* dtorque.c: Torque's commands (the command table's CMD_TORQUE entries:
+ * qstat, qdel, qhold, qrls, qalter, qsig, qrun, pbsnodes) as faces on
+ * moku's, with Torque's messages and exit codes. dtorque_answers: whether
+ * op is one of them; dtorque_run answers one (cmd as typed: qhold, qrls). */
+int dtorque_answers(enum cmd_op op);
+json_t *dtorque_run(struct dmn *d, const struct peer *p, enum cmd_op op, const char *cmd,
+                    int argc, char **argv);
+/* Apply the node states pbsnodes -o stored to the engine s, being built
+ * (at start-up, reload and recovery); nodes no longer configured are logged
+ * and skipped. Errors: the store. */
+int dtorque_nodes_restore(struct dmn *d, struct sched *s, struct err *err);
 
 /* dresv.c */
 /* Load the stored reservations into the engine (d->s, nodes added): ended
@@ -329,37 +342,21 @@ char *dweb_changed(const struct dmn *d);
 /* After an iteration: a history sample (at most one a minute). */
 void dweb_sample(struct dmn *d, long now);
 
-/* serve.c */
-/* The reply to one request of the socket's protocol from uid/gid, the
- * web's too (caller decrefs). */
-json_t *serve_answer(struct dmn *d, uid_t uid, gid_t gid, const json_t *req);
-void serve_iterate(struct dmn *d);
-/* Load maui.cfg (HOME/maui.cfg) into a fresh cfg; NULL with err if bad. */
-struct cfg *serve_load_cfg(const struct dmn *d, struct err *err);
-/* Reload maui.cfg (schedctl -R, SIGHUP): built aside first, applied only
- * when all of it is good. 0 applied, *report the lines to tell (its
- * warnings, "configuration reloaded from PATH"); -1 refused, err the reason
- * (file:line), nothing changed. Both are logged. Caller frees *report. */
-int serve_reload(struct dmn *d, char **report, struct err *err);
+/* serve.c: the loop. It owns the state and calls the parts; they never
+ * call it back (what they need of it is in d->loop). */
+/* One request's text from uid/gid: the reply's text (caller frees). The
+ * socket's connections (dconn_service) are answered through it. */
+char *serve_reply(void *ctx, uid_t uid, gid_t gid, const char *body, size_t len);
 /* After a failed commit the engine holds changes the database does not:
  * reopen the database and rebuild the engine from it (same configuration),
  * as a restart would. 0 done; -1 when the database cannot be reopened or the
  * engine rebuilt: logged, d->stop set and moku serve exits 1. */
 int serve_recover(struct dmn *d);
-/*
- * For the fuzz harness of the request handler (fuzz/fuzz_wire.c): a daemon
- * over home (its maui.cfg, a new or existing moku.db) set up as `moku serve`
- * sets up, without the socket, signals or iterations, its jobs started
- * through rm (the harness's, which runs nothing); the reply text one
- * request gets from a peer of uid/gid (caller frees); and its teardown.
- */
-struct dmn *serve_test_open(const char *home, const struct rm *rm, struct err *err);
-char *serve_test_answer(struct dmn *d, uid_t uid, gid_t gid, const char *body, size_t len);
-void serve_test_close(struct dmn *d);
-/* A commit in the middle of an iteration failed: what the iteration did
- * before it is not in the database (the ends it recorded keep their spool
- * directories, so they are found again), and the engine is rebuilt once the
- * iteration is over. */
-void serve_commit_failed(struct dmn *d);
+/* A daemon over home (its maui.cfg, a new or existing moku.db; fresh as
+ * moku serve --fresh) set up as moku serve sets up, its socket listening,
+ * without the loop: the request-handler fuzz harness (fuzz/fuzz_wire.c)
+ * answers requests with it. NULL with err; serve_close(NULL) is a no-op. */
+struct dmn *serve_open(const char *home, int fresh, struct err *err);
+void serve_close(struct dmn *d);
 
 #endif

@@ -151,7 +151,7 @@ static void follow_dep(struct dmn *d, struct djob *dj, const struct rm_new_job *
         free(dj->rec.message);
         dj->rec.message = why ? xstrdup(why) : NULL;
         sched_job_note(d->s, dj->j, why);
-        djobs_save(d, dj);
+        djrec_save(d, dj);
     }
     free(why);
 }
@@ -179,7 +179,7 @@ static void follow_walltime(struct dmn *d, struct djob *dj, const struct rm_new_
     dlog(d->log, 1, "job %ld: its time limit is %ld s in %s now", dj->rec.id, x->walltime,
          d->rm.ops->name);
     dj->rec.walltime = x->walltime;
-    djobs_save(d, dj);
+    djrec_save(d, dj);
 }
 
 /* ---- holds: Slurm's side into moku ---- */
@@ -226,7 +226,7 @@ static void follow_holds(struct dmn *d, struct djob *dj, const struct rm_new_job
     }
     if (put || lifted) {
         store_event(d->st, now, dj->rec.id, put ? "hold" : "release", d->rm.ops->name, NULL);
-        djobs_save(d, dj);
+        djrec_save(d, dj);
     }
     remember(dj, x);
 }
@@ -348,7 +348,7 @@ static void gone(struct dmn *d, struct djob *dj, long now)
     dj->rec.end = now;
     free(dj->rec.message);
     dj->rec.message = xprintf("cancelled in %s while queued", d->rm.ops->name);
-    djobs_save(d, dj);
+    djrec_save(d, dj);
     store_event(d->st, now, dj->rec.id, "cancel", d->rm.ops->name, NULL);
     dlog(d->log, 1, "job %ld cancelled in %s while queued", dj->rec.id, d->rm.ops->name);
 }

@@ -32,26 +32,6 @@ struct djob *djobs_find(struct dmn *d, const char *id)
     return j && j->tag < d->njobs ? d->jobs[j->tag] : NULL;
 }
 
-void djobs_save(struct dmn *d, struct djob *dj)
-{
-    struct err e;
-    if (dj->j) {
-        dj->rec.holds = dj->j->holds;
-        dj->rec.sysprio_mode = (int)dj->j->sysprio_mode;
-        dj->rec.sysprio = dj->j->sysprio;
-        dj->rec.bypass = dj->j->bypass;
-        dj->rec.defercount = dj->j->defercount;
-    }
-    if (store_job_put(d->st, &dj->rec, &e) < 0)
-        dlog(d->log, 0, "error: %s", e.msg);
-    /* An ended job's script is not needed again (it is only read to run
-     * the job): its bytes go, so that what a user can keep in the store is
-     * what MAXSUBMITBYTES bounds, not all they ever submitted. */
-    if ((dj->rec.state == SJ_COMPLETED || dj->rec.state == SJ_REMOVED) && dj->bytes &&
-        store_script_del(d->st, dj->rec.id, &e) == 0)
-        dj->bytes = 0;
-}
-
 /* Why dj failed to start or was ended (NULL: nothing to say): kept in its
  * record (saved by the caller) and shown by checkjob as Messages. */
 static void set_message(struct dmn *d, struct djob *dj, const char *text)
@@ -466,11 +446,11 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
     dj->rec.hosts = hosts;
     dj->rec.state = SJ_RUNNING;
     dj->rec.start = now;
-    djobs_save(d, dj);
+    djrec_save(d, dj);
     store_event(d->st, now, dj->rec.id, "start", hosts, NULL);
     if (store_commit(d->st, &e) < 0 || store_begin(d->st, &e) < 0) {
         dlog(d->log, 0, "error: job %s not started: %s", j->name, e.msg);
-        serve_commit_failed(d);
+        djrec_commit_failed(d);
         store_begin(d->st, NULL);
         free(lines);
         return -1;
@@ -488,13 +468,13 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
         char *why = xprintf("the last start failed: %s", e.msg);
         set_message(d, dj, why);
         free(why);
-        djobs_save(d, dj);
+        djrec_save(d, dj);
         store_event(d->st, now, dj->rec.id, "startfail", e.msg, NULL);
         return -1;
     }
     if (dj->rec.message) { /* an earlier failed start: this one went well */
         set_message(d, dj, NULL);
-        djobs_save(d, dj);
+        djrec_save(d, dj);
     }
     /* A resource manager with a queue of its own (Slurm) runs it a moment
      * later: Starting until it says Running. */
@@ -551,7 +531,7 @@ static void ended(struct dmn *d, struct djob *dj, const struct rm_status *st, lo
     char *why = end_message(dj, st);
     if (why)
         set_message(d, dj, why);
-    djobs_save(d, dj);
+    djrec_save(d, dj);
     char text[64];
     snprintf(text, sizeof text, "exit %d %s", dj->rec.exit_status,
              st->state == RM_ENDED ? st->reason : "lost");
@@ -616,7 +596,7 @@ static void never_started(struct dmn *d, struct djob *dj, const struct rm_status
     const char *why = st->message[0] ? st->message : "never started";
     if (st->message[0])
         set_message(d, dj, st->message);
-    djobs_save(d, dj);
+    djrec_save(d, dj);
     store_event(d->st, now, dj->rec.id, failed ? "startfail" : "requeue", why, NULL);
     if (!st->message[0])
         dlog(d->log, 0, "job %ld was never started by the resource manager: queued again",
@@ -671,7 +651,7 @@ static void placed(struct dmn *d, struct djob *dj, const struct rm_status *st, l
          st->placed, d->rm.ops->name, dj->rec.hosts ? dj->rec.hosts : "-");
     free(dj->rec.hosts);
     dj->rec.hosts = xstrdup(st->placed);
-    djobs_save(d, dj);
+    djrec_save(d, dj);
     store_event(d->st, now, dj->rec.id, "placed", st->placed, NULL);
 }
 

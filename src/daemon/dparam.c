@@ -203,7 +203,7 @@ int dparam_change(struct dmn *d, const char *by, int owner, int argc, char **arg
     char *text = rewrite(old, argc, argv, by);
     int rc = write_all(path, text, err);
     free(text);
-    if (rc == 0 && serve_reload(d, report, err) < 0) {
+    if (rc == 0 && d->loop.reload(d, report, err) < 0) {
         /* Refused: the file as it was (none, if there was none). */
         struct err e2 = {""};
         if (existed ? write_all(path, old, &e2) < 0 : unlink(path) < 0)

@@ -80,7 +80,7 @@ static int commit_now(struct dmn *d, const struct djob *dj)
     struct err e;
     if (store_commit(d->st, &e) < 0 || store_begin(d->st, &e) < 0) {
         dlog(d->log, 0, "error: job %ld not preempted: %s", dj->rec.id, e.msg);
-        serve_commit_failed(d);
+        djrec_commit_failed(d);
         store_begin(d->st, NULL);
         return -1;
     }
@@ -99,7 +99,7 @@ static int preempt_requeue(struct dmn *d, struct djob *dj, long now)
     dj->rec.state = SJ_IDLE;
     dj->rec.start = 0;
     dj->rec.hosts = NULL;
-    djobs_save(d, dj);
+    djrec_save(d, dj);
     store_event(d->st, now, dj->rec.id, "preempt", "requeue", NULL);
     int rc = commit_now(d, dj);
     if (rc == 0 && d->rm.ops->requeue(d->rm.ctx, id, now, &e) < 0) {
@@ -110,7 +110,7 @@ static int preempt_requeue(struct dmn *d, struct djob *dj, long now)
         dj->rec.state = was;
         dj->rec.start = start;
         dj->rec.hosts = hosts;
-        djobs_save(d, dj);
+        djrec_save(d, dj);
         return -1;
     }
     free(hosts);
@@ -131,7 +131,7 @@ static int preempt_suspend(struct dmn *d, struct djob *dj, long now)
     snprintf(id, sizeof id, "%ld", dj->rec.id);
     preempt_key(dj, key, sizeof key);
     dj->rec.state = SJ_SUSPENDED;
-    djobs_save(d, dj);
+    djrec_save(d, dj);
     store_kv_set(d->st, key, "suspend", NULL);
     store_event(d->st, now, dj->rec.id, "preempt", "suspend", NULL);
     int rc = commit_now(d, dj);
@@ -141,7 +141,7 @@ static int preempt_suspend(struct dmn *d, struct djob *dj, long now)
     }
     if (rc < 0) {
         dj->rec.state = SJ_RUNNING;
-        djobs_save(d, dj);
+        djrec_save(d, dj);
         store_kv_set(d->st, key, NULL, NULL);
         return -1;
     }
@@ -180,7 +180,7 @@ int dpreempt_rm_resume(void *ctx, struct job *j, long now)
     dj->preempted = 0;
     dj->rec.state = SJ_RUNNING;
     dj->j->flags &= ~(unsigned)JOB_SUSPENDED;
-    djobs_save(d, dj);
+    djrec_save(d, dj);
     preempt_key(dj, key, sizeof key);
     store_kv_set(d->st, key, NULL, NULL);
     store_event(d->st, now, dj->rec.id, "resume", "its nodes are free again", NULL);
@@ -274,7 +274,7 @@ int dpreempt_restore(struct dmn *d, struct djob *dj, long now)
     free(dj->rec.hosts);
     dj->rec.hosts = NULL;
     dj->j->flags &= ~(unsigned)JOB_SUSPENDED;
-    djobs_save(d, dj);
+    djrec_save(d, dj);
     store_kv_set(d->st, key, NULL, NULL);
     store_event(d->st, now, dj->rec.id, "requeue", "suspended by preemption at a restart", NULL);
     if (tx && store_commit(d->st, &e) < 0)

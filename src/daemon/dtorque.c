@@ -28,6 +28,9 @@
 #include "cmd/cmd.h"
 #include "cmd/qsub.h"
 #include "daemon/daemon_int.h"
+#include "daemon/dctl.h"
+#include "daemon/dreply.h"
+#include "daemon/drights.h"
 #include "util/mem.h"
 
 #define EX_UNKJOB 153
@@ -164,7 +167,7 @@ static json_t *t_qdel(struct dmn *d, const struct peer *p, int argc, char **argv
         struct djob *dj = active_job(d, argv[i]);
         if (!dj)
             t_fail(&out, EX_UNKJOB, "qdel: Unknown Job Id %s", argv[i]);
-        else if (!dctl_may_change(p, dj))
+        else if (!drights_may_change(p, dj))
             t_fail(&out, EX_PERM, "qdel: Unauthorized Request  %s", argv[i]);
         else
             t_relay(&out, "qdel", argv[i], call1(d, p, "canceljob", NULL, NULL, dj));
@@ -215,7 +218,7 @@ static json_t *t_hold(struct dmn *d, const struct peer *p, const char *tcmd, int
             continue;
         }
         int other = ntypes > 0 && strcmp(types[ntypes - 1], "user") != 0;
-        if (!dctl_may_change(p, dj) || (other && !is_admin12(p))) {
+        if (!drights_may_change(p, dj) || (other && !is_admin12(p))) {
             t_fail(&out, EX_PERM, "%s: Unauthorized Request  %s", tcmd, argv[i]);
             continue;
         }
@@ -371,7 +374,7 @@ static void alter_one(struct dmn *d, const struct peer *p, const struct alter *a
     struct err e;
     if (!dj)
         return t_fail(out, EX_UNKJOB, "qalter: Unknown Job Id %s", w);
-    if (!dctl_may_change(p, dj) || (a->prio && !is_admin12(p)))
+    if (!drights_may_change(p, dj) || (a->prio && !is_admin12(p)))
         return t_fail(out, EX_PERM, "qalter: Unauthorized Request  %s", w);
     if ((a->walltime || a->prio) && (dj->rec.state != SJ_IDLE || !dj->j))
         return t_fail(out, EX_BADSTATE, "qalter: Request invalid for state of job %s", w);
@@ -395,7 +398,7 @@ static void alter_one(struct dmn *d, const struct peer *p, const struct alter *a
         free(dj->rec.name);
         dj->rec.name = xstrdup(a->name);
     }
-    djobs_save(d, dj);
+    djrec_save(d, dj);
     char what[160];
     snprintf(what, sizeof what, "%s%ld%s%.64s%s%.16s", a->walltime ? "walltime=" : "",
              a->walltime, a->name ? " name=" : "", a->name ? a->name : "", a->prio ? " p=" : "",
@@ -411,12 +414,12 @@ static json_t *t_qalter(struct dmn *d, const struct peer *p, int argc, char **ar
     json_t *bad = NULL;
     if (alter_args(argc, argv, &a, &i, &bad) < 0)
         return bad;
-    if ((bad = dctl_begin(d)))
+    if ((bad = dreply_begin(d)))
         return bad;
     struct treply out = {0};
     for (; i < argc; i++)
         alter_one(d, p, &a, argv[i], &out);
-    return dctl_commit(d, t_done(&out));
+    return dreply_commit(d, t_done(&out));
 }
 
 /* ---- pbsnodes -o | -c ---- */
@@ -444,7 +447,7 @@ static json_t *t_nodes_set(struct dmn *d, const struct peer *p, int offline, con
             return t_one(EX_UNKNODE, "pbsnodes: Unknown node  MSG=cannot locate specified node "
                                      "'%.64s'",
                          argv[i]);
-    json_t *bad = dctl_begin(d);
+    json_t *bad = dreply_begin(d);
     if (bad)
         return bad;
     char reason[256], key[128];
@@ -459,19 +462,21 @@ static json_t *t_nodes_set(struct dmn *d, const struct peer *p, int offline, con
         dlog(d->log, 0, "node %s %s by %s", argv[i], offline ? "offline" : "back online", p->user);
     }
     /* The engine changed first: a failed commit rebuilds it from the store
-     * (dctl_commit sets d->recover), which puts the old states back. */
-    return dctl_commit(d, json_pack("{s:b, s:i, s:s}", "ok", 1, "exit", 0, "output", ""));
+     * (dreply_commit sets d->recover), which puts the old states back. */
+    return dreply_commit(d, json_pack("{s:b, s:i, s:s}", "ok", 1, "exit", 0, "output", ""));
 }
 
 struct nodes_ctx {
     struct dmn *d;
+    struct sched *s; /* being built */
 };
 
 static int restore_node(void *ctx, const char *node, const char *state)
 {
     struct dmn *d = ((struct nodes_ctx *)ctx)->d;
+    struct sched *s = ((struct nodes_ctx *)ctx)->s;
     enum node_state st;
-    long i = sched_find_node(d->s, node);
+    long i = sched_find_node(s, node);
     if (i < 0 || node_state_parse(state, &st) < 0) {
         dlog(d->log, 0, "warning: stored state '%s' of node %s ignored (%s)", state, node,
              i < 0 ? "no such node now" : "unknown state");
@@ -480,13 +485,13 @@ static int restore_node(void *ctx, const char *node, const char *state)
     char key[128], note[256];
     node_note_key(node, key, sizeof key);
     int has = store_kv_get(d->st, key, note, sizeof note, NULL) == 1;
-    sched_node_set_state(d->s, (size_t)i, st, has ? note : NULL);
+    sched_node_set_state(s, (size_t)i, st, has ? note : NULL);
     return 0;
 }
 
-int dtorque_nodes_restore(struct dmn *d, struct err *err)
+int dtorque_nodes_restore(struct dmn *d, struct sched *s, struct err *err)
 {
-    struct nodes_ctx c = {d};
+    struct nodes_ctx c = {d, s};
     return store_nodes(d->st, restore_node, &c, err) < 0 ? -1 : 0;
 }
 
@@ -499,7 +504,7 @@ int dtorque_nodes_restore(struct dmn *d, struct err *err)
  * (-n), their ended jobs (-x) and, in pbsnodes, nodes' notes and other
  * users' jobs on nodes are the administrators' (checknode's): the command
  * layer leaves them out for an ordinary caller (cmd_ctx.ordinary, set by
- * dctl's do_look).
+ * dlook_layer).
  */
 static json_t *t_qstat(struct dmn *d, const struct peer *p, int argc, char **argv)
 {
@@ -562,30 +567,41 @@ static json_t *t_pbsnodes(struct dmn *d, const struct peer *p, int argc, char **
     return r;
 }
 
-int dtorque_command(const char *cmd)
+int dtorque_answers(enum cmd_op op)
 {
-    static const char *const names[] = {"qstat", "qdel",  "qhold", "qrls",    "qalter",
-                                        "qsig",  "qrun", "pbsnodes", NULL};
-    for (int i = 0; names[i]; i++)
-        if (strcmp(cmd, names[i]) == 0)
-            return 1;
-    return 0;
+    switch (op) {
+    case CMD_OP_QSTAT:
+    case CMD_OP_PBSNODES:
+    case CMD_OP_QDEL:
+    case CMD_OP_QHOLD:
+    case CMD_OP_QRUN:
+    case CMD_OP_QSIG:
+    case CMD_OP_QALTER:
+        return 1;
+    default:
+        return 0;
+    }
 }
 
-json_t *dtorque_handle(struct dmn *d, const struct peer *p, const char *cmd, int argc,
-                       char **argv)
+json_t *dtorque_run(struct dmn *d, const struct peer *p, enum cmd_op op, const char *cmd,
+                    int argc, char **argv)
 {
-    if (strcmp(cmd, "qstat") == 0)
+    switch (op) {
+    case CMD_OP_QSTAT:
         return t_qstat(d, p, argc, argv);
-    if (strcmp(cmd, "pbsnodes") == 0)
+    case CMD_OP_PBSNODES:
         return t_pbsnodes(d, p, argc, argv);
-    if (strcmp(cmd, "qdel") == 0)
+    case CMD_OP_QDEL:
         return t_qdel(d, p, argc, argv);
-    if (strcmp(cmd, "qhold") == 0 || strcmp(cmd, "qrls") == 0)
+    case CMD_OP_QHOLD: /* qhold and qrls */
         return t_hold(d, p, cmd, argc, argv);
-    if (strcmp(cmd, "qrun") == 0)
+    case CMD_OP_QRUN:
         return t_qrun(d, p, argc, argv);
-    if (strcmp(cmd, "qsig") == 0)
+    case CMD_OP_QSIG:
         return t_qsig(d, p, argc, argv);
-    return t_qalter(d, p, argc, argv);
+    case CMD_OP_QALTER:
+        return t_qalter(d, p, argc, argv);
+    default:
+        return t_one(EX_IVALREQ, "%s: not one of Torque's commands", cmd);
+    }
 }

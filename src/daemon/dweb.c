@@ -1,7 +1,7 @@
 /*
  * dweb — the daemon's side of the web view: it starts the server (web/)
  * from maui.cfg's WEBPORT and WEBADDRESS, answers its requests as it
- * answers the socket's (serve_answer, with the session's uid and gid), and
+ * answers the socket's (dreq_answer, with the session's uid and gid), and
  * keeps the history the page charts. The server itself never reaches into
  * the daemon or the engine: it sees only these callbacks.
  */
@@ -12,12 +12,14 @@
 
 #include "cfg/cfg.h"
 #include "daemon/daemon_int.h"
+#include "daemon/dreq.h"
+#include "daemon/drights.h"
 #include "util/mem.h"
 #include "web/web.h"
 
 static json_t *host_request(void *ctx, uid_t uid, gid_t gid, const json_t *req)
 {
-    return serve_answer(ctx, uid, gid, req);
+    return dreq_answer(ctx, uid, gid, req);
 }
 
 static json_t *host_history(void *ctx)
@@ -30,7 +32,7 @@ static void host_who(void *ctx, uid_t uid, gid_t gid, char *user, size_t nuser, 
                      size_t ngroup, int *admin)
 {
     struct peer p = {.uid = uid, .gid = gid};
-    dctl_peer(ctx, &p);
+    drights_peer(ctx, &p);
     snprintf(user, nuser, "%s", p.user);
     snprintf(group, ngroup, "%s", p.group);
     *admin = p.admin;

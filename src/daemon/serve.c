@@ -40,6 +40,7 @@
 #include "daemon/daemon.h"
 #include "daemon/dconn.h"
 #include "daemon/daemon_int.h"
+#include "daemon/dreq.h"
 #include "stats/fsfile.h"
 #include "util/crashpt.h"
 #include "util/mem.h"
@@ -69,7 +70,7 @@ static char *join(const char *dir, const char *name)
     return xprintf("%s/%s", dir, name);
 }
 
-struct cfg *serve_load_cfg(const struct dmn *d, struct err *err)
+static struct cfg *serve_load_cfg(const struct dmn *d, struct err *err)
 {
     struct cfg *cfg = cfg_create();
     if ((access(d->cfg_path, F_OK) == 0 && cfg_load_file(cfg, d->cfg_path, err) < 0) ||
@@ -82,11 +83,11 @@ struct cfg *serve_load_cfg(const struct dmn *d, struct err *err)
 
 /* The cluster: NODECFG lines (virtual nodes sharing this host), else the
  * nodes the resource manager reports. */
-static int add_nodes(struct dmn *d, struct err *err)
+static int add_nodes(struct dmn *d, struct sched *s, struct err *err)
 {
-    if (sched_add_nodes_from_cfg(d->s, d->cfg, err) < 0)
+    if (sched_add_nodes_from_cfg(s, d->cfg, err) < 0)
         return -1;
-    if (sched_nnodes(d->s) || !d->rm.ops->nodes)
+    if (sched_nnodes(s) || !d->rm.ops->nodes)
         return 0;
     struct node_spec *specs;
     size_t n;
@@ -94,7 +95,7 @@ static int add_nodes(struct dmn *d, struct err *err)
         return -1;
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++)
-        rc = sched_add_node(d->s, &specs[i], err);
+        rc = sched_add_node(s, &specs[i], err);
     free(specs);
     return rc;
 }
@@ -103,7 +104,9 @@ static int add_nodes(struct dmn *d, struct err *err)
  * reservations (their instances are made at the first iteration, in the
  * daemon's local time zone: PERIOD=DAY windows follow the wall clock of
  * the machine). Administrative reservations come from the store
- * (dresv_restore), once the scheduler is d->s. */
+ * (dresv_restore), once the scheduler is d->s. d->s is not touched: the
+ * new scheduler is passed to what fills it, so that a refused one leaves
+ * the running one as it was. */
 static struct sched *build_sched(struct dmn *d, struct err *err)
 {
     struct sched_policy pol;
@@ -116,12 +119,9 @@ static struct sched *build_sched(struct dmn *d, struct err *err)
                                                              .preempt = dpreempt_rm_preempt,
                                                              .resume = dpreempt_rm_resume,
                                                              .ctx = d});
-    struct sched *keep = d->s;
-    d->s = s;
     if (sched_creds_from_cfg(s, d->cfg, err) < 0 || sched_limits_from_cfg(s, d->cfg, err) < 0 ||
-        add_nodes(d, err) < 0 || dtorque_nodes_restore(d, err) < 0 ||
+        add_nodes(d, s, err) < 0 || dtorque_nodes_restore(d, s, err) < 0 ||
         sched_standing_from_cfg(s, d->cfg, err) < 0) {
-        d->s = keep;
         sched_destroy(s);
         return NULL;
     }
@@ -130,7 +130,6 @@ static struct sched *build_sched(struct dmn *d, struct err *err)
      * queued 56,908); USERCFG[DEFAULT] MAXSUBMITJOBS=n in maui.cfg says
      * otherwise. */
     sched_default_maxsubmit(s, CRED_USER, DSPACE_USER_JOBS);
-    d->s = keep;
     return s;
 }
 
@@ -281,13 +280,7 @@ static void iteration_failed(struct dmn *d, long now)
     serve_recover(d);
 }
 
-void serve_commit_failed(struct dmn *d)
-{
-    d->nforget = 0;
-    d->recover = 1;
-}
-
-void serve_iterate(struct dmn *d)
+static void serve_iterate(struct dmn *d)
 {
     long now = time(NULL);
     double t0 = mono_ms();
@@ -360,24 +353,7 @@ void serve_iterate(struct dmn *d)
 
 /* ---- connections ---- */
 
-json_t *serve_answer(struct dmn *d, uid_t uid, gid_t gid, const json_t *req)
-{
-    struct peer p = {.uid = uid, .gid = gid};
-    dctl_peer(d, &p);
-    json_t *reply = dctl_handle(d, &p, req);
-    if (store_in_transaction(d->st)) {
-        /* A handler that returned without committing or rolling back would
-         * make every later begin fail: the changes are dropped and the
-         * engine, which may hold them, is rebuilt. */
-        dlog(d->log, 0, "error: a request left its transaction open (a bug): rolled back");
-        store_rollback(d->st);
-        d->recover = 1;
-    }
-    return reply;
-}
-
-/* One request (dconn_service): the reply text (caller frees). */
-static char *answer(void *ctx, uid_t uid, gid_t gid, const char *body, size_t len)
+char *serve_reply(void *ctx, uid_t uid, gid_t gid, const char *body, size_t len)
 {
     struct dmn *d = ctx;
     json_t *reply;
@@ -387,7 +363,7 @@ static char *answer(void *ctx, uid_t uid, gid_t gid, const char *body, size_t le
         reply = json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", 1, "error",
                           "bad request: not valid JSON");
     } else {
-        reply = serve_answer(d, uid, gid, req);
+        reply = dreq_answer(d, uid, gid, req);
         json_decref(req);
     }
     crashpt("request-before-reply");
@@ -554,7 +530,7 @@ static const struct cfg_obj *rm_obj(const struct cfg *cfg)
     return NULL;
 }
 
-int serve_reload(struct dmn *d, char **report, struct err *err)
+static int serve_reload(struct dmn *d, char **report, struct err *err)
 {
     *report = NULL;
     struct err e;
@@ -672,7 +648,7 @@ static void loop(struct dmn *d)
         /* Connections first, then new ones: dconn_service reads pfd by index. */
         if (!quiet)
             dspace_check(d); /* before requests record anything */
-        dconn_service(&conns, pfd + 3, npfd, time(NULL), answer, d);
+        dconn_service(&conns, pfd + 3, npfd, time(NULL), serve_reply, d);
         if (pfd[0].revents)
             dconn_accept(&conns, d->lfd, time(NULL));
         if (conns.dropped > dropped) {
@@ -892,6 +868,7 @@ static int setup(struct dmn *d, const char *home, int fresh, struct err *err)
     if (!abs)
         return err_set(err, "%s: %s", home, strerror(errno));
     d->home = abs;
+    d->loop = (struct dmn_loop){.reload = serve_reload};
     d->cfg_path = join(abs, "maui.cfg");
     d->db_path = join(abs, "moku.db");
     d->sock_path = join(abs, "moku.sock");
@@ -1066,30 +1043,19 @@ int daemon_serve(const struct daemon_opts *o)
     return status;
 }
 
-/* ---- for the request-handler fuzz harness (fuzz/fuzz_wire.c) ---- */
-
-struct dmn *serve_test_open(const char *home, const struct rm *rm, struct err *err)
+struct dmn *serve_open(const char *home, int fresh, struct err *err)
 {
     struct dmn *d = xcalloc(1, sizeof *d);
     *d = (struct dmn){.lfd = -1, .lockfd = -1, .sig = {-1, -1}};
-    if (setup(d, home, 0, err) < 0) {
+    if (setup(d, home, fresh, err) < 0) {
         teardown(d);
         free(d);
         return NULL;
     }
-    d->rm = *rm;
     return d;
 }
 
-char *serve_test_answer(struct dmn *d, uid_t uid, gid_t gid, const char *body, size_t len)
-{
-    char *text = answer(d, uid, gid, body, len);
-    if (d->recover)
-        serve_recover(d);
-    return text;
-}
-
-void serve_test_close(struct dmn *d)
+void serve_close(struct dmn *d)
 {
     if (!d)
         return;

@@ -519,69 +519,72 @@ static int sl_start(void *ctx, const struct rm_job *j, long now, struct err *err
     return 0;
 }
 
+/* What moku asks Slurm to do to a job it started: one rule for all four —
+ * the id read, slurmctld up, the call, its failure named, and the next
+ * read of the queue fresh (stale). */
+enum sl_act { SL_CANCEL, SL_SUSPEND, SL_RESUME, SL_REQUEUE };
+
+static int sl_act(struct slurm_rm *sr, const char *id, enum sl_act act, struct err *err)
+{
+    static const char *const verb[] = {"cancel", "suspend", "resume", "requeue"};
+    uint32_t n;
+    if (srm_parse_id(id, &n, err) < 0 || srm_ctld_up(sr, err) < 0)
+        return -1;
+    int rc = SLURM_ERROR;
+    char text[16];
+    switch (act) {
+    case SL_CANCEL:
+        /* As scancel does it (slurm_kill_job2 on the id's text): Slurm
+         * records the same end (ExitCode 0:15) whoever cancels. */
+        snprintf(text, sizeof text, "%u", n);
+        rc = slurm_kill_job2(text, SIGKILL, 0, NULL);
+        if (rc != SLURM_SUCCESS && slurm_get_errno() == ESLURM_ALREADY_DONE)
+            rc = SLURM_SUCCESS;
+        break;
+    case SL_SUSPEND:
+        rc = slurm_suspend(n);
+        break;
+    case SL_RESUME:
+        rc = slurm_resume(n);
+        break;
+    case SL_REQUEUE:
+        /* Requeued held: pending again with priority 0, for moku to start
+         * later. */
+        srm_release_drop(sr, n);
+        rc = slurm_requeue(n, JOB_REQUEUE_HOLD);
+        break;
+    }
+    if (rc != SLURM_SUCCESS)
+        return err_set(err, "Slurm: cannot %s job %u: %s", verb[act], n, srm_error());
+    sr->stale = 1;
+    return 0;
+}
+
 static int sl_cancel(void *ctx, const char *id, long now, struct err *err)
 {
-    (void)now;
-    uint32_t n;
-    if (srm_parse_id(id, &n, err) < 0 || srm_ctld_up(ctx, err) < 0)
-        return -1;
-    /* As scancel does it (slurm_kill_job2 on the id's text): Slurm records
-     * the same end (ExitCode 0:15) whoever cancels. */
-    char text[16];
-    snprintf(text, sizeof text, "%u", n);
-    if (slurm_kill_job2(text, SIGKILL, 0, NULL) != SLURM_SUCCESS &&
-        slurm_get_errno() != ESLURM_ALREADY_DONE)
-        return err_set(err, "Slurm: cannot cancel job %u: %s", n, srm_error());
-    ((struct slurm_rm *)ctx)->stale = 1;
-    return 0;
+    return sl_act(ctx, id, SL_CANCEL, err);
 }
 
 static int sl_suspend(void *ctx, const char *id, long now, struct err *err)
 {
-    (void)now;
-    uint32_t n;
-    if (srm_parse_id(id, &n, err) < 0 || srm_ctld_up(ctx, err) < 0)
-        return -1;
-    if (slurm_suspend(n) != SLURM_SUCCESS)
-        return err_set(err, "Slurm: cannot suspend job %u: %s", n, srm_error());
-    ((struct slurm_rm *)ctx)->stale = 1;
-    return 0;
+    return sl_act(ctx, id, SL_SUSPEND, err);
 }
 
 static int sl_resume(void *ctx, const char *id, long now, struct err *err)
 {
-    (void)now;
-    uint32_t n;
-    if (srm_parse_id(id, &n, err) < 0 || srm_ctld_up(ctx, err) < 0)
-        return -1;
-    if (slurm_resume(n) != SLURM_SUCCESS)
-        return err_set(err, "Slurm: cannot resume job %u: %s", n, srm_error());
-    ((struct slurm_rm *)ctx)->stale = 1;
-    return 0;
+    return sl_act(ctx, id, SL_RESUME, err);
 }
 
-/* Requeued held: pending again with priority 0, for moku to start later. */
 static int sl_requeue(void *ctx, const char *id, long now, struct err *err)
 {
-    struct slurm_rm *sr = ctx;
-    (void)now;
-    uint32_t n;
-    if (srm_parse_id(id, &n, err) < 0)
-        return -1;
-    if (srm_ctld_up(sr, err) < 0)
-        return -1;
-    srm_release_drop(sr, n);
-    if (slurm_requeue(n, JOB_REQUEUE_HOLD) != SLURM_SUCCESS)
-        return err_set(err, "Slurm: cannot requeue job %u: %s", n, srm_error());
-    sr->stale = 1;
-    return 0;
+    return sl_act(ctx, id, SL_REQUEUE, err);
 }
 
 static void sl_forget(void *ctx, const char *id)
 {
     struct slurm_rm *sr = ctx;
     struct err e;
-    uint32_t n;
+    uint32_t n = 0; /* set by srm_parse_id; gcc cannot tell once inlined */
     if (srm_parse_id(id, &n, &e) == 0)
         srm_release_drop(sr, n);
 }

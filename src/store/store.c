@@ -809,6 +809,28 @@ int store_kv_get(struct store *st, const char *key, char *value, size_t len, str
     return ret;
 }
 
+/* The one text column of the row bound statement s selects, if any: 1 and
+ * *out (caller frees), 0 when there is no row, -1 with err. The getters of
+ * one text (a job's script, a token's answer) share it. */
+static int text_row(struct store *st, sqlite3_stmt *s, char **out, struct err *err,
+                    const char *what)
+{
+    int rc = sqlite3_step(s), ret = 0;
+    if (rc == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(s, 0);
+        if (t) {
+            *out = xstrndup((const char *)t, (size_t)sqlite3_column_bytes(s, 0));
+            ret = 1;
+        } else {
+            ret = db_err(st, err, what); /* NOT NULL column: only out of memory */
+        }
+    } else if (rc != SQLITE_DONE) {
+        ret = db_err(st, err, what);
+    }
+    stmt_done(s);
+    return ret;
+}
+
 /* ---- job scripts ---- */
 
 int store_script_put(struct store *st, long id, const char *text, struct err *err)
@@ -832,20 +854,7 @@ int store_script_get(struct store *st, long id, char **text, struct err *err)
     *text = NULL;
     if (bind_check(st, &b, err, what) < 0)
         return -1;
-    int rc = sqlite3_step(s), ret = 0;
-    if (rc == SQLITE_ROW) {
-        const unsigned char *t = sqlite3_column_text(s, 0);
-        if (t) {
-            *text = xstrndup((const char *)t, (size_t)sqlite3_column_bytes(s, 0));
-            ret = 1;
-        } else {
-            ret = db_err(st, err, what);
-        }
-    } else if (rc != SQLITE_DONE) {
-        ret = db_err(st, err, what);
-    }
-    stmt_done(s);
-    return ret;
+    return text_row(st, s, text, err, what);
 }
 
 int store_script_del(struct store *st, long id, struct err *err)
@@ -948,20 +957,7 @@ int store_token_get(struct store *st, long uid, const char *token, char **reply,
     *reply = NULL;
     if (bind_check(st, &b, err, what) < 0)
         return -1;
-    int rc = sqlite3_step(s), ret = 0;
-    if (rc == SQLITE_ROW) {
-        const unsigned char *t = sqlite3_column_text(s, 0);
-        if (t) {
-            *reply = xstrndup((const char *)t, (size_t)sqlite3_column_bytes(s, 0));
-            ret = 1;
-        } else {
-            ret = db_err(st, err, what);
-        }
-    } else if (rc != SQLITE_DONE) {
-        ret = db_err(st, err, what);
-    }
-    stmt_done(s);
-    return ret;
+    return text_row(st, s, reply, err, what);
 }
 
 int store_token_put(struct store *st, long uid, const char *token, long time,

@@ -9,6 +9,7 @@
 #include <time.h>
 
 
+#include "cmd/cmdtab.h"
 #include "util/mem.h"
 #include "web/wasset.h"
 #include "web/wconn.h"
@@ -385,30 +386,26 @@ static enum MHD_Result do_session(struct web *w, struct MHD_Connection *c, const
                                "admin", admin, "csrf", s->csrf, "expires", (json_int_t)expires));
 }
 
-/* The commands GET /api/CMD answers: those that only look. */
-static int read_command(const char *cmd)
-{
-    static const char *const names[] = {"showq",     "showres", "checkjob",   "checknode",
-                                        "showstats", "diagnose", "showconfig", "showbf",
-                                        "showstart", NULL};
-    for (int i = 0; names[i]; i++)
-        if (strcmp(cmd, names[i]) == 0)
-            return 1;
-    return 0;
-}
-
-/* The commands POST /api/run takes: the read ones and those that change
+/* The web API's commands are the command table's CMD_WEB entries under
+ * their own names (not aliases: mdiag is diagnose's). GET /api/CMD: those
+ * that only look. POST /api/run: those and the ones that change
  * something (the daemon decides who may). Not submit: a job's script and
  * environment come from the user's shell. */
-static int run_command(const char *cmd)
+static int web_offers(const char *cmd, int changes_too)
 {
-    static const char *const names[] = {"canceljob", "sethold", "releasehold", "setspri",
-                                        "setqos",    "runjob",  "mjobctl",     "schedctl",
-                                        "setres",    "releaseres", "changeparam", NULL};
-    for (int i = 0; names[i]; i++)
-        if (strcmp(cmd, names[i]) == 0)
-            return 1;
-    return read_command(cmd);
+    const struct cmd_def *d = cmd_def_find(cmd);
+    return d && !d->same_as && (d->flags & CMD_WEB) &&
+           (changes_too || !(d->flags & CMD_CHANGES));
+}
+
+int web_api_reads(const char *cmd)
+{
+    return web_offers(cmd, 0);
+}
+
+int web_api_runs(const char *cmd)
+{
+    return web_offers(cmd, 1);
 }
 
 /* The arg=... values of a query, in order; NULL when one holds a NUL byte
@@ -496,7 +493,7 @@ json_t *web_run_request(const char *body, size_t len, const char **why)
     *why = NULL;
     if (!json_is_object(req))
         *why = "the body is not a JSON object";
-    else if (!cmd || !run_command(cmd))
+    else if (!cmd || !web_api_runs(cmd))
         *why = "\"cmd\" is not a command the web view runs";
     else if (!json_is_array(args) || json_object_size(req) != 2)
         *why = "the body must be {\"cmd\": ..., \"args\": [...]} and nothing else";
@@ -559,7 +556,7 @@ static enum MHD_Result do_api(struct web *w, struct MHD_Connection *c, const cha
         return do_session(w, c, s);
     if (get && strcmp(name, "history") == 0)
         return send_json(c, 200, w->host.history(w->host.ctx));
-    if (get && read_command(name))
+    if (get && web_api_reads(name))
         return do_read(w, c, s, name);
     if (!post)
         return send_error(c, get ? 404 : 405, "no such request: %s /api/%.64s", method, name);

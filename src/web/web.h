@@ -78,6 +78,11 @@ const char *web_url(const struct web *w);
  * frees). Errors: no randomness. */
 char *web_login_url(struct web *w, uid_t uid, gid_t gid, struct err *err);
 
+/* Whether GET /api/CMD answers cmd (a command of the table that the web
+ * offers and that changes nothing), and whether POST /api/run takes it
+ * (one the web offers). From the command table (cmd/cmdtab.h). */
+int web_api_reads(const char *cmd);
+int web_api_runs(const char *cmd);
 /* The body of POST /api/run: {"cmd": NAME, "args": [WORD...]}, NAME a
  * command the web view runs, and nothing else. The request (caller
  * decrefs), or NULL and *why (static text). */

@@ -36,6 +36,16 @@ for c in showq checkjob checknode showstats showres setres releaseres diagnose s
     [ "$(readlink "$U/share/bash-completion/completions/$c")" = moku ] || bad="$bad $c-completion"
 done
 check "every command name: a symlink to moku, a man page, a completion link${bad:+ (not:$bad)}" [ -z "$bad" ]
+# The symlinks are the command table's: every one answers --help under its
+# own name, and the man pages (bar moku's faces) are the same set of names.
+links=$(cd "$U/bin" && for f in *; do [ -L "$f" ] && echo "$f"; done | sort)
+pages=$(cd "$U/share/man/man1" && ls | sed -n 's/\.1$//p' | grep -v '^moku' | sort)
+check "the symlinks installed are the man pages' commands" test -n "$links" -a "$links" = "$pages"
+bad=""
+for c in $links; do
+    "$U/bin/$c" --help 2>/dev/null | head -n 1 | grep -q "^usage: $c\( \|$\)" || bad="$bad $c"
+done
+check "every symlink answers --help as itself${bad:+ (not:$bad)}" [ -z "$bad" ]
 check "moku.1 and moku-serve.8" sh -c "[ -f '$U/share/man/man1/moku.1' ] && [ -f '$U/share/man/man8/moku-serve.8' ]"
 check "the systemd unit" grep -q "^ExecStart=/usr/bin/moku serve --home $SPOOL\$" "$U/lib/systemd/system/moku.service"
 check "... Type=notify" grep -q '^Type=notify$' "$U/lib/systemd/system/moku.service"

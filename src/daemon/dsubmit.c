@@ -1,0 +1,235 @@
+/*
+ * dsubmit — a submission (qsub, msub, moku submit): the job's fields read
+ * (cmd/qsub_json.c), the disk and the user's limits checked (dspace.c),
+ * then the job stored and queued in one transaction, or, under a resource
+ * manager with its own queue (Slurm), submitted there as its user. A
+ * submission that carries a token is answered once: a retry gets the first
+ * answer (and job) again.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/qsub.h"
+#include "daemon/daemon_int.h"
+#include "daemon/dreply.h"
+#include "daemon/dsubmit.h"
+#include "util/crashpt.h"
+#include "util/mem.h"
+
+/* The qsub request as a stored job record of peer p. */
+static void record_of(const struct qsub_req *q, const struct peer *p, long now,
+                      struct store_job *r)
+{
+    *r = (struct store_job){
+        .name = q->name ? xstrdup(q->name) : NULL,
+        .user = xstrdup(p->user),
+        .group = xstrdup(p->group),
+        .uid = (long)p->uid,
+        .gid = (long)p->gid,
+        .account = q->account ? xstrdup(q->account) : NULL,
+        .class_ = q->queue ? xstrdup(q->queue) : NULL,
+        .qos = q->qos ? xstrdup(q->qos) : NULL,
+        .tasks = q->tasks,
+        .ppn = q->nodes ? q->ppn : 1,
+        .nodes = q->nodes,
+        .mem_mb = q->mem_mb,
+        .walltime = q->walltime,
+        .submit = now,
+        .start_after = q->start_after,
+        .holds = q->hold ? HOLD_USER : 0,
+        .state = SJ_IDLE,
+        .exit_status = -1,
+        .cwd = xstrdup(q->cwd),
+        .out_path = q->out_path ? xstrdup(q->out_path) : NULL,
+        .err_path = q->err_path ? xstrdup(q->err_path) : NULL,
+        .advres = q->advres ? xstrdup(q->advres) : NULL,
+        .mail_events = q->mail_events ? xstrdup(q->mail_events) : NULL,
+        .mail_users = q->mail_users ? xstrdup(q->mail_users) : NULL,
+    };
+    for (size_t i = 0; i < q->nfeatures; i++) { /* the engine reads "a,b" */
+        char *more =
+            xprintf("%s%s%s", r->features ? r->features : "", i ? "," : "", q->features[i]);
+        free(r->features);
+        r->features = more;
+    }
+    size_t len = 0;
+    for (size_t i = 0; i < q->nenv; i++)
+        len += strlen(q->env[i].name) + strlen(q->env[i].value) + 2;
+    if (len) {
+        r->env = xmalloc(len + 1);
+        size_t off = 0;
+        for (size_t i = 0; i < q->nenv; i++)
+            off += (size_t)sprintf(r->env + off, "%s=%s\n", q->env[i].name, q->env[i].value);
+    }
+}
+
+/* -j oe / eo: both streams into one file, the -o (or -e) one. */
+static void join_streams(const struct qsub_req *q, struct store_job *r, long id)
+{
+    if (q->join == QSUB_JOIN_NONE)
+        return;
+    char **keep = q->join == QSUB_JOIN_OE ? &r->out_path : &r->err_path;
+    char **drop = q->join == QSUB_JOIN_OE ? &r->err_path : &r->out_path;
+    if (!*keep)
+        *keep = xprintf("%s/%s.%c%ld", r->cwd, r->name ? r->name : "STDIN",
+                        q->join == QSUB_JOIN_OE ? 'o' : 'e', id);
+    free(*drop);
+    *drop = xstrdup(*keep);
+}
+
+/* The first answer to a submission with this token from p, or NULL (then
+ * the submission is new). */
+static json_t *answered_before(struct dmn *d, const struct peer *p, const char *token)
+{
+    char *text = NULL;
+    struct err e;
+    int known = token ? store_token_get(d->st, (long)p->uid, token, &text, &e) : 0;
+    if (known < 0)
+        return dreply_err("submit: the state database is unavailable: %s", e.msg);
+    if (!known)
+        return NULL;
+    json_t *r = json_loads(text, 0, NULL);
+    free(text);
+    dlog(d->log, 1, "submission from %s sent again (token %s): its first answer repeated",
+         p->user, token);
+    return r ? r : dreply_err("submit: the stored answer to token %s is damaged", token);
+}
+
+/* Inside the submission's transaction: the answer r under p's token, so
+ * that a retry gets it again. */
+static int remember_answer(struct dmn *d, const struct peer *p, const char *token, long now,
+                           const json_t *r, struct err *err)
+{
+    if (!token)
+        return 0;
+    char *text = json_dumps(r, JSON_COMPACT);
+    int rc = text ? store_token_put(d->st, (long)p->uid, token, now, text, err)
+                  : err_set(err, "the answer could not be encoded");
+    free(text);
+    return rc;
+}
+
+/* Under a resource manager with its own queue (Slurm): the job goes there,
+ * as p; it is taken in at the next iteration (dintake.c) under the id
+ * answered. A retry with the same token finds the first job. */
+static json_t *submit_to_rm(struct dmn *d, const struct peer *p, const struct qsub_req *q,
+                            const char *token)
+{
+    if (q->advres)
+        return dreply_err("submit: ADVRES with RMCFG TYPE=%s is not supported yet",
+                         d->rm.ops->name);
+    char *features = NULL;
+    for (size_t i = 0; i < q->nfeatures; i++) {
+        char *more = xprintf("%s%s%s", features ? features : "", i ? "," : "", q->features[i]);
+        free(features);
+        features = more;
+    }
+    char **env = xcalloc(q->nenv + 1, sizeof *env);
+    for (size_t i = 0; i < q->nenv; i++)
+        env[i] = xprintf("%s=%s", q->env[i].name, q->env[i].value);
+    struct rm_submit s = {
+        .user = p->user, .uid = p->uid, .gid = p->gid,
+        .name = q->name, .script = q->script, .shell = q->shell, .cwd = q->cwd,
+        .out_path = q->join == QSUB_JOIN_EO ? q->err_path : q->out_path,
+        .err_path = q->join == QSUB_JOIN_NONE ? q->err_path : NULL,
+        .join = q->join != QSUB_JOIN_NONE,
+        .account = q->account, .class_ = q->queue, .qos = q->qos, .features = features,
+        .tasks = q->tasks, .nodes = q->nodes, .ppn = q->ppn,
+        .mem_mb = q->mem_mb, .walltime = q->walltime, .start_after = q->start_after,
+        .hold = q->hold, .rerunnable = q->rerunnable,
+        .mail_events = q->mail_events, .mail_users = q->mail_users,
+        .env = (const char *const *)env, .nenv = q->nenv, .token = token,
+    };
+    long id = 0;
+    struct err e;
+    int rc = d->rm.ops->submit(d->rm.ctx, &s, &id, &e);
+    for (size_t i = 0; i < q->nenv; i++)
+        free(env[i]);
+    free(env);
+    free(features);
+    if (rc < 0)
+        return dreply_err("submit: %s", e.msg);
+    crashpt("rm-submitted"); /* the client tries again: its token finds this job */
+    dlog(d->log, 1, "job %ld submitted to %s by %s", id, d->rm.ops->name, p->user);
+    d->want_iter = 1; /* taken in soon */
+    char text[32];
+    snprintf(text, sizeof text, "%ld\n", id);
+    return dreply_ok(text);
+}
+
+json_t *dsubmit_job(struct dmn *d, const struct peer *p, const json_t *job, const char *token)
+{
+    struct qsub_req q;
+    struct err e;
+    json_t *again = answered_before(d, p, token);
+    if (again)
+        return again;
+    if (qsub_from_json(job, &q, &e) < 0)
+        return dreply_err("submit: %s", e.msg);
+    if (geteuid() != 0 && p->uid != geteuid()) {
+        qsub_free(&q);
+        return dreply_err("submit: this daemon runs as uid %ld and can run only that user's "
+                         "jobs (start it as root to serve every user)",
+                         (long)geteuid());
+    }
+    size_t bytes = strlen(q.script);
+    for (size_t i = 0; i < q.nenv; i++)
+        bytes += strlen(q.env[i].name) + strlen(q.env[i].value) + 2; /* "K=V\n" */
+    if (dspace_submit_ok(d, p->uid, bytes, !d->rm.ops->submit, &e) < 0) {
+        qsub_free(&q);
+        return dreply_err("submit: refused: %s", e.msg);
+    }
+    if (d->rm.ops->submit) {
+        json_t *r = submit_to_rm(d, p, &q, token);
+        qsub_free(&q);
+        return r;
+    }
+    if (q.advres && !sched_resv_name_known(d->s, q.advres)) {
+        json_t *no = dreply_err("submit: ADVRES:%s names no reservation", q.advres);
+        qsub_free(&q);
+        return no;
+    }
+    json_t *bad = dreply_begin(d);
+    if (bad) {
+        qsub_free(&q);
+        return bad;
+    }
+    long now = time(NULL);
+    struct store_job rec;
+    record_of(&q, p, now, &rec);
+    struct djob *dj = djobs_add(d, &rec, q.script, &e);
+    if (!dj) {
+        store_rollback(d->st);
+        store_job_free(&rec);
+        qsub_free(&q);
+        return dreply_err("submit: %s", e.msg);
+    }
+    join_streams(&q, &dj->rec, dj->rec.id);
+    djrec_save(d, dj);
+    store_event(d->st, now, dj->rec.id, "submit", p->user, NULL);
+    qsub_free(&q);
+    char id[32];
+    snprintf(id, sizeof id, "%ld\n", dj->rec.id);
+    json_t *r = dreply_ok(id);
+    if (remember_answer(d, p, token, now, r, &e) < 0) {
+        json_decref(r);
+        store_rollback(d->st);
+        sched_cancel(d->s, dj->j, now, NULL);
+        dj->rec.state = SJ_REMOVED;
+        return dreply_err("submit: %s", e.msg);
+    }
+    r = dreply_commit(d, r);
+    if (json_is_true(json_object_get(r, "ok"))) {
+        crashpt("submit-committed"); /* a client with no answer tries again */
+        dlog(d->log, 1, "job %ld submitted by %s", dj->rec.id, p->user);
+    } else {
+        /* Not saved: the engine must not run what the store does not know. */
+        sched_cancel(d->s, dj->j, now, NULL);
+        dj->rec.state = SJ_REMOVED;
+    }
+    return r;
+}
+
