@@ -102,6 +102,9 @@ struct qsub_req {
     int rerunnable;       /* -r: 1 y, 0 n, -1 not given */
     char *shell;          /* -S: absolute path */
     char *script;         /* the script's text: 1..QSUB_MAX_SCRIPT bytes, UTF-8, not blank */
+    char *warnings;       /* qsub_parse's notes for the user, one line each ("qsub: -k: ...
+                             ignored"), or NULL; the client prints them on stderr. Not part
+                             of the JSON request. */
 };
 
 /*

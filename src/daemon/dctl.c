@@ -1346,6 +1346,25 @@ static json_t *submit_to_rm(struct dmn *d, const struct peer *p, const struct qs
     return reply_ok(text);
 }
 
+/* Whether a job may ask for class (qsub -q) on the local resource manager:
+ * DEFAULT, or a class maui.cfg names (CLASSCFG[name]). Torque refuses a
+ * queue its server does not have; so does moku, rather than make a class
+ * no limit or priority of the configuration applies to. */
+static int queue_known(const struct dmn *d, const char *class_)
+{
+    return strcmp(class_, "DEFAULT") == 0 || cfg_obj_find(d->cfg, "CLASSCFG", class_) != NULL;
+}
+
+/* Torque's refusal of an unknown queue: PBSE_UNKQUE (15018) modulo 256. */
+#define EX_UNKQUE 170
+
+static json_t *unknown_queue(const char *class_)
+{
+    return json_pack("{s:b, s:i, s:s++}", "ok", 0, "exit", EX_UNKQUE, "error",
+                     "submit: submit error (Unknown queue MSG=requested queue not found: ",
+                     class_, ")");
+}
+
 json_t *dctl_submit(struct dmn *d, const struct peer *p, const json_t *job, const char *token)
 {
     struct qsub_req q;
@@ -1372,6 +1391,11 @@ json_t *dctl_submit(struct dmn *d, const struct peer *p, const json_t *job, cons
         json_t *r = submit_to_rm(d, p, &q, token);
         qsub_free(&q);
         return r;
+    }
+    if (q.queue && !queue_known(d, q.queue)) {
+        json_t *no = unknown_queue(q.queue);
+        qsub_free(&q);
+        return no;
     }
     if (q.advres && !sched_resv_name_known(d->s, q.advres)) {
         json_t *no = reply_err("submit: ADVRES:%s names no reservation", q.advres);
