@@ -370,10 +370,11 @@ static int local_host(const char *host, size_t n)
            (n == shortn && strncasecmp(host, me, n) == 0);
 }
 
-/* p made absolute against base and cleaned, into *out (caller frees). A
- * "host:" before it is taken off when host is this machine. (A directory,
- * with or without a trailing '/', gets the job's file inside it under
- * Torque's name when the job starts: rm/jobfile.c.) */
+/* p made absolute against base and cleaned, into *out (caller frees); a
+ * trailing '/' is kept (Torque's -o DIR/: the job's file inside DIR under
+ * its default name; rm/jobfile.c, which also takes a directory named
+ * without one). A "host:" before it is taken off when host is this
+ * machine. */
 static int resolve_path(const char *base, const char *p, char **out, struct err *err)
 {
     if (!*p)
@@ -399,6 +400,11 @@ static int resolve_path(const char *base, const char *p, char **out, struct err 
     snprintf(joined, n, "%s/%s", p[0] == '/' ? "" : base, p);
     char *clean = path_clean(joined);
     free(joined);
+    size_t cn = strlen(clean);
+    if (p[strlen(p) - 1] == '/' && cn > 1) { /* DIR/: kept, the job's file goes inside */
+        clean = xrealloc(clean, cn + 2);
+        memcpy(clean + cn, "/", 2);
+    }
     if (strlen(clean) > QSUB_MAX_PATH) {
         free(clean);
         return err_set(err, "path '%s' is longer than %d bytes", qsub_shown(p).s, QSUB_MAX_PATH);

@@ -1259,9 +1259,13 @@ static void join_streams(const struct qsub_req *q, struct store_job *r, long id)
         return;
     char **keep = q->join == QSUB_JOIN_OE ? &r->out_path : &r->err_path;
     char **drop = q->join == QSUB_JOIN_OE ? &r->err_path : &r->out_path;
-    if (!*keep)
-        *keep = xprintf("%s/%s.%c%ld", r->cwd, r->name ? r->name : "STDIN",
-                        q->join == QSUB_JOIN_OE ? 'o' : 'e', id);
+    size_t n = *keep ? strlen(*keep) : 0;
+    if (!*keep || (*keep)[n - 1] == '/') { /* none, or DIR/: Torque's name (in DIR) */
+        char *file = xprintf("%s%s%s.%c%ld", *keep ? *keep : r->cwd, *keep ? "" : "/",
+                             r->name ? r->name : "STDIN", q->join == QSUB_JOIN_OE ? 'o' : 'e', id);
+        free(*keep);
+        *keep = file;
+    }
     free(*drop);
     *drop = xstrdup(*keep);
 }
