@@ -3,16 +3,18 @@
  * checknode read, in Torque's layouts, so that scripts and hands that know
  * Torque (4.x to 6.x) keep working.
  *
- *   qstat [-a|-n|-f|-x|-u USER...] [JOB...]
- *   pbsnodes [-a] [-l] [NODE...]
+ *   qstat [-a|-i|-r|-f] [-n [-1]] [-x] [-c] [-t] [-u USER...] [JOB...]
+ *   qstat -Q|-q [QUEUE...], qstat -B
+ *   pbsnodes [-a] [-l] [-x] [NODE...]
  *
  * The default layout ("Job ID  Name  User  Time Use  S  Queue"), the
  * alternative one of -a/-u/-n (Torque 4's widths: 23, 11, 8, 16, 6, 5, 6,
  * 9, 9, 1, 9, a missing value printed "-- " right-aligned, as Torque does),
  * -f's "Job Id:" blocks of "    attribute = value" lines, and pbsnodes -a's
  * node blocks. States: Q queued, H held, W waiting for its start date or
- * deferred, R running, S suspended, C completed or removed (shown with -x,
- * PBS Pro's option; Torque's own -x is XML, which moku does not print).
+ * deferred, R running, S suspended, C completed or removed (shown with -c;
+ * -x is Torque's XML of the -f view, element names as Torque's). -Q, -q and
+ * -B are Torque's queue and server summaries, a class a queue.
  *
  * Where moku differs: "Time Use" (CPU time) is not measured: 0 for a job
  * that has not run, its elapsed walltime otherwise (the column is

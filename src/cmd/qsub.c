@@ -11,9 +11,12 @@
  * are relative to the client's cwd; -a without a day means the next such time
  * (today, else tomorrow), without a month the next such day, without a year
  * the next such date; a fully given date in the past is accepted (the job is
- * simply eligible at once). Where moku differs: host:path outputs, several
- * node groups (`nodes=1+2`), host names in nodes=, and unknown resources are
- * errors rather than passed through; -v VAR for a VAR the environment lacks
+ * simply eligible at once). PBS Pro's select=/place= are read into the same
+ * request as nodes=N:ppn=C. Where moku differs: host:path outputs for
+ * another host, host names in nodes=, and unknown resources are errors
+ * rather than passed through; node groups of different ppn lose their
+ * per-node shape (a warning says so); options moku has no meaning for are
+ * read and warned of (qsub_req.warnings); -v VAR for a VAR the environment lacks
  * is skipped (as Torque does); -V skips variables whose name is not an
  * identifier or whose value holds control characters (bash exports
  * functions as BASH_FUNC_f%%=() {...\n}).

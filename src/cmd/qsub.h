@@ -14,11 +14,17 @@
  *   -N name   -A account   -q queue   -d dir   -o path   -e path
  *   -j oe|eo|n   -a [[[[CC]YY]MM]DD]hhmm[.SS]   -h   -V   -v VAR[=val],...
  *   -m abef|n   -M users   -r y|n   -S shell
- *   -l res=val[,res=val]...: nodes=N[:ppn=P][:feature]..., procs=N,
- *      walltime=[[HH:]MM:]SS or seconds, mem=N[b|kb|mb|gb|tb], qos=X, advres=X
- *   -W x=ITEM[;ITEM]...: QOS:X, ADVRES:X
- *   -t (arrays) and -I (interactive) are refused with a clear message; any
- *   other option, resource, -W attribute or x= item is an error naming it.
+ *   -l res=val[,res=val]...: nodes=N[:ppn=P][:feature]...[+...], procs=N,
+ *      ncpus=N, select=[N:]ncpus=C[:mem=M][:mpiprocs=K][+...], place=,
+ *      walltime=[[HH:]MM:]SS or seconds, mem=N[b|kb|mb|gb|tb], pmem=, qos=X,
+ *      advres=X; vmem, pvmem, nice, file, naccesspolicy read with a warning
+ *   -W x=ITEM[;ITEM]...: QOS:X, ADVRES:X; -W group_list=G (warning)
+ *   -p PRIO and -k KEEP (read, with a warning: moku has no meaning for them)
+ *   -t, -J (arrays) and -I (interactive) are refused with a clear message;
+ *   any other option, resource, -W attribute or x= item is an error naming
+ *   it. Warnings are lines in qsub_req.warnings, for the caller to print.
+ *   -o/-e host:path is taken for this host (gethostname, the one call to
+ *   the system besides -a's time zone) and refused for another.
  *
  * Directives: lines starting (column 1) with `#PBS` or `#MSUB` and white
  * space, before the first line that is neither blank nor a comment (a `#!`
