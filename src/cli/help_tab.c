@@ -138,21 +138,26 @@ static const struct help_opt qsub_opts[] = {
     {"-a DATETIME", "not eligible before [[[[CC]YY]MM]DD]hhmm[.SS]"},
     {"-A ACCOUNT", "the account to charge"},
     {"-d DIR", "the working directory (default: the current one)"},
-    {"-e PATH", "standard error's file"},
+    {"-e PATH", "standard error's file (DIR/: <name>.e<id> in DIR; host:PATH for this host)"},
     {"-h", "submit with a user hold"},
     {"-j oe|eo|n", "join standard error into output (oe), or output into error (eo)"},
-    {"-l LIST", "resources: walltime=[[HH:]MM:]SS, nodes=N[:ppn=P][:FEATURE],\n"
-                "procs=N, mem=SIZE (comma-separated)"},
+    {"-l LIST", "resources: walltime=[[HH:]MM:]SS, nodes=N[:ppn=P][:FEATURE][+...],\n"
+                "procs=N, ncpus=N, mem=SIZE, pmem=SIZE, select=N:ncpus=C[:mem=SIZE],\n"
+                "place=free|pack|scatter (comma-separated); vmem, nice, file and\n"
+                "naccesspolicy are read with a warning"},
     {"-m EVENTS", "mail when the job aborts (a), begins (b), ends (e), or never (n)"},
     {"-M USERS", "whom to mail (comma-separated)"},
     {"-N NAME", "the job's name"},
-    {"-o PATH", "standard output's file"},
-    {"-q CLASS", "the class (queue)"},
+    {"-o PATH", "standard output's file (DIR/: <name>.o<id> in DIR; host:PATH for this host)"},
+    {"-p PRIORITY", "read (-1024..1023) with a warning: moku has no user priority"},
+    {"-k KEEP", "read with a warning: the output is written in place"},
+    {"-q CLASS", "the class (queue): DEFAULT or a CLASSCFG class"},
     {"-r y|n", "whether the job may be run again (requeued)"},
     {"-S SHELL", "the shell that runs the script"},
     {"-v VAR[=VALUE],...", "variables for the job's environment"},
     {"-V", "export the whole current environment to the job"},
-    {"-W x=QOS:NAME|ADVRES:ID", "the QOS, or the reservation to run in"},
+    {"-W x=QOS:NAME|ADVRES:ID", "the QOS, or the reservation to run in (group_list=G: read\n"
+                                "with a warning)"},
     {"--token TOKEN", "submit under the token a submission that got no answer printed:\n"
                       "the job made under it, if any, else a new one (never two)"},
     {"--home DIR", "the daemon's home (default: MOKU_HOME, else " MOKU_HOME_DEFAULT ")"},
@@ -304,8 +309,16 @@ static const struct help_opt qstat_opts[] = {
     {"-a", "Torque's alternative layout (nodes, tasks, memory, times)"},
     {"-f", "every attribute of the jobs (Job Id: blocks)"},
     {"-n", "with -a: the nodes each job runs on"},
+    {"-1", "with -n: the nodes on the job's line; with -f: no wrapping (moku never wraps)"},
+    {"-r", "running and suspended jobs only (the alternative layout)"},
+    {"-i", "queued, held and waiting jobs only (the alternative layout)"},
     {"-u USER[,USER]", "only these users' jobs (the alternative layout)"},
-    {"-x", "also the jobs that ended since the statistics began"},
+    {"-x", "Torque's XML of the full view (also with -f)"},
+    {"-c", "also the jobs that ended since the statistics began"},
+    {"-t", "job arrays expanded (moku has none: the plain listing)"},
+    {"-Q [QUEUE...]", "Torque's queue table, a class a queue"},
+    {"-q [QUEUE...]", "Torque's queue limits table"},
+    {"-B", "Torque's server line"},
     {"--json", "JSON (also --format=json)"},
     {NULL, NULL},
 };
@@ -336,6 +349,7 @@ static const struct help_opt qsig_opts[] = {
 static const struct help_opt pbsnodes_opts[] = {
     {"-a", "every node (the default)"},
     {"-l", "the nodes that are offline or down"},
+    {"-x", "Torque's XML of the node blocks"},
     {"-o", "take the nodes offline: no new job starts there (ADMIN1, ADMIN2)"},
     {"-c", "clear offline (ADMIN1, ADMIN2)"},
     {"-N NOTE", "with -o: a note kept with the node"},
@@ -499,7 +513,8 @@ static const struct help_cmd table[] = {
      "Start the statistics again from now (ADMIN1): showstats counts the jobs that end "
      "from then on. " CLIENT_DESC_HOME,
      NULL},
-    {"qstat", 1, HELP_CLIENT, "[-a|-f|-n|-x] [-u USER] [JOB...]", "show jobs as Torque does",
+    {"qstat", 1, HELP_CLIENT, "[-a|-i|-r|-f] [-n [-1]] [-x] [-c] [-t] [-u USER] [JOB...]\n-Q|-q [QUEUE...]\n-B",
+     "show jobs as Torque does",
      "Show the jobs in Torque's layouts. Job ids may be Torque's (123.host). "
      CLIENT_DESC_HOME,
      qstat_opts},
@@ -521,7 +536,7 @@ static const struct help_cmd table[] = {
      qsig_opts},
     {"qrun", 1, HELP_CLIENT, "JOB...", "start jobs now (as runjob)",
      "Start queued jobs now on free processors (ADMIN1, ADMIN2). " CLIENT_DESC_HOME, NULL},
-    {"pbsnodes", 1, HELP_CLIENT, "[-a|-l] [NODE...]\n-o [-N NOTE] NODE...\n-c NODE...",
+    {"pbsnodes", 1, HELP_CLIENT, "[-a|-l|-x] [NODE...]\n-o [-N NOTE] NODE...\n-c NODE...",
      "show nodes, or take them offline, as Torque does",
      "Show the nodes in Torque's layout, or take nodes offline and back (kept across "
      "restarts). " CLIENT_DESC_HOME,
