@@ -156,8 +156,8 @@ static const struct help_opt qsub_opts[] = {
     {"-S SHELL", "the shell that runs the script"},
     {"-v VAR[=VALUE],...", "variables for the job's environment"},
     {"-V", "export the whole current environment to the job"},
-    {"-W x=QOS:NAME|ADVRES:ID", "the QOS, or the reservation to run in (group_list=G: read\n"
-                                "with a warning)"},
+    {"-W x=QOS:NAME|ADVRES:ID", "the QOS, or the reservation to run in"},
+    {"-W group_list=GROUP", "run the job as GROUP (one of yours)"},
     {"--token TOKEN", "submit under the token a submission that got no answer printed:\n"
                       "the job made under it, if any, else a new one (never two)"},
     {"--home DIR", "the daemon's home (default: MOKU_HOME, else " MOKU_HOME_DEFAULT ")"},

@@ -254,7 +254,7 @@ void qsub_free(struct qsub_req *r)
 {
     if (!r)
         return;
-    char **strs[] = {&r->name,        &r->account,    &r->queue,    &r->qos,
+    char **strs[] = {&r->name,        &r->account,    &r->queue,    &r->qos,  &r->group,
                      &r->advres,      &r->out_path,   &r->err_path, &r->cwd,
                      &r->mail_events, &r->mail_users, &r->shell,    &r->script,
                      &r->warnings};
@@ -898,11 +898,14 @@ static int w_attr(struct draft *d, char *it, struct err *err)
     if ((it[0] == 'x' || it[0] == 'X') && it[1] == '=')
         return each_item(d, it + 2, ';', x_item, err);
     if (strncasecmp(it, "group_list=", 11) == 0) {
-        if (qsub_check_str(QSUB_S_WORD, it + 11, err) < 0)
-            return -1;
-        warn(d, "group_list=%s: moku runs the job under your login group; ignored",
-             qsub_shown(it + 11).s);
-        return 0;
+        /* Torque's G[@host][,G@host]...: one group here (a ',' already
+         * split the -W value), its host this one. */
+        char *g = it + 11, *at = strchr(g, '@');
+        if (at && !local_host(at + 1, strlen(at + 1)))
+            return err_set(err, "group_list=%s: names another host", qsub_shown(g).s);
+        if (at)
+            *at = '\0';
+        return res_word(&d->r.group, "group_list", g, err);
     }
     it[strcspn(it, "=")] = '\0';
     return err_set(err, "unsupported attribute '%s' (moku knows x= and group_list=)",

@@ -18,7 +18,7 @@
  *      ncpus=N, select=[N:]ncpus=C[:mem=M][:mpiprocs=K][+...], place=,
  *      walltime=[[HH:]MM:]SS or seconds, mem=N[b|kb|mb|gb|tb], pmem=, qos=X,
  *      advres=X; vmem, pvmem, nice, file, naccesspolicy read with a warning
- *   -W x=ITEM[;ITEM]...: QOS:X, ADVRES:X; -W group_list=G (warning)
+ *   -W x=ITEM[;ITEM]...: QOS:X, ADVRES:X; -W group_list=G[@host] (one group)
  *   -p PRIO and -k KEEP (read, with a warning: moku has no meaning for them)
  *   -t, -J (arrays) and -I (interactive) are refused with a clear message;
  *   any other option, resource, -W attribute or x= item is an error naming
@@ -81,6 +81,9 @@ struct qsub_env {
 struct qsub_req {
     char *name;          /* -N; default: the script's base name (sanitised), "STDIN" */
     char *account;       /* -A */
+    char *group;         /* -W group_list=G: the group the job runs as and is charged to
+                            (the daemon checks that the user is a member); NULL: the
+                            user's login group */
     char *queue;         /* -q: the class */
     char *qos;           /* -l qos=X or -W x=QOS:X */
     char *advres;        /* -W x=ADVRES:X (or -l advres=X) */

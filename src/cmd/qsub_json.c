@@ -41,6 +41,7 @@ struct field {
 static const struct field fields[] = {
     STR("name", name, QSUB_S_NAME, 1),
     STR("account", account, QSUB_S_WORD, 0),
+    STR("group", group, QSUB_S_WORD, 0),
     STR("queue", queue, QSUB_S_WORD, 0),
     STR("qos", qos, QSUB_S_WORD, 0),
     STR("advres", advres, QSUB_S_WORD, 0),

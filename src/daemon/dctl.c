@@ -1359,6 +1359,30 @@ static int queue_known(const struct dmn *d, const char *class_)
     return strcmp(class_, "DEFAULT") == 0 || cfg_obj_find(d->cfg, "CLASSCFG", class_) != NULL;
 }
 
+/* qsub -W group_list=G: the job runs as group G and is charged to it, when
+ * the user is a member (its login group, or listed in G's members; the
+ * kernel's supplementary groups of the client are not on the wire, so the
+ * group database is asked, as Torque's server does). *as is p with G. */
+static int group_of(const struct peer *p, const char *name, struct peer *as, struct err *err)
+{
+    *as = *p;
+    if (!name)
+        return 0;
+    char buf[16384];
+    struct group gr, *g = NULL;
+    if (getgrnam_r(name, &gr, buf, sizeof buf, &g) != 0 || !g)
+        return err_set(err, "-W group_list=%s: no such group", name);
+    int member = g->gr_gid == p->gid;
+    for (char **m = g->gr_mem; m && *m && !member; m++)
+        member = strcmp(*m, p->user) == 0;
+    if (!member && p->uid != 0)
+        return err_set(err, "-W group_list=%s: user %s is not a member of group %s", name,
+                       p->user, name);
+    as->gid = g->gr_gid;
+    snprintf(as->group, sizeof as->group, "%s", g->gr_name);
+    return 0;
+}
+
 /* Torque's refusal of an unknown queue: PBSE_UNKQUE (15018) modulo 256. */
 #define EX_UNKQUE 170
 
@@ -1369,15 +1393,22 @@ static json_t *unknown_queue(const char *class_)
                      class_, ")");
 }
 
-json_t *dctl_submit(struct dmn *d, const struct peer *p, const json_t *job, const char *token)
+json_t *dctl_submit(struct dmn *d, const struct peer *client, const json_t *job,
+                    const char *token)
 {
     struct qsub_req q;
     struct err e;
-    json_t *again = answered_before(d, p, token);
+    json_t *again = answered_before(d, client, token);
     if (again)
         return again;
     if (qsub_from_json(job, &q, &e) < 0)
         return reply_err("submit: %s", e.msg);
+    struct peer as;
+    const struct peer *p = &as; /* the client, in the group the job asks for */
+    if (group_of(client, q.group, &as, &e) < 0) {
+        qsub_free(&q);
+        return reply_err("submit: %s", e.msg);
+    }
     if (geteuid() != 0 && p->uid != geteuid()) {
         qsub_free(&q);
         return reply_err("submit: this daemon runs as uid %ld and can run only that user's "

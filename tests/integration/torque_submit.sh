@@ -58,10 +58,13 @@ check "... its node file names n1 and n2" grep -q '^n1 n2 $' "groups.o$jg"
 mkdir out
 t qsub "$DATA/pbspro_scatter.sh"
 jp=$(sed -n 's/^\([0-9]*\)\..*/\1/p' "$TMP/out")
-check "PBS Pro's select/place script accepted; group_list warned of" \
-    sh -c "[ $rc = 0 ] && grep -q '#PBS -W: warning: group_list=root' $TMP/err"
+check "PBS Pro's select/place script accepted, nothing to warn of" \
+    sh -c "[ $rc = 0 ] && [ ! -s $TMP/err ]"
 check "... it runs" wait_for 20 ended "$jp"
-check "... on two distinct nodes, its output at the local host:path" grep -qx 2 out/scatter.txt
+check "... on two distinct nodes, its output at the local host:path" sh -c "head -1 out/scatter.txt | grep -qx 2"
+check "... as the group -W group_list names" sh -c "sed -n 2p out/scatter.txt | grep -qx daemon"
+t qsub -W group_list=nosuchgroup "$DATA/torque_groups.sh"
+check "-W group_list of no group: refused" sh -c "[ $rc = 1 ] && grep -q 'group_list=nosuchgroup: no such group' $TMP/err"
 
 # Groups of different sizes: the processors, with no per-node shape, said so.
 t qsub -h -l nodes=1:ppn=2+1:ppn=1 "$DATA/torque_groups.sh"

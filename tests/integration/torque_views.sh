@@ -130,3 +130,13 @@ as mokutvb qstat --format=json "$ja"
 check "... and in JSON" sh -c "python3 -c 'import json,sys; assert json.load(open(\"$TMP/out\"))[\"jobs\"][0][\"name\"] == sys.argv[1]' '$shown'"
 as mokutva qstat -f "$ja"
 check "... and in the owner's qstat -f" sh -c "grep -qF '    Job_Name = $shown' '$TMP/out'"
+
+# qsub -W group_list: a group the user is in, else refused (issue 30).
+as mokutva submit -W group_list=daemon "$TMP/work/job.sh"
+check "-W group_list of a group the user is not in: refused" \
+    sh -c "[ $rc = 1 ] && grep -q 'group_list=daemon: user mokutva is not a member of group daemon' '$TMP/err'"
+g=$(id -gn mokutva)
+as mokutva submit -h -W "group_list=$g" "$TMP/work/job.sh"
+jg=$(cat "$TMP/out")
+as mokutva qstat -f "$jg"
+check "-W group_list of the user's own group: taken, egroup $g" grep -qx "    egroup = $g" "$TMP/out"

@@ -314,7 +314,8 @@ static void test_resources(void)
         {"-l pmem=100mb,mem=1gb,procs=2", NULL, {"tasks=2", "mem_mb=1024"}},
         {"-l mem=1gb,pmem=1gb,procs=2", NULL, {"tasks=2", "mem_mb=2048"}},
         {"-o localhost:/tmp/x.out", NULL, {"out_path=/tmp/x.out"}},
-        {"-p -5 -k oe -W group_list=g1", NULL, {"tasks=1"}},
+        {"-p -5 -k oe -W group_list=g1", NULL, {"tasks=1", "group=g1"}},
+        {"-W group_list=g2@localhost", NULL, {"group=g2"}},
     };
     run_ok(cases, N(cases));
 }
@@ -467,7 +468,7 @@ static void test_warnings(void)
         {"-l file=1gb", NULL, "-l: warning: file=1gb"},
         {"-l naccesspolicy=singlejob", NULL, "-l: warning: naccesspolicy=singlejob"},
         {"-l naccesspolicy=shared", NULL, NULL},
-        {"-W group_list=g1", NULL, "qsub: -W: warning: group_list=g1"},
+        {"-W group_list=g1", NULL, NULL},
         {"-l nodes=1:ppn=2+1:ppn=4", NULL, "groups with different ppn are asked for as 6"},
         {"-l select=2:ncpus=2", NULL, "place=free: moku puts each chunk on a node of its own"},
         {"-l select=2:ncpus=2,place=scatter", NULL, NULL},
@@ -582,7 +583,8 @@ static void test_errors(void)
         {"-p 1024", NULL, "qsub: -p: bad priority '1024' (expected -1024 to 1023)"},
         {"-k x", NULL, "qsub: -k: bad keep 'x'"},
         {"-J 1-10", NULL, "qsub: -J: job arrays (PBS Pro's -J) are not supported"},
-        {"-W group_list=", NULL, "qsub: -W: empty value"},
+        {"-W group_list=", NULL, "qsub: -W: bad group_list: empty value"},
+        {"-W group_list=g1@elsewhere.example", NULL, "group_list=g1@elsewhere.example: names another host"},
         {"-l nodes=2:gpus=1", NULL,
          "unknown node property 'gpus=1' (moku knows ppn=P and features)"},
         {"-l nodes=2:f\x01", NULL, "'f?' contains a control character"},
