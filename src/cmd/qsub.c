@@ -702,8 +702,7 @@ static int res_place(struct draft *d, const char *v, struct err *err)
         else if (strcasecmp(it, "shared") == 0)
             ;
         else if (strcasecmp(it, "excl") == 0 || strcasecmp(it, "exclhost") == 0)
-            warn(d, "place=...:%s: moku shares nodes between jobs unless NODEACCESSPOLICY "
-                    "says otherwise; not honoured", it);
+            d->r.exclusive = 1;
         else if (strncasecmp(it, "group=", 6) == 0)
             warn(d, "place=...:%s: node grouping is not known to moku; ignored",
                  qsub_shown(it).s);
@@ -786,7 +785,8 @@ static int res_noted(struct draft *d, const char *item, const char *v, struct er
                                             "uniqueuser", "singleaccount"};
         for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
             if (strcasecmp(v, known[i]) == 0) {
-                if (i)
+                d->r.exclusive = i == 1; /* singlejob: the nodes are the job's alone */
+                if (i > 1)
                     warn(d, "naccesspolicy=%s: moku applies maui.cfg's NODEACCESSPOLICY to "
                             "every job, not a job's own; not honoured",
                          known[i]);
@@ -849,7 +849,7 @@ static int apply_resource(struct draft *d, char *item, struct err *err)
         return rc;
     return err_set(err,
                    "unknown resource '%s' (moku knows nodes, procs, ncpus, select, place, "
-                   "walltime, mem, pmem, qos, advres; vmem, nice, naccesspolicy and file are "
+                   "walltime, mem, pmem, naccesspolicy, qos, advres; vmem, nice and file are "
                    "read and ignored)",
                    qsub_shown(item).s);
 }

@@ -17,7 +17,8 @@
  *   -l res=val[,res=val]...: nodes=N[:ppn=P][:feature]...[+...], procs=N,
  *      ncpus=N, select=[N:]ncpus=C[:mem=M][:mpiprocs=K][+...], place=,
  *      walltime=[[HH:]MM:]SS or seconds, mem=N[b|kb|mb|gb|tb], pmem=, qos=X,
- *      advres=X; vmem, pvmem, nice, file, naccesspolicy read with a warning
+ *      advres=X, naccesspolicy= (singlejob: exclusive); vmem, pvmem, nice,
+ *      file read with a warning
  *   -W x=ITEM[;ITEM]...: QOS:X, ADVRES:X; -W group_list=G[@host] (one group)
  *   -p PRIO and -k KEEP (read, with a warning: moku has no meaning for them)
  *   -t, -J (arrays) and -I (interactive) are refused with a clear message;
@@ -93,6 +94,8 @@ struct qsub_req {
     char *cwd;           /* -d (resolved against the client's cwd); default the client's cwd */
     long start_after;    /* -a: epoch seconds, 0 = none */
     int hold;            /* -h: submit with a user hold (0/1) */
+    int exclusive;       /* its nodes are its own, whole (0/1): -l naccesspolicy=singlejob,
+                            PBS Pro's place=...:excl */
     /* The processor request. nodes=N:ppn=P: nodes N, ppn P, tasks N*P;
      * procs=N: nodes 0, ppn 1, tasks N; neither: nodes 0, ppn 1, tasks 1.
      * Invariant: nodes == 0 ? ppn == 1 : tasks == nodes * ppn. */

@@ -51,6 +51,7 @@ static const struct field fields[] = {
     STR("cwd", cwd, QSUB_S_PATH, 1),
     NUM("start_after", F_LONG, start_after, 0, QSUB_MAX_EPOCH),
     OTHER("hold", F_BOOL, hold),
+    OTHER("exclusive", F_BOOL, exclusive),
     NUM("nodes", F_INT, nodes, 0, QSUB_MAX_COUNT),
     NUM("ppn", F_INT, ppn, 1, QSUB_MAX_COUNT),
     NUM("tasks", F_INT, tasks, 1, QSUB_MAX_COUNT),

@@ -1235,6 +1235,8 @@ static void record_of(const struct qsub_req *q, const struct peer *p, long now,
         .mail_events = q->mail_events ? xstrdup(q->mail_events) : NULL,
         .mail_users = q->mail_users ? xstrdup(q->mail_users) : NULL,
     };
+    if (q->exclusive) /* the shape's words (store.h); tpn 1 keeps nodes=N:ppn=P's one a node */
+        r->shape = xstrdup(q->nodes > 0 ? "tpn=1 exclusive" : "exclusive");
     for (size_t i = 0; i < q->nfeatures; i++) { /* the engine reads "a,b" */
         char *more =
             xprintf("%s%s%s", r->features ? r->features : "", i ? "," : "", q->features[i]);
@@ -1329,7 +1331,7 @@ static json_t *submit_to_rm(struct dmn *d, const struct peer *p, const struct qs
         .account = q->account, .class_ = q->queue, .qos = q->qos, .features = features,
         .tasks = q->tasks, .nodes = q->nodes, .ppn = q->ppn,
         .mem_mb = q->mem_mb, .walltime = q->walltime, .start_after = q->start_after,
-        .hold = q->hold, .rerunnable = q->rerunnable,
+        .hold = q->hold, .exclusive = q->exclusive, .rerunnable = q->rerunnable,
         .mail_events = q->mail_events, .mail_users = q->mail_users,
         .env = (const char *const *)env, .nenv = q->nenv, .token = token,
     };

@@ -137,6 +137,8 @@ int srm_submit(void *ctx, const struct rm_submit *s, long *id, struct err *err)
         d.time_limit = (uint32_t)((s->walltime + 59) / 60);
     if (s->start_after > 0)
         d.begin_time = (time_t)s->start_after;
+    if (s->exclusive)
+        d.shared = JOB_SHARED_NONE; /* sbatch --exclusive */
     if (s->rerunnable >= 0)
         d.requeue = (uint16_t)s->rerunnable;
     if (s->mail_events && strcmp(s->mail_events, "n") != 0) {

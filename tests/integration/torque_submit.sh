@@ -11,7 +11,7 @@ MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
 DATA=$(pwd)/tests/data/pbs
 H=$TMP/home
 mkdir -p "$H" "$TMP/work" "$TMP/bin"
-printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=2\nNODECFG[n2] PROCS=2\nCLASSCFG[batch] PRIORITY=10\n' >"$H/maui.cfg"
+printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=2\nNODECFG[n2] PROCS=2\nCLASSCFG[batch] PRIORITY=10\nLOGLEVEL 3\n' >"$H/maui.cfg"
 export MOKU_HOME="$H"
 for c in qsub qstat; do ln -s "$MOKU" "$TMP/bin/$c"; done
 "$MOKU" serve --home "$H" >>"$TMP/serve.log" 2>&1 &
@@ -29,6 +29,7 @@ t() {
     rc=$?
 }
 state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
+is_running() { [ "$(state "$1")" = Running ]; }
 ended() { case $(state "$1") in Completed | Removed) true ;; *) false ;; esac; }
 field() { timeout 5 "$TMP/bin/qstat" -f "$1" | sed -n "s/^    $2 = //p"; }
 
@@ -92,3 +93,15 @@ jw=$(echo 'sleep 60' | timeout 5 "$MOKU" submit -l walltime=1)
 check "a job past its walltime is killed" wait_for 30 ended "$jw"
 check "... exit_status = 271 in qstat -f" [ "$(field "$jw" exit_status)" = 271 ]
 check "... Completion Code: 271 in checkjob" sh -c "timeout 5 '$MOKU' checkjob $jw | grep -q 'Completion Code: 271'"
+
+# naccesspolicy=singlejob: whole nodes of its own. One processor of a node
+# busy, a two-node exclusive job waits (the free processors would hold it
+# shared), and runs once the node is free.
+ja=$(echo 'sleep 60' | timeout 5 "$MOKU" submit -l nodes=1:ppn=1)
+wait_for 20 is_running "$ja"
+jx=$(echo 'true' | timeout 5 "$MOKU" submit -l nodes=2:ppn=1,naccesspolicy=singlejob)
+iterated "$H/log/maui.log" 2
+check "naccesspolicy=singlejob: waits while a node is shared with another job" \
+    [ "$(state "$jx")" = Idle ]
+timeout 5 "$MOKU" canceljob "$ja" >/dev/null
+check "... and runs once both nodes are free" wait_for 30 ended "$jx"

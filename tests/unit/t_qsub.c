@@ -316,6 +316,9 @@ static void test_resources(void)
         {"-o localhost:/tmp/x.out", NULL, {"out_path=/tmp/x.out"}},
         {"-p -5 -k oe -W group_list=g1", NULL, {"tasks=1", "group=g1"}},
         {"-W group_list=g2@localhost", NULL, {"group=g2"}},
+        {"-l nodes=2,naccesspolicy=singlejob", NULL, {"nodes=2", "exclusive=true"}},
+        {"-l select=2:ncpus=1,place=scatter:excl", NULL, {"nodes=2", "exclusive=true"}},
+        {"-l naccesspolicy=shared", NULL, {"exclusive=false"}},
     };
     run_ok(cases, N(cases));
 }
@@ -466,7 +469,8 @@ static void test_warnings(void)
         {"-l vmem=2gb", NULL, "qsub: -l: warning: vmem=2gb: moku neither schedules"},
         {"-l nice=5", NULL, "-l: warning: nice=5"},
         {"-l file=1gb", NULL, "-l: warning: file=1gb"},
-        {"-l naccesspolicy=singlejob", NULL, "-l: warning: naccesspolicy=singlejob"},
+        {"-l naccesspolicy=singlejob", NULL, NULL},
+        {"-l naccesspolicy=singleuser", NULL, "-l: warning: naccesspolicy=singleuser"},
         {"-l naccesspolicy=shared", NULL, NULL},
         {"-W group_list=g1", NULL, NULL},
         {"-l nodes=1:ppn=2+1:ppn=4", NULL, "groups with different ppn are asked for as 6"},
@@ -591,7 +595,7 @@ static void test_errors(void)
         {"-l procs=0", NULL, "bad procs '0'"},
         {"-l foo=1", NULL,
          "qsub: -l: unknown resource 'foo' (moku knows nodes, procs, ncpus, select, place, "
-         "walltime, mem, pmem, qos, advres; vmem, nice, naccesspolicy and file are read and "
+         "walltime, mem, pmem, naccesspolicy, qos, advres; vmem, nice and file are read and "
          "ignored)"},
         {"-l walltime", NULL, "qsub: -l: 'walltime': expected resource=value"},
         {"-l qos=", NULL, "qsub: -l: bad qos: empty value"},
