@@ -1079,8 +1079,16 @@ static int apply_opt(struct draft *d, char c, const char *v, struct err *err)
         return opt_name(d, v, err);
     case 'A':
         return opt_word(&r->account, v, err);
-    case 'q':
-        return opt_word(&r->queue, v, err);
+    case 'q': {
+        /* Torque's queue@server: the server is this host (the daemon's). */
+        const char *at = strchr(v, '@');
+        if (at && !local_host(at + 1, strlen(at + 1)))
+            return err_set(err, "'%s': the server is another host", qsub_shown(v).s);
+        char *qn = xstrndup(v, at ? (size_t)(at - v) : strlen(v));
+        int rc = opt_word(&r->queue, qn, err);
+        free(qn);
+        return rc;
+    }
     case 'M':
         if (check_mailto(v, err) < 0)
             return -1;
