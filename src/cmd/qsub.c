@@ -647,6 +647,10 @@ static int res_select(struct draft *d, const char *v, struct err *err)
         int count = 1, ncpus = 1;
         long cmem = 0;
         char *it = c, *more;
+        if (strspn(c, ":") == strlen(c)) {
+            rc = err_set(err, "bad select '%s': an empty chunk", qsub_shown(v).s);
+            break;
+        }
         for (; it && rc == 0; it = more) {
             more = strchr(it, ':');
             if (more)
