@@ -320,8 +320,9 @@ static void warn(struct draft *d, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     char *old = d->r.warnings;
-    d->r.warnings = xprintf("%s%s%s%s%s-%c: warning: %s\n", old ? old : "", d->prefix ? d->prefix : "",
-                            d->tag ? d->tag : "", d->tag ? " " : "", "", d->opt ? d->opt : '?', msg);
+    d->r.warnings = xprintf("%s%s%s%s-%c: warning: %s\n", old ? old : "",
+                            d->prefix ? d->prefix : "", d->tag ? d->tag : "", d->tag ? " " : "",
+                            d->opt ? d->opt : '?', msg);
     free(old);
 }
 
