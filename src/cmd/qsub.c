@@ -254,10 +254,9 @@ void qsub_free(struct qsub_req *r)
 {
     if (!r)
         return;
-    char **strs[] = {&r->name,        &r->account,    &r->queue,    &r->qos,  &r->group,
-                     &r->advres,      &r->out_path,   &r->err_path, &r->cwd,
-                     &r->mail_events, &r->mail_users, &r->shell,    &r->script,
-                     &r->warnings};
+    char **strs[] = {&r->name,       &r->account,  &r->queue,    &r->qos,     &r->group,
+                     &r->advres,     &r->out_path, &r->err_path, &r->cwd,     &r->mail_events,
+                     &r->mail_users, &r->shell,    &r->script,   &r->warnings};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         free(*strs[i]);
     free_strs(r->features, r->nfeatures);
@@ -299,9 +298,9 @@ struct draft {
     const char *ccwd;  /* the client's working directory (checked absolute) */
     char *const *envp; /* may be NULL */
     long now;
-    int export_all; /* -V */
-    long pmem_mb;   /* -l pmem (MB a processor), 0 = not given: made job memory at the end */
-    int place;      /* -l place=: PLACE_* */
+    int export_all;  /* -V */
+    long pmem_mb;    /* -l pmem (MB a processor), 0 = not given: made job memory at the end */
+    int place;       /* -l place=: PLACE_* */
     int chunks_many; /* the last select= asked for more than one chunk */
     const char *prefix, *tag; /* where the option being applied came from (warnings) */
     char opt;
@@ -320,9 +319,9 @@ static void warn(struct draft *d, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     char *old = d->r.warnings;
-    d->r.warnings = xprintf("%s%s%s%s-%c: warning: %s\n", old ? old : "",
-                            d->prefix ? d->prefix : "", d->tag ? d->tag : "", d->tag ? " " : "",
-                            d->opt ? d->opt : '?', msg);
+    d->r.warnings =
+        xprintf("%s%s%s%s-%c: warning: %s\n", old ? old : "", d->prefix ? d->prefix : "",
+                d->tag ? d->tag : "", d->tag ? " " : "", d->opt ? d->opt : '?', msg);
     free(old);
 }
 
@@ -591,14 +590,15 @@ static int res_nodes(struct draft *d, const char *v, struct err *err)
             *next++ = '\0';
         rc = node_group(g, &sum, err);
         if (rc == 0 && sum.procs > QSUB_MAX_COUNT)
-            rc = err_set(err, "nodes '%s' asks for %lld processors, more than %d",
-                         qsub_shown(v).s, sum.procs, QSUB_MAX_COUNT);
+            rc = err_set(err, "nodes '%s' asks for %lld processors, more than %d", qsub_shown(v).s,
+                         sum.procs, QSUB_MAX_COUNT);
     }
     if (rc == 0) {
         set_groups(&d->r, &sum, sum.procs);
         if (!sum.ppn)
-            warn(d, "nodes=%s: groups with different ppn are asked for as %lld processors "
-                    "with no per-node shape",
+            warn(d,
+                 "nodes=%s: groups with different ppn are asked for as %lld processors "
+                 "with no per-node shape",
                  qsub_shown(v).s, sum.procs);
     }
     free_strs(sum.feat, sum.nfeat);
@@ -623,12 +623,14 @@ static int chunk_item(struct draft *d, char *it, int *ncpus, long *mem, struct e
     if (strcasecmp(it, "mpiprocs") == 0 || strcasecmp(it, "ompthreads") == 0)
         return parse_count(it, v, &n, err);
     if (strcasecmp(it, "host") == 0 || strcasecmp(it, "vnode") == 0)
-        return err_set(err, "select's %s=%s: moku places a job by count and features, not by "
-                            "host name",
+        return err_set(err,
+                       "select's %s=%s: moku places a job by count and features, not by "
+                       "host name",
                        it, qsub_shown(v).s);
     (void)d;
-    return err_set(err, "unknown resource '%s' in a select chunk (moku knows ncpus, mem, "
-                        "mpiprocs, ompthreads)",
+    return err_set(err,
+                   "unknown resource '%s' in a select chunk (moku knows ncpus, mem, "
+                   "mpiprocs, ompthreads)",
                    qsub_shown(it).s);
 }
 
@@ -678,8 +680,9 @@ static int res_select(struct draft *d, const char *v, struct err *err)
         d->r.mem_mb = (long)mem;
         d->chunks_many = sum.count > 1;
         if (!sum.ppn)
-            warn(d, "select=%s: chunks of different ncpus are asked for as %lld processors "
-                    "with no per-node shape",
+            warn(d,
+                 "select=%s: chunks of different ncpus are asked for as %lld processors "
+                 "with no per-node shape",
                  qsub_shown(v).s, procs);
     }
     free_strs(sum.feat, sum.nfeat);
@@ -709,11 +712,11 @@ static int res_place(struct draft *d, const char *v, struct err *err)
         else if (strcasecmp(it, "excl") == 0 || strcasecmp(it, "exclhost") == 0)
             d->r.exclusive = 1;
         else if (strncasecmp(it, "group=", 6) == 0)
-            warn(d, "place=...:%s: node grouping is not known to moku; ignored",
-                 qsub_shown(it).s);
+            warn(d, "place=...:%s: node grouping is not known to moku; ignored", qsub_shown(it).s);
         else
-            rc = err_set(err, "bad place '%s' (expected free, pack or scatter, with excl, "
-                              "shared or group=)",
+            rc = err_set(err,
+                         "bad place '%s' (expected free, pack or scatter, with excl, "
+                         "shared or group=)",
                          qsub_shown(it).s);
     }
     free(copy);
@@ -781,24 +784,25 @@ static int res_noted(struct draft *d, const char *item, const char *v, struct er
         long n = strtol(v, &end, 10);
         if (!*v || *end || n < -20 || n > 19)
             return err_set(err, "bad nice '%s' (expected -20 to 19)", qsub_shown(v).s);
-        warn(d, "nice=%s: moku runs the job at the daemon's nice value; ignored",
-             qsub_shown(v).s);
+        warn(d, "nice=%s: moku runs the job at the daemon's nice value; ignored", qsub_shown(v).s);
         return 0;
     }
     if (strcasecmp(item, "naccesspolicy") == 0) {
-        static const char *const known[] = {"shared", "singlejob", "singleuser", "singletask",
-                                            "uniqueuser", "singleaccount"};
+        static const char *const known[] = {"shared",     "singlejob",  "singleuser",
+                                            "singletask", "uniqueuser", "singleaccount"};
         for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
             if (strcasecmp(v, known[i]) == 0) {
                 d->r.exclusive = i == 1; /* singlejob: the nodes are the job's alone */
                 if (i > 1)
-                    warn(d, "naccesspolicy=%s: moku applies maui.cfg's NODEACCESSPOLICY to "
-                            "every job, not a job's own; not honoured",
+                    warn(d,
+                         "naccesspolicy=%s: moku applies maui.cfg's NODEACCESSPOLICY to "
+                         "every job, not a job's own; not honoured",
                          known[i]);
                 return 0;
             }
-        return err_set(err, "bad naccesspolicy '%s' (expected shared, singlejob, singleuser, "
-                            "singletask or uniqueuser)",
+        return err_set(err,
+                       "bad naccesspolicy '%s' (expected shared, singlejob, singleuser, "
+                       "singletask or uniqueuser)",
                        qsub_shown(v).s);
     }
     if (strcasecmp(item, "file") == 0) {
@@ -846,8 +850,9 @@ static int apply_resource(struct draft *d, char *item, struct err *err)
     if (strcasecmp(item, "advres") == 0)
         return res_word(&r->advres, "advres", v, err);
     if (strcasecmp(item, "host") == 0)
-        return err_set(err, "host=%s: moku places a job by node count and features, not by "
-                            "host name",
+        return err_set(err,
+                       "host=%s: moku places a job by node count and features, not by "
+                       "host name",
                        qsub_shown(v).s);
     int rc = res_noted(d, item, v, err);
     if (rc <= 0)
@@ -1069,8 +1074,9 @@ static int opt_priority(struct draft *d, const char *v, struct err *err)
     if (!*v || *end || p < -1024 || p > 1023)
         return err_set(err, "bad priority '%s' (expected -1024 to 1023)", qsub_shown(v).s);
     if (p != 0)
-        warn(d, "%ld: moku has no user priority (an administrator sets a job's with qalter "
-                "-p); ignored",
+        warn(d,
+             "%ld: moku has no user priority (an administrator sets a job's with qalter "
+             "-p); ignored",
              p);
     return 0;
 }
@@ -1140,8 +1146,9 @@ static int apply_opt(struct draft *d, char c, const char *v, struct err *err)
         if (strspn(v, "eon") != strlen(v) || !*v || strlen(v) > 2)
             return err_set(err, "bad keep '%s' (expected e, o, eo, oe or n)", qsub_shown(v).s);
         if (strcmp(v, "n") != 0)
-            warn(d, "%s: moku writes the output where -o and -e say as the job runs, not "
-                    "on the execution host; ignored",
+            warn(d,
+                 "%s: moku writes the output where -o and -e say as the job runs, not "
+                 "on the execution host; ignored",
                  qsub_shown(v).s);
         return 0;
     }
