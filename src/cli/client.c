@@ -143,6 +143,23 @@ static void tell_no_answer(const char *name, const char *token, int sent, const 
 }
 
 /* The reply's text to stdout and stderr; its exit status. */
+/* qsub prints a new job's id as Torque does, "12.server" (the server is
+ * this host: the daemon is reached through a local socket; its short name,
+ * as qstat shows ids). 1 when out was a bare id and is printed so. */
+static int torque_id(const char *out)
+{
+    size_t n = strspn(out, "0123456789");
+    if (n == 0 || strcmp(out + n, "\n") != 0)
+        return 0;
+    char host[256];
+    if (gethostname(host, sizeof host) < 0 || !*host)
+        snprintf(host, sizeof host, "localhost");
+    host[sizeof host - 1] = '\0';
+    host[strcspn(host, ".")] = '\0';
+    printf("%.*s.%s\n", (int)n, out, host);
+    return 1;
+}
+
 static int print_reply(const char *name, char *buf)
 {
     json_error_t je;
@@ -156,10 +173,16 @@ static int print_reply(const char *name, char *buf)
     const char *error = json_string_value(json_object_get(reply, "error"));
     json_t *ex = json_object_get(reply, "exit");
     int status = json_is_integer(ex) ? (int)json_integer_value(ex) : 1;
-    if (out)
+    if (out && status == 0 && strcmp(name, "qsub") == 0 && torque_id(out))
+        ; /* printed as Torque prints it */
+    else if (out)
         fputs(out, stdout);
     if (error) {
         size_t n = strlen(error);
+        /* The daemon names a refused submission "submit: "; qsub and msub
+         * say their own name, as Torque's and Moab's do. */
+        if (strncmp(error, "submit: ", 8) == 0 && strncmp(name, "moku", 4) != 0)
+            fprintf(stderr, "%s: ", name), error += 8, n -= 8;
         fprintf(stderr, "%s%s", error, n && error[n - 1] == '\n' ? "" : "\n");
     }
     json_decref(reply);
@@ -363,6 +386,8 @@ int client_submit(const char *name, int argc, char **argv)
         fprintf(stderr, "%s\n", e.msg);
         goto out;
     }
+    if (q.warnings)
+        fputs(q.warnings, stderr);
     json_t *job = qsub_to_json(&q);
     qsub_free(&q);
     if (!job) {

@@ -3,16 +3,18 @@
  * checknode read, in Torque's layouts, so that scripts and hands that know
  * Torque (4.x to 6.x) keep working.
  *
- *   qstat [-a|-n|-f|-x|-u USER...] [JOB...]
- *   pbsnodes [-a] [-l] [NODE...]
+ *   qstat [-a|-i|-r|-f] [-n [-1]] [-x] [-c] [-t] [-u USER...] [JOB...]
+ *   qstat -Q|-q [QUEUE...], qstat -B
+ *   pbsnodes [-a] [-l] [-x] [NODE...]
  *
  * The default layout ("Job ID  Name  User  Time Use  S  Queue"), the
  * alternative one of -a/-u/-n (Torque 4's widths: 23, 11, 8, 16, 6, 5, 6,
  * 9, 9, 1, 9, a missing value printed "-- " right-aligned, as Torque does),
  * -f's "Job Id:" blocks of "    attribute = value" lines, and pbsnodes -a's
  * node blocks. States: Q queued, H held, W waiting for its start date or
- * deferred, R running, S suspended, C completed or removed (shown with -x,
- * PBS Pro's option; Torque's own -x is XML, which moku does not print).
+ * deferred, R running, S suspended, C completed or removed (shown with -c;
+ * -x is Torque's XML of the -f view, element names as Torque's). -Q, -q and
+ * -B are Torque's queue and server summaries, a class a queue.
  *
  * Where moku differs: "Time Use" (CPU time) is not measured: 0 for a job
  * that has not run, its elapsed walltime otherwise (the column is
@@ -235,6 +237,7 @@ static void alt_head(const struct cmd_ctx *c, struct cmd_buf *b)
                  "------ --------- --------- - ---------\n");
 }
 
+/* nodes: 0 none, 1 under the row (-n), 2 at its end (-n -1). */
 static void alt_row(const struct cmd_ctx *c, const struct qrow *r, int nodes, struct cmd_buf *b)
 {
     const struct job *j = r->j;
@@ -249,15 +252,17 @@ static void alt_row(const struct cmd_ctx *c, const struct qrow *r, int nodes, st
     hms(j->walltime, req);
     if (r->elapsed >= 0)
         hms(r->elapsed, elap);
-    cmd_buf_printf(b, "%-23.23s %-11.11s %-8.8s %-16.16s %6.6s %5.5s %6lld %9.9s %9.9s %c %9.9s\n",
+    cmd_buf_printf(b, "%-23.23s %-11.11s %-8.8s %-16.16s %6.6s %5.5s %6lld %9.9s %9.9s %c %9.9s",
                    r->id, j->user->name, j->class_->name, row_name(r), sess, nds, job_procs(j),
                    mem, req, r->state, elap);
-    if (!nodes)
+    if (!nodes) {
+        cmd_buf_puts(b, "\n");
         return;
+    }
     struct cmd_buf h = {0};
     if (r->placed)
         exec_host(c, j, &h);
-    cmd_buf_printf(b, "   %s\n", h.s ? h.s : " --");
+    cmd_buf_printf(b, nodes == 2 ? "   %s\n" : "\n   %s\n", h.s ? h.s : " --");
     free(h.s);
 }
 
@@ -391,9 +396,14 @@ static json_t *json_row(const struct cmd_ctx *c, const struct qrow *r)
 
 enum qstat_view { QSTAT_DEFAULT, QSTAT_ALT, QSTAT_FULL };
 
+/* What qstat shows: jobs, or Torque's queue (-Q, -q) or server (-B) summaries. */
+enum qstat_what { QSTAT_JOBS, QSTAT_QUEUES, QSTAT_LIMITS, QSTAT_SERVER };
+
 struct qstat_opts {
     enum qstat_view view;
-    int nodes, ended;
+    enum qstat_what what;
+    int nodes, ended, xml, one_line;
+    char only; /* 'r' running or suspended, 'i' queued, held or waiting, 0 all */
     const char *users; /* -u: comma list, NULL = all */
     int first_id;      /* index of the first job operand, argc = none */
 };
@@ -419,8 +429,19 @@ static int qstat_args(const struct cmd_args *a, struct qstat_opts *o, struct err
             switch (*f) {
             case 'a': o->view = o->view == QSTAT_FULL ? QSTAT_FULL : QSTAT_ALT; break;
             case 'n': o->nodes = 1; o->view = o->view == QSTAT_FULL ? QSTAT_FULL : QSTAT_ALT; break;
+            case 'r':
+            case 'i':
+                o->only = *f;
+                o->view = o->view == QSTAT_FULL ? QSTAT_FULL : QSTAT_ALT;
+                break;
             case 'f': o->view = QSTAT_FULL; break;
-            case 'x': o->ended = 1; break;
+            case 'x': o->xml = 1; o->view = QSTAT_FULL; break;
+            case 'c': o->ended = 1; break;
+            case '1': o->one_line = 1; break; /* -f never wraps; -n: nodes on the row */
+            case 't': break; /* arrays expanded: moku has none, the listing is the same */
+            case 'Q': o->what = QSTAT_QUEUES; break;
+            case 'q': o->what = QSTAT_LIMITS; break;
+            case 'B': o->what = QSTAT_SERVER; break;
             case 'u':
                 if (f[1] || i + 1 >= a->argc)
                     return err_usage(err, "qstat: -u needs a user list (qstat -u USER[,USER])");
@@ -429,13 +450,15 @@ static int qstat_args(const struct cmd_args *a, struct qstat_opts *o, struct err
                     o->view = QSTAT_ALT;
                 goto next;
             default:
-                return err_usage(err, "qstat: unknown option '%s' (usage: qstat [-a|-f|-n|-x] "
-                                      "[-u USER] [JOB...])",
+                return err_usage(err, "qstat: unknown option '%s' (usage: qstat [-a|-i|-r|-f] "
+                                      "[-n [-1]] [-x] [-c] [-t] [-u USER] [JOB...]; qstat -Q|-q|-B)",
                                  cmd_word(a->argv[i]));
             }
         }
     next:;
     }
+    if (o->nodes && o->one_line)
+        o->nodes = 2;
     o->first_id = i;
     return 0;
 }
@@ -449,7 +472,214 @@ static int listed(const struct cmd_ctx *c, const struct qstat_opts *o, const str
 {
     if (!j || (ended(j) && (!o->ended || !own_or_admin(c, j))))
         return 0;
+    if (o->only == 'r' && j->state != JOB_RUNNING)
+        return 0;
+    if (o->only == 'i' && j->state != JOB_IDLE)
+        return 0;
     return !o->users || in_list(o->users, j->user->name);
+}
+
+/* ---- Torque's XML (qstat -x, pbsnodes -x) ---- */
+
+static void xml_text(struct cmd_buf *b, const char *s, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        switch (s[k]) {
+        case '<': cmd_buf_puts(b, "&lt;"); break;
+        case '>': cmd_buf_puts(b, "&gt;"); break;
+        case '&': cmd_buf_puts(b, "&amp;"); break;
+        case '"': cmd_buf_puts(b, "&quot;"); break;
+        default: cmd_buf_printf(b, "%c", s[k]);
+        }
+    }
+}
+
+/* One "attr = value" line as <attr>value</attr>; "parent.child = value"
+ * as <child> inside <parent>, the children of one parent together (Torque's
+ * <Resource_List><nodes>...</nodes><walltime>...</walltime></Resource_List>):
+ * every later line with the same parent is taken in at the first. */
+static void xml_attrs(struct cmd_buf *b, char **lines, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!lines[i])
+            continue;
+        char *eq = strstr(lines[i], " = "), *dot = strchr(lines[i], '.');
+        if (!eq)
+            continue;
+        if (!dot || dot > eq) {
+            cmd_buf_printf(b, "<%.*s>", (int)(eq - lines[i]), lines[i]);
+            xml_text(b, eq + 3, strlen(eq + 3));
+            cmd_buf_printf(b, "</%.*s>", (int)(eq - lines[i]), lines[i]);
+            continue;
+        }
+        size_t plen = (size_t)(dot - lines[i]);
+        cmd_buf_printf(b, "<%.*s>", (int)plen, lines[i]);
+        for (size_t k = i; k < n; k++) {
+            char *e2 = lines[k] ? strstr(lines[k], " = ") : NULL;
+            if (!e2 || strncmp(lines[k], lines[i], plen + 1) != 0)
+                continue;
+            const char *child = lines[k] + plen + 1;
+            cmd_buf_printf(b, "<%.*s>", (int)(e2 - child), child);
+            xml_text(b, e2 + 3, strlen(e2 + 3));
+            cmd_buf_printf(b, "</%.*s>", (int)(e2 - child), child);
+            if (k != i)
+                lines[k] = NULL;
+        }
+        cmd_buf_printf(b, "</%.*s>", (int)plen, lines[i]);
+    }
+}
+
+/* Blocks of text (a header line, then indented "attr = value" lines, a
+ * blank line between blocks) as Torque's XML: <Data><Elem><key>header
+ * </key>attributes</Elem>...</Data>. head_prefix is taken off the header
+ * line ("Job Id: "). */
+static void xml_blocks(struct cmd_buf *out, const char *text, const char *elem, const char *key,
+                       const char *head_prefix)
+{
+    char *copy = xstrdup(text ? text : ""), *save = NULL;
+    char **lines = NULL;
+    size_t n = 0, cap = 0;
+    cmd_buf_puts(out, "<?xml version=\"1.0\"?>\n<Data>");
+    int open = 0;
+    for (char *l = strtok_r(copy, "\n", &save);; l = strtok_r(NULL, "\n", &save)) {
+        if (!l || (l[0] != ' ' && open)) {
+            xml_attrs(out, lines, n);
+            cmd_buf_printf(out, "</%s>", elem);
+            n = 0, open = 0;
+        }
+        if (!l)
+            break;
+        if (l[0] != ' ') {
+            size_t k = strlen(head_prefix);
+            const char *h = strncmp(l, head_prefix, k) == 0 ? l + k : l;
+            cmd_buf_printf(out, "<%s><%s>", elem, key);
+            xml_text(out, h, strlen(h));
+            cmd_buf_printf(out, "</%s>", key);
+            open = 1;
+            continue;
+        }
+        lines = xgrow(lines, &cap, n + 1, sizeof *lines);
+        lines[n++] = l + strspn(l, " ");
+    }
+    cmd_buf_puts(out, "</Data>\n");
+    free(lines);
+    free(copy);
+}
+
+/* ---- queues and server (-Q, -q, -B) ---- */
+
+struct qcount {
+    long tot, que, run, hld, wat;
+};
+
+static void count_job(const struct job *j, struct qcount *q)
+{
+    if (ended(j))
+        return;
+    q->tot++;
+    char st = torque_state(j);
+    q->que += st == 'Q';
+    q->run += st == 'R' || st == 'S';
+    q->hld += st == 'H';
+    q->wat += st == 'W';
+}
+
+static struct qcount class_count(const struct cmd_ctx *c, const struct cred *cl)
+{
+    struct qcount q = {0};
+    for (size_t i = 0; i < sched_njobs(c->s); i++) {
+        const struct job *j = sched_job(c->s, i);
+        if (j && (!cl || j->class_ == cl))
+            count_job(j, &q);
+    }
+    return q;
+}
+
+/* The classes qstat -Q/-q lists: the operands (each must be a class), or every one. */
+static int queue_list(const struct cmd_ctx *c, const struct cmd_args *a, int first,
+                      const struct cred ***out, size_t *n, struct err *err)
+{
+    struct cred_table *t = sched_creds(c->s, CRED_CLASS);
+    *n = 0;
+    *out = NULL;
+    size_t cap = 0;
+    if (first < a->argc) {
+        for (int i = first; i < a->argc; i++) {
+            char name[256];
+            snprintf(name, sizeof name, "%.*s", (int)strcspn(a->argv[i], "@"), a->argv[i]);
+            const struct cred *cl = cred_find(t, name);
+            if (!cl) {
+                free(*out);
+                return err_set(err, "qstat: Unknown queue %s", cmd_word(a->argv[i]));
+            }
+            *out = xgrow(*out, &cap, *n + 1, sizeof **out);
+            (*out)[(*n)++] = cl;
+        }
+        return 0;
+    }
+    for (size_t i = 0; i < cred_count(t); i++) {
+        *out = xgrow(*out, &cap, *n + 1, sizeof **out);
+        (*out)[(*n)++] = cred_at(t, i);
+    }
+    return 0;
+}
+
+static void queues_view(const struct cmd_ctx *c, const struct cred **cls, size_t n,
+                        struct cmd_buf *out)
+{
+    cmd_buf_puts(out, "Queue              Max   Tot   Ena   Str   Que   Run   Hld   Wat   Trn   Ext T\n"
+                      "----------------   ---   ---   ---   ---   ---   ---   ---   ---   ---   --- -\n");
+    for (size_t i = 0; i < n; i++) {
+        struct qcount q = class_count(c, cls[i]);
+        cmd_buf_printf(out, "%-16.16s %5d %5ld   yes   yes %5ld %5ld %5ld %5ld %5d %5d E\n",
+                       cls[i]->name, 0, q.tot, q.que, q.run, q.hld, q.wat, 0, 0);
+    }
+}
+
+static void limits_view(const struct cmd_ctx *c, const struct cred **cls, size_t n,
+                        struct cmd_buf *out)
+{
+    cmd_buf_printf(out, "\nserver: %s\n\n", c->server ? c->server : "moku");
+    cmd_buf_puts(out, "Queue            Memory CPU Time Walltime Node  Run Que Lm  State\n"
+                      "---------------- ------ -------- -------- ----  --- --- --  -----\n");
+    long run = 0, que = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct qcount q = class_count(c, cls[i]);
+        cmd_buf_printf(out, "%-16.16s   --      --       --      --  %3ld %3ld --   E R\n",
+                       cls[i]->name, q.run, q.que + q.hld + q.wat);
+        run += q.run, que += q.que + q.hld + q.wat;
+    }
+    cmd_buf_printf(out, "                                               ----- -----\n"
+                        "                                               %5ld %5ld\n",
+                   run, que);
+}
+
+static void server_view(const struct cmd_ctx *c, struct cmd_buf *out)
+{
+    struct qcount q = class_count(c, NULL);
+    cmd_buf_puts(out, "Server             Max   Tot   Que   Run   Hld   Wat   Trn   Ext Status\n"
+                      "----------------   ---   ---   ---   ---   ---   ---   ---   --- ----------\n");
+    cmd_buf_printf(out, "%-16.16s %5d %5ld %5ld %5ld %5ld %5ld %5d %5d Active\n",
+                   c->server ? c->server : "moku", 0, q.tot, q.que, q.run, q.hld, q.wat, 0, 0);
+}
+
+static int summary(const struct cmd_ctx *c, const struct cmd_args *a, const struct qstat_opts *o,
+                   struct cmd_buf *out, struct err *err)
+{
+    if (o->what == QSTAT_SERVER) {
+        server_view(c, out);
+        return 0;
+    }
+    const struct cred **cls;
+    size_t n;
+    if (queue_list(c, a, o->first_id, &cls, &n, err) < 0)
+        return -1;
+    if (o->what == QSTAT_QUEUES)
+        queues_view(c, cls, n, out);
+    else
+        limits_view(c, cls, n, out);
+    free(cls);
+    return 0;
 }
 
 static void qstat_one(const struct cmd_ctx *c, const struct qstat_opts *o, const struct job *j,
@@ -475,12 +705,33 @@ static void qstat_one(const struct cmd_ctx *c, const struct qstat_opts *o, const
     row_free(&r);
 }
 
+static int qstat_jobs(const struct cmd_ctx *c, const struct cmd_args *a,
+                      const struct qstat_opts *op, struct cmd_buf *out, struct err *err);
+
 int cmd_qstat(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
               struct err *err)
 {
     struct qstat_opts o;
     if (qstat_args(a, &o, err) < 0)
         return -1;
+    if (o.what != QSTAT_JOBS)
+        return summary(c, a, &o, out, err);
+    if (o.xml && !a->json) {
+        struct cmd_buf text = {0};
+        struct cmd_args plain = *a;
+        int rc = qstat_jobs(c, &plain, &o, &text, err);
+        if (rc == 0)
+            xml_blocks(out, text.s, "Job", "Job_Id", "Job Id: ");
+        free(text.s);
+        return rc;
+    }
+    return qstat_jobs(c, a, &o, out, err);
+}
+
+static int qstat_jobs(const struct cmd_ctx *c, const struct cmd_args *a,
+                      const struct qstat_opts *op, struct cmd_buf *out, struct err *err)
+{
+    struct qstat_opts o = *op;
     /* Named jobs first: one unknown is Torque's error (qstat exits 153);
      * another user's ended job is not the caller's to see (showq). */
     for (int i = o.first_id; i < a->argc; i++) {
@@ -586,16 +837,29 @@ static json_t *node_json(const struct cmd_ctx *c, size_t i)
 int cmd_pbsnodes(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
                  struct err *err)
 {
-    int list_down = 0, i = 0;
+    int list_down = 0, xml = 0, i = 0;
     for (; i < a->argc && a->argv[i][0] == '-'; i++) {
         if (strcmp(a->argv[i], "-a") == 0)
             continue;
         if (strcmp(a->argv[i], "-l") == 0)
             list_down = 1;
+        else if (strcmp(a->argv[i], "-x") == 0)
+            xml = 1;
         else
-            return err_usage(err, "pbsnodes: unknown option '%s' (pbsnodes [-a|-l] [NODE...]; -o "
-                                "and -c change nodes through the daemon)",
+            return err_usage(err, "pbsnodes: unknown option '%s' (pbsnodes [-a|-l|-x] [NODE...]; "
+                                "-o and -c change nodes through the daemon)",
                            cmd_word(a->argv[i]));
+    }
+    if (xml && !list_down && !a->json) {
+        struct cmd_args plain = *a;
+        plain.argc = a->argc - i;
+        plain.argv = a->argv + i;
+        struct cmd_buf text = {0};
+        int rc = cmd_pbsnodes(c, &plain, &text, err);
+        if (rc == 0)
+            xml_blocks(out, text.s, "Node", "name", "");
+        free(text.s);
+        return rc;
     }
     for (int k = i; k < a->argc; k++)
         if (sched_find_node(c->s, a->argv[k]) < 0)

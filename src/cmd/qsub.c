@@ -11,20 +11,25 @@
  * are relative to the client's cwd; -a without a day means the next such time
  * (today, else tomorrow), without a month the next such day, without a year
  * the next such date; a fully given date in the past is accepted (the job is
- * simply eligible at once). Where moku differs: host:path outputs, several
- * node groups (`nodes=1+2`), host names in nodes=, and unknown resources are
- * errors rather than passed through; -v VAR for a VAR the environment lacks
+ * simply eligible at once). PBS Pro's select=/place= are read into the same
+ * request as nodes=N:ppn=C. Where moku differs: host:path outputs for
+ * another host, host names in nodes=, and unknown resources are errors
+ * rather than passed through; node groups of different ppn lose their
+ * per-node shape (a warning says so); options moku has no meaning for are
+ * read and warned of (qsub_req.warnings); -v VAR for a VAR the environment lacks
  * is skipped (as Torque does); -V skips variables whose name is not an
  * identifier or whose value holds control characters (bash exports
  * functions as BASH_FUNC_f%%=() {...\n}).
  */
 #include "cmd/qsub.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cfg/cfg.h"
 #include "cmd/qsub_int.h"
@@ -249,9 +254,9 @@ void qsub_free(struct qsub_req *r)
 {
     if (!r)
         return;
-    char **strs[] = {&r->name,        &r->account,    &r->queue,    &r->qos,
-                     &r->advres,      &r->out_path,   &r->err_path, &r->cwd,
-                     &r->mail_events, &r->mail_users, &r->shell,    &r->script};
+    char **strs[] = {&r->name,       &r->account,  &r->queue,    &r->qos,     &r->group,
+                     &r->advres,     &r->out_path, &r->err_path, &r->cwd,     &r->mail_events,
+                     &r->mail_users, &r->shell,    &r->script,   &r->warnings};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         free(*strs[i]);
     free_strs(r->features, r->nfeatures);
@@ -293,8 +298,32 @@ struct draft {
     const char *ccwd;  /* the client's working directory (checked absolute) */
     char *const *envp; /* may be NULL */
     long now;
-    int export_all; /* -V */
+    int export_all;  /* -V */
+    long pmem_mb;    /* -l pmem (MB a processor), 0 = not given: made job memory at the end */
+    int place;       /* -l place=: PLACE_* */
+    int chunks_many; /* the last select= asked for more than one chunk */
+    const char *prefix, *tag; /* where the option being applied came from (warnings) */
+    char opt;
 };
+
+enum { PLACE_NONE, PLACE_FREE, PLACE_SCATTER, PLACE_PACK };
+
+/* A note for the user on stderr (qsub_req.warnings): an option moku reads
+ * but cannot honour as Torque or PBS Pro would, said rather than dropped. */
+static void warn(struct draft *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(struct draft *d, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    char *old = d->r.warnings;
+    d->r.warnings =
+        xprintf("%s%s%s%s-%c: warning: %s\n", old ? old : "", d->prefix ? d->prefix : "",
+                d->tag ? d->tag : "", d->tag ? " " : "", d->opt ? d->opt : '?', msg);
+    free(old);
+}
 
 /* ------------------------------------------------------------------ paths */
 
@@ -328,7 +357,27 @@ static char *path_clean(const char *p)
     return out;
 }
 
-/* p made absolute against base and cleaned, into *out (caller frees). */
+/* Whether host[0..n) names this machine: "localhost", or its name, short
+ * or in full (Torque's -o host:path; the daemon is on this machine, the
+ * client reaches it through a local socket). */
+static int local_host(const char *host, size_t n)
+{
+    char me[256];
+    if (n == 9 && strncasecmp(host, "localhost", 9) == 0)
+        return 1;
+    if (gethostname(me, sizeof me) < 0)
+        return 0;
+    me[sizeof me - 1] = '\0';
+    size_t shortn = strcspn(me, ".");
+    return (n == strlen(me) && strncasecmp(host, me, n) == 0) ||
+           (n == shortn && strncasecmp(host, me, n) == 0);
+}
+
+/* p made absolute against base and cleaned, into *out (caller frees); a
+ * trailing '/' is kept (Torque's -o DIR/: the job's file inside DIR under
+ * its default name; rm/jobfile.c, which also takes a directory named
+ * without one). A "host:" before it is taken off when host is this
+ * machine. */
 static int resolve_path(const char *base, const char *p, char **out, struct err *err)
 {
     if (!*p)
@@ -339,14 +388,26 @@ static int resolve_path(const char *base, const char *p, char **out, struct err 
     if (f)
         return err_set(err, "path '%s' %s", qsub_shown(p).s, f);
     size_t colon = strcspn(p, ":");
-    if (p[colon] && colon < strcspn(p, "/"))
-        return err_set(err, "'%s': host:path is not supported (give a local path)",
-                       qsub_shown(p).s);
+    if (p[colon] && colon < strcspn(p, "/")) {
+        if (!local_host(p, colon))
+            return err_set(err,
+                           "'%s': moku writes output on this host only (host:path names "
+                           "another host; give a local path)",
+                           qsub_shown(p).s);
+        p += colon + 1;
+        if (!*p)
+            return err_set(err, "empty path");
+    }
     size_t n = strlen(base) + strlen(p) + 2;
     char *joined = xmalloc(n);
     snprintf(joined, n, "%s/%s", p[0] == '/' ? "" : base, p);
     char *clean = path_clean(joined);
     free(joined);
+    size_t cn = strlen(clean);
+    if (p[strlen(p) - 1] == '/' && cn > 1) { /* DIR/: kept, the job's file goes inside */
+        clean = xrealloc(clean, cn + 2);
+        memcpy(clean + cn, "/", 2);
+    }
     if (strlen(clean) > QSUB_MAX_PATH) {
         free(clean);
         return err_set(err, "path '%s' is longer than %d bytes", qsub_shown(p).s, QSUB_MAX_PATH);
@@ -442,8 +503,15 @@ static int add_feature(char ***v, size_t *n, const char *f, struct err *err)
     return 0;
 }
 
+/* One node group's request, and the sum of a nodes= or select= value's. */
+struct ngroup {
+    long long count, ppn, procs; /* ppn 0: groups of different ppn */
+    char **feat;
+    size_t nfeat;
+};
+
 /* The items after the node count: ppn=P and features. */
-static int node_items(char *items, int *ppn, char ***feat, size_t *nfeat, struct err *err)
+static int node_items(char *items, struct ngroup *g, struct err *err)
 {
     for (char *it = items, *next; it; it = next) {
         next = strchr(it, ':');
@@ -451,47 +519,233 @@ static int node_items(char *items, int *ppn, char ***feat, size_t *nfeat, struct
             *next++ = '\0';
         if (!*it)
             continue;
+        int ppn;
         if (strncasecmp(it, "ppn=", 4) == 0) {
-            if (parse_count("ppn", it + 4, ppn, err) < 0)
+            if (parse_count("ppn", it + 4, &ppn, err) < 0)
                 return -1;
+            g->ppn = ppn;
         } else if (strchr(it, '=')) {
             return err_set(err, "unknown node property '%s' (moku knows ppn=P and features)",
                            qsub_shown(it).s);
-        } else if (add_feature(feat, nfeat, it, err) < 0) {
+        } else if (add_feature(&g->feat, &g->nfeat, it, err) < 0) {
             return -1;
         }
     }
     return 0;
 }
 
-/* nodes=N[:ppn=P][:feature]... replaces the processor request. */
-static int res_nodes(struct qsub_req *r, const char *v, struct err *err)
+/* One nodes= group: N[:ppn=P][:feature]... added to sum (its features too). */
+static int node_group(char *spec, struct ngroup *sum, struct err *err)
 {
-    if (strchr(v, '+'))
-        return err_set(err, "bad nodes '%s': several node groups ('+') are not supported",
-                       qsub_shown(v).s);
-    char *copy = xstrdup(v), *items = strchr(copy, ':');
+    char *items = strchr(spec, ':');
     if (items)
         *items++ = '\0';
-    int nodes, ppn = 1, rc = -1;
-    char **feat = NULL;
-    size_t nfeat = 0;
-    if (parse_count("nodes", copy, &nodes, err) < 0 ||
-        (items && node_items(items, &ppn, &feat, &nfeat, err) < 0))
-        goto out;
-    if ((long long)nodes * ppn > QSUB_MAX_COUNT) {
-        err_set(err, "nodes '%s' asks for %lld processors, more than %d", qsub_shown(v).s,
-                (long long)nodes * ppn, QSUB_MAX_COUNT);
-        goto out;
-    }
+    if ((*spec >= 'a' && *spec <= 'z') || (*spec >= 'A' && *spec <= 'Z'))
+        return err_set(err,
+                       "'%s' names a host: moku places a job by node count and features, not "
+                       "by host name (give a count, and a feature the host has: "
+                       "nodes=1:ppn=2:bigmem)",
+                       qsub_shown(spec).s);
+    int count;
+    if (parse_count("nodes", spec, &count, err) < 0)
+        return -1;
+    struct ngroup g = {.ppn = 1, .feat = sum->feat, .nfeat = sum->nfeat};
+    int rc = items ? node_items(items, &g, err) : 0;
+    sum->feat = g.feat, sum->nfeat = g.nfeat;
+    if (rc < 0)
+        return -1;
+    if (sum->count && sum->ppn != g.ppn)
+        sum->ppn = 0; /* groups of different sizes: no one per-node shape */
+    else if (!sum->count)
+        sum->ppn = g.ppn;
+    sum->count += count;
+    sum->procs += (long long)count * g.ppn;
+    return 0;
+}
+
+/* The summed groups as the processor request: N nodes of P processors when
+ * every group has the same ppn, else that many processors with no per-node
+ * shape (as procs=N; the caller warns). Features apply to the whole job. */
+static void set_groups(struct qsub_req *r, struct ngroup *g, long long procs)
+{
     free_strs(r->features, r->nfeatures);
-    r->features = feat, r->nfeatures = nfeat, feat = NULL, nfeat = 0;
-    r->nodes = nodes, r->ppn = ppn, r->tasks = nodes * ppn;
-    rc = 0;
-out:
-    free_strs(feat, nfeat);
+    r->features = g->feat, r->nfeatures = g->nfeat;
+    g->feat = NULL, g->nfeat = 0;
+    if (g->ppn > 0)
+        r->nodes = (int)g->count, r->ppn = (int)g->ppn, r->tasks = (int)procs;
+    else
+        r->nodes = 0, r->ppn = 1, r->tasks = (int)procs;
+}
+
+/* nodes=GROUP[+GROUP]... (GROUP: N[:ppn=P][:feature]...) replaces the
+ * processor request. */
+static int res_nodes(struct draft *d, const char *v, struct err *err)
+{
+    char *copy = xstrdup(v);
+    struct ngroup sum = {0};
+    int rc = 0;
+    for (char *g = copy, *next; g && rc == 0; g = next) {
+        next = strchr(g, '+');
+        if (next)
+            *next++ = '\0';
+        rc = node_group(g, &sum, err);
+        if (rc == 0 && sum.procs > QSUB_MAX_COUNT)
+            rc = err_set(err, "nodes '%s' asks for %lld processors, more than %d", qsub_shown(v).s,
+                         sum.procs, QSUB_MAX_COUNT);
+    }
+    if (rc == 0) {
+        set_groups(&d->r, &sum, sum.procs);
+        if (!sum.ppn)
+            warn(d,
+                 "nodes=%s: groups with different ppn are asked for as %lld processors "
+                 "with no per-node shape",
+                 qsub_shown(v).s, sum.procs);
+    }
+    free_strs(sum.feat, sum.nfeat);
     free(copy);
     return rc;
+}
+
+/* One item of a select= chunk other than the count: ncpus=C, mem=M,
+ * mpiprocs and ompthreads (read: moku starts one script, the processes are
+ * the job's own). */
+static int chunk_item(struct draft *d, char *it, int *ncpus, long *mem, struct err *err)
+{
+    char *v = strchr(it, '=');
+    if (!v)
+        return err_set(err, "'%s': expected resource=value in a select chunk", qsub_shown(it).s);
+    *v++ = '\0';
+    int n;
+    if (strcasecmp(it, "ncpus") == 0)
+        return parse_count("ncpus", v, ncpus, err);
+    if (strcasecmp(it, "mem") == 0)
+        return parse_mem(v, mem, err);
+    if (strcasecmp(it, "mpiprocs") == 0 || strcasecmp(it, "ompthreads") == 0)
+        return parse_count(it, v, &n, err);
+    if (strcasecmp(it, "host") == 0 || strcasecmp(it, "vnode") == 0)
+        return err_set(err,
+                       "select's %s=%s: moku places a job by count and features, not by "
+                       "host name",
+                       it, qsub_shown(v).s);
+    (void)d;
+    return err_set(err,
+                   "unknown resource '%s' in a select chunk (moku knows ncpus, mem, "
+                   "mpiprocs, ompthreads)",
+                   qsub_shown(it).s);
+}
+
+/* PBS Pro's select=[N:]ncpus=C[:mem=M][:mpiprocs=K][+...]: N chunks of C
+ * processors, read as nodes=N:ppn=C (mem= is a chunk's: the job's memory is
+ * the sum). Replaces the processor request and the memory. */
+static int res_select(struct draft *d, const char *v, struct err *err)
+{
+    char *copy = xstrdup(v);
+    struct ngroup sum = {0};
+    long long procs = 0, mem = 0;
+    int rc = 0;
+    for (char *c = copy, *next; c && rc == 0; c = next) {
+        next = strchr(c, '+');
+        if (next)
+            *next++ = '\0';
+        int count = 1, ncpus = 1;
+        long cmem = 0;
+        char *it = c, *more;
+        if (strspn(c, ":") == strlen(c)) {
+            rc = err_set(err, "bad select '%s': an empty chunk", qsub_shown(v).s);
+            break;
+        }
+        for (; it && rc == 0; it = more) {
+            more = strchr(it, ':');
+            if (more)
+                *more++ = '\0';
+            if (it == c && *it && strspn(it, "0123456789") == strlen(it))
+                rc = parse_count("select count", it, &count, err);
+            else if (*it)
+                rc = chunk_item(d, it, &ncpus, &cmem, err);
+        }
+        if (rc < 0)
+            break;
+        if (sum.count && sum.ppn != ncpus)
+            sum.ppn = 0;
+        else if (!sum.count)
+            sum.ppn = ncpus;
+        sum.count += count;
+        procs += (long long)count * ncpus;
+        mem += (long long)count * cmem;
+        if (procs > QSUB_MAX_COUNT || mem > QSUB_MAX_MEM_MB)
+            rc = err_set(err, "select=%s asks for more than moku's limits", qsub_shown(v).s);
+    }
+    if (rc == 0) {
+        set_groups(&d->r, &sum, procs);
+        d->r.mem_mb = (long)mem;
+        d->chunks_many = sum.count > 1;
+        if (!sum.ppn)
+            warn(d,
+                 "select=%s: chunks of different ncpus are asked for as %lld processors "
+                 "with no per-node shape",
+                 qsub_shown(v).s, procs);
+    }
+    free_strs(sum.feat, sum.nfeat);
+    free(copy);
+    return rc;
+}
+
+/* PBS Pro's place=free|pack|scatter[:excl|:shared]...: pack puts every chunk
+ * on one node, scatter one a node; free (PBS Pro's default) is read as
+ * scatter, which a free placement allows, and said so when it matters. */
+static int res_place(struct draft *d, const char *v, struct err *err)
+{
+    char *copy = xstrdup(v);
+    int rc = 0;
+    for (char *it = copy, *next; it && rc == 0; it = next) {
+        next = strchr(it, ':');
+        if (next)
+            *next++ = '\0';
+        if (strcasecmp(it, "free") == 0)
+            d->place = PLACE_FREE;
+        else if (strcasecmp(it, "scatter") == 0 || strcasecmp(it, "vscatter") == 0)
+            d->place = PLACE_SCATTER;
+        else if (strcasecmp(it, "pack") == 0)
+            d->place = PLACE_PACK;
+        else if (strcasecmp(it, "shared") == 0)
+            ;
+        else if (strcasecmp(it, "excl") == 0 || strcasecmp(it, "exclhost") == 0)
+            d->r.exclusive = 1;
+        else if (strncasecmp(it, "group=", 6) == 0)
+            warn(d, "place=...:%s: node grouping is not known to moku; ignored", qsub_shown(it).s);
+        else
+            rc = err_set(err,
+                         "bad place '%s' (expected free, pack or scatter, with excl, "
+                         "shared or group=)",
+                         qsub_shown(it).s);
+    }
+    free(copy);
+    return rc;
+}
+
+/* place= and pmem applied once every option is read (they qualify the
+ * processor request, whichever came first). */
+static int finish_request(struct draft *d, struct err *err)
+{
+    struct qsub_req *r = &d->r;
+    if (d->place == PLACE_PACK && r->nodes > 1) {
+        if ((long long)r->tasks > QSUB_MAX_COUNT)
+            return err_set(err, "place=pack asks for too many processors on one node");
+        r->nodes = 1, r->ppn = r->tasks;
+    } else if (d->place != PLACE_SCATTER && d->place != PLACE_PACK && d->chunks_many &&
+               r->nodes > 1) {
+        d->opt = 'l';
+        warn(d, "select with place=free: moku puts each chunk on a node of its own (as "
+                "place=scatter)");
+    }
+    if (d->pmem_mb) {
+        long long m = (long long)d->pmem_mb * r->tasks;
+        if (m > QSUB_MAX_MEM_MB)
+            return err_set(err, "pmem times %d processors is too large", r->tasks);
+        if (m > r->mem_mb)
+            r->mem_mb = (long)m; /* mem and pmem both: the larger, as Maui takes it */
+    }
+    return 0;
 }
 
 static int res_procs(struct qsub_req *r, const char *v, struct err *err)
@@ -514,27 +768,99 @@ static int res_word(char **slot, const char *what, const char *v, struct err *er
     return 0;
 }
 
-/* One resource=value of -l. */
-static int apply_resource(struct qsub_req *r, char *item, struct err *err)
+/* -l resources moku reads but has no meaning for: said on stderr. */
+static int res_noted(struct draft *d, const char *item, const char *v, struct err *err)
 {
+    long mb;
+    if (strcasecmp(item, "vmem") == 0 || strcasecmp(item, "pvmem") == 0) {
+        if (parse_mem(v, &mb, err) < 0)
+            return -1;
+        warn(d, "%s=%s: moku neither schedules nor limits virtual memory; ignored", item,
+             qsub_shown(v).s);
+        return 0;
+    }
+    if (strcasecmp(item, "nice") == 0) {
+        char *end;
+        long n = strtol(v, &end, 10);
+        if (!*v || *end || n < -20 || n > 19)
+            return err_set(err, "bad nice '%s' (expected -20 to 19)", qsub_shown(v).s);
+        warn(d, "nice=%s: moku runs the job at the daemon's nice value; ignored", qsub_shown(v).s);
+        return 0;
+    }
+    if (strcasecmp(item, "naccesspolicy") == 0) {
+        static const char *const known[] = {"shared",     "singlejob",  "singleuser",
+                                            "singletask", "uniqueuser", "singleaccount"};
+        for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+            if (strcasecmp(v, known[i]) == 0) {
+                d->r.exclusive = i == 1; /* singlejob: the nodes are the job's alone */
+                if (i > 1)
+                    warn(d,
+                         "naccesspolicy=%s: moku applies maui.cfg's NODEACCESSPOLICY to "
+                         "every job, not a job's own; not honoured",
+                         known[i]);
+                return 0;
+            }
+        return err_set(err,
+                       "bad naccesspolicy '%s' (expected shared, singlejob, singleuser, "
+                       "singletask or uniqueuser)",
+                       qsub_shown(v).s);
+    }
+    if (strcasecmp(item, "file") == 0) {
+        if (parse_mem(v, &mb, err) < 0)
+            return -1;
+        warn(d, "file=%s: moku does not limit a job's file size; ignored", qsub_shown(v).s);
+        return 0;
+    }
+    return 1; /* not one of these */
+}
+
+/* One resource=value of -l. */
+static int apply_resource(struct draft *d, char *item, struct err *err)
+{
+    struct qsub_req *r = &d->r;
     char *v = strchr(item, '=');
     if (!v)
         return err_set(err, "'%s': expected resource=value", qsub_shown(item).s);
     *v++ = '\0';
+    int n;
     if (strcasecmp(item, "nodes") == 0)
-        return res_nodes(r, v, err);
+        return d->chunks_many = 0, res_nodes(d, v, err);
+    if (strcasecmp(item, "select") == 0)
+        return res_select(d, v, err);
+    if (strcasecmp(item, "place") == 0)
+        return res_place(d, v, err);
     if (strcasecmp(item, "procs") == 0)
-        return res_procs(r, v, err);
+        return d->chunks_many = 0, res_procs(r, v, err);
+    if (strcasecmp(item, "ncpus") == 0) { /* Torque: N processors on one node */
+        if (parse_count("ncpus", v, &n, err) < 0)
+            return -1;
+        free_strs(r->features, r->nfeatures);
+        r->features = NULL, r->nfeatures = 0;
+        r->nodes = 1, r->ppn = n, r->tasks = n;
+        return d->chunks_many = 0, 0;
+    }
     if (strcasecmp(item, "walltime") == 0)
         return parse_walltime(v, &r->walltime, err);
     if (strcasecmp(item, "mem") == 0)
         return parse_mem(v, &r->mem_mb, err);
+    if (strcasecmp(item, "pmem") == 0)
+        return parse_mem(v, &d->pmem_mb, err);
     if (strcasecmp(item, "qos") == 0)
         return res_word(&r->qos, "qos", v, err);
     if (strcasecmp(item, "advres") == 0)
         return res_word(&r->advres, "advres", v, err);
+    if (strcasecmp(item, "host") == 0)
+        return err_set(err,
+                       "host=%s: moku places a job by node count and features, not by "
+                       "host name",
+                       qsub_shown(v).s);
+    int rc = res_noted(d, item, v, err);
+    if (rc <= 0)
+        return rc;
     return err_set(err,
-                   "unknown resource '%s' (moku knows nodes, procs, walltime, mem, qos, advres)",
+                   "unknown resource '%s' (moku knows nodes, procs, ncpus, select, place, "
+                   "walltime, mem, pmem, naccesspolicy, qos, advres; vmem, nice and file are "
+                   "read and ignored)",
                    qsub_shown(item).s);
 }
 
@@ -557,7 +883,7 @@ static int each_item(struct draft *d, const char *s, int sep,
 
 static int resource_item(struct draft *d, char *it, struct err *err)
 {
-    return apply_resource(&d->r, it, err);
+    return apply_resource(d, it, err);
 }
 
 /* ---------------------------------------------------------------- -W, -v */
@@ -581,8 +907,19 @@ static int w_attr(struct draft *d, char *it, struct err *err)
 {
     if ((it[0] == 'x' || it[0] == 'X') && it[1] == '=')
         return each_item(d, it + 2, ';', x_item, err);
+    if (strncasecmp(it, "group_list=", 11) == 0) {
+        /* Torque's G[@host][,G@host]...: one group here (a ',' already
+         * split the -W value), its host this one. */
+        char *g = it + 11, *at = strchr(g, '@');
+        if (at && !local_host(at + 1, strlen(at + 1)))
+            return err_set(err, "group_list=%s: names another host", qsub_shown(g).s);
+        if (at)
+            *at = '\0';
+        return res_word(&d->r.group, "group_list", g, err);
+    }
     it[strcspn(it, "=")] = '\0';
-    return err_set(err, "unsupported attribute '%s' (moku knows x=)", qsub_shown(it).s);
+    return err_set(err, "unsupported attribute '%s' (moku knows x= and group_list=)",
+                   qsub_shown(it).s);
 }
 
 /* The value of NAME in the caller's environment, or NULL. */
@@ -727,6 +1064,23 @@ static int opt_path(struct draft *d, char **slot, const char *v, struct err *err
     return 0;
 }
 
+/* -p: Torque's job priority, -1024 to 1023. Read, and said to be ignored:
+ * moku's engine has no user priority (qalter -p sets the administrator's
+ * system priority instead). */
+static int opt_priority(struct draft *d, const char *v, struct err *err)
+{
+    char *end;
+    long p = strtol(v, &end, 10);
+    if (!*v || *end || p < -1024 || p > 1023)
+        return err_set(err, "bad priority '%s' (expected -1024 to 1023)", qsub_shown(v).s);
+    if (p != 0)
+        warn(d,
+             "%ld: moku has no user priority (an administrator sets a job's with qalter "
+             "-p); ignored",
+             p);
+    return 0;
+}
+
 /* Apply option c with value v (NULL for flags). */
 static int apply_opt(struct draft *d, char c, const char *v, struct err *err)
 {
@@ -736,8 +1090,16 @@ static int apply_opt(struct draft *d, char c, const char *v, struct err *err)
         return opt_name(d, v, err);
     case 'A':
         return opt_word(&r->account, v, err);
-    case 'q':
-        return opt_word(&r->queue, v, err);
+    case 'q': {
+        /* Torque's queue@server: the server is this host (the daemon's). */
+        const char *at = strchr(v, '@');
+        if (at && !local_host(at + 1, strlen(at + 1)))
+            return err_set(err, "'%s': the server is another host", qsub_shown(v).s);
+        char *qn = xstrndup(v, at ? (size_t)(at - v) : strlen(v));
+        int rc = opt_word(&r->queue, qn, err);
+        free(qn);
+        return rc;
+    }
     case 'M':
         if (check_mailto(v, err) < 0)
             return -1;
@@ -778,6 +1140,17 @@ static int apply_opt(struct draft *d, char c, const char *v, struct err *err)
         if (qsub_check_str(QSUB_S_PATH, v, err) < 0)
             return -1;
         return set_str(&r->shell, v), 0;
+    case 'p':
+        return opt_priority(d, v, err);
+    case 'k':
+        if (strspn(v, "eon") != strlen(v) || !*v || strlen(v) > 2)
+            return err_set(err, "bad keep '%s' (expected e, o, eo, oe or n)", qsub_shown(v).s);
+        if (strcmp(v, "n") != 0)
+            warn(d,
+                 "%s: moku writes the output where -o and -e say as the job runs, not "
+                 "on the execution host; ignored",
+                 qsub_shown(v).s);
+        return 0;
     }
     return err_set(err, "internal: no handler"); /* every table entry has a case */
 }
@@ -806,7 +1179,10 @@ static const struct optdef optdefs[] = {
     {'v', 1, NULL},
     {'V', 0, NULL},
     {'W', 1, NULL},
+    {'p', 1, NULL},
+    {'k', 1, NULL},
     {'t', 1, "job arrays are not supported"},
+    {'J', 1, "job arrays (PBS Pro's -J) are not supported"},
     {'I', 0, "interactive jobs are not supported"},
 };
 
@@ -871,8 +1247,11 @@ static int scan_word(struct draft *d, int argc, char *const argv[], int *i, cons
             if (!v)
                 return where_usage(w, o->c, "missing argument", err);
         }
-        if (d && apply_opt(d, o->c, v, &e) < 0)
-            return where_err(w, o->c, e.msg, err);
+        if (d) {
+            d->prefix = w->prefix, d->tag = w->tag, d->opt = o->c;
+            if (apply_opt(d, o->c, v, &e) < 0)
+                return where_err(w, o->c, e.msg, err);
+        }
         if (v)
             break;
     }
@@ -1054,6 +1433,9 @@ static int parse_into(struct draft *d, int argc, char *const argv[], const char 
         return -1;
     if (d->export_all && export_env(d, &e) < 0)
         return where_err(w, 'V', e.msg, err);
+    d->prefix = w->prefix, d->tag = NULL;
+    if (finish_request(d, &e) < 0)
+        return where_err(w, 'l', e.msg, err);
     d->r.script = xstrndup(script, len);
     if (!d->r.name)
         d->r.name = default_name(sname);

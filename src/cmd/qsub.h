@@ -14,11 +14,18 @@
  *   -N name   -A account   -q queue   -d dir   -o path   -e path
  *   -j oe|eo|n   -a [[[[CC]YY]MM]DD]hhmm[.SS]   -h   -V   -v VAR[=val],...
  *   -m abef|n   -M users   -r y|n   -S shell
- *   -l res=val[,res=val]...: nodes=N[:ppn=P][:feature]..., procs=N,
- *      walltime=[[HH:]MM:]SS or seconds, mem=N[b|kb|mb|gb|tb], qos=X, advres=X
- *   -W x=ITEM[;ITEM]...: QOS:X, ADVRES:X
- *   -t (arrays) and -I (interactive) are refused with a clear message; any
- *   other option, resource, -W attribute or x= item is an error naming it.
+ *   -l res=val[,res=val]...: nodes=N[:ppn=P][:feature]...[+...], procs=N,
+ *      ncpus=N, select=[N:]ncpus=C[:mem=M][:mpiprocs=K][+...], place=,
+ *      walltime=[[HH:]MM:]SS or seconds, mem=N[b|kb|mb|gb|tb], pmem=, qos=X,
+ *      advres=X, naccesspolicy= (singlejob: exclusive); vmem, pvmem, nice,
+ *      file read with a warning
+ *   -W x=ITEM[;ITEM]...: QOS:X, ADVRES:X; -W group_list=G[@host] (one group)
+ *   -p PRIO and -k KEEP (read, with a warning: moku has no meaning for them)
+ *   -t, -J (arrays) and -I (interactive) are refused with a clear message;
+ *   any other option, resource, -W attribute or x= item is an error naming
+ *   it. Warnings are lines in qsub_req.warnings, for the caller to print.
+ *   -o/-e host:path is taken for this host (gethostname, the one call to
+ *   the system besides -a's time zone) and refused for another.
  *
  * Directives: lines starting (column 1) with `#PBS` or `#MSUB` and white
  * space, before the first line that is neither blank nor a comment (a `#!`
@@ -75,6 +82,9 @@ struct qsub_env {
 struct qsub_req {
     char *name;          /* -N; default: the script's base name (sanitised), "STDIN" */
     char *account;       /* -A */
+    char *group;         /* -W group_list=G: the group the job runs as and is charged to
+                            (the daemon checks that the user is a member); NULL: the
+                            user's login group */
     char *queue;         /* -q: the class */
     char *qos;           /* -l qos=X or -W x=QOS:X */
     char *advres;        /* -W x=ADVRES:X (or -l advres=X) */
@@ -84,6 +94,8 @@ struct qsub_req {
     char *cwd;           /* -d (resolved against the client's cwd); default the client's cwd */
     long start_after;    /* -a: epoch seconds, 0 = none */
     int hold;            /* -h: submit with a user hold (0/1) */
+    int exclusive;       /* its nodes are its own, whole (0/1): -l naccesspolicy=singlejob,
+                            PBS Pro's place=...:excl */
     /* The processor request. nodes=N:ppn=P: nodes N, ppn P, tasks N*P;
      * procs=N: nodes 0, ppn 1, tasks N; neither: nodes 0, ppn 1, tasks 1.
      * Invariant: nodes == 0 ? ppn == 1 : tasks == nodes * ppn. */
@@ -102,6 +114,9 @@ struct qsub_req {
     int rerunnable;       /* -r: 1 y, 0 n, -1 not given */
     char *shell;          /* -S: absolute path */
     char *script;         /* the script's text: 1..QSUB_MAX_SCRIPT bytes, UTF-8, not blank */
+    char *warnings;       /* qsub_parse's notes for the user, one line each ("qsub: -k: ...
+                             ignored"), or NULL; the client prints them on stderr. Not part
+                             of the JSON request. */
 };
 
 /*

@@ -41,6 +41,7 @@ struct field {
 static const struct field fields[] = {
     STR("name", name, QSUB_S_NAME, 1),
     STR("account", account, QSUB_S_WORD, 0),
+    STR("group", group, QSUB_S_WORD, 0),
     STR("queue", queue, QSUB_S_WORD, 0),
     STR("qos", qos, QSUB_S_WORD, 0),
     STR("advres", advres, QSUB_S_WORD, 0),
@@ -50,6 +51,7 @@ static const struct field fields[] = {
     STR("cwd", cwd, QSUB_S_PATH, 1),
     NUM("start_after", F_LONG, start_after, 0, QSUB_MAX_EPOCH),
     OTHER("hold", F_BOOL, hold),
+    OTHER("exclusive", F_BOOL, exclusive),
     NUM("nodes", F_INT, nodes, 0, QSUB_MAX_COUNT),
     NUM("ppn", F_INT, ppn, 1, QSUB_MAX_COUNT),
     NUM("tasks", F_INT, tasks, 1, QSUB_MAX_COUNT),

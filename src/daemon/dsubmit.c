@@ -6,12 +6,14 @@
  * submission that carries a token is answered once: a retry gets the first
  * answer (and job) again.
  */
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cfg/cfg.h"
 #include "cmd/qsub.h"
 #include "daemon/daemon_int.h"
 #include "daemon/dreply.h"
@@ -49,6 +51,8 @@ static void record_of(const struct qsub_req *q, const struct peer *p, long now,
         .mail_events = q->mail_events ? xstrdup(q->mail_events) : NULL,
         .mail_users = q->mail_users ? xstrdup(q->mail_users) : NULL,
     };
+    if (q->exclusive) /* the shape's words (store.h); tpn 1 keeps nodes=N:ppn=P's one a node */
+        r->shape = xstrdup(q->nodes > 0 ? "tpn=1 exclusive" : "exclusive");
     for (size_t i = 0; i < q->nfeatures; i++) { /* the engine reads "a,b" */
         char *more =
             xprintf("%s%s%s", r->features ? r->features : "", i ? "," : "", q->features[i]);
@@ -73,9 +77,13 @@ static void join_streams(const struct qsub_req *q, struct store_job *r, long id)
         return;
     char **keep = q->join == QSUB_JOIN_OE ? &r->out_path : &r->err_path;
     char **drop = q->join == QSUB_JOIN_OE ? &r->err_path : &r->out_path;
-    if (!*keep)
-        *keep = xprintf("%s/%s.%c%ld", r->cwd, r->name ? r->name : "STDIN",
-                        q->join == QSUB_JOIN_OE ? 'o' : 'e', id);
+    size_t n = *keep ? strlen(*keep) : 0;
+    if (!*keep || (*keep)[n - 1] == '/') { /* none, or DIR/: Torque's name (in DIR) */
+        char *file = xprintf("%s%s%s.%c%ld", *keep ? *keep : r->cwd, *keep ? "" : "/",
+                             r->name ? r->name : "STDIN", q->join == QSUB_JOIN_OE ? 'o' : 'e', id);
+        free(*keep);
+        *keep = file;
+    }
     free(*drop);
     *drop = xstrdup(*keep);
 }
@@ -139,7 +147,7 @@ static json_t *submit_to_rm(struct dmn *d, const struct peer *p, const struct qs
         .account = q->account, .class_ = q->queue, .qos = q->qos, .features = features,
         .tasks = q->tasks, .nodes = q->nodes, .ppn = q->ppn,
         .mem_mb = q->mem_mb, .walltime = q->walltime, .start_after = q->start_after,
-        .hold = q->hold, .rerunnable = q->rerunnable,
+        .hold = q->hold, .exclusive = q->exclusive, .rerunnable = q->rerunnable,
         .mail_events = q->mail_events, .mail_users = q->mail_users,
         .env = (const char *const *)env, .nenv = q->nenv, .token = token,
     };
@@ -160,15 +168,65 @@ static json_t *submit_to_rm(struct dmn *d, const struct peer *p, const struct qs
     return dreply_ok(text);
 }
 
-json_t *dsubmit_job(struct dmn *d, const struct peer *p, const json_t *job, const char *token)
+/* Whether a job may ask for class (qsub -q) on the local resource manager:
+ * DEFAULT, or a class maui.cfg names (CLASSCFG[name]). Torque refuses a
+ * queue its server does not have; so does moku, rather than make a class
+ * no limit or priority of the configuration applies to. */
+static int queue_known(const struct dmn *d, const char *class_)
+{
+    return strcmp(class_, "DEFAULT") == 0 || cfg_obj_find(d->cfg, "CLASSCFG", class_) != NULL;
+}
+
+/* qsub -W group_list=G: the job runs as group G and is charged to it, when
+ * the user is a member (its login group, or listed in G's members; the
+ * kernel's supplementary groups of the client are not on the wire, so the
+ * group database is asked, as Torque's server does). *as is p with G. */
+static int group_of(const struct peer *p, const char *name, struct peer *as, struct err *err)
+{
+    *as = *p;
+    if (!name)
+        return 0;
+    char buf[16384];
+    struct group gr, *g = NULL;
+    if (getgrnam_r(name, &gr, buf, sizeof buf, &g) != 0 || !g)
+        return err_set(err, "-W group_list=%s: no such group", name);
+    int member = g->gr_gid == p->gid;
+    for (char **m = g->gr_mem; m && *m && !member; m++)
+        member = strcmp(*m, p->user) == 0;
+    if (!member && p->uid != 0)
+        return err_set(err, "-W group_list=%s: user %s is not a member of group %s", name,
+                       p->user, name);
+    as->gid = g->gr_gid;
+    snprintf(as->group, sizeof as->group, "%s", g->gr_name);
+    return 0;
+}
+
+/* Torque's refusal of an unknown queue: PBSE_UNKQUE (15018) modulo 256. */
+#define EX_UNKQUE 170
+
+static json_t *unknown_queue(const char *class_)
+{
+    return json_pack("{s:b, s:i, s:s++}", "ok", 0, "exit", EX_UNKQUE, "error",
+                     "submit: submit error (Unknown queue MSG=requested queue not found: ",
+                     class_, ")");
+}
+
+json_t *dsubmit_job(struct dmn *d, const struct peer *client, const json_t *job,
+                    const char *token)
 {
     struct qsub_req q;
     struct err e;
-    json_t *again = answered_before(d, p, token);
+    json_t *again = answered_before(d, client, token);
     if (again)
         return again;
     if (qsub_from_json(job, &q, &e) < 0)
         return dreply_err("submit: %s", e.msg);
+    struct peer as;
+    const struct peer *p = &as; /* the client, in the group the job asks for */
+    if (group_of(client, q.group, &as, &e) < 0) {
+        qsub_free(&q);
+        return dreply_err("submit: %s", e.msg);
+    }
     if (geteuid() != 0 && p->uid != geteuid()) {
         qsub_free(&q);
         return dreply_err("submit: this daemon runs as uid %ld and can run only that user's "
@@ -186,6 +244,11 @@ json_t *dsubmit_job(struct dmn *d, const struct peer *p, const json_t *job, cons
         json_t *r = submit_to_rm(d, p, &q, token);
         qsub_free(&q);
         return r;
+    }
+    if (q.queue && !queue_known(d, q.queue)) {
+        json_t *no = unknown_queue(q.queue);
+        qsub_free(&q);
+        return no;
     }
     if (q.advres && !sched_resv_name_known(d->s, q.advres)) {
         json_t *no = dreply_err("submit: ADVRES:%s names no reservation", q.advres);

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "cmd/qsub.h"
@@ -37,6 +38,7 @@
 #define EX_IVALREQ 156
 #define EX_PERM 159
 #define EX_BADSTATE 170
+#define EX_UNKQUE 170 /* PBSE_UNKQUE 15018 modulo 256 */
 #define EX_UNKNODE 214
 
 /* A reply built job by job: the messages, and the last failure's code. */
@@ -116,6 +118,36 @@ static struct djob *active_job(struct dmn *d, const char *word)
     return dj;
 }
 
+/* A job word as Torque's messages show it: a bare id completed with the
+ * server's name ("14" -> "14.host", as Torque's clients do), any other
+ * word as the user gave it ("2.vm" keeps its suffix). */
+static const char *t_id(const char *word, char *buf, size_t n)
+{
+    size_t digits = strspn(word, "0123456789");
+    if (digits == 0 || word[digits] || digits > 20)
+        return word;
+    char host[256];
+    if (gethostname(host, sizeof host) < 0 || !*host)
+        snprintf(host, sizeof host, "localhost");
+    host[sizeof host - 1] = '\0';
+    host[strcspn(host, ".")] = '\0';
+    snprintf(buf, n, "%s.%s", word, host);
+    return buf;
+}
+
+/* The job a word names (Torque id or moku's), queued, running or ended. */
+static struct djob *djobs_find_word(struct dmn *d, const char *word)
+{
+    char id[32];
+    return djobs_find(d, cmd_job_id(word, id, sizeof id));
+}
+
+/* Whether the daemon still shows job word (qstat -c) though it has ended. */
+static int ended_job(struct dmn *d, const char *word)
+{
+    return djobs_find_word(d, word) && !active_job(d, word);
+}
+
 /* Run moku's command cmd on one job (its bare id), through dctl. */
 static json_t *call1(struct dmn *d, const struct peer *p, const char *cmd, const char *opt1,
                      const char *opt2, const struct djob *dj)
@@ -165,8 +197,15 @@ static json_t *t_qdel(struct dmn *d, const struct peer *p, int argc, char **argv
     struct treply out = {0};
     for (; i < argc; i++) {
         struct djob *dj = active_job(d, argv[i]);
-        if (!dj)
-            t_fail(&out, EX_UNKJOB, "qdel: Unknown Job Id %s", argv[i]);
+        char shown[300];
+        const char *w = t_id(argv[i], shown, sizeof shown);
+        if (!dj && ended_job(d, argv[i]))
+            t_fail(&out, EX_BADSTATE,
+                   "qdel: Request invalid for state of job MSG=invalid state for job - COMPLETE "
+                   "%s",
+                   w);
+        else if (!dj)
+            t_fail(&out, EX_UNKJOB, "qdel: Unknown Job Id %s", w);
         else if (!drights_may_change(p, dj))
             t_fail(&out, EX_PERM, "qdel: Unauthorized Request  %s", argv[i]);
         else
@@ -508,26 +547,44 @@ int dtorque_nodes_restore(struct dmn *d, struct sched *s, struct err *err)
  */
 static json_t *t_qstat(struct dmn *d, const struct peer *p, int argc, char **argv)
 {
-    int full = 0, first = argc;
+    int full = 0, first = argc, summary = 0;
     for (int i = 0; i < argc; i++) {
-        if (argv[i][0] == '-' && strchr(argv[i], 'f') && strncmp(argv[i], "--", 2) != 0)
+        int opt = argv[i][0] == '-' && strncmp(argv[i], "--", 2) != 0;
+        if (opt && (strchr(argv[i], 'f') || strchr(argv[i], 'x')))
             full = 1;
-        if (argv[i][0] == '-' && strchr(argv[i], 'u') && strncmp(argv[i], "--", 2) != 0)
+        if (opt && strpbrk(argv[i], "QqB"))
+            summary = 1; /* the operands are queues or servers, not jobs */
+        if (opt && strchr(argv[i], 'u'))
             i++;
         else if (argv[i][0] != '-' && first == argc)
             first = i;
     }
     char **av = xcalloc((size_t)argc + 3, sizeof *av);
-    int n = 0;
-    for (int i = 0; i < argc; i++)
+    int n = 0, named = 0;
+    struct treply miss = {0};
+    for (int i = 0; i < argc; i++) {
+        /* An unknown job is Torque's error line (exit 153); the others are
+         * shown all the same, as Torque's qstat does job by job. */
+        char shown[300];
+        if (i >= first && argv[i][0] != '-' && !summary && !djobs_find_word(d, argv[i])) {
+            t_fail(&miss, EX_UNKJOB, "qstat: Unknown Job Id %s", t_id(argv[i], shown, sizeof shown));
+            continue;
+        }
+        named += i >= first && argv[i][0] != '-';
         av[n++] = argv[i];
+    }
+    if (miss.exit && !named) {
+        free(av);
+        return t_done(&miss);
+    }
     if (full && p->admin == 0) {
-        for (int i = first; i < argc; i++) {
+        for (int i = first; i < argc && !summary; i++) {
             if (argv[i][0] == '-')
                 continue;
-            struct djob *dj = djobs_find(d, argv[i]);
+            struct djob *dj = djobs_find_word(d, argv[i]);
             if (dj && dj->rec.uid != (long)p->uid) {
                 free(av);
+                free(miss.text);
                 return t_one(EX_PERM, "qstat: Unauthorized Request  %s", argv[i]);
             }
         }
@@ -540,6 +597,14 @@ static json_t *t_qstat(struct dmn *d, const struct peer *p, int argc, char **arg
     free(av);
     if (!reply_ok(r) && strstr(reply_error(r), "Unknown Job Id"))
         json_object_set_new(r, "exit", json_integer(EX_UNKJOB));
+    if (!reply_ok(r) && strstr(reply_error(r), "Unknown queue"))
+        json_object_set_new(r, "exit", json_integer(EX_UNKQUE));
+    if (miss.exit && reply_ok(r)) {
+        json_object_set_new(r, "ok", json_false());
+        json_object_set_new(r, "exit", json_integer(EX_UNKJOB));
+        json_object_set_new(r, "error", json_string(miss.text));
+    }
+    free(miss.text);
     return r;
 }
 

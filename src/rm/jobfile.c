@@ -215,19 +215,24 @@ static int open_file(const char *path, const char *dir_name, uid_t uid, int appe
 {
     char dir[PATH_MAX], shown[PATH_MAX + NAME_MAX + 2];
     const char *name = NULL;
-    if (split(path, dir, &name, why) < 0)
-        return -1;
-    int dfd = jobfile_open_dir(dir, uid, why);
-    if (dfd < 0)
-        return -1;
-    int fd = open_in(dfd, name, NULL, uid, append, why);
-    close(dfd);
-    if (fd != -2 || !dir_name)
-        return fd < 0 ? -1 : fd;
+    size_t n = strlen(path);
+    int dfd, fd = -2;
+    if (n > 1 && path[n - 1] == '/' && dir_name) {
+        /* DIR/: a directory by its name, the file in it below */
+    } else {
+        if (split(path, dir, &name, why) < 0)
+            return -1;
+        if ((dfd = jobfile_open_dir(dir, uid, why)) < 0)
+            return -1;
+        fd = open_in(dfd, name, NULL, uid, append, why);
+        close(dfd);
+        if (fd != -2 || !dir_name)
+            return fd < 0 ? -1 : fd;
+    }
     /* Torque's -o DIR: the file of the default name in it. */
     if ((dfd = jobfile_open_dir(path, uid, why)) < 0)
         return -1;
-    snprintf(shown, sizeof shown, "%s/%s", path, dir_name);
+    snprintf(shown, sizeof shown, "%s%s%s", path, path[n - 1] == '/' ? "" : "/", dir_name);
     fd = open_in(dfd, dir_name, shown, uid, append, why);
     close(dfd);
     return fd < 0 ? -1 : fd;

@@ -134,6 +134,7 @@ struct rm_submit {
     long mem_mb, walltime;     /* 0 = not given */
     long start_after;          /* epoch, 0 = now */
     int hold;                  /* a user hold of moku's (qsub -h) */
+    int exclusive;             /* whole nodes of its own (naccesspolicy=singlejob, place=excl) */
     int rerunnable;            /* 1, 0, -1 = not given */
     const char *mail_events, *mail_users; /* qsub -m, -M; NULL = none */
     const char *const *env;    /* "NAME=value" */

@@ -82,6 +82,18 @@ static char **env_of(const struct rm_submit *s, uint32_t *n)
     return env;
 }
 
+
+/* A job's output file for Slurm: the path given, Torque's default name in
+ * the working directory when none, or in DIR for DIR/ (qsub -o DIR/);
+ * %j is Slurm's job id. Caller frees. */
+static char *out_file(const char *path, const char *cwd, const char *name, char kind)
+{
+    size_t n = path ? strlen(path) : 0;
+    if (n && path[n - 1] != '/')
+        return xstrdup(path);
+    return xprintf("%s%s%s.%c%%j", n ? path : cwd, n ? "" : "/", name, kind);
+}
+
 int srm_submit(void *ctx, const struct rm_submit *s, long *id, struct err *err)
 {
     struct slurm_rm *sr = ctx;
@@ -94,10 +106,8 @@ int srm_submit(void *ctx, const struct rm_submit *s, long *id, struct err *err)
     slurm_init_job_desc_msg(&d);
     char *script = script_of(s), *mark = mark_of(s), *features = NULL;
     const char *name = s->name ? s->name : "STDIN";
-    char *out = s->out_path ? xstrdup(s->out_path) : xprintf("%s/%s.o%%j", s->cwd, name);
-    char *errp = s->join ? NULL
-                 : s->err_path ? xstrdup(s->err_path)
-                               : xprintf("%s/%s.e%%j", s->cwd, name);
+    char *out = out_file(s->out_path, s->cwd, name, 'o');
+    char *errp = s->join ? NULL : out_file(s->err_path, s->cwd, name, 'e');
     if (s->features) { /* "a,b": every one, which Slurm writes a&b */
         features = xstrdup(s->features);
         for (char *p = features; *p; p++)
@@ -127,6 +137,8 @@ int srm_submit(void *ctx, const struct rm_submit *s, long *id, struct err *err)
         d.time_limit = (uint32_t)((s->walltime + 59) / 60);
     if (s->start_after > 0)
         d.begin_time = (time_t)s->start_after;
+    if (s->exclusive)
+        d.shared = JOB_SHARED_NONE; /* sbatch --exclusive */
     if (s->rerunnable >= 0)
         d.requeue = (uint16_t)s->rerunnable;
     if (s->mail_events && strcmp(s->mail_events, "n") != 0) {

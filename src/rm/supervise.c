@@ -300,8 +300,9 @@ enum child_stage {
  * file. Returns buf[NAME_MAX + 1]. */
 static const char *job_file_name(const struct sv_job *j, char kind, char *buf)
 {
-    if (strcmp(j->out, j->err) == 0)
-        kind = 'o';
+    size_t n = strlen(j->out);
+    if (strcmp(j->out, j->err) == 0 && n && j->out[n - 1] != '/')
+        kind = 'o'; /* one file for both (a directory named without '/': -j oe) */
     snprintf(buf, NAME_MAX + 1, "%s.%c%s", j->name, kind, j->id);
     return buf;
 }
@@ -373,12 +374,20 @@ static void child_output(const struct sv_job *j, int pipefd)
     if (out < 0)
         child_fail(j, pipefd, STAGE_USER, "job %s: %s: cannot open the output file: %s", j->id,
                    j->out, why);
-    int errfd = strcmp(j->out, j->err) == 0
-                    ? out
-                    : jobfile_open_out(j->err, job_file_name(j, 'e', name), uid, why);
+    /* The same path is one file for both streams (one offset, no
+     * overwriting), unless it is a directory: -o DIR -e DIR are Torque's
+     * two files inside it. Both are just opened and still empty, so the
+     * second open's emptying loses nothing; the inodes tell. */
+    int errfd = jobfile_open_out(j->err, job_file_name(j, 'e', name), uid, why);
     if (errfd < 0)
         child_fail(j, pipefd, STAGE_NONE, "job %s: %s: cannot open the error file: %s", j->id,
                    j->err, why);
+    struct stat so, se;
+    if (errfd != out && fstat(out, &so) == 0 && fstat(errfd, &se) == 0 &&
+        so.st_dev == se.st_dev && so.st_ino == se.st_ino) {
+        close(errfd);
+        errfd = out;
+    }
     if (dup2(out, 1) < 0 || dup2(errfd, 2) < 0)
         child_fail(j, pipefd, STAGE_NONE, "job %s: dup2: %s", j->id, strerror(errno));
 }
@@ -669,7 +678,10 @@ static int job_outcome(struct sv *sv)
     }
     if (WIFEXITED(sv->wstatus))
         return WEXITSTATUS(sv->wstatus);
-    return WIFSIGNALED(sv->wstatus) ? 128 + WTERMSIG(sv->wstatus) : FAILED_EXIT;
+    /* Torque's MOM reports a job its signal ended as 256 + the signal
+     * (271: SIGTERM, the walltime kill and qdel; 265: SIGKILL after the
+     * grace), apart from any exit code a script can give (0..255). */
+    return WIFSIGNALED(sv->wstatus) ? 256 + WTERMSIG(sv->wstatus) : FAILED_EXIT;
 }
 
 static int write_status(struct sv *sv, int code)

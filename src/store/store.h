@@ -67,7 +67,8 @@ struct store_job {
     char *mail_users;    /* qsub -M: comma list of addresses; NULL = not given */
     char *features;      /* node features of -l nodes=N:feat1:feat2, as "feat1,feat2";
                             NULL = none */
-    char *shape;         /* a resource manager's job's shape (Slurm's); NULL: Torque's, as
+    char *shape;         /* a resource manager's job's shape (Slurm's), or a local job's
+                            "exclusive" (qsub naccesspolicy=singlejob); NULL: Torque's, as
                             above. Else tasks are tasks / ppn tasks of ppn processors, nodes
                             a count that does not fix tasks per node, and space-separated
                             words say the rest: "tpn=T" (tasks per node), "mem_task=M" (MB

@@ -154,7 +154,7 @@ run sethold "$jq4"
 check "a hold is recorded" sh -c "[ $rc = 0 ] && grep -q 'holds modified' '$TMP/out'"
 kill -TERM "$(cat "$H/spool/$jlong/job.pgid")" 2>/dev/null # the job ends by itself
 check "a job's end on the full disk is recorded" wait_state "$jlong" Completed
-check "... with its exit status" sh -c "timeout 5 '$MOKU' checkjob $jlong | grep -q 'Completion Code: 143'"
+check "... with its exit status" sh -c "timeout 5 '$MOKU' checkjob $jlong | grep -q 'Completion Code: 271'"
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
 pid=""
@@ -164,7 +164,7 @@ check "... job $jq1's cancel is there" sh -c "[ \"\$(timeout 5 '$MOKU' checkjob 
 check "... job $jq2's release is there" sh -c "[ \"\$(timeout 5 '$MOKU' checkjob $jq2 | sed -n 's/^State: //p')\" = Idle ]"
 check "... job $jq4's hold is there" sh -c "[ \"\$(timeout 5 '$MOKU' checkjob $jq4 | sed -n 's/^State: //p')\" = UserHold ]"
 check "... job $jq3's end is there" sh -c "[ \"\$(timeout 5 '$MOKU' checkjob $jq3 | sed -n 's/^State: //p')\" = Removed ]"
-check "... job $jlong's end is there" sh -c "timeout 5 '$MOKU' checkjob $jlong | grep -q 'Completion Code: 143'"
+check "... job $jlong's end is there" sh -c "timeout 5 '$MOKU' checkjob $jlong | grep -q 'Completion Code: 271'"
 rm -f "$H/filler" "$H/filler2"
 i=0
 while [ $i -lt 50 ] && [ ! -e "$H/moku.reserve" ]; do

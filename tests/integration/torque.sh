@@ -97,10 +97,11 @@ t qdel "$j2.$HOST"
 check "qdel: silent, exit 0" sh -c "[ $rc = 0 ] && [ ! -s $TMP/out ]"
 t qstat
 check "... gone from qstat" sh -c "! grep -q '^$j2\\.' $TMP/out"
-t qstat -x
-check "... and shown as C by qstat -x" grep -q "^$j2\\.$HOST .* C DEFAULT$" "$TMP/out"
+t qstat -c
+check "... and shown as C by qstat -c (PBS Pro's -x; Torque's -x is XML)" grep -q "^$j2\\.$HOST .* C DEFAULT$" "$TMP/out"
 t qdel "$j2"
-check "qdel of a removed job: Unknown Job Id, 153" [ "$rc" = 153 ]
+check "qdel of a removed job qstat -c still lists: Torque's invalid state, 170, the id completed with the server" \
+    sh -c "[ $rc = 170 ] && grep -q '^qdel: Request invalid for state of job MSG=invalid state for job - COMPLETE $j2.$HOST\$' $TMP/err"
 
 # qsig: suspend and resume; other signals refused clearly.
 t qsig -s suspend "$j3.$HOST"

@@ -91,14 +91,14 @@ check "qstat --format=json: exec_host null for the other user's job" \
 timeout 5 "$MOKU" qstat -n >"$TMP/out"
 check "root sees the other user's nodes" sh -c "grep -A1 '^$jb\\.' '$TMP/out' | tail -1 | grep -q '^   n[123]/0-1\$'"
 
-# qstat -x: another user's ended job is not listed, nor shown by name.
-as mokutva qstat -x
-check "qstat -x as an ordinary user: no other user's ended job" sh -c "[ $rc = 0 ] && ! grep -q '^$jc\\.' '$TMP/out'"
-as mokutva qstat -x "$jc"
-check "qstat -x JOB of another user's ended job: refused" sh -c "[ $rc != 0 ] && grep -q 'Unauthorized' '$TMP/err'"
-as mokutvb qstat -x
+# qstat -c: another user's ended job is not listed, nor shown by name.
+as mokutva qstat -c
+check "qstat -c as an ordinary user: no other user's ended job" sh -c "[ $rc = 0 ] && ! grep -q '^$jc\\.' '$TMP/out'"
+as mokutva qstat -c "$jc"
+check "qstat -c JOB of another user's ended job: refused" sh -c "[ $rc != 0 ] && grep -q 'Unauthorized' '$TMP/err'"
+as mokutvb qstat -c
 check "... its owner sees it (C)" grep -q "^$jc\\..* C DEFAULT\$" "$TMP/out"
-timeout 5 "$MOKU" qstat -x >"$TMP/out"
+timeout 5 "$MOKU" qstat -c >"$TMP/out"
 check "... and root" grep -q "^$jc\\..* C DEFAULT\$" "$TMP/out"
 
 # Names that turn lines around: refused at submission and by qalter.
@@ -130,3 +130,13 @@ as mokutvb qstat --format=json "$ja"
 check "... and in JSON" sh -c "python3 -c 'import json,sys; assert json.load(open(\"$TMP/out\"))[\"jobs\"][0][\"name\"] == sys.argv[1]' '$shown'"
 as mokutva qstat -f "$ja"
 check "... and in the owner's qstat -f" sh -c "grep -qF '    Job_Name = $shown' '$TMP/out'"
+
+# qsub -W group_list: a group the user is in, else refused (issue 30).
+as mokutva submit -W group_list=daemon "$TMP/work/job.sh"
+check "-W group_list of a group the user is not in: refused" \
+    sh -c "[ $rc = 1 ] && grep -q 'group_list=daemon: user mokutva is not a member of group daemon' '$TMP/err'"
+g=$(id -gn mokutva)
+as mokutva submit -h -W "group_list=$g" "$TMP/work/job.sh"
+jg=$(cat "$TMP/out")
+as mokutva qstat -f "$jg"
+check "-W group_list of the user's own group: taken, egroup $g" grep -qx "    egroup = $g" "$TMP/out"

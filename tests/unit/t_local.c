@@ -284,7 +284,7 @@ static void test_walltime(void)
         wait_end(f.l, "wall", 6, &st);
         CHECK_EQ(st.state, LOCAL_ENDED);
         CHECK_STR(st.reason, "walltime");
-        CHECK(st.exit_code == 128 + SIGTERM || st.exit_code == 128 + SIGKILL);
+        CHECK(st.exit_code == 256 + SIGTERM || st.exit_code == 256 + SIGKILL);
         CHECK(now_s() - t0 < 4);
     }
     fx_close(&f);
@@ -311,7 +311,7 @@ static void test_cancel(void)
         wait_end(f.l, "c1", 5, &st);
         CHECK_EQ(st.state, LOCAL_ENDED);
         CHECK_STR(st.reason, "cancelled");
-        CHECK_EQ(st.exit_code, 128 + SIGTERM);
+        CHECK_EQ(st.exit_code, 256 + SIGTERM);
     }
     j = fx_job(&f, "c2", s2);
     double t0 = now_s();
@@ -320,7 +320,7 @@ static void test_cancel(void)
         CHECK_EQ(local_cancel(f.l, "c2", &e), 0);
         wait_end(f.l, "c2", 5, &st);
         CHECK_STR(st.reason, "cancelled");
-        CHECK_EQ(st.exit_code, 128 + SIGKILL);
+        CHECK_EQ(st.exit_code, 256 + SIGKILL);
         CHECK(now_s() - t0 >= 1 && now_s() - t0 < 4);
     }
     fx_close(&f);
@@ -352,7 +352,7 @@ static void test_suspend_resume(void)
         CHECK_EQ(local_cancel(f.l, "s1", &e), 0);
         wait_end(f.l, "s1", 5, &st);
         CHECK_STR(st.reason, "cancelled");
-        CHECK_EQ(st.exit_code, 128 + SIGTERM);
+        CHECK_EQ(st.exit_code, 256 + SIGTERM);
         CHECK(local_suspend(f.l, "s1", &e) < 0);
     }
     fx_close(&f);

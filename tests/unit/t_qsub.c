@@ -295,6 +295,32 @@ static void test_resources(void)
         {"-l mem=1tb", NULL, {"mem_mb=1048576"}},
         {"-l qos=high", NULL, {"qos=high"}},
         {"-l advres=r2", NULL, {"advres=r2"}},
+        /* Torque's node groups: the same ppn keeps the per-node shape. */
+        {"-l nodes=2:ppn=4+1:ppn=4", NULL, {"nodes=3", "ppn=4", "tasks=12"}},
+        {"-l nodes=2:ppn=4+1:ppn=8", NULL, {"nodes=0", "ppn=1", "tasks=16"}},
+        {"-l nodes=1:fast+1:ib", NULL, {"nodes=2", "tasks=2", "features=[\"fast\",\"ib\"]"}},
+        {"-l ncpus=4", NULL, {"nodes=1", "ppn=4", "tasks=4"}},
+        /* PBS Pro's select: chunks as nodes=N:ppn=C, a chunk's mem summed. */
+        {"-l select=1:ncpus=2:mem=954MB", NULL, {"nodes=1", "ppn=2", "tasks=2", "mem_mb=954"}},
+        {"-l select=3:ncpus=4:mpiprocs=4:mem=1gb", NULL,
+         {"nodes=3", "ppn=4", "tasks=12", "mem_mb=3072"}},
+        {"-l select=ncpus=2", NULL, {"nodes=1", "ppn=2", "tasks=2"}},
+        {"-l select=2", NULL, {"nodes=2", "ppn=1", "tasks=2"}},
+        {"-l select=2:ncpus=2+1:ncpus=2", NULL, {"nodes=3", "ppn=2", "tasks=6"}},
+        {"-l select=2:ncpus=2 -l place=pack", NULL, {"nodes=1", "ppn=4", "tasks=4"}},
+        {"-l place=pack -l select=2:ncpus=2", NULL, {"nodes=1", "ppn=4", "tasks=4"}},
+        {"-l select=2:ncpus=2,place=scatter", NULL, {"nodes=2", "ppn=2", "tasks=4"}},
+        /* pmem: per processor, made the job's; with mem the larger. */
+        {"-l nodes=2:ppn=2,pmem=1gb", NULL, {"tasks=4", "mem_mb=4096"}},
+        {"-l pmem=100mb,mem=1gb,procs=2", NULL, {"tasks=2", "mem_mb=1024"}},
+        {"-l mem=1gb,pmem=1gb,procs=2", NULL, {"tasks=2", "mem_mb=2048"}},
+        {"-o localhost:/tmp/x.out", NULL, {"out_path=/tmp/x.out"}},
+        {"-p -5 -k oe -W group_list=g1", NULL, {"tasks=1", "group=g1"}},
+        {"-W group_list=g2@localhost", NULL, {"group=g2"}},
+        {"-q batch@localhost", NULL, {"queue=batch"}},
+        {"-l nodes=2,naccesspolicy=singlejob", NULL, {"nodes=2", "exclusive=true"}},
+        {"-l select=2:ncpus=1,place=scatter:excl", NULL, {"nodes=2", "exclusive=true"}},
+        {"-l naccesspolicy=shared", NULL, {"exclusive=false"}},
     };
     run_ok(cases, N(cases));
 }
@@ -431,6 +457,50 @@ static void test_dates(void)
 
 /* ----------------------------------------------------------------- errors */
 
+/* What qsub reads without honouring is said on stderr (warnings), with
+ * where it came from; what it honours is said nothing of. */
+static void test_warnings(void)
+{
+    static const struct {
+        const char *args, *script, *want; /* want NULL: no warning */
+    } cases[] = {
+        {"-k oe", NULL, "qsub: -k: warning: oe: moku writes the output"},
+        {"-k n", NULL, NULL},
+        {"-p 10", NULL, "qsub: -p: warning: 10: moku has no user priority"},
+        {"-p 0", NULL, NULL},
+        {"-l vmem=2gb", NULL, "qsub: -l: warning: vmem=2gb: moku neither schedules"},
+        {"-l nice=5", NULL, "-l: warning: nice=5"},
+        {"-l file=1gb", NULL, "-l: warning: file=1gb"},
+        {"-l naccesspolicy=singlejob", NULL, NULL},
+        {"-l naccesspolicy=singleuser", NULL, "-l: warning: naccesspolicy=singleuser"},
+        {"-l naccesspolicy=shared", NULL, NULL},
+        {"-W group_list=g1", NULL, NULL},
+        {"-l nodes=1:ppn=2+1:ppn=4", NULL, "groups with different ppn are asked for as 6"},
+        {"-l select=2:ncpus=2", NULL, "place=free: moku puts each chunk on a node of its own"},
+        {"-l select=2:ncpus=2,place=scatter", NULL, NULL},
+        {"-l select=1:ncpus=2:mem=954MB", NULL, NULL},
+        {"", "#!/bin/sh\n#PBS -k eo\ntrue\n", "job.sh:2: #PBS -k: warning: eo"},
+    };
+    for (size_t i = 0; i < N(cases); i++) {
+        struct qsub_req r;
+        struct err err;
+        if (parse(cases[i].args, cases[i].script, &r, &err) < 0) {
+            test_failed_checks++;
+            fprintf(stderr, "%s: '%s': %s\n", test_name, cases[i].args, err.msg);
+            continue;
+        }
+        int ok = cases[i].want ? r.warnings && strstr(r.warnings, cases[i].want)
+                               : r.warnings == NULL;
+        if (!ok) {
+            test_failed_checks++;
+            fprintf(stderr, "%s: '%s': warnings \"%s\", want \"%s\"\n", test_name,
+                    cases[i].args, r.warnings ? r.warnings : "(none)",
+                    cases[i].want ? cases[i].want : "(none)");
+        }
+        qsub_free(&r);
+    }
+}
+
 static void test_errors(void)
 {
     static const struct bad_case cases[] = {
@@ -495,7 +565,7 @@ static void test_errors(void)
         {"-l mem=2000000tb", NULL, "mem '2000000tb' is too large"},
         {"-l mem=9999999999999999999999", NULL, "bad mem '9999999999999999999999'"},
         {"-l nodes=0", NULL, "qsub: -l: bad nodes '0' (expected a whole number from 1 to 1000000)"},
-        {"-l nodes=abc", NULL, "bad nodes 'abc'"},
+        {"-l nodes=abc", NULL, "'abc' names a host"},
         {"-l nodes=", NULL, "bad nodes ''"},
         {"-l nodes=-1", NULL, "bad nodes '-1'"},
         {"-l nodes=1000001", NULL, "bad nodes '1000001'"},
@@ -504,17 +574,42 @@ static void test_errors(void)
         {"-l nodes=2:ppn=x", NULL, "bad ppn 'x'"},
         {"-l nodes=1000:ppn=1001", NULL,
          "nodes '1000:ppn=1001' asks for 1001000 processors, more than 1000000"},
-        {"-l nodes=1+2", NULL, "bad nodes '1+2': several node groups ('+') are not supported"},
+        {"-l nodes=n4:ppn=1", NULL, "qsub: -l: 'n4' names a host: moku places a job by node count"},
+        {"-l nodes=1+n4", NULL, "'n4' names a host"},
+        {"-l nodes=1+", NULL, "bad nodes ''"},
+        {"-l host=n4", NULL, "qsub: -l: host=n4: moku places a job by node count"},
+        {"-l select=1:ncpus=2:host=n4", NULL, "select's host=n4"},
+        {"-l select=1:gpus=2", NULL, "unknown resource 'gpus' in a select chunk"},
+        {"-l select=0:ncpus=2", NULL, "bad select count '0'"},
+        {"-l select=+", NULL, "bad select '+': an empty chunk"},
+        {"-l select=1:ncpus=1+:", NULL, "an empty chunk"},
+        {"-l select=", NULL, "an empty chunk"},
+        {"-l nodes=+", NULL, "bad nodes ''"},
+        {"-o localhost:", NULL, "qsub: -o: empty path"},
+        {"-l place=pack,select=1000:ncpus=2000", NULL, "asks for more than moku's limits"},
+        {"-l select=1:ncpus=x", NULL, "bad ncpus 'x'"},
+        {"-l place=everywhere", NULL, "bad place 'everywhere'"},
+        {"-l nice=20", NULL, "bad nice '20' (expected -20 to 19)"},
+        {"-l naccesspolicy=mine", NULL, "bad naccesspolicy 'mine'"},
+        {"-l vmem=lots", NULL, "bad mem 'lots'"},
+        {"-p 1024", NULL, "qsub: -p: bad priority '1024' (expected -1024 to 1023)"},
+        {"-k x", NULL, "qsub: -k: bad keep 'x'"},
+        {"-J 1-10", NULL, "qsub: -J: job arrays (PBS Pro's -J) are not supported"},
+        {"-q batch@elsewhere.example", NULL, "qsub: -q: 'batch@elsewhere.example': the server is another host"},
+        {"-W group_list=", NULL, "qsub: -W: bad group_list: empty value"},
+        {"-W group_list=g1@elsewhere.example", NULL, "group_list=g1@elsewhere.example: names another host"},
         {"-l nodes=2:gpus=1", NULL,
          "unknown node property 'gpus=1' (moku knows ppn=P and features)"},
         {"-l nodes=2:f\x01", NULL, "'f?' contains a control character"},
         {"-l procs=0", NULL, "bad procs '0'"},
         {"-l foo=1", NULL,
-         "qsub: -l: unknown resource 'foo' (moku knows nodes, procs, walltime, mem, qos, advres)"},
+         "qsub: -l: unknown resource 'foo' (moku knows nodes, procs, ncpus, select, place, "
+         "walltime, mem, pmem, naccesspolicy, qos, advres; vmem, nice and file are read and "
+         "ignored)"},
         {"-l walltime", NULL, "qsub: -l: 'walltime': expected resource=value"},
         {"-l qos=", NULL, "qsub: -l: bad qos: empty value"},
         {"-l advres=a\x7f", NULL, "bad advres: 'a?' contains a control character"},
-        {"-W depend=afterok:1", NULL, "qsub: -W: unsupported attribute 'depend' (moku knows x=)"},
+        {"-W depend=afterok:1", NULL, "qsub: -W: unsupported attribute 'depend' (moku knows x= and group_list=)"},
         {"-W x", NULL, "unsupported attribute 'x'"},
         {"-W x=FLAGS:RESTARTABLE", NULL,
          "qsub: -W: unsupported x= item 'FLAGS' (moku knows QOS:name and ADVRES:name)"},
@@ -532,7 +627,7 @@ static void test_errors(void)
         {"-v A-B", NULL, "bad variable name 'A-B'"},
         {"-v =x", NULL, "bad variable name ''"},
         {"-v FUNC", NULL, "qsub: -v: value of FUNC contains a control character"},
-        {"-o host:/path", NULL, "qsub: -o: 'host:/path': host:path is not supported"},
+        {"-o host:/path", NULL, "qsub: -o: 'host:/path': moku writes output on this host only"},
         {"-e ''", NULL, "qsub: -e: empty path"},
         {"-d a\x1b", NULL, "qsub: -d: path 'a?' contains a control character"},
         {"-a 12345", NULL, "qsub: -a: bad date '12345' (expected [[[[CC]YY]MM]DD]hhmm[.SS])"},
@@ -1108,6 +1203,7 @@ int main(void)
     TEST_RUN(test_w_and_env);
     TEST_RUN(test_directives);
     TEST_RUN(test_dates);
+    TEST_RUN(test_warnings);
     TEST_RUN(test_errors);
     TEST_RUN(test_errors_args);
     TEST_RUN(test_env_limits);
