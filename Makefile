@@ -235,6 +235,8 @@ MANDIR      ?= $(PREFIX)/share/man
 UNITDIR     ?= $(PREFIX)/lib/systemd/system
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DOCDIR      ?= $(PREFIX)/share/doc/moku
+# The documents installed beside the examples: docs/*.md and the images they show.
+DOCS        := $(wildcard docs/*.md docs/*.png)
 
 $(BUILD)/mkman: tools/mkman.c $(BUILD)/libmoku.a | $(CONFIG_H)
 	@mkdir -p $(dir $@)
@@ -267,7 +269,11 @@ install: $(BIN) man
 	chmod 0644 $(DESTDIR)$(UNITDIR)/moku.service
 	install -m 0644 $(BUILD)/moku.bash $(DESTDIR)$(BASHCOMPDIR)/moku
 	for c in $(COMMANDS); do ln -sf moku $(DESTDIR)$(BASHCOMPDIR)/$$c; done
-	install -m 0644 examples/maui.cfg $(DESTDIR)$(DOCDIR)/examples/maui.cfg
+	install -m 0644 examples/maui.cfg examples/maui.cfg.local examples/maui.cfg.slurm \
+		$(DESTDIR)$(DOCDIR)/examples
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)
+	install -m 0644 contrib/slurm/job_submit.lua $(DESTDIR)$(DOCDIR)/examples/job_submit.lua
 	install -d -m 0755 $(DESTDIR)$(MOKU_HOME_DEFAULT)
 
 # A Debian package (build/moku_VERSION_ARCH.deb) of what install puts under /usr.
@@ -279,7 +285,9 @@ deb: $(BIN) man
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/moku $(DESTDIR)$(UNITDIR)/moku.service \
-		$(DESTDIR)$(BASHCOMPDIR)/moku $(DESTDIR)$(DOCDIR)/examples/maui.cfg
+		$(DESTDIR)$(BASHCOMPDIR)/moku $(DESTDIR)$(DOCDIR)/README.md
+	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/examples/,maui.cfg maui.cfg.local maui.cfg.slurm job_submit.lua)
+	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
 	for c in $(COMMANDS); do rm -f $(DESTDIR)$(BINDIR)/$$c $(DESTDIR)$(BASHCOMPDIR)/$$c; done
 	for p in $(notdir $(wildcard $(BUILD)/man/*.1)); do rm -f $(DESTDIR)$(MANDIR)/man1/$$p; done
 	for p in $(notdir $(wildcard $(BUILD)/man/*.5)); do rm -f $(DESTDIR)$(MANDIR)/man5/$$p; done

@@ -39,7 +39,17 @@ check "every command name: a symlink to moku, a man page, a completion link${bad
 check "moku.1 and moku-serve.8" sh -c "[ -f '$U/share/man/man1/moku.1' ] && [ -f '$U/share/man/man8/moku-serve.8' ]"
 check "the systemd unit" grep -q "^ExecStart=/usr/bin/moku serve --home $SPOOL\$" "$U/lib/systemd/system/moku.service"
 check "... Type=notify" grep -q '^Type=notify$' "$U/lib/systemd/system/moku.service"
-check "the example maui.cfg" cmp -s examples/maui.cfg "$U/share/doc/moku/examples/maui.cfg"
+bad=""
+for f in maui.cfg maui.cfg.local maui.cfg.slurm; do
+    cmp -s "examples/$f" "$U/share/doc/moku/examples/$f" || bad="$bad $f"
+done
+cmp -s contrib/slurm/job_submit.lua "$U/share/doc/moku/examples/job_submit.lua" || bad="$bad job_submit.lua"
+check "the examples: maui.cfg for the simulator, one machine and Slurm; job_submit.lua${bad:+ (not:$bad)}" [ -z "$bad" ]
+bad=""
+for f in README.md docs/*.md docs/*.png; do
+    cmp -s "$f" "$U/share/doc/moku/$(basename "$f")" || bad="$bad $f"
+done
+check "the documents under share/doc/moku (README.md, docs/)${bad:+ (not:$bad)}" [ -z "$bad" ]
 check "the default home made" [ -d "$D$SPOOL" ]
 
 check "maui.cfg.5, and moku.8 the daemon's page" sh -c "[ -f '$U/share/man/man5/maui.cfg.5' ] && [ \"\$(readlink '$U/share/man/man8/moku.8')\" = moku-serve.8 ]"
