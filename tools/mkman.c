@@ -257,9 +257,11 @@ static void put_body(FILE *f, char **v, size_t i, size_t n)
     }
 }
 
-static void put_common(FILE *f, const char *cmd, const char *extra)
+/* The closing sections. ENVIRONMENT for the commands that ask a daemon
+ * (their --help has --home), unless the page's own sections say it. */
+static void put_common(FILE *f, const char *cmd, const char *extra, int client)
 {
-    if (!strstr(extra, ".SH ENVIRONMENT")) {
+    if (client && !strstr(extra, ".SH ENVIRONMENT")) {
         fputs(".SH ENVIRONMENT\n.TP\n.B MOKU_HOME\nthe daemon's home when \\-\\-home is not "
               "given (default: ",
               f);
@@ -313,7 +315,10 @@ static int write_page(const char *bin, const char *dir, const char *extradir, co
     size_t i = put_synopsis(f, v, n, cmd);
     put_body(f, v, i, n);
     fputs(extra, f);
-    put_common(f, cmd, extra);
+    int client = 0;
+    for (size_t k = 0; k < n; k++)
+        client |= strncmp(v[k], "  --home ", 9) == 0;
+    put_common(f, cmd, extra, client);
     free(extra);
     for (size_t k = 0; k < n; k++)
         free(v[k]);
