@@ -51,7 +51,7 @@ users >"$RUN/.users00"
 # under load (the slowest, listed at the end, keep these honest).
 limit_of() {
     case ${1##*/} in
-    property.sh | slurm.sh | reference.sh | web.sh) echo 400 ;;
+    property.sh | slurm.sh | slurm_shape.sh | reference.sh | web.sh) echo 400 ;;
     eset.sh | slowlim.sh | liveness.sh | daemon.sh | daemon_truth.sh | daemon_resv.sh) echo 240 ;;
     t_*) echo 120 ;;
     *) echo 180 ;;
@@ -69,7 +69,7 @@ note() {
 skips_of() {
     short=${1##*/}
     short=${short%.sh}
-    sed -n 's/^ok [0-9]* # SKIP //p; s/^# SKIP //p' "$2" >"$RUN/.why"
+    sed -n 's/^ok [0-9]* # SKIP //p; s/^# SKIP //p' "$2" >"$RUN/.why$LANE"
     while IFS= read -r why; do
         case " $ALLOW_SKIP " in *" $short "*) allowed=1 ;; *) allowed="" ;; esac
         if [ -n "$root" ] && [ -z "$allowed" ]; then
@@ -78,7 +78,7 @@ skips_of() {
             echo "$1: $why" >>"$skips"
             skipped=$((skipped + 1))
         fi
-    done <"$RUN/.why"
+    done <"$RUN/.why$LANE"
 }
 # run_test NAME COMMAND...: runs one test, bounded and watched; its output
 # in $log, its exit status in $rc; what it left behind is a failure.
@@ -88,12 +88,12 @@ run_test() {
     # Numbered, not named: paths under it stay short (a socket's path has
     # 108 bytes; reports cut long paths).
     ntest=$((ntest + 1))
-    dir=$RUN/$ntest
+    dir=$RUN/$LANE$ntest
     mkdir -p "$dir"
     chmod 755 "$dir"
     limit=$((${TEST_LIMIT:-$(limit_of "$name")} * SCALE))
-    users >"$RUN/.users0"
-    touch "$RUN/.stamp"
+    users >"$RUN/.users0$LANE"
+    touch "$RUN/.stamp$LANE"
     t0=$(date +%s%N)
     # timeout puts the test in a process group of its own and kills the
     # group: TERM at the limit, KILL 10 s later.
@@ -116,15 +116,20 @@ run_test() {
     if left=$(sh "$STRAYS" -k "$dir" "MOKU_TEST_RUN=$dir/"); then :; else
         [ -n "$hung" ] || note "$name: left processes running (killed now): $(echo "$left" | head -n 5 | tr '\n' ';')"
     fi
-    users >"$RUN/.users1"
+    users >"$RUN/.users1$LANE"
     # Not removed here: on a shared machine the user may be another run's
-    # (tests that make users run one at a time: docs/testing.md).
-    for u in $(comm -13 "$RUN/.users0" "$RUN/.users1"); do
-        note "$name: left user $u behind"
-    done
-    # Files written into the checkout (tests write into their TMPDIR).
+    # (tests that make users run one at a time, all in lane a:
+    # docs/testing.md). Lane b's tests make none, and are not asked.
+    if [ "$LANE" != b ]; then
+        for u in $(comm -13 "$RUN/.users0$LANE" "$RUN/.users1$LANE"); do
+            note "$name: left user $u behind"
+        done
+    fi
+    # Files written into the checkout (tests write into their TMPDIR); with
+    # two lanes, a file may be named against the other lane's test, but it
+    # is a failure all the same.
     for f in $(find . \( -path ./build -o -path ./bin -o -path ./.git \) -prune -o \
-        -type f -newer "$RUN/.stamp" -print); do
+        -type f -newer "$RUN/.stamp$LANE" -print); do
         git ls-files --error-unmatch "$f" >/dev/null 2>&1 ||
             note "$name: wrote $f into the checkout (it belongs in its temporary directory)"
     done
@@ -154,10 +159,9 @@ done
 VSIM_LOG=$RUN/.vsim
 export VSIM_LOG MOKU_REAL="$MOKU"
 vsim=$here/tests/tools/vsim
-for s in ${SCRIPTS:-tests/integration/*.sh}; do
-    case $s in */*) ;; *) s=tests/integration/$s ;; esac
-    [ -f "$s" ] || continue
-    case $s in */lib.sh) continue ;; esac
+# run_script SCRIPT: one integration script, counted.
+run_script() {
+    s=$1
     if grep -q 'serve --home\|MOKU" serve' "$s"; then
         run_test "$s" sh "$s"
     else
@@ -171,7 +175,37 @@ for s in ${SCRIPTS:-tests/integration/*.sh}; do
     failed=$((failed + f))
     [ "$p" -gt 0 ] || [ "$f" -gt 0 ] || [ -n "$hung" ] || grep -q '^ok [0-9]* # SKIP' "$log" ||
         note "$s: printed no check (exit $rc)"
+}
+# Two lanes, so that the two cores are used: lane b takes the scripts that
+# only replay (no daemon, no user, no Slurm: CPU-bound, and timing-free),
+# lane a the rest, one at a time as before (they make users and run
+# daemons and a Slurm cluster: docs/testing.md). LANES=1: one lane.
+lane_a=""
+lane_b=""
+for s in ${SCRIPTS:-tests/integration/*.sh}; do
+    case $s in */*) ;; *) s=tests/integration/$s ;; esac
+    [ -f "$s" ] || continue
+    case $s in */lib.sh) continue ;; esac
+    if [ "${LANES:-2}" != 1 ] && ! grep -q 'serve\|add_user\|useradd\|slurm\|web\|run\.sh' "$s"; then
+        lane_b="$lane_b $s"
+    else
+        lane_a="$lane_a $s"
+    fi
 done
+(
+    LANE=b log=$RUN/.logb passed=0 failed=0 skipped=0 ntest=0
+    for s in $lane_b; do run_script "$s"; done
+    echo "$passed $failed $skipped" >"$RUN/.countb"
+) >"$RUN/.outb" 2>&1 &
+laneb=$!
+LANE=a
+for s in $lane_a; do run_script "$s"; done
+wait $laneb
+cat "$RUN/.outb"
+read -r p f k <"$RUN/.countb" || { p=0 f=1 k=0; echo "$RUN/.countb: lane b gave no count" >>"$recap"; }
+passed=$((passed + p))
+failed=$((failed + f))
+skipped=$((skipped + k))
 # Every replay an integration test made, validated.
 bad=$(grep -c '^moku simulate' "$VSIM_LOG" 2>/dev/null)
 nval=$(grep -c . "$VSIM_LOG.skipped" 2>/dev/null)

@@ -1,7 +1,9 @@
 /*
- * app.js — the core of moku's web pages: the session, the API calls, the tabs,
- * the live refresh and the command reply box. Each page (queue.js, resv.js,
- * fs.js, prio.js, history.js) registers itself with moku.page(name, {...}).
+ * app.js — the core of moku's web pages: the session, the API calls, the tabs
+ * (an ordinary user gets only those whose commands they may use), the live
+ * refresh, the command reply box, the confirmation dialog and the daemon's
+ * clock every time is shown on. Each page (queue.js, resv.js, fs.js, prio.js,
+ * history.js) registers itself with moku.page(name, {...}).
  *
  * Every value that comes from the daemon reaches the page through textContent
  * or an attribute, never innerHTML. State the user set (filters, sliders, the
@@ -31,10 +33,21 @@ moku.get = async function (cmd, args = []) {
   const q = args.map((a) => "arg=" + encodeURIComponent(a)).join("&");
   const r = await fetch("/api/" + cmd + (q ? "?" + q : ""), {credentials: "same-origin", cache: "no-store"});
   let body = null;
-  try { body = await r.json(); } catch (e) { body = {error: "not JSON (HTTP " + r.status + ")"}; }
+  try { body = await r.json(); } catch (e) { body = null; }
   if (r.status === 401) moku.loggedOut();
-  if (!r.ok) throw new ApiError(r.status, (body && body.error) || "HTTP " + r.status);
+  if (!r.ok) throw new ApiError(r.status, moku.errorText(r.status, body));
+  if (body === null) throw new ApiError(r.status, "the daemon's answer could not be read (HTTP " + r.status + ")");
   return body;
+};
+
+/* A failed request in words: the daemon's message (text, never its JSON), or what the status means. */
+moku.errorText = function (status, body) {
+  const msg = body && typeof body.error === "string" ? body.error.trim() : "";
+  if (msg) return msg;
+  if (status === 403) return "not available to you";
+  if (status === 429) return "too many requests: wait a moment";
+  if (status === 401) return "not logged in";
+  return "the daemon answered HTTP " + status;
 };
 
 /* The same, but a failure is returned as {error, status} instead of thrown. */
@@ -63,7 +76,7 @@ moku.run = async function (cmd, args) {
       http: r.status,
       ok: r.ok && body.ok === true,
       exit: body.exit === undefined ? null : body.exit,
-      output: body.output !== undefined ? body.output : (body.error || "HTTP " + r.status),
+      output: typeof body.output === "string" ? body.output : moku.errorText(r.status, body),
     };
   } catch (e) {
     reply = {http: 0, ok: false, exit: null, output: "no answer: " + e.message};
@@ -141,11 +154,59 @@ function fmtDuration(s) {
   return (neg ? "-" : "") + (d ? d + ":" + hms : hms);
 }
 
+/*
+ * The daemon's clock (showq's JSON "zone": its IANA name, abbreviation and
+ * offset): every time the page prints is on it, as the commands and the log
+ * print them, whatever the browser's own zone. Without an IANA name the
+ * offset is used as it was when last asked.
+ */
+moku.zone = {name: "UTC", abbrev: "UTC", offset: 0};
+moku.setZone = function (z) {
+  if (!z || (moku.zoneSet && z.name === moku.zone.name && z.abbrev === moku.zone.abbrev && z.offset === moku.zone.offset)) return;
+  moku.zoneSet = true;
+  moku.zone = z;
+  moku.zoneFmt = null;
+  if (z.name) {
+    try {
+      moku.zoneFmt = new Intl.DateTimeFormat("en-CA", {timeZone: z.name, hourCycle: "h23", year: "numeric",
+        month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit"});
+    } catch (e) { moku.zoneFmt = null; } // a name this browser does not know: the offset
+  }
+  const off = Math.abs(z.offset), sign = z.offset < 0 ? "-" : "+";
+  const hhmm = String(Math.floor(off / 3600)).padStart(2, "0") + ":" + String(Math.floor((off % 3600) / 60)).padStart(2, "0");
+  const zone = document.getElementById("zone");
+  zone.textContent = "times in " + (z.abbrev || "") + (z.name && z.name !== z.abbrev ? " (" + z.name + ")" : "") + ", UTC" + sign + hhmm;
+  zone.dataset.zone = z.name || "";
+  zone.dataset.abbrev = z.abbrev || "";
+  zone.dataset.offset = String(z.offset);
+};
+
+/* epoch as {y, mo, d, h, mi, s} on the daemon's clock. */
+function clockParts(epoch) {
+  if (moku.zoneFmt) {
+    const o = {};
+    for (const p of moku.zoneFmt.formatToParts(new Date(epoch * 1000))) o[p.type] = Number(p.value);
+    return {y: o.year, mo: o.month, d: o.day, h: o.hour % 24, mi: o.minute, s: o.second};
+  }
+  const t = new Date((epoch + moku.zone.offset) * 1000);
+  return {y: t.getUTCFullYear(), mo: t.getUTCMonth() + 1, d: t.getUTCDate(), h: t.getUTCHours(), mi: t.getUTCMinutes(), s: t.getUTCSeconds()};
+}
+
 function fmtTime(epoch) {
   if (!epoch) return "";
-  const d = new Date(epoch * 1000);
+  const c = clockParts(epoch);
   const p = (v) => String(v).padStart(2, "0");
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  return `${c.y}-${p(c.mo)}-${p(c.d)} ${p(c.h)}:${p(c.mi)}:${p(c.s)}`;
+}
+
+/* The same with the zone's abbreviation: for tooltips and texts that stand alone. */
+function fmtTimeZ(epoch) {
+  return epoch ? fmtTime(epoch) + " " + (moku.zone.abbrev || moku.zone.name) : "";
+}
+
+/* A table cell with a time, the zone in its tooltip and the epoch in data-epoch. */
+function timeCell(epoch) {
+  return el("td", {class: "time", title: fmtTimeZ(epoch), "data-epoch": epoch || ""}, fmtTime(epoch));
 }
 
 function fmtNum(v, digits = 2) {
@@ -157,6 +218,29 @@ function fmtNum(v, digits = 2) {
 moku.now = () => Math.floor(Date.now() / 1000);
 moku.isAdmin = (levels) => !!moku.session && levels.includes(moku.session.admin);
 
+/* Whether the session may use tab b: a tab marked data-admin only for ADMIN1..3
+ * (its commands refuse anyone else), so an ordinary user never sees it nor polls it. */
+moku.allowed = (b) => !b.hasAttribute("data-admin") || moku.isAdmin([1, 2, 3]);
+
+/*
+ * Ask before doing something that cannot be undone: a dialog in the page
+ * (#confirm) with the question, an optional warning and the action's name.
+ * Resolves to true only when the action's button is pressed.
+ */
+moku.confirm = function (text, action, warn) {
+  const dlg = document.getElementById("confirm");
+  document.getElementById("confirm-text").textContent = text;
+  const w = document.getElementById("confirm-warn");
+  w.textContent = warn || "";
+  w.hidden = !warn;
+  document.getElementById("confirm-yes").textContent = action;
+  dlg.returnValue = "";
+  return new Promise((resolve) => {
+    dlg.addEventListener("close", () => resolve(dlg.returnValue === "yes"), {once: true});
+    dlg.showModal();
+  });
+};
+
 /* ---- pages, tabs and the refresh loop ---- */
 
 moku.page = function (name, obj) {
@@ -164,7 +248,8 @@ moku.page = function (name, obj) {
 };
 
 moku.show = function (name) {
-  if (!moku.pages[name]) name = "queue";
+  const tabOf = (n) => document.querySelector('#tabs [data-tab="' + n + '"]');
+  if (!moku.pages[name] || !tabOf(name) || !moku.allowed(tabOf(name))) name = "queue";
   moku.current = name;
   for (const b of document.querySelectorAll("#tabs [data-tab]")) {
     const on = b.dataset.tab === name;
@@ -184,7 +269,7 @@ moku.refreshNow = async function () {
   const status = document.getElementById("status");
   try {
     await page.refresh();
-    status.textContent = "updated " + new Date().toLocaleTimeString();
+    status.textContent = "updated " + fmtTimeZ(moku.now());
     status.dataset.updated = String(Date.now());
   } catch (e) {
     status.textContent = "refresh failed: " + e.message;
@@ -217,6 +302,8 @@ moku.start = async function () {
     return;
   }
   moku.session = s;
+  const q = await moku.tryGet("showq"); // the daemon's clock, before any time is shown
+  if (!q.error) moku.setZone(q.zone);
   const who = document.getElementById("who");
   who.textContent = s.user + (s.admin ? " (ADMIN" + s.admin + ")" : "");
   who.dataset.user = s.user;
@@ -224,6 +311,7 @@ moku.start = async function () {
   document.getElementById("login-needed").hidden = true;
   document.getElementById("main").hidden = false;
   document.getElementById("logout").hidden = false;
+  for (const b of document.querySelectorAll("#tabs [data-tab]")) b.hidden = !moku.allowed(b);
   for (const p of Object.values(moku.pages)) if (p.init) p.init();
   for (const b of document.querySelectorAll("#tabs [data-tab]")) b.addEventListener("click", () => moku.show(b.dataset.tab));
   moku.show((location.hash || "#queue").slice(1));

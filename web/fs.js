@@ -92,13 +92,16 @@ const fsPage = {
     svg.appendChild(svgEl("rect", {x: 0, y: 0, width: W, height: H, class: "chart-bg"}));
     let max = 0;
     for (const c of creds) for (const w of c.windows) max = Math.max(max, w / 3600);
-    max = niceCeil(max || 1);
+    // Distinct round ticks, however small the usage (a few processor-seconds is 0.001 proc-h).
+    const yt = niceTicks(max > 0 ? max : 1, 2);
+    max = yt.top;
     const y = (v) => T + (1 - v / max) * (H - T - B);
-    for (let i = 0; i <= 2; i++) {
-      const v = (max * i) / 2;
-      svg.appendChild(svgEl("line", {x1: L, x2: W, y1: y(v), y2: y(v), class: "grid"}));
-      svg.appendChild(svgEl("text", {x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "axis-text"}, fmtNum(v, 1)));
+    const axis = svgEl("g", {class: "axis", "data-axis": "y"});
+    for (const v of yt.ticks) {
+      axis.appendChild(svgEl("line", {x1: L, x2: W, y1: y(v), y2: y(v), class: "grid"}));
+      axis.appendChild(svgEl("text", {x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "axis-text tick"}, yt.fmt(v)));
     }
+    svg.appendChild(axis);
     svg.appendChild(svgEl("text", {x: 4, y: 11, class: "axis-text"}, "proc-hours per window (oldest … newest)"));
     creds.forEach((c, k) => {
       const gx = L + 4 + k * (depth * bw + gap);
@@ -119,10 +122,12 @@ const fsPage = {
     svg.appendChild(svgEl("rect", {x: 0, y: 0, width: W, height: H, class: "chart-bg"}));
     svg.appendChild(svgEl("text", {x: 4, y: 12, class: "axis-text"}, "share of the decayed total (%) vs target"));
     const x = (v) => L + (Math.max(0, Math.min(100, v)) / 100) * (W - L - R);
+    const axis = svgEl("g", {class: "axis", "data-axis": "x"});
     for (const v of [0, 25, 50, 75, 100]) {
-      svg.appendChild(svgEl("line", {x1: x(v), x2: x(v), y1: T, y2: H - 18, class: "grid"}));
-      svg.appendChild(svgEl("text", {x: x(v), y: H - 6, "text-anchor": "middle", class: "axis-text"}, v));
+      axis.appendChild(svgEl("line", {x1: x(v), x2: x(v), y1: T, y2: H - 18, class: "grid"}));
+      axis.appendChild(svgEl("text", {x: x(v), y: H - 6, "text-anchor": "middle", class: "axis-text tick"}, v));
     }
+    svg.appendChild(axis);
     creds.forEach((c, i) => {
       const y = T + i * rowH;
       svg.appendChild(svgEl("text", {x: 4, y: y + 15, class: "axis-text"}, c.name));

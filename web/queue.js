@@ -2,11 +2,15 @@
  * queue.js — the Queue page (active, idle and blocked jobs, filters, the job
  * buttons) and the Nodes page.
  *
- * showq's JSON gives id, user, state, procs and times; group, account, class
- * and QOS come from checkjob, fetched once per job and cached (a job's
- * credentials do not change, except its QOS by setqos: the cache is dropped
- * when the page itself runs setqos). An ordinary user may checkjob only their
- * own jobs: other jobs show "?" there, and match only the "(all)" filter.
+ * showq's JSON also gives each job's name (qsub -N) and a running job's
+ * nodes (null for another user's job, to an ordinary user). The cancel
+ * button asks first, naming the job and its owner, and says so when the job
+ * is another user's (an administrator's button) or running.
+ *
+ * showq's JSON gives id, user, every credential, state, procs and times;
+ * checkjob (fetched once per job and cached) only fills in what a daemon's
+ * showq did not give. An ordinary user may checkjob only their own jobs:
+ * other jobs show "?" there, and match only the "(all)" filter.
  */
 "use strict";
 
@@ -63,13 +67,21 @@ const queuePage = {
   },
 
   async refresh() {
-    const [q, dq] = await Promise.all([moku.get("showq"), moku.tryGet("diagnose", ["-q"])]);
+    // diagnose -q is ADMIN1..3's: an ordinary user's blocked jobs carry their reason in showq.
+    const [q, dq] = await Promise.all([moku.get("showq"),
+      moku.isAdmin([1, 2, 3]) ? moku.tryGet("diagnose", ["-q"]) : Promise.resolve({error: "n/a"})]);
+    moku.setZone(q.zone);
     const all = [...q.active, ...q.idle, ...q.blocked];
     this.last = {q, reasons: new Map()};
     if (!dq.error) for (const j of dq.jobs || []) this.last.reasons.set(String(j.id), j.reason);
     this.render();
-    await moku.jobs.fill(all.map((j) => String(j.id)));
-    this.render();
+    // showq gives every credential; checkjob only for a job it did not (one an
+    // ordinary user may not checkjob would only be refused).
+    const lacking = all.filter((j) => FILTERS.some((f) => !(f in j)));
+    if (lacking.length) {
+      await moku.jobs.fill(lacking.map((j) => String(j.id)));
+      this.render();
+    }
   },
 
   matches(j) {
@@ -97,12 +109,25 @@ const queuePage = {
     const mine = j.user === s.user || moku.isAdmin([1, 2]);
     if (!mine) return "";
     const id = String(j.id);
-    const b = (act, cmd, label) => el("button", {type: "button", class: "small", "data-action": act, "data-job": id,
-      onclick: () => moku.run(cmd, [id])}, label);
-    const out = [b("cancel", "canceljob", "cancel")];
+    const b = (act, cmd, label, onclick) => el("button", {type: "button", class: "small", "data-action": act, "data-job": id,
+      onclick: onclick || (() => moku.run(cmd, [id]))}, label);
+    const out = [b("cancel", "canceljob", "cancel", () => this.cancel(j))];
     if (j.state === "Idle") out.push(b("hold", "sethold", "hold"));
     if (/Hold/.test(j.state)) out.push(b("release", "releasehold", "release"));
     return el("span", {class: "actions"}, out);
+  },
+
+  /* canceljob after the user said yes to a question naming the job and its owner. */
+  async cancel(j) {
+    const id = String(j.id), s = moku.session, running = j.state !== "Idle" && !/Hold|Deferred/.test(j.state);
+    const what = "job " + id + (j.name ? " (" + j.name + ")" : "") + " of user " + j.user;
+    let warn = "";
+    if (j.user !== s.user)
+      warn = running ? `This is ${j.user}'s running job, not yours: cancelling it kills its processes` +
+        (j.nodes && j.nodes.length ? " on " + j.nodes.join(", ") : "") + "." : `This is ${j.user}'s job, not yours.`;
+    else if (running)
+      warn = "It is running: cancelling it kills its processes.";
+    if (await moku.confirm("Cancel " + what + "?", "Cancel job " + id, warn)) await moku.run("canceljob", [id]);
   },
 
   creds(j) {
@@ -117,20 +142,24 @@ const queuePage = {
     this.renderFilters(all);
     const now = moku.now();
     const row = (j, cells) => ({attrs: {"data-job": j.id, "data-state": j.state, "data-user": j.user}, cells});
+    const name = (j) => el("td", {class: "name", title: j.name || ""}, j.name || "");
+    const nodes = (j) => el("td", {class: "nodes", title: j.nodes ? j.nodes.join(" ") : "not shown to you"},
+      j.nodes ? compactNodes(j.nodes) : "");
     fillTable(document.getElementById("q-active"),
-      ["Job", "User", "Group", "Account", "Class", "QOS", "State", "Procs", "Remaining", "Start", ""],
-      q.active.filter((j) => this.matches(j)).map((j) => row(j, [j.id, j.user, ...this.creds(j), j.state, j.procs,
-        fmtDuration(j.remaining), fmtTime(j.start), this.buttons(j)])), "no active jobs");
+      ["Job", "Name", "User", "Group", "Account", "Class", "QOS", "State", "Procs", "Nodes", "Elapsed", "Remaining", "Start", ""],
+      q.active.filter((j) => this.matches(j)).map((j) => row(j, [j.id, name(j), j.user, ...this.creds(j), j.state, j.procs,
+        nodes(j), el("td", {class: "elapsed"}, fmtDuration(Math.max(0, now - j.start))),
+        fmtDuration(j.remaining), timeCell(j.start), this.buttons(j)])), "no active jobs");
     fillTable(document.getElementById("q-idle"),
-      ["Job", "User", "Group", "Account", "Class", "QOS", "State", "Procs", "WCLimit", "Queued", "Priority", ""],
-      q.idle.filter((j) => this.matches(j)).map((j) => row(j, [j.id, j.user, ...this.creds(j), j.state, j.procs,
+      ["Job", "Name", "User", "Group", "Account", "Class", "QOS", "State", "Procs", "WCLimit", "Queued", "Priority", ""],
+      q.idle.filter((j) => this.matches(j)).map((j) => row(j, [j.id, name(j), j.user, ...this.creds(j), j.state, j.procs,
         fmtDuration(j.wclimit), fmtDuration(now - j.queuetime), fmtNum(j.priority), this.buttons(j)])), "no idle jobs");
     fillTable(document.getElementById("q-blocked"),
-      ["Job", "User", "Group", "Account", "Class", "QOS", "State", "Procs", "WCLimit", "Reason", ""],
+      ["Job", "Name", "User", "Group", "Account", "Class", "QOS", "State", "Procs", "WCLimit", "Reason", ""],
       q.blocked.filter((j) => this.matches(j)).map((j) => {
         const id = String(j.id), info = moku.jobs.info.get(id);
         const reason = j.reason || reasons.get(id) || (info && !info.denied ? info.reason : "") || "";
-        return row(j, [j.id, j.user, ...this.creds(j), j.state, j.procs, fmtDuration(j.wclimit),
+        return row(j, [j.id, name(j), j.user, ...this.creds(j), j.state, j.procs, fmtDuration(j.wclimit),
           el("td", {class: "reason"}, reason), this.buttons(j)]);
       }), "no blocked jobs");
     const s = q.summary || {};
@@ -139,6 +168,11 @@ const queuePage = {
   },
 };
 moku.page("queue", queuePage);
+
+/* Node names, at most four, then how many more (the cell's tooltip lists them all). */
+function compactNodes(list) {
+  return list.length <= 4 ? list.join(",") : list.slice(0, 4).join(",") + ` +${list.length - 4} more`;
+}
 
 /* ---- Nodes ---- */
 

@@ -107,6 +107,7 @@ const resvPage = {
 
   async refresh() {
     const [q, nodes, res] = await Promise.all([moku.get("showq"), moku.nodes.load(), moku.tryGet("showres")]);
+    moku.setZone(q.zone);
     const idle = q.idle.slice(0, 30).map((j) => String(j.id));
     const plans = await Promise.all(idle.map((id) => moku.jobs.fresh(id)));
     this.data = {
@@ -138,8 +139,8 @@ const resvPage = {
 
   table() {
     fillTable(document.getElementById("resv-table"), ["Id", "Kind", "Start", "End", "Duration", "Nodes", "Procs", "ACL", "Flags"],
-      (this.data.resv || []).map((r) => ({attrs: {"data-resv": r.id}, cells: [r.id, kindOf(r), fmtTime(r.start),
-        fmtTime(r.end), fmtDuration(r.end - r.start), r.nodes.join(","), r.procs, r.acl || "[NONE]", (r.flags || []).join(",")]})),
+      (this.data.resv || []).map((r) => ({attrs: {"data-resv": r.id}, cells: [r.id, kindOf(r), timeCell(r.start),
+        timeCell(r.end), fmtDuration(r.end - r.start), r.nodes.join(","), r.procs, r.acl || "[NONE]", (r.flags || []).join(",")]})),
       this.data.resvError ? "not available: " + this.data.resvError : "no reservations");
   },
 
@@ -151,7 +152,7 @@ const resvPage = {
     for (const n of names) { const l = {label: n, node: n, bars: []}; lanes.push(l); byNode.set(n, l); }
     for (const r of d.resv || []) for (const n of r.nodes) {
       byNode.get(n).bars.push({cls: kindOf(r) === "standing" ? "resv-standing" : "resv-admin", start: r.start, end: r.end,
-        label: r.id, title: `${r.id} (${kindOf(r)}) ${fmtTime(r.start)} – ${fmtTime(r.end)} ${r.acl || "[NONE]"}`, resv: r.id});
+        label: r.id, title: `${r.id} (${kindOf(r)}) ${fmtTime(r.start)} – ${fmtTimeZ(r.end)} ${r.acl || "[NONE]"}`, resv: r.id});
     }
     const active = new Map(d.q.active.map((j) => [String(j.id), j]));
     const placed = new Set();
@@ -165,7 +166,7 @@ const resvPage = {
     if (unplaced.length) lanes.push({label: "running (nodes not shown)", bars: unplaced.map((j) => jobBar(j, d.now, j.procs)), sep: true});
     d.plans.forEach((p, i) => lanes.push({label: "job " + p.id + " planned", sep: i === 0, bars: [{cls: "job-planned",
       start: p.reservation.start, end: p.reservation.end, label: p.id, job: p.id,
-      title: `job ${p.id} (${p.user}) priority reservation ${fmtTime(p.reservation.start)} – ${fmtTime(p.reservation.end)}`}]}));
+      title: `job ${p.id} (${p.user}) priority reservation ${fmtTime(p.reservation.start)} – ${fmtTimeZ(p.reservation.end)}`}]}));
     return lanes;
   },
 
@@ -173,34 +174,63 @@ const resvPage = {
     if (!this.data) return;
     const box = document.getElementById("timeline");
     clear(box);
-    const lanes = this.lanes();
     const t0 = moku.now(), t1 = t0 + this.hours * 3600;
-    const W = Math.max(500, box.clientWidth || 900), L = 150, R = 12, T = 8, rowH = 24, H = T + lanes.length * rowH + 26;
+    const lanes = this.lanes().map((l) => stackLane(l, t0, t1));
+    const rows = lanes.reduce((n, l) => n + l.rows, 0);
+    const W = Math.max(500, box.clientWidth || 900), L = 150, R = 12, T = 8, rowH = 24, H = T + rows * rowH + 26;
     const svg = svgEl("svg", {width: W, height: H, viewBox: `0 0 ${W} ${H}`, id: "timeline-svg", "data-hours": this.hours});
     svg.appendChild(svgEl("rect", {x: 0, y: 0, width: W, height: H, class: "chart-bg"}));
     const x = (t) => L + ((Math.max(t0, Math.min(t1, t)) - t0) / (t1 - t0)) * (W - L - R);
     drawTimeAxis(svg, t0, t1, x, T, H - 26);
-    lanes.forEach((lane, i) => {
-      const y = T + i * rowH;
+    let y = T;
+    for (const lane of lanes) {
       if (lane.sep) svg.appendChild(svgEl("line", {x1: 0, x2: W, y1: y, y2: y, class: "sep"}));
       svg.appendChild(svgEl("text", {x: 6, y: y + 16, class: "lane-label"}, lane.label));
-      svg.appendChild(svgEl("line", {x1: L, x2: W - R, y1: y + rowH, y2: y + rowH, class: "lane"}));
+      svg.appendChild(svgEl("line", {x1: L, x2: W - R, y1: y + lane.rows * rowH, y2: y + lane.rows * rowH, class: "lane"}));
       for (const b of lane.bars) {
-        if (b.end <= t0 || b.start >= t1) continue;
-        const bx = x(b.start), bw = Math.max(2, x(b.end) - bx);
-        const g = svgEl("g", {class: "bar " + b.cls, "data-resv": b.resv, "data-job": b.job, "data-node": lane.node});
-        g.appendChild(svgEl("rect", {x: bx, y: y + 3, width: bw, height: rowH - 6, rx: 3}));
-        if (bw > 30) g.appendChild(svgEl("text", {x: bx + 4, y: y + 16}, b.label));
+        const by = y + b.row * rowH, bx = x(b.start), bw = Math.max(2, x(b.end) - bx);
+        const g = svgEl("g", {class: "bar " + b.cls, "data-resv": b.resv, "data-job": b.job, "data-node": lane.node,
+          "data-row": b.row});
+        g.appendChild(svgEl("rect", {x: bx, y: by + 3, width: bw, height: rowH - 6, rx: 3}));
+        const label = fitLabel(b.label, bw - 8);
+        if (label) g.appendChild(svgEl("text", {x: bx + 4, y: by + 16}, label));
         svgTitle(g, b.title);
         if (b.resv && moku.isAdmin([1, 2])) g.addEventListener("click", () => this.pick(b.resv));
         svg.appendChild(g);
       }
-    });
+      y += lane.rows * rowH;
+    }
     svg.appendChild(svgEl("line", {x1: L, x2: L, y1: T, y2: H - 26, class: "now"}));
     if (!lanes.length) svg.appendChild(svgEl("text", {x: W / 2, y: T + 20, "text-anchor": "middle"}, "nothing to show"));
     box.appendChild(svg);
   },
 };
+
+/*
+ * A lane's bars in the window [t0, t1), each given a row of the lane so that
+ * bars that overlap in time sit one above the other, and no bar hides
+ * another's label (the first row whose last bar has ended). lane.rows: how
+ * many rows the lane needs (at least one).
+ */
+function stackLane(lane, t0, t1) {
+  const bars = lane.bars.filter((b) => b.end > t0 && b.start < t1)
+    .sort((a, b) => a.start - b.start || b.end - a.end);
+  const ends = [];
+  for (const b of bars) {
+    let r = ends.findIndex((e) => e <= b.start);
+    if (r < 0) { r = ends.length; ends.push(0); }
+    ends[r] = b.end;
+    b.row = r;
+  }
+  return {...lane, bars, rows: Math.max(1, ends.length)};
+}
+
+/* label cut to about px pixels of 11px text (an ellipsis where cut); "" when not even a few letters fit. */
+function fitLabel(label, px) {
+  const n = Math.floor(px / 6.5);
+  if (n < 3) return "";
+  return label.length <= n ? label : label.slice(0, n - 1) + "…";
+}
 
 function kindOf(r) {
   return (r.flags || []).includes("STANDINGRSV") ? "standing" : "administrative";
@@ -209,7 +239,7 @@ function kindOf(r) {
 function jobBar(j, now, procs) {
   const end = now + (j.remaining || 0);
   return {cls: "job-running", start: j.start || now, end, label: String(j.id), job: String(j.id),
-    title: `job ${j.id} (${j.user}) ${procs} procs, running until ${fmtTime(end)}`};
+    title: `job ${j.id} (${j.user}) ${procs} procs, running until ${fmtTimeZ(end)}`};
 }
 
 moku.page("resv", resvPage);

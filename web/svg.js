@@ -19,33 +19,49 @@ function svgTitle(e, text) {
   return e;
 }
 
-/* Tick times between t0 and t1 (epoch s) at a round step giving about n ticks. */
+/* Tick times between t0 and t1 (epoch s) at a round step giving about n
+ * ticks, aligned to the daemon's clock (moku.zone: whole hours and days there). */
 function timeTicks(t0, t1, n = 8) {
   const steps = [60, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800];
   const span = Math.max(1, t1 - t0);
   const step = steps.find((s) => span / s <= n) || 86400 * Math.ceil(span / 86400 / n);
-  const tz = new Date().getTimezoneOffset() * 60; // align to local clock
+  const tz = -moku.zone.offset; // align to the daemon's clock
   const out = [];
   for (let t = Math.ceil((t0 - tz) / step) * step + tz; t <= t1; t += step) out.push(t);
   return {ticks: out, step};
 }
 
 function tickLabel(t, step) {
-  const d = new Date(t * 1000);
+  const c = clockParts(t);
   const p = (v) => String(v).padStart(2, "0");
-  const hm = p(d.getHours()) + ":" + p(d.getMinutes());
-  if (step >= 86400) return p(d.getMonth() + 1) + "-" + p(d.getDate());
-  if (d.getHours() === 0 && d.getMinutes() === 0) return p(d.getMonth() + 1) + "-" + p(d.getDate());
-  return hm;
+  if (step >= 86400 || (c.h === 0 && c.mi === 0)) return p(c.mo) + "-" + p(c.d);
+  return p(c.h) + ":" + p(c.mi);
+}
+
+/*
+ * Value ticks for an axis from 0 to at least max: a round step (1, 2 or 5
+ * times a power of ten) giving at most n intervals, so the labels are
+ * distinct and printed with just the decimals the step needs (0, 0.5, 1 —
+ * never 0.0, 0.0, 0). Returns {ticks, top, fmt}.
+ */
+function niceTicks(max, n = 4) {
+  if (!(max > 0)) max = 1;
+  const raw = max / n, p = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw * (1 - 1e-9));
+  const count = Math.max(1, Math.ceil(max / step - 1e-9));
+  const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+  const ticks = [];
+  for (let i = 0; i <= count; i++) ticks.push(Number((i * step).toFixed(decimals)));
+  return {ticks, top: ticks[ticks.length - 1], fmt: (v) => v.toFixed(decimals)};
 }
 
 /* Vertical grid lines and labels of a time axis inside svg at rows [top, bottom]. */
 function drawTimeAxis(svg, t0, t1, x, top, bottom) {
   const {ticks, step} = timeTicks(t0, t1);
-  const g = svgEl("g", {class: "axis"});
+  const g = svgEl("g", {class: "axis", "data-axis": "x"});
   for (const t of ticks) {
     g.appendChild(svgEl("line", {x1: x(t), x2: x(t), y1: top, y2: bottom, class: "grid"}));
-    g.appendChild(svgEl("text", {x: x(t), y: bottom + 14, "text-anchor": "middle"}, tickLabel(t, step)));
+    g.appendChild(svgEl("text", {x: x(t), y: bottom + 14, "text-anchor": "middle", class: "tick"}, tickLabel(t, step)));
   }
   svg.appendChild(g);
 }
@@ -66,15 +82,16 @@ function lineChart(container, series, opts) {
   if (!ymax) {
     ymax = 1;
     for (const s of series) for (const [, v] of s.points) ymax = Math.max(ymax, v);
-    ymax = niceCeil(ymax);
   }
+  // Counts (processors, jobs): whole-number ticks, at least a step of 1.
+  const yt = niceTicks(Math.max(ymax, 1), Math.min(4, Math.max(1, Math.ceil(ymax))));
+  ymax = yt.top;
   const y = (v) => T + (1 - v / ymax) * (H - T - B);
   drawTimeAxis(svg, opts.t0, opts.t1, x, T, H - B);
-  const ya = svgEl("g", {class: "axis"});
-  for (let i = 0; i <= 4; i++) {
-    const v = (ymax * i) / 4;
+  const ya = svgEl("g", {class: "axis", "data-axis": "y"});
+  for (const v of yt.ticks) {
     ya.appendChild(svgEl("line", {x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid"}));
-    ya.appendChild(svgEl("text", {x: L - 4, y: y(v) + 4, "text-anchor": "end"}, opts.yfmt ? opts.yfmt(v) : fmtNum(v, 0)));
+    ya.appendChild(svgEl("text", {x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "tick"}, opts.yfmt ? opts.yfmt(v) : yt.fmt(v)));
   }
   svg.appendChild(ya);
   series.forEach((s, i) => {
@@ -97,11 +114,4 @@ function lineChart(container, series, opts) {
   }
   container.appendChild(svg);
   return svg;
-}
-
-function niceCeil(v) {
-  if (v <= 0) return 1;
-  const p = Math.pow(10, Math.floor(Math.log10(v)));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v) return m * p;
-  return 10 * p;
 }

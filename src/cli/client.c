@@ -98,6 +98,10 @@ static int ask(const char *home, const char *text, int tmo, char **reply, int *s
         *sent = 1;
         left = deadline - ms_now();
         rc = wire_recv(fd, reply, &len, WIRE_MAX_REPLY, left > 0 ? (int)left : 0, err);
+        /* The user set MOKU_TIMEOUT for the whole exchange: name that, not
+         * what was left of it when the wait for the answer began. */
+        if (rc == WIRE_TIMEOUT)
+            err_set(err, "no answer within %d ms", tmo);
     }
     close(fd);
     return rc;

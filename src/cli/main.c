@@ -10,9 +10,11 @@
  * without asking the daemon. Exit status: 0 success, 1 a run-time error,
  * 2 bad usage (one line on stderr, and a hint).
  */
+#define _GNU_SOURCE /* close_range */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/client.h"
 #include "cli/help.h"
@@ -57,6 +59,10 @@ static int cmd_serve(int argc, char **argv)
         return help_usage_error(h, "--log: '%s' is not file, syslog or journal", log);
     if (!o.home || !*o.home)
         o.home = MOKU_HOME_DEFAULT;
+    /* A daemon holds nothing of its starter's: an inherited descriptor (a
+     * lock its shell took, a pipe a script waits on to close) would stay
+     * held for the daemon's whole life. */
+    close_range(3, ~0U, 0);
     return daemon_serve(&o);
 }
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util/mem.h"
 
@@ -92,17 +93,92 @@ long cmd_prio_shown(double priority)
     return (long)priority;
 }
 
+/* ---- the clock ---- */
+
+static int clock_local; /* cmd_use_local_time */
+
+void cmd_use_local_time(int on)
+{
+    clock_local = on;
+    if (on)
+        tzset();
+}
+
+int cmd_clock_tm(long epoch, struct tm *tm)
+{
+    time_t tt = (time_t)epoch;
+    return (clock_local ? localtime_r(&tt, tm) : gmtime_r(&tt, tm)) ? 0 : -1;
+}
+
+/* Whether name is a zone this machine has (a file under its zoneinfo). */
+static int zone_known(const char *name)
+{
+    char path[160];
+    if (!*name || name[0] == '/' || strstr(name, "..") ||
+        snprintf(path, sizeof path, "/usr/share/zoneinfo/%s", name) >= (int)sizeof path)
+        return 0;
+    return access(path, R_OK) == 0;
+}
+
+/* The local zone's IANA name: TZ's (":Asia/Kolkata" or "Asia/Kolkata"), else
+ * the zoneinfo file /etc/localtime links to, else /etc/timezone; "" when
+ * none names one (a POSIX TZ string like "IST-5:30" has no name). */
+static void local_zone_name(char *out, size_t n)
+{
+    const char *tz = getenv("TZ");
+    out[0] = '\0';
+    if (tz) {
+        if (*tz == ':')
+            tz++;
+        if (zone_known(tz))
+            snprintf(out, n, "%.63s", tz);
+        return;
+    }
+    char link[256];
+    ssize_t len = readlink("/etc/localtime", link, sizeof link - 1);
+    const char *at = NULL;
+    if (len > 0) {
+        link[len] = '\0';
+        at = strstr(link, "zoneinfo/");
+    }
+    if (at && zone_known(at + 9)) {
+        snprintf(out, n, "%.63s", at + 9);
+        return;
+    }
+    FILE *f = fopen("/etc/timezone", "r");
+    if (f) {
+        char line[128];
+        if (fgets(line, sizeof line, f)) {
+            line[strcspn(line, " \t\r\n")] = '\0';
+            if (zone_known(line))
+                snprintf(out, n, "%.63s", line);
+        }
+        fclose(f);
+    }
+}
+
+void cmd_clock_zone(long epoch, struct cmd_zone *z)
+{
+    *z = (struct cmd_zone){.name = "UTC", .abbrev = "UTC", .offset = 0};
+    struct tm tm;
+    if (!clock_local || cmd_clock_tm(epoch, &tm) < 0)
+        return;
+    local_zone_name(z->name, sizeof z->name);
+    snprintf(z->abbrev, sizeof z->abbrev, "%s", tm.tm_zone ? tm.tm_zone : "");
+    z->offset = tm.tm_gmtoff;
+}
+
 void cmd_fmt_date(const struct cmd_ctx *c, long t, char out[CMD_TIME_MAX])
 {
     /* Names spelled out rather than strftime("%a %b"): no locale can change
-     * them. UTC, so that an answer does not depend on the machine's zone. */
+     * them. On the clock of cmd_use_local_time: UTC unless the driver asks
+     * for local time. */
     static const char *const wday[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
     static const char *const mon[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-    time_t tt = (time_t)cmd_epoch(c, t);
     struct tm tm;
-    if (!gmtime_r(&tt, &tm) || tm.tm_wday < 0 || tm.tm_wday > 6 || tm.tm_mon < 0 ||
-        tm.tm_mon > 11) {
+    if (cmd_clock_tm(cmd_epoch(c, t), &tm) < 0 || tm.tm_wday < 0 || tm.tm_wday > 6 ||
+        tm.tm_mon < 0 || tm.tm_mon > 11) {
         snprintf(out, CMD_TIME_MAX, "%19s", "-");
         return;
     }

@@ -19,6 +19,8 @@
 #ifndef MOKU_CMD_H
 #define MOKU_CMD_H
 
+#include <time.h>
+
 #include "util/err.h"
 
 struct sched;
@@ -85,6 +87,26 @@ const char *cmd_wait_reason(const struct cmd_ctx *c, const struct job *j, char *
  * value that is read and refused).
  */
 int cmd_run(const struct cmd_ctx *c, const char *line, char **out, struct err *err);
+
+/*
+ * The clock commands print dates by (docs/commands.md, "The clock"): UTC by
+ * default (a replay's answers are the same on every machine), the process's
+ * local time zone (TZ, else /etc/localtime) once a driver asks for it — the
+ * daemon does, so that its answers, its log and its web view show one clock.
+ * Process-wide, as TZ is.
+ */
+void cmd_use_local_time(int on);
+/* epoch as broken-down time on that clock; -1 when it cannot be. */
+int cmd_clock_tm(long epoch, struct tm *tm);
+/* The clock's zone at epoch: its IANA name where known (Asia/Kolkata; "UTC";
+ * "" when the zone has none, e.g. a POSIX TZ string), its abbreviation (IST)
+ * and its offset east of UTC in seconds. */
+struct cmd_zone {
+    char name[64];
+    char abbrev[16];
+    long offset;
+};
+void cmd_clock_zone(long epoch, struct cmd_zone *z);
 /* The same for a command already split into words (the daemon's requests:
  * a word may hold spaces). */
 int cmd_runv(const struct cmd_ctx *c, int argc, char *const argv[], char **out, struct err *err);

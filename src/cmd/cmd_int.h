@@ -42,7 +42,8 @@ long long cmd_job_procs_on(const struct job *j, size_t idx);
  * booked there. */
 long long cmd_job_mem_on(const struct job *j, size_t idx);
 /* A date as Maui prints it: the first 19 characters of ctime()
- * (`Thu Jan  1 00:00:00`), always in UTC, of t + c->epoch_offset. */
+ * (`Thu Jan  1 00:00:00`), of t + c->epoch_offset on the commands' clock
+ * (cmd_use_local_time: UTC, or the daemon's local time). */
 void cmd_fmt_date(const struct cmd_ctx *c, long t, char out[CMD_TIME_MAX]);
 /* t as printed in JSON: epoch seconds (t + c->epoch_offset). */
 long cmd_epoch(const struct cmd_ctx *c, long t);

@@ -13,7 +13,7 @@
  * the job's priority, then per factor in use the raw value for CRED (the
  * credential priorities) and the weighted contribution CW x FW x F for the
  * others. A Weights line heads the table, a Percent Contribution line of
- * averages closes it. JSON: per job the priority, the seven components and
+ * averages closes it (of the jobs' make-up in magnitudes, row_shares). JSON: per job the priority, the seven components and
  * the raw factors. Like Maui (which analyses MUIQ, the eligible queue,
  * digest §1.4 step 7), blocked jobs are left out.
  *
@@ -171,23 +171,41 @@ static void line_weights(struct cmd_buf *b, const struct diag_shape *d)
     cmd_buf_puts(b, "\n");
 }
 
-/* A job's cell values: the component's share, then per shown factor the raw
- * value (CRED) or the contribution. pcts asks for shares throughout (the
- * averages line). */
-static void row_values(const struct diag_shape *d, const struct cmd_prio_row *r, size_t c, int pcts,
+/* A job's cell values: the component's share of the job's priority, then per
+ * shown factor the raw value (CRED) or the contribution. */
+static void row_values(const struct diag_shape *d, const struct cmd_prio_row *r, size_t c,
                        double *out)
 {
-    double base = share_base(&r->parts);
     enum prio_comp comp = cols[c].comp;
-    out[0] = percent(r->parts.comp[comp], base);
+    out[0] = percent(r->parts.comp[comp], share_base(&r->parts));
     for (int k = 0; k < cols[c].nf; k++) {
         enum prio_factor f = cols[c].f[k];
-        double contrib = contribution(d->p, r, comp, f);
-        if (pcts)
-            out[1 + k] = percent(contrib, base);
-        else
-            out[1 + k] = comp == PRIO_CRED ? r->parts.factor[f] : contrib;
+        out[1 + k] = comp == PRIO_CRED ? r->parts.factor[f] : contribution(d->p, r, comp, f);
     }
+}
+
+/*
+ * A job's make-up for the Percent Contribution line: how much of the job's
+ * priority each component and factor is, whichever way it pulls. The
+ * component's share is its magnitude over the sum of the components'
+ * magnitudes (so the shares add up to 100); the component's share is split
+ * among its factors in proportion to their contributions' magnitudes (so
+ * they add up to it). Signed shares would not: a queue-time factor of +500
+ * and an xfactor of -300 make a component of 200, and signed, factor shares
+ * of 250 % and -150 % (issue 30). The job rows keep the signs.
+ */
+static void row_shares(const struct diag_shape *d, const struct cmd_prio_row *r, size_t c,
+                       double *out)
+{
+    enum prio_comp comp = cols[c].comp;
+    double mag[8], fsum = 0.0;
+    out[0] = percent(fabs(r->parts.comp[comp]), share_base(&r->parts));
+    for (int k = 0; k < cols[c].nf; k++) {
+        mag[k] = fabs(contribution(d->p, r, comp, cols[c].f[k]));
+        fsum += mag[k];
+    }
+    for (int k = 0; k < cols[c].nf; k++)
+        out[1 + k] = fsum > 0 ? out[0] * mag[k] / fsum : 0.0;
 }
 
 static void line_cells(struct cmd_buf *b, const struct diag_shape *d, const double (*v)[9])
@@ -214,7 +232,7 @@ static void line_job(struct cmd_buf *b, const struct diag_shape *d, const struct
 {
     double v[NCOLS][9];
     for (size_t c = 0; c < NCOLS; c++)
-        row_values(d, r, c, 0, v[c]);
+        row_values(d, r, c, v[c]);
     cmd_buf_printf(b, "%-20s %10ld%c ", r->job->name, cmd_prio_shown(r->parts.total),
                    r->job->sysprio_mode != SYSPRIO_NONE ? '*' : ' ');
     line_cells(b, d, (const double(*)[9])v);
@@ -227,7 +245,7 @@ static void line_averages(struct cmd_buf *b, const struct diag_shape *d,
     for (size_t i = 0; i < n; i++)
         for (size_t c = 0; c < NCOLS; c++) {
             double v[9] = {0};
-            row_values(d, &rows[i], c, 1, v);
+            row_shares(d, &rows[i], c, v);
             for (int k = 0; k < 9; k++)
                 sum[c][k] += v[k] / (double)n;
         }

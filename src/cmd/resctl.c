@@ -34,7 +34,8 @@
  * TASKS>=n reserves n tasks, which meets it. releaseres is all or nothing:
  * one unknown id fails the command and releases none (Maui releases the
  * others) — a failed command returns no reply, so released reservations
- * would go unreported, and the daemon saves only what succeeded.
+ * would go unreported, and the daemon saves only what succeeded. The error
+ * names every bad id and says that nothing was released.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -611,7 +612,36 @@ int cmd_setres(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf
 
 /* ---- releaseres ---- */
 
-/* Every id names a reservation that setres could have made. */
+/* Appends to msg (at *len) why id cannot be released, with sep before it;
+ * returns 0 when it can be: a reservation that setres could have made. */
+static int release_refusal(const struct cmd_ctx *c, const char *id, const char *sep, char *msg,
+                           size_t size, size_t *len)
+{
+    const struct resv *r = sched_find_resv(c->s, id);
+    const char *w = cmd_word(id);
+    if (r && r->kind != RESV_STANDING && r->kind != RESV_EXTERNAL)
+        return 0;
+    if (*len >= size)
+        return 1;
+    if (!r)
+        *len += (size_t)snprintf(msg + *len, size - *len, "%scannot locate reservation '%s'", sep, w);
+    else if (r->kind == RESV_STANDING)
+        *len += (size_t)snprintf(msg + *len, size - *len,
+                                 "%scannot release '%s': an instance of a standing reservation "
+                                 "(change its SRCFG)",
+                                 sep, w);
+    else
+        *len += (size_t)snprintf(msg + *len, size - *len,
+                                 "%scannot release '%s': the resource manager's (release it there)",
+                                 sep, w);
+    return 1;
+}
+
+/*
+ * Every id can be released. Otherwise the error names every bad id with its
+ * reason and says that none was released: releaseres is all or nothing, and
+ * the good ids given beside a bad one must not look released (issue 30).
+ */
 static int release_check(const struct cmd_ctx *c, const struct cmd_args *a, struct err *err)
 {
     if (a->argc == 0)
@@ -620,21 +650,18 @@ static int release_check(const struct cmd_ctx *c, const struct cmd_args *a, stru
         const char *id = a->argv[i];
         if (id[0] == '-' && id[1] != '\0')
             return err_usage(err, "releaseres: unknown option '%s'", cmd_word(id));
-        const struct resv *r = sched_find_resv(c->s, id);
-        if (!r)
-            return err_set(err, "ERROR:    cannot locate reservation '%s'", cmd_word(id));
-        if (r->kind == RESV_STANDING)
-            return err_set(err,
-                           "ERROR:    cannot release '%s': an instance of a standing "
-                           "reservation (change its SRCFG)",
-                           cmd_word(id));
-        if (r->kind == RESV_EXTERNAL)
-            return err_set(err,
-                           "ERROR:    cannot release '%s': the resource manager's (release it "
-                           "there)",
-                           cmd_word(id));
     }
-    return 0;
+    char msg[ERR_MSG_MAX];
+    size_t len = 0;
+    int bad = 0;
+    for (int i = 0; i < a->argc; i++)
+        bad += release_refusal(c, a->argv[i], bad ? "; " : "", msg, sizeof msg, &len);
+    if (!bad)
+        return 0;
+    if (a->argc == 1)
+        return err_set(err, "ERROR:    %s", msg);
+    return err_set(err, "ERROR:    %s (nothing released: releaseres releases all the ids given or none)",
+                   msg);
 }
 
 static int seen_before(const struct cmd_args *a, int i)

@@ -264,19 +264,46 @@ static void text_blocked(struct cmd_buf *b, const struct showq *q)
 /* ---- JSON ---- */
 
 /* The keys every job of a section has; -r and -i add their detail columns. */
-static json_t *json_job_base(const struct job *j)
+static json_t *json_job_base(const struct showq *q, const struct job *j)
 {
-    /* Every credential: what the web view's queue filters on. */
-    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:I}", "id", cmd_jstr(j->name), "user",
+    /* Every credential: what the web view's queue filters on; and the
+     * job's name (qsub -N), which the driver keeps (null: none). */
+    struct cmd_job_extra x = {0};
+    if (q->c->job_extra)
+        q->c->job_extra(q->c->job_extra_ctx, j, &x);
+    json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:I}", "id", cmd_jstr(j->name), "user",
                      cmd_jstr(j->user->name), "group", cmd_jstr(j->group->name), "account",
                      cmd_jstr(j->account ? j->account->name : NULL), "class",
                      cmd_jstr(j->class_->name), "qos", cmd_jstr(j->qos->name), "state",
                      job_display_state(j), "procs", (json_int_t)job_procs(j));
+    json_object_set_new(o, "name", cmd_jstr(x.name));
+    return o;
+}
+
+/* The nodes a running job holds, each once in node order; null where the
+ * caller may not see them (an ordinary user, another user's job: as qstat
+ * -n, only showq -r's ADMIN3 and up see where others' jobs run). */
+static json_t *json_job_nodes(const struct showq *q, const struct job *j)
+{
+    const struct cmd_ctx *c = q->c;
+    if (c->ordinary && (!c->user || strcmp(c->user, j->user->name) != 0))
+        return json_null();
+    json_t *a = json_array();
+    long last = -1;
+    for (size_t i = 0; i < j->nslots; i++)
+        for (unsigned k = 0; k < j->slots[i].nnodes; k++) {
+            long n = (long)j->slots[i].node + k;
+            if (n != last) /* runs are in node order: a repeat follows its first */
+                json_array_append_new(a, cmd_jstr(sched_node(c->s, (unsigned)n)->name));
+            last = n;
+        }
+    return a;
 }
 
 static json_t *json_active_job(const struct showq *q, const struct job *j, int detail)
 {
-    json_t *o = json_job_base(j);
+    json_t *o = json_job_base(q, j);
+    json_object_set_new(o, "nodes", json_job_nodes(q, j));
     json_object_set_new(o, "remaining", json_integer(remaining(q, j)));
     json_object_set_new(o, "start", json_integer(cmd_epoch(q->c, j->start)));
     if (!detail)
@@ -293,7 +320,7 @@ static json_t *json_active_job(const struct showq *q, const struct job *j, int d
  * text. */
 static json_t *json_queued_job(const struct showq *q, const struct job *j)
 {
-    json_t *o = json_job_base(j);
+    json_t *o = json_job_base(q, j);
     json_object_set_new(o, "wclimit", json_integer(j->walltime));
     json_object_set_new(o, "queuetime", json_integer(cmd_epoch(q->c, j->submit)));
     return o;
@@ -351,6 +378,12 @@ static void json_view(struct cmd_buf *b, const struct showq *q, enum showq_mode 
         json_object_set_new(root, "blocked", a);
     }
     json_object_set_new(root, "summary", json_summary(q));
+    /* The clock the text prints dates on: the web view shows times on it. */
+    struct cmd_zone z;
+    cmd_clock_zone(cmd_epoch(q->c, q->c->now), &z);
+    json_object_set_new(root, "zone", json_pack("{s:o, s:o, s:I}", "name", cmd_jstr(z.name[0] ? z.name : NULL),
+                                                "abbrev", cmd_jstr(z.abbrev), "offset",
+                                                (json_int_t)z.offset));
     cmd_json_out(b, root);
 }
 

@@ -123,9 +123,8 @@ static char *acl_text(const struct acl *acl)
 static void fmt_start(const struct cmd_ctx *c, long t, int year, char out[CMD_TIME_MAX])
 {
     cmd_fmt_date(c, t, out);
-    time_t tt = (time_t)cmd_epoch(c, t);
     struct tm tm;
-    if (year && gmtime_r(&tt, &tm)) {
+    if (year && cmd_clock_tm(cmd_epoch(c, t), &tm) == 0) {
         size_t n = strlen(out);
         snprintf(out + n, CMD_TIME_MAX - n, " %d", tm.tm_year + 1900);
     }

@@ -532,11 +532,13 @@ static void ended(struct dmn *d, struct djob *dj, const struct rm_status *st, lo
     dj->rec.exit_status = st->state == RM_ENDED ? st->exit_code : -1;
     dj->rec.end = st->state == RM_ENDED && st->end > 0 ? st->end : now;
     /* Killed at its walltime by the resource manager: Removed, as Maui
-     * shows a job it removed for exceeding its wallclock limit. */
+     * shows a job it removed for exceeding its wallclock limit. A job whose
+     * program never ran (its start failed) did not complete either: Removed
+     * (issue 30). */
+    int removed = strcmp(st->reason, "cancelled") == 0 || strcmp(st->reason, "walltime") == 0 ||
+                  (st->state == RM_ENDED && st->never_ran);
     if (dj->rec.state != SJ_REMOVED)
-        dj->rec.state = strcmp(st->reason, "cancelled") == 0 || strcmp(st->reason, "walltime") == 0
-                            ? SJ_REMOVED
-                            : SJ_COMPLETED;
+        dj->rec.state = removed ? SJ_REMOVED : SJ_COMPLETED;
     if (dj->j && dj->j->state == JOB_RUNNING) {
         /* At its real end: fairshare charges it no further (it may have
          * ended while the daemon was down). */

@@ -36,6 +36,7 @@
 
 
 #include "cfg/cfg.h"
+#include "cmd/cmd.h"
 #include "daemon/daemon.h"
 #include "daemon/dconn.h"
 #include "daemon/daemon_int.h"
@@ -869,6 +870,20 @@ static int open_rm(struct dmn *d, struct err *err)
     return 0;
 }
 
+/* One clock (issue 30): the commands' answers print dates in the daemon's
+ * local time zone, as its log does, and the web view shows that zone. Said
+ * once at the start, with the zone's name, so that a log read elsewhere
+ * says which clock its times are on (each line carries the offset). */
+static void log_clock(struct dmn *d)
+{
+    cmd_use_local_time(1);
+    struct cmd_zone z;
+    cmd_clock_zone(d->started, &z);
+    dlog(d->log, 0, "clock: times are in %s (%s, UTC%c%02ld:%02ld; TZ chooses the zone)",
+         z.name[0] ? z.name : "the local zone", z.abbrev, z.offset < 0 ? '-' : '+',
+         labs(z.offset) / 3600, labs(z.offset) % 3600 / 60);
+}
+
 static int setup(struct dmn *d, const char *home, int fresh, struct err *err)
 {
     if (mkdir(home, 0755) < 0 && errno != EEXIST)
@@ -902,6 +917,7 @@ static int setup(struct dmn *d, const char *home, int fresh, struct err *err)
     char v[8];
     d->paused = store_kv_get(d->st, "paused", v, sizeof v, NULL) == 1 && strcmp(v, "1") == 0;
     d->started = time(NULL);
+    log_clock(d);
     fs_restore(d, d->started);
     d->last_fs_save = d->started;
     /* Reservations before jobs: running jobs adopted inside one are charged

@@ -52,6 +52,9 @@ static int lo_status(void *ctx, const char *id, long now, struct rm_status *st, 
     memcpy(st->reason, ls.reason, sizeof st->reason);
     st->reason[sizeof st->reason - 1] = '\0';
     snprintf(st->message, sizeof st->message, "%s", ls.message);
+    /* The supervisor says "failed" only when the child could not start the
+     * job's program (src/rm/supervise.c job_outcome). */
+    st->never_ran = ls.state == LOCAL_ENDED && strcmp(ls.reason, "failed") == 0;
     return 0;
 }
 

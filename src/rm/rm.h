@@ -51,6 +51,8 @@ struct rm_status {
     char reason[16]; /* RM_ENDED: completed, walltime, cancelled, failed */
     char message[512]; /* RM_ENDED: why it could not start (reason failed); RM_NEVER:
                           why it is not running (or "") */
+    int never_ran;     /* RM_ENDED: the job's program never ran (its start failed: the
+                          output file, the working directory): Removed, not Completed */
     int failed_start;  /* RM_NEVER: it was given to the resource manager, which did not
                           start it for a reason that will not go away by itself (a failed
                           start, DEFERTIME applies), rather than a start cut short, a

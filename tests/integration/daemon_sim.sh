@@ -131,7 +131,10 @@ check "the same nodes" awk '$4 != $5 { exit 1 }' "$TMP/side.txt"
 # its next poll.
 start_of() { awk -v n="$1" '$1 == n { print $3 }' "$TMP/daemon.txt"; }
 end_of() { awk -v n="$1" '$1 == n { print $4 }' "$TMP/daemon.txt"; }
-check "MAXIJOB: c3 and c4, promoted by c1's and c2's starts, started with them" \
-    sh -c "[ $(start_of c3) -eq $(start_of c1) ] && [ $(start_of c4) -eq $(start_of c1) ]"
+# (The daemon's iteration after its own starts runs at once, but its clock
+# may pass a second boundary in between: within a second, a minute before
+# the next poll.)
+check "MAXIJOB: c3 and c4, promoted by c1's and c2's starts, started with them (within a second)" \
+    sh -c "[ $(start_of c3) -le $(($(start_of c1) + 1)) ] && [ $(start_of c4) -le $(($(start_of c1) + 1)) ]"
 check "MAXPS: j2 started when j1's remaining processor-seconds allowed it (4 s in), before j1 ended" \
     sh -c "[ $(start_of j2) -eq \$(($(start_of j1) + 4)) ] && [ $(start_of j2) -lt $(end_of j1) ]"

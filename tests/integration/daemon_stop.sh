@@ -25,7 +25,9 @@ cleanup() {
     lib_cleanup
 }
 trap cleanup EXIT
-"$MOKU" serve --home "$H" >"$TMP/serve.log" 2>&1 &
+# Started holding a descriptor of ours (as a lock or a pipe would be): the
+# daemon must not keep it (a stray daemon once held make check's lock).
+"$MOKU" serve --home "$H" >"$TMP/serve.log" 2>&1 7>"$TMP/held" &
 pid=$!
 i=0
 while [ $i -lt 50 ] && ! timeout 5 "$MOKU" showq >/dev/null 2>&1; do
@@ -35,6 +37,8 @@ done
 total() { timeout 5 "$MOKU" showq | sed -n 's/^Total Jobs: \([0-9]*\).*/\1/p'; }
 timeout 5 "$MOKU" submit job.sh >/dev/null
 check "the daemon takes a job" [ "$(total)" = 1 ]
+check "the daemon keeps no descriptor its starter passed it" \
+    sh -c "! ls -l /proc/$pid/fd | grep -q '$TMP/held'"
 
 kill -STOP "$pid"
 t0=$(date +%s)

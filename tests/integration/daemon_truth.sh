@@ -193,7 +193,7 @@ client schedctl -R
 m0=$(mails)
 sub -o /nonexistent/dir/x.out quick.sh
 j12=$(cat "$TMP/out")
-check "12: an output file that cannot be created: the job ends" wait_state "$j12" Completed
+check "12: an output file that cannot be created: the job ends, Removed (it never ran: not Completed)" wait_state "$j12" Removed
 check "12: ... the reason is in its error file" \
     grep -q "moku: job $j12: /nonexistent/dir/x.out: cannot open the output file" "$W/quick.sh.e$j12"
 timeout 5 "$MOKU" checkjob "$j12" >"$TMP/out"
@@ -201,7 +201,7 @@ check "12: ... and in checkjob's Messages" \
     grep -q "^Messages:  could not start: job $j12: /nonexistent/dir/x.out: cannot open the output file" "$TMP/out"
 sub -d /nonexistent/wd quick.sh
 j12b=$(cat "$TMP/out")
-wait_state "$j12b" Completed >/dev/null
+wait_state "$j12b" Removed >/dev/null
 check "12: a working directory that cannot be entered: said in checkjob" \
     sh -c "timeout 5 '$MOKU' checkjob $j12b | grep -q '^Messages: .*/nonexistent/wd: cannot enter the working directory'"
 check "12: the spool directory is gone" wait_for 5 test ! -d "$H/spool/$j12"
@@ -209,7 +209,7 @@ check "20: without -m, a job aborted gets mail (Torque's default -m a)" \
     sh -c "[ \$(ls $TMP/mail | wc -l) -ge $((m0 + 2)) ] && grep -l 'Aborted by the batch system' $TMP/mail/* | xargs grep -q 'Job Id:    $j12\$'"
 sub -m n -o /nonexistent/dir/y.out quick.sh
 jn=$(cat "$TMP/out")
-wait_state "$jn" Completed >/dev/null
+wait_state "$jn" Removed >/dev/null
 # Mail is decided, and logged, as the job ends: by now it would be.
 check "20: -m n: no mail" sh -c "! grep -q 'job $jn mail' $H/log/maui.log && ! grep -q 'Job Id:    $jn\$' $TMP/mail/*"
 
@@ -222,7 +222,7 @@ if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuse
     cp "$W/quick.sh" "$TMP/uw/quick.sh" && chown "$u" "$TMP/uw/quick.sh"
     m0=$(mails)
     ju=$(cd "$TMP/uw" && runuser -u "$u" -- env MOKU_HOME="$H" timeout 5 "$TMP/moku-client" submit -o /etc/x quick.sh)
-    wait_state "$ju" Completed >/dev/null
+    wait_state "$ju" Removed >/dev/null
     check "12: a user's -o /etc/x: the reason in the user's error file" \
         grep -q "moku: job $ju: /etc/x: cannot open the output file: Permission denied" "$TMP/uw/quick.sh.e$ju"
     check "12: ... and in checkjob" sh -c "timeout 5 '$MOKU' checkjob $ju | grep -q '^Messages:  could not start: .*/etc/x: .*Permission denied'"
@@ -271,6 +271,7 @@ client releaseres keep.2
 # ---- 12 after a restart: the reason was kept ----
 check "12: after a restart checkjob still gives the reason" \
     sh -c "timeout 5 '$MOKU' checkjob $j12 | grep -q '^Messages:  could not start: .*cannot open the output file'"
+check "12: ... and it is still Removed (from the store)" wait_state "$j12" Removed
 
 # ---- 19: a request missing a field ----
 S="$H/moku.sock"

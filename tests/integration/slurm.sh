@@ -145,6 +145,7 @@ first_jobs() {
     grep -E " job ($a1|$a2|$b1|$b2) " "$H/log/maui.log"
     for j in $a1 $a2 $b1 $b2; do
         echo "$j: $(scontrol -o show job "$j" | tr ' ' '\n' | grep -E '^(NodeList|StartTime|EndTime|Restarts)=' | tr '\n' ' ')"
+        echo "$j.out: $(tr '\n' ' ' <"$TMP/out/$j.out" 2>&1)"
     done
 }
 [ $side = 1 ] || first_jobs | sed 's/^/# /'

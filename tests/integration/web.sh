@@ -52,7 +52,9 @@ wait $blocker 2>/dev/null
 
 # The real thing.
 printf 'RMPOLLINTERVAL 1\nWEBPORT 0\nNODECFG[n1] PROCS=4\nNODECFG[n2] PROCS=4\nNODECFG[n3] PROCS=4\nQUEUETIMEWEIGHT 1\nXFACTORWEIGHT 0\n' >"$H/maui.cfg"
-"$MOKU" serve --home "$H" >"$TMP/serve.log" 2>&1 &
+# In another zone than the browser's (the machine's): the page must show
+# times on the daemon's clock, not the browser's (issue 30).
+TZ=Asia/Kolkata "$MOKU" serve --home "$H" >"$TMP/serve.log" 2>&1 &
 pid=$!
 export MOKU_HOME="$H"
 i=0

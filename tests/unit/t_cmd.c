@@ -333,32 +333,35 @@ static double priority_from_json(json_t *weights, json_t *job)
 
 static void test_showq_json_shape(void)
 {
-    static const char *const root_keys[] = {"active", "idle", "blocked", "summary"};
-    static const char *const active_keys[] = {"id",  "user",  "group", "account",   "class",
-                                              "qos", "state", "procs", "remaining", "start"};
-    static const char *const idle_keys[] = {"id",      "user",     "group", "account",
-                                            "class",   "qos",      "state", "procs",
+    static const char *const root_keys[] = {"active", "idle", "blocked", "summary", "zone"};
+    static const char *const active_keys[] = {"id",    "user",  "group",     "account",
+                                              "class", "qos",   "state",     "procs",
+                                              "name",  "nodes", "remaining", "start"};
+    static const char *const idle_keys[] = {"id",      "user",      "group",   "account",
+                                            "class",   "qos",       "state",   "procs", "name",
                                             "wclimit", "queuetime", "priority"};
-    static const char *const blocked_keys[] = {"id",      "user",     "group", "account",
-                                               "class",   "qos",      "state", "procs",
+    static const char *const blocked_keys[] = {"id",      "user",      "group",  "account",
+                                               "class",   "qos",       "state",  "procs", "name",
                                                "wclimit", "queuetime", "reason"};
     static const char *const summary_keys[] = {"total", "active", "idle", "blocked"};
     struct sched *s = blocked_scenario();
     struct err e;
     char *out = run(s, NULL, "showq --format=json", &e);
     json_t *root = out ? json_loads(out, 0, NULL) : NULL;
-    check_keys(root, root_keys, 4);
+    check_keys(root, root_keys, 5);
+    /* A replay's clock: UTC. */
+    CHECK_STR(json_string_value(json_object_get(json_object_get(root, "zone"), "name")), "UTC");
     json_t *a = json_object_get(root, "active"), *i = json_object_get(root, "idle"),
            *b = json_object_get(root, "blocked"), *sum = json_object_get(root, "summary");
     CHECK_EQ(json_array_size(a), 3);
     CHECK_EQ(json_array_size(i), 1);
     CHECK_EQ(json_array_size(b), 2);
     for (size_t k = 0; k < json_array_size(a); k++)
-        check_keys(json_array_get(a, k), active_keys, 10);
+        check_keys(json_array_get(a, k), active_keys, 12);
     for (size_t k = 0; k < json_array_size(i); k++)
-        check_keys(json_array_get(i, k), idle_keys, 11);
+        check_keys(json_array_get(i, k), idle_keys, 12);
     for (size_t k = 0; k < json_array_size(b); k++)
-        check_keys(json_array_get(b, k), blocked_keys, 11);
+        check_keys(json_array_get(b, k), blocked_keys, 12);
     check_keys(sum, summary_keys, 4);
     CHECK(json_integer_value(json_object_get(sum, "total")) == 6);
     CHECK(json_integer_value(json_object_get(sum, "active")) == 3);
@@ -376,6 +379,32 @@ static void test_showq_json_shape(void)
     CHECK(json_integer_value(json_object_get(a0, "remaining")) == 1500);
     CHECK(json_integer_value(json_object_get(a0, "start")) == EPOCH + 1200);
     CHECK(json_is_number(json_object_get(json_array_get(i, 0), "priority")));
+    /* The nodes a running job holds (the web view's queue), each once; no
+     * name without a driver that keeps one. */
+    json_t *nodes = json_object_get(a0, "nodes");
+    CHECK(json_is_array(nodes) && json_array_size(nodes) >= 1);
+    struct job *j4 = sched_find_job(s, "4");
+    CHECK(j4 && j4->nslots > 0);
+    if (j4 && j4->nslots > 0)
+        CHECK_STR(json_string_value(json_array_get(nodes, 0)),
+                  sched_node(s, j4->slots[0].node)->name);
+    CHECK(json_is_null(json_object_get(a0, "name")));
+    json_decref(root);
+    free(out);
+    /* An ordinary user sees where their own jobs run, not others' (as qstat -n). */
+    struct cmd_ctx c = {.s = s, .now = NOW, .epoch_offset = EPOCH, .ordinary = 1,
+                        .user = "nobody-here"};
+    CHECK(cmd_run(&c, "showq --format=json", &out, &e) == 0);
+    root = out ? json_loads(out, 0, NULL) : NULL;
+    a0 = json_array_get(json_object_get(root, "active"), 0);
+    CHECK(json_is_null(json_object_get(a0, "nodes")));
+    json_decref(root);
+    free(out);
+    c.user = j4 ? j4->user->name : "";
+    CHECK(cmd_run(&c, "showq --format=json", &out, &e) == 0);
+    root = out ? json_loads(out, 0, NULL) : NULL;
+    a0 = json_array_get(json_object_get(root, "active"), 0);
+    CHECK(json_is_array(json_object_get(a0, "nodes")));
     json_decref(root);
     free(out);
     sched_destroy(s);
@@ -690,6 +719,49 @@ static void test_diagnose_layout(void)
     text = cmd_buf_take(&b0);
     CHECK_STR(text, "diagnosing job priority information (partition: ALL)\n\n"
                     "no idle jobs in queue\n");
+    free(text);
+}
+
+/* The Percent Contribution line with factors of both signs (issue 30): each
+ * job's make-up is of magnitudes, a component's share split among its factors
+ * in proportion to theirs, so the line adds up to 100 and no factor shows
+ * more than its component. Hand-computed:
+ *   x: SERV = 500 - 300 = 200, RES = 40; base 240: SERV 83.33 (QT 83.33 x
+ *      500/800 = 52.08, XF 31.25), RES 16.67.
+ *   y: SERV = 100 - 200 = -100, RES = 100; base 200: SERV 50 (QT 16.67,
+ *      XF 33.33), RES 50.
+ *   averages: SERV 66.67 (QT 34.38, XF 32.29), RES 33.33 (33.33). */
+static void test_diagnose_contribution_signs(void)
+{
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    pol.prio.cweight[PRIO_SERV] = 1;
+    pol.prio.fweight[PF_QUEUETIME] = 1;
+    pol.prio.fweight[PF_XFACTOR] = -100;
+    pol.prio.cweight[PRIO_RES] = 1;
+    pol.prio.fweight[PF_PROC] = 5;
+    struct cred user = {.kind = CRED_USER, .name = "u"};
+    struct job x = {.name = "x", .user = &user}, y = {.name = "y", .user = &user};
+    struct cmd_prio_row rows[2] = {{.job = &x}, {.job = &y}};
+    rows[0].parts.factor[PF_QUEUETIME] = 500;
+    rows[0].parts.factor[PF_XFACTOR] = 3;
+    rows[0].parts.factor[PF_PROC] = 8;
+    rows[0].parts.comp[PRIO_SERV] = 200;
+    rows[0].parts.comp[PRIO_RES] = 40;
+    rows[0].parts.total = 240;
+    rows[1].parts.factor[PF_QUEUETIME] = 100;
+    rows[1].parts.factor[PF_XFACTOR] = 2;
+    rows[1].parts.factor[PF_PROC] = 20;
+    rows[1].parts.comp[PRIO_SERV] = -100;
+    rows[1].parts.comp[PRIO_RES] = 100;
+    rows[1].parts.total = 1;
+    struct cmd_buf b0 = {0};
+    cmd_diag_text(&b0, &pol, 0, 0, rows, 2);
+    char *text = cmd_buf_take(&b0);
+    /* The job rows keep the signs: the contributions, the share of y's SERV. */
+    CHECK(strstr(text, "\nx                           240    83.3(500.0:-300.)  16.7( 40.0)\n") != NULL);
+    CHECK(strstr(text, "\ny                             1   -50.0(100.0:-200.)  50.0(100.0)\n") != NULL);
+    CHECK(strstr(text, "\nPercent Contribution   --------    66.7( 34.4: 32.3)  33.3( 33.3)\n") != NULL);
     free(text);
 }
 
@@ -1114,6 +1186,7 @@ int main(void)
     TEST_RUN(test_reason_tail);
     TEST_RUN(test_diagnose_json);
     TEST_RUN(test_diagnose_layout);
+    TEST_RUN(test_diagnose_contribution_signs);
     TEST_RUN(test_showconfig);
     TEST_RUN(test_durations);
     TEST_RUN(test_dates);

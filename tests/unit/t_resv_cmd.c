@@ -391,6 +391,12 @@ static void test_releaseres(void)
     /* One unknown id: nothing is released. */
     check_error(s, "releaseres john.1 nope.0", "ERROR:    cannot locate reservation 'nope.0'");
     CHECK(sched_find_resv(s, "john.1") != NULL);
+    /* ... and the error says so, naming every bad id (issue 30: not silently). */
+    check_error(s, "releaseres nope.0 john.1 gone.3",
+                "ERROR:    cannot locate reservation 'nope.0'; cannot locate reservation 'gone.3' "
+                "(nothing released: releaseres releases all the ids given or none)");
+    CHECK(sched_find_resv(s, "john.1") != NULL);
+    check_error(s, "releaseres nope.0", "ERROR:    cannot locate reservation 'nope.0'");
     check_error(s, "releaseres", "releaseres: missing reservation id");
     check_error(s, "releaseres -a", "releaseres: unknown option '-a'");
     json_t *root = run_json(s, "releaseres john.1 --format=json");

@@ -22,7 +22,15 @@ made from the timeline's form is listed by the CLI's showres, drawn on the
 timeline, then released from the form; a POST without the CSRF header is
 refused (403); the ordinary user gets no reservation form, a disabled Apply,
 and a forced setres or changeparam from the page's JS is refused; every tab,
-screenshotted, is not blank. Needs python3-selenium, chromium and
+screenshotted, is not blank. Issue 30: the queue shows each job's name,
+a running job's nodes and elapsed time; the cancel button asks first in the
+page, naming the job and its owner (Keep leaves the job, the confirmation
+cancels it), and says so for another user's running job; times are on the
+daemon's clock, whose zone the header shows (the daemon runs under another
+zone than the browser); chart axes never repeat a label; overlapping bars of
+the timeline sit in rows of their own; the ordinary user does not get the
+tabs of commands they may not use, and the page asks the daemon nothing it
+refuses them. Needs python3-selenium, chromium and
 chromium-driver (Debian packages); PIL is used when present, else the PNG is
 decoded here with zlib.
 """
@@ -37,6 +45,7 @@ import time
 import zlib
 
 TABS = ["queue", "nodes", "resv", "fs", "prio", "util"]
+USER_HIDDEN = ["nodes", "resv", "fs", "prio"]  # checknode, showres, diagnose: ADMIN1..3's
 
 
 class Checks:
@@ -346,6 +355,11 @@ def admin_part(d):
     shoot(d, "admin-queue")
     prio_part(d)
     resv_part(d)
+    columns_part(d)
+    clock_part(d)
+    axes_part(d)
+    cancel_part(d)
+    fs_part(d)
     r = fetch(d, "POST", "/api/run", {"cmd": "releaseres", "args": ["no-such.0"]}, csrf=False)
     T.check(r["status"] == 403, "POST /api/run without X-CSRF-Token is refused (HTTP %s)" % r["status"], r["body"][:200])
     r = fetch(d, "POST", "/api/run", {"cmd": "releaseres", "args": ["no-such.0"]}, csrf=True)
@@ -478,12 +492,243 @@ def resv_part(d):
     T.check(ok and rid not in ids, "releaseres from the form removes %s" % rid, text)
 
 
+# ---- issue 30: the queue's columns, the clock, the axes, the cancel confirmation ----
+
+def submit(res, name=None, user=None):
+    """A job of user (root when None) as the CLI submits it; its id, or None."""
+    work = os.path.join(ARGS.shots, "jobs")
+    os.makedirs(work, exist_ok=True)
+    os.chmod(ARGS.shots, 0o755)
+    os.chmod(work, 0o777)
+    cmd = [ARGS.moku, "submit", "-l", res, "-o", "/dev/null", "-e", "/dev/null"] + (["-N", name] if name else [])
+    if user:
+        cmd = ["runuser", "-u", user, "--", "env", "MOKU_HOME=" + ARGS.home] + cmd
+    p = subprocess.run(cmd, input="sleep 3600\n", env=dict(os.environ, MOKU_HOME=ARGS.home),
+                       capture_output=True, text=True, cwd=work, timeout=60)
+    if p.returncode:
+        print("# submit %s: %s" % (" ".join(cmd), (p.stdout + p.stderr).strip()), flush=True)
+        return None
+    jid = p.stdout.strip()
+    SUBMITTED.append(jid)
+    return jid
+
+
+def cell_texts(d, table, job):
+    """{column header: cell text} of job's row in table (#q-active, #q-idle, #q-blocked)."""
+    return d.execute_script("""
+        const [table, job] = arguments;
+        const t = document.getElementById(table);
+        const row = t && t.querySelector('tr[data-job="' + job + '"]');
+        if (!row) return null;
+        const heads = [...t.querySelectorAll("thead th")].map((h) => h.textContent);
+        const out = {};
+        [...row.children].forEach((c, i) => { out[heads[i] || ("#" + i)] = c.textContent; });
+        return out;""", table, job)
+
+
+def columns_part(d):
+    named = submit("procs=1,walltime=1:00:00", name="web-named")
+    tab(d, "queue")
+    q = cli_json("showq")
+    run = q["active"][0] if q["active"] else None
+    if not T.check(run is not None, "a running job for the queue's columns"):
+        return
+    row = wait(lambda: cell_texts(d, "q-active", run["id"]))
+    T.check(row and row.get("Nodes") == ",".join(run["nodes"]) and row["Nodes"],
+            "the queue shows running job %s's nodes as showq's JSON gives them (%s)" % (run["id"], run["nodes"]), str(row))
+    el = re.match(r"^(?:(\d+):)?(\d\d):(\d\d):(\d\d)$", (row or {}).get("Elapsed", ""))
+    secs = (int(el.group(1) or 0) * 86400 + int(el.group(2)) * 3600 + int(el.group(3)) * 60 + int(el.group(4))) if el else -1
+    T.check(el and abs(secs - (time.time() - run["start"])) < 30,
+            "... and its elapsed time (%s, started %d s ago)" % ((row or {}).get("Elapsed"), time.time() - run["start"]), str(row))
+    if named:
+        where = lambda: [t for t in ("q-idle", "q-blocked", "q-active") if cell_texts(d, t, named)]
+        t = wait(where)
+        row = cell_texts(d, t[0], named) if t else None
+        T.check(row and row.get("Name") == "web-named", "the queue shows job %s's name (qsub -N web-named)" % named, str(row))
+
+
+def clock_part(d):
+    """The page's times are on the daemon's clock, which the header names."""
+    q = cli_json("showq")
+    z = q.get("zone") or {}
+    zone = css(d, "#zone")[0]
+    T.check(zone.get_attribute("data-abbrev") == z.get("abbrev") and z.get("abbrev") and
+            (z.get("abbrev") or "?") in zone.text,
+            "the header shows the daemon's zone (%s: %r)" % (z, zone.text))
+    browser_tz = d.execute_script("return Intl.DateTimeFormat().resolvedOptions().timeZone")
+    print("# the daemon's zone %s, the browser's %s" % (z.get("name"), browser_tz), flush=True)
+    if not q["active"]:
+        return
+    run = q["active"][0]
+    import datetime
+    try:
+        from zoneinfo import ZoneInfo
+        tz = ZoneInfo(z["name"])
+    except Exception:
+        tz = datetime.timezone(datetime.timedelta(seconds=z.get("offset", 0)))
+    want = datetime.datetime.fromtimestamp(run["start"], tz)
+    rc, text = cli("checkjob", run["id"])
+    m = re.search(r"^StartTime: (.*)$", text, re.M)
+    T.check(m and m.group(1).strip() == want.strftime("%a %b %e %H:%M:%S"),
+            "checkjob's StartTime is on the daemon's clock (%s)" % (m.group(1) if m else text[:100]))
+    row = wait(lambda: cell_texts(d, "q-active", run["id"]))
+    T.check(row and row.get("Start") == want.strftime("%Y-%m-%d %H:%M:%S"),
+            "the queue's Start of job %s is the same instant on the same clock (%s, want %s)"
+            % (run["id"], (row or {}).get("Start"), want.strftime("%Y-%m-%d %H:%M:%S")))
+    title = d.execute_script("const c = document.querySelector('#q-active tr[data-job=\"' + arguments[0] + '\"] td.time');"
+                             "return c ? c.title : null", run["id"])
+    T.check(title and title.endswith(" " + z.get("abbrev", "?")), "... and its tooltip names the zone (%s)" % title)
+
+
+def axes_part(d):
+    """No chart axis repeats a label; overlapping timeline bars get rows of their own."""
+    tab(d, "util")
+    for b in ("hist-1h", "hist-7d"):
+        css(d, "#" + b)[0].click()
+        for svg in ("hist-util-svg", "hist-queue-svg"):
+            for axis in ("x", "y"):
+                labels = d.execute_script("return [...document.querySelectorAll('#%s g[data-axis=%s] text')]"
+                                          ".map((t) => t.textContent)" % (svg, axis))
+                T.check(labels and len(labels) == len(set(labels)),
+                        "%s, %s axis of %s: no label repeats (%s)" % (b, axis, svg, labels))
+    labels = d.execute_script("""
+        const ticks = [];
+        for (const max of [0.0004, 0.001, 0.05, 1, 3, 12, 250, 7e6]) ticks.push(niceTicks(max, 2).ticks.map(
+          (v, i, a) => niceTicks(max, 2).fmt(v)));
+        return ticks;""")
+    T.check(all(len(t) == len(set(t)) and len(t) >= 2 for t in labels),
+            "value ticks are distinct for small and large ranges (%s)" % labels)
+    # Two reservations over the same window on the same node: two rows, both labels drawn.
+    q = cli_json("showq")
+    node = None
+    nodes = cli_json("checknode", "ALL").get("nodes", [])
+    node = nodes[-1]["name"] if nodes else None
+    made = []
+    for name in ("overlap-a", "overlap-b"):
+        rc, out = cli("setres", "-n", name, "-s", "+1:00:00", "-d", "1:00:00", "-x", "BYNAME", node or "ALL")
+        m = re.search(r"reservation '([^']+)' created", out)
+        if m:
+            made.append(m.group(1))
+    if not T.check(len(made) == 2, "two overlapping reservations on %s for the timeline (%s)" % (node, made)):
+        for rid in made:
+            cli("releaseres", rid)
+        return
+    tab(d, "resv")
+    rows = wait(lambda: d.execute_script("""
+        return arguments[0].map((id) => {
+          const g = document.querySelector('#timeline-svg g[data-resv="' + id + '"][data-node="' + arguments[1] + '"]');
+          return g ? [g.dataset.row, g.querySelector("text") ? g.querySelector("text").textContent : ""] : null;
+        });""", made, node) if d.execute_script(
+        "return !!document.querySelector('#timeline-svg g[data-resv=\"' + arguments[0] + '\"]')", made[1]) else None)
+    T.check(rows and all(rows) and rows[0][0] != rows[1][0] and all(r[1] for r in rows),
+            "overlapping reservations sit in rows of their own, each with its label (%s)" % rows)
+    shoot(d, "admin-resv-overlap")
+    for rid in made:
+        cli("releaseres", rid)
+
+
+def fs_part(d):
+    """Fairshare on: the class view lists the DEFAULT class (the jobs without a class), as diagnose -f does."""
+    r = fetch(d, "POST", "/api/run", {"cmd": "changeparam", "args": ["FSPOLICY", "DEDICATEDPS"]})
+    if not T.check(r["status"] == 200, "FSPOLICY DEDICATEDPS from the page", r["body"][:200]):
+        return
+    try:
+        listed = wait(lambda: [c for c in cli_json("diagnose", "-f")["credentials"]
+                               if c["type"] == "class" and c["name"] == "DEFAULT"], 20)
+        T.check(listed, "diagnose -f lists the DEFAULT class, which the running jobs are in")
+        tab(d, "fs")
+        row = wait(lambda: css(d, '#fs-table tr[data-cred="class:DEFAULT"]') and
+                   d.execute_script("return [...document.querySelectorAll('#fs-charts [data-fstype=\"class\"] text')]"
+                                    ".some((t) => t.textContent === 'DEFAULT')"), 20)
+        T.check(row, "the page's class view shows the DEFAULT class, in the table and the charts")
+        shoot(d, "admin-fs-default-class")
+    finally:
+        fetch(d, "POST", "/api/run", {"cmd": "changeparam", "args": ["FSPOLICY", "NONE"]})
+
+
+def confirm_dialog(d):
+    """The open confirmation: (text, warning) or None."""
+    def opened():
+        dl = css(d, "dialog#confirm")
+        return dl and dl[0].get_attribute("open") is not None and dl[0]
+    if not wait(opened, 10):
+        return None
+    return css(d, "#confirm-text")[0].text, css(d, "#confirm-warn")[0].text
+
+
+def cancel_part(d):
+    """Cancel asks first: Keep leaves the job; the confirmation cancels it."""
+    own = submit("procs=1,walltime=1:00:00", name="web-cancel")
+    if not T.check(own, "a job of root's to cancel from the page"):
+        return
+    tab(d, "queue")
+    btn = wait(lambda: css(d, 'button[data-action="cancel"][data-job="%s"]' % own))
+    if not T.check(btn, "job %s has a cancel button" % own):
+        return
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", btn[0])
+    seq = reply_seq(d)
+    btn[0].click()
+    dlg = confirm_dialog(d)
+    T.check(dlg and ("job %s (web-cancel) of user root" % own) in dlg[0],
+            "cancel asks first, naming the job and its owner (%s)" % (dlg,))
+    shoot(d, "admin-cancel-confirm")
+    if dlg:
+        css(d, "#confirm-no")[0].click()
+        time.sleep(1.5)
+        ids = [j["id"] for k in ("active", "idle", "blocked") for j in cli_json("showq")[k]]
+        T.check(own in ids and reply_seq(d) == seq and not css(d, "dialog#confirm[open]"),
+                "Keep it: the dialog closes and job %s is still queued" % own)
+        btn = wait(lambda: css(d, 'button[data-action="cancel"][data-job="%s"]' % own))
+        btn[0].click()
+        if confirm_dialog(d):
+            css(d, "#confirm-yes")[0].click()
+        ok, text = reply(d, "canceljob", seq)
+        gone = wait(lambda: own not in [j["id"] for k in ("active", "idle", "blocked") for j in cli_json("showq")[k]], 10)
+        T.check(ok and gone, "confirmed: canceljob %s is sent and the job is gone" % own, text)
+    # Another user's running job: the admin's confirmation says so.
+    if not ARGS.user:
+        T.check(False, "another user's running job needs --user (web.sh runs as root)")
+        return
+    theirs = submit("procs=1,walltime=1:00:00", name="web-theirs", user=ARGS.user)
+    if not T.check(theirs, "a job of %s's" % ARGS.user):
+        return
+    cli("setspri", "1000", theirs)
+    q = cli_json("showq")
+    victim = [j["id"] for j in q["active"] if j["user"] != ARGS.user]
+    if victim:
+        cli("canceljob", victim[0])  # a node frees; the job of highest priority, theirs, starts there
+    running = wait(lambda: [j for j in cli_json("showq")["active"] if j["id"] == theirs], 30)
+    if not T.check(running, "%s's job %s runs" % (ARGS.user, theirs)):
+        return
+    btn = wait(lambda: (lambda b: b if b and cell_texts(d, "q-active", theirs) else None)(
+        css(d, '#q-active button[data-action="cancel"][data-job="%s"]' % theirs)), 20)
+    if not T.check(btn, "the admin gets a cancel button on %s's running job" % ARGS.user):
+        return
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", btn[0])
+    seq = reply_seq(d)
+    btn[0].click()
+    dlg = confirm_dialog(d)
+    T.check(dlg and ("of user %s" % ARGS.user) in dlg[0] and
+            ("This is %s's running job, not yours" % ARGS.user) in dlg[1] and running[0]["nodes"][0] in dlg[1],
+            "for another user's running job the confirmation says whose it is, that it runs, and where (%s)" % (dlg,))
+    shoot(d, "admin-cancel-theirs")
+    if dlg:
+        css(d, "#confirm-yes")[0].click()
+        ok, text = reply(d, "canceljob", seq)
+        T.check(ok, "... and confirmed, it is cancelled", text)
+
+
 def user_part(d):
     who, level = login(d, ARGS.user_url)
     T.check(who and level == "0", "ordinary user's login (user %s, admin %s)" % (who, level))
     if not who:
         return
-    tab(d, "resv")
+    # Tabs whose commands an ordinary user may not use are not shown (issue 30).
+    hidden = [t for t in TABS if not css(d, "#tab-" + t)[0].is_displayed()]
+    T.check(hidden == USER_HIDDEN, "the ordinary user does not get the tabs %s (hidden: %s)" % (USER_HIDDEN, hidden))
+    d.execute_script("location.hash = '#resv'; moku.show('resv')")
+    T.check(wait(lambda: css(d, "#page-queue")[0].is_displayed(), 5) and not css(d, "#page-resv")[0].is_displayed(),
+            "asked for the Reservations page, the ordinary user gets the queue")
     form = css(d, "#resv-form")
     absent = not form or not form[0].is_displayed() or not css(d, "#resv-fieldset")[0].is_enabled()
     T.check(absent, "the ordinary user gets no reservation form")
@@ -493,12 +738,18 @@ def user_part(d):
     r = fetch(d, "POST", "/api/run", {"cmd": "changeparam", "args": ["QUEUETIMEWEIGHT", "7"]})
     T.check(r["status"] in (400, 403) and "not authorized" in r["body"],
             "a forced changeparam from the user's page is refused (HTTP %s)" % r["status"], r["body"][:300])
-    tab(d, "prio")
-    btn = css(d, "#prio-apply")
-    T.check(btn and not btn[0].is_enabled(), "Apply is disabled for the ordinary user")
+    d.get_log("browser")  # what came before
     for t in TABS:
-        T.check(tab(d, t), "user: tab %s loads" % t)
-        shoot(d, "user-" + t)
+        if t not in USER_HIDDEN:
+            T.check(tab(d, t), "user: tab %s loads" % t)
+            shoot(d, "user-" + t)
+    time.sleep(6)  # a refresh of the page's own (every 5 s)
+    refused = [e["message"] for e in d.get_log("browser") if "status of 40" in e.get("message", "")]
+    T.check(not refused, "the page asks the daemon nothing it refuses the ordinary user", "; ".join(refused[:3]))
+    shown = d.execute_script("return [document.getElementById('status').textContent,"
+                             " ...[...document.querySelectorAll('main p, td')].map((e) => e.textContent)]")
+    raw = [x for x in shown if re.search(r'[{]\s*"', x or "")]
+    T.check(not raw, "no raw JSON error on the page", "; ".join(raw[:3]))
     r = fetch(d, "POST", "/api/logout", {})
     s = fetch(d, "GET", "/api/session", None, csrf=False)
     T.check(r["status"] == 200 and s["status"] == 401, "logout ends the session (then /api/session is %s)" % s["status"])
