@@ -9,7 +9,8 @@
 # moku(8) a link to moku-serve(8)), docs and examples; the maintainer
 # scripts make the service user and the daemon's home and purge removes
 # the home (run for real, /var/spool a private tmpfs; the user removed
-# after). As root, under flock /tmp/moku-users.lock (it makes the user moku).
+# after). As root, under flock /tmp/moku-users.lock: it makes the user moku
+# (postinst's adduser; tests/run.sh keeps it in lane a, as a useradd test).
 . tests/integration/lib.sh
 
 if [ "$(id -u)" != 0 ] || ! command -v lintian >/dev/null 2>&1 || ! command -v unshare >/dev/null 2>&1; then
