@@ -11,7 +11,8 @@
 # (the daemon's web view; loaded when it starts), and for the web view's tests python3 with Selenium, Chromium
 # and its driver (a real headless browser) and a font to draw text with;
 # systemd (systemd-analyze checks the unit; no systemd needs to run) and
-# groff (the man pages are rendered in the tests).
+# groff and man-db (the man pages are rendered in the tests: groff -ww, man -l),
+# lintian (make deb's package is checked by it: tests/integration/deb.sh).
 # The packages' own services are not started: policy-rc.d refuses them while
 # installing.
 # Does nothing when everything is there.
@@ -20,7 +21,7 @@ set -e
 need=""
 for pkg in gcc make libc6-dev zlib1g-dev libjansson-dev libsqlite3-dev gzip procps iproute2 tzdata clang \
     libslurm-dev slurmctld slurmd slurm-client munge libmicrohttpd-dev python3 python3-selenium \
-    chromium chromium-driver fonts-dejavu-core systemd groff-base; do
+    chromium chromium-driver fonts-dejavu-core systemd groff-base man-db lintian; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
         need="$need $pkg"
 done

@@ -60,6 +60,25 @@ const struct cfg_param *cfg_params(size_t *n);
 /* Find a parameter by either spelling; NULL if unknown. */
 const struct cfg_param *cfg_param_find(const char *name);
 
+/*
+ * The object kinds (NODECFG, USERCFG, ...) in table order, for documents
+ * generated from the tables (maui.cfg(5)): the canonical name, NULL past the
+ * end; *alias gets another accepted spelling or NULL.
+ */
+const char *cfg_kind_at(size_t i, const char **alias);
+/*
+ * Attribute j of that kind, in table order: its name, NULL past the end (at
+ * once for the open kinds, RMCFG, AMCFG and CLIENTCFG, whose attributes
+ * belong to their drivers); *aliases gets its other spellings joined by ", "
+ * ("" when none) and *syntax the values it takes ("an integer >= 0", "one
+ * of: Idle, Down, Drained"), both in the caller's buffers of n bytes.
+ */
+const char *cfg_kind_attr_at(const char *kind, size_t j, char *aliases, char *syntax, size_t n);
+
+/* The extra spellings accepted for parameters (besides name and alias), in
+ * table order: the spelling, NULL past the end; *target gets the name of the
+ * parameter it stands for. */
+const char *cfg_spelling_at(size_t i, const char **target);
 /* One attribute of an object line: `ATTR=VALUE` or `ATTR[index]=VALUE`. */
 struct cfg_attr {
     char *name;  /* upper case as written, e.g. "PROCS", "MAXJOB" */

@@ -548,3 +548,47 @@ int cfg_tab_check_attr(const struct cfg_attr_def *d, const char *v, char *expect
     }
     return 0;
 }
+
+/* ------------------------------------------------------- enumerating kinds */
+
+const char *cfg_kind_at(size_t i, const char **alias)
+{
+    if (i >= sizeof kinds / sizeof kinds[0])
+        return NULL;
+    *alias = kinds[i].alias;
+    return kinds[i].name;
+}
+
+/* The accepted form of d's values: cfg_tab_check_attr's message for a value
+ * that fits no form (the empty text is refused by every checked type). */
+static void attr_syntax(const struct cfg_attr_def *d, char *syntax, size_t n)
+{
+    static const char *const free_text[] = {[CFG_A_STRING] = "text",
+                                            [CFG_A_LIST] = "a list of words"};
+    if (d->type == CFG_A_STRING || d->type == CFG_A_LIST) {
+        snprintf(syntax, n, "%s", free_text[d->type]);
+        return;
+    }
+    syntax[0] = '\0';
+    (void)cfg_tab_check_attr(d, "", syntax, n);
+}
+
+const char *cfg_kind_attr_at(const char *kind, size_t j, char *aliases, char *syntax, size_t n)
+{
+    const struct kind *k = kind_find(kind);
+    if (!k)
+        return NULL;
+    for (int t = 0; t < 3 && k->tab[t]; t++) {
+        for (const struct cfg_attr_def *d = k->tab[t]; d->name; d++) {
+            if (j-- > 0)
+                continue;
+            size_t len = 0;
+            aliases[0] = '\0';
+            for (int a = 0; a < 3 && d->alias[a] && len < n; a++)
+                len += (size_t)snprintf(aliases + len, n - len, "%s%s", a ? ", " : "", d->alias[a]);
+            attr_syntax(d, syntax, n);
+            return d->name;
+        }
+    }
+    return NULL;
+}

@@ -455,6 +455,14 @@ const struct cfg_tab_alias *cfg_tab_aliases(size_t *n)
     return extra;
 }
 
+const char *cfg_spelling_at(size_t i, const char **target)
+{
+    if (i >= sizeof extra / sizeof extra[0])
+        return NULL;
+    *target = extra[i].target;
+    return extra[i].name;
+}
+
 /* A linear scan: cfg.c builds its own hash index for the parser; this is for
  * the occasional caller (commands, tests). */
 const struct cfg_param *cfg_param_find(const char *name)

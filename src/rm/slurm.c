@@ -2,6 +2,7 @@
  * connecting, the nodes and partitions, a job's start, cancel, suspension
  * and requeue. */
 #include "rm/slurm.h"
+#include "rm/slurm_dl.h"
 #include "rm/slurm_int.h"
 
 #include <errno.h>
@@ -250,6 +251,8 @@ struct slurm_rm *slurm_rm_open(const char *conf, struct err *err)
                 "CONFIGFILE)", path, strerror(errno));
         return NULL;
     }
+    if (slurm_dl_load(err) < 0)
+        return NULL;
     slurm_init(path);
     struct slurm_rm *sr = xcalloc(1, sizeof *sr);
     if (check_ctld(sr, path, err) < 0 || srm_refresh(sr, err) < 0) {

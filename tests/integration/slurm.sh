@@ -53,7 +53,9 @@ export SLURM_CONF="$B/etc/slurm.conf" MOKU_HOME="$H"
 for u in mokusa mokusb; do
     add_user "$u"
 done
-as() { u=$1; shift; runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" "$@"; }
+# (TMPDIR: the test's own directory is not the users'; Slurm would say so
+# at the top of each job's output, before the lines the checks read.)
+as() { u=$1; shift; runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" TMPDIR=/tmp "$@"; }
 # A job that says where and when it ran.
 cat >"$TMP/out/job.sh" <<'EOF'
 #!/bin/sh

@@ -48,7 +48,9 @@ export SLURM_CONF="$B/etc/slurm.conf" MOKU_HOME="$H"
 for u in mokusa mokusb; do
     add_user "$u"
 done
-as() { u=$1; shift; runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" "$@"; }
+# (TMPDIR: the test's own directory is not the users'; Slurm would say so
+# at the top of each job's output.)
+as() { u=$1; shift; runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" TMPDIR=/tmp "$@"; }
 sub() { # USER ARGS...: the Slurm job id (sbatch's errors in $TMP/sberr)
     u=$1; shift
     (cd "$TMP/out" && as "$u" sbatch --parsable -o /dev/null "$@" 2>"$TMP/sberr") | cut -d';' -f1
@@ -288,7 +290,7 @@ wait_state "$k2" CANCELLED 100
 sleep 2
 e_k1=$(sed -n "s/.* job $k1 ended: \(exit [0-9-]* [a-z]*\).*/\1/p" "$H/log/maui.log")
 e_k2=$(sed -n "s/.* job $k2 ended: \(exit [0-9-]* [a-z]*\).*/\1/p" "$H/log/maui.log")
-check "canceljob and scancel of a running job: Slurm's 0:15 both, moku's 'exit 143 cancelled' both ('$e_k1', '$e_k2')" \
+check "canceljob and scancel of a running job: Slurm's 0:15 both ($(field "$k1" ExitCode), $(field "$k2" ExitCode)), moku's 'exit 143 cancelled' both ('$e_k1', '$e_k2')" \
     sh -c "[ '$(field "$k1" ExitCode)' = 0:15 ] && [ '$(field "$k2" ExitCode)' = 0:15 ] && [ '$e_k1' = 'exit 143 cancelled' ] && [ '$e_k1' = '$e_k2' ]"
 
 # The property phase (tests/slurm/prop.sh): random mixed jobs, every

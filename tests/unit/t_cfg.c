@@ -979,6 +979,42 @@ static void test_data_cases(void)
     }
 }
 
+/* The enumerators documents are generated from (maui.cfg(5)): every kind
+ * the reader takes, each attribute's spellings and value form, and the
+ * extra parameter spellings, each of which the reader accepts. */
+static void test_enumerators(void)
+{
+    const char *alias, *k;
+    size_t nk = 0;
+    int node = 0;
+    for (; (k = cfg_kind_at(nk, &alias)); nk++) {
+        char a[128], sx[128];
+        for (size_t j = 0; cfg_kind_attr_at(k, j, a, sx, sizeof sx); j++)
+            CHECK(sx[0] != '\0');
+        if (strcmp(k, "NODECFG") == 0) {
+            node = 1;
+            CHECK_STR(cfg_kind_attr_at(k, 0, a, sx, sizeof sx), "PROCS");
+            CHECK_STR(a, "RCPROC");
+            CHECK_STR(sx, "an integer >= 0");
+            CHECK_STR(cfg_kind_attr_at(k, 10, a, sx, sizeof sx), "STATE");
+            CHECK_STR(sx, "one of: Idle, Down, Drained");
+        }
+        if (strcmp(k, "ACCOUNTCFG") == 0)
+            CHECK_STR(alias, "ACCTCFG");
+    }
+    CHECK(node);
+    CHECK_EQ(nk, 11);
+    CHECK(cfg_kind_at(nk, &alias) == NULL);
+    char a[64], sx[64];
+    CHECK(cfg_kind_attr_at("RMCFG", 0, a, sx, sizeof sx) == NULL);
+    CHECK(cfg_kind_attr_at("NOSUCHCFG", 0, a, sx, sizeof sx) == NULL);
+    const char *target, *sp;
+    size_t ns = 0;
+    for (; (sp = cfg_spelling_at(ns, &target)); ns++)
+        CHECK(cfg_param_find(sp) == cfg_param_find(target) && cfg_param_find(target));
+    CHECK(ns > 0);
+}
+
 int main(void)
 {
     TEST_RUN(test_table);
@@ -1005,5 +1041,6 @@ int main(void)
     TEST_RUN(test_show);
     TEST_RUN(test_large_nodecfg);
     TEST_RUN(test_data_cases);
+    TEST_RUN(test_enumerators);
     return TEST_DONE();
 }
