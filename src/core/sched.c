@@ -486,17 +486,6 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
     *j = (struct job){
         .name = xstrdup(spec->name ? spec->name : ""),
         .order = s->njobs,
-        .tasks = spec->tasks,
-        .procs_per_task = spec->procs_per_task,
-        .mem_per_task = spec->mem_per_task,
-        .mem_per_node = spec->mem_per_node,
-        .exclusive = spec->exclusive != 0,
-        .max_nodes = spec->max_nodes > 0 ? spec->max_nodes : 0,
-        .swap_per_task = spec->swap_per_task,
-        .disk_per_task = spec->disk_per_task,
-        .nodes = spec->nodes,
-        .tpn = spec->tpn,
-        .walltime = spec->walltime,
         .submit = spec->submit,
         .qtime_start = spec->submit,
         .user = cred_get(s->creds[CRED_USER], spec->user),
@@ -513,6 +502,7 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         .util = !spec->util_known || !(spec->util >= 0) ? -1 : spec->util < 1 ? spec->util : 1,
         .exit_status = -1,
     };
+    job_request_from_spec(j, spec);
     if (j->holds) {
         s->nheld++;
         s->replan = 1; /* the incremental scan does not look at holds */

@@ -199,23 +199,13 @@ static void limits_job(const struct sched *s, const struct job_spec *spec, struc
 {
     *j = (struct job){
         .name = (char *)(spec->name ? spec->name : ""),
-        .tasks = spec->tasks,
-        .procs_per_task = spec->procs_per_task,
-        .mem_per_task = spec->mem_per_task,
-        .mem_per_node = spec->mem_per_node,
-        .exclusive = spec->exclusive,
-        .max_nodes = spec->max_nodes,
-        .swap_per_task = spec->swap_per_task,
-        .disk_per_task = spec->disk_per_task,
-        .nodes = spec->nodes,
-        .tpn = spec->tpn,
-        .walltime = spec->walltime,
         .partition = (char *)spec->partition,
         .user = look(s, CRED_USER, spec->user, &tmp[CRED_USER]),
         .group = look(s, CRED_GROUP, spec->group, &tmp[CRED_GROUP]),
         .account = look(s, CRED_ACCOUNT, spec->account, &tmp[CRED_ACCOUNT]),
         .class_ = look(s, CRED_CLASS, spec->class_, &tmp[CRED_CLASS]),
     };
+    job_request_from_spec(j, spec);
     const struct cred *const c[4] = {j->user, j->group, j->account, j->class_};
     j->qos = look(s, CRED_QOS, sched_pick_qos(s, c, spec->qos), &tmp[CRED_QOS]);
 }
