@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/bfwin.h"
 #include "core/sched_int.h"
 #include "util/mem.h"
 

@@ -797,7 +797,7 @@ static void sort_queue(struct sched *s, long now)
 {
     struct prio_env env;
     sched_prio_env(s, &env);
-    iter_compact(s);
+    sched_compact_queue(s);
     size_t w = s->qlen;
     /* The order the whole-queue walk would have: made before this
      * iteration's walks, so a job they stopped counts its own queue time. */

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/fit.h"
+#include "policy/resv.h"
 #include "core/sched_int.h"
 #include "util/mem.h"
 

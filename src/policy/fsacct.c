@@ -17,6 +17,7 @@
  */
 #include <stdio.h>
 
+#include "policy/fsacct.h"
 #include "core/sched_int.h"
 #include "policy/fs.h"
 

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/iter.h"
 #include "core/sched_int.h"
 #include "policy/prio.h"
 #include "util/mem.h"
@@ -77,16 +78,6 @@ static void drop_reservations(struct sched *s)
     memset(s->resgroup_n, 0, sizeof s->resgroup_n);
 }
 
-void iter_compact(struct sched *s)
-{
-    size_t w = 0;
-    for (size_t r = s->qhead; r < s->qlen; r++)
-        if (s->queue[r])
-            s->queue[w++] = s->queue[r];
-    s->qlen = w;
-    s->qhead = 0;
-}
-
 /*
  * Close the holes that started jobs left in the queue — but only once they
  * are at least half of it, so that a pass costs what it scans and not the
@@ -99,7 +90,7 @@ static void compact_queue(struct sched *s)
         s->qhead++;
     size_t holes = s->qlen - s->qidle; /* leading ones too: the array must shrink */
     if (holes >= s->qidle && holes >= 1024)
-        iter_compact(s);
+        sched_compact_queue(s);
 }
 
 static void order_queue(struct sched *s, long now)
@@ -110,7 +101,7 @@ static void order_queue(struct sched *s, long now)
         return;
     if (s->eset)
         return; /* eset keeps the queue in order (eset_settle, after the walks) */
-    iter_compact(s);
+    sched_compact_queue(s);
     struct prio_env env;
     sched_prio_env(s, &env);
     for (size_t i = 0; i < s->qlen; i++) {
@@ -169,13 +160,14 @@ static int order_holds(struct sched *s, long now)
  * DEFERSTARTCOUNT failures it is deferred for DEFERTIME — blocked, shown as
  * Deferred — and after DEFERCOUNT deferrals it gets a batch hold.
  */
-static void start_failed(struct sched *s, struct job *j, long now)
+void iter_start_failed(struct sched *s, struct job *j, long now)
 {
     if (++j->startcount < s->pol.deferstartcount)
         return;
     j->startcount = 0;
     if (++j->defercount > s->pol.defercount) {
-        sched_hold(s, j, HOLD_BATCH, NULL);
+        if (j->state == JOB_IDLE)
+            queue_hold(s, j, HOLD_BATCH);
         return;
     }
     s->nheld += !j->deferred_until && !j->holds;
@@ -186,14 +178,6 @@ static void start_failed(struct sched *s, struct job *j, long now)
     j->flags |= JOB_BLOCKED;
     s->nblocked_jobs++;
     s->replan = 1;
-}
-
-int sched_start_failed(struct sched *s, struct job *j, long now, struct err *err)
-{
-    if (sched_requeue(s, j, now, err) < 0)
-        return -1;
-    start_failed(s, j, now);
-    return 0;
 }
 
 /*
@@ -238,7 +222,7 @@ static int try_start(struct sched *s, struct job *j, long now)
     j->planned_end = now + j->walltime;
     if (s->rm.start && s->rm.start(s->rm.ctx, j, now) < 0) {
         alloc_release(s, j);
-        start_failed(s, j, now);
+        iter_start_failed(s, j, now);
         return 0;
     }
     if (s->plan_blocked) {

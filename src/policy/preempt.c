@@ -8,7 +8,7 @@
  * engine preempts running jobs of others on those nodes, most recently
  * started first (they lose the least work), until it fits:
  *   - PREEMPTPOLICY REQUEUE: the resource manager stops the job and it goes
- *     back to the queue (sched_requeue), to start again from the beginning;
+ *     back to the queue (queue_requeue), to start again from the beginning;
  *   - PREEMPTPOLICY SUSPEND: the resource manager stops it where it is; its
  *     processors go to the owner's job and it waits, suspended, for its own
  *     nodes to be free again, then resumes with the walltime it had left.
@@ -93,7 +93,7 @@ static int preempt_one(struct sched *s, struct job *v, long now)
     if (s->pol.preempt == PREEMPT_SUSPEND)
         suspend(s, v, now);
     else
-        sched_requeue(s, v, now, NULL);
+        queue_requeue(s, v, now);
     s->stats.preempted++;
     s->replan = 1;
     return 0;

@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/resv.h"
 #include "core/sched_int.h"
 #include "util/mem.h"
 

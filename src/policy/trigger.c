@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/trigger.h"
 #include "core/sched_int.h"
 #include "util/mem.h"
 

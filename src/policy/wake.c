@@ -29,6 +29,9 @@
  * counted them would never run out of events (sched_next_event with
  * `standing` gives them; the simulator bounds how long it follows them).
  */
+#include "policy/wake.h"
+#include "policy/queue.h"
+#include "policy/resv.h"
 #include "core/sched_int.h"
 #include "policy/avail.h"
 #include "policy/fs.h"

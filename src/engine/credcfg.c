@@ -3,7 +3,7 @@
  * CLASSCFG and QOSCFG objects (PRIORITY, QDEF, QLIST, GROUPCFG CLASSWEIGHT,
  * QOSCFG QTWEIGHT/XFWEIGHT/QTTARGET/XFTARGET/QFLAGS, FSTARGET on every kind
  * and on SYSCFG) and the legacy per-QOS parameters (QOSPRIORITY[q],
- * QOSQTWEIGHT[q], ...). Part of the sched module (prefix sched_). Limits on
+ * QOSQTWEIGHT[q], ...). Part of the engine module (prefix sched_). Limits on
  * the same objects are read by policy/limits_cfg.c.
  */
 #include <stdio.h>
@@ -12,6 +12,7 @@
 
 #include "cfg/cfg.h"
 #include "core/sched_int.h"
+#include "engine/engine.h"
 #include "util/mem.h"
 
 static const struct {
