@@ -30,22 +30,22 @@ void sched_job_note(struct sched *s, struct job *j, const char *text)
 
 size_t sched_nnodes(const struct sched *s)
 {
-    return s->nnodes;
+    return s->nt.nnodes;
 }
 
 const struct node *sched_node(const struct sched *s, size_t i)
 {
-    return i < s->nnodes ? &s->nodes[i] : NULL;
+    return i < s->nt.nnodes ? &s->nt.nodes[i] : NULL;
 }
 
 int sched_node_used(const struct sched *s, size_t i)
 {
-    return i < s->nnodes ? s->node_used[i] : 0;
+    return i < s->nt.nnodes ? s->nt.node_used[i] : 0;
 }
 
 long long sched_up_procs(const struct sched *s)
 {
-    return s->up_procs;
+    return s->nt.up_procs;
 }
 
 /* Whether any credential restricts QOS access (a QLIST anywhere). */
@@ -102,7 +102,7 @@ static int over_submit(const struct sched *s, enum cred_kind k, const char *name
     const struct cred *dflt = cred_find(s->creds[k], "DEFAULT");
     long limit = c && c->maxsubmit ? c->maxsubmit : dflt ? dflt->maxsubmit : 0;
     if (!limit)
-        limit = s->maxsubmit_default[k];
+        limit = s->lim.maxsubmit_default[k];
     /* A name not known yet has no jobs, whatever its DEFAULT object has. */
     long live = c && name && strcmp(c->name, name) == 0 ? c->live : 0;
     if (limit > 0 && live >= limit)
@@ -113,13 +113,13 @@ static int over_submit(const struct sched *s, enum cred_kind k, const char *name
 
 void sched_default_maxsubmit(struct sched *s, enum cred_kind k, long n)
 {
-    s->maxsubmit_default[k] = n > 0 ? n : 0;
-    s->maxsubmit_any |= n > 0;
+    s->lim.maxsubmit_default[k] = n > 0 ? n : 0;
+    s->lim.maxsubmit_any |= n > 0;
 }
 
 int sched_submit_allowed(const struct sched *s, const struct job_spec *spec, struct err *err)
 {
-    if (!s->maxsubmit_any)
+    if (!s->lim.maxsubmit_any)
         return 0; /* no MAXSUBMITJOBS anywhere: no name to look up per submission */
     const char *names[] = {spec->user, spec->group, spec->account, spec->class_};
     const struct cred *c[4];
@@ -136,7 +136,7 @@ int sched_submit_allowed(const struct sched *s, const struct job_spec *spec, str
 long sched_find_node(const struct sched *s, const char *name)
 {
     size_t idx;
-    return strmap_get(&s->nodes_byname, name, &idx) ? (long)idx : -1;
+    return strmap_get(&s->nt.nodes_byname, name, &idx) ? (long)idx : -1;
 }
 
 long sched_kill_time(const struct sched *s, const struct job *j)
@@ -153,45 +153,45 @@ void sched_prio_env(const struct sched *s, struct prio_env *env)
     struct sched *m = (struct sched *)s;
     if (!m->env_valid) {
         m->env = (struct prio_env){0};
-        for (size_t i = 0; i < s->nnodes; i++) {
-            m->env.procs += s->nodes[i].procs;
-            m->env.mem += s->nodes[i].mem;
-            m->env.swap += s->nodes[i].swap;
-            m->env.disk += s->nodes[i].disk;
+        for (size_t i = 0; i < s->nt.nnodes; i++) {
+            m->env.procs += s->nt.nodes[i].procs;
+            m->env.mem += s->nt.nodes[i].mem;
+            m->env.swap += s->nt.nodes[i].swap;
+            m->env.disk += s->nt.nodes[i].disk;
         }
         for (int k = 0; k < CRED_NKINDS; k++)
             m->env.defaults[k] = cred_find(s->creds[k], "DEFAULT");
         m->env_valid = 1;
     }
     *env = m->env;
-    env->qstop = s->elig_walked;
+    env->qstop = s->el.elig_walked;
     env->poll = s->pol.poll;
 }
 
 void sched_set_full_walk(struct sched *s, int on)
 {
-    s->elig_full = on != 0;
+    s->el.elig_full = on != 0;
 }
 
 struct fs *sched_fs(const struct sched *s)
 {
-    return s->fs;
+    return s->fsh.fs;
 }
 
 int sched_order_is_static(const struct sched *s)
 {
-    return s->prio_static && !s->cred_weights && !s->nsysprio;
+    return s->prio_static && !s->cred_weights && !s->el.nsysprio;
 }
 
 enum job_wait sched_job_wait(const struct sched *s, const struct job *j)
 {
     if (j->state != JOB_IDLE)
         return WAIT_NONE;
-    if (j->wait_gen == s->plan_gen && j->wait != WAIT_NONE)
+    if (j->wait_gen == s->pl.plan_gen && j->wait != WAIT_NONE)
         return j->wait;
     /* Not reached by the last plan: it stopped (strict order) or ran out of
      * processors before this job. */
-    return s->plan_stopped ? WAIT_PRIORITY : WAIT_RESOURCES;
+    return s->pl.plan_stopped ? WAIT_PRIORITY : WAIT_RESOURCES;
 }
 
 struct job *sched_find_job(const struct sched *s, const char *name)
@@ -208,7 +208,7 @@ struct job *sched_find_job(const struct sched *s, const char *name)
 
 long sched_last_iteration(const struct sched *s)
 {
-    return s->last_now;
+    return s->pl.last_now;
 }
 
 size_t sched_njobs(const struct sched *s)
@@ -223,7 +223,7 @@ struct job *sched_job(const struct sched *s, size_t i)
 
 size_t sched_nrunning(const struct sched *s)
 {
-    return s->running.n;
+    return s->pl.running.n;
 }
 
 struct cred_table *sched_creds(const struct sched *s, enum cred_kind kind)
@@ -238,7 +238,7 @@ const struct sched_policy *sched_policy(const struct sched *s)
 
 const struct limits *sched_limits(const struct sched *s)
 {
-    return s->limits;
+    return s->lim.limits;
 }
 
 const struct sched_stats *sched_stats(const struct sched *s)
@@ -249,9 +249,9 @@ const struct sched_stats *sched_stats(const struct sched *s)
 void sched_compact_queue(struct sched *s)
 {
     size_t w = 0;
-    for (size_t r = s->qhead; r < s->qlen; r++)
-        if (s->queue[r])
-            s->queue[w++] = s->queue[r];
-    s->qlen = w;
-    s->qhead = 0;
+    for (size_t r = s->q.qhead; r < s->q.qlen; r++)
+        if (s->q.queue[r])
+            s->q.queue[w++] = s->q.queue[r];
+    s->q.qlen = w;
+    s->q.qhead = 0;
 }

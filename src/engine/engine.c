@@ -64,18 +64,18 @@ struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm
     }
     for (int k = 0; k < CRED_NKINDS; k++)
         s->creds[k] = cred_table_create(k);
-    heap_init(&s->running, running_less, running_setpos);
-    s->limits = limits_create();
-    s->fs = fs_create(&s->pol.fs, 0);
-    s->limits_gen = 1;
-    strmap_init(&s->nodes_byname);
+    heap_init(&s->pl.running, running_less, running_setpos);
+    s->lim.limits = limits_create();
+    s->fsh.fs = fs_create(&s->pol.fs, 0);
+    s->lim.limits_gen = 1;
+    strmap_init(&s->nt.nodes_byname);
     strmap_init(&s->jobs_byname);
-    s->avail = avail_create(0, LONG_MIN / 4);
+    s->pl.avail = avail_create(0, LONG_MIN / 4);
     plan_init(s);
-    s->last_now = LONG_MIN / 4;
-    s->lift_at = AVAIL_NEVER;
-    s->again_at = AVAIL_NEVER;
-    s->replan = 1;
+    s->pl.last_now = LONG_MIN / 4;
+    s->el.lift_at = AVAIL_NEVER;
+    s->el.again_at = AVAIL_NEVER;
+    s->pl.replan = 1;
     return s;
 }
 
@@ -110,32 +110,32 @@ void sched_destroy(struct sched *s)
 {
     if (!s)
         return;
-    for (size_t i = 0; i < s->nnodes; i++)
-        free_node(&s->nodes[i]);
-    free(s->nodes);
-    strmap_free(&s->nodes_byname);
-    free(s->freemap);
-    free(s->node_cap);
-    free(s->node_used);
-    free(s->node_jobs);
-    free(s->node_user);
-    free(s->node_mem_cap);
-    free(s->node_mem_used);
-    free(s->node_excl);
-    free(s->node_order);
+    for (size_t i = 0; i < s->nt.nnodes; i++)
+        free_node(&s->nt.nodes[i]);
+    free(s->nt.nodes);
+    strmap_free(&s->nt.nodes_byname);
+    free(s->nt.freemap);
+    free(s->nt.node_cap);
+    free(s->nt.node_used);
+    free(s->nt.node_jobs);
+    free(s->nt.node_user);
+    free(s->nt.node_mem_cap);
+    free(s->nt.node_mem_used);
+    free(s->nt.node_excl);
+    free(s->nt.node_order);
     free(s->suspended);
-    free(s->cand);
+    free(s->pl.cand);
     trig_free_all(s);
-    for (size_t i = 0; i < s->nresvs; i++)
-        resv_free(s->resvs[i]);
-    free(s->resvs);
+    for (size_t i = 0; i < s->rs.nresvs; i++)
+        resv_free(s->rs.resvs[i]);
+    free(s->rs.resvs);
     resv_bury(s);
-    free(s->dead);
-    for (size_t i = 0; i < s->nseqs; i++)
-        free(s->seqs[i].base);
-    free(s->seqs);
-    srcfg_free(s->srdefs, s->nsrdefs);
-    free(s->srwant);
+    free(s->rs.dead);
+    for (size_t i = 0; i < s->rs.nseqs; i++)
+        free(s->rs.seqs[i].base);
+    free(s->rs.seqs);
+    srcfg_free(s->rs.srdefs, s->rs.nsrdefs);
+    free(s->rs.srwant);
     plan_destroy(s);
     for (size_t i = 0; i < s->njobs; i++)
         if (s->jobs[i])
@@ -144,15 +144,15 @@ void sched_destroy(struct sched *s)
     strmap_free(&s->jobs_byname);
     for (int k = 0; k < CRED_NKINDS; k++)
         cred_table_destroy(s->creds[k]);
-    free(s->queue);
-    eset_free(s->eset);
-    free(s->resv);
-    free(s->blocked);
-    heap_free(&s->running);
-    avail_destroy(s->avail);
-    limits_destroy(s->limits);
-    fs_destroy(s->fs);
-    sort_buf_free(&s->sortbuf);
+    free(s->q.queue);
+    eset_free(s->el.eset);
+    free(s->pl.resv);
+    free(s->pl.blocked);
+    heap_free(&s->pl.running);
+    avail_destroy(s->pl.avail);
+    limits_destroy(s->lim.limits);
+    fs_destroy(s->fsh.fs);
+    sort_buf_free(&s->q.sortbuf);
     free(s);
 }
 
@@ -174,8 +174,8 @@ static void parse_features(char ***list, size_t *n, const char *text)
 
 static void append_node(struct sched *s, const struct node_spec *spec)
 {
-    s->nodes = xgrow(s->nodes, &s->capnodes, s->nnodes + 1, sizeof *s->nodes);
-    struct node *n = &s->nodes[s->nnodes];
+    s->nt.nodes = xgrow(s->nt.nodes, &s->nt.capnodes, s->nt.nnodes + 1, sizeof *s->nt.nodes);
+    struct node *n = &s->nt.nodes[s->nt.nnodes];
     *n = (struct node){
         .name = xstrdup(spec->name),
         .procs = spec->procs,
@@ -189,43 +189,44 @@ static void append_node(struct sched *s, const struct node_spec *spec)
     };
     if (spec->priorityf && nprio_parse(spec->priorityf, &n->priof, NULL) == 0 &&
         nprio_is_dynamic(n->priof))
-        s->prio_dynamic = 1;
+        s->nt.prio_dynamic = 1;
     parse_features(&n->features, &n->nfeatures, spec->features);
     /* The key is the node's own heap string, which stays put when the node
      * table is reallocated. */
-    strmap_put(&s->nodes_byname, n->name, s->nnodes);
-    size_t words = (s->nnodes + 64) / 64;
-    s->freemap = xrealloc(s->freemap, words * sizeof *s->freemap);
-    if (s->nnodes % 64 == 0)
-        s->freemap[words - 1] = 0;
-    s->node_cap = xrealloc(s->node_cap, s->capnodes * sizeof *s->node_cap);
-    s->node_used = xrealloc(s->node_used, s->capnodes * sizeof *s->node_used);
-    s->node_jobs = xrealloc(s->node_jobs, s->capnodes * sizeof *s->node_jobs);
-    s->node_user = xrealloc(s->node_user, s->capnodes * sizeof *s->node_user);
-    s->node_mem_cap = xrealloc(s->node_mem_cap, s->capnodes * sizeof *s->node_mem_cap);
-    s->node_mem_used = xrealloc(s->node_mem_used, s->capnodes * sizeof *s->node_mem_used);
-    s->node_excl = xrealloc(s->node_excl, s->capnodes * sizeof *s->node_excl);
-    s->node_mem_used[s->nnodes] = 0;
-    s->node_excl[s->nnodes] = 0;
-    s->node_cap[s->nnodes] = n->state == NODE_UP ? n->procs : 0;
-    s->node_used[s->nnodes] = 0;
-    s->node_jobs[s->nnodes] = 0;
-    s->node_user[s->nnodes] = NULL;
-    s->nnodes++;
+    strmap_put(&s->nt.nodes_byname, n->name, s->nt.nnodes);
+    size_t words = (s->nt.nnodes + 64) / 64;
+    s->nt.freemap = xrealloc(s->nt.freemap, words * sizeof *s->nt.freemap);
+    if (s->nt.nnodes % 64 == 0)
+        s->nt.freemap[words - 1] = 0;
+    s->nt.node_cap = xrealloc(s->nt.node_cap, s->nt.capnodes * sizeof *s->nt.node_cap);
+    s->nt.node_used = xrealloc(s->nt.node_used, s->nt.capnodes * sizeof *s->nt.node_used);
+    s->nt.node_jobs = xrealloc(s->nt.node_jobs, s->nt.capnodes * sizeof *s->nt.node_jobs);
+    s->nt.node_user = xrealloc(s->nt.node_user, s->nt.capnodes * sizeof *s->nt.node_user);
+    s->nt.node_mem_cap = xrealloc(s->nt.node_mem_cap, s->nt.capnodes * sizeof *s->nt.node_mem_cap);
+    s->nt.node_mem_used =
+        xrealloc(s->nt.node_mem_used, s->nt.capnodes * sizeof *s->nt.node_mem_used);
+    s->nt.node_excl = xrealloc(s->nt.node_excl, s->nt.capnodes * sizeof *s->nt.node_excl);
+    s->nt.node_mem_used[s->nt.nnodes] = 0;
+    s->nt.node_excl[s->nt.nnodes] = 0;
+    s->nt.node_cap[s->nt.nnodes] = n->state == NODE_UP ? n->procs : 0;
+    s->nt.node_used[s->nt.nnodes] = 0;
+    s->nt.node_jobs[s->nt.nnodes] = 0;
+    s->nt.node_user[s->nt.nnodes] = NULL;
+    s->nt.nnodes++;
     if (n->state == NODE_UP) {
-        s->up_procs += n->procs;
-        avail_add_total(s->avail, n->procs);
+        s->nt.up_procs += n->procs;
+        avail_add_total(s->pl.avail, n->procs);
     }
-    alloc_node_changed(s, s->nnodes - 1);
+    alloc_node_changed(s, s->nt.nnodes - 1);
     plan_nodes_changed(s);
     s->env_valid = 0;
-    s->limits_gen++; /* processor equivalents depend on the cluster */
-    s->replan = 1;
+    s->lim.limits_gen++; /* processor equivalents depend on the cluster */
+    s->pl.replan = 1;
 }
 
 void sched_node_set_state(struct sched *s, size_t i, enum node_state st, const char *reason)
 {
-    struct node *n = &s->nodes[i];
+    struct node *n = &s->nt.nodes[i];
     free(n->reason);
     n->reason = reason && *reason ? xstrdup(reason) : NULL;
     if (n->state == st)
@@ -234,14 +235,14 @@ void sched_node_set_state(struct sched *s, size_t i, enum node_state st, const c
     n->state = st;
     if (was_up != up) {
         long long d = up ? n->procs : -n->procs;
-        s->up_procs += d;
-        avail_add_total(s->avail, d);
+        s->nt.up_procs += d;
+        avail_add_total(s->pl.avail, d);
     }
     alloc_node_changed(s, i);
     plan_nodes_changed(s);
     s->env_valid = 0;
-    s->limits_gen++; /* processor equivalents depend on the cluster */
-    s->replan = 1;
+    s->lim.limits_gen++; /* processor equivalents depend on the cluster */
+    s->pl.replan = 1;
 }
 
 static int check_node_spec(const struct node_spec *spec, struct err *err)
@@ -266,7 +267,7 @@ int sched_add_node(struct sched *s, const struct node_spec *spec, struct err *er
 {
     if (check_node_spec(spec, err) < 0)
         return -1;
-    if (strmap_get(&s->nodes_byname, spec->name, NULL))
+    if (strmap_get(&s->nt.nodes_byname, spec->name, NULL))
         return err_set(err, "node '%s' is defined twice", spec->name);
     append_node(s, spec);
     return 0;
@@ -314,9 +315,9 @@ int sched_set_qos(struct sched *s, struct job *j, const char *qos, int check, st
     q->jobs++;
     q->live++;
     eset_relist(s, j, parked);
-    s->replan = 1;
-    s->elig_all = 1;
-    s->limits_gen++; /* per-job limits depend on the QOS */
+    s->pl.replan = 1;
+    s->el.elig_all = 1;
+    s->lim.limits_gen++; /* per-job limits depend on the QOS */
     return 0;
 }
 
@@ -329,9 +330,9 @@ int sched_set_walltime(struct sched *s, struct job *j, long walltime, struct err
     int parked = eset_unlist(s, j); /* idle limits (MAXPS) count its walltime */
     j->walltime = walltime;
     eset_relist(s, j, parked);
-    s->replan = 1;
-    s->elig_all = 1;
-    s->limits_gen++; /* per-job limits (MAX.WCLIMIT) depend on it */
+    s->pl.replan = 1;
+    s->el.elig_all = 1;
+    s->lim.limits_gen++; /* per-job limits (MAX.WCLIMIT) depend on it */
     return 0;
 }
 
@@ -339,13 +340,13 @@ int sched_set_walltime(struct sched *s, struct job *j, long walltime, struct err
  * lifts it), shown as Idle with its own reason. */
 static void wait_for_start_date(struct sched *s, struct job *j, long when)
 {
-    s->nheld += !j->holds;
+    s->el.nheld += !j->holds;
     j->deferred_until = when;
     j->flags |= JOB_STARTDATE;
-    if (!s->next_undefer || when < s->next_undefer)
-        s->next_undefer = when;
-    s->replan = 1;
-    s->elig_all = 1;
+    if (!s->el.next_undefer || when < s->el.next_undefer)
+        s->el.next_undefer = when;
+    s->pl.replan = 1;
+    s->el.elig_all = 1;
 }
 
 struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct err *err)
@@ -374,8 +375,8 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
     };
     job_request_from_spec(j, spec);
     if (j->holds) {
-        s->nheld++;
-        s->replan = 1; /* the incremental scan does not look at holds */
+        s->el.nheld++;
+        s->pl.replan = 1; /* the incremental scan does not look at holds */
     }
     if (spec->start_after > spec->submit)
         wait_for_start_date(s, j, spec->start_after);
@@ -431,10 +432,10 @@ int sched_adopt(struct sched *s, struct job *j, long start, const struct job_slo
         return err_set(err, "job %s is not idle", j->name);
     if (alloc_exact(s, j, slots, n) < 0)
         return err_set(err, "job %s: its nodes are not in the node table", j->name);
-    if (s->multi)
-        alloc_charge(s, j, start > s->last_now ? start : s->last_now);
+    if (s->pl.multi)
+        alloc_charge(s, j, start > s->pl.last_now ? start : s->pl.last_now);
     queue_leave(s, j);
-    long from = start > s->last_now ? start : s->last_now; /* the profile's past is gone */
+    long from = start > s->pl.last_now ? start : s->pl.last_now; /* the profile's past is gone */
     j->start = start;
     j->planned_end = start + j->walltime;
     if (j->planned_end <= from)
@@ -449,18 +450,18 @@ int sched_job_reslot(struct sched *s, struct job *j, const struct job_slot *slot
     if (j->state != JOB_RUNNING || (j->flags & JOB_PREEMPTED))
         return err_set(err, "job %s is not running", j->name);
     for (size_t k = 0; k < n; k++)
-        if (slots[k].nnodes == 0 || (size_t)slots[k].node + slots[k].nnodes > s->nnodes)
+        if (slots[k].nnodes == 0 || (size_t)slots[k].node + slots[k].nnodes > s->nt.nnodes)
             return err_set(err, "job %s: its nodes are not in the node table", j->name);
-    if (s->regions_gen != s->resv_gen)
+    if (s->rs.regions_gen != s->rs.resv_gen)
         iter_rebuild(s, now); /* the regions name what the nodes are now */
-    long from = now > s->last_now ? now : s->last_now;
+    long from = now > s->pl.last_now ? now : s->pl.last_now;
     plan_unrun(s, j, j->start, j->planned_end);
     alloc_release(s, j);
     alloc_exact(s, j, slots, n); /* checked above: cannot fail */
-    if (s->multi)
+    if (s->pl.multi)
         alloc_charge(s, j, from);
     plan_run(s, j, from, j->planned_end > from ? j->planned_end : from + 1);
-    s->replan = 1;
+    s->pl.replan = 1;
     return 0;
 }
 
@@ -468,11 +469,12 @@ int sched_runjob(struct sched *s, struct job *j, long now, struct err *err)
 {
     if (j->state != JOB_IDLE)
         return err_set(err, "job %s is not idle", j->name);
-    if (s->regions_gen != s->resv_gen)
+    if (s->rs.regions_gen != s->rs.resv_gen)
         iter_rebuild(s, now); /* a reservation released since the last iteration is gone */
     long long free_procs = 0;
-    for (size_t i = 0; i < s->nnodes; i++)
-        free_procs += s->node_cap[i] > s->node_used[i] ? s->node_cap[i] - s->node_used[i] : 0;
+    for (size_t i = 0; i < s->nt.nnodes; i++)
+        free_procs +=
+            s->nt.node_cap[i] > s->nt.node_used[i] ? s->nt.node_cap[i] - s->nt.node_used[i] : 0;
     if (free_procs < job_procs(j))
         return err_set(err, "job cannot run  (insufficient idle procs:  %lld needed  %lld available)",
                        job_procs(j), free_procs);
@@ -480,8 +482,8 @@ int sched_runjob(struct sched *s, struct job *j, long now, struct err *err)
     queue_leave(s, j);
     if (iter_force_start(s, j, now) < 0) {
         queue_append(s, j); /* back as it was, counted again */
-        s->nheld += j->holds || j->deferred_until;
-        s->nsysprio += j->sysprio_mode != SYSPRIO_NONE;
+        s->el.nheld += j->holds || j->deferred_until;
+        s->el.nsysprio += j->sysprio_mode != SYSPRIO_NONE;
         return err_set(err, "job '%s' cannot be started on %lld procs", j->name, job_procs(j));
     }
     return 0;
@@ -509,7 +511,7 @@ void sched_iterate(struct sched *s, long now)
 
 void sched_accrue(struct sched *s, long now)
 {
-    if (now > fs_now(s->fs))
+    if (now > fs_now(s->fsh.fs))
         fsacct_iterate(s, now);
 }
 
@@ -536,28 +538,28 @@ struct job *const *sched_queue(const struct sched *s, size_t *n)
     /* Holes are compacted away on demand: commands see only live jobs. */
     struct sched *m = (struct sched *)s;
     size_t w = 0, scanned = 0;
-    for (size_t r = m->qhead; r < m->qlen; r++) {
-        if (r == m->qscanned)
+    for (size_t r = m->q.qhead; r < m->q.qlen; r++) {
+        if (r == m->q.qscanned)
             scanned = w; /* where the scan stopped, in the compacted queue */
-        if (m->queue[r])
-            m->queue[w++] = m->queue[r];
+        if (m->q.queue[r])
+            m->q.queue[w++] = m->q.queue[r];
     }
-    if (m->qscanned >= m->qlen)
+    if (m->q.qscanned >= m->q.qlen)
         scanned = w;
-    m->qlen = w;
-    m->qhead = 0;
-    m->qscanned = scanned;
-    if (m->eset)
+    m->q.qlen = w;
+    m->q.qhead = 0;
+    m->q.qscanned = scanned;
+    if (m->el.eset)
         return eset_all(m, n); /* parked jobs too, all in priority order */
     *n = w;
-    return m->queue;
+    return m->q.queue;
 }
 
 void sched_set_epoch(struct sched *s, long epoch)
 {
-    fs_set_epoch(s->fs, epoch);
-    s->epoch = epoch;
-    s->resv_gen++; /* standing reservations follow the calendar */
+    fs_set_epoch(s->fsh.fs, epoch);
+    s->rs.epoch = epoch;
+    s->rs.resv_gen++; /* standing reservations follow the calendar */
 }
 
 int sched_hold(struct sched *s, struct job *j, unsigned holds, struct err *err)
@@ -582,10 +584,10 @@ int sched_release(struct sched *s, struct job *j, unsigned holds, long now, stru
          * passed. */
         j->deferred_until = now > 0 ? now : 1;
         j->startcount = 0;
-        if (!s->next_undefer || j->deferred_until < s->next_undefer)
-            s->next_undefer = j->deferred_until;
+        if (!s->el.next_undefer || j->deferred_until < s->el.next_undefer)
+            s->el.next_undefer = j->deferred_until;
     }
-    s->nheld -= before && !j->holds && !j->deferred_until;
+    s->el.nheld -= before && !j->holds && !j->deferred_until;
     /* FULLPOLICY: a held job's queue time is reset for as long as it is held
      * (Maui resets it at every iteration), so it starts again at the
      * release, not at the last iteration that saw the hold: a replay's
@@ -594,8 +596,8 @@ int sched_release(struct sched *s, struct job *j, unsigned holds, long now, stru
     if (before && !j->holds && s->pol.prio.accrual == ACCRUE_FULLPOLICY)
         elig_set_qtime(j, now);
     eset_touch(s, j);
-    s->replan = 1;
-    s->elig_all = 1;
+    s->pl.replan = 1;
+    s->el.elig_all = 1;
     return 0;
 }
 
@@ -606,20 +608,20 @@ int sched_set_sysprio(struct sched *s, struct job *j, enum job_sysprio mode, lon
         return err_set(err, "job %s is not idle", j->name);
     if (mode == SYSPRIO_ABSOLUTE && (value < 0 || value > 1000))
         return err_set(err, "system priority %ld out of range (0..1000)", value);
-    s->nsysprio += (mode != SYSPRIO_NONE) - (j->sysprio_mode != SYSPRIO_NONE);
+    s->el.nsysprio += (mode != SYSPRIO_NONE) - (j->sysprio_mode != SYSPRIO_NONE);
     j->sysprio_mode = mode;
     j->sysprio = mode == SYSPRIO_NONE ? 0 : value;
-    s->replan = 1;
-    s->elig_all = 1;
+    s->pl.replan = 1;
+    s->el.elig_all = 1;
     return 0;
 }
 
 int sched_limits_from_cfg(struct sched *s, const struct cfg *cfg, struct err *err)
 {
-    if (limits_load(s->limits, cfg, err) < 0)
+    if (limits_load(s->lim.limits, cfg, err) < 0)
         return -1;
-    s->limits_gen++;
-    s->replan = 1;
+    s->lim.limits_gen++;
+    s->pl.replan = 1;
     return 0;
 }
 
@@ -637,9 +639,9 @@ const char *sched_job_blocked(const struct sched *s, const struct job *j)
         return "job is deferred: the resource manager could not start it";
     /* Reasons are put into words only when asked, once per plan. */
     struct sched *m = (struct sched *)s;
-    if (m->reasons_gen != m->plan_gen + 1) {
+    if (m->el.reasons_gen != m->pl.plan_gen + 1) {
         elig_reasons(m);
-        m->reasons_gen = m->plan_gen + 1;
+        m->el.reasons_gen = m->pl.plan_gen + 1;
     }
     return j->blocked ? j->blocked : "blocked by policy";
 }
@@ -648,7 +650,7 @@ const char *sched_job_listed_blocked(const struct sched *s, const struct job *j)
 {
     if (j->state != JOB_IDLE)
         return NULL;
-    if (j->wait == WAIT_REJECTED && j->wait_gen == s->plan_gen)
+    if (j->wait == WAIT_REJECTED && j->wait_gen == s->pl.plan_gen)
         return "negative priority (REJECTNEGPRIOJOBS)";
     if (!(j->flags & JOB_BLOCKED))
         return NULL;
@@ -682,9 +684,9 @@ int sched_job_forget(struct sched *s, struct job *j)
     }
     /* The regions' last access answer is keyed by the job's address, which
      * a new job may get. */
-    for (size_t g = 0; g < s->nregions; g++)
-        if (s->regions[g].cj == j)
-            s->regions[g].cj = NULL;
+    for (size_t g = 0; g < s->pl.nregions; g++)
+        if (s->pl.regions[g].cj == j)
+            s->pl.regions[g].cj = NULL;
     free_job(j);
     return 0;
 }

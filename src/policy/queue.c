@@ -13,11 +13,11 @@ void queue_append(struct sched *s, struct job *j)
 {
     /* Appending keeps submission order unless this job was submitted
      * earlier than the last one queued (a driver replaying unsorted input). */
-    if (s->qlen && s->queue[s->qlen - 1] && s->queue[s->qlen - 1]->submit > j->submit)
-        s->unsorted = 1;
-    s->queue = xgrow(s->queue, &s->qcap, s->qlen + 1, sizeof *s->queue);
-    s->queue[s->qlen++] = j;
-    s->qidle++;
+    if (s->q.qlen && s->q.queue[s->q.qlen - 1] && s->q.queue[s->q.qlen - 1]->submit > j->submit)
+        s->q.unsorted = 1;
+    s->q.queue = xgrow(s->q.queue, &s->q.qcap, s->q.qlen + 1, sizeof *s->q.queue);
+    s->q.queue[s->q.qlen++] = j;
+    s->q.qidle++;
     eset_add(s, j);
 }
 
@@ -32,10 +32,10 @@ void queue_left(struct job *j)
 /* Take idle job j out of the queue's bookkeeping (it leaves the queue). */
 void queue_leave(struct sched *s, struct job *j)
 {
-    for (size_t i = s->qhead; i < s->qlen && !eset_parked(s, j); i++)
-        if (s->queue[i] == j) {
-            s->queue[i] = NULL;
-            s->qidle--;
+    for (size_t i = s->q.qhead; i < s->q.qlen && !eset_parked(s, j); i++)
+        if (s->q.queue[i] == j) {
+            s->q.queue[i] = NULL;
+            s->q.qidle--;
             break;
         }
     eset_remove(s, j, 0);
@@ -44,11 +44,11 @@ void queue_leave(struct sched *s, struct job *j)
     j->resv_start = -1;
     j->flags &= ~(unsigned)(JOB_RESERVED | JOB_STARTDATE);
     if (j->holds || j->deferred_until)
-        s->nheld--;
+        s->el.nheld--;
     if (j->sysprio_mode != SYSPRIO_NONE)
-        s->nsysprio--;
+        s->el.nsysprio--;
     elig_unblock(s, j);
-    s->replan = 1;
+    s->pl.replan = 1;
 }
 
 /* j stops running at now: ended, or requeued (its run is over either way). */
@@ -58,21 +58,21 @@ void queue_stop(struct sched *s, struct job *j, long now)
         preempt_forget(s, j); /* suspended: it holds nothing */
     } else {
         plan_unrun(s, j, j->start, j->planned_end);
-        heap_remove(&s->running, j->heap_pos);
+        heap_remove(&s->pl.running, j->heap_pos);
         alloc_release(s, j);
         fsacct_ended(s, j, now);
     }
     queue_left(j);
     j->state = JOB_COMPLETED;
     j->end = now;
-    s->last_end = now;
+    s->pl.last_end = now;
     /* Processors came free: every waiting job deserves another look. */
-    s->replan = 1;
+    s->pl.replan = 1;
 }
 
 size_t sched_nidle(const struct sched *s)
 {
-    return s->qidle + eset_nparked(s);
+    return s->q.qidle + eset_nparked(s);
 }
 
 /* Running job j goes back to the queue at now (requeued by the resource
@@ -88,8 +88,8 @@ int queue_requeue(struct sched *s, struct job *j, long now)
     j->flags &= ~(unsigned)(JOB_BACKFILLED | JOB_SPVIOLATION | JOB_PREEMPTEE);
     elig_set_qtime(j, now); /* its queue time starts again */
     queue_append(s, j);
-    s->replan = 1;
-    s->elig_all = 1;
+    s->pl.replan = 1;
+    s->el.elig_all = 1;
     return 0;
 }
 
@@ -97,8 +97,8 @@ int queue_requeue(struct sched *s, struct job *j, long now)
  * and eligibility looks at the queue again. */
 void queue_hold(struct sched *s, struct job *j, unsigned holds)
 {
-    s->nheld += !j->holds && !j->deferred_until;
+    s->el.nheld += !j->holds && !j->deferred_until;
     j->holds |= holds;
-    s->replan = 1;
-    s->elig_all = 1;
+    s->pl.replan = 1;
+    s->el.elig_all = 1;
 }
