@@ -6,7 +6,8 @@ and the call graph of its objects (nm of BUILD/src/*/*.o: which object uses a
 function another object defines), and prints one "ok"/"not ok" line per rule:
 
   1. no file of policy/ or core/ includes engine/'s header, even through
-     other headers (the façade stands above them);
+     other headers (the façade stands above them); no driver includes the
+     engine's inside (core/sched_int.h, policy/limits_int.h);
   2. no object of core/ calls into policy/ or engine/, none of policy/ into
      engine/ (calls go down: engine -> policy -> core);
   3. no circle of objects (a strongly connected part of the call graph)
@@ -134,6 +135,9 @@ def main():
     up = [f"{f} includes {h}" for f in sorted(inc) if folder(f) in ("core", "policy")
           for h in sorted(closure(inc, f)) if folder(h) == "engine"]
     report(not up, "no core/ or policy/ file includes engine/'s header (directly or not)", up)
+    inner = [f"{f} includes {h}" for f in sorted(inc) if folder(f) not in ENGINE
+             for h in sorted(inc[f]) if folder(h) in ENGINE and h.endswith("_int.h")]
+    report(not inner, "no driver includes the engine's inside (core/, policy/ *_int.h)", inner)
 
     if not glob.glob(os.path.join(build, "src", "*", "*.o")):
         report(False, f"objects to read the calls from in {build}/src (run make first)")
