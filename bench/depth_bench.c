@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "cfg/cfg.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 
 #define NODES 10000
 #define QUEUED 10000

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "cfg/cfg.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 
 enum { NODES = 10000, RUNNING = 10000, USERS = 1000, WAITING = 100000, ROUNDS = 20 };
 

@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "cfg/cfg.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 
 static double now_s(void)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cfg/cfg.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "fuzz.h"
 
 static void run_jobs(struct sched *s)

@@ -21,7 +21,7 @@
 
 #include "cfg/cfg.h"
 #include "cmd/cmd.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "policy/srcfg.h"
 #include "sim/batsim.h"
 #include "sim/estimate.h"

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "sim/estimate.h"
 #include "sim/plot.h"
 #include "sim/report.h"

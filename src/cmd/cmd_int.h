@@ -11,7 +11,7 @@
 #include <jansson.h>
 
 #include "cmd/cmd.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 
 /* A growable NUL-terminated string. Zero-initialise; cmd_buf_take() hands
  * the text over (never NULL). */

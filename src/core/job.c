@@ -6,6 +6,21 @@ long long job_procs(const struct job *j)
     return (long long)j->tasks * j->procs_per_task;
 }
 
+void job_request_from_spec(struct job *j, const struct job_spec *spec)
+{
+    j->tasks = spec->tasks;
+    j->procs_per_task = spec->procs_per_task;
+    j->mem_per_task = spec->mem_per_task;
+    j->mem_per_node = spec->mem_per_node;
+    j->exclusive = spec->exclusive != 0;
+    j->max_nodes = spec->max_nodes > 0 ? spec->max_nodes : 0;
+    j->swap_per_task = spec->swap_per_task;
+    j->disk_per_task = spec->disk_per_task;
+    j->nodes = spec->nodes;
+    j->tpn = spec->tpn;
+    j->walltime = spec->walltime;
+}
+
 int job_wants_mem(const struct job *j)
 {
     return j->mem_per_task > 0 || j->mem_per_node != 0;

@@ -204,6 +204,12 @@ struct job {
 const char *job_display_state(const struct job *j);
 /* Processors the job needs: tasks x processors per task. */
 long long job_procs(const struct job *j);
+/* Copy what spec asks for (tasks, processors, memory, swap, disk, nodes,
+ * tasks per node, exclusive, max_nodes, walltime) into j, as sched_submit
+ * makes a job of it; names, credentials and state are the caller's. One
+ * copy for the engine and for the fit check's stand-in job (policy/fit.c),
+ * so that a check judges the job a submission would make. */
+void job_request_from_spec(struct job *j, const struct job_spec *spec);
 /* Whether the job asks for memory (per task or per node). */
 int job_wants_mem(const struct job *j);
 /* Memory the job needs on a node of `node_mem` MB holding `tasks` of its

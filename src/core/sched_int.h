@@ -1,7 +1,7 @@
 /*
  * sched_int — the scheduler object's inside, shared by the engine's own
- * modules (core/sched.c, policy/iter.c, policy/alloc.c). Drivers use
- * sched.h only.
+ * modules (core/, policy/, engine/); never included by a driver, which
+ * includes engine/engine.h.
  */
 #ifndef MOKU_SCHED_INT_H
 #define MOKU_SCHED_INT_H
@@ -72,11 +72,69 @@ struct node_rv {
     unsigned k;
 };
 
-struct sched {
-    struct sched_policy pol;
-    struct sched_rm rm;
-    struct sched_stats stats;
+/* The idle queue: idle jobs in priority order (policy/queue.c moves jobs in
+ * and out, policy/iter.c and eset.c sort it). Started or removed jobs leave
+ * NULL holes that the next full pass compacts. */
+struct sched_idleq {
+    struct job **queue;
+    size_t qlen, qcap;
+    size_t qidle;    /* non-NULL entries */
+    size_t qhead;    /* entries before qhead are all NULL */
+    size_t qscanned; /* entries [0, qscanned) were examined by the current plan */
+    struct sort_buf sortbuf; /* kept between iterations: no allocation per sort */
+    /* Recompute rule: set by policy/queue.c when a job is appended that was
+     * submitted before the queue's tail, and by policy/eset.c when parked
+     * jobs go back into the queue; cleared by policy/iter.c and eset.c once
+     * they have sorted the queue. Guards the static order: even when
+     * priority is submission order, the queue must be sorted again. */
+    int unsorted;
+};
 
+/* Reservations (policy/resv.c), in creation order; standing reservations
+ * (policy/srcfg.c) and their triggers (policy/trigger.c). */
+struct sched_resvs {
+    struct resv **resvs;
+    size_t nresvs, capresvs;
+    unsigned long resv_serial; /* the last struct resv's serial */
+    /* Recompute rule: bumped by policy/resv.c when a reservation is made,
+     * changed or released, by policy/plan.c when the nodes change, and by
+     * engine/ when the epoch moves (standing reservations follow the
+     * calendar); never cleared. regions_gen is set to it by policy/plan.c
+     * when the regions are rebuilt: while they differ, policy/iter.c and
+     * engine/ (runjob) rebuild the regions before they plan. */
+    unsigned long resv_gen;
+    struct resv **dead;        /* released, still named by the regions until they are rebuilt */
+    size_t ndead, capdead;
+    unsigned long regions_gen; /* the resv_gen the regions were built for (resv_gen's rule) */
+    struct resv_seq { char *base; long next; } *seqs; /* next id number per base */
+    size_t nseqs, capseqs;
+    struct srcfg_def *srdefs; /* standing reservations (policy/srcfg.h) */
+    size_t nsrdefs;
+    /* Per definition: why its last window could not be placed ("" when it
+     * was), how many windows went wanting for reasons that may pass (not
+     * counted when it can never place anything: never, -1 not yet known;
+     * sched_standing_wanting). */
+    struct sr_want { char why[160]; long windows, last; int never; } *srwant;
+    int zone_local;
+    long zone_offset, epoch;
+    long sr_next;            /* standing reservations: next look at the calendar */
+    /* Triggers waiting for their time, and exec/submit actions fired for
+     * the driver (policy/trigger.c); instance windows a cancel action
+     * ended, not to be made again. */
+    struct trig { long at; char *resv; size_t def, k; } *trigs;
+    size_t ntrigs, captrigs;
+    struct sched_fired *fired;
+    size_t nfired, capfired;
+    struct sr_cancelled { size_t def; long window; } *sr_cancelled;
+    size_t nsr_cancelled, capsr_cancelled;
+    unsigned long sr_gen;    /* resv_gen at that look */
+    int resv_spent;          /* some reservation is spent (SINGLEUSE): release it */
+    int sr_preempted;        /* a standing look released a PREEMPTEE reservation */
+};
+
+/* The node table and what placement keeps per node (policy/alloc.c,
+ * policy/plan.c; engine/ adds nodes and changes their states). */
+struct sched_nodes {
     struct node *nodes;
     size_t nnodes, capnodes;
     struct strmap nodes_byname; /* name -> index; keys are the nodes' own names */
@@ -93,22 +151,50 @@ struct sched {
     unsigned char *node_excl;
     uint64_t *freemap; /* bit i set: node i has processors free (used < cap) */
     long long up_procs;
+    /* Node allocation (policy/alloc.c): the order of NODEALLOCATIONPOLICY
+     * over the node table, and per node the user of its jobs (SINGLEUSER)
+     * and how many jobs run there. */
+    uint32_t *node_order;
+    /* Recompute rule: set by policy/plan.c when the nodes change; cleared by
+     * policy/alloc.c when it sorts node_order again. Guards node_order. */
+    int order_dirty;
+    int prio_dynamic; /* some node's PRIORITYF uses a term that changes with use */
+    struct cred **node_user;
+    int *node_jobs;
+};
 
-    struct job **jobs; /* every job ever submitted, in submission order; owned */
-    size_t njobs, capjobs;
-    struct strmap jobs_byname; /* name -> index in jobs (last one wins), built lazily */
-    size_t nindexed;           /* jobs [0, nindexed) are in jobs_byname */
-    struct cred_table *creds[CRED_NKINDS];
-    int cred_weights; /* credentials weigh jobs apart: QOS weights/targets, CLASSWEIGHT */
+/* Throttling limits (policy/limits.c) and MAXSUBMITJOBS (core/sched.c). */
+struct sched_lim {
     struct limits *limits; /* throttling policies (policy/limits.c) */
+    /* Recompute rule: bumped by engine/ when the limits are loaded, a node is
+     * added or changes state (processor equivalents) and a job's QOS or
+     * walltime changes (per-job limits); never cleared. Read by policy/elig.c
+     * (a job's per-job check, j->jobcheck_gen) and policy/eset.c (its
+     * per-credential answers): a stamp that differs means "check again". */
+    unsigned long limits_gen;
+    int maxsubmit_any; /* some credential ever had MAXSUBMITJOBS set (never cleared: a hint) */
+    long maxsubmit_default[CRED_NKINDS]; /* a driver's default for DEFAULT objects without
+                                            one (sched_default_maxsubmit), 0 = none */
+};
+
+/* Fairshare (policy/fs.c, policy/fsacct.c). */
+struct sched_fair {
     struct fs *fs;         /* fairshare usage and targets (policy/fs.c) */
     int fs_caps;           /* some credential has a fairshare cap (^ or %) */
     unsigned long fs_gen;  /* iterations that brought fairshare usage up to date */
+};
+
+/* Eligibility (policy/elig.c, policy/eset.c): who is blocked, held or
+ * deferred, and what the walks of the idle jobs found. */
+struct sched_elig {
     size_t nblocked_jobs;  /* idle jobs flagged JOB_BLOCKED */
     size_t nheld;          /* idle jobs with a hold or deferred */
     long next_undefer;     /* earliest end of a deferral (0 = none): re-plan then */
-    unsigned long reasons_gen; /* plan whose blocked reasons are filled in (+1) */
-    unsigned long limits_gen;  /* bumped when limits or the cluster change */
+    /* Recompute rule: engine/'s sched_job_blocked sets it to plan_gen + 1
+     * after filling the blocked jobs' reasons (policy/elig.c); a new full
+     * pass (plan_gen moves) makes it stale. Guards the reasons' words, put
+     * together only when asked, once per plan. */
+    unsigned long reasons_gen;
     long nsysprio;   /* idle jobs with a system priority */
     long elig_walked; /* when eligibility was last walked: JOB_QSTOP jobs' queue time starts */
     long elig_prev;   /* ... and the walk before (the order an iteration's walks used) */
@@ -120,33 +206,36 @@ struct sched {
     long promoted;    /* jobs the walks admitted that were refused before */
     int capped;       /* the last walks refused some job for a fairshare cap */
     int promotion;    /* this iteration's last walks promoted a job */
-    int maxsubmit_any; /* some credential ever had MAXSUBMITJOBS set (never cleared: a hint) */
-    long maxsubmit_default[CRED_NKINDS]; /* a driver's default for DEFAULT objects without
-                                            one (sched_default_maxsubmit), 0 = none */
-    int elig_all;     /* something changed every credential's eligibility may depend on */
+    /* Recompute rule: set by engine/ (hold, release, QOS, walltime, sysprio,
+     * submit with a start date, credentials loaded), policy/queue.c (requeue,
+     * hold) and policy/iter.c (a deferral, a failed start) when something
+     * changed that every credential's eligibility may depend on; cleared by
+     * policy/eset.c once a walk has looked at every credential. Guards
+     * eset's shortcut of walking only the credentials that changed. */
+    int elig_all;
     int elig_full;    /* walk the whole queue at every iteration, as Maui (no eset) */
     struct eset *eset; /* idle jobs per credential, when limits allow (policy/eset.c) */
-    int order_static; /* this iteration: priority order is submission order */
-    int prio_static;  /* the priority parameters allow static order */
-    struct prio_env env; /* cached for priorities; env_valid = 0 when nodes change */
-    int env_valid;
+};
 
-    /* The queue: idle jobs in priority order. Started or removed jobs leave
-     * NULL holes that the next full pass compacts. */
-    struct job **queue;
-    size_t qlen, qcap;
-    size_t qidle;    /* non-NULL entries */
-    size_t qhead;    /* entries before qhead are all NULL */
-    size_t qscanned; /* entries [0, qscanned) were examined by the current plan */
-    struct sort_buf sortbuf; /* kept between iterations: no allocation per sort */
-    int unsorted;    /* a job arrived that sorts before the queue's tail */
-
+/* The plan (policy/iter.c, policy/plan.c, policy/backfill.c): running jobs,
+ * the availability profiles and regions, and what the last full pass made
+ * (valid while nothing but new submissions happened since). */
+struct sched_plan {
     struct heap running; /* running jobs by planned end */
     struct avail *avail; /* free processors over time: running jobs and reservations */
-
     /* The plan made by the last full pass, valid while nothing but new
      * submissions happened since (see policy/iter.c). */
-    int replan;      /* something changed that invalidates the plan */
+    /* Recompute rule: set wherever something changes what the plan may
+     * decide — engine/ (submit with holds, nodes, hold, release, QOS,
+     * walltime, sysprio, limits, a run forced), policy/queue.c (a job
+     * leaves the queue, stops, is requeued or held), policy/resv.c (a
+     * reservation made, changed or released), policy/preempt.c,
+     * policy/plan.c, and policy/iter.c for what time alone changes (usage
+     * running down, candidates chosen among, a reserved start come due);
+     * cleared only by policy/iter.c when it starts a full pass. Guards the
+     * incremental pass: while clear, an iteration plans only the jobs
+     * submitted since, around the plan it kept. */
+    int replan;
     int plan_blocked; /* a job in the plan could not start (later starts are backfill) */
     int plan_stopped; /* BACKFILLPOLICY NONE: the plan stopped at a blocked job */
     int nresv;        /* priority reservations held in the plan */
@@ -167,28 +256,7 @@ struct sched {
                            the plan is made when asked (sched_complete_plan) */
     int completing;     /* sched_complete_plan is running */
     long last_now;
-
-    /* Reservations (policy/resv.c), in creation order. */
-    struct resv **resvs;
-    size_t nresvs, capresvs;
-    unsigned long resv_serial; /* the last struct resv's serial */
-    unsigned long resv_gen;    /* bumped when a reservation is made, changed or released */
-    struct resv **dead;        /* released, still named by the regions until they are rebuilt */
-    size_t ndead, capdead;
-    unsigned long regions_gen; /* the resv_gen the regions were built for */
-    struct resv_seq { char *base; long next; } *seqs; /* next id number per base */
-    size_t nseqs, capseqs;
-    struct srcfg_def *srdefs; /* standing reservations (policy/srcfg.h) */
-    size_t nsrdefs;
-    /* Per definition: why its last window could not be placed ("" when it
-     * was), how many windows went wanting for reasons that may pass (not
-     * counted when it can never place anything: never, -1 not yet known;
-     * sched_standing_wanting). */
-    struct sr_want { char why[160]; long windows, last; int never; } *srwant;
-    int zone_local;
-    long zone_offset, epoch;
-
-    /* Regions (policy/plan.c). One region and no reservation: s->avail is
+    /* Regions (policy/plan.c). One region and no reservation: s->pl.avail is
      * its profile and planning is plain counting (multi = 0). */
     struct region *regions;
     size_t nregions;
@@ -197,38 +265,51 @@ struct sched {
     struct node_rv *node_rv;
     int multi;
     long long free_now;  /* plan_free_now(s, NULL), valid while free_now_ok */
+    /* Recompute rule: cleared by policy/plan.c whenever the profiles change
+     * (a job's take applied or removed, the plan advanced to a new now, the
+     * regions rebuilt); set by plan_free_now when it recomputes free_now. */
     int free_now_ok;
+};
 
-    /* Node allocation (policy/alloc.c): the order of NODEALLOCATIONPOLICY
-     * over the node table, and per node the user of its jobs (SINGLEUSER)
-     * and how many jobs run there. */
-    uint32_t *node_order;
-    int order_dirty;
-    int prio_dynamic; /* some node's PRIORITYF uses a term that changes with use */
-    struct cred **node_user;
-    int *node_jobs;
+struct sched {
+    struct sched_policy pol;
+    struct sched_rm rm;
+    struct sched_stats stats;
+
+    struct job **jobs; /* every job ever submitted, in submission order; owned */
+    size_t njobs, capjobs;
+    struct strmap jobs_byname; /* name -> index in jobs (last one wins), built lazily */
+    size_t nindexed;           /* jobs [0, nindexed) are in jobs_byname */
+    struct cred_table *creds[CRED_NKINDS];
+    int cred_weights; /* credentials weigh jobs apart: QOS weights/targets, CLASSWEIGHT */
+    int order_static; /* this iteration: priority order is submission order */
+    int prio_static;  /* the priority parameters allow static order */
+    struct prio_env env; /* cached for priorities (sched_prio_env) */
+    /* Recompute rule: cleared by engine/ when a node is added or changes
+     * state; set by core/sched.c's sched_prio_env when it recomputes env's
+     * totals. Guards env: the cluster's totals, summed once per change. */
+    int env_valid;
 
     /* Jobs suspended by OWNERPREEMPT, waiting for their nodes
      * (policy/preempt.c). */
     struct job **suspended;
     size_t nsuspended, capsuspended;
-    long sr_next;            /* standing reservations: next look at the calendar */
-    /* Triggers waiting for their time, and exec/submit actions fired for
-     * the driver (policy/trigger.c); instance windows a cancel action
-     * ended, not to be made again. */
-    struct trig { long at; char *resv; size_t def, k; } *trigs;
-    size_t ntrigs, captrigs;
-    struct sched_fired *fired;
-    size_t nfired, capfired;
-    struct sr_cancelled { size_t def; long window; } *sr_cancelled;
-    size_t nsr_cancelled, capsr_cancelled;
-    unsigned long sr_gen;    /* resv_gen at that look */
-    int resv_spent;          /* some reservation is spent (SINGLEUSE): release it */
-    int sr_preempted;        /* a standing look released a PREEMPTEE reservation */
+
+    /* The parts, each described at its struct above. */
+    struct sched_nodes nt; /* the node table */
+    struct sched_idleq q;  /* the idle queue */
+    struct sched_elig el;  /* eligibility: blocked, held, deferred; the walks */
+    struct sched_lim lim;  /* throttling limits, MAXSUBMITJOBS */
+    struct sched_fair fsh; /* fairshare */
+    struct sched_plan pl;  /* running jobs, profiles, regions, the last plan */
+    struct sched_resvs rs; /* reservations, standing ones, triggers */
 };
 
-/* Whether the queue's priority order is submission order for good. */
+/* core/sched.c, the helpers every layer of the engine shares. Whether the
+ * queue's priority order is submission order for good. */
 int sched_order_is_static(const struct sched *s);
+/* Close the queue's holes (started and parked jobs' NULLs). */
+void sched_compact_queue(struct sched *s);
 /* The name of the QOS a job with credentials c (user, group, account,
  * class) asking for `want` gets (sched_submit's rule); NULL for DEFAULT.
  * Looks only: creates nothing. */
@@ -268,8 +349,21 @@ int elig_final(struct sched *s, long now);
 void elig_set_qtime(struct job *j, long t);
 long elig_qtime(const struct sched *s, const struct job *j, long now);
 
-/* policy/iter.c: close the queue's holes (started and parked jobs' NULLs). */
-void iter_compact(struct sched *s);
+/* policy/iter.c: the resource manager refused to start j (counted:
+ * DEFERSTARTCOUNT failures defer it, DEFERCOUNT deferrals hold it). */
+void iter_start_failed(struct sched *s, struct job *j, long now);
+
+/* policy/queue.c: the queue's transitions (the façade checks, these do).
+ * A job joins the queue; leaves it (started, cancelled, history); its
+ * credentials' live counts drop (it left the system); a running job stops
+ * (ended or requeued: it holds nothing afterwards); a running job is
+ * requeued (-1 if not running); idle job j gets holds. */
+void queue_append(struct sched *s, struct job *j);
+void queue_leave(struct sched *s, struct job *j);
+void queue_left(struct job *j);
+void queue_stop(struct sched *s, struct job *j, long now);
+int queue_requeue(struct sched *s, struct job *j, long now);
+void queue_hold(struct sched *s, struct job *j, unsigned holds);
 
 /* policy/eset.c: idle jobs credential by credential (see the file). */
 void eset_sync(struct sched *s);

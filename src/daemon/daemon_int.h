@@ -17,7 +17,7 @@
 #include <jansson.h>
 
 #include "cmd/cmdtab.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "daemon/dhist.h"
 #include "daemon/dlog.h"
 #include "rm/local.h"

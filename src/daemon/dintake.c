@@ -21,7 +21,7 @@
 #include <time.h>
 
 #include "core/resv.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "daemon/daemon_int.h"
 #include "policy/acl.h"
 #include "policy/srcfg.h"

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "daemon/daemon_int.h"
 #include "util/crashpt.h"
 #include "util/mem.h"

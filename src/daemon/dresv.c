@@ -25,7 +25,7 @@
 #include <time.h>
 
 #include "cfg/cfg.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "daemon/daemon_int.h"
 #include "util/mem.h"
 

@@ -32,35 +32,35 @@
 static void set_free_bit(struct sched *s, size_t i)
 {
     uint64_t bit = (uint64_t)1 << (i % 64);
-    if (s->node_used[i] < s->node_cap[i])
-        s->freemap[i / 64] |= bit;
+    if (s->nt.node_used[i] < s->nt.node_cap[i])
+        s->nt.freemap[i / 64] |= bit;
     else
-        s->freemap[i / 64] &= ~bit;
+        s->nt.freemap[i / 64] &= ~bit;
 }
 
 void alloc_node_changed(struct sched *s, size_t i)
 {
-    const struct node *n = &s->nodes[i];
-    s->node_cap[i] = n->state == NODE_UP ? n->procs : 0;
-    s->node_mem_cap[i] = n->state == NODE_UP ? n->mem : 0;
+    const struct node *n = &s->nt.nodes[i];
+    s->nt.node_cap[i] = n->state == NODE_UP ? n->procs : 0;
+    s->nt.node_mem_cap[i] = n->state == NODE_UP ? n->mem : 0;
     set_free_bit(s, i);
 }
 
 /* Next node at or after i with free processors, or nnodes. */
 static size_t next_free(const struct sched *s, size_t i)
 {
-    size_t words = (s->nnodes + 63) / 64;
+    size_t words = (s->nt.nnodes + 63) / 64;
     size_t w = i / 64;
     if (w >= words)
-        return s->nnodes;
-    uint64_t bits = s->freemap[w] & (~(uint64_t)0 << (i % 64));
+        return s->nt.nnodes;
+    uint64_t bits = s->nt.freemap[w] & (~(uint64_t)0 << (i % 64));
     while (!bits) {
         if (++w >= words)
-            return s->nnodes;
-        bits = s->freemap[w];
+            return s->nt.nnodes;
+        bits = s->nt.freemap[w];
     }
     size_t found = w * 64 + (size_t)__builtin_ctzll(bits);
-    return found < s->nnodes ? found : s->nnodes;
+    return found < s->nt.nnodes ? found : s->nt.nnodes;
 }
 
 /* Record `procs` and `mem` on node i for j, extending the last run when it
@@ -122,12 +122,12 @@ static int cmp_u32(const void *a, const void *b)
  * own jobs over [now, now + walltime). */
 static long node_room(struct sched *s, const struct job *j, size_t i, long now)
 {
-    long room = s->node_cap[i] - s->node_used[i];
-    if (room <= 0 || !s->multi)
+    long room = s->nt.node_cap[i] - s->nt.node_used[i];
+    if (room <= 0 || !s->pl.multi)
         return room;
-    for (size_t e = s->node_rv_off[i]; e < s->node_rv_off[i + 1] && room > 0; e++) {
-        const struct resv *r = s->node_rv[e].r;
-        const struct resv_node *rn = &r->nodes[s->node_rv[e].k];
+    for (size_t e = s->pl.node_rv_off[i]; e < s->pl.node_rv_off[i + 1] && room > 0; e++) {
+        const struct resv *r = s->pl.node_rv[e].r;
+        const struct resv_node *rn = &r->nodes[s->pl.node_rv[e].k];
         if (r->start >= now + j->walltime || r->end <= now)
             continue;
         if (resv_access(s, r, j, now) == ACL_NONE)
@@ -140,10 +140,10 @@ static long node_room(struct sched *s, const struct job *j, size_t i, long now)
  * asks for no memory or the node's memory is not known). */
 static unsigned mem_tasks(const struct sched *s, const struct job *j, size_t i, unsigned k)
 {
-    long cap = s->node_mem_cap[i];
+    long cap = s->nt.node_mem_cap[i];
     if (cap <= 0 || !job_wants_mem(j))
         return k;
-    long room = cap - s->node_mem_used[i];
+    long room = cap - s->nt.node_mem_used[i];
     long per_node = j->mem_per_node == JOB_MEM_WHOLE ? cap : j->mem_per_node;
     if (room < per_node + j->mem_per_task)
         return 0; /* not even one task (a whole node's memory: none used) */
@@ -160,11 +160,11 @@ static unsigned mem_tasks(const struct sched *s, const struct job *j, size_t i, 
 static unsigned node_tasks_excl(struct sched *s, const struct job *j, size_t i, long now,
                                 unsigned left, unsigned *procs)
 {
-    if (s->node_jobs[i] || node_room(s, j, i, now) < s->node_cap[i])
+    if (s->nt.node_jobs[i] || node_room(s, j, i, now) < s->nt.node_cap[i])
         return 0;
-    unsigned k = (unsigned)s->node_cap[i] / (unsigned)j->procs_per_task;
+    unsigned k = (unsigned)s->nt.node_cap[i] / (unsigned)j->procs_per_task;
     k = k < left ? k : left;
-    *procs = (unsigned)s->node_cap[i];
+    *procs = (unsigned)s->nt.node_cap[i];
     return k;
 }
 
@@ -173,7 +173,7 @@ static unsigned node_tasks_excl(struct sched *s, const struct job *j, size_t i, 
 static unsigned node_tasks_any(struct sched *s, const struct job *j, size_t i, long now,
                                unsigned left, unsigned *procs)
 {
-    if (s->node_excl[i])
+    if (s->nt.node_excl[i])
         return 0; /* an exclusive job's node */
     if (j->exclusive)
         return node_tasks_excl(s, j, i, now, left, procs);
@@ -184,14 +184,14 @@ static unsigned node_tasks_any(struct sched *s, const struct job *j, size_t i, l
     switch (s->pol.naccess) {
     case NACCESS_SINGLEJOB:
     case NACCESS_SINGLETASK:
-        if (s->node_jobs[i] || room < s->node_cap[i])
+        if (s->nt.node_jobs[i] || room < s->nt.node_cap[i])
             return 0;
         k = s->pol.naccess == NACCESS_SINGLETASK ? 1 : (unsigned)room / ppt;
         k = k < left ? k : left;
-        *procs = (unsigned)s->node_cap[i];
+        *procs = (unsigned)s->nt.node_cap[i];
         return k;
     case NACCESS_SINGLEUSER:
-        if (s->node_jobs[i] && s->node_user[i] != j->user)
+        if (s->nt.node_jobs[i] && s->nt.node_user[i] != j->user)
             return 0;
         /* fall through */
     default:
@@ -222,7 +222,7 @@ static unsigned node_tasks(struct sched *s, const struct job *j, size_t i, long 
             *procs = (unsigned)j->tpn * (unsigned)j->procs_per_task;
         k = (unsigned)j->tpn;
     }
-    *mem = (unsigned)job_node_mem(j, s->node_mem_cap[i], k);
+    *mem = (unsigned)job_node_mem(j, s->nt.node_mem_cap[i], k);
     return k;
 }
 
@@ -230,13 +230,13 @@ static inline void take(struct sched *s, struct job *j, size_t *cap, size_t i, u
                         unsigned mem)
 {
     add_slot(j, cap, i, procs, mem);
-    s->node_used[i] += (int)procs;
+    s->nt.node_used[i] += (int)procs;
     if (mem) /* (the plain walk's jobs have none: no store per node for them) */
-        s->node_mem_used[i] += mem;
+        s->nt.node_mem_used[i] += mem;
     if (j->exclusive)
-        s->node_excl[i] = 1;
-    s->node_jobs[i]++;
-    s->node_user[i] = j->user;
+        s->nt.node_excl[i] = 1;
+    s->nt.node_jobs[i]++;
+    s->nt.node_user[i] = j->user;
     set_free_bit(s, i);
 }
 
@@ -245,14 +245,15 @@ static inline void take(struct sched *s, struct job *j, size_t *cap, size_t i, u
 static size_t prev_free(const struct sched *s, size_t i)
 {
     /* Node at or before i with free processors, or SIZE_MAX. */
-    if (i >= s->nnodes)
-        i = s->nnodes - 1;
+    if (i >= s->nt.nnodes)
+        i = s->nt.nnodes - 1;
     size_t w = i / 64;
-    uint64_t bits = s->freemap[w] & (i % 64 == 63 ? ~(uint64_t)0 : (((uint64_t)1 << (i % 64 + 1)) - 1));
+    uint64_t bits =
+        s->nt.freemap[w] & (i % 64 == 63 ? ~(uint64_t)0 : (((uint64_t)1 << (i % 64 + 1)) - 1));
     while (!bits) {
         if (w-- == 0)
             return SIZE_MAX;
-        bits = s->freemap[w];
+        bits = s->nt.freemap[w];
     }
     return w * 64 + 63 - (size_t)__builtin_clzll(bits);
 }
@@ -263,9 +264,9 @@ static unsigned walk_plain(struct sched *s, struct job *j, size_t *cap, unsigned
                            int backwards)
 {
     unsigned ppt = (unsigned)j->procs_per_task;
-    size_t i = backwards ? prev_free(s, s->nnodes - 1) : next_free(s, 0);
-    while (left && i < s->nnodes) {
-        unsigned room = (unsigned)(s->node_cap[i] - s->node_used[i]);
+    size_t i = backwards ? prev_free(s, s->nt.nnodes - 1) : next_free(s, 0);
+    while (left && i < s->nt.nnodes) {
+        unsigned room = (unsigned)(s->nt.node_cap[i] - s->nt.node_used[i]);
         unsigned k = ppt == 1 ? room : room / ppt;
         if (k > left)
             k = left;
@@ -289,16 +290,16 @@ static unsigned walk_plain(struct sched *s, struct job *j, size_t *cap, unsigned
 static unsigned walk_free(struct sched *s, struct job *j, size_t *cap, long now, unsigned left,
                           int backwards, const unsigned char *lv)
 {
-    if (!s->nnodes)
+    if (!s->nt.nnodes)
         return left;
     int best = 4; /* the best level any region offers */
-    for (size_t g = 0; lv && g < s->nregions; g++)
+    for (size_t g = 0; lv && g < s->pl.nregions; g++)
         best = lv[g] < best ? lv[g] : best;
     uint32_t *later[4] = {0};
     size_t n[4] = {0}, capl[4] = {0};
-    size_t i = backwards ? prev_free(s, s->nnodes - 1) : next_free(s, 0);
-    while (left && i < s->nnodes) {
-        int level = lv ? lv[s->node_region[i]] : 0;
+    size_t i = backwards ? prev_free(s, s->nt.nnodes - 1) : next_free(s, 0);
+    while (left && i < s->nt.nnodes) {
+        int level = lv ? lv[s->pl.node_region[i]] : 0;
         unsigned procs = 0, mem = 0, k = 0;
         if (level == (lv ? best : 0))
             k = node_tasks(s, j, i, now, left, &procs, &mem);
@@ -349,15 +350,15 @@ static void static_vars(const struct node *n, double v[NPRIO_NVARS])
 
 static void node_vars(const struct sched *s, size_t i, int level, double v[NPRIO_NVARS])
 {
-    const struct node *n = &s->nodes[i];
+    const struct node *n = &s->nt.nodes[i];
     static_vars(n, v);
     v[NPRIO_ADISK] = (double)n->disk;
     v[NPRIO_AMEM] = (double)n->mem;
     v[NPRIO_ASWAP] = (double)n->swap;
-    v[NPRIO_APROCS] = s->node_cap[i] - s->node_used[i];
-    v[NPRIO_LOAD] = s->node_used[i];
-    v[NPRIO_JOBCOUNT] = s->node_jobs[i];
-    v[NPRIO_USAGE] = s->node_cap[i] ? (double)s->node_used[i] / s->node_cap[i] : 0;
+    v[NPRIO_APROCS] = s->nt.node_cap[i] - s->nt.node_used[i];
+    v[NPRIO_LOAD] = s->nt.node_used[i];
+    v[NPRIO_JOBCOUNT] = s->nt.node_jobs[i];
+    v[NPRIO_USAGE] = s->nt.node_cap[i] ? (double)s->nt.node_used[i] / s->nt.node_cap[i] : 0;
     v[NPRIO_RESAFFINITY] = level == 0 ? 1 : level == 3 ? -1 : 0;
 }
 
@@ -374,7 +375,7 @@ static double node_static_priority(const struct node *n)
 
 static int cmp_node(size_t x, size_t y)
 {
-    const struct node *a = &cmp_s->nodes[x], *b = &cmp_s->nodes[y];
+    const struct node *a = &cmp_s->nt.nodes[x], *b = &cmp_s->nt.nodes[y];
     switch (cmp_s->pol.nalloc) {
     case NALLOC_MINRESOURCE: /* least configured memory, then fewest processors */
         if (a->mem != b->mem)
@@ -410,15 +411,15 @@ static int cmp_index(const void *a, const void *b)
 /* The static order of the policy, computed when nodes change. */
 static const uint32_t *node_order(struct sched *s)
 {
-    if (!s->order_dirty && s->node_order)
-        return s->node_order;
-    s->node_order = xrealloc(s->node_order, (s->nnodes + 1) * sizeof *s->node_order);
-    for (size_t i = 0; i < s->nnodes; i++)
-        s->node_order[i] = (uint32_t)i;
+    if (!s->nt.order_dirty && s->nt.node_order)
+        return s->nt.node_order;
+    s->nt.node_order = xrealloc(s->nt.node_order, (s->nt.nnodes + 1) * sizeof *s->nt.node_order);
+    for (size_t i = 0; i < s->nt.nnodes; i++)
+        s->nt.node_order[i] = (uint32_t)i;
     cmp_s = s;
-    qsort(s->node_order, s->nnodes, sizeof *s->node_order, cmp_index);
-    s->order_dirty = 0;
-    return s->node_order;
+    qsort(s->nt.node_order, s->nt.nnodes, sizeof *s->nt.node_order, cmp_index);
+    s->nt.order_dirty = 0;
+    return s->nt.node_order;
 }
 
 /* CPULOAD: most idle processors first (moku has no load readings of its
@@ -426,7 +427,8 @@ static const uint32_t *node_order(struct sched *s)
 static int cmp_idle(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    int fx = cmp_s->node_cap[x] - cmp_s->node_used[x], fy = cmp_s->node_cap[y] - cmp_s->node_used[y];
+    int fx = cmp_s->nt.node_cap[x] - cmp_s->nt.node_used[x],
+        fy = cmp_s->nt.node_cap[y] - cmp_s->nt.node_used[y];
     if (fx != fy)
         return fx > fy ? -1 : 1;
     return x < y ? -1 : x > y;
@@ -446,13 +448,14 @@ static int cmp_dyn(const void *a, const void *b)
 static size_t ordered_dynamic(struct sched *s, const unsigned char *lv, uint32_t *out)
 {
     size_t n = 0;
-    dyn_value = xcalloc(s->nnodes + 1, sizeof *dyn_value);
-    for (size_t i = 0; i < s->nnodes; i++) {
-        if (s->node_used[i] >= s->node_cap[i])
+    dyn_value = xcalloc(s->nt.nnodes + 1, sizeof *dyn_value);
+    for (size_t i = 0; i < s->nt.nnodes; i++) {
+        if (s->nt.node_used[i] >= s->nt.node_cap[i])
             continue;
         double v[NPRIO_NVARS];
-        node_vars(s, i, lv ? lv[s->node_region[i]] : 2, v);
-        dyn_value[i] = s->nodes[i].priof ? nprio_eval(s->nodes[i].priof, v) : (double)s->nodes[i].priority;
+        node_vars(s, i, lv ? lv[s->pl.node_region[i]] : 2, v);
+        dyn_value[i] = s->nt.nodes[i].priof ? nprio_eval(s->nt.nodes[i].priof, v)
+                                            : (double)s->nt.nodes[i].priority;
         out[n++] = (uint32_t)i;
     }
     qsort(out, n, sizeof *out, cmp_dyn);
@@ -465,11 +468,11 @@ static size_t ordered_dynamic(struct sched *s, const unsigned char *lv, uint32_t
 static size_t ordered(struct sched *s, const unsigned char *lv, uint32_t *out)
 {
     size_t n = 0;
-    if (s->pol.nalloc == NALLOC_PRIORITY && s->prio_dynamic)
+    if (s->pol.nalloc == NALLOC_PRIORITY && s->nt.prio_dynamic)
         return ordered_dynamic(s, lv, out);
     if (s->pol.nalloc == NALLOC_CPULOAD) {
-        for (size_t i = 0; i < s->nnodes; i++)
-            if (s->node_used[i] < s->node_cap[i])
+        for (size_t i = 0; i < s->nt.nnodes; i++)
+            if (s->nt.node_used[i] < s->nt.node_cap[i])
                 out[n++] = (uint32_t)i;
         cmp_s = s;
         qsort(out, n, sizeof *out, cmp_idle);
@@ -477,12 +480,12 @@ static size_t ordered(struct sched *s, const unsigned char *lv, uint32_t *out)
     }
     const uint32_t *o = node_order(s);
     if (s->pol.nalloc == NALLOC_LASTAVAILABLE) {
-        for (size_t i = s->nnodes; i-- > 0;)
+        for (size_t i = s->nt.nnodes; i-- > 0;)
             out[n++] = o[i];
         return n;
     }
-    memcpy(out, o, s->nnodes * sizeof *out);
-    return s->nnodes;
+    memcpy(out, o, s->nt.nnodes * sizeof *out);
+    return s->nt.nnodes;
 }
 
 /* MAXBALANCE: the slowest group of equal speed that holds every task, so
@@ -495,7 +498,7 @@ static void balance_range(struct sched *s, const struct job *j, const uint32_t *
     for (size_t a = 0; a < n;) {
         size_t b = a;
         unsigned long long tasks = 0;
-        while (b < n && s->nodes[order[b]].speed == s->nodes[order[a]].speed) {
+        while (b < n && s->nt.nodes[order[b]].speed == s->nt.nodes[order[a]].speed) {
             unsigned procs, mem;
             tasks += node_tasks(s, j, order[b], now, (unsigned)j->tasks, &procs, &mem);
             b++;
@@ -513,7 +516,7 @@ static void balance_range(struct sched *s, const struct job *j, const uint32_t *
  * positive affinity with first, then neutral, unreserved, negative. */
 static unsigned char *region_levels(struct sched *s, const struct job *j, long now)
 {
-    unsigned char *lv = xcalloc(s->nregions + 1, 1);
+    unsigned char *lv = xcalloc(s->pl.nregions + 1, 1);
     static const unsigned char of[] = {[ACL_POSITIVE] = 0, [ACL_NEUTRAL] = 1, [ACL_NONE] = 2,
                                        [ACL_NEGATIVE] = 3};
     /* A region whose counts leave j nothing is skipped whole: its nodes
@@ -521,7 +524,7 @@ static unsigned char *region_levels(struct sched *s, const struct job *j, long n
      * better, by a start that ignores the plan, runjob's). A region j cannot
      * use at all (features, partition) is never taken (5): runjob put a job
      * asking for a feature on nodes without it. */
-    for (size_t g = 0; g < s->nregions; g++)
+    for (size_t g = 0; g < s->pl.nregions; g++)
         lv[g] = !plan_region_usable(s, j, g)         ? 5
                 : plan_region_tasks(s, j, g, now) > 0 ? of[plan_region_access(s, j, g, now)]
                                                       : 4;
@@ -530,8 +533,8 @@ static unsigned char *region_levels(struct sched *s, const struct job *j, long n
 
 static unsigned walk_ordered(struct sched *s, struct job *j, size_t *cap, long now, unsigned left)
 {
-    uint32_t *order = xcalloc(s->nnodes + 1, sizeof *order);
-    unsigned char *lv = s->multi ? region_levels(s, j, now) : NULL;
+    uint32_t *order = xcalloc(s->nt.nnodes + 1, sizeof *order);
+    unsigned char *lv = s->pl.multi ? region_levels(s, j, now) : NULL;
     size_t n = ordered(s, lv, order), from = 0, to = n;
     if (s->pol.nalloc == NALLOC_MAXBALANCE)
         balance_range(s, j, order, n, now, &from, &to);
@@ -541,7 +544,7 @@ static unsigned walk_ordered(struct sched *s, struct job *j, size_t *cap, long n
             size_t a = pass ? 0 : from, b = pass ? n : to;
             for (size_t x = a; x < b && left; x++) {
                 size_t i = order[x];
-                if ((lv && lv[s->node_region[i]] != level) || (pass && x >= from && x < to))
+                if ((lv && lv[s->pl.node_region[i]] != level) || (pass && x >= from && x < to))
                     continue;
                 unsigned procs = 0, mem = 0, k = node_tasks(s, j, i, now, left, &procs, &mem);
                 if (k) {
@@ -593,15 +596,15 @@ int alloc_job(struct sched *s, struct job *j, long now)
     j->slots = NULL;
     j->nslots = 0;
     int table = s->pol.nalloc == NALLOC_FIRSTAVAILABLE || s->pol.nalloc == NALLOC_LASTAVAILABLE;
-    if (!s->multi && !plan_region_usable(s, j, 0))
+    if (!s->pl.multi && !plan_region_usable(s, j, 0))
         return -1; /* one region, and j may not use it (a feature no node has) */
-    if (table && !s->multi && s->pol.naccess == NACCESS_SHARED && s->nnodes && !j->tpn &&
+    if (table && !s->pl.multi && s->pol.naccess == NACCESS_SHARED && s->nt.nnodes && !j->tpn &&
         !j->exclusive && !job_wants_mem(j)) {
         left = walk_plain(s, j, &cap, left, s->pol.nalloc == NALLOC_LASTAVAILABLE);
     } else if (table) {
         /* Table order: the free map skips full nodes 64 at a time. */
         int back = s->pol.nalloc == NALLOC_LASTAVAILABLE;
-        unsigned char *lv = s->multi ? region_levels(s, j, now) : NULL;
+        unsigned char *lv = s->pl.multi ? region_levels(s, j, now) : NULL;
         left = walk_free(s, j, &cap, now, left, back, lv);
         free(lv);
     } else {
@@ -618,7 +621,7 @@ int alloc_job(struct sched *s, struct job *j, long now)
         return -1;
     }
     sort_slots(j);
-    if (s->multi)
+    if (s->pl.multi)
         charge(s, j, now, now + j->walltime);
     return 0;
 }
@@ -626,7 +629,7 @@ int alloc_job(struct sched *s, struct job *j, long now)
 int alloc_exact(struct sched *s, struct job *j, const struct job_slot *slots, size_t n)
 {
     for (size_t k = 0; k < n; k++)
-        if (slots[k].nnodes == 0 || (size_t)slots[k].node + slots[k].nnodes > s->nnodes)
+        if (slots[k].nnodes == 0 || (size_t)slots[k].node + slots[k].nnodes > s->nt.nnodes)
             return -1;
     size_t cap = 0;
     j->slots = NULL;
@@ -650,9 +653,9 @@ static void charge(struct sched *s, struct job *j, long a, long b)
     for (size_t k = 0; k < j->nslots; k++)
         for (unsigned i = j->slots[k].node; i < j->slots[k].node + j->slots[k].nnodes; i++) {
             unsigned left = j->slots[k].procs;
-            for (size_t e = s->node_rv_off[i]; e < s->node_rv_off[i + 1] && left; e++) {
-                struct resv *r = s->node_rv[e].r;
-                struct resv_node *rn = &r->nodes[s->node_rv[e].k];
+            for (size_t e = s->pl.node_rv_off[i]; e < s->pl.node_rv_off[i + 1] && left; e++) {
+                struct resv *r = s->pl.node_rv[e].r;
+                struct resv_node *rn = &r->nodes[s->pl.node_rv[e].k];
                 if (r->start >= b || r->end <= a || rn->used >= rn->procs ||
                     resv_access(s, r, j, a) == ACL_NONE)
                     continue;
@@ -660,7 +663,7 @@ static void charge(struct sched *s, struct job *j, long a, long b)
                 rn->used += c;
                 left -= c;
                 j->charges = xgrow(j->charges, &cap, j->ncharges + 1, sizeof *j->charges);
-                j->charges[j->ncharges++] = (struct resv_charge){r, s->node_rv[e].k, c};
+                j->charges[j->ncharges++] = (struct resv_charge){r, s->pl.node_rv[e].k, c};
             }
         }
 }
@@ -693,7 +696,7 @@ static void set_free_range(struct sched *s, size_t from, size_t to)
         size_t hi = (to - w * 64) < 64 ? to - w * 64 : 64;
         uint64_t mask =
             (hi == 64 ? ~(uint64_t)0 : (((uint64_t)1 << hi) - 1)) & (~(uint64_t)0 << lo);
-        s->freemap[w] |= mask;
+        s->nt.freemap[w] |= mask;
         from = w * 64 + hi;
     }
 }
@@ -705,15 +708,15 @@ void alloc_release(struct sched *s, struct job *j)
         size_t end = (size_t)sl->node + sl->nnodes;
         if (sl->mem || j->exclusive)
             for (size_t i = sl->node; i < end; i++) {
-                s->node_mem_used[i] -= sl->mem;
+                s->nt.node_mem_used[i] -= sl->mem;
                 if (j->exclusive)
-                    s->node_excl[i] = 0;
+                    s->nt.node_excl[i] = 0;
             }
         for (size_t i = sl->node; i < end; i++) {
-            s->node_used[i] -= (int)sl->procs;
-            if (--s->node_jobs[i] <= 0) {
-                s->node_jobs[i] = 0;
-                s->node_user[i] = NULL;
+            s->nt.node_used[i] -= (int)sl->procs;
+            if (--s->nt.node_jobs[i] <= 0) {
+                s->nt.node_jobs[i] = 0;
+                s->nt.node_user[i] = NULL;
             }
         }
         /* Each of these nodes just gave back processors: all have room. */

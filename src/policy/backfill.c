@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/bfwin.h"
 #include "core/sched_int.h"
 #include "util/mem.h"
 
@@ -160,7 +161,7 @@ static void preempt_order(struct sched *s, struct job **c, size_t n, long now)
             o[m++] = c[k];
     order_s = s;
     if (s->pol.bfprio == BFP_DURATION || s->pol.bfprio == BFP_HWDURATION)
-        sort_ptrs((void **)o, m, by_bfprio, &s->sortbuf); /* stable: priority order in ties */
+        sort_ptrs((void **)o, m, by_bfprio, &s->q.sortbuf); /* stable: priority order in ties */
     for (size_t k = 0; k < m; k++)
         if (bf_may_start(s, o[k]) && plan_fits(s, o[k], now) && bf_start(s, o[k], now))
             o[k]->flags |= JOB_PREEMPTEE;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/bfwin.h"
 #include "core/sched_int.h"
 #include "util/mem.h"
 
@@ -65,10 +66,10 @@ static void pseudo_init(struct pseudo *p, const struct job_spec *spec, int tasks
 static long long offered(struct sched *s, struct job *j, long now, long dur)
 {
     j->walltime = dur;
-    if (!s->multi)
-        return plan_region_usable(s, j, 0) ? avail_min_free(s->avail, now, now + dur) : 0;
+    if (!s->pl.multi)
+        return plan_region_usable(s, j, 0) ? avail_min_free(s->pl.avail, now, now + dur) : 0;
     long long sum = 0;
-    for (size_t g = 0; g < s->nregions; g++)
+    for (size_t g = 0; g < s->pl.nregions; g++)
         if (plan_region_usable(s, j, g)) {
             long t = plan_region_tasks(s, j, g, now);
             sum += t > 0 ? t : 0;
@@ -79,12 +80,12 @@ static long long offered(struct sched *s, struct job *j, long now, long dur)
 /* Instants after now at which something in the plan changes. */
 static long next_change(const struct sched *s, long t)
 {
-    long next = avail_next_change(s->avail, t);
-    for (size_t g = 0; s->multi && g < s->nregions; g++) {
-        long n = avail_next_change(s->regions[g].free, t);
+    long next = avail_next_change(s->pl.avail, t);
+    for (size_t g = 0; s->pl.multi && g < s->pl.nregions; g++) {
+        long n = avail_next_change(s->pl.regions[g].free, t);
         next = n < next ? n : next;
-        for (size_t k = 0; k < s->regions[g].nrv; k++) {
-            n = avail_next_change(s->regions[g].rv[k].inner, t);
+        for (size_t k = 0; k < s->pl.regions[g].nrv; k++) {
+            n = avail_next_change(s->pl.regions[g].rv[k].inner, t);
             next = n < next ? n : next;
         }
     }
@@ -97,8 +98,8 @@ size_t sched_backfill_windows(struct sched *s, const struct job_spec *who, long 
     struct pseudo p;
     pseudo_init(&p, who, 1, 1);
     plan_forget(s);
-    if (now < s->last_now)
-        now = s->last_now;
+    if (now < s->pl.last_now)
+        now = s->pl.last_now;
     size_t n = 0;
     long long prev = offered(s, &p.j, now, 1);
     for (long t = next_change(s, now); prev > 0; t = next_change(s, t)) {
@@ -116,9 +117,9 @@ size_t sched_backfill_windows(struct sched *s, const struct job_spec *who, long 
      * processor of the window (an upper bound: the counts do not name
      * nodes). */
     long nodes = 0;
-    for (size_t i = 0; i < s->nnodes; i++)
-        if (s->node_cap[i] > s->node_used[i] &&
-            plan_region_usable(s, &p.j, s->multi ? s->node_region[i] : 0))
+    for (size_t i = 0; i < s->nt.nnodes; i++)
+        if (s->nt.node_cap[i] > s->nt.node_used[i] &&
+            plan_region_usable(s, &p.j, s->pl.multi ? s->pl.node_region[i] : 0))
             nodes++;
     for (size_t k = 0; k < n && k < max; k++)
         out[k].nodes = out[k].procs < nodes ? (long)out[k].procs : nodes;
@@ -128,18 +129,18 @@ size_t sched_backfill_windows(struct sched *s, const struct job_spec *who, long 
 
 const struct job *sched_fcfs_head(const struct sched *s)
 {
-    if (s->pol.backfill != BF_NONE || !s->plan_stopped)
+    if (s->pol.backfill != BF_NONE || !s->pl.plan_stopped)
         return NULL;
-    for (size_t k = 0; k < s->nblocked; k++)
-        if (s->blocked[k]->state == JOB_IDLE)
-            return s->blocked[k];
+    for (size_t k = 0; k < s->pl.nblocked; k++)
+        if (s->pl.blocked[k]->state == JOB_IDLE)
+            return s->pl.blocked[k];
     return NULL;
 }
 
 long sched_earliest_start(struct sched *s, const struct job *j, long now)
 {
-    if (now < s->last_now)
-        now = s->last_now;
+    if (now < s->pl.last_now)
+        now = s->pl.last_now;
     if (j->state != JOB_IDLE)
         return j->start;
     if (j->resv_start >= 0)
@@ -152,8 +153,8 @@ long sched_earliest_for(struct sched *s, const struct job_spec *spec, long now)
     struct pseudo p;
     pseudo_init(&p, spec, spec->tasks, spec->walltime);
     plan_forget(s);
-    if (now < s->last_now)
-        now = s->last_now;
+    if (now < s->pl.last_now)
+        now = s->pl.last_now;
     long t = plan_earliest(s, &p.j, now);
     plan_forget(s);
     return t;

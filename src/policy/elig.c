@@ -32,7 +32,7 @@
 static void set_blocked(struct sched *s, struct job *j, const char *why)
 {
     if (!(j->flags & JOB_BLOCKED))
-        s->nblocked_jobs++;
+        s->el.nblocked_jobs++;
     j->flags |= JOB_BLOCKED;
     if (why && !(j->blocked && strcmp(j->blocked, why) == 0)) {
         free(j->blocked);
@@ -43,7 +43,7 @@ static void set_blocked(struct sched *s, struct job *j, const char *why)
 static void clear_blocked(struct sched *s, struct job *j)
 {
     if (j->flags & JOB_BLOCKED)
-        s->nblocked_jobs--;
+        s->el.nblocked_jobs--;
     j->flags &= ~(unsigned)JOB_BLOCKED;
     free(j->blocked);
     j->blocked = NULL;
@@ -81,7 +81,7 @@ static struct job *walk_job(struct sched *s, const struct walk *w, size_t *i)
 static void walk_clear(struct sched *s, const struct walk *w, enum lim_level level)
 {
     if (w->whole)
-        limits_clear_usage(s->limits, LIM_IDLE);
+        limits_clear_usage(s->lim.limits, LIM_IDLE);
     else
         eset_idle_start(s, (int)level);
 }
@@ -115,7 +115,7 @@ static long qstop_from(const struct sched *s, long walked, long now)
 static void restart_qtime(struct sched *s, struct walk *w, struct job *j)
 {
     if (j->flags & JOB_QSTOP) {
-        j->qtime_start = qstop_from(s, s->elig_walked, w ? w->now : s->last_now);
+        j->qtime_start = qstop_from(s, s->el.elig_walked, w ? w->now : s->pl.last_now);
         j->flags &= ~(unsigned)JOB_QSTOP;
         if (w)
             w->restarted = 1;
@@ -130,7 +130,7 @@ void elig_set_qtime(struct job *j, long t)
 
 long elig_qtime(const struct sched *s, const struct job *j, long now)
 {
-    return j->flags & JOB_QSTOP ? qstop_from(s, s->elig_walked, now) : j->qtime_start;
+    return j->flags & JOB_QSTOP ? qstop_from(s, s->el.elig_walked, now) : j->qtime_start;
 }
 
 /* Holds block a job with or without limits; FULLPOLICY stops its queue
@@ -145,12 +145,12 @@ static int held(struct sched *s, struct walk *w, struct job *j, long now)
             elig_set_qtime(j, j->deferred_until);
         j->deferred_until = 0; /* DEFERTIME is over, or the start date came: eligible */
         j->flags &= ~(unsigned)JOB_STARTDATE;
-        s->nheld -= !j->holds;
+        s->el.nheld -= !j->holds;
     }
     if (!j->holds && !j->deferred_until)
         return 0;
-    if (j->deferred_until && (!s->next_undefer || j->deferred_until < s->next_undefer))
-        s->next_undefer = j->deferred_until;
+    if (j->deferred_until && (!s->el.next_undefer || j->deferred_until < s->el.next_undefer))
+        s->el.next_undefer = j->deferred_until;
     set_blocked(s, j, NULL);
     j->flags &= ~(unsigned)JOB_HARDOK;
     if (s->pol.prio.accrual == ACCRUE_FULLPOLICY)
@@ -168,15 +168,15 @@ void elig_unblock(struct sched *s, struct job *j)
 static void rebuild_active(struct sched *s, const struct prio_env *env, long now)
 {
     double req[LIM_NTYPES];
-    limits_clear_usage(s->limits, LIM_ACTIVE);
+    limits_clear_usage(s->lim.limits, LIM_ACTIVE);
     eset_begin(s);
-    for (size_t i = 0; i < s->running.n; i++) {
-        const struct job *j = s->running.v[i];
+    for (size_t i = 0; i < s->pl.running.n; i++) {
+        const struct job *j = s->pl.running.v[i];
         long left = j->start + j->walltime - now;
         limits_request(j, left > 0 ? left : 0, env, req);
-        limits_add_kind(s->limits, j, eset_kind(s), LIM_ACTIVE, req, +1);
-        if (left > 0 && !s->eset) /* its PS and WC run down (eset keeps its own rates) */
-            limits_add_rate(s->limits, j, -1, +1);
+        limits_add_kind(s->lim.limits, j, eset_kind(s), LIM_ACTIVE, req, +1);
+        if (left > 0 && !s->el.eset) /* its PS and WC run down (eset keeps its own rates) */
+            limits_add_rate(s->lim.limits, j, -1, +1);
         eset_running(s, j, left);
     }
 }
@@ -187,10 +187,10 @@ static void rebuild_active(struct sched *s, const struct prio_env *env, long now
 static int job_fits_limits(struct sched *s, struct job *j, const struct prio_env *env, char *why)
 {
     if (why)
-        return !limits_check_job(s->limits, j, env, why, WHY_MAX);
-    if (j->jobcheck_gen != s->limits_gen) {
-        j->jobcheck_ok = !limits_check_job(s->limits, j, env, NULL, 0);
-        j->jobcheck_gen = s->limits_gen;
+        return !limits_check_job(s->lim.limits, j, env, why, WHY_MAX);
+    if (j->jobcheck_gen != s->lim.limits_gen) {
+        j->jobcheck_ok = !limits_check_job(s->lim.limits, j, env, NULL, 0);
+        j->jobcheck_gen = s->lim.limits_gen;
     }
     return j->jobcheck_ok;
 }
@@ -226,10 +226,10 @@ static void note_lift(struct walk *w, struct sched *s, const struct job *j, enum
 {
     if (w->wake <= w->now + 1)
         return; /* none can come sooner */
-    long dt = limits_lift(s->limits, j, -1, level, req);
+    long dt = limits_lift(s->lim.limits, j, -1, level, req);
     if (dt <= 0 || w->now + dt >= w->wake)
         return; /* never by time alone, or not sooner */
-    if (!limits_check_fast(s->limits, j, -1, LIM_IDLE, level, req)) /* idle usage stays */
+    if (!limits_check_fast(s->lim.limits, j, -1, LIM_IDLE, level, req)) /* idle usage stays */
         w->wake = w->now + dt;
 }
 
@@ -259,7 +259,7 @@ static void note_least(struct sched *s, struct walk *w, enum lim_level level)
             continue;
         double req[LIM_NTYPES] = {0}, ex[LIM_NTYPES];
         req[types[i]] = w->least[level][i];
-        limits_excess(s->limits, any, eset_kind(s), LIM_ACTIVE, level, req, ex);
+        limits_excess(s->lim.limits, any, eset_kind(s), LIM_ACTIVE, level, req, ex);
         double only[LIM_NTYPES] = {0};
         only[types[i]] = ex[types[i]] > 0 ? ex[types[i]] : 0;
         note_wait(w, s, any, only);
@@ -283,25 +283,25 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
     }
     limits_request(j, j->walltime, env, req);
     if (why) {
-        if (limits_check(s->limits, j, LIM_ACTIVE, level, req, why, len) ||
-            limits_check(s->limits, j, LIM_IDLE, level, req, why, len))
+        if (limits_check(s->lim.limits, j, LIM_ACTIVE, level, req, why, len) ||
+            limits_check(s->lim.limits, j, LIM_IDLE, level, req, why, len))
             return 0;
-    } else if (w && s->eset) {
-        unsigned va = limits_violations(s->limits, j, eset_kind(s), LIM_ACTIVE, level, req);
-        unsigned vi = limits_violations(s->limits, j, eset_kind(s), LIM_IDLE, level, req);
+    } else if (w && s->el.eset) {
+        unsigned va = limits_violations(s->lim.limits, j, eset_kind(s), LIM_ACTIVE, level, req);
+        unsigned vi = limits_violations(s->lim.limits, j, eset_kind(s), LIM_IDLE, level, req);
         if (va | vi) {
             if (!vi)
                 note_refusal(w, va, level, req); /* idle usage does not run down */
             return 0;
         }
-    } else if (limits_check_fast(s->limits, j, -1, LIM_ACTIVE, level, req)) {
+    } else if (limits_check_fast(s->lim.limits, j, -1, LIM_ACTIVE, level, req)) {
         if (w)
             note_lift(w, s, j, level, req);
         return 0;
-    } else if (limits_check_fast(s->limits, j, -1, LIM_IDLE, level, req)) {
+    } else if (limits_check_fast(s->lim.limits, j, -1, LIM_IDLE, level, req)) {
         return 0;
     }
-    limits_add(s->limits, j, LIM_IDLE, req, +1);
+    limits_add(s->lim.limits, j, LIM_IDLE, req, +1);
     return 1;
 }
 
@@ -320,12 +320,12 @@ static int full_here(struct sched *s, struct walk *w, const struct job *j, enum 
     if (!eset_unread_least(s, least))
         return 1; /* none left to read: the rest is the component's other jobs */
     int kind = eset_kind(s);
-    unsigned vi = limits_violations(s->limits, j, kind, LIM_IDLE, level, least);
-    unsigned va = limits_violations(s->limits, j, kind, LIM_ACTIVE, level, least);
+    unsigned vi = limits_violations(s->lim.limits, j, kind, LIM_IDLE, level, least);
+    unsigned va = limits_violations(s->lim.limits, j, kind, LIM_ACTIVE, level, least);
     if (!(va | vi))
         return 0;
     if (!vi && !(va & ~(1u << LIM_PS | 1u << LIM_WC))) {
-        limits_excess(s->limits, j, kind, LIM_ACTIVE, level, least, ex);
+        limits_excess(s->lim.limits, j, kind, LIM_ACTIVE, level, least, ex);
         note_wait(w, s, j, ex);
     }
     return 1;
@@ -369,7 +369,7 @@ static int hard_turn(struct sched *s, struct walk *w, struct job *j, const struc
     if (held(s, w, j, w->now))
         return -1;
     if (admit(s, w, j, level, env, NULL)) {
-        s->promoted += !(j->flags & JOB_HARDOK); /* the hard pass may start it now */
+        s->el.promoted += !(j->flags & JOB_HARDOK); /* the hard pass may start it now */
         j->flags |= JOB_HARDOK;
         restart_qtime(s, w, j);
         return 1;
@@ -390,7 +390,7 @@ static int one_one(struct sched *s, struct walk *w, struct job *j, const struct 
 {
     int r = hard_turn(s, w, j, env, LIM_SOFT);
     if (r == 1) {
-        s->promoted += (j->flags & JOB_BLOCKED) != 0;
+        s->el.promoted += (j->flags & JOB_BLOCKED) != 0;
         clear_blocked(s, j);
     }
     else if (r == 0)
@@ -403,7 +403,7 @@ static int soft_one(struct sched *s, struct walk *w, struct job *j, const struct
     if (j->holds || j->deferred_until)
         return 0; /* held or deferred: blocked by that, not by a limit */
     if (admit(s, w, j, LIM_SOFT, env, NULL)) {
-        s->promoted += (j->flags & JOB_BLOCKED) != 0;
+        s->el.promoted += (j->flags & JOB_BLOCKED) != 0;
         clear_blocked(s, j);
         return 1;
     }
@@ -425,8 +425,8 @@ static void hard_reason(struct sched *s, struct job *j, const struct prio_env *e
         return;
     }
     limits_request(j, j->walltime, env, req);
-    if (limits_check(s->limits, j, LIM_ACTIVE, LIM_HARD, req, w, WHY_MAX) ||
-        limits_check(s->limits, j, LIM_IDLE, LIM_HARD, req, w, WHY_MAX))
+    if (limits_check(s->lim.limits, j, LIM_ACTIVE, LIM_HARD, req, w, WHY_MAX) ||
+        limits_check(s->lim.limits, j, LIM_IDLE, LIM_HARD, req, w, WHY_MAX))
         memcpy(why, w, WHY_MAX);
 }
 
@@ -476,11 +476,11 @@ static void hard_reasons(struct sched *s, struct walk *w, const struct prio_env 
  * some job is held or blocked. */
 static void holds_only(struct sched *s, long now)
 {
-    if (!s->nheld && !s->nblocked_jobs)
+    if (!s->el.nheld && !s->el.nblocked_jobs)
         return;
     struct walk w = {.now = now};
-    for (size_t i = s->qhead; i < s->qlen; i++) {
-        struct job *j = s->queue[i];
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        struct job *j = s->q.queue[i];
         if (j && !held(s, &w, j, now)) {
             restart_qtime(s, &w, j);
             clear_blocked(s, j);
@@ -491,7 +491,7 @@ static void holds_only(struct sched *s, long now)
 
 int elig_active(const struct sched *s)
 {
-    return limits_any(s->limits) || s->fs_caps;
+    return limits_any(s->lim.limits) || s->fsh.fs_caps;
 }
 
 /* The whole queue, as a walk. A queue that never held a job has no array
@@ -499,14 +499,17 @@ int elig_active(const struct sched *s)
  * is then empty and points nowhere. */
 static struct walk whole_queue(struct sched *s, long now)
 {
-    return (struct walk){.v = s->queue ? s->queue + s->qhead : NULL, .n = s->qlen - s->qhead,
-                         .whole = 1, .now = now, .wake = AVAIL_NEVER};
+    return (struct walk){.v = s->q.queue ? s->q.queue + s->q.qhead : NULL,
+                         .n = s->q.qlen - s->q.qhead,
+                         .whole = 1,
+                         .now = now,
+                         .wake = AVAIL_NEVER};
 }
 
 /* The iteration's walks over w: hard then soft, or one when they agree. */
 static void walks(struct sched *s, struct walk *w, const struct prio_env *env)
 {
-    if (limits_soft_differs(s->limits)) {
+    if (limits_soft_differs(s->lim.limits)) {
         run_walk(s, w, env, hard_one, LIM_HARD);
         run_walk(s, w, env, soft_one, LIM_SOFT);
     } else {
@@ -519,38 +522,38 @@ static void walks(struct sched *s, struct walk *w, const struct prio_env *env)
 static void walk_components(struct sched *s, const struct prio_env *env, long now)
 {
     for (size_t k = 0; eset_due(s, &k, now); k++) {
-        eset_open(s, k, now, s->elig_walked);
+        eset_open(s, k, now, s->el.elig_walked);
         struct walk w = {.now = now, .wake = AVAIL_NEVER};
         walks(s, &w, env);
-        eset_walked(s, now, w.wake, qstop_from(s, s->elig_walked, now), w.restarted, w.stopped);
+        eset_walked(s, now, w.wake, qstop_from(s, s->el.elig_walked, now), w.restarted, w.stopped);
     }
     eset_settle(s, now);
 }
 
 void elig_run(struct sched *s, long now)
 {
-    s->lift_at = AVAIL_NEVER;
-    s->capped = 0;
+    s->el.lift_at = AVAIL_NEVER;
+    s->el.capped = 0;
     if (!elig_active(s)) {
         holds_only(s, now);
-        s->elig_prev = s->elig_walked;
-        s->elig_walked = now;
+        s->el.elig_prev = s->el.elig_walked;
+        s->el.elig_walked = now;
         return;
     }
     struct prio_env env;
     sched_prio_env(s, &env);
     rebuild_active(s, &env, now);
-    if (s->eset) {
+    if (s->el.eset) {
         walk_components(s, &env, now);
-        s->lift_at = eset_lift(s);
+        s->el.lift_at = eset_lift(s);
     } else {
         struct walk w = whole_queue(s, now);
         walks(s, &w, &env);
-        s->lift_at = w.wake;
-        s->capped = w.capped;
+        s->el.lift_at = w.wake;
+        s->el.capped = w.capped;
     }
-    s->elig_prev = s->elig_walked;
-    s->elig_walked = now;
+    s->el.elig_prev = s->el.elig_walked;
+    s->el.elig_walked = now;
 }
 
 int elig_final(struct sched *s, long now)
@@ -559,27 +562,27 @@ int elig_final(struct sched *s, long now)
         return 0;
     struct prio_env env;
     sched_prio_env(s, &env);
-    s->promoted = 0;
-    if (!s->eset) {
+    s->el.promoted = 0;
+    if (!s->el.eset) {
         rebuild_active(s, &env, now);
         struct walk w = whole_queue(s, now);
         walks(s, &w, &env);
-        s->lift_at = w.wake;
-        s->capped = w.capped;
-        return s->promoted > 0;
+        s->el.lift_at = w.wake;
+        s->el.capped = w.capped;
+        return s->el.promoted > 0;
     }
     /* Active usage is elig_run's plus what elig_started added: the same as
      * rebuilt, at the same instant. Only the credentials a job of which
      * started: the others' answer is what elig_run left. */
     for (size_t k = 0; eset_started_due(s, &k); k++) {
-        eset_open(s, k, now, s->elig_prev);
+        eset_open(s, k, now, s->el.elig_prev);
         struct walk w = {.now = now, .wake = AVAIL_NEVER};
         walks(s, &w, &env);
-        eset_walked(s, now, w.wake, qstop_from(s, s->elig_prev, now), 1, 1);
+        eset_walked(s, now, w.wake, qstop_from(s, s->el.elig_prev, now), 1, 1);
     }
     eset_settle(s, now);
-    s->lift_at = eset_lift(s);
-    return s->promoted > 0;
+    s->el.lift_at = eset_lift(s);
+    return s->el.promoted > 0;
 }
 
 void elig_reasons(struct sched *s)
@@ -588,12 +591,12 @@ void elig_reasons(struct sched *s)
         return;
     struct prio_env env;
     sched_prio_env(s, &env);
-    rebuild_active(s, &env, s->last_now);
+    rebuild_active(s, &env, s->pl.last_now);
     size_t n;
-    struct job **v = s->eset ? (struct job **)eset_all(s, &n) : NULL;
-    struct walk w = v ? (struct walk){.v = v, .n = n, .whole = 1, .now = s->last_now}
-                      : whole_queue(s, s->last_now);
-    if (limits_soft_differs(s->limits)) {
+    struct job **v = s->el.eset ? (struct job **)eset_all(s, &n) : NULL;
+    struct walk w = v ? (struct walk){.v = v, .n = n, .whole = 1, .now = s->pl.last_now}
+                      : whole_queue(s, s->pl.last_now);
+    if (limits_soft_differs(s->lim.limits)) {
         hard_reasons(s, &w, &env);
         soft_reasons(s, &w, &env, 2); /* the soft walk's words for the others */
     } else {
@@ -612,8 +615,8 @@ int elig_may_start(struct sched *s, struct job *j, enum lim_level level, char *w
     double req[LIM_NTYPES];
     sched_prio_env(s, &env);
     limits_request(j, j->walltime, &env, req);
-    return why ? !limits_check(s->limits, j, LIM_ACTIVE, level, req, why, len)
-               : !limits_check_fast(s->limits, j, eset_kind(s), LIM_ACTIVE, level, req);
+    return why ? !limits_check(s->lim.limits, j, LIM_ACTIVE, level, req, why, len)
+               : !limits_check_fast(s->lim.limits, j, eset_kind(s), LIM_ACTIVE, level, req);
 }
 
 void elig_started(struct sched *s, struct job *j)
@@ -621,15 +624,15 @@ void elig_started(struct sched *s, struct job *j)
     elig_unblock(s, j);
     eset_remove(s, j, 1);
     eset_running(s, j, j->walltime);
-    if (!limits_any(s->limits))
+    if (!limits_any(s->lim.limits))
         return;
     struct prio_env env;
     double req[LIM_NTYPES];
     sched_prio_env(s, &env);
     limits_request(j, j->walltime, &env, req);
-    limits_add(s->limits, j, LIM_ACTIVE, req, +1);
-    if (j->walltime > 0 && !s->eset)
-        limits_add_rate(s->limits, j, -1, +1);
+    limits_add(s->lim.limits, j, LIM_ACTIVE, req, +1);
+    if (j->walltime > 0 && !s->el.eset)
+        limits_add_rate(s->lim.limits, j, -1, +1);
 }
 
 /*
@@ -642,36 +645,36 @@ void elig_started(struct sched *s, struct job *j)
 static void shift_usage(struct sched *s, const struct prio_env *env, long now, long t, int sign)
 {
     double req[LIM_NTYPES];
-    for (size_t i = 0; i < s->running.n; i++) {
-        const struct job *r = s->running.v[i];
+    for (size_t i = 0; i < s->pl.running.n; i++) {
+        const struct job *r = s->pl.running.v[i];
         long end = r->start + r->walltime;
         limits_request(r, end > now ? end - now : 0, env, req);
-        limits_add(s->limits, r, LIM_ACTIVE, req, -sign);
+        limits_add(s->lim.limits, r, LIM_ACTIVE, req, -sign);
         if (r->planned_end > t) {
             limits_request(r, end > t ? end - t : 0, env, req);
-            limits_add(s->limits, r, LIM_ACTIVE, req, sign);
+            limits_add(s->lim.limits, r, LIM_ACTIVE, req, sign);
         }
     }
-    for (int k = 0; k < s->nresv; k++) {
-        const struct job *r = s->resv[k];
+    for (int k = 0; k < s->pl.nresv; k++) {
+        const struct job *r = s->pl.resv[k];
         long end = r->resv_start + r->walltime;
         if (r->resv_start <= t && t < end) {
             limits_request(r, end - t, env, req);
-            limits_add(s->limits, r, LIM_ACTIVE, req, sign);
+            limits_add(s->lim.limits, r, LIM_ACTIVE, req, sign);
         }
     }
 }
 
 int elig_fits_at(struct sched *s, struct job *j, long t, long now)
 {
-    if (!limits_any(s->limits) || t <= now)
+    if (!limits_any(s->lim.limits) || t <= now)
         return 1;
     struct prio_env env;
     double req[LIM_NTYPES];
     sched_prio_env(s, &env);
     limits_request(j, j->walltime, &env, req);
     shift_usage(s, &env, now, t, +1);
-    int ok = !limits_check(s->limits, j, LIM_ACTIVE, LIM_SOFT, req, NULL, 0);
+    int ok = !limits_check(s->lim.limits, j, LIM_ACTIVE, LIM_SOFT, req, NULL, 0);
     shift_usage(s, &env, now, t, -1);
     return ok;
 }
@@ -679,13 +682,13 @@ int elig_fits_at(struct sched *s, struct job *j, long t, long now)
 long elig_next_end(const struct sched *s, long t)
 {
     long next = AVAIL_NEVER;
-    for (size_t i = 0; i < s->running.n; i++) {
-        const struct job *r = s->running.v[i];
+    for (size_t i = 0; i < s->pl.running.n; i++) {
+        const struct job *r = s->pl.running.v[i];
         if (r->planned_end > t && r->planned_end < next)
             next = r->planned_end;
     }
-    for (int k = 0; k < s->nresv; k++) {
-        long end = s->resv[k]->resv_start + s->resv[k]->walltime;
+    for (int k = 0; k < s->pl.nresv; k++) {
+        long end = s->pl.resv[k]->resv_start + s->pl.resv[k]->walltime;
         if (end > t && end < next)
             next = end;
     }

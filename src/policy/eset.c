@@ -8,7 +8,7 @@
  *
  *   - a job of it was submitted, started, cancelled or requeued (dirty), or
  *     anything an administrator does to idle jobs or to the policy happened
- *     (s->elig_all: holds, priorities, QOS, a reload, a deferral's end);
+ *     (s->el.elig_all: holds, priorities, QOS, a reload, a deferral's end);
  *   - its credential's active usage is not what the last walk's usage, run
  *     down by time, predicts: a job of it started or ended, or a running one
  *     passed its walltime (checked exactly, not by hooks);
@@ -22,7 +22,7 @@
  * idle usage its last walk ended with (they sort after all its jobs).
  *
  * Jobs blocked at every level (JOB_BLOCKED, not JOB_HARDOK) are parked: out
- * of the scan's queue (s->queue), which then holds the jobs an iteration can
+ * of the scan's queue (s->q.queue), which then holds the jobs an iteration can
  * start, a few per credential under MAXIJOB, instead of the whole backlog;
  * it is sorted at every iteration, as the whole-queue walk orders it.
  *
@@ -112,8 +112,8 @@ struct eset {
     size_t capnb;
     struct sort_buf sb;
     size_t nparked;
-    int parked_some;   /* s->queue holds parked jobs: filter them out */
-    int unparked_some; /* jobs came back to s->queue: sort it */
+    int parked_some;   /* s->q.queue holds parked jobs: filter them out */
+    int unparked_some; /* jobs came back to s->q.queue: sort it */
 };
 
 /* Rates are kept for PS and WC, the usage types time runs down. */
@@ -287,19 +287,19 @@ static void b_compact(struct eset_comp *c)
 /* Whether the policy lets eligibility go credential by credential. */
 static int usable(const struct sched *s)
 {
-    return !s->elig_full && limits_any(s->limits) && !s->fs_caps &&
-           limits_single_kind(s->limits) >= 0 && sched_order_is_static(s);
+    return !s->el.elig_full && limits_any(s->lim.limits) && !s->fsh.fs_caps &&
+           limits_single_kind(s->lim.limits) >= 0 && sched_order_is_static(s);
 }
 
 static void turn_on(struct sched *s)
 {
     struct eset *e = xcalloc(1, sizeof *e);
-    e->kind = (enum cred_kind)limits_single_kind(s->limits);
-    e->limits_gen = s->limits_gen;
-    s->eset = e;
-    for (size_t i = s->qhead; i < s->qlen; i++)
-        if (s->queue[i])
-            comp_push(e, s->queue[i]);
+    e->kind = (enum cred_kind)limits_single_kind(s->lim.limits);
+    e->limits_gen = s->lim.limits_gen;
+    s->el.eset = e;
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++)
+        if (s->q.queue[i])
+            comp_push(e, s->q.queue[i]);
 }
 
 static void unpark_to_queue(struct sched *s, struct job *j)
@@ -308,16 +308,16 @@ static void unpark_to_queue(struct sched *s, struct job *j)
     j->flags &= ~(unsigned)JOB_INB;
     if (j->flags & JOB_PARKED) {
         j->flags &= ~(unsigned)JOB_PARKED;
-        s->queue = xgrow(s->queue, &s->qcap, s->qlen + 1, sizeof *s->queue);
-        s->queue[s->qlen++] = j;
-        s->qidle++;
+        s->q.queue = xgrow(s->q.queue, &s->q.qcap, s->q.qlen + 1, sizeof *s->q.queue);
+        s->q.queue[s->q.qlen++] = j;
+        s->q.qidle++;
     }
 }
 
 /* Back to whole-queue walks: every parked job returns to the queue. */
 static void turn_off(struct sched *s)
 {
-    struct eset *e = s->eset;
+    struct eset *e = s->el.eset;
     for (size_t k = 0; k < e->nc; k++) {
         struct eset_comp *c = &e->c[k];
         for (size_t i = 0; i < c->na; i++)
@@ -326,8 +326,8 @@ static void turn_off(struct sched *s)
             if (c->b[i])
                 unpark_to_queue(s, c->b[i]);
     }
-    s->unsorted = 1;
-    s->eset = NULL;
+    s->q.unsorted = 1;
+    s->el.eset = NULL;
     eset_free(e);
 }
 
@@ -353,25 +353,26 @@ void eset_free(struct eset *e)
 void eset_sync(struct sched *s)
 {
     int want = usable(s);
-    if (s->eset && (!want || (enum cred_kind)limits_single_kind(s->limits) != s->eset->kind))
+    if (s->el.eset &&
+        (!want || (enum cred_kind)limits_single_kind(s->lim.limits) != s->el.eset->kind))
         turn_off(s);
-    if (want && !s->eset)
+    if (want && !s->el.eset)
         turn_on(s);
-    if (s->eset && s->eset->limits_gen != s->limits_gen) {
-        s->eset->limits_gen = s->limits_gen;
-        s->elig_all = 1;
+    if (s->el.eset && s->el.eset->limits_gen != s->lim.limits_gen) {
+        s->el.eset->limits_gen = s->lim.limits_gen;
+        s->el.elig_all = 1;
     }
 }
 
 void eset_add(struct sched *s, struct job *j)
 {
-    if (s->eset && j->epos == SIZE_MAX)
-        comp_push(s->eset, j);
+    if (s->el.eset && j->epos == SIZE_MAX)
+        comp_push(s->el.eset, j);
 }
 
 void eset_remove(struct sched *s, struct job *j, int started)
 {
-    struct eset *e = s->eset;
+    struct eset *e = s->el.eset;
     if (!e || j->epos == SIZE_MAX)
         return;
     struct eset_comp *c = comp_of(e, j);
@@ -399,8 +400,8 @@ void eset_remove(struct sched *s, struct job *j, int started)
 long eset_lift(const struct sched *s)
 {
     long at = AVAIL_NEVER;
-    for (size_t k = 0; k < s->eset->nc; k++) {
-        const struct eset_comp *c = &s->eset->c[k];
+    for (size_t k = 0; k < s->el.eset->nc; k++) {
+        const struct eset_comp *c = &s->el.eset->c[k];
         if (c->lift < at && comp_count(c))
             at = c->lift;
     }
@@ -416,40 +417,40 @@ int eset_unlist(struct sched *s, struct job *j)
 
 void eset_relist(struct sched *s, struct job *j, int was_parked)
 {
-    if (!s->eset)
+    if (!s->el.eset)
         return;
     if (was_parked) {
-        s->queue = xgrow(s->queue, &s->qcap, s->qlen + 1, sizeof *s->queue);
-        s->queue[s->qlen++] = j;
-        s->qidle++;
-        s->eset->unparked_some = 1;
+        s->q.queue = xgrow(s->q.queue, &s->q.qcap, s->q.qlen + 1, sizeof *s->q.queue);
+        s->q.queue[s->q.qlen++] = j;
+        s->q.qidle++;
+        s->el.eset->unparked_some = 1;
     }
     eset_add(s, j);
 }
 
 int eset_parked(const struct sched *s, const struct job *j)
 {
-    return s->eset && (j->flags & JOB_PARKED);
+    return s->el.eset && (j->flags & JOB_PARKED);
 }
 
 size_t eset_nparked(const struct sched *s)
 {
-    return s->eset ? s->eset->nparked : 0;
+    return s->el.eset ? s->el.eset->nparked : 0;
 }
 
 void eset_running(struct sched *s, const struct job *j, long left)
 {
-    if (!s->eset || left <= 0)
+    if (!s->el.eset || left <= 0)
         return;
-    struct eset_comp *c = comp_of(s->eset, j);
+    struct eset_comp *c = comp_of(s->el.eset, j);
     c->cur[R_PS] += (double)job_procs(j);
     c->cur[R_WC] += 1;
 }
 
 void eset_begin(struct sched *s)
 {
-    for (size_t k = 0; s->eset && k < s->eset->nc; k++)
-        s->eset->c[k].cur[R_PS] = s->eset->c[k].cur[R_WC] = 0;
+    for (size_t k = 0; s->el.eset && k < s->el.eset->nc; k++)
+        s->el.eset->c[k].cur[R_PS] = s->el.eset->c[k].cur[R_WC] = 0;
 }
 
 /* Whether the credential's active usage now is the last walk's, run down by
@@ -458,7 +459,7 @@ static int usage_as_predicted(const struct sched *s, const struct eset_comp *c, 
 {
     if (c->cur[R_PS] != c->rate[R_PS] || c->cur[R_WC] != c->rate[R_WC])
         return 0;
-    const double *u = limits_usage(s->limits, comp_any(c), s->eset->kind, LIM_ACTIVE);
+    const double *u = limits_usage(s->lim.limits, comp_any(c), s->el.eset->kind, LIM_ACTIVE);
     double dt = (double)(now - c->walked);
     for (int t = 0; t < LIM_NTYPES; t++) {
         double want = c->use[t];
@@ -474,12 +475,12 @@ static int usage_as_predicted(const struct sched *s, const struct eset_comp *c, 
 
 int eset_due(struct sched *s, size_t *k, long now)
 {
-    struct eset *e = s->eset;
+    struct eset *e = s->el.eset;
     for (; *k < e->nc; (*k)++) {
         const struct eset_comp *c = &e->c[*k];
         if (!comp_count(c))
             continue; /* no idle job: nothing to decide */
-        if (!c->dirty && !c->nnew && !s->elig_all && now < c->wake &&
+        if (!c->dirty && !c->nnew && !s->el.elig_all && now < c->wake &&
             usage_as_predicted(s, c, now))
             continue;
         return 1;
@@ -489,7 +490,7 @@ int eset_due(struct sched *s, size_t *k, long now)
 
 int eset_started_due(struct sched *s, size_t *k)
 {
-    struct eset *e = s->eset;
+    struct eset *e = s->el.eset;
     for (; *k < e->nc; (*k)++) {
         struct eset_comp *c = &e->c[*k];
         if (!c->started)
@@ -506,7 +507,8 @@ int eset_started_due(struct sched *s, size_t *k)
  * submissions since, and nothing else that could change its answer. */
 static int appending(const struct sched *s, const struct eset_comp *c, long now)
 {
-    return !c->dirty && c->nnew && !s->elig_all && now < c->wake && usage_as_predicted(s, c, now);
+    return !c->dirty && c->nnew && !s->el.elig_all && now < c->wake &&
+           usage_as_predicted(s, c, now);
 }
 
 /* j's priority in the order of this iteration's walks: one they stopped
@@ -523,7 +525,7 @@ static double walk_priority(const struct sched *s, const struct prio_env *env, s
 
 void eset_open(struct sched *s, size_t k, long now, long qstop)
 {
-    struct eset *e = s->eset;
+    struct eset *e = s->el.eset;
     struct eset_cur *u = &e->cur;
     struct eset_comp *c = &e->c[k];
     struct prio_env env;
@@ -564,7 +566,7 @@ static int b_first(const struct job *x, const struct job *y, double bprio)
 
 struct job *eset_at(struct sched *s, size_t i)
 {
-    struct eset *e = s->eset;
+    struct eset *e = s->el.eset;
     struct eset_cur *u = &e->cur;
     struct eset_comp *c = &e->c[u->k];
     while (u->ntmp <= i) {
@@ -591,12 +593,12 @@ struct job *eset_at(struct sched *s, size_t i)
 
 int eset_may_cut(const struct sched *s)
 {
-    return !s->elig_all && !s->eset->c[s->eset->cur.k].odd;
+    return !s->el.elig_all && !s->el.eset->c[s->el.eset->cur.k].odd;
 }
 
 struct job **eset_rest(struct sched *s, size_t i, size_t *n)
 {
-    struct eset *e = s->eset;
+    struct eset *e = s->el.eset;
     struct eset_cur *u = &e->cur;
     size_t m = (u->ntmp > i ? u->ntmp - i : 0) + (u->nsa - u->ia);
     u->rest = xgrow(u->rest, &u->caprest, m ? m : 1, sizeof *u->rest);
@@ -612,8 +614,8 @@ struct job **eset_rest(struct sched *s, size_t i, size_t *n)
 
 int eset_unread_least(struct sched *s, double least[LIM_NTYPES])
 {
-    struct eset_cur *u = &s->eset->cur;
-    struct eset_comp *c = &s->eset->c[u->k];
+    struct eset_cur *u = &s->el.eset->cur;
+    struct eset_comp *c = &s->el.eset->c[u->k];
     if (u->ib >= c->nb)
         return 0;
     if (!c->seg_ok || c->segcap < c->nb)
@@ -632,13 +634,13 @@ int eset_unread_least(struct sched *s, double least[LIM_NTYPES])
 
 const struct job *eset_rep(const struct sched *s)
 {
-    return comp_any(&s->eset->c[s->eset->cur.k]);
+    return comp_any(&s->el.eset->c[s->el.eset->cur.k]);
 }
 
 /* Park j (blocked at every level) or bring it back to the queue. */
 static void park(struct sched *s, struct job *j)
 {
-    struct eset *e = s->eset;
+    struct eset *e = s->el.eset;
     int want = (j->flags & JOB_BLOCKED) && !(j->flags & JOB_HARDOK);
     if (want && !(j->flags & JOB_PARKED)) {
         /* RESERVATIONPOLICY HIGHEST: a blocked job loses its claim at this
@@ -649,9 +651,9 @@ static void park(struct sched *s, struct job *j)
     } else if (!want && (j->flags & JOB_PARKED)) {
         j->flags &= ~(unsigned)JOB_PARKED;
         e->nparked--;
-        s->queue = xgrow(s->queue, &s->qcap, s->qlen + 1, sizeof *s->queue);
-        s->queue[s->qlen++] = j;
-        s->qidle++;
+        s->q.queue = xgrow(s->q.queue, &s->q.qcap, s->q.qlen + 1, sizeof *s->q.queue);
+        s->q.queue[s->q.qlen++] = j;
+        s->q.qidle++;
         e->unparked_some = 1;
     }
 }
@@ -733,7 +735,7 @@ static long wake_order(const struct eset_comp *c, long P, int changed, int floor
 
 void eset_walked(struct sched *s, long now, long wake, long P, int restarted, int stopped)
 {
-    struct eset *e = s->eset;
+    struct eset *e = s->el.eset;
     struct eset_cur *u = &e->cur;
     struct eset_comp *c = &e->c[u->k];
     /* Every a job walked was seen (read, or in the rest), and the b jobs read. */
@@ -770,24 +772,25 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
     c->rate[R_WC] = c->cur[R_WC];
     const struct job *any = comp_any(c);
     if (any)
-        memcpy(c->use, limits_usage(s->limits, any, e->kind, LIM_ACTIVE), sizeof c->use);
+        memcpy(c->use, limits_usage(s->lim.limits, any, e->kind, LIM_ACTIVE), sizeof c->use);
 }
 
 void eset_idle_start(struct sched *s, int slot)
 {
-    struct eset_cur *u = &s->eset->cur;
-    const struct job *any = comp_any(&s->eset->c[u->k]);
+    struct eset_cur *u = &s->el.eset->cur;
+    const struct job *any = comp_any(&s->el.eset->c[u->k]);
     if (u->append)
-        limits_set_usage(s->limits, any, s->eset->kind, LIM_IDLE, s->eset->c[u->k].idle_end[slot]);
+        limits_set_usage(s->lim.limits, any, s->el.eset->kind, LIM_IDLE,
+                         s->el.eset->c[u->k].idle_end[slot]);
     else
-        limits_clear_job(s->limits, any, LIM_IDLE);
+        limits_clear_job(s->lim.limits, any, LIM_IDLE);
 }
 
 void eset_idle_end(struct sched *s, int slot)
 {
-    struct eset_cur *u = &s->eset->cur;
-    struct eset_comp *c = &s->eset->c[u->k];
-    memcpy(c->idle_end[slot], limits_usage(s->limits, comp_any(c), s->eset->kind, LIM_IDLE),
+    struct eset_cur *u = &s->el.eset->cur;
+    struct eset_comp *c = &s->el.eset->c[u->k];
+    memcpy(c->idle_end[slot], limits_usage(s->lim.limits, comp_any(c), s->el.eset->kind, LIM_IDLE),
            sizeof c->idle_end[slot]);
 }
 
@@ -797,25 +800,25 @@ static void sort_queue(struct sched *s, long now)
 {
     struct prio_env env;
     sched_prio_env(s, &env);
-    iter_compact(s);
-    size_t w = s->qlen;
+    sched_compact_queue(s);
+    size_t w = s->q.qlen;
     /* The order the whole-queue walk would have: made before this
      * iteration's walks, so a job they stopped counts its own queue time. */
     for (size_t i = 0; i < w; i++)
-        s->queue[i]->priority = walk_priority(s, &env, s->queue[i], now);
-    sort_ptrs((void **)s->queue, w, prio_cmp, &s->eset->sb);
+        s->q.queue[i]->priority = walk_priority(s, &env, s->q.queue[i], now);
+    sort_ptrs((void **)s->q.queue, w, prio_cmp, &s->el.eset->sb);
 }
 
 void eset_settle(struct sched *s, long now)
 {
-    struct eset *e = s->eset;
+    struct eset *e = s->el.eset;
     if (e->parked_some) {
         size_t w = 0;
-        for (size_t r = s->qhead; r < s->qlen; r++)
-            if (s->queue[r] && !(s->queue[r]->flags & JOB_PARKED))
-                s->queue[w++] = s->queue[r];
-        s->qlen = s->qidle = w;
-        s->qhead = 0;
+        for (size_t r = s->q.qhead; r < s->q.qlen; r++)
+            if (s->q.queue[r] && !(s->q.queue[r]->flags & JOB_PARKED))
+                s->q.queue[w++] = s->q.queue[r];
+        s->q.qlen = s->q.qidle = w;
+        s->q.qhead = 0;
         e->parked_some = 0;
     }
     /* Sorted at every iteration, as the whole-queue walk does: the queue
@@ -823,18 +826,18 @@ void eset_settle(struct sched *s, long now)
      * priority rising off its floor, a stopped queue time). */
     sort_queue(s, now);
     e->unparked_some = 0;
-    s->unsorted = 0;
-    s->elig_all = 0;
+    s->q.unsorted = 0;
+    s->el.elig_all = 0;
 }
 
 struct job *const *eset_all(struct sched *s, size_t *n)
 {
-    struct eset *e = s->eset;
-    size_t m = 0, cap = s->qidle + e->nparked;
+    struct eset *e = s->el.eset;
+    size_t m = 0, cap = s->q.qidle + e->nparked;
     e->disp = xgrow(e->disp, &e->capdisp, cap ? cap : 1, sizeof *e->disp);
-    for (size_t r = s->qhead; r < s->qlen; r++)
-        if (s->queue[r])
-            e->disp[m++] = s->queue[r];
+    for (size_t r = s->q.qhead; r < s->q.qlen; r++)
+        if (s->q.queue[r])
+            e->disp[m++] = s->q.queue[r];
     for (size_t k = 0; k < e->nc; k++) {
         const struct eset_comp *c = &e->c[k];
         for (size_t i = 0; i < c->na; i++)
@@ -847,7 +850,7 @@ struct job *const *eset_all(struct sched *s, size_t *n)
     struct prio_env env;
     sched_prio_env(s, &env);
     for (size_t i = 0; i < m; i++)
-        e->disp[i]->priority = prio_start(&s->pol.prio, &env, e->disp[i], s->last_now, NULL);
+        e->disp[i]->priority = prio_start(&s->pol.prio, &env, e->disp[i], s->pl.last_now, NULL);
     sort_ptrs((void **)e->disp, m, prio_cmp, &e->sb);
     *n = m;
     return e->disp;
@@ -855,7 +858,7 @@ struct job *const *eset_all(struct sched *s, size_t *n)
 
 void eset_touch(struct sched *s, struct job *j)
 {
-    struct eset *e = s->eset;
+    struct eset *e = s->el.eset;
     if (!e || j->epos == SIZE_MAX || !(j->flags & JOB_INB) || (j->flags & JOB_QSTOP))
         return;
     /* Its queue time accrues again (a release): it belongs with the a jobs. */
@@ -869,12 +872,12 @@ void eset_touch(struct sched *s, struct job *j)
 
 int eset_kind(const struct sched *s)
 {
-    return s->eset ? (int)s->eset->kind : -1;
+    return s->el.eset ? (int)s->el.eset->kind : -1;
 }
 
 void eset_rates(const struct sched *s, const struct job *j, double *ps, double *wc)
 {
-    const struct eset_comp *c = &s->eset->c[comp_cred(s->eset, j)->index];
+    const struct eset_comp *c = &s->el.eset->c[comp_cred(s->el.eset, j)->index];
     *ps = c->cur[R_PS];
     *wc = c->cur[R_WC];
 }

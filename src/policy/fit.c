@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/fit.h"
+#include "policy/resv.h"
 #include "core/sched_int.h"
 #include "util/mem.h"
 
@@ -104,12 +106,12 @@ static void shape_of(const struct sched *s, const struct job_spec *spec, const s
 {
     long need = (spec->tpn ? spec->tpn : 1) * (long)spec->procs_per_task;
     *sh = (struct shape){0};
-    for (size_t i = 0; i < s->nnodes; i++) {
+    for (size_t i = 0; i < s->nt.nnodes; i++) {
         /* Configured: as if every node were up (a resource manager's nodes
          * that are down now may come back). */
-        long cap = (what & SCHED_FIT_CONFIGURED) ? s->nodes[i].procs : s->node_cap[i];
-        long mem = (what & SCHED_FIT_CONFIGURED) ? s->nodes[i].mem : s->node_mem_cap[i];
-        if (cap <= 0 || !node_usable(&s->nodes[i], spec, f))
+        long cap = (what & SCHED_FIT_CONFIGURED) ? s->nt.nodes[i].procs : s->nt.node_cap[i];
+        long mem = (what & SCHED_FIT_CONFIGURED) ? s->nt.nodes[i].mem : s->nt.node_mem_cap[i];
+        if (cap <= 0 || !node_usable(&s->nt.nodes[i], spec, f))
             continue;
         sh->usable++;
         sh->largest = cap > sh->largest ? cap : sh->largest;
@@ -199,23 +201,13 @@ static void limits_job(const struct sched *s, const struct job_spec *spec, struc
 {
     *j = (struct job){
         .name = (char *)(spec->name ? spec->name : ""),
-        .tasks = spec->tasks,
-        .procs_per_task = spec->procs_per_task,
-        .mem_per_task = spec->mem_per_task,
-        .mem_per_node = spec->mem_per_node,
-        .exclusive = spec->exclusive,
-        .max_nodes = spec->max_nodes,
-        .swap_per_task = spec->swap_per_task,
-        .disk_per_task = spec->disk_per_task,
-        .nodes = spec->nodes,
-        .tpn = spec->tpn,
-        .walltime = spec->walltime,
         .partition = (char *)spec->partition,
         .user = look(s, CRED_USER, spec->user, &tmp[CRED_USER]),
         .group = look(s, CRED_GROUP, spec->group, &tmp[CRED_GROUP]),
         .account = look(s, CRED_ACCOUNT, spec->account, &tmp[CRED_ACCOUNT]),
         .class_ = look(s, CRED_CLASS, spec->class_, &tmp[CRED_CLASS]),
     };
+    job_request_from_spec(j, spec);
     const struct cred *const c[4] = {j->user, j->group, j->account, j->class_};
     j->qos = look(s, CRED_QOS, sched_pick_qos(s, c, spec->qos), &tmp[CRED_QOS]);
 }
@@ -223,7 +215,7 @@ static void limits_job(const struct sched *s, const struct job_spec *spec, struc
 static enum sched_fit fit_limits(const struct sched *s, const struct job_spec *spec,
                                  struct err *err)
 {
-    if (!limits_any(s->limits))
+    if (!limits_any(s->lim.limits))
         return SCHED_FITS;
     struct cred tmp[CRED_NKINDS];
     struct job j;
@@ -233,9 +225,9 @@ static enum sched_fit fit_limits(const struct sched *s, const struct job_spec *s
     double req[LIM_NTYPES];
     limits_request(&j, j.walltime, &env, req);
     char why[256];
-    if (!limits_check_job(s->limits, &j, &env, why, sizeof why) &&
-        !limits_check_alone(s->limits, &j, LIM_ACTIVE, LIM_HARD, req, why, sizeof why) &&
-        !limits_check_alone(s->limits, &j, LIM_IDLE, LIM_HARD, req, why, sizeof why))
+    if (!limits_check_job(s->lim.limits, &j, &env, why, sizeof why) &&
+        !limits_check_alone(s->lim.limits, &j, LIM_ACTIVE, LIM_HARD, req, why, sizeof why) &&
+        !limits_check_alone(s->lim.limits, &j, LIM_IDLE, LIM_HARD, req, why, sizeof why))
         return SCHED_FITS;
     /* Maui's words name the job ("job 7 violates ..."); ours follow "the job". */
     char lead[96];
@@ -277,8 +269,8 @@ enum sched_fit sched_job_fit(const struct sched *s, const struct job_spec *spec,
                              struct err *err)
 {
     long long procs = (long long)spec->tasks * spec->procs_per_task;
-    if ((what & SCHED_FIT_SIZE) && !(what & SCHED_FIT_CONFIGURED) && procs > s->up_procs) {
-        err_set(err, "asks for %lld processors, the cluster has %lld", procs, s->up_procs);
+    if ((what & SCHED_FIT_SIZE) && !(what & SCHED_FIT_CONFIGURED) && procs > s->nt.up_procs) {
+        err_set(err, "asks for %lld processors, the cluster has %lld", procs, s->nt.up_procs);
         return SCHED_TOO_LARGE;
     }
     enum sched_fit r = SCHED_FITS;

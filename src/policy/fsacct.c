@@ -17,6 +17,7 @@
  */
 #include <stdio.h>
 
+#include "policy/fsacct.h"
 #include "core/sched_int.h"
 #include "policy/fs.h"
 
@@ -32,7 +33,7 @@ static void job_creds(const struct job *j, const struct cred *c[CRED_NKINDS])
 /* Usage units per second j accrues while it runs. */
 static double job_rate(struct sched *s, const struct job *j)
 {
-    const struct fs_params *p = fs_params(s->fs);
+    const struct fs_params *p = fs_params(s->fsh.fs);
     double procs = (double)job_procs(j);
     if (p->policy == FS_DEDICATEDPES) {
         struct prio_env env;
@@ -46,12 +47,12 @@ static double job_rate(struct sched *s, const struct job *j)
 
 void fsacct_started(struct sched *s, struct job *j, long now)
 {
-    if (fs_params(s->fs)->policy == FS_NONE)
+    if (fs_params(s->fsh.fs)->policy == FS_NONE)
         return;
     const struct cred *c[CRED_NKINDS];
     job_creds(j, c);
     j->fs_rate = job_rate(s, j);
-    fs_start(s->fs, c, j->fs_rate, j->start + j->walltime, now);
+    fs_start(s->fsh.fs, c, j->fs_rate, j->start + j->walltime, now);
 }
 
 void fsacct_ended(struct sched *s, struct job *j, long now)
@@ -60,17 +61,17 @@ void fsacct_ended(struct sched *s, struct job *j, long now)
         return;
     const struct cred *c[CRED_NKINDS];
     job_creds(j, c);
-    fs_stop(s->fs, c, j->fs_rate, j->start + j->walltime, now);
+    fs_stop(s->fsh.fs, c, j->fs_rate, j->start + j->walltime, now);
     j->fs_rate = 0;
 }
 
 void sched_fs_charge(struct sched *s, const struct job *j, long from, long to)
 {
-    if (fs_params(s->fs)->policy == FS_NONE || to <= from)
+    if (fs_params(s->fsh.fs)->policy == FS_NONE || to <= from)
         return;
     const struct cred *c[CRED_NKINDS];
     job_creds(j, c);
-    fs_add(s->fs, fs_now(s->fs), c, job_rate(s, j) * (double)(to - from));
+    fs_add(s->fsh.fs, fs_now(s->fsh.fs), c, job_rate(s, j) * (double)(to - from));
 }
 
 /* Whether the priority function weighs the fairshare factor of kind k. */
@@ -85,10 +86,10 @@ static int weighed(const struct sched *s, enum cred_kind k)
 
 void fsacct_iterate(struct sched *s, long now)
 {
-    if (fs_params(s->fs)->policy == FS_NONE)
+    if (fs_params(s->fsh.fs)->policy == FS_NONE)
         return;
-    fs_advance(s->fs, now);
-    s->fs_gen++;
+    fs_advance(s->fsh.fs, now);
+    s->fsh.fs_gen++;
 }
 
 /* Deltas move with every second of usage, so they are refreshed once per
@@ -96,47 +97,48 @@ void fsacct_iterate(struct sched *s, long now)
  * for, not for every user the cluster has ever seen. */
 void fsacct_job(struct sched *s, const struct job *j)
 {
-    if (fs_params(s->fs)->policy == FS_NONE || !s->pol.prio.cweight[PRIO_FS])
+    if (fs_params(s->fsh.fs)->policy == FS_NONE || !s->pol.prio.cweight[PRIO_FS])
         return;
     struct cred *c[CRED_NKINDS] = {
         [CRED_USER] = j->user,   [CRED_GROUP] = j->group, [CRED_ACCOUNT] = j->account,
         [CRED_CLASS] = j->class_, [CRED_QOS] = j->qos,
     };
     for (int k = 0; k < CRED_NKINDS; k++)
-        if (c[k] && c[k]->fs_gen != s->fs_gen && weighed(s, (enum cred_kind)k)) {
-            c[k]->fs_delta = fs_delta(s->fs, c[k]);
-            c[k]->fs_gen = s->fs_gen;
+        if (c[k] && c[k]->fs_gen != s->fsh.fs_gen && weighed(s, (enum cred_kind)k)) {
+            c[k]->fs_delta = fs_delta(s->fsh.fs, c[k]);
+            c[k]->fs_gen = s->fsh.fs_gen;
         }
 }
 
 void fsacct_note_caps(struct sched *s)
 {
-    s->fs_caps = 0;
-    if (fs_params(s->fs)->policy == FS_NONE)
+    s->fsh.fs_caps = 0;
+    if (fs_params(s->fsh.fs)->policy == FS_NONE)
         return;
     for (int k = 0; k < CRED_NKINDS; k++)
         for (size_t i = 0; i < cred_count(s->creds[k]); i++) {
-            enum fs_mode m = fs_own_target(s->fs, cred_at(s->creds[k], i)).mode;
+            enum fs_mode m = fs_own_target(s->fsh.fs, cred_at(s->creds[k], i)).mode;
             if (m == FS_MODE_CAP || m == FS_MODE_PCAP)
-                s->fs_caps = 1;
+                s->fsh.fs_caps = 1;
         }
 }
 
 int fsacct_over_cap(struct sched *s, const struct job *j, char *why, size_t len)
 {
-    if (!s->fs_caps)
+    if (!s->fsh.fs_caps)
         return 0;
     const struct cred *c[CRED_NKINDS];
     job_creds(j, c);
     double request = job_rate(s, j) * (double)j->walltime;
     for (int k = 0; k < CRED_NKINDS; k++) {
-        if (!c[k] || !fs_over_cap(s->fs, c[k], request))
+        if (!c[k] || !fs_over_cap(s->fsh.fs, c[k], request))
             continue;
         if (why && len) {
-            struct fs_target t = fs_target_of(s->fs, c[k]);
+            struct fs_target t = fs_target_of(s->fsh.fs, c[k]);
             char cap[32];
             fs_target_format(&t, cap);
-            double use = t.mode == FS_MODE_PCAP ? fs_percent(s->fs, c[k]) : fs_usage(s->fs, c[k]);
+            double use =
+                t.mode == FS_MODE_PCAP ? fs_percent(s->fsh.fs, c[k]) : fs_usage(s->fsh.fs, c[k]);
             snprintf(why, len,
                      "job %s violates fairshare cap of %s for %s %s (U: %.2f%s, R: %.0f)",
                      j->name, cap, cred_kind_name((enum cred_kind)k), c[k]->name, use,

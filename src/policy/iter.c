@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/iter.h"
 #include "core/sched_int.h"
 #include "policy/prio.h"
 #include "util/mem.h"
@@ -45,7 +46,7 @@ static void settle_time(struct sched *s, long now)
 {
     plan_advance(s, now);
     struct job *j;
-    while ((j = heap_top(&s->running)) && j->planned_end <= now) {
+    while ((j = heap_top(&s->pl.running)) && j->planned_end <= now) {
         /* Still running at its planned end: it is overrunning. Plan on the
          * kill time; with unlimited overrun, on "any moment now". */
         long until = sched_kill_time(s, j);
@@ -53,8 +54,8 @@ static void settle_time(struct sched *s, long now)
             until = now + 1;
         plan_run(s, j, now, until);
         j->planned_end = until;
-        heap_fix(&s->running, j->heap_pos);
-        s->replan = 1;
+        heap_fix(&s->pl.running, j->heap_pos);
+        s->pl.replan = 1;
     }
 }
 
@@ -63,8 +64,8 @@ static void settle_time(struct sched *s, long now)
  * placed again first, at its earliest (keep_reservations). */
 static void drop_reservations(struct sched *s)
 {
-    for (int k = 0; k < s->nresv; k++) {
-        struct job *j = s->resv[k];
+    for (int k = 0; k < s->pl.nresv; k++) {
+        struct job *j = s->pl.resv[k];
         if (j->state == JOB_IDLE) {
             plan_unhold(s, j);
             if (s->pol.respolicy == RP_HIGHEST)
@@ -73,18 +74,8 @@ static void drop_reservations(struct sched *s)
         j->resv_start = -1;
         j->flags &= ~(unsigned)JOB_RESERVED;
     }
-    s->nresv = 0;
-    memset(s->resgroup_n, 0, sizeof s->resgroup_n);
-}
-
-void iter_compact(struct sched *s)
-{
-    size_t w = 0;
-    for (size_t r = s->qhead; r < s->qlen; r++)
-        if (s->queue[r])
-            s->queue[w++] = s->queue[r];
-    s->qlen = w;
-    s->qhead = 0;
+    s->pl.nresv = 0;
+    memset(s->pl.resgroup_n, 0, sizeof s->pl.resgroup_n);
 }
 
 /*
@@ -95,30 +86,30 @@ void iter_compact(struct sched *s)
  */
 static void compact_queue(struct sched *s)
 {
-    while (s->qhead < s->qlen && !s->queue[s->qhead])
-        s->qhead++;
-    size_t holes = s->qlen - s->qidle; /* leading ones too: the array must shrink */
-    if (holes >= s->qidle && holes >= 1024)
-        iter_compact(s);
+    while (s->q.qhead < s->q.qlen && !s->q.queue[s->q.qhead])
+        s->q.qhead++;
+    size_t holes = s->q.qlen - s->q.qidle; /* leading ones too: the array must shrink */
+    if (holes >= s->q.qidle && holes >= 1024)
+        sched_compact_queue(s);
 }
 
 static void order_queue(struct sched *s, long now)
 {
     /* Throttling limits move queue-time starts (JOBPRIOACCRUALPOLICY), so
      * with limits the order is recomputed like any dynamic priority. */
-    if (s->order_static && !s->unsorted && !elig_active(s))
+    if (s->order_static && !s->q.unsorted && !elig_active(s))
         return;
-    if (s->eset)
+    if (s->el.eset)
         return; /* eset keeps the queue in order (eset_settle, after the walks) */
-    iter_compact(s);
+    sched_compact_queue(s);
     struct prio_env env;
     sched_prio_env(s, &env);
-    for (size_t i = 0; i < s->qlen; i++) {
-        fsacct_job(s, s->queue[i]);
-        s->queue[i]->priority = prio_start(&s->pol.prio, &env, s->queue[i], now, NULL);
+    for (size_t i = 0; i < s->q.qlen; i++) {
+        fsacct_job(s, s->q.queue[i]);
+        s->q.queue[i]->priority = prio_start(&s->pol.prio, &env, s->q.queue[i], now, NULL);
     }
-    sort_ptrs((void **)s->queue, s->qlen, prio_cmp, &s->sortbuf); /* nearly sorted: cheap */
-    s->unsorted = 0;
+    sort_ptrs((void **)s->q.queue, s->q.qlen, prio_cmp, &s->q.sortbuf); /* nearly sorted: cheap */
+    s->q.unsorted = 0;
 }
 
 /*
@@ -135,13 +126,15 @@ static void order_queue(struct sched *s, long now)
  */
 static int order_holds(struct sched *s, long now)
 {
-    const struct job *last = s->nresv ? s->resv[s->nresv - 1] : s->nblocked ? s->blocked[0] : NULL;
+    const struct job *last = s->pl.nresv      ? s->pl.resv[s->pl.nresv - 1]
+                             : s->pl.nblocked ? s->pl.blocked[0]
+                                              : NULL;
     struct prio_env env;
     sched_prio_env(s, &env);
     struct job *prev = NULL, *prevnew = NULL;
     int holds = 1, below = last == NULL; /* past `last`: only its rank matters */
-    for (size_t i = s->qhead; i < s->qlen; i++) {
-        struct job *j = s->queue[i];
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        struct job *j = s->q.queue[i];
         if (!j)
             continue;
         fsacct_job(s, j);
@@ -152,7 +145,7 @@ static int order_holds(struct sched *s, long now)
         if (prev && prio_cmp(&prev, &j) > 0)
             holds = 0;
         /* The jobs submitted since, which the scan takes in queue order. */
-        if (i >= s->qscanned) {
+        if (i >= s->q.qscanned) {
             if (prevnew && prio_cmp(&prevnew, &j) > 0)
                 holds = 0;
             prevnew = j;
@@ -169,31 +162,24 @@ static int order_holds(struct sched *s, long now)
  * DEFERSTARTCOUNT failures it is deferred for DEFERTIME — blocked, shown as
  * Deferred — and after DEFERCOUNT deferrals it gets a batch hold.
  */
-static void start_failed(struct sched *s, struct job *j, long now)
+void iter_start_failed(struct sched *s, struct job *j, long now)
 {
     if (++j->startcount < s->pol.deferstartcount)
         return;
     j->startcount = 0;
     if (++j->defercount > s->pol.defercount) {
-        sched_hold(s, j, HOLD_BATCH, NULL);
+        if (j->state == JOB_IDLE)
+            queue_hold(s, j, HOLD_BATCH);
         return;
     }
-    s->nheld += !j->deferred_until && !j->holds;
+    s->el.nheld += !j->deferred_until && !j->holds;
     j->deferred_until = now + (s->pol.defertime > 0 ? s->pol.defertime : 1);
-    s->elig_all = 1;
-    if (!s->next_undefer || j->deferred_until < s->next_undefer)
-        s->next_undefer = j->deferred_until;
+    s->el.elig_all = 1;
+    if (!s->el.next_undefer || j->deferred_until < s->el.next_undefer)
+        s->el.next_undefer = j->deferred_until;
     j->flags |= JOB_BLOCKED;
-    s->nblocked_jobs++;
-    s->replan = 1;
-}
-
-int sched_start_failed(struct sched *s, struct job *j, long now, struct err *err)
-{
-    if (sched_requeue(s, j, now, err) < 0)
-        return -1;
-    start_failed(s, j, now);
-    return 0;
+    s->el.nblocked_jobs++;
+    s->pl.replan = 1;
 }
 
 /*
@@ -203,15 +189,16 @@ int sched_start_failed(struct sched *s, struct job *j, long now, struct err *err
  */
 static void count_bypass(struct sched *s)
 {
-    for (size_t k = 0; k < s->nblocked; k++)
-        if (s->blocked[k]->state == JOB_IDLE)
-            s->blocked[k]->bypass++;
+    for (size_t k = 0; k < s->pl.nblocked; k++)
+        if (s->pl.blocked[k]->state == JOB_IDLE)
+            s->pl.blocked[k]->bypass++;
 }
 
 static void note_blocked(struct sched *s, struct job *j)
 {
-    s->blocked = xgrow(s->blocked, &s->capblocked, s->nblocked + 1, sizeof *s->blocked);
-    s->blocked[s->nblocked++] = j;
+    s->pl.blocked =
+        xgrow(s->pl.blocked, &s->pl.capblocked, s->pl.nblocked + 1, sizeof *s->pl.blocked);
+    s->pl.blocked[s->pl.nblocked++] = j;
 }
 
 void iter_mark_running(struct sched *s, struct job *j, long from)
@@ -222,13 +209,13 @@ void iter_mark_running(struct sched *s, struct job *j, long from)
     fsacct_started(s, j, from);
     elig_started(s, j);
     plan_run(s, j, from, j->planned_end);
-    heap_push(&s->running, j);
+    heap_push(&s->pl.running, j);
     s->stats.started++;
 }
 
 static int try_start(struct sched *s, struct job *j, long now)
 {
-    if (s->completing)
+    if (s->pl.completing)
         return 0; /* a command looking at the plan never starts a job */
     if (!plan_fits(s, j, now))
         return 0;
@@ -238,16 +225,16 @@ static int try_start(struct sched *s, struct job *j, long now)
     j->planned_end = now + j->walltime;
     if (s->rm.start && s->rm.start(s->rm.ctx, j, now) < 0) {
         alloc_release(s, j);
-        start_failed(s, j, now);
+        iter_start_failed(s, j, now);
         return 0;
     }
-    if (s->plan_blocked) {
+    if (s->pl.plan_blocked) {
         j->flags |= JOB_BACKFILLED;
         s->stats.backfilled++;
         count_bypass(s);
     }
     if (j->sysprio_mode != SYSPRIO_NONE)
-        s->nsysprio--;
+        s->el.nsysprio--;
     iter_mark_running(s, j, now);
     return 1;
 }
@@ -263,7 +250,7 @@ int iter_force_start(struct sched *s, struct job *j, long now)
         return -1;
     }
     iter_mark_running(s, j, now);
-    s->replan = 1;
+    s->pl.replan = 1;
     return 0;
 }
 
@@ -312,7 +299,7 @@ static int reserve_slot(const struct sched *s, const struct job *j, long now)
     if (s->pol.backfill == BF_PREEMPT || s->pol.respolicy == RP_NEVER)
         return 0; /* PREEMPT makes none: priority jobs preempt instead */
     int g = resgroup_of(s, j);
-    return g >= 0 && s->resgroup_n[g] < s->pol.resgroup[g].depth && past_threshold(s, j, now);
+    return g >= 0 && s->pl.resgroup_n[g] < s->pol.resgroup[g].depth && past_threshold(s, j, now);
 }
 
 /* Tries at placing a reservation past instants where the job's credentials
@@ -348,11 +335,11 @@ static void reserve(struct sched *s, struct job *j, long now)
     plan_hold(s, j, t);
     int g = resgroup_of(s, j);
     if (g >= 0)
-        s->resgroup_n[g]++;
+        s->pl.resgroup_n[g]++;
     j->flags |= JOB_RESERVED;
     j->wait = WAIT_RESERVED;
-    s->resv = xgrow(s->resv, &s->capresv, (size_t)s->nresv + 1, sizeof *s->resv);
-    s->resv[s->nresv++] = j;
+    s->pl.resv = xgrow(s->pl.resv, &s->pl.capresv, (size_t)s->pl.nresv + 1, sizeof *s->pl.resv);
+    s->pl.resv[s->pl.nresv++] = j;
 }
 
 /* Why j, which could not start now, waits (before any reservation). Jobs a
@@ -361,13 +348,13 @@ static void reserve(struct sched *s, struct job *j, long now)
 static void note_wait(struct sched *s, struct job *j)
 {
     j->wait = plan_free_now(s, j) >= job_procs(j) ? WAIT_DELAYS : WAIT_RESOURCES;
-    j->wait_gen = s->plan_gen;
+    j->wait_gen = s->pl.plan_gen;
 }
 
 static int chunking(const struct sched *s, long now)
 {
     return s->pol.backfill == BF_FIRSTFIT && s->pol.bfchunksize > 0 &&
-           now < s->last_end + s->pol.bfchunkduration;
+           now < s->pl.last_end + s->pol.bfchunkduration;
 }
 
 /* FIRSTFIT's backfill limits: BACKFILLDEPTH candidates, and chunking
@@ -376,17 +363,17 @@ static int chunking(const struct sched *s, long now)
  * take the freed processors either, so that they gather into a chunk). */
 static int firstfit_skips(struct sched *s, const struct job *j, long now)
 {
-    if (s->pol.bfdepth > 0 && ++s->bf_seen > s->pol.bfdepth) {
-        s->bf_capped = 1; /* left for the next pass */
+    if (s->pol.bfdepth > 0 && ++s->pl.bf_seen > s->pol.bfdepth) {
+        s->pl.bf_capped = 1; /* left for the next pass */
         return 1;
     }
-    return s->chunk_hit && job_procs(j) < s->pol.bfchunksize && chunking(s, now);
+    return s->pl.chunk_hit && job_procs(j) < s->pol.bfchunksize && chunking(s, now);
 }
 
 static void add_candidate(struct sched *s, struct job *j)
 {
-    s->cand = xgrow(s->cand, &s->capcand, s->ncand + 1, sizeof *s->cand);
-    s->cand[s->ncand++] = j;
+    s->pl.cand = xgrow(s->pl.cand, &s->pl.capcand, s->pl.ncand + 1, sizeof *s->pl.cand);
+    s->pl.cand[s->pl.ncand++] = j;
 }
 
 /* A job that holds a reservation kept from the last plan (HIGHEST) waits
@@ -394,7 +381,7 @@ static void add_candidate(struct sched *s, struct job *j)
 static void waits_reserved(struct sched *s, struct job *j)
 {
     note_blocked(s, j);
-    s->plan_blocked = 1;
+    s->pl.plan_blocked = 1;
 }
 
 /* Whether the rest of a scan can be left for later once no processor is
@@ -405,9 +392,9 @@ static void waits_reserved(struct sched *s, struct job *j)
  * backfilling on long queues linear in what starts. */
 static int may_defer_rest(const struct sched *s)
 {
-    if (s->completing || !s->plan_blocked)
+    if (s->pl.completing || !s->pl.plan_blocked)
         return 0;
-    if (s->rm.preempt && (s->pol.backfill == BF_PREEMPT || s->nresvs))
+    if (s->rm.preempt && (s->pol.backfill == BF_PREEMPT || s->rs.nresvs))
         return 0; /* a preemption could free processors further down */
     return plan_free_now((struct sched *)s, NULL) <= 0;
 }
@@ -416,20 +403,20 @@ static int may_defer_rest(const struct sched *s)
 static void scan(struct sched *s, long now, size_t from)
 {
     int ff = s->pol.backfill == BF_FIRSTFIT;
-    for (size_t i = from; i < s->qlen && !s->plan_stopped; i++) {
-        struct job *j = s->queue[i];
+    for (size_t i = from; i < s->q.qlen && !s->pl.plan_stopped; i++) {
+        struct job *j = s->q.queue[i];
         if (!j)
             continue;
         if (may_defer_rest(s)) {
-            s->plan_partial = 1;
-            s->qscanned = i;
+            s->pl.plan_partial = 1;
+            s->q.qscanned = i;
             return;
         }
         if (j->flags & JOB_BLOCKED)
             continue; /* over a throttling limit: not eligible (policy/elig.c) */
         if (!s->order_static && prio_rejects(&s->pol.prio, j->priority)) {
             j->wait = WAIT_REJECTED; /* priorities are fresh: order_queue computed them */
-            j->wait_gen = s->plan_gen;
+            j->wait_gen = s->pl.plan_gen;
             continue;
         }
         if (j->flags & JOB_RESERVED) {
@@ -438,17 +425,17 @@ static void scan(struct sched *s, long now, size_t from)
         }
         if (!elig_may_start(s, j, LIM_SOFT, NULL, 0)) {
             j->wait = WAIT_POLICY; /* jobs started in this pass used up its room */
-            j->wait_gen = s->plan_gen;
+            j->wait_gen = s->pl.plan_gen;
             continue;
         }
-        int backfill = s->plan_blocked;
+        int backfill = s->pl.plan_blocked;
         if (backfill && !ff && s->pol.backfill != BF_NONE && !reserve_slot(s, j, now)) {
             /* BESTFIT, GREEDY, PREEMPT choose among these after the scan. */
             note_wait(s, j);
-            if (s->pol.bfdepth <= 0 || (long)s->ncand < s->pol.bfdepth)
+            if (s->pol.bfdepth <= 0 || (long)s->pl.ncand < s->pol.bfdepth)
                 add_candidate(s, j);
             else
-                s->bf_capped = 1; /* left for the next pass */
+                s->pl.bf_capped = 1; /* left for the next pass */
             continue;
         }
         if (backfill && ff && firstfit_skips(s, j, now)) {
@@ -456,15 +443,16 @@ static void scan(struct sched *s, long now, size_t from)
             continue;
         }
         if (try_start(s, j, now) ||
-            (s->rm.preempt && s->nresvs && preempt_for_owner(s, j, now) && try_start(s, j, now)) ||
+            (s->rm.preempt && s->rs.nresvs && preempt_for_owner(s, j, now) &&
+             try_start(s, j, now)) ||
             (s->pol.backfill == BF_PREEMPT && preempt_for_priority(s, j, now) &&
              try_start(s, j, now))) {
-            s->queue[i] = NULL;
-            s->qidle--;
+            s->q.queue[i] = NULL;
+            s->q.qidle--;
             continue;
         }
         if (backfill && ff && s->pol.bfchunksize > 0 && job_procs(j) >= s->pol.bfchunksize)
-            s->chunk_hit = 1;
+            s->pl.chunk_hit = 1;
         note_wait(s, j);
         if (s->pol.backfill == BF_NONE) {
             /* Strict priority order: nothing passes it — unless it can
@@ -472,13 +460,13 @@ static void scan(struct sched *s, long now, size_t from)
              * MJobPReserve's check, and the rest go on meanwhile). */
             if (plan_earliest(s, j, now) < AVAIL_NEVER) {
                 note_blocked(s, j);
-                s->plan_blocked = 1;
-                s->plan_stopped = 1;
+                s->pl.plan_blocked = 1;
+                s->pl.plan_stopped = 1;
             }
             continue;
         }
         note_blocked(s, j);
-        s->plan_blocked = 1;
+        s->pl.plan_blocked = 1;
         if (reserve_slot(s, j, now)) {
             reserve(s, j, now);
             /* A job the plan reserves is not one of the BACKFILLDEPTH
@@ -487,11 +475,11 @@ static void scan(struct sched *s, long now, size_t from)
              * and not in the next (a reservation HIGHEST keeps is placed
              * before the scan), so iterating twice would start more. */
             if (backfill && ff && s->pol.bfdepth > 0 && (j->flags & JOB_RESERVED))
-                s->bf_seen--;
+                s->pl.bf_seen--;
         }
     }
-    s->qscanned = s->qlen;
-    s->plan_partial = 0;
+    s->q.qscanned = s->q.qlen;
+    s->pl.plan_partial = 0;
 }
 
 void sched_complete_plan(struct sched *s)
@@ -501,11 +489,11 @@ void sched_complete_plan(struct sched *s)
      * iteration's time would place jobs on processors freed later, in the
      * past. The next iteration plans afresh; until then a command sees what
      * the last one left. */
-    if (!s->plan_partial || s->replan)
+    if (!s->pl.plan_partial || s->pl.replan)
         return;
-    s->completing = 1;
-    scan(s, s->last_now, s->qscanned);
-    s->completing = 0;
+    s->pl.completing = 1;
+    scan(s, s->pl.last_now, s->q.qscanned);
+    s->pl.completing = 0;
 }
 
 /* RESERVATIONPOLICY HIGHEST: jobs that held a reservation are placed again
@@ -516,8 +504,8 @@ void sched_complete_plan(struct sched *s)
  * come free — that is CURRENTHIGHEST. */
 static void keep_reservations(struct sched *s, long now)
 {
-    for (size_t i = s->qhead; i < s->qlen; i++) {
-        struct job *j = s->queue[i];
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        struct job *j = s->q.queue[i];
         if (!j || !(j->flags & JOB_HADRESV))
             continue;
         j->flags &= ~(unsigned)JOB_HADRESV;
@@ -529,8 +517,8 @@ static void keep_reservations(struct sched *s, long now)
         }
         if ((s->order_static || !prio_rejects(&s->pol.prio, j->priority)) &&
             elig_may_start(s, j, LIM_SOFT, NULL, 0) && try_start(s, j, now)) {
-            s->queue[i] = NULL;
-            s->qidle--;
+            s->q.queue[i] = NULL;
+            s->q.qidle--;
         }
     }
 }
@@ -538,10 +526,10 @@ static void keep_reservations(struct sched *s, long now)
 /* After BESTFIT/GREEDY/PREEMPT started candidates: their queue entries. */
 static void sweep_started(struct sched *s)
 {
-    for (size_t i = s->qhead; i < s->qlen; i++)
-        if (s->queue[i] && s->queue[i]->state != JOB_IDLE) {
-            s->queue[i] = NULL;
-            s->qidle--;
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++)
+        if (s->q.queue[i] && s->q.queue[i]->state != JOB_IDLE) {
+            s->q.queue[i] = NULL;
+            s->q.qidle--;
         }
 }
 
@@ -562,7 +550,7 @@ static int hard_candidate(const struct sched *s, const struct job *j)
 {
     if (!(j->flags & JOB_HARDOK))
         return 0;
-    return (j->flags & JOB_BLOCKED) || (j->wait == WAIT_POLICY && j->wait_gen == s->plan_gen);
+    return (j->flags & JOB_BLOCKED) || (j->wait == WAIT_POLICY && j->wait_gen == s->pl.plan_gen);
 }
 
 /*
@@ -573,18 +561,18 @@ static int hard_candidate(const struct sched *s, const struct job *j)
  */
 static void hard_pass(struct sched *s, long now)
 {
-    if (!limits_any(s->limits) || s->pol.backfill == BF_NONE)
+    if (!limits_any(s->lim.limits) || s->pol.backfill == BF_NONE)
         return;
-    for (size_t i = s->qhead; i < s->qlen && plan_free_now(s, NULL) > 0; i++) {
-        struct job *j = s->queue[i];
+    for (size_t i = s->q.qhead; i < s->q.qlen && plan_free_now(s, NULL) > 0; i++) {
+        struct job *j = s->q.queue[i];
         if (!j || !hard_candidate(s, j) || !elig_may_start(s, j, LIM_HARD, NULL, 0))
             continue;
         int over_soft = !elig_may_start(s, j, LIM_SOFT, NULL, 0) || (j->flags & JOB_BLOCKED);
         if (try_start(s, j, now)) {
             if (over_soft)
                 j->flags |= JOB_SPVIOLATION;
-            s->queue[i] = NULL;
-            s->qidle--;
+            s->q.queue[i] = NULL;
+            s->q.qidle--;
         }
     }
 }
@@ -592,31 +580,31 @@ static void hard_pass(struct sched *s, long now)
 static void full_pass(struct sched *s, long now)
 {
     s->stats.full_passes++;
-    s->plan_gen++;
+    s->pl.plan_gen++;
     drop_reservations(s);
-    if (s->regions_gen != s->resv_gen)
+    if (s->rs.regions_gen != s->rs.resv_gen)
         plan_rebuild(s, now); /* reservations or nodes changed */
     compact_queue(s);
     order_queue(s, now);
-    s->plan_blocked = 0;
-    s->plan_stopped = 0;
-    s->nblocked = 0;
-    s->ncand = 0;
-    s->bf_seen = 0;
-    s->bf_capped = 0;
-    s->plan_partial = 0;
-    s->chunk_hit = 0;
-    s->replan = 0;
+    s->pl.plan_blocked = 0;
+    s->pl.plan_stopped = 0;
+    s->pl.nblocked = 0;
+    s->pl.ncand = 0;
+    s->pl.bf_seen = 0;
+    s->pl.bf_capped = 0;
+    s->pl.plan_partial = 0;
+    s->pl.chunk_hit = 0;
+    s->pl.replan = 0;
     elig_run(s, now);
     long started = s->stats.started;
     if (s->pol.respolicy == RP_HIGHEST)
         keep_reservations(s, now);
-    scan(s, now, s->qhead);
-    s->ncand_seen = s->ncand > 0;
-    if (s->ncand) {
-        backfill_run(s, s->cand, s->ncand, now);
+    scan(s, now, s->q.qhead);
+    s->pl.ncand_seen = s->pl.ncand > 0;
+    if (s->pl.ncand) {
+        backfill_run(s, s->pl.cand, s->pl.ncand, now);
         sweep_started(s);
-        s->ncand = 0;
+        s->pl.ncand = 0;
     }
     hard_pass(s, now);
     /* Maui shows the queue as the soft filter sees it after this iteration's
@@ -624,14 +612,14 @@ static void full_pass(struct sched *s, long now)
      * Nothing started, nothing changed. The hard walk too: a job the starts
      * pushed over a hard limit stops accruing queue time now, as at Maui's
      * next iteration (JOBPRIOACCRUALPOLICY). */
-    s->promotion = s->stats.started != started && elig_final(s, now);
+    s->el.promotion = s->stats.started != started && elig_final(s, now);
 }
 
 void iter_rebuild(struct sched *s, long now)
 {
     drop_reservations(s);
     plan_rebuild(s, now);
-    s->replan = 1;
+    s->pl.replan = 1;
 }
 
 /* Whether a job promoted after this iteration's starts can change anything
@@ -640,16 +628,17 @@ void iter_rebuild(struct sched *s, long now)
 static int promotion_matters(struct sched *s)
 {
     return plan_free_now(s, NULL) > 0 || s->pol.respolicy == RP_HIGHEST ||
-           s->pol.backfill == BF_PREEMPT || (s->rm.preempt && s->nresvs);
+           s->pol.backfill == BF_PREEMPT || (s->rm.preempt && s->rs.nresvs);
 }
 
 /* Whether a reservation's window began or ended since the last iteration
  * (the incremental plan assumes what is free changes only with jobs). */
 static int resv_edge(const struct sched *s, long now)
 {
-    for (size_t i = 0; i < s->nresvs; i++) {
-        const struct resv *r = s->resvs[i];
-        if ((r->start > s->last_now && r->start <= now) || (r->end > s->last_now && r->end <= now))
+    for (size_t i = 0; i < s->rs.nresvs; i++) {
+        const struct resv *r = s->rs.resvs[i];
+        if ((r->start > s->pl.last_now && r->start <= now) ||
+            (r->end > s->pl.last_now && r->end <= now))
             return 1;
     }
     return 0;
@@ -658,37 +647,37 @@ static int resv_edge(const struct sched *s, long now)
 void iter_run(struct sched *s, long now)
 {
     s->stats.iterations++;
-    s->promotion = 0;
+    s->el.promotion = 0;
     s->order_static = sched_order_is_static(s); /* fixed for the whole iteration */
     eset_sync(s); /* eligibility by credential, or the whole queue */
     settle_time(s, now);
-    if (s->nsrdefs || s->nresvs)
+    if (s->rs.nsrdefs || s->rs.nresvs)
         resv_refresh(s, now);
-    if (s->regions_gen != s->resv_gen)
+    if (s->rs.regions_gen != s->rs.resv_gen)
         iter_rebuild(s, now); /* before a resume or a start looks at the regions */
     if (resv_edge(s, now))
-        s->replan = 1; /* a reservation began or ended: what jobs may use changed */
+        s->pl.replan = 1; /* a reservation began or ended: what jobs may use changed */
     if (wake_reserved_due(s, now))
-        s->replan = 1; /* a reserved start between job ends came due: start it now */
+        s->pl.replan = 1; /* a reserved start between job ends came due: start it now */
     if (s->nsuspended)
         preempt_resume(s, now);
     fsacct_iterate(s, now);
     if (elig_active(s))
-        s->replan = 1; /* usage changes with time (remaining PS): re-plan every iteration */
+        s->pl.replan = 1; /* usage changes with time (remaining PS): re-plan every iteration */
     if (s->pol.backfill == BF_BESTFIT || s->pol.backfill == BF_GREEDY ||
-        s->pol.backfill == BF_PREEMPT || chunking(s, now) || chunking(s, s->last_now) ||
+        s->pol.backfill == BF_PREEMPT || chunking(s, now) || chunking(s, s->pl.last_now) ||
         s->pol.resthresh != RT_NONE)
-        s->replan = 1; /* the choice depends on every candidate (or on time): no increments */
-    if (s->next_undefer && now >= s->next_undefer) {
-        s->replan = 1; /* a deferral is over */
-        s->next_undefer = 0; /* the walk notes the next one (policy/elig.c) */
-        s->elig_all = 1;
+        s->pl.replan = 1; /* the choice depends on every candidate (or on time): no increments */
+    if (s->el.next_undefer && now >= s->el.next_undefer) {
+        s->pl.replan = 1;       /* a deferral is over */
+        s->el.next_undefer = 0; /* the walk notes the next one (policy/elig.c) */
+        s->el.elig_all = 1;
     }
     long preempted = s->stats.preempted, started = s->stats.started;
-    if (s->replan || s->unsorted || (!s->order_static && !order_holds(s, now)))
+    if (s->pl.replan || s->q.unsorted || (!s->order_static && !order_holds(s, now)))
         full_pass(s, now);
     else
-        scan(s, now, s->qscanned); /* the jobs that joined the tail since */
+        scan(s, now, s->q.qscanned); /* the jobs that joined the tail since */
     /* OWNERPREEMPT frees a preempted job's processors, possibly more than
      * its owner's job takes, after jobs ahead of it in the scan were turned
      * away: offer them to every waiting job now, not at the next event. */
@@ -709,12 +698,12 @@ void iter_run(struct sched *s, long now)
      * starting jobs and stopping none. An iteration that also preempted jobs
      * (they may start again, and preempt again) leaves it to the next
      * RMPOLLINTERVAL instant, as Maui's next poll. */
-    s->again_at = AVAIL_NEVER;
-    if (s->stats.started != started && (s->promotion || s->bf_capped || s->ncand_seen) &&
-        (plan_free_now(s, NULL) > 0 || (s->promotion && promotion_matters(s)) ||
+    s->el.again_at = AVAIL_NEVER;
+    if (s->stats.started != started && (s->el.promotion || s->pl.bf_capped || s->pl.ncand_seen) &&
+        (plan_free_now(s, NULL) > 0 || (s->el.promotion && promotion_matters(s)) ||
          s->pol.backfill == BF_PREEMPT)) {
         long p = s->pol.poll > 0 ? s->pol.poll : 1;
-        s->again_at = s->stats.preempted == preempted ? now : now - ((now % p) + p) % p + p;
+        s->el.again_at = s->stats.preempted == preempted ? now : now - ((now % p) + p) % p + p;
     }
-    s->last_now = now;
+    s->pl.last_now = now;
 }

@@ -3,9 +3,9 @@
  * reservations and node classes make nodes differ.
  *
  * A plain cluster is one pool of interchangeable processors, and the plan is
- * one profile of free processors over time (s->avail; policy/avail.h). That
+ * one profile of free processors over time (s->pl.avail; policy/avail.h). That
  * stays the fast path: one region, no reservation, shared node access
- * (s->multi == 0), and every call below is one avail call.
+ * (s->pl.multi == 0), and every call below is one avail call.
  *
  * Otherwise nodes are grouped into regions: nodes with the same features and
  * partition (and size, under exclusive node access) covered by the same
@@ -54,17 +54,17 @@ enum { LVL_POSITIVE, LVL_NEUTRAL, LVL_NONE, LVL_NEGATIVE, LVL_N };
 
 void plan_init(struct sched *s)
 {
-    s->regions = xcalloc(1, sizeof *s->regions);
-    s->regions[0].free = s->avail;
-    s->regions[0].maxprocs = INT_MAX; /* until the first rebuild knows the nodes */
-    s->nregions = 1;
+    s->pl.regions = xcalloc(1, sizeof *s->pl.regions);
+    s->pl.regions[0].free = s->pl.avail;
+    s->pl.regions[0].maxprocs = INT_MAX; /* until the first rebuild knows the nodes */
+    s->pl.nregions = 1;
 }
 
 static void free_regions(struct sched *s)
 {
-    for (size_t g = 0; g < s->nregions; g++) {
-        struct region *r = &s->regions[g];
-        if (r->free != s->avail)
+    for (size_t g = 0; g < s->pl.nregions; g++) {
+        struct region *r = &s->pl.regions[g];
+        if (r->free != s->pl.avail)
             avail_destroy(r->free);
         avail_destroy(r->mfree);
         for (size_t k = 0; k < r->nrv; k++)
@@ -72,24 +72,24 @@ static void free_regions(struct sched *s)
         free(r->rv);
         free(r->caps);
     }
-    free(s->regions);
-    s->regions = NULL;
-    s->nregions = 0;
+    free(s->pl.regions);
+    s->pl.regions = NULL;
+    s->pl.nregions = 0;
 }
 
 void plan_destroy(struct sched *s)
 {
     free_regions(s);
-    free(s->node_region);
-    free(s->node_rv_off);
-    free(s->node_rv);
+    free(s->pl.node_region);
+    free(s->pl.node_rv_off);
+    free(s->pl.node_rv);
 }
 
 void plan_nodes_changed(struct sched *s)
 {
-    s->resv_gen++; /* regions are rebuilt at the next full pass */
-    s->order_dirty = 1;
-    s->replan = 1;
+    s->rs.resv_gen++; /* regions are rebuilt at the next full pass */
+    s->nt.order_dirty = 1;
+    s->pl.replan = 1;
 }
 
 /* ---------------------------------------------------------------- queries */
@@ -102,9 +102,9 @@ static long overlap(long a, long b, long c, long d)
 
 int plan_region_usable(const struct sched *s, const struct job *j, size_t g)
 {
-    const struct region *rg = &s->regions[g];
-    const struct node *n = &s->nodes[rg->node];
-    if (rg->cap <= 0 && s->multi)
+    const struct region *rg = &s->pl.regions[g];
+    const struct node *n = &s->nt.nodes[rg->node];
+    if (rg->cap <= 0 && s->pl.multi)
         return 0;
     for (size_t f = 0; f < j->nfeatures; f++)
         if (!node_has_feature(n, j->features[f]))
@@ -125,8 +125,8 @@ int plan_region_usable(const struct sched *s, const struct job *j, size_t g)
  * rest count as refused). Returns the placement level. */
 static int region_level(struct sched *s, const struct job *j, size_t g, long t, uint64_t *mask)
 {
-    struct region *rg = &s->regions[g];
-    if (rg->cj == j && rg->ct == t && rg->cw == j->walltime && rg->cgen == s->plan_gen) {
+    struct region *rg = &s->pl.regions[g];
+    if (rg->cj == j && rg->ct == t && rg->cw == j->walltime && rg->cgen == s->pl.plan_gen) {
         *mask = rg->cmask;
         return rg->clevel;
     }
@@ -150,7 +150,7 @@ static int region_level(struct sched *s, const struct job *j, size_t g, long t, 
     rg->cj = j;
     rg->ct = t;
     rg->cw = j->walltime;
-    rg->cgen = s->plan_gen;
+    rg->cgen = s->pl.plan_gen;
     rg->cmask = *mask;
     rg->clevel = refused || !any ? LVL_NONE : level;
     return rg->clevel;
@@ -207,14 +207,14 @@ static long long region_min(const struct region *rg, uint64_t mask, long a, long
  * access, which keys regions by size). */
 static long node_procs(const struct sched *s, size_t g)
 {
-    return s->nodes[s->regions[g].node].procs;
+    return s->nt.nodes[s->pl.regions[g].node].procs;
 }
 
 /* Memory j needs on a node of region g beyond its tasks' (its --mem, or
  * the whole node's), and per task. */
 static long node_share(const struct sched *s, const struct job *j, size_t g)
 {
-    return j->mem_per_node == JOB_MEM_WHOLE ? s->regions[g].node_mem : j->mem_per_node;
+    return j->mem_per_node == JOB_MEM_WHOLE ? s->pl.regions[g].node_mem : j->mem_per_node;
 }
 
 /* Tasks of j a node of cap processors and mem MB holds (mem 0: not known). */
@@ -237,7 +237,7 @@ static long node_holds(const struct job *j, long cap, long mem, long share)
  * (regions are rebuilt when nodes change). */
 static long region_shape(struct sched *s, size_t g, const struct job *j)
 {
-    struct region *rg = &s->regions[g];
+    struct region *rg = &s->pl.regions[g];
     long ppt = j->procs_per_task, mpt = job_wants_mem(j) && rg->mfree ? j->mem_per_task : 0;
     long share = rg->mfree ? node_share(s, j, g) : 0;
     if (rg->shape_ppt != ppt || rg->shape_mpt != mpt + share * 1000003) {
@@ -246,9 +246,10 @@ static long region_shape(struct sched *s, size_t g, const struct job *j)
             for (size_t i = 0; i < rg->nnodes; i++)
                 n += rg->caps[i] / ppt;
         } else {
-            for (size_t i = 0; i < s->nnodes; i++)
-                if ((s->nregions == 1 || s->node_region[i] == g) && s->node_cap[i] >= ppt)
-                    n += node_holds(j, s->node_cap[i], rg->mfree ? s->node_mem_cap[i] : 0, share);
+            for (size_t i = 0; i < s->nt.nnodes; i++)
+                if ((s->pl.nregions == 1 || s->pl.node_region[i] == g) && s->nt.node_cap[i] >= ppt)
+                    n += node_holds(j, s->nt.node_cap[i], rg->mfree ? s->nt.node_mem_cap[i] : 0,
+                                    share);
         }
         rg->shape_ppt = ppt;
         rg->shape_mpt = mpt + share * 1000003;
@@ -261,7 +262,7 @@ static long region_shape(struct sched *s, size_t g, const struct job *j)
  * memory, on nodes of their own). */
 static int shaped(const struct sched *s, const struct job *j, size_t g)
 {
-    return j->procs_per_task > 1 || (job_wants_mem(j) && s->regions[g].mfree);
+    return j->procs_per_task > 1 || (job_wants_mem(j) && s->pl.regions[g].mfree);
 }
 
 /* Tasks of j a node of region g holds at the densest. */
@@ -269,9 +270,9 @@ static long per_node(const struct sched *s, const struct job *j, size_t g)
 {
     if (j->tpn)
         return j->tpn;
-    long np = s->regions[g].maxprocs > 0 && s->regions[g].maxprocs < INT_MAX
-                  ? s->regions[g].maxprocs
-                  : s->nodes[s->regions[g].node].procs;
+    long np = s->pl.regions[g].maxprocs > 0 && s->pl.regions[g].maxprocs < INT_MAX
+                  ? s->pl.regions[g].maxprocs
+                  : s->nt.nodes[s->pl.regions[g].node].procs;
     long k = np / j->procs_per_task;
     return k > 0 ? k : 1;
 }
@@ -280,7 +281,7 @@ static long per_node(const struct sched *s, const struct job *j, size_t g)
  * share at the densest (0 when memory is not planned there). */
 static long long mem_for(const struct sched *s, const struct job *j, size_t g, long tasks)
 {
-    if (!s->regions[g].mfree || !job_wants_mem(j) || tasks <= 0)
+    if (!s->pl.regions[g].mfree || !job_wants_mem(j) || tasks <= 0)
         return 0;
     long per = per_node(s, j, g);
     return (long long)tasks * j->mem_per_task + (long long)((tasks + per - 1) / per) * node_share(s, j, g);
@@ -289,7 +290,7 @@ static long long mem_for(const struct sched *s, const struct job *j, size_t g, l
 /* Tasks of j `mem` free MB of region g can hold (LONG_MAX: not limited). */
 static long mem_tasks(const struct sched *s, const struct job *j, size_t g, long long mem)
 {
-    if (!s->regions[g].mfree || !job_wants_mem(j))
+    if (!s->pl.regions[g].mfree || !job_wants_mem(j))
         return LONG_MAX;
     if (mem <= 0)
         return 0;
@@ -328,7 +329,7 @@ static long nodes_holding(const struct region *rg, long need)
  * (policy/alloc.c says so, and the reservation goes later). */
 static long tpn_cap(const struct sched *s, const struct job *j, size_t g, long tasks)
 {
-    long nodes = nodes_holding(&s->regions[g], (long)j->tpn * j->procs_per_task);
+    long nodes = nodes_holding(&s->pl.regions[g], (long)j->tpn * j->procs_per_task);
     if (nodes < tasks / j->tpn) /* (no overflow: nodes is then small) */
         tasks = nodes * j->tpn;
     return tasks - tasks % j->tpn;
@@ -337,7 +338,7 @@ static long tpn_cap(const struct sched *s, const struct job *j, size_t g, long t
 /* Tasks of j that `procs` free processors of region g can hold. */
 static long tasks_in(struct sched *s, const struct job *j, size_t g, long long procs)
 {
-    if (procs <= 0 || s->regions[g].maxprocs < j->procs_per_task)
+    if (procs <= 0 || s->pl.regions[g].maxprocs < j->procs_per_task)
         return 0; /* no node here can hold one task */
     long np = node_procs(s, g), ppt = j->procs_per_task, t;
     if (j->exclusive) { /* whole nodes, as under SINGLEJOB */
@@ -394,23 +395,23 @@ static int plain_tpn_ok(const struct sched *s, const struct job *j)
 
 void plan_forget(struct sched *s)
 {
-    for (size_t g = 0; g < s->nregions; g++)
-        s->regions[g].cj = NULL;
+    for (size_t g = 0; g < s->pl.nregions; g++)
+        s->pl.regions[g].cj = NULL;
 }
 
 /* Whether j's memory matters in region g's plan. */
 static int mem_planned(const struct sched *s, const struct job *j, size_t g)
 {
-    return s->regions[g].mfree && job_wants_mem(j);
+    return s->pl.regions[g].mfree && job_wants_mem(j);
 }
 
 /* Tasks of j region g holds over [t, t + walltime): its processors (free,
  * and in the reservations of mask) and its memory. */
 static long region_tasks(struct sched *s, const struct job *j, size_t g, uint64_t mask, long t)
 {
-    long n = tasks_in(s, j, g, region_min(&s->regions[g], mask, t, t + j->walltime));
+    long n = tasks_in(s, j, g, region_min(&s->pl.regions[g], mask, t, t + j->walltime));
     if (n > 0 && mem_planned(s, j, g)) {
-        long m = mem_tasks(s, j, g, avail_min_free(s->regions[g].mfree, t, t + j->walltime));
+        long m = mem_tasks(s, j, g, avail_min_free(s->pl.regions[g].mfree, t, t + j->walltime));
         n = m < n ? m : n;
     }
     return n;
@@ -430,16 +431,16 @@ static long long fast_mem(const struct sched *s, const struct job *j)
 /* The fast path: whether the nodes could hold j at all. */
 static int fast_usable(struct sched *s, const struct job *j)
 {
-    return plan_region_usable(s, j, 0) && s->regions[0].maxprocs >= j->procs_per_task &&
+    return plan_region_usable(s, j, 0) && s->pl.regions[0].maxprocs >= j->procs_per_task &&
            !(shaped(s, j, 0) && j->tasks > region_shape(s, 0, j)) && plain_tpn_ok(s, j);
 }
 
 long plan_region_tasks(struct sched *s, const struct job *j, size_t g, long t)
 {
-    if (!s->multi) {
-        long n = tasks_in(s, j, 0, avail_min_free(s->avail, t, t + j->walltime));
+    if (!s->pl.multi) {
+        long n = tasks_in(s, j, 0, avail_min_free(s->pl.avail, t, t + j->walltime));
         if (n > 0 && mem_planned(s, j, 0)) {
-            long m = mem_tasks(s, j, 0, avail_min_free(s->regions[0].mfree, t, t + j->walltime));
+            long m = mem_tasks(s, j, 0, avail_min_free(s->pl.regions[0].mfree, t, t + j->walltime));
             n = m < n ? m : n;
         }
         return n;
@@ -451,17 +452,17 @@ long plan_region_tasks(struct sched *s, const struct job *j, size_t g, long t)
 
 int plan_fits(struct sched *s, const struct job *j, long t)
 {
-    if (!s->multi) {
+    if (!s->pl.multi) {
         long long need = fast_procs(s, j), mem = fast_mem(s, j);
         if (!fast_usable(s, j))
             return 0;
-        if (t <= avail_origin(s->avail) && avail_free_now(s->avail) < need)
+        if (t <= avail_origin(s->pl.avail) && avail_free_now(s->pl.avail) < need)
             return 0;
-        return avail_fits(s->avail, t, t + j->walltime, need) &&
-               (!mem || avail_fits(s->regions[0].mfree, t, t + j->walltime, mem));
+        return avail_fits(s->pl.avail, t, t + j->walltime, need) &&
+               (!mem || avail_fits(s->pl.regions[0].mfree, t, t + j->walltime, mem));
     }
     long left = j->tasks;
-    for (size_t g = 0; g < s->nregions && left > 0; g++) {
+    for (size_t g = 0; g < s->pl.nregions && left > 0; g++) {
         if (!plan_region_usable(s, j, g))
             continue;
         uint64_t mask;
@@ -478,8 +479,8 @@ int plan_fits(struct sched *s, const struct job *j, long t)
 static long next_admission(const struct sched *s, const struct job *j, long t)
 {
     long next = AVAIL_NEVER;
-    for (size_t i = 0; i < s->nresvs; i++) {
-        const struct resv *r = s->resvs[i];
+    for (size_t i = 0; i < s->rs.nresvs; i++) {
+        const struct resv *r = s->rs.resvs[i];
         for (size_t k = 0; k < acl_count(r->acl); k++) {
             const struct acl_entry *e = acl_entry(r->acl, k);
             if (e->type != ACL_DURATION)
@@ -501,10 +502,10 @@ static long fast_earliest(struct sched *s, const struct job *j, long from)
     long long need = fast_procs(s, j), mem = fast_mem(s, j);
     long t = from;
     for (;;) {
-        t = avail_earliest(s->avail, t, j->walltime, need);
-        if (t >= AVAIL_NEVER || !mem || avail_fits(s->regions[0].mfree, t, t + j->walltime, mem))
+        t = avail_earliest(s->pl.avail, t, j->walltime, need);
+        if (t >= AVAIL_NEVER || !mem || avail_fits(s->pl.regions[0].mfree, t, t + j->walltime, mem))
             return t;
-        long m = avail_earliest(s->regions[0].mfree, t, j->walltime, mem);
+        long m = avail_earliest(s->pl.regions[0].mfree, t, j->walltime, mem);
         if (m >= AVAIL_NEVER)
             return AVAIL_NEVER;
         t = m > t ? m : t + 1;
@@ -513,7 +514,7 @@ static long fast_earliest(struct sched *s, const struct job *j, long from)
 
 long plan_earliest(struct sched *s, const struct job *j, long from)
 {
-    if (!s->multi)
+    if (!s->pl.multi)
         return fast_usable(s, j) ? fast_earliest(s, j, from) : AVAIL_NEVER;
     long t = from;
     /* A start whose end would reach "never" is no start: reservations
@@ -531,13 +532,13 @@ long plan_earliest(struct sched *s, const struct job *j, long from)
 
 long plan_next_change(struct sched *s, const struct job *j, long t)
 {
-    long next = s->multi ? next_admission(s, j, t) : avail_next_change(s->avail, t);
-    for (size_t g = 0; g < s->nregions; g++) {
+    long next = s->pl.multi ? next_admission(s, j, t) : avail_next_change(s->pl.avail, t);
+    for (size_t g = 0; g < s->pl.nregions; g++) {
         if (!plan_region_usable(s, j, g))
             continue;
-        long n = s->multi ? region_next(&s->regions[g], ~(uint64_t)0, t) : AVAIL_NEVER;
+        long n = s->pl.multi ? region_next(&s->pl.regions[g], ~(uint64_t)0, t) : AVAIL_NEVER;
         if (mem_planned(s, j, g)) {
-            long m = avail_next_change(s->regions[g].mfree, t);
+            long m = avail_next_change(s->pl.regions[g].mfree, t);
             n = m < n ? m : n;
         }
         if (n < next)
@@ -548,23 +549,23 @@ long plan_next_change(struct sched *s, const struct job *j, long t)
 
 long long plan_free_now(struct sched *s, const struct job *j)
 {
-    if (!s->multi)
-        return avail_free_now(s->avail);
-    if (!j && s->free_now_ok)
-        return s->free_now;
+    if (!s->pl.multi)
+        return avail_free_now(s->pl.avail);
+    if (!j && s->pl.free_now_ok)
+        return s->pl.free_now;
     long long sum = 0;
-    for (size_t g = 0; g < s->nregions; g++) {
+    for (size_t g = 0; g < s->pl.nregions; g++) {
         uint64_t mask = ~(uint64_t)0;
         if (j && !plan_region_usable(s, j, g))
             continue;
         if (j)
-            region_level(s, j, g, avail_origin(s->avail), &mask);
-        long long v = region_at(&s->regions[g], mask, avail_origin(s->regions[g].free));
+            region_level(s, j, g, avail_origin(s->pl.avail), &mask);
+        long long v = region_at(&s->pl.regions[g], mask, avail_origin(s->pl.regions[g].free));
         sum += v > 0 ? v : 0;
     }
     if (!j) {
-        s->free_now = sum;
-        s->free_now_ok = 1;
+        s->pl.free_now = sum;
+        s->pl.free_now_ok = 1;
     }
     return sum;
 }
@@ -576,9 +577,9 @@ long long plan_free_now(struct sched *s, const struct job *j)
  * the free profile outside it. */
 static void apply(struct sched *s, const struct plan_take *tk, long a, long b, int sign)
 {
-    struct region *rg = &s->regions[tk->region];
+    struct region *rg = &s->pl.regions[tk->region];
     long long d = sign * tk->procs;
-    s->free_now_ok = 0;
+    s->pl.free_now_ok = 0;
     if (tk->mem && rg->mfree)
         avail_give(rg->mfree, a, b, sign * tk->mem);
     if (tk->rv < 0) {
@@ -628,12 +629,12 @@ static void takes_of_running(struct sched *s, struct job *j)
     j->ntakes = 0;
     for (size_t k = 0; k < j->nslots; k++)
         for (unsigned i = j->slots[k].node; i < j->slots[k].node + j->slots[k].nnodes; i++)
-            add_take(j, &cap, s->node_region[i], -1, j->slots[k].procs,
-                     s->regions[s->node_region[i]].mfree ? j->slots[k].mem : 0);
+            add_take(j, &cap, s->pl.node_region[i], -1, j->slots[k].procs,
+                     s->pl.regions[s->pl.node_region[i]].mfree ? j->slots[k].mem : 0);
     for (size_t c = 0; c < j->ncharges; c++) {
         const struct resv_charge *ch = &j->charges[c];
-        uint32_t g = s->node_region[ch->r->nodes[ch->k].node];
-        int32_t x = rv_index(&s->regions[g], ch->r);
+        uint32_t g = s->pl.node_region[ch->r->nodes[ch->k].node];
+        int32_t x = rv_index(&s->pl.regions[g], ch->r);
         if (x < 0)
             continue;
         add_take(j, &cap, g, x, ch->procs, 0);
@@ -651,19 +652,19 @@ static void held(const struct sched *s, struct job *j)
         mem += (long long)j->slots[k].mem * j->slots[k].nnodes;
     }
     j->plan_procs = j->nslots ? procs : job_procs(j);
-    j->plan_mem = s->regions[0].mfree ? mem : 0;
+    j->plan_mem = s->pl.regions[0].mfree ? mem : 0;
 }
 
 static void fast_take(struct sched *s, struct job *j, long from, long to, int sign)
 {
-    avail_give(s->avail, from, to, sign * j->plan_procs);
+    avail_give(s->pl.avail, from, to, sign * j->plan_procs);
     if (j->plan_mem)
-        avail_give(s->regions[0].mfree, from, to, sign * j->plan_mem);
+        avail_give(s->pl.regions[0].mfree, from, to, sign * j->plan_mem);
 }
 
 void plan_run(struct sched *s, struct job *j, long from, long to)
 {
-    if (!s->multi) {
+    if (!s->pl.multi) {
         held(s, j);
         fast_take(s, j, from, to, -1);
         return;
@@ -676,7 +677,7 @@ void plan_run(struct sched *s, struct job *j, long from, long to)
 
 void plan_unrun(struct sched *s, struct job *j, long from, long to)
 {
-    if (!s->multi) {
+    if (!s->pl.multi) {
         fast_take(s, j, from, to, +1);
         return;
     }
@@ -692,7 +693,7 @@ void plan_unrun(struct sched *s, struct job *j, long from, long to)
 static void hold_in(struct sched *s, struct job *j, size_t *cap, size_t g, uint64_t mask,
                     long t, long tasks)
 {
-    struct region *rg = &s->regions[g];
+    struct region *rg = &s->pl.regions[g];
     long long left = procs_for(s, j, g, tasks);
     long b = t + j->walltime;
     for (size_t k = 0; k < rg->nrv && k < 64 && left > 0; k++) {
@@ -713,7 +714,7 @@ static void hold_in(struct sched *s, struct job *j, size_t *cap, size_t g, uint6
 void plan_hold(struct sched *s, struct job *j, long t)
 {
     j->resv_start = t;
-    if (!s->multi) {
+    if (!s->pl.multi) {
         j->plan_procs = fast_procs(s, j);
         j->plan_mem = fast_mem(s, j);
         fast_take(s, j, t, t + j->walltime, -1);
@@ -723,7 +724,7 @@ void plan_hold(struct sched *s, struct job *j, long t)
     long left = j->tasks;
     j->ntakes = 0;
     for (int level = 0; level < LVL_N && left > 0; level++)
-        for (size_t g = 0; g < s->nregions && left > 0; g++) {
+        for (size_t g = 0; g < s->pl.nregions && left > 0; g++) {
             uint64_t mask;
             if (!plan_region_usable(s, j, g) || region_level(s, j, g, t, &mask) != level)
                 continue;
@@ -744,7 +745,7 @@ void plan_unhold(struct sched *s, struct job *j)
         return;
     long t = j->resv_start;
     j->resv_start = -1;
-    if (!s->multi) {
+    if (!s->pl.multi) {
         fast_take(s, j, t, t + j->walltime, +1);
         return;
     }
@@ -757,15 +758,15 @@ void plan_unhold(struct sched *s, struct job *j)
 
 void plan_advance(struct sched *s, long now)
 {
-    s->free_now_ok = 0;
-    if (s->multi)
-        avail_advance(s->avail, now); /* the clock: regions hold the counts */
-    for (size_t g = 0; g < s->nregions; g++) {
-        avail_advance(s->regions[g].free, now);
-        if (s->regions[g].mfree)
-            avail_advance(s->regions[g].mfree, now);
-        for (size_t k = 0; k < s->regions[g].nrv; k++)
-            avail_advance(s->regions[g].rv[k].inner, now);
+    s->pl.free_now_ok = 0;
+    if (s->pl.multi)
+        avail_advance(s->pl.avail, now); /* the clock: regions hold the counts */
+    for (size_t g = 0; g < s->pl.nregions; g++) {
+        avail_advance(s->pl.regions[g].free, now);
+        if (s->pl.regions[g].mfree)
+            avail_advance(s->pl.regions[g].mfree, now);
+        for (size_t k = 0; k < s->pl.regions[g].nrv; k++)
+            avail_advance(s->pl.regions[g].rv[k].inner, now);
     }
 }
 
@@ -774,26 +775,26 @@ void plan_advance(struct sched *s, long now)
 /* Per node, the reservations covering it (not yet ended), as lists. */
 static void build_node_rv(struct sched *s, long now)
 {
-    free(s->node_rv_off);
-    free(s->node_rv);
-    s->node_rv_off = xcalloc(s->nnodes + 1, sizeof *s->node_rv_off);
+    free(s->pl.node_rv_off);
+    free(s->pl.node_rv);
+    s->pl.node_rv_off = xcalloc(s->nt.nnodes + 1, sizeof *s->pl.node_rv_off);
     size_t total = 0;
-    for (size_t i = 0; i < s->nresvs; i++)
-        for (size_t k = 0; k < s->resvs[i]->nnodes; k++)
-            if (s->resvs[i]->end > now) {
-                s->node_rv_off[s->resvs[i]->nodes[k].node + 1]++;
+    for (size_t i = 0; i < s->rs.nresvs; i++)
+        for (size_t k = 0; k < s->rs.resvs[i]->nnodes; k++)
+            if (s->rs.resvs[i]->end > now) {
+                s->pl.node_rv_off[s->rs.resvs[i]->nodes[k].node + 1]++;
                 total++;
             }
-    for (size_t n = 0; n < s->nnodes; n++)
-        s->node_rv_off[n + 1] += s->node_rv_off[n];
-    s->node_rv = xcalloc(total + 1, sizeof *s->node_rv);
-    size_t *fill = xcalloc(s->nnodes + 1, sizeof *fill);
-    for (size_t i = 0; i < s->nresvs; i++)
-        for (size_t k = 0; k < s->resvs[i]->nnodes; k++) {
-            struct resv *r = s->resvs[i];
+    for (size_t n = 0; n < s->nt.nnodes; n++)
+        s->pl.node_rv_off[n + 1] += s->pl.node_rv_off[n];
+    s->pl.node_rv = xcalloc(total + 1, sizeof *s->pl.node_rv);
+    size_t *fill = xcalloc(s->nt.nnodes + 1, sizeof *fill);
+    for (size_t i = 0; i < s->rs.nresvs; i++)
+        for (size_t k = 0; k < s->rs.resvs[i]->nnodes; k++) {
+            struct resv *r = s->rs.resvs[i];
             unsigned n = r->nodes[k].node;
             if (r->end > now)
-                s->node_rv[s->node_rv_off[n] + fill[n]++] = (struct node_rv){r, (unsigned)k};
+                s->pl.node_rv[s->pl.node_rv_off[n] + fill[n]++] = (struct node_rv){r, (unsigned)k};
         }
     free(fill);
 }
@@ -801,7 +802,7 @@ static void build_node_rv(struct sched *s, long now)
 /* The key of node i: what makes nodes alike for placement. */
 static char *node_key(const struct sched *s, size_t i)
 {
-    const struct node *n = &s->nodes[i];
+    const struct node *n = &s->nt.nodes[i];
     size_t cap = 0, len = 0;
     char *k = NULL;
     char part[64];
@@ -818,9 +819,9 @@ static char *node_key(const struct sched *s, size_t i)
         k[len++] = ',';
         k[len] = '\0';
     }
-    for (size_t e = s->node_rv_off[i]; e < s->node_rv_off[i + 1]; e++) {
+    for (size_t e = s->pl.node_rv_off[i]; e < s->pl.node_rv_off[i + 1]; e++) {
         char id[32];
-        int il = snprintf(id, sizeof id, "|%p", (void *)s->node_rv[e].r);
+        int il = snprintf(id, sizeof id, "|%p", (void *)s->pl.node_rv[e].r);
         k = xgrow(k, &cap, len + (size_t)il + 1, 1);
         memcpy(k + len, id, (size_t)il + 1);
         len += (size_t)il;
@@ -837,15 +838,16 @@ static int cap_cmp(const void *a, const void *b)
 /* Each region's node sizes, ascending (nodes_holding). */
 static void count_caps(struct sched *s)
 {
-    size_t *fill = xcalloc(s->nregions + 1, sizeof *fill);
-    for (size_t g = 0; g < s->nregions; g++)
-        s->regions[g].caps = xcalloc(s->regions[g].nnodes + 1, sizeof *s->regions[g].caps);
-    for (size_t i = 0; i < s->nnodes; i++) {
-        size_t g = s->node_region[i];
-        s->regions[g].caps[fill[g]++] = s->node_cap[i];
+    size_t *fill = xcalloc(s->pl.nregions + 1, sizeof *fill);
+    for (size_t g = 0; g < s->pl.nregions; g++)
+        s->pl.regions[g].caps = xcalloc(s->pl.regions[g].nnodes + 1, sizeof *s->pl.regions[g].caps);
+    for (size_t i = 0; i < s->nt.nnodes; i++) {
+        size_t g = s->pl.node_region[i];
+        s->pl.regions[g].caps[fill[g]++] = s->nt.node_cap[i];
     }
-    for (size_t g = 0; g < s->nregions; g++)
-        qsort(s->regions[g].caps, s->regions[g].nnodes, sizeof *s->regions[g].caps, cap_cmp);
+    for (size_t g = 0; g < s->pl.nregions; g++)
+        qsort(s->pl.regions[g].caps, s->pl.regions[g].nnodes, sizeof *s->pl.regions[g].caps,
+              cap_cmp);
     free(fill);
 }
 
@@ -853,53 +855,53 @@ static void assign_regions(struct sched *s)
 {
     struct strmap seen;
     strmap_init(&seen);
-    char **keys = xcalloc(s->nnodes + 1, sizeof *keys);
+    char **keys = xcalloc(s->nt.nnodes + 1, sizeof *keys);
     size_t cap = 0;
-    s->node_region = xrealloc(s->node_region, (s->nnodes + 1) * sizeof *s->node_region);
-    for (size_t i = 0; i < s->nnodes; i++) {
+    s->pl.node_region = xrealloc(s->pl.node_region, (s->nt.nnodes + 1) * sizeof *s->pl.node_region);
+    for (size_t i = 0; i < s->nt.nnodes; i++) {
         keys[i] = node_key(s, i);
         size_t g;
         if (!strmap_get(&seen, keys[i], &g)) {
-            g = s->nregions;
+            g = s->pl.nregions;
             strmap_put(&seen, keys[i], g);
-            s->regions = xgrow(s->regions, &cap, g + 1, sizeof *s->regions);
-            s->regions[g] = (struct region){.node = i};
-            s->nregions++;
+            s->pl.regions = xgrow(s->pl.regions, &cap, g + 1, sizeof *s->pl.regions);
+            s->pl.regions[g] = (struct region){.node = i};
+            s->pl.nregions++;
         }
-        s->node_region[i] = (uint32_t)g;
-        s->regions[g].nnodes++;
-        s->regions[g].cap += s->node_cap[i];
-        s->regions[g].mcap += s->node_mem_cap[i];
-        long *nm = &s->regions[g].node_mem;
-        if (s->nodes[i].mem <= 0)
+        s->pl.node_region[i] = (uint32_t)g;
+        s->pl.regions[g].nnodes++;
+        s->pl.regions[g].cap += s->nt.node_cap[i];
+        s->pl.regions[g].mcap += s->nt.node_mem_cap[i];
+        long *nm = &s->pl.regions[g].node_mem;
+        if (s->nt.nodes[i].mem <= 0)
             *nm = -1; /* a node of unknown memory: memory is not planned here */
-        else if (*nm >= 0 && s->nodes[i].mem > *nm)
-            *nm = s->nodes[i].mem;
-        if (s->node_cap[i] > s->regions[g].maxprocs)
-            s->regions[g].maxprocs = s->node_cap[i];
+        else if (*nm >= 0 && s->nt.nodes[i].mem > *nm)
+            *nm = s->nt.nodes[i].mem;
+        if (s->nt.node_cap[i] > s->pl.regions[g].maxprocs)
+            s->pl.regions[g].maxprocs = s->nt.node_cap[i];
     }
     strmap_free(&seen);
     count_caps(s);
-    for (size_t i = 0; i < s->nnodes; i++)
+    for (size_t i = 0; i < s->nt.nnodes; i++)
         free(keys[i]);
     free(keys);
-    if (!s->nregions) { /* no nodes yet: one empty region */
-        s->regions = xgrow(s->regions, &cap, 1, sizeof *s->regions);
-        s->regions[0] = (struct region){0};
-        s->nregions = 1;
+    if (!s->pl.nregions) { /* no nodes yet: one empty region */
+        s->pl.regions = xgrow(s->pl.regions, &cap, 1, sizeof *s->pl.regions);
+        s->pl.regions[0] = (struct region){0};
+        s->pl.nregions = 1;
     }
 }
 
 /* Each region's reservations and their inner profiles. */
 static void reserve_regions(struct sched *s, long now)
 {
-    for (size_t i = 0; i < s->nresvs; i++) {
-        struct resv *r = s->resvs[i];
+    for (size_t i = 0; i < s->rs.nresvs; i++) {
+        struct resv *r = s->rs.resvs[i];
         if (r->end <= now)
             continue;
         for (size_t k = 0; k < r->nnodes; k++) {
             unsigned n = r->nodes[k].node;
-            struct region *rg = &s->regions[s->node_region[n]];
+            struct region *rg = &s->pl.regions[s->pl.node_region[n]];
             int32_t x = rv_index(rg, r);
             if (x < 0) {
                 rg->rv = xrealloc(rg->rv, (rg->nrv + 1) * sizeof *rg->rv);
@@ -907,7 +909,7 @@ static void reserve_regions(struct sched *s, long now)
                 x = (int32_t)rg->nrv++;
             }
             /* Reserved processors of a node that is down are not there. */
-            long long p = s->node_cap[n] ? r->nodes[k].procs : 0;
+            long long p = s->nt.node_cap[n] ? r->nodes[k].procs : 0;
             avail_give(rg->rv[x].inner, r->start, r->end, p);
             avail_take(rg->free, r->start, r->end, p);
         }
@@ -916,34 +918,34 @@ static void reserve_regions(struct sched *s, long now)
 
 void plan_rebuild(struct sched *s, long now)
 {
-    s->free_now_ok = 0;
+    s->pl.free_now_ok = 0;
     free_regions(s);
     build_node_rv(s, now);
     assign_regions(s);
-    s->multi = s->nregions > 1 || s->nresvs > 0 || s->pol.naccess != NACCESS_SHARED;
-    avail_destroy(s->avail);
-    s->avail = avail_create(s->regions[0].cap, now);
-    for (size_t g = 0; g < s->nregions; g++)
-        s->regions[g].mfree = s->regions[g].node_mem > 0 ? avail_create(s->regions[g].mcap, now)
-                                                         : NULL;
-    if (!s->multi) {
-        s->regions[0].free = s->avail;
+    s->pl.multi = s->pl.nregions > 1 || s->rs.nresvs > 0 || s->pol.naccess != NACCESS_SHARED;
+    avail_destroy(s->pl.avail);
+    s->pl.avail = avail_create(s->pl.regions[0].cap, now);
+    for (size_t g = 0; g < s->pl.nregions; g++)
+        s->pl.regions[g].mfree =
+            s->pl.regions[g].node_mem > 0 ? avail_create(s->pl.regions[g].mcap, now) : NULL;
+    if (!s->pl.multi) {
+        s->pl.regions[0].free = s->pl.avail;
     } else {
-        /* s->avail stays as the clock holder (its origin is "now"); the
+        /* s->pl.avail stays as the clock holder (its origin is "now"); the
          * regions hold the counts. */
-        for (size_t g = 0; g < s->nregions; g++)
-            s->regions[g].free = avail_create(s->regions[g].cap, now);
+        for (size_t g = 0; g < s->pl.nregions; g++)
+            s->pl.regions[g].free = avail_create(s->pl.regions[g].cap, now);
         reserve_regions(s, now);
     }
-    for (size_t i = 0; i < s->nresvs; i++)
-        for (size_t k = 0; k < s->resvs[i]->nnodes; k++)
-            s->resvs[i]->nodes[k].used = 0;
-    for (size_t h = 0; h < s->running.n; h++) {
-        struct job *j = s->running.v[h];
+    for (size_t i = 0; i < s->rs.nresvs; i++)
+        for (size_t k = 0; k < s->rs.resvs[i]->nnodes; k++)
+            s->rs.resvs[i]->nodes[k].used = 0;
+    for (size_t h = 0; h < s->pl.running.n; h++) {
+        struct job *j = s->pl.running.v[h];
         free(j->takes);
         j->takes = NULL;
         j->ntakes = 0;
-        if (s->multi)
+        if (s->pl.multi)
             alloc_charge(s, j, now);
         else {
             free(j->charges);
@@ -952,6 +954,6 @@ void plan_rebuild(struct sched *s, long now)
         }
         plan_run(s, j, now, j->planned_end);
     }
-    s->regions_gen = s->resv_gen;
+    s->rs.regions_gen = s->rs.resv_gen;
     resv_bury(s); /* nothing names the released ones any more */
 }

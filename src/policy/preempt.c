@@ -8,7 +8,7 @@
  * engine preempts running jobs of others on those nodes, most recently
  * started first (they lose the least work), until it fits:
  *   - PREEMPTPOLICY REQUEUE: the resource manager stops the job and it goes
- *     back to the queue (sched_requeue), to start again from the beginning;
+ *     back to the queue (queue_requeue), to start again from the beginning;
  *   - PREEMPTPOLICY SUSPEND: the resource manager stops it where it is; its
  *     processors go to the owner's job and it waits, suspended, for its own
  *     nodes to be free again, then resumes with the walltime it had left.
@@ -71,7 +71,7 @@ static int later_start_first(const void *a, const void *b)
 static void suspend(struct sched *s, struct job *v, long now)
 {
     plan_unrun(s, v, now, v->planned_end);
-    heap_remove(&s->running, v->heap_pos);
+    heap_remove(&s->pl.running, v->heap_pos);
     size_t n = v->nslots;
     struct job_slot *keep = xcalloc(n + 1, sizeof *keep);
     memcpy(keep, v->slots, n * sizeof *keep);
@@ -93,9 +93,9 @@ static int preempt_one(struct sched *s, struct job *v, long now)
     if (s->pol.preempt == PREEMPT_SUSPEND)
         suspend(s, v, now);
     else
-        sched_requeue(s, v, now, NULL);
+        queue_requeue(s, v, now);
     s->stats.preempted++;
-    s->replan = 1;
+    s->pl.replan = 1;
     return 0;
 }
 
@@ -125,10 +125,10 @@ static size_t victims_needed(struct sched *s, struct job *j, struct job **v, siz
  * fit, and none when that would not be enough. */
 static void preempt_in(struct sched *s, const struct resv *r, struct job *j, long now)
 {
-    struct job **v = xcalloc(s->running.n + 1, sizeof *v);
+    struct job **v = xcalloc(s->pl.running.n + 1, sizeof *v);
     size_t n = 0;
-    for (size_t h = 0; h < s->running.n; h++) {
-        struct job *x = s->running.v[h];
+    for (size_t h = 0; h < s->pl.running.n; h++) {
+        struct job *x = s->pl.running.v[h];
         if (!owns(r, x) && on_nodes(r, x))
             v[n++] = x;
     }
@@ -156,8 +156,8 @@ int preempt_for_owner(struct sched *s, struct job *j, long now)
     if (!s->rm.preempt || preempted_now(s, j))
         return 0;
     int tried = 0;
-    for (size_t i = 0; i < s->nresvs && !plan_fits(s, j, now); i++) {
-        const struct resv *r = s->resvs[i];
+    for (size_t i = 0; i < s->rs.nresvs && !plan_fits(s, j, now); i++) {
+        const struct resv *r = s->rs.resvs[i];
         if (!(r->flags & SRCFG_OWNERPREEMPT) || r->start > now || r->end <= now || !owns(r, j) ||
             resv_access(s, r, j, now) == ACL_NONE)
             continue;
@@ -182,10 +182,10 @@ int preempt_for_priority(struct sched *s, struct job *j, long now)
 {
     if (!s->rm.preempt || preempted_now(s, j))
         return 0;
-    struct job **v = xcalloc(s->running.n + 1, sizeof *v);
+    struct job **v = xcalloc(s->pl.running.n + 1, sizeof *v);
     size_t n = 0;
-    for (size_t h = 0; h < s->running.n; h++) {
-        struct job *x = s->running.v[h];
+    for (size_t h = 0; h < s->pl.running.n; h++) {
+        struct job *x = s->pl.running.v[h];
         const struct job *jx[2] = {j, x};
         if ((x->flags & JOB_PREEMPTEE) && prio_cmp(&jx[0], &jx[1]) < 0) /* j comes first */
             v[n++] = x;
@@ -205,7 +205,7 @@ static int nodes_free(const struct sched *s, const struct job *v)
 {
     for (size_t k = 0; k < v->nslots; k++)
         for (unsigned i = v->slots[k].node; i < v->slots[k].node + v->slots[k].nnodes; i++)
-            if (s->node_cap[i] - s->node_used[i] < (int)v->slots[k].procs)
+            if (s->nt.node_cap[i] - s->nt.node_used[i] < (int)v->slots[k].procs)
                 return 0;
     return 1;
 }
@@ -219,15 +219,15 @@ static void resume(struct sched *s, struct job *v, long now)
     alloc_exact(s, v, slots, n);
     free(slots);
     v->planned_end = now + v->susp_left;
-    if (s->multi)
+    if (s->pl.multi)
         alloc_charge(s, v, now);
     plan_run(s, v, now, v->planned_end);
-    heap_push(&s->running, v);
+    heap_push(&s->pl.running, v);
     fsacct_started(s, v, now);
     v->flags &= ~(unsigned)(JOB_SUSPENDED | JOB_PREEMPTED);
     if (s->rm.resume)
         s->rm.resume(s->rm.ctx, v, now);
-    s->replan = 1;
+    s->pl.replan = 1;
 }
 
 void preempt_resume(struct sched *s, long now)

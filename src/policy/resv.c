@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/resv.h"
 #include "core/sched_int.h"
 #include "util/mem.h"
 
@@ -120,17 +121,17 @@ const char *sched_job_advres_refused(const struct sched *s, const struct job *j,
      * are upper bounds). */
     struct acl_job who = acl_job_of(j, 1);
     const struct acl *acl = NULL;
-    for (size_t i = 0; i < s->nresvs; i++)
-        if (names_resv(s->resvs[i], j->advres)) {
-            if (acl_check(s->resvs[i]->acl, &who) != ACL_NONE)
+    for (size_t i = 0; i < s->rs.nresvs; i++)
+        if (names_resv(s->rs.resvs[i], j->advres)) {
+            if (acl_check(s->rs.resvs[i]->acl, &who) != ACL_NONE)
                 return NULL;
-            acl = s->resvs[i]->acl;
+            acl = s->rs.resvs[i]->acl;
         }
-    for (size_t i = 0; i < s->nsrdefs; i++)
-        if (strcmp(s->srdefs[i].name, j->advres) == 0) {
-            if (acl_check(s->srdefs[i].acl, &who) != ACL_NONE)
+    for (size_t i = 0; i < s->rs.nsrdefs; i++)
+        if (strcmp(s->rs.srdefs[i].name, j->advres) == 0) {
+            if (acl_check(s->rs.srdefs[i].acl, &who) != ACL_NONE)
                 return NULL;
-            acl = s->srdefs[i].acl;
+            acl = s->rs.srdefs[i].acl;
         }
     if (!acl) {
         snprintf(buf, n, "it asks for reservation '%s', which does not exist", j->advres);
@@ -148,11 +149,11 @@ const char *sched_job_advres_refused(const struct sched *s, const struct job *j,
 
 int sched_resv_name_known(const struct sched *s, const char *name)
 {
-    for (size_t i = 0; i < s->nresvs; i++)
-        if (names_resv(s->resvs[i], name))
+    for (size_t i = 0; i < s->rs.nresvs; i++)
+        if (names_resv(s->rs.resvs[i], name))
             return 1;
-    for (size_t i = 0; i < s->nsrdefs; i++)
-        if (strcmp(s->srdefs[i].name, name) == 0)
+    for (size_t i = 0; i < s->rs.nsrdefs; i++)
+        if (strcmp(s->rs.srdefs[i].name, name) == 0)
             return 1; /* a standing reservation between its instances */
     return 0;
 }
@@ -181,9 +182,9 @@ static int conflicts(const struct resv *e, enum srcfg_access access, unsigned fl
 /* Processors of node n other reservations leave to a new one. */
 static long node_room(const struct sched *s, size_t n, const struct resv_spec *sp)
 {
-    long room = s->nodes[n].procs;
-    for (size_t i = 0; i < s->nresvs; i++) {
-        const struct resv *e = s->resvs[i];
+    long room = s->nt.nodes[n].procs;
+    for (size_t i = 0; i < s->rs.nresvs; i++) {
+        const struct resv *e = s->rs.resvs[i];
         if (!conflicts(e, sp->access, sp->flags, sp->start, sp->end))
             continue;
         for (size_t k = 0; k < e->nnodes; k++)
@@ -242,7 +243,7 @@ static int mark_listed(struct place *p, struct err *err)
 {
     const struct resv_spec *sp = p->sp;
     struct sched *s = p->s;
-    p->listed = xcalloc(s->nnodes + 1, 1);
+    p->listed = xcalloc(s->nt.nnodes + 1, 1);
     for (size_t h = 0; h < sp->nhosts; h++) {
         int any = 0;
         if (!sp->hosts[h].regex) {
@@ -250,8 +251,8 @@ static int mark_listed(struct place *p, struct err *err)
             if (i >= 0)
                 p->listed[i] = any = 1;
         } else {
-            for (size_t i = 0; i < s->nnodes; i++)
-                if (host_matches(&sp->hosts[h], &p->re[h], s->nodes[i].name))
+            for (size_t i = 0; i < s->nt.nnodes; i++)
+                if (host_matches(&sp->hosts[h], &p->re[h], s->nt.nodes[i].name))
                     p->listed[i] = any = 1;
         }
         if (!any)
@@ -262,7 +263,7 @@ static int mark_listed(struct place *p, struct err *err)
 
 static int node_suits(const struct sched *s, size_t i, const struct resv_spec *sp)
 {
-    const struct node *n = &s->nodes[i];
+    const struct node *n = &s->nt.nodes[i];
     for (size_t f = 0; f < sp->nfeatures; f++)
         if (!node_has_feature(n, sp->features[f]))
             return 0;
@@ -288,7 +289,7 @@ static long fit_by(long have, long per, long fit)
 static long tasks_on(const struct sched *s, size_t i, const struct resv_spec *sp, long room,
                      long left)
 {
-    const struct node *n = &s->nodes[i];
+    const struct node *n = &s->nt.nodes[i];
     long fit = sp->res.procs < 0 ? (room >= n->procs ? 1 : 0)
                                  : (sp->res.procs ? room / sp->res.procs : 1);
     fit = fit_by(n->mem, sp->res.mem, fit);
@@ -305,9 +306,9 @@ static long tasks_on(const struct sched *s, size_t i, const struct resv_spec *sp
 static void take_node(struct place *p, size_t i, long tasks)
 {
     const struct resv_spec *sp = p->sp;
-    long procs = sp->res.procs < 0 ? p->s->nodes[i].procs * tasks : sp->res.procs * tasks;
-    if (procs > p->s->nodes[i].procs)
-        procs = p->s->nodes[i].procs;
+    long procs = sp->res.procs < 0 ? p->s->nt.nodes[i].procs * tasks : sp->res.procs * tasks;
+    if (procs > p->s->nt.nodes[i].procs)
+        procs = p->s->nt.nodes[i].procs;
     p->got = xgrow(p->got, &p->cap, p->ngot + 1, sizeof *p->got);
     p->got[p->ngot++] = (struct resv_node){(unsigned)i, (unsigned)procs, 0};
     p->tasks += tasks;
@@ -319,11 +320,11 @@ static void take_node(struct place *p, size_t i, long tasks)
 static void place_listed(struct place *p)
 {
     int flex = (p->sp->flags & SRCFG_SPACEFLEX) != 0;
-    for (size_t i = 0; i < p->s->nnodes; i++)
-        if (p->listed[i] && (!flex || p->s->nodes[i].state == NODE_UP)) {
+    for (size_t i = 0; i < p->s->nt.nnodes; i++)
+        if (p->listed[i] && (!flex || p->s->nt.nodes[i].state == NODE_UP)) {
             long room = node_room(p->s, i, p->sp);
             long t = tasks_on(p->s, i, p->sp, room, 1L << 30);
-            if (t > 0 || room >= p->s->nodes[i].procs)
+            if (t > 0 || room >= p->s->nt.nodes[i].procs)
                 take_node(p, i, t > 0 ? t : 1);
         }
 }
@@ -343,20 +344,20 @@ static int cand_cmp(const void *a, const void *b)
         return ly - lx;
     if (order_stacked[x] != order_stacked[y])
         return order_stacked[x] - order_stacked[y];
-    int bx = s->node_used[x] > 0, by = s->node_used[y] > 0;
+    int bx = s->nt.node_used[x] > 0, by = s->nt.node_used[y] > 0;
     if (bx != by)
         return bx - by;
-    if (s->nodes[x].mem != s->nodes[y].mem)
-        return s->nodes[x].mem < s->nodes[y].mem ? -1 : 1;
+    if (s->nt.nodes[x].mem != s->nt.nodes[y].mem)
+        return s->nt.nodes[x].mem < s->nt.nodes[y].mem ? -1 : 1;
     return x < y ? -1 : 1;
 }
 
 /* Per node: 1 when a reservation overlapping sp's window holds it. */
 static char *stacked_nodes(const struct sched *s, const struct resv_spec *sp)
 {
-    char *st = xcalloc(s->nnodes + 1, 1);
-    for (size_t i = 0; i < s->nresvs; i++) {
-        const struct resv *e = s->resvs[i];
+    char *st = xcalloc(s->nt.nnodes + 1, 1);
+    for (size_t i = 0; i < s->rs.nresvs; i++) {
+        const struct resv *e = s->rs.resvs[i];
         if (overlap(sp->start, sp->end, e->start, e->end))
             for (size_t k = 0; k < e->nnodes; k++)
                 st[e->nodes[k].node] = 1;
@@ -368,9 +369,9 @@ static void place_floating(struct place *p)
 {
     struct sched *s = p->s;
     const struct resv_spec *sp = p->sp;
-    size_t *cand = xcalloc(s->nnodes + 1, sizeof *cand), n = 0;
-    for (size_t i = 0; i < s->nnodes; i++)
-        if (s->nodes[i].state == NODE_UP && node_suits(s, i, sp))
+    size_t *cand = xcalloc(s->nt.nnodes + 1, sizeof *cand), n = 0;
+    for (size_t i = 0; i < s->nt.nnodes; i++)
+        if (s->nt.nodes[i].state == NODE_UP && node_suits(s, i, sp))
             cand[n++] = i;
     char *stacked = stacked_nodes(s, sp);
     order_s = s;
@@ -425,32 +426,32 @@ static int place(struct sched *s, const struct resv_spec *sp, int partial_ok, st
 
 static long next_number(struct sched *s, const char *base)
 {
-    for (size_t i = 0; i < s->nseqs; i++)
-        if (strcmp(s->seqs[i].base, base) == 0)
-            return s->seqs[i].next++;
-    s->seqs = xgrow(s->seqs, &s->capseqs, s->nseqs + 1, sizeof *s->seqs);
-    s->seqs[s->nseqs++] = (struct resv_seq){xstrdup(base), 1};
+    for (size_t i = 0; i < s->rs.nseqs; i++)
+        if (strcmp(s->rs.seqs[i].base, base) == 0)
+            return s->rs.seqs[i].next++;
+    s->rs.seqs = xgrow(s->rs.seqs, &s->rs.capseqs, s->rs.nseqs + 1, sizeof *s->rs.seqs);
+    s->rs.seqs[s->rs.nseqs++] = (struct resv_seq){xstrdup(base), 1};
     return 0;
 }
 
 /* A restored id <base>.<n>: later numbers for base start above n. */
 static void note_number(struct sched *s, const char *base, long n)
 {
-    for (size_t i = 0; i < s->nseqs; i++)
-        if (strcmp(s->seqs[i].base, base) == 0) {
-            if (s->seqs[i].next <= n)
-                s->seqs[i].next = n + 1;
+    for (size_t i = 0; i < s->rs.nseqs; i++)
+        if (strcmp(s->rs.seqs[i].base, base) == 0) {
+            if (s->rs.seqs[i].next <= n)
+                s->rs.seqs[i].next = n + 1;
             return;
         }
-    s->seqs = xgrow(s->seqs, &s->capseqs, s->nseqs + 1, sizeof *s->seqs);
-    s->seqs[s->nseqs++] = (struct resv_seq){xstrdup(base), n + 1};
+    s->rs.seqs = xgrow(s->rs.seqs, &s->rs.capseqs, s->rs.nseqs + 1, sizeof *s->rs.seqs);
+    s->rs.seqs[s->rs.nseqs++] = (struct resv_seq){xstrdup(base), n + 1};
 }
 
 long sched_resv_next_number(const struct sched *s, const char *base)
 {
-    for (size_t i = 0; i < s->nseqs; i++)
-        if (strcmp(s->seqs[i].base, base) == 0)
-            return s->seqs[i].next;
+    for (size_t i = 0; i < s->rs.nseqs; i++)
+        if (strcmp(s->rs.seqs[i].base, base) == 0)
+            return s->rs.seqs[i].next;
     return 0;
 }
 
@@ -506,11 +507,11 @@ static void set_nodes(struct resv *r, struct resv_node *nodes, size_t n, long ta
 
 static void add_resv(struct sched *s, struct resv *r)
 {
-    r->serial = ++s->resv_serial;
-    s->resvs = xgrow(s->resvs, &s->capresvs, s->nresvs + 1, sizeof *s->resvs);
-    s->resvs[s->nresvs++] = r;
-    s->resv_gen++;
-    s->replan = 1;
+    r->serial = ++s->rs.resv_serial;
+    s->rs.resvs = xgrow(s->rs.resvs, &s->rs.capresvs, s->rs.nresvs + 1, sizeof *s->rs.resvs);
+    s->rs.resvs[s->rs.nresvs++] = r;
+    s->rs.resv_gen++;
+    s->pl.replan = 1;
 }
 
 static int check_window(const struct resv_spec *sp, long now, struct err *err)
@@ -558,7 +559,7 @@ struct resv *sched_resv_restore(struct sched *s, const struct resv_spec *spec, c
     if (sched_find_resv(s, id))
         return err_set(err, "reservation '%s' exists already", id), NULL;
     for (size_t k = 0; k < nnodes; k++)
-        if (nodes[k].node >= s->nnodes)
+        if (nodes[k].node >= s->nt.nnodes)
             return err_set(err, "reservation '%s': node %u is not in the node table", id,
                            nodes[k].node), NULL;
     char *base = xstrndup(id, (size_t)(dot - id));
@@ -590,8 +591,8 @@ struct resv *sched_resv_external(struct sched *s, const struct resv_spec *spec, 
 /* Drop running jobs' charges against r (it is going away). */
 static void uncharge_all(struct sched *s, const struct resv *r)
 {
-    for (size_t h = 0; h < s->running.n; h++) {
-        struct job *j = s->running.v[h];
+    for (size_t h = 0; h < s->pl.running.n; h++) {
+        struct job *j = s->pl.running.v[h];
         size_t w = 0;
         for (size_t c = 0; c < j->ncharges; c++)
             if (j->charges[c].r != r)
@@ -605,27 +606,27 @@ static void uncharge_all(struct sched *s, const struct resv *r)
  * a release between iterations leaves nothing dangling. */
 static void remove_at(struct sched *s, size_t i)
 {
-    struct resv *r = s->resvs[i];
+    struct resv *r = s->rs.resvs[i];
     uncharge_all(s, r);
-    memmove(&s->resvs[i], &s->resvs[i + 1], (s->nresvs - i - 1) * sizeof *s->resvs);
-    s->nresvs--;
-    s->dead = xgrow(s->dead, &s->capdead, s->ndead + 1, sizeof *s->dead);
-    s->dead[s->ndead++] = r;
-    s->resv_gen++;
-    s->replan = 1;
+    memmove(&s->rs.resvs[i], &s->rs.resvs[i + 1], (s->rs.nresvs - i - 1) * sizeof *s->rs.resvs);
+    s->rs.nresvs--;
+    s->rs.dead = xgrow(s->rs.dead, &s->rs.capdead, s->rs.ndead + 1, sizeof *s->rs.dead);
+    s->rs.dead[s->rs.ndead++] = r;
+    s->rs.resv_gen++;
+    s->pl.replan = 1;
 }
 
 void resv_bury(struct sched *s)
 {
-    for (size_t i = 0; i < s->ndead; i++)
-        resv_free(s->dead[i]);
-    s->ndead = 0;
+    for (size_t i = 0; i < s->rs.ndead; i++)
+        resv_free(s->rs.dead[i]);
+    s->rs.ndead = 0;
 }
 
 int sched_resv_drop_external(struct sched *s, const char *id)
 {
-    for (size_t i = 0; i < s->nresvs; i++)
-        if (s->resvs[i]->kind == RESV_EXTERNAL && strcmp(s->resvs[i]->id, id) == 0) {
+    for (size_t i = 0; i < s->rs.nresvs; i++)
+        if (s->rs.resvs[i]->kind == RESV_EXTERNAL && strcmp(s->rs.resvs[i]->id, id) == 0) {
             remove_at(s, i);
             return 0;
         }
@@ -634,13 +635,14 @@ int sched_resv_drop_external(struct sched *s, const char *id)
 
 int sched_resv_release(struct sched *s, const char *id, struct err *err)
 {
-    for (size_t i = 0; i < s->nresvs; i++)
-        if (strcmp(s->resvs[i]->id, id) == 0) {
-            if (s->resvs[i]->kind == RESV_STANDING)
-                return err_set(err, "reservation '%s' is an instance of standing reservation "
-                                    "'%s' (change SRCFG[%s] instead)",
-                               id, s->resvs[i]->base, s->resvs[i]->base);
-            if (s->resvs[i]->kind == RESV_EXTERNAL)
+    for (size_t i = 0; i < s->rs.nresvs; i++)
+        if (strcmp(s->rs.resvs[i]->id, id) == 0) {
+            if (s->rs.resvs[i]->kind == RESV_STANDING)
+                return err_set(err,
+                               "reservation '%s' is an instance of standing reservation "
+                               "'%s' (change SRCFG[%s] instead)",
+                               id, s->rs.resvs[i]->base, s->rs.resvs[i]->base);
+            if (s->rs.resvs[i]->kind == RESV_EXTERNAL)
                 return err_set(err, "reservation '%s' is the resource manager's (change it "
                                     "there)", id);
             remove_at(s, i);
@@ -654,15 +656,15 @@ int sched_resv_release(struct sched *s, const char *id, struct err *err)
 static int modify_conflict(const struct sched *s, const struct resv *r, enum srcfg_access access,
                            unsigned flags, long start, long end, struct err *err)
 {
-    for (size_t i = 0; i < s->nresvs; i++) {
-        const struct resv *e = s->resvs[i];
+    for (size_t i = 0; i < s->rs.nresvs; i++) {
+        const struct resv *e = s->rs.resvs[i];
         if (e == r || !conflicts(e, access, flags, start, end))
             continue;
         for (size_t k = 0; k < r->nnodes; k++)
             for (size_t m = 0; m < e->nnodes; m++)
                 if (e->nodes[m].node == r->nodes[k].node)
                     return err_set(err, "reservation '%s' holds %s over that window", e->id,
-                                   s->nodes[e->nodes[m].node].name);
+                                   s->nt.nodes[e->nodes[m].node].name);
     }
     return 0;
 }
@@ -671,11 +673,11 @@ int sched_resv_modify(struct sched *s, const char *id, const struct resv_change 
                       struct err *err)
 {
     size_t i = 0;
-    while (i < s->nresvs && strcmp(s->resvs[i]->id, id) != 0)
+    while (i < s->rs.nresvs && strcmp(s->rs.resvs[i]->id, id) != 0)
         i++;
-    if (i == s->nresvs)
+    if (i == s->rs.nresvs)
         return err_set(err, "cannot locate reservation '%s'", id);
-    struct resv *r = s->resvs[i];
+    struct resv *r = s->rs.resvs[i];
     if (r->kind == RESV_EXTERNAL)
         return err_set(err, "reservation '%s' is the resource manager's (change it there)", id);
     if (r->kind != RESV_USER)
@@ -714,26 +716,26 @@ int sched_resv_modify(struct sched *s, const char *id, const struct resv_change 
 
 size_t sched_nresv(const struct sched *s)
 {
-    return s->nresvs;
+    return s->rs.nresvs;
 }
 
 const struct resv *sched_resv_at(const struct sched *s, size_t i)
 {
-    return i < s->nresvs ? s->resvs[i] : NULL;
+    return i < s->rs.nresvs ? s->rs.resvs[i] : NULL;
 }
 
 const struct resv *sched_find_resv(const struct sched *s, const char *id)
 {
-    for (size_t i = 0; i < s->nresvs; i++)
-        if (strcmp(s->resvs[i]->id, id) == 0)
-            return s->resvs[i];
+    for (size_t i = 0; i < s->rs.nresvs; i++)
+        if (strcmp(s->rs.resvs[i]->id, id) == 0)
+            return s->rs.resvs[i];
     return NULL;
 }
 
 void resv_expire(struct sched *s, long now)
 {
-    for (size_t i = s->nresvs; i-- > 0;)
-        if (s->resvs[i]->end <= now)
+    for (size_t i = s->rs.nresvs; i-- > 0;)
+        if (s->rs.resvs[i]->end <= now)
             remove_at(s, i);
 }
 
@@ -741,20 +743,20 @@ void resv_expire(struct sched *s, long now)
 
 void sched_set_zone(struct sched *s, int local, long offset)
 {
-    s->zone_local = local;
-    s->zone_offset = offset;
-    s->resv_gen++;
+    s->rs.zone_local = local;
+    s->rs.zone_offset = offset;
+    s->rs.resv_gen++;
 }
 
 void sched_get_zone(const struct sched *s, int *local, long *offset)
 {
-    *local = s->zone_local;
-    *offset = s->zone_offset;
+    *local = s->rs.zone_local;
+    *offset = s->rs.zone_offset;
 }
 
 long sched_epoch(const struct sched *s)
 {
-    return s->epoch;
+    return s->rs.epoch;
 }
 
 int sched_standing_from_cfg(struct sched *s, const struct cfg *cfg, struct err *err)
@@ -763,22 +765,22 @@ int sched_standing_from_cfg(struct sched *s, const struct cfg *cfg, struct err *
     size_t n;
     if (srcfg_load(cfg, &defs, &n, err) < 0)
         return -1;
-    srcfg_free(s->srdefs, s->nsrdefs);
-    s->srdefs = defs;
-    s->nsrdefs = n;
-    free(s->srwant);
-    s->srwant = xcalloc(n ? n : 1, sizeof *s->srwant);
+    srcfg_free(s->rs.srdefs, s->rs.nsrdefs);
+    s->rs.srdefs = defs;
+    s->rs.nsrdefs = n;
+    free(s->rs.srwant);
+    s->rs.srwant = xcalloc(n ? n : 1, sizeof *s->rs.srwant);
     for (size_t i = 0; i < n; i++)
-        s->srwant[i] = (struct sr_want){.last = LONG_MIN, .never = -1};
+        s->rs.srwant[i] = (struct sr_want){.last = LONG_MIN, .never = -1};
     /* Instances of the old definitions go; the next iteration makes the
      * new ones. */
-    for (size_t i = s->nresvs; i-- > 0;)
-        if (s->resvs[i]->kind == RESV_STANDING)
+    for (size_t i = s->rs.nresvs; i-- > 0;)
+        if (s->rs.resvs[i]->kind == RESV_STANDING)
             remove_at(s, i);
-    s->nsr_cancelled = 0; /* new definitions: every window is theirs again */
-    s->sr_next = LONG_MIN; /* look at the calendar at the next iteration */
-    s->resv_gen++;
-    s->replan = 1;
+    s->rs.nsr_cancelled = 0;  /* new definitions: every window is theirs again */
+    s->rs.sr_next = LONG_MIN; /* look at the calendar at the next iteration */
+    s->rs.resv_gen++;
+    s->pl.replan = 1;
     return 0;
 }
 
@@ -789,8 +791,8 @@ static void take_room(struct sched *s, struct resv *r, size_t di, long now);
 /* Whether some node, in any state, can hold a task of sp. */
 static int some_node_holds(const struct sched *s, const struct resv_spec *sp)
 {
-    for (size_t i = 0; i < s->nnodes; i++)
-        if (node_suits(s, i, sp) && tasks_on(s, i, sp, s->nodes[i].procs, 1) > 0)
+    for (size_t i = 0; i < s->nt.nnodes; i++)
+        if (node_suits(s, i, sp) && tasks_on(s, i, sp, s->nt.nodes[i].procs, 1) > 0)
             return 1;
     return 0;
 }
@@ -823,17 +825,17 @@ static void never_placed(const struct sched *s, const struct srcfg_def *d, char 
 char *sched_standing_warnings(const struct sched *s)
 {
     char *out = NULL, why[200];
-    for (size_t i = 0; i < s->nsrdefs; i++) {
-        if (s->srdefs[i].warnings) {
-            char *more = xprintf("%s%s", out ? out : "", s->srdefs[i].warnings);
+    for (size_t i = 0; i < s->rs.nsrdefs; i++) {
+        if (s->rs.srdefs[i].warnings) {
+            char *more = xprintf("%s%s", out ? out : "", s->rs.srdefs[i].warnings);
             free(out);
             out = more;
         }
-        never_placed(s, &s->srdefs[i], why, sizeof why);
+        never_placed(s, &s->rs.srdefs[i], why, sizeof why);
         if (!why[0])
             continue;
-        char *more = xprintf("%s%s: %s: it reserves nothing\n", out ? out : "",
-                             s->srdefs[i].where, why);
+        char *more =
+            xprintf("%s%s: %s: it reserves nothing\n", out ? out : "", s->rs.srdefs[i].where, why);
         free(out);
         out = more;
     }
@@ -842,22 +844,22 @@ char *sched_standing_warnings(const struct sched *s)
 
 size_t sched_nstanding(const struct sched *s)
 {
-    return s->nsrdefs;
+    return s->rs.nsrdefs;
 }
 
 const struct srcfg_def *sched_standing_at(const struct sched *s, size_t i)
 {
-    return &s->srdefs[i];
+    return &s->rs.srdefs[i];
 }
 
 const char *sched_standing_wanting(const struct sched *s, size_t i, long *windows)
 {
-    const struct srtime_spec *t = &s->srdefs[i].time;
+    const struct srtime_spec *t = &s->rs.srdefs[i].time;
     if (windows)
-        *windows = s->srwant[i].windows;
+        *windows = s->rs.srwant[i].windows;
     if (t->period != SRTIME_INFINITY && t->start == t->end) /* srtime makes no window */
         return "STARTTIME equals ENDTIME: every window is empty";
-    return s->srwant[i].why[0] ? s->srwant[i].why : NULL;
+    return s->rs.srwant[i].why[0] ? s->rs.srwant[i].why : NULL;
 }
 
 static void spec_of_def(const struct srcfg_def *d, struct resv_spec *sp)
@@ -887,11 +889,11 @@ static void spec_of_def(const struct srcfg_def *d, struct resv_spec *sp)
  * any instance of it is that one. */
 static struct resv *instance(struct sched *s, size_t di, long wstart)
 {
-    int forever = s->srdefs[di].time.period == SRTIME_INFINITY;
-    for (size_t i = 0; i < s->nresvs; i++)
-        if (s->resvs[i]->kind == RESV_STANDING && s->resvs[i]->sr == (long)di &&
-            (forever || s->resvs[i]->sr_window == wstart))
-            return s->resvs[i];
+    int forever = s->rs.srdefs[di].time.period == SRTIME_INFINITY;
+    for (size_t i = 0; i < s->rs.nresvs; i++)
+        if (s->rs.resvs[i]->kind == RESV_STANDING && s->rs.resvs[i]->sr == (long)di &&
+            (forever || s->rs.resvs[i]->sr_window == wstart))
+            return s->rs.resvs[i];
     return NULL;
 }
 
@@ -899,13 +901,13 @@ static void make_instance(struct sched *s, size_t di, const struct srtime_window
 {
     struct resv_spec sp;
     struct err err;
-    spec_of_def(&s->srdefs[di], &sp);
-    sp.start = w->start - s->epoch;
-    sp.end = w->end - s->epoch;
+    spec_of_def(&s->rs.srdefs[di], &sp);
+    sp.start = w->start - s->rs.epoch;
+    sp.end = w->end - s->rs.epoch;
     /* PERIOD=INFINITY never ends: not at Maui's MAX_MTIME (2037 on the
      * epoch clock), which would plan jobs no node can ever hold to start
      * then, and wake a replay at every standing edge until then. */
-    if (s->srdefs[di].time.period == SRTIME_INFINITY)
+    if (s->rs.srdefs[di].time.period == SRTIME_INFINITY)
         sp.end = SCHED_NEVER;
     if (sp.start < now)
         sp.start = now; /* Maui starts the current instance now */
@@ -916,15 +918,15 @@ static void make_instance(struct sched *s, size_t di, const struct srtime_window
     /* No room at all: PREEMPTEE reservations in the way give theirs. */
     while (!r && sp.tasks > 0 && (i = preemptee_for(s, NULL, &sp)) >= 0) {
         remove_at(s, (size_t)i);
-        s->sr_preempted = 1;
+        s->rs.sr_preempted = 1;
         r = create(s, &sp, now, 1, &err);
     }
-    struct sr_want *want = &s->srwant[di];
+    struct sr_want *want = &s->rs.srwant[di];
     if (!r) { /* no node suits it now: tried again when nodes or reservations change */
         snprintf(want->why, sizeof want->why, "%.159s", err.msg);
         if (want->never < 0) {
             char why[200];
-            never_placed(s, &s->srdefs[di], why, sizeof why);
+            never_placed(s, &s->rs.srdefs[di], why, sizeof why);
             want->never = why[0] != '\0';
         }
         if (w->start > want->last && !want->never) /* windows come in time order */
@@ -936,8 +938,8 @@ static void make_instance(struct sched *s, size_t di, const struct srtime_window
     want->why[0] = '\0';
     r->kind = RESV_STANDING;
     r->sr = (long)di;
-    r->sr_window = w->start - s->epoch;
-    r->topup_gen = s->resv_gen;
+    r->sr_window = w->start - s->rs.epoch;
+    r->topup_gen = s->rs.resv_gen;
     trig_created(s, r, now);
     if (r->tasks < r->tasks_asked)
         take_room(s, r, di, now);
@@ -945,23 +947,24 @@ static void make_instance(struct sched *s, size_t di, const struct srtime_window
 
 static int cancelled(const struct sched *s, size_t di, long window)
 {
-    for (size_t i = 0; i < s->nsr_cancelled; i++)
-        if (s->sr_cancelled[i].def == di && s->sr_cancelled[i].window == window)
+    for (size_t i = 0; i < s->rs.nsr_cancelled; i++)
+        if (s->rs.sr_cancelled[i].def == di && s->rs.sr_cancelled[i].window == window)
             return 1;
     return 0;
 }
 
 void resv_cancel_instance(struct sched *s, const char *id)
 {
-    for (size_t i = 0; i < s->nresvs; i++)
-        if (strcmp(s->resvs[i]->id, id) == 0) {
-            struct resv *r = s->resvs[i];
+    for (size_t i = 0; i < s->rs.nresvs; i++)
+        if (strcmp(s->rs.resvs[i]->id, id) == 0) {
+            struct resv *r = s->rs.resvs[i];
             if (r->kind == RESV_STANDING) {
                 /* INFINITY has one window, whatever srtime calls its start. */
-                long window = s->srdefs[r->sr].time.period == SRTIME_INFINITY ? 0 : r->sr_window;
-                s->sr_cancelled = xgrow(s->sr_cancelled, &s->capsr_cancelled,
-                                        s->nsr_cancelled + 1, sizeof *s->sr_cancelled);
-                s->sr_cancelled[s->nsr_cancelled++] = (struct sr_cancelled){(size_t)r->sr, window};
+                long window = s->rs.srdefs[r->sr].time.period == SRTIME_INFINITY ? 0 : r->sr_window;
+                s->rs.sr_cancelled = xgrow(s->rs.sr_cancelled, &s->rs.capsr_cancelled,
+                                           s->rs.nsr_cancelled + 1, sizeof *s->rs.sr_cancelled);
+                s->rs.sr_cancelled[s->rs.nsr_cancelled++] =
+                    (struct sr_cancelled){(size_t)r->sr, window};
             }
             remove_at(s, i);
             return;
@@ -973,7 +976,7 @@ static long long up_procs(const struct sched *s, const struct resv *r)
 {
     long long n = 0;
     for (size_t k = 0; k < r->nnodes; k++)
-        if (s->nodes[r->nodes[k].node].state == NODE_UP)
+        if (s->nt.nodes[r->nodes[k].node].state == NODE_UP)
             n += r->nodes[k].procs;
     return n;
 }
@@ -986,13 +989,13 @@ static long long up_procs(const struct sched *s, const struct resv *r)
  */
 static int place_again(struct sched *s, struct resv *r, size_t di, long now, int flex)
 {
-    r->topup_gen = s->resv_gen;
+    r->topup_gen = s->rs.resv_gen;
     struct resv_spec sp;
-    spec_of_def(&s->srdefs[di], &sp);
+    spec_of_def(&s->rs.srdefs[di], &sp);
     sp.start = r->start > now ? r->start : now;
     sp.end = r->end;
     /* Its own nodes must not count against it. */
-    unsigned long gen = s->resv_gen;
+    unsigned long gen = s->rs.resv_gen;
     struct resv_node *mine = r->nodes;
     size_t nmine = r->nnodes;
     r->nodes = NULL;
@@ -1013,9 +1016,9 @@ static int place_again(struct sched *s, struct resv *r, size_t di, long now, int
     }
     uncharge_all(s, r);
     set_nodes(r, p.got, p.ngot, p.tasks);
-    s->resv_gen = gen + 1;
-    r->topup_gen = s->resv_gen;
-    s->replan = 1;
+    s->rs.resv_gen = gen + 1;
+    r->topup_gen = s->rs.resv_gen;
+    s->pl.replan = 1;
     return 1;
 }
 
@@ -1037,7 +1040,7 @@ static int holds_usable(const struct sched *s, const struct resv *e, const struc
 {
     for (size_t k = 0; k < e->nnodes; k++) {
         unsigned n = e->nodes[k].node;
-        if (s->nodes[n].state == NODE_UP && node_suits(s, n, sp))
+        if (s->nt.nodes[n].state == NODE_UP && node_suits(s, n, sp))
             return 1;
     }
     return 0;
@@ -1049,13 +1052,13 @@ static int holds_usable(const struct sched *s, const struct resv *e, const struc
 static long preemptee_for(const struct sched *s, const struct resv *r, const struct resv_spec *sp)
 {
     long best = -1;
-    for (size_t i = 0; i < s->nresvs; i++) {
-        const struct resv *e = s->resvs[i];
+    for (size_t i = 0; i < s->rs.nresvs; i++) {
+        const struct resv *e = s->rs.resvs[i];
         if (e == r || !(e->flags & SRCFG_PREEMPTEE) || e->priority >= sp->priority ||
             e->kind == RESV_EXTERNAL || !conflicts(e, sp->access, sp->flags, sp->start, sp->end) ||
             !holds_usable(s, e, sp))
             continue;
-        if (best < 0 || e->priority < s->resvs[best]->priority)
+        if (best < 0 || e->priority < s->rs.resvs[best]->priority)
             best = (long)i;
     }
     return best;
@@ -1069,13 +1072,13 @@ static long preemptee_for(const struct sched *s, const struct resv *r, const str
 static void take_room(struct sched *s, struct resv *r, size_t di, long now)
 {
     struct resv_spec sp;
-    spec_of_def(&s->srdefs[di], &sp);
+    spec_of_def(&s->rs.srdefs[di], &sp);
     sp.start = r->start > now ? r->start : now;
     sp.end = r->end;
     long i;
     while (sp.tasks > 0 && r->tasks < r->tasks_asked && (i = preemptee_for(s, r, &sp)) >= 0) {
         remove_at(s, (size_t)i);
-        s->sr_preempted = 1;
+        s->rs.sr_preempted = 1;
         place_again(s, r, di, now, 0);
     }
 }
@@ -1083,18 +1086,19 @@ static void take_room(struct sched *s, struct resv *r, size_t di, long now)
 static void refresh_def(struct sched *s, size_t di, long now)
 {
     struct srtime_window w[SRTIME_WINDOWS_MAX];
-    struct srtime_zone zone = {s->zone_local, s->zone_offset};
-    size_t n = srtime_instances(&s->srdefs[di].time, &zone, now + s->epoch, w, SRTIME_WINDOWS_MAX);
+    struct srtime_zone zone = {s->rs.zone_local, s->rs.zone_offset};
+    size_t n =
+        srtime_instances(&s->rs.srdefs[di].time, &zone, now + s->rs.epoch, w, SRTIME_WINDOWS_MAX);
     if (n > SRTIME_WINDOWS_MAX)
         n = SRTIME_WINDOWS_MAX;
     for (size_t k = 0; k < n; k++) {
-        long window = w[k].start - s->epoch;
+        long window = w[k].start - s->rs.epoch;
         struct resv *r = instance(s, di, window);
-        int forever = s->srdefs[di].time.period == SRTIME_INFINITY;
+        int forever = s->rs.srdefs[di].time.period == SRTIME_INFINITY;
         if (!r) {
             if (!cancelled(s, di, forever ? 0 : window))
                 make_instance(s, di, &w[k], now);
-        } else if (r->topup_gen != s->resv_gen) {
+        } else if (r->topup_gen != s->rs.resv_gen) {
             if (r->tasks < r->tasks_asked) {
                 top_up(s, r, di, now);
                 take_room(s, r, di, now);
@@ -1113,19 +1117,19 @@ static void refresh_def(struct sched *s, size_t di, long now)
 
 static long next_quarter(const struct sched *s, long now)
 {
-    long e = now + s->epoch;
+    long e = now + s->rs.epoch;
     long q = (e / SR_QUANTUM + 1) * SR_QUANTUM;
-    return q - s->epoch;
+    return q - s->rs.epoch;
 }
 
 /* SINGLEUSE reservations a job used and ended: released; a standing
  * instance is not made again for its window. */
 static void release_spent(struct sched *s)
 {
-    s->resv_spent = 0;
-    for (size_t i = s->nresvs; i-- > 0;)
-        if (s->resvs[i]->spent)
-            resv_cancel_instance(s, s->resvs[i]->id);
+    s->rs.resv_spent = 0;
+    for (size_t i = s->rs.nresvs; i-- > 0;)
+        if (s->rs.resvs[i]->spent)
+            resv_cancel_instance(s, s->rs.resvs[i]->id);
 }
 
 void resv_job_done(struct sched *s, const struct job *j, long now)
@@ -1134,33 +1138,34 @@ void resv_job_done(struct sched *s, const struct job *j, long now)
         struct resv *r = j->charges[c].r;
         if ((r->flags & SRCFG_SINGLEUSE) && now > r->start && j->start < r->end) {
             r->spent = 1;
-            s->resv_spent = 1;
+            s->rs.resv_spent = 1;
         }
     }
 }
 
 void resv_refresh(struct sched *s, long now)
 {
-    size_t before = s->nresvs;
-    if (s->ntrigs)
+    size_t before = s->rs.nresvs;
+    if (s->rs.ntrigs)
         trig_run(s, now); /* before expiry: an end trigger may name an instance ending now */
-    if (s->resv_spent)
+    if (s->rs.resv_spent)
         release_spent(s);
     resv_expire(s, now);
-    if (!s->nsrdefs || (now < s->sr_next && s->sr_gen == s->resv_gen && s->nresvs == before))
+    if (!s->rs.nsrdefs ||
+        (now < s->rs.sr_next && s->rs.sr_gen == s->rs.resv_gen && s->rs.nresvs == before))
         return;
     /* A reservation released for a higher one (PREEMPTEE) is made again
      * with what is left, in the same look: another pass. Each pass releases
      * only reservations of lower PRIORITY than one placed, so it ends. */
-    for (size_t pass = 0; pass <= s->nsrdefs; pass++) {
-        s->sr_preempted = 0;
-        for (size_t di = 0; di < s->nsrdefs; di++)
+    for (size_t pass = 0; pass <= s->rs.nsrdefs; pass++) {
+        s->rs.sr_preempted = 0;
+        for (size_t di = 0; di < s->rs.nsrdefs; di++)
             refresh_def(s, di, now);
-        if (!s->sr_preempted)
+        if (!s->rs.sr_preempted)
             break;
     }
-    s->sr_next = next_quarter(s, now);
-    s->sr_gen = s->resv_gen;
+    s->rs.sr_next = next_quarter(s, now);
+    s->rs.sr_gen = s->rs.resv_gen;
 }
 
 long sched_next_event(const struct sched *s, long now, int standing)
@@ -1171,18 +1176,18 @@ long sched_next_event(const struct sched *s, long now, int standing)
      * standing ones, so that the instance is placed on what is free then,
      * whenever the next job event comes. */
     long next = standing ? trig_next(s) : AVAIL_NEVER;
-    struct srtime_zone zone = {s->zone_local, s->zone_offset};
-    for (size_t d = 0; standing && d < s->nsrdefs; d++) {
-        long p = srtime_next_period(&s->srdefs[d].time, &zone, now + s->epoch) - s->epoch;
+    struct srtime_zone zone = {s->rs.zone_local, s->rs.zone_offset};
+    for (size_t d = 0; standing && d < s->rs.nsrdefs; d++) {
+        long p = srtime_next_period(&s->rs.srdefs[d].time, &zone, now + s->rs.epoch) - s->rs.epoch;
         if (p > now && p < next)
             next = p;
     }
     /* Chunking holds small jobs back until BFCHUNKDURATION after an end. */
-    long chunk_end = s->last_end + s->pol.bfchunkduration;
+    long chunk_end = s->pl.last_end + s->pol.bfchunkduration;
     if (s->pol.bfchunksize > 0 && chunk_end > now && chunk_end < next)
         next = chunk_end;
-    for (size_t i = 0; i < s->nresvs; i++) {
-        const struct resv *r = s->resvs[i];
+    for (size_t i = 0; i < s->rs.nresvs; i++) {
+        const struct resv *r = s->rs.resvs[i];
         if (r->kind == RESV_STANDING && !standing)
             continue;
         if (r->start > now && r->start < next)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/trigger.h"
 #include "core/sched_int.h"
 #include "util/mem.h"
 
@@ -20,20 +21,20 @@ static const char *const event_names[] = {"create", "start", "end", "minload"};
 
 void trig_free_all(struct sched *s)
 {
-    for (size_t i = 0; i < s->ntrigs; i++)
-        free(s->trigs[i].resv);
-    free(s->trigs);
-    for (size_t i = 0; i < s->nfired; i++)
-        sched_fired_free(&s->fired[i]);
-    free(s->fired);
-    free(s->sr_cancelled);
+    for (size_t i = 0; i < s->rs.ntrigs; i++)
+        free(s->rs.trigs[i].resv);
+    free(s->rs.trigs);
+    for (size_t i = 0; i < s->rs.nfired; i++)
+        sched_fired_free(&s->rs.fired[i]);
+    free(s->rs.fired);
+    free(s->rs.sr_cancelled);
 }
 
 void trig_created(struct sched *s, const struct resv *r, long now)
 {
-    if (r->sr < 0 || (size_t)r->sr >= s->nsrdefs)
+    if (r->sr < 0 || (size_t)r->sr >= s->rs.nsrdefs)
         return;
-    const struct srcfg_def *d = &s->srdefs[r->sr];
+    const struct srcfg_def *d = &s->rs.srdefs[r->sr];
     for (size_t k = 0; k < d->ntriggers; k++) {
         const struct srcfg_trigger *t = &d->triggers[k];
         if (t->event == SRCFG_EV_MINLOAD)
@@ -41,20 +42,21 @@ void trig_created(struct sched *s, const struct resv *r, long now)
         long base = t->event == SRCFG_EV_CREATE ? now
                     : t->event == SRCFG_EV_START ? r->start
                                                  : r->end;
-        s->trigs = xgrow(s->trigs, &s->captrigs, s->ntrigs + 1, sizeof *s->trigs);
-        s->trigs[s->ntrigs++] = (struct trig){base + t->offset, xstrdup(r->id), (size_t)r->sr, k};
+        s->rs.trigs = xgrow(s->rs.trigs, &s->rs.captrigs, s->rs.ntrigs + 1, sizeof *s->rs.trigs);
+        s->rs.trigs[s->rs.ntrigs++] =
+            (struct trig){base + t->offset, xstrdup(r->id), (size_t)r->sr, k};
     }
 }
 
 static void fire(struct sched *s, const struct trig *tg, long now)
 {
-    const struct srcfg_trigger *t = &s->srdefs[tg->def].triggers[tg->k];
+    const struct srcfg_trigger *t = &s->rs.srdefs[tg->def].triggers[tg->k];
     if (t->action == SRCFG_ACT_CANCEL) {
         resv_cancel_instance(s, tg->resv);
         return;
     }
-    s->fired = xgrow(s->fired, &s->capfired, s->nfired + 1, sizeof *s->fired);
-    s->fired[s->nfired++] = (struct sched_fired){
+    s->rs.fired = xgrow(s->rs.fired, &s->rs.capfired, s->rs.nfired + 1, sizeof *s->rs.fired);
+    s->rs.fired[s->rs.nfired++] = (struct sched_fired){
         .resv = xstrdup(tg->resv),
         .event = event_names[t->event],
         .submit = t->action == SRCFG_ACT_SUBMIT,
@@ -66,10 +68,10 @@ static void fire(struct sched *s, const struct trig *tg, long now)
 void trig_run(struct sched *s, long now)
 {
     size_t w = 0;
-    for (size_t i = 0; i < s->ntrigs; i++) {
-        struct trig *tg = &s->trigs[i];
+    for (size_t i = 0; i < s->rs.ntrigs; i++) {
+        struct trig *tg = &s->rs.trigs[i];
         /* Definitions were reloaded: their triggers went with them. */
-        if (tg->def >= s->nsrdefs || tg->k >= s->srdefs[tg->def].ntriggers) {
+        if (tg->def >= s->rs.nsrdefs || tg->k >= s->rs.srdefs[tg->def].ntriggers) {
             free(tg->resv);
             continue;
         }
@@ -78,27 +80,27 @@ void trig_run(struct sched *s, long now)
             free(tg->resv);
             continue;
         }
-        s->trigs[w++] = *tg;
+        s->rs.trigs[w++] = *tg;
     }
-    s->ntrigs = w;
+    s->rs.ntrigs = w;
 }
 
 long trig_next(const struct sched *s)
 {
     long next = AVAIL_NEVER;
-    for (size_t i = 0; i < s->ntrigs; i++)
-        if (s->trigs[i].at < next)
-            next = s->trigs[i].at;
+    for (size_t i = 0; i < s->rs.ntrigs; i++)
+        if (s->rs.trigs[i].at < next)
+            next = s->rs.trigs[i].at;
     return next;
 }
 
 int sched_pop_fired(struct sched *s, struct sched_fired *out)
 {
-    if (!s->nfired)
+    if (!s->rs.nfired)
         return 0;
-    *out = s->fired[0];
-    memmove(&s->fired[0], &s->fired[1], (s->nfired - 1) * sizeof *s->fired);
-    s->nfired--;
+    *out = s->rs.fired[0];
+    memmove(&s->rs.fired[0], &s->rs.fired[1], (s->rs.nfired - 1) * sizeof *s->rs.fired);
+    s->rs.nfired--;
     return 1;
 }
 

@@ -29,6 +29,9 @@
  * counted them would never run out of events (sched_next_event with
  * `standing` gives them; the simulator bounds how long it follows them).
  */
+#include "policy/wake.h"
+#include "policy/queue.h"
+#include "policy/resv.h"
 #include "core/sched_int.h"
 #include "policy/avail.h"
 #include "policy/fs.h"
@@ -54,10 +57,10 @@ static int fs_can_change(const struct sched *s)
 static long standing_horizon(const struct sched *s)
 {
     long horizon = AVAIL_NEVER;
-    for (size_t d = 0; d < s->nsrdefs; d++) {
+    for (size_t d = 0; d < s->rs.nsrdefs; d++) {
         long last = -1;
-        for (size_t i = 0; i < s->nresvs; i++) {
-            const struct resv *r = s->resvs[i];
+        for (size_t i = 0; i < s->rs.nresvs; i++) {
+            const struct resv *r = s->rs.resvs[i];
             if (r->kind == RESV_STANDING && r->sr == (long)d && r->end > last)
                 last = r->end;
         }
@@ -70,8 +73,8 @@ static long standing_horizon(const struct sched *s)
 /* Whether t is where a standing reservation's instance begins or ends. */
 static int standing_edge(const struct sched *s, long t)
 {
-    for (size_t i = 0; i < s->nresvs; i++) {
-        const struct resv *r = s->resvs[i];
+    for (size_t i = 0; i < s->rs.nresvs; i++) {
+        const struct resv *r = s->rs.resvs[i];
         if (r->kind == RESV_STANDING && (r->start == t || r->end == t))
             return 1;
     }
@@ -93,11 +96,11 @@ static int standing_edge(const struct sched *s, long t)
 static long next_reserved_start(const struct sched *s, long now)
 {
     long next = AVAIL_NEVER;
-    if (!s->nresvs)
+    if (!s->rs.nresvs)
         return next;
     long horizon = standing_horizon(s);
-    for (int i = 0; i < s->nresv; i++) {
-        const struct job *j = s->resv[i];
+    for (int i = 0; i < s->pl.nresv; i++) {
+        const struct job *j = s->pl.resv[i];
         if (j->state == JOB_IDLE && j->resv_start > now && j->resv_start < next &&
             j->resv_start < horizon && !standing_edge(s, j->resv_start))
             next = j->resv_start;
@@ -107,11 +110,11 @@ static long next_reserved_start(const struct sched *s, long now)
 
 int wake_reserved_due(const struct sched *s, long now)
 {
-    if (!s->nresvs)
+    if (!s->rs.nresvs)
         return 0;
-    for (int i = 0; i < s->nresv; i++) {
-        const struct job *j = s->resv[i];
-        if (j->state == JOB_IDLE && j->resv_start > s->last_now && j->resv_start <= now)
+    for (int i = 0; i < s->pl.nresv; i++) {
+        const struct job *j = s->pl.resv[i];
+        if (j->state == JOB_IDLE && j->resv_start > s->pl.last_now && j->resv_start <= now)
             return 1;
     }
     return 0;
@@ -120,8 +123,8 @@ int wake_reserved_due(const struct sched *s, long now)
 /* Whether some reservation lets its owners preempt (OWNERPREEMPT). */
 static int owner_preempts(const struct sched *s)
 {
-    for (size_t i = 0; i < s->nresvs; i++)
-        if (s->resvs[i]->flags & SRCFG_OWNERPREEMPT)
+    for (size_t i = 0; i < s->rs.nresvs; i++)
+        if (s->rs.resvs[i]->flags & SRCFG_OWNERPREEMPT)
             return 1;
     return 0;
 }
@@ -141,19 +144,20 @@ static int owner_preempts(const struct sched *s)
  */
 static int crossing_matters(const struct sched *s)
 {
-    if ((limits_any(s->limits) && limits_idle_any(s->limits)) || s->pol.respolicy == RP_HIGHEST ||
+    if ((limits_any(s->lim.limits) && limits_idle_any(s->lim.limits)) ||
+        s->pol.respolicy == RP_HIGHEST ||
         (s->rm.preempt && (s->pol.backfill == BF_PREEMPT || owner_preempts(s))))
         return 1;
     long long free_now = plan_free_now((struct sched *)s, NULL);
     if (free_now <= 0)
         return 0;
     int strict = s->pol.backfill == BF_NONE;
-    for (size_t i = s->qhead; i < s->qlen; i++) {
-        const struct job *j = s->queue[i];
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        const struct job *j = s->q.queue[i];
         if (!j || (j->flags & JOB_BLOCKED) || job_procs(j) > free_now)
             continue;
-        if (strict || ((j->wait == WAIT_DELAYS || j->wait == WAIT_REJECTED) &&
-                       j->wait_gen == s->plan_gen))
+        if (strict ||
+            ((j->wait == WAIT_DELAYS || j->wait == WAIT_REJECTED) && j->wait_gen == s->pl.plan_gen))
             return 1;
     }
     return 0;
@@ -172,10 +176,10 @@ static int crossing_matters(const struct sched *s)
 static long cap_overrun(const struct sched *s, long now)
 {
     long next = AVAIL_NEVER;
-    if (!s->capped)
+    if (!s->el.capped)
         return next;
-    for (size_t i = 0; i < s->running.n; i++) {
-        const struct job *j = s->running.v[i];
+    for (size_t i = 0; i < s->pl.running.n; i++) {
+        const struct job *j = s->pl.running.v[i];
         long w = j->start + j->walltime;
         if (w <= now)
             return now;
@@ -196,8 +200,8 @@ static int order_moves(const struct sched *s)
         return 1;
     if (!elig_active(s) || s->pol.prio.accrual == ACCRUE_ALWAYS)
         return 0;
-    for (size_t i = s->qhead; i < s->qlen; i++) {
-        const struct job *j = s->queue[i];
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        const struct job *j = s->q.queue[i];
         if (j && (j->flags & JOB_QSTOP) && !(j->flags & JOB_BLOCKED))
             return 1;
     }
@@ -222,8 +226,8 @@ static long next_threshold(const struct sched *s, long now)
     long v = s->pol.resthreshvalue, next = AVAIL_NEVER;
     if (s->pol.resthresh != RT_QUEUETIME && s->pol.resthresh != RT_XFACTOR)
         return next;
-    for (size_t i = s->qhead; i < s->qlen; i++) {
-        const struct job *j = s->queue[i];
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        const struct job *j = s->q.queue[i];
         if (!j || (j->flags & (JOB_BLOCKED | JOB_RESERVED)))
             continue;
         long q0 = elig_qtime(s, j, now);
@@ -241,21 +245,21 @@ static long next_threshold(const struct sched *s, long now)
 
 long sched_next_wakeup(const struct sched *s, long now)
 {
-    if (s->again_at == now && now == s->last_now)
+    if (s->el.again_at == now && now == s->pl.last_now)
         return now; /* this instant's starts changed what its walks decided */
     long next = sched_next_event(s, now, 0); /* administrative reservations, chunking */
-    if (s->again_at > now && s->again_at < next)
-        next = s->again_at; /* ... and preempted: at the next poll */
-    if (s->lift_at > now && s->lift_at < next)
-        next = s->lift_at; /* running jobs' PS or WC has run down for a refused job */
+    if (s->el.again_at > now && s->el.again_at < next)
+        next = s->el.again_at; /* ... and preempted: at the next poll */
+    if (s->el.lift_at > now && s->el.lift_at < next)
+        next = s->el.lift_at; /* running jobs' PS or WC has run down for a refused job */
     long c = cap_overrun(s, now);
     if (c > now && c < next)
         next = c; /* a running job passes its walltime: its usage runs on uncommitted */
     long t = next_threshold(s, now);
     if (t < next)
         next = t;
-    if (s->next_undefer > now && s->next_undefer < next)
-        next = s->next_undefer; /* a deferral or a requested start date ends */
+    if (s->el.next_undefer > now && s->el.next_undefer < next)
+        next = s->el.next_undefer; /* a deferral or a requested start date ends */
     long r = next_reserved_start(s, now);
     if (r < next)
         next = r;

@@ -8,7 +8,7 @@
 
 #include "cmd/cmd.h"
 #include "core/cred.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "util/mem.h"
 #include "util/strmap.h"
 #include "sim/report_int.h"

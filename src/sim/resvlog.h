@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "util/obuf.h"
 
 struct resvlog;

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "sim/sim_script.h"
 #include "sim/workload.h"
 

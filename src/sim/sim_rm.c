@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "sim/sim_int.h"
 
 /* sim.c has set runs[tag].job to the engine job before calling this. */

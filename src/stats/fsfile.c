@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "policy/fs.h"
 #include "util/mem.h"
 

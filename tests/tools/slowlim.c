@@ -47,7 +47,7 @@
 #include <string.h>
 
 #include "cfg/cfg.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "sim/sim.h"
 #include "sim/workload.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cfg/cfg.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "test.h"
 
 static int rm_start(void *ctx, struct job *j, long now)

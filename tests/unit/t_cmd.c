@@ -27,7 +27,7 @@
 #include "cfg/cfg.h"
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "test.h"
 
 #define GOLDEN_DIR "tests/data/cmd/"

@@ -28,7 +28,7 @@
 
 #include "cfg/cfg.h"
 #include "cmd/cmd.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "policy/fs.h"
 #include "test.h"
 

@@ -1,9 +1,9 @@
 /* Credentials from maui.cfg, QOS assignment, bypass counting, system
- * priority (core/credcfg.c, core/sched.c, policy/iter.c). */
+ * priority (engine/credcfg.c, engine/engine.c, policy/iter.c). */
 #include <stdlib.h>
 
 #include "cfg/cfg.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "test.h"
 
 static struct sched *load(const char *text, struct cfg **cfgp, struct err *e)

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "policy/fs.h"
 #include "test.h"
 

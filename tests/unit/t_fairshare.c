@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "cfg/cfg.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "sim/sim.h"
 #include "test.h"
 

@@ -8,7 +8,7 @@
 
 #include "cfg/cfg.h"
 #include "cmd/cmd.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "test.h"
 
 static struct sched *cluster(int nodes, int ppn, const char *cfgtext)

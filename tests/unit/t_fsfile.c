@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "core/cred.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "policy/fs.h"
 #include "stats/fsfile.h"
 #include "test.h"

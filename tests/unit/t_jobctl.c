@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "test.h"
 
 static struct sched *cluster(int procs)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "test.h"
 
 #define NOW 100L

@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "test.h"
 
 /* nodes nodes of ppn processors and mem MB each (n0, n1, ...). */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cfg/cfg.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "test.h"
 
 static struct sched *setup(const char *cfgtext, int nodes, int ppn)

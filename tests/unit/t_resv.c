@@ -23,7 +23,7 @@
 
 #include "cfg/cfg.h"
 #include "cmd/cmd.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "sim/sim.h"
 #include "test.h"
 

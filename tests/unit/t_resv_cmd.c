@@ -17,7 +17,7 @@
 
 #include "cfg/cfg.h"
 #include "cmd/cmd.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "test.h"
 
 #define EPOCH 1704067200L /* Mon Jan  1 00:00:00 2024 UTC */

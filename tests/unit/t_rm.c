@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "rm/local.h"
 #include "rm/rm.h"
 #include "sim/sim_int.h"

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "test.h"
 
 #define EPOCH 1704067200L /* Mon Jan  1 00:00:00 2024 UTC */

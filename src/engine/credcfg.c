@@ -3,7 +3,7 @@
  * CLASSCFG and QOSCFG objects (PRIORITY, QDEF, QLIST, GROUPCFG CLASSWEIGHT,
  * QOSCFG QTWEIGHT/XFWEIGHT/QTTARGET/XFTARGET/QFLAGS, FSTARGET on every kind
  * and on SYSCFG) and the legacy per-QOS parameters (QOSPRIORITY[q],
- * QOSQTWEIGHT[q], ...). Part of the sched module (prefix sched_). Limits on
+ * QOSQTWEIGHT[q], ...). Part of the engine module (prefix sched_). Limits on
  * the same objects are read by policy/limits_cfg.c.
  */
 #include <stdio.h>
@@ -12,6 +12,7 @@
 
 #include "cfg/cfg.h"
 #include "core/sched_int.h"
+#include "engine/engine.h"
 #include "util/mem.h"
 
 static const struct {
@@ -127,14 +128,14 @@ static int parse_obj(const struct cfg_obj *o, struct credset *cs, struct err *er
 static void apply_obj(struct sched *s, struct cred *c, const struct credset *cs)
 {
     if (cs->fstarget.mode != FS_MODE_NONE)
-        fs_set_target(s->fs, c, cs->fstarget);
+        fs_set_target(s->fsh.fs, c, cs->fstarget);
     c->priority = cs->priority ? cs->priority : c->priority;
     c->classweight = cs->classweight ? cs->classweight : c->classweight;
     c->qtweight = cs->qtweight ? cs->qtweight : c->qtweight;
     c->xfweight = cs->xfweight ? cs->xfweight : c->xfweight;
     c->qttarget = cs->qttarget ? cs->qttarget : c->qttarget;
     c->maxsubmit = cs->maxsubmit ? cs->maxsubmit : c->maxsubmit;
-    s->maxsubmit_any |= c->maxsubmit > 0;
+    s->lim.maxsubmit_any |= c->maxsubmit > 0;
     c->xftarget = cs->xftarget > 0 ? cs->xftarget : c->xftarget;
     c->qflags |= qos_flags(cs->qflags);
     if (cs->qdef) {
@@ -209,13 +210,13 @@ int sched_creds_from_cfg(struct sched *s, const struct cfg *cfg, struct err *err
         if (cred_kind_of(o->kind, &ck))
             apply_obj(s, cred_get(s->creds[ck], o->name), &sets[i]);
         else if (strcmp(o->kind, "SYSCFG") == 0 && sets[i].fstarget.mode != FS_MODE_NONE)
-            fs_set_total_target(s->fs, sets[i].fstarget); /* shown by diagnose -f */
+            fs_set_total_target(s->fsh.fs, sets[i].fstarget); /* shown by diagnose -f */
     }
     free(sets);
     apply_legacy_qos(s, cfg);
     note_cred_weights(s);
     fsacct_note_caps(s);
-    s->replan = 1;
-    s->elig_all = 1;
+    s->pl.replan = 1;
+    s->el.elig_all = 1;
     return 0;
 }

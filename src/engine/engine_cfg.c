@@ -1,14 +1,14 @@
 /*
- * sched_cfg — from maui.cfg to the engine: the scheduling policy and the
- * NODECFG node table. Part of the sched module (prefix sched_); kept apart
- * so that sched.c stays about state, not about parameter names.
+ * engine_cfg — from maui.cfg to the engine: the scheduling policy and the
+ * NODECFG node table. Part of the engine module (prefix sched_); kept apart
+ * so that engine.c stays about the lifecycle, not about parameter names.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cfg/cfg.h"
-#include "core/sched.h"
+#include "engine/engine.h"
 #include "policy/nprio.h"
 
 static int choice(const char *v, const char *const *names, int dflt)
