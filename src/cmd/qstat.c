@@ -266,14 +266,14 @@ static void alt_row(const struct cmd_ctx *c, const struct qrow *r, int nodes, st
     free(h.s);
 }
 
-/* ctime()'s layout with the year, in UTC: "Thu Jan  1 00:00:00 1970". */
+/* ctime()'s layout with the year, on the commands' clock (UTC, or the
+ * daemon's zone): "Thu Jan  1 00:00:00 1970". */
 static void full_date(const struct cmd_ctx *c, long t, char out[CMD_TIME_MAX])
 {
     char d[CMD_TIME_MAX];
     cmd_fmt_date(c, t, d);
-    time_t tt = (time_t)cmd_epoch(c, t);
     struct tm tm;
-    int year = gmtime_r(&tt, &tm) ? tm.tm_year + 1900 : 1970;
+    int year = cmd_clock_tm(cmd_epoch(c, t), &tm) == 0 ? tm.tm_year + 1900 : 1970;
     snprintf(out, CMD_TIME_MAX, "%.19s %d", d, year % 100000);
 }
 

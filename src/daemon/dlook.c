@@ -25,9 +25,9 @@ static const char *const sj_names[] = {
 
 static void date_text(long t, char out[32])
 {
-    time_t tt = (time_t)t;
-    struct tm tm;
-    gmtime_r(&tt, &tm);
+    struct tm tm; /* the daemon's one clock (docs/commands.md, "The clock") */
+    if (cmd_clock_tm(t, &tm) < 0)
+        memset(&tm, 0, sizeof tm);
     strftime(out, 32, "%a %b %e %H:%M:%S", &tm);
 }
 

@@ -56,6 +56,13 @@ sys.exit(0 if ok else 1)
 PY
 rc=$?; [ $rc = 0 ] || sed "s/^/# /" "$TMP/cmp" "$TMP/web" 2>/dev/null | tail -5
 check "showq, checkjob, the log and showq's JSON give the job's start the same time, on the daemon's clock ($(head -1 "$TMP/cmp"))" [ $rc = 0 ]
+# Torque's view: qstat -f's start_time is ctime()'s layout with the year,
+# on the same clock as checkjob's StartTime.
+cks=$(sed -n 's/^StartTime: *//p' "$TMP/checkjob")
+qs=$(TZ=UTC timeout 5 "$MOKU" qstat -f "$j" | sed -n 's/^ *start_time = //p')
+yr=$(TZ=Asia/Kolkata date +%Y)
+check "qstat -f's start_time is checkjob's, with the year ('$qs', '$cks')" \
+    sh -c "[ -n '$cks' ] && [ '$qs' = '$cks $yr' ]"
 
 # The web API: the same JSON, with the zone the page shows times in.
 url=$(timeout 5 "$MOKU" web)

@@ -38,6 +38,7 @@ NODECFG[n1] PROCS=4
 NODECFG[n2] PROCS=4
 CLASSCFG[1] MAXPS=24
 CLASSCFG[2] MAXIJOB=2
+CLASSCFG[3]
 EOF
 "$MOKU" serve --home "$H" >"$TMP/serve.log" 2>&1 &
 pid=$!

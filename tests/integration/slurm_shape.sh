@@ -268,7 +268,7 @@ rq=$(sub mokusa -n 2 -t 5 --wrap 'sleep 4')
 wait_state "$rq" RUNNING 100
 scontrol requeue "$rq"
 t=0
-while [ $t -lt 300 ] && [ "$(field "$rq" Restarts)" != 1 -o "$(state "$rq")" != COMPLETED ]; do
+while [ $t -lt 600 ] && [ "$(field "$rq" Restarts)" != 1 -o "$(state "$rq")" != COMPLETED ]; do
     sleep 0.1
     t=$((t + 1))
 done
@@ -277,6 +277,7 @@ requeued() {
         grep -q " job $rq requeued" "$H/log/maui.log" && no_failed "$rq"
 }
 check "scontrol requeue just after the start: it runs again (Restarts=1), a requeue, not a failed start" requeued
+requeued || echo "# $rq: $(state "$rq") Restarts=$(field "$rq" Restarts); $(grep " job $rq " "$H/log/maui.log" | tr '\n' ';')"
 
 # canceljob and scancel of a running job: the same end.
 k1=$(sub mokusa -n 1 -t 5 --wrap 'sleep 60')
