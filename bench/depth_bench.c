@@ -46,15 +46,21 @@ static struct sched *setup(const char *policy)
     /* The whole cluster busy: 1,000 jobs of 10 nodes ending over a day. */
     for (int i = 0; i < NODES / 10; i++) {
         snprintf(name, sizeof name, "r%d", i);
-        struct job_spec js = {.name = name, .tasks = 10, .procs_per_task = 1,
-                              .walltime = 600 + (i % 144) * 600, .submit = 0};
+        struct job_spec js = {.name = name,
+                              .tasks = 10,
+                              .procs_per_task = 1,
+                              .walltime = 600 + (i % 144) * 600,
+                              .submit = 0};
         sched_submit(s, &js, NULL);
     }
     sched_iterate(s, 0);
     for (int i = 0; i < QUEUED; i++) {
         snprintf(name, sizeof name, "q%d", i);
-        struct job_spec js = {.name = name, .tasks = 1 + (i * 7919) % 200, .procs_per_task = 1,
-                              .walltime = 300 + (i % 97) * 300, .submit = 1};
+        struct job_spec js = {.name = name,
+                              .tasks = 1 + (i * 7919) % 200,
+                              .procs_per_task = 1,
+                              .walltime = 300 + (i % 97) * 300,
+                              .submit = 1};
         sched_submit(s, &js, NULL);
     }
     sched_iterate(s, 1);

@@ -49,19 +49,28 @@ static struct sched *setup(void)
     for (int i = 0; i < RUNNING; i++) {
         snprintf(name, sizeof name, "r%d", i);
         snprintf(user, sizeof user, "u%d", i % USERS);
-        struct job_spec js = {.name = name, .tasks = 8, .procs_per_task = 1,
-                              .walltime = 3600 + (i % 3600), .submit = 0, .user = user};
+        struct job_spec js = {.name = name,
+                              .tasks = 8,
+                              .procs_per_task = 1,
+                              .walltime = 3600 + (i % 3600),
+                              .submit = 0,
+                              .user = user};
         if (!sched_submit(s, &js, &e))
             die("submit", &e);
     }
     sched_iterate(s, 0);
-    if (cfg_load_string(lim, limits_cfg, "bench.cfg", &e) < 0 || sched_limits_from_cfg(s, lim, &e) < 0)
+    if (cfg_load_string(lim, limits_cfg, "bench.cfg", &e) < 0 ||
+        sched_limits_from_cfg(s, lim, &e) < 0)
         die("limits", &e);
     for (int i = 0; i < WAITING; i++) {
         snprintf(name, sizeof name, "w%d", i);
         snprintf(user, sizeof user, "u%d", i % USERS);
-        struct job_spec js = {.name = name, .tasks = 1 + i % 16, .procs_per_task = 1,
-                              .walltime = 600 + (i % 50) * 60, .submit = 1 + i / 1000, .user = user};
+        struct job_spec js = {.name = name,
+                              .tasks = 1 + i % 16,
+                              .procs_per_task = 1,
+                              .walltime = 600 + (i % 50) * 60,
+                              .submit = 1 + i / 1000,
+                              .user = user};
         if (!sched_submit(s, &js, &e))
             die("submit", &e);
     }

@@ -42,17 +42,21 @@ static struct sched *setup(struct cfg *cfg, int njobs)
         struct node_spec n = {.name = name, .procs = 8, .state = NODE_UP};
         sched_add_node(s, &n, NULL);
     }
-    struct job_spec big = {.name = "big", .tasks = 8000, .procs_per_task = 1,
-                           .walltime = 1000000, .submit = 0};
+    struct job_spec big = {
+        .name = "big", .tasks = 8000, .procs_per_task = 1, .walltime = 1000000, .submit = 0};
     sched_submit(s, &big, NULL);
     sched_iterate(s, 0);
     for (int i = 0; i < njobs; i++) {
         snprintf(name, sizeof name, "%d", i);
         snprintf(user, sizeof user, "u%d", i % 1000);
         snprintf(group, sizeof group, "g%d", i % 20);
-        struct job_spec js = {.name = name, .tasks = 1 + i % 64, .procs_per_task = 1,
-                              .walltime = 600 + (i % 100) * 60, .submit = i / 10,
-                              .user = user, .group = group};
+        struct job_spec js = {.name = name,
+                              .tasks = 1 + i % 64,
+                              .procs_per_task = 1,
+                              .walltime = 600 + (i % 100) * 60,
+                              .submit = i / 10,
+                              .user = user,
+                              .group = group};
         sched_submit(s, &js, NULL);
     }
     return s;

@@ -59,8 +59,11 @@ static struct sched *setup(const char *text)
     /* Half the cluster busy: 5,000 8-processor jobs ending over a day. */
     for (int i = 0; i < NODES / 2; i++) {
         snprintf(name, sizeof name, "r%d", i);
-        struct job_spec js = {.name = name, .tasks = 8, .procs_per_task = 1,
-                              .walltime = 3600 + (i % 24) * 3600, .submit = 0};
+        struct job_spec js = {.name = name,
+                              .tasks = 8,
+                              .procs_per_task = 1,
+                              .walltime = 3600 + (i % 24) * 3600,
+                              .submit = 0};
         sched_submit(s, &js, NULL);
     }
     sched_iterate(s, 0);
@@ -68,9 +71,14 @@ static struct sched *setup(const char *text)
         snprintf(name, sizeof name, "q%d", i);
         snprintf(user, sizeof user, "u%d", i % 500);
         snprintf(group, sizeof group, "g%d", i % 10);
-        struct job_spec js = {.name = name, .tasks = 64 + (i % 50) * 64, .procs_per_task = 1,
-                              .walltime = 1800 + (i % 40) * 900, .submit = 1, .user = user,
-                              .group = group, .class_ = i % 7 ? "batch" : "special"};
+        struct job_spec js = {.name = name,
+                              .tasks = 64 + (i % 50) * 64,
+                              .procs_per_task = 1,
+                              .walltime = 1800 + (i % 40) * 900,
+                              .submit = 1,
+                              .user = user,
+                              .group = group,
+                              .class_ = i % 7 ? "batch" : "special"};
         sched_submit(s, &js, NULL);
     }
     return s;

@@ -26,10 +26,19 @@ int main(int argc, char **argv)
     long n = atol(argv[2]);
     for (long i = 0; i < n; i++) {
         struct store_job j = {
-            .user = argv[3], .group = argv[3], .uid = atol(argv[4]), .gid = atol(argv[5]),
-            .tasks = 1, .ppn = 1, .walltime = 3600, .submit = 1700000000 + i,
-            .holds = HOLD_USER, .state = SJ_IDLE, .exit_status = -1,
-            .script = "/bin/true", .cwd = "/tmp",
+            .user = argv[3],
+            .group = argv[3],
+            .uid = atol(argv[4]),
+            .gid = atol(argv[5]),
+            .tasks = 1,
+            .ppn = 1,
+            .walltime = 3600,
+            .submit = 1700000000 + i,
+            .holds = HOLD_USER,
+            .state = SJ_IDLE,
+            .exit_status = -1,
+            .script = "/bin/true",
+            .cwd = "/tmp",
         };
         if (store_job_add(st, &j, &e) < 0) {
             fprintf(stderr, "store_fill: %s\n", e.msg);

@@ -17,8 +17,12 @@ static void run_jobs(struct sched *s)
     static const char *const users[] = {"alice", "bob", NULL};
     for (int i = 0; i < 3; i++) {
         char name[8] = {(char)('1' + i), 0};
-        struct job_spec js = {.name = name, .tasks = 1 + i, .procs_per_task = 1,
-                              .walltime = 600 * (i + 1), .submit = 10 * i, .user = users[i % 3],
+        struct job_spec js = {.name = name,
+                              .tasks = 1 + i,
+                              .procs_per_task = 1,
+                              .walltime = 600 * (i + 1),
+                              .submit = 10 * i,
+                              .user = users[i % 3],
                               .account = i == 1 ? "proj" : NULL};
         struct err e;
         if (sched_submit_allowed(s, &js, &e) == 0)
@@ -36,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct cfg *cfg = cfg_create();
     struct err e;
     struct sched_policy pol;
-    if (cfg_load_string(cfg, text, "maui.cfg", &e) == 0 && sched_policy_from_cfg(cfg, &pol, &e) == 0) {
+    if (cfg_load_string(cfg, text, "maui.cfg", &e) == 0 &&
+        sched_policy_from_cfg(cfg, &pol, &e) == 0) {
         struct sched *s = sched_create(&pol, NULL);
         sched_set_zone(s, 0, 0);
         if (sched_creds_from_cfg(s, cfg, &e) == 0 && sched_limits_from_cfg(s, cfg, &e) == 0 &&

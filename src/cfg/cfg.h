@@ -44,14 +44,14 @@ enum cfg_type {
 #define CFG_LEGACY 0x4  /* parsed and stored for compatibility; see help */
 
 struct cfg_param {
-    const char *name;            /* the documented spelling */
-    const char *alias;           /* another accepted spelling (Maui source), or NULL */
+    const char *name;  /* the documented spelling */
+    const char *alias; /* another accepted spelling (Maui source), or NULL */
     enum cfg_type type;
-    const char *def;             /* default as text; NULL = no default (unset) */
-    double min, max;             /* bounds for INT, DOUBLE, TIME */
-    const char *const *choices;  /* CFG_ENUM: NULL-terminated */
+    const char *def;            /* default as text; NULL = no default (unset) */
+    double min, max;            /* bounds for INT, DOUBLE, TIME */
+    const char *const *choices; /* CFG_ENUM: NULL-terminated */
     unsigned flags;
-    const char *help;            /* one line: what it does */
+    const char *help; /* one line: what it does */
 };
 
 /* The parameter table and its length. Static storage. */

@@ -227,8 +227,8 @@ int cfg_parse_limit(const char *s, int time, long long *soft, long long *hard, s
     const char *comma = strchr(s, ',');
     if (comma && *soft > 0 && *hard >= 0 && *hard < *soft) {
         size_t digits = strspn(comma + 1, "0123456789");
-        return err_set(err,
-                       "limit '%s': the soft limit (first) is above the hard limit (second)%s", s,
+        return err_set(err, "limit '%s': the soft limit (first) is above the hard limit (second)%s",
+                       s,
                        !time && digits == 3 && !comma[4] ? "; for a thousands separator write the "
                                                            "number without it"
                                                          : "");
@@ -563,8 +563,8 @@ const char *cfg_kind_at(size_t i, const char **alias)
  * that fits no form (the empty text is refused by every checked type). */
 static void attr_syntax(const struct cfg_attr_def *d, char *syntax, size_t n)
 {
-    static const char *const free_text[] = {[CFG_A_STRING] = "text",
-                                            [CFG_A_LIST] = "a list of words"};
+    static const char *const free_text[] = {
+        [CFG_A_STRING] = "text", [CFG_A_LIST] = "a list of words"};
     if (d->type == CFG_A_STRING || d->type == CFG_A_LIST) {
         snprintf(syntax, n, "%s", free_text[d->type]);
         return;

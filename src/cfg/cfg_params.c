@@ -105,7 +105,8 @@ static const struct cfg_param tab[] = {
     INT("MAXJOBCOUNT", "100000", 0, BIG, 0,
         "jobs the daemon holds at most, queued or running (Slurm's MaxJobCount; 0: no cap)"),
     INT("MAXSUBMITBYTES", "67108864", 0, BIG, 0,
-        "bytes of scripts and environments one user's queued and running jobs may hold (0: no cap)"),
+        "bytes of scripts and environments one user's queued and running jobs may hold (0: no "
+        "cap)"),
     INT("DISKRESERVE", "16777216", 0, BIG, 0,
         "bytes kept in HOME/moku.reserve, freed when the disk is full so that cancels and ends "
         "are still recorded; under this much free space submissions are refused (0: none)"),

@@ -21,13 +21,15 @@
  * They only change how a value is checked; the stored text stays what the
  * accessors document.
  */
-#define CFG_TAB_BOOLENUM 0x100 /* ENUM also takes a boolean: true -> choices[0], false -> "NONE"   \
-                                */
-#define CFG_TAB_PERCENT 0x200  /* ENUM value may end in '%', which is kept (FSPOLICY) */
-#define CFG_TAB_LIMIT 0x400    /* STRING holding a limit `N` or `SOFT,HARD` (legacy *COUNT) */
-#define CFG_TAB_TLIMIT 0x800   /* the same with times (MAXWCPERUSER) */
-#define CFG_TAB_SHARE 0x1000   /* STRING holding a count N >= 0 or a share N% (0..100) of a
-                                  whole the reader knows (USERRESMAXPROCS): cfg_share */
+#define CFG_TAB_BOOLENUM                                                                           \
+    0x100                     /* ENUM also takes a boolean: true -> choices[0], false -> "NONE"    \
+                               */
+#define CFG_TAB_PERCENT 0x200 /* ENUM value may end in '%', which is kept (FSPOLICY) */
+#define CFG_TAB_LIMIT 0x400   /* STRING holding a limit `N` or `SOFT,HARD` (legacy *COUNT) */
+#define CFG_TAB_TLIMIT 0x800  /* the same with times (MAXWCPERUSER) */
+#define CFG_TAB_SHARE                                                                              \
+    0x1000 /* STRING holding a count N >= 0 or a share N% (0..100) of a                            \
+              whole the reader knows (USERRESMAXPROCS): cfg_share */
 
 /* "No bound" for INT and DOUBLE parameters and attributes (exact in a double). */
 #define CFG_TAB_BIG 9e15

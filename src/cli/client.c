@@ -71,8 +71,8 @@ static int timeout_ms(const char *name)
         return DEFAULT_TIMEOUT_S * 1000;
     long n = strtol(v, &end, 10);
     if (*end || n < 1 || n > MAX_TIMEOUT_S) {
-        fprintf(stderr, "%s: MOKU_TIMEOUT '%s' is not a number of seconds from 1 to %d\n", name,
-                v, MAX_TIMEOUT_S);
+        fprintf(stderr, "%s: MOKU_TIMEOUT '%s' is not a number of seconds from 1 to %d\n", name, v,
+                MAX_TIMEOUT_S);
         return -1;
     }
     return (int)n * 1000;
@@ -337,8 +337,9 @@ static int find_token(const char *name, int *argc, char **argv, const char **tok
     }
     *argc = w;
     size_t n = *token ? strlen(*token) : 0;
-    if (*token && (n < 16 || n > 64 || strspn(*token, "0123456789abcdefghijklmnopqrstuvwxyz"
-                                                      "ABCDEFGHIJKLMNOPQRSTUVWXYZ_-") != n)) {
+    if (*token && (n < 16 || n > 64 ||
+                   strspn(*token, "0123456789abcdefghijklmnopqrstuvwxyz"
+                                  "ABCDEFGHIJKLMNOPQRSTUVWXYZ_-") != n)) {
         fprintf(stderr, "%s: --token '%s': 16 to 64 letters, digits, '_' or '-' expected\n", name,
                 *token);
         return -1;
@@ -381,8 +382,7 @@ int client_submit(const char *name, int argc, char **argv)
         fprintf(stderr, "%s: cannot tell the working directory: %s\n", name, strerror(errno));
         goto out;
     }
-    if (qsub_parse(argc + 1, av, script, len, path, cwd, environ, (long)time(NULL), &q, &e) <
-        0) {
+    if (qsub_parse(argc + 1, av, script, len, path, cwd, environ, (long)time(NULL), &q, &e) < 0) {
         fprintf(stderr, "%s\n", e.msg);
         goto out;
     }

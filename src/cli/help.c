@@ -143,8 +143,7 @@ void help_print(FILE *f, const struct help_cmd *c)
     const char *s = c->synopsis;
     for (int first = 1; first || *s; first = 0) {
         size_t n = strcspn(s, "\n");
-        fprintf(f, "%s %s%s%.*s\n", first ? "usage:" : "      ", c->name, n ? " " : "", (int)n,
-                s);
+        fprintf(f, "%s %s%s%.*s\n", first ? "usage:" : "      ", c->name, n ? " " : "", (int)n, s);
         s += n + (s[n] == '\n');
     }
     fputc('\n', f);

@@ -9,7 +9,6 @@
 #include "cmd/cmdtab.h"
 #include "moku_config.h" /* generated: MOKU_HOME_DEFAULT (Makefile) */
 
-
 static const struct help_opt moku_opts[] = {
     {"--help, -h", "this help"},
     {"--version", "print moku's version"},
@@ -136,8 +135,7 @@ static const struct help_opt validate_opts[] = {
 };
 
 static const struct help_cmd faces[] = {
-    {"moku", 1, 0,
-     "COMMAND [ARGS]\n--help | --version",
+    {"moku", 1, 0, "COMMAND [ARGS]\n--help | --version",
      "a Maui-compatible batch scheduler and its simulator",
      "moku is a clean-room batch scheduler that reads Maui's maui.cfg and answers Maui's "
      "commands. Its faces: moku serve (the daemon), moku simulate (replay a workload "
@@ -147,8 +145,7 @@ static const struct help_cmd faces[] = {
      "Every command answers --help and --version. Exit status: 0 success, 1 a run-time "
      "error, 2 bad usage.",
      moku_opts},
-    {"moku serve", 8, 0,
-     "[--home DIR] [--daemon] [--fresh] [--log file|syslog|journal]",
+    {"moku serve", 8, 0, "[--home DIR] [--daemon] [--fresh] [--log file|syslog|journal]",
      "the moku scheduler daemon",
      "Serve HOME: read HOME/maui.cfg, keep the state in HOME/moku.db, listen on "
      "HOME/moku.sock, log to maui.log (LOGDIR, LOGFILE) and write HOME/moku.pid. One "
@@ -156,9 +153,7 @@ static const struct help_cmd faces[] = {
      "tells a service manager (systemd, Type=notify) when it is ready. SIGHUP reloads "
      "maui.cfg, SIGUSR1 reopens the log, SIGTERM stops it.",
      serve_opts},
-    {"moku simulate", 1, 0,
-     "[options] TRACE",
-     "replay a workload trace through the scheduler",
+    {"moku simulate", 1, 0, "[options] TRACE", "replay a workload trace through the scheduler",
      "Replay a workload through the scheduler: an SWF trace, Maui's own workload trace "
      "(VERSION 230), Slurm's accounting (sacct -a -P with a header), Torque's accounting "
      "log, plain or gzip, told apart by content; or a moku home, the jobs its daemon ran "

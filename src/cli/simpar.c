@@ -102,9 +102,9 @@ enum wstate { W_WAITING, W_RUNNING, W_DONE, W_FAILED };
 struct worker {
     enum wstate state;
     pid_t pid;
-    int pipe;      /* progress, read end; -1 closed */
-    FILE *result;  /* the saved run */
-    FILE *log;     /* its standard error */
+    int pipe;     /* progress, read end; -1 closed */
+    FILE *result; /* the saved run */
+    FILE *log;    /* its standard error */
     size_t done, total;
 };
 
@@ -293,8 +293,8 @@ int simpar_replay(struct run *runs, size_t n, long workers, const struct sim_opt
                   const struct workload *wl, const struct sim_script *script,
                   const struct outputs *outs)
 {
-    struct pool p = {.n = n, .runs = runs, .o = o, .wl = wl, .script = script,
-                     .bar = isatty(2) && !script};
+    struct pool p = {
+        .n = n, .runs = runs, .o = o, .wl = wl, .script = script, .bar = isatty(2) && !script};
     p.w = xcalloc(n, sizeof *p.w);
     for (size_t i = 0; i < n; i++)
         p.w[i].pipe = -1;

@@ -67,7 +67,8 @@ static struct plot_line *plot_lines(const struct run *runs, size_t n)
         }
         char *label = xstrdup(r->config ? r->config : "defaults");
         for (int k = 0; k < r->varied; k++) {
-            char *next = xprintf("%s %s", label, r->overrides[r->noverrides - (size_t)r->varied + (size_t)k]);
+            char *next = xprintf("%s %s", label,
+                                 r->overrides[r->noverrides - (size_t)r->varied + (size_t)k]);
             free(label);
             label = next;
         }
@@ -234,21 +235,22 @@ static int read_saves(int nfiles, char **files, struct runsave *saves)
             return -1;
         }
         if (strcmp(saves[i].key, saves[0].key) != 0 || saves[i].n != saves[0].n) {
-            fprintf(stderr, "moku: --merge: %s is a run of another comparison than %s (its "
-                            "command line differs)\n",
+            fprintf(stderr,
+                    "moku: --merge: %s is a run of another comparison than %s (its "
+                    "command line differs)\n",
                     files[i], files[0]);
             return -1;
         }
         for (int j = 0; j < i; j++)
             if (saves[j].k == saves[i].k) {
-                fprintf(stderr, "moku: --merge: %s and %s are both run %d\n", files[j],
-                        files[i], saves[i].k + 1);
+                fprintf(stderr, "moku: --merge: %s and %s are both run %d\n", files[j], files[i],
+                        saves[i].k + 1);
                 return -1;
             }
     }
     if (nfiles != saves[0].n) {
-        fprintf(stderr, "moku: --merge: the comparison has %d runs, %d files given\n",
-                saves[0].n, nfiles);
+        fprintf(stderr, "moku: --merge: the comparison has %d runs, %d files given\n", saves[0].n,
+                nfiles);
         return -1;
     }
     return 0;

@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cfg/cfg.h"
@@ -30,15 +30,15 @@
 #include "sim/report.h"
 #include "sim/resvlog.h"
 #include "sim/sim.h"
-#include "sim/simzone.h"
 #include "sim/sim_script.h"
+#include "sim/simzone.h"
 #include "sim/swfout.h"
 #include "sim/workload.h"
 #include "sim/workload_acct.h"
 #include "sim/workload_maui.h"
 #include "stats/fsfile.h"
-#include "trace/mtrace.h"
 #include "trace/homelog.h"
+#include "trace/mtrace.h"
 #include "trace/swf.h"
 #include "trace/trace.h"
 #include "util/mem.h"
@@ -88,8 +88,8 @@ static int parse_span(const char *opt, const char *val, long *out)
 {
     struct err e;
     if (cfg_parse_time(val, out, &e) < 0 || *out < 0) {
-        fprintf(stderr, "moku: %s needs a duration (seconds or [[DD:]HH:]MM:SS), not '%s'\n",
-                opt, val);
+        fprintf(stderr, "moku: %s needs a duration (seconds or [[DD:]HH:]MM:SS), not '%s'\n", opt,
+                val);
         return -1;
     }
     return 0;
@@ -324,9 +324,9 @@ static long nruns(const struct sim_opts *o)
 /* No two outputs in one file, and none over the trace (or the inputs). */
 static int check_out_paths(const struct sim_opts *o)
 {
-    const char *const outs[] = {o->jobs_out, o->resv_out, o->plot, o->series,
+    const char *const outs[] = {o->jobs_out, o->resv_out, o->plot,      o->series,
                                 o->html,     o->swf_out,  o->batsim_out};
-    const char *const names[] = {"--jobs-out", "--resv-out", "--plot", "--series",
+    const char *const names[] = {"--jobs-out", "--resv-out", "--plot",      "--series",
                                  "--html",     "--swf-out",  "--batsim-out"};
     size_t n = sizeof outs / sizeof *outs;
     for (size_t i = 0; i < n; i++) {
@@ -355,8 +355,7 @@ static int check_run_args(const struct sim_opts *o)
         return -1;
     }
     if (o->run_only > nruns(o)) {
-        fprintf(stderr, "moku: --run %d: the comparison has %ld runs\n", o->run_only,
-                nruns(o));
+        fprintf(stderr, "moku: --run %d: the comparison has %ld runs\n", o->run_only, nruns(o));
         return -1;
     }
     if (o->save_run && (o->nshows || o->resv_out)) {
@@ -442,24 +441,41 @@ static int statdir_gone(void)
 static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
 {
     static const struct option longopts[] = {
-        {"config", required_argument, NULL, 'c'}, {"nodes", required_argument, NULL, 'n'},
-        {"ppn", required_argument, NULL, 'p'},    {"procs", required_argument, NULL, 'P'},
-        {"jobs-out", required_argument, NULL, 'o'}, {"format", required_argument, NULL, 'f'},
+        {"config", required_argument, NULL, 'c'},
+        {"nodes", required_argument, NULL, 'n'},
+        {"ppn", required_argument, NULL, 'p'},
+        {"procs", required_argument, NULL, 'P'},
+        {"jobs-out", required_argument, NULL, 'o'},
+        {"format", required_argument, NULL, 'f'},
         {"resv-out", required_argument, NULL, 'V'},
-        {"strict", no_argument, NULL, 's'},       {"help", no_argument, NULL, 'h'},
-        {"until", required_argument, NULL, 'u'},  {"show", required_argument, NULL, 'S'},
-        {"resources", required_argument, NULL, 'R'}, {"statdir", required_argument, NULL, 'D'},
-        {"fs-history", required_argument, NULL, 'F'}, {"fs-out", required_argument, NULL, 'G'},
-        {"commands", required_argument, NULL, 'C'}, {"quiet", no_argument, NULL, 'q'},
-        {"timezone", required_argument, NULL, 'z'}, {"set", required_argument, NULL, 'e'},
-        {"compare", required_argument, NULL, 'm'}, {"classes", no_argument, NULL, 'K'},
-        {"plot", required_argument, NULL, 'L'},   {"full-walk", no_argument, NULL, 'W'},
-        {"series", required_argument, NULL, 'T'}, {"html", required_argument, NULL, 'H'},
-        {"swf-out", required_argument, NULL, 'O'}, {"batsim-out", required_argument, NULL, 'B'},
-        {"estimates", required_argument, NULL, 'E'}, {"warmup", required_argument, NULL, 'w'},
-        {"cooldown", required_argument, NULL, 'k'}, {"bsld-tau", required_argument, NULL, 'U'},
-        {"jobs", required_argument, NULL, 'j'},   {"recorded", no_argument, NULL, 'r'},
-        {"run", required_argument, NULL, 'N'},    {"save-run", required_argument, NULL, 'Y'},
+        {"strict", no_argument, NULL, 's'},
+        {"help", no_argument, NULL, 'h'},
+        {"until", required_argument, NULL, 'u'},
+        {"show", required_argument, NULL, 'S'},
+        {"resources", required_argument, NULL, 'R'},
+        {"statdir", required_argument, NULL, 'D'},
+        {"fs-history", required_argument, NULL, 'F'},
+        {"fs-out", required_argument, NULL, 'G'},
+        {"commands", required_argument, NULL, 'C'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"timezone", required_argument, NULL, 'z'},
+        {"set", required_argument, NULL, 'e'},
+        {"compare", required_argument, NULL, 'm'},
+        {"classes", no_argument, NULL, 'K'},
+        {"plot", required_argument, NULL, 'L'},
+        {"full-walk", no_argument, NULL, 'W'},
+        {"series", required_argument, NULL, 'T'},
+        {"html", required_argument, NULL, 'H'},
+        {"swf-out", required_argument, NULL, 'O'},
+        {"batsim-out", required_argument, NULL, 'B'},
+        {"estimates", required_argument, NULL, 'E'},
+        {"warmup", required_argument, NULL, 'w'},
+        {"cooldown", required_argument, NULL, 'k'},
+        {"bsld-tau", required_argument, NULL, 'U'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"recorded", no_argument, NULL, 'r'},
+        {"run", required_argument, NULL, 'N'},
+        {"save-run", required_argument, NULL, 'Y'},
         {"plan", no_argument, NULL, 'y'},
         {"iterate-every", required_argument, NULL, 'I'},
         {NULL, 0, NULL, 0},
@@ -470,44 +486,119 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
     o->warmup = o->cooldown = -1;
     while ((c = getopt_long(argc, argv, "c:o:f:h", longopts, NULL)) != -1) {
         switch (c) {
-        case 'c': bad |= add_config(o, optarg); break;
-        case 'e': bad |= add_set(o, optarg); break;
-        case 'm': bad |= parse_compare(o, optarg); break;
-        case 'K': o->classes = 1; break;
-        case 'L': bad |= out_path("--plot", optarg, &o->plot); break;
-        case 'T': bad |= out_path("--series", optarg, &o->series); break;
-        case 'H': bad |= out_path("--html", optarg, &o->html); break;
-        case 'O': bad |= out_path("--swf-out", optarg, &o->swf_out); break;
-        case 'B': bad |= out_path("--batsim-out", optarg, &o->batsim_out); break;
-        case 'o': bad |= out_path("--jobs-out", optarg, &o->jobs_out); break;
-        case 'V': bad |= out_path("--resv-out", optarg, &o->resv_out); break;
-        case 'n': bad |= parse_count("--nodes", optarg, &o->nodes); break;
-        case 'p': bad |= parse_count("--ppn", optarg, &o->ppn); break;
-        case 'P': bad |= parse_count("--procs", optarg, &o->procs); break;
-        case 'f': bad |= parse_format(optarg, &o->json); break;
-        case 's': o->strict = 1; break;
-        case 'W': o->full_walk = 1; break;
-        case 'I': bad |= parse_count("--iterate-every", optarg, &o->every); break;
-        case 'u': bad |= parse_until(optarg, &o->until); break;
-        case 'S': bad |= add_show(o, optarg); break;
-        case 'R': o->resources = optarg; break;
-        case 'D': bad |= statdir_gone(); break;
-        case 'F': o->fs_history = optarg; break;
-        case 'G': o->fs_out = optarg; break;
-        case 'C': o->commands = optarg; break;
-        case 'q': o->quiet = 1; break;
-        case 'z': o->timezone = optarg; break;
-        case 'E': bad |= parse_estimates(optarg, &o->estimates); break;
-        case 'w': bad |= parse_span("--warmup", optarg, &o->warmup); break;
-        case 'k': bad |= parse_span("--cooldown", optarg, &o->cooldown); break;
-        case 'U': bad |= parse_tau(optarg, &o->bsld_tau); break;
-        case 'j': bad |= parse_small("--jobs", optarg, 1024, &o->workers); break;
-        case 'r': o->recorded = 1; break;
-        case 'y': o->plan = 1; break;
-        case 'N': bad |= parse_run(optarg, &o->run_only); break;
-        case 'Y': bad |= out_path("--save-run", optarg, &o->save_run); break;
-        case 'h': sim_usage(stdout, 1); exit(0);
-        default: bad = -1;
+        case 'c':
+            bad |= add_config(o, optarg);
+            break;
+        case 'e':
+            bad |= add_set(o, optarg);
+            break;
+        case 'm':
+            bad |= parse_compare(o, optarg);
+            break;
+        case 'K':
+            o->classes = 1;
+            break;
+        case 'L':
+            bad |= out_path("--plot", optarg, &o->plot);
+            break;
+        case 'T':
+            bad |= out_path("--series", optarg, &o->series);
+            break;
+        case 'H':
+            bad |= out_path("--html", optarg, &o->html);
+            break;
+        case 'O':
+            bad |= out_path("--swf-out", optarg, &o->swf_out);
+            break;
+        case 'B':
+            bad |= out_path("--batsim-out", optarg, &o->batsim_out);
+            break;
+        case 'o':
+            bad |= out_path("--jobs-out", optarg, &o->jobs_out);
+            break;
+        case 'V':
+            bad |= out_path("--resv-out", optarg, &o->resv_out);
+            break;
+        case 'n':
+            bad |= parse_count("--nodes", optarg, &o->nodes);
+            break;
+        case 'p':
+            bad |= parse_count("--ppn", optarg, &o->ppn);
+            break;
+        case 'P':
+            bad |= parse_count("--procs", optarg, &o->procs);
+            break;
+        case 'f':
+            bad |= parse_format(optarg, &o->json);
+            break;
+        case 's':
+            o->strict = 1;
+            break;
+        case 'W':
+            o->full_walk = 1;
+            break;
+        case 'I':
+            bad |= parse_count("--iterate-every", optarg, &o->every);
+            break;
+        case 'u':
+            bad |= parse_until(optarg, &o->until);
+            break;
+        case 'S':
+            bad |= add_show(o, optarg);
+            break;
+        case 'R':
+            o->resources = optarg;
+            break;
+        case 'D':
+            bad |= statdir_gone();
+            break;
+        case 'F':
+            o->fs_history = optarg;
+            break;
+        case 'G':
+            o->fs_out = optarg;
+            break;
+        case 'C':
+            o->commands = optarg;
+            break;
+        case 'q':
+            o->quiet = 1;
+            break;
+        case 'z':
+            o->timezone = optarg;
+            break;
+        case 'E':
+            bad |= parse_estimates(optarg, &o->estimates);
+            break;
+        case 'w':
+            bad |= parse_span("--warmup", optarg, &o->warmup);
+            break;
+        case 'k':
+            bad |= parse_span("--cooldown", optarg, &o->cooldown);
+            break;
+        case 'U':
+            bad |= parse_tau(optarg, &o->bsld_tau);
+            break;
+        case 'j':
+            bad |= parse_small("--jobs", optarg, 1024, &o->workers);
+            break;
+        case 'r':
+            o->recorded = 1;
+            break;
+        case 'y':
+            o->plan = 1;
+            break;
+        case 'N':
+            bad |= parse_run(optarg, &o->run_only);
+            break;
+        case 'Y':
+            bad |= out_path("--save-run", optarg, &o->save_run);
+            break;
+        case 'h':
+            sim_usage(stdout, 1);
+            exit(0);
+        default:
+            bad = -1;
         }
     }
     if (bad)
@@ -575,8 +666,10 @@ static int build_cluster(struct sched *s, const struct cfg *cfg, const char *cfg
         return -1;
     }
     if (sched_nnodes(s) && (o->procs || o->nodes || o->resources)) {
-        fprintf(stderr, "moku: %s defines nodes (NODECFG); drop --nodes/--ppn/--procs/"
-                        "--resources or the NODECFG lines\n", cfgname);
+        fprintf(stderr,
+                "moku: %s defines nodes (NODECFG); drop --nodes/--ppn/--procs/"
+                "--resources or the NODECFG lines\n",
+                cfgname);
         return -1;
     }
     if (sched_nnodes(s))
@@ -595,8 +688,10 @@ static int build_cluster(struct sched *s, const struct cfg *cfg, const char *cfg
     else if (wl->max_procs > 0)
         add_uniform_nodes(s, wl->max_procs, 1);
     else {
-        fprintf(stderr, "moku: no cluster: %s has no MaxProcs header; give NODECFG lines, "
-                        "--nodes N --ppn P or --procs N\n", o->trace);
+        fprintf(stderr,
+                "moku: no cluster: %s has no MaxProcs header; give NODECFG lines, "
+                "--nodes N --ppn P or --procs N\n",
+                o->trace);
         return -1;
     }
     return 0;
@@ -605,8 +700,8 @@ static int build_cluster(struct sched *s, const struct cfg *cfg, const char *cfg
 static int load_swf(const struct sim_opts *o, struct workload *wl)
 {
     struct err e;
-    int rc = workload_read_swf(o->trace, (o->strict ? WL_STRICT : 0) | (o->recorded ? WL_RECORDED : 0),
-                               wl, &e);
+    int rc = workload_read_swf(
+        o->trace, (o->strict ? WL_STRICT : 0) | (o->recorded ? WL_RECORDED : 0), wl, &e);
     if (rc < 0)
         fprintf(stderr, "moku: %s\n", e.msg);
     return rc;
@@ -707,11 +802,16 @@ int sim_close_out(FILE *f, const char *path)
 const char *sim_backfill_name(enum bf_policy b)
 {
     switch (b) {
-    case BF_NONE: return "NONE";
-    case BF_FIRSTFIT: return "FIRSTFIT";
-    case BF_BESTFIT: return "BESTFIT";
-    case BF_GREEDY: return "GREEDY";
-    case BF_PREEMPT: return "PREEMPT";
+    case BF_NONE:
+        return "NONE";
+    case BF_FIRSTFIT:
+        return "FIRSTFIT";
+    case BF_BESTFIT:
+        return "BESTFIT";
+    case BF_GREEDY:
+        return "GREEDY";
+    case BF_PREEMPT:
+        return "PREEMPT";
     }
     return "?";
 }
@@ -795,8 +895,10 @@ static void setup_fairshare(struct sched *s, const struct cfg *cfg, const struct
     const char *dir = fs_history_dir(cfg, o);
     if (fs_params(sched_fs(s))->policy == FS_NONE) {
         if (o->fs_history)
-            fprintf(stderr, "moku: warning: --fs-history %s: FSPOLICY is NONE, no fairshare "
-                            "history is read\n", o->fs_history);
+            fprintf(stderr,
+                    "moku: warning: --fs-history %s: FSPOLICY is NONE, no fairshare "
+                    "history is read\n",
+                    o->fs_history);
         return;
     }
     if (!dir)
@@ -818,8 +920,10 @@ static int write_fs_out(struct sched *s, const struct sim_opts *o)
     if (!o->fs_out)
         return 0;
     if (fs_params(sched_fs(s))->policy == FS_NONE) {
-        fprintf(stderr, "moku: warning: --fs-out %s: FSPOLICY is NONE, no fairshare windows "
-                        "to write\n", o->fs_out);
+        fprintf(stderr,
+                "moku: warning: --fs-out %s: FSPOLICY is NONE, no fairshare windows "
+                "to write\n",
+                o->fs_out);
         return 0;
     }
     struct err e;
@@ -862,8 +966,8 @@ static void log_trigger(void *ctx, const struct sched_fired *f)
     if (r->quiet)
         return;
     log_prefix(r);
-    fprintf(stderr, "[%ld] reservation %s %s: trigger %s '%s' not run in a simulation\n",
-            f->at, f->resv, f->event, f->submit ? "submit" : "exec", f->data);
+    fprintf(stderr, "[%ld] reservation %s %s: trigger %s '%s' not run in a simulation\n", f->at,
+            f->resv, f->event, f->submit ? "submit" : "exec", f->data);
 }
 
 /* Each line of text (which it frees) to stderr after prefix. */
@@ -1154,7 +1258,7 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
                               .progress_fd = r->progress_fd};
     struct sim_hooks hooks = {
         /* The bar would garble the script's log on the same stream. */
-        .progress = r->progress_fd > 0          ? pipe_progress
+        .progress = r->progress_fd > 0     ? pipe_progress
                     : isatty(2) && !script ? sim_progress_bar
                                            : NULL,
         .sample = sim_wants_series(o) ? record_sample : NULL,
@@ -1180,9 +1284,8 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
     int rc = write_fs_out(s, o);
     if (o->nshows) {
         if (r->report.fs_history[0])
-            fprintf(stderr, "moku: fairshare history: %d window%s from %s\n",
-                    r->report.fs_windows, r->report.fs_windows == 1 ? "" : "s",
-                    r->report.fs_history);
+            fprintf(stderr, "moku: fairshare history: %d window%s from %s\n", r->report.fs_windows,
+                    r->report.fs_windows == 1 ? "" : "s", r->report.fs_history);
         if (print_shows(s, r->cfg, o, wl) < 0)
             rc = -1;
     } else {
@@ -1300,8 +1403,9 @@ static int set_measures(struct run *runs, size_t n, const struct sim_opts *o,
         lo = wl->jobs[0].submit + (o->warmup > 0 ? o->warmup : 0);
         hi = wl->jobs[wl->njobs - 1].submit - (o->cooldown > 0 ? o->cooldown : 0);
         if (hi <= lo) {
-            fprintf(stderr, "moku: --warmup and --cooldown leave nothing to measure: the "
-                            "submissions span %ld s\n",
+            fprintf(stderr,
+                    "moku: --warmup and --cooldown leave nothing to measure: the "
+                    "submissions span %ld s\n",
                     wl->jobs[wl->njobs - 1].submit - wl->jobs[0].submit);
             return -1;
         }
@@ -1322,7 +1426,8 @@ static void print_plan(const struct run *runs, size_t n)
     for (size_t i = 0; i < n; i++) {
         printf("%zu %s", i + 1, runs[i].config ? runs[i].config : "defaults");
         for (int k = 0; k < runs[i].varied; k++)
-            printf(" %s", runs[i].overrides[runs[i].noverrides - (size_t)runs[i].varied + (size_t)k]);
+            printf(" %s",
+                   runs[i].overrides[runs[i].noverrides - (size_t)runs[i].varied + (size_t)k]);
         putchar('\n');
     }
 }
@@ -1361,8 +1466,7 @@ static int simulate(const struct sim_opts *o)
     for (size_t i = 0; i <= n; i++)
         all[i].report.read_seconds = read;
     if (o->recorded && !wl.rec_start) {
-        fprintf(stderr, "moku: --recorded: %s records no schedule (no start times)\n",
-                o->trace);
+        fprintf(stderr, "moku: --recorded: %s records no schedule (no start times)\n", o->trace);
         goto out;
     }
     if (o->save_run)

@@ -32,25 +32,25 @@ struct sim_opts {
      * "PARAM=Vi" of each parameter, owned */
     char *compare[MAX_GRID][MAX_VALUES];
     int ncompare[MAX_GRID];
-    int ngrid;        /* --compare options given */
-    int classes;      /* --classes: per-class breakdowns in a one-run report */
-    const char *plot;   /* --plot FILE.svg */
-    const char *series; /* --series FILE.csv */
-    const char *html;   /* --html FILE.html */
-    const char *swf_out; /* --swf-out FILE.swf (several runs: one file each, sim_swf_path) */
+    int ngrid;              /* --compare options given */
+    int classes;            /* --classes: per-class breakdowns in a one-run report */
+    const char *plot;       /* --plot FILE.svg */
+    const char *series;     /* --series FILE.csv */
+    const char *html;       /* --html FILE.html */
+    const char *swf_out;    /* --swf-out FILE.swf (several runs: one file each, sim_swf_path) */
     const char *batsim_out; /* --batsim-out FILE.csv */
     const char *jobs_out;
     const char *resv_out; /* --resv-out */
     const char *trace;
-    const char *resources; /* --resources, else SIMRESOURCETRACEFILE when set */
+    const char *resources;  /* --resources, else SIMRESOURCETRACEFILE when set */
     const char *fs_history; /* --fs-history DIR: fairshare history read before the replay */
     const char *fs_out;     /* --fs-out DIR: the replay's fairshare windows written after it */
     long long nodes, ppn, procs;
     int json;
     int strict;
-    long long every; /* --iterate-every N: an iteration at every multiple of N s too */
-    int full_walk; /* --full-walk: eligibility over the whole queue at every iteration */
-    long until; /* SIM_FOREVER unless --until */
+    long long every;      /* --iterate-every N: an iteration at every multiple of N s too */
+    int full_walk;        /* --full-walk: eligibility over the whole queue at every iteration */
+    long until;           /* SIM_FOREVER unless --until */
     const char *commands; /* --commands FILE: the timed command script */
     int quiet;            /* --quiet: log only the script's failing commands */
     const char *timezone; /* --timezone: the calendar of standing reservations */
@@ -90,7 +90,7 @@ struct run {
     char policy[256]; /* as the one-run report prints it */
     struct report report;
     struct plot_series series; /* --plot */
-    int progress_fd; /* a worker process: where its progress goes (simpar.c); 0 none */
+    int progress_fd;           /* a worker process: where its progress goes (simpar.c); 0 none */
 };
 
 /* simulate.c */

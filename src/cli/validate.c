@@ -31,28 +31,53 @@ int validate_main(int argc, char **argv)
 {
     struct val_opts o = {0};
     const char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
-    static const struct option longs[] = {
-        {"nodes", required_argument, NULL, 'n'},    {"ppn", required_argument, NULL, 'p'},
-        {"procs", required_argument, NULL, 'P'},    {"config", required_argument, NULL, 'c'},
-        {"set", required_argument, NULL, 's'},      {"commands", required_argument, NULL, 'C'},
-        {"reservations", required_argument, NULL, 'r'}, {"help", no_argument, NULL, 'h'},
-        {"resources", required_argument, NULL, 'R'}, {"estimates", required_argument, NULL, 'E'},
-        {NULL, 0, NULL, 0}};
+    static const struct option longs[] = {{"nodes", required_argument, NULL, 'n'},
+                                          {"ppn", required_argument, NULL, 'p'},
+                                          {"procs", required_argument, NULL, 'P'},
+                                          {"config", required_argument, NULL, 'c'},
+                                          {"set", required_argument, NULL, 's'},
+                                          {"commands", required_argument, NULL, 'C'},
+                                          {"reservations", required_argument, NULL, 'r'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {"resources", required_argument, NULL, 'R'},
+                                          {"estimates", required_argument, NULL, 'E'},
+                                          {NULL, 0, NULL, 0}};
     int c, bad = 0;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":", longs, NULL)) != -1) {
         switch (c) {
-        case 'n': bad |= count("--nodes", optarg, &o.nodes) < 0; break;
-        case 'p': bad |= count("--ppn", optarg, &o.ppn) < 0; break;
-        case 'P': bad |= count("--procs", optarg, &o.procs) < 0; break;
-        case 'c': o.config = optarg; break;
-        case 's': sets[o.nsets++] = optarg; break;
-        case 'C': o.commands = optarg; break;
-        case 'r': o.resvs = optarg; break;
-        case 'R': o.resources = optarg; break;
-        case 'E': o.estimates = optarg; break;
-        case 'h': usage(stdout); free(sets); return 0;
+        case 'n':
+            bad |= count("--nodes", optarg, &o.nodes) < 0;
+            break;
+        case 'p':
+            bad |= count("--ppn", optarg, &o.ppn) < 0;
+            break;
+        case 'P':
+            bad |= count("--procs", optarg, &o.procs) < 0;
+            break;
+        case 'c':
+            o.config = optarg;
+            break;
+        case 's':
+            sets[o.nsets++] = optarg;
+            break;
+        case 'C':
+            o.commands = optarg;
+            break;
+        case 'r':
+            o.resvs = optarg;
+            break;
+        case 'R':
+            o.resources = optarg;
+            break;
+        case 'E':
+            o.estimates = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            free(sets);
+            return 0;
         case ':':
             fprintf(stderr, "moku validate: %s needs a value\n", argv[optind - 1]);
             bad = 1;

@@ -228,8 +228,9 @@ static void text_tail(struct cmd_buf *b, const struct jobview *v)
     if (v->fcfs_start >= 0) {
         char s[CMD_TIME_MAX];
         cmd_fmt_duration(v->fcfs_start - v->c->now, s);
-        cmd_buf_printf(b, "Expected start in %s (BACKFILLPOLICY NONE: no reservation, nothing "
-                          "starts before it)\n",
+        cmd_buf_printf(b,
+                       "Expected start in %s (BACKFILLPOLICY NONE: no reservation, nothing "
+                       "starts before it)\n",
                        s);
     }
     if (j->message)

@@ -40,8 +40,8 @@
 
 enum reject { RJ_NONE, RJ_STATE, RJ_PARTITION, RJ_FEATURES, RJ_PROCS, RJ_RESERVED, RJ_N };
 
-static const char *const reject_names[RJ_N] = {"", "State", "Partition", "Features", "Procs",
-                                               "Reserved"};
+static const char *const reject_names[RJ_N] = {"",         "State", "Partition",
+                                               "Features", "Procs", "Reserved"};
 
 /* Processors of node idx held, and not used, by reservations active now
  * that j may not use; *id names the first. */
@@ -78,8 +78,8 @@ static int has_features(const struct job *j, const struct node *n)
 
 /* Why node idx cannot take a task of j now (RJ_NONE: it can), the detail
  * in why; *avail the processors j could use there. */
-static enum reject node_reject(const struct cmd_ctx *c, const struct job *j, size_t idx,
-                               char *why, size_t n, long long *avail)
+static enum reject node_reject(const struct cmd_ctx *c, const struct job *j, size_t idx, char *why,
+                               size_t n, long long *avail)
 {
     const struct node *nd = sched_node(c->s, idx);
     int used = sched_node_used(c->s, idx);
@@ -135,8 +135,8 @@ void cmd_checkjob_nodes(const struct cmd_ctx *c, const struct job *j, struct cmd
         else
             snprintf(text, sizeof text, "%s", reject_names[r]);
         if (arr)
-            json_array_append_new(arr, json_pack("{s:o, s:o}", "node", cmd_jstr(nd->name),
-                                                 "reason", cmd_jstr(text)));
+            json_array_append_new(
+                arr, json_pack("{s:o, s:o}", "node", cmd_jstr(nd->name), "reason", cmd_jstr(text)));
         else
             cmd_buf_printf(&lines, "Node %s rejected: %s\n", nd->name, text);
     }

@@ -469,8 +469,10 @@ int cmd_runv(const struct cmd_ctx *c, int argc, char *const argv[], char **out, 
         *out = NULL;
     if (!c || !c->s || !out)
         return err_set(err, "command: no scheduler to ask");
-    struct words ws = {.w = xcalloc((size_t)argc + 1, sizeof *ws.w), .n = argc,
-                       .own = xcalloc((size_t)argc + 1, sizeof *ws.own), .nown = argc};
+    struct words ws = {.w = xcalloc((size_t)argc + 1, sizeof *ws.w),
+                       .n = argc,
+                       .own = xcalloc((size_t)argc + 1, sizeof *ws.own),
+                       .nown = argc};
     for (int i = 0; i < argc; i++)
         ws.w[i] = ws.own[i] = xstrdup(argv[i]);
     return run_words(c, &ws, out, err);

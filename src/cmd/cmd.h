@@ -31,19 +31,19 @@ struct job;
 /* What a driver keeps of a job that the engine does not (the daemon's
  * record): strings borrowed until the command returns, NULL = unknown. */
 struct cmd_job_extra {
-    const char *name;               /* qsub -N */
+    const char *name; /* qsub -N */
     const char *out_path, *err_path, *cwd;
-    long mem_mb;                    /* -l mem, 0 = none */
-    long session;                   /* running: the job's process group, 0 = unknown */
+    long mem_mb;  /* -l mem, 0 = none */
+    long session; /* running: the job's process group, 0 = unknown */
 };
 
 struct cmd_ctx {
     struct sched *s;
     const struct cfg *cfg; /* for showconfig; may be NULL (defaults shown) */
     long now;              /* the time the answer is for (trace time in a simulation) */
-    long epoch_offset;     /* added to times when they are printed as dates (SWF UnixStartTime; 0) */
-    long stats_since;      /* when the statistics began (the daemon's record); 0: showstats
-                              takes the first submission */
+    long epoch_offset; /* added to times when they are printed as dates (SWF UnixStartTime; 0) */
+    long stats_since;  /* when the statistics began (the daemon's record); 0: showstats
+                          takes the first submission */
     /* Control commands change the state (setres, releaseres, canceljob,
      * sethold, releasehold, setspri, setqos, runjob): refused unless set. The
      * simulator's --commands script sets it; so does the daemon for setres and

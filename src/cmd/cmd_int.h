@@ -138,7 +138,6 @@ struct cmd_usage {
 };
 void cmd_usage(const struct sched *s, struct cmd_usage *u);
 
-
 /* When the statistics began: the driver's record (cmd_ctx.stats_since)
  * when it has one; else the first submission among the jobs; with no job,
  * the last iteration (if any), else now. Never after now. */

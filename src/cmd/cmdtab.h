@@ -41,12 +41,12 @@ enum {
 };
 
 struct help_cmd {
-    const char *name;     /* as typed: "showq", "moku serve" */
-    int section;          /* of its man page: 1, or 8 (moku serve) */
-    unsigned flags;       /* HELP_* */
-    const char *synopsis; /* the words after the name; '\n' between forms */
-    const char *summary;  /* one line, lower case: the man page's NAME */
-    const char *desc;     /* a paragraph or more ("\n\n" between them) */
+    const char *name;            /* as typed: "showq", "moku serve" */
+    int section;                 /* of its man page: 1, or 8 (moku serve) */
+    unsigned flags;              /* HELP_* */
+    const char *synopsis;        /* the words after the name; '\n' between forms */
+    const char *summary;         /* one line, lower case: the man page's NAME */
+    const char *desc;            /* a paragraph or more ("\n\n" between them) */
     const struct help_opt *opts; /* ends with a NULL flag; may be NULL */
 };
 
@@ -57,9 +57,9 @@ typedef int (*cmd_fn)(const struct cmd_ctx *, const struct cmd_args *, struct cm
 
 /* What the daemon does with a request: which of its handlers answers. */
 enum cmd_op {
-    CMD_OP_NONE,        /* not a request the daemon answers */
-    CMD_OP_LOOK,        /* the command layer's answer (showq, diagnose, ...) */
-    CMD_OP_CHECKJOB,    /* the command layer's, or the store's for an ended job */
+    CMD_OP_NONE,     /* not a request the daemon answers */
+    CMD_OP_LOOK,     /* the command layer's answer (showq, diagnose, ...) */
+    CMD_OP_CHECKJOB, /* the command layer's, or the store's for an ended job */
     CMD_OP_CANCELJOB,
     CMD_OP_SETHOLD,
     CMD_OP_RELEASEHOLD,
@@ -70,13 +70,13 @@ enum cmd_op {
     CMD_OP_SCHEDCTL,
     CMD_OP_RESETSTATS,
     CMD_OP_CHANGEPARAM,
-    CMD_OP_RESCTL,      /* setres, releaseres: the command layer's, saved */
+    CMD_OP_RESCTL, /* setres, releaseres: the command layer's, saved */
     CMD_OP_SUBMIT,
     CMD_OP_WEBLOGIN,
-    CMD_OP_QSTAT,       /* Torque's faces (daemon/dtorque.c) */
+    CMD_OP_QSTAT, /* Torque's faces (daemon/dtorque.c) */
     CMD_OP_PBSNODES,
     CMD_OP_QDEL,
-    CMD_OP_QHOLD,       /* qhold and qrls */
+    CMD_OP_QHOLD, /* qhold and qrls */
     CMD_OP_QALTER,
     CMD_OP_QSIG,
     CMD_OP_QRUN,
@@ -88,16 +88,16 @@ enum cmd_op {
  * commands before their handler runs; the others are checked by the
  * handler, job by job or reservation by reservation. */
 enum cmd_right {
-    CMD_RIGHT_ANYONE,   /* everyone */
-    CMD_RIGHT_QUEUE,    /* the queue's summary to everyone; its detail (showq -r, -i) to
-                           ADMIN1..3 */
-    CMD_RIGHT_SEE_OWN,  /* one's own jobs; any job for ADMIN1..3 (checkjob) */
-    CMD_RIGHT_OWNER,    /* change one's own jobs; any job for ADMIN1 and ADMIN2 */
-    CMD_RIGHT_CREATOR,  /* ADMIN1 and ADMIN2; with RESCTLPOLICY ANY anyone, and one's own
-                           reservations */
-    CMD_RIGHT_ADMIN3,   /* ADMIN1, ADMIN2 and ADMIN3 */
-    CMD_RIGHT_ADMIN2,   /* ADMIN1 and ADMIN2 */
-    CMD_RIGHT_ADMIN1,   /* ADMIN1 alone */
+    CMD_RIGHT_ANYONE,  /* everyone */
+    CMD_RIGHT_QUEUE,   /* the queue's summary to everyone; its detail (showq -r, -i) to
+                          ADMIN1..3 */
+    CMD_RIGHT_SEE_OWN, /* one's own jobs; any job for ADMIN1..3 (checkjob) */
+    CMD_RIGHT_OWNER,   /* change one's own jobs; any job for ADMIN1 and ADMIN2 */
+    CMD_RIGHT_CREATOR, /* ADMIN1 and ADMIN2; with RESCTLPOLICY ANY anyone, and one's own
+                          reservations */
+    CMD_RIGHT_ADMIN3,  /* ADMIN1, ADMIN2 and ADMIN3 */
+    CMD_RIGHT_ADMIN2,  /* ADMIN1 and ADMIN2 */
+    CMD_RIGHT_ADMIN1,  /* ADMIN1 alone */
 };
 
 enum {
@@ -115,16 +115,16 @@ enum {
 };
 
 struct cmd_def {
-    struct help_cmd doc;   /* name (doc.name), usage, one line, man text */
-    const char *same_as;   /* an alias (mdiag, msub): the entry whose handlers, right and
-                              flags it has; NULL for a command of its own */
-    const char *request;   /* the "cmd" of its requests when not its name ("submit",
-                              "weblogin"); NULL = the name */
-    cmd_fn run;            /* the command layer's handler; NULL: the simulator does not
-                              offer it */
-    enum cmd_op op;        /* the daemon's handler */
+    struct help_cmd doc; /* name (doc.name), usage, one line, man text */
+    const char *same_as; /* an alias (mdiag, msub): the entry whose handlers, right and
+                            flags it has; NULL for a command of its own */
+    const char *request; /* the "cmd" of its requests when not its name ("submit",
+                            "weblogin"); NULL = the name */
+    cmd_fn run;          /* the command layer's handler; NULL: the simulator does not
+                            offer it */
+    enum cmd_op op;      /* the daemon's handler */
     enum cmd_right right;
-    unsigned flags;        /* CMD_* */
+    unsigned flags; /* CMD_* */
 };
 
 /* The entries in the table's order (the help's); NULL past the end. */

@@ -13,8 +13,8 @@
  * the job's priority, then per factor in use the raw value for CRED (the
  * credential priorities) and the weighted contribution CW x FW x F for the
  * others. A Weights line heads the table, a Percent Contribution line of
- * averages closes it (of the jobs' make-up in magnitudes, row_shares). JSON: per job the priority, the seven components and
- * the raw factors. Like Maui (which analyses MUIQ, the eligible queue,
+ * averages closes it (of the jobs' make-up in magnitudes, row_shares). JSON: per job the priority,
+ * the seven components and the raw factors. Like Maui (which analyses MUIQ, the eligible queue,
  * digest §1.4 step 7), blocked jobs are left out.
  *
  * -q text: `Diagnosing blocked jobs (policylevel SOFT  partition ALL)`, a
@@ -344,9 +344,9 @@ static json_t *json_weights(const struct sched_policy *pol)
         snprintf(cname, sizeof cname, "%sCAP", prio_factor_stem(f));
         json_object_set_new(facts, prio_factor_name(f),
                             json_pack("{s:s, s:s, s:I, s:s, s:f}", "component",
-                                      prio_comp_name(prio_factor_comp(f)), "param", wname,
-                                      "weight", (json_int_t)p->fweight[f], "cap_param", cname,
-                                      "cap", p->fcap[f]));
+                                      prio_comp_name(prio_factor_comp(f)), "param", wname, "weight",
+                                      (json_int_t)p->fweight[f], "cap_param", cname, "cap",
+                                      p->fcap[f]));
     }
     int neg = p->reject_neg || p->enable_neg;
     return json_pack("{s:o, s:o, s:f, s:f}", "components", comps, "factors", facts, "floor",
@@ -368,8 +368,8 @@ static json_t *json_row(const struct sched_policy *pol, const struct cmd_prio_ro
     if (r->job->group && r->job->group->classweight > 0)
         json_array_append_new(fixed, json_string(prio_factor_name(PF_CLASS)));
     return json_pack("{s:o, s:f, s:o, s:o, s:o, s:o, s:o}", "id", cmd_jstr(r->job->name),
-                     "priority", r->parts.total, "components", comps, "factors", facts,
-                     "weights", json_row_weights(pol, r->job), "fixed", fixed, "sysprio",
+                     "priority", r->parts.total, "components", comps, "factors", facts, "weights",
+                     json_row_weights(pol, r->job), "fixed", fixed, "sysprio",
                      json_sysprio(r->job));
 }
 
@@ -470,9 +470,9 @@ static int parse_args(const struct cmd_ctx *c, const struct cmd_args *a, char *m
             return err_usage(err, "diagnose: unexpected argument '%s'", cmd_word(w));
         if (w[1] == '\0' || w[2] != '\0' || !strchr("fpqrjnugac", w[1]))
             return err_usage(err,
-                           "diagnose: unknown option '%s' (-a, -c, -f, -g, -j, -n, -p, -q, -r "
-                           "or -u)",
-                           cmd_word(w));
+                             "diagnose: unknown option '%s' (-a, -c, -f, -g, -j, -n, -p, -q, -r "
+                             "or -u)",
+                             cmd_word(w));
         m = w[1];
         if (*mode && *mode != m)
             return err_usage(err, "diagnose: -%c and -%c are exclusive", *mode, m);
@@ -480,8 +480,8 @@ static int parse_args(const struct cmd_ctx *c, const struct cmd_args *a, char *m
     }
     if (!*mode)
         return err_usage(err, "diagnose: missing option (-f, fairshare, -p, priority, -q, "
-                            "blocked jobs, -r, reservations, -j, jobs, -n, nodes, -u, -g, -a, "
-                            "-c, credentials)");
+                              "blocked jobs, -r, reservations, -j, jobs, -n, nodes, -u, -g, -a, "
+                              "-c, credentials)");
     return 0;
 }
 

@@ -6,10 +6,11 @@
  *
  * -j: every job not ended, in submission order:
  *
- *   Name                   State Par     Proc QOS          WCLimit     User    Group  Account  QueuedTime Class    Features
+ *   Name                   State Par     Proc QOS          WCLimit     User    Group  Account
+ * QueuedTime Class    Features
  *
- *   1                    Running DEFAULT    2 DEFAULT      1:00:00    alice    staff  DEFAULT    00:00:00 batch    [NONE]
- *   WARNING:  job '4' cannot run  (...)
+ *   1                    Running DEFAULT    2 DEFAULT      1:00:00    alice    staff  DEFAULT
+ * 00:00:00 batch    [NONE] WARNING:  job '4' cannot run  (...)
  *
  *   Total Jobs: 5  Active Jobs: 2
  *
@@ -19,12 +20,11 @@
  * up; the driver's message (why a start failed).
  *
  * -n: every node, in the configuration's order: state, processors free of
- * configured (`free:total`), configured memory, disk and swap (MB), partition, the reservations that
- * hold processors on it and have not ended, features, the running jobs.
- * Problems: jobs running on a node that is down or drained, processors
- * dedicated beyond the configured ones, the resource manager's reason for a
- * node down. A last line counts the nodes: `Total Nodes: N  (Active: a
- * Idle: i  Down: d)`, Down counting drained nodes too.
+ * configured (`free:total`), configured memory, disk and swap (MB), partition, the reservations
+ * that hold processors on it and have not ended, features, the running jobs. Problems: jobs running
+ * on a node that is down or drained, processors dedicated beyond the configured ones, the resource
+ * manager's reason for a node down. A last line counts the nodes: `Total Nodes: N  (Active: a Idle:
+ * i  Down: d)`, Down counting drained nodes too.
  *
  * -u, -g, -a, -c [NAME]: every credential object of the kind (DEFAULT
  * included), in the order moku created them: its PRIORITY, QDEF, QLIST,
@@ -157,9 +157,8 @@ static void diag_jobs(const struct cmd_ctx *c, const struct cmd_args *a, struct 
             continue;
         }
         cmd_buf_printf(out, "%-18s %9s %-7.7s %4lld %-8.8s %11s %8.8s %8.8s %8.8s %11s %-8.8s %s\n",
-                       j->name, job_display_state(j), job_par(c, j), job_procs(j), j->qos->name,
-                       wc, j->user->name, j->group->name, j->account->name, qt, j->class_->name,
-                       feat);
+                       j->name, job_display_state(j), job_par(c, j), job_procs(j), j->qos->name, wc,
+                       j->user->name, j->group->name, j->account->name, qt, j->class_->name, feat);
         job_problems(c, j, NULL, out);
     }
     if (arr) {
@@ -289,8 +288,8 @@ static void diag_nodes(const struct cmd_ctx *c, const struct cmd_args *a, struct
             json_object_set_new(o, "problems", pr);
             json_array_append_new(arr, o);
         } else {
-            cmd_buf_printf(out, "%-20s %8s %4d:%-4d %8ld %8ld %8ld %-8.8s %3ld %-16s %s\n",
-                           n->name, st, nfree, n->procs, n->mem, n->disk, n->swap, n->partition,
+            cmd_buf_printf(out, "%-20s %8s %4d:%-4d %8ld %8ld %8ld %-8.8s %3ld %-16s %s\n", n->name,
+                           st, nfree, n->procs, n->mem, n->disk, n->swap, n->partition,
                            node_resv(c, i), feat, jobs[i] ? jobs[i] : "[NONE]");
             node_problems(n, used, jobs[i], NULL, out);
         }
@@ -330,17 +329,17 @@ static void limits_text(const struct sched *s, const struct cred *cr, char *out,
             snprintf(name, sizeof name, "%s%s", m == LIM_IDLE ? "MAXI" : "MAX",
                      tn + 3); /* MAXJOB -> MAXIJOB */
             if (obj)
-                json_object_set_new(obj, name,
-                                    json_pack("{s:I, s:I}", "soft", (json_int_t)soft, "hard",
-                                              (json_int_t)hard));
+                json_object_set_new(
+                    obj, name,
+                    json_pack("{s:I, s:I}", "soft", (json_int_t)soft, "hard", (json_int_t)hard));
             if (len + 2 >= n)
                 continue;
             if (soft != hard)
-                len += (size_t)snprintf(out + len, n - len, "%s%s=%lld,%lld", len ? " " : "",
-                                        name, soft, hard);
+                len += (size_t)snprintf(out + len, n - len, "%s%s=%lld,%lld", len ? " " : "", name,
+                                        soft, hard);
             else
-                len += (size_t)snprintf(out + len, n - len, "%s%s=%lld", len ? " " : "", name,
-                                        hard);
+                len +=
+                    (size_t)snprintf(out + len, n - len, "%s%s=%lld", len ? " " : "", name, hard);
             if (len >= n)
                 len = n - 1;
         }
@@ -437,8 +436,10 @@ static void cred_row(const struct cmd_ctx *c, const struct cred *cr, const struc
 
 static const char *kind_title(enum cred_kind k)
 {
-    return k == CRED_USER ? "user" : k == CRED_GROUP ? "group" : k == CRED_ACCOUNT ? "account"
-                                                                                   : "class";
+    return k == CRED_USER      ? "user"
+           : k == CRED_GROUP   ? "group"
+           : k == CRED_ACCOUNT ? "account"
+                               : "class";
 }
 
 static void diag_creds(const struct cmd_ctx *c, const struct cmd_args *a, enum cred_kind k,
@@ -462,10 +463,11 @@ static void diag_creds(const struct cmd_ctx *c, const struct cmd_args *a, enum c
     }
     json_t *arr = a->json ? json_array() : NULL;
     if (!arr)
-        cmd_buf_printf(out, "Displaying %s information...\n\n%-12s %8s %-10s %-16s %7s %5s %5s "
-                            "%6s  %s\n\n",
-                       kind_title(k), "Name", "Priority", "QDef", "QOSList", "FSTgt", "Idle",
-                       "Run", "Procs", "Limits");
+        cmd_buf_printf(out,
+                       "Displaying %s information...\n\n%-12s %8s %-10s %-16s %7s %5s %5s "
+                       "%6s  %s\n\n",
+                       kind_title(k), "Name", "Priority", "QDef", "QOSList", "FSTgt", "Idle", "Run",
+                       "Procs", "Limits");
     for (size_t i = 0; i < n; i++) {
         const struct cred *cr = cred_at(t, i);
         if (id && strcmp(cr->name, id) != 0)

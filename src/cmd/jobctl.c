@@ -145,7 +145,7 @@ static int hold_options(const struct cmd_args *a, int set, unsigned *holds, stru
         else if (strcmp(o, "-h") == 0) {
             if (i + 1 == a->argc)
                 return err_usage(err, "%s: -h needs a hold type (user, system, batch or all)",
-                               a->name);
+                                 a->name);
             if (hold_type(a->argv[++i], holds) < 0)
                 return err_set(err, "%s: unknown hold type '%s' (user, system, batch or all)",
                                a->name, cmd_word(a->argv[i]));

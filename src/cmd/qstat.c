@@ -74,10 +74,10 @@ struct qrow {
     const struct job *j;
     struct cmd_job_extra x; /* its strings escaped where they need it */
     char *escaped[4];       /* the escaped copies x points to, owned (row_free) */
-    char id[96];   /* "<id>.<server>" */
-    char state;    /* Torque's letter */
-    long elapsed;  /* walltime used, -1 = has not run */
-    int placed;    /* where it runs may be shown to the caller */
+    char id[96];            /* "<id>.<server>" */
+    char state;             /* Torque's letter */
+    long elapsed;           /* walltime used, -1 = has not run */
+    int placed;             /* where it runs may be shown to the caller */
 };
 
 /* Whether the caller may see where j runs and j once it ended: an
@@ -120,8 +120,8 @@ static char torque_state(const struct job *j)
 
 static void row_init(const struct cmd_ctx *c, const struct job *j, struct qrow *r)
 {
-    *r = (struct qrow){.j = j, .state = torque_state(j), .elapsed = -1,
-                       .placed = own_or_admin(c, j)};
+    *r = (struct qrow){
+        .j = j, .state = torque_state(j), .elapsed = -1, .placed = own_or_admin(c, j)};
     if (c->job_extra)
         c->job_extra(c->job_extra_ctx, j, &r->x);
     escape_field(r, &r->x.name, 0);
@@ -210,8 +210,9 @@ static void exec_host(const struct cmd_ctx *c, const struct job *j, struct cmd_b
 
 static void default_head(struct cmd_buf *b)
 {
-    cmd_buf_puts(b, "Job ID                    Name             User            Time Use S Queue\n"
-                    "------------------------- ---------------- --------------- -------- - -----\n");
+    cmd_buf_puts(b,
+                 "Job ID                    Name             User            Time Use S Queue\n"
+                 "------------------------- ---------------- --------------- -------- - -----\n");
 }
 
 static void default_row(const struct qrow *r, struct cmd_buf *b)
@@ -221,20 +222,19 @@ static void default_row(const struct qrow *r, struct cmd_buf *b)
         snprintf(used, sizeof used, "0");
     else
         hms(r->elapsed, used);
-    cmd_buf_printf(b, "%-25s %-16.16s %-15.15s %8.8s %c %s\n", r->id, row_name(r),
-                   r->j->user->name, used, r->state, r->j->class_->name);
+    cmd_buf_printf(b, "%-25s %-16.16s %-15.15s %8.8s %c %s\n", r->id, row_name(r), r->j->user->name,
+                   used, r->state, r->j->class_->name);
 }
 
 static void alt_head(const struct cmd_ctx *c, struct cmd_buf *b)
 {
     cmd_buf_printf(b, "\n%s: \n", c->server ? c->server : "moku");
-    cmd_buf_puts(b,
-                 "                                                                           "
-                 "       Req'd       Req'd       Elap\n"
-                 "Job ID                  Username    Queue    Jobname          SessID  NDS   "
-                 "TSK   Memory      Time    S   Time\n"
-                 "----------------------- ----------- -------- ---------------- ------ ----- "
-                 "------ --------- --------- - ---------\n");
+    cmd_buf_puts(b, "                                                                           "
+                    "       Req'd       Req'd       Elap\n"
+                    "Job ID                  Username    Queue    Jobname          SessID  NDS   "
+                    "TSK   Memory      Time    S   Time\n"
+                    "----------------------- ----------- -------- ---------------- ------ ----- "
+                    "------ --------- --------- - ---------\n");
 }
 
 /* nodes: 0 none, 1 under the row (-n), 2 at its end (-n -1). */
@@ -253,8 +253,8 @@ static void alt_row(const struct cmd_ctx *c, const struct qrow *r, int nodes, st
     if (r->elapsed >= 0)
         hms(r->elapsed, elap);
     cmd_buf_printf(b, "%-23.23s %-11.11s %-8.8s %-16.16s %6.6s %5.5s %6lld %9.9s %9.9s %c %9.9s",
-                   r->id, j->user->name, j->class_->name, row_name(r), sess, nds, job_procs(j),
-                   mem, req, r->state, elap);
+                   r->id, j->user->name, j->class_->name, row_name(r), sess, nds, job_procs(j), mem,
+                   req, r->state, elap);
     if (!nodes) {
         cmd_buf_puts(b, "\n");
         return;
@@ -374,10 +374,10 @@ static json_t *json_row(const struct cmd_ctx *c, const struct qrow *r)
 {
     const struct job *j = r->j;
     char st[2] = {r->state, '\0'};
-    json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:s}", "id", cmd_jstr(r->id), "name",
-                          cmd_jstr(row_name(r)), "user", cmd_jstr(j->user->name), "group",
-                          cmd_jstr(j->group->name), "queue", cmd_jstr(j->class_->name), "state",
-                          st);
+    json_t *o =
+        json_pack("{s:o, s:o, s:o, s:o, s:o, s:s}", "id", cmd_jstr(r->id), "name",
+                  cmd_jstr(row_name(r)), "user", cmd_jstr(j->user->name), "group",
+                  cmd_jstr(j->group->name), "queue", cmd_jstr(j->class_->name), "state", st);
     json_object_set_new(o, "nodes", j->nodes > 0 ? json_integer(j->nodes) : json_null());
     json_object_set_new(o, "tasks", json_integer(job_procs(j)));
     json_object_set_new(o, "mem_mb", job_mem_mb(r) > 0 ? json_integer(job_mem_mb(r)) : json_null());
@@ -403,7 +403,7 @@ struct qstat_opts {
     enum qstat_view view;
     enum qstat_what what;
     int nodes, ended, xml, one_line;
-    char only; /* 'r' running or suspended, 'i' queued, held or waiting, 0 all */
+    char only;         /* 'r' running or suspended, 'i' queued, held or waiting, 0 all */
     const char *users; /* -u: comma list, NULL = all */
     int first_id;      /* index of the first job operand, argc = none */
 };
@@ -427,21 +427,42 @@ static int qstat_args(const struct cmd_args *a, struct qstat_opts *o, struct err
     for (; i < a->argc && a->argv[i][0] == '-' && a->argv[i][1]; i++) {
         for (const char *f = a->argv[i] + 1; *f; f++) {
             switch (*f) {
-            case 'a': o->view = o->view == QSTAT_FULL ? QSTAT_FULL : QSTAT_ALT; break;
-            case 'n': o->nodes = 1; o->view = o->view == QSTAT_FULL ? QSTAT_FULL : QSTAT_ALT; break;
+            case 'a':
+                o->view = o->view == QSTAT_FULL ? QSTAT_FULL : QSTAT_ALT;
+                break;
+            case 'n':
+                o->nodes = 1;
+                o->view = o->view == QSTAT_FULL ? QSTAT_FULL : QSTAT_ALT;
+                break;
             case 'r':
             case 'i':
                 o->only = *f;
                 o->view = o->view == QSTAT_FULL ? QSTAT_FULL : QSTAT_ALT;
                 break;
-            case 'f': o->view = QSTAT_FULL; break;
-            case 'x': o->xml = 1; o->view = QSTAT_FULL; break;
-            case 'c': o->ended = 1; break;
-            case '1': o->one_line = 1; break; /* -f never wraps; -n: nodes on the row */
-            case 't': break; /* arrays expanded: moku has none, the listing is the same */
-            case 'Q': o->what = QSTAT_QUEUES; break;
-            case 'q': o->what = QSTAT_LIMITS; break;
-            case 'B': o->what = QSTAT_SERVER; break;
+            case 'f':
+                o->view = QSTAT_FULL;
+                break;
+            case 'x':
+                o->xml = 1;
+                o->view = QSTAT_FULL;
+                break;
+            case 'c':
+                o->ended = 1;
+                break;
+            case '1':
+                o->one_line = 1;
+                break; /* -f never wraps; -n: nodes on the row */
+            case 't':
+                break; /* arrays expanded: moku has none, the listing is the same */
+            case 'Q':
+                o->what = QSTAT_QUEUES;
+                break;
+            case 'q':
+                o->what = QSTAT_LIMITS;
+                break;
+            case 'B':
+                o->what = QSTAT_SERVER;
+                break;
             case 'u':
                 if (f[1] || i + 1 >= a->argc)
                     return err_usage(err, "qstat: -u needs a user list (qstat -u USER[,USER])");
@@ -450,8 +471,9 @@ static int qstat_args(const struct cmd_args *a, struct qstat_opts *o, struct err
                     o->view = QSTAT_ALT;
                 goto next;
             default:
-                return err_usage(err, "qstat: unknown option '%s' (usage: qstat [-a|-i|-r|-f] "
-                                      "[-n [-1]] [-x] [-c] [-t] [-u USER] [JOB...]; qstat -Q|-q|-B)",
+                return err_usage(err,
+                                 "qstat: unknown option '%s' (usage: qstat [-a|-i|-r|-f] "
+                                 "[-n [-1]] [-x] [-c] [-t] [-u USER] [JOB...]; qstat -Q|-q|-B)",
                                  cmd_word(a->argv[i]));
             }
         }
@@ -485,11 +507,20 @@ static void xml_text(struct cmd_buf *b, const char *s, size_t n)
 {
     for (size_t k = 0; k < n; k++) {
         switch (s[k]) {
-        case '<': cmd_buf_puts(b, "&lt;"); break;
-        case '>': cmd_buf_puts(b, "&gt;"); break;
-        case '&': cmd_buf_puts(b, "&amp;"); break;
-        case '"': cmd_buf_puts(b, "&quot;"); break;
-        default: cmd_buf_printf(b, "%c", s[k]);
+        case '<':
+            cmd_buf_puts(b, "&lt;");
+            break;
+        case '>':
+            cmd_buf_puts(b, "&gt;");
+            break;
+        case '&':
+            cmd_buf_puts(b, "&amp;");
+            break;
+        case '"':
+            cmd_buf_puts(b, "&quot;");
+            break;
+        default:
+            cmd_buf_printf(b, "%c", s[k]);
         }
     }
 }
@@ -627,8 +658,9 @@ static int queue_list(const struct cmd_ctx *c, const struct cmd_args *a, int fir
 static void queues_view(const struct cmd_ctx *c, const struct cred **cls, size_t n,
                         struct cmd_buf *out)
 {
-    cmd_buf_puts(out, "Queue              Max   Tot   Ena   Str   Que   Run   Hld   Wat   Trn   Ext T\n"
-                      "----------------   ---   ---   ---   ---   ---   ---   ---   ---   ---   --- -\n");
+    cmd_buf_puts(
+        out, "Queue              Max   Tot   Ena   Str   Que   Run   Hld   Wat   Trn   Ext T\n"
+             "----------------   ---   ---   ---   ---   ---   ---   ---   ---   ---   --- -\n");
     for (size_t i = 0; i < n; i++) {
         struct qcount q = class_count(c, cls[i]);
         cmd_buf_printf(out, "%-16.16s %5d %5ld   yes   yes %5ld %5ld %5ld %5ld %5d %5d E\n",
@@ -649,16 +681,18 @@ static void limits_view(const struct cmd_ctx *c, const struct cred **cls, size_t
                        cls[i]->name, q.run, q.que + q.hld + q.wat);
         run += q.run, que += q.que + q.hld + q.wat;
     }
-    cmd_buf_printf(out, "                                               ----- -----\n"
-                        "                                               %5ld %5ld\n",
+    cmd_buf_printf(out,
+                   "                                               ----- -----\n"
+                   "                                               %5ld %5ld\n",
                    run, que);
 }
 
 static void server_view(const struct cmd_ctx *c, struct cmd_buf *out)
 {
     struct qcount q = class_count(c, NULL);
-    cmd_buf_puts(out, "Server             Max   Tot   Que   Run   Hld   Wat   Trn   Ext Status\n"
-                      "----------------   ---   ---   ---   ---   ---   ---   ---   --- ----------\n");
+    cmd_buf_puts(out,
+                 "Server             Max   Tot   Que   Run   Hld   Wat   Trn   Ext Status\n"
+                 "----------------   ---   ---   ---   ---   ---   ---   ---   --- ----------\n");
     cmd_buf_printf(out, "%-16.16s %5d %5ld %5ld %5ld %5ld %5ld %5d %5d Active\n",
                    c->server ? c->server : "moku", 0, q.tot, q.que, q.run, q.hld, q.wat, 0, 0);
 }
@@ -827,9 +861,9 @@ static json_t *node_json(const struct cmd_ctx *c, size_t i)
     struct cmd_buf jb = {0};
     node_jobs(c, i, &jb);
     json_t *o = json_pack("{s:o, s:s, s:i, s:i, s:o, s:o, s:o}", "name", cmd_jstr(n->name), "state",
-                          node_torque_state(c, i), "np", n->procs, "used",
-                          sched_node_used(c->s, i), "properties", f, "jobs",
-                          jb.s ? cmd_jstr(jb.s) : json_null(), "note", cmd_jstr(node_note(c, n)));
+                          node_torque_state(c, i), "np", n->procs, "used", sched_node_used(c->s, i),
+                          "properties", f, "jobs", jb.s ? cmd_jstr(jb.s) : json_null(), "note",
+                          cmd_jstr(node_note(c, n)));
     free(jb.s);
     return o;
 }
@@ -846,9 +880,10 @@ int cmd_pbsnodes(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_b
         else if (strcmp(a->argv[i], "-x") == 0)
             xml = 1;
         else
-            return err_usage(err, "pbsnodes: unknown option '%s' (pbsnodes [-a|-l|-x] [NODE...]; "
-                                "-o and -c change nodes through the daemon)",
-                           cmd_word(a->argv[i]));
+            return err_usage(err,
+                             "pbsnodes: unknown option '%s' (pbsnodes [-a|-l|-x] [NODE...]; "
+                             "-o and -c change nodes through the daemon)",
+                             cmd_word(a->argv[i]));
     }
     if (xml && !list_down && !a->json) {
         struct cmd_args plain = *a;

@@ -301,8 +301,9 @@ static int parse_flags(const char *s, struct resv_spec *spec, struct err *err)
         else if (strcasecmp(t, "DEDICATEDRESOURCE") == 0)
             spec->access = SRCFG_DEDICATED;
         else if (srcfg_flag_unsupported(t))
-            rc = err_set(err, "setres: -x: flag '%s' is not supported by moku (it would be ignored)",
-                         cmd_word(t));
+            rc =
+                err_set(err, "setres: -x: flag '%s' is not supported by moku (it would be ignored)",
+                        cmd_word(t));
         else if (strcasecmp(t, "NONE") != 0)
             rc = err_set(err,
                          "setres: -x: unknown flag '%s' (BYNAME, BESTEFFORT, ..., "
@@ -377,7 +378,7 @@ static int parse_where(const struct setres_req *q, struct setres_build *b, struc
     int alone = t > 0 || strcasecmp(w, "ALL") == 0;
     if (alone && q->nwords > 1)
         return err_usage(err, "setres: '%s' is the whole resource expression ('%s' is extra)",
-                       cmd_word(w), cmd_word(q->words[1]));
+                         cmd_word(w), cmd_word(q->words[1]));
     if (t > 0)
         return 0;
     if (strcasecmp(w, "ALL") == 0) {
@@ -494,8 +495,8 @@ static void setres_reply(const struct cmd_ctx *c, const struct cmd_args *a,
 
 /* -m's new window: -s moves the start (keeping the length unless -d or -e
  * say otherwise), -e or -d set the end; what is not given stays. */
-static int modify_window(const struct cmd_ctx *c, const struct setres_req *q,
-                         const struct resv *r, long *start, long *end, struct err *err)
+static int modify_window(const struct cmd_ctx *c, const struct setres_req *q, const struct resv *r,
+                         long *start, long *end, struct err *err)
 {
     const char *s = q->opt['s'], *e = q->opt['e'], *d = q->opt['d'];
     long len;
@@ -516,8 +517,9 @@ static int modify_window(const struct cmd_ctx *c, const struct setres_req *q,
     else if (d)
         *end = *start + len;
     if (*end <= c->now) /* as setres: a window over already is none */
-        return err_set(err, "ERROR:    cannot modify reservation '%s' (invalid timeframe: it "
-                            "would end before now)",
+        return err_set(err,
+                       "ERROR:    cannot modify reservation '%s' (invalid timeframe: it "
+                       "would end before now)",
                        cmd_word(r->id));
     return 0;
 }
@@ -534,14 +536,15 @@ static int modify(const struct cmd_ctx *c, const struct cmd_args *a, const struc
                            *o);
     if (q->nwords)
         return err_usage(err, "setres -m: the nodes cannot be changed ('%s' is extra)",
-                       cmd_word(q->words[0]));
+                         cmd_word(q->words[0]));
     const char *id = q->opt['m'];
     const struct resv *r = sched_find_resv(c->s, id);
     if (!r)
         return err_set(err, "ERROR:    cannot locate reservation '%s'", cmd_word(id));
     if (r->kind == RESV_EXTERNAL)
-        return err_set(err, "ERROR:    cannot modify reservation '%s': the resource manager's "
-                            "(change it there)",
+        return err_set(err,
+                       "ERROR:    cannot modify reservation '%s': the resource manager's "
+                       "(change it there)",
                        cmd_word(id));
     if (r->kind != RESV_USER)
         return err_set(err,
@@ -624,7 +627,8 @@ static int release_refusal(const struct cmd_ctx *c, const char *id, const char *
     if (*len >= size)
         return 1;
     if (!r)
-        *len += (size_t)snprintf(msg + *len, size - *len, "%scannot locate reservation '%s'", sep, w);
+        *len +=
+            (size_t)snprintf(msg + *len, size - *len, "%scannot locate reservation '%s'", sep, w);
     else if (r->kind == RESV_STANDING)
         *len += (size_t)snprintf(msg + *len, size - *len,
                                  "%scannot release '%s': an instance of a standing reservation "
@@ -660,8 +664,8 @@ static int release_check(const struct cmd_ctx *c, const struct cmd_args *a, stru
         return 0;
     if (a->argc == 1)
         return err_set(err, "ERROR:    %s", msg);
-    return err_set(err, "ERROR:    %s (nothing released: releaseres releases all the ids given or none)",
-                   msg);
+    return err_set(
+        err, "ERROR:    %s (nothing released: releaseres releases all the ids given or none)", msg);
 }
 
 static int seen_before(const struct cmd_args *a, int i)

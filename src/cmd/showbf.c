@@ -190,8 +190,9 @@ static void text_out(struct cmd_buf *b, const struct cmd_ctx *c, const struct sh
                    shown(o->who.user), shown(o->who.group), shown(o->who.partition), date);
     const struct job *head = sched_fcfs_head(c->s);
     if (head)
-        cmd_buf_printf(b, "no procs available (BACKFILLPOLICY NONE: job %s waits, and nothing "
-                          "starts before it)\n",
+        cmd_buf_printf(b,
+                       "no procs available (BACKFILLPOLICY NONE: job %s waits, and nothing "
+                       "starts before it)\n",
                        head->name);
     else if (n == 0)
         cmd_buf_puts(b, "no procs available\n");

@@ -210,16 +210,18 @@ int cmd_showgrid(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_b
         return err_usage(err, "showgrid: unknown option '%s' (showgrid STATISTIC)",
                          cmd_word(a->argv[0]));
     if (a->argc != 1)
-        return err_usage(err, "showgrid: %s (showgrid JOBCOUNT|AVGQTIME|AVGXFACTOR|MAXXFACTOR|"
-                            "PROCHOURS|PHREQUEST|WCACCURACY)",
-                       a->argc ? "one statistic at a time" : "missing statistic");
+        return err_usage(err,
+                         "showgrid: %s (showgrid JOBCOUNT|AVGQTIME|AVGXFACTOR|MAXXFACTOR|"
+                         "PROCHOURS|PHREQUEST|WCACCURACY)",
+                         a->argc ? "one statistic at a time" : "missing statistic");
     size_t i = 0;
     while (i < NSTATS && strcasecmp(stats[i].name, a->argv[0]) != 0)
         i++;
     if (i == NSTATS)
-        return err_set(err, "showgrid: unknown or unsupported statistic '%s' (JOBCOUNT, "
-                            "AVGQTIME, AVGXFACTOR, MAXXFACTOR, PROCHOURS, PHRUN, PHREQUEST, "
-                            "WCACCURACY)",
+        return err_set(err,
+                       "showgrid: unknown or unsupported statistic '%s' (JOBCOUNT, "
+                       "AVGQTIME, AVGXFACTOR, MAXXFACTOR, PROCHOURS, PHRUN, PHREQUEST, "
+                       "WCACCURACY)",
                        cmd_word(a->argv[0]));
     struct grid g; /* 42 cells, 2.4 kB */
     struct grid *gp = &g;

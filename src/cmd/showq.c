@@ -271,11 +271,11 @@ static json_t *json_job_base(const struct showq *q, const struct job *j)
     struct cmd_job_extra x = {0};
     if (q->c->job_extra)
         q->c->job_extra(q->c->job_extra_ctx, j, &x);
-    json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:I}", "id", cmd_jstr(j->name), "user",
-                     cmd_jstr(j->user->name), "group", cmd_jstr(j->group->name), "account",
-                     cmd_jstr(j->account ? j->account->name : NULL), "class",
-                     cmd_jstr(j->class_->name), "qos", cmd_jstr(j->qos->name), "state",
-                     job_display_state(j), "procs", (json_int_t)job_procs(j));
+    json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:I}", "id", cmd_jstr(j->name),
+                          "user", cmd_jstr(j->user->name), "group", cmd_jstr(j->group->name),
+                          "account", cmd_jstr(j->account ? j->account->name : NULL), "class",
+                          cmd_jstr(j->class_->name), "qos", cmd_jstr(j->qos->name), "state",
+                          job_display_state(j), "procs", (json_int_t)job_procs(j));
     json_object_set_new(o, "name", cmd_jstr(x.name));
     return o;
 }
@@ -334,7 +334,8 @@ static json_t *json_idle_job(const struct showq *q, const struct job *j, int det
         return o;
     int resv = cmd_job_reserved(j);
     json_object_set_new(o, "xfactor", json_real(idle_xfactor(q, j)));
-    json_object_set_new(o, "system_queuetime", json_integer(cmd_epoch(q->c, sched_job_qtime(q->c->s, j, q->c->now))));
+    json_object_set_new(o, "system_queuetime",
+                        json_integer(cmd_epoch(q->c, sched_job_qtime(q->c->s, j, q->c->now))));
     json_object_set_new(o, "reserved", json_boolean(resv));
     json_object_set_new(o, "reservation_start",
                         resv ? json_integer(cmd_epoch(q->c, j->resv_start)) : json_null());
@@ -381,9 +382,9 @@ static void json_view(struct cmd_buf *b, const struct showq *q, enum showq_mode 
     /* The clock the text prints dates on: the web view shows times on it. */
     struct cmd_zone z;
     cmd_clock_zone(cmd_epoch(q->c, q->c->now), &z);
-    json_object_set_new(root, "zone", json_pack("{s:o, s:o, s:I}", "name", cmd_jstr(z.name[0] ? z.name : NULL),
-                                                "abbrev", cmd_jstr(z.abbrev), "offset",
-                                                (json_int_t)z.offset));
+    json_object_set_new(root, "zone",
+                        json_pack("{s:o, s:o, s:I}", "name", cmd_jstr(z.name[0] ? z.name : NULL),
+                                  "abbrev", cmd_jstr(z.abbrev), "offset", (json_int_t)z.offset));
     cmd_json_out(b, root);
 }
 
@@ -427,9 +428,10 @@ static int parse_mode(const struct cmd_args *a, enum showq_mode *mode, struct sh
         else if (strcmp(w, "-b") == 0)
             m = SHOWQ_BLOCKED;
         else if (w[0] == '-')
-            return err_usage(err, "showq: unknown option '%s' (-r, -i, -b; -u USER, -g GROUP, "
-                                "-a ACCOUNT, -c CLASS)",
-                           cmd_word(w));
+            return err_usage(err,
+                             "showq: unknown option '%s' (-r, -i, -b; -u USER, -g GROUP, "
+                             "-a ACCOUNT, -c CLASS)",
+                             cmd_word(w));
         else
             return err_usage(err, "showq: unexpected argument '%s'", cmd_word(w));
         if (*mode != SHOWQ_ALL && *mode != m)

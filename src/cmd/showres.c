@@ -322,7 +322,7 @@ static int showres_args(const struct cmd_ctx *c, const struct cmd_args *a, struc
         for (const char *p = w + 1; *p; p++) {
             if (!strchr("gnrsv", *p))
                 return err_usage(err, "showres: unknown option '%s' (-g, -n, -r, -s or -v)",
-                               cmd_word(w));
+                                 cmd_word(w));
             o->nodes |= *p == 'n';
             o->grep |= *p == 'g';
             o->verbose |= *p == 'v';
@@ -504,9 +504,9 @@ static json_t *diag_wanting(const struct cmd_ctx *c, struct cmd_buf *out, int js
         if (!why)
             continue;
         if (list)
-            json_array_append_new(list, json_pack("{s:o, s:o, s:o}", "name", cmd_jstr(d->name),
-                                                  "reason", cmd_jstr(why), "where",
-                                                  cmd_jstr(d->where)));
+            json_array_append_new(list,
+                                  json_pack("{s:o, s:o, s:o}", "name", cmd_jstr(d->name), "reason",
+                                            cmd_jstr(why), "where", cmd_jstr(d->where)));
         else
             cmd_buf_printf(out, "%-26s wanting: %s\n    Defined: %s\n\n", d->name, why, d->where);
     }

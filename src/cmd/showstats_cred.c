@@ -6,9 +6,10 @@
  *
  *   statistics initialized Mon Jan  1 00:00:00
  *
- *             |------ Active ------|------------------------------ Completed -------------------------------|
- *   user       Jobs Procs ProcHours Jobs      %   PHReq      %   PHDed      %  FSTgt  AvgXF  MaxXF  AvgQH  Effic  WCAcc
- *   alice         1     2      0.50    0   0.00    0.00   0.00    0.00   0.00  -----   0.00   0.00   0.00  -----   0.00
+ *             |------ Active ------|------------------------------ Completed
+ * -------------------------------| user       Jobs Procs ProcHours Jobs      %   PHReq      % PHDed
+ * %  FSTgt  AvgXF  MaxXF  AvgQH  Effic  WCAcc alice         1     2      0.50    0   0.00    0.00
+ * 0.00    0.00   0.00  -----   0.00   0.00   0.00  -----   0.00
  *
  * Like showstats, everything is computed from the scheduler's jobs at the
  * command's `now` (the daemon keeps every job that ended since the
@@ -77,8 +78,8 @@ static void add_completed(struct credstat *s, const struct job *j)
 
 static void view_init(struct credview *v, const struct cmd_ctx *c, enum cred_kind k)
 {
-    *v = (struct credview){.c = c, .kind = k, .t = sched_creds(c->s, k),
-                           .since = cmd_stats_since(c)};
+    *v = (struct credview){
+        .c = c, .kind = k, .t = sched_creds(c->s, k), .since = cmd_stats_since(c)};
     v->n = v->t ? cred_count(v->t) : 0;
     v->st = xcalloc(v->n ? v->n : 1, sizeof *v->st);
     for (size_t i = 0; i < sched_njobs(c->s); i++) {
@@ -92,7 +93,8 @@ static void view_init(struct credview *v, const struct cmd_ctx *c, enum cred_kin
         if (j->state == JOB_RUNNING) {
             s->active++;
             s->active_procs += (long)job_procs(j);
-            s->active_ps += (double)job_procs(j) * (double)(c->now > j->start ? c->now - j->start : 0);
+            s->active_ps +=
+                (double)job_procs(j) * (double)(c->now > j->start ? c->now - j->start : 0);
         } else if (cmd_stats_completed(j, v->since)) {
             add_completed(s, j);
             add_completed(&v->all, j);
@@ -155,14 +157,14 @@ static void text_row(struct cmd_buf *b, const struct credview *v, const struct c
     char tgt[32] = "-----";
     if (t.mode != FS_MODE_NONE)
         snprintf(tgt, sizeof tgt, "%6.2f", t.value);
-    cmd_buf_printf(b, "%-10.10s %4ld %5ld %9.2f %4ld %6.2f %7.2f %6.2f %7.2f %6.2f %6s %6.2f %6.2f "
-                      "%6.2f %6s %6.2f\n",
+    cmd_buf_printf(b,
+                   "%-10.10s %4ld %5ld %9.2f %4ld %6.2f %7.2f %6.2f %7.2f %6.2f %6s %6.2f %6.2f "
+                   "%6.2f %6s %6.2f\n",
                    cr->name, s->active, s->active_procs, s->active_ps / 3600.0, s->done,
                    pct((double)s->done, (double)v->all.done), s->req_ps / 3600.0,
-                   pct(s->req_ps, v->all.req_ps), s->ded_ps / 3600.0,
-                   pct(s->ded_ps, v->all.ded_ps), tgt, avg(s->xf_sum, s->done), s->xf_max,
-                   avg(s->qt_sum, s->done) / 3600.0, "-----",
-                   avg(s->acc_sum, s->done) * 100.0);
+                   pct(s->req_ps, v->all.req_ps), s->ded_ps / 3600.0, pct(s->ded_ps, v->all.ded_ps),
+                   tgt, avg(s->xf_sum, s->done), s->xf_max, avg(s->qt_sum, s->done) / 3600.0,
+                   "-----", avg(s->acc_sum, s->done) * 100.0);
 }
 
 /* ---- JSON ---- */

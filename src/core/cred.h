@@ -21,16 +21,16 @@ enum cred_kind { CRED_USER, CRED_GROUP, CRED_ACCOUNT, CRED_CLASS, CRED_QOS, CRED
 struct cred {
     enum cred_kind kind;
     char *name;
-    size_t index; /* position in its table, stable */
-    long jobs;    /* jobs submitted under this credential */
-    long live;    /* of those, the ones not ended (idle, held or running) */
+    size_t index;   /* position in its table, stable */
+    long jobs;      /* jobs submitted under this credential */
+    long live;      /* of those, the ones not ended (idle, held or running) */
     long maxsubmit; /* MAXSUBMITJOBS: live jobs it may have at most, 0 = no limit */
 
-    long priority;   /* PRIORITY=; 0 = not set (Maui then uses the DEFAULT object's) */
-    double fs_delta; /* fairshare priority factor (target - usage, policy/fsacct.c) */
+    long priority;        /* PRIORITY=; 0 = not set (Maui then uses the DEFAULT object's) */
+    double fs_delta;      /* fairshare priority factor (target - usage, policy/fsacct.c) */
     unsigned long fs_gen; /* the iteration fs_delta was computed for */
-    char *qdef;      /* QDEF: default QOS name, or NULL */
-    char **qlist;    /* QLIST: QOS names this credential may use */
+    char *qdef;           /* QDEF: default QOS name, or NULL */
+    char **qlist;         /* QLIST: QOS names this credential may use */
     size_t nqlist;
     long classweight; /* GROUPCFG CLASSWEIGHT (0 = not set) */
 

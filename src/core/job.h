@@ -28,36 +28,46 @@ enum job_state {
 #define JOB_SPVIOLATION 0x4 /* running over a soft policy limit (Maui SPVIOLATION) */
 #define JOB_HARDOK 0x8      /* within its hard limits: the hard pass may start it */
 #define JOB_BLOCKED 0x10    /* idle but not eligible (over a soft limit or a per-job one) */
-#define JOB_STARTDATE 0x20  /* deferred_until is the job's requested start date (qsub -a),
-                               not a deferral after a failed start */
-#define JOB_SUSPENDED 0x40  /* running, but stopped by the resource manager (it keeps its
-                               processors); set by the driver */
-#define JOB_PREEMPTED 0x80  /* suspended by OWNERPREEMPT (PREEMPTPOLICY SUSPEND): its
-                               processors went to the preemptor; resumed on the same
-                               nodes when they are free again */
+#define JOB_STARTDATE                                                                              \
+    0x20 /* deferred_until is the job's requested start date (qsub -a),                            \
+            not a deferral after a failed start */
+#define JOB_SUSPENDED                                                                              \
+    0x40 /* running, but stopped by the resource manager (it keeps its                             \
+            processors); set by the driver */
+#define JOB_PREEMPTED                                                                              \
+    0x80 /* suspended by OWNERPREEMPT (PREEMPTPOLICY SUSPEND): its                                 \
+            processors went to the preemptor; resumed on the same                                  \
+            nodes when they are free again */
 
-#define JOB_PREEMPTEE 0x100 /* backfilled under BACKFILLPOLICY PREEMPT: a higher-priority job
-                               may preempt it */
-#define JOB_ATTR_PREEMPTEE 0x400 /* submitted flagged PREEMPTEE (a Maui trace's job flags):
-                                    reservations' JOBATTRLIST=PREEMPTEE admit it */
-#define JOB_HADRESV 0x200   /* RESERVATIONPOLICY HIGHEST: held a priority reservation in the
-                               last plan, keeps one until it runs */
-#define JOB_QSTOP 0x800  /* its queue time is not accruing (blocked, JOBPRIOACCRUALPOLICY):
-                            it counts from the last eligibility walk, not qtime_start */
+#define JOB_PREEMPTEE                                                                              \
+    0x100 /* backfilled under BACKFILLPOLICY PREEMPT: a higher-priority job                        \
+             may preempt it */
+#define JOB_ATTR_PREEMPTEE                                                                         \
+    0x400 /* submitted flagged PREEMPTEE (a Maui trace's job flags):                               \
+             reservations' JOBATTRLIST=PREEMPTEE admit it */
+#define JOB_HADRESV                                                                                \
+    0x200 /* RESERVATIONPOLICY HIGHEST: held a priority reservation in the                         \
+             last plan, keeps one until it runs */
+#define JOB_QSTOP                                                                                  \
+    0x800              /* its queue time is not accruing (blocked, JOBPRIOACCRUALPOLICY):          \
+                          it counts from the last eligibility walk, not qtime_start */
 #define JOB_INB 0x2000 /* in its credential's list of stopped jobs (policy/eset.c) */
-#define JOB_PARKED 0x1000 /* blocked at every level: out of the scan's queue, in its
-                             credential's list only (policy/eset.c) */
-#define JOB_STARTING 0x4000 /* running for the engine (its nodes are held), but the resource
-                               manager has not reported it running yet (Slurm schedules a
-                               release within a second or so); set by the driver */
+#define JOB_PARKED                                                                                 \
+    0x1000 /* blocked at every level: out of the scan's queue, in its                              \
+              credential's list only (policy/eset.c) */
+#define JOB_STARTING                                                                               \
+    0x4000 /* running for the engine (its nodes are held), but the resource                        \
+              manager has not reported it running yet (Slurm schedules a                           \
+              release within a second or so); set by the driver */
 
 /* Holds (Maui's hold types): a held job is blocked until every hold is
  * released. */
 #define HOLD_USER 0x1
 #define HOLD_SYSTEM 0x2
 #define HOLD_BATCH 0x4
-#define HOLD_DEFER 0x8 /* sched_release only: the deferral after failed starts, Maui's defer
-                          hold (releasehold -a lifts it with the others) */
+#define HOLD_DEFER                                                                                 \
+    0x8 /* sched_release only: the deferral after failed starts, Maui's defer                      \
+           hold (releasehold -a lifts it with the others) */
 
 /* Why an idle job is not running, as the last scheduling iteration saw it. */
 enum job_wait {
@@ -92,33 +102,33 @@ struct job_slot {
 
 /* What a submitter asks for; copied into the job by sched_submit. */
 struct job_spec {
-    const char *name; /* job id as text (a trace's job number) */
-    int tasks;        /* >= 1 */
-    int procs_per_task; /* >= 1 */
-    long mem_per_task;  /* MB each task needs on its node, 0 = none (Maui's dedicated
-                           memory: placement and the plan count it where nodes have a
-                           known memory) */
-    long mem_per_node;  /* MB each node the job gets must give it besides its tasks'
-                           (Slurm's --mem), JOB_MEM_WHOLE, 0 = none */
-    int exclusive;      /* its nodes are its own, whole (Slurm's --exclusive) */
-    int max_nodes;      /* on at most this many nodes (a Slurm partition's MaxNodes), 0 = any */
-    long swap_per_task; /* MB */
-    long disk_per_task; /* MB */
-    int nodes;          /* requested node count, 0 = none given */
-    int tpn;            /* tasks per node: 0 = any number; else every node the job gets
-                           holds exactly tpn of its tasks, so it spans tasks / tpn distinct
-                           nodes (Torque's nodes=N:ppn=P is N tasks of P processors, tpn 1);
-                           tasks must then be a multiple of tpn */
+    const char *name;     /* job id as text (a trace's job number) */
+    int tasks;            /* >= 1 */
+    int procs_per_task;   /* >= 1 */
+    long mem_per_task;    /* MB each task needs on its node, 0 = none (Maui's dedicated
+                             memory: placement and the plan count it where nodes have a
+                             known memory) */
+    long mem_per_node;    /* MB each node the job gets must give it besides its tasks'
+                             (Slurm's --mem), JOB_MEM_WHOLE, 0 = none */
+    int exclusive;        /* its nodes are its own, whole (Slurm's --exclusive) */
+    int max_nodes;        /* on at most this many nodes (a Slurm partition's MaxNodes), 0 = any */
+    long swap_per_task;   /* MB */
+    long disk_per_task;   /* MB */
+    int nodes;            /* requested node count, 0 = none given */
+    int tpn;              /* tasks per node: 0 = any number; else every node the job gets
+                             holds exactly tpn of its tasks, so it spans tasks / tpn distinct
+                             nodes (Torque's nodes=N:ppn=P is N tasks of P processors, tpn 1);
+                             tasks must then be a multiple of tpn */
     const char *features; /* required node features, list as for nodes; NULL = none */
-    long walltime;      /* requested limit, seconds, >= 1 */
-    long submit;        /* epoch or trace seconds */
+    long walltime;        /* requested limit, seconds, >= 1 */
+    long submit;          /* epoch or trace seconds */
     const char *user, *group, *account, *class_, *qos, *partition; /* NULL = DEFAULT */
-    size_t tag; /* the driver's own handle for the job, returned untouched */
-    unsigned holds; /* HOLD_* at submission (qsub -h: HOLD_USER) */
-    double util;    /* fraction of its processors it keeps busy (FSPOLICY UTILIZEDPS),
-                       0..1, when util_known */
-    int util_known; /* util is known: 0 is then a job that uses no CPU */
-    long start_after; /* not to start before this time (qsub -a); 0 = any time */
+    size_t tag;         /* the driver's own handle for the job, returned untouched */
+    unsigned holds;     /* HOLD_* at submission (qsub -h: HOLD_USER) */
+    double util;        /* fraction of its processors it keeps busy (FSPOLICY UTILIZEDPS),
+                           0..1, when util_known */
+    int util_known;     /* util is known: 0 is then a job that uses no CPU */
+    long start_after;   /* not to start before this time (qsub -a); 0 = any time */
     const char *advres; /* run only in this reservation (id, or base name for any of its
                            instances; qsub -W x=ADVRES:name); NULL = any */
     int preemptee;      /* flagged PREEMPTEE (JOB_ATTR_PREEMPTEE) */
@@ -136,9 +146,9 @@ struct job {
     long mem_per_node; /* MB per node besides its tasks', JOB_MEM_WHOLE, 0 = none */
     int exclusive;     /* job_spec.exclusive */
     int max_nodes;     /* job_spec.max_nodes */
-    int nodes; /* requested node count (Maui Request.NC), 0 = none */
-    int tpn;   /* tasks per node (Maui TasksPerNode, exact), 0 = any: job_spec.tpn */
-    char **features; /* required node features */
+    int nodes;         /* requested node count (Maui Request.NC), 0 = none */
+    int tpn;           /* tasks per node (Maui TasksPerNode, exact), 0 = any: job_spec.tpn */
+    char **features;   /* required node features */
     size_t nfeatures;
     long walltime;
     long submit;
@@ -148,34 +158,35 @@ struct job {
 
     enum job_state state;
     unsigned flags;
-    double priority; /* start priority at the last ordering */
-    long bypass;     /* times a lower-priority job was backfilled ahead of it */
+    double priority;               /* start priority at the last ordering */
+    long bypass;                   /* times a lower-priority job was backfilled ahead of it */
     enum job_sysprio sysprio_mode; /* administrator's system priority, if any */
     long sysprio;
-    unsigned holds; /* HOLD_*: blocked while any is set */
-    long deferred_until; /* deferred (blocked) until this instant; 0 = not deferred */
-    int startcount;      /* failed starts since the last deferral */
-    int nstarts;         /* times started (checkjob's StartCount): a requeued job started
-                            again counts each start; a resumption is not a start */
-    int defercount;      /* deferrals so far */
-    char *blocked; /* JOB_BLOCKED: why, in Maui's words (owned), filled on demand by
-                      sched_job_blocked(); may be stale or NULL otherwise */
+    unsigned holds;             /* HOLD_*: blocked while any is set */
+    long deferred_until;        /* deferred (blocked) until this instant; 0 = not deferred */
+    int startcount;             /* failed starts since the last deferral */
+    int nstarts;                /* times started (checkjob's StartCount): a requeued job started
+                                   again counts each start; a resumption is not a start */
+    int defercount;             /* deferrals so far */
+    char *blocked;              /* JOB_BLOCKED: why, in Maui's words (owned), filled on demand by
+                                   sched_job_blocked(); may be stale or NULL otherwise */
     unsigned long jobcheck_gen; /* per-job limits checked under this limits generation */
     int jobcheck_ok;            /* ... and the answer */
-    enum job_wait wait; /* idle: why not running, as of plan wait_gen */
+    enum job_wait wait;         /* idle: why not running, as of plan wait_gen */
     unsigned long wait_gen;
-    long start;      /* when it started (JOB_RUNNING, JOB_COMPLETED) */
-    long end;        /* when it ended (JOB_COMPLETED) */
-    long planned_end; /* running: the end the plan assumes (start + walltime, or later if overrunning) */
-    long resv_start;  /* start of its priority reservation, or -1 */
-    double util;      /* job_spec.util, clamped to 0..1; -1 when unknown */
-    int exit_status;  /* ended: the exit status the resource manager reported, -1 unknown */
-    char *advres;     /* job_spec.advres (owned) or NULL */
-    double fs_rate;   /* running: fairshare usage units it accrues per second */
-    long susp_left;   /* JOB_PREEMPTED: walltime left when it was suspended */
+    long start;          /* when it started (JOB_RUNNING, JOB_COMPLETED) */
+    long end;            /* when it ended (JOB_COMPLETED) */
+    long planned_end;    /* running: the end the plan assumes (start + walltime, or later if
+                            overrunning) */
+    long resv_start;     /* start of its priority reservation, or -1 */
+    double util;         /* job_spec.util, clamped to 0..1; -1 when unknown */
+    int exit_status;     /* ended: the exit status the resource manager reported, -1 unknown */
+    char *advres;        /* job_spec.advres (owned) or NULL */
+    double fs_rate;      /* running: fairshare usage units it accrues per second */
+    long susp_left;      /* JOB_PREEMPTED: walltime left when it was suspended */
     long preempted_iter; /* the iteration (sched_stats) that last preempted it, 0 = none */
-    char *message;    /* the driver's note (why its start failed, ...), shown by checkjob
-                         as Maui's Messages; owned, NULL = none (sched_job_note) */
+    char *message;       /* the driver's note (why its start failed, ...), shown by checkjob
+                            as Maui's Messages; owned, NULL = none (sched_job_note) */
 
     struct job_slot *slots; /* running: the processors it holds, in node order */
     size_t nslots;

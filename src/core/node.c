@@ -10,8 +10,8 @@ int node_state_parse(const char *s, enum node_state *out)
         const char *name;
         enum node_state state;
     } names[] = {
-        {"Idle", NODE_UP},    {"Up", NODE_UP},     {"Busy", NODE_UP},
-        {"Running", NODE_UP}, {"Active", NODE_UP}, {"Available", NODE_UP},
+        {"Idle", NODE_UP},    {"Up", NODE_UP},        {"Busy", NODE_UP},
+        {"Running", NODE_UP}, {"Active", NODE_UP},    {"Available", NODE_UP},
         {"Down", NODE_DOWN},  {"Defined", NODE_DOWN}, {"Drained", NODE_DRAINED},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)

@@ -20,20 +20,20 @@ enum node_state {
 
 struct node {
     char *name;
-    int procs;  /* configured processors */
-    long mem;   /* MB, 0 = unknown */
-    long swap;  /* MB */
-    long disk;  /* MB */
+    int procs; /* configured processors */
+    long mem;  /* MB, 0 = unknown */
+    long swap; /* MB */
+    long disk; /* MB */
     char **features;
     size_t nfeatures;
     char *partition; /* "DEFAULT" unless configured */
     enum node_state state;
-    double speed;  /* NODECFG SPEED (relative; 1 = default) */
-    long priority; /* NODECFG PRIORITY (NODEALLOCATIONPOLICY PRIORITY) */
+    double speed;        /* NODECFG SPEED (relative; 1 = default) */
+    long priority;       /* NODECFG PRIORITY (NODEALLOCATIONPOLICY PRIORITY) */
     struct nprio *priof; /* NODECFG PRIORITYF (policy/nprio.h), NULL = the default
                             function; owned */
-    char *reason; /* why it is down or drained, as the resource manager says (checknode);
-                     NULL = none; owned */
+    char *reason;        /* why it is down or drained, as the resource manager says (checknode);
+                            NULL = none; owned */
 };
 
 /* What a node is configured with; copied by sched_add_node. */
@@ -44,7 +44,7 @@ struct node_spec {
     const char *features; /* list separated by ',', ':' or spaces; "[a][b]" accepted; NULL = none */
     const char *partition; /* NULL = "DEFAULT" */
     enum node_state state;
-    double speed;  /* 0 = 1 */
+    double speed; /* 0 = 1 */
     long priority;
     const char *priorityf; /* NODECFG PRIORITYF text, NULL = default; must parse */
 };

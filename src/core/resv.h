@@ -42,8 +42,8 @@ struct resv_spec {
      * match, one task per node or as many RESOURCES-sized tasks as fit
      * ("non-floating"). At least one of tasks and hosts is given. */
     long tasks;
-    long tpn;             /* tasks per node, 0 = any */
-    struct srcfg_res res; /* one task; procs -1 = a whole node */
+    long tpn;                       /* tasks per node, 0 = any */
+    struct srcfg_res res;           /* one task; procs -1 = a whole node */
     const struct srcfg_host *hosts; /* names or regular expressions (whole name) */
     size_t nhosts;
     char *const *features; /* every one required of a node */
@@ -67,7 +67,7 @@ struct resv_node {
 };
 
 struct resv {
-    char *id;   /* "<base>.<n>" */
+    char *id; /* "<base>.<n>" */
     char *base;
     enum resv_kind kind;
     long start, end;
@@ -79,13 +79,13 @@ struct resv {
     enum acl_type owner_type;
     long priority;
     char *chargeaccount;
-    long tasks_asked; /* tasks it should hold (0 = every matched host) */
-    long tasks;       /* tasks it holds: fewer than asked = a partial reservation */
-    long long procs;  /* processors reserved, all nodes */
+    long tasks_asked;        /* tasks it should hold (0 = every matched host) */
+    long tasks;              /* tasks it holds: fewer than asked = a partial reservation */
+    long long procs;         /* processors reserved, all nodes */
     struct resv_node *nodes; /* in node-table order */
     size_t nnodes;
-    long sr;     /* RESV_STANDING: index of its SRCFG definition, else -1 */
-    long sr_window; /* RESV_STANDING: start of its period's window (it may begin later) */
+    long sr;                 /* RESV_STANDING: index of its SRCFG definition, else -1 */
+    long sr_window;          /* RESV_STANDING: start of its period's window (it may begin later) */
     unsigned long topup_gen; /* engine: reservations generation of the last top-up try */
     int spent;               /* engine: SINGLEUSE, and a job that used it ended: it goes at
                                 the next iteration */

@@ -85,8 +85,7 @@ const char *sched_pick_qos(const struct sched *s, const struct cred *const c[4],
 
 /* The credential named (NULL: DEFAULT) as it is, or its DEFAULT object
  * when not known yet. */
-static const struct cred *cred_or_default(const struct sched *s, enum cred_kind k,
-                                          const char *name)
+static const struct cred *cred_or_default(const struct sched *s, enum cred_kind k, const char *name)
 {
     const struct cred *c = name ? cred_find(s->creds[k], name) : NULL;
     return c ? c : cred_find(s->creds[k], "DEFAULT");
@@ -94,8 +93,7 @@ static const struct cred *cred_or_default(const struct sched *s, enum cred_kind 
 
 /* Whether one more job of credential `name` of kind k would be over its
  * MAXSUBMITJOBS (its own, else its DEFAULT object's): -1 with err. */
-static int over_submit(const struct sched *s, enum cred_kind k, const char *name,
-                       struct err *err)
+static int over_submit(const struct sched *s, enum cred_kind k, const char *name, struct err *err)
 {
     static const char *const kind[] = {"user", "group", "account", "class", "QOS"};
     const struct cred *c = cred_or_default(s, k, name);

@@ -71,9 +71,10 @@ enum preempt_policy { PREEMPT_REQUEUE, PREEMPT_SUSPEND };
 struct sched_policy {
     enum bf_policy backfill; /* BACKFILLPOLICY */
     int resdepth;            /* priority reservations per iteration, all groups */
-    struct sched_resgroup resgroup[SCHED_RESGROUPS]; /* RESERVATIONDEPTH[i], RESERVATIONQOSLIST[i] */
+    struct sched_resgroup
+        resgroup[SCHED_RESGROUPS]; /* RESERVATIONDEPTH[i], RESERVATIONQOSLIST[i] */
     int nresgroups;
-    enum res_policy respolicy;   /* RESERVATIONPOLICY */
+    enum res_policy respolicy;    /* RESERVATIONPOLICY */
     enum res_threshold resthresh; /* RESERVATIONTHRESHOLDTYPE */
     long resthreshvalue;          /* RESERVATIONTHRESHOLDVALUE */
     int bfdepth;                  /* BACKFILLDEPTH: backfill candidates per pass, 0 = all */
@@ -82,23 +83,23 @@ struct sched_policy {
     enum bf_prio bfprio;          /* BFPRIORITYPOLICY */
     long bfchunksize;             /* BFCHUNKSIZE (processors), 0 = off */
     long bfchunkduration;         /* BFCHUNKDURATION */
-    long defertime;          /* DEFERTIME: how long a job stays deferred */
-    int defercount;          /* DEFERCOUNT: deferrals before a batch hold */
-    int deferstartcount;     /* DEFERSTARTCOUNT: failed starts before a deferral */
-    long overrun;            /* JOBMAXOVERRUN: seconds past its walltime before a job is
-                                killed; -1 = never killed */
-    long poll;               /* RMPOLLINTERVAL: Maui iterates at least this often, which
-                                the engine's accrual and wake-ups reckon with (wake.c) */
-    struct prio_params prio; /* the priority function's weights and caps */
-    struct fs_params fs;     /* fairshare: FSPOLICY, FSINTERVAL, FSDEPTH, FSDECAY */
-    enum node_alloc nalloc;  /* NODEALLOCATIONPOLICY */
-    enum node_access naccess; /* NODEACCESSPOLICY */
-    enum preempt_policy preempt; /* PREEMPTPOLICY (OWNERPREEMPT reservations) */
-    int fill_in_order; /* the resource manager spreads a job's tasks over the nodes it is
-                          given itself, in table order, each node as full as it can be while
-                          every later one keeps a task (Slurm's cons_tres): placement
-                          splits them the same way over the nodes it chose (policy/alloc.c).
-                          Set by a driver, not by maui.cfg */
+    long defertime;               /* DEFERTIME: how long a job stays deferred */
+    int defercount;               /* DEFERCOUNT: deferrals before a batch hold */
+    int deferstartcount;          /* DEFERSTARTCOUNT: failed starts before a deferral */
+    long overrun;                 /* JOBMAXOVERRUN: seconds past its walltime before a job is
+                                     killed; -1 = never killed */
+    long poll;                    /* RMPOLLINTERVAL: Maui iterates at least this often, which
+                                     the engine's accrual and wake-ups reckon with (wake.c) */
+    struct prio_params prio;      /* the priority function's weights and caps */
+    struct fs_params fs;          /* fairshare: FSPOLICY, FSINTERVAL, FSDEPTH, FSDECAY */
+    enum node_alloc nalloc;       /* NODEALLOCATIONPOLICY */
+    enum node_access naccess;     /* NODEACCESSPOLICY */
+    enum preempt_policy preempt;  /* PREEMPTPOLICY (OWNERPREEMPT reservations) */
+    int fill_in_order;            /* the resource manager spreads a job's tasks over the nodes it is
+                                     given itself, in table order, each node as full as it can be while
+                                     every later one keeps a task (Slurm's cons_tres): placement
+                                     splits them the same way over the nodes it chose (policy/alloc.c).
+                                     Set by a driver, not by maui.cfg */
 };
 
 /* How the engine starts jobs: the resource manager's side of the boundary.

@@ -9,9 +9,9 @@
 #include <stdint.h>
 
 #include "core/sched.h"
-#include "policy/srcfg.h"
 #include "policy/avail.h"
 #include "policy/limits.h"
+#include "policy/srcfg.h"
 #include "util/heap.h"
 #include "util/sort.h"
 #include "util/strmap.h"
@@ -27,11 +27,11 @@ struct region {
     struct avail *free; /* processors no job holds and no reservation reserves */
     long long cap;      /* up processors */
     size_t nnodes;
-    size_t node;        /* one of its nodes: features, partition, size */
-    int maxprocs;       /* processors of its largest node: no bigger task fits */
-    int *caps;          /* its nodes' up processors, ascending, nnodes of them (jobs with
-                           tasks per node count the nodes that can hold their share);
-                           NULL until a rebuild has seen the nodes */
+    size_t node;          /* one of its nodes: features, partition, size */
+    int maxprocs;         /* processors of its largest node: no bigger task fits */
+    int *caps;            /* its nodes' up processors, ascending, nnodes of them (jobs with
+                             tasks per node count the nodes that can hold their share);
+                             NULL until a rebuild has seen the nodes */
     struct region_rv *rv; /* the reservations covering its nodes */
     size_t nrv;
     /* The last access answer (policy/plan.c): for job cj starting at ct,
@@ -78,9 +78,9 @@ struct node_rv {
 struct sched_idleq {
     struct job **queue;
     size_t qlen, qcap;
-    size_t qidle;    /* non-NULL entries */
-    size_t qhead;    /* entries before qhead are all NULL */
-    size_t qscanned; /* entries [0, qscanned) were examined by the current plan */
+    size_t qidle;            /* non-NULL entries */
+    size_t qhead;            /* entries before qhead are all NULL */
+    size_t qscanned;         /* entries [0, qscanned) were examined by the current plan */
     struct sort_buf sortbuf; /* kept between iterations: no allocation per sort */
     /* Recompute rule: set by policy/queue.c when a job is appended that was
      * submitted before the queue's tail, and by policy/eset.c when parked
@@ -103,10 +103,13 @@ struct sched_resvs {
      * when the regions are rebuilt: while they differ, policy/iter.c and
      * engine/ (runjob) rebuild the regions before they plan. */
     unsigned long resv_gen;
-    struct resv **dead;        /* released, still named by the regions until they are rebuilt */
+    struct resv **dead; /* released, still named by the regions until they are rebuilt */
     size_t ndead, capdead;
     unsigned long regions_gen; /* the resv_gen the regions were built for (resv_gen's rule) */
-    struct resv_seq { char *base; long next; } *seqs; /* next id number per base */
+    struct resv_seq {
+        char *base;
+        long next;
+    } * seqs; /* next id number per base */
     size_t nseqs, capseqs;
     struct srcfg_def *srdefs; /* standing reservations (policy/srcfg.h) */
     size_t nsrdefs;
@@ -114,22 +117,33 @@ struct sched_resvs {
      * was), how many windows went wanting for reasons that may pass (not
      * counted when it can never place anything: never, -1 not yet known;
      * sched_standing_wanting). */
-    struct sr_want { char why[160]; long windows, last; int never; } *srwant;
+    struct sr_want {
+        char why[160];
+        long windows, last;
+        int never;
+    } * srwant;
     int zone_local;
     long zone_offset, epoch;
-    long sr_next;            /* standing reservations: next look at the calendar */
+    long sr_next; /* standing reservations: next look at the calendar */
     /* Triggers waiting for their time, and exec/submit actions fired for
      * the driver (policy/trigger.c); instance windows a cancel action
      * ended, not to be made again. */
-    struct trig { long at; char *resv; size_t def, k; } *trigs;
+    struct trig {
+        long at;
+        char *resv;
+        size_t def, k;
+    } * trigs;
     size_t ntrigs, captrigs;
     struct sched_fired *fired;
     size_t nfired, capfired;
-    struct sr_cancelled { size_t def; long window; } *sr_cancelled;
+    struct sr_cancelled {
+        size_t def;
+        long window;
+    } * sr_cancelled;
     size_t nsr_cancelled, capsr_cancelled;
-    unsigned long sr_gen;    /* resv_gen at that look */
-    int resv_spent;          /* some reservation is spent (SINGLEUSE): release it */
-    int sr_preempted;        /* a standing look released a PREEMPTEE reservation */
+    unsigned long sr_gen; /* resv_gen at that look */
+    int resv_spent;       /* some reservation is spent (SINGLEUSE): release it */
+    int sr_preempted;     /* a standing look released a PREEMPTEE reservation */
 };
 
 /* The node table and what placement keeps per node (policy/alloc.c,
@@ -179,23 +193,23 @@ struct sched_lim {
 
 /* Fairshare (policy/fs.c, policy/fsacct.c). */
 struct sched_fair {
-    struct fs *fs;         /* fairshare usage and targets (policy/fs.c) */
-    int fs_caps;           /* some credential has a fairshare cap (^ or %) */
-    unsigned long fs_gen;  /* iterations that brought fairshare usage up to date */
+    struct fs *fs;        /* fairshare usage and targets (policy/fs.c) */
+    int fs_caps;          /* some credential has a fairshare cap (^ or %) */
+    unsigned long fs_gen; /* iterations that brought fairshare usage up to date */
 };
 
 /* Eligibility (policy/elig.c, policy/eset.c): who is blocked, held or
  * deferred, and what the walks of the idle jobs found. */
 struct sched_elig {
-    size_t nblocked_jobs;  /* idle jobs flagged JOB_BLOCKED */
-    size_t nheld;          /* idle jobs with a hold or deferred */
-    long next_undefer;     /* earliest end of a deferral (0 = none): re-plan then */
+    size_t nblocked_jobs; /* idle jobs flagged JOB_BLOCKED */
+    size_t nheld;         /* idle jobs with a hold or deferred */
+    long next_undefer;    /* earliest end of a deferral (0 = none): re-plan then */
     /* Recompute rule: engine/'s sched_job_blocked sets it to plan_gen + 1
      * after filling the blocked jobs' reasons (policy/elig.c); a new full
      * pass (plan_gen moves) makes it stale. Guards the reasons' words, put
      * together only when asked, once per plan. */
     unsigned long reasons_gen;
-    long nsysprio;   /* idle jobs with a system priority */
+    long nsysprio;    /* idle jobs with a system priority */
     long elig_walked; /* when eligibility was last walked: JOB_QSTOP jobs' queue time starts */
     long elig_prev;   /* ... and the walk before (the order an iteration's walks used) */
     long lift_at;     /* the last walk: when time alone first may lift one of its refusals
@@ -213,7 +227,7 @@ struct sched_elig {
      * policy/eset.c once a walk has looked at every credential. Guards
      * eset's shortcut of walking only the credentials that changed. */
     int elig_all;
-    int elig_full;    /* walk the whole queue at every iteration, as Maui (no eset) */
+    int elig_full;     /* walk the whole queue at every iteration, as Maui (no eset) */
     struct eset *eset; /* idle jobs per credential, when limits allow (policy/eset.c) */
 };
 
@@ -236,25 +250,25 @@ struct sched_plan {
      * incremental pass: while clear, an iteration plans only the jobs
      * submitted since, around the plan it kept. */
     int replan;
-    int plan_blocked; /* a job in the plan could not start (later starts are backfill) */
-    int plan_stopped; /* BACKFILLPOLICY NONE: the plan stopped at a blocked job */
-    int nresv;        /* priority reservations held in the plan */
+    int plan_blocked;       /* a job in the plan could not start (later starts are backfill) */
+    int plan_stopped;       /* BACKFILLPOLICY NONE: the plan stopped at a blocked job */
+    int nresv;              /* priority reservations held in the plan */
     unsigned long plan_gen; /* full passes made: stamps the jobs a plan examined */
     struct job **blocked;   /* jobs of this plan that could not start, in order (bypass) */
     size_t nblocked, capblocked;
     struct job **resv; /* the jobs holding them */
     size_t capresv;
     int resgroup_n[SCHED_RESGROUPS]; /* reservations held per RESERVATIONDEPTH group */
-    struct job **cand;  /* backfill candidates of this pass (BESTFIT, GREEDY, PREEMPT) */
+    struct job **cand; /* backfill candidates of this pass (BESTFIT, GREEDY, PREEMPT) */
     size_t ncand, capcand;
-    long bf_seen;       /* backfill candidates examined in this pass (BACKFILLDEPTH) */
-    int bf_capped;      /* ... and BACKFILLDEPTH left some job out */
-    int ncand_seen;     /* BESTFIT, GREEDY, PREEMPT chose among candidates in this pass */
-    int chunk_hit;      /* chunking: a job of BFCHUNKSIZE or more could not start */
-    long last_end;      /* when a job last ended (BFCHUNKDURATION counts from it) */
-    int plan_partial;   /* the scan stopped at qscanned with no processor free: the rest of
-                           the plan is made when asked (sched_complete_plan) */
-    int completing;     /* sched_complete_plan is running */
+    long bf_seen;     /* backfill candidates examined in this pass (BACKFILLDEPTH) */
+    int bf_capped;    /* ... and BACKFILLDEPTH left some job out */
+    int ncand_seen;   /* BESTFIT, GREEDY, PREEMPT chose among candidates in this pass */
+    int chunk_hit;    /* chunking: a job of BFCHUNKSIZE or more could not start */
+    long last_end;    /* when a job last ended (BFCHUNKDURATION counts from it) */
+    int plan_partial; /* the scan stopped at qscanned with no processor free: the rest of
+                         the plan is made when asked (sched_complete_plan) */
+    int completing;   /* sched_complete_plan is running */
     long last_now;
     /* Regions (policy/plan.c). One region and no reservation: s->pl.avail is
      * its profile and planning is plain counting (multi = 0). */
@@ -264,7 +278,7 @@ struct sched_plan {
     size_t *node_rv_off; /* node i's reservations: node_rv[node_rv_off[i] .. [i+1]) */
     struct node_rv *node_rv;
     int multi;
-    long long free_now;  /* plan_free_now(s, NULL), valid while free_now_ok */
+    long long free_now; /* plan_free_now(s, NULL), valid while free_now_ok */
     /* Recompute rule: cleared by policy/plan.c whenever the profiles change
      * (a job's take applied or removed, the plan advanced to a new now, the
      * regions rebuilt); set by plan_free_now when it recomputes free_now. */
@@ -281,9 +295,9 @@ struct sched {
     struct strmap jobs_byname; /* name -> index in jobs (last one wins), built lazily */
     size_t nindexed;           /* jobs [0, nindexed) are in jobs_byname */
     struct cred_table *creds[CRED_NKINDS];
-    int cred_weights; /* credentials weigh jobs apart: QOS weights/targets, CLASSWEIGHT */
-    int order_static; /* this iteration: priority order is submission order */
-    int prio_static;  /* the priority parameters allow static order */
+    int cred_weights;    /* credentials weigh jobs apart: QOS weights/targets, CLASSWEIGHT */
+    int order_static;    /* this iteration: priority order is submission order */
+    int prio_static;     /* the priority parameters allow static order */
     struct prio_env env; /* cached for priorities (sched_prio_env) */
     /* Recompute rule: cleared by engine/ when a node is added or changes
      * state; set by core/sched.c's sched_prio_env when it recomputes env's

@@ -15,16 +15,15 @@
 
 #include "cfg/cfg.h"
 #include "cmd/cmd.h"
-#include "daemon/daemon_int.h"
 #include "daemon/dadmin.h"
+#include "daemon/daemon_int.h"
 #include "daemon/dreply.h"
 #include "util/mem.h"
 #include "web/web.h"
 
 /* ---- schedctl -s | -r | -k | -R ---- */
 
-json_t *dadmin_schedctl(struct dmn *d, const struct peer *p, const char *cmd, int argc,
-                        char **argv)
+json_t *dadmin_schedctl(struct dmn *d, const struct peer *p, const char *cmd, int argc, char **argv)
 {
     if (argc != 1)
         return dreply_usage("schedctl: usage: schedctl -s|-r|-k|-R");
@@ -53,8 +52,8 @@ json_t *dadmin_schedctl(struct dmn *d, const struct peer *p, const char *cmd, in
         dlog(d->log, 0, "reload requested by %s", p->user);
         if (d->loop.reload(d, &report, &e) < 0)
             return dreply_err("schedctl: the configuration was not reloaded (the running one is "
-                             "kept): %s",
-                             e.msg);
+                              "kept): %s",
+                              e.msg);
         json_t *r = dreply_ok(report);
         free(report);
         return r;
@@ -88,8 +87,8 @@ static json_t *release_refused(struct dmn *d, const struct peer *p, int argc, ch
         const struct dresv *dr = dresv_find(d, argv[i]);
         if (!dr || dr->uid != (long)p->uid)
             return dreply_err("releaseres: user %s is not authorized to release reservation "
-                             "'%.64s' (only its creator, ADMIN1 or ADMIN2)",
-                             p->user, argv[i]);
+                              "'%.64s' (only its creator, ADMIN1 or ADMIN2)",
+                              p->user, argv[i]);
     }
     return NULL;
 }
@@ -100,17 +99,17 @@ static json_t *modify_refused(struct dmn *d, const struct peer *p, int argc, cha
 {
     for (int i = 0; i < argc; i++) {
         const char *id = strncmp(argv[i], "-m", 2) != 0 ? NULL
-                         : argv[i][2]                  ? argv[i] + 2
-                         : i + 1 < argc                ? argv[i + 1]
-                                                       : NULL;
+                         : argv[i][2]                   ? argv[i] + 2
+                         : i + 1 < argc                 ? argv[i + 1]
+                                                        : NULL;
         const struct resv *r = id ? sched_find_resv(d->s, id) : NULL;
         if (!r || r->kind != RESV_USER)
             continue;
         const struct dresv *dr = dresv_find(d, id);
         if (!dr || dr->uid != (long)p->uid)
             return dreply_err("setres: user %s is not authorized to modify reservation '%.64s' "
-                             "(only its creator, ADMIN1 or ADMIN2)",
-                             p->user, id);
+                              "(only its creator, ADMIN1 or ADMIN2)",
+                              p->user, id);
     }
     return NULL;
 }
@@ -141,13 +140,12 @@ static void resctl_note(struct dmn *d, const struct peer *p, const struct dresv_
  * committed before the reply. The store is synchronized even when the
  * command failed, so that whatever the engine holds is what is saved.
  */
-json_t *dadmin_resctl(struct dmn *d, const struct peer *p, const char *cmd, int argc,
-                      char **argv)
+json_t *dadmin_resctl(struct dmn *d, const struct peer *p, const char *cmd, int argc, char **argv)
 {
     int admin = p->admin >= 1 && p->admin <= 2, set = strcmp(cmd, "setres") == 0;
     if (!admin && !resctl_any(d))
         return dreply_err("%s: user %s is not authorized (ADMIN1 or ADMIN2, or RESCTLPOLICY ANY)",
-                         cmd, p->user);
+                          cmd, p->user);
     json_t *r = admin ? NULL
                 : set ? modify_refused(d, p, argc, argv)
                       : release_refused(d, p, argc, argv);
@@ -156,8 +154,8 @@ json_t *dadmin_resctl(struct dmn *d, const struct peer *p, const char *cmd, int 
     char **full = xcalloc((size_t)argc + 2, sizeof *full);
     full[0] = (char *)cmd;
     memcpy(full + 1, argv, (size_t)argc * sizeof *argv);
-    struct cmd_ctx ctx = {.s = d->s, .cfg = d->cfg, .now = time(NULL),
-                          .stats_since = d->stats_since, .control = 1};
+    struct cmd_ctx ctx = {
+        .s = d->s, .cfg = d->cfg, .now = time(NULL), .stats_since = d->stats_since, .control = 1};
     char *out = NULL;
     struct err e, se;
     int rc = cmd_runv(&ctx, argc + 1, full, &out, &e);
@@ -188,7 +186,6 @@ json_t *dadmin_resctl(struct dmn *d, const struct peer *p, const char *cmd, int 
     free(out);
     return r;
 }
-
 
 /* resetstats: the statistics start again now (ADMIN1, as Maui's). The
  * start is kept in the store (stats_since), so a restart keeps it; showstats
@@ -239,8 +236,8 @@ json_t *dadmin_weblogin(struct dmn *d, const struct peer *p)
 {
     if (!d->web)
         return dreply_err("moku web: the web view is off: set WEBPORT in %s and restart moku "
-                         "serve",
-                         d->cfg_path);
+                          "serve",
+                          d->cfg_path);
     struct err e;
     char *url = web_login_url(d->web, p->uid, p->gid, &e);
     if (!url)
@@ -252,4 +249,3 @@ json_t *dadmin_weblogin(struct dmn *d, const struct peer *p)
     free(url);
     return r;
 }
-

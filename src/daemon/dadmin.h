@@ -22,8 +22,7 @@ json_t *dadmin_changeparam(struct dmn *d, const struct peer *p, const char *cmd,
                            char **argv);
 /* setres ... / releaseres ID... (cmd says which): ADMIN1 and ADMIN2, or
  * anyone with RESCTLPOLICY ANY for their own reservations; committed. */
-json_t *dadmin_resctl(struct dmn *d, const struct peer *p, const char *cmd, int argc,
-                      char **argv);
+json_t *dadmin_resctl(struct dmn *d, const struct peer *p, const char *cmd, int argc, char **argv);
 /* moku web's one-time login link for p, or why there is none. */
 json_t *dadmin_weblogin(struct dmn *d, const struct peer *p);
 

@@ -18,9 +18,9 @@
 
 struct daemon_opts {
     const char *home;
-    int detach;           /* in the background, the caller returning once serving */
-    int fresh;            /* a 0-byte moku.db may be started anew (else refused) */
-    enum dlog_sink log;   /* maui.log (DLOG_FILE), syslog or the journal */
+    int detach;         /* in the background, the caller returning once serving */
+    int fresh;          /* a 0-byte moku.db may be started anew (else refused) */
+    enum dlog_sink log; /* maui.log (DLOG_FILE), syslog or the journal */
 };
 
 /* Run the daemon in the foreground, or detached. Under systemd (Type=notify,

@@ -17,12 +17,12 @@
 #include <jansson.h>
 
 #include "cmd/cmdtab.h"
-#include "engine/engine.h"
 #include "daemon/dhist.h"
 #include "daemon/dlog.h"
+#include "engine/engine.h"
 #include "rm/local.h"
-#include "rm/slurm.h"
 #include "rm/rm.h"
+#include "rm/slurm.h"
 #include "store/store.h"
 #include "util/err.h"
 
@@ -50,11 +50,11 @@ struct djob {
 
 /* The disk the state lives on (dspace.c). */
 struct dspace {
-    char *path;       /* HOME/moku.reserve */
-    long long want;   /* DISKRESERVE bytes, 0 = no reserve */
-    int held;         /* the reserve file is there, whole */
-    int low;          /* under `want` bytes free (1 MiB without a reserve): no submissions */
-    long long avail;  /* free bytes at the last look, -1 = unknown */
+    char *path;      /* HOME/moku.reserve */
+    long long want;  /* DISKRESERVE bytes, 0 = no reserve */
+    int held;        /* the reserve file is there, whole */
+    int low;         /* under `want` bytes free (1 MiB without a reserve): no submissions */
+    long long avail; /* free bytes at the last look, -1 = unknown */
 };
 
 /* A command the daemon started and does not wait for, still running: a
@@ -76,8 +76,8 @@ struct peer {
 /* An administrative reservation the store holds, and who made it. */
 struct dresv {
     char *id;
-    char *creator; /* user name, NULL = unknown */
-    long uid;      /* the creator's uid, -1 = unknown */
+    char *creator;        /* user name, NULL = unknown */
+    long uid;             /* the creator's uid, -1 = unknown */
     unsigned long serial; /* the engine reservation's serial when stored: another one
                              means it was modified (setres -m) */
 };
@@ -105,9 +105,9 @@ struct dmn {
     struct cfg *cfg;
     struct sched *s;
     struct store *st;
-    struct local *local; /* the local resource manager, or ... */
+    struct local *local;    /* the local resource manager, or ... */
     struct slurm_rm *slurm; /* ... Slurm (RMCFG TYPE=SLURM), ... */
-    struct rm rm;        /* ... behind the resource-manager table, which is all the rest uses */
+    struct rm rm;           /* ... behind the resource-manager table, which is all the rest uses */
     struct dlog *log;
     enum dlog_sink log_sink; /* moku serve --log: maui.log, syslog or the journal */
     char *pid_path;          /* HOME/moku.pid once written (removed at exit), else NULL */
@@ -115,23 +115,23 @@ struct dmn {
     struct djob **jobs; /* indexed by engine job tag; owned */
     size_t njobs, capjobs;
 
-    int lfd;        /* listening socket */
-    int lockfd;     /* HOME/moku.lock, flock'ed for the daemon's life */
-    int exit_status; /* of moku serve, once the loop ends (1: the store could not recover) */
-    int sig[2];     /* self-pipe: signals wake the loop */
-    long interval;  /* RMPOLLINTERVAL */
-    long next_iter; /* epoch time of the next timed iteration */
-    int due_now;    /* the last iteration left an engine event due at once */
-    int want_iter;  /* iterate at once (submit, job end, command) */
-    int paused;     /* schedctl -s: no new starts */
-    int rm_down;    /* the resource manager could not be read at the last iteration */
-    int rm_resync;  /* a new engine: the resource manager's reservations mirrored again */
-    int stop;       /* schedctl -k or SIGTERM: leave the loop */
-    int reload;     /* schedctl -R or SIGHUP */
-    int recover;    /* a commit failed: rebuild the engine from the database (serve_recover) */
-    int fail_streak; /* iterations in a row whose commit failed (their back-off) */
-    long hold_until; /* epoch time before which requests do not trigger an iteration */
-    long started;   /* epoch time the daemon started */
+    int lfd;          /* listening socket */
+    int lockfd;       /* HOME/moku.lock, flock'ed for the daemon's life */
+    int exit_status;  /* of moku serve, once the loop ends (1: the store could not recover) */
+    int sig[2];       /* self-pipe: signals wake the loop */
+    long interval;    /* RMPOLLINTERVAL */
+    long next_iter;   /* epoch time of the next timed iteration */
+    int due_now;      /* the last iteration left an engine event due at once */
+    int want_iter;    /* iterate at once (submit, job end, command) */
+    int paused;       /* schedctl -s: no new starts */
+    int rm_down;      /* the resource manager could not be read at the last iteration */
+    int rm_resync;    /* a new engine: the resource manager's reservations mirrored again */
+    int stop;         /* schedctl -k or SIGTERM: leave the loop */
+    int reload;       /* schedctl -R or SIGHUP */
+    int recover;      /* a commit failed: rebuild the engine from the database (serve_recover) */
+    int fail_streak;  /* iterations in a row whose commit failed (their back-off) */
+    long hold_until;  /* epoch time before which requests do not trigger an iteration */
+    long started;     /* epoch time the daemon started */
     long stats_since; /* epoch time the statistics began (kept in the store) */
     long iterations;
     long last_fs_save; /* epoch time of the last fairshare checkpoint */
@@ -144,8 +144,8 @@ struct dmn {
     struct dtrig_kid *tkids; /* trigger commands and mail not yet reaped; owned */
     size_t ntkids, captkids;
     struct dspace space; /* the disk reserve and how full the disk is (dspace.c) */
-    struct web *web;    /* the web view (WEBPORT), or NULL */
-    struct dhist hist;  /* utilization and queue, for the web view */
+    struct web *web;     /* the web view (WEBPORT), or NULL */
+    struct dhist hist;   /* utilization and queue, for the web view */
 };
 
 /* djobs.c */
@@ -157,8 +157,7 @@ int djobs_restore(struct dmn *d, struct err *err);
  * the job runs (HOME/scripts/<id>, owned by the job's user) is written when
  * it starts. On error nothing is queued and
  * the caller rolls back. The djob takes rec's strings (rec is zeroed). */
-struct djob *djobs_add(struct dmn *d, struct store_job *rec, const char *script,
-                       struct err *err);
+struct djob *djobs_add(struct dmn *d, struct store_job *rec, const char *script, struct err *err);
 /* A job the resource manager holds for moku (dintake.c): stored under its
  * id (rec->id), then queued, even if the nodes up now could not hold it;
  * NULL with err when a MAXSUBMITJOBS limit refuses it. The djob takes
@@ -277,8 +276,8 @@ void dtrig_free(struct dmn *d);
  * moku's, with Torque's messages and exit codes. dtorque_answers: whether
  * op is one of them; dtorque_run answers one (cmd as typed: qhold, qrls). */
 int dtorque_answers(enum cmd_op op);
-json_t *dtorque_run(struct dmn *d, const struct peer *p, enum cmd_op op, const char *cmd,
-                    int argc, char **argv);
+json_t *dtorque_run(struct dmn *d, const struct peer *p, enum cmd_op op, const char *cmd, int argc,
+                    char **argv);
 /* Apply the node states pbsnodes -o stored to the engine s, being built
  * (at start-up, reload and recovery); nodes no longer configured are logged
  * and skipped. Errors: the store. */
@@ -306,8 +305,8 @@ const struct dresv *dresv_find(const struct dmn *d, const char *id);
  * they now are, are over p's own limits or the bounds of one user's
  * reservations (USERRESMAXCOUNT, USERRESMAXPROCS, USERRESMAXPS within
  * USERRESHORIZON); the caller rolls back. 0 when within them. */
-int dresv_user_refused(struct dmn *d, const struct peer *p, const struct dresv_change *c,
-                       long now, struct err *err);
+int dresv_user_refused(struct dmn *d, const struct peer *p, const struct dresv_change *c, long now,
+                       struct err *err);
 void dresv_free(struct dmn *d);
 
 /* dparam.c */
@@ -317,8 +316,8 @@ void dresv_free(struct dmn *d);
  * and reload it. 0 and *report (the reload's
  * lines, caller frees); -1 and err: a bad pair (nothing written), the file
  * not writable, or the reload refused (the old file put back). */
-int dparam_change(struct dmn *d, const char *by, int owner, int argc, char **argv,
-                  char **report, struct err *err);
+int dparam_change(struct dmn *d, const char *by, int owner, int argc, char **argv, char **report,
+                  struct err *err);
 
 /* dnotify.c */
 /* Under systemd (NOTIFY_SOCKET set): sd_notify(state), "READY=1" and the

@@ -112,8 +112,8 @@ void dconn_accept(struct dconn_set *s, int lfd, long now)
             continue;
         }
         s->v = xgrow(s->v, &s->cap, s->n + 1, sizeof *s->v);
-        s->v[s->n++] = (struct dconn){.fd = fd, .uid = uid, .gid = gid, .since = now,
-                                      .r = {.max = WIRE_MAX_REQUEST}};
+        s->v[s->n++] = (struct dconn){
+            .fd = fd, .uid = uid, .gid = gid, .since = now, .r = {.max = WIRE_MAX_REQUEST}};
     }
 }
 
@@ -125,7 +125,9 @@ size_t dconn_pollfds(const struct dconn_set *s, struct pollfd *pfd)
     uid_count(s, &t);
     for (size_t i = 0; i < s->n; i++) {
         const struct dconn *c = &s->v[i];
-        short ev = c->out ? POLLOUT : uid_slot(&t, c->uid)->writing < DCONN_OUT_PER_UID ? POLLIN : 0;
+        short ev = c->out                                              ? POLLOUT
+                   : uid_slot(&t, c->uid)->writing < DCONN_OUT_PER_UID ? POLLIN
+                                                                       : 0;
         pfd[i] = (struct pollfd){.fd = c->fd, .events = ev};
     }
     free(t.v);
@@ -139,8 +141,8 @@ size_t dconn_pollfds(const struct dconn_set *s, struct pollfd *pfd)
 static int write_some(struct dconn *c)
 {
     while (c->outoff < c->outlen) {
-        ssize_t n = send(c->fd, c->out + c->outoff, c->outlen - c->outoff,
-                         MSG_NOSIGNAL | MSG_DONTWAIT);
+        ssize_t n =
+            send(c->fd, c->out + c->outoff, c->outlen - c->outoff, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
@@ -174,8 +176,7 @@ static void set_reply(struct dconn *c, char *text, long now)
 
 /* One connection that is reading, after poll said it has bytes: 1 answered
  * (the reply being written or sent), 0 still reading, -1 to close. */
-static int read_one(struct dconn *c, struct uidc *u, long now, dconn_answer_fn *answer,
-                    void *ctx)
+static int read_one(struct dconn *c, struct uidc *u, long now, dconn_answer_fn *answer, void *ctx)
 {
     struct err e;
     int rc = wire_reader_step(&c->r, c->fd, &e);

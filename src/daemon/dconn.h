@@ -41,16 +41,16 @@ struct dconn {
     int fd;
     uid_t uid;
     gid_t gid;
-    long since;      /* when accepted, or when its reply was ready (epoch s) */
+    long since; /* when accepted, or when its reply was ready (epoch s) */
     struct wire_reader r;
-    char *out;       /* the framed reply, NULL while reading */
+    char *out; /* the framed reply, NULL while reading */
     size_t outlen, outoff;
 };
 
 struct dconn_set {
     struct dconn *v; /* owned */
     size_t n, cap;
-    size_t dropped;  /* connections closed by the limits (for the log) */
+    size_t dropped; /* connections closed by the limits (for the log) */
 };
 
 /* The answer to one request from (uid, gid): a NUL-terminated reply text the

@@ -21,8 +21,8 @@
 #include <time.h>
 
 #include "core/resv.h"
-#include "engine/engine.h"
 #include "daemon/daemon_int.h"
+#include "engine/engine.h"
 #include "policy/acl.h"
 #include "policy/srcfg.h"
 #include "util/mem.h"
@@ -49,7 +49,9 @@ static char *dup_or_null(const char *s)
  * node: its own, or those of a node count that divides its tasks. */
 static char *shape_of(const struct rm_new_job *x)
 {
-    int tpn = x->tpn > 0 ? x->tpn : x->nodes > 0 && x->tasks % x->nodes == 0 ? x->tasks / x->nodes : 0;
+    int tpn = x->tpn > 0                                 ? x->tpn
+              : x->nodes > 0 && x->tasks % x->nodes == 0 ? x->tasks / x->nodes
+                                                         : 0;
     int max_nodes = x->max_nodes;
     if (x->nodes > 0 && !tpn && (!max_nodes || x->nodes < max_nodes))
         max_nodes = x->nodes; /* tasks that do not divide: no more nodes than asked */
@@ -88,7 +90,7 @@ static void record_of(const struct rm_new_job *x, struct store_job *rec)
 
 /* ---- dependencies: a system hold of moku's while they wait ---- */
 
-#define DEP_NOTE "dependency: " /* the start of the message of a dependency hold */
+#define DEP_NOTE "dependency: "               /* the start of the message of a dependency hold */
 #define LIMIT_NOTE "Slurm would not run it: " /* ... of a partition limit's */
 
 static char *dep_message(const struct rm_new_job *x)
@@ -98,8 +100,7 @@ static char *dep_message(const struct rm_new_job *x)
     case RM_DEP_WAIT:
         return xprintf(DEP_NOTE "waits for %s", t);
     case RM_DEP_NEVER:
-        return xprintf(DEP_NOTE "can never be satisfied (%s); cancel the job or releasehold it",
-                       t);
+        return xprintf(DEP_NOTE "can never be satisfied (%s); cancel the job or releasehold it", t);
     case RM_DEP_UNKNOWN:
         return xprintf(DEP_NOTE "%s is not a kind moku evaluates; releasehold it when it may run",
                        t);
@@ -161,8 +162,9 @@ static void follow_dep(struct dmn *d, struct djob *dj, const struct rm_new_job *
  * for an administrator. */
 static void reused_id(struct dmn *d, const struct rm_new_job *x, long had_submit)
 {
-    dlog(d->log, 0, "error: %s job %ld of %s reuses the id of a job moku had (submitted %ld, "
-                    "this one %ld): not taken in; were %s's job ids reset (FirstJobId)?",
+    dlog(d->log, 0,
+         "error: %s job %ld of %s reuses the id of a job moku had (submitted %ld, "
+         "this one %ld): not taken in; were %s's job ids reset (FirstJobId)?",
          d->rm.ops->name, x->id, x->user, had_submit, x->submit, d->rm.ops->name);
 }
 
@@ -216,8 +218,7 @@ static void follow_holds(struct dmn *d, struct djob *dj, const struct rm_new_job
     lifted &= dj->j->holds;
     if (put) {
         sched_hold(d->s, dj->j, put, NULL);
-        dlog(d->log, 1, "job %ld: %s hold put in %s", dj->rec.id, hold_word(put),
-             d->rm.ops->name);
+        dlog(d->log, 1, "job %ld: %s hold put in %s", dj->rec.id, hold_word(put), d->rm.ops->name);
     }
     if (lifted) {
         sched_release(d->s, dj->j, lifted, now, NULL);
@@ -358,13 +359,15 @@ static void node_changed(void *ctx, const struct rm_node_state *n)
     struct dmn *d = ctx;
     long i = sched_find_node(d->s, n->name);
     if (i < 0) {
-        dlog(d->log, 2, "%s node %s is not in moku's node table (schedctl -R reads the nodes "
-                        "again)", d->rm.ops->name, n->name);
+        dlog(d->log, 2,
+             "%s node %s is not in moku's node table (schedctl -R reads the nodes "
+             "again)",
+             d->rm.ops->name, n->name);
         return;
     }
     sched_node_set_state(d->s, (size_t)i, n->state, n->reason);
-    dlog(d->log, 1, "node %s is %s in %s%s%s", n->name, node_state_name(n->state),
-         d->rm.ops->name, n->reason ? ": " : "", n->reason ? n->reason : "");
+    dlog(d->log, 1, "node %s is %s in %s%s%s", n->name, node_state_name(n->state), d->rm.ops->name,
+         n->reason ? ": " : "", n->reason ? n->reason : "");
 }
 
 /* ---- the resource manager's reservations ---- */
@@ -392,9 +395,14 @@ static void keep_resv(void *ctx, const struct rm_resv *x)
     struct rresv_list *l = ctx;
     l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v);
     struct rresv *r = &l->v[l->n++];
-    *r = (struct rresv){xstrdup(x->name), dup_or_null2(x->users), dup_or_null2(x->accounts),
-                        dup_or_null2(x->groups), x->start, x->end,
-                        xcalloc(x->nnodes + 1, sizeof *r->nodes), x->nnodes};
+    *r = (struct rresv){xstrdup(x->name),
+                        dup_or_null2(x->users),
+                        dup_or_null2(x->accounts),
+                        dup_or_null2(x->groups),
+                        x->start,
+                        x->end,
+                        xcalloc(x->nnodes + 1, sizeof *r->nodes),
+                        x->nnodes};
     for (size_t k = 0; k < x->nnodes; k++)
         r->nodes[k] = xstrdup(x->nodes[k]);
 }

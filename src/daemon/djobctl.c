@@ -106,7 +106,7 @@ static json_t *do_hold(struct dmn *d, const struct peer *p, int argc, char **arg
         else if (strcmp(argv[i], "-h") == 0 && i + 1 < argc) {
             if (hold_type(argv[++i], &holds) < 0)
                 return dreply_err("%s: unknown hold type '%.64s' (user, system, batch%s)", name,
-                                 argv[i], set ? "" : " or all");
+                                  argv[i], set ? "" : " or all");
         } else
             return dreply_usage("%s: unknown option '%.64s'", name, argv[i]);
     }
@@ -114,8 +114,8 @@ static json_t *do_hold(struct dmn *d, const struct peer *p, int argc, char **arg
         return dreply_usage("%s: missing job id", name);
     if ((holds & (HOLD_SYSTEM | HOLD_BATCH)) && !(p->admin >= 1 && p->admin <= 2))
         return dreply_err("%s: user %s is not authorized to %s system or batch holds (ADMIN1 or "
-                         "ADMIN2)",
-                         name, p->user, set ? "set" : "release");
+                          "ADMIN2)",
+                          name, p->user, set ? "set" : "release");
     json_t *bad = dreply_begin(d);
     if (bad)
         return bad;
@@ -133,7 +133,8 @@ static json_t *do_hold(struct dmn *d, const struct peer *p, int argc, char **arg
             o.failed = 1;
             continue;
         }
-        int rc = set ? sched_hold(d->s, dj->j, holds, &e) : sched_release(d->s, dj->j, holds, time(NULL), &e);
+        int rc = set ? sched_hold(d->s, dj->j, holds, &e)
+                     : sched_release(d->s, dj->j, holds, time(NULL), &e);
         if (rc < 0) {
             dreply_printf(&o, "ERROR:  job '%s': %s\n", argv[i], e.msg);
             o.failed = 1;
@@ -148,8 +149,7 @@ static json_t *do_hold(struct dmn *d, const struct peer *p, int argc, char **arg
 
 /* ---- setspri [-r] PRIO JOB ---- */
 
-json_t *djobctl_setspri(struct dmn *d, const struct peer *p, const char *cmd, int argc,
-                        char **argv)
+json_t *djobctl_setspri(struct dmn *d, const struct peer *p, const char *cmd, int argc, char **argv)
 {
     int rel = argc > 0 && strcmp(argv[0], "-r") == 0;
     if (argc - rel != 2)
@@ -175,8 +175,7 @@ json_t *djobctl_setspri(struct dmn *d, const struct peer *p, const char *cmd, in
 
 /* ---- setqos QOS JOB ---- */
 
-json_t *djobctl_setqos(struct dmn *d, const struct peer *p, const char *cmd, int argc,
-                       char **argv)
+json_t *djobctl_setqos(struct dmn *d, const struct peer *p, const char *cmd, int argc, char **argv)
 {
     if (argc != 2)
         return dreply_usage("setqos: usage: setqos QOS JOB");
@@ -204,8 +203,7 @@ json_t *djobctl_setqos(struct dmn *d, const struct peer *p, const char *cmd, int
 
 /* ---- runjob JOB ---- */
 
-json_t *djobctl_runjob(struct dmn *d, const struct peer *p, const char *cmd, int argc,
-                       char **argv)
+json_t *djobctl_runjob(struct dmn *d, const struct peer *p, const char *cmd, int argc, char **argv)
 {
     int force, i;
     struct err e;
@@ -229,8 +227,7 @@ json_t *djobctl_runjob(struct dmn *d, const struct peer *p, const char *cmd, int
 
 /* ---- mjobctl -s | -r JOB: suspend, resume ---- */
 
-json_t *djobctl_mjobctl(struct dmn *d, const struct peer *p, const char *cmd, int argc,
-                        char **argv)
+json_t *djobctl_mjobctl(struct dmn *d, const struct peer *p, const char *cmd, int argc, char **argv)
 {
     if (argc != 2 || (strcmp(argv[0], "-s") != 0 && strcmp(argv[0], "-r") != 0))
         return dreply_usage("mjobctl: usage: mjobctl -s JOB (suspend) | -r JOB (resume)");
@@ -241,10 +238,11 @@ json_t *djobctl_mjobctl(struct dmn *d, const struct peer *p, const char *cmd, in
     enum store_jstate want = suspend ? SJ_RUNNING : SJ_SUSPENDED;
     if (!dj || dj->rec.state != want)
         return dreply_err("ERROR:  cannot locate %s job '%.64s'", suspend ? "running" : "suspended",
-                         argv[1]);
+                          argv[1]);
     if (dj->preempted) /* its processors are the reservation owner's now */
         return dreply_err("ERROR:  job '%.64s' was suspended by preemption; it resumes when its "
-                         "nodes are free", argv[1]);
+                          "nodes are free",
+                          argv[1]);
     json_t *bad = dreply_begin(d);
     if (bad)
         return bad;
@@ -268,9 +266,7 @@ json_t *djobctl_mjobctl(struct dmn *d, const struct peer *p, const char *cmd, in
     return dreply_commit(d, dreply_ok(msg));
 }
 
-
-json_t *djobctl_sethold(struct dmn *d, const struct peer *p, const char *cmd, int argc,
-                        char **argv)
+json_t *djobctl_sethold(struct dmn *d, const struct peer *p, const char *cmd, int argc, char **argv)
 {
     return do_hold(d, p, argc, argv, 1);
 }
@@ -280,4 +276,3 @@ json_t *djobctl_releasehold(struct dmn *d, const struct peer *p, const char *cmd
 {
     return do_hold(d, p, argc, argv, 0);
 }
-

@@ -25,11 +25,9 @@ json_t *djobctl_releasehold(struct dmn *d, const struct peer *p, const char *cmd
 json_t *djobctl_setspri(struct dmn *d, const struct peer *p, const char *cmd, int argc,
                         char **argv);
 /* setqos QOS JOB: the owner within its credentials' QOS, ADMIN1 and ADMIN2 any. */
-json_t *djobctl_setqos(struct dmn *d, const struct peer *p, const char *cmd, int argc,
-                       char **argv);
+json_t *djobctl_setqos(struct dmn *d, const struct peer *p, const char *cmd, int argc, char **argv);
 /* runjob [-f] [-c] [-x] JOB (ADMIN1, ADMIN2: checked by the caller). */
-json_t *djobctl_runjob(struct dmn *d, const struct peer *p, const char *cmd, int argc,
-                       char **argv);
+json_t *djobctl_runjob(struct dmn *d, const struct peer *p, const char *cmd, int argc, char **argv);
 /* mjobctl -s JOB | -r JOB: its usage first, then ADMIN1 and ADMIN2. */
 json_t *djobctl_mjobctl(struct dmn *d, const struct peer *p, const char *cmd, int argc,
                         char **argv);

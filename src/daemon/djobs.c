@@ -18,8 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/engine.h"
 #include "daemon/daemon_int.h"
+#include "engine/engine.h"
 #include "util/crashpt.h"
 #include "util/mem.h"
 
@@ -157,8 +157,7 @@ static char *write_script(struct dmn *d, const struct store_job *rec, struct err
     return path;
 }
 
-struct djob *djobs_add(struct dmn *d, struct store_job *rec, const char *script,
-                       struct err *err)
+struct djob *djobs_add(struct dmn *d, struct store_job *rec, const char *script, struct err *err)
 {
     char name[32];
     struct job_spec spec;
@@ -256,10 +255,10 @@ static int parse_hosts(struct dmn *d, const char *hosts, struct job_slot **out, 
 /* Copy the strings of a record the store is about to free. */
 static void own_strings(struct store_job *rec)
 {
-    char **strs[] = {&rec->name,    &rec->user,     &rec->group,       &rec->account,
-                     &rec->class_,  &rec->qos,      &rec->hosts,       &rec->script,
-                     &rec->cwd,     &rec->out_path, &rec->err_path,    &rec->advres,
-                     &rec->env,     &rec->message,  &rec->mail_events, &rec->mail_users,
+    char **strs[] = {&rec->name,     &rec->user,     &rec->group,       &rec->account,
+                     &rec->class_,   &rec->qos,      &rec->hosts,       &rec->script,
+                     &rec->cwd,      &rec->out_path, &rec->err_path,    &rec->advres,
+                     &rec->env,      &rec->message,  &rec->mail_events, &rec->mail_users,
                      &rec->features, &rec->shape};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         *strs[i] = *strs[i] ? xstrdup(*strs[i]) : NULL;
@@ -286,8 +285,10 @@ static int restore_one(void *ctx, const struct store_job *r)
         size_t n;
         if (parse_hosts(d, rec.hosts, &slots, &n) < 0 ||
             sched_adopt(d->s, dj->j, rec.start, slots, n, &e) < 0)
-            dlog(d->log, 0, "job %ld runs on nodes this configuration lacks (%s); it is "
-                            "watched but not counted", rec.id, rec.hosts ? rec.hosts : "");
+            dlog(d->log, 0,
+                 "job %ld runs on nodes this configuration lacks (%s); it is "
+                 "watched but not counted",
+                 rec.id, rec.hosts ? rec.hosts : "");
         free(slots);
     }
     return 0;
@@ -335,8 +336,7 @@ static void restore_history(struct dmn *d, long since)
         /* Ended after the last fairshare checkpoint: its usage since then
          * was never saved. */
         if (r->start > 0 && r->end > d->fs_saved_at)
-            sched_fs_charge(d->s, j, r->start > d->fs_saved_at ? r->start : d->fs_saved_at,
-                            r->end);
+            sched_fs_charge(d->s, j, r->start > d->fs_saved_at ? r->start : d->fs_saved_at, r->end);
         if (r->message)
             sched_job_note(d->s, j, r->message);
         struct djob *dj = xcalloc(1, sizeof *dj);
@@ -407,7 +407,7 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
     struct djob *dj = d->jobs[j->tag];
     struct err e = {{0}};
     if (dpreempt_clear_old_run(d, dj, now) < 0)
-        return -1; /* its preempted run still holds its spool directory */
+        return -1;            /* its preempted run still holds its spool directory */
     if (!d->rm.ops->intake) { /* the resource manager has the scripts of its own jobs */
         char *script = write_script(d, &dj->rec, &e);
         if (!script) {
@@ -631,8 +631,8 @@ static void placed(struct dmn *d, struct djob *dj, const struct rm_status *st, l
     size_t n, nhad;
     struct err e;
     int ok = parse_hosts(d, st->placed, &slots, &n) == 0 && n > 0;
-    int same = ok && parse_hosts(d, dj->rec.hosts, &had, &nhad) == 0 &&
-               same_slots(slots, n, had, nhad);
+    int same =
+        ok && parse_hosts(d, dj->rec.hosts, &had, &nhad) == 0 && same_slots(slots, n, had, nhad);
     if (ok && !same)
         free(had);
     if (same) {

@@ -31,4 +31,3 @@ void djrec_commit_failed(struct dmn *d)
     d->nforget = 0; /* their ends are not committed: their spool stays */
     d->recover = 1;
 }
-

@@ -21,8 +21,8 @@ struct dlog {
 
 int dlog_sink_of(const char *word, enum dlog_sink *sink)
 {
-    static const char *const names[] = {[DLOG_FILE] = "file", [DLOG_SYSLOG] = "syslog",
-                                        [DLOG_JOURNAL] = "journal"};
+    static const char *const names[] = {
+        [DLOG_FILE] = "file", [DLOG_SYSLOG] = "syslog", [DLOG_JOURNAL] = "journal"};
     for (int i = 0; i < 3; i++)
         if (strcmp(word, names[i]) == 0) {
             *sink = (enum dlog_sink)i;
@@ -49,7 +49,11 @@ struct dlog *dlog_open(const char *path, int level, long max_size, int depth, st
     }
     setvbuf(f, NULL, _IOLBF, 0);
     struct dlog *l = xcalloc(1, sizeof *l);
-    *l = (struct dlog){.sink = DLOG_FILE, .path = xstrdup(path), .f = f, .level = level, .depth = depth,
+    *l = (struct dlog){.sink = DLOG_FILE,
+                       .path = xstrdup(path),
+                       .f = f,
+                       .level = level,
+                       .depth = depth,
                        .max_size = max_size};
     return l;
 }

@@ -19,9 +19,11 @@
 #include "daemon/drights.h"
 #include "util/mem.h"
 
-static const char *const sj_names[] = {
-    [SJ_IDLE] = "Idle", [SJ_RUNNING] = "Running", [SJ_SUSPENDED] = "Suspended",
-    [SJ_COMPLETED] = "Completed", [SJ_REMOVED] = "Removed"};
+static const char *const sj_names[] = {[SJ_IDLE] = "Idle",
+                                       [SJ_RUNNING] = "Running",
+                                       [SJ_SUSPENDED] = "Suspended",
+                                       [SJ_COMPLETED] = "Completed",
+                                       [SJ_REMOVED] = "Removed"};
 
 static void date_text(long t, char out[32])
 {
@@ -91,8 +93,11 @@ static int job_extra(void *ctx, const struct job *j, struct cmd_job_extra *x)
     if (j->tag >= d->njobs || d->jobs[j->tag]->j != j)
         return -1;
     const struct store_job *r = &d->jobs[j->tag]->rec;
-    *x = (struct cmd_job_extra){.name = r->name, .out_path = r->out_path,
-                                .err_path = r->err_path, .cwd = r->cwd, .mem_mb = r->mem_mb};
+    *x = (struct cmd_job_extra){.name = r->name,
+                                .out_path = r->out_path,
+                                .err_path = r->err_path,
+                                .cwd = r->cwd,
+                                .mem_mb = r->mem_mb};
     return 0;
 }
 
@@ -109,10 +114,17 @@ static json_t *do_look(struct dmn *d, const struct peer *p, int argc, char **arg
 {
     char server[256];
     server_name(server, sizeof server);
-    struct cmd_ctx ctx = {.s = d->s, .cfg = d->cfg, .now = time(NULL), .epoch_offset = 0,
-                          .stats_since = d->stats_since, .user = p->user, .group = p->group,
-                          .ordinary = !(p->admin >= 1 && p->admin <= 3), .server = server,
-                          .job_extra = job_extra, .job_extra_ctx = d};
+    struct cmd_ctx ctx = {.s = d->s,
+                          .cfg = d->cfg,
+                          .now = time(NULL),
+                          .epoch_offset = 0,
+                          .stats_since = d->stats_since,
+                          .user = p->user,
+                          .group = p->group,
+                          .ordinary = !(p->admin >= 1 && p->admin <= 3),
+                          .server = server,
+                          .job_extra = job_extra,
+                          .job_extra_ctx = d};
     char *out = NULL;
     struct err e;
     if (cmd_runv(&ctx, argc, argv, &out, &e) < 0)
@@ -121,8 +133,6 @@ static json_t *do_look(struct dmn *d, const struct peer *p, int argc, char **arg
     free(out);
     return r;
 }
-
-
 
 static json_t *checkjob_from_store(struct dmn *d, int argc, char **argv)
 {
@@ -135,8 +145,7 @@ static json_t *checkjob_from_store(struct dmn *d, int argc, char **argv)
 
 /* The command layer's own (showq, checknode, diagnose, ...; qstat and
  * pbsnodes for Torque's faces): cmd and its words. */
-json_t *dlook_layer(struct dmn *d, const struct peer *p, const char *cmd, int argc,
-                    char **argv)
+json_t *dlook_layer(struct dmn *d, const struct peer *p, const char *cmd, int argc, char **argv)
 {
     char **full = xcalloc((size_t)argc + 2, sizeof *full);
     full[0] = (char *)cmd;
@@ -149,10 +158,8 @@ json_t *dlook_layer(struct dmn *d, const struct peer *p, const char *cmd, int ar
 
 /* checkjob: a job that ended before the daemon's last restart is the
  * store's; the others the command layer's. */
-json_t *dlook_checkjob(struct dmn *d, const struct peer *p, const char *cmd, int argc,
-                       char **argv)
+json_t *dlook_checkjob(struct dmn *d, const struct peer *p, const char *cmd, int argc, char **argv)
 {
     json_t *r = checkjob_from_store(d, argc, argv);
     return r ? r : dlook_layer(d, p, cmd, argc, argv);
 }
-

@@ -12,11 +12,9 @@ struct peer;
 /* The command layer's answer to cmd (as typed) and its words, for p (whose
  * name and group are showbf's defaults; an ordinary user sees Torque's
  * views as showq shows them). */
-json_t *dlook_layer(struct dmn *d, const struct peer *p, const char *cmd, int argc,
-                    char **argv);
+json_t *dlook_layer(struct dmn *d, const struct peer *p, const char *cmd, int argc, char **argv);
 /* checkjob: a job the engine no longer holds is the store's; the others
  * the command layer's. */
-json_t *dlook_checkjob(struct dmn *d, const struct peer *p, const char *cmd, int argc,
-                       char **argv);
+json_t *dlook_checkjob(struct dmn *d, const struct peer *p, const char *cmd, int argc, char **argv);
 
 #endif

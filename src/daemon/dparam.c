@@ -27,11 +27,22 @@
  * where the daemon listens (WEBADDRESS, WEBPORT): a port taken by another
  * service would keep the daemon from its next start. They stay with those
  * who can edit maui.cfg anyway: root and the daemon's user. */
-static const char *const owner_only[] = {
-    "MAILPROGRAM", "NOTIFICATIONPROGRAM", "FEEDBACKPROGRAM", "LOGDIR",     "LOGFILE",
-    "LOCKFILE",    "STATDIR",             "TOOLSDIR",        "CHECKPOINTFILE", "FSCONFIGFILE",
-    "RMCONFIGFILE", "SIMRESOURCETRACEFILE", "SIMWORKLOADTRACEFILE", "WEBADDRESS", "WEBPORT",
-    NULL};
+static const char *const owner_only[] = {"MAILPROGRAM",
+                                         "NOTIFICATIONPROGRAM",
+                                         "FEEDBACKPROGRAM",
+                                         "LOGDIR",
+                                         "LOGFILE",
+                                         "LOCKFILE",
+                                         "STATDIR",
+                                         "TOOLSDIR",
+                                         "CHECKPOINTFILE",
+                                         "FSCONFIGFILE",
+                                         "RMCONFIGFILE",
+                                         "SIMRESOURCETRACEFILE",
+                                         "SIMWORKLOADTRACEFILE",
+                                         "WEBADDRESS",
+                                         "WEBPORT",
+                                         NULL};
 
 static int is_owner_only(const struct cfg_param *p)
 {
@@ -49,12 +60,12 @@ static int check_pair(const char *param, const char *value, const char *by, int 
 {
     const struct cfg_param *p = cfg_param_find(param);
     if (!p)
-        return err_set(err, "changeparam: '%.64s' is not a maui.cfg parameter moku knows",
-                       param);
+        return err_set(err, "changeparam: '%.64s' is not a maui.cfg parameter moku knows", param);
     if (!owner && is_owner_only(p))
-        return err_set(err, "changeparam: user %s is not authorized to change %s (a file or "
-                            "program the daemon uses as itself, or where it listens: root or "
-                            "the daemon's user only)",
+        return err_set(err,
+                       "changeparam: user %s is not authorized to change %s (a file or "
+                       "program the daemon uses as itself, or where it listens: root or "
+                       "the daemon's user only)",
                        by, p->name);
     size_t n = strlen(value);
     while (n > 0 && (value[n - 1] == ' ' || value[n - 1] == '\t'))
@@ -65,8 +76,10 @@ static int check_pair(const char *param, const char *value, const char *by, int 
         return err_set(err, "changeparam: %s: no value", param);
     for (const char *v = value; *v; v++)
         if ((unsigned char)*v < 0x20 || *v == 0x7f || *v == '#')
-            return err_set(err, "changeparam: %s: the value may not hold control characters "
-                                "or '#'", param);
+            return err_set(err,
+                           "changeparam: %s: the value may not hold control characters "
+                           "or '#'",
+                           param);
     return 0;
 }
 
@@ -177,8 +190,8 @@ static int write_all(const char *path, const char *text, struct err *err)
     return 0;
 }
 
-int dparam_change(struct dmn *d, const char *by, int owner, int argc, char **argv,
-                  char **report, struct err *err)
+int dparam_change(struct dmn *d, const char *by, int owner, int argc, char **argv, char **report,
+                  struct err *err)
 {
     *report = NULL;
     if (argc < 2 || argc % 2)
@@ -207,8 +220,9 @@ int dparam_change(struct dmn *d, const char *by, int owner, int argc, char **arg
         /* Refused: the file as it was (none, if there was none). */
         struct err e2 = {""};
         if (existed ? write_all(path, old, &e2) < 0 : unlink(path) < 0)
-            dlog(d->log, 0, "changeparam: %s could not be put back: %s (it holds the refused "
-                            "change)",
+            dlog(d->log, 0,
+                 "changeparam: %s could not be put back: %s (it holds the refused "
+                 "change)",
                  path, e2.msg[0] ? e2.msg : strerror(errno));
         rc = -1;
     }

@@ -56,7 +56,7 @@ json_t *dreply_commit(struct dmn *d, json_t *ok)
     if (store_commit(d->st, &e) < 0) {
         json_decref(ok);
         dspace_commit_failed(d); /* a full disk: the reserve makes room for the next try */
-        d->recover = 1; /* the engine may hold the change: rebuilt from the database */
+        d->recover = 1;          /* the engine may hold the change: rebuilt from the database */
         return dreply_err("the change could not be saved: %s", e.msg);
     }
     d->want_iter = 1;

@@ -61,8 +61,8 @@ static int req_only(const json_t *req, const char *field, json_t **bad)
         if (strcmp(key, "cmd") != 0 && strcmp(key, field) != 0 &&
             !(strcmp(key, "token") == 0 && strcmp(field, "job") == 0)) {
             *bad = dreply_err("bad request: unknown field \"%.64s\" (a request has \"cmd\" and "
-                             "\"%s\")",
-                             key, field);
+                              "\"%s\")",
+                              key, field);
             return -1;
         }
     }
@@ -81,8 +81,9 @@ static int req_token(const json_t *req, const char **token, json_t **bad)
         return -1;
     const char *v = json_string_value(t);
     size_t n = strlen(v);
-    if (n < 16 || n > 64 || strspn(v, "0123456789abcdefghijklmnopqrstuvwxyz"
-                                      "ABCDEFGHIJKLMNOPQRSTUVWXYZ_-") != n ||
+    if (n < 16 || n > 64 ||
+        strspn(v, "0123456789abcdefghijklmnopqrstuvwxyz"
+                  "ABCDEFGHIJKLMNOPQRSTUVWXYZ_-") != n ||
         n != json_string_length(t)) {
         *bad = dreply_err("bad request: \"token\" must be 16 to 64 letters, digits, '_' or '-'");
         return -1;

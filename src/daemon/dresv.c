@@ -25,8 +25,8 @@
 #include <time.h>
 
 #include "cfg/cfg.h"
-#include "engine/engine.h"
 #include "daemon/daemon_int.h"
+#include "engine/engine.h"
 #include "util/mem.h"
 
 /* ---- d->resvs ---- */
@@ -384,7 +384,8 @@ static void undo(struct dmn *d, const struct dresv_change *c)
     drop_ids(d, c->added, c->nadded, "not kept (refused or not saved); released");
     /* Modified: back to the stored version (its entry goes and comes back),
      * with the removed ones. */
-    drop_ids(d, c->modified, c->nmodified, "change not kept (refused or not saved); put back as stored");
+    drop_ids(d, c->modified, c->nmodified,
+             "change not kept (refused or not saved); put back as stored");
     /* memcpy from a NULL list is undefined even for no bytes: copy by hand. */
     char **back = xcalloc(c->nremoved + c->nmodified + 1, sizeof *back);
     for (size_t i = 0; i < c->nremoved; i++)
@@ -420,8 +421,8 @@ void dresv_settle(struct dmn *d, struct dresv_change *c, int committed)
 
 /* Processors and nodes of the reservations user uid made that still stand
  * (the store's record of who made them), the new ones (c) excluded. */
-static void user_resv_load(struct dmn *d, long uid, const struct dresv_change *c,
-                           long long *procs, long *nodes)
+static void user_resv_load(struct dmn *d, long uid, const struct dresv_change *c, long long *procs,
+                           long *nodes)
 {
     *procs = 0;
     *nodes = 0;
@@ -452,10 +453,14 @@ static int over_own_limits(struct dmn *d, const struct peer *p, const struct res
 {
     long len = r->end - r->start;
     long long procs = r->procs + others;
-    struct job_spec spec = {.name = r->id, .tasks = procs > INT_MAX ? INT_MAX : (int)procs,
-                            .procs_per_task = 1, .nodes = (int)(r->nnodes + (size_t)other_nodes),
-                            .walltime = len > 0 ? len : 1, .submit = r->start,
-                            .user = p->user, .group = p->group};
+    struct job_spec spec = {.name = r->id,
+                            .tasks = procs > INT_MAX ? INT_MAX : (int)procs,
+                            .procs_per_task = 1,
+                            .nodes = (int)(r->nnodes + (size_t)other_nodes),
+                            .walltime = len > 0 ? len : 1,
+                            .submit = r->start,
+                            .user = p->user,
+                            .group = p->group};
     struct err e;
     if (sched_job_fit(d->s, &spec, SCHED_FIT_LIMITS, &e) == SCHED_OVER_LIMIT)
         return err_set(err,
@@ -558,8 +563,8 @@ static int over_user_bounds(struct dmn *d, const struct peer *p, const struct re
     return 0;
 }
 
-int dresv_user_refused(struct dmn *d, const struct peer *p, const struct dresv_change *c,
-                       long now, struct err *err)
+int dresv_user_refused(struct dmn *d, const struct peer *p, const struct dresv_change *c, long now,
+                       struct err *err)
 {
     long long others;
     long other_nodes;

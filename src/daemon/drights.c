@@ -127,7 +127,7 @@ static int admin_at_least(const struct peer *p, int n)
  * showres — is for ADMIN1..3.
  */
 json_t *drights_refused(struct dmn *d, const struct peer *p, const struct cmd_def *def,
-                       const char *cmd, int argc, char **argv)
+                        const char *cmd, int argc, char **argv)
 {
     if (def->flags & CMD_OWN_REFUSAL)
         return NULL;
@@ -139,19 +139,19 @@ json_t *drights_refused(struct dmn *d, const struct peer *p, const struct cmd_de
     case CMD_RIGHT_ADMIN2:
         if (!admin_at_least(p, 2))
             return dreply_err("%s: user %s is not authorized (ADMIN1 or ADMIN2 only)", cmd,
-                             p->user);
+                              p->user);
         return NULL;
     case CMD_RIGHT_ADMIN3:
         if (!admin_at_least(p, 3))
             return dreply_err("%s: user %s is not authorized (ADMIN1, ADMIN2 or ADMIN3)", cmd,
-                             p->user);
+                              p->user);
         return NULL;
     case CMD_RIGHT_QUEUE:
         for (int i = 0; !admin_at_least(p, 3) && i < argc; i++)
             if (strcmp(argv[i], "-r") == 0 || strcmp(argv[i], "-i") == 0)
                 return dreply_err("%s %s: user %s is not authorized (ADMIN1, ADMIN2 or "
-                                 "ADMIN3; showq and showq -b show the queue to everyone)",
-                                 cmd, argv[i], p->user);
+                                  "ADMIN3; showq and showq -b show the queue to everyone)",
+                                  cmd, argv[i], p->user);
         return NULL;
     case CMD_RIGHT_SEE_OWN: {
         if (admin_at_least(p, 3))
@@ -161,8 +161,8 @@ json_t *drights_refused(struct dmn *d, const struct peer *p, const struct cmd_de
         long uid = id ? drights_job_uid(d, id) : -1;
         if (uid >= 0 && uid != (long)p->uid)
             return dreply_err("%s: user %s is not authorized to see job '%.64s' (its "
-                             "owner and ADMIN1, ADMIN2 or ADMIN3 may)",
-                             cmd, p->user, id);
+                              "owner and ADMIN1, ADMIN2 or ADMIN3 may)",
+                              cmd, p->user, id);
         return NULL;
     }
     case CMD_RIGHT_ANYONE:

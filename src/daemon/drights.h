@@ -21,7 +21,7 @@ int drights_may_change(const struct peer *p, const struct djob *dj);
  * checked here: CMD_OWN_REFUSAL commands, and the rights that depend on
  * the job or reservation (CMD_RIGHT_OWNER, CMD_RIGHT_CREATOR). */
 json_t *drights_refused(struct dmn *d, const struct peer *p, const struct cmd_def *def,
-                       const char *cmd, int argc, char **argv);
+                        const char *cmd, int argc, char **argv);
 /* The job checkjob's words name (its first operand), and whether JSON is
  * asked for; NULL when none. */
 const char *drights_checkjob_id(int argc, char **argv, int *json);

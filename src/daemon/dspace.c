@@ -89,8 +89,7 @@ static void release(struct dmn *d, const char *why)
 {
     struct dspace *sp = &d->space;
     if (unlink(sp->path) < 0 && errno != ENOENT) {
-        dlog(d->log, 0, "error: %s: cannot remove the disk reserve: %s", sp->path,
-             strerror(errno));
+        dlog(d->log, 0, "error: %s: cannot remove the disk reserve: %s", sp->path, strerror(errno));
         return;
     }
     sp->held = 0;
@@ -143,8 +142,9 @@ void dspace_check(struct dmn *d)
     } else if (!sp->held && sp->want > 0 && avail >= 2 * sp->want + floor_bytes(sp) &&
                make_reserve(d) == 0) {
         avail = free_bytes(d->home);
-        dlog(d->log, 0, "the disk of %s has room again (%lld bytes free besides its reserve of "
-                        "%lld bytes, made again): jobs are taken and started",
+        dlog(d->log, 0,
+             "the disk of %s has room again (%lld bytes free besides its reserve of "
+             "%lld bytes, made again): jobs are taken and started",
              d->home, avail, sp->want);
     }
     sp->avail = avail;
@@ -152,9 +152,10 @@ void dspace_check(struct dmn *d)
      * is for the changes already acknowledged, not for new jobs. */
     sp->low = dspace_full(d) || avail < (sp->want > 0 ? sp->want : MIB);
     if (sp->low != was_low)
-        dlog(d->log, 0, sp->low ? "warning: the disk of %s is nearly full (%lld bytes free): "
-                                  "new jobs are refused until there is room"
-                                : "the disk of %s has room for new jobs again (%lld bytes free)",
+        dlog(d->log, 0,
+             sp->low ? "warning: the disk of %s is nearly full (%lld bytes free): "
+                       "new jobs are refused until there is room"
+                     : "the disk of %s has room for new jobs again (%lld bytes free)",
              d->home, sp->avail);
 }
 
@@ -196,8 +197,7 @@ int dspace_submit_ok(struct dmn *d, uid_t uid, size_t bytes, int local, struct e
             mine += (long long)dj->bytes;
     }
     if (maxjobs > 0 && live >= maxjobs)
-        return err_set(err, "the daemon holds %lld jobs already (MAXJOBCOUNT %lld)", live,
-                       maxjobs);
+        return err_set(err, "the daemon holds %lld jobs already (MAXJOBCOUNT %lld)", live, maxjobs);
     if (maxbytes > 0 && mine + (long long)bytes > maxbytes)
         return err_set(err,
                        "your queued and running jobs' scripts and environments would take %lld "

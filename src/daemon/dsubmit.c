@@ -22,8 +22,7 @@
 #include "util/mem.h"
 
 /* The qsub request as a stored job record of peer p. */
-static void record_of(const struct qsub_req *q, const struct peer *p, long now,
-                      struct store_job *r)
+static void record_of(const struct qsub_req *q, const struct peer *p, long now, struct store_job *r)
 {
     *r = (struct store_job){
         .name = q->name ? xstrdup(q->name) : NULL,
@@ -101,8 +100,8 @@ static json_t *answered_before(struct dmn *d, const struct peer *p, const char *
         return NULL;
     json_t *r = json_loads(text, 0, NULL);
     free(text);
-    dlog(d->log, 1, "submission from %s sent again (token %s): its first answer repeated",
-         p->user, token);
+    dlog(d->log, 1, "submission from %s sent again (token %s): its first answer repeated", p->user,
+         token);
     return r ? r : dreply_err("submit: the stored answer to token %s is damaged", token);
 }
 
@@ -128,7 +127,7 @@ static json_t *submit_to_rm(struct dmn *d, const struct peer *p, const struct qs
 {
     if (q->advres)
         return dreply_err("submit: ADVRES with RMCFG TYPE=%s is not supported yet",
-                         d->rm.ops->name);
+                          d->rm.ops->name);
     char *features = NULL;
     for (size_t i = 0; i < q->nfeatures; i++) {
         char *more = xprintf("%s%s%s", features ? features : "", i ? "," : "", q->features[i]);
@@ -139,17 +138,34 @@ static json_t *submit_to_rm(struct dmn *d, const struct peer *p, const struct qs
     for (size_t i = 0; i < q->nenv; i++)
         env[i] = xprintf("%s=%s", q->env[i].name, q->env[i].value);
     struct rm_submit s = {
-        .user = p->user, .uid = p->uid, .gid = p->gid,
-        .name = q->name, .script = q->script, .shell = q->shell, .cwd = q->cwd,
+        .user = p->user,
+        .uid = p->uid,
+        .gid = p->gid,
+        .name = q->name,
+        .script = q->script,
+        .shell = q->shell,
+        .cwd = q->cwd,
         .out_path = q->join == QSUB_JOIN_EO ? q->err_path : q->out_path,
         .err_path = q->join == QSUB_JOIN_NONE ? q->err_path : NULL,
         .join = q->join != QSUB_JOIN_NONE,
-        .account = q->account, .class_ = q->queue, .qos = q->qos, .features = features,
-        .tasks = q->tasks, .nodes = q->nodes, .ppn = q->ppn,
-        .mem_mb = q->mem_mb, .walltime = q->walltime, .start_after = q->start_after,
-        .hold = q->hold, .exclusive = q->exclusive, .rerunnable = q->rerunnable,
-        .mail_events = q->mail_events, .mail_users = q->mail_users,
-        .env = (const char *const *)env, .nenv = q->nenv, .token = token,
+        .account = q->account,
+        .class_ = q->queue,
+        .qos = q->qos,
+        .features = features,
+        .tasks = q->tasks,
+        .nodes = q->nodes,
+        .ppn = q->ppn,
+        .mem_mb = q->mem_mb,
+        .walltime = q->walltime,
+        .start_after = q->start_after,
+        .hold = q->hold,
+        .exclusive = q->exclusive,
+        .rerunnable = q->rerunnable,
+        .mail_events = q->mail_events,
+        .mail_users = q->mail_users,
+        .env = (const char *const *)env,
+        .nenv = q->nenv,
+        .token = token,
     };
     long id = 0;
     struct err e;
@@ -194,8 +210,8 @@ static int group_of(const struct peer *p, const char *name, struct peer *as, str
     for (char **m = g->gr_mem; m && *m && !member; m++)
         member = strcmp(*m, p->user) == 0;
     if (!member && p->uid != 0)
-        return err_set(err, "-W group_list=%s: user %s is not a member of group %s", name,
-                       p->user, name);
+        return err_set(err, "-W group_list=%s: user %s is not a member of group %s", name, p->user,
+                       name);
     as->gid = g->gr_gid;
     snprintf(as->group, sizeof as->group, "%s", g->gr_name);
     return 0;
@@ -207,12 +223,11 @@ static int group_of(const struct peer *p, const char *name, struct peer *as, str
 static json_t *unknown_queue(const char *class_)
 {
     return json_pack("{s:b, s:i, s:s++}", "ok", 0, "exit", EX_UNKQUE, "error",
-                     "submit: submit error (Unknown queue MSG=requested queue not found: ",
-                     class_, ")");
+                     "submit: submit error (Unknown queue MSG=requested queue not found: ", class_,
+                     ")");
 }
 
-json_t *dsubmit_job(struct dmn *d, const struct peer *client, const json_t *job,
-                    const char *token)
+json_t *dsubmit_job(struct dmn *d, const struct peer *client, const json_t *job, const char *token)
 {
     struct qsub_req q;
     struct err e;
@@ -230,8 +245,8 @@ json_t *dsubmit_job(struct dmn *d, const struct peer *client, const json_t *job,
     if (geteuid() != 0 && p->uid != geteuid()) {
         qsub_free(&q);
         return dreply_err("submit: this daemon runs as uid %ld and can run only that user's "
-                         "jobs (start it as root to serve every user)",
-                         (long)geteuid());
+                          "jobs (start it as root to serve every user)",
+                          (long)geteuid());
     }
     size_t bytes = strlen(q.script);
     for (size_t i = 0; i < q.nenv; i++)
@@ -295,4 +310,3 @@ json_t *dsubmit_job(struct dmn *d, const struct peer *client, const json_t *job,
     }
     return r;
 }
-

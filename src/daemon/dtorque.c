@@ -188,7 +188,7 @@ static json_t *t_qdel(struct dmn *d, const struct peer *p, int argc, char **argv
     int i = 0;
     for (; i < argc && argv[i][0] == '-'; i++)
         if (strcmp(argv[i], "-W") == 0 && i + 1 < argc)
-            i++; /* -W delay: moku cancels at once */
+            i++;                             /* -W delay: moku cancels at once */
         else if (strcmp(argv[i], "-p") != 0) /* purge: the same here */
             return t_one(2, "qdel: unknown option '%.64s' (usage: qdel [-W delay] [-p] JOB...)",
                          argv[i]);
@@ -234,8 +234,7 @@ static int hold_letters(const char *s, const char *types[3], int *n)
     return 0;
 }
 
-static json_t *t_hold(struct dmn *d, const struct peer *p, const char *tcmd, int argc,
-                      char **argv)
+static json_t *t_hold(struct dmn *d, const struct peer *p, const char *tcmd, int argc, char **argv)
 {
     int set = strcmp(tcmd, "qhold") == 0, i = 0, ntypes = 1;
     const char *types[3] = {"user"};
@@ -321,8 +320,9 @@ static json_t *t_qsig(struct dmn *d, const struct peer *p, int argc, char **argv
         else if (!suspend && !resume)
             /* The local resource manager's supervisor forwards cancel,
              * suspend and resume only; Slurm's would need scancel -s. */
-            t_fail(&out, EX_IVALREQ, "qsig: signal %.32s: moku delivers only suspend and resume "
-                                     "(qsig -s suspend|resume); to end job %s use qdel",
+            t_fail(&out, EX_IVALREQ,
+                   "qsig: signal %.32s: moku delivers only suspend and resume "
+                   "(qsig -s suspend|resume); to end job %s use qdel",
                    sig, argv[i]);
         else if (!is_admin12(p))
             t_fail(&out, EX_PERM, "qsig: Unauthorized Request  %s", argv[i]);
@@ -349,8 +349,9 @@ static int alter_args(int argc, char **argv, struct alter *a, int *first, json_t
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (strcmp(argv[i], "-l") != 0 && strcmp(argv[i], "-N") != 0 &&
             strcmp(argv[i], "-p") != 0) {
-            *bad = t_one(2, "qalter: unknown option '%.64s' (usage: qalter [-l walltime=T] "
-                            "[-N NAME] [-p PRIORITY] JOB...)",
+            *bad = t_one(2,
+                         "qalter: unknown option '%.64s' (usage: qalter [-l walltime=T] "
+                         "[-N NAME] [-p PRIORITY] JOB...)",
                          argv[i]);
             return -1;
         }
@@ -378,8 +379,9 @@ static int alter_args(int argc, char **argv, struct alter *a, int *first, json_t
                 return -1;
             }
         } else {
-            *bad = t_one(EX_IVALREQ, "qalter: %.16s %.64s: moku alters walltime (-l walltime=), "
-                                     "the name (-N) and the priority (-p) only",
+            *bad = t_one(EX_IVALREQ,
+                         "qalter: %.16s %.64s: moku alters walltime (-l walltime=), "
+                         "the name (-N) and the priority (-p) only",
                          argv[i - 1], v);
             return -1;
         }
@@ -396,11 +398,17 @@ static int alter_args(int argc, char **argv, struct alter *a, int *first, json_t
  * per-job limits (MAX.WCLIMIT ...): err says which. */
 static int over_limits(struct dmn *d, const struct job *j, long w, struct err *err)
 {
-    struct job_spec spec = {.name = j->name, .tasks = j->tasks,
-                            .procs_per_task = j->procs_per_task, .nodes = j->nodes,
-                            .tpn = j->tpn, .walltime = w, .submit = j->submit,
-                            .user = j->user->name, .group = j->group->name,
-                            .account = j->account->name, .class_ = j->class_->name,
+    struct job_spec spec = {.name = j->name,
+                            .tasks = j->tasks,
+                            .procs_per_task = j->procs_per_task,
+                            .nodes = j->nodes,
+                            .tpn = j->tpn,
+                            .walltime = w,
+                            .submit = j->submit,
+                            .user = j->user->name,
+                            .group = j->group->name,
+                            .account = j->account->name,
+                            .class_ = j->class_->name,
                             .qos = j->qos->name};
     return sched_job_fit(d->s, &spec, SCHED_FIT_LIMITS, err) == SCHED_OVER_LIMIT;
 }
@@ -423,10 +431,10 @@ static void alter_one(struct dmn *d, const struct peer *p, const struct alter *a
     if (a->prio) {
         char *end;
         long v = strtol(a->prio, &end, 10);
-        if (*end || end == a->prio ||
-            sched_set_sysprio(d->s, dj->j, SYSPRIO_ABSOLUTE, v, &e) < 0)
-            return t_fail(out, EX_IVALREQ, "qalter: illegal -p value %.32s (0 to 1000, moku's "
-                                           "system priority)",
+        if (*end || end == a->prio || sched_set_sysprio(d->s, dj->j, SYSPRIO_ABSOLUTE, v, &e) < 0)
+            return t_fail(out, EX_IVALREQ,
+                          "qalter: illegal -p value %.32s (0 to 1000, moku's "
+                          "system priority)",
                           a->prio);
     }
     if (a->walltime) {
@@ -439,8 +447,8 @@ static void alter_one(struct dmn *d, const struct peer *p, const struct alter *a
     }
     djrec_save(d, dj);
     char what[160];
-    snprintf(what, sizeof what, "%s%ld%s%.64s%s%.16s", a->walltime ? "walltime=" : "",
-             a->walltime, a->name ? " name=" : "", a->name ? a->name : "", a->prio ? " p=" : "",
+    snprintf(what, sizeof what, "%s%ld%s%.64s%s%.16s", a->walltime ? "walltime=" : "", a->walltime,
+             a->name ? " name=" : "", a->name ? a->name : "", a->prio ? " p=" : "",
              a->prio ? a->prio : "");
     store_event(d->st, time(NULL), dj->rec.id, "alter", what, NULL);
     dlog(d->log, 1, "job %ld altered by %s: %s", dj->rec.id, p->user, what);
@@ -472,19 +480,22 @@ static json_t *t_nodes_set(struct dmn *d, const struct peer *p, int offline, con
                            int argc, char **argv)
 {
     if (!is_admin12(p))
-        return t_one(EX_PERM, "pbsnodes: Unauthorized Request  (user %s is not authorized: "
-                              "ADMIN1 or ADMIN2)",
+        return t_one(EX_PERM,
+                     "pbsnodes: Unauthorized Request  (user %s is not authorized: "
+                     "ADMIN1 or ADMIN2)",
                      p->user);
     if (d->rm.ops->node_states)
-        return t_one(EX_IVALREQ, "pbsnodes: the nodes' states are %s's: change them there "
-                                 "(scontrol update NodeName=... State=DRAIN|RESUME)",
+        return t_one(EX_IVALREQ,
+                     "pbsnodes: the nodes' states are %s's: change them there "
+                     "(scontrol update NodeName=... State=DRAIN|RESUME)",
                      d->rm.ops->name);
     if (argc == 0)
         return t_one(2, "usage: pbsnodes -o|-c [-N NOTE] NODE...");
     for (int i = 0; i < argc; i++)
         if (sched_find_node(d->s, argv[i]) < 0)
-            return t_one(EX_UNKNODE, "pbsnodes: Unknown node  MSG=cannot locate specified node "
-                                     "'%.64s'",
+            return t_one(EX_UNKNODE,
+                         "pbsnodes: Unknown node  MSG=cannot locate specified node "
+                         "'%.64s'",
                          argv[i]);
     json_t *bad = dreply_begin(d);
     if (bad)
@@ -567,7 +578,8 @@ static json_t *t_qstat(struct dmn *d, const struct peer *p, int argc, char **arg
          * shown all the same, as Torque's qstat does job by job. */
         char shown[300];
         if (i >= first && argv[i][0] != '-' && !summary && !djobs_find_word(d, argv[i])) {
-            t_fail(&miss, EX_UNKJOB, "qstat: Unknown Job Id %s", t_id(argv[i], shown, sizeof shown));
+            t_fail(&miss, EX_UNKJOB, "qstat: Unknown Job Id %s",
+                   t_id(argv[i], shown, sizeof shown));
             continue;
         }
         named += i >= first && argv[i][0] != '-';
@@ -648,8 +660,8 @@ int dtorque_answers(enum cmd_op op)
     }
 }
 
-json_t *dtorque_run(struct dmn *d, const struct peer *p, enum cmd_op op, const char *cmd,
-                    int argc, char **argv)
+json_t *dtorque_run(struct dmn *d, const struct peer *p, enum cmd_op op, const char *cmd, int argc,
+                    char **argv)
 {
     switch (op) {
     case CMD_OP_QSTAT:

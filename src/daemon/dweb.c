@@ -46,8 +46,12 @@ static void host_log(void *ctx, const char *msg)
 
 static void hist_row(void *ctx, const long long v[STORE_HIST_COLS])
 {
-    struct dhist_sample s = {.time = (long)v[0], .procs = v[1], .busy = v[2],
-                             .running = (long)v[3], .idle = (long)v[4], .blocked = (long)v[5]};
+    struct dhist_sample s = {.time = (long)v[0],
+                             .procs = v[1],
+                             .busy = v[2],
+                             .running = (long)v[3],
+                             .idle = (long)v[4],
+                             .blocked = (long)v[5]};
     dhist_add(ctx, &s);
 }
 

@@ -6,8 +6,8 @@
  * submission, a job's end (SIGCHLD from its supervisor) or a command that
  * changed something, and at the engine's own wake-ups (sched_next_wakeup:
  * what time alone changes, such as a MAXPS sum falling under its limit) —
- * the rule `moku simulate` follows, so a replay predicts these starts. Requests are read whole (framed, size-limited) from
- * any number of connections without blocking the loop, answered one by
+ * the rule `moku simulate` follows, so a replay predicts these starts. Requests are read whole
+ * (framed, size-limited) from any number of connections without blocking the loop, answered one by
  * one, and the connection closed.
  *
  * An iteration, in one store transaction: ask the resource manager which
@@ -34,12 +34,11 @@
 #include <time.h>
 #include <unistd.h>
 
-
 #include "cfg/cfg.h"
 #include "cmd/cmd.h"
 #include "daemon/daemon.h"
-#include "daemon/dconn.h"
 #include "daemon/daemon_int.h"
+#include "daemon/dconn.h"
 #include "daemon/dreq.h"
 #include "stats/fsfile.h"
 #include "util/crashpt.h"
@@ -47,8 +46,8 @@
 #include "web/web.h"
 #include "wire/wire.h"
 
-#define FS_CHECKPOINT 300    /* seconds between saves of the current fairshare window */
-#define TOKEN_KEEP 86400     /* seconds a submission's token is remembered (store_token_get) */
+#define FS_CHECKPOINT 300 /* seconds between saves of the current fairshare window */
+#define TOKEN_KEEP 86400  /* seconds a submission's token is remembered (store_token_get) */
 #define TOKEN_PRUNE_EVERY 600
 
 static int sig_fd = -1; /* write end of the self-pipe, for the handler */
@@ -116,9 +115,9 @@ static struct sched *build_sched(struct dmn *d, struct err *err)
      * the engine's split must be that one (docs/slurm.md). */
     pol.fill_in_order = d->rm.ops->intake != NULL;
     struct sched *s = sched_create(&pol, &(struct sched_rm){.start = djobs_rm_start,
-                                                             .preempt = dpreempt_rm_preempt,
-                                                             .resume = dpreempt_rm_resume,
-                                                             .ctx = d});
+                                                            .preempt = dpreempt_rm_preempt,
+                                                            .resume = dpreempt_rm_resume,
+                                                            .ctx = d});
     if (sched_creds_from_cfg(s, d->cfg, err) < 0 || sched_limits_from_cfg(s, d->cfg, err) < 0 ||
         add_nodes(d, s, err) < 0 || dtorque_nodes_restore(d, s, err) < 0 ||
         sched_standing_from_cfg(s, d->cfg, err) < 0) {
@@ -200,8 +199,7 @@ static int fs_load_one(void *ctx, const char *kind, const char *name, long windo
     if (type == FSFILE_TOTAL)
         fs_set_total_window(f, slot, usage);
     else if (type >= 0)
-        fs_set_window(f, cred_get(sched_creds(l->d->s, (enum cred_kind)type), name), slot,
-                      usage);
+        fs_set_window(f, cred_get(sched_creds(l->d->s, (enum cred_kind)type), name), slot, usage);
     return 0;
 }
 
@@ -219,8 +217,7 @@ static void fs_restore(struct dmn *d, long now)
     if (p->policy == FS_NONE)
         return;
     char v[32];
-    if (store_kv_get(d->st, "fs_saved_at", v, sizeof v, NULL) == 1 && atol(v) > 0 &&
-        atol(v) <= now)
+    if (store_kv_get(d->st, "fs_saved_at", v, sizeof v, NULL) == 1 && atol(v) > 0 && atol(v) <= now)
         d->fs_saved_at = atol(v);
     fs_advance(f, d->fs_saved_at);
     struct fs_load l = {d, fs_window_start(f) + fs_epoch(f)};
@@ -312,8 +309,7 @@ static void serve_iterate(struct dmn *d)
     if (!committed) {
         dlog(d->log, 0, "error: the iteration's changes were not saved: %s", e.msg);
         dspace_commit_failed(d);
-    }
-    else
+    } else
         djobs_forget(d);
     for (size_t i = 0; committed && i < rc.nremoved; i++)
         dlog(d->log, 1, "reservation %s expired", rc.removed[i]);
@@ -321,8 +317,8 @@ static void serve_iterate(struct dmn *d)
     dtrig_reap(d);
     dtrig_run(d);
     d->iterations++;
-    dlog(d->log, 3, "iteration %ld: %.2f ms, %zu idle, %zu running", d->iterations,
-         mono_ms() - t0, sched_nidle(d->s), sched_nrunning(d->s));
+    dlog(d->log, 3, "iteration %ld: %.2f ms, %zu idle, %zu running", d->iterations, mono_ms() - t0,
+         sched_nidle(d->s), sched_nrunning(d->s));
     if (!committed || d->recover) {
         iteration_failed(d, now);
         return;
@@ -502,8 +498,10 @@ int serve_recover(struct dmn *d)
     d->st = store_open(d->db_path, &e);
     struct sched *s = d->st ? build_sched(d, &e) : NULL;
     if (!s) {
-        dlog(d->log, 0, "error: cannot recover, moku stops (exit 1; restart it once the cause "
-                        "is mended): %s", e.msg);
+        dlog(d->log, 0,
+             "error: cannot recover, moku stops (exit 1; restart it once the cause "
+             "is mended): %s",
+             e.msg);
         d->stop = 1;
         d->exit_status = 1;
         return -1;
@@ -554,7 +552,7 @@ static int serve_reload(struct dmn *d, char **report, struct err *err)
     dlog_adopt(d->log, log);
     fs_save_slot(d, 0);
     crashpt("reload-before-restore"); /* the new engine built, nothing of the store in it */
-    restore_into(d, s, report); /* the old engine may borrow from the old cfg: first */
+    restore_into(d, s, report);       /* the old engine may borrow from the old cfg: first */
     crashpt("reload-restored");
     cfg_destroy(old_cfg);
     d->interval = cfg_time(d->cfg, "RMPOLLINTERVAL", NULL);
@@ -568,7 +566,8 @@ static int serve_reload(struct dmn *d, char **report, struct err *err)
     const char *type = rm ? cfg_obj_get(rm, "TYPE", NULL) : "LOCAL";
     if (strcasecmp(type, d->rm.ops->name) != 0) {
         line = xprintf("RMCFG TYPE=%s takes effect at the next start: the resource manager is "
-                       "%s until then", type, d->rm.ops->name);
+                       "%s until then",
+                       type, d->rm.ops->name);
         tell(d, report, line);
         free(line);
     }
@@ -820,8 +819,10 @@ static int open_rm(struct dmn *d, struct err *err)
         if (strcmp(o->kind, "RMCFG") != 0 || !cfg_obj_get(o, "TYPE", NULL))
             continue;
         if (rm)
-            return err_set(err, "%s: RMCFG[%s] and RMCFG[%s]: moku drives one resource "
-                           "manager", d->cfg_path, rm->name, o->name);
+            return err_set(err,
+                           "%s: RMCFG[%s] and RMCFG[%s]: moku drives one resource "
+                           "manager",
+                           d->cfg_path, rm->name, o->name);
         rm = o;
     }
     const char *type = rm ? cfg_obj_get(rm, "TYPE", NULL) : "LOCAL";
@@ -829,8 +830,10 @@ static int open_rm(struct dmn *d, struct err *err)
         for (size_t i = 0; i < cfg_nobjs(d->cfg); i++) {
             const struct cfg_obj *o = cfg_obj_at(d->cfg, i);
             if (strcmp(o->kind, "NODECFG") == 0 && strcmp(o->name, "DEFAULT") != 0)
-                return err_set(err, "%s: NODECFG[%s] with RMCFG[%s] TYPE=SLURM: the nodes "
-                               "are Slurm's (docs/slurm.md)", d->cfg_path, o->name, rm->name);
+                return err_set(err,
+                               "%s: NODECFG[%s] with RMCFG[%s] TYPE=SLURM: the nodes "
+                               "are Slurm's (docs/slurm.md)",
+                               d->cfg_path, o->name, rm->name);
         }
         if (!(d->slurm = slurm_rm_open(cfg_obj_get(rm, "CONFIGFILE", NULL), err)))
             return -1;
@@ -838,8 +841,10 @@ static int open_rm(struct dmn *d, struct err *err)
         return 0;
     }
     if (strcasecmp(type, "LOCAL") != 0)
-        return err_set(err, "%s: RMCFG[%s] TYPE=%s: moku drives TYPE=LOCAL (this machine) or "
-                       "TYPE=SLURM", d->cfg_path, rm->name, type);
+        return err_set(err,
+                       "%s: RMCFG[%s] TYPE=%s: moku drives TYPE=LOCAL (this machine) or "
+                       "TYPE=SLURM",
+                       d->cfg_path, rm->name, type);
     if (!(d->local = local_create(d->spool, d->exe, err)))
         return -1;
     d->rm = (struct rm){&rm_local_ops, d->local};
@@ -1022,8 +1027,8 @@ int daemon_serve(const struct daemon_opts *o)
     /* The journal sink writes to standard error already. */
     dlog_echo(d.log, !o->detach && o->log == DLOG_FILE);
     log_warnings(&d, NULL, o->detach);
-    dlog(d.log, 0, "moku serving %s on %s (%zu nodes, %lld processors, %zu jobs restored)",
-         d.home, d.sock_path, sched_nnodes(d.s), sched_up_procs(d.s), d.njobs);
+    dlog(d.log, 0, "moku serving %s on %s (%zu nodes, %lld processors, %zu jobs restored)", d.home,
+         d.sock_path, sched_nnodes(d.s), sched_up_procs(d.s), d.njobs);
     if (o->detach) {
         detached(ready);
         dlog_echo(d.log, 0);

@@ -29,8 +29,8 @@ static int attr_error(const struct cfg_obj *o, const char *attr, const struct er
 {
     for (size_t i = 0; i < o->nattrs; i++)
         if (strcmp(o->attrs[i].name, attr) == 0)
-            return err_set(err, "%s:%d: %s[%s] %s: %s", o->attrs[i].file, o->attrs[i].line,
-                           o->kind, o->name, attr, e->msg);
+            return err_set(err, "%s:%d: %s[%s] %s: %s", o->attrs[i].file, o->attrs[i].line, o->kind,
+                           o->name, attr, e->msg);
     return err_set(err, "%s[%s] %s: %s", o->kind, o->name, attr, e->msg);
 }
 

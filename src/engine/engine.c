@@ -370,7 +370,9 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         .epos = SIZE_MAX,
         .tag = spec->tag,
         .holds = spec->holds & (HOLD_USER | HOLD_SYSTEM | HOLD_BATCH),
-        .util = !spec->util_known || !(spec->util >= 0) ? -1 : spec->util < 1 ? spec->util : 1,
+        .util = !spec->util_known || !(spec->util >= 0) ? -1
+                : spec->util < 1                        ? spec->util
+                                                        : 1,
         .exit_status = -1,
     };
     job_request_from_spec(j, spec);
@@ -425,8 +427,8 @@ int sched_cancel(struct sched *s, struct job *j, long now, struct err *err)
     return 0;
 }
 
-int sched_adopt(struct sched *s, struct job *j, long start, const struct job_slot *slots,
-                size_t n, struct err *err)
+int sched_adopt(struct sched *s, struct job *j, long start, const struct job_slot *slots, size_t n,
+                struct err *err)
 {
     if (j->state != JOB_IDLE)
         return err_set(err, "job %s is not idle", j->name);
@@ -476,7 +478,8 @@ int sched_runjob(struct sched *s, struct job *j, long now, struct err *err)
         free_procs +=
             s->nt.node_cap[i] > s->nt.node_used[i] ? s->nt.node_cap[i] - s->nt.node_used[i] : 0;
     if (free_procs < job_procs(j))
-        return err_set(err, "job cannot run  (insufficient idle procs:  %lld needed  %lld available)",
+        return err_set(err,
+                       "job cannot run  (insufficient idle procs:  %lld needed  %lld available)",
                        job_procs(j), free_procs);
     /* Out of the queue first, as a start in an iteration takes it out. */
     queue_leave(s, j);

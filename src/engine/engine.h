@@ -106,8 +106,8 @@ int sched_cancel(struct sched *s, struct job *j, long now, struct err *err);
 /* A job found running (the daemon restarted while it ran): mark it running
  * since `start` on exactly these processors (node indices, as in
  * job->slots). Errors: not idle, unknown node. */
-int sched_adopt(struct sched *s, struct job *j, long start, const struct job_slot *slots,
-                size_t n, struct err *err);
+int sched_adopt(struct sched *s, struct job *j, long start, const struct job_slot *slots, size_t n,
+                struct err *err);
 /* The resource manager runs job j on other processors than the engine
  * chose (Slurm's own split of its tasks over the nodes it was given, whole
  * nodes for an exclusive job, more memory than asked): from now on j holds

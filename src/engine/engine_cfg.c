@@ -22,14 +22,15 @@ static int choice(const char *v, const char *const *names, int dflt)
 static int backfill_from_cfg(const struct cfg *cfg, struct sched_policy *pol, struct err *err)
 {
     static const char *const bf[] = {"NONE", "FIRSTFIT", "BESTFIT", "GREEDY", "PREEMPT", NULL};
-    static const char *const metric[] = {"PROCS", "NODES", "PROCSECONDS", "SECONDS",
+    static const char *const metric[] = {"PROCS", "NODES",     "PROCSECONDS", "SECONDS",
                                          "PE",    "PESECONDS", NULL};
     static const char *const prio[] = {"RANDOM", "DURATION", "HWDURATION", "NONE", NULL};
     const char *v = cfg_str(cfg, "BACKFILLPOLICY", NULL);
     pol->backfill = (enum bf_policy)choice(v, bf, BF_FIRSTFIT);
     if (v && strcmp(v, bf[pol->backfill]) != 0)
-        return err_set(err, "BACKFILLPOLICY %s is not one moku knows (FIRSTFIT, BESTFIT, GREEDY, "
-                            "PREEMPT or NONE)",
+        return err_set(err,
+                       "BACKFILLPOLICY %s is not one moku knows (FIRSTFIT, BESTFIT, GREEDY, "
+                       "PREEMPT or NONE)",
                        v);
     pol->bfdepth = (int)cfg_int(cfg, "BACKFILLDEPTH", NULL);
     pol->bfmetric = (enum bf_metric)choice(cfg_str(cfg, "BACKFILLMETRIC", NULL), metric, BFM_PROCS);
@@ -40,12 +41,10 @@ static int backfill_from_cfg(const struct cfg *cfg, struct sched_policy *pol, st
     return 0;
 }
 
-static int nodes_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol,
-                                 struct err *err)
+static int nodes_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol, struct err *err)
 {
-    static const char *const alloc[] = {"FIRSTAVAILABLE", "LASTAVAILABLE", "MINRESOURCE",
-                                        "CPULOAD",        "PRIORITY",      "FASTEST",
-                                        "MAXBALANCE",     NULL};
+    static const char *const alloc[] = {"FIRSTAVAILABLE", "LASTAVAILABLE", "MINRESOURCE", "CPULOAD",
+                                        "PRIORITY",       "FASTEST",       "MAXBALANCE",  NULL};
     static const char *const access[] = {"SHARED", "SINGLEJOB", "SINGLETASK", "SINGLEUSER", NULL};
     const char *na = cfg_str(cfg, "NODEALLOCATIONPOLICY", NULL);
     const char *ac = cfg_str(cfg, "NODEACCESSPOLICY", NULL);
@@ -55,8 +54,9 @@ static int nodes_policy_from_cfg(const struct cfg *cfg, struct sched_policy *pol
         if (strcmp(na, alloc[k]) == 0)
             pol->nalloc = (enum node_alloc)k;
     if (na && strcmp(na, alloc[pol->nalloc]) != 0)
-        return err_set(err, "NODEALLOCATIONPOLICY %s is not implemented (use FIRSTAVAILABLE, "
-                            "LASTAVAILABLE, MINRESOURCE, CPULOAD, PRIORITY, FASTEST or MAXBALANCE)",
+        return err_set(err,
+                       "NODEALLOCATIONPOLICY %s is not implemented (use FIRSTAVAILABLE, "
+                       "LASTAVAILABLE, MINRESOURCE, CPULOAD, PRIORITY, FASTEST or MAXBALANCE)",
                        na);
     pol->naccess = NACCESS_SHARED;
     for (int k = 0; ac && access[k]; k++)
@@ -95,9 +95,8 @@ static int resgroups_from_cfg(const struct cfg *cfg, struct sched_policy *pol, s
                           : 0;
         if (d > 1000000)
             d = 1000000; /* "every job": more than any queue will hold */
-        const char *q = cfg_is_set(cfg, "RESERVATIONQOSLIST", ix)
-                            ? cfg_str(cfg, "RESERVATIONQOSLIST", ix)
-                            : "";
+        const char *q =
+            cfg_is_set(cfg, "RESERVATIONQOSLIST", ix) ? cfg_str(cfg, "RESERVATIONQOSLIST", ix) : "";
         if (strlen(q) >= sizeof pol->resgroup[i].qos)
             return err_set(err, "RESERVATIONQOSLIST[%d]: the list is too long", i);
         pol->resgroup[i].depth = (int)d;
@@ -117,8 +116,8 @@ static int reservations_from_cfg(const struct cfg *cfg, struct sched_policy *pol
     pol->respolicy = (enum res_policy)choice(v, rp, RP_CURRENTHIGHEST); /* DEFAULT too */
     if (pol->respolicy == RP_NEVER)
         pol->resdepth = 0;
-    pol->resthresh = (enum res_threshold)choice(cfg_str(cfg, "RESERVATIONTHRESHOLDTYPE", NULL), th,
-                                                RT_NONE);
+    pol->resthresh =
+        (enum res_threshold)choice(cfg_str(cfg, "RESERVATIONTHRESHOLDTYPE", NULL), th, RT_NONE);
     pol->resthreshvalue = (long)cfg_int(cfg, "RESERVATIONTHRESHOLDVALUE", NULL);
     return 0;
 }
@@ -236,8 +235,8 @@ static int node_order_attrs(const struct cfg_obj *o, const struct cfg_obj *def,
     return 0;
 }
 
-static int node_from_obj(const struct cfg_obj *o, const struct cfg_obj *def,
-                         struct node_spec *spec, struct err *err)
+static int node_from_obj(const struct cfg_obj *o, const struct cfg_obj *def, struct node_spec *spec,
+                         struct err *err)
 {
     char where[256];
     long long procs, mem, swap, disk;

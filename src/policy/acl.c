@@ -386,7 +386,6 @@ int acl_parse_setres(struct acl *acl, const char *text, struct err *err)
 
 /* --------------------------------------------------------------- formatting */
 
-
 static void put_time(struct sbuf *o, long secs)
 {
     char t[48];

@@ -71,7 +71,10 @@ struct acl_job {
 };
 
 /* The job flags a JOBATTRLIST entry may name (Maui's job attributes). */
-#define ACL_JOB_FLAGS {"PREEMPTEE"}
+#define ACL_JOB_FLAGS                                                                              \
+    {                                                                                              \
+        "PREEMPTEE"                                                                                \
+    }
 
 struct acl;
 

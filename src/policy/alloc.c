@@ -517,15 +517,15 @@ static void balance_range(struct sched *s, const struct job *j, const uint32_t *
 static unsigned char *region_levels(struct sched *s, const struct job *j, long now)
 {
     unsigned char *lv = xcalloc(s->pl.nregions + 1, 1);
-    static const unsigned char of[] = {[ACL_POSITIVE] = 0, [ACL_NEUTRAL] = 1, [ACL_NONE] = 2,
-                                       [ACL_NEGATIVE] = 3};
+    static const unsigned char of[] = {
+        [ACL_POSITIVE] = 0, [ACL_NEUTRAL] = 1, [ACL_NONE] = 2, [ACL_NEGATIVE] = 3};
     /* A region whose counts leave j nothing is skipped whole: its nodes
      * with room are reserved for others (4: taken only when no region is
      * better, by a start that ignores the plan, runjob's). A region j cannot
      * use at all (features, partition) is never taken (5): runjob put a job
      * asking for a feature on nodes without it. */
     for (size_t g = 0; g < s->pl.nregions; g++)
-        lv[g] = !plan_region_usable(s, j, g)         ? 5
+        lv[g] = !plan_region_usable(s, j, g)          ? 5
                 : plan_region_tasks(s, j, g, now) > 0 ? of[plan_region_access(s, j, g, now)]
                                                       : 4;
     return lv;

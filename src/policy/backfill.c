@@ -30,8 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy/bfwin.h"
 #include "core/sched_int.h"
+#include "policy/bfwin.h"
 #include "util/mem.h"
 
 /* Windows of processors free from now: (procs, duration), shortest first;
@@ -47,10 +47,13 @@ static double metric(const struct sched *s, const struct job *j)
 {
     double procs = (double)job_procs(j);
     switch (s->pol.bfmetric) {
-    case BFM_SECONDS: return (double)j->walltime;
+    case BFM_SECONDS:
+        return (double)j->walltime;
     case BFM_PROCSECONDS:
-    case BFM_PESECONDS: return procs * (double)j->walltime;
-    default: return procs; /* PROCS; NODES and PE as Maui: processors */
+    case BFM_PESECONDS:
+        return procs * (double)j->walltime;
+    default:
+        return procs; /* PROCS; NODES and PE as Maui: processors */
     }
 }
 
@@ -116,8 +119,13 @@ static void greedy_in(struct sched *s, struct job **c, size_t n, struct sched_wi
     for (size_t k = 0; k < n; k++)
         if (c[k] && in_window(c[k], w) && bf_may_start(s, c[k]) && plan_fits(s, c[k], now))
             fit[m++] = c[k];
-    struct greedy g = {s, fit, m, s->pol.bfmaxschedules > 0 ? s->pol.bfmaxschedules : 10000,
-                       xcalloc(m + 1, 1), xcalloc(m + 1, 1), 0};
+    struct greedy g = {s,
+                       fit,
+                       m,
+                       s->pol.bfmaxschedules > 0 ? s->pol.bfmaxschedules : 10000,
+                       xcalloc(m + 1, 1),
+                       xcalloc(m + 1, 1),
+                       0};
     search(&g, 0, w->procs, 0);
     for (size_t i = 0; i < m; i++) { /* fit is in priority order */
         if (!g.best[i])

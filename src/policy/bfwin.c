@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy/bfwin.h"
 #include "core/sched_int.h"
+#include "policy/bfwin.h"
 #include "util/mem.h"
 
 /* A pseudo-job for spec (credentials by name only: ACLs compare names). */

@@ -54,9 +54,9 @@ static void clear_blocked(struct sched *s, struct job *j)
 struct walk {
     struct job **v;
     size_t n;
-    int whole;    /* every idle job: every credential's idle usage starts at zero */
+    int whole; /* every idle job: every credential's idle usage starts at zero */
     long now;
-    long wake;    /* eset: when time alone may first lift one of the refusals */
+    long wake;     /* eset: when time alone may first lift one of the refusals */
     int restarted; /* some job's queue time restarted */
     int capped;    /* some job was refused by a fairshare cap */
     int stopped;   /* ... or stopped */
@@ -141,7 +141,8 @@ static int held(struct sched *s, struct walk *w, struct job *j, long now)
         /* A deferred job is held (Maui's defer hold): under FULLPOLICY its
          * queue time starts when the defer ends, not at the last iteration
          * that saw it (as for sched_release). */
-        if (j->holds == 0 && !(j->flags & JOB_STARTDATE) && s->pol.prio.accrual == ACCRUE_FULLPOLICY)
+        if (j->holds == 0 && !(j->flags & JOB_STARTDATE) &&
+            s->pol.prio.accrual == ACCRUE_FULLPOLICY)
             elig_set_qtime(j, j->deferred_until);
         j->deferred_until = 0; /* DEFERTIME is over, or the start date came: eligible */
         j->flags &= ~(unsigned)JOB_STARTDATE;
@@ -213,7 +214,8 @@ static void note_wait(struct walk *w, struct sched *s, const struct job *j, cons
      * whole numbers): a wake-up for the drivers too (sched_next_wakeup),
      * which must not come a second early and find nothing changed. */
     secs = ceil(secs - 1e-9);
-    long at = secs >= (double)(AVAIL_NEVER / 2) ? AVAIL_NEVER : w->now + (secs < 1 ? 1 : (long)secs);
+    long at =
+        secs >= (double)(AVAIL_NEVER / 2) ? AVAIL_NEVER : w->now + (secs < 1 ? 1 : (long)secs);
     if (at < w->wake)
         w->wake = at;
 }
@@ -242,8 +244,7 @@ static void note_refusal(struct walk *w, unsigned va, enum lim_level level, cons
     if (va & ~(1u << LIM_PS | 1u << LIM_WC))
         return; /* over a limit time does not run down */
     for (int i = 0; i < 2; i++)
-        if ((va & 1u << types[i]) &&
-            (w->least[level][i] < 0 || req[types[i]] < w->least[level][i]))
+        if ((va & 1u << types[i]) && (w->least[level][i] < 0 || req[types[i]] < w->least[level][i]))
             w->least[level][i] = req[types[i]];
 }
 
@@ -392,8 +393,7 @@ static int one_one(struct sched *s, struct walk *w, struct job *j, const struct 
     if (r == 1) {
         s->el.promoted += (j->flags & JOB_BLOCKED) != 0;
         clear_blocked(s, j);
-    }
-    else if (r == 0)
+    } else if (r == 0)
         set_blocked(s, j, NULL);
     return r == 1;
 }

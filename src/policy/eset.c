@@ -65,21 +65,21 @@ struct eset_comp {
     double (*seg)[LIM_NTYPES];
     size_t segcap;
     int seg_ok;
-    int dirty;      /* something changed its jobs since the last walk */
-    size_t nnew;    /* jobs submitted since, the last of a: they sort after every other */
-    long maxsub;    /* the latest submission among its jobs */
+    int dirty;   /* something changed its jobs since the last walk */
+    size_t nnew; /* jobs submitted since, the last of a: they sort after every other */
+    long maxsub; /* the latest submission among its jobs */
     size_t maxord;
     double idle_end[2][LIM_NTYPES]; /* idle usage at the end of its hard and soft walks */
-    int started;    /* a job of it started in this iteration */
-    int odd;        /* some b job is not blocked (the soft walk admitted a job the
-                       hard walk refused): its walks read b whole */
-    long wake;      /* from then on time alone may change its answer */
-    long lift;      /* ... of which: when time alone may lift a refusal (the rest is
-                       its walk order, which only a walk looks at) */
-    long walked;    /* when it was last walked (LONG_MIN: never) */
-    double use[LIM_NTYPES]; /* its credential's active usage then */
-    double rate[2];         /* ... and how fast its PS and WC were running down */
-    double cur[2];          /* this iteration's rates */
+    int started;                    /* a job of it started in this iteration */
+    int odd;                        /* some b job is not blocked (the soft walk admitted a job the
+                                       hard walk refused): its walks read b whole */
+    long wake;                      /* from then on time alone may change its answer */
+    long lift;                      /* ... of which: when time alone may lift a refusal (the rest is
+                                       its walk order, which only a walk looks at) */
+    long walked;                    /* when it was last walked (LONG_MIN: never) */
+    double use[LIM_NTYPES];         /* its credential's active usage then */
+    double rate[2];                 /* ... and how fast its PS and WC were running down */
+    double cur[2];                  /* this iteration's rates */
 };
 
 /* The walk under way over one component: its jobs in priority order, read
@@ -94,10 +94,10 @@ struct eset_cur {
     size_t ntmp, captmp;
     struct job **rest; /* eset_rest */
     size_t caprest;
-    int cut;          /* a walk stopped reading b */
-    size_t keep;      /* a jobs before this walk's (append: the old ones) */
-    int floor;        /* some a job's priority is at its floor (1) */
-    int append;       /* only the new jobs are walked, after the old ones' end state */
+    int cut;     /* a walk stopped reading b */
+    size_t keep; /* a jobs before this walk's (append: the old ones) */
+    int floor;   /* some a job's priority is at its floor (1) */
+    int append;  /* only the new jobs are walked, after the old ones' end state */
 };
 
 struct eset {
@@ -108,7 +108,7 @@ struct eset {
     struct eset_cur cur;
     struct job **disp; /* every idle job, for the commands */
     size_t capdisp;
-    struct job **nb;   /* eset_walked: jobs joining b */
+    struct job **nb; /* eset_walked: jobs joining b */
     size_t capnb;
     struct sort_buf sb;
     size_t nparked;
@@ -122,10 +122,14 @@ enum { R_PS, R_WC };
 static const struct cred *comp_cred(const struct eset *e, const struct job *j)
 {
     switch (e->kind) {
-    case CRED_GROUP: return j->group;
-    case CRED_CLASS: return j->class_;
-    case CRED_QOS: return j->qos;
-    default: return j->user;
+    case CRED_GROUP:
+        return j->group;
+    case CRED_CLASS:
+        return j->class_;
+    case CRED_QOS:
+        return j->qos;
+    default:
+        return j->user;
     }
 }
 
@@ -222,7 +226,6 @@ static void b_push(struct eset_comp *c, struct job *j)
     j->flags |= JOB_INB;
     c->b[c->nb++] = j;
 }
-
 
 static void comp_push(struct eset *e, struct job *j)
 {

@@ -20,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sched_int.h"
 #include "policy/fit.h"
 #include "policy/resv.h"
-#include "core/sched_int.h"
 #include "util/mem.h"
 
 /* The job's required features, split as sched_submit splits them. */
@@ -166,8 +166,8 @@ static enum sched_fit fit_nodes(const struct sched *s, const struct job_spec *sp
         err_set(err, "needs %d distinct nodes of %ld processors, the cluster has %ld such node%s%s",
                 spec->tasks / spec->tpn, spec->tpn * ppt, sh.holding, sh.holding == 1 ? "" : "s",
                 which);
-    else if (spec->max_nodes && (long long)spec->max_nodes * (sh.tasks_max > 0 ? sh.tasks_max : 1) <
-                                    spec->tasks)
+    else if (spec->max_nodes &&
+             (long long)spec->max_nodes * (sh.tasks_max > 0 ? sh.tasks_max : 1) < spec->tasks)
         err_set(err, "asks for %d tasks of %ld processors on at most %d nodes, a node%s holds %ld",
                 spec->tasks, ppt, spec->max_nodes, which, sh.tasks_max);
     else if (sh.tasks < spec->tasks && (spec->mem_per_task > 0 || spec->mem_per_node))
@@ -240,8 +240,7 @@ static enum sched_fit fit_limits(const struct sched *s, const struct job_spec *s
 /* A job that names a reservation (ADVRES) runs only in it: one whose ACL
  * admits it at no start can never run. A name no reservation has is the
  * driver's business (the daemon refuses it before). */
-static enum sched_fit fit_resv(const struct sched *s, const struct job_spec *spec,
-                               struct err *err)
+static enum sched_fit fit_resv(const struct sched *s, const struct job_spec *spec, struct err *err)
 {
     if (!spec->advres || !*spec->advres || !sched_resv_name_known(s, spec->advres))
         return SCHED_FITS;

@@ -10,13 +10,13 @@
 /* Why a job could never run on this scheduler's nodes, whatever else runs
  * or waits (policy/fit.c). */
 enum sched_fit {
-    SCHED_FITS,       /* it could run */
-    SCHED_TOO_LARGE,  /* more processors than the up nodes have in all */
-    SCHED_NO_NODES,   /* no set of up nodes with its features and partition can hold it:
-                         a task larger than any such node, fewer such nodes than its
-                         tasks per node need, fewer processors than it asks */
-    SCHED_OVER_LIMIT, /* its request alone is over a HARD active or idle throttling limit,
-                         or over a per-job limit (MAX.WCLIMIT, MAXPROCPERJOB, ...) */
+    SCHED_FITS,         /* it could run */
+    SCHED_TOO_LARGE,    /* more processors than the up nodes have in all */
+    SCHED_NO_NODES,     /* no set of up nodes with its features and partition can hold it:
+                           a task larger than any such node, fewer such nodes than its
+                           tasks per node need, fewer processors than it asks */
+    SCHED_OVER_LIMIT,   /* its request alone is over a HARD active or idle throttling limit,
+                           or over a per-job limit (MAX.WCLIMIT, MAXPROCPERJOB, ...) */
     SCHED_RESV_REFUSES, /* it asks for a reservation (ADVRES) whose ACL admits it at no
                            start: every reservation and standing reservation of that name
                            refuses its credentials */
@@ -27,9 +27,10 @@ enum sched_fit {
 #define SCHED_FIT_LIMITS 0x4 /* SCHED_OVER_LIMIT: the limits of its credentials */
 #define SCHED_FIT_RESV 0x8   /* SCHED_RESV_REFUSES: the ACL of the reservation it names */
 #define SCHED_FIT_ALL 0xf
-#define SCHED_FIT_CONFIGURED 0x10 /* with NODES: every node as configured, up or not (a
-                                     resource manager's node that is down may come back);
-                                     SIZE is then left to NODES */
+#define SCHED_FIT_CONFIGURED                                                                       \
+    0x10 /* with NODES: every node as configured, up or not (a                                     \
+            resource manager's node that is down may come back);                                   \
+            SIZE is then left to NODES */
 /*
  * Whether a job asking for spec could ever run here: the checks in `what`,
  * in the order above; the first that fails is returned, with err saying why

@@ -98,8 +98,8 @@ int fs_target_parse(const char *s, struct fs_target *out, struct err *err)
 void fs_target_format(const struct fs_target *t, char out[32])
 {
     static const char mode_char[] = {
-        [FS_MODE_NONE] = '\0', [FS_MODE_TARGET] = '\0', [FS_MODE_FLOOR] = '+',
-        [FS_MODE_CEILING] = '-', [FS_MODE_CAP] = '^', [FS_MODE_PCAP] = '%'};
+        [FS_MODE_NONE] = '\0',   [FS_MODE_TARGET] = '\0', [FS_MODE_FLOOR] = '+',
+        [FS_MODE_CEILING] = '-', [FS_MODE_CAP] = '^',     [FS_MODE_PCAP] = '%'};
     if (!t || t->mode == FS_MODE_NONE) {
         out[0] = '\0';
         return;

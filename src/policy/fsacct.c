@@ -17,9 +17,9 @@
  */
 #include <stdio.h>
 
-#include "policy/fsacct.h"
 #include "core/sched_int.h"
 #include "policy/fs.h"
+#include "policy/fsacct.h"
 
 static void job_creds(const struct job *j, const struct cred *c[CRED_NKINDS])
 {
@@ -100,7 +100,7 @@ void fsacct_job(struct sched *s, const struct job *j)
     if (fs_params(s->fsh.fs)->policy == FS_NONE || !s->pol.prio.cweight[PRIO_FS])
         return;
     struct cred *c[CRED_NKINDS] = {
-        [CRED_USER] = j->user,   [CRED_GROUP] = j->group, [CRED_ACCOUNT] = j->account,
+        [CRED_USER] = j->user,    [CRED_GROUP] = j->group, [CRED_ACCOUNT] = j->account,
         [CRED_CLASS] = j->class_, [CRED_QOS] = j->qos,
     };
     for (int k = 0; k < CRED_NKINDS; k++)
@@ -139,8 +139,7 @@ int fsacct_over_cap(struct sched *s, const struct job *j, char *why, size_t len)
             fs_target_format(&t, cap);
             double use =
                 t.mode == FS_MODE_PCAP ? fs_percent(s->fsh.fs, c[k]) : fs_usage(s->fsh.fs, c[k]);
-            snprintf(why, len,
-                     "job %s violates fairshare cap of %s for %s %s (U: %.2f%s, R: %.0f)",
+            snprintf(why, len, "job %s violates fairshare cap of %s for %s %s (U: %.2f%s, R: %.0f)",
                      j->name, cap, cred_kind_name((enum cred_kind)k), c[k]->name, use,
                      t.mode == FS_MODE_PCAP ? "%" : "", request);
         }

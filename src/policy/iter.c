@@ -35,8 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy/iter.h"
 #include "core/sched_int.h"
+#include "policy/iter.h"
 #include "policy/prio.h"
 #include "util/mem.h"
 #include "util/sort.h"
@@ -283,13 +283,16 @@ static int past_threshold(const struct sched *s, const struct job *j, long now)
 {
     long v = s->pol.resthreshvalue;
     switch (s->pol.resthresh) {
-    case RT_BYPASS: return j->bypass > v;
-    case RT_QUEUETIME: return now - elig_qtime(s, j, now) > v;
+    case RT_BYPASS:
+        return j->bypass > v;
+    case RT_QUEUETIME:
+        return now - elig_qtime(s, j, now) > v;
     case RT_XFACTOR: {
         long q = now > elig_qtime(s, j, now) ? now - elig_qtime(s, j, now) : 0;
         return (q + j->walltime) / (j->walltime > 0 ? j->walltime : 1) > v;
     }
-    default: return 1;
+    default:
+        return 1;
     }
 }
 
@@ -649,7 +652,7 @@ void iter_run(struct sched *s, long now)
     s->stats.iterations++;
     s->el.promotion = 0;
     s->order_static = sched_order_is_static(s); /* fixed for the whole iteration */
-    eset_sync(s); /* eligibility by credential, or the whole queue */
+    eset_sync(s);                               /* eligibility by credential, or the whole queue */
     settle_time(s, now);
     if (s->rs.nsrdefs || s->rs.nresvs)
         resv_refresh(s, now);

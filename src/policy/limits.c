@@ -82,8 +82,8 @@ const char *limits_type_name(enum lim_type t)
     return t < LIM_NTYPES ? type_names[t] : "?";
 }
 
-int limits_configured(const struct limits *L, enum cred_kind k, const char *name,
-                      enum lim_mode m, enum lim_type t, long long *soft, long long *hard)
+int limits_configured(const struct limits *L, enum cred_kind k, const char *name, enum lim_mode m,
+                      enum lim_type t, long long *soft, long long *hard)
 {
     const struct lim_obj *o = L && name ? limits_conf_find(L->conf, k, name) : NULL;
     if (!o || m >= LIM_NMODES || t >= LIM_NTYPES || !o->own.v[m][t].hard)
@@ -219,8 +219,8 @@ static void resolve(const struct limits *L, enum cred_kind k, struct lim_slot *s
     for (int m = 0; m < LIM_NMODES; m++)
         for (int lv = 0; lv < 2; lv++)
             for (int t = 0; t < LIM_NTYPES; t++)
-                s->lim[m][lv][t] =
-                    own_or_default(L, k, s->obj, (enum lim_mode)m, (enum lim_level)lv, (enum lim_type)t);
+                s->lim[m][lv][t] = own_or_default(L, k, s->obj, (enum lim_mode)m,
+                                                  (enum lim_level)lv, (enum lim_type)t);
 }
 
 static struct lim_slot *slot_get(struct limits *L, enum cred_kind k, const struct cred *c)
@@ -351,7 +351,8 @@ void limits_add(struct limits *L, const struct job *j, enum lim_mode mode,
             const struct cred *o = limit_cred(j, (enum cred_kind)k);
             const struct cred *u = limit_cred(j, inner_kind[in]);
             if ((L->conf->pairs >> bit & 1) && o && u)
-                add_into(pair_get(L, bit + 1, o->index, u->index)->use[mode], req, sign, LIM_NTYPES);
+                add_into(pair_get(L, bit + 1, o->index, u->index)->use[mode], req, sign,
+                         LIM_NTYPES);
         }
     }
     add_into(L->sys[mode], req, sign, LIM_NTYPES);
@@ -470,8 +471,8 @@ struct chk {
     const double *req;
     char *why;
     size_t len;
-    int alone;      /* usage counts as zero (limits_check_alone) */
-    double *excess; /* limits_excess: every violation's excess, none stops the check */
+    int alone;         /* usage counts as zero (limits_check_alone) */
+    double *excess;    /* limits_excess: every violation's excess, none stops the check */
     struct lift *lift; /* limits_lift: every violation's time to lift, none stops it */
 };
 

@@ -225,8 +225,8 @@ int limits_single_kind(const struct limits *L);
  * (USERCFG[name] MAXJOB=4,8: its own object; not the DEFAULT object's, QOS
  * overrides or pair limits): 1 with *soft and *hard (-1 unlimited), or 0
  * when it sets none. For commands (diagnose -u). */
-int limits_configured(const struct limits *L, enum cred_kind k, const char *name,
-                      enum lim_mode m, enum lim_type t, long long *soft, long long *hard);
+int limits_configured(const struct limits *L, enum cred_kind k, const char *name, enum lim_mode m,
+                      enum lim_type t, long long *soft, long long *hard);
 
 /* "MAXJOB", "MAXPROC", ... (the active spelling; idle is said by the mode). */
 const char *limits_type_name(enum lim_type t);

@@ -436,7 +436,6 @@ int nprio_is_dynamic(const struct nprio *p)
     return 0;
 }
 
-
 /* One signed item: "-x" first, " + x" / " - x" after; weight 1 unwritten
  * before a name. name NULL: the constant. */
 static void put_item(struct sbuf *o, double w, const char *name)

@@ -159,8 +159,7 @@ static int region_level(struct sched *s, const struct job *j, size_t g, long t, 
 enum acl_affinity plan_region_access(struct sched *s, const struct job *j, size_t g, long t)
 {
     uint64_t mask;
-    static const enum acl_affinity of[LVL_N] = {ACL_POSITIVE, ACL_NEUTRAL, ACL_NONE,
-                                                ACL_NEGATIVE};
+    static const enum acl_affinity of[LVL_N] = {ACL_POSITIVE, ACL_NEUTRAL, ACL_NONE, ACL_NEGATIVE};
     return of[region_level(s, j, g, t, &mask)];
 }
 
@@ -284,7 +283,8 @@ static long long mem_for(const struct sched *s, const struct job *j, size_t g, l
     if (!s->pl.regions[g].mfree || !job_wants_mem(j) || tasks <= 0)
         return 0;
     long per = per_node(s, j, g);
-    return (long long)tasks * j->mem_per_task + (long long)((tasks + per - 1) / per) * node_share(s, j, g);
+    return (long long)tasks * j->mem_per_task +
+           (long long)((tasks + per - 1) / per) * node_share(s, j, g);
 }
 
 /* Tasks of j `mem` free MB of region g can hold (LONG_MAX: not limited). */
@@ -690,8 +690,8 @@ void plan_unrun(struct sched *s, struct job *j, long from, long to)
 
 /* Hold `tasks` tasks of j in region g over [t, t + walltime): reserved
  * processors it may use first, then free ones. */
-static void hold_in(struct sched *s, struct job *j, size_t *cap, size_t g, uint64_t mask,
-                    long t, long tasks)
+static void hold_in(struct sched *s, struct job *j, size_t *cap, size_t g, uint64_t mask, long t,
+                    long tasks)
 {
     struct region *rg = &s->pl.regions[g];
     long long left = procs_for(s, j, g, tasks);

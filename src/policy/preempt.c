@@ -26,12 +26,18 @@
 static const struct cred *owner_cred(const struct resv *r, const struct job *j)
 {
     switch (r->owner_type) {
-    case ACL_USER: return j->user;
-    case ACL_GROUP: return j->group;
-    case ACL_ACCOUNT: return j->account;
-    case ACL_CLASS: return j->class_;
-    case ACL_QOS: return j->qos;
-    default: return NULL;
+    case ACL_USER:
+        return j->user;
+    case ACL_GROUP:
+        return j->group;
+    case ACL_ACCOUNT:
+        return j->account;
+    case ACL_CLASS:
+        return j->class_;
+    case ACL_QOS:
+        return j->qos;
+    default:
+        return NULL;
     }
 }
 

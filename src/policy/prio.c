@@ -241,7 +241,7 @@ static double usage_factor(const struct eval *e, int f)
     X(PF_SWAP, (double)j->swap_per_task * j->tasks)                                                \
     X(PF_DISK, (double)j->disk_per_task * j->tasks)                                                \
     X(PF_PS, (double)job_procs(j) * (double)j->walltime)                                           \
-    X(PF_PE, prio_pe(e->env, j))                                                          \
+    X(PF_PE, prio_pe(e->env, j))                                                                   \
     X(PF_WALLTIME, (double)j->walltime)
 
 /* The raw value F[f] of any factor. */

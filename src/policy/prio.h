@@ -28,7 +28,16 @@ struct cfg;
 /* A priority is clipped to +-PRIO_CLIP before the system priority. */
 #define PRIO_CLIP 1e9
 
-enum prio_comp { PRIO_SERV, PRIO_TARG, PRIO_CRED, PRIO_ATTR, PRIO_FS, PRIO_RES, PRIO_USAGE, PRIO_NCOMP };
+enum prio_comp {
+    PRIO_SERV,
+    PRIO_TARG,
+    PRIO_CRED,
+    PRIO_ATTR,
+    PRIO_FS,
+    PRIO_RES,
+    PRIO_USAGE,
+    PRIO_NCOMP
+};
 
 /* Subcomponent factors, grouped by component. */
 /* clang-format off */
@@ -47,8 +56,8 @@ enum prio_accrual { ACCRUE_ALWAYS, ACCRUE_QUEUEPOLICY, ACCRUE_FULLPOLICY };
 
 /* The priority block of maui.cfg. */
 struct prio_params {
-    long cweight[PRIO_NCOMP]; /* SERVICEWEIGHT ... USAGEWEIGHT */
-    double ccap[PRIO_NCOMP];  /* SERVICECAP ... (0 = none) */
+    long cweight[PRIO_NCOMP];  /* SERVICEWEIGHT ... USAGEWEIGHT */
+    double ccap[PRIO_NCOMP];   /* SERVICECAP ... (0 = none) */
     long fweight[PF_NFACTORS]; /* QUEUETIMEWEIGHT ... */
     double fcap[PF_NFACTORS];  /* QUEUETIMECAP ... (0 = none) */
     long xfminwclimit;         /* XFMINWCLIMIT, seconds */
@@ -59,8 +68,8 @@ struct prio_params {
 
 /* What a priority is weighed against. */
 struct prio_env {
-    long long procs;            /* configured processors of the cluster */
-    long long mem, swap, disk;  /* configured totals, MB (0 = unknown) */
+    long long procs;                          /* configured processors of the cluster */
+    long long mem, swap, disk;                /* configured totals, MB (0 = unknown) */
     const struct cred *defaults[CRED_NKINDS]; /* the DEFAULT object of each kind */
     long qstop; /* the last eligibility walk: a JOB_QSTOP job's queue time starts there at
                    the earliest (prio_qstop_from) */

@@ -41,8 +41,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy/resv.h"
 #include "core/sched_int.h"
+#include "policy/resv.h"
 #include "util/mem.h"
 
 void resv_free(struct resv *r)
@@ -78,8 +78,8 @@ static long overlap(long a, long b, long c, long d)
 static struct acl_job acl_job_of(const struct job *j, long duration)
 {
     static const char *const preemptee[] = {"PREEMPTEE"};
-    int is_preemptee = (j->flags & (JOB_PREEMPTEE | JOB_ATTR_PREEMPTEE)) ||
-                       (j->qos->qflags & QOS_PREEMPTEE);
+    int is_preemptee =
+        (j->flags & (JOB_PREEMPTEE | JOB_ATTR_PREEMPTEE)) || (j->qos->qflags & QOS_PREEMPTEE);
     return (struct acl_job){
         .flags = preemptee,
         .nflags = is_preemptee ? 1 : 0,
@@ -205,11 +205,11 @@ static int host_matches(const struct srcfg_host *h, const regex_t *re, const cha
 struct place {
     struct sched *s;
     const struct resv_spec *sp;
-    regex_t *re;       /* compiled host regexes (NULL entries for names) */
-    char *listed;      /* per node: matches the host list */
+    regex_t *re;  /* compiled host regexes (NULL entries for names) */
+    char *listed; /* per node: matches the host list */
     struct resv_node *got;
     size_t ngot, cap;
-    long tasks;        /* tasks placed */
+    long tasks; /* tasks placed */
 };
 
 static int compile_hosts(struct place *p, struct err *err)
@@ -290,8 +290,8 @@ static long tasks_on(const struct sched *s, size_t i, const struct resv_spec *sp
                      long left)
 {
     const struct node *n = &s->nt.nodes[i];
-    long fit = sp->res.procs < 0 ? (room >= n->procs ? 1 : 0)
-                                 : (sp->res.procs ? room / sp->res.procs : 1);
+    long fit =
+        sp->res.procs < 0 ? (room >= n->procs ? 1 : 0) : (sp->res.procs ? room / sp->res.procs : 1);
     fit = fit_by(n->mem, sp->res.mem, fit);
     fit = fit_by(n->disk, sp->res.disk, fit);
     fit = fit_by(n->swap, sp->res.swap, fit);
@@ -561,7 +561,8 @@ struct resv *sched_resv_restore(struct sched *s, const struct resv_spec *spec, c
     for (size_t k = 0; k < nnodes; k++)
         if (nodes[k].node >= s->nt.nnodes)
             return err_set(err, "reservation '%s': node %u is not in the node table", id,
-                           nodes[k].node), NULL;
+                           nodes[k].node),
+                   NULL;
     char *base = xstrndup(id, (size_t)(dot - id));
     struct resv *r = new_resv(spec, base, created);
     r->id = xstrdup(id);
@@ -643,8 +644,10 @@ int sched_resv_release(struct sched *s, const char *id, struct err *err)
                                "'%s' (change SRCFG[%s] instead)",
                                id, s->rs.resvs[i]->base, s->rs.resvs[i]->base);
             if (s->rs.resvs[i]->kind == RESV_EXTERNAL)
-                return err_set(err, "reservation '%s' is the resource manager's (change it "
-                                    "there)", id);
+                return err_set(err,
+                               "reservation '%s' is the resource manager's (change it "
+                               "there)",
+                               id);
             remove_at(s, i);
             return 0;
         }
@@ -681,8 +684,9 @@ int sched_resv_modify(struct sched *s, const char *id, const struct resv_change 
     if (r->kind == RESV_EXTERNAL)
         return err_set(err, "reservation '%s' is the resource manager's (change it there)", id);
     if (r->kind != RESV_USER)
-        return err_set(err, "reservation '%s' is an instance of standing reservation '%s' "
-                            "(change SRCFG[%s] instead)",
+        return err_set(err,
+                       "reservation '%s' is an instance of standing reservation '%s' "
+                       "(change SRCFG[%s] instead)",
                        id, r->base, r->base);
     unsigned flags = ch->set_flags ? ch->flags : r->flags;
     if (ch->end <= ch->start)

@@ -317,9 +317,10 @@ static const struct {
     const char *name;
     unsigned bit;
 } flag_names[] = {
-    {"BESTEFFORT", SRCFG_BESTEFFORT}, {"BYNAME", SRCFG_BYNAME}, {"OWNERPREEMPT", SRCFG_OWNERPREEMPT},
-    {"FORCE", SRCFG_FORCE},           {"SINGLEUSE", SRCFG_SINGLEUSE},
-    {"PREEMPTEE", SRCFG_PREEMPTEE},   {"SPACEFLEX", SRCFG_SPACEFLEX},
+    {"BESTEFFORT", SRCFG_BESTEFFORT},     {"BYNAME", SRCFG_BYNAME},
+    {"OWNERPREEMPT", SRCFG_OWNERPREEMPT}, {"FORCE", SRCFG_FORCE},
+    {"SINGLEUSE", SRCFG_SINGLEUSE},       {"PREEMPTEE", SRCFG_PREEMPTEE},
+    {"SPACEFLEX", SRCFG_SPACEFLEX},
 };
 #define NFLAGS (sizeof flag_names / sizeof flag_names[0])
 
@@ -620,9 +621,9 @@ void srcfg_free(struct srcfg_def *defs, size_t n)
  * replace the first. The same value twice is harmless (the Admin Guide's
  * own example repeats PERIOD=INFINITY). */
 static const char *const single_attrs[] = {
-    "PERIOD",   "DEPTH", "STARTTIME", "ENDTIME",   "WSTARTTIME", "WENDTIME",      "TASKCOUNT",
-    "TPN",      "DAYS",  "RESOURCES", "PARTITION", "ACCESS",     "PRIORITY",      "TIMELIMIT",
-    "MAXTIME",  "OWNER", "TIMELOGIC", "IDLETIME",  "PROCLIMIT",  "CHARGEACCOUNT", "TASKLIMIT",
+    "PERIOD",  "DEPTH", "STARTTIME", "ENDTIME",   "WSTARTTIME", "WENDTIME",      "TASKCOUNT",
+    "TPN",     "DAYS",  "RESOURCES", "PARTITION", "ACCESS",     "PRIORITY",      "TIMELIMIT",
+    "MAXTIME", "OWNER", "TIMELOGIC", "IDLETIME",  "PROCLIMIT",  "CHARGEACCOUNT", "TASKLIMIT",
 };
 
 static int check_single(const struct src *s, struct err *err)
@@ -637,10 +638,9 @@ static int check_single(const struct src *s, struct err *err)
         for (size_t j = 0; j < i; j++) {
             const struct cfg_attr *b = &s->obj->attrs[j];
             if (!b->index && strcmp(b->name, a->name) == 0 && strcmp(b->value, a->value) != 0)
-                return err_set(err,
-                               "%s:%d: SRCFG[%s] %s: given twice, '%s' and '%s' (first at %s:%d)",
-                               a->file, a->line, s->name, a->name, b->value, a->value, b->file,
-                               b->line);
+                return err_set(
+                    err, "%s:%d: SRCFG[%s] %s: given twice, '%s' and '%s' (first at %s:%d)",
+                    a->file, a->line, s->name, a->name, b->value, a->value, b->file, b->line);
         }
     }
     return 0;
@@ -668,10 +668,10 @@ static int parse_def(struct src *s, struct srcfg_def *d, struct err *err)
 {
     memset(d, 0, sizeof *d);
     d->name = xstrdup(s->name);
-    d->where = s->obj && s->obj->nattrs ? xprintf("%s:%d: SRCFG[%s]", s->obj->attrs[0].file,
-                                                  s->obj->attrs[0].line, s->name)
-                                        : xprintf("standing reservation '%s' (SR* parameters)",
-                                                  s->name);
+    d->where =
+        s->obj && s->obj->nattrs
+            ? xprintf("%s:%d: SRCFG[%s]", s->obj->attrs[0].file, s->obj->attrs[0].line, s->name)
+            : xprintf("standing reservation '%s' (SR* parameters)", s->name);
     if (check_single(s, err) < 0 || parse_time(s, &d->time, err) < 0 ||
         check_infinity(s, d, err) < 0 || parse_resources(s, d, err) < 0 ||
         parse_policy(s, d, err) < 0 || parse_acl(s, d, err) < 0 || parse_triggers(s, d, err) < 0) {

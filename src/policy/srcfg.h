@@ -43,7 +43,8 @@ struct cfg;
 #define SRCFG_BESTEFFORT 0x001u
 #define SRCFG_BYNAME 0x002u       /* only jobs that request the reservation by name */
 #define SRCFG_OWNERPREEMPT 0x004u /* the owner's jobs may preempt others inside it */
-#define SRCFG_PREEMPTEE 0x008u /* a reservation of higher PRIORITY short of room may take its place */
+#define SRCFG_PREEMPTEE                                                                            \
+    0x008u /* a reservation of higher PRIORITY short of room may take its place */
 #define SRCFG_SPACEFLEX 0x010u /* may move between hosts over time (off nodes that go down) */
 #define SRCFG_SINGLEUSE 0x020u /* released when the first job that used it ends */
 #define SRCFG_TIMEFLEX 0x040u
@@ -89,7 +90,7 @@ struct srcfg_trigger {
 
 struct srcfg_def {
     char *name;
-    char *where; /* "<file>:<line>: SRCFG[<name>]", for messages about it */
+    char *where;             /* "<file>:<line>: SRCFG[<name>]", for messages about it */
     struct srtime_spec time; /* PERIOD, DAYS, STARTTIME/ENDTIME (or W*), DEPTH */
     long taskcount;          /* 0: one task per HOSTLIST host (non-floating) */
     long tpn;                /* minimum tasks per node, 0 = no constraint */

@@ -64,7 +64,8 @@ enum srtime_period { SRTIME_DAY, SRTIME_WEEK, SRTIME_INFINITY };
 /* Largest DEPTH (Maui's MAX_SRES_DEPTH). */
 #define SRTIME_DEPTH_MAX 64
 /* Room enough for every window srtime_instances() can return. */
-#define SRTIME_WINDOWS_MAX (7 * SRTIME_DEPTH_MAX + 1) /* WEEK by day: 7 a week, and one running in */
+#define SRTIME_WINDOWS_MAX                                                                         \
+    (7 * SRTIME_DEPTH_MAX + 1) /* WEEK by day: 7 a week, and one running in */
 /* End of the INFINITY window: Maui's MAX_MTIME (same value as CFG_TIME_INFINITY). */
 #define SRTIME_FOREVER 2140000000L
 

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy/trigger.h"
 #include "core/sched_int.h"
+#include "policy/trigger.h"
 #include "util/mem.h"
 
 static const char *const event_names[] = {"create", "start", "end", "minload"};
@@ -39,7 +39,7 @@ void trig_created(struct sched *s, const struct resv *r, long now)
         const struct srcfg_trigger *t = &d->triggers[k];
         if (t->event == SRCFG_EV_MINLOAD)
             continue;
-        long base = t->event == SRCFG_EV_CREATE ? now
+        long base = t->event == SRCFG_EV_CREATE  ? now
                     : t->event == SRCFG_EV_START ? r->start
                                                  : r->end;
         s->rs.trigs = xgrow(s->rs.trigs, &s->rs.captrigs, s->rs.ntrigs + 1, sizeof *s->rs.trigs);

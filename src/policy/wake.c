@@ -30,11 +30,11 @@
  * `standing` gives them; the simulator bounds how long it follows them).
  */
 #include "policy/wake.h"
-#include "policy/queue.h"
-#include "policy/resv.h"
 #include "core/sched_int.h"
 #include "policy/avail.h"
 #include "policy/fs.h"
+#include "policy/queue.h"
+#include "policy/resv.h"
 
 /* Whether closing fairshare windows can still change anything: some window
  * of the ledger holds usage (each close shifts usage towards oblivion; once
@@ -232,7 +232,8 @@ static long next_threshold(const struct sched *s, long now)
             continue;
         long q0 = elig_qtime(s, j, now);
         long w = j->walltime > 0 ? j->walltime : 1;
-        if (v < 0 || v >= AVAIL_NEVER / 4 || (s->pol.resthresh == RT_XFACTOR && v > AVAIL_NEVER / 4 / w))
+        if (v < 0 || v >= AVAIL_NEVER / 4 ||
+            (s->pol.resthresh == RT_XFACTOR && v > AVAIL_NEVER / 4 / w))
             continue; /* past it already, or never in any trace's time */
         /* QUEUETIME: now - q0 > v; XFACTOR: (now - q0 + w) / w > v in whole
          * numbers, i.e. now - q0 >= v * w. */

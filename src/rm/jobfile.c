@@ -182,8 +182,8 @@ static int open_in(int dfd, const char *name, const char *shown, uid_t uid, int 
     int fd = openat(dfd, name, flags | (append ? O_APPEND : O_CREAT), 0600);
     if (fd < 0)
         return open_failed(errno, dfd, name, shown, uid, why);
-    const char *bad = fstat(fd, &st) < 0 ? strerror(errno)
-                                         : file_fault(&st, uid, append, buf, sizeof buf);
+    const char *bad =
+        fstat(fd, &st) < 0 ? strerror(errno) : file_fault(&st, uid, append, buf, sizeof buf);
     if (!bad && !append &&
         ((S_ISREG(st.st_mode) && ftruncate(fd, 0) < 0) ||
          fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0))

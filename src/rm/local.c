@@ -107,8 +107,7 @@ static ssize_t read_small(const char *path, char *buf, size_t len)
 }
 
 /* Create path (it must not exist) with data and exactly `mode`. */
-static int write_new(const char *path, const char *data, size_t len, mode_t mode,
-                     struct err *err)
+static int write_new(const char *path, const char *data, size_t len, mode_t mode, struct err *err)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
     if (fd < 0)
@@ -314,8 +313,10 @@ static int check_identity(const struct local_job *j, struct err *err)
         return 0;
     }
     if (getuid() != j->uid)
-        return err_set(err, "the daemon runs as uid %ld and can only run its own jobs, not "
-                            "uid %ld's (run it as root)", (long)getuid(), (long)j->uid);
+        return err_set(err,
+                       "the daemon runs as uid %ld and can only run its own jobs, not "
+                       "uid %ld's (run it as root)",
+                       (long)getuid(), (long)j->uid);
     return 0;
 }
 
@@ -414,8 +415,8 @@ static int write_spool_files(const char *dir, const struct local_job *j, struct 
 static int remove_spool(const char *dir, struct err *err)
 {
     static const char *const files[] = {
-        LOCAL_F_JOB,       LOCAL_F_NODEFILE,         LOCAL_F_PID, LOCAL_F_PID ".tmp",
-        LOCAL_F_PGID,      LOCAL_F_PGID ".tmp",      LOCAL_F_STATUS, LOCAL_F_STATUS ".tmp",
+        LOCAL_F_JOB,       LOCAL_F_NODEFILE,    LOCAL_F_PID,    LOCAL_F_PID ".tmp",
+        LOCAL_F_PGID,      LOCAL_F_PGID ".tmp", LOCAL_F_STATUS, LOCAL_F_STATUS ".tmp",
         LOCAL_F_SUSPENDED, LOCAL_F_LOG,
     };
     char path[FILE_PATH_MAX];
@@ -639,8 +640,8 @@ static int parse_status(const char *text, struct local_status *st)
 {
     char reason[32];
     int n = 0;
-    if (sscanf(text, "exit %d\nend %ld\nreason %31s\n%n", &st->exit_code, &st->end, reason,
-               &n) != 3 ||
+    if (sscanf(text, "exit %d\nend %ld\nreason %31s\n%n", &st->exit_code, &st->end, reason, &n) !=
+            3 ||
         n == 0 || parse_message(text + n, st) < 0)
         return -1;
     static const char *const ok[] = {"completed", "walltime", "cancelled", "failed"};
@@ -712,12 +713,18 @@ int local_poll(struct local *l, const char *id, struct local_status *st, struct 
 static const char *state_name(enum local_state s)
 {
     switch (s) {
-    case LOCAL_RUNNING: return "running";
-    case LOCAL_SUSPENDED: return "suspended";
-    case LOCAL_ENDED: return "ended";
-    case LOCAL_LOST: return "lost (no supervisor, no status)";
-    case LOCAL_UNKNOWN: return "unknown here";
-    case LOCAL_NEVER: return "never started";
+    case LOCAL_RUNNING:
+        return "running";
+    case LOCAL_SUSPENDED:
+        return "suspended";
+    case LOCAL_ENDED:
+        return "ended";
+    case LOCAL_LOST:
+        return "lost (no supervisor, no status)";
+    case LOCAL_UNKNOWN:
+        return "unknown here";
+    case LOCAL_NEVER:
+        return "never started";
     }
     return "?";
 }

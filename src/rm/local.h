@@ -61,22 +61,22 @@
 
 /* What to run. */
 struct local_job {
-    const char *id;       /* job id, the spool directory name: [A-Za-z0-9._-]+, at most
-                           * LOCAL_ID_MAX characters, no ".." */
-    const char *name;     /* job name (PBS_JOBNAME), or NULL = the id; no '/' */
-    const char *user;     /* user name to run as */
+    const char *id;   /* job id, the spool directory name: [A-Za-z0-9._-]+, at most
+                       * LOCAL_ID_MAX characters, no ".." */
+    const char *name; /* job name (PBS_JOBNAME), or NULL = the id; no '/' */
+    const char *user; /* user name to run as */
     uid_t uid;
     gid_t gid;
-    const char *script;   /* absolute path of the script file to run (readable by the user) */
-    const char *cwd;      /* working directory (absolute) */
+    const char *script; /* absolute path of the script file to run (readable by the user) */
+    const char *cwd;    /* working directory (absolute) */
     const char *out_path, *err_path; /* absolute; NULL: <cwd>/<name>.o<id> / .e<id> */
-    const char *env;      /* extra "K=V\n" lines, or NULL; they may override HOME, PATH,
-                           * ... but not the MOKU_ and PBS_ variables above */
-    const char *const *hosts; /* one entry per allocated processor (nodefile lines);
-                               * at least one, no blanks */
+    const char *env;                 /* extra "K=V\n" lines, or NULL; they may override HOME, PATH,
+                                      * ... but not the MOKU_ and PBS_ variables above */
+    const char *const *hosts;        /* one entry per allocated processor (nodefile lines);
+                                      * at least one, no blanks */
     size_t nhosts;
-    long walltime;        /* seconds; > 0 */
-    long grace;           /* seconds between SIGTERM and SIGKILL; 0 = default 5 */
+    long walltime; /* seconds; > 0 */
+    long grace;    /* seconds between SIGTERM and SIGKILL; 0 = default 5 */
 };
 
 /* Names of the files in a job's spool directory (see above). */
@@ -129,9 +129,9 @@ enum local_state {
 
 struct local_status {
     enum local_state state;
-    int exit_code;     /* LOCAL_ENDED */
-    long end;          /* LOCAL_ENDED: epoch seconds */
-    char reason[16];   /* LOCAL_ENDED: completed, walltime, cancelled, failed */
+    int exit_code;               /* LOCAL_ENDED */
+    long end;                    /* LOCAL_ENDED: epoch seconds */
+    char reason[16];             /* LOCAL_ENDED: completed, walltime, cancelled, failed */
     char message[LOCAL_MSG_MAX]; /* LOCAL_ENDED: why it could not start, or "" */
 };
 

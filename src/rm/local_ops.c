@@ -31,9 +31,19 @@ static int lo_start(void *ctx, const struct rm_job *j, long now, struct err *err
 {
     (void)now;
     struct local_job lj = {
-        .id = j->id, .name = j->name, .user = j->user, .uid = j->uid, .gid = j->gid,
-        .script = j->script, .cwd = j->cwd, .out_path = j->out_path, .err_path = j->err_path,
-        .env = j->env, .hosts = j->hosts, .nhosts = j->nhosts, .walltime = j->walltime,
+        .id = j->id,
+        .name = j->name,
+        .user = j->user,
+        .uid = j->uid,
+        .gid = j->gid,
+        .script = j->script,
+        .cwd = j->cwd,
+        .out_path = j->out_path,
+        .err_path = j->err_path,
+        .env = j->env,
+        .hosts = j->hosts,
+        .nhosts = j->nhosts,
+        .walltime = j->walltime,
     };
     return local_start(ctx, &lj, err);
 }
@@ -44,10 +54,9 @@ static int lo_status(void *ctx, const char *id, long now, struct rm_status *st, 
     struct local_status ls;
     if (local_poll(ctx, id, &ls, err) < 0)
         return -1;
-    static const enum rm_state map[] = {[LOCAL_RUNNING] = RM_RUNNING,
-                                        [LOCAL_SUSPENDED] = RM_SUSPENDED,
-                                        [LOCAL_ENDED] = RM_ENDED, [LOCAL_LOST] = RM_LOST,
-                                        [LOCAL_UNKNOWN] = RM_UNKNOWN, [LOCAL_NEVER] = RM_NEVER};
+    static const enum rm_state map[] = {
+        [LOCAL_RUNNING] = RM_RUNNING, [LOCAL_SUSPENDED] = RM_SUSPENDED, [LOCAL_ENDED] = RM_ENDED,
+        [LOCAL_LOST] = RM_LOST,       [LOCAL_UNKNOWN] = RM_UNKNOWN,     [LOCAL_NEVER] = RM_NEVER};
     *st = (struct rm_status){.state = map[ls.state], .exit_code = ls.exit_code, .end = ls.end};
     memcpy(st->reason, ls.reason, sizeof st->reason);
     st->reason[sizeof st->reason - 1] = '\0';

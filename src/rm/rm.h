@@ -23,20 +23,20 @@
 
 /* What to run and where. */
 struct rm_job {
-    const char *id;        /* the job's id */
-    const char *name;      /* its name (qsub -N), or NULL */
-    const char *user;      /* who runs it */
+    const char *id;   /* the job's id */
+    const char *name; /* its name (qsub -N), or NULL */
+    const char *user; /* who runs it */
     uid_t uid;
     gid_t gid;
-    const char *script;    /* path of the script to run */
-    const char *cwd;       /* working directory */
+    const char *script;              /* path of the script to run */
+    const char *cwd;                 /* working directory */
     const char *out_path, *err_path; /* NULL: the implementation's default */
-    const char *env;       /* extra "K=V\n" lines, or NULL */
-    const char *const *hosts; /* one host name per processor */
+    const char *env;                 /* extra "K=V\n" lines, or NULL */
+    const char *const *hosts;        /* one host name per processor */
     size_t nhosts;
     int tasks, procs_per_task; /* its tasks, each of so many processors on one node */
-    long walltime;         /* seconds */
-    size_t tag;            /* the engine job's tag (the simulator finds its record by it) */
+    long walltime;             /* seconds */
+    size_t tag;                /* the engine job's tag (the simulator finds its record by it) */
 };
 
 /* RM_LOST: it ran, and neither it nor its end can be found. RM_UNKNOWN: the
@@ -46,22 +46,22 @@ enum rm_state { RM_RUNNING, RM_SUSPENDED, RM_ENDED, RM_LOST, RM_UNKNOWN, RM_NEVE
 
 struct rm_status {
     enum rm_state state;
-    int exit_code; /* RM_ENDED */
-    long end;      /* RM_ENDED: when */
-    char reason[16]; /* RM_ENDED: completed, walltime, cancelled, failed */
-    char message[512]; /* RM_ENDED: why it could not start (reason failed); RM_NEVER:
-                          why it is not running (or "") */
-    int never_ran;     /* RM_ENDED: the job's program never ran (its start failed: the
-                          output file, the working directory): Removed, not Completed */
-    int failed_start;  /* RM_NEVER: it was given to the resource manager, which did not
-                          start it for a reason that will not go away by itself (a failed
-                          start, DEFERTIME applies), rather than a start cut short, a
-                          requeue, a hold or a start to try again at once */
-    int retry;         /* RM_NEVER: not carried out for a reason that may pass (moku's
-                          picture of the nodes was late or wrong): to start again at once */
-    unsigned holds;    /* RM_NEVER: HOLD_* the resource manager put on it since the start
-                          (its user's or an administrator's hold): it waits, held */
-    int starting;      /* RM_RUNNING: given to the resource manager, not running there yet */
+    int exit_code;      /* RM_ENDED */
+    long end;           /* RM_ENDED: when */
+    char reason[16];    /* RM_ENDED: completed, walltime, cancelled, failed */
+    char message[512];  /* RM_ENDED: why it could not start (reason failed); RM_NEVER:
+                           why it is not running (or "") */
+    int never_ran;      /* RM_ENDED: the job's program never ran (its start failed: the
+                           output file, the working directory): Removed, not Completed */
+    int failed_start;   /* RM_NEVER: it was given to the resource manager, which did not
+                           start it for a reason that will not go away by itself (a failed
+                           start, DEFERTIME applies), rather than a start cut short, a
+                           requeue, a hold or a start to try again at once */
+    int retry;          /* RM_NEVER: not carried out for a reason that may pass (moku's
+                           picture of the nodes was late or wrong): to start again at once */
+    unsigned holds;     /* RM_NEVER: HOLD_* the resource manager put on it since the start
+                           (its user's or an administrator's hold): it waits, held */
+    int starting;       /* RM_RUNNING: given to the resource manager, not running there yet */
     const char *placed; /* RM_RUNNING, or NULL: where the resource manager runs it, when that
                            is first known, "node:procs:mem,..." (one entry a node, memory in
                            MB); valid until the next call */
@@ -85,69 +85,69 @@ enum rm_dep {
  * there for moku: what the daemon needs to queue it. Strings live until the
  * callback returns. */
 struct rm_new_job {
-    long id;               /* the resource manager's job id, also moku's */
-    const char *name;      /* NULL = none */
+    long id;          /* the resource manager's job id, also moku's */
+    const char *name; /* NULL = none */
     const char *user, *group;
     long uid, gid;
     const char *account, *class_, *qos; /* NULL = none */
-    const char *features;  /* "a,b", NULL = none */
-    int tasks;             /* tasks */
-    int cpus_per_task;     /* processors of each task, on one node (>= 1) */
-    int tpn;               /* tasks on each node it gets, 0 = any number */
-    int nodes;             /* nodes asked for, 0 = any */
-    int max_nodes;         /* at most this many nodes, 0 = any */
-    long mem_per_task;     /* MB each task needs, 0 = none */
-    long mem_per_node;     /* MB each node must give it, -1 the whole node's, 0 = none */
-    int exclusive;         /* its nodes are its own */
-    long walltime;         /* seconds, 0 = none */
-    long submit;           /* epoch seconds */
-    long start_after;      /* not before (epoch seconds), 0 = any time */
-    unsigned holds;        /* HOLD_USER, HOLD_SYSTEM: the holds it has there now (its user's,
-                              an administrator's, or moku's own mirrored) */
-    int release_asked;     /* an administrator released it there (a system hold of moku's
-                              to lift; it still waits for moku) */
-    const char *note;      /* what its record says of it for moku (Slurm's admin comment, as
-                              hold_sync writes it), NULL = nothing */
-    const char *blocked;   /* why the resource manager would not run it as it is now (a
-                              partition's limit), NULL = nothing */
-    const char *resv;      /* the reservation it asks for (sbatch --reservation), NULL = none */
-    enum rm_dep dep;       /* its dependencies (sbatch --dependency), as they stand */
-    const char *dep_text;  /* their text, NULL = none */
+    const char *features;               /* "a,b", NULL = none */
+    int tasks;                          /* tasks */
+    int cpus_per_task;                  /* processors of each task, on one node (>= 1) */
+    int tpn;                            /* tasks on each node it gets, 0 = any number */
+    int nodes;                          /* nodes asked for, 0 = any */
+    int max_nodes;                      /* at most this many nodes, 0 = any */
+    long mem_per_task;                  /* MB each task needs, 0 = none */
+    long mem_per_node;    /* MB each node must give it, -1 the whole node's, 0 = none */
+    int exclusive;        /* its nodes are its own */
+    long walltime;        /* seconds, 0 = none */
+    long submit;          /* epoch seconds */
+    long start_after;     /* not before (epoch seconds), 0 = any time */
+    unsigned holds;       /* HOLD_USER, HOLD_SYSTEM: the holds it has there now (its user's,
+                             an administrator's, or moku's own mirrored) */
+    int release_asked;    /* an administrator released it there (a system hold of moku's
+                             to lift; it still waits for moku) */
+    const char *note;     /* what its record says of it for moku (Slurm's admin comment, as
+                             hold_sync writes it), NULL = nothing */
+    const char *blocked;  /* why the resource manager would not run it as it is now (a
+                             partition's limit), NULL = nothing */
+    const char *resv;     /* the reservation it asks for (sbatch --reservation), NULL = none */
+    enum rm_dep dep;      /* its dependencies (sbatch --dependency), as they stand */
+    const char *dep_text; /* their text, NULL = none */
 };
 
 /* A job submitted through moku (moku submit, qsub) into a resource manager
  * that keeps its own queue (Slurm), for the user who asked. */
 struct rm_submit {
-    const char *user;          /* who submits, from the kernel */
+    const char *user; /* who submits, from the kernel */
     uid_t uid;
     gid_t gid;
-    const char *name;          /* NULL: the resource manager's default */
-    const char *script;        /* the script's text */
-    const char *shell;         /* -S, NULL = none */
+    const char *name;   /* NULL: the resource manager's default */
+    const char *script; /* the script's text */
+    const char *shell;  /* -S, NULL = none */
     const char *cwd;
-    const char *out_path, *err_path; /* NULL: <cwd>/<name>.o<id>, .e<id> */
-    int join;                  /* 1: the error stream into the output file */
+    const char *out_path, *err_path;    /* NULL: <cwd>/<name>.o<id>, .e<id> */
+    int join;                           /* 1: the error stream into the output file */
     const char *account, *class_, *qos; /* NULL = none */
-    const char *features;      /* "a,b", NULL = none */
-    int tasks;                 /* processors */
-    int nodes, ppn;            /* nodes=N:ppn=P, nodes 0 = any */
-    long mem_mb, walltime;     /* 0 = not given */
-    long start_after;          /* epoch, 0 = now */
-    int hold;                  /* a user hold of moku's (qsub -h) */
-    int exclusive;             /* whole nodes of its own (naccesspolicy=singlejob, place=excl) */
-    int rerunnable;            /* 1, 0, -1 = not given */
+    const char *features;               /* "a,b", NULL = none */
+    int tasks;                          /* processors */
+    int nodes, ppn;                     /* nodes=N:ppn=P, nodes 0 = any */
+    long mem_mb, walltime;              /* 0 = not given */
+    long start_after;                   /* epoch, 0 = now */
+    int hold;                           /* a user hold of moku's (qsub -h) */
+    int exclusive;  /* whole nodes of its own (naccesspolicy=singlejob, place=excl) */
+    int rerunnable; /* 1, 0, -1 = not given */
     const char *mail_events, *mail_users; /* qsub -m, -M; NULL = none */
-    const char *const *env;    /* "NAME=value" */
+    const char *const *env;               /* "NAME=value" */
     size_t nenv;
-    const char *token;         /* NULL, or the client's token: a retry finds the first job */
+    const char *token; /* NULL, or the client's token: a retry finds the first job */
 };
 
 /* A reservation the resource manager holds (a Slurm reservation): its
  * nodes are for the jobs that ask for it by name and that it admits. */
 struct rm_resv {
     const char *name;
-    long start, end;            /* epoch seconds */
-    const char *const *nodes;   /* node names */
+    long start, end;          /* epoch seconds */
+    const char *const *nodes; /* node names */
     size_t nnodes;
     const char *users, *accounts, *groups; /* comma lists of who may use it, NULL = none */
 };
@@ -203,8 +203,7 @@ struct rm_ops {
      * record (Slurm's user and administrator holds, its admin comment), so
      * that both show one state; nothing is sent when they already agree.
      * NULL: the resource manager has no holds of its own. */
-    int (*hold_sync)(void *ctx, const char *id, unsigned holds, const char *note,
-                     struct err *err);
+    int (*hold_sync)(void *ctx, const char *id, unsigned holds, const char *note, struct err *err);
     /* The driver has recorded the job's end: drop what is kept for it. */
     void (*forget)(void *ctx, const char *id);
 };

@@ -207,8 +207,10 @@ static int check_ctld(struct slurm_rm *sr, const char *path, struct err *err)
 {
     slurm_conf_t *c = NULL;
     if (slurm_load_ctl_conf(0, &c) != SLURM_SUCCESS)
-        return err_set(err, "Slurm: slurmctld does not answer (%s): is it running, and is "
-                       "SLURM_CONF (or RMCFG CONFIGFILE) its slurm.conf?", srm_error());
+        return err_set(err,
+                       "Slurm: slurmctld does not answer (%s): is it running, and is "
+                       "SLURM_CONF (or RMCFG CONFIGFILE) its slurm.conf?",
+                       srm_error());
     int major = 0, minor = 0;
     int ok = c->version && sscanf(c->version, "%d.%d", &major, &minor) == 2 &&
              major == SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER) &&
@@ -221,18 +223,21 @@ static int check_ctld(struct slurm_rm *sr, const char *path, struct err *err)
             sr->ctld[sr->nctld++] = xstrdup(c->control_addr[i]);
     sr->ctld_port = c->slurmctld_port;
     if (!ok)
-        err_set(err, "Slurm: slurmctld is Slurm %s, moku was built for %d.%02d: rebuild moku "
-                "against this Slurm's libslurm-dev", c->version ? c->version : "(unknown)",
-                SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
+        err_set(err,
+                "Slurm: slurmctld is Slurm %s, moku was built for %d.%02d: rebuild moku "
+                "against this Slurm's libslurm-dev",
+                c->version ? c->version : "(unknown)", SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
                 SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER));
     else if (!lua && conf_has_lua(path))
-        err_set(err, "Slurm: %s has JobSubmitPlugins=lua, but slurmctld runs without it (it "
+        err_set(err,
+                "Slurm: %s has JobSubmitPlugins=lua, but slurmctld runs without it (it "
                 "was started before the change): new jobs would start without moku; restart "
-                "slurmctld (docs/slurm.md)", path);
+                "slurmctld (docs/slurm.md)",
+                path);
     else if (!lua)
         err_set(err, "Slurm: slurm.conf has no JobSubmitPlugins=lua: new jobs would start "
-                "without moku (put contrib/slurm/job_submit.lua beside slurm.conf, set "
-                "JobSubmitPlugins=lua and restart slurmctld; docs/slurm.md)");
+                     "without moku (put contrib/slurm/job_submit.lua beside slurm.conf, set "
+                     "JobSubmitPlugins=lua and restart slurmctld; docs/slurm.md)");
     slurm_free_ctl_conf(c);
     return ok && lua ? 0 : -1;
 }
@@ -247,8 +252,10 @@ struct slurm_rm *slurm_rm_open(const char *conf, struct err *err)
     if (!path || !*path)
         path = SLURM_DEFAULT_CONF;
     if (access(path, R_OK) != 0) {
-        err_set(err, "Slurm: %s: %s (give slurm.conf's path in SLURM_CONF or RMCFG "
-                "CONFIGFILE)", path, strerror(errno));
+        err_set(err,
+                "Slurm: %s: %s (give slurm.conf's path in SLURM_CONF or RMCFG "
+                "CONFIGFILE)",
+                path, strerror(errno));
         return NULL;
     }
     if (slurm_dl_load(err) < 0)
@@ -412,8 +419,11 @@ static int sl_nodes(void *ctx, struct node_spec **out, size_t *n, struct err *er
         /* Memory only where Slurm books it: with CR_Core, a job's memory
          * takes nothing from a node, and moku's books must not either. */
         (*out)[(*n)++] = (struct node_spec){
-            .name = x->name, .procs = x->cpus, .mem = sr->mem_tracked ? (long)x->real_memory : 0,
-            .features = k->features, .state = st,
+            .name = x->name,
+            .procs = x->cpus,
+            .mem = sr->mem_tracked ? (long)x->real_memory : 0,
+            .features = k->features,
+            .state = st,
         };
     }
     return 0;

@@ -47,27 +47,27 @@ struct by_id {
 };
 
 struct slurm_rm {
-    job_info_msg_t *jobs;   /* the last snapshot of the queue, NULL before the first */
-    struct by_id *index;    /* jobs by id, sorted */
+    job_info_msg_t *jobs; /* the last snapshot of the queue, NULL before the first */
+    struct by_id *index;  /* jobs by id, sorted */
     size_t nindex;
-    node_info_msg_t *nodes; /* the last read of the nodes */
+    node_info_msg_t *nodes;   /* the last read of the nodes */
     struct known_node *known; /* each node's state as last told, by name */
     size_t nknown, capknown;
-    int unread;             /* the snapshot has not been through intake yet */
-    int stale;              /* a job was changed since the snapshot: read before a status */
+    int unread; /* the snapshot has not been through intake yet */
+    int stale;  /* a job was changed since the snapshot: read before a status */
     struct release *rel;
     size_t nrel, caprel;
-    reserve_info_msg_t *resvs; /* the last read of the reservations */
+    reserve_info_msg_t *resvs;   /* the last read of the reservations */
     partition_info_msg_t *parts; /* the last read of the partitions (their limits) */
-    int mem_tracked;        /* memory is a consumable resource (SelectTypeParameters
-                               CR_*_Memory): jobs' memory is booked */
-    int whole_nodes;        /* select/linear: every job gets whole nodes */
-    int detail;             /* iterations (intakes) to come whose reads of the queue bring
-                               each job's allocation (SHOW_DETAIL): moku's books are checked
-                               against Slurm's for every running job */
-    int detailed;           /* the snapshot has the allocations */
-    char *placed;           /* rm_status.placed's text, until the next status */
-    char **ctld;          /* slurmctld's addresses (SlurmctldHost), for srm_ctld_up */
+    int mem_tracked;             /* memory is a consumable resource (SelectTypeParameters
+                                    CR_*_Memory): jobs' memory is booked */
+    int whole_nodes;             /* select/linear: every job gets whole nodes */
+    int detail;                  /* iterations (intakes) to come whose reads of the queue bring
+                                    each job's allocation (SHOW_DETAIL): moku's books are checked
+                                    against Slurm's for every running job */
+    int detailed;                /* the snapshot has the allocations */
+    char *placed;                /* rm_status.placed's text, until the next status */
+    char **ctld;                 /* slurmctld's addresses (SlurmctldHost), for srm_ctld_up */
     size_t nctld;
     unsigned ctld_port;
 };
@@ -111,8 +111,8 @@ int srm_has_word(const char *text, const char *word);
 
 /* slurm_intake.c: rm_ops intake and resvs. */
 int srm_intake(void *ctx, long now, const struct rm_intake *in, struct err *err);
-int srm_resvs(void *ctx, long now, int all, void (*fn)(void *, const struct rm_resv *),
-              void *fnctx, struct err *err);
+int srm_resvs(void *ctx, long now, int all, void (*fn)(void *, const struct rm_resv *), void *fnctx,
+              struct err *err);
 /* slurm_submit.c: rm_ops submit. */
 int srm_submit(void *ctx, const struct rm_submit *s, long *id, struct err *err);
 /* slurm_status.c: rm_ops status and hold_sync. */

@@ -166,15 +166,17 @@ static const char *part_limit(const struct slurm_rm *sr, const slurm_job_info_t 
         p->max_time != NO_VAL && x->time_limit > p->max_time) {
         minutes_text(p->max_time, a, sizeof a);
         minutes_text(x->time_limit, b, sizeof b);
-        snprintf(buf, n, "partition %s allows %s, the job asks for %s (PartitionTimeLimit); "
-                         "shorten it (scontrol update JobId=%u TimeLimit=...)",
+        snprintf(buf, n,
+                 "partition %s allows %s, the job asks for %s (PartitionTimeLimit); "
+                 "shorten it (scontrol update JobId=%u TimeLimit=...)",
                  p->name, a, b, x->job_id);
     } else if (p->max_nodes != INFINITE && p->max_nodes != NO_VAL && x->num_nodes > p->max_nodes) {
         snprintf(buf, n, "partition %s allows %u nodes, the job asks for %u (PartitionNodeLimit)",
                  p->name, p->max_nodes, x->num_nodes);
     } else if (x->max_nodes > 0 && x->max_nodes != NO_VAL && p->min_nodes > x->max_nodes) {
-        snprintf(buf, n, "partition %s needs %u nodes at least, the job allows %u "
-                         "(PartitionNodeLimit)",
+        snprintf(buf, n,
+                 "partition %s needs %u nodes at least, the job allows %u "
+                 "(PartitionNodeLimit)",
                  p->name, p->min_nodes, x->max_nodes);
     } else if (!(p->state_up & PARTITION_SCHED)) {
         snprintf(buf, n, "partition %s is %s (%s)", p->name,
@@ -231,9 +233,8 @@ static void new_job(struct slurm_rm *sr, const slurm_job_info_t *x, struct rm_ne
         .nodes = x->max_nodes > 0 && x->max_nodes == x->num_nodes ? (int)x->num_nodes : 0,
         .max_nodes = max_nodes_of(sr, x),
         .exclusive = exclusive_of(sr, x),
-        .walltime = x->time_limit == INFINITE || x->time_limit == NO_VAL
-                        ? 0
-                        : (long)x->time_limit * 60,
+        .walltime =
+            x->time_limit == INFINITE || x->time_limit == NO_VAL ? 0 : (long)x->time_limit * 60,
         .submit = (long)x->submit_time,
         .start_after = x->eligible_time > x->submit_time ? (long)x->eligible_time : 0,
         .holds = x->priority == 0 ? srm_holds_of(x) : 0,
@@ -370,8 +371,8 @@ static char **hosts_of(struct slurm_rm *sr, const char *list, size_t *n)
     return out;
 }
 
-int srm_resvs(void *ctx, long now, int all, void (*fn)(void *, const struct rm_resv *),
-                    void *fnctx, struct err *err)
+int srm_resvs(void *ctx, long now, int all, void (*fn)(void *, const struct rm_resv *), void *fnctx,
+              struct err *err)
 {
     struct slurm_rm *sr = ctx;
     (void)now;
@@ -392,8 +393,11 @@ int srm_resvs(void *ctx, long now, int all, void (*fn)(void *, const struct rm_r
         size_t n;
         char **hosts = hosts_of(sr, x->node_list, &n);
         struct rm_resv r = {
-            .name = x->name, .start = (long)x->start_time, .end = (long)x->end_time,
-            .nodes = (const char *const *)hosts, .nnodes = n,
+            .name = x->name,
+            .start = (long)x->start_time,
+            .end = (long)x->end_time,
+            .nodes = (const char *const *)hosts,
+            .nnodes = n,
             .users = x->users && *x->users ? x->users : NULL,
             .accounts = x->accounts && *x->accounts ? x->accounts : NULL,
             .groups = x->groups && *x->groups ? x->groups : NULL,
@@ -405,4 +409,3 @@ int srm_resvs(void *ctx, long now, int all, void (*fn)(void *, const struct rm_r
     }
     return 1;
 }
-

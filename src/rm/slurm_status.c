@@ -178,8 +178,9 @@ static void released_pending(struct slurm_rm *sr, const slurm_job_info_t *x,
     } else if (held) { /* held since: by its user, an administrator, or someone's uhold */
         st->holds = srm_holds_of(x);
         snprintf(st->message, sizeof st->message, "held in Slurm %s before it started",
-                 st->holds & RM_HOLD_SYSTEM ? "by an administrator" : st->holds ? "by its user"
-                                                                             : "again");
+                 st->holds & RM_HOLD_SYSTEM ? "by an administrator"
+                 : st->holds                ? "by its user"
+                                            : "again");
         st->retry = !st->holds; /* not a hold moku reads: started again, but not for ever */
     } else if (!passing(x->state_reason)) {
         /* (Slurm holds a job it finds BadConstraints itself: priority 0.) */
@@ -242,11 +243,11 @@ static void ended_status(const slurm_job_info_t *x, uint32_t base, struct rm_sta
     st->state = RM_ENDED;
     st->end = (long)x->end_time;
     /* A wait status: the exit code, or 128 + the signal that ended it. */
-    st->exit_code = WIFSIGNALED(x->exit_code) ? 128 + WTERMSIG(x->exit_code)
-                                              : WEXITSTATUS(x->exit_code);
+    st->exit_code =
+        WIFSIGNALED(x->exit_code) ? 128 + WTERMSIG(x->exit_code) : WEXITSTATUS(x->exit_code);
     snprintf(st->reason, sizeof st->reason, "%s", end_reason(base));
-    if (base == JOB_NODE_FAIL || base == JOB_BOOT_FAIL || base == JOB_OOM ||
-        base == JOB_DEADLINE || base == JOB_PREEMPTED)
+    if (base == JOB_NODE_FAIL || base == JOB_BOOT_FAIL || base == JOB_OOM || base == JOB_DEADLINE ||
+        base == JOB_PREEMPTED)
         snprintf(st->message, sizeof st->message, "Slurm ended it: %s",
                  slurm_job_state_string(x->job_state));
 }

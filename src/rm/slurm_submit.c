@@ -82,7 +82,6 @@ static char **env_of(const struct rm_submit *s, uint32_t *n)
     return env;
 }
 
-
 /* A job's output file for Slurm: the path given, Torque's default name in
  * the working directory when none, or in DIR for DIR/ (qsub -o DIR/);
  * %j is Slurm's job id. Caller frees. */
@@ -168,4 +167,3 @@ int srm_submit(void *ctx, const struct rm_submit *s, long *id, struct err *err)
     sr->stale = 1;
     return rc == SLURM_SUCCESS && resp ? 0 : -1;
 }
-

@@ -10,8 +10,8 @@
  */
 #define _GNU_SOURCE /* close_range, initgroups */
 
-#include "rm/local.h"
 #include "rm/jobfile.h"
+#include "rm/local.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,17 +54,17 @@ struct envv {
 struct sv {
     char dir[PATH_MAX];
     struct sv_job job;
-    int sfd;            /* signalfd */
-    pid_t pid;          /* the job's process, leader of its process group */
-    int errpipe;        /* read end: the child's message when it could not start the job */
-    const char *reason; /* completed, walltime, cancelled, failed */
+    int sfd;                     /* signalfd */
+    pid_t pid;                   /* the job's process, leader of its process group */
+    int errpipe;                 /* read end: the child's message when it could not start the job */
+    const char *reason;          /* completed, walltime, cancelled, failed */
     char message[LOCAL_MSG_MAX]; /* why the job could not start ("" = no reason known) */
     int terminating, suspended, done;
-    double wall_end;    /* monotonic time of the walltime SIGTERM */
-    double kill_at;     /* monotonic time of the SIGKILL, 0 = none */
-    double susp_since;  /* monotonic time of the suspension */
-    long wall_used;     /* walltime used when the walltime kill began (seconds) */
-    int wstatus;        /* the job's wait status, once done */
+    double wall_end;   /* monotonic time of the walltime SIGTERM */
+    double kill_at;    /* monotonic time of the SIGKILL, 0 = none */
+    double susp_since; /* monotonic time of the suspension */
+    long wall_used;    /* walltime used when the walltime kill began (seconds) */
+    int wstatus;       /* the job's wait status, once done */
 };
 
 static void sv_log(const struct sv *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -165,12 +165,11 @@ static int load_job(struct sv *sv)
         return -1;
     }
     json_t *env;
-    if (json_unpack_ex(j->root, &je, 0,
-                       "{s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:I}", "id",
-                       &j->id, "name", &j->name, "user", &j->user, "uid", &j->uid, "gid", &j->gid,
-                       "script", &j->script, "cwd", &j->cwd, "out_path", &j->out, "err_path",
-                       &j->err, "env", &env, "hosts", &j->hosts, "walltime", &j->walltime,
-                       "grace", &j->grace) < 0) {
+    if (json_unpack_ex(
+            j->root, &je, 0, "{s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:I}",
+            "id", &j->id, "name", &j->name, "user", &j->user, "uid", &j->uid, "gid", &j->gid,
+            "script", &j->script, "cwd", &j->cwd, "out_path", &j->out, "err_path", &j->err, "env",
+            &env, "hosts", &j->hosts, "walltime", &j->walltime, "grace", &j->grace) < 0) {
         sv_log(sv, "%s: %s", path, je.text);
         j->id = NULL;
         return -1;
@@ -383,8 +382,8 @@ static void child_output(const struct sv_job *j, int pipefd)
         child_fail(j, pipefd, STAGE_NONE, "job %s: %s: cannot open the error file: %s", j->id,
                    j->err, why);
     struct stat so, se;
-    if (errfd != out && fstat(out, &so) == 0 && fstat(errfd, &se) == 0 &&
-        so.st_dev == se.st_dev && so.st_ino == se.st_ino) {
+    if (errfd != out && fstat(out, &so) == 0 && fstat(errfd, &se) == 0 && so.st_dev == se.st_dev &&
+        so.st_ino == se.st_ino) {
         close(errfd);
         errfd = out;
     }
@@ -534,10 +533,17 @@ static void read_signals(struct sv *sv)
     while (read(sv->sfd, &si, sizeof si) == (ssize_t)sizeof si) {
         switch (si.ssi_signo) {
         case SIGTERM:
-        case SIGINT: terminate(sv, "cancelled"); break;
-        case SIGUSR1: suspend(sv, 1); break;
-        case SIGUSR2: suspend(sv, 0); break;
-        default: break; /* SIGCHLD: reaped below */
+        case SIGINT:
+            terminate(sv, "cancelled");
+            break;
+        case SIGUSR1:
+            suspend(sv, 1);
+            break;
+        case SIGUSR2:
+            suspend(sv, 0);
+            break;
+        default:
+            break; /* SIGCHLD: reaped below */
         }
     }
 }

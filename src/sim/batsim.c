@@ -69,12 +69,11 @@ static void metadata(struct obuf *f, struct obuf *m, const struct wl_job *w,
     const struct cred *c[CRED_NKINDS];
     report_job_creds(o, s, c);
     const struct wl_names *nm = wl_job_names(w);
-    const char *trace_names[CRED_NKINDS] = {nm->user, nm->group, nm->account, nm->class_,
-                                            nm->qos};
+    const char *trace_names[CRED_NKINDS] = {nm->user, nm->group, nm->account, nm->class_, nm->qos};
     obuf_reset(m);
     for (int k = 0; k < CRED_NKINDS; k++) { /* no account is none, not DEFAULT */
-        const char *name = c[k] ? (k != CRED_ACCOUNT || c[k]->index != 0 ? c[k]->name : NULL)
-                                : trace_names[k];
+        const char *name =
+            c[k] ? (k != CRED_ACCOUNT || c[k]->index != 0 ? c[k]->name : NULL) : trace_names[k];
         if (k)
             obuf_putc(m, ';');
         obuf_puts(m, keys[k]);
@@ -95,8 +94,8 @@ static void nums(struct obuf *f, const long long *v, size_t n)
 }
 
 /* One job's row; m: a scratch memory writer for its metadata. */
-static void row(struct obuf *f, struct obuf *m, const struct wl_job *w,
-                const struct sim_outcome *o, const struct sched *s, const char *state)
+static void row(struct obuf *f, struct obuf *m, const struct wl_job *w, const struct sim_outcome *o,
+                const struct sched *s, const char *state)
 {
     report_csv_field(f, w->id);
     obuf_puts(f, ",w0,delay,");

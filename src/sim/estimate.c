@@ -75,8 +75,7 @@ int estimate_parse(const char *text, struct estimate *e, struct err *err)
         }
         return 0;
     }
-    return err_set(err,
-                   "--estimates takes request, exact, factor:F or fmodel:F[:SEED], not '%s'",
+    return err_set(err, "--estimates takes request, exact, factor:F or fmodel:F[:SEED], not '%s'",
                    text);
 }
 

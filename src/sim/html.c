@@ -17,11 +17,21 @@ static void esc(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        case '\'':
+            fputs("&#39;", f);
+            break;
         default:
             if ((unsigned char)*s >= 0x20 || *s == '\t' || *s == '\n')
                 fputc(*s, f);
@@ -60,8 +70,7 @@ static void page_head(FILE *f, const char *trace, size_t n)
 }
 
 /* A header row: a first cell, then each run's label (spanning span columns). */
-static void run_header(FILE *f, const char *first, const struct html_run *runs, size_t n,
-                       int span)
+static void run_header(FILE *f, const char *first, const struct html_run *runs, size_t n, int span)
 {
     fputs("<thead><tr><th>", f);
     esc(f, first);
@@ -118,11 +127,11 @@ static void metrics(FILE *f, const struct html_run *runs, size_t n)
 
 /* ------------------------------------------------------ over time (SVG) */
 
-#define CW 960.0  /* chart width */
-#define CL 70.0   /* left margin */
-#define CR 20.0   /* right margin */
-#define CH 200.0  /* plot height */
-#define CT 12.0   /* top margin */
+#define CW 960.0 /* chart width */
+#define CL 70.0  /* left margin */
+#define CR 20.0  /* right margin */
+#define CH 200.0 /* plot height */
+#define CT 12.0  /* top margin */
 #define CPW (CW - CL - CR)
 
 /* Where the time charts start and how long they run, in days. */
@@ -172,8 +181,9 @@ static void time_line(FILE *f, const struct plot_points *pts, const struct span 
                 plot_colour(run), *plot_dash(run) ? " stroke-dasharray=\"" : "", plot_dash(run),
                 *plot_dash(run) ? "\"" : "");
     else
-        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"0.8\" "
-                   "stroke-opacity=\"0.35\"",
+        fprintf(f,
+                "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"0.8\" "
+                "stroke-opacity=\"0.35\"",
                 plot_colour(run));
     fputs(" vector-effect=\"non-scaling-stroke\" points=\"", f);
     const char *sep = "";
@@ -218,7 +228,8 @@ static void time_chart(FILE *f, const char *id, const char *ylabel, const struct
                 "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
                 CL, CW - CR, y, y, CL - 6, y + 4, v);
     }
-    fprintf(f, "<text transform=\"translate(16,%.0f) rotate(-90)\" text-anchor=\"middle\">%s</text>\n",
+    fprintf(f,
+            "<text transform=\"translate(16,%.0f) rotate(-90)\" text-anchor=\"middle\">%s</text>\n",
             CT + CH / 2, ylabel);
     fprintf(f,
             "<svg x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.6g 100\" "
@@ -227,12 +238,14 @@ static void time_chart(FILE *f, const char *id, const char *ylabel, const struct
     for (size_t r = 0; r < n; r++)
         for (int mean = 0; mean < 2; mean++)
             time_line(f, &pts[r], sp, queue, mean, qmax, r);
-    fprintf(f, "</svg>\n<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
-               "stroke=\"#000\"/>\n<g class=\"xt\">",
+    fprintf(f,
+            "</svg>\n<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
+            "stroke=\"#000\"/>\n<g class=\"xt\">",
             CL, CT, CPW, CH);
     time_ticks(f, 0, sp->days, axis);
-    fprintf(f, "</g>\n<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">days since the first "
-               "submission</text>\n</svg>\n",
+    fprintf(f,
+            "</g>\n<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">days since the first "
+            "submission</text>\n</svg>\n",
             CL + CPW / 2, axis + 36);
 }
 
@@ -329,8 +342,9 @@ static void cdf_chart(FILE *f, const char *title, enum report_dist d, const stru
         if (lg(runs[i].r->quant[d][REPORT_NQUANT - 1]) > xmax)
             xmax = lg(runs[i].r->quant[d][REPORT_NQUANT - 1]);
     xmax = ceil(xmax);
-    fprintf(f, "<svg width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-               "style=\"display:inline-block\">\n",
+    fprintf(f,
+            "<svg width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+            "style=\"display:inline-block\">\n",
             DW, DT + DH + 45, DW, DT + DH + 45);
     for (int p = 0; p <= 100; p += 20) {
         double y = DT + DH * (1 - p / 100.0);
@@ -347,8 +361,9 @@ static void cdf_chart(FILE *f, const char *title, enum report_dist d, const stru
         if (v > xmax)
             break;
         double x = DL + v / xmax * DPW;
-        fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"#ddd\"/>"
-                   "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">",
+        fprintf(f,
+                "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"#ddd\"/>"
+                "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">",
                 x, x, DT, DT + DH, x, DT + DH + 16);
         if (seconds)
             fputs(tname[i], f);
@@ -361,14 +376,14 @@ static void cdf_chart(FILE *f, const char *title, enum report_dist d, const stru
                 plot_colour(r), *plot_dash(r) ? " stroke-dasharray=\"" : "", plot_dash(r),
                 *plot_dash(r) ? "\"" : "");
         for (int q = 0; runs[r].r->jobs && q < REPORT_NQUANT; q++)
-            fprintf(f, "%s%.1f,%.1f", q ? " " : "",
-                    DL + lg(runs[r].r->quant[d][q]) / xmax * DPW,
+            fprintf(f, "%s%.1f,%.1f", q ? " " : "", DL + lg(runs[r].r->quant[d][q]) / xmax * DPW,
                     DT + DH * (1 - (double)q / (REPORT_NQUANT - 1)));
         fputs("\"/>\n", f);
     }
-    fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
-               "stroke=\"#000\"/>\n<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>\n"
-               "</svg>\n",
+    fprintf(f,
+            "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
+            "stroke=\"#000\"/>\n<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>\n"
+            "</svg>\n",
             DL, DT, DPW, DH, DL + DPW / 2, DT + DH + 36, title);
 }
 
@@ -468,7 +483,8 @@ static void group_table(FILE *f, const char *title, const struct html_run *runs,
     }
     fputs("</tbody>\n</table>\n", f);
     if (n0 > top)
-        fprintf(f, "<p class=\"note\">%zu more; the JSON report (--format json) has them all.</p>\n",
+        fprintf(f,
+                "<p class=\"note\">%zu more; the JSON report (--format json) has them all.</p>\n",
                 n0 - top);
 }
 

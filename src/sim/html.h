@@ -29,14 +29,14 @@
 
 /* One run, borrowed. */
 struct html_run {
-    const char *label;  /* how the page names it: its file and --compare value */
-    const char *config; /* the --config file as given, NULL: Maui's defaults */
-    const char *config_text; /* that file's text, NULL when none or unreadable */
+    const char *label;            /* how the page names it: its file and --compare value */
+    const char *config;           /* the --config file as given, NULL: Maui's defaults */
+    const char *config_text;      /* that file's text, NULL when none or unreadable */
     const char *const *overrides; /* --set lines, then the --compare lines */
     size_t noverrides;
-    int varied;   /* the last `varied` overrides are its --compare values */
-    int recorded; /* the schedule the log recorded, not a replay */
-    int pareto;   /* on the Pareto front (report_pareto); 0 for a lone run */
+    int varied;         /* the last `varied` overrides are its --compare values */
+    int recorded;       /* the schedule the log recorded, not a replay */
+    int pareto;         /* on the Pareto front (report_pareto); 0 for a lone run */
     const char *policy; /* one line: backfill policy, reservation depth, overrun */
     const struct report *r;
     const struct plot_series *series;

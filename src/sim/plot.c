@@ -177,7 +177,8 @@ void plot_points_make(const struct plot_series *p, long window, struct plot_poin
             continue;
         pts->util[i] = b.up > 0 ? b.busy / b.up : 0.0;
         pts->queue[i] = b.idle / b.span;
-        struct plot_bin w = range_sum(pre, i > half ? i - half : 0, i + half + 1 < n ? i + half + 1 : n);
+        struct plot_bin w =
+            range_sum(pre, i > half ? i - half : 0, i + half + 1 < n ? i + half + 1 : n);
         pts->util_mean[i] = w.up > 0 ? w.busy / w.up : 0.0;
         pts->queue_mean[i] = w.span > 0 ? w.idle / w.span : 0.0;
     }
@@ -216,8 +217,9 @@ int plot_write_csv(struct obuf *f, const struct plot_line *lines, size_t n)
             obuf_putc(f, ',');
             obuf_ll(f, p->width);
             obuf_putc(f, ',');
-            const double v[] = {b->span, b->up > 0 ? b->busy / b->up : 0.0, b->busy / b->span,
-                                b->up / b->span, b->idle / b->span, b->running / b->span};
+            const double v[] = {b->span,           b->up > 0 ? b->busy / b->up : 0.0,
+                                b->busy / b->span, b->up / b->span,
+                                b->idle / b->span, b->running / b->span};
             static const int decimals[] = {0, 6, 3, 3, 3, 3};
             for (size_t k = 0; k < sizeof v / sizeof *v; k++) {
                 obuf_fixed(f, v[k], decimals[k]);
@@ -395,8 +397,10 @@ static void polyline(FILE *f, const struct frame *fr, const struct plot_points *
     if (mean)
         fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"", plot_colour(l));
     else
-        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"0.8\" "
-                   "stroke-opacity=\"0.35\"", plot_colour(l));
+        fprintf(f,
+                "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"0.8\" "
+                "stroke-opacity=\"0.35\"",
+                plot_colour(l));
     if (mean && *plot_dash(l))
         fprintf(f, " stroke-dasharray=\"%s\"", plot_dash(l));
     fprintf(f, " points=\"");
@@ -442,8 +446,13 @@ static void legend(FILE *f, const struct plot_line *lines, size_t n, const struc
     fprintf(f,
             "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">bold: rolling mean "
             "over %g %s; pale: the points' own averages</text>\n",
-            W - RIGHT, LEGEND_Y, w >= 86400 ? w / 86400 : w >= 3600 ? w / 3600 : w,
-            w >= 86400 ? (w == 86400 ? "day" : "days") : w >= 3600 ? "hours" : "seconds");
+            W - RIGHT, LEGEND_Y,
+            w >= 86400  ? w / 86400
+            : w >= 3600 ? w / 3600
+                        : w,
+            w >= 86400  ? (w == 86400 ? "day" : "days")
+            : w >= 3600 ? "hours"
+                        : "seconds");
 }
 
 int plot_write_svg(FILE *f, const char *title, const struct plot_line *lines, size_t n)

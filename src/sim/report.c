@@ -9,9 +9,9 @@
 #include "cmd/cmd.h"
 #include "core/cred.h"
 #include "engine/engine.h"
+#include "sim/report_int.h"
 #include "util/mem.h"
 #include "util/strmap.h"
-#include "sim/report_int.h"
 
 #define BSLD_TAU 10.0 /* seconds: the customary bound for very short jobs (--bsld-tau) */
 
@@ -136,9 +136,12 @@ static double dist_value(enum report_dist d, const struct wl_job *w, const struc
 {
     long wait = o->start - w->submit, run = o->end - o->start;
     switch (d) {
-    case REPORT_WAIT: return (double)wait;
-    case REPORT_BSLD: return job_bsld(wait, run, tau);
-    default: return (double)(wait + run);
+    case REPORT_WAIT:
+        return (double)wait;
+    case REPORT_BSLD:
+        return job_bsld(wait, run, tau);
+    default:
+        return (double)(wait + run);
     }
 }
 
@@ -289,7 +292,8 @@ static void compute_groups(struct report *r, const struct workload *wl,
         if (!measured(r, w, &out[i]))
             continue;
         long wait = out[i].start - w->submit, run = out[i].end - out[i].start;
-        double bsld = job_bsld(wait, run, report_tau(r)), ps = (double)wl_job_procs(w) * (double)run;
+        double bsld = job_bsld(wait, run, report_tau(r)),
+               ps = (double)wl_job_procs(w) * (double)run;
         gsum_add(&users, group_name(s, w, &out[i], CRED_USER), wait, bsld, ps);
         gsum_add(&classes, group_name(s, w, &out[i], CRED_CLASS), wait, bsld, ps);
     }
@@ -418,8 +422,9 @@ void report_print_text(FILE *f, const struct report *r, const char *trace, const
     fputc('\n', f);
     fprintf(f, "  jobs simulated       %zu\n", r->jobs);
     if (r->unfinished)
-        fprintf(f, "  jobs skipped         %zu   (trace records that cannot be replayed; %zu of "
-                   "them unfinished when the log was taken)\n",
+        fprintf(f,
+                "  jobs skipped         %zu   (trace records that cannot be replayed; %zu of "
+                "them unfinished when the log was taken)\n",
                 r->skipped, r->unfinished);
     else
         fprintf(f, "  jobs skipped         %zu   (trace records that cannot be replayed)\n",
@@ -429,8 +434,9 @@ void report_print_text(FILE *f, const struct report *r, const char *trace, const
     fprintf(f, "  jobs never started   %zu   (still waiting when no event left could start them)\n",
             r->never_started);
     if (r->windowed)
-        fprintf(f, "  jobs excluded        %zu   (submitted in the warm-up or cool-down: "
-                   "simulated, not measured)\n",
+        fprintf(f,
+                "  jobs excluded        %zu   (submitted in the warm-up or cool-down: "
+                "simulated, not measured)\n",
                 r->excluded);
     fprintf(f, "  makespan             %ld s   (%s)\n", r->makespan, mk);
     fprintf(f, "  utilization          %.2f %%%s\n", 100.0 * r->utilization,
@@ -441,14 +447,15 @@ void report_print_text(FILE *f, const struct report *r, const char *trace, const
     fprintf(f, "  avg expansion factor %.3f   ((wait + walltime) / walltime)\n", r->avg_xfactor);
     fprintf(f, "  wait fairness        %.3f   (Jain's index of the users' average waits)\n",
             r->wait_fairness);
-    fprintf(f, "  wait p50/p95/p99     %.0f / %.0f / %.0f s\n", report_percentile(r, REPORT_WAIT, 50),
-            report_percentile(r, REPORT_WAIT, 95), report_percentile(r, REPORT_WAIT, 99));
+    fprintf(f, "  wait p50/p95/p99     %.0f / %.0f / %.0f s\n",
+            report_percentile(r, REPORT_WAIT, 50), report_percentile(r, REPORT_WAIT, 95),
+            report_percentile(r, REPORT_WAIT, 99));
     fprintf(f, "  bsld p50/p95/p99     %.3f / %.3f / %.3f\n", report_percentile(r, REPORT_BSLD, 50),
             report_percentile(r, REPORT_BSLD, 95), report_percentile(r, REPORT_BSLD, 99));
     fprintf(f, "  jobs backfilled      %ld\n", r->backfilled);
     fprintf(f, "  iterations           %ld\n", r->iterations);
-    fprintf(f, "  wall time            %.3f s   (reading the trace %.3f s before)\n", r->wall_seconds,
-            r->read_seconds);
+    fprintf(f, "  wall time            %.3f s   (reading the trace %.3f s before)\n",
+            r->wall_seconds, r->read_seconds);
 }
 
 /* ---------------------------------------------------------------- tables */
@@ -586,9 +593,10 @@ void report_json_fields(FILE *f, const struct report *r)
             "\"avg_xfactor\":%.6f,\"backfilled\":%ld,\"iterations\":%ld,\"wall_seconds\":%.6f,"
             "\"read_seconds\":%.6f,\"unfinished\":%zu,\"excluded\":%zu,\"bsld_tau\":%g,"
             "\"wait_fairness\":%.6f",
-            r->jobs, r->skipped, r->rejected, r->never_started, r->makespan, r->utilization, r->avg_wait, r->max_wait,
-            r->avg_bsld, r->avg_xfactor, r->backfilled, r->iterations, r->wall_seconds,
-            r->read_seconds, r->unfinished, r->excluded, report_tau(r), r->wait_fairness);
+            r->jobs, r->skipped, r->rejected, r->never_started, r->makespan, r->utilization,
+            r->avg_wait, r->max_wait, r->avg_bsld, r->avg_xfactor, r->backfilled, r->iterations,
+            r->wall_seconds, r->read_seconds, r->unfinished, r->excluded, report_tau(r),
+            r->wait_fairness);
     if (r->fs_history[0]) {
         fprintf(f, ",\"fs_history\":{\"dir\":");
         report_json_string(f, r->fs_history);
@@ -621,8 +629,9 @@ static void json_groups(FILE *f, const char *key, const struct report_group *g, 
     for (size_t i = 0; i < n; i++) {
         fprintf(f, "%s{\"name\":", i ? "," : "");
         report_json_string(f, g[i].name);
-        fprintf(f, ",\"jobs\":%zu,\"proc_seconds\":%.0f,\"share\":%.6f,\"avg_wait\":%.3f,"
-                   "\"avg_bsld\":%.6f}",
+        fprintf(f,
+                ",\"jobs\":%zu,\"proc_seconds\":%.0f,\"share\":%.6f,\"avg_wait\":%.3f,"
+                "\"avg_bsld\":%.6f}",
                 g[i].jobs, g[i].proc_seconds, total > 0 ? g[i].proc_seconds / total : 0.0,
                 g[i].avg_wait, g[i].avg_bsld);
     }
@@ -723,16 +732,15 @@ const char *report_final_state(const struct sim_outcome *o)
 
 /* Why a job that never ran did not: the engine's reason, or that no node
  * it may use can ever hold it (a feature no node has, more than a node). */
-static const char *never_reason(struct sched *s, const struct job *j, long now, char *buf,
-                                size_t n)
+static const char *never_reason(struct sched *s, const struct job *j, long now, char *buf, size_t n)
 {
     if (!sched_job_blocked(s, j) && sched_job_advres_refused(s, j, buf, n))
         return buf;
     if (!sched_job_blocked(s, j) && sched_earliest_start(s, j, now) >= SCHED_NEVER) {
         int len = snprintf(buf, n, "the nodes it may use can never hold it");
         for (size_t k = 0; k < j->nfeatures && len > 0 && (size_t)len < n; k++)
-            len += snprintf(buf + len, n - (size_t)len, "%s%s", k ? "," : " (features: ",
-                            j->features[k]);
+            len += snprintf(buf + len, n - (size_t)len, "%s%s",
+                            k ? "," : " (features: ", j->features[k]);
         if (j->nfeatures && len > 0 && (size_t)len < n)
             snprintf(buf + len, n - (size_t)len, ")");
         return buf;
@@ -796,7 +804,8 @@ static void csv_row(struct obuf *f, const struct wl_job *w, const struct sim_out
     char buf[512];
     if (o->rejected)
         report_csv_field(f, o->more ? o->more->reason : NULL);
-    else if (j && (!strcmp(state, "never_started") || (!strcmp(state, "preempted") && o->start < 0)))
+    else if (j &&
+             (!strcmp(state, "never_started") || (!strcmp(state, "preempted") && o->start < 0)))
         report_csv_field(f, never_reason(s, j, now, buf, sizeof buf));
     obuf_putc(f, ',');
     if (o->start >= 0 && o->more)
@@ -852,7 +861,9 @@ int report_write_recorded_csv(struct obuf *f, const struct workload *wl,
             report_csv_field(f, names[k]);
         }
         obuf_printf(f, ",%s,,,\n",
-                    o->end >= 0 ? "completed" : o->start >= 0 ? "running" : "never_started");
+                    o->end >= 0     ? "completed"
+                    : o->start >= 0 ? "running"
+                                    : "never_started");
     }
     return obuf_failed(f) ? -1 : 0;
 }

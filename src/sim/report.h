@@ -29,8 +29,8 @@
 #include <stdio.h>
 
 #include "sim/sim.h"
-#include "util/obuf.h"
 #include "sim/workload.h"
+#include "util/obuf.h"
 
 #define REPORT_NSIZE 6    /* job size classes, by processors */
 #define REPORT_NRUNTIME 5 /* job length classes, by runtime */
@@ -73,13 +73,13 @@ struct report_group {
  */
 struct report {
     /* Set by the caller before report_compute (zero: the defaults). */
-    double bsld_tau;       /* the bounded slowdown's bound, seconds (0: 10 s) */
-    int windowed;          /* measure only the jobs submitted in [window_lo, window_hi] */
+    double bsld_tau; /* the bounded slowdown's bound, seconds (0: 10 s) */
+    int windowed;    /* measure only the jobs submitted in [window_lo, window_hi] */
     long window_lo, window_hi;
 
     size_t jobs, skipped, rejected;
-    size_t unfinished; /* of the skipped, jobs not finished when the log was taken */
-    size_t excluded;   /* jobs that ran but were submitted outside the window */
+    size_t unfinished;    /* of the skipped, jobs not finished when the log was taken */
+    size_t excluded;      /* jobs that ran but were submitted outside the window */
     double wait_fairness; /* Jain's index of the users' average waits: 1 all equal,
                              1/n one user waits, the others not */
     size_t never_started; /* still waiting when the replay ended: no event left could start them */
@@ -93,7 +93,7 @@ struct report {
     long iterations;
     double wall_seconds;
     double read_seconds; /* reading the trace, before the replay (the same for every run) */
-    long long procs; /* processors in the cluster */
+    long long procs;     /* processors in the cluster */
     /* Fairshare history read before the replay (moku simulate --fs-history,
      * or STATDIR set in the configuration): its directory (borrowed) and the
      * windows read from it; fs_history "" when none was asked for. A copy,
@@ -153,7 +153,7 @@ struct report_run {
     size_t noverrides;
     int varied;
     int recorded;
-    int pareto; /* set by report_pareto */
+    int pareto;           /* set by report_pareto */
     const char *backfill; /* the BACKFILLPOLICY in effect */
     int resdepth;         /* the RESERVATIONDEPTH in effect */
     struct report r;

@@ -21,14 +21,14 @@ static const char *base_name(const char *path)
  * schedule (x->recorded) has no policy: a row marked policy_only shows "-". */
 #define RUNS_ROW_IF(t, label, runs, n, policy_only, ...)                                           \
     do {                                                                                           \
-        size_t row_ = report_table_row((t), (label));                                                     \
+        size_t row_ = report_table_row((t), (label));                                              \
         for (size_t i_ = 0; i_ < (n); i_++) {                                                      \
             const struct report_run *x = &(runs)[i_];                                              \
             (void)x;                                                                               \
             if ((policy_only) && x->recorded)                                                      \
-                snprintf(report_cell((t), row_, i_ + 1), REPORT_CELL, "-");                                      \
+                snprintf(report_cell((t), row_, i_ + 1), REPORT_CELL, "-");                        \
             else                                                                                   \
-                snprintf(report_cell((t), row_, i_ + 1), REPORT_CELL, __VA_ARGS__);                              \
+                snprintf(report_cell((t), row_, i_ + 1), REPORT_CELL, __VA_ARGS__);                \
         }                                                                                          \
     } while (0)
 #define RUNS_ROW(t, label, runs, n, ...) RUNS_ROW_IF(t, label, runs, n, 0, __VA_ARGS__)
@@ -93,8 +93,8 @@ static void fs_history_row(struct report_table *t, const struct report_run *runs
     for (size_t i = 0; i < n; i++) {
         const struct report *r = &runs[i].r;
         if (r->fs_history[0])
-            snprintf(report_cell(t, row, i + 1), REPORT_CELL, "%d windows from %s",
-                     r->fs_windows, r->fs_history);
+            snprintf(report_cell(t, row, i + 1), REPORT_CELL, "%d windows from %s", r->fs_windows,
+                     r->fs_history);
         else
             snprintf(report_cell(t, row, i + 1), REPORT_CELL, "%s",
                      runs[i].recorded ? "-" : "none");
@@ -108,7 +108,9 @@ static void runs_metrics(struct report_table *t, const struct report_run *runs, 
         snprintf(report_cell(t, row, i + 1), REPORT_CELL, runs[i].recorded ? "-" : "%zu",
                  runs[i].recorded ? 0 : ++k);
     RUNS_ROW(t, "configuration", runs, n, "%s",
-             x->recorded ? "recorded" : x->config ? base_name(x->config) : "defaults");
+             x->recorded ? "recorded"
+             : x->config ? base_name(x->config)
+                         : "defaults");
     varied_rows(t, runs, n);
     POLICY_ROW(t, "backfill policy", runs, n, "%s", x->backfill);
     POLICY_ROW(t, "reservation depth", runs, n, "%d", x->resdepth);
@@ -231,7 +233,8 @@ static void print_front(FILE *f, const struct report_run *runs, size_t n)
     snprintf(report_cell(&t, h, 1), REPORT_CELL, "configuration");
     for (int k = 0; k < nv; k++) {
         const char *line = varied_line(r0, k);
-        snprintf(report_cell(&t, h, 2 + (size_t)k), REPORT_CELL, "%.*s", (int)strcspn(line, "= \t"), line);
+        snprintf(report_cell(&t, h, 2 + (size_t)k), REPORT_CELL, "%.*s", (int)strcspn(line, "= \t"),
+                 line);
     }
     static const char *const heads[] = {"avg wait (s)", "avg bsld", "utilization (%)",
                                         "wait fairness", "front"};
@@ -243,10 +246,13 @@ static void print_front(FILE *f, const struct report_run *runs, size_t n)
         snprintf(label, sizeof label, x->recorded ? "-" : "%zu", x->recorded ? 0 : ++num);
         size_t row = report_table_row(&t, label);
         snprintf(report_cell(&t, row, 1), REPORT_CELL, "%s",
-                 x->recorded ? "recorded" : x->config ? base_name(x->config) : "defaults");
+                 x->recorded ? "recorded"
+                 : x->config ? base_name(x->config)
+                             : "defaults");
         for (int k = 0; k < nv; k++) {
             const char *v = varied_line(x, k);
-            snprintf(report_cell(&t, row, 2 + (size_t)k), REPORT_CELL, "%s", v ? line_value(v) : "-");
+            snprintf(report_cell(&t, row, 2 + (size_t)k), REPORT_CELL, "%s",
+                     v ? line_value(v) : "-");
         }
         size_t c = 2 + (size_t)nv;
         snprintf(report_cell(&t, row, c), REPORT_CELL, "%.1f", x->r.avg_wait);
@@ -325,4 +331,3 @@ void report_print_runs_json(FILE *f, const struct report_run *runs, size_t n)
         }
     fprintf(f, "]}\n");
 }
-

@@ -87,9 +87,19 @@ static void add(struct resvlog *l, const struct sched *s, const struct resv *r, 
     char *acl = xmalloc((size_t)(n > 0 ? n : 0) + 1);
     acl_format(r->acl, acl, (size_t)(n > 0 ? n : 0) + 1);
     l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v);
-    l->v[l->n] = (struct rec){xstrdup(r->id), r->kind == RESV_STANDING ? "standing" : r->kind == RESV_EXTERNAL ? "external" : "user",
-                              nodes_text(s, r), acl, flags_text(r), created, r->start,
-                              r->end, -1, l->pass, r->serial};
+    l->v[l->n] = (struct rec){xstrdup(r->id),
+                              r->kind == RESV_STANDING   ? "standing"
+                              : r->kind == RESV_EXTERNAL ? "external"
+                                                         : "user",
+                              nodes_text(s, r),
+                              acl,
+                              flags_text(r),
+                              created,
+                              r->start,
+                              r->end,
+                              -1,
+                              l->pass,
+                              r->serial};
     strmap_put(&l->ids, l->v[l->n].id, l->n);
     l->n++;
 }

@@ -149,8 +149,9 @@ int runsave_read(FILE *f, const char *path, struct runsave *s, struct err *err)
     int32_t kn[3] = {0};
     get(&r, &fp, sizeof fp);
     if (!r.bad && fp != fingerprint())
-        return err_set(err, "%s: written by another build of moku: merge with the moku that "
-                            "made it",
+        return err_set(err,
+                       "%s: written by another build of moku: merge with the moku that "
+                       "made it",
                        path);
     get(&r, kn, sizeof kn);
     s->k = kn[0];

@@ -24,12 +24,12 @@
 #include "util/err.h"
 
 struct runsave {
-    char *key;           /* the comparison's command line (what the runs share) */
-    int k, n;            /* this run (from 0) of n */
-    char *policy;        /* the one-line policy */
-    char *backfill;      /* BACKFILLPOLICY's name */
-    int resdepth;        /* RESERVATIONDEPTH */
-    struct report r;     /* owns its groups */
+    char *key;       /* the comparison's command line (what the runs share) */
+    int k, n;        /* this run (from 0) of n */
+    char *policy;    /* the one-line policy */
+    char *backfill;  /* BACKFILLPOLICY's name */
+    int resdepth;    /* RESERVATIONDEPTH */
+    struct report r; /* owns its groups */
     struct plot_series series;
     char *jobs, *batsim; /* the run's rows of --jobs-out and --batsim-out, NULL: none */
     size_t njobs, nbatsim;

@@ -257,7 +257,8 @@ static long forced_time(const struct sim *sim, long t, long n)
     if (n <= 0 || sim->last == LONG_MIN || !sched_nidle(sim->s) || sim->progress == LONG_MIN)
         return t;
     long f = sim->last - ((sim->last % n) + n) % n + n;
-    if (f - sim->progress > SIM_PERIODIC_SPAN || (t == LONG_MAX && sim->stalled >= SIM_IDLE_ITERATIONS))
+    if (f - sim->progress > SIM_PERIODIC_SPAN ||
+        (t == LONG_MAX && sim->stalled >= SIM_IDLE_ITERATIONS))
         return t;
     return min_time(t, f);
 }
@@ -363,10 +364,9 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
     heap_init(&sim.ends, end_less, end_setpos);
     for (size_t i = 0; i < wl->njobs; i++)
         out[i] = (struct sim_outcome){.start = -1, .end = -1, .run_start = -1};
-    sched_set_rm(s, &(struct sched_rm){.start = rm_start,
-                                        .preempt = rm_preempt,
-                                        .resume = rm_resume,
-                                        .ctx = &sim});
+    sched_set_rm(s,
+                 &(struct sched_rm){
+                     .start = rm_start, .preempt = rm_preempt, .resume = rm_resume, .ctx = &sim});
 
     size_t next = 0, rejected = 0, tick = 0;
     long now, last = LONG_MIN;
@@ -446,7 +446,7 @@ struct sim_noderuns *sim_noderuns_create(const struct sched *s)
     r->end = xmalloc((r->n ? r->n : 1) * sizeof *r->end);
     for (size_t i = r->n; i-- > 0;)
         r->end[i] = i + 1 < r->n && hostrange_next(sched_node(s, (unsigned)i)->name,
-                                                    sched_node(s, (unsigned)i + 1)->name)
+                                                   sched_node(s, (unsigned)i + 1)->name)
                         ? r->end[i + 1]
                         : (unsigned)i;
     return r;

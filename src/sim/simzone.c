@@ -27,7 +27,7 @@ static int parse_offset(const char *t, struct simzone *z)
 static int valid_name(const char *t)
 {
     size_t n = strlen(t);
-    if (!n || n >= sizeof ((struct simzone *)0)->name || t[0] == '/' || strstr(t, ".."))
+    if (!n || n >= sizeof((struct simzone *)0)->name || t[0] == '/' || strstr(t, ".."))
         return 0;
     for (size_t i = 0; i < n; i++) {
         char c = t[i];

@@ -15,8 +15,8 @@
 #include "util/err.h"
 
 struct simzone {
-    int local;   /* the process's TZ (set by simzone_apply for a named zone) */
-    long offset; /* seconds east of UTC when !local */
+    int local;     /* the process's TZ (set by simzone_apply for a named zone) */
+    long offset;   /* seconds east of UTC when !local */
     char name[64]; /* for the report: "UTC", "+02:00", "Europe/Stockholm" */
 };
 

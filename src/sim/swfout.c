@@ -195,8 +195,8 @@ static struct swf_rec maui_rec(const struct wl_job *w, size_t i, struct numberin
         .mem_used = -1,
         .req_procs = procs,
         .req_time = w->walltime,
-        .req_mem = w->mem > 0 ? (double)w->mem * 1024.0 / (w->procs_per_task ? w->procs_per_task : 1)
-                              : -1,
+        .req_mem =
+            w->mem > 0 ? (double)w->mem * 1024.0 / (w->procs_per_task ? w->procs_per_task : 1) : -1,
         .user = number_of(&num[NUM_USER], nm->user),
         .group = number_of(&num[NUM_GROUP], nm->group),
         .app = -1,

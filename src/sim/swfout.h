@@ -29,13 +29,13 @@
 
 /* What the header says. Borrowed strings; NULL: not said. */
 struct swfout_info {
-    const char *trace;    /* the trace replayed (its path) */
-    int trace_is_swf;     /* read the trace again for its fields */
-    const char *config;   /* the configuration (file, or "defaults") */
-    const char *policy;   /* one line on the policy */
+    const char *trace;      /* the trace replayed (its path) */
+    int trace_is_swf;       /* read the trace again for its fields */
+    const char *config;     /* the configuration (file, or "defaults") */
+    const char *policy;     /* one line on the policy */
     long long nodes, procs; /* the cluster: MaxNodes, MaxProcs */
-    long long unix_start; /* UnixStartTime, < 0: unknown */
-    const char *tz;       /* TimeZoneString, "" or NULL: unknown */
+    long long unix_start;   /* UnixStartTime, < 0: unknown */
+    const char *tz;         /* TimeZoneString, "" or NULL: unknown */
 };
 
 /*

@@ -94,8 +94,8 @@ static struct wl_job job_of(struct workload *wl, const struct swf_rec *r)
          * log came from, not a request the replayed cluster can honour: a
          * cluster built from MaxProcs has one partition. */
         .names = workload_names(wl, &(struct wl_names){.user = num_name(wl, r->user),
-                                                         .group = num_name(wl, r->group),
-                                                         .class_ = num_name(wl, r->queue)}),
+                                                       .group = num_name(wl, r->group),
+                                                       .class_ = num_name(wl, r->queue)}),
         .util = utilization(r),
         .util_known = (unsigned char)cpu_known(r),
         .line = r->line,
@@ -228,8 +228,8 @@ const struct wl_names *wl_job_names(const struct wl_job *w)
  * so the pointers alone hash and compare them. */
 static size_t names_hash(const struct wl_names *n)
 {
-    const char *const f[] = {n->user,      n->group,    n->account,  n->class_,
-                             n->qos,       n->partition, n->features, n->advres};
+    const char *const f[] = {n->user, n->group,     n->account,  n->class_,
+                             n->qos,  n->partition, n->features, n->advres};
     uint64_t h = 1469598103934665603u;
     for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
         h ^= (uint64_t)(uintptr_t)f[i];
@@ -322,7 +322,7 @@ struct swf_load {
     struct workload *wl;
     const char *path;
     int strict;
-    int recorded; /* keep the log's starts (WL_RECORDED) */
+    int recorded;        /* keep the log's starts (WL_RECORDED) */
     struct err unusable; /* strict: the first record that cannot be replayed */
     int have_unusable;
 };
@@ -341,8 +341,8 @@ static int load_rec(void *ctx, const struct swf_rec *r, struct err *err)
         else
             workload_add(ld->wl, &j);
     } else if (ld->strict && !ld->have_unusable) {
-        err_set(&ld->unusable, "%s:%ld: job %lld cannot be replayed: %s", ld->path, r->line,
-                r->id, why);
+        err_set(&ld->unusable, "%s:%ld: job %lld cannot be replayed: %s", ld->path, r->line, r->id,
+                why);
         ld->have_unusable = 1;
     } else {
         ld->wl->skipped++;
@@ -353,7 +353,9 @@ static int load_rec(void *ctx, const struct swf_rec *r, struct err *err)
 int workload_read_swf(const char *path, int flags, struct workload *wl, struct err *err)
 {
     workload_init(wl);
-    struct swf_load ld = {.wl = wl, .path = path, .strict = (flags & WL_STRICT) != 0,
+    struct swf_load ld = {.wl = wl,
+                          .path = path,
+                          .strict = (flags & WL_STRICT) != 0,
                           .recorded = (flags & WL_RECORDED) != 0};
     struct swf_header hdr;
     int bad = swf_scan(path, &hdr, load_rec, &ld, err) < 0;

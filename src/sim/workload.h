@@ -41,9 +41,9 @@ struct wl_job {
     long mem, swap, disk; /* MB per task, 0 = none */
     long line;
     int procs_per_task;
-    int nodes;  /* requested node count, 0 = none */
-    float util; /* fraction of its processors it kept busy (SWF average CPU
-                   time / runtime), when util_known */
+    int nodes;                /* requested node count, 0 = none */
+    float util;               /* fraction of its processors it kept busy (SWF average CPU
+                                 time / runtime), when util_known */
     unsigned short tpn;       /* tasks per node, exact (job_spec.tpn), 0 = any */
     unsigned char util_known; /* the trace recorded the CPU time (SWF: not -1); a job
                                  that used none has util 0 */
@@ -53,21 +53,21 @@ struct wl_job {
 struct workload {
     struct wl_job *jobs;
     size_t njobs, cap;
-    size_t skipped;  /* records that cannot be replayed */
-    size_t unfinished; /* of those, jobs still queued or running when the log was
-                          taken (accounting logs: sacct, Torque, a moku home) */
-    long *rec_start; /* the start the log recorded for each job (parallel to
-                        jobs; -1 none), NULL when the format records none */
-    long long max_nodes, max_procs; /* trace header, 0 if absent */
-    long long unix_start;           /* trace header, -1 if absent */
-    char tz[64];                    /* SWF TimeZoneString, "" if absent */
-    struct strmap strings;          /* interned strings -> their copy */
-    char **blocks;                  /* the arena holding every string and wl_names */
+    size_t skipped;                  /* records that cannot be replayed */
+    size_t unfinished;               /* of those, jobs still queued or running when the log was
+                                        taken (accounting logs: sacct, Torque, a moku home) */
+    long *rec_start;                 /* the start the log recorded for each job (parallel to
+                                        jobs; -1 none), NULL when the format records none */
+    long long max_nodes, max_procs;  /* trace header, 0 if absent */
+    long long unix_start;            /* trace header, -1 if absent */
+    char tz[64];                     /* SWF TimeZoneString, "" if absent */
+    struct strmap strings;           /* interned strings -> their copy */
+    char **blocks;                   /* the arena holding every string and wl_names */
     size_t nblocks, capblocks, used; /* bytes used of the last block */
-    const struct wl_names **names;  /* the interned wl_names: open addressing, */
-    size_t nnames, capnames;        /* capnames a power of two (0: none yet) */
-    const char **numnames;          /* numbered names (SWF users, groups, queues) by */
-    size_t capnum;                  /* value, when small: interned already */
+    const struct wl_names **names;   /* the interned wl_names: open addressing, */
+    size_t nnames, capnames;         /* capnames a power of two (0: none yet) */
+    const char **numnames;           /* numbered names (SWF users, groups, queues) by */
+    size_t capnum;                   /* value, when small: interned already */
 };
 
 /* Processors a workload job asks for. */

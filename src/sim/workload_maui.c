@@ -66,17 +66,18 @@ static struct wl_job job_of(struct workload *wl, const struct mtrace_job *j)
         .swap = j->swap > 0 ? j->swap : 0,
         .disk = j->disk > 0 ? j->disk : 0,
         .nodes = j->nodes > 0 ? j->nodes : 0,
-        .names = workload_names(
-            wl, &(struct wl_names){
-                    .user = workload_intern(wl, j->user),
-                    .group = workload_intern(wl, j->group),
-                    .account = workload_intern(wl, unless(j->account, no_account)),
-                    .class_ = workload_intern(wl, j->class_),
-                    .qos = workload_intern(wl, unless(j->qos, no_qos)),
-                    .partition = workload_intern(wl, unless(j->partition, no_partition)),
-                    .features = workload_intern(wl, j->features),
-                    .advres = workload_intern(wl, unless(j->reservation, no_resv)),
-                }),
+        .names =
+            workload_names(wl,
+                           &(struct wl_names){
+                               .user = workload_intern(wl, j->user),
+                               .group = workload_intern(wl, j->group),
+                               .account = workload_intern(wl, unless(j->account, no_account)),
+                               .class_ = workload_intern(wl, j->class_),
+                               .qos = workload_intern(wl, unless(j->qos, no_qos)),
+                               .partition = workload_intern(wl, unless(j->partition, no_partition)),
+                               .features = workload_intern(wl, j->features),
+                               .advres = workload_intern(wl, unless(j->reservation, no_resv)),
+                           }),
         .preemptee = j->flags && strstr(j->flags, "[PREEMPTEE]") != NULL,
         .line = j->line,
     };

@@ -378,8 +378,7 @@ static long slot_start(const struct fs *f, int slot)
  * left out as Maui does (only non-zero usage is written; the ledger's usage
  * is never negative).
  */
-int fsfile_save(const char *dir, struct sched *s, int slot, enum fsfile_sync sync,
-                struct err *err)
+int fsfile_save(const char *dir, struct sched *s, int slot, enum fsfile_sync sync, struct err *err)
 {
     const struct fs *f = sched_fs(s);
     double total = fs_total_window(f, slot);

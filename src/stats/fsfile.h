@@ -35,7 +35,7 @@ struct sched;
 #define FSFILE_TOTAL CRED_NKINDS
 
 struct fsfile_rec {
-    int type; /* enum cred_kind, or FSFILE_TOTAL */
+    int type;   /* enum cred_kind, or FSFILE_TOTAL */
     char *name; /* owned; NULL for the total */
     double usage;
 };
@@ -106,8 +106,7 @@ void fsfile_free(struct fsfile_data *d);
  * fsfile_save leaves out a credential whose name could not be read back
  * (white space, '#', over 255 bytes); its usage still counts in the total.
  */
-int fsfile_save(const char *dir, struct sched *s, int slot, enum fsfile_sync sync,
-                struct err *err);
+int fsfile_save(const char *dir, struct sched *s, int slot, enum fsfile_sync sync, struct err *err);
 
 /*
  * fsfile_oldest_kept: the epoch start of the oldest window that counts

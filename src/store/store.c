@@ -150,7 +150,8 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_SCRIPT_PUT] = "INSERT OR REPLACE INTO scripts (id, text) VALUES (?, ?)",
     [S_SCRIPT_GET] = "SELECT text FROM scripts WHERE id = ?",
     [S_SCRIPT_DEL] = "DELETE FROM scripts WHERE id = ?",
-    [S_SCRIPTS_PRUNE] = "DELETE FROM scripts WHERE id IN (SELECT id FROM jobs WHERE state IN (3, 4))",
+    [S_SCRIPTS_PRUNE] =
+        "DELETE FROM scripts WHERE id IN (SELECT id FROM jobs WHERE state IN (3, 4))",
     [S_SCRIPT_SIZES] = "SELECT s.id, length(CAST(s.text AS BLOB)) FROM scripts s"
                        " JOIN jobs j ON j.id = s.id WHERE j.state NOT IN (3, 4)",
     /* store_resv.c: a reservation and its nodes are written under a
@@ -341,13 +342,12 @@ struct store *store_open_readonly(const char *path, struct err *err)
             err_set(err, "%s: opening the database: %s", path, sqlite3_errstr(rc));
     } else if (sqlite3_busy_timeout(st->db, STORE_BUSY_MS) != SQLITE_OK) {
         db_err(st, err, "setting the busy timeout");
-    } else if (query_int(st, "PRAGMA user_version", &version, err,
-                         "reading the schema version") == 0) {
+    } else if (query_int(st, "PRAGMA user_version", &version, err, "reading the schema version") ==
+               0) {
         if (version == STORE_SCHEMA && prepare_all(st, err) == 0)
             return st;
         if (version != STORE_SCHEMA)
-            err_set(err,
-                    "%s: database schema version %lld, this moku reads %d (%s)", path, version,
+            err_set(err, "%s: database schema version %lld, this moku reads %d (%s)", path, version,
                     STORE_SCHEMA,
                     version < STORE_SCHEMA ? "start the daemon once with this moku to upgrade it"
                                            : "use a newer moku");
@@ -873,8 +873,8 @@ int store_scripts_prune(struct store *st, struct err *err)
     return stmt_run(st, st->stmt[S_SCRIPTS_PRUNE], err, "forgetting ended jobs' scripts");
 }
 
-int store_script_sizes(struct store *st, void (*fn)(void *ctx, long id, long long bytes),
-                       void *ctx, struct err *err)
+int store_script_sizes(struct store *st, void (*fn)(void *ctx, long id, long long bytes), void *ctx,
+                       struct err *err)
 {
     sqlite3_stmt *s = st->stmt[S_SCRIPT_SIZES];
     int rc;
@@ -946,8 +946,7 @@ int store_events(struct store *st, size_t max,
 
 /* ---- request tokens ---- */
 
-int store_token_get(struct store *st, long uid, const char *token, char **reply,
-                    struct err *err)
+int store_token_get(struct store *st, long uid, const char *token, char **reply, struct err *err)
 {
     const char *what = "reading a request token";
     sqlite3_stmt *s = st->stmt[S_TOKEN_GET];
@@ -960,8 +959,8 @@ int store_token_get(struct store *st, long uid, const char *token, char **reply,
     return text_row(st, s, reply, err, what);
 }
 
-int store_token_put(struct store *st, long uid, const char *token, long time,
-                    const char *reply, struct err *err)
+int store_token_put(struct store *st, long uid, const char *token, long time, const char *reply,
+                    struct err *err)
 {
     const char *what = "saving a request token";
     sqlite3_stmt *s = st->stmt[S_TOKEN_PUT];

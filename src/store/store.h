@@ -36,29 +36,29 @@ enum store_jstate {
  * functions that fill one allocate them; store_job_free frees them). NULL
  * strings are stored as NULL. */
 struct store_job {
-    long id;             /* > 0, assigned by store_job_add */
-    char *name;          /* -N job name, or NULL */
-    char *user, *group;  /* submitter's user and group names */
-    long uid, gid;       /* submitter's ids (from the kernel) */
+    long id;                      /* > 0, assigned by store_job_add */
+    char *name;                   /* -N job name, or NULL */
+    char *user, *group;           /* submitter's user and group names */
+    long uid, gid;                /* submitter's ids (from the kernel) */
     char *account, *class_, *qos; /* requested (-A, -q, -W x=QOS:...), NULL = none */
-    int tasks, ppn;      /* nodes=N:ppn=P -> tasks = N*P, ppn = P per node (1 when not given) */
-    int nodes;           /* requested node count, 0 = none */
-    long mem_mb;         /* per job, 0 = none */
-    long walltime;       /* seconds */
-    long submit;         /* epoch seconds */
-    long start_after;    /* -a: epoch seconds, 0 = none */
-    unsigned holds;      /* HOLD_* bits (core/job.h) */
-    int sysprio_mode;    /* enum job_sysprio */
+    int tasks, ppn;   /* nodes=N:ppn=P -> tasks = N*P, ppn = P per node (1 when not given) */
+    int nodes;        /* requested node count, 0 = none */
+    long mem_mb;      /* per job, 0 = none */
+    long walltime;    /* seconds */
+    long submit;      /* epoch seconds */
+    long start_after; /* -a: epoch seconds, 0 = none */
+    unsigned holds;   /* HOLD_* bits (core/job.h) */
+    int sysprio_mode; /* enum job_sysprio */
     long sysprio;
     enum store_jstate state;
-    long start, end;     /* epoch seconds, 0 = not yet */
-    int exit_status;     /* as recorded by the supervisor; -1 = unknown */
-    char *hosts;         /* running: allocated hosts, "n1:2,n2:4" (host:procs), else NULL */
-    char *script;        /* path of the stored job script */
+    long start, end; /* epoch seconds, 0 = not yet */
+    int exit_status; /* as recorded by the supervisor; -1 = unknown */
+    char *hosts;     /* running: allocated hosts, "n1:2,n2:4" (host:procs), else NULL */
+    char *script;    /* path of the stored job script */
     char *cwd, *out_path, *err_path; /* -d, -o, -e (absolute paths) */
-    char *advres;        /* -W x=ADVRES:name, or NULL */
-    char *env;           /* extra environment, "K=V\n" lines (qsub -v), or NULL */
-    long bypass;         /* backfill bypass count */
+    char *advres;                    /* -W x=ADVRES:name, or NULL */
+    char *env;                       /* extra environment, "K=V\n" lines (qsub -v), or NULL */
+    long bypass;                     /* backfill bypass count */
     int defercount;
     long deferred_until; /* epoch, 0 = not deferred */
     char *message;       /* why it failed to start or was ended (checkjob's Messages), or
@@ -137,8 +137,8 @@ int store_script_del(struct store *st, long id, struct err *err);
 int store_scripts_prune(struct store *st, struct err *err);
 /* fn(id, bytes) for the script of every job not yet ended (fn must not use
  * the store). */
-int store_script_sizes(struct store *st, void (*fn)(void *ctx, long id, long long bytes),
-                       void *ctx, struct err *err);
+int store_script_sizes(struct store *st, void (*fn)(void *ctx, long id, long long bytes), void *ctx,
+                       struct err *err);
 
 /* Node administrative state (e.g. "Drained", "Down", "Idle"): set (a NULL
  * state removes the node's entry), and load all in name order (fn gets name
@@ -157,14 +157,14 @@ struct store_resv_node {
 };
 
 struct store_resv {
-    char *id;            /* "<name>.<n>", never NULL or empty */
-    long start, end;     /* epoch seconds, end > start */
-    long created;        /* epoch seconds */
-    unsigned flags;      /* SRCFG_* bits (policy/srcfg.h) */
-    int access;          /* enum srcfg_access */
-    char *acl;           /* acl_format text, "" = no ACL (never NULL) */
-    char *owner;         /* NULL = none */
-    int owner_type;      /* enum acl_type, meaningful with an owner */
+    char *id;        /* "<name>.<n>", never NULL or empty */
+    long start, end; /* epoch seconds, end > start */
+    long created;    /* epoch seconds */
+    unsigned flags;  /* SRCFG_* bits (policy/srcfg.h) */
+    int access;      /* enum srcfg_access */
+    char *acl;       /* acl_format text, "" = no ACL (never NULL) */
+    char *owner;     /* NULL = none */
+    int owner_type;  /* enum acl_type, meaningful with an owner */
     long priority;
     char *chargeaccount; /* NULL = none */
     long tasks;          /* tasks asked */
@@ -232,10 +232,9 @@ int store_events(struct store *st, size_t max,
  * when (uid, token) is known, 0 when not, -1 on error. store_token_put
  * fails on a token already stored. store_tokens_prune forgets those stored
  * before `before` (epoch seconds). */
-int store_token_get(struct store *st, long uid, const char *token, char **reply,
+int store_token_get(struct store *st, long uid, const char *token, char **reply, struct err *err);
+int store_token_put(struct store *st, long uid, const char *token, long time, const char *reply,
                     struct err *err);
-int store_token_put(struct store *st, long uid, const char *token, long time,
-                    const char *reply, struct err *err);
 int store_tokens_prune(struct store *st, long before, struct err *err);
 
 /* The web view's history (daemon/dhist.c): samples of time, procs, busy,

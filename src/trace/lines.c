@@ -20,10 +20,10 @@
 
 #include "util/mem.h"
 
-#define LINES_CAP 1024              /* first size of the line buffer; it grows */
-#define LINES_GZ_BUF (128 * 1024)   /* zlib's input buffer: fewer read() calls than 8 KB */
-#define LINES_BLOCK (256 * 1024)    /* bytes the reading thread inflates at a time */
-#define LINES_NBLOCKS 4             /* blocks in the ring: a megabyte ahead at most */
+#define LINES_CAP 1024            /* first size of the line buffer; it grows */
+#define LINES_GZ_BUF (128 * 1024) /* zlib's input buffer: fewer read() calls than 8 KB */
+#define LINES_BLOCK (256 * 1024)  /* bytes the reading thread inflates at a time */
+#define LINES_NBLOCKS 4           /* blocks in the ring: a megabyte ahead at most */
 
 struct lines_pipe {
     gzFile gz; /* the thread's while it runs */
@@ -99,12 +99,8 @@ int lines_open(struct lines *l, const char *path, struct err *err)
         p->data[i] = xmalloc(LINES_BLOCK);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->changed, NULL);
-    *l = (struct lines){.gz = gz,
-                        .path = path,
-                        .buf = xmalloc(LINES_CAP),
-                        .cap = LINES_CAP,
-                        .err = err,
-                        .pipe = p};
+    *l = (struct lines){
+        .gz = gz, .path = path, .buf = xmalloc(LINES_CAP), .cap = LINES_CAP, .err = err, .pipe = p};
     int e = pthread_create(&p->thread, NULL, lines_fill, p);
     if (e != 0) {
         lines_close(l);

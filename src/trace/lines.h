@@ -24,11 +24,11 @@ struct lines_pipe;
 
 struct lines {
     gzFile gz;
-    const char *path; /* borrowed from the caller of lines_open */
-    char *buf;        /* the current line, NUL-terminated, newline kept; owned */
-    size_t cap;       /* size of buf */
-    long line;        /* number of the line in buf (1-based) */
-    struct err *err;  /* borrowed; may be NULL */
+    const char *path;        /* borrowed from the caller of lines_open */
+    char *buf;               /* the current line, NUL-terminated, newline kept; owned */
+    size_t cap;              /* size of buf */
+    long line;               /* number of the line in buf (1-based) */
+    struct err *err;         /* borrowed; may be NULL */
     struct lines_pipe *pipe; /* the thread inflating the file ahead of the reader */
 };
 

@@ -47,15 +47,15 @@ enum sacct_col {
 };
 
 static const char *const sacct_col_names[SC_NCOLS] = {
-    "JobID",    "JobIDRaw", "User",  "Group",     "Account",   "Partition",
-    "QOS",      "Submit",   "Start", "End",       "Timelimit", "NCPUS",
-    "AllocCPUS", "ReqCPUS", "NNodes", "ReqMem",   "State",     "ExitCode",
+    "JobID",     "JobIDRaw", "User",   "Group",  "Account",   "Partition",
+    "QOS",       "Submit",   "Start",  "End",    "Timelimit", "NCPUS",
+    "AllocCPUS", "ReqCPUS",  "NNodes", "ReqMem", "State",     "ExitCode",
 };
 
 static const char *const sacct_state_names[SACCT_NSTATES] = {
-    "COMPLETED", "FAILED",  "TIMEOUT", "CANCELLED", "NODE_FAIL",
-    "OUT_OF_MEMORY", "PREEMPTED", "BOOT_FAIL", "DEADLINE", "REVOKED",
-    "PENDING",   "RUNNING", "SUSPENDED", "REQUEUED", "RESIZING",
+    "COMPLETED",     "FAILED",    "TIMEOUT",   "CANCELLED", "NODE_FAIL",
+    "OUT_OF_MEMORY", "PREEMPTED", "BOOT_FAIL", "DEADLINE",  "REVOKED",
+    "PENDING",       "RUNNING",   "SUSPENDED", "REQUEUED",  "RESIZING",
 };
 
 const char *sacct_state_name(enum sacct_state s)
@@ -125,13 +125,12 @@ static int header(struct sacct_reader *r)
             if (strcasecmp(r->f[i], sacct_col_names[c]) != 0)
                 continue;
             if (r->col[c] >= 0)
-                return err_set(r->in.err, "%s:%ld: column %s given twice", r->in.path,
-                               r->in.line, sacct_col_names[c]);
+                return err_set(r->in.err, "%s:%ld: column %s given twice", r->in.path, r->in.line,
+                               sacct_col_names[c]);
             r->col[c] = i;
         }
     if (r->col[SC_JOBID] < 0 && r->col[SC_JOBIDRAW] < 0)
-        return err_set(r->in.err, "%s:%ld: the header has no JobID column", r->in.path,
-                       r->in.line);
+        return err_set(r->in.err, "%s:%ld: the header has no JobID column", r->in.path, r->in.line);
     static const enum sacct_col needed[] = {SC_SUBMIT, SC_START, SC_END, SC_STATE};
     for (size_t k = 0; k < sizeof needed / sizeof *needed; k++)
         if (r->col[needed[k]] < 0)
@@ -141,8 +140,7 @@ static int header(struct sacct_reader *r)
                            r->in.path, r->in.line, sacct_col_names[needed[k]],
                            sacct_col_names[needed[k]]);
     if (r->col[SC_NCPUS] < 0 && r->col[SC_ALLOCCPUS] < 0 && r->col[SC_REQCPUS] < 0)
-        return err_set(r->in.err, "%s:%ld: the header has no NCPUS column", r->in.path,
-                       r->in.line);
+        return err_set(r->in.err, "%s:%ld: the header has no NCPUS column", r->in.path, r->in.line);
     return 0;
 }
 
@@ -155,8 +153,7 @@ static const char *field(const struct sacct_reader *r, enum sacct_col c)
 static int bad(struct sacct_reader *r, enum sacct_col c, const char *v, const char *what)
 {
     return err_set(r->in.err, "%s:%ld: column %s: '%.*s'%s %s", r->in.path, r->in.line,
-                   sacct_col_names[c], SACCT_SHOWN, v, strlen(v) > SACCT_SHOWN ? "..." : "",
-                   what);
+                   sacct_col_names[c], SACCT_SHOWN, v, strlen(v) > SACCT_SHOWN ? "..." : "", what);
 }
 
 /* Decimal digits [s, s + n) into *out; 0 when they all are digits and fit. */
@@ -336,8 +333,8 @@ static int exitcode_field(struct sacct_reader *r, struct sacct_rec *rec)
     if (!v || !*v)
         return 0;
     const char *colon = strchr(v, ':');
-    if (!colon || digits(v, (size_t)(colon - v), &code) || digits(colon + 1, strlen(colon + 1), &sig) ||
-        code > 255 || sig > 255)
+    if (!colon || digits(v, (size_t)(colon - v), &code) ||
+        digits(colon + 1, strlen(colon + 1), &sig) || code > 255 || sig > 255)
         return bad(r, SC_EXITCODE, v, "is not an exit code CODE:SIGNAL");
     rec->exit_code = (int)code;
     rec->exit_signal = (int)sig;
@@ -373,8 +370,8 @@ static int job_line(struct sacct_reader *r, struct sacct_rec *rec)
     if (time_field(r, SC_SUBMIT, &rec->submit) < 0 || time_field(r, SC_START, &rec->start) < 0 ||
         time_field(r, SC_END, &rec->end) < 0 || timelimit_field(r, &rec->timelimit) < 0 ||
         count_field(r, cpus, &rec->ncpus) < 0 || count_field(r, SC_REQCPUS, &rec->reqcpus) < 0 ||
-        count_field(r, SC_NNODES, &rec->nnodes) < 0 ||
-        reqmem_field(r, rec) < 0 || state_field(r, rec) < 0 || exitcode_field(r, rec) < 0)
+        count_field(r, SC_NNODES, &rec->nnodes) < 0 || reqmem_field(r, rec) < 0 ||
+        state_field(r, rec) < 0 || exitcode_field(r, rec) < 0)
         return -1;
     return 0;
 }
@@ -410,8 +407,9 @@ int sacct_scan(const char *path, struct sacct_info *info,
         }
         int n = split(r.in.buf, r.f, r.nfields);
         if (n != r.nfields) {
-            fail = err_set(err, "%s:%ld: %d fields where the header has %d (a '|' inside a "
-                                "field? leave JobName and free text out of --format)",
+            fail = err_set(err,
+                           "%s:%ld: %d fields where the header has %d (a '|' inside a "
+                           "field? leave JobName and free text out of --format)",
                            path, r.in.line, n, r.nfields) < 0;
             continue;
         }

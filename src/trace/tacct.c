@@ -51,8 +51,7 @@ int tacct_is_record(const char *line)
 static int bad(struct tacct_reader *r, const char *key, const char *v, size_t n, const char *what)
 {
     return err_set(r->in.err, "%s:%ld: %s='%.*s'%s %s", r->in.path, r->in.line, key,
-                   (int)(n < TACCT_SHOWN ? n : TACCT_SHOWN), v, n > TACCT_SHOWN ? "..." : "",
-                   what);
+                   (int)(n < TACCT_SHOWN ? n : TACCT_SHOWN), v, n > TACCT_SHOWN ? "..." : "", what);
 }
 
 /* Digits [s, s + n) into *out; -1 unless all digits and in range. */
@@ -87,8 +86,7 @@ static long long duration(const char *s, size_t n)
             break;
         at++;
     }
-    static const long long unit[4][4] = {
-        {1}, {60, 1}, {3600, 60, 1}, {86400, 3600, 60, 1}};
+    static const long long unit[4][4] = {{1}, {60, 1}, {3600, 60, 1}, {86400, 3600, 60, 1}};
     for (int i = 0; i < k; i++)
         total += part[i] * unit[k - 1][i];
     return total < TACCT_TIME_MAX ? total : -1;
@@ -317,8 +315,8 @@ static int next_attr(struct tacct_reader *r, char **p, char **key, char **val, s
     if (*v == '"') {
         end = strchr(v + 1, '"');
         if (!end)
-            return err_set(r->in.err, "%s:%ld: %s: the quote is not closed", r->in.path,
-                           r->in.line, *key);
+            return err_set(r->in.err, "%s:%ld: %s: the quote is not closed", r->in.path, r->in.line,
+                           *key);
         v++;
         *end = '\0';
         *p = end + 1;

@@ -52,10 +52,14 @@ enum trace_kind trace_detect(const char *path, struct err *err)
     if (k != -2)
         return (enum trace_kind)k;
     switch (mtrace_detect(path, err)) {
-    case MTRACE_SWF: return TRACE_SWF;
-    case MTRACE_MAUI_WORKLOAD: return TRACE_MAUI_WORKLOAD;
-    case MTRACE_MAUI_RESOURCE: return TRACE_MAUI_RESOURCE;
-    case MTRACE_ERROR: break;
+    case MTRACE_SWF:
+        return TRACE_SWF;
+    case MTRACE_MAUI_WORKLOAD:
+        return TRACE_MAUI_WORKLOAD;
+    case MTRACE_MAUI_RESOURCE:
+        return TRACE_MAUI_RESOURCE;
+    case MTRACE_ERROR:
+        break;
     }
     return TRACE_ERROR;
 }
@@ -63,13 +67,20 @@ enum trace_kind trace_detect(const char *path, struct err *err)
 const char *trace_kind_name(enum trace_kind k)
 {
     switch (k) {
-    case TRACE_SWF: return "SWF";
-    case TRACE_MAUI_WORKLOAD: return "Maui workload";
-    case TRACE_MAUI_RESOURCE: return "Maui resource";
-    case TRACE_SACCT: return "sacct";
-    case TRACE_TORQUE: return "Torque accounting";
-    case TRACE_HOME: return "moku home";
-    case TRACE_ERROR: break;
+    case TRACE_SWF:
+        return "SWF";
+    case TRACE_MAUI_WORKLOAD:
+        return "Maui workload";
+    case TRACE_MAUI_RESOURCE:
+        return "Maui resource";
+    case TRACE_SACCT:
+        return "sacct";
+    case TRACE_TORQUE:
+        return "Torque accounting";
+    case TRACE_HOME:
+        return "moku home";
+    case TRACE_ERROR:
+        break;
     }
     return "unknown";
 }

@@ -18,9 +18,9 @@
 int hostrange_next(const char *a, const char *b);
 
 struct hostrange {
-    size_t plen;              /* the prefix: word[0 .. plen) */
+    size_t plen;               /* the prefix: word[0 .. plen) */
     unsigned long long lo, hi; /* lo <= hi */
-    int width;                /* zero-padded to this many digits; 0: not padded */
+    int width;                 /* zero-padded to this many digits; 0: not padded */
 };
 
 /* Parse "prefix[lo-hi]" (no ":procs"); 1 when word is one, 0 when not. */

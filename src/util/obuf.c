@@ -98,9 +98,10 @@ void obuf_write_slow(struct obuf *b, const void *p, size_t n)
 }
 
 /* "00" .. "99": two digits per division. */
-static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                               "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                               "8081828384858687888990919293949596979899";
+static const char pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
 
 /* The digits of v, right-aligned before end; returns where they start. */
 static char *digits(char *end, unsigned long long v)
@@ -140,9 +141,9 @@ void obuf_ll(struct obuf *b, long long v)
     put_number(b, v < 0, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
 }
 
-static const unsigned long long pow10_tab[] = {
-    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL,
-    1000000000ULL};
+static const unsigned long long pow10_tab[] = {1ULL,         10ULL,        100ULL,     1000ULL,
+                                               10000ULL,     100000ULL,    1000000ULL, 10000000ULL,
+                                               100000000ULL, 1000000000ULL};
 #define FIXED_MAX_DECIMALS 9
 
 /* |v| * 10^d rounded half to even, exactly: |v| is mant / 2^k, so the
@@ -159,7 +160,7 @@ static unsigned long long scaled_round(double a, int d)
         return 0;
     unsigned long long q = (unsigned long long)(x >> k);
     unsigned __int128 rem = x & ((((unsigned __int128)1) << k) - 1), half = ((unsigned __int128)1)
-                                                                             << (k - 1);
+                                                                            << (k - 1);
     if (rem > half || (rem == half && (q & 1)))
         q++;
     return q;

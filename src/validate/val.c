@@ -45,7 +45,7 @@ struct job {
     char *cred[5];
     struct stint *runs; /* segments, then the last run */
     size_t nruns;
-    long held_from;     /* hold intervals from the commands: see holds */
+    long held_from; /* hold intervals from the commands: see holds */
 };
 
 struct hold {
@@ -87,7 +87,7 @@ struct val {
     int dedicated; /* NODEACCESSPOLICY gives jobs whole nodes: more processors than asked */
     int suspend;   /* PREEMPTPOLICY SUSPEND: a preempted job keeps its place until resumed */
     enum val_sched_kind sched; /* the schedule's format */
-    int pool; /* an SWF or Batsim schedule: no processors per node (val_sched.c) */
+    int pool;                  /* an SWF or Batsim schedule: no processors per node (val_sched.c) */
     size_t violations;
 };
 
@@ -225,18 +225,34 @@ static void job_free(struct job *j)
     free(j->runs);
 }
 
-enum col { C_ID, C_SUBMIT, C_START, C_END, C_PROCS, C_NODES, C_WALL, C_RUNTIME, C_STATE,
-           C_SEGMENTS, C_USER, C_GROUP, C_ACCOUNT, C_CLASS, C_QOS, C_RUN, C_N };
+enum col {
+    C_ID,
+    C_SUBMIT,
+    C_START,
+    C_END,
+    C_PROCS,
+    C_NODES,
+    C_WALL,
+    C_RUNTIME,
+    C_STATE,
+    C_SEGMENTS,
+    C_USER,
+    C_GROUP,
+    C_ACCOUNT,
+    C_CLASS,
+    C_QOS,
+    C_RUN,
+    C_N
+};
 static const char *const col_names[C_N] = {
-    "job_id", "submit", "start", "end", "procs", "nodes", "walltime", "runtime", "state",
-    "segments", "user", "group", "account", "class", "qos", "run"};
+    "job_id", "submit",   "start", "end",   "procs",   "nodes", "walltime", "runtime",
+    "state",  "segments", "user",  "group", "account", "class", "qos",      "run"};
 #define C_REQUIRED 6 /* job_id .. nodes must be there */
 
 /* The nodes a name or a range ("node[01-64]") stands for: first and
  * count; -1 with err when the cluster lacks one. A range must be a run of
  * the cluster's nodes in table order, as the simulator writes them. */
-static int place_nodes(struct val *v, const char *w, size_t *first, size_t *count,
-                       struct err *err)
+static int place_nodes(struct val *v, const char *w, size_t *first, size_t *count, struct err *err)
 {
     long k = node_index(v, w);
     struct hostrange r;
@@ -261,8 +277,7 @@ static int place_nodes(struct val *v, const char *w, size_t *first, size_t *coun
 
 /* "n1:2 n3:2 n[4-9]:1" into places; -1 with err for a node the cluster lacks
  * or a bad count. */
-static int places(struct val *v, const char *text, struct place **out, size_t *n,
-                  struct err *err)
+static int places(struct val *v, const char *text, struct place **out, size_t *n, struct err *err)
 {
     *out = NULL;
     *n = 0;
@@ -319,8 +334,12 @@ static int job_of_row(struct val *v, const int *col, const struct val_row *r, st
     const char *f[C_N] = {0};
     for (int c = 0; c < C_N; c++)
         f[c] = col[c] >= 0 && (size_t)col[c] < r->n ? r->f[col[c]] : NULL;
-    *j = (struct job){.id = xstrdup(f[C_ID] ? f[C_ID] : ""), .line = r->line, .start = -1,
-                      .end = -1, .walltime = -1, .runtime = -1};
+    *j = (struct job){.id = xstrdup(f[C_ID] ? f[C_ID] : ""),
+                      .line = r->line,
+                      .start = -1,
+                      .end = -1,
+                      .walltime = -1,
+                      .runtime = -1};
     j->state = xstrdup(f[C_STATE] ? f[C_STATE] : "");
     static const enum col names[5] = {C_USER, C_GROUP, C_ACCOUNT, C_CLASS, C_QOS};
     for (int k = 0; k < 5; k++)
@@ -329,8 +348,8 @@ static int job_of_row(struct val *v, const int *col, const struct val_row *r, st
     const struct {
         enum col c;
         long *to;
-    } nums[] = {{C_SUBMIT, &j->submit}, {C_START, &j->start},     {C_END, &j->end},
-                {C_PROCS, &j->procs},   {C_WALL, &j->walltime},    {C_RUNTIME, &j->runtime}};
+    } nums[] = {{C_SUBMIT, &j->submit}, {C_START, &j->start},   {C_END, &j->end},
+                {C_PROCS, &j->procs},   {C_WALL, &j->walltime}, {C_RUNTIME, &j->runtime}};
     for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++)
         if (num(f[nums[k].c], nums[k].to) < 0)
             return err_set(err, "%s:%ld: %s '%s' is not a number", v->o->jobs, r->line,
@@ -356,8 +375,9 @@ static int header(struct val *v, const struct val_row *r, int *col, struct err *
             if (strcmp(r->f[i], col_names[c]) == 0)
                 col[c] = (int)i;
         if (c < C_REQUIRED && col[c] < 0)
-            return err_set(err, "%s:1: no column '%s' (the header names the columns: see "
-                                "docs/validate.md)",
+            return err_set(err,
+                           "%s:1: no column '%s' (the header names the columns: see "
+                           "docs/validate.md)",
                            v->o->jobs, col_names[c]);
     }
     return 0;
@@ -386,8 +406,9 @@ static int read_jobs(struct val *v, struct err *err)
         }
         const char *rv = col[C_RUN] >= 0 && (size_t)col[C_RUN] < r.n ? r.f[col[C_RUN]] : NULL;
         if (rv && run && strcmp(rv, run) != 0)
-            rc = err_set(err, "%s:%ld: rows of several runs (run %s and %s): validate one "
-                              "run's rows at a time, with that run's configuration",
+            rc = err_set(err,
+                         "%s:%ld: rows of several runs (run %s and %s): validate one "
+                         "run's rows at a time, with that run's configuration",
                          v->o->jobs, r.line, run, rv);
         if (rv && !run)
             run = xstrdup(rv);
@@ -409,8 +430,14 @@ static int read_jobs(struct val *v, struct err *err)
  * no node (SWF). */
 static int job_of_srow(struct val *v, struct val_srow *r, struct err *err)
 {
-    struct job j = {.id = r->id, .line = r->line, .submit = r->submit, .start = r->start,
-                    .end = r->end, .procs = r->procs, .walltime = -1, .runtime = -1,
+    struct job j = {.id = r->id,
+                    .line = r->line,
+                    .submit = r->submit,
+                    .start = r->start,
+                    .end = r->end,
+                    .procs = r->procs,
+                    .walltime = -1,
+                    .runtime = -1,
                     .state = r->state};
     r->id = r->state = NULL;
     if (v->sched == VAL_SCHED_BATSIM)
@@ -425,8 +452,9 @@ static int job_of_srow(struct val *v, struct val_srow *r, struct err *err)
             if ((size_t)r->nodes[k] >= v->nnodes) {
                 free(st.p);
                 job_free(&j);
-                return err_set(err, "%s:%ld: allocated_resources: node %ld, the cluster has "
-                                    "%zu (0 to %zu)",
+                return err_set(err,
+                               "%s:%ld: allocated_resources: node %ld, the cluster has "
+                               "%zu (0 to %zu)",
                                v->o->jobs, r->line, r->nodes[k], v->nnodes, v->nnodes - 1);
             }
             st.p[st.np++] = (struct place){(size_t)r->nodes[k], 1, 1};
@@ -589,8 +617,8 @@ static int read_resvs(struct val *v, struct err *err)
         const char *g[R_N];
         for (int c = 0; c < R_N; c++)
             g[c] = (size_t)col[c] < r.n ? r.f[col[c]] : "";
-        struct resv x = {xstrdup(g[R_ID]), xstrdup(g[R_ACL]), xstrdup(g[R_FLAGS]), 0, 0, NEVER,
-                         NULL, 0};
+        struct resv x = {
+            xstrdup(g[R_ID]), xstrdup(g[R_ACL]), xstrdup(g[R_FLAGS]), 0, 0, NEVER, NULL, 0};
         long released = NEVER;
         struct err e;
         if (num(g[R_CREATED], &x.created) != 1 || num(g[R_START], &x.start) != 1 ||
@@ -666,8 +694,8 @@ static void pool_start(struct val *v, const struct job *j, const struct stint *s
     for (size_t k = 0; k < s->np; k++)
         have += v->nodes[s->p[k].node].procs;
     if (v->sched == VAL_SCHED_BATSIM && have < j->procs)
-        violation(v, j, "runs from %ld on nodes of %ld processors in all, asked for %ld",
-                  s->start, have, j->procs);
+        violation(v, j, "runs from %ld on nodes of %ld processors in all, asked for %ld", s->start,
+                  have, j->procs);
 }
 
 static void check_starts(struct val *v)
@@ -681,16 +709,15 @@ static void check_starts(struct val *v)
             for (size_t k = 0; k < s->np; k++)
                 sum += s->p[k].procs * (long)s->p[k].count;
             if (s->start < j->submit)
-                violation(v, j, "starts at %ld, before its submission at %ld", s->start,
-                          j->submit);
+                violation(v, j, "starts at %ld, before its submission at %ld", s->start, j->submit);
             if (held_at(v, c, j, s->start) && !(c && c->forced == s->start))
                 violation(v, j, "starts at %ld while held (sethold in %s)", s->start,
                           v->o->commands);
             if (v->pool)
                 pool_start(v, j, s);
             else if (sum != j->procs && !(v->dedicated && sum > j->procs))
-                violation(v, j, "runs on %ld processors from %ld, asked for %ld%s", sum,
-                          s->start, j->procs, v->dedicated ? " (or whole nodes)" : "");
+                violation(v, j, "runs on %ld processors from %ld, asked for %ld%s", sum, s->start,
+                          j->procs, v->dedicated ? " (or whole nodes)" : "");
             if (s->end != NEVER && s->end < s->start)
                 violation(v, j, "ends at %ld, before its start at %ld", s->end, s->start);
         }
@@ -730,8 +757,7 @@ static void check_ends(struct val *v)
             violation(v, j,
                       "ends at %ld; it started at %ld and runs min(runtime %ld, walltime %ld + "
                       "overrun %ld) = %ld s, so ends at %ld",
-                      j->end, j->start, j->runtime, j->walltime, v->overrun, ran,
-                      j->start + ran);
+                      j->end, j->start, j->runtime, j->walltime, v->overrun, ran, j->start + ran);
         else if (strcmp(j->state, "completed") == 0 && j->runtime > limit)
             violation(v, j, "state completed, but it ran into its walltime limit (killed)");
         else if (strcmp(j->state, "killed") == 0 && j->runtime <= limit)
@@ -781,8 +807,8 @@ static void check_capacity(struct val *v)
             const struct node *nd = &v->nodes[x];
             if (e[i].delta > 0 && nd->down && !told[e[i].job]) {
                 told[e[i].job] = 1;
-                violation(v, &v->jobs[e[i].job],
-                          "at %ld runs on node %s, which is down or drained", e[i].t, nd->name);
+                violation(v, &v->jobs[e[i].job], "at %ld runs on node %s, which is down or drained",
+                          e[i].t, nd->name);
             }
             if (e[i].delta > 0 && used[x] > nd->procs && !told[e[i].job]) {
                 told[e[i].job] = 1;
@@ -820,8 +846,10 @@ static void check_pool(struct val *v)
     for (size_t i = 0; i < n; i++) {
         used += e[i].delta;
         if (e[i].delta > 0 && used > total)
-            violation(v, &v->jobs[e[i].job], "at %ld the jobs running hold %ld processors, the "
-                                              "cluster has %ld", e[i].t, used, total);
+            violation(v, &v->jobs[e[i].job],
+                      "at %ld the jobs running hold %ld processors, the "
+                      "cluster has %ld",
+                      e[i].t, used, total);
     }
     free(e);
     note(v, v->sched == VAL_SCHED_SWF
@@ -869,8 +897,8 @@ static void limit_notes(struct val *v)
         }
     }
     static const char *const not_checked[] = {
-        "MAXIJOB", "MAXIPROC", "MAXNODE", "MAXINODE", "MAXIPS", "MAXWC", "MAXIWC", "MAXMEM",
-        "MAXIMEM", "OMAXJOB", "OMAXPROC", "OMAXPS", "OMAXNODE", "OMAXWC", NULL};
+        "MAXIJOB", "MAXIPROC", "MAXNODE",  "MAXINODE", "MAXIPS",   "MAXWC",  "MAXIWC", "MAXMEM",
+        "MAXIMEM", "OMAXJOB",  "OMAXPROC", "OMAXPS",   "OMAXNODE", "OMAXWC", NULL};
     for (size_t i = 0; i < cfg_nobjs(v->cfg); i++) {
         const struct cfg_obj *o = cfg_obj_at(v->cfg, i);
         for (size_t a = 0; a < o->nattrs; a++) {
@@ -883,9 +911,9 @@ static void limit_notes(struct val *v)
                         (at->index || strcmp(o->kind, "SYSCFG") == 0);
             if (skip) {
                 char what[200];
-                snprintf(what, sizeof what, "%s[%s] %s%s%s%s (%s:%d)", o->kind, o->name,
-                         at->name, at->index ? "[" : "", at->index ? at->index : "",
-                         at->index ? "]" : "", at->file, at->line);
+                snprintf(what, sizeof what, "%s[%s] %s%s%s%s (%s:%d)", o->kind, o->name, at->name,
+                         at->index ? "[" : "", at->index ? at->index : "", at->index ? "]" : "",
+                         at->file, at->line);
                 note(v, what);
             }
         }
@@ -917,8 +945,7 @@ static int jev_cmp(const void *a, const void *b)
 
 /* Job j starts at t while the jobs run[0..nrun) run: each of its
  * credentials' hard limits. */
-static void limits_at(struct val *v, const struct job *j, long t, const size_t *run,
-                      size_t nrun)
+static void limits_at(struct val *v, const struct job *j, long t, const size_t *run, size_t nrun)
 {
     for (int k = 0; k < 5; k++) {
         const char *name = j->cred[k];
@@ -1026,8 +1053,8 @@ static int resv_node(struct val *v, const struct resv *r, size_t n, long rp,
             long end = st->end;
             if (j->walltime > 0 && st->start + j->walltime < end)
                 end = st->start + j->walltime;
-            if (!p || (c && c->forced == st->start) || r->created > since ||
-                r->start >= end || r->end <= st->start)
+            if (!p || (c && c->forced == st->start) || r->created > since || r->start >= end ||
+                r->end <= st->start)
                 continue;
             struct err e2;
             /* TIMELIMIT (DURATION<=) weighs the time the job would spend in
@@ -1055,8 +1082,8 @@ static int resv_node(struct val *v, const struct resv *r, size_t n, long rp,
             violation(v, &v->jobs[e[i].job],
                       "runs from %ld on %s in reservation %s (%ld-%ld, %ld of its %ld "
                       "processors, ACL '%s'), which does not admit it",
-                      e[i].t, v->nodes[n].name, r->id, r->start, r->end, rp,
-                      v->nodes[n].procs, r->acl);
+                      e[i].t, v->nodes[n].name, r->id, r->start, r->end, rp, v->nodes[n].procs,
+                      r->acl);
     }
     free(e);
     return 0;

@@ -36,8 +36,8 @@ struct val_opts {
     const char *config;      /* maui.cfg, or NULL */
     const char *const *sets; /* --set lines */
     size_t nsets;
-    const char *commands;    /* the --commands script of the replay, or NULL */
-    const char *resvs;       /* the reservations CSV, or NULL */
+    const char *commands;        /* the --commands script of the replay, or NULL */
+    const char *resvs;           /* the reservations CSV, or NULL */
     long long nodes, ppn, procs; /* the cluster, as simulate's options (0 = not given) */
     const char *resources;       /* a Maui resource trace (simulate --resources), or NULL */
     const char *estimates;       /* simulate --estimates MODEL, or NULL (request) */

@@ -24,7 +24,7 @@ enum kind { K_USER, K_GROUP, K_ACCT, K_CLASS, K_QOS, K_JATTR, K_DURATION, K_N };
 
 static int kind_of(const char *w, size_t n)
 {
-    static const char *const names[K_N] = {"USER", "GROUP", "ACCT", "CLASS",
+    static const char *const names[K_N] = {"USER", "GROUP", "ACCT",    "CLASS",
                                            "QOS",  "JATTR", "DURATION"};
     for (int k = 0; k < K_N; k++)
         if (strlen(names[k]) == n && strncmp(w, names[k], n) == 0)
@@ -107,8 +107,8 @@ static int entry(const char *e, size_t n, int k, const struct val_creds *c, long
 }
 
 /* One group `KIND==a:==b`: its entries. */
-static int group(const char *g, size_t n, const struct val_creds *c, long walltime,
-                 struct tally *t, struct err *err)
+static int group(const char *g, size_t n, const struct val_creds *c, long walltime, struct tally *t,
+                 struct err *err)
 {
     size_t kn = 0;
     while (kn < n && g[kn] != '=' && g[kn] != '<')

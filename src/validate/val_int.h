@@ -55,8 +55,8 @@ struct val_srow {
     char *id;
     long line;
     long submit, start, end, procs, walltime; /* -1: not said / did not start or end */
-    char *state;  /* in the jobs CSV's words: completed, killed, cancelled, ... */
-    long *nodes;  /* Batsim: the node indices (0-based, the cluster's order) */
+    char *state; /* in the jobs CSV's words: completed, killed, cancelled, ... */
+    long *nodes; /* Batsim: the node indices (0-based, the cluster's order) */
     size_t nnodes;
     char *cred[5]; /* user, group, account, class, qos as the file names them, or NULL
                       (SWF: fields 12, 13 and 15 as numbers; Batsim: its metadata) */
@@ -74,8 +74,8 @@ void val_srows_free(struct val_srow *rows, size_t n);
 struct val_fact {
     char *id;
     long submit, procs, walltime, runtime; /* -1 = not said */
-    char *attrs;   /* requested features, comma-separated, or NULL */
-    int preemptee; /* flagged PREEMPTEE */
+    char *attrs;                           /* requested features, comma-separated, or NULL */
+    int preemptee;                         /* flagged PREEMPTEE */
 };
 
 struct val_facts {

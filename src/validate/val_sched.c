@@ -74,10 +74,14 @@ struct swf_ctx {
 static const char *swf_state(long long status, long long wait)
 {
     switch (status) {
-    case 1: return "completed";
-    case 0: return "killed";
-    case -1: return wait >= 0 ? "running" : "never_started";
-    default: return wait >= 0 ? "cancelled" : "never_started";
+    case 1:
+        return "completed";
+    case 0:
+        return "killed";
+    case -1:
+        return wait >= 0 ? "running" : "never_started";
+    default:
+        return wait >= 0 ? "cancelled" : "never_started";
     }
 }
 
@@ -120,12 +124,24 @@ static int read_swf(const char *path, struct val_srow **rows, size_t *n, struct 
 
 /* ------------------------------------------------------------- Batsim */
 
-enum bcol { B_ID, B_SUBMIT, B_PROCS, B_WALL, B_STATE, B_START, B_FINISH, B_ALLOC, B_RUN, B_META,
-            B_N };
+enum bcol {
+    B_ID,
+    B_SUBMIT,
+    B_PROCS,
+    B_WALL,
+    B_STATE,
+    B_START,
+    B_FINISH,
+    B_ALLOC,
+    B_RUN,
+    B_META,
+    B_N
+};
 static const char *const bcol_names[B_N] = {
-    "job_id",        "submission_time", "requested_number_of_resources", "requested_time",
-    "final_state",   "starting_time",   "finish_time",                   "allocated_resources",
-    "run",           "metadata"};
+    "job_id",         "submission_time",     "requested_number_of_resources",
+    "requested_time", "final_state",         "starting_time",
+    "finish_time",    "allocated_resources", "run",
+    "metadata"};
 
 static int bheader(const char *path, const struct val_row *r, int *col, struct err *err)
 {
@@ -136,8 +152,8 @@ static int bheader(const char *path, const struct val_row *r, int *col, struct e
                 (c == B_FINISH && strcmp(r->f[i], "finishing_time") == 0)) /* moku before 32 */
                 col[c] = (int)i;
         if (c != B_RUN && c != B_META && col[c] < 0)
-            return err_set(err, "%s:1: no column '%s' (Batsim's jobs.csv names its columns)",
-                           path, bcol_names[c]);
+            return err_set(err, "%s:1: no column '%s' (Batsim's jobs.csv names its columns)", path,
+                           bcol_names[c]);
     }
     return 0;
 }
@@ -157,10 +173,11 @@ static int bnum(const char *s, long *out)
 /* Batsim's final_state as the jobs CSV's state, NULL if unknown. */
 static const char *bstate(const char *s)
 {
-    static const char *const map[][2] = {
-        {"COMPLETED_SUCCESSFULLY", "completed"}, {"COMPLETED_FAILED", "completed"},
-        {"COMPLETED_WALLTIME_REACHED", "killed"}, {"COMPLETED_KILLED", "cancelled"},
-        {"REJECTED", "rejected"}};
+    static const char *const map[][2] = {{"COMPLETED_SUCCESSFULLY", "completed"},
+                                         {"COMPLETED_FAILED", "completed"},
+                                         {"COMPLETED_WALLTIME_REACHED", "killed"},
+                                         {"COMPLETED_KILLED", "cancelled"},
+                                         {"REJECTED", "rejected"}};
     for (size_t i = 0; i < sizeof map / sizeof *map; i++)
         if (strcmp(s, map[i][0]) == 0)
             return map[i][1];
@@ -220,8 +237,11 @@ static int brow(const char *path, const int *col, const struct val_row *r, struc
     const struct {
         enum bcol c;
         long *to;
-    } nums[] = {{B_SUBMIT, &row->submit}, {B_PROCS, &row->procs}, {B_WALL, &row->walltime},
-                {B_START, &row->start},   {B_FINISH, &row->end}};
+    } nums[] = {{B_SUBMIT, &row->submit},
+                {B_PROCS, &row->procs},
+                {B_WALL, &row->walltime},
+                {B_START, &row->start},
+                {B_FINISH, &row->end}};
     for (size_t k = 0; k < sizeof nums / sizeof *nums; k++)
         if (bnum(f[nums[k].c], nums[k].to) < 0)
             return err_set(err, "%s:%ld: %s '%s' is not a number", path, r->line,
@@ -233,8 +253,8 @@ static int brow(const char *path, const int *col, const struct val_row *r, struc
     row->state = xstrdup(state);
     metadata(f[B_META], row);
     if (intervals(f[B_ALLOC], row) < 0)
-        return err_set(err, "%s:%ld: allocated_resources '%s' is not an interval set (0-3 7)",
-                       path, r->line, f[B_ALLOC]);
+        return err_set(err, "%s:%ld: allocated_resources '%s' is not an interval set (0-3 7)", path,
+                       r->line, f[B_ALLOC]);
     return 0;
 }
 
@@ -262,8 +282,9 @@ static int read_batsim(const char *path, struct val_srow **rows, size_t *n, stru
         }
         const char *rv = col[B_RUN] >= 0 && (size_t)col[B_RUN] < r.n ? r.f[col[B_RUN]] : NULL;
         if (rv && run && strcmp(rv, run) != 0)
-            rc = err_set(err, "%s:%ld: rows of several runs (run %s and %s): validate one "
-                              "run's rows at a time, with that run's configuration",
+            rc = err_set(err,
+                         "%s:%ld: rows of several runs (run %s and %s): validate one "
+                         "run's rows at a time, with that run's configuration",
                          path, r.line, run, rv);
         else if (rv && !run)
             run = xstrdup(rv);

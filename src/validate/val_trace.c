@@ -91,11 +91,11 @@ static int torque_fact(void *ctx, const struct tacct_rec *r, struct err *err)
     (void)err;
     if (r->start <= 0 || r->end < r->start || val_fact_of(f, r->id))
         return 0;
-    long long procs = r->total_slots > 0   ? r->total_slots
-                      : r->exec_slots > 0  ? r->exec_slots
-                      : r->req_procs > 0   ? r->req_procs
+    long long procs = r->total_slots > 0       ? r->total_slots
+                      : r->exec_slots > 0      ? r->exec_slots
+                      : r->req_procs > 0       ? r->req_procs
                       : r->req_nodes_procs > 0 ? r->req_nodes_procs
-                                           : r->req_ncpus;
+                                               : r->req_ncpus;
     long long submit = r->qtime >= 0 ? r->qtime : r->ctime >= 0 ? r->ctime : r->etime;
     add(f, r->id, (long)submit, (long)procs, at_least_1(r->req_walltime, r->end - r->start),
         (long)(r->end - r->start));
@@ -155,13 +155,16 @@ static int apply_estimates(const char *model, struct val_facts *f, struct err *e
              factor >= 0)
         kind = 3;
     else
-        return err_set(err, "--estimates: '%s' is not request, exact, factor:F or "
-                            "fmodel:F[:SEED]", model);
+        return err_set(err,
+                       "--estimates: '%s' is not request, exact, factor:F or "
+                       "fmodel:F[:SEED]",
+                       model);
     for (size_t i = 0; i < f->n; i++) {
         struct val_fact *x = &f->v[i];
         if (x->runtime < 0)
             continue;
-        double r = (double)x->runtime, u = (double)(mix(seed ^ fnv(x->id)) >> 11) / 9007199254740992.0;
+        double r = (double)x->runtime,
+               u = (double)(mix(seed ^ fnv(x->id)) >> 11) / 9007199254740992.0;
         double w = kind == 1 ? r : kind == 2 ? ceil(r * factor) : ceil(r * (1 + factor * u));
         if (w > 1099511627776.0)
             w = 1099511627776.0;
@@ -177,15 +180,27 @@ int val_trace_read(const struct val_opts *o, struct val_facts *f, struct err *er
     *f = (struct val_facts){0};
     strmap_init(&f->by_id);
     switch (trace_detect(o->trace, &e)) {
-    case TRACE_SWF: rc = read_swf(o->trace, f, err); break;
-    case TRACE_MAUI_WORKLOAD: rc = read_maui(o->trace, f, err); break;
-    case TRACE_SACCT: rc = sacct_scan(o->trace, NULL, sacct_fact, f, err); break;
-    case TRACE_TORQUE: rc = tacct_scan(o->trace, NULL, torque_fact, f, err); break;
-    case TRACE_HOME: rc = homelog_scan(o->trace, NULL, home_fact, f, err); break;
+    case TRACE_SWF:
+        rc = read_swf(o->trace, f, err);
+        break;
+    case TRACE_MAUI_WORKLOAD:
+        rc = read_maui(o->trace, f, err);
+        break;
+    case TRACE_SACCT:
+        rc = sacct_scan(o->trace, NULL, sacct_fact, f, err);
+        break;
+    case TRACE_TORQUE:
+        rc = tacct_scan(o->trace, NULL, torque_fact, f, err);
+        break;
+    case TRACE_HOME:
+        rc = homelog_scan(o->trace, NULL, home_fact, f, err);
+        break;
     case TRACE_MAUI_RESOURCE:
         rc = err_set(err, "%s is a resource trace (nodes), not jobs", o->trace);
         break;
-    default: rc = err_set(err, "%s", e.msg); break;
+    default:
+        rc = err_set(err, "%s", e.msg);
+        break;
     }
     if (rc == 0)
         rc = apply_estimates(o->estimates, f, err);

@@ -6,14 +6,14 @@
 
 #include <string.h>
 
-#define WASSET_INCBIN(sym, file)                                                        \
-    __asm__(".section .rodata\n"                                                        \
-            ".global " #sym "_start\n"                                                  \
-            ".global " #sym "_end\n"                                                    \
-            ".balign 16\n" #sym "_start:\n"                                             \
-            ".incbin \"" file "\"\n" #sym "_end:\n"                                     \
-            ".byte 0\n"                                                                 \
-            ".previous\n");                                                             \
+#define WASSET_INCBIN(sym, file)                                                                   \
+    __asm__(".section .rodata\n"                                                                   \
+            ".global " #sym "_start\n"                                                             \
+            ".global " #sym "_end\n"                                                               \
+            ".balign 16\n" #sym "_start:\n"                                                        \
+            ".incbin \"" file "\"\n" #sym "_end:\n"                                                \
+            ".byte 0\n"                                                                            \
+            ".previous\n");                                                                        \
     extern const unsigned char sym##_start[], sym##_end[]
 
 WASSET_INCBIN(wasset_index, "web/index.html");

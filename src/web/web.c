@@ -8,7 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-
 #include "cmd/cmdtab.h"
 #include "util/mem.h"
 #include "web/wasset.h"
@@ -142,8 +141,7 @@ static struct wconn *conn_of(struct MHD_Connection *c)
 static int handoff(void *ctx, struct wconn *wc, const struct sockaddr_in *peer)
 {
     struct web *w = ctx;
-    return M->add_connection(w->mhd, wc->fd, (const struct sockaddr *)peer, sizeof *peer) ==
-                   MHD_YES
+    return M->add_connection(w->mhd, wc->fd, (const struct sockaddr *)peer, sizeof *peer) == MHD_YES
                ? 0
                : -1;
 }
@@ -201,9 +199,9 @@ static void secure_headers(struct MHD_Response *resp, int api)
      * framed (clickjacking). Inline style attributes are allowed: SVG
      * charts set them. */
     M->add_response_header(resp, "Content-Security-Policy",
-                            "default-src 'none'; script-src 'self'; style-src 'self' "
-                            "'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
-                            "frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
+                           "default-src 'none'; script-src 'self'; style-src 'self' "
+                           "'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
+                           "frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
     M->add_response_header(resp, "X-Content-Type-Options", "nosniff");
     M->add_response_header(resp, "X-Frame-Options", "DENY");
     M->add_response_header(resp, "Referrer-Policy", "no-referrer");
@@ -251,8 +249,7 @@ static enum MHD_Result send_json(struct MHD_Connection *c, unsigned status, json
     json_decref(o);
     if (!text)
         return MHD_NO;
-    enum MHD_Result r =
-        send_buf(c, status, "application/json", text, strlen(text), 1, 1);
+    enum MHD_Result r = send_buf(c, status, "application/json", text, strlen(text), 1, 1);
     free(text);
     return r;
 }
@@ -305,8 +302,9 @@ static int session_of(struct web *w, struct MHD_Connection *c, struct wsess *s)
         return 0;
     int found = wsess_find(w->sess, id, wc->uid, time(NULL), s);
     if (found == WSESS_OTHER_UID) {
-        note(w, wc->uid, "web: a session of uid %u presented from a connection of uid %u: refused "
-                         "(its cookie was read by someone else)",
+        note(w, wc->uid,
+             "web: a session of uid %u presented from a connection of uid %u: refused "
+             "(its cookie was read by someone else)",
              (unsigned)s->uid, (unsigned)wc->uid);
         explicit_bzero(s, sizeof *s);
     }
@@ -350,12 +348,11 @@ static enum MHD_Result do_login(struct web *w, struct MHD_Connection *c)
     if (got == WSESS_OTHER_UID) {
         note(w, wc->uid, "web: a login link of uid %u opened from a connection of uid %u: refused",
              (unsigned)s.uid, (unsigned)wc->uid);
-        return send_buf(c, 403, "text/html; charset=utf-8", login_other, sizeof login_other - 1,
-                        0, 1);
+        return send_buf(c, 403, "text/html; charset=utf-8", login_other, sizeof login_other - 1, 0,
+                        1);
     }
     if (got != WSESS_OK)
-        return send_buf(c, 403, "text/html; charset=utf-8", login_bad, sizeof login_bad - 1, 0,
-                        1);
+        return send_buf(c, 403, "text/html; charset=utf-8", login_bad, sizeof login_bad - 1, 0, 1);
     struct MHD_Response *resp = M->create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
     if (!resp)
         return MHD_NO;
@@ -381,9 +378,9 @@ static enum MHD_Result do_session(struct web *w, struct MHD_Connection *c, const
     if (s->used + WSESS_IDLE_SECONDS < expires)
         expires = s->used + WSESS_IDLE_SECONDS;
     return send_json(c, 200,
-                     json_pack("{s:s, s:s, s:I, s:I, s:i, s:s, s:I}", "user", user, "group",
-                               group, "uid", (json_int_t)s->uid, "gid", (json_int_t)s->gid,
-                               "admin", admin, "csrf", s->csrf, "expires", (json_int_t)expires));
+                     json_pack("{s:s, s:s, s:I, s:I, s:i, s:s, s:I}", "user", user, "group", group,
+                               "uid", (json_int_t)s->uid, "gid", (json_int_t)s->gid, "admin", admin,
+                               "csrf", s->csrf, "expires", (json_int_t)expires));
 }
 
 /* The web API's commands are the command table's CMD_WEB entries under
@@ -394,8 +391,7 @@ static enum MHD_Result do_session(struct web *w, struct MHD_Connection *c, const
 static int web_offers(const char *cmd, int changes_too)
 {
     const struct cmd_def *d = cmd_def_find(cmd);
-    return d && !d->same_as && (d->flags & CMD_WEB) &&
-           (changes_too || !(d->flags & CMD_CHANGES));
+    return d && !d->same_as && (d->flags & CMD_WEB) && (changes_too || !(d->flags & CMD_CHANGES));
 }
 
 int web_api_reads(const char *cmd)
@@ -523,12 +519,12 @@ static enum MHD_Result do_run(struct web *w, struct MHD_Connection *c, const str
 static enum MHD_Result do_logout(struct web *w, struct MHD_Connection *c, const struct wsess *s)
 {
     wsess_logout(w->sess, s->id);
-    struct MHD_Response *resp = M->create_response_from_buffer(2, (void *)"{}",
-                                                                MHD_RESPMEM_PERSISTENT);
+    struct MHD_Response *resp =
+        M->create_response_from_buffer(2, (void *)"{}", MHD_RESPMEM_PERSISTENT);
     if (!resp)
         return MHD_NO;
     M->add_response_header(resp, "Set-Cookie",
-                            WEB_COOKIE "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
+                           WEB_COOKIE "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
     M->add_response_header(resp, "Content-Type", "application/json");
     secure_headers(resp, 1);
     enum MHD_Result r = M->queue_response(c, 200, resp);
@@ -597,8 +593,8 @@ static enum MHD_Result route(struct web *w, struct MHD_Connection *c, const char
     else if (!get)
         r = send_error(c, 405, "method not allowed");
     else if (!have)
-        r = send_buf(c, strcmp(url, "/") == 0 ? 200 : 401, "text/html; charset=utf-8",
-                     login_needed, sizeof login_needed - 1, 0, 1);
+        r = send_buf(c, strcmp(url, "/") == 0 ? 200 : 401, "text/html; charset=utf-8", login_needed,
+                     sizeof login_needed - 1, 0, 1);
     else
         r = do_asset(c, url);
     explicit_bzero(&s, sizeof s);
@@ -608,8 +604,7 @@ static enum MHD_Result route(struct web *w, struct MHD_Connection *c, const char
 /* Whether a request's body is worth reading: a POST to the API from a
  * session. Every other request is answered from its headers alone, so
  * that no one without a session makes the daemon read a body at all. */
-static int wants_body(struct web *w, struct MHD_Connection *c, const char *url,
-                      const char *method)
+static int wants_body(struct web *w, struct MHD_Connection *c, const char *url, const char *method)
 {
     struct wsess s;
     if (strcmp(method, "POST") != 0 || strncmp(url, "/api/", 5) != 0 || !host_ok(w, c) ||
@@ -713,8 +708,7 @@ int web_check_address(const char *address, int port, struct err *err)
     return wfront_address(address, port, &sa, err);
 }
 
-struct web *web_open(const char *address, int port, const struct web_host *host,
-                     struct err *err)
+struct web *web_open(const char *address, int port, const struct web_host *host, struct err *err)
 {
     struct sockaddr_in sa;
     if (wfront_address(address, port, &sa, err) < 0)
@@ -726,11 +720,11 @@ struct web *web_open(const char *address, int port, const struct web_host *host,
     w->sess = wsess_create();
     /* MHD listens on nothing: wfront accepts, names the user, looks at the
      * request line and hands it over (MHD_add_connection). */
-    w->mhd = M->start_daemon(
-        MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_NO_LISTEN_SOCKET, 0, NULL, NULL,
-        on_request, w, MHD_OPTION_CONNECTION_LIMIT, (unsigned)WCONN_SLOTS,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WEB_CONN_SECONDS, MHD_OPTION_NOTIFY_COMPLETED,
-        on_done, w, MHD_OPTION_NOTIFY_CONNECTION, on_connection, w, MHD_OPTION_END);
+    w->mhd = M->start_daemon(MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_NO_LISTEN_SOCKET, 0,
+                             NULL, NULL, on_request, w, MHD_OPTION_CONNECTION_LIMIT,
+                             (unsigned)WCONN_SLOTS, MHD_OPTION_CONNECTION_TIMEOUT,
+                             (unsigned)WEB_CONN_SECONDS, MHD_OPTION_NOTIFY_COMPLETED, on_done, w,
+                             MHD_OPTION_NOTIFY_CONNECTION, on_connection, w, MHD_OPTION_END);
     const union MHD_DaemonInfo *info =
         w->mhd ? M->get_daemon_info(w->mhd, MHD_DAEMON_INFO_EPOLL_FD) : NULL;
     struct wfront_host fh = {w, handoff, front_log};

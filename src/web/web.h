@@ -59,8 +59,7 @@ int web_check_address(const char *address, int port, struct err *err);
 /* Listen on address:port (port 0: one the kernel picks; web_url tells which).
  * Errors: the address (web_check_address), the port taken, libmicrohttpd
  * failing. */
-struct web *web_open(const char *address, int port, const struct web_host *host,
-                     struct err *err);
+struct web *web_open(const char *address, int port, const struct web_host *host, struct err *err);
 void web_close(struct web *w); /* NULL: no-op */
 
 /* The descriptor to poll for input (libmicrohttpd's epoll descriptor), and

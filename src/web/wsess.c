@@ -117,8 +117,8 @@ static struct entry *slot_for(struct wsess_table *t, uid_t uid, long now)
     return e;
 }
 
-int wsess_token(struct wsess_table *t, uid_t uid, gid_t gid, long now,
-                char token[WSESS_ID_LEN + 1], struct err *err)
+int wsess_token(struct wsess_table *t, uid_t uid, gid_t gid, long now, char token[WSESS_ID_LEN + 1],
+                struct err *err)
 {
     char id[WSESS_ID_LEN + 1];
     if (random_hex(id, err) < 0)

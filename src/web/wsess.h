@@ -55,8 +55,8 @@ void wsess_destroy(struct wsess_table *t); /* NULL: no-op */
 
 /* A new one-time login token for uid/gid, written to token (hex, NUL
  * ended). Errors: no randomness. */
-int wsess_token(struct wsess_table *t, uid_t uid, gid_t gid, long now,
-                char token[WSESS_ID_LEN + 1], struct err *err);
+int wsess_token(struct wsess_table *t, uid_t uid, gid_t gid, long now, char token[WSESS_ID_LEN + 1],
+                struct err *err);
 
 /* What wsess_login and wsess_find found. */
 enum wsess_found {

@@ -153,8 +153,8 @@ int wire_reader_step(struct wire_reader *r, int fd, struct err *err)
                 r->need = (size_t)r->hdr[0] << 24 | (size_t)r->hdr[1] << 16 |
                           (size_t)r->hdr[2] << 8 | r->hdr[3];
                 if (r->need > r->max)
-                    return err_set(err, "request of %zu bytes is over the limit of %zu",
-                                   r->need, r->max);
+                    return err_set(err, "request of %zu bytes is over the limit of %zu", r->need,
+                                   r->max);
                 /* Memory follows the bytes that really arrive, not the
                  * length announced: a client that claims 4 MiB and sends
                  * nothing costs nothing. */

@@ -23,8 +23,8 @@
 
 #include "util/err.h"
 
-#define WIRE_MAX_REQUEST (4u << 20)  /* 4 MiB: a 1 MiB script, escaped */
-#define WIRE_MAX_REPLY (512u << 20)  /* 512 MiB */
+#define WIRE_MAX_REQUEST (4u << 20) /* 4 MiB: a 1 MiB script, escaped */
+#define WIRE_MAX_REPLY (512u << 20) /* 512 MiB */
 
 /* Listen on path (mode 0666: anyone may ask, the kernel says who). A stale
  * socket file nobody answers on is replaced; a live one is an error ("a

@@ -79,32 +79,32 @@ struct gnode {
 
 struct gjob {
     char id[16];
-    long submit, runtime, walltime; /* walltime -1: none given (SWF: the runtime) */
-    long procs;                     /* processors asked for; 0: a record to skip */
-    int ppt;                        /* Maui: processors per task */
-    int nodes;                      /* Maui: node count asked, 0 = none */
+    long submit, runtime, walltime;        /* walltime -1: none given (SWF: the runtime) */
+    long procs;                            /* processors asked for; 0: a record to skip */
+    int ppt;                               /* Maui: processors per task */
+    int nodes;                             /* Maui: node count asked, 0 = none */
     int user, group, account, class_, qos; /* indices; -1 = none */
-    int feat;                       /* -1 or an index of features[] */
-    int part;                       /* Maui: partition p<part> asked, 0 = none */
-    long mem;                       /* Maui: MB per task, 0 = none */
-    int skip;                       /* a record the simulator skips */
+    int feat;                              /* -1 or an index of features[] */
+    int part;                              /* Maui: partition p<part> asked, 0 = none */
+    long mem;                              /* Maui: MB per task, 0 = none */
+    int skip;                              /* a record the simulator skips */
 };
 
 static struct {
-    int maui;           /* Maui workload trace, else SWF */
-    int harsh;          /* this case's profile: more of everything, tighter limits */
-    long epoch;         /* Maui: trace clock at time 0; SWF: UnixStartTime (or 0) */
-    int swf_header;     /* SWF: write the UnixStartTime header */
-    int nodecfg;        /* NODECFG lines, else --nodes/--ppn or --procs */
+    int maui;       /* Maui workload trace, else SWF */
+    int harsh;      /* this case's profile: more of everything, tighter limits */
+    long epoch;     /* Maui: trace clock at time 0; SWF: UnixStartTime (or 0) */
+    int swf_header; /* SWF: write the UnixStartTime header */
+    int nodecfg;    /* NODECFG lines, else --nodes/--ppn or --procs */
     int nnodes;
     struct gnode node[MAXNODES];
-    long ptotal, pmax;  /* processors up: in all, on the largest node */
+    long ptotal, pmax; /* processors up: in all, on the largest node */
     int has_mem, has_feat, has_part;
     int njobs;
     struct gjob job[MAXJOBS];
-    long horizon;       /* roughly when the last job could end, trace time */
+    long horizon; /* roughly when the last job could end, trace time */
     int nusers, ngroups, naccounts, nclasses, nqos;
-    int preempt_sr;     /* some standing reservation has OWNERPREEMPT */
+    int preempt_sr; /* some standing reservation has OWNERPREEMPT */
 } C;
 
 /* Credential names. SWF carries users, groups and queues as numbers. */
@@ -343,9 +343,9 @@ static void write_swf(FILE *f)
             alloc = req, req = -1;
         else if (chance(50))
             alloc = req;
-        fprintf(f, "%s %ld -1 %ld %ld -1 -1 %ld %ld -1 1 %s %s -1 %s -1 -1 -1\n", j->id,
-                j->submit, runtime, alloc, req, j->walltime, user_name(j->user),
-                group_name(j->group), class_name(j->class_));
+        fprintf(f, "%s %ld -1 %ld %ld -1 -1 %ld %ld -1 1 %s %s -1 %s -1 -1 -1\n", j->id, j->submit,
+                runtime, alloc, req, j->walltime, user_name(j->user), group_name(j->group),
+                class_name(j->class_));
     }
 }
 
@@ -425,15 +425,14 @@ static void gen_nodes_cfg(void)
 
 static void gen_policy_cfg(void)
 {
-    static const char *const bf[] = {"FIRSTFIT", "FIRSTFIT", "BESTFIT", "GREEDY", "PREEMPT",
-                                     "NONE"};
+    static const char *const bf[] = {"FIRSTFIT", "FIRSTFIT", "BESTFIT",
+                                     "GREEDY",   "PREEMPT",  "NONE"};
     static const char *const metric[] = {"PROCS", "NODES", "PROCSECONDS", "SECONDS", "PE"};
     static const char *const bfprio[] = {"RANDOM", "DURATION", "HWDURATION", "NONE"};
     static const char *const respol[] = {"CURRENTHIGHEST", "HIGHEST", "NEVER"};
     static const char *const thresh[] = {"BYPASS", "QUEUETIME", "XFACTOR"};
-    static const char *const alloc[] = {"FIRSTAVAILABLE", "LASTAVAILABLE", "MINRESOURCE",
-                                        "CPULOAD",        "PRIORITY",      "FASTEST",
-                                        "MAXBALANCE"};
+    static const char *const alloc[] = {"FIRSTAVAILABLE", "LASTAVAILABLE", "MINRESOURCE", "CPULOAD",
+                                        "PRIORITY",       "FASTEST",       "MAXBALANCE"};
     static const char *const access[] = {"SHARED", "SINGLEJOB", "SINGLETASK", "SINGLEUSER"};
     static const long depth[] = {0, 1, 1, 2, 3, 10, 1000000};
     const char *policy = PICK(bf);
@@ -630,8 +629,8 @@ static void gen_limits_cfg(void)
 {
     if (!chance(C.harsh ? 70 : 45))
         return;
-    static const char *const attrs[] = {"MAXJOB", "MAXPROC", "MAXPS",   "MAXIJOB", "MAXIPROC",
-                                        "MAXNODE", "MAXWC",  "MAXPE",   "MAXIPS",  "MAXMEM"};
+    static const char *const attrs[] = {"MAXJOB",  "MAXPROC", "MAXPS", "MAXIJOB", "MAXIPROC",
+                                        "MAXNODE", "MAXWC",   "MAXPE", "MAXIPS",  "MAXMEM"};
     long ps = C.ptotal * (C.harsh ? 600 : 3600);
     for (int n = (int)rnd(1, C.harsh ? 8 : 5); n > 0; n--) {
         const char *kind, *name, *a = PICK(attrs);
@@ -643,8 +642,7 @@ static void gen_limits_cfg(void)
             limit_value(v, sizeof v, 60, 86400, 1);
         else if (strcmp(a, "MAXMEM") == 0)
             limit_value(v, sizeof v, 256, 8192, 0);
-        else if (strcmp(a, "MAXPROC") == 0 || strcmp(a, "MAXIPROC") == 0 ||
-                 strcmp(a, "MAXPE") == 0)
+        else if (strcmp(a, "MAXPROC") == 0 || strcmp(a, "MAXIPROC") == 0 || strcmp(a, "MAXPE") == 0)
             limit_value(v, sizeof v, 1, C.ptotal + 2, 0);
         else
             limit_value(v, sizeof v, 1, 6, 0);
@@ -653,9 +651,9 @@ static void gen_limits_cfg(void)
     if (chance(25)) { /* per-user (per-group) limits inside an object */
         static const char *const outer[] = {"CLASSCFG", "QOSCFG", "GROUPCFG"};
         const char *o = PICK(outer);
-        const char *name = strcmp(o, "CLASSCFG") == 0   ? class_name((int)rnd(0, C.nclasses - 1))
-                           : strcmp(o, "QOSCFG") == 0   ? qos_name((int)rnd(0, C.nqos - 1))
-                                                        : group_name((int)rnd(0, C.ngroups - 1));
+        const char *name = strcmp(o, "CLASSCFG") == 0 ? class_name((int)rnd(0, C.nclasses - 1))
+                           : strcmp(o, "QOSCFG") == 0 ? qos_name((int)rnd(0, C.nqos - 1))
+                                                      : group_name((int)rnd(0, C.ngroups - 1));
         if (chance(30))
             name = "DEFAULT";
         const char *who = chance(60) ? "USER" : "USER:";
@@ -681,8 +679,8 @@ static void gen_limits_cfg(void)
         }
     }
     if (chance(15)) { /* QOS overrides and flags */
-        static const char *const flags[] = {"IGNJOBPERUSER", "IGNPROCPERUSER", "IGNPSPERUSER",
-                                            "IGNJOBQUEUEDPERUSER", "IGNSYSMAXPROC", "IGNALL"};
+        static const char *const flags[] = {"IGNJOBPERUSER",       "IGNPROCPERUSER", "IGNPSPERUSER",
+                                            "IGNJOBQUEUEDPERUSER", "IGNSYSMAXPROC",  "IGNALL"};
         const char *q = chance(30) ? "DEFAULT" : qos_name((int)rnd(0, C.nqos - 1));
         if (chance(50))
             line("QOSCFG[%s] QFLAGS=%s", q, PICK(flags));
@@ -745,8 +743,8 @@ static void acl_list(char *buf, size_t size, const char *(*name)(int), int count
     size_t k = 0;
     for (int n = (int)rnd(1, 3); n > 0 && k < size; n--) {
         const char *p = PICK(pre);
-        k += (size_t)snprintf(buf + k, size - k, "%s%s%s%s", k ? "," : "", p, name((int)rnd(0, count - 1)),
-                              *p ? "" : PICK(post));
+        k += (size_t)snprintf(buf + k, size - k, "%s%s%s%s", k ? "," : "", p,
+                              name((int)rnd(0, count - 1)), *p ? "" : PICK(post));
     }
 }
 
@@ -762,8 +760,8 @@ static void gen_sr(int idx)
         } else {
             for (int i = 0; i < C.nnodes; i++)
                 if (chance(40) || (k == 0 && i == C.nnodes - 1))
-                    k += (size_t)snprintf(v + k, sizeof v - k, "%s%s", k ? "," : "",
-                                          C.node[i].name);
+                    k +=
+                        (size_t)snprintf(v + k, sizeof v - k, "%s%s", k ? "," : "", C.node[i].name);
         }
         line("SRCFG[%s] HOSTLIST=%s", name, v);
     } else {
@@ -886,15 +884,15 @@ static void gen_setres(char *b, size_t size, int *nres)
         k += (size_t)snprintf(b + k, size - k, " -u %s", user_name((int)rnd(0, C.nusers - 1))),
             acl = 1;
     if (chance(25))
-        k += (size_t)snprintf(b + k, size - k, " -g %s%s%s", group_name(0),
-                              chance(50) ? ":" : ",", group_name((int)rnd(0, C.ngroups - 1))),
+        k += (size_t)snprintf(b + k, size - k, " -g %s%s%s", group_name(0), chance(50) ? ":" : ",",
+                              group_name((int)rnd(0, C.ngroups - 1))),
             acl = 1;
     if (chance(15))
         k += (size_t)snprintf(b + k, size - k, " -c %s", class_name((int)rnd(0, C.nclasses - 1))),
             acl = 1;
     if (C.maui && chance(15))
-        k += (size_t)snprintf(b + k, size - k, " -a %s",
-                              account_name((int)rnd(0, C.naccounts - 1))),
+        k +=
+            (size_t)snprintf(b + k, size - k, " -a %s", account_name((int)rnd(0, C.naccounts - 1))),
             acl = 1;
     if (chance(10))
         k += (size_t)snprintf(b + k, size - k, " -q %s", qos_name((int)rnd(0, C.nqos - 1))),
@@ -929,8 +927,8 @@ static void gen_setres(char *b, size_t size, int *nres)
 static void gen_command(struct gcmd *c, int *nres)
 {
     static const char *const holds[] = {"user", "system", "batch", "all"};
-    static const char *const looks[] = {"showq",     "showq -r",    "showq -i",    "showq -b",
-                                        "showstats", "showres",     "showres -n",  "showbf",
+    static const char *const looks[] = {"showq",       "showq -r",    "showq -i",    "showq -b",
+                                        "showstats",   "showres",     "showres -n",  "showbf",
                                         "diagnose -p", "diagnose -q", "diagnose -f", "diagnose -r",
                                         "showconfig"};
     char *b = c->text;

@@ -35,8 +35,8 @@
  * It reads the limits from the configuration itself: USERCFG, GROUPCFG and
  * CLASSCFG lines with MAXJOB, MAXIJOB, MAXPROC, MAXIPROC, MAXPS, MAXIPS
  * (N or SOFT,HARD; 0 unset, -1 unlimited, a soft half of 0 or -1 taking the
- * hard one; a named object's value, else DEFAULT's), and refuses (exit 2) any other parameter that could change
- * eligibility or order. Slow on purpose: every iteration walks every job.
+ * hard one; a named object's value, else DEFAULT's), and refuses (exit 2) any other parameter that
+ * could change eligibility or order. Slow on purpose: every iteration walks every job.
  * --skew N raises every MAXIJOB this model reads by N: a self-test, the
  * comparison must then find differences.
  * Exit 0 when every iteration agreed, 1 otherwise (the first differences
@@ -92,7 +92,7 @@ static void die_cfg(const char *path, int line, const char *what)
 static void read_attr(struct obj *o, char *tok, const char *path, int line)
 {
     static const char *const keys[NMODES][NTYPES] = {{"MAXJOB", "MAXPROC", "MAXPS"},
-                                                      {"MAXIJOB", "MAXIPROC", "MAXIPS"}};
+                                                     {"MAXIJOB", "MAXIPROC", "MAXIPS"}};
     char *eq = strchr(tok, '=');
     if (!eq)
         die_cfg(path, line, "not KEY=VALUE");
@@ -123,8 +123,9 @@ static void read_config(const char *path)
         perror(path);
         exit(2);
     }
-    static const char *const ignored[] = {"BACKFILLPOLICY", "RESERVATIONDEPTH", "RESERVATIONPOLICY",
-                                          "NODEALLOCATIONPOLICY", "BACKFILLDEPTH", NULL};
+    static const char *const ignored[] = {"BACKFILLPOLICY",    "RESERVATIONDEPTH",
+                                          "RESERVATIONPOLICY", "NODEALLOCATIONPOLICY",
+                                          "BACKFILLDEPTH",     NULL};
     char buf[4096];
     int line = 0;
     while (fgets(buf, sizeof buf, f)) {
@@ -284,10 +285,10 @@ static int within(struct usage *us, const struct job *j, int mode, int level,
 
 struct check {
     const struct workload *wl;
-    long *sqt;       /* per workload job: when its queue time started */
-    char *stopped;   /* per workload job: the last hard walk refused it */
-    char *last;      /* per workload job: 0 unseen, 1 waiting, 2 started */
-    size_t seen;     /* the engine's jobs [0, seen) are known */
+    long *sqt;         /* per workload job: when its queue time started */
+    char *stopped;     /* per workload job: the last hard walk refused it */
+    char *last;        /* per workload job: 0 unseen, 1 waiting, 2 started */
+    size_t seen;       /* the engine's jobs [0, seen) are known */
     struct job **live; /* the known jobs not yet ended */
     size_t nlive, caplive;
     struct job **walk; /* the walks' jobs, in priority order (caplive of room) */
@@ -422,10 +423,12 @@ static void after_iteration(void *ctx, const struct sched *cs, long now)
         }
         c->compared++;
         if (after[i] != !(j->flags & JOB_BLOCKED))
-            differ(c, j, now, after[i] ? "eligible here, blocked by moku" : "blocked here, eligible in moku");
+            differ(c, j, now,
+                   after[i] ? "eligible here, blocked by moku" : "blocked here, eligible in moku");
         if (after_hard[i] != !!(j->flags & JOB_HARDOK))
-            differ(c, j, now, after_hard[i] ? "within its hard limits here, not in moku"
-                                            : "over a hard limit here, not in moku");
+            differ(c, j, now,
+                   after_hard[i] ? "within its hard limits here, not in moku"
+                                 : "over a hard limit here, not in moku");
     }
     free(softok);
     free(after);

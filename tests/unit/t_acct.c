@@ -186,7 +186,7 @@ static void test_torque(void)
     CHECK_STR(s.id[0], "1.srv");
     CHECK_STR(s.user[0], "al");
     CHECK_STR(s.account[0], "p q");
-    CHECK_EQ(s.procs[0][1], 7);       /* 0-3 and 6: five on n1, *2 on n2 */
+    CHECK_EQ(s.procs[0][1], 7);         /* 0-3 and 6: five on n1, *2 on n2 */
     CHECK_EQ(s.procs[0][3], 8 + 2 + 3); /* 2:ppn=4, big:ppn=2, 3 */
     CHECK_EQ(s.walltime[0], 3723);
     CHECK(near(s.mem[0], 4096));
@@ -258,7 +258,7 @@ static void test_estimates(void)
     struct estimate m2;
     CHECK_EQ(estimate_parse("fmodel:1:8", &m2, &e), 0);
     CHECK(estimate_walltime(&m2, 1000, 10, "job-a") != a); /* another seed, another draw */
-    static const char *const bad[] = {"factor:0.5", "factor:", "fmodel:-1", "fmodel:1:x",
+    static const char *const bad[] = {"factor:0.5",  "factor:", "fmodel:-1", "fmodel:1:x",
                                       "fmodel:1:-3", "tsafrir", "exact:1"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         CHECK_EQ(estimate_parse(bad[i], &m, &e), -1);
@@ -268,8 +268,12 @@ static void test_runsave(void)
 {
     struct report_group users[2] = {{xstrdup("alice"), 3, 30.5, 10.25, 1.5},
                                     {xstrdup("bob"), 1, 0.1, 0, 1}};
-    struct runsave s = {.key = "--compare\x1fX=1,2\x1ftrace", .k = 1, .n = 2,
-                        .policy = "BACKFILLPOLICY NONE", .backfill = "NONE", .resdepth = 3};
+    struct runsave s = {.key = "--compare\x1fX=1,2\x1ftrace",
+                        .k = 1,
+                        .n = 2,
+                        .policy = "BACKFILLPOLICY NONE",
+                        .backfill = "NONE",
+                        .resdepth = 3};
     s.r.jobs = 4;
     s.r.avg_wait = 1.0 / 3.0;
     s.r.quant[REPORT_BSLD][200] = 2.718281828459045;

@@ -54,8 +54,8 @@ struct who {
 static struct acl_job job_of(const struct who *w, const char **attrs)
 {
     attrs[0] = w->attr;
-    struct acl_job j = {w->user, w->group, w->account,      w->class_,   w->qos,
-                        attrs,   w->attr ? 1 : 0,          w->duration, NULL,   0};
+    struct acl_job j = {w->user, w->group,        w->account,  w->class_, w->qos,
+                        attrs,   w->attr ? 1 : 0, w->duration, NULL,      0};
     return j;
 }
 

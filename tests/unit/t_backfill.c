@@ -34,9 +34,8 @@ static struct sched *world(const char *text, int procs)
     struct sched *s = NULL;
     if (cfg_load_string(cfg, text, "maui.cfg", &err) == 0 &&
         sched_policy_from_cfg(cfg, &pol, &err) == 0) {
-        s = sched_create(&pol, &(struct sched_rm){.start = rm_start,
-                                                  .preempt = rm_preempt,
-                                                  .ctx = &npreempted});
+        s = sched_create(
+            &pol, &(struct sched_rm){.start = rm_start, .preempt = rm_preempt, .ctx = &npreempted});
         if (sched_creds_from_cfg(s, cfg, &err) < 0) {
             sched_destroy(s);
             s = NULL;
@@ -57,8 +56,12 @@ static struct sched *world(const char *text, int procs)
 static struct job *sub(struct sched *s, const char *name, int procs, long wall, long at,
                        const char *qos)
 {
-    struct job_spec js = {.name = name, .tasks = procs, .procs_per_task = 1, .walltime = wall,
-                          .submit = at, .qos = qos};
+    struct job_spec js = {.name = name,
+                          .tasks = procs,
+                          .procs_per_task = 1,
+                          .walltime = wall,
+                          .submit = at,
+                          .qos = qos};
     struct job *j = sched_submit(s, &js, NULL);
     CHECK(j != NULL);
     return j;
@@ -281,7 +284,7 @@ static void test_depth_groups(void)
     struct job *l = sub(s, "L", 4, 100, 1, "low");
     struct job *m = sub(s, "m", 2, 2000, 2, "low");
     sched_iterate(s, 5);
-    CHECK_EQ(l->resv_start, -1); /* its group has no reservations */
+    CHECK_EQ(l->resv_start, -1);    /* its group has no reservations */
     CHECK(m->state == JOB_RUNNING); /* so m takes the free processors */
     sched_destroy(s);
     /* The same with L in QOS high: L is reserved at 1000 and m, which
@@ -304,8 +307,8 @@ static void test_depth_groups(void)
  * waiting more than 100 s. */
 static void test_threshold(void)
 {
-    struct sched *s = world("RESERVATIONTHRESHOLDTYPE QUEUETIME\nRESERVATIONTHRESHOLDVALUE 100\n",
-                            4);
+    struct sched *s =
+        world("RESERVATIONTHRESHOLDTYPE QUEUETIME\nRESERVATIONTHRESHOLDVALUE 100\n", 4);
     if (!s)
         return;
     sub(s, "big", 4, 1000, 0, NULL);

@@ -224,9 +224,9 @@ static void test_shares(void)
     struct cfg *cfg = load("", &err);
     CHECK(cfg != NULL);
     if (cfg) {
-        CHECK_EQ(cfg_share(cfg, "USERRESMAXPROCS", 8), 4); /* the default, 50% */
+        CHECK_EQ(cfg_share(cfg, "USERRESMAXPROCS", 8), 4);   /* the default, 50% */
         CHECK_EQ(cfg_share(cfg, "USERRESMAXPS", 1000), 100); /* 10% */
-        CHECK_EQ(cfg_share(cfg, "USERRESMAXPROCS", 1), 0);    /* rounded down */
+        CHECK_EQ(cfg_share(cfg, "USERRESMAXPROCS", 1), 0);   /* rounded down */
         cfg_destroy(cfg);
     }
     cfg = load("USERRESMAXPROCS 12\nUSERRESMAXPS 12.5%\n", &err);

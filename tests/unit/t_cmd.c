@@ -324,9 +324,8 @@ static double priority_from_json(json_t *weights, json_t *job)
     json_t *sp = json_object_get(job, "sysprio");
     if (json_is_object(sp)) {
         double v = json_number_value(json_object_get(sp, "value"));
-        total = strcmp(json_string_value(json_object_get(sp, "mode")), "absolute") == 0
-                    ? clip + v
-                    : total + v;
+        total = strcmp(json_string_value(json_object_get(sp, "mode")), "absolute") == 0 ? clip + v
+                                                                                        : total + v;
     }
     return total;
 }
@@ -337,12 +336,12 @@ static void test_showq_json_shape(void)
     static const char *const active_keys[] = {"id",    "user",  "group",     "account",
                                               "class", "qos",   "state",     "procs",
                                               "name",  "nodes", "remaining", "start"};
-    static const char *const idle_keys[] = {"id",      "user",      "group",   "account",
-                                            "class",   "qos",       "state",   "procs", "name",
-                                            "wclimit", "queuetime", "priority"};
-    static const char *const blocked_keys[] = {"id",      "user",      "group",  "account",
-                                               "class",   "qos",       "state",  "procs", "name",
-                                               "wclimit", "queuetime", "reason"};
+    static const char *const idle_keys[] = {"id",    "user",    "group",     "account",
+                                            "class", "qos",     "state",     "procs",
+                                            "name",  "wclimit", "queuetime", "priority"};
+    static const char *const blocked_keys[] = {"id",    "user",    "group",     "account",
+                                               "class", "qos",     "state",     "procs",
+                                               "name",  "wclimit", "queuetime", "reason"};
     static const char *const summary_keys[] = {"total", "active", "idle", "blocked"};
     struct sched *s = blocked_scenario();
     struct err e;
@@ -392,8 +391,8 @@ static void test_showq_json_shape(void)
     json_decref(root);
     free(out);
     /* An ordinary user sees where their own jobs run, not others' (as qstat -n). */
-    struct cmd_ctx c = {.s = s, .now = NOW, .epoch_offset = EPOCH, .ordinary = 1,
-                        .user = "nobody-here"};
+    struct cmd_ctx c = {
+        .s = s, .now = NOW, .epoch_offset = EPOCH, .ordinary = 1, .user = "nobody-here"};
     CHECK(cmd_run(&c, "showq --format=json", &out, &e) == 0);
     root = out ? json_loads(out, 0, NULL) : NULL;
     a0 = json_array_get(json_object_get(root, "active"), 0);
@@ -759,9 +758,12 @@ static void test_diagnose_contribution_signs(void)
     cmd_diag_text(&b0, &pol, 0, 0, rows, 2);
     char *text = cmd_buf_take(&b0);
     /* The job rows keep the signs: the contributions, the share of y's SERV. */
-    CHECK(strstr(text, "\nx                           240    83.3(500.0:-300.)  16.7( 40.0)\n") != NULL);
-    CHECK(strstr(text, "\ny                             1   -50.0(100.0:-200.)  50.0(100.0)\n") != NULL);
-    CHECK(strstr(text, "\nPercent Contribution   --------    66.7( 34.4: 32.3)  33.3( 33.3)\n") != NULL);
+    CHECK(strstr(text, "\nx                           240    83.3(500.0:-300.)  16.7( 40.0)\n") !=
+          NULL);
+    CHECK(strstr(text, "\ny                             1   -50.0(100.0:-200.)  50.0(100.0)\n") !=
+          NULL);
+    CHECK(strstr(text, "\nPercent Contribution   --------    66.7( 34.4: 32.3)  33.3( 33.3)\n") !=
+          NULL);
     free(text);
 }
 
@@ -909,14 +911,15 @@ static void test_usage_class(void)
 {
     struct sched *s = default_scenario();
     static const char *const usage[] = {
-        "showq -x", "showq all", "showq -r -i", "showq -u", "showq --format", "showq --format=xml",
-        "checkjob", "checkjob 1 2", "checkjob -x 1", "checknode", "checknode -x", "diagnose",
-        "diagnose -x", "diagnose -p -q", "showconfig -v", "showstats -x", "showres -x",
-        "showbf -x", "showbf -d", "showstart", "showstart -x 1", "showgrid", "showgrid -x",
+        "showq -x",           "showq all",  "showq -r -i",  "showq -u",       "showq --format",
+        "showq --format=xml", "checkjob",   "checkjob 1 2", "checkjob -x 1",  "checknode",
+        "checknode -x",       "diagnose",   "diagnose -x",  "diagnose -p -q", "showconfig -v",
+        "showstats -x",       "showres -x", "showbf -x",    "showbf -d",      "showstart",
+        "showstart -x 1",     "showgrid",   "showgrid -x",
     };
     static const char *const runtime[] = {
-        "checkjob 42", "checknode nosuch", "showconfig NOSUCHPARAM", "showres nosuch",
-        "frobnicate", "showgrid NOSUCHSTAT",
+        "checkjob 42",    "checknode nosuch", "showconfig NOSUCHPARAM",
+        "showres nosuch", "frobnicate",       "showgrid NOSUCHSTAT",
     };
     for (size_t i = 0; i < sizeof usage / sizeof usage[0]; i++)
         check_class(s, usage[i], 1);
@@ -1063,14 +1066,15 @@ static int torque_extra(void *ctx, const struct job *j, struct cmd_job_extra *x)
 {
     (void)ctx;
     *x = (struct cmd_job_extra){.name = strcmp(j->name, "3") == 0 ? "a_long_job_name_cut" : NULL,
-                                .cwd = "/home/u", .session = strcmp(j->name, "1") == 0 ? 4242 : 0};
+                                .cwd = "/home/u",
+                                .session = strcmp(j->name, "1") == 0 ? 4242 : 0};
     return 0;
 }
 
 static char *run_torque(struct sched *s, const char *line, struct err *e)
 {
-    struct cmd_ctx c = {.s = s, .now = NOW, .epoch_offset = EPOCH, .server = "srv",
-                        .job_extra = torque_extra};
+    struct cmd_ctx c = {
+        .s = s, .now = NOW, .epoch_offset = EPOCH, .server = "srv", .job_extra = torque_extra};
     char *out = NULL;
     return cmd_run(&c, line, &out, e) < 0 ? NULL : out;
 }
@@ -1124,12 +1128,12 @@ static void test_qstat(void)
          * numbers), or one before it for Torque's "-- ". */
         const char *row = strchr(dash, '\n') + 1;
         CHECK(strncmp(row, "1.srv ", 6) == 0);
-        CHECK(row[en[4]] == '2' && row[en[4] - 3] == '4');           /* SessID 4242 */
-        CHECK(row[en[5]] == ' ' && row[en[5] - 1] == '-');           /* NDS "-- " */
-        CHECK(row[en[6]] == '4' && row[en[6] - 1] == ' ');           /* TSK 4 */
-        CHECK(strncmp(row + en[8] - 7, "01:00:00", 8) == 0);          /* Req'd Time */
-        CHECK(row[st[9]] == 'R');                                     /* S */
-        CHECK(strncmp(row + en[10] - 7, "00:25:00", 8) == 0);         /* Elap Time */
+        CHECK(row[en[4]] == '2' && row[en[4] - 3] == '4');    /* SessID 4242 */
+        CHECK(row[en[5]] == ' ' && row[en[5] - 1] == '-');    /* NDS "-- " */
+        CHECK(row[en[6]] == '4' && row[en[6] - 1] == ' ');    /* TSK 4 */
+        CHECK(strncmp(row + en[8] - 7, "01:00:00", 8) == 0);  /* Req'd Time */
+        CHECK(row[st[9]] == 'R');                             /* S */
+        CHECK(strncmp(row + en[10] - 7, "00:25:00", 8) == 0); /* Elap Time */
         free(out);
     }
     check_error(s, "qstat 99.srv", "qstat: Unknown Job Id 99.srv");

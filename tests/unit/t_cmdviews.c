@@ -336,8 +336,7 @@ static void test_checkjob_verbose(void)
     json_t *n02 = find_by(rej, "node", "n02");
     CHECK(n02 && strcmp(json_string_value(json_object_get(n02, "reason")), "Features") == 0);
     json_t *n03 = find_by(rej, "node", "n03");
-    CHECK(n03 &&
-          strcmp(json_string_value(json_object_get(n03, "reason")), "State (Drained)") == 0);
+    CHECK(n03 && strcmp(json_string_value(json_object_get(n03, "reason")), "State (Drained)") == 0);
     CHECK_EQ(jnum(root, "idle_procs"), 4);
     CHECK_EQ(jnum(root, "feasible_procs"), 0);
     json_decref(root);

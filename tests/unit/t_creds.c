@@ -11,8 +11,7 @@ static struct sched *load(const char *text, struct cfg **cfgp, struct err *e)
     struct cfg *cfg = cfg_create();
     struct sched_policy pol;
     struct sched *s = NULL;
-    if (cfg_load_string(cfg, text, "t.cfg", e) == 0 &&
-        sched_policy_from_cfg(cfg, &pol, e) == 0) {
+    if (cfg_load_string(cfg, text, "t.cfg", e) == 0 && sched_policy_from_cfg(cfg, &pol, e) == 0) {
         s = sched_create(&pol, NULL);
         if (sched_creds_from_cfg(s, cfg, e) < 0) {
             sched_destroy(s);
@@ -32,8 +31,14 @@ static void add_node(struct sched *s, const char *name, int procs)
 static struct job *submit(struct sched *s, const char *name, int tasks, long wall, long at,
                           const char *user, const char *group, const char *qos)
 {
-    struct job_spec js = {.name = name, .tasks = tasks, .procs_per_task = 1, .walltime = wall,
-                          .submit = at, .user = user, .group = group, .qos = qos};
+    struct job_spec js = {.name = name,
+                          .tasks = tasks,
+                          .procs_per_task = 1,
+                          .walltime = wall,
+                          .submit = at,
+                          .user = user,
+                          .group = group,
+                          .qos = qos};
     return sched_submit(s, &js, NULL);
 }
 

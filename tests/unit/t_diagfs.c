@@ -415,7 +415,8 @@ static void test_options(void)
     check_error(s, "diagnose -f -p", "diagnose: -f and -p are exclusive");
     check_error(s, "diagnose -q -f", "diagnose: -q and -f are exclusive");
     check_error(s, "diagnose -f john", "diagnose: unexpected argument 'john'");
-    check_error(s, "diagnose -x", "diagnose: unknown option '-x' (-a, -c, -f, -g, -j, -n, -p, -q, -r or -u)");
+    check_error(s, "diagnose -x",
+                "diagnose: unknown option '-x' (-a, -c, -f, -g, -j, -n, -p, -q, -r or -u)");
     check_error(s, "diagnose", "diagnose: missing option (-f, fairshare");
     char *a = run(s, "diagnose -f -f"), *b = run(s, "diagnose --format json -f");
     CHECK_HAS(a, "FairShare Information\n");

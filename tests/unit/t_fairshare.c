@@ -39,9 +39,15 @@ static struct sched *make(const char *text, int nodes, int ppn)
 static struct job *submit(struct sched *s, const char *name, const char *user, int procs,
                           long walltime, long now)
 {
-    struct job_spec spec = {.name = name, .tasks = procs, .procs_per_task = 1,
-                            .walltime = walltime, .submit = now, .user = user, .group = "g",
-                            .account = "a", .qos = "q"};
+    struct job_spec spec = {.name = name,
+                            .tasks = procs,
+                            .procs_per_task = 1,
+                            .walltime = walltime,
+                            .submit = now,
+                            .user = user,
+                            .group = "g",
+                            .account = "a",
+                            .qos = "q"};
     struct job *j = sched_submit(s, &spec, NULL);
     CHECK(j != NULL);
     return j;
@@ -80,8 +86,8 @@ static void test_config(void)
     /* A bad FSTARGET is an error naming file, line and object. */
     struct cfg *cfg = cfg_create();
     struct err e = {{0}};
-    int rc = cfg_load_string(cfg, "FSPOLICY DEDICATEDPS\nGROUPCFG[x] FSTARGET=5x\n", "maui.cfg",
-                             &e);
+    int rc =
+        cfg_load_string(cfg, "FSPOLICY DEDICATEDPS\nGROUPCFG[x] FSTARGET=5x\n", "maui.cfg", &e);
     CHECK_EQ(rc, -1);
     CHECK_HAS(e.msg, "maui.cfg:2");
     CHECK_HAS(e.msg, "FSTARGET");
@@ -220,8 +226,12 @@ static void test_policies(void)
 {
     /* 2 nodes x 4 procs, 2000 MB each: a 1-proc job asking for 1000 MB
      * holds a quarter of the memory = 2 processor equivalents. */
-    struct job_spec spec = {.name = "1", .tasks = 1, .procs_per_task = 1, .walltime = 100,
-                            .user = "u", .mem_per_task = 1000};
+    struct job_spec spec = {.name = "1",
+                            .tasks = 1,
+                            .procs_per_task = 1,
+                            .walltime = 100,
+                            .user = "u",
+                            .mem_per_task = 1000};
     struct sched *s = make("FSPOLICY DEDICATEDPES\n", 0, 0);
     struct cfg *cfg = cfg_create();
     cfg_load_string(cfg, "NODECFG[m0] PROCS=4 MEMORY=2000\nNODECFG[m1] PROCS=4 MEMORY=2000\n",
@@ -236,8 +246,13 @@ static void test_policies(void)
     sched_destroy(s);
 
     s = make("FSPOLICY UTILIZEDPS\n", 1, 4);
-    spec = (struct job_spec){.name = "1", .tasks = 4, .procs_per_task = 1, .walltime = 100,
-                             .user = "u", .util = 0.25f, .util_known = 1};
+    spec = (struct job_spec){.name = "1",
+                             .tasks = 4,
+                             .procs_per_task = 1,
+                             .walltime = 100,
+                             .user = "u",
+                             .util = 0.25f,
+                             .util_known = 1};
     sched_submit(s, &spec, NULL);
     sched_iterate(s, 0);
     sched_iterate(s, 20);
@@ -251,8 +266,13 @@ static void test_policies(void)
     } rows[] = {{1, 0, 0}, {0, 0, 20 * 4}, {0, 0.5, 20 * 4}};
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
         s = make("FSPOLICY UTILIZEDPS\n", 1, 4);
-        spec = (struct job_spec){.name = "1", .tasks = 4, .procs_per_task = 1, .walltime = 100,
-                                 .user = "u", .util = rows[k].util, .util_known = rows[k].known};
+        spec = (struct job_spec){.name = "1",
+                                 .tasks = 4,
+                                 .procs_per_task = 1,
+                                 .walltime = 100,
+                                 .user = "u",
+                                 .util = rows[k].util,
+                                 .util_known = rows[k].known};
         sched_submit(s, &spec, NULL);
         sched_iterate(s, 0);
         sched_iterate(s, 20);
@@ -264,8 +284,7 @@ static void test_policies(void)
 /* The percent policy: delta = 1 - usage/target. */
 static void test_percent_policy(void)
 {
-    struct sched *s = make("FSPOLICY DEDICATEDPS%\nFSUSERWEIGHT 1\nUSERCFG[u] FSTARGET=40\n",
-                           1, 4);
+    struct sched *s = make("FSPOLICY DEDICATEDPS%\nFSUSERWEIGHT 1\nUSERCFG[u] FSTARGET=40\n", 1, 4);
     struct fs *f = sched_fs(s);
     fs_advance(f, 0);
     fs_set_window(f, cred(s, CRED_USER, "u"), 1, 20);
@@ -284,10 +303,22 @@ static void test_sim_rollover(void)
     sched_set_epoch(s, 5500); /* trace time 0 = epoch 5500: windows at -500, 500, 1500 */
     static const struct wl_names u7 = {.user = "7"}, u8 = {.user = "8"};
     static struct wl_job jobs[2] = {
-        {.id = "1", .submit = 0, .runtime = 1700, .walltime = 2000, .tasks = 2,
-         .procs_per_task = 1, .names = &u7, .line = 1},
-        {.id = "2", .submit = 2600, .runtime = 100, .walltime = 100, .tasks = 1,
-         .procs_per_task = 1, .names = &u8, .line = 2},
+        {.id = "1",
+         .submit = 0,
+         .runtime = 1700,
+         .walltime = 2000,
+         .tasks = 2,
+         .procs_per_task = 1,
+         .names = &u7,
+         .line = 1},
+        {.id = "2",
+         .submit = 2600,
+         .runtime = 100,
+         .walltime = 100,
+         .tasks = 1,
+         .procs_per_task = 1,
+         .names = &u8,
+         .line = 2},
     };
     struct workload wl = {.jobs = jobs, .njobs = 2};
     struct sim_outcome out[2];

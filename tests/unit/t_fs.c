@@ -15,7 +15,6 @@
 #define DAY 86400L
 #define T0 1000000000L
 
-
 /* Credentials for the tests: one table per kind. */
 struct creds {
     struct cred_table *t[CRED_NKINDS];
@@ -63,8 +62,8 @@ static void test_target_parse(void)
 
 static struct fs *mk(long interval, int depth, double decay, enum fs_policy p, int percent)
 {
-    struct fs_params fp = {.policy = p, .percent = percent, .interval = interval, .depth = depth,
-                           .decay = decay};
+    struct fs_params fp = {
+        .policy = p, .percent = percent, .interval = interval, .depth = depth, .decay = decay};
     return fs_create(&fp, 0);
 }
 
@@ -239,8 +238,7 @@ static void test_rates(void)
     creds_init(&cs);
     const struct cred *a[CRED_NKINDS] = {cred_get(cs.t[CRED_USER], "alice"), NULL,
                                          cred_get(cs.t[CRED_ACCOUNT], "chem"), NULL, NULL};
-    const struct cred *b[CRED_NKINDS] = {cred_get(cs.t[CRED_USER], "bob"), NULL, NULL, NULL,
-                                         NULL};
+    const struct cred *b[CRED_NKINDS] = {cred_get(cs.t[CRED_USER], "bob"), NULL, NULL, NULL, NULL};
     struct fs_params fp = {.policy = FS_DEDICATEDPS, .interval = 1000, .depth = 4, .decay = 0.5};
     /* Driver time 0 is epoch 10300: windows start at driver times
      * -300, 700, 1700, ... */
@@ -414,7 +412,7 @@ static void test_caps(void)
     fs_set_window(f, u, 0, 400);
     fs_set_window(f, u, 1, 400);
     fs_set_total_window(f, 0, 1000);
-    fs_set_total_window(f, 1, 1000); /* total 1500 */
+    fs_set_total_window(f, 1, 1000);            /* total 1500 */
     CHECK_EQ(over_with(f, u, "1000^", 400), 0); /* 1000 is not > 1000 */
     CHECK_EQ(over_with(f, u, "1000^", 401), 1);
     CHECK_EQ(over_with(f, cred_get(cs.t[CRED_USER], "new"), "1000^", 1000), 0);

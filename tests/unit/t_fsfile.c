@@ -157,7 +157,8 @@ static void test_write_text(void)
     CHECK(d.recs[0].name == NULL); /* the total has no name */
     char path[512];
     struct err err = {{0}};
-    CHECK_EQ(fsfile_write(in_tmp(path, "FS.1000000000"), 3600, 1000000000L, &d, FSFILE_SYNC, &err), 0);
+    CHECK_EQ(fsfile_write(in_tmp(path, "FS.1000000000"), 3600, 1000000000L, &d, FSFILE_SYNC, &err),
+             0);
     char *text = slurp(path);
     CHECK_STR(text, "# FS Data File (Duration:   3600 seconds)  Starting: Sun Sep  9 01:46:40\n"
                     "user      "

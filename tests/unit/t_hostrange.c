@@ -15,7 +15,7 @@ static void test_next(void)
     CHECK(hostrange_next("n0", "n1"));
     CHECK(hostrange_next("rack1-7", "rack1-8"));
     CHECK(!hostrange_next("n1", "n3"));
-    CHECK(!hostrange_next("n09", "n010"));  /* width kept */
+    CHECK(!hostrange_next("n09", "n010")); /* width kept */
     CHECK(!hostrange_next("n9", "n010"));
     CHECK(!hostrange_next("n1", "m2"));
     CHECK(!hostrange_next("n", "n1"));      /* no number */

@@ -21,8 +21,12 @@ static struct sched *cluster(int procs)
 static struct job *submit(struct sched *s, const char *name, int procs, long walltime, long now,
                           long start_after)
 {
-    struct job_spec spec = {.name = name, .tasks = procs, .procs_per_task = 1,
-                            .walltime = walltime, .submit = now, .user = "u",
+    struct job_spec spec = {.name = name,
+                            .tasks = procs,
+                            .procs_per_task = 1,
+                            .walltime = walltime,
+                            .submit = now,
+                            .user = "u",
                             .start_after = start_after};
     struct job *j = sched_submit(s, &spec, NULL);
     CHECK(j != NULL);
@@ -150,8 +154,12 @@ static void test_runjob_features(void)
     struct sched *s = sched_create(NULL, NULL);
     struct node_spec plain = {.name = "n0", .procs = 2, .state = NODE_UP};
     sched_add_node(s, &plain, NULL);
-    struct job_spec spec = {.name = "big", .tasks = 1, .procs_per_task = 1, .walltime = 100,
-                            .user = "u", .features = "bigmem"};
+    struct job_spec spec = {.name = "big",
+                            .tasks = 1,
+                            .procs_per_task = 1,
+                            .walltime = 100,
+                            .user = "u",
+                            .features = "bigmem"};
     struct job *big = sched_submit(s, &spec, NULL);
     struct err e;
     sched_iterate(s, 0);

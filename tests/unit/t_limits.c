@@ -1074,7 +1074,8 @@ static void test_violations(void)
     struct fx f;
     double req[LIM_NTYPES], ex[LIM_NTYPES];
     fx_init(&f);
-    CHECK(load(&f, "USERCFG[DEFAULT] MAXJOB=1 MAXPROC=8 MAXPS=5000\nUSERCFG[carol] MAXPROC=-1\n") == 0);
+    CHECK(load(&f, "USERCFG[DEFAULT] MAXJOB=1 MAXPROC=8 MAXPS=5000\nUSERCFG[carol] MAXPROC=-1\n") ==
+          0);
     struct job *r = job(&f, "alice", 4, 1000), *j = job(&f, "alice", 6, 100);
     run(&f, r);
     limits_request(j, j->walltime, &f.env, req);

@@ -95,8 +95,16 @@ static struct local_job fx_job(const struct fx *f, const char *id, const char *s
 {
     static const char *const one[] = {"localhost"};
     struct local_job j = {
-        .id = id, .user = f->user, .uid = getuid(), .gid = getgid(), .script = script,
-        .cwd = f->work, .hosts = one, .nhosts = 1, .walltime = 60, .grace = 1,
+        .id = id,
+        .user = f->user,
+        .uid = getuid(),
+        .gid = getgid(),
+        .script = script,
+        .cwd = f->work,
+        .hosts = one,
+        .nhosts = 1,
+        .walltime = 60,
+        .grace = 1,
     };
     return j;
 }
@@ -125,8 +133,7 @@ static void wait_end(struct local *l, const char *id, double timeout, struct loc
             CHECK(0);
             return;
         }
-        if ((st->state != LOCAL_RUNNING && st->state != LOCAL_SUSPENDED) ||
-            now_s() - t0 > timeout)
+        if ((st->state != LOCAL_RUNNING && st->state != LOCAL_SUSPENDED) || now_s() - t0 > timeout)
             return;
         sleep_ms(20);
     }
@@ -536,8 +543,15 @@ static void test_supervisor_fails(void)
     CHECK(l != NULL);
     static const char *const one[] = {"localhost"};
     struct local_job j = {
-        .id = "j", .user = "x", .uid = getuid(), .gid = getgid(), .script = "/bin/true",
-        .cwd = "/", .hosts = one, .nhosts = 1, .walltime = 10,
+        .id = "j",
+        .user = "x",
+        .uid = getuid(),
+        .gid = getgid(),
+        .script = "/bin/true",
+        .cwd = "/",
+        .hosts = one,
+        .nhosts = 1,
+        .walltime = 10,
     };
     struct passwd *pw = getpwuid(getuid());
     j.user = pw ? pw->pw_name : "root";

@@ -51,8 +51,8 @@ static const char *where(struct sched *s, const struct job *j)
     for (size_t k = 0; k < j->nslots; k++)
         for (unsigned i = 0; i < j->slots[k].nnodes; i++)
             len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s:%u/%u", len ? " " : "",
-                                    sched_node(s, j->slots[k].node + i)->name,
-                                    j->slots[k].procs, j->slots[k].mem);
+                                    sched_node(s, j->slots[k].node + i)->name, j->slots[k].procs,
+                                    j->slots[k].mem);
     return buf;
 }
 
@@ -63,8 +63,9 @@ static void test_memory_per_task(void)
     struct sched *s = cluster(4, 4, 1000);
     struct job *j[5];
     for (int i = 0; i < 5; i++)
-        j[i] = submit(s, &(struct job_spec){.tasks = 1, .procs_per_task = 1, .mem_per_task = 800,
-                                            .walltime = 100 + 10 * i});
+        j[i] = submit(
+            s, &(struct job_spec){
+                   .tasks = 1, .procs_per_task = 1, .mem_per_task = 800, .walltime = 100 + 10 * i});
     sched_iterate(s, 0);
     for (int i = 0; i < 4; i++)
         CHECK_EQ(j[i]->state, JOB_RUNNING);
@@ -73,8 +74,8 @@ static void test_memory_per_task(void)
     CHECK_EQ(j[4]->state, JOB_IDLE);
     CHECK_EQ(sched_earliest_start(s, j[4], 0), 100);
     /* A job without memory still has the processors left. */
-    struct job *free_cpu = submit(s, &(struct job_spec){.tasks = 3, .procs_per_task = 1,
-                                                        .walltime = 50});
+    struct job *free_cpu =
+        submit(s, &(struct job_spec){.tasks = 3, .procs_per_task = 1, .walltime = 50});
     sched_iterate(s, 1);
     CHECK_EQ(free_cpu->state, JOB_RUNNING);
     sched_job_ended(s, j[0], 100);
@@ -101,8 +102,8 @@ static void test_task_shape(void)
     sched_destroy(s);
     /* 400 MB a task: two a node of 1000 MB whatever the processors. */
     s = cluster(2, 4, 1000);
-    struct job *m = submit(s, &(struct job_spec){.tasks = 4, .procs_per_task = 1,
-                                                 .mem_per_task = 400});
+    struct job *m =
+        submit(s, &(struct job_spec){.tasks = 4, .procs_per_task = 1, .mem_per_task = 400});
     sched_iterate(s, 0);
     CHECK_EQ(m->state, JOB_RUNNING);
     CHECK_STR(where(s, m), "n0:2/800 n1:2/800");
@@ -114,12 +115,12 @@ static void test_task_shape(void)
 static void test_memory_per_node(void)
 {
     struct sched *s = cluster(2, 4, 1000);
-    struct job *a = submit(s, &(struct job_spec){.tasks = 6, .procs_per_task = 1,
-                                                 .mem_per_node = 600});
-    struct job *b = submit(s, &(struct job_spec){.tasks = 1, .procs_per_task = 1,
-                                                 .mem_per_node = 600});
-    struct job *c = submit(s, &(struct job_spec){.tasks = 1, .procs_per_task = 1,
-                                                 .mem_per_node = JOB_MEM_WHOLE});
+    struct job *a =
+        submit(s, &(struct job_spec){.tasks = 6, .procs_per_task = 1, .mem_per_node = 600});
+    struct job *b =
+        submit(s, &(struct job_spec){.tasks = 1, .procs_per_task = 1, .mem_per_node = 600});
+    struct job *c = submit(
+        s, &(struct job_spec){.tasks = 1, .procs_per_task = 1, .mem_per_node = JOB_MEM_WHOLE});
     sched_iterate(s, 0);
     CHECK_EQ(a->state, JOB_RUNNING);
     CHECK_STR(where(s, a), "n0:4/600 n1:2/600");
@@ -169,18 +170,18 @@ static void test_fit(void)
 {
     struct sched *s = cluster(4, 4, 1000);
     struct err e = {{0}};
-    struct job_spec big_mem = {.name = "1", .tasks = 1, .procs_per_task = 1, .mem_per_node = 1908,
-                               .walltime = 10};
+    struct job_spec big_mem = {
+        .name = "1", .tasks = 1, .procs_per_task = 1, .mem_per_node = 1908, .walltime = 10};
     CHECK_EQ(sched_job_fit(s, &big_mem, SCHED_FIT_ALL, &e), SCHED_NO_NODES);
     CHECK_STR(e.msg, "needs 1908 MB of memory on one node, the largest node has 1000 MB");
     struct job_spec wide = {.name = "2", .tasks = 1, .procs_per_task = 8, .walltime = 10};
     CHECK_EQ(sched_job_fit(s, &wide, SCHED_FIT_ALL, &e), SCHED_NO_NODES);
     CHECK_STR(e.msg, "needs 8 processors on one node, the largest node has 4");
-    struct job_spec many = {.name = "3", .tasks = 5, .procs_per_task = 1, .mem_per_task = 800,
-                            .walltime = 10};
+    struct job_spec many = {
+        .name = "3", .tasks = 5, .procs_per_task = 1, .mem_per_task = 800, .walltime = 10};
     CHECK_EQ(sched_job_fit(s, &many, SCHED_FIT_ALL, &e), SCHED_NO_NODES);
-    struct job_spec ok = {.name = "4", .tasks = 4, .procs_per_task = 1, .mem_per_task = 800,
-                          .walltime = 10};
+    struct job_spec ok = {
+        .name = "4", .tasks = 4, .procs_per_task = 1, .mem_per_task = 800, .walltime = 10};
     CHECK_EQ(sched_job_fit(s, &ok, SCHED_FIT_ALL, &e), SCHED_FITS);
     /* Configured: nodes that are down count (they may come back). */
     sched_node_set_state(s, 0, NODE_DOWN, NULL);
@@ -195,8 +196,8 @@ static void test_fit(void)
 static void test_reslot(void)
 {
     struct sched *s = cluster(2, 4, 1000);
-    struct job *a = submit(s, &(struct job_spec){.tasks = 6, .procs_per_task = 1,
-                                                 .mem_per_task = 100});
+    struct job *a =
+        submit(s, &(struct job_spec){.tasks = 6, .procs_per_task = 1, .mem_per_task = 100});
     sched_iterate(s, 0);
     CHECK_STR(where(s, a), "n0:4/400 n1:2/200");
     struct job_slot real[] = {{0, 1, 2, 200}, {1, 1, 4, 400}};
@@ -212,8 +213,8 @@ static void test_reslot(void)
     /* Widened to whole nodes: nothing is left for a third. */
     struct job_slot whole[] = {{0, 2, 4, 1000}};
     CHECK(sched_job_reslot(s, a, whole, 1, 3, &e) == 0);
-    struct job *c = submit(s, &(struct job_spec){.tasks = 1, .procs_per_task = 1,
-                                                 .mem_per_task = 10});
+    struct job *c =
+        submit(s, &(struct job_spec){.tasks = 1, .procs_per_task = 1, .mem_per_task = 10});
     sched_iterate(s, 4);
     CHECK_EQ(c->state, JOB_IDLE);
     struct job_slot bad[] = {{5, 1, 1, 0}};
@@ -229,8 +230,8 @@ static void test_reslot(void)
 static void test_unknown_memory(void)
 {
     struct sched *s = cluster(1, 4, 0);
-    struct job *a = submit(s, &(struct job_spec){.tasks = 2, .procs_per_task = 1,
-                                                 .mem_per_task = 5000});
+    struct job *a =
+        submit(s, &(struct job_spec){.tasks = 2, .procs_per_task = 1, .mem_per_task = 5000});
     sched_iterate(s, 0);
     CHECK_EQ(a->state, JOB_RUNNING);
     CHECK_STR(where(s, a), "n0:2/0");
@@ -268,8 +269,8 @@ static void test_fill_in_order(void)
     sched_job_ended(s, c, 1);
     struct job *h = submit(s, &(struct job_spec){.tasks = 3, .procs_per_task = 1});
     sched_iterate(s, 1); /* n3:3 (the last node first) */
-    struct job *d = submit(s, &(struct job_spec){.tasks = 10, .procs_per_task = 1,
-                                                 .mem_per_task = 100});
+    struct job *d =
+        submit(s, &(struct job_spec){.tasks = 10, .procs_per_task = 1, .mem_per_task = 100});
     sched_iterate(s, 2);
     CHECK_STR(where(s, h), "n3:3/0");
     /* The walk took n3:1, n2:4, n1:4, n0:1; Slurm fills them in order. */

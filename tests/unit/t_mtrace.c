@@ -285,7 +285,8 @@ static void test_names_interned(void)
     int same = 0;
     for (int i = 0; i < 200; i++) {
         snprintf(name, sizeof name, "u%d", i);
-        same += first[i] == workload_names(&wl, &(struct wl_names){.user = workload_intern(&wl, name)});
+        same +=
+            first[i] == workload_names(&wl, &(struct wl_names){.user = workload_intern(&wl, name)});
     }
     CHECK_EQ(same, 200);
     CHECK(x == workload_names(&wl, &(struct wl_names){.user = a, .group = g}));

@@ -84,8 +84,8 @@ static void test_fixed_edges(void)
     CHECK_STR(fixed(2.5, 0), "2");
     CHECK_STR(fixed(3.5, 0), "4");
     CHECK_STR(fixed(-2.5, 0), "-2");
-    CHECK_STR(fixed(1.005, 2), "1.00"); /* 1.005 is 1.00499999... in binary */
-    CHECK_STR(fixed(0.9995, 3), "1.000"); /* 0.99950000000000005507... */
+    CHECK_STR(fixed(1.005, 2), "1.00");    /* 1.005 is 1.00499999... in binary */
+    CHECK_STR(fixed(0.9995, 3), "1.000");  /* 0.99950000000000005507... */
     CHECK_STR(fixed(9.9996, 3), "10.000"); /* a carry into the whole part */
     CHECK_STR(fixed(123456.0, 6), "123456.000000");
     CHECK_STR(fixed(5e-324, 6), "0.000000");

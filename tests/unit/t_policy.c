@@ -35,8 +35,12 @@ static struct sched *setup(const char *cfgtext, int nodes, int ppn)
 static struct job *submit(struct sched *s, const char *name, int procs, long wall, long at,
                           const char *user)
 {
-    struct job_spec js = {.name = name, .tasks = procs, .procs_per_task = 1, .walltime = wall,
-                          .submit = at, .user = user};
+    struct job_spec js = {.name = name,
+                          .tasks = procs,
+                          .procs_per_task = 1,
+                          .walltime = wall,
+                          .submit = at,
+                          .user = user};
     return sched_submit(s, &js, NULL);
 }
 
@@ -90,8 +94,9 @@ static void test_maxps_seed_example(void)
     struct job *b = submit(s, "12", 8, 3600, 1052, "alice");
     sched_iterate(s, 1052);
     CHECK(b->state == JOB_IDLE);
-    CHECK_STR(sched_job_blocked(s, b),
-              "job 12 violates active HARD MAXPS limit of 72000 for user alice (R: 28800, U: 69896)");
+    CHECK_STR(
+        sched_job_blocked(s, b),
+        "job 12 violates active HARD MAXPS limit of 72000 for user alice (R: 28800, U: 69896)");
     sched_destroy(s);
 }
 
@@ -138,8 +143,12 @@ static void test_per_job_and_default(void)
 static void test_holds(void)
 {
     struct sched *s = setup("JOBPRIOACCRUALPOLICY FULLPOLICY\n", 1, 4);
-    struct job_spec js = {.name = "h", .tasks = 1, .procs_per_task = 1, .walltime = 100,
-                          .submit = 0, .holds = HOLD_USER};
+    struct job_spec js = {.name = "h",
+                          .tasks = 1,
+                          .procs_per_task = 1,
+                          .walltime = 100,
+                          .submit = 0,
+                          .holds = HOLD_USER};
     struct job *h = sched_submit(s, &js, NULL);
     struct job *a = submit(s, "a", 1, 100, 0, "u");
     sched_iterate(s, 0);
@@ -171,8 +180,12 @@ static void test_held_submission_between_passes(void)
     struct sched *s = setup("", 1, 4);
     submit(s, "a", 1, 100, 0, "u");
     sched_iterate(s, 0);
-    struct job_spec js = {.name = "h", .tasks = 1, .procs_per_task = 1, .walltime = 10,
-                          .submit = 5, .holds = HOLD_BATCH};
+    struct job_spec js = {.name = "h",
+                          .tasks = 1,
+                          .procs_per_task = 1,
+                          .walltime = 10,
+                          .submit = 5,
+                          .holds = HOLD_BATCH};
     struct job *h = sched_submit(s, &js, NULL);
     sched_iterate(s, 5);
     CHECK(h->state == JOB_IDLE);

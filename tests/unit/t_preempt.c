@@ -59,10 +59,9 @@ static struct sched *world(const char *policy, struct rec *rec)
     struct sched *s = NULL;
     if (cfg_load_string(cfg, text, "maui.cfg", &err) == 0 &&
         sched_policy_from_cfg(cfg, &pol, &err) == 0) {
-        s = sched_create(&pol, &(struct sched_rm){.start = rm_start,
-                                                  .preempt = rm_preempt,
-                                                  .resume = rm_resume,
-                                                  .ctx = rec});
+        s = sched_create(
+            &pol, &(struct sched_rm){
+                      .start = rm_start, .preempt = rm_preempt, .resume = rm_resume, .ctx = rec});
         sched_set_zone(s, 0, 0);
         sched_set_epoch(s, EPOCH);
         if (sched_add_nodes_from_cfg(s, cfg, &err) < 0 ||
@@ -81,8 +80,12 @@ static struct sched *world(const char *policy, struct rec *rec)
 static struct job *submit(struct sched *s, const char *name, int tasks, const char *account,
                           long wall, long now)
 {
-    struct job_spec js = {.name = name, .tasks = tasks, .procs_per_task = 1, .walltime = wall,
-                          .submit = now, .account = account};
+    struct job_spec js = {.name = name,
+                          .tasks = tasks,
+                          .procs_per_task = 1,
+                          .walltime = wall,
+                          .submit = now,
+                          .account = account};
     struct job *j = sched_submit(s, &js, NULL);
     CHECK(j != NULL);
     return j;
@@ -231,21 +234,28 @@ static void test_priority_never_for_nothing(void)
                              "maui.cfg", &err),
              0);
     CHECK_EQ(sched_policy_from_cfg(cfg, &pol, &err), 0);
-    struct sched *s = sched_create(&pol, &(struct sched_rm){.start = rm_start,
-                                                           .preempt = rm_preempt,
-                                                           .resume = rm_resume,
-                                                           .ctx = &rec});
+    struct sched *s = sched_create(
+        &pol, &(struct sched_rm){
+                  .start = rm_start, .preempt = rm_preempt, .resume = rm_resume, .ctx = &rec});
     sched_set_zone(s, 0, 0);
     sched_set_epoch(s, EPOCH);
     CHECK_EQ(sched_add_nodes_from_cfg(s, cfg, &err), 0);
     CHECK_EQ(sched_standing_from_cfg(s, cfg, &err), 0);
     cfg_destroy(cfg);
-    struct job_spec hs = {.name = "hi", .tasks = 1, .procs_per_task = 1, .walltime = 100,
-                          .submit = 0, .class_ = "c2"};
+    struct job_spec hs = {.name = "hi",
+                          .tasks = 1,
+                          .procs_per_task = 1,
+                          .walltime = 100,
+                          .submit = 0,
+                          .class_ = "c2"};
     struct job *hi = sched_submit(s, &hs, NULL);
     sched_iterate(s, 0);
-    struct job_spec ls = {.name = "lo", .tasks = 1, .procs_per_task = 1, .walltime = 100,
-                          .submit = 10, .class_ = "c1"};
+    struct job_spec ls = {.name = "lo",
+                          .tasks = 1,
+                          .procs_per_task = 1,
+                          .walltime = 100,
+                          .submit = 10,
+                          .class_ = "c1"};
     struct job *lo = sched_submit(s, &ls, NULL);
     sched_iterate(s, 10);
     CHECK(lo->state == JOB_RUNNING && (lo->flags & JOB_PREEMPTEE));
@@ -276,19 +286,18 @@ static void test_owners_take_turns(void)
                              "maui.cfg", &err),
              0);
     CHECK_EQ(sched_policy_from_cfg(cfg, &pol, &err), 0);
-    struct sched *s = sched_create(&pol, &(struct sched_rm){.start = rm_start,
-                                                           .preempt = rm_preempt,
-                                                           .resume = rm_resume,
-                                                           .ctx = &rec});
+    struct sched *s = sched_create(
+        &pol, &(struct sched_rm){
+                  .start = rm_start, .preempt = rm_preempt, .resume = rm_resume, .ctx = &rec});
     sched_set_zone(s, 0, 0);
     sched_set_epoch(s, EPOCH);
     CHECK_EQ(sched_add_nodes_from_cfg(s, cfg, &err), 0);
     CHECK_EQ(sched_standing_from_cfg(s, cfg, &err), 0);
     cfg_destroy(cfg);
-    struct job_spec as = {.name = "a", .tasks = 3, .procs_per_task = 1, .walltime = H(1),
-                          .user = "ua"};
-    struct job_spec bs = {.name = "b", .tasks = 3, .procs_per_task = 1, .walltime = H(1),
-                          .user = "ub"};
+    struct job_spec as = {
+        .name = "a", .tasks = 3, .procs_per_task = 1, .walltime = H(1), .user = "ua"};
+    struct job_spec bs = {
+        .name = "b", .tasks = 3, .procs_per_task = 1, .walltime = H(1), .user = "ub"};
     struct job *a = sched_submit(s, &as, NULL), *b = sched_submit(s, &bs, NULL);
     sched_iterate(s, 0); /* a starts, b's owner takes the node back, a waits */
     CHECK_STR(rec.log, "requeue a@0;");

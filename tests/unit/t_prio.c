@@ -21,7 +21,6 @@
 #define HOUR 3600L
 #define T0 1000000000L /* a realistic epoch: queue start of most jobs */
 
-
 /* A cluster, its credentials, default parameters and one 1-proc 1-hour job
  * queued at T0 by user u / group g / account a / class c / QOS DEFAULT. */
 struct fx {

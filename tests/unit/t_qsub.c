@@ -302,7 +302,8 @@ static void test_resources(void)
         {"-l ncpus=4", NULL, {"nodes=1", "ppn=4", "tasks=4"}},
         /* PBS Pro's select: chunks as nodes=N:ppn=C, a chunk's mem summed. */
         {"-l select=1:ncpus=2:mem=954MB", NULL, {"nodes=1", "ppn=2", "tasks=2", "mem_mb=954"}},
-        {"-l select=3:ncpus=4:mpiprocs=4:mem=1gb", NULL,
+        {"-l select=3:ncpus=4:mpiprocs=4:mem=1gb",
+         NULL,
          {"nodes=3", "ppn=4", "tasks=12", "mem_mb=3072"}},
         {"-l select=ncpus=2", NULL, {"nodes=1", "ppn=2", "tasks=2"}},
         {"-l select=2", NULL, {"nodes=2", "ppn=1", "tasks=2"}},
@@ -489,13 +490,12 @@ static void test_warnings(void)
             fprintf(stderr, "%s: '%s': %s\n", test_name, cases[i].args, err.msg);
             continue;
         }
-        int ok = cases[i].want ? r.warnings && strstr(r.warnings, cases[i].want)
-                               : r.warnings == NULL;
+        int ok =
+            cases[i].want ? r.warnings && strstr(r.warnings, cases[i].want) : r.warnings == NULL;
         if (!ok) {
             test_failed_checks++;
-            fprintf(stderr, "%s: '%s': warnings \"%s\", want \"%s\"\n", test_name,
-                    cases[i].args, r.warnings ? r.warnings : "(none)",
-                    cases[i].want ? cases[i].want : "(none)");
+            fprintf(stderr, "%s: '%s': warnings \"%s\", want \"%s\"\n", test_name, cases[i].args,
+                    r.warnings ? r.warnings : "(none)", cases[i].want ? cases[i].want : "(none)");
         }
         qsub_free(&r);
     }
@@ -525,13 +525,25 @@ static void test_errors(void)
          "?' contains a control character"},
         /* Bidi overrides and isolates, separators, zero-width: they would
          * turn other users' qstat lines around (issue 28). */
-        {"-N ab\xe2\x80\xae" "cd", NULL, "-N: 'ab?" "?" "?cd' contains a format character"},
+        {"-N ab\xe2\x80\xae"
+         "cd",
+         NULL,
+         "-N: 'ab?"
+         "?"
+         "?cd' contains a format character"},
         {"-N x\xe2\x81\xa6y", NULL, "contains a format character (bidi control"},
         {"-N x\xe2\x80\xa8y", NULL, "contains a format character"},
-        {"-N x\xe2\x80\x8b" "y", NULL, "contains a format character"},
+        {"-N x\xe2\x80\x8b"
+         "y",
+         NULL, "contains a format character"},
         {"-N x\xef\xbb\xbf", NULL, "contains a format character"},
-        {"-A x\xe2\x80\x8f", NULL, "qsub: -A: 'x?" "?" "?' contains a format character"},
-        {"-o /tmp/x\xe2\x80\xab" "y", NULL, "contains a format character"},
+        {"-A x\xe2\x80\x8f", NULL,
+         "qsub: -A: 'x?"
+         "?"
+         "?' contains a format character"},
+        {"-o /tmp/x\xe2\x80\xab"
+         "y",
+         NULL, "contains a format character"},
         {"-A 'a b'", NULL, "qsub: -A: 'a b' contains white space"},
         {"-q ''", NULL, "qsub: -q: empty value"},
         {"-M 'a b'", NULL, "qsub: -M: bad mail address in 'a b'"},
@@ -595,9 +607,11 @@ static void test_errors(void)
         {"-p 1024", NULL, "qsub: -p: bad priority '1024' (expected -1024 to 1023)"},
         {"-k x", NULL, "qsub: -k: bad keep 'x'"},
         {"-J 1-10", NULL, "qsub: -J: job arrays (PBS Pro's -J) are not supported"},
-        {"-q batch@elsewhere.example", NULL, "qsub: -q: 'batch@elsewhere.example': the server is another host"},
+        {"-q batch@elsewhere.example", NULL,
+         "qsub: -q: 'batch@elsewhere.example': the server is another host"},
         {"-W group_list=", NULL, "qsub: -W: bad group_list: empty value"},
-        {"-W group_list=g1@elsewhere.example", NULL, "group_list=g1@elsewhere.example: names another host"},
+        {"-W group_list=g1@elsewhere.example", NULL,
+         "group_list=g1@elsewhere.example: names another host"},
         {"-l nodes=2:gpus=1", NULL,
          "unknown node property 'gpus=1' (moku knows ppn=P and features)"},
         {"-l nodes=2:f\x01", NULL, "'f?' contains a control character"},
@@ -609,7 +623,8 @@ static void test_errors(void)
         {"-l walltime", NULL, "qsub: -l: 'walltime': expected resource=value"},
         {"-l qos=", NULL, "qsub: -l: bad qos: empty value"},
         {"-l advres=a\x7f", NULL, "bad advres: 'a?' contains a control character"},
-        {"-W depend=afterok:1", NULL, "qsub: -W: unsupported attribute 'depend' (moku knows x= and group_list=)"},
+        {"-W depend=afterok:1", NULL,
+         "qsub: -W: unsupported attribute 'depend' (moku knows x= and group_list=)"},
         {"-W x", NULL, "unsupported attribute 'x'"},
         {"-W x=FLAGS:RESTARTABLE", NULL,
          "qsub: -W: unsupported x= item 'FLAGS' (moku knows QOS:name and ADVRES:name)"},
@@ -908,7 +923,10 @@ static void test_json_hostile(void)
         {"name", "\"a b\"", "'name': 'a b' contains white space"},
         {"name", "\"a\\nb\"", "'name': 'a?b' contains a control character"},
         {"name", "\"a\\u0085\"", "contains a control character"},
-        {"name", "\"a\\u202eb\"", "'name': 'a?" "?" "?b' contains a format character"},
+        {"name", "\"a\\u202eb\"",
+         "'name': 'a?"
+         "?"
+         "?b' contains a format character"},
         {"name", "\"a\\u2029\"", "contains a format character"},
         {"account", "\"\\u2066x\"", "contains a format character"},
         {"name", "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"",

@@ -100,8 +100,8 @@ static void small_replay(struct workload *wl, struct sim_outcome *out)
     out[0] = (struct sim_outcome){.start = 0, .run_start = 0, .end = 100}; /* wait 0, run 100 */
     out[1] = (struct sim_outcome){.start = 3600, .run_start = 3600, .end = 10800}; /* wait 3600 */
     out[2] = (struct sim_outcome){.start = 100, .run_start = 100, .end = 100100, .killed = 1};
-    out[3] = (struct sim_outcome){.start = -1, .run_start = -1, .end = -1, .rejected = 1,
-                                  .more = &reject};
+    out[3] = (struct sim_outcome){
+        .start = -1, .run_start = -1, .end = -1, .rejected = 1, .more = &reject};
     out[4] = (struct sim_outcome){.start = 200, .run_start = 200, .end = -1};
 }
 
@@ -186,7 +186,9 @@ static void test_groups(void)
     for (int i = 0; i < 3; i++) {
         struct wl_names nm = {.user = workload_intern(&wl, users[i]),
                               .class_ = i == 2 ? workload_intern(&wl, "long") : NULL};
-        struct wl_job j = {.id = workload_intern(&wl, i == 0 ? "1" : i == 1 ? "2" : "3"),
+        struct wl_job j = {.id = workload_intern(&wl, i == 0   ? "1"
+                                                      : i == 1 ? "2"
+                                                               : "3"),
                            .names = workload_names(&wl, &nm),
                            .submit = 0,
                            .tasks = i == 1 ? 100 : 1,
@@ -383,7 +385,7 @@ static void test_series_integrals(void)
     CHECK(near(u, 0.625));
     CHECK(near(q, 1.5));
     CHECK(!plot_series_point(&p, 5, 1, &u, &q)); /* nothing there */
-    plot_series_add(&p, 40, 0, 0, 0, 0);            /* no processor up */
+    plot_series_add(&p, 40, 0, 0, 0, 0);         /* no processor up */
     plot_series_add(&p, 50, 0, 0, 0, 0);
     CHECK(plot_series_point(&p, 4, 1, &u, &q));
     CHECK(near(u, 0));
@@ -434,7 +436,7 @@ static void test_svg(void)
     CHECK(strncmp(s, "<?xml version=\"1.0\"", 19) == 0);
     CHECK_HAS(s, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
     CHECK(strcmp(s + strlen(s) - 7, "</svg>\n") == 0);
-    CHECK_EQ(count(s, "<polyline"), 8); /* per run and panel: points, rolling mean */
+    CHECK_EQ(count(s, "<polyline"), 8);                /* per run and panel: points, rolling mean */
     CHECK_EQ(count(s, "stroke-dasharray=\"8 4\""), 3); /* run 2: two means, its legend */
     CHECK_HAS(s, "R&amp;D &lt;new&gt;");
     CHECK_HAS(s, "rolling mean over 1 day");
@@ -500,7 +502,7 @@ static void test_series_csv(void)
     CHECK(near(pts.util[0], 0.5));
     CHECK(near(pts.util_mean[0], 12.5 / 20));
     CHECK(near(pts.queue_mean[1], 1.5)); /* (20 + 10) job-seconds over 20 s */
-    CHECK(near(pts.t[1], 15)); /* the middle of the second bin */
+    CHECK(near(pts.t[1], 15));           /* the middle of the second bin */
     plot_points_free(&pts);
     plot_series_free(&a);
     plot_series_free(&b);

@@ -56,9 +56,15 @@ static void test_local_table(void)
     free(nodes);
     const char *hosts[] = {"h1"};
     struct passwd *pw = getpwuid(getuid());
-    struct rm_job j = {.id = "7", .user = pw ? pw->pw_name : "root",
-                       .uid = getuid(), .gid = getgid(), .script = script, .cwd = dir,
-                       .hosts = hosts, .nhosts = 1, .walltime = 60};
+    struct rm_job j = {.id = "7",
+                       .user = pw ? pw->pw_name : "root",
+                       .uid = getuid(),
+                       .gid = getgid(),
+                       .script = script,
+                       .cwd = dir,
+                       .hosts = hosts,
+                       .nhosts = 1,
+                       .walltime = 60};
     CHECK_EQ(rm.ops->start(rm.ctx, &j, 0, &e), 0);
     struct rm_status st;
     CHECK_EQ(rm.ops->status(rm.ctx, "7", 0, &st, &e), 0);
@@ -91,8 +97,7 @@ static void test_sim_table(void)
     struct sched *s = sched_create(NULL, NULL);
     struct node_spec ns = {.name = "n", .procs = 4, .state = NODE_UP};
     sched_add_node(s, &ns, NULL);
-    struct wl_job wj = {.id = "1", .runtime = 100, .walltime = 50, .tasks = 1,
-                        .procs_per_task = 1};
+    struct wl_job wj = {.id = "1", .runtime = 100, .walltime = 50, .tasks = 1, .procs_per_task = 1};
     struct workload wl = {.jobs = &wj, .njobs = 1};
     struct sim_outcome out = {.start = -1, .end = -1};
     struct run runs[1] = {{0}};

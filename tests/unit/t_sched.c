@@ -40,9 +40,12 @@ static void replay(struct run *r, const struct sched_policy *pol, int nodes, int
     static struct wl_job jobs[32];
     static const char *ids[] = {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"};
     for (size_t i = 0; i < n; i++)
-        jobs[i] = (struct wl_job){.id = ids[i], .submit = rows[i].submit,
-                                  .runtime = rows[i].runtime, .walltime = rows[i].walltime,
-                                  .tasks = rows[i].procs, .procs_per_task = 1,
+        jobs[i] = (struct wl_job){.id = ids[i],
+                                  .submit = rows[i].submit,
+                                  .runtime = rows[i].runtime,
+                                  .walltime = rows[i].walltime,
+                                  .tasks = rows[i].procs,
+                                  .procs_per_task = 1,
                                   .line = (long)i + 1};
     r->wl = (struct workload){.jobs = jobs, .njobs = n};
     r->s = sched_create(pol, NULL);
@@ -106,7 +109,7 @@ static void test_backfill_that_would_delay(void)
     CHECK_EQ(r.out[1].start, 100);
     CHECK_EQ(r.out[3].start, 3);
     CHECK_EQ(r.out[4].start, 4);
-    CHECK(r.out[2].start >= 100); /* not before the reserved job */
+    CHECK(r.out[2].start >= 100);  /* not before the reserved job */
     CHECK_EQ(r.out[2].start, 200); /* J2 8 + J5 1 leave 1 until 200 */
     done(&r);
 }
@@ -131,9 +134,9 @@ static void test_ends_exactly_at_shadow(void)
 static void test_extra_counts_jobs_ending_at_shadow(void)
 {
     const struct row rows[] = {
-        {0, 100, 100, 5}, /* ends 100 */
-        {0, 150, 150, 3}, /* ends 150 */
-        {1, 10, 10, 6},   /* shadow 100: 2 + 5 = 7 free, extra 1 */
+        {0, 100, 100, 5},   /* ends 100 */
+        {0, 150, 150, 3},   /* ends 150 */
+        {1, 10, 10, 6},     /* shadow 100: 2 + 5 = 7 free, extra 1 */
         {2, 1000, 1000, 1}, /* uses the extra processor */
         {3, 1000, 1000, 1}, /* fits now (1 free) but the extra is used up */
     };
@@ -340,16 +343,20 @@ static void test_shapes_never_fit(void)
                                "SRCFG[z] HOSTLIST=n3 USERLIST=u9 PERIOD=INFINITY\n");
     if (!s)
         return;
-    struct job_spec xs = {.name = "x", .tasks = 3, .procs_per_task = 2, .walltime = 3600,
-                          .user = "u1"};
+    struct job_spec xs = {
+        .name = "x", .tasks = 3, .procs_per_task = 2, .walltime = 3600, .user = "u1"};
     struct job *x = sched_submit(s, &xs, NULL);
     sched_iterate(s, 0);
     CHECK(x && x->state == JOB_IDLE);
     CHECK(!(x->flags & JOB_RESERVED)); /* the nodes can never hold it */
     CHECK(sched_earliest_start(s, x, 0) >= SCHED_NEVER);
     CHECK(sched_next_wakeup(s, 0) >= SCHED_NEVER);
-    struct job_spec ys = {.name = "y", .tasks = 1, .procs_per_task = 1, .walltime = 3600,
-                          .submit = 100, .user = "u1"};
+    struct job_spec ys = {.name = "y",
+                          .tasks = 1,
+                          .procs_per_task = 1,
+                          .walltime = 3600,
+                          .submit = 100,
+                          .user = "u1"};
     struct job *y = sched_submit(s, &ys, NULL);
     sched_iterate(s, 100);
     CHECK(y && y->state == JOB_RUNNING);
@@ -383,8 +390,8 @@ static void test_no_wakeup_past_the_calendar(void)
     struct sched *s = from_cfg("NODECFG[n1] PROCS=1\nSRCFG[x] HOSTLIST=n1 USERLIST=2\n");
     if (!s)
         return;
-    struct job_spec js = {.name = "1", .tasks = 1, .procs_per_task = 1, .walltime = 100,
-                          .user = "1"};
+    struct job_spec js = {
+        .name = "1", .tasks = 1, .procs_per_task = 1, .walltime = 100, .user = "1"};
     struct job *j = sched_submit(s, &js, NULL);
     sched_iterate(s, 0);
     CHECK(j && j->state == JOB_IDLE && (j->flags & JOB_RESERVED));
@@ -427,10 +434,10 @@ static void test_wake_maxps(void)
     struct sched *s = with_limits("NODECFG[n1] PROCS=16\nUSERCFG[DEFAULT] MAXPS=72000\n");
     if (!s)
         return;
-    struct job_spec a = {.name = "1", .tasks = 2, .procs_per_task = 1, .walltime = 36000,
-                         .user = "u"};
-    struct job_spec b = {.name = "2", .tasks = 8, .procs_per_task = 1, .walltime = 3600,
-                         .user = "u"};
+    struct job_spec a = {
+        .name = "1", .tasks = 2, .procs_per_task = 1, .walltime = 36000, .user = "u"};
+    struct job_spec b = {
+        .name = "2", .tasks = 8, .procs_per_task = 1, .walltime = 3600, .user = "u"};
     struct job *j1 = sched_submit(s, &a, NULL), *j2 = sched_submit(s, &b, NULL);
     sched_iterate(s, 0);
     CHECK(j1 && j1->state == JOB_RUNNING && j2 && j2->state == JOB_IDLE);
@@ -460,8 +467,8 @@ static void test_wake_promotion(void)
     for (int i = 0; i < 10; i++) {
         char name[8];
         snprintf(name, sizeof name, "%d", i + 1);
-        struct job_spec js = {.name = name, .tasks = 1, .procs_per_task = 1, .walltime = 3600,
-                              .user = "u"};
+        struct job_spec js = {
+            .name = name, .tasks = 1, .procs_per_task = 1, .walltime = 3600, .user = "u"};
         j[i] = sched_submit(s, &js, NULL);
     }
     sched_iterate(s, 0);
@@ -486,12 +493,16 @@ static void test_poll(void)
         struct sched *s = with_limits(cfgs[c]);
         if (!s)
             return;
-        struct job_spec r = {.name = "r", .tasks = 2, .procs_per_task = 1, .walltime = 1000,
-                             .user = "u"};
-        struct job_spec big = {.name = "big", .tasks = 4, .procs_per_task = 1, .walltime = 100,
-                               .user = "u"};
-        struct job_spec small = {.name = "small", .tasks = 2, .procs_per_task = 1,
-                                 .walltime = 5000, .submit = 20, .user = "u"};
+        struct job_spec r = {
+            .name = "r", .tasks = 2, .procs_per_task = 1, .walltime = 1000, .user = "u"};
+        struct job_spec big = {
+            .name = "big", .tasks = 4, .procs_per_task = 1, .walltime = 100, .user = "u"};
+        struct job_spec small = {.name = "small",
+                                 .tasks = 2,
+                                 .procs_per_task = 1,
+                                 .walltime = 5000,
+                                 .submit = 20,
+                                 .user = "u"};
         sched_submit(s, &r, NULL);
         sched_submit(s, &big, NULL);
         sched_iterate(s, 0);
@@ -519,8 +530,8 @@ static void test_maxsubmitjobs(void)
     CHECK(sched_policy_from_cfg(cfg, &pol, &err) == 0);
     struct sched *s = sched_create(&pol, NULL);
     CHECK(sched_creds_from_cfg(s, cfg, &err) == 0 && sched_add_nodes_from_cfg(s, cfg, &err) == 0);
-    struct job_spec js = {.name = "a", .tasks = 1, .procs_per_task = 1, .walltime = 100,
-                          .user = "u"};
+    struct job_spec js = {
+        .name = "a", .tasks = 1, .procs_per_task = 1, .walltime = 100, .user = "u"};
     CHECK(sched_submit_allowed(s, &js, &err) == 0);
     struct job *a = sched_submit(s, &js, &err);
     js.name = "b";
@@ -570,8 +581,8 @@ static void test_forget_ended(void)
     struct sched *s = sched_create(&pol, NULL);
     add_nodes(s, 1, 1);
     struct err err;
-    struct job_spec js = {.name = "a", .tasks = 1, .procs_per_task = 1, .walltime = 100,
-                          .user = "u"};
+    struct job_spec js = {
+        .name = "a", .tasks = 1, .procs_per_task = 1, .walltime = 100, .user = "u"};
     struct job *a = sched_submit(s, &js, &err);
     js.name = "b";
     struct job *b = sched_submit(s, &js, &err);
@@ -615,8 +626,12 @@ static void test_parked_job_changed(void)
         CHECK(sched_limits_from_cfg(s, cfg, NULL) == 0);
         struct node_spec ns = {.name = "n1", .procs = 4, .state = NODE_UP};
         CHECK(sched_add_node(s, &ns, NULL) == 0);
-        struct job_spec sp = {.name = "1", .tasks = 1, .procs_per_task = 1, .walltime = 300,
-                              .user = "u", .holds = HOLD_SYSTEM};
+        struct job_spec sp = {.name = "1",
+                              .tasks = 1,
+                              .procs_per_task = 1,
+                              .walltime = 300,
+                              .user = "u",
+                              .holds = HOLD_SYSTEM};
         struct job *j = sched_submit(s, &sp, NULL);
         sched_iterate(s, 1);
         sched_iterate(s, 2);

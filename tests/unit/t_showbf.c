@@ -219,8 +219,8 @@ static void test_showbf_future_reservation(void)
     check_text(s, "showbf -u john", HEADER("john", "ALL") W8 W4);
     /* Asked by john (the daemon says who asks): his windows by default;
      * -A gives everybody's. */
-    struct cmd_ctx c = {.s = s, .now = NOW, .epoch_offset = EPOCH, .user = "john",
-                        .group = "staff"};
+    struct cmd_ctx c = {
+        .s = s, .now = NOW, .epoch_offset = EPOCH, .user = "john", .group = "staff"};
     char *out = NULL;
     struct err e = {{0}};
     CHECK_EQ(cmd_run(&c, "showbf", &out, &e), 0);

@@ -83,10 +83,11 @@ static void test_batsim(void)
     CHECK_EQ(count(one, "\n"), 4); /* the header, two finished, one rejected */
     CHECK_HAS(one, "\njob.1,w0,delay,0,3,1000,1,COMPLETED_SUCCESSFULLY,10,500,510,10,510,1.020000,"
                    "0-1 3,-1,user=<script>x</script>;group=staff;account=;class=long q;qos=\n");
-    CHECK_HAS(one, "\njob.2,w0,delay,100,3,1000,0,COMPLETED_WALLTIME_REACHED,100,1000,1100,0,1000,");
+    CHECK_HAS(one,
+              "\njob.2,w0,delay,100,3,1000,0,COMPLETED_WALLTIME_REACHED,100,1000,1100,0,1000,");
     CHECK_HAS(one, "\njob.3,w0,delay,200,3,1000,0,REJECTED,-1,-1,-1,-1,-1,-1,,-1,user=carol;");
     CHECK(!strstr(one, "job.4")); /* never started: no row, as Batsim */
-    CHECK(!strstr(r2, "job_id"));  /* the header with run 1 only */
+    CHECK(!strstr(r2, "job_id")); /* the header with run 1 only */
     CHECK_HAS(r2, "2,job.1,w0,");
     free(one);
     free(r2);
@@ -134,8 +135,14 @@ static void test_html(void)
     plot_series_add(&p, 1100, 0, 8, 0, 0);
     const char *ov[] = {"RESERVATIONDEPTH=<2>"};
     struct html_run runs[2] = {
-        {.label = "a&b.cfg", .config = "a&b.cfg", .config_text = "# <i>x</i>\nBACKFILLPOLICY NONE\n",
-         .overrides = ov, .noverrides = 1, .policy = "BACKFILLPOLICY NONE", .r = &r, .series = &p},
+        {.label = "a&b.cfg",
+         .config = "a&b.cfg",
+         .config_text = "# <i>x</i>\nBACKFILLPOLICY NONE\n",
+         .overrides = ov,
+         .noverrides = 1,
+         .policy = "BACKFILLPOLICY NONE",
+         .r = &r,
+         .series = &p},
         {.label = "defaults", .policy = "BACKFILLPOLICY FIRSTFIT", .r = &r, .series = &p},
     };
     char *s = NULL;

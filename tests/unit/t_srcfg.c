@@ -307,8 +307,8 @@ static void test_flags_and_access(void)
     for (size_t i = 0; i < sizeof warned / sizeof *warned; i++) {
         char text[128], want[128];
         snprintf(text, sizeof text, "\nSRCFG[f] TASKCOUNT=1 FLAGS=BYNAME,%s\n", warned[i]);
-        snprintf(want, sizeof want, "maui.cfg:2: SRCFG[f] FLAGS: flag '%s' is not acted on: ",
-                 warned[i]);
+        snprintf(want, sizeof want,
+                 "maui.cfg:2: SRCFG[f] FLAGS: flag '%s' is not acted on: ", warned[i]);
         size_t n;
         struct srcfg_def *d = load(text, &n);
         CHECK_EQ(n, 1);

@@ -25,7 +25,7 @@ static const char *test_name;
     do {                                                                                           \
         if (!(expr)) {                                                                             \
             test_failed_checks++;                                                                  \
-            fprintf(stderr, "%s:%d: %s: check failed: %s\n", __FILE__, __LINE__, test_name,       \
+            fprintf(stderr, "%s:%d: %s: check failed: %s\n", __FILE__, __LINE__, test_name,        \
                     #expr);                                                                        \
         }                                                                                          \
     } while (0)
@@ -46,7 +46,7 @@ static const char *test_name;
         if (!sa_ || !sb_ || strcmp(sa_, sb_) != 0) {                                               \
             test_failed_checks++;                                                                  \
             fprintf(stderr, "%s:%d: %s: %s is \"%s\", expected \"%s\"\n", __FILE__, __LINE__,      \
-                    test_name, #a, sa_ ? sa_ : "(null)", sb_ ? sb_ : "(null)");                   \
+                    test_name, #a, sa_ ? sa_ : "(null)", sb_ ? sb_ : "(null)");                    \
         }                                                                                          \
     } while (0)
 
