@@ -118,11 +118,12 @@ run_test() {
     fi
     users >"$RUN/.users1$LANE"
     # Not removed here: on a shared machine the user may be another run's
-    # (tests that make users run one at a time, all in lane a:
-    # docs/testing.md). Lane b's tests make none, and are not asked.
+    # (docs/testing.md). Lane b's tests make none, and are not asked; a
+    # user is put on a test whose script names it (lanes a and s run at
+    # once, and make users of different names).
     if [ "$LANE" != b ]; then
         for u in $(comm -13 "$RUN/.users0$LANE" "$RUN/.users1$LANE"); do
-            note "$name: left user $u behind"
+            grep -qw -- "$u" "$name" 2>/dev/null && note "$name: left user $u behind"
         done
     fi
     # Files written into the checkout (tests write into their TMPDIR); with
@@ -176,36 +177,53 @@ run_script() {
     [ "$p" -gt 0 ] || [ "$f" -gt 0 ] || [ -n "$hung" ] || grep -q '^ok [0-9]* # SKIP' "$log" ||
         note "$s: printed no check (exit $rc)"
 }
-# Two lanes, so that the two cores are used: lane b takes the scripts that
-# only replay (no daemon, no user, no Slurm: CPU-bound, and timing-free),
-# lane a the rest, one at a time as before (they make users and run
-# daemons and a Slurm cluster: docs/testing.md). LANES=1: one lane.
+# Three lanes at once, so that the two cores are used: lane b takes the
+# scripts that only replay (no daemon, no user, no Slurm: CPU-bound, and
+# timing-free), lane s the Slurm scripts (mostly waiting on Slurm; their
+# users, mokusa and mokusb, are theirs alone), lane a the rest, one at a
+# time (they make users and run daemons: docs/testing.md). LANES=1: one.
 lane_a=""
 lane_b=""
+lane_s=""
 for s in ${SCRIPTS:-tests/integration/*.sh}; do
     case $s in */*) ;; *) s=tests/integration/$s ;; esac
     [ -f "$s" ] || continue
     case $s in */lib.sh) continue ;; esac
-    if [ "${LANES:-2}" != 1 ] && ! grep -q 'serve\|add_user\|useradd\|slurm\|web\|run\.sh' "$s"; then
+    if [ "${LANES:-3}" = 1 ]; then
+        lane_a="$lane_a $s"
+    elif ! grep -q 'serve\|add_user\|useradd\|slurm\|web\|run\.sh' "$s"; then
         lane_b="$lane_b $s"
     else
-        lane_a="$lane_a $s"
+        case ${s##*/} in
+        slurm*.sh) lane_s="$lane_s $s" ;;
+        *) lane_a="$lane_a $s" ;;
+        esac
     fi
 done
-(
-    LANE=b log=$RUN/.logb passed=0 failed=0 skipped=0 ntest=0
-    for s in $lane_b; do run_script "$s"; done
-    echo "$passed $failed $skipped" >"$RUN/.countb"
-) >"$RUN/.outb" 2>&1 &
+# lane NAME SCRIPTS...: in the background, its output and counts in $RUN.
+lane() {
+    (
+        LANE=$1 log=$RUN/.log$1 passed=0 failed=0 skipped=0 ntest=0
+        shift
+        for s in "$@"; do run_script "$s"; done
+        echo "$passed $failed $skipped" >"$RUN/.count$LANE"
+    ) >"$RUN/.out$1" 2>&1 &
+}
+lane b $lane_b
 laneb=$!
+lane s $lane_s
+lanes=$!
 LANE=a
 for s in $lane_a; do run_script "$s"; done
 wait $laneb
-cat "$RUN/.outb"
-read -r p f k <"$RUN/.countb" || { p=0 f=1 k=0; echo "$RUN/.countb: lane b gave no count" >>"$recap"; }
-passed=$((passed + p))
-failed=$((failed + f))
-skipped=$((skipped + k))
+wait $lanes
+for l in s b; do
+    cat "$RUN/.out$l"
+    read -r p f k <"$RUN/.count$l" || { p=0 f=1 k=0; echo "$RUN/.count$l: lane $l gave no count" >>"$recap"; }
+    passed=$((passed + p))
+    failed=$((failed + f))
+    skipped=$((skipped + k))
+done
 # Every replay an integration test made, validated.
 bad=$(grep -c '^moku simulate' "$VSIM_LOG" 2>/dev/null)
 nval=$(grep -c . "$VSIM_LOG.skipped" 2>/dev/null)
