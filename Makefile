@@ -17,6 +17,13 @@
 # Sources are discovered: every src/**/*.c except src/cli/main.c goes into
 # libmoku.a; every tests/unit/t_*.c is a test program linked against it.
 
+# Builds use every core unless told otherwise (make -j1): a clean make check
+# compiles the binary, its tests, the crash build and the fuzz replays. Each
+# recipe's lines still run in order (check runs its tests after building).
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+
 CC      ?= gcc
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 # -Wno-missing-field-initializers: `struct err e = {""}` and `{{0}}` leave the
