@@ -465,7 +465,7 @@ static void test_wake_promotion(void)
         return;
     struct job *j[10];
     for (int i = 0; i < 10; i++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "%d", i + 1);
         struct job_spec js = {
             .name = name, .tasks = 1, .procs_per_task = 1, .walltime = 3600, .user = "u"};
