@@ -93,7 +93,11 @@ run_test() {
     chmod 755 "$dir"
     limit=$((${TEST_LIMIT:-$(limit_of "$name")} * SCALE))
     users >"$RUN/.users0$LANE"
-    touch "$RUN/.stamp$LANE"
+    # Backdated: a file's time is the kernel's coarse clock, and a test
+    # that writes at once could otherwise share the stamp's tick and not be
+    # newer (a file found twice is named once, below).
+    touch -d "@$(($(date +%s) - 2))" "$RUN/.stamp$LANE"
+    echo "$name" >"$RUN/.now$LANE"
     t0=$(date +%s%N)
     # timeout puts the test in a process group of its own and kills the
     # group: TERM at the limit, KILL 10 s later.
@@ -126,16 +130,17 @@ run_test() {
             grep -qw -- "$u" "$name" 2>/dev/null && note "$name: left user $u behind"
         done
     fi
-    # Files written into the checkout (tests write into their TMPDIR); with
-    # lanes at once, a file may be named against another lane's test, but it
-    # is a failure all the same, and named once.
+    rm -f "$RUN/.now$LANE"
+    # Files written into the checkout (tests write into their TMPDIR). With
+    # lanes at once, the file may be another lane's test's, running
+    # meanwhile: it is named too; the failure is counted once.
     for f in $(find . \( -path ./build -o -path ./bin -o -path ./.git \) -prune -o \
         -type f -newer "$RUN/.stamp$LANE" -print); do
         git ls-files --error-unmatch "$f" >/dev/null 2>&1 && continue
-        # Once: the test of the other lane that was running meanwhile sees it too.
         grep -qxF -- "$f" "$RUN/.written" 2>/dev/null && continue
         echo "$f" >>"$RUN/.written"
-        note "$name: wrote $f into the checkout (it belongs in its temporary directory)"
+        others=$(cat "$RUN"/.now? 2>/dev/null | tr '\n' ' ')
+        note "$name: wrote $f into the checkout (it belongs in its temporary directory)${others:+; or ${others% }, running at the same time}"
     done
     rm -rf "$dir"
 }

@@ -8,7 +8,7 @@
 . tests/integration/lib.sh
 
 F=tests/data/harness
-trap 'rm -f harness-stray.out; lib_cleanup' EXIT
+trap lib_cleanup EXIT
 root=""
 [ "$(id -u)" = 0 ] && root=1
 scripts="$F/hang.sh $F/fine.sh $F/leaves.sh $F/skips.sh $F/writes.sh"
@@ -16,10 +16,20 @@ if [ -n "$root" ]; then
     scripts="$scripts $F/user.sh"
     USERS_MADE=mokuharness # user.sh's, removed by lib_cleanup
 fi
-# inner ARGS...: tests/run.sh on the harness's tests, its directories under
-# $TMP, a limit of 3 s; output in $TMP/run, status in rc.
+# The inner run works in a checkout of its own, $TMP/co (run.sh, its tools
+# and the harness's tests, in git's index): writes.sh's file lands there,
+# not in the checkout the outer run watches while other tests run.
+CO=$TMP/co
+mkdir -p "$CO/tests/tools" "$CO/$F"
+cp tests/run.sh "$CO/tests/" && cp tests/tools/strays.sh tests/tools/vsim "$CO/tests/tools/" &&
+    cp "$F"/*.sh "$CO/$F/" && (cd "$CO" && git init -q && git add -A) ||
+    { echo "not ok - the harness's checkout could not be made in $CO"; exit 1; }
+# inner ARGS...: tests/run.sh on the harness's tests, in one lane (a file
+# written is then named against the one test running), its directories
+# under $TMP, a limit of 3 s; output in $TMP/run, status in rc.
 inner() {
-    env TMPDIR="$TMP" TEST_LIMIT=3 TIME_SCALE=1 MOKU="${MOKU_REAL:-$MOKU}" "$@" sh tests/run.sh >"$TMP/run" 2>&1
+    (cd "$CO" && env TMPDIR="$TMP" TEST_LIMIT=3 TIME_SCALE=1 LANES=1 MOKU="${MOKU_REAL:-$MOKU}" "$@" \
+        sh tests/run.sh >"$TMP/run" 2>&1)
     rc=$?
 }
 t0=$(date +%s)
@@ -52,6 +62,7 @@ else
     check "the closing line: passed, failed, skipped" has '^8 passed, 3 failed, 1 skipped$'
 fi
 
+rm -f "$CO/harness-stray.out"
 # ALLOW_SKIP: the skip is allowed, counted apart; nothing failed.
 inner SCRIPTS="$F/skips.sh" ALLOW_SKIP="other skips"
 check "ALLOW_SKIP naming the test: its skip is counted apart, with its reason" \
