@@ -13,7 +13,8 @@
  *     user, created 0600 if new, never through a link nor into another
  *     user's file: rm/jobfile.h); environment: a clean one with HOME, USER,
  *     LOGNAME, SHELL, PATH (/usr/local/bin:/usr/bin:/bin), the job's extra
- *     variables, and MOKU_JOBID, PBS_JOBID, PBS_JOBNAME, PBS_NODEFILE
+ *     variables, and MOKU_JOBID, PBS_JOBID (Torque's full id "12.host",
+ *     host: this machine's short name), PBS_JOBNAME, PBS_NODEFILE
  *     (<spooldir>/nodefile, one host name per processor), PBS_O_WORKDIR,
  *     PBS_NUM_NODES (distinct hosts), PBS_NP (processors), MOKU_NODES (the
  *     distinct hosts, in nodefile order, separated by spaces);

@@ -256,12 +256,26 @@ static char *distinct_hosts(json_t *hosts, size_t *nnodes)
     return list;
 }
 
+/* Torque's full job id, "12.server", into buf: the server is this host
+ * (the daemon that started the job runs here), by its short name, as qsub
+ * prints the id and qstat shows it. */
+static const char *torque_jobid(const char *id, char *buf, size_t n)
+{
+    char host[256];
+    if (gethostname(host, sizeof host) < 0 || !*host)
+        snprintf(host, sizeof host, "localhost");
+    host[sizeof host - 1] = '\0';
+    host[strcspn(host, ".")] = '\0';
+    snprintf(buf, n, "%s.%s", id, host);
+    return buf;
+}
+
 /* The environment of local.h: base, then the job's own lines, then the
  * MOKU_/PBS_ variables, which the job's lines cannot override. */
 static void build_env(const struct sv *sv, const struct passwd *pw, struct envv *e)
 {
     const struct sv_job *j = &sv->job;
-    char path[PATH_MAX + 16], num[32];
+    char path[PATH_MAX + 16], num[32], tid[512];
     size_t nnodes;
     env_set(e, "HOME", pw && pw->pw_dir && *pw->pw_dir ? pw->pw_dir : j->cwd);
     env_set(e, "USER", j->user);
@@ -270,7 +284,7 @@ static void build_env(const struct sv *sv, const struct passwd *pw, struct envv 
     env_set(e, "PATH", "/usr/local/bin:/usr/bin:/bin");
     env_extra(e, j->env);
     env_set(e, "MOKU_JOBID", j->id);
-    env_set(e, "PBS_JOBID", j->id);
+    env_set(e, "PBS_JOBID", torque_jobid(j->id, tid, sizeof tid));
     env_set(e, "PBS_JOBNAME", j->name);
     snprintf(path, sizeof path, "%s/%s", sv->dir, LOCAL_F_NODEFILE);
     env_set(e, "PBS_NODEFILE", path);

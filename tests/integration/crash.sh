@@ -22,7 +22,7 @@ mkdir -p "$TMP/work"
 chmod 755 "$TMP" "$TMP/work"
 cat >"$TMP/work/job.sh" <<SH
 #!/bin/sh
-echo "\$PBS_JOBID" >>"\$RUNS"
+echo "\$MOKU_JOBID" >>"\$RUNS"
 sleep 0.2
 SH
 chmod 755 "$TMP/work/job.sh"

@@ -50,7 +50,7 @@ cat >"$TMP/work/gate.sh" <<SH
 #!/bin/sh
 # Runs until the test opens the gate.
 while [ ! -f $TMP/work/go ]; do sleep 0.1; done
-echo "job \$PBS_JOBID on \$(cat \$PBS_NODEFILE) in \$(pwd)"
+echo "job \$MOKU_JOBID (\$PBS_JOBID) on \$(cat \$PBS_NODEFILE) in \$(pwd)"
 exit 3
 SH
 printf '#!/bin/sh\nsleep 30\n' >"$TMP/work/long.sh"
@@ -84,7 +84,8 @@ timeout 5 "$MOKU" showq --format=json >"$TMP/out"
 check "showq --format=json" grep -q '"state": "Idle"' "$TMP/out"
 touch "$TMP/work/go"
 check "the job completes" wait_state "$j1" Completed
-check "its output names its id, node and directory" grep -q "^job $j1 on n1 in $TMP/work\$" "$TMP/work/gate.o$j1"
+check "its output names its ids (PBS_JOBID is Torque's id.server), node and directory" \
+    grep -q "^job $j1 ($j1.$(hostname -s)) on n1 in $TMP/work\$" "$TMP/work/gate.o$j1"
 check "the waiting job then runs and completes" wait_state "$j2" Completed
 check "qsub -j-less default error file exists" [ -f "$TMP/work/quick.sh.e$j2" ]
 

@@ -92,7 +92,7 @@ pid_of() {
 # running time, so a stopped job does not count down).
 cat >"$W/other.sh" <<SH
 #!/bin/sh
-echo \$\$ >>$W/\$PBS_JOBID.pids
+echo \$\$ >>$W/\$MOKU_JOBID.pids
 i=0
 while [ ! -f $W/go ] && [ \$i -lt 600 ]; do sleep 0.1; i=\$((i + 1)); done
 SH

@@ -194,7 +194,11 @@ static void test_basic_job(void)
     struct fx f;
     if (fx_open(&f) < 0)
         return;
-    char script[256], path[256], buf[4096], expect[1024];
+    char script[256], path[256], buf[4096], expect[1024], host[256];
+    if (gethostname(host, sizeof host) < 0 || !*host)
+        snprintf(host, sizeof host, "localhost");
+    host[sizeof host - 1] = '\0';
+    host[strcspn(host, ".")] = '\0'; /* PBS_JOBID is Torque's "id.server" */
     fx_script(&f, "job.sh",
               "echo out-line\n"
               "echo err-line >&2\n"
@@ -224,10 +228,10 @@ static void test_basic_job(void)
         CHECK(labs(st.end - (long)time(NULL)) < 10);
         snprintf(path, sizeof path, "%s/job1.ojob1", f.work); /* default: <cwd>/<name>.o<id> */
         snprintf(expect, sizeof expect,
-                 "out-line\nJOBID=job1 MOKU=job1 NAME=job1\nWORKDIR=%s\nPWD=%s\n"
+                 "out-line\nJOBID=job1.%s MOKU=job1 NAME=job1\nWORKDIR=%s\nPWD=%s\n"
                  "NODES=nodeA nodeB NP=3 NN=2\nFOO=bar baz USER=%s LEAK=none\n"
                  "nodeA\nnodeA\nnodeB\n",
-                 f.work, f.work, f.user);
+                 host, f.work, f.work, f.user);
         CHECK_STR(slurp(path, buf, sizeof buf), expect);
         struct stat sb;
         CHECK(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600);
