@@ -246,6 +246,11 @@ static void ended_status(const slurm_job_info_t *x, uint32_t base, struct rm_sta
     st->exit_code =
         WIFSIGNALED(x->exit_code) ? 128 + WTERMSIG(x->exit_code) : WEXITSTATUS(x->exit_code);
     snprintf(st->reason, sizeof st->reason, "%s", end_reason(base));
+    /* The job's program never ran: Slurm could not launch it (its output
+     * file, its working directory: FAILED, reason JobLaunchFailure, exit
+     * 0:53) or its nodes never booted. Removed, not Completed, as the
+     * local resource manager reports a failed start (issue 30). */
+    st->never_ran = x->state_reason == FAIL_LAUNCH || base == JOB_BOOT_FAIL;
     if (base == JOB_NODE_FAIL || base == JOB_BOOT_FAIL || base == JOB_OOM || base == JOB_DEADLINE ||
         base == JOB_PREEMPTED)
         snprintf(st->message, sizeof st->message, "Slurm ended it: %s",

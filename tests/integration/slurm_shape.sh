@@ -16,6 +16,7 @@
 #   Slurm (JobHeldAdmin, the admin comment);
 #   a requeue just after the start is a requeue, not a failed start;
 #   canceljob and scancel of a running job end the same way (0:15);
+#   a job Slurm could not launch is Removed in moku, not Completed;
 #   a walltime kill shows the time the job ran in checkjob;
 # then the property phase (tests/slurm/prop.sh): SLURM_PROP_N random mixed
 # jobs (30; make soak: 200), every start carried out, moku's books Slurm's
@@ -296,6 +297,22 @@ e_k1=$(sed -n "s/.* job $k1 ended: \(exit [0-9-]* [a-z]*\).*/\1/p" "$H/log/maui.
 e_k2=$(sed -n "s/.* job $k2 ended: \(exit [0-9-]* [a-z]*\).*/\1/p" "$H/log/maui.log")
 check "canceljob and scancel of a running job: Slurm's 0:15 both ($(field "$k1" ExitCode), $(field "$k2" ExitCode)), moku's 'exit 143 cancelled' both ('$e_k1', '$e_k2')" \
     sh -c "{ [ '$(field "$k1" ExitCode)' = 0:15 ] || [ '$(field "$k1" ExitCode)' = 143:0 ]; } && [ '$(field "$k2" ExitCode)' = 0:15 ] && [ '$e_k1' = 'exit 143 cancelled' ] && [ '$e_k1' = '$e_k2' ]"
+
+# A job Slurm could not launch (its output file's directory is missing:
+# FAILED, reason JobLaunchFailure, 0:53) never ran: moku ends it Removed,
+# as it does a failed start in the local resource manager, not Completed.
+lf=$(sub mokusa -n 1 -t 5 -o /nonexistent-moku-test/out --wrap true)
+wait_state "$lf" FAILED 200
+removed() {
+    t=0
+    while [ $t -lt 100 ]; do
+        timeout 5 "$MOKU" checkjob "$lf" 2>/dev/null | grep -q '^State: Removed' && return 0
+        sleep 0.1
+        t=$((t + 1))
+    done
+    return 1
+}
+check "a job Slurm could not launch ($(field "$lf" Reason)): checkjob shows it Removed, not Completed" removed
 
 # The property phase (tests/slurm/prop.sh): random mixed jobs, every
 # start carried out, the books Slurm's at every check; meanwhile the
