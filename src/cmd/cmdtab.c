@@ -25,8 +25,9 @@ static const struct help_opt qsub_opts[] = {
     {"-j oe|eo|n", "join standard error into output (oe), or output into error (eo)"},
     {"-l LIST", "resources: walltime=[[HH:]MM:]SS, nodes=N[:ppn=P][:FEATURE][+...],\n"
                 "procs=N, ncpus=N, mem=SIZE, pmem=SIZE, select=N:ncpus=C[:mem=SIZE],\n"
-                "place=free|pack|scatter[:excl], naccesspolicy=singlejob\n"
-                "(comma-separated); vmem, nice and file are read with a warning"},
+                "place=free|pack|scatter[:excl], naccesspolicy=singlejob,\n"
+                "vmem=SIZE, pvmem=SIZE (each process's address space), nice=N\n"
+                "(comma-separated); file is read with a warning"},
     {"-m EVENTS", "mail when the job aborts (a), begins (b), ends (e), or never (n)"},
     {"-M USERS", "whom to mail (comma-separated)"},
     {"-N NAME", "the job's name"},

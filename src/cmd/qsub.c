@@ -768,25 +768,36 @@ static int res_word(char **slot, const char *what, const char *v, struct err *er
     return 0;
 }
 
-/* -l resources moku reads but has no meaning for: said on stderr. */
-static int res_noted(struct draft *d, const char *item, const char *v, struct err *err)
+/* -l vmem, pvmem, nice: limits the local resource manager applies to the
+ * job's processes, as Torque's pbs_mom does: the address space (RLIMIT_AS,
+ * the smaller of vmem and pvmem when both are given) and the nice value.
+ * 1 when item is none of these. */
+static int res_limit(struct draft *d, const char *item, const char *v, struct err *err)
 {
     long mb;
     if (strcasecmp(item, "vmem") == 0 || strcasecmp(item, "pvmem") == 0) {
         if (parse_mem(v, &mb, err) < 0)
             return -1;
-        warn(d, "%s=%s: moku neither schedules nor limits virtual memory; ignored", item,
-             qsub_shown(v).s);
+        if (!d->r.vmem_mb || mb < d->r.vmem_mb)
+            d->r.vmem_mb = mb;
         return 0;
     }
     if (strcasecmp(item, "nice") == 0) {
         char *end;
         long n = strtol(v, &end, 10);
-        if (!*v || *end || n < -20 || n > 19)
-            return err_set(err, "bad nice '%s' (expected -20 to 19)", qsub_shown(v).s);
-        warn(d, "nice=%s: moku runs the job at the daemon's nice value; ignored", qsub_shown(v).s);
+        if (!*v || *end || n < QSUB_MIN_NICE || n > QSUB_MAX_NICE)
+            return err_set(err, "bad nice '%s' (expected %d to %d)", qsub_shown(v).s, QSUB_MIN_NICE,
+                           QSUB_MAX_NICE);
+        d->r.nice = (int)n;
         return 0;
     }
+    return 1;
+}
+
+/* -l resources moku reads but has no meaning for: said on stderr. */
+static int res_noted(struct draft *d, const char *item, const char *v, struct err *err)
+{
+    long mb;
     if (strcasecmp(item, "naccesspolicy") == 0) {
         static const char *const known[] = {"shared",     "singlejob",  "singleuser",
                                             "singletask", "uniqueuser", "singleaccount"};
@@ -854,13 +865,16 @@ static int apply_resource(struct draft *d, char *item, struct err *err)
                        "host=%s: moku places a job by node count and features, not by "
                        "host name",
                        qsub_shown(v).s);
-    int rc = res_noted(d, item, v, err);
+    int rc = res_limit(d, item, v, err);
+    if (rc <= 0)
+        return rc;
+    rc = res_noted(d, item, v, err);
     if (rc <= 0)
         return rc;
     return err_set(err,
                    "unknown resource '%s' (moku knows nodes, procs, ncpus, select, place, "
-                   "walltime, mem, pmem, naccesspolicy, qos, advres; vmem, nice and file are "
-                   "read and ignored)",
+                   "walltime, mem, pmem, vmem, pvmem, nice, naccesspolicy, qos, advres; file "
+                   "is read and ignored)",
                    qsub_shown(item).s);
 }
 

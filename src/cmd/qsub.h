@@ -17,8 +17,8 @@
  *   -l res=val[,res=val]...: nodes=N[:ppn=P][:feature]...[+...], procs=N,
  *      ncpus=N, select=[N:]ncpus=C[:mem=M][:mpiprocs=K][+...], place=,
  *      walltime=[[HH:]MM:]SS or seconds, mem=N[b|kb|mb|gb|tb], pmem=, qos=X,
- *      advres=X, naccesspolicy= (singlejob: exclusive); vmem, pvmem, nice,
- *      file read with a warning
+ *      advres=X, naccesspolicy= (singlejob: exclusive), vmem=, pvmem= (the
+ *      processes' address space), nice=N (-20..19); file read with a warning
  *   -W x=ITEM[;ITEM]...: QOS:X, ADVRES:X; -W group_list=G[@host] (one group)
  *   -p PRIO and -k KEEP (read, with a warning: moku has no meaning for them)
  *   -t, -J (arrays) and -I (interactive) are refused with a clear message;
@@ -49,9 +49,11 @@
 #define QSUB_MAX_COUNT 1000000                /* nodes, ppn, tasks */
 #define QSUB_MAX_WALLTIME (10L * 365 * 86400) /* 10 years, seconds */
 #define QSUB_MAX_MEM_MB (1L << 40)            /* 1 EiB */
-#define QSUB_MAX_NAME 64                      /* job name, bytes */
-#define QSUB_MAX_WORD 255                     /* account, queue, qos, feature, ... */
-#define QSUB_MAX_PATH 4095                    /* bytes */
+#define QSUB_MIN_NICE (-20)                   /* -l nice: Torque's and setpriority's range */
+#define QSUB_MAX_NICE 19
+#define QSUB_MAX_NAME 64   /* job name, bytes */
+#define QSUB_MAX_WORD 255  /* account, queue, qos, feature, ... */
+#define QSUB_MAX_PATH 4095 /* bytes */
 #define QSUB_MAX_FEATURES 64
 #define QSUB_MAX_ENV 4096             /* variables */
 #define QSUB_MAX_ENV_VALUE 65536      /* bytes of one value */
@@ -106,6 +108,12 @@ struct qsub_req {
     size_t nfeatures;     /* at most QSUB_MAX_FEATURES */
     long walltime;        /* -l walltime: 1..QSUB_MAX_WALLTIME seconds; 0 = not given */
     long mem_mb;          /* -l mem, per job, MB rounded up: 1..QSUB_MAX_MEM_MB; 0 = not given */
+    long vmem_mb;         /* -l vmem / pvmem (the smaller): each of the job's processes'
+                             address space limit (RLIMIT_AS), MB rounded up:
+                             1..QSUB_MAX_MEM_MB; 0 = none */
+    int nice;             /* -l nice: the job's processes' nice value, QSUB_MIN_NICE..
+                             QSUB_MAX_NICE; 0 = not given (the daemon decides who may go
+                             below 0) */
     struct qsub_env *env; /* -v / -V: one entry per name */
     size_t nenv;          /* at most QSUB_MAX_ENV, QSUB_MAX_ENV_BYTES in all */
     char *mail_events;    /* -m: letters of "abef", or "n" */

@@ -58,6 +58,8 @@ static const struct field fields[] = {
     OTHER("features", F_FEATURES, features),
     NUM("walltime", F_LONG, walltime, 0, QSUB_MAX_WALLTIME),
     NUM("mem_mb", F_LONG, mem_mb, 0, QSUB_MAX_MEM_MB),
+    NUM("vmem_mb", F_LONG, vmem_mb, 0, QSUB_MAX_MEM_MB),
+    NUM("nice", F_INT, nice, QSUB_MIN_NICE, QSUB_MAX_NICE),
     OTHER("env", F_ENV, env),
     STR("mail_events", mail_events, QSUB_S_MAIL, 0),
     STR("mail_users", mail_users, QSUB_S_MAILTO, 0),

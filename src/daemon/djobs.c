@@ -436,6 +436,8 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
         .tasks = j->tasks,
         .procs_per_task = j->procs_per_task,
         .walltime = j->walltime,
+        .vmem_mb = dj->rec.vmem_mb,
+        .nice = dj->rec.nice,
         .tag = j->tag,
     };
     /* The start is made durable before the job is launched: a daemon that

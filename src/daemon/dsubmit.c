@@ -49,6 +49,8 @@ static void record_of(const struct qsub_req *q, const struct peer *p, long now, 
         .advres = q->advres ? xstrdup(q->advres) : NULL,
         .mail_events = q->mail_events ? xstrdup(q->mail_events) : NULL,
         .mail_users = q->mail_users ? xstrdup(q->mail_users) : NULL,
+        .vmem_mb = q->vmem_mb,
+        .nice = q->nice,
     };
     if (q->exclusive) /* the shape's words (store.h); tpn 1 keeps nodes=N:ppn=P's one a node */
         r->shape = xstrdup(q->nodes > 0 ? "tpn=1 exclusive" : "exclusive");
@@ -128,6 +130,11 @@ static json_t *submit_to_rm(struct dmn *d, const struct peer *p, const struct qs
     if (q->advres)
         return dreply_err("submit: ADVRES with RMCFG TYPE=%s is not supported yet",
                           d->rm.ops->name);
+    if (q->vmem_mb || q->nice) /* Slurm's --nice is a scheduling factor, not a process's */
+        return dreply_err("submit: -l %s with RMCFG TYPE=%s is not supported: that resource "
+                          "manager has no per-job %s",
+                          q->nice ? "nice" : "vmem", d->rm.ops->name,
+                          q->nice ? "process nice value" : "address space limit");
     char *features = NULL;
     for (size_t i = 0; i < q->nfeatures; i++) {
         char *more = xprintf("%s%s%s", features ? features : "", i ? "," : "", q->features[i]);
@@ -241,6 +248,14 @@ json_t *dsubmit_job(struct dmn *d, const struct peer *client, const json_t *job,
     if (group_of(client, q.group, &as, &e) < 0) {
         qsub_free(&q);
         return dreply_err("submit: %s", e.msg);
+    }
+    if (q.nice < 0 && client->admin != 1 && client->uid != 0) {
+        /* Below 0 a job's processes would take the CPU from everyone else's. */
+        json_t *r = dreply_err("submit: nice=%d: only root or an ADMIN1 user may run a job "
+                               "below nice 0",
+                               q.nice);
+        qsub_free(&q);
+        return r;
     }
     if (geteuid() != 0 && p->uid != geteuid()) {
         qsub_free(&q);

@@ -335,6 +335,8 @@ static int check_job(const struct local_job *j, struct err *err)
         return err_set(err, "job %s: output and error paths must be absolute", j->id);
     if (j->walltime <= 0 || j->grace < 0)
         return err_set(err, "job %s: walltime must be > 0 and grace >= 0", j->id);
+    if (j->nice < -20 || j->nice > 19 || j->vmem_mb < 0 || j->vmem_mb > (1L << 40))
+        return err_set(err, "job %s: nice must be -20..19 and vmem 0..2^40 MB", j->id);
     return 0;
 }
 
@@ -373,10 +375,12 @@ static json_t *job_json(const struct local_job *j)
     json_object_set_new(o, "hosts", hosts);
     json_object_set_new(o, "walltime", json_integer(j->walltime));
     json_object_set_new(o, "grace", json_integer(j->grace ? j->grace : DEFAULT_GRACE));
+    json_object_set_new(o, "vmem_mb", json_integer(j->vmem_mb));
+    json_object_set_new(o, "nice", json_integer(j->nice));
     free(out);
     free(errp);
     /* json_string() refuses invalid UTF-8 (NULL), and the key goes missing. */
-    if (json_object_size(o) != 13 || json_array_size(hosts) != j->nhosts) {
+    if (json_object_size(o) != 15 || json_array_size(hosts) != j->nhosts) {
         json_decref(o);
         return NULL;
     }

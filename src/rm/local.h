@@ -78,6 +78,10 @@ struct local_job {
     size_t nhosts;
     long walltime; /* seconds; > 0 */
     long grace;    /* seconds between SIGTERM and SIGKILL; 0 = default 5 */
+    long vmem_mb;  /* RLIMIT_AS of each of the job's processes, MB (Torque's vmem/pvmem);
+                      0 = none (the daemon's own limit) */
+    int nice;      /* the nice value the job's processes run at, -20..19 (Torque's nice),
+                      set as root before the switch to the user; 0 = the supervisor's */
 };
 
 /* Names of the files in a job's spool directory (see above). */

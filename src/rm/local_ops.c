@@ -44,6 +44,8 @@ static int lo_start(void *ctx, const struct rm_job *j, long now, struct err *err
         .hosts = j->hosts,
         .nhosts = j->nhosts,
         .walltime = j->walltime,
+        .vmem_mb = j->vmem_mb,
+        .nice = j->nice,
     };
     return local_start(ctx, &lj, err);
 }

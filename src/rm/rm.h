@@ -36,6 +36,10 @@ struct rm_job {
     size_t nhosts;
     int tasks, procs_per_task; /* its tasks, each of so many processors on one node */
     long walltime;             /* seconds */
+    long vmem_mb;              /* each process's address space limit (RLIMIT_AS), MB; 0 = none.
+                                  Only the local resource manager applies it (the daemon
+                                  refuses it for the others) */
+    int nice;                  /* the nice value the job's processes run at (-20..19), likewise */
     size_t tag;                /* the engine job's tag (the simulator finds its record by it) */
 };
 

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -42,6 +43,7 @@ struct sv_job {
     json_t *root;
     const char *id, *name, *user, *script, *cwd, *out, *err, *env;
     json_int_t uid, gid, walltime, grace;
+    json_int_t vmem_mb, nice; /* 0: none (a job.json of an older moku has neither) */
     json_t *hosts;
 };
 
@@ -166,10 +168,12 @@ static int load_job(struct sv *sv)
     }
     json_t *env;
     if (json_unpack_ex(
-            j->root, &je, 0, "{s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:I}",
-            "id", &j->id, "name", &j->name, "user", &j->user, "uid", &j->uid, "gid", &j->gid,
-            "script", &j->script, "cwd", &j->cwd, "out_path", &j->out, "err_path", &j->err, "env",
-            &env, "hosts", &j->hosts, "walltime", &j->walltime, "grace", &j->grace) < 0) {
+            j->root, &je, 0,
+            "{s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:I, s?I, s?I}", "id",
+            &j->id, "name", &j->name, "user", &j->user, "uid", &j->uid, "gid", &j->gid, "script",
+            &j->script, "cwd", &j->cwd, "out_path", &j->out, "err_path", &j->err, "env", &env,
+            "hosts", &j->hosts, "walltime", &j->walltime, "grace", &j->grace, "vmem_mb",
+            &j->vmem_mb, "nice", &j->nice) < 0) {
         sv_log(sv, "%s: %s", path, je.text);
         j->id = NULL;
         return -1;
@@ -376,6 +380,33 @@ static void child_identity(const struct sv_job *j, int pipefd)
         child_fail(j, pipefd, STAGE_NONE, "job %s: could not drop root privileges", j->id);
 }
 
+/* The job's nice value (Torque's -l nice), set while still root: below 0
+ * only root may go, and the daemon lets only root and ADMIN1 ask for it. */
+static void child_nice(const struct sv_job *j, int pipefd)
+{
+    if (j->nice && setpriority(PRIO_PROCESS, 0, (int)j->nice) < 0)
+        child_fail(j, pipefd, STAGE_NONE, "job %s: cannot run at nice %ld: %s", j->id,
+                   (long)j->nice, strerror(errno));
+}
+
+/* The address space limit of each of the job's processes (Torque's -l vmem
+ * and pvmem, which pbs_mom sets as RLIMIT_AS), soft and hard, so the job
+ * cannot raise it. Set last before the exec: the supervisor's own child
+ * must still open the job's files under its usual limit. */
+static void child_vmem(const struct sv_job *j, int pipefd)
+{
+    if (j->vmem_mb <= 0)
+        return;
+    struct rlimit rl;
+    rlim_t want = (rlim_t)j->vmem_mb * 1024 * 1024;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want)
+        want = rl.rlim_max; /* never above the daemon's own hard limit */
+    rl.rlim_cur = rl.rlim_max = want;
+    if (setrlimit(RLIMIT_AS, &rl) < 0)
+        child_fail(j, pipefd, STAGE_OPEN, "job %s: cannot limit its address space to %ld MB: %s",
+                   j->id, (long)j->vmem_mb, strerror(errno));
+}
+
 /* stdout and stderr to the job's files, opened as the user and emptied
  * (Torque truncates them), never through a link nor into another user's
  * file (jobfile.h). The same path twice (-j oe) is opened once. */
@@ -455,9 +486,11 @@ static void child_main(const struct sv *sv, char **env, int pipefd)
     close_range(3, ~0U, CLOSE_RANGE_CLOEXEC); /* nothing of ours leaks into the job */
     umask(022); /* the daemon's own 077 is for its state: a job gets the usual one (its
                    output files are still created 0600, as Torque's are) */
+    child_nice(&sv->job, pipefd);
     child_identity(&sv->job, pipefd);
     child_cwd(&sv->job, pipefd);
     child_output(&sv->job, pipefd);
+    child_vmem(&sv->job, pipefd);
     child_exec(&sv->job, env, pipefd);
 }
 

@@ -40,7 +40,7 @@
 #include "util/crashpt.h"
 #include "util/mem.h"
 
-#define STORE_SCHEMA 6     /* PRAGMA user_version written by this code */
+#define STORE_SCHEMA 7     /* PRAGMA user_version written by this code */
 #define STORE_BUSY_MS 5000 /* wait this long for another connection's lock */
 #define STORE_STR_(x) #x
 #define STORE_STR(x) STORE_STR_(x)
@@ -107,6 +107,10 @@ static const char *const upgrade_sql[STORE_SCHEMA] = {
      * store_job.shape): Slurm's tasks per node, memory per node,
      * exclusive nodes, node limits. */
     [5] = "ALTER TABLE jobs ADD COLUMN shape TEXT;",
+    /* 7: the limits the local resource manager applies to a job's
+     * processes (qsub -l vmem/pvmem, nice). */
+    [6] = "ALTER TABLE jobs ADD COLUMN vmem_mb INTEGER NOT NULL DEFAULT 0;"
+          "ALTER TABLE jobs ADD COLUMN nice INTEGER NOT NULL DEFAULT 0;",
 };
 
 /* The job columns after id, in the order job_bind and job_read use. */
@@ -114,9 +118,9 @@ static const char *const upgrade_sql[STORE_SCHEMA] = {
     "name, user_name, group_name, uid, gid, account, class, qos, tasks, ppn, nodes, mem_mb, "      \
     "walltime, submit, start_after, holds, sysprio_mode, sysprio, state, start_time, end_time, "   \
     "exit_status, hosts, script, cwd, out_path, err_path, advres, env, bypass, defercount, "       \
-    "deferred_until, message, mail_events, mail_users, features, shape"
-#define JOB_NCOLS 37
-#define JOB_QMARKS "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
+    "deferred_until, message, mail_events, mail_users, features, shape, vmem_mb, nice"
+#define JOB_NCOLS 39
+#define JOB_QMARKS "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
 
 static const char *const stmt_sql[S_COUNT] = {
     [S_BEGIN] = "BEGIN IMMEDIATE",
@@ -452,6 +456,8 @@ static void job_bind(struct binder *b, const struct store_job *j)
     bind_text(b, j->mail_users);
     bind_text(b, j->features);
     bind_text(b, j->shape);
+    bind_i64(b, j->vmem_mb);
+    bind_i64(b, j->nice);
 }
 
 /* The current row ("id, " JOB_COLS) into a zeroed j; strings allocated. */
@@ -496,6 +502,8 @@ static void job_read(sqlite3_stmt *s, struct store_job *j)
     j->mail_users = col_str(s, c++);
     j->features = col_str(s, c++);
     j->shape = col_str(s, c++);
+    j->vmem_mb = (long)sqlite3_column_int64(s, c++);
+    j->nice = sqlite3_column_int(s, c++);
 }
 
 int store_job_add(struct store *st, struct store_job *j, struct err *err)

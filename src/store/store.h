@@ -74,6 +74,9 @@ struct store_job {
                             words say the rest: "tpn=T" (tasks per node), "mem_task=M" (MB
                             a task, instead of mem_mb), "mem_node=M" (MB a node, -1: the
                             whole node's), "exclusive", "max_nodes=N"; others are ignored */
+    long vmem_mb;        /* qsub -l vmem/pvmem: each process's address space limit, MB;
+                            0 = none */
+    int nice;            /* qsub -l nice: the nice value its processes run at */
 };
 
 /* Open (creating if needed) the database at path; WAL mode, FULL sync,

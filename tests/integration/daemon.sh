@@ -255,6 +255,9 @@ if [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 && command -v runuse
     j11=$(cd "$TMP/uw" && runuser -u "$u" -- env MOKU_HOME="$H" timeout 5 "$UMOKU" submit "$TMP/work/who.sh")
     check "... a job the second user submits runs as that user" sh -c "i=0; while [ \$i -lt 50 ] && [ ! -s $TMP/uw/who.sh.o$j11 ]; do sleep 0.1; i=\$((i+1)); done; grep -qx $u $TMP/uw/who.sh.o$j11"
     as_user canceljob "$j11" >/dev/null 2>&1
+    (cd "$TMP/uw" && runuser -u "$u" -- env MOKU_HOME="$H" timeout 5 "$UMOKU" submit -l nice=-5 "$TMP/work/who.sh") >"$TMP/out" 2>&1
+    check "... may not ask for a nice value below 0 (-l nice=-5)" \
+        sh -c "[ $? = 1 ] && grep -q 'nice=-5: only root or an ADMIN1 user may run a job below nice 0' $TMP/out"
 else
     skip "the second-user tests need root, useradd and runuser"
 fi

@@ -4,7 +4,8 @@
 # submitted and seen to run, 12.host printed, Torque's node groups and PBS
 # Pro's select=/place= read into the request, an unknown queue and a host
 # name refused with the reason, options moku cannot honour warned of on
-# stderr, -o DIR/ and -o host:path, and a walltime kill reported as 271.
+# stderr, -l nice and vmem applied to the job's processes, -o DIR/ and
+# -o host:path, and a walltime kill reported as 271.
 . tests/integration/lib.sh
 
 MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
@@ -42,8 +43,8 @@ check "... and nothing on stderr for a script it honours whole" [ ! -s "$TMP/err
 check "select=1:ncpus=2:mem=954MB is nodes=1:ppn=2 with 954 MB" \
     sh -c "[ '$(field "$jd" Resource_List.nodes)' = 1:ppn=2 ] && [ '$(field "$jd" Resource_List.mem)' = 954mb ]"
 check "the dask worker's job runs to its end" wait_for 20 ended "$jd"
-check "-o logs/ and -e logs/: Torque's names inside the directory" \
-    sh -c "grep -q '^worker $jd on ' logs/dask-worker.o$jd && [ -f logs/dask-worker.e$jd ]"
+check "-o logs/ and -e logs/: Torque's names inside the directory; PBS_JOBID is qsub's 12.host" \
+    sh -c "grep -q '^worker $jd\\.$HOST on ' logs/dask-worker.o$jd && [ -f logs/dask-worker.e$jd ]"
 
 # Torque's node groups, pmem, -k (warned of).
 t qsub "$DATA/torque_groups.sh"
@@ -87,6 +88,25 @@ check "qsub -J (PBS Pro arrays): refused clearly" sh -c "[ $rc = 1 ] && grep -q 
 run submit -q nosuch -- "$DATA/torque_groups.sh"
 check "moku submit -q nosuch: refused too, in moku's words" \
     sh -c "[ $rc = 170 ] && grep -q '^submit: submit error (Unknown queue' $TMP/err"
+
+# -l nice and vmem (and pvmem, the smaller of the two): the job's processes
+# run at that nice value, their address space limited, as pbs_mom does it.
+# Below nice 0 only root or ADMIN1 may go (daemon.sh: a user is refused).
+printf '#!/bin/sh\nnice\nulimit -v\nulimit -Hv\n' >limits.sh
+t qsub -l nice=6,vmem=1gb,pvmem=300mb -N lim limits.sh
+jl=$(sed -n 's/^\([0-9]*\)\..*/\1/p' "$TMP/out")
+check "qsub -l nice=6,vmem=1gb,pvmem=300mb: accepted with no warning" \
+    sh -c "[ $rc = 0 ] && [ ! -s $TMP/err ]"
+check "... the job ran at nice 6 with a 300 MB address space (soft and hard)" \
+    sh -c "i=0; while [ \$i -lt 100 ] && [ ! -s lim.o$jl ]; do sleep 0.1; i=\$((i+1)); done; [ \"\$(tr '\n' ' ' <lim.o$jl)\" = '6 307200 307200 ' ]"
+if [ "$(id -u)" = 0 ]; then
+    t qsub -l nice=-3 -N limneg limits.sh
+    jn=$(sed -n 's/^\([0-9]*\)\..*/\1/p' "$TMP/out")
+    check "... root's job at nice -3" \
+        sh -c "i=0; while [ \$i -lt 100 ] && [ ! -s limneg.o$jn ]; do sleep 0.1; i=\$((i+1)); done; [ \"\$(head -1 limneg.o$jn)\" = -3 ]"
+else
+    skip "a job below nice 0 needs the daemon to run as root"
+fi
 
 # A walltime kill: Torque's 271 (256 + SIGTERM) in qstat -f and checkjob.
 jw=$(echo 'sleep 60' | timeout 5 "$MOKU" submit -l walltime=1)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -450,6 +451,13 @@ static void test_invalid(void)
     j.walltime = 0;
     CHECK_EQ(local_start(f.l, &j, &e), -1);
     j = fx_job(&f, "ok.1_A-2", script);
+    j.nice = 20;
+    CHECK_EQ(local_start(f.l, &j, &e), -1);
+    CHECK_HAS(e.msg, "nice");
+    j = fx_job(&f, "ok.1_A-2", script);
+    j.vmem_mb = -1;
+    CHECK_EQ(local_start(f.l, &j, &e), -1);
+    j = fx_job(&f, "ok.1_A-2", script);
     j.env = "NOEQUALS\n";
     CHECK_EQ(local_start(f.l, &j, &e), -1);
     CHECK_HAS(e.msg, "NOEQUALS");
@@ -572,6 +580,32 @@ static void test_supervisor_fails(void)
 
 /* As root: the job runs as its user (nobody), who can read its nodefile
  * and whose output files it creates; uid 0 for a user not root is refused. */
+/* Torque's -l nice and vmem: the job's processes run at that nice value,
+ * with their address space limited (soft and hard) to vmem. */
+static void test_limits(void)
+{
+    struct fx f;
+    if (fx_open(&f) < 0)
+        return;
+    char script[256], path[256], buf[256], expect[128];
+    struct local_status st;
+    fx_script(&f, "lim.sh", "nice\nulimit -v\nulimit -Hv\n", 0644, script, sizeof script);
+    errno = 0;
+    int base = getpriority(PRIO_PROCESS, 0);
+    int want = base >= 15 ? 19 : 15; /* raising one's own nice value needs no privilege */
+    struct local_job j = fx_job(&f, "lim", script);
+    j.nice = want;
+    j.vmem_mb = 300;
+    if (start_ok(&f, &j) == 0) {
+        wait_end(f.l, "lim", 5, &st);
+        CHECK_EQ(st.exit_code, 0);
+        snprintf(path, sizeof path, "%s/lim.olim", f.work);
+        snprintf(expect, sizeof expect, "%d\n%d\n%d\n", want, 300 * 1024, 300 * 1024);
+        CHECK_STR(slurp(path, buf, sizeof buf), expect);
+    }
+    fx_close(&f);
+}
+
 static void test_run_as_user(void)
 {
     struct passwd *pw = getpwnam("nobody");
@@ -636,6 +670,7 @@ int main(void)
     TEST_RUN(test_bad_cwd);
     TEST_RUN(test_supervisor_fails);
     TEST_RUN(test_run_as_user);
+    TEST_RUN(test_limits);
     TEST_RUN(test_host);
     return TEST_DONE();
 }

@@ -295,6 +295,14 @@ static void test_resources(void)
         {"-l mem=1tb", NULL, {"mem_mb=1048576"}},
         {"-l qos=high", NULL, {"qos=high"}},
         {"-l advres=r2", NULL, {"advres=r2"}},
+        /* Limits the local resource manager applies (Torque's pbs_mom's): the
+         * address space, the smaller of vmem and pvmem; the nice value. */
+        {"-l vmem=2gb", NULL, {"vmem_mb=2048", "nice=0"}},
+        {"-l vmem=2gb,pvmem=500mb", NULL, {"vmem_mb=500"}},
+        {"-l pvmem=500mb -l vmem=3gb", NULL, {"vmem_mb=500"}},
+        {"-l nice=5", NULL, {"nice=5", "vmem_mb=0"}},
+        {"-l nice=-20", NULL, {"nice=-20"}},
+        {"-l nice=19", NULL, {"nice=19"}},
         /* Torque's node groups: the same ppn keeps the per-node shape. */
         {"-l nodes=2:ppn=4+1:ppn=4", NULL, {"nodes=3", "ppn=4", "tasks=12"}},
         {"-l nodes=2:ppn=4+1:ppn=8", NULL, {"nodes=0", "ppn=1", "tasks=16"}},
@@ -469,8 +477,8 @@ static void test_warnings(void)
         {"-k n", NULL, NULL},
         {"-p 10", NULL, "qsub: -p: warning: 10: moku has no user priority"},
         {"-p 0", NULL, NULL},
-        {"-l vmem=2gb", NULL, "qsub: -l: warning: vmem=2gb: moku neither schedules"},
-        {"-l nice=5", NULL, "-l: warning: nice=5"},
+        {"-l vmem=2gb", NULL, NULL},
+        {"-l nice=5", NULL, NULL},
         {"-l file=1gb", NULL, "-l: warning: file=1gb"},
         {"-l naccesspolicy=singlejob", NULL, NULL},
         {"-l naccesspolicy=singleuser", NULL, "-l: warning: naccesspolicy=singleuser"},
@@ -618,7 +626,7 @@ static void test_errors(void)
         {"-l procs=0", NULL, "bad procs '0'"},
         {"-l foo=1", NULL,
          "qsub: -l: unknown resource 'foo' (moku knows nodes, procs, ncpus, select, place, "
-         "walltime, mem, pmem, naccesspolicy, qos, advres; vmem, nice and file are read and "
+         "walltime, mem, pmem, vmem, pvmem, nice, naccesspolicy, qos, advres; file is read and "
          "ignored)"},
         {"-l walltime", NULL, "qsub: -l: 'walltime': expected resource=value"},
         {"-l qos=", NULL, "qsub: -l: bad qos: empty value"},
@@ -798,7 +806,8 @@ static void full_req(struct qsub_req *r)
     const char *script = "#!/bin/bash\n#PBS -N full\n#PBS -l nodes=2:ppn=3:fast:ib\necho é\n";
     struct err err = {""};
     CHECK(parse("-A acct -q batch -W x=QOS:high;ADVRES:r1 -o out -e /tmp/err -j oe -d /scratch "
-                "-a 1300 -h -l walltime=2:00:00,mem=3gb -v A=1,FOO -m abe -M me@x -r y -S "
+                "-a 1300 -h -l walltime=2:00:00,mem=3gb,vmem=4gb,nice=3 -v A=1,FOO -m abe -M me@x "
+                "-r y -S "
                 "/bin/bash",
                 script, r, &err) == 0);
     CHECK_STR(err.msg, "");
@@ -833,9 +842,10 @@ static void test_json_roundtrip(void)
                                      "nodes=2", "ppn=3", "tasks=6", "features=[\"fast\",\"ib\"]",
                                      "walltime=7200"});
     check_dump("full", &r,
-               (const char *const[]){"mem_mb=3072", "env={\"A\":\"1\",\"FOO\":\"foo\"}",
-                                     "mail_events=abe", "mail_users=me@x", "rerunnable=true",
-                                     "shell=/bin/bash", NULL});
+               (const char *const[]){"mem_mb=3072", "vmem_mb=4096", "nice=3",
+                                     "env={\"A\":\"1\",\"FOO\":\"foo\"}", "mail_events=abe",
+                                     "mail_users=me@x", "rerunnable=true", "shell=/bin/bash",
+                                     NULL});
     json_t *j = qsub_to_json(&r);
     char *text = json_dumps(j, JSON_COMPACT);
     json_decref(j);
@@ -947,6 +957,9 @@ static void test_json_hostile(void)
         {"tasks", "4.0", "'tasks': expected an integer"},
         {"tasks", "1e300", "'tasks': expected an integer"},
         {"tasks", "0", "'tasks': 1..1000000 expected, got 0"},
+        {"nice", "20", "'nice': -20..19 expected, got 20"},
+        {"nice", "-21", "'nice': -20..19 expected, got -21"},
+        {"vmem_mb", "-1", "'vmem_mb': 0..1099511627776 expected, got -1"},
         {"tasks", "9223372036854775807", "'tasks': 1..1000000 expected, got 9223372036854775807"},
         {"tasks", "-9223372036854775808", "'tasks': 1..1000000 expected"},
         {"nodes", "-1", "'nodes': 0..1000000 expected, got -1"},

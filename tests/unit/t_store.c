@@ -162,6 +162,8 @@ static void job_fill(struct store_job *j, long k)
     j->mail_users = fmt_str("u%ld@example.org,root", k);
     j->features = fmt_str("f%ld,bigmem", k);
     j->shape = k % 2 ? fmt_str("tpn=%ld mem_node=-1 exclusive", k % 4 + 1) : NULL;
+    j->vmem_mb = k * 100;
+    j->nice = (int)(k % 40) - 20;
 }
 
 static int str_same(const char *a, const char *b)
@@ -210,6 +212,8 @@ static void check_job_eq(const struct store_job *a, const struct store_job *b)
     CHECK(str_same(a->mail_users, b->mail_users));
     CHECK(str_same(a->features, b->features));
     CHECK(str_same(a->shape, b->shape));
+    CHECK_EQ(a->vmem_mb, b->vmem_mb);
+    CHECK_EQ(a->nice, b->nice);
 }
 
 /* Stored job id equals job_fill(k) with id k. */
@@ -270,7 +274,7 @@ static void test_open_create_reopen(void)
     CHECK(stat(path, &sb) == 0);
     store_close(st);
     CHECK_STR(raw_text(path, "PRAGMA journal_mode", buf), "wal");
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 6);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 7);
     CHECK_EQ(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN "
                            "('jobs','nodes','fairshare','kv','events','jobs_state','jobs_end',"
                            "'resvs','resv_nodes')"),
@@ -994,10 +998,12 @@ static void test_schema_upgrade(void)
                             "ALTER TABLE jobs DROP COLUMN mail_events;"
                             "ALTER TABLE jobs DROP COLUMN mail_users;"
                             "ALTER TABLE jobs DROP COLUMN features;"
-                            "ALTER TABLE jobs DROP COLUMN shape; PRAGMA user_version = 1"),
+                            "ALTER TABLE jobs DROP COLUMN shape;"
+                            "ALTER TABLE jobs DROP COLUMN vmem_mb;"
+                            "ALTER TABLE jobs DROP COLUMN nice; PRAGMA user_version = 1"),
              0);
     st = open_ok(path);
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 6);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 7);
     char v[8];
     CHECK_EQ(store_kv_get(st, "k", v, sizeof v, &e), 1);
     CHECK_STR(v, "kept");
@@ -1014,14 +1020,16 @@ static void test_schema_upgrade(void)
                             "ALTER TABLE jobs DROP COLUMN mail_events;"
                             "ALTER TABLE jobs DROP COLUMN mail_users;"
                             "ALTER TABLE jobs DROP COLUMN features;"
-                            "ALTER TABLE jobs DROP COLUMN shape; PRAGMA user_version = 2"),
+                            "ALTER TABLE jobs DROP COLUMN shape;"
+                            "ALTER TABLE jobs DROP COLUMN vmem_mb;"
+                            "ALTER TABLE jobs DROP COLUMN nice; PRAGMA user_version = 2"),
              0);
     st = open_ok(path);
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 6);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 7);
     CHECK_EQ(store_job_get(st, j.id, &got, &e), 1);
     CHECK_STR(got.name, "job-3");
     CHECK(got.message == NULL && got.mail_events == NULL && got.mail_users == NULL &&
-          got.features == NULL && got.shape == NULL);
+          got.features == NULL && got.shape == NULL && got.vmem_mb == 0 && got.nice == 0);
     store_job_free(&got);
     store_job_free(&j);
     store_close(st);
