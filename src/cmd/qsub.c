@@ -1078,9 +1078,11 @@ static int opt_path(struct draft *d, char **slot, const char *v, struct err *err
     return 0;
 }
 
-/* -p: Torque's job priority, -1024 to 1023. Read, and said to be ignored:
- * moku's engine has no user priority (qalter -p sets the administrator's
- * system priority instead). */
+/* -p: Torque's job priority, -1024 to 1023. Read, and said to be ignored,
+ * as Maui 3.3.1 does in effect: it reads it into the job's user priority
+ * (J->UPriority), which no priority factor weighs (maui-digest §2.7; the
+ * USERPRIO factor came with Moab). qalter -p sets the administrator's
+ * system priority instead. */
 static int opt_priority(struct draft *d, const char *v, struct err *err)
 {
     char *end;
@@ -1089,8 +1091,8 @@ static int opt_priority(struct draft *d, const char *v, struct err *err)
         return err_set(err, "bad priority '%s' (expected -1024 to 1023)", qsub_shown(v).s);
     if (p != 0)
         warn(d,
-             "%ld: moku has no user priority (an administrator sets a job's with qalter "
-             "-p); ignored",
+             "%ld: moku has no user priority (Maui 3.3.1 weighed none either; an "
+             "administrator sets a job's with qalter -p or setspri); ignored",
              p);
     return 0;
 }
