@@ -14,6 +14,7 @@
 #include "cli/help.h"
 #include "cmd/qsub.h"
 #include "moku_config.h" /* MOKU_HOME_DEFAULT */
+#include "util/idname.h"
 #include "util/mem.h"
 #include "wire/wire.h"
 
@@ -152,11 +153,7 @@ static int torque_id(const char *out)
     if (n == 0 || strcmp(out + n, "\n") != 0)
         return 0;
     char host[256];
-    if (gethostname(host, sizeof host) < 0 || !*host)
-        snprintf(host, sizeof host, "localhost");
-    host[sizeof host - 1] = '\0';
-    host[strcspn(host, ".")] = '\0';
-    printf("%.*s.%s\n", (int)n, out, host);
+    printf("%.*s.%s\n", (int)n, out, idname_server(host, sizeof host));
     return 1;
 }
 

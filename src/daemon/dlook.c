@@ -17,6 +17,7 @@
 #include "daemon/dlook.h"
 #include "daemon/dreply.h"
 #include "daemon/drights.h"
+#include "util/idname.h"
 #include "util/mem.h"
 
 static const char *const sj_names[] = {[SJ_IDLE] = "Idle",
@@ -101,19 +102,10 @@ static int job_extra(void *ctx, const struct job *j, struct cmd_job_extra *x)
     return 0;
 }
 
-/* This host's short name: the server part of Torque's job ids. */
-static void server_name(char *out, size_t n)
-{
-    if (gethostname(out, n) < 0 || !*out)
-        snprintf(out, n, "localhost");
-    out[n - 1] = '\0';
-    out[strcspn(out, ".")] = '\0';
-}
-
 static json_t *do_look(struct dmn *d, const struct peer *p, int argc, char **argv)
 {
     char server[256];
-    server_name(server, sizeof server);
+    idname_server(server, sizeof server);
     struct cmd_ctx ctx = {.s = d->s,
                           .cfg = d->cfg,
                           .now = time(NULL),

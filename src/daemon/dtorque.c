@@ -32,6 +32,7 @@
 #include "daemon/dctl.h"
 #include "daemon/dreply.h"
 #include "daemon/drights.h"
+#include "util/idname.h"
 #include "util/mem.h"
 
 #define EX_UNKJOB 153
@@ -127,11 +128,7 @@ static const char *t_id(const char *word, char *buf, size_t n)
     if (digits == 0 || word[digits] || digits > 20)
         return word;
     char host[256];
-    if (gethostname(host, sizeof host) < 0 || !*host)
-        snprintf(host, sizeof host, "localhost");
-    host[sizeof host - 1] = '\0';
-    host[strcspn(host, ".")] = '\0';
-    snprintf(buf, n, "%s.%s", word, host);
+    snprintf(buf, n, "%s.%s", word, idname_server(host, sizeof host));
     return buf;
 }
 

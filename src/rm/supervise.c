@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/idname.h"
 #include "util/mem.h"
 
 #define DEFAULT_GRACE 5
@@ -266,11 +267,7 @@ static char *distinct_hosts(json_t *hosts, size_t *nnodes)
 static const char *torque_jobid(const char *id, char *buf, size_t n)
 {
     char host[256];
-    if (gethostname(host, sizeof host) < 0 || !*host)
-        snprintf(host, sizeof host, "localhost");
-    host[sizeof host - 1] = '\0';
-    host[strcspn(host, ".")] = '\0';
-    snprintf(buf, n, "%s.%s", id, host);
+    snprintf(buf, n, "%s.%s", id, idname_server(host, sizeof host));
     return buf;
 }
 
