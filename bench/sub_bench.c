@@ -1,35 +1,32 @@
 /*
  * sub_bench — the daemon's own submission rate, without the cost of a
- * client process per job: N submissions, one connection each, from one
- * process (what a portal or a workflow engine submitting through the socket
- * would see).
+ * client process per job: N submissions, one connection each, from P
+ * processes at once (P connections open together: what portals or workflow
+ * engines submitting through the socket would see). Every answer is read
+ * before the next submission of its process, so each is durable when
+ * counted.
  *
- *   sub_bench SOCKET N
+ *   sub_bench SOCKET N [P]
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "wire/wire.h"
 
-int main(int argc, char **argv)
+/* n submissions, one after another: 0, or 1 after saying why. */
+static int submit_n(const char *sock, long n)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: sub_bench SOCKET N\n");
-        return 2;
-    }
-    long n = atol(argv[2]);
     const char *req = "{\"cmd\":\"submit\",\"job\":{\"name\":\"bench\",\"cwd\":\"/tmp\","
                       "\"script\":\"true\\n\",\"tasks\":1,\"ppn\":1,\"nodes\":0}}";
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (long i = 0; i < n; i++) {
         struct err e;
         char *buf;
         size_t len;
-        int fd = wire_connect(argv[1], 10000, &e);
+        int fd = wire_connect(sock, 10000, &e);
         if (fd < 0 || wire_send(fd, req, strlen(req), 10000, &e) < 0 ||
             wire_recv(fd, &buf, &len, 1 << 20, 10000, &e) < 0) {
             fprintf(stderr, "sub_bench: %s\n", e.msg);
@@ -42,9 +39,39 @@ int main(int argc, char **argv)
         free(buf);
         close(fd);
     }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: sub_bench SOCKET N [P]\n");
+        return 2;
+    }
+    long n = atol(argv[2]), p = argc == 4 ? atol(argv[3]) : 1;
+    if (n < 1 || p < 1 || p > 64) {
+        fprintf(stderr, "sub_bench: N >= 1 and 1 <= P <= 64\n");
+        return 2;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (long k = 0; k < p; k++) {
+        pid_t pid = fork();
+        if (pid < 0) {
+            perror("sub_bench: fork");
+            return 1;
+        }
+        if (pid == 0)
+            _exit(submit_n(argv[1], n / p + (k < n % p)));
+    }
+    int failed = 0, status;
+    while (wait(&status) > 0)
+        failed |= !WIFEXITED(status) || WEXITSTATUS(status) != 0;
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (failed)
+        return 1;
     double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-    printf("daemon: %ld submissions over the socket from one process: %.2f s, %.0f/s\n", n, s,
-           (double)n / s);
+    printf("daemon: %ld submissions over the socket, %ld connections at once: %.2f s, %.0f/s\n", n,
+           p, s, (double)n / s);
     return 0;
 }

@@ -59,6 +59,7 @@ static void conn_close(struct dconn *c)
     wire_reader_reset(&c->r);
     free(c->out);
     c->out = NULL;
+    c->held = 0;
 }
 
 /* Drop the closed ones (fd -1), keeping the order of the rest. */
@@ -112,8 +113,12 @@ void dconn_accept(struct dconn_set *s, int lfd, long now)
             continue;
         }
         s->v = xgrow(s->v, &s->cap, s->n + 1, sizeof *s->v);
-        s->v[s->n++] = (struct dconn){
-            .fd = fd, .uid = uid, .gid = gid, .since = now, .r = {.max = WIRE_MAX_REQUEST}};
+        s->v[s->n++] = (struct dconn){.fd = fd,
+                                      .uid = uid,
+                                      .gid = gid,
+                                      .since = now,
+                                      .r = {.max = WIRE_MAX_REQUEST},
+                                      .fresh = 1};
     }
 }
 
@@ -174,37 +179,82 @@ static void set_reply(struct dconn *c, char *text, long now)
 
 /* ---- serving ---- */
 
+/* The group's commit: the held replies go out as they are, or, when the
+ * group could not be made durable, as settle's error. */
+static void settle(struct dconn_set *s, const struct dconn_ops *ops, long now)
+{
+    size_t held = 0;
+    for (size_t i = 0; i < s->n; i++)
+        held += s->v[i].held;
+    if (!held)
+        return;
+    char *fail = ops->settle(ops->ctx);
+    for (size_t i = 0; i < s->n; i++) {
+        struct dconn *c = &s->v[i];
+        if (!c->held)
+            continue;
+        c->held = 0;
+        if (fail) {
+            free(c->out);
+            set_reply(c, xstrdup(fail), now);
+        }
+    }
+    free(fail);
+}
+
 /* One connection that is reading, after poll said it has bytes: 1 answered
- * (the reply being written or sent), 0 still reading, -1 to close. */
-static int read_one(struct dconn *c, struct uidc *u, long now, dconn_answer_fn *answer, void *ctx)
+ * (the reply being written, sent, or held for the group), 0 still reading,
+ * -1 to close. */
+static int read_one(struct dconn_set *s, struct dconn *c, struct uidc *u, long now,
+                    const struct dconn_ops *ops)
 {
     struct err e;
     int rc = wire_reader_step(&c->r, c->fd, &e);
     if (rc <= 0)
         return rc;
-    char *text = answer(ctx, c->uid, c->gid, c->r.body, c->r.need);
+    int joins = ops->joins && ops->settle && ops->joins(ops->ctx, c->uid, c->r.body, c->r.need);
+    if (!joins)
+        settle(s, ops, now); /* what went before is durable before this acts */
+    char *text = ops->answer(ops->ctx, c->uid, c->gid, c->r.body, c->r.need);
     wire_reader_reset(&c->r);
     if (!text)
         return -1;
     set_reply(c, text, now);
-    u->answered = 1;
+    c->held = joins;
+    u->answered++;
     u->writing++;
     return 1;
 }
 
+/* Send what the socket takes of c's reply; close c when it is all sent, the
+ * client is gone, or its time is up. */
+static void write_or_close(struct dconn_set *s, struct dconn *c, short rev, int done, long now)
+{
+    if (!done && c->out && !c->held && (rev & (POLLOUT | POLLERR | POLLHUP)))
+        done = write_some(c) != 0;
+    long limit = c->out ? DCONN_WRITE_SECONDS : DCONN_READ_SECONDS;
+    if (!done && !c->held && now - c->since >= limit) {
+        done = 1;
+        s->dropped++;
+    }
+    if (done)
+        conn_close(c);
+}
+
 size_t dconn_service(struct dconn_set *s, const struct pollfd *pfd, size_t npfd, long now,
-                     dconn_answer_fn *answer, void *ctx)
+                     const struct dconn_ops *ops)
 {
     struct uidtab t;
     uid_count(s, &t);
     size_t answered = 0;
     for (size_t i = 0; i < s->n; i++) {
         struct dconn *c = &s->v[i];
-        short rev = i < npfd && pfd[i].fd == c->fd ? pfd[i].revents : 0;
+        short rev = c->fresh ? POLLIN : i < npfd && pfd[i].fd == c->fd ? pfd[i].revents : 0;
+        c->fresh = 0;
         struct uidc *u = uid_slot(&t, c->uid);
         int done = 0;
-        if (!c->out && (rev & POLLIN) && !u->answered) {
-            int rc = read_one(c, u, now, answer, ctx);
+        if (!c->out && (rev & POLLIN) && u->answered < DCONN_ANSWERS_PER_UID) {
+            int rc = read_one(s, c, u, now, ops);
             answered += rc == 1;
             done = rc < 0;
             if (rc == 1)
@@ -217,17 +267,15 @@ size_t dconn_service(struct dconn_set *s, const struct pollfd *pfd, size_t npfd,
              * the same pass (its submission's token finds the result). */
             done = 1;
         }
-        if (!done && c->out && (rev & (POLLOUT | POLLERR | POLLHUP))) {
-            int rc = write_some(c);
-            done = rc != 0;
-        }
-        long limit = c->out ? DCONN_WRITE_SECONDS : DCONN_READ_SECONDS;
-        if (!done && now - c->since >= limit) {
-            done = 1;
-            s->dropped++;
-        }
-        if (done)
-            conn_close(c);
+        write_or_close(s, c, rev, done, now);
+    }
+    /* The group's replies, once it is durable (and those a request that did
+     * not join released before it was answered). */
+    if (answered) {
+        settle(s, ops, now);
+        for (size_t i = 0; i < s->n; i++)
+            if (s->v[i].fd >= 0 && s->v[i].out && s->v[i].outoff == 0)
+                write_or_close(s, &s->v[i], POLLOUT, 0, now);
     }
     free(t.v);
     compact(s);

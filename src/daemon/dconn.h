@@ -14,9 +14,18 @@
  *     DCONN_WRITE_SECONDS is dropped. A uid has at most DCONN_OUT_PER_UID
  *     replies waiting to be read; its further requests wait (unread) until
  *     one is taken, which bounds the memory one user can pin.
- *   - At most one request per uid is answered per pass of the loop, so a
- *     user who sends many requests at once gets them answered in turn with
- *     everyone else's, not before them.
+ *   - At most DCONN_ANSWERS_PER_UID requests per uid are answered per pass
+ *     of the loop, so a user who sends many requests at once gets them
+ *     answered in turn with everyone else's, not before them. (Not one: the
+ *     submissions of a pass share one commit, and a user's four
+ *     connections submitting at once should share it too.)
+ *   - Group commit: a request the daemon says joins the group (ops->joins)
+ *     is answered, but its reply is held until ops->settle has made the
+ *     group's changes durable — once per pass, or before the first request
+ *     of the pass that does not join, so that requests with effects outside
+ *     the store (starting a job) never act on changes not yet durable. If
+ *     the group could not be made durable, every held reply is replaced by
+ *     the error settle returns.
  *
  * The daemon gives dconn_service a function that turns one request into
  * one reply (the caller owns the text it returns; dconn frames and sends
@@ -34,6 +43,7 @@
 #define DCONN_MAX 1024
 #define DCONN_PER_UID 32
 #define DCONN_OUT_PER_UID 4
+#define DCONN_ANSWERS_PER_UID 4
 #define DCONN_READ_SECONDS 5
 #define DCONN_WRITE_SECONDS 10
 
@@ -45,6 +55,8 @@ struct dconn {
     struct wire_reader r;
     char *out; /* the framed reply, NULL while reading */
     size_t outlen, outoff;
+    int held;  /* its reply waits for the group's commit (ops->settle) */
+    int fresh; /* accepted since the last poll: read at once (most send at once) */
 };
 
 struct dconn_set {
@@ -57,6 +69,18 @@ struct dconn_set {
  * caller owns, or NULL to close without a reply. */
 typedef char *dconn_answer_fn(void *ctx, uid_t uid, gid_t gid, const char *req, size_t len);
 
+/* How the daemon answers. joins and settle may be NULL (no group commit).
+ * joins: 1 when the request, about to be answered, joins the group (its
+ * changes are made durable by settle, not by itself). settle: make the
+ * group durable; NULL when it is (or nothing joined), else the reply text
+ * (owned by the caller) for every request of the group. */
+struct dconn_ops {
+    dconn_answer_fn *answer;
+    int (*joins)(void *ctx, uid_t uid, const char *req, size_t len);
+    char *(*settle)(void *ctx);
+    void *ctx;
+};
+
 /* Accept every connection waiting on the listening socket lfd (non-blocking),
  * applying the caps. */
 void dconn_accept(struct dconn_set *s, int lfd, long now);
@@ -64,12 +88,14 @@ void dconn_accept(struct dconn_set *s, int lfd, long now);
  * POLLOUT while its reply is written, no events while it waits its turn);
  * returns how many. pfd has room for s->n entries. */
 size_t dconn_pollfds(const struct dconn_set *s, struct pollfd *pfd);
-/* After poll: read, answer (at most one request per uid), write, and close
- * what is done, broken or past its time. pfd and npfd as dconn_pollfds
- * filled and returned them, with no dconn_accept in between. Returns the
- * number of requests answered. */
+/* After poll: read, answer (at most DCONN_ANSWERS_PER_UID requests per
+ * uid), settle the group, write, and close what is done, broken or past its
+ * time. pfd and npfd as dconn_pollfds filled and returned them; connections
+ * dconn_accept added since are tried at once (their request is usually
+ * there already: one pass answers it, not two). Returns the number of
+ * requests answered. */
 size_t dconn_service(struct dconn_set *s, const struct pollfd *pfd, size_t npfd, long now,
-                     dconn_answer_fn *answer, void *ctx);
+                     const struct dconn_ops *ops);
 /* Close them all. */
 void dconn_close_all(struct dconn_set *s);
 

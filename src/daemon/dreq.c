@@ -307,6 +307,16 @@ int dreq_answers(const char *cmd)
     return dctl_handles(def->op) || def->op == CMD_OP_SUBMIT || def->op == CMD_OP_WEBLOGIN;
 }
 
+int dreq_is_submit(const char *body, size_t len)
+{
+    json_t *req = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
+    const char *cmd = json_string_value(json_object_get(req, "cmd"));
+    const struct cmd_def *def = cmd ? cmd_def_request(cmd) : NULL;
+    int submit = def && def->op == CMD_OP_SUBMIT;
+    json_decref(req);
+    return submit;
+}
+
 json_t *dreq_answer(struct dmn *d, uid_t uid, gid_t gid, const json_t *req)
 {
     struct peer p = {.uid = uid, .gid = gid};

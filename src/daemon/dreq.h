@@ -17,5 +17,8 @@ json_t *dreq_answer(struct dmn *d, uid_t uid, gid_t gid, const json_t *req);
 /* Whether the daemon answers requests whose "cmd" is cmd: the command
  * table's, with a handler (dctl.c, dtorque.c, submit, weblogin). */
 int dreq_answers(const char *cmd);
+/* Whether the request text (body, len) is a submission (cmd "submit" and
+ * its aliases): what joins a group commit (serve.c). */
+int dreq_is_submit(const char *body, size_t len);
 
 #endif

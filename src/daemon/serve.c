@@ -39,6 +39,7 @@
 #include "daemon/daemon.h"
 #include "daemon/daemon_int.h"
 #include "daemon/dconn.h"
+#include "daemon/dreply.h"
 #include "daemon/dreq.h"
 #include "stats/fsfile.h"
 #include "util/crashpt.h"
@@ -368,6 +369,46 @@ char *serve_reply(void *ctx, uid_t uid, gid_t gid, const char *body, size_t len)
     return text;
 }
 
+/*
+ * Group commit (dconn.h): the submissions of one pass of the loop share one
+ * transaction and one fsync; each is answered once that commit is done.
+ * Only local submissions join: they act on nothing outside the store (the
+ * job starts at an iteration, after its record is durable). A request that
+ * does not join is answered after the group is committed, so a change it
+ * makes (a start, a cancel's signal) never rests on one not yet durable.
+ */
+static int serve_joins(void *ctx, uid_t uid, const char *body, size_t len)
+{
+    struct dmn *d = ctx;
+    if (d->rm.ops->submit || d->recover)
+        return 0;
+    int joins = dreq_is_submit(body, len);
+    if (joins && !store_group_pending(d->st) && store_group_open(d->st, NULL) < 0)
+        return 0; /* a transaction is open (cannot be, between requests): on its own */
+    return joins;
+}
+
+static char *serve_settle(void *ctx)
+{
+    struct dmn *d = ctx;
+    struct err e;
+    int pending = store_group_pending(d->st);
+    if (pending)
+        crashpt("group-before-commit"); /* nothing of the group is durable: all retried */
+    if (store_group_close(d->st, &e) == 0) {
+        if (pending)
+            crashpt("submit-committed"); /* all durable, none answered: retries find them */
+        return NULL;
+    }
+    dlog(d->log, 0, "error: a group of submissions could not be saved: %s", e.msg);
+    dspace_commit_failed(d); /* a full disk: the reserve makes room for the next try */
+    d->recover = 1;          /* the engine holds jobs the store does not: rebuilt */
+    json_t *r = dreply_err("submit: the change could not be saved: %s", e.msg);
+    char *text = json_dumps(r, JSON_COMPACT);
+    json_decref(r);
+    return text;
+}
+
 /* SIGUSR1: the log file was moved away (logrotate): write a new one. */
 static void reopen_log(struct dmn *d)
 {
@@ -644,12 +685,14 @@ static void loop(struct dmn *d)
             drain_signals(d);
         if (d->web)
             web_run(d->web); /* its requests, and its connections' time-outs */
-        /* Connections first, then new ones: dconn_service reads pfd by index. */
-        if (!quiet)
-            dspace_check(d); /* before requests record anything */
-        dconn_service(&conns, pfd + 3, npfd, time(NULL), serve_reply, d);
+        /* New connections first: dconn_service tries them at once, so that
+         * their submissions join this pass's group. */
         if (pfd[0].revents)
             dconn_accept(&conns, d->lfd, time(NULL));
+        if (!quiet)
+            dspace_check(d); /* before requests record anything */
+        dconn_service(&conns, pfd + 3, npfd, time(NULL),
+                      &(struct dconn_ops){serve_reply, serve_joins, serve_settle, d});
         if (conns.dropped > dropped) {
             dlog(d->log, 2, "%zu connections dropped by the limits so far", conns.dropped);
             dropped = conns.dropped;

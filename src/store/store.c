@@ -160,6 +160,9 @@ static const char *const stmt_sql[S_COUNT] = {
                        " JOIN jobs j ON j.id = s.id WHERE j.state NOT IN (3, 4)",
     /* store_resv.c: a reservation and its nodes are written under a
      * savepoint, atomic inside or outside a transaction. */
+    [S_REQ_SAVEPOINT] = "SAVEPOINT req",
+    [S_REQ_RELEASE] = "RELEASE req",
+    [S_REQ_ROLLBACK_TO] = "ROLLBACK TO req",
     [S_SAVEPOINT] = "SAVEPOINT resv",
     [S_RELEASE] = "RELEASE resv",
     [S_ROLLBACK_TO] = "ROLLBACK TO resv",
@@ -373,19 +376,71 @@ void store_close(struct store *st)
 
 /* ---- transactions ---- */
 
+/* Inside a group, store_begin/commit/rollback are a savepoint of the group's
+ * one transaction: a change "committed" there is durable when the group is. */
+static int req_begin(struct store *st, struct err *err)
+{
+    if (st->req_open)
+        return err_set(err, "%s: begin: a transaction is already open", st->path);
+    if (!st->group_tx) {
+        if (stmt_run(st, st->stmt[S_BEGIN], err, "begin (a group)") < 0)
+            return -1;
+        st->group_tx = 1;
+    } else if (sqlite3_get_autocommit(st->db)) {
+        return err_set(err,
+                       "%s: begin: the group's transaction was rolled back after an error; "
+                       "nothing more joins it",
+                       st->path);
+    }
+    if (stmt_run(st, st->stmt[S_REQ_SAVEPOINT], err, "begin (in a group)") < 0)
+        return -1;
+    st->req_open = 1;
+    return 0;
+}
+
+static void req_rollback(struct store *st)
+{
+    st->req_open = 0;
+    if (sqlite3_get_autocommit(st->db))
+        return; /* the whole group is gone already */
+    stmt_run(st, st->stmt[S_REQ_ROLLBACK_TO], NULL, "rollback (in a group)");
+    stmt_run(st, st->stmt[S_REQ_RELEASE], NULL, "rollback (in a group)");
+}
+
+static int req_commit(struct store *st, struct err *err)
+{
+    if (!st->req_open || sqlite3_get_autocommit(st->db)) {
+        st->req_open = 0;
+        return err_set(err,
+                       "%s: commit: no transaction is open (it was rolled back after an "
+                       "error, or never begun)",
+                       st->path);
+    }
+    if (stmt_run(st, st->stmt[S_REQ_RELEASE], err, "commit (in a group; the changes are dropped)") <
+        0) {
+        req_rollback(st);
+        return -1;
+    }
+    st->req_open = 0;
+    return 0;
+}
+
 int store_begin(struct store *st, struct err *err)
 {
     if (crashpt_fail("store-begin"))
         return err_set(err, "%s: begin: failed on purpose (MOKU_FAIL)", st->path);
+    if (st->grouping)
+        return req_begin(st, err);
     if (!sqlite3_get_autocommit(st->db))
         return err_set(err, "%s: begin: a transaction is already open", st->path);
     return stmt_run(st, st->stmt[S_BEGIN], err, "begin");
 }
 
-/* A failed COMMIT leaves the transaction open in some cases (SQLITE_BUSY);
- * it is rolled back then, so that a failure never leaves one open behind
- * the caller: the changes are dropped and the error says so. */
-int store_commit(struct store *st, struct err *err)
+/* The transaction's COMMIT: durable on success; on failure rolled back. A
+ * failed COMMIT leaves the transaction open in some cases (SQLITE_BUSY); it
+ * is rolled back then, so that a failure never leaves one open behind the
+ * caller: the changes are dropped and the error says so. */
+static int tx_commit(struct store *st, struct err *err)
 {
     if (sqlite3_get_autocommit(st->db))
         return err_set(err,
@@ -397,12 +452,20 @@ int store_commit(struct store *st, struct err *err)
                 st->path);
     else if (stmt_run(st, st->stmt[S_COMMIT], err, "commit (the changes are dropped)") == 0)
         return crashpt("store-after-commit"), 0;
-    store_rollback(st);
+    if (!sqlite3_get_autocommit(st->db))
+        stmt_run(st, st->stmt[S_ROLLBACK], NULL, "rollback");
     return -1;
+}
+
+int store_commit(struct store *st, struct err *err)
+{
+    return st->grouping ? req_commit(st, err) : tx_commit(st, err);
 }
 
 int store_in_transaction(const struct store *st)
 {
+    if (st && st->grouping)
+        return st->req_open && !sqlite3_get_autocommit(st->db);
     return st && !sqlite3_get_autocommit(st->db);
 }
 
@@ -410,8 +473,37 @@ int store_in_transaction(const struct store *st)
  * the caller could mend; SQLite rolls back when the connection closes. */
 void store_rollback(struct store *st)
 {
-    if (!sqlite3_get_autocommit(st->db))
+    if (st->grouping)
+        req_rollback(st);
+    else if (!sqlite3_get_autocommit(st->db))
         stmt_run(st, st->stmt[S_ROLLBACK], NULL, "rollback");
+}
+
+int store_group_open(struct store *st, struct err *err)
+{
+    if (st->grouping || !sqlite3_get_autocommit(st->db))
+        return err_set(err, "%s: group: a transaction is already open", st->path);
+    st->grouping = 1;
+    st->group_tx = st->req_open = 0;
+    return 0;
+}
+
+int store_group_close(struct store *st, struct err *err)
+{
+    if (!st->grouping)
+        return 0;
+    int began = st->group_tx, left_open = st->req_open;
+    if (left_open)
+        req_rollback(st); /* a caller's bug: what it did not commit is not kept */
+    st->grouping = st->group_tx = st->req_open = 0;
+    if (!began)
+        return 0; /* nothing joined: nothing to write */
+    return tx_commit(st, err);
+}
+
+int store_group_pending(const struct store *st)
+{
+    return st->grouping && st->group_tx;
 }
 
 /* ---- jobs ---- */

@@ -102,6 +102,23 @@ void store_rollback(struct store *st);
 /* 1 while a store_begin transaction is open (SQLite may have ended it). */
 int store_in_transaction(const struct store *st);
 
+/*
+ * Group commit: between store_group_open and store_group_close, every
+ * store_begin/store_commit pair joins one transaction (as a savepoint;
+ * store_rollback drops that pair's changes alone), begun at the first
+ * store_begin, and store_group_close commits it — one fsync for them all.
+ * A store_commit inside a group makes nothing durable by itself: whoever
+ * answers for those changes waits for store_group_close. A change outside
+ * store_begin (autocommit) inside a group joins the group's transaction once
+ * it has begun. store_group_close returns 0 when the group's changes are
+ * durable (or there were none), -1 when they are all dropped (with no
+ * transaction left open either way). store_group_pending: 1 while a group's
+ * transaction holds changes not yet durable.
+ */
+int store_group_open(struct store *st, struct err *err);
+int store_group_close(struct store *st, struct err *err);
+int store_group_pending(const struct store *st);
+
 /* Insert j (j->id is ignored and set to the new id, ids increase and are
  * never reused, even after a restart). An id taken inside a transaction that
  * is rolled back was never stored and may be given again. */

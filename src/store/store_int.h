@@ -56,6 +56,9 @@ enum stmt_id {
     S_HIST_PUT,
     S_HIST_PRUNE,
     S_HIST_LOAD,
+    S_REQ_SAVEPOINT,
+    S_REQ_RELEASE,
+    S_REQ_ROLLBACK_TO,
     S_COUNT
 };
 
@@ -70,6 +73,10 @@ struct store {
     sqlite3 *db;
     char *path; /* as given to store_open, for messages */
     sqlite3_stmt *stmt[S_COUNT];
+    /* A group (store_group_open): grouping while open, group_tx once its
+     * transaction has begun (at the first store_begin), req_open while a
+     * store_begin of the group is open (a savepoint). */
+    int grouping, group_tx, req_open;
 };
 
 /* "<path>: <what>: <SQLite's message>"; returns -1. */

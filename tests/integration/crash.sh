@@ -119,6 +119,42 @@ check "... which completes" all_done 1
 check "... having run once" ran_once 1
 stop
 
+# ---- a group of submissions (group commit, issue 31) ----
+# Submissions that arrive together share one commit and are answered after
+# it. The daemon dies after that commit, before any answer
+# (submit-committed), or before it (group-before-commit): each client tries
+# again with its token and gets one job, each job runs once, and there are
+# exactly as many jobs as clients.
+for point in submit-committed group-before-commit; do
+    fresh_home "group-$point"
+    serve MOKU_CRASH="$point"
+    # Stopped while the four connect and send: its next pass reads them all.
+    kill -STOP "$pid"
+    clients=""
+    for k in 1 2 3 4; do
+        (MOKU_RETRY_SECONDS=20 timeout 30 "$M" submit -l walltime=60 -v RUNS="$RUNS" job.sh >"$H/id$k" 2>"$H/err$k"; echo $? >"$H/rc$k") &
+        clients="$clients $!"
+    done
+    i=0 # until the four wait on the listening socket (its Recv-Q), 5 s at most
+    while [ $i -lt 50 ] && [ "$(ss -xlH src "$H/moku.sock" 2>/dev/null | awk '{ print $3 }')" != 4 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    sleep 0.2 # their requests sent after the connect
+    kill -CONT "$pid"
+    check "group $point: the daemon died" died
+    serve
+    wait $clients
+    check "... with the four in flight (each client tried again)" \
+        sh -c "[ \$(grep -l 'trying again' '$H/err1' '$H/err2' '$H/err3' '$H/err4' | wc -l) = 4 ]"
+    check "group $point: every client got its job's id (exit 0)" \
+        sh -c "cat '$H/rc1' '$H/rc2' '$H/rc3' '$H/rc4' | grep -qv '^0\$' && exit 1; cat '$H/id1' '$H/id2' '$H/id3' '$H/id4' | sort -n | tr '\n' ' ' | grep -qx '1 2 3 4 '"
+    check "... four jobs, not more" sh -c "timeout 5 '$M' checkjob 4 >/dev/null && ! timeout 5 '$M' checkjob 5 >/dev/null 2>&1"
+    check "... which complete" all_done 1 2 3 4
+    check "... each having run once" ran_once 1 2 3 4
+    stop
+done
+
 # ---- after each commit in turn: submissions, starts, ends, a reservation ----
 # The n-th commit of this script's life is followed by a crash (the first
 # four are the daemon's start-up: not asked here); whatever

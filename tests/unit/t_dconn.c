@@ -63,7 +63,7 @@ static size_t pass(struct dconn_set *s, int lfd, long now)
     pfd[0] = (struct pollfd){.fd = lfd, .events = POLLIN};
     size_t n = dconn_pollfds(s, pfd + 1);
     poll(pfd, n + 1, 50);
-    size_t a = dconn_service(s, pfd + 1, n, now, echo, NULL);
+    size_t a = dconn_service(s, pfd + 1, n, now, &(struct dconn_ops){.answer = echo});
     if (pfd[0].revents)
         dconn_accept(s, lfd, now);
     return a;
@@ -121,24 +121,115 @@ static void test_non_reader_holds_nothing(void)
     unlink(sock_path);
 }
 
-static void test_one_answer_per_uid_per_pass(void)
+static void test_answers_per_uid_per_pass(void)
+{
+    int lfd = listen_tmp();
+    struct dconn_set s = {0};
+    enum { N = DCONN_ANSWERS_PER_UID + 2 };
+    int fds[N];
+    for (int i = 0; i < N; i++)
+        fds[i] = dial();
+    pass(&s, lfd, 100); /* accepted */
+    for (int i = 0; i < N; i++)
+        send_frame(fds[i], "x");
+    usleep(20000);
+    answers = 0;
+    CHECK_EQ(pass(&s, lfd, 100), DCONN_ANSWERS_PER_UID);
+    CHECK_EQ(pass(&s, lfd, 100), 2);
+    CHECK_EQ(answers, N);
+    for (int i = 0; i < N; i++)
+        close(fds[i]);
+    dconn_close_all(&s);
+    close(lfd);
+    unlink(sock_path);
+}
+
+/* Group commit: "g..." requests join the group. Their replies are held
+ * until settle, which runs once at the end of the pass, or before a request
+ * that does not join; a failed settle replaces every held reply. */
+static int settles, settle_fails;
+static char seen[64];      /* the first letters of the requests answered */
+static char at_settle[64]; /* seen, when settle last ran */
+static char *echo_seen(void *ctx, uid_t uid, gid_t gid, const char *req, size_t len)
+{
+    size_t n = strlen(seen);
+    if (n + 1 < sizeof seen)
+        seen[n] = req[0], seen[n + 1] = '\0';
+    return echo(ctx, uid, gid, req, len);
+}
+static int joins_g(void *ctx, uid_t uid, const char *req, size_t len)
+{
+    return req[0] == 'g';
+}
+static char *settle_g(void *ctx)
+{
+    settles++;
+    memcpy(at_settle, seen, sizeof seen);
+    return settle_fails ? xstrdup("failed") : NULL;
+}
+
+static size_t gpass(struct dconn_set *s, int lfd, long now)
+{
+    struct pollfd pfd[DCONN_MAX + 1];
+    pfd[0] = (struct pollfd){.fd = lfd, .events = POLLIN};
+    size_t n = dconn_pollfds(s, pfd + 1);
+    poll(pfd, n + 1, 50);
+    if (pfd[0].revents)
+        dconn_accept(s, lfd, now);
+    return dconn_service(s, pfd + 1, n, now,
+                         &(struct dconn_ops){echo_seen, joins_g, settle_g, NULL});
+}
+
+static void test_group_held_until_settled(void)
 {
     int lfd = listen_tmp();
     struct dconn_set s = {0};
     int fds[3];
     for (int i = 0; i < 3; i++)
         fds[i] = dial();
-    pass(&s, lfd, 100); /* accepted */
-    for (int i = 0; i < 3; i++)
-        send_frame(fds[i], "x");
+    gpass(&s, lfd, 100); /* accepted (and tried at once: nothing sent yet) */
+    send_frame(fds[0], "g1");
+    send_frame(fds[1], "g2");
+    send_frame(fds[2], "x");
     usleep(20000);
-    answers = 0;
-    CHECK_EQ(pass(&s, lfd, 100), 1);
-    CHECK_EQ(pass(&s, lfd, 100), 1);
-    CHECK_EQ(pass(&s, lfd, 100), 1);
-    CHECK_EQ(answers, 3);
-    for (int i = 0; i < 3; i++)
+    settles = 0;
+    seen[0] = '\0';
+    CHECK_EQ(gpass(&s, lfd, 100), 3);
+    /* Once before "x" was answered (the two g's held until then), and no
+     * more: nothing joined after it. */
+    CHECK_EQ(settles, 1);
+    CHECK_STR(at_settle, "gg");
+    char *reply = NULL;
+    size_t len = 0;
+    struct err e;
+    for (int i = 0; i < 3; i++) {
+        CHECK_EQ(wire_recv(fds[i], &reply, &len, 1 << 20, 1000, &e), 0);
+        CHECK_STR(reply, i == 0 ? "g1" : i == 1 ? "g2" : "x");
+        free(reply);
         close(fds[i]);
+    }
+    /* A failed group: its replies are the failure; a fresh connection's
+     * request is answered in the pass that accepts it. */
+    settle_fails = 1;
+    int a = dial(), b = dial();
+    send_frame(a, "g3");
+    send_frame(b, "g4");
+    usleep(20000);
+    settles = 0;
+    CHECK_EQ(gpass(&s, lfd, 100), 2);
+    CHECK_EQ(settles, 1);
+    CHECK_EQ(wire_recv(a, &reply, &len, 1 << 20, 1000, &e), 0);
+    CHECK_STR(reply, "failed");
+    free(reply);
+    CHECK_EQ(wire_recv(b, &reply, &len, 1 << 20, 1000, &e), 0);
+    CHECK_STR(reply, "failed");
+    free(reply);
+    settle_fails = 0;
+    close(a);
+    close(b);
+    for (int k = 0; k < 3; k++)
+        gpass(&s, lfd, 100);
+    CHECK_EQ(s.n, 0);
     dconn_close_all(&s);
     close(lfd);
     unlink(sock_path);
@@ -165,7 +256,8 @@ int main(void)
 {
     TEST_RUN(test_per_uid_cap);
     TEST_RUN(test_non_reader_holds_nothing);
-    TEST_RUN(test_one_answer_per_uid_per_pass);
+    TEST_RUN(test_answers_per_uid_per_pass);
+    TEST_RUN(test_group_held_until_settled);
     TEST_RUN(test_read_deadline);
     return TEST_DONE();
 }

@@ -5,7 +5,8 @@
  * continue across restarts and are never reused, the job queries (active,
  * ended), nodes, fairshare, kv, the event log, reservations (round
  * trip, replacement, refused writes, hostile rows), the upgrade of a
- * version-1 database, transactions (grouping, rollback, misuse), and
+ * version-1 database, transactions (grouping, rollback, misuse), group
+ * commit (savepoints of one transaction, durable at the group's close), and
  * durability: a child adding jobs is killed with
  * SIGKILL at a random moment, and the database must hold every job it had
  * reported committed, whole, and nothing half-written.
@@ -1093,6 +1094,75 @@ static void test_transactions(void)
     tmpdir_remove();
 }
 
+/* Group commit: begin/commit pairs inside a group are savepoints of one
+ * transaction, durable (and visible to others) only at store_group_close;
+ * a pair's rollback drops that pair alone; nothing joined, nothing
+ * written. */
+static void test_group_commit(void)
+{
+    tmpdir_make();
+    char path[512];
+    struct store *st = open_ok(in_tmp(path, "moku.db"));
+    struct err e = {""};
+    char v[8];
+
+    /* A group nobody joined: no transaction, nothing to commit. */
+    CHECK_EQ(store_group_open(st, &e), 0);
+    CHECK_EQ(store_group_pending(st), 0);
+    CHECK_EQ(store_group_close(st, &e), 0);
+
+    CHECK_EQ(store_group_open(st, &e), 0);
+    CHECK_EQ(store_group_open(st, &e), -1); /* not nestable */
+    CHECK_EQ(store_begin(st, &e), 0);
+    CHECK_EQ(add_job(st, 1, SJ_IDLE, 0), 1);
+    CHECK_EQ(store_commit(st, &e), 0);
+    CHECK_EQ(store_group_pending(st), 1);
+    CHECK_EQ(store_in_transaction(st), 0); /* the pair is over; the group is not */
+    CHECK_EQ(raw_int(path, "SELECT count(*) FROM jobs"), 0); /* not durable yet */
+    CHECK_EQ(store_begin(st, &e), 0);
+    CHECK_EQ(store_begin(st, &e), -1); /* a pair is not nestable either */
+    CHECK_EQ(add_job(st, 2, SJ_IDLE, 0), 2);
+    CHECK_EQ(store_kv_set(st, "x", "2", &e), 0);
+    store_rollback(st); /* drops job 2 and x alone */
+    CHECK_EQ(store_begin(st, &e), 0);
+    CHECK_EQ(add_job(st, 2, SJ_IDLE, 0), 2); /* the id of a dropped one, given again */
+    CHECK_EQ(store_commit(st, &e), 0);
+    CHECK_EQ(store_commit(st, &e), -1); /* no pair open */
+    CHECK_EQ(store_group_close(st, &e), 0);
+    CHECK_EQ(store_group_pending(st), 0);
+    CHECK_EQ(raw_int(path, "SELECT count(*) FROM jobs"), 2);
+    CHECK_EQ(store_kv_get(st, "x", v, sizeof v, &e), 0);
+
+    /* Outside a group, begin/commit are transactions again. */
+    CHECK_EQ(store_begin(st, &e), 0);
+    CHECK_EQ(add_job(st, 3, SJ_IDLE, 0), 3);
+    CHECK_EQ(store_commit(st, &e), 0);
+    CHECK_EQ(raw_int(path, "SELECT count(*) FROM jobs"), 3);
+
+    /* A pair left open at the group's close is dropped; the rest is kept. */
+    CHECK_EQ(store_group_open(st, &e), 0);
+    CHECK_EQ(store_begin(st, &e), 0);
+    CHECK_EQ(add_job(st, 4, SJ_IDLE, 0), 4);
+    CHECK_EQ(store_commit(st, &e), 0);
+    CHECK_EQ(store_begin(st, &e), 0);
+    CHECK_EQ(add_job(st, 5, SJ_IDLE, 0), 5);
+    CHECK_EQ(store_group_close(st, &e), 0);
+    CHECK_EQ(raw_int(path, "SELECT count(*) FROM jobs"), 4);
+
+    /* A group dropped at close (the process dies before store_group_close):
+     * none of it is there after a reopen. */
+    CHECK_EQ(store_group_open(st, &e), 0);
+    CHECK_EQ(store_begin(st, &e), 0);
+    CHECK_EQ(store_kv_set(st, "y", "1", &e), 0);
+    CHECK_EQ(store_commit(st, &e), 0);
+    store_close(st);
+    st = open_ok(path);
+    CHECK_EQ(store_kv_get(st, "y", v, sizeof v, &e), 0);
+    CHECK_EQ(raw_int(path, "SELECT count(*) FROM jobs"), 4);
+    store_close(st);
+    tmpdir_remove();
+}
+
 /* ---- durability under kill -9 ---- */
 
 /* The child: open the store and add jobs job_fill(k), k = first, first+1,
@@ -1290,6 +1360,7 @@ int main(void)
     TEST_RUN(test_resv_hostile_rows);
     TEST_RUN(test_schema_upgrade);
     TEST_RUN(test_transactions);
+    TEST_RUN(test_group_commit);
     TEST_RUN(test_kill9_durability);
     TEST_RUN(test_tokens);
     TEST_RUN(test_history);
