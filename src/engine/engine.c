@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/sched_int.h"
+#include "policy/avail.h"
 #include "policy/fs.h"
 #include "policy/nprio.h"
 #include "util/mem.h"

@@ -58,7 +58,6 @@ ALLOWED = {
     ("core/resv.h", "policy/srcfg.h"): "struct sched holds standing reservations",
     ("core/sched.h", "policy/fs.h"): "struct sched holds fairshare parameters",
     ("core/sched.h", "policy/prio.h"): "struct sched holds priority parameters",
-    ("core/sched_int.h", "policy/avail.h"): "struct sched holds the plan's profiles",
     ("core/sched_int.h", "policy/limits.h"): "struct sched holds the limits",
     ("core/sched_int.h", "policy/srcfg.h"): "struct sched holds standing reservations",
 }
