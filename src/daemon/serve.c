@@ -40,6 +40,7 @@
 #include "daemon/daemon_int.h"
 #include "daemon/dconn.h"
 #include "daemon/dreq.h"
+#include "policy/fs.h"
 #include "stats/fsfile.h"
 #include "util/crashpt.h"
 #include "util/mem.h"

@@ -15,6 +15,7 @@
 #include "policy/avail.h"
 #include "policy/fs.h"
 #include "policy/nprio.h"
+#include "policy/prio.h"
 #include "util/mem.h"
 
 static int running_less(const void *a, const void *b)
