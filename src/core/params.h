@@ -1,7 +1,8 @@
 /*
  * params — the types of the policy's parameters that struct sched holds by
- * value (the priority function's weights and caps, the fairshare's policy
- * and windows) and what a priority is weighed against. In core so that
+ * value or in its interface (the priority function's weights and caps, the
+ * fairshare's policy and windows, the throttling limits' kinds) and what a
+ * priority is weighed against. In core so that
  * core/sched.h includes nothing above core (issue 29); the functions that
  * use them are policy/prio.h's and policy/fs.h's.
  */
@@ -93,5 +94,23 @@ struct fs_params {
     int depth;             /* 1..FS_MAX_DEPTH */
     double decay;          /* weight of each older window relative to the next */
 };
+
+/* What a limit counts; the Maui names are MAXJOB, MAXPROC, ... */
+enum lim_type {
+    LIM_JOB,  /* jobs */
+    LIM_PROC, /* processors: tasks x procs per task */
+    LIM_NODE, /* requested nodes (0 when the job gave none, as in Maui) */
+    LIM_PS,   /* processor-seconds: procs x seconds */
+    LIM_PE,   /* processor equivalents */
+    LIM_WC,   /* seconds of walltime */
+    LIM_MEM,  /* memory, MB: tasks x memory per task */
+    LIM_NTYPES
+};
+
+/* Which usage: running jobs (MAXJOB ...) or eligible idle jobs (MAXIJOB ...). */
+enum lim_mode { LIM_ACTIVE, LIM_IDLE, LIM_NMODES };
+
+/* Which of a limit's two values: SOFT for the priority pass, HARD after. */
+enum lim_level { LIM_SOFT, LIM_HARD };
 
 #endif

@@ -14,6 +14,7 @@
 #include "core/sched_int.h"
 #include "policy/avail.h"
 #include "policy/fs.h"
+#include "policy/limits.h"
 #include "policy/nprio.h"
 #include "policy/prio.h"
 #include "util/mem.h"

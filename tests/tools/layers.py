@@ -56,7 +56,6 @@ ALLOWED = {
     # still to move into core/): a dependency of data, not of calls.
     ("core/resv.h", "policy/acl.h"): "struct sched holds reservation ACLs",
     ("core/resv.h", "policy/srcfg.h"): "struct sched holds standing reservations",
-    ("core/sched_int.h", "policy/limits.h"): "struct sched holds the limits",
     ("core/sched_int.h", "policy/srcfg.h"): "struct sched holds standing reservations",
 }
 
