@@ -1,8 +1,8 @@
 /*
  * params — the types of the policy's parameters that struct sched holds by
  * value or in its interface (the priority function's weights and caps, the
- * fairshare's policy and windows, the throttling limits' kinds) and what a
- * priority is weighed against. In core so that
+ * fairshare's policy and windows, the throttling limits' kinds, a
+ * reservation's access and flags) and what a priority is weighed against. In core so that
  * core/sched.h includes nothing above core (issue 29); the functions that
  * use them are policy/prio.h's and policy/fs.h's.
  */
@@ -112,5 +112,52 @@ enum lim_mode { LIM_ACTIVE, LIM_IDLE, LIM_NMODES };
 
 /* Which of a limit's two values: SOFT for the priority pass, HARD after. */
 enum lim_level { LIM_SOFT, LIM_HARD };
+
+/* ---- reservations: their access lists and standing definitions ---- */
+
+/* What an entry matches. The config attribute and the display keyword are
+ * USERLIST/USER, GROUPLIST/GROUP, ACCOUNTLIST/ACCT, CLASSLIST/CLASS,
+ * QOSLIST/QOS, JOBATTRLIST/JATTR and TIMELIMIT/DURATION. */
+enum acl_type {
+    ACL_USER,
+    ACL_GROUP,
+    ACL_ACCOUNT,
+    ACL_CLASS,
+    ACL_QOS,
+    ACL_JOBATTR,  /* a job attribute, e.g. PREEMPTEE */
+    ACL_DURATION, /* matches a job whose duration is <= secs */
+    ACL_NTYPES
+};
+
+/* The answer of a check; ACL_NONE means no access. Most favourable first
+ * after NONE: POSITIVE (use the reserved resources first), NEUTRAL, NEGATIVE
+ * (use them only when nothing else is free). */
+enum acl_affinity { ACL_NONE, ACL_POSITIVE, ACL_NEUTRAL, ACL_NEGATIVE };
+
+/* FLAGS (any case; separated by ',', '|', ':', '[', ']' or blanks). */
+#define SRCFG_BESTEFFORT 0x001u
+#define SRCFG_BYNAME 0x002u       /* only jobs that request the reservation by name */
+#define SRCFG_OWNERPREEMPT 0x004u /* the owner's jobs may preempt others inside it */
+#define SRCFG_PREEMPTEE                                                                            \
+    0x008u /* a reservation of higher PRIORITY short of room may take its place */
+#define SRCFG_SPACEFLEX 0x010u /* may move between hosts over time (off nodes that go down) */
+#define SRCFG_SINGLEUSE 0x020u /* released when the first job that used it ends */
+#define SRCFG_TIMEFLEX 0x040u
+#define SRCFG_FORCE 0x080u
+#define SRCFG_ADVRES 0x100u
+#define SRCFG_DEDICATEDNODE 0x200u
+#define SRCFG_META 0x400u
+/* (DEDICATEDRESOURCE is accepted and sets access = SRCFG_DEDICATED.) */
+
+enum srcfg_access {
+    SRCFG_SHARED,   /* may overlap other (non-job) reservations: the default */
+    SRCFG_DEDICATED /* other reservations block it */
+};
+
+/* Resources of one reserved task. procs -1 = every processor of the node (a
+ * task is a whole node: the default); mem, disk, swap in MB, 0 = none asked. */
+struct srcfg_res {
+    long procs, mem, disk, swap;
+};
 
 #endif

@@ -10,7 +10,6 @@
 
 #include "core/never.h"
 #include "core/sched.h"
-#include "policy/srcfg.h"
 #include "util/heap.h"
 #include "util/sort.h"
 #include "util/strmap.h"

@@ -17,6 +17,7 @@
 #include "policy/limits.h"
 #include "policy/nprio.h"
 #include "policy/prio.h"
+#include "policy/srcfg.h"
 #include "util/mem.h"
 
 static int running_less(const void *a, const void *b)

@@ -7,8 +7,8 @@
 # tests/tools/layers.py reads the includes of src/ and the calls of the
 # objects make built (BUILD, default build) and prints those ok / not ok
 # lines; the last checks plant an include of the façade in a copy of a
-# policy file and one of cmd/'s header in a copy of a util/ file, and want
-# the tool to see them.
+# policy file, one of cmd/'s header in a copy of a util/ file and one of a
+# policy header in a copy of core/sched.h, and want the tool to see them.
 here=$(pwd)
 build="$here/${BUILD:-build}"
 python3 "$here/tests/tools/layers.py" "$here/src" "$build"
@@ -32,6 +32,16 @@ if grep -q "^not ok 7 " "$tmp/planted" && grep -q "^# util/sbuf.c includes cmd/c
     echo "ok 10 - a util/ file that includes cmd/cmd.h (an include up) fails"
 else
     echo "not ok 10 - a util/ file that includes cmd/cmd.h (an include up) fails"
+    rc=1
+fi
+rm -rf "$tmp/src"
+cp -r "$here/src" "$tmp/src"
+printf '#include "policy/prio.h"\n' >>"$tmp/src/core/sched.h"
+python3 "$here/tests/tools/layers.py" "$tmp/src" "$build" >"$tmp/planted" 2>&1
+if grep -q "^not ok 7 " "$tmp/planted" && grep -q "^# core/sched.h includes policy/prio.h" "$tmp/planted"; then
+    echo "ok 11 - core/sched.h that includes a policy header fails"
+else
+    echo "not ok 11 - core/sched.h that includes a policy header fails"
     rc=1
 fi
 exit $rc

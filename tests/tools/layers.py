@@ -49,15 +49,10 @@ FOLDERS = [
 ]
 LEVEL = {f: i for i, fs in enumerate(FOLDERS) for f in fs}
 
-# Includes up that are known and allowed, each with its reason. Keep it
-# short: an entry here is a debt, not a rule.
-ALLOWED = {
-    # The policy's parameter types that struct sched holds (issue 29 §2,
-    # still to move into core/): a dependency of data, not of calls.
-    ("core/resv.h", "policy/acl.h"): "struct sched holds reservation ACLs",
-    ("core/resv.h", "policy/srcfg.h"): "struct sched holds standing reservations",
-    ("core/sched_int.h", "policy/srcfg.h"): "struct sched holds standing reservations",
-}
+# Includes up that are known and allowed, each with its reason:
+# {(file, header): "why"}. Keep it empty: an entry here is a debt, not a
+# rule, and one that no longer holds fails ("allowed but gone").
+ALLOWED = {}
 
 
 def includes(src):
