@@ -168,10 +168,18 @@ done
 VSIM_LOG=$RUN/.vsim
 export VSIM_LOG MOKU_REAL="$MOKU"
 vsim=$here/tests/tools/vsim
+# runs_daemon SCRIPT: whether it, or a lib_*.sh it sources, starts the daemon.
+runs_daemon() {
+    grep -q 'serve --home\|MOKU" serve' "$1" && return 0
+    for l in $(sed -n 's|^\. tests/integration/\(lib_[a-z_]*\.sh\)$|\1|p' "$1"); do
+        grep -q 'serve --home\|MOKU" serve' "$here/tests/integration/$l" && return 0
+    done
+    return 1
+}
 # run_script SCRIPT: one integration script, counted.
 run_script() {
     s=$1
-    if grep -q 'serve --home\|MOKU" serve' "$s"; then
+    if runs_daemon "$s"; then
         run_test "$s" sh "$s"
     else
         run_test "$s" env MOKU="$vsim" sh "$s"
@@ -196,7 +204,7 @@ lane_s=""
 for s in ${SCRIPTS:-tests/integration/*.sh}; do
     case $s in */*) ;; *) s=tests/integration/$s ;; esac
     [ -f "$s" ] || continue
-    case $s in */lib.sh) continue ;; esac
+    case $s in */lib.sh | */lib_*.sh) continue ;; esac
     if [ "${LANES:-3}" = 1 ]; then
         lane_a="$lane_a $s"
     elif ! grep -q 'serve\|add_user\|useradd\|slurm\|web\|run\.sh' "$s"; then

@@ -22,6 +22,7 @@
 #include "cfg/cfg.h"
 #include "cmd/cmd.h"
 #include "engine/engine.h"
+#include "policy/fs.h"
 #include "policy/srcfg.h"
 #include "sim/batsim.h"
 #include "sim/estimate.h"

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cmd/cmd_int.h"
+#include "policy/prio.h"
 
 /* Facts about the job that both layouts print. */
 struct jobview {

@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "cmd/cmd_int.h"
+#include "policy/prio.h"
 #include "util/mem.h"
 
 /* One table column: a component and the factors it is made of, in Maui's

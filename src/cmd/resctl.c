@@ -46,6 +46,7 @@
 
 #include "cfg/cfg.h"
 #include "cmd/cmd_int.h"
+#include "policy/srcfg.h"
 #include "util/mem.h"
 
 /* Maui's window for a reservation without -d or -e: 100,000,000 s. */

@@ -31,6 +31,7 @@
 #include <time.h>
 
 #include "cmd/cmd_int.h"
+#include "policy/srcfg.h"
 #include "util/mem.h"
 
 /* Maui's type for administrative and standing reservations alike. */

@@ -19,8 +19,10 @@
 
 #include <stddef.h>
 
-#include "policy/acl.h"
-#include "policy/srcfg.h"
+#include "core/params.h"
+
+struct acl;        /* policy/acl.h */
+struct srcfg_host; /* policy/srcfg.h */
 
 enum resv_kind {
     RESV_USER,     /* setres (Maui's "User" type) */
@@ -29,7 +31,7 @@ enum resv_kind {
                       driver, changed only there */
 };
 
-/* Flags: the SRCFG_* bits of policy/srcfg.h (BESTEFFORT, BYNAME,
+/* Flags: the SRCFG_* bits of core/params.h (BESTEFFORT, BYNAME,
  * OWNERPREEMPT, PREEMPTEE, SPACEFLEX, SINGLEUSE, TIMEFLEX, FORCE, ADVRES,
  * DEDICATEDNODE, META). */
 

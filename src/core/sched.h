@@ -22,10 +22,11 @@
 #include "core/cred.h"
 #include "core/job.h"
 #include "core/node.h"
+#include "core/params.h"
 #include "core/resv.h"
-#include "policy/fs.h"
-#include "policy/prio.h"
 #include "util/err.h"
+
+struct fs; /* policy/fs.h: the fairshare ledger */
 
 struct cfg;
 struct srcfg_def;

@@ -8,13 +8,14 @@
 
 #include <stdint.h>
 
+#include "core/never.h"
 #include "core/sched.h"
-#include "policy/avail.h"
-#include "policy/limits.h"
-#include "policy/srcfg.h"
 #include "util/heap.h"
 #include "util/sort.h"
 #include "util/strmap.h"
+
+struct avail;  /* policy/avail.h: the plan holds its profiles by pointer */
+struct limits; /* policy/limits.h: the throttling limits, by pointer */
 
 /* Nodes alike for placement — same size, features and partition, covered by
  * the same reservations — share one availability profile (policy/plan.c;

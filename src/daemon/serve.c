@@ -41,6 +41,7 @@
 #include "daemon/dconn.h"
 #include "daemon/dreply.h"
 #include "daemon/dreq.h"
+#include "policy/fs.h"
 #include "stats/fsfile.h"
 #include "util/crashpt.h"
 #include "util/mem.h"

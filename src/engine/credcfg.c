@@ -13,6 +13,7 @@
 #include "cfg/cfg.h"
 #include "core/sched_int.h"
 #include "engine/engine.h"
+#include "policy/fs.h"
 #include "util/mem.h"
 
 static const struct {

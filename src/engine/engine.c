@@ -12,8 +12,12 @@
 #include <string.h>
 
 #include "core/sched_int.h"
+#include "policy/avail.h"
 #include "policy/fs.h"
+#include "policy/limits.h"
 #include "policy/nprio.h"
+#include "policy/prio.h"
+#include "policy/srcfg.h"
 #include "util/mem.h"
 
 static int running_less(const void *a, const void *b)

@@ -9,7 +9,9 @@
 
 #include "cfg/cfg.h"
 #include "engine/engine.h"
+#include "policy/fs.h"
 #include "policy/nprio.h"
+#include "policy/prio.h"
 
 static int choice(const char *v, const char *const *names, int dflt)
 {

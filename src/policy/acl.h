@@ -27,26 +27,8 @@
 
 #include <stddef.h>
 
+#include "core/params.h" /* acl_type, acl_affinity */
 #include "util/err.h"
-
-/* What an entry matches. The config attribute and the display keyword are
- * USERLIST/USER, GROUPLIST/GROUP, ACCOUNTLIST/ACCT, CLASSLIST/CLASS,
- * QOSLIST/QOS, JOBATTRLIST/JATTR and TIMELIMIT/DURATION. */
-enum acl_type {
-    ACL_USER,
-    ACL_GROUP,
-    ACL_ACCOUNT,
-    ACL_CLASS,
-    ACL_QOS,
-    ACL_JOBATTR,  /* a job attribute, e.g. PREEMPTEE */
-    ACL_DURATION, /* matches a job whose duration is <= secs */
-    ACL_NTYPES
-};
-
-/* The answer of a check; ACL_NONE means no access. Most favourable first
- * after NONE: POSITIVE (use the reserved resources first), NEUTRAL, NEGATIVE
- * (use them only when nothing else is free). */
-enum acl_affinity { ACL_NONE, ACL_POSITIVE, ACL_NEUTRAL, ACL_NEGATIVE };
 
 struct acl_entry {
     enum acl_type type;

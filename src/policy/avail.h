@@ -22,8 +22,7 @@
 
 #include <stddef.h>
 
-/* Far future: the end of an unbounded interval. */
-#define AVAIL_NEVER ((long)1 << 62)
+#include "core/never.h" /* AVAIL_NEVER */
 
 struct avail;
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/sched_int.h"
+#include "policy/avail.h"
 #include "policy/bfwin.h"
 #include "util/mem.h"
 

@@ -24,6 +24,7 @@
 
 #include "core/sched_int.h"
 #include "policy/limits.h"
+#include "policy/prio.h"
 #include "util/mem.h"
 
 #define WHY_MAX 256

@@ -22,6 +22,7 @@
 
 #include "core/sched_int.h"
 #include "policy/fit.h"
+#include "policy/limits.h"
 #include "policy/resv.h"
 #include "util/mem.h"
 

@@ -24,33 +24,8 @@
 #define MOKU_FS_H
 
 #include "core/cred.h"
+#include "core/params.h" /* the fairshare's types */
 #include "util/err.h"
-
-#define FS_MAX_DEPTH 24 /* Maui's cap on FSDEPTH */
-
-enum fs_policy { FS_NONE, FS_DEDICATEDPS, FS_DEDICATEDPES, FS_UTILIZEDPS };
-enum fs_mode {
-    FS_MODE_NONE,
-    FS_MODE_TARGET,
-    FS_MODE_FLOOR,
-    FS_MODE_CEILING,
-    FS_MODE_CAP,
-    FS_MODE_PCAP
-};
-
-struct fs_target {
-    double value;      /* percent of total usage, or usage units for FS_MODE_CAP */
-    enum fs_mode mode; /* FS_MODE_NONE: no target */
-};
-
-/* The fairshare parameters (FSPOLICY, FSINTERVAL, FSDEPTH, FSDECAY). */
-struct fs_params {
-    enum fs_policy policy; /* FS_NONE: no accounting, every delta 0 */
-    int percent;           /* FSPOLICY ended with '%': delta = 1 - usage/target */
-    long interval;         /* seconds, at least 1 */
-    int depth;             /* 1..FS_MAX_DEPTH */
-    double decay;          /* weight of each older window relative to the next */
-};
 
 /* Maui's defaults: no policy, 12-hour windows, depth 8, decay 1.0. */
 void fs_params_default(struct fs_params *p);

@@ -20,6 +20,7 @@
 #include "core/sched_int.h"
 #include "policy/fs.h"
 #include "policy/fsacct.h"
+#include "policy/prio.h"
 
 static void job_creds(const struct job *j, const struct cred *c[CRED_NKINDS])
 {

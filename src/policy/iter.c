@@ -37,6 +37,7 @@
 
 #include "core/sched_int.h"
 #include "policy/iter.h"
+#include "policy/limits.h"
 #include "policy/prio.h"
 #include "util/mem.h"
 #include "util/sort.h"

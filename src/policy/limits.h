@@ -30,29 +30,12 @@
 #include <stddef.h>
 
 #include "core/cred.h"
+#include "core/params.h" /* the limits' kinds */
 #include "util/err.h"
 
 struct cfg;
 struct job;
 struct prio_env;
-
-/* What a limit counts; the Maui names are MAXJOB, MAXPROC, ... */
-enum lim_type {
-    LIM_JOB,  /* jobs */
-    LIM_PROC, /* processors: tasks x procs per task */
-    LIM_NODE, /* requested nodes (0 when the job gave none, as in Maui) */
-    LIM_PS,   /* processor-seconds: procs x seconds */
-    LIM_PE,   /* processor equivalents */
-    LIM_WC,   /* seconds of walltime */
-    LIM_MEM,  /* memory, MB: tasks x memory per task */
-    LIM_NTYPES
-};
-
-/* Which usage: running jobs (MAXJOB ...) or eligible idle jobs (MAXIJOB ...). */
-enum lim_mode { LIM_ACTIVE, LIM_IDLE, LIM_NMODES };
-
-/* Which of a limit's two values: SOFT for the priority pass, HARD after. */
-enum lim_level { LIM_SOFT, LIM_HARD };
 
 struct limits;
 

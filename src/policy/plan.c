@@ -45,6 +45,8 @@
 #include <string.h>
 
 #include "core/sched_int.h"
+#include "policy/acl.h"
+#include "policy/avail.h"
 #include "util/mem.h"
 #include "util/strmap.h"
 

@@ -21,67 +21,10 @@
 
 #include "core/cred.h"
 #include "core/job.h"
+#include "core/params.h" /* the priority's types */
 #include "util/err.h"
 
 struct cfg;
-
-/* A priority is clipped to +-PRIO_CLIP before the system priority. */
-#define PRIO_CLIP 1e9
-
-enum prio_comp {
-    PRIO_SERV,
-    PRIO_TARG,
-    PRIO_CRED,
-    PRIO_ATTR,
-    PRIO_FS,
-    PRIO_RES,
-    PRIO_USAGE,
-    PRIO_NCOMP
-};
-
-/* Subcomponent factors, grouped by component. */
-/* clang-format off */
-enum prio_factor {
-    PF_QUEUETIME, PF_XFACTOR, PF_BYPASS, PF_SPVIOLATION,        /* SERV */
-    PF_TARGETQUEUETIME, PF_TARGETXFACTOR,                       /* TARG */
-    PF_USER, PF_GROUP, PF_ACCOUNT, PF_QOS, PF_CLASS,            /* CRED */
-    PF_FSUSER, PF_FSGROUP, PF_FSACCOUNT, PF_FSQOS, PF_FSCLASS,  /* FS */
-    PF_NODE, PF_PROC, PF_MEM, PF_SWAP, PF_DISK, PF_PS, PF_PE, PF_WALLTIME, /* RES */
-    PF_CONSUMED, PF_REMAINING, PF_PERCENT, PF_EXECUTIONTIME,    /* USAGE (running jobs) */
-    PF_NFACTORS
-};
-/* clang-format on */
-
-enum prio_accrual { ACCRUE_ALWAYS, ACCRUE_QUEUEPOLICY, ACCRUE_FULLPOLICY };
-
-/* The priority block of maui.cfg. */
-struct prio_params {
-    long cweight[PRIO_NCOMP];  /* SERVICEWEIGHT ... USAGEWEIGHT */
-    double ccap[PRIO_NCOMP];   /* SERVICECAP ... (0 = none) */
-    long fweight[PF_NFACTORS]; /* QUEUETIMEWEIGHT ... */
-    double fcap[PF_NFACTORS];  /* QUEUETIMECAP ... (0 = none) */
-    long xfminwclimit;         /* XFMINWCLIMIT, seconds */
-    enum prio_accrual accrual; /* JOBPRIOACCRUALPOLICY */
-    int reject_neg;            /* REJECTNEGPRIOJOBS */
-    int enable_neg;            /* ENABLENEGJOBPRIORITY */
-};
-
-/* What a priority is weighed against. */
-struct prio_env {
-    long long procs;                          /* configured processors of the cluster */
-    long long mem, swap, disk;                /* configured totals, MB (0 = unknown) */
-    const struct cred *defaults[CRED_NKINDS]; /* the DEFAULT object of each kind */
-    long qstop; /* the last eligibility walk: a JOB_QSTOP job's queue time starts there at
-                   the earliest (prio_qstop_from) */
-    long poll;  /* RMPOLLINTERVAL: ... or at the last poll instant */
-};
-
-/* A priority taken apart, for diagnose -p and checkjob. */
-struct prio_parts {
-    double factor[PF_NFACTORS]; /* raw subcomponent values, before any weight */
-    double comp[PRIO_NCOMP];    /* what each component adds */
-    double total;               /* the priority */
-};
 
 /*
  * Where the queue time of a job whose accrual is stopped (JOB_QSTOP,

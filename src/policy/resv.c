@@ -43,6 +43,7 @@
 
 #include "core/sched_int.h"
 #include "policy/resv.h"
+#include "policy/srcfg.h"
 #include "util/mem.h"
 
 void resv_free(struct resv *r)

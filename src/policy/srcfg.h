@@ -33,37 +33,12 @@
 
 #include <stddef.h>
 
+#include "core/params.h" /* SRCFG_* flags, srcfg_access, srcfg_res */
 #include "policy/acl.h"
 #include "policy/srtime.h"
 #include "util/err.h"
 
 struct cfg;
-
-/* FLAGS (any case; separated by ',', '|', ':', '[', ']' or blanks). */
-#define SRCFG_BESTEFFORT 0x001u
-#define SRCFG_BYNAME 0x002u       /* only jobs that request the reservation by name */
-#define SRCFG_OWNERPREEMPT 0x004u /* the owner's jobs may preempt others inside it */
-#define SRCFG_PREEMPTEE                                                                            \
-    0x008u /* a reservation of higher PRIORITY short of room may take its place */
-#define SRCFG_SPACEFLEX 0x010u /* may move between hosts over time (off nodes that go down) */
-#define SRCFG_SINGLEUSE 0x020u /* released when the first job that used it ends */
-#define SRCFG_TIMEFLEX 0x040u
-#define SRCFG_FORCE 0x080u
-#define SRCFG_ADVRES 0x100u
-#define SRCFG_DEDICATEDNODE 0x200u
-#define SRCFG_META 0x400u
-/* (DEDICATEDRESOURCE is accepted and sets access = SRCFG_DEDICATED.) */
-
-enum srcfg_access {
-    SRCFG_SHARED,   /* may overlap other (non-job) reservations: the default */
-    SRCFG_DEDICATED /* other reservations block it */
-};
-
-/* Resources of one reserved task. procs -1 = every processor of the node (a
- * task is a whole node: the default); mem, disk, swap in MB, 0 = none asked. */
-struct srcfg_res {
-    long procs, mem, disk, swap;
-};
 
 /* A HOSTLIST item: a host name, or a host regular expression (an item with
  * one of [ ] * ? + ^ $ ( ) { } | \; checked with regcomp REG_EXTENDED).

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/sched_int.h"
+#include "policy/srcfg.h"
 #include "policy/trigger.h"
 #include "util/mem.h"
 

@@ -33,6 +33,7 @@
 #include "core/sched_int.h"
 #include "policy/avail.h"
 #include "policy/fs.h"
+#include "policy/limits.h"
 #include "policy/queue.h"
 #include "policy/resv.h"
 

@@ -6,37 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/markup.h"
 #include "util/mem.h"
 
 /* ------------------------------------------------------------ escaping */
 
-/* Text as HTML: the five special characters as entities, control
- * characters other than tab and newline dropped. Safe in element content
- * and in quoted attribute values alike. */
+/* Text as HTML (newlines kept): util/markup.c's one rule. */
 static void esc(FILE *f, const char *s)
 {
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        case '\'':
-            fputs("&#39;", f);
-            break;
-        default:
-            if ((unsigned char)*s >= 0x20 || *s == '\t' || *s == '\n')
-                fputc(*s, f);
-        }
-    }
+    markup_text(f, s, 1);
 }
 
 /* ---------------------------------------------------------------- page */

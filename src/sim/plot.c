@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/markup.h"
 #include "util/mem.h"
 
 void plot_series_init(struct plot_series *p, long t0, long width)
@@ -275,30 +276,10 @@ struct frame {
     double qmax; /* top of the queue axis */
 };
 
+/* Text in an SVG label (a newline would be only white space there). */
 static void xml_text(FILE *f, const char *s)
 {
-    for (; *s; s++) {
-        switch (*s) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        case '\'':
-            fputs("&apos;", f);
-            break;
-        default:
-            if ((unsigned char)*s >= 0x20 || *s == '\t')
-                fputc(*s, f); /* other control characters are not XML */
-        }
-    }
+    markup_text(f, s, 0);
 }
 
 static double x_of(const struct frame *fr, double t)

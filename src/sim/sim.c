@@ -1,5 +1,6 @@
 /* sim — see sim.h. */
 #include "sim/sim.h"
+#include "policy/fs.h"
 #include "sim/sim_int.h"
 
 #include <limits.h>

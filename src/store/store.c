@@ -603,7 +603,7 @@ int store_job_add(struct store *st, struct store_job *j, struct err *err)
     sqlite3_stmt *s = st->stmt[S_JOB_ADD];
     struct binder b = {s, 0, SQLITE_OK};
     job_bind(&b, j);
-    if (bind_check(st, &b, err, "adding a job") < 0 || stmt_run(st, s, err, "adding a job") < 0)
+    if (bind_run(st, &b, err, "adding a job") < 0)
         return -1;
     /* Read before anything else can insert on this connection; AUTOINCREMENT
      * makes it larger than any id ever used in this database. */
@@ -619,7 +619,7 @@ int store_job_add_as(struct store *st, const struct store_job *j, struct err *er
     struct binder b = {s, 0, SQLITE_OK};
     bind_i64(&b, j->id);
     job_bind(&b, j);
-    if (bind_check(st, &b, err, "adding a job") < 0 || stmt_run(st, s, err, "adding a job") < 0)
+    if (bind_run(st, &b, err, "adding a job") < 0)
         return -1;
     return 0;
 }
@@ -632,7 +632,7 @@ int store_job_put(struct store *st, const struct store_job *j, struct err *err)
     struct binder b = {s, 0, SQLITE_OK};
     job_bind(&b, j);
     bind_i64(&b, j->id);
-    if (bind_check(st, &b, err, what) < 0 || stmt_run(st, s, err, what) < 0)
+    if (bind_run(st, &b, err, what) < 0)
         return -1;
     if (sqlite3_changes(st->db) == 0)
         return err_set(err, "%s: %s: no such job", st->path, what);
@@ -793,34 +793,65 @@ static int rows_collect(struct store *st, sqlite3_stmt *s, struct row **out, siz
     return 0;
 }
 
+/* The rule of every loader of rows: check the binding, read all the rows
+ * before the first call back (fn may write to the store, which a statement
+ * still stepping would read half-done), call each(row, arg) until it
+ * returns nonzero, free. Returns each's last return, or -1 with err. */
+static int rows_feed(struct store *st, struct binder *b, struct err *err, const char *what,
+                     int (*each)(const struct row *r, void *arg), void *arg)
+{
+    struct row *v;
+    size_t n;
+    if (bind_check(st, b, err, what) < 0 || rows_collect(st, b->s, &v, &n, err, what) < 0)
+        return -1;
+    int ret = 0;
+    for (size_t i = 0; i < n && ret == 0; i++)
+        ret = each(&v[i], arg);
+    rows_free(v, n);
+    return ret;
+}
+
+/* The loaders whose callback takes two texts (node and state, key and
+ * value). */
+struct pair_fn {
+    int (*fn)(void *ctx, const char *a, const char *b);
+    void *ctx;
+};
+
+static int pair_row(const struct row *r, void *arg)
+{
+    const struct pair_fn *p = arg;
+    return p->fn(p->ctx, r->s1, r->s2);
+}
+
+/* The rule of the two-text tables whose NULL value means "no entry" (a
+ * node's administrative state, a key's value): set writes (name, value),
+ * del removes name's row. */
+static int pair_set(struct store *st, enum stmt_id set, enum stmt_id del, const char *name,
+                    const char *value, struct err *err, const char *what)
+{
+    struct binder b = {st->stmt[value ? set : del], 0, SQLITE_OK};
+    bind_text(&b, name);
+    if (value)
+        bind_text(&b, value);
+    return bind_run(st, &b, err, what);
+}
+
 /* A NULL state removes the node's entry (it has no administrative state). */
 int store_node_state(struct store *st, const char *node, const char *state, struct err *err)
 {
     char what[128];
     snprintf(what, sizeof what, "setting the state of node '%s'", node ? node : "(null)");
-    sqlite3_stmt *s = st->stmt[state ? S_NODE_SET : S_NODE_DEL];
-    struct binder b = {s, 0, SQLITE_OK};
-    bind_text(&b, node);
-    if (state)
-        bind_text(&b, state);
-    if (bind_check(st, &b, err, what) < 0)
-        return -1;
-    return stmt_run(st, s, err, what);
+    return pair_set(st, S_NODE_SET, S_NODE_DEL, node, state, err, what);
 }
 
 /* In name order. */
 int store_nodes(struct store *st, int (*fn)(void *ctx, const char *node, const char *state),
                 void *ctx, struct err *err)
 {
-    struct row *v;
-    size_t n;
-    if (rows_collect(st, st->stmt[S_NODES], &v, &n, err, "loading the node states") < 0)
-        return -1;
-    int ret = 0;
-    for (size_t i = 0; i < n && ret == 0; i++)
-        ret = fn(ctx, v[i].s1, v[i].s2);
-    rows_free(v, n);
-    return ret;
+    struct binder b = {st->stmt[S_NODES], 0, SQLITE_OK};
+    struct pair_fn p = {fn, ctx};
+    return rows_feed(st, &b, err, "loading the node states", pair_row, &p);
 }
 
 int store_fs_put(struct store *st, const char *kind, const char *name, long window, double usage,
@@ -835,9 +866,18 @@ int store_fs_put(struct store *st, const char *kind, const char *name, long wind
     bind_text(&b, name);
     bind_i64(&b, window);
     bind_double(&b, usage);
-    if (bind_check(st, &b, err, what) < 0)
-        return -1;
-    return stmt_run(st, s, err, what);
+    return bind_run(st, &b, err, what);
+}
+
+struct fs_fn {
+    int (*fn)(void *ctx, const char *kind, const char *name, long window, double usage);
+    void *ctx;
+};
+
+static int fs_row(const struct row *r, void *arg)
+{
+    const struct fs_fn *f = arg;
+    return f->fn(f->ctx, r->s1, r->s2, (long)r->i1, r->d);
 }
 
 /* In window order, then kind and name; fn's return as in store_jobs_active. */
@@ -846,19 +886,10 @@ int store_fs_load(struct store *st, long since,
                             double usage),
                   void *ctx, struct err *err)
 {
-    const char *what = "loading fairshare usage";
-    sqlite3_stmt *s = st->stmt[S_FS_LOAD];
-    struct binder b = {s, 0, SQLITE_OK};
+    struct binder b = {st->stmt[S_FS_LOAD], 0, SQLITE_OK};
     bind_i64(&b, since);
-    struct row *v;
-    size_t n;
-    if (bind_check(st, &b, err, what) < 0 || rows_collect(st, s, &v, &n, err, what) < 0)
-        return -1;
-    int ret = 0;
-    for (size_t i = 0; i < n && ret == 0; i++)
-        ret = fn(ctx, v[i].s1, v[i].s2, (long)v[i].i1, v[i].d);
-    rows_free(v, n);
-    return ret;
+    struct fs_fn f = {fn, ctx};
+    return rows_feed(st, &b, err, "loading fairshare usage", fs_row, &f);
 }
 
 /* ---- kv ---- */
@@ -868,14 +899,7 @@ int store_kv_set(struct store *st, const char *key, const char *value, struct er
 {
     char what[128];
     snprintf(what, sizeof what, "setting '%s'", key ? key : "(null)");
-    sqlite3_stmt *s = st->stmt[value ? S_KV_SET : S_KV_DEL];
-    struct binder b = {s, 0, SQLITE_OK};
-    bind_text(&b, key);
-    if (value)
-        bind_text(&b, value);
-    if (bind_check(st, &b, err, what) < 0)
-        return -1;
-    return stmt_run(st, s, err, what);
+    return pair_set(st, S_KV_SET, S_KV_DEL, key, value, err, what);
 }
 
 /* A value that does not fit in len bytes (its NUL included) is an error,
@@ -940,9 +964,7 @@ int store_script_put(struct store *st, long id, const char *text, struct err *er
     struct binder b = {s, 0, SQLITE_OK};
     bind_i64(&b, id);
     bind_text(&b, text ? text : "");
-    if (bind_check(st, &b, err, what) < 0)
-        return -1;
-    return stmt_run(st, s, err, what);
+    return bind_run(st, &b, err, what);
 }
 
 int store_script_get(struct store *st, long id, char **text, struct err *err)
@@ -963,9 +985,7 @@ int store_script_del(struct store *st, long id, struct err *err)
     sqlite3_stmt *s = st->stmt[S_SCRIPT_DEL];
     struct binder b = {s, 0, SQLITE_OK};
     bind_i64(&b, id);
-    if (bind_check(st, &b, err, what) < 0)
-        return -1;
-    return stmt_run(st, s, err, what);
+    return bind_run(st, &b, err, what);
 }
 
 int store_scripts_prune(struct store *st, struct err *err)
@@ -992,18 +1012,10 @@ int store_kv_each(struct store *st, const char *prefix,
 {
     char what[128];
     snprintf(what, sizeof what, "reading the keys '%s...'", prefix ? prefix : "(null)");
-    sqlite3_stmt *s = st->stmt[S_KV_EACH];
-    struct binder b = {s, 0, SQLITE_OK};
+    struct binder b = {st->stmt[S_KV_EACH], 0, SQLITE_OK};
     bind_text(&b, prefix);
-    struct row *v;
-    size_t n;
-    if (bind_check(st, &b, err, what) < 0 || rows_collect(st, s, &v, &n, err, what) < 0)
-        return -1;
-    int ret = 0;
-    for (size_t i = 0; i < n && ret == 0; i++)
-        ret = fn(ctx, v[i].s1, v[i].s2);
-    rows_free(v, n);
-    return ret;
+    struct pair_fn p = {fn, ctx};
+    return rows_feed(st, &b, err, what, pair_row, &p);
 }
 
 /* ---- events ---- */
@@ -1018,9 +1030,18 @@ int store_event(struct store *st, long time, long job, const char *kind, const c
     bind_i64(&b, job);
     bind_text(&b, kind);
     bind_text(&b, text);
-    if (bind_check(st, &b, err, what) < 0)
-        return -1;
-    return stmt_run(st, s, err, what);
+    return bind_run(st, &b, err, what);
+}
+
+struct event_fn {
+    int (*fn)(void *ctx, long time, long job, const char *kind, const char *text);
+    void *ctx;
+};
+
+static int event_row(const struct row *r, void *arg)
+{
+    const struct event_fn *e = arg;
+    return e->fn(e->ctx, (long)r->i1, (long)r->i2, r->s1, r->s2);
 }
 
 /* In the order logged (event id), which is oldest first even if the clock
@@ -1029,19 +1050,10 @@ int store_events(struct store *st, size_t max,
                  int (*fn)(void *ctx, long time, long job, const char *kind, const char *text),
                  void *ctx, struct err *err)
 {
-    const char *what = "loading the event log";
-    sqlite3_stmt *s = st->stmt[S_EVENTS];
-    struct binder b = {s, 0, SQLITE_OK};
+    struct binder b = {st->stmt[S_EVENTS], 0, SQLITE_OK};
     bind_i64(&b, max > INT64_MAX ? INT64_MAX : (long long)max);
-    struct row *v;
-    size_t n;
-    if (bind_check(st, &b, err, what) < 0 || rows_collect(st, s, &v, &n, err, what) < 0)
-        return -1;
-    int ret = 0;
-    for (size_t i = 0; i < n && ret == 0; i++)
-        ret = fn(ctx, (long)v[i].i1, (long)v[i].i2, v[i].s1, v[i].s2);
-    rows_free(v, n);
-    return ret;
+    struct event_fn e = {fn, ctx};
+    return rows_feed(st, &b, err, "loading the event log", event_row, &e);
 }
 
 /* ---- request tokens ---- */
@@ -1069,9 +1081,7 @@ int store_token_put(struct store *st, long uid, const char *token, long time, co
     bind_text(&b, token);
     bind_i64(&b, time);
     bind_text(&b, reply);
-    if (bind_check(st, &b, err, what) < 0)
-        return -1;
-    return stmt_run(st, s, err, what);
+    return bind_run(st, &b, err, what);
 }
 
 int store_tokens_prune(struct store *st, long before, struct err *err)
@@ -1079,9 +1089,7 @@ int store_tokens_prune(struct store *st, long before, struct err *err)
     sqlite3_stmt *s = st->stmt[S_TOKENS_PRUNE];
     struct binder b = {s, 0, SQLITE_OK};
     bind_i64(&b, before);
-    if (bind_check(st, &b, err, "forgetting old request tokens") < 0)
-        return -1;
-    return stmt_run(st, s, err, "forgetting old request tokens");
+    return bind_run(st, &b, err, "forgetting old request tokens");
 }
 
 /* ---- the web view's history ---- */
@@ -1094,14 +1102,12 @@ int store_hist_put(struct store *st, const long long v[STORE_HIST_COLS], long be
     struct binder b = {s, 0, SQLITE_OK};
     for (int i = 0; i < STORE_HIST_COLS; i++)
         bind_i64(&b, v[i]);
-    if (bind_check(st, &b, err, what) < 0 || stmt_run(st, s, err, what) < 0)
+    if (bind_run(st, &b, err, what) < 0)
         return -1;
     s = st->stmt[S_HIST_PRUNE];
     b = (struct binder){s, 0, SQLITE_OK};
     bind_i64(&b, before);
-    if (bind_check(st, &b, err, what) < 0)
-        return -1;
-    return stmt_run(st, s, err, what);
+    return bind_run(st, &b, err, what);
 }
 
 int store_hist_load(struct store *st, long since,

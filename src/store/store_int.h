@@ -147,6 +147,15 @@ static inline int bind_check(struct store *st, struct binder *b, struct err *err
     return -1;
 }
 
+/* Finish a run of binds and step the statement (one that returns no rows):
+ * every writer's last step. */
+static inline int bind_run(struct store *st, struct binder *b, struct err *err, const char *what)
+{
+    if (bind_check(st, b, err, what) < 0)
+        return -1;
+    return stmt_run(st, b->s, err, what);
+}
+
 /* Column i as a new string, NULL for SQL NULL. Caller frees. */
 static inline char *col_str(sqlite3_stmt *s, int i)
 {

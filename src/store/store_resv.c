@@ -46,7 +46,7 @@ static int resv_delete(struct store *st, const char *id, struct err *err, const 
         sqlite3_stmt *s = st->stmt[dels[i]];
         struct binder b = {s, 0, SQLITE_OK};
         bind_text(&b, id);
-        if (bind_check(st, &b, err, what) < 0 || stmt_run(st, s, err, what) < 0)
+        if (bind_run(st, &b, err, what) < 0)
             return -1;
     }
     return 0;
@@ -71,7 +71,7 @@ static int resv_insert(struct store *st, const struct store_resv *r, struct err 
     bind_i64(&b, r->tasks);
     bind_text(&b, r->creator);
     bind_i64(&b, r->creator_uid);
-    if (bind_check(st, &b, err, what) < 0 || stmt_run(st, s, err, what) < 0)
+    if (bind_run(st, &b, err, what) < 0)
         return -1;
     s = st->stmt[S_RESV_NODE_ADD];
     for (size_t k = 0; k < r->nnodes; k++) {
@@ -80,7 +80,7 @@ static int resv_insert(struct store *st, const struct store_resv *r, struct err 
         bind_i64(&b, (long long)k);
         bind_text(&b, r->nodes[k].name);
         bind_i64(&b, r->nodes[k].procs);
-        if (bind_check(st, &b, err, what) < 0 || stmt_run(st, s, err, what) < 0)
+        if (bind_run(st, &b, err, what) < 0)
             return -1;
     }
     return 0;

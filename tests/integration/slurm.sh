@@ -14,18 +14,8 @@ if [ "$(id -u)" != 0 ] || ! command -v slurmctld >/dev/null 2>&1 || ! command -v
     skip "slurm: needs root, useradd and Slurm (scripts/deps.sh installs it)"
     exit 0
 fi
-MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
-chmod 755 "$TMP"
-B=$TMP/slurm
-H=$TMP/home
-mkdir -p "$H" "$TMP/out"
-chmod 1777 "$TMP/out"
-pid=""
-stop_all() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    sh tests/slurm/cluster.sh down "$B" 2>/dev/null
-}
-trap 'stop_all; lib_cleanup' EXIT
+. tests/integration/lib_slurm.sh
+slurm_prepare
 # A Slurm that does not hold new jobs: moku refuses to start, saying how.
 if NO_HOLD_PLUGIN=1 sh tests/slurm/cluster.sh up "$B" 4 2 >"$TMP/up" 2>&1; then
     printf 'RMCFG[s] TYPE=SLURM CONFIGFILE=%s\n' "$B/etc/slurm.conf" >"$H/maui.cfg"
@@ -48,14 +38,8 @@ if ! sh tests/slurm/cluster.sh up "$B" 4 2 >"$TMP/up" 2>&1; then
     exit 0
 fi
 ok "slurm: a private cluster of four nodes came up"
-export SLURM_CONF="$B/etc/slurm.conf" MOKU_HOME="$H"
-
-for u in mokusa mokusb; do
-    add_user "$u"
-done
-# (TMPDIR: the test's own directory is not the users'; Slurm would say so
-# at the top of each job's output, before the lines the checks read.)
-as() { u=$1; shift; runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" TMPDIR=/tmp "$@"; }
+slurm_users
+SUB_OUT=$TMP/out/%j.out
 # A job that says where and when it ran.
 cat >"$TMP/out/job.sh" <<'EOF'
 #!/bin/sh
@@ -64,18 +48,6 @@ sleep ${1:-2}
 echo "end $(date +%s.%N)"
 EOF
 chmod 755 "$TMP/out/job.sh"
-sub() { # USER ARGS...: the Slurm job id
-    u=$1; shift
-    (cd "$TMP/out" && as "$u" sbatch --parsable -o "$TMP/out/%j.out" "$@") | cut -d';' -f1
-}
-state() { scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n 's/^JobState=//p'; }
-field() { scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p"; }
-# wait_state JOB STATE [TENTHS]: until Slurm says so.
-wait_state() {
-    t=0
-    while [ "$(state "$1")" != "$2" ] && [ $t -lt "${3:-300}" ]; do sleep 0.1; t=$((t + 1)); done
-    [ "$(state "$1")" = "$2" ]
-}
 # cj JOB: moku's checkjob of it (nothing when moku has no such job).
 cj() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null; }
 # cj_has JOB PATTERN...: moku's checkjob of it has every pattern.

@@ -28,42 +28,14 @@ if [ "$(id -u)" != 0 ] || ! command -v slurmctld >/dev/null 2>&1 || ! command -v
     fail "slurm_shape: needs root, useradd and Slurm (scripts/deps.sh installs it)"
     exit 0
 fi
-MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
-chmod 755 "$TMP"
-B=$TMP/slurm
-H=$TMP/home
-mkdir -p "$H" "$TMP/out"
-chmod 1777 "$TMP/out"
-pid=""
-stop_all() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    sh tests/slurm/cluster.sh down "$B" 2>/dev/null
-}
-trap 'stop_all; lib_cleanup' EXIT
+. tests/integration/lib_slurm.sh
+slurm_prepare
 if ! sh tests/slurm/cluster.sh up "$B" 4 4 >"$TMP/up" 2>&1; then
     fail "slurm_shape: the private cluster came up"
     cat "$TMP/up"
     exit 0
 fi
-export SLURM_CONF="$B/etc/slurm.conf" MOKU_HOME="$H"
-for u in mokusa mokusb; do
-    add_user "$u"
-done
-# (TMPDIR: the test's own directory is not the users'; Slurm would say so
-# at the top of each job's output.)
-as() { u=$1; shift; runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" TMPDIR=/tmp "$@"; }
-sub() { # USER ARGS...: the Slurm job id (sbatch's errors in $TMP/sberr)
-    u=$1; shift
-    (cd "$TMP/out" && as "$u" sbatch --parsable -o /dev/null "$@" 2>"$TMP/sberr") | cut -d';' -f1
-}
-state() { scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n 's/^JobState=//p'; }
-field() { scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p"; }
-# wait_state JOB STATE [TENTHS]
-wait_state() {
-    t=0
-    while [ "$(state "$1")" != "$2" ] && [ $t -lt "${3:-300}" ]; do sleep 0.1; t=$((t + 1)); done
-    [ "$(state "$1")" = "$2" ]
-}
+slurm_users
 # all_running JOB...: every one RUNNING in Slurm at the same moment (10 s at most)
 all_running() {
     t=0

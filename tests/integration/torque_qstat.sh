@@ -7,27 +7,9 @@
 # job that qstat -c still lists.
 . tests/integration/lib.sh
 
-MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
-H=$TMP/home
-mkdir -p "$H" "$TMP/work" "$TMP/bin"
-printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=2\nNODECFG[n2] PROCS=2 FEATURES=big\nCLASSCFG[batch] PRIORITY=1\n' >"$H/maui.cfg"
-export MOKU_HOME="$H"
-for c in qstat qdel pbsnodes; do ln -s "$MOKU" "$TMP/bin/$c"; done
-"$MOKU" serve --home "$H" >>"$TMP/serve.log" 2>&1 &
-pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; lib_cleanup' EXIT
-up() { timeout 5 "$MOKU" showq >/dev/null 2>&1; }
-wait_for 10 up
-HOST=$(hostname | cut -d. -f1)
-cd "$TMP/work" || exit 1
-t() {
-    c=$1
-    shift
-    timeout 10 "$TMP/bin/$c" "$@" >"$TMP/out" 2>"$TMP/err"
-    rc=$?
-}
-state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
-is() { [ "$(state "$1")" = "$2" ]; }
+. tests/integration/lib_torque.sh
+torque_serve 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=2\nNODECFG[n2] PROCS=2 FEATURES=big\nCLASSCFG[batch] PRIORITY=1\n' \
+    qstat qdel pbsnodes
 ja=$(echo 'sleep 60' | timeout 5 "$MOKU" submit -N spread -l nodes=2:ppn=1)
 jb=$(echo 'sleep 60' | timeout 5 "$MOKU" submit -h -q batch -N held)
 jc=$(echo 'true' | timeout 5 "$MOKU" submit -N quick)

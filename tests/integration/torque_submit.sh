@@ -8,28 +8,10 @@
 # -o host:path, and a walltime kill reported as 271.
 . tests/integration/lib.sh
 
-MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
 DATA=$(pwd)/tests/data/pbs
-H=$TMP/home
-mkdir -p "$H" "$TMP/work" "$TMP/bin"
-printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=2\nNODECFG[n2] PROCS=2\nCLASSCFG[batch] PRIORITY=10\nLOGLEVEL 3\n' >"$H/maui.cfg"
-export MOKU_HOME="$H"
-for c in qsub qstat; do ln -s "$MOKU" "$TMP/bin/$c"; done
-"$MOKU" serve --home "$H" >>"$TMP/serve.log" 2>&1 &
-pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; lib_cleanup' EXIT
-up() { timeout 5 "$MOKU" showq >/dev/null 2>&1; }
-wait_for 10 up
-HOST=$(hostname | cut -d. -f1)
-cd "$TMP/work" || exit 1
-# t CMD ARGS...: a Torque command by its own name; output in $TMP/out, err, rc.
-t() {
-    c=$1
-    shift
-    timeout 10 "$TMP/bin/$c" "$@" >"$TMP/out" 2>"$TMP/err"
-    rc=$?
-}
-state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
+. tests/integration/lib_torque.sh
+torque_serve 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=2\nNODECFG[n2] PROCS=2\nCLASSCFG[batch] PRIORITY=10\nLOGLEVEL 3\n' \
+    qsub qstat
 is_running() { [ "$(state "$1")" = Running ]; }
 ended() { case $(state "$1") in Completed | Removed) true ;; *) false ;; esac; }
 field() { timeout 5 "$TMP/bin/qstat" -f "$1" | sed -n "s/^    $2 = //p"; }

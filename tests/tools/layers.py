@@ -12,9 +12,15 @@ function another object defines), and prints one "ok"/"not ok" line per rule:
      engine/ (calls go down: engine -> policy -> core);
   3. no circle of objects (a strongly connected part of the call graph)
      crosses a folder, anywhere in src/;
-  4. no circle within core/, policy/ or engine/ holds more than six objects.
+  4. no circle within any folder of src/ holds more than six objects;
+  5. the folders' order (FOLDERS, as docs/architecture.md writes it): no
+     object calls a function of a folder above its own, none of a folder
+     of the same level;
+  6. no file includes a header of a folder above its own or of the same
+     level, except the named ALLOWED includes (each with its reason);
+  7. every folder of src/ has its place in FOLDERS.
 
-Circles of the other folders are listed as comments (their owners' rule).
+Every circle is listed as a comment.
 Usage: layers.py [SRC [BUILD]]   (defaults: src, build). Exit 1 on a "not ok".
 """
 import collections
@@ -26,6 +32,27 @@ import sys
 
 ENGINE = ("core", "policy", "engine")
 MAXCIRCLE = 6
+
+# The folders of src/, lowest first; a folder may call and include those of
+# lower levels only (docs/architecture.md, "Layers point one way").
+FOLDERS = [
+    ("util",),
+    ("cfg",),
+    ("core",),
+    ("policy",),
+    ("engine",),
+    ("store", "wire", "rm"),
+    ("trace", "stats", "cmd"),
+    ("validate", "web", "sim"),
+    ("daemon",),
+    ("cli",),
+]
+LEVEL = {f: i for i, fs in enumerate(FOLDERS) for f in fs}
+
+# Includes up that are known and allowed, each with its reason:
+# {(file, header): "why"}. Keep it empty: an entry here is a debt, not a
+# rule, and one that no longer holds fails ("allowed but gone").
+ALLOWED = {}
 
 
 def includes(src):
@@ -118,6 +145,34 @@ def folder(name):
     return name.split("/", 1)[0]
 
 
+def upward(a, b):
+    """Whether folder a may not use folder b: b above a or beside it."""
+    fa, fb = folder(a), folder(b)
+    return fa != fb and fa in LEVEL and fb in LEVEL and LEVEL[fb] >= LEVEL[fa]
+
+
+def order_calls(edges):
+    bad = [f"{a} calls {b}: {', '.join(sorted(s))}" for a in sorted(edges)
+           for b, s in sorted(edges[a].items()) if upward(a, b)]
+    return not bad, "calls follow the folders' order (none up, none sideways)", bad
+
+
+def order_includes(inc):
+    bad, allowed = [], []
+    for f in sorted(inc):
+        for h in sorted(inc[f]):
+            if "/" not in h or not upward(f, h):
+                continue
+            if (f, h) in ALLOWED:
+                allowed.append(f"allowed: {f} includes {h} ({ALLOWED[(f, h)]})")
+            else:
+                bad.append(f"{f} includes {h}")
+    stale = [f"allowed but gone: {f} includes {h}" for f, h in sorted(ALLOWED)
+             if h not in inc.get(f, ())]
+    return (not bad and not stale, "includes follow the folders' order (none up, none sideways)",
+            bad + stale + allowed)
+
+
 def main():
     src = sys.argv[1] if len(sys.argv) > 1 else "src"
     build = sys.argv[2] if len(sys.argv) > 2 else "build"
@@ -152,10 +207,13 @@ def main():
     parts = circles(edges)
     crossing = [" ".join(p) for p in parts if len({folder(x) for x in p}) > 1]
     report(not crossing, "no circle of calls crosses a folder", crossing)
-    big = [f"{len(p)}: {' '.join(p)}" for p in parts
-           if folder(p[0]) in ENGINE and len(p) > MAXCIRCLE]
-    report(not big, f"no circle within core/, policy/, engine/ holds more than {MAXCIRCLE} objects",
-           big)
+    big = [f"{len(p)}: {' '.join(p)}" for p in parts if len(p) > MAXCIRCLE]
+    report(not big, f"no circle within a folder holds more than {MAXCIRCLE} objects", big)
+    report(*order_calls(edges))
+    report(*order_includes(inc))
+    unplaced = sorted({folder(f) for f in inc} - set(LEVEL))
+    report(not unplaced, "every folder of src/ has its place in the folders' order",
+           [f"{f} has none" for f in unplaced])
     for p in parts:
         print(f"# circle of {len(p)}: {' '.join(p)}")
     return 1 if bad else 0

@@ -28,6 +28,7 @@
 #include "cmd/cmd.h"
 #include "cmd/cmd_int.h"
 #include "engine/engine.h"
+#include "policy/prio.h"
 #include "test.h"
 
 #define GOLDEN_DIR "tests/data/cmd/"

@@ -12,6 +12,7 @@
 
 #include "cfg/cfg.h"
 #include "engine/engine.h"
+#include "policy/fs.h"
 #include "sim/sim.h"
 #include "test.h"
 

@@ -24,6 +24,7 @@
 #include "cfg/cfg.h"
 #include "cmd/cmd.h"
 #include "engine/engine.h"
+#include "policy/srcfg.h"
 #include "sim/sim.h"
 #include "test.h"
 

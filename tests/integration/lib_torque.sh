@@ -1,0 +1,34 @@
+# Helpers for the tests of Torque's commands against the real daemon
+# (sourced after lib.sh; POSIX sh): torque_serve writes the home's maui.cfg,
+# links moku by the Torque commands' names, starts the daemon (ended by the
+# script's EXIT trap) and waits until it answers; t runs a command by its
+# Torque name; state and is ask checkjob for a job's state.
+
+# torque_serve CFG CMD...: the daemon with maui.cfg CFG (printf's format),
+# the commands CMD... in $TMP/bin; then in $TMP/work, HOST the short name.
+torque_serve() {
+    MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
+    H=$TMP/home
+    mkdir -p "$H" "$TMP/work" "$TMP/bin"
+    # shellcheck disable=SC2059 # the configuration is the format
+    printf "$1" >"$H/maui.cfg"
+    shift
+    export MOKU_HOME="$H"
+    for c in "$@"; do ln -s "$MOKU" "$TMP/bin/$c"; done
+    "$MOKU" serve --home "$H" >>"$TMP/serve.log" 2>&1 &
+    pid=$!
+    trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; lib_cleanup' EXIT
+    wait_for 10 torque_up
+    HOST=$(hostname | cut -d. -f1)
+    cd "$TMP/work" || exit 1
+}
+torque_up() { timeout 5 "$MOKU" showq >/dev/null 2>&1; }
+# t CMD ARGS...: a Torque command by its own name; output in $TMP/out, err, rc.
+t() {
+    c=$1
+    shift
+    timeout 10 "$TMP/bin/$c" "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+}
+state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
+is() { [ "$(state "$1")" = "$2" ]; }
