@@ -205,6 +205,19 @@ int sched_set_deps(struct sched *s, struct job *j, const char *text, struct err 
     return 0;
 }
 
+int sched_deps_check(struct sched *s, const char *text, struct err *err)
+{
+    struct job_dep *d;
+    size_t n;
+    if (dep_parse(text, &d, &n, err) < 0)
+        return -1;
+    struct job probe = {.name = "", .deps = d, .ndeps = n};
+    char msg[256];
+    int r = dep_judge_all(s, &probe, msg, sizeof msg);
+    dep_free(d, n);
+    return r < 0 ? err_set(err, "%s", msg) : 0;
+}
+
 size_t sched_deps_update(struct sched *s, long now)
 {
     if (!s->ndepjobs)

@@ -47,6 +47,9 @@ size_t dep_text(const struct job_dep *deps, size_t n, char *buf, size_t len);
  * parse error, a job named that the scheduler does not know, a dependency
  * that can never be satisfied already. */
 int sched_set_deps(struct sched *s, struct job *j, const char *text, struct err *err);
+/* What sched_set_deps would refuse, for a job not queued yet (a driver
+ * checks before it records the job): 0, or -1 with err. */
+int sched_deps_check(struct sched *s, const char *text, struct err *err);
 /* Judge the dependencies of every waiting job (sched_iterate does it before
  * and after its iteration): release those met, remove those that never
  * will be at now. Returns how many jobs were released. */
