@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cmd/cmd_int.h"
+#include "engine/dep.h"
 #include "policy/prio.h"
 
 /* Facts about the job that both layouts print. */
@@ -234,6 +235,9 @@ static void text_tail(struct cmd_buf *b, const struct jobview *v)
                        "starts before it)\n",
                        s);
     }
+    char dep[512];
+    if (j->ndeps && j->state == JOB_IDLE && dep_text(j->deps, j->ndeps, dep, sizeof dep) && dep[0])
+        cmd_buf_printf(b, "Depend:  %s (waiting)\n", dep);
     if (j->message)
         cmd_buf_printf(b, "Messages:  %s\n", j->message);
     cmd_buf_printf(b, "PE:  %.2f  StartPriority:  %ld", v->pe, cmd_prio_shown(v->priority));

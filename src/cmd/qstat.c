@@ -40,6 +40,7 @@
 #include <time.h>
 
 #include "cmd/cmd_int.h"
+#include "engine/dep.h"
 #include "util/mem.h"
 #include "util/utf8.h"
 
@@ -284,7 +285,7 @@ static const char *hold_types(const struct job *j, char out[8])
         out[k++] = 'u';
     if (j->holds & HOLD_BATCH)
         out[k++] = 'o';
-    if (j->holds & HOLD_SYSTEM)
+    if (j->holds & (HOLD_SYSTEM | HOLD_DEP)) /* Torque's dependency hold is a system one */
         out[k++] = 's';
     if (!k)
         out[k++] = 'n';
@@ -332,6 +333,11 @@ static void full_job(const struct cmd_ctx *c, const struct qrow *r, struct cmd_b
         free(h.s);
     }
     cmd_buf_printf(b, "    Hold_Types = %s\n", hold_types(j, holds));
+    if (j->ndeps && j->state == JOB_IDLE) {
+        char dep[512];
+        if (dep_text(j->deps, j->ndeps, dep, sizeof dep) && dep[0])
+            cmd_buf_printf(b, "    depend = %s\n", dep);
+    }
     if (r->x.out_path || r->x.cwd)
         path_line(b, "Output_Path", srv, r, r->x.out_path, 'o');
     cmd_buf_printf(b, "    Priority = 0\n");

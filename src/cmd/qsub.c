@@ -33,6 +33,7 @@
 
 #include "cfg/cfg.h"
 #include "cmd/qsub_int.h"
+#include "engine/dep.h"
 #include "util/mem.h"
 #include "util/utf8.h"
 
@@ -201,6 +202,16 @@ int qsub_check_str(enum qsub_sclass c, const char *s, struct err *err)
         break;
     case QSUB_S_MAIL:
         return check_mail(s, err);
+    case QSUB_S_DEPEND: {
+        if (check_len(s, QSUB_MAX_PATH, err) < 0)
+            return -1;
+        struct job_dep *deps;
+        size_t n;
+        if (dep_parse(s, &deps, &n, err) < 0)
+            return -1;
+        dep_free(deps, n);
+        return 0;
+    }
     case QSUB_S_SCRIPT:
         f = script_fault(s, strlen(s), &line);
         if (f && line)
@@ -254,9 +265,9 @@ void qsub_free(struct qsub_req *r)
 {
     if (!r)
         return;
-    char **strs[] = {&r->name,       &r->account,  &r->queue,    &r->qos,     &r->group,
-                     &r->advres,     &r->out_path, &r->err_path, &r->cwd,     &r->mail_events,
-                     &r->mail_users, &r->shell,    &r->script,   &r->warnings};
+    char **strs[] = {&r->name,       &r->account,  &r->queue,    &r->qos,      &r->group,
+                     &r->advres,     &r->out_path, &r->err_path, &r->cwd,      &r->mail_events,
+                     &r->mail_users, &r->shell,    &r->script,   &r->warnings, &r->depend};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         free(*strs[i]);
     free_strs(r->features, r->nfeatures);
@@ -304,6 +315,7 @@ struct draft {
     int chunks_many; /* the last select= asked for more than one chunk */
     const char *prefix, *tag; /* where the option being applied came from (warnings) */
     char opt;
+    int in_depend; /* the last -W item was (part of) depend= */
 };
 
 enum { PLACE_NONE, PLACE_FREE, PLACE_SCATTER, PLACE_PACK };
@@ -917,8 +929,41 @@ static int x_item(struct draft *d, char *it, struct err *err)
                    qsub_shown(it).s);
 }
 
+/* -W depend=: Torque's value has commas of its own ("afterok:1,afterany:2"),
+ * which the -W list has already split: an item that starts with a
+ * dependency type goes on the depend= before it. Checked whole at the end
+ * of the option (qsub_check_str). */
+static int w_depend(struct draft *d, const char *v, int more)
+{
+    if (!more) {
+        free(d->r.depend);
+        d->r.depend = xstrdup(v);
+        return 0;
+    }
+    char *all = xprintf("%s,%s", d->r.depend, v);
+    free(d->r.depend);
+    d->r.depend = all;
+    return 0;
+}
+
+static int is_dep_item(const char *it)
+{
+    static const char *const types[] = {"after", "before", "sync"};
+    for (size_t i = 0; i < 3; i++)
+        if (strncmp(it, types[i], strlen(types[i])) == 0 && strchr(it, ':'))
+            return 1;
+    return 0;
+}
+
 static int w_attr(struct draft *d, char *it, struct err *err)
 {
+    if (strncmp(it, "depend=", 7) == 0) {
+        d->in_depend = 1;
+        return w_depend(d, it + 7, 0);
+    }
+    if (d->in_depend && is_dep_item(it))
+        return w_depend(d, it, 1);
+    d->in_depend = 0;
     if ((it[0] == 'x' || it[0] == 'X') && it[1] == '=')
         return each_item(d, it + 2, ';', x_item, err);
     if (strncasecmp(it, "group_list=", 11) == 0) {
@@ -932,7 +977,7 @@ static int w_attr(struct draft *d, char *it, struct err *err)
         return res_word(&d->r.group, "group_list", g, err);
     }
     it[strcspn(it, "=")] = '\0';
-    return err_set(err, "unsupported attribute '%s' (moku knows x= and group_list=)",
+    return err_set(err, "unsupported attribute '%s' (moku knows x=, group_list= and depend=)",
                    qsub_shown(it).s);
 }
 
@@ -1134,8 +1179,15 @@ static int apply_opt(struct draft *d, char c, const char *v, struct err *err)
         return d->export_all = 1, 0;
     case 'l':
         return each_item(d, v, ',', resource_item, err);
-    case 'W':
-        return each_item(d, v, ',', w_attr, err);
+    case 'W': {
+        d->in_depend = 0;
+        if (each_item(d, v, ',', w_attr, err) < 0)
+            return -1;
+        struct err e;
+        if (r->depend && qsub_check_str(QSUB_S_DEPEND, r->depend, &e) < 0)
+            return err_set(err, "depend=%s: %s", qsub_shown(r->depend).s, e.msg);
+        return 0;
+    }
     case 'v':
         return each_item(d, v, ',', v_item, err);
     case 'm':

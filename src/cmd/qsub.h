@@ -90,6 +90,7 @@ struct qsub_req {
     char *queue;         /* -q: the class */
     char *qos;           /* -l qos=X or -W x=QOS:X */
     char *advres;        /* -W x=ADVRES:X (or -l advres=X) */
+    char *depend;        /* -W depend=type:id[:id][,type:id...] (engine/dep.h), as given */
     char *out_path;      /* -o, resolved against the client's cwd; NULL: the daemon's default */
     char *err_path;      /* -e, likewise */
     enum qsub_join join; /* -j */

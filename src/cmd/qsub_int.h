@@ -29,7 +29,8 @@ enum qsub_sclass {
     QSUB_S_PATH,
     QSUB_S_MAIL,
     QSUB_S_MAILTO,
-    QSUB_S_SCRIPT
+    QSUB_S_SCRIPT,
+    QSUB_S_DEPEND /* a depend= value (engine/dep.h) */
 };
 
 /* Whether s is a valid string of class c (the rules of struct qsub_req in

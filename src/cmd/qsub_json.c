@@ -45,6 +45,7 @@ static const struct field fields[] = {
     STR("queue", queue, QSUB_S_WORD, 0),
     STR("qos", qos, QSUB_S_WORD, 0),
     STR("advres", advres, QSUB_S_WORD, 0),
+    STR("depend", depend, QSUB_S_DEPEND, 0),
     STR("out_path", out_path, QSUB_S_PATH, 0),
     STR("err_path", err_path, QSUB_S_PATH, 0),
     OTHER("join", F_JOIN, join),
@@ -280,6 +281,7 @@ static size_t class_max(enum qsub_sclass c)
     case QSUB_S_MAILTO:
         return QSUB_MAX_WORD;
     case QSUB_S_PATH:
+    case QSUB_S_DEPEND:
         return QSUB_MAX_PATH;
     case QSUB_S_MAIL:
         return 8;

@@ -68,6 +68,9 @@ enum job_state {
 #define HOLD_DEFER                                                                                 \
     0x8 /* sched_release only: the deferral after failed starts, Maui's defer                      \
            hold (releasehold -a lifts it with the others) */
+#define HOLD_DEP                                                                                   \
+    0x10 /* engine/dep.c only: waiting for its dependencies (qsub -W depend=);                     \
+            shown as a system hold, as Torque's; releasehold does not lift it */
 
 /* Why an idle job is not running, as the last scheduling iteration saw it. */
 enum job_wait {
@@ -207,6 +210,8 @@ struct job {
     size_t epos;     /* idle: position in its credential's list (policy/eset.c), SIZE_MAX none */
     long qstop_iter; /* the iteration whose walk set JOB_QSTOP */
     size_t tag;      /* the driver's handle (job_spec.tag) */
+    struct job_dep *deps; /* engine/dep.h: what it waits for (owned), NULL = none */
+    size_t ndeps;
 };
 
 /* The state Maui shows: "UserHold", "SystemHold" or "BatchHold" for a held

@@ -318,6 +318,7 @@ struct sched {
     struct sched_fair fsh; /* fairshare */
     struct sched_plan pl;  /* running jobs, profiles, regions, the last plan */
     struct sched_resvs rs; /* reservations, standing ones, triggers */
+    size_t ndepjobs;       /* jobs held for their dependencies, at most (engine/dep.c) */
 };
 
 /* core/sched.c, the helpers every layer of the engine shares. Whether the

@@ -166,6 +166,13 @@ struct djob *djobs_adopt(struct dmn *d, struct store_job *rec, struct err *err);
 struct djob *djobs_find(struct dmn *d, const char *id);
 /* Ask the resource manager about every running job; record the ends. */
 void djobs_poll(struct dmn *d, long now);
+/* ddep.c: job dependencies (qsub -W depend=). Whether depend (may be NULL)
+ * names jobs that exist and may still satisfy it: 0, or -1 with err. */
+int ddep_check(struct dmn *d, const char *depend, struct err *err);
+/* Give queued job dj its record's dependencies (at submission and restart). */
+void ddep_apply(struct dmn *d, struct djob *dj);
+/* Record as removed the jobs the engine removed for a dependency never met. */
+void ddep_sync(struct dmn *d, long now);
 /* After the commit: remove the spool of the jobs whose end it recorded. */
 void djobs_forget(struct dmn *d);
 /* The engine's start callback (struct sched_rm). */

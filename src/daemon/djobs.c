@@ -120,6 +120,7 @@ static struct djob *enqueue(struct dmn *d, const struct store_job *rec, struct e
         sched_set_sysprio(d->s, j, (enum job_sysprio)rec->sysprio_mode, rec->sysprio, NULL);
     d->jobs = xgrow(d->jobs, &d->capjobs, d->njobs + 1, sizeof *d->jobs);
     d->jobs[d->njobs++] = dj;
+    ddep_apply(d, dj);
     return dj;
 }
 
@@ -173,6 +174,8 @@ struct djob *djobs_add(struct dmn *d, struct store_job *rec, const char *script,
         err_set(err, "refused: %s", e.msg);
         return NULL;
     }
+    if (ddep_check(d, rec->depend, err) < 0)
+        return NULL;
     if (store_job_add(d->st, rec, err) < 0 || store_script_put(d->st, rec->id, script, err) < 0)
         return NULL;
     size_t bytes = strlen(script) + (rec->env ? strlen(rec->env) : 0);
@@ -259,7 +262,7 @@ static void own_strings(struct store_job *rec)
                      &rec->class_,   &rec->qos,      &rec->hosts,       &rec->script,
                      &rec->cwd,      &rec->out_path, &rec->err_path,    &rec->advres,
                      &rec->env,      &rec->message,  &rec->mail_events, &rec->mail_users,
-                     &rec->features, &rec->shape};
+                     &rec->features, &rec->shape,    &rec->depend};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         *strs[i] = *strs[i] ? xstrdup(*strs[i]) : NULL;
 }

@@ -47,6 +47,7 @@ static void record_of(const struct qsub_req *q, const struct peer *p, long now, 
         .out_path = q->out_path ? xstrdup(q->out_path) : NULL,
         .err_path = q->err_path ? xstrdup(q->err_path) : NULL,
         .advres = q->advres ? xstrdup(q->advres) : NULL,
+        .depend = q->depend ? xstrdup(q->depend) : NULL,
         .mail_events = q->mail_events ? xstrdup(q->mail_events) : NULL,
         .mail_users = q->mail_users ? xstrdup(q->mail_users) : NULL,
         .vmem_mb = q->vmem_mb,
@@ -129,6 +130,9 @@ static json_t *submit_to_rm(struct dmn *d, const struct peer *p, const struct qs
 {
     if (q->advres)
         return dreply_err("submit: ADVRES with RMCFG TYPE=%s is not supported yet",
+                          d->rm.ops->name);
+    if (q->depend) /* sbatch --dependency is what that resource manager's users give */
+        return dreply_err("submit: -W depend= with RMCFG TYPE=%s is not supported yet",
                           d->rm.ops->name);
     if (q->vmem_mb || q->nice) /* Slurm's --nice is a scheduling factor, not a process's */
         return dreply_err("submit: -l %s with RMCFG TYPE=%s is not supported: that resource "

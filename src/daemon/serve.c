@@ -301,6 +301,7 @@ static void serve_iterate(struct dmn *d)
     }
     if (!d->paused && rm_ok && !dspace_full(d))
         sched_iterate(d->s, now);
+    ddep_sync(d, now);
     if (rm_ok)
         dintake_push(d);
     struct dresv_change rc; /* the reservations that expired */

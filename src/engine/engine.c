@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/sched_int.h"
+#include "engine/dep.h"
 #include "policy/avail.h"
 #include "policy/fs.h"
 #include "policy/limits.h"
@@ -107,6 +108,7 @@ static void free_job(struct job *j)
     free(j->charges);
     free(j->advres);
     free(j->message);
+    dep_free(j->deps, j->ndeps);
     free(j);
 }
 
@@ -513,7 +515,13 @@ void sched_job_ended(struct sched *s, struct job *j, long now)
 
 void sched_iterate(struct sched *s, long now)
 {
+    /* Dependencies met by this instant's ends first; then those met by this
+     * iteration's starts (after), whose jobs may start in it too. Each
+     * extra run releases a job, so the loop ends. */
+    sched_deps_update(s, now);
     iter_run(s, now);
+    while (sched_deps_update(s, now))
+        iter_run(s, now);
 }
 
 void sched_accrue(struct sched *s, long now)
@@ -636,6 +644,8 @@ const char *sched_job_blocked(const struct sched *s, const struct job *j)
 {
     if (j->state != JOB_IDLE || !(j->flags & JOB_BLOCKED))
         return NULL;
+    if (j->holds == HOLD_DEP)
+        return "job has unsatisfied dependencies";
     if (j->holds)
         return j->holds & HOLD_BATCH    ? "job has a batch hold"
                : j->holds & HOLD_SYSTEM ? "job has a system hold"

@@ -40,7 +40,7 @@
 #include "util/crashpt.h"
 #include "util/mem.h"
 
-#define STORE_SCHEMA 7     /* PRAGMA user_version written by this code */
+#define STORE_SCHEMA 8     /* PRAGMA user_version written by this code */
 #define STORE_BUSY_MS 5000 /* wait this long for another connection's lock */
 #define STORE_STR_(x) #x
 #define STORE_STR(x) STORE_STR_(x)
@@ -111,6 +111,8 @@ static const char *const upgrade_sql[STORE_SCHEMA] = {
      * processes (qsub -l vmem/pvmem, nice). */
     [6] = "ALTER TABLE jobs ADD COLUMN vmem_mb INTEGER NOT NULL DEFAULT 0;"
           "ALTER TABLE jobs ADD COLUMN nice INTEGER NOT NULL DEFAULT 0;",
+    /* 8: the job's dependencies (qsub -W depend=), as given. */
+    [7] = "ALTER TABLE jobs ADD COLUMN depend TEXT;",
 };
 
 /* The job columns after id, in the order job_bind and job_read use. */
@@ -118,9 +120,9 @@ static const char *const upgrade_sql[STORE_SCHEMA] = {
     "name, user_name, group_name, uid, gid, account, class, qos, tasks, ppn, nodes, mem_mb, "      \
     "walltime, submit, start_after, holds, sysprio_mode, sysprio, state, start_time, end_time, "   \
     "exit_status, hosts, script, cwd, out_path, err_path, advres, env, bypass, defercount, "       \
-    "deferred_until, message, mail_events, mail_users, features, shape, vmem_mb, nice"
-#define JOB_NCOLS 39
-#define JOB_QMARKS "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
+    "deferred_until, message, mail_events, mail_users, features, shape, vmem_mb, nice, depend"
+#define JOB_NCOLS 40
+#define JOB_QMARKS "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
 
 static const char *const stmt_sql[S_COUNT] = {
     [S_BEGIN] = "BEGIN IMMEDIATE",
@@ -550,6 +552,7 @@ static void job_bind(struct binder *b, const struct store_job *j)
     bind_text(b, j->shape);
     bind_i64(b, j->vmem_mb);
     bind_i64(b, j->nice);
+    bind_text(b, j->depend);
 }
 
 /* The current row ("id, " JOB_COLS) into a zeroed j; strings allocated. */
@@ -596,6 +599,7 @@ static void job_read(sqlite3_stmt *s, struct store_job *j)
     j->shape = col_str(s, c++);
     j->vmem_mb = (long)sqlite3_column_int64(s, c++);
     j->nice = sqlite3_column_int(s, c++);
+    j->depend = col_str(s, c++);
 }
 
 int store_job_add(struct store *st, struct store_job *j, struct err *err)
@@ -675,6 +679,7 @@ void store_job_free(struct store_job *j)
     free(j->out_path);
     free(j->err_path);
     free(j->advres);
+    free(j->depend);
     free(j->env);
     free(j->message);
     free(j->mail_events);

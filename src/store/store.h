@@ -77,6 +77,7 @@ struct store_job {
     long vmem_mb;        /* qsub -l vmem/pvmem: each process's address space limit, MB;
                             0 = none */
     int nice;            /* qsub -l nice: the nice value its processes run at */
+    char *depend;        /* qsub -W depend= (engine/dep.h), as given; NULL = none */
 };
 
 /* Open (creating if needed) the database at path; WAL mode, FULL sync,

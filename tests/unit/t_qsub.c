@@ -358,6 +358,10 @@ static void test_w_and_env(void)
         {"-V -v FOO=mine", NULL, {"env={\"FOO\":\"mine\",\"HOME\":\"/home/u\",*"}},
         {"-v FOO=mine -V", NULL, {"env={\"FOO\":\"mine\",\"HOME\":\"/home/u\",*"}},
         {"-hV", NULL, {"hold=true", "env={\"HOME\":\"/home/u\",*"}},
+        {"-W depend=afterok:12", NULL, {"depend=afterok:12", "!qos"}},
+        {"-W depend=afterok:12.host:13,afterany:7", NULL, {"depend=afterok:12.host:13,afterany:7"}},
+        {"-W depend=afterany:7,x=QOS:q", NULL, {"depend=afterany:7", "qos=q"}},
+        {"-W x=QOS:q,depend=after:1,afternotok:2", NULL, {"depend=after:1,afternotok:2"}},
     };
     run_ok(cases, N(cases));
 }
@@ -518,6 +522,10 @@ static void test_errors(void)
         {"-N", NULL, "qsub: -N: missing argument"},
         {"-h -l", NULL, "qsub: -l: missing argument"},
         {"-t 1-10", NULL, "qsub: -t: job arrays are not supported"},
+        {"-W depend=afterok", NULL, "names no job"},
+        {"-W depend=beforeok:1", NULL, "'beforeok' is not supported"},
+        {"-W depend=synccount:2", NULL, "'synccount' is not supported"},
+        {"-W depend=later:1", NULL, "unknown dependency type 'later'"},
         {"-t", NULL, "qsub: -t: job arrays are not supported"},
         {"-I", NULL, "qsub: -I: interactive jobs are not supported"},
         {"a.sh b.sh", NULL, "qsub: unexpected extra argument 'b.sh'"},
@@ -631,8 +639,8 @@ static void test_errors(void)
         {"-l walltime", NULL, "qsub: -l: 'walltime': expected resource=value"},
         {"-l qos=", NULL, "qsub: -l: bad qos: empty value"},
         {"-l advres=a\x7f", NULL, "bad advres: 'a?' contains a control character"},
-        {"-W depend=afterok:1", NULL,
-         "qsub: -W: unsupported attribute 'depend' (moku knows x= and group_list=)"},
+        {"-W stagein=f", NULL,
+         "qsub: -W: unsupported attribute 'stagein' (moku knows x=, group_list= and depend=)"},
         {"-W x", NULL, "unsupported attribute 'x'"},
         {"-W x=FLAGS:RESTARTABLE", NULL,
          "qsub: -W: unsupported x= item 'FLAGS' (moku knows QOS:name and ADVRES:name)"},

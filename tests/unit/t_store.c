@@ -154,6 +154,7 @@ static void job_fill(struct store_job *j, long k)
     j->out_path = fmt_str("/home/u/%ld.out", k);
     j->err_path = fmt_str("/home/u/%ld.err", k);
     j->advres = fmt_str("res%ld", k);
+    j->depend = k % 2 ? fmt_str("afterok:%ld", k + 1) : NULL;
     j->env = fmt_str("A=%ld\nB=x y\n", k);
     j->bypass = k * 3;
     j->defercount = (int)(k % 5);
@@ -204,6 +205,7 @@ static void check_job_eq(const struct store_job *a, const struct store_job *b)
     CHECK(str_same(a->out_path, b->out_path));
     CHECK(str_same(a->err_path, b->err_path));
     CHECK(str_same(a->advres, b->advres));
+    CHECK(str_same(a->depend, b->depend));
     CHECK(str_same(a->env, b->env));
     CHECK_EQ(a->bypass, b->bypass);
     CHECK_EQ(a->defercount, b->defercount);
@@ -275,7 +277,7 @@ static void test_open_create_reopen(void)
     CHECK(stat(path, &sb) == 0);
     store_close(st);
     CHECK_STR(raw_text(path, "PRAGMA journal_mode", buf), "wal");
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 7);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 8);
     CHECK_EQ(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN "
                            "('jobs','nodes','fairshare','kv','events','jobs_state','jobs_end',"
                            "'resvs','resv_nodes')"),
@@ -1001,10 +1003,11 @@ static void test_schema_upgrade(void)
                             "ALTER TABLE jobs DROP COLUMN features;"
                             "ALTER TABLE jobs DROP COLUMN shape;"
                             "ALTER TABLE jobs DROP COLUMN vmem_mb;"
-                            "ALTER TABLE jobs DROP COLUMN nice; PRAGMA user_version = 1"),
+                            "ALTER TABLE jobs DROP COLUMN nice;"
+                            "ALTER TABLE jobs DROP COLUMN depend; PRAGMA user_version = 1"),
              0);
     st = open_ok(path);
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 7);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 8);
     char v[8];
     CHECK_EQ(store_kv_get(st, "k", v, sizeof v, &e), 1);
     CHECK_STR(v, "kept");
@@ -1023,10 +1026,11 @@ static void test_schema_upgrade(void)
                             "ALTER TABLE jobs DROP COLUMN features;"
                             "ALTER TABLE jobs DROP COLUMN shape;"
                             "ALTER TABLE jobs DROP COLUMN vmem_mb;"
-                            "ALTER TABLE jobs DROP COLUMN nice; PRAGMA user_version = 2"),
+                            "ALTER TABLE jobs DROP COLUMN nice;"
+                            "ALTER TABLE jobs DROP COLUMN depend; PRAGMA user_version = 2"),
              0);
     st = open_ok(path);
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 7);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 8);
     CHECK_EQ(store_job_get(st, j.id, &got, &e), 1);
     CHECK_STR(got.name, "job-3");
     CHECK(got.message == NULL && got.mail_events == NULL && got.mail_users == NULL &&

@@ -1,0 +1,53 @@
+/*
+ * ddep — job dependencies in the daemon (qsub -W depend=): checked before a
+ * job is recorded, given to the engine when the job is queued (at
+ * submission and again at every restart, from the record's depend text),
+ * and the jobs the engine removed because a dependency can never be met
+ * recorded as removed, with the reason as their message (Torque deletes
+ * such a job).
+ */
+#include "daemon/daemon_int.h"
+
+#include <stdlib.h>
+
+#include "util/mem.h"
+
+int ddep_check(struct dmn *d, const char *depend, struct err *err)
+{
+    struct err e;
+    if (depend && sched_deps_check(d->s, depend, &e) < 0)
+        return err_set(err, "invalid job dependency: %s", e.msg);
+    return 0;
+}
+
+void ddep_apply(struct dmn *d, struct djob *dj)
+{
+    struct err e;
+    if (!dj->rec.depend || dj->rec.state != SJ_IDLE)
+        return;
+    if (sched_set_deps(d->s, dj->j, dj->rec.depend, &e) == 0)
+        return;
+    /* A restart found it unsatisfiable (its parent ended badly, or is no
+     * longer in the history): removed at the next iteration, as the engine
+     * removes one whose parent ends badly while it waits. */
+    sched_job_note(d->s, dj->j, e.msg);
+    sched_cancel(d->s, dj->j, dj->rec.submit, NULL);
+}
+
+void ddep_sync(struct dmn *d, long now)
+{
+    for (size_t i = 0; i < d->njobs; i++) {
+        struct djob *dj = d->jobs[i];
+        if (!dj || !dj->j || dj->rec.state != SJ_IDLE || dj->j->state != JOB_REMOVED ||
+            !dj->rec.depend)
+            continue;
+        dj->rec.state = SJ_REMOVED;
+        dj->rec.end = now;
+        free(dj->rec.message);
+        dj->rec.message = dj->j->message ? xstrdup(dj->j->message) : NULL;
+        djrec_save(d, dj);
+        store_event(d->st, now, dj->rec.id, "dependency", dj->rec.message, NULL);
+        dlog(d->log, 1, "job %ld removed: %s", dj->rec.id,
+             dj->rec.message ? dj->rec.message : "dependency never satisfied");
+    }
+}

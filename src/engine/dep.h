@@ -1,0 +1,58 @@
+/*
+ * dep — job dependencies (Torque's qsub -W depend=): a job that waits for
+ * other jobs to start or end. The engine holds such a job with HOLD_DEP
+ * (shown as a system hold, as Torque's dependency hold is) and releases it
+ * at the first scheduling iteration after its last dependency is satisfied;
+ * one that can never be satisfied (afterok on a job that failed or was
+ * removed, afternotok on one that succeeded) is removed, as Torque deletes
+ * it, with the reason as its message.
+ *
+ * Types: after (the other job has started), afterok (ended with exit status
+ * 0, or an unknown one: a replayed job with no recorded failure), afternotok
+ * (ended otherwise, or removed before it ended), afterany (ended or removed
+ * in any way). Torque's before* and sync* types are refused by the parser.
+ */
+#ifndef MOKU_DEP_H
+#define MOKU_DEP_H
+
+#include <stddef.h>
+
+#include "util/err.h"
+
+struct sched;
+struct job;
+
+enum dep_type { DEP_AFTER, DEP_AFTEROK, DEP_AFTERNOTOK, DEP_AFTERANY };
+
+/* One dependency: on job `on` (its name, host part removed). */
+struct job_dep {
+    enum dep_type type;
+    char *on;
+    int met; /* satisfied for good (judged once, so a purged job still counts) */
+};
+
+/* Parse a depend= value, "type:id[:id...][,type:id...]" (ids with or
+ * without ".host"), into a new array (caller frees with dep_free). Errors
+ * name the bad part; nothing is returned then. */
+int dep_parse(const char *text, struct job_dep **deps, size_t *n, struct err *err);
+void dep_free(struct job_dep *deps, size_t n);
+/* "after", "afterok", "afternotok", "afterany". */
+const char *dep_type_name(enum dep_type t);
+/* Write the dependencies not yet met as a depend= value ("afterok:3:4");
+ * returns the length it needed (snprintf's rule). */
+size_t dep_text(const struct job_dep *deps, size_t n, char *buf, size_t len);
+
+/* Give idle job j (no dependencies yet) the dependencies of text, judged at
+ * once: held with HOLD_DEP while some wait. Errors (nothing changes): a
+ * parse error, a job named that the scheduler does not know, a dependency
+ * that can never be satisfied already. */
+int sched_set_deps(struct sched *s, struct job *j, const char *text, struct err *err);
+/* What sched_set_deps would refuse, for a job not queued yet (a driver
+ * checks before it records the job): 0, or -1 with err. */
+int sched_deps_check(struct sched *s, const char *text, struct err *err);
+/* Judge the dependencies of every waiting job (sched_iterate does it before
+ * and after its iteration): release those met, remove those that never
+ * will be at now. Returns how many jobs were released. */
+size_t sched_deps_update(struct sched *s, long now);
+
+#endif

@@ -1,0 +1,89 @@
+#!/bin/sh
+# qsub -W depend= against the real daemon: a chain afterok/afternotok on a
+# parent that succeeds and on one that fails, the dependency hold shown in
+# checkjob and qstat -f (Hold_Types s, depend =), a job whose dependency can
+# never be met removed with the reason, an unknown id and Torque's before*
+# types refused, and the dependencies kept across a daemon restart while
+# the parent still runs.
+. tests/integration/lib.sh
+
+MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
+H=$TMP/home
+mkdir -p "$H" "$TMP/work" "$TMP/bin"
+printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=4\nLOGLEVEL 3\n' >"$H/maui.cfg"
+export MOKU_HOME="$H"
+for c in qsub qstat; do ln -s "$MOKU" "$TMP/bin/$c"; done
+start_daemon() {
+    "$MOKU" serve --home "$H" >>"$TMP/serve.log" 2>&1 &
+    pid=$!
+}
+start_daemon
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; lib_cleanup' EXIT
+up() { timeout 5 "$MOKU" showq >/dev/null 2>&1; }
+wait_for 10 up
+cd "$TMP/work" || exit 1
+t() {
+    c=$1
+    shift
+    timeout 10 "$TMP/bin/$c" "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+}
+state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
+is() { [ "$(state "$1")" = "$2" ]; }
+field() { timeout 5 "$TMP/bin/qstat" -f "$1" | sed -n "s/^    $2 = //p"; }
+# sub ARGS: qsub; the job's number in $jid, qsub's exit in $rc.
+sub() {
+    t qsub "$@"
+    jid=$(sed -n 's/^\([0-9]*\)\..*/\1/p' "$TMP/out")
+}
+printf '#!/bin/sh\nsleep 4\n' >long.sh
+printf '#!/bin/sh\nexit 3\n' >fail.sh
+printf '#!/bin/sh\nexit 0\n' >ok.sh
+
+sub long.sh
+ja=$jid
+sub -W depend=afterok:$ja.$(hostname) ok.sh
+jb=$jid
+check "qsub -W depend=afterok:ID.host accepted" sh -c "[ $rc = 0 ] && [ -n '$jb' ]"
+sub -W depend=afternotok:$ja ok.sh
+jc=$jid
+sub -W depend=afterany:$ja,afterok:$ja ok.sh
+jd=$jid
+check "two types, comma-separated, accepted" sh -c "[ $rc = 0 ] && [ -n '$jd' ]"
+check "the dependent waits in a system hold" wait_for 5 is "$jb" SystemHold
+check "checkjob shows what it waits for" sh -c "timeout 5 '$MOKU' checkjob $jb | grep -q '^Depend:  afterok:$ja (waiting)\$'"
+check "qstat -f: Hold_Types s and depend" \
+    sh -c "[ '$(field "$jb" Hold_Types)' = s ] && [ '$(field "$jb" depend)' = afterok:$ja ]"
+check "... and a job with two types shows both" [ "$(field "$jd" depend)" = "afterany:$ja,afterok:$ja" ]
+
+# A restart while the parent runs: the dependencies come back from the store.
+kill "$pid"
+wait "$pid" 2>/dev/null
+start_daemon
+wait_for 10 up
+check "after a restart the dependent still waits" is "$jb" SystemHold
+check "... with its dependency" [ "$(field "$jb" depend)" = "afterok:$ja" ]
+
+check "the parent ends well: afterok runs to its end" wait_for 20 is "$jb" Completed
+check "... afterany too" wait_for 5 is "$jd" Completed
+check "... afternotok is removed, with the reason" \
+    sh -c "[ '$(state "$jc")' = Removed ] && timeout 5 '$MOKU' checkjob $jc | grep -q 'dependency afternotok:$ja can never be satisfied: job $ja succeeded'"
+
+sub fail.sh
+jf=$jid
+sub -W depend=afterok:$jf ok.sh
+jg=$jid
+sub -W depend=afternotok:$jf ok.sh
+jn=$jid
+check "a failed parent: afternotok runs" wait_for 20 is "$jn" Completed
+check "... afterok is removed" wait_for 5 is "$jg" Removed
+
+t qsub -W depend=afterok:$jf ok.sh
+check "afterok on a job that already failed: refused" \
+    sh -c "[ $rc != 0 ] && grep -q 'invalid job dependency: dependency afterok:$jf can never be satisfied' $TMP/err && [ ! -s $TMP/out ]"
+t qsub -W depend=afterok:99999 ok.sh
+check "an unknown job id: refused" sh -c "[ $rc != 0 ] && grep -q 'job 99999 is not known' $TMP/err"
+t qsub -W depend=beforeok:$jf ok.sh
+check "beforeok: refused as not supported" sh -c "[ $rc != 0 ] && grep -q 'not supported' $TMP/err"
+t qsub -W depend=afterok ok.sh
+check "a type without a job: refused" sh -c "[ $rc != 0 ] && grep -q 'names no job' $TMP/err"

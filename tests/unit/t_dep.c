@@ -1,0 +1,136 @@
+/*
+ * Job dependencies (engine/dep.c): the depend= parser, and the engine's
+ * dependency hold — released in the iteration that sees the other job end,
+ * or the job removed when its dependency can never be met.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "test.h"
+
+static void test_parse(void)
+{
+    struct job_dep *d;
+    size_t n;
+    struct err e = {0};
+    CHECK(dep_parse("afterok:12.host:13,afterany:7", &d, &n, &e) == 0);
+    CHECK(n == 3);
+    CHECK(d[0].type == DEP_AFTEROK && strcmp(d[0].on, "12") == 0);
+    CHECK(d[1].type == DEP_AFTEROK && strcmp(d[1].on, "13") == 0);
+    CHECK(d[2].type == DEP_AFTERANY && strcmp(d[2].on, "7") == 0);
+    char buf[64];
+    CHECK(dep_text(d, n, buf, sizeof buf) == strlen("afterok:12:13,afterany:7"));
+    CHECK(strcmp(buf, "afterok:12:13,afterany:7") == 0);
+    dep_free(d, n);
+    const char *bad[] = {"",        "afterok",    "afterok:",   "afterok:1::2", "afterok:1,",
+                         "later:1", "beforeok:1", "syncwith:1", ",afterok:1",   "afterok:.host"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        d = NULL;
+        CHECK(dep_parse(bad[i], &d, &n, &e) == -1);
+        CHECK(d == NULL);
+    }
+    CHECK(dep_parse("beforeok:1", &d, &n, &e) == -1 && strstr(e.msg, "not supported"));
+}
+
+static struct job *submit(struct sched *s, const char *name, long at)
+{
+    struct job_spec spec = {
+        .name = name, .tasks = 1, .procs_per_task = 1, .walltime = 100, .submit = at};
+    struct job *j = sched_submit(s, &spec, NULL);
+    CHECK(j != NULL);
+    return j;
+}
+
+static struct sched *one_node(void)
+{
+    struct sched_policy p;
+    sched_policy_default(&p);
+    struct sched *s = sched_create(&p, NULL);
+    struct node_spec n = {.name = "n0", .procs = 4, .state = NODE_UP};
+    CHECK(sched_add_node(s, &n, NULL) == 0);
+    return s;
+}
+
+/* afterok waits while the parent runs and starts in the iteration that sees
+ * it end well; afternotok on the same parent is removed then, with why. */
+static void test_chain(void)
+{
+    struct sched *s = one_node();
+    struct err e = {0};
+    struct job *a = submit(s, "1", 0), *b = submit(s, "2", 0), *c = submit(s, "3", 0);
+    CHECK(sched_set_deps(s, b, "afterok:1", &e) == 0);
+    CHECK(sched_set_deps(s, c, "afternotok:1.host", &e) == 0);
+    CHECK(strcmp(job_display_state(b), "SystemHold") == 0);
+    sched_iterate(s, 0);
+    CHECK(a->state == JOB_RUNNING && b->state == JOB_IDLE && c->state == JOB_IDLE);
+    CHECK(strcmp(sched_job_blocked(s, b), "job has unsatisfied dependencies") == 0);
+    sched_iterate(s, 10);
+    CHECK(b->state == JOB_IDLE);
+    a->exit_status = 0;
+    sched_job_ended(s, a, 50);
+    sched_iterate(s, 50);
+    CHECK(b->state == JOB_RUNNING && b->start == 50);
+    CHECK(c->state == JOB_REMOVED);
+    CHECK(c->message && strstr(c->message, "afternotok:1 can never be satisfied"));
+    sched_destroy(s);
+}
+
+/* A failed parent: afterok is removed, afternotok and afterany start. */
+static void test_failed_parent(void)
+{
+    struct sched *s = one_node();
+    struct err e = {0};
+    struct job *a = submit(s, "1", 0), *b = submit(s, "2", 0), *c = submit(s, "3", 0),
+               *d = submit(s, "4", 0);
+    CHECK(sched_set_deps(s, b, "afterok:1", &e) == 0);
+    CHECK(sched_set_deps(s, c, "afternotok:1", &e) == 0);
+    CHECK(sched_set_deps(s, d, "afterany:1,afternotok:1", &e) == 0);
+    sched_iterate(s, 0);
+    a->exit_status = 3;
+    sched_job_ended(s, a, 20);
+    sched_iterate(s, 20);
+    CHECK(b->state == JOB_REMOVED && strstr(b->message, "job 1 failed"));
+    CHECK(c->state == JOB_RUNNING && c->start == 20);
+    CHECK(d->state == JOB_RUNNING && d->start == 20);
+    /* Judged at once: afterok on a job that failed is refused, nothing set. */
+    struct job *f = submit(s, "5", 20);
+    CHECK(sched_set_deps(s, f, "afterok:1", &e) == -1 && strstr(e.msg, "never"));
+    CHECK(f->ndeps == 0 && f->holds == 0);
+    CHECK(sched_set_deps(s, f, "afterok:99", &e) == -1 && strstr(e.msg, "not known"));
+    CHECK(sched_set_deps(s, f, "after:5", &e) == -1);
+    /* Met already: no hold at all. */
+    CHECK(sched_set_deps(s, f, "afterany:1", &e) == 0 && f->holds == 0);
+    sched_destroy(s);
+}
+
+/* after: the dependent starts in the same iteration as its parent; a
+ * cancelled parent that never started removes it. Admins' release does not
+ * lift a dependency hold. */
+static void test_after_and_cancel(void)
+{
+    struct sched *s = one_node();
+    struct err e = {0};
+    struct job *a = submit(s, "1", 0), *b = submit(s, "2", 0);
+    struct job *x = submit(s, "3", 0), *y = submit(s, "4", 0);
+    CHECK(sched_hold(s, x, HOLD_USER, &e) == 0);
+    CHECK(sched_set_deps(s, b, "after:1", &e) == 0);
+    CHECK(sched_set_deps(s, y, "after:3", &e) == 0);
+    CHECK(sched_release(s, y, HOLD_USER | HOLD_SYSTEM | HOLD_BATCH | HOLD_DEFER, 0, &e) == 0);
+    sched_iterate(s, 0);
+    CHECK(a->state == JOB_RUNNING && b->state == JOB_RUNNING && b->start == 0);
+    CHECK(y->state == JOB_IDLE && (y->holds & HOLD_DEP));
+    CHECK(sched_cancel(s, x, 5, &e) == 0);
+    sched_iterate(s, 5);
+    CHECK(y->state == JOB_REMOVED && strstr(y->message, "ended without starting"));
+    sched_destroy(s);
+}
+
+int main(void)
+{
+    TEST_RUN(test_parse);
+    TEST_RUN(test_chain);
+    TEST_RUN(test_failed_parent);
+    TEST_RUN(test_after_and_cancel);
+    return TEST_DONE();
+}
