@@ -1,9 +1,13 @@
 #!/bin/sh
-# make bench, the daemon: submissions through the client, showq with a big
-# queue, one scheduling iteration with 10,000 idle jobs on 1,000 virtual
-# nodes, and the daemon's memory with 100,000 jobs. Prints figures; judges
-# nothing. Targets (issue 6): > 1,000 submissions/s, showq < 100 ms, an
-# iteration < 50 ms.
+# make bench, the daemon: submissions through the client, submissions over
+# the socket (one connection, then four at once: group commit), showq with a
+# big queue, one scheduling iteration with 10,000 idle jobs on 1,000 virtual
+# nodes, and the daemon's start-up and memory with 100,000 jobs. Prints
+# figures; judges nothing. Targets (issue 6): > 1,000 submissions/s, showq <
+# 100 ms, an iteration < 50 ms; (issue 31) >= 10,000 submissions/s over the
+# socket with 4 connections, showq with 100,000 jobs <= 100 ms, start-up
+# with 100,000 jobs <= 300 ms and <= 100 MB. Each figure with a target
+# prints "figure (target ...: ratio)", the ratio figure/target.
 set -e
 MOKU=$(pwd)/bin/moku
 FILL=${FILL:-build/store_fill}
@@ -46,7 +50,9 @@ i=0
 while [ $i -lt 500 ]; do "$MOKU" submit job.sh >/dev/null; i=$((i+1)); done
 t1=$(now_ms)
 awk -v ms=$((t1 - t0)) 'BEGIN { printf "daemon: 500 submissions one after another: %.0f/s\n", 500 / (ms / 1000) }'
-"$SUBBENCH" "$tmp/h/moku.sock" 5000
+"$SUBBENCH" "$tmp/h/moku.sock" 5000 1
+"$SUBBENCH" "$tmp/h/moku.sock" 10000 4 |
+    awk '{ r = $NF; sub(/\/s$/, "", r); printf "%s (target >= 10000/s: %.2fx)\n", $0, r / 10000 }'
 best=999999
 for k in 1 2 3 4 5; do
     t0=$(now_ms); "$MOKU" showq >/dev/null; t1=$(now_ms)
@@ -67,6 +73,10 @@ mpid=$!
 wait_up "$tmp/m"
 t1=$(now_ms)
 rss=$(awk '/^VmHWM:/ { print $2 }' /proc/$mpid/status)
-echo "daemon: 100000 jobs: start-up (restore) $((t1 - t0)) ms, peak memory $((rss / 1024)) MB"
-t0=$(now_ms); MOKU_HOME="$tmp/m" "$MOKU" showq >/dev/null; t1=$(now_ms)
-echo "daemon: showq with 100000 jobs: $((t1 - t0)) ms"
+awk -v ms=$((t1 - t0)) -v mb=$((rss / 1024)) 'BEGIN { printf "daemon: 100000 jobs: start-up (restore) %d ms (target <= 300 ms: %.2fx), peak memory %d MB (target <= 100 MB: %.2fx)\n", ms, ms / 300, mb, mb / 100 }'
+best=999999
+for k in 1 2 3; do
+    t0=$(now_ms); MOKU_HOME="$tmp/m" "$MOKU" showq >/dev/null; t1=$(now_ms)
+    [ $((t1 - t0)) -lt $best ] && best=$((t1 - t0))
+done
+awk -v ms=$best 'BEGIN { printf "daemon: showq with 100000 jobs: %d ms, best of 3, client included (target <= 100 ms: %.2fx)\n", ms, ms / 100 }'

@@ -55,6 +55,18 @@ struct dspace {
     int held;        /* the reserve file is there, whole */
     int low;         /* under `want` bytes free (1 MiB without a reserve): no submissions */
     long long avail; /* free bytes at the last look, -1 = unknown */
+    /* The live jobs and each uid's bytes, counted once per group of
+     * submissions (dspace_submit_ok) and kept up by dspace_submitted until
+     * the group is committed (dspace_group_done): valid while tally.v. */
+    struct dspace_tally {
+        struct dspace_uid {
+            long uid;
+            int used;
+            long long bytes;
+        } * v;
+        size_t cap, uids; /* cap: a power of two, more than twice the uids */
+        long long live;
+    } tally;
 };
 
 /* A command the daemon started and does not wait for, still running: a
@@ -262,6 +274,11 @@ int dspace_full(const struct dmn *d);
  * scripts the daemon keeps; a resource manager with its own queue keeps
  * them itself). -1 with the reason. */
 int dspace_submit_ok(struct dmn *d, uid_t uid, size_t bytes, int local, struct err *err);
+/* A job of uid with `bytes` joined the group (dspace_submit_ok said yes):
+ * counted in the group's tally. */
+void dspace_submitted(struct dmn *d, uid_t uid, size_t bytes);
+/* The group is committed (or dropped): the tally is counted afresh next. */
+void dspace_group_done(struct dmn *d);
 void dspace_close(struct dmn *d);
 
 /* dmail.c */

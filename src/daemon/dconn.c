@@ -179,14 +179,13 @@ static void set_reply(struct dconn *c, char *text, long now)
 
 /* ---- serving ---- */
 
-/* The group's commit: the held replies go out as they are, or, when the
- * group could not be made durable, as settle's error. */
+/* The group's commit (asked also with no reply held: a group is never left
+ * open behind a request that did not join): the held replies go out as
+ * they are, or, when the group could not be made durable, as settle's
+ * error. */
 static void settle(struct dconn_set *s, const struct dconn_ops *ops, long now)
 {
-    size_t held = 0;
-    for (size_t i = 0; i < s->n; i++)
-        held += s->v[i].held;
-    if (!held)
+    if (!ops->settle)
         return;
     char *fail = ops->settle(ops->ctx);
     for (size_t i = 0; i < s->n; i++) {

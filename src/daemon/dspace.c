@@ -175,6 +175,80 @@ int dspace_full(const struct dmn *d)
     return d->space.want > 0 && !d->space.held;
 }
 
+/* ---- the tally of live jobs, once per group ---- */
+
+/* uid's slot, taken if new (*fresh then 1). */
+static struct dspace_uid *tally_slot(struct dspace_tally *t, long uid, int *fresh)
+{
+    size_t i = ((size_t)uid * 2654435761u) & (t->cap - 1);
+    while (t->v[i].used && t->v[i].uid != uid)
+        i = (i + 1) & (t->cap - 1);
+    *fresh = !t->v[i].used;
+    t->v[i].used = 1;
+    t->v[i].uid = uid;
+    return &t->v[i];
+}
+
+static void tally_resize(struct dspace_tally *t, size_t cap)
+{
+    struct dspace_tally old = *t;
+    t->cap = cap;
+    t->v = xcalloc(cap, sizeof *t->v);
+    t->uids = 0;
+    for (size_t i = 0; i < old.cap; i++)
+        if (old.v[i].used) {
+            int fresh;
+            tally_slot(t, old.v[i].uid, &fresh)->bytes = old.v[i].bytes;
+            t->uids++;
+        }
+    free(old.v);
+}
+
+static void tally_add(struct dspace_tally *t, long uid, long long bytes)
+{
+    int fresh;
+    tally_slot(t, uid, &fresh)->bytes += bytes;
+    t->uids += fresh;
+    if (2 * t->uids >= t->cap)
+        tally_resize(t, 2 * t->cap);
+}
+
+/* One pass over the jobs: the live ones, and each uid's bytes. */
+static void tally_count(struct dmn *d)
+{
+    struct dspace_tally *t = &d->space.tally;
+    free(t->v);
+    *t = (struct dspace_tally){.v = xcalloc(64, sizeof *t->v), .cap = 64};
+    for (size_t i = 0; i < d->njobs; i++) {
+        const struct djob *dj = d->jobs[i];
+        if (dj->rec.state == SJ_COMPLETED || dj->rec.state == SJ_REMOVED)
+            continue;
+        t->live++;
+        tally_add(t, dj->rec.uid, (long long)dj->bytes);
+    }
+}
+
+static long long tally_bytes(struct dspace_tally *t, long uid)
+{
+    int fresh;
+    return tally_slot(t, uid, &fresh)->bytes; /* a new slot: 0 bytes */
+}
+
+void dspace_submitted(struct dmn *d, uid_t uid, size_t bytes)
+{
+    struct dspace_tally *t = &d->space.tally;
+    if (!t->v)
+        return; /* none kept: the next submission counts afresh */
+    t->live++;
+    tally_add(t, (long)uid, (long long)bytes);
+}
+
+void dspace_group_done(struct dmn *d)
+{
+    free(d->space.tally.v);
+    d->space.tally = (struct dspace_tally){0};
+}
+
 int dspace_submit_ok(struct dmn *d, uid_t uid, size_t bytes, int local, struct err *err)
 {
     if (d->space.low)
@@ -187,15 +261,16 @@ int dspace_submit_ok(struct dmn *d, uid_t uid, size_t bytes, int local, struct e
         return 0;
     long long maxjobs = cfg_int(d->cfg, "MAXJOBCOUNT", NULL);
     long long maxbytes = cfg_int(d->cfg, "MAXSUBMITBYTES", NULL);
-    long long live = 0, mine = 0;
-    for (size_t i = 0; i < d->njobs; i++) {
-        const struct djob *dj = d->jobs[i];
-        if (dj->rec.state == SJ_COMPLETED || dj->rec.state == SJ_REMOVED)
-            continue;
-        live++;
-        if (dj->rec.uid == (long)uid)
-            mine += (long long)dj->bytes;
-    }
+    /* Counted once per group (dspace_submitted keeps it up until the group
+     * is committed: nothing else changes jobs meanwhile), afresh for a
+     * submission outside a group. */
+    int grouped = store_group_is_open(d->st);
+    if (!d->space.tally.v || !grouped)
+        tally_count(d);
+    struct dspace_tally *t = &d->space.tally;
+    long long live = t->live, mine = tally_bytes(t, (long)uid);
+    if (!grouped)
+        dspace_group_done(d);
     if (maxjobs > 0 && live >= maxjobs)
         return err_set(err, "the daemon holds %lld jobs already (MAXJOBCOUNT %lld)", live, maxjobs);
     if (maxbytes > 0 && mine + (long long)bytes > maxbytes)
@@ -208,6 +283,7 @@ int dspace_submit_ok(struct dmn *d, uid_t uid, size_t bytes, int local, struct e
 
 void dspace_close(struct dmn *d)
 {
+    dspace_group_done(d);
     free(d->space.path);
     d->space.path = NULL;
 }

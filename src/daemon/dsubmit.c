@@ -320,6 +320,7 @@ json_t *dsubmit_job(struct dmn *d, const struct peer *client, const json_t *job,
     }
     r = dreply_commit(d, r);
     if (json_is_true(json_object_get(r, "ok"))) {
+        dspace_submitted(d, p->uid, bytes);
         if (!store_group_pending(d->st)) /* in a group: after the group's commit (serve.c) */
             crashpt("submit-committed"); /* a client with no answer tries again */
         dlog(d->log, 1, "job %ld submitted by %s", dj->rec.id, p->user);

@@ -385,7 +385,7 @@ static int serve_joins(void *ctx, uid_t uid, const char *body, size_t len)
     if (d->rm.ops->submit || d->recover)
         return 0;
     int joins = dreq_is_submit(body, len);
-    if (joins && !store_group_pending(d->st) && store_group_open(d->st, NULL) < 0)
+    if (joins && !store_group_is_open(d->st) && store_group_open(d->st, NULL) < 0)
         return 0; /* a transaction is open (cannot be, between requests): on its own */
     return joins;
 }
@@ -395,6 +395,7 @@ static char *serve_settle(void *ctx)
     struct dmn *d = ctx;
     struct err e;
     int pending = store_group_pending(d->st);
+    dspace_group_done(d); /* counted afresh for the next group */
     if (pending)
         crashpt("group-before-commit"); /* nothing of the group is durable: all retried */
     if (store_group_close(d->st, &e) == 0) {

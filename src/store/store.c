@@ -508,6 +508,11 @@ int store_group_pending(const struct store *st)
     return st->grouping && st->group_tx;
 }
 
+int store_group_is_open(const struct store *st)
+{
+    return st->grouping;
+}
+
 /* ---- jobs ---- */
 
 /* Parameters 1..JOB_NCOLS in JOB_COLS order. */

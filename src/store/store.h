@@ -114,11 +114,13 @@ int store_in_transaction(const struct store *st);
  * it has begun. store_group_close returns 0 when the group's changes are
  * durable (or there were none), -1 when they are all dropped (with no
  * transaction left open either way). store_group_pending: 1 while a group's
- * transaction holds changes not yet durable.
+ * transaction has begun (its changes not yet durable).
  */
 int store_group_open(struct store *st, struct err *err);
 int store_group_close(struct store *st, struct err *err);
 int store_group_pending(const struct store *st);
+/* 1 between store_group_open and store_group_close. */
+int store_group_is_open(const struct store *st);
 
 /* Insert j (j->id is ignored and set to the new id, ids increase and are
  * never reused, even after a restart). An id taken inside a transaction that
