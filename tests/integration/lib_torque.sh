@@ -1,7 +1,8 @@
 # Helpers for the tests of Torque's commands against the real daemon
 # (sourced after lib.sh; POSIX sh): torque_serve writes the home's maui.cfg,
 # links moku by the Torque commands' names, starts the daemon (ended by the
-# script's EXIT trap) and waits until it answers; t runs a command by its
+# script's EXIT trap) and waits until it answers (torque_start starts it
+# again); t runs a command by its
 # Torque name; state and is ask checkjob for a job's state.
 
 # torque_serve CFG CMD...: the daemon with maui.cfg CFG (printf's format),
@@ -15,12 +16,17 @@ torque_serve() {
     shift
     export MOKU_HOME="$H"
     for c in "$@"; do ln -s "$MOKU" "$TMP/bin/$c"; done
-    "$MOKU" serve --home "$H" >>"$TMP/serve.log" 2>&1 &
-    pid=$!
     trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; lib_cleanup' EXIT
-    wait_for 10 torque_up
+    torque_start
     HOST=$(hostname | cut -d. -f1)
     cd "$TMP/work" || exit 1
+}
+# torque_start: the daemon on $H (again, after a kill), its pid in $pid,
+# answering.
+torque_start() {
+    "$MOKU" serve --home "$H" >>"$TMP/serve.log" 2>&1 &
+    pid=$!
+    wait_for 10 torque_up
 }
 torque_up() { timeout 5 "$MOKU" showq >/dev/null 2>&1; }
 # t CMD ARGS...: a Torque command by its own name; output in $TMP/out, err, rc.

@@ -7,29 +7,8 @@
 # the parent still runs.
 . tests/integration/lib.sh
 
-MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
-H=$TMP/home
-mkdir -p "$H" "$TMP/work" "$TMP/bin"
-printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=4\nLOGLEVEL 3\n' >"$H/maui.cfg"
-export MOKU_HOME="$H"
-for c in qsub qstat; do ln -s "$MOKU" "$TMP/bin/$c"; done
-start_daemon() {
-    "$MOKU" serve --home "$H" >>"$TMP/serve.log" 2>&1 &
-    pid=$!
-}
-start_daemon
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; lib_cleanup' EXIT
-up() { timeout 5 "$MOKU" showq >/dev/null 2>&1; }
-wait_for 10 up
-cd "$TMP/work" || exit 1
-t() {
-    c=$1
-    shift
-    timeout 10 "$TMP/bin/$c" "$@" >"$TMP/out" 2>"$TMP/err"
-    rc=$?
-}
-state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
-is() { [ "$(state "$1")" = "$2" ]; }
+. tests/integration/lib_torque.sh
+torque_serve 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=4\nLOGLEVEL 3\n' qsub qstat
 field() { timeout 5 "$TMP/bin/qstat" -f "$1" | sed -n "s/^    $2 = //p"; }
 # sub ARGS: qsub; the job's number in $jid, qsub's exit in $rc.
 sub() {
@@ -59,8 +38,7 @@ check "... and a job with two types shows both" [ "$(field "$jd" depend)" = "aft
 # A restart while the parent runs: the dependencies come back from the store.
 kill "$pid"
 wait "$pid" 2>/dev/null
-start_daemon
-wait_for 10 up
+torque_start
 check "after a restart the dependent still waits" is "$jb" SystemHold
 check "... with its dependency" [ "$(field "$jb" depend)" = "afterok:$ja" ]
 
