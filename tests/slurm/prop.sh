@@ -15,11 +15,21 @@
 # Uses the caller's TMP, H, MOKU, SLURM_CONF and check().
 
 prop_moku_books() {
-    timeout 5 "$MOKU" checkjob --format=json "$1" 2>/dev/null | awk '
-        /"allocation"/ { in_a = 1 }
-        in_a && /"node"/ { gsub(/[",]/, "", $2); n = $2 }
-        in_a && /"procs"/ { gsub(/,/, "", $2); p = $2 }
-        in_a && /"mem"/ { gsub(/,/, "", $2); print n, p, $2 }' | sort
+    # A query that does not answer is not "no allocation": it is retried,
+    # and a job moku never answered for is reported as such.
+    tries=0
+    while :; do
+        if out=$(timeout 5 "$MOKU" checkjob --format=json "$1" 2>/dev/null); then
+            printf '%s\n' "$out" | awk '
+                /"allocation"/ { in_a = 1 }
+                in_a && /"node"/ { gsub(/[",]/, "", $2); n = $2 }
+                in_a && /"procs"/ { gsub(/,/, "", $2); p = $2 }
+                in_a && /"mem"/ { gsub(/,/, "", $2); print n, p, $2 }' | sort
+            return 0
+        fi
+        tries=$((tries + 1))
+        [ $tries -lt 3 ] || { echo "(checkjob gave no answer, 3 tries)"; return 1; }
+    done
 }
 prop_slurm_books() { # $1: the job's scontrol -d show job text
     printf '%s\n' "$1" | sed -n 's/^ *Nodes=\([^ ]*\) CPU_IDs=\([^ ]*\) Mem=\([0-9]*\).*/\1 \2 \3/p' |
@@ -35,9 +45,14 @@ check_books() {
         text=$(scontrol -d show job "$j" 2>/dev/null)
         st=$(printf '%s\n' "$text" | sed -n 's/.*StartTime=\([^ ]*\).*/\1/p' | head -1)
         [ -n "$st" ] && [ $((now - $(date -d "$st" +%s))) -ge 2 ] || continue
-        m=$(prop_moku_books "$j")
-        s=$(prop_slurm_books "$text")
         [ "$(printf '%s\n' "$text" | sed -n 's/.*JobState=\([A-Z]*\).*/\1/p')" = RUNNING ] || continue
+        m=$(prop_moku_books "$j")
+        # Slurm's side is read again after moku's: a job that ended in
+        # between (the jobs are short) cannot be compared, and is not a
+        # difference of the books.
+        text=$(scontrol -d show job "$j" 2>/dev/null)
+        [ "$(printf '%s\n' "$text" | sed -n 's/.*JobState=\([A-Z]*\).*/\1/p')" = RUNNING ] || continue
+        s=$(prop_slurm_books "$text")
         if [ "$m" != "$s" ]; then
             echo "job $j: moku [$(echo "$m" | tr '\n' ';')] slurm [$(echo "$s" | tr '\n' ';')]" >>"$P/mismatch"
         fi
