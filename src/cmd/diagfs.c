@@ -276,6 +276,9 @@ static void fs_json(struct cmd_buf *out, const struct sched *s)
     json_object_set_new(root, "interval", json_integer(p->interval));
     json_object_set_new(root, "depth", json_integer(p->depth));
     json_object_set_new(root, "decay", json_real(p->decay));
+    /* The windows hold usage up to this time (the last iteration's), not
+     * up to the answer's: a reader comparing two answers needs it. */
+    json_object_set_new(root, "as_of", json_integer(fs_now(f)));
     json_object_set_new(root, "credentials", creds);
     cmd_json_out(out, root);
 }

@@ -163,6 +163,20 @@ static void test_john_text(void)
     sched_destroy(s);
 }
 
+/* as_of: the time the windows are counted up to, the ledger's last advance
+ * (the daemon's fairshare check compares two answers by it). */
+static void test_json_as_of(void)
+{
+    struct sched *s = make_sched(
+        (struct fs_params){.policy = FS_DEDICATEDPS, .interval = 86400, .depth = 4, .decay = 0.5});
+    long t0 = fs_now(sched_fs(s));
+    fs_advance(sched_fs(s), t0 + 5000);
+    json_t *o = run_json(s, "diagnose -f --format=json");
+    CHECK_EQ(json_integer_value(json_object_get(o, "as_of")), t0 + 5000);
+    json_decref(o);
+    sched_destroy(s);
+}
+
 static void test_john_json(void)
 {
     struct sched *s = john_scenario(1);
@@ -189,16 +203,16 @@ static void test_john_json(void)
     for (size_t i = 0; i < 4; i++)
         CHECK(near(json_number_value(json_array_get(w, i)), want[i]));
     /* Exactly these keys, in this order. */
-    const char *keys[] = {"policy", "interval", "depth", "decay", "credentials"};
+    const char *keys[] = {"policy", "interval", "depth", "decay", "as_of", "credentials"};
     size_t k = 0;
     const char *key;
     json_t *v;
     json_object_foreach(o, key, v)
     {
-        CHECK(k < 5 && strcmp(key, keys[k]) == 0);
+        CHECK(k < 6 && strcmp(key, keys[k]) == 0);
         k++;
     }
-    CHECK_EQ(k, 5);
+    CHECK_EQ(k, 6);
     CHECK_EQ(json_object_size(j), 6);
     json_decref(o);
     sched_destroy(s);
@@ -431,6 +445,7 @@ int main(void)
     TEST_RUN(test_docs_sample);
     TEST_RUN(test_john_text);
     TEST_RUN(test_john_json);
+    TEST_RUN(test_json_as_of);
     TEST_RUN(test_star_rule);
     TEST_RUN(test_window_columns);
     TEST_RUN(test_listing);
