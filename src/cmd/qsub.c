@@ -12,8 +12,10 @@
  * (today, else tomorrow), without a month the next such day, without a year
  * the next such date; a fully given date in the past is accepted (the job is
  * simply eligible at once). PBS Pro's select=/place= are read into the same
- * request as nodes=N:ppn=C. Where moku differs: host:path outputs for
- * another host, host names in nodes=, and unknown resources are errors
+ * request as nodes=N:ppn=C; host names in nodes= (and -l host=) as a host
+ * list (qsub_req.hosts). Where moku differs: host:path outputs for
+ * another host, node groups mixing counts and hosts, and unknown resources
+ * are errors
  * rather than passed through; node groups of different ppn lose their
  * per-node shape (a warning says so); options moku has no meaning for are
  * read and warned of (qsub_req.warnings); -v VAR for a VAR the environment lacks
@@ -309,9 +311,10 @@ void qsub_free(struct qsub_req *r)
 {
     if (!r)
         return;
-    char **strs[] = {&r->name,       &r->account,  &r->queue,    &r->qos,      &r->group,
-                     &r->advres,     &r->out_path, &r->err_path, &r->cwd,      &r->mail_events,
-                     &r->mail_users, &r->shell,    &r->script,   &r->warnings, &r->depend, &r->hosts};
+    char **strs[] = {&r->name,   &r->account,     &r->queue,      &r->qos,
+                     &r->group,  &r->advres,      &r->out_path,   &r->err_path,
+                     &r->cwd,    &r->mail_events, &r->mail_users, &r->shell,
+                     &r->script, &r->warnings,    &r->depend,     &r->hosts};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         free(*strs[i]);
     free_strs(r->features, r->nfeatures);
@@ -359,7 +362,7 @@ struct draft {
     int chunks_many; /* the last select= asked for more than one chunk */
     const char *prefix, *tag; /* where the option being applied came from (warnings) */
     char opt;
-    int in_depend; /* the last -W item was (part of) depend= */
+    int in_depend;                /* the last -W item was (part of) depend= */
     char host[QSUB_MAX_WORD + 1]; /* -l host=: "" = none */
 };
 

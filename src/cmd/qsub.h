@@ -177,9 +177,9 @@ int qsub_check(const struct qsub_req *r, struct err *err);
  * mail_users, shell, script (strings; NULL ones left out), join ("oe"/"eo",
  * left out when none), start_after, nodes, ppn, tasks, walltime, mem_mb
  * (integers), hold (boolean), rerunnable (boolean, left out when not given),
- * hosts (string, left out when NULL), features (array of strings, left out when empty), env (object of strings,
- * left out when empty). r must pass qsub_check (anything qsub_parse or
- * qsub_from_json made does); else NULL may be returned.
+ * hosts (string, left out when NULL), features (array of strings, left out when empty), env (object
+ * of strings, left out when empty). r must pass qsub_check (anything qsub_parse or qsub_from_json
+ * made does); else NULL may be returned.
  */
 json_t *qsub_to_json(const struct qsub_req *r);
 

@@ -56,8 +56,8 @@ static void record_of(const struct qsub_req *q, const struct peer *p, long now, 
     if (q->exclusive) /* the shape's words (store.h); tpn 1 keeps nodes=N:ppn=P's one a node */
         r->shape = xstrdup(q->nodes > 0 ? "tpn=1 exclusive" : "exclusive");
     if (q->hosts) { /* the last word (store.h): one-processor tasks, so many a host */
-        char *more = xprintf("%s%shosts=%s", r->shape ? r->shape : "", r->shape ? " " : "",
-                             q->hosts);
+        char *more =
+            xprintf("%s%shosts=%s", r->shape ? r->shape : "", r->shape ? " " : "", q->hosts);
         free(r->shape);
         r->shape = more;
     }
@@ -136,6 +136,10 @@ static json_t *submit_to_rm(struct dmn *d, const struct peer *p, const struct qs
 {
     if (q->advres)
         return dreply_err("submit: ADVRES with RMCFG TYPE=%s is not supported yet",
+                          d->rm.ops->name);
+    if (q->hosts) /* the required node list is not passed on yet: not placed anywhere else */
+        return dreply_err("submit: host names in nodes= (or -l host=) with RMCFG TYPE=%s are "
+                          "not supported yet",
                           d->rm.ops->name);
     if (q->depend) /* sbatch --dependency is what that resource manager's users give */
         return dreply_err("submit: -W depend= with RMCFG TYPE=%s is not supported yet",
