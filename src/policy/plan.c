@@ -35,6 +35,12 @@
  * as processors are: memory free on different nodes may not make a task's,
  * and then the start waits (policy/alloc.c places exactly).
  *
+ * A job that names its hosts (job_has_hostlist: Torque's nodes=n1:ppn=2+n2)
+ * needs node-level counts there: every node some host list names is a
+ * region of its own (its key says so), and such a job fits, and is held,
+ * where each of its hosts' regions holds its count on that host. Without
+ * host lists no node is named and the regions are what they were.
+ *
  * Cost: a rebuild walks every node and running job (it happens when a
  * reservation or a node changes, not per iteration); a query walks the
  * breakpoints of the regions the job can use.
