@@ -3,12 +3,13 @@
 # that host while others are free (checkjob's HostList and allocation,
 # qstat -f's exec_host), a + group of hosts, a #PBS directive, PBS Pro's
 # -l host=, an unknown host and a mix of counts and hosts refused with the
-# reason, and a job waiting for its busy host kept across a daemon restart
+# reason, a job for a host that is down waiting with checkjob saying so,
+# and a job waiting for its busy host kept across a daemon restart
 # and run there.
 . tests/integration/lib.sh
 
 . tests/integration/lib_torque.sh
-torque_serve 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=4\nNODECFG[n2] PROCS=4\nNODECFG[n3] PROCS=4\nNODECFG[n4] PROCS=4\nLOGLEVEL 3\n' qsub qstat
+torque_serve 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=4\nNODECFG[n2] PROCS=4\nNODECFG[n3] PROCS=4\nNODECFG[n4] PROCS=4\nNODECFG[n5] PROCS=4 STATE=Down\nLOGLEVEL 3\n' qsub qstat
 field() { timeout 5 "$TMP/bin/qstat" -f "$1" | sed -n "s/^    $2 = //p"; }
 sub() {
     t qsub "$@"
@@ -35,6 +36,12 @@ jc=$jid
 check "-l host=n2 runs" wait_for 10 is "$jc" Running
 check "... on n2" [ "$(field "$jc" exec_host)" = "n2/0" ]
 
+sub -l nodes=n5 long.sh
+jdown=$jid
+sleep 2 # iterations go by
+check "a host that is down: accepted, the job waits" sh -c "[ $rc = 0 ] && [ '$(state "$jdown")' = Idle ]"
+check "... checkjob says why" sh -c "timeout 5 '$MOKU' checkjob $jdown | grep -q 'host n5 it asks for is Down'"
+
 t qsub -l nodes=n9:ppn=1 long.sh
 check "an unknown host: refused with the reason" \
     sh -c "[ $rc != 0 ] && grep -q 'no node named n9' $TMP/err && [ ! -s $TMP/out ]"
@@ -51,8 +58,8 @@ sub -l nodes=n3:ppn=2 long.sh
 jd=$jid
 sub -l nodes=n3:ppn=3 long.sh
 je=$jid
-check "a job for a full host waits, though others are free" \
-    sh -c "sleep 2; [ '$(state "$je")' = Idle ]"
+sleep 2 # iterations go by
+check "a job for a full host waits, though others are free" is "$je" Idle
 kill "$pid"
 wait "$pid" 2>/dev/null
 torque_start
