@@ -63,6 +63,8 @@ static void shape_of(const char *shape, struct job_spec *spec)
         else if (strncmp(w, "hosts=", 6) == 0 && !strchr(shape + (w - copy), ' '))
             spec->hosts = shape + (w - copy) + 6; /* the last word: to the end of shape */
     }
+    if (spec->hosts)
+        spec->tpn = 0; /* the host list gives each node its count */
     free(copy);
 }
 

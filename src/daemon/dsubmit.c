@@ -137,10 +137,6 @@ static json_t *submit_to_rm(struct dmn *d, const struct peer *p, const struct qs
     if (q->advres)
         return dreply_err("submit: ADVRES with RMCFG TYPE=%s is not supported yet",
                           d->rm.ops->name);
-    if (q->hosts) /* the required node list is not passed on yet: not placed anywhere else */
-        return dreply_err("submit: host names in nodes= (or -l host=) with RMCFG TYPE=%s are "
-                          "not supported yet",
-                          d->rm.ops->name);
     if (q->depend) /* sbatch --dependency is what that resource manager's users give */
         return dreply_err("submit: -W depend= with RMCFG TYPE=%s is not supported yet",
                           d->rm.ops->name);
@@ -173,6 +169,7 @@ static json_t *submit_to_rm(struct dmn *d, const struct peer *p, const struct qs
         .class_ = q->queue,
         .qos = q->qos,
         .features = features,
+        .hosts = q->hosts,
         .tasks = q->tasks,
         .nodes = q->nodes,
         .ppn = q->ppn,
