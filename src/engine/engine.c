@@ -297,8 +297,20 @@ static int host_item(const struct sched *s, const struct job_spec *spec, char *i
     if ((long long)n * spec->procs_per_task > s->nt.nodes[i].procs)
         return err_set(err, "node %s has %d processors, not the %lld asked of it", it,
                        s->nt.nodes[i].procs, (long long)n * spec->procs_per_task);
+    char **feat = NULL;
+    size_t nfeat = 0, missing = SIZE_MAX;
+    parse_features(&feat, &nfeat, spec->features);
+    for (size_t f = 0; f < nfeat; f++) {
+        if (missing == SIZE_MAX && !node_has_feature(&s->nt.nodes[i], feat[f]))
+            missing = f;
+    }
+    if (missing != SIZE_MAX)
+        err_set(err, "node %s does not have feature %s", it, feat[missing]);
+    for (size_t f = 0; f < nfeat; f++)
+        free(feat[f]);
+    free(feat);
     *h = (struct job_host){(unsigned)i, (unsigned)n};
-    return 0;
+    return missing == SIZE_MAX ? 0 : -1;
 }
 
 /* spec->hosts read into *out (n entries; out NULL: checked only). Every

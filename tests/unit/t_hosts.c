@@ -89,12 +89,14 @@ static void test_refused(void)
         {"n01", 1, 0, "expected node:tasks"},
         {"n01:0", 1, 0, "bad task count '0'"},
         {"n01:2,n02:2", 4, 2, "no tasks per node"},
+        {"n01:1", 1, 0, "node n01 does not have feature fast"},
     };
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
         struct job_spec js = {.name = "x",
                               .tasks = rows[k].tasks,
                               .tpn = rows[k].tpn,
                               .procs_per_task = 1,
+                              .features = strstr(rows[k].msg, "feature") ? "fast" : NULL,
                               .walltime = 10,
                               .hosts = rows[k].hosts};
         struct err err = {{0}};
