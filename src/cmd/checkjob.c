@@ -203,6 +203,14 @@ static void text_req(struct cmd_buf *b, const struct jobview *v)
         cmd_buf_printf(b, "TasksPerNode: %d\n", j->tpn);
     if (j->nodes > 0)
         cmd_buf_printf(b, "NodeCount: %d\n", j->nodes);
+    if (job_has_hostlist(j)) { /* the hosts it asked for, [node:tasks] as an allocation */
+        cmd_buf_puts(b, "HostList: ");
+        for (size_t k = 0; k < j->nhosts; k++) {
+            const struct node *nd = sched_node(v->c->s, j->hosts[k].node);
+            cmd_buf_printf(b, "[%.20s:%u]", nd ? nd->name : "?", j->hosts[k].tasks);
+        }
+        cmd_buf_puts(b, "\n");
+    }
     text_alloc(b, v);
     cmd_buf_puts(b, "\n\n");
 }

@@ -225,6 +225,20 @@ int cmd_job_reserved(const struct job *j)
     return j->state == JOB_IDLE && (j->flags & JOB_RESERVED) && j->resv_start >= 0;
 }
 
+/* For a job that names its hosts: the first of them that is down or
+ * drained, said so; NULL when every one is up. */
+static const char *host_not_up(const struct cmd_ctx *c, const struct job *j, char *buf, size_t n)
+{
+    for (size_t k = 0; k < j->nhosts; k++) {
+        const struct node *nd = sched_node(c->s, j->hosts[k].node);
+        if (nd && nd->state != NODE_UP) {
+            snprintf(buf, n, "host %s it asks for is %s", nd->name, node_state_name(nd->state));
+            return buf;
+        }
+    }
+    return NULL;
+}
+
 const char *cmd_wait_reason(const struct cmd_ctx *c, const struct job *j, char *buf, size_t n)
 {
     if (j->state != JOB_IDLE)
@@ -238,6 +252,11 @@ const char *cmd_wait_reason(const struct cmd_ctx *c, const struct job *j, char *
     if (refused)
         return refused;
     enum job_wait w = sched_job_wait(c->s, j);
+    if (w != WAIT_NONE && w != WAIT_POLICY && w != WAIT_REJECTED && w != WAIT_PRIORITY) {
+        const char *down = host_not_up(c, j, buf, n); /* what the job waits for by name */
+        if (down)
+            return down;
+    }
     /* Not "would delay a reservation": no reservation can be made for a
      * job no set of nodes it may use holds (a node table that changed
      * under a queued job; the daemon refuses such a job at submission). */

@@ -24,6 +24,7 @@ static const struct help_opt qsub_opts[] = {
     {"-h", "submit with a user hold"},
     {"-j oe|eo|n", "join standard error into output (oe), or output into error (eo)"},
     {"-l LIST", "resources: walltime=[[HH:]MM:]SS, nodes=N[:ppn=P][:FEATURE][+...],\n"
+                "nodes=HOST[:ppn=P][+HOST...] (on those hosts), host=HOST,\n"
                 "procs=N, ncpus=N, mem=SIZE, pmem=SIZE, select=N:ncpus=C[:mem=SIZE],\n"
                 "place=free|pack|scatter[:excl], naccesspolicy=singlejob,\n"
                 "vmem=SIZE, pvmem=SIZE (each process's address space), nice=N\n"

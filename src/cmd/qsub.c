@@ -12,8 +12,10 @@
  * (today, else tomorrow), without a month the next such day, without a year
  * the next such date; a fully given date in the past is accepted (the job is
  * simply eligible at once). PBS Pro's select=/place= are read into the same
- * request as nodes=N:ppn=C. Where moku differs: host:path outputs for
- * another host, host names in nodes=, and unknown resources are errors
+ * request as nodes=N:ppn=C; host names in nodes= (and -l host=) as a host
+ * list (qsub_req.hosts). Where moku differs: host:path outputs for
+ * another host, node groups mixing counts and hosts, and unknown resources
+ * are errors
  * rather than passed through; node groups of different ppn lose their
  * per-node shape (a warning says so); options moku has no meaning for are
  * read and warned of (qsub_req.warnings); -v VAR for a VAR the environment lacks
@@ -175,6 +177,48 @@ static int check_mailto(const char *s, struct err *err)
     return 0;
 }
 
+/* Whether s[0..n) is a host name as a host list holds it: a letter, then
+ * letters, digits, '.', '_' and '-'. */
+static int host_name_ok(const char *s, size_t n)
+{
+    if (!n || n > QSUB_MAX_WORD || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
+        return 0;
+    return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") >= n;
+}
+
+/* A host list: name:count[,name:count]..., names distinct, counts
+ * 1..QSUB_MAX_COUNT and their sum too. */
+static int check_hosts(const char *s, struct err *err)
+{
+    if (check_len(s, QSUB_MAX_PATH, err) < 0)
+        return -1;
+    long long sum = 0;
+    for (const char *it = s; it;) {
+        const char *comma = strchr(it, ','), *colon = strchr(it, ':');
+        size_t len = comma ? (size_t)(comma - it) : strlen(it);
+        if (!colon || colon > it + len || !host_name_ok(it, (size_t)(colon - it)))
+            return err_set(err, "'%s' is not a host list (name:count,...)", qsub_shown(s).s);
+        char *end;
+        long n = strtol(colon + 1, &end, 10);
+        if (end != it + len || end == colon + 1 || n < 1 || n > QSUB_MAX_COUNT ||
+            (sum += n) > QSUB_MAX_COUNT)
+            return err_set(err, "'%s': bad processor count", qsub_shown(s).s);
+        for (const char *p = s; p < it; p = strchr(p, ',') + 1)
+            if (strncmp(p, it, (size_t)(colon - it) + 1) == 0)
+                return err_set(err, "'%s' names a host twice", qsub_shown(s).s);
+        it = comma ? comma + 1 : NULL;
+    }
+    return 0;
+}
+
+long long qsub_hosts_procs(const char *hosts)
+{
+    long long sum = 0;
+    for (const char *it = hosts; it; it = strchr(it, ',') ? strchr(it, ',') + 1 : NULL)
+        sum += strtol(strchr(it, ':') + 1, NULL, 10);
+    return sum;
+}
+
 int qsub_check_str(enum qsub_sclass c, const char *s, struct err *err)
 {
     const char *f = NULL;
@@ -212,6 +256,8 @@ int qsub_check_str(enum qsub_sclass c, const char *s, struct err *err)
         dep_free(deps, n);
         return 0;
     }
+    case QSUB_S_HOSTS:
+        return check_hosts(s, err);
     case QSUB_S_SCRIPT:
         f = script_fault(s, strlen(s), &line);
         if (f && line)
@@ -265,9 +311,10 @@ void qsub_free(struct qsub_req *r)
 {
     if (!r)
         return;
-    char **strs[] = {&r->name,       &r->account,  &r->queue,    &r->qos,      &r->group,
-                     &r->advres,     &r->out_path, &r->err_path, &r->cwd,      &r->mail_events,
-                     &r->mail_users, &r->shell,    &r->script,   &r->warnings, &r->depend};
+    char **strs[] = {&r->name,   &r->account,     &r->queue,      &r->qos,
+                     &r->group,  &r->advres,      &r->out_path,   &r->err_path,
+                     &r->cwd,    &r->mail_events, &r->mail_users, &r->shell,
+                     &r->script, &r->warnings,    &r->depend,     &r->hosts};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         free(*strs[i]);
     free_strs(r->features, r->nfeatures);
@@ -315,7 +362,8 @@ struct draft {
     int chunks_many; /* the last select= asked for more than one chunk */
     const char *prefix, *tag; /* where the option being applied came from (warnings) */
     char opt;
-    int in_depend; /* the last -W item was (part of) depend= */
+    int in_depend;                /* the last -W item was (part of) depend= */
+    char host[QSUB_MAX_WORD + 1]; /* -l host=: "" = none */
 };
 
 enum { PLACE_NONE, PLACE_FREE, PLACE_SCATTER, PLACE_PACK };
@@ -520,6 +568,9 @@ struct ngroup {
     long long count, ppn, procs; /* ppn 0: groups of different ppn */
     char **feat;
     size_t nfeat;
+    char **host; /* groups naming a host: the host, and its processors */
+    long long *hprocs;
+    size_t nhost;
 };
 
 /* The items after the node count: ppn=P and features. */
@@ -546,18 +597,37 @@ static int node_items(char *items, struct ngroup *g, struct err *err)
     return 0;
 }
 
-/* One nodes= group: N[:ppn=P][:feature]... added to sum (its features too). */
+/* One nodes= group naming a host: HOST[:ppn=P][:feature]..., P processors
+ * on it (a host named twice gets both groups', as Torque's n1+n1). */
+static int host_group(char *host, char *items, struct ngroup *sum, struct err *err)
+{
+    if (!host_name_ok(host, strlen(host)))
+        return err_set(err, "'%s' is not a host name", qsub_shown(host).s);
+    struct ngroup g = {.ppn = 1, .feat = sum->feat, .nfeat = sum->nfeat};
+    int rc = items ? node_items(items, &g, err) : 0;
+    sum->feat = g.feat, sum->nfeat = g.nfeat;
+    if (rc < 0)
+        return -1;
+    sum->procs += g.ppn;
+    for (size_t i = 0; i < sum->nhost; i++)
+        if (strcmp(sum->host[i], host) == 0)
+            return sum->hprocs[i] += g.ppn, 0;
+    sum->host = xrealloc(sum->host, (sum->nhost + 1) * sizeof *sum->host);
+    sum->hprocs = xrealloc(sum->hprocs, (sum->nhost + 1) * sizeof *sum->hprocs);
+    sum->host[sum->nhost] = xstrdup(host);
+    sum->hprocs[sum->nhost++] = g.ppn;
+    return 0;
+}
+
+/* One nodes= group: N[:ppn=P][:feature]... or HOST[:ppn=P][:feature]...
+ * added to sum (its features too). */
 static int node_group(char *spec, struct ngroup *sum, struct err *err)
 {
     char *items = strchr(spec, ':');
     if (items)
         *items++ = '\0';
     if ((*spec >= 'a' && *spec <= 'z') || (*spec >= 'A' && *spec <= 'Z'))
-        return err_set(err,
-                       "'%s' names a host: moku places a job by node count and features, not "
-                       "by host name (give a count, and a feature the host has: "
-                       "nodes=1:ppn=2:bigmem)",
-                       qsub_shown(spec).s);
+        return host_group(spec, items, sum, err);
     int count;
     if (parse_count("nodes", spec, &count, err) < 0)
         return -1;
@@ -580,6 +650,8 @@ static int node_group(char *spec, struct ngroup *sum, struct err *err)
  * shape (as procs=N; the caller warns). Features apply to the whole job. */
 static void set_groups(struct qsub_req *r, struct ngroup *g, long long procs)
 {
+    free(r->hosts);
+    r->hosts = NULL;
     free_strs(r->features, r->nfeatures);
     r->features = g->feat, r->nfeatures = g->nfeat;
     g->feat = NULL, g->nfeat = 0;
@@ -589,8 +661,35 @@ static void set_groups(struct qsub_req *r, struct ngroup *g, long long procs)
         r->nodes = 0, r->ppn = 1, r->tasks = (int)procs;
 }
 
-/* nodes=GROUP[+GROUP]... (GROUP: N[:ppn=P][:feature]...) replaces the
- * processor request. */
+/* Groups that all name hosts as the processor request: one-processor
+ * tasks, so many on each host (features apply to each). */
+static void set_hosts(struct qsub_req *r, struct ngroup *g)
+{
+    free_strs(r->features, r->nfeatures);
+    r->features = g->feat, r->nfeatures = g->nfeat;
+    g->feat = NULL, g->nfeat = 0;
+    free(r->hosts);
+    r->hosts = NULL;
+    for (size_t i = 0; i < g->nhost; i++) {
+        char *more = xprintf("%s%s%s:%lld", r->hosts ? r->hosts : "", i ? "," : "", g->host[i],
+                             g->hprocs[i]);
+        free(r->hosts);
+        r->hosts = more;
+    }
+    r->nodes = 0, r->ppn = 1, r->tasks = (int)g->procs;
+}
+
+static void free_ngroup(struct ngroup *g)
+{
+    free_strs(g->feat, g->nfeat);
+    free_strs(g->host, g->nhost);
+    free(g->hprocs);
+}
+
+/* nodes=GROUP[+GROUP]... (GROUP: N[:ppn=P][:feature]... or
+ * HOST[:ppn=P][:feature]...) replaces the processor request. Groups are
+ * all counted or all named: the engine places a job on the hosts it names
+ * or anywhere, not both. */
 static int res_nodes(struct draft *d, const char *v, struct err *err)
 {
     char *copy = xstrdup(v);
@@ -605,7 +704,14 @@ static int res_nodes(struct draft *d, const char *v, struct err *err)
             rc = err_set(err, "nodes '%s' asks for %lld processors, more than %d", qsub_shown(v).s,
                          sum.procs, QSUB_MAX_COUNT);
     }
-    if (rc == 0) {
+    if (rc == 0 && sum.nhost && sum.count)
+        rc = err_set(err,
+                     "nodes=%s mixes node counts and host names: moku places a job on the "
+                     "hosts it names or on any nodes, not both (name every host, or none)",
+                     qsub_shown(v).s);
+    if (rc == 0 && sum.nhost) {
+        set_hosts(&d->r, &sum);
+    } else if (rc == 0) {
         set_groups(&d->r, &sum, sum.procs);
         if (!sum.ppn)
             warn(d,
@@ -613,7 +719,7 @@ static int res_nodes(struct draft *d, const char *v, struct err *err)
                  "with no per-node shape",
                  qsub_shown(v).s, sum.procs);
     }
-    free_strs(sum.feat, sum.nfeat);
+    free_ngroup(&sum);
     free(copy);
     return rc;
 }
@@ -740,6 +846,15 @@ static int res_place(struct draft *d, const char *v, struct err *err)
 static int finish_request(struct draft *d, struct err *err)
 {
     struct qsub_req *r = &d->r;
+    if (d->host[0]) { /* host= holds the whole processor request, whichever came first */
+        if (r->hosts)
+            return err_set(err, "-l host=%s and host names in nodes= both given", d->host);
+        if (r->nodes > 1)
+            return err_set(err, "-l host=%s with %d nodes: one host is one node", d->host,
+                           r->nodes);
+        r->hosts = xprintf("%s:%d", d->host, r->tasks);
+        r->nodes = 0, r->ppn = 1;
+    }
     if (d->place == PLACE_PACK && r->nodes > 1) {
         if ((long long)r->tasks > QSUB_MAX_COUNT)
             return err_set(err, "place=pack asks for too many processors on one node");
@@ -767,6 +882,8 @@ static int res_procs(struct qsub_req *r, const char *v, struct err *err)
         return -1;
     free_strs(r->features, r->nfeatures);
     r->features = NULL, r->nfeatures = 0;
+    free(r->hosts);
+    r->hosts = NULL;
     r->nodes = 0, r->ppn = 1, r->tasks = n;
     return 0;
 }
@@ -859,6 +976,8 @@ static int apply_resource(struct draft *d, char *item, struct err *err)
             return -1;
         free_strs(r->features, r->nfeatures);
         r->features = NULL, r->nfeatures = 0;
+        free(r->hosts);
+        r->hosts = NULL;
         r->nodes = 1, r->ppn = n, r->tasks = n;
         return d->chunks_many = 0, 0;
     }
@@ -872,11 +991,12 @@ static int apply_resource(struct draft *d, char *item, struct err *err)
         return res_word(&r->qos, "qos", v, err);
     if (strcasecmp(item, "advres") == 0)
         return res_word(&r->advres, "advres", v, err);
-    if (strcasecmp(item, "host") == 0)
-        return err_set(err,
-                       "host=%s: moku places a job by node count and features, not by "
-                       "host name",
-                       qsub_shown(v).s);
+    if (strcasecmp(item, "host") == 0) { /* PBS Pro: every processor on that host */
+        if (!host_name_ok(v, strlen(v)))
+            return err_set(err, "host=%s: not a host name", qsub_shown(v).s);
+        snprintf(d->host, sizeof d->host, "%s", v);
+        return 0;
+    }
     int rc = res_limit(d, item, v, err);
     if (rc <= 0)
         return rc;

@@ -107,6 +107,10 @@ struct qsub_req {
     int tasks;            /* 1..QSUB_MAX_COUNT */
     char **features;      /* nodes=N:feat1:feat2, in order, duplicates dropped */
     size_t nfeatures;     /* at most QSUB_MAX_FEATURES */
+    char *hosts;          /* nodes=n1:ppn=2+n2, -l host=n1: "n1:2,n2:1", each named host
+                             and the processors the job gets there (one-processor tasks;
+                             then nodes 0, ppn 1, tasks the sum); names distinct, at most
+                             QSUB_MAX_PATH bytes; NULL = any nodes */
     long walltime;        /* -l walltime: 1..QSUB_MAX_WALLTIME seconds; 0 = not given */
     long mem_mb;          /* -l mem, per job, MB rounded up: 1..QSUB_MAX_MEM_MB; 0 = not given */
     long vmem_mb;         /* -l vmem / pvmem (the smaller): each of the job's processes'
@@ -173,9 +177,9 @@ int qsub_check(const struct qsub_req *r, struct err *err);
  * mail_users, shell, script (strings; NULL ones left out), join ("oe"/"eo",
  * left out when none), start_after, nodes, ppn, tasks, walltime, mem_mb
  * (integers), hold (boolean), rerunnable (boolean, left out when not given),
- * features (array of strings, left out when empty), env (object of strings,
- * left out when empty). r must pass qsub_check (anything qsub_parse or
- * qsub_from_json made does); else NULL may be returned.
+ * hosts (string, left out when NULL), features (array of strings, left out when empty), env (object
+ * of strings, left out when empty). r must pass qsub_check (anything qsub_parse or qsub_from_json
+ * made does); else NULL may be returned.
  */
 json_t *qsub_to_json(const struct qsub_req *r);
 

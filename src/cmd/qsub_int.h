@@ -30,8 +30,12 @@ enum qsub_sclass {
     QSUB_S_MAIL,
     QSUB_S_MAILTO,
     QSUB_S_SCRIPT,
-    QSUB_S_DEPEND /* a depend= value (engine/dep.h) */
+    QSUB_S_DEPEND, /* a depend= value (engine/dep.h) */
+    QSUB_S_HOSTS   /* a host list: name:count[,name:count]... (qsub_req.hosts) */
 };
+
+/* The processors of a valid host list (QSUB_S_HOSTS) in all. */
+long long qsub_hosts_procs(const char *hosts);
 
 /* Whether s is a valid string of class c (the rules of struct qsub_req in
  * qsub.h): 0, or -1 with err holding a message without prefix. */

@@ -57,6 +57,7 @@ static const struct field fields[] = {
     NUM("ppn", F_INT, ppn, 1, QSUB_MAX_COUNT),
     NUM("tasks", F_INT, tasks, 1, QSUB_MAX_COUNT),
     OTHER("features", F_FEATURES, features),
+    STR("hosts", hosts, QSUB_S_HOSTS, 0),
     NUM("walltime", F_LONG, walltime, 0, QSUB_MAX_WALLTIME),
     NUM("mem_mb", F_LONG, mem_mb, 0, QSUB_MAX_MEM_MB),
     NUM("vmem_mb", F_LONG, vmem_mb, 0, QSUB_MAX_MEM_MB),
@@ -157,6 +158,11 @@ int qsub_check(const struct qsub_req *r, struct err *err)
                        "request: nodes %d, ppn %d and tasks %d disagree (expected tasks = "
                        "nodes x ppn, or nodes 0 and ppn 1)",
                        r->nodes, r->ppn, r->tasks);
+    if (r->hosts && (r->nodes || qsub_hosts_procs(r->hosts) != r->tasks))
+        return err_set(err,
+                       "request: hosts '%s' and nodes %d, tasks %d disagree (expected nodes 0 "
+                       "and tasks the hosts' processors)",
+                       r->hosts, r->nodes, r->tasks);
     return 0;
 }
 
@@ -282,6 +288,7 @@ static size_t class_max(enum qsub_sclass c)
         return QSUB_MAX_WORD;
     case QSUB_S_PATH:
     case QSUB_S_DEPEND:
+    case QSUB_S_HOSTS:
         return QSUB_MAX_PATH;
     case QSUB_S_MAIL:
         return 8;

@@ -138,6 +138,16 @@ struct job_spec {
     int any_size;       /* accepted even when more than the up nodes hold: a job the
                            resource manager already has (Slurm's), whose nodes may be down
                            only for a while; it waits, blocked, until they are back */
+    const char *hosts;  /* "node:tasks[,node:tasks]...": exactly that many of its tasks on
+                           each named node and nowhere else (Torque's nodes=n1:ppn=2+n2);
+                           the counts sum to tasks, tpn is 0; NULL = any nodes */
+};
+
+/* One host of a job's host list: `tasks` of its tasks on node `node` (an
+ * index into the scheduler's node table). */
+struct job_host {
+    unsigned node;
+    unsigned tasks;
 };
 
 struct job {
@@ -212,7 +222,16 @@ struct job {
     size_t tag;      /* the driver's handle (job_spec.tag) */
     struct job_dep *deps; /* engine/dep.h: what it waits for (owned), NULL = none */
     size_t ndeps;
+    struct job_host *hosts; /* job_spec.hosts, in the order given (owned); NULL = any nodes */
+    size_t nhosts;
 };
+
+/* Whether j runs only on the hosts it names: the one test by which
+ * placement's fast paths step aside (policy/plan.c, policy/alloc.c). */
+static inline int job_has_hostlist(const struct job *j)
+{
+    return j->nhosts > 0;
+}
 
 /* The state Maui shows: "UserHold", "SystemHold" or "BatchHold" for a held
  * idle job (the strongest hold), "Deferred" for a deferred one, else

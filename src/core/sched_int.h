@@ -278,6 +278,12 @@ struct sched_plan {
     uint32_t *node_region;
     size_t *node_rv_off; /* node i's reservations: node_rv[node_rv_off[i] .. [i+1]) */
     struct node_rv *node_rv;
+    /* Nodes some job's host list names (job_has_hostlist): each is a region
+     * of its own, so that the plan counts it apart. Indexed by node, nnamed
+     * long (nodes added later are not named); set at submission, never
+     * cleared. */
+    unsigned char *named;
+    size_t nnamed, nnamed_any;
     int multi;
     long long free_now; /* plan_free_now(s, NULL), valid while free_now_ok */
     /* Recompute rule: cleared by policy/plan.c whenever the profiles change
@@ -462,6 +468,9 @@ void plan_rebuild(struct sched *s, long now);
 void plan_advance(struct sched *s, long now);
 /* Nodes were added or changed state. */
 void plan_nodes_changed(struct sched *s);
+/* Job j's hosts become regions of their own at the next rebuild (a no-op
+ * when they are already). */
+void plan_name_hosts(struct sched *s, const struct job *j);
 /* Whether j fits over [t, t + walltime) without touching what others hold
  * or reservations it may not use. */
 int plan_fits(struct sched *s, const struct job *j, long t);

@@ -55,8 +55,9 @@ static char *shape_of(const struct rm_new_job *x)
     int max_nodes = x->max_nodes;
     if (x->nodes > 0 && !tpn && (!max_nodes || x->nodes < max_nodes))
         max_nodes = x->nodes; /* tasks that do not divide: no more nodes than asked */
-    return xprintf("tpn=%d mem_task=%ld mem_node=%ld%s max_nodes=%d", tpn, x->mem_per_task,
-                   x->mem_per_node, x->exclusive ? " exclusive" : "", max_nodes);
+    return xprintf("tpn=%d mem_task=%ld mem_node=%ld%s max_nodes=%d%s%s", tpn, x->mem_per_task,
+                   x->mem_per_node, x->exclusive ? " exclusive" : "", max_nodes,
+                   x->hosts ? " hosts=" : "", x->hosts ? x->hosts : "");
 }
 
 /* The stored record of a held job. */

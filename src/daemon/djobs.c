@@ -60,7 +60,11 @@ static void shape_of(const char *shape, struct job_spec *spec)
             spec->exclusive = 1;
         else if (strncmp(w, "max_nodes=", 10) == 0 && v > 0)
             spec->max_nodes = (int)v;
+        else if (strncmp(w, "hosts=", 6) == 0 && !strchr(shape + (w - copy), ' '))
+            spec->hosts = shape + (w - copy) + 6; /* the last word: to the end of shape */
     }
+    if (spec->hosts)
+        spec->tpn = 0; /* the host list gives each node its count */
     free(copy);
 }
 

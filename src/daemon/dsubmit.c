@@ -55,6 +55,12 @@ static void record_of(const struct qsub_req *q, const struct peer *p, long now, 
     };
     if (q->exclusive) /* the shape's words (store.h); tpn 1 keeps nodes=N:ppn=P's one a node */
         r->shape = xstrdup(q->nodes > 0 ? "tpn=1 exclusive" : "exclusive");
+    if (q->hosts) { /* the last word (store.h): one-processor tasks, so many a host */
+        char *more =
+            xprintf("%s%shosts=%s", r->shape ? r->shape : "", r->shape ? " " : "", q->hosts);
+        free(r->shape);
+        r->shape = more;
+    }
     for (size_t i = 0; i < q->nfeatures; i++) { /* the engine reads "a,b" */
         char *more =
             xprintf("%s%s%s", r->features ? r->features : "", i ? "," : "", q->features[i]);
@@ -163,6 +169,7 @@ static json_t *submit_to_rm(struct dmn *d, const struct peer *p, const struct qs
         .class_ = q->queue,
         .qos = q->qos,
         .features = features,
+        .hosts = q->hosts,
         .tasks = q->tasks,
         .nodes = q->nodes,
         .ppn = q->ppn,

@@ -107,6 +107,7 @@ static void free_job(struct job *j)
     free(j->takes);
     free(j->charges);
     free(j->advres);
+    free(j->hosts);
     free(j->message);
     dep_free(j->deps, j->ndeps);
     free(j);
@@ -279,6 +280,73 @@ int sched_add_node(struct sched *s, const struct node_spec *spec, struct err *er
     return 0;
 }
 
+/* One "node:tasks" item of a host list, checked against the node table. */
+static int host_item(const struct sched *s, const struct job_spec *spec, char *it,
+                     struct job_host *h, struct err *err)
+{
+    char *colon = strrchr(it, ':'), *end;
+    if (!colon || colon == it)
+        return err_set(err, "host list item '%s': expected node:tasks", it);
+    *colon = '\0';
+    long n = strtol(colon + 1, &end, 10);
+    if (*end || end == colon + 1 || n < 1 || n > INT_MAX)
+        return err_set(err, "host %s: bad task count '%s'", it, colon + 1);
+    long i = sched_find_node(s, it);
+    if (i < 0)
+        return err_set(err, "no node named %s", it);
+    if ((long long)n * spec->procs_per_task > s->nt.nodes[i].procs)
+        return err_set(err, "node %s has %d processors, not the %lld asked of it", it,
+                       s->nt.nodes[i].procs, (long long)n * spec->procs_per_task);
+    char **feat = NULL;
+    size_t nfeat = 0, missing = SIZE_MAX;
+    parse_features(&feat, &nfeat, spec->features);
+    for (size_t f = 0; f < nfeat; f++) {
+        if (missing == SIZE_MAX && !node_has_feature(&s->nt.nodes[i], feat[f]))
+            missing = f;
+    }
+    if (missing != SIZE_MAX)
+        err_set(err, "node %s does not have feature %s", it, feat[missing]);
+    for (size_t f = 0; f < nfeat; f++)
+        free(feat[f]);
+    free(feat);
+    *h = (struct job_host){(unsigned)i, (unsigned)n};
+    return missing == SIZE_MAX ? 0 : -1;
+}
+
+/* spec->hosts read into *out (n entries; out NULL: checked only). Every
+ * node known and named once, holding its tasks; the counts sum to tasks. */
+static int parse_hosts(const struct sched *s, const struct job_spec *spec, struct job_host **out,
+                       size_t *n, struct err *err)
+{
+    char *copy = xstrdup(spec->hosts);
+    struct job_host *v = NULL;
+    size_t nv = 0, cap = 0;
+    long long sum = 0;
+    int rc = 0;
+    for (char *it = copy, *next; it && rc == 0; it = next) {
+        next = strchr(it, ',');
+        if (next)
+            *next++ = '\0';
+        v = xgrow(v, &cap, nv + 1, sizeof *v);
+        rc = host_item(s, spec, it, &v[nv], err);
+        for (size_t k = 0; rc == 0 && k < nv; k++)
+            if (v[k].node == v[nv].node)
+                rc = err_set(err, "node %s named twice", it);
+        if (rc == 0)
+            sum += v[nv++].tasks;
+    }
+    if (rc == 0 && sum != spec->tasks)
+        rc = err_set(err, "the hosts hold %lld tasks, the job has %d", sum, spec->tasks);
+    if (rc == 0 && spec->tpn)
+        rc = err_set(err, "a host list gives each node its own count: no tasks per node");
+    free(copy);
+    if (rc == 0 && out)
+        *out = v, *n = nv;
+    else
+        free(v);
+    return rc;
+}
+
 static int check_job_spec(const struct sched *s, const struct job_spec *spec, struct err *err)
 {
     const char *name = spec->name ? spec->name : "?";
@@ -293,6 +361,8 @@ static int check_job_spec(const struct sched *s, const struct job_spec *spec, st
         return err_set(err, "job %s: %d tasks are not a whole number of nodes of %d tasks", name,
                        spec->tasks, spec->tpn);
     struct err e;
+    if (spec->hosts && parse_hosts(s, spec, NULL, NULL, &e) < 0)
+        return err_set(err, "job %s: %s", name, e.msg);
     if (!spec->any_size && sched_job_fit(s, spec, SCHED_FIT_SIZE, &e) != SCHED_FITS)
         return err_set(err, "job %s: %s", name, e.msg);
     return 0;
@@ -389,6 +459,10 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
     if (spec->start_after > spec->submit)
         wait_for_start_date(s, j, spec->start_after);
     parse_features(&j->features, &j->nfeatures, spec->features);
+    if (spec->hosts) {
+        parse_hosts(s, spec, &j->hosts, &j->nhosts, err); /* checked above */
+        plan_name_hosts(s, j);
+    }
     j->advres = spec->advres && *spec->advres ? xstrdup(spec->advres) : NULL;
     if (spec->preemptee)
         j->flags |= JOB_ATTR_PREEMPTEE;

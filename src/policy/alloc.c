@@ -589,12 +589,34 @@ static void refill(struct sched *s, struct job *j, long now)
     free(nodes);
 }
 
+/* A job with a host list: its count on each of its hosts, or nothing.
+ * The nodes must suit it as any would (up, its features and partition). */
+static int alloc_hosts(struct sched *s, struct job *j, long now)
+{
+    size_t cap = 0;
+    for (size_t k = 0; k < j->nhosts; k++) {
+        size_t i = j->hosts[k].node;
+        unsigned want = j->hosts[k].tasks, procs = 0, mem = 0;
+        if (i >= s->nt.nnodes || !s->pl.multi || !plan_region_usable(s, j, s->pl.node_region[i]) ||
+            node_tasks(s, j, i, now, want, &procs, &mem) != want) {
+            alloc_release(s, j); /* no side effects on failure */
+            return -1;
+        }
+        take(s, j, &cap, i, procs, mem);
+    }
+    sort_slots(j);
+    charge(s, j, now, now + j->walltime);
+    return 0;
+}
+
 int alloc_job(struct sched *s, struct job *j, long now)
 {
     size_t cap = 0;
     unsigned left = (unsigned)j->tasks;
     j->slots = NULL;
     j->nslots = 0;
+    if (job_has_hostlist(j))
+        return alloc_hosts(s, j, now);
     int table = s->pol.nalloc == NALLOC_FIRSTAVAILABLE || s->pol.nalloc == NALLOC_LASTAVAILABLE;
     if (!s->pl.multi && !plan_region_usable(s, j, 0))
         return -1; /* one region, and j may not use it (a feature no node has) */

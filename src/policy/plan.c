@@ -35,6 +35,12 @@
  * as processors are: memory free on different nodes may not make a task's,
  * and then the start waits (policy/alloc.c places exactly).
  *
+ * A job that names its hosts (job_has_hostlist: Torque's nodes=n1:ppn=2+n2)
+ * needs node-level counts there: every node some host list names is a
+ * region of its own (its key says so), and such a job fits, and is held,
+ * where each of its hosts' regions holds its count on that host. Without
+ * host lists no node is named and the regions are what they were.
+ *
  * Cost: a rebuild walks every node and running job (it happens when a
  * reservation or a node changes, not per iteration); a query walks the
  * breakpoints of the regions the job can use.
@@ -85,6 +91,7 @@ void plan_destroy(struct sched *s)
     free(s->pl.node_region);
     free(s->pl.node_rv_off);
     free(s->pl.node_rv);
+    free(s->pl.named);
 }
 
 void plan_nodes_changed(struct sched *s)
@@ -92,6 +99,54 @@ void plan_nodes_changed(struct sched *s)
     s->rs.resv_gen++; /* regions are rebuilt at the next full pass */
     s->nt.order_dirty = 1;
     s->pl.replan = 1;
+}
+
+void plan_name_hosts(struct sched *s, const struct job *j)
+{
+    for (size_t k = 0; k < j->nhosts; k++) {
+        size_t i = j->hosts[k].node;
+        if (i >= s->pl.nnamed) {
+            s->pl.named = xrealloc(s->pl.named, s->nt.nnodes);
+            memset(s->pl.named + s->pl.nnamed, 0, s->nt.nnodes - s->pl.nnamed);
+            s->pl.nnamed = s->nt.nnodes;
+        }
+        if (!s->pl.named[i]) {
+            s->pl.named[i] = 1;
+            s->pl.nnamed_any++;
+            plan_nodes_changed(s);
+        }
+    }
+}
+
+/* Whether node i is a region of its own (a host list names it). */
+static int plan_named(const struct sched *s, size_t i)
+{
+    return i < s->pl.nnamed && s->pl.named[i];
+}
+
+/* Whether region g is one of j's hosts. Named nodes are regions of their
+ * own, so the region is that node; before the rebuild that makes them so
+ * (and on the one-region fast path) nothing is. */
+static int region_is_host(const struct sched *s, const struct job *j, size_t g)
+{
+    const struct region *rg = &s->pl.regions[g];
+    if (!s->pl.multi || rg->nnodes != 1 || !plan_named(s, rg->node))
+        return 0;
+    for (size_t k = 0; k < j->nhosts; k++)
+        if (j->hosts[k].node == rg->node)
+            return 1;
+    return 0;
+}
+
+/* The region of j's k-th host, or SIZE_MAX before the rebuild that makes
+ * it one. */
+static size_t host_region(const struct sched *s, const struct job *j, size_t k)
+{
+    size_t i = j->hosts[k].node;
+    if (!s->pl.multi || !plan_named(s, i) || i >= s->nt.nnodes)
+        return SIZE_MAX;
+    size_t g = s->pl.node_region[i];
+    return s->pl.regions[g].nnodes == 1 ? g : SIZE_MAX;
 }
 
 /* ---------------------------------------------------------------- queries */
@@ -107,6 +162,8 @@ int plan_region_usable(const struct sched *s, const struct job *j, size_t g)
     const struct region *rg = &s->pl.regions[g];
     const struct node *n = &s->nt.nodes[rg->node];
     if (rg->cap <= 0 && s->pl.multi)
+        return 0;
+    if (job_has_hostlist(j) && !region_is_host(s, j, g))
         return 0;
     for (size_t f = 0; f < j->nfeatures; f++)
         if (!node_has_feature(n, j->features[f]))
@@ -452,6 +509,21 @@ long plan_region_tasks(struct sched *s, const struct job *j, size_t g, long t)
     return region_tasks(s, j, g, mask, t);
 }
 
+/* A job with a host list fits where each of its hosts holds its count. */
+static int hosts_fit(struct sched *s, const struct job *j, long t)
+{
+    for (size_t k = 0; k < j->nhosts; k++) {
+        size_t g = host_region(s, j, k);
+        uint64_t mask;
+        if (g == SIZE_MAX || !plan_region_usable(s, j, g))
+            return 0;
+        region_level(s, j, g, t, &mask);
+        if (region_tasks(s, j, g, mask, t) < (long)j->hosts[k].tasks)
+            return 0;
+    }
+    return 1;
+}
+
 int plan_fits(struct sched *s, const struct job *j, long t)
 {
     if (!s->pl.multi) {
@@ -463,6 +535,8 @@ int plan_fits(struct sched *s, const struct job *j, long t)
         return avail_fits(s->pl.avail, t, t + j->walltime, need) &&
                (!mem || avail_fits(s->pl.regions[0].mfree, t, t + j->walltime, mem));
     }
+    if (job_has_hostlist(j))
+        return hosts_fit(s, j, t);
     long left = j->tasks;
     for (size_t g = 0; g < s->pl.nregions && left > 0; g++) {
         if (!plan_region_usable(s, j, g))
@@ -725,6 +799,15 @@ void plan_hold(struct sched *s, struct job *j, long t)
     size_t cap = 0;
     long left = j->tasks;
     j->ntakes = 0;
+    for (size_t k = 0; k < j->nhosts; k++) { /* its hosts, its counts on each */
+        size_t g = host_region(s, j, k);
+        uint64_t mask;
+        if (g == SIZE_MAX)
+            continue; /* (plan_fits said no: held only where it fits) */
+        region_level(s, j, g, t, &mask);
+        hold_in(s, j, &cap, g, mask, t, j->hosts[k].tasks);
+        left = 0;
+    }
     for (int level = 0; level < LVL_N && left > 0; level++)
         for (size_t g = 0; g < s->pl.nregions && left > 0; g++) {
             uint64_t mask;
@@ -820,6 +903,13 @@ static char *node_key(const struct sched *s, size_t i)
         len += fl;
         k[len++] = ',';
         k[len] = '\0';
+    }
+    if (plan_named(s, i)) { /* a host list names it: a region of its own */
+        char id[32];
+        int il = snprintf(id, sizeof id, "|@%zu", i);
+        k = xgrow(k, &cap, len + (size_t)il + 1, 1);
+        memcpy(k + len, id, (size_t)il + 1);
+        len += (size_t)il;
     }
     for (size_t e = s->pl.node_rv_off[i]; e < s->pl.node_rv_off[i + 1]; e++) {
         char id[32];
@@ -924,7 +1014,8 @@ void plan_rebuild(struct sched *s, long now)
     free_regions(s);
     build_node_rv(s, now);
     assign_regions(s);
-    s->pl.multi = s->pl.nregions > 1 || s->rs.nresvs > 0 || s->pol.naccess != NACCESS_SHARED;
+    s->pl.multi = s->pl.nregions > 1 || s->rs.nresvs > 0 || s->pol.naccess != NACCESS_SHARED ||
+                  s->pl.nnamed_any > 0;
     avail_destroy(s->pl.avail);
     s->pl.avail = avail_create(s->pl.regions[0].cap, now);
     for (size_t g = 0; g < s->pl.nregions; g++)

@@ -117,6 +117,8 @@ struct rm_new_job {
     const char *resv;     /* the reservation it asks for (sbatch --reservation), NULL = none */
     enum rm_dep dep;      /* its dependencies (sbatch --dependency), as they stand */
     const char *dep_text; /* their text, NULL = none */
+    const char *hosts;    /* the nodes it must run on, with its tasks on each: "n1:2,n2:2"
+                             (job_spec.hosts), NULL = any */
 };
 
 /* A job submitted through moku (moku submit, qsub) into a resource manager
@@ -133,6 +135,8 @@ struct rm_submit {
     int join;                           /* 1: the error stream into the output file */
     const char *account, *class_, *qos; /* NULL = none */
     const char *features;               /* "a,b", NULL = none */
+    const char *hosts;                  /* "n1:2,n2:2": on exactly those hosts, so many
+                                           processors on each (qsub_req.hosts), NULL = any */
     int tasks;                          /* processors */
     int nodes, ppn;                     /* nodes=N:ppn=P, nodes 0 = any */
     long mem_mb, walltime;              /* 0 = not given */

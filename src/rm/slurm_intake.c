@@ -207,6 +207,33 @@ static int exclusive_of(const struct slurm_rm *sr, const slurm_job_info_t *x)
            x->shared == JOB_SHARED_MCS || (p && (p->max_share & ~SHARED_FORCE) == 0);
 }
 
+static char **hosts_of(struct slurm_rm *sr, const char *list, size_t *n);
+
+/* A job's required nodes as moku's host list ("n1:2,n2:2", caller frees),
+ * when Slurm will put the same number of its tasks on each (one node, or
+ * ntasks-per-node that many: sbatch --nodelist with -N and
+ * --ntasks-per-node, as moku submits a host list); else NULL, and moku
+ * places the job by its counts as before. */
+static char *req_hosts(struct slurm_rm *sr, const slurm_job_info_t *x, int tasks, int tpn)
+{
+    if (!x->req_nodes || !*x->req_nodes)
+        return NULL;
+    size_t n;
+    char **names = hosts_of(sr, x->req_nodes, &n), *out = NULL;
+    if (n > 0 && (size_t)x->num_nodes == n && tasks % (int)n == 0 &&
+        (n == 1 || tpn == tasks / (int)n))
+        for (size_t i = 0; i < n; i++) {
+            char *more =
+                xprintf("%s%s%s:%d", out ? out : "", i ? "," : "", names[i], tasks / (int)n);
+            free(out);
+            out = more;
+        }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return out;
+}
+
 static void new_job(struct slurm_rm *sr, const slurm_job_info_t *x, struct rm_new_job *j,
                     char *user, char *group, char *features, size_t n, char *why, size_t nwhy)
 {
@@ -246,6 +273,7 @@ static void new_job(struct slurm_rm *sr, const slurm_job_info_t *x, struct rm_ne
         .resv = x->resv_name && *x->resv_name ? x->resv_name : NULL,
         .dep = dep_state(sr, x->dependency),
         .dep_text = x->dependency && *x->dependency ? x->dependency : NULL,
+        .hosts = req_hosts(sr, x, tasks, tpn), /* the caller frees it */
     };
     memory_of(sr, x, j);
 }
@@ -339,6 +367,7 @@ int srm_intake(void *ctx, long now, const struct rm_intake *in, struct err *err)
         new_job(sr, x, &j, user, group, features, sizeof user, why, sizeof why);
         in->seen(in->ctx, &j);
         free(features);
+        free((char *)j.hosts);
     }
     return 1;
 }

@@ -93,6 +93,40 @@ static char *out_file(const char *path, const char *cwd, const char *name, char 
     return xprintf("%s%s%s.%c%%j", n ? path : cwd, n ? "" : "/", name, kind);
 }
 
+/* A host list ("n1:2,n2:2") as Slurm's required nodes ("n1,n2") and the
+ * processors on each: Slurm spreads tasks over required nodes itself, so
+ * only the same count on every host (ntasks-per-node) is kept exactly. */
+static int req_nodes_of(const char *hosts, char **list, int *n, int *per, struct err *err)
+{
+    *list = NULL, *n = 0, *per = 0;
+    char *copy = xstrdup(hosts), *save = NULL;
+    int rc = 0;
+    for (char *it = strtok_r(copy, ",", &save); it && rc == 0; it = strtok_r(NULL, ",", &save)) {
+        char *colon = strrchr(it, ':');
+        int c = colon ? atoi(colon + 1) : 0;
+        if (colon)
+            *colon = '\0';
+        if (c < 1 || (*per && c != *per)) {
+            rc = err_set(err,
+                         "Slurm cannot give the named hosts different processor counts "
+                         "(nodes=%s): ask for the same ppn on each",
+                         hosts);
+            break;
+        }
+        *per = c;
+        char *more = xprintf("%s%s%s", *list ? *list : "", *list ? "," : "", it);
+        free(*list);
+        *list = more;
+        ++*n;
+    }
+    free(copy);
+    if (rc < 0) {
+        free(*list);
+        *list = NULL;
+    }
+    return rc;
+}
+
 int srm_submit(void *ctx, const struct rm_submit *s, long *id, struct err *err)
 {
     struct slurm_rm *sr = ctx;
@@ -101,6 +135,10 @@ int srm_submit(void *ctx, const struct rm_submit *s, long *id, struct err *err)
     struct err re;
     if (s->token && srm_refresh(sr, &re) >= 0 && (*id = (long)submitted_before(sr, s)))
         return 0; /* sent again: the first submission's job */
+    char *req = NULL;
+    int nreq = 0, per = 0;
+    if (s->hosts && req_nodes_of(s->hosts, &req, &nreq, &per, err) < 0)
+        return -1;
     job_desc_msg_t d;
     slurm_init_job_desc_msg(&d);
     char *script = script_of(s), *mark = mark_of(s), *features = NULL;
@@ -129,6 +167,11 @@ int srm_submit(void *ctx, const struct rm_submit *s, long *id, struct err *err)
     if (s->nodes > 0) {
         d.min_nodes = d.max_nodes = (uint32_t)s->nodes;
         d.ntasks_per_node = (uint16_t)s->ppn;
+    }
+    if (req) { /* sbatch --nodelist with as many nodes, and the count on each */
+        d.req_nodes = req;
+        d.min_nodes = d.max_nodes = (uint32_t)nreq;
+        d.ntasks_per_node = (uint16_t)per;
     }
     if (s->mem_mb > 0) /* per job: per processor here, as Slurm counts it */
         d.pn_min_memory = (uint64_t)((s->mem_mb + s->tasks - 1) / s->tasks) | MEM_PER_CPU;
@@ -162,6 +205,7 @@ int srm_submit(void *ctx, const struct rm_submit *s, long *id, struct err *err)
     free(script);
     free(mark);
     free(features);
+    free(req);
     free(out);
     free(errp);
     sr->stale = 1;

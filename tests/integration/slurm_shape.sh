@@ -9,6 +9,7 @@
 #   four -n 1 --cpus-per-task=3 on four idle nodes at once;
 #   jobs no node could hold refused at sbatch, saying why;
 #   --exclusive beside a 12-CPU job: the fourth node, whole;
+#   required nodes (sbatch -w, qsub nodes=n1+n3): there, books equal;
 #   four --mem=800 on four 1000 MB nodes at once, a fifth waits;
 #   canceljob of a queued job cancels it in Slurm;
 #   a user's scontrol hold is moku's user hold, their release lets it run;
@@ -169,6 +170,31 @@ check "... a third job waits (no CPU is free), not started and failed" \
     sh -c "[ '$(state "$e3")' = PENDING ] && timeout 5 '$MOKU' checkjob $e3 | grep -q '^State: Idle'"
 check "... no start Slurm did not carry out" no_failed "$e1" "$e2" "$e3"
 for j in $e1 $e2 $e3; do wait_state "$j" COMPLETED 300; done
+
+# Required nodes (sbatch -w, and moku submit's nodes=HOST:ppn=P+..., which
+# passes its hosts so): each job runs there though other nodes are free,
+# moku's books Slurm's; a host list of different counts is refused.
+cp "$MOKU" "$TMP/moku-client" && chmod 755 "$TMP/moku-client"
+pause
+w1=$(sub mokusa -w n3 -N 1 -n 2 -t 5 --wrap 'sleep 5')
+w2=$(sub mokusb -w n2,n4 -N 2 --ntasks-per-node=2 -n 4 -t 5 --wrap 'sleep 5')
+w3=$(cd "$TMP/out" && echo 'sleep 5' |
+    runuser -u mokusa -- env MOKU_HOME="$H" timeout 10 "$TMP/moku-client" submit -l walltime=60,nodes=n1:ppn=1+n3:ppn=1)
+resume
+check "sbatch -w n3 -n 2, -w n2,n4 --ntasks-per-node=2, qsub nodes=n1+n3: all run" \
+    all_running "$w1" "$w2" "$w3"
+check "... each on its hosts" \
+    sh -c "[ '$(field "$w1" NodeList)' = n3 ] && [ '$(field "$w2" NodeList)' = 'n[2,4]' ] && [ '$(field "$w3" NodeList)' = 'n[1,3]' ]"
+sleep 1.5
+check "... moku's books are Slurm's" same_books "$w1" "$w2" "$w3"
+check "... checkjob shows the host lists" \
+    sh -c "timeout 5 '$MOKU' checkjob $w2 | grep -q '^HostList: \[n2:2\]\[n4:2\]' && timeout 5 '$MOKU' checkjob $w3 | grep -q '^HostList: \[n1:1\]\[n3:1\]'"
+check "... no start Slurm did not carry out" no_failed "$w1" "$w2" "$w3"
+(cd "$TMP/out" && echo true | runuser -u mokusa -- env MOKU_HOME="$H" timeout 10 "$TMP/moku-client" \
+    submit -l walltime=60,nodes=n1:ppn=1+n3:ppn=2 >/dev/null 2>"$TMP/werr")
+check "qsub nodes=n1:ppn=1+n3:ppn=2 under Slurm: refused, saying why" \
+    grep -q 'Slurm cannot give the named hosts different processor counts' "$TMP/werr"
+for j in $w1 $w2 $w3; do wait_state "$j" COMPLETED 200; done
 
 # A walltime kill, running beside what follows (Slurm kills it at a
 # minute): checkjob shows how long it ran, not 00:00:00.
