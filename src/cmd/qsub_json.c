@@ -46,6 +46,8 @@ static const struct field fields[] = {
     STR("qos", qos, QSUB_S_WORD, 0),
     STR("advres", advres, QSUB_S_WORD, 0),
     STR("depend", depend, QSUB_S_DEPEND, 0),
+    STR("array", array, QSUB_S_ARRAY, 0),
+    STR("array_pbs", array_pbs, QSUB_S_ARRAY_PBS, 0),
     STR("out_path", out_path, QSUB_S_PATH, 0),
     STR("err_path", err_path, QSUB_S_PATH, 0),
     OTHER("join", F_JOIN, join),
@@ -157,6 +159,9 @@ int qsub_check(const struct qsub_req *r, struct err *err)
                        "request: nodes %d, ppn %d and tasks %d disagree (expected tasks = "
                        "nodes x ppn, or nodes 0 and ppn 1)",
                        r->nodes, r->ppn, r->tasks);
+    if (r->array && r->array_pbs)
+        return err_set(err,
+                       "request: 'array' and 'array_pbs' both given (qsub -t or -J, not both)");
     return 0;
 }
 
@@ -282,6 +287,8 @@ static size_t class_max(enum qsub_sclass c)
         return QSUB_MAX_WORD;
     case QSUB_S_PATH:
     case QSUB_S_DEPEND:
+    case QSUB_S_ARRAY:
+    case QSUB_S_ARRAY_PBS:
         return QSUB_MAX_PATH;
     case QSUB_S_MAIL:
         return 8;

@@ -144,6 +144,7 @@ struct rm_submit {
     const char *const *env;               /* "NAME=value" */
     size_t nenv;
     const char *token; /* NULL, or the client's token: a retry finds the first job */
+    const char *array; /* qsub -t/-J as Slurm's --array ("1,3,5-9%2", "1-9:2"); NULL = none */
 };
 
 /* A reservation the resource manager holds (a Slurm reservation): its

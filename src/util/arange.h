@@ -22,6 +22,8 @@
 /* The default of MAXJOBARRAYSIZE: what qsub checks before the daemon, which
  * knows the configured value, checks again. */
 #define ARANGE_DEFAULT_MAX 10000
+/* The most MAXJOBARRAYSIZE may be (what a request may ask for at all). */
+#define ARANGE_LIMIT_MAX 1000000
 
 struct arange {
     unsigned *idx;  /* n indices, ascending, distinct; owned */
