@@ -4,6 +4,7 @@
  * back, and every refusal (a range that runs down, %0, garbage, an index
  * twice, more tasks than the bound) with nothing left allocated.
  */
+#include "cfg/cfg.h"
 #include "test.h"
 #include "util/arange.h"
 
@@ -157,8 +158,22 @@ static void test_roundtrip(void)
     CHECK_EQ(bad, 0);
 }
 
+/* qsub's bounds are the parameter's: its default and its top. */
+static void test_parameter(void)
+{
+    struct cfg *c = cfg_create();
+    CHECK_EQ(cfg_int(c, "MAXJOBARRAYSIZE", NULL), ARANGE_DEFAULT_MAX);
+    struct err e;
+    CHECK(cfg_load_string(c, "MAXJOBARRAYSIZE 1000001\n", "t.cfg", &e) < 0);
+    CHECK(cfg_load_string(c, "MAXJOBARRAYSIZE 0\n", "t.cfg", &e) < 0);
+    CHECK(cfg_load_string(c, "MAXJOBARRAYSIZE 1000000\n", "t.cfg", &e) == 0);
+    CHECK_EQ(cfg_int(c, "MAXJOBARRAYSIZE", NULL), ARANGE_LIMIT_MAX);
+    cfg_destroy(c);
+}
+
 int main(void)
 {
+    TEST_RUN(test_parameter);
     TEST_RUN(test_torque_forms);
     TEST_RUN(test_torque_refused);
     TEST_RUN(test_pbs);
