@@ -24,14 +24,15 @@ int sched_array_in_slot(const struct job *j)
 int sched_set_array(struct sched *s, struct job *j, const char *array, unsigned index,
                     unsigned slots, int held, struct err *err)
 {
-    if (j->state != JOB_IDLE || j->array)
-        return err_set(err, "job %s: only an idle job that is not a task may become one", j->name);
+    if ((j->state != JOB_IDLE && j->state != JOB_RUNNING) || j->array)
+        return err_set(
+            err, "job %s: only a queued or running job that is not a task may become one", j->name);
     if (!array || !*array)
         return err_set(err, "job %s: an array task needs its array's name", j->name);
     j->array = xstrdup(array);
     j->aindex = index;
     j->aslots = slots;
-    if (slots && held) {
+    if (slots && held && j->state == JOB_IDLE) {
         queue_hold(s, j, HOLD_SLOT);
         s->nslotjobs++;
     }

@@ -24,12 +24,12 @@
 struct sched;
 struct job;
 
-/* Make idle job j (not a task yet) task `index` of array `array` (copied)
- * whose slot limit is `slots` (0: none). With a slot limit, j is held with
- * HOLD_SLOT until sched_array_update finds a slot for it; a driver that
- * restores tasks that already held a slot (running, or released before a
- * restart) passes held = 0 to give it one at once. Errors (nothing
- * changes): j not idle or a task already, an empty array name. */
+/* Make job j (idle or running, not a task yet) task `index` of array
+ * `array` (copied) whose slot limit is `slots` (0: none). With a slot limit
+ * and held, an idle j is held with HOLD_SLOT until sched_array_update finds
+ * a slot for it; a running j, or one passed held = 0 (a driver restoring a
+ * task that held a slot before a restart), holds a slot at once. Errors
+ * (nothing changes): j ended or a task already, an empty array name. */
 int sched_set_array(struct sched *s, struct job *j, const char *array, unsigned index,
                     unsigned slots, int held, struct err *err);
 

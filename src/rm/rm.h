@@ -117,6 +117,9 @@ struct rm_new_job {
     const char *resv;     /* the reservation it asks for (sbatch --reservation), NULL = none */
     enum rm_dep dep;      /* its dependencies (sbatch --dependency), as they stand */
     const char *dep_text; /* their text, NULL = none */
+    long array;           /* a task of this job array (Slurm's array job id), 0 = not a task */
+    unsigned array_task;  /* its index */
+    unsigned array_slots; /* the array's limit of tasks running at once (%N), 0 = none */
 };
 
 /* A job submitted through moku (moku submit, qsub) into a resource manager

@@ -366,6 +366,10 @@ check "moku submit -t 1-4%2 under Slurm: 4 tasks ran, at most 2 at once ($most)"
     sh -c "[ '$(scontrol -o show job "$qa" 2>/dev/null | grep -c 'JobState=COMPLETED')' = 4 ] && [ $most -le 2 ] && [ $most -ge 1 ]"
 check "... each task wrote <name>.o<array>-<index>, with its index" \
     sh -c "for i in 1 2 3 4; do grep -qx \"task \$i\" '$TMP/out/arr.o$qa-'\$i || exit 1; done"
+if ! sh -c "for i in 1 2 3 4; do grep -qx \"task \$i\" '$TMP/out/arr.o$qa-'\$i || exit 1; done"; then
+    echo "# array $qa:"; scontrol -o show job "$qa" 2>&1 | sed 's/^/# /'; ls "$TMP/out" | sed 's/^/# /'
+    grep -i "job $qa\|array" "$H/log/maui.log" | tail -20 | sed 's/^/# /'
+fi
 qbig=$(cd "$TMP/out" && echo true |
     runuser -u mokusa -- env MOKU_HOME="$H" timeout 10 "$TMP/moku-client" submit -t 1-10001 2>"$TMP/qbig.err")
 check "moku submit -t 1-10001: refused by MAXJOBARRAYSIZE 10000, no job" \

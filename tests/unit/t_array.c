@@ -92,6 +92,14 @@ static void test_arrays_apart(void)
     struct job *r = sched_submit(s, &spec, NULL);
     CHECK(sched_set_array(s, r, "7", 1, 1, 0, &e) == 0 && r->holds == 0);
     CHECK(sched_set_array(s, r, "7", 1, 1, 0, &e) == -1 && strstr(e.msg, "not a task"));
+    /* A job found running (a Slurm task taken in after a restart) holds
+     * one of its array's slots at once. */
+    struct job_spec rs = {.name = "8[9]", .tasks = 1, .procs_per_task = 1, .walltime = 100};
+    struct job *run = sched_submit(s, &rs, NULL);
+    sched_iterate(s, 0); /* r and it start */
+    CHECK(run->state == JOB_RUNNING);
+    CHECK(sched_set_array(s, run, "8", 9, 2, 1, &e) == 0 && run->holds == 0);
+    CHECK(sched_array_in_slot(run));
     for (int i = 0; i < 3; i++) {
         a[i] = task(s, "7", (unsigned)i + 2, 1, 0);
         b[i] = task(s, "8", (unsigned)i, 2, 0);
@@ -99,10 +107,10 @@ static void test_arrays_apart(void)
     for (int i = 0; i < 2; i++)
         c[i] = task(s, "9", (unsigned)i, 0, 0);
     CHECK(c[0]->holds == 0);
-    sched_iterate(s, 0);
+    sched_iterate(s, 1);
     CHECK(r->state == JOB_RUNNING);
     CHECK_EQ(running(a, 3), 0); /* 7's one slot is the restored task's */
-    CHECK_EQ(running(b, 3), 2);
+    CHECK_EQ(running(b, 3), 1); /* 8's other slot is the running task's */
     CHECK_EQ(running(c, 2), 2);
     r->exit_status = 0;
     sched_job_ended(s, r, 10);
