@@ -15,6 +15,7 @@
 
 #include "cfg/cfg.h"
 #include "cfg/cfg_tab.h"
+#include "util/arange.h"
 
 #define BIG CFG_TAB_BIG
 #define TINF ((double)CFG_TIME_INFINITY)
@@ -104,6 +105,8 @@ static const struct cfg_param tab[] = {
      * (moku serve only; docs/daemon.md "Bounds and the disk reserve"). */
     INT("MAXJOBCOUNT", "100000", 0, BIG, 0,
         "jobs the daemon holds at most, queued or running (Slurm's MaxJobCount; 0: no cap)"),
+    INT("MAXJOBARRAYSIZE", "10000", 1, ARANGE_LIMIT_MAX, 0,
+        "tasks one job array may hold (qsub -t, -J; Torque's max_job_array_size)"),
     INT("MAXSUBMITBYTES", "67108864", 0, BIG, 0,
         "bytes of scripts and environments one user's queued and running jobs may hold (0: no "
         "cap)"),

@@ -38,6 +38,9 @@ static const struct help_opt qsub_opts[] = {
     {"-q CLASS", "the class (queue): DEFAULT or a CLASSCFG class"},
     {"-r y|n", "whether the job may be run again (requeued)"},
     {"-S SHELL", "the shell that runs the script"},
+    {"-t RANGE[%N]", "a job array: tasks 1-100, 1,3,5-9, ...; %N: at most N at once\n"
+                     "(under RMCFG TYPE=SLURM, Slurm's --array; at most MAXJOBARRAYSIZE)"},
+    {"-J A-B[:STEP][%N]", "a job array as PBS Pro writes it (as -t)"},
     {"-v VAR[=VALUE],...", "variables for the job's environment"},
     {"-V", "export the whole current environment to the job"},
     {"-W x=QOS:NAME|ADVRES:ID", "the QOS, or the reservation to run in"},

@@ -285,7 +285,8 @@ static const char *hold_types(const struct job *j, char out[8])
         out[k++] = 'u';
     if (j->holds & HOLD_BATCH)
         out[k++] = 'o';
-    if (j->holds & (HOLD_SYSTEM | HOLD_DEP)) /* Torque's dependency hold is a system one */
+    if (j->holds & (HOLD_SYSTEM | HOLD_DEP |
+                    HOLD_SLOT)) /* Torque's dependency and slot holds are system ones */
         out[k++] = 's';
     if (!k)
         out[k++] = 'n';

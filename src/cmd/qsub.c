@@ -258,6 +258,9 @@ int qsub_check_str(enum qsub_sclass c, const char *s, struct err *err)
     }
     case QSUB_S_HOSTS:
         return check_hosts(s, err);
+    case QSUB_S_ARRAY:
+    case QSUB_S_ARRAY_PBS:
+        return qsub_check_array(c == QSUB_S_ARRAY_PBS, s, err);
     case QSUB_S_SCRIPT:
         f = script_fault(s, strlen(s), &line);
         if (f && line)
@@ -311,10 +314,10 @@ void qsub_free(struct qsub_req *r)
 {
     if (!r)
         return;
-    char **strs[] = {&r->name,   &r->account,     &r->queue,      &r->qos,
-                     &r->group,  &r->advres,      &r->out_path,   &r->err_path,
-                     &r->cwd,    &r->mail_events, &r->mail_users, &r->shell,
-                     &r->script, &r->warnings,    &r->depend,     &r->hosts};
+    char **strs[] = {&r->name,       &r->account,  &r->queue,    &r->qos,      &r->group,
+                     &r->advres,     &r->out_path, &r->err_path, &r->cwd,      &r->mail_events,
+                     &r->mail_users, &r->shell,    &r->script,   &r->warnings, &r->depend,
+                     &r->hosts,      &r->array,    &r->array_pbs};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         free(*strs[i]);
     free_strs(r->features, r->nfeatures);
@@ -1330,6 +1333,9 @@ static int apply_opt(struct draft *d, char c, const char *v, struct err *err)
         return set_str(&r->shell, v), 0;
     case 'p':
         return opt_priority(d, v, err);
+    case 't':
+    case 'J':
+        return qsub_opt_array(r, c == 'J', v, err);
     case 'k':
         if (strspn(v, "eon") != strlen(v) || !*v || strlen(v) > 2)
             return err_set(err, "bad keep '%s' (expected e, o, eo, oe or n)", qsub_shown(v).s);
@@ -1350,28 +1356,17 @@ struct optdef {
 };
 
 static const struct optdef optdefs[] = {
-    {'a', 1, NULL},
-    {'A', 1, NULL},
-    {'d', 1, NULL},
-    {'e', 1, NULL},
-    {'h', 0, NULL},
-    {'j', 1, NULL},
-    {'l', 1, NULL},
-    {'m', 1, NULL},
-    {'M', 1, NULL},
-    {'N', 1, NULL},
-    {'o', 1, NULL},
-    {'q', 1, NULL},
-    {'r', 1, NULL},
-    {'S', 1, NULL},
-    {'v', 1, NULL},
-    {'V', 0, NULL},
-    {'W', 1, NULL},
-    {'p', 1, NULL},
-    {'k', 1, NULL},
-    {'t', 1, "job arrays are not supported"},
-    {'J', 1, "job arrays (PBS Pro's -J) are not supported"},
-    {'I', 0, "interactive jobs are not supported"},
+    {'a', 1, NULL}, {'A', 1, NULL},
+    {'d', 1, NULL}, {'e', 1, NULL},
+    {'h', 0, NULL}, {'j', 1, NULL},
+    {'l', 1, NULL}, {'m', 1, NULL},
+    {'M', 1, NULL}, {'N', 1, NULL},
+    {'o', 1, NULL}, {'q', 1, NULL},
+    {'r', 1, NULL}, {'S', 1, NULL},
+    {'v', 1, NULL}, {'V', 0, NULL},
+    {'W', 1, NULL}, {'p', 1, NULL},
+    {'k', 1, NULL}, {'t', 1, NULL},
+    {'J', 1, NULL}, {'I', 0, "interactive jobs are not supported"},
 };
 
 static const struct optdef *find_opt(char c)

@@ -91,6 +91,8 @@ struct qsub_req {
     char *qos;           /* -l qos=X or -W x=QOS:X */
     char *advres;        /* -W x=ADVRES:X (or -l advres=X) */
     char *depend;        /* -W depend=type:id[:id][,type:id...] (engine/dep.h), as given */
+    char *array;         /* -t: Torque's array range (util/arange.h), as given; NULL: none */
+    char *array_pbs;     /* -J: PBS Pro's A-B[:STEP][%N], as given; at most one of the two */
     char *out_path;      /* -o, resolved against the client's cwd; NULL: the daemon's default */
     char *err_path;      /* -e, likewise */
     enum qsub_join join; /* -j */

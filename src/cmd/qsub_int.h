@@ -30,8 +30,10 @@ enum qsub_sclass {
     QSUB_S_MAIL,
     QSUB_S_MAILTO,
     QSUB_S_SCRIPT,
-    QSUB_S_DEPEND, /* a depend= value (engine/dep.h) */
-    QSUB_S_HOSTS   /* a host list: name:count[,name:count]... (qsub_req.hosts) */
+    QSUB_S_DEPEND,   /* a depend= value (engine/dep.h) */
+    QSUB_S_HOSTS,    /* a host list: name:count[,name:count]... (qsub_req.hosts) */
+    QSUB_S_ARRAY,    /* -t: Torque's array range (util/arange.h) */
+    QSUB_S_ARRAY_PBS /* -J: PBS Pro's array range */
 };
 
 /* The processors of a valid host list (QSUB_S_HOSTS) in all. */
@@ -40,6 +42,14 @@ long long qsub_hosts_procs(const char *hosts);
 /* Whether s is a valid string of class c (the rules of struct qsub_req in
  * qsub.h): 0, or -1 with err holding a message without prefix. */
 int qsub_check_str(enum qsub_sclass c, const char *s, struct err *err);
+
+/* qsub_array.c: whether s is a job array range, Torque's -t (pbs 0) or PBS
+ * Pro's -J (pbs 1), of at most ARANGE_LIMIT_MAX tasks (the daemon applies
+ * its MAXJOBARRAYSIZE): 0, or -1 with err. */
+int qsub_check_array(int pbs, const char *s, struct err *err);
+/* qsub_array.c: -t (pbs 0) or -J (pbs 1) value v into r, checked; it
+ * replaces any range given before: 0, or -1 with err (r unchanged). */
+int qsub_opt_array(struct qsub_req *r, int pbs, const char *v, struct err *err);
 
 /* Whether s[0..n) is a variable name: [A-Za-z_][A-Za-z0-9_]* of at most
  * QSUB_MAX_WORD bytes (1 or 0). */

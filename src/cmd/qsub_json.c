@@ -46,6 +46,8 @@ static const struct field fields[] = {
     STR("qos", qos, QSUB_S_WORD, 0),
     STR("advres", advres, QSUB_S_WORD, 0),
     STR("depend", depend, QSUB_S_DEPEND, 0),
+    STR("array", array, QSUB_S_ARRAY, 0),
+    STR("array_pbs", array_pbs, QSUB_S_ARRAY_PBS, 0),
     STR("out_path", out_path, QSUB_S_PATH, 0),
     STR("err_path", err_path, QSUB_S_PATH, 0),
     OTHER("join", F_JOIN, join),
@@ -163,6 +165,9 @@ int qsub_check(const struct qsub_req *r, struct err *err)
                        "request: hosts '%s' and nodes %d, tasks %d disagree (expected nodes 0 "
                        "and tasks the hosts' processors)",
                        r->hosts, r->nodes, r->tasks);
+    if (r->array && r->array_pbs)
+        return err_set(err,
+                       "request: 'array' and 'array_pbs' both given (qsub -t or -J, not both)");
     return 0;
 }
 
@@ -289,6 +294,8 @@ static size_t class_max(enum qsub_sclass c)
     case QSUB_S_PATH:
     case QSUB_S_DEPEND:
     case QSUB_S_HOSTS:
+    case QSUB_S_ARRAY:
+    case QSUB_S_ARRAY_PBS:
         return QSUB_MAX_PATH;
     case QSUB_S_MAIL:
         return 8;

@@ -54,7 +54,7 @@ const char *job_display_state(const struct job *j)
     if (j->state == JOB_IDLE && j->holds) {
         if (j->holds & HOLD_BATCH)
             return "BatchHold";
-        if (j->holds & (HOLD_SYSTEM | HOLD_DEP))
+        if (j->holds & (HOLD_SYSTEM | HOLD_DEP | HOLD_SLOT))
             return "SystemHold";
         return "UserHold";
     }

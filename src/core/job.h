@@ -71,6 +71,10 @@ enum job_state {
 #define HOLD_DEP                                                                                   \
     0x10 /* engine/dep.c only: waiting for its dependencies (qsub -W depend=);                     \
             shown as a system hold, as Torque's; releasehold does not lift it */
+#define HOLD_SLOT                                                                                  \
+    0x20 /* engine/array.c only: a task of a job array waiting for a slot under its %N slot        \
+            limit; shown as a system hold, as Torque's slot-limit hold; releasehold does not       \
+            lift it */
 
 /* Why an idle job is not running, as the last scheduling iteration saw it. */
 enum job_wait {
@@ -224,6 +228,11 @@ struct job {
     size_t ndeps;
     struct job_host *hosts; /* job_spec.hosts, in the order given (owned); NULL = any nodes */
     size_t nhosts;
+    /* A task of a job array (engine/array.h): the array's name (owned; NULL:
+     * not a task), its index, and the array's slot limit (0: none). */
+    char *array;
+    unsigned aindex;
+    unsigned aslots;
 };
 
 /* Whether j runs only on the hosts it names: the one test by which

@@ -325,6 +325,7 @@ struct sched {
     struct sched_plan pl;  /* running jobs, profiles, regions, the last plan */
     struct sched_resvs rs; /* reservations, standing ones, triggers */
     size_t ndepjobs;       /* jobs held for their dependencies, at most (engine/dep.c) */
+    size_t nslotjobs;      /* array tasks held for a slot, at most (engine/array.c) */
 };
 
 /* core/sched.c, the helpers every layer of the engine shares. Whether the

@@ -233,6 +233,23 @@ static void follow_holds(struct dmn *d, struct djob *dj, const struct rm_new_job
     remember(dj, x);
 }
 
+/* A task of a Slurm array with a %N throttle: the engine's array task
+ * (engine/array.h), so that moku starts no more of its tasks at once than
+ * Slurm would run — a task Slurm keeps back (JobArrayTaskLimit) would
+ * otherwise be a failed start, deferred for DEFERTIME. Given once, when
+ * the job is taken in or found again after a restart. */
+static void follow_array(struct dmn *d, struct djob *dj, const struct rm_new_job *x)
+{
+    if (!x->array || !x->array_slots || !dj->j || dj->j->array)
+        return;
+    char name[32];
+    snprintf(name, sizeof name, "%ld", x->array);
+    struct err e;
+    int held = dj->j->state == JOB_IDLE; /* waits for a slot; a running one holds one */
+    if (sched_set_array(d->s, dj->j, name, x->array_task, x->array_slots, held, &e) < 0)
+        dlog(d->log, 0, "error: job %ld: %s", x->id, e.msg);
+}
+
 static void seen(void *ctx, const struct rm_new_job *x)
 {
     struct intake *in = ctx;
@@ -245,6 +262,7 @@ static void seen(void *ctx, const struct rm_new_job *x)
         follow_holds(d, have, x, in->now);
         follow_dep(d, have, x, in->now);
         follow_walltime(d, have, x);
+        follow_array(d, have, x);
         return;
     }
     if (have) {
@@ -282,6 +300,7 @@ static void seen(void *ctx, const struct rm_new_job *x)
     if (dj) {
         remember(dj, x);
         follow_dep(d, dj, x, in->now);
+        follow_array(d, dj, x);
     }
 }
 

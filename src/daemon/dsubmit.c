@@ -18,6 +18,7 @@
 #include "daemon/daemon_int.h"
 #include "daemon/dreply.h"
 #include "daemon/dsubmit.h"
+#include "util/arange.h"
 #include "util/crashpt.h"
 #include "util/mem.h"
 
@@ -128,6 +129,22 @@ static int remember_answer(struct dmn *d, const struct peer *p, const char *toke
     return rc;
 }
 
+/* A job array (qsub -t, -J) within MAXJOBARRAYSIZE: its range as given,
+ * or NULL with err. qsub checked the syntax against the most any
+ * configuration allows; this daemon's bound may be lower. */
+static const char *array_ok(const struct dmn *d, const struct qsub_req *q, struct err *err)
+{
+    const char *v = q->array ? q->array : q->array_pbs;
+    long long max = cfg_int(d->cfg, "MAXJOBARRAYSIZE", NULL);
+    struct arange a;
+    int rc = q->array ? arange_parse_torque(v, (size_t)max, &a, err)
+                      : arange_parse_pbs(v, (size_t)max, &a, err);
+    if (rc < 0)
+        return NULL;
+    arange_free(&a);
+    return v;
+}
+
 /* Under a resource manager with its own queue (Slurm): the job goes there,
  * as p; it is taken in at the next iteration (dintake.c) under the id
  * answered. A retry with the same token finds the first job. */
@@ -140,6 +157,10 @@ static json_t *submit_to_rm(struct dmn *d, const struct peer *p, const struct qs
     if (q->depend) /* sbatch --dependency is what that resource manager's users give */
         return dreply_err("submit: -W depend= with RMCFG TYPE=%s is not supported yet",
                           d->rm.ops->name);
+    struct err ae;
+    const char *array = NULL;
+    if ((q->array || q->array_pbs) && !(array = array_ok(d, q, &ae)))
+        return dreply_err("submit: %s %s", q->array ? "-t" : "-J", ae.msg);
     if (q->vmem_mb || q->nice) /* Slurm's --nice is a scheduling factor, not a process's */
         return dreply_err("submit: -l %s with RMCFG TYPE=%s is not supported: that resource "
                           "manager has no per-job %s",
@@ -184,6 +205,7 @@ static json_t *submit_to_rm(struct dmn *d, const struct peer *p, const struct qs
         .env = (const char *const *)env,
         .nenv = q->nenv,
         .token = token,
+        .array = array,
     };
     long id = 0;
     struct err e;
@@ -285,6 +307,13 @@ json_t *dsubmit_job(struct dmn *d, const struct peer *client, const json_t *job,
         json_t *r = submit_to_rm(d, p, &q, token);
         qsub_free(&q);
         return r;
+    }
+    if (q.array || q.array_pbs) {
+        /* The engine has array tasks (engine/array.h), but this daemon does
+         * not make, store and name them yet: refused, never run as one job. */
+        qsub_free(&q);
+        return dreply_err("submit: job arrays (-t, -J) run only under RMCFG TYPE=SLURM for now; "
+                          "the local resource manager does not make their tasks yet");
     }
     if (q.queue && !queue_known(d, q.queue)) {
         json_t *no = unknown_queue(q.queue);

@@ -110,6 +110,7 @@ static void free_job(struct job *j)
     free(j->hosts);
     free(j->message);
     dep_free(j->deps, j->ndeps);
+    free(j->array);
     free(j);
 }
 
@@ -593,6 +594,7 @@ void sched_iterate(struct sched *s, long now)
      * iteration's starts (after), whose jobs may start in it too. Each
      * extra run releases a job, so the loop ends. */
     sched_deps_update(s, now);
+    sched_array_update(s, now); /* ends and cancels since the last one free slots */
     iter_run(s, now);
     while (sched_deps_update(s, now))
         iter_run(s, now);
@@ -720,6 +722,8 @@ const char *sched_job_blocked(const struct sched *s, const struct job *j)
         return NULL;
     if (j->holds == HOLD_DEP)
         return "job has unsatisfied dependencies";
+    if (j->holds == HOLD_SLOT)
+        return "array slot limit: as many tasks of its array run as its %N allows";
     if (j->holds)
         return j->holds & HOLD_BATCH    ? "job has a batch hold"
                : j->holds & HOLD_SYSTEM ? "job has a system hold"

@@ -17,6 +17,7 @@
 #ifndef MOKU_ENGINE_H
 #define MOKU_ENGINE_H
 
+#include "engine/array.h"
 #include "engine/dep.h"
 #include "engine/engine.h"
 #include "policy/bfwin.h"

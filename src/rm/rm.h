@@ -119,6 +119,9 @@ struct rm_new_job {
     const char *dep_text; /* their text, NULL = none */
     const char *hosts;    /* the nodes it must run on, with its tasks on each: "n1:2,n2:2"
                              (job_spec.hosts), NULL = any */
+    long array;           /* a task of this job array (Slurm's array job id), 0 = not a task */
+    unsigned array_task;  /* its index */
+    unsigned array_slots; /* the array's limit of tasks running at once (%N), 0 = none */
 };
 
 /* A job submitted through moku (moku submit, qsub) into a resource manager
@@ -148,6 +151,7 @@ struct rm_submit {
     const char *const *env;               /* "NAME=value" */
     size_t nenv;
     const char *token; /* NULL, or the client's token: a retry finds the first job */
+    const char *array; /* qsub -t/-J as Slurm's --array ("1,3,5-9%2", "1-9:2"); NULL = none */
 };
 
 /* A reservation the resource manager holds (a Slurm reservation): its

@@ -270,6 +270,9 @@ static void new_job(struct slurm_rm *sr, const slurm_job_info_t *x, struct rm_ne
                     ? x->admin_comment
                     : NULL,
         .blocked = part_limit(sr, x, why, nwhy),
+        .array = x->array_job_id && x->array_task_id != NO_VAL ? (long)x->array_job_id : 0,
+        .array_task = x->array_task_id,
+        .array_slots = x->array_job_id && x->array_max_tasks != NO_VAL ? x->array_max_tasks : 0,
         .resv = x->resv_name && *x->resv_name ? x->resv_name : NULL,
         .dep = dep_state(sr, x->dependency),
         .dep_text = x->dependency && *x->dependency ? x->dependency : NULL,

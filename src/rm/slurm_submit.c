@@ -84,13 +84,14 @@ static char **env_of(const struct rm_submit *s, uint32_t *n)
 
 /* A job's output file for Slurm: the path given, Torque's default name in
  * the working directory when none, or in DIR for DIR/ (qsub -o DIR/);
- * %j is Slurm's job id. Caller frees. */
-static char *out_file(const char *path, const char *cwd, const char *name, char kind)
+ * %j is Slurm's job id; an array task's is Torque's <name>.o<array>-<index>
+ * (%A the array's id, %a the task's index). Caller frees. */
+static char *out_file(const char *path, const char *cwd, const char *name, char kind, int array)
 {
     size_t n = path ? strlen(path) : 0;
     if (n && path[n - 1] != '/')
         return xstrdup(path);
-    return xprintf("%s%s%s.%c%%j", n ? path : cwd, n ? "" : "/", name, kind);
+    return xprintf("%s%s%s.%c%s", n ? path : cwd, n ? "" : "/", name, kind, array ? "%A-%a" : "%j");
 }
 
 /* A host list ("n1:2,n2:2") as Slurm's required nodes ("n1,n2") and the
@@ -143,8 +144,8 @@ int srm_submit(void *ctx, const struct rm_submit *s, long *id, struct err *err)
     slurm_init_job_desc_msg(&d);
     char *script = script_of(s), *mark = mark_of(s), *features = NULL;
     const char *name = s->name ? s->name : "STDIN";
-    char *out = out_file(s->out_path, s->cwd, name, 'o');
-    char *errp = s->join ? NULL : out_file(s->err_path, s->cwd, name, 'e');
+    char *out = out_file(s->out_path, s->cwd, name, 'o', s->array != NULL);
+    char *errp = s->join ? NULL : out_file(s->err_path, s->cwd, name, 'e', s->array != NULL);
     if (s->features) { /* "a,b": every one, which Slurm writes a&b */
         features = xstrdup(s->features);
         for (char *p = features; *p; p++)
@@ -163,6 +164,7 @@ int srm_submit(void *ctx, const struct rm_submit *s, long *id, struct err *err)
     d.qos = (char *)s->qos;
     d.features = features;
     d.comment = mark;
+    d.array_inx = (char *)s->array; /* Torque's and PBS Pro's ranges are Slurm's syntax too */
     d.min_cpus = d.num_tasks = (uint32_t)s->tasks;
     if (s->nodes > 0) {
         d.min_nodes = d.max_nodes = (uint32_t)s->nodes;

@@ -348,6 +348,33 @@ runuser -u mokusa -- env MOKU_HOME="$H" timeout 10 "$TMP/moku-client" releasehol
 wait_state "$qh" COMPLETED 200
 check "... releasehold: it runs" [ "$(state "$qh")" = COMPLETED ]
 
+# qsub -t under Slurm: the range goes to Slurm as --array (Torque's syntax
+# is Slurm's), its %N is the array's throttle: never more than 2 tasks run;
+# each task writes Torque's <name>.o<array>-<index>. Past MAXJOBARRAYSIZE
+# (10000 by default) the daemon refuses the array.
+qa=$(cd "$TMP/out" && printf 'echo "task $SLURM_ARRAY_TASK_ID"\nsleep 1\n' |
+    runuser -u mokusa -- env MOKU_HOME="$H" timeout 10 "$TMP/moku-client" submit -N arr -t 1-4%2 -l walltime=60)
+most=0
+t=0
+while [ $t -lt 600 ] && [ "$(scontrol -o show job "$qa" 2>/dev/null | grep -c 'JobState=COMPLETED')" != 4 ]; do
+    now=$(scontrol -o show job "$qa" 2>/dev/null | grep -c 'JobState=RUNNING')
+    [ "$now" -gt "$most" ] && most=$now
+    sleep 0.1
+    t=$((t + 1))
+done
+check "moku submit -t 1-4%2 under Slurm: 4 tasks ran, at most 2 at once ($most)" \
+    sh -c "[ '$(scontrol -o show job "$qa" 2>/dev/null | grep -c 'JobState=COMPLETED')' = 4 ] && [ $most -le 2 ] && [ $most -ge 1 ]"
+check "... each task wrote <name>.o<array>-<index>, with its index" \
+    sh -c "for i in 1 2 3 4; do grep -qx \"task \$i\" '$TMP/out/arr.o$qa-'\$i || exit 1; done"
+if ! sh -c "for i in 1 2 3 4; do grep -qx \"task \$i\" '$TMP/out/arr.o$qa-'\$i || exit 1; done"; then
+    echo "# array $qa:"; scontrol -o show job "$qa" 2>&1 | sed 's/^/# /'; ls "$TMP/out" | sed 's/^/# /'
+    grep -i "job $qa\|array" "$H/log/maui.log" | tail -20 | sed 's/^/# /'
+fi
+qbig=$(cd "$TMP/out" && echo true |
+    runuser -u mokusa -- env MOKU_HOME="$H" timeout 10 "$TMP/moku-client" submit -t 1-10001 2>"$TMP/qbig.err")
+check "moku submit -t 1-10001: refused by MAXJOBARRAYSIZE 10000, no job" \
+    sh -c "[ -z '$qbig' ] && grep -q 'more than 10000 tasks (MAXJOBARRAYSIZE 10000)' $TMP/qbig.err"
+
 # moku dies after Slurm took a submission, before answering: the client
 # tries again with its token, and gets the same job (one job in Slurm).
 CM=${CRASHMOKU:-build/crash/moku}

@@ -66,7 +66,11 @@ t qsub -l nodes=n9:ppn=1 "$DATA/torque_groups.sh"
 check "nodes=n9, a host the daemon does not have: refused, naming it" \
     sh -c "[ $rc != 0 ] && grep -q 'no node named n9' $TMP/err && [ ! -s $TMP/out ]"
 t qsub -J 1-4 "$DATA/torque_groups.sh"
-check "qsub -J (PBS Pro arrays): refused clearly" sh -c "[ $rc = 1 ] && grep -q 'job arrays (PBS Pro.s -J) are not supported' $TMP/err"
+check "qsub -J (PBS Pro arrays): refused by the local resource manager, saying where they run" \
+    sh -c "[ $rc = 1 ] && grep -q 'job arrays (-t, -J) run only under RMCFG TYPE=SLURM' $TMP/err && [ ! -s $TMP/out ]"
+t qsub -t 5-1 "$DATA/torque_groups.sh"
+check "qsub -t 5-1: the range refused by qsub, naming it" \
+    sh -c "[ $rc = 1 ] && grep -q \"array range '5-1' runs down\" $TMP/err"
 run submit -q nosuch -- "$DATA/torque_groups.sh"
 check "moku submit -q nosuch: refused too, in moku's words" \
     sh -c "[ $rc = 170 ] && grep -q '^submit: submit error (Unknown queue' $TMP/err"

@@ -375,6 +375,12 @@ static void test_w_and_env(void)
         {"-W depend=afterok:12.host:13,afterany:7", NULL, {"depend=afterok:12.host:13,afterany:7"}},
         {"-W depend=afterany:7,x=QOS:q", NULL, {"depend=afterany:7", "qos=q"}},
         {"-W x=QOS:q,depend=after:1,afternotok:2", NULL, {"depend=after:1,afternotok:2"}},
+        {"-t 1-100%10", NULL, {"array=1-100%10", "!array_pbs"}},
+        {"-t 1,3,5-9", NULL, {"array=1,3,5-9"}},
+        {"-J 1-9:2%3", NULL, {"array_pbs=1-9:2%3", "!array"}},
+        {"-t 1-3 -J 0-4", NULL, {"array_pbs=0-4", "!array"}}, /* the last one wins */
+        {"", "#PBS -t 0-3%2\n", {"array=0-3%2"}},
+        {"-t 7", "#PBS -t 0-3%2\n", {"array=7"}}, /* the command line over the script */
     };
     run_ok(cases, N(cases));
 }
@@ -534,12 +540,16 @@ static void test_errors(void)
         {"--help", NULL, "qsub: unknown option '--help'"},
         {"-N", NULL, "qsub: -N: missing argument"},
         {"-h -l", NULL, "qsub: -l: missing argument"},
-        {"-t 1-10", NULL, "qsub: -t: job arrays are not supported"},
+        {"-t 10-1", NULL, "qsub: -t: array range '10-1' runs down (10 > 1)"},
+        {"-t 1-10%0", NULL, "qsub: -t: slot limit %0 in '1-10%0'"},
+        {"-t 1-3,2", NULL, "qsub: -t: array index 2 is given twice in '1-3,2'"},
+        {"-t 0-1000000", NULL, "asks for more than 1000000 tasks"},
         {"-W depend=afterok", NULL, "names no job"},
         {"-W depend=beforeok:1", NULL, "'beforeok' is not supported"},
         {"-W depend=synccount:2", NULL, "'synccount' is not supported"},
         {"-W depend=later:1", NULL, "unknown dependency type 'later'"},
-        {"-t", NULL, "qsub: -t: job arrays are not supported"},
+        {"-t", NULL, "qsub: -t: missing argument"},
+        {"-t x", NULL, "qsub: -t: bad array index 'x' in 'x'"},
         {"-I", NULL, "qsub: -I: interactive jobs are not supported"},
         {"a.sh b.sh", NULL, "qsub: unexpected extra argument 'b.sh'"},
         {"-N 'a b'", NULL, "qsub: -N: 'a b' contains white space"},
@@ -640,7 +650,10 @@ static void test_errors(void)
         {"-l vmem=lots", NULL, "bad mem 'lots'"},
         {"-p 1024", NULL, "qsub: -p: bad priority '1024' (expected -1024 to 1023)"},
         {"-k x", NULL, "qsub: -k: bad keep 'x'"},
-        {"-J 1-10", NULL, "qsub: -J: job arrays (PBS Pro's -J) are not supported"},
+        {"-J 4", NULL, "qsub: -J: bad array range '4' (PBS Pro's -J wants A-B[:STEP][%N])"},
+        {"-J 4-4", NULL, "qsub: -J: array range '4-4' has one index"},
+        {"-J 1-9:0", NULL, "qsub: -J: array range '1-9:0': the step must be at least 1"},
+        {"-J 1,2", NULL, "qsub: -J: bad array index '1,2'"},
         {"-q batch@elsewhere.example", NULL,
          "qsub: -q: 'batch@elsewhere.example': the server is another host"},
         {"-W group_list=", NULL, "qsub: -W: bad group_list: empty value"},
@@ -704,7 +717,7 @@ static void test_errors(void)
         /* directives */
         {"", "#PBS -l walltime=abc\n", "job.sh:1: #PBS -l: bad walltime 'abc'"},
         {"", "#!/bin/sh\n#PBS -x\n", "job.sh:2: #PBS: unknown option '-x'"},
-        {"", "#MSUB -t 1-3\n", "job.sh:1: #MSUB -t: job arrays are not supported"},
+        {"", "#MSUB -t 3-1\n", "job.sh:1: #MSUB -t: array range '3-1' runs down"},
         {"", "#PBS -N \"abc\n", "job.sh:1: #PBS: unterminated \" quote"},
         {"", "#PBS -N 'abc\n", "job.sh:1: #PBS: unterminated ' quote"},
         {"", "#PBS -N a b\n", "job.sh:1: #PBS: unexpected argument 'b'"},
@@ -799,7 +812,8 @@ static void test_script_arg(void)
         {"-", "-"},
         {"a b", "ERR:qsub: unexpected extra argument 'b'"},
         {"-x a", "ERR:qsub: unknown option '-x'"},
-        {"-t 1-3 a", "ERR:qsub: -t: job arrays are not supported"},
+        {"-t 1-3 a", "a"},
+        {"-J", "ERR:qsub: -J: missing argument"},
         {"-l", "ERR:qsub: -l: missing argument"},
         {"-l bogus=1 a", "a"}, /* values are not checked here */
     };
@@ -1149,6 +1163,19 @@ static void test_check(void)
     CHECK(qsub_check(&r, &err) < 0);
     CHECK_STR(err.msg, "request: 'script': line 1: not valid UTF-8");
     r.script = "x";
+    r.array = "1-4";
+    r.array_pbs = "1-4";
+    CHECK(qsub_check(&r, &err) < 0);
+    CHECK_HAS(err.msg, "'array' and 'array_pbs' both given");
+    r.array_pbs = NULL;
+    CHECK(qsub_check(&r, &err) == 0);
+    r.array = "4-1";
+    CHECK(qsub_check(&r, &err) < 0);
+    CHECK_HAS(err.msg, "request: 'array': array range '4-1' runs down");
+    r.array = NULL;
+    r.array_pbs = "1-4:0";
+    CHECK(qsub_check(&r, &err) < 0);
+    r.array_pbs = NULL;
     r.name = NULL;
     CHECK(qsub_check(&r, &err) < 0);
     CHECK_STR(err.msg, "request: 'name': missing");

@@ -1,0 +1,88 @@
+/*
+ * array — see array.h. Job array tasks and their slot-limit hold.
+ *
+ * sched_array_update walks the jobs only while some task waits for a slot
+ * (s->nslotjobs): it counts, per array, the tasks holding a slot, then
+ * releases waiting ones in index order into what is free. A walk is O(jobs);
+ * it runs once per iteration and only while such tasks exist.
+ */
+#include "engine/array.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sched_int.h"
+#include "engine/engine.h"
+#include "util/mem.h"
+#include "util/strmap.h"
+
+int sched_array_in_slot(const struct job *j)
+{
+    return j->array && (j->state == JOB_IDLE || j->state == JOB_RUNNING) && !(j->holds & HOLD_SLOT);
+}
+
+int sched_set_array(struct sched *s, struct job *j, const char *array, unsigned index,
+                    unsigned slots, int held, struct err *err)
+{
+    if ((j->state != JOB_IDLE && j->state != JOB_RUNNING) || j->array)
+        return err_set(
+            err, "job %s: only a queued or running job that is not a task may become one", j->name);
+    if (!array || !*array)
+        return err_set(err, "job %s: an array task needs its array's name", j->name);
+    j->array = xstrdup(array);
+    j->aindex = index;
+    j->aslots = slots;
+    if (slots && held && j->state == JOB_IDLE) {
+        queue_hold(s, j, HOLD_SLOT);
+        s->nslotjobs++;
+    }
+    return 0;
+}
+
+/* Waiting tasks by array, then index: the order slots are given in. */
+static int by_array_index(const void *pa, const void *pb)
+{
+    const struct job *a = *(struct job *const *)pa, *b = *(struct job *const *)pb;
+    int c = strcmp(a->array, b->array);
+    if (c)
+        return c;
+    return (a->aindex > b->aindex) - (a->aindex < b->aindex);
+}
+
+size_t sched_array_update(struct sched *s, long now)
+{
+    if (!s->nslotjobs)
+        return 0;
+    struct strmap used; /* array name -> tasks holding a slot */
+    strmap_init(&used);
+    struct job **wait = xmalloc(s->nslotjobs * sizeof *wait);
+    size_t nwait = 0;
+    for (size_t i = 0; i < s->njobs; i++) {
+        struct job *j = s->jobs[i];
+        if (!j || !j->array || !j->aslots)
+            continue;
+        if (j->state == JOB_IDLE && (j->holds & HOLD_SLOT) && nwait < s->nslotjobs) {
+            wait[nwait++] = j;
+        } else if (sched_array_in_slot(j)) {
+            size_t n = 0;
+            strmap_get(&used, j->array, &n);
+            strmap_put(&used, j->array, n + 1);
+        }
+    }
+    qsort(wait, nwait, sizeof *wait, by_array_index);
+    size_t released = 0;
+    for (size_t i = 0; i < nwait; i++) {
+        struct job *j = wait[i];
+        size_t n = 0;
+        strmap_get(&used, j->array, &n);
+        if (n >= j->aslots)
+            continue;
+        strmap_put(&used, j->array, n + 1); /* the key is j's: alive past the walk */
+        sched_release(s, j, HOLD_SLOT, now, NULL);
+        released++;
+    }
+    s->nslotjobs = nwait - released;
+    free(wait);
+    strmap_free(&used);
+    return released;
+}
