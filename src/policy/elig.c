@@ -170,6 +170,8 @@ void elig_unblock(struct sched *s, struct job *j)
 static void rebuild_active(struct sched *s, const struct prio_env *env, long now)
 {
     double req[LIM_NTYPES];
+    if (!limits_any(s->lim.limits))
+        return; /* fairshare caps alone: no limit reads the usage */
     limits_clear_usage(s->lim.limits, LIM_ACTIVE);
     eset_begin(s);
     for (size_t i = 0; i < s->pl.running.n; i++) {
@@ -283,6 +285,8 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
             w->capped = 1;
         return 0;
     }
+    if (!limits_any(s->lim.limits))
+        return 1; /* fairshare caps alone: nothing else to check, no idle usage to keep */
     limits_request_for(s->lim.limits, j, j->walltime, env, req);
     if (why) {
         if (limits_check(s->lim.limits, j, LIM_ACTIVE, level, req, why, len) ||

@@ -549,8 +549,8 @@ static int set_pe(const struct lim_set *s)
 
 static int obj_pe(const struct lim_obj *o)
 {
-    int pe = set_pe(&o->own) || set_pe(&o->over) || set_pe(&o->over_user) ||
-             o->per_job[LIM_PE] || o->over_job[LIM_PE];
+    int pe = set_pe(&o->own) || set_pe(&o->over) || set_pe(&o->over_user) || o->per_job[LIM_PE] ||
+             o->over_job[LIM_PE];
     for (int in = 0; in < LIM_NINNER; in++) {
         pe |= set_pe(&o->inner[in]);
         for (size_t n = 0; n < o->nnamed[in]; n++)
