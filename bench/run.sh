@@ -101,5 +101,10 @@ if [ -f "$H" ] && [ -n "$MINI" ]; then
     done
     bench_one "$H" throttle >"$tmp/line"
     set -- $(cat "$tmp/line")
-    awk -v t="$5" -v e="$easy_wall" 'BEGIN { printf "HPC2N throttling page: whole %.3f s, %.1fx plain EASY (%.3f s)\n", t, t / e, e }'
+    awk -v t="$5" -v e="$easy_wall" 'BEGIN { printf "HPC2N throttling page: whole %.3f s, %.1fx plain EASY (%.3f s; target <= 4x)\n", t, t / e, e }'
+    # Issue 31: fairshare (DEDICATEDPS, 12 h windows, depth 8, decay 0.8,
+    # user and group weights) against plain EASY.
+    bench_one "$H" fairshare >"$tmp/line"
+    set -- $(cat "$tmp/line")
+    awk -v t="$5" -v e="$easy_wall" 'BEGIN { printf "HPC2N fairshare: whole %.3f s, %.1fx plain EASY (%.3f s; target <= 2x)\n", t, t / e, e }'
 fi

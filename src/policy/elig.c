@@ -170,12 +170,14 @@ void elig_unblock(struct sched *s, struct job *j)
 static void rebuild_active(struct sched *s, const struct prio_env *env, long now)
 {
     double req[LIM_NTYPES];
+    if (!limits_any(s->lim.limits))
+        return; /* fairshare caps alone: no limit reads the usage */
     limits_clear_usage(s->lim.limits, LIM_ACTIVE);
     eset_begin(s);
     for (size_t i = 0; i < s->pl.running.n; i++) {
         const struct job *j = s->pl.running.v[i];
         long left = j->start + j->walltime - now;
-        limits_request(j, left > 0 ? left : 0, env, req);
+        limits_request_for(s->lim.limits, j, left > 0 ? left : 0, env, req);
         limits_add_kind(s->lim.limits, j, eset_kind(s), LIM_ACTIVE, req, +1);
         if (left > 0 && !s->el.eset) /* its PS and WC run down (eset keeps its own rates) */
             limits_add_rate(s->lim.limits, j, -1, +1);
@@ -283,7 +285,9 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
             w->capped = 1;
         return 0;
     }
-    limits_request(j, j->walltime, env, req);
+    if (!limits_any(s->lim.limits))
+        return 1; /* fairshare caps alone: nothing else to check, no idle usage to keep */
+    limits_request_for(s->lim.limits, j, j->walltime, env, req);
     if (why) {
         if (limits_check(s->lim.limits, j, LIM_ACTIVE, level, req, why, len) ||
             limits_check(s->lim.limits, j, LIM_IDLE, level, req, why, len))
@@ -425,7 +429,7 @@ static void hard_reason(struct sched *s, struct job *j, const struct prio_env *e
         memcpy(why, w, WHY_MAX);
         return;
     }
-    limits_request(j, j->walltime, env, req);
+    limits_request_for(s->lim.limits, j, j->walltime, env, req);
     if (limits_check(s->lim.limits, j, LIM_ACTIVE, LIM_HARD, req, w, WHY_MAX) ||
         limits_check(s->lim.limits, j, LIM_IDLE, LIM_HARD, req, w, WHY_MAX))
         memcpy(why, w, WHY_MAX);
@@ -615,7 +619,7 @@ int elig_may_start(struct sched *s, struct job *j, enum lim_level level, char *w
     struct prio_env env;
     double req[LIM_NTYPES];
     sched_prio_env(s, &env);
-    limits_request(j, j->walltime, &env, req);
+    limits_request_for(s->lim.limits, j, j->walltime, &env, req);
     return why ? !limits_check(s->lim.limits, j, LIM_ACTIVE, level, req, why, len)
                : !limits_check_fast(s->lim.limits, j, eset_kind(s), LIM_ACTIVE, level, req);
 }
@@ -630,7 +634,7 @@ void elig_started(struct sched *s, struct job *j)
     struct prio_env env;
     double req[LIM_NTYPES];
     sched_prio_env(s, &env);
-    limits_request(j, j->walltime, &env, req);
+    limits_request_for(s->lim.limits, j, j->walltime, &env, req);
     limits_add(s->lim.limits, j, LIM_ACTIVE, req, +1);
     if (j->walltime > 0 && !s->el.eset)
         limits_add_rate(s->lim.limits, j, -1, +1);
@@ -649,10 +653,10 @@ static void shift_usage(struct sched *s, const struct prio_env *env, long now, l
     for (size_t i = 0; i < s->pl.running.n; i++) {
         const struct job *r = s->pl.running.v[i];
         long end = r->start + r->walltime;
-        limits_request(r, end > now ? end - now : 0, env, req);
+        limits_request_for(s->lim.limits, r, end > now ? end - now : 0, env, req);
         limits_add(s->lim.limits, r, LIM_ACTIVE, req, -sign);
         if (r->planned_end > t) {
-            limits_request(r, end > t ? end - t : 0, env, req);
+            limits_request_for(s->lim.limits, r, end > t ? end - t : 0, env, req);
             limits_add(s->lim.limits, r, LIM_ACTIVE, req, sign);
         }
     }
@@ -660,7 +664,7 @@ static void shift_usage(struct sched *s, const struct prio_env *env, long now, l
         const struct job *r = s->pl.resv[k];
         long end = r->resv_start + r->walltime;
         if (r->resv_start <= t && t < end) {
-            limits_request(r, end - t, env, req);
+            limits_request_for(s->lim.limits, r, end - t, env, req);
             limits_add(s->lim.limits, r, LIM_ACTIVE, req, sign);
         }
     }
@@ -673,7 +677,7 @@ int elig_fits_at(struct sched *s, struct job *j, long t, long now)
     struct prio_env env;
     double req[LIM_NTYPES];
     sched_prio_env(s, &env);
-    limits_request(j, j->walltime, &env, req);
+    limits_request_for(s->lim.limits, j, j->walltime, &env, req);
     shift_usage(s, &env, now, t, +1);
     int ok = !limits_check(s->lim.limits, j, LIM_ACTIVE, LIM_SOFT, req, NULL, 0);
     shift_usage(s, &env, now, t, -1);

@@ -96,19 +96,31 @@ void fsacct_iterate(struct sched *s, long now)
 /* Deltas move with every second of usage, so they are refreshed once per
  * iteration — but only for the credentials of jobs whose priority is asked
  * for, not for every user the cluster has ever seen. */
+static void refresh(struct sched *s, struct cred *c, enum cred_kind k)
+{
+    if (c && c->fs_gen != s->fsh.fs_gen && weighed(s, k)) {
+        c->fs_delta = fs_delta(s->fsh.fs, c);
+        c->fs_gen = s->fsh.fs_gen;
+    }
+}
+
 void fsacct_job(struct sched *s, const struct job *j)
 {
-    if (fs_params(s->fsh.fs)->policy == FS_NONE || !s->pol.prio.cweight[PRIO_FS])
+    if (!s->pol.prio.cweight[PRIO_FS] || fs_params(s->fsh.fs)->policy == FS_NONE)
         return;
-    struct cred *c[CRED_NKINDS] = {
-        [CRED_USER] = j->user,    [CRED_GROUP] = j->group, [CRED_ACCOUNT] = j->account,
-        [CRED_CLASS] = j->class_, [CRED_QOS] = j->qos,
-    };
-    for (int k = 0; k < CRED_NKINDS; k++)
-        if (c[k] && c[k]->fs_gen != s->fsh.fs_gen && weighed(s, (enum cred_kind)k)) {
-            c[k]->fs_delta = fs_delta(s->fsh.fs, c[k]);
-            c[k]->fs_gen = s->fsh.fs_gen;
-        }
+    /* Called for every queued job at every iteration: straight-line code,
+     * and a credential is looked at only when its factor is weighted. */
+    const long *w = s->pol.prio.fweight;
+    if (w[PF_FSUSER])
+        refresh(s, j->user, CRED_USER);
+    if (w[PF_FSGROUP])
+        refresh(s, j->group, CRED_GROUP);
+    if (w[PF_FSACCOUNT])
+        refresh(s, j->account, CRED_ACCOUNT);
+    if (w[PF_FSCLASS])
+        refresh(s, j->class_, CRED_CLASS);
+    if (w[PF_FSQOS])
+        refresh(s, j->qos, CRED_QOS);
 }
 
 void fsacct_note_caps(struct sched *s)

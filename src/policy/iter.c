@@ -39,6 +39,7 @@
 #include "policy/iter.h"
 #include "policy/limits.h"
 #include "policy/prio.h"
+#include "policy/qgroup.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -104,10 +105,12 @@ static void order_queue(struct sched *s, long now)
         return; /* eset keeps the queue in order (eset_settle, after the walks) */
     sched_compact_queue(s);
     struct prio_env env;
+    struct prio_batch pb;
     sched_prio_env(s, &env);
+    prio_batch_init(&pb, &s->pol.prio, &env);
     for (size_t i = 0; i < s->q.qlen; i++) {
         fsacct_job(s, s->q.queue[i]);
-        s->q.queue[i]->priority = prio_start(&s->pol.prio, &env, s->q.queue[i], now, NULL);
+        s->q.queue[i]->priority = prio_batch_start(&pb, s->q.queue[i], now);
     }
     sort_ptrs((void **)s->q.queue, s->q.qlen, prio_cmp, &s->q.sortbuf); /* nearly sorted: cheap */
     s->q.unsorted = 0;
@@ -131,15 +134,24 @@ static int order_holds(struct sched *s, long now)
                              : s->pl.nblocked ? s->pl.blocked[0]
                                               : NULL;
     struct prio_env env;
+    struct prio_batch pb;
     sched_prio_env(s, &env);
+    prio_batch_init(&pb, &s->pol.prio, &env);
     struct job *prev = NULL, *prevnew = NULL;
     int holds = 1, below = last == NULL; /* past `last`: only its rank matters */
+    /* Old jobs below `last` matter only if one now sorts before it: asked
+     * of their credential groups (policy/qgroup.h), not job by job. */
+    struct qgroup_set g;
+    size_t from = s->q.qhead, to = s->q.qscanned < s->q.qlen ? s->q.qscanned : s->q.qlen;
+    qgroup_init(&g);
     for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
         struct job *j = s->q.queue[i];
         if (!j)
             continue;
+        if (below && last && i < to && qgroup_add(&g, &s->pol.prio, j))
+            continue;
         fsacct_job(s, j);
-        double p = prio_start(&s->pol.prio, &env, j, now, NULL);
+        double p = prio_batch_start(&pb, j, now);
         if (prio_rejects(&s->pol.prio, p) != prio_rejects(&s->pol.prio, j->priority))
             holds = 0;
         j->priority = p;
@@ -153,9 +165,11 @@ static int order_holds(struct sched *s, long now)
         }
         if (!below)
             prev = j;
+        if (j == last)
+            from = i + 1;
         below |= j == last;
     }
-    return holds;
+    return holds && !(last && qgroup_any_before(&g, s, &pb, last, from, to, now));
 }
 
 /*

@@ -149,7 +149,7 @@ int limits_idle_any(const struct limits *L)
 
 /* ---------------------------------------------------------------- requests */
 
-void limits_request(const struct job *j, long seconds, const struct prio_env *env,
+static void request(const struct job *j, long seconds, const struct prio_env *env, int pe,
                     double req[LIM_NTYPES])
 {
     double procs = (double)job_procs(j);
@@ -158,9 +158,21 @@ void limits_request(const struct job *j, long seconds, const struct prio_env *en
     req[LIM_PROC] = procs;
     req[LIM_NODE] = j->nodes > 0 ? j->nodes : 0;
     req[LIM_PS] = procs * secs;
-    req[LIM_PE] = prio_pe(env, j);
+    req[LIM_PE] = pe ? prio_pe(env, j) : 0;
     req[LIM_WC] = secs;
     req[LIM_MEM] = (double)j->tasks * (double)(j->mem_per_task > 0 ? j->mem_per_task : 0);
+}
+
+void limits_request(const struct job *j, long seconds, const struct prio_env *env,
+                    double req[LIM_NTYPES])
+{
+    request(j, seconds, env, 1, req);
+}
+
+void limits_request_for(const struct limits *L, const struct job *j, long seconds,
+                        const struct prio_env *env, double req[LIM_NTYPES])
+{
+    request(j, seconds, env, L->conf->pe_any, req);
 }
 
 /* ------------------------------------------------------------------- usage */

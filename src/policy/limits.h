@@ -77,6 +77,11 @@ int limits_idle_any(const struct limits *L);
  */
 void limits_request(const struct job *j, long seconds, const struct prio_env *env,
                     double req[LIM_NTYPES]);
+/* The same for the checks and usage of L: processor equivalents (which
+ * cost a division per resource) only when some limit of L is on them, 0
+ * otherwise (nothing reads them then). */
+void limits_request_for(const struct limits *L, const struct job *j, long seconds,
+                        const struct prio_env *env, double req[LIM_NTYPES]);
 
 /* Forget every credential's, pair's and the system's usage in `mode`. */
 void limits_clear_usage(struct limits *L, enum lim_mode mode);

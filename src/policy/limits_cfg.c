@@ -538,9 +538,31 @@ static int obj_differs(const struct lim_obj *o)
     return d;
 }
 
+/* Whether a set names processor equivalents (any value, even unlimited). */
+static int set_pe(const struct lim_set *s)
+{
+    for (int m = 0; m < LIM_NMODES; m++)
+        if (s->v[m][LIM_PE].soft || s->v[m][LIM_PE].hard)
+            return 1;
+    return 0;
+}
+
+static int obj_pe(const struct lim_obj *o)
+{
+    int pe = set_pe(&o->own) || set_pe(&o->over) || set_pe(&o->over_user) || o->per_job[LIM_PE] ||
+             o->over_job[LIM_PE];
+    for (int in = 0; in < LIM_NINNER; in++) {
+        pe |= set_pe(&o->inner[in]);
+        for (size_t n = 0; n < o->nnamed[in]; n++)
+            pe |= set_pe(&o->named[in][n]->set);
+    }
+    return pe;
+}
+
 static void summarize(struct lim_conf *c)
 {
     c->any = obj_any(&c->sys);
+    c->pe_any = obj_pe(&c->sys);
     c->soft_differs = obj_differs(&c->sys);
     c->idle_any = obj_idle(&c->sys);
     for (int k = 0; k < CRED_NKINDS; k++) {
@@ -549,6 +571,7 @@ static void summarize(struct lim_conf *c)
             c->any |= obj_any(c->objs[k][i]);
             c->soft_differs |= obj_differs(c->objs[k][i]);
             c->idle_any |= obj_idle(c->objs[k][i]);
+            c->pe_any |= obj_pe(c->objs[k][i]);
         }
     }
 }

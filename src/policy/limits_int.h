@@ -64,6 +64,7 @@ struct lim_conf {
     int any;          /* some limit is positive */
     int soft_differs; /* some limit's soft value differs from its hard one */
     int idle_any;     /* some idle limit (MAXIJOB, ...) is positive */
+    int pe_any;       /* some limit is on processor equivalents (MAXPE, OMAXJPE, ...) */
 };
 
 struct lim_conf *limits_conf_create(void);

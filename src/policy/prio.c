@@ -382,6 +382,46 @@ double prio_start(const struct prio_params *p, const struct prio_env *env, const
     return start_priority(&e, parts);
 }
 
+/* Factors whose weight may depend on the job (prio_factor_weight). */
+static int job_weighted(int f)
+{
+    return f == PF_QUEUETIME || f == PF_XFACTOR || f == PF_CLASS;
+}
+
+void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const struct prio_env *env)
+{
+    b->p = p;
+    b->env = env;
+    b->nf = b->nc = 0;
+    for (int f = 0; f < PF_CONSUMED; f++)
+        if (p->cweight[factor_comp[f]] != 0 && (p->fweight[f] != 0 || job_weighted(f)))
+            b->f[b->nf++] = (unsigned char)f;
+    for (int c = 0; c < PRIO_USAGE; c++)
+        if (p->cweight[c] != 0)
+            b->c[b->nc++] = (unsigned char)c;
+}
+
+/*
+ * sum_weighted and start_priority's sum over the factors and components
+ * that prio_batch_init found weighted, in the same order: the same
+ * additions of the same terms, so the same bits (a skipped factor or
+ * component would have added nothing).
+ */
+double prio_batch_start(const struct prio_batch *b, const struct job *j, long now)
+{
+    struct eval e = {b->p, b->env, j, now, 0};
+    double sum[PRIO_NCOMP] = {0}, total = 0.0;
+    for (int i = 0; i < b->nf; i++) {
+        int f = b->f[i];
+        double w = job_weighted(f) ? factor_weight(&e, f) : (double)b->p->fweight[f];
+        if (w != 0.0)
+            sum[factor_comp[f]] += w * capped(factor_value(&e, f), b->p->fcap[f]);
+    }
+    for (int i = 0; i < b->nc; i++)
+        total += weigh(b->p, b->c[i], sum[b->c[i]]);
+    return assemble(b->p, j, total);
+}
+
 /*
  * Maui: StartPriority + PreemptPrioMargin (0) + USAGEWEIGHT x usage. The
  * sum is not clamped or clipped again, so a system priority survives.
@@ -401,6 +441,21 @@ double prio_run(const struct prio_params *p, const struct prio_env *env, const s
         parts->total = total;
     }
     return total;
+}
+
+int prio_queue_time_only(const struct prio_params *p, const struct job *j)
+{
+    if (p->reject_neg || j->sysprio_mode != SYSPRIO_NONE || (j->flags & JOB_QSTOP))
+        return 0;
+    for (int f = 0; f < PF_CONSUMED; f++) {
+        if (p->cweight[factor_comp[f]] == 0 || prio_factor_weight(p, j, (enum prio_factor)f) == 0.0)
+            continue;
+        /* Queue time, and what the credentials alone decide. */
+        if (f != PF_QUEUETIME && (f < PF_USER || f > PF_FSCLASS))
+            return 0;
+    }
+    double w = prio_factor_weight(p, j, PF_QUEUETIME) * (double)p->cweight[PRIO_SERV];
+    return w < 0 ? -1 : 1;
 }
 
 int prio_rejects(const struct prio_params *p, double priority)

@@ -46,10 +46,38 @@ int prio_params_from_cfg(const struct cfg *cfg, struct prio_params *p, struct er
 /* Start priority of idle job j at `now`; fills parts when not NULL. */
 double prio_start(const struct prio_params *p, const struct prio_env *env, const struct job *j,
                   long now, struct prio_parts *parts);
+/*
+ * Start priorities of many jobs under the same parameters (the queue, at
+ * every iteration): the weighted factors and components are found once, so
+ * a job costs only what is weighted. The answer is prio_start's, bit for
+ * bit. The parameters and env must not change while the batch is used.
+ */
+struct prio_batch {
+    const struct prio_params *p;
+    const struct prio_env *env;
+    unsigned char f[PF_NFACTORS]; /* the start factors that may be weighted, in order */
+    unsigned char c[PRIO_NCOMP];  /* the weighted components, in order */
+    int nf, nc;
+};
+void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const struct prio_env *env);
+double prio_batch_start(const struct prio_batch *b, const struct job *j, long now);
+
 /* Run priority of running job j (USAGE component: CONSUMED, REMAINING,
  * PERCENT, EXECUTIONTIME), fills parts when not NULL. */
 double prio_run(const struct prio_params *p, const struct prio_env *env, const struct job *j,
                 long now, struct prio_parts *parts);
+
+/*
+ * Whether, among the idle jobs that share j's five credentials, the start
+ * priority is a monotone function of the queue time alone: +1 when it never
+ * falls as the queue time grows, -1 when it never rises; 0 when anything
+ * else is weighted that differs from job to job (expansion factor, bypass,
+ * resources, targets), j has a system priority or a stopped queue time, or
+ * REJECTNEGPRIOJOBS is on (each job's sign matters). Every term but the
+ * queue time's is then the same for the whole group, and the sums, caps,
+ * floor and clip of the priority function are all monotone.
+ */
+int prio_queue_time_only(const struct prio_params *p, const struct job *j);
 
 /* Whether a priority keeps the job out: REJECTNEGPRIOJOBS is on and the
  * priority is negative. */

@@ -185,3 +185,21 @@ check "... the total is theirs" grep -Eq '^sched +TOTAL +300\.000$' "$TMP/util/F
 run simulate --swf-out "$TMP/u.out.swf" "$TMP/u.swf"
 check "--swf-out keeps a CPU time of 0 (and -1 unknown)" \
     sh -c "awk '\$1 == 1 && \$6 == 0 { a = 1 } \$1 == 3 && \$6 == -1 { b = 1 } END { exit !(a && b) }' $TMP/u.out.swf"
+
+# A poll between events where fairshare moves a job below the reservation
+# holder above it (policy/qgroup.c answers for user 2's jobs from the one
+# that waited longest): job 4 starts at the first poll after user 1's
+# usage passes user 2's (8160), not when job 2 ends (23600). Without that
+# look the poll keeps the old plan and job 4 waits for job 2's end.
+cat >"$TMP/cross.cfg" <<'CFG'
+FSPOLICY DEDICATEDPS
+FSINTERVAL 1000000
+FSDEPTH 1
+FSWEIGHT 1
+FSUSERWEIGHT 100
+USERCFG[DEFAULT] FSTARGET=50
+RMPOLLINTERVAL 60
+CFG
+run simulate --config "$TMP/cross.cfg" --jobs-out "$TMP/jobs.csv" tests/data/sim/fs_crossing.swf
+check "a fairshare crossing at a poll starts the job that rose above the reservation (8160)" \
+    [ "$rc.$(start_of 4).$(start_of 3)" = "0.8160.23600" ]

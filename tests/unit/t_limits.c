@@ -1093,6 +1093,44 @@ static void test_violations(void)
     fx_free(&f);
 }
 
+/*
+ * limits_request_for: processor equivalents only when some limit is on
+ * them (the engine's requests), wherever it is set; every other type as
+ * limits_request gives it.
+ */
+static void test_request_pe(void)
+{
+    static const struct {
+        const char *cfg;
+        int pe;
+    } cases[] = {
+        {"USERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPS=72000,1080000", 0},
+        {"CLASSCFG[batch] MAXPROC=4 MAXJOB[USER]=1", 0},
+        {"USERCFG[DEFAULT] MAXPE=16", 1},
+        {"GROUPCFG[g] MAXIPE=8", 1},
+        {"SYSCFG MAXPE=100", 1},
+        {"QOSCFG[DEFAULT] OMAXJPE=10", 1},
+        {"CLASSCFG[batch] MAXPE[USER]=4", 1},
+        {"MAXPEPERUSERCOUNT 12", 1},
+        {"USERCFG[alice] MAXPE=-1", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct fx f;
+        fx_init(&f);
+        f.env.mem = 1000;
+        CHECK_EQ(load(&f, cases[i].cfg), 0);
+        struct job *j = job(&f, "alice", 2, HOUR);
+        j->mem_per_task = 250; /* half the memory on 2 of 128 processors: PE 64 */
+        double all[LIM_NTYPES], req[LIM_NTYPES];
+        limits_request(j, j->walltime, &f.env, all);
+        limits_request_for(f.L, j, j->walltime, &f.env, req);
+        CHECK(all[LIM_PE] == 64.0);
+        for (int t = 0; t < LIM_NTYPES; t++)
+            CHECK(req[t] == (t == LIM_PE && !cases[i].pe ? 0.0 : all[t]));
+        fx_free(&f);
+    }
+}
+
 int main(void)
 {
     TEST_RUN(test_single_kind);
@@ -1122,5 +1160,6 @@ int main(void)
     TEST_RUN(test_reload);
     TEST_RUN(test_errors);
     TEST_RUN(test_values);
+    TEST_RUN(test_request_pe);
     return TEST_DONE();
 }

@@ -866,13 +866,75 @@ static void test_parts_agree(void)
         f.j.start = T0 + rand() % 3600;
         long now = T0 + rand() % 20000;
         struct prio_parts parts;
+        struct prio_batch pb;
+        prio_batch_init(&pb, &f.p, &f.env);
         double fast = prio_start(&f.p, &f.env, &f.j, now, NULL);
         CHECK(fast == prio_start(&f.p, &f.env, &f.j, now, &parts));
         CHECK(fast == parts.total);
+        CHECK(fast == prio_batch_start(&pb, &f.j, now)); /* the batch: the same bits */
         double run = prio_run(&f.p, &f.env, &f.j, now, NULL);
         CHECK(run == prio_run(&f.p, &f.env, &f.j, now, &parts));
         CHECK(run == parts.total);
     }
+    fx_free(&f);
+}
+
+/*
+ * prio_queue_time_only: when it answers a direction, two jobs with the same
+ * credentials that differ in everything but what it allows (queue time)
+ * are ordered by their queue time in that direction; it refuses whatever
+ * weights a per-job factor, a system priority, a stopped queue time and
+ * REJECTNEGPRIOJOBS. Random weights, caps and credential values.
+ */
+static void test_queue_time_only(void)
+{
+    struct fx f;
+    fx_init(&f);
+    srand(11);
+    struct cred *q = cred(&f, CRED_QOS, "q");
+    f.j.qos = q;
+    int seen[3] = {0};
+    for (int round = 0; round < 4000; round++) {
+        for (int c = 0; c < PRIO_NCOMP; c++) {
+            f.p.cweight[c] = rand() % 5 - 2;
+            f.p.ccap[c] = rand() % 3 ? 0 : rand() % 500;
+        }
+        for (int i = 0; i < PF_NFACTORS; i++) {
+            f.p.fweight[i] = rand() % 4 ? 0 : rand() % 21 - 10;
+            f.p.fcap[i] = rand() % 4 ? 0 : rand() % 100;
+        }
+        f.p.enable_neg = rand() % 2;
+        f.p.reject_neg = rand() % 8 == 0;
+        q->qtweight = rand() % 3 - 1;
+        q->xfweight = rand() % 4 ? 0 : 1;
+        f.j.user->priority = rand() % 2000 - 1000;
+        f.j.user->fs_delta = rand() % 200 - 100;
+        f.j.group->fs_delta = rand() % 20 - 10;
+        f.j.sysprio_mode = rand() % 10 ? SYSPRIO_NONE : SYSPRIO_RELATIVE;
+        f.j.flags = rand() % 10 ? 0 : JOB_QSTOP;
+        int dir = prio_queue_time_only(&f.p, &f.j);
+        seen[dir + 1]++;
+        if (f.p.reject_neg || f.j.sysprio_mode != SYSPRIO_NONE || (f.j.flags & JOB_QSTOP))
+            CHECK_EQ(dir, 0);
+        if (!dir)
+            continue;
+        struct job x = f.j, y = f.j; /* the same credentials, another job */
+        x.tasks = 1 + rand() % 64;
+        y.tasks = 1 + rand() % 64;
+        x.walltime = 60 + rand() % 100000;
+        y.walltime = 60 + rand() % 100000;
+        x.bypass = rand() % 5;
+        x.qtime_start = T0 - rand() % 200000;
+        y.qtime_start = T0 - rand() % 200000;
+        long now = T0 + rand() % 100000;
+        double px = prio_start(&f.p, &f.env, &x, now, NULL);
+        double py = prio_start(&f.p, &f.env, &y, now, NULL);
+        if (x.qtime_start < y.qtime_start) /* x waited longer */
+            CHECK(dir > 0 ? px >= py : px <= py);
+        else if (x.qtime_start == y.qtime_start)
+            CHECK(px == py);
+    }
+    CHECK(seen[0] > 20 && seen[1] > 100 && seen[2] > 100); /* every answer was met */
     fx_free(&f);
 }
 
@@ -944,6 +1006,7 @@ int main(void)
     TEST_RUN(test_cmp);
     TEST_RUN(test_names);
     TEST_RUN(test_parts_agree);
+    TEST_RUN(test_queue_time_only);
     TEST_RUN(test_speed);
     return TEST_DONE();
 }

@@ -1,0 +1,119 @@
+/*
+ * qgroup — see qgroup.h. Used by iter.c's look at the order at a poll
+ * (order_holds): below the last job the plan reserved, a waiting job
+ * matters only if it now sorts before that one.
+ */
+#include "policy/qgroup.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "core/sched_int.h"
+
+void qgroup_init(struct qgroup_set *g)
+{
+    memset(g, 0, sizeof *g);
+}
+
+static int same_creds(const struct job *a, const struct job *b)
+{
+    return a->user == b->user && a->group == b->group && a->account == b->account &&
+           a->class_ == b->class_ && a->qos == b->qos;
+}
+
+static size_t creds_hash(const struct job *j)
+{
+    const void *const c[] = {j->user, j->group, j->account, j->class_, j->qos};
+    uint64_t h = 0;
+    for (size_t k = 0; k < sizeof c / sizeof *c; k++) {
+        h ^= (uint64_t)(uintptr_t)c[k];
+        h *= 0x9E3779B97F4A7C15ULL;
+        h ^= h >> 29;
+    }
+    return (size_t)h;
+}
+
+/* A job whose own state (not its credentials') ties its priority to more
+ * than its queue time. */
+static int own_state_matters(const struct job *j)
+{
+    return j->sysprio_mode != SYSPRIO_NONE || (j->flags & JOB_QSTOP);
+}
+
+/* j's group, created when new; NULL when the table is full. */
+static struct qgroup *group_of(struct qgroup_set *g, const struct prio_params *p, struct job *j)
+{
+    size_t i = creds_hash(j) & (QGROUP_SLOTS - 1);
+    while (g->slot[i].first && !same_creds(g->slot[i].first, j))
+        i = (i + 1) & (QGROUP_SLOTS - 1);
+    struct qgroup *q = &g->slot[i];
+    if (!q->first) {
+        if (g->n >= QGROUP_MAX)
+            return NULL;
+        g->n++;
+        q->first = j;
+        q->dir = prio_queue_time_only(p, j);
+    }
+    return q;
+}
+
+/* Whether j has waited longer than the group's best so far (dir > 0), or
+ * less (dir < 0): its queue time starts earlier (or later). */
+static int better(const struct qgroup *q, const struct job *j)
+{
+    if (!q->best)
+        return 1;
+    return q->dir > 0 ? j->qtime_start < q->best->qtime_start
+                      : j->qtime_start > q->best->qtime_start;
+}
+
+int qgroup_add(struct qgroup_set *g, const struct prio_params *p, struct job *j)
+{
+    if (own_state_matters(j))
+        return 0;
+    struct qgroup *q = group_of(g, p, j);
+    if (!q || !q->dir)
+        return 0;
+    if (better(q, j))
+        q->best = j;
+    return 1;
+}
+
+/* j's priority now, refreshed. */
+static double refresh(struct sched *s, const struct prio_batch *pb, struct job *j, long now)
+{
+    fsacct_job(s, j);
+    j->priority = prio_batch_start(pb, j, now);
+    return j->priority;
+}
+
+/* The tie: every job of group q, one by one. */
+static int member_before(struct qgroup *q, struct sched *s, const struct prio_batch *pb,
+                         const struct job *last, size_t from, size_t to, long now)
+{
+    for (size_t i = from; i < to; i++) {
+        struct job *j = s->q.queue[i];
+        if (!j || own_state_matters(j) || !same_creds(j, q->first))
+            continue;
+        refresh(s, pb, j, now);
+        if (prio_cmp(&last, &j) > 0)
+            return 1;
+    }
+    return 0;
+}
+
+int qgroup_any_before(struct qgroup_set *g, struct sched *s, const struct prio_batch *pb,
+                      const struct job *last, size_t from, size_t to, long now)
+{
+    for (size_t i = 0; i < QGROUP_SLOTS; i++) {
+        struct qgroup *q = &g->slot[i];
+        if (!q->best)
+            continue;
+        double p = refresh(s, pb, q->best, now);
+        if (p > last->priority)
+            return 1; /* it sorts first whatever the tie-breaks */
+        if (p == last->priority && member_before(q, s, pb, last, from, to, now))
+            return 1;
+    }
+    return 0;
+}
