@@ -18,6 +18,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #define DRAIN_MS 200 /* what the shell wrote last, read after the supervisor's word */
@@ -74,6 +75,48 @@ int pty_peer_uid(int sock, uid_t *uid, struct err *err)
         return err_set(err, "cannot tell who is at the other end: %s", strerror(errno));
     *uid = cr.uid;
     return 0;
+}
+
+int pty_listen(const char *path, uid_t owner, struct err *err)
+{
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    if (strlen(path) >= sizeof a.sun_path)
+        return err_set(err, "%s: too long for a unix socket's name", path);
+    memcpy(a.sun_path, path, strlen(path) + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0)
+        return err_set(err, "socket: %s", strerror(errno));
+    /* Bound 0600 from the start (umask), then given to the owner: nobody
+     * else can connect between the bind and the chown. */
+    mode_t old = umask(0177);
+    int rc = bind(fd, (struct sockaddr *)&a, sizeof a);
+    umask(old);
+    if (rc < 0 || chown(path, owner, (gid_t)-1) < 0 || listen(fd, 4) < 0) {
+        int e = errno;
+        close(fd);
+        if (rc == 0)
+            unlink(path);
+        return err_set(err, "%s: %s", path, strerror(e));
+    }
+    return fd;
+}
+
+int pty_accept_owner(int lfd, uid_t owner, struct err *err)
+{
+    int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+    if (c < 0)
+        return err_set(err, "accept: %s", strerror(errno));
+    uid_t uid;
+    if (pty_peer_uid(c, &uid, err) < 0) {
+        close(c);
+        return -1;
+    }
+    if (uid != owner) {
+        close(c);
+        return err_set(err, "a connection of uid %ld, not the job's owner (uid %ld): refused",
+                       (long)uid, (long)owner);
+    }
+    return c;
 }
 
 int pty_send_fd(int sock, int fd, const char *msg, size_t len, struct err *err)

@@ -38,6 +38,16 @@ int pty_open(uid_t owner, int *master, int *slave, struct err *err);
  * of 0..2. Returns -1 with errno set (the child reports it as it can). */
 int pty_attach(int slave);
 
+/* A unix socket listening at `path` (a new name: an old socket there is an
+ * error), the file owned by `owner` and 0600 so that only that user (and
+ * root) can connect; close-on-exec, non-blocking. */
+int pty_listen(const char *path, uid_t owner, struct err *err);
+
+/* Accept one connection on `lfd` and keep it only when its peer is `owner`:
+ * the connection (close-on-exec), or -1 with err filled (no connection
+ * waiting, or one of another user, closed). */
+int pty_accept_owner(int lfd, uid_t owner, struct err *err);
+
 /* The uid of the process at the other end of the unix socket `sock`. */
 int pty_peer_uid(int sock, uid_t *uid, struct err *err);
 

@@ -15,6 +15,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -188,6 +189,55 @@ static void test_relay_no_status(void)
     close(out[1]);
 }
 
+/* The socket qsub connects to: the owner's file, 0600; a connection of
+ * another uid is refused, the owner's kept. */
+static void test_listen_owner(void)
+{
+    if (geteuid() != 0) {
+        TEST_SKIP("pty_listen for another user needs root");
+        return;
+    }
+    struct err err;
+    char dir[] = "/tmp/t_pty.XXXXXX", path[64];
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK(chmod(dir, 0711) == 0);
+    snprintf(path, sizeof path, "%s/tty.sock", dir);
+    int lfd = pty_listen(path, OTHER, &err);
+    CHECK(lfd >= 0);
+    struct stat st;
+    CHECK(lstat(path, &st) == 0 && S_ISSOCK(st.st_mode));
+    CHECK_EQ(st.st_uid, OTHER);
+    CHECK_EQ(st.st_mode & 0777, 0600);
+    CHECK_EQ(pty_listen(path, OTHER, &err), -1); /* never over an old one */
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
+    int mine = socket(AF_UNIX, SOCK_STREAM, 0); /* root may connect, but is not the owner */
+    CHECK(connect(mine, (struct sockaddr *)&a, sizeof a) == 0);
+    CHECK_EQ(pty_accept_owner(lfd, OTHER, &err), -1);
+    CHECK(strstr(err.msg, "not the job's owner") != NULL);
+    pid_t pid = fork();
+    if (pid == 0) { /* the owner */
+        int c = socket(AF_UNIX, SOCK_STREAM, 0);
+        if (setgid(OTHER) < 0 || setuid(OTHER) < 0 || connect(c, (struct sockaddr *)&a, sizeof a))
+            _exit(1);
+        char b;
+        _exit(read(c, &b, 1) == 1 && b == 'k' ? 0 : 2);
+    }
+    struct pollfd p = {.fd = lfd, .events = POLLIN};
+    CHECK(poll(&p, 1, 10000) == 1);
+    int c = pty_accept_owner(lfd, OTHER, &err);
+    CHECK(c >= 0);
+    CHECK(c >= 0 && write(c, "k", 1) == 1);
+    int st2;
+    CHECK_EQ(waitpid(pid, &st2, 0), pid);
+    CHECK(WIFEXITED(st2) && WEXITSTATUS(st2) == 0);
+    close(c);
+    close(mine);
+    close(lfd);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -195,6 +245,7 @@ int main(void)
     TEST_RUN(test_shell_through_socket);
     TEST_RUN(test_recv_without_fd);
     TEST_RUN(test_peer_uid);
+    TEST_RUN(test_listen_owner);
     TEST_RUN(test_relay);
     TEST_RUN(test_relay_no_status);
     return TEST_DONE();
