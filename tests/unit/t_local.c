@@ -760,6 +760,67 @@ static void test_interactive(void)
     fx_close(&f);
 }
 
+/* As another user (nobody): root's connection is refused (not the owner),
+ * the owner's gets a shell running as the user on the user's terminal. */
+static void test_interactive_as_user(void)
+{
+    struct passwd *pw = getpwnam("nobody");
+    if (geteuid() != 0 || !pw) {
+        TEST_SKIP("test_interactive_as_user needs root and user nobody");
+        return;
+    }
+    struct fx f;
+    if (fx_open(&f) < 0)
+        return;
+    struct local_status st;
+    struct local_job j = fx_job(&f, "iu", "/nonexistent");
+    j.interactive = 1;
+    j.user = "nobody";
+    j.uid = pw->pw_uid;
+    j.gid = pw->pw_gid;
+    j.env = "SHELL=/bin/sh\n"; /* nobody's own is nologin */
+    int conn = -1, out[2];
+    CHECK(pipe(out) == 0);
+    if (start_ok(&f, &j) == 0) {
+        CHECK_EQ(inter_connect(&f, "iu", &conn), -1); /* root is not the job's owner */
+        pid_t q = fork();
+        if (q == 0) { /* the owner's qsub */
+            int in[2];
+            struct err e;
+            const char *typed = "id -un; stat -c %U \"$(tty)\"; exit 9\n";
+            if (setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0 || pipe(in) < 0 ||
+                write(in[1], typed, strlen(typed)) < 0)
+                _exit(100);
+            close(in[1]);
+            int master = inter_connect(&f, "iu", &conn);
+            if (master < 0)
+                _exit(101);
+            _exit(pty_relay(in[0], out[1], master, conn, &e));
+        }
+        close(out[1]);
+        char text[2048] = "";
+        size_t got = 0;
+        ssize_t n;
+        while (got < sizeof text - 1 && (n = read(out[0], text + got, sizeof text - 1 - got)) > 0)
+            got += (size_t)n;
+        text[got] = '\0';
+        int qs;
+        CHECK_EQ(waitpid(q, &qs, 0), q);
+        CHECK(WIFEXITED(qs) && WEXITSTATUS(qs) == 9);
+        CHECK(strstr(text, "nobody\r\nnobody") != NULL);
+        wait_end(f.l, "iu", 5, &st);
+        CHECK_EQ(st.state, LOCAL_ENDED);
+        CHECK_EQ(st.exit_code, 9);
+        char log[256], buf[4096];
+        snprintf(log, sizeof log, "%s/iu/%s", f.spool, LOCAL_F_LOG);
+        CHECK_HAS(slurp(log, buf, sizeof buf), "not the job's owner");
+    } else {
+        close(out[1]);
+    }
+    close(out[0]);
+    fx_close(&f);
+}
+
 int main(void)
 {
     if (access(MOKU_BIN, X_OK) < 0) {
@@ -781,5 +842,6 @@ int main(void)
     TEST_RUN(test_limits);
     TEST_RUN(test_host);
     TEST_RUN(test_interactive);
+    TEST_RUN(test_interactive_as_user);
     return TEST_DONE();
 }
