@@ -14,6 +14,7 @@
 #include "rm/local.h"
 #include "rm/pty.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -785,6 +786,36 @@ static void reap_job(struct sv *sv)
     }
 }
 
+/* An interactive shell puts each of its jobs (`sleep 100 &`) in a process
+ * group of its own, but all stay in its session (the shell is its leader,
+ * session id = its pid): SIGKILL to every process of that session still
+ * there, read from /proc (a process that made a session of its own escapes,
+ * as one that leaves a batch job's group does). */
+static void kill_session(pid_t sid)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        char path[64], buf[512];
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%.20s/stat", e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        buf[n > 0 ? n : 0] = '\0';
+        char *rp = strrchr(buf, ')'); /* the name may hold anything: fields follow its end */
+        int ppid, pgrp, sess;
+        char state;
+        if (rp && sscanf(rp + 1, " %c %d %d %d", &state, &ppid, &pgrp, &sess) == 4 && sess == sid)
+            kill((pid_t)atol(e->d_name), SIGKILL);
+    }
+    if (d)
+        closedir(d);
+}
+
 static void run_job(struct sv *sv)
 {
     while (!sv->done) {
@@ -802,6 +833,8 @@ static void run_job(struct sv *sv)
         reap_job(sv);
     }
     kill(-sv->pid, SIGKILL); /* what is left of the job's group: its allocation ended */
+    if (sv->job.interactive)
+        kill_session(sv->pid);
 }
 
 /* The walltime line's writer, in the child, as the job's user: append to

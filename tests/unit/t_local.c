@@ -705,7 +705,7 @@ static void test_interactive(void)
         CHECK(master >= 0);
         CHECK(pipe(in) == 0 && pipe(out) == 0);
         const char *typed = "echo \"env:$PBS_ENVIRONMENT:$PBS_JOBID\"; tty -s && echo on-tty; "
-                            "exit 5\n";
+                            "set -m; sleep 371 & echo \"bg:$!\"; exit 5\n";
         CHECK_EQ(write(in[1], typed, strlen(typed)), (ssize_t)strlen(typed));
         close(in[1]);
         if (master >= 0) {
@@ -719,6 +719,16 @@ static void test_interactive(void)
         text[n > 0 ? n : 0] = '\0';
         CHECK(strstr(text, "env:PBS_INTERACTIVE:i1") != NULL);
         CHECK(strstr(text, "on-tty") != NULL);
+        /* The shell's job in a group of its own: killed with the session. */
+        const char *bg = strstr(text, "bg:");
+        while (bg && (bg[3] < '1' || bg[3] > '9')) /* the typed line's echo first */
+            bg = strstr(bg + 3, "bg:");
+        long bgpid = bg ? atol(bg + 3) : 0;
+        CHECK(bgpid > 0);
+        double t0 = now_s();
+        while (bgpid > 0 && kill((pid_t)bgpid, 0) == 0 && now_s() - t0 < 5)
+            sleep_ms(20);
+        CHECK(bgpid > 0 && kill((pid_t)bgpid, 0) < 0);
         close(in[0]);
         close(out[0]);
         wait_end(f.l, "i1", 5, &st);
