@@ -377,10 +377,11 @@ static json_t *job_json(const struct local_job *j)
     json_object_set_new(o, "grace", json_integer(j->grace ? j->grace : DEFAULT_GRACE));
     json_object_set_new(o, "vmem_mb", json_integer(j->vmem_mb));
     json_object_set_new(o, "nice", json_integer(j->nice));
+    json_object_set_new(o, "interactive", json_boolean(j->interactive));
     free(out);
     free(errp);
     /* json_string() refuses invalid UTF-8 (NULL), and the key goes missing. */
-    if (json_object_size(o) != 15 || json_array_size(hosts) != j->nhosts) {
+    if (json_object_size(o) != 16 || json_array_size(hosts) != j->nhosts) {
         json_decref(o);
         return NULL;
     }
@@ -421,7 +422,7 @@ static int remove_spool(const char *dir, struct err *err)
     static const char *const files[] = {
         LOCAL_F_JOB,       LOCAL_F_NODEFILE,    LOCAL_F_PID,    LOCAL_F_PID ".tmp",
         LOCAL_F_PGID,      LOCAL_F_PGID ".tmp", LOCAL_F_STATUS, LOCAL_F_STATUS ".tmp",
-        LOCAL_F_SUSPENDED, LOCAL_F_LOG,
+        LOCAL_F_SUSPENDED, LOCAL_F_LOG,         LOCAL_F_TTY,
     };
     char path[FILE_PATH_MAX];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {

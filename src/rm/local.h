@@ -40,6 +40,13 @@
  * each job's directory are 0711 (owned by the daemon's user): a job running
  * as another user must reach its nodefile, but no one can list them.
  *
+ * An interactive job (qsub -I, local_job.interactive) runs the user's login
+ * shell instead of a script, on a pseudo-terminal handed to the owner's qsub
+ * over <spooldir>/tty.sock (0600, the owner's; the peer checked with
+ * SO_PEERCRED); PBS_ENVIRONMENT is PBS_INTERACTIVE; the walltime counts from
+ * qsub's connection; qsub's end cancels the job; the status line "exit N"
+ * goes to qsub before the status file is written (rm/pty.h).
+ *
  * The walltime clock stops while the job is suspended (Maui and Torque do
  * not charge suspended time against the walltime). When the job's main
  * process exits, whatever is left of its process group is killed (as
@@ -82,6 +89,11 @@ struct local_job {
                       0 = none (the daemon's own limit) */
     int nice;      /* the nice value the job's processes run at, -20..19 (Torque's nice),
                       set as root before the switch to the user; 0 = the supervisor's */
+    /* qsub -I: no script is run; the supervisor waits (60 s at most) for the
+     * owner's qsub on <spooldir>/tty.sock, then starts the user's login shell
+     * on a pseudo-terminal it hands to qsub (rm/pty.h). script must still be
+     * an absolute path (unused). */
+    int interactive;
 };
 
 /* Names of the files in a job's spool directory (see above). */
@@ -92,6 +104,7 @@ struct local_job {
 #define LOCAL_F_SUSPENDED "suspended"
 #define LOCAL_F_STATUS "status"
 #define LOCAL_F_LOG "supervisor.log"
+#define LOCAL_F_TTY "tty.sock" /* qsub -I connects here (rm/pty.h) */
 
 /* Longest job id (the spool directory's name). */
 #define LOCAL_ID_MAX 64

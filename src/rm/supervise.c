@@ -12,7 +12,9 @@
 
 #include "rm/jobfile.h"
 #include "rm/local.h"
+#include "rm/pty.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -27,6 +29,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -37,7 +40,8 @@
 
 #define DEFAULT_GRACE 5
 #define FAILED_EXIT 127
-#define WALLTIME_LINE_SECONDS 5 /* the walltime line's writer, at most (tell_walltime_kill) */
+#define INTER_CONNECT_SECONDS 60 /* qsub -I's time to connect once its job started */
+#define WALLTIME_LINE_SECONDS 5  /* the walltime line's writer, at most (tell_walltime_kill) */
 
 /* The request, borrowed from the parsed job.json (root). */
 struct sv_job {
@@ -45,6 +49,7 @@ struct sv_job {
     const char *id, *name, *user, *script, *cwd, *out, *err, *env;
     json_int_t uid, gid, walltime, grace;
     json_int_t vmem_mb, nice; /* 0: none (a job.json of an older moku has neither) */
+    int interactive;          /* qsub -I: the user's shell on a terminal, no script */
     json_t *hosts;
 };
 
@@ -68,6 +73,8 @@ struct sv {
     double susp_since; /* monotonic time of the suspension */
     long wall_used;    /* walltime used when the walltime kill began (seconds) */
     int wstatus;       /* the job's wait status, once done */
+    int lfd, conn;     /* qsub -I: the listening socket, qsub's connection; -1 none */
+    int slave;         /* qsub -I: the terminal's slave side, for the child */
 };
 
 static void sv_log(const struct sv *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -170,11 +177,11 @@ static int load_job(struct sv *sv)
     json_t *env;
     if (json_unpack_ex(
             j->root, &je, 0,
-            "{s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:I, s?I, s?I}", "id",
-            &j->id, "name", &j->name, "user", &j->user, "uid", &j->uid, "gid", &j->gid, "script",
-            &j->script, "cwd", &j->cwd, "out_path", &j->out, "err_path", &j->err, "env", &env,
-            "hosts", &j->hosts, "walltime", &j->walltime, "grace", &j->grace, "vmem_mb",
-            &j->vmem_mb, "nice", &j->nice) < 0) {
+            "{s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:I, s?I, s?I, s?b}",
+            "id", &j->id, "name", &j->name, "user", &j->user, "uid", &j->uid, "gid", &j->gid,
+            "script", &j->script, "cwd", &j->cwd, "out_path", &j->out, "err_path", &j->err, "env",
+            &env, "hosts", &j->hosts, "walltime", &j->walltime, "grace", &j->grace, "vmem_mb",
+            &j->vmem_mb, "nice", &j->nice, "interactive", &j->interactive) < 0) {
         sv_log(sv, "%s: %s", path, je.text);
         j->id = NULL;
         return -1;
@@ -471,21 +478,49 @@ static void child_exec(const struct sv_job *j, char **env, int pipefd)
                strerror(errno));
 }
 
+/* qsub -I: the user's login shell ("-bash" in argv[0], as login(1) and
+ * Torque's MOM start it) on the terminal, a session of its own; the
+ * terminal is stdin, stdout and stderr, no output file is opened. */
+static void child_shell(const struct sv *sv, char **env, int pipefd)
+{
+    const struct sv_job *j = &sv->job;
+    const char *shell = "/bin/sh";
+    for (char **e = env; *e; e++)
+        if (strncmp(*e, "SHELL=", 6) == 0 && (*e)[6] == '/')
+            shell = *e + 6;
+    const char *base = strrchr(shell, '/') + 1;
+    char arg0[NAME_MAX + 2];
+    snprintf(arg0, sizeof arg0, "-%s", base);
+    if (pty_attach(sv->slave) < 0)
+        child_fail(j, pipefd, STAGE_NONE, "job %s: cannot attach the terminal: %s", j->id,
+                   strerror(errno));
+    char *const argv[] = {arg0, NULL};
+    execve(shell, argv, env);
+    child_fail(j, pipefd, STAGE_OPEN, "job %s: cannot execute %s: %s", j->id, shell,
+               strerror(errno));
+}
+
 static void child_main(const struct sv *sv, char **env, int pipefd)
 {
     struct sigaction sa = {.sa_handler = SIG_DFL};
     sigset_t none;
-    setpgid(0, 0);
+    if (!sv->job.interactive) /* an interactive shell's setsid makes its group */
+        setpgid(0, 0);
     for (int sig = 1; sig < 65; sig++)
         sigaction(sig, &sa, NULL); /* fails harmlessly for SIGKILL, SIGSTOP, unknown */
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
-    close_range(3, ~0U, CLOSE_RANGE_CLOEXEC); /* nothing of ours leaks into the job */
+    close_range(3, ~0U, CLOSE_RANGE_CLOEXEC); /* nothing of ours leaks into the job (an
+                                                 interactive shell's terminal: as 0..2) */
     umask(022); /* the daemon's own 077 is for its state: a job gets the usual one (its
                    output files are still created 0600, as Torque's are) */
     child_nice(&sv->job, pipefd);
     child_identity(&sv->job, pipefd);
     child_cwd(&sv->job, pipefd);
+    if (sv->job.interactive) {
+        child_vmem(&sv->job, pipefd);
+        child_shell(sv, env, pipefd);
+    }
     child_output(&sv->job, pipefd);
     child_vmem(&sv->job, pipefd);
     child_exec(&sv->job, env, pipefd);
@@ -508,6 +543,109 @@ static int lookup_user(struct sv *sv, struct passwd **pw)
     return 0;
 }
 
+/* ---- qsub -I: the terminal handed to the waiting qsub ---- */
+
+static void terminate(struct sv *sv, const char *reason);
+
+static void inter_close(int master, int slave)
+{
+    if (master >= 0)
+        close(master);
+    if (slave >= 0)
+        close(slave);
+}
+
+/* Wait for the job owner's qsub on <spooldir>/tty.sock, at most
+ * INTER_CONNECT_SECONDS (nor past the walltime): the job's nodes are held
+ * meanwhile, so a qsub gone while the job waited in the queue costs little.
+ * A cancel ends the wait. Nothing of the job runs yet (sv->pid is 0, so
+ * nothing may be signalled). 0 with sv->conn set, or -1 with the reason. */
+static int inter_wait(struct sv *sv)
+{
+    char path[PATH_MAX + 16];
+    struct err err;
+    snprintf(path, sizeof path, "%s/%s", sv->dir, LOCAL_F_TTY);
+    sv->lfd = pty_listen(path, (uid_t)sv->job.uid, &err);
+    if (sv->lfd < 0) {
+        sv_fail(sv, "job %s: %s", sv->job.id, err.msg);
+        sv->reason = "failed";
+        return -1;
+    }
+    sv_log(sv, "waiting for qsub -I on %s", path);
+    long wait = sv->job.walltime < INTER_CONNECT_SECONDS ? sv->job.walltime : INTER_CONNECT_SECONDS;
+    double end = mono_now() + (double)wait;
+    while (sv->conn < 0) {
+        double left = end - mono_now();
+        if (left <= 0) {
+            sv_fail(sv, "job %s: no qsub -I connected within %ld s of the start", sv->job.id, wait);
+            sv->reason = "failed";
+            break;
+        }
+        struct pollfd p[2] = {{.fd = sv->sfd, .events = POLLIN}, {.fd = sv->lfd, .events = POLLIN}};
+        if (poll(p, 2, (int)(left * 1000.0) + 1) < 0 && errno != EINTR)
+            break;
+        struct signalfd_siginfo si;
+        while (read(sv->sfd, &si, sizeof si) == (ssize_t)sizeof si)
+            if (si.ssi_signo == SIGTERM || si.ssi_signo == SIGINT) {
+                sv_fail(sv, "job %s: cancelled before qsub -I connected", sv->job.id);
+                sv->reason = "cancelled";
+                end = 0;
+            }
+        if (end > 0 && p[1].revents) {
+            sv->conn = pty_accept_owner(sv->lfd, (uid_t)sv->job.uid, &err);
+            if (sv->conn < 0)
+                sv_log(sv, "%s", err.msg);
+        }
+        if (end == 0)
+            break;
+    }
+    close(sv->lfd); /* one qsub per job: no one else connects after it */
+    sv->lfd = -1;
+    unlink(path);
+    return sv->conn >= 0 ? 0 : -1;
+}
+
+/* The shell started: the master to qsub, no copy kept here (qsub's end
+ * hangs the shell up). */
+static int inter_hand_over(struct sv *sv, int master)
+{
+    struct err err;
+    close(sv->slave);
+    sv->slave = -1;
+    int rc = pty_send_fd(sv->conn, master, "pty\n", 4, &err);
+    close(master);
+    if (rc < 0)
+        sv_log(sv, "job %s: %s", sv->job.id, err.msg);
+    return rc;
+}
+
+/* qsub's connection readable: qsub sends nothing, so this is its end
+ * (killed, its terminal lost): the job ends as a cancelled one. */
+static void inter_check_conn(struct sv *sv)
+{
+    char b;
+    ssize_t n = recv(sv->conn, &b, 1, MSG_DONTWAIT);
+    if (n > 0 || (n < 0 && (errno == EAGAIN || errno == EINTR)))
+        return;
+    sv_log(sv, "qsub -I went away: ending the job");
+    close(sv->conn);
+    sv->conn = -1;
+    terminate(sv, "cancelled");
+}
+
+/* The shell's status to qsub, then its end. */
+static void inter_end(struct sv *sv, int code)
+{
+    if (sv->conn < 0)
+        return;
+    char line[PTY_STATUS_MAX];
+    int n = snprintf(line, sizeof line, "exit %d\n", code);
+    if (send(sv->conn, line, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) != n)
+        sv_log(sv, "qsub -I did not take the exit status: %s", strerror(errno));
+    close(sv->conn);
+    sv->conn = -1;
+}
+
 static int start_job(struct sv *sv)
 {
     struct passwd *pw;
@@ -517,9 +655,19 @@ static int start_job(struct sv *sv)
     if (lookup_user(sv, &pw) < 0)
         return -1;
     build_env(sv, pw, &env);
+    if (sv->job.interactive)
+        env_set(&env, "PBS_ENVIRONMENT", "PBS_INTERACTIVE");
+    int master = -1;
+    struct err err;
+    if (sv->job.interactive && pty_open((uid_t)sv->job.uid, &master, &sv->slave, &err) < 0) {
+        sv_fail(sv, "job %s: %s", sv->job.id, err.msg);
+        env_free(&env);
+        return -1;
+    }
     if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0) { /* never blocks the supervisor */
         sv_fail(sv, "job %s: pipe: %s", sv->job.id, strerror(errno));
         env_free(&env);
+        inter_close(master, sv->slave);
         return -1;
     }
     sv->pid = fork();
@@ -533,8 +681,11 @@ static int start_job(struct sv *sv)
         sv_fail(sv, "job %s: fork: %s", sv->job.id, strerror(e));
         return -1;
     }
-    setpgid(sv->pid, sv->pid); /* also here: signals may be sent before the child runs */
+    if (!sv->job.interactive)
+        setpgid(sv->pid, sv->pid); /* also here: signals may be sent before the child runs */
     sv->errpipe = p[0];
+    if (sv->job.interactive && inter_hand_over(sv, master) < 0)
+        terminate(sv, "cancelled");
     sv->wall_end = mono_now() + (double)sv->job.walltime;
     snprintf(num, sizeof num, "%ld\n", (long)sv->pid);
     write_atomic(sv, LOCAL_F_PGID, num); /* informational: failure is logged only */
@@ -635,20 +786,55 @@ static void reap_job(struct sv *sv)
     }
 }
 
+/* An interactive shell puts each of its jobs (`sleep 100 &`) in a process
+ * group of its own, but all stay in its session (the shell is its leader,
+ * session id = its pid): SIGKILL to every process of that session still
+ * there, read from /proc (a process that made a session of its own escapes,
+ * as one that leaves a batch job's group does). */
+static void kill_session(pid_t sid)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        char path[64], buf[512];
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%.20s/stat", e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        buf[n > 0 ? n : 0] = '\0';
+        char *rp = strrchr(buf, ')'); /* the name may hold anything: fields follow its end */
+        int ppid, pgrp, sess;
+        char state;
+        if (rp && sscanf(rp + 1, " %c %d %d %d", &state, &ppid, &pgrp, &sess) == 4 && sess == sid)
+            kill((pid_t)atol(e->d_name), SIGKILL);
+    }
+    if (d)
+        closedir(d);
+}
+
 static void run_job(struct sv *sv)
 {
     while (!sv->done) {
-        struct pollfd pfd = {.fd = sv->sfd, .events = POLLIN};
-        if (poll(&pfd, 1, next_timeout(sv)) < 0 && errno != EINTR) {
+        struct pollfd pfd[2] = {{.fd = sv->sfd, .events = POLLIN},
+                                {.fd = sv->conn, .events = POLLIN}};
+        if (poll(pfd, 2, next_timeout(sv)) < 0 && errno != EINTR) {
             sv_log(sv, "poll: %s", strerror(errno));
             struct timespec ts = {0, 100000000L};
             nanosleep(&ts, NULL);
         }
         read_signals(sv);
+        if (pfd[1].revents)
+            inter_check_conn(sv);
         check_timers(sv);
         reap_job(sv);
     }
     kill(-sv->pid, SIGKILL); /* what is left of the job's group: its allocation ended */
+    if (sv->job.interactive)
+        kill_session(sv->pid);
 }
 
 /* The walltime line's writer, in the child, as the job's user: append to
@@ -774,7 +960,8 @@ static int setup_signals(struct sv *sv)
 
 int local_supervise(const char *spooldir)
 {
-    struct sv sv = {.sfd = -1, .errpipe = -1, .reason = "completed"};
+    struct sv sv = {
+        .sfd = -1, .errpipe = -1, .reason = "completed", .lfd = -1, .conn = -1, .slave = -1};
     char num[32];
     setsid(); /* its own session: the daemon's end or terminal is not ours */
     if (!realpath(spooldir, sv.dir)) {
@@ -790,7 +977,9 @@ int local_supervise(const char *spooldir)
     int rc = 1;
     if (write_atomic(&sv, LOCAL_F_PID, num) == 0) {
         int code = FAILED_EXIT;
-        if (start_job(&sv) == 0) {
+        if (sv.job.interactive && inter_wait(&sv) < 0) {
+            /* no qsub came, or the job was cancelled first: reason, message set */
+        } else if (start_job(&sv) == 0) {
             prealloc_status(&sv);
             run_job(&sv);
             code = job_outcome(&sv);
@@ -799,6 +988,7 @@ int local_supervise(const char *spooldir)
         } else {
             sv.reason = "failed";
         }
+        inter_end(&sv, code);
         rc = write_status(&sv, code) == 0 ? 0 : 1;
     }
     close(sv.sfd);

@@ -12,12 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "rm/local.h"
+#include "rm/pty.h"
 #include "test.h"
 
 /* The moku binary, the supervisor: $MOKU or bin/moku. */
@@ -652,6 +655,182 @@ static void test_host(void)
     CHECK(mem > 0);
 }
 
+/* qsub's end of an interactive job: connect to <spooldir>/tty.sock within
+ * 10 s, receive the terminal. -1 when it does not come. */
+static int inter_connect(const struct fx *f, const char *id, int *conn)
+{
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s/%s", f->spool, id, LOCAL_F_TTY);
+    if (strlen(path) >= sizeof a.sun_path)
+        return -1;
+    memcpy(a.sun_path, path, strlen(path) + 1);
+    double t0 = now_s();
+    while (now_s() - t0 < 10) {
+        int c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (connect(c, (struct sockaddr *)&a, sizeof a) == 0) {
+            struct err e;
+            char msg[16];
+            int master = -1;
+            if (pty_recv_fd(c, &master, msg, sizeof msg, &e) > 0 && master >= 0) {
+                *conn = c;
+                return master;
+            }
+            close(c);
+            return -1;
+        }
+        close(c);
+        sleep_ms(20);
+    }
+    return -1;
+}
+
+/* qsub -I through the supervisor: the user's shell on a terminal with the
+ * job's environment, its status as the job's, relayed by pty_relay; qsub's
+ * end cancels the job; no qsub at all, or a cancel while waiting, ends it
+ * with a reason. */
+static void test_interactive(void)
+{
+    struct fx f;
+    if (fx_open(&f) < 0)
+        return;
+    struct local_status st;
+    struct err e;
+    struct local_job j = fx_job(&f, "i1", "/nonexistent");
+    j.interactive = 1;
+    j.env = "SHELL=/bin/sh\n";
+    int conn = -1, in[2], out[2];
+    if (start_ok(&f, &j) == 0) {
+        int master = inter_connect(&f, "i1", &conn);
+        CHECK(master >= 0);
+        CHECK(pipe(in) == 0 && pipe(out) == 0);
+        const char *typed = "echo \"env:$PBS_ENVIRONMENT:$PBS_JOBID\"; tty -s && echo on-tty; "
+                            "set -m; sleep 371 & echo \"bg:$!\"; exit 5\n";
+        CHECK_EQ(write(in[1], typed, strlen(typed)), (ssize_t)strlen(typed));
+        close(in[1]);
+        if (master >= 0) {
+            CHECK_EQ(pty_relay(in[0], out[1], master, conn, &e), 5);
+            close(master);
+            close(conn);
+        }
+        close(out[1]);
+        char text[2048] = "";
+        ssize_t n = read(out[0], text, sizeof text - 1);
+        text[n > 0 ? n : 0] = '\0';
+        CHECK(strstr(text, "env:PBS_INTERACTIVE:i1") != NULL);
+        CHECK(strstr(text, "on-tty") != NULL);
+        /* The shell's job in a group of its own: killed with the session. */
+        const char *bg = strstr(text, "bg:");
+        while (bg && (bg[3] < '1' || bg[3] > '9')) /* the typed line's echo first */
+            bg = strstr(bg + 3, "bg:");
+        long bgpid = bg ? atol(bg + 3) : 0;
+        CHECK(bgpid > 0);
+        double t0 = now_s();
+        while (bgpid > 0 && kill((pid_t)bgpid, 0) == 0 && now_s() - t0 < 5)
+            sleep_ms(20);
+        CHECK(bgpid > 0 && kill((pid_t)bgpid, 0) < 0);
+        close(in[0]);
+        close(out[0]);
+        wait_end(f.l, "i1", 5, &st);
+        CHECK_EQ(st.state, LOCAL_ENDED);
+        CHECK_EQ(st.exit_code, 5);
+        CHECK_STR(st.reason, "completed");
+    }
+    /* qsub killed: its connection closes, the shell is hung up, the job ends. */
+    j = fx_job(&f, "i2", "/nonexistent");
+    j.interactive = 1;
+    j.env = "SHELL=/bin/sh\n";
+    if (start_ok(&f, &j) == 0) {
+        int master = inter_connect(&f, "i2", &conn);
+        CHECK(master >= 0);
+        if (master >= 0) {
+            close(master);
+            close(conn);
+        }
+        wait_end(f.l, "i2", 8, &st);
+        CHECK_EQ(st.state, LOCAL_ENDED);
+        CHECK(strcmp(st.reason, "cancelled") == 0 || strcmp(st.reason, "completed") == 0);
+    }
+    /* Cancelled while waiting for qsub: ended, with the reason. */
+    j = fx_job(&f, "i3", "/nonexistent");
+    j.interactive = 1;
+    if (start_ok(&f, &j) == 0) {
+        char sock[256];
+        snprintf(sock, sizeof sock, "%s/i3/%s", f.spool, LOCAL_F_TTY);
+        double t0 = now_s();
+        while (access(sock, F_OK) != 0 && now_s() - t0 < 5)
+            sleep_ms(20);
+        CHECK_EQ(local_cancel(f.l, "i3", &e), 0);
+        wait_end(f.l, "i3", 5, &st);
+        CHECK_EQ(st.state, LOCAL_ENDED);
+        CHECK_STR(st.reason, "cancelled");
+        CHECK(strstr(st.message, "before qsub -I connected") != NULL);
+        CHECK(access(sock, F_OK) != 0);
+    }
+    fx_close(&f);
+}
+
+/* As another user (nobody): root's connection is refused (not the owner),
+ * the owner's gets a shell running as the user on the user's terminal. */
+static void test_interactive_as_user(void)
+{
+    struct passwd *pw = getpwnam("nobody");
+    if (geteuid() != 0 || !pw) {
+        TEST_SKIP("test_interactive_as_user needs root and user nobody");
+        return;
+    }
+    struct fx f;
+    if (fx_open(&f) < 0)
+        return;
+    struct local_status st;
+    struct local_job j = fx_job(&f, "iu", "/nonexistent");
+    j.interactive = 1;
+    j.user = "nobody";
+    j.uid = pw->pw_uid;
+    j.gid = pw->pw_gid;
+    j.env = "SHELL=/bin/sh\n"; /* nobody's own is nologin */
+    int conn = -1, out[2];
+    CHECK(pipe(out) == 0);
+    if (start_ok(&f, &j) == 0) {
+        CHECK_EQ(inter_connect(&f, "iu", &conn), -1); /* root is not the job's owner */
+        pid_t q = fork();
+        if (q == 0) { /* the owner's qsub */
+            int in[2];
+            struct err e;
+            const char *typed = "id -un; stat -c %U \"$(tty)\"; exit 9\n";
+            if (setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0 || pipe(in) < 0 ||
+                write(in[1], typed, strlen(typed)) < 0)
+                _exit(100);
+            close(in[1]);
+            int master = inter_connect(&f, "iu", &conn);
+            if (master < 0)
+                _exit(101);
+            _exit(pty_relay(in[0], out[1], master, conn, &e));
+        }
+        close(out[1]);
+        char text[2048] = "";
+        size_t got = 0;
+        ssize_t n;
+        while (got < sizeof text - 1 && (n = read(out[0], text + got, sizeof text - 1 - got)) > 0)
+            got += (size_t)n;
+        text[got] = '\0';
+        int qs;
+        CHECK_EQ(waitpid(q, &qs, 0), q);
+        CHECK(WIFEXITED(qs) && WEXITSTATUS(qs) == 9);
+        CHECK(strstr(text, "nobody\r\nnobody") != NULL);
+        wait_end(f.l, "iu", 5, &st);
+        CHECK_EQ(st.state, LOCAL_ENDED);
+        CHECK_EQ(st.exit_code, 9);
+        char log[256], buf[4096];
+        snprintf(log, sizeof log, "%s/iu/%s", f.spool, LOCAL_F_LOG);
+        CHECK_HAS(slurp(log, buf, sizeof buf), "not the job's owner");
+    } else {
+        close(out[1]);
+    }
+    close(out[0]);
+    fx_close(&f);
+}
+
 int main(void)
 {
     if (access(MOKU_BIN, X_OK) < 0) {
@@ -672,5 +851,7 @@ int main(void)
     TEST_RUN(test_run_as_user);
     TEST_RUN(test_limits);
     TEST_RUN(test_host);
+    TEST_RUN(test_interactive);
+    TEST_RUN(test_interactive_as_user);
     return TEST_DONE();
 }
