@@ -34,16 +34,23 @@ void cmd_buf_puts(struct cmd_buf *b, const char *s)
 
 void cmd_buf_printf(struct cmd_buf *b, const char *fmt, ...)
 {
+    /* Formatted once into the room there is; a second time only when it
+     * did not fit (showq of 100,000 jobs is 100,000 of these). */
+    buf_reserve(b, 255);
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
     va_end(ap);
-    if (n <= 0)
+    if (n <= 0) {
+        b->s[b->len] = '\0';
         return;
-    buf_reserve(b, (size_t)n);
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
+    }
+    if ((size_t)n >= b->cap - b->len) {
+        buf_reserve(b, (size_t)n);
+        va_start(ap, fmt);
+        vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
     b->len += (size_t)n;
 }
 

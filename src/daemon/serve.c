@@ -352,21 +352,58 @@ static void serve_iterate(struct dmn *d)
 
 /* ---- connections ---- */
 
+/*
+ * The reply as text. With raw (the request said "raw": true, as moku's own
+ * client does) an "output" string leaves the JSON and follows it as it is,
+ * after one newline: compact JSON holds no newline of its own, so the first
+ * one ends it. A showq of 100,000 jobs is 8 MB of text, which escaping into
+ * a JSON string and parsing out again cost more than making it (issue 31).
+ * An output with a NUL byte in it stays in the JSON (it could not be split).
+ */
+static char *reply_text(json_t *reply, int raw)
+{
+    json_t *out = json_object_get(reply, "output");
+    if (!raw || !json_is_string(out) || strlen(json_string_value(out)) != json_string_length(out))
+        return json_dumps(reply, JSON_COMPACT);
+    json_incref(out);
+    json_object_del(reply, "output");
+    char *head = json_dumps(reply, JSON_COMPACT);
+    if (!head) {
+        json_decref(out);
+        return NULL;
+    }
+    size_t nh = strlen(head), no = json_string_length(out);
+    char *text = xmalloc(nh + 1 + no + 1);
+    memcpy(text, head, nh);
+    text[nh] = '\n';
+    memcpy(text + nh + 1, json_string_value(out), no + 1);
+    free(head);
+    json_decref(out);
+    return text;
+}
+
 char *serve_reply(void *ctx, uid_t uid, gid_t gid, const char *body, size_t len)
 {
     struct dmn *d = ctx;
     json_t *reply;
     json_error_t je;
+    int raw = 0;
     json_t *req = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
     if (!req) {
         reply = json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", 1, "error",
                           "bad request: not valid JSON");
     } else {
+        /* "raw": true asks for the output after the JSON (reply_text); any
+         * other value stays, and is refused as a field no command reads. */
+        if (json_is_object(req) && json_is_true(json_object_get(req, "raw"))) {
+            raw = 1;
+            json_object_del(req, "raw");
+        }
         reply = dreq_answer(d, uid, gid, req);
         json_decref(req);
     }
     crashpt("request-before-reply");
-    char *text = json_dumps(reply, JSON_COMPACT);
+    char *text = reply_text(reply, raw);
     json_decref(reply);
     return text;
 }
