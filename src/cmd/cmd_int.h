@@ -22,6 +22,9 @@ struct cmd_buf {
 
 void cmd_buf_puts(struct cmd_buf *b, const char *s);
 void cmd_buf_printf(struct cmd_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* s as printf's "%*s" writes it with that width (negative: "%-*s"), without
+ * printf's cost: for the lines a command prints once per job. */
+void cmd_buf_field(struct cmd_buf *b, const char *s, int width);
 /* The text built so far; b is empty afterwards. Caller frees. */
 char *cmd_buf_take(struct cmd_buf *b);
 

@@ -163,8 +163,23 @@ static void text_row(struct cmd_buf *b, const struct showq *q, const struct job 
     char d[CMD_TIME_MAX], t[CMD_TIME_MAX];
     cmd_fmt_duration(dur, d);
     cmd_fmt_date(q->c, date, t);
-    cmd_buf_printf(b, "%-18s %8s %10s %5lld %11s  %19s\n", j->name, j->user->name,
-                   job_display_state(j), job_procs(j), d, t);
+    /* "%-18s %8s %10s %5lld %11s  %19s\n", field by field: showq prints
+     * one for each job, and printf's parsing was most of showq's time with
+     * 100,000 jobs (issue 31). */
+    char procs[24];
+    snprintf(procs, sizeof procs, "%lld", job_procs(j));
+    cmd_buf_field(b, j->name, -18);
+    cmd_buf_field(b, " ", 0);
+    cmd_buf_field(b, j->user->name, 8);
+    cmd_buf_field(b, " ", 0);
+    cmd_buf_field(b, job_display_state(j), 10);
+    cmd_buf_field(b, " ", 0);
+    cmd_buf_field(b, procs, 5);
+    cmd_buf_field(b, " ", 0);
+    cmd_buf_field(b, d, 11);
+    cmd_buf_field(b, "  ", 0);
+    cmd_buf_field(b, t, 19);
+    cmd_buf_field(b, "\n", 0);
 }
 
 static void text_active(struct cmd_buf *b, const struct showq *q)
