@@ -393,10 +393,12 @@ char *serve_reply(void *ctx, uid_t uid, gid_t gid, const char *body, size_t len)
         reply = json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", 1, "error",
                           "bad request: not valid JSON");
     } else {
-        /* "raw": true asks for the output after the JSON (reply_text); any
-         * other value stays, and is refused as a field no command reads. */
-        if (json_is_object(req) && json_is_true(json_object_get(req, "raw"))) {
-            raw = 1;
+        /* "raw": true asks for the output after the JSON (reply_text); a
+         * value not a boolean stays, and is refused as a field no command
+         * reads. */
+        json_t *r = json_is_object(req) ? json_object_get(req, "raw") : NULL;
+        if (json_is_boolean(r)) {
+            raw = json_is_true(r);
             json_object_del(req, "raw");
         }
         reply = dreq_answer(d, uid, gid, req);
