@@ -41,6 +41,7 @@
 #include "daemon/dconn.h"
 #include "daemon/dreply.h"
 #include "daemon/dreq.h"
+#include "daemon/drights.h"
 #include "policy/fs.h"
 #include "stats/fsfile.h"
 #include "util/crashpt.h"
@@ -284,6 +285,7 @@ static void serve_iterate(struct dmn *d)
     long now = time(NULL);
     double t0 = mono_ms();
     struct err e;
+    dspace_group_done(d); /* jobs end here: the next submission counts them afresh */
     if (d->recover && serve_recover(d) < 0)
         return;
     if (store_begin(d->st, &e) < 0) {
@@ -434,7 +436,10 @@ static char *serve_settle(void *ctx)
     struct dmn *d = ctx;
     struct err e;
     int pending = store_group_pending(d->st);
-    dspace_group_done(d); /* counted afresh for the next group */
+    /* The group's tally (dspace.c) stays for the next group when the commit
+     * succeeds: it is what the jobs are, and only an iteration or a request
+     * outside a group changes them otherwise (both drop it). Counting it
+     * afresh each group was a pass over every job per fsync (issue 31). */
     if (pending)
         crashpt("group-before-commit"); /* nothing of the group is durable: all retried */
     if (store_group_close(d->st, &e) == 0) {
@@ -443,6 +448,7 @@ static char *serve_settle(void *ctx)
         return NULL;
     }
     dlog(d->log, 0, "error: a group of submissions could not be saved: %s", e.msg);
+    dspace_group_done(d);    /* counted the jobs that were not saved */
     dspace_commit_failed(d); /* a full disk: the reserve makes room for the next try */
     d->recover = 1;          /* the engine holds jobs the store does not: rebuilt */
     json_t *r = dreply_err("submit: the change could not be saved: %s", e.msg);
@@ -557,6 +563,7 @@ static void restore_into(struct dmn *d, struct sched *s, char **report)
     struct err e;
     sched_destroy(d->s);
     djobs_free(d);
+    dspace_group_done(d); /* the jobs are read again: counted afresh */
     d->s = s;
     d->rm_resync = 1; /* the resource manager's reservations, into the new engine */
     fs_restore(d, time(NULL));
@@ -632,6 +639,7 @@ static int serve_reload(struct dmn *d, char **report, struct err *err)
         return err_set(err, "%s", e.msg);
     }
     d->cfg = cfg;
+    drights_forget(d); /* the ADMIN lists may have changed */
     dlog_adopt(d->log, log);
     fs_save_slot(d, 0);
     crashpt("reload-before-restore"); /* the new engine built, nothing of the store in it */
