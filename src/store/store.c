@@ -319,7 +319,12 @@ struct store *store_open(const char *path, struct err *err)
 {
     struct store *st = xcalloc(1, sizeof *st);
     st->path = xstrdup(path);
-    int rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    /* NOMUTEX: a store is used by one thread at a time (the daemon's loop;
+     * a reader's own), so SQLite need not lock the connection at every call
+     * (a lock and an unlock per column read: 8 % of a restart's time with
+     * 100,000 jobs, issue 31). */
+    int rc = sqlite3_open_v2(
+        path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc != SQLITE_OK) {
         if (st->db)
             db_err(st, err, "opening the database");
@@ -344,7 +349,7 @@ struct store *store_open_readonly(const char *path, struct err *err)
     struct store *st = xcalloc(1, sizeof *st);
     st->path = xstrdup(path);
     long long version;
-    int rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READONLY, NULL);
+    int rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc != SQLITE_OK) {
         if (st->db)
             db_err(st, err, "opening the database");
