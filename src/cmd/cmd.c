@@ -54,20 +54,32 @@ void cmd_buf_printf(struct cmd_buf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
-void cmd_buf_field(struct cmd_buf *b, const char *s, int width)
+void cmd_buf_row(struct cmd_buf *b, const struct cmd_col *cols, size_t n)
 {
-    size_t n = strlen(s), w = (size_t)(width < 0 ? -width : width);
-    size_t pad = n < w ? w - n : 0;
-    buf_reserve(b, n + pad);
+    size_t lens[CMD_ROW_MAX], need = 1;
+    n = n < CMD_ROW_MAX ? n : CMD_ROW_MAX;
+    for (size_t i = 0; i < n; i++) {
+        size_t w = (size_t)(cols[i].width < 0 ? -cols[i].width : cols[i].width);
+        lens[i] = strlen(cols[i].s);
+        need += (size_t)cols[i].gap + (lens[i] > w ? lens[i] : w);
+    }
+    buf_reserve(b, need);
     char *p = b->s + b->len;
-    if (width > 0) /* right-aligned, as %*s */
-        memset(p, ' ', pad), p += pad;
-    memcpy(p, s, n);
-    p += n;
-    if (width < 0) /* left-aligned, as %-*s */
-        memset(p, ' ', pad), p += pad;
+    for (size_t i = 0; i < n; i++) {
+        size_t w = (size_t)(cols[i].width < 0 ? -cols[i].width : cols[i].width);
+        size_t pad = lens[i] < w ? w - lens[i] : 0;
+        memset(p, ' ', (size_t)cols[i].gap);
+        p += cols[i].gap;
+        if (cols[i].width > 0)
+            memset(p, ' ', pad), p += pad;
+        memcpy(p, cols[i].s, lens[i]);
+        p += lens[i];
+        if (cols[i].width < 0)
+            memset(p, ' ', pad), p += pad;
+    }
+    *p++ = '\n';
     *p = '\0';
-    b->len += n + pad;
+    b->len = (size_t)(p - b->s);
 }
 
 char *cmd_buf_take(struct cmd_buf *b)

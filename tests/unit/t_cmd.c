@@ -889,14 +889,12 @@ static void test_formats_as_printf(void)
         CHECK_STR(got, want);
     }
     struct cmd_buf b = {0};
-    cmd_buf_field(&b, "ab", 5);
-    cmd_buf_field(&b, "cd", -4);
-    cmd_buf_field(&b, "toolong", 3);
-    cmd_buf_field(&b, "x", 0);
+    const struct cmd_col cols[] = {{"ab", 5, 0}, {"cd", -4, 1}, {"toolong", 3, 2}, {"x", 0, 0}};
+    cmd_buf_row(&b, cols, 4);
     cmd_buf_printf(&b, "|%300s|", "y"); /* longer than the room a printf first tries */
     char *text = cmd_buf_take(&b);
     char want[400];
-    snprintf(want, sizeof want, "%5s%-4s%3s%s|%300s|", "ab", "cd", "toolong", "x", "y");
+    snprintf(want, sizeof want, "%5s %-4s  %3s%s\n|%300s|", "ab", "cd", "toolong", "x", "y");
     CHECK_STR(text, want);
     free(text);
 }
