@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 # The blocking job is cancelled first: its supervisor would outlive the
 # daemon (by design) and sleep on for ten minutes.
 block=""
-trap '[ -n "$block" ] && MOKU_HOME="$tmp/h" "$MOKU" canceljob "$block" >/dev/null 2>&1; MOKU_HOME="$tmp/h" "$MOKU" schedctl -k >/dev/null 2>&1 || true; MOKU_HOME="$tmp/m" "$MOKU" schedctl -k >/dev/null 2>&1 || true; sleep 0.5; rm -rf "$tmp"' EXIT
+trap '[ -n "$block" ] && MOKU_HOME="$tmp/h" "$MOKU" canceljob "$block" >/dev/null 2>&1; MOKU_HOME="$tmp/h" "$MOKU" schedctl -k >/dev/null 2>&1 || true; MOKU_HOME="$tmp/m" "$MOKU" schedctl -k >/dev/null 2>&1 || true; sleep 0.5; rm -rf "$tmp" 2>/dev/null || { sleep 2; rm -rf "$tmp"; }' EXIT
 now_ms() { date +%s%3N; }
 wait_up() { i=0; while [ $i -lt 100 ] && ! MOKU_HOME="$1" "$MOKU" showq >/dev/null 2>&1; do sleep 0.1; i=$((i+1)); done; }
 
