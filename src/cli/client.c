@@ -159,14 +159,17 @@ static int torque_id(const char *out)
 
 static int print_reply(const char *name, char *buf)
 {
+    /* A reply to a "raw" request may carry its output after the JSON and a
+     * newline (the daemon's reply_text): compact JSON has none of its own. */
+    char *nl = strchr(buf, '\n');
     json_error_t je;
-    json_t *reply = json_loads(buf, 0, &je);
-    if (!json_is_object(reply)) {
+    json_t *reply = json_loadb(buf, nl ? (size_t)(nl - buf) : strlen(buf), 0, &je);
+    if (!json_is_object(reply) || (nl && json_object_get(reply, "output"))) {
         json_decref(reply);
         fprintf(stderr, "%s: the daemon's answer is not valid\n", name);
         return 1;
     }
-    const char *out = json_string_value(json_object_get(reply, "output"));
+    const char *out = nl ? nl + 1 : json_string_value(json_object_get(reply, "output"));
     const char *error = json_string_value(json_object_get(reply, "error"));
     json_t *ex = json_object_get(reply, "exit");
     int status = json_is_integer(ex) ? (int)json_integer_value(ex) : 1;
@@ -275,7 +278,8 @@ int client_run(const char *name, int argc, char **argv)
             fprintf(stderr, "%s: argument %d is not valid UTF-8\n", name, i + 1);
             return 2;
         }
-    json_t *req = json_pack("{s:s, s:o}", "cmd", name, "args", args);
+    /* "raw": the output comes after the JSON, not escaped into it. */
+    json_t *req = json_pack("{s:s, s:o, s:b}", "cmd", name, "args", args, "raw", 1);
     return exchange(name, home, req);
 }
 

@@ -34,17 +34,52 @@ void cmd_buf_puts(struct cmd_buf *b, const char *s)
 
 void cmd_buf_printf(struct cmd_buf *b, const char *fmt, ...)
 {
+    /* Formatted once into the room there is; a second time only when it
+     * did not fit (showq of 100,000 jobs is 100,000 of these). */
+    buf_reserve(b, 255);
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
     va_end(ap);
-    if (n <= 0)
+    if (n <= 0) {
+        b->s[b->len] = '\0';
         return;
-    buf_reserve(b, (size_t)n);
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
+    }
+    if ((size_t)n >= b->cap - b->len) {
+        buf_reserve(b, (size_t)n);
+        va_start(ap, fmt);
+        vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
     b->len += (size_t)n;
+}
+
+void cmd_buf_row(struct cmd_buf *b, const struct cmd_col *cols, size_t n)
+{
+    size_t lens[CMD_ROW_MAX], need = 1;
+    n = n < CMD_ROW_MAX ? n : CMD_ROW_MAX;
+    for (size_t i = 0; i < n; i++) {
+        size_t w = (size_t)(cols[i].width < 0 ? -cols[i].width : cols[i].width);
+        lens[i] = strlen(cols[i].s);
+        need += (size_t)cols[i].gap + (lens[i] > w ? lens[i] : w);
+    }
+    buf_reserve(b, need);
+    char *p = b->s + b->len;
+    for (size_t i = 0; i < n; i++) {
+        size_t w = (size_t)(cols[i].width < 0 ? -cols[i].width : cols[i].width);
+        size_t pad = lens[i] < w ? w - lens[i] : 0;
+        memset(p, ' ', (size_t)cols[i].gap);
+        p += cols[i].gap;
+        if (cols[i].width > 0)
+            memset(p, ' ', pad), p += pad;
+        memcpy(p, cols[i].s, lens[i]);
+        p += lens[i];
+        if (cols[i].width < 0)
+            memset(p, ' ', pad), p += pad;
+    }
+    *p++ = '\n';
+    *p = '\0';
+    b->len = (size_t)(p - b->s);
 }
 
 char *cmd_buf_take(struct cmd_buf *b)
@@ -55,6 +90,21 @@ char *cmd_buf_take(struct cmd_buf *b)
 }
 
 /* ---- times ---- */
+
+/* Digits of v (>= 0) at p, at least min of them (zero-padded); the end. */
+static char *put_num(char *p, long v, int min)
+{
+    char tmp[24];
+    int n = 0;
+    do
+        tmp[n++] = (char)('0' + v % 10);
+    while ((v /= 10) > 0);
+    while (n < min)
+        tmp[n++] = '0';
+    while (n > 0)
+        *p++ = tmp[--n];
+    return p;
+}
 
 void cmd_fmt_duration(long secs, char out[CMD_TIME_MAX])
 {
@@ -67,17 +117,26 @@ void cmd_fmt_duration(long secs, char out[CMD_TIME_MAX])
         snprintf(out, CMD_TIME_MAX, " -INFINITY");
         return;
     }
-    const char *sign = secs < 0 ? "-" : "";
+    /* Written digit by digit, not by snprintf: showq prints one for each of
+     * 100,000 jobs. [-][D:]HH:MM:SS, hours unpadded below 10 with no days,
+     * 00:MM:SS under an hour. */
     long a = secs < 0 ? -secs : secs;
     long s = a % 60, m = a / 60 % 60, hours = a / 3600, d = hours / 24, h = hours % 24;
-    if (d > 0)
-        snprintf(out, CMD_TIME_MAX, "%s%ld:%02ld:%02ld:%02ld", sign, d, h, m, s);
-    else if (hours >= 10)
-        snprintf(out, CMD_TIME_MAX, "%s%02ld:%02ld:%02ld", sign, h, m, s);
-    else if (hours >= 1)
-        snprintf(out, CMD_TIME_MAX, "%s%ld:%02ld:%02ld", sign, h, m, s);
-    else
-        snprintf(out, CMD_TIME_MAX, "%s00:%02ld:%02ld", sign, m, s);
+    char *p = out;
+    if (secs < 0)
+        *p++ = '-';
+    if (d > 0) {
+        p = put_num(p, d, 1);
+        *p++ = ':';
+        p = put_num(p, h, 2);
+    } else {
+        p = put_num(p, h, hours >= 1 && hours < 10 ? 1 : 2);
+    }
+    *p++ = ':';
+    p = put_num(p, m, 2);
+    *p++ = ':';
+    p = put_num(p, s, 2);
+    *p = '\0';
 }
 
 long cmd_epoch(const struct cmd_ctx *c, long t)
@@ -179,8 +238,23 @@ void cmd_fmt_date(const struct cmd_ctx *c, long t, char out[CMD_TIME_MAX])
         snprintf(out, CMD_TIME_MAX, "%19s", "-");
         return;
     }
-    snprintf(out, CMD_TIME_MAX, "%s %s %2d %02d:%02d:%02d", wday[tm.tm_wday], mon[tm.tm_mon],
-             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    /* "Www Mmm dd hh:mm:ss" (the day space-padded), digit by digit. */
+    char *p = out;
+    memcpy(p, wday[tm.tm_wday], 3);
+    p[3] = ' ';
+    memcpy(p + 4, mon[tm.tm_mon], 3);
+    p[7] = ' ';
+    p += 8;
+    if (tm.tm_mday < 10)
+        *p++ = ' ';
+    p = put_num(p, tm.tm_mday, 1);
+    *p++ = ' ';
+    p = put_num(p, tm.tm_hour, 2);
+    *p++ = ':';
+    p = put_num(p, tm.tm_min, 2);
+    *p++ = ':';
+    p = put_num(p, tm.tm_sec, 2);
+    *p = '\0';
 }
 
 /* ---- JSON ---- */

@@ -22,6 +22,17 @@ struct cmd_buf {
 
 void cmd_buf_puts(struct cmd_buf *b, const char *s);
 void cmd_buf_printf(struct cmd_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One line of columns and a newline, each column `gap` spaces after the
+ * last, then s as "%*s" writes it with width (negative: "%-*s"): a row of
+ * a per-job table at the cost of one pass (showq, 100,000 rows). At most
+ * CMD_ROW_MAX columns. */
+#define CMD_ROW_MAX 16
+struct cmd_col {
+    const char *s;
+    int width;
+    int gap;
+};
+void cmd_buf_row(struct cmd_buf *b, const struct cmd_col *cols, size_t n);
 /* The text built so far; b is empty afterwards. Caller frees. */
 char *cmd_buf_take(struct cmd_buf *b);
 

@@ -55,9 +55,11 @@ struct dspace {
     int held;        /* the reserve file is there, whole */
     int low;         /* under `want` bytes free (1 MiB without a reserve): no submissions */
     long long avail; /* free bytes at the last look, -1 = unknown */
-    /* The live jobs and each uid's bytes, counted once per group of
-     * submissions (dspace_submit_ok) and kept up by dspace_submitted until
-     * the group is committed (dspace_group_done): valid while tally.v. */
+    /* The live jobs and each uid's bytes, counted at a group's first
+     * submission (dspace_submit_ok) and kept up by dspace_submitted, also
+     * across groups, until an iteration, a request outside a group, a
+     * restore or a failed commit drops it (dspace_group_done): valid while
+     * tally.v. */
     struct dspace_tally {
         struct dspace_uid {
             long uid;
@@ -83,6 +85,16 @@ struct peer {
     char user[64];
     char group[64];
     int admin; /* 1, 2 or 3 (ADMIN1 .. ADMIN3), 0 = ordinary user */
+};
+
+/* Who a uid and gid are, as drights_peer found them (drights.c): the user
+ * and group databases are read once per PEER_CACHE_SECONDS for each, not at
+ * every request. */
+#define PEER_CACHE_SLOTS 64
+#define PEER_CACHE_SECONDS 2
+struct peer_cache {
+    struct peer p[PEER_CACHE_SLOTS];
+    long at[PEER_CACHE_SLOTS]; /* monotonic seconds the slot was filled; 0 = empty */
 };
 
 /* An administrative reservation the store holds, and who made it. */
@@ -155,9 +167,10 @@ struct dmn {
     size_t nresvs, capresvs;
     struct dtrig_kid *tkids; /* trigger commands and mail not yet reaped; owned */
     size_t ntkids, captkids;
-    struct dspace space; /* the disk reserve and how full the disk is (dspace.c) */
-    struct web *web;     /* the web view (WEBPORT), or NULL */
-    struct dhist hist;   /* utilization and queue, for the web view */
+    struct dspace space;     /* the disk reserve and how full the disk is (dspace.c) */
+    struct web *web;         /* the web view (WEBPORT), or NULL */
+    struct dhist hist;       /* utilization and queue, for the web view */
+    struct peer_cache peers; /* who the recent clients are (drights_peer) */
 };
 
 /* djobs.c */
@@ -277,7 +290,9 @@ int dspace_submit_ok(struct dmn *d, uid_t uid, size_t bytes, int local, struct e
 /* A job of uid with `bytes` joined the group (dspace_submit_ok said yes):
  * counted in the group's tally. */
 void dspace_submitted(struct dmn *d, uid_t uid, size_t bytes);
-/* The group is committed (or dropped): the tally is counted afresh next. */
+/* Jobs may have changed other than by a group's submissions (an
+ * iteration, a request on its own, a restore, a group not saved): the
+ * tally is counted afresh at the next submission. */
 void dspace_group_done(struct dmn *d);
 void dspace_close(struct dmn *d);
 

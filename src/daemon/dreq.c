@@ -321,6 +321,8 @@ json_t *dreq_answer(struct dmn *d, uid_t uid, gid_t gid, const json_t *req)
 {
     struct peer p = {.uid = uid, .gid = gid};
     drights_peer(d, &p);
+    if (!store_group_is_open(d->st))
+        dspace_group_done(d); /* a request on its own may change jobs: counted afresh */
     json_t *reply = handle(d, &p, req);
     if (store_in_transaction(d->st)) {
         /* A handler that returned without committing or rolling back would

@@ -17,6 +17,7 @@
 #include <grp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cfg/cfg.h"
@@ -52,7 +53,16 @@ static int list_admits(const char *list, const struct peer *p)
     return yes;
 }
 
-void drights_peer(struct dmn *d, struct peer *p)
+static long mono_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long)ts.tv_sec + 1; /* never 0: 0 marks an empty slot */
+}
+
+/* Who p->uid and p->gid are, from the user and group databases and the
+ * ADMIN lists. */
+static void peer_look_up(struct dmn *d, struct peer *p)
 {
     idname_user(p->uid, p->user, sizeof p->user);
     idname_group(p->gid, p->group, sizeof p->group);
@@ -65,6 +75,34 @@ void drights_peer(struct dmn *d, struct peer *p)
     for (int k = 0; k < 3 && !p->admin; k++)
         if (cfg_is_set(d->cfg, lists[k], NULL) && list_admits(cfg_str(d->cfg, lists[k], NULL), p))
             p->admin = k + 1;
+}
+
+/*
+ * A submission, a showq: each request used to read /etc/passwd and
+ * /etc/group (and the ADMIN lists' groups) again, a good part of a
+ * submission's time (issue 31). What a uid and gid were found to be is kept
+ * PEER_CACHE_SECONDS: a user renamed, or added to or removed from an ADMIN
+ * group, is seen within that time; a reload (new ADMIN lists) at once
+ * (drights_forget). Slots are by uid and gid; a collision replaces.
+ */
+void drights_peer(struct dmn *d, struct peer *p)
+{
+    struct peer_cache *c = &d->peers;
+    size_t i = ((size_t)p->uid * 2654435761u ^ (size_t)p->gid * 40503u) % PEER_CACHE_SLOTS;
+    long now = mono_seconds();
+    if (c->at[i] && now - c->at[i] < PEER_CACHE_SECONDS && c->p[i].uid == p->uid &&
+        c->p[i].gid == p->gid) {
+        *p = c->p[i];
+        return;
+    }
+    peer_look_up(d, p);
+    c->p[i] = *p;
+    c->at[i] = now;
+}
+
+void drights_forget(struct dmn *d)
+{
+    memset(&d->peers, 0, sizeof d->peers);
 }
 
 static int is_owner(const struct peer *p, const struct djob *dj)

@@ -14,6 +14,9 @@ struct djob;
 
 /* Fill p's names and admin level from its uid/gid and ADMIN1..3. */
 void drights_peer(struct dmn *d, struct peer *p);
+/* Forget who the clients were (drights_peer's cache): a reload's new ADMIN
+ * lists apply to the next request. */
+void drights_forget(struct dmn *d);
 /* May p change dj? Its owner, ADMIN1 and ADMIN2. */
 int drights_may_change(const struct peer *p, const struct djob *dj);
 /* The right of command def (cmd as typed, its words argv) for p, before its

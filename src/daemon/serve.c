@@ -41,6 +41,7 @@
 #include "daemon/dconn.h"
 #include "daemon/dreply.h"
 #include "daemon/dreq.h"
+#include "daemon/drights.h"
 #include "policy/fs.h"
 #include "stats/fsfile.h"
 #include "util/crashpt.h"
@@ -284,6 +285,7 @@ static void serve_iterate(struct dmn *d)
     long now = time(NULL);
     double t0 = mono_ms();
     struct err e;
+    dspace_group_done(d); /* jobs end here: the next submission counts them afresh */
     if (d->recover && serve_recover(d) < 0)
         return;
     if (store_begin(d->st, &e) < 0) {
@@ -352,21 +354,60 @@ static void serve_iterate(struct dmn *d)
 
 /* ---- connections ---- */
 
+/*
+ * The reply as text. With raw (the request said "raw": true, as moku's own
+ * client does) an "output" string leaves the JSON and follows it as it is,
+ * after one newline: compact JSON holds no newline of its own, so the first
+ * one ends it. A showq of 100,000 jobs is 8 MB of text, which escaping into
+ * a JSON string and parsing out again cost more than making it (issue 31).
+ * An output with a NUL byte in it stays in the JSON (it could not be split).
+ */
+static char *reply_text(json_t *reply, int raw)
+{
+    json_t *out = json_object_get(reply, "output");
+    if (!raw || !json_is_string(out) || strlen(json_string_value(out)) != json_string_length(out))
+        return json_dumps(reply, JSON_COMPACT);
+    json_incref(out);
+    json_object_del(reply, "output");
+    char *head = json_dumps(reply, JSON_COMPACT);
+    if (!head) {
+        json_decref(out);
+        return NULL;
+    }
+    size_t nh = strlen(head), no = json_string_length(out);
+    char *text = xmalloc(nh + 1 + no + 1);
+    memcpy(text, head, nh);
+    text[nh] = '\n';
+    memcpy(text + nh + 1, json_string_value(out), no + 1);
+    free(head);
+    json_decref(out);
+    return text;
+}
+
 char *serve_reply(void *ctx, uid_t uid, gid_t gid, const char *body, size_t len)
 {
     struct dmn *d = ctx;
     json_t *reply;
     json_error_t je;
+    int raw = 0;
     json_t *req = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
     if (!req) {
         reply = json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", 1, "error",
                           "bad request: not valid JSON");
     } else {
+        /* "raw": true asks for the output after the JSON (reply_text); a
+         * value not a boolean stays, and is refused as a field no command
+         * reads. */
+        json_t *r = json_is_object(req) ? json_object_get(req, "raw") : NULL;
+        if (json_is_boolean(r)) {
+            raw = json_is_true(r);
+            json_object_del(req, "raw");
+        }
         reply = dreq_answer(d, uid, gid, req);
         json_decref(req);
     }
     crashpt("request-before-reply");
-    char *text = json_dumps(reply, JSON_COMPACT);
+    char *text = reply_text(reply, raw);
     json_decref(reply);
     return text;
 }
@@ -395,7 +436,10 @@ static char *serve_settle(void *ctx)
     struct dmn *d = ctx;
     struct err e;
     int pending = store_group_pending(d->st);
-    dspace_group_done(d); /* counted afresh for the next group */
+    /* The group's tally (dspace.c) stays for the next group when the commit
+     * succeeds: it is what the jobs are, and only an iteration or a request
+     * outside a group changes them otherwise (both drop it). Counting it
+     * afresh each group was a pass over every job per fsync (issue 31). */
     if (pending)
         crashpt("group-before-commit"); /* nothing of the group is durable: all retried */
     if (store_group_close(d->st, &e) == 0) {
@@ -404,6 +448,7 @@ static char *serve_settle(void *ctx)
         return NULL;
     }
     dlog(d->log, 0, "error: a group of submissions could not be saved: %s", e.msg);
+    dspace_group_done(d);    /* counted the jobs that were not saved */
     dspace_commit_failed(d); /* a full disk: the reserve makes room for the next try */
     d->recover = 1;          /* the engine holds jobs the store does not: rebuilt */
     json_t *r = dreply_err("submit: the change could not be saved: %s", e.msg);
@@ -518,6 +563,7 @@ static void restore_into(struct dmn *d, struct sched *s, char **report)
     struct err e;
     sched_destroy(d->s);
     djobs_free(d);
+    dspace_group_done(d); /* the jobs are read again: counted afresh */
     d->s = s;
     d->rm_resync = 1; /* the resource manager's reservations, into the new engine */
     fs_restore(d, time(NULL));
@@ -593,6 +639,7 @@ static int serve_reload(struct dmn *d, char **report, struct err *err)
         return err_set(err, "%s", e.msg);
     }
     d->cfg = cfg;
+    drights_forget(d); /* the ADMIN lists may have changed */
     dlog_adopt(d->log, log);
     fs_save_slot(d, 0);
     crashpt("reload-before-restore"); /* the new engine built, nothing of the store in it */

@@ -139,7 +139,9 @@ int store_job_get(struct store *st, long id, struct store_job *j, struct err *er
  * load), in id order; fn returns 0 to go on, nonzero to stop (returned).
  * The record passed is freed after fn returns. Here and in every loading
  * function below, the rows are read before fn is first called, so fn may
- * call store functions (e.g. store_job_put on the job it was given). */
+ * call store functions (e.g. store_job_put on the job it was given); here
+ * a page of 4,096 rows at a time (fn is called on a page once it is read
+ * whole), and only jobs there were when the call began. */
 int store_jobs_active(struct store *st, int (*fn)(void *ctx, const struct store_job *j), void *ctx,
                       struct err *err);
 /* Jobs that ended at or after `since` (epoch), newest first, at most max

@@ -14,6 +14,12 @@
  *            {"cmd": "submit", "job": {...qsub request...}}
  *   reply:   {"ok": true, "exit": 0, "output": "..."}
  *            {"ok": false, "exit": 1, "error": "canceljob: no job '42'"}
+ *
+ * A request with "raw": true (moku's own client sends it) is answered with
+ * the output after the JSON instead of inside it: the compact JSON without
+ * "output", one newline, then the output's bytes as they are (compact JSON
+ * holds no newline, so the first one ends it). A big showq is then neither
+ * escaped by the daemon nor parsed by the client (issue 31).
  */
 #ifndef MOKU_WIRE_H
 #define MOKU_WIRE_H

@@ -285,6 +285,21 @@ check "19: a field no command reads: refused" grep -q 'unknown field' "$TMP/out"
 check "19: a field of the wrong type: refused" grep -q '"cmd\\" must be a string' "$TMP/out"
 check "19: ... the daemon keeps serving" sh -c "timeout 5 '$MOKU' showq >/dev/null"
 
+# ---- 19b: "raw": the output after the JSON and a newline, unescaped ----
+"$RAWSOCK" "$S" frame '{"cmd":"showq","args":[],"raw":true}' >"$TMP/out"
+check "19b: raw: the first line is the reply without its output" \
+    sh -c "head -n 1 '$TMP/out' | grep -q '^{\"ok\":true,\"exit\":0}\$'"
+check "19b: ... the output follows as showq prints it" \
+    sh -c "sed -n 2p '$TMP/out' | grep -q '^ACTIVE JOBS' && grep -q '^Total Jobs: ' '$TMP/out'"
+"$RAWSOCK" "$S" frame '{"cmd":"showq","args":[],"raw":false}' >"$TMP/out"
+check "19b: raw false: the output inside the JSON" \
+    sh -c "[ \$(wc -l <'$TMP/out') -le 1 ] && grep -q '\"output\": *\"ACTIVE JOBS' '$TMP/out'"
+"$RAWSOCK" "$S" frame '{"cmd":"showq","args":[],"raw":"yes"}' >"$TMP/out"
+check "19b: raw not a boolean: refused" grep -q 'unknown field \\"raw\\"' "$TMP/out"
+"$RAWSOCK" "$S" frame '{"cmd":"showq","args":["-x"],"raw":true}' >"$TMP/out"
+check "19b: raw, an error: the error stays in the JSON" \
+    sh -c "[ \$(wc -l <'$TMP/out') -le 1 ] && grep -q '\"error\": *\"showq: unknown option' '$TMP/out'"
+
 # ---- 20: mail at begin and end, to -M's list ----
 m0=$(mails)
 sub -m abe -M alice@example.org,bob quick.sh

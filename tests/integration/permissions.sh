@@ -77,6 +77,22 @@ while read -r line; do
 done <"$MATRIX"
 check "the matrix had its cells ($k)" [ "$k" -ge 100 ]
 
+# Who a client is (its names, its ADMIN level) is kept PEER_CACHE_SECONDS
+# (2 s; issue 31: the user and group files were read at every request): bob
+# added to the group of the ADMIN3 list's mokucarol becomes ADMIN3 within
+# that time, and stops being one when taken out.
+bob_admin3() { as other showq -r >"$TMP/out" 2>&1 && ! grep -q 'not authorized' "$TMP/out"; }
+bob_plain() { as other showq -r >"$TMP/out" 2>&1; grep -q 'not authorized' "$TMP/out"; }
+if getent group mokucarol >/dev/null && command -v gpasswd >/dev/null 2>&1; then
+    check "bob is no ADMIN3 to start with" bob_plain
+    gpasswd -a mokubob mokucarol >/dev/null
+    check "bob added to group mokucarol (ADMIN3 mokucarol): ADMIN3 within seconds" wait_for 4 bob_admin3
+    gpasswd -d mokubob mokucarol >/dev/null
+    check "... taken out: no longer, within seconds" wait_for 4 bob_plain
+else
+    fail "no group mokucarol (useradd made no user group) or no gpasswd"
+fi
+
 # changeparam of a parameter that names a program or a file the daemon uses
 # as itself: an ADMIN1 who is not root (carol, made ADMIN1 here) may change
 # weights but not MAILPROGRAM, which the daemon runs as root (found by a

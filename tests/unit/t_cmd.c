@@ -851,6 +851,54 @@ static void test_dates(void)
     CHECK_STR(buf, "Sat Feb 10 00:00:00");
 }
 
+/* The formats are written digit by digit (issue 31: showq of 100,000
+ * jobs); printf's own formats are the reference, over every branch. */
+static void test_formats_as_printf(void)
+{
+    for (long secs = -900000; secs <= 8700000; secs += 337) {
+        char got[CMD_TIME_MAX], want[CMD_TIME_MAX];
+        cmd_fmt_duration(secs, got);
+        long a = secs < 0 ? -secs : secs;
+        long sec = a % 60, m = a / 60 % 60, hours = a / 3600, d = hours / 24, h = hours % 24;
+        const char *sign = secs < 0 ? "-" : "";
+        if (secs >= 8640000L)
+            snprintf(want, sizeof want, "  INFINITY");
+        else if (secs <= -864000L)
+            snprintf(want, sizeof want, " -INFINITY");
+        else if (d > 0)
+            snprintf(want, sizeof want, "%s%ld:%02ld:%02ld:%02ld", sign, d, h, m, sec);
+        else if (hours >= 10)
+            snprintf(want, sizeof want, "%s%02ld:%02ld:%02ld", sign, h, m, sec);
+        else if (hours >= 1)
+            snprintf(want, sizeof want, "%s%ld:%02ld:%02ld", sign, h, m, sec);
+        else
+            snprintf(want, sizeof want, "%s00:%02ld:%02ld", sign, m, sec);
+        CHECK_STR(got, want);
+    }
+    static const char *const wday[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+    static const char *const mon[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    struct cmd_ctx c = {.epoch_offset = 0};
+    for (long t = 0; t < 86400L * 800; t += 86400 / 7 + 13) {
+        char got[CMD_TIME_MAX], want[CMD_TIME_MAX];
+        struct tm tm;
+        cmd_fmt_date(&c, t, got);
+        CHECK(cmd_clock_tm(t, &tm) == 0);
+        snprintf(want, sizeof want, "%s %s %2d %02d:%02d:%02d", wday[tm.tm_wday], mon[tm.tm_mon],
+                 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+        CHECK_STR(got, want);
+    }
+    struct cmd_buf b = {0};
+    const struct cmd_col cols[] = {{"ab", 5, 0}, {"cd", -4, 1}, {"toolong", 3, 2}, {"x", 0, 0}};
+    cmd_buf_row(&b, cols, 4);
+    cmd_buf_printf(&b, "|%300s|", "y"); /* longer than the room a printf first tries */
+    char *text = cmd_buf_take(&b);
+    char want[400];
+    snprintf(want, sizeof want, "%5s %-4s  %3s%s\n|%300s|", "ab", "cd", "toolong", "x", "y");
+    CHECK_STR(text, want);
+    free(text);
+}
+
 /* ---- errors and hostile input ---- */
 
 static void test_errors(void)
@@ -1195,6 +1243,7 @@ int main(void)
     TEST_RUN(test_showconfig);
     TEST_RUN(test_durations);
     TEST_RUN(test_dates);
+    TEST_RUN(test_formats_as_printf);
     TEST_RUN(test_errors);
     TEST_RUN(test_usage_class);
     TEST_RUN(test_long_input);

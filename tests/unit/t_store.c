@@ -529,6 +529,52 @@ static void test_jobs_active(void)
     tmpdir_remove();
 }
 
+/* Pages (issue 31): every active job once, in id order, across pages; a
+ * job fn adds is not fed back; a stop in a later page returns fn's value. */
+struct pages {
+    struct store *st;
+    long last, n, added;
+    int order_ok, stop_at;
+};
+
+static int page_each(void *ctx, const struct store_job *j)
+{
+    struct pages *p = ctx;
+    p->order_ok &= j->id > p->last;
+    p->last = j->id;
+    p->n++;
+    if (p->n == 10) /* a job added while the first page is fed */
+        p->added = add_job(p->st, 1, SJ_IDLE, 0);
+    return p->stop_at && p->n == p->stop_at ? 7 : 0;
+}
+
+static void test_jobs_active_pages(void)
+{
+    tmpdir_make();
+    char path[512];
+    struct store *st = open_ok(in_tmp(path, "moku.db"));
+    struct err e = {""};
+    CHECK_EQ(store_begin(st, &e), 0);
+    long active = 0;
+    for (int i = 0; i < 10000; i++) {
+        enum store_jstate state = i % 3 == 2 ? SJ_COMPLETED : SJ_IDLE;
+        add_job(st, i, state, 0);
+        active += state == SJ_IDLE;
+    }
+    CHECK_EQ(store_commit(st, &e), 0);
+    struct pages p = {st, 0, 0, 0, 1, 0};
+    CHECK_EQ(store_jobs_active(st, page_each, &p, &e), 0);
+    CHECK_EQ(p.n, active);
+    CHECK(p.order_ok);
+    CHECK(p.added > 10000);
+    CHECK(p.last < p.added);
+    struct pages q = {st, 0, 0, 0, 1, 5000};
+    CHECK_EQ(store_jobs_active(st, page_each, &q, &e), 7);
+    CHECK_EQ(q.n, 5000);
+    store_close(st);
+    tmpdir_remove();
+}
+
 static void test_jobs_ended(void)
 {
     tmpdir_make();
@@ -1354,6 +1400,7 @@ int main(void)
     TEST_RUN(test_job_round_trip);
     TEST_RUN(test_ids_continue_never_reused);
     TEST_RUN(test_jobs_active);
+    TEST_RUN(test_jobs_active_pages);
     TEST_RUN(test_jobs_ended);
     TEST_RUN(test_nodes);
     TEST_RUN(test_fairshare);
