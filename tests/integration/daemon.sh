@@ -192,24 +192,55 @@ fs_usage() {
 # usage is neither lost nor stopped.
 j9=$(timeout 5 "$MOKU" submit long.sh)
 wait_state "$j9" Running >/dev/null
-# Usage is brought up to date at iterations: u1 is taken just after one
-# (when it changes), at t1; with the one job of one processor running, the
-# usage at any later iteration is u1 plus the time since t1, the daemon's
-# downtime included. Time lost would stay lost: up_to_date never holds.
+# Usage is brought up to date at iterations (diagnose shows it as of the
+# last one, in whole seconds), not at the moment of the request: a reading
+# is timed by the iteration that made it, not by the clock of the test
+# (compared with the test's clock, an iteration late under load read as
+# lost usage). fresh_reading waits for the figure to change and sets U to
+# it, with LO and HI bounding the iteration that made it: after the start
+# of the last read that still gave the old figure, before the end of the
+# read that gave U. With the one job of one processor running, the usage
+# between two readings is the time between their iterations, the daemon's
+# downtime included: within one second (the whole seconds) of the bounds.
 now_s() { awk -v n="$(date +%s%N)" 'BEGIN { printf "%.3f", n / 1e9 }'; }
-usage_moved() { u1=$(fs_usage) && [ -n "$u1" ] && [ "$u1" != "$u0" ]; }
-up_to_date() { u2=$(fs_usage) && awk -v u="$u2" -v a="$u1" -v t="$t1" -v now="$(now_s)" 'BEGIN { exit !(u != "" && u + 1 >= a + now - t) }'; }
-u0=$(fs_usage)
-wait_for 10 usage_moved
-t1=$(now_s)
+fresh_reading() {
+    i=0
+    old=""
+    while [ -z "$old" ] && [ $i -lt $((100 * TIME_SCALE)) ]; do
+        lo=$(now_s)
+        old=$(fs_usage)
+        [ -n "$old" ] || sleep 0.1
+        i=$((i + 1))
+    done
+    while [ $i -lt $((100 * TIME_SCALE)) ]; do
+        t=$(now_s)
+        u=$(fs_usage)
+        hi=$(now_s)
+        if [ -n "$u" ] && [ "$u" != "$old" ]; then
+            U=$u LO=$lo HI=$hi
+            return 0
+        fi
+        [ -z "$u" ] || lo=$t
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+fresh_reading
+u1=$U lo1=$LO hi1=$HI
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
 sleep 2 # the daemon down for 2 s: the time to be counted, not a wait
 start_daemon
 check "a running job survives a daemon restart" wait_state "$j9" Running
-wait_for 10 up_to_date
-check "fairshare usage survives kill -9 and counts the time the daemon was down ($u1 at $t1, then $u2 at $(now_s))" \
-    up_to_date
+fresh_reading
+u2=$U lo2=$LO hi2=$HI
+# Lost time (the downtime, or the time since the last checkpoint) would put
+# u2 - u1 two seconds or more below the lower bound; time counted twice,
+# above the upper.
+check "fairshare usage survives kill -9 and counts the time the daemon was down ($u1 made in [$lo1, $hi1], then $u2 in [$lo2, $hi2])" \
+    awk -v a="$u1" -v b="$u2" -v l1="$lo1" -v h1="$hi1" -v l2="$lo2" -v h2="$hi2" \
+    'BEGIN { d = b - a; exit !(a != "" && b != "" && d > l2 - h1 - 1 && d < h2 - l1 + 1) }'
 timeout 5 "$MOKU" canceljob "$j9" >/dev/null
 check "... and can be cancelled afterwards" wait_state "$j9" Removed 8
 
