@@ -60,6 +60,8 @@ static void conn_close(struct dconn *c)
     free(c->out);
     c->out = NULL;
     c->held = 0;
+    free(c->req);
+    c->req = NULL;
 }
 
 /* Drop the closed ones (fd -1), keeping the order of the rest. */
@@ -181,13 +183,15 @@ static void set_reply(struct dconn *c, char *text, long now)
 
 /* The group's commit (asked also with no reply held: a group is never left
  * open behind a request that did not join): the held replies go out as
- * they are, or, when the group could not be made durable, as settle's
- * error. */
+ * they are. When the group could not be made durable, each held request is
+ * answered again on its own if settle allows it (so only a member that
+ * fails by itself gets an error), else they all get settle's error. */
 static void settle(struct dconn_set *s, const struct dconn_ops *ops, long now)
 {
     if (!ops->settle)
         return;
-    char *fail = ops->settle(ops->ctx);
+    int alone = 0;
+    char *fail = ops->settle(ops->ctx, &alone);
     for (size_t i = 0; i < s->n; i++) {
         struct dconn *c = &s->v[i];
         if (!c->held)
@@ -195,8 +199,13 @@ static void settle(struct dconn_set *s, const struct dconn_ops *ops, long now)
         c->held = 0;
         if (fail) {
             free(c->out);
-            set_reply(c, xstrdup(fail), now);
+            c->out = NULL;
+            char *text =
+                alone && c->req ? ops->answer(ops->ctx, c->uid, c->gid, c->req, c->reqlen) : NULL;
+            set_reply(c, text ? text : xstrdup(fail), now);
         }
+        free(c->req);
+        c->req = NULL;
     }
     free(fail);
 }
@@ -215,6 +224,12 @@ static int read_one(struct dconn_set *s, struct dconn *c, struct uidc *u, long n
     if (!joins)
         settle(s, ops, now); /* what went before is durable before this acts */
     char *text = ops->answer(ops->ctx, c->uid, c->gid, c->r.body, c->r.need);
+    if (text && joins) { /* kept until the group is settled */
+        c->req = xmalloc(c->r.need + 1);
+        memcpy(c->req, c->r.body, c->r.need);
+        c->req[c->r.need] = '\0';
+        c->reqlen = c->r.need;
+    }
     wire_reader_reset(&c->r);
     if (!text)
         return -1;

@@ -56,6 +56,9 @@ struct dconn {
     char *out; /* the framed reply, NULL while reading */
     size_t outlen, outoff;
     int held;  /* its reply waits for the group's commit (ops->settle) */
+    char *req; /* while held: the request, to answer it again on its own if
+                  the group cannot be made durable */
+    size_t reqlen;
     int fresh; /* accepted since the last poll: read at once (most send at once) */
 };
 
@@ -73,11 +76,15 @@ typedef char *dconn_answer_fn(void *ctx, uid_t uid, gid_t gid, const char *req, 
  * joins: 1 when the request, about to be answered, joins the group (its
  * changes are made durable by settle, not by itself). settle: make the
  * group durable; NULL when it is (or nothing joined), else the reply text
- * (owned by the caller) for every request of the group. */
+ * (owned by the caller) for the requests of the group. When settle sets
+ * *alone (its state is back at the last commit, as if the group had never
+ * been), each request of the failed group is answered again on its own, in
+ * its own commit: one member's failure is its own, not the others'; the
+ * reply text is then only for a request answered with no reply at all. */
 struct dconn_ops {
     dconn_answer_fn *answer;
     int (*joins)(void *ctx, uid_t uid, const char *req, size_t len);
-    char *(*settle)(void *ctx);
+    char *(*settle)(void *ctx, int *alone);
     void *ctx;
 };
 

@@ -20,6 +20,7 @@
 
 #include "daemon/daemon_int.h"
 #include "engine/engine.h"
+#include "policy/fs.h"
 #include "util/crashpt.h"
 #include "util/mem.h"
 
@@ -259,6 +260,19 @@ static int parse_hosts(struct dmn *d, const char *hosts, struct job_slot **out, 
     return rc;
 }
 
+/* A running job adopted at a restart accrues fairshare usage from the
+ * ledger's clock on, and that clock only moves forward: adopted after a job
+ * that started later (jobs come back in id order, not start order), it
+ * would lose the seconds in between. They are charged here: from its start
+ * (or the checkpoint the ledger was restored from, if later) to the
+ * ledger's clock. */
+static void charge_adopted(struct dmn *d, struct djob *dj, long start)
+{
+    long from = start > d->fs_saved_at ? start : d->fs_saved_at;
+    long at = fs_now(sched_fs(d->s));
+    if (at > from)
+        sched_fs_charge(d->s, dj->j, from, at);
+}
 /* Copy the strings of a record the store is about to free. */
 static void own_strings(struct store_job *rec)
 {
@@ -296,6 +310,8 @@ static int restore_one(void *ctx, const struct store_job *r)
                  "job %ld runs on nodes this configuration lacks (%s); it is "
                  "watched but not counted",
                  rec.id, rec.hosts ? rec.hosts : "");
+        else if (rec.state == SJ_RUNNING)
+            charge_adopted(d, dj, rec.start);
         free(slots);
     }
     return 0;

@@ -390,8 +390,12 @@ char *serve_reply(void *ctx, uid_t uid, gid_t gid, const char *body, size_t len)
     json_t *reply;
     json_error_t je;
     int raw = 0;
-    json_t *req = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
-    if (!req) {
+    json_t *req = d->st ? json_loadb(body, len, JSON_REJECT_DUPLICATES, &je) : NULL;
+    if (!d->st) { /* a recovery failed in this pass (serve_settle): the daemon stops */
+        reply = json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", 1, "error",
+                          "the daemon is stopping: its database could not be reopened (see its "
+                          "log)");
+    } else if (!req) {
         reply = json_pack("{s:b, s:i, s:s}", "ok", 0, "exit", 1, "error",
                           "bad request: not valid JSON");
     } else {
@@ -423,7 +427,7 @@ char *serve_reply(void *ctx, uid_t uid, gid_t gid, const char *body, size_t len)
 static int serve_joins(void *ctx, uid_t uid, const char *body, size_t len)
 {
     struct dmn *d = ctx;
-    if (d->rm.ops->submit || d->recover)
+    if (!d->st || d->rm.ops->submit || d->recover)
         return 0;
     int joins = dreq_is_submit(body, len);
     if (joins && !store_group_is_open(d->st) && store_group_open(d->st, NULL) < 0)
@@ -431,10 +435,12 @@ static int serve_joins(void *ctx, uid_t uid, const char *body, size_t len)
     return joins;
 }
 
-static char *serve_settle(void *ctx)
+static char *serve_settle(void *ctx, int *alone)
 {
     struct dmn *d = ctx;
     struct err e;
+    if (!d->st) /* a recovery failed in this pass: nothing is open, the daemon stops */
+        return NULL;
     int pending = store_group_pending(d->st);
     /* The group's tally (dspace.c) stays for the next group when the commit
      * succeeds: it is what the jobs are, and only an iteration or a request
@@ -447,10 +453,17 @@ static char *serve_settle(void *ctx)
             crashpt("submit-committed"); /* all durable, none answered: retries find them */
         return NULL;
     }
-    dlog(d->log, 0, "error: a group of submissions could not be saved: %s", e.msg);
+    dlog(d->log, 0,
+         "error: a group of submissions could not be saved (each is tried again on its "
+         "own): %s",
+         e.msg);
     dspace_group_done(d);    /* counted the jobs that were not saved */
     dspace_commit_failed(d); /* a full disk: the reserve makes room for the next try */
-    d->recover = 1;          /* the engine holds jobs the store does not: rebuilt */
+    /* The engine holds jobs the store does not: rebuilt from the last
+     * commit now, so that each member, answered again in its own commit,
+     * meets the state it would have met alone (an innocent submission is
+     * not refused for another's failure). */
+    *alone = serve_recover(d) == 0;
     json_t *r = dreply_err("submit: the change could not be saved: %s", e.msg);
     char *text = json_dumps(r, JSON_COMPACT);
     json_decref(r);

@@ -154,14 +154,40 @@ static int held_so(const slurm_job_info_t *x)
     return x->priority == 0 && (x->state_reason == WAIT_HELD || x->state_reason == WAIT_HELD_USER);
 }
 
+/* Whether job id runs in Slurm after all, read alone after moku held it:
+ * Slurm may have started it between the snapshot that showed it pending
+ * and the hold (a hold does not stop a running job). Then it is reported
+ * running where it runs, so that moku's books never show nothing for a
+ * job Slurm runs. */
+static int ran_after_all(struct slurm_rm *sr, uint32_t id, struct rm_status *st)
+{
+    job_info_msg_t *msg = NULL;
+    if (slurm_load_job(&msg, id, SHOW_DETAIL) != SLURM_SUCCESS)
+        return 0;
+    const slurm_job_info_t *x = msg->record_count ? &msg->job_array[0] : NULL;
+    uint32_t base = x ? x->job_state & JOB_STATE_BASE : JOB_PENDING;
+    int ran = base == JOB_RUNNING || base == JOB_SUSPENDED;
+    if (ran) {
+        memset(st, 0, sizeof *st);
+        st->state = base == JOB_RUNNING ? RM_RUNNING : RM_SUSPENDED;
+        st->placed = placed_of(sr, x); /* in sr->placed: outlives msg */
+    }
+    slurm_free_job_info_msg(msg);
+    return ran;
+}
+
 /* The start of x is over without a run: held again (unless held already),
- * the release forgotten. */
+ * the release forgotten -- unless Slurm started it meanwhile. */
 static void start_over(struct slurm_rm *sr, const slurm_job_info_t *x, struct rm_status *st)
 {
     struct err e;
-    if (!held_so(x) && srm_hold(sr, x->job_id, &e) < 0)
+    int hold = !held_so(x);
+    if (hold && srm_hold(sr, x->job_id, &e) < 0)
         snprintf(st->message, sizeof st->message, "%.500s", e.msg);
     srm_release_drop(sr, x->job_id);
+    /* After the hold, Slurm either runs it already or will not start it. */
+    if (hold && ran_after_all(sr, x->job_id, st))
+        return;
     st->state = RM_NEVER;
 }
 

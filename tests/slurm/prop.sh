@@ -10,6 +10,8 @@
 #     has run for two seconds or more holds in moku the CPUs and memory it
 #     holds in Slurm, node by node (checkjob's allocation against scontrol
 #     -d show job);
+#     A checkjob that does not answer (tried 3 times, 5 s each) is not
+#     "no allocation": it fails a check of its own, naming the job;
 #   - every job ends, and moku records each end.
 # prop_run N SEED: N jobs from seed SEED (make check: 30; make soak: 200).
 # Uses the caller's TMP, H, MOKU, SLURM_CONF and check().
@@ -46,7 +48,12 @@ check_books() {
         st=$(printf '%s\n' "$text" | sed -n 's/.*StartTime=\([^ ]*\).*/\1/p' | head -1)
         [ -n "$st" ] && [ $((now - $(date -d "$st" +%s))) -ge 2 ] || continue
         [ "$(printf '%s\n' "$text" | sed -n 's/.*JobState=\([A-Z]*\).*/\1/p')" = RUNNING ] || continue
-        m=$(prop_moku_books "$j")
+        if ! m=$(prop_moku_books "$j"); then
+            # No answer is not "no allocation": named apart, not as books
+            # that differ.
+            echo "job $j: $m" >>"$P/noanswer"
+            continue
+        fi
         # Slurm's side is read again after moku's: a job that ended in
         # between (the jobs are short) cannot be compared, and is not a
         # difference of the books.
@@ -113,6 +120,10 @@ nchecked=$(sort -u "$P/checked" 2>/dev/null | grep -c .)
 check "... moku's books equal Slurm's at every check ($checks checks, $nchecked jobs looked at)" \
     sh -c "[ ! -s '$P/mismatch' ] && [ $nchecked -gt 0 ]"
 [ -s "$P/mismatch" ] && head -5 "$P/mismatch"
+nnoanswer=$(cat "$P/noanswer" 2>/dev/null | grep -c .)
+check "... moku answered checkjob at every check ($nnoanswer jobs with no answer in 3 tries of 5 s)" \
+    [ "$nnoanswer" = 0 ]
+[ -s "$P/noanswer" ] && head -5 "$P/noanswer"
 nstarts=$(grep -c ' started on ' "$H/log/maui.log")
 check "... every one of moku's $nstarts starts carried out by Slurm within its grace" \
     sh -c "! grep -q 'start failed\|start not carried out' '$H/log/maui.log'"
