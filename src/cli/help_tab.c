@@ -87,6 +87,8 @@ static const struct help_opt sim_opts[] = {
     {"--format FMT", "report as text (default) or json"},
     {"--strict", "a trace record that cannot be replayed is an error (jobs\n"
                  "unfinished or never started in an accounting log are counted)"},
+    {"--no-swf-deps", "ignore SWF fields 17 and 18 (preceding job, think time):\n"
+                      "no job waits for another"},
     {"--full-walk", "under throttling limits, walk every idle job at every\n"
                     "iteration as Maui does, instead of only the credentials\n"
                     "whose eligibility can have changed (the same schedule,\n"
