@@ -319,6 +319,7 @@ struct sched {
     struct sched_plan pl;  /* running jobs, profiles, regions, the last plan */
     struct sched_resvs rs; /* reservations, standing ones, triggers */
     size_t ndepjobs;       /* jobs held for their dependencies, at most (engine/dep.c) */
+    size_t ndepremoved;    /* jobs removed because a dependency never will be met */
 };
 
 /* core/sched.c, the helpers every layer of the engine shares. Whether the

@@ -218,6 +218,11 @@ int sched_deps_check(struct sched *s, const char *text, struct err *err)
     return r < 0 ? err_set(err, "%s", msg) : 0;
 }
 
+size_t sched_deps_removed(const struct sched *s)
+{
+    return s->ndepremoved;
+}
+
 size_t sched_deps_update(struct sched *s, long now)
 {
     if (!s->ndepjobs)
@@ -236,6 +241,7 @@ size_t sched_deps_update(struct sched *s, long now)
             sched_job_note(s, j, msg);
             sched_release(s, j, HOLD_DEP, now, NULL);
             sched_cancel(s, j, now, NULL);
+            s->ndepremoved++;
         } else {
             waiting++;
         }

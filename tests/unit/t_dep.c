@@ -62,6 +62,7 @@ static void test_chain(void)
     CHECK(sched_set_deps(s, b, "afterok:1", &e) == 0);
     CHECK(sched_set_deps(s, c, "afternotok:1.host", &e) == 0);
     CHECK(strcmp(job_display_state(b), "SystemHold") == 0);
+    CHECK(sched_deps_removed(s) == 0);
     sched_iterate(s, 0);
     CHECK(a->state == JOB_RUNNING && b->state == JOB_IDLE && c->state == JOB_IDLE);
     CHECK(strcmp(sched_job_blocked(s, b), "job has unsatisfied dependencies") == 0);
@@ -73,6 +74,9 @@ static void test_chain(void)
     CHECK(b->state == JOB_RUNNING && b->start == 50);
     CHECK(c->state == JOB_REMOVED);
     CHECK(c->message && strstr(c->message, "afternotok:1 can never be satisfied"));
+    CHECK(sched_deps_removed(s) == 1); /* the daemon records c's removal (ddep_sync) */
+    sched_iterate(s, 60);
+    CHECK(sched_deps_removed(s) == 1);
     sched_destroy(s);
 }
 
