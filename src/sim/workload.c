@@ -403,6 +403,7 @@ static int resolve_deps(struct swf_load *ld, struct err *err)
                                    : "is not in the trace");
             }
         }
+        wl->ndeps += j->after != NULL;
         if (j->id && !strmap_get(&pos, j->id, &at))
             strmap_put(&pos, j->id, i);
     }

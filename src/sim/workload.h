@@ -56,6 +56,7 @@ struct workload {
     struct wl_job *jobs;
     size_t njobs, cap;
     size_t skipped;                  /* records that cannot be replayed */
+    size_t ndeps;                    /* jobs waiting for another (wl_job.after) */
     size_t unfinished;               /* of those, jobs still queued or running when the log was
                                         taken (accounting logs: sacct, Torque, a moku home) */
     long *rec_start;                 /* the start the log recorded for each job (parallel to
