@@ -58,5 +58,8 @@ size_t sched_deps_update(struct sched *s, long now);
  * made: a driver that records those removals looks again only when it
  * grew. */
 size_t sched_deps_removed(const struct sched *s);
+/* The engine's: job j, which had dependencies, is being freed (no longer
+ * among the jobs held for them). */
+void dep_forget(struct sched *s, const struct job *j);
 
 #endif

@@ -130,8 +130,30 @@ static void test_after_and_cancel(void)
     sched_destroy(s);
 }
 
+/* A held dependent cancelled and forgotten before the next judging leaves
+ * the held list (no freed job judged); the others still wait, then start. */
+static void test_forget_held(void)
+{
+    struct sched *s = one_node();
+    struct err e = {0};
+    struct job *a = submit(s, "1", 0), *b = submit(s, "2", 0), *c = submit(s, "3", 0);
+    CHECK(sched_set_deps(s, b, "afterany:1", &e) == 0);
+    CHECK(sched_set_deps(s, c, "afterany:1", &e) == 0);
+    sched_iterate(s, 0);
+    CHECK(a->state == JOB_RUNNING && b->state == JOB_IDLE);
+    CHECK(sched_cancel(s, b, 5, &e) == 0);
+    CHECK(sched_job_forget(s, b) == 0);
+    sched_iterate(s, 6);
+    CHECK(c->state == JOB_IDLE && (c->holds & HOLD_DEP));
+    sched_job_ended(s, a, 10);
+    sched_iterate(s, 10);
+    CHECK(c->state == JOB_RUNNING && c->start == 10);
+    sched_destroy(s);
+}
+
 int main(void)
 {
+    TEST_RUN(test_forget_held);
     TEST_RUN(test_parse);
     TEST_RUN(test_chain);
     TEST_RUN(test_failed_parent);
