@@ -87,6 +87,8 @@ static const struct help_opt sim_opts[] = {
     {"--format FMT", "report as text (default) or json"},
     {"--strict", "a trace record that cannot be replayed is an error (jobs\n"
                  "unfinished or never started in an accounting log are counted)"},
+    {"--no-swf-deps", "ignore SWF fields 17 and 18 (preceding job, think time):\n"
+                      "no job waits for another"},
     {"--full-walk", "under throttling limits, walk every idle job at every\n"
                     "iteration as Maui does, instead of only the credentials\n"
                     "whose eligibility can have changed (the same schedule,\n"
@@ -129,6 +131,7 @@ static const struct help_opt validate_opts[] = {
     {"--commands FILE", "the --commands script the replay ran"},
     {"--reservations FILE", "the reservations (moku simulate --resv-out) to check ACLs against"},
     {"--estimates MODEL", "the walltimes the replay gave the jobs (simulate --estimates)"},
+    {"--no-swf-deps", "the replay ignored SWF fields 17/18 (simulate --no-swf-deps)"},
     {"--help, -h", "this help"},
     {"--version", "print moku's version"},
     {NULL, NULL},
@@ -162,12 +165,13 @@ static const struct help_cmd faces[] = {
     {"moku validate", 1, 0,
      "[--nodes N --ppn P | --procs N | --resources FILE] [--config FILE]\n"
      "[--set 'PARAM VALUE']... [--commands FILE] [--reservations RESV.csv]\n"
-     "[--estimates MODEL] TRACE SCHEDULE",
+     "[--estimates MODEL] [--no-swf-deps] TRACE SCHEDULE",
      "check that a replayed schedule could have happened",
      "Check that the schedule in SCHEDULE (moku simulate --jobs-out, or another "
      "simulator's in that format; or moku's --swf-out or --batsim-out) could have "
      "happened: node capacity at every instant, "
-     "starts after submission and outside holds, ends at min(runtime, walltime + "
+     "starts after submission, outside holds and after the preceding job of SWF field 17, ends at "
+     "min(runtime, walltime + "
      "JOBMAXOVERRUN), the trace's facts, HARD MAXJOB, MAXPROC and MAXPS limits at every "
      "start, reservations' ACLs. Exit status: 0 valid, 1 violations (one line each), 2 "
      "bad input.",

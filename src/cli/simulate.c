@@ -450,6 +450,7 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
         {"format", required_argument, NULL, 'f'},
         {"resv-out", required_argument, NULL, 'V'},
         {"strict", no_argument, NULL, 's'},
+        {"no-swf-deps", no_argument, NULL, 'X'},
         {"help", no_argument, NULL, 'h'},
         {"until", required_argument, NULL, 'u'},
         {"show", required_argument, NULL, 'S'},
@@ -534,6 +535,9 @@ static int parse_sim_args(int argc, char **argv, struct sim_opts *o)
             break;
         case 's':
             o->strict = 1;
+            break;
+        case 'X':
+            o->no_swf_deps = 1;
             break;
         case 'W':
             o->full_walk = 1;
@@ -701,8 +705,10 @@ static int build_cluster(struct sched *s, const struct cfg *cfg, const char *cfg
 static int load_swf(const struct sim_opts *o, struct workload *wl)
 {
     struct err e;
-    int rc = workload_read_swf(
-        o->trace, (o->strict ? WL_STRICT : 0) | (o->recorded ? WL_RECORDED : 0), wl, &e);
+    int rc = workload_read_swf(o->trace,
+                               (o->strict ? WL_STRICT : 0) | (o->recorded ? WL_RECORDED : 0) |
+                                   (o->no_swf_deps ? WL_NO_DEPS : 0),
+                               wl, &e);
     if (rc < 0)
         fprintf(stderr, "moku: %s\n", e.msg);
     return rc;

@@ -48,6 +48,7 @@ struct sim_opts {
     long long nodes, ppn, procs;
     int json;
     int strict;
+    int no_swf_deps;      /* --no-swf-deps: SWF fields 17/18 not replayed */
     long long every;      /* --iterate-every N: an iteration at every multiple of N s too */
     int full_walk;        /* --full-walk: eligibility over the whole queue at every iteration */
     long until;           /* SIM_FOREVER unless --until */

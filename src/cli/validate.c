@@ -31,17 +31,13 @@ int validate_main(int argc, char **argv)
 {
     struct val_opts o = {0};
     const char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
-    static const struct option longs[] = {{"nodes", required_argument, NULL, 'n'},
-                                          {"ppn", required_argument, NULL, 'p'},
-                                          {"procs", required_argument, NULL, 'P'},
-                                          {"config", required_argument, NULL, 'c'},
-                                          {"set", required_argument, NULL, 's'},
-                                          {"commands", required_argument, NULL, 'C'},
-                                          {"reservations", required_argument, NULL, 'r'},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {"resources", required_argument, NULL, 'R'},
-                                          {"estimates", required_argument, NULL, 'E'},
-                                          {NULL, 0, NULL, 0}};
+    static const struct option longs[] = {
+        {"nodes", required_argument, NULL, 'n'},        {"ppn", required_argument, NULL, 'p'},
+        {"procs", required_argument, NULL, 'P'},        {"config", required_argument, NULL, 'c'},
+        {"set", required_argument, NULL, 's'},          {"commands", required_argument, NULL, 'C'},
+        {"reservations", required_argument, NULL, 'r'}, {"help", no_argument, NULL, 'h'},
+        {"resources", required_argument, NULL, 'R'},    {"estimates", required_argument, NULL, 'E'},
+        {"no-swf-deps", no_argument, NULL, 'X'},        {NULL, 0, NULL, 0}};
     int c, bad = 0;
     optind = 1;
     opterr = 0;
@@ -73,6 +69,9 @@ int validate_main(int argc, char **argv)
             break;
         case 'E':
             o.estimates = optarg;
+            break;
+        case 'X':
+            o.no_swf_deps = 1;
             break;
         case 'h':
             usage(stdout);

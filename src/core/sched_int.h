@@ -317,15 +317,17 @@ struct sched {
     size_t nsuspended, capsuspended;
 
     /* The parts, each described at its struct above. */
-    struct sched_nodes nt; /* the node table */
-    struct sched_idleq q;  /* the idle queue */
-    struct sched_elig el;  /* eligibility: blocked, held, deferred; the walks */
-    struct sched_lim lim;  /* throttling limits, MAXSUBMITJOBS */
-    struct sched_fair fsh; /* fairshare */
-    struct sched_plan pl;  /* running jobs, profiles, regions, the last plan */
-    struct sched_resvs rs; /* reservations, standing ones, triggers */
-    size_t ndepjobs;       /* jobs held for their dependencies, at most (engine/dep.c) */
-    size_t nslotjobs;      /* array tasks held for a slot, at most (engine/array.c) */
+    struct sched_nodes nt;       /* the node table */
+    struct sched_idleq q;        /* the idle queue */
+    struct sched_elig el;        /* eligibility: blocked, held, deferred; the walks */
+    struct sched_lim lim;        /* throttling limits, MAXSUBMITJOBS */
+    struct sched_fair fsh;       /* fairshare */
+    struct sched_plan pl;        /* running jobs, profiles, regions, the last plan */
+    struct sched_resvs rs;       /* reservations, standing ones, triggers */
+    struct job **depheld;        /* the jobs held for their dependencies, at most (engine/dep.c): */
+    size_t ndepheld, capdepheld; /* judged, not the whole queue */
+    size_t ndepremoved;          /* jobs removed because a dependency never will be met */
+    size_t nslotjobs;            /* array tasks held for a slot, at most (engine/array.c) */
 };
 
 /* core/sched.c, the helpers every layer of the engine shares. Whether the

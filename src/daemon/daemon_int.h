@@ -160,6 +160,8 @@ struct dmn {
     long iterations;
     long last_fs_save; /* epoch time of the last fairshare checkpoint */
     long last_prune;   /* epoch time request tokens were last pruned */
+    size_t ddep_seen;  /* sched_deps_removed at the last ddep_sync */
+    int ddep_dirty;    /* ddep_apply removed a job: ddep_sync must look */
     long fs_saved_at;  /* the checkpoint the ledger was restored from (usage up to then) */
     long *forget;      /* ended jobs whose spool goes once their end is committed */
     size_t nforget, capforget;

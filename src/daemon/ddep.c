@@ -32,10 +32,19 @@ void ddep_apply(struct dmn *d, struct djob *dj)
      * removes one whose parent ends badly while it waits. */
     sched_job_note(d->s, dj->j, e.msg);
     sched_cancel(d->s, dj->j, dj->rec.submit, NULL);
+    d->ddep_dirty = 1;
 }
 
+/* Only the engine's dependency removals and ddep_apply's make such a job:
+ * without either since the last look, there is nothing to record and no
+ * scan of every job. */
 void ddep_sync(struct dmn *d, long now)
 {
+    size_t removed = sched_deps_removed(d->s);
+    if (!d->ddep_dirty && removed == d->ddep_seen)
+        return;
+    d->ddep_seen = removed;
+    d->ddep_dirty = 0;
     for (size_t i = 0; i < d->njobs; i++) {
         struct djob *dj = d->jobs[i];
         if (!dj || !dj->j || dj->rec.state != SJ_IDLE || dj->j->state != JOB_REMOVED ||

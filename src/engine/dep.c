@@ -200,7 +200,8 @@ int sched_set_deps(struct sched *s, struct job *j, const char *text, struct err 
     }
     if (r == 0) {
         queue_hold(s, j, HOLD_DEP);
-        s->ndepjobs++;
+        s->depheld = xgrow(s->depheld, &s->capdepheld, s->ndepheld + 1, sizeof *s->depheld);
+        s->depheld[s->ndepheld++] = j;
     }
     return 0;
 }
@@ -218,15 +219,28 @@ int sched_deps_check(struct sched *s, const char *text, struct err *err)
     return r < 0 ? err_set(err, "%s", msg) : 0;
 }
 
+void dep_forget(struct sched *s, const struct job *j)
+{
+    for (size_t i = 0; i < s->ndepheld; i++)
+        if (s->depheld[i] == j) {
+            memmove(s->depheld + i, s->depheld + i + 1, (s->ndepheld - i - 1) * sizeof *s->depheld);
+            s->ndepheld--;
+            return;
+        }
+}
+
+size_t sched_deps_removed(const struct sched *s)
+{
+    return s->ndepremoved;
+}
+
 size_t sched_deps_update(struct sched *s, long now)
 {
-    if (!s->ndepjobs)
-        return 0;
     size_t released = 0, waiting = 0;
-    for (size_t i = 0; i < s->njobs; i++) {
-        struct job *j = s->jobs[i];
-        if (!j || j->state != JOB_IDLE || !(j->holds & HOLD_DEP))
-            continue;
+    for (size_t i = 0; i < s->ndepheld; i++) {
+        struct job *j = s->depheld[i];
+        if (j->state != JOB_IDLE || !(j->holds & HOLD_DEP))
+            continue; /* cancelled, or released by hand: no longer waits */
         char msg[256];
         int r = dep_judge_all(s, j, msg, sizeof msg);
         if (r > 0) {
@@ -236,10 +250,11 @@ size_t sched_deps_update(struct sched *s, long now)
             sched_job_note(s, j, msg);
             sched_release(s, j, HOLD_DEP, now, NULL);
             sched_cancel(s, j, now, NULL);
+            s->ndepremoved++;
         } else {
-            waiting++;
+            s->depheld[waiting++] = j; /* in submission order still */
         }
     }
-    s->ndepjobs = waiting;
+    s->ndepheld = waiting;
     return released;
 }

@@ -54,5 +54,12 @@ int sched_deps_check(struct sched *s, const char *text, struct err *err);
  * and after its iteration): release those met, remove those that never
  * will be at now. Returns how many jobs were released. */
 size_t sched_deps_update(struct sched *s, long now);
+/* How many jobs sched_deps_update has removed since the scheduler was
+ * made: a driver that records those removals looks again only when it
+ * grew. */
+size_t sched_deps_removed(const struct sched *s);
+/* The engine's: job j, which had dependencies, is being freed (no longer
+ * among the jobs held for them). */
+void dep_forget(struct sched *s, const struct job *j);
 
 #endif

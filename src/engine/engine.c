@@ -149,6 +149,7 @@ void sched_destroy(struct sched *s)
         if (s->jobs[i])
             free_job(s->jobs[i]);
     free(s->jobs);
+    free(s->depheld);
     strmap_free(&s->jobs_byname);
     for (int k = 0; k < CRED_NKINDS; k++)
         cred_table_destroy(s->creds[k]);
@@ -770,6 +771,8 @@ int sched_job_forget(struct sched *s, struct job *j)
         s->jobs[j->order] != j)
         return -1;
     s->jobs[j->order] = NULL;
+    if (j->ndeps)
+        dep_forget(s, j);
     /* The name index borrows the job's name: drop it, it is rebuilt when a
      * command next looks a job up (a replay without commands never builds it). */
     if (j->order < s->nindexed) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "engine/dep.h"
 #include "util/heap.h"
 #include "util/hostrange.h"
 #include "util/mem.h"
@@ -134,9 +135,24 @@ static int rm_resume(void *ctx, struct job *j, long now)
     return 0;
 }
 
+/* The jobs end_jobs ended, forgotten only once the jobs waiting for them
+ * were judged: a forgotten parent is one the engine no longer knows. */
+static void forget_ended(struct sim *sim, struct run **ended, size_t n, long now)
+{
+    sched_deps_update(sim->s, now); /* the iteration at now would: no change */
+    for (size_t i = 0; i < n; i++) {
+        size_t tag = ended[i]->job->tag;
+        if (sched_job_forget(sim->s, ended[i]->job) == 0) {
+            sim->out[tag].job = NULL;
+            ended[i]->job = NULL;
+        }
+    }
+}
+
 static void end_jobs(struct sim *sim, long now)
 {
-    struct run *r;
+    struct run *r, **ended = NULL;
+    size_t nended = 0, cap = 0;
     while ((r = heap_top(&sim->ends)) && r->end <= now) {
         heap_pop(&sim->ends);
         struct job *j = r->job;
@@ -148,9 +164,31 @@ static void end_jobs(struct sim *sim, long now)
         const struct cred *c[CRED_NKINDS] = {j->user, j->group, j->account, j->class_, j->qos};
         for (int k = 0; k < CRED_NKINDS; k++)
             o->cred[k] = c[k] ? (unsigned)c[k]->index : 0;
-        if (sim->forget_ended && sched_job_forget(sim->s, j) == 0)
-            o->job = r->job = NULL;
+        if (sim->forget_ended) {
+            if (nended == cap)
+                ended = xrealloc(ended, (cap = cap ? 2 * cap : 16) * sizeof *ended);
+            ended[nended++] = r;
+        }
     }
+    if (nended)
+        forget_ended(sim, ended, nended, now);
+    free(ended);
+}
+
+/* An SWF job waiting for its preceding job (field 17) is held on afterany,
+ * as the daemon holds a qsub -W depend=afterany job. A parent the engine no
+ * longer knows was rejected, or ended and was forgotten: nothing to wait
+ * for. The workload checked that the parent is queued before the job, so
+ * sched_set_deps cannot refuse. */
+static void hold_after(struct sim *sim, struct job *j, const char *parent)
+{
+    if (!sched_find_job(sim->s, parent))
+        return;
+    char text[64];
+    snprintf(text, sizeof text, "afterany:%s", parent);
+    struct err e;
+    if (sched_set_deps(sim->s, j, text, &e) < 0)
+        sched_job_note(sim->s, j, e.msg);
 }
 
 /* Submit every job whose submit time is now; return the next index. */
@@ -189,6 +227,8 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
             sim->out[next].rejected = 1;
             detail(sim, &sim->out[next])->reason = xstrdup(e.msg);
             (*rejected)++;
+        } else if (w->after) {
+            hold_after(sim, sim->out[next].job, w->after);
         }
     }
     return next;
@@ -353,13 +393,16 @@ static void drain_triggers(struct sched *s, const struct sim_hooks *hooks)
 size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *out, long until,
                const struct sim_hooks *hooks)
 {
+    /* Jobs waiting for others are judged by name (sched_find_job), and a
+     * forgotten job drops the name index: forgetting would rebuild it at
+     * every end, a cost quadratic in the trace. */
     struct sim sim = {.s = s,
                       .wl = wl,
                       .out = out,
                       .last = LONG_MIN,
                       .progress = LONG_MIN,
                       .record_nodes = hooks && hooks->record_nodes,
-                      .forget_ended = hooks && hooks->forget_ended};
+                      .forget_ended = hooks && hooks->forget_ended && !wl->ndeps};
     sim.rm = (struct rm){&sim_rm_ops, &sim};
     sim.runs = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *sim.runs);
     heap_init(&sim.ends, end_less, end_setpos);

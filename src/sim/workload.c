@@ -93,6 +93,7 @@ static struct wl_job job_of(struct workload *wl, const struct swf_rec *r)
         /* The SWF partition number names a partition of the machine the
          * log came from, not a request the replayed cluster can honour: a
          * cluster built from MaxProcs has one partition. */
+        .after = r->prev_job > 0 ? workload_keep(wl, decimal((char[24]){0}, r->prev_job)) : NULL,
         .names = workload_names(wl, &(struct wl_names){.user = num_name(wl, r->user),
                                                        .group = num_name(wl, r->group),
                                                        .class_ = num_name(wl, r->queue)}),
@@ -318,6 +319,8 @@ void workload_add_recorded(struct workload *wl, const struct wl_job *job, long s
 }
 
 /* workload_read_swf's state between records. */
+struct swf_load;
+static void skip_id(struct swf_load *ld, long long id);
 struct swf_load {
     struct workload *wl;
     const char *path;
@@ -325,6 +328,10 @@ struct swf_load {
     int recorded;        /* keep the log's starts (WL_RECORDED) */
     struct err unusable; /* strict: the first record that cannot be replayed */
     int have_unusable;
+    int deps;              /* replay fields 17/18 (not WL_NO_DEPS) */
+    struct strmap skipped; /* ids of the skipped records, when deps: a job */
+    char **skipped_ids;    /* waiting for one of them waits for nothing */
+    size_t nskipped_ids;
 };
 
 static int load_rec(void *ctx, const struct swf_rec *r, struct err *err)
@@ -334,6 +341,8 @@ static int load_rec(void *ctx, const struct swf_rec *r, struct err *err)
     const char *why = unusable(r);
     if (!why) {
         struct wl_job j = job_of(ld->wl, r);
+        if (!ld->deps)
+            j.after = NULL;
         /* The log's own schedule: submit + wait (field 3), when known; kept
          * only when asked, as it costs 8 bytes a job of every replay. */
         if (ld->recorded)
@@ -346,8 +355,68 @@ static int load_rec(void *ctx, const struct swf_rec *r, struct err *err)
         ld->have_unusable = 1;
     } else {
         ld->wl->skipped++;
+        if (ld->deps && r->id >= 0)
+            skip_id(ld, r->id);
     }
     return 0;
+}
+
+static void skip_id(struct swf_load *ld, long long id)
+{
+    char buf[24];
+    decimal(buf, id);
+    if (strmap_get(&ld->skipped, buf, &(size_t){0}))
+        return;
+    ld->skipped_ids = xrealloc(ld->skipped_ids, (ld->nskipped_ids + 1) * sizeof *ld->skipped_ids);
+    char *k = ld->skipped_ids[ld->nskipped_ids++] = xstrdup(buf);
+    strmap_put(&ld->skipped, k, 1);
+}
+
+/*
+ * Check the sorted jobs' SWF dependencies (field 17): the preceding job must
+ * be a job of the trace queued before this one (submission order, which
+ * also rules out a cycle); one waiting for a skipped record waits for
+ * nothing, as afterany on a job that never ran is met.
+ */
+static int resolve_deps(struct swf_load *ld, struct err *err)
+{
+    struct workload *wl = ld->wl;
+    struct strmap pos;
+    strmap_init(&pos);
+    int rc = 0;
+    for (size_t i = 0; i < wl->njobs && rc == 0; i++) {
+        struct wl_job *j = &wl->jobs[i];
+        size_t at;
+        if (j->after && !strmap_get(&pos, j->after, &at)) {
+            if (strmap_get(&ld->skipped, j->after, &at)) {
+                j->after = NULL;
+            } else {
+                int later = 0;
+                for (size_t k = i; k < wl->njobs && !later; k++)
+                    later = wl->jobs[k].id && strcmp(wl->jobs[k].id, j->after) == 0;
+                rc = err_set(err,
+                             "%s:%ld: field 17 (preceding job number): job %s %s (--no-swf-deps "
+                             "ignores fields 17 and 18)",
+                             ld->path, j->line, j->after,
+                             later ? "is not queued before this job (a later submission, itself, "
+                                     "or a cycle)"
+                                   : "is not in the trace");
+            }
+        }
+        wl->ndeps += j->after != NULL;
+        if (j->id && !strmap_get(&pos, j->id, &at))
+            strmap_put(&pos, j->id, i);
+    }
+    strmap_free(&pos);
+    return rc;
+}
+
+static void swf_load_free(struct swf_load *ld)
+{
+    for (size_t i = 0; i < ld->nskipped_ids; i++)
+        free(ld->skipped_ids[i]);
+    free(ld->skipped_ids);
+    strmap_free(&ld->skipped);
 }
 
 int workload_read_swf(const char *path, int flags, struct workload *wl, struct err *err)
@@ -356,7 +425,9 @@ int workload_read_swf(const char *path, int flags, struct workload *wl, struct e
     struct swf_load ld = {.wl = wl,
                           .path = path,
                           .strict = (flags & WL_STRICT) != 0,
-                          .recorded = (flags & WL_RECORDED) != 0};
+                          .recorded = (flags & WL_RECORDED) != 0,
+                          .deps = (flags & WL_NO_DEPS) == 0};
+    strmap_init(&ld.skipped);
     struct swf_header hdr;
     int bad = swf_scan(path, &hdr, load_rec, &ld, err) < 0;
     if (!bad && ld.have_unusable) { /* the syntax of the whole file comes first */
@@ -364,6 +435,12 @@ int workload_read_swf(const char *path, int flags, struct workload *wl, struct e
         if (err)
             *err = ld.unusable;
     }
+    if (!bad) {
+        /* Lines out of submit order exist in real logs (LLNL Thunder). */
+        workload_sort(wl);
+        bad = ld.deps && resolve_deps(&ld, err ? err : &(struct err){0}) < 0;
+    }
+    swf_load_free(&ld);
     if (bad) {
         workload_free(wl);
         return -1;
@@ -375,8 +452,6 @@ int workload_read_swf(const char *path, int flags, struct workload *wl, struct e
             wl->rec_start = xrealloc(wl->rec_start, wl->njobs * sizeof *wl->rec_start);
         wl->cap = wl->njobs;
     }
-    /* Lines out of submit order exist in real logs (LLNL Thunder). */
-    workload_sort(wl);
     wl->max_nodes = hdr.max_nodes;
     wl->max_procs = hdr.max_procs;
     wl->unix_start = hdr.unix_start;

@@ -34,6 +34,8 @@ struct wl_names {
 struct wl_job {
     const char *id;
     const struct wl_names *names; /* NULL: none given (wl_job_names) */
+    const char *after;            /* the id of the job this one waits for, afterany (SWF
+                                     field 17), NULL none */
     long submit;
     long runtime;  /* what the job will really run, seconds (>= 0) */
     long walltime; /* its limit, seconds (>= 1) */
@@ -54,6 +56,7 @@ struct workload {
     struct wl_job *jobs;
     size_t njobs, cap;
     size_t skipped;                  /* records that cannot be replayed */
+    size_t ndeps;                    /* jobs waiting for another (wl_job.after) */
     size_t unfinished;               /* of those, jobs still queued or running when the log was
                                         taken (accounting logs: sacct, Torque, a moku home) */
     long *rec_start;                 /* the start the log recorded for each job (parallel to
@@ -100,7 +103,7 @@ void workload_sort(struct workload *wl);
  * log recorded for each job (rec_start; else NULL). On error returns -1 with
  * *wl empty and err naming the file and line.
  */
-enum { WL_STRICT = 1, WL_RECORDED = 2 };
+enum { WL_STRICT = 1, WL_RECORDED = 2, WL_NO_DEPS = 4 };
 int workload_read_swf(const char *path, int flags, struct workload *wl, struct err *err);
 void workload_free(struct workload *wl);
 

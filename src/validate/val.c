@@ -726,6 +726,45 @@ static void check_starts(struct val *v)
     }
 }
 
+/* When job p, the one a job waits for, has ended as the schedule says:
+ * its last run's end (NEVER: still running); one that never started ended
+ * when it was rejected or cancelled (afterany is then met at once), and
+ * never when it still waits. */
+static long ended_at(const struct job *p)
+{
+    if (p->nruns)
+        return p->runs[p->nruns - 1].end;
+    return p->state && strcmp(p->state, "never_started") == 0 ? NEVER : LONG_MIN;
+}
+
+/* SWF field 17 (docs/simulation.md): a job waiting for a preceding job
+ * (afterany) starts only once that job has ended. A preceding job absent
+ * from the schedule never ran there (a record the replay skips). */
+static void check_deps(struct val *v, const struct val_facts *f)
+{
+    struct strmap at;
+    strmap_init(&at);
+    for (size_t i = 0; i < v->njobs; i++)
+        strmap_put(&at, v->jobs[i].id, i);
+    for (size_t i = 0; i < v->njobs; i++) {
+        const struct job *j = &v->jobs[i];
+        const struct val_fact *x = val_fact_of(f, j->id);
+        size_t k;
+        if (!x || !x->after || !j->nruns || !strmap_get(&at, x->after, &k))
+            continue;
+        long end = ended_at(&v->jobs[k]);
+        if (j->runs[0].start < end) {
+            if (end == NEVER)
+                violation(v, j, "starts at %ld, but job %s it waits for (afterany) never ends",
+                          j->runs[0].start, x->after);
+            else
+                violation(v, j, "starts at %ld, before job %s it waits for (afterany) ends at %ld",
+                          j->runs[0].start, x->after, end);
+        }
+    }
+    strmap_free(&at);
+}
+
 static void check_ends(struct val *v)
 {
     int class_overrun = 0;
@@ -1219,6 +1258,8 @@ int val_run(const struct val_opts *o, FILE *out, struct err *err)
         check_facts(&v, &f);
         attach_attrs(&v, &f);
         check_starts(&v);
+        if (!o->no_swf_deps)
+            check_deps(&v, &f);
         check_ends(&v);
         check_capacity(&v);
         if (v.pool)

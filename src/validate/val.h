@@ -41,6 +41,7 @@ struct val_opts {
     long long nodes, ppn, procs; /* the cluster, as simulate's options (0 = not given) */
     const char *resources;       /* a Maui resource trace (simulate --resources), or NULL */
     const char *estimates;       /* simulate --estimates MODEL, or NULL (request) */
+    int no_swf_deps;             /* simulate --no-swf-deps: SWF field 17 not checked */
 };
 
 /*

@@ -76,6 +76,7 @@ struct val_fact {
     long submit, procs, walltime, runtime; /* -1 = not said */
     char *attrs;                           /* requested features, comma-separated, or NULL */
     int preemptee;                         /* flagged PREEMPTEE */
+    char *after; /* SWF field 17: the job it waits for (afterany), NULL none */
 };
 
 struct val_facts {

@@ -24,7 +24,7 @@ static void add(struct val_facts *f, const char *id, long submit, long procs, lo
                 long runtime)
 {
     f->v = xgrow(f->v, &f->cap, f->n + 1, sizeof *f->v);
-    f->v[f->n++] = (struct val_fact){xstrdup(id), submit, procs, walltime, runtime, NULL, 0};
+    f->v[f->n++] = (struct val_fact){xstrdup(id), submit, procs, walltime, runtime, NULL, 0, NULL};
 }
 
 static long at_least_1(long long w, long long runtime)
@@ -33,6 +33,7 @@ static long at_least_1(long long w, long long runtime)
     return x > 0 ? (long)x : 1;
 }
 
+/* Field 17, the preceding job, is kept: checked unless --no-swf-deps. */
 static int read_swf(const char *path, struct val_facts *f, struct err *err)
 {
     struct swf_trace t;
@@ -46,6 +47,10 @@ static int read_swf(const char *path, struct val_facts *f, struct err *err)
         snprintf(id, sizeof id, "%lld", r->id);
         add(f, id, (long)r->submit, (long)(r->req_procs > 0 ? r->req_procs : r->alloc),
             at_least_1(r->req_time, r->runtime), (long)r->runtime);
+        if (r->prev_job > 0) {
+            snprintf(id, sizeof id, "%lld", r->prev_job);
+            f->v[f->n - 1].after = xstrdup(id);
+        }
     }
     swf_free(&t);
     return 0;
@@ -224,6 +229,7 @@ void val_facts_free(struct val_facts *f)
     for (size_t i = 0; i < f->n; i++) {
         free(f->v[i].id);
         free(f->v[i].attrs);
+        free(f->v[i].after);
     }
     free(f->v);
     if (f->by_id.keys)

@@ -82,3 +82,24 @@ check "--resources: a job on a node the trace has down: caught (exit 1)" \
     sh -c "[ $? = 1 ] && grep -q 'runs on node down1, which is down or drained' '$TMP/out'"
 "$M" validate --resources "$TMP/r.rtrace" --procs 2 "$TMP/t.swf" "$TMP/jr.csv" >"$TMP/out" 2>&1
 check "--resources with --procs: a usage error (exit 2)" sh -c "[ $? = 2 ] && grep -q 'not both' '$TMP/out'"
+
+# SWF field 17 (a preceding job, afterany): the replay that honours it
+# validates clean; the same trace replayed without it (--no-swf-deps) has
+# jobs starting before their preceding job ended: a planted violation,
+# caught, and clean again when validate is told the replay ignored them.
+D=tests/data/swf/deps.swf
+"$M" simulate --jobs-out "$TMP/dep.csv" "$D" >/dev/null 2>&1
+"$M" validate "$D" "$TMP/dep.csv" >"$TMP/out" 2>&1
+check "SWF dependencies: the replay validates clean" sh -c "[ $? = 0 ] && grep -q '5 jobs, 0 violations' $TMP/out"
+"$M" simulate --no-swf-deps --jobs-out "$TMP/nodep.csv" "$D" >/dev/null 2>&1
+"$M" validate "$D" "$TMP/nodep.csv" >"$TMP/out" 2>&1
+check "SWF dependencies: a job started before its preceding job ended: caught (exit 1)" \
+    sh -c "[ $? = 1 ] && grep -q 'job 2: starts at 10, before job 1 it waits for (afterany) ends at 100' $TMP/out && grep -q '2 violations' $TMP/out"
+"$M" validate --no-swf-deps "$D" "$TMP/nodep.csv" >"$TMP/out" 2>&1
+check "SWF dependencies: validate --no-swf-deps checks none" grep -q '5 jobs, 0 violations' "$TMP/out"
+# A preceding job that never starts (the replay stopped first): the job
+# waiting for it must not start either.
+printf 'job_id,submit,start,end,procs,nodes,state\n1,0,,,2,,never_started\n2,10,10,60,1,node1:1,completed\n' >"$TMP/dnever.csv"
+"$M" validate --procs 4 "$D" "$TMP/dnever.csv" >"$TMP/out" 2>&1
+check "SWF dependencies: a job started while its preceding job never ends: caught" \
+    sh -c "[ $? = 1 ] && grep -q 'job 2: starts at 10, but job 1 it waits for (afterany) never ends' $TMP/out"

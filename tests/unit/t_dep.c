@@ -62,6 +62,7 @@ static void test_chain(void)
     CHECK(sched_set_deps(s, b, "afterok:1", &e) == 0);
     CHECK(sched_set_deps(s, c, "afternotok:1.host", &e) == 0);
     CHECK(strcmp(job_display_state(b), "SystemHold") == 0);
+    CHECK(sched_deps_removed(s) == 0);
     sched_iterate(s, 0);
     CHECK(a->state == JOB_RUNNING && b->state == JOB_IDLE && c->state == JOB_IDLE);
     CHECK(strcmp(sched_job_blocked(s, b), "job has unsatisfied dependencies") == 0);
@@ -73,6 +74,9 @@ static void test_chain(void)
     CHECK(b->state == JOB_RUNNING && b->start == 50);
     CHECK(c->state == JOB_REMOVED);
     CHECK(c->message && strstr(c->message, "afternotok:1 can never be satisfied"));
+    CHECK(sched_deps_removed(s) == 1); /* the daemon records c's removal (ddep_sync) */
+    sched_iterate(s, 60);
+    CHECK(sched_deps_removed(s) == 1);
     sched_destroy(s);
 }
 
@@ -126,8 +130,30 @@ static void test_after_and_cancel(void)
     sched_destroy(s);
 }
 
+/* A held dependent cancelled and forgotten before the next judging leaves
+ * the held list (no freed job judged); the others still wait, then start. */
+static void test_forget_held(void)
+{
+    struct sched *s = one_node();
+    struct err e = {0};
+    struct job *a = submit(s, "1", 0), *b = submit(s, "2", 0), *c = submit(s, "3", 0);
+    CHECK(sched_set_deps(s, b, "afterany:1", &e) == 0);
+    CHECK(sched_set_deps(s, c, "afterany:1", &e) == 0);
+    sched_iterate(s, 0);
+    CHECK(a->state == JOB_RUNNING && b->state == JOB_IDLE);
+    CHECK(sched_cancel(s, b, 5, &e) == 0);
+    CHECK(sched_job_forget(s, b) == 0);
+    sched_iterate(s, 6);
+    CHECK(c->state == JOB_IDLE && (c->holds & HOLD_DEP));
+    sched_job_ended(s, a, 10);
+    sched_iterate(s, 10);
+    CHECK(c->state == JOB_RUNNING && c->start == 10);
+    sched_destroy(s);
+}
+
 int main(void)
 {
+    TEST_RUN(test_forget_held);
     TEST_RUN(test_parse);
     TEST_RUN(test_chain);
     TEST_RUN(test_failed_parent);
