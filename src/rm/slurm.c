@@ -293,6 +293,7 @@ void slurm_rm_close(struct slurm_rm *sr)
     free(sr->ctld);
     free(sr->index);
     free(sr->rel);
+    free(sr->rq);
     free(sr);
     slurm_fini();
 }

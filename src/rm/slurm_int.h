@@ -26,6 +26,13 @@
 
 #include "rm/slurm.h"
 
+/* A requeue of a job, first seen at `seen`: its restart count then. */
+struct requeue {
+    uint32_t id;
+    uint16_t restarts;
+    long seen;
+};
+
 /* A job moku released and has not yet seen running. */
 struct release {
     uint32_t id;
@@ -57,6 +64,8 @@ struct slurm_rm {
     int stale;  /* a job was changed since the snapshot: read before a status */
     struct release *rel;
     size_t nrel, caprel;
+    struct requeue *rq; /* requeues seen, each kept to the job's end (slurm_status.c) */
+    size_t nrq, caprq;
     reserve_info_msg_t *resvs;   /* the last read of the reservations */
     partition_info_msg_t *parts; /* the last read of the partitions (their limits) */
     int mem_tracked;             /* memory is a consumable resource (SelectTypeParameters

@@ -33,6 +33,16 @@ extern void slurm_xfree_ptr(void *ptr);
  * its books wrong: Slurm's scheduling pass runs within a second or so. */
 #define SLURM_RESOURCES_GRACE 4
 
+/* Seconds a requeued job stays running in moku's books after its old run's
+ * cleanup ended. slurmd revokes the old run's credential when it ends it,
+ * and refuses every launch of the job whose credential dates from that
+ * second or before (Slurm itself makes a requeued job wait two minutes for
+ * this): started again in the same second, it fails at once in Slurm
+ * (FAILED, exit 1). The revocation is over by the time the job leaves
+ * COMPLETING, so a start from the next whole second on is safe; 2 for the
+ * daemon's clock read at the iteration's start. */
+#define SLURM_REQUEUE_SETTLE 2
+
 static int has_word(const char *text, const char *word)
 {
     return text && srm_has_word(text, word);
@@ -232,6 +242,36 @@ static void released_pending(struct slurm_rm *sr, const slurm_job_info_t *x,
     start_over(sr, x, st);
 }
 
+/* Whether x, pending after a requeue, is still in the seconds after it
+ * (SLURM_REQUEUE_SETTLE): a requeue not seen before starts them now. */
+static int requeue_settling(struct slurm_rm *sr, const slurm_job_info_t *x, long now)
+{
+    struct requeue *q = NULL;
+    for (size_t i = 0; i < sr->nrq && !q; i++)
+        if (sr->rq[i].id == x->job_id)
+            q = &sr->rq[i];
+    if (!q) {
+        sr->rq = xgrow(sr->rq, &sr->caprq, sr->nrq + 1, sizeof *sr->rq);
+        q = &sr->rq[sr->nrq++];
+        q->id = x->job_id;
+        q->restarts = 0;
+    }
+    if (q->restarts != x->restart_cnt) {
+        q->restarts = x->restart_cnt;
+        q->seen = now;
+    }
+    return now < q->seen + SLURM_REQUEUE_SETTLE;
+}
+
+static void requeue_drop(struct slurm_rm *sr, uint32_t id)
+{
+    for (size_t i = 0; i < sr->nrq; i++)
+        if (sr->rq[i].id == id) {
+            sr->rq[i] = sr->rq[--sr->nrq];
+            return;
+        }
+}
+
 /* A pending job moku has not released (or released before it restarted). */
 static void pending_status(struct slurm_rm *sr, const slurm_job_info_t *x, long now,
                            struct rm_status *st)
@@ -308,6 +348,8 @@ int srm_status(void *ctx, const char *id, long now, struct rm_status *st, struct
          * time set only then (2 minutes on: a start before would wait that
          * long): running still, for moku's books. */
         st->state = RM_RUNNING;
+    } else if (base == JOB_PENDING && x->restart_cnt > 0 && requeue_settling(sr, x, now)) {
+        st->state = RM_RUNNING; /* requeued a moment ago: see SLURM_REQUEUE_SETTLE */
     } else if (base == JOB_PENDING) {
         pending_status(sr, x, now, st);
     } else if (base == JOB_RUNNING || base == JOB_SUSPENDED) {
@@ -322,6 +364,7 @@ int srm_status(void *ctx, const char *id, long now, struct rm_status *st, struct
         }
     } else {
         srm_release_drop(sr, n);
+        requeue_drop(sr, n);
         ended_status(x, base, st);
     }
     return 0;
