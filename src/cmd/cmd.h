@@ -121,7 +121,8 @@ int cmd_known(const char *name);
 struct job *cmd_find_job(const struct sched *s, const char *word);
 /* The moku id inside a Torque job id: "123.host.domain" gives "123" when the
  * part before the first dot is all digits and the rest starts with a letter;
- * else word itself. Written to out (n bytes). */
+ * an array task's "12[3].host" gives "12[3]" and a whole array's "12[].host"
+ * gives "12[]"; else word itself. Written to out (n bytes). */
 const char *cmd_job_id(const char *word, char *out, size_t n);
 
 /*

@@ -46,16 +46,29 @@
 
 /* ---- job ids ---- */
 
+/* The length of an array suffix "[3]" or "[]" at the start of s (Torque's
+ * task and whole-array ids), 0 when s does not start with one. */
+static size_t array_suffix(const char *s)
+{
+    if (s[0] != '[')
+        return 0;
+    size_t digits = strspn(s + 1, "0123456789");
+    return s[1 + digits] == ']' ? digits + 2 : 0;
+}
+
 const char *cmd_job_id(const char *word, char *out, size_t n)
 {
     size_t digits = strspn(word, "0123456789");
-    if (digits == 0 || word[digits] != '.' || digits >= n)
+    if (digits == 0)
         return word;
-    char c = word[digits + 1];
+    size_t len = digits + array_suffix(word + digits); /* "12" or "12[3]" or "12[]" */
+    if (word[len] != '.' || len >= n)
+        return word;
+    char c = word[len + 1];
     if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
         return word;
-    memcpy(out, word, digits);
-    out[digits] = '\0';
+    memcpy(out, word, len);
+    out[len] = '\0';
     return out;
 }
 

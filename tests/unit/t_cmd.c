@@ -1213,6 +1213,17 @@ static void test_torque_ids(void)
     CHECK(strcmp(cmd_job_id("n1.example", b, sizeof b), "n1.example") == 0);
     CHECK(strcmp(cmd_job_id("10.0.0.1", b, sizeof b), "10.0.0.1") == 0);
     CHECK(strcmp(cmd_job_id("12.", b, sizeof b), "12.") == 0);
+    /* Torque's array ids: a task "12[3]" and the whole array "12[]". */
+    CHECK(strcmp(cmd_job_id("12[3].host", b, sizeof b), "12[3]") == 0);
+    CHECK(strcmp(cmd_job_id("12[].host.example.org", b, sizeof b), "12[]") == 0);
+    CHECK(strcmp(cmd_job_id("12[3]", b, sizeof b), "12[3]") == 0);
+    CHECK(strcmp(cmd_job_id("12[]", b, sizeof b), "12[]") == 0);
+    CHECK(strcmp(cmd_job_id("12[x].host", b, sizeof b), "12[x].host") == 0);
+    CHECK(strcmp(cmd_job_id("12[3.host", b, sizeof b), "12[3.host") == 0);
+    CHECK(strcmp(cmd_job_id("12[3].1", b, sizeof b), "12[3].1") == 0);
+    CHECK(strcmp(cmd_job_id("[3].host", b, sizeof b), "[3].host") == 0);
+    char small[4];
+    CHECK(strcmp(cmd_job_id("12[3].host", small, sizeof small), "12[3].host") == 0);
     struct sched *s = default_scenario();
     CHECK(cmd_find_job(s, "3.srv.example.org") == sched_find_job(s, "3"));
     CHECK(cmd_find_job(s, "99.srv") == NULL);
