@@ -370,14 +370,16 @@ int client_submit(const char *name, int argc, char **argv)
     char *script = NULL, cwd[4096];
     size_t len = 0;
     struct qsub_req q;
-    if (qsub_script_arg(argc + 1, av, &path, &e) < 0) {
+    int inter = 0;
+    if (qsub_script_arg(argc + 1, av, &path, &inter, &e) < 0) {
         fprintf(stderr, "%s\n", e.msg);
         if (e.usage && h)
             help_hint(h);
         rc = e.usage ? 2 : 1;
         goto out;
     }
-    if (!(script = read_script(name, path, &len)))
+    /* qsub -I with no script: stdin is the terminal the shell will use */
+    if ((path || !inter) && !(script = read_script(name, path, &len)))
         goto out;
     if (!getcwd(cwd, sizeof cwd)) {
         fprintf(stderr, "%s: cannot tell the working directory: %s\n", name, strerror(errno));

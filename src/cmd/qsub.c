@@ -1298,6 +1298,8 @@ static int apply_opt(struct draft *d, char c, const char *v, struct err *err)
         return parse_date(v, d->now, &r->start_after, err);
     case 'h':
         return r->hold = 1, 0;
+    case 'I':
+        return r->interactive = 1, 0;
     case 'V':
         return d->export_all = 1, 0;
     case 'l':
@@ -1356,17 +1358,31 @@ struct optdef {
 };
 
 static const struct optdef optdefs[] = {
-    {'a', 1, NULL}, {'A', 1, NULL},
-    {'d', 1, NULL}, {'e', 1, NULL},
-    {'h', 0, NULL}, {'j', 1, NULL},
-    {'l', 1, NULL}, {'m', 1, NULL},
-    {'M', 1, NULL}, {'N', 1, NULL},
-    {'o', 1, NULL}, {'q', 1, NULL},
-    {'r', 1, NULL}, {'S', 1, NULL},
-    {'v', 1, NULL}, {'V', 0, NULL},
-    {'W', 1, NULL}, {'p', 1, NULL},
-    {'k', 1, NULL}, {'t', 1, NULL},
-    {'J', 1, NULL}, {'I', 0, "interactive jobs are not supported"},
+    {'a', 1, NULL},
+    {'A', 1, NULL},
+    {'d', 1, NULL},
+    {'e', 1, NULL},
+    {'h', 0, NULL},
+    {'j', 1, NULL},
+    {'l', 1, NULL},
+    {'m', 1, NULL},
+    {'M', 1, NULL},
+    {'N', 1, NULL},
+    {'o', 1, NULL},
+    {'q', 1, NULL},
+    {'r', 1, NULL},
+    {'S', 1, NULL},
+    {'v', 1, NULL},
+    {'V', 0, NULL},
+    {'W', 1, NULL},
+    {'p', 1, NULL},
+    {'k', 1, NULL},
+    {'t', 1, NULL},
+    {'J', 1, NULL},
+    {'I', 0, NULL},
+    {'X', 0,
+     "X11 forwarding is not supported (an interactive job's terminal is relayed, "
+     "not its X display)"},
 };
 
 static const struct optdef *find_opt(char c)
@@ -1572,6 +1588,29 @@ static int directives(struct draft *d, const char *text, size_t len, const char 
 
 /* ------------------------------------------------------------ qsub_parse */
 
+/* Whether flag c (an option without a value) is among argv[1..] as scan_args
+ * reads them: grouped flags count, an option's value and the words after
+ * "--" do not. argv is known to scan cleanly. */
+static int has_flag(int argc, char *const argv[], char c)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return 0;
+        if (argv[i][0] != '-' || argv[i][1] == '\0')
+            continue;
+        for (const char *p = argv[i] + 1; *p; p++) {
+            const struct optdef *o = find_opt(*p);
+            if (o && o->c == c && !o->has_arg)
+                return 1;
+            if (o && o->has_arg) {
+                i += !p[1]; /* the value is the next word */
+                break;
+            }
+        }
+    }
+    return 0;
+}
+
 /* The default job name: the script's base name with anything outside
  * printable ASCII or blank made '_', cut to QSUB_MAX_NAME; "STDIN" for none. */
 static char *default_name(const char *script_name)
@@ -1587,7 +1626,8 @@ static char *default_name(const char *script_name)
     return s;
 }
 
-int qsub_script_arg(int argc, char *const argv[], const char **path, struct err *err)
+int qsub_script_arg(int argc, char *const argv[], const char **path, int *interactive,
+                    struct err *err)
 {
     char prefix[96];
     prog_prefix(prefix, sizeof prefix, argc, argv);
@@ -1596,30 +1636,40 @@ int qsub_script_arg(int argc, char *const argv[], const char **path, struct err 
     if (scan_args(NULL, argc, argv, 1, &w, &op, err) < 0)
         return -1;
     *path = op;
+    if (interactive) /* the syntax is sound: only -I itself is looked for */
+        *interactive = has_flag(argc, argv, 'I');
     return 0;
 }
 
+/* The script's text: read for its directives, kept unless the job is
+ * interactive (Torque's qsub -I script.sh reads the #PBS lines and runs a
+ * shell, not the body). script NULL: none was read (-I with no operand). */
 static int parse_into(struct draft *d, int argc, char *const argv[], const char *script, size_t len,
                       const char *sname, const struct where *w, struct err *err)
 {
     struct err e;
     int line;
-    const char *f = script_fault(script, len, &line);
+    const char *f = script ? script_fault(script, len, &line) : NULL;
     if (f && line)
         return err_set(err, "%s:%d: %s", qsub_shown(sname).s, line, f);
     if (f)
         return err_set(err, "%s: %s", qsub_shown(sname).s, f);
-    if (directives(d, script, len, qsub_shown(sname).s, err) < 0)
+    if (script && directives(d, script, len, qsub_shown(sname).s, err) < 0)
         return -1;
     const char *op = NULL;
     if (scan_args(d, argc, argv, 1, w, &op, err) < 0)
         return -1;
+    if (!script && !d->r.interactive)
+        return err_set(err, "%s: script is empty", qsub_shown(sname).s);
+    if (d->r.interactive && (d->r.array || d->r.array_pbs))
+        return where_err(w, 'I', "an interactive job cannot be an array (-t, -J)", err);
     if (d->export_all && export_env(d, &e) < 0)
         return where_err(w, 'V', e.msg, err);
     d->prefix = w->prefix, d->tag = NULL;
     if (finish_request(d, &e) < 0)
         return where_err(w, 'l', e.msg, err);
-    d->r.script = xstrndup(script, len);
+    if (!d->r.interactive)
+        d->r.script = xstrndup(script, len);
     if (!d->r.name)
         d->r.name = default_name(sname);
     if (qsub_check(&d->r, &e) < 0)
@@ -1642,7 +1692,7 @@ int qsub_parse(int argc, char *const argv[], const char *script, size_t script_l
                        cwd ? qsub_shown(cwd).s : "(none)");
     char *ccwd = xstrdup(d.r.cwd); /* -d may replace r.cwd; relative paths stay the client's */
     d.ccwd = ccwd;
-    int rc = parse_into(&d, argc, argv, script ? script : "", script ? script_len : 0,
+    int rc = parse_into(&d, argc, argv, script, script ? script_len : 0,
                         script_name ? script_name : "STDIN", &w, err);
     free(ccwd);
     if (rc < 0) {

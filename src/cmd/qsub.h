@@ -21,7 +21,9 @@
  *      processes' address space), nice=N (-20..19); file read with a warning
  *   -W x=ITEM[;ITEM]...: QOS:X, ADVRES:X; -W group_list=G[@host] (one group)
  *   -p PRIO and -k KEEP (read, with a warning: moku has no meaning for them)
- *   -t, -J (arrays) and -I (interactive) are refused with a clear message;
+ *   -I: an interactive job (a given script's directives are read, its body
+ *      is not sent: the job runs the user's login shell on qsub's terminal);
+ *   -X (X11 forwarding) is refused with a clear message;
  *   any other option, resource, -W attribute or x= item is an error naming
  *   it. Warnings are lines in qsub_req.warnings, for the caller to print.
  *   -o/-e host:path is taken for this host (gethostname, the one call to
@@ -128,7 +130,10 @@ struct qsub_req {
                              ._%+=-; the host letters, digits, . and -), none starting with '-' */
     int rerunnable;       /* -r: 1 y, 0 n, -1 not given */
     char *shell;          /* -S: absolute path */
-    char *script;         /* the script's text: 1..QSUB_MAX_SCRIPT bytes, UTF-8, not blank */
+    char *script;         /* the script's text: 1..QSUB_MAX_SCRIPT bytes, UTF-8, not blank;
+                             NULL exactly when interactive (the body is not run) */
+    int interactive;      /* -I: the job is a shell on qsub's terminal, not a script (0/1);
+                             never with an array (-t, -J) */
     char *warnings;       /* qsub_parse's notes for the user, one line each ("qsub: -k: ...
                              ignored"), or NULL; the client prints them on stderr. Not part
                              of the JSON request. */
@@ -137,17 +142,21 @@ struct qsub_req {
 /*
  * The script operand of a command line, so the caller knows what to read
  * before calling qsub_parse: *path is set to the operand (a pointer into argv)
- * or to NULL when there is none (read stdin). Only the syntax is checked
- * (unknown options, missing arguments, -t/-I, more than one operand); errors
- * read as qsub_parse's. argv[0] names the command.
+ * or to NULL when there is none (read stdin, unless *interactive). Only the
+ * syntax is checked (unknown options, missing arguments, -X, more than one
+ * operand); errors read as qsub_parse's. *interactive (interactive may be
+ * NULL) says whether the command line has -I: then, with no operand, there is
+ * no script to read (qsub_parse gets script NULL). argv[0] names the command.
  */
-int qsub_script_arg(int argc, char *const argv[], const char **path, struct err *err);
+int qsub_script_arg(int argc, char *const argv[], const char **path, int *interactive,
+                    struct err *err);
 
 /*
  * Parse a submission. argv[0] is the command's name as messages show it
  * ("qsub", "msub", "moku submit"); argv[1..] the options and at most one
  * operand (the script file, which the caller has read: its text is
- * script[0..script_len), which may hold NUL bytes, and then is refused).
+ * script[0..script_len), which may hold NUL bytes, and then is refused;
+ * NULL: none, which only an interactive job (-I) may be).
  * script_name is the file name shown in messages and the default job name,
  * or NULL for stdin ("STDIN"). cwd is the client's working directory
  * (absolute); envp the client's environment ("NAME=value" strings,
@@ -178,7 +187,7 @@ int qsub_check(const struct qsub_req *r, struct err *err);
  * name, account, queue, qos, advres, out_path, err_path, cwd, mail_events,
  * mail_users, shell, script (strings; NULL ones left out), join ("oe"/"eo",
  * left out when none), start_after, nodes, ppn, tasks, walltime, mem_mb
- * (integers), hold (boolean), rerunnable (boolean, left out when not given),
+ * (integers), hold, interactive (booleans), rerunnable (boolean, left out when not given),
  * hosts (string, left out when NULL), features (array of strings, left out when empty), env (object
  * of strings, left out when empty). r must pass qsub_check (anything qsub_parse or qsub_from_json
  * made does); else NULL may be returned.
@@ -188,11 +197,11 @@ json_t *qsub_to_json(const struct qsub_req *r);
 /*
  * A request from untrusted JSON (the daemon's side of the wire). Every field
  * is checked again: j must be an object with only the keys above, each of
- * its type (a JSON null counts as absent); name, cwd and script are
- * required, the rest default as qsub_parse leaves them; then qsub_check.
- * Never crashes on hostile input (NULL, wrong types, NUL bytes in keys or
- * strings, out-of-range numbers, nesting). On success fills *out (qsub_free);
- * on error returns -1, *out untouched, err "request: ..." naming the field.
+ * its type (a JSON null counts as absent); name and cwd are required, and
+ * script unless interactive is true (and then refused), the rest default as qsub_parse leaves them;
+ * then qsub_check. Never crashes on hostile input (NULL, wrong types, NUL bytes in keys or strings,
+ * out-of-range numbers, nesting). On success fills *out (qsub_free); on error returns -1, *out
+ * untouched, err "request: ..." naming the field.
  */
 int qsub_from_json(const json_t *j, struct qsub_req *out, struct err *err);
 

@@ -69,7 +69,8 @@ static const struct field fields[] = {
     STR("mail_users", mail_users, QSUB_S_MAILTO, 0),
     OTHER("rerunnable", F_RERUN, rerunnable),
     STR("shell", shell, QSUB_S_PATH, 0),
-    STR("script", script, QSUB_S_SCRIPT, 1),
+    STR("script", script, QSUB_S_SCRIPT, 0), /* required unless interactive: qsub_check */
+    OTHER("interactive", F_BOOL, interactive),
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
@@ -148,6 +149,21 @@ static int check_field(const struct qsub_req *r, const struct field *f, struct e
     return 0;
 }
 
+/* A script is what a batch job runs; an interactive job runs a shell on
+ * qsub's terminal instead, so it has none, and is one job, never an array. */
+static int check_interactive(const struct qsub_req *r, struct err *err)
+{
+    if (!r->interactive)
+        return r->script ? 0 : err_set(err, "request: 'script': missing");
+    if (r->script)
+        return err_set(err, "request: 'script' given with 'interactive' (an interactive job "
+                            "runs no script)");
+    if (r->array || r->array_pbs)
+        return err_set(err, "request: 'interactive' with an array (-t, -J): an interactive job "
+                            "is one job");
+    return 0;
+}
+
 int qsub_check(const struct qsub_req *r, struct err *err)
 {
     struct err e;
@@ -168,7 +184,7 @@ int qsub_check(const struct qsub_req *r, struct err *err)
     if (r->array && r->array_pbs)
         return err_set(err,
                        "request: 'array' and 'array_pbs' both given (qsub -t or -J, not both)");
-    return 0;
+    return check_interactive(r, err);
 }
 
 /* ---------------------------------------------------------- qsub_to_json */

@@ -290,6 +290,16 @@ json_t *dsubmit_job(struct dmn *d, const struct peer *client, const json_t *job,
         qsub_free(&q);
         return r;
     }
+    if (q.interactive) {
+        /* Slurm's own tools give a terminal on an allocation; a relay
+         * through this daemon and slurmd would be a second, weaker one. */
+        qsub_free(&q);
+        if (d->rm.ops->submit)
+            return dreply_err("submit: interactive jobs (qsub -I) are not run under RMCFG "
+                              "TYPE=SLURM: use Slurm's salloc, or srun --pty $SHELL");
+        return dreply_err("submit: interactive jobs (qsub -I) are not carried by this daemon "
+                          "yet (the local resource manager's side is built, not wired)");
+    }
     if (geteuid() != 0 && p->uid != geteuid()) {
         qsub_free(&q);
         return dreply_err("submit: this daemon runs as uid %ld and can run only that user's "

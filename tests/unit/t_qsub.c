@@ -550,7 +550,10 @@ static void test_errors(void)
         {"-W depend=later:1", NULL, "unknown dependency type 'later'"},
         {"-t", NULL, "qsub: -t: missing argument"},
         {"-t x", NULL, "qsub: -t: bad array index 'x' in 'x'"},
-        {"-I", NULL, "qsub: -I: interactive jobs are not supported"},
+        {"-X", NULL, "qsub: -X: X11 forwarding is not supported"},
+        {"-I -X", NULL, "qsub: -X: X11 forwarding is not supported"},
+        {"-I -t 1-3", NULL, "qsub: -I: an interactive job cannot be an array (-t, -J)"},
+        {"-I -J 1-3", NULL, "qsub: -I: an interactive job cannot be an array (-t, -J)"},
         {"a.sh b.sh", NULL, "qsub: unexpected extra argument 'b.sh'"},
         {"-N 'a b'", NULL, "qsub: -N: 'a b' contains white space"},
         {"-N ''", NULL, "qsub: -N: empty value"},
@@ -802,27 +805,39 @@ static void test_script_arg(void)
     struct {
         const char *args;
         const char *path; /* NULL: stdin; "ERR:..." an error */
+        int inter;        /* whether the command line asks for -I */
     } cases[] = {
-        {"", NULL},
-        {"job.sh", "job.sh"},
-        {"-N x job.sh", "job.sh"},
-        {"-Nx -l walltime=1 job.sh -h", "job.sh"},
-        {"-N job.sh", NULL},
-        {"-- -odd.sh", "-odd.sh"},
-        {"-", "-"},
-        {"a b", "ERR:qsub: unexpected extra argument 'b'"},
-        {"-x a", "ERR:qsub: unknown option '-x'"},
-        {"-t 1-3 a", "a"},
-        {"-J", "ERR:qsub: -J: missing argument"},
-        {"-l", "ERR:qsub: -l: missing argument"},
-        {"-l bogus=1 a", "a"}, /* values are not checked here */
+        {"", NULL, 0},
+        {"job.sh", "job.sh", 0},
+        {"-N x job.sh", "job.sh", 0},
+        {"-Nx -l walltime=1 job.sh -h", "job.sh", 0},
+        {"-N job.sh", NULL, 0},
+        {"-- -odd.sh", "-odd.sh", 0},
+        {"-", "-", 0},
+        {"a b", "ERR:qsub: unexpected extra argument 'b'", 0},
+        {"-x a", "ERR:qsub: unknown option '-x'", 0},
+        {"-t 1-3 a", "a", 0},
+        {"-J", "ERR:qsub: -J: missing argument", 0},
+        {"-l", "ERR:qsub: -l: missing argument", 0},
+        {"-l bogus=1 a", "a", 0}, /* values are not checked here */
+        {"-I", NULL, 1},
+        {"-hI job.sh", "job.sh", 1},
+        {"job.sh -l walltime=1 -I", "job.sh", 1},
+        {"-N -I", NULL, 0}, /* -I is -N's value */
+        {"-NI", NULL, 0},   /* likewise, in the same word */
+        {"-- -I", "-I", 0}, /* an operand */
+        {"-X",
+         "ERR:qsub: -X: X11 forwarding is not supported (an interactive job's terminal is "
+         "relayed, not its X display)",
+         0},
     };
     for (size_t i = 0; i < N(cases); i++) {
         struct cmdline c;
         split(&c, cases[i].args);
         const char *path = "unset";
         struct err err = {""};
-        int rc = qsub_script_arg(c.argc, c.argv, &path, &err);
+        int inter = -1;
+        int rc = qsub_script_arg(c.argc, c.argv, &path, &inter, &err);
         const char *want = cases[i].path;
         if (want && strncmp(want, "ERR:", 4) == 0) {
             CHECK(rc < 0);
@@ -834,8 +849,16 @@ static void test_script_arg(void)
                 CHECK_STR(path, want);
             else
                 CHECK(path == NULL);
+            if (inter != cases[i].inter)
+                fprintf(stderr, "%s: '%s': interactive %d, expected %d\n", test_name, cases[i].args,
+                        inter, cases[i].inter);
+            CHECK(inter == cases[i].inter);
         }
     }
+    const char *path = NULL;
+    struct cmdline c;
+    split(&c, "-I");
+    CHECK(qsub_script_arg(c.argc, c.argv, &path, NULL, NULL) == 0); /* interactive may be NULL */
 }
 
 /* ------------------------------------------------------------------- JSON */
@@ -1129,6 +1152,72 @@ static void test_json_hostile(void)
 }
 
 /* qsub_check on requests built by hand. */
+/* -I: no script (stdin is the terminal), or a script whose directives are
+ * read and whose body is not sent; "#PBS -I" makes a job interactive too;
+ * the flag travels and comes back through JSON. */
+static void test_interactive(void)
+{
+    struct qsub_req r;
+    struct err err = {""};
+    CHECK(parse_n("-I -l walltime=10:00", NULL, 0, &r, &err) == 0);
+    CHECK(r.interactive == 1);
+    CHECK(r.script == NULL);
+    CHECK(r.walltime == 600);
+    CHECK_STR(r.name, "job.sh");
+    json_t *j = qsub_to_json(&r);
+    CHECK(j && json_is_true(json_object_get(j, "interactive")));
+    CHECK(j && !json_object_get(j, "script"));
+    struct qsub_req back;
+    CHECK(qsub_from_json(j, &back, &err) == 0);
+    CHECK(back.interactive == 1 && back.script == NULL && back.walltime == 600);
+    qsub_free(&back);
+    json_decref(j);
+    qsub_free(&r);
+
+    const char *script = "#!/bin/sh\n#PBS -N shell\n#PBS -l nodes=1:ppn=2\necho body\n";
+    CHECK(parse("-I", script, &r, &err) == 0);
+    CHECK(r.interactive == 1 && r.script == NULL);
+    CHECK_STR(r.name, "shell");
+    CHECK(r.tasks == 2);
+    qsub_free(&r);
+
+    CHECK(parse("", "#PBS -I\n#PBS -N viadir\n", &r, &err) == 0);
+    CHECK(r.interactive == 1 && r.script == NULL);
+    CHECK_STR(r.name, "viadir");
+    qsub_free(&r);
+
+    /* a script's directives are still checked under -I */
+    CHECK(parse("-I", "#PBS -l walltime=abc\n", &r, &err) < 0);
+    CHECK(strstr(err.msg, "job.sh:1: #PBS -l: bad walltime") != NULL);
+    CHECK(parse("", "#PBS -X\n", &r, &err) < 0);
+    CHECK_STR(err.msg, "job.sh:1: #PBS -X: X11 forwarding is not supported (an interactive "
+                       "job's terminal is relayed, not its X display)");
+    /* no script and no -I: what it always was */
+    CHECK(parse_n("-h", NULL, 0, &r, &err) < 0);
+    CHECK_STR(err.msg, "job.sh: script is empty");
+    CHECK(parse("", "", &r, &err) < 0);
+    CHECK_STR(err.msg, "job.sh: script is empty");
+
+    /* the wire: interactive with a script, or with an array, is refused */
+    j = json_pack("{s:s, s:s, s:b}", "name", "n", "cwd", "/", "interactive", 1);
+    CHECK(qsub_from_json(j, &back, &err) == 0);
+    CHECK(back.interactive == 1);
+    qsub_free(&back);
+    json_decref(j);
+    expect_reject(
+        "interactive with script",
+        json_pack("{s:s, s:s, s:b, s:s}", "name", "n", "cwd", "/", "interactive", 1, "script", "x"),
+        "request: 'script' given with 'interactive'");
+    expect_reject("interactive array",
+                  json_pack("{s:s, s:s, s:b, s:s}", "name", "n", "cwd", "/", "interactive", 1,
+                            "array", "1-3"),
+                  "request: 'interactive' with an array");
+    expect_reject(
+        "interactive not boolean",
+        json_pack("{s:s, s:s, s:i, s:s}", "name", "n", "cwd", "/", "interactive", 2, "script", "x"),
+        "request: 'interactive'");
+}
+
 static void test_check(void)
 {
     struct qsub_req r = {
@@ -1301,6 +1390,7 @@ int main(void)
     TEST_RUN(test_script_arg);
     TEST_RUN(test_json_roundtrip);
     TEST_RUN(test_json_hostile);
+    TEST_RUN(test_interactive);
     TEST_RUN(test_check);
     TEST_RUN(test_fuzz);
     return TEST_DONE();
