@@ -15,45 +15,8 @@
 # failure hit the group, not something else, is checked in the log.
 . tests/integration/lib.sh
 
-CRASHMOKU=${CRASHMOKU:-build/crash/moku}
-if [ ! -x "$CRASHMOKU" ]; then
-    skip "no crash-point build ($CRASHMOKU; make check builds it)"
-    exit 0
-fi
-M=$(cd "$(dirname "$CRASHMOKU")" && pwd)/$(basename "$CRASHMOKU")
-mkdir -p "$TMP/work"
-chmod 755 "$TMP" "$TMP/work"
-cat >"$TMP/work/job.sh" <<SH
-#!/bin/sh
-echo "\$MOKU_JOBID" >>"\$RUNS"
-SH
-chmod 755 "$TMP/work/job.sh"
-cd "$TMP/work" || exit 1
-pid=""
-
-fresh_home() {
-    H=$TMP/$1
-    mkdir -p "$H"
-    printf 'RMPOLLINTERVAL 30\nNODECFG[n1] PROCS=2\nLOGLEVEL 1\n' >"$H/maui.cfg"
-    RUNS=$H/runs
-    : >"$RUNS"
-    export MOKU_HOME="$H" RUNS
-}
-serve() {
-    env "$@" "$M" serve --home "$H" >>"$H/serve.out" 2>&1 &
-    pid=$!
-    i=0
-    while [ $i -lt 50 ] && kill -0 "$pid" 2>/dev/null; do
-        timeout 5 "$M" showq >/dev/null 2>&1 && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-}
-stop() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    pid=""
-}
-trap 'stop; lib_cleanup' EXIT
+CRASH_POLL=30
+. tests/integration/lib_crash.sh
 state() { timeout 5 "$M" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
 all_done() {
     for id in "$@"; do
