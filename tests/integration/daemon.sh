@@ -181,14 +181,6 @@ check "showstats after a restart counts the jobs completed before it" grep -Eq '
 timeout 5 "$MOKU" checknode n1 --format=json >"$TMP/out"
 check "checknode n1 --format=json" grep -q '"name": "n1"' "$TMP/out"
 
-# fs_state: this user's fairshare usage in the current window
-# (processor-seconds) and the time it is counted up to ("as_of").
-me=$(id -un)
-fs_state() {
-    timeout 5 "$MOKU" diagnose -f --format=json | tr -d ' \n' | sed -n \
-        's/.*"as_of":\([0-9]*\).*"name":"'"$me"'","target":[^,]*,"mode":"[a-z]*","usage":[^,]*,"windows":\[\([0-9.e+]*\).*/\1 \2/p'
-}
-
 # A job running while the daemon dies is found again, and its fairshare
 # usage is neither lost nor stopped. With the one job of one processor
 # running, usage grows by exactly the seconds between two answers' as_of

@@ -88,3 +88,12 @@ lib_cleanup() {
     [ -n "$KEEP_TMP" ] || rm -rf "$TMP"
 }
 _userdel() { ! id "$1" >/dev/null 2>&1 || userdel "$1" 2>/dev/null; }
+
+# fs_state: the calling user's fairshare usage in the current window
+# (processor-seconds) and the time the daemon counted it up to, as
+# "AS_OF USAGE" (diagnose -f --format=json): two readings compare by their
+# as_of times, not by the test's clock, which a loaded machine stretches.
+fs_state() {
+    timeout 5 "$MOKU" diagnose -f --format=json | tr -d ' \n' | sed -n \
+        's/.*"as_of":\([0-9]*\).*"name":"'"$(id -un)"'","target":[^,]*,"mode":"[a-z]*","usage":[^,]*,"windows":\[\([0-9.e+]*\).*/\1 \2/p'
+}
