@@ -69,10 +69,13 @@ static void record_slots(struct sim *sim, const struct job *j)
 static int rm_start(void *ctx, struct job *j, long now)
 {
     struct sim *sim = ctx;
-    sim->runs[j->tag].job = j;
+    struct run *r = runtab_get(&sim->runs, j->tag);
+    r->job = j;
     struct rm_job rj = {.id = j->name, .walltime = j->walltime, .tag = j->tag};
-    if (sim->rm.ops->start(sim->rm.ctx, &rj, now, NULL) < 0)
+    if (sim->rm.ops->start(sim->rm.ctx, &rj, now, NULL) < 0) {
+        runtab_put(&sim->runs, r); /* not running: nothing of it held */
         return -1;
+    }
     sim->busy += wl_job_procs(&sim->wl->jobs[j->tag]);
     record_slots(sim, j);
     sim->progress = now;
@@ -108,8 +111,8 @@ static void record_segment(struct sim *sim, const struct job *j, long now)
 static int rm_preempt(void *ctx, struct job *j, enum preempt_policy how, long now)
 {
     struct sim *sim = ctx;
-    struct run *r = &sim->runs[j->tag];
-    if (r->job != j || r->pos == SIZE_MAX)
+    struct run *r = runtab_find(&sim->runs, j->tag);
+    if (!r || r->job != j || r->pos == SIZE_MAX)
         return -1;
     heap_remove(&sim->ends, r->pos);
     record_segment(sim, j, now);
@@ -126,7 +129,9 @@ static int rm_preempt(void *ctx, struct job *j, enum preempt_policy how, long no
 static int rm_resume(void *ctx, struct job *j, long now)
 {
     struct sim *sim = ctx;
-    struct run *r = &sim->runs[j->tag];
+    struct run *r = runtab_find(&sim->runs, j->tag);
+    if (!r || r->job != j || r->pos != SIZE_MAX)
+        return -1;
     r->end = now + r->left;
     heap_push(&sim->ends, r);
     sim->busy += wl_job_procs(&sim->wl->jobs[j->tag]);
@@ -140,13 +145,9 @@ static int rm_resume(void *ctx, struct job *j, long now)
 static void forget_ended(struct sim *sim, struct run **ended, size_t n, long now)
 {
     sched_deps_update(sim->s, now); /* the iteration at now would: no change */
-    for (size_t i = 0; i < n; i++) {
-        size_t tag = ended[i]->job->tag;
-        if (sched_job_forget(sim->s, ended[i]->job) == 0) {
-            sim->out[tag].job = NULL;
-            ended[i]->job = NULL;
-        }
-    }
+    for (size_t i = 0; i < n; i++)
+        if (sched_job_forget(sim->s, ended[i]->job) == 0)
+            sim->out[ended[i]->tag].job = NULL;
 }
 
 static void end_jobs(struct sim *sim, long now)
@@ -164,14 +165,15 @@ static void end_jobs(struct sim *sim, long now)
         const struct cred *c[CRED_NKINDS] = {j->user, j->group, j->account, j->class_, j->qos};
         for (int k = 0; k < CRED_NKINDS; k++)
             o->cred[k] = c[k] ? (unsigned)c[k]->index : 0;
-        if (sim->forget_ended) {
-            if (nended == cap)
-                ended = xrealloc(ended, (cap = cap ? 2 * cap : 16) * sizeof *ended);
-            ended[nended++] = r;
-        }
+        if (nended == cap)
+            ended = xrealloc(ended, (cap = cap ? 2 * cap : 16) * sizeof *ended);
+        ended[nended++] = r;
     }
-    if (nended)
+    if (nended && sim->forget_ended)
         forget_ended(sim, ended, nended, now);
+    /* the resource manager holds them no more */
+    for (size_t i = 0; i < nended; i++)
+        runtab_put(&sim->runs, ended[i]);
     free(ended);
 }
 
@@ -404,7 +406,7 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
                       .record_nodes = hooks && hooks->record_nodes,
                       .forget_ended = hooks && hooks->forget_ended && !wl->ndeps};
     sim.rm = (struct rm){&sim_rm_ops, &sim};
-    sim.runs = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *sim.runs);
+    runtab_init(&sim.runs);
     heap_init(&sim.ends, end_less, end_setpos);
     for (size_t i = 0; i < wl->njobs; i++)
         out[i] = (struct sim_outcome){.start = -1, .end = -1, .run_start = -1};
@@ -451,7 +453,7 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
         hooks->progress(hooks->ctx, wl->njobs, wl->njobs);
     sched_set_rm(s, NULL);
     heap_free(&sim.ends);
-    free(sim.runs);
+    runtab_free(&sim.runs);
     return rejected;
 }
 

@@ -6,16 +6,9 @@
 #define MOKU_SIM_INT_H
 
 #include "rm/rm.h"
+#include "sim/runtab.h"
 #include "sim/sim.h"
 #include "util/heap.h"
-
-/* A job the simulated resource manager is running. */
-struct run {
-    struct job *job;
-    long end;
-    long left; /* suspended by preemption: runtime still to go */
-    size_t pos;
-};
 
 struct sim {
     struct sched *s;
@@ -23,17 +16,17 @@ struct sim {
     size_t details_used;
     const struct workload *wl;
     struct sim_outcome *out;
-    struct heap ends; /* running jobs by the time they will end */
-    struct run *runs; /* one per workload job, indexed like it */
-    struct rm rm;     /* sim_rm_ops over this */
-    size_t next_cmd;  /* the first timed command not yet run */
-    long last;        /* time of the last iteration */
-    long long busy;   /* processors the running jobs asked for (sim_sample) */
-    long progress;    /* last instant something happened outside the engine or a job
-                         started (standing reservations are followed this long) */
-    long stalled;     /* iterations in a row without progress */
-    int record_nodes; /* sim_hooks.record_nodes */
-    int forget_ended; /* sim_hooks.forget_ended */
+    struct heap ends;   /* running jobs by the time they will end */
+    struct runtab runs; /* the jobs the simulated resource manager holds */
+    struct rm rm;       /* sim_rm_ops over this */
+    size_t next_cmd;    /* the first timed command not yet run */
+    long last;          /* time of the last iteration */
+    long long busy;     /* processors the running jobs asked for (sim_sample) */
+    long progress;      /* last instant something happened outside the engine or a job
+                           started (standing reservations are followed this long) */
+    long stalled;       /* iterations in a row without progress */
+    int record_nodes;   /* sim_hooks.record_nodes */
+    int forget_ended;   /* sim_hooks.forget_ended */
 };
 
 /* The simulated resource manager (ctx: struct sim *): a started job ends at

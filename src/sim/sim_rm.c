@@ -12,13 +12,13 @@
 #include "engine/engine.h"
 #include "sim/sim_int.h"
 
-/* sim.c has set runs[tag].job to the engine job before calling this. */
+/* sim.c has made the job's run record (runtab_get) before calling this. */
 static int sr_start(void *ctx, const struct rm_job *rj, long now, struct err *err)
 {
     struct sim *sim = ctx;
-    if (rj->tag >= sim->wl->njobs || !sim->runs[rj->tag].job)
+    struct run *r = rj->tag < sim->wl->njobs ? runtab_find(&sim->runs, rj->tag) : NULL;
+    if (!r || !r->job)
         return err_set(err, "job %s: not in the workload", rj->id);
-    struct run *r = &sim->runs[rj->tag];
     struct sim_outcome *o = &sim->out[rj->tag];
     long end = now + sim->wl->jobs[rj->tag].runtime;
     long kill = sched_kill_time(sim->s, r->job);
@@ -38,8 +38,8 @@ static struct run *run_of(struct sim *sim, const char *id)
     struct job *j = sched_find_job(sim->s, id);
     if (!j || j->tag >= sim->wl->njobs)
         return NULL;
-    struct run *r = &sim->runs[j->tag];
-    return r->job == j && r->pos != SIZE_MAX ? r : NULL;
+    struct run *r = runtab_find(&sim->runs, j->tag);
+    return r && r->job == j && r->pos != SIZE_MAX ? r : NULL;
 }
 
 static int sr_status(void *ctx, const char *id, long now, struct rm_status *st, struct err *err)
