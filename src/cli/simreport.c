@@ -198,10 +198,10 @@ void sim_recorded(struct run *rec, const struct sim_opts *o, const struct worklo
     struct sim_outcome *out = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *out);
     for (size_t i = 0; i < wl->njobs; i++) {
         long start = wl->rec_start ? wl->rec_start[i] : -1;
-        out[i].start = out[i].end = out[i].run_start = -1;
+        out[i].start = out[i].end = -1;
         if (start < 0 || start > o->until)
             continue;
-        out[i].start = out[i].run_start = start;
+        out[i].start = start;
         if (start + wl->jobs[i].runtime <= o->until)
             out[i].end = start + wl->jobs[i].runtime;
     }

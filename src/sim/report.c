@@ -145,32 +145,47 @@ static double dist_value(enum report_dist d, const struct wl_job *w, const struc
     }
 }
 
-/* Sort n keys: the IEEE 754 bit patterns of non-negative doubles, which
- * order as the numbers do. An LSD radix sort, 11 bits a pass (6 passes at
- * most), skipping the digits all keys share. qsort took 25 ms a
- * distribution on HPC2N's 202,876 jobs, 10 % of the replay; this takes a
- * few. tmp holds n. */
-#define RADIX_BITS 11
-static void sort_keys(uint64_t *a, uint64_t *b, size_t n)
+/* Put in place, in a[lo..hi), the keys of the ranks rank[0..nr) (indices
+ * into a, ascending, each in [lo, hi)): a[rank[i]] is then what a sorted a
+ * would hold there. Keys are the IEEE 754 bit patterns of non-negative
+ * doubles, which order as the numbers do. A quickselect for many ranks at
+ * once, in place: the quantiles cost 8 bytes a job while they are
+ * computed, not the 16 of a radix sort and its second array (a
+ * million-job replay's memory peaks here). Three-way partitions, as many
+ * keys are equal (every wait of 0); the smaller side by recursion, the
+ * larger by the loop, so the stack stays within log n. */
+static void select_ranks(uint64_t *a, size_t lo, size_t hi, const size_t *rank, size_t nr)
 {
-    uint64_t *orig = a;
-    const uint64_t mask = (1u << RADIX_BITS) - 1;
-    for (int shift = 0; shift < 64; shift += RADIX_BITS) {
-        size_t count[(1u << RADIX_BITS) + 1] = {0};
-        for (size_t i = 0; i < n; i++)
-            count[((a[i] >> shift) & mask) + 1]++;
-        if (count[((a[0] >> shift) & mask) + 1] == n)
-            continue; /* every key has this digit */
-        for (size_t k = 0; k < mask + 1; k++)
-            count[k + 1] += count[k];
-        for (size_t i = 0; i < n; i++)
-            b[count[(a[i] >> shift) & mask]++] = a[i];
-        uint64_t *t = a;
-        a = b;
-        b = t;
+    while (nr && hi - lo > 1) {
+        uint64_t x = a[lo], y = a[lo + (hi - lo) / 2], z = a[hi - 1];
+        uint64_t pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+        size_t lt = lo, i = lo, gt = hi; /* [lo,lt) <, [lt,i) =, [gt,hi) > pivot */
+        while (i < gt) {
+            uint64_t k = a[i];
+            if (k < pivot) {
+                a[i++] = a[lt];
+                a[lt++] = k;
+            } else if (k > pivot) {
+                a[i] = a[--gt];
+                a[gt] = k;
+            } else {
+                i++;
+            }
+        }
+        size_t nl = 0, nh = 0; /* the ranks below lt, and from gt on */
+        while (nl < nr && rank[nl] < lt)
+            nl++;
+        while (nh < nr - nl && rank[nr - 1 - nh] >= gt)
+            nh++;
+        const size_t *high = rank + nr - nh;
+        if (lt - lo < hi - gt) {
+            select_ranks(a, lo, lt, rank, nl);
+            lo = gt, rank = high, nr = nh;
+        } else {
+            select_ranks(a, gt, hi, high, nh);
+            hi = lt, nr = nl;
+        }
     }
-    if (a != orig)
-        memcpy(orig, a, n * sizeof *a);
 }
 
 /* A non-negative double's bit pattern, and back (memcpy: no aliasing). */
@@ -198,21 +213,22 @@ static void compute_quantiles(struct report *r, const struct workload *wl,
     if (!r->jobs)
         return;
     _Static_assert(sizeof(double) == sizeof(uint64_t), "doubles sort as 64-bit patterns");
-    uint64_t *v = xmalloc(r->jobs * sizeof *v), *tmp = xmalloc(r->jobs * sizeof *tmp);
+    uint64_t *v = xmalloc(r->jobs * sizeof *v);
     for (int d = 0; d < REPORT_NDIST; d++) {
-        size_t n = 0;
+        size_t n = 0, rank[REPORT_NQUANT];
         for (size_t i = 0; i < wl->njobs && n < r->jobs; i++)
             if (measured(r, &wl->jobs[i], &out[i]))
                 v[n++] = key_of(fmax(
                     0.0, dist_value((enum report_dist)d, &wl->jobs[i], &out[i], report_tau(r))));
-        sort_keys(v, tmp, n);
         for (int q = 0; q < REPORT_NQUANT; q++) {
-            size_t rank = (size_t)ceil((double)q * (double)n / (REPORT_NQUANT - 1) - 1e-9);
-            r->quant[d][q] = n ? value_of(v[rank ? rank - 1 : 0]) : 0.0;
+            size_t k = (size_t)ceil((double)q * (double)n / (REPORT_NQUANT - 1) - 1e-9);
+            rank[q] = k ? k - 1 : 0;
         }
+        select_ranks(v, 0, n, rank, n ? REPORT_NQUANT : 0);
+        for (int q = 0; q < REPORT_NQUANT; q++)
+            r->quant[d][q] = n ? value_of(v[rank[q]]) : 0.0;
     }
     free(v);
-    free(tmp);
 }
 
 /* ------------------------------------------------------------- groups */
@@ -273,7 +289,7 @@ static const char *group_name(const struct sched *s, const struct wl_job *w,
     if (o->job)
         c = k == CRED_USER ? o->job->user : o->job->class_;
     else if (s)
-        c = cred_at(sched_creds(s, k), o->cred[k]);
+        c = cred_at(sched_creds(s, k), sim_outcome_cred(o, k));
     if (c)
         return c->name;
     const struct wl_names *nm = wl_job_names(w);
@@ -759,7 +775,8 @@ void report_job_creds(const struct sim_outcome *o, const struct sched *s,
         memcpy(creds, c, sizeof c);
     } else if (o->end >= 0 && s) { /* ended, its engine record forgotten */
         for (int k = 0; k < CRED_NKINDS; k++)
-            creds[k] = cred_at(sched_creds(s, (enum cred_kind)k), o->cred[k]);
+            creds[k] =
+                cred_at(sched_creds(s, (enum cred_kind)k), sim_outcome_cred(o, (enum cred_kind)k));
     }
 }
 
@@ -779,7 +796,7 @@ static void csv_row(struct obuf *f, const struct wl_job *w, const struct sim_out
     obuf_putc(f, ',');
     obuf_ll(f, w->submit);
     obuf_putc(f, ',');
-    opt_time(f, o->run_start, o->start >= 0);
+    opt_time(f, sim_run_start(o), o->start >= 0);
     opt_time(f, o->end, o->end >= 0);
     if (o->start >= 0)
         obuf_ll(f, o->start - w->submit);

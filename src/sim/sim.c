@@ -61,7 +61,7 @@ static void record_slots(struct sim *sim, const struct job *j)
         d->slots = xmalloc(j->nslots * sizeof *j->slots);
         memcpy(d->slots, j->slots, j->nslots * sizeof *j->slots);
     }
-    d->nslots = j->nslots;
+    d->nslots = (unsigned)j->nslots;
 }
 
 /* The engine starts a job: through the resource-manager table, as the
@@ -94,7 +94,7 @@ static void record_segment(struct sim *sim, const struct job *j, long now)
         obuf_puts(f, d->segments);
         obuf_putc(f, ';');
     }
-    obuf_ll(f, o->run_start);
+    obuf_ll(f, sim_run_start(o));
     obuf_putc(f, '-');
     obuf_ll(f, now);
     obuf_putc(f, '@');
@@ -135,7 +135,9 @@ static int rm_resume(void *ctx, struct job *j, long now)
     r->end = now + r->left;
     heap_push(&sim->ends, r);
     sim->busy += wl_job_procs(&sim->wl->jobs[j->tag]);
-    sim->out[j->tag].run_start = now; /* its last run, on the same nodes */
+    struct sim_detail *d = detail(sim, &sim->out[j->tag]);
+    d->run_start = now; /* its last run, on the same nodes */
+    d->resumed = 1;
     sim->progress = now;
     return 0;
 }
@@ -150,6 +152,25 @@ static void forget_ended(struct sim *sim, struct run **ended, size_t n, long now
             sim->out[ended[i]->tag].job = NULL;
 }
 
+/* An ended job's credentials, for when the engine has forgotten it. */
+static void keep_creds(struct sim *sim, struct sim_outcome *o, const struct job *j)
+{
+    const struct cred *c[CRED_NKINDS] = {j->user, j->group, j->account, j->class_, j->qos};
+    unsigned idx[CRED_NKINDS];
+    int wide = 0;
+    for (int k = 0; k < CRED_NKINDS; k++) {
+        idx[k] = c[k] ? (unsigned)c[k]->index : 0;
+        wide |= idx[k] >= SIM_CRED_WIDE;
+        o->cred[k] = (unsigned short)(idx[k] >= SIM_CRED_WIDE ? SIM_CRED_WIDE : idx[k]);
+    }
+    if (wide) {
+        struct sim_detail *d = detail(sim, o);
+        if (!d->wide_cred)
+            d->wide_cred = xmalloc(sizeof idx);
+        memcpy(d->wide_cred, idx, sizeof idx);
+    }
+}
+
 static void end_jobs(struct sim *sim, long now)
 {
     struct run *r, **ended = NULL;
@@ -162,9 +183,7 @@ static void end_jobs(struct sim *sim, long now)
         o->end = now;
         sim->busy -= wl_job_procs(&sim->wl->jobs[j->tag]);
         sched_job_ended(sim->s, j, now);
-        const struct cred *c[CRED_NKINDS] = {j->user, j->group, j->account, j->class_, j->qos};
-        for (int k = 0; k < CRED_NKINDS; k++)
-            o->cred[k] = c[k] ? (unsigned)c[k]->index : 0;
+        keep_creds(sim, o, j);
         if (nended == cap)
             ended = xrealloc(ended, (cap = cap ? 2 * cap : 16) * sizeof *ended);
         ended[nended++] = r;
@@ -409,7 +428,7 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
     runtab_init(&sim.runs);
     heap_init(&sim.ends, end_less, end_setpos);
     for (size_t i = 0; i < wl->njobs; i++)
-        out[i] = (struct sim_outcome){.start = -1, .end = -1, .run_start = -1};
+        out[i] = (struct sim_outcome){.start = -1, .end = -1};
     sched_set_rm(s,
                  &(struct sched_rm){
                      .start = rm_start, .preempt = rm_preempt, .resume = rm_resume, .ctx = &sim});
@@ -457,6 +476,18 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
     return rejected;
 }
 
+long sim_run_start(const struct sim_outcome *o)
+{
+    return o->more && o->more->resumed ? o->more->run_start : o->start;
+}
+
+unsigned sim_outcome_cred(const struct sim_outcome *o, enum cred_kind k)
+{
+    if (o->cred[k] == SIM_CRED_WIDE && o->more && o->more->wide_cred)
+        return o->more->wide_cred[k];
+    return o->cred[k];
+}
+
 void sim_outcomes_free(struct sim_outcome *out, size_t n)
 {
     /* What each detail owns, and the details alone; a block's first detail
@@ -469,6 +500,7 @@ void sim_outcomes_free(struct sim_outcome *out, size_t n)
         if (d->slots != &d->one)
             free(d->slots);
         free(d->segments);
+        free(d->wide_cred);
         if (d->block != 1)
             out[i].more = NULL;
         if (d->block == 0)

@@ -29,33 +29,48 @@ struct cfg;
 struct sim_detail {
     char *reason;           /* rejected: why */
     struct job_slot *slots; /* the last run's processors (sim_hooks.record_nodes): */
-    size_t nslots;          /* &one when there is one (no allocation per job) */
-    struct job_slot one;
+    struct job_slot one;    /* &one when there is one (no allocation per job) */
+    unsigned nslots;
     /* Where it lives: 0 allocated alone; made by sim_run, in blocks (a
      * jobs CSV wants one per job, and a malloc each cost the replay): 1
      * the first of its block, which frees the block, 2 the others. */
     unsigned char block;
-    char *segments; /* earlier runs of a preempted job, "start-end@nodes" joined
-                       by ';' (sim_hooks.record_nodes) */
+    unsigned char resumed; /* its last run began at run_start, not at its start */
+    char *segments;        /* earlier runs of a preempted job, "start-end@nodes" joined
+                              by ';' (sim_hooks.record_nodes) */
+    long run_start;        /* when resumed: when */
+    unsigned *wide_cred;   /* its credentials' indices when one is past SIM_CRED_WIDE
+                              (sim_outcome.cred), NULL otherwise */
 };
+
+/* sim_outcome.cred: the index is in the detail's wide_cred. */
+#define SIM_CRED_WIDE 0xFFFFu
 
 /* What happened to one workload job (same index as workload.jobs). One per
  * job of the trace, so kept small: what few jobs have is in `more`. */
 struct sim_outcome {
     long start, end; /* -1 if it has not started / not ended; a requeued job's
-                        start is its restart, a resumed one keeps its first */
-    long run_start;  /* start of its last run (a resumed job: when it resumed), -1 if none */
+                        start is its restart, a resumed one keeps its first
+                        (its last run's start: sim_run_start) */
     struct job *job; /* the engine's job (borrowed: valid while the scheduler
                         lives), NULL if rejected or forgotten when it ended
                         (sim_hooks.forget_ended) */
     struct sim_detail *more;
-    unsigned cred[CRED_NKINDS]; /* ended: its credentials (cred->index, per kind) */
+    /* ended: its credentials (cred->index, per kind; sim_outcome_cred).
+     * 16 bits each: a trace rarely has more than a few thousand users, and
+     * an index past that is kept in the detail (SIM_CRED_WIDE). */
+    unsigned short cred[CRED_NKINDS];
+    unsigned char backfilled : 1;
+    unsigned char rejected : 1;  /* refused at submission (more processors than the cluster) */
+    unsigned char killed : 1;    /* ended at its kill time, before its runtime */
+    unsigned char cancelled : 1; /* ended by canceljob while running */
     int preempted; /* times it was preempted for a reservation's owner (OWNERPREEMPT) */
-    unsigned char backfilled;
-    unsigned char rejected;  /* refused at submission (more processors than the cluster) */
-    unsigned char killed;    /* ended at its kill time, before its runtime */
-    unsigned char cancelled; /* ended by canceljob while running */
 };
+
+/* The start of its last run: its start, or when it was last resumed. */
+long sim_run_start(const struct sim_outcome *o);
+/* An ended job's credential index of kind k (cred->index). */
+unsigned sim_outcome_cred(const struct sim_outcome *o, enum cred_kind k);
 
 /* Free what the outcomes own (not the array). */
 void sim_outcomes_free(struct sim_outcome *out, size_t n);

@@ -26,7 +26,9 @@ static int sr_start(void *ctx, const struct rm_job *rj, long now, struct err *er
         end = kill;
         o->killed = 1;
     }
-    o->start = o->run_start = now;
+    o->start = now; /* its last run's start too */
+    if (o->more)
+        o->more->resumed = 0;
     r->end = end;
     heap_push(&sim->ends, r);
     return 0;

@@ -60,3 +60,12 @@ done
 run simulate --config $dir/easy.cfg --jobs-out "$TMP/no/such/dir/jobs.csv" $dir/small.swf
 check "--jobs-out in a missing directory: an error before the replay" \
     sh -c "[ $rc -ne 0 ] && grep -q 'jobs.csv: cannot write: No such file or directory' $TMP/err && [ ! -s $TMP/out ]"
+
+# More than 65,534 users: an outcome keeps 16-bit credential indices and
+# the rest in its detail (sim.h, SIM_CRED_WIDE); the jobs CSV still names
+# each job's own user once the engine has forgotten the job.
+awk 'BEGIN { for (i = 1; i <= 70000; i++)
+    printf "%d %d -1 10 1 -1 -1 1 20 -1 1 %d %d -1 1 -1 -1 -1\n", i, i, i, i % 70 }' >"$TMP/wide.swf"
+run simulate --nodes 4 --ppn 1 --jobs-out "$TMP/wide.csv" "$TMP/wide.swf"
+check "70,000 users: each job's row names its own user and group" \
+    sh -c "[ $rc -eq 0 ] && awk -F, 'NR > 1 && (\$11 != \$1 || \$12 != \$1 % 70) { bad++ } END { exit !(NR == 70001 && !bad) }' $TMP/wide.csv"

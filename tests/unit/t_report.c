@@ -97,12 +97,11 @@ static void small_replay(struct workload *wl, struct sim_outcome *out)
     add(wl, "3", 100, 300, 100000);
     add(wl, "4", 100, 5000, 10);
     add(wl, "5", 200, 2, 50);
-    out[0] = (struct sim_outcome){.start = 0, .run_start = 0, .end = 100}; /* wait 0, run 100 */
-    out[1] = (struct sim_outcome){.start = 3600, .run_start = 3600, .end = 10800}; /* wait 3600 */
-    out[2] = (struct sim_outcome){.start = 100, .run_start = 100, .end = 100100, .killed = 1};
-    out[3] = (struct sim_outcome){
-        .start = -1, .run_start = -1, .end = -1, .rejected = 1, .more = &reject};
-    out[4] = (struct sim_outcome){.start = 200, .run_start = 200, .end = -1};
+    out[0] = (struct sim_outcome){.start = 0, .end = 100};      /* wait 0, run 100 */
+    out[1] = (struct sim_outcome){.start = 3600, .end = 10800}; /* wait 3600 */
+    out[2] = (struct sim_outcome){.start = 100, .end = 100100, .killed = 1};
+    out[3] = (struct sim_outcome){.start = -1, .end = -1, .rejected = 1, .more = &reject};
+    out[4] = (struct sim_outcome){.start = 200, .end = -1};
 }
 
 static void test_compute_classes(void)
@@ -168,12 +167,56 @@ static void test_quantiles(void)
     /* No job measured: every quantile 0. */
     struct sim_outcome none[5];
     for (int i = 0; i < 5; i++)
-        none[i] = (struct sim_outcome){.start = -1, .end = -1, .run_start = -1};
+        none[i] = (struct sim_outcome){.start = -1, .end = -1};
     report_compute(&r, &wl, none, 1000, NULL);
     CHECK(near(report_percentile(&r, REPORT_WAIT, 99), 0));
     CHECK_EQ(r.nusers, 0);
     report_free(&r);
     workload_free(&wl);
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* Every kept quantile is the nearest-rank value of a full sort, whatever
+ * the sizes and however many waits are equal (the selection works in
+ * place, partition by partition). */
+static void test_quantiles_random(void)
+{
+    srand(31);
+    const size_t sizes[] = {1, 2, 3, 7, 199, 200, 201, 401, 5000};
+    for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
+        size_t n = sizes[t];
+        struct workload wl;
+        workload_init(&wl);
+        struct sim_outcome *out = calloc(n, sizeof *out);
+        long *waits = calloc(n, sizeof *waits);
+        for (size_t i = 0; i < n; i++) {
+            struct wl_job j = {
+                .submit = 0, .tasks = 1, .procs_per_task = 1, .walltime = 100, .runtime = 100};
+            workload_add(&wl, &j);
+            /* many zeros, many repeats, a few large */
+            long w = rand() % 3 == 0 ? 0 : rand() % 4 == 0 ? rand() % 100000 : rand() % 50;
+            out[i] = (struct sim_outcome){.start = w, .end = w + 100};
+            waits[i] = w;
+        }
+        struct report r = {0};
+        report_compute(&r, &wl, out, 1000, NULL);
+        qsort(waits, n, sizeof *waits, cmp_long);
+        int bad = 0;
+        for (int q = 0; q < REPORT_NQUANT; q++) {
+            size_t k = (size_t)ceil((double)q * (double)n / (REPORT_NQUANT - 1) - 1e-9);
+            bad += !near(r.quant[REPORT_WAIT][q], (double)waits[k ? k - 1 : 0]);
+        }
+        CHECK_EQ(bad, 0);
+        report_free(&r);
+        workload_free(&wl);
+        free(out);
+        free(waits);
+    }
 }
 
 /* Groups by user and class from the workload's names, most
@@ -199,7 +242,7 @@ static void test_groups(void)
     }
     struct sim_outcome out[3];
     for (int i = 0; i < 3; i++)
-        out[i] = (struct sim_outcome){.start = 10 * i, .run_start = 10 * i, .end = 10 * i + 1000};
+        out[i] = (struct sim_outcome){.start = 10 * i, .end = 10 * i + 1000};
     struct report r = {0};
     report_compute(&r, &wl, out, 1000, NULL);
     CHECK_EQ(r.nusers, 2);
@@ -536,6 +579,7 @@ int main(void)
     TEST_RUN(test_series_integrals);
     TEST_RUN(test_series_merge);
     TEST_RUN(test_svg);
+    TEST_RUN(test_quantiles_random);
     TEST_RUN(test_svg_days);
     TEST_RUN(test_series_csv);
     TEST_RUN(test_colours_dashes);

@@ -64,10 +64,10 @@ static void jobs(struct workload *wl, struct sim_outcome *out, struct sim_detail
     static struct job_slot slots[] = {{.node = 3, .nnodes = 1, .procs = 1},
                                       {.node = 0, .nnodes = 2, .procs = 1}};
     *d = (struct sim_detail){.slots = slots, .nslots = 2};
-    out[0] = (struct sim_outcome){.start = 10, .run_start = 10, .end = 510, .more = d};
-    out[1] = (struct sim_outcome){.start = 100, .run_start = 100, .end = 1100, .killed = 1};
-    out[2] = (struct sim_outcome){.start = -1, .run_start = -1, .end = -1, .rejected = 1};
-    out[3] = (struct sim_outcome){.start = -1, .run_start = -1, .end = -1};
+    out[0] = (struct sim_outcome){.start = 10, .end = 510, .more = d};
+    out[1] = (struct sim_outcome){.start = 100, .end = 1100, .killed = 1};
+    out[2] = (struct sim_outcome){.start = -1, .end = -1, .rejected = 1};
+    out[3] = (struct sim_outcome){.start = -1, .end = -1};
 }
 
 static void test_batsim(void)
