@@ -258,8 +258,7 @@ static int read_some(struct dconn_set *s, struct dconn *c, struct uidc *u, long 
         }
         if (rc <= 0)
             break;
-        int joins =
-            ops->joins && ops->settle && ops->joins(ops->ctx, c->uid, c->r.body, c->r.need);
+        int joins = ops->joins && ops->settle && ops->joins(ops->ctx, c->uid, c->r.body, c->r.need);
         if (!joins)
             settle(s, ops, now); /* what went before is durable before this acts */
         char *text = ops->answer(ops->ctx, c->uid, c->gid, c->r.body, c->r.need);

@@ -75,13 +75,13 @@ struct dconn {
     struct wire_reader r;
     char *out; /* the framed replies (one, or a batch), NULL while reading */
     size_t outlen, outoff;
-    int held; /* all of out waits for the group's commit (ops->settle) */
+    int held;               /* all of out waits for the group's commit (ops->settle) */
     struct dconn_req *hreq; /* while held: the requests, to answer each again
                                on its own if the group cannot be made durable */
     size_t nhreq, hreqcap;
     int last;   /* read no more: close once out is sent */
     int served; /* has had a reply: an idle close is no drop */
-    int fresh; /* accepted since the last poll: read at once (most send at once) */
+    int fresh;  /* accepted since the last poll: read at once (most send at once) */
 };
 
 struct dconn_set {

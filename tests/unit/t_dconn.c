@@ -1,7 +1,8 @@
 /* t_dconn — the daemon's connections (src/daemon/dconn.c) on a real Unix
  * socket: the per-uid cap, replies written as the client reads them (a
  * client that does not read holds up nothing), a uid's share of answers per
- * pass, group commit, pipelined batches, and the read deadline. All clients are this process's uid. */
+ * pass, group commit, pipelined batches, and the read deadline. All clients are this process's uid.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -286,7 +287,7 @@ static void test_pipelined_batch(void)
     settles = 0;
     seen[0] = '\0';
     CHECK_EQ(gpass(&s, lfd, 100), 4); /* up to x4: its reply ends the pass's reading */
-    CHECK_STR(at_settle, "ggg");     /* settled before x4 was answered */
+    CHECK_STR(at_settle, "ggg");      /* settled before x4 was answered */
     CHECK_EQ(settles, 2);
     for (int i = 0; i < 4; i++)
         recv_is(fd, batch[i]);
