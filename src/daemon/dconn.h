@@ -8,11 +8,12 @@
  *     that is closed at once); the whole daemon DCONN_MAX. When the whole
  *     is full, the oldest connection that has not sent a whole request is
  *     closed to make room: idle connections cannot lock others out.
- *   - A request must arrive whole within DCONN_READ_SECONDS of the accept.
+ *   - A request must arrive whole within DCONN_READ_SECONDS of the accept
+ *     (or of the last reply's being sent, on a connection kept open).
  *   - A reply is written from its own buffer as the client reads it
  *     (POLLOUT), never waited for; a client that has not read it within
  *     DCONN_WRITE_SECONDS is dropped. A uid has at most DCONN_OUT_PER_UID
- *     replies waiting to be read; its further requests wait (unread) until
+ *     connections with replies waiting to be read; its further requests wait (unread) until
  *     one is taken, which bounds the memory one user can pin.
  *   - A connection may carry several requests (pipelining): it stays open
  *     after its replies until the client closes it (a one-request client
@@ -26,8 +27,9 @@
  *   - Per pass of the loop each uid gets DCONN_ANSWERS_PER_UID units of
  *     answers: a submission that joins the group costs one, any other
  *     request DCONN_COST_OTHER (at most 4 of those a pass, as before
- *     pipelining), and no more requests of the uid are read once it has
- *     DCONN_BYTES_PER_UID bytes of requests held. A user who sends many
+ *     pipelining), and no more requests of the uid are read in the pass
+ *     once DCONN_BYTES_PER_UID bytes of them have been (a batch's requests
+ *     are kept until its commit). A user who sends many
  *     requests at once gets them answered in turn with everyone else's,
  *     not before them, while a batch of cheap submissions still shares
  *     one commit.
