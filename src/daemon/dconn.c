@@ -19,6 +19,7 @@
 struct uidc {
     uid_t uid;
     int used, conns, writing, answered;
+    size_t bytes; /* of the requests read this pass */
 };
 
 struct uidtab {
@@ -51,6 +52,13 @@ static void uid_count(const struct dconn_set *s, struct uidtab *t)
 
 /* ---- closing ---- */
 
+static void drop_held_requests(struct dconn *c)
+{
+    for (size_t i = 0; i < c->nhreq; i++)
+        free(c->hreq[i].text);
+    c->nhreq = 0;
+}
+
 static void conn_close(struct dconn *c)
 {
     if (c->fd >= 0)
@@ -60,8 +68,10 @@ static void conn_close(struct dconn *c)
     free(c->out);
     c->out = NULL;
     c->held = 0;
-    free(c->req);
-    c->req = NULL;
+    drop_held_requests(c);
+    free(c->hreq);
+    c->hreq = NULL;
+    c->hreqcap = 0;
 }
 
 /* Drop the closed ones (fd -1), keeping the order of the rest. */
@@ -161,20 +171,23 @@ static int write_some(struct dconn *c)
     return 1;
 }
 
-/* The reply text as a frame (4-byte big-endian length, then the bytes). */
-static void set_reply(struct dconn *c, char *text, long now)
+/* The reply text as a frame (4-byte big-endian length, then the bytes),
+ * after the replies c->out already holds (a batch is answered in order). */
+static void add_reply(struct dconn *c, char *text, long now)
 {
     size_t len = strlen(text);
     if (len > UINT32_MAX)
         len = 0; /* cannot be framed: an empty reply, which the client reports */
-    c->out = xmalloc(len + 4);
-    c->out[0] = (char)(len >> 24);
-    c->out[1] = (char)(len >> 16);
-    c->out[2] = (char)(len >> 8);
-    c->out[3] = (char)len;
-    memcpy(c->out + 4, text, len);
-    c->outlen = len + 4;
-    c->outoff = 0;
+    if (!c->out)
+        c->outlen = c->outoff = 0;
+    c->out = xrealloc(c->out, c->outlen + len + 4);
+    char *f = c->out + c->outlen;
+    f[0] = (char)(len >> 24);
+    f[1] = (char)(len >> 16);
+    f[2] = (char)(len >> 8);
+    f[3] = (char)len;
+    memcpy(f + 4, text, len);
+    c->outlen += len + 4;
     c->since = now;
     free(text);
 }
@@ -197,59 +210,98 @@ static void settle(struct dconn_set *s, const struct dconn_ops *ops, long now)
         if (!c->held)
             continue;
         c->held = 0;
-        if (fail) {
+        if (fail) { /* the batch's replies, each again, in order */
             free(c->out);
             c->out = NULL;
-            char *text =
-                alone && c->req ? ops->answer(ops->ctx, c->uid, c->gid, c->req, c->reqlen) : NULL;
-            set_reply(c, text ? text : xstrdup(fail), now);
+            for (size_t k = 0; k < c->nhreq; k++) {
+                struct dconn_req *q = &c->hreq[k];
+                char *text = alone ? ops->answer(ops->ctx, c->uid, c->gid, q->text, q->len) : NULL;
+                add_reply(c, text ? text : xstrdup(fail), now);
+            }
         }
-        free(c->req);
-        c->req = NULL;
+        drop_held_requests(c);
     }
     free(fail);
 }
 
-/* One connection that is reading, after poll said it has bytes: 1 answered
- * (the reply being written, sent, or held for the group), 0 still reading,
- * -1 to close. */
-static int read_one(struct dconn_set *s, struct dconn *c, struct uidc *u, long now,
-                    const struct dconn_ops *ops)
+static void hold_request(struct dconn *c)
 {
-    struct err e;
-    int rc = wire_reader_step(&c->r, c->fd, &e);
-    if (rc <= 0)
-        return rc;
-    int joins = ops->joins && ops->settle && ops->joins(ops->ctx, c->uid, c->r.body, c->r.need);
-    if (!joins)
-        settle(s, ops, now); /* what went before is durable before this acts */
-    char *text = ops->answer(ops->ctx, c->uid, c->gid, c->r.body, c->r.need);
-    if (text && joins) { /* kept until the group is settled */
-        c->req = xmalloc(c->r.need + 1);
-        memcpy(c->req, c->r.body, c->r.need);
-        c->req[c->r.need] = '\0';
-        c->reqlen = c->r.need;
+    c->hreq = xgrow(c->hreq, &c->hreqcap, c->nhreq + 1, sizeof *c->hreq);
+    c->hreq[c->nhreq++] = (struct dconn_req){xstrndup(c->r.body, c->r.need), c->r.need};
+}
+
+/* May c's next request be read in this pass? While c has no reply, or all
+ * its replies wait for the group (a batch of submissions), and its uid has
+ * answers and bytes left. */
+static int may_read(const struct dconn *c, const struct uidc *u)
+{
+    return !c->last && (!c->out || c->held) && u->answered < DCONN_ANSWERS_PER_UID &&
+           u->bytes < DCONN_BYTES_PER_UID;
+}
+
+/* One connection that is reading, after poll said it has bytes: its
+ * requests, as many as it sent and may_read allows. Returns how many were
+ * answered (the replies being written, sent, or held for the group), or -1
+ * to close. */
+static int read_some(struct dconn_set *s, struct dconn *c, struct uidc *u, long now,
+                     const struct dconn_ops *ops)
+{
+    int got = 0;
+    while (may_read(c, u)) {
+        struct err e;
+        int rc = wire_reader_step(&c->r, c->fd, &e);
+        if (rc < 0 && got == 0)
+            return -1;
+        if (rc < 0) { /* the end of a batch (EOF), or a bad frame after it */
+            wire_reader_reset(&c->r);
+            c->last = 1;
+        }
+        if (rc <= 0)
+            break;
+        int joins = ops->joins && ops->settle && ops->joins(ops->ctx, c->uid, c->r.body, c->r.need);
+        if (!joins)
+            settle(s, ops, now); /* what went before is durable before this acts */
+        char *text = ops->answer(ops->ctx, c->uid, c->gid, c->r.body, c->r.need);
+        if (text && joins) /* kept until the group is settled */
+            hold_request(c);
+        u->answered += joins ? 1 : DCONN_COST_OTHER;
+        u->bytes += c->r.need;
+        wire_reader_reset(&c->r);
+        if (!text) { /* close without a reply: after the batch's replies */
+            if (got == 0)
+                return -1;
+            c->last = 1;
+            break;
+        }
+        u->writing += !c->out;
+        add_reply(c, text, now);
+        c->held = joins;
+        got++;
     }
-    wire_reader_reset(&c->r);
-    if (!text)
-        return -1;
-    set_reply(c, text, now);
-    c->held = joins;
-    u->answered++;
-    u->writing++;
-    return 1;
+    return got;
 }
 
 /* Send what the socket takes of c's reply; close c when it is all sent, the
  * client is gone, or its time is up. */
 static void write_or_close(struct dconn_set *s, struct dconn *c, short rev, int done, long now)
 {
-    if (!done && c->out && !c->held && (rev & (POLLOUT | POLLERR | POLLHUP)))
-        done = write_some(c) != 0;
+    if (!done && c->out && !c->held && (rev & (POLLOUT | POLLERR | POLLHUP))) {
+        int w = write_some(c);
+        if (w == 1 && !c->last) { /* kept for the client's next request */
+            free(c->out);
+            c->out = NULL;
+            c->since = now;
+            c->served = 1;
+            return;
+        }
+        done = w != 0;
+    }
     long limit = c->out ? DCONN_WRITE_SECONDS : DCONN_READ_SECONDS;
     if (!done && !c->held && now - c->since >= limit) {
         done = 1;
-        s->dropped++;
+        /* One answered that asked nothing more is no client the limits
+         * turned away. */
+        s->dropped += !c->served || c->out || c->r.got > 0;
     }
     if (done)
         conn_close(c);
@@ -267,11 +319,11 @@ size_t dconn_service(struct dconn_set *s, const struct pollfd *pfd, size_t npfd,
         c->fresh = 0;
         struct uidc *u = uid_slot(&t, c->uid);
         int done = 0;
-        if (!c->out && (rev & POLLIN) && u->answered < DCONN_ANSWERS_PER_UID) {
-            int rc = read_one(s, c, u, now, ops);
-            answered += rc == 1;
+        if (!c->out && (rev & POLLIN) && may_read(c, u)) {
+            int rc = read_some(s, c, u, now, ops);
+            answered += rc > 0 ? (size_t)rc : 0;
             done = rc < 0;
-            if (rc == 1)
+            if (rc > 0)
                 rev |= POLLOUT; /* try at once: most replies fit the socket's buffer */
         } else if (!c->out && !(rev & POLLIN) && (rev & (POLLERR | POLLHUP | POLLNVAL))) {
             /* Gone with nothing left to read. One that hung up after

@@ -8,24 +8,38 @@
  *     that is closed at once); the whole daemon DCONN_MAX. When the whole
  *     is full, the oldest connection that has not sent a whole request is
  *     closed to make room: idle connections cannot lock others out.
- *   - A request must arrive whole within DCONN_READ_SECONDS of the accept.
+ *   - A request must arrive whole within DCONN_READ_SECONDS of the accept
+ *     (or of the last reply's being sent, on a connection kept open).
  *   - A reply is written from its own buffer as the client reads it
  *     (POLLOUT), never waited for; a client that has not read it within
  *     DCONN_WRITE_SECONDS is dropped. A uid has at most DCONN_OUT_PER_UID
- *     replies waiting to be read; its further requests wait (unread) until
+ *     connections with replies waiting to be read; its further requests wait (unread) until
  *     one is taken, which bounds the memory one user can pin.
- *   - At most DCONN_ANSWERS_PER_UID requests per uid are answered per pass
- *     of the loop, so a user who sends many requests at once gets them
- *     answered in turn with everyone else's, not before them. (Not one: the
- *     submissions of a pass share one commit, and a user's four
- *     connections submitting at once should share it too.)
+ *   - A connection may carry several requests (pipelining): it stays open
+ *     after its replies until the client closes it (a one-request client
+ *     closes once it has read its reply) or sends nothing for
+ *     DCONN_READ_SECONDS. A client that sends several before it reads gets
+ *     the replies in order, in one buffer. The next request of a
+ *     connection is read only while all its earlier replies wait for the
+ *     group's commit (submissions), so a batch of submissions joins one
+ *     group; a request that does not join ends the connection's reading
+ *     until its replies are sent.
+ *   - Per pass of the loop each uid gets DCONN_ANSWERS_PER_UID units of
+ *     answers: a submission that joins the group costs one, any other
+ *     request DCONN_COST_OTHER (at most 4 of those a pass, as before
+ *     pipelining), and no more requests of the uid are read in the pass
+ *     once DCONN_BYTES_PER_UID bytes of them have been (a batch's requests
+ *     are kept until its commit). A user who sends many
+ *     requests at once gets them answered in turn with everyone else's,
+ *     not before them, while a batch of cheap submissions still shares
+ *     one commit.
  *   - Group commit: a request the daemon says joins the group (ops->joins)
  *     is answered, but its reply is held until ops->settle has made the
  *     group's changes durable — once per pass, or before the first request
  *     of the pass that does not join, so that requests with effects outside
  *     the store (starting a job) never act on changes not yet durable. If
  *     the group could not be made durable, every held reply is replaced by
- *     the error settle returns.
+ *     the error settle returns (or by its request's answer on its own).
  *
  * The daemon gives dconn_service a function that turns one request into
  * one reply (the caller owns the text it returns; dconn frames and sends
@@ -43,9 +57,17 @@
 #define DCONN_MAX 1024
 #define DCONN_PER_UID 32
 #define DCONN_OUT_PER_UID 4
-#define DCONN_ANSWERS_PER_UID 4
+#define DCONN_ANSWERS_PER_UID 64
+#define DCONN_COST_OTHER (DCONN_ANSWERS_PER_UID / 4)
+#define DCONN_BYTES_PER_UID (4u << 20)
 #define DCONN_READ_SECONDS 5
 #define DCONN_WRITE_SECONDS 10
+
+/* A request whose reply is held, kept as it came. */
+struct dconn_req {
+    char *text; /* NUL-terminated */
+    size_t len;
+};
 
 struct dconn {
     int fd;
@@ -53,13 +75,15 @@ struct dconn {
     gid_t gid;
     long since; /* when accepted, or when its reply was ready (epoch s) */
     struct wire_reader r;
-    char *out; /* the framed reply, NULL while reading */
+    char *out; /* the framed replies (one, or a batch), NULL while reading */
     size_t outlen, outoff;
-    int held;  /* its reply waits for the group's commit (ops->settle) */
-    char *req; /* while held: the request, to answer it again on its own if
-                  the group cannot be made durable */
-    size_t reqlen;
-    int fresh; /* accepted since the last poll: read at once (most send at once) */
+    int held;               /* all of out waits for the group's commit (ops->settle) */
+    struct dconn_req *hreq; /* while held: the requests, to answer each again
+                               on its own if the group cannot be made durable */
+    size_t nhreq, hreqcap;
+    int last;   /* read no more: close once out is sent */
+    int served; /* has had a reply: an idle close is no drop */
+    int fresh;  /* accepted since the last poll: read at once (most send at once) */
 };
 
 struct dconn_set {
@@ -95,7 +119,7 @@ void dconn_accept(struct dconn_set *s, int lfd, long now);
  * POLLOUT while its reply is written, no events while it waits its turn);
  * returns how many. pfd has room for s->n entries. */
 size_t dconn_pollfds(const struct dconn_set *s, struct pollfd *pfd);
-/* After poll: read, answer (at most DCONN_ANSWERS_PER_UID requests per
+/* After poll: read, answer (at most DCONN_ANSWERS_PER_UID units per
  * uid), settle the group, write, and close what is done, broken or past its
  * time. pfd and npfd as dconn_pollfds filled and returned them; connections
  * dconn_accept added since are tried at once (their request is usually

@@ -26,6 +26,14 @@ void djrec_save(struct dmn *d, struct djob *dj)
         dj->bytes = 0;
 }
 
+int djrec_stale(const struct djob *dj)
+{
+    const struct job *j = dj->j;
+    return j && (dj->rec.holds != j->holds || dj->rec.sysprio_mode != (int)j->sysprio_mode ||
+                 dj->rec.sysprio != j->sysprio || dj->rec.bypass != j->bypass ||
+                 dj->rec.defercount != j->defercount);
+}
+
 void djrec_commit_failed(struct dmn *d)
 {
     d->nforget = 0; /* their ends are not committed: their spool stays */

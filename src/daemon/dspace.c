@@ -228,10 +228,16 @@ static void tally_count(struct dmn *d)
     }
 }
 
-static long long tally_bytes(struct dspace_tally *t, long uid)
+/* uid's bytes, 0 for a uid with none. A look, not a slot taken: a slot
+ * taken here was not counted in t->uids, so the table was never grown for
+ * it, and as many new users as it had slots, submitting between two
+ * recounts, filled it and left tally_slot searching for ever. */
+static long long tally_bytes(const struct dspace_tally *t, long uid)
 {
-    int fresh;
-    return tally_slot(t, uid, &fresh)->bytes; /* a new slot: 0 bytes */
+    size_t i = ((size_t)uid * 2654435761u) & (t->cap - 1);
+    while (t->v[i].used && t->v[i].uid != uid)
+        i = (i + 1) & (t->cap - 1);
+    return t->v[i].used ? t->v[i].bytes : 0;
 }
 
 void dspace_submitted(struct dmn *d, uid_t uid, size_t bytes)

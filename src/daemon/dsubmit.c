@@ -350,8 +350,12 @@ json_t *dsubmit_job(struct dmn *d, const struct peer *client, const json_t *job,
         qsub_free(&q);
         return dreply_err("submit: %s", e.msg);
     }
+    /* The row as inserted is the job's, unless -j names its file after the
+     * id or the engine set a hold or priority of its own (a dependency):
+     * writing it again was a tenth of a submission's time (issue 31). */
     join_streams(&q, &dj->rec, dj->rec.id);
-    djrec_save(d, dj);
+    if (q.join != QSUB_JOIN_NONE || djrec_stale(dj))
+        djrec_save(d, dj);
     store_event(d->st, now, dj->rec.id, "submit", p->user, NULL);
     qsub_free(&q);
     char id[32];

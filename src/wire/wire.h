@@ -1,11 +1,14 @@
 /*
  * wire — the client/daemon protocol on a Unix-domain stream socket.
  *
- * One request per connection. A message is a frame: 4 bytes of length
- * (big-endian, unsigned), then that many bytes of JSON text. The client
- * sends one request frame, the daemon answers with one reply frame and
- * closes. Requests are small and bounded (WIRE_MAX_REQUEST, a job script
- * included); replies may be large (showq of a big queue).
+ * A message is a frame: 4 bytes of length (big-endian, unsigned), then
+ * that many bytes of JSON text. The client sends a request frame, the
+ * daemon answers with one reply frame. A connection stays open for more
+ * until the client closes it: moku's commands send one request and close;
+ * a client may also send a batch before reading (pipelining) and gets the
+ * replies in order (src/daemon/dconn.h). Requests are small and bounded
+ * (WIRE_MAX_REQUEST, a job script included); replies may be large (showq
+ * of a big queue).
  *
  * Who is asking is never taken from the request: the daemon asks the kernel
  * (SO_PEERCRED) for the peer's uid, gid and pid.

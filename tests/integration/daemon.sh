@@ -219,6 +219,19 @@ check "args not an array: an error reply" grep -q 'must be an array' "$TMP/out"
 check "unknown command: an error reply" grep -q 'unknown command' "$TMP/out"
 "$RAWSOCK" "$S" frame '{"cmd":"submit","job":{"script":"echo","name":"x","cwd":"relative"}}' >"$TMP/out"
 check "a submit with a bad field is refused" grep -q '"ok":false' "$TMP/out"
+# Pipelining: a batch on one connection is answered in order; the showq in
+# the middle sees the two submissions before it (durable, committed before
+# it acted) and not the one after it, which is read once the showq's reply
+# is sent.
+sub='{"cmd":"submit","job":{"name":"pipe","cwd":"/tmp","script":"true\n","tasks":1,"ppn":1,"nodes":0,"hold":true}}'
+"$RAWSOCK" "$S" batch "$sub" "$sub" '{"cmd":"showq","args":[]}' "$sub" >"$TMP/out"
+ids=$(sed -n 's/.*"output":"\([0-9]*\)\\n".*/\1/p' "$TMP/out" | tr '\n' ' ')
+batch_ok() {
+    [ $# = 3 ] && [ "$(wc -l <"$TMP/out")" = 4 ] && sed -n 3p "$TMP/out" | grep -qF "\\n$1 " &&
+        sed -n 3p "$TMP/out" | grep -qF "\\n$2 " && ! sed -n 3p "$TMP/out" | grep -qF "\\n$3 "
+}
+check "a pipelined batch: replies in order, the showq between sees what came before it ($ids)" batch_ok $ids
+for id in $ids; do timeout 5 "$MOKU" canceljob "$id" >/dev/null; done
 "$RAWSOCK" "$S" garbage
 "$RAWSOCK" "$S" huge
 "$RAWSOCK" "$S" short

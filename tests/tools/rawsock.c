@@ -16,6 +16,8 @@
  *                               another, each reply read; prints how many were answered
  *   rawsock SOCKET flood N TEXT  the same until a reply is not "ok": prints how many were,
  *                               then that reply (a flood of submissions and its limit)
+ *   rawsock SOCKET batch TEXT... one connection: every TEXT sent as a frame before any
+ *                               reply is read (pipelining), then the replies, one a line
  * Exit status 0 when the exchange went as described (a reply for `frame`).
  */
 #include <stdint.h>
@@ -51,11 +53,9 @@ static void header(int fd, uint32_t n)
     put(fd, h, 4);
 }
 
-/* One frame sent, its reply read and returned (caller frees), or NULL. */
-static char *exchange(int fd, const char *text)
+/* One reply frame read and returned (caller frees), or NULL. */
+static char *exchange_reply(int fd)
 {
-    header(fd, (uint32_t)strlen(text));
-    put(fd, text, strlen(text));
     unsigned char h[4];
     if (recv(fd, h, 4, MSG_WAITALL) != 4)
         return NULL;
@@ -67,6 +67,14 @@ static char *exchange(int fd, const char *text)
     }
     buf[n] = '\0';
     return buf;
+}
+
+/* One frame sent, its reply read and returned (caller frees), or NULL. */
+static char *exchange(int fd, const char *text)
+{
+    header(fd, (uint32_t)strlen(text));
+    put(fd, text, strlen(text));
+    return exchange_reply(fd);
 }
 
 /* hold N S: connections the daemon may close as it likes (its caps). */
@@ -128,6 +136,21 @@ int main(int argc, char **argv)
     }
     int fd = dial(argv[1]);
     const char *mode = argv[2];
+    if (strcmp(mode, "batch") == 0 && argc >= 4) {
+        for (int i = 3; i < argc; i++) {
+            header(fd, (uint32_t)strlen(argv[i]));
+            put(fd, argv[i], strlen(argv[i]));
+        }
+        for (int i = 3; i < argc; i++) {
+            char *r = exchange_reply(fd);
+            if (!r)
+                return 1;
+            printf("%s\n", r);
+            free(r);
+        }
+        close(fd);
+        return 0;
+    }
     if (strcmp(mode, "noread") == 0 && argc == 5) {
         header(fd, (uint32_t)strlen(argv[4]));
         put(fd, argv[4], strlen(argv[4]));

@@ -1,7 +1,8 @@
 /* t_dconn — the daemon's connections (src/daemon/dconn.c) on a real Unix
  * socket: the per-uid cap, replies written as the client reads them (a
- * client that does not read holds up nothing), one answer per uid per pass,
- * and the read deadline. All clients are this process's uid. */
+ * client that does not read holds up nothing), a uid's share of answers per
+ * pass, group commit, pipelined batches, and the read deadline. All clients are this process's uid.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -121,11 +122,13 @@ static void test_non_reader_holds_nothing(void)
     unlink(sock_path);
 }
 
+/* Requests that do not join a group cost DCONN_COST_OTHER: four a pass
+ * for a uid, as before pipelining. */
 static void test_answers_per_uid_per_pass(void)
 {
     int lfd = listen_tmp();
     struct dconn_set s = {0};
-    enum { N = DCONN_ANSWERS_PER_UID + 2 };
+    enum { PER = DCONN_ANSWERS_PER_UID / DCONN_COST_OTHER, N = PER + 2 };
     int fds[N];
     for (int i = 0; i < N; i++)
         fds[i] = dial();
@@ -134,7 +137,7 @@ static void test_answers_per_uid_per_pass(void)
         send_frame(fds[i], "x");
     usleep(20000);
     answers = 0;
-    CHECK_EQ(pass(&s, lfd, 100), DCONN_ANSWERS_PER_UID);
+    CHECK_EQ(pass(&s, lfd, 100), PER);
     CHECK_EQ(pass(&s, lfd, 100), 2);
     CHECK_EQ(answers, N);
     for (int i = 0; i < N; i++)
@@ -256,6 +259,111 @@ static void test_group_held_until_settled(void)
     unlink(sock_path);
 }
 
+static void recv_is(int fd, const char *want)
+{
+    char *reply = NULL;
+    size_t len = 0;
+    struct err e;
+    CHECK_EQ(wire_recv(fd, &reply, &len, 1 << 20, 1000, &e), 0);
+    CHECK_STR(reply ? reply : "(none)", want);
+    free(reply);
+}
+
+/* Pipelining: one connection's batch of submissions joins one group, its
+ * replies come in order and only after the commit; a request that does
+ * not join settles the group first and ends the connection's reading for
+ * the pass; the connection stays open for more until the client closes
+ * it; a failed group answers each of the batch again, in order. */
+static void test_pipelined_batch(void)
+{
+    int lfd = listen_tmp();
+    struct dconn_set s = {0};
+    int fd = dial();
+    gpass(&s, lfd, 100); /* accepted */
+    const char *batch[] = {"g1", "g2", "g3", "x4", "g5", "g6"};
+    for (int i = 0; i < 6; i++)
+        send_frame(fd, batch[i]);
+    usleep(20000);
+    settles = 0;
+    seen[0] = '\0';
+    CHECK_EQ(gpass(&s, lfd, 100), 4); /* up to x4: its reply ends the pass's reading */
+    CHECK_STR(at_settle, "ggg");      /* settled before x4 was answered */
+    CHECK_EQ(settles, 2);
+    for (int i = 0; i < 4; i++)
+        recv_is(fd, batch[i]);
+    settles = 0;
+    for (int k = 0; k < 4 && strlen(seen) < 6; k++)
+        gpass(&s, lfd, 100);
+    CHECK_STR(seen, "gggxgg");
+    CHECK_EQ(settles, 1); /* g5 and g6: one group */
+    recv_is(fd, "g5");
+    recv_is(fd, "g6");
+    CHECK_EQ(s.n, 1); /* still open: the client may ask more */
+    send_frame(fd, "g7");
+    usleep(20000);
+    CHECK_EQ(gpass(&s, lfd, 101), 1);
+    recv_is(fd, "g7");
+    /* More than a uid's answers a pass: the rest waits for the next. */
+    enum { MANY = DCONN_ANSWERS_PER_UID + 3 };
+    for (int i = 0; i < MANY; i++)
+        send_frame(fd, "g");
+    usleep(20000);
+    settles = 0;
+    CHECK_EQ(gpass(&s, lfd, 102), DCONN_ANSWERS_PER_UID);
+    CHECK_EQ(settles, 1);
+    for (int i = 0; i < DCONN_ANSWERS_PER_UID; i++)
+        recv_is(fd, "g");
+    CHECK_EQ(gpass(&s, lfd, 102), 3);
+    for (int i = 0; i < 3; i++)
+        recv_is(fd, "g");
+    /* A failed group answered again alone: each of the batch, in order. */
+    settle_fails = settle_alone = 1;
+    send_frame(fd, "ga");
+    send_frame(fd, "gb");
+    usleep(20000);
+    seen[0] = '\0';
+    CHECK_EQ(gpass(&s, lfd, 103), 2);
+    CHECK_STR(seen, "gggg");
+    recv_is(fd, "ga");
+    recv_is(fd, "gb");
+    /* ... or each gets the group's failure. */
+    settle_alone = 0;
+    send_frame(fd, "gc");
+    send_frame(fd, "gd");
+    usleep(20000);
+    CHECK_EQ(gpass(&s, lfd, 103), 2);
+    recv_is(fd, "failed");
+    recv_is(fd, "failed");
+    settle_fails = 0;
+    /* A batch sent and then the write side shut: all answered, then closed. */
+    send_frame(fd, "g8");
+    send_frame(fd, "g9");
+    shutdown(fd, SHUT_WR);
+    usleep(20000);
+    CHECK_EQ(gpass(&s, lfd, 104), 2);
+    recv_is(fd, "g8");
+    recv_is(fd, "g9");
+    char b;
+    CHECK_EQ(recv(fd, &b, 1, 0), 0); /* closed by the daemon */
+    CHECK_EQ(s.n, 0);
+    close(fd);
+    /* An idle kept connection goes at the read deadline, not as a drop. */
+    fd = dial();
+    gpass(&s, lfd, 200);
+    send_frame(fd, "g");
+    usleep(20000);
+    CHECK_EQ(gpass(&s, lfd, 200), 1);
+    recv_is(fd, "g");
+    size_t dropped = s.dropped;
+    gpass(&s, lfd, 200 + DCONN_READ_SECONDS);
+    CHECK_EQ(s.n, 0);
+    CHECK_EQ(s.dropped, dropped);
+    close(fd);
+    dconn_close_all(&s);
+    close(lfd);
+    unlink(sock_path);
+}
+
 static void test_read_deadline(void)
 {
     int lfd = listen_tmp();
@@ -279,6 +387,7 @@ int main(void)
     TEST_RUN(test_non_reader_holds_nothing);
     TEST_RUN(test_answers_per_uid_per_pass);
     TEST_RUN(test_group_held_until_settled);
+    TEST_RUN(test_pipelined_batch);
     TEST_RUN(test_read_deadline);
     return TEST_DONE();
 }
