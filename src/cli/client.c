@@ -15,7 +15,7 @@
 #include "cmd/qsub.h"
 #include "cmd/qsub_inter.h"
 #include "moku_config.h" /* MOKU_HOME_DEFAULT */
-#include "rm/local.h" /* LOCAL_F_TTY: where an interactive job's supervisor listens */
+#include "rm/local.h"    /* LOCAL_F_TTY: where an interactive job's supervisor listens */
 #include "util/idname.h"
 #include "util/mem.h"
 #include "wire/wire.h"
@@ -373,8 +373,8 @@ static json_t *inter_request(const struct inter *in, json_t *req)
     json_decref(req);
     struct err e;
     int sent, tmo = timeout_ms(in->name);
-    int rc = text ? ask(in->home, text, tmo > 0 ? tmo : DEFAULT_TIMEOUT_S * 1000, &buf, &sent, &e)
-                  : -1;
+    int rc =
+        text ? ask(in->home, text, tmo > 0 ? tmo : DEFAULT_TIMEOUT_S * 1000, &buf, &sent, &e) : -1;
     free(text);
     json_t *reply = rc == 0 ? json_loads(buf, 0, NULL) : NULL;
     free(buf);
@@ -396,8 +396,8 @@ static int inter_ask(void *ctx, const char *id, char *why, size_t whylen)
 {
     (void)id;
     const struct inter *in = ctx;
-    json_t *reply = inter_request(in, json_pack("{s:s, s:[s,s]}", "cmd", "checkjob", "args",
-                                                "--format=json", in->num));
+    json_t *reply = inter_request(
+        in, json_pack("{s:s, s:[s,s]}", "cmd", "checkjob", "args", "--format=json", in->num));
     if (!reply)
         return -1;
     const char *out = json_string_value(json_object_get(reply, "output"));
@@ -408,7 +408,9 @@ static int inter_ask(void *ctx, const char *id, char *why, size_t whylen)
     if (!coming) {
         const char *error = json_string_value(json_object_get(reply, "error"));
         snprintf(why, whylen, "%s%s", state ? "its state is " : "",
-                 state ? state : error ? error : "the daemon does not know it");
+                 state   ? state
+                 : error ? error
+                         : "the daemon does not know it");
         size_t n = strlen(why);
         if (n && why[n - 1] == '\n')
             why[n - 1] = '\0';
