@@ -4,7 +4,8 @@
 # resource manager. qsub says Torque's lines, the user gets a login shell
 # on the job's node as themselves with PBS_JOBID, the window size follows
 # a resize, `exit 7` is qsub's status and the job's recorded exit; qsub
-# killed while the shell runs ends the job; checkjob shows INTERACTIVE.
+# killed while the shell runs ends the job; checkjob shows INTERACTIVE;
+# qsub interrupted while its job waits cancels the job.
 # Needs root (useradd, the daemon running jobs as another user).
 . tests/integration/lib.sh
 
@@ -132,5 +133,13 @@ check "checkjob of a qsub -I job shows the INTERACTIVE flag" \
     sh -c "timeout 5 '$MOKU' checkjob $jk | grep -q '^Flags: .*INTERACTIVE'"
 check "qsub killed: the job ends (not Running)" wait_for 30 sh -c "s=\$(timeout 5 '$MOKU' checkjob $jk | sed -n 's/^State: //p'); [ \"\$s\" = Removed ] || [ \"\$s\" = Completed ]"
 
+# SIGTERM while the job waits (held: it cannot start): qsub cancels it (SIGINT too,
+# but a script's background command may have SIGINT ignored).
+timeout --preserve-status $((4 * TIME_SCALE)) "$TMP/bin/qsub" -I -h </dev/null >"$TMP/out" 2>"$TMP/err"
+rc=$?
+jh=$(sed -n 's/^qsub: waiting for job \([0-9]*\)\..* to start$/\1/p' "$TMP/err")
+check "qsub -I interrupted while its job waits: exit 1, saying so (stdin not read as a script)" \
+    sh -c "[ $rc = 1 ] && [ -n '$jh' ] && grep -q 'Terminated while waiting for it to start' '$TMP/err'"
+check "... and the job is cancelled" wait_for 10 is "$jh" Removed
 [ -s "$TMP/drive.out" ] && sed 's/^/# /' "$TMP/drive.out"
 exit 0
