@@ -13,7 +13,9 @@
 
 #include "cli/help.h"
 #include "cmd/qsub.h"
+#include "cmd/qsub_inter.h"
 #include "moku_config.h" /* MOKU_HOME_DEFAULT */
+#include "rm/local.h"    /* LOCAL_F_TTY: where an interactive job's supervisor listens */
 #include "util/idname.h"
 #include "util/mem.h"
 #include "wire/wire.h"
@@ -193,7 +195,8 @@ static int print_reply(const char *name, char *buf)
 }
 
 /*
- * Send req (released), print the reply; the exit status. A request that
+ * Send req (released); its reply in *buf (caller frees), 0, or an exit
+ * status with the error told (*buf NULL). A request that
  * carries a token (a submission) is sent again, with the same token, when
  * it left and the daemon went away without answering (killed, restarting):
  * the daemon answers a repeated token with its first answer, so the job is
@@ -202,10 +205,11 @@ static int print_reply(const char *name, char *buf)
  * again: the user is told, with the token. A request that never left (no
  * daemon listening) is not retried: it fails at once.
  */
-static int exchange(const char *name, const char *home, json_t *req)
+static int exchange_reply(const char *name, const char *home, json_t *req, char **buf)
 {
     struct err e;
     int tmo = timeout_ms(name);
+    *buf = NULL;
     if (!home || !*home || tmo < 0) {
         json_decref(req);
         if (tmo >= 0)
@@ -221,11 +225,10 @@ static int exchange(const char *name, const char *home, json_t *req)
         fprintf(stderr, "%s: the request could not be encoded\n", name);
         return 1;
     }
-    char *buf = NULL;
     int sent = 0, ever_sent = 0, told = 0;
     long wait = 100, deadline = (long)time(NULL) + retry_seconds();
     int rc;
-    while ((rc = ask(home, text, tmo, &buf, &sent, &e)) < 0) {
+    while ((rc = ask(home, text, tmo, buf, &sent, &e)) < 0) {
         ever_sent |= sent;
         if (!token || !ever_sent || rc == WIRE_TIMEOUT || (long)time(NULL) >= deadline)
             break;
@@ -235,12 +238,19 @@ static int exchange(const char *name, const char *home, json_t *req)
         wait = wait < 2000 ? wait * 2 : 2000;
     }
     free(text);
-    if (rc < 0) {
+    if (rc < 0)
         tell_no_answer(name, token, ever_sent | sent, &e);
-        free(token);
-        return 1;
-    }
     free(token);
+    return rc < 0 ? 1 : 0;
+}
+
+/* Send req (released), print the reply; the exit status. */
+static int exchange(const char *name, const char *home, json_t *req)
+{
+    char *buf;
+    int rc = exchange_reply(name, home, req, &buf);
+    if (rc != 0)
+        return rc;
     int status = print_reply(name, buf);
     free(buf);
     return status;
@@ -348,6 +358,112 @@ static int find_token(const char *name, int *argc, char **argv, const char **tok
     return 0;
 }
 
+/* ---- qsub -I: the session after the submission (cmd/qsub_inter.h) ---- */
+
+struct inter {
+    const char *name, *home;
+    char num[32]; /* the job's id as the daemon names it */
+};
+
+/* One request, its parsed reply (caller releases); NULL when the daemon
+ * does not answer. */
+static json_t *inter_request(const struct inter *in, json_t *req)
+{
+    char *text = json_dumps(req, JSON_COMPACT), *buf = NULL;
+    json_decref(req);
+    struct err e;
+    int sent, tmo = timeout_ms(in->name);
+    int rc =
+        text ? ask(in->home, text, tmo > 0 ? tmo : DEFAULT_TIMEOUT_S * 1000, &buf, &sent, &e) : -1;
+    free(text);
+    json_t *reply = rc == 0 ? json_loads(buf, 0, NULL) : NULL;
+    free(buf);
+    return reply;
+}
+
+/* The state checkjob --format=json gives: a held job's name, or a live
+ * job's at the top, an ended one's under "job". */
+static const char *inter_state(json_t *job)
+{
+    json_t *o = json_object_get(job, "job");
+    return json_string_value(json_object_get(o ? o : job, "state"));
+}
+
+/* qsub_inter_ask: is the job still to start? Its checkjob state says (an
+ * ended or unknown job is not); a daemon that does not answer (restarting)
+ * cannot tell. */
+static int inter_ask(void *ctx, const char *id, char *why, size_t whylen)
+{
+    (void)id;
+    const struct inter *in = ctx;
+    json_t *reply = inter_request(
+        in, json_pack("{s:s, s:[s,s]}", "cmd", "checkjob", "args", "--format=json", in->num));
+    if (!reply)
+        return -1;
+    const char *out = json_string_value(json_object_get(reply, "output"));
+    json_t *job = out ? json_loads(out, 0, NULL) : NULL;
+    const char *state = inter_state(job);
+    int coming = state && strcmp(state, "Completed") != 0 && strcmp(state, "Removed") != 0 &&
+                 strcmp(state, "Vacated") != 0;
+    if (!coming) {
+        const char *error = json_string_value(json_object_get(reply, "error"));
+        snprintf(why, whylen, "%s%s", state ? "its state is " : "",
+                 state   ? state
+                 : error ? error
+                         : "the daemon does not know it");
+        size_t n = strlen(why);
+        if (n && why[n - 1] == '\n')
+            why[n - 1] = '\0';
+    }
+    json_decref(job);
+    json_decref(reply);
+    return coming;
+}
+
+/* The wait was interrupted: nobody will use the job's terminal, so the job
+ * goes (it would hold its nodes for nothing). */
+static void inter_cancel(const struct inter *in)
+{
+    json_t *reply =
+        inter_request(in, json_pack("{s:s, s:[s]}", "cmd", "canceljob", "args", in->num));
+    if (!json_is_true(json_object_get(reply, "ok")))
+        fprintf(stderr, "%s: job %s could not be cancelled: cancel it with canceljob %s\n",
+                in->name, in->num, in->num);
+    json_decref(reply);
+}
+
+/* The submission's reply (buf): an error is printed as any; a new job's id
+ * starts the session, whose shell's status is qsub's. */
+static int inter_session(const char *name, const char *home, char *buf)
+{
+    json_t *reply = json_loads(buf, 0, NULL);
+    const char *out = json_string_value(json_object_get(reply, "output"));
+    struct inter in = {.name = name, .home = home};
+    size_t n = out ? strspn(out, "0123456789") : 0;
+    if (!json_is_true(json_object_get(reply, "ok")) || n == 0 || n >= sizeof in.num ||
+        strcmp(out + n, "\n") != 0) {
+        json_decref(reply);
+        return print_reply(name, buf);
+    }
+    memcpy(in.num, out, n);
+    json_decref(reply);
+    char host[256], *full = xprintf("%s.%s", in.num, idname_server(host, sizeof host));
+    /* The daemon's spool is <home>/spool (daemon/serve.c), a job's
+     * directory its id. */
+    char *sock = xprintf("%s/spool/%s/%s", home, in.num, LOCAL_F_TTY);
+    struct err e = {{0}};
+    int rc = qsub_inter_run(sock, full, STDIN_FILENO, STDOUT_FILENO, stderr, inter_ask, &in, &e);
+    if (rc < 0) {
+        fprintf(stderr, "%s: %s\n", name, e.msg);
+        if (rc == QSUB_INTER_INTERRUPTED)
+            inter_cancel(&in);
+        rc = 1;
+    }
+    free(sock);
+    free(full);
+    return rc;
+}
+
 int client_submit(const char *name, int argc, char **argv)
 {
     const struct help_cmd *h = help_find(name);
@@ -405,8 +521,15 @@ int client_submit(const char *name, int argc, char **argv)
         fprintf(stderr, "%s: no random bytes for the request token: %s\n", name, strerror(errno));
         goto out;
     }
-    rc = exchange(name, home,
-                  json_pack("{s:s, s:o, s:s}", "cmd", "submit", "job", job, "token", token));
+    json_t *req = json_pack("{s:s, s:o, s:s}", "cmd", "submit", "job", job, "token", token);
+    if (!inter) {
+        rc = exchange(name, home, req);
+        goto out;
+    }
+    char *buf;
+    if ((rc = exchange_reply(name, home, req, &buf)) == 0)
+        rc = inter_session(name, home, buf);
+    free(buf);
 out:
     free(script);
     free(av);

@@ -35,6 +35,7 @@ struct jobview {
     char reason_buf[512];
     long resv_start, resv_end; /* the job's reservation, resv_start < 0 if none */
     long fcfs_start; /* BACKFILLPOLICY NONE, the job nothing passes: when it starts; else -1 */
+    int interactive; /* the driver says so (cmd_job_extra): qsub -I */
 };
 
 static long lmax(long a, long b)
@@ -72,6 +73,9 @@ static void view_times(struct jobview *v)
 static void view_init(struct jobview *v, const struct cmd_ctx *c, const struct job *j)
 {
     *v = (struct jobview){.c = c, .j = j};
+    struct cmd_job_extra x = {0};
+    if (c->job_extra && c->job_extra(c->job_extra_ctx, j, &x) == 0)
+        v->interactive = x.interactive;
     view_times(v);
     /* Processor equivalents come from the priority function's RES factor
      * (digest §2.6), whatever the weights. */
@@ -224,9 +228,10 @@ static void text_tail(struct cmd_buf *b, const struct jobview *v)
         cmd_buf_printf(b, "PartitionMask: [%s]\n", j->partition);
     else
         cmd_buf_puts(b, "PartitionMask: [ALL]\n");
-    if (j->flags & (JOB_BACKFILLED | JOB_SPVIOLATION)) {
-        cmd_buf_printf(b, "Flags:      %s%s\n\n", (j->flags & JOB_BACKFILLED) ? " BACKFILL" : "",
-                       (j->flags & JOB_SPVIOLATION) ? " SPVIOLATION" : "");
+    if ((j->flags & (JOB_BACKFILLED | JOB_SPVIOLATION)) || v->interactive) {
+        cmd_buf_printf(b, "Flags:      %s%s%s\n\n", (j->flags & JOB_BACKFILLED) ? " BACKFILL" : "",
+                       (j->flags & JOB_SPVIOLATION) ? " SPVIOLATION" : "",
+                       v->interactive ? " INTERACTIVE" : "");
     }
     if (v->resv_start >= 0) {
         char s[CMD_TIME_MAX], e[CMD_TIME_MAX], d[CMD_TIME_MAX];
@@ -258,8 +263,9 @@ static void text_tail(struct cmd_buf *b, const struct jobview *v)
 
 /* ---- JSON ---- */
 
-static json_t *json_flags(const struct job *j)
+static json_t *json_flags(const struct jobview *v)
 {
+    const struct job *j = v->j;
     json_t *a = json_array();
     if (j->flags & JOB_BACKFILLED)
         json_array_append_new(a, json_string("BACKFILL"));
@@ -267,6 +273,8 @@ static json_t *json_flags(const struct job *j)
         json_array_append_new(a, json_string("RESERVED"));
     if (j->flags & JOB_SPVIOLATION)
         json_array_append_new(a, json_string("SPVIOLATION"));
+    if (v->interactive) /* Maui's flag for a job run on its submitter's terminal */
+        json_array_append_new(a, json_string("INTERACTIVE"));
     return a;
 }
 
@@ -319,7 +327,7 @@ static json_t *json_job(const struct jobview *v)
                                            : json_null());
     if (v->fcfs_start >= 0) /* BACKFILLPOLICY NONE: the job nothing passes */
         json_object_set_new(o, "expected_start", json_integer(cmd_epoch(c, v->fcfs_start)));
-    json_object_set_new(o, "flags", json_flags(j));
+    json_object_set_new(o, "flags", json_flags(v));
     json_object_set_new(o, "pe", json_real(v->pe));
     json_object_set_new(o, "allocation", json_alloc(v));
     return o;

@@ -33,8 +33,9 @@ struct job;
 struct cmd_job_extra {
     const char *name; /* qsub -N */
     const char *out_path, *err_path, *cwd;
-    long mem_mb;  /* -l mem, 0 = none */
-    long session; /* running: the job's process group, 0 = unknown */
+    long mem_mb;     /* -l mem, 0 = none */
+    long session;    /* running: the job's process group, 0 = unknown */
+    int interactive; /* qsub -I: a shell on qsub's terminal (checkjob's INTERACTIVE flag) */
 };
 
 struct cmd_ctx {

@@ -22,6 +22,9 @@ static const struct help_opt qsub_opts[] = {
     {"-d DIR", "the working directory (default: the current one)"},
     {"-e PATH", "standard error's file (DIR/: <name>.e<id> in DIR; host:PATH for this host)"},
     {"-h", "submit with a user hold"},
+    {"-I", "interactive: wait for the job, then your login shell on its node on this\n"
+           "terminal; exit with the shell's status (a SCRIPT's #PBS lines are read, its\n"
+           "body is not run; not under RMCFG TYPE=SLURM: use salloc)"},
     {"-j oe|eo|n", "join standard error into output (oe), or output into error (eo)"},
     {"-l LIST", "resources: walltime=[[HH:]MM:]SS, nodes=N[:ppn=P][:FEATURE][+...],\n"
                 "nodes=HOST[:ppn=P][+HOST...] (on those hosts), host=HOST,\n"

@@ -180,7 +180,8 @@ struct dmn {
  * running ones adopted and checked with the resource manager). */
 int djobs_restore(struct dmn *d, struct err *err);
 /* A new job from a validated submission, inside the caller's transaction:
- * stored with its script (rec->id assigned), then queued. The script file
+ * stored with its script (rec->id assigned; NULL for an interactive job,
+ * which has none), then queued. The script file
  * the job runs (HOME/scripts/<id>, owned by the job's user) is written when
  * it starts. On error nothing is queued and
  * the caller rolls back. The djob takes rec's strings (rec is zeroed). */
@@ -189,6 +190,9 @@ struct djob *djobs_add(struct dmn *d, struct store_job *rec, const char *script,
  * id (rec->id), then queued, even if the nodes up now could not hold it;
  * NULL with err when a MAXSUBMITJOBS limit refuses it. The djob takes
  * rec's strings. */
+/* Whether the record is a qsub -I job: the word "interactive" in its shape
+ * (store.h). Such a job has no script. */
+int djobs_interactive(const struct store_job *r);
 struct djob *djobs_adopt(struct dmn *d, struct store_job *rec, struct err *err);
 struct djob *djobs_find(struct dmn *d, const char *id);
 /* Ask the resource manager about every running job; record the ends. */

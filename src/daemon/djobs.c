@@ -69,6 +69,18 @@ static void shape_of(const char *shape, struct job_spec *spec)
     free(copy);
 }
 
+int djobs_interactive(const struct store_job *r)
+{
+    if (!r->shape)
+        return 0;
+    char *copy = xstrdup(r->shape), *save = NULL;
+    int yes = 0;
+    for (char *w = strtok_r(copy, " ", &save); w && !yes; w = strtok_r(NULL, " ", &save))
+        yes = strcmp(w, "interactive") == 0;
+    free(copy);
+    return yes;
+}
+
 /* The engine's request for a stored record. Torque's nodes=N:ppn=P is N
  * distinct nodes with P processors each: N tasks of P processors, one task
  * a node (tpn 1); procs=N is N one-processor tasks anywhere. A resource
@@ -181,9 +193,10 @@ struct djob *djobs_add(struct dmn *d, struct store_job *rec, const char *script,
     }
     if (ddep_check(d, rec->depend, err) < 0)
         return NULL;
-    if (store_job_add(d->st, rec, err) < 0 || store_script_put(d->st, rec->id, script, err) < 0)
+    if (store_job_add(d->st, rec, err) < 0 ||
+        (script && store_script_put(d->st, rec->id, script, err) < 0))
         return NULL;
-    size_t bytes = strlen(script) + (rec->env ? strlen(rec->env) : 0);
+    size_t bytes = (script ? strlen(script) : 0) + (rec->env ? strlen(rec->env) : 0);
     struct djob *dj = enqueue(d, rec, err);
     if (!dj)
         return NULL;
@@ -430,8 +443,11 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
     struct djob *dj = d->jobs[j->tag];
     struct err e = {{0}};
     if (dpreempt_clear_old_run(d, dj, now) < 0)
-        return -1;            /* its preempted run still holds its spool directory */
-    if (!d->rm.ops->intake) { /* the resource manager has the scripts of its own jobs */
+        return -1; /* its preempted run still holds its spool directory */
+    int inter = djobs_interactive(&dj->rec);
+    /* The resource manager has the scripts of its own jobs; an interactive
+     * job has none (the user's shell runs on qsub's terminal). */
+    if (!d->rm.ops->intake && !inter) {
         char *script = write_script(d, &dj->rec, &e);
         if (!script) {
             dlog(d->log, 0, "job %s could not start: %s", j->name, e.msg);
@@ -449,7 +465,10 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
         .user = dj->rec.user,
         .uid = (uid_t)dj->rec.uid,
         .gid = (gid_t)dj->rec.gid,
-        .script = dj->rec.script,
+        /* local_job's contract: an interactive job's script is an absolute
+         * path, never opened */
+        .script = inter ? "/dev/null" : dj->rec.script,
+        .interactive = inter,
         .cwd = dj->rec.cwd,
         .out_path = dj->rec.out_path,
         .err_path = dj->rec.err_path,

@@ -98,7 +98,8 @@ static int job_extra(void *ctx, const struct job *j, struct cmd_job_extra *x)
                                 .out_path = r->out_path,
                                 .err_path = r->err_path,
                                 .cwd = r->cwd,
-                                .mem_mb = r->mem_mb};
+                                .mem_mb = r->mem_mb,
+                                .interactive = djobs_interactive(r)};
     return 0;
 }
 

@@ -22,6 +22,14 @@
 #include "util/crashpt.h"
 #include "util/mem.h"
 
+/* One more word at the end of a shape (store.h's words, space-separated). */
+static void shape_add(char **shape, const char *word)
+{
+    char *more = xprintf("%s%s%s", *shape ? *shape : "", *shape ? " " : "", word);
+    free(*shape);
+    *shape = more;
+}
+
 /* The qsub request as a stored job record of peer p. */
 static void record_of(const struct qsub_req *q, const struct peer *p, long now, struct store_job *r)
 {
@@ -56,6 +64,8 @@ static void record_of(const struct qsub_req *q, const struct peer *p, long now, 
     };
     if (q->exclusive) /* the shape's words (store.h); tpn 1 keeps nodes=N:ppn=P's one a node */
         r->shape = xstrdup(q->nodes > 0 ? "tpn=1 exclusive" : "exclusive");
+    if (q->interactive) /* a word of the shape (store.h), before hosts=, the last */
+        shape_add(&r->shape, "interactive");
     if (q->hosts) { /* the last word (store.h): one-processor tasks, so many a host */
         char *more =
             xprintf("%s%shosts=%s", r->shape ? r->shape : "", r->shape ? " " : "", q->hosts);
@@ -290,15 +300,12 @@ json_t *dsubmit_job(struct dmn *d, const struct peer *client, const json_t *job,
         qsub_free(&q);
         return r;
     }
-    if (q.interactive) {
+    if (q.interactive && d->rm.ops->submit) {
         /* Slurm's own tools give a terminal on an allocation; a relay
          * through this daemon and slurmd would be a second, weaker one. */
         qsub_free(&q);
-        if (d->rm.ops->submit)
-            return dreply_err("submit: interactive jobs (qsub -I) are not run under RMCFG "
-                              "TYPE=SLURM: use Slurm's salloc, or srun --pty $SHELL");
-        return dreply_err("submit: interactive jobs (qsub -I) are not carried by this daemon "
-                          "yet (the local resource manager's side is built, not wired)");
+        return dreply_err("submit: interactive jobs (qsub -I) are not run under RMCFG "
+                          "TYPE=SLURM: use Slurm's salloc, or srun --pty $SHELL");
     }
     if (geteuid() != 0 && p->uid != geteuid()) {
         qsub_free(&q);
@@ -306,7 +313,7 @@ json_t *dsubmit_job(struct dmn *d, const struct peer *client, const json_t *job,
                           "jobs (start it as root to serve every user)",
                           (long)geteuid());
     }
-    size_t bytes = strlen(q.script);
+    size_t bytes = q.script ? strlen(q.script) : 0; /* interactive: none */
     for (size_t i = 0; i < q.nenv; i++)
         bytes += strlen(q.env[i].name) + strlen(q.env[i].value) + 2; /* "K=V\n" */
     if (dspace_submit_ok(d, p->uid, bytes, !d->rm.ops->submit, &e) < 0) {

@@ -46,6 +46,7 @@ static int lo_start(void *ctx, const struct rm_job *j, long now, struct err *err
         .walltime = j->walltime,
         .vmem_mb = j->vmem_mb,
         .nice = j->nice,
+        .interactive = j->interactive,
     };
     return local_start(ctx, &lj, err);
 }

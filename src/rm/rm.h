@@ -29,6 +29,10 @@ struct rm_job {
     uid_t uid;
     gid_t gid;
     const char *script;              /* path of the script to run */
+    int interactive;                 /* qsub -I: no script is run, the user's shell on qsub's
+                                        terminal is (rm/local.h's local_job.interactive); only
+                                        the local resource manager runs one (the daemon refuses
+                                        it for the others) */
     const char *cwd;                 /* working directory */
     const char *out_path, *err_path; /* NULL: the implementation's default */
     const char *env;                 /* extra "K=V\n" lines, or NULL */

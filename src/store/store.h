@@ -73,7 +73,8 @@ struct store_job {
                             a count that does not fix tasks per node, and space-separated
                             words say the rest: "tpn=T" (tasks per node), "mem_task=M" (MB
                             a task, instead of mem_mb), "mem_node=M" (MB a node, -1: the
-                            whole node's), "exclusive", "max_nodes=N", and last
+                            whole node's), "exclusive", "max_nodes=N", "interactive"
+                            (qsub -I: no script is stored; djobs_interactive), and last
                             "hosts=n1:2,n2:1" (those hosts, so many one-processor tasks on
                             each: qsub_req.hosts); others are ignored */
     long vmem_mb;        /* qsub -l vmem/pvmem: each process's address space limit, MB;

@@ -68,9 +68,6 @@ check "nodes=n9, a host the daemon does not have: refused, naming it" \
 t qsub -J 1-4 "$DATA/torque_groups.sh"
 check "qsub -J (PBS Pro arrays): refused by the local resource manager, saying where they run" \
     sh -c "[ $rc = 1 ] && grep -q 'job arrays (-t, -J) run only under RMCFG TYPE=SLURM' $TMP/err && [ ! -s $TMP/out ]"
-t qsub -I </dev/null
-check "qsub -I: refused by this daemon (not wired yet), saying so; stdin not read as a script" \
-    sh -c "[ $rc = 1 ] && grep -q 'interactive jobs (qsub -I) are not carried by this daemon yet' $TMP/err && [ ! -s $TMP/out ]"
 t qsub -X -I "$DATA/torque_groups.sh"
 check "qsub -X: refused by qsub, naming X11" \
     sh -c "[ $rc = 1 ] && grep -q '^qsub: -X: X11 forwarding is not supported' $TMP/err && [ ! -s $TMP/out ]"

@@ -1154,6 +1154,41 @@ static int dash_columns(const char *line, int start[16], int end[16])
     return n;
 }
 
+/* qsub -I: the driver's record says so; checkjob shows Maui's INTERACTIVE
+ * flag, in text and JSON, for that job only. */
+static int inter_extra(void *ctx, const struct job *j, struct cmd_job_extra *x)
+{
+    (void)ctx;
+    *x = (struct cmd_job_extra){.interactive = strcmp(j->name, "1") == 0};
+    return 0;
+}
+
+static void test_checkjob_interactive(void)
+{
+    struct sched *s = default_scenario();
+    struct cmd_ctx c = {
+        .s = s, .now = NOW, .epoch_offset = EPOCH, .server = "srv", .job_extra = inter_extra};
+    struct err e = {{0}};
+    char *out = NULL;
+    CHECK(cmd_run(&c, "checkjob 1", &out, &e) == 0);
+    CHECK(out && strstr(out, "\nFlags:       INTERACTIVE\n"));
+    free(out);
+    out = NULL;
+    CHECK(cmd_run(&c, "checkjob --format=json 1", &out, &e) == 0);
+    CHECK(out && strstr(out, "\"INTERACTIVE\""));
+    free(out);
+    out = NULL;
+    CHECK(cmd_run(&c, "checkjob 2", &out, &e) == 0);
+    CHECK(out && !strstr(out, "INTERACTIVE"));
+    free(out);
+    out = NULL;
+    c.job_extra = NULL; /* no driver facts (the simulator): never interactive */
+    CHECK(cmd_run(&c, "checkjob --format=json 1", &out, &e) == 0);
+    CHECK(out && !strstr(out, "INTERACTIVE"));
+    free(out);
+    sched_destroy(s);
+}
+
 static void test_qstat(void)
 {
     struct sched *s = default_scenario();
@@ -1261,6 +1296,7 @@ int main(void)
     TEST_RUN(test_json_encoding);
     TEST_RUN(test_fuzz);
     TEST_RUN(test_qstat);
+    TEST_RUN(test_checkjob_interactive);
     TEST_RUN(test_pbsnodes);
     TEST_RUN(test_torque_ids);
     return TEST_DONE();
