@@ -149,8 +149,8 @@ static int ended_job(struct dmn *d, const char *word)
 static json_t *call1(struct dmn *d, const struct peer *p, const char *cmd, const char *opt1,
                      const char *opt2, const struct djob *dj)
 {
-    char id[32];
-    snprintf(id, sizeof id, "%ld", dj->rec.id);
+    char id[48];
+    djobs_name(&dj->rec, id, sizeof id); /* the engine's name: "12", a task's "12[3]" */
     char *argv[4];
     int argc = 0;
     if (opt1)
