@@ -229,6 +229,13 @@ void darray_apply(struct dmn *d, struct djob *dj);
 size_t darray_tasks(struct dmn *d, long array, struct djob ***out);
 /* The array a whole-array id "12[]" names (12), or 0 when word is not one. */
 long darray_whole(const char *word);
+/* A request's words with each whole-array id ("12[]", "12[].host") of an
+ * array the daemon has replaced by its tasks' ids ("12[1]" ...: those not
+ * ended, or all when every one has): *argv (a NULL-terminated vector the
+ * caller frees) is replaced then, and the new words are returned, a
+ * NULL-terminated vector of strings the caller frees; NULL when no word
+ * was replaced (nothing changed). */
+char **darray_expand(struct dmn *d, int *argc, char ***argv);
 
 /* djrec.c */
 /* Write a job's record (inside the caller's transaction). */

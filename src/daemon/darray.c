@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/cmd.h"
 #include "daemon/daemon_int.h"
 #include "engine/array.h"
 #include "engine/engine.h"
@@ -103,4 +104,66 @@ long darray_whole(const char *word)
     if (digits == 0 || digits > 18 || strcmp(word + digits, "[]") != 0)
         return 0;
     return strtol(word, NULL, 10);
+}
+
+/* Whether dj's job has not ended (what a whole-array word acts on first). */
+static int live(const struct djob *dj)
+{
+    return dj->rec.state == SJ_IDLE || dj->rec.state == SJ_RUNNING || dj->rec.state == SJ_SUSPENDED;
+}
+
+/* The names for whole-array word w ("12[]", "12[].host") appended to
+ * *out: its tasks that have not ended, or, when all have, every task the
+ * engine still shows (qstat -x, checkjob of a finished array). 0 when w
+ * names no array the daemon has. */
+static size_t expand_word(struct dmn *d, const char *w, char ***out, size_t *n, size_t *cap)
+{
+    char bare[48];
+    long array = darray_whole(cmd_job_id(w, bare, sizeof bare));
+    struct djob **tasks = NULL;
+    size_t k = array ? darray_tasks(d, array, &tasks) : 0, added = 0;
+    size_t nlive = 0;
+    for (size_t i = 0; i < k; i++)
+        nlive += live(tasks[i]);
+    for (size_t i = 0; i < k; i++) {
+        if (nlive && !live(tasks[i]))
+            continue;
+        char name[48];
+        djobs_name(&tasks[i]->rec, name, sizeof name);
+        *out = xgrow(*out, cap, *n + 2, sizeof **out);
+        (*out)[(*n)++] = xstrdup(name);
+        added++;
+    }
+    free(tasks);
+    return added;
+}
+
+char **darray_expand(struct dmn *d, int *argc, char ***argv)
+{
+    char **words = NULL, **own = NULL;
+    size_t n = 0, cap = 0, nown = 0, capown = 0;
+    int changed = 0;
+    for (int i = 0; i < *argc; i++) {
+        size_t before = n;
+        if (expand_word(d, (*argv)[i], &words, &n, &cap) > 0) {
+            changed = 1;
+            for (size_t k = before; k < n; k++) {
+                own = xgrow(own, &capown, nown + 2, sizeof *own);
+                own[nown++] = words[k];
+            }
+            continue;
+        }
+        words = xgrow(words, &cap, n + 2, sizeof *words);
+        words[n++] = (*argv)[i];
+    }
+    if (!changed) {
+        free(words);
+        return NULL;
+    }
+    words[n] = NULL;
+    own[nown] = NULL;
+    free(*argv);
+    *argv = words;
+    *argc = (int)n;
+    return own;
 }
