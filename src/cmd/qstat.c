@@ -791,6 +791,17 @@ static const char *whole_array(const char *word, char *out, size_t n)
     return out;
 }
 
+/* Whether j is a task named as Torque names them, "12[3]" in array "12"
+ * (the local resource manager's; a Slurm task keeps Slurm's own id, which
+ * no command takes as "<array>[]": it is shown as a job). */
+static int torque_task(const struct job *j, const char *array)
+{
+    if (!j || !j->array || (array && strcmp(j->array, array) != 0))
+        return 0;
+    size_t n = strlen(j->array);
+    return strncmp(j->name, j->array, n) == 0 && j->name[n] == '[';
+}
+
 /* Whether the tasks of arrays are shown one line each. */
 static int task_lines(const struct qstat_opts *o, const json_t *arr)
 {
@@ -816,7 +827,7 @@ static int array_line(const struct cmd_ctx *c, const struct qstat_opts *o, const
     char seen[8] = "";
     for (size_t i = 0; i < sched_njobs(c->s); i++) {
         const struct job *j = sched_job(c->s, i);
-        if (!j || !j->array || strcmp(j->array, array) != 0 || !(all || listed(c, o, j)))
+        if (!torque_task(j, array) || !(all || listed(c, o, j)))
             continue;
         first = first ? first : j;
         char st = torque_state(j);
@@ -856,7 +867,7 @@ static int array_operand(const struct cmd_ctx *c, const struct qstat_opts *o, co
     int any = 0;
     for (size_t i = 0; i < sched_njobs(c->s); i++) {
         const struct job *j = sched_job(c->s, i);
-        if (j && j->array && strcmp(j->array, array) == 0 && (!ended(j) || own_or_admin(c, j))) {
+        if (torque_task(j, array) && (!ended(j) || own_or_admin(c, j))) {
             qstat_one(c, o, j, n, arr, out);
             any = 1;
         }
@@ -869,7 +880,7 @@ static int array_known(const struct cmd_ctx *c, const char *array)
 {
     for (size_t i = 0; i < sched_njobs(c->s); i++) {
         const struct job *j = sched_job(c->s, i);
-        if (j && j->array && strcmp(j->array, array) == 0 && (!ended(j) || own_or_admin(c, j)))
+        if (torque_task(j, array) && (!ended(j) || own_or_admin(c, j)))
             return 1;
     }
     return 0;
@@ -932,7 +943,7 @@ static int qstat_jobs(const struct cmd_ctx *c, const struct cmd_args *a,
             const struct job *j = sched_job(c->s, i);
             if (!listed(c, &o, j))
                 continue;
-            if (j->array && !task_lines(&o, arr)) {
+            if (torque_task(j, NULL) && !task_lines(&o, arr)) {
                 size_t v;
                 if (!strmap_get(&shown, j->array, &v)) {
                     strmap_put(&shown, j->array, 1);
