@@ -148,10 +148,13 @@ static void tell_no_answer(const char *name, const char *token, int sent, const 
 /* The reply's text to stdout and stderr; its exit status. */
 /* qsub prints a new job's id as Torque does, "12.server" (the server is
  * this host: the daemon is reached through a local socket; its short name,
- * as qstat shows ids). 1 when out was a bare id and is printed so. */
+ * as qstat shows ids), a job array's "12[].server". 1 when out was a bare
+ * id and is printed so. */
 static int torque_id(const char *out)
 {
     size_t n = strspn(out, "0123456789");
+    if (n && strncmp(out + n, "[]", 2) == 0)
+        n += 2;
     if (n == 0 || strcmp(out + n, "\n") != 0)
         return 0;
     char host[256];

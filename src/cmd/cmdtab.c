@@ -42,7 +42,8 @@ static const struct help_opt qsub_opts[] = {
     {"-r y|n", "whether the job may be run again (requeued)"},
     {"-S SHELL", "the shell that runs the script"},
     {"-t RANGE[%N]", "a job array: tasks 1-100, 1,3,5-9, ...; %N: at most N at once\n"
-                     "(under RMCFG TYPE=SLURM, Slurm's --array; at most MAXJOBARRAYSIZE)"},
+                     "(a job a task, 12[1] ...; qsub prints 12[].host; under RMCFG\n"
+                     "TYPE=SLURM, Slurm's --array; at most MAXJOBARRAYSIZE)"},
     {"-J A-B[:STEP][%N]", "a job array as PBS Pro writes it (as -t)"},
     {"-v VAR[=VALUE],...", "variables for the job's environment"},
     {"-V", "export the whole current environment to the job"},
@@ -205,7 +206,7 @@ static const struct help_opt qstat_opts[] = {
     {"-u USER[,USER]", "only these users' jobs (the alternative layout)"},
     {"-x", "Torque's XML of the full view (also with -f)"},
     {"-c", "also the jobs that ended since the statistics began"},
-    {"-t", "job arrays expanded (moku has none: the plain listing)"},
+    {"-t", "a job array's tasks each on its line (else one line 12[].host)"},
     {"-Q [QUEUE...]", "Torque's queue table, a class a queue"},
     {"-q [QUEUE...]", "Torque's queue limits table"},
     {"-B", "Torque's server line"},

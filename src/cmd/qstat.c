@@ -30,6 +30,12 @@
  * the administrators'). Torque's own default is stricter still
  * (query_other_jobs false hides other users' jobs altogether).
  *
+ * Job arrays (a task's name "12[3]"): without -t the default and -a
+ * layouts show an array as Torque does, one line "12[].server" for its
+ * tasks, with one state (R while any task runs, else Q, W, H, C in that
+ * order); -t, -f and --json show every task. An operand "12[]" names the
+ * array (its line, or its tasks with -t).
+ *
  * A job's name and paths are shown with control and format characters
  * escaped (util/utf8.h): qsub refuses them now, but a name stored before,
  * or taken in from Slurm, must not turn other users' lines around.
@@ -42,6 +48,7 @@
 #include "cmd/cmd_int.h"
 #include "engine/dep.h"
 #include "util/mem.h"
+#include "util/strmap.h"
 #include "util/utf8.h"
 
 /* ---- job ids ---- */
@@ -312,11 +319,15 @@ static const char *hold_types(const struct job *j, char out[8])
 static void path_line(struct cmd_buf *b, const char *attr, const char *srv, const struct qrow *r,
                       const char *path, char kind)
 {
+    const struct job *j = r->j;
     if (path)
         cmd_buf_printf(b, "    %s = %s:%s\n", attr, srv, path);
+    else if (j->array) /* an array task's file: <name>.o<array>-<index>, as Torque's */
+        cmd_buf_printf(b, "    %s = %s:%s/%s.%c%s-%u\n", attr, srv, r->x.cwd, row_name(r), kind,
+                       j->array, j->aindex);
     else
         cmd_buf_printf(b, "    %s = %s:%s/%s.%c%s\n", attr, srv, r->x.cwd, row_name(r), kind,
-                       r->j->name);
+                       j->name);
 }
 
 static void full_job(const struct cmd_ctx *c, const struct qrow *r, struct cmd_buf *b)
@@ -423,6 +434,7 @@ struct qstat_opts {
     enum qstat_view view;
     enum qstat_what what;
     int nodes, ended, xml, one_line;
+    int tasks;         /* -t: a job array's tasks, each on its line */
     char only;         /* 'r' running or suspended, 'i' queued, held or waiting, 0 all */
     const char *users; /* -u: comma list, NULL = all */
     int first_id;      /* index of the first job operand, argc = none */
@@ -473,7 +485,8 @@ static int qstat_args(const struct cmd_args *a, struct qstat_opts *o, struct err
                 o->one_line = 1;
                 break; /* -f never wraps; -n: nodes on the row */
             case 't':
-                break; /* arrays expanded: moku has none, the listing is the same */
+                o->tasks = 1;
+                break;
             case 'Q':
                 o->what = QSTAT_QUEUES;
                 break;
@@ -762,6 +775,117 @@ static void qstat_one(const struct cmd_ctx *c, const struct qstat_opts *o, const
 static int qstat_jobs(const struct cmd_ctx *c, const struct cmd_args *a,
                       const struct qstat_opts *op, struct cmd_buf *out, struct err *err);
 
+/* ---- job arrays ---- */
+
+/* The array a whole-array id names ("12[]", "12[].server": "12", into out
+ * of n bytes), or NULL. */
+static const char *whole_array(const char *word, char *out, size_t n)
+{
+    char id[64];
+    const char *bare = cmd_job_id(word, id, sizeof id);
+    size_t d = strspn(bare, "0123456789");
+    if (!d || strcmp(bare + d, "[]") != 0 || d >= n)
+        return NULL;
+    memcpy(out, bare, d);
+    out[d] = '\0';
+    return out;
+}
+
+/* Whether j is a task named as Torque names them, "12[3]" in array "12"
+ * (the local resource manager's; a Slurm task keeps Slurm's own id, which
+ * no command takes as "<array>[]": it is shown as a job). */
+static int torque_task(const struct job *j, const char *array)
+{
+    if (!j || !j->array || (array && strcmp(j->array, array) != 0))
+        return 0;
+    size_t n = strlen(j->array);
+    return strncmp(j->name, j->array, n) == 0 && j->name[n] == '[';
+}
+
+/* Whether the tasks of arrays are shown one line each. */
+static int task_lines(const struct qstat_opts *o, const json_t *arr)
+{
+    return o->tasks || arr || o->view == QSTAT_FULL;
+}
+
+/* One state for an array's tasks: R (or S) while any runs, else Q, W, H, C. */
+static char array_state(const char *seen)
+{
+    static const char order[] = "RSQWHC";
+    for (const char *s = order; *s; s++)
+        if (strchr(seen, *s))
+            return *s;
+    return 'C';
+}
+
+/* Array `array`'s line: its first task's row, named "<array>[]", with the
+ * state of all its tasks (those `all` or listed). 0 when it has none. */
+static int array_line(const struct cmd_ctx *c, const struct qstat_opts *o, const char *array,
+                      int all, int *n, struct cmd_buf *out)
+{
+    const struct job *first = NULL;
+    char seen[8] = "";
+    for (size_t i = 0; i < sched_njobs(c->s); i++) {
+        const struct job *j = sched_job(c->s, i);
+        if (!torque_task(j, array) || !(all || listed(c, o, j)))
+            continue;
+        first = first ? first : j;
+        char st = torque_state(j);
+        size_t k = strlen(seen);
+        if (!strchr(seen, st) && k < sizeof seen - 1) {
+            seen[k] = st;
+            seen[k + 1] = '\0';
+        }
+    }
+    if (!first)
+        return 0;
+    struct qrow r;
+    row_init(c, first, &r);
+    if (c->server)
+        snprintf(r.id, sizeof r.id, "%s[].%s", array, c->server);
+    else
+        snprintf(r.id, sizeof r.id, "%s[]", array);
+    r.state = array_state(seen);
+    r.elapsed = -1;
+    if ((*n)++ == 0)
+        o->view == QSTAT_DEFAULT ? default_head(out) : alt_head(c, out);
+    if (o->view == QSTAT_DEFAULT)
+        default_row(&r, out);
+    else
+        alt_row(c, &r, o->nodes, out);
+    row_free(&r);
+    return 1;
+}
+
+/* Operand w, a whole array: its line, or (task_lines) its tasks. 0 when
+ * the array has no task. */
+static int array_operand(const struct cmd_ctx *c, const struct qstat_opts *o, const char *array,
+                         int *n, json_t *arr, struct cmd_buf *out)
+{
+    if (!task_lines(o, arr))
+        return array_line(c, o, array, 1, n, out);
+    int any = 0;
+    for (size_t i = 0; i < sched_njobs(c->s); i++) {
+        const struct job *j = sched_job(c->s, i);
+        if (torque_task(j, array) && (!ended(j) || own_or_admin(c, j))) {
+            qstat_one(c, o, j, n, arr, out);
+            any = 1;
+        }
+    }
+    return any;
+}
+
+/* Whether array `array` has a task an operand may name. */
+static int array_known(const struct cmd_ctx *c, const char *array)
+{
+    for (size_t i = 0; i < sched_njobs(c->s); i++) {
+        const struct job *j = sched_job(c->s, i);
+        if (torque_task(j, array) && (!ended(j) || own_or_admin(c, j)))
+            return 1;
+    }
+    return 0;
+}
+
 int cmd_qstat(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
               struct err *err)
 {
@@ -789,6 +913,12 @@ static int qstat_jobs(const struct cmd_ctx *c, const struct cmd_args *a,
     /* Named jobs first: one unknown is Torque's error (qstat exits 153);
      * another user's ended job is not the caller's to see (showq). */
     for (int i = o.first_id; i < a->argc; i++) {
+        char array[32];
+        if (whole_array(a->argv[i], array, sizeof array)) {
+            if (!array_known(c, array))
+                return err_set(err, "qstat: Unknown Job Id %s", cmd_word(a->argv[i]));
+            continue;
+        }
         const struct job *j = cmd_find_job(c->s, a->argv[i]);
         if (!j)
             return err_set(err, "qstat: Unknown Job Id %s", cmd_word(a->argv[i]));
@@ -799,14 +929,31 @@ static int qstat_jobs(const struct cmd_ctx *c, const struct cmd_args *a,
     json_t *arr = a->json ? json_array() : NULL;
     int n = 0;
     if (o.first_id < a->argc) {
-        for (int i = o.first_id; i < a->argc; i++)
-            qstat_one(c, &o, cmd_find_job(c->s, a->argv[i]), &n, arr, out);
+        for (int i = o.first_id; i < a->argc; i++) {
+            char array[32];
+            if (whole_array(a->argv[i], array, sizeof array))
+                array_operand(c, &o, array, &n, arr, out);
+            else
+                qstat_one(c, &o, cmd_find_job(c->s, a->argv[i]), &n, arr, out);
+        }
     } else {
+        struct strmap shown; /* arrays whose line is out */
+        strmap_init(&shown);
         for (size_t i = 0; i < sched_njobs(c->s); i++) {
             const struct job *j = sched_job(c->s, i);
-            if (listed(c, &o, j))
-                qstat_one(c, &o, j, &n, arr, out);
+            if (!listed(c, &o, j))
+                continue;
+            if (torque_task(j, NULL) && !task_lines(&o, arr)) {
+                size_t v;
+                if (!strmap_get(&shown, j->array, &v)) {
+                    strmap_put(&shown, j->array, 1);
+                    array_line(c, &o, j->array, 0, &n, out);
+                }
+                continue;
+            }
+            qstat_one(c, &o, j, &n, arr, out);
         }
+        strmap_free(&shown);
     }
     if (arr)
         cmd_json_out(out, json_pack("{s:o}", "jobs", arr));

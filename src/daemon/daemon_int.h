@@ -210,6 +210,37 @@ void djobs_forget(struct dmn *d);
 int djobs_rm_start(void *ctx, struct job *j, long now);
 void djobs_free(struct dmn *d);
 
+/* darray.c: job arrays on the local resource manager. */
+/* A task's record before it is stored, as the first of its array: the
+ * array is then named after the id the store gives it. */
+#define DARRAY_FIRST (-1L)
+/* The engine name of a record: "12" for a job, Torque's "12[3]" for task 3
+ * of array 12. */
+void djobs_name(const struct store_job *r, char *buf, size_t n);
+/* The id in a job's default output name (<name>.o<id>): "12", or "12-3"
+ * for a task, as Torque and Slurm's path name them. */
+void darray_file_id(const struct store_job *r, char *buf, size_t n);
+/* The job whose stored id is id (a task's own, not its "12[3]"), or NULL. */
+struct djob *djobs_find_id(struct dmn *d, long id);
+/* Inside djobs_add, once rec is stored: a DARRAY_FIRST task gets its own id
+ * as its array's, stored. 0, or -1 with err. */
+int darray_first_task(struct dmn *d, struct store_job *rec, struct err *err);
+/* A task's engine job made the engine's array task (engine/array.h), held
+ * for a slot when its record says so (at submission and restore). */
+void darray_apply(struct dmn *d, struct djob *dj);
+/* The tasks of array `array` the engine has, in index order (caller frees
+ * the vector); how many. */
+size_t darray_tasks(struct dmn *d, long array, struct djob ***out);
+/* The array a whole-array id "12[]" names (12), or 0 when word is not one. */
+long darray_whole(const char *word);
+/* A request's words with each whole-array id ("12[]", "12[].host") of an
+ * array the daemon has replaced by its tasks' ids ("12[1]" ...: those not
+ * ended, or all when every one has): *argv (a NULL-terminated vector the
+ * caller frees) is replaced then, and the new words are returned, a
+ * NULL-terminated vector of strings the caller frees; NULL when no word
+ * was replaced (nothing changed). */
+char **darray_expand(struct dmn *d, int *argc, char ***argv);
+
 /* djrec.c */
 /* Write a job's record (inside the caller's transaction). */
 void djrec_save(struct dmn *d, struct djob *dj);

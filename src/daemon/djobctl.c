@@ -33,10 +33,12 @@ static void cancel_one(struct dmn *d, const struct peer *p, const char *id, stru
         o->failed = 1;
         return;
     }
+    char rid[32]; /* the resource manager's name of it: its stored id (a task's too) */
+    snprintf(rid, sizeof rid, "%ld", dj->rec.id);
     if (dj->rec.state == SJ_IDLE) {
         /* A resource manager with a queue of its own (Slurm) keeps the job
          * too: cancelled there first, or a scheduler after moku would run it. */
-        if (d->rm.ops->intake && d->rm.ops->cancel(d->rm.ctx, id, now, &e) < 0) {
+        if (d->rm.ops->intake && d->rm.ops->cancel(d->rm.ctx, rid, now, &e) < 0) {
             dreply_printf(o, "ERROR:  cannot cancel job '%s': %s\n", id, e.msg);
             o->failed = 1;
             return;
@@ -45,7 +47,7 @@ static void cancel_one(struct dmn *d, const struct peer *p, const char *id, stru
         dj->rec.state = SJ_REMOVED;
         dj->rec.end = now;
     } else if (dj->rec.state == SJ_RUNNING || dj->rec.state == SJ_SUSPENDED) {
-        if (d->rm.ops->cancel(d->rm.ctx, id, now, &e) < 0) {
+        if (d->rm.ops->cancel(d->rm.ctx, rid, now, &e) < 0) {
             dreply_printf(o, "ERROR:  cannot cancel job '%s': %s\n", id, e.msg);
             o->failed = 1;
             return;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "daemon/daemon_int.h"
+#include "engine/array.h"
 #include "engine/engine.h"
 #include "policy/fs.h"
 #include "util/crashpt.h"
@@ -88,7 +89,7 @@ int djobs_interactive(const struct store_job *r)
 static void spec_of(const struct store_job *r, char *name, size_t len, size_t tag,
                     struct job_spec *spec)
 {
-    snprintf(name, len, "%ld", r->id);
+    djobs_name(r, name, len);
     int ppn = r->ppn > 0 ? r->ppn : 1;
     int chunks = r->tasks / ppn > 0 ? r->tasks / ppn : 1;
     *spec = (struct job_spec){
@@ -107,7 +108,7 @@ static void spec_of(const struct store_job *r, char *name, size_t len, size_t ta
         .class_ = r->class_,
         .qos = r->qos,
         .tag = tag,
-        .holds = r->holds,
+        .holds = r->holds & ~(unsigned)HOLD_SLOT, /* the engine's array.c sets it again */
         .start_after = r->start_after,
         .advres = r->advres,
     };
@@ -137,6 +138,7 @@ static struct djob *enqueue(struct dmn *d, const struct store_job *rec, struct e
         sched_set_sysprio(d->s, j, (enum job_sysprio)rec->sysprio_mode, rec->sysprio, NULL);
     d->jobs = xgrow(d->jobs, &d->capjobs, d->njobs + 1, sizeof *d->jobs);
     d->jobs[d->njobs++] = dj;
+    darray_apply(d, dj);
     ddep_apply(d, dj);
     return dj;
 }
@@ -194,7 +196,8 @@ struct djob *djobs_add(struct dmn *d, struct store_job *rec, const char *script,
     if (ddep_check(d, rec->depend, err) < 0)
         return NULL;
     if (store_job_add(d->st, rec, err) < 0 ||
-        (script && store_script_put(d->st, rec->id, script, err) < 0))
+        (script && store_script_put(d->st, rec->id, script, err) < 0) ||
+        darray_first_task(d, rec, err) < 0)
         return NULL;
     size_t bytes = (script ? strlen(script) : 0) + (rec->env ? strlen(rec->env) : 0);
     struct djob *dj = enqueue(d, rec, err);
@@ -388,9 +391,7 @@ static void restore_history(struct dmn *d, long since)
 static void script_size(void *ctx, long id, long long bytes)
 {
     struct dmn *d = ctx;
-    char name[32];
-    snprintf(name, sizeof name, "%ld", id);
-    struct djob *dj = djobs_find(d, name);
+    struct djob *dj = djobs_find_id(d, id);
     if (dj)
         dj->bytes = (size_t)bytes + (dj->rec.env ? strlen(dj->rec.env) : 0);
 }
@@ -457,10 +458,13 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
         dj->rec.script = script;
     }
     size_t n;
-    char *hosts;
+    char *hosts, rid[32], task[48];
     char **lines = host_lines(d, j, &n, &hosts);
+    snprintf(rid, sizeof rid, "%ld", dj->rec.id); /* its spool's name: a task's own id too */
+    djobs_name(&dj->rec, task, sizeof task);
     struct rm_job rj = {
-        .id = j->name,
+        .id = rid,
+        .array_task = dj->rec.array_id > 0 ? task : NULL,
         .name = dj->rec.name,
         .user = dj->rec.user,
         .uid = (uid_t)dj->rec.uid,

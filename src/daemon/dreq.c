@@ -219,6 +219,13 @@ static char **normalize_args(struct dmn *d, int argc, char **argv, int *json)
     return own;
 }
 
+static void free_tasks(char **tasks)
+{
+    for (size_t i = 0; tasks && tasks[i]; i++)
+        free(tasks[i]);
+    free(tasks);
+}
+
 static void free_args(char **own, int argc)
 {
     for (int i = 0; own && i < argc; i++)
@@ -280,17 +287,21 @@ static json_t *handle(struct dmn *d, const struct peer *p, const json_t *req)
         return bad;
     dlog(d->log, 2, "request from %s: %.64s", p->user, cmd);
     int want_json = 0;
+    /* "12[]": every task of array 12 (qstat shows the array itself) */
+    char **tasks = def->op == CMD_OP_QSTAT ? NULL : darray_expand(d, &argc, &argv);
     char **own = normalize_args(d, argc, argv, &want_json);
     int nown = argc;
     int json = 0;
     if ((def->flags & CMD_MESSAGES) && take_json(&argc, argv, &json) < 0) {
         free_args(own, nown);
+        free_tasks(tasks);
         free(argv);
         return dreply_usage("%.64s: --format takes json or text", cmd);
     }
     json_t *r = (def->flags & CMD_TORQUE) ? dtorque_run(d, p, def->op, cmd, argc, argv)
                                           : dctl_call(d, p, cmd, argc, argv);
     free_args(own, nown);
+    free_tasks(tasks);
     free(argv);
     if (json)
         r = as_json(r);

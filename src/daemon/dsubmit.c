@@ -90,15 +90,17 @@ static void record_of(const struct qsub_req *q, const struct peer *p, long now, 
 }
 
 /* -j oe / eo: both streams into one file, the -o (or -e) one. */
-static void join_streams(const struct qsub_req *q, struct store_job *r, long id)
+static void join_streams(const struct qsub_req *q, struct store_job *r)
 {
+    char id[48];
+    darray_file_id(r, id, sizeof id); /* "12", or an array task's "12-3" */
     if (q->join == QSUB_JOIN_NONE)
         return;
     char **keep = q->join == QSUB_JOIN_OE ? &r->out_path : &r->err_path;
     char **drop = q->join == QSUB_JOIN_OE ? &r->err_path : &r->out_path;
     size_t n = *keep ? strlen(*keep) : 0;
     if (!*keep || (*keep)[n - 1] == '/') { /* none, or DIR/: Torque's name (in DIR) */
-        char *file = xprintf("%s%s%s.%c%ld", *keep ? *keep : r->cwd, *keep ? "" : "/",
+        char *file = xprintf("%s%s%s.%c%s", *keep ? *keep : r->cwd, *keep ? "" : "/",
                              r->name ? r->name : "STDIN", q->join == QSUB_JOIN_OE ? 'o' : 'e', id);
         free(*keep);
         *keep = file;
@@ -277,6 +279,96 @@ static json_t *unknown_queue(const char *class_)
                      ")");
 }
 
+/* Cancel the engine jobs of tasks whose submission was not saved: the
+ * engine must not run what the store does not know. */
+static void drop_tasks(struct dmn *d, struct djob **made, size_t n, long now)
+{
+    for (size_t i = 0; i < n; i++) {
+        sched_cancel(d->s, made[i]->j, now, NULL);
+        made[i]->rec.state = SJ_REMOVED;
+    }
+}
+
+/* The tasks of a job array (qsub -t, -J) on the local resource manager,
+ * after the checks of an ordinary submission: one record and engine job a
+ * task, ids consecutive, the first task's id naming the array, in the
+ * request's one transaction, so that all are stored or none. Tasks beyond
+ * a %N slot limit are stored waiting for a slot (HOLD_SLOT: darray.c). The
+ * answer is Torque's "12[]". */
+static json_t *submit_array(struct dmn *d, const struct peer *p, const struct qsub_req *q,
+                            const char *token, size_t bytes)
+{
+    struct err e;
+    struct arange a;
+    const char *v = q->array ? q->array : q->array_pbs;
+    long long max = cfg_int(d->cfg, "MAXJOBARRAYSIZE", NULL);
+    if ((q->array ? arange_parse_torque(v, (size_t)max, &a, &e)
+                  : arange_parse_pbs(v, (size_t)max, &a, &e)) < 0)
+        return dreply_err("submit: %s %s", q->array ? "-t" : "-J", e.msg);
+    /* One task's bytes were checked; each task keeps its own copy. */
+    if (a.n > 1 && dspace_submit_ok(d, p->uid, bytes * a.n, 1, &e) < 0) {
+        arange_free(&a);
+        return dreply_err("submit: refused: %s", e.msg);
+    }
+    json_t *bad = dreply_begin(d);
+    if (bad) {
+        arange_free(&a);
+        return bad;
+    }
+    long now = time(NULL);
+    struct djob **made = xcalloc(a.n, sizeof *made);
+    size_t n = 0;
+    for (; n < a.n; n++) {
+        struct store_job rec;
+        record_of(q, p, now, &rec);
+        rec.array_id = n ? made[0]->rec.array_id : DARRAY_FIRST;
+        rec.array_index = a.idx[n];
+        rec.array_slots = a.slots;
+        if (a.slots)
+            rec.holds |= HOLD_SLOT; /* until the engine gives it a slot (darray_apply) */
+        struct djob *dj = djobs_add(d, &rec, q->script, &e);
+        if (!dj) {
+            store_job_free(&rec);
+            break;
+        }
+        made[n] = dj;
+        join_streams(q, &dj->rec);
+        djrec_save(d, dj);
+        store_event(d->st, now, dj->rec.id, "submit", p->user, NULL);
+    }
+    json_t *r = NULL;
+    if (n < a.n) {
+        r = dreply_err("submit: array task %u: %s", a.idx[n], e.msg);
+    } else {
+        char id[48];
+        snprintf(id, sizeof id, "%ld[]\n", made[0]->rec.array_id);
+        r = dreply_ok(id);
+        if (remember_answer(d, p, token, now, r, &e) < 0) {
+            json_decref(r);
+            r = dreply_err("submit: %s", e.msg);
+        }
+    }
+    if (!json_is_true(json_object_get(r, "ok"))) {
+        store_rollback(d->st);
+        drop_tasks(d, made, n, now);
+    } else {
+        r = dreply_commit(d, r);
+        if (json_is_true(json_object_get(r, "ok"))) {
+            for (size_t i = 0; i < n; i++)
+                dspace_submitted(d, p->uid, bytes);
+            if (!store_group_pending(d->st))
+                crashpt("submit-committed");
+            dlog(d->log, 1, "job array %ld[] (%zu tasks) submitted by %s", made[0]->rec.array_id, n,
+                 p->user);
+        } else {
+            drop_tasks(d, made, n, now);
+        }
+    }
+    free(made);
+    arange_free(&a);
+    return r;
+}
+
 json_t *dsubmit_job(struct dmn *d, const struct peer *client, const json_t *job, const char *token)
 {
     struct qsub_req q;
@@ -325,13 +417,6 @@ json_t *dsubmit_job(struct dmn *d, const struct peer *client, const json_t *job,
         qsub_free(&q);
         return r;
     }
-    if (q.array || q.array_pbs) {
-        /* The engine has array tasks (engine/array.h), but this daemon does
-         * not make, store and name them yet: refused, never run as one job. */
-        qsub_free(&q);
-        return dreply_err("submit: job arrays (-t, -J) run only under RMCFG TYPE=SLURM for now; "
-                          "the local resource manager does not make their tasks yet");
-    }
     if (q.queue && !queue_known(d, q.queue)) {
         json_t *no = unknown_queue(q.queue);
         qsub_free(&q);
@@ -341,6 +426,11 @@ json_t *dsubmit_job(struct dmn *d, const struct peer *client, const json_t *job,
         json_t *no = dreply_err("submit: ADVRES:%s names no reservation", q.advres);
         qsub_free(&q);
         return no;
+    }
+    if (q.array || q.array_pbs) {
+        json_t *r = submit_array(d, p, &q, token, bytes);
+        qsub_free(&q);
+        return r;
     }
     json_t *bad = dreply_begin(d);
     if (bad) {
@@ -360,7 +450,7 @@ json_t *dsubmit_job(struct dmn *d, const struct peer *client, const json_t *job,
     /* The row as inserted is the job's, unless -j names its file after the
      * id or the engine set a hold or priority of its own (a dependency):
      * writing it again was a tenth of a submission's time (issue 31). */
-    join_streams(&q, &dj->rec, dj->rec.id);
+    join_streams(&q, &dj->rec);
     if (q.join != QSUB_JOIN_NONE || djrec_stale(dj))
         djrec_save(d, dj);
     store_event(d->st, now, dj->rec.id, "submit", p->user, NULL);

@@ -132,11 +132,20 @@ static const char *t_id(const char *word, char *buf, size_t n)
     return buf;
 }
 
-/* The job a word names (Torque id or moku's), queued, running or ended. */
+/* The job a word names (Torque id or moku's), queued, running or ended;
+ * for a whole array ("12[]"), its first task. */
 static struct djob *djobs_find_word(struct dmn *d, const char *word)
 {
     char id[32];
-    return djobs_find(d, cmd_job_id(word, id, sizeof id));
+    const char *bare = cmd_job_id(word, id, sizeof id);
+    long array = darray_whole(bare);
+    if (!array)
+        return djobs_find(d, bare);
+    struct djob **tasks = NULL, *first = NULL;
+    if (darray_tasks(d, array, &tasks) > 0)
+        first = tasks[0];
+    free(tasks);
+    return first;
 }
 
 /* Whether the daemon still shows job word (qstat -c) though it has ended. */
@@ -149,8 +158,8 @@ static int ended_job(struct dmn *d, const char *word)
 static json_t *call1(struct dmn *d, const struct peer *p, const char *cmd, const char *opt1,
                      const char *opt2, const struct djob *dj)
 {
-    char id[32];
-    snprintf(id, sizeof id, "%ld", dj->rec.id);
+    char id[48];
+    djobs_name(&dj->rec, id, sizeof id); /* the engine's name: "12", a task's "12[3]" */
     char *argv[4];
     int argc = 0;
     if (opt1)

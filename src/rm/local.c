@@ -303,6 +303,19 @@ static int check_hosts(const struct local_job *j, struct err *err)
 }
 
 /* Whether the daemon may run a job as j's user. */
+const char *local_file_id(const char *id, const char *array_task, char *buf, size_t n)
+{
+    if (!array_task)
+        return id;
+    size_t a = strspn(array_task, "0123456789");
+    size_t i = a ? strspn(array_task + a + 1, "0123456789") : 0;
+    if (!a || !i || array_task[a] != '[' || strcmp(array_task + a + 1 + i, "]") != 0 ||
+        a + i + 2 > n)
+        return NULL;
+    snprintf(buf, n, "%.*s-%.*s", (int)a, array_task, (int)i, array_task + a + 1);
+    return buf;
+}
+
 static int check_identity(const struct local_job *j, struct err *err)
 {
     if (!j->user || !*j->user)
@@ -325,6 +338,10 @@ static int check_job(const struct local_job *j, struct err *err)
     struct err e;
     if (check_id(j->id, err) < 0)
         return -1;
+    char fid[LOCAL_ID_MAX + 1];
+    if (j->array_task && !local_file_id(j->id, j->array_task, fid, sizeof fid))
+        return err_set(err, "job %s: invalid array task id '%s' (wanted A[i], digits)", j->id,
+                       j->array_task);
     if (check_identity(j, &e) < 0 || check_hosts(j, &e) < 0 || check_env(j->env, &e) < 0)
         return err_set(err, "job %s: %s", j->id, e.msg);
     if (j->name && (!*j->name || strchr(j->name, '/')))
@@ -347,9 +364,11 @@ static char *default_output(const struct local_job *j, const char *name, char ki
 {
     size_t n = strlen(j->cwd);
     const char *sep = n && j->cwd[n - 1] == '/' ? "" : "/";
-    size_t len = n + strlen(name) + strlen(j->id) + 8;
+    char fid[LOCAL_ID_MAX + 1];
+    const char *id = local_file_id(j->id, j->array_task, fid, sizeof fid); /* checked */
+    size_t len = n + strlen(name) + strlen(id) + 8;
     char *p = xmalloc(len);
-    snprintf(p, len, "%s%s%s.%c%s", j->cwd, sep, name, kind, j->id);
+    snprintf(p, len, "%s%s%s.%c%s", j->cwd, sep, name, kind, id);
     return p;
 }
 
@@ -378,10 +397,13 @@ static json_t *job_json(const struct local_job *j)
     json_object_set_new(o, "vmem_mb", json_integer(j->vmem_mb));
     json_object_set_new(o, "nice", json_integer(j->nice));
     json_object_set_new(o, "interactive", json_boolean(j->interactive));
+    if (j->array_task)
+        json_object_set_new(o, "array_task", json_string(j->array_task));
     free(out);
     free(errp);
     /* json_string() refuses invalid UTF-8 (NULL), and the key goes missing. */
-    if (json_object_size(o) != 16 || json_array_size(hosts) != j->nhosts) {
+    if (json_object_size(o) != 16u + (j->array_task != NULL) ||
+        json_array_size(hosts) != j->nhosts) {
         json_decref(o);
         return NULL;
     }

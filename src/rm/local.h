@@ -72,6 +72,11 @@ struct local_job {
     const char *id;   /* job id, the spool directory name: [A-Za-z0-9._-]+, at most
                        * LOCAL_ID_MAX characters, no ".." */
     const char *name; /* job name (PBS_JOBNAME), or NULL = the id; no '/' */
+    /* A job array's task: Torque's id "A[i]" (digits), or NULL. PBS_JOBID is
+     * "A[i].host", PBS_ARRAYID and SLURM_ARRAY_TASK_ID i, SLURM_ARRAY_JOB_ID
+     * A, and output names use "A-i" for the id (<name>.oA-i, as Torque and
+     * Slurm's path name them). */
+    const char *array_task;
     const char *user; /* user name to run as */
     uid_t uid;
     gid_t gid;
@@ -134,6 +139,10 @@ void local_destroy(struct local *l);
  * the error file itself is the problem), supervisor.log and the status
  * file's message line. */
 int local_start(struct local *l, const struct local_job *j, struct err *err);
+
+/* The id in a job's output names: id, or an array task's "A[i]" as "A-i"
+ * (into buf of n bytes). NULL when array_task is not of that form. */
+const char *local_file_id(const char *id, const char *array_task, char *buf, size_t n);
 
 enum local_state {
     LOCAL_RUNNING,   /* supervisor alive */

@@ -32,6 +32,7 @@ static int lo_start(void *ctx, const struct rm_job *j, long now, struct err *err
     (void)now;
     struct local_job lj = {
         .id = j->id,
+        .array_task = j->array_task,
         .name = j->name,
         .user = j->user,
         .uid = j->uid,

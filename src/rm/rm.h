@@ -23,9 +23,11 @@
 
 /* What to run and where. */
 struct rm_job {
-    const char *id;   /* the job's id */
-    const char *name; /* its name (qsub -N), or NULL */
-    const char *user; /* who runs it */
+    const char *id;         /* the job's id */
+    const char *array_task; /* an array task's Torque id "12[3]" (the local resource manager's
+                               PBS_JOBID, PBS_ARRAYID, output names); NULL = not a task */
+    const char *name;       /* its name (qsub -N), or NULL */
+    const char *user;       /* who runs it */
     uid_t uid;
     gid_t gid;
     const char *script;              /* path of the script to run */

@@ -47,6 +47,7 @@
 struct sv_job {
     json_t *root;
     const char *id, *name, *user, *script, *cwd, *out, *err, *env;
+    const char *array_task; /* an array task's "A[i]", or NULL (local.h) */
     json_int_t uid, gid, walltime, grace;
     json_int_t vmem_mb, nice; /* 0: none (a job.json of an older moku has neither) */
     int interactive;          /* qsub -I: the user's shell on a terminal, no script */
@@ -177,11 +178,12 @@ static int load_job(struct sv *sv)
     json_t *env;
     if (json_unpack_ex(
             j->root, &je, 0,
-            "{s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:I, s?I, s?I, s?b}",
+            "{s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:I, s?I, s?I, s?b, s?s}",
             "id", &j->id, "name", &j->name, "user", &j->user, "uid", &j->uid, "gid", &j->gid,
             "script", &j->script, "cwd", &j->cwd, "out_path", &j->out, "err_path", &j->err, "env",
             &env, "hosts", &j->hosts, "walltime", &j->walltime, "grace", &j->grace, "vmem_mb",
-            &j->vmem_mb, "nice", &j->nice, "interactive", &j->interactive) < 0) {
+            &j->vmem_mb, "nice", &j->nice, "interactive", &j->interactive, "array_task",
+            &j->array_task) < 0) {
         sv_log(sv, "%s: %s", path, je.text);
         j->id = NULL;
         return -1;
@@ -292,7 +294,15 @@ static void build_env(const struct sv *sv, const struct passwd *pw, struct envv 
     env_set(e, "PATH", "/usr/local/bin:/usr/bin:/bin");
     env_extra(e, j->env);
     env_set(e, "MOKU_JOBID", j->id);
-    env_set(e, "PBS_JOBID", torque_jobid(j->id, tid, sizeof tid));
+    env_set(e, "PBS_JOBID", torque_jobid(j->array_task ? j->array_task : j->id, tid, sizeof tid));
+    if (j->array_task) { /* "A[i]", checked by local_start */
+        char *open = strchr(j->array_task, '[');
+        snprintf(num, sizeof num, "%.*s", (int)strcspn(open + 1, "]"), open + 1);
+        env_set(e, "PBS_ARRAYID", num);
+        env_set(e, "SLURM_ARRAY_TASK_ID", num);
+        snprintf(num, sizeof num, "%.*s", (int)(open - j->array_task), j->array_task);
+        env_set(e, "SLURM_ARRAY_JOB_ID", num);
+    }
     env_set(e, "PBS_JOBNAME", j->name);
     snprintf(path, sizeof path, "%s/%s", sv->dir, LOCAL_F_NODEFILE);
     env_set(e, "PBS_NODEFILE", path);
@@ -324,7 +334,9 @@ static const char *job_file_name(const struct sv_job *j, char kind, char *buf)
     size_t n = strlen(j->out);
     if (strcmp(j->out, j->err) == 0 && n && j->out[n - 1] != '/')
         kind = 'o'; /* one file for both (a directory named without '/': -j oe) */
-    snprintf(buf, NAME_MAX + 1, "%s.%c%s", j->name, kind, j->id);
+    char fid[64];
+    const char *id = local_file_id(j->id, j->array_task, fid, sizeof fid);
+    snprintf(buf, NAME_MAX + 1, "%s.%c%s", j->name, kind, id ? id : j->id);
     return buf;
 }
 

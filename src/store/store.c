@@ -40,7 +40,7 @@
 #include "util/crashpt.h"
 #include "util/mem.h"
 
-#define STORE_SCHEMA 8     /* PRAGMA user_version written by this code */
+#define STORE_SCHEMA 9     /* PRAGMA user_version written by this code */
 #define STORE_BUSY_MS 5000 /* wait this long for another connection's lock */
 #define STORE_STR_(x) #x
 #define STORE_STR(x) STORE_STR_(x)
@@ -113,6 +113,11 @@ static const char *const upgrade_sql[STORE_SCHEMA] = {
           "ALTER TABLE jobs ADD COLUMN nice INTEGER NOT NULL DEFAULT 0;",
     /* 8: the job's dependencies (qsub -W depend=), as given. */
     [7] = "ALTER TABLE jobs ADD COLUMN depend TEXT;",
+    /* 9: a job array's task (qsub -t, -J on the local resource manager):
+     * its array's id (the first task's), its index, the array's %N. */
+    [8] = "ALTER TABLE jobs ADD COLUMN array_id INTEGER NOT NULL DEFAULT 0;"
+          "ALTER TABLE jobs ADD COLUMN array_index INTEGER NOT NULL DEFAULT 0;"
+          "ALTER TABLE jobs ADD COLUMN array_slots INTEGER NOT NULL DEFAULT 0;",
 };
 
 /* The job columns after id, in the order job_bind and job_read use. */
@@ -120,9 +125,11 @@ static const char *const upgrade_sql[STORE_SCHEMA] = {
     "name, user_name, group_name, uid, gid, account, class, qos, tasks, ppn, nodes, mem_mb, "      \
     "walltime, submit, start_after, holds, sysprio_mode, sysprio, state, start_time, end_time, "   \
     "exit_status, hosts, script, cwd, out_path, err_path, advres, env, bypass, defercount, "       \
-    "deferred_until, message, mail_events, mail_users, features, shape, vmem_mb, nice, depend"
-#define JOB_NCOLS 40
-#define JOB_QMARKS "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
+    "deferred_until, message, mail_events, mail_users, features, shape, vmem_mb, nice, depend, "   \
+    "array_id, array_index, array_slots"
+#define JOB_NCOLS 43
+#define JOB_QMARKS                                                                                 \
+    "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
 
 static const char *const stmt_sql[S_COUNT] = {
     [S_BEGIN] = "BEGIN IMMEDIATE",
@@ -564,6 +571,9 @@ static void job_bind(struct binder *b, const struct store_job *j)
     bind_i64(b, j->vmem_mb);
     bind_i64(b, j->nice);
     bind_text(b, j->depend);
+    bind_i64(b, j->array_id);
+    bind_i64(b, j->array_index);
+    bind_i64(b, j->array_slots);
 }
 
 /* The current row ("id, " JOB_COLS) into a zeroed j; strings allocated. */
@@ -611,6 +621,9 @@ static void job_read(sqlite3_stmt *s, struct store_job *j)
     j->vmem_mb = (long)sqlite3_column_int64(s, c++);
     j->nice = sqlite3_column_int(s, c++);
     j->depend = col_str(s, c++);
+    j->array_id = (long)sqlite3_column_int64(s, c++);
+    j->array_index = (unsigned)sqlite3_column_int64(s, c++);
+    j->array_slots = (unsigned)sqlite3_column_int64(s, c++);
 }
 
 int store_job_add(struct store *st, struct store_job *j, struct err *err)

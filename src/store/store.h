@@ -60,27 +60,31 @@ struct store_job {
     char *env;                       /* extra environment, "K=V\n" lines (qsub -v), or NULL */
     long bypass;                     /* backfill bypass count */
     int defercount;
-    long deferred_until; /* epoch, 0 = not deferred */
-    char *message;       /* why it failed to start or was ended (checkjob's Messages), or
-                            NULL */
-    char *mail_events;   /* qsub -m: letters of "abef", or "n"; NULL = not given */
-    char *mail_users;    /* qsub -M: comma list of addresses; NULL = not given */
-    char *features;      /* node features of -l nodes=N:feat1:feat2, as "feat1,feat2";
-                            NULL = none */
-    char *shape;         /* a resource manager's job's shape (Slurm's), or a local job's
-                            "exclusive" (qsub naccesspolicy=singlejob); NULL: Torque's, as
-                            above. Else tasks are tasks / ppn tasks of ppn processors, nodes
-                            a count that does not fix tasks per node, and space-separated
-                            words say the rest: "tpn=T" (tasks per node), "mem_task=M" (MB
-                            a task, instead of mem_mb), "mem_node=M" (MB a node, -1: the
-                            whole node's), "exclusive", "max_nodes=N", "interactive"
-                            (qsub -I: no script is stored; djobs_interactive), and last
-                            "hosts=n1:2,n2:1" (those hosts, so many one-processor tasks on
-                            each: qsub_req.hosts); others are ignored */
-    long vmem_mb;        /* qsub -l vmem/pvmem: each process's address space limit, MB;
-                            0 = none */
-    int nice;            /* qsub -l nice: the nice value its processes run at */
-    char *depend;        /* qsub -W depend= (engine/dep.h), as given; NULL = none */
+    long deferred_until;  /* epoch, 0 = not deferred */
+    char *message;        /* why it failed to start or was ended (checkjob's Messages), or
+                             NULL */
+    char *mail_events;    /* qsub -m: letters of "abef", or "n"; NULL = not given */
+    char *mail_users;     /* qsub -M: comma list of addresses; NULL = not given */
+    char *features;       /* node features of -l nodes=N:feat1:feat2, as "feat1,feat2";
+                             NULL = none */
+    char *shape;          /* a resource manager's job's shape (Slurm's), or a local job's
+                             "exclusive" (qsub naccesspolicy=singlejob); NULL: Torque's, as
+                             above. Else tasks are tasks / ppn tasks of ppn processors, nodes
+                             a count that does not fix tasks per node, and space-separated
+                             words say the rest: "tpn=T" (tasks per node), "mem_task=M" (MB
+                             a task, instead of mem_mb), "mem_node=M" (MB a node, -1: the
+                             whole node's), "exclusive", "max_nodes=N", "interactive"
+                             (qsub -I: no script is stored; djobs_interactive), and last
+                             "hosts=n1:2,n2:1" (those hosts, so many one-processor tasks on
+                             each: qsub_req.hosts); others are ignored */
+    long vmem_mb;         /* qsub -l vmem/pvmem: each process's address space limit, MB;
+                             0 = none */
+    int nice;             /* qsub -l nice: the nice value its processes run at */
+    char *depend;         /* qsub -W depend= (engine/dep.h), as given; NULL = none */
+    long array_id;        /* a job array's task (qsub -t, -J): its array's id, which is its
+                             first task's id; 0 = not a task */
+    unsigned array_index; /* the task's index in its array */
+    unsigned array_slots; /* the array's %N slot limit, 0 = none */
 };
 
 /* Open (creating if needed) the database at path; WAL mode, FULL sync,

@@ -65,9 +65,9 @@ check "qsub -q batch (a CLASSCFG class): accepted" sh -c "[ $rc = 0 ] && grep -q
 t qsub -l nodes=n9:ppn=1 "$DATA/torque_groups.sh"
 check "nodes=n9, a host the daemon does not have: refused, naming it" \
     sh -c "[ $rc != 0 ] && grep -q 'no node named n9' $TMP/err && [ ! -s $TMP/out ]"
-t qsub -J 1-4 "$DATA/torque_groups.sh"
-check "qsub -J (PBS Pro arrays): refused by the local resource manager, saying where they run" \
-    sh -c "[ $rc = 1 ] && grep -q 'job arrays (-t, -J) run only under RMCFG TYPE=SLURM' $TMP/err && [ ! -s $TMP/out ]"
+t qsub -h -J 1-4 "$DATA/torque_groups.sh"
+check "qsub -J (PBS Pro arrays): the tasks made, the array's id answered as Torque's N[].host" \
+    sh -c "[ $rc = 0 ] && grep -q '^[0-9]*\[\]\.$HOST\$' $TMP/out"
 t qsub -X -I "$DATA/torque_groups.sh"
 check "qsub -X: refused by qsub, naming X11" \
     sh -c "[ $rc = 1 ] && grep -q '^qsub: -X: X11 forwarding is not supported' $TMP/err && [ ! -s $TMP/out ]"

@@ -252,6 +252,50 @@ static void test_basic_job(void)
     fx_close(&f);
 }
 
+/* A job array's task: Torque's PBS_JOBID "A[i].host", PBS_ARRAYID and
+ * Slurm's names, output files <name>.oA-i; a malformed task id refused. */
+static void test_array_task(void)
+{
+    struct fx f;
+    if (fx_open(&f) < 0)
+        return;
+    char script[256], path[256], buf[1024], expect[512], host[256], fid[32];
+    if (gethostname(host, sizeof host) < 0 || !*host)
+        snprintf(host, sizeof host, "localhost");
+    host[sizeof host - 1] = '\0';
+    host[strcspn(host, ".")] = '\0';
+    CHECK_STR(local_file_id("13", "12[3]", fid, sizeof fid), "12-3");
+    CHECK_STR(local_file_id("13", NULL, fid, sizeof fid), "13");
+    CHECK(local_file_id("13", "12[]", fid, sizeof fid) == NULL);
+    CHECK(local_file_id("13", "x[3]", fid, sizeof fid) == NULL);
+    CHECK(local_file_id("13", "12[3]x", fid, sizeof fid) == NULL);
+    fx_script(&f, "arr.sh",
+              "echo \"$PBS_JOBID $PBS_ARRAYID $SLURM_ARRAY_TASK_ID $SLURM_ARRAY_JOB_ID "
+              "$MOKU_JOBID\"\n",
+              0644, script, sizeof script);
+    struct local_job j = fx_job(&f, "13", script);
+    j.name = "arr";
+    j.array_task = "12[3]";
+    j.env = "PBS_ARRAYID=forged\n";
+    struct local_status st;
+    struct err e;
+    if (start_ok(&f, &j) == 0) {
+        wait_end(f.l, "13", 5, &st);
+        CHECK_EQ(st.state, LOCAL_ENDED);
+        snprintf(path, sizeof path, "%s/arr.o12-3", f.work);
+        snprintf(expect, sizeof expect, "12[3].%s 3 3 12 13\n", host);
+        CHECK_STR(slurp(path, buf, sizeof buf), expect);
+        snprintf(path, sizeof path, "%s/arr.e12-3", f.work);
+        CHECK(access(path, F_OK) == 0);
+        CHECK_EQ(local_forget(f.l, "13", &e), 0);
+    }
+    j = fx_job(&f, "14", script);
+    j.array_task = "12[";
+    CHECK_EQ(local_start(f.l, &j, &e), -1);
+    CHECK_HAS(e.msg, "invalid array task id");
+    fx_close(&f);
+}
+
 /* "#!" and executable: exec'd directly (here by cat, which prints the
  * script); "#!" but not executable, or no "#!": through /bin/sh. Also
  * given output paths, joined (-j oe). */
@@ -839,6 +883,7 @@ int main(void)
         return TEST_DONE();
     }
     TEST_RUN(test_basic_job);
+    TEST_RUN(test_array_task);
     TEST_RUN(test_shebang);
     TEST_RUN(test_walltime);
     TEST_RUN(test_cancel);

@@ -155,6 +155,9 @@ static void job_fill(struct store_job *j, long k)
     j->err_path = fmt_str("/home/u/%ld.err", k);
     j->advres = fmt_str("res%ld", k);
     j->depend = k % 2 ? fmt_str("afterok:%ld", k + 1) : NULL;
+    j->array_id = k % 3 ? k - 1 : 0;
+    j->array_index = (unsigned)(k * 7);
+    j->array_slots = (unsigned)(k % 4);
     j->env = fmt_str("A=%ld\nB=x y\n", k);
     j->bypass = k * 3;
     j->defercount = (int)(k % 5);
@@ -206,6 +209,9 @@ static void check_job_eq(const struct store_job *a, const struct store_job *b)
     CHECK(str_same(a->err_path, b->err_path));
     CHECK(str_same(a->advres, b->advres));
     CHECK(str_same(a->depend, b->depend));
+    CHECK_EQ(a->array_id, b->array_id);
+    CHECK_EQ(a->array_index, b->array_index);
+    CHECK_EQ(a->array_slots, b->array_slots);
     CHECK(str_same(a->env, b->env));
     CHECK_EQ(a->bypass, b->bypass);
     CHECK_EQ(a->defercount, b->defercount);
@@ -277,7 +283,7 @@ static void test_open_create_reopen(void)
     CHECK(stat(path, &sb) == 0);
     store_close(st);
     CHECK_STR(raw_text(path, "PRAGMA journal_mode", buf), "wal");
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 8);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 9);
     CHECK_EQ(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN "
                            "('jobs','nodes','fairshare','kv','events','jobs_state','jobs_end',"
                            "'resvs','resv_nodes')"),
@@ -1050,10 +1056,13 @@ static void test_schema_upgrade(void)
                             "ALTER TABLE jobs DROP COLUMN shape;"
                             "ALTER TABLE jobs DROP COLUMN vmem_mb;"
                             "ALTER TABLE jobs DROP COLUMN nice;"
-                            "ALTER TABLE jobs DROP COLUMN depend; PRAGMA user_version = 1"),
+                            "ALTER TABLE jobs DROP COLUMN depend;"
+                            "ALTER TABLE jobs DROP COLUMN array_id;"
+                            "ALTER TABLE jobs DROP COLUMN array_index;"
+                            "ALTER TABLE jobs DROP COLUMN array_slots; PRAGMA user_version = 1"),
              0);
     st = open_ok(path);
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 8);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 9);
     char v[8];
     CHECK_EQ(store_kv_get(st, "k", v, sizeof v, &e), 1);
     CHECK_STR(v, "kept");
@@ -1073,14 +1082,18 @@ static void test_schema_upgrade(void)
                             "ALTER TABLE jobs DROP COLUMN shape;"
                             "ALTER TABLE jobs DROP COLUMN vmem_mb;"
                             "ALTER TABLE jobs DROP COLUMN nice;"
-                            "ALTER TABLE jobs DROP COLUMN depend; PRAGMA user_version = 2"),
+                            "ALTER TABLE jobs DROP COLUMN depend;"
+                            "ALTER TABLE jobs DROP COLUMN array_id;"
+                            "ALTER TABLE jobs DROP COLUMN array_index;"
+                            "ALTER TABLE jobs DROP COLUMN array_slots; PRAGMA user_version = 2"),
              0);
     st = open_ok(path);
-    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 8);
+    CHECK_EQ(raw_int(path, "PRAGMA user_version"), 9);
     CHECK_EQ(store_job_get(st, j.id, &got, &e), 1);
     CHECK_STR(got.name, "job-3");
     CHECK(got.message == NULL && got.mail_events == NULL && got.mail_users == NULL &&
-          got.features == NULL && got.shape == NULL && got.vmem_mb == 0 && got.nice == 0);
+          got.features == NULL && got.shape == NULL && got.vmem_mb == 0 && got.nice == 0 &&
+          got.array_id == 0 && got.array_index == 0 && got.array_slots == 0);
     store_job_free(&got);
     store_job_free(&j);
     store_close(st);

@@ -1,0 +1,169 @@
+/*
+ * darray — job arrays on the local resource manager (qsub -t, -J): each
+ * task is a job of its own with its own consecutive id (the store's), the
+ * array's id being its first task's. A task's engine name is Torque's task
+ * id "12[3]" (so showq, checkjob and qstat name it as Torque does, and a
+ * command finds it by that name); its record keeps the array's id, its
+ * index and the %N slot limit, from which the engine's array task
+ * (engine/array.h) is made again at every restore. "12[]" in a request
+ * stands for every task of array 12 the daemon has (darray_expand).
+ *
+ * Slurm's arrays are Slurm's (dintake.c): their tasks keep Slurm's ids.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "daemon/daemon_int.h"
+#include "engine/array.h"
+#include "engine/engine.h"
+#include "util/mem.h"
+
+void djobs_name(const struct store_job *r, char *buf, size_t n)
+{
+    if (r->array_id > 0)
+        snprintf(buf, n, "%ld[%u]", r->array_id, r->array_index);
+    else
+        snprintf(buf, n, "%ld", r->id);
+}
+
+void darray_file_id(const struct store_job *r, char *buf, size_t n)
+{
+    if (r->array_id > 0)
+        snprintf(buf, n, "%ld-%u", r->array_id, r->array_index);
+    else
+        snprintf(buf, n, "%ld", r->id);
+}
+
+struct djob *djobs_find_id(struct dmn *d, long id)
+{
+    char name[32];
+    snprintf(name, sizeof name, "%ld", id);
+    struct djob *dj = djobs_find(d, name);
+    if (dj && dj->rec.id == id)
+        return dj;
+    /* An array task goes by "A[i]", not by its own id: looked for. */
+    for (size_t i = 0; i < d->njobs; i++)
+        if (d->jobs[i] && d->jobs[i]->rec.id == id && d->jobs[i]->rec.array_id > 0)
+            return d->jobs[i];
+    return NULL;
+}
+
+int darray_first_task(struct dmn *d, struct store_job *rec, struct err *err)
+{
+    if (rec->array_id != DARRAY_FIRST)
+        return 0;
+    rec->array_id = rec->id; /* known once stored: the array is named after it */
+    return store_job_put(d->st, rec, err);
+}
+
+void darray_apply(struct dmn *d, struct djob *dj)
+{
+    const struct store_job *r = &dj->rec;
+    if (r->array_id <= 0 || !dj->j)
+        return;
+    char array[32];
+    struct err e;
+    snprintf(array, sizeof array, "%ld", r->array_id);
+    /* Held: waiting for a slot when last stored (or just submitted so);
+     * else it held one, and holds it again. */
+    int held = (r->holds & HOLD_SLOT) != 0;
+    if (sched_set_array(d->s, dj->j, array, r->array_index, r->array_slots, held, &e) < 0)
+        dlog(d->log, 0, "job %ld: %s", r->id, e.msg);
+}
+
+/* The live tasks of array `array` (its id, as typed), in index order: the
+ * djobs of d->jobs whose engine job is still there. */
+static int by_index(const void *a, const void *b)
+{
+    const struct djob *x = *(struct djob *const *)a, *y = *(struct djob *const *)b;
+    return (x->rec.array_index > y->rec.array_index) - (x->rec.array_index < y->rec.array_index);
+}
+
+size_t darray_tasks(struct dmn *d, long array, struct djob ***out)
+{
+    struct djob **v = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < d->njobs; i++) {
+        struct djob *dj = d->jobs[i];
+        if (!dj || dj->rec.array_id != array || !dj->j)
+            continue;
+        v = xgrow(v, &cap, n + 1, sizeof *v);
+        v[n++] = dj;
+    }
+    if (n > 1)
+        qsort(v, n, sizeof *v, by_index);
+    *out = v;
+    return n;
+}
+
+long darray_whole(const char *word)
+{
+    size_t digits = strspn(word, "0123456789");
+    if (digits == 0 || digits > 18 || strcmp(word + digits, "[]") != 0)
+        return 0;
+    return strtol(word, NULL, 10);
+}
+
+/* Whether dj's job has not ended (what a whole-array word acts on first). */
+static int live(const struct djob *dj)
+{
+    return dj->rec.state == SJ_IDLE || dj->rec.state == SJ_RUNNING || dj->rec.state == SJ_SUSPENDED;
+}
+
+/* The names for whole-array word w ("12[]", "12[].host") appended to
+ * *out: its tasks that have not ended, or, when all have, every task the
+ * engine still shows (qstat -x, checkjob of a finished array). 0 when w
+ * names no array the daemon has. */
+static size_t expand_word(struct dmn *d, const char *w, char ***out, size_t *n, size_t *cap)
+{
+    char bare[48];
+    long array = darray_whole(cmd_job_id(w, bare, sizeof bare));
+    struct djob **tasks = NULL;
+    size_t k = array ? darray_tasks(d, array, &tasks) : 0, added = 0;
+    size_t nlive = 0;
+    for (size_t i = 0; i < k; i++)
+        nlive += live(tasks[i]);
+    for (size_t i = 0; i < k; i++) {
+        if (nlive && !live(tasks[i]))
+            continue;
+        char name[48];
+        djobs_name(&tasks[i]->rec, name, sizeof name);
+        *out = xgrow(*out, cap, *n + 2, sizeof **out);
+        (*out)[(*n)++] = xstrdup(name);
+        added++;
+    }
+    free(tasks);
+    return added;
+}
+
+char **darray_expand(struct dmn *d, int *argc, char ***argv)
+{
+    char **words = NULL, **own = NULL;
+    size_t n = 0, cap = 0, nown = 0, capown = 0;
+    int changed = 0;
+    for (int i = 0; i < *argc; i++) {
+        size_t before = n;
+        if (expand_word(d, (*argv)[i], &words, &n, &cap) > 0) {
+            changed = 1;
+            for (size_t k = before; k < n; k++) {
+                own = xgrow(own, &capown, nown + 2, sizeof *own);
+                own[nown++] = words[k];
+            }
+            continue;
+        }
+        words = xgrow(words, &cap, n + 2, sizeof *words);
+        words[n++] = (*argv)[i];
+    }
+    if (!changed) {
+        free(words);
+        return NULL;
+    }
+    words[n] = NULL;
+    own[nown] = NULL;
+    free(*argv);
+    *argv = words;
+    *argc = (int)n;
+    return own;
+}
