@@ -66,22 +66,25 @@ static int good_id(const char *id)
 }
 
 /* Read cmd's words into *sb; -1 with err (the line's). */
-static int read_submit(const struct sim_script_cmd *cmd, const char *path,
-                       const struct strmap *ids, struct submit *sb, struct err *err)
+static int read_submit(const struct sim_script_cmd *cmd, const char *path, const struct strmap *ids,
+                       struct submit *sb, struct err *err)
 {
     if (cmd->argc < 3)
-        return err_set(err, "%s:%ld: submit needs an id and a runtime: submit ID RUNTIME "
-                            "[-u USER] [QSUB-OPTIONS]",
+        return err_set(err,
+                       "%s:%ld: submit needs an id and a runtime: submit ID RUNTIME "
+                       "[-u USER] [QSUB-OPTIONS]",
                        path, cmd->line);
     size_t at;
     sb->id = cmd->argv[1];
     if (!good_id(sb->id))
-        return err_set(err, "%s:%ld: submit: bad job id '%.64s' (no '.', ':', ',', '[', ']', "
-                            "'%%' or blanks)",
+        return err_set(err,
+                       "%s:%ld: submit: bad job id '%.64s' (no '.', ':', ',', '[', ']', "
+                       "'%%' or blanks)",
                        path, cmd->line, sb->id);
     if (strmap_get(ids, sb->id, &at))
-        return err_set(err, "%s:%ld: submit: job id '%.64s' is taken (by the trace or an "
-                            "earlier line)",
+        return err_set(err,
+                       "%s:%ld: submit: job id '%.64s' is taken (by the trace or an "
+                       "earlier line)",
                        path, cmd->line, sb->id);
     if (cfg_parse_time(cmd->argv[2], &sb->runtime, NULL) < 0 || sb->runtime < 0 ||
         sb->runtime >= CFG_TIME_INFINITY)
@@ -150,7 +153,9 @@ static struct wl_job job_of(struct workload *wl, const struct submit *sb, long t
         .names = workload_names(wl, &nm),
         .submit = t,
         .runtime = sb->runtime,
-        .walltime = r->walltime ? r->walltime : sb->runtime > 0 ? sb->runtime : 1,
+        .walltime = r->walltime       ? r->walltime
+                    : sb->runtime > 0 ? sb->runtime
+                                      : 1,
         .tasks = chunks,
         .procs_per_task = r->ppn,
         .nodes = r->nodes,
@@ -214,10 +219,11 @@ static int check_deps(const struct workload *wl, const char *path, struct err *e
             size_t len = strlen(d[k].on);
             const char *what = len > 2 && strcmp(d[k].on + len - 2, "[]") == 0
                                    ? "is a whole array (name its tasks, ID[INDEX])"
-                                   : "is not a job queued before this one (a later one, "
-                                     "itself, or none of the replay's)";
-            rc = err_set(err, "%s:%ld: submit: dependency on job %s: %s %s", path, j->line,
-                         d[k].on, d[k].on, what);
+                                   : "is not a job queued before this one (a later one: "
+                                     "jobs of one instant queue by id; itself; or none "
+                                     "of the replay's)";
+            rc = err_set(err, "%s:%ld: submit: dependency on job %s: %s %s", path, j->line, d[k].on,
+                         d[k].on, what);
         }
         dep_free(d, n);
         if (j->id && !strmap_get(&pos, j->id, &at))

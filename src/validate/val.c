@@ -828,8 +828,9 @@ static void check_slots(struct val *v, const struct val_facts *f)
                     running += v->jobs[o].runs[q].start <= t && t < v->jobs[o].runs[q].end;
             }
             if (running > x->slots)
-                violation(v, &v->jobs[i], "starts at %ld with %u tasks of array %s running, its "
-                                          "slot limit is %u",
+                violation(v, &v->jobs[i],
+                          "starts at %ld with %u tasks of array %s running, its "
+                          "slot limit is %u",
                           t, running, x->array, x->slots);
         }
     }

@@ -76,9 +76,9 @@ struct val_fact {
     long submit, procs, walltime, runtime; /* -1 = not said */
     char *attrs;                           /* requested features, comma-separated, or NULL */
     int preemptee;                         /* flagged PREEMPTEE */
-    char *after; /* SWF field 17: the job it waits for (afterany), NULL none */
-    char *depend; /* a script's submit: its -W depend= text, NULL none */
-    char *array;  /* a script's array task: its array's id, NULL none */
+    char *after;    /* SWF field 17: the job it waits for (afterany), NULL none */
+    char *depend;   /* a script's submit: its -W depend= text, NULL none */
+    char *array;    /* a script's array task: its array's id, NULL none */
     unsigned slots; /* ... and the array's %N slot limit, 0 none */
 };
 

@@ -15,8 +15,8 @@
 #include "util/arange.h"
 #include "util/mem.h"
 
-static void add_fact(struct val_facts *f, const char *id, long t, long runtime,
-                     const char *depend, const char *array, unsigned slots)
+static void add_fact(struct val_facts *f, const char *id, long t, long runtime, const char *depend,
+                     const char *array, unsigned slots)
 {
     f->v = xgrow(f->v, &f->cap, f->n + 1, sizeof *f->v);
     f->v[f->n++] = (struct val_fact){
@@ -32,8 +32,8 @@ static void add_fact(struct val_facts *f, const char *id, long t, long runtime,
 }
 
 /* One submit line's words after "submit": ID RUNTIME [OPTIONS]. */
-static int submit_line(struct val_facts *f, const char *path, long no, long t, char **w,
-                       size_t n, struct err *err)
+static int submit_line(struct val_facts *f, const char *path, long no, long t, char **w, size_t n,
+                       struct err *err)
 {
     long runtime;
     if (n < 2 || cfg_parse_time(w[1], &runtime, NULL) < 0)
