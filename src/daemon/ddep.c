@@ -4,11 +4,12 @@
  * submission and again at every restart, from the record's depend text),
  * and the jobs the engine removed because a dependency can never be met
  * recorded as removed, with the reason as their message (Torque deletes
- * such a job).
+ * such a job); qalter -W depend= replacing a queued job's.
  */
 #include "daemon/daemon_int.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 #include "util/mem.h"
 
@@ -17,6 +18,15 @@ int ddep_check(struct dmn *d, const char *depend, struct err *err)
     struct err e;
     if (depend && sched_deps_check(d->s, depend, &e) < 0)
         return err_set(err, "invalid job dependency: %s", e.msg);
+    return 0;
+}
+
+int ddep_alter(struct dmn *d, struct djob *dj, const char *depend, struct err *err)
+{
+    if (sched_replace_deps(d->s, dj->j, depend, time(NULL), err) < 0)
+        return -1;
+    free(dj->rec.depend);
+    dj->rec.depend = xstrdup(depend);
     return 0;
 }
 

@@ -47,6 +47,14 @@ size_t dep_text(const struct job_dep *deps, size_t n, char *buf, size_t len);
  * parse error, a job named that the scheduler does not know, a dependency
  * that can never be satisfied already. */
 int sched_set_deps(struct sched *s, struct job *j, const char *text, struct err *err);
+/* Replace the dependencies of idle job j (Torque's qalter -W depend=) by
+ * those of text, judged at once: held with HOLD_DEP while some wait,
+ * released at now (from a dependency hold only) when all are met already.
+ * Errors (nothing changes): j not idle, a parse error, j itself named, a
+ * job the scheduler does not know, a dependency that can never be
+ * satisfied already, a cycle (a job named waits, through its own unmet
+ * dependencies, for j). */
+int sched_replace_deps(struct sched *s, struct job *j, const char *text, long now, struct err *err);
 /* What sched_set_deps would refuse, for a job not queued yet (a driver
  * checks before it records the job): 0, or -1 with err. */
 int sched_deps_check(struct sched *s, const char *text, struct err *err);
