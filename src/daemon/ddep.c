@@ -4,7 +4,9 @@
  * submission and again at every restart, from the record's depend text),
  * and the jobs the engine removed because a dependency can never be met
  * recorded as removed, with the reason as their message (Torque deletes
- * such a job); qalter -W depend= replacing a queued job's.
+ * such a job); qalter -W depend= replacing a queued job's. A parent the
+ * engine no longer holds (ended before the history a restart loaded) is
+ * judged by its record in the store (ddep_lookup).
  */
 #include "daemon/daemon_int.h"
 
@@ -12,6 +14,22 @@
 #include <time.h>
 
 #include "util/mem.h"
+
+int ddep_lookup(void *ctx, const char *name, struct dep_past *p)
+{
+    struct dmn *d = ctx;
+    char *end;
+    long id = strtol(name, &end, 10);
+    struct store_job r;
+    struct err e;
+    if (*end || end == name || id <= 0 || store_job_get(d->st, id, &r, &e) != 1)
+        return 0;
+    int ended = r.state == SJ_COMPLETED || r.state == SJ_REMOVED;
+    *p = (struct dep_past){
+        .removed = r.state == SJ_REMOVED, .start = r.start, .exit_status = r.exit_status};
+    store_job_free(&r);
+    return ended;
+}
 
 int ddep_check(struct dmn *d, const char *depend, struct err *err)
 {

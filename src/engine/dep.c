@@ -152,6 +152,27 @@ static int dep_judge(const struct job_dep *d, const struct job *o, const char **
     return 0;
 }
 
+void sched_set_dep_lookup(struct sched *s,
+                          int (*fn)(void *ctx, const char *name, struct dep_past *p), void *ctx)
+{
+    s->dep_lookup = fn;
+    s->dep_lookup_ctx = ctx;
+}
+
+/* The job named `on`: the scheduler's, else the driver's memory of it as a
+ * job in *past (NULL: unknown). */
+static const struct job *dep_other(const struct sched *s, const char *on, struct job *past)
+{
+    const struct job *o = sched_find_job(s, on);
+    struct dep_past p;
+    if (o || !s->dep_lookup || s->dep_lookup(s->dep_lookup_ctx, on, &p) != 1)
+        return o;
+    *past = (struct job){.state = p.removed ? JOB_REMOVED : JOB_COMPLETED,
+                         .start = p.start,
+                         .exit_status = p.exit_status};
+    return past;
+}
+
 /* Judge j's dependencies: 1 all met, 0 some wait, -1 one never will (its
  * reason in msg). Met ones are marked so for good. */
 static int dep_judge_all(const struct sched *s, struct job *j, char *msg, size_t len)
@@ -162,7 +183,8 @@ static int dep_judge_all(const struct sched *s, struct job *j, char *msg, size_t
         if (d->met)
             continue;
         const char *why = NULL;
-        int r = dep_judge(d, sched_find_job(s, d->on), &why);
+        struct job past;
+        int r = dep_judge(d, dep_other(s, d->on, &past), &why);
         if (r < 0) {
             snprintf(msg, len, "dependency %s:%s can never be satisfied: job %s %s",
                      dep_type_name(d->type), d->on, d->on, why);

@@ -31,6 +31,20 @@ struct job_dep {
     int met; /* satisfied for good (judged once, so a purged job still counts) */
 };
 
+/* An ended job the scheduler no longer holds, as its driver remembers it
+ * (the daemon's store: a job ended before the history it loaded). */
+struct dep_past {
+    int removed;     /* removed (cancelled, ...), else completed */
+    long start;      /* when it started; 0: never */
+    int exit_status; /* completed: its exit status, -1 unknown (counts as success) */
+};
+/* Where the scheduler asks about a job a dependency names that it does not
+ * know: fn returns 1 with *p filled for an ended job the driver remembers,
+ * 0 for none (then the job is unknown). Without it (the default), a job
+ * the scheduler does not hold is unknown. */
+void sched_set_dep_lookup(struct sched *s,
+                          int (*fn)(void *ctx, const char *name, struct dep_past *p), void *ctx);
+
 /* Parse a depend= value, "type:id[:id...][,type:id...]" (ids with or
  * without ".host"), into a new array (caller frees with dep_free). Errors
  * name the bad part; nothing is returned then. */

@@ -6,7 +6,8 @@
 # types refused, and the dependencies kept across a daemon restart while
 # the parent still runs; qalter -W depend= replacing a queued job's
 # dependencies (durable, checked as qsub's and for a cycle, refused on a
-# running job).
+# running job); a parent purged from the daemon's memory judged by its
+# record in the store.
 . tests/integration/lib.sh
 
 . tests/integration/lib_torque.sh
@@ -96,3 +97,33 @@ t qsub -W depend=beforeok:$jf ok.sh
 check "beforeok: refused as not supported" sh -c "[ $rc != 0 ] && grep -q 'not supported' $TMP/err"
 t qsub -W depend=afterok ok.sh
 check "a type without a job: refused" sh -c "[ $rc != 0 ] && grep -q 'names no job' $TMP/err"
+
+# Parents purged from the daemon's memory: resetstats moves the history's
+# start past their ends, so a restart loads neither; the store's records
+# still judge them (by their recorded exit), instead of "not known".
+# resetstats counts from its second on: the parents' ends must be before it.
+t0=$(date +%s)
+wait_for 3 sh -c "[ \$(date +%s) -gt $t0 ]"
+timeout 10 "$MOKU" resetstats >/dev/null 2>&1
+kill "$pid"
+wait "$pid" 2>/dev/null
+torque_start
+# checkjob of a job the engine does not hold answers from the store, with
+# no "Total Tasks:" line.
+check "after resetstats and a restart, the ended parents are not in memory" \
+    sh -c "timeout 5 '$MOKU' checkjob $ja | grep -q '^State: Completed' && ! timeout 5 '$MOKU' checkjob $ja | grep -q '^Total Tasks' && ! timeout 5 '$MOKU' checkjob $jf | grep -q '^Total Tasks'"
+sub -W depend=afterok:$ja ok.sh
+jp=$jid
+check "afterok on a purged parent that succeeded: accepted" sh -c "[ $rc = 0 ] && [ -n '$jp' ]"
+check "... and runs" wait_for 10 is "$jp" Completed
+t qsub -W depend=afternotok:$ja ok.sh
+check "afternotok on it: refused, it succeeded" \
+    sh -c "[ $rc != 0 ] && grep -q 'dependency afternotok:$ja can never be satisfied: job $ja succeeded' $TMP/err"
+sub -W depend=afternotok:$jf ok.sh
+jq=$jid
+check "afternotok on a purged parent that failed: accepted, runs" \
+    sh -c "[ $rc = 0 ] && [ -n '$jq' ]"
+check "... and runs" wait_for 10 is "$jq" Completed
+t qsub -W depend=afterok:$jf ok.sh
+check "afterok on it: refused, it failed" \
+    sh -c "[ $rc != 0 ] && grep -q 'dependency afterok:$jf can never be satisfied: job $jf failed' $TMP/err"

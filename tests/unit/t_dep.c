@@ -189,6 +189,44 @@ static void test_replace(void)
     sched_destroy(s);
 }
 
+/* The driver's memory of ended jobs the scheduler no longer holds: "7"
+ * completed (exit 0), "8" failed (exit 2), "9" removed before it started. */
+static int past_jobs(void *ctx, const char *name, struct dep_past *p)
+{
+    (*(int *)ctx)++;
+    if (strcmp(name, "7") == 0)
+        *p = (struct dep_past){.start = 5, .exit_status = 0};
+    else if (strcmp(name, "8") == 0)
+        *p = (struct dep_past){.start = 5, .exit_status = 2};
+    else if (strcmp(name, "9") == 0)
+        *p = (struct dep_past){.removed = 1};
+    else
+        return 0;
+    return 1;
+}
+
+/* A parent purged from the scheduler is judged by the driver's record of
+ * it, at once; one the driver does not know either stays unknown. */
+static void test_lookup(void)
+{
+    struct sched *s = one_node();
+    struct err e = {0};
+    int asked = 0;
+    struct job *a = submit(s, "1", 0);
+    CHECK(sched_set_deps(s, a, "afterok:7", &e) == -1 && strstr(e.msg, "not known"));
+    sched_set_dep_lookup(s, past_jobs, &asked);
+    CHECK(sched_deps_check(s, "afterok:7,afternotok:8,after:7,afterany:9", &e) == 0);
+    CHECK(asked == 4);
+    CHECK(sched_deps_check(s, "afterok:8", &e) == -1 && strstr(e.msg, "job 8 failed"));
+    CHECK(sched_deps_check(s, "afternotok:7", &e) == -1 && strstr(e.msg, "job 7 succeeded"));
+    CHECK(sched_deps_check(s, "after:9", &e) == -1 && strstr(e.msg, "ended without starting"));
+    CHECK(sched_deps_check(s, "afterok:10", &e) == -1 && strstr(e.msg, "not known"));
+    CHECK(sched_set_deps(s, a, "afterok:7", &e) == 0 && a->holds == 0);
+    sched_iterate(s, 0);
+    CHECK(a->state == JOB_RUNNING);
+    sched_destroy(s);
+}
+
 int main(void)
 {
     TEST_RUN(test_forget_held);
@@ -197,5 +235,6 @@ int main(void)
     TEST_RUN(test_failed_parent);
     TEST_RUN(test_after_and_cancel);
     TEST_RUN(test_replace);
+    TEST_RUN(test_lookup);
     return TEST_DONE();
 }
