@@ -724,6 +724,14 @@ static int add_script_jobs(const struct sim_opts *o, struct workload *wl)
     struct err e;
     struct sim_script *sc = sim_script_load(o->commands, &e);
     int rc = sc ? sim_submit_add(sc, o->commands, wl, &e) : -1;
+    /* --swf-out of an SWF trace rewrites the trace's records, which the
+     * script's jobs are not. */
+    for (size_t i = 0; rc == 0 && o->swf_out && sc && i < sc->n; i++)
+        if (sim_submit_is(&sc->cmds[i]))
+            rc = err_set(&e,
+                         "--swf-out: %s submits jobs (line %ld), which the trace's records "
+                         "cannot hold; use --jobs-out",
+                         o->commands, sc->cmds[i].line);
     sim_script_destroy(sc);
     if (rc < 0)
         fprintf(stderr, "moku: %s\n", e.msg);

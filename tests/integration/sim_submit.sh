@@ -41,6 +41,10 @@ for f in "$dir"/bad_*.cmds; do
     check "$(basename "$f"): exit 1, no report, $f:$want" refused "$f" "$want"
 done
 
+run simulate --swf-out "$TMP/o.swf" --commands "$dir/chain.cmds" "$trace"
+check "--swf-out with submissions: refused (exit 1), naming the first" \
+    sh -c "[ $rc -eq 1 ] && grep -q 'swf-out: $dir/chain.cmds submits jobs (line 9)' '$TMP/err'"
+
 # While they wait: held for the dependency or the slot limit, and said so.
 run simulate --until 100 --show "checkjob b" --show "showq -b" --commands "$dir/chain.cmds" "$trace"
 check "checkjob: a job waiting for its dependency is on system hold, its dependency shown" \
