@@ -32,6 +32,7 @@
 #include "sim/resvlog.h"
 #include "sim/sim.h"
 #include "sim/sim_script.h"
+#include "sim/sim_submit.h"
 #include "sim/simzone.h"
 #include "sim/swfout.h"
 #include "sim/workload.h"
@@ -702,6 +703,8 @@ static int build_cluster(struct sched *s, const struct cfg *cfg, const char *cfg
     return 0;
 }
 
+static int load_trace(const struct sim_opts *o, struct workload *wl);
+
 static int load_swf(const struct sim_opts *o, struct workload *wl)
 {
     struct err e;
@@ -714,8 +717,38 @@ static int load_swf(const struct sim_opts *o, struct workload *wl)
     return rc;
 }
 
-/* The workload, in whichever format the trace's content shows. */
+/* The jobs the --commands script submits (sim_submit.h), added to the
+ * trace's. */
+static int add_script_jobs(const struct sim_opts *o, struct workload *wl)
+{
+    struct err e;
+    struct sim_script *sc = sim_script_load(o->commands, &e);
+    int rc = sc ? sim_submit_add(sc, o->commands, wl, &e) : -1;
+    /* --swf-out of an SWF trace rewrites the trace's records, which the
+     * script's jobs are not. */
+    for (size_t i = 0; rc == 0 && o->swf_out && sc && i < sc->n; i++)
+        if (sim_submit_is(&sc->cmds[i]))
+            rc = err_set(&e,
+                         "--swf-out: %s submits jobs (line %ld), which the trace's records "
+                         "cannot hold; use --jobs-out",
+                         o->commands, sc->cmds[i].line);
+    sim_script_destroy(sc);
+    if (rc < 0)
+        fprintf(stderr, "moku: %s\n", e.msg);
+    return rc;
+}
+
+/* The workload, in whichever format the trace's content shows, with the
+ * jobs the --commands script submits. */
 static int load_workload(const struct sim_opts *o, struct workload *wl)
+{
+    if (load_trace(o, wl) < 0)
+        return -1;
+    return o->commands ? add_script_jobs(o, wl) : 0;
+}
+
+/* The trace's workload, in whichever format its content shows. */
+static int load_trace(const struct sim_opts *o, struct workload *wl)
 {
     struct err e;
     int rc = -1;

@@ -229,6 +229,7 @@ static const struct help_opt qalter_opts[] = {
     {"-l walltime=T", "a queued job's walltime (its owner within their limits)"},
     {"-N NAME", "the job's name"},
     {"-p PRIORITY", "its system priority 0..1000 (ADMIN1, ADMIN2)"},
+    {"-W depend=LIST", "replace a queued job's dependencies (as qsub -W depend=)"},
     {NULL, NULL},
 };
 
@@ -475,9 +476,11 @@ static const struct cmd_def table[] = {
      .op = CMD_OP_QHOLD,
      .right = CMD_RIGHT_OWNER,
      .flags = CMD_CHANGES | CMD_MESSAGES | CMD_TORQUE},
-    {.doc = {"qalter", 1, HELP_CLIENT, "[-l walltime=T] [-N NAME] [-p PRIORITY] JOB...",
+    {.doc = {"qalter", 1, HELP_CLIENT,
+             "[-l walltime=T] [-N NAME] [-p PRIORITY] [-W depend=LIST] JOB...",
              "change queued jobs",
-             "Change a queued job's walltime, name or system priority; committed before the "
+             "Change a queued job's walltime, name, system priority or dependencies; committed "
+             "before the "
              "reply. " CLIENT_DESC_HOME,
              qalter_opts},
      .op = CMD_OP_QALTER,

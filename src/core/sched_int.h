@@ -292,6 +292,8 @@ struct sched_plan {
     int free_now_ok;
 };
 
+struct dep_past;
+
 struct sched {
     struct sched_policy pol;
     struct sched_rm rm;
@@ -327,7 +329,9 @@ struct sched {
     struct job **depheld;        /* the jobs held for their dependencies, at most (engine/dep.c): */
     size_t ndepheld, capdepheld; /* judged, not the whole queue */
     size_t ndepremoved;          /* jobs removed because a dependency never will be met */
-    size_t nslotjobs;            /* array tasks held for a slot, at most (engine/array.c) */
+    int (*dep_lookup)(void *ctx, const char *name, struct dep_past *p); /* engine/dep.h */
+    void *dep_lookup_ctx;
+    size_t nslotjobs; /* array tasks held for a slot, at most (engine/array.c) */
 };
 
 /* core/sched.c, the helpers every layer of the engine shares. Whether the

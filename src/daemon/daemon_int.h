@@ -200,6 +200,14 @@ void djobs_poll(struct dmn *d, long now);
 /* ddep.c: job dependencies (qsub -W depend=). Whether depend (may be NULL)
  * names jobs that exist and may still satisfy it: 0, or -1 with err. */
 int ddep_check(struct dmn *d, const char *depend, struct err *err);
+/* The engine's dep_lookup (engine/dep.h): job `name`'s record in the store,
+ * when it has ended; ctx is the daemon. */
+int ddep_lookup(void *ctx, const char *name, struct dep_past *p);
+/* qalter -W depend=: replace the dependencies of idle job dj by depend's
+ * (sched_replace_deps: the same checks as qsub's, and a cycle), in the
+ * engine and its record (the caller saves it). -1 with err, nothing
+ * changed. */
+int ddep_alter(struct dmn *d, struct djob *dj, const char *depend, struct err *err);
 /* Give queued job dj its record's dependencies (at submission and restart). */
 void ddep_apply(struct dmn *d, struct djob *dj);
 /* Record as removed the jobs the engine removed for a dependency never met. */

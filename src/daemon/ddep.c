@@ -4,19 +4,47 @@
  * submission and again at every restart, from the record's depend text),
  * and the jobs the engine removed because a dependency can never be met
  * recorded as removed, with the reason as their message (Torque deletes
- * such a job).
+ * such a job); qalter -W depend= replacing a queued job's. A parent the
+ * engine no longer holds (ended before the history a restart loaded) is
+ * judged by its record in the store (ddep_lookup).
  */
 #include "daemon/daemon_int.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 #include "util/mem.h"
+
+int ddep_lookup(void *ctx, const char *name, struct dep_past *p)
+{
+    struct dmn *d = ctx;
+    char *end;
+    long id = strtol(name, &end, 10);
+    struct store_job r;
+    struct err e;
+    if (*end || end == name || id <= 0 || store_job_get(d->st, id, &r, &e) != 1)
+        return 0;
+    int ended = r.state == SJ_COMPLETED || r.state == SJ_REMOVED;
+    *p = (struct dep_past){
+        .removed = r.state == SJ_REMOVED, .start = r.start, .exit_status = r.exit_status};
+    store_job_free(&r);
+    return ended;
+}
 
 int ddep_check(struct dmn *d, const char *depend, struct err *err)
 {
     struct err e;
     if (depend && sched_deps_check(d->s, depend, &e) < 0)
         return err_set(err, "invalid job dependency: %s", e.msg);
+    return 0;
+}
+
+int ddep_alter(struct dmn *d, struct djob *dj, const char *depend, struct err *err)
+{
+    if (sched_replace_deps(d->s, dj->j, depend, time(NULL), err) < 0)
+        return -1;
+    free(dj->rec.depend);
+    dj->rec.depend = xstrdup(depend);
     return 0;
 }
 

@@ -1,8 +1,8 @@
 /*
  * dtorque — Torque's everyday commands as thin faces on moku's own: qdel
  * (canceljob), qhold and qrls (sethold, releasehold), qrun (runjob), qsig -s
- * suspend|resume (mjobctl), qalter (walltime, name, priority of a queued
- * job), pbsnodes -o|-c (a node offline or back), and qstat / pbsnodes as
+ * suspend|resume (mjobctl), qalter (walltime, name, priority, dependencies
+ * of a queued job), pbsnodes -o|-c (a node offline or back), and qstat / pbsnodes as
  * views (cmd/qstat.c). Who may do what is moku's (dctl.c): the faces check
  * nothing of their own beyond what Torque refuses first, and every change
  * goes through the command it maps to, committed before the reply.
@@ -345,8 +345,11 @@ static json_t *t_qsig(struct dmn *d, const struct peer *p, int argc, char **argv
 struct alter {
     long walltime; /* 0 = unchanged */
     const char *name;
-    const char *prio; /* -p, NULL = unchanged */
+    const char *prio;   /* -p, NULL = unchanged */
+    const char *depend; /* -W depend=: the new dependencies, NULL = unchanged */
 };
+
+#define ALTER_USAGE "usage: qalter [-l walltime=T] [-N NAME] [-p PRIORITY] [-W depend=LIST] JOB..."
 
 static int alter_args(int argc, char **argv, struct alter *a, int *first, json_t **bad)
 {
@@ -354,15 +357,15 @@ static int alter_args(int argc, char **argv, struct alter *a, int *first, json_t
     int i = 0;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (strcmp(argv[i], "-l") != 0 && strcmp(argv[i], "-N") != 0 &&
-            strcmp(argv[i], "-p") != 0) {
+            strcmp(argv[i], "-p") != 0 && strcmp(argv[i], "-W") != 0) {
             *bad = t_one(2,
                          "qalter: unknown option '%.64s' (usage: qalter [-l walltime=T] "
-                         "[-N NAME] [-p PRIORITY] JOB...)",
+                         "[-N NAME] [-p PRIORITY] [-W depend=LIST] JOB...)",
                          argv[i]);
             return -1;
         }
         if (i + 1 >= argc) {
-            *bad = t_one(2, "usage: qalter [-l walltime=T] [-N NAME] [-p PRIORITY] JOB...");
+            *bad = t_one(2, ALTER_USAGE);
             return -1;
         }
         const char *v = argv[++i];
@@ -376,10 +379,15 @@ static int alter_args(int argc, char **argv, struct alter *a, int *first, json_t
                 return -1;
             }
             a->name = v;
-        } else if (strcmp(argv[i - 1], "-p") == 0)
+        } else if (strcmp(argv[i - 1], "-p") == 0) {
             a->prio = v;
-        else if (strcmp(argv[i - 1], "-l") == 0 && strncmp(v, "walltime=", 9) == 0 &&
-                 !strchr(v, ',')) {
+        } else if (strcmp(argv[i - 1], "-W") == 0 && strncmp(v, "depend=", 7) == 0) {
+            a->depend = v + 7;
+        } else if (strcmp(argv[i - 1], "-W") == 0) {
+            *bad = t_one(EX_IVALREQ, "qalter: -W %.64s: moku alters depend= only", v);
+            return -1;
+        } else if (strcmp(argv[i - 1], "-l") == 0 && strncmp(v, "walltime=", 9) == 0 &&
+                   !strchr(v, ',')) {
             if (qsub_walltime(v + 9, &a->walltime, NULL) < 0) {
                 *bad = t_one(EX_IVALREQ, "qalter: illegal -l value walltime=%.32s", v + 9);
                 return -1;
@@ -387,13 +395,13 @@ static int alter_args(int argc, char **argv, struct alter *a, int *first, json_t
         } else {
             *bad = t_one(EX_IVALREQ,
                          "qalter: %.16s %.64s: moku alters walltime (-l walltime=), "
-                         "the name (-N) and the priority (-p) only",
+                         "the name (-N), the priority (-p) and the dependencies (-W depend=) only",
                          argv[i - 1], v);
             return -1;
         }
     }
-    if (i == argc || (!a->walltime && !a->name && !a->prio)) {
-        *bad = t_one(2, "usage: qalter [-l walltime=T] [-N NAME] [-p PRIORITY] JOB...");
+    if (i == argc || (!a->walltime && !a->name && !a->prio && !a->depend)) {
+        *bad = t_one(2, ALTER_USAGE);
         return -1;
     }
     *first = i;
@@ -429,20 +437,25 @@ static void alter_one(struct dmn *d, const struct peer *p, const struct alter *a
         return t_fail(out, EX_UNKJOB, "qalter: Unknown Job Id %s", w);
     if (!drights_may_change(p, dj) || (a->prio && !is_admin12(p)))
         return t_fail(out, EX_PERM, "qalter: Unauthorized Request  %s", w);
-    if ((a->walltime || a->prio) && (dj->rec.state != SJ_IDLE || !dj->j))
+    if ((a->walltime || a->prio || a->depend) && (dj->rec.state != SJ_IDLE || !dj->j))
         return t_fail(out, EX_BADSTATE, "qalter: Request invalid for state of job %s", w);
     if (a->walltime && !is_admin12(p) && over_limits(d, dj->j, a->walltime, &e))
         return t_fail(out, EX_PERM, "qalter: Unauthorized Request  %s (walltime %ld: the job %s)",
                       w, a->walltime, e.msg);
-    if (a->prio) {
-        char *end;
-        long v = strtol(a->prio, &end, 10);
-        if (*end || end == a->prio || sched_set_sysprio(d->s, dj->j, SYSPRIO_ABSOLUTE, v, &e) < 0)
-            return t_fail(out, EX_IVALREQ,
-                          "qalter: illegal -p value %.32s (0 to 1000, moku's "
-                          "system priority)",
-                          a->prio);
-    }
+    /* Every check before the first change: -p's value, then the
+     * dependencies (all or nothing), then what cannot fail. */
+    char *end = NULL;
+    long prio = a->prio ? strtol(a->prio, &end, 10) : 0;
+    if (a->prio && (*end || end == a->prio || prio < 0 || prio > 1000))
+        return t_fail(out, EX_IVALREQ,
+                      "qalter: illegal -p value %.32s (0 to 1000, moku's "
+                      "system priority)",
+                      a->prio);
+    if (a->depend && ddep_alter(d, dj, a->depend, &e) < 0)
+        return t_fail(out, EX_IVALREQ, "qalter: illegal -W value depend=%.64s: %s", a->depend,
+                      e.msg);
+    if (a->prio)
+        sched_set_sysprio(d->s, dj->j, SYSPRIO_ABSOLUTE, prio, NULL); /* idle, in range */
     if (a->walltime) {
         sched_set_walltime(d->s, dj->j, a->walltime, NULL); /* idle: cannot fail */
         dj->rec.walltime = a->walltime;
@@ -453,9 +466,9 @@ static void alter_one(struct dmn *d, const struct peer *p, const struct alter *a
     }
     djrec_save(d, dj);
     char what[160];
-    snprintf(what, sizeof what, "%s%ld%s%.64s%s%.16s", a->walltime ? "walltime=" : "", a->walltime,
-             a->name ? " name=" : "", a->name ? a->name : "", a->prio ? " p=" : "",
-             a->prio ? a->prio : "");
+    snprintf(what, sizeof what, "%s%ld%s%.64s%s%.16s%s%.64s", a->walltime ? "walltime=" : "",
+             a->walltime, a->name ? " name=" : "", a->name ? a->name : "", a->prio ? " p=" : "",
+             a->prio ? a->prio : "", a->depend ? " depend=" : "", a->depend ? a->depend : "");
     store_event(d->st, time(NULL), dj->rec.id, "alter", what, NULL);
     dlog(d->log, 1, "job %ld altered by %s: %s", dj->rec.id, p->user, what);
 }

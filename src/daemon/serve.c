@@ -128,6 +128,7 @@ static struct sched *build_sched(struct dmn *d, struct err *err)
         return NULL;
     }
     sched_set_zone(s, 1, 0);
+    sched_set_dep_lookup(s, ddep_lookup, d);
     /* Each user's jobs are bounded by default (issue 28: one user once
      * queued 56,908); USERCFG[DEFAULT] MAXSUBMITJOBS=n in maui.cfg says
      * otherwise. */

@@ -152,6 +152,27 @@ static int dep_judge(const struct job_dep *d, const struct job *o, const char **
     return 0;
 }
 
+void sched_set_dep_lookup(struct sched *s,
+                          int (*fn)(void *ctx, const char *name, struct dep_past *p), void *ctx)
+{
+    s->dep_lookup = fn;
+    s->dep_lookup_ctx = ctx;
+}
+
+/* The job named `on`: the scheduler's, else the driver's memory of it as a
+ * job in *past (NULL: unknown). */
+static const struct job *dep_other(const struct sched *s, const char *on, struct job *past)
+{
+    const struct job *o = sched_find_job(s, on);
+    struct dep_past p;
+    if (o || !s->dep_lookup || s->dep_lookup(s->dep_lookup_ctx, on, &p) != 1)
+        return o;
+    *past = (struct job){.state = p.removed ? JOB_REMOVED : JOB_COMPLETED,
+                         .start = p.start,
+                         .exit_status = p.exit_status};
+    return past;
+}
+
 /* Judge j's dependencies: 1 all met, 0 some wait, -1 one never will (its
  * reason in msg). Met ones are marked so for good. */
 static int dep_judge_all(const struct sched *s, struct job *j, char *msg, size_t len)
@@ -162,7 +183,8 @@ static int dep_judge_all(const struct sched *s, struct job *j, char *msg, size_t
         if (d->met)
             continue;
         const char *why = NULL;
-        int r = dep_judge(d, sched_find_job(s, d->on), &why);
+        struct job past;
+        int r = dep_judge(d, dep_other(s, d->on, &past), &why);
         if (r < 0) {
             snprintf(msg, len, "dependency %s:%s can never be satisfied: job %s %s",
                      dep_type_name(d->type), d->on, d->on, why);
@@ -202,6 +224,79 @@ int sched_set_deps(struct sched *s, struct job *j, const char *text, struct err 
         queue_hold(s, j, HOLD_DEP);
         s->depheld = xgrow(s->depheld, &s->capdepheld, s->ndepheld + 1, sizeof *s->depheld);
         s->depheld[s->ndepheld++] = j;
+    }
+    return 0;
+}
+
+/* Whether job `from` waits, through the unmet dependencies of the jobs it
+ * names and theirs, for job `target`: a walk of the dependency graph,
+ * each job looked at once. */
+static int dep_reaches(const struct sched *s, const struct job *from, const struct job *target)
+{
+    const struct job **todo = NULL, **seen = NULL;
+    size_t ntodo = 0, nseen = 0, captodo = 0, capseen = 0;
+    int found = 0;
+    todo = xgrow(todo, &captodo, 1, sizeof *todo);
+    todo[ntodo++] = from;
+    while (ntodo && !found) {
+        const struct job *j = todo[--ntodo];
+        size_t k = 0;
+        while (k < nseen && seen[k] != j)
+            k++;
+        if (k < nseen)
+            continue;
+        seen = xgrow(seen, &capseen, nseen + 1, sizeof *seen);
+        seen[nseen++] = j;
+        for (size_t i = 0; i < j->ndeps && !found; i++) {
+            const struct job *o = j->deps[i].met ? NULL : sched_find_job(s, j->deps[i].on);
+            found = o == target;
+            if (o && !found) {
+                todo = xgrow(todo, &captodo, ntodo + 1, sizeof *todo);
+                todo[ntodo++] = o;
+            }
+        }
+    }
+    free(todo);
+    free(seen);
+    return found;
+}
+
+int sched_replace_deps(struct sched *s, struct job *j, const char *text, long now, struct err *err)
+{
+    if (j->state != JOB_IDLE)
+        return err_set(err, "job %s: dependencies can be changed only while it is queued", j->name);
+    struct job_dep *d;
+    size_t n;
+    if (dep_parse(text, &d, &n, err) < 0)
+        return -1;
+    struct job probe = {.name = j->name, .deps = d, .ndeps = n};
+    char msg[256];
+    int r = 0;
+    for (size_t i = 0; i < n && r == 0; i++) {
+        const struct job *o = sched_find_job(s, d[i].on);
+        if (o == j)
+            r = err_set(err, "job %s cannot depend on itself", j->name);
+        else if (o && dep_reaches(s, o, j))
+            r = err_set(err, "job %s: dependency on job %s makes a cycle (job %s waits for job %s)",
+                        j->name, d[i].on, d[i].on, j->name);
+    }
+    if (r == 0 && (r = dep_judge_all(s, &probe, msg, sizeof msg)) < 0)
+        err_set(err, "job %s: %s", j->name, msg);
+    if (r < 0) {
+        dep_free(d, n);
+        return -1;
+    }
+    dep_forget(s, j);
+    dep_free(j->deps, j->ndeps);
+    j->deps = d;
+    j->ndeps = n;
+    if (r == 0) {
+        if (!(j->holds & HOLD_DEP))
+            queue_hold(s, j, HOLD_DEP);
+        s->depheld = xgrow(s->depheld, &s->capdepheld, s->ndepheld + 1, sizeof *s->depheld);
+        s->depheld[s->ndepheld++] = j;
+    } else if (j->holds & HOLD_DEP) {
+        sched_release(s, j, HOLD_DEP, now, NULL);
     }
     return 0;
 }

@@ -31,6 +31,20 @@ struct job_dep {
     int met; /* satisfied for good (judged once, so a purged job still counts) */
 };
 
+/* An ended job the scheduler no longer holds, as its driver remembers it
+ * (the daemon's store: a job ended before the history it loaded). */
+struct dep_past {
+    int removed;     /* removed (cancelled, ...), else completed */
+    long start;      /* when it started; 0: never */
+    int exit_status; /* completed: its exit status, -1 unknown (counts as success) */
+};
+/* Where the scheduler asks about a job a dependency names that it does not
+ * know: fn returns 1 with *p filled for an ended job the driver remembers,
+ * 0 for none (then the job is unknown). Without it (the default), a job
+ * the scheduler does not hold is unknown. */
+void sched_set_dep_lookup(struct sched *s,
+                          int (*fn)(void *ctx, const char *name, struct dep_past *p), void *ctx);
+
 /* Parse a depend= value, "type:id[:id...][,type:id...]" (ids with or
  * without ".host"), into a new array (caller frees with dep_free). Errors
  * name the bad part; nothing is returned then. */
@@ -47,6 +61,14 @@ size_t dep_text(const struct job_dep *deps, size_t n, char *buf, size_t len);
  * parse error, a job named that the scheduler does not know, a dependency
  * that can never be satisfied already. */
 int sched_set_deps(struct sched *s, struct job *j, const char *text, struct err *err);
+/* Replace the dependencies of idle job j (Torque's qalter -W depend=) by
+ * those of text, judged at once: held with HOLD_DEP while some wait,
+ * released at now (from a dependency hold only) when all are met already.
+ * Errors (nothing changes): j not idle, a parse error, j itself named, a
+ * job the scheduler does not know, a dependency that can never be
+ * satisfied already, a cycle (a job named waits, through its own unmet
+ * dependencies, for j). */
+int sched_replace_deps(struct sched *s, struct job *j, const char *text, long now, struct err *err);
 /* What sched_set_deps would refuse, for a job not queued yet (a driver
  * checks before it records the job): 0, or -1 with err. */
 int sched_deps_check(struct sched *s, const char *text, struct err *err);

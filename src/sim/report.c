@@ -824,6 +824,8 @@ static void csv_row(struct obuf *f, const struct wl_job *w, const struct sim_out
     else if (j &&
              (!strcmp(state, "never_started") || (!strcmp(state, "preempted") && o->start < 0)))
         report_csv_field(f, never_reason(s, j, now, buf, sizeof buf));
+    else if (j && !strcmp(state, "cancelled") && o->start < 0)
+        report_csv_field(f, j->message); /* a dependency never met says so */
     obuf_putc(f, ',');
     if (o->start >= 0 && o->more)
         sim_format_slots(f, s, runs, o->more->slots, o->more->nslots);

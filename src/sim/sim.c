@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "engine/array.h"
 #include "engine/dep.h"
+#include "sim/sim_submit.h"
 #include "util/heap.h"
 #include "util/hostrange.h"
 #include "util/mem.h"
@@ -212,6 +214,21 @@ static void hold_after(struct sim *sim, struct job *j, const char *parent)
         sched_job_note(sim->s, j, e.msg);
 }
 
+/* A job a script submitted (sim_submit.h): made its array's task and given
+ * its dependencies as the daemon does (ddep.c). One the engine refuses
+ * them for — a parent that was itself rejected, or one that can never
+ * satisfy it already — is removed with the reason, as Torque deletes it. */
+static void apply_more(struct sim *sim, struct job *j, const struct wl_more *m, long now)
+{
+    struct err e;
+    if (m->array && sched_set_array(sim->s, j, m->array, m->index, m->slots, 1, &e) < 0)
+        sched_job_note(sim->s, j, e.msg);
+    if (m->depend && sched_set_deps(sim->s, j, m->depend, &e) < 0) {
+        sched_job_note(sim->s, j, e.msg);
+        sched_cancel(sim->s, j, now, NULL);
+    }
+}
+
 /* Submit every job whose submit time is now; return the next index. */
 static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *rejected)
 {
@@ -250,6 +267,8 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
             (*rejected)++;
         } else if (w->after) {
             hold_after(sim, sim->out[next].job, w->after);
+        } else if (sim->wl->more && sim->wl->more[next]) {
+            apply_more(sim, sim->out[next].job, sim->wl->more[next], now);
         }
     }
     return next;
@@ -280,6 +299,8 @@ static void run_commands(struct sim *sim, long now, const struct sim_hooks *h)
     for (; sim->next_cmd < h->script->n && h->script->cmds[sim->next_cmd].t <= now;
          sim->next_cmd++) {
         const struct sim_script_cmd *cmd = &h->script->cmds[sim->next_cmd];
+        if (sim_submit_is(cmd))
+            continue; /* its job is the workload's, queued already */
         char *out = NULL;
         struct err e;
         int rc = cmd_runv(&c, cmd->argc, cmd->argv, &out, &e);

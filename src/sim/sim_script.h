@@ -11,7 +11,8 @@
  * are ignored. Times never decrease from one line to the next.
  *
  * This module only reads and checks the file; the simulator runs the
- * commands (sim.h, sim_hooks.script).
+ * commands (sim.h, sim_hooks.script). `submit` lines are jobs, not
+ * commands: sim_submit.h reads them into the workload.
  */
 #ifndef MOKU_SIM_SCRIPT_H
 #define MOKU_SIM_SCRIPT_H

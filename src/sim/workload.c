@@ -143,10 +143,11 @@ static int by_submit(const void *a, const void *b)
     return x->line < y->line ? -1 : (x->line > y->line);
 }
 
-/* A job and its recorded start, sorted together. */
+/* A job with its recorded start and its more, sorted together. */
 struct job_rec {
     struct wl_job j;
     long start;
+    const struct wl_more *more;
 };
 
 static int by_submit_rec(const void *a, const void *b)
@@ -154,16 +155,20 @@ static int by_submit_rec(const void *a, const void *b)
     return by_submit(&((const struct job_rec *)a)->j, &((const struct job_rec *)b)->j);
 }
 
-/* Sort the jobs with their recorded starts (rec_start stays parallel). */
+/* Sort the jobs with their recorded starts and mores (both stay parallel). */
 static void sort_with_starts(struct workload *wl)
 {
     struct job_rec *v = xmalloc(wl->njobs * sizeof *v);
     for (size_t i = 0; i < wl->njobs; i++)
-        v[i] = (struct job_rec){wl->jobs[i], wl->rec_start[i]};
+        v[i] = (struct job_rec){wl->jobs[i], wl->rec_start ? wl->rec_start[i] : -1,
+                                wl->more ? wl->more[i] : NULL};
     qsort(v, wl->njobs, sizeof *v, by_submit_rec);
     for (size_t i = 0; i < wl->njobs; i++) {
         wl->jobs[i] = v[i].j;
-        wl->rec_start[i] = v[i].start;
+        if (wl->rec_start)
+            wl->rec_start[i] = v[i].start;
+        if (wl->more)
+            wl->more[i] = v[i].more;
     }
     free(v);
 }
@@ -172,7 +177,7 @@ void workload_sort(struct workload *wl)
 {
     for (size_t i = 1; i < wl->njobs; i++)
         if (by_submit(&wl->jobs[i - 1], &wl->jobs[i]) > 0) {
-            if (wl->rec_start)
+            if (wl->rec_start || wl->more)
                 sort_with_starts(wl);
             else
                 qsort(wl->jobs, wl->njobs, sizeof *wl->jobs, by_submit);
@@ -304,7 +309,21 @@ void workload_add(struct workload *wl, const struct wl_job *job)
         wl->rec_start = xrealloc(wl->rec_start, wl->cap * sizeof *wl->rec_start);
     if (wl->rec_start)
         wl->rec_start[wl->njobs] = -1;
+    if (wl->more && wl->cap != cap)
+        wl->more = xrealloc(wl->more, wl->cap * sizeof *wl->more);
+    if (wl->more)
+        wl->more[wl->njobs] = NULL;
     wl->jobs[wl->njobs++] = *job;
+}
+
+void workload_add_more(struct workload *wl, const struct wl_job *job, const struct wl_more *more)
+{
+    if (!wl->more)
+        wl->more = xcalloc(wl->cap ? wl->cap : 1, sizeof *wl->more);
+    struct wl_more *m = arena_alloc(wl, sizeof *m, _Alignof(struct wl_more));
+    *m = *more;
+    workload_add(wl, job);
+    wl->more[wl->njobs - 1] = m;
 }
 
 void workload_add_recorded(struct workload *wl, const struct wl_job *job, long start)
@@ -463,6 +482,7 @@ void workload_free(struct workload *wl)
 {
     free(wl->jobs);
     free(wl->rec_start);
+    free(wl->more);
     free(wl->names);
     free(wl->numnames);
     for (size_t i = 0; i < wl->nblocks; i++)

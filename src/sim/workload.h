@@ -52,6 +52,15 @@ struct wl_job {
     unsigned char preemptee;  /* flagged PREEMPTEE (a Maui trace's field 25) */
 };
 
+/* What a job a --commands script submits (sim_submit.h) has beyond a
+ * trace's: its dependencies and its place in an array. */
+struct wl_more {
+    const char *depend; /* qsub -W depend= text (engine/dep.h), NULL none */
+    const char *array;  /* a task: its array's name (the submit's id), NULL none */
+    unsigned index;     /* a task: its index */
+    unsigned slots;     /* a task: its array's %N slot limit, 0 none */
+};
+
 struct workload {
     struct wl_job *jobs;
     size_t njobs, cap;
@@ -61,6 +70,8 @@ struct workload {
                                         taken (accounting logs: sacct, Torque, a moku home) */
     long *rec_start;                 /* the start the log recorded for each job (parallel to
                                         jobs; -1 none), NULL when the format records none */
+    const struct wl_more **more;     /* parallel to jobs, NULL when no job has any (each
+                                        NULL for a job with none) */
     long long max_nodes, max_procs;  /* trace header, 0 if absent */
     long long unix_start;            /* trace header, -1 if absent */
     char tz[64];                     /* SWF TimeZoneString, "" if absent */
@@ -92,6 +103,10 @@ void workload_add(struct workload *wl, const struct wl_job *job);
 /* The same with the start the log recorded for it (-1: none): the first
  * such call keeps a recorded start for every job (rec_start). */
 void workload_add_recorded(struct workload *wl, const struct wl_job *job, long start);
+/* The same with what a scripted submission adds (copied into the
+ * workload; its strings must be the workload's already): the first such
+ * call keeps a `more` for every job. */
+void workload_add_more(struct workload *wl, const struct wl_job *job, const struct wl_more *more);
 /* Sort the jobs by submit time, then job id, then file line, when they are not. */
 void workload_sort(struct workload *wl);
 

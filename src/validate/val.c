@@ -765,6 +765,77 @@ static void check_deps(struct val *v, const struct val_facts *f)
     strmap_free(&at);
 }
 
+/* Whether parent p's outcome lets a job waiting on it with dependency type
+ * `type` start at t (docs/daemon.md: after, its start; afterok, ended
+ * completed; afternotok, ended otherwise; afterany, ended). */
+static int dep_allows(const char *type, const struct job *p, long t)
+{
+    long end = ended_at(p);
+    int done = p->state && strcmp(p->state, "completed") == 0;
+    if (strcmp(type, "after") == 0)
+        return p->nruns && p->runs[0].start <= t;
+    if (end == NEVER || t < end)
+        return 0;
+    if (strcmp(type, "afterok") == 0)
+        return done;
+    if (strcmp(type, "afternotok") == 0)
+        return !done;
+    return 1;
+}
+
+/* A script's submit with -W depend= (docs/simulation.md): each of its
+ * runs starts only when every job it names allows it. */
+static void check_script_deps(struct val *v, const struct val_facts *f)
+{
+    struct strmap at;
+    strmap_init(&at);
+    for (size_t i = 0; i < v->njobs; i++)
+        strmap_put(&at, v->jobs[i].id, i);
+    for (size_t i = 0; i < v->njobs; i++) {
+        const struct job *j = &v->jobs[i];
+        const struct val_fact *x = val_fact_of(f, j->id);
+        struct val_dep d;
+        size_t k;
+        for (size_t n = 0; x && x->depend && j->nruns && val_dep_nth(x->depend, n, &d); n++) {
+            if (!strmap_get(&at, d.on, &k))
+                violation(v, j, "runs, but job %s it waits for (%s) is not in the schedule", d.on,
+                          d.type);
+            else if (!dep_allows(d.type, &v->jobs[k], j->runs[0].start))
+                violation(v, j, "starts at %ld, which job %s (%s, %s) does not allow (%s)",
+                          j->runs[0].start, d.on, v->jobs[k].state ? v->jobs[k].state : "?",
+                          v->jobs[k].nruns ? "ran" : "never ran", d.type);
+        }
+    }
+    strmap_free(&at);
+}
+
+/* An array's %N slot limit: at no start of one of its tasks do more than
+ * N of them run. */
+static void check_slots(struct val *v, const struct val_facts *f)
+{
+    for (size_t i = 0; i < v->njobs; i++) {
+        const struct val_fact *x = val_fact_of(f, v->jobs[i].id);
+        if (!x || !x->array || !x->slots)
+            continue;
+        for (size_t r = 0; r < v->jobs[i].nruns; r++) {
+            long t = v->jobs[i].runs[r].start;
+            unsigned running = 0;
+            for (size_t o = 0; o < v->njobs; o++) {
+                const struct val_fact *y = val_fact_of(f, v->jobs[o].id);
+                if (!y || !y->array || strcmp(y->array, x->array) != 0)
+                    continue;
+                for (size_t q = 0; q < v->jobs[o].nruns; q++)
+                    running += v->jobs[o].runs[q].start <= t && t < v->jobs[o].runs[q].end;
+            }
+            if (running > x->slots)
+                violation(v, &v->jobs[i],
+                          "starts at %ld with %u tasks of array %s running, its "
+                          "slot limit is %u",
+                          t, running, x->array, x->slots);
+        }
+    }
+}
+
 static void check_ends(struct val *v)
 {
     int class_overrun = 0;
@@ -1219,6 +1290,8 @@ static int load_all(struct val *v, struct val_facts *f, struct err *err)
 {
     if (load_cfg(v, err) < 0 || val_trace_read(v->o, f, err) < 0)
         return -1;
+    if (v->o->commands && val_submit_read(v->o->commands, f, err) < 0)
+        return -1;
     val_facts_index(f);
     if (cluster(v, f->hdr_nodes, f->hdr_procs, err) < 0)
         return -1;
@@ -1260,6 +1333,8 @@ int val_run(const struct val_opts *o, FILE *out, struct err *err)
         check_starts(&v);
         if (!o->no_swf_deps)
             check_deps(&v, &f);
+        check_script_deps(&v, &f);
+        check_slots(&v, &f);
         check_ends(&v);
         check_capacity(&v);
         if (v.pool)

@@ -76,7 +76,10 @@ struct val_fact {
     long submit, procs, walltime, runtime; /* -1 = not said */
     char *attrs;                           /* requested features, comma-separated, or NULL */
     int preemptee;                         /* flagged PREEMPTEE */
-    char *after; /* SWF field 17: the job it waits for (afterany), NULL none */
+    char *after;    /* SWF field 17: the job it waits for (afterany), NULL none */
+    char *depend;   /* a script's submit: its -W depend= text, NULL none */
+    char *array;    /* a script's array task: its array's id, NULL none */
+    unsigned slots; /* ... and the array's %N slot limit, 0 none */
 };
 
 struct val_facts {
@@ -94,6 +97,19 @@ struct val_facts {
  * the walltimes o->estimates gives. 0, or -1 with err.
  */
 int val_trace_read(const struct val_opts *o, struct val_facts *f, struct err *err);
+/* The jobs the --commands script o->commands submits (`TIME submit ID
+ * RUNTIME [OPTIONS]`, docs/simulation.md), added to f as facts: submit
+ * time, runtime, dependencies, array and slot limit (val_submit.c, read
+ * apart from the simulator's reader). 0, or -1 with err. */
+int val_submit_read(const char *path, struct val_facts *f, struct err *err);
+/* Fill *d with the job the dependency wants (d->type: "after", "afterok",
+ * "afternotok", "afterany") from the k-th of depend; 0 when there is no
+ * k-th. */
+struct val_dep {
+    char type[16];
+    char on[256];
+};
+int val_dep_nth(const char *depend, size_t k, struct val_dep *d);
 /* The id index (once read), a job's facts by id (NULL: not in the trace),
  * and freeing. */
 void val_facts_index(struct val_facts *f);

@@ -230,6 +230,8 @@ void val_facts_free(struct val_facts *f)
         free(f->v[i].id);
         free(f->v[i].attrs);
         free(f->v[i].after);
+        free(f->v[i].depend);
+        free(f->v[i].array);
     }
     free(f->v);
     if (f->by_id.keys)

@@ -151,6 +151,82 @@ static void test_forget_held(void)
     sched_destroy(s);
 }
 
+/* qalter -W depend=: replaced all or nothing (self, unknown, impossible,
+ * a cycle through another job's unmet dependencies are refused and keep
+ * the old ones); a replacement met already releases the dependency hold,
+ * one that waits holds a job that was free. */
+static void test_replace(void)
+{
+    struct sched *s = one_node();
+    struct err e = {0};
+    struct job *a = submit(s, "1", 0), *b = submit(s, "2", 0), *c = submit(s, "3", 0),
+               *x = submit(s, "4", 0);
+    CHECK(sched_hold(s, a, HOLD_USER, &e) == 0);
+    CHECK(sched_set_deps(s, b, "afterok:1", &e) == 0);
+    CHECK(sched_set_deps(s, c, "afterok:2", &e) == 0);
+    CHECK(sched_replace_deps(s, b, "afterok:2", 0, &e) == -1 && strstr(e.msg, "itself"));
+    CHECK(sched_replace_deps(s, b, "afterok:3", 0, &e) == -1 && strstr(e.msg, "cycle"));
+    CHECK(sched_replace_deps(s, b, "afterok:99", 0, &e) == -1 && strstr(e.msg, "not known"));
+    CHECK(sched_replace_deps(s, b, "bogus:1", 0, &e) == -1);
+    CHECK(b->ndeps == 1 && strcmp(b->deps[0].on, "1") == 0 && (b->holds & HOLD_DEP));
+    /* A cycle through a chain: 4 waits for 3, which waits for 2. */
+    CHECK(sched_replace_deps(s, x, "afterany:3", 0, &e) == 0 && (x->holds & HOLD_DEP));
+    CHECK(sched_replace_deps(s, b, "afterok:4", 0, &e) == -1 && strstr(e.msg, "cycle"));
+    CHECK(sched_replace_deps(s, b, "afterany:1,afterok:1", 0, &e) == 0);
+    CHECK(b->ndeps == 2 && (b->holds & HOLD_DEP));
+    CHECK(sched_release(s, a, HOLD_USER, 0, &e) == 0);
+    sched_iterate(s, 0);
+    CHECK(a->state == JOB_RUNNING && b->state == JOB_IDLE);
+    /* after:1 is met (1 runs): the hold goes at once, b starts. */
+    CHECK(sched_replace_deps(s, b, "after:1", 1, &e) == 0 && !(b->holds & HOLD_DEP));
+    sched_iterate(s, 1);
+    CHECK(b->state == JOB_RUNNING);
+    CHECK(sched_replace_deps(s, b, "afterany:1", 1, &e) == -1 && strstr(e.msg, "queued"));
+    sched_job_ended(s, a, 10);
+    sched_job_ended(s, b, 10);
+    sched_iterate(s, 10);
+    CHECK(c->state == JOB_RUNNING && x->state == JOB_IDLE);
+    sched_destroy(s);
+}
+
+/* The driver's memory of ended jobs the scheduler no longer holds: "7"
+ * completed (exit 0), "8" failed (exit 2), "9" removed before it started. */
+static int past_jobs(void *ctx, const char *name, struct dep_past *p)
+{
+    (*(int *)ctx)++;
+    if (strcmp(name, "7") == 0)
+        *p = (struct dep_past){.start = 5, .exit_status = 0};
+    else if (strcmp(name, "8") == 0)
+        *p = (struct dep_past){.start = 5, .exit_status = 2};
+    else if (strcmp(name, "9") == 0)
+        *p = (struct dep_past){.removed = 1};
+    else
+        return 0;
+    return 1;
+}
+
+/* A parent purged from the scheduler is judged by the driver's record of
+ * it, at once; one the driver does not know either stays unknown. */
+static void test_lookup(void)
+{
+    struct sched *s = one_node();
+    struct err e = {0};
+    int asked = 0;
+    struct job *a = submit(s, "1", 0);
+    CHECK(sched_set_deps(s, a, "afterok:7", &e) == -1 && strstr(e.msg, "not known"));
+    sched_set_dep_lookup(s, past_jobs, &asked);
+    CHECK(sched_deps_check(s, "afterok:7,afternotok:8,after:7,afterany:9", &e) == 0);
+    CHECK(asked == 4);
+    CHECK(sched_deps_check(s, "afterok:8", &e) == -1 && strstr(e.msg, "job 8 failed"));
+    CHECK(sched_deps_check(s, "afternotok:7", &e) == -1 && strstr(e.msg, "job 7 succeeded"));
+    CHECK(sched_deps_check(s, "after:9", &e) == -1 && strstr(e.msg, "ended without starting"));
+    CHECK(sched_deps_check(s, "afterok:10", &e) == -1 && strstr(e.msg, "not known"));
+    CHECK(sched_set_deps(s, a, "afterok:7", &e) == 0 && a->holds == 0);
+    sched_iterate(s, 0);
+    CHECK(a->state == JOB_RUNNING);
+    sched_destroy(s);
+}
+
 int main(void)
 {
     TEST_RUN(test_forget_held);
@@ -158,5 +234,7 @@ int main(void)
     TEST_RUN(test_chain);
     TEST_RUN(test_failed_parent);
     TEST_RUN(test_after_and_cancel);
+    TEST_RUN(test_replace);
+    TEST_RUN(test_lookup);
     return TEST_DONE();
 }

@@ -1,0 +1,262 @@
+/* sim_submit — see sim_submit.h. */
+#include "sim/sim_submit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfg/cfg.h"
+#include "cmd/qsub.h"
+#include "engine/dep.h"
+#include "util/arange.h"
+#include "util/mem.h"
+#include "util/strmap.h"
+
+/* The user of a submit line without -u. */
+#define SUBMIT_USER "script"
+
+int sim_submit_is(const struct sim_script_cmd *cmd)
+{
+    return cmd->argc > 0 && strcmp(cmd->argv[0], "submit") == 0;
+}
+
+/* What a submit line says, read. */
+struct submit {
+    const char *id;
+    long runtime;
+    const char *user;
+    struct qsub_req req;
+};
+
+/*
+ * The qsub options given that a replay has no meaning for: the first one's
+ * name, or NULL. Refused rather than ignored, so a script never believes a
+ * job was replayed with something it was not.
+ */
+static const char *unreplayed(const struct qsub_req *r)
+{
+    if (r->hosts)
+        return "a host list (nodes=HOST, -l host=)";
+    if (r->exclusive)
+        return "exclusive nodes (naccesspolicy=singlejob, place=excl)";
+    if (r->start_after)
+        return "-a";
+    if (r->hold)
+        return "-h (use the sethold command)";
+    if (r->interactive)
+        return "-I";
+    if (r->out_path || r->err_path || r->join != QSUB_JOIN_NONE)
+        return "-o, -e, -j";
+    if (r->mail_events || r->mail_users)
+        return "-m, -M";
+    if (r->nenv)
+        return "-v, -V";
+    if (r->shell || r->rerunnable >= 0 || r->nice || r->vmem_mb || strcmp(r->cwd, "/") != 0)
+        return "-S, -r, -d, -l nice, vmem";
+    if (r->warnings)
+        return "-p, -k, -l file";
+    return NULL;
+}
+
+/* An id the replay can name the job by: not empty, none of the characters
+ * that split a dependency or name a task or a host. */
+static int good_id(const char *id)
+{
+    return *id && strcspn(id, ".:,[]% \t") == strlen(id) && strlen(id) <= QSUB_MAX_WORD;
+}
+
+/* Read cmd's words into *sb; -1 with err (the line's). */
+static int read_submit(const struct sim_script_cmd *cmd, const char *path, const struct strmap *ids,
+                       struct submit *sb, struct err *err)
+{
+    if (cmd->argc < 3)
+        return err_set(err,
+                       "%s:%ld: submit needs an id and a runtime: submit ID RUNTIME "
+                       "[-u USER] [QSUB-OPTIONS]",
+                       path, cmd->line);
+    size_t at;
+    sb->id = cmd->argv[1];
+    if (!good_id(sb->id))
+        return err_set(err,
+                       "%s:%ld: submit: bad job id '%.64s' (no '.', ':', ',', '[', ']', "
+                       "'%%' or blanks)",
+                       path, cmd->line, sb->id);
+    if (strmap_get(ids, sb->id, &at))
+        return err_set(err,
+                       "%s:%ld: submit: job id '%.64s' is taken (by the trace or an "
+                       "earlier line)",
+                       path, cmd->line, sb->id);
+    if (cfg_parse_time(cmd->argv[2], &sb->runtime, NULL) < 0 || sb->runtime < 0 ||
+        sb->runtime >= CFG_TIME_INFINITY)
+        return err_set(err, "%s:%ld: submit: bad runtime '%.64s' (seconds, or [[DD:]HH:]MM:SS)",
+                       path, cmd->line, cmd->argv[2]);
+    char **qargv = xcalloc((size_t)cmd->argc, sizeof *qargv);
+    int qargc = 0;
+    qargv[qargc++] = "submit";
+    sb->user = SUBMIT_USER;
+    for (int i = 3; i < cmd->argc; i++) {
+        if (strcmp(cmd->argv[i], "-u") != 0) {
+            qargv[qargc++] = cmd->argv[i];
+        } else if (i + 1 < cmd->argc && cmd->argv[i + 1][0] && cmd->argv[i + 1][0] != '-') {
+            sb->user = cmd->argv[++i];
+        } else {
+            free(qargv);
+            return err_set(err, "%s:%ld: submit: -u needs a user name", path, cmd->line);
+        }
+    }
+    struct err e;
+    int rc = qsub_parse(qargc, qargv, "true\n", 5, "submit", "/", NULL, 0, &sb->req, &e);
+    free(qargv);
+    if (rc < 0)
+        return err_set(err, "%s:%ld: %s", path, cmd->line, e.msg);
+    const char *no = unreplayed(&sb->req);
+    if (no) {
+        qsub_free(&sb->req);
+        return err_set(err, "%s:%ld: submit: %s has no meaning in a replay", path, cmd->line, no);
+    }
+    return 0;
+}
+
+/* The features "a,b" as the engine reads them, interned. */
+static const char *features_of(struct workload *wl, const struct qsub_req *r)
+{
+    if (!r->nfeatures)
+        return NULL;
+    size_t len = 1;
+    for (size_t i = 0; i < r->nfeatures; i++)
+        len += strlen(r->features[i]) + 1;
+    char *buf = xmalloc(len), *o = buf;
+    for (size_t i = 0; i < r->nfeatures; i++)
+        o += sprintf(o, "%s%s", i ? "," : "", r->features[i]);
+    const char *f = workload_intern(wl, buf);
+    free(buf);
+    return f;
+}
+
+/* The job of sb, as the daemon reads a request (djobs.c's spec_of):
+ * nodes=N:ppn=P is N one-node tasks of P processors, procs=N N
+ * one-processor tasks anywhere. */
+static struct wl_job job_of(struct workload *wl, const struct submit *sb, long t, long line)
+{
+    const struct qsub_req *r = &sb->req;
+    struct wl_names nm = {
+        .user = workload_intern(wl, sb->user),
+        .group = workload_intern(wl, r->group),
+        .account = workload_intern(wl, r->account),
+        .class_ = workload_intern(wl, r->queue),
+        .qos = workload_intern(wl, r->qos),
+        .features = features_of(wl, r),
+        .advres = workload_intern(wl, r->advres),
+    };
+    int chunks = r->tasks / r->ppn > 0 ? r->tasks / r->ppn : 1;
+    return (struct wl_job){
+        .names = workload_names(wl, &nm),
+        .submit = t,
+        .runtime = sb->runtime,
+        .walltime = r->walltime       ? r->walltime
+                    : sb->runtime > 0 ? sb->runtime
+                                      : 1,
+        .tasks = chunks,
+        .procs_per_task = r->ppn,
+        .nodes = r->nodes,
+        .tpn = r->nodes > 0 ? 1 : 0,
+        .mem = r->mem_mb > 0 ? r->mem_mb / chunks : 0,
+        .line = line,
+    };
+}
+
+/* Add sb's job, or its array's tasks, to wl and their ids to ids. */
+static int add_jobs(struct workload *wl, struct strmap *ids, const struct submit *sb,
+                    const struct sim_script_cmd *cmd, const char *path, struct err *err)
+{
+    struct wl_job j = job_of(wl, sb, cmd->t, cmd->line);
+    struct wl_more m = {.depend = workload_keep(wl, sb->req.depend)};
+    const char *id = workload_keep(wl, sb->id);
+    strmap_put(ids, id, 0);
+    const char *range = sb->req.array ? sb->req.array : sb->req.array_pbs;
+    if (!range) {
+        j.id = id;
+        workload_add_more(wl, &j, &m);
+        return 0;
+    }
+    struct arange a;
+    struct err e;
+    if ((sb->req.array ? arange_parse_torque(range, ARANGE_DEFAULT_MAX, &a, &e)
+                       : arange_parse_pbs(range, ARANGE_DEFAULT_MAX, &a, &e)) < 0)
+        return err_set(err, "%s:%ld: submit: %s", path, cmd->line, e.msg);
+    m.array = id;
+    m.slots = a.slots;
+    for (size_t i = 0; i < a.n; i++) {
+        char task[QSUB_MAX_WORD + 16];
+        snprintf(task, sizeof task, "%s[%u]", id, a.idx[i]);
+        j.id = workload_keep(wl, task);
+        m.index = a.idx[i];
+        strmap_put(ids, j.id, 0);
+        workload_add_more(wl, &j, &m);
+    }
+    arange_free(&a);
+    return 0;
+}
+
+/* Every dependency of the sorted jobs names a job queued before its own:
+ * the engine judges it when the job is queued, and a later one would be
+ * unknown then (this also rules out a cycle). */
+static int check_deps(const struct workload *wl, const char *path, struct err *err)
+{
+    struct strmap pos;
+    strmap_init(&pos);
+    int rc = 0;
+    for (size_t i = 0; i < wl->njobs && rc == 0; i++) {
+        const struct wl_job *j = &wl->jobs[i];
+        const struct wl_more *m = wl->more ? wl->more[i] : NULL;
+        struct job_dep *d = NULL;
+        size_t n = 0, at;
+        if (m && m->depend && dep_parse(m->depend, &d, &n, err) < 0)
+            rc = -1; /* qsub_parse checked it: not reached */
+        for (size_t k = 0; k < n && rc == 0; k++) {
+            if (strmap_get(&pos, d[k].on, &at))
+                continue;
+            size_t len = strlen(d[k].on);
+            const char *what = len > 2 && strcmp(d[k].on + len - 2, "[]") == 0
+                                   ? "is a whole array (name its tasks, ID[INDEX])"
+                                   : "is not a job queued before this one (a later one: "
+                                     "jobs of one instant queue by id; itself; or none "
+                                     "of the replay's)";
+            rc = err_set(err, "%s:%ld: submit: dependency on job %s: %s %s", path, j->line, d[k].on,
+                         d[k].on, what);
+        }
+        dep_free(d, n);
+        if (j->id && !strmap_get(&pos, j->id, &at))
+            strmap_put(&pos, j->id, i);
+    }
+    strmap_free(&pos);
+    return rc;
+}
+
+int sim_submit_add(const struct sim_script *sc, const char *path, struct workload *wl,
+                   struct err *err)
+{
+    struct strmap ids;
+    strmap_init(&ids);
+    for (size_t i = 0; i < wl->njobs; i++)
+        if (wl->jobs[i].id)
+            strmap_put(&ids, wl->jobs[i].id, 0);
+    int rc = 0, any = 0;
+    for (size_t i = 0; i < sc->n && rc == 0; i++) {
+        const struct sim_script_cmd *cmd = &sc->cmds[i];
+        if (!sim_submit_is(cmd))
+            continue;
+        struct submit sb = {0};
+        rc = read_submit(cmd, path, &ids, &sb, err);
+        if (rc == 0) {
+            rc = add_jobs(wl, &ids, &sb, cmd, path, err);
+            qsub_free(&sb.req);
+            any = 1;
+        }
+    }
+    strmap_free(&ids);
+    if (rc < 0 || !any)
+        return rc;
+    workload_sort(wl);
+    return check_deps(wl, path, err);
+}

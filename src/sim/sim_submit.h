@@ -1,0 +1,44 @@
+/*
+ * sim_submit — the `submit` lines of a --commands script (sim_script.h):
+ * jobs the script adds to the replay, with qsub's options, so that a
+ * replay can hold Torque's dependencies (-W depend=) and arrays (-t, -J).
+ *
+ *   TIME submit ID RUNTIME [-u USER] [QSUB-OPTIONS]
+ *
+ * ID names the job as the replay names a trace's (a dependency and every
+ * command refer to it so); an array's tasks are ID[INDEX]. RUNTIME is how
+ * long the job really runs, in the script's time syntax. -u is the user
+ * (Torque's -u, the user the job runs as; default "script"). The rest are
+ * qsub's options (cmd/qsub.h) that mean something to a replay: -l nodes=,
+ * procs=, ppn, walltime (default: the runtime), mem, features, qos,
+ * advres; -A, -q, -W group_list=, -W x=QOS:/ADVRES:, -W depend=, -t, -J.
+ * Any other (output paths, mail, -h, -a, a host list, ...) is refused
+ * rather than ignored.
+ *
+ * The jobs become the workload's (workload_add_more), in submission order
+ * with the trace's: a job submitted at TIME is queued before the commands
+ * at TIME run, as a trace's job is.
+ */
+#ifndef MOKU_SIM_SUBMIT_H
+#define MOKU_SIM_SUBMIT_H
+
+#include "sim/sim_script.h"
+#include "sim/workload.h"
+#include "util/err.h"
+
+/* 1 when cmd is a submit line. */
+int sim_submit_is(const struct sim_script_cmd *cmd);
+
+/*
+ * Add the submit lines of sc (read from path) to wl, whose trace jobs are
+ * loaded already, and sort it again. Errors, as "<path>:<line>: ...": a bad
+ * ID (empty, one a job of the trace or an earlier line has, or with '.',
+ * ':', ',', '[', ']' or blanks), a bad RUNTIME, an option qsub refuses or
+ * the replay has no meaning for, a dependency on a job that is not queued
+ * before this one (later, itself, unknown) or on a whole array. wl may
+ * hold some of the jobs then: the caller frees it.
+ */
+int sim_submit_add(const struct sim_script *sc, const char *path, struct workload *wl,
+                   struct err *err);
+
+#endif

@@ -1,0 +1,122 @@
+/*
+ * val_submit — the validator's reading of the `submit` lines of a
+ * --commands script (docs/simulation.md, "Timed commands"): the jobs they
+ * add to a replay, as facts (val_int.h). Read apart from the simulator's
+ * reader (sim/sim_submit.c), as the validator reads traces apart: only
+ * what its checks need — id, submission, runtime, -W depend=, -t / -J.
+ */
+#include "validate/val_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfg/cfg.h"
+#include "util/arange.h"
+#include "util/mem.h"
+
+static void add_fact(struct val_facts *f, const char *id, long t, long runtime, const char *depend,
+                     const char *array, unsigned slots)
+{
+    f->v = xgrow(f->v, &f->cap, f->n + 1, sizeof *f->v);
+    f->v[f->n++] = (struct val_fact){
+        .id = xstrdup(id),
+        .submit = t,
+        .procs = -1,
+        .walltime = -1,
+        .runtime = runtime,
+        .depend = depend ? xstrdup(depend) : NULL,
+        .array = array ? xstrdup(array) : NULL,
+        .slots = slots,
+    };
+}
+
+/* One submit line's words after "submit": ID RUNTIME [OPTIONS]. */
+static int submit_line(struct val_facts *f, const char *path, long no, long t, char **w, size_t n,
+                       struct err *err)
+{
+    long runtime;
+    if (n < 2 || cfg_parse_time(w[1], &runtime, NULL) < 0)
+        return err_set(err, "%s:%ld: submit: no id and runtime", path, no);
+    const char *depend = NULL, *range = NULL;
+    int pbs = 0;
+    for (size_t i = 2; i + 1 < n; i++) {
+        if (strcmp(w[i], "-W") == 0 && strncmp(w[i + 1], "depend=", 7) == 0)
+            depend = w[i + 1] + 7;
+        else if (strcmp(w[i], "-t") == 0 || strcmp(w[i], "-J") == 0)
+            range = w[i + 1], pbs = w[i][1] == 'J';
+    }
+    if (!range) {
+        add_fact(f, w[0], t, runtime, depend, NULL, 0);
+        return 0;
+    }
+    struct arange a;
+    struct err e;
+    if ((pbs ? arange_parse_pbs(range, ARANGE_LIMIT_MAX, &a, &e)
+             : arange_parse_torque(range, ARANGE_LIMIT_MAX, &a, &e)) < 0)
+        return err_set(err, "%s:%ld: %s", path, no, e.msg);
+    for (size_t i = 0; i < a.n; i++) {
+        char id[512];
+        snprintf(id, sizeof id, "%s[%u]", w[0], a.idx[i]);
+        add_fact(f, id, t, runtime, depend, w[0], a.slots);
+    }
+    arange_free(&a);
+    return 0;
+}
+
+int val_submit_read(const char *path, struct val_facts *f, struct err *err)
+{
+    FILE *in = fopen(path, "r");
+    if (!in)
+        return err_set(err, "%s: %s", path, strerror(errno));
+    char line[4096];
+    long no = 0;
+    int rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, in)) {
+        no++;
+        char *hash = strchr(line, '#'), *save = NULL, *w[64];
+        if (hash)
+            *hash = '\0';
+        size_t n = 0;
+        for (char *tok = strtok_r(line, " \t\r\n", &save); tok && n < 64;
+             tok = strtok_r(NULL, " \t\r\n", &save))
+            w[n++] = tok;
+        long t;
+        if (n < 2 || strcmp(w[1], "submit") != 0)
+            continue;
+        if (cfg_parse_time(w[0], &t, NULL) < 0)
+            rc = err_set(err, "%s:%ld: '%s' is not a time", path, no, w[0]);
+        else
+            rc = submit_line(f, path, no, t, w + 2, n - 2, err);
+    }
+    fclose(in);
+    return rc;
+}
+
+int val_dep_nth(const char *depend, size_t k, struct val_dep *d)
+{
+    size_t at = 0;
+    const char *p = depend;
+    while (p && *p) {
+        size_t len = strcspn(p, ",");
+        size_t tl = strcspn(p, ":,");
+        if (tl < sizeof d->type)
+            memcpy(d->type, p, tl), d->type[tl] = '\0';
+        else
+            d->type[0] = '\0';
+        const char *q = p + tl;
+        while (q < p + len && *q == ':') {
+            q++;
+            size_t il = strcspn(q, ":,");
+            if (at++ == k) {
+                size_t cut = strcspn(q, ".:,"); /* "12.host" is job 12 */
+                il = cut < il ? cut : il;
+                snprintf(d->on, sizeof d->on, "%.*s", (int)il, q);
+                return 1;
+            }
+            q += il;
+        }
+        p = p[len] ? p + len + 1 : NULL;
+    }
+    return 0;
+}
