@@ -100,14 +100,13 @@ static void test_sim_table(void)
     struct wl_job wj = {.id = "1", .runtime = 100, .walltime = 50, .tasks = 1, .procs_per_task = 1};
     struct workload wl = {.jobs = &wj, .njobs = 1};
     struct sim_outcome out = {.start = -1, .end = -1};
-    struct run runs[1] = {{0}};
-    struct sim sim = {.s = s, .wl = &wl, .out = &out, .runs = runs};
+    struct sim sim = {.s = s, .wl = &wl, .out = &out};
+    runtab_init(&sim.runs);
     heap_init(&sim.ends, NULL, NULL);
     sim.rm = (struct rm){&sim_rm_ops, &sim};
     struct job_spec spec = {.name = "1", .tasks = 1, .procs_per_task = 1, .walltime = 50};
     struct job *j = sched_submit(s, &spec, NULL);
-    runs[0].job = j;
-    runs[0].pos = SIZE_MAX;
+    runtab_get(&sim.runs, 0)->job = j; /* held, not in the ends heap */
     struct rm_job rj = {.id = "1", .tag = 0, .walltime = 50};
     struct err e;
     struct rm_status st;
@@ -120,6 +119,7 @@ static void test_sim_table(void)
     CHECK_STR(sim.rm.ops->name, "simulator");
     CHECK(sim.rm.ops->nodes == NULL);
     heap_free(&sim.ends);
+    runtab_free(&sim.runs);
     sched_destroy(s);
 }
 
