@@ -24,7 +24,7 @@
 # Environment: PROPGEN (the generator), PROP_N cases from seed PROP_SEED
 # (default 300 from 1), PROP_TIMEOUT (10 s), PROP_KEEP (where failing cases
 # are kept, default build/property-failures), PROP_SOAK=1 (make soak:
-# progress lines, no saved cases).
+# progress lines, no saved cases), PROP_JOBS (2: how many replay at once).
 . tests/integration/lib.sh
 PROPGEN=${PROPGEN:-build/tests/propgen}
 N=${PROP_N:-300}
@@ -199,47 +199,80 @@ replay() {
     fi
 }
 
-# Keep a failing random case for reproduction; print how to rerun it.
+# Keep a failing random case (in WORK) for reproduction; print how to rerun it.
 keep() {
-    seed=$1
+    seed=$1 w=$2
     mkdir -p "$KEEP"
     rm -rf "$KEEP/seed-$seed"
-    cp -r "$TMP/case" "$KEEP/seed-$seed"
-    echo "# seed $seed (kept in $KEEP/seed-$seed): $(echo "$cmd" | sed "s|$TMP/case|$KEEP/seed-$seed|g")"
+    cp -r "$w" "$KEEP/seed-$seed"
+    echo "# seed $seed (kept in $KEEP/seed-$seed): $(echo "$cmd" | sed "s|$w|$KEEP/seed-$seed|g")"
     echo "$why"
 }
 
 # --- random cases --------------------------------------------------------
 
-ended=0 accounted=0 valid=0 same=0 limited=0 forced=0 woken=0 nfail=0 failed=""
+# cases K: the random cases of worker K of PROP_JOBS (every PROP_JOBS-th
+# seed from FIRST + K), one after another, in $TMP/case$K; its counts on
+# its last line, "ended accounted valid woken same limited forced nfail
+# seeds..." (soak progress lines go to stderr, at once). The workers run at once: each case is small, most of its time
+# the shell's and the processes', and the other core would sit idle.
+cases() {
+    ended=0 accounted=0 valid=0 same=0 limited=0 forced=0 woken=0 nfail=0 failed=""
+    w=$TMP/case$1
+    seed=$((FIRST + $1))
+    while [ "$seed" -le "$last" ]; do
+        rm -rf "$w"
+        mkdir "$w"
+        if ! "$PROPGEN" "$seed" "$w"; then
+            echo "# seed $seed: propgen failed"
+            stage=1
+        else
+            replay "$w" "$(cat "$w/args")" "$w/case.cfg" "$w/case.cmds" "$w/case.swf"
+        fi
+        [ "$stage" -eq 0 ] || [ "$stage" -gt 1 ] && ended=$((ended + 1))
+        [ "$stage" -eq 0 ] || [ "$stage" -gt 2 ] && accounted=$((accounted + 1))
+        [ "$stage" -eq 0 ] || [ "$stage" -ge 4 ] && valid=$((valid + 1))
+        [ "$stage" -eq 0 ] || [ "$stage" -eq 4 ] && woken=$((woken + 1))
+        [ "$stage" -eq 0 ] && same=$((same + 1))
+        if [ "$stage" -ne 0 ]; then
+            nfail=$((nfail + 1))
+            failed="$failed $seed"
+            keep "$seed" "$w"
+        fi
+        if [ "$SOAK" = 1 ] && [ $(((seed - FIRST + 1) % 500)) -eq 0 ]; then
+            echo "# soak: about $((seed - FIRST + 1))/$N cases, $(($(date +%s) - start)) s" >&2
+        fi
+        seed=$((seed + NJOBS))
+    done
+    echo "$ended $accounted $valid $woken $same $limited $forced $nfail$failed"
+}
+NJOBS=${PROP_JOBS:-2}
 last=$((FIRST + N - 1))
-seed=$FIRST
 start=$(date +%s)
-while [ "$seed" -le "$last" ]; do
-    rm -rf "$TMP/case"
-    mkdir "$TMP/case"
-    if ! "$PROPGEN" "$seed" "$TMP/case"; then
-        echo "# seed $seed: propgen failed"
-        stage=1
-    else
-        replay "$TMP/case" "$(cat "$TMP/case/args")" "$TMP/case/case.cfg" "$TMP/case/case.cmds" \
-            "$TMP/case/case.swf"
-    fi
-    [ "$stage" -eq 0 ] || [ "$stage" -gt 1 ] && ended=$((ended + 1))
-    [ "$stage" -eq 0 ] || [ "$stage" -gt 2 ] && accounted=$((accounted + 1))
-    [ "$stage" -eq 0 ] || [ "$stage" -ge 4 ] && valid=$((valid + 1))
-    [ "$stage" -eq 0 ] || [ "$stage" -eq 4 ] && woken=$((woken + 1))
-    [ "$stage" -eq 0 ] && same=$((same + 1))
-    if [ "$stage" -ne 0 ]; then
-        nfail=$((nfail + 1))
-        failed="$failed $seed"
-        keep "$seed"
-    fi
-    if [ "$SOAK" = 1 ] && [ $(((seed - FIRST + 1) % 500)) -eq 0 ]; then
-        echo "# soak: $((seed - FIRST + 1))/$N cases, $nfail failing, $(($(date +%s) - start)) s"
-    fi
-    seed=$((seed + 1))
+k=0
+while [ "$k" -lt "$NJOBS" ]; do
+    cases "$k" >"$TMP/worker$k" &
+    k=$((k + 1))
 done
+wait
+ended=0 accounted=0 valid=0 same=0 limited=0 forced=0 woken=0 nfail=0 failed=""
+k=0
+while [ "$k" -lt "$NJOBS" ]; do
+    sed '$d' "$TMP/worker$k"
+    # shellcheck disable=SC2046
+    set -- $(tail -n 1 "$TMP/worker$k")
+    if [ $# -lt 8 ]; then
+        echo "# worker $k gave no counts: $*"
+        nfail=$((nfail + 1))
+    else
+        ended=$((ended + $1)) accounted=$((accounted + $2)) valid=$((valid + $3)) woken=$((woken + $4))
+        same=$((same + $5)) limited=$((limited + $6)) forced=$((forced + $7)) nfail=$((nfail + $8))
+        shift 8
+        failed="$failed${*:+ $*}"
+    fi
+    k=$((k + 1))
+done
+[ "$nfail" -eq 0 ] || echo "# $nfail failing cases"
 what="random cases (seeds $FIRST-$last)"
 check "$N $what end: exit 0 within $LIMIT s" [ "$ended" -eq "$N" ]
 check "... and account for every record (jobs + skipped + rejected + never_started)" \

@@ -38,7 +38,7 @@ if ! sh tests/slurm/cluster.sh up "$B" 4 2 >"$TMP/up" 2>&1; then
     exit 0
 fi
 ok "slurm: a private cluster of four nodes came up"
-slurm_users
+slurm_users mokusa mokusb
 SUB_OUT=$TMP/out/%j.out
 # A job that says where and when it ran.
 cat >"$TMP/out/job.sh" <<'EOF'
