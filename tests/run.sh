@@ -239,6 +239,19 @@ lane() {
         echo "$passed $failed $skipped" >"$RUN/.count$LANE"
     ) >"$RUN/.out$1" 2>&1 &
 }
+# Lane b's longest scripts first (the slowest of a full run, listed at its
+# end, say which), the rest after them in order: lane a, once its own list
+# is done, takes the short ones from the end, and the two lanes end close
+# together rather than on one long replay.
+long_b=""
+short_b=""
+for s in $lane_b; do
+    case ${s##*/} in
+    property.sh | eset.sh | slowlim.sh | reference.sh) long_b="$long_b $s" ;;
+    *) short_b="$short_b $s" ;;
+    esac
+done
+lane_b="$long_b$short_b"
 lane b $lane_b
 laneb=$!
 lane s $lane_s
@@ -247,7 +260,7 @@ lane t $lane_s
 lanet=$!
 LANE=a
 for s in $lane_a; do run_script "$s"; done
-for s in $(echo $lane_b | tr ' ' '\n' | sort -r); do
+for s in $(echo $lane_b | tr ' ' '\n' | tac); do
     claim "$s" && run_script "$s"
 done
 wait $laneb
