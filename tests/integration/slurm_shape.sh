@@ -86,12 +86,26 @@ start_moku() {
     t=0
     while [ $t -lt 50 ] && ! timeout 5 "$MOKU" showq >/dev/null 2>&1; do sleep 0.1; t=$((t + 1)); done
 }
-# paused SUBMISSIONS: scheduling stopped while they are made, so that one
-# iteration decides them all (moku's own order, not the submission race).
+# pause; SUBMISSIONS; resume JOB...: scheduling stopped while they are made,
+# so that one iteration decides them all (moku's own order, not the
+# submission race); resumed once moku has taken every one in (10 s at most).
 pause() { timeout 5 "$MOKU" schedctl -s >/dev/null; }
+# knows JOB...: moku has every one (checkjob gives its state).
+knows() {
+    for j in "$@"; do timeout 5 "$MOKU" checkjob "$j" 2>/dev/null | grep -q '^State:' || return 1; done
+}
 resume() {
-    sleep 1.5 # an iteration takes the jobs in
+    wait_for 10 knows "$@" || echo "# moku did not take in all of $* within 10 s"
     timeout 5 "$MOKU" schedctl -r >/dev/null
+}
+# books_settle JOB...: until moku's books are Slurm's (a poll after the
+# starts; 10 s at most): the check after it says whether they are.
+books_settle() { wait_for 10 same_books "$@" 2>/dev/null; }
+# shows JOB PATTERN: until moku's checkjob of the job has the pattern (10 s at most).
+shows() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | grep -q "$2"; }
+# held_admin JOB: Slurm shows moku's hold (JobHeldAdmin, the admin comment).
+held_admin() {
+    scontrol -o show job "$1" | grep -q 'Reason=JobHeldAdmin' && scontrol -o show job "$1" | grep -q 'AdminComment=moku: BatchHold'
 }
 idle_all() { # wait until Slurm runs nothing (30 s at most)
     t=0
@@ -119,9 +133,9 @@ pause
 u1=$(sub mokusc -n 6 -t 5 --wrap 'sleep 6')
 u2=$(sub mokusd -n 6 -t 5 --wrap 'sleep 6')
 u3=$(sub mokusc -n 4 -t 5 --wrap 'sleep 6')
-resume
+resume "$u1" "$u2" "$u3"
 check "uneven splits (-n 6, -n 6, -n 4): all run at once" all_running "$u1" "$u2" "$u3"
-sleep 1.5
+books_settle "$u1" "$u2" "$u3"
 check "... moku's books are Slurm's, node by node (CPUs and memory)" same_books "$u1" "$u2" "$u3"
 check "... no start Slurm did not carry out" no_failed "$u1" "$u2" "$u3"
 for j in $u1 $u2 $u3; do wait_state "$j" COMPLETED 200; done
@@ -132,7 +146,7 @@ c1=$(sub mokusc -n 1 -c 3 -t 5 --wrap 'sleep 5')
 c2=$(sub mokusc -n 1 -c 3 -t 5 --wrap 'sleep 5')
 c3=$(sub mokusd -n 1 -c 3 -t 5 --wrap 'sleep 5')
 c4=$(sub mokusd -n 1 -c 3 -t 5 --wrap 'sleep 5')
-resume
+resume "$c1" "$c2" "$c3" "$c4"
 check "four -n 1 --cpus-per-task=3 on four idle nodes: all run at once" all_running "$c1" "$c2" "$c3" "$c4"
 nodes=$(for j in $c1 $c2 $c3 $c4; do field "$j" NodeList; done | sort -u | wc -l)
 check "... each on a node of its own, 3 CPUs there ($nodes nodes)" \
@@ -159,7 +173,7 @@ pause
 e1=$(sub mokusc -n 12 -t 5 --wrap 'sleep 8')
 e2=$(sub mokusd -n 1 --exclusive -t 5 --wrap 'sleep 8')
 e3=$(sub mokusd -n 1 -t 5 --wrap 'sleep 1')
-resume
+resume "$e1" "$e2" "$e3"
 check "--exclusive beside a 12-CPU job: both run at once" all_running "$e1" "$e2"
 en=$(field "$e2" NodeList)
 timeout 5 "$MOKU" checknode "$en" >"$TMP/cn"
@@ -180,12 +194,12 @@ w1=$(sub mokusc -w n3 -N 1 -n 2 -t 5 --wrap 'sleep 5')
 w2=$(sub mokusd -w n2,n4 -N 2 --ntasks-per-node=2 -n 4 -t 5 --wrap 'sleep 5')
 w3=$(cd "$TMP/out" && echo 'sleep 5' |
     runuser -u mokusc -- env MOKU_HOME="$H" timeout 10 "$TMP/moku-client" submit -l walltime=60,nodes=n1:ppn=1+n3:ppn=1)
-resume
+resume "$w1" "$w2" "$w3"
 check "sbatch -w n3 -n 2, -w n2,n4 --ntasks-per-node=2, qsub nodes=n1+n3: all run" \
     all_running "$w1" "$w2" "$w3"
 check "... each on its hosts" \
     sh -c "[ '$(field "$w1" NodeList)' = n3 ] && [ '$(field "$w2" NodeList)' = 'n[2,4]' ] && [ '$(field "$w3" NodeList)' = 'n[1,3]' ]"
-sleep 1.5
+books_settle "$w1" "$w2" "$w3"
 check "... moku's books are Slurm's" same_books "$w1" "$w2" "$w3"
 check "... checkjob shows the host lists" \
     sh -c "timeout 5 '$MOKU' checkjob $w2 | grep -q '^HostList: \[n2:2\]\[n4:2\]' && timeout 5 '$MOKU' checkjob $w3 | grep -q '^HostList: \[n1:1\]\[n3:1\]'"
@@ -209,7 +223,7 @@ m2=$(sub mokusc -n 1 --mem=800 -t 5 --wrap 'sleep 6')
 m3=$(sub mokusd -n 1 --mem=800 -t 5 --wrap 'sleep 6')
 m4=$(sub mokusd -n 1 --mem=800 -t 5 --wrap 'sleep 6')
 m5=$(sub mokusd -n 1 --mem=800 -t 5 --wrap 'sleep 1')
-resume
+resume "$m1" "$m2" "$m3" "$m4" "$m5"
 check "four --mem=800 on four nodes of 1000 MB: all run at once" all_running "$m1" "$m2" "$m3" "$m4"
 mn=$(for j in $m1 $m2 $m3 $m4; do field "$j" NodeList; done | sort -u | wc -l)
 sleep 1.5
@@ -228,25 +242,24 @@ q1=$(sub mokusc -n 4 -t 5 --wrap 'sleep 1')
 q2=$(sub mokusc -n 4 -t 5 --wrap 'sleep 1')
 q3=$(sub mokusd -n 4 -t 5 --wrap 'sleep 1')
 q4=$(sub mokusd -n 4 -t 5 --wrap 'sleep 1')
-sleep 1.5
+wait_for 10 knows "$q1" "$q2" "$q3" "$q4"
 timeout 5 "$MOKU" canceljob "$q1" >/dev/null
 wait_state "$q1" CANCELLED 50
 check "canceljob of a queued job: cancelled in Slurm" \
     sh -c "[ '$(state "$q1")' = CANCELLED ] && timeout 5 '$MOKU' checkjob $q1 | grep -q '^State: Removed'"
 as mokusc scontrol hold "$q2"
-sleep 1.5
+wait_for 10 shows "$q2" '^State: UserHold'
 timeout 5 "$MOKU" checkjob "$q2" >"$TMP/cj"
 check "a user's scontrol hold: moku's user hold (checkjob: UserHold)" grep -q '^State: UserHold' "$TMP/cj"
 as mokusd scontrol release "$q3" >"$TMP/err" 2>&1
 check "... a user cannot release a job moku has not started" grep -qi 'denied' "$TMP/err"
 scontrol hold "$q4"
-sleep 1.5
+wait_for 10 shows "$q4" '^State: SystemHold'
 timeout 5 "$MOKU" checkjob "$q4" >"$TMP/cj"
 check "an administrator's scontrol hold: moku's system hold" grep -q '^State: SystemHold' "$TMP/cj"
 timeout 5 "$MOKU" sethold -b "$q3" >/dev/null
-sleep 1.5
-check "moku's hold shows in Slurm: JobHeldAdmin, the admin comment says moku's state" \
-    sh -c "scontrol -o show job $q3 | grep -q 'Reason=JobHeldAdmin' && scontrol -o show job $q3 | grep -q 'AdminComment=moku: BatchHold'"
+wait_for 10 held_admin "$q3"
+check "moku's hold shows in Slurm: JobHeldAdmin, the admin comment says moku's state" held_admin "$q3"
 scancel "$f1"
 sleep 3
 check "... with the cluster free, none of the held jobs starts" \
