@@ -193,11 +193,12 @@ run_script() {
     [ "$p" -gt 0 ] || [ "$f" -gt 0 ] || [ -n "$hung" ] || grep -q '^ok [0-9]* # SKIP' "$log" ||
         note "$s: printed no check (exit $rc)"
 }
-# Three lanes at once, so that the two cores are used: lane b takes the
+# Four lanes at once, so that the two cores are used: lane b takes the
 # scripts that only replay (no daemon, no user, no Slurm: CPU-bound, and
-# timing-free), lane s the Slurm scripts (mostly waiting on Slurm; their
-# users, mokusa and mokusb, are theirs alone), lane a the rest, one at a
-# time (they make users and run daemons: docs/testing.md). LANES=1: one.
+# timing-free), lanes s and t the Slurm scripts (mostly waiting on Slurm,
+# so two at a time: each its own private cluster and users of its own
+# names), lane a the rest, one at a time (they make users and run daemons:
+# docs/testing.md). LANES=1: one.
 lane_a=""
 lane_b=""
 lane_s=""
@@ -216,10 +217,15 @@ for s in ${SCRIPTS:-tests/integration/*.sh}; do
         esac
     fi
 done
-# claim SCRIPT: whether this lane is the one to run a replay script (mkdir
-# is atomic): lane b runs its list in order, and lane a, once its own list
-# is done, takes what is left of it from the end.
+# claim SCRIPT: whether this lane is the one to run a script (mkdir is
+# atomic): lane b runs its list in order, and lane a, once its own list is
+# done, takes what is left of it from the end; lanes s and t take the Slurm
+# scripts from one list, each the next one unclaimed.
 claim() { mkdir "$RUN/.claim_$(echo "$1" | tr / _)" 2>/dev/null; }
+# The Slurm scripts, longest first (slurm_shape.sh, then slurm_array.sh and
+# slurm.sh: reverse order of their names), so that the two lanes end close
+# together.
+lane_s=$(echo $lane_s | tr ' ' '\n' | sort -r | tr '\n' ' ')
 # lane NAME SCRIPTS...: in the background, its output and counts in $RUN.
 lane() {
     (
@@ -227,24 +233,40 @@ lane() {
         l=$1
         shift
         for s in "$@"; do
-            [ "$l" != b ] || claim "$s" || continue
+            [ "$l" = a ] || claim "$s" || continue
             run_script "$s"
         done
         echo "$passed $failed $skipped" >"$RUN/.count$LANE"
     ) >"$RUN/.out$1" 2>&1 &
 }
+# Lane b's longest scripts first (the slowest of a full run, listed at its
+# end, say which), the rest after them in order: lane a, once its own list
+# is done, takes the short ones from the end, and the two lanes end close
+# together rather than on one long replay.
+long_b=""
+short_b=""
+for s in $lane_b; do
+    case ${s##*/} in
+    property.sh | eset.sh | slowlim.sh | reference.sh) long_b="$long_b $s" ;;
+    *) short_b="$short_b $s" ;;
+    esac
+done
+lane_b="$long_b$short_b"
 lane b $lane_b
 laneb=$!
 lane s $lane_s
 lanes=$!
+lane t $lane_s
+lanet=$!
 LANE=a
 for s in $lane_a; do run_script "$s"; done
-for s in $(echo $lane_b | tr ' ' '\n' | sort -r); do
+for s in $(echo $lane_b | tr ' ' '\n' | tac); do
     claim "$s" && run_script "$s"
 done
 wait $laneb
 wait $lanes
-for l in s b; do
+wait $lanet
+for l in s t b; do
     cat "$RUN/.out$l"
     read -r p f k <"$RUN/.count$l" || { p=0 f=1 k=0; echo "$RUN/.count$l: lane $l gave no count" >>"$recap"; }
     passed=$((passed + p))

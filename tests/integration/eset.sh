@@ -33,15 +33,19 @@ commands() {
     }' | sort -n
 }
 
-# same NAME CFG [CMDS] [TRACE]: the incremental and the whole-queue walks agree.
+# same NAME CFG [CMDS] [TRACE]: the incremental and the whole-queue walks
+# agree. The two replays run at once (on the two cores: each is one
+# process's work), each exit status kept in a file.
 same() {
     m=${3:+--commands $3 --quiet}
     t=${4:-$TMP/kth.swf}
-    "$MOKU" simulate --config "$2" $m --format json --jobs-out "$TMP/fast.csv" "$t" >"$TMP/fast.out" 2>"$TMP/fast.err"
-    r1=$?
+    ("$MOKU" simulate --config "$2" $m --format json --jobs-out "$TMP/fast.csv" "$t" >"$TMP/fast.out" \
+        2>"$TMP/fast.err"; echo $? >"$TMP/fast.rc") &
     "$MOKU" simulate --full-walk --config "$2" $m --format json --jobs-out "$TMP/full.csv" "$t" \
         >"$TMP/full.out" 2>"$TMP/full.err"
     r2=$?
+    wait
+    r1=$(cat "$TMP/fast.rc")
     if [ "$r1" -eq 0 ] && [ "$r2" -eq 0 ] && cmp -s "$TMP/fast.csv" "$TMP/full.csv" &&
         grep -q '"never_started"' "$TMP/fast.out"; then
         ok "$1: the same schedule as the whole-queue walk"
@@ -84,8 +88,9 @@ shows() {
     for m in "" --full-walk; do
         "$MOKU" simulate $m --config "$2" --until "$3" --show showq --show "showq -b" \
             --show "showq -i" --show "diagnose -p" --show showstats --show "showq --format=json" \
-            "${4:-$TMP/kth.swf}" >"$TMP/show$m" 2>&1
+            "${4:-$TMP/kth.swf}" >"$TMP/show$m" 2>&1 &
     done
+    wait
     check "$1: the commands show what the whole-queue walk shows" cmp -s "$TMP/show" "$TMP/show--full-walk"
 }
 shows "page at 1,500,000 s" "$TMP/page.cfg" 1500000
@@ -111,8 +116,9 @@ if [ -f "$H" ]; then
     for t in cut late; do
         "$MOKU" simulate --config "$TMP/page.cfg" --until 46673902 --show showq --show "showq -b" \
             --show "showq -i" --show "diagnose -p" --show "showq --format=json" \
-            "$TMP/hpc2n-$t.swf" >"$TMP/state.$t" 2>&1
+            "$TMP/hpc2n-$t.swf" >"$TMP/state.$t" 2>&1 &
     done
+    wait
     check "HPC2N at 46,673,902 s: the same queue from 34,128,815 s on as from the start" \
         sh -c "grep -q 'Total Jobs: [1-9]' '$TMP/state.cut' && cmp -s '$TMP/state.cut' '$TMP/state.late'"
     shows "HPC2N at 46,673,902 s, jobs stopped and started at once" "$TMP/page.cfg" 46673902 \

@@ -20,10 +20,12 @@ stop_all() {
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
     sh tests/slurm/cluster.sh down "$B" 2>/dev/null
 }
-# slurm_users: after the cluster is up.
+# slurm_users USER1 USER2: after the cluster is up. Each Slurm script has
+# users of its own names (slurm.sh mokusa and mokusb, slurm_shape.sh mokusc
+# and mokusd): tests/run.sh runs the Slurm scripts two at a time.
 slurm_users() {
     export SLURM_CONF="$B/etc/slurm.conf" MOKU_HOME="$H"
-    for u in mokusa mokusb; do
+    for u in "$1" "$2"; do
         add_user "$u"
     done
 }

@@ -2,7 +2,7 @@
 # Property tests (issue 13 §2): liveness and validity are properties, not
 # examples. Random small cases (tests/tools/propgen.c: clusters, traces,
 # configurations, timed commands), each from a fixed seed, must
-#   - end: `moku simulate` exits 0 within PROP_TIMEOUT seconds;
+#   - end: `moku simulate` exits 0 within PROP_TIMEOUT seconds of CPU time;
 #   - account for every record: jobs + skipped + rejected + never_started
 #     (+ jobs cancelled before they started) = the trace's records, the JSON
 #     report agrees with the jobs CSV, and no job is left running;
@@ -24,12 +24,19 @@
 # Environment: PROPGEN (the generator), PROP_N cases from seed PROP_SEED
 # (default 300 from 1), PROP_TIMEOUT (10 s), PROP_KEEP (where failing cases
 # are kept, default build/property-failures), PROP_SOAK=1 (make soak:
-# progress lines, no saved cases).
+# progress lines, no saved cases), PROP_JOBS (2: how many replay at once).
 . tests/integration/lib.sh
 PROPGEN=${PROPGEN:-build/tests/propgen}
 N=${PROP_N:-300}
 FIRST=${PROP_SEED:-1}
 LIMIT=${PROP_TIMEOUT:-$((10 * ${TIME_SCALE:-1}))}
+# bounded CMD...: the command with LIMIT seconds of CPU time (ulimit -t:
+# the kernel kills it past them, exit 137, or 152 on SIGXCPU) and six times
+# as many of the clock (timeout: exit 124), so that a replay that loops is caught, and one that only waits
+# for a core on a loaded machine (the workers below, the other lanes) is not.
+bounded() { (ulimit -t "$LIMIT" && exec timeout "$((LIMIT * 6))" "$@"); }
+# hung STATUS: whether it is one of bounded's.
+hung() { [ "$1" -eq 124 ] || [ "$1" -eq 137 ] || [ "$1" -eq 152 ]; }
 KEEP=${PROP_KEEP:-build/property-failures}
 SOAK=${PROP_SOAK:-0}
 D=tests/data/property
@@ -142,11 +149,11 @@ replay() {
     r=""
     [ "$VALIDATE" = 1 ] && r="--resv-out $w/resv.csv"
     cmd="$MOKU simulate $a $c $m --format json --jobs-out $w/jobs.csv $r $t"
-    timeout "$LIMIT" $cmd >"$w/out" 2>"$w/err"
+    bounded $cmd >"$w/out" 2>"$w/err"
     rc=$?
     stage=1
-    if [ "$rc" -eq 124 ]; then
-        why="# did not end within $LIMIT s"
+    if hung "$rc"; then
+        why="# did not end within $LIMIT s of CPU time (exit $rc)"
         return
     elif [ "$rc" -ne 0 ]; then
         why=$(printf '# exit %s\n' "$rc"; sed -n '1,5s/^/# /p' "$w/err")
@@ -159,7 +166,7 @@ replay() {
     if [ "$VALIDATE" = 1 ]; then
         m=${4:+--commands $4}
         cmd="$MOKU validate $a $c $m --reservations $w/resv.csv $t $w/jobs.csv"
-        timeout "$LIMIT" $cmd >"$w/vout" 2>&1
+        bounded $cmd >"$w/vout" 2>&1
         rc=$?
         if [ "$rc" -ne 0 ]; then
             why=$(printf '# exit %s\n' "$rc"; sed -n '1,8s/^/# /p' "$w/vout")
@@ -172,7 +179,7 @@ replay() {
         mkdir -p "$w/stats-every"
         m=${4:+--commands $4 --quiet}
         cmd="$MOKU simulate --iterate-every $(every "$3" "$w/jobs.csv") $a $c $m --format json --jobs-out $w/every.csv $t"
-        timeout "$LIMIT" $cmd >"$w/eout" 2>"$w/eerr"
+        bounded $cmd >"$w/eout" 2>"$w/eerr"
         rc=$?
         # A job that never starts may say why differently: the forced
         # replay goes on a while after the events (its last plan differs).
@@ -190,7 +197,7 @@ replay() {
     limited=$((limited + 1))
     m=${4:+--commands $4 --quiet}
     cmd="$MOKU simulate --full-walk $a $c $m --format json --jobs-out $w/full.csv $t"
-    timeout "$LIMIT" $cmd >"$w/fout" 2>"$w/ferr"
+    bounded $cmd >"$w/fout" 2>"$w/ferr"
     rc=$?
     if [ "$rc" -ne 0 ] || ! cmp -s "$w/jobs.csv" "$w/full.csv"; then
         stage=4
@@ -199,49 +206,82 @@ replay() {
     fi
 }
 
-# Keep a failing random case for reproduction; print how to rerun it.
+# Keep a failing random case (in WORK) for reproduction; print how to rerun it.
 keep() {
-    seed=$1
+    seed=$1 w=$2
     mkdir -p "$KEEP"
     rm -rf "$KEEP/seed-$seed"
-    cp -r "$TMP/case" "$KEEP/seed-$seed"
-    echo "# seed $seed (kept in $KEEP/seed-$seed): $(echo "$cmd" | sed "s|$TMP/case|$KEEP/seed-$seed|g")"
+    cp -r "$w" "$KEEP/seed-$seed"
+    echo "# seed $seed (kept in $KEEP/seed-$seed): $(echo "$cmd" | sed "s|$w|$KEEP/seed-$seed|g")"
     echo "$why"
 }
 
 # --- random cases --------------------------------------------------------
 
-ended=0 accounted=0 valid=0 same=0 limited=0 forced=0 woken=0 nfail=0 failed=""
+# cases K: the random cases of worker K of PROP_JOBS (every PROP_JOBS-th
+# seed from FIRST + K), one after another, in $TMP/case$K; its counts on
+# its last line, "ended accounted valid woken same limited forced nfail
+# seeds..." (soak progress lines go to stderr, at once). The workers run at once: each case is small, most of its time
+# the shell's and the processes', and the other core would sit idle.
+cases() {
+    ended=0 accounted=0 valid=0 same=0 limited=0 forced=0 woken=0 nfail=0 failed=""
+    w=$TMP/case$1
+    seed=$((FIRST + $1))
+    while [ "$seed" -le "$last" ]; do
+        rm -rf "$w"
+        mkdir "$w"
+        if ! "$PROPGEN" "$seed" "$w"; then
+            echo "# seed $seed: propgen failed"
+            stage=1
+        else
+            replay "$w" "$(cat "$w/args")" "$w/case.cfg" "$w/case.cmds" "$w/case.swf"
+        fi
+        [ "$stage" -eq 0 ] || [ "$stage" -gt 1 ] && ended=$((ended + 1))
+        [ "$stage" -eq 0 ] || [ "$stage" -gt 2 ] && accounted=$((accounted + 1))
+        [ "$stage" -eq 0 ] || [ "$stage" -ge 4 ] && valid=$((valid + 1))
+        [ "$stage" -eq 0 ] || [ "$stage" -eq 4 ] && woken=$((woken + 1))
+        [ "$stage" -eq 0 ] && same=$((same + 1))
+        if [ "$stage" -ne 0 ]; then
+            nfail=$((nfail + 1))
+            failed="$failed $seed"
+            keep "$seed" "$w"
+        fi
+        if [ "$SOAK" = 1 ] && [ $(((seed - FIRST + 1) % 500)) -eq 0 ]; then
+            echo "# soak: about $((seed - FIRST + 1))/$N cases, $(($(date +%s) - start)) s" >&2
+        fi
+        seed=$((seed + NJOBS))
+    done
+    echo "$ended $accounted $valid $woken $same $limited $forced $nfail$failed"
+}
+NJOBS=${PROP_JOBS:-2}
 last=$((FIRST + N - 1))
-seed=$FIRST
 start=$(date +%s)
-while [ "$seed" -le "$last" ]; do
-    rm -rf "$TMP/case"
-    mkdir "$TMP/case"
-    if ! "$PROPGEN" "$seed" "$TMP/case"; then
-        echo "# seed $seed: propgen failed"
-        stage=1
-    else
-        replay "$TMP/case" "$(cat "$TMP/case/args")" "$TMP/case/case.cfg" "$TMP/case/case.cmds" \
-            "$TMP/case/case.swf"
-    fi
-    [ "$stage" -eq 0 ] || [ "$stage" -gt 1 ] && ended=$((ended + 1))
-    [ "$stage" -eq 0 ] || [ "$stage" -gt 2 ] && accounted=$((accounted + 1))
-    [ "$stage" -eq 0 ] || [ "$stage" -ge 4 ] && valid=$((valid + 1))
-    [ "$stage" -eq 0 ] || [ "$stage" -eq 4 ] && woken=$((woken + 1))
-    [ "$stage" -eq 0 ] && same=$((same + 1))
-    if [ "$stage" -ne 0 ]; then
-        nfail=$((nfail + 1))
-        failed="$failed $seed"
-        keep "$seed"
-    fi
-    if [ "$SOAK" = 1 ] && [ $(((seed - FIRST + 1) % 500)) -eq 0 ]; then
-        echo "# soak: $((seed - FIRST + 1))/$N cases, $nfail failing, $(($(date +%s) - start)) s"
-    fi
-    seed=$((seed + 1))
+k=0
+while [ "$k" -lt "$NJOBS" ]; do
+    cases "$k" >"$TMP/worker$k" &
+    k=$((k + 1))
 done
+wait
+ended=0 accounted=0 valid=0 same=0 limited=0 forced=0 woken=0 nfail=0 failed=""
+k=0
+while [ "$k" -lt "$NJOBS" ]; do
+    sed '$d' "$TMP/worker$k"
+    # shellcheck disable=SC2046
+    set -- $(tail -n 1 "$TMP/worker$k")
+    if [ $# -lt 8 ]; then
+        echo "# worker $k gave no counts: $*"
+        nfail=$((nfail + 1))
+    else
+        ended=$((ended + $1)) accounted=$((accounted + $2)) valid=$((valid + $3)) woken=$((woken + $4))
+        same=$((same + $5)) limited=$((limited + $6)) forced=$((forced + $7)) nfail=$((nfail + $8))
+        shift 8
+        failed="$failed${*:+ $*}"
+    fi
+    k=$((k + 1))
+done
+[ "$nfail" -eq 0 ] || echo "# $nfail failing cases"
 what="random cases (seeds $FIRST-$last)"
-check "$N $what end: exit 0 within $LIMIT s" [ "$ended" -eq "$N" ]
+check "$N $what end: exit 0 within $LIMIT s of CPU time" [ "$ended" -eq "$N" ]
 check "... and account for every record (jobs + skipped + rejected + never_started)" \
     [ "$accounted" -eq "$ended" ]
 if [ "$VALIDATE" = 1 ]; then

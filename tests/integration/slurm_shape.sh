@@ -36,7 +36,7 @@ if ! sh tests/slurm/cluster.sh up "$B" 4 4 >"$TMP/up" 2>&1; then
     cat "$TMP/up"
     exit 0
 fi
-slurm_users
+slurm_users mokusc mokusd
 # all_running JOB...: every one RUNNING in Slurm at the same moment (10 s at most)
 all_running() {
     t=0
@@ -86,12 +86,26 @@ start_moku() {
     t=0
     while [ $t -lt 50 ] && ! timeout 5 "$MOKU" showq >/dev/null 2>&1; do sleep 0.1; t=$((t + 1)); done
 }
-# paused SUBMISSIONS: scheduling stopped while they are made, so that one
-# iteration decides them all (moku's own order, not the submission race).
+# pause; SUBMISSIONS; resume JOB...: scheduling stopped while they are made,
+# so that one iteration decides them all (moku's own order, not the
+# submission race); resumed once moku has taken every one in (10 s at most).
 pause() { timeout 5 "$MOKU" schedctl -s >/dev/null; }
+# knows JOB...: moku has every one (checkjob gives its state).
+knows() {
+    for j in "$@"; do timeout 5 "$MOKU" checkjob "$j" 2>/dev/null | grep -q '^State:' || return 1; done
+}
 resume() {
-    sleep 1.5 # an iteration takes the jobs in
+    wait_for 10 knows "$@" || echo "# moku did not take in all of $* within 10 s"
     timeout 5 "$MOKU" schedctl -r >/dev/null
+}
+# books_settle JOB...: until moku's books are Slurm's (a poll after the
+# starts; 10 s at most): the check after it says whether they are.
+books_settle() { wait_for 10 same_books "$@" 2>/dev/null; }
+# shows JOB PATTERN: until moku's checkjob of the job has the pattern (10 s at most).
+shows() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | grep -q "$2"; }
+# held_admin JOB: Slurm shows moku's hold (JobHeldAdmin, the admin comment).
+held_admin() {
+    scontrol -o show job "$1" | grep -q 'Reason=JobHeldAdmin' && scontrol -o show job "$1" | grep -q 'AdminComment=moku: BatchHold'
 }
 idle_all() { # wait until Slurm runs nothing (30 s at most)
     t=0
@@ -101,7 +115,7 @@ idle_all() { # wait until Slurm runs nothing (30 s at most)
 # A job made impossible in Slurm before moku saw it (its memory raised
 # past every node's by root): moku refuses it when it takes it in, and
 # cancels it there, saying why.
-z1=$(sub mokusa -n 1 -t 5 --wrap true)
+z1=$(sub mokusc -n 1 -t 5 --wrap true)
 scontrol update JobId="$z1" MinMemoryNode=1908
 
 printf 'RMCFG[s] TYPE=SLURM\nRMPOLLINTERVAL 1\nLOGLEVEL 2\n' >"$H/maui.cfg"
@@ -111,28 +125,28 @@ check "moku on a cluster of 4 nodes of 4 CPUs and 1000 MB: 16 processors" \
     grep -q 'of   16 Processors Active' "$TMP/showq"
 wait_state "$z1" CANCELLED 50
 check "a job no node could hold, taken in from Slurm: refused and cancelled there, saying why" \
-    sh -c "[ '$(state "$z1")' = CANCELLED ] && grep -q 'job $z1 of mokusa refused: it could never run here: the job needs 1908 MB of memory on one node, the largest node has 1000 MB; cancelled there' '$H/log/maui.log'"
+    sh -c "[ '$(state "$z1")' = CANCELLED ] && grep -q 'job $z1 of mokusc refused: it could never run here: the job needs 1908 MB of memory on one node, the largest node has 1000 MB; cancelled there' '$H/log/maui.log'"
 
 # Uneven splits: 6, 6 and 4 processors on 4 nodes of 4, at once. moku's
 # split of each over its nodes is Slurm's, so that the next job fits.
 pause
-u1=$(sub mokusa -n 6 -t 5 --wrap 'sleep 6')
-u2=$(sub mokusb -n 6 -t 5 --wrap 'sleep 6')
-u3=$(sub mokusa -n 4 -t 5 --wrap 'sleep 6')
-resume
+u1=$(sub mokusc -n 6 -t 5 --wrap 'sleep 6')
+u2=$(sub mokusd -n 6 -t 5 --wrap 'sleep 6')
+u3=$(sub mokusc -n 4 -t 5 --wrap 'sleep 6')
+resume "$u1" "$u2" "$u3"
 check "uneven splits (-n 6, -n 6, -n 4): all run at once" all_running "$u1" "$u2" "$u3"
-sleep 1.5
+books_settle "$u1" "$u2" "$u3"
 check "... moku's books are Slurm's, node by node (CPUs and memory)" same_books "$u1" "$u2" "$u3"
 check "... no start Slurm did not carry out" no_failed "$u1" "$u2" "$u3"
 for j in $u1 $u2 $u3; do wait_state "$j" COMPLETED 200; done
 
 # Four one-task jobs of three CPUs: a task's CPUs on one node, one node each.
 pause
-c1=$(sub mokusa -n 1 -c 3 -t 5 --wrap 'sleep 5')
-c2=$(sub mokusa -n 1 -c 3 -t 5 --wrap 'sleep 5')
-c3=$(sub mokusb -n 1 -c 3 -t 5 --wrap 'sleep 5')
-c4=$(sub mokusb -n 1 -c 3 -t 5 --wrap 'sleep 5')
-resume
+c1=$(sub mokusc -n 1 -c 3 -t 5 --wrap 'sleep 5')
+c2=$(sub mokusc -n 1 -c 3 -t 5 --wrap 'sleep 5')
+c3=$(sub mokusd -n 1 -c 3 -t 5 --wrap 'sleep 5')
+c4=$(sub mokusd -n 1 -c 3 -t 5 --wrap 'sleep 5')
+resume "$c1" "$c2" "$c3" "$c4"
 check "four -n 1 --cpus-per-task=3 on four idle nodes: all run at once" all_running "$c1" "$c2" "$c3" "$c4"
 nodes=$(for j in $c1 $c2 $c3 $c4; do field "$j" NodeList; done | sort -u | wc -l)
 check "... each on a node of its own, 3 CPUs there ($nodes nodes)" \
@@ -144,22 +158,22 @@ check "... no start Slurm did not carry out" no_failed "$c1" "$c2" "$c3" "$c4"
 for j in $c1 $c2 $c3 $c4; do wait_state "$j" COMPLETED 200; done
 
 # Jobs no node could ever hold: refused at sbatch, saying why.
-r1=$(sub mokusa -n 1 -c 8 -t 5 --wrap true)
+r1=$(sub mokusc -n 1 -c 8 -t 5 --wrap true)
 check "--cpus-per-task=8 on nodes of 4: refused at sbatch, saying why" \
     sh -c "[ -z '$r1' ] && grep -q 'a task needs 8 CPUs on one node, the largest node of partition batch has 4' $TMP/sberr && grep -q 'Requested node configuration is not available' $TMP/sberr"
-r2=$(sub mokusa -n 1 --mem=1908M -t 5 --wrap true)
+r2=$(sub mokusc -n 1 --mem=1908M -t 5 --wrap true)
 check "--mem=1908M on nodes of 1000 MB: refused at sbatch" \
     sh -c "[ -z '$r2' ] && grep -q 'needs 1908 MB of memory on one node' $TMP/sberr"
-r3=$(sub mokusa -n 17 -t 5 --wrap true)
+r3=$(sub mokusc -n 17 -t 5 --wrap true)
 check "-n 17 on 16 CPUs: refused at sbatch" \
     sh -c "[ -z '$r3' ] && grep -q 'asks for 17 tasks' $TMP/sberr"
 
 # --exclusive beside a 12-CPU job: the fourth node, whole, for it alone.
 pause
-e1=$(sub mokusa -n 12 -t 5 --wrap 'sleep 8')
-e2=$(sub mokusb -n 1 --exclusive -t 5 --wrap 'sleep 8')
-e3=$(sub mokusb -n 1 -t 5 --wrap 'sleep 1')
-resume
+e1=$(sub mokusc -n 12 -t 5 --wrap 'sleep 8')
+e2=$(sub mokusd -n 1 --exclusive -t 5 --wrap 'sleep 8')
+e3=$(sub mokusd -n 1 -t 5 --wrap 'sleep 1')
+resume "$e1" "$e2" "$e3"
 check "--exclusive beside a 12-CPU job: both run at once" all_running "$e1" "$e2"
 en=$(field "$e2" NodeList)
 timeout 5 "$MOKU" checknode "$en" >"$TMP/cn"
@@ -176,21 +190,21 @@ for j in $e1 $e2 $e3; do wait_state "$j" COMPLETED 300; done
 # moku's books Slurm's; a host list of different counts is refused.
 cp "$MOKU" "$TMP/moku-client" && chmod 755 "$TMP/moku-client"
 pause
-w1=$(sub mokusa -w n3 -N 1 -n 2 -t 5 --wrap 'sleep 5')
-w2=$(sub mokusb -w n2,n4 -N 2 --ntasks-per-node=2 -n 4 -t 5 --wrap 'sleep 5')
+w1=$(sub mokusc -w n3 -N 1 -n 2 -t 5 --wrap 'sleep 5')
+w2=$(sub mokusd -w n2,n4 -N 2 --ntasks-per-node=2 -n 4 -t 5 --wrap 'sleep 5')
 w3=$(cd "$TMP/out" && echo 'sleep 5' |
-    runuser -u mokusa -- env MOKU_HOME="$H" timeout 10 "$TMP/moku-client" submit -l walltime=60,nodes=n1:ppn=1+n3:ppn=1)
-resume
+    runuser -u mokusc -- env MOKU_HOME="$H" timeout 10 "$TMP/moku-client" submit -l walltime=60,nodes=n1:ppn=1+n3:ppn=1)
+resume "$w1" "$w2" "$w3"
 check "sbatch -w n3 -n 2, -w n2,n4 --ntasks-per-node=2, qsub nodes=n1+n3: all run" \
     all_running "$w1" "$w2" "$w3"
 check "... each on its hosts" \
     sh -c "[ '$(field "$w1" NodeList)' = n3 ] && [ '$(field "$w2" NodeList)' = 'n[2,4]' ] && [ '$(field "$w3" NodeList)' = 'n[1,3]' ]"
-sleep 1.5
+books_settle "$w1" "$w2" "$w3"
 check "... moku's books are Slurm's" same_books "$w1" "$w2" "$w3"
 check "... checkjob shows the host lists" \
     sh -c "timeout 5 '$MOKU' checkjob $w2 | grep -q '^HostList: \[n2:2\]\[n4:2\]' && timeout 5 '$MOKU' checkjob $w3 | grep -q '^HostList: \[n1:1\]\[n3:1\]'"
 check "... no start Slurm did not carry out" no_failed "$w1" "$w2" "$w3"
-(cd "$TMP/out" && echo true | runuser -u mokusa -- env MOKU_HOME="$H" timeout 10 "$TMP/moku-client" \
+(cd "$TMP/out" && echo true | runuser -u mokusc -- env MOKU_HOME="$H" timeout 10 "$TMP/moku-client" \
     submit -l walltime=60,nodes=n1:ppn=1+n3:ppn=2 >/dev/null 2>"$TMP/werr")
 check "qsub nodes=n1:ppn=1+n3:ppn=2 under Slurm: refused, saying why" \
     grep -q 'Slurm cannot give the named hosts different processor counts' "$TMP/werr"
@@ -198,18 +212,18 @@ for j in $w1 $w2 $w3; do wait_state "$j" COMPLETED 200; done
 
 # A walltime kill, running beside what follows (Slurm kills it at a
 # minute): checkjob shows how long it ran, not 00:00:00.
-wk=$(sub mokusb -n 1 -t 1 --mem=10 --wrap 'sleep 300')
+wk=$(sub mokusd -n 1 -t 1 --mem=10 --wrap 'sleep 300')
 wait_state "$wk" RUNNING 100
 
 # Memory: four jobs of 800 MB on four nodes of 1000 MB (one beside the
 # walltime job's 10 MB), at once; a fifth waits for memory, not CPUs.
 pause
-m1=$(sub mokusa -n 1 --mem=800 -t 5 --wrap 'sleep 6')
-m2=$(sub mokusa -n 1 --mem=800 -t 5 --wrap 'sleep 6')
-m3=$(sub mokusb -n 1 --mem=800 -t 5 --wrap 'sleep 6')
-m4=$(sub mokusb -n 1 --mem=800 -t 5 --wrap 'sleep 6')
-m5=$(sub mokusb -n 1 --mem=800 -t 5 --wrap 'sleep 1')
-resume
+m1=$(sub mokusc -n 1 --mem=800 -t 5 --wrap 'sleep 6')
+m2=$(sub mokusc -n 1 --mem=800 -t 5 --wrap 'sleep 6')
+m3=$(sub mokusd -n 1 --mem=800 -t 5 --wrap 'sleep 6')
+m4=$(sub mokusd -n 1 --mem=800 -t 5 --wrap 'sleep 6')
+m5=$(sub mokusd -n 1 --mem=800 -t 5 --wrap 'sleep 1')
+resume "$m1" "$m2" "$m3" "$m4" "$m5"
 check "four --mem=800 on four nodes of 1000 MB: all run at once" all_running "$m1" "$m2" "$m3" "$m4"
 mn=$(for j in $m1 $m2 $m3 $m4; do field "$j" NodeList; done | sort -u | wc -l)
 sleep 1.5
@@ -222,36 +236,35 @@ check "... the fifth runs when one ends; no start Slurm did not carry out" fifth
 
 # Holds and cancels are one state. A full cluster keeps these queued.
 idle_all
-f1=$(sub mokusa -n 15 -t 5 --wrap 'sleep 30')
+f1=$(sub mokusc -n 15 -t 5 --wrap 'sleep 30')
 wait_state "$f1" RUNNING 100
-q1=$(sub mokusa -n 4 -t 5 --wrap 'sleep 1')
-q2=$(sub mokusa -n 4 -t 5 --wrap 'sleep 1')
-q3=$(sub mokusb -n 4 -t 5 --wrap 'sleep 1')
-q4=$(sub mokusb -n 4 -t 5 --wrap 'sleep 1')
-sleep 1.5
+q1=$(sub mokusc -n 4 -t 5 --wrap 'sleep 1')
+q2=$(sub mokusc -n 4 -t 5 --wrap 'sleep 1')
+q3=$(sub mokusd -n 4 -t 5 --wrap 'sleep 1')
+q4=$(sub mokusd -n 4 -t 5 --wrap 'sleep 1')
+wait_for 10 knows "$q1" "$q2" "$q3" "$q4"
 timeout 5 "$MOKU" canceljob "$q1" >/dev/null
 wait_state "$q1" CANCELLED 50
 check "canceljob of a queued job: cancelled in Slurm" \
     sh -c "[ '$(state "$q1")' = CANCELLED ] && timeout 5 '$MOKU' checkjob $q1 | grep -q '^State: Removed'"
-as mokusa scontrol hold "$q2"
-sleep 1.5
+as mokusc scontrol hold "$q2"
+wait_for 10 shows "$q2" '^State: UserHold'
 timeout 5 "$MOKU" checkjob "$q2" >"$TMP/cj"
 check "a user's scontrol hold: moku's user hold (checkjob: UserHold)" grep -q '^State: UserHold' "$TMP/cj"
-as mokusb scontrol release "$q3" >"$TMP/err" 2>&1
+as mokusd scontrol release "$q3" >"$TMP/err" 2>&1
 check "... a user cannot release a job moku has not started" grep -qi 'denied' "$TMP/err"
 scontrol hold "$q4"
-sleep 1.5
+wait_for 10 shows "$q4" '^State: SystemHold'
 timeout 5 "$MOKU" checkjob "$q4" >"$TMP/cj"
 check "an administrator's scontrol hold: moku's system hold" grep -q '^State: SystemHold' "$TMP/cj"
 timeout 5 "$MOKU" sethold -b "$q3" >/dev/null
-sleep 1.5
-check "moku's hold shows in Slurm: JobHeldAdmin, the admin comment says moku's state" \
-    sh -c "scontrol -o show job $q3 | grep -q 'Reason=JobHeldAdmin' && scontrol -o show job $q3 | grep -q 'AdminComment=moku: BatchHold'"
+wait_for 10 held_admin "$q3"
+check "moku's hold shows in Slurm: JobHeldAdmin, the admin comment says moku's state" held_admin "$q3"
 scancel "$f1"
 sleep 3
 check "... with the cluster free, none of the held jobs starts" \
     sh -c "[ '$(state "$q2")$(state "$q3")$(state "$q4")' = PENDINGPENDINGPENDING ]"
-as mokusa scontrol release "$q2"
+as mokusc scontrol release "$q2"
 wait_state "$q2" COMPLETED 200
 check "... the user's own release: it runs" [ "$(state "$q2")" = COMPLETED ]
 scontrol release "$q4"
@@ -263,7 +276,7 @@ released() { [ "$(state "$q3")" = COMPLETED ] && no_failed "$q2" "$q3" "$q4"; }
 check "... releasehold: it runs; no start Slurm did not carry out" released
 
 # A requeue a second after the start is a requeue, whatever its timing.
-rq=$(sub mokusa -n 2 -t 5 --wrap 'sleep 4')
+rq=$(sub mokusc -n 2 -t 5 --wrap 'sleep 4')
 wait_state "$rq" RUNNING 100
 scontrol requeue "$rq"
 t=0
@@ -283,12 +296,12 @@ requeued || echo "# $rq: $(state "$rq") Restarts=$(field "$rq" Restarts); $(grep
 # once, and whichever ends first decides Slurm's record (0:15, or the
 # shell's 143:0 after its child's death) — for scancel as for moku's cancel
 # (seen both ways in full runs). Without the shell both are 0:15.
-k1=$(sub mokusa -n 1 -t 5 --wrap 'exec sleep 60')
-k2=$(sub mokusa -n 1 -t 5 --wrap 'exec sleep 60')
+k1=$(sub mokusc -n 1 -t 5 --wrap 'exec sleep 60')
+k2=$(sub mokusc -n 1 -t 5 --wrap 'exec sleep 60')
 all_running "$k1" "$k2"
 sleep 1
 timeout 5 "$MOKU" canceljob "$k1" >/dev/null
-as mokusa scancel "$k2"
+as mokusc scancel "$k2"
 wait_state "$k1" CANCELLED 100
 wait_state "$k2" CANCELLED 100
 sleep 2
@@ -300,7 +313,7 @@ check "canceljob and scancel of a running job: Slurm's 0:15 both ($(field "$k1" 
 # A job Slurm could not launch (its output file's directory is missing:
 # FAILED, reason JobLaunchFailure, 0:53) never ran: moku ends it Removed,
 # as it does a failed start in the local resource manager, not Completed.
-lf=$(sub mokusa -n 1 -t 5 -o /nonexistent-moku-test/out --wrap true)
+lf=$(sub mokusc -n 1 -t 5 -o /nonexistent-moku-test/out --wrap true)
 wait_state "$lf" FAILED 200
 removed() {
     t=0
@@ -317,7 +330,7 @@ check "a job Slurm could not launch ($(field "$lf" Reason)): checkjob shows it R
 # start carried out, the books Slurm's at every check; meanwhile the
 # walltime job reaches its minute.
 . tests/slurm/prop.sh
-prop_run "${SLURM_PROP_N:-30}" "${SLURM_PROP_SEED:-1}"
+prop_run "${SLURM_PROP_N:-30}" "${SLURM_PROP_SEED:-1}" mokusc mokusd
 
 # The walltime kill (a minute, then KillWait).
 wait_state "$wk" TIMEOUT 900

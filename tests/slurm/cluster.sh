@@ -14,15 +14,25 @@
 # does not model). Memory is booked (CR_Core_Memory, DefMemPerCPU 250 MB;
 # SELECT_PARAMS and DEF_MEM_PER_CPU change them).
 # Ports: slurmctld PORT0, slurmd PORT0+1.. (PORT0 from SLURM_PORT0,
-# default 16817 + a number from BASE, so two runs do not collide).
+# default 16817 + a number from BASE, the next ten free ones if those are
+# taken, so two runs do not collide).
 set -e
 cmd=$1 B=$2
 [ -n "$B" ] || { echo "usage: cluster.sh up|down|slurmd BASE ..." >&2; exit 2; }
 here=$(cd "$(dirname "$0")/../.." && pwd)
 
+# port0: the first of ten ports, from BASE; past ten that something listens
+# on (another cluster whose folder gave the same number: tests/run.sh runs
+# two Slurm scripts at once, and other runs may share the machine).
 port0() {
     if [ -n "$SLURM_PORT0" ]; then echo "$SLURM_PORT0"; return; fi
-    echo $((16817 + $(printf '%s' "$B" | cksum | cut -d' ' -f1) % 2000 * 10))
+    k=$(($(printf '%s' "$B" | cksum | cut -d' ' -f1) % 2000))
+    i=0
+    while [ $i -lt 20 ] && [ -n "$(ss -Hltn "( sport >= :$((16817 + k * 10)) and sport <= :$((16826 + k * 10)) )" 2>/dev/null)" ]; do
+        k=$(((k + 1) % 2000))
+        i=$((i + 1))
+    done
+    echo $((16817 + k * 10))
 }
 
 start_slurmd() {

@@ -13,8 +13,9 @@
 #     A checkjob that does not answer (tried 3 times, 5 s each) is not
 #     "no allocation": it fails a check of its own, naming the job;
 #   - every job ends, and moku records each end.
-# prop_run N SEED: N jobs from seed SEED (make check: 30; make soak: 200).
-# Uses the caller's TMP, H, MOKU, SLURM_CONF and check().
+# prop_run N SEED USER1 USER2: N jobs from seed SEED (make check: 30; make
+# soak: 200), each the one user's or the other's. Uses the caller's TMP, H,
+# MOKU, SLURM_CONF and check().
 
 prop_moku_books() {
     # A query that does not answer is not "no allocation": it is retried,
@@ -69,10 +70,12 @@ check_books() {
 prop_run() {
 N=$1
 SEED=$2
+PROP_USER1=$3
+PROP_USER2=$4
 mkdir -p "$TMP/prop"
 P=$TMP/prop
 # The jobs: one line each, "user delay sleep sbatch-options", from the seed.
-awk -v n="$N" -v seed="$SEED" 'BEGIN {
+awk -v n="$N" -v seed="$SEED" -v ua="$PROP_USER1" -v ub="$PROP_USER2" 'BEGIN {
     srand(seed)
     for (i = 0; i < n; i++) {
         r = rand(); opt = ""
@@ -86,7 +89,7 @@ awk -v n="$N" -v seed="$SEED" 'BEGIN {
         else if (m < 0.55) opt = opt " --mem=" (100 * int(1 + rand() * 9))
         # A few over their time limit: Slurm kills them at the minute.
         s = int(2 + rand() * 10); if (rand() < 0.05) s = 200
-        printf "%s %.1f %d -t 1 %s\n", rand() < 0.5 ? "mokusa" : "mokusb", rand() * 1.5, s, opt
+        printf "%s %.1f %d -t 1 %s\n", rand() < 0.5 ? ua : ub, rand() * 1.5, s, opt
     }
 }' >"$P/jobs"
 
