@@ -650,6 +650,19 @@ static int exempt(const struct limits *L, const struct job *j, const struct lim_
     return *qos && (*qos)->ignall;
 }
 
+/* exempt, for the checks of one bound slot (limits_single_kind), which
+ * read no QOS override: the job's QOS is looked up (by name, unless some
+ * limit bound its slot) only when some QOS has IGNALL at all. */
+static int exempt_fast(const struct limits *L, const struct job *j)
+{
+    if (!L->conf->any)
+        return 1;
+    if (!L->conf->ignall_any)
+        return 0;
+    const struct lim_obj *qos = job_qos(L, j);
+    return qos && qos->ignall;
+}
+
 int limits_check(const struct limits *L, const struct job *j, enum lim_mode mode,
                  enum lim_level level, const double req[LIM_NTYPES], char *why, size_t len)
 {
@@ -688,9 +701,9 @@ int limits_check_fast(const struct limits *L, const struct job *j, int kind, enu
                       enum lim_level level, const double req[LIM_NTYPES])
 {
     const struct lim_obj *qos = NULL;
-    if (exempt(L, j, &qos, NULL, 0))
-        return 0;
     const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (sl ? exempt_fast(L, j) : exempt(L, j, &qos, NULL, 0))
+        return 0;
     if (sl) { /* one kind: its resolved limits are all there is */
         const long long *lim = sl->lim[mode][level];
         const double *use = sl->use[mode];
@@ -706,10 +719,9 @@ int limits_check_fast(const struct limits *L, const struct job *j, int kind, enu
 unsigned limits_violations(const struct limits *L, const struct job *j, int kind,
                            enum lim_mode mode, enum lim_level level, const double req[LIM_NTYPES])
 {
-    const struct lim_obj *qos = NULL;
-    if (exempt(L, j, &qos, NULL, 0))
-        return 0;
     const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (sl ? exempt_fast(L, j) : !L->conf->any)
+        return 0; /* (limits_excess looks at the QOS otherwise) */
     unsigned v = 0;
     if (sl) {
         const long long *lim = sl->lim[mode][level];
@@ -733,9 +745,9 @@ void limits_excess(const struct limits *L, const struct job *j, int kind, enum l
     const struct lim_obj *qos = NULL;
     for (int t = 0; t < LIM_NTYPES; t++)
         excess[t] = 0;
-    if (exempt(L, j, &qos, NULL, 0))
-        return;
     const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (sl ? exempt_fast(L, j) : exempt(L, j, &qos, NULL, 0))
+        return;
     if (sl) {
         const long long *lim = sl->lim[mode][level];
         const double *use = sl->use[mode];
@@ -754,10 +766,10 @@ long limits_lift(const struct limits *L, const struct job *j, int kind, enum lim
                  const double req[LIM_NTYPES])
 {
     const struct lim_obj *qos = NULL;
-    if (exempt(L, j, &qos, NULL, 0))
+    const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (sl ? exempt_fast(L, j) : exempt(L, j, &qos, NULL, 0))
         return 0;
     struct lift lf = {0, 0};
-    const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
     if (sl) {
         const long long *lim = sl->lim[LIM_ACTIVE][level];
         const double *use = sl->use[LIM_ACTIVE];
