@@ -716,27 +716,50 @@ int limits_check_fast(const struct limits *L, const struct job *j, int kind, enu
     return check_all(L, &x, qos, kind);
 }
 
+/* The types one bound slot's limits at `level` in `mode` refuse. */
+static unsigned slot_violations(const struct lim_slot *sl, enum lim_mode mode, enum lim_level level,
+                                const double req[LIM_NTYPES])
+{
+    const long long *lim = sl->lim[mode][level];
+    const double *use = sl->use[mode];
+    unsigned v = 0;
+    for (int t = 0; t < LIM_NTYPES; t++)
+        if (lim[t] > 0 && use[t] + req[t] > (double)lim[t] + LIM_EPS)
+            v |= 1u << t;
+    return v;
+}
+
 unsigned limits_violations(const struct limits *L, const struct job *j, int kind,
                            enum lim_mode mode, enum lim_level level, const double req[LIM_NTYPES])
 {
     const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
     if (sl ? exempt_fast(L, j) : !L->conf->any)
         return 0; /* (limits_excess looks at the QOS otherwise) */
+    if (sl)
+        return slot_violations(sl, mode, level, req);
     unsigned v = 0;
-    if (sl) {
-        const long long *lim = sl->lim[mode][level];
-        const double *use = sl->use[mode];
-        for (int t = 0; t < LIM_NTYPES; t++)
-            if (lim[t] > 0 && use[t] + req[t] > (double)lim[t] + LIM_EPS)
-                v |= 1u << t;
-        return v;
-    }
     double ex[LIM_NTYPES];
     limits_excess(L, j, kind, mode, level, req, ex);
     for (int t = 0; t < LIM_NTYPES; t++)
         if (ex[t] > 0)
             v |= 1u << t;
     return v;
+}
+
+void limits_violations2(const struct limits *L, const struct job *j, int kind,
+                        enum lim_level level, const double req[LIM_NTYPES], unsigned *active,
+                        unsigned *idle)
+{
+    const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (!sl) {
+        *active = limits_violations(L, j, kind, LIM_ACTIVE, level, req);
+        *idle = limits_violations(L, j, kind, LIM_IDLE, level, req);
+    } else if (exempt_fast(L, j)) {
+        *active = *idle = 0;
+    } else {
+        *active = slot_violations(sl, LIM_ACTIVE, level, req);
+        *idle = slot_violations(sl, LIM_IDLE, level, req);
+    }
 }
 
 void limits_excess(const struct limits *L, const struct job *j, int kind, enum lim_mode mode,
