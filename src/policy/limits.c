@@ -746,9 +746,8 @@ unsigned limits_violations(const struct limits *L, const struct job *j, int kind
     return v;
 }
 
-void limits_violations2(const struct limits *L, const struct job *j, int kind,
-                        enum lim_level level, const double req[LIM_NTYPES], unsigned *active,
-                        unsigned *idle)
+void limits_violations2(const struct limits *L, const struct job *j, int kind, enum lim_level level,
+                        const double req[LIM_NTYPES], unsigned *active, unsigned *idle)
 {
     const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
     if (!sl) {
