@@ -293,8 +293,8 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
             limits_check(s->lim.limits, j, LIM_IDLE, level, req, why, len))
             return 0;
     } else if (w && s->el.eset) {
-        unsigned va = limits_violations(s->lim.limits, j, eset_kind(s), LIM_ACTIVE, level, req);
-        unsigned vi = limits_violations(s->lim.limits, j, eset_kind(s), LIM_IDLE, level, req);
+        unsigned va, vi;
+        limits_violations2(s->lim.limits, j, eset_kind(s), level, req, &va, &vi);
         if (va | vi) {
             if (!vi)
                 note_refusal(w, va, level, req); /* idle usage does not run down */
@@ -326,8 +326,8 @@ static int full_here(struct sched *s, struct walk *w, const struct job *j, enum 
     if (!eset_unread_least(s, least))
         return 1; /* none left to read: the rest is the component's other jobs */
     int kind = eset_kind(s);
-    unsigned vi = limits_violations(s->lim.limits, j, kind, LIM_IDLE, level, least);
-    unsigned va = limits_violations(s->lim.limits, j, kind, LIM_ACTIVE, level, least);
+    unsigned va, vi;
+    limits_violations2(s->lim.limits, j, kind, level, least, &va, &vi);
     if (!(va | vi))
         return 0;
     if (!vi && !(va & ~(1u << LIM_PS | 1u << LIM_WC))) {

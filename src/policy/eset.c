@@ -71,6 +71,7 @@ struct eset_comp {
     size_t maxord;
     double idle_end[2][LIM_NTYPES]; /* idle usage at the end of its hard and soft walks */
     int started;                    /* a job of it started in this iteration */
+    int listed;                     /* in eset.live */
     int odd;                        /* some b job is not blocked (the soft walk admitted a job the
                                        hard walk refused): its walks read b whole */
     long wake;                      /* from then on time alone may change its answer */
@@ -112,6 +113,13 @@ struct eset {
     size_t capnb;
     struct sort_buf sb;
     size_t nparked;
+    /* The components that may have idle jobs, by index: every one that has
+     * some is here (only comp_push gives a component a job), so that an
+     * iteration looks at these and not at every credential (eset_settle
+     * drops the empty ones). And the components a job of which started
+     * since the last eset_started_due pass. */
+    size_t *live, nlive, caplive;
+    size_t *stl, nstl, capstl;
     int parked_some;   /* s->q.queue holds parked jobs: filter them out */
     int unparked_some; /* jobs came back to s->q.queue: sort it */
 };
@@ -227,9 +235,37 @@ static void b_push(struct eset_comp *c, struct job *j)
     c->b[c->nb++] = j;
 }
 
+/* The first position of e->live whose component index is k or above. */
+static size_t live_from(const struct eset *e, size_t k)
+{
+    size_t lo = 0, hi = e->nlive;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (e->live[mid] < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Component k joins e->live (kept in index order: walks go by index). */
+static void live_add(struct eset *e, size_t k)
+{
+    if (e->c[k].listed)
+        return;
+    e->live = xgrow(e->live, &e->caplive, e->nlive + 1, sizeof *e->live);
+    size_t at = live_from(e, k);
+    memmove(e->live + at + 1, e->live + at, (e->nlive - at) * sizeof *e->live);
+    e->live[at] = k;
+    e->nlive++;
+    e->c[k].listed = 1;
+}
+
 static void comp_push(struct eset *e, struct job *j)
 {
     struct eset_comp *c = comp_of(e, j);
+    live_add(e, (size_t)(c - e->c));
     a_push(c, j); /* its place is found at the next walk */
     /* A new submission, later than every job of the component, with its
      * queue time from its submission: it sorts after all of them (their
@@ -344,6 +380,8 @@ void eset_free(struct eset *e)
         free(e->c[k].seg);
     }
     free(e->c);
+    free(e->live);
+    free(e->stl);
     free(e->cur.sa);
     free(e->cur.tmp);
     free(e->cur.rest);
@@ -393,6 +431,10 @@ void eset_remove(struct sched *s, struct job *j, int started)
     j->epos = SIZE_MAX;
     j->flags &= ~(unsigned)JOB_INB;
     c->dirty = 1;
+    if (started && !c->started) {
+        e->stl = xgrow(e->stl, &e->capstl, e->nstl + 1, sizeof *e->stl);
+        e->stl[e->nstl++] = (size_t)(c - e->c);
+    }
     c->started |= started;
     if (j->flags & JOB_PARKED) {
         j->flags &= ~(unsigned)JOB_PARKED;
@@ -403,8 +445,8 @@ void eset_remove(struct sched *s, struct job *j, int started)
 long eset_lift(const struct sched *s)
 {
     long at = AVAIL_NEVER;
-    for (size_t k = 0; k < s->el.eset->nc; k++) {
-        const struct eset_comp *c = &s->el.eset->c[k];
+    for (size_t i = 0; i < s->el.eset->nlive; i++) {
+        const struct eset_comp *c = &s->el.eset->c[s->el.eset->live[i]];
         if (c->lift < at && comp_count(c))
             at = c->lift;
     }
@@ -479,30 +521,42 @@ static int usage_as_predicted(const struct sched *s, const struct eset_comp *c, 
 int eset_due(struct sched *s, size_t *k, long now)
 {
     struct eset *e = s->el.eset;
-    for (; *k < e->nc; (*k)++) {
-        const struct eset_comp *c = &e->c[*k];
+    for (size_t i = live_from(e, *k); i < e->nlive; i++) {
+        const struct eset_comp *c = &e->c[e->live[i]];
         if (!comp_count(c))
             continue; /* no idle job: nothing to decide */
         if (!c->dirty && !c->nnew && !s->el.elig_all && now < c->wake &&
             usage_as_predicted(s, c, now))
             continue;
+        *k = e->live[i];
         return 1;
     }
     return 0;
 }
 
+static int by_index(const void *x, const void *y)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    return a < b ? -1 : a > b;
+}
+
 int eset_started_due(struct sched *s, size_t *k)
 {
     struct eset *e = s->el.eset;
-    for (; *k < e->nc; (*k)++) {
-        struct eset_comp *c = &e->c[*k];
-        if (!c->started)
+    if (*k == 0) /* a new pass: by index, as walks go */
+        qsort(e->stl, e->nstl, sizeof *e->stl, by_index);
+    for (size_t i = 0; i < e->nstl; i++) {
+        struct eset_comp *c = &e->c[e->stl[i]];
+        if (e->stl[i] < *k || !c->started)
             continue;
         c->started = 0;
         c->dirty = 1; /* its usage changed: walk it whole at the next iteration */
-        if (comp_count(c))
+        if (comp_count(c)) {
+            *k = e->stl[i];
             return 1;
+        }
     }
+    e->nstl = 0; /* every started flag is clear */
     return 0;
 }
 
@@ -815,6 +869,15 @@ static void sort_queue(struct sched *s, long now)
 void eset_settle(struct sched *s, long now)
 {
     struct eset *e = s->el.eset;
+    size_t n = 0;
+    for (size_t i = 0; i < e->nlive; i++) {
+        struct eset_comp *c = &e->c[e->live[i]];
+        if (comp_count(c))
+            e->live[n++] = e->live[i];
+        else
+            c->listed = 0;
+    }
+    e->nlive = n;
     if (e->parked_some) {
         size_t w = 0;
         for (size_t r = s->q.qhead; r < s->q.qlen; r++)

@@ -650,6 +650,19 @@ static int exempt(const struct limits *L, const struct job *j, const struct lim_
     return *qos && (*qos)->ignall;
 }
 
+/* exempt, for the checks of one bound slot (limits_single_kind), which
+ * read no QOS override: the job's QOS is looked up (by name, unless some
+ * limit bound its slot) only when some QOS has IGNALL at all. */
+static int exempt_fast(const struct limits *L, const struct job *j)
+{
+    if (!L->conf->any)
+        return 1;
+    if (!L->conf->ignall_any)
+        return 0;
+    const struct lim_obj *qos = job_qos(L, j);
+    return qos && qos->ignall;
+}
+
 int limits_check(const struct limits *L, const struct job *j, enum lim_mode mode,
                  enum lim_level level, const double req[LIM_NTYPES], char *why, size_t len)
 {
@@ -688,9 +701,9 @@ int limits_check_fast(const struct limits *L, const struct job *j, int kind, enu
                       enum lim_level level, const double req[LIM_NTYPES])
 {
     const struct lim_obj *qos = NULL;
-    if (exempt(L, j, &qos, NULL, 0))
-        return 0;
     const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (sl ? exempt_fast(L, j) : exempt(L, j, &qos, NULL, 0))
+        return 0;
     if (sl) { /* one kind: its resolved limits are all there is */
         const long long *lim = sl->lim[mode][level];
         const double *use = sl->use[mode];
@@ -703,22 +716,28 @@ int limits_check_fast(const struct limits *L, const struct job *j, int kind, enu
     return check_all(L, &x, qos, kind);
 }
 
+/* The types one bound slot's limits at `level` in `mode` refuse. */
+static unsigned slot_violations(const struct lim_slot *sl, enum lim_mode mode, enum lim_level level,
+                                const double req[LIM_NTYPES])
+{
+    const long long *lim = sl->lim[mode][level];
+    const double *use = sl->use[mode];
+    unsigned v = 0;
+    for (int t = 0; t < LIM_NTYPES; t++)
+        if (lim[t] > 0 && use[t] + req[t] > (double)lim[t] + LIM_EPS)
+            v |= 1u << t;
+    return v;
+}
+
 unsigned limits_violations(const struct limits *L, const struct job *j, int kind,
                            enum lim_mode mode, enum lim_level level, const double req[LIM_NTYPES])
 {
-    const struct lim_obj *qos = NULL;
-    if (exempt(L, j, &qos, NULL, 0))
-        return 0;
     const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (sl ? exempt_fast(L, j) : !L->conf->any)
+        return 0; /* (limits_excess looks at the QOS otherwise) */
+    if (sl)
+        return slot_violations(sl, mode, level, req);
     unsigned v = 0;
-    if (sl) {
-        const long long *lim = sl->lim[mode][level];
-        const double *use = sl->use[mode];
-        for (int t = 0; t < LIM_NTYPES; t++)
-            if (lim[t] > 0 && use[t] + req[t] > (double)lim[t] + LIM_EPS)
-                v |= 1u << t;
-        return v;
-    }
     double ex[LIM_NTYPES];
     limits_excess(L, j, kind, mode, level, req, ex);
     for (int t = 0; t < LIM_NTYPES; t++)
@@ -727,15 +746,30 @@ unsigned limits_violations(const struct limits *L, const struct job *j, int kind
     return v;
 }
 
+void limits_violations2(const struct limits *L, const struct job *j, int kind, enum lim_level level,
+                        const double req[LIM_NTYPES], unsigned *active, unsigned *idle)
+{
+    const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (!sl) {
+        *active = limits_violations(L, j, kind, LIM_ACTIVE, level, req);
+        *idle = limits_violations(L, j, kind, LIM_IDLE, level, req);
+    } else if (exempt_fast(L, j)) {
+        *active = *idle = 0;
+    } else {
+        *active = slot_violations(sl, LIM_ACTIVE, level, req);
+        *idle = slot_violations(sl, LIM_IDLE, level, req);
+    }
+}
+
 void limits_excess(const struct limits *L, const struct job *j, int kind, enum lim_mode mode,
                    enum lim_level level, const double req[LIM_NTYPES], double excess[LIM_NTYPES])
 {
     const struct lim_obj *qos = NULL;
     for (int t = 0; t < LIM_NTYPES; t++)
         excess[t] = 0;
-    if (exempt(L, j, &qos, NULL, 0))
-        return;
     const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (sl ? exempt_fast(L, j) : exempt(L, j, &qos, NULL, 0))
+        return;
     if (sl) {
         const long long *lim = sl->lim[mode][level];
         const double *use = sl->use[mode];
@@ -754,10 +788,10 @@ long limits_lift(const struct limits *L, const struct job *j, int kind, enum lim
                  const double req[LIM_NTYPES])
 {
     const struct lim_obj *qos = NULL;
-    if (exempt(L, j, &qos, NULL, 0))
+    const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (sl ? exempt_fast(L, j) : exempt(L, j, &qos, NULL, 0))
         return 0;
     struct lift lf = {0, 0};
-    const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
     if (sl) {
         const long long *lim = sl->lim[LIM_ACTIVE][level];
         const double *use = sl->use[LIM_ACTIVE];

@@ -145,6 +145,10 @@ int limits_check_fast(const struct limits *L, const struct job *j, int kind, enu
 unsigned limits_violations(const struct limits *L, const struct job *j, int kind,
                            enum lim_mode mode, enum lim_level level, const double req[LIM_NTYPES]);
 
+/* limits_violations in both modes at once: *active and *idle. */
+void limits_violations2(const struct limits *L, const struct job *j, int kind, enum lim_level level,
+                        const double req[LIM_NTYPES], unsigned *active, unsigned *idle);
+
 /*
  * As limits_check_fast, but looking at every limit: excess[t] gets, per
  * type, the most by which usage + req goes over a `mode` limit at `level`

@@ -572,6 +572,7 @@ static void summarize(struct lim_conf *c)
             c->soft_differs |= obj_differs(c->objs[k][i]);
             c->idle_any |= obj_idle(c->objs[k][i]);
             c->pe_any |= obj_pe(c->objs[k][i]);
+            c->ignall_any |= c->objs[k][i]->ignall;
         }
     }
 }

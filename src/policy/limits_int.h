@@ -65,6 +65,7 @@ struct lim_conf {
     int soft_differs; /* some limit's soft value differs from its hard one */
     int idle_any;     /* some idle limit (MAXIJOB, ...) is positive */
     int pe_any;       /* some limit is on processor equivalents (MAXPE, OMAXJPE, ...) */
+    int ignall_any;   /* some QOS has QFLAGS IGNALL */
 };
 
 struct lim_conf *limits_conf_create(void);

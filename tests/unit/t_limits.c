@@ -1094,6 +1094,46 @@ static void test_violations(void)
 }
 
 /*
+ * limits_violations2: a job's active and idle violations at once, as the two
+ * single calls give them — through the credential's bound slot (kind) or
+ * every limit (-1), with and without a QOS that has IGNALL somewhere (the
+ * one-slot path looks the QOS up only then).
+ */
+static void test_violations2(void)
+{
+    static const char *const cfgs[] = {
+        "USERCFG[DEFAULT] MAXJOB=1 MAXIJOB=1 MAXPS=5000\n",
+        "USERCFG[DEFAULT] MAXJOB=1 MAXIJOB=1 MAXPS=5000\nQOSCFG[hi] QFLAGS=IGNALL\n"};
+    for (size_t c = 0; c < sizeof cfgs / sizeof *cfgs; c++) {
+        struct fx f;
+        double req[LIM_NTYPES];
+        fx_init(&f);
+        CHECK_EQ(load(&f, cfgs[c]), 0);
+        CHECK_EQ(limits_single_kind(f.L), CRED_USER);
+        struct job *r = job(&f, "alice", 4, 1000), *i = job(&f, "alice", 1, 10);
+        struct job *j = job(&f, "alice", 2, 1000), *h = job(&f, "alice", 2, 1000);
+        h->qos = cred(&f, CRED_QOS, "hi");
+        run(&f, r);               /* binds alice's slot: 1 job, 4000 PS */
+        add(&f, i, LIM_IDLE, +1); /* 1 idle job */
+        for (int kind = -1; kind <= CRED_USER; kind++) {
+            unsigned va, vi;
+            limits_request(j, j->walltime, &f.env, req);
+            limits_violations2(f.L, j, kind, LIM_SOFT, req, &va, &vi);
+            CHECK_EQ(va, 1u << LIM_JOB | 1u << LIM_PS); /* 2 jobs; 4000 + 2000 > 5000 */
+            CHECK_EQ(vi, 1u << LIM_JOB);
+            CHECK_EQ(va, limits_violations(f.L, j, kind, LIM_ACTIVE, LIM_SOFT, req));
+            CHECK_EQ(vi, limits_violations(f.L, j, kind, LIM_IDLE, LIM_SOFT, req));
+            limits_violations2(f.L, h, kind, LIM_SOFT, req, &va, &vi);
+            /* QOS hi: IGNALL where it is configured, else a QOS like any */
+            CHECK_EQ(va, c ? 0u : 1u << LIM_JOB | 1u << LIM_PS);
+            CHECK_EQ(vi, c ? 0u : 1u << LIM_JOB);
+            CHECK_EQ(limits_check_fast(f.L, h, kind, LIM_ACTIVE, LIM_SOFT, req), c ? 0 : 1);
+        }
+        fx_free(&f);
+    }
+}
+
+/*
  * limits_request_for: processor equivalents only when some limit is on
  * them (the engine's requests), wherever it is set; every other type as
  * limits_request gives it.
@@ -1136,6 +1176,7 @@ int main(void)
     TEST_RUN(test_single_kind);
     TEST_RUN(test_full);
     TEST_RUN(test_violations);
+    TEST_RUN(test_violations2);
     TEST_RUN(test_no_limits);
     TEST_RUN(test_request);
     TEST_RUN(test_active_types);
