@@ -311,10 +311,21 @@ static int past_threshold(const struct sched *s, const struct job *j, long now)
     }
 }
 
+/* Whether some RESERVATIONDEPTH group still has room in this plan: once
+ * none has, no job gets a reservation, and the scan need not find each
+ * one's group (a walk of its QOS list) to learn so. */
+static int resgroup_room(const struct sched *s)
+{
+    for (int g = 0; g < s->pol.nresgroups; g++)
+        if (s->pl.resgroup_n[g] < s->pol.resgroup[g].depth)
+            return 1;
+    return 0;
+}
+
 /* Whether j may get a priority reservation in this plan. */
 static int reserve_slot(const struct sched *s, const struct job *j, long now)
 {
-    if (s->pol.backfill == BF_PREEMPT || s->pol.respolicy == RP_NEVER)
+    if (s->pol.backfill == BF_PREEMPT || s->pol.respolicy == RP_NEVER || !resgroup_room(s))
         return 0; /* PREEMPT makes none: priority jobs preempt instead */
     int g = resgroup_of(s, j);
     return g >= 0 && s->pl.resgroup_n[g] < s->pol.resgroup[g].depth && past_threshold(s, j, now);
@@ -417,12 +428,30 @@ static int may_defer_rest(const struct sched *s)
     return plan_free_now((struct sched *)s, NULL) <= 0;
 }
 
+/* Jobs ahead of the scan whose records are fetched into the cache while it
+ * looks at the current one. A long queue's records lie scattered in memory
+ * and most are read for a few comparisons: the scan of 100,000 waiting jobs
+ * otherwise spends half its time waiting for their first reads. */
+#define SCAN_AHEAD 8
+
+static void prefetch_job(const struct job *j)
+{
+    if (!j)
+        return;
+    __builtin_prefetch(&j->tasks);
+    __builtin_prefetch(&j->walltime);
+    __builtin_prefetch(&j->flags);
+    __builtin_prefetch(&j->wait_gen);
+}
+
 /* Step 3, over queue entries [from, qlen). */
 static void scan(struct sched *s, long now, size_t from)
 {
     int ff = s->pol.backfill == BF_FIRSTFIT;
     for (size_t i = from; i < s->q.qlen && !s->pl.plan_stopped; i++) {
         struct job *j = s->q.queue[i];
+        if (i + SCAN_AHEAD < s->q.qlen)
+            prefetch_job(s->q.queue[i + SCAN_AHEAD]);
         if (!j)
             continue;
         if (may_defer_rest(s)) {
