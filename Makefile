@@ -202,6 +202,7 @@ $(BUILD)/mini_easy: bench/mini_easy.c
 bench: $(BIN) $(BUILD)/runstat $(BUILD)/mini_easy $(BUILD)/limits_bench $(BUILD)/prio_bench $(BUILD)/store_fill $(BUILD)/sub_bench $(BUILD)/resv_bench $(BUILD)/depth_bench $(BUILD)/tests/rawsock
 	@MINI=$(BUILD)/mini_easy sh bench/run.sh
 	@RUNSTAT=$(BUILD)/runstat sh bench/growth.sh
+	@RUNSTAT=$(BUILD)/runstat MINI=$(BUILD)/mini_easy sh bench/burst.sh
 	@$(BUILD)/limits_bench
 	@$(BUILD)/prio_bench
 	@$(BUILD)/resv_bench

@@ -32,10 +32,12 @@
  * placed where they are. Only the new jobs need a look. This is what makes a
  * replay grow linearly with the trace instead of with trace x queue length.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/sched_int.h"
+#include "policy/avail.h"
 #include "policy/iter.h"
 #include "policy/limits.h"
 #include "policy/prio.h"
@@ -311,10 +313,21 @@ static int past_threshold(const struct sched *s, const struct job *j, long now)
     }
 }
 
+/* Whether some RESERVATIONDEPTH group still has room in this plan: once
+ * none has, no job gets a reservation, and the scan need not find each
+ * one's group (a walk of its QOS list) to learn so. */
+static int resgroup_room(const struct sched *s)
+{
+    for (int g = 0; g < s->pol.nresgroups; g++)
+        if (s->pl.resgroup_n[g] < s->pol.resgroup[g].depth)
+            return 1;
+    return 0;
+}
+
 /* Whether j may get a priority reservation in this plan. */
 static int reserve_slot(const struct sched *s, const struct job *j, long now)
 {
-    if (s->pol.backfill == BF_PREEMPT || s->pol.respolicy == RP_NEVER)
+    if (s->pol.backfill == BF_PREEMPT || s->pol.respolicy == RP_NEVER || !resgroup_room(s))
         return 0; /* PREEMPT makes none: priority jobs preempt instead */
     int g = resgroup_of(s, j);
     return g >= 0 && s->pl.resgroup_n[g] < s->pol.resgroup[g].depth && past_threshold(s, j, now);
@@ -417,14 +430,127 @@ static int may_defer_rest(const struct sched *s)
     return plan_free_now((struct sched *)s, NULL) <= 0;
 }
 
+/* Jobs ahead of the scan whose records are fetched into the cache while it
+ * looks at the current one. A long queue's records lie scattered in memory
+ * and most are read for a few comparisons: the scan of 100,000 waiting jobs
+ * otherwise spends half its time waiting for their first reads. */
+#define SCAN_AHEAD 8
+
+static void prefetch_job(const struct job *j)
+{
+    if (!j)
+        return;
+    __builtin_prefetch(&j->tasks);
+    __builtin_prefetch(&j->walltime);
+    __builtin_prefetch(&j->flags);
+    __builtin_prefetch(&j->wait_gen);
+}
+
+/*
+ * Whether the scan may decide that waiting jobs wait in a few comparisons
+ * (quick_waits). In a long EASY queue nearly every job waits: a backfill pass under FIRSTFIT with
+ * no BACKFILLDEPTH or chunking, a static order (priorities are not checked), no throttling limit or
+ * fairshare cap (elig_may_start answers yes), no owner preemption, one
+ * processor pool (policy/plan.c's fast path). What this asks does not
+ * change during a scan.
+ */
+static int quick_scan(const struct sched *s)
+{
+    return !s->pl.multi && s->pol.backfill == BF_FIRSTFIT && s->pol.bfdepth <= 0 &&
+           s->pol.bfchunksize <= 0 && s->order_static && !elig_active(s) &&
+           !(s->rm.preempt && s->rs.nresvs);
+}
+
+/*
+ * Under quick_scan, what a scan learns of the free processors while nothing
+ * starts or is reserved: `free` now (-1: not asked since the last job the
+ * full path took), and two jobs that did not fit now, the one of fewest
+ * processors and the shortest. Nothing gives processors back during such a
+ * scan (owner preemption is excluded), so what is free over any interval
+ * only shrinks: a job at least as large and as long as one that did not
+ * fit does not fit either.
+ */
+struct quick {
+    long long free;
+    long long p[2];
+    long w[2];
+    long started; /* s->stats.started and s->pl.nresv when learnt */
+    int nresv;
+};
+
+static void quick_reset(struct quick *q, const struct sched *s)
+{
+    *q = (struct quick){
+        -1, {LLONG_MAX, LLONG_MAX}, {LONG_MAX, LONG_MAX}, s->stats.started, s->pl.nresv};
+}
+
+/* Whether j is as large and as long as a job that did not fit. */
+static int quick_dominated(const struct quick *q, long long p, long w)
+{
+    return (p >= q->p[0] && w >= q->w[0]) || (p >= q->p[1] && w >= q->w[1]);
+}
+
+static void quick_failed(struct quick *q, long long p, long w)
+{
+    if (p < q->p[0] || (p == q->p[0] && w < q->w[0]))
+        q->p[0] = p, q->w[0] = w;
+    if (w < q->w[1] || (w == q->w[1] && p < q->p[1]))
+        q->p[1] = p, q->w[1] = w;
+}
+
+/*
+ * Under quick_scan, whether j waits for certain, decided in a few
+ * comparisons (and at most one question to the profile) where the full path
+ * below asks many. Once an earlier job is blocked, every RESERVATIONDEPTH
+ * group is full and the profile starts now, a job that does not fit fails
+ * plan_fits (try_start changes nothing then), waits (for resources when
+ * fewer are free now than it needs, else because it would delay a
+ * reservation: note_wait's answers) and is noted blocked, which is all the
+ * full path does for it. A job that fits takes the full path.
+ */
+static int quick_waits(struct sched *s, struct job *j, long now, struct quick *q)
+{
+    if (s->stats.started != q->started || s->pl.nresv != q->nresv)
+        quick_reset(q, s); /* what is free shrank */
+    if (q->free < 0) {
+        if (!s->pl.plan_blocked || (s->pol.respolicy != RP_NEVER && resgroup_room(s)) ||
+            now > avail_origin(s->pl.avail))
+            return 0;
+        q->free = plan_free_now(s, NULL);
+    }
+    if (q->free <= 0 || (j->flags & (JOB_BLOCKED | JOB_RESERVED)) || j->exclusive)
+        return 0; /* none free: may_defer_rest stops the scan */
+    long long p = job_procs(j);
+    if (p <= q->free && !quick_dominated(q, p, j->walltime)) {
+        /* Only the processor profile's no is learnt: a job may also not
+         * fit for its features, partition or memory, which says nothing
+         * of the next one. */
+        if (!avail_fits(s->pl.avail, now, now + j->walltime, p))
+            quick_failed(q, p, j->walltime);
+        else if (plan_fits(s, j, now))
+            return 0;
+    }
+    j->wait = p > q->free ? WAIT_RESOURCES : WAIT_DELAYS;
+    j->wait_gen = s->pl.plan_gen;
+    note_blocked(s, j);
+    return 1;
+}
+
 /* Step 3, over queue entries [from, qlen). */
 static void scan(struct sched *s, long now, size_t from)
 {
-    int ff = s->pol.backfill == BF_FIRSTFIT;
+    int ff = s->pol.backfill == BF_FIRSTFIT, quick = quick_scan(s);
+    struct quick q;
+    quick_reset(&q, s);
     for (size_t i = from; i < s->q.qlen && !s->pl.plan_stopped; i++) {
         struct job *j = s->q.queue[i];
+        if (i + SCAN_AHEAD < s->q.qlen)
+            prefetch_job(s->q.queue[i + SCAN_AHEAD]);
         if (!j)
             continue;
+        if (quick && quick_waits(s, j, now, &q))
+            continue;
+        q.free = -1; /* the full path may block, start or reserve it: ask again after it */
         if (may_defer_rest(s)) {
             s->pl.plan_partial = 1;
             s->q.qscanned = i;

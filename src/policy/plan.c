@@ -527,13 +527,15 @@ static int hosts_fit(struct sched *s, const struct job *j, long t)
 int plan_fits(struct sched *s, const struct job *j, long t)
 {
     if (!s->pl.multi) {
-        long long need = fast_procs(s, j), mem = fast_mem(s, j);
-        if (!fast_usable(s, j))
-            return 0;
+        /* Most jobs of a long queue fail on the processors: those answers
+         * first, before the nodes' questions (the same answer, sooner). */
+        long long need = fast_procs(s, j);
         if (t <= avail_origin(s->pl.avail) && avail_free_now(s->pl.avail) < need)
             return 0;
-        return avail_fits(s->pl.avail, t, t + j->walltime, need) &&
-               (!mem || avail_fits(s->pl.regions[0].mfree, t, t + j->walltime, mem));
+        if (!avail_fits(s->pl.avail, t, t + j->walltime, need) || !fast_usable(s, j))
+            return 0;
+        long long mem = fast_mem(s, j);
+        return !mem || avail_fits(s->pl.regions[0].mfree, t, t + j->walltime, mem);
     }
     if (job_has_hostlist(j))
         return hosts_fit(s, j, t);

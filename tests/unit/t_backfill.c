@@ -365,6 +365,44 @@ static void test_bypass_counts(void)
     sched_destroy(s);
 }
 
+/*
+ * The scan's quick path (policy/iter.c quick_waits) learns from jobs the
+ * processor profile turns away, not from jobs turned away for their nodes.
+ * 10 processors (EASY); big holds 4 until 1000, top (9) is reserved at
+ * 1000: 6 free until 1000, 1 after. f (2 procs, 600 s) asks for a feature
+ * no node has: it waits, and says nothing of x. y (5, 2000 s) does not fit
+ * past 1000: z (6, 2000 s), as large and as long, waits too (for the
+ * reservation: 6 are free now). x (3, 700 s) fits before 1000 and starts;
+ * then w (1, 2000 s) fits the one processor left past 1000 and starts.
+ */
+static void test_quick_scan(void)
+{
+    struct sched *s = world("BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\n", 10);
+    if (!s)
+        return;
+    sub(s, "big", 4, 1000, 0, NULL);
+    sched_iterate(s, 0);
+    sub(s, "top", 9, 500, 1, NULL);
+    struct job_spec fs = {.name = "f",
+                          .tasks = 2,
+                          .procs_per_task = 1,
+                          .walltime = 600,
+                          .submit = 2,
+                          .features = "gpu"};
+    struct job *f = sched_submit(s, &fs, NULL);
+    CHECK(f != NULL);
+    sub(s, "y", 5, 2000, 3, NULL);
+    struct job *z = sub(s, "z", 6, 2000, 4, NULL);
+    sub(s, "x", 3, 700, 5, NULL);
+    sub(s, "w", 1, 2000, 6, NULL);
+    sched_iterate(s, 10);
+    CHECK_STR(running(s), "x,w");
+    CHECK_EQ(sched_job_wait(s, z), WAIT_DELAYS);
+    if (f)
+        CHECK_EQ(f->state, JOB_IDLE);
+    sched_destroy(s);
+}
+
 int main(void)
 {
     TEST_RUN(test_firstfit_bestfit_greedy);
@@ -377,5 +415,6 @@ int main(void)
     TEST_RUN(test_threshold);
     TEST_RUN(test_preempt_backfill);
     TEST_RUN(test_bypass_counts);
+    TEST_RUN(test_quick_scan);
     return TEST_DONE();
 }
