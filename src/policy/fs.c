@@ -310,7 +310,44 @@ void fs_advance(struct fs *f, long now)
     f->now = now;
 }
 
-/* Change the accrual of each credential and the total by sign x rate. */
+/* Take back what o accrued at rate from `from` to the ledger's now, window
+ * by window: a job that ended at `from` but was counted on past it. */
+static void take_back(struct fs *f, struct fs_obj *o, double rate, long from)
+{
+    long hi = f->now;
+    int older = 0;
+    for (int i = 0; i < FS_MAX_DEPTH && hi > from; i++) {
+        long lo = f->window_start - (long)i * f->p.interval; /* window i's start */
+        double back = rate * (double)(hi - (lo > from ? lo : from));
+        o->w[i] = o->w[i] > back ? o->w[i] - back : 0;
+        older |= i > 0;
+        hi = lo;
+    }
+    if (older)
+        rehist(f, o);
+}
+
+/* Change the accrual of o by d (and its planned-end sum by de); a job
+ * ending at now, before the ledger's now, is taken back to now. */
+static void change_obj(struct fs *f, struct fs_obj *o, double d, double de, long now)
+{
+    settle(o, f->now);
+    double was = o->rate;
+    o->rate += d;
+    o->rate_end += de;
+    if (o->rate < 1e-9) /* rounding: nothing runs any more */
+        o->rate = o->rate_end = 0;
+    if (d < 0 && now < f->now) /* never more than o accrued at */
+        take_back(f, o, -d < was ? -d : was, now);
+}
+
+/*
+ * Change the accrual of each credential and the total by sign x rate. A
+ * stop may come after the ledger went past the job's end: the daemon hears
+ * of an end at its next poll, and the store keeps the real end, which a
+ * restart charges again (issue 26: the books across kill -9 must agree).
+ * The ledger then takes back what the job accrued after its end.
+ */
 static void change_rate(struct fs *f, const struct cred *const creds[CRED_NKINDS], double rate,
                         long end, long now, int sign)
 {
@@ -320,20 +357,10 @@ static void change_rate(struct fs *f, const struct cred *const creds[CRED_NKINDS
     double d = sign * rate, de = sign * rate * (double)end;
     for (int k = 0; k < CRED_NKINDS; k++) {
         const struct cred *c = creds ? creds[k] : NULL;
-        if (!c || (unsigned)c->kind >= CRED_NKINDS)
-            continue;
-        struct fs_obj *o = obj_get(f, c);
-        settle(o, f->now);
-        o->rate += d;
-        o->rate_end += de;
-        if (o->rate < 1e-9) /* rounding: nothing runs any more */
-            o->rate = o->rate_end = 0;
+        if (c && (unsigned)c->kind < CRED_NKINDS)
+            change_obj(f, obj_get(f, c), d, de, now);
     }
-    settle(&f->total, f->now);
-    f->total.rate += d;
-    f->total.rate_end += de;
-    if (f->total.rate < 1e-9)
-        f->total.rate = f->total.rate_end = 0;
+    change_obj(f, &f->total, d, de, now);
 }
 
 void fs_start(struct fs *f, const struct cred *const creds[CRED_NKINDS], double rate, long end,

@@ -274,6 +274,22 @@ static void test_rates(void)
     fs_stop(f, a, 4, 2000, 2600);
     fs_advance(f, 2650);
     CHECK(near(fs_window(f, a[CRED_USER], 0), 4 * 300));
+    /* ... nor takes back what it never accrued, when the second stop says
+     * an earlier end. */
+    fs_stop(f, a, 4, 2000, 2400);
+    CHECK(near(fs_window(f, a[CRED_USER], 0), 4 * 300));
+    /* A stop heard after the ledger went past the end (a daemon's poll):
+     * charged to its end, not to the ledger's now, across a window
+     * boundary too (2700): bob runs 2650 .. 2690, heard of at 2720. */
+    fs_start(f, b, 2, 3000, 2650);
+    fs_advance(f, 2720);
+    CHECK(near(fs_window(f, b[CRED_USER], 0), 2 * 20));
+    fs_stop(f, b, 2, 3000, 2690);
+    CHECK(near(fs_window(f, b[CRED_USER], 0), 0));
+    CHECK(near(fs_window(f, b[CRED_USER], 1), 2 * 40));
+    CHECK(near(fs_total_window(f, 1), 2 * 40 + 4 * 300));
+    fs_advance(f, 2750);
+    CHECK(near(fs_window(f, b[CRED_USER], 1), 2 * 40)); /* no longer accruing */
     fs_destroy(f);
 
     /* Policy NONE: nothing is accounted. */
