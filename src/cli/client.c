@@ -529,6 +529,11 @@ int client_submit(const char *name, int argc, char **argv)
         rc = exchange(name, home, req);
         goto out;
     }
+    /* A signal from here on must still cancel the job the submission makes:
+     * held until qsub_inter_run's wait takes it. */
+    sigset_t stop;
+    qsub_inter_stopset(&stop);
+    sigprocmask(SIG_BLOCK, &stop, NULL);
     char *buf;
     if ((rc = exchange_reply(name, home, req, &buf)) == 0)
         rc = inter_session(name, home, buf);

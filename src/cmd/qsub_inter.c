@@ -93,20 +93,25 @@ static int relay(int in, int out, int master, int conn, struct err *err)
     return rc < 0 ? QSUB_INTER_GONE : rc;
 }
 
+void qsub_inter_stopset(sigset_t *stop)
+{
+    sigemptyset(stop);
+    sigaddset(stop, SIGINT);
+    sigaddset(stop, SIGTERM);
+    sigaddset(stop, SIGHUP);
+}
+
 int qsub_inter_run(const char *sock, const char *id, int in, int out, FILE *msgs,
                    qsub_inter_ask ask, void *ctx, struct err *err)
 {
-    sigset_t stop, old;
-    sigemptyset(&stop);
-    sigaddset(&stop, SIGINT);
-    sigaddset(&stop, SIGTERM);
-    sigaddset(&stop, SIGHUP);
+    sigset_t stop;
+    qsub_inter_stopset(&stop);
+    sigprocmask(SIG_BLOCK, &stop, NULL);
     fprintf(msgs, "qsub: waiting for job %s to start\n", id);
     fflush(msgs);
-    sigprocmask(SIG_BLOCK, &stop, &old);
     int conn = -1;
     int master = wait_terminal(sock, id, &stop, ask, ctx, &conn, err);
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    sigprocmask(SIG_UNBLOCK, &stop, NULL);
     if (master < 0)
         return master;
     fprintf(msgs, "qsub: job %s ready\n\n", id);

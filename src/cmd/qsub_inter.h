@@ -15,6 +15,7 @@
 #ifndef MOKU_QSUB_INTER_H
 #define MOKU_QSUB_INTER_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "util/err.h"
@@ -35,7 +36,13 @@ enum {
 /* Wait for job `id` (Torque's full id, for the lines) whose supervisor
  * listens at `sock`, then relay `in` (raw when a terminal) and `out` to
  * its shell; the lines go to `msgs`. Returns the shell's exit status, or
- * one of the values above with err filled. */
+ * one of the values above with err filled. SIGINT, SIGTERM and SIGHUP end
+ * the wait (the caller may block them from its submission on, so that one
+ * that came before the wait still ends it); during the relay they are
+ * unblocked: their default action ends qsub, and the session with it. */
+/* The signals that end the wait: SIGINT, SIGTERM, SIGHUP. */
+void qsub_inter_stopset(sigset_t *stop);
+
 int qsub_inter_run(const char *sock, const char *id, int in, int out, FILE *msgs,
                    qsub_inter_ask ask, void *ctx, struct err *err);
 

@@ -135,7 +135,16 @@ check "qsub killed: the job ends (not Running)" wait_for 30 sh -c "s=\$(timeout 
 
 # SIGTERM while the job waits (held: it cannot start): qsub cancels it (SIGINT too,
 # but a script's background command may have SIGINT ignored).
-timeout --preserve-status $((4 * TIME_SCALE)) "$TMP/bin/qsub" -I -h </dev/null >"$TMP/out" 2>"$TMP/err"
+# The signal is sent once qsub says it waits (a loaded machine may take
+# seconds to get there); qsub blocks it from its submission on anyway.
+"$TMP/bin/qsub" -I -h </dev/null >"$TMP/out" 2>"$TMP/err" &
+qpid=$!
+waits() { grep -q '^qsub: waiting for job' "$TMP/err"; }
+wait_for 20 waits
+kill -TERM "$qpid"
+ended() { ! kill -0 "$qpid" 2>/dev/null; }
+wait_for 20 ended || kill -KILL "$qpid"
+wait "$qpid"
 rc=$?
 jh=$(sed -n 's/^qsub: waiting for job \([0-9]*\)\..* to start$/\1/p' "$TMP/err")
 check "qsub -I interrupted while its job waits: exit 1, saying so (stdin not read as a script)" \
