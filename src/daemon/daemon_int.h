@@ -330,11 +330,13 @@ void dspace_commit_failed(struct dmn *d);
 /* Whether the reserve had to be given up: the disk is full, and no job is
  * started (a start writes spool files) until space comes back. */
 int dspace_full(const struct dmn *d);
-/* Whether a new job of uid with `bytes` of script and environment may be
+/* Whether njobs new jobs of uid (one, or an array's tasks, each a job as
+ * Maui counts them) with `bytes` of scripts and environments in all may be
  * queued: room on the disk, MAXJOBCOUNT, the user's MAXSUBMITBYTES (local:
  * scripts the daemon keeps; a resource manager with its own queue keeps
  * them itself). -1 with the reason. */
-int dspace_submit_ok(struct dmn *d, uid_t uid, size_t bytes, int local, struct err *err);
+int dspace_submit_ok(struct dmn *d, uid_t uid, size_t bytes, size_t njobs, int local,
+                     struct err *err);
 /* A job of uid with `bytes` joined the group (dspace_submit_ok said yes):
  * counted in the group's tally. */
 void dspace_submitted(struct dmn *d, uid_t uid, size_t bytes);

@@ -255,7 +255,8 @@ void dspace_group_done(struct dmn *d)
     d->space.tally = (struct dspace_tally){0};
 }
 
-int dspace_submit_ok(struct dmn *d, uid_t uid, size_t bytes, int local, struct err *err)
+int dspace_submit_ok(struct dmn *d, uid_t uid, size_t bytes, size_t njobs, int local,
+                     struct err *err)
 {
     if (d->space.low)
         return err_set(err,
@@ -279,6 +280,11 @@ int dspace_submit_ok(struct dmn *d, uid_t uid, size_t bytes, int local, struct e
         dspace_group_done(d);
     if (maxjobs > 0 && live >= maxjobs)
         return err_set(err, "the daemon holds %lld jobs already (MAXJOBCOUNT %lld)", live, maxjobs);
+    if (maxjobs > 0 && live + (long long)njobs > maxjobs)
+        return err_set(err,
+                       "the daemon holds %lld jobs, and %zu more would pass MAXJOBCOUNT %lld (an "
+                       "array's tasks count as jobs)",
+                       live, njobs, maxjobs);
     if (maxbytes > 0 && mine + (long long)bytes > maxbytes)
         return err_set(err,
                        "your queued and running jobs' scripts and environments would take %lld "

@@ -305,8 +305,9 @@ static json_t *submit_array(struct dmn *d, const struct peer *p, const struct qs
     if ((q->array ? arange_parse_torque(v, (size_t)max, &a, &e)
                   : arange_parse_pbs(v, (size_t)max, &a, &e)) < 0)
         return dreply_err("submit: %s %s", q->array ? "-t" : "-J", e.msg);
-    /* One task's bytes were checked; each task keeps its own copy. */
-    if (a.n > 1 && dspace_submit_ok(d, p->uid, bytes * a.n, 1, &e) < 0) {
+    /* One task was checked; each task is a job and keeps its own copy of
+     * the script. */
+    if (a.n > 1 && dspace_submit_ok(d, p->uid, bytes * a.n, a.n, 1, &e) < 0) {
         arange_free(&a);
         return dreply_err("submit: refused: %s", e.msg);
     }
@@ -408,7 +409,7 @@ json_t *dsubmit_job(struct dmn *d, const struct peer *client, const json_t *job,
     size_t bytes = q.script ? strlen(q.script) : 0; /* interactive: none */
     for (size_t i = 0; i < q.nenv; i++)
         bytes += strlen(q.env[i].name) + strlen(q.env[i].value) + 2; /* "K=V\n" */
-    if (dspace_submit_ok(d, p->uid, bytes, !d->rm.ops->submit, &e) < 0) {
+    if (dspace_submit_ok(d, p->uid, bytes, 1, !d->rm.ops->submit, &e) < 0) {
         qsub_free(&q);
         return dreply_err("submit: refused: %s", e.msg);
     }

@@ -103,3 +103,13 @@ check "qdel of an array the daemon does not have: refused" [ "$rc" != 0 ]
 ut qsub -t 1-20000 long.sh
 check "more tasks than MAXJOBARRAYSIZE: refused, nothing made" \
     sh -c "[ $rc != 0 ] && grep -q MAXJOBARRAYSIZE $TMP/err && [ ! -s $TMP/out ]"
+
+# MAXJOBCOUNT counts an array's tasks as jobs, as Maui counts them: an
+# array that would pass it is refused whole, one that fits is made.
+printf 'MAXJOBCOUNT 8\n' >>"$H/maui.cfg"
+timeout 10 "$MOKU" schedctl -R >/dev/null 2>&1
+ut qsub -h -t 1-9 long.sh
+check "an array of 9 tasks under MAXJOBCOUNT 8 (nothing queued): refused, naming it, nothing made" \
+    sh -c "[ $rc != 0 ] && grep -q 'MAXJOBCOUNT 8' $TMP/err && [ ! -s $TMP/out ] && ! timeout 5 '$MOKU' showq | grep -q ' Hold '"
+ut qsub -h -t 1-8 long.sh
+check "... an array of 8 tasks: made" sh -c "[ $rc = 0 ] && grep -q '^[0-9]*\[\]\.' $TMP/out"

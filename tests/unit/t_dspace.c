@@ -26,7 +26,7 @@ static void test_many_new_users_in_one_group(void)
     alarm(20); /* the old table never returned: fail, not hang */
     enum { USERS = 1000 };
     for (long uid = 1; uid <= USERS; uid++) {
-        CHECK_EQ(dspace_submit_ok(&d, (uid_t)uid, 10, 1, &e), 0);
+        CHECK_EQ(dspace_submit_ok(&d, (uid_t)uid, 10, 1, 1, &e), 0);
         dspace_submitted(&d, (uid_t)uid, 10);
     }
     alarm(0);
