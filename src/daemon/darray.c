@@ -67,8 +67,8 @@ void darray_apply(struct dmn *d, struct djob *dj)
     struct err e;
     snprintf(array, sizeof array, "%ld", r->array_id);
     /* Held: waiting for a slot when last stored (or just submitted so);
-     * else it held one, and holds it again. */
-    int held = (r->holds & HOLD_SLOT) != 0;
+     * else it held one, and holds it again. An ended task holds none. */
+    int held = (r->holds & HOLD_SLOT) != 0 && dj->j->state == JOB_IDLE;
     if (sched_set_array(d->s, dj->j, array, r->array_index, r->array_slots, held, &e) < 0)
         dlog(d->log, 0, "job %ld: %s", r->id, e.msg);
 }

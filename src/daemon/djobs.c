@@ -381,6 +381,7 @@ static void restore_history(struct dmn *d, long since)
         struct djob *dj = xcalloc(1, sizeof *dj);
         dj->rec = *r;
         dj->j = j;
+        darray_apply(d, dj); /* an ended task is still its array's: qstat folds it */
         d->jobs = xgrow(d->jobs, &d->capjobs, d->njobs + 1, sizeof *d->jobs);
         d->jobs[d->njobs++] = dj;
     }

@@ -24,9 +24,11 @@ int sched_array_in_slot(const struct job *j)
 int sched_set_array(struct sched *s, struct job *j, const char *array, unsigned index,
                     unsigned slots, int held, struct err *err)
 {
-    if ((j->state != JOB_IDLE && j->state != JOB_RUNNING) || j->array)
-        return err_set(
-            err, "job %s: only a queued or running job that is not a task may become one", j->name);
+    int ended = j->state != JOB_IDLE && j->state != JOB_RUNNING;
+    if (j->array || (ended && held))
+        return err_set(err,
+                       "job %s: only a job that is not a task may become one, held only if queued",
+                       j->name);
     if (!array || !*array)
         return err_set(err, "job %s: an array task needs its array's name", j->name);
     j->array = xstrdup(array);

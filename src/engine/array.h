@@ -24,12 +24,14 @@
 struct sched;
 struct job;
 
-/* Make job j (idle or running, not a task yet) task `index` of array
- * `array` (copied) whose slot limit is `slots` (0: none). With a slot limit
- * and held, an idle j is held with HOLD_SLOT until sched_array_update finds
- * a slot for it; a running j, or one passed held = 0 (a driver restoring a
- * task that held a slot before a restart), holds a slot at once. Errors
- * (nothing changes): j ended or a task already, an empty array name. */
+/* Make job j (not a task yet) task `index` of array `array` (copied) whose
+ * slot limit is `slots` (0: none). With a slot limit and held, an idle j is
+ * held with HOLD_SLOT until sched_array_update finds a slot for it; a
+ * running j, or one passed held = 0 (a driver restoring a task that held a
+ * slot before a restart), holds a slot at once. An ended j (a driver
+ * restoring an ended task's history) only gets its name and index: it
+ * holds no slot. Errors (nothing changes): j a task already, an ended j
+ * passed held, an empty array name. */
 int sched_set_array(struct sched *s, struct job *j, const char *array, unsigned index,
                     unsigned slots, int held, struct err *err);
 

@@ -113,3 +113,14 @@ check "an array of 9 tasks under MAXJOBCOUNT 8 (nothing queued): refused, naming
     sh -c "[ $rc != 0 ] && grep -q 'MAXJOBCOUNT 8' $TMP/err && [ ! -s $TMP/out ] && ! timeout 5 '$MOKU' showq | grep -q ' Hold '"
 ut qsub -h -t 1-8 long.sh
 check "... an array of 8 tasks: made" sh -c "[ $rc = 0 ] && grep -q '^[0-9]*\[\]\.' $TMP/out"
+
+# After a restart, ended tasks are still their array's: qstat -c folds the
+# first array into one line, and an ended task's output path is Torque's.
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+torque_start
+ut qstat -c
+check "after a restart, the ended array is one line A[].host in qstat -c" \
+    sh -c "grep -q '^$a\\[\\]\\.$HOST ' $TMP/out && ! grep -q '^$a\\[1\\]' $TMP/out"
+check "... and an ended task's output path is arr.sh.oA-i" \
+    sh -c "timeout 5 '$MOKU' qstat -f '$a[1]' | grep -q 'Output_Path = .*arr.sh.o$a-1\$'"

@@ -119,8 +119,30 @@ static void test_arrays_apart(void)
     sched_destroy(s);
 }
 
+/* A driver restoring an ended task's history names it its array's task:
+ * it holds no slot (a waiting task of its array starts), and it may not be
+ * passed held. */
+static void test_ended_task(void)
+{
+    struct sched *s = node_of(2);
+    struct err e;
+    struct job_spec spec = {.name = "5[0]", .tasks = 1, .procs_per_task = 1, .walltime = 100};
+    struct job *done = sched_add_ended(s, &spec, 0, 5, 0, 0, NULL);
+    CHECK(done != NULL && done->state == JOB_COMPLETED);
+    CHECK(sched_set_array(s, done, "5", 0, 1, 1, &e) == -1);
+    CHECK(done->array == NULL);
+    CHECK(sched_set_array(s, done, "5", 0, 1, 0, &e) == 0);
+    CHECK(done->array && strcmp(done->array, "5") == 0 && done->aindex == 0);
+    CHECK(!sched_array_in_slot(done));
+    struct job *next = task(s, "5", 1, 1, 0);
+    sched_iterate(s, 10);
+    CHECK(next->state == JOB_RUNNING); /* the ended task held no slot */
+    sched_destroy(s);
+}
+
 int main(void)
 {
+    TEST_RUN(test_ended_task);
     TEST_RUN(test_slot_limit);
     TEST_RUN(test_arrays_apart);
     return TEST_DONE();
