@@ -7,6 +7,10 @@
  * button asks first, naming the job and its owner, and says so when the job
  * is another user's (an administrator's button) or running.
  *
+ * The tasks of a job array (ids "12[3]") in one state, for one reason, are
+ * one row, "12[3-6]" with their count (issue 30: an array shown compactly);
+ * its buttons act on those tasks.
+ *
  * showq's JSON gives id, user, every credential, state, procs and times;
  * checkjob (fetched once per job and cached) only fills in what a daemon's
  * showq did not give. An ordinary user may checkjob only their own jobs:
@@ -108,9 +112,9 @@ const queuePage = {
     const s = moku.session;
     const mine = j.user === s.user || moku.isAdmin([1, 2]);
     if (!mine) return "";
-    const id = String(j.id);
+    const id = String(j.id), ids = j.ids || [id];
     const b = (act, cmd, label, onclick) => el("button", {type: "button", class: "small", "data-action": act, "data-job": id,
-      onclick: onclick || (() => moku.run(cmd, [id]))}, label);
+      onclick: onclick || (() => moku.run(cmd, ids))}, label);
     const out = [b("cancel", "canceljob", "cancel", () => this.cancel(j))];
     if (j.state === "Idle") out.push(b("hold", "sethold", "hold"));
     if (/Hold/.test(j.state)) out.push(b("release", "releasehold", "release"));
@@ -120,14 +124,15 @@ const queuePage = {
   /* canceljob after the user said yes to a question naming the job and its owner. */
   async cancel(j) {
     const id = String(j.id), s = moku.session, running = j.state !== "Idle" && !/Hold|Deferred/.test(j.state);
-    const what = "job " + id + (j.name ? " (" + j.name + ")" : "") + " of user " + j.user;
+    const what = (j.ids ? `the ${j.ids.length} tasks ${id} of array ${j.array}` : "job " + id) +
+      (j.name ? " (" + j.name + ")" : "") + " of user " + j.user;
     let warn = "";
     if (j.user !== s.user)
       warn = running ? `This is ${j.user}'s running job, not yours: cancelling it kills its processes` +
         (j.nodes && j.nodes.length ? " on " + j.nodes.join(", ") : "") + "." : `This is ${j.user}'s job, not yours.`;
     else if (running)
       warn = "It is running: cancelling it kills its processes.";
-    if (await moku.confirm("Cancel " + what + "?", "Cancel job " + id, warn)) await moku.run("canceljob", [id]);
+    if (await moku.confirm("Cancel " + what + "?", "Cancel job " + id, warn)) await moku.run("canceljob", j.ids || [id]);
   },
 
   creds(j) {
@@ -141,22 +146,24 @@ const queuePage = {
     const all = [...q.active, ...q.idle, ...q.blocked];
     this.renderFilters(all);
     const now = moku.now();
-    const row = (j, cells) => ({attrs: {"data-job": j.id, "data-state": j.state, "data-user": j.user}, cells});
+    const row = (j, cells) => ({attrs: {"data-job": j.id, "data-state": j.state, "data-user": j.user},
+      cells: [j.ids ? el("td", {class: "array", title: j.ids.join(" ")}, `${j.id} (${j.ids.length} tasks)`) : j.id,
+        ...cells.slice(1)]});
     const name = (j) => el("td", {class: "name", title: j.name || ""}, j.name || "");
     const nodes = (j) => el("td", {class: "nodes", title: j.nodes ? j.nodes.join(" ") : "not shown to you"},
       j.nodes ? compactNodes(j.nodes) : "");
     fillTable(document.getElementById("q-active"),
       ["Job", "Name", "User", "Group", "Account", "Class", "QOS", "State", "Procs", "Nodes", "Elapsed", "Remaining", "Start", ""],
-      q.active.filter((j) => this.matches(j)).map((j) => row(j, [j.id, name(j), j.user, ...this.creds(j), j.state, j.procs,
+      foldArrays(q.active.filter((j) => this.matches(j))).map((j) => row(j, [j.id, name(j), j.user, ...this.creds(j), j.state, j.procs,
         nodes(j), el("td", {class: "elapsed"}, fmtDuration(Math.max(0, now - j.start))),
         fmtDuration(j.remaining), timeCell(j.start), this.buttons(j)])), "no active jobs");
     fillTable(document.getElementById("q-idle"),
       ["Job", "Name", "User", "Group", "Account", "Class", "QOS", "State", "Procs", "WCLimit", "Queued", "Priority", ""],
-      q.idle.filter((j) => this.matches(j)).map((j) => row(j, [j.id, name(j), j.user, ...this.creds(j), j.state, j.procs,
+      foldArrays(q.idle.filter((j) => this.matches(j))).map((j) => row(j, [j.id, name(j), j.user, ...this.creds(j), j.state, j.procs,
         fmtDuration(j.wclimit), fmtDuration(now - j.queuetime), fmtNum(j.priority), this.buttons(j)])), "no idle jobs");
     fillTable(document.getElementById("q-blocked"),
       ["Job", "Name", "User", "Group", "Account", "Class", "QOS", "State", "Procs", "WCLimit", "Reason", ""],
-      q.blocked.filter((j) => this.matches(j)).map((j) => {
+      foldArrays(q.blocked.filter((j) => this.matches(j))).map((j) => {
         const id = String(j.id), info = moku.jobs.info.get(id);
         const reason = j.reason || reasons.get(id) || (info && !info.denied ? info.reason : "") || "";
         return row(j, [j.id, name(j), j.user, ...this.creds(j), j.state, j.procs, fmtDuration(j.wclimit),
@@ -168,6 +175,42 @@ const queuePage = {
   },
 };
 moku.page("queue", queuePage);
+
+/* The tasks of an array ("12[3]") that share a state, a user and a reason
+ * as one row at the first one's place: {...first, id: "12[3-6]", array:
+ * "12", ids: [each task's id]}. Other jobs, and a task alone, as they are. */
+function foldArrays(list) {
+  const groups = new Map(), out = [];
+  for (const j of list) {
+    const m = /^(\d+)\[(\d+)\]$/.exec(String(j.id));
+    const key = m && [m[1], j.state, j.user, j.reason || ""].join("\u0000");
+    const g = key && groups.get(key);
+    if (g) {
+      g.tasks.push(j);
+      continue;
+    }
+    const ng = {job: j, array: m && m[1], tasks: [j]};
+    if (key) groups.set(key, ng);
+    out.push(ng);
+  }
+  return out.map((g) => {
+    if (g.tasks.length < 2) return g.job;
+    const idx = g.tasks.map((t) => Number(/\[(\d+)\]$/.exec(String(t.id))[1])).sort((a, b) => a - b);
+    return {...g.job, id: `${g.array}[${indexRanges(idx)}]`, array: g.array, ids: g.tasks.map((t) => String(t.id))};
+  });
+}
+
+/* Sorted indices as Torque writes a range: "1-4,7". */
+function indexRanges(idx) {
+  const parts = [];
+  for (let i = 0; i < idx.length; i++) {
+    let k = i;
+    while (k + 1 < idx.length && idx[k + 1] === idx[k] + 1) k++;
+    parts.push(k > i ? `${idx[i]}-${idx[k]}` : String(idx[i]));
+    i = k;
+  }
+  return parts.join(",");
+}
 
 /* Node names, at most four, then how many more (the cell's tooltip lists them all). */
 function compactNodes(list) {

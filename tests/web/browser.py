@@ -356,6 +356,7 @@ def admin_part(d):
     prio_part(d)
     resv_part(d)
     columns_part(d)
+    array_part(d)
     clock_part(d)
     axes_part(d)
     cancel_part(d)
@@ -545,6 +546,45 @@ def columns_part(d):
         t = wait(where)
         row = cell_texts(d, t[0], named) if t else None
         T.check(row and row.get("Name") == "web-named", "the queue shows job %s's name (qsub -N web-named)" % named, str(row))
+
+
+def array_part(d):
+    """An array's held tasks are one row "A[1-4] (4 tasks)"; its cancel asks
+    naming the tasks and cancels all four."""
+    work = os.path.join(ARGS.shots, "jobs")
+    os.makedirs(work, exist_ok=True)
+    p = subprocess.run([ARGS.moku, "submit", "-h", "-t", "1-4", "-N", "web-array", "-l", "procs=1,walltime=1:00:00"],
+                       input="sleep 3600\n", env=dict(os.environ, MOKU_HOME=ARGS.home),
+                       capture_output=True, text=True, cwd=work, timeout=60)
+    m = re.match(r"^(\d+)\[\]", p.stdout.strip())
+    if not T.check(p.returncode == 0 and m, "an array of four held tasks (qsub -h -t 1-4)", p.stdout + p.stderr):
+        return
+    a = m.group(1)
+    SUBMITTED.append(a + "[]")
+    tab(d, "queue")
+    fold = "%s[1-4]" % a
+    where = lambda: [t for t in ("q-idle", "q-blocked", "q-active") if cell_texts(d, t, fold)]
+    t = wait(where)
+    row = cell_texts(d, t[0], fold) if t else None
+    single = d.execute_script("return !!document.querySelector('#page-queue tr[data-job=\"' + arguments[0] + '\"]')",
+                              a + "[1]")
+    T.check(row and row.get("Job") == fold + " (4 tasks)" and not single,
+            "the queue shows the array's four held tasks as one row %s (4 tasks)" % fold, str(row))
+    btn = css(d, 'button[data-action="cancel"][data-job="%s"]' % fold)
+    if not T.check(btn, "the folded row has a cancel button"):
+        return
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", btn[0])
+    seq = reply_seq(d)
+    btn[0].click()
+    dlg = confirm_dialog(d)
+    T.check(dlg and ("the 4 tasks %s of array %s (web-array) of user root" % (fold, a)) in dlg[0],
+            "its cancel asks first, naming the four tasks and the array (%s)" % (dlg,))
+    if dlg:
+        css(d, "#confirm-yes")[0].click()
+        ok, text = reply(d, "canceljob", seq)
+        ids = lambda: [str(j["id"]) for k in ("active", "idle", "blocked") for j in cli_json("showq")[k]]
+        gone = wait(lambda: not [i for i in ids() if i.startswith(a + "[")], 10)
+        T.check(ok and gone, "confirmed: every task of array %s is cancelled" % a, text)
 
 
 def clock_part(d):
