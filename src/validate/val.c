@@ -543,6 +543,18 @@ static void command(struct val *v, long t, const char *cmd, char **w, size_t n)
     }
 }
 
+size_t val_words(char *line, char **w, size_t max)
+{
+    char *hash = strchr(line, '#'), *save = NULL;
+    if (hash)
+        *hash = '\0';
+    size_t n = 0;
+    for (char *t = strtok_r(line, " \t\r\n", &save); t && n < max;
+         t = strtok_r(NULL, " \t\r\n", &save))
+        w[n++] = t;
+    return n;
+}
+
 /* "TIME command args... [# comment]" lines (docs/simulation.md). */
 static int read_commands(struct val *v, struct err *err)
 {
@@ -553,13 +565,8 @@ static int read_commands(struct val *v, struct err *err)
     long no = 0;
     while (fgets(line, sizeof line, f)) {
         no++;
-        char *hash = strchr(line, '#'), *save = NULL, *w[64];
-        if (hash)
-            *hash = '\0';
-        size_t n = 0;
-        for (char *t = strtok_r(line, " \t\r\n", &save); t && n < 64;
-             t = strtok_r(NULL, " \t\r\n", &save))
-            w[n++] = t;
+        char *w[64];
+        size_t n = val_words(line, w, 64);
         long t;
         if (n == 0)
             continue;
@@ -737,15 +744,21 @@ static long ended_at(const struct job *p)
     return p->state && strcmp(p->state, "never_started") == 0 ? NEVER : LONG_MIN;
 }
 
+/* at: each job's id to its place in v->jobs. */
+static void index_jobs(const struct val *v, struct strmap *at)
+{
+    strmap_init(at);
+    for (size_t i = 0; i < v->njobs; i++)
+        strmap_put(at, v->jobs[i].id, i);
+}
+
 /* SWF field 17 (docs/simulation.md): a job waiting for a preceding job
  * (afterany) starts only once that job has ended. A preceding job absent
  * from the schedule never ran there (a record the replay skips). */
 static void check_deps(struct val *v, const struct val_facts *f)
 {
     struct strmap at;
-    strmap_init(&at);
-    for (size_t i = 0; i < v->njobs; i++)
-        strmap_put(&at, v->jobs[i].id, i);
+    index_jobs(v, &at);
     for (size_t i = 0; i < v->njobs; i++) {
         const struct job *j = &v->jobs[i];
         const struct val_fact *x = val_fact_of(f, j->id);
@@ -788,9 +801,7 @@ static int dep_allows(const char *type, const struct job *p, long t)
 static void check_script_deps(struct val *v, const struct val_facts *f)
 {
     struct strmap at;
-    strmap_init(&at);
-    for (size_t i = 0; i < v->njobs; i++)
-        strmap_put(&at, v->jobs[i].id, i);
+    index_jobs(v, &at);
     for (size_t i = 0; i < v->njobs; i++) {
         const struct job *j = &v->jobs[i];
         const struct val_fact *x = val_fact_of(f, j->id);

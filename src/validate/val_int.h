@@ -102,6 +102,9 @@ int val_trace_read(const struct val_opts *o, struct val_facts *f, struct err *er
  * time, runtime, dependencies, array and slot limit (val_submit.c, read
  * apart from the simulator's reader). 0, or -1 with err. */
 int val_submit_read(const char *path, struct val_facts *f, struct err *err);
+/* The words of a command script's line (line is cut at '#' and split in
+ * place on blanks), at most max of them: how many. */
+size_t val_words(char *line, char **w, size_t max);
 /* Fill *d with the job the dependency wants (d->type: "after", "afterok",
  * "afternotok", "afterany") from the k-th of depend; 0 when there is no
  * k-th. */

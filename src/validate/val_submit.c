@@ -74,13 +74,8 @@ int val_submit_read(const char *path, struct val_facts *f, struct err *err)
     int rc = 0;
     while (rc == 0 && fgets(line, sizeof line, in)) {
         no++;
-        char *hash = strchr(line, '#'), *save = NULL, *w[64];
-        if (hash)
-            *hash = '\0';
-        size_t n = 0;
-        for (char *tok = strtok_r(line, " \t\r\n", &save); tok && n < 64;
-             tok = strtok_r(NULL, " \t\r\n", &save))
-            w[n++] = tok;
+        char *w[64];
+        size_t n = val_words(line, w, 64);
         long t;
         if (n < 2 || strcmp(w[1], "submit") != 0)
             continue;
