@@ -3,7 +3,8 @@
 # the socket (one connection, then four at once: group commit; then four
 # pipelining batches of 16 requests), showq with a
 # big queue, one scheduling iteration with 10,000 idle jobs on 1,000 virtual
-# nodes, and the daemon's start-up and memory with 100,000 jobs. Prints
+# nodes, and the daemon's start-up and memory with 100,000 jobs (plain, then
+# array tasks). Prints
 # figures; judges nothing. Targets (issue 6): > 1,000 submissions/s, showq <
 # 100 ms, an iteration < 50 ms; (issue 31) >= 10,000 submissions/s over the
 # socket with 4 connections, showq with 100,000 jobs <= 100 ms, start-up
@@ -87,20 +88,45 @@ awk -v ms=$best -v n="$n" 'BEGIN { printf "daemon: showq with %s jobs: %d ms (be
 sleep 3
 grep -o 'iteration [0-9]*:.*' "$tmp/h/"log/*.log | tail -3 | sed 's/^/daemon: 1,000 nodes: /'
 
-# Memory with 100,000 jobs: written to the store, loaded at start-up.
+# Memory with 100,000 jobs: written to the store, loaded at start-up. The
+# start-up ends when the daemon logs that it serves (its jobs restored);
+# the peak is read then, and again after one showq, whose reply (8 MB of
+# text, held in a few buffers at once) is not the restore's.
+restored() { grep -qs 'jobs restored' "$1"/log/*.log; }
+wait_restored() { i=0; while [ $i -lt 12000 ] && ! restored "$1"; do sleep 0.01; i=$((i+1)); done; }
+peak_mb() { awk '/^VmHWM:/ { print int($2 / 1024) }' /proc/$1/status; }
 mkdir -p "$tmp/m"
 printf 'RMPOLLINTERVAL 60\n' >"$tmp/m/maui.cfg"
 "$OLDPWD/$FILL" "$tmp/m/moku.db" 100000 "$(id -un)" "$(id -u)" "$(id -g)"
 t0=$(now_ms)
 "$MOKU" serve --home "$tmp/m" >"$tmp/m.log" 2>&1 &
 mpid=$!
-wait_up "$tmp/m"
+wait_restored "$tmp/m"
 t1=$(now_ms)
-rss=$(awk '/^VmHWM:/ { print $2 }' /proc/$mpid/status)
-awk -v ms=$((t1 - t0)) -v mb=$((rss / 1024)) 'BEGIN { printf "daemon: 100000 jobs: start-up (restore) %d ms (target <= 300 ms: %.2fx), peak memory %d MB (target <= 100 MB: %.2fx)\n", ms, ms / 300, mb, mb / 100 }'
+mb=$(peak_mb $mpid)
+wait_up "$tmp/m"
+mb2=$(peak_mb $mpid)
+awk -v ms=$((t1 - t0)) -v mb=$mb -v mb2=$mb2 'BEGIN { printf "daemon: 100000 jobs: start-up (restore) %d ms (target <= 300 ms: %.2fx), peak memory %d MB (target <= 100 MB: %.2fx); %d MB after one showq\n", ms, ms / 300, mb, mb / 100, mb2 }'
 best=999999
 for k in 1 2 3; do
     t0=$(now_ms); MOKU_HOME="$tmp/m" "$MOKU" showq >/dev/null; t1=$(now_ms)
     [ $((t1 - t0)) -lt $best ] && best=$((t1 - t0))
 done
 awk -v ms=$best 'BEGIN { printf "daemon: showq with 100000 jobs: %d ms, best of 3, client included (target <= 100 ms: %.2fx)\n", ms, ms / 100 }'
+MOKU_HOME="$tmp/m" "$MOKU" schedctl -k >/dev/null 2>&1 || true
+i=0
+while [ $i -lt 300 ] && kill -0 "$mpid" 2>/dev/null; do sleep 0.1; i=$((i+1)); done
+
+# The same start-up with 100,000 array tasks (100 arrays of 1,000, their
+# scripts stored), whose scripts' sizes are matched to the tasks at start.
+rm -rf "$tmp/m"
+mkdir -p "$tmp/m"
+printf 'RMPOLLINTERVAL 60\n' >"$tmp/m/maui.cfg"
+"$OLDPWD/$FILL" "$tmp/m/moku.db" 100000 "$(id -un)" "$(id -u)" "$(id -g)" arrays
+t0=$(now_ms)
+"$MOKU" serve --home "$tmp/m" >"$tmp/m.log" 2>&1 &
+mpid=$!
+wait_restored "$tmp/m"
+t1=$(now_ms)
+mb=$(peak_mb $mpid)
+awk -v ms=$((t1 - t0)) -v mb=$mb 'BEGIN { printf "daemon: 100000 array tasks: start-up (restore) %d ms (target <= 300 ms: %.2fx), peak memory %d MB (target <= 100 MB: %.2fx)\n", ms, ms / 300, mb, mb / 100 }'

@@ -25,6 +25,7 @@
 #include "rm/slurm.h"
 #include "store/store.h"
 #include "util/err.h"
+#include "util/strmap.h"
 
 struct cfg;
 struct dmn;
@@ -32,20 +33,26 @@ struct web;
 
 /* One job the daemon knows: its stored record and its engine job. */
 struct djob {
+    /* Its record. user and group point into d->names (djobs.c: one copy of
+     * each name for all the jobs; never freed with the record). */
     struct store_job rec;
     struct job *j; /* NULL once the engine no longer has it */
     int draining;  /* a run requeued by preemption is still ending: its spool directory
                       and its end are not this job's (dpreempt.c) */
     int preempted; /* suspended by OWNERPREEMPT: the engine resumes it (dpreempt.c) */
-    size_t bytes;  /* its script and environment as stored (MAXSUBMITBYTES, dspace.c) */
     /* A resource manager with holds of its own (Slurm's): the holds
      * (HOLD_USER, HOLD_SYSTEM) and note its record had when last read or
      * written, so that a change there is told from one here (dintake.c). */
     unsigned rm_holds;
-    char *rm_note;
     int rm_synced; /* rm_holds and rm_note are known */
     int retries;   /* starts in a row the resource manager did not carry out for a reason
                       that should pass (djobs.c: a failed start after RETRY_MAX) */
+    /* Restored lean (store_jobs_active_lean): rec.script and rec.env are
+     * not read yet, only when the job starts (djrec_warm); until then the
+     * record is saved without them (store_job_put_lean). */
+    int lean;
+    size_t bytes; /* its script and environment as stored (MAXSUBMITBYTES, dspace.c) */
+    char *rm_note;
 };
 
 /* The disk the state lives on (dspace.c). */
@@ -138,6 +145,12 @@ struct dmn {
 
     struct djob **jobs; /* indexed by engine job tag; owned */
     size_t njobs, capjobs;
+    /* The user and group names the jobs' records point to, each once
+     * (djobs.c): 100,000 restored jobs of a few users held two small
+     * allocations each. */
+    struct strmap names; /* name -> index in name_v; empty until the first job */
+    char **name_v;
+    size_t nnames, capnames;
 
     int lfd;          /* listening socket */
     int lockfd;       /* HOME/moku.lock, flock'ed for the daemon's life */
@@ -250,8 +263,12 @@ long darray_whole(const char *word);
 char **darray_expand(struct dmn *d, int *argc, char ***argv);
 
 /* djrec.c */
-/* Write a job's record (inside the caller's transaction). */
+/* Write a job's record (inside the caller's transaction); a lean one
+ * without its script and environment, which stay as stored. */
 void djrec_save(struct dmn *d, struct djob *dj);
+/* A lean record's script and environment read from the store (before the
+ * job starts). 0, or -1 with err: the record stays lean. */
+int djrec_warm(struct dmn *d, struct djob *dj, struct err *err);
 /* Whether djrec_save would write anything the record does not hold: the
  * engine's holds, system priority, bypass or defer counts differ from it. */
 int djrec_stale(const struct djob *dj);

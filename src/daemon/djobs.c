@@ -116,8 +116,28 @@ static void spec_of(const struct store_job *r, char *name, size_t len, size_t ta
         shape_of(r->shape, spec);
 }
 
+/* The one copy of name (taken: freed when there is one already) that the
+ * records point to; NULL stays NULL. */
+static char *name_of(struct dmn *d, char *name)
+{
+    if (!name)
+        return NULL;
+    if (!d->names.nslots)
+        strmap_init(&d->names);
+    const char *have = strmap_key(&d->names, name);
+    if (have) {
+        free(name);
+        return (char *)have; /* the map's key is d->name_v's string */
+    }
+    d->name_v = xgrow(d->name_v, &d->capnames, d->nnames + 1, sizeof *d->name_v);
+    d->name_v[d->nnames] = name;
+    strmap_put(&d->names, name, d->nnames++);
+    return name;
+}
+
 /* Queue rec in the engine under a new djob; NULL with err if the engine
- * refuses it (malformed, larger than the cluster). */
+ * refuses it (malformed, larger than the cluster). On success the djob
+ * has rec's strings (its user and group made d->names'). */
 static struct djob *enqueue(struct dmn *d, const struct store_job *rec, struct err *err)
 {
     char name[32];
@@ -130,6 +150,8 @@ static struct djob *enqueue(struct dmn *d, const struct store_job *rec, struct e
         return NULL;
     struct djob *dj = xcalloc(1, sizeof *dj);
     dj->rec = *rec;
+    dj->rec.user = name_of(d, rec->user);
+    dj->rec.group = name_of(d, rec->group);
     dj->j = j;
     j->bypass = rec->bypass;
     if (rec->message)
@@ -301,11 +323,14 @@ static void own_strings(struct store_job *rec)
         *strs[i] = *strs[i] ? xstrdup(*strs[i]) : NULL;
 }
 
-static int restore_one(void *ctx, const struct store_job *r)
+/* Takes r whole (store_jobs_active_lean): its strings become the djob's,
+ * not copied once more for each of 100,000 jobs, and its script and
+ * environment are read only when it starts. */
+static int restore_one(void *ctx, struct store_job *r)
 {
     struct dmn *d = ctx;
     struct store_job rec = *r;
-    own_strings(&rec); /* the store frees r's strings after this call */
+    memset(r, 0, sizeof *r);
     struct err e;
     struct djob *dj = enqueue(d, &rec, &e);
     if (!dj) {
@@ -313,6 +338,7 @@ static int restore_one(void *ctx, const struct store_job *r)
         store_job_free(&rec);
         return 0;
     }
+    dj->lean = 1;
     if (rec.state == SJ_SUSPENDED && dpreempt_restore(d, dj, time(NULL)))
         return 0; /* queued again */
     if (rec.state == SJ_SUSPENDED)
@@ -380,6 +406,8 @@ static void restore_history(struct dmn *d, long since)
             sched_job_note(d->s, j, r->message);
         struct djob *dj = xcalloc(1, sizeof *dj);
         dj->rec = *r;
+        dj->rec.user = name_of(d, r->user);
+        dj->rec.group = name_of(d, r->group);
         dj->j = j;
         darray_apply(d, dj); /* an ended task is still its array's: qstat folds it */
         d->jobs = xgrow(d->jobs, &d->capjobs, d->njobs + 1, sizeof *d->jobs);
@@ -388,13 +416,41 @@ static void restore_history(struct dmn *d, long since)
     free(h.recs);
 }
 
-/* A restored job's bytes (MAXSUBMITBYTES): its script and environment. */
+/* The jobs store_jobs_active restored: d->jobs[first, last), in the id
+ * order they were read. */
+struct restored {
+    struct dmn *d;
+    size_t first, last;
+};
+
+/* The restored job with stored id id, found by bisection: djobs_find_id
+ * looks for an array task (named "12[3]", not by its id) through every job,
+ * which for 100,000 restored tasks was 100,000 passes over 100,000 jobs. */
+static struct djob *restored_find(const struct restored *r, long id)
+{
+    size_t lo = r->first, hi = r->last;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        struct djob *dj = r->d->jobs[mid];
+        if (!dj)
+            break; /* not as restore_one left them: looked for the long way */
+        if (dj->rec.id == id)
+            return dj;
+        if (dj->rec.id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return djobs_find_id(r->d, id);
+}
+
+/* A restored job's bytes (MAXSUBMITBYTES): its script and environment
+ * (counted by the store: the record is lean). */
 static void script_size(void *ctx, long id, long long bytes)
 {
-    struct dmn *d = ctx;
-    struct djob *dj = djobs_find_id(d, id);
+    struct djob *dj = restored_find(ctx, id);
     if (dj)
-        dj->bytes = (size_t)bytes + (dj->rec.env ? strlen(dj->rec.env) : 0);
+        dj->bytes = (size_t)bytes;
 }
 
 int djobs_restore(struct dmn *d, struct err *err)
@@ -407,12 +463,14 @@ int djobs_restore(struct dmn *d, struct err *err)
         store_kv_set(d->st, "stats_since", (snprintf(v, sizeof v, "%ld", since), v), NULL);
     d->stats_since = since;
     restore_history(d, since);
-    if (store_jobs_active(d->st, restore_one, d, err) < 0)
+    struct restored r = {d, d->njobs, 0};
+    if (store_jobs_active_lean(d->st, restore_one, d, err) < 0)
         return -1;
+    r.last = d->njobs;
     struct err e;
     if (store_scripts_prune(d->st, &e) < 0) /* ended jobs' scripts a moku before this kept */
         dlog(d->log, 0, "warning: %s", e.msg);
-    return store_script_sizes(d->st, script_size, d, err);
+    return store_script_sizes(d->st, script_size, &r, err);
 }
 
 /* The host list of j: one nodefile line per processor, and "n:p,..." */
@@ -446,6 +504,10 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
     struct err e = {{0}};
     if (dpreempt_clear_old_run(d, dj, now) < 0)
         return -1; /* its preempted run still holds its spool directory */
+    if (djrec_warm(d, dj, &e) < 0) {
+        dlog(d->log, 0, "job %s could not start: %s", j->name, e.msg);
+        return -1;
+    }
     int inter = djobs_interactive(&dj->rec);
     /* The resource manager has the scripts of its own jobs; an interactive
      * job has none (the user's shell runs on qsub's terminal). */
@@ -743,6 +805,7 @@ void djobs_poll(struct dmn *d, long now)
 void djobs_free(struct dmn *d)
 {
     for (size_t i = 0; i < d->njobs; i++) {
+        d->jobs[i]->rec.user = d->jobs[i]->rec.group = NULL; /* d->names' */
         store_job_free(&d->jobs[i]->rec);
         free(d->jobs[i]->rm_note);
         free(d->jobs[i]);
@@ -750,6 +813,14 @@ void djobs_free(struct dmn *d)
     free(d->jobs);
     d->jobs = NULL;
     d->njobs = d->capjobs = 0;
+    for (size_t i = 0; i < d->nnames; i++)
+        free(d->name_v[i]);
+    free(d->name_v);
+    d->name_v = NULL;
+    d->nnames = d->capnames = 0;
+    if (d->names.nslots)
+        strmap_free(&d->names);
+    memset(&d->names, 0, sizeof d->names);
     free(d->forget);
     d->forget = NULL;
     d->nforget = d->capforget = 0;

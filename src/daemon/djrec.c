@@ -1,7 +1,8 @@
 /*
  * djrec — a job's record in the store: written from the daemon's job
- * (djrec_save), and what a failed commit of the iteration means for the
- * records (djrec_commit_failed). A leaf under djobs.c, dpreempt.c and the
+ * (djrec_save), a record restored lean completed (djrec_warm), and what a
+ * failed commit of the iteration means for the records
+ * (djrec_commit_failed). A leaf under djobs.c, dpreempt.c and the
  * commands, so that none of them calls another back to save a job.
  */
 #include "daemon/daemon_int.h"
@@ -16,7 +17,7 @@ void djrec_save(struct dmn *d, struct djob *dj)
         dj->rec.bypass = dj->j->bypass;
         dj->rec.defercount = dj->j->defercount;
     }
-    if (store_job_put(d->st, &dj->rec, &e) < 0)
+    if ((dj->lean ? store_job_put_lean : store_job_put)(d->st, &dj->rec, &e) < 0)
         dlog(d->log, 0, "error: %s", e.msg);
     /* An ended job's script is not needed again (it is only read to run
      * the job): its bytes go, so that what a user can keep in the store is
@@ -24,6 +25,25 @@ void djrec_save(struct dmn *d, struct djob *dj)
     if ((dj->rec.state == SJ_COMPLETED || dj->rec.state == SJ_REMOVED) && dj->bytes &&
         store_script_del(d->st, dj->rec.id, &e) == 0)
         dj->bytes = 0;
+}
+
+int djrec_warm(struct dmn *d, struct djob *dj, struct err *err)
+{
+    if (!dj->lean)
+        return 0;
+    struct store_job full;
+    int found = store_job_get(d->st, dj->rec.id, &full, err);
+    if (found <= 0) {
+        if (found == 0)
+            err_set(err, "job %ld: no longer in the store", dj->rec.id);
+        return -1;
+    }
+    dj->rec.script = full.script; /* the lean record's are NULL */
+    dj->rec.env = full.env;
+    full.script = full.env = NULL;
+    store_job_free(&full);
+    dj->lean = 0;
+    return 0;
 }
 
 int djrec_stale(const struct djob *dj)

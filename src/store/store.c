@@ -120,16 +120,25 @@ static const char *const upgrade_sql[STORE_SCHEMA] = {
           "ALTER TABLE jobs ADD COLUMN array_slots INTEGER NOT NULL DEFAULT 0;",
 };
 
-/* The job columns after id, in the order job_bind and job_read use. */
-#define JOB_COLS                                                                                   \
+/* The job columns after id, in the order job_bind and job_read use. A lean
+ * record (store.h) is the same without script and env: read as NULL,
+ * written as they are. */
+#define JOB_COLS_A                                                                                 \
     "name, user_name, group_name, uid, gid, account, class, qos, tasks, ppn, nodes, mem_mb, "      \
     "walltime, submit, start_after, holds, sysprio_mode, sysprio, state, start_time, end_time, "   \
-    "exit_status, hosts, script, cwd, out_path, err_path, advres, env, bypass, defercount, "       \
-    "deferred_until, message, mail_events, mail_users, features, shape, vmem_mb, nice, depend, "   \
-    "array_id, array_index, array_slots"
+    "exit_status, hosts, "
+#define JOB_COLS_B "cwd, out_path, err_path, advres, "
+#define JOB_COLS_C                                                                                 \
+    "bypass, defercount, deferred_until, message, mail_events, mail_users, features, shape, "      \
+    "vmem_mb, nice, depend, array_id, array_index, array_slots"
+#define JOB_COLS JOB_COLS_A "script, " JOB_COLS_B "env, " JOB_COLS_C
+#define JOB_COLS_LEAN_READ JOB_COLS_A "NULL, " JOB_COLS_B "NULL, " JOB_COLS_C
+#define JOB_COLS_LEAN JOB_COLS_A JOB_COLS_B JOB_COLS_C
 #define JOB_NCOLS 43
 #define JOB_QMARKS                                                                                 \
     "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
+#define JOB_QMARKS_LEAN                                                                            \
+    "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
 
 static const char *const stmt_sql[S_COUNT] = {
     [S_BEGIN] = "BEGIN IMMEDIATE",
@@ -138,9 +147,12 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_JOB_ADD] = "INSERT INTO jobs (" JOB_COLS ") VALUES (" JOB_QMARKS ")",
     [S_JOB_ADD_AS] = "INSERT INTO jobs (id, " JOB_COLS ") VALUES (?, " JOB_QMARKS ")",
     [S_JOB_PUT] = "UPDATE jobs SET (" JOB_COLS ") = (" JOB_QMARKS ") WHERE id = ?",
+    [S_JOB_PUT_LEAN] = "UPDATE jobs SET (" JOB_COLS_LEAN ") = (" JOB_QMARKS_LEAN ") WHERE id = ?",
     [S_JOB_GET] = "SELECT id, " JOB_COLS " FROM jobs WHERE id = ?",
     [S_JOBS_ACTIVE] = "SELECT id, " JOB_COLS " FROM jobs WHERE state NOT IN (3, 4)"
                       " AND id > ? AND id <= ? ORDER BY id LIMIT ?",
+    [S_JOBS_ACTIVE_LEAN] = "SELECT id, " JOB_COLS_LEAN_READ " FROM jobs WHERE state NOT IN (3, 4)"
+                           " AND id > ? AND id <= ? ORDER BY id LIMIT ?",
     [S_JOBS_ENDED] = "SELECT id, " JOB_COLS " FROM jobs WHERE state IN (3, 4) AND end_time >= ?"
                      " ORDER BY end_time DESC, id DESC LIMIT ?",
     [S_NODE_SET] = "INSERT INTO nodes (name, state) VALUES (?, ?)"
@@ -166,7 +178,8 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_SCRIPT_DEL] = "DELETE FROM scripts WHERE id = ?",
     [S_SCRIPTS_PRUNE] =
         "DELETE FROM scripts WHERE id IN (SELECT id FROM jobs WHERE state IN (3, 4))",
-    [S_SCRIPT_SIZES] = "SELECT s.id, length(CAST(s.text AS BLOB)) FROM scripts s"
+    [S_SCRIPT_SIZES] = "SELECT s.id, length(CAST(s.text AS BLOB))"
+                       " + coalesce(length(CAST(j.env AS BLOB)), 0) FROM scripts s"
                        " JOIN jobs j ON j.id = s.id WHERE j.state NOT IN (3, 4)",
     /* store_resv.c: a reservation and its nodes are written under a
      * savepoint, atomic inside or outside a transaction. */
@@ -528,8 +541,9 @@ int store_group_is_open(const struct store *st)
 
 /* ---- jobs ---- */
 
-/* Parameters 1..JOB_NCOLS in JOB_COLS order. */
-static void job_bind(struct binder *b, const struct store_job *j)
+/* Parameters 1..JOB_NCOLS in JOB_COLS order (lean: JOB_COLS_LEAN's, two
+ * fewer). */
+static void job_bind(struct binder *b, const struct store_job *j, int lean)
 {
     bind_text(b, j->name);
     bind_text(b, j->user);
@@ -554,12 +568,14 @@ static void job_bind(struct binder *b, const struct store_job *j)
     bind_i64(b, j->end);
     bind_i64(b, j->exit_status);
     bind_text(b, j->hosts);
-    bind_text(b, j->script);
+    if (!lean)
+        bind_text(b, j->script);
     bind_text(b, j->cwd);
     bind_text(b, j->out_path);
     bind_text(b, j->err_path);
     bind_text(b, j->advres);
-    bind_text(b, j->env);
+    if (!lean)
+        bind_text(b, j->env);
     bind_i64(b, j->bypass);
     bind_i64(b, j->defercount);
     bind_i64(b, j->deferred_until);
@@ -630,7 +646,7 @@ int store_job_add(struct store *st, struct store_job *j, struct err *err)
 {
     sqlite3_stmt *s = st->stmt[S_JOB_ADD];
     struct binder b = {s, 0, SQLITE_OK};
-    job_bind(&b, j);
+    job_bind(&b, j, 0);
     if (bind_run(st, &b, err, "adding a job") < 0)
         return -1;
     /* Read before anything else can insert on this connection; AUTOINCREMENT
@@ -646,25 +662,35 @@ int store_job_add_as(struct store *st, const struct store_job *j, struct err *er
     sqlite3_stmt *s = st->stmt[S_JOB_ADD_AS];
     struct binder b = {s, 0, SQLITE_OK};
     bind_i64(&b, j->id);
-    job_bind(&b, j);
+    job_bind(&b, j, 0);
     if (bind_run(st, &b, err, "adding a job") < 0)
         return -1;
     return 0;
 }
 
-int store_job_put(struct store *st, const struct store_job *j, struct err *err)
+static int job_put(struct store *st, const struct store_job *j, int lean, struct err *err)
 {
     char what[64];
     snprintf(what, sizeof what, "writing job %ld", j->id);
-    sqlite3_stmt *s = st->stmt[S_JOB_PUT];
+    sqlite3_stmt *s = st->stmt[lean ? S_JOB_PUT_LEAN : S_JOB_PUT];
     struct binder b = {s, 0, SQLITE_OK};
-    job_bind(&b, j);
+    job_bind(&b, j, lean);
     bind_i64(&b, j->id);
     if (bind_run(st, &b, err, what) < 0)
         return -1;
     if (sqlite3_changes(st->db) == 0)
         return err_set(err, "%s: %s: no such job", st->path, what);
     return 0;
+}
+
+int store_job_put(struct store *st, const struct store_job *j, struct err *err)
+{
+    return job_put(st, j, 0, err);
+}
+
+int store_job_put_lean(struct store *st, const struct store_job *j, struct err *err)
+{
+    return job_put(st, j, 1, err);
 }
 
 int store_job_get(struct store *st, long id, struct store_job *j, struct err *err)
@@ -741,8 +767,9 @@ static int jobs_collect(struct store *st, sqlite3_stmt *s, struct store_job **ou
     return 0;
 }
 
-/* Call fn on each of v[0..n) until it returns nonzero; free them all. */
-static int jobs_feed(struct store_job *v, size_t n, int (*fn)(void *ctx, const struct store_job *j),
+/* Call fn on each of v[0..n) until it returns nonzero; free them all (what
+ * fn took of a record it left NULL). */
+static int jobs_feed(struct store_job *v, size_t n, int (*fn)(void *ctx, struct store_job *j),
                      void *ctx)
 {
     int ret = 0;
@@ -755,6 +782,18 @@ static int jobs_feed(struct store_job *v, size_t n, int (*fn)(void *ctx, const s
     return ret;
 }
 
+/* A caller's const callback under jobs_feed's (it takes nothing). */
+struct const_fn {
+    int (*fn)(void *ctx, const struct store_job *j);
+    void *ctx;
+};
+
+static int const_feed(void *ctx, struct store_job *j)
+{
+    struct const_fn *c = ctx;
+    return c->fn(c->ctx, j);
+}
+
 /* Active jobs are read a page at a time: a daemon restarting with 100,000
  * jobs held every record twice at once (the rows read, then the engine's
  * and the daemon's copies) when they were read in one go (issue 31). Each
@@ -762,15 +801,15 @@ static int jobs_feed(struct store_job *v, size_t n, int (*fn)(void *ctx, const s
  * ids there were at the start are read, so a job fn adds is not fed back. */
 #define ACTIVE_PAGE 4096
 
-int store_jobs_active(struct store *st, int (*fn)(void *ctx, const struct store_job *j), void *ctx,
-                      struct err *err)
+static int jobs_active(struct store *st, enum stmt_id id, int (*fn)(void *ctx, struct store_job *j),
+                       void *ctx, struct err *err)
 {
     const char *what = "loading the active jobs";
     long long last;
     if (query_int(st, "SELECT coalesce(max(id), 0) FROM jobs", &last, err, what) < 0)
         return -1;
     for (long long after = 0;;) {
-        sqlite3_stmt *s = st->stmt[S_JOBS_ACTIVE];
+        sqlite3_stmt *s = st->stmt[id];
         struct binder b = {s, 0, SQLITE_OK};
         bind_i64(&b, after);
         bind_i64(&b, last);
@@ -790,6 +829,19 @@ int store_jobs_active(struct store *st, int (*fn)(void *ctx, const struct store_
     }
 }
 
+int store_jobs_active(struct store *st, int (*fn)(void *ctx, const struct store_job *j), void *ctx,
+                      struct err *err)
+{
+    struct const_fn c = {fn, ctx};
+    return jobs_active(st, S_JOBS_ACTIVE, const_feed, &c, err);
+}
+
+int store_jobs_active_lean(struct store *st, int (*fn)(void *ctx, struct store_job *j), void *ctx,
+                           struct err *err)
+{
+    return jobs_active(st, S_JOBS_ACTIVE_LEAN, fn, ctx, err);
+}
+
 /* max is the number of jobs at most: 0 gives none (pass SIZE_MAX for all). */
 int store_jobs_ended(struct store *st, long since, size_t max,
                      int (*fn)(void *ctx, const struct store_job *j), void *ctx, struct err *err)
@@ -803,7 +855,8 @@ int store_jobs_ended(struct store *st, long since, size_t max,
     size_t n;
     if (bind_check(st, &b, err, what) < 0 || jobs_collect(st, s, &v, &n, err, what) < 0)
         return -1;
-    return jobs_feed(v, n, fn, ctx);
+    struct const_fn c = {fn, ctx};
+    return jobs_feed(v, n, const_feed, &c);
 }
 
 /* ---- nodes, fairshare and events: rows of (text, text, int, int, real) ---- */

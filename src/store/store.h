@@ -51,8 +51,8 @@ struct store_job {
     int sysprio_mode; /* enum job_sysprio */
     long sysprio;
     enum store_jstate state;
-    long start, end; /* epoch seconds, 0 = not yet */
     int exit_status; /* as recorded by the supervisor; -1 = unknown */
+    long start, end; /* epoch seconds, 0 = not yet */
     char *hosts;     /* running: allocated hosts, "n1:2,n2:4" (host:procs), else NULL */
     char *script;    /* path of the stored job script */
     char *cwd, *out_path, *err_path; /* -d, -o, -e (absolute paths) */
@@ -60,6 +60,9 @@ struct store_job {
     char *env;                       /* extra environment, "K=V\n" lines (qsub -v), or NULL */
     long bypass;                     /* backfill bypass count */
     int defercount;
+    int nice;             /* qsub -l nice: the nice value its processes run at (beside
+                             defercount: the ints in pairs leave no padding in a record
+                             the daemon keeps 100,000 of) */
     long deferred_until;  /* epoch, 0 = not deferred */
     char *message;        /* why it failed to start or was ended (checkjob's Messages), or
                              NULL */
@@ -79,7 +82,6 @@ struct store_job {
                              each: qsub_req.hosts); others are ignored */
     long vmem_mb;         /* qsub -l vmem/pvmem: each process's address space limit, MB;
                              0 = none */
-    int nice;             /* qsub -l nice: the nice value its processes run at */
     char *depend;         /* qsub -W depend= (engine/dep.h), as given; NULL = none */
     long array_id;        /* a job array's task (qsub -t, -J): its array's id, which is its
                              first task's id; 0 = not a task */
@@ -149,6 +151,16 @@ int store_job_get(struct store *st, long id, struct store_job *j, struct err *er
  * whole), and only jobs there were when the call began. */
 int store_jobs_active(struct store *st, int (*fn)(void *ctx, const struct store_job *j), void *ctx,
                       struct err *err);
+/* As store_jobs_active, but each record is lean: script and env are NULL
+ * whatever is stored (a daemon reads them only when the job starts:
+ * store_job_get), and fn may take the record's strings (or the whole
+ * record, copied out and zeroed); what it leaves is freed after it returns.
+ * The daemon's restore keeps 100,000 records this way without copying each
+ * string once more (issue 31). A lean record is written back with
+ * store_job_put_lean, which leaves the stored script and env as they are. */
+int store_jobs_active_lean(struct store *st, int (*fn)(void *ctx, struct store_job *j), void *ctx,
+                           struct err *err);
+int store_job_put_lean(struct store *st, const struct store_job *j, struct err *err);
 /* Jobs that ended at or after `since` (epoch), newest first, at most max
  * (for showq -c style history and tests); fn as above. "Ended" is the state
  * (COMPLETED or REMOVED), "when" is j->end; equal ends come higher id first.
@@ -167,8 +179,8 @@ int store_script_get(struct store *st, long id, char **text, struct err *err);
  * done). No script is not an error. */
 int store_script_del(struct store *st, long id, struct err *err);
 int store_scripts_prune(struct store *st, struct err *err);
-/* fn(id, bytes) for the script of every job not yet ended (fn must not use
- * the store). */
+/* fn(id, bytes) for the script of every job not yet ended: the script's
+ * bytes and its job's environment's (fn must not use the store). */
 int store_script_sizes(struct store *st, void (*fn)(void *ctx, long id, long long bytes), void *ctx,
                        struct err *err);
 
