@@ -99,7 +99,7 @@ static void row(struct obuf *f, struct obuf *m, const struct wl_job *w, const st
 {
     report_csv_field(f, w->id);
     obuf_puts(f, ",w0,delay,");
-    const long long asked[] = {w->submit, wl_job_procs(w), w->walltime,
+    const long long asked[] = {w->submit, wl_job_procs(w), wl_job_walltime(w),
                                !strcmp(state, "COMPLETED_SUCCESSFULLY")};
     nums(f, asked, sizeof asked / sizeof *asked);
     obuf_puts(f, state);

@@ -191,12 +191,13 @@ static struct swf_rec maui_rec(const struct wl_job *w, size_t i, struct numberin
     struct swf_rec r = {
         .id = (long long)i + 1,
         .submit = w->submit,
-        .cpu = w->util_known ? (double)w->util * (double)w->runtime : -1,
+        .cpu = w->util_known ? (double)w->util * (double)wl_job_runtime(w) : -1,
         .mem_used = -1,
         .req_procs = procs,
-        .req_time = w->walltime,
-        .req_mem =
-            w->mem > 0 ? (double)w->mem * 1024.0 / (w->procs_per_task ? w->procs_per_task : 1) : -1,
+        .req_time = wl_job_walltime(w),
+        .req_mem = nm->mem > 0
+                       ? (double)nm->mem * 1024.0 / (w->procs_per_task ? w->procs_per_task : 1)
+                       : -1,
         .user = number_of(&num[NUM_USER], nm->user),
         .group = number_of(&num[NUM_GROUP], nm->group),
         .app = -1,
