@@ -202,8 +202,8 @@ void sim_recorded(struct run *rec, const struct sim_opts *o, const struct worklo
         if (start < 0 || start > o->until)
             continue;
         out[i].start = start;
-        if (start + wl->jobs[i].runtime <= o->until)
-            out[i].end = start + wl->jobs[i].runtime;
+        if (start + wl_job_runtime(&wl->jobs[i]) <= o->until)
+            out[i].end = start + wl_job_runtime(&wl->jobs[i]);
     }
     snprintf(rec->policy, sizeof rec->policy, "the schedule the log recorded");
     report_compute(&rec->report, wl, out, procs, NULL);

@@ -20,17 +20,35 @@ static int cmp_span(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* What the rows share, so that a row allocates nothing: the spans'
+ * scratch, and the last metadata field written with the names it was
+ * made from (interned: equal pointers, equal text). */
+struct rows {
+    struct span *v;
+    size_t cap;
+    struct obuf *m;                 /* the metadata, built */
+    struct obuf *q;                 /* and as a CSV field */
+    const char *names[CRED_NKINDS]; /* the names the field holds */
+    int have;                       /* q holds a field */
+};
+
 /* The nodes of the job's last run as an interval set: "0-3 7". Built from
  * the slots (each a run of nodes), not node by node: Curie's jobs hold
  * thousands of nodes in a few slots. */
-static void interval_set(struct obuf *f, const struct sim_detail *d)
+static void interval_set(struct obuf *f, struct rows *r, const struct sim_detail *d)
 {
-    size_t n = 0;
-    struct span *v = xmalloc((d && d->nslots ? d->nslots : 1) * sizeof *v);
+    size_t n = 0, sorted = 1;
+    if (d && d->nslots > r->cap)
+        r->v = xgrow(r->v, &r->cap, d->nslots, sizeof *r->v);
+    struct span *v = r->v;
     for (size_t i = 0; d && i < d->nslots; i++)
-        if (d->slots[i].nnodes)
-            v[n++] = (struct span){d->slots[i].node, d->slots[i].node + d->slots[i].nnodes - 1};
-    qsort(v, n, sizeof *v, cmp_span);
+        if (d->slots[i].nnodes) {
+            v[n] = (struct span){d->slots[i].node, d->slots[i].node + d->slots[i].nnodes - 1};
+            sorted &= n == 0 || v[n - 1].first <= v[n].first;
+            n++;
+        }
+    if (!sorted)
+        qsort(v, n, sizeof *v, cmp_span);
     for (size_t i = 0; i < n;) {
         unsigned last = v[i].last;
         size_t e = i + 1;
@@ -45,7 +63,6 @@ static void interval_set(struct obuf *f, const struct sim_detail *d)
         }
         i = e;
     }
-    free(v);
 }
 
 /* Batsim's final state of a finished or rejected job, NULL for the others. */
@@ -61,8 +78,9 @@ static const char *batsim_state(const struct sim_outcome *o)
 }
 
 /* The job's credentials; a job the engine never took (rejected) has the
- * trace's names. */
-static void metadata(struct obuf *f, struct obuf *m, const struct wl_job *w,
+ * trace's names. Consecutive jobs mostly share them (a user's jobs come in
+ * bursts): the field is built again only when a name differs. */
+static void metadata(struct obuf *f, struct rows *r, const struct wl_job *w,
                      const struct sim_outcome *o, const struct sched *s)
 {
     static const char *const keys[CRED_NKINDS] = {"user", "group", "account", "class", "qos"};
@@ -70,18 +88,27 @@ static void metadata(struct obuf *f, struct obuf *m, const struct wl_job *w,
     report_job_creds(o, s, c);
     const struct wl_names *nm = wl_job_names(w);
     const char *trace_names[CRED_NKINDS] = {nm->user, nm->group, nm->account, nm->class_, nm->qos};
-    obuf_reset(m);
-    for (int k = 0; k < CRED_NKINDS; k++) { /* no account is none, not DEFAULT */
-        const char *name =
+    const char *names[CRED_NKINDS];
+    for (int k = 0; k < CRED_NKINDS; k++) /* no account is none, not DEFAULT */
+        names[k] =
             c[k] ? (k != CRED_ACCOUNT || c[k]->index != 0 ? c[k]->name : NULL) : trace_names[k];
-        if (k)
-            obuf_putc(m, ';');
-        obuf_puts(m, keys[k]);
-        obuf_putc(m, '=');
-        obuf_puts(m, name ? name : "");
-    }
     size_t len;
-    report_csv_field(f, obuf_data(m, &len));
+    if (!r->have || memcmp(names, r->names, sizeof names) != 0) {
+        obuf_reset(r->m);
+        for (int k = 0; k < CRED_NKINDS; k++) {
+            if (k)
+                obuf_putc(r->m, ';');
+            obuf_puts(r->m, keys[k]);
+            obuf_putc(r->m, '=');
+            obuf_puts(r->m, names[k] ? names[k] : "");
+        }
+        obuf_reset(r->q);
+        report_csv_field(r->q, obuf_data(r->m, &len));
+        memcpy(r->names, names, sizeof names);
+        r->have = 1;
+    }
+    const char *field = obuf_data(r->q, &len);
+    obuf_write(f, field, len);
 }
 
 /* Numbers, each followed by a comma. */
@@ -93,13 +120,13 @@ static void nums(struct obuf *f, const long long *v, size_t n)
     }
 }
 
-/* One job's row; m: a scratch memory writer for its metadata. */
-static void row(struct obuf *f, struct obuf *m, const struct wl_job *w, const struct sim_outcome *o,
+/* One job's row. */
+static void row(struct obuf *f, struct rows *r, const struct wl_job *w, const struct sim_outcome *o,
                 const struct sched *s, const char *state)
 {
     report_csv_field(f, w->id);
     obuf_puts(f, ",w0,delay,");
-    const long long asked[] = {w->submit, wl_job_procs(w), w->walltime,
+    const long long asked[] = {w->submit, wl_job_procs(w), wl_job_walltime(w),
                                !strcmp(state, "COMPLETED_SUCCESSFULLY")};
     nums(f, asked, sizeof asked / sizeof *asked);
     obuf_puts(f, state);
@@ -112,10 +139,10 @@ static void row(struct obuf *f, struct obuf *m, const struct wl_job *w, const st
         nums(f, got, sizeof got / sizeof *got);
         obuf_fixed(f, (double)turn / (double)(exec > 0 ? exec : 1), 6);
         obuf_putc(f, ',');
-        interval_set(f, o->more);
+        interval_set(f, r, o->more);
         obuf_puts(f, ",-1,");
     }
-    metadata(f, m, w, o, s);
+    metadata(f, r, w, o, s);
     obuf_putc(f, '\n');
 }
 
@@ -129,7 +156,7 @@ int batsim_write_jobs(struct obuf *f, const struct workload *wl, const struct si
                     "finish_time,waiting_time,turnaround_time,stretch,allocated_resources,"
                     "consumed_energy,metadata\n",
                     run == 1 ? "run," : "");
-    struct obuf *m = obuf_mem();
+    struct rows r = {.m = obuf_mem(), .q = obuf_mem()};
     for (size_t i = 0; i < wl->njobs; i++) {
         const char *state = batsim_state(&out[i]);
         if (!state)
@@ -138,8 +165,10 @@ int batsim_write_jobs(struct obuf *f, const struct workload *wl, const struct si
             obuf_ll(f, run);
             obuf_putc(f, ',');
         }
-        row(f, m, &wl->jobs[i], &out[i], s, state);
+        row(f, &r, &wl->jobs[i], &out[i], s, state);
     }
-    obuf_close(m, NULL);
+    obuf_close(r.m, NULL);
+    obuf_close(r.q, NULL);
+    free(r.v);
     return obuf_failed(f) ? -1 : 0;
 }

@@ -108,6 +108,7 @@ void estimate_apply(const struct estimate *e, struct workload *wl)
         return;
     for (size_t i = 0; i < wl->njobs; i++) {
         struct wl_job *j = &wl->jobs[i];
-        j->walltime = estimate_walltime(e, j->runtime, j->walltime, j->id);
+        /* at most ESTIMATE_MAX, 2^40: within WL_MAX_TIME */
+        wl_job_set_walltime(j, estimate_walltime(e, wl_job_runtime(j), wl_job_walltime(j), j->id));
     }
 }

@@ -102,7 +102,7 @@ static void add_job(struct sums *m, const struct wl_job *w, const struct sim_out
     if (wait > m->max_wait)
         m->max_wait = wait;
     m->bsld += bsld;
-    m->xf += (double)(wait + w->walltime) / (double)w->walltime;
+    m->xf += (double)(wait + wl_job_walltime(w)) / (double)wl_job_walltime(w);
     m->procsec += (double)wl_job_procs(w) * (double)run;
     m->n++;
     add_class(&m->size[report_size_class(wl_job_procs(w))], wait, bsld);
@@ -800,7 +800,7 @@ static void csv_row(struct obuf *f, const struct wl_job *w, const struct sim_out
     opt_time(f, o->end, o->end >= 0);
     if (o->start >= 0)
         obuf_ll(f, o->start - w->submit);
-    const long long nums[] = {wl_job_procs(w), w->walltime, w->runtime, o->backfilled,
+    const long long nums[] = {wl_job_procs(w), wl_job_walltime(w), wl_job_runtime(w), o->backfilled,
                               o->preempted};
     for (size_t k = 0; k < sizeof nums / sizeof *nums; k++) {
         obuf_putc(f, ',');
@@ -874,7 +874,7 @@ int report_write_recorded_csv(struct obuf *f, const struct workload *wl,
         opt_time(f, o->end, o->end >= 0);
         if (o->start >= 0)
             obuf_ll(f, o->start - w->submit);
-        obuf_printf(f, ",%lld,%ld,%ld,,0", wl_job_procs(w), w->walltime, w->runtime);
+        obuf_printf(f, ",%lld,%ld,%ld,,0", wl_job_procs(w), wl_job_walltime(w), wl_job_runtime(w));
         for (int k = 0; k < CRED_NKINDS; k++) {
             obuf_putc(f, ',');
             report_csv_field(f, names[k]);

@@ -237,14 +237,14 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
         const struct wl_names *nm = wl_job_names(w);
         struct job_spec spec = {
             .name = w->id,
-            .tasks = w->tasks > INT32_MAX ? INT32_MAX : (int)w->tasks,
+            .tasks = w->tasks,
             .procs_per_task = w->procs_per_task,
-            .mem_per_task = w->mem,
-            .swap_per_task = w->swap,
-            .disk_per_task = w->disk,
-            .nodes = w->nodes,
+            .mem_per_task = nm->mem,
+            .swap_per_task = nm->swap,
+            .disk_per_task = nm->disk,
+            .nodes = nm->nodes,
             .features = nm->features,
-            .walltime = w->walltime,
+            .walltime = wl_job_walltime(w),
             .submit = w->submit,
             .user = nm->user,
             .group = nm->group,
@@ -257,7 +257,7 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
             .util_known = w->util_known,
             .advres = nm->advres,
             .preemptee = w->preemptee,
-            .tpn = w->tpn,
+            .tpn = nm->tpn,
         };
         struct err e;
         if (sched_submit_allowed(sim->s, &spec, &e) < 0 ||
@@ -265,8 +265,8 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
             sim->out[next].rejected = 1;
             detail(sim, &sim->out[next])->reason = xstrdup(e.msg);
             (*rejected)++;
-        } else if (w->after) {
-            hold_after(sim, sim->out[next].job, w->after);
+        } else if (sim->wl->more && sim->wl->more[next] && sim->wl->more[next]->after) {
+            hold_after(sim, sim->out[next].job, sim->wl->more[next]->after);
         } else if (sim->wl->more && sim->wl->more[next]) {
             apply_more(sim, sim->out[next].job, sim->wl->more[next], now);
         }

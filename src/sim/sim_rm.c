@@ -20,7 +20,7 @@ static int sr_start(void *ctx, const struct rm_job *rj, long now, struct err *er
     if (!r || !r->job)
         return err_set(err, "job %s: not in the workload", rj->id);
     struct sim_outcome *o = &sim->out[rj->tag];
-    long end = now + sim->wl->jobs[rj->tag].runtime;
+    long end = now + wl_job_runtime(&sim->wl->jobs[rj->tag]);
     long kill = sched_kill_time(sim->s, r->job);
     if (kill < end) {
         end = kill;

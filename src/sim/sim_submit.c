@@ -133,12 +133,23 @@ static const char *features_of(struct workload *wl, const struct qsub_req *r)
     return f;
 }
 
+static int chunks_of(const struct qsub_req *r)
+{
+    return r->tasks / r->ppn > 0 ? r->tasks / r->ppn : 1;
+}
+
+static long walltime_of(const struct submit *sb)
+{
+    return sb->req.walltime ? sb->req.walltime : sb->runtime > 0 ? sb->runtime : 1;
+}
+
 /* The job of sb, as the daemon reads a request (djobs.c's spec_of):
  * nodes=N:ppn=P is N one-node tasks of P processors, procs=N N
- * one-processor tasks anywhere. */
+ * one-processor tasks anywhere. workload_check_job passed. */
 static struct wl_job job_of(struct workload *wl, const struct submit *sb, long t, long line)
 {
     const struct qsub_req *r = &sb->req;
+    int chunks = chunks_of(r);
     struct wl_names nm = {
         .user = workload_intern(wl, sb->user),
         .group = workload_intern(wl, r->group),
@@ -147,28 +158,29 @@ static struct wl_job job_of(struct workload *wl, const struct submit *sb, long t
         .qos = workload_intern(wl, r->qos),
         .features = features_of(wl, r),
         .advres = workload_intern(wl, r->advres),
-    };
-    int chunks = r->tasks / r->ppn > 0 ? r->tasks / r->ppn : 1;
-    return (struct wl_job){
-        .names = workload_names(wl, &nm),
-        .submit = t,
-        .runtime = sb->runtime,
-        .walltime = r->walltime       ? r->walltime
-                    : sb->runtime > 0 ? sb->runtime
-                                      : 1,
-        .tasks = chunks,
-        .procs_per_task = r->ppn,
         .nodes = r->nodes,
         .tpn = r->nodes > 0 ? 1 : 0,
         .mem = r->mem_mb > 0 ? r->mem_mb / chunks : 0,
-        .line = line,
     };
+    struct wl_job j = {
+        .names = workload_names(wl, &nm),
+        .submit = t,
+        .tasks = chunks,
+        .procs_per_task = (unsigned)r->ppn,
+        .line = (int32_t)line,
+    };
+    wl_job_set_runtime(&j, sb->runtime);
+    wl_job_set_walltime(&j, walltime_of(sb));
+    return j;
 }
 
 /* Add sb's job, or its array's tasks, to wl and their ids to ids. */
 static int add_jobs(struct workload *wl, struct strmap *ids, const struct submit *sb,
                     const struct sim_script_cmd *cmd, const char *path, struct err *err)
 {
+    if (workload_check_job(path, cmd->line, sb->id, sb->runtime, walltime_of(sb),
+                           chunks_of(&sb->req), sb->req.ppn, err) < 0)
+        return -1;
     struct wl_job j = job_of(wl, sb, cmd->t, cmd->line);
     struct wl_more m = {.depend = workload_keep(wl, sb->req.depend)};
     const char *id = workload_keep(wl, sb->id);
@@ -222,8 +234,8 @@ static int check_deps(const struct workload *wl, const char *path, struct err *e
                                    : "is not a job queued before this one (a later one: "
                                      "jobs of one instant queue by id; itself; or none "
                                      "of the replay's)";
-            rc = err_set(err, "%s:%ld: submit: dependency on job %s: %s %s", path, j->line, d[k].on,
-                         d[k].on, what);
+            rc = err_set(err, "%s:%ld: submit: dependency on job %s: %s %s", path, (long)j->line,
+                         d[k].on, d[k].on, what);
         }
         dep_free(d, n);
         if (j->id && !strmap_get(&pos, j->id, &at))

@@ -98,6 +98,7 @@ struct rescan {
     const struct workload *wl;
     const struct sim_outcome *out;
     void **by_line; /* the jobs (const struct wl_job *) in line order */
+    size_t next;    /* the first of them not behind the line read */
 };
 
 static int by_line(const void *a, const void *b)
@@ -106,26 +107,22 @@ static int by_line(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The job read from line `line`, or SIZE_MAX (a record the replay skipped). */
-static size_t job_at_line(const struct rescan *r, long line)
+/* The job read from line `line`, or SIZE_MAX (a record the replay
+ * skipped). The trace is read again in line order, so a cursor over the
+ * jobs in line order finds each in turn, without a search. */
+static size_t job_at_line(struct rescan *r, long line)
 {
-    size_t lo = 0, hi = r->wl->njobs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const struct wl_job *j = r->by_line[mid];
-        if (j->line == line)
-            return (size_t)(j - r->wl->jobs);
-        if (j->line < line)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return SIZE_MAX;
+    while (r->next < r->wl->njobs && ((const struct wl_job *)r->by_line[r->next])->line < line)
+        r->next++;
+    if (r->next == r->wl->njobs)
+        return SIZE_MAX;
+    const struct wl_job *j = r->by_line[r->next];
+    return j->line == line ? (size_t)(j - r->wl->jobs) : SIZE_MAX;
 }
 
 static int rescan_one(void *ctx, const struct swf_rec *rec, struct err *err)
 {
-    const struct rescan *r = ctx;
+    struct rescan *r = ctx;
     struct swf_rec w = *rec;
     size_t i = job_at_line(r, rec->line);
     if (i == SIZE_MAX) {
@@ -191,12 +188,13 @@ static struct swf_rec maui_rec(const struct wl_job *w, size_t i, struct numberin
     struct swf_rec r = {
         .id = (long long)i + 1,
         .submit = w->submit,
-        .cpu = w->util_known ? (double)w->util * (double)w->runtime : -1,
+        .cpu = w->util_known ? (double)w->util * (double)wl_job_runtime(w) : -1,
         .mem_used = -1,
         .req_procs = procs,
-        .req_time = w->walltime,
-        .req_mem =
-            w->mem > 0 ? (double)w->mem * 1024.0 / (w->procs_per_task ? w->procs_per_task : 1) : -1,
+        .req_time = wl_job_walltime(w),
+        .req_mem = nm->mem > 0
+                       ? (double)nm->mem * 1024.0 / (w->procs_per_task ? w->procs_per_task : 1)
+                       : -1,
         .user = number_of(&num[NUM_USER], nm->user),
         .group = number_of(&num[NUM_GROUP], nm->group),
         .app = -1,

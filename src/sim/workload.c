@@ -8,6 +8,10 @@
 
 #include "util/mem.h"
 
+/* One record a trace line, for the whole replay: its size is the replay's
+ * memory (docs/simulation.md, "Memory"). */
+_Static_assert(sizeof(struct wl_job) <= 48, "struct wl_job grew past 48 bytes");
+
 /* Why a record cannot be replayed, or NULL if it can. */
 static const char *unusable(const struct swf_rec *r)
 {
@@ -79,28 +83,64 @@ static float utilization(const struct swf_rec *r)
     return (float)(u < 1 ? u : 1);
 }
 
+int workload_check_fit(long long v, long long max, const char *path, long line, const char *what,
+                       struct err *err)
+{
+    if (v >= 0 && v <= max)
+        return 0;
+    return err_set(err, "%s:%ld: %s %lld does not fit (at most %lld)", path, line, what, v, max);
+}
+
+int workload_check_job(const char *path, long line, const char *id, long long runtime,
+                       long long walltime, long long tasks, long long ppt, struct err *err)
+{
+    const struct {
+        const char *what;
+        long long v, max;
+    } f[] = {{"line number", line, WL_MAX32},
+             {"run time", runtime, WL_MAX_TIME},
+             {"walltime", walltime, WL_MAX_TIME},
+             {"task count", tasks, WL_MAX32},
+             {"processors per task", ppt, WL_MAX_PPT}};
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+        if (f[i].v < 0 || f[i].v > f[i].max)
+            return err_set(err, "%s:%ld: job %s: %s %lld does not fit (at most %lld)", path, line,
+                           id ? id : "(no id)", f[i].what, f[i].v, f[i].max);
+    return 0;
+}
+
+/* The fields of r a job record narrows, each within its range, or -1 with
+ * err naming the field, the file and the line (times fit: the SWF reader
+ * keeps them within 2^40). */
+static int swf_fits(const struct swf_rec *r, long long procs, const char *path, struct err *err)
+{
+    if (workload_check_fit(r->line, WL_MAX32, path, r->line, "line number", err) < 0)
+        return -1;
+    return workload_check_fit(procs, WL_MAX32, path, r->line, "processors (field 8, else 5)", err);
+}
+
 static struct wl_job job_of(struct workload *wl, const struct swf_rec *r)
 {
     long long procs = r->req_procs > 0 ? r->req_procs : r->alloc;
     long walltime = (long)(r->req_time > 0 ? r->req_time : r->runtime);
-    return (struct wl_job){
+    struct wl_job j = {
         .id = r->id < 0 ? NULL : workload_keep(wl, decimal((char[24]){0}, r->id)),
         .submit = (long)r->submit,
-        .runtime = (long)r->runtime,
-        .walltime = walltime > 0 ? walltime : 1,
-        .tasks = procs,
+        .tasks = (int32_t)procs,
         .procs_per_task = 1,
         /* The SWF partition number names a partition of the machine the
          * log came from, not a request the replayed cluster can honour: a
          * cluster built from MaxProcs has one partition. */
-        .after = r->prev_job > 0 ? workload_keep(wl, decimal((char[24]){0}, r->prev_job)) : NULL,
         .names = workload_names(wl, &(struct wl_names){.user = num_name(wl, r->user),
                                                        .group = num_name(wl, r->group),
                                                        .class_ = num_name(wl, r->queue)}),
         .util = utilization(r),
-        .util_known = (unsigned char)cpu_known(r),
-        .line = r->line,
+        .util_known = (unsigned)cpu_known(r),
+        .line = (int32_t)r->line,
     };
+    wl_job_set_runtime(&j, (long)r->runtime);
+    wl_job_set_walltime(&j, walltime > 0 ? walltime : 1);
+    return j;
 }
 
 static int all_digits(const char *s)
@@ -187,7 +227,7 @@ void workload_sort(struct workload *wl)
 
 long long wl_job_procs(const struct wl_job *w)
 {
-    return w->tasks * w->procs_per_task;
+    return (long long)w->tasks * w->procs_per_task;
 }
 
 void workload_init(struct workload *wl)
@@ -236,9 +276,11 @@ static size_t names_hash(const struct wl_names *n)
 {
     const char *const f[] = {n->user, n->group,     n->account,  n->class_,
                              n->qos,  n->partition, n->features, n->advres};
+    const uint64_t v[] = {(uint64_t)n->mem, (uint64_t)n->swap, (uint64_t)n->disk,
+                          (uint64_t)n->nodes << 16 | n->tpn};
     uint64_t h = 1469598103934665603u;
-    for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
-        h ^= (uint64_t)(uintptr_t)f[i];
+    for (size_t i = 0; i < sizeof f / sizeof *f + sizeof v / sizeof *v; i++) {
+        h ^= i < sizeof f / sizeof *f ? (uint64_t)(uintptr_t)f[i] : v[i - sizeof f / sizeof *f];
         h *= 1099511628211u;
         h ^= h >> 29;
     }
@@ -249,7 +291,8 @@ static int names_equal(const struct wl_names *a, const struct wl_names *b)
 {
     return a->user == b->user && a->group == b->group && a->account == b->account &&
            a->class_ == b->class_ && a->qos == b->qos && a->partition == b->partition &&
-           a->features == b->features && a->advres == b->advres;
+           a->features == b->features && a->advres == b->advres && a->mem == b->mem &&
+           a->swap == b->swap && a->disk == b->disk && a->nodes == b->nodes && a->tpn == b->tpn;
 }
 
 /* Slot of n in the table: where it is, or the empty one where it goes. */
@@ -316,14 +359,21 @@ void workload_add(struct workload *wl, const struct wl_job *job)
     wl->jobs[wl->njobs++] = *job;
 }
 
-void workload_add_more(struct workload *wl, const struct wl_job *job, const struct wl_more *more)
+/* Job i's more: a copy of more in the arena. The first such call keeps a
+ * more for every job. */
+static void set_more(struct workload *wl, size_t i, const struct wl_more *more)
 {
     if (!wl->more)
         wl->more = xcalloc(wl->cap ? wl->cap : 1, sizeof *wl->more);
     struct wl_more *m = arena_alloc(wl, sizeof *m, _Alignof(struct wl_more));
     *m = *more;
+    wl->more[i] = m;
+}
+
+void workload_add_more(struct workload *wl, const struct wl_job *job, const struct wl_more *more)
+{
     workload_add(wl, job);
-    wl->more[wl->njobs - 1] = m;
+    set_more(wl, wl->njobs - 1, more);
 }
 
 void workload_add_recorded(struct workload *wl, const struct wl_job *job, long start)
@@ -355,19 +405,23 @@ struct swf_load {
 
 static int load_rec(void *ctx, const struct swf_rec *r, struct err *err)
 {
-    (void)err;
     struct swf_load *ld = ctx;
     const char *why = unusable(r);
     if (!why) {
+        if (swf_fits(r, r->req_procs > 0 ? r->req_procs : r->alloc, ld->path, err) < 0)
+            return -1;
         struct wl_job j = job_of(ld->wl, r);
-        if (!ld->deps)
-            j.after = NULL;
         /* The log's own schedule: submit + wait (field 3), when known; kept
          * only when asked, as it costs 8 bytes a job of every replay. */
+        long start = r->wait >= 0 ? (long)(r->submit + r->wait) : -1;
         if (ld->recorded)
-            workload_add_recorded(ld->wl, &j, r->wait >= 0 ? (long)(r->submit + r->wait) : -1);
+            workload_add_recorded(ld->wl, &j, start);
         else
             workload_add(ld->wl, &j);
+        if (ld->deps && r->prev_job > 0) /* few jobs: beside the record, not in it */
+            set_more(ld->wl, ld->wl->njobs - 1,
+                     &(struct wl_more){
+                         .after = workload_keep(ld->wl, decimal((char[24]){0}, r->prev_job))});
     } else if (ld->strict && !ld->have_unusable) {
         err_set(&ld->unusable, "%s:%ld: job %lld cannot be replayed: %s", ld->path, r->line, r->id,
                 why);
@@ -404,25 +458,27 @@ static int resolve_deps(struct swf_load *ld, struct err *err)
     strmap_init(&pos);
     int rc = 0;
     for (size_t i = 0; i < wl->njobs && rc == 0; i++) {
-        struct wl_job *j = &wl->jobs[i];
+        const struct wl_job *j = &wl->jobs[i];
+        const char *after = wl->more && wl->more[i] ? wl->more[i]->after : NULL;
         size_t at;
-        if (j->after && !strmap_get(&pos, j->after, &at)) {
-            if (strmap_get(&ld->skipped, j->after, &at)) {
-                j->after = NULL;
+        if (after && !strmap_get(&pos, after, &at)) {
+            if (strmap_get(&ld->skipped, after, &at)) {
+                wl->more[i] = NULL; /* an SWF job's more is its preceding job alone */
+                after = NULL;
             } else {
                 int later = 0;
                 for (size_t k = i; k < wl->njobs && !later; k++)
-                    later = wl->jobs[k].id && strcmp(wl->jobs[k].id, j->after) == 0;
+                    later = wl->jobs[k].id && strcmp(wl->jobs[k].id, after) == 0;
                 rc = err_set(err,
                              "%s:%ld: field 17 (preceding job number): job %s %s (--no-swf-deps "
                              "ignores fields 17 and 18)",
-                             ld->path, j->line, j->after,
+                             ld->path, (long)j->line, after,
                              later ? "is not queued before this job (a later submission, itself, "
                                      "or a cycle)"
                                    : "is not in the trace");
             }
         }
-        wl->ndeps += j->after != NULL;
+        wl->ndeps += after != NULL;
         if (j->id && !strmap_get(&pos, j->id, &at))
             strmap_put(&pos, j->id, i);
     }
@@ -457,7 +513,9 @@ int workload_read_swf(const char *path, int flags, struct workload *wl, struct e
     if (!bad) {
         /* Lines out of submit order exist in real logs (LLNL Thunder). */
         workload_sort(wl);
-        bad = ld.deps && resolve_deps(&ld, err ? err : &(struct err){0}) < 0;
+        /* No job names a preceding one (wl->more is made by the first
+         * that does): nothing to check, and no map of every job id. */
+        bad = ld.deps && wl->more && resolve_deps(&ld, err ? err : &(struct err){0}) < 0;
     }
     swf_load_free(&ld);
     if (bad) {
@@ -469,6 +527,8 @@ int workload_read_swf(const char *path, int flags, struct workload *wl, struct e
         wl->jobs = xrealloc(wl->jobs, wl->njobs * sizeof *wl->jobs);
         if (wl->rec_start)
             wl->rec_start = xrealloc(wl->rec_start, wl->njobs * sizeof *wl->rec_start);
+        if (wl->more)
+            wl->more = xrealloc(wl->more, wl->njobs * sizeof *wl->more);
         wl->cap = wl->njobs;
     }
     wl->max_nodes = hdr.max_nodes;

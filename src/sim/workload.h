@@ -14,47 +14,83 @@
 #define MOKU_WORKLOAD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "trace/swf.h"
 #include "util/err.h"
 #include "util/strmap.h"
 
-/* One job to submit. Strings are interned in the workload (NULL = none). */
-/* A job's credentials and requests by name. Interned: one copy per
+/* A job's credentials and requests beyond its size. Interned: one copy per
  * distinct combination in the workload, shared by every job that has it (a
- * trace's jobs come from a few hundred users and classes), so a job carries
- * one pointer, not eight. */
+ * trace's jobs come from a few hundred users and classes and ask for a few
+ * shapes), so a job carries one pointer, not eight strings and five
+ * numbers. Strings are interned in the workload (NULL = none). */
 struct wl_names {
     const char *user, *group, *account, *class_, *qos, *partition, *features;
-    const char *advres; /* the reservation it asks for (a Maui trace's field 41), or NULL */
+    const char *advres;   /* the reservation it asks for (a Maui trace's field 41), or NULL */
+    long mem, swap, disk; /* MB per task, 0 = none */
+    int nodes;            /* requested node count, 0 = none */
+    unsigned short tpn;   /* tasks per node, exact (job_spec.tpn), 0 = any */
 };
 
+/* The largest run time and walltime a job record holds, seconds (41 bits:
+ * 69,000 years, past the 2^40 an SWF trace may hold), and the largest task
+ * count and line (two billion), and processors per task: the readers
+ * refuse a record past them with its file and line (workload_check_job). */
+#define WL_MAX_TIME ((1L << 41) - 1)
+#define WL_MAX32 2147483647L
+#define WL_MAX_PPT 4095
+
 /* One job of the trace, as compact as the replay allows: there is one per
- * trace line for the whole replay. */
+ * trace line for the whole replay (48 bytes). What few jobs have (memory,
+ * node counts, the job it waits for) is elsewhere: memory and nodes in its
+ * interned names, the preceding job in the workload's `more`. Its run time
+ * and walltime are split in two (wl_job_runtime, wl_job_set_runtime). */
 struct wl_job {
     const char *id;
     const struct wl_names *names; /* NULL: none given (wl_job_names) */
-    const char *after;            /* the id of the job this one waits for, afterany (SWF
-                                     field 17), NULL none */
     long submit;
-    long runtime;  /* what the job will really run, seconds (>= 0) */
-    long walltime; /* its limit, seconds (>= 1) */
-    long long tasks;
-    long mem, swap, disk; /* MB per task, 0 = none */
-    long line;
-    int procs_per_task;
-    int nodes;                /* requested node count, 0 = none */
+    uint32_t runtime_lo;  /* what the job will really run, seconds (>= 0): low bits */
+    uint32_t walltime_lo; /* its limit, seconds (>= 1): low bits */
+    int32_t tasks;
+    int32_t line;
     float util;               /* fraction of its processors it kept busy (SWF average CPU
                                  time / runtime), when util_known */
-    unsigned short tpn;       /* tasks per node, exact (job_spec.tpn), 0 = any */
-    unsigned char util_known; /* the trace recorded the CPU time (SWF: not -1); a job
-                                 that used none has util 0 */
-    unsigned char preemptee;  /* flagged PREEMPTEE (a Maui trace's field 25) */
+    unsigned runtime_hi : 9;  /* bits 32 to 40 of the run time */
+    unsigned walltime_hi : 9; /* and of the walltime */
+    unsigned procs_per_task : 12;
+    unsigned util_known : 1; /* the trace recorded the CPU time (SWF: not -1); a job
+                                that used none has util 0 */
+    unsigned preemptee : 1;  /* flagged PREEMPTEE (a Maui trace's field 25) */
 };
 
-/* What a job a --commands script submits (sim_submit.h) has beyond a
- * trace's: its dependencies and its place in an array. */
+/* A job's run time and walltime, seconds. */
+static inline long wl_job_runtime(const struct wl_job *w)
+{
+    return (long)w->runtime_hi << 32 | (long)w->runtime_lo;
+}
+static inline long wl_job_walltime(const struct wl_job *w)
+{
+    return (long)w->walltime_hi << 32 | (long)w->walltime_lo;
+}
+/* Set them: v within 0..WL_MAX_TIME (workload_check_job). */
+static inline void wl_job_set_runtime(struct wl_job *w, long v)
+{
+    w->runtime_lo = (uint32_t)v;
+    w->runtime_hi = (unsigned)(v >> 32) & 0x1ff;
+}
+static inline void wl_job_set_walltime(struct wl_job *w, long v)
+{
+    w->walltime_lo = (uint32_t)v;
+    w->walltime_hi = (unsigned)(v >> 32) & 0x1ff;
+}
+
+/* What a job has beyond its record, kept for the few jobs that have any: a
+ * trace job's preceding job, a --commands script's submission's
+ * (sim_submit.h) dependencies and place in an array. */
 struct wl_more {
+    const char *after;  /* the id of the job this one waits for, afterany (SWF field 17),
+                           NULL none */
     const char *depend; /* qsub -W depend= text (engine/dep.h), NULL none */
     const char *array;  /* a task: its array's name (the submit's id), NULL none */
     unsigned index;     /* a task: its index */
@@ -65,7 +101,7 @@ struct workload {
     struct wl_job *jobs;
     size_t njobs, cap;
     size_t skipped;                  /* records that cannot be replayed */
-    size_t ndeps;                    /* jobs waiting for another (wl_job.after) */
+    size_t ndeps;                    /* jobs waiting for another (wl_more.after) */
     size_t unfinished;               /* of those, jobs still queued or running when the log was
                                         taken (accounting logs: sacct, Torque, a moku home) */
     long *rec_start;                 /* the start the log recorded for each job (parallel to
@@ -98,6 +134,15 @@ const char *workload_keep(struct workload *wl, const char *s);
 /* The workload's shared copy of n, whose strings are interned already
  * (workload_intern: equal names are the same pointers). */
 const struct wl_names *workload_names(struct workload *wl, const struct wl_names *n);
+/* 0 when v is within 0..max; else -1 with err "PATH:LINE: WHAT V does not
+ * fit (at most MAX)", the file and line of the record. */
+int workload_check_fit(long long v, long long max, const char *path, long line, const char *what,
+                       struct err *err);
+/* 0 when a job's run time, walltime (WL_MAX_TIME), tasks, line (WL_MAX32)
+ * and processors per task (WL_MAX_PPT) fit its record; else -1 with err "PATH:LINE: job ID: WHAT
+ * V does not fit (at most MAX)". */
+int workload_check_job(const char *path, long line, const char *id, long long runtime,
+                       long long walltime, long long tasks, long long ppt, struct err *err);
 /* Append a job (its strings and names must be the workload's already). */
 void workload_add(struct workload *wl, const struct wl_job *job);
 /* The same with the start the log recorded for it (-1: none): the first

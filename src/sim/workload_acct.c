@@ -48,14 +48,15 @@ static long walltime_of(long long asked, long runtime)
 static struct wl_job job_base(struct workload *wl, const char *id, long line, long long submit,
                               long long start, long long end, const struct wl_names *names)
 {
-    return (struct wl_job){
+    struct wl_job j = {
         .id = workload_keep(wl, id),
         .names = workload_names(wl, names),
         .submit = (long)submit,
-        .runtime = (long)(end - start),
-        .line = line,
+        .line = (int32_t)line,
         .procs_per_task = 1,
     };
+    wl_job_set_runtime(&j, (long)(end - start));
+    return j;
 }
 
 /* Why the times of a job that ran cannot be replayed, or NULL. */
@@ -76,7 +77,6 @@ static int sacct_job(void *ctx, const struct sacct_rec *r, struct err *err)
 {
     struct acct_load *ld = ctx;
     struct workload *wl = ld->wl;
-    (void)err;
     if (sacct_state_unfinished(r->state)) {
         wl->skipped++;
         wl->unfinished++;
@@ -94,21 +94,25 @@ static int sacct_job(void *ctx, const struct sacct_rec *r, struct err *err)
         unusable(ld, r->line, r->id, why);
         return 0;
     }
+    long long walltime = walltime_of(r->timelimit, r->end - r->start);
+    if (workload_check_job(ld->path, r->line, r->id, r->end - r->start, walltime, procs, 1, err) <
+        0)
+        return -1;
     struct wl_names nm = {.user = workload_intern(wl, r->user),
                           .group = workload_intern(wl, r->group),
                           .account = workload_intern(wl, r->account),
                           .class_ = workload_intern(wl, r->partition),
-                          .qos = workload_intern(wl, r->qos)};
-    struct wl_job j = job_base(wl, r->id, r->line, r->submit, r->start, r->end, &nm);
-    j.walltime = walltime_of(r->timelimit, j.runtime);
-    j.tasks = procs;
-    j.nodes = r->nnodes > 0 ? (int)r->nnodes : 0;
+                          .qos = workload_intern(wl, r->qos),
+                          .nodes = r->nnodes > 0 ? (int)r->nnodes : 0};
     if (r->reqmem_mb > 0) {
         double total = r->reqmem_per == 'c'   ? r->reqmem_mb * (double)procs
-                       : r->reqmem_per == 'n' ? r->reqmem_mb * (double)(j.nodes ? j.nodes : 1)
+                       : r->reqmem_per == 'n' ? r->reqmem_mb * (double)(nm.nodes ? nm.nodes : 1)
                                               : r->reqmem_mb;
-        j.mem = (long)ceil(total / (double)procs);
+        nm.mem = (long)ceil(total / (double)procs);
     }
+    struct wl_job j = job_base(wl, r->id, r->line, r->submit, r->start, r->end, &nm);
+    wl_job_set_walltime(&j, (long)walltime);
+    j.tasks = (int32_t)procs;
     workload_add_recorded(wl, &j, (long)r->start);
     return 0;
 }
@@ -129,7 +133,6 @@ static int torque_job(void *ctx, const struct tacct_rec *r, struct err *err)
 {
     struct acct_load *ld = ctx;
     struct workload *wl = ld->wl;
-    (void)err;
     size_t first;
     if (strmap_get(&ld->ids, r->id, &first)) {
         char why[64];
@@ -151,16 +154,19 @@ static int torque_job(void *ctx, const struct tacct_rec *r, struct err *err)
         unusable(ld, r->line, r->id, why);
         return 0;
     }
+    long long walltime = walltime_of(r->req_walltime, r->end - r->start);
+    if (workload_check_job(ld->path, r->line, r->id, r->end - r->start, walltime, procs, 1, err) <
+        0)
+        return -1;
     struct wl_names nm = {.user = workload_intern(wl, r->user),
                           .group = workload_intern(wl, r->group),
                           .account = workload_intern(wl, r->account),
-                          .class_ = workload_intern(wl, r->queue)};
+                          .class_ = workload_intern(wl, r->queue),
+                          .nodes = r->req_nodect > 0 ? (int)r->req_nodect : 0,
+                          .mem = r->req_mem_mb > 0 ? (long)ceil(r->req_mem_mb / (double)procs) : 0};
     struct wl_job j = job_base(wl, r->id, r->line, submit, r->start, r->end, &nm);
-    j.walltime = walltime_of(r->req_walltime, j.runtime);
-    j.tasks = procs;
-    j.nodes = r->req_nodect > 0 ? (int)r->req_nodect : 0;
-    if (r->req_mem_mb > 0)
-        j.mem = (long)ceil(r->req_mem_mb / (double)procs);
+    wl_job_set_walltime(&j, (long)walltime);
+    j.tasks = (int32_t)procs;
     workload_add_recorded(wl, &j, (long)r->start);
     return 0;
 }
@@ -171,7 +177,6 @@ static int home_job(void *ctx, const struct store_job *r, struct err *err)
 {
     struct acct_load *ld = ctx;
     struct workload *wl = ld->wl;
-    (void)err;
     char id[32];
     snprintf(id, sizeof id, "%ld", r->id);
     if (r->start <= 0) { /* removed while queued */
@@ -185,24 +190,27 @@ static int home_job(void *ctx, const struct store_job *r, struct err *err)
         unusable(ld, r->id, id, why);
         return 0;
     }
+    /* As the daemon asks the engine (daemon/djobs.c): nodes=N:ppn=P is N
+     * tasks of P processors, one task a node. */
+    int ppn = r->ppn > 0 ? r->ppn : 1;
+    int chunks = r->tasks / ppn > 0 ? r->tasks / ppn : 1;
+    long long walltime = r->walltime > 0 ? r->walltime : HOME_DEFAULT_WALLTIME;
+    if (workload_check_job(ld->path, r->id, id, r->end - r->start, walltime, chunks, ppn, err) < 0)
+        return -1;
     struct wl_names nm = {.user = workload_intern(wl, r->user),
                           .group = workload_intern(wl, r->group),
                           .account = workload_intern(wl, r->account),
                           .class_ = workload_intern(wl, r->class_),
                           .qos = workload_intern(wl, r->qos),
                           .features = workload_intern(wl, r->features),
-                          .advres = workload_intern(wl, r->advres)};
+                          .advres = workload_intern(wl, r->advres),
+                          .nodes = r->nodes > 0 ? r->nodes : 0,
+                          .tpn = r->nodes > 0 ? 1 : 0,
+                          .mem = r->mem_mb > 0 ? r->mem_mb / chunks : 0};
     struct wl_job j = job_base(wl, id, r->id, r->submit, r->start, r->end, &nm);
-    /* As the daemon asks the engine (daemon/djobs.c): nodes=N:ppn=P is N
-     * tasks of P processors, one task a node. */
-    int ppn = r->ppn > 0 ? r->ppn : 1;
-    int chunks = r->tasks / ppn > 0 ? r->tasks / ppn : 1;
-    j.walltime = r->walltime > 0 ? r->walltime : HOME_DEFAULT_WALLTIME;
+    wl_job_set_walltime(&j, (long)walltime);
     j.tasks = chunks;
-    j.procs_per_task = ppn;
-    j.nodes = r->nodes > 0 ? r->nodes : 0;
-    j.tpn = r->nodes > 0 ? 1 : 0;
-    j.mem = r->mem_mb > 0 ? r->mem_mb / chunks : 0;
+    j.procs_per_task = (unsigned)ppn;
     workload_add_recorded(wl, &j, r->start);
     return 0;
 }

@@ -47,25 +47,34 @@ static const char *unless(const char *s, const char *const *none)
     return s;
 }
 
+static long runtime_of(const struct mtrace_job *j)
+{
+    return j->completion - start_of(j);
+}
+
+static long walltime_of(const struct mtrace_job *j)
+{
+    long w = j->walltime > 0 ? j->walltime : runtime_of(j);
+    return w > 0 ? w : 1;
+}
+
+static long ppt_of(const struct mtrace_job *j)
+{
+    return j->procs_per_task > 0 ? j->procs_per_task : 1;
+}
+
+/* j's record; workload_check_job passed. */
 static struct wl_job job_of(struct workload *wl, const struct mtrace_job *j)
 {
     static const char *const no_account[] = {"0", NULL};
     static const char *const no_qos[] = {"0", "-1", "DEFAULT", NULL};
     static const char *const no_partition[] = {"0", "DEFAULT", "[DEFAULT]", NULL};
     static const char *const no_resv[] = {"0", "-", NULL};
-    long runtime = j->completion - start_of(j);
-    long walltime = j->walltime > 0 ? j->walltime : runtime;
-    return (struct wl_job){
+    struct wl_job w = {
         .id = workload_intern(wl, j->id),
         .submit = j->submit,
-        .runtime = runtime,
-        .walltime = walltime > 0 ? walltime : 1,
-        .tasks = j->tasks,
-        .procs_per_task = j->procs_per_task > 0 ? j->procs_per_task : 1,
-        .mem = j->mem > 0 ? j->mem : 0,
-        .swap = j->swap > 0 ? j->swap : 0,
-        .disk = j->disk > 0 ? j->disk : 0,
-        .nodes = j->nodes > 0 ? j->nodes : 0,
+        .tasks = (int32_t)j->tasks,
+        .procs_per_task = (unsigned)ppt_of(j),
         .names =
             workload_names(wl,
                            &(struct wl_names){
@@ -77,10 +86,17 @@ static struct wl_job job_of(struct workload *wl, const struct mtrace_job *j)
                                .partition = workload_intern(wl, unless(j->partition, no_partition)),
                                .features = workload_intern(wl, j->features),
                                .advres = workload_intern(wl, unless(j->reservation, no_resv)),
+                               .mem = j->mem > 0 ? j->mem : 0,
+                               .swap = j->swap > 0 ? j->swap : 0,
+                               .disk = j->disk > 0 ? j->disk : 0,
+                               .nodes = j->nodes > 0 ? j->nodes : 0,
                            }),
         .preemptee = j->flags && strstr(j->flags, "[PREEMPTEE]") != NULL,
-        .line = j->line,
+        .line = (int32_t)j->line,
     };
+    wl_job_set_runtime(&w, runtime_of(j));
+    wl_job_set_walltime(&w, walltime_of(j));
+    return w;
 }
 
 int workload_from_maui(const char *path, int strict, struct workload *wl, struct err *err)
@@ -103,6 +119,12 @@ int workload_from_maui(const char *path, int strict, struct workload *wl, struct
         if (why) {
             wl->skipped++;
             continue;
+        }
+        if (workload_check_job(path, j->line, j->id, runtime_of(j), walltime_of(j), j->tasks,
+                               ppt_of(j), err) < 0) {
+            mtrace_workload_free(&t);
+            workload_free(wl);
+            return -1;
         }
         struct wl_job w = job_of(wl, j);
         workload_add_recorded(wl, &w, start_of(j));

@@ -64,6 +64,12 @@ run simulate --strict "$TMP/order.swf"
 check "--strict: a bad line later in the file is reported before an unusable record" \
     sh -c "[ $rc -eq 1 ] && grep -q 'order.swf:4: expected 18 fields, found 9' $TMP/err && ! grep -q 'cannot be replayed' $TMP/err"
 
+# A job record holds 32-bit task counts (issue 31: 48 bytes a job): a
+# trace asking for more processors is an error naming the file and line.
+run simulate tests/data/swf/wide_procs.swf
+check "an SWF processor count too wide for a job record is an error with file:line" \
+    sh -c "[ $rc -eq 1 ] && grep -q 'wide_procs.swf:3: processors (field 8, else 5) 4294967296 does not fit (at most 2147483647)' $TMP/err"
+
 run simulate "$kth"
 check "text report" sh -c "[ $rc -eq 0 ] && grep -q 'jobs simulated *27992' $TMP/out && grep -q 'utilization' $TMP/out"
 check "text report: cluster from the header" has_out '100 nodes, 100 processors'

@@ -210,10 +210,10 @@ static void test_from_maui(void)
     const struct wl_job *j = &wl.jobs[0];
     const struct wl_names *n = wl_job_names(j);
     CHECK_STR(j->id, "job.none");
-    CHECK_EQ(j->runtime, 0);
-    CHECK_EQ(j->walltime, 1); /* no limit, no run time: at least 1 */
+    CHECK_EQ(wl_job_runtime(j), 0);
+    CHECK_EQ(wl_job_walltime(j), 1); /* no limit, no run time: at least 1 */
     CHECK_EQ(j->procs_per_task, 1);
-    CHECK_EQ(j->mem, 0);
+    CHECK_EQ(n->mem, 0);
     CHECK(j->names == NULL); /* none given: no shared copy at all */
     CHECK(n->user == NULL && n->class_ == NULL && n->qos == NULL && n->features == NULL);
 
@@ -221,15 +221,15 @@ static void test_from_maui(void)
     n = wl_job_names(j);
     CHECK_STR(j->id, "job.lists");
     CHECK_EQ(j->submit, 900);
-    CHECK_EQ(j->runtime, 600);
-    CHECK_EQ(j->walltime, 7200);
+    CHECK_EQ(wl_job_runtime(j), 600);
+    CHECK_EQ(wl_job_walltime(j), 7200);
     CHECK_EQ(j->tasks, 8);
     CHECK_EQ(j->procs_per_task, 2);
     CHECK_EQ(wl_job_procs(j), 16);
-    CHECK_EQ(j->mem, 512);
-    CHECK_EQ(j->disk, 100);
-    CHECK_EQ(j->swap, 2);
-    CHECK_EQ(j->nodes, 2);
+    CHECK_EQ(n->mem, 512);
+    CHECK_EQ(n->disk, 100);
+    CHECK_EQ(n->swap, 2);
+    CHECK_EQ(n->nodes, 2);
     CHECK_STR(n->user, "bob");
     CHECK_STR(n->group, "physics");
     CHECK_STR(n->account, "proj1");
@@ -241,18 +241,18 @@ static void test_from_maui(void)
 
     j = &wl.jobs[2];
     CHECK_STR(j->id, "job.43");
-    CHECK_EQ(j->runtime, 250); /* from dispatch 1150, later than start 1100 */
+    CHECK_EQ(wl_job_runtime(j), 250); /* from dispatch 1150, later than start 1100 */
     CHECK_EQ(j->tasks, 4);
-    CHECK_EQ(j->nodes, 1);
+    CHECK_EQ(wl_job_names(j)->nodes, 1);
 
     j = &wl.jobs[3];
     n = wl_job_names(j);
     CHECK_STR(j->id, "SP02.2343.0");
     CHECK_EQ(j->submit, 887343658);
-    CHECK_EQ(j->runtime, 226);
-    CHECK_EQ(j->walltime, 86400);
+    CHECK_EQ(wl_job_runtime(j), 226);
+    CHECK_EQ(wl_job_walltime(j), 86400);
     CHECK_EQ(j->tasks, 20);
-    CHECK_EQ(j->nodes, 20);
+    CHECK_EQ(n->nodes, 20);
     CHECK_STR(n->class_, "batch");
     CHECK_STR(n->user, "570");
     /* Maui reads QOS "0", account "0" and partition "0" as none. */

@@ -81,8 +81,8 @@ static void add(struct workload *wl, const char *id, long submit, long long proc
                        .submit = submit,
                        .tasks = procs,
                        .procs_per_task = 1,
-                       .walltime = wall,
-                       .runtime = wall};
+                       .walltime_lo = wall,
+                       .runtime_lo = wall};
     workload_add(wl, &j);
 }
 
@@ -195,8 +195,11 @@ static void test_quantiles_random(void)
         struct sim_outcome *out = calloc(n, sizeof *out);
         long *waits = calloc(n, sizeof *waits);
         for (size_t i = 0; i < n; i++) {
-            struct wl_job j = {
-                .submit = 0, .tasks = 1, .procs_per_task = 1, .walltime = 100, .runtime = 100};
+            struct wl_job j = {.submit = 0,
+                               .tasks = 1,
+                               .procs_per_task = 1,
+                               .walltime_lo = 100,
+                               .runtime_lo = 100};
             workload_add(&wl, &j);
             /* many zeros, many repeats, a few large */
             long w = rand() % 3 == 0 ? 0 : rand() % 4 == 0 ? rand() % 100000 : rand() % 50;
@@ -236,8 +239,8 @@ static void test_groups(void)
                            .submit = 0,
                            .tasks = i == 1 ? 100 : 1,
                            .procs_per_task = 1,
-                           .walltime = 1000,
-                           .runtime = 1000};
+                           .walltime_lo = 1000,
+                           .runtime_lo = 1000};
         workload_add(&wl, &j);
     }
     struct sim_outcome out[3];

@@ -1680,8 +1680,8 @@ static void replay(struct sched *s, struct sim_outcome *out)
     for (size_t i = 0; i < 5; i++)
         jobs[i] = (struct wl_job){.id = names[i],
                                   .submit = easy_rows[i].submit,
-                                  .runtime = easy_rows[i].runtime,
-                                  .walltime = easy_rows[i].walltime,
+                                  .runtime_lo = easy_rows[i].runtime,
+                                  .walltime_lo = easy_rows[i].walltime,
                                   .tasks = easy_rows[i].procs,
                                   .procs_per_task = 1,
                                   .line = (long)i + 1};

@@ -42,8 +42,8 @@ static void replay(struct run *r, const struct sched_policy *pol, int nodes, int
     for (size_t i = 0; i < n; i++)
         jobs[i] = (struct wl_job){.id = ids[i],
                                   .submit = rows[i].submit,
-                                  .runtime = rows[i].runtime,
-                                  .walltime = rows[i].walltime,
+                                  .runtime_lo = rows[i].runtime,
+                                  .walltime_lo = rows[i].walltime,
                                   .tasks = rows[i].procs,
                                   .procs_per_task = 1,
                                   .line = (long)i + 1};

@@ -57,8 +57,8 @@ static void jobs(struct workload *wl, struct sim_outcome *out, struct sim_detail
                            .submit = 100 * i,
                            .tasks = 3,
                            .procs_per_task = 1,
-                           .walltime = 1000,
-                           .runtime = i == 1 ? 5000 : 500};
+                           .walltime_lo = 1000,
+                           .runtime_lo = i == 1 ? 5000 : 500};
         workload_add(wl, &j);
     }
     static struct job_slot slots[] = {{.node = 3, .nnodes = 1, .procs = 1},
