@@ -25,8 +25,13 @@ struct submit {
     const char *id;
     long runtime;
     const char *user;
+    int exit_status; /* --exit STATUS, -1 none */
     struct qsub_req req;
 };
+
+/* The largest --exit: Torque's statuses are a script's 0..255 and 256 + a
+ * signal's number. */
+#define SUBMIT_EXIT_MAX 512
 
 /*
  * The qsub options given that a replay has no meaning for: the first one's
@@ -65,6 +70,17 @@ static int good_id(const char *id)
     return *id && strcspn(id, ".:,[]% \t") == strlen(id) && strlen(id) <= QSUB_MAX_WORD;
 }
 
+/* --exit's value: 0..SUBMIT_EXIT_MAX into *st; -1 for none or another word. */
+static int read_exit(const char *w, int *st)
+{
+    char *end;
+    long v = w ? strtol(w, &end, 10) : -1;
+    if (!w || end == w || *end || w[0] == '-' || w[0] == '+' || v > SUBMIT_EXIT_MAX)
+        return -1;
+    *st = (int)v;
+    return 0;
+}
+
 /* Read cmd's words into *sb; -1 with err (the line's). */
 static int read_submit(const struct sim_script_cmd *cmd, const char *path, const struct strmap *ids,
                        struct submit *sb, struct err *err)
@@ -72,7 +88,7 @@ static int read_submit(const struct sim_script_cmd *cmd, const char *path, const
     if (cmd->argc < 3)
         return err_set(err,
                        "%s:%ld: submit needs an id and a runtime: submit ID RUNTIME "
-                       "[-u USER] [QSUB-OPTIONS]",
+                       "[-u USER] [--exit STATUS] [QSUB-OPTIONS]",
                        path, cmd->line);
     size_t at;
     sb->id = cmd->argv[1];
@@ -94,8 +110,15 @@ static int read_submit(const struct sim_script_cmd *cmd, const char *path, const
     int qargc = 0;
     qargv[qargc++] = "submit";
     sb->user = SUBMIT_USER;
+    sb->exit_status = -1;
     for (int i = 3; i < cmd->argc; i++) {
-        if (strcmp(cmd->argv[i], "-u") != 0) {
+        if (strcmp(cmd->argv[i], "--exit") == 0) {
+            if (read_exit(i + 1 < cmd->argc ? cmd->argv[++i] : NULL, &sb->exit_status) < 0) {
+                free(qargv);
+                return err_set(err, "%s:%ld: submit: --exit needs a status, 0 to %d", path,
+                               cmd->line, SUBMIT_EXIT_MAX);
+            }
+        } else if (strcmp(cmd->argv[i], "-u") != 0) {
             qargv[qargc++] = cmd->argv[i];
         } else if (i + 1 < cmd->argc && cmd->argv[i + 1][0] && cmd->argv[i + 1][0] != '-') {
             sb->user = cmd->argv[++i];
@@ -170,7 +193,8 @@ static int add_jobs(struct workload *wl, struct strmap *ids, const struct submit
                     const struct sim_script_cmd *cmd, const char *path, struct err *err)
 {
     struct wl_job j = job_of(wl, sb, cmd->t, cmd->line);
-    struct wl_more m = {.depend = workload_keep(wl, sb->req.depend)};
+    struct wl_more m = {.depend = workload_keep(wl, sb->req.depend),
+                        .exit_status = sb->exit_status};
     const char *id = workload_keep(wl, sb->id);
     strmap_put(ids, id, 0);
     const char *range = sb->req.array ? sb->req.array : sb->req.array_pbs;

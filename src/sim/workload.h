@@ -59,6 +59,8 @@ struct wl_more {
     const char *array;  /* a task: its array's name (the submit's id), NULL none */
     unsigned index;     /* a task: its index */
     unsigned slots;     /* a task: its array's %N slot limit, 0 none */
+    int exit_status;    /* the status its script ends with (submit --exit), -1 none given:
+                           success, as a job that runs to its end */
 };
 
 struct workload {

@@ -780,11 +780,12 @@ static void check_deps(struct val *v, const struct val_facts *f)
 
 /* Whether parent p's outcome lets a job waiting on it with dependency type
  * `type` start at t (docs/daemon.md: after, its start; afterok, ended
- * completed; afternotok, ended otherwise; afterany, ended). */
-static int dep_allows(const char *type, const struct job *p, long t)
+ * completed with exit status 0 — px, its facts, may say it failed
+ * (submit --exit) —; afternotok, ended otherwise; afterany, ended). */
+static int dep_allows(const char *type, const struct job *p, const struct val_fact *px, long t)
 {
     long end = ended_at(p);
-    int done = p->state && strcmp(p->state, "completed") == 0;
+    int done = p->state && strcmp(p->state, "completed") == 0 && !(px && px->failed);
     if (strcmp(type, "after") == 0)
         return p->nruns && p->runs[0].start <= t;
     if (end == NEVER || t < end)
@@ -811,7 +812,7 @@ static void check_script_deps(struct val *v, const struct val_facts *f)
             if (!strmap_get(&at, d.on, &k))
                 violation(v, j, "runs, but job %s it waits for (%s) is not in the schedule", d.on,
                           d.type);
-            else if (!dep_allows(d.type, &v->jobs[k], j->runs[0].start))
+            else if (!dep_allows(d.type, &v->jobs[k], val_fact_of(f, d.on), j->runs[0].start))
                 violation(v, j, "starts at %ld, which job %s (%s, %s) does not allow (%s)",
                           j->runs[0].start, d.on, v->jobs[k].state ? v->jobs[k].state : "?",
                           v->jobs[k].nruns ? "ran" : "never ran", d.type);

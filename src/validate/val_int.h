@@ -80,6 +80,8 @@ struct val_fact {
     char *depend;   /* a script's submit: its -W depend= text, NULL none */
     char *array;    /* a script's array task: its array's id, NULL none */
     unsigned slots; /* ... and the array's %N slot limit, 0 none */
+    int failed;     /* a script's submit --exit with a non-zero status: a completed run
+                       is a failure for afterok and afternotok */
 };
 
 struct val_facts {
