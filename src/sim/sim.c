@@ -320,7 +320,10 @@ static void run_commands(struct sim *sim, long now, const struct sim_hooks *h)
             continue; /* its job is the workload's, queued already */
         char *out = NULL;
         struct err e;
-        int rc = cmd_runv(&c, cmd->argc, cmd->argv, &out, &e);
+        int rc = sim_qalter_is(cmd) ? sim_qalter_run(sim->s, cmd, now, &e)
+                                    : cmd_runv(&c, cmd->argc, cmd->argv, &out, &e);
+        if (rc == 0 && !out)
+            out = xstrdup(""); /* qalter: silent on success, as Torque's */
         if (h->command)
             h->command(h->ctx, cmd, rc == 0 ? out : NULL, rc == 0 ? NULL : e.msg);
         free(out);

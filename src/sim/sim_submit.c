@@ -7,6 +7,8 @@
 
 #include "cfg/cfg.h"
 #include "cmd/qsub.h"
+#include "core/job.h"
+#include "core/sched.h"
 #include "engine/dep.h"
 #include "util/arange.h"
 #include "util/mem.h"
@@ -257,6 +259,64 @@ static int check_deps(const struct workload *wl, const char *path, struct err *e
     return rc;
 }
 
+int sim_qalter_is(const struct sim_script_cmd *cmd)
+{
+    return cmd->argc > 0 && strcmp(cmd->argv[0], "qalter") == 0;
+}
+
+/* The dependencies of a qalter line: argv[2] after "depend=". */
+static const char *qalter_depend(const struct sim_script_cmd *cmd)
+{
+    return cmd->argv[2] + strlen("depend=");
+}
+
+/* A qalter line's shape, its job and the jobs its dependencies name
+ * (every one a job of the replay, ids; not a whole array); -1 with err. */
+static int check_qalter(const struct sim_script_cmd *cmd, const char *path,
+                        const struct strmap *ids, struct err *err)
+{
+    size_t at;
+    if (cmd->argc != 4 || strcmp(cmd->argv[1], "-W") != 0 ||
+        strncmp(cmd->argv[2], "depend=", 7) != 0)
+        return err_set(err,
+                       "%s:%ld: qalter: a replay alters dependencies only: qalter -W "
+                       "depend=LIST JOB",
+                       path, cmd->line);
+    if (!strmap_get(ids, cmd->argv[3], &at))
+        return err_set(err,
+                       "%s:%ld: qalter: no job '%.64s' in the replay (the trace's or a submit's)",
+                       path, cmd->line, cmd->argv[3]);
+    struct job_dep *d = NULL;
+    size_t n = 0;
+    struct err e;
+    if (dep_parse(qalter_depend(cmd), &d, &n, &e) < 0)
+        return err_set(err, "%s:%ld: qalter: illegal -W value %.64s: %s", path, cmd->line,
+                       cmd->argv[2], e.msg);
+    int rc = 0;
+    for (size_t k = 0; k < n && rc == 0; k++)
+        if (!strmap_get(ids, d[k].on, &at))
+            rc =
+                err_set(err, "%s:%ld: qalter: dependency on job %s: no such job in the replay%s",
+                        path, cmd->line, d[k].on,
+                        strstr(d[k].on, "[]") ? " (a whole array: name its tasks, ID[INDEX])" : "");
+    dep_free(d, n);
+    return rc;
+}
+
+int sim_qalter_run(struct sched *s, const struct sim_script_cmd *cmd, long now, struct err *err)
+{
+    struct job *j = sched_find_job(s, cmd->argv[3]);
+    struct err e;
+    if (!j)
+        return err_set(err, "qalter: Unknown Job Id %s (not queued yet, or rejected)",
+                       cmd->argv[3]);
+    if (j->state != JOB_IDLE)
+        return err_set(err, "qalter: Request invalid for state of job %s", cmd->argv[3]);
+    if (sched_replace_deps(s, j, qalter_depend(cmd), now, &e) < 0)
+        return err_set(err, "qalter: illegal -W value %.64s: %s", cmd->argv[2], e.msg);
+    return 0;
+}
+
 int sim_submit_add(const struct sim_script *sc, const char *path, struct workload *wl,
                    struct err *err)
 {
@@ -278,6 +338,11 @@ int sim_submit_add(const struct sim_script *sc, const char *path, struct workloa
             any = 1;
         }
     }
+    /* qalter names jobs of any submit line, earlier or later (one not
+     * queued yet at its time is its failure, reported then). */
+    for (size_t i = 0; i < sc->n && rc == 0; i++)
+        if (sim_qalter_is(&sc->cmds[i]))
+            rc = check_qalter(&sc->cmds[i], path, &ids, err);
     strmap_free(&ids);
     if (rc < 0 || !any)
         return rc;

@@ -797,8 +797,24 @@ static int dep_allows(const char *type, const struct job *p, const struct val_fa
     return 1;
 }
 
-/* A script's submit with -W depend= (docs/simulation.md): each of its
- * runs starts only when every job it names allows it. */
+/* The dependencies job id (its facts x, NULL none) has when it starts at
+ * `start`: its submit's -W depend=, or the last qalter before then that
+ * found it queued (the simulator runs a qalter before the iteration of its
+ * instant); NULL none. */
+static const char *deps_at(const struct val_facts *f, const struct val_fact *x, const char *id,
+                           long start)
+{
+    const char *text = x ? x->depend : NULL;
+    for (size_t i = 0; i < f->nalters; i++)
+        if (strcmp(f->alters[i].id, id) == 0 && f->alters[i].t <= start &&
+            (!x || f->alters[i].t >= x->submit))
+            text = f->alters[i].depend;
+    return text;
+}
+
+/* A script's submit with -W depend= (docs/simulation.md), or a job a
+ * qalter gave some: each of its runs starts only when every job they name
+ * allows it. */
 static void check_script_deps(struct val *v, const struct val_facts *f)
 {
     struct strmap at;
@@ -806,9 +822,10 @@ static void check_script_deps(struct val *v, const struct val_facts *f)
     for (size_t i = 0; i < v->njobs; i++) {
         const struct job *j = &v->jobs[i];
         const struct val_fact *x = val_fact_of(f, j->id);
+        const char *deps = j->nruns ? deps_at(f, x, j->id, j->runs[0].start) : NULL;
         struct val_dep d;
         size_t k;
-        for (size_t n = 0; x && x->depend && j->nruns && val_dep_nth(x->depend, n, &d); n++) {
+        for (size_t n = 0; deps && val_dep_nth(deps, n, &d); n++) {
             if (!strmap_get(&at, d.on, &k))
                 violation(v, j, "runs, but job %s it waits for (%s) is not in the schedule", d.on,
                           d.type);

@@ -84,9 +84,18 @@ struct val_fact {
                        is a failure for afterok and afternotok */
 };
 
+/* A script's `qalter -W depend=LIST JOB` (docs/simulation.md): from time
+ * t on, JOB's dependencies are LIST. */
+struct val_alter {
+    char *id, *depend;
+    long t;
+};
+
 struct val_facts {
     struct val_fact *v;
     size_t n, cap;
+    struct val_alter *alters; /* in the script's order, hence time order */
+    size_t nalters, capalters;
     int maui; /* a Maui trace: its submission times are not checked */
     long long hdr_nodes, hdr_procs;
     struct strmap by_id;

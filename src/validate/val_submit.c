@@ -4,7 +4,7 @@
  * add to a replay, as facts (val_int.h). Read apart from the simulator's
  * reader (sim/sim_submit.c), as the validator reads traces apart: only
  * what its checks need — id, submission, runtime, -W depend=, -t / -J,
- * --exit.
+ * --exit — and its `qalter -W depend=` lines.
  */
 #include "validate/val_int.h"
 
@@ -78,6 +78,18 @@ static int submit_line(struct val_facts *f, const char *path, long no, long t, c
     return 0;
 }
 
+/* One qalter line's words after "qalter": -W depend=LIST JOB. */
+static int qalter_line(struct val_facts *f, const char *path, long no, long t, char **w, size_t n,
+                       struct err *err)
+{
+    if (n != 3 || strcmp(w[0], "-W") != 0 || strncmp(w[1], "depend=", 7) != 0)
+        return err_set(err, "%s:%ld: qalter: not qalter -W depend=LIST JOB", path, no);
+    f->alters = xgrow(f->alters, &f->capalters, f->nalters + 1, sizeof *f->alters);
+    f->alters[f->nalters++] =
+        (struct val_alter){.id = xstrdup(w[2]), .depend = xstrdup(w[1] + 7), .t = t};
+    return 0;
+}
+
 int val_submit_read(const char *path, struct val_facts *f, struct err *err)
 {
     FILE *in = fopen(path, "r");
@@ -91,10 +103,12 @@ int val_submit_read(const char *path, struct val_facts *f, struct err *err)
         char *w[64];
         size_t n = val_words(line, w, 64);
         long t;
-        if (n < 2 || strcmp(w[1], "submit") != 0)
+        if (n < 2 || (strcmp(w[1], "submit") != 0 && strcmp(w[1], "qalter") != 0))
             continue;
         if (cfg_parse_time(w[0], &t, NULL) < 0)
             rc = err_set(err, "%s:%ld: '%s' is not a time", path, no, w[0]);
+        else if (w[1][0] == 'q')
+            rc = qalter_line(f, path, no, t, w + 2, n - 2, err);
         else
             rc = submit_line(f, path, no, t, w + 2, n - 2, err);
     }
