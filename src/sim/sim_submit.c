@@ -243,11 +243,12 @@ static int check_deps(const struct workload *wl, const char *path, struct err *e
             if (strmap_get(&pos, d[k].on, &at))
                 continue;
             size_t len = strlen(d[k].on);
-            const char *what = len > 2 && strcmp(d[k].on + len - 2, "[]") == 0
-                                   ? "is a whole array (name its tasks, ID[INDEX])"
-                                   : "is not a job queued before this one (a later one: "
-                                     "jobs of one instant queue by id; itself; or none "
-                                     "of the replay's)";
+            const char *what =
+                len > 2 && strcmp(d[k].on + len - 2, "[]") == 0
+                    ? "is a whole array (name its tasks, ID[INDEX])"
+                    : "is not a job queued before this one (a later one: "
+                      "jobs of one instant queue in the script's order; itself; or none "
+                      "of the replay's)";
             rc = err_set(err, "%s:%ld: submit: dependency on job %s: %s %s", path, j->line, d[k].on,
                          d[k].on, what);
         }

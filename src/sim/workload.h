@@ -109,7 +109,9 @@ void workload_add_recorded(struct workload *wl, const struct wl_job *job, long s
  * workload; its strings must be the workload's already): the first such
  * call keeps a `more` for every job. */
 void workload_add_more(struct workload *wl, const struct wl_job *job, const struct wl_more *more);
-/* Sort the jobs by submit time, then job id, then file line, when they are not. */
+/* Sort the jobs by submit time, then job id, then file line, when they are not;
+ * at one instant a --commands script's submissions (those with more) come
+ * after the trace's, in the script's order, an array's tasks by index. */
 void workload_sort(struct workload *wl);
 
 /*
