@@ -3,12 +3,14 @@
  * jobs the script adds to the replay, with qsub's options, so that a
  * replay can hold Torque's dependencies (-W depend=) and arrays (-t, -J).
  *
- *   TIME submit ID RUNTIME [-u USER] [QSUB-OPTIONS]
+ *   TIME submit ID RUNTIME [-u USER] [--exit STATUS] [QSUB-OPTIONS]
  *
  * ID names the job as the replay names a trace's (a dependency and every
  * command refer to it so); an array's tasks are ID[INDEX]. RUNTIME is how
  * long the job really runs, in the script's time syntax. -u is the user
- * (Torque's -u, the user the job runs as; default "script"). The rest are
+ * (Torque's -u, the user the job runs as; default "script"). --exit is the
+ * status the job's script ends with (0..512, default 0: success), which
+ * afterok and afternotok judge as the daemon's. The rest are
  * qsub's options (cmd/qsub.h) that mean something to a replay: -l nodes=,
  * procs=, ppn, walltime (default: the runtime), mem, features, qos,
  * advres; -A, -q, -W group_list=, -W x=QOS:/ADVRES:, -W depend=, -t, -J.
