@@ -6,14 +6,17 @@
 # simulate` starts the same jobs in the same order at the same times (to
 # within a second, the daemon's reaction), and removes the same ones.
 #
-# Two nodes of 4 processors; RMPOLLINTERVAL a minute, so that what happens
-# must happen by the engine's rules at job ends, not at a poll:
-#   - long (2 processors, 12 s); p (succeeds) and f (exit 3), 6 s each;
+# Two nodes of 4 processors, all of them busy from the start;
+# RMPOLLINTERVAL a minute, so that what happens must happen by the
+# engine's rules at job ends, not at a poll:
+#   - long (4 processors, 14 s); p (succeeds) and f (exit 3), 6 s each;
+#     arr, -t 1-4%2, 4 s each: two tasks at a time (arr[3] and arr[4] at 4 s);
 #   - alt waits for long (afterok), then qalter makes it wait for f
-#     (afterany): it starts when f ends;
-#   - ok (afterok:p), nok (afternotok:f) start when p and f end; okf
-#     (afterok:f) is removed then, with the reason; any (afterany:f,p) too;
-#   - arr, -t 1-4%2: two tasks at a time; q waits for arr[4] (afterok).
+#     (afterany); ok (afterok:p), nok (afternotok:f), any (afterany:f,p),
+#     3 s each, are released when f and p end (6 s), okf (afterok:f) is
+#     removed then, with the reason; the two processors f and p free go to
+#     the first two in queue order, alt and ok; nok and any wait for arr's
+#     (8 s); q waits for arr[4] (afterok), then for a processor (9 s).
 # Root, useradd and runuser are needed (tests/run.sh runs it under the
 # users lock: the user's name is fixed).
 . tests/integration/lib.sh
@@ -89,19 +92,19 @@ make_sed() {
 id_of() { awk -v n="$1" '$1 == n { print $2 }' "$TMP/ids"; }
 make_sed
 
-sub long 12 0 2
+sub long 14 0 4
 sub f 6 3 1
 sub p 6 0 1
-sub alt 2 0 1 -W "depend=afterok:$(id_of long)"
+sub alt 3 0 1 -W "depend=afterok:$(id_of long)"
 as_user qalter -W "depend=afterany:$(id_of f)" "$(id_of alt)" >"$TMP/out" 2>&1
 rc=$?
 echo "$(date +%s) qalter -W depend=afterany:f alt" >>"$TMP/lines"
 check "qalter -W depend= of alt accepted" [ "$rc" = 0 ]
-sub ok 2 0 1 -W "depend=afterok:$(id_of p)"
-sub nok 2 0 1 -W "depend=afternotok:$(id_of f)"
-sub okf 2 0 1 -W "depend=afterok:$(id_of f)"
-sub any 2 0 1 -W "depend=afterany:$(id_of f):$(id_of p)"
-sub arr 3 0 1 -t 1-4%2
+sub ok 3 0 1 -W "depend=afterok:$(id_of p)"
+sub nok 3 0 1 -W "depend=afternotok:$(id_of f)"
+sub okf 3 0 1 -W "depend=afterok:$(id_of f)"
+sub any 3 0 1 -W "depend=afterany:$(id_of f):$(id_of p)"
+sub arr 4 0 1 -t 1-4%2
 arr=$(id_of arr)
 sub q 1 0 1 -W "depend=afterok:$arr[4]"
 
@@ -113,7 +116,7 @@ ended() {
         timeout 5 "$MOKU" checkjob "$j" 2>/dev/null | grep -q '^State: \(Completed\|Removed\)' || return 1
     done <"$TMP/jobs"
 }
-check "the daemon ended every job within 90 s" wait_for 90 ended
+check "the daemon ended every job within 120 s" wait_for 120 ended
 
 # What the daemon did, per job: name, submit, start (0: never), state.
 : >"$TMP/daemon.txt"
@@ -161,7 +164,13 @@ check "the same order of starts, job for job" \
     awk '$2 >= 0 { for (i in s) if ((s[i] - $2 >= 2 && r[i] < $3) || ($2 - s[i] >= 2 && $3 < r[i])) exit 1
                    s[$1] = $2; r[$1] = $3 }' "$TMP/side.txt"
 start_of() { awk -v n="$1" -v c="$2" '$1 == n { print $c }' "$TMP/side.txt"; }
-check "the slot limit: arr[3] starts when arr[1] ends (3 s later), in both" \
-    sh -c "[ $(start_of 'arr[3]' 3) -eq \$(($(start_of 'arr[1]' 3) + 3)) ] && [ $(start_of 'arr[3]' 2) -ge \$(($(start_of 'arr[1]' 2) + 2)) ]"
-check "qalter: alt started when f ended (6 s), not after long (12 s), in both" \
-    sh -c "[ $(start_of alt 3) -eq \$(($(start_of f 3) + 6)) ] && [ $(start_of alt 2) -lt \$(($(start_of long 2) + 11)) ]"
+check "the slot limit: arr[3] starts when arr[1] ends (4 s later), in both" \
+    sh -c "[ $(start_of 'arr[3]' 3) -eq \$(($(start_of 'arr[1]' 3) + 4)) ] && [ $(start_of 'arr[3]' 2) -ge \$(($(start_of 'arr[1]' 2) + 3)) ]"
+check "qalter: alt started when f ended (6 s), not after long (14 s), in both" \
+    sh -c "[ $(start_of alt 3) -eq \$(($(start_of f 3) + 6)) ] && [ $(start_of alt 2) -lt \$(($(start_of long 2) + 13)) ]"
+check "the processors f and p freed went to alt and ok; nok and any started later, in both" \
+    sh -c "[ $(start_of ok 3) -eq $(start_of alt 3) ] && [ $(start_of nok 3) -gt $(start_of ok 3) ] &&
+           [ $(start_of any 3) -gt $(start_of ok 3) ] && [ $(start_of nok 2) -gt $(start_of alt 2) ] &&
+           [ $(start_of any 2) -gt $(start_of alt 2) ]"
+check "q started after arr[4] ended, in both" \
+    sh -c "[ $(start_of q 3) -ge \$(($(start_of 'arr[4]' 3) + 4)) ] && [ $(start_of q 2) -ge \$(($(start_of 'arr[4]' 2) + 3)) ]"
