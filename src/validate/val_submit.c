@@ -54,7 +54,7 @@ static int submit_line(struct val_facts *f, const char *path, long no, long t, c
         if (strcmp(w[i], "-W") == 0 && strncmp(w[i + 1], "depend=", 7) == 0)
             so.depend = w[i + 1] + 7;
         else if (strcmp(w[i], "--exit") == 0)
-            so.failed = strcmp(w[i + 1], "0") != 0;
+            so.failed = strtol(w[i + 1], NULL, 10) != 0;
         else if (strcmp(w[i], "-t") == 0 || strcmp(w[i], "-J") == 0)
             range = w[i + 1], pbs = w[i][1] == 'J';
     }
