@@ -110,8 +110,10 @@ static const struct help_opt sim_opts[] = {
                         "lines of 'TIME COMMAND [ARGS]' (TIME in seconds since the\n"
                         "trace's start, or [[DD:]HH:]MM:SS), e.g. '3600 sethold 42';\n"
                         "canceljob, sethold, releasehold, setspri, setqos, runjob,\n"
-                        "setres, releaseres and the --show commands; each command\n"
-                        "and its answer are written to standard error"},
+                        "setres, releaseres and the --show commands; 'submit ID\n"
+                        "RUNTIME [-u USER] [--exit STATUS] [QSUB-OPTIONS]' adds a\n"
+                        "job, 'qalter -W depend=LIST JOB' changes its dependencies;\n"
+                        "each command and its answer are written to standard error"},
     {"--quiet", "with --commands, write only the commands that fail"},
     {"--timezone ZONE", "the calendar of standing reservations (SRCFG): UTC, local,\n"
                         "+HH:MM, or a zone name such as Europe/Stockholm (default:\n"

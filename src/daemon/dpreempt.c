@@ -20,6 +20,10 @@
  * `draining`: djobs_poll does not take that end for the job's (the job is
  * queued, not running) and removes the old spool directory once it comes.
  *
+ * An interactive job (qsub -I) is not requeued: Torque's is not rerunnable,
+ * so REQUEUE preemption refuses it and it runs on (SUSPEND stops it as any
+ * job).
+ *
  * Not here: which jobs to preempt, and when to resume them (the engine's).
  */
 #include <errno.h>
@@ -160,6 +164,15 @@ int dpreempt_rm_preempt(void *ctx, struct job *j, enum preempt_policy how, long 
         return -1; /* cancelled and ending: its end frees the processors */
     if (rm_state(d, dj, now, &st) < 0 || !run_going(&st))
         return -1; /* ended: djobs_poll records it */
+    if (how != PREEMPT_SUSPEND && djobs_interactive(&dj->rec)) {
+        /* Torque's qsub marks an interactive job not rerunnable, and its
+         * server refuses to requeue one (pbs_rerunjob: "job is not
+         * rerunnable"), so Maui's REQUEUE preemption of it fails: it runs
+         * on. Requeued, it would start again for a qsub that is gone. */
+        dlog(d->log, 2, "job %s not preempted: an interactive job (qsub -I) is not rerunnable",
+             j->name);
+        return -1;
+    }
     return how == PREEMPT_SUSPEND ? preempt_suspend(d, dj, now) : preempt_requeue(d, dj, now);
 }
 

@@ -173,6 +173,22 @@ static void keep_creds(struct sim *sim, struct sim_outcome *o, const struct job 
     }
 }
 
+/* Torque's exit status for a job ended by SIGTERM (256 + 15): the daemon's
+ * walltime kill and qdel (rm/supervise.c). */
+#define SIM_EXIT_KILLED 271
+
+/* The exit status job `tag` ends with, as the daemon's resource manager
+ * reports it (dependencies judge it: afterok, afternotok): 271 (Torque's
+ * SIGTERM) for a job killed at its walltime or cancelled while it ran;
+ * else its script's (submit --exit), -1 (success) when none was given. */
+static int exit_of(const struct sim *sim, const struct sim_outcome *o, size_t tag)
+{
+    if (o->killed || o->cancelled)
+        return SIM_EXIT_KILLED;
+    const struct wl_more *m = sim->wl->more ? sim->wl->more[tag] : NULL;
+    return m ? m->exit_status : -1;
+}
+
 static void end_jobs(struct sim *sim, long now)
 {
     struct run *r, **ended = NULL;
@@ -184,6 +200,7 @@ static void end_jobs(struct sim *sim, long now)
         o->backfilled = (j->flags & JOB_BACKFILLED) != 0;
         o->end = now;
         sim->busy -= wl_job_procs(&sim->wl->jobs[j->tag]);
+        j->exit_status = exit_of(sim, o, j->tag);
         sched_job_ended(sim->s, j, now);
         keep_creds(sim, o, j);
         if (nended == cap)
@@ -303,7 +320,10 @@ static void run_commands(struct sim *sim, long now, const struct sim_hooks *h)
             continue; /* its job is the workload's, queued already */
         char *out = NULL;
         struct err e;
-        int rc = cmd_runv(&c, cmd->argc, cmd->argv, &out, &e);
+        int rc = sim_qalter_is(cmd) ? sim_qalter_run(sim->s, cmd, now, &e)
+                                    : cmd_runv(&c, cmd->argc, cmd->argv, &out, &e);
+        if (rc == 0 && !out)
+            out = xstrdup(""); /* qalter: silent on success, as Torque's */
         if (h->command)
             h->command(h->ctx, cmd, rc == 0 ? out : NULL, rc == 0 ? NULL : e.msg);
         free(out);

@@ -105,7 +105,8 @@ static int check_cmd(const struct sim_script_cmd *c, long prev, const char *path
 {
     if (c->argc == 0)
         return err_set(err, "%s:%ld: no command after the time", path, c->line);
-    if (!cmd_known(c->argv[0]) && strcmp(c->argv[0], "submit") != 0) /* sim_submit.h */
+    if (!cmd_known(c->argv[0]) && strcmp(c->argv[0], "submit") != 0 &&
+        strcmp(c->argv[0], "qalter") != 0) /* sim_submit.h */
         return err_set(err, "%s:%ld: unknown command '%.64s'", path, c->line, c->argv[0]);
     if (c->t < prev)
         return err_set(err,

@@ -12,7 +12,8 @@
  *
  * This module only reads and checks the file; the simulator runs the
  * commands (sim.h, sim_hooks.script). `submit` lines are jobs, not
- * commands: sim_submit.h reads them into the workload.
+ * commands: sim_submit.h reads them into the workload; it also checks the
+ * `qalter -W depend=` lines, which the simulator runs (sim_qalter_run).
  */
 #ifndef MOKU_SIM_SCRIPT_H
 #define MOKU_SIM_SCRIPT_H

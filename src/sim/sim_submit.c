@@ -7,6 +7,8 @@
 
 #include "cfg/cfg.h"
 #include "cmd/qsub.h"
+#include "core/job.h"
+#include "core/sched.h"
 #include "engine/dep.h"
 #include "util/arange.h"
 #include "util/mem.h"
@@ -25,8 +27,13 @@ struct submit {
     const char *id;
     long runtime;
     const char *user;
+    int exit_status; /* --exit STATUS, -1 none */
     struct qsub_req req;
 };
+
+/* The largest --exit: Torque's statuses are a script's 0..255 and 256 + a
+ * signal's number. */
+#define SUBMIT_EXIT_MAX 512
 
 /*
  * The qsub options given that a replay has no meaning for: the first one's
@@ -65,6 +72,17 @@ static int good_id(const char *id)
     return *id && strcspn(id, ".:,[]% \t") == strlen(id) && strlen(id) <= QSUB_MAX_WORD;
 }
 
+/* --exit's value: 0..SUBMIT_EXIT_MAX into *st; -1 for none or another word. */
+static int read_exit(const char *w, int *st)
+{
+    char *end;
+    long v = w ? strtol(w, &end, 10) : -1;
+    if (!w || end == w || *end || w[0] == '-' || w[0] == '+' || v > SUBMIT_EXIT_MAX)
+        return -1;
+    *st = (int)v;
+    return 0;
+}
+
 /* Read cmd's words into *sb; -1 with err (the line's). */
 static int read_submit(const struct sim_script_cmd *cmd, const char *path, const struct strmap *ids,
                        struct submit *sb, struct err *err)
@@ -72,7 +90,7 @@ static int read_submit(const struct sim_script_cmd *cmd, const char *path, const
     if (cmd->argc < 3)
         return err_set(err,
                        "%s:%ld: submit needs an id and a runtime: submit ID RUNTIME "
-                       "[-u USER] [QSUB-OPTIONS]",
+                       "[-u USER] [--exit STATUS] [QSUB-OPTIONS]",
                        path, cmd->line);
     size_t at;
     sb->id = cmd->argv[1];
@@ -94,8 +112,15 @@ static int read_submit(const struct sim_script_cmd *cmd, const char *path, const
     int qargc = 0;
     qargv[qargc++] = "submit";
     sb->user = SUBMIT_USER;
+    sb->exit_status = -1;
     for (int i = 3; i < cmd->argc; i++) {
-        if (strcmp(cmd->argv[i], "-u") != 0) {
+        if (strcmp(cmd->argv[i], "--exit") == 0) {
+            if (read_exit(i + 1 < cmd->argc ? cmd->argv[++i] : NULL, &sb->exit_status) < 0) {
+                free(qargv);
+                return err_set(err, "%s:%ld: submit: --exit needs a status, 0 to %d", path,
+                               cmd->line, SUBMIT_EXIT_MAX);
+            }
+        } else if (strcmp(cmd->argv[i], "-u") != 0) {
             qargv[qargc++] = cmd->argv[i];
         } else if (i + 1 < cmd->argc && cmd->argv[i + 1][0] && cmd->argv[i + 1][0] != '-') {
             sb->user = cmd->argv[++i];
@@ -182,7 +207,8 @@ static int add_jobs(struct workload *wl, struct strmap *ids, const struct submit
                            chunks_of(&sb->req), sb->req.ppn, err) < 0)
         return -1;
     struct wl_job j = job_of(wl, sb, cmd->t, cmd->line);
-    struct wl_more m = {.depend = workload_keep(wl, sb->req.depend)};
+    struct wl_more m = {.depend = workload_keep(wl, sb->req.depend),
+                        .exit_status = sb->exit_status};
     const char *id = workload_keep(wl, sb->id);
     strmap_put(ids, id, 0);
     const char *range = sb->req.array ? sb->req.array : sb->req.array_pbs;
@@ -229,11 +255,12 @@ static int check_deps(const struct workload *wl, const char *path, struct err *e
             if (strmap_get(&pos, d[k].on, &at))
                 continue;
             size_t len = strlen(d[k].on);
-            const char *what = len > 2 && strcmp(d[k].on + len - 2, "[]") == 0
-                                   ? "is a whole array (name its tasks, ID[INDEX])"
-                                   : "is not a job queued before this one (a later one: "
-                                     "jobs of one instant queue by id; itself; or none "
-                                     "of the replay's)";
+            const char *what =
+                len > 2 && strcmp(d[k].on + len - 2, "[]") == 0
+                    ? "is a whole array (name its tasks, ID[INDEX])"
+                    : "is not a job queued before this one (a later one: "
+                      "jobs of one instant queue in the script's order; itself; or none "
+                      "of the replay's)";
             rc = err_set(err, "%s:%ld: submit: dependency on job %s: %s %s", path, (long)j->line,
                          d[k].on, d[k].on, what);
         }
@@ -243,6 +270,64 @@ static int check_deps(const struct workload *wl, const char *path, struct err *e
     }
     strmap_free(&pos);
     return rc;
+}
+
+int sim_qalter_is(const struct sim_script_cmd *cmd)
+{
+    return cmd->argc > 0 && strcmp(cmd->argv[0], "qalter") == 0;
+}
+
+/* The dependencies of a qalter line: argv[2] after "depend=". */
+static const char *qalter_depend(const struct sim_script_cmd *cmd)
+{
+    return cmd->argv[2] + strlen("depend=");
+}
+
+/* A qalter line's shape, its job and the jobs its dependencies name
+ * (every one a job of the replay, ids; not a whole array); -1 with err. */
+static int check_qalter(const struct sim_script_cmd *cmd, const char *path,
+                        const struct strmap *ids, struct err *err)
+{
+    size_t at;
+    if (cmd->argc != 4 || strcmp(cmd->argv[1], "-W") != 0 ||
+        strncmp(cmd->argv[2], "depend=", 7) != 0)
+        return err_set(err,
+                       "%s:%ld: qalter: a replay alters dependencies only: qalter -W "
+                       "depend=LIST JOB",
+                       path, cmd->line);
+    if (!strmap_get(ids, cmd->argv[3], &at))
+        return err_set(err,
+                       "%s:%ld: qalter: no job '%.64s' in the replay (the trace's or a submit's)",
+                       path, cmd->line, cmd->argv[3]);
+    struct job_dep *d = NULL;
+    size_t n = 0;
+    struct err e;
+    if (dep_parse(qalter_depend(cmd), &d, &n, &e) < 0)
+        return err_set(err, "%s:%ld: qalter: illegal -W value %.64s: %s", path, cmd->line,
+                       cmd->argv[2], e.msg);
+    int rc = 0;
+    for (size_t k = 0; k < n && rc == 0; k++)
+        if (!strmap_get(ids, d[k].on, &at))
+            rc =
+                err_set(err, "%s:%ld: qalter: dependency on job %s: no such job in the replay%s",
+                        path, cmd->line, d[k].on,
+                        strstr(d[k].on, "[]") ? " (a whole array: name its tasks, ID[INDEX])" : "");
+    dep_free(d, n);
+    return rc;
+}
+
+int sim_qalter_run(struct sched *s, const struct sim_script_cmd *cmd, long now, struct err *err)
+{
+    struct job *j = sched_find_job(s, cmd->argv[3]);
+    struct err e;
+    if (!j)
+        return err_set(err, "qalter: Unknown Job Id %s (not queued yet, or rejected)",
+                       cmd->argv[3]);
+    if (j->state != JOB_IDLE)
+        return err_set(err, "qalter: Request invalid for state of job %s", cmd->argv[3]);
+    if (sched_replace_deps(s, j, qalter_depend(cmd), now, &e) < 0)
+        return err_set(err, "qalter: illegal -W value %.64s: %s", cmd->argv[2], e.msg);
+    return 0;
 }
 
 int sim_submit_add(const struct sim_script *sc, const char *path, struct workload *wl,
@@ -266,6 +351,11 @@ int sim_submit_add(const struct sim_script *sc, const char *path, struct workloa
             any = 1;
         }
     }
+    /* qalter names jobs of any submit line, earlier or later (one not
+     * queued yet at its time is its failure, reported then). */
+    for (size_t i = 0; i < sc->n && rc == 0; i++)
+        if (sim_qalter_is(&sc->cmds[i]))
+            rc = check_qalter(&sc->cmds[i], path, &ids, err);
     strmap_free(&ids);
     if (rc < 0 || !any)
         return rc;

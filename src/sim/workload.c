@@ -190,9 +190,21 @@ struct job_rec {
     const struct wl_more *more;
 };
 
+/* With what a --commands script's submissions have (more): at one instant
+ * the trace's jobs first (queued before the script's commands run), then
+ * the script's in its order, as qsub typed line after line queues them
+ * (not by id: a script's ids are names, and the daemon queues by
+ * submission), an array's tasks by index. */
 static int by_submit_rec(const void *a, const void *b)
 {
-    return by_submit(&((const struct job_rec *)a)->j, &((const struct job_rec *)b)->j);
+    const struct job_rec *x = a, *y = b;
+    if (x->j.submit != y->j.submit || (!x->more && !y->more))
+        return by_submit(&x->j, &y->j);
+    if (!x->more || !y->more)
+        return x->more ? 1 : -1;
+    if (x->j.line != y->j.line)
+        return x->j.line < y->j.line ? -1 : 1;
+    return x->more->index < y->more->index ? -1 : (x->more->index > y->more->index);
 }
 
 /* Sort the jobs with their recorded starts and mores (both stay parallel). */
@@ -215,6 +227,10 @@ static void sort_with_starts(struct workload *wl)
 
 void workload_sort(struct workload *wl)
 {
+    if (wl->more) { /* by_submit does not see their order */
+        sort_with_starts(wl);
+        return;
+    }
     for (size_t i = 1; i < wl->njobs; i++)
         if (by_submit(&wl->jobs[i - 1], &wl->jobs[i]) > 0) {
             if (wl->rec_start || wl->more)

@@ -95,6 +95,8 @@ struct wl_more {
     const char *array;  /* a task: its array's name (the submit's id), NULL none */
     unsigned index;     /* a task: its index */
     unsigned slots;     /* a task: its array's %N slot limit, 0 none */
+    int exit_status;    /* the status its script ends with (submit --exit), -1 none given:
+                           success, as a job that runs to its end */
 };
 
 struct workload {
@@ -152,7 +154,9 @@ void workload_add_recorded(struct workload *wl, const struct wl_job *job, long s
  * workload; its strings must be the workload's already): the first such
  * call keeps a `more` for every job. */
 void workload_add_more(struct workload *wl, const struct wl_job *job, const struct wl_more *more);
-/* Sort the jobs by submit time, then job id, then file line, when they are not. */
+/* Sort the jobs by submit time, then job id, then file line, when they are not;
+ * at one instant a --commands script's submissions (those with more) come
+ * after the trace's, in the script's order, an array's tasks by index. */
 void workload_sort(struct workload *wl);
 
 /*

@@ -780,11 +780,12 @@ static void check_deps(struct val *v, const struct val_facts *f)
 
 /* Whether parent p's outcome lets a job waiting on it with dependency type
  * `type` start at t (docs/daemon.md: after, its start; afterok, ended
- * completed; afternotok, ended otherwise; afterany, ended). */
-static int dep_allows(const char *type, const struct job *p, long t)
+ * completed with exit status 0 — px, its facts, may say it failed
+ * (submit --exit) —; afternotok, ended otherwise; afterany, ended). */
+static int dep_allows(const char *type, const struct job *p, const struct val_fact *px, long t)
 {
     long end = ended_at(p);
-    int done = p->state && strcmp(p->state, "completed") == 0;
+    int done = p->state && strcmp(p->state, "completed") == 0 && !(px && px->failed);
     if (strcmp(type, "after") == 0)
         return p->nruns && p->runs[0].start <= t;
     if (end == NEVER || t < end)
@@ -796,8 +797,24 @@ static int dep_allows(const char *type, const struct job *p, long t)
     return 1;
 }
 
-/* A script's submit with -W depend= (docs/simulation.md): each of its
- * runs starts only when every job it names allows it. */
+/* The dependencies job id (its facts x, NULL none) has when it starts at
+ * `start`: its submit's -W depend=, or the last qalter before then that
+ * found it queued (the simulator runs a qalter before the iteration of its
+ * instant); NULL none. */
+static const char *deps_at(const struct val_facts *f, const struct val_fact *x, const char *id,
+                           long start)
+{
+    const char *text = x ? x->depend : NULL;
+    for (size_t i = 0; i < f->nalters; i++)
+        if (strcmp(f->alters[i].id, id) == 0 && f->alters[i].t <= start &&
+            (!x || f->alters[i].t >= x->submit))
+            text = f->alters[i].depend;
+    return text;
+}
+
+/* A script's submit with -W depend= (docs/simulation.md), or a job a
+ * qalter gave some: each of its runs starts only when every job they name
+ * allows it. */
 static void check_script_deps(struct val *v, const struct val_facts *f)
 {
     struct strmap at;
@@ -805,13 +822,14 @@ static void check_script_deps(struct val *v, const struct val_facts *f)
     for (size_t i = 0; i < v->njobs; i++) {
         const struct job *j = &v->jobs[i];
         const struct val_fact *x = val_fact_of(f, j->id);
+        const char *deps = j->nruns ? deps_at(f, x, j->id, j->runs[0].start) : NULL;
         struct val_dep d;
         size_t k;
-        for (size_t n = 0; x && x->depend && j->nruns && val_dep_nth(x->depend, n, &d); n++) {
+        for (size_t n = 0; deps && val_dep_nth(deps, n, &d); n++) {
             if (!strmap_get(&at, d.on, &k))
                 violation(v, j, "runs, but job %s it waits for (%s) is not in the schedule", d.on,
                           d.type);
-            else if (!dep_allows(d.type, &v->jobs[k], j->runs[0].start))
+            else if (!dep_allows(d.type, &v->jobs[k], val_fact_of(f, d.on), j->runs[0].start))
                 violation(v, j, "starts at %ld, which job %s (%s, %s) does not allow (%s)",
                           j->runs[0].start, d.on, v->jobs[k].state ? v->jobs[k].state : "?",
                           v->jobs[k].nruns ? "ran" : "never ran", d.type);

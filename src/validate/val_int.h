@@ -80,11 +80,22 @@ struct val_fact {
     char *depend;   /* a script's submit: its -W depend= text, NULL none */
     char *array;    /* a script's array task: its array's id, NULL none */
     unsigned slots; /* ... and the array's %N slot limit, 0 none */
+    int failed;     /* a script's submit --exit with a non-zero status: a completed run
+                       is a failure for afterok and afternotok */
+};
+
+/* A script's `qalter -W depend=LIST JOB` (docs/simulation.md): from time
+ * t on, JOB's dependencies are LIST. */
+struct val_alter {
+    char *id, *depend;
+    long t;
 };
 
 struct val_facts {
     struct val_fact *v;
     size_t n, cap;
+    struct val_alter *alters; /* in the script's order, hence time order */
+    size_t nalters, capalters;
     int maui; /* a Maui trace: its submission times are not checked */
     long long hdr_nodes, hdr_procs;
     struct strmap by_id;

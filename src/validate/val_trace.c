@@ -234,6 +234,11 @@ void val_facts_free(struct val_facts *f)
         free(f->v[i].array);
     }
     free(f->v);
+    for (size_t i = 0; i < f->nalters; i++) {
+        free(f->alters[i].id);
+        free(f->alters[i].depend);
+    }
+    free(f->alters);
     if (f->by_id.keys)
         strmap_free(&f->by_id);
     memset(f, 0, sizeof *f);

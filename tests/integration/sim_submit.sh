@@ -45,6 +45,23 @@ run simulate --swf-out "$TMP/o.swf" --commands "$dir/chain.cmds" "$trace"
 check "--swf-out with submissions: refused (exit 1), naming the first" \
     sh -c "[ $rc -eq 1 ] && grep -q 'swf-out: $dir/chain.cmds submits jobs (line 9)' '$TMP/err'"
 
+# A qalter that fails at its time (the job runs) is reported with its
+# line, in the daemon's words; the replay goes on (exit 0).
+run simulate --commands "$dir/qalter.cmds" "$trace"
+check "qalter of a running job: reported, the replay goes on" \
+    sh -c "[ $rc -eq 0 ] && grep -q '^moku: $dir/qalter.cmds:18: qalter: Request invalid for state of job c' '$TMP/err'"
+run simulate --jobs-out "$TMP/ok.csv" --commands "$dir/qalter.cmds" "$trace"
+sed 's/^d,10,450,460,/d,10,420,430,/' "$TMP/ok.csv" >"$TMP/bad.csv"
+run validate --commands "$dir/qalter.cmds" "$trace" "$TMP/bad.csv"
+check "validate: a dependency a qalter gave broken (d starts at 420, b ends at 450)" \
+    sh -c "[ $rc -eq 1 ] && grep -q 'job d: starts at 420, which job b (completed, ran) does not allow (afterany)' '$TMP/out'"
+run simulate --jobs-out "$TMP/ok.csv" --commands "$dir/exit.cmds" "$trace"
+sed 's/^ok,20,,,,\([^,]*\),\([^,]*\),\([^,]*\),0,0,\([^,]*\),\([^,]*\),,\([^,]*\),\([^,]*\),cancelled,[^,]*,,/ok,20,400,450,380,\1,\2,\3,0,0,\4,\5,,\6,\7,completed,,node1:1,/' \
+    "$TMP/ok.csv" >"$TMP/bad.csv"
+run validate --commands "$dir/exit.cmds" "$trace" "$TMP/bad.csv"
+check "validate: afterok on a job whose script failed (--exit 3) broken" \
+    sh -c "[ $rc -eq 1 ] && grep -q 'job ok: starts at 400, which job f (completed, ran) does not allow (afterok)' '$TMP/out'"
+
 # While they wait: held for the dependency or the slot limit, and said so.
 run simulate --until 100 --show "checkjob b" --show "showq -b" --commands "$dir/chain.cmds" "$trace"
 check "checkjob: a job waiting for its dependency is on system hold, its dependency shown" \
