@@ -259,7 +259,9 @@ long darray_whole(const char *word);
  * ended, or all when every one has): *argv (a NULL-terminated vector the
  * caller frees) is replaced then, and the new words are returned, a
  * NULL-terminated vector of strings the caller frees; NULL when no word
- * was replaced (nothing changed). */
+ * was replaced (nothing changed). An array named twice in one request is
+ * expanded once (its later words dropped): no request names more tasks
+ * than the daemon has. */
 char **darray_expand(struct dmn *d, int *argc, char ***argv);
 
 /* djrec.c */

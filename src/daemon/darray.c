@@ -112,16 +112,29 @@ static int live(const struct djob *dj)
     return dj->rec.state == SJ_IDLE || dj->rec.state == SJ_RUNNING || dj->rec.state == SJ_SUSPENDED;
 }
 
-/* The names for whole-array word w ("12[]", "12[].host") appended to
- * *out: its tasks that have not ended, or, when all have, every task the
- * engine still shows (qstat -x, checkjob of a finished array). 0 when w
- * names no array the daemon has. */
-static size_t expand_word(struct dmn *d, const char *w, char ***out, size_t *n, size_t *cap)
+/* The array whole-array word w names (its id), or 0. */
+static long whole_of(const char *w)
 {
     char bare[48];
-    long array = darray_whole(cmd_job_id(w, bare, sizeof bare));
+    return darray_whole(cmd_job_id(w, bare, sizeof bare));
+}
+
+/* Whether `array` is one of the n of done. */
+static int among(const long *done, size_t n, long array)
+{
+    for (size_t i = 0; i < n; i++)
+        if (done[i] == array)
+            return 1;
+    return 0;
+}
+
+/* The names for the tasks of `array` appended to *out: those that have not
+ * ended, or, when all have, every task the engine still shows (qstat -x,
+ * checkjob of a finished array). 0 when the daemon has no such array. */
+static size_t expand_array(struct dmn *d, long array, char ***out, size_t *n, size_t *cap)
+{
     struct djob **tasks = NULL;
-    size_t k = array ? darray_tasks(d, array, &tasks) : 0, added = 0;
+    size_t k = darray_tasks(d, array, &tasks), added = 0;
     size_t nlive = 0;
     for (size_t i = 0; i < k; i++)
         nlive += live(tasks[i]);
@@ -143,10 +156,19 @@ char **darray_expand(struct dmn *d, int *argc, char ***argv)
     char **words = NULL, **own = NULL;
     size_t n = 0, cap = 0, nown = 0, capown = 0;
     int changed = 0;
+    long *done = xcalloc((size_t)*argc + 1, sizeof *done); /* the arrays expanded */
+    size_t ndone = 0;
     for (int i = 0; i < *argc; i++) {
         size_t before = n;
-        if (expand_word(d, (*argv)[i], &words, &n, &cap) > 0) {
+        long array = whole_of((*argv)[i]);
+        /* An array named again ("12[] 12[]", "12[] 12[].host") adds no
+         * task twice: 256 words of one array of 10000 tasks were 2.56
+         * million ids, one commit each, the daemon deaf for hours. */
+        if (array && among(done, ndone, array))
+            continue;
+        if (array && expand_array(d, array, &words, &n, &cap) > 0) {
             changed = 1;
+            done[ndone++] = array;
             for (size_t k = before; k < n; k++) {
                 own = xgrow(own, &capown, nown + 2, sizeof *own);
                 own[nown++] = words[k];
@@ -156,6 +178,7 @@ char **darray_expand(struct dmn *d, int *argc, char ***argv)
         words = xgrow(words, &cap, n + 2, sizeof *words);
         words[n++] = (*argv)[i];
     }
+    free(done);
     if (!changed) {
         free(words);
         return NULL;
