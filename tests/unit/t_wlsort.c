@@ -16,11 +16,11 @@ static void add(struct workload *wl, const char *id, long t, long line, const st
 {
     struct wl_job j = {.id = workload_keep(wl, id),
                        .submit = t,
-                       .runtime = 1,
-                       .walltime = 1,
                        .tasks = 1,
                        .procs_per_task = 1,
-                       .line = line};
+                       .line = (int32_t)line};
+    wl_job_set_runtime(&j, 1);
+    wl_job_set_walltime(&j, 1);
     if (m)
         workload_add_more(wl, &j, m);
     else
