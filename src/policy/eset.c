@@ -715,6 +715,17 @@ static void park(struct sched *s, struct job *j)
     }
 }
 
+/* Whether b[at, at + n) holds f[0, n) already, job for job: then their
+ * positions and the least requests above them stand, and rewriting them
+ * (a walk re-reading refused jobs, the common case) would only cost. */
+static int same_slots(const struct eset_comp *c, size_t at, struct job *const *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (c->b[at + i] != f[i])
+            return 0;
+    return 1;
+}
+
 /* Rebuild b from the unread part [from, nb) and the walk's stopped jobs f
  * (sorted): f before the unread part goes into the read slots, after it is
  * appended; anything else merges the two. */
@@ -741,6 +752,8 @@ static void refile_b(struct eset_comp *c, size_t from, struct job **f, size_t nf
         for (size_t i = c->bh; i < first; i++)
             c->bholes -= !c->b[i]; /* the read part's holes, now gone */
         c->bh = first - nfront;
+        if (nfront == nf && same_slots(c, c->bh, f, nf))
+            return; /* the walk read them and left them where they were */
         for (size_t i = 0; i < nfront; i++) {
             c->b[c->bh + i] = f[i];
             f[i]->epos = c->bh + i;
