@@ -554,6 +554,16 @@ const struct cmd_def *cmd_def_main(const struct cmd_def *d)
     return m ? m : d;
 }
 
+int cmd_def_takes_value(const struct cmd_def *d, const char *word)
+{
+    if (!d || word[0] != '-' || !word[1] || word[1] == '-' || word[2])
+        return 0;
+    for (const struct help_opt *o = d->doc.opts; o && o->flag; o++)
+        if (o->flag[0] == '-' && o->flag[1] == word[1] && o->flag[2] == ' ' && o->flag[3] != '[')
+            return 1;
+    return 0;
+}
+
 void cmd_def_look_names(char *buf, size_t n)
 {
     size_t len = 0, count = 0, k = 0;

@@ -138,6 +138,10 @@ const struct cmd_def *cmd_def_request(const char *cmd);
 const struct cmd_def *cmd_def_main(const struct cmd_def *d);
 /* d's request name. */
 const char *cmd_def_request_name(const struct cmd_def *d);
+/* Whether word is one of d's options that takes its value as the next
+ * word ("-N" of qalter: "-N NAME" in its table; "-a [ACCOUNT]", whose
+ * value can only be attached, does not). */
+int cmd_def_takes_value(const struct cmd_def *d, const char *word);
 /* The commands the simulator's --show answers (a handler, no change of
  * state; aliases left out), for messages: "showq, checkjob, ... or
  * pbsnodes", into buf (n bytes, cut short if it must). */

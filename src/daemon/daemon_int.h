@@ -261,8 +261,10 @@ long darray_whole(const char *word);
  * NULL-terminated vector of strings the caller frees; NULL when no word
  * was replaced (nothing changed). An array named twice in one request is
  * expanded once (its later words dropped): no request names more tasks
- * than the daemon has. */
-char **darray_expand(struct dmn *d, int *argc, char ***argv);
+ * than the daemon has. The value of one of def's options that take one
+ * (qalter -N NAME) is not a job, and is left as it is. */
+struct cmd_def;
+char **darray_expand(struct dmn *d, const struct cmd_def *def, int *argc, char ***argv);
 
 /* djrec.c */
 /* Write a job's record (inside the caller's transaction); a lean one

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmdtab.h"
 #include "daemon/daemon_int.h"
 #include "engine/array.h"
 #include "engine/engine.h"
@@ -151,16 +152,21 @@ static size_t expand_array(struct dmn *d, long array, char ***out, size_t *n, si
     return added;
 }
 
-char **darray_expand(struct dmn *d, int *argc, char ***argv)
+char **darray_expand(struct dmn *d, const struct cmd_def *def, int *argc, char ***argv)
 {
     char **words = NULL, **own = NULL;
     size_t n = 0, cap = 0, nown = 0, capown = 0;
     int changed = 0;
     long *done = xcalloc((size_t)*argc + 1, sizeof *done); /* the arrays expanded */
     size_t ndone = 0;
+    int operands = 0; /* past "--": every word is a job */
     for (int i = 0; i < *argc; i++) {
         size_t before = n;
-        long array = whole_of((*argv)[i]);
+        /* An option's value is not a job: "qalter -N 12[] 13" names job 13
+         * "12[]" (it renamed every task of 12). */
+        int value = !operands && i > 0 && cmd_def_takes_value(def, (*argv)[i - 1]);
+        operands |= strcmp((*argv)[i], "--") == 0;
+        long array = value ? 0 : whole_of((*argv)[i]);
         /* An array named again ("12[] 12[]", "12[] 12[].host") adds no
          * task twice: 256 words of one array of 10000 tasks were 2.56
          * million ids, one commit each, the daemon deaf for hours. */

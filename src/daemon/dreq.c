@@ -288,7 +288,7 @@ static json_t *handle(struct dmn *d, const struct peer *p, const json_t *req)
     dlog(d->log, 2, "request from %s: %.64s", p->user, cmd);
     int want_json = 0;
     /* "12[]": every task of array 12 (qstat shows the array itself) */
-    char **tasks = def->op == CMD_OP_QSTAT ? NULL : darray_expand(d, &argc, &argv);
+    char **tasks = def->op == CMD_OP_QSTAT ? NULL : darray_expand(d, def, &argc, &argv);
     char **own = normalize_args(d, argc, argv, &want_json);
     int nown = argc;
     int json = 0;

@@ -21,7 +21,7 @@ torque_serve 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=4\nLOGLEVEL 3\n' qstat
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; lib_cleanup' EXIT
 chmod 755 "$H"
 cp "$MOKU" "$TMP/moku-client" && chmod 755 "$TMP/moku-client"
-mkdir -p "$TMP/ubin" && for c in qsub qstat qdel qhold qrls; do ln -s "$TMP/moku-client" "$TMP/ubin/$c"; done
+mkdir -p "$TMP/ubin" && for c in qsub qstat qdel qhold qrls qalter; do ln -s "$TMP/moku-client" "$TMP/ubin/$c"; done
 W=$TMP/work
 R=$TMP/running # the tasks running now: one directory each
 chown "$u" "$W" && mkdir -p "$R" && chown "$u" "$R"
@@ -113,6 +113,16 @@ check "an array of 9 tasks under MAXJOBCOUNT 8 (nothing queued): refused, naming
     sh -c "[ $rc != 0 ] && grep -q 'MAXJOBCOUNT 8' $TMP/err && [ ! -s $TMP/out ] && ! timeout 5 '$MOKU' showq | grep -q ' Hold '"
 ut qsub -h -t 1-8 long.sh
 check "... an array of 8 tasks: made" sh -c "[ $rc = 0 ] && grep -q '^[0-9]*\[\]\.' $TMP/out"
+# An option's value is not a job: qalter -N C[] J names J, and leaves the
+# tasks of C alone (every task of C was renamed).
+held=$(sed -n 's/^\([0-9]*\)\[\]\..*/\1/p' "$TMP/out")
+printf 'MAXJOBCOUNT 9\n' >>"$H/maui.cfg"
+timeout 10 "$MOKU" schedctl -R >/dev/null 2>&1
+ut qsub -h long.sh
+j=$(sed 's/\..*//' "$TMP/out")
+ut qalter -N "$held[]" "$j"
+check "qalter -N 'C[]' J: J renamed, the array's tasks keep their name" \
+    sh -c "[ $rc = 0 ] && timeout 5 '$MOKU' qstat -f '$j' | grep -q 'Job_Name = $held\[\]\$' && timeout 5 '$MOKU' qstat -f '$held[2]' | grep -q 'Job_Name = long.sh\$'"
 
 # After a restart, ended tasks are still their array's: qstat -c folds the
 # first array into one line, and an ended task's output path is Torque's.
