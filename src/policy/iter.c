@@ -438,12 +438,8 @@ static int may_defer_rest(const struct sched *s)
 
 static void prefetch_job(const struct job *j)
 {
-    if (!j)
-        return;
-    __builtin_prefetch(&j->tasks);
-    __builtin_prefetch(&j->walltime);
-    __builtin_prefetch(&j->flags);
-    __builtin_prefetch(&j->wait_gen);
+    if (j)
+        __builtin_prefetch(j); /* the fields it reads share the record's first line (core/job.h) */
 }
 
 /*
