@@ -431,9 +431,7 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
 {
     if (check_job_spec(s, spec, err) < 0)
         return NULL;
-    /* On a cache line of its own start: the fields a queue scan reads for
-     * every waiting job lie together there (core/job.h). */
-    struct job *j = xcalloc_aligned(sizeof *j, 64);
+    struct job *j = xcalloc(1, sizeof *j);
     *j = (struct job){
         .name = xstrdup(spec->name ? spec->name : ""),
         .order = s->njobs,

@@ -28,17 +28,6 @@ void *xcalloc(size_t n, size_t size)
     return p;
 }
 
-void *xcalloc_aligned(size_t size, size_t align)
-{
-    size_t n = (size ? size : 1) + align - 1;
-    n -= n % align; /* C11's aligned_alloc wants a multiple of the alignment */
-    void *p = aligned_alloc(align, n);
-    if (!p)
-        oom(n);
-    memset(p, 0, n);
-    return p;
-}
-
 void *xrealloc(void *p, size_t size)
 {
     void *q = realloc(p, size ? size : 1);

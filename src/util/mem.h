@@ -10,10 +10,6 @@
 
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
-/* Zeroed memory starting at a multiple of `align` (a power of two, at least
- * sizeof(void *)), released with free(): for records whose hot fields
- * should share one cache line. */
-void *xcalloc_aligned(size_t size, size_t align);
 void *xrealloc(void *p, size_t size);
 /* Grow an array to hold at least `need` elements of `size` bytes; *cap is
  * updated. Returns the (possibly moved) array. */
