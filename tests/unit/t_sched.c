@@ -3,6 +3,7 @@
  * known start times, replayed through the simulator (sim/sim.c) so that the
  * event order is the real one: ends, then submissions, then one iteration.
  */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "cfg/cfg.h"
@@ -287,6 +288,22 @@ static void test_allocation_runs(void)
     sched_iterate(s, 5);
     CHECK(k && k->state == JOB_RUNNING);
     sched_destroy(s);
+}
+
+/* What a scan of a long queue reads of every waiting job lies in the first
+ * 48 bytes of its record: at most two cache lines (issue 31: spread over
+ * five, a burst's scan waited on memory). */
+static void test_hot_fields_share_a_line(void)
+{
+    CHECK(offsetof(struct job, tasks) + sizeof(int) <= 48);
+    CHECK(offsetof(struct job, procs_per_task) + sizeof(int) <= 48);
+    CHECK(offsetof(struct job, walltime) + sizeof(long) <= 48);
+    CHECK(offsetof(struct job, flags) + sizeof(unsigned) <= 48);
+    CHECK(offsetof(struct job, state) + sizeof(enum job_state) <= 48);
+    CHECK(offsetof(struct job, wait) + sizeof(enum job_wait) <= 48);
+    CHECK(offsetof(struct job, exclusive) + sizeof(int) <= 48);
+    CHECK(offsetof(struct job, wait_gen) + sizeof(unsigned long) <= 48);
+    CHECK(offsetof(struct job, bypass) + sizeof(long) <= 48);
 }
 
 /* Down nodes do not count. */
@@ -651,6 +668,7 @@ static void test_parked_job_changed(void)
 int main(void)
 {
     TEST_RUN(test_parked_job_changed);
+    TEST_RUN(test_hot_fields_share_a_line);
     TEST_RUN(test_backfill_that_fits);
     TEST_RUN(test_backfill_that_would_delay);
     TEST_RUN(test_ends_exactly_at_shadow);
