@@ -29,6 +29,16 @@
 #include "policy/nprio.h"
 #include "util/mem.h"
 
+/* Keep freesum's bit for freemap word w. */
+static void sum_update(struct sched *s, size_t w)
+{
+    uint64_t bit = (uint64_t)1 << (w % 64);
+    if (s->nt.freemap[w])
+        s->nt.freesum[w / 64] |= bit;
+    else
+        s->nt.freesum[w / 64] &= ~bit;
+}
+
 static void set_free_bit(struct sched *s, size_t i)
 {
     uint64_t bit = (uint64_t)1 << (i % 64);
@@ -36,10 +46,45 @@ static void set_free_bit(struct sched *s, size_t i)
         s->nt.freemap[i / 64] |= bit;
     else
         s->nt.freemap[i / 64] &= ~bit;
+    sum_update(s, i / 64);
+}
+
+/* The nearest freemap word at or after w (at or before, backwards) with a
+ * node with room, from the summary; SIZE_MAX when there is none. */
+static size_t word_from(const struct sched *s, size_t w, int backwards)
+{
+    size_t words = (s->nt.nnodes + 63) / 64;
+    if (w >= words)
+        return backwards && w != SIZE_MAX ? word_from(s, words - 1, 1) : SIZE_MAX;
+    size_t sw = w / 64;
+    uint64_t bits = s->nt.freesum[sw];
+    if (!backwards) {
+        bits &= ~(uint64_t)0 << (w % 64);
+        while (!bits) {
+            if (++sw >= (words + 63) / 64)
+                return SIZE_MAX;
+            bits = s->nt.freesum[sw];
+        }
+        return sw * 64 + (size_t)__builtin_ctzll(bits);
+    }
+    bits &= w % 64 == 63 ? ~(uint64_t)0 : (((uint64_t)1 << (w % 64 + 1)) - 1);
+    while (!bits) {
+        if (sw-- == 0)
+            return SIZE_MAX;
+        bits = s->nt.freesum[sw];
+    }
+    return sw * 64 + 63 - (size_t)__builtin_clzll(bits);
 }
 
 void alloc_node_changed(struct sched *s, size_t i)
 {
+    size_t need = ((s->nt.nnodes + 63) / 64 + 63) / 64;
+    if (need > s->nt.freesum_words) { /* the node table grew */
+        s->nt.freesum = xrealloc(s->nt.freesum, need * sizeof *s->nt.freesum);
+        memset(s->nt.freesum + s->nt.freesum_words, 0,
+               (need - s->nt.freesum_words) * sizeof *s->nt.freesum);
+        s->nt.freesum_words = need;
+    }
     const struct node *n = &s->nt.nodes[i];
     s->nt.node_cap[i] = n->state == NODE_UP ? n->procs : 0;
     s->nt.node_mem_cap[i] = n->state == NODE_UP ? n->mem : 0;
@@ -273,8 +318,8 @@ static unsigned walk_plain(struct sched *s, struct job *j, size_t *cap, unsigned
     const int *ncap = s->nt.node_cap;
     int *used = s->nt.node_used, *njobs = s->nt.node_jobs;
     struct cred **user = s->nt.node_user;
-    for (size_t x = 0; x < words && left; x++) {
-        size_t w = backwards ? words - 1 - x : x;
+    size_t w = word_from(s, backwards ? words - 1 : 0, backwards);
+    for (; w != SIZE_MAX && left; w = word_from(s, backwards ? w - 1 : w + 1, backwards)) {
         uint64_t bits = s->nt.freemap[w], full = 0;
         while (bits && left) {
             unsigned b =
@@ -297,6 +342,7 @@ static unsigned walk_plain(struct sched *s, struct job *j, size_t *cap, unsigned
             add_slot(j, cap, i, k * ppt, 0);
         }
         s->nt.freemap[w] &= ~full;
+        sum_update(s, w);
     }
     return left;
 }
@@ -329,8 +375,8 @@ static unsigned walk_single(struct sched *s, struct job *j, size_t *cap, unsigne
     size_t words = (s->nt.nnodes + 63) / 64;
     int *used = s->nt.node_used, *njobs = s->nt.node_jobs;
     struct cred **user = s->nt.node_user;
-    for (size_t x = 0; x < words && left; x++) {
-        size_t w = backwards ? words - 1 - x : x;
+    size_t w = word_from(s, backwards ? words - 1 : 0, backwards);
+    for (; w != SIZE_MAX && left; w = word_from(s, backwards ? w - 1 : w + 1, backwards)) {
         uint64_t bits = s->nt.freemap[w];
         while (bits && left) {
             unsigned lo, len;
@@ -358,6 +404,7 @@ static unsigned walk_single(struct sched *s, struct job *j, size_t *cap, unsigne
             add_run(j, cap, a, len);
             left -= len;
         }
+        sum_update(s, w);
     }
     return left;
 }
@@ -801,6 +848,7 @@ static void set_free_range(struct sched *s, size_t from, size_t to)
         uint64_t mask =
             (hi == 64 ? ~(uint64_t)0 : (((uint64_t)1 << hi) - 1)) & (~(uint64_t)0 << lo);
         s->nt.freemap[w] |= mask;
+        s->nt.freesum[w / 64] |= (uint64_t)1 << (w % 64);
         from = w * 64 + hi;
     }
 }
