@@ -11,8 +11,11 @@
  *
  * Cost: a start or an end touches each node the job holds once, in the
  * dense node_cap/node_used arrays; freemap (one bit per node with room)
- * skips full nodes 64 at a time, so a 100,000-node cluster costs what the
- * job's own nodes cost.
+ * skips full nodes 64 at a time and its summary freesum (one bit per word
+ * with room) 4,096 at a time, so a 100,000-node cluster costs what the
+ * job's own nodes cost. Where no node has more than one processor (CEA
+ * Curie as one-processor nodes) a node with room is an empty one: a run of
+ * free bits is taken whole, found with find-first-set, one slot a run.
  *
  * Memory, as Maui places it: a job that asks for memory (per task, or per
  * node as Slurm's --mem) takes a node only where the node's known memory
