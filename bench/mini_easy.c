@@ -5,23 +5,35 @@
  * No node model, no policy, no report beyond one line; shares no code with
  * moku.
  *
- *   mini_easy PROCS TRACE.swf[.gz]
+ *   mini_easy [--nodes] PROCS TRACE.swf[.gz]
+ *
+ * --nodes: PROCS one-processor nodes instead of a pool (CEA-Curie's
+ * replay, issue 31): a start names the nodes it takes, the lowest free ones
+ * found a 64-bit word at a time in a free bitmap and kept as runs, and an
+ * end gives them back, the work any scheduler that places jobs must do.
+ * The schedule is the pool's (on one-processor nodes any free ones will
+ * do), so the mean wait printed must not change.
  *
  * Prints the jobs started, the mean wait and the seconds spent reading and
  * replaying.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <zlib.h>
 
 struct mjob {
     long submit, run, est, procs, start;
+    size_t *runs, nruns; /* --nodes: [first, count) pairs of the nodes held */
 };
 
 static struct mjob *jobs, **queue, **running;
 static size_t njobs, qhead, qlen, nrun;
 static long free_procs;
+static uint64_t *freemap;      /* --nodes: bit set = node free */
+static size_t nwords, lowword; /* no free node below word lowword */
 
 static double now_s(void)
 {
@@ -58,9 +70,66 @@ static void read_trace(const char *path, long procs)
     running = malloc(njobs * sizeof *running);
 }
 
+/* Record node run [a, a + n) for j, extending its last run when adjacent. */
+static void add_run(struct mjob *j, size_t a, size_t n)
+{
+    if (j->nruns && j->runs[2 * j->nruns - 2] + j->runs[2 * j->nruns - 1] == a) {
+        j->runs[2 * j->nruns - 1] += n;
+        return;
+    }
+    if (!(j->nruns & (j->nruns - 1))) /* 0, 1, 2, 4, ...: grow */
+        j->runs = realloc(j->runs, 2 * (j->nruns ? 2 * j->nruns : 1) * sizeof *j->runs);
+    j->runs[2 * j->nruns] = a;
+    j->runs[2 * j->nruns + 1] = n;
+    j->nruns++;
+}
+
+/* The lowest free nodes for j, runs of free bits a word at a time. */
+static void take_nodes(struct mjob *j)
+{
+    long need = j->procs;
+    j->nruns = 0;
+    while (lowword < nwords && !freemap[lowword])
+        lowword++;
+    for (size_t w = lowword; need > 0; w++) {
+        uint64_t bits = freemap[w];
+        while (bits && need > 0) {
+            unsigned lo = (unsigned)__builtin_ctzll(bits);
+            uint64_t rest = ~(bits >> lo);
+            unsigned len = rest ? (unsigned)__builtin_ctzll(rest) : 64 - lo;
+            if ((long)len > need)
+                len = (unsigned)need;
+            uint64_t mask = (len == 64 ? ~(uint64_t)0 : (((uint64_t)1 << len) - 1)) << lo;
+            bits &= ~mask;
+            freemap[w] &= ~mask;
+            add_run(j, w * 64 + lo, len);
+            need -= len;
+        }
+    }
+}
+
+static void give_nodes(struct mjob *j)
+{
+    for (size_t r = 0; r < j->nruns; r++)
+        for (size_t i = j->runs[2 * r], e = i + j->runs[2 * r + 1]; i < e;) {
+            size_t lo = i % 64, hi = e - (i - lo) < 64 ? e - (i - lo) : 64;
+            uint64_t mask =
+                (hi == 64 ? ~(uint64_t)0 : (((uint64_t)1 << hi) - 1)) & (~(uint64_t)0 << lo);
+            freemap[i / 64] |= mask;
+            i += hi - lo;
+        }
+    if (j->nruns && j->runs[0] / 64 < lowword)
+        lowword = j->runs[0] / 64;
+    free(j->runs);
+    j->runs = NULL;
+    j->nruns = 0;
+}
+
 static void start(struct mjob *j, long now)
 {
     j->start = now;
+    if (freemap)
+        take_nodes(j);
     free_procs -= j->procs;
     running[nrun++] = j;
 }
@@ -101,11 +170,21 @@ static void schedule(long now)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3)
-        return fprintf(stderr, "usage: mini_easy PROCS TRACE\n"), 2;
+    int nodes = argc == 4 && strcmp(argv[1], "--nodes") == 0;
+    if (argc != 3 + nodes)
+        return fprintf(stderr, "usage: mini_easy [--nodes] PROCS TRACE\n"), 2;
+    argv += nodes;
     double t0 = now_s();
     free_procs = atol(argv[1]);
+    if (free_procs <= 0)
+        return fprintf(stderr, "mini_easy: %s: not a processor count\n", argv[1]), 2;
     read_trace(argv[2], free_procs);
+    if (nodes) {
+        nwords = ((size_t)free_procs + 63) / 64;
+        freemap = calloc(nwords, sizeof *freemap);
+        for (size_t i = 0; i < (size_t)free_procs; i++)
+            freemap[i / 64] |= (uint64_t)1 << (i % 64);
+    }
     double t1 = now_s();
     size_t next = 0;
     double wait = 0;
@@ -117,6 +196,8 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < nrun; i++)
             if (running[i]->start + running[i]->run == now) {
                 free_procs += running[i]->procs;
+                if (freemap)
+                    give_nodes(running[i]);
                 wait += (double)(running[i]->start - running[i]->submit);
                 running[i--] = running[--nrun];
             }
@@ -124,7 +205,7 @@ int main(int argc, char **argv)
             queue[qlen++] = &jobs[next++];
         schedule(now);
     }
-    printf("mini_easy: %zu jobs, mean wait %.1f s, read %.3f s, replay %.3f s\n", njobs,
-           wait / (double)njobs, t1 - t0, now_s() - t1);
+    printf("mini_easy%s: %zu jobs, mean wait %.1f s, read %.3f s, replay %.3f s\n",
+           nodes ? " --nodes" : "", njobs, wait / (double)njobs, t1 - t0, now_s() - t1);
     return 0;
 }

@@ -108,3 +108,27 @@ if [ -f "$H" ] && [ -n "$MINI" ]; then
     set -- $(cat "$tmp/line")
     awk -v t="$5" -v e="$easy_wall" 'BEGIN { printf "HPC2N fairshare: whole %.3f s, %.1fx plain EASY (%.3f s; target <= 2x)\n", t, t / e, e }'
 fi
+# Issue 31: CEA-Curie under EASY on its 93,312 processors as one-processor
+# nodes, moku's whole process writing the jobs CSV, against the minimal loop
+# placing jobs on as many one-processor nodes (mini_easy --nodes). Both
+# must find the same schedule: the mean waits are compared. Ratios of wall
+# time and of CPU time (the machine may be shared).
+C=data/CEA-Curie-2011-2.1-cln.norm.swf.gz
+if [ -f "$C" ] && [ -n "$MINI" ]; then
+    "$RUNSTAT" bin/moku simulate --procs 93312 --config "$tmp/easy.cfg" --jobs-out "$tmp/curie.csv" \
+        --format json "$C" >"$tmp/out" 2>"$tmp/err"
+    "$RUNSTAT" "$MINI" --nodes 93312 "$C" >"$tmp/mini" 2>"$tmp/minierr"
+    rm -f "$tmp/curie.csv"
+    awk -v o="$(cat "$tmp/out")" -v e="$(cat "$tmp/err")" -v m="$(cat "$tmp/mini")" -v me="$(cat "$tmp/minierr")" '
+        function tail(s, key) { match(s, key "[\":=]*"); return substr(s, RSTART + RLENGTH) + 0 }
+        BEGIN {
+            w = tail(e, "wall_seconds"); c = tail(e, "cpu_seconds"); r = tail(o, "read_seconds")
+            s = tail(o, "\"wall_seconds"); mb = tail(e, "peak_rss_kb") / 1024
+            mw = tail(me, "wall_seconds"); mc = tail(me, "cpu_seconds")
+            wait = tail(o, "avg_wait"); mwait = tail(m, "mean wait")
+            printf "Curie EASY (--procs 93312, --jobs-out): moku whole %.3f s (cpu %.3f s; reading %.3f s, replay %.3f s; peak %.1f MB); %s, whole %.3f s (cpu %.3f s): ratio %.2f (cpu %.2f; target <= 1.5x)\n",
+                w, c, r, s, mb, m, mw, mc, w / mw, c / mc
+            if (sprintf("%.1f", wait) != sprintf("%.1f", mwait))
+                printf "Curie EASY: SCHEDULES DIFFER: moku mean wait %.3f s, mini_easy %.1f s\n", wait, mwait
+        }'
+fi

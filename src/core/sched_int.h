@@ -165,10 +165,15 @@ struct sched_nodes {
     long *node_mem_cap, *node_mem_used;
     unsigned char *node_excl;
     uint64_t *freemap; /* bit i set: node i has processors free (used < cap) */
+    /* Bit w set: freemap[w] is not 0, so that a walk passes 4,096 full
+     * nodes a word (policy/alloc.c keeps it); freesum_words allocated. */
+    uint64_t *freesum;
+    size_t freesum_words;
+    int maxcap; /* no node_cap has been above it (1: a free node is an empty one) */
     long long up_procs;
     /* Node allocation (policy/alloc.c): the order of NODEALLOCATIONPOLICY
-     * over the node table, and per node the user of its jobs (SINGLEUSER)
-     * and how many jobs run there. */
+     * over the node table, and per node the user of its jobs (SINGLEUSER;
+     * meaningful only while node_jobs[i] > 0) and how many jobs run there. */
     uint32_t *node_order;
     /* Recompute rule: set by policy/plan.c when the nodes change; cleared by
      * policy/alloc.c when it sorts node_order again. Guards node_order. */

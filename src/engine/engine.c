@@ -123,6 +123,7 @@ void sched_destroy(struct sched *s)
     free(s->nt.nodes);
     strmap_free(&s->nt.nodes_byname);
     free(s->nt.freemap);
+    free(s->nt.freesum);
     free(s->nt.node_cap);
     free(s->nt.node_used);
     free(s->nt.node_jobs);

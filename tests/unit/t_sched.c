@@ -306,6 +306,81 @@ static void test_hot_fields_share_a_line(void)
     CHECK(offsetof(struct job, bypass) + sizeof(long) <= 48);
 }
 
+/* One-processor nodes are taken a free-map word at a time (alloc.c,
+ * walk_single): against a model of the nodes, over 200 nodes (words cut at
+ * 64, 128, 192) and jobs starting and ending at random, a job gets the
+ * lowest free nodes (FIRSTAVAILABLE) or the highest (LASTAVAILABLE), as
+ * runs in node order none of which could be joined to the next, and each
+ * node's use is what the model says. */
+static void check_single_walk(enum node_alloc nalloc)
+{
+    enum { N = 200, STEPS = 400 };
+    struct sched_policy p = easy();
+    p.nalloc = nalloc;
+    struct sched *s = sched_create(&p, NULL);
+    add_nodes(s, N, 1);
+    struct job *run[N];
+    int owner[N], nrun = 0, nfree = N;
+    for (int i = 0; i < N; i++)
+        owner[i] = -1;
+    unsigned seed = 31;
+    char name[16];
+    for (int step = 0; step < STEPS; step++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = (seed >> 16) & 0x7fff;
+        if (nrun && (r % 3 == 0 || nfree == 0)) { /* an end */
+            int x = (int)(r / 3 % (unsigned)nrun);
+            for (size_t k = 0; k < run[x]->nslots; k++)
+                for (unsigned i = 0; i < run[x]->slots[k].nnodes; i++)
+                    owner[run[x]->slots[k].node + i] = -1;
+            nfree += (int)run[x]->tasks;
+            sched_job_ended(s, run[x], step);
+            run[x] = run[--nrun];
+        } else { /* a start, of any size up to the free nodes */
+            long tasks = 1 + (long)(r % (unsigned)nfree);
+            snprintf(name, sizeof name, "%d", step);
+            struct job_spec js = {
+                .name = name, .tasks = tasks, .procs_per_task = 1, .walltime = 100000};
+            struct job *j = sched_submit(s, &js, NULL);
+            sched_iterate(s, step);
+            CHECK(j && j->state == JOB_RUNNING);
+            if (!j || j->state != JOB_RUNNING)
+                break;
+            long want = tasks;
+            int expect[N] = {0};
+            for (int x = 0; x < N && want; x++) {
+                int i = nalloc == NALLOC_LASTAVAILABLE ? N - 1 - x : x;
+                if (owner[i] < 0)
+                    expect[i] = 1, want--;
+            }
+            int got[N] = {0};
+            for (size_t k = 0; k < j->nslots; k++) {
+                CHECK_EQ(j->slots[k].procs, 1);
+                if (k)
+                    CHECK(j->slots[k].node > j->slots[k - 1].node + j->slots[k - 1].nnodes);
+                for (unsigned i = 0; i < j->slots[k].nnodes; i++)
+                    got[j->slots[k].node + i] = 1;
+            }
+            for (int i = 0; i < N; i++) {
+                CHECK_EQ(got[i], expect[i]);
+                if (got[i])
+                    owner[i] = step;
+            }
+            nfree -= (int)tasks;
+            run[nrun++] = j;
+        }
+        for (int i = 0; i < N; i++)
+            CHECK_EQ(sched_node_used(s, (size_t)i), owner[i] >= 0);
+    }
+    sched_destroy(s);
+}
+
+static void test_single_walk(void)
+{
+    check_single_walk(NALLOC_FIRSTAVAILABLE);
+    check_single_walk(NALLOC_LASTAVAILABLE);
+}
+
 /* Down nodes do not count. */
 static void test_down_nodes(void)
 {
@@ -679,6 +754,7 @@ int main(void)
     TEST_RUN(test_walltime_kill_and_overrun);
     TEST_RUN(test_nodes_hold_the_tasks);
     TEST_RUN(test_many_small_nodes);
+    TEST_RUN(test_single_walk);
     TEST_RUN(test_allocation_runs);
     TEST_RUN(test_down_nodes);
     TEST_RUN(test_shapes_never_fit);
