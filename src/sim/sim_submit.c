@@ -207,8 +207,8 @@ static int add_jobs(struct workload *wl, struct strmap *ids, const struct submit
                            chunks_of(&sb->req), sb->req.ppn, err) < 0)
         return -1;
     struct wl_job j = job_of(wl, sb, cmd->t, cmd->line);
-    struct wl_more m = {.depend = workload_keep(wl, sb->req.depend),
-                        .exit_status = sb->exit_status};
+    struct wl_more m = {
+        .depend = workload_keep(wl, sb->req.depend), .exit_status = sb->exit_status, .script = 1};
     const char *id = workload_keep(wl, sb->id);
     strmap_put(ids, id, 0);
     const char *range = sb->req.array ? sb->req.array : sb->req.array_pbs;

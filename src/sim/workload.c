@@ -198,10 +198,14 @@ struct job_rec {
 static int by_submit_rec(const void *a, const void *b)
 {
     const struct job_rec *x = a, *y = b;
-    if (x->j.submit != y->j.submit || (!x->more && !y->more))
+    /* A trace's job with a preceding job (SWF field 17) has a more too: it
+     * is still a trace's job, queued by id (it was queued after a job of
+     * its instant with none). */
+    int xs = x->more && x->more->script, ys = y->more && y->more->script;
+    if (x->j.submit != y->j.submit || (!xs && !ys))
         return by_submit(&x->j, &y->j);
-    if (!x->more || !y->more)
-        return x->more ? 1 : -1;
+    if (!xs || !ys)
+        return xs ? 1 : -1;
     if (x->j.line != y->j.line)
         return x->j.line < y->j.line ? -1 : 1;
     return x->more->index < y->more->index ? -1 : (x->more->index > y->more->index);

@@ -89,14 +89,16 @@ static inline void wl_job_set_walltime(struct wl_job *w, long v)
  * trace job's preceding job, a --commands script's submission's
  * (sim_submit.h) dependencies and place in an array. */
 struct wl_more {
-    const char *after;  /* the id of the job this one waits for, afterany (SWF field 17),
-                           NULL none */
-    const char *depend; /* qsub -W depend= text (engine/dep.h), NULL none */
-    const char *array;  /* a task: its array's name (the submit's id), NULL none */
-    unsigned index;     /* a task: its index */
-    unsigned slots;     /* a task: its array's %N slot limit, 0 none */
-    int exit_status;    /* the status its script ends with (submit --exit), -1 none given:
-                           success, as a job that runs to its end */
+    const char *after;    /* the id of the job this one waits for, afterany (SWF field 17),
+                             NULL none */
+    const char *depend;   /* qsub -W depend= text (engine/dep.h), NULL none */
+    const char *array;    /* a task: its array's name (the submit's id), NULL none */
+    unsigned index;       /* a task: its index */
+    unsigned slots;       /* a task: its array's %N slot limit, 0 none */
+    int exit_status;      /* the status its script ends with (submit --exit), -1 none given:
+                             success, as a job that runs to its end */
+    unsigned char script; /* a --commands script's submission (queued in the script's order
+                             at its instant), not a trace's job with a preceding job */
 };
 
 struct workload {
