@@ -720,7 +720,10 @@ int sched_limits_from_cfg(struct sched *s, const struct cfg *cfg, struct err *er
 
 const char *sched_job_blocked(const struct sched *s, const struct job *j)
 {
-    if (j->state != JOB_IDLE || !(j->flags & JOB_BLOCKED))
+    /* A hold blocks a job from the moment it is put on, before any
+     * iteration has marked it (checkjob of a job just submitted with -h
+     * said "insufficient idle processors" until the next one). */
+    if (j->state != JOB_IDLE || (!(j->flags & JOB_BLOCKED) && !j->holds))
         return NULL;
     if (j->holds == HOLD_DEP)
         return "job has unsatisfied dependencies";
@@ -749,7 +752,7 @@ const char *sched_job_listed_blocked(const struct sched *s, const struct job *j)
         return NULL;
     if (j->wait == WAIT_REJECTED && j->wait_gen == s->pl.plan_gen)
         return "negative priority (REJECTNEGPRIOJOBS)";
-    if (!(j->flags & JOB_BLOCKED))
+    if (!(j->flags & JOB_BLOCKED) && !j->holds)
         return NULL;
     if ((j->flags & JOB_HARDOK) && !j->holds && !j->deferred_until)
         return NULL; /* over soft limits only */

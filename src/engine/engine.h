@@ -160,7 +160,8 @@ struct job *const *sched_queue(const struct sched *s, size_t *n);
 /* Why an idle job is blocked (not eligible for scheduling: over an idle or
  * active policy limit, or a per-job limit it can never meet), in Maui's
  * words ("job 12 violates active SOFT MAXPS limit of 72000 for user alice
- * (R: 28800, U: 69896)"); NULL when the job is eligible or not idle. */
+ * (R: 28800, U: 69896)"); NULL when the job is eligible or not idle. A
+ * hold blocks a job from the moment it is put on, before any iteration. */
 const char *sched_job_blocked(const struct sched *s, const struct job *j);
 /* Whether showq lists an idle job under BLOCKED, and why (NULL: under IDLE).
  * Maui's throttling page: a job over a SOFT limit only is idle — the hard

@@ -44,6 +44,7 @@ views "$TMP/before"
 stop_daemon
 start_daemon
 views "$TMP/after"
+diff "$TMP/before" "$TMP/after" >&2
 check "qstat -f, checkjob -v and qstat -a say the same after a restart" cmp -s "$TMP/before" "$TMP/after"
 timeout 5 "$MOKU" qalter -N lean2 "$j"
 check "qalter of the restored (lean) job" sh -c "timeout 5 '$MOKU' qstat -a $j | grep -q lean2"

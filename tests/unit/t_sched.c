@@ -381,6 +381,26 @@ static void test_single_walk(void)
     check_single_walk(NALLOC_LASTAVAILABLE);
 }
 
+/* A job submitted held is blocked by its hold at once, before any
+ * iteration marks it (checkjob said "insufficient idle processors" in
+ * between; daemon_lean.sh saw it). */
+static void test_hold_before_iteration(void)
+{
+    struct sched_policy p;
+    sched_policy_default(&p);
+    struct sched *s = sched_create(&p, NULL);
+    struct node_spec n = {.name = "n0", .procs = 1, .state = NODE_UP};
+    CHECK(sched_add_node(s, &n, NULL) == 0);
+    struct job_spec js = {
+        .name = "1", .tasks = 1, .procs_per_task = 1, .walltime = 60, .holds = HOLD_USER};
+    struct job *j = sched_submit(s, &js, NULL);
+    CHECK(j != NULL);
+    const char *why = j ? sched_job_blocked(s, j) : NULL;
+    CHECK(why && strcmp(why, "job has a user hold") == 0);
+    CHECK(j && sched_job_listed_blocked(s, j) != NULL);
+    sched_destroy(s);
+}
+
 /* Down nodes do not count. */
 static void test_down_nodes(void)
 {
@@ -755,6 +775,7 @@ int main(void)
     TEST_RUN(test_nodes_hold_the_tasks);
     TEST_RUN(test_many_small_nodes);
     TEST_RUN(test_single_walk);
+    TEST_RUN(test_hold_before_iteration);
     TEST_RUN(test_allocation_runs);
     TEST_RUN(test_down_nodes);
     TEST_RUN(test_shapes_never_fit);
