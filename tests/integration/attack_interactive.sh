@@ -25,49 +25,16 @@ chmod 755 "$TMP"
 export MOKU_ATK_SECRET=root-only
 torque_serve 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=2\nLOGLEVEL 3\n' qsub
 unset MOKU_ATK_SECRET
-chmod 755 "$H" "$TMP/bin"
-chmod 777 "$TMP/work"
-cp "$MOKU" "$TMP/qsub.real" && chmod 755 "$TMP/qsub.real"
-rm "$TMP/bin/qsub" && ln -s "$TMP/qsub.real" "$TMP/bin/qsub"
+torque_user_qsub
 
 cat >"$TMP/attack.py" <<'PY'
 import errno, fcntl, os, pty, pwd, re, select, signal, socket, struct, subprocess, sys, termios, time
 ua, ub, qsub, moku, home, tmp, scale = sys.argv[1:7] + [int(sys.argv[7])]
 pa, pb = pwd.getpwnam(ua), pwd.getpwnam(ub)
-def become(pw):
-    os.setgroups([])
-    os.setgid(pw.pw_gid)
-    os.setuid(pw.pw_uid)
-pid, fd = pty.fork()
-if pid == 0:
-    become(pa)
-    os.execv(qsub, ["qsub", "-I", "-h", "-l", "walltime=5:00"])
-log = open(os.path.join(tmp, "tty.log"), "ab")
-buf = b""
-def expect(pat, secs):
-    global buf
-    end = time.monotonic() + secs * scale
-    while True:
-        m = re.search(pat, buf)
-        if m:
-            buf = buf[m.end():]
-            return m
-        left = end - time.monotonic()
-        if left <= 0:
-            print("timeout waiting for %r" % pat, flush=True)
-            sys.exit(90)
-        r, _, _ = select.select([fd], [], [], left)
-        if r:
-            try:
-                d = os.read(fd, 4096)
-            except OSError:
-                d = b""
-            if not d:
-                print("terminal closed waiting for %r" % pat, flush=True)
-                sys.exit(91)
-            log.write(d)
-            log.flush()
-            buf += d
+sys.path.insert(0, os.environ["QSUB_PTY"])
+from qsub_pty import Session, become
+t = Session(pa, qsub, ["-I", "-h", "-l", "walltime=5:00"], scale, os.path.join(tmp, "tty.log"))
+pid, fd, expect = t.pid, t.fd, t.expect
 jid = expect(rb"qsub: waiting for job (\d+)\.\S+ to start", 30).group(1).decode()
 print("job", jid, flush=True)
 # B's prober: from before the job starts (it is held) until told to stop.

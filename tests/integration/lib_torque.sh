@@ -7,6 +7,17 @@
 
 # torque_serve CFG CMD...: the daemon with maui.cfg CFG (printf's format),
 # the commands CMD... in $TMP/bin; then in $TMP/work, HOST the short name.
+# The interactive tests' Python helper for qsub on a terminal (qsub_pty.py).
+QSUB_PTY=$(pwd)/tests/integration
+export QSUB_PTY
+# qsub where an ordinary user may run it (qsub -I runs as that user, in
+# $TMP/work): after torque_serve.
+torque_user_qsub() {
+    chmod 755 "$H" "$TMP/bin"
+    chmod 777 "$TMP/work"
+    cp "$MOKU" "$TMP/qsub.real" && chmod 755 "$TMP/qsub.real"
+    rm "$TMP/bin/qsub" && ln -s "$TMP/qsub.real" "$TMP/bin/qsub"
+}
 torque_serve() {
     MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
     H=$TMP/home

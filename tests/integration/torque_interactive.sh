@@ -18,10 +18,7 @@ add_user "$u"
 . tests/integration/lib_torque.sh
 chmod 755 "$TMP"
 torque_serve 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=2\nLOGLEVEL 3\n' qsub
-chmod 755 "$H" "$TMP/bin"
-chmod 777 "$TMP/work"
-cp "$MOKU" "$TMP/qsub.real" && chmod 755 "$TMP/qsub.real"
-rm "$TMP/bin/qsub" && ln -s "$TMP/qsub.real" "$TMP/bin/qsub"
+torque_user_qsub
 
 # drive.py MODE: qsub -I as $u on a new terminal; MODE exit (the session
 # to its `exit 7`) or kill (qsub killed once the shell is there). Every wait
@@ -30,38 +27,10 @@ cat >"$TMP/drive.py" <<'PY'
 import fcntl, os, pty, pwd, re, select, signal, struct, sys, termios, time
 mode, user, qsub, scale = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 pw = pwd.getpwnam(user)
-pid, fd = pty.fork()
-if pid == 0:
-    os.setgroups([])
-    os.setgid(pw.pw_gid)
-    os.setuid(pw.pw_uid)
-    os.execv(qsub, ["qsub", "-I", "-l", "walltime=5:00"])
-log = open(os.environ["TTYLOG"], "ab")
-buf = b""
-def expect(pat, secs):
-    global buf
-    end = time.monotonic() + secs * scale
-    while True:
-        m = re.search(pat, buf)
-        if m:
-            buf = buf[m.end():]
-            return m
-        left = end - time.monotonic()
-        if left <= 0:
-            print("timeout waiting for %r" % pat)
-            sys.exit(90)
-        r, _, _ = select.select([fd], [], [], left)
-        if r:
-            try:
-                d = os.read(fd, 4096)
-            except OSError:
-                d = b""
-            if not d:
-                print("terminal closed waiting for %r" % pat)
-                sys.exit(91)
-            log.write(d)
-            log.flush()
-            buf += d
+sys.path.insert(0, os.environ["QSUB_PTY"])
+from qsub_pty import Session
+t = Session(pw, qsub, ["-I", "-l", "walltime=5:00"], scale, os.environ["TTYLOG"])
+pid, fd, expect = t.pid, t.fd, t.expect
 m = expect(rb"qsub: waiting for job (\d+)\.\S+ to start", 30)
 jid = m.group(1).decode()
 print("job", jid, flush=True)

@@ -20,10 +20,7 @@ add_user "$u"
 . tests/integration/lib_torque.sh
 chmod 755 "$TMP"
 torque_serve 'RMPOLLINTERVAL 1\nLOGLEVEL 2\nNODECFG[n1] PROCS=2\nPREEMPTPOLICY REQUEUE\nSRCFG[own] PERIOD=INFINITY HOSTLIST=n1 ACCOUNTLIST=owner,other- OWNER=ACCOUNT:owner FLAGS=OWNERPREEMPT\n' qsub
-chmod 755 "$H" "$TMP/bin"
-chmod 777 "$TMP/work"
-cp "$MOKU" "$TMP/qsub.real" && chmod 755 "$TMP/qsub.real"
-rm "$TMP/bin/qsub" && ln -s "$TMP/qsub.real" "$TMP/bin/qsub"
+torque_user_qsub
 LOG=$H/log/maui.log
 
 # drive.py: qsub -I -A other as $u on a new terminal; once the shell
@@ -34,36 +31,10 @@ cat >"$TMP/drive.py" <<'PY'
 import os, pty, pwd, re, select, signal, sys, time
 user, qsub, scale, go = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 pw = pwd.getpwnam(user)
-pid, fd = pty.fork()
-if pid == 0:
-    os.setgroups([])
-    os.setgid(pw.pw_gid)
-    os.setuid(pw.pw_uid)
-    os.execv(qsub, ["qsub", "-I", "-A", "other", "-l", "procs=2,walltime=5:00"])
-buf = b""
-def expect(pat, secs):
-    global buf
-    end = time.monotonic() + secs * scale
-    while True:
-        m = re.search(pat, buf)
-        if m:
-            buf = buf[m.end():]
-            return m
-        left = end - time.monotonic()
-        if left <= 0:
-            print("timeout waiting for %r" % pat, flush=True)
-            os.kill(pid, signal.SIGKILL)
-            sys.exit(90)
-        r, _, _ = select.select([fd], [], [], left)
-        if r:
-            try:
-                d = os.read(fd, 4096)
-            except OSError:
-                d = b""
-            if not d:
-                print("terminal closed waiting for %r" % pat, flush=True)
-                sys.exit(91)
-            buf += d
+sys.path.insert(0, os.environ["QSUB_PTY"])
+from qsub_pty import Session
+t = Session(pw, qsub, ["-I", "-A", "other", "-l", "procs=2,walltime=5:00"], scale)
+pid, fd, expect = t.pid, t.fd, t.expect
 m = expect(rb"qsub: waiting for job (\d+)\.\S+ to start", 30)
 print("job", m.group(1).decode(), flush=True)
 expect(rb"qsub: job \d+\.\S+ ready", 120)
@@ -85,7 +56,7 @@ while not os.path.exists(go):
         if not d:
             print("terminal closed while waiting for go", flush=True)
             sys.exit(93)
-        buf += d
+        t.buf += d
 os.write(fd, b"echo ALIVE=$((50+5))\n")
 expect(rb"ALIVE=55", 30)
 print("alive", flush=True)
