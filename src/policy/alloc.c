@@ -870,12 +870,21 @@ void alloc_release(struct sched *s, struct job *j)
         /* One pass without branches (Curie gives back 191 million); a
          * node's user is read only while it has jobs, so it is left. */
         int *used = s->nt.node_used, *njobs = s->nt.node_jobs, procs = (int)sl->procs;
+        const int *ncap = s->nt.node_cap;
+        int over = 0;
         for (size_t i = sl->node; i < end; i++) {
             used[i] -= procs;
             njobs[i] = njobs[i] > 1 ? njobs[i] - 1 : 0;
+            over |= used[i] >= ncap[i];
         }
-        /* Each of these nodes just gave back processors: all have room. */
-        set_free_range(s, sl->node, end);
+        /* Each of these nodes just gave back processors: all have room,
+         * unless one lost its processors while the job ran (down, drained:
+         * capacity 0), which must stay out of the map. */
+        if (!over)
+            set_free_range(s, sl->node, end);
+        else
+            for (size_t i = sl->node; i < end; i++)
+                set_free_bit(s, i);
     }
     free(j->slots);
     j->slots = NULL;
