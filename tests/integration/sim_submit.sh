@@ -45,22 +45,26 @@ run simulate --swf-out "$TMP/o.swf" --commands "$dir/chain.cmds" "$trace"
 check "--swf-out with submissions: refused (exit 1), naming the first" \
     sh -c "[ $rc -eq 1 ] && grep -q 'swf-out: $dir/chain.cmds submits jobs (line 9)' '$TMP/err'"
 
+# broken CMDS SED WHAT MESSAGE: CMDS's replay, its jobs table edited by SED
+# into a schedule that breaks WHAT, is refused by validate with MESSAGE.
+broken() {
+    run simulate --jobs-out "$TMP/ok.csv" --commands "$dir/$1" "$trace"
+    sed "$2" "$TMP/ok.csv" >"$TMP/bad.csv"
+    run validate --commands "$dir/$1" "$trace" "$TMP/bad.csv"
+    check "validate: $3" sh -c "[ $rc -eq 1 ] && grep -q '$4' '$TMP/out'"
+}
+
 # A qalter that fails at its time (the job runs) is reported with its
 # line, in the daemon's words; the replay goes on (exit 0).
 run simulate --commands "$dir/qalter.cmds" "$trace"
 check "qalter of a running job: reported, the replay goes on" \
     sh -c "[ $rc -eq 0 ] && grep -q '^moku: $dir/qalter.cmds:18: qalter: Request invalid for state of job c' '$TMP/err'"
-run simulate --jobs-out "$TMP/ok.csv" --commands "$dir/qalter.cmds" "$trace"
-sed 's/^d,10,450,460,/d,10,420,430,/' "$TMP/ok.csv" >"$TMP/bad.csv"
-run validate --commands "$dir/qalter.cmds" "$trace" "$TMP/bad.csv"
-check "validate: a dependency a qalter gave broken (d starts at 420, b ends at 450)" \
-    sh -c "[ $rc -eq 1 ] && grep -q 'job d: starts at 420, which job b (completed, ran) does not allow (afterany)' '$TMP/out'"
-run simulate --jobs-out "$TMP/ok.csv" --commands "$dir/exit.cmds" "$trace"
-sed 's/^ok,20,,,,\([^,]*\),\([^,]*\),\([^,]*\),0,0,\([^,]*\),\([^,]*\),,\([^,]*\),\([^,]*\),cancelled,[^,]*,,/ok,20,400,450,380,\1,\2,\3,0,0,\4,\5,,\6,\7,completed,,node1:1,/' \
-    "$TMP/ok.csv" >"$TMP/bad.csv"
-run validate --commands "$dir/exit.cmds" "$trace" "$TMP/bad.csv"
-check "validate: afterok on a job whose script failed (--exit 3) broken" \
-    sh -c "[ $rc -eq 1 ] && grep -q 'job ok: starts at 400, which job f (completed, ran) does not allow (afterok)' '$TMP/out'"
+broken qalter.cmds 's/^d,10,450,460,/d,10,420,430,/' \
+    'a dependency a qalter gave broken (d starts at 420, b ends at 450)' \
+    'job d: starts at 420, which job b (completed, ran) does not allow (afterany)'
+broken exit.cmds 's/^ok,20,,,,\([^,]*\),\([^,]*\),\([^,]*\),0,0,\([^,]*\),\([^,]*\),,\([^,]*\),\([^,]*\),cancelled,[^,]*,,/ok,20,400,450,380,\1,\2,\3,0,0,\4,\5,,\6,\7,completed,,node1:1,/' \
+    'afterok on a job whose script failed (--exit 3) broken' \
+    'job ok: starts at 400, which job f (completed, ran) does not allow (afterok)'
 
 # While they wait: held for the dependency or the slot limit, and said so.
 run simulate --until 100 --show "checkjob b" --show "showq -b" --commands "$dir/chain.cmds" "$trace"
@@ -74,19 +78,12 @@ check "checkjob: a task beyond the slot limit says so" grep -q 'array slot limit
 # The validator reads the submissions too: a schedule that starts b before
 # a ends, runs nok although a succeeded, or three of arr's tasks at once
 # is refused.
-run simulate --jobs-out "$TMP/ok.csv" --commands "$dir/chain.cmds" "$trace"
-sed 's/^b,10,900,1200,/b,10,850,1150,/' "$TMP/ok.csv" >"$TMP/bad.csv"
-run validate --commands "$dir/chain.cmds" "$trace" "$TMP/bad.csv"
-check "validate: afterok broken (b starts at 850, a ends at 900)" \
-    sh -c "[ $rc -eq 1 ] && grep -q 'job b: starts at 850, which job a (completed, ran) does not allow (afterok)' '$TMP/out'"
-run simulate --jobs-out "$TMP/ok.csv" --commands "$dir/never.cmds" "$trace"
-sed 's/^nok,10,,,,\([^,]*\),\([^,]*\),\([^,]*\),0,0,\([^,]*\),\([^,]*\),,\([^,]*\),\([^,]*\),cancelled,[^,]*,,/nok,10,400,500,390,\1,\2,\3,0,0,\4,\5,,\6,\7,completed,,node1:1,/' \
-    "$TMP/ok.csv" >"$TMP/bad.csv"
-run validate --commands "$dir/never.cmds" "$trace" "$TMP/bad.csv"
-check "validate: afternotok broken (nok runs though a succeeded)" \
-    sh -c "[ $rc -eq 1 ] && grep -q 'job nok: starts at 400, which job a (completed, ran) does not allow (afternotok)' '$TMP/out'"
-run simulate --jobs-out "$TMP/ok.csv" --commands "$dir/array.cmds" "$trace"
-sed 's/^arr\[3\],10,400,500,/arr[3],10,350,450,/' "$TMP/ok.csv" >"$TMP/bad.csv"
-run validate --commands "$dir/array.cmds" "$trace" "$TMP/bad.csv"
-check "validate: the slot limit broken (arr[3] starts at 350 with two running)" \
-    sh -c "[ $rc -eq 1 ] && grep -q 'job arr\[3\]: starts at 350 with 3 tasks of array arr running, its slot limit is 2' '$TMP/out'"
+broken chain.cmds 's/^b,10,900,1200,/b,10,850,1150,/' \
+    'afterok broken (b starts at 850, a ends at 900)' \
+    'job b: starts at 850, which job a (completed, ran) does not allow (afterok)'
+broken never.cmds 's/^nok,10,,,,\([^,]*\),\([^,]*\),\([^,]*\),0,0,\([^,]*\),\([^,]*\),,\([^,]*\),\([^,]*\),cancelled,[^,]*,,/nok,10,400,500,390,\1,\2,\3,0,0,\4,\5,,\6,\7,completed,,node1:1,/' \
+    'afternotok broken (nok runs though a succeeded)' \
+    'job nok: starts at 400, which job a (completed, ran) does not allow (afternotok)'
+broken array.cmds 's/^arr\[3\],10,400,500,/arr[3],10,350,450,/' \
+    'the slot limit broken (arr[3] starts at 350 with two running)' \
+    'job arr\[3\]: starts at 350 with 3 tasks of array arr running, its slot limit is 2'
