@@ -17,36 +17,12 @@
 #   - j1's remaining processor-seconds fall to 16 four seconds later: j2
 #     starts then, six seconds before j1 ends (MAXPS).
 . tests/integration/lib.sh
-
-MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
-H=$TMP/home
-W=$TMP/work
-mkdir -p "$H" "$W"
-chmod 755 "$TMP" "$H" "$W"
-export MOKU_HOME="$H"
-pid=""
-stop_daemon() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    pid=""
-}
-trap 'stop_daemon; lib_cleanup' EXIT
-
-cat >"$H/maui.cfg" <<'EOF'
-RMPOLLINTERVAL 00:01:00
-LOGLEVEL 1
-NODECFG[n1] PROCS=4
-NODECFG[n2] PROCS=4
+. tests/integration/lib_dsim.sh
+dsim_serve <<'EOF'
 CLASSCFG[1] MAXPS=24
 CLASSCFG[2] MAXIJOB=2
 CLASSCFG[3]
 EOF
-"$MOKU" serve --home "$H" >"$TMP/serve.log" 2>&1 &
-pid=$!
-i=0
-while [ $i -lt 50 ] && ! timeout 5 "$MOKU" showq >/dev/null 2>&1; do
-    sleep 0.1
-    i=$((i + 1))
-done
 
 # name procs walltime seconds class: submit `sleep seconds`; the id is kept.
 ids=""

@@ -20,17 +20,12 @@
 # Root, useradd and runuser are needed (tests/run.sh runs it under the
 # users lock: the user's name is fixed).
 . tests/integration/lib.sh
-
-MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
+. tests/integration/lib_dsim.sh
 if [ "$(id -u)" != 0 ] || ! command -v useradd >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1; then
     fail "daemon_sim_arrays.sh needs root, useradd and runuser (the jobs run as a real user)"
     exit 1
 fi
-H=$TMP/home
-W=$TMP/work
-mkdir -p "$H" "$W" "$TMP/bin"
-chmod 755 "$TMP" "$H"
-export MOKU_HOME="$H"
+mkdir -p "$TMP/bin"
 u=mokudsa
 add_user "$u"
 chown "$u" "$W"
@@ -38,23 +33,7 @@ chown "$u" "$W"
 # a copy of the client, by Torque's names.
 cp "$MOKU" "$TMP/moku-client" && chmod 755 "$TMP/moku-client"
 for c in qsub qalter; do ln -s "$TMP/moku-client" "$TMP/bin/$c"; done
-pid=""
-stop_daemon() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    pid=""
-}
-trap 'stop_daemon; lib_cleanup' EXIT
-
-cat >"$H/maui.cfg" <<'EOF'
-RMPOLLINTERVAL 00:01:00
-LOGLEVEL 1
-NODECFG[n1] PROCS=4
-NODECFG[n2] PROCS=4
-EOF
-"$MOKU" serve --home "$H" >"$TMP/serve.log" 2>&1 &
-pid=$!
-up() { timeout 5 "$MOKU" showq >/dev/null 2>&1; }
-wait_for 10 up || fail "the daemon did not answer"
+dsim_serve </dev/null
 
 # The user's Torque command CMD ARGS... in the work directory.
 as_user() {
