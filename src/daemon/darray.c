@@ -21,12 +21,31 @@
 #include "engine/engine.h"
 #include "util/mem.h"
 
+/* A plain job's name is its id in decimal, written by hand: snprintf was 5 %
+ * of a 100,000-job restore's instructions (issue 31). Cut to n as snprintf. */
+static void name_of_id(long id, char *buf, size_t n)
+{
+    char tmp[24];
+    size_t len = 0;
+    unsigned long v = id < 0 ? 0UL - (unsigned long)id : (unsigned long)id;
+    do
+        tmp[sizeof tmp - 1 - len++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    if (id < 0)
+        tmp[sizeof tmp - 1 - len++] = '-';
+    if (n == 0)
+        return;
+    size_t k = len < n - 1 ? len : n - 1;
+    memcpy(buf, tmp + sizeof tmp - len, k);
+    buf[k] = '\0';
+}
+
 void djobs_name(const struct store_job *r, char *buf, size_t n)
 {
     if (r->array_id > 0)
         snprintf(buf, n, "%ld[%u]", r->array_id, r->array_index);
     else
-        snprintf(buf, n, "%ld", r->id);
+        name_of_id(r->id, buf, n);
 }
 
 void darray_file_id(const struct store_job *r, char *buf, size_t n)
