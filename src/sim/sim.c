@@ -191,8 +191,12 @@ static int exit_of(const struct sim *sim, const struct sim_outcome *o, size_t ta
 
 static void end_jobs(struct sim *sim, long now)
 {
-    struct run *r, **ended = NULL;
-    size_t nended = 0, cap = 0;
+    /* The list is taken out of sim while it is used: a call made from
+     * inside this one (a hook cancelling a running job) gets its own. */
+    struct run *r, **ended = sim->ended;
+    size_t nended = 0, cap = sim->ended_cap;
+    sim->ended = NULL;
+    sim->ended_cap = 0;
     while ((r = heap_top(&sim->ends)) && r->end <= now) {
         heap_pop(&sim->ends);
         struct job *j = r->job;
@@ -212,7 +216,9 @@ static void end_jobs(struct sim *sim, long now)
     /* the resource manager holds them no more */
     for (size_t i = 0; i < nended; i++)
         runtab_put(&sim->runs, ended[i]);
-    free(ended);
+    free(sim->ended); /* a nested call's, if any */
+    sim->ended = ended;
+    sim->ended_cap = cap;
 }
 
 /* An SWF job waiting for its preceding job (field 17) is held on afterany,
@@ -514,6 +520,7 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
     sched_set_rm(s, NULL);
     heap_free(&sim.ends);
     runtab_free(&sim.runs);
+    free(sim.ended);
     return rejected;
 }
 

@@ -27,6 +27,8 @@ struct sim {
     long stalled;       /* iterations in a row without progress */
     int record_nodes;   /* sim_hooks.record_nodes */
     int forget_ended;   /* sim_hooks.forget_ended */
+    struct run **ended; /* end_jobs' list, kept between calls: no malloc per event */
+    size_t ended_cap;
 };
 
 /* The simulated resource manager (ctx: struct sim *): a started job ends at

@@ -340,6 +340,9 @@ const struct wl_names *workload_names(struct workload *wl, const struct wl_names
 {
     if (names_equal(n, &no_names))
         return NULL;
+    /* Compared field by field before hashing all of them. */
+    if (wl->last_names && names_equal(wl->last_names, n))
+        return wl->last_names;
     if (2 * (wl->nnames + 1) > wl->capnames)
         names_grow(wl);
     size_t i = names_slot(wl, n);
@@ -349,7 +352,7 @@ const struct wl_names *workload_names(struct workload *wl, const struct wl_names
         wl->names[i] = copy;
         wl->nnames++;
     }
-    return wl->names[i];
+    return wl->last_names = wl->names[i];
 }
 
 const char *workload_intern(struct workload *wl, const char *s)

@@ -104,24 +104,26 @@ struct wl_more {
 struct workload {
     struct wl_job *jobs;
     size_t njobs, cap;
-    size_t skipped;                  /* records that cannot be replayed */
-    size_t ndeps;                    /* jobs waiting for another (wl_more.after) */
-    size_t unfinished;               /* of those, jobs still queued or running when the log was
-                                        taken (accounting logs: sacct, Torque, a moku home) */
-    long *rec_start;                 /* the start the log recorded for each job (parallel to
-                                        jobs; -1 none), NULL when the format records none */
-    const struct wl_more **more;     /* parallel to jobs, NULL when no job has any (each
-                                        NULL for a job with none) */
-    long long max_nodes, max_procs;  /* trace header, 0 if absent */
-    long long unix_start;            /* trace header, -1 if absent */
-    char tz[64];                     /* SWF TimeZoneString, "" if absent */
-    struct strmap strings;           /* interned strings -> their copy */
-    char **blocks;                   /* the arena holding every string and wl_names */
-    size_t nblocks, capblocks, used; /* bytes used of the last block */
-    const struct wl_names **names;   /* the interned wl_names: open addressing, */
-    size_t nnames, capnames;         /* capnames a power of two (0: none yet) */
-    const char **numnames;           /* numbered names (SWF users, groups, queues) by */
-    size_t capnum;                   /* value, when small: interned already */
+    size_t skipped;                    /* records that cannot be replayed */
+    size_t ndeps;                      /* jobs waiting for another (wl_more.after) */
+    size_t unfinished;                 /* of those, jobs still queued or running when the log was
+                                          taken (accounting logs: sacct, Torque, a moku home) */
+    long *rec_start;                   /* the start the log recorded for each job (parallel to
+                                          jobs; -1 none), NULL when the format records none */
+    const struct wl_more **more;       /* parallel to jobs, NULL when no job has any (each
+                                          NULL for a job with none) */
+    long long max_nodes, max_procs;    /* trace header, 0 if absent */
+    long long unix_start;              /* trace header, -1 if absent */
+    char tz[64];                       /* SWF TimeZoneString, "" if absent */
+    struct strmap strings;             /* interned strings -> their copy */
+    char **blocks;                     /* the arena holding every string and wl_names */
+    size_t nblocks, capblocks, used;   /* bytes used of the last block */
+    const struct wl_names **names;     /* the interned wl_names: open addressing, */
+    size_t nnames, capnames;           /* capnames a power of two (0: none yet) */
+    const struct wl_names *last_names; /* workload_names' last answer: a trace's
+                                          neighbours often share theirs */
+    const char **numnames;             /* numbered names (SWF users, groups, queues) by */
+    size_t capnum;                     /* value, when small: interned already */
 };
 
 /* Processors a workload job asks for. */
