@@ -276,6 +276,20 @@ def css(d, sel):
     return d.find_elements(By.CSS_SELECTOR, sel)
 
 
+def click(d, sel, timeout=10):
+    """Scroll to and click the first element matching sel. The queue page
+    redraws its rows on every refresh, so an element found a moment ago can
+    be stale by the click: find it again and retry until timeout."""
+    def go():
+        b = css(d, sel)
+        if not b:
+            return None
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", b[0])
+        b[0].click()
+        return True
+    return wait(go, timeout)
+
+
 def tab(d, name):
     css(d, "#tab-" + name)[0].click()
     return wait(lambda: d.execute_script("return document.body.getAttribute('data-loaded-' + arguments[0])", name))
@@ -570,12 +584,11 @@ def array_part(d):
                               a + "[1]")
     T.check(row and row.get("Job") == fold + " (4 tasks)" and not single,
             "the queue shows the array's four held tasks as one row %s (4 tasks)" % fold, str(row))
-    btn = css(d, 'button[data-action="cancel"][data-job="%s"]' % fold)
-    if not T.check(btn, "the folded row has a cancel button"):
+    sel = 'button[data-action="cancel"][data-job="%s"]' % fold
+    if not T.check(wait(lambda: css(d, sel)), "the folded row has a cancel button"):
         return
-    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", btn[0])
     seq = reply_seq(d)
-    btn[0].click()
+    click(d, sel)
     dlg = confirm_dialog(d)
     T.check(dlg and ("the 4 tasks %s of array %s (web-array) of user root" % (fold, a)) in dlg[0],
             "its cancel asks first, naming the four tasks and the array (%s)" % (dlg,))
@@ -702,12 +715,11 @@ def cancel_part(d):
     if not T.check(own, "a job of root's to cancel from the page"):
         return
     tab(d, "queue")
-    btn = wait(lambda: css(d, 'button[data-action="cancel"][data-job="%s"]' % own))
-    if not T.check(btn, "job %s has a cancel button" % own):
+    sel = 'button[data-action="cancel"][data-job="%s"]' % own
+    if not T.check(wait(lambda: css(d, sel)), "job %s has a cancel button" % own):
         return
-    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", btn[0])
     seq = reply_seq(d)
-    btn[0].click()
+    click(d, sel)
     dlg = confirm_dialog(d)
     T.check(dlg and ("job %s (web-cancel) of user root" % own) in dlg[0],
             "cancel asks first, naming the job and its owner (%s)" % (dlg,))
@@ -718,8 +730,7 @@ def cancel_part(d):
         ids = [j["id"] for k in ("active", "idle", "blocked") for j in cli_json("showq")[k]]
         T.check(own in ids and reply_seq(d) == seq and not css(d, "dialog#confirm[open]"),
                 "Keep it: the dialog closes and job %s is still queued" % own)
-        btn = wait(lambda: css(d, 'button[data-action="cancel"][data-job="%s"]' % own))
-        btn[0].click()
+        click(d, sel)
         if confirm_dialog(d):
             css(d, "#confirm-yes")[0].click()
         ok, text = reply(d, "canceljob", seq)
@@ -740,13 +751,12 @@ def cancel_part(d):
     running = wait(lambda: [j for j in cli_json("showq")["active"] if j["id"] == theirs], 30)
     if not T.check(running, "%s's job %s runs" % (ARGS.user, theirs)):
         return
-    btn = wait(lambda: (lambda b: b if b and cell_texts(d, "q-active", theirs) else None)(
-        css(d, '#q-active button[data-action="cancel"][data-job="%s"]' % theirs)), 20)
+    sel = '#q-active button[data-action="cancel"][data-job="%s"]' % theirs
+    btn = wait(lambda: css(d, sel) if cell_texts(d, "q-active", theirs) else None, 20)
     if not T.check(btn, "the admin gets a cancel button on %s's running job" % ARGS.user):
         return
-    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", btn[0])
     seq = reply_seq(d)
-    btn[0].click()
+    click(d, sel)
     dlg = confirm_dialog(d)
     T.check(dlg and ("of user %s" % ARGS.user) in dlg[0] and
             ("This is %s's running job, not yours" % ARGS.user) in dlg[1] and running[0]["nodes"][0] in dlg[1],
