@@ -150,7 +150,7 @@ static int order_holds(struct sched *s, long now)
         struct job *j = s->q.queue[i];
         if (!j)
             continue;
-        if (below && last && i < to && qgroup_add(&g, &s->pol.prio, j))
+        if (below && last && i < to && qgroup_add(&g, &pb, j))
             continue;
         fsacct_job(s, j);
         double p = prio_batch_start(&pb, j, now);

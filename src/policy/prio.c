@@ -458,6 +458,24 @@ int prio_queue_time_only(const struct prio_params *p, const struct job *j)
     return w < 0 ? -1 : 1;
 }
 
+/* A factor prio_batch_init left out has CW 0, or FW 0 and a weight that
+ * cannot depend on the job: prio_queue_time_only skips it too. */
+int prio_batch_queue_time_only(const struct prio_batch *b, const struct job *j)
+{
+    const struct prio_params *p = b->p;
+    if (p->reject_neg || j->sysprio_mode != SYSPRIO_NONE || (j->flags & JOB_QSTOP))
+        return 0;
+    for (int i = 0; i < b->nf; i++) {
+        int f = b->f[i];
+        if (prio_factor_weight(p, j, (enum prio_factor)f) == 0.0)
+            continue;
+        if (f != PF_QUEUETIME && (f < PF_USER || f > PF_FSCLASS))
+            return 0;
+    }
+    double w = prio_factor_weight(p, j, PF_QUEUETIME) * (double)p->cweight[PRIO_SERV];
+    return w < 0 ? -1 : 1;
+}
+
 int prio_rejects(const struct prio_params *p, double priority)
 {
     return p->reject_neg && priority < 0;

@@ -78,6 +78,9 @@ double prio_run(const struct prio_params *p, const struct prio_env *env, const s
  * floor and clip of the priority function are all monotone.
  */
 int prio_queue_time_only(const struct prio_params *p, const struct job *j);
+/* The same answer, looking only at the factors the batch found weighted
+ * (asked for every credential group at every poll: policy/qgroup.c). */
+int prio_batch_queue_time_only(const struct prio_batch *b, const struct job *j);
 
 /* Whether a priority keeps the job out: REJECTNEGPRIOJOBS is on and the
  * priority is negative. */

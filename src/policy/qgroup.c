@@ -41,7 +41,7 @@ static int own_state_matters(const struct job *j)
 }
 
 /* j's group, created when new; NULL when the table is full. */
-static struct qgroup *group_of(struct qgroup_set *g, const struct prio_params *p, struct job *j)
+static struct qgroup *group_of(struct qgroup_set *g, const struct prio_batch *pb, struct job *j)
 {
     size_t i = creds_hash(j) & (QGROUP_SLOTS - 1);
     while (g->slot[i].first && !same_creds(g->slot[i].first, j))
@@ -52,7 +52,7 @@ static struct qgroup *group_of(struct qgroup_set *g, const struct prio_params *p
             return NULL;
         g->n++;
         q->first = j;
-        q->dir = prio_queue_time_only(p, j);
+        q->dir = prio_batch_queue_time_only(pb, j);
     }
     return q;
 }
@@ -67,11 +67,11 @@ static int better(const struct qgroup *q, const struct job *j)
                       : j->qtime_start > q->best->qtime_start;
 }
 
-int qgroup_add(struct qgroup_set *g, const struct prio_params *p, struct job *j)
+int qgroup_add(struct qgroup_set *g, const struct prio_batch *pb, struct job *j)
 {
     if (own_state_matters(j))
         return 0;
-    struct qgroup *q = group_of(g, p, j);
+    struct qgroup *q = group_of(g, pb, j);
     if (!q || !q->dir)
         return 0;
     if (better(q, j))

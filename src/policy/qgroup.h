@@ -42,7 +42,7 @@ void qgroup_init(struct qgroup_set *g);
 /* Take idle job j into its group: 1 done, 0 when j cannot be grouped (its
  * priority depends on more than its queue time, or the table is full) and
  * the caller must look at it itself. */
-int qgroup_add(struct qgroup_set *g, const struct prio_params *p, struct job *j);
+int qgroup_add(struct qgroup_set *g, const struct prio_batch *pb, struct job *j);
 
 /*
  * Whether some grouped job sorts before `last` (prio_cmp) at now, with

@@ -913,6 +913,9 @@ static void test_queue_time_only(void)
         f.j.sysprio_mode = rand() % 10 ? SYSPRIO_NONE : SYSPRIO_RELATIVE;
         f.j.flags = rand() % 10 ? 0 : JOB_QSTOP;
         int dir = prio_queue_time_only(&f.p, &f.j);
+        struct prio_batch b;
+        prio_batch_init(&b, &f.p, &f.env);
+        CHECK_EQ(prio_batch_queue_time_only(&b, &f.j), dir);
         seen[dir + 1]++;
         if (f.p.reject_neg || f.j.sysprio_mode != SYSPRIO_NONE || (f.j.flags & JOB_QSTOP))
             CHECK_EQ(dir, 0);
