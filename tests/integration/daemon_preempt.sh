@@ -9,14 +9,8 @@
 #     while it is suspended queues it again.
 . tests/integration/lib.sh
 
-MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
-H=$TMP/home
-W=$TMP/work
-mkdir -p "$H" "$W"
-chmod 755 "$TMP" "$H" "$W"
-export MOKU_HOME="$H"
+daemon_home
 LOG=$H/log/maui.log
-pid=""
 
 # config POLICY: maui.cfg with that PREEMPTPOLICY.
 config() {
@@ -36,10 +30,6 @@ start_daemon() {
         sleep 0.1
         i=$((i + 1))
     done
-}
-stop_daemon() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    pid=""
 }
 crash_restart() {
     kill -9 "$pid"

@@ -7,17 +7,8 @@
 # replay validated, and a home the simulator cannot read.
 . tests/integration/lib.sh
 
-MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
-H=$TMP/home
-mkdir -p "$H" "$TMP/work"
-chmod 755 "$TMP" "$H" "$TMP/work"
+daemon_home
 printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=2\nNODECFG[n2] PROCS=2\n' >"$H/maui.cfg"
-export MOKU_HOME="$H"
-pid=""
-stop_daemon() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    pid=""
-}
 trap 'stop_daemon; lib_cleanup' EXIT
 "$MOKU" serve --home "$H" >>"$TMP/serve.log" 2>&1 &
 pid=$!

@@ -89,6 +89,24 @@ lib_cleanup() {
 }
 _userdel() { ! id "$1" >/dev/null 2>&1 || userdel "$1" 2>/dev/null; }
 
+# daemon_home: the set-up of a test that runs `moku serve` as root for jobs
+# of other users: MOKU made absolute (the jobs run in other directories), a
+# home H and a work directory W those users can read, MOKU_HOME exported.
+# stop_daemon ends the daemon whose pid is in $pid (a no-op without one).
+daemon_home() {
+    MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
+    H=$TMP/home
+    W=$TMP/work
+    mkdir -p "$H" "$W"
+    chmod 755 "$TMP" "$H" "$W"
+    export MOKU_HOME="$H"
+    pid=""
+}
+stop_daemon() {
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+    pid=""
+}
+
 # fs_state: the calling user's fairshare usage in the current window
 # (processor-seconds) and the time the daemon counted it up to, as
 # "AS_OF USAGE" (diagnose -f --format=json): two readings compare by their

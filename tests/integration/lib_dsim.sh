@@ -6,17 +6,7 @@
 # rules wake it while the workload runs), plus the config lines it reads
 # on its input, and waits for it to answer. stop_daemon ends it; the exit
 # trap ends it and cleans up whatever happens.
-MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
-H=$TMP/home
-W=$TMP/work
-mkdir -p "$H" "$W"
-chmod 755 "$TMP" "$H" "$W"
-export MOKU_HOME="$H"
-pid=""
-stop_daemon() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    pid=""
-}
+daemon_home
 trap 'stop_daemon; lib_cleanup' EXIT
 
 dsim_up() { timeout 5 "$MOKU" showq >/dev/null 2>&1; }
