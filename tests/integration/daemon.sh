@@ -26,25 +26,7 @@ start_daemon() {
         i=$((i + 1))
     done
 }
-stop_daemon() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    pid=""
-}
 trap 'stop_daemon; lib_cleanup' EXIT
-
-# state JOB: the State: line of checkjob.
-state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
-# wait_state JOB STATE [SECONDS]
-wait_state() {
-    i=0
-    while [ $i -lt $((${3:-10} * 10)) ]; do
-        [ "$(state "$1")" = "$2" ] && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    echo "job $1 is $(state "$1"), not $2" >&2
-    return 1
-}
 
 cat >"$TMP/work/gate.sh" <<SH
 #!/bin/sh

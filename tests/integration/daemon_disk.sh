@@ -55,17 +55,6 @@ start() {
     done
 }
 total() { timeout 5 "$MOKU" showq | sed -n 's/^Total Jobs: \([0-9]*\).*/\1/p'; }
-state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
-wait_state() {
-    i=0
-    while [ $i -lt 100 ]; do
-        [ "$(state "$1")" = "$2" ] && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    echo "job $1 is $(state "$1"), not $2" >&2
-    return 1
-}
 free_kb() { df -k --output=avail "$H" | tail -n 1 | tr -d ' '; }
 
 # ---- a flood from one user ----

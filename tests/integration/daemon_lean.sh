@@ -19,10 +19,6 @@ start_daemon() {
     pid=$!
     wait_for 20 up
 }
-stop_daemon() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    pid=""
-}
 trap 'stop_daemon; lib_cleanup' EXIT
 # The views of job $j whose text must not change across a restart (the
 # lines that count time are left out, and the priority, which grows with

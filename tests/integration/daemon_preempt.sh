@@ -39,17 +39,6 @@ crash_restart() {
 }
 trap 'touch "$W/go"; stop_daemon; lib_cleanup' EXIT
 
-state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
-wait_state() {
-    i=0
-    while [ $i -lt $((${3:-10} * 10)) ]; do
-        [ "$(state "$1")" = "$2" ] && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    echo "job $1 is $(state "$1"), not $2" >&2
-    return 1
-}
 # pstate PID: the process state letter (R, S, T, ...), empty when gone.
 pstate() { ps -o stat= -p "$1" 2>/dev/null | cut -c1; }
 # wait_pstate PID LETTERS: until the process is in one of those states.

@@ -38,23 +38,8 @@ crash_restart() {
     pid=""
     start_daemon
 }
-stop_daemon() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    pid=""
-}
 trap 'stop_daemon; lib_cleanup' EXIT
 
-state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
-wait_state() {
-    i=0
-    while [ $i -lt $((${3:-10} * 10)) ]; do
-        [ "$(state "$1")" = "$2" ] && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    echo "job $1 is $(state "$1"), not $2" >&2
-    return 1
-}
 # showres_has ID: showres lists reservation ID.
 showres_has() { timeout 5 "$MOKU" showres | grep -q "^$1 "; }
 # created: the id in setres's reply (on stdin).

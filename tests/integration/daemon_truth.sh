@@ -43,23 +43,8 @@ start_daemon() {
         i=$((i + 1))
     done
 }
-stop_daemon() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    pid=""
-}
 trap 'stop_daemon; lib_cleanup' EXIT
 
-state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
-wait_state() {
-    i=0
-    while [ $i -lt $((${3:-10} * 10)) ]; do
-        [ "$(state "$1")" = "$2" ] && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    echo "job $1 is $(state "$1"), not $2" >&2
-    return 1
-}
 # sub ARGS...: submit from the work directory; the id on stdout, rc in $rc.
 sub() {
     (cd "$W" && timeout 5 "$MOKU" submit "$@") >"$TMP/out" 2>"$TMP/err"

@@ -64,7 +64,6 @@ as() {
 # vsub ARGS...: the victim submits held, from the shared directory; the id in $j.
 vsub() { j=$(cd "$S" && as "$vic" "$TMP/moku-client" submit -h "$@" 2>"$TMP/err"); }
 release() { as "$vic" "$TMP/moku-client" releasehold "$1" >/dev/null 2>&1; }
-state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
 wait_done() {
     i=0
     while [ $i -lt 100 ]; do

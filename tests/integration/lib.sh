@@ -106,6 +106,20 @@ stop_daemon() {
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
     pid=""
 }
+# state JOB: the job's State: line in moku's checkjob ("" when unknown);
+# wait_state JOB STATE [SECONDS]: until it is STATE (10 s by default).
+# lib_slurm.sh defines its own (Slurm's state), after this.
+state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
+wait_state() {
+    i=0
+    while [ $i -lt $((${3:-10} * 10)) ]; do
+        [ "$(state "$1")" = "$2" ] && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    echo "job $1 is $(state "$1"), not $2" >&2
+    return 1
+}
 
 # fs_state: the calling user's fairshare usage in the current window
 # (processor-seconds) and the time the daemon counted it up to, as

@@ -47,5 +47,4 @@ t() {
     timeout 10 "$TMP/bin/$c" "$@" >"$TMP/out" 2>"$TMP/err"
     rc=$?
 }
-state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
 is() { [ "$(state "$1")" = "$2" ]; }

@@ -21,10 +21,6 @@ start_daemon() {
     i=0
     while [ $i -lt 50 ] && ! timeout 5 "$MOKU" showq >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
 }
-stop_daemon() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    pid=""
-}
 trap 'stop_daemon; lib_cleanup' EXIT
 # t CMD ARGS...: a Torque command by its own name; output in $TMP/out, err, rc.
 t() {
@@ -40,7 +36,6 @@ cd "$TMP/work" || exit 1
 j1=$(echo 'sleep 60' | timeout 5 "$MOKU" submit -N first -l nodes=1:ppn=2,walltime=1:00:00)
 j2=$(echo 'sleep 60' | timeout 5 "$MOKU" submit -h -l walltime=30:00)
 j3=$(echo 'sleep 60' | timeout 5 "$MOKU" submit -l nodes=1:ppn=2,walltime=10:00,mem=2gb)
-state() { timeout 5 "$MOKU" checkjob "$1" 2>/dev/null | sed -n 's/^State: //p'; }
 both_run() { [ "$(state "$j1")" = Running ] && [ "$(state "$j3")" = Running ]; }
 wait_for 10 both_run
 

@@ -31,10 +31,6 @@ start_daemon() {
     i=0
     while [ $i -lt 50 ] && ! timeout 5 "$MOKU" showq >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
 }
-stop_daemon() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    pid=
-}
 # The end: the jobs cancelled (their supervisors outlive the daemon), the
 # daemon stopped; lib_cleanup deletes the users this test made.
 cleanup() {
