@@ -197,11 +197,15 @@ struct job *sched_find_job(const struct sched *s, const char *name)
     /* The name index is built on first use and brought up to date lazily:
      * only commands look jobs up by name, and a replay need not pay for it. */
     struct sched *m = (struct sched *)s;
-    for (; m->nindexed < m->njobs; m->nindexed++)
-        if (m->jobs[m->nindexed])
-            strmap_put(&m->jobs_byname, m->jobs[m->nindexed]->name, m->nindexed);
+    if (m->nindexed < m->jobs_base)
+        m->nindexed = m->jobs_base;
+    for (; m->nindexed < m->njobs; m->nindexed++) {
+        const struct job *j = m->jobs[m->nindexed - m->jobs_base];
+        if (j)
+            strmap_put(&m->jobs_byname, j->name, m->nindexed);
+    }
     size_t i;
-    return strmap_get(&s->jobs_byname, name, &i) ? s->jobs[i] : NULL;
+    return strmap_get(&s->jobs_byname, name, &i) ? sched_job(s, i) : NULL;
 }
 
 long sched_last_iteration(const struct sched *s)
@@ -216,7 +220,7 @@ size_t sched_njobs(const struct sched *s)
 
 struct job *sched_job(const struct sched *s, size_t i)
 {
-    return i < s->njobs ? s->jobs[i] : NULL;
+    return i >= s->jobs_base && i < s->njobs ? s->jobs[i - s->jobs_base] : NULL;
 }
 
 size_t sched_nrunning(const struct sched *s)

@@ -304,10 +304,17 @@ struct sched {
     struct sched_rm rm;
     struct sched_stats stats;
 
-    struct job **jobs; /* every job ever submitted, in submission order; owned */
+    /* Every job not forgotten, by submission order (job.order): jobs[k] is
+     * the job of order jobs_base + k, NULL once forgotten; owned. njobs is
+     * the next order. A replay forgets the jobs that ended
+     * (sched_job_forget) and the window moves past a forgotten prefix, so a
+     * million-job trace keeps pointers for the jobs alive, not for all. */
+    struct job **jobs;
     size_t njobs, capjobs;
-    struct strmap jobs_byname; /* name -> index in jobs (last one wins), built lazily */
-    size_t nindexed;           /* jobs [0, nindexed) are in jobs_byname */
+    size_t jobs_base;          /* the order of jobs[0] */
+    size_t jobs_head;          /* jobs[0, jobs_head) are known forgotten */
+    struct strmap jobs_byname; /* name -> order (last one wins), built lazily */
+    size_t nindexed;           /* orders [0, nindexed) are in jobs_byname */
     struct cred_table *creds[CRED_NKINDS];
     int cred_weights;    /* credentials weigh jobs apart: QOS weights/targets, CLASSWEIGHT */
     int order_static;    /* this iteration: priority order is submission order */

@@ -59,7 +59,7 @@ size_t sched_array_update(struct sched *s, long now)
     strmap_init(&used);
     struct job **wait = xmalloc(s->nslotjobs * sizeof *wait);
     size_t nwait = 0;
-    for (size_t i = 0; i < s->njobs; i++) {
+    for (size_t i = 0; i < s->njobs - s->jobs_base; i++) {
         struct job *j = s->jobs[i];
         if (!j || !j->array || !j->aslots)
             continue;

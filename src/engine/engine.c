@@ -146,7 +146,7 @@ void sched_destroy(struct sched *s)
     srcfg_free(s->rs.srdefs, s->rs.nsrdefs);
     free(s->rs.srwant);
     plan_destroy(s);
-    for (size_t i = 0; i < s->njobs; i++)
+    for (size_t i = 0; i < s->njobs - s->jobs_base; i++)
         if (s->jobs[i])
             free_job(s->jobs[i]);
     free(s->jobs);
@@ -476,8 +476,8 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         all[k]->jobs++;
         all[k]->live++;
     }
-    s->jobs = xgrow(s->jobs, &s->capjobs, s->njobs + 1, sizeof *s->jobs);
-    s->jobs[s->njobs++] = j;
+    s->jobs = xgrow(s->jobs, &s->capjobs, s->njobs - s->jobs_base + 1, sizeof *s->jobs);
+    s->jobs[s->njobs++ - s->jobs_base] = j;
     queue_append(s, j);
     return j;
 }
@@ -769,12 +769,27 @@ size_t sched_count_idle(const struct sched *s, int blocked)
     return n;
 }
 
+/* Move the job window past its forgotten prefix once that prefix is at
+ * least half the window (and worth a move): each slot moves a bounded
+ * number of times, so forgetting costs O(1) amortized. */
+static void forget_prefix(struct sched *s)
+{
+    size_t n = s->njobs - s->jobs_base;
+    while (s->jobs_head < n && !s->jobs[s->jobs_head])
+        s->jobs_head++;
+    if (s->jobs_head < 1024 || s->jobs_head * 2 < n)
+        return;
+    memmove(s->jobs, s->jobs + s->jobs_head, (n - s->jobs_head) * sizeof *s->jobs);
+    s->jobs_base += s->jobs_head;
+    s->jobs_head = 0;
+}
+
 int sched_job_forget(struct sched *s, struct job *j)
 {
-    if ((j->state != JOB_COMPLETED && j->state != JOB_REMOVED) || j->order >= s->njobs ||
-        s->jobs[j->order] != j)
+    if ((j->state != JOB_COMPLETED && j->state != JOB_REMOVED) || sched_job(s, j->order) != j)
         return -1;
-    s->jobs[j->order] = NULL;
+    s->jobs[j->order - s->jobs_base] = NULL;
+    forget_prefix(s);
     if (j->ndeps)
         dep_forget(s, j);
     /* The name index borrows the job's name: drop it, it is rebuilt when a

@@ -124,7 +124,8 @@ static void nums(struct obuf *f, const long long *v, size_t n)
 static void row(struct obuf *f, struct rows *r, const struct wl_job *w, const struct sim_outcome *o,
                 const struct sched *s, const char *state)
 {
-    report_csv_field(f, w->id);
+    char id[WL_ID_BUF];
+    report_csv_field(f, wl_job_id(w, id));
     obuf_puts(f, ",w0,delay,");
     const long long asked[] = {w->submit, wl_job_procs(w), wl_job_walltime(w),
                                !strcmp(state, "COMPLETED_SUCCESSFULLY")};

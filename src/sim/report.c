@@ -286,8 +286,9 @@ static const char *group_name(const struct sched *s, const struct wl_job *w,
                               const struct sim_outcome *o, enum cred_kind k)
 {
     const struct cred *c = NULL;
-    if (o->job)
-        c = k == CRED_USER ? o->job->user : o->job->class_;
+    const struct job *j = sim_outcome_job(s, o);
+    if (j)
+        c = k == CRED_USER ? j->user : j->class_;
     else if (s)
         c = cred_at(sched_creds(s, k), sim_outcome_cred(o, k));
     if (c)
@@ -373,6 +374,13 @@ static double window_utilization(const struct report *r, const struct workload *
     return len > 0 && procs > 0 ? used / ((double)procs * (double)len) : 0.0;
 }
 
+/* Still waiting in the engine's queue at the end of the replay. */
+static int idle_job(const struct sched *s, const struct sim_outcome *o)
+{
+    const struct job *j = sim_outcome_job(s, o);
+    return j && j->state == JOB_IDLE;
+}
+
 void report_compute(struct report *r, const struct workload *wl, const struct sim_outcome *out,
                     long long procs, const struct sched *s)
 {
@@ -387,7 +395,7 @@ void report_compute(struct report *r, const struct workload *wl, const struct si
             add_job(&m, &wl->jobs[i], &out[i]);
         else if (out[i].end >= 0)
             r->excluded++;
-        else if (out[i].start < 0 && out[i].job && out[i].job->state == JOB_IDLE)
+        else if (out[i].start < 0 && idle_job(s, &out[i]))
             r->never_started++;
     }
     r->jobs = m.n;
@@ -730,11 +738,10 @@ static const char *cred_name(const struct cred *c)
     return c ? c->name : "";
 }
 
-const char *report_final_state(const struct sim_outcome *o)
+const char *report_final_state(const struct sim_outcome *o, const struct job *j)
 {
     if (o->rejected)
         return "rejected";
-    const struct job *j = o->job;
     if (o->end >= 0)
         return o->cancelled ? "cancelled" : o->killed ? "killed" : "completed";
     if (!j) /* outcomes without a scheduler behind them (tests) */
@@ -743,7 +750,7 @@ const char *report_final_state(const struct sim_outcome *o)
         return "cancelled";
     if (j->state == JOB_RUNNING)
         return (j->flags & JOB_PREEMPTED) ? "preempted" : "running";
-    return o->preempted ? "preempted" : "never_started";
+    return sim_outcome_preempted(o) ? "preempted" : "never_started";
 }
 
 /* Why a job that never ran did not: the engine's reason, or that no node
@@ -768,7 +775,7 @@ static const char *never_reason(struct sched *s, const struct job *j, long now, 
 void report_job_creds(const struct sim_outcome *o, const struct sched *s,
                       const struct cred *creds[CRED_NKINDS])
 {
-    const struct job *j = o->job;
+    const struct job *j = sim_outcome_job(s, o);
     memset(creds, 0, CRED_NKINDS * sizeof *creds);
     if (j) {
         const struct cred *c[CRED_NKINDS] = {j->user, j->group, j->account, j->class_, j->qos};
@@ -791,8 +798,9 @@ static void opt_time(struct obuf *f, long v, int known)
 static void csv_row(struct obuf *f, const struct wl_job *w, const struct sim_outcome *o,
                     struct sched *s, const struct sim_noderuns *runs, long now)
 {
-    const struct job *j = o->job;
-    report_csv_field(f, w->id);
+    const struct job *j = sim_outcome_job(s, o);
+    char id[WL_ID_BUF];
+    report_csv_field(f, wl_job_id(w, id));
     obuf_putc(f, ',');
     obuf_ll(f, w->submit);
     obuf_putc(f, ',');
@@ -801,7 +809,7 @@ static void csv_row(struct obuf *f, const struct wl_job *w, const struct sim_out
     if (o->start >= 0)
         obuf_ll(f, o->start - w->submit);
     const long long nums[] = {wl_job_procs(w), wl_job_walltime(w), wl_job_runtime(w), o->backfilled,
-                              o->preempted};
+                              sim_outcome_preempted(o)};
     for (size_t k = 0; k < sizeof nums / sizeof *nums; k++) {
         obuf_putc(f, ',');
         obuf_ll(f, nums[k]);
@@ -814,7 +822,7 @@ static void csv_row(struct obuf *f, const struct wl_job *w, const struct sim_out
         if (k != 2 || (creds[k] && creds[k]->index != 0))
             report_csv_field(f, cred_name(creds[k]));
     }
-    const char *state = report_final_state(o);
+    const char *state = report_final_state(o, j);
     obuf_putc(f, ',');
     obuf_puts(f, state);
     obuf_putc(f, ',');
@@ -864,9 +872,10 @@ int report_write_recorded_csv(struct obuf *f, const struct workload *wl,
         const struct sim_outcome *o = &out[i];
         const struct wl_names *nm = wl_job_names(w);
         const char *names[CRED_NKINDS] = {nm->user, nm->group, nm->account, nm->class_, nm->qos};
+        char id[WL_ID_BUF];
         report_csv_field(f, "recorded");
         obuf_putc(f, ',');
-        report_csv_field(f, w->id);
+        report_csv_field(f, wl_job_id(w, id));
         obuf_putc(f, ',');
         obuf_ll(f, w->submit);
         obuf_putc(f, ',');

@@ -120,7 +120,7 @@ static int rm_preempt(void *ctx, struct job *j, enum preempt_policy how, long no
     record_segment(sim, j, now);
     r->left = r->end > now ? r->end - now : 0;
     sim->busy -= wl_job_procs(&sim->wl->jobs[j->tag]);
-    sim->out[j->tag].preempted++;
+    detail(sim, &sim->out[j->tag])->preempted++;
     if (how == PREEMPT_REQUEUE) {
         sim->out[j->tag].start = -1;
         sim->out[j->tag].killed = 0;
@@ -150,8 +150,7 @@ static void forget_ended(struct sim *sim, struct run **ended, size_t n, long now
 {
     sched_deps_update(sim->s, now); /* the iteration at now would: no change */
     for (size_t i = 0; i < n; i++)
-        if (sched_job_forget(sim->s, ended[i]->job) == 0)
-            sim->out[ended[i]->tag].job = NULL;
+        sched_job_forget(sim->s, ended[i]->job); /* sim_outcome_job: NULL from now */
 }
 
 /* An ended job's credentials, for when the engine has forgotten it. */
@@ -252,14 +251,26 @@ static void apply_more(struct sim *sim, struct job *j, const struct wl_more *m, 
     }
 }
 
+/* A job's order as an outcome keeps it (sim_outcome.order1). A trace of
+ * more than 4 billion jobs would not fit in memory long before this. */
+static uint32_t outcome_order(const struct job *j)
+{
+    if (j->order >= UINT32_MAX) { /* as xmalloc on running out of memory */
+        fprintf(stderr, "moku: more than %u jobs in one replay\n", (unsigned)UINT32_MAX - 1);
+        abort();
+    }
+    return (uint32_t)(j->order + 1);
+}
+
 /* Submit every job whose submit time is now; return the next index. */
 static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *rejected)
 {
     for (; next < sim->wl->njobs && sim->wl->jobs[next].submit == now; next++) {
         const struct wl_job *w = &sim->wl->jobs[next];
         const struct wl_names *nm = wl_job_names(w);
+        char id[WL_ID_BUF];
         struct job_spec spec = {
-            .name = w->id,
+            .name = wl_job_id(w, id),
             .tasks = w->tasks,
             .procs_per_task = w->procs_per_task,
             .mem_per_task = nm->mem,
@@ -283,16 +294,18 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
             .tpn = nm->tpn,
         };
         struct err e;
-        if (sched_submit_allowed(sim->s, &spec, &e) < 0 ||
-            !(sim->out[next].job = sched_submit(sim->s, &spec, &e))) {
+        struct job *j = NULL;
+        if (sched_submit_allowed(sim->s, &spec, &e) < 0 || !(j = sched_submit(sim->s, &spec, &e))) {
             sim->out[next].rejected = 1;
             detail(sim, &sim->out[next])->reason = xstrdup(e.msg);
             (*rejected)++;
-        } else if (sim->wl->more && sim->wl->more[next] && sim->wl->more[next]->after) {
-            hold_after(sim, sim->out[next].job, sim->wl->more[next]->after);
-        } else if (sim->wl->more && sim->wl->more[next]) {
-            apply_more(sim, sim->out[next].job, sim->wl->more[next], now);
+            continue;
         }
+        sim->out[next].order1 = outcome_order(j);
+        if (sim->wl->more && sim->wl->more[next] && sim->wl->more[next]->after)
+            hold_after(sim, j, sim->wl->more[next]->after);
+        else if (sim->wl->more && sim->wl->more[next])
+            apply_more(sim, j, sim->wl->more[next], now);
     }
     return next;
 }
@@ -522,6 +535,11 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
     runtab_free(&sim.runs);
     free(sim.ended);
     return rejected;
+}
+
+struct job *sim_outcome_job(const struct sched *s, const struct sim_outcome *o)
+{
+    return s && o->order1 ? sched_job(s, o->order1 - 1) : NULL;
 }
 
 long sim_run_start(const struct sim_outcome *o)

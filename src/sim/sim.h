@@ -41,6 +41,7 @@ struct sim_detail {
     long run_start;        /* when resumed: when */
     unsigned *wide_cred;   /* its credentials' indices when one is past SIM_CRED_WIDE
                               (sim_outcome.cred), NULL otherwise */
+    int preempted;         /* times it was preempted for a reservation's owner (OWNERPREEMPT) */
 };
 
 /* sim_outcome.cred: the index is in the detail's wide_cred. */
@@ -52,10 +53,11 @@ struct sim_outcome {
     long start, end; /* -1 if it has not started / not ended; a requeued job's
                         start is its restart, a resumed one keeps its first
                         (its last run's start: sim_run_start) */
-    struct job *job; /* the engine's job (borrowed: valid while the scheduler
-                        lives), NULL if rejected or forgotten when it ended
-                        (sim_hooks.forget_ended) */
     struct sim_detail *more;
+    /* The engine's job's submission order + 1 (sim_outcome_job), 0 if it
+     * was rejected: an index, not a pointer, keeps an outcome at 40 bytes
+     * (a million-job trace holds one per job). */
+    uint32_t order1;
     /* ended: its credentials (cred->index, per kind; sim_outcome_cred).
      * 16 bits each: a trace rarely has more than a few thousand users, and
      * an index past that is kept in the detail (SIM_CRED_WIDE). */
@@ -64,8 +66,16 @@ struct sim_outcome {
     unsigned char rejected : 1;  /* refused at submission (more processors than the cluster) */
     unsigned char killed : 1;    /* ended at its kill time, before its runtime */
     unsigned char cancelled : 1; /* ended by canceljob while running */
-    int preempted; /* times it was preempted for a reservation's owner (OWNERPREEMPT) */
 };
+
+/* The engine's job of an outcome (borrowed: valid while s lives), NULL if
+ * rejected, forgotten when it ended (sim_hooks.forget_ended), or s is NULL. */
+struct job *sim_outcome_job(const struct sched *s, const struct sim_outcome *o);
+/* Times it was preempted for a reservation's owner (OWNERPREEMPT). */
+static inline int sim_outcome_preempted(const struct sim_outcome *o)
+{
+    return o->more ? o->more->preempted : 0;
+}
 
 /* The start of its last run: its start, or when it was last resumed. */
 long sim_run_start(const struct sim_outcome *o);

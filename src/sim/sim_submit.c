@@ -213,7 +213,7 @@ static int add_jobs(struct workload *wl, struct strmap *ids, const struct submit
     strmap_put(ids, id, 0);
     const char *range = sb->req.array ? sb->req.array : sb->req.array_pbs;
     if (!range) {
-        j.id = id;
+        j.id_ = workload_id(wl, id);
         workload_add_more(wl, &j, &m);
         return 0;
     }
@@ -227,9 +227,9 @@ static int add_jobs(struct workload *wl, struct strmap *ids, const struct submit
     for (size_t i = 0; i < a.n; i++) {
         char task[QSUB_MAX_WORD + 16];
         snprintf(task, sizeof task, "%s[%u]", id, a.idx[i]);
-        j.id = workload_keep(wl, task);
+        j.id_ = workload_id(wl, task);
         m.index = a.idx[i];
-        strmap_put(ids, j.id, 0);
+        strmap_put(ids, workload_id_text(wl, &j), 0);
         workload_add_more(wl, &j, &m);
     }
     arange_free(&a);
@@ -238,8 +238,9 @@ static int add_jobs(struct workload *wl, struct strmap *ids, const struct submit
 
 /* Every dependency of the sorted jobs names a job queued before its own:
  * the engine judges it when the job is queued, and a later one would be
- * unknown then (this also rules out a cycle). */
-static int check_deps(const struct workload *wl, const char *path, struct err *err)
+ * unknown then (this also rules out a cycle). wl: numbered ids are written
+ * out as text for the map of positions. */
+static int check_deps(struct workload *wl, const char *path, struct err *err)
 {
     struct strmap pos;
     strmap_init(&pos);
@@ -265,8 +266,8 @@ static int check_deps(const struct workload *wl, const char *path, struct err *e
                          d[k].on, d[k].on, what);
         }
         dep_free(d, n);
-        if (j->id && !strmap_get(&pos, j->id, &at))
-            strmap_put(&pos, j->id, i);
+        if (j->id_ && !strmap_get(&pos, wl_job_id(j, (char[WL_ID_BUF]){0}), &at))
+            strmap_put(&pos, workload_id_text(wl, j), i);
     }
     strmap_free(&pos);
     return rc;
@@ -336,8 +337,8 @@ int sim_submit_add(const struct sim_script *sc, const char *path, struct workloa
     struct strmap ids;
     strmap_init(&ids);
     for (size_t i = 0; i < wl->njobs; i++)
-        if (wl->jobs[i].id)
-            strmap_put(&ids, wl->jobs[i].id, 0);
+        if (wl->jobs[i].id_)
+            strmap_put(&ids, workload_id_text(wl, &wl->jobs[i]), 0);
     int rc = 0, any = 0;
     for (size_t i = 0; i < sc->n && rc == 0; i++) {
         const struct sim_script_cmd *cmd = &sc->cmds[i];

@@ -124,7 +124,7 @@ static struct wl_job job_of(struct workload *wl, const struct swf_rec *r)
     long long procs = r->req_procs > 0 ? r->req_procs : r->alloc;
     long walltime = (long)(r->req_time > 0 ? r->req_time : r->runtime);
     struct wl_job j = {
-        .id = r->id < 0 ? NULL : workload_keep(wl, decimal((char[24]){0}, r->id)),
+        .id_ = r->id < 0 ? 0 : workload_id_num(wl, r->id),
         .submit = (long)r->submit,
         .tasks = (int32_t)procs,
         .procs_per_task = 1,
@@ -169,6 +169,14 @@ static int id_cmp(const char *a, const char *b)
     return strcmp(a, b);
 }
 
+static int wl_id_cmp(const struct wl_job *x, const struct wl_job *y)
+{
+    if (x->id_ & y->id_ & 1) /* both numbers: id_cmp's order of digit strings */
+        return x->id_ < y->id_ ? -1 : x->id_ > y->id_;
+    char a[WL_ID_BUF], b[WL_ID_BUF];
+    return id_cmp(wl_job_id(x, a), wl_job_id(y, b));
+}
+
 /* Queue order of submission: submit time, then job id, then file line. The
  * engine breaks priority ties by this order, so equal priorities go to the
  * earlier submission, then the lower job id. */
@@ -177,7 +185,7 @@ static int by_submit(const void *a, const void *b)
     const struct wl_job *x = a, *y = b;
     if (x->submit != y->submit)
         return x->submit < y->submit ? -1 : 1;
-    int c = id_cmp(x->id, y->id);
+    int c = wl_id_cmp(x, y);
     if (c)
         return c;
     return x->line < y->line ? -1 : (x->line > y->line);
@@ -281,6 +289,57 @@ const char *workload_keep(struct workload *wl, const char *s)
         return NULL;
     size_t len = strlen(s) + 1;
     return memcpy(arena_alloc(wl, len, 1), s, len);
+}
+
+/* Canonical decimal: what decimal() writes back, so text and number agree. */
+static int id_is_number(const char *s, unsigned long long *n)
+{
+    size_t len = strlen(s);
+    if (!len || len > 18 || (s[0] == '0' && len > 1))
+        return 0;
+    unsigned long long v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+        v = v * 10 + (unsigned long long)(s[i] - '0');
+    }
+    *n = v;
+    return v <= WL_ID_NUMMAX;
+}
+
+static uintptr_t id_text(struct workload *wl, const char *s)
+{
+    size_t len = strlen(s) + 1;
+    /* Even, so that the low bit tells text from a number. */
+    return (uintptr_t)memcpy(arena_alloc(wl, len, 2), s, len);
+}
+
+uintptr_t workload_id(struct workload *wl, const char *id)
+{
+    unsigned long long n;
+    if (!id)
+        return 0;
+    return id_is_number(id, &n) ? wl_id_number(n) : id_text(wl, id);
+}
+
+uintptr_t workload_id_num(struct workload *wl, long long n)
+{
+    if (n >= 0 && (unsigned long long)n <= WL_ID_NUMMAX)
+        return wl_id_number((unsigned long long)n);
+    return id_text(wl, decimal((char[WL_ID_BUF]){0}, n));
+}
+
+const char *wl_job_id(const struct wl_job *w, char buf[WL_ID_BUF])
+{
+    if (!(w->id_ & 1))
+        return (const char *)w->id_;
+    return decimal(buf, (long long)(w->id_ >> 1));
+}
+
+const char *workload_id_text(struct workload *wl, const struct wl_job *w)
+{
+    char buf[WL_ID_BUF];
+    return w->id_ & 1 ? workload_keep(wl, wl_job_id(w, buf)) : (const char *)w->id_;
 }
 
 static const struct wl_names no_names;
@@ -491,7 +550,8 @@ static int resolve_deps(struct swf_load *ld, struct err *err)
             } else {
                 int later = 0;
                 for (size_t k = i; k < wl->njobs && !later; k++)
-                    later = wl->jobs[k].id && strcmp(wl->jobs[k].id, after) == 0;
+                    later = wl->jobs[k].id_ &&
+                            strcmp(wl_job_id(&wl->jobs[k], (char[WL_ID_BUF]){0}), after) == 0;
                 rc = err_set(err,
                              "%s:%ld: field 17 (preceding job number): job %s %s (--no-swf-deps "
                              "ignores fields 17 and 18)",
@@ -502,8 +562,8 @@ static int resolve_deps(struct swf_load *ld, struct err *err)
             }
         }
         wl->ndeps += after != NULL;
-        if (j->id && !strmap_get(&pos, j->id, &at))
-            strmap_put(&pos, j->id, i);
+        if (j->id_ && !strmap_get(&pos, wl_job_id(j, (char[WL_ID_BUF]){0}), &at))
+            strmap_put(&pos, workload_id_text(wl, j), i);
     }
     strmap_free(&pos);
     return rc;

@@ -47,7 +47,7 @@ struct wl_names {
  * interned names, the preceding job in the workload's `more`. Its run time
  * and walltime are split in two (wl_job_runtime, wl_job_set_runtime). */
 struct wl_job {
-    const char *id;
+    uintptr_t id_;                /* wl_job_id: text (even), or a number n as 2n+1 */
     const struct wl_names *names; /* NULL: none given (wl_job_names) */
     long submit;
     uint32_t runtime_lo;  /* what the job will really run, seconds (>= 0): low bits */
@@ -135,8 +135,32 @@ void workload_init(struct workload *wl);
 /* The workload's own copy of s (one per distinct string); NULL stays NULL. */
 const char *workload_intern(struct workload *wl, const char *s);
 /* A copy of s in the workload, not shared (for strings that are unique
- * anyway, such as job ids: no hashing). NULL stays NULL. */
+ * anyway: no hashing). NULL stays NULL. */
 const char *workload_keep(struct workload *wl, const char *s);
+
+/* Job ids (wl_job.id_). Nearly every trace numbers its jobs, so an id that
+ * is a number in canonical decimal (no sign, no leading zero, at most
+ * WL_ID_NUMMAX) is kept as the number itself, 2n + 1, and any other id as
+ * text in the workload (an even pointer): a million-job trace saves a
+ * string per job. 0: no id. */
+#define WL_ID_BUF 24
+#define WL_ID_NUMMAX                                                                               \
+    ((UINTPTR_MAX >> 1) < 999999999999999999ULL ? (unsigned long long)(UINTPTR_MAX >> 1)           \
+                                                : 999999999999999999ULL)
+/* The id of job number n, 0 <= n <= WL_ID_NUMMAX (no workload needed). */
+static inline uintptr_t wl_id_number(unsigned long long n)
+{
+    return (uintptr_t)n << 1 | 1;
+}
+/* The id of id text (NULL: none). */
+uintptr_t workload_id(struct workload *wl, const char *id);
+/* The id of job number n >= 0 (an SWF job number). */
+uintptr_t workload_id_num(struct workload *wl, long long n);
+/* A job's id as text, NULL if it has none; a number is written into buf. */
+const char *wl_job_id(const struct wl_job *w, char buf[WL_ID_BUF]);
+/* The same text, kept as long as the workload (a map's borrowed key):
+ * a number is written into the workload's strings once more. */
+const char *workload_id_text(struct workload *wl, const struct wl_job *w);
 /* The workload's shared copy of n, whose strings are interned already
  * (workload_intern: equal names are the same pointers). */
 const struct wl_names *workload_names(struct workload *wl, const struct wl_names *n);

@@ -49,7 +49,7 @@ static struct wl_job job_base(struct workload *wl, const char *id, long line, lo
                               long long start, long long end, const struct wl_names *names)
 {
     struct wl_job j = {
-        .id = workload_keep(wl, id),
+        .id_ = workload_id(wl, id),
         .names = workload_names(wl, names),
         .submit = (long)submit,
         .line = (int32_t)line,

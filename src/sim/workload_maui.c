@@ -71,7 +71,7 @@ static struct wl_job job_of(struct workload *wl, const struct mtrace_job *j)
     static const char *const no_partition[] = {"0", "DEFAULT", "[DEFAULT]", NULL};
     static const char *const no_resv[] = {"0", "-", NULL};
     struct wl_job w = {
-        .id = workload_intern(wl, j->id),
+        .id_ = workload_id(wl, j->id),
         .submit = j->submit,
         .tasks = (int32_t)j->tasks,
         .procs_per_task = (unsigned)ppt_of(j),

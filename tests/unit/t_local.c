@@ -180,11 +180,12 @@ static char job_state(const struct fx *f, const char *id)
 }
 
 /* Wait until the job's state letter is (or is not, want_not) c. */
-/* Ten seconds: the job is the supervisor's child, forked under make
- * check's load (a fixed count of short polls failed there). */
+/* Thirty seconds: the job is the supervisor's child, forked under make
+ * check's load (a fixed count of short polls failed there, and ten seconds once with six
+ * other builds beside it). */
 static int wait_state(const struct fx *f, const char *id, char c, int want_not)
 {
-    for (double end = now_s() + 10; now_s() < end;) {
+    for (double end = now_s() + 30; now_s() < end;) {
         char s = job_state(f, id);
         if (want_not ? (s != c && s != '?') : s == c)
             return 1;

@@ -52,7 +52,7 @@ static void jobs(struct workload *wl, struct sim_outcome *out, struct sim_detail
                               .class_ = workload_intern(wl, i ? "batch" : "long q")};
         char id[16];
         snprintf(id, sizeof id, "job.%d", i + 1);
-        struct wl_job j = {.id = workload_intern(wl, id),
+        struct wl_job j = {.id_ = workload_id(wl, id),
                            .names = workload_names(wl, &nm),
                            .submit = 100 * i,
                            .tasks = 3,

@@ -14,7 +14,7 @@
 /* Job id submitted at t from line `line`; with more (a script's) when m. */
 static void add(struct workload *wl, const char *id, long t, long line, const struct wl_more *m)
 {
-    struct wl_job j = {.id = workload_keep(wl, id),
+    struct wl_job j = {.id_ = workload_id(wl, id),
                        .submit = t,
                        .tasks = 1,
                        .procs_per_task = 1,
@@ -47,7 +47,7 @@ static void test_script_order(void)
                                        "alpha", "arr[1]", "arr[2]", "1"};
     CHECK_EQ(wl.njobs, 8);
     for (size_t i = 0; i < wl.njobs && i < 8; i++)
-        CHECK_STR(wl.jobs[i].id, want[i]);
+        CHECK_STR(wl_job_id(&wl.jobs[i], (char[WL_ID_BUF]){0}), want[i]);
     /* The mores moved with their jobs. */
     CHECK(wl.more[0] != NULL && wl.more[1] == NULL && wl.more[5] && wl.more[5]->index == 1);
     workload_free(&wl);
@@ -69,7 +69,7 @@ static void test_trace_after(void)
     static const char *const want[] = {"1", "2", "3", "4"};
     CHECK_EQ(wl.njobs, 4);
     for (size_t i = 0; i < wl.njobs && i < 4; i++)
-        CHECK_STR(wl.jobs[i].id, want[i]);
+        CHECK_STR(wl_job_id(&wl.jobs[i], (char[WL_ID_BUF]){0}), want[i]);
     CHECK(wl.more[2] && wl.more[2]->after && !wl.more[3]);
     workload_free(&wl);
 }
