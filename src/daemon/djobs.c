@@ -325,8 +325,9 @@ static void own_strings(struct store_job *rec)
 
 /* Takes r whole (store_jobs_active_lean): its strings become the djob's,
  * not copied once more for each of 100,000 jobs, and its script and
- * environment are read only when it starts. */
-static int restore_one(void *ctx, struct store_job *r)
+ * environment are read only when it starts (bytes: their size, for
+ * MAXSUBMITBYTES). */
+static int restore_one(void *ctx, struct store_job *r, long long bytes)
 {
     struct dmn *d = ctx;
     struct store_job rec = *r;
@@ -339,6 +340,7 @@ static int restore_one(void *ctx, struct store_job *r)
         return 0;
     }
     dj->lean = 1;
+    dj->bytes = (size_t)bytes;
     if (rec.state == SJ_SUSPENDED && dpreempt_restore(d, dj, time(NULL)))
         return 0; /* queued again */
     if (rec.state == SJ_SUSPENDED)
@@ -416,43 +418,6 @@ static void restore_history(struct dmn *d, long since)
     free(h.recs);
 }
 
-/* The jobs store_jobs_active restored: d->jobs[first, last), in the id
- * order they were read. */
-struct restored {
-    struct dmn *d;
-    size_t first, last;
-};
-
-/* The restored job with stored id id, found by bisection: djobs_find_id
- * looks for an array task (named "12[3]", not by its id) through every job,
- * which for 100,000 restored tasks was 100,000 passes over 100,000 jobs. */
-static struct djob *restored_find(const struct restored *r, long id)
-{
-    size_t lo = r->first, hi = r->last;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        struct djob *dj = r->d->jobs[mid];
-        if (!dj)
-            break; /* not as restore_one left them: looked for the long way */
-        if (dj->rec.id == id)
-            return dj;
-        if (dj->rec.id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return djobs_find_id(r->d, id);
-}
-
-/* A restored job's bytes (MAXSUBMITBYTES): its script and environment
- * (counted by the store: the record is lean). */
-static void script_size(void *ctx, long id, long long bytes)
-{
-    struct djob *dj = restored_find(ctx, id);
-    if (dj)
-        dj->bytes = (size_t)bytes;
-}
-
 int djobs_restore(struct dmn *d, struct err *err)
 {
     char v[32];
@@ -463,14 +428,12 @@ int djobs_restore(struct dmn *d, struct err *err)
         store_kv_set(d->st, "stats_since", (snprintf(v, sizeof v, "%ld", since), v), NULL);
     d->stats_since = since;
     restore_history(d, since);
-    struct restored r = {d, d->njobs, 0};
     if (store_jobs_active_lean(d->st, restore_one, d, err) < 0)
         return -1;
-    r.last = d->njobs;
     struct err e;
     if (store_scripts_prune(d->st, &e) < 0) /* ended jobs' scripts a moku before this kept */
         dlog(d->log, 0, "warning: %s", e.msg);
-    return store_script_sizes(d->st, script_size, &r, err);
+    return 0;
 }
 
 /* The host list of j: one nodefile line per processor, and "n:p,..." */

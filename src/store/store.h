@@ -156,9 +156,12 @@ int store_jobs_active(struct store *st, int (*fn)(void *ctx, const struct store_
  * store_job_get), and fn may take the record's strings (or the whole
  * record, copied out and zeroed); what it leaves is freed after it returns.
  * The daemon's restore keeps 100,000 records this way without copying each
- * string once more (issue 31). A lean record is written back with
+ * string once more (issue 31). fn's bytes are the job's stored script's
+ * and environment's (MAXSUBMITBYTES counts them), 0 when no script is
+ * stored (store_script_put). A lean record is written back with
  * store_job_put_lean, which leaves the stored script and env as they are. */
-int store_jobs_active_lean(struct store *st, int (*fn)(void *ctx, struct store_job *j), void *ctx,
+int store_jobs_active_lean(struct store *st,
+                           int (*fn)(void *ctx, struct store_job *j, long long bytes), void *ctx,
                            struct err *err);
 int store_job_put_lean(struct store *st, const struct store_job *j, struct err *err);
 /* Jobs that ended at or after `since` (epoch), newest first, at most max
@@ -179,10 +182,6 @@ int store_script_get(struct store *st, long id, char **text, struct err *err);
  * done). No script is not an error. */
 int store_script_del(struct store *st, long id, struct err *err);
 int store_scripts_prune(struct store *st, struct err *err);
-/* fn(id, bytes) for the script of every job not yet ended: the script's
- * bytes and its job's environment's (fn must not use the store). */
-int store_script_sizes(struct store *st, void (*fn)(void *ctx, long id, long long bytes), void *ctx,
-                       struct err *err);
 
 /* Node administrative state (e.g. "Drained", "Down", "Idle"): set (a NULL
  * state removes the node's entry), and load all in name order (fn gets name

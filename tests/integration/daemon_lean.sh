@@ -42,6 +42,17 @@ start_daemon
 views "$TMP/after"
 diff "$TMP/before" "$TMP/after" >&2
 check "qstat -f, checkjob -v and qstat -a say the same after a restart" cmp -s "$TMP/before" "$TMP/after"
+# The restored job's script and environment still count (MAXSUBMITBYTES),
+# read with the lean rows: a limit 5 bytes above its script alone leaves no
+# room for a 10-byte one.
+printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=1\nMAXSUBMITBYTES %d\n' $(($(wc -c <job.sh) + 5)) >"$H/maui.cfg"
+timeout 10 "$MOKU" schedctl -R >/dev/null
+printf 'sleep 1 # 10\n' | head -c 10 >small.sh
+k=$(timeout 5 "$MOKU" submit -h small.sh 2>"$TMP/err")
+check "MAXSUBMITBYTES counts the restored job's script and environment" \
+    sh -c "[ -z '$k' ] && grep -q MAXSUBMITBYTES '$TMP/err'"
+printf 'RMPOLLINTERVAL 1\nNODECFG[n1] PROCS=1\n' >"$H/maui.cfg"
+timeout 10 "$MOKU" schedctl -R >/dev/null
 timeout 5 "$MOKU" qalter -N lean2 "$j"
 check "qalter of the restored (lean) job" sh -c "timeout 5 '$MOKU' qstat -a $j | grep -q lean2"
 stop_daemon

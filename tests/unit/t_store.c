@@ -590,11 +590,13 @@ struct taken {
     struct store_job whole; /* the first record, taken whole */
     char *name;             /* the second one's name, taken alone */
     long n;
+    long long bytes[2]; /* what fn was told of the first two's script and environment */
 };
 
-static int take_each(void *ctx, struct store_job *j)
+static int take_each(void *ctx, struct store_job *j, long long bytes)
 {
     struct taken *t = ctx;
+    t->bytes[t->n < 2 ? t->n : 1] = bytes;
     if (t->n == 0) {
         t->whole = *j;
         memset(j, 0, sizeof *j);
@@ -604,12 +606,6 @@ static int take_each(void *ctx, struct store_job *j)
     }
     t->n++;
     return 0;
-}
-
-static void one_size(void *ctx, long id, long long bytes)
-{
-    if (id == 1)
-        *(long long *)ctx = bytes;
 }
 
 static void test_jobs_active_lean(void)
@@ -623,9 +619,11 @@ static void test_jobs_active_lean(void)
     add_job(st, 3, SJ_IDLE, 0);
     add_job(st, 4, SJ_COMPLETED, 10);
     add_job(st, 5, SJ_RUNNING, 0);
-    struct taken t = {{0}, NULL, 0};
+    struct taken t = {{0}, NULL, 0, {-1, -1}};
     CHECK_EQ(store_jobs_active_lean(st, take_each, &t, &e), 0);
     CHECK_EQ(t.n, 2);
+    CHECK_EQ(t.bytes[0], 0); /* no script stored: nothing counted, environment neither */
+    CHECK_EQ(t.bytes[1], 0);
     CHECK_EQ(t.whole.id, 1);
     CHECK_STR(t.whole.user, want.user);
     CHECK_STR(t.whole.name, want.name);
@@ -647,11 +645,17 @@ static void test_jobs_active_lean(void)
     /* A lean put of a job that is not there is an error, as store_job_put's. */
     t.whole.id = 999;
     CHECK_EQ(store_job_put_lean(st, &t.whole, &e), -1);
-    /* The bytes of job 1: its script's and its environment's. */
+    /* The bytes of job 1: its script's and its environment's; job 2's
+     * script (ended, not yet pruned) is skipped. */
     CHECK_EQ(store_script_put(st, 1, "#!/bin/sh\n", &e), 0);
-    long long bytes = -1;
-    CHECK_EQ(store_script_sizes(st, one_size, &bytes, &e), 0);
-    CHECK_EQ(bytes, (long long)(strlen("#!/bin/sh\n") + strlen(want.env)));
+    CHECK_EQ(store_script_put(st, 2, "x", &e), 0);
+    store_job_free(&t.whole);
+    free(t.name);
+    t = (struct taken){{0}, NULL, 0, {-1, -1}};
+    CHECK_EQ(store_jobs_active_lean(st, take_each, &t, &e), 0);
+    CHECK_EQ(t.n, 2);
+    CHECK_EQ(t.bytes[0], (long long)(strlen("#!/bin/sh\n") + strlen(want.env)));
+    CHECK_EQ(t.bytes[1], 0); /* job 3, whose script was not stored */
     store_job_free(&t.whole);
     free(t.name);
     store_job_free(&want);
