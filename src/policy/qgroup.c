@@ -80,7 +80,7 @@ int qgroup_add(struct qgroup_set *g, const struct prio_batch *pb, struct job *j)
 }
 
 /* j's priority now, refreshed. */
-static double refresh(struct sched *s, const struct prio_batch *pb, struct job *j, long now)
+static double refresh(struct sched *s, struct prio_batch *pb, struct job *j, long now)
 {
     fsacct_job(s, j);
     j->priority = prio_batch_start(pb, j, now);
@@ -88,7 +88,7 @@ static double refresh(struct sched *s, const struct prio_batch *pb, struct job *
 }
 
 /* The tie: every job of group q, one by one. */
-static int member_before(struct qgroup *q, struct sched *s, const struct prio_batch *pb,
+static int member_before(struct qgroup *q, struct sched *s, struct prio_batch *pb,
                          const struct job *last, size_t from, size_t to, long now)
 {
     for (size_t i = from; i < to; i++) {
@@ -102,7 +102,7 @@ static int member_before(struct qgroup *q, struct sched *s, const struct prio_ba
     return 0;
 }
 
-int qgroup_any_before(struct qgroup_set *g, struct sched *s, const struct prio_batch *pb,
+int qgroup_any_before(struct qgroup_set *g, struct sched *s, struct prio_batch *pb,
                       const struct job *last, size_t from, size_t to, long now)
 {
     for (size_t i = 0; i < QGROUP_SLOTS; i++) {
