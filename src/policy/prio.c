@@ -437,9 +437,44 @@ static size_t creds_slot(const struct cred *const key[CRED_NKINDS])
     return (size_t)(h >> 58) & (PRIO_CREDSLOTS - 1);
 }
 
-/* The weighed CRED and FS components of e's job: found in the batch when a
- * job with the same credentials was asked for, else computed (the same
- * additions in the same order as for the whole priority) and kept. */
+#define PRIO_KONST 0x80 /* in a term: the component's value is kept (konst) */
+
+/* What e's credentials alone decide, found once (the same additions in the
+ * same order as for a whole priority): the weights of the job's own
+ * factors, skipping those weighing 0 under these credentials, and the
+ * terms of the total. A term that is a constant 0 is left out: the total
+ * starts at +0 and adding a zero to it changes no bit. */
+static void fill_part(const struct prio_batch *b, const struct eval *e, struct prio_credpart *g)
+{
+    double sum[PRIO_NCOMP] = {0};
+    int varies[PRIO_NCOMP] = {0};
+    sum_batch(e, b->fc, b->nfc, sum);
+    g->nf = g->nterm = 0;
+    for (int i = 0; i < b->nf; i++) {
+        int f = b->f[i];
+        double w = job_weighted(f) ? factor_weight(e, f) : (double)b->p->fweight[f];
+        if (w == 0.0)
+            continue;
+        g->f[g->nf] = (unsigned char)f;
+        g->w[g->nf++] = w;
+        varies[factor_comp[f]] = 1;
+    }
+    for (int i = 0; i < b->nc; i++) {
+        int c = b->c[i];
+        if (varies[c]) {
+            g->term[g->nterm++] = (unsigned char)c;
+            continue;
+        }
+        double v = weigh(b->p, c, sum[c]);
+        if (v != 0.0) {
+            g->konst[c] = v;
+            g->term[g->nterm++] = (unsigned char)(c | PRIO_KONST);
+        }
+    }
+}
+
+/* e's credentials' part: found in the batch when a job with the same
+ * credentials was asked for, else found now and kept. */
 static const struct prio_credpart *cred_part(struct prio_batch *b, const struct eval *e)
 {
     const struct job *j = e->j;
@@ -448,37 +483,33 @@ static const struct prio_credpart *cred_part(struct prio_batch *b, const struct 
         [CRED_CLASS] = j->class_, [CRED_QOS] = j->qos,
     };
     size_t i = creds_slot(key);
-    struct prio_credpart *s = &b->slot[i];
-    if ((b->valid >> i & 1) && !memcmp(s->key, key, sizeof key))
-        return s;
-    double sum[PRIO_NCOMP] = {0};
-    sum_batch(e, b->fc, b->nfc, sum);
-    memcpy(s->key, key, sizeof key);
-    s->cred = weigh(b->p, PRIO_CRED, sum[PRIO_CRED]);
-    s->fs = weigh(b->p, PRIO_FS, sum[PRIO_FS]);
+    struct prio_credpart *g = &b->slot[i];
+    if ((b->valid >> i & 1) && !memcmp(g->key, key, sizeof key))
+        return g;
+    memcpy(g->key, key, sizeof key);
+    fill_part(b, e, g);
     b->valid |= 1UL << i;
-    return s;
+    return g;
 }
 
 /*
  * sum_weighted and start_priority's sum over the factors and components
- * that prio_batch_init found weighted, in the same order: the same
- * additions of the same terms, so the same bits (a skipped factor or
- * component would have added nothing). The CRED and FS components are
- * the credentials' part, computed once for all the jobs that share them.
+ * that are weighted, in the same order: the same additions of the same
+ * terms, so the same bits (a skipped factor or component would have added
+ * nothing). What the credentials decide comes from their part.
  */
 double prio_batch_start(struct prio_batch *b, const struct job *j, long now)
 {
     struct eval e = {b->p, b->env, j, now, 0};
+    const struct prio_credpart *g = cred_part(b, &e);
     double sum[PRIO_NCOMP] = {0}, total = 0.0;
-    sum_batch(&e, b->f, b->nf, sum);
-    const struct prio_credpart *cp = b->nfc ? cred_part(b, &e) : NULL;
-    for (int i = 0; i < b->nc; i++) {
-        int c = b->c[i];
-        if (cp && cred_comp(c))
-            total += c == PRIO_CRED ? cp->cred : cp->fs;
-        else
-            total += weigh(b->p, c, sum[c]);
+    for (int i = 0; i < g->nf; i++) {
+        int f = g->f[i];
+        sum[factor_comp[f]] += g->w[i] * capped(factor_value(&e, f), b->p->fcap[f]);
+    }
+    for (int i = 0; i < g->nterm; i++) {
+        int t = g->term[i], c = t & ~PRIO_KONST;
+        total += t & PRIO_KONST ? g->konst[c] : weigh(b->p, c, sum[c]);
     }
     return assemble(b->p, j, total);
 }

@@ -51,15 +51,20 @@ double prio_start(const struct prio_params *p, const struct prio_env *env, const
  * every iteration): the weighted factors and components are found once, so
  * a job costs only what is weighted. The answer is prio_start's, bit for
  * bit. The parameters and env must not change while the batch is used, nor
- * the credentials' PRIORITY and fairshare deltas once a job holding them
- * was asked for: the components that only the five credentials decide
- * (CRED, FS) are computed once per combination of credentials and kept in
- * the batch (an HPC2N poll: about 3 combinations for 48 waiting jobs).
+ * the credentials (PRIORITY, fairshare delta, QOS and CLASSWEIGHT weights)
+ * once a job holding them was asked for: what only the five credentials
+ * decide is found once per combination of them and kept in the batch (an
+ * HPC2N poll: about 3 combinations for 48 waiting jobs) — the CRED and FS
+ * components, and the weight of each of the job's own factors.
  */
 #define PRIO_CREDSLOTS 32 /* direct-mapped by the credentials */
 struct prio_credpart {
     const struct cred *key[CRED_NKINDS]; /* the job's five credentials */
-    double cred, fs;                     /* CW x capped sum of CRED, of FS */
+    unsigned char f[PF_NFACTORS];        /* the job's own factors weighted under them */
+    double w[PF_NFACTORS];               /* and their weights */
+    unsigned char term[PRIO_NCOMP];      /* the components that add to the total, in order */
+    double konst[PRIO_NCOMP];            /* a CRED or FS component's value (PRIO_KONST in term) */
+    int nf, nterm;
 };
 struct prio_batch {
     const struct prio_params *p;
