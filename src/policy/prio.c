@@ -427,14 +427,13 @@ static void sum_batch(const struct eval *e, const unsigned char *fs, int n, doub
     }
 }
 
+/* The slot of a combination: from the user, group and account, which tell
+ * most combinations apart (all five are compared). */
 static size_t creds_slot(const struct cred *const key[CRED_NKINDS])
 {
-    uint64_t h = 0;
-    for (int k = 0; k < CRED_NKINDS; k++) {
-        h ^= (uint64_t)(uintptr_t)key[k];
-        h *= 0x9E3779B97F4A7C15ULL;
-    }
-    return (size_t)(h >> 58) & (PRIO_CREDSLOTS - 1);
+    uint64_t h = (uint64_t)(uintptr_t)key[CRED_USER] ^ (uint64_t)(uintptr_t)key[CRED_GROUP] >> 3 ^
+                 (uint64_t)(uintptr_t)key[CRED_ACCOUNT] >> 6;
+    return (size_t)((h * 0x9E3779B97F4A7C15ULL) >> 59) & (PRIO_CREDSLOTS - 1);
 }
 
 #define PRIO_KONST 0x80 /* in a term: the component's value is kept (konst) */
@@ -505,7 +504,9 @@ double prio_batch_start(struct prio_batch *b, const struct job *j, long now)
     double sum[PRIO_NCOMP] = {0}, total = 0.0;
     for (int i = 0; i < g->nf; i++) {
         int f = g->f[i];
-        sum[factor_comp[f]] += g->w[i] * capped(factor_value(&e, f), b->p->fcap[f]);
+        /* Queue time, the factor every configuration weighs, without the switch. */
+        double v = f == PF_QUEUETIME ? queue_seconds(&e) / 60.0 : factor_value(&e, f);
+        sum[factor_comp[f]] += g->w[i] * capped(v, b->p->fcap[f]);
     }
     for (int i = 0; i < g->nterm; i++) {
         int t = g->term[i], c = t & ~PRIO_KONST;
