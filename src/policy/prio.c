@@ -22,6 +22,7 @@
 #include "policy/prio.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Maui's MAX_PRIO_VAL: priorities are clipped to +-1e9 before any system priority. */
@@ -388,37 +389,129 @@ static int job_weighted(int f)
     return f == PF_QUEUETIME || f == PF_XFACTOR || f == PF_CLASS;
 }
 
+/* The components that only the job's five credentials decide: their
+ * factors' values (credential PRIORITY, fairshare delta) and weights (the
+ * group's CLASSWEIGHT) come from the credentials alone. */
+static int cred_comp(int c)
+{
+    return c == PRIO_CRED || c == PRIO_FS;
+}
+
 void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const struct prio_env *env)
 {
     b->p = p;
     b->env = env;
-    b->nf = b->nc = 0;
-    for (int f = 0; f < PF_CONSUMED; f++)
-        if (p->cweight[factor_comp[f]] != 0 && (p->fweight[f] != 0 || job_weighted(f)))
+    b->nf = b->nfc = b->nc = 0;
+    b->valid = 0;
+    for (int f = 0; f < PF_CONSUMED; f++) {
+        if (p->cweight[factor_comp[f]] == 0 || (p->fweight[f] == 0 && !job_weighted(f)))
+            continue;
+        if (cred_comp(factor_comp[f]))
+            b->fc[b->nfc++] = (unsigned char)f;
+        else
             b->f[b->nf++] = (unsigned char)f;
+    }
     for (int c = 0; c < PRIO_USAGE; c++)
         if (p->cweight[c] != 0)
             b->c[b->nc++] = (unsigned char)c;
 }
 
-/*
- * sum_weighted and start_priority's sum over the factors and components
- * that prio_batch_init found weighted, in the same order: the same
- * additions of the same terms, so the same bits (a skipped factor or
- * component would have added nothing).
- */
-double prio_batch_start(const struct prio_batch *b, const struct job *j, long now)
+/* sum[factor's component] += weight x capped value, for the factors fs[0..n). */
+static void sum_batch(const struct eval *e, const unsigned char *fs, int n, double *sum)
 {
-    struct eval e = {b->p, b->env, j, now, 0};
-    double sum[PRIO_NCOMP] = {0}, total = 0.0;
+    for (int i = 0; i < n; i++) {
+        int f = fs[i];
+        double w = job_weighted(f) ? factor_weight(e, f) : (double)e->p->fweight[f];
+        if (w != 0.0)
+            sum[factor_comp[f]] += w * capped(factor_value(e, f), e->p->fcap[f]);
+    }
+}
+
+/* The slot of a combination: from the user, group and account, which tell
+ * most combinations apart (all five are compared). */
+static size_t creds_slot(const struct cred *const key[CRED_NKINDS])
+{
+    uint64_t h = (uint64_t)(uintptr_t)key[CRED_USER] ^ (uint64_t)(uintptr_t)key[CRED_GROUP] >> 3 ^
+                 (uint64_t)(uintptr_t)key[CRED_ACCOUNT] >> 6;
+    return (size_t)((h * 0x9E3779B97F4A7C15ULL) >> 59) & (PRIO_CREDSLOTS - 1);
+}
+
+#define PRIO_KONST 0x80 /* in a term: the component's value is kept (konst) */
+
+/* What e's credentials alone decide, found once (the same additions in the
+ * same order as for a whole priority): the weights of the job's own
+ * factors, skipping those weighing 0 under these credentials, and the
+ * terms of the total. A term that is a constant 0 is left out: the total
+ * starts at +0 and adding a zero to it changes no bit. */
+static void fill_part(const struct prio_batch *b, const struct eval *e, struct prio_credpart *g)
+{
+    double sum[PRIO_NCOMP] = {0};
+    int varies[PRIO_NCOMP] = {0};
+    sum_batch(e, b->fc, b->nfc, sum);
+    g->nf = g->nterm = 0;
     for (int i = 0; i < b->nf; i++) {
         int f = b->f[i];
-        double w = job_weighted(f) ? factor_weight(&e, f) : (double)b->p->fweight[f];
-        if (w != 0.0)
-            sum[factor_comp[f]] += w * capped(factor_value(&e, f), b->p->fcap[f]);
+        double w = job_weighted(f) ? factor_weight(e, f) : (double)b->p->fweight[f];
+        if (w == 0.0)
+            continue;
+        g->f[g->nf] = (unsigned char)f;
+        g->w[g->nf++] = w;
+        varies[factor_comp[f]] = 1;
     }
-    for (int i = 0; i < b->nc; i++)
-        total += weigh(b->p, b->c[i], sum[b->c[i]]);
+    for (int i = 0; i < b->nc; i++) {
+        int c = b->c[i];
+        if (varies[c]) {
+            g->term[g->nterm++] = (unsigned char)c;
+            continue;
+        }
+        double v = weigh(b->p, c, sum[c]);
+        if (v != 0.0) {
+            g->konst[c] = v;
+            g->term[g->nterm++] = (unsigned char)(c | PRIO_KONST);
+        }
+    }
+}
+
+/* e's credentials' part: found in the batch when a job with the same
+ * credentials was asked for, else found now and kept. */
+static const struct prio_credpart *cred_part(struct prio_batch *b, const struct eval *e)
+{
+    const struct job *j = e->j;
+    const struct cred *const key[CRED_NKINDS] = {
+        [CRED_USER] = j->user,    [CRED_GROUP] = j->group, [CRED_ACCOUNT] = j->account,
+        [CRED_CLASS] = j->class_, [CRED_QOS] = j->qos,
+    };
+    size_t i = creds_slot(key);
+    struct prio_credpart *g = &b->slot[i];
+    if ((b->valid >> i & 1) && !memcmp(g->key, key, sizeof key))
+        return g;
+    memcpy(g->key, key, sizeof key);
+    fill_part(b, e, g);
+    b->valid |= 1UL << i;
+    return g;
+}
+
+/*
+ * sum_weighted and start_priority's sum over the factors and components
+ * that are weighted, in the same order: the same additions of the same
+ * terms, so the same bits (a skipped factor or component would have added
+ * nothing). What the credentials decide comes from their part.
+ */
+double prio_batch_start(struct prio_batch *b, const struct job *j, long now)
+{
+    struct eval e = {b->p, b->env, j, now, 0};
+    const struct prio_credpart *g = cred_part(b, &e);
+    double sum[PRIO_NCOMP] = {0}, total = 0.0;
+    for (int i = 0; i < g->nf; i++) {
+        int f = g->f[i];
+        /* Queue time, the factor every configuration weighs, without the switch. */
+        double v = f == PF_QUEUETIME ? queue_seconds(&e) / 60.0 : factor_value(&e, f);
+        sum[factor_comp[f]] += g->w[i] * capped(v, b->p->fcap[f]);
+    }
+    for (int i = 0; i < g->nterm; i++) {
+        int t = g->term[i], c = t & ~PRIO_KONST;
+        total += t & PRIO_KONST ? g->konst[c] : weigh(b->p, c, sum[c]);
+    }
     return assemble(b->p, j, total);
 }
 
@@ -459,7 +552,8 @@ int prio_queue_time_only(const struct prio_params *p, const struct job *j)
 }
 
 /* A factor prio_batch_init left out has CW 0, or FW 0 and a weight that
- * cannot depend on the job: prio_queue_time_only skips it too. */
+ * cannot depend on the job: prio_queue_time_only skips it too. The
+ * credentials' factors (b->fc) are allowed: they need no look. */
 int prio_batch_queue_time_only(const struct prio_batch *b, const struct job *j)
 {
     const struct prio_params *p = b->p;

@@ -51,7 +51,7 @@ int qgroup_add(struct qgroup_set *g, const struct prio_batch *pb, struct job *j)
  * (j->priority), the others keep their last one. Fairshare deltas are
  * brought up to date first (fsacct_job).
  */
-int qgroup_any_before(struct qgroup_set *g, struct sched *s, const struct prio_batch *pb,
+int qgroup_any_before(struct qgroup_set *g, struct sched *s, struct prio_batch *pb,
                       const struct job *last, size_t from, size_t to, long now);
 
 #endif

@@ -880,6 +880,65 @@ static void test_parts_agree(void)
 }
 
 /*
+ * One batch asked for many jobs whose credentials come from a small pool
+ * (48 combinations, more than the batch's slots, so slots are taken over):
+ * every answer is prio_start's, bit for bit, whatever the weights, and
+ * whether or not the job's credentials' part was kept from an earlier job.
+ */
+static void test_batch_creds(void)
+{
+    struct fx f;
+    fx_init(&f);
+    srand(13);
+    static const char *const names[] = {"x", "y", "z"};
+    static const int npool[CRED_NKINDS] = {3, 2, 2, 2, 2};
+    struct cred *pool[CRED_NKINDS][3];
+    for (int k = 0; k < CRED_NKINDS; k++)
+        for (int i = 0; i < npool[k]; i++)
+            pool[k][i] = cred(&f, (enum cred_kind)k, names[i]);
+    f.env.mem = 64000;
+    for (int round = 0; round < 300; round++) {
+        for (int c = 0; c < PRIO_NCOMP; c++) {
+            f.p.cweight[c] = rand() % 5 - 1;
+            f.p.ccap[c] = rand() % 3 ? 0 : rand() % 5000;
+        }
+        for (int i = 0; i < PF_NFACTORS; i++) {
+            f.p.fweight[i] = rand() % 3 ? 0 : rand() % 21 - 10;
+            f.p.fcap[i] = rand() % 4 ? 0 : rand() % 100;
+        }
+        f.p.enable_neg = rand() % 2;
+        for (int k = 0; k < CRED_NKINDS; k++)
+            for (int i = 0; i < npool[k]; i++) {
+                struct cred *c = pool[k][i];
+                c->priority = rand() % 2000 - 1000;
+                c->fs_delta = (rand() % 2000 - 1000) / 7.0;
+                c->classweight = rand() % 3;
+                c->qtweight = rand() % 3 - 1;
+                c->xfweight = rand() % 3 - 1;
+            }
+        struct prio_batch pb;
+        prio_batch_init(&pb, &f.p, &f.env);
+        long now = T0 + 20000 + rand() % 20000;
+        for (int n = 0; n < 200; n++) {
+            struct job j = f.j;
+            j.user = pool[CRED_USER][rand() % 3];
+            j.group = pool[CRED_GROUP][rand() % 2];
+            j.account = pool[CRED_ACCOUNT][rand() % 2];
+            j.class_ = pool[CRED_CLASS][rand() % 2];
+            j.qos = pool[CRED_QOS][rand() % 2];
+            j.qtime_start = T0 + rand() % 20000;
+            j.tasks = 1 + rand() % 16;
+            j.mem_per_task = rand() % 4000;
+            j.walltime = 60 + rand() % 20000;
+            j.sysprio_mode = rand() % 10 ? SYSPRIO_NONE : SYSPRIO_RELATIVE;
+            j.sysprio = rand() % 200 - 100;
+            CHECK(prio_batch_start(&pb, &j, now) == prio_start(&f.p, &f.env, &j, now, NULL));
+        }
+    }
+    fx_free(&f);
+}
+
+/*
  * prio_queue_time_only: when it answers a direction, two jobs with the same
  * credentials that differ in everything but what it allows (queue time)
  * are ordered by their queue time in that direction; it refuses whatever
@@ -1008,6 +1067,7 @@ int main(void)
     TEST_RUN(test_order_is_submission);
     TEST_RUN(test_cmp);
     TEST_RUN(test_names);
+    TEST_RUN(test_batch_creds);
     TEST_RUN(test_parts_agree);
     TEST_RUN(test_queue_time_only);
     TEST_RUN(test_speed);
