@@ -433,8 +433,11 @@ static int may_defer_rest(const struct sched *s)
 /* Jobs ahead of the scan whose records are fetched into the cache while it
  * looks at the current one. A long queue's records lie scattered in memory
  * and most are read for a few comparisons: the scan of 100,000 waiting jobs
- * otherwise spends half its time waiting for their first reads. */
-#define SCAN_AHEAD 8
+ * otherwise spends half its time waiting for their first reads. 32, not 8:
+ * quick_run looks at a job in about 30 instructions, so 8 jobs ahead was
+ * too short a time for a read from memory (the burst of 50,000 jobs: about
+ * 9 % less CPU time). */
+#define SCAN_AHEAD 32
 
 static void prefetch_job(const struct job *j)
 {
