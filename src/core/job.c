@@ -1,11 +1,6 @@
 /* job — see job.h. */
 #include "core/job.h"
 
-long long job_procs(const struct job *j)
-{
-    return (long long)j->tasks * j->procs_per_task;
-}
-
 void job_request_from_spec(struct job *j, const struct job_spec *spec)
 {
     j->tasks = spec->tasks;

@@ -156,7 +156,7 @@ struct job_host {
 
 struct job {
     /* What a scan of a long queue reads or writes for nearly every waiting
-     * job (policy/iter.c's quick_waits, count_bypass), kept together in the
+     * job (policy/iter.c's quick_run, count_bypass), kept together in the
      * first 48 bytes: one cache line, or two when malloc's 16-byte alignment
      * puts the record's start late in a line (records aligned on a line cost
      * HPC2N's replay 11 MB of heap for no measurable gain). Spread over five
@@ -253,8 +253,12 @@ static inline int job_has_hostlist(const struct job *j)
  * idle job (the strongest hold), "Deferred" for a deferred one, else
  * job_state_name(). */
 const char *job_display_state(const struct job *j);
-/* Processors the job needs: tasks x processors per task. */
-long long job_procs(const struct job *j);
+/* Processors the job needs: tasks x processors per task. Inline: a scan of
+ * a long queue asks it of every waiting job (policy/iter.c). */
+static inline long long job_procs(const struct job *j)
+{
+    return (long long)j->tasks * j->procs_per_task;
+}
 /* Copy what spec asks for (tasks, processors, memory, swap, disk, nodes,
  * tasks per node, exclusive, max_nodes, walltime) into j, as sched_submit
  * makes a job of it; names, credentials and state are the caller's. One
