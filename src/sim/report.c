@@ -788,11 +788,12 @@ static void opt_time(struct obuf *f, long v, int known)
     obuf_putc(f, ',');
 }
 
-static void csv_row(struct obuf *f, const struct wl_job *w, const struct sim_outcome *o,
-                    struct sched *s, const struct sim_noderuns *runs, long now)
+static void csv_row(struct obuf *f, const char *id, const struct wl_job *w,
+                    const struct sim_outcome *o, struct sched *s, const struct sim_noderuns *runs,
+                    long now)
 {
     const struct job *j = o->job;
-    report_csv_field(f, w->id);
+    report_csv_field(f, id);
     obuf_putc(f, ',');
     obuf_ll(f, w->submit);
     obuf_putc(f, ',');
@@ -848,7 +849,8 @@ int report_write_jobs_csv(struct obuf *f, const struct workload *wl, const struc
             obuf_ll(f, run);
             obuf_putc(f, ',');
         }
-        csv_row(f, &wl->jobs[i], &out[i], s, runs, now);
+        csv_row(f, wl_job_id(wl, &wl->jobs[i], (char[WL_ID_LEN]){0}), &wl->jobs[i], &out[i], s,
+                runs, now);
     }
     sim_noderuns_destroy(runs);
     return obuf_failed(f) ? -1 : 0;
@@ -866,7 +868,7 @@ int report_write_recorded_csv(struct obuf *f, const struct workload *wl,
         const char *names[CRED_NKINDS] = {nm->user, nm->group, nm->account, nm->class_, nm->qos};
         report_csv_field(f, "recorded");
         obuf_putc(f, ',');
-        report_csv_field(f, w->id);
+        report_csv_field(f, wl_job_id(wl, w, (char[WL_ID_LEN]){0}));
         obuf_putc(f, ',');
         obuf_ll(f, w->submit);
         obuf_putc(f, ',');

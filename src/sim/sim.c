@@ -258,8 +258,9 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
     for (; next < sim->wl->njobs && sim->wl->jobs[next].submit == now; next++) {
         const struct wl_job *w = &sim->wl->jobs[next];
         const struct wl_names *nm = wl_job_names(w);
+        char id[WL_ID_LEN];
         struct job_spec spec = {
-            .name = w->id,
+            .name = wl_job_id(sim->wl, w, id),
             .tasks = w->tasks,
             .procs_per_task = w->procs_per_task,
             .mem_per_task = nm->mem,

@@ -189,7 +189,7 @@ static struct wl_job job_of(struct workload *wl, const struct submit *sb, long t
     };
     struct wl_job j = {
         .names = workload_names(wl, &nm),
-        .submit = t,
+        .submit = (uint32_t)t,
         .tasks = chunks,
         .procs_per_task = (unsigned)r->ppn,
         .line = (int32_t)line,
@@ -203,7 +203,7 @@ static struct wl_job job_of(struct workload *wl, const struct submit *sb, long t
 static int add_jobs(struct workload *wl, struct strmap *ids, const struct submit *sb,
                     const struct sim_script_cmd *cmd, const char *path, struct err *err)
 {
-    if (workload_check_job(path, cmd->line, sb->id, sb->runtime, walltime_of(sb),
+    if (workload_check_job(path, cmd->line, sb->id, cmd->t, sb->runtime, walltime_of(sb),
                            chunks_of(&sb->req), sb->req.ppn, err) < 0)
         return -1;
     struct wl_job j = job_of(wl, sb, cmd->t, cmd->line);
@@ -213,7 +213,7 @@ static int add_jobs(struct workload *wl, struct strmap *ids, const struct submit
     strmap_put(ids, id, 0);
     const char *range = sb->req.array ? sb->req.array : sb->req.array_pbs;
     if (!range) {
-        j.id = id;
+        workload_set_id(wl, &j, id);
         workload_add_more(wl, &j, &m);
         return 0;
     }
@@ -227,9 +227,10 @@ static int add_jobs(struct workload *wl, struct strmap *ids, const struct submit
     for (size_t i = 0; i < a.n; i++) {
         char task[QSUB_MAX_WORD + 16];
         snprintf(task, sizeof task, "%s[%u]", id, a.idx[i]);
-        j.id = workload_keep(wl, task);
+        const char *kept = workload_keep(wl, task);
+        workload_set_id(wl, &j, kept);
         m.index = a.idx[i];
-        strmap_put(ids, j.id, 0);
+        strmap_put(ids, kept, 0);
         workload_add_more(wl, &j, &m);
     }
     arange_free(&a);
@@ -243,6 +244,7 @@ static int check_deps(const struct workload *wl, const char *path, struct err *e
 {
     struct strmap pos;
     strmap_init(&pos);
+    char(*text)[WL_ID_LEN] = xmalloc(wl->njobs * sizeof *text); /* the map borrows its keys */
     int rc = 0;
     for (size_t i = 0; i < wl->njobs && rc == 0; i++) {
         const struct wl_job *j = &wl->jobs[i];
@@ -265,10 +267,12 @@ static int check_deps(const struct workload *wl, const char *path, struct err *e
                          d[k].on, d[k].on, what);
         }
         dep_free(d, n);
-        if (j->id && !strmap_get(&pos, j->id, &at))
-            strmap_put(&pos, j->id, i);
+        const char *id = wl_job_id(wl, j, text[i]);
+        if (id && !strmap_get(&pos, id, &at))
+            strmap_put(&pos, id, i);
     }
     strmap_free(&pos);
+    free(text);
     return rc;
 }
 
@@ -335,9 +339,12 @@ int sim_submit_add(const struct sim_script *sc, const char *path, struct workloa
 {
     struct strmap ids;
     strmap_init(&ids);
-    for (size_t i = 0; i < wl->njobs; i++)
-        if (wl->jobs[i].id)
-            strmap_put(&ids, wl->jobs[i].id, 0);
+    char(*text)[WL_ID_LEN] = xmalloc((wl->njobs + 1) * sizeof *text); /* the map borrows keys */
+    for (size_t i = 0; i < wl->njobs; i++) {
+        const char *id = wl_job_id(wl, &wl->jobs[i], text[i]);
+        if (id)
+            strmap_put(&ids, id, 0);
+    }
     int rc = 0, any = 0;
     for (size_t i = 0; i < sc->n && rc == 0; i++) {
         const struct sim_script_cmd *cmd = &sc->cmds[i];
@@ -357,6 +364,7 @@ int sim_submit_add(const struct sim_script *sc, const char *path, struct workloa
         if (sim_qalter_is(&sc->cmds[i]))
             rc = check_qalter(&sc->cmds[i], path, &ids, err);
     strmap_free(&ids);
+    free(text);
     if (rc < 0 || !any)
         return rc;
     workload_sort(wl);

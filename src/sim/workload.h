@@ -41,17 +41,31 @@ struct wl_names {
 #define WL_MAX32 2147483647L
 #define WL_MAX_PPT 4095
 
+/* wl_job.id: the job has no id; ids at or past WL_ID_TEXT are the text ids'
+ * (workload.idtext) indices plus WL_ID_TEXT; below it, the id is that
+ * number, whose decimal text is the id (a trace's ids are numbers nearly
+ * always, and a number costs no text). */
+#define WL_NO_ID UINT32_MAX
+#define WL_ID_TEXT 0x80000000u
+/* Bytes of a buffer wl_job_id writes a numeric id into. */
+#define WL_ID_LEN 12
+/* The largest submit time a job record holds (32 bits, the year 2106 as a
+ * Unix time): the readers refuse a record past it with its file and line. */
+#define WL_MAX_SUBMIT 4294967295LL
+
 /* One job of the trace, as compact as the replay allows: there is one per
- * trace line for the whole replay (48 bytes). What few jobs have (memory,
- * node counts, the job it waits for) is elsewhere: memory and nodes in its
- * interned names, the preceding job in the workload's `more`. Its run time
- * and walltime are split in two (wl_job_runtime, wl_job_set_runtime). */
+ * trace line for the whole replay (40 bytes). What few jobs have (memory,
+ * node counts, the job it waits for, an id that is not a number) is
+ * elsewhere: memory and nodes in its interned names, the preceding job in
+ * the workload's `more`, a text id in its idtext. Its run time and walltime
+ * are split in two (wl_job_runtime, wl_job_set_runtime); its id is read
+ * with wl_job_id and set with workload_set_id. */
 struct wl_job {
-    const char *id;
     const struct wl_names *names; /* NULL: none given (wl_job_names) */
-    long submit;
-    uint32_t runtime_lo;  /* what the job will really run, seconds (>= 0): low bits */
-    uint32_t walltime_lo; /* its limit, seconds (>= 1): low bits */
+    uint32_t id;                  /* a number, a text id's index or WL_NO_ID (above) */
+    uint32_t submit;              /* seconds, within 0..WL_MAX_SUBMIT (workload_check_job) */
+    uint32_t runtime_lo;          /* what the job will really run, seconds (>= 0): low bits */
+    uint32_t walltime_lo;         /* its limit, seconds (>= 1): low bits */
     int32_t tasks;
     int32_t line;
     float util;               /* fraction of its processors it kept busy (SWF average CPU
@@ -124,8 +138,16 @@ struct workload {
                                           neighbours often share theirs */
     const char **numnames;             /* numbered names (SWF users, groups, queues) by */
     size_t capnum;                     /* value, when small: interned already */
+    const char **idtext;               /* the ids that are not numbers (wl_job.id) */
+    size_t nidtext, capidtext;
 };
 
+/* A job's id as text, NULL when it has none: its text id, or its number
+ * written into buf (WL_ID_LEN bytes). */
+const char *wl_job_id(const struct workload *wl, const struct wl_job *w, char *buf);
+/* Set j's id to id (NULL: none): a number when id is one's decimal text
+ * below WL_ID_TEXT, else a copy of the text in wl. */
+void workload_set_id(struct workload *wl, struct wl_job *j, const char *id);
 /* Processors a workload job asks for. */
 long long wl_job_procs(const struct wl_job *w);
 /* Its names; every one NULL when it has none. */
@@ -144,11 +166,13 @@ const struct wl_names *workload_names(struct workload *wl, const struct wl_names
  * fit (at most MAX)", the file and line of the record. */
 int workload_check_fit(long long v, long long max, const char *path, long line, const char *what,
                        struct err *err);
-/* 0 when a job's run time, walltime (WL_MAX_TIME), tasks, line (WL_MAX32)
- * and processors per task (WL_MAX_PPT) fit its record; else -1 with err "PATH:LINE: job ID: WHAT
- * V does not fit (at most MAX)". */
-int workload_check_job(const char *path, long line, const char *id, long long runtime,
-                       long long walltime, long long tasks, long long ppt, struct err *err);
+/* 0 when a job's submit time (WL_MAX_SUBMIT), run time, walltime
+ * (WL_MAX_TIME), tasks, line (WL_MAX32) and processors per task
+ * (WL_MAX_PPT) fit its record; else -1 with err "PATH:LINE: job ID: WHAT V
+ * does not fit (at most MAX)". */
+int workload_check_job(const char *path, long line, const char *id, long long submit,
+                       long long runtime, long long walltime, long long tasks, long long ppt,
+                       struct err *err);
 /* Append a job (its strings and names must be the workload's already). */
 void workload_add(struct workload *wl, const struct wl_job *job);
 /* The same with the start the log recorded for it (-1: none): the first

@@ -1676,9 +1676,8 @@ static const long easy_starts[] = {0, 100, 200, 3, 4};
 static void replay(struct sched *s, struct sim_outcome *out)
 {
     static struct wl_job jobs[5];
-    static const char *const names[] = {"1", "2", "3", "4", "5"};
     for (size_t i = 0; i < 5; i++)
-        jobs[i] = (struct wl_job){.id = names[i],
+        jobs[i] = (struct wl_job){.id = (uint32_t)i + 1,
                                   .submit = easy_rows[i].submit,
                                   .runtime_lo = easy_rows[i].runtime,
                                   .walltime_lo = easy_rows[i].walltime,

@@ -39,9 +39,8 @@ static void replay(struct run *r, const struct sched_policy *pol, int nodes, int
                    const struct row *rows, size_t n)
 {
     static struct wl_job jobs[32];
-    static const char *ids[] = {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"};
     for (size_t i = 0; i < n; i++)
-        jobs[i] = (struct wl_job){.id = ids[i],
+        jobs[i] = (struct wl_job){.id = (uint32_t)i + 1,
                                   .submit = rows[i].submit,
                                   .runtime_lo = rows[i].runtime,
                                   .walltime_lo = rows[i].walltime,
