@@ -286,8 +286,9 @@ static const char *group_name(const struct sched *s, const struct wl_job *w,
                               const struct sim_outcome *o, enum cred_kind k)
 {
     const struct cred *c = NULL;
-    if (o->job)
-        c = k == CRED_USER ? o->job->user : o->job->class_;
+    const struct job *j = sim_outcome_job(s, o);
+    if (j)
+        c = k == CRED_USER ? j->user : j->class_;
     else if (s)
         c = cred_at(sched_creds(s, k), sim_outcome_cred(o, k));
     if (c)
@@ -387,7 +388,8 @@ void report_compute(struct report *r, const struct workload *wl, const struct si
             add_job(&m, &wl->jobs[i], &out[i]);
         else if (out[i].end >= 0)
             r->excluded++;
-        else if (out[i].start < 0 && out[i].job && out[i].job->state == JOB_IDLE)
+        else if (out[i].start < 0 && sim_outcome_job(s, &out[i]) &&
+                 sim_outcome_job(s, &out[i])->state == JOB_IDLE)
             r->never_started++;
     }
     r->jobs = m.n;
@@ -730,11 +732,11 @@ static const char *cred_name(const struct cred *c)
     return c ? c->name : "";
 }
 
-const char *report_final_state(const struct sim_outcome *o)
+const char *report_final_state(const struct sim_outcome *o, const struct sched *s)
 {
     if (o->rejected)
         return "rejected";
-    const struct job *j = o->job;
+    const struct job *j = sim_outcome_job(s, o);
     if (o->end >= 0)
         return o->cancelled ? "cancelled" : o->killed ? "killed" : "completed";
     if (!j) /* outcomes without a scheduler behind them (tests) */
@@ -743,7 +745,7 @@ const char *report_final_state(const struct sim_outcome *o)
         return "cancelled";
     if (j->state == JOB_RUNNING)
         return (j->flags & JOB_PREEMPTED) ? "preempted" : "running";
-    return o->preempted ? "preempted" : "never_started";
+    return sim_outcome_preempted(o) ? "preempted" : "never_started";
 }
 
 /* Why a job that never ran did not: the engine's reason, or that no node
@@ -768,7 +770,7 @@ static const char *never_reason(struct sched *s, const struct job *j, long now, 
 void report_job_creds(const struct sim_outcome *o, const struct sched *s,
                       const struct cred *creds[CRED_NKINDS])
 {
-    const struct job *j = o->job;
+    const struct job *j = sim_outcome_job(s, o);
     memset(creds, 0, CRED_NKINDS * sizeof *creds);
     if (j) {
         const struct cred *c[CRED_NKINDS] = {j->user, j->group, j->account, j->class_, j->qos};
@@ -792,7 +794,7 @@ static void csv_row(struct obuf *f, const char *id, const struct wl_job *w,
                     const struct sim_outcome *o, struct sched *s, const struct sim_noderuns *runs,
                     long now)
 {
-    const struct job *j = o->job;
+    const struct job *j = sim_outcome_job(s, o);
     report_csv_field(f, id);
     obuf_putc(f, ',');
     obuf_ll(f, w->submit);
@@ -802,7 +804,7 @@ static void csv_row(struct obuf *f, const char *id, const struct wl_job *w,
     if (o->start >= 0)
         obuf_ll(f, o->start - w->submit);
     const long long nums[] = {wl_job_procs(w), wl_job_walltime(w), wl_job_runtime(w), o->backfilled,
-                              o->preempted};
+                              sim_outcome_preempted(o)};
     for (size_t k = 0; k < sizeof nums / sizeof *nums; k++) {
         obuf_putc(f, ',');
         obuf_ll(f, nums[k]);
@@ -815,7 +817,7 @@ static void csv_row(struct obuf *f, const char *id, const struct wl_job *w,
         if (k != 2 || (creds[k] && creds[k]->index != 0))
             report_csv_field(f, cred_name(creds[k]));
     }
-    const char *state = report_final_state(o);
+    const char *state = report_final_state(o, s);
     obuf_putc(f, ',');
     obuf_puts(f, state);
     obuf_putc(f, ',');

@@ -18,6 +18,10 @@
 #include "util/mem.h"
 #include "util/obuf.h"
 
+/* One outcome a trace job, for the whole replay: its size is the replay's
+ * memory (docs/simulation.md, "Memory"). */
+_Static_assert(sizeof(struct sim_outcome) <= 40, "struct sim_outcome grew past 40 bytes");
+
 static int end_less(const void *a, const void *b)
 {
     const struct run *x = a, *y = b;
@@ -120,7 +124,7 @@ static int rm_preempt(void *ctx, struct job *j, enum preempt_policy how, long no
     record_segment(sim, j, now);
     r->left = r->end > now ? r->end - now : 0;
     sim->busy -= wl_job_procs(&sim->wl->jobs[j->tag]);
-    sim->out[j->tag].preempted++;
+    detail(sim, &sim->out[j->tag])->preempted++;
     if (how == PREEMPT_REQUEUE) {
         sim->out[j->tag].start = -1;
         sim->out[j->tag].killed = 0;
@@ -150,8 +154,7 @@ static void forget_ended(struct sim *sim, struct run **ended, size_t n, long now
 {
     sched_deps_update(sim->s, now); /* the iteration at now would: no change */
     for (size_t i = 0; i < n; i++)
-        if (sched_job_forget(sim->s, ended[i]->job) == 0)
-            sim->out[ended[i]->tag].job = NULL;
+        sched_job_forget(sim->s, ended[i]->job); /* sim_outcome_job: NULL from now */
 }
 
 /* An ended job's credentials, for when the engine has forgotten it. */
@@ -284,16 +287,18 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
             .tpn = nm->tpn,
         };
         struct err e;
-        if (sched_submit_allowed(sim->s, &spec, &e) < 0 ||
-            !(sim->out[next].job = sched_submit(sim->s, &spec, &e))) {
+        struct job *j = NULL;
+        if (sched_submit_allowed(sim->s, &spec, &e) < 0 || !(j = sched_submit(sim->s, &spec, &e))) {
             sim->out[next].rejected = 1;
             detail(sim, &sim->out[next])->reason = xstrdup(e.msg);
             (*rejected)++;
-        } else if (sim->wl->more && sim->wl->more[next] && sim->wl->more[next]->after) {
-            hold_after(sim, sim->out[next].job, sim->wl->more[next]->after);
-        } else if (sim->wl->more && sim->wl->more[next]) {
-            apply_more(sim, sim->out[next].job, sim->wl->more[next], now);
+            continue;
         }
+        sim->out[next].job = (uint32_t)j->order + 1;
+        if (sim->wl->more && sim->wl->more[next] && sim->wl->more[next]->after)
+            hold_after(sim, j, sim->wl->more[next]->after);
+        else if (sim->wl->more && sim->wl->more[next])
+            apply_more(sim, j, sim->wl->more[next], now);
     }
     return next;
 }
@@ -528,6 +533,16 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
 long sim_run_start(const struct sim_outcome *o)
 {
     return o->more && o->more->resumed ? o->more->run_start : o->start;
+}
+
+struct job *sim_outcome_job(const struct sched *s, const struct sim_outcome *o)
+{
+    return s && o->job ? sched_job(s, o->job - 1) : NULL;
+}
+
+int sim_outcome_preempted(const struct sim_outcome *o)
+{
+    return o->more ? o->more->preempted : 0;
 }
 
 unsigned sim_outcome_cred(const struct sim_outcome *o, enum cred_kind k)
