@@ -790,12 +790,20 @@ static void opt_time(struct obuf *f, long v, int known)
     obuf_putc(f, ',');
 }
 
-static void csv_row(struct obuf *f, const char *id, const struct wl_job *w,
+void report_id_field(struct obuf *f, const struct workload *wl, const struct wl_job *w)
+{
+    if (w->id < WL_ID_TEXT)
+        obuf_ll(f, w->id); /* digits: never quoted */
+    else
+        report_csv_field(f, wl_job_id(wl, w, (char[WL_ID_LEN]){0}));
+}
+
+static void csv_row(struct obuf *f, const struct workload *wl, const struct wl_job *w,
                     const struct sim_outcome *o, struct sched *s, const struct sim_noderuns *runs,
                     long now)
 {
     const struct job *j = sim_outcome_job(s, o);
-    report_csv_field(f, id);
+    report_id_field(f, wl, w);
     obuf_putc(f, ',');
     obuf_ll(f, w->submit);
     obuf_putc(f, ',');
@@ -851,8 +859,7 @@ int report_write_jobs_csv(struct obuf *f, const struct workload *wl, const struc
             obuf_ll(f, run);
             obuf_putc(f, ',');
         }
-        csv_row(f, wl_job_id(wl, &wl->jobs[i], (char[WL_ID_LEN]){0}), &wl->jobs[i], &out[i], s,
-                runs, now);
+        csv_row(f, wl, &wl->jobs[i], &out[i], s, runs, now);
     }
     sim_noderuns_destroy(runs);
     return obuf_failed(f) ? -1 : 0;
@@ -870,7 +877,7 @@ int report_write_recorded_csv(struct obuf *f, const struct workload *wl,
         const char *names[CRED_NKINDS] = {nm->user, nm->group, nm->account, nm->class_, nm->qos};
         report_csv_field(f, "recorded");
         obuf_putc(f, ',');
-        report_csv_field(f, wl_job_id(wl, w, (char[WL_ID_LEN]){0}));
+        report_id_field(f, wl, w);
         obuf_putc(f, ',');
         obuf_ll(f, w->submit);
         obuf_putc(f, ',');

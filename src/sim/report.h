@@ -205,5 +205,7 @@ void report_job_creds(const struct sim_outcome *o, const struct sched *s,
                       const struct cred *creds[CRED_NKINDS]);
 /* One CSV field (NULL: empty), quoted when it must be (RFC 4180). */
 void report_csv_field(struct obuf *f, const char *v);
+/* A job's id as one (a number written straight, without its text). */
+void report_id_field(struct obuf *f, const struct workload *wl, const struct wl_job *w);
 
 #endif

@@ -1,7 +1,6 @@
 /* workload — see workload.h. */
 #include "sim/workload.h"
 
-#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,7 +140,10 @@ static struct wl_job job_of(struct workload *wl, const struct swf_rec *r)
     };
     wl_job_set_runtime(&j, (long)r->runtime);
     wl_job_set_walltime(&j, walltime > 0 ? walltime : 1);
-    workload_set_id(wl, &j, r->id < 0 ? NULL : decimal((char[24]){0}, r->id));
+    if (r->id >= 0 && r->id < WL_ID_TEXT) /* a number: no text made and read back */
+        j.id = (uint32_t)r->id;
+    else
+        workload_set_id(wl, &j, r->id < 0 ? NULL : decimal((char[24]){0}, r->id));
     return j;
 }
 
@@ -177,8 +179,16 @@ static const char *id_text(const struct wl_job *w, const char *text, char *buf)
 {
     if (w->id == WL_NO_ID || w->id >= WL_ID_TEXT)
         return w->id == WL_NO_ID ? NULL : text;
-    snprintf(buf, WL_ID_LEN, "%" PRIu32, w->id);
-    return buf;
+    /* Written from its end: once a job a replay, and again a row of each
+     * output, so kept short. */
+    char *p = buf + WL_ID_LEN - 1;
+    uint32_t v = w->id;
+    *p = '\0';
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return p;
 }
 
 /* Queue order of submission: submit time, then job id, then file line. The
@@ -324,7 +334,9 @@ static uint32_t id_number(const char *id)
     size_t n = strspn(id, "0123456789");
     if (!n || id[n] || n > 10 || (id[0] == '0' && n > 1))
         return WL_NO_ID;
-    unsigned long long v = strtoull(id, NULL, 10);
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++)
+        v = v * 10 + (uint64_t)(id[i] - '0');
     return v < WL_ID_TEXT ? (uint32_t)v : WL_NO_ID;
 }
 
