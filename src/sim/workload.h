@@ -41,10 +41,10 @@ struct wl_names {
 #define WL_MAX32 2147483647L
 #define WL_MAX_PPT 4095
 
-/* wl_job.id: the job has no id; ids at or past WL_ID_TEXT are the text ids'
- * (workload.idtext) indices plus WL_ID_TEXT; below it, the id is that
- * number, whose decimal text is the id (a trace's ids are numbers nearly
- * always, and a number costs no text). */
+/* wl_job.id: WL_NO_ID when the job has none; below WL_ID_TEXT, a number
+ * whose decimal text is the id (a trace's ids are numbers nearly always,
+ * and a number costs no text); else WL_ID_TEXT plus the index of its text
+ * in workload.idtext. */
 #define WL_NO_ID UINT32_MAX
 #define WL_ID_TEXT 0x80000000u
 /* Bytes of a buffer wl_job_id writes a numeric id into. */
