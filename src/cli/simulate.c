@@ -1446,7 +1446,7 @@ static int set_measures(struct run *runs, size_t n, const struct sim_opts *o,
             fprintf(stderr,
                     "moku: --warmup and --cooldown leave nothing to measure: the "
                     "submissions span %ld s\n",
-                    wl->jobs[wl->njobs - 1].submit - wl->jobs[0].submit);
+                    (long)wl->jobs[wl->njobs - 1].submit - (long)wl->jobs[0].submit);
             return -1;
         }
     }

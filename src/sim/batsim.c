@@ -121,11 +121,10 @@ static void nums(struct obuf *f, const long long *v, size_t n)
 }
 
 /* One job's row. */
-static void row(struct obuf *f, struct rows *r, const struct wl_job *w, const struct sim_outcome *o,
-                const struct sched *s, const char *state)
+static void row(struct obuf *f, struct rows *r, const struct workload *wl, const struct wl_job *w,
+                const struct sim_outcome *o, const struct sched *s, const char *state)
 {
-    char id[WL_ID_BUF];
-    report_csv_field(f, wl_job_id(w, id));
+    report_id_field(f, wl, w);
     obuf_puts(f, ",w0,delay,");
     const long long asked[] = {w->submit, wl_job_procs(w), wl_job_walltime(w),
                                !strcmp(state, "COMPLETED_SUCCESSFULLY")};
@@ -166,7 +165,7 @@ int batsim_write_jobs(struct obuf *f, const struct workload *wl, const struct si
             obuf_ll(f, run);
             obuf_putc(f, ',');
         }
-        row(f, &r, &wl->jobs[i], &out[i], s, state);
+        row(f, &r, wl, &wl->jobs[i], &out[i], s, state);
     }
     obuf_close(r.m, NULL);
     obuf_close(r.q, NULL);

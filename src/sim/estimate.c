@@ -109,8 +109,8 @@ void estimate_apply(const struct estimate *e, struct workload *wl)
     for (size_t i = 0; i < wl->njobs; i++) {
         struct wl_job *j = &wl->jobs[i];
         /* at most ESTIMATE_MAX, 2^40: within WL_MAX_TIME */
-        char id[WL_ID_BUF];
+        char id[WL_ID_LEN];
         wl_job_set_walltime(
-            j, estimate_walltime(e, wl_job_runtime(j), wl_job_walltime(j), wl_job_id(j, id)));
+            j, estimate_walltime(e, wl_job_runtime(j), wl_job_walltime(j), wl_job_id(wl, j, id)));
     }
 }

@@ -374,13 +374,6 @@ static double window_utilization(const struct report *r, const struct workload *
     return len > 0 && procs > 0 ? used / ((double)procs * (double)len) : 0.0;
 }
 
-/* Still waiting in the engine's queue at the end of the replay. */
-static int idle_job(const struct sched *s, const struct sim_outcome *o)
-{
-    const struct job *j = sim_outcome_job(s, o);
-    return j && j->state == JOB_IDLE;
-}
-
 void report_compute(struct report *r, const struct workload *wl, const struct sim_outcome *out,
                     long long procs, const struct sched *s)
 {
@@ -395,7 +388,8 @@ void report_compute(struct report *r, const struct workload *wl, const struct si
             add_job(&m, &wl->jobs[i], &out[i]);
         else if (out[i].end >= 0)
             r->excluded++;
-        else if (out[i].start < 0 && idle_job(s, &out[i]))
+        else if (out[i].start < 0 && sim_outcome_job(s, &out[i]) &&
+                 sim_outcome_job(s, &out[i])->state == JOB_IDLE)
             r->never_started++;
     }
     r->jobs = m.n;
@@ -738,10 +732,11 @@ static const char *cred_name(const struct cred *c)
     return c ? c->name : "";
 }
 
-const char *report_final_state(const struct sim_outcome *o, const struct job *j)
+const char *report_final_state(const struct sim_outcome *o, const struct sched *s)
 {
     if (o->rejected)
         return "rejected";
+    const struct job *j = sim_outcome_job(s, o);
     if (o->end >= 0)
         return o->cancelled ? "cancelled" : o->killed ? "killed" : "completed";
     if (!j) /* outcomes without a scheduler behind them (tests) */
@@ -795,12 +790,20 @@ static void opt_time(struct obuf *f, long v, int known)
     obuf_putc(f, ',');
 }
 
-static void csv_row(struct obuf *f, const struct wl_job *w, const struct sim_outcome *o,
-                    struct sched *s, const struct sim_noderuns *runs, long now)
+void report_id_field(struct obuf *f, const struct workload *wl, const struct wl_job *w)
+{
+    if (w->id < WL_ID_TEXT)
+        obuf_ll(f, w->id); /* digits: never quoted */
+    else
+        report_csv_field(f, wl_job_id(wl, w, (char[WL_ID_LEN]){0}));
+}
+
+static void csv_row(struct obuf *f, const struct workload *wl, const struct wl_job *w,
+                    const struct sim_outcome *o, struct sched *s, const struct sim_noderuns *runs,
+                    long now)
 {
     const struct job *j = sim_outcome_job(s, o);
-    char id[WL_ID_BUF];
-    report_csv_field(f, wl_job_id(w, id));
+    report_id_field(f, wl, w);
     obuf_putc(f, ',');
     obuf_ll(f, w->submit);
     obuf_putc(f, ',');
@@ -822,7 +825,7 @@ static void csv_row(struct obuf *f, const struct wl_job *w, const struct sim_out
         if (k != 2 || (creds[k] && creds[k]->index != 0))
             report_csv_field(f, cred_name(creds[k]));
     }
-    const char *state = report_final_state(o, j);
+    const char *state = report_final_state(o, s);
     obuf_putc(f, ',');
     obuf_puts(f, state);
     obuf_putc(f, ',');
@@ -856,7 +859,7 @@ int report_write_jobs_csv(struct obuf *f, const struct workload *wl, const struc
             obuf_ll(f, run);
             obuf_putc(f, ',');
         }
-        csv_row(f, &wl->jobs[i], &out[i], s, runs, now);
+        csv_row(f, wl, &wl->jobs[i], &out[i], s, runs, now);
     }
     sim_noderuns_destroy(runs);
     return obuf_failed(f) ? -1 : 0;
@@ -872,10 +875,9 @@ int report_write_recorded_csv(struct obuf *f, const struct workload *wl,
         const struct sim_outcome *o = &out[i];
         const struct wl_names *nm = wl_job_names(w);
         const char *names[CRED_NKINDS] = {nm->user, nm->group, nm->account, nm->class_, nm->qos};
-        char id[WL_ID_BUF];
         report_csv_field(f, "recorded");
         obuf_putc(f, ',');
-        report_csv_field(f, wl_job_id(w, id));
+        report_id_field(f, wl, w);
         obuf_putc(f, ',');
         obuf_ll(f, w->submit);
         obuf_putc(f, ',');

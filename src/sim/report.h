@@ -195,8 +195,9 @@ int report_write_recorded_csv(struct obuf *f, const struct workload *wl,
                               const struct sim_outcome *out);
 
 /* The job's final state as the jobs CSV's `state` column says it:
- * completed, killed, cancelled, preempted, running, never_started, rejected. */
-const char *report_final_state(const struct sim_outcome *o, const struct job *j);
+ * completed, killed, cancelled, preempted, running, never_started, rejected
+ * (s: the scheduler that ran it, or NULL). */
+const char *report_final_state(const struct sim_outcome *o, const struct sched *s);
 /* The job's credentials (user, group, account, class, qos; NULL where
  * unknown): its engine record's, else, once it ended and its record was
  * forgotten, s's tables'. s may be NULL. */
@@ -204,5 +205,7 @@ void report_job_creds(const struct sim_outcome *o, const struct sched *s,
                       const struct cred *creds[CRED_NKINDS]);
 /* One CSV field (NULL: empty), quoted when it must be (RFC 4180). */
 void report_csv_field(struct obuf *f, const char *v);
+/* A job's id as one (a number written straight, without its text). */
+void report_id_field(struct obuf *f, const struct workload *wl, const struct wl_job *w);
 
 #endif

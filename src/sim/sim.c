@@ -18,6 +18,10 @@
 #include "util/mem.h"
 #include "util/obuf.h"
 
+/* One outcome a trace job, for the whole replay: its size is the replay's
+ * memory (docs/simulation.md, "Memory"). */
+_Static_assert(sizeof(struct sim_outcome) <= 40, "struct sim_outcome grew past 40 bytes");
+
 static int end_less(const void *a, const void *b)
 {
     const struct run *x = a, *y = b;
@@ -251,26 +255,15 @@ static void apply_more(struct sim *sim, struct job *j, const struct wl_more *m, 
     }
 }
 
-/* A job's order as an outcome keeps it (sim_outcome.order1). A trace of
- * more than 4 billion jobs would not fit in memory long before this. */
-static uint32_t outcome_order(const struct job *j)
-{
-    if (j->order >= UINT32_MAX) { /* as xmalloc on running out of memory */
-        fprintf(stderr, "moku: more than %u jobs in one replay\n", (unsigned)UINT32_MAX - 1);
-        abort();
-    }
-    return (uint32_t)(j->order + 1);
-}
-
 /* Submit every job whose submit time is now; return the next index. */
 static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *rejected)
 {
     for (; next < sim->wl->njobs && sim->wl->jobs[next].submit == now; next++) {
         const struct wl_job *w = &sim->wl->jobs[next];
         const struct wl_names *nm = wl_job_names(w);
-        char id[WL_ID_BUF];
+        char id[WL_ID_LEN];
         struct job_spec spec = {
-            .name = wl_job_id(w, id),
+            .name = wl_job_id(sim->wl, w, id),
             .tasks = w->tasks,
             .procs_per_task = w->procs_per_task,
             .mem_per_task = nm->mem,
@@ -301,7 +294,7 @@ static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *reject
             (*rejected)++;
             continue;
         }
-        sim->out[next].order1 = outcome_order(j);
+        sim->out[next].job = (uint32_t)j->order + 1;
         if (sim->wl->more && sim->wl->more[next] && sim->wl->more[next]->after)
             hold_after(sim, j, sim->wl->more[next]->after);
         else if (sim->wl->more && sim->wl->more[next])
@@ -537,14 +530,19 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
     return rejected;
 }
 
-struct job *sim_outcome_job(const struct sched *s, const struct sim_outcome *o)
-{
-    return s && o->order1 ? sched_job(s, o->order1 - 1) : NULL;
-}
-
 long sim_run_start(const struct sim_outcome *o)
 {
     return o->more && o->more->resumed ? o->more->run_start : o->start;
+}
+
+struct job *sim_outcome_job(const struct sched *s, const struct sim_outcome *o)
+{
+    return s && o->job ? sched_job(s, o->job - 1) : NULL;
+}
+
+int sim_outcome_preempted(const struct sim_outcome *o)
+{
+    return o->more ? o->more->preempted : 0;
 }
 
 unsigned sim_outcome_cred(const struct sim_outcome *o, enum cred_kind k)

@@ -16,6 +16,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "engine/engine.h"
@@ -41,23 +42,26 @@ struct sim_detail {
     long run_start;        /* when resumed: when */
     unsigned *wide_cred;   /* its credentials' indices when one is past SIM_CRED_WIDE
                               (sim_outcome.cred), NULL otherwise */
-    int preempted;         /* times it was preempted for a reservation's owner (OWNERPREEMPT) */
+    int preempted;         /* times it was preempted for a reservation's owner (OWNERPREEMPT;
+                              sim_outcome_preempted) */
 };
 
 /* sim_outcome.cred: the index is in the detail's wide_cred. */
 #define SIM_CRED_WIDE 0xFFFFu
 
 /* What happened to one workload job (same index as workload.jobs). One per
- * job of the trace, so kept small: what few jobs have is in `more`. */
+ * job of the trace, so kept small (40 bytes): what few jobs have is in
+ * `more`. */
 struct sim_outcome {
     long start, end; /* -1 if it has not started / not ended; a requeued job's
                         start is its restart, a resumed one keeps its first
                         (its last run's start: sim_run_start) */
     struct sim_detail *more;
-    /* The engine's job's submission order + 1 (sim_outcome_job), 0 if it
-     * was rejected: an index, not a pointer, keeps an outcome at 40 bytes
-     * (a million-job trace holds one per job). */
-    uint32_t order1;
+    /* The engine's job (sim_outcome_job): 1 + its place in the engine's
+     * submission order (sched_job), 0 if rejected. Not a pointer: 4 bytes,
+     * and a forgotten job (sim_hooks.forget_ended) is NULL in the engine's
+     * list already. 32 bits: a workload holds at most 2^31 lines. */
+    uint32_t job;
     /* ended: its credentials (cred->index, per kind; sim_outcome_cred).
      * 16 bits each: a trace rarely has more than a few thousand users, and
      * an index past that is kept in the detail (SIM_CRED_WIDE). */
@@ -68,17 +72,13 @@ struct sim_outcome {
     unsigned char cancelled : 1; /* ended by canceljob while running */
 };
 
-/* The engine's job of an outcome (borrowed: valid while s lives), NULL if
- * rejected, forgotten when it ended (sim_hooks.forget_ended), or s is NULL. */
-struct job *sim_outcome_job(const struct sched *s, const struct sim_outcome *o);
-/* Times it was preempted for a reservation's owner (OWNERPREEMPT). */
-static inline int sim_outcome_preempted(const struct sim_outcome *o)
-{
-    return o->more ? o->more->preempted : 0;
-}
-
 /* The start of its last run: its start, or when it was last resumed. */
 long sim_run_start(const struct sim_outcome *o);
+/* Its engine job in s (borrowed: valid while s lives), NULL if rejected,
+ * forgotten when it ended (sim_hooks.forget_ended), or s is NULL. */
+struct job *sim_outcome_job(const struct sched *s, const struct sim_outcome *o);
+/* Times it was preempted for a reservation's owner (OWNERPREEMPT). */
+int sim_outcome_preempted(const struct sim_outcome *o);
 /* An ended job's credential index of kind k (cred->index). */
 unsigned sim_outcome_cred(const struct sim_outcome *o, enum cred_kind k);
 

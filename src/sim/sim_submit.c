@@ -189,7 +189,7 @@ static struct wl_job job_of(struct workload *wl, const struct submit *sb, long t
     };
     struct wl_job j = {
         .names = workload_names(wl, &nm),
-        .submit = t,
+        .submit = (uint32_t)t,
         .tasks = chunks,
         .procs_per_task = (unsigned)r->ppn,
         .line = (int32_t)line,
@@ -203,7 +203,7 @@ static struct wl_job job_of(struct workload *wl, const struct submit *sb, long t
 static int add_jobs(struct workload *wl, struct strmap *ids, const struct submit *sb,
                     const struct sim_script_cmd *cmd, const char *path, struct err *err)
 {
-    if (workload_check_job(path, cmd->line, sb->id, sb->runtime, walltime_of(sb),
+    if (workload_check_job(path, cmd->line, sb->id, cmd->t, sb->runtime, walltime_of(sb),
                            chunks_of(&sb->req), sb->req.ppn, err) < 0)
         return -1;
     struct wl_job j = job_of(wl, sb, cmd->t, cmd->line);
@@ -213,7 +213,7 @@ static int add_jobs(struct workload *wl, struct strmap *ids, const struct submit
     strmap_put(ids, id, 0);
     const char *range = sb->req.array ? sb->req.array : sb->req.array_pbs;
     if (!range) {
-        j.id_ = workload_id(wl, id);
+        workload_set_id(wl, &j, id);
         workload_add_more(wl, &j, &m);
         return 0;
     }
@@ -227,9 +227,10 @@ static int add_jobs(struct workload *wl, struct strmap *ids, const struct submit
     for (size_t i = 0; i < a.n; i++) {
         char task[QSUB_MAX_WORD + 16];
         snprintf(task, sizeof task, "%s[%u]", id, a.idx[i]);
-        j.id_ = workload_id(wl, task);
+        const char *kept = workload_keep(wl, task);
+        workload_set_id(wl, &j, kept);
         m.index = a.idx[i];
-        strmap_put(ids, workload_id_text(wl, &j), 0);
+        strmap_put(ids, kept, 0);
         workload_add_more(wl, &j, &m);
     }
     arange_free(&a);
@@ -238,12 +239,12 @@ static int add_jobs(struct workload *wl, struct strmap *ids, const struct submit
 
 /* Every dependency of the sorted jobs names a job queued before its own:
  * the engine judges it when the job is queued, and a later one would be
- * unknown then (this also rules out a cycle). wl: numbered ids are written
- * out as text for the map of positions. */
-static int check_deps(struct workload *wl, const char *path, struct err *err)
+ * unknown then (this also rules out a cycle). */
+static int check_deps(const struct workload *wl, const char *path, struct err *err)
 {
     struct strmap pos;
     strmap_init(&pos);
+    char(*text)[WL_ID_LEN] = xmalloc(wl->njobs * sizeof *text); /* the map borrows its keys */
     int rc = 0;
     for (size_t i = 0; i < wl->njobs && rc == 0; i++) {
         const struct wl_job *j = &wl->jobs[i];
@@ -266,10 +267,12 @@ static int check_deps(struct workload *wl, const char *path, struct err *err)
                          d[k].on, d[k].on, what);
         }
         dep_free(d, n);
-        if (j->id_ && !strmap_get(&pos, wl_job_id(j, (char[WL_ID_BUF]){0}), &at))
-            strmap_put(&pos, workload_id_text(wl, j), i);
+        const char *id = wl_job_id(wl, j, text[i]);
+        if (id && !strmap_get(&pos, id, &at))
+            strmap_put(&pos, id, i);
     }
     strmap_free(&pos);
+    free(text);
     return rc;
 }
 
@@ -336,9 +339,12 @@ int sim_submit_add(const struct sim_script *sc, const char *path, struct workloa
 {
     struct strmap ids;
     strmap_init(&ids);
-    for (size_t i = 0; i < wl->njobs; i++)
-        if (wl->jobs[i].id_)
-            strmap_put(&ids, workload_id_text(wl, &wl->jobs[i]), 0);
+    char(*text)[WL_ID_LEN] = xmalloc((wl->njobs + 1) * sizeof *text); /* the map borrows keys */
+    for (size_t i = 0; i < wl->njobs; i++) {
+        const char *id = wl_job_id(wl, &wl->jobs[i], text[i]);
+        if (id)
+            strmap_put(&ids, id, 0);
+    }
     int rc = 0, any = 0;
     for (size_t i = 0; i < sc->n && rc == 0; i++) {
         const struct sim_script_cmd *cmd = &sc->cmds[i];
@@ -358,6 +364,7 @@ int sim_submit_add(const struct sim_script *sc, const char *path, struct workloa
         if (sim_qalter_is(&sc->cmds[i]))
             rc = check_qalter(&sc->cmds[i], path, &ids, err);
     strmap_free(&ids);
+    free(text);
     if (rc < 0 || !any)
         return rc;
     workload_sort(wl);

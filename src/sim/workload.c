@@ -10,7 +10,7 @@
 
 /* One record a trace line, for the whole replay: its size is the replay's
  * memory (docs/simulation.md, "Memory"). */
-_Static_assert(sizeof(struct wl_job) <= 48, "struct wl_job grew past 48 bytes");
+_Static_assert(sizeof(struct wl_job) <= 40, "struct wl_job grew past 40 bytes");
 
 /* Why a record cannot be replayed, or NULL if it can. */
 static const char *unusable(const struct swf_rec *r)
@@ -91,17 +91,16 @@ int workload_check_fit(long long v, long long max, const char *path, long line, 
     return err_set(err, "%s:%ld: %s %lld does not fit (at most %lld)", path, line, what, v, max);
 }
 
-int workload_check_job(const char *path, long line, const char *id, long long runtime,
-                       long long walltime, long long tasks, long long ppt, struct err *err)
+int workload_check_job(const char *path, long line, const char *id, long long submit,
+                       long long runtime, long long walltime, long long tasks, long long ppt,
+                       struct err *err)
 {
     const struct {
         const char *what;
         long long v, max;
-    } f[] = {{"line number", line, WL_MAX32},
-             {"run time", runtime, WL_MAX_TIME},
-             {"walltime", walltime, WL_MAX_TIME},
-             {"task count", tasks, WL_MAX32},
-             {"processors per task", ppt, WL_MAX_PPT}};
+    } f[] = {{"line number", line, WL_MAX32},    {"submit time", submit, WL_MAX_SUBMIT},
+             {"run time", runtime, WL_MAX_TIME}, {"walltime", walltime, WL_MAX_TIME},
+             {"task count", tasks, WL_MAX32},    {"processors per task", ppt, WL_MAX_PPT}};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         if (f[i].v < 0 || f[i].v > f[i].max)
             return err_set(err, "%s:%ld: job %s: %s %lld does not fit (at most %lld)", path, line,
@@ -114,7 +113,9 @@ int workload_check_job(const char *path, long line, const char *id, long long ru
  * keeps them within 2^40). */
 static int swf_fits(const struct swf_rec *r, long long procs, const char *path, struct err *err)
 {
-    if (workload_check_fit(r->line, WL_MAX32, path, r->line, "line number", err) < 0)
+    if (workload_check_fit(r->line, WL_MAX32, path, r->line, "line number", err) < 0 ||
+        workload_check_fit(r->submit, WL_MAX_SUBMIT, path, r->line, "submit time (field 2)", err) <
+            0)
         return -1;
     return workload_check_fit(procs, WL_MAX32, path, r->line, "processors (field 8, else 5)", err);
 }
@@ -124,8 +125,7 @@ static struct wl_job job_of(struct workload *wl, const struct swf_rec *r)
     long long procs = r->req_procs > 0 ? r->req_procs : r->alloc;
     long walltime = (long)(r->req_time > 0 ? r->req_time : r->runtime);
     struct wl_job j = {
-        .id_ = r->id < 0 ? 0 : workload_id_num(wl, r->id),
-        .submit = (long)r->submit,
+        .submit = (uint32_t)r->submit,
         .tasks = (int32_t)procs,
         .procs_per_task = 1,
         /* The SWF partition number names a partition of the machine the
@@ -140,6 +140,10 @@ static struct wl_job job_of(struct workload *wl, const struct swf_rec *r)
     };
     wl_job_set_runtime(&j, (long)r->runtime);
     wl_job_set_walltime(&j, walltime > 0 ? walltime : 1);
+    if (r->id >= 0 && r->id < WL_ID_TEXT) /* a number: no text made and read back */
+        j.id = (uint32_t)r->id;
+    else
+        workload_set_id(wl, &j, r->id < 0 ? NULL : decimal((char[24]){0}, r->id));
     return j;
 }
 
@@ -169,33 +173,59 @@ static int id_cmp(const char *a, const char *b)
     return strcmp(a, b);
 }
 
-static int wl_id_cmp(const struct wl_job *x, const struct wl_job *y)
+/* A job's id as text for id_cmp: text, its text when it is a text id
+ * (the caller looked it up), else its number written into buf. */
+static const char *id_text(const struct wl_job *w, const char *text, char *buf)
 {
-    if (x->id_ & y->id_ & 1) /* both numbers: id_cmp's order of digit strings */
-        return x->id_ < y->id_ ? -1 : x->id_ > y->id_;
-    char a[WL_ID_BUF], b[WL_ID_BUF];
-    return id_cmp(wl_job_id(x, a), wl_job_id(y, b));
+    if (w->id == WL_NO_ID || w->id >= WL_ID_TEXT)
+        return w->id == WL_NO_ID ? NULL : text;
+    /* Written from its end: once a job a replay, and again a row of each
+     * output, so kept short. */
+    char *p = buf + WL_ID_LEN - 1;
+    uint32_t v = w->id;
+    *p = '\0';
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return p;
 }
 
 /* Queue order of submission: submit time, then job id, then file line. The
  * engine breaks priority ties by this order, so equal priorities go to the
- * earlier submission, then the lower job id. */
-static int by_submit(const void *a, const void *b)
+ * earlier submission, then the lower job id. Ids compare as id_cmp compares
+ * their texts (tx, ty: a text id's text); two numbers, whose texts have no
+ * leading zero, as numbers. */
+static int submit_cmp(const struct wl_job *x, const char *tx, const struct wl_job *y,
+                      const char *ty)
 {
-    const struct wl_job *x = a, *y = b;
     if (x->submit != y->submit)
         return x->submit < y->submit ? -1 : 1;
-    int c = wl_id_cmp(x, y);
+    int c;
+    if (x->id < WL_ID_TEXT && y->id < WL_ID_TEXT) {
+        c = x->id < y->id ? -1 : (x->id > y->id);
+    } else {
+        char a[WL_ID_LEN], b[WL_ID_LEN];
+        c = id_cmp(id_text(x, tx, a), id_text(y, ty, b));
+    }
     if (c)
         return c;
     return x->line < y->line ? -1 : (x->line > y->line);
 }
 
-/* A job with its recorded start and its more, sorted together. */
+/* submit_cmp for qsort, of jobs that have no text id. */
+static int by_submit(const void *a, const void *b)
+{
+    return submit_cmp(a, NULL, b, NULL);
+}
+
+/* A job with its recorded start, its more and its text id, sorted
+ * together. */
 struct job_rec {
     struct wl_job j;
     long start;
     const struct wl_more *more;
+    const char *text; /* a text id's text, else NULL */
 };
 
 /* With what a --commands script's submissions have (more): at one instant
@@ -211,7 +241,7 @@ static int by_submit_rec(const void *a, const void *b)
      * its instant with none). */
     int xs = x->more && x->more->script, ys = y->more && y->more->script;
     if (x->j.submit != y->j.submit || (!xs && !ys))
-        return by_submit(&x->j, &y->j);
+        return submit_cmp(&x->j, x->text, &y->j, y->text);
     if (!xs || !ys)
         return xs ? 1 : -1;
     if (x->j.line != y->j.line)
@@ -219,13 +249,20 @@ static int by_submit_rec(const void *a, const void *b)
     return x->more->index < y->more->index ? -1 : (x->more->index > y->more->index);
 }
 
-/* Sort the jobs with their recorded starts and mores (both stay parallel). */
+/* A text id's text, else NULL. */
+static const char *text_of(const struct workload *wl, const struct wl_job *w)
+{
+    return w->id != WL_NO_ID && w->id >= WL_ID_TEXT ? wl->idtext[w->id - WL_ID_TEXT] : NULL;
+}
+
+/* Sort the jobs with their recorded starts, mores and text ids (the starts
+ * and mores stay parallel; the text ids are found by index). */
 static void sort_with_starts(struct workload *wl)
 {
     struct job_rec *v = xmalloc(wl->njobs * sizeof *v);
     for (size_t i = 0; i < wl->njobs; i++)
         v[i] = (struct job_rec){wl->jobs[i], wl->rec_start ? wl->rec_start[i] : -1,
-                                wl->more ? wl->more[i] : NULL};
+                                wl->more ? wl->more[i] : NULL, text_of(wl, &wl->jobs[i])};
     qsort(v, wl->njobs, sizeof *v, by_submit_rec);
     for (size_t i = 0; i < wl->njobs; i++) {
         wl->jobs[i] = v[i].j;
@@ -243,14 +280,16 @@ void workload_sort(struct workload *wl)
         sort_with_starts(wl);
         return;
     }
-    for (size_t i = 1; i < wl->njobs; i++)
-        if (by_submit(&wl->jobs[i - 1], &wl->jobs[i]) > 0) {
-            if (wl->rec_start || wl->more)
+    for (size_t i = 1; i < wl->njobs; i++) {
+        const struct wl_job *x = &wl->jobs[i - 1], *y = &wl->jobs[i];
+        if (submit_cmp(x, text_of(wl, x), y, text_of(wl, y)) > 0) {
+            if (wl->rec_start || wl->nidtext)
                 sort_with_starts(wl);
             else
                 qsort(wl->jobs, wl->njobs, sizeof *wl->jobs, by_submit);
             return;
         }
+    }
 }
 
 long long wl_job_procs(const struct wl_job *w)
@@ -283,63 +322,40 @@ static void *arena_alloc(struct workload *wl, size_t len, size_t align)
     return wl->blocks[wl->nblocks - 1] + at;
 }
 
+const char *wl_job_id(const struct workload *wl, const struct wl_job *w, char *buf)
+{
+    return id_text(w, text_of(wl, w), buf);
+}
+
+/* The number id is the decimal text of, below WL_ID_TEXT (no sign, no
+ * leading zero: its text is the id again), or WL_NO_ID. */
+static uint32_t id_number(const char *id)
+{
+    size_t n = strspn(id, "0123456789");
+    if (!n || id[n] || n > 10 || (id[0] == '0' && n > 1))
+        return WL_NO_ID;
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++)
+        v = v * 10 + (uint64_t)(id[i] - '0');
+    return v < WL_ID_TEXT ? (uint32_t)v : WL_NO_ID;
+}
+
+void workload_set_id(struct workload *wl, struct wl_job *j, const char *id)
+{
+    j->id = id ? id_number(id) : WL_NO_ID;
+    if (!id || j->id != WL_NO_ID)
+        return;
+    wl->idtext = xgrow(wl->idtext, &wl->capidtext, wl->nidtext + 1, sizeof *wl->idtext);
+    wl->idtext[wl->nidtext] = workload_keep(wl, id);
+    j->id = WL_ID_TEXT + (uint32_t)wl->nidtext++;
+}
+
 const char *workload_keep(struct workload *wl, const char *s)
 {
     if (!s)
         return NULL;
     size_t len = strlen(s) + 1;
     return memcpy(arena_alloc(wl, len, 1), s, len);
-}
-
-/* Canonical decimal: what decimal() writes back, so text and number agree. */
-static int id_is_number(const char *s, unsigned long long *n)
-{
-    size_t len = strlen(s);
-    if (!len || len > 18 || (s[0] == '0' && len > 1))
-        return 0;
-    unsigned long long v = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return 0;
-        v = v * 10 + (unsigned long long)(s[i] - '0');
-    }
-    *n = v;
-    return v <= WL_ID_NUMMAX;
-}
-
-static uintptr_t id_text(struct workload *wl, const char *s)
-{
-    size_t len = strlen(s) + 1;
-    /* Even, so that the low bit tells text from a number. */
-    return (uintptr_t)memcpy(arena_alloc(wl, len, 2), s, len);
-}
-
-uintptr_t workload_id(struct workload *wl, const char *id)
-{
-    unsigned long long n;
-    if (!id)
-        return 0;
-    return id_is_number(id, &n) ? wl_id_number(n) : id_text(wl, id);
-}
-
-uintptr_t workload_id_num(struct workload *wl, long long n)
-{
-    if (n >= 0 && (unsigned long long)n <= WL_ID_NUMMAX)
-        return wl_id_number((unsigned long long)n);
-    return id_text(wl, decimal((char[WL_ID_BUF]){0}, n));
-}
-
-const char *wl_job_id(const struct wl_job *w, char buf[WL_ID_BUF])
-{
-    if (!(w->id_ & 1))
-        return (const char *)w->id_;
-    return decimal(buf, (long long)(w->id_ >> 1));
-}
-
-const char *workload_id_text(struct workload *wl, const struct wl_job *w)
-{
-    char buf[WL_ID_BUF];
-    return w->id_ & 1 ? workload_keep(wl, wl_job_id(w, buf)) : (const char *)w->id_;
 }
 
 static const struct wl_names no_names;
@@ -538,6 +554,8 @@ static int resolve_deps(struct swf_load *ld, struct err *err)
     struct workload *wl = ld->wl;
     struct strmap pos;
     strmap_init(&pos);
+    /* The map borrows its keys: the numeric ids' texts live here. */
+    char(*text)[WL_ID_LEN] = xmalloc(wl->njobs * sizeof *text);
     int rc = 0;
     for (size_t i = 0; i < wl->njobs && rc == 0; i++) {
         const struct wl_job *j = &wl->jobs[i];
@@ -549,9 +567,10 @@ static int resolve_deps(struct swf_load *ld, struct err *err)
                 after = NULL;
             } else {
                 int later = 0;
-                for (size_t k = i; k < wl->njobs && !later; k++)
-                    later = wl->jobs[k].id_ &&
-                            strcmp(wl_job_id(&wl->jobs[k], (char[WL_ID_BUF]){0}), after) == 0;
+                for (size_t k = i; k < wl->njobs && !later; k++) {
+                    const char *id = wl_job_id(wl, &wl->jobs[k], text[k]);
+                    later = id && strcmp(id, after) == 0;
+                }
                 rc = err_set(err,
                              "%s:%ld: field 17 (preceding job number): job %s %s (--no-swf-deps "
                              "ignores fields 17 and 18)",
@@ -562,10 +581,12 @@ static int resolve_deps(struct swf_load *ld, struct err *err)
             }
         }
         wl->ndeps += after != NULL;
-        if (j->id_ && !strmap_get(&pos, wl_job_id(j, (char[WL_ID_BUF]){0}), &at))
-            strmap_put(&pos, workload_id_text(wl, j), i);
+        const char *id = wl_job_id(wl, j, text[i]);
+        if (id && !strmap_get(&pos, id, &at))
+            strmap_put(&pos, id, i);
     }
     strmap_free(&pos);
+    free(text);
     return rc;
 }
 
@@ -628,6 +649,7 @@ void workload_free(struct workload *wl)
     free(wl->more);
     free(wl->names);
     free(wl->numnames);
+    free(wl->idtext);
     for (size_t i = 0; i < wl->nblocks; i++)
         free(wl->blocks[i]);
     free(wl->blocks);

@@ -41,17 +41,31 @@ struct wl_names {
 #define WL_MAX32 2147483647L
 #define WL_MAX_PPT 4095
 
+/* wl_job.id: WL_NO_ID when the job has none; below WL_ID_TEXT, a number
+ * whose decimal text is the id (a trace's ids are numbers nearly always,
+ * and a number costs no text); else WL_ID_TEXT plus the index of its text
+ * in workload.idtext. */
+#define WL_NO_ID UINT32_MAX
+#define WL_ID_TEXT 0x80000000u
+/* Bytes of a buffer wl_job_id writes a numeric id into. */
+#define WL_ID_LEN 12
+/* The largest submit time a job record holds (32 bits, the year 2106 as a
+ * Unix time): the readers refuse a record past it with its file and line. */
+#define WL_MAX_SUBMIT 4294967295LL
+
 /* One job of the trace, as compact as the replay allows: there is one per
- * trace line for the whole replay (48 bytes). What few jobs have (memory,
- * node counts, the job it waits for) is elsewhere: memory and nodes in its
- * interned names, the preceding job in the workload's `more`. Its run time
- * and walltime are split in two (wl_job_runtime, wl_job_set_runtime). */
+ * trace line for the whole replay (40 bytes). What few jobs have (memory,
+ * node counts, the job it waits for, an id that is not a number) is
+ * elsewhere: memory and nodes in its interned names, the preceding job in
+ * the workload's `more`, a text id in its idtext. Its run time and walltime
+ * are split in two (wl_job_runtime, wl_job_set_runtime); its id is read
+ * with wl_job_id and set with workload_set_id. */
 struct wl_job {
-    uintptr_t id_;                /* wl_job_id: text (even), or a number n as 2n+1 */
     const struct wl_names *names; /* NULL: none given (wl_job_names) */
-    long submit;
-    uint32_t runtime_lo;  /* what the job will really run, seconds (>= 0): low bits */
-    uint32_t walltime_lo; /* its limit, seconds (>= 1): low bits */
+    uint32_t id;                  /* a number, a text id's index or WL_NO_ID (above) */
+    uint32_t submit;              /* seconds, within 0..WL_MAX_SUBMIT (workload_check_job) */
+    uint32_t runtime_lo;          /* what the job will really run, seconds (>= 0): low bits */
+    uint32_t walltime_lo;         /* its limit, seconds (>= 1): low bits */
     int32_t tasks;
     int32_t line;
     float util;               /* fraction of its processors it kept busy (SWF average CPU
@@ -124,8 +138,16 @@ struct workload {
                                           neighbours often share theirs */
     const char **numnames;             /* numbered names (SWF users, groups, queues) by */
     size_t capnum;                     /* value, when small: interned already */
+    const char **idtext;               /* the ids that are not numbers (wl_job.id) */
+    size_t nidtext, capidtext;
 };
 
+/* A job's id as text, NULL when it has none: its text id, or its number
+ * written into buf (WL_ID_LEN bytes). */
+const char *wl_job_id(const struct workload *wl, const struct wl_job *w, char *buf);
+/* Set j's id to id (NULL: none): a number when id is one's decimal text
+ * below WL_ID_TEXT, else a copy of the text in wl. */
+void workload_set_id(struct workload *wl, struct wl_job *j, const char *id);
 /* Processors a workload job asks for. */
 long long wl_job_procs(const struct wl_job *w);
 /* Its names; every one NULL when it has none. */
@@ -135,32 +157,8 @@ void workload_init(struct workload *wl);
 /* The workload's own copy of s (one per distinct string); NULL stays NULL. */
 const char *workload_intern(struct workload *wl, const char *s);
 /* A copy of s in the workload, not shared (for strings that are unique
- * anyway: no hashing). NULL stays NULL. */
+ * anyway, such as job ids: no hashing). NULL stays NULL. */
 const char *workload_keep(struct workload *wl, const char *s);
-
-/* Job ids (wl_job.id_). Nearly every trace numbers its jobs, so an id that
- * is a number in canonical decimal (no sign, no leading zero, at most
- * WL_ID_NUMMAX) is kept as the number itself, 2n + 1, and any other id as
- * text in the workload (an even pointer): a million-job trace saves a
- * string per job. 0: no id. */
-#define WL_ID_BUF 24
-#define WL_ID_NUMMAX                                                                               \
-    ((UINTPTR_MAX >> 1) < 999999999999999999ULL ? (unsigned long long)(UINTPTR_MAX >> 1)           \
-                                                : 999999999999999999ULL)
-/* The id of job number n, 0 <= n <= WL_ID_NUMMAX (no workload needed). */
-static inline uintptr_t wl_id_number(unsigned long long n)
-{
-    return (uintptr_t)n << 1 | 1;
-}
-/* The id of id text (NULL: none). */
-uintptr_t workload_id(struct workload *wl, const char *id);
-/* The id of job number n >= 0 (an SWF job number). */
-uintptr_t workload_id_num(struct workload *wl, long long n);
-/* A job's id as text, NULL if it has none; a number is written into buf. */
-const char *wl_job_id(const struct wl_job *w, char buf[WL_ID_BUF]);
-/* The same text, kept as long as the workload (a map's borrowed key):
- * a number is written into the workload's strings once more. */
-const char *workload_id_text(struct workload *wl, const struct wl_job *w);
 /* The workload's shared copy of n, whose strings are interned already
  * (workload_intern: equal names are the same pointers). */
 const struct wl_names *workload_names(struct workload *wl, const struct wl_names *n);
@@ -168,11 +166,13 @@ const struct wl_names *workload_names(struct workload *wl, const struct wl_names
  * fit (at most MAX)", the file and line of the record. */
 int workload_check_fit(long long v, long long max, const char *path, long line, const char *what,
                        struct err *err);
-/* 0 when a job's run time, walltime (WL_MAX_TIME), tasks, line (WL_MAX32)
- * and processors per task (WL_MAX_PPT) fit its record; else -1 with err "PATH:LINE: job ID: WHAT
- * V does not fit (at most MAX)". */
-int workload_check_job(const char *path, long line, const char *id, long long runtime,
-                       long long walltime, long long tasks, long long ppt, struct err *err);
+/* 0 when a job's submit time (WL_MAX_SUBMIT), run time, walltime
+ * (WL_MAX_TIME), tasks, line (WL_MAX32) and processors per task
+ * (WL_MAX_PPT) fit its record; else -1 with err "PATH:LINE: job ID: WHAT V
+ * does not fit (at most MAX)". */
+int workload_check_job(const char *path, long line, const char *id, long long submit,
+                       long long runtime, long long walltime, long long tasks, long long ppt,
+                       struct err *err);
 /* Append a job (its strings and names must be the workload's already). */
 void workload_add(struct workload *wl, const struct wl_job *job);
 /* The same with the start the log recorded for it (-1: none): the first

@@ -49,13 +49,13 @@ static struct wl_job job_base(struct workload *wl, const char *id, long line, lo
                               long long start, long long end, const struct wl_names *names)
 {
     struct wl_job j = {
-        .id_ = workload_id(wl, id),
         .names = workload_names(wl, names),
-        .submit = (long)submit,
+        .submit = (uint32_t)submit,
         .line = (int32_t)line,
         .procs_per_task = 1,
     };
     wl_job_set_runtime(&j, (long)(end - start));
+    workload_set_id(wl, &j, id);
     return j;
 }
 
@@ -95,8 +95,8 @@ static int sacct_job(void *ctx, const struct sacct_rec *r, struct err *err)
         return 0;
     }
     long long walltime = walltime_of(r->timelimit, r->end - r->start);
-    if (workload_check_job(ld->path, r->line, r->id, r->end - r->start, walltime, procs, 1, err) <
-        0)
+    if (workload_check_job(ld->path, r->line, r->id, r->submit, r->end - r->start, walltime, procs,
+                           1, err) < 0)
         return -1;
     struct wl_names nm = {.user = workload_intern(wl, r->user),
                           .group = workload_intern(wl, r->group),
@@ -155,8 +155,8 @@ static int torque_job(void *ctx, const struct tacct_rec *r, struct err *err)
         return 0;
     }
     long long walltime = walltime_of(r->req_walltime, r->end - r->start);
-    if (workload_check_job(ld->path, r->line, r->id, r->end - r->start, walltime, procs, 1, err) <
-        0)
+    if (workload_check_job(ld->path, r->line, r->id, submit, r->end - r->start, walltime, procs, 1,
+                           err) < 0)
         return -1;
     struct wl_names nm = {.user = workload_intern(wl, r->user),
                           .group = workload_intern(wl, r->group),
@@ -195,7 +195,8 @@ static int home_job(void *ctx, const struct store_job *r, struct err *err)
     int ppn = r->ppn > 0 ? r->ppn : 1;
     int chunks = r->tasks / ppn > 0 ? r->tasks / ppn : 1;
     long long walltime = r->walltime > 0 ? r->walltime : HOME_DEFAULT_WALLTIME;
-    if (workload_check_job(ld->path, r->id, id, r->end - r->start, walltime, chunks, ppn, err) < 0)
+    if (workload_check_job(ld->path, r->id, id, r->submit, r->end - r->start, walltime, chunks, ppn,
+                           err) < 0)
         return -1;
     struct wl_names nm = {.user = workload_intern(wl, r->user),
                           .group = workload_intern(wl, r->group),

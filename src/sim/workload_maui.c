@@ -71,8 +71,7 @@ static struct wl_job job_of(struct workload *wl, const struct mtrace_job *j)
     static const char *const no_partition[] = {"0", "DEFAULT", "[DEFAULT]", NULL};
     static const char *const no_resv[] = {"0", "-", NULL};
     struct wl_job w = {
-        .id_ = workload_id(wl, j->id),
-        .submit = j->submit,
+        .submit = (uint32_t)j->submit,
         .tasks = (int32_t)j->tasks,
         .procs_per_task = (unsigned)ppt_of(j),
         .names =
@@ -96,6 +95,7 @@ static struct wl_job job_of(struct workload *wl, const struct mtrace_job *j)
     };
     wl_job_set_runtime(&w, runtime_of(j));
     wl_job_set_walltime(&w, walltime_of(j));
+    workload_set_id(wl, &w, j->id);
     return w;
 }
 
@@ -120,8 +120,8 @@ int workload_from_maui(const char *path, int strict, struct workload *wl, struct
             wl->skipped++;
             continue;
         }
-        if (workload_check_job(path, j->line, j->id, runtime_of(j), walltime_of(j), j->tasks,
-                               ppt_of(j), err) < 0) {
+        if (workload_check_job(path, j->line, j->id, j->submit, runtime_of(j), walltime_of(j),
+                               j->tasks, ppt_of(j), err) < 0) {
             mtrace_workload_free(&t);
             workload_free(wl);
             return -1;

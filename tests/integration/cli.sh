@@ -69,6 +69,17 @@ check "--strict: a bad line later in the file is reported before an unusable rec
 run simulate tests/data/swf/wide_procs.swf
 check "an SWF processor count too wide for a job record is an error with file:line" \
     sh -c "[ $rc -eq 1 ] && grep -q 'wide_procs.swf:3: processors (field 8, else 5) 4294967296 does not fit (at most 2147483647)' $TMP/err"
+# ... and 32-bit submit times (issue 31: 40 bytes a job): a span of 2^32 - 1
+# s replays, one past it is an error naming the file and line, never a
+# time wrapped round.
+run simulate tests/data/swf/wide_submit.swf
+check "an SWF submit time past 32 bits is an error with file:line" \
+    sh -c "[ $rc -eq 1 ] && grep -q 'wide_submit.swf:3: submit time (field 2) 4294967296 does not fit (at most 4294967295)' $TMP/err"
+printf '; MaxProcs: 8\n1 0 0 100 2 -1 -1 2 200 -1 1 1 1 1 1 -1 -1 -1\n7 4294967295 0 100 2 -1 -1 2 200 -1 1 1 1 1 1 -1 -1 -1\n' \
+    >"$TMP/long_span.swf"
+run simulate --jobs-out "$TMP/long_span.csv" "$TMP/long_span.swf"
+check "a trace spanning 2^32 - 1 s replays with its last submit time intact" \
+    sh -c "[ $rc -eq 0 ] && grep -q '^7,4294967295,4294967295,4294967395,0,' $TMP/long_span.csv"
 
 run simulate "$kth"
 check "text report" sh -c "[ $rc -eq 0 ] && grep -q 'jobs simulated *27992' $TMP/out && grep -q 'utilization' $TMP/out"

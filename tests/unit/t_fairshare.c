@@ -304,7 +304,7 @@ static void test_sim_rollover(void)
     sched_set_epoch(s, 5500); /* trace time 0 = epoch 5500: windows at -500, 500, 1500 */
     static const struct wl_names u7 = {.user = "7"}, u8 = {.user = "8"};
     static struct wl_job jobs[2] = {
-        {.id_ = 3, /* job 1 (wl_id_number) */
+        {.id = 1,
          .submit = 0,
          .runtime_lo = 1700,
          .walltime_lo = 2000,
@@ -312,7 +312,7 @@ static void test_sim_rollover(void)
          .procs_per_task = 1,
          .names = &u7,
          .line = 1},
-        {.id_ = 5, /* job 2 */
+        {.id = 2,
          .submit = 2600,
          .runtime_lo = 100,
          .walltime_lo = 100,

@@ -1,15 +1,13 @@
 /*
- * t_jobwin — what a long replay keeps per job, checked against a plain
- * model: the engine's window of jobs by submission order (sched_job,
- * sched_find_job) as jobs are forgotten in random order, and workload ids
- * kept as numbers or as text (wl_job_id), which must read back exactly.
+ * t_jobwin — the engine's window of jobs by submission order (sched_job,
+ * sched_find_job) as a long replay forgets the jobs that ended, in random
+ * order, checked against a plain model. (Workload ids: t_wlsort.)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/engine.h"
-#include "sim/workload.h"
 #include "test.h"
 
 static struct sched *one_node(void)
@@ -104,51 +102,9 @@ static void test_forget_twice(void)
     sched_destroy(s);
 }
 
-/* Ids: canonical numbers are kept as numbers, anything else as text, and
- * both read back as given. */
-static void test_ids(void)
-{
-    struct workload wl;
-    workload_init(&wl);
-    const char *ids[] = {"0",
-                         "7",
-                         "4012345",
-                         "999999999999999999",
-                         "1000000000000000000",
-                         "007",
-                         "-1",
-                         "+3",
-                         "12a",
-                         "",
-                         "job.1",
-                         "1.0",
-                         "a[3]",
-                         "18446744073709551617"};
-    const int number[] = {1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    for (size_t i = 0; i < sizeof ids / sizeof *ids; i++) {
-        struct wl_job w = {.id_ = workload_id(&wl, ids[i])};
-        char buf[WL_ID_BUF];
-        CHECK_STR(wl_job_id(&w, buf), ids[i]);
-        CHECK_EQ((int)(w.id_ & 1), number[i]);
-        CHECK_STR(workload_id_text(&wl, &w), ids[i]);
-    }
-    struct wl_job none = {.id_ = workload_id(&wl, NULL)};
-    CHECK(wl_job_id(&none, (char[WL_ID_BUF]){0}) == NULL);
-    const long long nums[] = {
-        0, 1, 42, 999999999999999999LL, 1000000000000000000LL, 9223372036854775807LL};
-    for (size_t i = 0; i < sizeof nums / sizeof *nums; i++) {
-        struct wl_job w = {.id_ = workload_id_num(&wl, nums[i])};
-        char want[32], buf[WL_ID_BUF];
-        snprintf(want, sizeof want, "%lld", nums[i]);
-        CHECK_STR(wl_job_id(&w, buf), want);
-    }
-    workload_free(&wl);
-}
-
 int main(void)
 {
     TEST_RUN(test_window);
     TEST_RUN(test_forget_twice);
-    TEST_RUN(test_ids);
     return TEST_DONE();
 }

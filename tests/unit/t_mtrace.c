@@ -209,7 +209,7 @@ static void test_from_maui(void)
     /* Sorted by submit: none (500), lists (900), 43 (1000), docs. */
     const struct wl_job *j = &wl.jobs[0];
     const struct wl_names *n = wl_job_names(j);
-    CHECK_STR(wl_job_id(j, (char[WL_ID_BUF]){0}), "job.none");
+    CHECK_STR(wl_job_id(&wl, j, (char[WL_ID_LEN]){0}), "job.none");
     CHECK_EQ(wl_job_runtime(j), 0);
     CHECK_EQ(wl_job_walltime(j), 1); /* no limit, no run time: at least 1 */
     CHECK_EQ(j->procs_per_task, 1);
@@ -219,7 +219,7 @@ static void test_from_maui(void)
 
     j = &wl.jobs[1];
     n = wl_job_names(j);
-    CHECK_STR(wl_job_id(j, (char[WL_ID_BUF]){0}), "job.lists");
+    CHECK_STR(wl_job_id(&wl, j, (char[WL_ID_LEN]){0}), "job.lists");
     CHECK_EQ(j->submit, 900);
     CHECK_EQ(wl_job_runtime(j), 600);
     CHECK_EQ(wl_job_walltime(j), 7200);
@@ -240,14 +240,14 @@ static void test_from_maui(void)
     CHECK_EQ(j->line, 5);
 
     j = &wl.jobs[2];
-    CHECK_STR(wl_job_id(j, (char[WL_ID_BUF]){0}), "job.43");
+    CHECK_STR(wl_job_id(&wl, j, (char[WL_ID_LEN]){0}), "job.43");
     CHECK_EQ(wl_job_runtime(j), 250); /* from dispatch 1150, later than start 1100 */
     CHECK_EQ(j->tasks, 4);
     CHECK_EQ(wl_job_names(j)->nodes, 1);
 
     j = &wl.jobs[3];
     n = wl_job_names(j);
-    CHECK_STR(wl_job_id(j, (char[WL_ID_BUF]){0}), "SP02.2343.0");
+    CHECK_STR(wl_job_id(&wl, j, (char[WL_ID_LEN]){0}), "SP02.2343.0");
     CHECK_EQ(j->submit, 887343658);
     CHECK_EQ(wl_job_runtime(j), 226);
     CHECK_EQ(wl_job_walltime(j), 86400);
@@ -291,7 +291,7 @@ static void test_names_interned(void)
     CHECK_EQ(same, 200);
     CHECK(x == workload_names(&wl, &(struct wl_names){.user = a, .group = g}));
     CHECK_EQ(wl.nnames, 203);
-    struct wl_job none = {.id_ = wl_id_number(1)};
+    struct wl_job none = {.id = 1};
     CHECK(wl_job_names(&none)->user == NULL);
     workload_free(&wl);
 }

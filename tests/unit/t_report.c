@@ -77,12 +77,12 @@ static void test_bounds_contiguous(void)
 
 static void add(struct workload *wl, const char *id, long submit, long long procs, long wall)
 {
-    struct wl_job j = {.id_ = workload_id(wl, id),
-                       .submit = submit,
+    struct wl_job j = {.submit = submit,
                        .tasks = procs,
                        .procs_per_task = 1,
                        .walltime_lo = wall,
                        .runtime_lo = wall};
+    workload_set_id(wl, &j, id);
     workload_add(wl, &j);
 }
 
@@ -232,7 +232,7 @@ static void test_groups(void)
     for (int i = 0; i < 3; i++) {
         struct wl_names nm = {.user = workload_intern(&wl, users[i]),
                               .class_ = i == 2 ? workload_intern(&wl, "long") : NULL};
-        struct wl_job j = {.id_ = wl_id_number((unsigned)i + 1),
+        struct wl_job j = {.id = (uint32_t)i + 1,
                            .names = workload_names(&wl, &nm),
                            .submit = 0,
                            .tasks = i == 1 ? 100 : 1,

@@ -1677,7 +1677,7 @@ static void replay(struct sched *s, struct sim_outcome *out)
 {
     static struct wl_job jobs[5];
     for (size_t i = 0; i < 5; i++)
-        jobs[i] = (struct wl_job){.id_ = wl_id_number(i + 1),
+        jobs[i] = (struct wl_job){.id = (uint32_t)i + 1,
                                   .submit = easy_rows[i].submit,
                                   .runtime_lo = easy_rows[i].runtime,
                                   .walltime_lo = easy_rows[i].walltime,

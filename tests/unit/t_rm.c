@@ -97,11 +97,8 @@ static void test_sim_table(void)
     struct sched *s = sched_create(NULL, NULL);
     struct node_spec ns = {.name = "n", .procs = 4, .state = NODE_UP};
     sched_add_node(s, &ns, NULL);
-    struct wl_job wj = {.id_ = wl_id_number(1),
-                        .runtime_lo = 100,
-                        .walltime_lo = 50,
-                        .tasks = 1,
-                        .procs_per_task = 1};
+    struct wl_job wj = {
+        .id = 1, .runtime_lo = 100, .walltime_lo = 50, .tasks = 1, .procs_per_task = 1};
     struct workload wl = {.jobs = &wj, .njobs = 1};
     struct sim_outcome out = {.start = -1, .end = -1};
     struct sim sim = {.s = s, .wl = &wl, .out = &out};

@@ -40,7 +40,7 @@ static void replay(struct run *r, const struct sched_policy *pol, int nodes, int
 {
     static struct wl_job jobs[32];
     for (size_t i = 0; i < n; i++)
-        jobs[i] = (struct wl_job){.id_ = wl_id_number(i + 1),
+        jobs[i] = (struct wl_job){.id = (uint32_t)i + 1,
                                   .submit = rows[i].submit,
                                   .runtime_lo = rows[i].runtime,
                                   .walltime_lo = rows[i].walltime,

@@ -52,13 +52,13 @@ static void jobs(struct workload *wl, struct sim_outcome *out, struct sim_detail
                               .class_ = workload_intern(wl, i ? "batch" : "long q")};
         char id[16];
         snprintf(id, sizeof id, "job.%d", i + 1);
-        struct wl_job j = {.id_ = workload_id(wl, id),
-                           .names = workload_names(wl, &nm),
+        struct wl_job j = {.names = workload_names(wl, &nm),
                            .submit = 100 * i,
                            .tasks = 3,
                            .procs_per_task = 1,
                            .walltime_lo = 1000,
                            .runtime_lo = i == 1 ? 5000 : 500};
+        workload_set_id(wl, &j, id);
         workload_add(wl, &j);
     }
     static struct job_slot slots[] = {{.node = 3, .nnodes = 1, .procs = 1},
