@@ -330,6 +330,16 @@ void limits_clear_usage(struct limits *L, enum lim_mode mode)
         memset(L->sys_rate, 0, sizeof L->sys_rate);
 }
 
+void limits_clear_kind(struct limits *L, int kind, enum lim_mode mode)
+{
+    if (kind < 0 || (mode == LIM_ACTIVE && L->rates)) {
+        limits_clear_usage(L, mode); /* the rates too (left from walks before eset) */
+        return;
+    }
+    for (size_t i = 0; i < L->nslots[kind]; i++)
+        memset(L->slots[kind][i].use[mode], 0, sizeof L->slots[kind][i].use[mode]);
+}
+
 static void add_into(double *use, const double *req, int sign, int n)
 {
     for (int t = 0; t < n; t++) {
