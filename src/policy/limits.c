@@ -44,6 +44,7 @@ struct lim_slot {
     /* Its limits resolved (own, else DEFAULT; no QOS override), for
      * limits_check_fast when one kind is all there is (0 = none). */
     long long lim[LIM_NMODES][2][LIM_NTYPES];
+    unsigned set[LIM_NMODES][2]; /* the types of lim that are set (> 0), a bit each */
 };
 
 /* Usage of one pair: kind 1 + (outer * LIM_NINNER + inner), 0 = empty slot. */
@@ -229,10 +230,14 @@ static long long own_or_default(const struct limits *L, enum cred_kind k, const 
 static void resolve(const struct limits *L, enum cred_kind k, struct lim_slot *s)
 {
     for (int m = 0; m < LIM_NMODES; m++)
-        for (int lv = 0; lv < 2; lv++)
-            for (int t = 0; t < LIM_NTYPES; t++)
+        for (int lv = 0; lv < 2; lv++) {
+            s->set[m][lv] = 0;
+            for (int t = 0; t < LIM_NTYPES; t++) {
                 s->lim[m][lv][t] = own_or_default(L, k, s->obj, (enum lim_mode)m,
                                                   (enum lim_level)lv, (enum lim_type)t);
+                s->set[m][lv] |= s->lim[m][lv][t] > 0 ? 1u << t : 0u;
+            }
+        }
 }
 
 static struct lim_slot *slot_get(struct limits *L, enum cred_kind k, const struct cred *c)
@@ -717,9 +722,11 @@ int limits_check_fast(const struct limits *L, const struct job *j, int kind, enu
     if (sl) { /* one kind: its resolved limits are all there is */
         const long long *lim = sl->lim[mode][level];
         const double *use = sl->use[mode];
-        for (int t = 0; t < LIM_NTYPES; t++)
-            if (lim[t] > 0 && use[t] + req[t] > (double)lim[t] + LIM_EPS)
+        for (unsigned m = sl->set[mode][level]; m; m &= m - 1) {
+            int t = __builtin_ctz(m);
+            if (use[t] + req[t] > (double)lim[t] + LIM_EPS)
                 return 1;
+        }
         return 0;
     }
     struct chk x = {j, mode, level, req, NULL, 0, 0, NULL, NULL};
@@ -733,9 +740,12 @@ static unsigned slot_violations(const struct lim_slot *sl, enum lim_mode mode, e
     const long long *lim = sl->lim[mode][level];
     const double *use = sl->use[mode];
     unsigned v = 0;
-    for (int t = 0; t < LIM_NTYPES; t++)
-        if (lim[t] > 0 && use[t] + req[t] > (double)lim[t] + LIM_EPS)
+    /* Only the types set: a walk asks this of every job it reads. */
+    for (unsigned m = sl->set[mode][level]; m; m &= m - 1) {
+        int t = __builtin_ctz(m);
+        if (use[t] + req[t] > (double)lim[t] + LIM_EPS)
             v |= 1u << t;
+    }
     return v;
 }
 
