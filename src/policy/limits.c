@@ -45,6 +45,9 @@ struct lim_slot {
      * limits_check_fast when one kind is all there is (0 = none). */
     long long lim[LIM_NMODES][2][LIM_NTYPES];
     unsigned set[LIM_NMODES][2]; /* the types of lim that are set (> 0), a bit each */
+    /* The types limits_add_kind keeps: those set at any level or mode,
+     * and PS and WC, which policy/eset.c reads to see time run them down. */
+    unsigned kept;
 };
 
 /* Usage of one pair: kind 1 + (outer * LIM_NINNER + inner), 0 = empty slot. */
@@ -229,6 +232,7 @@ static long long own_or_default(const struct limits *L, enum cred_kind k, const 
 /* Fill s->lim: what cred_limit answers for it when no QOS overrides. */
 static void resolve(const struct limits *L, enum cred_kind k, struct lim_slot *s)
 {
+    s->kept = 1u << LIM_PS | 1u << LIM_WC;
     for (int m = 0; m < LIM_NMODES; m++)
         for (int lv = 0; lv < 2; lv++) {
             s->set[m][lv] = 0;
@@ -237,6 +241,7 @@ static void resolve(const struct limits *L, enum cred_kind k, struct lim_slot *s
                                                   (enum lim_level)lv, (enum lim_type)t);
                 s->set[m][lv] |= s->lim[m][lv][t] > 0 ? 1u << t : 0u;
             }
+            s->kept |= s->set[m][lv];
         }
 }
 
@@ -358,10 +363,20 @@ void limits_add_kind(struct limits *L, const struct job *j, int kind, enum lim_m
                      const double req[LIM_NTYPES], int sign)
 {
     const struct cred *c = kind >= 0 ? limit_cred(j, (enum cred_kind)kind) : NULL;
-    if (kind < 0)
+    if (kind < 0) {
         limits_add(L, j, mode, req, sign);
-    else if (c)
-        add_into(slot_get(L, (enum cred_kind)kind, c)->use[mode], req, sign, LIM_NTYPES);
+    } else if (c) {
+        /* One kind is all limits count (limits_single_kind): a type no limit
+         * of the slot sets is never compared, so it is not kept (it stays 0). */
+        struct lim_slot *sl = slot_get(L, (enum cred_kind)kind, c);
+        double *use = sl->use[mode];
+        for (unsigned m = sl->kept; m; m &= m - 1) {
+            int t = __builtin_ctz(m);
+            use[t] += sign * req[t];
+            if (use[t] < LIM_EPS && use[t] > -LIM_EPS)
+                use[t] = 0; /* what rounding left of a removed job */
+        }
+    }
 }
 
 void limits_add(struct limits *L, const struct job *j, enum lim_mode mode,

@@ -101,7 +101,9 @@ void limits_add(struct limits *L, const struct job *j, enum lim_mode mode,
                 const double req[LIM_NTYPES], int sign);
 
 /* As limits_add, to j's credential of kind `kind` only (what
- * limits_single_kind gave: the only usage checked then); kind < 0: all. */
+ * limits_single_kind gave: the only usage checked then), and only the
+ * types some limit of that credential sets, and PS and WC (the others stay
+ * 0: nothing compares them); kind < 0: all. */
 void limits_add_kind(struct limits *L, const struct job *j, int kind, enum lim_mode mode,
                      const double req[LIM_NTYPES], int sign);
 

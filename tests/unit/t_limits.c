@@ -891,6 +891,21 @@ static void test_clear_kind(void)
     limits_clear_kind(f.L, -1, LIM_ACTIVE); /* kind < 0: every kind */
     CHECK_EQ(limits_usage(f.L, j, CRED_GROUP, LIM_ACTIVE)[LIM_JOB], 0.0);
     CHECK_EQ(limits_usage(f.L, j, CRED_USER, LIM_IDLE)[LIM_PROC], 4.0);
+    /* limits_add_kind keeps the types the credential's limits set, and PS
+     * and WC; the others stay 0 */
+    double req[LIM_NTYPES];
+    limits_clear_kind(f.L, -1, LIM_ACTIVE);
+    limits_request(j, j->walltime, &f.env, req);
+    limits_add_kind(f.L, j, CRED_USER, LIM_ACTIVE, req, +1);
+    const double *u = limits_usage(f.L, j, CRED_USER, LIM_ACTIVE);
+    CHECK_EQ(u[LIM_JOB], 1.0);
+    CHECK_EQ(u[LIM_PS], 4.0 * HOUR);
+    CHECK_EQ(u[LIM_WC], (double)HOUR);
+    CHECK_EQ(u[LIM_PROC], 0.0);
+    CHECK(!may_run(&f, j));
+    limits_add_kind(f.L, j, CRED_USER, LIM_ACTIVE, req, -1);
+    CHECK_EQ(u[LIM_PS], 0.0);
+    CHECK(may_run(&f, j));
     fx_free(&f);
 }
 
