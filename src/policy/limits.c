@@ -66,8 +66,11 @@ struct limits {
     size_t npairs, cappairs;
     double sys[LIM_NMODES][LIM_NTYPES];
     double sys_rate[LIM_NRATES];
-    int rates; /* some rate was added since the active usage was last cleared */
+    int rates;  /* some rate was added since the active usage was last cleared */
+    int single; /* limits_single_kind's answer for conf (eset asks at every iteration) */
 };
+
+static int single_kind(const struct lim_conf *c);
 
 static const double no_usage[LIM_NTYPES];
 static const double no_rate[LIM_NRATES];
@@ -101,6 +104,7 @@ struct limits *limits_create(void)
 {
     struct limits *L = xcalloc(1, sizeof *L);
     L->conf = limits_conf_create();
+    L->single = single_kind(L->conf);
     return L;
 }
 
@@ -124,6 +128,7 @@ int limits_load(struct limits *L, const struct cfg *cfg, struct err *err)
     }
     limits_conf_destroy(L->conf);
     L->conf = c;
+    L->single = single_kind(c);
     /* The slots pointed into the old configuration, and the pairs followed
      * its limits: start over. */
     for (int k = 0; k < CRED_NKINDS; k++)
@@ -459,7 +464,11 @@ static int set_used(const struct lim_set *s)
 
 int limits_single_kind(const struct limits *L)
 {
-    const struct lim_conf *c = L->conf;
+    return L->single;
+}
+
+static int single_kind(const struct lim_conf *c)
+{
     if (c->pairs || set_used(&c->sys.own))
         return -1;
     int kind = -1;
