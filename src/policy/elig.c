@@ -280,7 +280,9 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
     size_t len = why ? WHY_MAX : 0;
     if (!job_fits_limits(s, j, env, why))
         return 0;
-    if (fsacct_over_cap(s, j, why, len)) {
+    /* fs_caps asked here too: a walk asks this of every job it reads, and the call
+     * costs more than the question when there are no caps (eset's case). */
+    if (s->fsh.fs_caps && fsacct_over_cap(s, j, why, len)) {
         if (w)
             w->capped = 1;
         return 0;
