@@ -799,9 +799,20 @@ void limits_violations2(const struct limits *L, const struct job *j, int kind, e
         *idle = limits_violations(L, j, kind, LIM_IDLE, level, req);
     } else if (exempt_fast(L, j)) {
         *active = *idle = 0;
-    } else {
-        *active = slot_violations(sl, LIM_ACTIVE, level, req);
-        *idle = slot_violations(sl, LIM_IDLE, level, req);
+    } else { /* both modes in one place: a walk asks this of every job it reads */
+        const long long *la = sl->lim[LIM_ACTIVE][level], *li = sl->lim[LIM_IDLE][level];
+        const double *ua = sl->use[LIM_ACTIVE], *ui = sl->use[LIM_IDLE];
+        unsigned va = 0, vi = 0;
+        for (unsigned m = sl->set[LIM_ACTIVE][level]; m; m &= m - 1) {
+            int t = __builtin_ctz(m);
+            va |= ua[t] + req[t] > (double)la[t] + LIM_EPS ? 1u << t : 0u;
+        }
+        for (unsigned m = sl->set[LIM_IDLE][level]; m; m &= m - 1) {
+            int t = __builtin_ctz(m);
+            vi |= ui[t] + req[t] > (double)li[t] + LIM_EPS ? 1u << t : 0u;
+        }
+        *active = va;
+        *idle = vi;
     }
 }
 
