@@ -82,7 +82,7 @@ static struct job *walk_job(struct sched *s, const struct walk *w, size_t *i)
 static void walk_clear(struct sched *s, const struct walk *w, enum lim_level level)
 {
     if (w->whole)
-        limits_clear_usage(s->lim.limits, LIM_IDLE);
+        limits_clear_kind(s->lim.limits, eset_kind(s), LIM_IDLE);
     else
         eset_idle_start(s, (int)level);
 }
@@ -172,7 +172,7 @@ static void rebuild_active(struct sched *s, const struct prio_env *env, long now
     double req[LIM_NTYPES];
     if (!limits_any(s->lim.limits))
         return; /* fairshare caps alone: no limit reads the usage */
-    limits_clear_usage(s->lim.limits, LIM_ACTIVE);
+    limits_clear_kind(s->lim.limits, eset_kind(s), LIM_ACTIVE);
     eset_begin(s);
     for (size_t i = 0; i < s->pl.running.n; i++) {
         const struct job *j = s->pl.running.v[i];
@@ -280,7 +280,9 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
     size_t len = why ? WHY_MAX : 0;
     if (!job_fits_limits(s, j, env, why))
         return 0;
-    if (fsacct_over_cap(s, j, why, len)) {
+    /* fs_caps asked here too: a walk asks this of every job it reads, and the call
+     * costs more than the question when there are no caps (eset's case). */
+    if (s->fsh.fs_caps && fsacct_over_cap(s, j, why, len)) {
         if (w)
             w->capped = 1;
         return 0;
@@ -307,7 +309,7 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
     } else if (limits_check_fast(s->lim.limits, j, -1, LIM_IDLE, level, req)) {
         return 0;
     }
-    limits_add(s->lim.limits, j, LIM_IDLE, req, +1);
+    limits_add_kind(s->lim.limits, j, eset_kind(s), LIM_IDLE, req, +1);
     return 1;
 }
 
@@ -635,7 +637,7 @@ void elig_started(struct sched *s, struct job *j)
     double req[LIM_NTYPES];
     sched_prio_env(s, &env);
     limits_request_for(s->lim.limits, j, j->walltime, &env, req);
-    limits_add(s->lim.limits, j, LIM_ACTIVE, req, +1);
+    limits_add_kind(s->lim.limits, j, eset_kind(s), LIM_ACTIVE, req, +1);
     if (j->walltime > 0 && !s->el.eset)
         limits_add_rate(s->lim.limits, j, -1, +1);
 }
@@ -654,10 +656,10 @@ static void shift_usage(struct sched *s, const struct prio_env *env, long now, l
         const struct job *r = s->pl.running.v[i];
         long end = r->start + r->walltime;
         limits_request_for(s->lim.limits, r, end > now ? end - now : 0, env, req);
-        limits_add(s->lim.limits, r, LIM_ACTIVE, req, -sign);
+        limits_add_kind(s->lim.limits, r, eset_kind(s), LIM_ACTIVE, req, -sign);
         if (r->planned_end > t) {
             limits_request_for(s->lim.limits, r, end > t ? end - t : 0, env, req);
-            limits_add(s->lim.limits, r, LIM_ACTIVE, req, sign);
+            limits_add_kind(s->lim.limits, r, eset_kind(s), LIM_ACTIVE, req, sign);
         }
     }
     for (int k = 0; k < s->pl.nresv; k++) {
@@ -665,7 +667,7 @@ static void shift_usage(struct sched *s, const struct prio_env *env, long now, l
         long end = r->resv_start + r->walltime;
         if (r->resv_start <= t && t < end) {
             limits_request_for(s->lim.limits, r, end - t, env, req);
-            limits_add(s->lim.limits, r, LIM_ACTIVE, req, sign);
+            limits_add_kind(s->lim.limits, r, eset_kind(s), LIM_ACTIVE, req, sign);
         }
     }
 }

@@ -44,6 +44,10 @@ struct lim_slot {
     /* Its limits resolved (own, else DEFAULT; no QOS override), for
      * limits_check_fast when one kind is all there is (0 = none). */
     long long lim[LIM_NMODES][2][LIM_NTYPES];
+    unsigned set[LIM_NMODES][2]; /* the types of lim that are set (> 0), a bit each */
+    /* The types limits_add_kind keeps: those set at any level or mode,
+     * and PS and WC, which policy/eset.c reads to see time run them down. */
+    unsigned kept;
 };
 
 /* Usage of one pair: kind 1 + (outer * LIM_NINNER + inner), 0 = empty slot. */
@@ -62,8 +66,11 @@ struct limits {
     size_t npairs, cappairs;
     double sys[LIM_NMODES][LIM_NTYPES];
     double sys_rate[LIM_NRATES];
-    int rates; /* some rate was added since the active usage was last cleared */
+    int rates;  /* some rate was added since the active usage was last cleared */
+    int single; /* limits_single_kind's answer for conf (eset asks at every iteration) */
 };
+
+static int single_kind(const struct lim_conf *c);
 
 static const double no_usage[LIM_NTYPES];
 static const double no_rate[LIM_NRATES];
@@ -97,6 +104,7 @@ struct limits *limits_create(void)
 {
     struct limits *L = xcalloc(1, sizeof *L);
     L->conf = limits_conf_create();
+    L->single = single_kind(L->conf);
     return L;
 }
 
@@ -120,6 +128,7 @@ int limits_load(struct limits *L, const struct cfg *cfg, struct err *err)
     }
     limits_conf_destroy(L->conf);
     L->conf = c;
+    L->single = single_kind(c);
     /* The slots pointed into the old configuration, and the pairs followed
      * its limits: start over. */
     for (int k = 0; k < CRED_NKINDS; k++)
@@ -228,11 +237,17 @@ static long long own_or_default(const struct limits *L, enum cred_kind k, const 
 /* Fill s->lim: what cred_limit answers for it when no QOS overrides. */
 static void resolve(const struct limits *L, enum cred_kind k, struct lim_slot *s)
 {
+    s->kept = 1u << LIM_PS | 1u << LIM_WC;
     for (int m = 0; m < LIM_NMODES; m++)
-        for (int lv = 0; lv < 2; lv++)
-            for (int t = 0; t < LIM_NTYPES; t++)
+        for (int lv = 0; lv < 2; lv++) {
+            s->set[m][lv] = 0;
+            for (int t = 0; t < LIM_NTYPES; t++) {
                 s->lim[m][lv][t] = own_or_default(L, k, s->obj, (enum lim_mode)m,
                                                   (enum lim_level)lv, (enum lim_type)t);
+                s->set[m][lv] |= s->lim[m][lv][t] > 0 ? 1u << t : 0u;
+            }
+            s->kept |= s->set[m][lv];
+        }
 }
 
 static struct lim_slot *slot_get(struct limits *L, enum cred_kind k, const struct cred *c)
@@ -330,6 +345,16 @@ void limits_clear_usage(struct limits *L, enum lim_mode mode)
         memset(L->sys_rate, 0, sizeof L->sys_rate);
 }
 
+void limits_clear_kind(struct limits *L, int kind, enum lim_mode mode)
+{
+    if (kind < 0 || (mode == LIM_ACTIVE && L->rates)) {
+        limits_clear_usage(L, mode); /* the rates too (left from walks before eset) */
+        return;
+    }
+    for (size_t i = 0; i < L->nslots[kind]; i++)
+        memset(L->slots[kind][i].use[mode], 0, sizeof L->slots[kind][i].use[mode]);
+}
+
 static void add_into(double *use, const double *req, int sign, int n)
 {
     for (int t = 0; t < n; t++) {
@@ -343,10 +368,20 @@ void limits_add_kind(struct limits *L, const struct job *j, int kind, enum lim_m
                      const double req[LIM_NTYPES], int sign)
 {
     const struct cred *c = kind >= 0 ? limit_cred(j, (enum cred_kind)kind) : NULL;
-    if (kind < 0)
+    if (kind < 0) {
         limits_add(L, j, mode, req, sign);
-    else if (c)
-        add_into(slot_get(L, (enum cred_kind)kind, c)->use[mode], req, sign, LIM_NTYPES);
+    } else if (c) {
+        /* One kind is all limits count (limits_single_kind): a type no limit
+         * of the slot sets is never compared, so it is not kept (it stays 0). */
+        struct lim_slot *sl = slot_get(L, (enum cred_kind)kind, c);
+        double *use = sl->use[mode];
+        for (unsigned m = sl->kept; m; m &= m - 1) {
+            int t = __builtin_ctz(m);
+            use[t] += sign * req[t];
+            if (use[t] < LIM_EPS && use[t] > -LIM_EPS)
+                use[t] = 0; /* what rounding left of a removed job */
+        }
+    }
 }
 
 void limits_add(struct limits *L, const struct job *j, enum lim_mode mode,
@@ -429,7 +464,11 @@ static int set_used(const struct lim_set *s)
 
 int limits_single_kind(const struct limits *L)
 {
-    const struct lim_conf *c = L->conf;
+    return L->single;
+}
+
+static int single_kind(const struct lim_conf *c)
+{
     if (c->pairs || set_used(&c->sys.own))
         return -1;
     int kind = -1;
@@ -707,9 +746,11 @@ int limits_check_fast(const struct limits *L, const struct job *j, int kind, enu
     if (sl) { /* one kind: its resolved limits are all there is */
         const long long *lim = sl->lim[mode][level];
         const double *use = sl->use[mode];
-        for (int t = 0; t < LIM_NTYPES; t++)
-            if (lim[t] > 0 && use[t] + req[t] > (double)lim[t] + LIM_EPS)
+        for (unsigned m = sl->set[mode][level]; m; m &= m - 1) {
+            int t = __builtin_ctz(m);
+            if (use[t] + req[t] > (double)lim[t] + LIM_EPS)
                 return 1;
+        }
         return 0;
     }
     struct chk x = {j, mode, level, req, NULL, 0, 0, NULL, NULL};
@@ -723,9 +764,12 @@ static unsigned slot_violations(const struct lim_slot *sl, enum lim_mode mode, e
     const long long *lim = sl->lim[mode][level];
     const double *use = sl->use[mode];
     unsigned v = 0;
-    for (int t = 0; t < LIM_NTYPES; t++)
-        if (lim[t] > 0 && use[t] + req[t] > (double)lim[t] + LIM_EPS)
+    /* Only the types set: a walk asks this of every job it reads. */
+    for (unsigned m = sl->set[mode][level]; m; m &= m - 1) {
+        int t = __builtin_ctz(m);
+        if (use[t] + req[t] > (double)lim[t] + LIM_EPS)
             v |= 1u << t;
+    }
     return v;
 }
 
@@ -755,9 +799,20 @@ void limits_violations2(const struct limits *L, const struct job *j, int kind, e
         *idle = limits_violations(L, j, kind, LIM_IDLE, level, req);
     } else if (exempt_fast(L, j)) {
         *active = *idle = 0;
-    } else {
-        *active = slot_violations(sl, LIM_ACTIVE, level, req);
-        *idle = slot_violations(sl, LIM_IDLE, level, req);
+    } else { /* both modes in one place: a walk asks this of every job it reads */
+        const long long *la = sl->lim[LIM_ACTIVE][level], *li = sl->lim[LIM_IDLE][level];
+        const double *ua = sl->use[LIM_ACTIVE], *ui = sl->use[LIM_IDLE];
+        unsigned va = 0, vi = 0;
+        for (unsigned m = sl->set[LIM_ACTIVE][level]; m; m &= m - 1) {
+            int t = __builtin_ctz(m);
+            va |= ua[t] + req[t] > (double)la[t] + LIM_EPS ? 1u << t : 0u;
+        }
+        for (unsigned m = sl->set[LIM_IDLE][level]; m; m &= m - 1) {
+            int t = __builtin_ctz(m);
+            vi |= ui[t] + req[t] > (double)li[t] + LIM_EPS ? 1u << t : 0u;
+        }
+        *active = va;
+        *idle = vi;
     }
 }
 

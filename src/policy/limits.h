@@ -86,6 +86,12 @@ void limits_request_for(const struct limits *L, const struct job *j, long second
 /* Forget every credential's, pair's and the system's usage in `mode`. */
 void limits_clear_usage(struct limits *L, enum lim_mode mode);
 
+/* As limits_clear_usage, for the credentials of kind `kind` only (what
+ * limits_single_kind gave: no other usage is read then, and eset's walks
+ * add to that kind alone); kind < 0: all. Clears everything while rates are
+ * kept (limits_add_rate). */
+void limits_clear_kind(struct limits *L, int kind, enum lim_mode mode);
+
 /*
  * Add (sign +1) or remove (sign -1) req, as limits_request gave it for j,
  * to the `mode` usage of each of j's credentials, of the pairs some limit
@@ -95,7 +101,9 @@ void limits_add(struct limits *L, const struct job *j, enum lim_mode mode,
                 const double req[LIM_NTYPES], int sign);
 
 /* As limits_add, to j's credential of kind `kind` only (what
- * limits_single_kind gave: the only usage checked then); kind < 0: all. */
+ * limits_single_kind gave: the only usage checked then), and only the
+ * types some limit of that credential sets, and PS and WC (the others stay
+ * 0: nothing compares them); kind < 0: all. */
 void limits_add_kind(struct limits *L, const struct job *j, int kind, enum lim_mode mode,
                      const double req[LIM_NTYPES], int sign);
 

@@ -869,6 +869,46 @@ static void test_maxijob_example(void)
 
 /* -------------------------------------------------------------- usage */
 
+/* limits_clear_kind forgets one kind's usage in one mode and keeps the
+ * rest; while rates are kept it forgets everything, as limits_clear_usage. */
+static void test_clear_kind(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "USERCFG[DEFAULT] MAXJOB=1\nGROUPCFG[DEFAULT] MAXIJOB=1\n"), 0);
+    struct job *j = job(&f, "alice", 4, HOUR);
+    add(&f, j, LIM_ACTIVE, +1);
+    add(&f, j, LIM_IDLE, +1);
+    limits_clear_kind(f.L, CRED_USER, LIM_ACTIVE);
+    CHECK_EQ(limits_usage(f.L, j, CRED_USER, LIM_ACTIVE)[LIM_JOB], 0.0);
+    CHECK_EQ(limits_usage(f.L, j, CRED_USER, LIM_IDLE)[LIM_JOB], 1.0);
+    CHECK_EQ(limits_usage(f.L, j, CRED_GROUP, LIM_ACTIVE)[LIM_JOB], 1.0);
+    CHECK(may_run(&f, j));
+    limits_add_rate(f.L, j, -1, +1); /* rates kept: everything goes */
+    limits_clear_kind(f.L, CRED_USER, LIM_ACTIVE);
+    CHECK_EQ(limits_usage(f.L, j, CRED_GROUP, LIM_ACTIVE)[LIM_JOB], 0.0);
+    add(&f, j, LIM_ACTIVE, +1);
+    limits_clear_kind(f.L, -1, LIM_ACTIVE); /* kind < 0: every kind */
+    CHECK_EQ(limits_usage(f.L, j, CRED_GROUP, LIM_ACTIVE)[LIM_JOB], 0.0);
+    CHECK_EQ(limits_usage(f.L, j, CRED_USER, LIM_IDLE)[LIM_PROC], 4.0);
+    /* limits_add_kind keeps the types the credential's limits set, and PS
+     * and WC; the others stay 0 */
+    double req[LIM_NTYPES];
+    limits_clear_kind(f.L, -1, LIM_ACTIVE);
+    limits_request(j, j->walltime, &f.env, req);
+    limits_add_kind(f.L, j, CRED_USER, LIM_ACTIVE, req, +1);
+    const double *u = limits_usage(f.L, j, CRED_USER, LIM_ACTIVE);
+    CHECK_EQ(u[LIM_JOB], 1.0);
+    CHECK_EQ(u[LIM_PS], 4.0 * HOUR);
+    CHECK_EQ(u[LIM_WC], (double)HOUR);
+    CHECK_EQ(u[LIM_PROC], 0.0);
+    CHECK(!may_run(&f, j));
+    limits_add_kind(f.L, j, CRED_USER, LIM_ACTIVE, req, -1);
+    CHECK_EQ(u[LIM_PS], 0.0);
+    CHECK(may_run(&f, j));
+    fx_free(&f);
+}
+
 static void test_usage(void)
 {
     struct fx f;
@@ -1198,6 +1238,7 @@ int main(void)
     TEST_RUN(test_maxijob_example);
     TEST_RUN(test_lift);
     TEST_RUN(test_usage);
+    TEST_RUN(test_clear_kind);
     TEST_RUN(test_reload);
     TEST_RUN(test_errors);
     TEST_RUN(test_values);
