@@ -11,6 +11,7 @@
 #include "core/never.h"
 #include "core/sched.h"
 #include "util/heap.h"
+#include "util/pool.h"
 #include "util/sort.h"
 #include "util/strmap.h"
 
@@ -306,6 +307,7 @@ struct sched {
 
     struct job **jobs; /* every job ever submitted, in submission order; owned */
     size_t njobs, capjobs;
+    struct pool jobpool; /* the jobs' records (a replay makes and drops them by the 100,000) */
     struct strmap jobs_byname; /* name -> index in jobs (last one wins), built lazily */
     size_t nindexed;           /* jobs [0, nindexed) are in jobs_byname */
     struct cred_table *creds[CRED_NKINDS];
