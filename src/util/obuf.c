@@ -189,7 +189,7 @@ void obuf_ull(struct obuf *b, unsigned long long v)
     put_number(b, 0, v);
 }
 
-void obuf_ll(struct obuf *b, long long v)
+void obuf_ll_any(struct obuf *b, long long v)
 {
     /* negated as unsigned: LLONG_MIN has no positive long long */
     put_number(b, v < 0, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
