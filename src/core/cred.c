@@ -15,6 +15,7 @@ struct cred_table {
     struct cred **items; /* in creation order */
     size_t n, cap;
     struct strmap byname; /* name -> index in items */
+    struct cred *last;    /* the last found by name (see cred_get) */
 };
 
 struct cred_table *cred_table_create(enum cred_kind kind)
@@ -56,9 +57,15 @@ struct cred *cred_get(struct cred_table *t, const char *name)
 {
     if (!name || !*name)
         return t->items[0];
+    /* Submissions come in runs of one user, group and class (a trace's
+     * consecutive jobs: 77 %, 99 %, 100 % on HPC2N): one comparison with
+     * the last object found before hashing the name. Names never change,
+     * so the comparison is the whole check. */
+    if (t->last && strcmp(t->last->name, name) == 0)
+        return t->last;
     struct cred *c = cred_find(t, name);
     if (c)
-        return c;
+        return t->last = c;
     c = xcalloc(1, sizeof *c);
     c->kind = t->kind;
     c->name = xstrdup(name);
@@ -66,7 +73,7 @@ struct cred *cred_get(struct cred_table *t, const char *name)
     t->items = xgrow(t->items, &t->cap, t->n + 1, sizeof *t->items);
     t->items[t->n++] = c;
     strmap_put(&t->byname, c->name, c->index);
-    return c;
+    return t->last = c;
 }
 
 struct cred *cred_default(const struct cred_table *t)

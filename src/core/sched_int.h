@@ -11,6 +11,7 @@
 #include "core/never.h"
 #include "core/sched.h"
 #include "util/heap.h"
+#include "util/pool.h"
 #include "util/sort.h"
 #include "util/strmap.h"
 
@@ -311,8 +312,9 @@ struct sched {
      * million-job trace keeps pointers for the jobs alive, not for all. */
     struct job **jobs;
     size_t njobs, capjobs;
-    size_t jobs_base;          /* the order of jobs[0] */
-    size_t jobs_head;          /* jobs[0, jobs_head) are known forgotten */
+    size_t jobs_base;    /* the order of jobs[0] */
+    size_t jobs_head;    /* jobs[0, jobs_head) are known forgotten */
+    struct pool jobpool; /* the jobs' records (a replay makes and drops them by the 100,000) */
     struct strmap jobs_byname; /* name -> order (last one wins), built lazily */
     size_t nindexed;           /* orders [0, nindexed) are in jobs_byname */
     struct cred_table *creds[CRED_NKINDS];

@@ -20,6 +20,7 @@
 #include "policy/prio.h"
 #include "policy/srcfg.h"
 #include "util/mem.h"
+#include "util/pool.h"
 
 static int running_less(const void *a, const void *b)
 {
@@ -54,6 +55,7 @@ void sched_policy_default(struct sched_policy *pol)
 struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm *rm)
 {
     struct sched *s = xcalloc(1, sizeof *s);
+    pool_init(&s->jobpool, sizeof(struct job));
     if (pol)
         s->pol = *pol;
     else
@@ -95,7 +97,7 @@ static void free_node(struct node *n)
     free(n->reason);
 }
 
-static void free_job(struct job *j)
+static void free_job(struct sched *s, struct job *j)
 {
     free(j->blocked);
     for (size_t i = 0; i < j->nfeatures; i++)
@@ -111,7 +113,7 @@ static void free_job(struct job *j)
     free(j->message);
     dep_free(j->deps, j->ndeps);
     free(j->array);
-    free(j);
+    pool_give(&s->jobpool, j);
 }
 
 void sched_destroy(struct sched *s)
@@ -148,8 +150,9 @@ void sched_destroy(struct sched *s)
     plan_destroy(s);
     for (size_t i = 0; i < s->njobs - s->jobs_base; i++)
         if (s->jobs[i])
-            free_job(s->jobs[i]);
+            free_job(s, s->jobs[i]);
     free(s->jobs);
+    pool_free(&s->jobpool);
     free(s->depheld);
     strmap_free(&s->jobs_byname);
     for (int k = 0; k < CRED_NKINDS; k++)
@@ -432,7 +435,8 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
 {
     if (check_job_spec(s, spec, err) < 0)
         return NULL;
-    struct job *j = xcalloc(1, sizeof *j);
+    /* Every field is set here: the literal zeroes what it does not name. */
+    struct job *j = pool_take(&s->jobpool);
     *j = (struct job){
         .name = xstrdup(spec->name ? spec->name : ""),
         .order = s->njobs,
@@ -804,7 +808,7 @@ int sched_job_forget(struct sched *s, struct job *j)
     for (size_t g = 0; g < s->pl.nregions; g++)
         if (s->pl.regions[g].cj == j)
             s->pl.regions[g].cj = NULL;
-    free_job(j);
+    free_job(s, j);
     return 0;
 }
 

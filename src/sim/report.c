@@ -238,17 +238,26 @@ struct gsum {
     struct report_group *g; /* avg_wait and avg_bsld hold sums until the end */
     size_t n, cap;
     struct strmap at;
+    const char *last; /* the name of the last job added, and its group */
+    size_t last_i;
 };
 
 static void gsum_add(struct gsum *s, const char *name, long wait, double bsld, double procsec)
 {
+    /* Consecutive jobs mostly share a user and a class. The names are the
+     * engine's or the workload's, alive and unchanged while the groups are
+     * summed, so the same pointer is the same name: no hashing. */
     size_t i;
-    if (!strmap_get(&s->at, name, &i)) {
+    if (name == s->last)
+        i = s->last_i;
+    else if (!strmap_get(&s->at, name, &i)) {
         s->g = xgrow(s->g, &s->cap, s->n + 1, sizeof *s->g);
         i = s->n++;
         s->g[i] = (struct report_group){.name = xstrdup(name)};
         strmap_put(&s->at, s->g[i].name, i);
     }
+    s->last = name;
+    s->last_i = i;
     s->g[i].jobs++;
     s->g[i].proc_seconds += procsec;
     s->g[i].avg_wait += (double)wait;

@@ -104,7 +104,7 @@ static const char pairs[201] =
     "8081828384858687888990919293949596979899";
 
 /* The digits of v, right-aligned before end; returns where they start. */
-static char *digits(char *end, unsigned long long v)
+static inline char *digits(char *end, unsigned long long v)
 {
     while (v >= 100) {
         unsigned k = (unsigned)(v % 100) * 2;
@@ -121,8 +121,44 @@ static char *digits(char *end, unsigned long long v)
     return end;
 }
 
-/* Sign and digits, formatted right to left on the stack, then copied. */
-static void put_number(struct obuf *b, int neg, unsigned long long u)
+/* 10^0 .. 10^19, every power of ten an unsigned long long holds. */
+static const unsigned long long pow10_all[20] = {
+    1ULL,
+    10ULL,
+    100ULL,
+    1000ULL,
+    10000ULL,
+    100000ULL,
+    1000000ULL,
+    10000000ULL,
+    100000000ULL,
+    1000000000ULL,
+    10000000000ULL,
+    100000000000ULL,
+    1000000000000ULL,
+    10000000000000ULL,
+    100000000000000ULL,
+    1000000000000000ULL,
+    10000000000000000ULL,
+    100000000000000000ULL,
+    1000000000000000000ULL,
+    10000000000000000000ULL,
+};
+
+/* How many decimal digits v has: log10 from its bit length (bits * 1233 /
+ * 4096 is log10(2^bits) rounded down, never more than one digit short),
+ * then one comparison. */
+static size_t ndigits(unsigned long long v)
+{
+    unsigned t = ((unsigned)(64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+    return t + (v >= pow10_all[t]) + (v == 0);
+}
+
+/* Sign and digits through a scratch array: the buffer is full (or a
+ * memory writer must grow). Kept apart so that the common path below has
+ * no array on its stack (no stack-protector check a number). */
+__attribute__((noinline)) static void put_number_copied(struct obuf *b, int neg,
+                                                        unsigned long long u)
 {
     char t[24], *end = t + sizeof t, *p = digits(end, u);
     if (neg)
@@ -130,12 +166,30 @@ static void put_number(struct obuf *b, int neg, unsigned long long u)
     obuf_write(b, p, (size_t)(end - p));
 }
 
+/*
+ * Sign and digits. When they fit, formatted right to left in place, their
+ * length known first: a jobs CSV has ten numbers a row, and the copy from
+ * a scratch array (a memcpy call each) cost as much as the digits.
+ */
+static void put_number(struct obuf *b, int neg, unsigned long long u)
+{
+    size_t n = (size_t)neg + ndigits(u);
+    if (n > b->cap - b->len) {
+        put_number_copied(b, neg, u);
+        return;
+    }
+    char *p = digits(b->buf + b->len + n, u);
+    if (neg)
+        p[-1] = '-';
+    b->len += n;
+}
+
 void obuf_ull(struct obuf *b, unsigned long long v)
 {
     put_number(b, 0, v);
 }
 
-void obuf_ll(struct obuf *b, long long v)
+void obuf_ll_any(struct obuf *b, long long v)
 {
     /* negated as unsigned: LLONG_MIN has no positive long long */
     put_number(b, v < 0, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);

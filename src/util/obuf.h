@@ -63,8 +63,20 @@ static inline void obuf_putc(struct obuf *b, char c)
 }
 
 /* Append an integer in decimal, as printf's %lld / %llu. */
-void obuf_ll(struct obuf *b, long long v);
 void obuf_ull(struct obuf *b, unsigned long long v);
+void obuf_ll_any(struct obuf *b, long long v);
+static inline void obuf_ll(struct obuf *b, long long v)
+{
+    /* A digit or SWF's -1 (flags, counts, unknown fields: most of an SWF
+     * line, much of a CSV row) without the general path's call. */
+    if (v >= -1 && v <= 9 && b->cap - b->len >= 2) {
+        if (v < 0)
+            b->buf[b->len++] = '-';
+        b->buf[b->len++] = (char)('0' + (v < 0 ? 1 : v));
+        return;
+    }
+    obuf_ll_any(b, v);
+}
 
 /* Append v as printf's "%.<decimals>f" writes it (the exact binary value
  * rounded half to even; "-0.000" for small negatives; inf, nan as printf). */

@@ -1,7 +1,8 @@
 /*
  * t_obuf — the buffered writer (util/obuf): integers and fixed-point
  * numbers exactly as printf writes them (negatives, LLONG_MIN, zero, -0,
- * ties rounded half to even, 300,000 random values against snprintf),
+ * ties rounded half to even, 300,000 random values against snprintf;
+ * integers of every length, around every power of ten),
  * text larger than the buffer reaching the file whole, and a write that
  * fails (a full disk: /dev/full) reported with the file's name.
  */
@@ -61,6 +62,54 @@ static void test_integers(void)
     struct obuf *b = obuf_mem();
     obuf_ull(b, ULLONG_MAX);
     CHECK_STR(text_of(b), "18446744073709551615");
+}
+
+/* Appends one number as printf would to want (of room n); 0 when full. */
+static int want_ll(char *want, size_t n, size_t *len, int neg, unsigned long long u)
+{
+    int k = neg ? snprintf(want + *len, n - *len, "-%llu,", u)
+                : snprintf(want + *len, n - *len, "%llu,", u);
+    if (k < 0 || (size_t)k >= n - *len)
+        return 0;
+    *len += (size_t)k;
+    return 1;
+}
+
+/*
+ * The digit count found before the digits are written in place: every power
+ * of ten and its neighbours, both signs, and random values of every bit
+ * length, appended to one writer (in place while they fit, through the
+ * slow path when the buffer must grow) and compared with snprintf's text.
+ */
+static void test_integer_lengths(void)
+{
+    static char want[1 << 20];
+    size_t len = 0;
+    struct obuf *b = obuf_mem();
+    unsigned long long p = 1;
+    for (int e = 0; e < 20; e++, p *= 10)
+        for (unsigned long long d = 0; d < 3; d++)
+            for (int neg = 0; neg < 2; neg++) {
+                unsigned long long u = p - 1 + d;
+                if (neg && (u == 0 || u > (unsigned long long)LLONG_MAX))
+                    continue;
+                neg ? obuf_ll(b, -(long long)u) : obuf_ull(b, u);
+                obuf_putc(b, ',');
+                CHECK(want_ll(want, sizeof want, &len, neg, u));
+            }
+    uint64_t x = 2463534242ULL;
+    for (int i = 0; i < 20000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        unsigned long long u = x >> (i % 64);
+        obuf_ull(b, u);
+        obuf_putc(b, ',');
+        CHECK(want_ll(want, sizeof want, &len, 0, u));
+    }
+    size_t got_len;
+    const char *got = obuf_data(b, &got_len);
+    CHECK_EQ(got_len, len);
+    CHECK(memcmp(got, want, len) == 0);
+    obuf_close(b, NULL);
 }
 
 /* A memory writer reused per row: emptied, not reallocated. */
@@ -180,6 +229,7 @@ static void test_errors(void)
 int main(void)
 {
     TEST_RUN(test_integers);
+    TEST_RUN(test_integer_lengths);
     TEST_RUN(test_reset);
     TEST_RUN(test_fixed_edges);
     TEST_RUN(test_fixed_random);
