@@ -829,6 +829,20 @@ static void test_names(void)
     CHECK_EQ(prio_factor_comp(PF_EXECUTIONTIME), PRIO_USAGE);
 }
 
+/* Random component and factor weights and caps (fixed seed by the caller). */
+static void random_weights(struct prio_params *p)
+{
+    for (int c = 0; c < PRIO_NCOMP; c++) {
+        p->cweight[c] = rand() % 5 - 1;
+        p->ccap[c] = rand() % 3 ? 0 : rand() % 5000;
+    }
+    for (int i = 0; i < PF_NFACTORS; i++) {
+        p->fweight[i] = rand() % 3 ? 0 : rand() % 21 - 10;
+        p->fcap[i] = rand() % 4 ? 0 : rand() % 100;
+    }
+    p->enable_neg = rand() % 2;
+}
+
 /* The fast path (no parts) and the diagnostic path agree, whatever the weights. */
 static void test_parts_agree(void)
 {
@@ -841,15 +855,7 @@ static void test_parts_agree(void)
     f.env.swap = 128000;
     f.env.disk = 1000000;
     for (int round = 0; round < 2000; round++) {
-        for (int c = 0; c < PRIO_NCOMP; c++) {
-            f.p.cweight[c] = rand() % 5 - 1;
-            f.p.ccap[c] = rand() % 3 ? 0 : rand() % 5000;
-        }
-        for (int i = 0; i < PF_NFACTORS; i++) {
-            f.p.fweight[i] = rand() % 3 ? 0 : rand() % 21 - 10;
-            f.p.fcap[i] = rand() % 4 ? 0 : rand() % 100;
-        }
-        f.p.enable_neg = rand() % 2;
+        random_weights(&f.p);
         q->qtweight = rand() % 3 - 1;
         q->xfweight = rand() % 3 - 1;
         q->qttarget = rand() % 2 ? 0 : rand() % 7200;
@@ -898,15 +904,7 @@ static void test_batch_creds(void)
             pool[k][i] = cred(&f, (enum cred_kind)k, names[i]);
     f.env.mem = 64000;
     for (int round = 0; round < 300; round++) {
-        for (int c = 0; c < PRIO_NCOMP; c++) {
-            f.p.cweight[c] = rand() % 5 - 1;
-            f.p.ccap[c] = rand() % 3 ? 0 : rand() % 5000;
-        }
-        for (int i = 0; i < PF_NFACTORS; i++) {
-            f.p.fweight[i] = rand() % 3 ? 0 : rand() % 21 - 10;
-            f.p.fcap[i] = rand() % 4 ? 0 : rand() % 100;
-        }
-        f.p.enable_neg = rand() % 2;
+        random_weights(&f.p);
         for (int k = 0; k < CRED_NKINDS; k++)
             for (int i = 0; i < npool[k]; i++) {
                 struct cred *c = pool[k][i];
