@@ -122,12 +122,20 @@ run_test() {
     fi
     users >"$RUN/.users1$LANE"
     # Not removed here: on a shared machine the user may be another run's
-    # (docs/testing.md). Lane b's tests make none, and are not asked; a
-    # user is put on a test whose script names it (lanes a and s run at
-    # once, and make users of different names).
+    # (docs/testing.md). Lane b's tests make none, and are not asked. A
+    # user is put on the test that said it made it (made_user in lib.sh:
+    # $dir.made); one no test said it made, on a test whose script names
+    # it (a bare useradd). Lanes a and s run at once: a user another
+    # lane's test made meanwhile is that test's, even when this script
+    # names it too (deb.sh's user moku).
     if [ "$LANE" != b ]; then
         for u in $(comm -13 "$RUN/.users0$LANE" "$RUN/.users1$LANE"); do
-            grep -qw -- "$u" "$name" 2>/dev/null && note "$name: left user $u behind"
+            if grep -qxF -- "$u" "$dir.made" 2>/dev/null; then
+                note "$name: left user $u behind"
+            elif ! cat "$RUN"/*.made 2>/dev/null | grep -qxF -- "$u" &&
+                grep -qw -- "$u" "$name" 2>/dev/null; then
+                note "$name: left user $u behind"
+            fi
         done
     fi
     rm -f "$RUN/.now$LANE"

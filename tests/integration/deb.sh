@@ -88,7 +88,7 @@ if id moku >/dev/null 2>&1; then
     fail "a user moku exists already: the postinst cannot be tried"
     exit 0
 fi
-USERS_MADE="$USERS_MADE moku"
+made_user moku
 unshare -m sh -c "mount -t tmpfs tmpfs /var/spool &&
     sh '$X/DEBIAN/postinst' configure >'$TMP/postinst' 2>&1; echo \$? >'$TMP/postinst.rc';
     stat -c '%U:%G %a' /var/spool/moku >'$TMP/stat' 2>&1;

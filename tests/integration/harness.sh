@@ -13,8 +13,9 @@ root=""
 [ "$(id -u)" = 0 ] && root=1
 scripts="$F/hang.sh $F/fine.sh $F/leaves.sh $F/skips.sh $F/writes.sh"
 if [ -n "$root" ]; then
-    scripts="$scripts $F/user.sh"
-    USERS_MADE=mokuharness # user.sh's, removed by lib_cleanup
+    scripts="$scripts $F/user.sh $F/made.sh"
+    # user.sh's and made.sh's, removed by lib_cleanup
+    for u in mokuharness mokuharnessb mokuharnessc; do made_user "$u"; done
 fi
 # The inner run works in a checkout of its own, $TMP/co (run.sh, its tools
 # and the harness's tests, in git's index): writes.sh's file lands there,
@@ -55,8 +56,12 @@ if [ -n "$root" ]; then
     check "as root a skip is a failure, with its reason and how to allow it" \
         has "^not ok - $F/skips.sh: skipped as root, where README's set-up runs: no widget on this machine (ALLOW_SKIP=skips allows it)$"
     check "a user a test leaves is a failure, named" has "^not ok - $F/user.sh: left user mokuharness behind$"
-    check "... and the run's end says so too" has "^not ok - users of the run's tests were left: mokuharness $"
-    check "the closing line: passed, failed, skipped" has '^8 passed, 6 failed, 0 skipped$'
+    check "... and the run's end says so too" has "^not ok - users of the run's tests were left: mokuharness mokuharnessb mokuharnessc $"
+    check "a user a test said it made (made_user) is put on it, named or not" \
+        has "^not ok - $F/made.sh: left user mokuharnessc behind$"
+    check "... one another lane's test said it made is not, though the script names it" \
+        sh -c "! grep -q 'made.sh: left user mokuharnessb' '$TMP/run'"
+    check "the closing line: passed, failed, skipped" has '^9 passed, 7 failed, 0 skipped$'
 else
     check "a skip is counted apart, with its reason" has "^  $F/skips.sh: no widget on this machine$"
     check "the closing line: passed, failed, skipped" has '^8 passed, 3 failed, 1 skipped$'

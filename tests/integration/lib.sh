@@ -70,8 +70,17 @@ _iterated_enough() { [ "$(iterations "$_it_log")" -ge "$_it_want" ]; }
 # end by lib_cleanup even when the test fails half-way; one left by an earlier
 # run is taken over and removed too.
 add_user() {
+    made_user "$1"
     id "$1" >/dev/null 2>&1 || useradd -M -s /bin/sh "$1" 2>/dev/null
+}
+# made_user NAME: a user this test makes (add_user, or a package's
+# maintainer script), said before it is made: removed by lib_cleanup, and
+# named in tests/run.sh's list of the run's users (MOKU_TEST_RUN's .made
+# file beside the test's directory), so that a user made by a test of
+# another lane running meanwhile is not put on this one.
+made_user() {
     USERS_MADE="$USERS_MADE $1"
+    [ -z "$MOKU_TEST_RUN" ] || echo "$1" >>"${MOKU_TEST_RUN%/}.made"
 }
 # lib_cleanup: what the test started and made, ended and removed, whatever
 # happened: every process under $TMP (daemons, jobs' supervisors and their
