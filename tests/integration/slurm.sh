@@ -306,7 +306,11 @@ check "... other's job was requeued in Slurm (Restarts=1)" [ "$(field "$o1" Rest
 # loaded machine, 30 s was once too short.
 wait_state "$o1" RUNNING 600
 check "... and runs again after it" [ "$(state "$o1")" = RUNNING ]
-[ "$(state "$o1")" = RUNNING ] || echo "# $o1: $(scontrol -o show job "$o1" | tr ' ' '\n' | grep -E '^(JobState|Reason|Priority|Restarts|BeginTime)=' | tr '\n' ' ')"
+if [ "$(state "$o1")" != RUNNING ]; then
+    echo "# $o1: $(scontrol -o show job "$o1" | tr ' ' '\n' | grep -E '^(JobState|Reason|Priority|Restarts|BeginTime)=' | tr '\n' ' ')"
+    timeout 5 "$MOKU" checkjob -v "$o1" | sed 's/^/# /'
+    grep -E "job ($o1|$w1)\b|iteration" "$H/log/maui.log" | tail -n 40 | sed 's/^/# /'
+fi
 grep -q "job $o1 preempted (requeue)" "$H/log/maui.log"
 check "... moku logged the preemption" grep -q "job $o1 preempted (requeue)" "$H/log/maui.log"
 scancel "$o1"
