@@ -11,6 +11,7 @@
 #include "policy/avail.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,17 +100,17 @@ static void add_range(struct avail *a, long start, long end, long long delta)
         start = a->p[0].t;
     if (end <= start || delta == 0)
         return;
-    size_t i = start == a->p[0].t ? 0 : split(a, start), k = i;
-    if (end >= AVAIL_NEVER) {
-        for (; k < a->n; k++)
-            a->p[k].free += delta;
-    } else {
-        for (; k < a->n && a->p[k].t < end; k++)
-            a->p[k].free += delta;
-        /* p[k - 1] (k > i: p[i].t = start < end) held end's count before. */
-        if (k == a->n || a->p[k].t != end)
-            insert_at(a, k, end, a->p[k - 1].free - delta);
-    }
+    size_t i = start == a->p[0].t ? 0 : split(a, start);
+    struct point *p = a->p + i, *last = a->p + a->n;
+    /* No point lies at LONG_MAX (a start there has no window): "never" ends
+     * past every point. */
+    long stop = end >= AVAIL_NEVER ? LONG_MAX : end;
+    for (; p < last && p->t < stop; p++)
+        p->free += delta;
+    size_t k = (size_t)(p - a->p);
+    /* p[k - 1] (k > i: p[i].t = start < end) held end's count before. */
+    if (end < AVAIL_NEVER && (k == a->n || a->p[k].t != end))
+        insert_at(a, k, end, a->p[k - 1].free - delta);
     /* Only the two edges can have become redundant; the right one first so
      * that removing it does not shift the left index. */
     merge_at(a, k);
