@@ -174,11 +174,11 @@ int avail_fits(const struct avail *a, long start, long end, long long n)
 {
     if (start < a->p[0].t)
         start = a->p[0].t;
-    size_t i = start == a->p[0].t ? 0 : find(a, start);
-    if (a->p[i].free < n)
+    const struct point *p = a->p + (start == a->p[0].t ? 0 : find(a, start)), *last = a->p + a->n;
+    if (p->free < n)
         return 0;
-    for (size_t k = i + 1; k < a->n && a->p[k].t < end; k++)
-        if (a->p[k].free < n)
+    for (p++; p < last && p->t < end; p++)
+        if (p->free < n)
             return 0;
     return 1;
 }
@@ -199,17 +199,16 @@ long avail_earliest(const struct avail *a, long from, long dur, long long n)
 {
     if (from < a->p[0].t)
         from = a->p[0].t;
-    size_t i = find(a, from);
+    const struct point *first = a->p + (from == a->p[0].t ? 0 : find(a, from)), *last = a->p + a->n;
     long cand = -1; /* start of the current run of points with room */
-    for (size_t k = i; k < a->n; k++) {
-        long t = k == i ? from : a->p[k].t;
-        if (a->p[k].free < n) {
+    for (const struct point *p = first; p < last; p++) {
+        if (p->free < n) {
             cand = -1;
             continue;
         }
         if (cand < 0)
-            cand = t;
-        if (k + 1 == a->n || a->p[k + 1].t >= cand + dur)
+            cand = p == first ? from : p->t;
+        if (p + 1 == last || p[1].t >= cand + dur)
             return cand;
     }
     return AVAIL_NEVER;
