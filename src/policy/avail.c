@@ -11,6 +11,7 @@
 #include "policy/avail.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,16 +60,22 @@ static size_t find(const struct avail *a, long t)
     return lo;
 }
 
+/* Insert a point at index k (t, free); the caller keeps the order. */
+static void insert_at(struct avail *a, size_t k, long t, long long free)
+{
+    a->p = xgrow(a->p, &a->cap, a->n + 1, sizeof *a->p);
+    memmove(&a->p[k + 1], &a->p[k], (a->n - k) * sizeof *a->p);
+    a->p[k] = (struct point){t, free};
+    a->n++;
+}
+
 /* Make sure a breakpoint starts exactly at t; return its index. */
 static size_t split(struct avail *a, long t)
 {
     size_t i = find(a, t);
     if (a->p[i].t == t)
         return i;
-    a->p = xgrow(a->p, &a->cap, a->n + 1, sizeof *a->p);
-    memmove(&a->p[i + 2], &a->p[i + 1], (a->n - i - 1) * sizeof *a->p);
-    a->p[i + 1] = (struct point){t, a->p[i].free};
-    a->n++;
+    insert_at(a, i + 1, t, a->p[i].free);
     return i + 1;
 }
 
@@ -81,19 +88,32 @@ static void merge_at(struct avail *a, size_t i)
     a->n--;
 }
 
+/*
+ * The walk that adds delta over [start, end) also finds end's place, so
+ * the end costs no search: the walk is linear in the points of the window
+ * anyway. A start at the origin (a job starting now, one ending before its
+ * planned end) costs none either.
+ */
 static void add_range(struct avail *a, long start, long end, long long delta)
 {
     if (start < a->p[0].t)
         start = a->p[0].t;
     if (end <= start || delta == 0)
         return;
-    size_t i = split(a, start);
-    size_t j = end >= AVAIL_NEVER ? a->n : split(a, end);
-    for (size_t k = i; k < j; k++)
-        a->p[k].free += delta;
+    size_t i = start == a->p[0].t ? 0 : split(a, start);
+    struct point *p = a->p + i, *last = a->p + a->n;
+    /* No point lies at LONG_MAX (a start there has no window): "never" ends
+     * past every point. */
+    long stop = end >= AVAIL_NEVER ? LONG_MAX : end;
+    for (; p < last && p->t < stop; p++)
+        p->free += delta;
+    size_t k = (size_t)(p - a->p);
+    /* p[k - 1] (k > i: p[i].t = start < end) held end's count before. */
+    if (end < AVAIL_NEVER && (k == a->n || a->p[k].t != end))
+        insert_at(a, k, end, a->p[k - 1].free - delta);
     /* Only the two edges can have become redundant; the right one first so
      * that removing it does not shift the left index. */
-    merge_at(a, j);
+    merge_at(a, k);
     merge_at(a, i);
 }
 
@@ -123,7 +143,11 @@ void avail_advance(struct avail *a, long t)
 {
     if (t <= a->p[0].t)
         return;
-    size_t i = find(a, t);
+    /* Time moves from event to event: the points it passes are few, a walk
+     * finds them sooner than a search. */
+    size_t i = 0;
+    while (i + 1 < a->n && a->p[i + 1].t <= t)
+        i++;
     if (i > 0) {
         memmove(&a->p[0], &a->p[i], (a->n - i) * sizeof *a->p);
         a->n -= i;
@@ -150,9 +174,11 @@ int avail_fits(const struct avail *a, long start, long end, long long n)
 {
     if (start < a->p[0].t)
         start = a->p[0].t;
-    size_t i = start == a->p[0].t ? 0 : find(a, start);
-    for (size_t k = i; k < a->n && (k == i || a->p[k].t < end); k++)
-        if (a->p[k].free < n)
+    const struct point *p = a->p + (start == a->p[0].t ? 0 : find(a, start)), *last = a->p + a->n;
+    if (p->free < n)
+        return 0;
+    for (p++; p < last && p->t < end; p++)
+        if (p->free < n)
             return 0;
     return 1;
 }
@@ -173,17 +199,16 @@ long avail_earliest(const struct avail *a, long from, long dur, long long n)
 {
     if (from < a->p[0].t)
         from = a->p[0].t;
-    size_t i = find(a, from);
+    const struct point *first = a->p + (from == a->p[0].t ? 0 : find(a, from)), *last = a->p + a->n;
     long cand = -1; /* start of the current run of points with room */
-    for (size_t k = i; k < a->n; k++) {
-        long t = k == i ? from : a->p[k].t;
-        if (a->p[k].free < n) {
+    for (const struct point *p = first; p < last; p++) {
+        if (p->free < n) {
             cand = -1;
             continue;
         }
         if (cand < 0)
-            cand = t;
-        if (k + 1 == a->n || a->p[k + 1].t >= cand + dur)
+            cand = p == first ? from : p->t;
+        if (p + 1 == last || p[1].t >= cand + dur)
             return cand;
     }
     return AVAIL_NEVER;

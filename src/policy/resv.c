@@ -1173,7 +1173,20 @@ void resv_refresh(struct sched *s, long now)
     s->rs.sr_gen = s->rs.resv_gen;
 }
 
+/* Not inlined: its frame (a zone on the stack, guarded) is what the quick
+ * answer avoids. */
+__attribute__((noinline)) static long next_event(const struct sched *s, long now, int standing);
+
 long sched_next_event(const struct sched *s, long now, int standing)
+{
+    /* The drivers ask at every event: with no reservation, standing
+     * definition, trigger or chunking (plain EASY) the answer is at hand. */
+    if (!s->rs.nresvs && !s->rs.nsrdefs && (!standing || !s->rs.ntrigs) && s->pol.bfchunksize <= 0)
+        return AVAIL_NEVER;
+    return next_event(s, now, standing);
+}
+
+static long next_event(const struct sched *s, long now, int standing)
 {
     /* Instances due later are made at the first iteration after their
      * calendar moment, before anything is decided then: that moment (a new

@@ -218,6 +218,38 @@ static enum swf_num swf_convert_slow(char *tok, char *end, bool real, long long 
     return st;
 }
 
+/*
+ * The token at tok, whose integer part ends at dot, as a decimal ("552.21",
+ * "3600.0", "5."): true with *out and *end (past the token) when it has at
+ * most 15 digits in all, false for anything else (left to strtod). Such a
+ * value is M / 10^k with M < 2^53 and 10^k exact in a double, and IEEE
+ * division rounds the quotient correctly, as strtod does: the same double,
+ * at a fraction of strtod's cost (HPC2N has 45,000 such tokens).
+ */
+static bool swf_parse_decimal(const char *tok, const char *dot, double *out, char **end)
+{
+    static const double pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    if (*dot != '.')
+        return false;
+    const char *d = tok + (*tok == '-' || *tok == '+'); /* swf_parse_int read digits [d, dot) */
+    unsigned long long m = 0;
+    for (const char *p = d; p < dot; p++)
+        m = m * 10 + (unsigned)(*p - '0');
+    const char *p = dot + 1;
+    int k = 0;
+    while (swf_is_digit(*p) && k <= 15) {
+        m = m * 10 + (unsigned)(*p++ - '0');
+        k++;
+    }
+    if ((dot - d) + k > 15 || !(*p == '\0' || swf_is_blank(*p)))
+        return false;
+    double v = (double)m / pow10[k];
+    *out = *tok == '-' ? -v : v;
+    *end = (char *)p;
+    return true;
+}
+
 /* Convert the token of field i (0-based) at *sp into rec; *sp moves past it. */
 static enum swf_num swf_set_field(int i, char **sp, struct swf_rec *rec)
 {
@@ -226,11 +258,14 @@ static enum swf_num swf_set_field(int i, char **sp, struct swf_rec *rec)
     long long iv = 0;
     double dv = 0;
     enum swf_num st = swf_parse_int(tok, &end, &iv);
-    if (st != SWF_NUM_OK || !(*end == '\0' || swf_is_blank(*end))) {
+    if (st == SWF_NUM_OK && (*end == '\0' || swf_is_blank(*end))) {
+        dv = (double)iv;
+    } else if (st == SWF_NUM_OK && swf_parse_decimal(tok, end, &dv, &end)) {
+        if (!f->real)
+            st = swf_real_to_int(dv, &iv);
+    } else {
         end = tok + swf_token_len(tok);
         st = swf_convert_slow(tok, end, f->real, &iv, &dv);
-    } else {
-        dv = (double)iv;
     }
     *sp = end;
     if (st == SWF_NUM_OK && f->time && (iv > SWF_TIME_MAX || iv < -SWF_TIME_MAX))

@@ -130,6 +130,70 @@ static void test_random_against_model(void)
     avail_destroy(a);
 }
 
+/* The model's count of distinct steps from `from` on: the points a profile
+ * without redundant points keeps. */
+static size_t model_points(const long long *model, int n, long from)
+{
+    size_t k = 1;
+    for (long t = from + 1; t < n; t++)
+        k += model[t] != model[t - 1];
+    return k;
+}
+
+/*
+ * Against the model as the scheduler uses a profile: the origin moves on,
+ * most takes and gives start at it (jobs starting now, ending early), some
+ * later (reservations), some never end; fits, min_free and the number of
+ * points (no redundant one) checked after every step. Fixed seed.
+ */
+static void test_random_moving_origin(void)
+{
+    enum { T = 3000, TOTAL = 32 };
+    static long long model[T + 1];
+    struct avail *a = avail_create(TOTAL, 0);
+    for (int t = 0; t <= T; t++)
+        model[t] = TOTAL; /* model[T]: from T on (nothing ends past T but "never") */
+    struct held {
+        long s, e;
+        long long n;
+    } held[48];
+    int nheld = 0;
+    long now = 0;
+    unsigned seed = 777;
+    for (int step = 0; step < 4000 && now < T - 200; step++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = seed >> 8;
+        if (r % 7 == 0) {
+            now += (long)(r >> 4) % 5;
+            avail_advance(a, now);
+        } else if (nheld < 48 && r % 3) {
+            long s = r % 4 ? now : now + (long)(r >> 5) % 60;
+            long e = r % 11 == 0 ? AVAIL_NEVER : s + 1 + (long)(r >> 9) % 150;
+            long long n = 1 + (r >> 13) % 6;
+            avail_take(a, s, e, n);
+            for (long t = s; t <= T && t < e; t++)
+                model[t] -= n;
+            held[nheld++] = (struct held){s, e, n};
+        } else if (nheld) {
+            int k = (int)((r >> 3) % (unsigned)nheld);
+            avail_give(a, held[k].s, held[k].e, held[k].n); /* the past part clamps */
+            for (long t = held[k].s > now ? held[k].s : now; t <= T && t < held[k].e; t++)
+                model[t] += held[k].n;
+            held[k] = held[--nheld];
+        }
+        long q = now + (long)(r >> 2) % 200, d = 1 + (long)(r >> 6) % 80;
+        long long n = (long long)((r >> 10) % (TOTAL + 2)) - 1, min = model[q];
+        for (long u = q; u < q + d; u++)
+            min = model[u] < min ? model[u] : min;
+        CHECK_EQ(avail_fits(a, q, q + d, n), min >= n);
+        CHECK_EQ(avail_fits(a, now, now + d, n), avail_min_free(a, now, now + d) >= n);
+        CHECK_EQ(avail_min_free(a, q, q + d), min);
+        CHECK_EQ(avail_free_now(a), model[now]);
+        CHECK_EQ(avail_points(a), model_points(model, T + 1, now));
+    }
+    avail_destroy(a);
+}
+
 int main(void)
 {
     TEST_RUN(test_empty_profile);
@@ -138,5 +202,6 @@ int main(void)
     TEST_RUN(test_advance);
     TEST_RUN(test_total_changes);
     TEST_RUN(test_random_against_model);
+    TEST_RUN(test_random_moving_origin);
     return TEST_DONE();
 }

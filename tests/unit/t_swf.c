@@ -4,7 +4,9 @@
  * tests/data/swf/; the real KTH trace is read too when it is present.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -377,6 +379,53 @@ static void test_real_kth_trace(void)
     swf_free(&t);
 }
 
+/* A decimal token of up to `digits` digits, a point somewhere in it (or at
+ * its end), a sign now and then: what traces hold and what lies around the
+ * reader's 15-digit fast path. */
+static void random_decimal(unsigned *seed, char *out, int digits)
+{
+    *seed = *seed * 1103515245u + 12345u;
+    int n = 1 + (int)((*seed >> 8) % (unsigned)digits),
+        dot = 1 + (int)((*seed >> 16) % (unsigned)n);
+    char *o = out;
+    if ((*seed >> 4) % 5 == 0)
+        *o++ = (*seed >> 24) % 2 ? '-' : '+';
+    for (int k = 0; k < n; k++) {
+        *seed = *seed * 1103515245u + 12345u;
+        if (k == dot)
+            *o++ = '.';
+        *o++ = (char)('0' + (*seed >> 16) % 10);
+    }
+    if (dot == n)
+        *o++ = '.';
+    *o = '\0';
+}
+
+/* Decimal tokens read to the very double strtod gives, in a real field (6,
+ * average CPU time), and in an integer one (9, requested time) taken when
+ * integral, refused otherwise. Fixed seed. */
+static void test_decimals_as_strtod(void)
+{
+    unsigned seed = 4242;
+    for (int i = 0; i < 3000; i++) {
+        char tok[40], line[160], path[32];
+        random_decimal(&seed, tok, i % 3 ? 16 : 22);
+        double want = strtod(tok, NULL);
+        struct swf_trace t;
+        struct err err = {""};
+        snprintf(line, sizeof line, "1 0 0 10 1 %s -1 1 100 -1 1 1 1 -1 -1 1 -1 -1\n", tok);
+        CHECK_EQ(read_line_text(line, &t, &err, path), 0);
+        CHECK(t.nrecs == 1 && memcmp(&t.recs[0].cpu, &want, sizeof want) == 0);
+        swf_free(&t);
+        snprintf(line, sizeof line, "1 0 0 10 1 -1 -1 1 %s -1 1 1 1 -1 -1 1 -1 -1\n", tok);
+        int integral =
+            want == (double)(long long)want && want < 1099511627776.0 && want > -1099511627776.0;
+        CHECK_EQ(read_line_text(line, &t, &err, path), integral ? 0 : -1);
+        CHECK(!integral || (t.nrecs == 1 && t.recs[0].req_time == (long long)want));
+        swf_free(&t);
+    }
+}
+
 int main(void)
 {
     TEST_RUN(test_header);
@@ -401,5 +450,6 @@ int main(void)
     TEST_RUN(test_error_truncated_gzip);
     TEST_RUN(test_free_is_safe);
     TEST_RUN(test_real_kth_trace);
+    TEST_RUN(test_decimals_as_strtod);
     return TEST_DONE();
 }
