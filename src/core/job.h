@@ -238,8 +238,10 @@ struct job {
     size_t ndeps;
     struct job_host *hosts; /* job_spec.hosts, in the order given (owned); NULL = any nodes */
     size_t nhosts;
-    /* A task of a job array (engine/array.h): the array's name (owned; NULL:
-     * not a task), its index, and the array's slot limit (0: none). */
+    /* A task of a job array (engine/array.h): the array's name (shared
+     * with the array's other tasks: engine/array.c, never changed or freed
+     * but by it; NULL: not a task), its index, and the array's slot limit
+     * (0: none). */
     char *array;
     unsigned aindex;
     unsigned aslots;
