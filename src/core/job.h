@@ -178,7 +178,11 @@ struct job {
     int max_nodes;     /* job_spec.max_nodes */
     int nodes;         /* requested node count (Maui Request.NC), 0 = none */
     int tpn;           /* tasks per node (Maui TasksPerNode, exact), 0 = any: job_spec.tpn */
-    char **features;   /* required node features */
+    /* ended: the exit status the resource manager reported, -1 unknown (here
+     * beside the request's ints, and the ints below in pairs: no padding, a
+     * record of 480 bytes, 24 fewer, which a daemon keeps 100,000 of) */
+    int exit_status;
+    char **features; /* required node features */
     size_t nfeatures;
     long submit;
     long qtime_start; /* when priority queue time started accruing (JOBPRIOACCRUALPOLICY) */
@@ -187,30 +191,29 @@ struct job {
 
     double priority;               /* start priority at the last ordering */
     enum job_sysprio sysprio_mode; /* administrator's system priority, if any */
+    unsigned holds;                /* HOLD_*: blocked while any is set */
     long sysprio;
-    unsigned holds;             /* HOLD_*: blocked while any is set */
     long deferred_until;        /* deferred (blocked) until this instant; 0 = not deferred */
-    int startcount;             /* failed starts since the last deferral */
-    int nstarts;                /* times started (checkjob's StartCount): a requeued job started
-                                   again counts each start; a resumption is not a start */
-    int defercount;             /* deferrals so far */
     char *blocked;              /* JOB_BLOCKED: why, in Maui's words (owned), filled on demand by
                                    sched_job_blocked(); may be stale or NULL otherwise */
     unsigned long jobcheck_gen; /* per-job limits checked under this limits generation */
     int jobcheck_ok;            /* ... and the answer */
+    int startcount;             /* failed starts since the last deferral */
+    int nstarts;                /* times started (checkjob's StartCount): a requeued job started
+                                   again counts each start; a resumption is not a start */
+    int defercount;             /* deferrals so far */
     long start;                 /* when it started (JOB_RUNNING, JOB_COMPLETED) */
     long end;                   /* when it ended (JOB_COMPLETED) */
     long planned_end;           /* running: the end the plan assumes (start + walltime, or later if
                                    overrunning) */
     long resv_start;            /* start of its priority reservation, or -1 */
     double util;                /* job_spec.util, clamped to 0..1; -1 when unknown */
-    int exit_status;     /* ended: the exit status the resource manager reported, -1 unknown */
-    char *advres;        /* job_spec.advres (owned) or NULL */
-    double fs_rate;      /* running: fairshare usage units it accrues per second */
-    long susp_left;      /* JOB_PREEMPTED: walltime left when it was suspended */
-    long preempted_iter; /* the iteration (sched_stats) that last preempted it, 0 = none */
-    char *message;       /* the driver's note (why its start failed, ...), shown by checkjob
-                            as Maui's Messages; owned, NULL = none (sched_job_note) */
+    char *advres;               /* job_spec.advres (owned) or NULL */
+    double fs_rate;             /* running: fairshare usage units it accrues per second */
+    long susp_left;             /* JOB_PREEMPTED: walltime left when it was suspended */
+    long preempted_iter;        /* the iteration (sched_stats) that last preempted it, 0 = none */
+    char *message;              /* the driver's note (why its start failed, ...), shown by checkjob
+                                   as Maui's Messages; owned, NULL = none (sched_job_note) */
 
     struct job_slot *slots; /* running: the processors it holds, in node order */
     size_t nslots;
@@ -235,8 +238,10 @@ struct job {
     size_t ndeps;
     struct job_host *hosts; /* job_spec.hosts, in the order given (owned); NULL = any nodes */
     size_t nhosts;
-    /* A task of a job array (engine/array.h): the array's name (owned; NULL:
-     * not a task), its index, and the array's slot limit (0: none). */
+    /* A task of a job array (engine/array.h): the array's name (shared
+     * with the array's other tasks: engine/array.c, never changed or freed
+     * but by it; NULL: not a task), its index, and the array's slot limit
+     * (0: none). */
     char *array;
     unsigned aindex;
     unsigned aslots;

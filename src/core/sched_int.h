@@ -15,8 +15,9 @@
 #include "util/sort.h"
 #include "util/strmap.h"
 
-struct avail;  /* policy/avail.h: the plan holds its profiles by pointer */
-struct limits; /* policy/limits.h: the throttling limits, by pointer */
+struct avail;      /* policy/avail.h: the plan holds its profiles by pointer */
+struct limits;     /* policy/limits.h: the throttling limits, by pointer */
+struct array_name; /* engine/array.c: an array's name, shared by its tasks */
 
 /* Nodes alike for placement — same size, features and partition, covered by
  * the same reservations — share one availability profile (policy/plan.c;
@@ -345,7 +346,9 @@ struct sched {
     size_t ndepremoved;          /* jobs removed because a dependency never will be met */
     int (*dep_lookup)(void *ctx, const char *name, struct dep_past *p); /* engine/dep.h */
     void *dep_lookup_ctx;
-    size_t nslotjobs; /* array tasks held for a slot, at most (engine/array.c) */
+    size_t nslotjobs;              /* array tasks held for a slot, at most (engine/array.c) */
+    struct array_name *last_array; /* the array name made last, shared by the tasks that
+                                      follow with that name (engine/array.c); one reference */
 };
 
 /* core/sched.c, the helpers every layer of the engine shares. Whether the
@@ -357,6 +360,12 @@ void sched_compact_queue(struct sched *s);
  * class) asking for `want` gets (sched_submit's rule); NULL for DEFAULT.
  * Looks only: creates nothing. */
 const char *sched_pick_qos(const struct sched *s, const struct cred *const c[4], const char *want);
+
+/* engine/array.c: a task's array name (j->array) given back, freed with
+ * the last task that shares it; the engine's own reference (last_array)
+ * given back. */
+void array_name_drop(char *name);
+void array_names_free(struct sched *s);
 
 /* policy/elig.c: which idle jobs are eligible (throttling limits,
  * fairshare caps, holds). Whether eligibility needs a walk of the queue at

@@ -137,7 +137,7 @@ static char *name_of(struct dmn *d, char *name)
 
 /* Queue rec in the engine under a new djob; NULL with err if the engine
  * refuses it (malformed, larger than the cluster). On success the djob
- * has rec's strings (its user and group made d->names'). */
+ * has rec's strings (its user, group and directory made d->names'). */
 static struct djob *enqueue(struct dmn *d, const struct store_job *rec, struct err *err)
 {
     char name[32];
@@ -152,6 +152,7 @@ static struct djob *enqueue(struct dmn *d, const struct store_job *rec, struct e
     dj->rec = *rec;
     dj->rec.user = name_of(d, rec->user);
     dj->rec.group = name_of(d, rec->group);
+    dj->rec.cwd = name_of(d, rec->cwd);
     dj->j = j;
     j->bypass = rec->bypass;
     if (rec->message)
@@ -410,6 +411,7 @@ static void restore_history(struct dmn *d, long since)
         dj->rec = *r;
         dj->rec.user = name_of(d, r->user);
         dj->rec.group = name_of(d, r->group);
+        dj->rec.cwd = name_of(d, r->cwd);
         dj->j = j;
         darray_apply(d, dj); /* an ended task is still its array's: qstat folds it */
         d->jobs = xgrow(d->jobs, &d->capjobs, d->njobs + 1, sizeof *d->jobs);
@@ -768,7 +770,8 @@ void djobs_poll(struct dmn *d, long now)
 void djobs_free(struct dmn *d)
 {
     for (size_t i = 0; i < d->njobs; i++) {
-        d->jobs[i]->rec.user = d->jobs[i]->rec.group = NULL; /* d->names' */
+        struct store_job *r = &d->jobs[i]->rec;
+        r->user = r->group = r->cwd = NULL; /* d->names' */
         store_job_free(&d->jobs[i]->rec);
         free(d->jobs[i]->rm_note);
         free(d->jobs[i]);

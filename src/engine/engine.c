@@ -112,7 +112,7 @@ static void free_job(struct sched *s, struct job *j)
     free(j->hosts);
     free(j->message);
     dep_free(j->deps, j->ndeps);
-    free(j->array);
+    array_name_drop(j->array);
     pool_give(&s->jobpool, j);
 }
 
@@ -152,6 +152,7 @@ void sched_destroy(struct sched *s)
         if (s->jobs[i])
             free_job(s, s->jobs[i]);
     free(s->jobs);
+    array_names_free(s);
     pool_free(&s->jobpool);
     free(s->depheld);
     strmap_free(&s->jobs_byname);

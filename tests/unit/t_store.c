@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "store/store.h"
+#include "store/store_int.h" /* the connection: its page cache's size */
 #include "test.h"
 #include "util/mem.h"
 
@@ -554,6 +555,18 @@ static int page_each(void *ctx, const struct store_job *j)
     return p->stop_at && p->n == p->stop_at ? 7 : 0;
 }
 
+/* The connection's page cache size (PRAGMA cache_size). */
+static long long cache_size(struct store *st)
+{
+    sqlite3_stmt *q;
+    long long v = 0;
+    if (sqlite3_prepare_v2(st->db, "PRAGMA cache_size", -1, &q, NULL) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW)
+        v = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    return v;
+}
+
 static void test_jobs_active_pages(void)
 {
     tmpdir_make();
@@ -568,15 +581,20 @@ static void test_jobs_active_pages(void)
         active += state == SJ_IDLE;
     }
     CHECK_EQ(store_commit(st, &e), 0);
+    /* The read runs with a small page cache: the connection's own size is
+     * put back after it, whether it read to the end or fn stopped it. */
+    CHECK_EQ(sqlite3_exec(st->db, "PRAGMA cache_size = -1234", NULL, NULL, NULL), SQLITE_OK);
     struct pages p = {st, 0, 0, 0, 1, 0};
     CHECK_EQ(store_jobs_active(st, page_each, &p, &e), 0);
     CHECK_EQ(p.n, active);
     CHECK(p.order_ok);
     CHECK(p.added > 10000);
     CHECK(p.last < p.added);
+    CHECK_EQ(cache_size(st), -1234);
     struct pages q = {st, 0, 0, 0, 1, 5000};
     CHECK_EQ(store_jobs_active(st, page_each, &q, &e), 7);
     CHECK_EQ(q.n, 5000);
+    CHECK_EQ(cache_size(st), -1234);
     store_close(st);
     tmpdir_remove();
 }
