@@ -807,10 +807,42 @@ void report_id_field(struct obuf *f, const struct workload *wl, const struct wl_
         report_csv_field(f, wl_job_id(wl, w, (char[WL_ID_LEN]){0}));
 }
 
-static void csv_row(struct obuf *f, const struct workload *wl, const struct wl_job *w,
-                    const struct sim_outcome *o, struct sched *s, const struct sim_noderuns *runs,
-                    long now)
+/* What the rows of one jobs CSV share: the engine, and the credential
+ * fields of the last row, kept as written. */
+struct jobs_csv {
+    struct sched *s;
+    const struct sim_noderuns *runs;
+    long now;
+    struct obuf *creds;                   /* ",user,group,account,class,qos" */
+    const struct cred *last[CRED_NKINDS]; /* the credentials it was made from */
+    int have;                             /* creds holds a row's */
+};
+
+/* The five credential fields, each after its comma. Consecutive jobs
+ * mostly share them (a user's jobs come in bursts): they are made again,
+ * name by name, only when a credential differs from the last row's. */
+static void cred_fields(struct obuf *f, struct jobs_csv *c, const struct cred *const creds[])
 {
+    if (!c->have || memcmp(creds, c->last, sizeof c->last) != 0) {
+        obuf_reset(c->creds);
+        for (size_t k = 0; k < CRED_NKINDS; k++) {
+            obuf_putc(c->creds, ',');
+            /* No account is written as none (empty), not as DEFAULT. */
+            if (k != 2 || (creds[k] && creds[k]->index != 0))
+                report_csv_field(c->creds, cred_name(creds[k]));
+        }
+        memcpy(c->last, creds, sizeof c->last);
+        c->have = 1;
+    }
+    size_t len;
+    const char *text = obuf_data(c->creds, &len);
+    obuf_write(f, text, len);
+}
+
+static void csv_row(struct obuf *f, const struct workload *wl, const struct wl_job *w,
+                    const struct sim_outcome *o, struct jobs_csv *c)
+{
+    struct sched *s = c->s;
     const struct job *j = sim_outcome_job(s, o);
     report_id_field(f, wl, w);
     obuf_putc(f, ',');
@@ -828,12 +860,7 @@ static void csv_row(struct obuf *f, const struct workload *wl, const struct wl_j
     }
     const struct cred *creds[CRED_NKINDS];
     report_job_creds(o, s, creds);
-    for (size_t k = 0; k < CRED_NKINDS; k++) {
-        obuf_putc(f, ',');
-        /* No account is written as none (empty), not as DEFAULT. */
-        if (k != 2 || (creds[k] && creds[k]->index != 0))
-            report_csv_field(f, cred_name(creds[k]));
-    }
+    cred_fields(f, c, creds);
     const char *state = report_final_state(o, s);
     obuf_putc(f, ',');
     obuf_puts(f, state);
@@ -843,12 +870,12 @@ static void csv_row(struct obuf *f, const struct workload *wl, const struct wl_j
         report_csv_field(f, o->more ? o->more->reason : NULL);
     else if (j &&
              (!strcmp(state, "never_started") || (!strcmp(state, "preempted") && o->start < 0)))
-        report_csv_field(f, never_reason(s, j, now, buf, sizeof buf));
+        report_csv_field(f, never_reason(s, j, c->now, buf, sizeof buf));
     else if (j && !strcmp(state, "cancelled") && o->start < 0)
         report_csv_field(f, j->message); /* a dependency never met says so */
     obuf_putc(f, ',');
     if (o->start >= 0 && o->more)
-        sim_format_slots(f, s, runs, o->more->slots, o->more->nslots);
+        sim_format_slots(f, s, c->runs, o->more->slots, o->more->nslots);
     obuf_putc(f, ',');
     report_csv_field(f, o->more ? o->more->segments : NULL);
     obuf_putc(f, '\n');
@@ -863,13 +890,15 @@ int report_write_jobs_csv(struct obuf *f, const struct workload *wl, const struc
                     "user,group,account,class,qos,state,reason,nodes,segments\n",
                     run >= 1 ? "run," : "");
     struct sim_noderuns *runs = sim_noderuns_create(s);
+    struct jobs_csv c = {.s = s, .runs = runs, .now = now, .creds = obuf_mem()};
     for (size_t i = 0; i < wl->njobs; i++) {
         if (run >= 1) {
             obuf_ll(f, run);
             obuf_putc(f, ',');
         }
-        csv_row(f, wl, &wl->jobs[i], &out[i], s, runs, now);
+        csv_row(f, wl, &wl->jobs[i], &out[i], &c);
     }
+    obuf_close(c.creds, NULL);
     sim_noderuns_destroy(runs);
     return obuf_failed(f) ? -1 : 0;
 }

@@ -576,21 +576,39 @@ void sim_outcomes_free(struct sim_outcome *out, size_t n)
     }
 }
 
+/* A node's name, measured once: its length, and that of the part before
+ * its trailing digits (a range entry writes the prefix once). */
+struct name_len {
+    unsigned len, prefix;
+};
+
 struct sim_noderuns {
     unsigned *end; /* end[i]: the last node of the run of names counting up from node i */
+    struct name_len *names;
     size_t n;
 };
+
+static struct name_len name_len(const char *name)
+{
+    size_t len = strlen(name), at = len;
+    while (at > 0 && name[at - 1] >= '0' && name[at - 1] <= '9')
+        at--;
+    return (struct name_len){(unsigned)len, (unsigned)at};
+}
 
 struct sim_noderuns *sim_noderuns_create(const struct sched *s)
 {
     struct sim_noderuns *r = xcalloc(1, sizeof *r);
     r->n = s ? sched_nnodes(s) : 0;
     r->end = xmalloc((r->n ? r->n : 1) * sizeof *r->end);
-    for (size_t i = r->n; i-- > 0;)
+    r->names = xmalloc((r->n ? r->n : 1) * sizeof *r->names);
+    for (size_t i = r->n; i-- > 0;) {
         r->end[i] = i + 1 < r->n && hostrange_next(sched_node(s, (unsigned)i)->name,
                                                    sched_node(s, (unsigned)i + 1)->name)
                         ? r->end[i + 1]
                         : (unsigned)i;
+        r->names[i] = name_len(sched_node(s, (unsigned)i)->name);
+    }
     return r;
 }
 
@@ -599,6 +617,7 @@ void sim_noderuns_destroy(struct sim_noderuns *r)
     if (!r)
         return;
     free(r->end);
+    free(r->names);
     free(r);
 }
 
@@ -613,24 +632,31 @@ struct nodes_out {
     int open;
 };
 
+/* Node i's name measured: from the table, or now. */
+static struct name_len node_name_len(const struct nodes_out *w, unsigned i, const char *name)
+{
+    return w->runs && i < w->runs->n ? w->runs->names[i] : name_len(name);
+}
+
 static void nodes_flush(struct nodes_out *w)
 {
     if (!w->open)
         return;
     const char *a = sched_node(w->s, w->first)->name;
-    obuf_puts(w->f, w->sep);
+    struct name_len la = node_name_len(w, w->first, a);
+    if (*w->sep)
+        obuf_putc(w->f, ' ');
     if (w->first == w->last) {
-        obuf_puts(w->f, a);
+        obuf_write(w->f, a, la.len);
     } else {
         const char *b = sched_node(w->s, w->last)->name;
-        size_t at = strlen(a);
-        while (at > 0 && a[at - 1] >= '0' && a[at - 1] <= '9')
-            at--;
-        obuf_write(w->f, a, at);
+        struct name_len lb = node_name_len(w, w->last, b);
+        /* b counts up from a: the same prefix (hostrange_next) */
+        obuf_write(w->f, a, la.prefix);
         obuf_putc(w->f, '[');
-        obuf_puts(w->f, a + at);
+        obuf_write(w->f, a + la.prefix, la.len - la.prefix);
         obuf_putc(w->f, '-');
-        obuf_puts(w->f, b + at);
+        obuf_write(w->f, b + la.prefix, lb.len - la.prefix);
         obuf_putc(w->f, ']');
     }
     obuf_putc(w->f, ':');

@@ -293,13 +293,19 @@ static const unsigned long long pow10_tab[] = {1ULL,         10ULL,        100UL
 
 /* |v| * 10^d rounded half to even, exactly: |v| is mant / 2^k, so the
  * product is an integer over a power of two (in 128 bits: mant < 2^53,
- * 10^9 < 2^30). The caller keeps the result below 2^63. */
+ * 10^9 < 2^30). The caller keeps the result below 2^63. mant and k are
+ * read from the double's bits (frexp and ldexp calls cost more than the
+ * rest). */
 static unsigned long long scaled_round(double a, int d)
 {
-    int e;
-    double m = frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
-    unsigned long long mant = (unsigned long long)ldexp(m, 53);
-    int k = 53 - e; /* a = mant / 2^k; k >= 1 since a < 2^52 */
+    uint64_t bits;
+    memcpy(&bits, &a, sizeof bits);
+    int bexp = (int)(bits >> 52) & 0x7ff; /* a >= 0: no sign bit */
+    unsigned long long mant = bits & ((1ULL << 52) - 1);
+    if (bexp) /* normal: the implicit leading bit */
+        mant |= 1ULL << 52;
+    /* a = mant / 2^k; k >= 1 since a < 2^52 (subnormals: 2^-1074 units) */
+    int k = 1075 - (bexp ? bexp : 1);
     unsigned __int128 x = (unsigned __int128)mant * pow10_tab[d];
     if (k >= 127) /* below 2^-73: x < 2^83 is under half of 2^k */
         return 0;
