@@ -111,34 +111,51 @@ static void metadata(struct obuf *f, struct rows *r, const struct wl_job *w,
     obuf_write(f, field, len);
 }
 
-/* Numbers, each followed by a comma. */
-static void nums(struct obuf *f, const long long *v, size_t n)
+/* Numbers at p, each followed by a comma. */
+static char *nums(char *p, const long long *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        obuf_ll(f, v[i]);
-        obuf_putc(f, ',');
+        p = obuf_fmt_ll(p, v[i]);
+        *p++ = ',';
     }
+    return p;
 }
 
-/* One job's row. */
+/* Text at p (its room reserved). */
+static char *text(char *p, const char *t, size_t n)
+{
+    memcpy(p, t, n);
+    return p + n;
+}
+
+#define LIT(p, s) text(p, s, sizeof s - 1)
+
+/* The longest state, and the room of a row's fields from the profile to
+ * the stretch: 9 numbers, the stretch and their commas. */
+#define STATE_MAX (sizeof "COMPLETED_WALLTIME_REACHED" - 1)
+#define NUMS_ROOM (sizeof ",w0,delay," + STATE_MAX + 9 * (OBUF_LL_ROOM + 1) + OBUF_FIXED_ROOM + 1)
+
+/* One job's row; its numbers formatted in place in one go. */
 static void row(struct obuf *f, struct rows *r, const struct workload *wl, const struct wl_job *w,
                 const struct sim_outcome *o, const struct sched *s, const char *state)
 {
     report_id_field(f, wl, w);
-    obuf_puts(f, ",w0,delay,");
+    char *p = obuf_reserve(f, NUMS_ROOM);
+    p = LIT(p, ",w0,delay,");
     const long long asked[] = {w->submit, wl_job_procs(w), wl_job_walltime(w),
                                !strcmp(state, "COMPLETED_SUCCESSFULLY")};
-    nums(f, asked, sizeof asked / sizeof *asked);
-    obuf_puts(f, state);
-    obuf_putc(f, ',');
+    p = nums(p, asked, sizeof asked / sizeof *asked);
+    p = text(p, state, strlen(state));
+    *p++ = ',';
     if (o->rejected) {
-        obuf_puts(f, "-1,-1,-1,-1,-1,-1,,-1,");
+        obuf_commit(f, LIT(p, "-1,-1,-1,-1,-1,-1,,-1,"));
     } else {
         long exec = o->end - o->start, wait = o->start - w->submit, turn = o->end - w->submit;
         const long long got[] = {o->start, exec, o->end, wait, turn};
-        nums(f, got, sizeof got / sizeof *got);
-        obuf_fixed(f, (double)turn / (double)(exec > 0 ? exec : 1), 6);
-        obuf_putc(f, ',');
+        p = nums(p, got, sizeof got / sizeof *got);
+        p = obuf_fmt_fixed(p, (double)turn / (double)(exec > 0 ? exec : 1), 6);
+        *p++ = ',';
+        obuf_commit(f, p);
         interval_set(f, r, o->more);
         obuf_puts(f, ",-1,");
     }

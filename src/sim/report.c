@@ -715,7 +715,7 @@ void report_print_json(FILE *f, const struct report *r, int classes)
 
 void report_csv_field(struct obuf *f, const char *v)
 {
-    if (!v)
+    if (!v || !*v) /* none, or empty: nothing to write */
         return;
     /* One pass for the common field (a short name): copied as it is
      * scanned, quoted only once a comma, quote or line break shows up. */
@@ -845,19 +845,27 @@ static void csv_row(struct obuf *f, const struct workload *wl, const struct wl_j
     struct sched *s = c->s;
     const struct job *j = sim_outcome_job(s, o);
     report_id_field(f, wl, w);
-    obuf_putc(f, ',');
-    obuf_ll(f, w->submit);
-    obuf_putc(f, ',');
-    opt_time(f, sim_run_start(o), o->start >= 0);
-    opt_time(f, o->end, o->end >= 0);
+    /* The numbers in place, in one go: submit, start, end, wait (the
+     * last three empty when not known), and five more. */
+    char *p = obuf_reserve(f, 10 * (1 + OBUF_LL_ROOM));
+    *p++ = ',';
+    p = obuf_fmt_ll(p, w->submit);
+    *p++ = ',';
     if (o->start >= 0)
-        obuf_ll(f, o->start - w->submit);
+        p = obuf_fmt_ll(p, sim_run_start(o));
+    *p++ = ',';
+    if (o->end >= 0)
+        p = obuf_fmt_ll(p, o->end);
+    *p++ = ',';
+    if (o->start >= 0)
+        p = obuf_fmt_ll(p, o->start - w->submit);
     const long long nums[] = {wl_job_procs(w), wl_job_walltime(w), wl_job_runtime(w), o->backfilled,
                               sim_outcome_preempted(o)};
     for (size_t k = 0; k < sizeof nums / sizeof *nums; k++) {
-        obuf_putc(f, ',');
-        obuf_ll(f, nums[k]);
+        *p++ = ',';
+        p = obuf_fmt_ll(p, nums[k]);
     }
+    obuf_commit(f, p);
     const struct cred *creds[CRED_NKINDS];
     report_job_creds(o, s, creds);
     cred_fields(f, c, creds);

@@ -57,38 +57,45 @@ static void header(struct obuf *f, const struct swfout_info *in, size_t records)
 }
 
 /* A double field: whole numbers without a point, as the archive writes them. */
-static void dfield(struct obuf *f, double v)
+static char *dfield(char *p, double v)
 {
-    obuf_putc(f, ' ');
+    *p++ = ' ';
     if (v == (double)(long long)v)
-        obuf_ll(f, (long long)v);
-    else
-        obuf_fixed(f, v, 2);
+        return obuf_fmt_ll(p, (long long)v);
+    return obuf_fmt_fixed(p, v, 2);
 }
 
-/* Integer fields, each after a space (the first with none when lead is 0). */
-static void ifields(struct obuf *f, const long long *v, size_t n, int lead)
+/* Integer fields, each after a space. */
+static char *ifields(char *p, const long long *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (i || lead)
-            obuf_putc(f, ' ');
-        obuf_ll(f, v[i]);
+        *p++ = ' ';
+        p = obuf_fmt_ll(p, v[i]);
     }
+    return p;
 }
 
+/* The most a line takes: 15 integers and 3 doubles, each after a space,
+ * and the newline. */
+#define LINE_ROOM (15 * (1 + OBUF_LL_ROOM) + 3 * (1 + OBUF_FIXED_ROOM) + 1)
+
+/* One line, formatted in place in one go. */
 static void swf_line(struct obuf *f, const struct swf_rec *r)
 {
-    const long long first[] = {r->id, r->submit, r->wait, r->runtime, r->alloc};
-    ifields(f, first, 5, 0);
-    dfield(f, r->cpu);
-    dfield(f, r->mem_used);
+    char *p = obuf_reserve(f, LINE_ROOM);
+    p = obuf_fmt_ll(p, r->id);
+    const long long first[] = {r->submit, r->wait, r->runtime, r->alloc};
+    p = ifields(p, first, 4);
+    p = dfield(p, r->cpu);
+    p = dfield(p, r->mem_used);
     const long long req[] = {r->req_procs, r->req_time};
-    ifields(f, req, 2, 1);
-    dfield(f, r->req_mem);
+    p = ifields(p, req, 2);
+    p = dfield(p, r->req_mem);
     const long long rest[] = {r->status, r->user,      r->group,    r->app,
                               r->queue,  r->partition, r->prev_job, r->think};
-    ifields(f, rest, 8, 1);
-    obuf_putc(f, '\n');
+    p = ifields(p, rest, 8);
+    *p++ = '\n';
+    obuf_commit(f, p);
 }
 
 /* ------------------------------------------------- an SWF trace's records */

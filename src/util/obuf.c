@@ -230,49 +230,45 @@ static inline char *lead_digits(char *p, uint32_t v)
     return p + n - zeros;
 }
 
-/* Sign and digits of a number below 10^16 written whole words at a time
- * in place, where the buffer has 24 bytes of room. */
-static void put_number_words(struct obuf *b, int neg, unsigned long long u)
+/* The digits of u < 10^16 at p, whole words at a time (the 8 bytes past
+ * them are scratch); returns their end. */
+static inline char *words_digits(char *p, unsigned long long u)
 {
-    char *p = b->buf + b->len;
-    *p = '-'; /* kept only when negative: overwritten otherwise */
-    p += neg;
-    if (u >= E8) {
-        p = lead_digits(p, (uint32_t)(u / E8));
-        uint64_t w = eight_digits((uint32_t)(u % E8));
-        memcpy(p, &w, 8);
-        p += 8;
-    } else {
-        p = lead_digits(p, (uint32_t)u);
-    }
-    b->len = (size_t)(p - b->buf);
+    if (u < E8)
+        return lead_digits(p, (uint32_t)u);
+    p = lead_digits(p, (uint32_t)(u / E8));
+    uint64_t w = eight_digits((uint32_t)(u % E8));
+    memcpy(p, &w, 8);
+    return p + 8;
 }
 #endif
 
 /*
- * Sign and digits. When they fit, formatted in place: a jobs CSV has ten
- * numbers a row, and the copy from a scratch array (a memcpy call each)
- * cost as much as the digits. Below 10^16 (every time and count these
- * outputs hold), eight digits at a time (put_number_words); else right to
+ * Sign and digits at p, which has OBUF_LL_ROOM bytes: formatted in place
+ * (a jobs CSV has ten numbers a row, and a copy from a scratch array, a
+ * memcpy call each, cost as much as the digits). Below 10^16 (every time
+ * and count these outputs hold), eight digits at a time; else right to
  * left, their length known first.
  */
+static char *fmt_number(char *p, int neg, unsigned long long u)
+{
+    *p = '-'; /* kept only when negative: overwritten otherwise */
+    p += neg;
+#ifdef E8
+    if (u < E8 * E8)
+        return words_digits(p, u);
+#endif
+    size_t n = ndigits(u);
+    digits(p + n, u);
+    return p + n;
+}
+
 static void put_number(struct obuf *b, int neg, unsigned long long u)
 {
-#ifdef E8
-    if (u < E8 * E8 && b->cap - b->len >= 24) {
-        put_number_words(b, neg, u);
-        return;
-    }
-#endif
-    size_t n = (size_t)neg + ndigits(u);
-    if (n > b->cap - b->len) {
+    if (b->cap - b->len >= OBUF_LL_ROOM)
+        obuf_commit(b, fmt_number(b->buf + b->len, neg, u));
+    else
         put_number_copied(b, neg, u);
-        return;
-    }
-    char *p = digits(b->buf + b->len + n, u);
-    if (neg)
-        p[-1] = '-';
-    b->len += n;
 }
 
 void obuf_ull(struct obuf *b, unsigned long long v)
@@ -284,6 +280,22 @@ void obuf_ll_any(struct obuf *b, long long v)
 {
     /* negated as unsigned: LLONG_MIN has no positive long long */
     put_number(b, v < 0, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
+}
+
+char *obuf_fmt_ull(char *p, unsigned long long v)
+{
+    return fmt_number(p, 0, v);
+}
+
+char *obuf_fmt_ll_any(char *p, long long v)
+{
+    return fmt_number(p, v < 0, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
+}
+
+char *obuf_reserve_slow(struct obuf *b, size_t n)
+{
+    room(b, n);
+    return b->buf + b->len;
 }
 
 static const unsigned long long pow10_tab[] = {1ULL,         10ULL,        100ULL,     1000ULL,
@@ -317,27 +329,34 @@ static unsigned long long scaled_round(double a, int d)
     return q;
 }
 
+char *obuf_fmt_fixed(char *p, double v, int decimals)
+{
+    /* Beyond the exact 64-bit path (huge, inf, nan): printf itself, which
+     * these outputs never reach in practice. */
+    if (!isfinite(v) || fabs(v) >= 9e18 / (double)pow10_tab[decimals] || fabs(v) >= 0x1p52) {
+        int n = snprintf(p, OBUF_FIXED_ROOM, "%.*f", decimals, v);
+        return p + (n < 0 ? 0 : n < OBUF_FIXED_ROOM ? n : OBUF_FIXED_ROOM - 1);
+    }
+    unsigned long long q = scaled_round(fabs(v), decimals), pw = pow10_tab[decimals];
+    *p = '-'; /* printf keeps the sign of what rounds to zero */
+    p = fmt_number(p, signbit(v) != 0, q / pw);
+    if (decimals > 0) {
+        *p++ = '.';
+        unsigned long long frac = q % pw;
+        for (int i = decimals; i-- > 0; frac /= 10)
+            p[i] = (char)('0' + frac % 10);
+        p += decimals;
+    }
+    return p;
+}
+
 void obuf_fixed(struct obuf *b, double v, int decimals)
 {
-    /* Beyond the exact 64-bit path (huge, inf, nan, many decimals):
-     * printf itself, which these outputs never reach in practice. */
-    if (!isfinite(v) || decimals < 0 || decimals > FIXED_MAX_DECIMALS ||
-        fabs(v) >= 9e18 / (double)pow10_tab[decimals] || fabs(v) >= 0x1p52) {
+    if (decimals < 0 || decimals > FIXED_MAX_DECIMALS) {
         obuf_printf(b, "%.*f", decimals, v);
         return;
     }
-    unsigned long long q = scaled_round(fabs(v), decimals), p = pow10_tab[decimals];
-    char t[48], *end = t + sizeof t, *s = end;
-    if (decimals > 0) {
-        unsigned long long frac = q % p;
-        for (int i = 0; i < decimals; i++, frac /= 10)
-            *--s = (char)('0' + frac % 10);
-        *--s = '.';
-    }
-    s = digits(s, q / p);
-    if (signbit(v)) /* printf keeps the sign of what rounds to zero */
-        *--s = '-';
-    obuf_write(b, s, (size_t)(end - s));
+    obuf_commit(b, obuf_fmt_fixed(obuf_reserve(b, OBUF_FIXED_ROOM), v, decimals));
 }
 
 void obuf_printf(struct obuf *b, const char *fmt, ...)
