@@ -30,6 +30,7 @@ struct rows {
     struct obuf *q;                 /* and as a CSV field */
     const char *names[CRED_NKINDS]; /* the names the field holds */
     int have;                       /* q holds a field */
+    struct report_creds rc;         /* the rows' credentials */
 };
 
 /* The nodes of the job's last run as an interval set: "0-3 7". Built from
@@ -81,11 +82,11 @@ static const char *batsim_state(const struct sim_outcome *o)
  * trace's names. Consecutive jobs mostly share them (a user's jobs come in
  * bursts): the field is built again only when a name differs. */
 static void metadata(struct obuf *f, struct rows *r, const struct wl_job *w,
-                     const struct sim_outcome *o, const struct sched *s)
+                     const struct sim_outcome *o)
 {
     static const char *const keys[CRED_NKINDS] = {"user", "group", "account", "class", "qos"};
     const struct cred *c[CRED_NKINDS];
-    report_job_creds(o, s, c);
+    report_job_creds(&r->rc, o, c);
     const struct wl_names *nm = wl_job_names(w);
     const char *trace_names[CRED_NKINDS] = {nm->user, nm->group, nm->account, nm->class_, nm->qos};
     const char *names[CRED_NKINDS];
@@ -137,7 +138,7 @@ static char *text(char *p, const char *t, size_t n)
 
 /* One job's row; its numbers formatted in place in one go. */
 static void row(struct obuf *f, struct rows *r, const struct workload *wl, const struct wl_job *w,
-                const struct sim_outcome *o, const struct sched *s, const char *state)
+                const struct sim_outcome *o, const char *state)
 {
     report_id_field(f, wl, w);
     char *p = obuf_reserve(f, NUMS_ROOM);
@@ -159,7 +160,7 @@ static void row(struct obuf *f, struct rows *r, const struct workload *wl, const
         interval_set(f, r, o->more);
         obuf_puts(f, ",-1,");
     }
-    metadata(f, r, w, o, s);
+    metadata(f, r, w, o);
     obuf_putc(f, '\n');
 }
 
@@ -173,7 +174,7 @@ int batsim_write_jobs(struct obuf *f, const struct workload *wl, const struct si
                     "finish_time,waiting_time,turnaround_time,stretch,allocated_resources,"
                     "consumed_energy,metadata\n",
                     run == 1 ? "run," : "");
-    struct rows r = {.m = obuf_mem(), .q = obuf_mem()};
+    struct rows r = {.m = obuf_mem(), .q = obuf_mem(), .rc = {.s = s}};
     for (size_t i = 0; i < wl->njobs; i++) {
         const char *state = batsim_state(&out[i]);
         if (!state)
@@ -182,7 +183,7 @@ int batsim_write_jobs(struct obuf *f, const struct workload *wl, const struct si
             obuf_ll(f, run);
             obuf_putc(f, ',');
         }
-        row(f, &r, wl, &wl->jobs[i], &out[i], s, state);
+        row(f, &r, wl, &wl->jobs[i], &out[i], state);
     }
     obuf_close(r.m, NULL);
     obuf_close(r.q, NULL);

@@ -776,18 +776,26 @@ static const char *never_reason(struct sched *s, const struct job *j, long now, 
     return cmd_wait_reason(&c, j, buf, n);
 }
 
-void report_job_creds(const struct sim_outcome *o, const struct sched *s,
+void report_job_creds(struct report_creds *rc, const struct sim_outcome *o,
                       const struct cred *creds[CRED_NKINDS])
 {
+    const struct sched *s = rc->s;
     const struct job *j = sim_outcome_job(s, o);
     memset(creds, 0, CRED_NKINDS * sizeof *creds);
     if (j) {
         const struct cred *c[CRED_NKINDS] = {j->user, j->group, j->account, j->class_, j->qos};
         memcpy(creds, c, sizeof c);
     } else if (o->end >= 0 && s) { /* ended, its engine record forgotten */
+        unsigned idx[CRED_NKINDS];
         for (int k = 0; k < CRED_NKINDS; k++)
-            creds[k] =
-                cred_at(sched_creds(s, (enum cred_kind)k), sim_outcome_cred(o, (enum cred_kind)k));
+            idx[k] = sim_outcome_cred(o, (enum cred_kind)k);
+        if (!rc->have || memcmp(idx, rc->idx, sizeof idx) != 0) {
+            for (int k = 0; k < CRED_NKINDS; k++)
+                rc->last[k] = cred_at(sched_creds(s, (enum cred_kind)k), idx[k]);
+            memcpy(rc->idx, idx, sizeof idx);
+            rc->have = 1;
+        }
+        memcpy(creds, rc->last, sizeof rc->last);
     }
 }
 
@@ -811,6 +819,7 @@ void report_id_field(struct obuf *f, const struct workload *wl, const struct wl_
  * fields of the last row, kept as written. */
 struct jobs_csv {
     struct sched *s;
+    struct report_creds rc;
     const struct sim_noderuns *runs;
     long now;
     struct obuf *creds;                   /* ",user,group,account,class,qos" */
@@ -867,7 +876,7 @@ static void csv_row(struct obuf *f, const struct workload *wl, const struct wl_j
     }
     obuf_commit(f, p);
     const struct cred *creds[CRED_NKINDS];
-    report_job_creds(o, s, creds);
+    report_job_creds(&c->rc, o, creds);
     cred_fields(f, c, creds);
     const char *state = report_final_state(o, s);
     obuf_putc(f, ',');
@@ -898,7 +907,7 @@ int report_write_jobs_csv(struct obuf *f, const struct workload *wl, const struc
                     "user,group,account,class,qos,state,reason,nodes,segments\n",
                     run >= 1 ? "run," : "");
     struct sim_noderuns *runs = sim_noderuns_create(s);
-    struct jobs_csv c = {.s = s, .runs = runs, .now = now, .creds = obuf_mem()};
+    struct jobs_csv c = {.s = s, .rc = {.s = s}, .runs = runs, .now = now, .creds = obuf_mem()};
     for (size_t i = 0; i < wl->njobs; i++) {
         if (run >= 1) {
             obuf_ll(f, run);

@@ -62,9 +62,9 @@ void swfpack_add(struct swfpack *p, const struct swf_rec *r)
         p->buf = xrealloc(p->buf, p->cap);
     }
     unsigned char *q = p->buf + p->len;
-    q = put_delta(q, r->line, p->last.line);
-    q = put_delta(q, r->id, p->last.id);
-    q = put_delta(q, r->submit, p->last.submit);
+    q = put_delta(q, r->line, p->last_line);
+    q = put_delta(q, r->id, p->last_id);
+    q = put_delta(q, r->submit, p->last_submit);
     q = put_ll(q, r->wait);
     q = put_ll(q, r->runtime);
     q = put_ll(q, r->alloc);
@@ -79,10 +79,12 @@ void swfpack_add(struct swfpack *p, const struct swf_rec *r)
         q = put_ll(q, rest[i]);
     p->len = (size_t)(q - p->buf);
     p->n++;
-    p->last = *r;
+    p->last_line = r->line;
+    p->last_id = r->id;
+    p->last_submit = r->submit;
 }
 
-static inline const unsigned char *get_u(const unsigned char *q, unsigned long long *v)
+static const unsigned char *get_u_long(const unsigned char *q, unsigned long long *v)
 {
     unsigned long long x = 0;
     for (unsigned shift = 0;; shift += 7) {
@@ -93,6 +95,16 @@ static inline const unsigned char *get_u(const unsigned char *q, unsigned long l
     }
     *v = x;
     return q;
+}
+
+/* Most fields of a trace take one byte: that case inline. */
+static inline const unsigned char *get_u(const unsigned char *q, unsigned long long *v)
+{
+    if (*q < 0x80) {
+        *v = *q;
+        return q + 1;
+    }
+    return get_u_long(q, v);
 }
 
 static inline const unsigned char *get_ll(const unsigned char *q, long long *v)
@@ -128,11 +140,10 @@ int swfpack_next(const struct swfpack *p, struct swfpack_cursor *c, struct swf_r
     if (c->pos >= p->len)
         return -1;
     const unsigned char *q = p->buf + c->pos;
-    long long line;
-    q = get_delta(q, c->prev.line, &line);
-    r->line = (long)line;
-    q = get_delta(q, c->prev.id, &r->id);
-    q = get_delta(q, c->prev.submit, &r->submit);
+    q = get_delta(q, c->line, &c->line);
+    r->line = (long)c->line;
+    q = get_delta(q, c->id, &r->id);
+    q = get_delta(q, c->submit, &r->submit);
     q = get_ll(q, &r->wait);
     q = get_ll(q, &r->runtime);
     q = get_ll(q, &r->alloc);
@@ -141,12 +152,17 @@ int swfpack_next(const struct swfpack *p, struct swfpack_cursor *c, struct swf_r
     q = get_ll(q, &r->req_procs);
     q = get_ll(q, &r->req_time);
     q = get_double(q, &r->req_mem);
-    long long *rest[] = {&r->status, &r->user,      &r->group,    &r->app,
-                         &r->queue,  &r->partition, &r->prev_job, &r->think};
-    for (size_t i = 0; i < sizeof rest / sizeof *rest; i++)
-        q = get_ll(q, rest[i]);
+    q = get_ll(q, &r->status);
+    q = get_ll(q, &r->user);
+    q = get_ll(q, &r->group);
+    q = get_ll(q, &r->app);
+    q = get_ll(q, &r->queue);
+    q = get_ll(q, &r->partition);
+    q = get_ll(q, &r->prev_job);
+    q = get_ll(q, &r->think);
     c->pos = (size_t)(q - p->buf);
-    c->prev = *r;
+    c->id = r->id;
+    c->submit = r->submit;
     return 0;
 }
 

@@ -6,7 +6,7 @@
  *
  * Each field is a variable-length integer (7 bits a byte); the job number,
  * the submit time and the line as differences from the record before, so
- * that a trace's record (small numbers, many -1) takes about 35 bytes where
+ * that a trace's record (small numbers, many -1) takes about 30 bytes where
  * struct swf_rec takes 152. A double field that holds a whole number is
  * kept as that integer, any other as its 8 bytes: every value comes back
  * exactly as it was added.
@@ -24,14 +24,14 @@
 struct swfpack {
     unsigned char *buf;
     size_t len, cap;
-    size_t n;            /* records added */
-    struct swf_rec last; /* the last one added (the differences' base) */
+    size_t n;                                  /* records added */
+    long long last_line, last_id, last_submit; /* the last one's: the differences' base */
 };
 
 /* Where a reading has got to: zeroed, the first record. */
 struct swfpack_cursor {
     size_t pos;
-    struct swf_rec prev;
+    long long line, id, submit; /* the record before's */
 };
 
 /* Append a copy of *r (out of memory aborts, as xmalloc). */

@@ -151,7 +151,8 @@ static void test_random(void)
     free(model);
 }
 
-/* A trace's record (HPC2N's sort) takes about 35 bytes, not 152. */
+/* A trace's record (HPC2N's sort: a CPU time that is not whole) takes
+ * about 35 bytes, not 152 (the whole of HPC2N: 30 a record). */
 static void test_size(void)
 {
     struct swfpack p = {0};
