@@ -530,26 +530,9 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
     return rejected;
 }
 
-long sim_run_start(const struct sim_outcome *o)
-{
-    return o->more && o->more->resumed ? o->more->run_start : o->start;
-}
-
 struct job *sim_outcome_job(const struct sched *s, const struct sim_outcome *o)
 {
     return s && o->job ? sched_job(s, o->job - 1) : NULL;
-}
-
-int sim_outcome_preempted(const struct sim_outcome *o)
-{
-    return o->more ? o->more->preempted : 0;
-}
-
-unsigned sim_outcome_cred(const struct sim_outcome *o, enum cred_kind k)
-{
-    if (o->cred[k] == SIM_CRED_WIDE && o->more && o->more->wide_cred)
-        return o->more->wide_cred[k];
-    return o->cred[k];
 }
 
 void sim_outcomes_free(struct sim_outcome *out, size_t n)
@@ -638,29 +621,38 @@ static struct name_len node_name_len(const struct nodes_out *w, unsigned i, cons
     return w->runs && i < w->runs->n ? w->runs->names[i] : name_len(name);
 }
 
+static char *put_text(char *p, const char *t, size_t n)
+{
+    memcpy(p, t, n);
+    return p + n;
+}
+
+/* The entry "name:procs" or "prefix[first-last]:procs", in place in one go. */
 static void nodes_flush(struct nodes_out *w)
 {
     if (!w->open)
         return;
-    const char *a = sched_node(w->s, w->first)->name;
-    struct name_len la = node_name_len(w, w->first, a);
-    if (*w->sep)
-        obuf_putc(w->f, ' ');
-    if (w->first == w->last) {
-        obuf_write(w->f, a, la.len);
-    } else {
-        const char *b = sched_node(w->s, w->last)->name;
-        struct name_len lb = node_name_len(w, w->last, b);
-        /* b counts up from a: the same prefix (hostrange_next) */
-        obuf_write(w->f, a, la.prefix);
-        obuf_putc(w->f, '[');
-        obuf_write(w->f, a + la.prefix, la.len - la.prefix);
-        obuf_putc(w->f, '-');
-        obuf_write(w->f, b + la.prefix, lb.len - la.prefix);
-        obuf_putc(w->f, ']');
+    const char *a = sched_node(w->s, w->first)->name, *b = a;
+    struct name_len la = node_name_len(w, w->first, a), lb = la;
+    if (w->first != w->last) {
+        b = sched_node(w->s, w->last)->name;
+        lb = node_name_len(w, w->last, b);
     }
-    obuf_putc(w->f, ':');
-    obuf_ull(w->f, w->procs);
+    char *p = obuf_reserve(w->f, 4 + la.len + lb.len + OBUF_LL_ROOM);
+    if (*w->sep)
+        *p++ = ' ';
+    if (w->first == w->last) {
+        p = put_text(p, a, la.len);
+    } else { /* b counts up from a: the same prefix (hostrange_next) */
+        p = put_text(p, a, la.prefix);
+        *p++ = '[';
+        p = put_text(p, a + la.prefix, la.len - la.prefix);
+        *p++ = '-';
+        p = put_text(p, b + la.prefix, lb.len - la.prefix);
+        *p++ = ']';
+    }
+    *p++ = ':';
+    obuf_commit(w->f, obuf_fmt_ull(p, w->procs));
     w->sep = " ";
     w->open = 0;
 }

@@ -337,8 +337,17 @@ char *obuf_fmt_fixed(char *p, double v, int decimals)
         int n = snprintf(p, OBUF_FIXED_ROOM, "%.*f", decimals, v);
         return p + (n < 0 ? 0 : n < OBUF_FIXED_ROOM ? n : OBUF_FIXED_ROOM - 1);
     }
+    *p = '-';                        /* printf keeps the sign of what rounds to zero */
+    if (v == (double)(long long)v) { /* whole (a stretch of 1): no rounding */
+        p = fmt_number(p, signbit(v) != 0, (unsigned long long)fabs(v));
+        if (decimals > 0) {
+            *p++ = '.';
+            memset(p, '0', (size_t)decimals);
+            p += decimals;
+        }
+        return p;
+    }
     unsigned long long q = scaled_round(fabs(v), decimals), pw = pow10_tab[decimals];
-    *p = '-'; /* printf keeps the sign of what rounds to zero */
     p = fmt_number(p, signbit(v) != 0, q / pw);
     if (decimals > 0) {
         *p++ = '.';

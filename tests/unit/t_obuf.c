@@ -150,6 +150,11 @@ static void test_fixed_edges(void)
 {
     CHECK_STR(fixed(0.0, 3), "0.000");
     CHECK_STR(fixed(-0.0, 3), "-0.000");
+    CHECK_STR(fixed(1.0, 6), "1.000000"); /* whole numbers: no rounding to do */
+    CHECK_STR(fixed(-7.0, 2), "-7.00");
+    CHECK_STR(fixed(123456.0, 0), "123456");
+    CHECK(same_as_printf(4503599627370495.0, 9)); /* 2^52 - 1 */
+    CHECK(same_as_printf(-4503599627370495.0, 1));
     CHECK_STR(fixed(-0.0001, 3), "-0.000"); /* printf keeps the sign */
     CHECK_STR(fixed(0.125, 2), "0.12");     /* an exact tie: to even */
     CHECK_STR(fixed(0.375, 2), "0.38");
