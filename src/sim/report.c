@@ -717,12 +717,9 @@ void report_csv_field(struct obuf *f, const char *v)
 {
     if (!v || !*v) /* none, or empty: nothing to write */
         return;
-    /* One pass for the common field (a short name): copied as it is
-     * scanned, quoted only once a comma, quote or line break shows up. */
-    size_t n = 0;
-    for (; v[n]; n++)
-        if (v[n] == ',' || v[n] == '"' || v[n] == '\r' || v[n] == '\n')
-            break;
+    /* The common field (a name) has nothing to quote: written as it is
+     * (strcspn scans many bytes at a time). */
+    size_t n = strcspn(v, ",\"\r\n");
     if (!v[n]) {
         obuf_write(f, v, n);
         return;

@@ -46,7 +46,7 @@ static inline unsigned char *put_delta(unsigned char *q, long long v, long long 
 
 /* A whole number (not -0, within 2^53, where every integer is a double)
  * as the integer shifted left, its low bit 0; else 1 and the 8 bytes. */
-static unsigned char *put_double(unsigned char *q, double v)
+static inline unsigned char *put_double(unsigned char *q, double v)
 {
     if (fabs(v) <= 0x1p53 && v == (double)(long long)v && !(v == 0 && signbit(v)))
         return put_u(q, zig((unsigned long long)(long long)v) << 1);
@@ -123,7 +123,7 @@ static inline const unsigned char *get_delta(const unsigned char *q, long long b
     return q;
 }
 
-static const unsigned char *get_double(const unsigned char *q, double *v)
+static inline const unsigned char *get_double(const unsigned char *q, double *v)
 {
     unsigned long long z;
     q = get_u(q, &z);
