@@ -559,9 +559,10 @@ void sim_outcomes_free(struct sim_outcome *out, size_t n)
     }
 }
 
-/* A node's name, measured once: its length, and that of the part before
+/* A node's name (s's, borrowed), measured once: its length, and that of the part before
  * its trailing digits (a range entry writes the prefix once). */
 struct name_len {
+    const char *name;
     unsigned len, prefix;
 };
 
@@ -576,7 +577,7 @@ static struct name_len name_len(const char *name)
     size_t len = strlen(name), at = len;
     while (at > 0 && name[at - 1] >= '0' && name[at - 1] <= '9')
         at--;
-    return (struct name_len){(unsigned)len, (unsigned)at};
+    return (struct name_len){name, (unsigned)len, (unsigned)at};
 }
 
 struct sim_noderuns *sim_noderuns_create(const struct sched *s)
@@ -616,9 +617,9 @@ struct nodes_out {
 };
 
 /* Node i's name measured: from the table, or now. */
-static struct name_len node_name_len(const struct nodes_out *w, unsigned i, const char *name)
+static struct name_len node_name(const struct nodes_out *w, unsigned i)
 {
-    return w->runs && i < w->runs->n ? w->runs->names[i] : name_len(name);
+    return w->runs && i < w->runs->n ? w->runs->names[i] : name_len(sched_node(w->s, i)->name);
 }
 
 static char *put_text(char *p, const char *t, size_t n)
@@ -632,12 +633,9 @@ static void nodes_flush(struct nodes_out *w)
 {
     if (!w->open)
         return;
-    const char *a = sched_node(w->s, w->first)->name, *b = a;
-    struct name_len la = node_name_len(w, w->first, a), lb = la;
-    if (w->first != w->last) {
-        b = sched_node(w->s, w->last)->name;
-        lb = node_name_len(w, w->last, b);
-    }
+    struct name_len la = node_name(w, w->first);
+    struct name_len lb = w->first != w->last ? node_name(w, w->last) : la;
+    const char *a = la.name, *b = lb.name;
     char *p = obuf_reserve(w->f, 4 + la.len + lb.len + OBUF_LL_ROOM);
     if (*w->sep)
         *p++ = ' ';
@@ -652,7 +650,7 @@ static void nodes_flush(struct nodes_out *w)
         *p++ = ']';
     }
     *p++ = ':';
-    obuf_commit(w->f, obuf_fmt_ull(p, w->procs));
+    obuf_commit(w->f, obuf_fmt_ll(p, w->procs)); /* the inline way for a digit */
     w->sep = " ";
     w->open = 0;
 }
