@@ -140,8 +140,7 @@ static char *text(char *p, const char *t, size_t n)
 static void row(struct obuf *f, struct rows *r, const struct workload *wl, const struct wl_job *w,
                 const struct sim_outcome *o, const char *state)
 {
-    report_id_field(f, wl, w);
-    char *p = obuf_reserve(f, NUMS_ROOM);
+    char *p = report_id_room(f, wl, w, NUMS_ROOM);
     p = LIT(p, ",w0,delay,");
     const long long asked[] = {w->submit, wl_job_procs(w), wl_job_walltime(w),
                                !strcmp(state, "COMPLETED_SUCCESSFULLY")};

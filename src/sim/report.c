@@ -812,6 +812,14 @@ void report_id_field(struct obuf *f, const struct workload *wl, const struct wl_
         report_csv_field(f, wl_job_id(wl, w, (char[WL_ID_LEN]){0}));
 }
 
+char *report_id_room(struct obuf *f, const struct workload *wl, const struct wl_job *w, size_t room)
+{
+    if (w->id < WL_ID_TEXT) /* a number, the common id: in place with what follows */
+        return obuf_fmt_ll(obuf_reserve(f, OBUF_LL_ROOM + room), w->id);
+    report_csv_field(f, wl_job_id(wl, w, (char[WL_ID_LEN]){0}));
+    return obuf_reserve(f, room);
+}
+
 /* What the rows of one jobs CSV share: the engine, and the credential
  * fields of the last row, kept as written. */
 struct jobs_csv {
@@ -850,10 +858,9 @@ static void csv_row(struct obuf *f, const struct workload *wl, const struct wl_j
 {
     struct sched *s = c->s;
     const struct job *j = sim_outcome_job(s, o);
-    report_id_field(f, wl, w);
-    /* The numbers in place, in one go: submit, start, end, wait (the
-     * last three empty when not known), and five more. */
-    char *p = obuf_reserve(f, 10 * (1 + OBUF_LL_ROOM));
+    /* The id and the numbers in place, in one go: submit, start, end,
+     * wait (the last three empty when not known), and five more. */
+    char *p = report_id_room(f, wl, w, 10 * (1 + OBUF_LL_ROOM));
     *p++ = ',';
     p = obuf_fmt_ll(p, w->submit);
     *p++ = ',';

@@ -216,5 +216,9 @@ void report_job_creds(struct report_creds *rc, const struct sim_outcome *o,
 void report_csv_field(struct obuf *f, const char *v);
 /* A job's id as one (a number written straight, without its text). */
 void report_id_field(struct obuf *f, const struct workload *wl, const struct wl_job *w);
+/* The same, then room for `room` bytes in place (obuf_reserve): returns
+ * where the row goes on, to be taken with obuf_commit. */
+char *report_id_room(struct obuf *f, const struct workload *wl, const struct wl_job *w,
+                     size_t room);
 
 #endif
