@@ -97,12 +97,16 @@ static const unsigned char *get_u_long(const unsigned char *q, unsigned long lon
     return q;
 }
 
-/* Most fields of a trace take one byte: that case inline. */
+/* Most fields of a trace take one or two bytes: those cases inline. */
 static inline const unsigned char *get_u(const unsigned char *q, unsigned long long *v)
 {
-    if (*q < 0x80) {
-        *v = *q;
+    if (q[0] < 0x80) {
+        *v = q[0];
         return q + 1;
+    }
+    if (q[1] < 0x80) {
+        *v = (q[0] & 0x7fu) | (unsigned)q[1] << 7;
+        return q + 2;
     }
     return get_u_long(q, v);
 }
