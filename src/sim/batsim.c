@@ -55,13 +55,16 @@ static void interval_set(struct obuf *f, struct rows *r, const struct sim_detail
         size_t e = i + 1;
         for (; e < n && v[e].first <= last + 1; e++) /* touching or overlapping */
             last = v[e].last > last ? v[e].last : last;
-        if (i > 0)
-            obuf_putc(f, ' ');
-        obuf_ull(f, v[i].first);
+        /* "first" or "first-last", in place (Curie's jobs: millions) */
+        char *p = obuf_reserve(f, 2 + 2 * OBUF_LL_ROOM);
+        *p = ' ';
+        p += i > 0;
+        p = obuf_fmt_ull(p, v[i].first);
         if (last != v[i].first) {
-            obuf_putc(f, '-');
-            obuf_ull(f, last);
+            *p++ = '-';
+            p = obuf_fmt_ull(p, last);
         }
+        obuf_commit(f, p);
         i = e;
     }
 }
