@@ -708,10 +708,11 @@ static int load_trace(const struct sim_opts *o, struct workload *wl);
 static int load_swf(const struct sim_opts *o, struct workload *wl)
 {
     struct err e;
-    int rc = workload_read_swf(o->trace,
-                               (o->strict ? WL_STRICT : 0) | (o->recorded ? WL_RECORDED : 0) |
-                                   (o->no_swf_deps ? WL_NO_DEPS : 0),
-                               wl, &e);
+    int rc =
+        workload_read_swf(o->trace,
+                          (o->strict ? WL_STRICT : 0) | (o->recorded ? WL_RECORDED : 0) |
+                              (o->no_swf_deps ? WL_NO_DEPS : 0) | (o->swf_out ? WL_KEEP_RECS : 0),
+                          wl, &e);
     if (rc < 0)
         fprintf(stderr, "moku: %s\n", e.msg);
     return rc;
@@ -1222,7 +1223,6 @@ static int write_swf(struct obuf *f, const struct run *r, const struct sim_opts 
 {
     struct err e;
     struct swfout_info info = {.trace = o->trace,
-                               .trace_is_swf = trace_detect(o->trace, &e) == TRACE_SWF,
                                .config = r->config ? r->config : "defaults",
                                .policy = r->policy,
                                .nodes = (long long)sched_nnodes(s),

@@ -30,6 +30,7 @@ struct rows {
     struct obuf *q;                 /* and as a CSV field */
     const char *names[CRED_NKINDS]; /* the names the field holds */
     int have;                       /* q holds a field */
+    struct report_creds rc;         /* the rows' credentials */
 };
 
 /* The nodes of the job's last run as an interval set: "0-3 7". Built from
@@ -54,13 +55,16 @@ static void interval_set(struct obuf *f, struct rows *r, const struct sim_detail
         size_t e = i + 1;
         for (; e < n && v[e].first <= last + 1; e++) /* touching or overlapping */
             last = v[e].last > last ? v[e].last : last;
-        if (i > 0)
-            obuf_putc(f, ' ');
-        obuf_ull(f, v[i].first);
+        /* "first" or "first-last", in place (Curie's jobs: millions) */
+        char *p = obuf_reserve(f, 2 + 2 * OBUF_LL_ROOM);
+        *p = ' ';
+        p += i > 0;
+        p = obuf_fmt_ull(p, v[i].first);
         if (last != v[i].first) {
-            obuf_putc(f, '-');
-            obuf_ull(f, last);
+            *p++ = '-';
+            p = obuf_fmt_ull(p, last);
         }
+        obuf_commit(f, p);
         i = e;
     }
 }
@@ -81,11 +85,11 @@ static const char *batsim_state(const struct sim_outcome *o)
  * trace's names. Consecutive jobs mostly share them (a user's jobs come in
  * bursts): the field is built again only when a name differs. */
 static void metadata(struct obuf *f, struct rows *r, const struct wl_job *w,
-                     const struct sim_outcome *o, const struct sched *s)
+                     const struct sim_outcome *o)
 {
     static const char *const keys[CRED_NKINDS] = {"user", "group", "account", "class", "qos"};
     const struct cred *c[CRED_NKINDS];
-    report_job_creds(o, s, c);
+    report_job_creds(&r->rc, o, c);
     const struct wl_names *nm = wl_job_names(w);
     const char *trace_names[CRED_NKINDS] = {nm->user, nm->group, nm->account, nm->class_, nm->qos};
     const char *names[CRED_NKINDS];
@@ -111,38 +115,54 @@ static void metadata(struct obuf *f, struct rows *r, const struct wl_job *w,
     obuf_write(f, field, len);
 }
 
-/* Numbers, each followed by a comma. */
-static void nums(struct obuf *f, const long long *v, size_t n)
+/* Numbers at p, each followed by a comma. */
+static char *nums(char *p, const long long *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        obuf_ll(f, v[i]);
-        obuf_putc(f, ',');
+        p = obuf_fmt_ll(p, v[i]);
+        *p++ = ',';
     }
+    return p;
 }
 
-/* One job's row. */
-static void row(struct obuf *f, struct rows *r, const struct workload *wl, const struct wl_job *w,
-                const struct sim_outcome *o, const struct sched *s, const char *state)
+/* Text at p (its room reserved). */
+static char *text(char *p, const char *t, size_t n)
 {
-    report_id_field(f, wl, w);
-    obuf_puts(f, ",w0,delay,");
+    memcpy(p, t, n);
+    return p + n;
+}
+
+#define LIT(p, s) text(p, s, sizeof s - 1)
+
+/* The longest state, and the room of a row's fields from the profile to
+ * the stretch: 9 numbers, the stretch and their commas. */
+#define STATE_MAX (sizeof "COMPLETED_WALLTIME_REACHED" - 1)
+#define NUMS_ROOM (sizeof ",w0,delay," + STATE_MAX + 9 * (OBUF_LL_ROOM + 1) + OBUF_FIXED_ROOM + 1)
+
+/* One job's row; its numbers formatted in place in one go. */
+static void row(struct obuf *f, struct rows *r, const struct workload *wl, const struct wl_job *w,
+                const struct sim_outcome *o, const char *state)
+{
+    char *p = report_id_room(f, wl, w, NUMS_ROOM);
+    p = LIT(p, ",w0,delay,");
     const long long asked[] = {w->submit, wl_job_procs(w), wl_job_walltime(w),
                                !strcmp(state, "COMPLETED_SUCCESSFULLY")};
-    nums(f, asked, sizeof asked / sizeof *asked);
-    obuf_puts(f, state);
-    obuf_putc(f, ',');
+    p = nums(p, asked, sizeof asked / sizeof *asked);
+    p = text(p, state, strlen(state));
+    *p++ = ',';
     if (o->rejected) {
-        obuf_puts(f, "-1,-1,-1,-1,-1,-1,,-1,");
+        obuf_commit(f, LIT(p, "-1,-1,-1,-1,-1,-1,,-1,"));
     } else {
         long exec = o->end - o->start, wait = o->start - w->submit, turn = o->end - w->submit;
         const long long got[] = {o->start, exec, o->end, wait, turn};
-        nums(f, got, sizeof got / sizeof *got);
-        obuf_fixed(f, (double)turn / (double)(exec > 0 ? exec : 1), 6);
-        obuf_putc(f, ',');
+        p = nums(p, got, sizeof got / sizeof *got);
+        p = obuf_fmt_fixed(p, (double)turn / (double)(exec > 0 ? exec : 1), 6);
+        *p++ = ',';
+        obuf_commit(f, p);
         interval_set(f, r, o->more);
         obuf_puts(f, ",-1,");
     }
-    metadata(f, r, w, o, s);
+    metadata(f, r, w, o);
     obuf_putc(f, '\n');
 }
 
@@ -156,7 +176,7 @@ int batsim_write_jobs(struct obuf *f, const struct workload *wl, const struct si
                     "finish_time,waiting_time,turnaround_time,stretch,allocated_resources,"
                     "consumed_energy,metadata\n",
                     run == 1 ? "run," : "");
-    struct rows r = {.m = obuf_mem(), .q = obuf_mem()};
+    struct rows r = {.m = obuf_mem(), .q = obuf_mem(), .rc = {.s = s}};
     for (size_t i = 0; i < wl->njobs; i++) {
         const char *state = batsim_state(&out[i]);
         if (!state)
@@ -165,7 +185,7 @@ int batsim_write_jobs(struct obuf *f, const struct workload *wl, const struct si
             obuf_ll(f, run);
             obuf_putc(f, ',');
         }
-        row(f, &r, wl, &wl->jobs[i], &out[i], s, state);
+        row(f, &r, wl, &wl->jobs[i], &out[i], state);
     }
     obuf_close(r.m, NULL);
     obuf_close(r.q, NULL);

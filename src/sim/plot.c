@@ -66,7 +66,8 @@ static void integrate(struct plot_series *p, long a, long b)
         a = p->t0;
     while (a < b) {
         struct plot_bin *bin = bin_at(p, a);
-        long bin_end = p->t0 + ((a - p->t0) / p->width + 1) * p->width;
+        /* its end from its index: one division a step, not two */
+        long bin_end = p->t0 + ((long)(bin - p->bins) + 1) * p->width;
         long e = b < bin_end ? b : bin_end;
         double d = (double)(e - a);
         bin->busy += (double)p->busy * d;

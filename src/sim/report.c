@@ -715,14 +715,11 @@ void report_print_json(FILE *f, const struct report *r, int classes)
 
 void report_csv_field(struct obuf *f, const char *v)
 {
-    if (!v)
+    if (!v || !*v) /* none, or empty: nothing to write */
         return;
-    /* One pass for the common field (a short name): copied as it is
-     * scanned, quoted only once a comma, quote or line break shows up. */
-    size_t n = 0;
-    for (; v[n]; n++)
-        if (v[n] == ',' || v[n] == '"' || v[n] == '\r' || v[n] == '\n')
-            break;
+    /* The common field (a name) has nothing to quote: written as it is
+     * (strcspn scans many bytes at a time). */
+    size_t n = strcspn(v, ",\"\r\n");
     if (!v[n]) {
         obuf_write(f, v, n);
         return;
@@ -776,18 +773,26 @@ static const char *never_reason(struct sched *s, const struct job *j, long now, 
     return cmd_wait_reason(&c, j, buf, n);
 }
 
-void report_job_creds(const struct sim_outcome *o, const struct sched *s,
+void report_job_creds(struct report_creds *rc, const struct sim_outcome *o,
                       const struct cred *creds[CRED_NKINDS])
 {
+    const struct sched *s = rc->s;
     const struct job *j = sim_outcome_job(s, o);
     memset(creds, 0, CRED_NKINDS * sizeof *creds);
     if (j) {
         const struct cred *c[CRED_NKINDS] = {j->user, j->group, j->account, j->class_, j->qos};
         memcpy(creds, c, sizeof c);
     } else if (o->end >= 0 && s) { /* ended, its engine record forgotten */
+        unsigned idx[CRED_NKINDS];
         for (int k = 0; k < CRED_NKINDS; k++)
-            creds[k] =
-                cred_at(sched_creds(s, (enum cred_kind)k), sim_outcome_cred(o, (enum cred_kind)k));
+            idx[k] = sim_outcome_cred(o, (enum cred_kind)k);
+        if (!rc->have || memcmp(idx, rc->idx, sizeof idx) != 0) {
+            for (int k = 0; k < CRED_NKINDS; k++)
+                rc->last[k] = cred_at(sched_creds(s, (enum cred_kind)k), idx[k]);
+            memcpy(rc->idx, idx, sizeof idx);
+            rc->have = 1;
+        }
+        memcpy(creds, rc->last, sizeof rc->last);
     }
 }
 
@@ -807,33 +812,76 @@ void report_id_field(struct obuf *f, const struct workload *wl, const struct wl_
         report_csv_field(f, wl_job_id(wl, w, (char[WL_ID_LEN]){0}));
 }
 
-static void csv_row(struct obuf *f, const struct workload *wl, const struct wl_job *w,
-                    const struct sim_outcome *o, struct sched *s, const struct sim_noderuns *runs,
-                    long now)
+char *report_id_room(struct obuf *f, const struct workload *wl, const struct wl_job *w, size_t room)
 {
+    if (w->id < WL_ID_TEXT) /* a number, the common id: in place with what follows */
+        return obuf_fmt_ll(obuf_reserve(f, OBUF_LL_ROOM + room), w->id);
+    report_csv_field(f, wl_job_id(wl, w, (char[WL_ID_LEN]){0}));
+    return obuf_reserve(f, room);
+}
+
+/* What the rows of one jobs CSV share: the engine, and the credential
+ * fields of the last row, kept as written. */
+struct jobs_csv {
+    struct sched *s;
+    struct report_creds rc;
+    const struct sim_noderuns *runs;
+    long now;
+    struct obuf *creds;                   /* ",user,group,account,class,qos" */
+    const struct cred *last[CRED_NKINDS]; /* the credentials it was made from */
+    int have;                             /* creds holds a row's */
+};
+
+/* The five credential fields, each after its comma. Consecutive jobs
+ * mostly share them (a user's jobs come in bursts): they are made again,
+ * name by name, only when a credential differs from the last row's. */
+static void cred_fields(struct obuf *f, struct jobs_csv *c, const struct cred *const creds[])
+{
+    if (!c->have || memcmp(creds, c->last, sizeof c->last) != 0) {
+        obuf_reset(c->creds);
+        for (size_t k = 0; k < CRED_NKINDS; k++) {
+            obuf_putc(c->creds, ',');
+            /* No account is written as none (empty), not as DEFAULT. */
+            if (k != 2 || (creds[k] && creds[k]->index != 0))
+                report_csv_field(c->creds, cred_name(creds[k]));
+        }
+        memcpy(c->last, creds, sizeof c->last);
+        c->have = 1;
+    }
+    size_t len;
+    const char *text = obuf_data(c->creds, &len);
+    obuf_write(f, text, len);
+}
+
+static void csv_row(struct obuf *f, const struct workload *wl, const struct wl_job *w,
+                    const struct sim_outcome *o, struct jobs_csv *c)
+{
+    struct sched *s = c->s;
     const struct job *j = sim_outcome_job(s, o);
-    report_id_field(f, wl, w);
-    obuf_putc(f, ',');
-    obuf_ll(f, w->submit);
-    obuf_putc(f, ',');
-    opt_time(f, sim_run_start(o), o->start >= 0);
-    opt_time(f, o->end, o->end >= 0);
+    /* The id and the numbers in place, in one go: submit, start, end,
+     * wait (the last three empty when not known), and five more. */
+    char *p = report_id_room(f, wl, w, 10 * (1 + OBUF_LL_ROOM));
+    *p++ = ',';
+    p = obuf_fmt_ll(p, w->submit);
+    *p++ = ',';
     if (o->start >= 0)
-        obuf_ll(f, o->start - w->submit);
+        p = obuf_fmt_ll(p, sim_run_start(o));
+    *p++ = ',';
+    if (o->end >= 0)
+        p = obuf_fmt_ll(p, o->end);
+    *p++ = ',';
+    if (o->start >= 0)
+        p = obuf_fmt_ll(p, o->start - w->submit);
     const long long nums[] = {wl_job_procs(w), wl_job_walltime(w), wl_job_runtime(w), o->backfilled,
                               sim_outcome_preempted(o)};
     for (size_t k = 0; k < sizeof nums / sizeof *nums; k++) {
-        obuf_putc(f, ',');
-        obuf_ll(f, nums[k]);
+        *p++ = ',';
+        p = obuf_fmt_ll(p, nums[k]);
     }
+    obuf_commit(f, p);
     const struct cred *creds[CRED_NKINDS];
-    report_job_creds(o, s, creds);
-    for (size_t k = 0; k < CRED_NKINDS; k++) {
-        obuf_putc(f, ',');
-        /* No account is written as none (empty), not as DEFAULT. */
-        if (k != 2 || (creds[k] && creds[k]->index != 0))
-            report_csv_field(f, cred_name(creds[k]));
-    }
+    report_job_creds(&c->rc, o, creds);
+    cred_fields(f, c, creds);
     const char *state = report_final_state(o, s);
     obuf_putc(f, ',');
     obuf_puts(f, state);
@@ -843,12 +891,12 @@ static void csv_row(struct obuf *f, const struct workload *wl, const struct wl_j
         report_csv_field(f, o->more ? o->more->reason : NULL);
     else if (j &&
              (!strcmp(state, "never_started") || (!strcmp(state, "preempted") && o->start < 0)))
-        report_csv_field(f, never_reason(s, j, now, buf, sizeof buf));
+        report_csv_field(f, never_reason(s, j, c->now, buf, sizeof buf));
     else if (j && !strcmp(state, "cancelled") && o->start < 0)
         report_csv_field(f, j->message); /* a dependency never met says so */
     obuf_putc(f, ',');
     if (o->start >= 0 && o->more)
-        sim_format_slots(f, s, runs, o->more->slots, o->more->nslots);
+        sim_format_slots(f, s, c->runs, o->more->slots, o->more->nslots);
     obuf_putc(f, ',');
     report_csv_field(f, o->more ? o->more->segments : NULL);
     obuf_putc(f, '\n');
@@ -863,13 +911,15 @@ int report_write_jobs_csv(struct obuf *f, const struct workload *wl, const struc
                     "user,group,account,class,qos,state,reason,nodes,segments\n",
                     run >= 1 ? "run," : "");
     struct sim_noderuns *runs = sim_noderuns_create(s);
+    struct jobs_csv c = {.s = s, .rc = {.s = s}, .runs = runs, .now = now, .creds = obuf_mem()};
     for (size_t i = 0; i < wl->njobs; i++) {
         if (run >= 1) {
             obuf_ll(f, run);
             obuf_putc(f, ',');
         }
-        csv_row(f, wl, &wl->jobs[i], &out[i], s, runs, now);
+        csv_row(f, wl, &wl->jobs[i], &out[i], &c);
     }
+    obuf_close(c.creds, NULL);
     sim_noderuns_destroy(runs);
     return obuf_failed(f) ? -1 : 0;
 }

@@ -198,14 +198,27 @@ int report_write_recorded_csv(struct obuf *f, const struct workload *wl,
  * completed, killed, cancelled, preempted, running, never_started, rejected
  * (s: the scheduler that ran it, or NULL). */
 const char *report_final_state(const struct sim_outcome *o, const struct sched *s);
+/* A writer's lookup of its rows' credentials: s (may be NULL) and, for
+ * the jobs it forgot, the last looked up (consecutive jobs mostly share
+ * theirs: a user's jobs come in bursts). Zeroed but for s to start. */
+struct report_creds {
+    const struct sched *s;
+    unsigned idx[CRED_NKINDS];            /* the last forgotten job's indices */
+    const struct cred *last[CRED_NKINDS]; /* and what they name in s */
+    int have;                             /* last holds them */
+};
 /* The job's credentials (user, group, account, class, qos; NULL where
  * unknown): its engine record's, else, once it ended and its record was
- * forgotten, s's tables'. s may be NULL. */
-void report_job_creds(const struct sim_outcome *o, const struct sched *s,
+ * forgotten, s's tables' (looked up when they differ from the last). */
+void report_job_creds(struct report_creds *rc, const struct sim_outcome *o,
                       const struct cred *creds[CRED_NKINDS]);
 /* One CSV field (NULL: empty), quoted when it must be (RFC 4180). */
 void report_csv_field(struct obuf *f, const char *v);
 /* A job's id as one (a number written straight, without its text). */
 void report_id_field(struct obuf *f, const struct workload *wl, const struct wl_job *w);
+/* The same, then room for `room` bytes in place (obuf_reserve): returns
+ * where the row goes on, to be taken with obuf_commit. */
+char *report_id_room(struct obuf *f, const struct workload *wl, const struct wl_job *w,
+                     size_t room);
 
 #endif

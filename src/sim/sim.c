@@ -530,26 +530,9 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
     return rejected;
 }
 
-long sim_run_start(const struct sim_outcome *o)
-{
-    return o->more && o->more->resumed ? o->more->run_start : o->start;
-}
-
 struct job *sim_outcome_job(const struct sched *s, const struct sim_outcome *o)
 {
     return s && o->job ? sched_job(s, o->job - 1) : NULL;
-}
-
-int sim_outcome_preempted(const struct sim_outcome *o)
-{
-    return o->more ? o->more->preempted : 0;
-}
-
-unsigned sim_outcome_cred(const struct sim_outcome *o, enum cred_kind k)
-{
-    if (o->cred[k] == SIM_CRED_WIDE && o->more && o->more->wide_cred)
-        return o->more->wide_cred[k];
-    return o->cred[k];
 }
 
 void sim_outcomes_free(struct sim_outcome *out, size_t n)
@@ -576,21 +559,40 @@ void sim_outcomes_free(struct sim_outcome *out, size_t n)
     }
 }
 
+/* A node's name (s's, borrowed), measured once: its length, and that of the part before
+ * its trailing digits (a range entry writes the prefix once). */
+struct name_len {
+    const char *name;
+    unsigned len, prefix;
+};
+
 struct sim_noderuns {
     unsigned *end; /* end[i]: the last node of the run of names counting up from node i */
+    struct name_len *names;
     size_t n;
 };
+
+static struct name_len name_len(const char *name)
+{
+    size_t len = strlen(name), at = len;
+    while (at > 0 && name[at - 1] >= '0' && name[at - 1] <= '9')
+        at--;
+    return (struct name_len){name, (unsigned)len, (unsigned)at};
+}
 
 struct sim_noderuns *sim_noderuns_create(const struct sched *s)
 {
     struct sim_noderuns *r = xcalloc(1, sizeof *r);
     r->n = s ? sched_nnodes(s) : 0;
     r->end = xmalloc((r->n ? r->n : 1) * sizeof *r->end);
-    for (size_t i = r->n; i-- > 0;)
+    r->names = xmalloc((r->n ? r->n : 1) * sizeof *r->names);
+    for (size_t i = r->n; i-- > 0;) {
         r->end[i] = i + 1 < r->n && hostrange_next(sched_node(s, (unsigned)i)->name,
                                                    sched_node(s, (unsigned)i + 1)->name)
                         ? r->end[i + 1]
                         : (unsigned)i;
+        r->names[i] = name_len(sched_node(s, (unsigned)i)->name);
+    }
     return r;
 }
 
@@ -599,6 +601,7 @@ void sim_noderuns_destroy(struct sim_noderuns *r)
     if (!r)
         return;
     free(r->end);
+    free(r->names);
     free(r);
 }
 
@@ -613,28 +616,41 @@ struct nodes_out {
     int open;
 };
 
+/* Node i's name measured: from the table, or now. */
+static struct name_len node_name(const struct nodes_out *w, unsigned i)
+{
+    return w->runs && i < w->runs->n ? w->runs->names[i] : name_len(sched_node(w->s, i)->name);
+}
+
+static char *put_text(char *p, const char *t, size_t n)
+{
+    memcpy(p, t, n);
+    return p + n;
+}
+
+/* The entry "name:procs" or "prefix[first-last]:procs", in place in one go. */
 static void nodes_flush(struct nodes_out *w)
 {
     if (!w->open)
         return;
-    const char *a = sched_node(w->s, w->first)->name;
-    obuf_puts(w->f, w->sep);
+    struct name_len la = node_name(w, w->first);
+    struct name_len lb = w->first != w->last ? node_name(w, w->last) : la;
+    const char *a = la.name, *b = lb.name;
+    char *p = obuf_reserve(w->f, 4 + la.len + lb.len + OBUF_LL_ROOM);
+    if (*w->sep)
+        *p++ = ' ';
     if (w->first == w->last) {
-        obuf_puts(w->f, a);
-    } else {
-        const char *b = sched_node(w->s, w->last)->name;
-        size_t at = strlen(a);
-        while (at > 0 && a[at - 1] >= '0' && a[at - 1] <= '9')
-            at--;
-        obuf_write(w->f, a, at);
-        obuf_putc(w->f, '[');
-        obuf_puts(w->f, a + at);
-        obuf_putc(w->f, '-');
-        obuf_puts(w->f, b + at);
-        obuf_putc(w->f, ']');
+        p = put_text(p, a, la.len);
+    } else { /* b counts up from a: the same prefix (hostrange_next) */
+        p = put_text(p, a, la.prefix);
+        *p++ = '[';
+        p = put_text(p, a + la.prefix, la.len - la.prefix);
+        *p++ = '-';
+        p = put_text(p, b + la.prefix, lb.len - la.prefix);
+        *p++ = ']';
     }
-    obuf_putc(w->f, ':');
-    obuf_ull(w->f, w->procs);
+    *p++ = ':';
+    obuf_commit(w->f, obuf_fmt_ll(p, w->procs)); /* the inline way for a digit */
     w->sep = " ";
     w->open = 0;
 }

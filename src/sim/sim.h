@@ -72,15 +72,27 @@ struct sim_outcome {
     unsigned char cancelled : 1; /* ended by canceljob while running */
 };
 
-/* The start of its last run: its start, or when it was last resumed. */
-long sim_run_start(const struct sim_outcome *o);
+/* The start of its last run: its start, or when it was last resumed.
+ * (Inline, as the next ones: an output asks each for every job.) */
+static inline long sim_run_start(const struct sim_outcome *o)
+{
+    return o->more && o->more->resumed ? o->more->run_start : o->start;
+}
 /* Its engine job in s (borrowed: valid while s lives), NULL if rejected,
  * forgotten when it ended (sim_hooks.forget_ended), or s is NULL. */
 struct job *sim_outcome_job(const struct sched *s, const struct sim_outcome *o);
 /* Times it was preempted for a reservation's owner (OWNERPREEMPT). */
-int sim_outcome_preempted(const struct sim_outcome *o);
+static inline int sim_outcome_preempted(const struct sim_outcome *o)
+{
+    return o->more ? o->more->preempted : 0;
+}
 /* An ended job's credential index of kind k (cred->index). */
-unsigned sim_outcome_cred(const struct sim_outcome *o, enum cred_kind k);
+static inline unsigned sim_outcome_cred(const struct sim_outcome *o, enum cred_kind k)
+{
+    if (o->cred[k] == SIM_CRED_WIDE && o->more && o->more->wide_cred)
+        return o->more->wide_cred[k];
+    return o->cred[k];
+}
 
 /* Free what the outcomes own (not the array). */
 void sim_outcomes_free(struct sim_outcome *out, size_t n);

@@ -57,49 +57,48 @@ static void header(struct obuf *f, const struct swfout_info *in, size_t records)
 }
 
 /* A double field: whole numbers without a point, as the archive writes them. */
-static void dfield(struct obuf *f, double v)
+static char *dfield(char *p, double v)
 {
-    obuf_putc(f, ' ');
+    *p++ = ' ';
     if (v == (double)(long long)v)
-        obuf_ll(f, (long long)v);
-    else
-        obuf_fixed(f, v, 2);
+        return obuf_fmt_ll(p, (long long)v);
+    return obuf_fmt_fixed(p, v, 2);
 }
 
-/* Integer fields, each after a space (the first with none when lead is 0). */
-static void ifields(struct obuf *f, const long long *v, size_t n, int lead)
+/* Integer fields, each after a space. */
+static char *ifields(char *p, const long long *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (i || lead)
-            obuf_putc(f, ' ');
-        obuf_ll(f, v[i]);
+        *p++ = ' ';
+        p = obuf_fmt_ll(p, v[i]);
     }
+    return p;
 }
 
+/* The most a line takes: 15 integers and 3 doubles, each after a space,
+ * and the newline. */
+#define LINE_ROOM (15 * (1 + OBUF_LL_ROOM) + 3 * (1 + OBUF_FIXED_ROOM) + 1)
+
+/* One line, formatted in place in one go. */
 static void swf_line(struct obuf *f, const struct swf_rec *r)
 {
-    const long long first[] = {r->id, r->submit, r->wait, r->runtime, r->alloc};
-    ifields(f, first, 5, 0);
-    dfield(f, r->cpu);
-    dfield(f, r->mem_used);
+    char *p = obuf_reserve(f, LINE_ROOM);
+    p = obuf_fmt_ll(p, r->id);
+    const long long first[] = {r->submit, r->wait, r->runtime, r->alloc};
+    p = ifields(p, first, 4);
+    p = dfield(p, r->cpu);
+    p = dfield(p, r->mem_used);
     const long long req[] = {r->req_procs, r->req_time};
-    ifields(f, req, 2, 1);
-    dfield(f, r->req_mem);
+    p = ifields(p, req, 2);
+    p = dfield(p, r->req_mem);
     const long long rest[] = {r->status, r->user,      r->group,    r->app,
                               r->queue,  r->partition, r->prev_job, r->think};
-    ifields(f, rest, 8, 1);
-    obuf_putc(f, '\n');
+    p = ifields(p, rest, 8);
+    *p++ = '\n';
+    obuf_commit(f, p);
 }
 
-/* ------------------------------------------------- an SWF trace, again */
-
-struct rescan {
-    struct obuf *f;
-    const struct workload *wl;
-    const struct sim_outcome *out;
-    void **by_line; /* the jobs (const struct wl_job *) in line order */
-    size_t next;    /* the first of them not behind the line read */
-};
+/* ------------------------------------------------- an SWF trace's records */
 
 static int by_line(const void *a, const void *b)
 {
@@ -107,54 +106,46 @@ static int by_line(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The job read from line `line`, or SIZE_MAX (a record the replay
- * skipped). The trace is read again in line order, so a cursor over the
- * jobs in line order finds each in turn, without a search. */
-static size_t job_at_line(struct rescan *r, long line)
+/* The jobs in line order (caller frees). */
+static void **jobs_by_line(const struct workload *wl)
 {
-    while (r->next < r->wl->njobs && ((const struct wl_job *)r->by_line[r->next])->line < line)
-        r->next++;
-    if (r->next == r->wl->njobs)
-        return SIZE_MAX;
-    const struct wl_job *j = r->by_line[r->next];
-    return j->line == line ? (size_t)(j - r->wl->jobs) : SIZE_MAX;
-}
-
-static int rescan_one(void *ctx, const struct swf_rec *rec, struct err *err)
-{
-    struct rescan *r = ctx;
-    struct swf_rec w = *rec;
-    size_t i = job_at_line(r, rec->line);
-    if (i == SIZE_MAX) {
-        w.wait = -1; /* skipped: not simulated */
-    } else {
-        struct simfields s = sim_fields(&r->wl->jobs[i], &r->out[i]);
-        w.wait = s.wait;
-        w.runtime = s.run;
-        w.alloc = s.alloc;
-        w.status = s.status;
-    }
-    swf_line(r->f, &w);
-    return 0;
-}
-
-/* The trace read again record by record (its raw records were not kept),
- * each matched to its job by line number. */
-static int write_from_swf(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,
-                          const struct swfout_info *in, struct err *err)
-{
-    struct rescan r = {.f = f, .wl = wl, .out = out};
-    r.by_line = xmalloc((wl->njobs ? wl->njobs : 1) * sizeof *r.by_line);
+    void **v = xmalloc((wl->njobs ? wl->njobs : 1) * sizeof *v);
     for (size_t i = 0; i < wl->njobs; i++)
-        r.by_line[i] = &wl->jobs[i];
+        v[i] = &wl->jobs[i];
     struct sort_buf buf = {0};
-    sort_ptrs(r.by_line, wl->njobs, by_line, &buf);
+    sort_ptrs(v, wl->njobs, by_line, &buf);
     sort_buf_free(&buf);
-    header(f, in, wl->njobs + wl->skipped);
-    struct swf_header hdr;
-    int rc = swf_scan(in->trace, &hdr, rescan_one, &r, err);
-    free(r.by_line);
-    return rc;
+    return v;
+}
+
+/* The trace's records as the reader kept them (workload.recs), in file
+ * order, each matched to its job by line number: the jobs in line order
+ * are met in turn, so a cursor over them finds each without a search. A
+ * record the replay skipped keeps its fields, with -1 as its wait. */
+static void write_from_recs(struct obuf *f, const struct workload *wl,
+                            const struct sim_outcome *out, const struct swfout_info *in)
+{
+    void **jobs = jobs_by_line(wl);
+    size_t next = 0; /* the first job not behind the record */
+    header(f, in, wl->recs->n);
+    struct swfpack_cursor c = {0};
+    struct swf_rec w;
+    while (swfpack_next(wl->recs, &c, &w) == 0) {
+        while (next < wl->njobs && ((const struct wl_job *)jobs[next])->line < w.line)
+            next++;
+        const struct wl_job *j = next < wl->njobs ? jobs[next] : NULL;
+        if (j && j->line == w.line) {
+            struct simfields s = sim_fields(j, &out[j - wl->jobs]);
+            w.wait = s.wait;
+            w.runtime = s.run;
+            w.alloc = s.alloc;
+            w.status = s.status;
+        } else {
+            w.wait = -1; /* skipped: not simulated */
+        }
+        swf_line(f, &w);
+    }
+    free(jobs);
 }
 
 /* --------------------------------------- a Maui trace: numbers for names */
@@ -206,8 +197,8 @@ static struct swf_rec maui_rec(const struct wl_job *w, size_t i, struct numberin
     return r;
 }
 
-static int write_from_maui(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,
-                           const struct swfout_info *in)
+static void write_from_maui(struct obuf *f, const struct workload *wl,
+                            const struct sim_outcome *out, const struct swfout_info *in)
 {
     struct numbering num[NUM_KINDS] = {0};
     for (int k = 0; k < NUM_KINDS; k++)
@@ -238,15 +229,16 @@ static int write_from_maui(struct obuf *f, const struct workload *wl, const stru
         strmap_free(&num[k].at);
         free(num[k].names);
     }
-    return 0;
 }
 
 int swfout_write(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,
                  const struct swfout_info *info, struct err *err)
 {
-    int rc = info->trace_is_swf ? write_from_swf(f, wl, out, info, err)
-                                : write_from_maui(f, wl, out, info);
-    if (rc == 0 && obuf_failed(f))
-        rc = err_set(err, "writing the SWF file failed");
-    return rc;
+    if (wl->recs)
+        write_from_recs(f, wl, out, info);
+    else
+        write_from_maui(f, wl, out, info);
+    if (obuf_failed(f))
+        return err_set(err, "writing the SWF file failed");
+    return 0;
 }

@@ -7,9 +7,10 @@
  * start), 5 (allocated processors) and 11 (status: 1 completed, 0 killed
  * at its limit, 5 cancelled, rejected or never started, -1 still running
  * when the replay stopped); a job that did not start has -1 in 3, 4 and 5.
- * The other fields are the trace's: an SWF trace is read again, record by
- * record, and each record's other fields written as they were (a record the
- * replay skipped keeps its fields, with -1 as its wait); a Maui workload
+ * The other fields are the trace's: an SWF trace's records, kept as they
+ * were read (workload_read_swf's WL_KEEP_RECS), are written with their
+ * other fields as they were (a record the replay skipped keeps its fields,
+ * with -1 as its wait); a Maui workload
  * trace's jobs are numbered 1, 2, ... in submit order, and names that are
  * not numbers (users, groups, classes) numbered by first appearance, the
  * numbering given in header comments. Lines come in the trace's order.
@@ -30,7 +31,6 @@
 /* What the header says. Borrowed strings; NULL: not said. */
 struct swfout_info {
     const char *trace;      /* the trace replayed (its path) */
-    int trace_is_swf;       /* read the trace again for its fields */
     const char *config;     /* the configuration (file, or "defaults") */
     const char *policy;     /* one line on the policy */
     long long nodes, procs; /* the cluster: MaxNodes, MaxProcs */
@@ -39,9 +39,10 @@ struct swfout_info {
 };
 
 /*
- * Write the file: header comments, then a line per trace record. out has
- * wl->njobs entries (sim_run's). Returns 0, or -1 with err set when the
- * trace cannot be read again (it changed under us) or writing failed.
+ * Write the file: header comments, then a line per trace record (wl->recs
+ * when the workload kept them: an SWF trace's; else its jobs, as a Maui
+ * trace's). out has wl->njobs entries (sim_run's). Returns 0, or -1 with err
+ * set when writing failed.
  */
 int swfout_write(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,
                  const struct swfout_info *info, struct err *err);

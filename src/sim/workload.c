@@ -492,8 +492,9 @@ struct swf_load {
     struct workload *wl;
     const char *path;
     int strict;
-    int recorded;        /* keep the log's starts (WL_RECORDED) */
-    struct err unusable; /* strict: the first record that cannot be replayed */
+    int recorded;         /* keep the log's starts (WL_RECORDED) */
+    struct swfpack *recs; /* keep every record here (WL_KEEP_RECS), or NULL */
+    struct err unusable;  /* strict: the first record that cannot be replayed */
     int have_unusable;
     int deps;              /* replay fields 17/18 (not WL_NO_DEPS) */
     struct strmap skipped; /* ids of the skipped records, when deps: a job */
@@ -504,6 +505,8 @@ struct swf_load {
 static int load_rec(void *ctx, const struct swf_rec *r, struct err *err)
 {
     struct swf_load *ld = ctx;
+    if (ld->recs)
+        swfpack_add(ld->recs, r);
     const char *why = unusable(r);
     if (!why) {
         if (swf_fits(r, r->req_procs > 0 ? r->req_procs : r->alloc, ld->path, err) < 0)
@@ -606,6 +609,8 @@ int workload_read_swf(const char *path, int flags, struct workload *wl, struct e
                           .strict = (flags & WL_STRICT) != 0,
                           .recorded = (flags & WL_RECORDED) != 0,
                           .deps = (flags & WL_NO_DEPS) == 0};
+    if (flags & WL_KEEP_RECS)
+        ld.recs = wl->recs = xcalloc(1, sizeof *wl->recs);
     strmap_init(&ld.skipped);
     struct swf_header hdr;
     int bad = swf_scan(path, &hdr, load_rec, &ld, err) < 0;
@@ -635,6 +640,8 @@ int workload_read_swf(const char *path, int flags, struct workload *wl, struct e
             wl->more = xrealloc(wl->more, wl->njobs * sizeof *wl->more);
         wl->cap = wl->njobs;
     }
+    if (wl->recs)
+        swfpack_trim(wl->recs);
     wl->max_nodes = hdr.max_nodes;
     wl->max_procs = hdr.max_procs;
     wl->unix_start = hdr.unix_start;
@@ -650,6 +657,9 @@ void workload_free(struct workload *wl)
     free(wl->names);
     free(wl->numnames);
     free(wl->idtext);
+    if (wl->recs)
+        swfpack_free(wl->recs);
+    free(wl->recs);
     for (size_t i = 0; i < wl->nblocks; i++)
         free(wl->blocks[i]);
     free(wl->blocks);

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "trace/swf.h"
+#include "trace/swfpack.h"
 #include "util/err.h"
 #include "util/strmap.h"
 
@@ -140,6 +141,8 @@ struct workload {
     size_t capnum;                     /* value, when small: interned already */
     const char **idtext;               /* the ids that are not numbers (wl_job.id) */
     size_t nidtext, capidtext;
+    struct swfpack *recs; /* an SWF trace's every record as read, in file order
+                             (WL_KEEP_RECS: --swf-out), else NULL */
 };
 
 /* A job's id as text, NULL when it has none: its text id, or its number
@@ -189,13 +192,15 @@ void workload_sort(struct workload *wl);
 
 /*
  * Build the workload from the SWF trace at path, record by record (the raw
- * records are not kept: a trace's memory is its compact jobs). flags:
- * WL_STRICT, a record that would be skipped is an error instead (after the
- * file's syntax, which is checked first); WL_RECORDED, keep the start the
- * log recorded for each job (rec_start; else NULL). On error returns -1 with
- * *wl empty and err naming the file and line.
+ * records are not kept unless asked: a trace's memory is its compact jobs).
+ * flags: WL_STRICT, a record that would be skipped is an error instead
+ * (after the file's syntax, which is checked first); WL_RECORDED, keep the
+ * start the log recorded for each job (rec_start; else NULL); WL_KEEP_RECS,
+ * keep every record, skipped ones too, as it was read (recs, about 30 bytes
+ * a record; else NULL). On error returns -1 with *wl empty and err naming
+ * the file and line.
  */
-enum { WL_STRICT = 1, WL_RECORDED = 2, WL_NO_DEPS = 4 };
+enum { WL_STRICT = 1, WL_RECORDED = 2, WL_NO_DEPS = 4, WL_KEEP_RECS = 8 };
 int workload_read_swf(const char *path, int flags, struct workload *wl, struct err *err);
 void workload_free(struct workload *wl);
 

@@ -78,6 +78,45 @@ static inline void obuf_ll(struct obuf *b, long long v)
     obuf_ll_any(b, v);
 }
 
+/*
+ * Formatting in place, a row in one go: obuf_reserve(b, n) makes room for
+ * n bytes (at most 1 MB) and returns where they start; the caller writes
+ * there with the obuf_fmt_* functions (each needs its room past where it
+ * starts, and may write scratch bytes past what it returns) and plain
+ * stores, then obuf_commit(b, end) takes the bytes up to end. Nothing else
+ * may touch b in between.
+ */
+#define OBUF_LL_ROOM 24     /* a number: sign, 20 digits, scratch */
+#define OBUF_FIXED_ROOM 336 /* printf's "%.9f" of the largest double, and more */
+char *obuf_reserve_slow(struct obuf *b, size_t n);
+static inline char *obuf_reserve(struct obuf *b, size_t n)
+{
+    return n <= b->cap - b->len ? b->buf + b->len : obuf_reserve_slow(b, n);
+}
+static inline void obuf_commit(struct obuf *b, char *end)
+{
+    b->len = (size_t)(end - b->buf);
+}
+
+/* v in decimal at p (OBUF_LL_ROOM bytes), as printf's %lld / %llu; returns
+ * the end. */
+char *obuf_fmt_ull(char *p, unsigned long long v);
+char *obuf_fmt_ll_any(char *p, long long v);
+static inline char *obuf_fmt_ll(char *p, long long v)
+{
+    if (v >= -1 && v <= 9) { /* a digit or SWF's -1, as obuf_ll */
+        *p = '-';
+        p += v < 0;
+        *p++ = (char)('0' + (v < 0 ? 1 : v));
+        return p;
+    }
+    return obuf_fmt_ll_any(p, v);
+}
+
+/* v as obuf_fixed writes it at p (OBUF_FIXED_ROOM bytes), decimals 0..9;
+ * returns the end. */
+char *obuf_fmt_fixed(char *p, double v, int decimals);
+
 /* Append v as printf's "%.<decimals>f" writes it (the exact binary value
  * rounded half to even; "-0.000" for small negatives; inf, nan as printf). */
 void obuf_fixed(struct obuf *b, double v, int decimals);

@@ -2,7 +2,8 @@
  * t_obuf — the buffered writer (util/obuf): integers and fixed-point
  * numbers exactly as printf writes them (negatives, LLONG_MIN, zero, -0,
  * ties rounded half to even, 300,000 random values against snprintf;
- * integers of every length, around every power of ten),
+ * integers of every length, around every power of ten; below 10^16 eight
+ * digits at a time, each digit path checked for every value when written),
  * text larger than the buffer reaching the file whole, and a write that
  * fails (a full disk: /dev/full) reported with the file's name.
  */
@@ -78,7 +79,7 @@ static int want_ll(char *want, size_t n, size_t *len, int neg, unsigned long lon
 /*
  * The digit count found before the digits are written in place: every power
  * of ten and its neighbours, both signs, and random values of every bit
- * length, appended to one writer (in place while they fit, through the
+ * length (a third negative), appended to one writer (in place while they fit, through the
  * slow path when the buffer must grow) and compared with snprintf's text.
  */
 static void test_integer_lengths(void)
@@ -101,14 +102,36 @@ static void test_integer_lengths(void)
     for (int i = 0; i < 20000; i++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         unsigned long long u = x >> (i % 64);
-        obuf_ull(b, u);
+        int neg = i % 3 == 0 && u && u <= (unsigned long long)LLONG_MAX;
+        neg ? obuf_ll(b, -(long long)u) : obuf_ull(b, u);
         obuf_putc(b, ',');
-        CHECK(want_ll(want, sizeof want, &len, 0, u));
+        CHECK(want_ll(want, sizeof want, &len, neg, u));
     }
     size_t got_len;
     const char *got = obuf_data(b, &got_len);
     CHECK_EQ(got_len, len);
     CHECK(memcmp(got, want, len) == 0);
+    obuf_close(b, NULL);
+}
+
+/* Every value below 10^6 (the short ways: a pair, four digits, eight with
+ * their leading zeros stripped) and every 997th below 10^9, one number a
+ * writer's row, against snprintf. */
+static void test_integer_values(void)
+{
+    struct obuf *b = obuf_mem();
+    int bad = 0;
+    for (unsigned long long u = 0; u < 1000000000ULL && bad < 5; u += u < 1000000 ? 1 : 997) {
+        char want[24];
+        size_t n;
+        obuf_reset(b);
+        obuf_ull(b, u);
+        snprintf(want, sizeof want, "%llu", u);
+        const char *got = obuf_data(b, &n);
+        if (strcmp(got, want) != 0 && ++bad)
+            fprintf(stderr, "%llu: obuf \"%s\"\n", u, got);
+    }
+    CHECK_EQ(bad, 0);
     obuf_close(b, NULL);
 }
 
@@ -127,6 +150,11 @@ static void test_fixed_edges(void)
 {
     CHECK_STR(fixed(0.0, 3), "0.000");
     CHECK_STR(fixed(-0.0, 3), "-0.000");
+    CHECK_STR(fixed(1.0, 6), "1.000000"); /* whole numbers: no rounding to do */
+    CHECK_STR(fixed(-7.0, 2), "-7.00");
+    CHECK_STR(fixed(123456.0, 0), "123456");
+    CHECK(same_as_printf(4503599627370495.0, 9)); /* 2^52 - 1 */
+    CHECK(same_as_printf(-4503599627370495.0, 1));
     CHECK_STR(fixed(-0.0001, 3), "-0.000"); /* printf keeps the sign */
     CHECK_STR(fixed(0.125, 2), "0.12");     /* an exact tie: to even */
     CHECK_STR(fixed(0.375, 2), "0.38");
@@ -230,6 +258,7 @@ int main(void)
 {
     TEST_RUN(test_integers);
     TEST_RUN(test_integer_lengths);
+    TEST_RUN(test_integer_values);
     TEST_RUN(test_reset);
     TEST_RUN(test_fixed_edges);
     TEST_RUN(test_fixed_random);
