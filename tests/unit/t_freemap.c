@@ -5,7 +5,8 @@
  * and on four-processor nodes (walk_plain). A job is never placed on a
  * node that is not up, no up node holds more than it has, and once every
  * job ended and every node is back a job asking for the whole cluster
- * starts at once (no node with room lost from the map).
+ * starts at once (no node with room lost from the map). Each node's used
+ * processors match the running jobs' slots (a sum over them).
  */
 #include <stdlib.h>
 
@@ -66,6 +67,26 @@ static int placements_ok(struct sched *s, long now, int ppn)
     return 1;
 }
 
+/* Every node's used processors are what the running jobs' slots hold there
+ * (the model: a sum over the jobs), after the runs of nodes that starts
+ * take and ends give back (policy/alloc.c's take_run and give_run). */
+static int used_ok(struct sched *s)
+{
+    int model[NNODES] = {0};
+    for (size_t k = 0; k < sched_njobs(s); k++) {
+        const struct job *j = sched_job(s, k);
+        if (j->state != JOB_RUNNING)
+            continue;
+        for (size_t q = 0; q < j->nslots; q++)
+            for (unsigned i = 0; i < j->slots[q].nnodes; i++)
+                model[j->slots[q].node + i] += (int)j->slots[q].procs;
+    }
+    for (size_t i = 0; i < NNODES; i++)
+        if (sched_node_used(s, i) != model[i])
+            return 0;
+    return 1;
+}
+
 /* End every running job at now; whether any job was queued or running. */
 static int busy(struct sched *s, long now)
 {
@@ -104,7 +125,7 @@ static void run_seed(unsigned long seed, int ppn)
             sched_node_set_state(s, i, up ? NODE_DOWN : NODE_UP, NULL);
         }
         sched_iterate(s, now);
-        if (!placements_ok(s, now, ppn))
+        if (!placements_ok(s, now, ppn) || !used_ok(s))
             bad++;
     }
     CHECK_EQ(bad, 0);
