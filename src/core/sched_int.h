@@ -445,6 +445,14 @@ struct job **eset_rest(struct sched *s, size_t i, size_t *n);
 int eset_unread_least(struct sched *s, double least[LIM_NTYPES]);
 /* A job of the open component. */
 const struct job *eset_rep(const struct sched *s);
+/* From position i of the walk (eset_at's), past the stopped jobs every one
+ * of which the walk at `level` refuses, as its turns would, by their
+ * requests alone: the position to go on from. least gets what their turns
+ * would have noted (elig.c's note_refusal). *end: 0 at the walk's start. */
+size_t eset_skip(struct sched *s, size_t i, size_t *end, enum lim_level level, double least[2]);
+/* The same over v[i, n), the rest of a cut walk (eset_rest). */
+size_t eset_skip_rest(struct sched *s, struct job *const *v, size_t i, size_t n, size_t *end,
+                      enum lim_level level, double least[2]);
 /* The open component was walked: remember what its answer depends on,
  * park and unpark its jobs. */
 void eset_walked(struct sched *s, long now, long wake, long P, int restarted, int stopped);

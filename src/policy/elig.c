@@ -342,17 +342,24 @@ static int full_here(struct sched *s, struct walk *w, const struct job *j, enum 
 /*
  * Run `one` over the walk's jobs. In a component, once its credential is
  * full at `level` every later job is refused: the jobs policy/eset.c keeps
- * as refused already are not read, only the others (eset_rest).
+ * as refused already are not read, only the others (eset_rest). Before
+ * that, runs of its stopped jobs that every one goes over a limit are
+ * jumped (eset_skip): their turns would refuse them and change nothing but
+ * what note_refusal notes, which eset_skip notes for them.
  */
 static void run_walk(struct sched *s, struct walk *w, const struct prio_env *env, walk_fn *one,
                      enum lim_level level)
 {
     walk_clear(s, w, level);
     w->least[level][0] = w->least[level][1] = -1;
-    size_t i = 0;
+    size_t i = 0, end = 0;
     int cut = !w->whole && full_here(s, w, eset_rep(s), level);
     struct job *j;
-    while (!cut && (j = walk_job(s, w, &i))) {
+    while (!cut) {
+        if (!w->whole)
+            i = eset_skip(s, i, &end, level, w->least[level]);
+        if (!(j = walk_job(s, w, &i)))
+            break;
         int admitted = one(s, w, j, env);
         i++;
         cut = admitted && full_here(s, w, j, level); /* only an admission fills a limit */
@@ -360,7 +367,9 @@ static void run_walk(struct sched *s, struct walk *w, const struct prio_env *env
     if (cut) {
         size_t n;
         struct job **rest = eset_rest(s, i, &n);
-        for (size_t k = 0; k < n; k++)
+        end = 0;
+        for (size_t k = 0; (k = eset_skip_rest(s, rest, k, n, &end, level, w->least[level])) < n;
+             k++)
             one(s, w, rest[k], env);
     }
     if (!w->whole) {

@@ -816,6 +816,23 @@ void limits_violations2(const struct limits *L, const struct job *j, int kind, e
     }
 }
 
+int limits_room(const struct limits *L, const struct job *j, int kind, enum lim_level level,
+                struct lim_room *r)
+{
+    const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (!sl || !L->conf->any || L->conf->ignall_any)
+        return 0;
+    for (int m = 0; m < LIM_NMODES; m++) {
+        r->set[m] = sl->set[m][level];
+        if (r->set[m] & 1u << LIM_PE)
+            return 0;
+        r->use[m] = sl->use[m];
+        for (int t = 0; t < LIM_NTYPES; t++)
+            r->cap[m][t] = (double)sl->lim[m][level][t] + LIM_EPS;
+    }
+    return 1;
+}
+
 void limits_excess(const struct limits *L, const struct job *j, int kind, enum lim_mode mode,
                    enum lim_level level, const double req[LIM_NTYPES], double excess[LIM_NTYPES])
 {
