@@ -428,6 +428,17 @@ size_t eset_nparked(const struct sched *s);
 /* Rebuilding active usage: rates start at zero, each running job adds. */
 void eset_begin(struct sched *s);
 void eset_running(struct sched *s, const struct job *j, long left);
+/* Active usage was rebuilt at now from the running jobs; cross: the first
+ * walltime end among them after now (AVAIL_NEVER: none). */
+void eset_rebuilt(struct sched *s, long now, long cross);
+/* Whether active usage at now is the last rebuild's less what time ran
+ * down since (the same running jobs, none past its walltime, the same
+ * limits, whole numbers): then it is moved on to now, and is as a rebuild
+ * would make it. */
+int eset_run_down(struct sched *s, long now);
+/* j starts or stops running (or is suspended, or resumed): its
+ * credential's active usage moves other than by time. */
+void eset_moved(struct sched *s, const struct job *j);
 /* The next component, from *k on, due for a walk at now (1), or none (0). */
 int eset_due(struct sched *s, size_t *k, long now);
 /* The next component, from *k on, a job of which started in this iteration. */

@@ -172,8 +172,11 @@ static void rebuild_active(struct sched *s, const struct prio_env *env, long now
     double req[LIM_NTYPES];
     if (!limits_any(s->lim.limits))
         return; /* fairshare caps alone: no limit reads the usage */
+    if (s->el.eset && eset_run_down(s, now))
+        return; /* time alone moved it since the last rebuild */
     limits_clear_kind(s->lim.limits, eset_kind(s), LIM_ACTIVE);
     eset_begin(s);
+    long cross = AVAIL_NEVER;
     for (size_t i = 0; i < s->pl.running.n; i++) {
         const struct job *j = s->pl.running.v[i];
         long left = j->start + j->walltime - now;
@@ -182,7 +185,11 @@ static void rebuild_active(struct sched *s, const struct prio_env *env, long now
         if (left > 0 && !s->el.eset) /* its PS and WC run down (eset keeps its own rates) */
             limits_add_rate(s->lim.limits, j, -1, +1);
         eset_running(s, j, left);
+        if (left > 0 && now + left < cross)
+            cross = now + left;
     }
+    if (s->el.eset)
+        eset_rebuilt(s, now, cross);
 }
 
 /* Per-job limits (MAX.WCLIMIT, ...) depend on the job, the limits and the

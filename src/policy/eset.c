@@ -80,6 +80,8 @@ struct eset_comp {
     size_t maxord;
     double idle_end[2][LIM_NTYPES]; /* idle usage at the end of its hard and soft walks */
     int started;                    /* a job of it started in this iteration */
+    int moved;                      /* a job of its credential started or stopped running since
+                                       its last walk (eset_moved) */
     int listed;                     /* in eset.live */
     int odd;                        /* some b job is not blocked (the soft walk admitted a job the
                                        hard walk refused): its walks read b whole */
@@ -131,6 +133,15 @@ struct eset {
     size_t *stl, nstl, capstl;
     int parked_some;   /* s->q.queue holds parked jobs: filter them out */
     int unparked_some; /* jobs came back to s->q.queue: sort it */
+    /* Active usage as of act_at (elig.c rebuilds it, eset_run_down moves
+     * it on): valid while act_ok, for limits generation act_gen, until
+     * act_cross, the first walltime end of a running job after act_at; no
+     * job started or stopped running since while !moved_any. run: the
+     * components whose rates (cur) are not 0. */
+    int act_ok, moved_any;
+    unsigned long act_gen;
+    long act_at, act_cross;
+    size_t *run, nrun, caprun;
 };
 
 /* Rates are kept for PS and WC, the usage types time runs down. */
@@ -400,6 +411,7 @@ void eset_free(struct eset *e)
     free(e->c);
     free(e->live);
     free(e->stl);
+    free(e->run);
     free(e->cur.sa);
     free(e->cur.tmp);
     free(e->cur.rest);
@@ -503,25 +515,67 @@ size_t eset_nparked(const struct sched *s)
 
 void eset_running(struct sched *s, const struct job *j, long left)
 {
-    if (!s->el.eset || left <= 0)
+    struct eset *e = s->el.eset;
+    if (!e || left <= 0)
         return;
-    struct eset_comp *c = comp_of(s->el.eset, j);
+    struct eset_comp *c = comp_of(e, j);
+    if (c->cur[R_WC] == 0) {
+        e->run = xgrow(e->run, &e->caprun, e->nrun + 1, sizeof *e->run);
+        e->run[e->nrun++] = (size_t)(c - e->c);
+    }
     c->cur[R_PS] += (double)job_procs(j);
     c->cur[R_WC] += 1;
 }
 
 void eset_begin(struct sched *s)
 {
-    for (size_t k = 0; s->el.eset && k < s->el.eset->nc; k++)
-        s->el.eset->c[k].cur[R_PS] = s->el.eset->c[k].cur[R_WC] = 0;
+    struct eset *e = s->el.eset;
+    if (!e)
+        return;
+    for (size_t i = 0; i < e->nrun; i++) /* every component whose rates are not 0 */
+        e->c[e->run[i]].cur[R_PS] = e->c[e->run[i]].cur[R_WC] = 0;
+    e->nrun = 0;
+}
+
+void eset_rebuilt(struct sched *s, long now, long cross)
+{
+    struct eset *e = s->el.eset;
+    e->act_ok = 1;
+    e->moved_any = 0;
+    e->act_gen = s->lim.limits_gen;
+    e->act_at = now;
+    e->act_cross = cross;
+}
+
+int eset_run_down(struct sched *s, long now)
+{
+    struct eset *e = s->el.eset;
+    if (!e->act_ok || e->moved_any || e->act_gen != s->lim.limits_gen || now < e->act_at ||
+        now >= e->act_cross || limits_pe_any(s->lim.limits))
+        return 0;
+    double dt = (double)(now - e->act_at);
+    for (size_t i = 0; dt > 0 && i < e->nrun; i++) {
+        const struct eset_comp *c = &e->c[e->run[i]];
+        limits_run_down(s->lim.limits, e->kind, e->run[i], c->cur[R_PS] * dt, c->cur[R_WC] * dt);
+    }
+    e->act_at = now;
+    return 1;
 }
 
 /* Whether the credential's active usage now is the last walk's, run down by
- * the time since at the rates it had: nothing of it started or ended. */
+ * the time since at the rates it had: nothing of it started or ended. When
+ * no job of it started or stopped running since (eset_moved), the rates
+ * answer: they count the jobs with walltime left, and fall when one passes
+ * it; else the same jobs give the walk's usage less rate x time, exactly
+ * (active usage is rebuilt from the running jobs, whole numbers — unless
+ * processor equivalents are counted, fractions summed in the running
+ * jobs' order, which may move). */
 static int usage_as_predicted(const struct sched *s, const struct eset_comp *c, long now)
 {
     if (c->cur[R_PS] != c->rate[R_PS] || c->cur[R_WC] != c->rate[R_WC])
         return 0;
+    if (!c->moved && !limits_pe_any(s->lim.limits))
+        return 1;
     const double *u = limits_usage(s->lim.limits, comp_any(c), s->el.eset->kind, LIM_ACTIVE);
     double dt = (double)(now - c->walked);
     for (int t = 0; t < LIM_NTYPES; t++) {
@@ -534,6 +588,14 @@ static int usage_as_predicted(const struct sched *s, const struct eset_comp *c, 
             return 0;
     }
     return 1;
+}
+
+void eset_moved(struct sched *s, const struct job *j)
+{
+    if (s->el.eset) {
+        comp_of(s->el.eset, j)->moved = 1;
+        s->el.eset->moved_any = 1;
+    }
 }
 
 int eset_due(struct sched *s, size_t *k, long now)
@@ -1006,6 +1068,7 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
     c->lift = u->append && c->lift < wake ? c->lift : wake;
     c->walked = now;
     c->dirty = 0;
+    c->moved = 0;
     c->nnew = 0;
     c->rate[R_PS] = c->cur[R_PS];
     c->rate[R_WC] = c->cur[R_WC];

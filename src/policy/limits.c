@@ -816,6 +816,21 @@ void limits_violations2(const struct limits *L, const struct job *j, int kind, e
     }
 }
 
+void limits_run_down(struct limits *L, int kind, size_t index, double ps, double wc)
+{
+    if (kind < 0 || index >= L->nslots[kind])
+        return;
+    double *use = L->slots[kind][index].use[LIM_ACTIVE], req[LIM_NTYPES] = {0};
+    req[LIM_PS] = ps;
+    req[LIM_WC] = wc;
+    add_into(use, req, -1, LIM_NTYPES);
+}
+
+int limits_pe_any(const struct limits *L)
+{
+    return L->conf->pe_any;
+}
+
 int limits_room(const struct limits *L, const struct job *j, int kind, enum lim_level level,
                 struct lim_room *r)
 {

@@ -172,6 +172,14 @@ struct lim_room {
  * 0 when that does not hold for every job alike (no bound slot, a QOS with
  * IGNALL) or a limit is on processor equivalents (which depend on the
  * cluster, not on the job alone). */
+/* Whether some limit is on processor equivalents: requests then count them
+ * (limits_request_for), fractions whose sums depend on their order. */
+int limits_pe_any(const struct limits *L);
+
+/* Take ps processor-seconds and wc seconds off the active usage of the
+ * credential of kind `kind` and index `index` (time running its jobs down). */
+void limits_run_down(struct limits *L, int kind, size_t index, double ps, double wc);
+
 int limits_room(const struct limits *L, const struct job *j, int kind, enum lim_level level,
                 struct lim_room *r);
 
