@@ -439,6 +439,10 @@ int eset_run_down(struct sched *s, long now);
 /* j starts or stops running (or is suspended, or resumed): its
  * credential's active usage moves other than by time. */
 void eset_moved(struct sched *s, const struct job *j);
+/* The same for a start (iter_mark_running, after elig_started) and a stop
+ * (queue_stop), which eset_run_down follows without a rebuild. */
+void eset_started(struct sched *s, const struct job *j);
+void eset_stopped(struct sched *s, const struct job *j);
 /* The next component, from *k on, due for a walk at now (1), or none (0). */
 int eset_due(struct sched *s, size_t *k, long now);
 /* The next component, from *k on, a job of which started in this iteration. */

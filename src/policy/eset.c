@@ -82,6 +82,7 @@ struct eset_comp {
     int started;                    /* a job of it started in this iteration */
     int moved;                      /* a job of its credential started or stopped running since
                                        its last walk (eset_moved) */
+    int inrun;                      /* in eset.run */
     int listed;                     /* in eset.live */
     int odd;                        /* some b job is not blocked (the soft walk admitted a job the
                                        hard walk refused): its walks read b whole */
@@ -142,6 +143,14 @@ struct eset {
     unsigned long act_gen;
     long act_at, act_cross;
     size_t *run, nrun, caprun;
+    /* Jobs that stopped running since act_at: what they held then, taken
+     * off where a rebuild would have dropped them (at the next one). */
+    struct eset_stop {
+        size_t k;
+        double req[LIM_NTYPES];
+        double procs; /* its rates' share (0: no walltime left at act_at) */
+    } * stops;
+    size_t nstops, capstops;
 };
 
 /* Rates are kept for PS and WC, the usage types time runs down. */
@@ -412,6 +421,7 @@ void eset_free(struct eset *e)
     free(e->live);
     free(e->stl);
     free(e->run);
+    free(e->stops);
     free(e->cur.sa);
     free(e->cur.tmp);
     free(e->cur.rest);
@@ -519,9 +529,10 @@ void eset_running(struct sched *s, const struct job *j, long left)
     if (!e || left <= 0)
         return;
     struct eset_comp *c = comp_of(e, j);
-    if (c->cur[R_WC] == 0) {
+    if (!c->inrun) {
         e->run = xgrow(e->run, &e->caprun, e->nrun + 1, sizeof *e->run);
         e->run[e->nrun++] = (size_t)(c - e->c);
+        c->inrun = 1;
     }
     c->cur[R_PS] += (double)job_procs(j);
     c->cur[R_WC] += 1;
@@ -532,8 +543,11 @@ void eset_begin(struct sched *s)
     struct eset *e = s->el.eset;
     if (!e)
         return;
-    for (size_t i = 0; i < e->nrun; i++) /* every component whose rates are not 0 */
-        e->c[e->run[i]].cur[R_PS] = e->c[e->run[i]].cur[R_WC] = 0;
+    for (size_t i = 0; i < e->nrun; i++) { /* every component whose rates are not 0 */
+        struct eset_comp *c = &e->c[e->run[i]];
+        c->cur[R_PS] = c->cur[R_WC] = 0;
+        c->inrun = 0;
+    }
     e->nrun = 0;
 }
 
@@ -545,6 +559,7 @@ void eset_rebuilt(struct sched *s, long now, long cross)
     e->act_gen = s->lim.limits_gen;
     e->act_at = now;
     e->act_cross = cross;
+    e->nstops = 0;
 }
 
 int eset_run_down(struct sched *s, long now)
@@ -553,6 +568,13 @@ int eset_run_down(struct sched *s, long now)
     if (!e->act_ok || e->moved_any || e->act_gen != s->lim.limits_gen || now < e->act_at ||
         now >= e->act_cross || limits_pe_any(s->lim.limits))
         return 0;
+    for (size_t i = 0; i < e->nstops; i++) { /* as a rebuild, without them */
+        const struct eset_stop *x = &e->stops[i];
+        limits_take(s->lim.limits, e->kind, x->k, x->req);
+        e->c[x->k].cur[R_PS] -= x->procs;
+        e->c[x->k].cur[R_WC] -= x->procs > 0;
+    }
+    e->nstops = 0;
     double dt = (double)(now - e->act_at);
     for (size_t i = 0; dt > 0 && i < e->nrun; i++) {
         const struct eset_comp *c = &e->c[e->run[i]];
@@ -596,6 +618,39 @@ void eset_moved(struct sched *s, const struct job *j)
         comp_of(s->el.eset, j)->moved = 1;
         s->el.eset->moved_any = 1;
     }
+}
+
+void eset_started(struct sched *s, const struct job *j)
+{
+    struct eset *e = s->el.eset;
+    if (!e)
+        return;
+    comp_of(e, j)->moved = 1;
+    /* elig_started added its whole walltime: what a rebuild at act_at
+     * gives it if it started then. */
+    if (j->start != e->act_at || j->walltime <= 0)
+        e->moved_any = 1;
+    else if (j->start + j->walltime < e->act_cross)
+        e->act_cross = j->start + j->walltime;
+}
+
+void eset_stopped(struct sched *s, const struct job *j)
+{
+    struct eset *e = s->el.eset;
+    if (!e)
+        return;
+    struct eset_comp *c = comp_of(e, j);
+    c->moved = 1;
+    if (!e->act_ok || e->moved_any || limits_pe_any(s->lim.limits)) {
+        e->moved_any = 1;
+        return;
+    }
+    long left = j->start + j->walltime - e->act_at;
+    e->stops = xgrow(e->stops, &e->capstops, e->nstops + 1, sizeof *e->stops);
+    struct eset_stop *x = &e->stops[e->nstops++];
+    x->k = (size_t)(c - e->c);
+    limits_request_for(s->lim.limits, j, left > 0 ? left : 0, NULL, x->req);
+    x->procs = left > 0 ? (double)job_procs(j) : 0;
 }
 
 int eset_due(struct sched *s, size_t *k, long now)

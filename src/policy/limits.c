@@ -818,12 +818,23 @@ void limits_violations2(const struct limits *L, const struct job *j, int kind, e
 
 void limits_run_down(struct limits *L, int kind, size_t index, double ps, double wc)
 {
-    if (kind < 0 || index >= L->nslots[kind])
-        return;
-    double *use = L->slots[kind][index].use[LIM_ACTIVE], req[LIM_NTYPES] = {0};
+    double req[LIM_NTYPES] = {0};
     req[LIM_PS] = ps;
     req[LIM_WC] = wc;
-    add_into(use, req, -1, LIM_NTYPES);
+    limits_take(L, kind, index, req);
+}
+
+void limits_take(struct limits *L, int kind, size_t index, const double req[LIM_NTYPES])
+{
+    if (kind < 0 || index >= L->nslots[kind])
+        return;
+    struct lim_slot *sl = &L->slots[kind][index];
+    for (unsigned m = sl->kept; m; m &= m - 1) { /* as limits_add_kind keeps them */
+        int t = __builtin_ctz(m);
+        sl->use[LIM_ACTIVE][t] -= req[t];
+        if (sl->use[LIM_ACTIVE][t] < LIM_EPS && sl->use[LIM_ACTIVE][t] > -LIM_EPS)
+            sl->use[LIM_ACTIVE][t] = 0;
+    }
 }
 
 int limits_pe_any(const struct limits *L)

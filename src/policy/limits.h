@@ -179,6 +179,8 @@ int limits_pe_any(const struct limits *L);
 /* Take ps processor-seconds and wc seconds off the active usage of the
  * credential of kind `kind` and index `index` (time running its jobs down). */
 void limits_run_down(struct limits *L, int kind, size_t index, double ps, double wc);
+/* Take request req off the same (a job that stopped running). */
+void limits_take(struct limits *L, int kind, size_t index, const double req[LIM_NTYPES]);
 
 int limits_room(const struct limits *L, const struct job *j, int kind, enum lim_level level,
                 struct lim_room *r);
