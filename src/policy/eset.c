@@ -116,6 +116,7 @@ struct eset_cur {
 struct eset {
     enum cred_kind kind;
     unsigned long limits_gen;
+    unsigned types;      /* the types the trees keep: limits_kind_types', and the job count */
     struct eset_comp *c; /* by credential index */
     size_t nc, capc;
     struct eset_cur cur;
@@ -199,11 +200,13 @@ static void least_of(const struct job *j, double v[LIM_NTYPES])
     v[LIM_PE] = 0;
 }
 
-static void seg_pull(struct eset_comp *c, size_t i)
+/* Types outside eset.types (m) are never read: no limit is on them. */
+static void seg_pull(struct eset_comp *c, size_t i, unsigned m)
 {
     const struct seg_node *l = &c->seg[2 * i], *r = &c->seg[2 * i + 1];
     struct seg_node *n = &c->seg[i];
-    for (int t = 0; t < LIM_NTYPES; t++) {
+    for (; m; m &= m - 1) {
+        int t = __builtin_ctz(m);
         n->lo[t] = l->lo[t] < r->lo[t] ? l->lo[t] : r->lo[t];
         n->hi[t] = l->hi[t] > r->hi[t] ? l->hi[t] : r->hi[t];
     }
@@ -239,7 +242,7 @@ static void seg_set_range(const struct sched *s, struct eset_comp *c, size_t lo,
         seg_leaf(s, c->b[i], &c->seg[c->segcap + i]);
     for (lo = (c->segcap + lo) / 2, hi = (c->segcap + hi - 1) / 2; lo >= 1; lo /= 2, hi /= 2)
         for (size_t k = lo; k <= hi; k++)
-            seg_pull(c, k);
+            seg_pull(c, k, s->el.eset->types);
 }
 
 static void seg_set(const struct sched *s, struct eset_comp *c, size_t i)
@@ -254,13 +257,13 @@ static void seg_rebuild(const struct sched *s, struct eset_comp *c)
         cap *= 2;
     if (cap != c->segcap) {
         free(c->seg);
-        c->seg = xmalloc(2 * cap * sizeof *c->seg);
+        c->seg = xcalloc(2 * cap, sizeof *c->seg);
         c->segcap = cap;
     }
     for (size_t i = 0; i < cap; i++)
         seg_leaf(s, i < c->nb && i >= c->bh ? c->b[i] : NULL, &c->seg[cap + i]);
     for (size_t k = cap - 1; k >= 1; k--)
-        seg_pull(c, k);
+        seg_pull(c, k, s->el.eset->types);
     c->seg_ok = 1;
 }
 
@@ -373,6 +376,7 @@ static void turn_on(struct sched *s)
     struct eset *e = xcalloc(1, sizeof *e);
     e->kind = (enum cred_kind)limits_single_kind(s->lim.limits);
     e->limits_gen = s->lim.limits_gen;
+    e->types = limits_kind_types(s->lim.limits, e->kind) | 1u << LIM_JOB;
     s->el.eset = e;
     for (size_t i = s->q.qhead; i < s->q.qlen; i++)
         if (s->q.queue[i])
@@ -439,8 +443,12 @@ void eset_sync(struct sched *s)
         turn_off(s);
     if (want && !s->el.eset)
         turn_on(s);
-    if (s->el.eset && s->el.eset->limits_gen != s->lim.limits_gen) {
-        s->el.eset->limits_gen = s->lim.limits_gen;
+    struct eset *e = s->el.eset;
+    if (e && e->limits_gen != s->lim.limits_gen) {
+        e->limits_gen = s->lim.limits_gen;
+        e->types = limits_kind_types(s->lim.limits, e->kind) | 1u << LIM_JOB;
+        for (size_t k = 0; k < e->nc; k++)
+            e->c[k].seg_ok = 0; /* built for the old types */
         s->el.elig_all = 1;
     }
 }
@@ -812,14 +820,17 @@ int eset_unread_least(struct sched *s, double least[LIM_NTYPES])
         return 0;
     if (!c->seg_ok || c->segcap < c->nb)
         seg_rebuild(s, c);
+    unsigned m = s->el.eset->types;
     for (int t = 0; t < LIM_NTYPES; t++)
-        least[t] = HUGE_VAL;
+        least[t] = m >> t & 1 ? HUGE_VAL : 0; /* 0: no request is less (no limit reads it) */
     for (size_t lo = u->ib + c->segcap, hi = c->nb + c->segcap; lo < hi; lo /= 2, hi /= 2) {
         const double *v[2] = {lo & 1 ? c->seg[lo++].lo : NULL, hi & 1 ? c->seg[--hi].lo : NULL};
         for (int side = 0; side < 2; side++)
-            for (int t = 0; v[side] && t < LIM_NTYPES; t++)
+            for (unsigned b = v[side] ? m : 0; b; b &= b - 1) {
+                int t = __builtin_ctz(b);
                 if (v[side][t] < least[t])
                     least[t] = v[side][t];
+            }
     }
     return least[LIM_JOB] < HUGE_VAL;
 }

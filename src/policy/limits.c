@@ -837,6 +837,20 @@ void limits_take(struct limits *L, int kind, size_t index, const double req[LIM_
     }
 }
 
+unsigned limits_kind_types(const struct limits *L, int kind)
+{
+    unsigned m = 0;
+    for (size_t i = 0; kind >= 0 && i < L->conf->nobjs[kind]; i++)
+        for (int mode = 0; mode < LIM_NMODES; mode++)
+            for (int t = 0; t < LIM_NTYPES; t++)
+                m |= L->conf->objs[kind][i]->own.v[mode][t].hard ? 1u << t : 0u;
+    const struct lim_obj *d = kind >= 0 ? L->conf->def[kind] : NULL;
+    for (int mode = 0; d && mode < LIM_NMODES; mode++)
+        for (int t = 0; t < LIM_NTYPES; t++)
+            m |= d->own.v[mode][t].hard ? 1u << t : 0u;
+    return m;
+}
+
 int limits_pe_any(const struct limits *L)
 {
     return L->conf->pe_any;

@@ -172,6 +172,12 @@ struct lim_room {
  * 0 when that does not hold for every job alike (no bound slot, a QOS with
  * IGNALL) or a limit is on processor equivalents (which depend on the
  * cluster, not on the job alone). */
+/* The types some usage limit of a credential of kind `kind` is on (bit
+ * 1 << t), own or DEFAULT, in either mode and at either level: when that
+ * kind is the only one limits count (limits_single_kind), no check reads
+ * a request's other types. */
+unsigned limits_kind_types(const struct limits *L, int kind);
+
 /* Whether some limit is on processor equivalents: requests then count them
  * (limits_request_for), fractions whose sums depend on their order. */
 int limits_pe_any(const struct limits *L);

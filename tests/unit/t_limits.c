@@ -1215,6 +1215,8 @@ static void test_room(void)
                 unsigned va, vi;
                 limits_violations2(f.L, j, kind, (enum lim_level)lv, req, &va, &vi);
                 CHECK(limits_room(f.L, j, kind, (enum lim_level)lv, &r));
+                /* limits_kind_types: every type a check reads */
+                CHECK_EQ((r.set[LIM_ACTIVE] | r.set[LIM_IDLE]) & ~limits_kind_types(f.L, kind), 0u);
                 unsigned v[LIM_NMODES] = {0};
                 for (int m = 0; m < LIM_NMODES; m++)
                     for (int t = 0; t < LIM_NTYPES; t++)
@@ -1226,7 +1228,12 @@ static void test_room(void)
         }
         fx_free(&f);
     }
-    struct fx f; /* a QOS with IGNALL somewhere, a limit on PE: no room */
+    struct fx f; /* the page's types; a QOS with IGNALL somewhere, a limit on PE: no room */
+    fx_init(&f);
+    CHECK_EQ(load(&f, cfgs[0]), 0);
+    CHECK_EQ(limits_kind_types(f.L, CRED_USER), 1u << LIM_JOB | 1u << LIM_PS);
+    CHECK_EQ(limits_kind_types(f.L, CRED_GROUP), 0u);
+    fx_free(&f);
     fx_init(&f);
     CHECK_EQ(load(&f, "USERCFG[DEFAULT] MAXJOB=2\nQOSCFG[hi] QFLAGS=IGNALL\n"), 0);
     struct job *a = job(&f, "alice", 1, 10);
