@@ -26,6 +26,12 @@
  * start, a few per credential under MAXIJOB, instead of the whole backlog;
  * it is sorted at every iteration, as the whole-queue walk orders it.
  *
+ * Within a walk, runs of stopped jobs every one of which a limit refuses
+ * are jumped (eset_skip: the tree over them keeps the least and greatest
+ * request of any range). Between walks, active usage is moved on by time
+ * and by the jobs that stopped running (eset_run_down) rather than rebuilt
+ * from every running job, while that gives what a rebuild gives.
+ *
  * Requires the static priority order (sched_order_is_static): otherwise
  * every priority moves at every iteration and the whole queue is walked, as
  * Maui does (eset off, elig.c's whole-queue walks). tests/integration/eset.sh
