@@ -437,6 +437,21 @@ size_t eset_nparked(const struct sched *s);
 /* Rebuilding active usage: rates start at zero, each running job adds. */
 void eset_begin(struct sched *s);
 void eset_running(struct sched *s, const struct job *j, long left);
+/* Active usage was rebuilt at now from the running jobs; cross: the first
+ * walltime end among them after now (AVAIL_NEVER: none). */
+void eset_rebuilt(struct sched *s, long now, long cross);
+/* Whether active usage at now is the last rebuild's less what time ran
+ * down since (the same running jobs, none past its walltime, the same
+ * limits, whole numbers): then it is moved on to now, and is as a rebuild
+ * would make it. */
+int eset_run_down(struct sched *s, long now);
+/* j starts or stops running (or is suspended, or resumed): its
+ * credential's active usage moves other than by time. */
+void eset_moved(struct sched *s, const struct job *j);
+/* The same for a start (iter_mark_running, after elig_started) and a stop
+ * (queue_stop), which eset_run_down follows without a rebuild. */
+void eset_started(struct sched *s, const struct job *j);
+void eset_stopped(struct sched *s, const struct job *j);
 /* The next component, from *k on, due for a walk at now (1), or none (0). */
 int eset_due(struct sched *s, size_t *k, long now);
 /* The next component, from *k on, a job of which started in this iteration. */
@@ -454,6 +469,14 @@ struct job **eset_rest(struct sched *s, size_t i, size_t *n);
 int eset_unread_least(struct sched *s, double least[LIM_NTYPES]);
 /* A job of the open component. */
 const struct job *eset_rep(const struct sched *s);
+/* From position i of the walk (eset_at's), past the stopped jobs every one
+ * of which the walk at `level` refuses, as its turns would, by their
+ * requests alone: the position to go on from. least gets what their turns
+ * would have noted (elig.c's note_refusal). *end: 0 at the walk's start. */
+size_t eset_skip(struct sched *s, size_t i, size_t *end, enum lim_level level, double least[2]);
+/* The same over v[i, n), the rest of a cut walk (eset_rest). */
+size_t eset_skip_rest(struct sched *s, struct job *const *v, size_t i, size_t n, size_t *end,
+                      enum lim_level level, double least[2]);
 /* The open component was walked: remember what its answer depends on,
  * park and unpark its jobs. */
 void eset_walked(struct sched *s, long now, long wake, long P, int restarted, int stopped);

@@ -172,8 +172,11 @@ static void rebuild_active(struct sched *s, const struct prio_env *env, long now
     double req[LIM_NTYPES];
     if (!limits_any(s->lim.limits))
         return; /* fairshare caps alone: no limit reads the usage */
+    if (s->el.eset && eset_run_down(s, now))
+        return; /* time alone moved it since the last rebuild */
     limits_clear_kind(s->lim.limits, eset_kind(s), LIM_ACTIVE);
     eset_begin(s);
+    long cross = AVAIL_NEVER;
     for (size_t i = 0; i < s->pl.running.n; i++) {
         const struct job *j = s->pl.running.v[i];
         long left = j->start + j->walltime - now;
@@ -182,7 +185,11 @@ static void rebuild_active(struct sched *s, const struct prio_env *env, long now
         if (left > 0 && !s->el.eset) /* its PS and WC run down (eset keeps its own rates) */
             limits_add_rate(s->lim.limits, j, -1, +1);
         eset_running(s, j, left);
+        if (left > 0 && now + left < cross)
+            cross = now + left;
     }
+    if (s->el.eset)
+        eset_rebuilt(s, now, cross);
 }
 
 /* Per-job limits (MAX.WCLIMIT, ...) depend on the job, the limits and the
@@ -342,17 +349,24 @@ static int full_here(struct sched *s, struct walk *w, const struct job *j, enum 
 /*
  * Run `one` over the walk's jobs. In a component, once its credential is
  * full at `level` every later job is refused: the jobs policy/eset.c keeps
- * as refused already are not read, only the others (eset_rest).
+ * as refused already are not read, only the others (eset_rest). Before
+ * that, runs of its stopped jobs that every one goes over a limit are
+ * jumped (eset_skip): their turns would refuse them and change nothing but
+ * what note_refusal notes, which eset_skip notes for them.
  */
 static void run_walk(struct sched *s, struct walk *w, const struct prio_env *env, walk_fn *one,
                      enum lim_level level)
 {
     walk_clear(s, w, level);
     w->least[level][0] = w->least[level][1] = -1;
-    size_t i = 0;
+    size_t i = 0, end = 0;
     int cut = !w->whole && full_here(s, w, eset_rep(s), level);
     struct job *j;
-    while (!cut && (j = walk_job(s, w, &i))) {
+    while (!cut) {
+        if (!w->whole)
+            i = eset_skip(s, i, &end, level, w->least[level]);
+        if (!(j = walk_job(s, w, &i)))
+            break;
         int admitted = one(s, w, j, env);
         i++;
         cut = admitted && full_here(s, w, j, level); /* only an admission fills a limit */
@@ -360,7 +374,9 @@ static void run_walk(struct sched *s, struct walk *w, const struct prio_env *env
     if (cut) {
         size_t n;
         struct job **rest = eset_rest(s, i, &n);
-        for (size_t k = 0; k < n; k++)
+        end = 0;
+        for (size_t k = 0; (k = eset_skip_rest(s, rest, k, n, &end, level, w->least[level])) < n;
+             k++)
             one(s, w, rest[k], env);
     }
     if (!w->whole) {

@@ -26,6 +26,12 @@
  * start, a few per credential under MAXIJOB, instead of the whole backlog;
  * it is sorted at every iteration, as the whole-queue walk orders it.
  *
+ * Within a walk, runs of stopped jobs every one of which a limit refuses
+ * are jumped (eset_skip: the tree over them keeps the least and greatest
+ * request of any range). Between walks, active usage is moved on by time
+ * and by the jobs that stopped running (eset_run_down) rather than rebuilt
+ * from every running job, while that gives what a rebuild gives.
+ *
  * Requires the static priority order (sched_order_is_static): otherwise
  * every priority moves at every iteration and the whole queue is walked, as
  * Maui does (eset off, elig.c's whole-queue walks). tests/integration/eset.sh
@@ -43,6 +49,15 @@
 #include "util/mem.h"
 #include "util/sort.h"
 
+/* A range of b: the least and the greatest request of its jobs, type by
+ * type (a hole: +inf and -inf), and whether every one of them is plain:
+ * a walk's turn can do nothing to it but refuse it by its request alone
+ * (neither held nor deferred, within its per-job limits). */
+struct seg_node {
+    double lo[LIM_NTYPES], hi[LIM_NTYPES];
+    int plain;
+};
+
 /*
  * A component's jobs are in two lists. a: jobs whose queue time accrues —
  * the few an iteration may start, new ones, held ones —, in no order,
@@ -59,10 +74,10 @@ struct eset_comp {
     size_t na, capa;
     struct job **b;
     size_t bh, nb, capb, bholes; /* b[bh, nb) is live, bholes NULLs in it */
-    /* The least request of the b jobs in any range, type by type: a
-     * segment tree over b's positions (leaves segcap.., holes +inf), valid
+    /* The least and greatest request of the b jobs in any range, type by
+     * type: a segment tree over b's positions (leaves segcap..), valid
      * while seg_ok. */
-    double (*seg)[LIM_NTYPES];
+    struct seg_node *seg;
     size_t segcap;
     int seg_ok;
     int dirty;   /* something changed its jobs since the last walk */
@@ -71,6 +86,9 @@ struct eset_comp {
     size_t maxord;
     double idle_end[2][LIM_NTYPES]; /* idle usage at the end of its hard and soft walks */
     int started;                    /* a job of it started in this iteration */
+    int moved;                      /* a job of its credential started or stopped running since
+                                       its last walk (eset_moved) */
+    int inrun;                      /* in eset.run */
     int listed;                     /* in eset.live */
     int odd;                        /* some b job is not blocked (the soft walk admitted a job the
                                        hard walk refused): its walks read b whole */
@@ -104,6 +122,7 @@ struct eset_cur {
 struct eset {
     enum cred_kind kind;
     unsigned long limits_gen;
+    unsigned types;      /* the types the trees keep: limits_kind_types', and the job count */
     struct eset_comp *c; /* by credential index */
     size_t nc, capc;
     struct eset_cur cur;
@@ -122,6 +141,23 @@ struct eset {
     size_t *stl, nstl, capstl;
     int parked_some;   /* s->q.queue holds parked jobs: filter them out */
     int unparked_some; /* jobs came back to s->q.queue: sort it */
+    /* Active usage as of act_at (elig.c rebuilds it, eset_run_down moves
+     * it on): valid while act_ok, for limits generation act_gen, until
+     * act_cross, the first walltime end of a running job after act_at; no
+     * job started or stopped running since while !moved_any. run: the
+     * components whose rates (cur) are not 0. */
+    int act_ok, moved_any;
+    unsigned long act_gen;
+    long act_at, act_cross;
+    size_t *run, nrun, caprun;
+    /* Jobs that stopped running since act_at: what they held then, taken
+     * off where a rebuild would have dropped them (at the next one). */
+    struct eset_stop {
+        size_t k;
+        double req[LIM_NTYPES];
+        double procs; /* its rates' share (0: no walltime left at act_at) */
+    } * stops;
+    size_t nstops, capstops;
 };
 
 /* Rates are kept for PS and WC, the usage types time runs down. */
@@ -170,59 +206,70 @@ static void least_of(const struct job *j, double v[LIM_NTYPES])
     v[LIM_PE] = 0;
 }
 
-static void seg_pull(struct eset_comp *c, size_t i)
+/* Types outside eset.types (m) are never read: no limit is on them. */
+static void seg_pull(struct eset_comp *c, size_t i, unsigned m)
 {
-    for (int t = 0; t < LIM_NTYPES; t++) {
-        double l = c->seg[2 * i][t], r = c->seg[2 * i + 1][t];
-        c->seg[i][t] = l < r ? l : r;
+    const struct seg_node *l = &c->seg[2 * i], *r = &c->seg[2 * i + 1];
+    struct seg_node *n = &c->seg[i];
+    for (; m; m &= m - 1) {
+        int t = __builtin_ctz(m);
+        n->lo[t] = l->lo[t] < r->lo[t] ? l->lo[t] : r->lo[t];
+        n->hi[t] = l->hi[t] > r->hi[t] ? l->hi[t] : r->hi[t];
     }
+    n->plain = l->plain && r->plain;
+}
+
+/* The leaf of job j (NULL: a hole). Holds, deferrals and per-job limits
+ * change only with s->el.elig_all, after which the tree is rebuilt. */
+static void seg_leaf(const struct sched *s, const struct job *j, struct seg_node *n)
+{
+    if (!j) {
+        for (int t = 0; t < LIM_NTYPES; t++) {
+            n->lo[t] = HUGE_VAL;
+            n->hi[t] = -HUGE_VAL;
+        }
+        n->plain = 1;
+        return;
+    }
+    least_of(j, n->lo);
+    memcpy(n->hi, n->lo, sizeof n->hi);
+    n->plain =
+        !j->holds && !j->deferred_until && j->jobcheck_gen == s->lim.limits_gen && j->jobcheck_ok;
 }
 
 /* b[lo, hi) changed (jobs or holes). */
-static void seg_set_range(struct eset_comp *c, size_t lo, size_t hi)
+static void seg_set_range(const struct sched *s, struct eset_comp *c, size_t lo, size_t hi)
 {
     if (!c->seg_ok || hi > c->segcap) {
         c->seg_ok = 0;
         return;
     }
-    for (size_t i = lo; i < hi; i++) {
-        double *v = c->seg[c->segcap + i];
-        if (c->b[i])
-            least_of(c->b[i], v);
-        else
-            for (int t = 0; t < LIM_NTYPES; t++)
-                v[t] = HUGE_VAL;
-    }
+    for (size_t i = lo; i < hi; i++)
+        seg_leaf(s, c->b[i], &c->seg[c->segcap + i]);
     for (lo = (c->segcap + lo) / 2, hi = (c->segcap + hi - 1) / 2; lo >= 1; lo /= 2, hi /= 2)
         for (size_t k = lo; k <= hi; k++)
-            seg_pull(c, k);
+            seg_pull(c, k, s->el.eset->types);
 }
 
-static void seg_set(struct eset_comp *c, size_t i)
+static void seg_set(const struct sched *s, struct eset_comp *c, size_t i)
 {
-    seg_set_range(c, i, i + 1);
+    seg_set_range(s, c, i, i + 1);
 }
 
-static void seg_rebuild(struct eset_comp *c)
+static void seg_rebuild(const struct sched *s, struct eset_comp *c)
 {
     size_t cap = 1;
     while (cap < c->nb)
         cap *= 2;
     if (cap != c->segcap) {
         free(c->seg);
-        c->seg = xmalloc(2 * cap * sizeof *c->seg);
+        c->seg = xcalloc(2 * cap, sizeof *c->seg);
         c->segcap = cap;
     }
-    for (size_t i = 0; i < cap; i++) {
-        double *v = c->seg[cap + i];
-        if (i < c->nb && c->b[i] && i >= c->bh)
-            least_of(c->b[i], v);
-        else
-            for (int t = 0; t < LIM_NTYPES; t++)
-                v[t] = HUGE_VAL;
-    }
+    for (size_t i = 0; i < cap; i++)
+        seg_leaf(s, i < c->nb && i >= c->bh ? c->b[i] : NULL, &c->seg[cap + i]);
     for (size_t k = cap - 1; k >= 1; k--)
-        seg_pull(c, k);
+        seg_pull(c, k, s->el.eset->types);
     c->seg_ok = 1;
 }
 
@@ -335,6 +382,7 @@ static void turn_on(struct sched *s)
     struct eset *e = xcalloc(1, sizeof *e);
     e->kind = (enum cred_kind)limits_single_kind(s->lim.limits);
     e->limits_gen = s->lim.limits_gen;
+    e->types = limits_kind_types(s->lim.limits, e->kind) | 1u << LIM_JOB;
     s->el.eset = e;
     for (size_t i = s->q.qhead; i < s->q.qlen; i++)
         if (s->q.queue[i])
@@ -382,6 +430,8 @@ void eset_free(struct eset *e)
     free(e->c);
     free(e->live);
     free(e->stl);
+    free(e->run);
+    free(e->stops);
     free(e->cur.sa);
     free(e->cur.tmp);
     free(e->cur.rest);
@@ -399,8 +449,12 @@ void eset_sync(struct sched *s)
         turn_off(s);
     if (want && !s->el.eset)
         turn_on(s);
-    if (s->el.eset && s->el.eset->limits_gen != s->lim.limits_gen) {
-        s->el.eset->limits_gen = s->lim.limits_gen;
+    struct eset *e = s->el.eset;
+    if (e && e->limits_gen != s->lim.limits_gen) {
+        e->limits_gen = s->lim.limits_gen;
+        e->types = limits_kind_types(s->lim.limits, e->kind) | 1u << LIM_JOB;
+        for (size_t k = 0; k < e->nc; k++)
+            e->c[k].seg_ok = 0; /* built for the old types */
         s->el.elig_all = 1;
     }
 }
@@ -419,7 +473,7 @@ void eset_remove(struct sched *s, struct job *j, int started)
     struct eset_comp *c = comp_of(e, j);
     if (j->flags & JOB_INB) {
         c->b[j->epos] = NULL;
-        seg_set(c, j->epos);
+        seg_set(s, c, j->epos);
         c->bholes++;
         if (2 * c->bholes > c->nb - c->bh)
             b_compact(c);
@@ -485,25 +539,79 @@ size_t eset_nparked(const struct sched *s)
 
 void eset_running(struct sched *s, const struct job *j, long left)
 {
-    if (!s->el.eset || left <= 0)
+    struct eset *e = s->el.eset;
+    if (!e || left <= 0)
         return;
-    struct eset_comp *c = comp_of(s->el.eset, j);
+    struct eset_comp *c = comp_of(e, j);
+    if (!c->inrun) {
+        e->run = xgrow(e->run, &e->caprun, e->nrun + 1, sizeof *e->run);
+        e->run[e->nrun++] = (size_t)(c - e->c);
+        c->inrun = 1;
+    }
     c->cur[R_PS] += (double)job_procs(j);
     c->cur[R_WC] += 1;
 }
 
 void eset_begin(struct sched *s)
 {
-    for (size_t k = 0; s->el.eset && k < s->el.eset->nc; k++)
-        s->el.eset->c[k].cur[R_PS] = s->el.eset->c[k].cur[R_WC] = 0;
+    struct eset *e = s->el.eset;
+    if (!e)
+        return;
+    for (size_t i = 0; i < e->nrun; i++) { /* every component whose rates are not 0 */
+        struct eset_comp *c = &e->c[e->run[i]];
+        c->cur[R_PS] = c->cur[R_WC] = 0;
+        c->inrun = 0;
+    }
+    e->nrun = 0;
+}
+
+void eset_rebuilt(struct sched *s, long now, long cross)
+{
+    struct eset *e = s->el.eset;
+    e->act_ok = 1;
+    e->moved_any = 0;
+    e->act_gen = s->lim.limits_gen;
+    e->act_at = now;
+    e->act_cross = cross;
+    e->nstops = 0;
+}
+
+int eset_run_down(struct sched *s, long now)
+{
+    struct eset *e = s->el.eset;
+    if (!e->act_ok || e->moved_any || e->act_gen != s->lim.limits_gen || now < e->act_at ||
+        now >= e->act_cross || limits_pe_any(s->lim.limits))
+        return 0;
+    for (size_t i = 0; i < e->nstops; i++) { /* as a rebuild, without them */
+        const struct eset_stop *x = &e->stops[i];
+        limits_take(s->lim.limits, e->kind, x->k, x->req);
+        e->c[x->k].cur[R_PS] -= x->procs;
+        e->c[x->k].cur[R_WC] -= x->procs > 0;
+    }
+    e->nstops = 0;
+    double dt = (double)(now - e->act_at);
+    for (size_t i = 0; dt > 0 && i < e->nrun; i++) {
+        const struct eset_comp *c = &e->c[e->run[i]];
+        limits_run_down(s->lim.limits, e->kind, e->run[i], c->cur[R_PS] * dt, c->cur[R_WC] * dt);
+    }
+    e->act_at = now;
+    return 1;
 }
 
 /* Whether the credential's active usage now is the last walk's, run down by
- * the time since at the rates it had: nothing of it started or ended. */
+ * the time since at the rates it had: nothing of it started or ended. When
+ * no job of it started or stopped running since (eset_moved), the rates
+ * answer: they count the jobs with walltime left, and fall when one passes
+ * it; else the same jobs give the walk's usage less rate x time, exactly
+ * (active usage is rebuilt from the running jobs, whole numbers — unless
+ * processor equivalents are counted, fractions summed in the running
+ * jobs' order, which may move). */
 static int usage_as_predicted(const struct sched *s, const struct eset_comp *c, long now)
 {
     if (c->cur[R_PS] != c->rate[R_PS] || c->cur[R_WC] != c->rate[R_WC])
         return 0;
+    if (!c->moved && !limits_pe_any(s->lim.limits))
+        return 1;
     const double *u = limits_usage(s->lim.limits, comp_any(c), s->el.eset->kind, LIM_ACTIVE);
     double dt = (double)(now - c->walked);
     for (int t = 0; t < LIM_NTYPES; t++) {
@@ -516,6 +624,47 @@ static int usage_as_predicted(const struct sched *s, const struct eset_comp *c, 
             return 0;
     }
     return 1;
+}
+
+void eset_moved(struct sched *s, const struct job *j)
+{
+    if (s->el.eset) {
+        comp_of(s->el.eset, j)->moved = 1;
+        s->el.eset->moved_any = 1;
+    }
+}
+
+void eset_started(struct sched *s, const struct job *j)
+{
+    struct eset *e = s->el.eset;
+    if (!e)
+        return;
+    comp_of(e, j)->moved = 1;
+    /* elig_started added its whole walltime: what a rebuild at act_at
+     * gives it if it started then. */
+    if (j->start != e->act_at || j->walltime <= 0)
+        e->moved_any = 1;
+    else if (j->start + j->walltime < e->act_cross)
+        e->act_cross = j->start + j->walltime;
+}
+
+void eset_stopped(struct sched *s, const struct job *j)
+{
+    struct eset *e = s->el.eset;
+    if (!e)
+        return;
+    struct eset_comp *c = comp_of(e, j);
+    c->moved = 1;
+    if (!e->act_ok || e->moved_any || limits_pe_any(s->lim.limits)) {
+        e->moved_any = 1;
+        return;
+    }
+    long left = j->start + j->walltime - e->act_at;
+    e->stops = xgrow(e->stops, &e->capstops, e->nstops + 1, sizeof *e->stops);
+    struct eset_stop *x = &e->stops[e->nstops++];
+    x->k = (size_t)(c - e->c);
+    limits_request_for(s->lim.limits, j, left > 0 ? left : 0, NULL, x->req);
+    x->procs = left > 0 ? (double)job_procs(j) : 0;
 }
 
 int eset_due(struct sched *s, size_t *k, long now)
@@ -676,17 +825,160 @@ int eset_unread_least(struct sched *s, double least[LIM_NTYPES])
     if (u->ib >= c->nb)
         return 0;
     if (!c->seg_ok || c->segcap < c->nb)
-        seg_rebuild(c);
+        seg_rebuild(s, c);
+    unsigned m = s->el.eset->types;
     for (int t = 0; t < LIM_NTYPES; t++)
-        least[t] = HUGE_VAL;
+        least[t] = m >> t & 1 ? HUGE_VAL : 0; /* 0: no request is less (no limit reads it) */
     for (size_t lo = u->ib + c->segcap, hi = c->nb + c->segcap; lo < hi; lo /= 2, hi /= 2) {
-        const double *v[2] = {lo & 1 ? c->seg[lo++] : NULL, hi & 1 ? c->seg[--hi] : NULL};
+        const double *v[2] = {lo & 1 ? c->seg[lo++].lo : NULL, hi & 1 ? c->seg[--hi].lo : NULL};
         for (int side = 0; side < 2; side++)
-            for (int t = 0; v[side] && t < LIM_NTYPES; t++)
+            for (unsigned b = v[side] ? m : 0; b; b &= b - 1) {
+                int t = __builtin_ctz(b);
                 if (v[side][t] < least[t])
                     least[t] = v[side][t];
+            }
     }
     return least[LIM_JOB] < HUGE_VAL;
+}
+
+/* least[i] (note_refusal's: PS, WC; -1 none) gets v if it is lower. */
+static void least_min(double least[2], int i, double v)
+{
+    if (least[i] < 0 || v < least[i])
+        least[i] = v;
+}
+
+/* The types of mask m in mode `mode` that request v goes over. */
+static unsigned room_over(const struct lim_room *r, int mode, const double v[LIM_NTYPES],
+                          unsigned m)
+{
+    unsigned o = 0;
+    for (; m; m &= m - 1) {
+        int t = __builtin_ctz(m);
+        o |= r->use[mode][t] + v[t] > r->cap[mode][t] ? 1u << t : 0u;
+    }
+    return o;
+}
+
+/*
+ * Whether a walk refuses every job of range n at r's level (every one goes
+ * over some limit), and then what its turns would have given note_refusal
+ * (policy/elig.c), which least gets: nothing from a job over an idle limit
+ * or over one time does not run down; else its PS and WC requests, for the
+ * types it goes over. The least requests say which types every job goes
+ * over, the greatest which none does; a range they leave mixed is judged
+ * closer (0), down to single jobs, where nothing is mixed.
+ */
+static int seg_refused(const struct seg_node *n, const struct lim_room *r, double least[2])
+{
+    static const int types[2] = {LIM_PS, LIM_WC};
+    const unsigned timed = 1u << LIM_PS | 1u << LIM_WC;
+    unsigned A = r->set[LIM_ACTIVE], I = r->set[LIM_IDLE];
+    if (!n->plain)
+        return 0;
+    unsigned all_a = room_over(r, LIM_ACTIVE, n->lo, A), all_i = room_over(r, LIM_IDLE, n->lo, I);
+    if (!(all_a | all_i))
+        return 0; /* some job may pass */
+    if (all_i || (all_a & ~timed))
+        return 1; /* every one refused, none noted */
+    if (room_over(r, LIM_IDLE, n->hi, I) || room_over(r, LIM_ACTIVE, n->hi, A & ~timed))
+        return 0; /* some noted, some not */
+    double add[2] = {-1, -1};
+    for (int i = 0; i < 2; i++) {
+        unsigned bit = 1u << types[i];
+        if (all_a & bit)
+            add[i] = n->lo[types[i]];
+        else if (room_over(r, LIM_ACTIVE, n->hi, A & bit))
+            return 0; /* over it for some jobs only */
+    }
+    for (int i = 0; i < 2; i++)
+        if (add[i] >= 0)
+            least_min(least, i, add[i]);
+    return 1;
+}
+
+/* The first position of b[lo, hi) (within node k, over [nlo, nhi), with
+ * nlo <= lo < nhi) from which the walk must read jobs one by one: every
+ * job before it is refused, and least has what their turns note. */
+static size_t seg_skip(const struct eset_comp *c, size_t k, size_t nlo, size_t nhi, size_t lo,
+                       size_t hi, const struct lim_room *r, double least[2])
+{
+    if (lo == nlo && hi >= nhi && seg_refused(&c->seg[k], r, least))
+        return nhi;
+    if (nhi - nlo == 1)
+        return lo;
+    size_t mid = nlo + (nhi - nlo) / 2;
+    if (lo < mid) {
+        size_t p = seg_skip(c, 2 * k, nlo, mid, lo, hi, r, least);
+        if (p < mid || hi <= mid)
+            return p;
+        lo = mid;
+    }
+    return seg_skip(c, 2 * k + 1, mid, nhi, lo, hi, r, least);
+}
+
+/* The end of the run of refused b jobs from position `from` of b, before
+ * `to` (least as seg_skip), or from when the walk cannot skip. */
+static size_t skip_b(struct sched *s, size_t from, size_t to, enum lim_level level, double least[2])
+{
+    struct eset *e = s->el.eset;
+    struct eset_comp *c = &e->c[e->cur.k];
+    struct lim_room r;
+    /* eset_may_cut's conditions: nothing was done to the idle jobs, and
+     * every b job is blocked (refused at both levels at its last walk). */
+    if (from >= to || !eset_may_cut(s) ||
+        !limits_room(s->lim.limits, c->b[from], e->kind, level, &r))
+        return from;
+    if (!c->seg_ok || c->segcap < c->nb)
+        seg_rebuild(s, c);
+    return seg_skip(c, 1, 0, c->segcap, from, to, &r, least);
+}
+
+/* In v[i, n), a run of b jobs (consecutive in b: a walk reads b in order)
+ * from i: how far the walk may jump. *end caches where the run ends. */
+static size_t skip_run(struct sched *s, struct job *const *v, size_t i, size_t n, size_t *end,
+                       enum lim_level level, double least[2])
+{
+    if (i >= *end) {
+        size_t e = i;
+        while (e < n && (v[e]->flags & JOB_INB))
+            e++;
+        *end = e;
+    }
+    if (*end <= i)
+        return i;
+    size_t to = skip_b(s, v[i]->epos, v[*end - 1]->epos + 1, level, least);
+    while (i < *end && v[i]->epos < to)
+        i++;
+    return i;
+}
+
+size_t eset_skip(struct sched *s, size_t i, size_t *end, enum lim_level level, double least[2])
+{
+    struct eset_cur *u = &s->el.eset->cur;
+    struct eset_comp *c = &s->el.eset->c[u->k];
+    if (i < u->ntmp)
+        return skip_run(s, u->tmp, i, u->ntmp, end, level, least);
+    while (u->ib < c->nb && !c->b[u->ib])
+        u->ib++;
+    /* Unread b jobs come next, all of them, if the next a job's priority is
+     * below theirs (a tie goes by submission: left to eset_at). */
+    if (u->ib == c->nb || (u->ia < u->nsa && !(u->bprio > u->sa[u->ia]->priority)))
+        return i;
+    size_t to = skip_b(s, u->ib, c->nb, level, least);
+    u->tmp = xgrow(u->tmp, &u->captmp, u->ntmp + (to - u->ib) + 1, sizeof *u->tmp);
+    for (; u->ib < to; u->ib++)
+        if (c->b[u->ib]) {
+            c->b[u->ib]->priority = u->bprio;
+            u->tmp[u->ntmp++] = c->b[u->ib];
+        }
+    return u->ntmp;
+}
+
+size_t eset_skip_rest(struct sched *s, struct job *const *v, size_t i, size_t n, size_t *end,
+                      enum lim_level level, double least[2])
+{
+    return skip_run(s, v, i, n, end, level, least);
 }
 
 const struct job *eset_rep(const struct sched *s)
@@ -729,16 +1021,19 @@ static int same_slots(const struct eset_comp *c, size_t at, struct job *const *f
 /* Rebuild b from the unread part [from, nb) and the walk's stopped jobs f
  * (sorted): f before the unread part goes into the read slots, after it is
  * appended; anything else merges the two. */
-static void refile_b(struct eset_comp *c, size_t from, struct job **f, size_t nf)
+static void refile_b(const struct sched *s, struct eset_comp *c, size_t from, struct job **f,
+                     size_t nf)
 {
     size_t first = from;
     while (first < c->nb && !c->b[first])
         first++;
     if (first == c->nb) { /* nothing unread: b is f */
+        if (!c->bholes && nf == c->nb - c->bh && same_slots(c, c->bh, f, nf))
+            return; /* the walk read every one and left them where they were */
         c->nb = c->bh = c->bholes = 0;
         for (size_t i = 0; i < nf; i++)
             b_push(c, f[i]);
-        seg_set_range(c, 0, c->nb);
+        seg_set_range(s, c, 0, c->nb);
         return;
     }
     size_t last = c->nb - 1; /* live: first < nb and b[nb - 1] is live or a hole */
@@ -751,19 +1046,25 @@ static void refile_b(struct eset_comp *c, size_t from, struct job **f, size_t nf
     if (nfront <= first && tail_ok) {
         for (size_t i = c->bh; i < first; i++)
             c->bholes -= !c->b[i]; /* the read part's holes, now gone */
+        size_t old_bh = c->bh;
         c->bh = first - nfront;
-        if (nfront == nf && same_slots(c, c->bh, f, nf))
-            return; /* the walk read them and left them where they were */
+        if (nfront == nf && same_slots(c, c->bh, f, nf)) {
+            /* The walk read them and left them where they were; slots below
+             * the old head kept their jobs, but the tree may have dropped them. */
+            if (c->bh < old_bh)
+                seg_set_range(s, c, c->bh, old_bh);
+            return;
+        }
         for (size_t i = 0; i < nfront; i++) {
             c->b[c->bh + i] = f[i];
             f[i]->epos = c->bh + i;
             f[i]->flags |= JOB_INB;
         }
-        seg_set_range(c, c->bh, c->bh + nfront);
+        seg_set_range(s, c, c->bh, c->bh + nfront);
         size_t from_tail = c->nb;
         for (size_t i = nfront; i < nf; i++)
             b_push(c, f[i]);
-        seg_set_range(c, from_tail, c->nb);
+        seg_set_range(s, c, from_tail, c->nb);
         return;
     }
     /* Merge (rare: a job stopped that was submitted among the unread ones). */
@@ -827,8 +1128,10 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
         }
     }
     sort_ptrs((void **)e->nb, nf, by_submission, &e->sb);
-    refile_b(c, u->append ? c->bh : u->ib, e->nb, nf);
+    refile_b(s, c, u->append ? c->bh : u->ib, e->nb, nf);
     c->odd = odd;
+    if (s->el.elig_all)
+        c->seg_ok = 0; /* holds or per-job limits may have changed: seg_leaf's plain */
     /* New jobs that stopped stay where they were: after every other. */
     long w = wake_order(c, P, restarted || (stopped && !u->append), u->floor, now);
     if (w > wake)
@@ -837,6 +1140,7 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
     c->lift = u->append && c->lift < wake ? c->lift : wake;
     c->walked = now;
     c->dirty = 0;
+    c->moved = 0;
     c->nnew = 0;
     c->rate[R_PS] = c->cur[R_PS];
     c->rate[R_WC] = c->cur[R_WC];
@@ -943,7 +1247,7 @@ void eset_touch(struct sched *s, struct job *j)
     /* Its queue time accrues again (a release): it belongs with the a jobs. */
     struct eset_comp *c = comp_of(e, j);
     c->b[j->epos] = NULL;
-    seg_set(c, j->epos);
+    seg_set(s, c, j->epos);
     c->bholes++;
     a_push(c, j);
     c->dirty = 1;

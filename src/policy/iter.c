@@ -256,6 +256,7 @@ void iter_mark_running(struct sched *s, struct job *j, long from)
     elig_started(s, j);
     plan_run(s, j, from, j->planned_end);
     heap_push(&s->pl.running, j);
+    eset_started(s, j);
     s->stats.started++;
 }
 

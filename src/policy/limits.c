@@ -816,6 +816,63 @@ void limits_violations2(const struct limits *L, const struct job *j, int kind, e
     }
 }
 
+void limits_run_down(struct limits *L, int kind, size_t index, double ps, double wc)
+{
+    double req[LIM_NTYPES] = {0};
+    req[LIM_PS] = ps;
+    req[LIM_WC] = wc;
+    limits_take(L, kind, index, req);
+}
+
+void limits_take(struct limits *L, int kind, size_t index, const double req[LIM_NTYPES])
+{
+    if (kind < 0 || index >= L->nslots[kind])
+        return;
+    struct lim_slot *sl = &L->slots[kind][index];
+    for (unsigned m = sl->kept; m; m &= m - 1) { /* as limits_add_kind keeps them */
+        int t = __builtin_ctz(m);
+        sl->use[LIM_ACTIVE][t] -= req[t];
+        if (sl->use[LIM_ACTIVE][t] < LIM_EPS && sl->use[LIM_ACTIVE][t] > -LIM_EPS)
+            sl->use[LIM_ACTIVE][t] = 0;
+    }
+}
+
+unsigned limits_kind_types(const struct limits *L, int kind)
+{
+    unsigned m = 0;
+    for (size_t i = 0; kind >= 0 && i < L->conf->nobjs[kind]; i++)
+        for (int mode = 0; mode < LIM_NMODES; mode++)
+            for (int t = 0; t < LIM_NTYPES; t++)
+                m |= L->conf->objs[kind][i]->own.v[mode][t].hard ? 1u << t : 0u;
+    const struct lim_obj *d = kind >= 0 ? L->conf->def[kind] : NULL;
+    for (int mode = 0; d && mode < LIM_NMODES; mode++)
+        for (int t = 0; t < LIM_NTYPES; t++)
+            m |= d->own.v[mode][t].hard ? 1u << t : 0u;
+    return m;
+}
+
+int limits_pe_any(const struct limits *L)
+{
+    return L->conf->pe_any;
+}
+
+int limits_room(const struct limits *L, const struct job *j, int kind, enum lim_level level,
+                struct lim_room *r)
+{
+    const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (!sl || !L->conf->any || L->conf->ignall_any)
+        return 0;
+    for (int m = 0; m < LIM_NMODES; m++) {
+        r->set[m] = sl->set[m][level];
+        if (r->set[m] & 1u << LIM_PE)
+            return 0;
+        r->use[m] = sl->use[m];
+        for (int t = 0; t < LIM_NTYPES; t++)
+            r->cap[m][t] = (double)sl->lim[m][level][t] + LIM_EPS;
+    }
+    return 1;
+}
+
 void limits_excess(const struct limits *L, const struct job *j, int kind, enum lim_mode mode,
                    enum lim_level level, const double req[LIM_NTYPES], double excess[LIM_NTYPES])
 {

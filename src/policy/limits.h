@@ -157,6 +157,40 @@ unsigned limits_violations(const struct limits *L, const struct job *j, int kind
 void limits_violations2(const struct limits *L, const struct job *j, int kind, enum lim_level level,
                         const double req[LIM_NTYPES], unsigned *active, unsigned *idle);
 
+/* What a walk needs to judge many requests of one credential at once
+ * against its bound limits at one level: per mode, the types set (bit
+ * 1 << t), each limit plus the tolerance, and the usage (live). */
+struct lim_room {
+    unsigned set[LIM_NMODES];
+    double cap[LIM_NMODES][LIM_NTYPES];
+    const double *use[LIM_NMODES];
+};
+
+/* Fill r for j's credential of kind `kind` (limits_single_kind's answer):
+ * then limits_violations2 refuses in mode m exactly the types t of set[m]
+ * with use[m][t] + req[t] > cap[m][t], for any job of that credential.
+ * 0 when that does not hold for every job alike (no bound slot, a QOS with
+ * IGNALL) or a limit is on processor equivalents (which depend on the
+ * cluster, not on the job alone). */
+/* The types some usage limit of a credential of kind `kind` is on (bit
+ * 1 << t), own or DEFAULT, in either mode and at either level: when that
+ * kind is the only one limits count (limits_single_kind), no check reads
+ * a request's other types. */
+unsigned limits_kind_types(const struct limits *L, int kind);
+
+/* Whether some limit is on processor equivalents: requests then count them
+ * (limits_request_for), fractions whose sums depend on their order. */
+int limits_pe_any(const struct limits *L);
+
+/* Take ps processor-seconds and wc seconds off the active usage of the
+ * credential of kind `kind` and index `index` (time running its jobs down). */
+void limits_run_down(struct limits *L, int kind, size_t index, double ps, double wc);
+/* Take request req off the same (a job that stopped running). */
+void limits_take(struct limits *L, int kind, size_t index, const double req[LIM_NTYPES]);
+
+int limits_room(const struct limits *L, const struct job *j, int kind, enum lim_level level,
+                struct lim_room *r);
+
 /*
  * As limits_check_fast, but looking at every limit: excess[t] gets, per
  * type, the most by which usage + req goes over a `mode` limit at `level`

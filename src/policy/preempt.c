@@ -78,6 +78,7 @@ static void suspend(struct sched *s, struct job *v, long now)
 {
     plan_unrun(s, v, now, v->planned_end);
     heap_remove(&s->pl.running, v->heap_pos);
+    eset_moved(s, v);
     size_t n = v->nslots;
     struct job_slot *keep = xcalloc(n + 1, sizeof *keep);
     memcpy(keep, v->slots, n * sizeof *keep);
@@ -229,6 +230,7 @@ static void resume(struct sched *s, struct job *v, long now)
         alloc_charge(s, v, now);
     plan_run(s, v, now, v->planned_end);
     heap_push(&s->pl.running, v);
+    eset_moved(s, v);
     fsacct_started(s, v, now);
     v->flags &= ~(unsigned)(JOB_SUSPENDED | JOB_PREEMPTED);
     if (s->rm.resume)

@@ -59,6 +59,7 @@ void queue_stop(struct sched *s, struct job *j, long now)
     } else {
         plan_unrun(s, j, j->start, j->planned_end);
         heap_remove(&s->pl.running, j->heap_pos);
+        eset_stopped(s, j);
         alloc_release(s, j);
         fsacct_ended(s, j, now);
     }

@@ -1174,6 +1174,79 @@ static void test_violations2(void)
 }
 
 /*
+ * limits_room: what policy/eset.c judges whole runs of requests by gives,
+ * request by request, limits_violations2's answer (random requests and
+ * usage from a fixed seed), and is refused where it could not.
+ */
+static void test_room(void)
+{
+    static const char *const cfgs[] = {
+        "USERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPS=72000,1080000\n",
+        "USERCFG[DEFAULT] MAXJOB=3,5 MAXPROC=16,32 MAXWC=5000,9000 MAXIJOB=2 MAXIPS=40000\n",
+        "GROUPCFG[DEFAULT] MAXNODE=4 MAXMEM=1000 MAXIPROC=8,12\n"};
+    srand(31);
+    for (size_t c = 0; c < sizeof cfgs / sizeof *cfgs; c++) {
+        struct fx f;
+        fx_init(&f);
+        CHECK_EQ(load(&f, cfgs[c]), 0);
+        int kind = limits_single_kind(f.L);
+        CHECK(kind >= 0);
+        struct job *any = job(&f, "alice", 1, 10);
+        struct lim_room r;
+        CHECK(!limits_room(f.L, any, kind, LIM_SOFT, &r)); /* no bound slot yet */
+        for (int n = 0; n < 6; n++) {                      /* usage: running and idle jobs */
+            struct job *u = job(&f, "alice", 1 + rand() % 8, 100 + rand() % 3000);
+            u->nodes = 1 + rand() % 2;
+            u->mem_per_task = rand() % 100;
+            add(&f, u, n % 2 ? LIM_IDLE : LIM_ACTIVE, +1);
+        }
+        for (int k = 0; k < 200; k++) {
+            struct job *j = &f.jobs[f.njobs - 1];
+            if (f.njobs < NJOBS)
+                j = job(&f, "alice", 1, 10);
+            j->tasks = 1 + rand() % 40;
+            j->walltime = 1 + rand() % 40000;
+            j->nodes = rand() % 6;
+            j->mem_per_task = rand() % 300;
+            double req[LIM_NTYPES];
+            limits_request(j, j->walltime, &f.env, req);
+            req[LIM_PE] = 0;
+            for (int lv = LIM_SOFT; lv <= LIM_HARD; lv++) {
+                unsigned va, vi;
+                limits_violations2(f.L, j, kind, (enum lim_level)lv, req, &va, &vi);
+                CHECK(limits_room(f.L, j, kind, (enum lim_level)lv, &r));
+                /* limits_kind_types: every type a check reads */
+                CHECK_EQ((r.set[LIM_ACTIVE] | r.set[LIM_IDLE]) & ~limits_kind_types(f.L, kind), 0u);
+                unsigned v[LIM_NMODES] = {0};
+                for (int m = 0; m < LIM_NMODES; m++)
+                    for (int t = 0; t < LIM_NTYPES; t++)
+                        if ((r.set[m] >> t & 1) && r.use[m][t] + req[t] > r.cap[m][t])
+                            v[m] |= 1u << t;
+                CHECK_EQ(v[LIM_ACTIVE], va);
+                CHECK_EQ(v[LIM_IDLE], vi);
+            }
+        }
+        fx_free(&f);
+    }
+    struct fx f; /* the page's types; a QOS with IGNALL somewhere, a limit on PE: no room */
+    fx_init(&f);
+    CHECK_EQ(load(&f, cfgs[0]), 0);
+    CHECK_EQ(limits_kind_types(f.L, CRED_USER), 1u << LIM_JOB | 1u << LIM_PS);
+    CHECK_EQ(limits_kind_types(f.L, CRED_GROUP), 0u);
+    fx_free(&f);
+    fx_init(&f);
+    CHECK_EQ(load(&f, "USERCFG[DEFAULT] MAXJOB=2\nQOSCFG[hi] QFLAGS=IGNALL\n"), 0);
+    struct job *a = job(&f, "alice", 1, 10);
+    struct lim_room r;
+    run(&f, a);
+    CHECK(!limits_room(f.L, a, CRED_USER, LIM_SOFT, &r));
+    CHECK_EQ(load(&f, "USERCFG[DEFAULT] MAXJOB=2 MAXPE=4\n"), 0);
+    run(&f, a);
+    CHECK(!limits_room(f.L, a, CRED_USER, LIM_SOFT, &r));
+    fx_free(&f);
+}
+
+/*
  * limits_request_for: processor equivalents only when some limit is on
  * them (the engine's requests), wherever it is set; every other type as
  * limits_request gives it.
@@ -1243,5 +1316,6 @@ int main(void)
     TEST_RUN(test_errors);
     TEST_RUN(test_values);
     TEST_RUN(test_request_pe);
+    TEST_RUN(test_room);
     return TEST_DONE();
 }
