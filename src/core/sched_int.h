@@ -473,6 +473,11 @@ void fsacct_iterate(struct sched *s, long now);
 /* Before j's priority is computed: make its credentials' fs_delta current
  * (each credential once per iteration). */
 void fsacct_job(struct sched *s, const struct job *j);
+/* prio_batch_init for s's priorities in env, the batch making the deltas
+ * of each combination of credentials current (fsacct_job) the first time
+ * it meets it: a job's priority from it needs no fsacct_job first. */
+struct prio_batch;
+void fsacct_batch_init(struct sched *s, struct prio_batch *b, const struct prio_env *env);
 /* After the targets change: note whether any credential has a cap. */
 void fsacct_note_caps(struct sched *s);
 /* Whether starting j would take one of its credentials past a fairshare

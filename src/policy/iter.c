@@ -109,9 +109,8 @@ static void order_queue(struct sched *s, long now)
     struct prio_env env;
     struct prio_batch pb;
     sched_prio_env(s, &env);
-    prio_batch_init(&pb, &s->pol.prio, &env);
+    fsacct_batch_init(s, &pb, &env);
     for (size_t i = 0; i < s->q.qlen; i++) {
-        fsacct_job(s, s->q.queue[i]);
         s->q.queue[i]->priority = prio_batch_start(&pb, s->q.queue[i], now);
     }
     sort_ptrs((void **)s->q.queue, s->q.qlen, prio_cmp, &s->q.sortbuf); /* nearly sorted: cheap */
@@ -138,7 +137,7 @@ static int order_holds(struct sched *s, long now)
     struct prio_env env;
     struct prio_batch pb;
     sched_prio_env(s, &env);
-    prio_batch_init(&pb, &s->pol.prio, &env);
+    fsacct_batch_init(s, &pb, &env);
     struct job *prev = NULL, *prevnew = NULL;
     int holds = 1, below = last == NULL; /* past `last`: only its rank matters */
     /* Old jobs below `last` matter only if one now sorts before it: asked
@@ -152,7 +151,6 @@ static int order_holds(struct sched *s, long now)
             continue;
         if (below && last && i < to && qgroup_add(&g, &pb, j))
             continue;
-        fsacct_job(s, j);
         double p = prio_batch_start(&pb, j, now);
         if (prio_rejects(&s->pol.prio, p) != prio_rejects(&s->pol.prio, j->priority))
             holds = 0;

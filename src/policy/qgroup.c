@@ -76,10 +76,10 @@ int qgroup_add(struct qgroup_set *g, const struct prio_batch *pb, struct job *j)
     return 1;
 }
 
-/* j's priority now, refreshed. */
+/* j's priority now, refreshed (pb brings the fairshare deltas up to date:
+ * fsacct_batch_init). */
 static double refresh(struct sched *s, struct prio_batch *pb, struct job *j, long now)
 {
-    fsacct_job(s, j);
     j->priority = prio_batch_start(pb, j, now);
     return j->priority;
 }

@@ -48,8 +48,8 @@ int qgroup_add(struct qgroup_set *g, const struct prio_batch *pb, struct job *j)
  * Whether some grouped job sorts before `last` (prio_cmp) at now, with
  * last->priority fresh. The jobs grouped were taken from queue positions
  * [from, to); those whose priority was computed have it refreshed
- * (j->priority), the others keep their last one. Fairshare deltas are
- * brought up to date first (fsacct_job).
+ * (j->priority), the others keep their last one. pb brings fairshare
+ * deltas up to date (fsacct_batch_init).
  */
 int qgroup_any_before(struct qgroup_set *g, struct sched *s, struct prio_batch *pb,
                       const struct job *last, size_t from, size_t to, long now);
