@@ -90,6 +90,13 @@ struct sched_idleq {
      * they have sorted the queue. Guards the static order: even when
      * priority is submission order, the queue must be sorted again. */
     int unsorted;
+    /* A full pass placing the queue as its scan reads it (policy/qorder.h):
+     * while placing, entries [qplaced, qlen) are not placed yet; once done,
+     * when loose, entries [qloose, qlen) are the jobs it did not read, in no
+     * order and with stale priorities, until qorder_tighten. */
+    struct qorder *ord;
+    size_t qplaced, qloose;
+    int placing, loose;
 };
 
 /* Reservations (policy/resv.c), in creation order; standing reservations

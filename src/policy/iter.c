@@ -33,6 +33,7 @@
  * replay grow linearly with the trace instead of with trace x queue length.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,7 @@
 #include "policy/limits.h"
 #include "policy/prio.h"
 #include "policy/qgroup.h"
+#include "policy/qorder.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -101,11 +103,17 @@ static void order_queue(struct sched *s, long now)
 {
     /* Throttling limits move queue-time starts (JOBPRIOACCRUALPOLICY), so
      * with limits the order is recomputed like any dynamic priority. */
-    if (s->order_static && !s->q.unsorted && !elig_active(s))
+    if (s->order_static && !s->q.unsorted && !elig_active(s) && !s->q.loose)
         return;
     if (s->el.eset)
         return; /* eset keeps the queue in order (eset_settle, after the walks) */
     sched_compact_queue(s);
+    s->q.loose = 0;
+    if (qorder_usable(s)) {
+        qorder_start(s, now); /* placed as the scan reads it */
+        s->q.unsorted = 0;
+        return;
+    }
     struct prio_env env;
     struct prio_batch pb;
     sched_prio_env(s, &env);
@@ -144,6 +152,12 @@ static int order_holds(struct sched *s, long now)
      * of their credential groups (policy/qgroup.h), not job by job. */
     struct qgroup_set g;
     size_t from = s->q.qhead, to = s->q.qscanned < s->q.qlen ? s->q.qscanned : s->q.qlen;
+    /* What the last pass left unread (qorder.h) lies below `last` in no
+     * order: like the old jobs below it, it matters only if one now sorts
+     * before it (the plan is partial: the scan takes none of it). */
+    size_t loose = s->q.loose ? s->q.qloose : SIZE_MAX;
+    if (s->q.loose)
+        to = s->q.qlen;
     qgroup_init(&g);
     for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
         struct job *j = s->q.queue[i];
@@ -158,7 +172,7 @@ static int order_holds(struct sched *s, long now)
         if (prev && prio_cmp(&prev, &j) > 0)
             holds = 0;
         /* The jobs submitted since, which the scan takes in queue order. */
-        if (i >= s->q.qscanned) {
+        if (i >= s->q.qscanned && i < loose) {
             if (prevnew && prio_cmp(&prevnew, &j) > 0)
                 holds = 0;
             prevnew = j;
@@ -569,6 +583,8 @@ static void scan(struct sched *s, long now, size_t from)
     for (size_t i = from; i < s->q.qlen && !s->pl.plan_stopped; i++) {
         if (quick && (i = quick_run(s, i, now, &q)) >= s->q.qlen)
             break;
+        if (s->q.placing && i >= s->q.qplaced)
+            qorder_place(s, i); /* the next job in priority order */
         struct job *j = s->q.queue[i];
         if (i + SCAN_AHEAD < s->q.qlen)
             prefetch_job(s->q.queue[i + SCAN_AHEAD]);
@@ -659,6 +675,7 @@ void sched_complete_plan(struct sched *s)
      * the last one left. */
     if (!s->pl.plan_partial || s->pl.replan)
         return;
+    qorder_tighten(s, s->pl.last_now);
     s->pl.completing = 1;
     scan(s, s->pl.last_now, s->q.qscanned);
     s->pl.completing = 0;
@@ -768,6 +785,8 @@ static void full_pass(struct sched *s, long now)
     if (s->pol.respolicy == RP_HIGHEST)
         keep_reservations(s, now);
     scan(s, now, s->q.qhead);
+    if (s->q.placing)
+        qorder_finish(s); /* what the scan did not read stays loose */
     s->pl.ncand_seen = s->pl.ncand > 0;
     if (s->pl.ncand) {
         backfill_run(s, s->pl.cand, s->pl.ncand, now);
