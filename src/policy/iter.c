@@ -137,6 +137,37 @@ static void order_queue(struct sched *s, long now)
  * crossing 0 under REJECTNEGPRIOJOBS; the order below it decided nothing (no
  * job there could start). Refreshes the priorities; whether the plan holds.
  */
+/* j's priority now, refreshed; whether it moved where it matters: before
+ * prev (the job it must stay below), or across 0 under REJECTNEGPRIOJOBS. */
+static int moved(struct sched *s, struct prio_batch *pb, const struct job *prev, struct job *j,
+                 long now)
+{
+    double p = prio_batch_start(pb, j, now);
+    int m = prio_rejects(&s->pol.prio, p) != prio_rejects(&s->pol.prio, j->priority);
+    j->priority = p;
+    return m || (prev && prio_cmp(&prev, &j) > 0);
+}
+
+/* Whether a job of the loose tail (policy/qorder.h), all below `last`,
+ * now sorts before it: a credential group is asked through g by its first
+ * job, the one that sorts highest whatever the time; a job alone is
+ * looked at. No walk of the tail. */
+static int loose_rises(struct sched *s, struct prio_batch *pb, struct qgroup_set *g,
+                       const struct job *last, long now)
+{
+    for (size_t k = 0; k < qorder_nloose(s); k++) {
+        size_t n;
+        int grouped;
+        struct job *const *v = qorder_loose_entry(s, k, &n, &grouped);
+        if (grouped && qgroup_add(g, pb, v[0]))
+            continue;
+        for (size_t m = 0; m < n; m++)
+            if (moved(s, pb, last, v[m], now))
+                return 1;
+    }
+    return 0;
+}
+
 static int order_holds(struct sched *s, long now)
 {
     const struct job *last = s->pl.nresv      ? s->pl.resv[s->pl.nresv - 1]
@@ -160,16 +191,17 @@ static int order_holds(struct sched *s, long now)
         to = s->q.qlen;
     qgroup_init(&g);
     for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        if (i == loose && below && last) {
+            holds &= !loose_rises(s, &pb, &g, last, now);
+            i = s->q.qloose_end - 1;
+            continue;
+        }
         struct job *j = s->q.queue[i];
         if (!j)
             continue;
         if (below && last && i < to && qgroup_add(&g, &pb, j))
             continue;
-        double p = prio_batch_start(&pb, j, now);
-        if (prio_rejects(&s->pol.prio, p) != prio_rejects(&s->pol.prio, j->priority))
-            holds = 0;
-        j->priority = p;
-        if (prev && prio_cmp(&prev, &j) > 0)
+        if (moved(s, &pb, prev, j, now))
             holds = 0;
         /* The jobs submitted since, which the scan takes in queue order. */
         if (i >= s->q.qscanned && i < loose) {

@@ -246,7 +246,7 @@ void qorder_finish(struct sched *s)
     size_t w = s->q.qplaced;
     s->q.placing = 0;
     s->q.loose = o->nheap > 0;
-    s->q.qloose = w;
+    s->q.qloose = w; /* the heap's entries are kept: qorder_loose_entry */
     for (size_t h = 0; h < o->nheap; h++) {
         struct qo_head *e = &o->heap[h];
         if (e->g == QORDER_ALONE) {
@@ -256,7 +256,25 @@ void qorder_finish(struct sched *s)
         for (size_t k = o->g[e->g].next; k < o->g[e->g].end; k++)
             s->q.queue[w++] = o->jobs[k];
     }
-    o->nheap = 0;
+    s->q.qloose_end = w;
+}
+
+size_t qorder_nloose(const struct sched *s)
+{
+    return s->q.loose ? s->q.ord->nheap : 0;
+}
+
+struct job *const *qorder_loose_entry(const struct sched *s, size_t k, size_t *n, int *grouped)
+{
+    const struct qorder *o = s->q.ord;
+    const struct qo_head *e = &o->heap[k];
+    *grouped = e->g != QORDER_ALONE;
+    if (!*grouped) {
+        *n = 1;
+        return &e->j;
+    }
+    *n = o->g[e->g].end - o->g[e->g].next;
+    return o->jobs + o->g[e->g].next;
 }
 
 void qorder_tighten(struct sched *s, long now)

@@ -49,6 +49,16 @@ void qorder_place(struct sched *s, size_t i);
  * (s->q.loose, s->q.qloose). */
 void qorder_finish(struct sched *s);
 
+/*
+ * The loose tail, entries [qloose, qloose_end) of the queue, as the last
+ * pass left it (valid while s->q.loose: no job left the queue since, or a
+ * full pass would have come first): k < qorder_nloose entries, each the
+ * jobs of a credential group in priority order (grouped: the first is the
+ * group's highest at any time) or one job alone. n gets their number.
+ */
+size_t qorder_nloose(const struct sched *s);
+struct job *const *qorder_loose_entry(const struct sched *s, size_t k, size_t *n, int *grouped);
+
 /* Put a loose tail in priority order at now (priorities made fresh): what
  * the last pass did not read, before a command or the rest of the plan
  * looks at it. Nothing when there is none. */
