@@ -95,6 +95,7 @@ struct sched_idleq {
      * when loose, entries [qloose, qlen) are the jobs it did not read, in no
      * order and with stale priorities, until qorder_tighten. */
     struct qorder *ord;
+    struct qgroup_set *qg;              /* order_holds' table, kept (policy/qgroup.h) */
     size_t qplaced, qloose, qloose_end; /* qloose_end: the queue's length then */
     int placing, loose;
 };

@@ -168,6 +168,7 @@ void sched_destroy(struct sched *s)
     fs_destroy(s->fsh.fs);
     sort_buf_free(&s->q.sortbuf);
     qorder_destroy(s->q.ord);
+    free(s->q.qg);
     free(s);
 }
 

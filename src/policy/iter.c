@@ -181,7 +181,9 @@ static int order_holds(struct sched *s, long now)
     int holds = 1, below = last == NULL; /* past `last`: only its rank matters */
     /* Old jobs below `last` matter only if one now sorts before it: asked
      * of their credential groups (policy/qgroup.h), not job by job. */
-    struct qgroup_set g;
+    if (!s->q.qg)
+        s->q.qg = xcalloc(1, sizeof *s->q.qg);
+    struct qgroup_set *g = s->q.qg;
     size_t from = s->q.qhead, to = s->q.qscanned < s->q.qlen ? s->q.qscanned : s->q.qlen;
     /* What the last pass left unread (qorder.h) lies below `last` in no
      * order: like the old jobs below it, it matters only if one now sorts
@@ -189,17 +191,17 @@ static int order_holds(struct sched *s, long now)
     size_t loose = s->q.loose ? s->q.qloose : SIZE_MAX;
     if (s->q.loose)
         to = s->q.qlen;
-    qgroup_init(&g);
+    qgroup_init(g);
     for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
         if (i == loose && below && last) {
-            holds &= !loose_rises(s, &pb, &g, last, now);
+            holds &= !loose_rises(s, &pb, g, last, now);
             i = s->q.qloose_end - 1;
             continue;
         }
         struct job *j = s->q.queue[i];
         if (!j)
             continue;
-        if (below && last && i < to && qgroup_add(&g, &pb, j))
+        if (below && last && i < to && qgroup_add(g, &pb, j))
             continue;
         if (moved(s, &pb, prev, j, now))
             holds = 0;
@@ -215,7 +217,7 @@ static int order_holds(struct sched *s, long now)
             from = i + 1;
         below |= j == last;
     }
-    return holds && !(last && qgroup_any_before(&g, s, &pb, last, from, to, now));
+    return holds && !(last && qgroup_any_before(g, s, &pb, last, from, to, now));
 }
 
 /*

@@ -12,7 +12,16 @@
 
 void qgroup_init(struct qgroup_set *g)
 {
-    memset(g, 0, sizeof *g);
+    g->n = 0;
+    if (++g->gen == 0) { /* wrapped: slots of 2^32 looks ago would look current */
+        memset(g->slot, 0, sizeof g->slot);
+        g->gen = 1;
+    }
+}
+
+static int in_use(const struct qgroup_set *g, const struct qgroup *q)
+{
+    return q->gen == g->gen;
 }
 
 static int same_creds(const struct job *a, const struct job *b)
@@ -41,15 +50,14 @@ static int own_state_matters(const struct job *j)
 static struct qgroup *group_of(struct qgroup_set *g, const struct prio_batch *pb, struct job *j)
 {
     size_t i = creds_hash(j) & (QGROUP_SLOTS - 1);
-    while (g->slot[i].first && !same_creds(g->slot[i].first, j))
+    while (in_use(g, &g->slot[i]) && !same_creds(g->slot[i].first, j))
         i = (i + 1) & (QGROUP_SLOTS - 1);
     struct qgroup *q = &g->slot[i];
-    if (!q->first) {
+    if (!in_use(g, q)) {
         if (g->n >= QGROUP_MAX)
             return NULL;
         g->n++;
-        q->first = j;
-        q->dir = prio_batch_queue_time_only(pb, j);
+        *q = (struct qgroup){j, NULL, prio_batch_queue_time_only(pb, j), g->gen};
     }
     return q;
 }
@@ -104,7 +112,7 @@ int qgroup_any_before(struct qgroup_set *g, struct sched *s, struct prio_batch *
 {
     for (size_t i = 0; i < QGROUP_SLOTS; i++) {
         struct qgroup *q = &g->slot[i];
-        if (!q->best)
+        if (!in_use(g, q) || !q->best)
             continue;
         double p = refresh(s, pb, q->best, now);
         if (p > last->priority)

@@ -13,8 +13,10 @@
 #include "core/sched_int.h"
 #include "engine/engine.h"
 #include "policy/prio.h"
+#include "policy/qgroup.h"
 #include "policy/qorder.h"
 #include "test.h"
+#include "util/mem.h"
 
 #define NJOBS 120
 
@@ -122,8 +124,58 @@ static void test_random_queues(void)
     }
 }
 
+static int slots_in_use(const struct qgroup_set *g)
+{
+    int n = 0;
+    for (int i = 0; i < QGROUP_SLOTS; i++)
+        n += g->slot[i].gen == g->gen;
+    return n;
+}
+
+/* The kept qgroup table: a new look starts empty, by its generation count
+ * (also when the count wraps), and groups as a fresh table does. */
+static void test_qgroup_generations(void)
+{
+    srand(7);
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    pol.prio.cweight[PRIO_CRED] = 1;
+    pol.prio.fweight[PF_USER] = 1;
+    struct sched *s = sched_create(&pol, NULL);
+    struct node_spec node = {.name = "n0", .procs = 4, .state = NODE_UP};
+    CHECK(sched_add_node(s, &node, NULL) == 0);
+    long latest;
+    fill(s, &latest);
+    struct prio_env env;
+    struct prio_batch pb;
+    sched_prio_env(s, &env);
+    prio_batch_init(&pb, &s->pol.prio, &env);
+    struct qgroup_set *g = xcalloc(1, sizeof *g);
+    for (int look = 0; look < 6; look++) {
+        if (look == 3)
+            g->gen = ~0u; /* the next look wraps */
+        qgroup_init(g);
+        CHECK(g->gen != 0);
+        CHECK_EQ(slots_in_use(g), 0);
+        int seen[6] = {0}, want = 0;
+        for (size_t i = 0; i < s->q.qlen; i += 1 + (size_t)look) {
+            struct job *j = s->q.queue[i];
+            if (qgroup_add(g, &pb, j) && j->sysprio_mode == SYSPRIO_NONE) {
+                int u = j->user->name[1] - '0', gr = j->group->name[1] - '0';
+                want += !(seen[u] >> gr & 1);
+                seen[u] |= 1 << gr;
+            }
+        }
+        CHECK_EQ(slots_in_use(g), want);
+        CHECK_EQ(g->n, want);
+    }
+    free(g);
+    sched_destroy(s);
+}
+
 int main(void)
 {
     TEST_RUN(test_random_queues);
+    TEST_RUN(test_qgroup_generations);
     return TEST_DONE();
 }
