@@ -24,6 +24,11 @@ struct qo_group {
     int alone;
 };
 
+struct qo_slot {
+    size_t g;     /* a group */
+    unsigned gen; /* the pass it is of: other than qorder's gen, empty */
+};
+
 struct qo_head {
     struct job *j; /* priority fresh */
     size_t g;      /* its group, or QORDER_ALONE */
@@ -38,8 +43,9 @@ struct qorder {
     size_t capjobs, capgid;
     struct qo_group *g;
     size_t ng, capg;
-    size_t *slot; /* credentials' hash: group index + 1 (0: empty) */
+    struct qo_slot *slot; /* credentials' hash */
     size_t nslot, capslot;
+    unsigned gen; /* this pass's slots: no clear of the table per pass */
     struct qo_head *heap;
     size_t nheap, capheap;
 };
@@ -80,11 +86,26 @@ static size_t group_of(struct qorder *o, struct job *j)
     if (j->sysprio_mode != SYSPRIO_NONE || (j->flags & JOB_QSTOP))
         return new_group(o, j, 1);
     size_t i = creds_hash(j) & (o->nslot - 1);
-    while (o->slot[i] && !same_creds(o->g[o->slot[i] - 1].first, j))
+    while (o->slot[i].gen == o->gen && !same_creds(o->g[o->slot[i].g].first, j))
         i = (i + 1) & (o->nslot - 1);
-    if (!o->slot[i])
-        o->slot[i] = new_group(o, j, prio_batch_queue_time_only(&o->pb, j) <= 0) + 1;
-    return o->slot[i] - 1;
+    if (o->slot[i].gen != o->gen)
+        o->slot[i] =
+            (struct qo_slot){new_group(o, j, prio_batch_queue_time_only(&o->pb, j) <= 0), o->gen};
+    return o->slot[i].g;
+}
+
+/* A new pass's table of nslot >= 2n slots, empty. */
+static void clear_slots(struct qorder *o, size_t n)
+{
+    size_t want = 16;
+    while (want < 2 * n)
+        want *= 2;
+    if (want > o->nslot || ++o->gen == 0) { /* grown, or the count wrapped */
+        o->nslot = want > o->nslot ? want : o->nslot;
+        o->slot = xgrow(o->slot, &o->capslot, o->nslot, sizeof *o->slot);
+        memset(o->slot, 0, o->nslot * sizeof *o->slot);
+        o->gen = 1;
+    }
 }
 
 /* Within a group: the job waiting longest first, then submission order. */
@@ -169,16 +190,17 @@ static void push(struct qorder *o, struct job *j, size_t g)
 /* The queue's jobs into their groups, in queue order within each. */
 static void split(struct sched *s, struct qorder *o, size_t n)
 {
-    o->nslot = 16;
-    while (o->nslot < 2 * n)
-        o->nslot *= 2;
-    o->slot = xgrow(o->slot, &o->capslot, o->nslot, sizeof *o->slot);
-    memset(o->slot, 0, o->nslot * sizeof *o->slot);
+    clear_slots(o, n);
     o->jobs = xgrow(o->jobs, &o->capjobs, n, sizeof *o->jobs);
     o->gid = xgrow(o->gid, &o->capgid, n, sizeof *o->gid);
     o->ng = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t g = group_of(o, s->q.queue[i]);
+        struct job *j = s->q.queue[i];
+        /* A user's jobs often follow each other: the last one's group. */
+        size_t g = i && !o->g[o->gid[i - 1]].alone && same_creds(s->q.queue[i - 1], j) &&
+                           j->sysprio_mode == SYSPRIO_NONE && !(j->flags & JOB_QSTOP)
+                       ? o->gid[i - 1]
+                       : group_of(o, j);
         o->gid[i] = g;
         o->g[g].end++; /* a count until the offsets below */
     }
