@@ -76,9 +76,13 @@ int qgroup_add(struct qgroup_set *g, const struct prio_batch *pb, struct job *j)
 {
     if (own_state_matters(j))
         return 0;
-    struct qgroup *q = group_of(g, pb, j);
+    /* A user's jobs often follow each other: the last job's group. */
+    struct qgroup *q = g->last && in_use(g, g->last) && same_creds(g->last->first, j)
+                           ? g->last
+                           : group_of(g, pb, j);
     if (!q || !q->dir)
         return 0;
+    g->last = q;
     if (better(q, j))
         q->best = j;
     return 1;

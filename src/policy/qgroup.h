@@ -39,6 +39,7 @@ struct qgroup_set {
     struct qgroup slot[QGROUP_SLOTS];
     int n;
     unsigned gen;
+    struct qgroup *last; /* the group of the last job added (if of this look) */
 };
 
 /* Empty g for a new look (g zeroed before its first one). */
