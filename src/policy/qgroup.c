@@ -96,13 +96,22 @@ static double refresh(struct sched *s, struct prio_batch *pb, struct job *j, lon
     return j->priority;
 }
 
-/* The tie: every job of group q, one by one. */
+/* Whether j was submitted before last: what decides between equal
+ * priorities (prio_cmp). */
+static int submitted_before(const struct job *j, const struct job *last)
+{
+    return j->submit < last->submit || (j->submit == last->submit && j->order < last->order);
+}
+
+/* The tie: every job of group q, one by one. None has a priority above
+ * its best's, which equals last's: one submitted after last cannot sort
+ * before it, and is not computed (it keeps its last priority). */
 static int member_before(struct qgroup *q, struct sched *s, struct prio_batch *pb,
                          const struct job *last, size_t from, size_t to, long now)
 {
     for (size_t i = from; i < to; i++) {
         struct job *j = s->q.queue[i];
-        if (!j || own_state_matters(j) || !same_creds(j, q->first))
+        if (!j || own_state_matters(j) || !same_creds(j, q->first) || !submitted_before(j, last))
             continue;
         refresh(s, pb, j, now);
         if (prio_cmp(&last, &j) > 0)
