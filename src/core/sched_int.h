@@ -91,6 +91,14 @@ struct sched_idleq {
      * they have sorted the queue. Guards the static order: even when
      * priority is submission order, the queue must be sorted again. */
     int unsorted;
+    /* A full pass placing the queue as its scan reads it (policy/qorder.h):
+     * while placing, entries [qplaced, qlen) are not placed yet; once done,
+     * when loose, entries [qloose, qlen) are the jobs it did not read, in no
+     * order and with stale priorities, until qorder_tighten. */
+    struct qorder *ord;
+    struct qgroup_set *qg;              /* order_holds' table, kept (policy/qgroup.h) */
+    size_t qplaced, qloose, qloose_end; /* qloose_end: the queue's length then */
+    int placing, loose;
 };
 
 /* Reservations (policy/resv.c), in creation order; standing reservations
@@ -505,6 +513,11 @@ void fsacct_iterate(struct sched *s, long now);
 /* Before j's priority is computed: make its credentials' fs_delta current
  * (each credential once per iteration). */
 void fsacct_job(struct sched *s, const struct job *j);
+/* prio_batch_init for s's priorities in env, the batch making the deltas
+ * of each combination of credentials current (fsacct_job) the first time
+ * it meets it: a job's priority from it needs no fsacct_job first. */
+struct prio_batch;
+void fsacct_batch_init(struct sched *s, struct prio_batch *b, const struct prio_env *env);
 /* After the targets change: note whether any credential has a cap. */
 void fsacct_note_caps(struct sched *s);
 /* Whether starting j would take one of its credentials past a fairshare

@@ -18,6 +18,7 @@
 #include "policy/limits.h"
 #include "policy/nprio.h"
 #include "policy/prio.h"
+#include "policy/qorder.h"
 #include "policy/srcfg.h"
 #include "util/mem.h"
 #include "util/pool.h"
@@ -167,6 +168,8 @@ void sched_destroy(struct sched *s)
     limits_destroy(s->lim.limits);
     fs_destroy(s->fsh.fs);
     sort_buf_free(&s->q.sortbuf);
+    qorder_destroy(s->q.ord);
+    free(s->q.qg);
     free(s);
 }
 
@@ -635,6 +638,7 @@ struct job *const *sched_queue(const struct sched *s, size_t *n)
 {
     /* Holes are compacted away on demand: commands see only live jobs. */
     struct sched *m = (struct sched *)s;
+    qorder_tighten(m, m->pl.last_now); /* the last pass's unread tail, in order */
     size_t w = 0, scanned = 0;
     for (size_t r = m->q.qhead; r < m->q.qlen; r++) {
         if (r == m->q.qscanned)

@@ -123,6 +123,19 @@ void fsacct_job(struct sched *s, const struct job *j)
         refresh(s, j->qos, CRED_QOS);
 }
 
+static void fresh_creds(void *ctx, const struct job *j)
+{
+    fsacct_job(ctx, j);
+}
+
+void fsacct_batch_init(struct sched *s, struct prio_batch *b, const struct prio_env *env)
+{
+    if (!s->pol.prio.cweight[PRIO_FS] || fs_params(s->fsh.fs)->policy == FS_NONE)
+        prio_batch_init(b, &s->pol.prio, env);
+    else
+        prio_batch_init_fresh(b, &s->pol.prio, env, (struct prio_fresh){fresh_creds, s});
+}
+
 void fsacct_note_caps(struct sched *s)
 {
     s->fsh.fs_caps = 0;

@@ -43,6 +43,7 @@
 #include "policy/limits.h"
 #include "policy/prio.h"
 #include "policy/qgroup.h"
+#include "policy/qorder.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -102,17 +103,22 @@ static void order_queue(struct sched *s, long now)
 {
     /* Throttling limits move queue-time starts (JOBPRIOACCRUALPOLICY), so
      * with limits the order is recomputed like any dynamic priority. */
-    if (s->order_static && !s->q.unsorted && !elig_active(s))
+    if (s->order_static && !s->q.unsorted && !elig_active(s) && !s->q.loose)
         return;
     if (s->el.eset)
         return; /* eset keeps the queue in order (eset_settle, after the walks) */
     sched_compact_queue(s);
+    s->q.loose = 0;
+    if (qorder_usable(s)) {
+        qorder_start(s, now); /* placed as the scan reads it */
+        s->q.unsorted = 0;
+        return;
+    }
     struct prio_env env;
     struct prio_batch pb;
     sched_prio_env(s, &env);
-    prio_batch_init(&pb, &s->pol.prio, &env);
+    fsacct_batch_init(s, &pb, &env);
     for (size_t i = 0; i < s->q.qlen; i++) {
-        fsacct_job(s, s->q.queue[i]);
         s->q.queue[i]->priority = prio_batch_start(&pb, s->q.queue[i], now);
     }
     sort_ptrs((void **)s->q.queue, s->q.qlen, prio_cmp, &s->q.sortbuf); /* nearly sorted: cheap */
@@ -131,6 +137,37 @@ static void order_queue(struct sched *s, long now)
  * crossing 0 under REJECTNEGPRIOJOBS; the order below it decided nothing (no
  * job there could start). Refreshes the priorities; whether the plan holds.
  */
+/* j's priority now, refreshed; whether it moved where it matters: before
+ * prev (the job it must stay below), or across 0 under REJECTNEGPRIOJOBS. */
+static int moved(struct sched *s, struct prio_batch *pb, const struct job *prev, struct job *j,
+                 long now)
+{
+    double p = prio_batch_start(pb, j, now);
+    int m = prio_rejects(&s->pol.prio, p) != prio_rejects(&s->pol.prio, j->priority);
+    j->priority = p;
+    return m || (prev && prio_cmp(&prev, &j) > 0);
+}
+
+/* Whether a job of the loose tail (policy/qorder.h), all below `last`,
+ * now sorts before it: a credential group is asked through g by its first
+ * job, the one that sorts highest whatever the time; a job alone is
+ * looked at. No walk of the tail. */
+static int loose_rises(struct sched *s, struct prio_batch *pb, struct qgroup_set *g,
+                       const struct job *last, long now)
+{
+    for (size_t k = 0; k < qorder_nloose(s); k++) {
+        size_t n;
+        int grouped;
+        struct job *const *v = qorder_loose_entry(s, k, &n, &grouped);
+        if (grouped && qgroup_add(g, pb, v[0]))
+            continue;
+        for (size_t m = 0; m < n; m++)
+            if (moved(s, pb, last, v[m], now))
+                return 1;
+    }
+    return 0;
+}
+
 static int order_holds(struct sched *s, long now)
 {
     const struct job *last = s->pl.nresv      ? s->pl.resv[s->pl.nresv - 1]
@@ -139,29 +176,37 @@ static int order_holds(struct sched *s, long now)
     struct prio_env env;
     struct prio_batch pb;
     sched_prio_env(s, &env);
-    prio_batch_init(&pb, &s->pol.prio, &env);
+    fsacct_batch_init(s, &pb, &env);
     struct job *prev = NULL, *prevnew = NULL;
     int holds = 1, below = last == NULL; /* past `last`: only its rank matters */
     /* Old jobs below `last` matter only if one now sorts before it: asked
      * of their credential groups (policy/qgroup.h), not job by job. */
-    struct qgroup_set g;
+    if (!s->q.qg)
+        s->q.qg = xcalloc(1, sizeof *s->q.qg);
+    struct qgroup_set *g = s->q.qg;
     size_t from = s->q.qhead, to = s->q.qscanned < s->q.qlen ? s->q.qscanned : s->q.qlen;
-    qgroup_init(&g);
+    /* What the last pass left unread (qorder.h) lies below `last` in no
+     * order: like the old jobs below it, it matters only if one now sorts
+     * before it (the plan is partial: the scan takes none of it). */
+    size_t loose = s->q.loose ? s->q.qloose : SIZE_MAX;
+    if (s->q.loose)
+        to = s->q.qlen;
+    qgroup_init(g);
     for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        if (i == loose && below && last) {
+            holds &= !loose_rises(s, &pb, g, last, now);
+            i = s->q.qloose_end - 1;
+            continue;
+        }
         struct job *j = s->q.queue[i];
         if (!j)
             continue;
-        if (below && last && i < to && qgroup_add(&g, &pb, j))
+        if (below && last && i < to && qgroup_add(g, &pb, j))
             continue;
-        fsacct_job(s, j);
-        double p = prio_batch_start(&pb, j, now);
-        if (prio_rejects(&s->pol.prio, p) != prio_rejects(&s->pol.prio, j->priority))
-            holds = 0;
-        j->priority = p;
-        if (prev && prio_cmp(&prev, &j) > 0)
+        if (moved(s, &pb, prev, j, now))
             holds = 0;
         /* The jobs submitted since, which the scan takes in queue order. */
-        if (i >= s->q.qscanned) {
+        if (i >= s->q.qscanned && i < loose) {
             if (prevnew && prio_cmp(&prevnew, &j) > 0)
                 holds = 0;
             prevnew = j;
@@ -172,7 +217,7 @@ static int order_holds(struct sched *s, long now)
             from = i + 1;
         below |= j == last;
     }
-    return holds && !(last && qgroup_any_before(&g, s, &pb, last, from, to, now));
+    return holds && !(last && qgroup_any_before(g, s, &pb, last, from, to, now));
 }
 
 /*
@@ -582,6 +627,8 @@ static void scan(struct sched *s, long now, size_t from)
     for (size_t i = from; i < s->q.qlen && !s->pl.plan_stopped; i++) {
         if (quick && (i = quick_run(s, i, now, &q)) >= s->q.qlen)
             break;
+        if (s->q.placing && i >= s->q.qplaced)
+            qorder_place(s, i); /* the next job in priority order */
         struct job *j = s->q.queue[i];
         if (i + SCAN_AHEAD < s->q.qlen)
             prefetch_job(s->q.queue[i + SCAN_AHEAD]);
@@ -672,6 +719,7 @@ void sched_complete_plan(struct sched *s)
      * the last one left. */
     if (!s->pl.plan_partial || s->pl.replan)
         return;
+    qorder_tighten(s, s->pl.last_now);
     s->pl.completing = 1;
     scan(s, s->pl.last_now, s->q.qscanned);
     s->pl.completing = 0;
@@ -781,6 +829,8 @@ static void full_pass(struct sched *s, long now)
     if (s->pol.respolicy == RP_HIGHEST)
         keep_reservations(s, now);
     scan(s, now, s->q.qhead);
+    if (s->q.placing)
+        qorder_finish(s); /* what the scan did not read stays loose */
     s->pl.ncand_seen = s->pl.ncand > 0;
     if (s->pl.ncand) {
         backfill_run(s, s->pl.cand, s->pl.ncand, now);

@@ -401,6 +401,7 @@ void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const st
 {
     b->p = p;
     b->env = env;
+    b->fresh = (struct prio_fresh){NULL, NULL};
     b->nf = b->nfc = b->nc = 0;
     b->valid = 0;
     for (int f = 0; f < PF_CONSUMED; f++) {
@@ -414,6 +415,13 @@ void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const st
     for (int c = 0; c < PRIO_USAGE; c++)
         if (p->cweight[c] != 0)
             b->c[b->nc++] = (unsigned char)c;
+}
+
+void prio_batch_init_fresh(struct prio_batch *b, const struct prio_params *p,
+                           const struct prio_env *env, struct prio_fresh fresh)
+{
+    prio_batch_init(b, p, env);
+    b->fresh = fresh;
 }
 
 /* sum[factor's component] += weight x capped value, for the factors fs[0..n). */
@@ -485,6 +493,8 @@ static const struct prio_credpart *cred_part(struct prio_batch *b, const struct 
     struct prio_credpart *g = &b->slot[i];
     if ((b->valid >> i & 1) && !memcmp(g->key, key, sizeof key))
         return g;
+    if (b->fresh.creds)
+        b->fresh.creds(b->fresh.ctx, j);
     memcpy(g->key, key, sizeof key);
     fill_part(b, e, g);
     b->valid |= 1UL << i;

@@ -66,9 +66,16 @@ struct prio_credpart {
     double konst[PRIO_NCOMP];            /* a CRED or FS component's value (PRIO_KONST in term) */
     int nf, nterm;
 };
+/* Called once for each combination of credentials a batch meets, before
+ * it reads them (what the caller keeps current lazily: fairshare deltas). */
+struct prio_fresh {
+    void (*creds)(void *ctx, const struct job *j);
+    void *ctx;
+};
 struct prio_batch {
     const struct prio_params *p;
     const struct prio_env *env;
+    struct prio_fresh fresh;       /* none after prio_batch_init */
     unsigned char f[PF_NFACTORS];  /* the job's own start factors that may be weighted, in order */
     unsigned char fc[PF_NFACTORS]; /* the credentials' ones (CRED and FS), in order */
     unsigned char c[PRIO_NCOMP];   /* the weighted components, in order */
@@ -77,6 +84,11 @@ struct prio_batch {
     struct prio_credpart slot[PRIO_CREDSLOTS];
 };
 void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const struct prio_env *env);
+/* The same, calling fresh.creds(fresh.ctx, j) for the first job of each
+ * combination of credentials it is asked for (again if its kept part was
+ * taken over by another combination). */
+void prio_batch_init_fresh(struct prio_batch *b, const struct prio_params *p,
+                           const struct prio_env *env, struct prio_fresh fresh);
 double prio_batch_start(struct prio_batch *b, const struct job *j, long now);
 
 /* Run priority of running job j (USAGE component: CONSUMED, REMAINING,

@@ -12,7 +12,16 @@
 
 void qgroup_init(struct qgroup_set *g)
 {
-    memset(g, 0, sizeof *g);
+    g->n = 0;
+    if (++g->gen == 0) { /* wrapped: slots of 2^32 looks ago would look current */
+        memset(g->slot, 0, sizeof g->slot);
+        g->gen = 1;
+    }
+}
+
+static int in_use(const struct qgroup_set *g, const struct qgroup *q)
+{
+    return q->gen == g->gen;
 }
 
 static int same_creds(const struct job *a, const struct job *b)
@@ -41,15 +50,14 @@ static int own_state_matters(const struct job *j)
 static struct qgroup *group_of(struct qgroup_set *g, const struct prio_batch *pb, struct job *j)
 {
     size_t i = creds_hash(j) & (QGROUP_SLOTS - 1);
-    while (g->slot[i].first && !same_creds(g->slot[i].first, j))
+    while (in_use(g, &g->slot[i]) && !same_creds(g->slot[i].first, j))
         i = (i + 1) & (QGROUP_SLOTS - 1);
     struct qgroup *q = &g->slot[i];
-    if (!q->first) {
+    if (!in_use(g, q)) {
         if (g->n >= QGROUP_MAX)
             return NULL;
         g->n++;
-        q->first = j;
-        q->dir = prio_batch_queue_time_only(pb, j);
+        *q = (struct qgroup){j, NULL, prio_batch_queue_time_only(pb, j), g->gen};
     }
     return q;
 }
@@ -68,29 +76,42 @@ int qgroup_add(struct qgroup_set *g, const struct prio_batch *pb, struct job *j)
 {
     if (own_state_matters(j))
         return 0;
-    struct qgroup *q = group_of(g, pb, j);
+    /* A user's jobs often follow each other: the last job's group. */
+    struct qgroup *q = g->last && in_use(g, g->last) && same_creds(g->last->first, j)
+                           ? g->last
+                           : group_of(g, pb, j);
     if (!q || !q->dir)
         return 0;
+    g->last = q;
     if (better(q, j))
         q->best = j;
     return 1;
 }
 
-/* j's priority now, refreshed. */
+/* j's priority now, refreshed (pb brings the fairshare deltas up to date:
+ * fsacct_batch_init). */
 static double refresh(struct sched *s, struct prio_batch *pb, struct job *j, long now)
 {
-    fsacct_job(s, j);
     j->priority = prio_batch_start(pb, j, now);
     return j->priority;
 }
 
-/* The tie: every job of group q, one by one. */
+/* Whether j was submitted before last: what decides between equal
+ * priorities (prio_cmp). */
+static int submitted_before(const struct job *j, const struct job *last)
+{
+    return j->submit < last->submit || (j->submit == last->submit && j->order < last->order);
+}
+
+/* The tie: every job of group q, one by one. None has a priority above
+ * its best's, which equals last's: one submitted after last cannot sort
+ * before it, and is not computed (it keeps its last priority). */
 static int member_before(struct qgroup *q, struct sched *s, struct prio_batch *pb,
                          const struct job *last, size_t from, size_t to, long now)
 {
     for (size_t i = from; i < to; i++) {
         struct job *j = s->q.queue[i];
-        if (!j || own_state_matters(j) || !same_creds(j, q->first))
+        if (!j || own_state_matters(j) || !same_creds(j, q->first) || !submitted_before(j, last))
             continue;
         refresh(s, pb, j, now);
         if (prio_cmp(&last, &j) > 0)
@@ -104,7 +125,7 @@ int qgroup_any_before(struct qgroup_set *g, struct sched *s, struct prio_batch *
 {
     for (size_t i = 0; i < QGROUP_SLOTS; i++) {
         struct qgroup *q = &g->slot[i];
-        if (!q->best)
+        if (!in_use(g, q) || !q->best)
             continue;
         double p = refresh(s, pb, q->best, now);
         if (p > last->priority)

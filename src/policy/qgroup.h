@@ -12,8 +12,10 @@
  * computing every job's priority; only the count of priorities computed
  * differs (an HPC2N poll: about 3 groups for 48 waiting jobs).
  *
- * A table lives for one look (on the caller's stack), holds at most
- * QGROUP_MAX groups, and leaves a job it cannot group to the caller.
+ * A table serves one look at a time and is kept for the next (the
+ * scheduler's): a generation count empties it, not a clear of every slot.
+ * It holds at most QGROUP_MAX groups and leaves a job it cannot group to
+ * the caller.
  */
 #ifndef MOKU_POLICY_QGROUP_H
 #define MOKU_POLICY_QGROUP_H
@@ -27,16 +29,20 @@ struct sched;
 #define QGROUP_SLOTS 128 /* open addressing, at most half full */
 
 struct qgroup {
-    struct job *first; /* its first job: the credentials (NULL: empty slot) */
+    struct job *first; /* its first job: the credentials */
     struct job *best;  /* the job that has waited longest (dir > 0) or least */
     int dir;           /* prio_queue_time_only of the group */
+    unsigned gen;      /* the look it belongs to: other than the set's, an empty slot */
 };
 
 struct qgroup_set {
     struct qgroup slot[QGROUP_SLOTS];
     int n;
+    unsigned gen;
+    struct qgroup *last; /* the group of the last job added (if of this look) */
 };
 
+/* Empty g for a new look (g zeroed before its first one). */
 void qgroup_init(struct qgroup_set *g);
 
 /* Take idle job j into its group: 1 done, 0 when j cannot be grouped (its
@@ -48,8 +54,8 @@ int qgroup_add(struct qgroup_set *g, const struct prio_batch *pb, struct job *j)
  * Whether some grouped job sorts before `last` (prio_cmp) at now, with
  * last->priority fresh. The jobs grouped were taken from queue positions
  * [from, to); those whose priority was computed have it refreshed
- * (j->priority), the others keep their last one. Fairshare deltas are
- * brought up to date first (fsacct_job).
+ * (j->priority), the others keep their last one. pb brings fairshare
+ * deltas up to date (fsacct_batch_init).
  */
 int qgroup_any_before(struct qgroup_set *g, struct sched *s, struct prio_batch *pb,
                       const struct job *last, size_t from, size_t to, long now);

@@ -936,6 +936,72 @@ static void test_batch_creds(void)
     fx_free(&f);
 }
 
+/* What test_batch_fresh's hook saw: calls per user, and the delta each
+ * user's credential gets when made current. */
+struct fresh_log {
+    struct cred *user[3];
+    double delta[3];
+    int calls[3];
+};
+
+static void fresh_user(void *ctx, const struct job *j)
+{
+    struct fresh_log *log = ctx;
+    for (int i = 0; i < 3; i++)
+        if (j->user == log->user[i]) {
+            log->calls[i]++;
+            log->user[i]->fs_delta = log->delta[i];
+        }
+}
+
+/*
+ * A batch with a fresh hook calls it for the first job of each combination
+ * of credentials, before it reads them, and not for the next jobs of that
+ * combination: every answer is prio_start's on the credentials made
+ * current (combinations may take each other's slot over: then the hook
+ * runs again).
+ */
+static void test_batch_fresh(void)
+{
+    struct fx f;
+    fx_init(&f);
+    srand(17);
+    struct fresh_log log = {
+        {cred(&f, CRED_USER, "u0"), cred(&f, CRED_USER, "u1"), cred(&f, CRED_USER, "u2")}};
+    for (int round = 0; round < 200; round++) {
+        random_weights(&f.p);
+        f.p.cweight[PRIO_FS] = 1 + rand() % 3;
+        f.p.fweight[PF_FSUSER] = 1 + rand() % 5;
+        for (int i = 0; i < 3; i++) {
+            log.user[i]->fs_delta = -1000; /* stale until the hook runs */
+            log.delta[i] = (rand() % 2000 - 1000) / 7.0;
+            log.calls[i] = 0;
+        }
+        struct prio_batch pb;
+        prio_batch_init_fresh(&pb, &f.p, &f.env, (struct prio_fresh){fresh_user, &log});
+        long now = T0 + 20000 + rand() % 20000;
+        int met[3] = {0};
+        for (int n = 0; n < 50; n++) {
+            struct job j = f.j;
+            int u = rand() % 3;
+            j.user = log.user[u];
+            met[u] = 1;
+            j.qtime_start = T0 + rand() % 20000;
+            int before = log.calls[u];
+            double p = prio_batch_start(&pb, &j, now);
+            CHECK(p == prio_start(&f.p, &f.env, &j, now, NULL));
+            CHECK(log.calls[u] <= before + 1);
+            j.qtime_start = T0 + rand() % 20000; /* the next job of its combination */
+            before = log.calls[u];
+            CHECK(prio_batch_start(&pb, &j, now) == prio_start(&f.p, &f.env, &j, now, NULL));
+            CHECK_EQ(log.calls[u], before);
+        }
+        for (int i = 0; i < 3; i++)
+            CHECK(log.calls[i] >= met[i]);
+    }
+    fx_free(&f);
+}
+
 /*
  * prio_queue_time_only: when it answers a direction, two jobs with the same
  * credentials that differ in everything but what it allows (queue time)
@@ -1066,6 +1132,7 @@ int main(void)
     TEST_RUN(test_cmp);
     TEST_RUN(test_names);
     TEST_RUN(test_batch_creds);
+    TEST_RUN(test_batch_fresh);
     TEST_RUN(test_parts_agree);
     TEST_RUN(test_queue_time_only);
     TEST_RUN(test_speed);

@@ -1,0 +1,336 @@
+/*
+ * qorder — see qorder.h. Used by iter.c's full pass (order_queue, scan).
+ * The buffers live in the scheduler between passes (no allocation per
+ * pass once they have grown to the queue).
+ */
+#include "policy/qorder.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sched_int.h"
+#include "policy/prio.h"
+#include "util/mem.h"
+#include "util/sort.h"
+
+#define QORDER_ALONE SIZE_MAX /* a heap entry that is a job by itself */
+
+/* A credential group's jobs, jobs[next, end) still to place, in priority
+ * order unless `alone` (then each is its own heap entry). */
+struct qo_group {
+    struct job *first; /* its credentials */
+    size_t next, end;
+    int alone;
+};
+
+struct qo_slot {
+    size_t g;     /* a group */
+    unsigned gen; /* the pass it is of: other than qorder's gen, empty */
+};
+
+struct qo_head {
+    struct job *j; /* priority fresh */
+    size_t g;      /* its group, or QORDER_ALONE */
+};
+
+struct qorder {
+    struct prio_env env;
+    struct prio_batch pb; /* pb.env is &env */
+    long now;
+    struct job **jobs; /* the queue's jobs, group after group */
+    size_t *gid;       /* the group of each queue entry */
+    size_t capjobs, capgid;
+    struct qo_group *g;
+    size_t ng, capg;
+    struct qo_slot *slot; /* credentials' hash */
+    size_t nslot, capslot;
+    unsigned gen; /* this pass's slots: no clear of the table per pass */
+    struct qo_head *heap;
+    size_t nheap, capheap;
+};
+
+int qorder_usable(const struct sched *s)
+{
+    return !s->order_static && !elig_active(s) && !s->el.eset && !s->el.nheld &&
+           !s->el.nblocked_jobs && !s->pol.prio.reject_neg &&
+           (s->pol.backfill == BF_FIRSTFIT || s->pol.backfill == BF_NONE) &&
+           s->pol.respolicy != RP_HIGHEST && !(s->rm.preempt && s->rs.nresvs) && !s->pl.completing;
+}
+
+static int same_creds(const struct job *a, const struct job *b)
+{
+    return a->user == b->user && a->group == b->group && a->account == b->account &&
+           a->class_ == b->class_ && a->qos == b->qos;
+}
+
+static size_t creds_hash(const struct job *j)
+{
+    uint64_t h = (uint64_t)(uintptr_t)j->user ^ (uint64_t)(uintptr_t)j->group >> 3 ^
+                 (uint64_t)(uintptr_t)j->account >> 6 ^ (uint64_t)(uintptr_t)j->class_ >> 9 ^
+                 (uint64_t)(uintptr_t)j->qos >> 12;
+    return (size_t)((h * 0x9E3779B97F4A7C15ULL) >> 32);
+}
+
+static size_t new_group(struct qorder *o, struct job *j, int alone)
+{
+    o->g = xgrow(o->g, &o->capg, o->ng + 1, sizeof *o->g);
+    o->g[o->ng] = (struct qo_group){j, 0, 0, alone};
+    return o->ng++;
+}
+
+/* j's group: its credentials' one, or one of its own when its priority
+ * depends on its own state (a system priority, a stopped queue time). */
+static size_t group_of(struct qorder *o, struct job *j)
+{
+    if (j->sysprio_mode != SYSPRIO_NONE || (j->flags & JOB_QSTOP))
+        return new_group(o, j, 1);
+    size_t i = creds_hash(j) & (o->nslot - 1);
+    while (o->slot[i].gen == o->gen && !same_creds(o->g[o->slot[i].g].first, j))
+        i = (i + 1) & (o->nslot - 1);
+    if (o->slot[i].gen != o->gen)
+        o->slot[i] =
+            (struct qo_slot){new_group(o, j, prio_batch_queue_time_only(&o->pb, j) <= 0), o->gen};
+    return o->slot[i].g;
+}
+
+/* A new pass's table of nslot >= 2n slots, empty. */
+static void clear_slots(struct qorder *o, size_t n)
+{
+    size_t want = 16;
+    while (want < 2 * n)
+        want *= 2;
+    if (want > o->nslot || ++o->gen == 0) { /* grown, or the count wrapped */
+        o->nslot = want > o->nslot ? want : o->nslot;
+        o->slot = xgrow(o->slot, &o->capslot, o->nslot, sizeof *o->slot);
+        memset(o->slot, 0, o->nslot * sizeof *o->slot);
+        o->gen = 1;
+    }
+}
+
+/* Within a group: the job waiting longest first, then submission order. */
+static int by_qtime(const void *a, const void *b)
+{
+    const struct job *x = *(const struct job *const *)a;
+    const struct job *y = *(const struct job *const *)b;
+    if (x->qtime_start != y->qtime_start)
+        return x->qtime_start < y->qtime_start ? -1 : 1;
+    if (x->submit != y->submit)
+        return x->submit < y->submit ? -1 : 1;
+    return x->order < y->order ? -1 : (x->order > y->order);
+}
+
+/* prio_cmp's tie-break: submission order. */
+static int by_submission(const struct job *x, const struct job *y)
+{
+    if (x->submit != y->submit)
+        return x->submit < y->submit ? -1 : 1;
+    return x->order < y->order ? -1 : (x->order > y->order);
+}
+
+/*
+ * Group q's jobs in queue-time order. That is priority order when the
+ * submissions are in order too: the priority never rises along it (+1
+ * groups), and where it ties prio_cmp goes by submission. Otherwise (a
+ * queue time moved: a requeue, an accrual policy) its jobs go alone.
+ */
+static void order_group(struct sched *s, struct qorder *o, struct qo_group *q)
+{
+    struct job **v = o->jobs + q->next;
+    size_t n = q->end - q->next;
+    size_t k = 1;
+    while (k < n && by_qtime(&v[k - 1], &v[k]) < 0)
+        k++;
+    if (k < n)
+        sort_ptrs((void **)v, n, by_qtime, &s->q.sortbuf);
+    for (k = 1; k < n && !q->alone; k++)
+        if (by_submission(v[k - 1], v[k]) > 0)
+            q->alone = 1;
+}
+
+static int before(const struct qo_head *a, const struct qo_head *b)
+{
+    return prio_cmp(&a->j, &b->j) < 0;
+}
+
+static void sift_down(struct qorder *o, size_t i)
+{
+    struct qo_head *h = o->heap, x = h[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= o->nheap)
+            break;
+        if (c + 1 < o->nheap && before(&h[c + 1], &h[c]))
+            c++;
+        if (!before(&h[c], &x))
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = x;
+}
+
+static void sift_up(struct qorder *o, size_t i)
+{
+    struct qo_head *h = o->heap, x = h[i];
+    while (i > 0 && before(&x, &h[(i - 1) / 2])) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = x;
+}
+
+static void push(struct qorder *o, struct job *j, size_t g)
+{
+    j->priority = prio_batch_start(&o->pb, j, o->now);
+    o->heap[o->nheap] = (struct qo_head){j, g};
+    sift_up(o, o->nheap++);
+}
+
+/* The queue's jobs into their groups, in queue order within each. */
+static void split(struct sched *s, struct qorder *o, size_t n)
+{
+    clear_slots(o, n);
+    o->jobs = xgrow(o->jobs, &o->capjobs, n, sizeof *o->jobs);
+    o->gid = xgrow(o->gid, &o->capgid, n, sizeof *o->gid);
+    o->ng = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct job *j = s->q.queue[i];
+        /* A user's jobs often follow each other: the last one's group. */
+        size_t g = i && !o->g[o->gid[i - 1]].alone && same_creds(s->q.queue[i - 1], j) &&
+                           j->sysprio_mode == SYSPRIO_NONE && !(j->flags & JOB_QSTOP)
+                       ? o->gid[i - 1]
+                       : group_of(o, j);
+        o->gid[i] = g;
+        o->g[g].end++; /* a count until the offsets below */
+    }
+    size_t at = 0;
+    for (size_t g = 0; g < o->ng; g++) {
+        size_t c = o->g[g].end;
+        o->g[g].next = o->g[g].end = at;
+        at += c;
+    }
+    for (size_t i = 0; i < n; i++)
+        o->jobs[o->g[o->gid[i]].end++] = s->q.queue[i];
+}
+
+void qorder_start(struct sched *s, long now)
+{
+    if (!s->q.ord)
+        s->q.ord = xcalloc(1, sizeof *s->q.ord);
+    struct qorder *o = s->q.ord;
+    size_t n = s->q.qlen - s->q.qhead; /* compacted: qhead is 0, no holes */
+    sched_prio_env(s, &o->env);
+    fsacct_batch_init(s, &o->pb, &o->env);
+    o->now = now;
+    split(s, o, n);
+    o->heap = xgrow(o->heap, &o->capheap, n, sizeof *o->heap);
+    o->nheap = 0;
+    for (size_t g = 0; g < o->ng; g++) {
+        struct qo_group *q = &o->g[g];
+        order_group(s, o, q);
+        if (!q->alone)
+            push(o, o->jobs[q->next], g);
+        else
+            for (size_t k = q->next; k < q->end; k++)
+                push(o, o->jobs[k], QORDER_ALONE);
+    }
+    s->q.placing = 1;
+    s->q.qplaced = s->q.qhead;
+}
+
+/* The next job in priority order, its group's next taking its place. */
+static struct job *take(struct qorder *o)
+{
+    struct qo_head top = o->heap[0];
+    struct qo_group *q = top.g == QORDER_ALONE ? NULL : &o->g[top.g];
+    if (q && ++q->next < q->end) {
+        struct job *j = o->jobs[q->next];
+        j->priority = prio_batch_start(&o->pb, j, o->now);
+        o->heap[0] = (struct qo_head){j, top.g};
+    } else {
+        o->heap[0] = o->heap[--o->nheap];
+    }
+    if (o->nheap)
+        sift_down(o, 0);
+    return top.j;
+}
+
+void qorder_place(struct sched *s, size_t i)
+{
+    while (s->q.qplaced <= i && s->q.ord->nheap)
+        s->q.queue[s->q.qplaced++] = take(s->q.ord);
+}
+
+void qorder_finish(struct sched *s)
+{
+    struct qorder *o = s->q.ord;
+    size_t w = s->q.qplaced;
+    s->q.placing = 0;
+    s->q.loose = o->nheap > 0;
+    s->q.qloose = w; /* the heap's entries are kept: qorder_loose_entry */
+    for (size_t h = 0; h < o->nheap; h++) {
+        struct qo_head *e = &o->heap[h];
+        if (e->g == QORDER_ALONE) {
+            s->q.queue[w++] = e->j;
+            continue;
+        }
+        for (size_t k = o->g[e->g].next; k < o->g[e->g].end; k++)
+            s->q.queue[w++] = o->jobs[k];
+    }
+    s->q.qloose_end = w;
+}
+
+size_t qorder_nloose(const struct sched *s)
+{
+    return s->q.loose ? s->q.ord->nheap : 0;
+}
+
+struct job *const *qorder_loose_entry(const struct sched *s, size_t k, size_t *n, int *grouped)
+{
+    const struct qorder *o = s->q.ord;
+    const struct qo_head *e = &o->heap[k];
+    *grouped = e->g != QORDER_ALONE;
+    if (!*grouped) {
+        *n = 1;
+        return &e->j;
+    }
+    *n = o->g[e->g].end - o->g[e->g].next;
+    return o->jobs + o->g[e->g].next;
+}
+
+void qorder_tighten(struct sched *s, long now)
+{
+    if (!s->q.loose)
+        return;
+    s->q.loose = 0;
+    size_t from = s->q.qloose;
+    if (s->q.qscanned < from && s->q.qscanned >= s->q.qhead)
+        from = s->q.qscanned;
+    struct prio_env env;
+    struct prio_batch pb;
+    sched_prio_env(s, &env);
+    fsacct_batch_init(s, &pb, &env);
+    size_t w = from; /* the range's holes go to its end */
+    for (size_t i = from; i < s->q.qlen; i++) {
+        struct job *j = s->q.queue[i];
+        if (!j)
+            continue;
+        j->priority = prio_batch_start(&pb, j, now);
+        s->q.queue[i] = NULL;
+        s->q.queue[w++] = j;
+    }
+    sort_ptrs((void **)s->q.queue + from, w - from, prio_cmp, &s->q.sortbuf);
+}
+
+void qorder_destroy(struct qorder *o)
+{
+    if (!o)
+        return;
+    free(o->jobs);
+    free(o->gid);
+    free(o->g);
+    free(o->slot);
+    free(o->heap);
+    free(o);
+}

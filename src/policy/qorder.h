@@ -1,0 +1,69 @@
+/*
+ * qorder — the queue put in priority order as a full pass's scan reads it,
+ * computing only the priorities of the jobs it reads.
+ *
+ * A full pass under a dynamic priority sorted the whole queue at every
+ * iteration, and its scan often stops after a few jobs (no processor free:
+ * the rest is deferred, policy/iter.c). Here the waiting jobs are split by
+ * their five credentials; within a group whose priority moves with the
+ * queue time alone (prio_batch_queue_time_only, +1), the order by queue
+ * time start, then submission, is the priority order (prio_cmp) whenever
+ * the submissions come in that order too — checked, else the group's jobs
+ * are taken one by one. The groups are merged by their first job's
+ * priority (a heap): each entry placed costs one priority and a step of
+ * the heap, and the entries placed are exactly those of the full sort.
+ *
+ * What the scan did not read is left at the end of the queue in no order
+ * (s->q.loose from s->q.qloose on), with stale priorities: below every job
+ * placed, it decides nothing while no processor is free (order_holds asks
+ * only whether one rises above the last job the plan looked at);
+ * qorder_tighten sorts it when a command looks or the rest of the plan is
+ * made.
+ */
+#ifndef MOKU_POLICY_QORDER_H
+#define MOKU_POLICY_QORDER_H
+
+#include <stddef.h>
+
+struct sched;
+struct qorder;
+
+/* Whether this full pass may place the queue lazily: a dynamic priority
+ * that no job's own state or a throttling walk moves between the order and
+ * the scan (no limits or fairshare caps, holds or deferrals), and a scan
+ * that alone reads the order (FIRSTFIT or no backfill, no HIGHEST
+ * reservations, no owner preemption, no REJECTNEGPRIOJOBS). */
+int qorder_usable(const struct sched *s);
+
+/* Start placing the compacted queue [0, qlen) in priority order at now:
+ * every group's first job's priority is computed (and so every credential's
+ * fairshare delta made current) before any job starts. Sets s->q.placing;
+ * entries from s->q.qplaced on are not placed yet. */
+void qorder_start(struct sched *s, long now);
+
+/* Place queue entries up to i (i < qlen): the next jobs in priority order,
+ * their priorities fresh. */
+void qorder_place(struct sched *s, size_t i);
+
+/* End the placing: the jobs not placed fill [qplaced, qlen) in no order
+ * (s->q.loose, s->q.qloose). */
+void qorder_finish(struct sched *s);
+
+/*
+ * The loose tail, entries [qloose, qloose_end) of the queue, as the last
+ * pass left it (valid while s->q.loose: no job left the queue since, or a
+ * full pass would have come first): k < qorder_nloose entries, each the
+ * jobs of a credential group in priority order (grouped: the first is the
+ * group's highest at any time) or one job alone. n gets their number.
+ */
+size_t qorder_nloose(const struct sched *s);
+struct job *const *qorder_loose_entry(const struct sched *s, size_t k, size_t *n, int *grouped);
+
+/* Put a loose tail in priority order at now (priorities made fresh): what
+ * the last pass did not read, before a command or the rest of the plan
+ * looks at it. Nothing when there is none. */
+void qorder_tighten(struct sched *s, long now);
+
+void qorder_destroy(struct qorder *o);
+
+#endif

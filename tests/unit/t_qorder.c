@@ -1,0 +1,229 @@
+/*
+ * qorder: the queue placed lazily, group by group through a heap, is the
+ * queue sorted whole (every priority computed, prio_cmp), entry for entry,
+ * however far it is placed; what is left loose is the rest of the jobs, and
+ * qorder_tighten puts it in order. Fixed-seed random queues: credentials
+ * from a small pool with random PRIORITY, random weights and caps (ties at
+ * a cap or the floor of 1), queue times moved away from submission, system
+ * priorities, against the simple model (prio_start and a sort).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sched_int.h"
+#include "engine/engine.h"
+#include "policy/prio.h"
+#include "policy/qgroup.h"
+#include "policy/qorder.h"
+#include "test.h"
+#include "util/mem.h"
+
+#define NJOBS 120
+
+static const char *const users[] = {"u0", "u1", "u2", "u3", "u4", "u5"};
+static const char *const groups[] = {"g0", "g1", "g2"};
+
+static int by_address(const void *a, const void *b)
+{
+    const struct job *x = *(const struct job *const *)a, *y = *(const struct job *const *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void random_policy(struct sched_policy *p)
+{
+    sched_policy_default(p);
+    p->prio.cweight[PRIO_SERV] = rand() % 3;
+    p->prio.fweight[PF_QUEUETIME] = rand() % 4 - 1;
+    p->prio.fcap[PF_QUEUETIME] = rand() % 3 ? 0 : rand() % 300;
+    p->prio.cweight[PRIO_CRED] = rand() % 3;
+    p->prio.fweight[PF_USER] = rand() % 3;
+    p->prio.fweight[PF_GROUP] = rand() % 3 - 1;
+    p->prio.enable_neg = rand() % 2;
+}
+
+/* Submit the queue; queue times and system priorities set by hand. */
+static void fill(struct sched *s, long *latest)
+{
+    char name[16];
+    long t = 1000;
+    for (int i = 0; i < NJOBS; i++) {
+        snprintf(name, sizeof name, "%d", i + 1);
+        t += rand() % 4 ? rand() % 600 : 0; /* ties in submission time too */
+        struct job_spec spec = {.name = name,
+                                .tasks = 1,
+                                .procs_per_task = 1,
+                                .walltime = 3600,
+                                .submit = t,
+                                .user = users[rand() % 6],
+                                .group = groups[rand() % 3]};
+        struct err err = {0};
+        struct job *j = sched_submit(s, &spec, &err);
+        if (!j)
+            fprintf(stderr, "%s\n", err.msg);
+        CHECK(j != NULL);
+        j->qtime_start = rand() % 8 ? t : t - rand() % 5000;
+        if (rand() % 30 == 0) {
+            j->sysprio_mode = SYSPRIO_RELATIVE;
+            j->sysprio = rand() % 200 - 100;
+        }
+        j->user->priority = rand() % 7 - 3;
+    }
+    *latest = t;
+}
+
+static void test_random_queues(void)
+{
+    srand(31);
+    for (int round = 0; round < 300; round++) {
+        struct sched_policy pol;
+        random_policy(&pol);
+        struct sched *s = sched_create(&pol, NULL);
+        struct node_spec node = {.name = "n0", .procs = 4, .state = NODE_UP};
+        CHECK(sched_add_node(s, &node, NULL) == 0);
+        long latest;
+        fill(s, &latest);
+        long now = latest + rand() % 20000;
+        struct prio_env env;
+        sched_prio_env(s, &env);
+        size_t n = s->q.qlen;
+        CHECK_EQ(n, (size_t)NJOBS);
+        struct job *model[NJOBS], *rest[NJOBS];
+        for (size_t i = 0; i < n; i++) {
+            model[i] = s->q.queue[i];
+            model[i]->priority = prio_start(&s->pol.prio, &env, model[i], now, NULL);
+        }
+        qsort(model, n, sizeof *model, prio_cmp);
+        double want[NJOBS];
+        for (size_t i = 0; i < n; i++)
+            want[i] = model[i]->priority;
+        size_t k = (size_t)rand() % (n + 1); /* how far a scan reads */
+        qorder_start(s, now);
+        CHECK(s->q.placing);
+        if (k)
+            qorder_place(s, k - 1);
+        qorder_finish(s);
+        CHECK(!s->q.placing);
+        CHECK_EQ(s->q.loose, k < n);
+        for (size_t i = 0; i < k; i++) {
+            CHECK(s->q.queue[i] == model[i]);
+            CHECK(s->q.queue[i]->priority == want[i]);
+        }
+        memcpy(rest, s->q.queue + k, (n - k) * sizeof *rest);
+        qsort(rest, n - k, sizeof *rest, by_address);
+        qsort(model + k, n - k, sizeof *model, by_address);
+        for (size_t i = k; i < n; i++)
+            CHECK(rest[i - k] == model[i]);
+        qorder_tighten(s, now);
+        CHECK(!s->q.loose);
+        for (size_t i = 0; i < n; i++)
+            CHECK(s->q.queue[i]->priority ==
+                  prio_start(&s->pol.prio, &env, s->q.queue[i], now, NULL));
+        for (size_t i = 1; i < n; i++)
+            CHECK(prio_cmp(&s->q.queue[i - 1], &s->q.queue[i]) < 0);
+        sched_destroy(s);
+    }
+}
+
+static int slots_in_use(const struct qgroup_set *g)
+{
+    int n = 0;
+    for (int i = 0; i < QGROUP_SLOTS; i++)
+        n += g->slot[i].gen == g->gen;
+    return n;
+}
+
+/* The kept qgroup table: a new look starts empty, by its generation count
+ * (also when the count wraps), and groups as a fresh table does. */
+static void test_qgroup_generations(void)
+{
+    srand(7);
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    pol.prio.cweight[PRIO_CRED] = 1;
+    pol.prio.fweight[PF_USER] = 1;
+    struct sched *s = sched_create(&pol, NULL);
+    struct node_spec node = {.name = "n0", .procs = 4, .state = NODE_UP};
+    CHECK(sched_add_node(s, &node, NULL) == 0);
+    long latest;
+    fill(s, &latest);
+    struct prio_env env;
+    struct prio_batch pb;
+    sched_prio_env(s, &env);
+    prio_batch_init(&pb, &s->pol.prio, &env);
+    struct qgroup_set *g = xcalloc(1, sizeof *g);
+    for (int look = 0; look < 6; look++) {
+        if (look == 3)
+            g->gen = ~0u; /* the next look wraps */
+        qgroup_init(g);
+        CHECK(g->gen != 0);
+        CHECK_EQ(slots_in_use(g), 0);
+        int seen[6] = {0}, want = 0;
+        for (size_t i = 0; i < s->q.qlen; i += 1 + (size_t)look) {
+            struct job *j = s->q.queue[i];
+            if (qgroup_add(g, &pb, j) && j->sysprio_mode == SYSPRIO_NONE) {
+                int u = j->user->name[1] - '0', gr = j->group->name[1] - '0';
+                want += !(seen[u] >> gr & 1);
+                seen[u] |= 1 << gr;
+            }
+        }
+        CHECK_EQ(slots_in_use(g), want);
+        CHECK_EQ(g->n, want);
+    }
+    free(g);
+    sched_destroy(s);
+}
+
+/*
+ * qgroup_any_before against the model (every grouped job's priority
+ * computed, prio_cmp): a queue sorted at one time, `last` one of its jobs,
+ * the jobs below it grouped and asked at a later time. Ties at the floor
+ * of 1 and at caps are common under the random weights.
+ */
+static void test_any_before(void)
+{
+    srand(5);
+    for (int round = 0; round < 300; round++) {
+        struct sched_policy pol;
+        random_policy(&pol);
+        struct sched *s = sched_create(&pol, NULL);
+        struct node_spec node = {.name = "n0", .procs = 4, .state = NODE_UP};
+        CHECK(sched_add_node(s, &node, NULL) == 0);
+        long latest;
+        fill(s, &latest);
+        struct prio_env env;
+        struct prio_batch pb;
+        sched_prio_env(s, &env);
+        long now = latest + rand() % 2000, later = now + rand() % 20000;
+        size_t n = s->q.qlen;
+        for (size_t i = 0; i < n; i++)
+            s->q.queue[i]->priority = prio_start(&s->pol.prio, &env, s->q.queue[i], now, NULL);
+        qsort(s->q.queue, n, sizeof *s->q.queue, prio_cmp);
+        size_t at = (size_t)rand() % n;
+        struct job *last = s->q.queue[at];
+        last->priority = prio_start(&s->pol.prio, &env, last, later, NULL);
+        prio_batch_init(&pb, &s->pol.prio, &env);
+        struct qgroup_set *g = xcalloc(1, sizeof *g);
+        qgroup_init(g);
+        int want = 0;
+        for (size_t i = at + 1; i < n; i++) {
+            struct job *j = s->q.queue[i];
+            if (!qgroup_add(g, &pb, j))
+                continue;
+            struct job copy = *j;
+            copy.priority = prio_start(&s->pol.prio, &env, j, later, NULL);
+            const struct job *c = &copy;
+            want |= prio_cmp(&last, &c) > 0;
+        }
+        CHECK_EQ(qgroup_any_before(g, s, &pb, last, at + 1, n, later), want);
+        free(g);
+        sched_destroy(s);
+    }
+}
+
+int main(void)
+{
+    TEST_RUN(test_any_before);
+    TEST_RUN(test_random_queues);
+    TEST_RUN(test_qgroup_generations);
+    return TEST_DONE();
+}
