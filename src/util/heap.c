@@ -27,47 +27,49 @@ static int less(const struct heap_item *a, const struct heap_item *b)
     return a->key < b->key || (a->key == b->key && a->seq < b->seq);
 }
 
-/* The element's position member, found by the offset given at init. */
-static void set_pos(const struct heap *h, void *elem, size_t pos)
+/* Put it at slot i of v and tell the element, through its position member
+ * at offset off. The sift loops keep v, n and off in locals: the write
+ * through the element may alias anything, and would otherwise make the
+ * compiler reload them from the heap on every level. */
+static void place(struct heap_item *v, size_t off, size_t i, struct heap_item it)
 {
-    *(size_t *)((char *)elem + h->pos_offset) = pos;
-}
-
-static void place(struct heap *h, size_t i, struct heap_item it)
-{
-    h->v[i] = it;
-    set_pos(h, it.elem, i);
+    v[i] = it;
+    *(size_t *)((char *)it.elem + off) = i;
 }
 
 static size_t up(struct heap *h, size_t i)
 {
-    struct heap_item it = h->v[i];
+    struct heap_item *v = h->v;
+    size_t off = h->pos_offset;
+    struct heap_item it = v[i];
     while (i > 0) {
         size_t parent = (i - 1) / 2;
-        if (!less(&it, &h->v[parent]))
+        if (!less(&it, &v[parent]))
             break;
-        place(h, i, h->v[parent]);
+        place(v, off, i, v[parent]);
         i = parent;
     }
-    place(h, i, it);
+    place(v, off, i, it);
     return i;
 }
 
 static void down(struct heap *h, size_t i)
 {
-    struct heap_item it = h->v[i];
+    struct heap_item *v = h->v;
+    size_t n = h->n, off = h->pos_offset;
+    struct heap_item it = v[i];
     for (;;) {
         size_t c = 2 * i + 1;
-        if (c >= h->n)
+        if (c >= n)
             break;
-        if (c + 1 < h->n && less(&h->v[c + 1], &h->v[c]))
+        if (c + 1 < n && less(&v[c + 1], &v[c]))
             c++;
-        if (!less(&h->v[c], &it))
+        if (!less(&v[c], &it))
             break;
-        place(h, i, h->v[c]);
+        place(v, off, i, v[c]);
         i = c;
     }
-    place(h, i, it);
+    place(v, off, i, it);
 }
 
 static void fix(struct heap *h, size_t pos)
@@ -78,7 +80,8 @@ static void fix(struct heap *h, size_t pos)
 
 void heap_push(struct heap *h, void *elem, long key, size_t seq)
 {
-    h->v = xgrow(h->v, &h->cap, h->n + 1, sizeof *h->v);
+    if (h->n == h->cap)
+        h->v = xgrow(h->v, &h->cap, h->n + 1, sizeof *h->v);
     h->v[h->n++] = (struct heap_item){.key = key, .seq = seq, .elem = elem};
     up(h, h->n - 1);
 }
@@ -100,7 +103,7 @@ void heap_remove(struct heap *h, size_t pos)
         h->v[pos] = h->v[h->n];
         fix(h, pos);
     }
-    set_pos(h, gone, SIZE_MAX);
+    *(size_t *)((char *)gone + h->pos_offset) = SIZE_MAX;
 }
 
 void heap_rekey(struct heap *h, size_t pos, long key, size_t seq)
