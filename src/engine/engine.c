@@ -23,17 +23,6 @@
 #include "util/mem.h"
 #include "util/pool.h"
 
-static int running_less(const void *a, const void *b)
-{
-    const struct job *x = a, *y = b;
-    return x->planned_end < y->planned_end;
-}
-
-static void running_setpos(void *e, size_t pos)
-{
-    ((struct job *)e)->heap_pos = pos;
-}
-
 void sched_policy_default(struct sched_policy *pol)
 {
     *pol = (struct sched_policy){
@@ -72,7 +61,9 @@ struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm
     }
     for (int k = 0; k < CRED_NKINDS; k++)
         s->creds[k] = cred_table_create(k);
-    heap_init(&s->pl.running, running_less, running_setpos);
+    /* Keyed by planned end alone (seq 0): equal ends leave in the heap's
+     * own order, the order every schedule so far was made with. */
+    heap_init(&s->pl.running, offsetof(struct job, heap_pos));
     s->lim.limits = limits_create();
     s->fsh.fs = fs_create(&s->pol.fs, 0);
     s->lim.limits_gen = 1;

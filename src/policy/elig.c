@@ -178,7 +178,7 @@ static void rebuild_active(struct sched *s, const struct prio_env *env, long now
     eset_begin(s);
     long cross = AVAIL_NEVER;
     for (size_t i = 0; i < s->pl.running.n; i++) {
-        const struct job *j = s->pl.running.v[i];
+        const struct job *j = heap_at(&s->pl.running, i);
         long left = j->start + j->walltime - now;
         limits_request_for(s->lim.limits, j, left > 0 ? left : 0, env, req);
         limits_add_kind(s->lim.limits, j, eset_kind(s), LIM_ACTIVE, req, +1);
@@ -669,7 +669,7 @@ static void shift_usage(struct sched *s, const struct prio_env *env, long now, l
 {
     double req[LIM_NTYPES];
     for (size_t i = 0; i < s->pl.running.n; i++) {
-        const struct job *r = s->pl.running.v[i];
+        const struct job *r = heap_at(&s->pl.running, i);
         long end = r->start + r->walltime;
         limits_request_for(s->lim.limits, r, end > now ? end - now : 0, env, req);
         limits_add_kind(s->lim.limits, r, eset_kind(s), LIM_ACTIVE, req, -sign);
@@ -706,7 +706,7 @@ long elig_next_end(const struct sched *s, long t)
 {
     long next = AVAIL_NEVER;
     for (size_t i = 0; i < s->pl.running.n; i++) {
-        const struct job *r = s->pl.running.v[i];
+        const struct job *r = heap_at(&s->pl.running, i);
         if (r->planned_end > t && r->planned_end < next)
             next = r->planned_end;
     }

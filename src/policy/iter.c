@@ -60,7 +60,7 @@ static void settle_time(struct sched *s, long now)
             until = now + 1;
         plan_run(s, j, now, until);
         j->planned_end = until;
-        heap_fix(&s->pl.running, j->heap_pos);
+        heap_rekey(&s->pl.running, j->heap_pos, until, 0);
         s->pl.replan = 1;
     }
 }
@@ -300,7 +300,7 @@ void iter_mark_running(struct sched *s, struct job *j, long from)
     fsacct_started(s, j, from);
     elig_started(s, j);
     plan_run(s, j, from, j->planned_end);
-    heap_push(&s->pl.running, j);
+    heap_push(&s->pl.running, j, j->planned_end, 0);
     eset_started(s, j);
     s->stats.started++;
 }

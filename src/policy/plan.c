@@ -1036,7 +1036,7 @@ void plan_rebuild(struct sched *s, long now)
         for (size_t k = 0; k < s->rs.resvs[i]->nnodes; k++)
             s->rs.resvs[i]->nodes[k].used = 0;
     for (size_t h = 0; h < s->pl.running.n; h++) {
-        struct job *j = s->pl.running.v[h];
+        struct job *j = heap_at(&s->pl.running, h);
         free(j->takes);
         j->takes = NULL;
         j->ntakes = 0;

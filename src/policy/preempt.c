@@ -135,7 +135,7 @@ static void preempt_in(struct sched *s, const struct resv *r, struct job *j, lon
     struct job **v = xcalloc(s->pl.running.n + 1, sizeof *v);
     size_t n = 0;
     for (size_t h = 0; h < s->pl.running.n; h++) {
-        struct job *x = s->pl.running.v[h];
+        struct job *x = heap_at(&s->pl.running, h);
         if (!owns(r, x) && on_nodes(r, x))
             v[n++] = x;
     }
@@ -192,7 +192,7 @@ int preempt_for_priority(struct sched *s, struct job *j, long now)
     struct job **v = xcalloc(s->pl.running.n + 1, sizeof *v);
     size_t n = 0;
     for (size_t h = 0; h < s->pl.running.n; h++) {
-        struct job *x = s->pl.running.v[h];
+        struct job *x = heap_at(&s->pl.running, h);
         const struct job *jx[2] = {j, x};
         if ((x->flags & JOB_PREEMPTEE) && prio_cmp(&jx[0], &jx[1]) < 0) /* j comes first */
             v[n++] = x;
@@ -229,7 +229,7 @@ static void resume(struct sched *s, struct job *v, long now)
     if (s->pl.multi)
         alloc_charge(s, v, now);
     plan_run(s, v, now, v->planned_end);
-    heap_push(&s->pl.running, v);
+    heap_push(&s->pl.running, v, v->planned_end, 0);
     eset_moved(s, v);
     fsacct_started(s, v, now);
     v->flags &= ~(unsigned)(JOB_SUSPENDED | JOB_PREEMPTED);

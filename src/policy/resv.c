@@ -594,7 +594,7 @@ struct resv *sched_resv_external(struct sched *s, const struct resv_spec *spec, 
 static void uncharge_all(struct sched *s, const struct resv *r)
 {
     for (size_t h = 0; h < s->pl.running.n; h++) {
-        struct job *j = s->pl.running.v[h];
+        struct job *j = heap_at(&s->pl.running, h);
         size_t w = 0;
         for (size_t c = 0; c < j->ncharges; c++)
             if (j->charges[c].r != r)

@@ -180,7 +180,7 @@ static long cap_overrun(const struct sched *s, long now)
     if (!s->el.capped)
         return next;
     for (size_t i = 0; i < s->pl.running.n; i++) {
-        const struct job *j = s->pl.running.v[i];
+        const struct job *j = heap_at(&s->pl.running, i);
         long w = j->start + j->walltime;
         if (w <= now)
             return now;

@@ -22,19 +22,6 @@
  * memory (docs/simulation.md, "Memory"). */
 _Static_assert(sizeof(struct sim_outcome) <= 40, "struct sim_outcome grew past 40 bytes");
 
-static int end_less(const void *a, const void *b)
-{
-    const struct run *x = a, *y = b;
-    if (x->end != y->end)
-        return x->end < y->end;
-    return x->job->order < y->job->order;
-}
-
-static void end_setpos(void *e, size_t pos)
-{
-    ((struct run *)e)->pos = pos;
-}
-
 #define DETAIL_BLOCK 4096
 
 /* The outcome's detail, made on first use, from a block of them. */
@@ -139,7 +126,7 @@ static int rm_resume(void *ctx, struct job *j, long now)
     if (!r || r->job != j || r->pos != SIZE_MAX)
         return -1;
     r->end = now + r->left;
-    heap_push(&sim->ends, r);
+    heap_push(&sim->ends, r, r->end, r->job->order);
     sim->busy += wl_job_procs(&sim->wl->jobs[j->tag]);
     struct sim_detail *d = detail(sim, &sim->out[j->tag]);
     d->run_start = now; /* its last run, on the same nodes */
@@ -479,7 +466,7 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
                       .forget_ended = hooks && hooks->forget_ended && !wl->ndeps};
     sim.rm = (struct rm){&sim_rm_ops, &sim};
     runtab_init(&sim.runs);
-    heap_init(&sim.ends, end_less, end_setpos);
+    heap_init(&sim.ends, offsetof(struct run, pos));
     for (size_t i = 0; i < wl->njobs; i++)
         out[i] = (struct sim_outcome){.start = -1, .end = -1};
     sched_set_rm(s,

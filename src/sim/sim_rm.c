@@ -30,7 +30,7 @@ static int sr_start(void *ctx, const struct rm_job *rj, long now, struct err *er
     if (o->more)
         o->more->resumed = 0;
     r->end = end;
-    heap_push(&sim->ends, r);
+    heap_push(&sim->ends, r, end, r->job->order);
     return 0;
 }
 
@@ -72,7 +72,7 @@ static int sr_cancel(void *ctx, const char *id, long now, struct err *err)
         sim->out[r->job->tag].cancelled = 1;
     }
     r->end = now;
-    heap_fix(&sim->ends, r->pos);
+    heap_rekey(&sim->ends, r->pos, now, r->job->order);
     return 0;
 }
 

@@ -1,4 +1,6 @@
-/* heap — see heap.h. */
+/* heap — see heap.h. The sift loops are those of the heap this one
+ * replaced (comparison for comparison), so elements with equal keys leave
+ * in the same order as before and schedules stay byte-identical. */
 #include "util/heap.h"
 
 #include <stdint.h>
@@ -6,13 +8,11 @@
 
 #include "util/mem.h"
 
-void heap_init(struct heap *h, int (*less)(const void *, const void *),
-               void (*setpos)(void *, size_t))
+void heap_init(struct heap *h, size_t pos_offset)
 {
     h->v = NULL;
     h->n = h->cap = 0;
-    h->less = less;
-    h->setpos = setpos;
+    h->pos_offset = pos_offset;
 }
 
 void heap_free(struct heap *h)
@@ -22,77 +22,93 @@ void heap_free(struct heap *h)
     h->n = h->cap = 0;
 }
 
-static void place(struct heap *h, size_t i, void *e)
+static int less(const struct heap_item *a, const struct heap_item *b)
 {
-    h->v[i] = e;
-    h->setpos(e, i);
+    return a->key < b->key || (a->key == b->key && a->seq < b->seq);
+}
+
+/* Put it at slot i of v and tell the element, through its position member
+ * at offset off. The sift loops keep v, n and off in locals: the write
+ * through the element may alias anything, and would otherwise make the
+ * compiler reload them from the heap on every level. */
+static void place(struct heap_item *v, size_t off, size_t i, struct heap_item it)
+{
+    v[i] = it;
+    *(size_t *)((char *)it.elem + off) = i;
 }
 
 static size_t up(struct heap *h, size_t i)
 {
-    void *e = h->v[i];
+    struct heap_item *v = h->v;
+    size_t off = h->pos_offset;
+    struct heap_item it = v[i];
     while (i > 0) {
         size_t parent = (i - 1) / 2;
-        if (!h->less(e, h->v[parent]))
+        if (!less(&it, &v[parent]))
             break;
-        place(h, i, h->v[parent]);
+        place(v, off, i, v[parent]);
         i = parent;
     }
-    place(h, i, e);
+    place(v, off, i, it);
     return i;
 }
 
 static void down(struct heap *h, size_t i)
 {
-    void *e = h->v[i];
+    struct heap_item *v = h->v;
+    size_t n = h->n, off = h->pos_offset;
+    struct heap_item it = v[i];
     for (;;) {
         size_t c = 2 * i + 1;
-        if (c >= h->n)
+        if (c >= n)
             break;
-        if (c + 1 < h->n && h->less(h->v[c + 1], h->v[c]))
+        if (c + 1 < n && less(&v[c + 1], &v[c]))
             c++;
-        if (!h->less(h->v[c], e))
+        if (!less(&v[c], &it))
             break;
-        place(h, i, h->v[c]);
+        place(v, off, i, v[c]);
         i = c;
     }
-    place(h, i, e);
+    place(v, off, i, it);
 }
 
-void heap_push(struct heap *h, void *elem)
+static void fix(struct heap *h, size_t pos)
 {
-    h->v = xgrow(h->v, &h->cap, h->n + 1, sizeof *h->v);
-    h->v[h->n++] = elem;
+    if (up(h, pos) == pos)
+        down(h, pos);
+}
+
+void heap_push(struct heap *h, void *elem, long key, size_t seq)
+{
+    if (h->n == h->cap)
+        h->v = xgrow(h->v, &h->cap, h->n + 1, sizeof *h->v);
+    h->v[h->n++] = (struct heap_item){.key = key, .seq = seq, .elem = elem};
     up(h, h->n - 1);
-}
-
-void *heap_top(const struct heap *h)
-{
-    return h->n ? h->v[0] : NULL;
 }
 
 void *heap_pop(struct heap *h)
 {
     if (!h->n)
         return NULL;
-    void *top = h->v[0];
+    void *top = h->v[0].elem;
     heap_remove(h, 0);
     return top;
 }
 
 void heap_remove(struct heap *h, size_t pos)
 {
-    void *gone = h->v[pos];
+    void *gone = h->v[pos].elem;
     h->n--;
     if (pos != h->n) {
         h->v[pos] = h->v[h->n];
-        heap_fix(h, pos);
+        fix(h, pos);
     }
-    h->setpos(gone, SIZE_MAX);
+    *(size_t *)((char *)gone + h->pos_offset) = SIZE_MAX;
 }
 
-void heap_fix(struct heap *h, size_t pos)
+void heap_rekey(struct heap *h, size_t pos, long key, size_t seq)
 {
-    if (up(h, pos) == pos)
-        down(h, pos);
+    h->v[pos].key = key;
+    h->v[pos].seq = seq;
+    fix(h, pos);
 }

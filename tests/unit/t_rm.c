@@ -103,7 +103,7 @@ static void test_sim_table(void)
     struct sim_outcome out = {.start = -1, .end = -1};
     struct sim sim = {.s = s, .wl = &wl, .out = &out};
     runtab_init(&sim.runs);
-    heap_init(&sim.ends, NULL, NULL);
+    heap_init(&sim.ends, offsetof(struct run, pos));
     sim.rm = (struct rm){&sim_rm_ops, &sim};
     struct job_spec spec = {.name = "1", .tasks = 1, .procs_per_task = 1, .walltime = 50};
     struct job *j = sched_submit(s, &spec, NULL);
