@@ -291,6 +291,13 @@ char *obuf_fmt_fixed(char *p, double v, int decimals)
     if (decimals > 0) {
         *p++ = '.';
         unsigned long long frac = q % pw;
+#ifdef OBUF_WORDS
+        if (decimals <= 8) { /* frac < 10^8: the last `decimals` of its eight digits */
+            uint64_t w = obuf_eight_digits((uint32_t)frac) >> (8 * (8 - decimals));
+            memcpy(p, &w, 8); /* past the digits: scratch, inside OBUF_FIXED_ROOM */
+            return p + decimals;
+        }
+#endif
         for (int i = decimals; i-- > 0; frac /= 10)
             p[i] = (char)('0' + frac % 10);
         p += decimals;
