@@ -221,7 +221,7 @@ void obuf_ll_any(struct obuf *b, long long v)
     put_number(b, v < 0, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
 }
 
-char *obuf_fmt_ull(char *p, unsigned long long v)
+char *obuf_fmt_ull_any(char *p, unsigned long long v)
 {
     return fmt_number(p, 0, v);
 }

@@ -137,8 +137,10 @@ static inline uint64_t obuf_eight_digits(uint32_t v)
     return (tens | (pairs - 10 * tens) << 8) | 0x3030303030303030ULL;
 }
 
-/* The four digits of v < 10^4 the same way: v / 100 with 32 fraction bits
- * (error under v * 2^-32 < 2.4e-6, below the last digit's 10^-2). */
+/* The four digits of v < 10^4, two pairs from the table: v / 100 as a
+ * fixed-point number with 32 fraction bits holds the first pair in its
+ * integer part, the fraction times 100 the second (error under v * 2^-32
+ * < 2.4e-6, below the last digit's 10^-2). */
 static inline uint64_t obuf_four_digits(uint32_t v)
 {
     uint64_t t = (uint64_t)v * (UINT32_MAX / 100 + 1);
@@ -169,8 +171,16 @@ static inline char *obuf_lead_digits(char *p, uint32_t v)
 
 /* v in decimal at p (OBUF_LL_ROOM bytes), as printf's %lld / %llu; returns
  * the end. */
-char *obuf_fmt_ull(char *p, unsigned long long v);
+char *obuf_fmt_ull_any(char *p, unsigned long long v);
 char *obuf_fmt_ll_any(char *p, long long v);
+static inline char *obuf_fmt_ull(char *p, unsigned long long v)
+{
+#ifdef OBUF_WORDS
+    if (v < 100000000ULL) /* a node's index: Batsim's intervals */
+        return obuf_lead_digits(p, (uint32_t)v);
+#endif
+    return obuf_fmt_ull_any(p, v);
+}
 static inline char *obuf_fmt_ll(char *p, long long v)
 {
     if (v >= -1 && v <= 9) { /* a digit or SWF's -1, as obuf_ll */
