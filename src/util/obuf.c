@@ -97,8 +97,8 @@ void obuf_write_slow(struct obuf *b, const void *p, size_t n)
     }
 }
 
-/* "00" .. "99": two digits per division. */
-static const char pairs[201] =
+/* "00" .. "99": two digits per division (obuf.h's word digits too). */
+const char obuf_pairs[201] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
@@ -109,12 +109,12 @@ static inline char *digits(char *end, unsigned long long v)
     while (v >= 100) {
         unsigned k = (unsigned)(v % 100) * 2;
         v /= 100;
-        *--end = pairs[k + 1];
-        *--end = pairs[k];
+        *--end = obuf_pairs[k + 1];
+        *--end = obuf_pairs[k];
     }
     if (v >= 10) {
-        *--end = pairs[v * 2 + 1];
-        *--end = pairs[v * 2];
+        *--end = obuf_pairs[v * 2 + 1];
+        *--end = obuf_pairs[v * 2];
     } else {
         *--end = (char)('0' + v);
     }
@@ -166,78 +166,17 @@ __attribute__((noinline)) static void put_number_copied(struct obuf *b, int neg,
     obuf_write(b, p, (size_t)(end - p));
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#ifdef OBUF_WORDS
 #define E8 100000000ULL
-#define FRAC_BITS 52
-
-/* The two digits of k < 100 as the two bytes of a little-endian word. */
-static inline uint64_t pair_at(uint64_t k)
-{
-    uint16_t p;
-    memcpy(&p, pairs + 2 * k, 2);
-    return p;
-}
-
-/*
- * The eight digits of v < 10^8, leading zeros included, as the bytes of a
- * little-endian word (the first digit in the low byte). v / 10^6 as a
- * fixed-point number with 52 fraction bits holds the first pair in its
- * integer part, and each multiplication of the fraction by 100 brings up
- * the next: a few instructions a pair where a division by 100 costs a
- * dozen. The constant rounds 2^52 / 10^6 up, by an error under v * 2^-52
- * < 2.3e-8, far below the last digit's 10^-6: every digit is exact
- * (checked for all 10^8 values when this was written).
- */
-static inline uint64_t eight_digits(uint32_t v)
-{
-    const uint64_t frac = (1ULL << FRAC_BITS) - 1;
-    uint64_t t = (uint64_t)v * ((1ULL << FRAC_BITS) / 1000000 + 1);
-    uint64_t r = pair_at(t >> FRAC_BITS);
-    t = (t & frac) * 100;
-    r |= pair_at(t >> FRAC_BITS) << 16;
-    t = (t & frac) * 100;
-    r |= pair_at(t >> FRAC_BITS) << 32;
-    t = (t & frac) * 100;
-    return r | pair_at(t >> FRAC_BITS) << 48;
-}
-
-/* The four digits of v < 10^4 the same way: v / 100 with 32 fraction bits
- * (error under v * 2^-32 < 2.4e-6, below the last digit's 10^-2). */
-static inline uint64_t four_digits(uint32_t v)
-{
-    uint64_t t = (uint64_t)v * (UINT32_MAX / 100 + 1);
-    return pair_at(t >> 32) | pair_at(((t & UINT32_MAX) * 100) >> 32) << 16;
-}
-
-/* The digits of v < 10^8 without its leading zeros at p, which has 8 bytes
- * of room (the bytes past the digits are scratch); returns their end. Short
- * numbers (counts, flags) take the short ways. */
-static inline char *lead_digits(char *p, uint32_t v)
-{
-    uint64_t w;
-    unsigned n; /* w's digits, leading zeros included */
-    if (v < 100)
-        w = pair_at(v), n = 2;
-    else if (v < 10000)
-        w = four_digits(v), n = 4;
-    else
-        w = eight_digits(v), n = 8;
-    /* the leading '0's: bytes that are zero once '0' is taken away (the
-     * bytes past n are not, so the first nonzero digit is found) */
-    unsigned zeros = v ? (unsigned)__builtin_ctzll(w ^ 0x3030303030303030ULL) / 8 : n - 1;
-    w >>= 8 * zeros;
-    memcpy(p, &w, 8);
-    return p + n - zeros;
-}
 
 /* The digits of u < 10^16 at p, whole words at a time (the 8 bytes past
  * them are scratch); returns their end. */
 static inline char *words_digits(char *p, unsigned long long u)
 {
     if (u < E8)
-        return lead_digits(p, (uint32_t)u);
-    p = lead_digits(p, (uint32_t)(u / E8));
-    uint64_t w = eight_digits((uint32_t)(u % E8));
+        return obuf_lead_digits(p, (uint32_t)u);
+    p = obuf_lead_digits(p, (uint32_t)(u / E8));
+    uint64_t w = obuf_eight_digits((uint32_t)(u % E8));
     memcpy(p, &w, 8);
     return p + 8;
 }
@@ -282,7 +221,7 @@ void obuf_ll_any(struct obuf *b, long long v)
     put_number(b, v < 0, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
 }
 
-char *obuf_fmt_ull(char *p, unsigned long long v)
+char *obuf_fmt_ull_any(char *p, unsigned long long v)
 {
     return fmt_number(p, 0, v);
 }
@@ -352,6 +291,13 @@ char *obuf_fmt_fixed(char *p, double v, int decimals)
     if (decimals > 0) {
         *p++ = '.';
         unsigned long long frac = q % pw;
+#ifdef OBUF_WORDS
+        if (decimals <= 8) { /* frac < 10^8: the last `decimals` of its eight digits */
+            uint64_t w = obuf_eight_digits((uint32_t)frac) >> (8 * (8 - decimals));
+            memcpy(p, &w, 8); /* past the digits: scratch, inside OBUF_FIXED_ROOM */
+            return p + decimals;
+        }
+#endif
         for (int i = decimals; i-- > 0; frac /= 10)
             p[i] = (char)('0' + frac % 10);
         p += decimals;

@@ -3,7 +3,8 @@
  * numbers exactly as printf writes them (negatives, LLONG_MIN, zero, -0,
  * ties rounded half to even, 300,000 random values against snprintf;
  * integers of every length, around every power of ten; below 10^16 eight
- * digits at a time, each digit path checked for every value when written),
+ * digits at a time, each digit path checked for every value when written;
+ * obuf_fmt_ll and obuf_fmt_ull in place, their inline digits included),
  * text larger than the buffer reaching the file whole, and a write that
  * fails (a full disk: /dev/full) reported with the file's name.
  */
@@ -135,6 +136,63 @@ static void test_integer_values(void)
     obuf_close(b, NULL);
 }
 
+/* obuf_fmt_ll in place (the row writers' way; below 10^8 the header's
+ * inline digits): around every power of ten, both signs, the edges of
+ * its short ways (-1 .. 9, 10^8), the extremes, and 100,000 fixed-seed
+ * random values of every bit length against snprintf; nothing written past
+ * OBUF_LL_ROOM. */
+static int fmt_ll_ok(long long v)
+{
+    char got[OBUF_LL_ROOM + 8], want[32];
+    memset(got, 'x', sizeof got);
+    char *end = obuf_fmt_ll(got, v);
+    snprintf(want, sizeof want, "%lld", v);
+    size_t n = (size_t)(end - got);
+    if (n != strlen(want) || memcmp(got, want, n) != 0 || got[OBUF_LL_ROOM] != 'x') {
+        fprintf(stderr, "obuf_fmt_ll %lld: \"%.*s\"\n", v, (int)n, got);
+        return 0;
+    }
+    return 1;
+}
+
+/* obuf_fmt_ull the same way (the inline digits below 10^8 too). */
+static int fmt_ull_ok(unsigned long long v)
+{
+    char got[OBUF_LL_ROOM + 8], want[32];
+    memset(got, 'x', sizeof got);
+    char *end = obuf_fmt_ull(got, v);
+    snprintf(want, sizeof want, "%llu", v);
+    size_t n = (size_t)(end - got);
+    if (n != strlen(want) || memcmp(got, want, n) != 0 || got[OBUF_LL_ROOM] != 'x') {
+        fprintf(stderr, "obuf_fmt_ull %llu: \"%.*s\"\n", v, (int)n, got);
+        return 0;
+    }
+    return 1;
+}
+
+static void test_fmt_ll(void)
+{
+    int bad = 0;
+    long long p = 1;
+    for (int e = 0; e < 19; e++, p *= 10)
+        for (long long d = -2; d <= 2; d++)
+            bad +=
+                !fmt_ll_ok(p + d) + !fmt_ll_ok(-(p + d)) + !fmt_ull_ok((unsigned long long)(p + d));
+    const long long edge[] = {LLONG_MIN, LLONG_MIN + 1, LLONG_MAX,    -10,         -2, -1, 0, 9, 10,
+                              99999999,  100000000,     4294967295LL, 4294967296LL};
+    for (size_t i = 0; i < sizeof edge / sizeof *edge; i++)
+        bad += !fmt_ll_ok(edge[i]);
+    bad +=
+        !fmt_ull_ok(ULLONG_MAX) + !fmt_ull_ok(0) + !fmt_ull_ok(99999999) + !fmt_ull_ok(100000000);
+    uint64_t x = 88172645463325252ULL;
+    for (int i = 0; i < 100000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        long long v = (long long)(x >> (i % 64));
+        bad += !fmt_ll_ok(i % 4 == 0 ? -v : v) + !fmt_ull_ok(x >> (i % 64));
+    }
+    CHECK_EQ(bad, 0);
+}
+
 /* A memory writer reused per row: emptied, not reallocated. */
 static void test_reset(void)
 {
@@ -259,6 +317,7 @@ int main(void)
     TEST_RUN(test_integers);
     TEST_RUN(test_integer_lengths);
     TEST_RUN(test_integer_values);
+    TEST_RUN(test_fmt_ll);
     TEST_RUN(test_reset);
     TEST_RUN(test_fixed_edges);
     TEST_RUN(test_fixed_random);
