@@ -657,8 +657,15 @@ static void never_started(struct dmn *d, struct djob *dj, const struct rm_status
         dj->j->flags &= ~(unsigned)JOB_STARTING;
         if (failed)
             sched_start_failed(d->s, dj->j, now, NULL);
-        else
+        else if (st->ran)
             sched_requeue(d->s, dj->j, now, NULL);
+        else
+            sched_start_undone(d->s, dj->j, now, NULL);
+        /* Usage taken back: a fairshare checkpoint in this iteration's
+         * commit (fs_close, after this poll), or a restart would count
+         * again what the last checkpoint held of it. */
+        if (!st->ran)
+            d->last_fs_save = 0;
         /* Held there since its start (its user, an administrator): held here. */
         if (st->holds && dj->j->state == JOB_IDLE) {
             sched_hold(d->s, dj->j, st->holds, NULL);

@@ -808,9 +808,17 @@ int sched_job_forget(struct sched *s, struct job *j)
     return 0;
 }
 
+int sched_start_undone(struct sched *s, struct job *j, long now, struct err *err)
+{
+    if (j->state != JOB_RUNNING)
+        return err_set(err, "job %s is not running", j->name);
+    fsacct_ended(s, j, j->start); /* a stop at its start: all it accrued goes back */
+    return sched_requeue(s, j, now, err);
+}
+
 int sched_start_failed(struct sched *s, struct job *j, long now, struct err *err)
 {
-    if (sched_requeue(s, j, now, err) < 0)
+    if (sched_start_undone(s, j, now, err) < 0)
         return -1;
     iter_start_failed(s, j, now);
     return 0;

@@ -131,8 +131,14 @@ void sched_node_set_state(struct sched *s, size_t i, enum node_state st, const c
  * its processors are freed and it waits again, its queue time restarting
  * at now. Errors: job not running. */
 int sched_requeue(struct sched *s, struct job *j, long now, struct err *err);
+/* Running job j never ran (the daemon died between committing its start
+ * and launching it; the resource manager never started it): requeued as
+ * sched_requeue does, and the fairshare usage counted since its start taken
+ * back, so that the live books agree with the store's, which count a job's
+ * runs only. Errors: job not running. */
+int sched_start_undone(struct sched *s, struct job *j, long now, struct err *err);
 /* The resource manager took the start of running job j and then did not
- * start it (Slurm left it pending): requeued as sched_requeue does, and
+ * start it (Slurm left it pending): undone as sched_start_undone does, and
  * counted as a failed start, as a start refused at once is
  * (DEFERSTARTCOUNT, DEFERTIME, DEFERCOUNT). Errors: job not running. */
 int sched_start_failed(struct sched *s, struct job *j, long now, struct err *err);

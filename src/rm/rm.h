@@ -71,6 +71,9 @@ struct rm_status {
                            picture of the nodes was late or wrong): to start again at once */
     unsigned holds;     /* RM_NEVER: HOLD_* the resource manager put on it since the start
                            (its user's or an administrator's hold): it waits, held */
+    int ran;            /* RM_NEVER: it did run, and the resource manager requeued it: the
+                           usage of that run stands. Otherwise it never ran, and the
+                           fairshare usage counted since its start is taken back */
     int starting;       /* RM_RUNNING: given to the resource manager, not running there yet */
     const char *placed; /* RM_RUNNING, or NULL: where the resource manager runs it, when that
                            is first known, "node:procs:mem,..." (one entry a node, memory in

@@ -211,6 +211,7 @@ static void released_pending(struct slurm_rm *sr, const slurm_job_info_t *x,
     int held = held_so(x);
     if (x->restart_cnt > rel->restarts) { /* it ran, and Slurm requeued it */
         snprintf(st->message, sizeof st->message, "requeued by Slurm (%s)", why);
+        st->ran = 1;
     } else if (held) { /* held since: by its user, an administrator, or someone's uhold */
         st->holds = srm_holds_of(x);
         snprintf(st->message, sizeof st->message, "held in Slurm %s before it started",
@@ -282,9 +283,10 @@ static void pending_status(struct slurm_rm *sr, const slurm_job_info_t *x, long 
         return;
     }
     const char *reason = reason_of(x);
-    if (x->restart_cnt > 0)
+    if (x->restart_cnt > 0) {
         snprintf(st->message, sizeof st->message, "requeued by Slurm (%s)", reason);
-    else
+        st->ran = 1;
+    } else
         snprintf(st->message, sizeof st->message, "not started by Slurm before moku restarted");
     st->holds = x->priority == 0 ? srm_holds_of(x) : 0;
     start_over(sr, x, st);

@@ -52,6 +52,34 @@ for point in start-spool-made start-files-written start-committed start-launched
     stop
 done
 
+# ---- fairshare across a start the daemon never carried out ----
+# Died after committing a start, before launching it: the job did not run in
+# the seconds until the restart finds that out, so the usage fairshare counts
+# is that of its one real run (job.sh: a fraction of a second), and another
+# kill -9 gives the same (a restart rebuilds the books from the store, which
+# holds a job's real runs only). Found by daemon.sh's kill -9 check failing
+# under load: a start cut short by its kill had counted the downtime.
+fresh_home fsundone
+printf 'FSPOLICY DEDICATEDPS\n' >>"$H/maui.cfg"
+usage() { MOKU=$M fs_state | awk '{ print $2 + 0 }'; }
+serve MOKU_CRASH=start-committed
+j=$(timeout 5 "$M" submit -l walltime=60 -v RUNS="$RUNS" -N c job.sh)
+check "fairshare, start-committed: the daemon died there" died
+sleep 4 # seconds the job does not run
+serve
+check "... after the restart job $j completes" all_done "$j"
+check "... having run once" ran_once "$j"
+u1=$(usage)
+check "... the usage counted is its real run's, not the 4 s it was down ($u1 s)" \
+    awk -v u="$u1" 'BEGIN { exit !(u < 3) }'
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+serve
+u2=$(usage)
+check "... and the same after another kill -9 ($u1 s, then $u2 s)" \
+    awk -v a="$u1" -v b="$u2" 'BEGIN { exit !(a - b < 0.01 && b - a < 0.01) }'
+stop
+
 # ---- after the commit of a submission, before the answer (item 4) ----
 fresh_home reply
 serve MOKU_CRASH=submit-committed

@@ -173,11 +173,13 @@ static int fmt_ull_ok(unsigned long long v)
 static void test_fmt_ll(void)
 {
     int bad = 0;
-    long long p = 1;
+    /* unsigned: the step after 10^18 is past LLONG_MAX (UBSan) */
+    unsigned long long p = 1;
     for (int e = 0; e < 19; e++, p *= 10)
-        for (long long d = -2; d <= 2; d++)
-            bad +=
-                !fmt_ll_ok(p + d) + !fmt_ll_ok(-(p + d)) + !fmt_ull_ok((unsigned long long)(p + d));
+        for (long long d = -2; d <= 2; d++) {
+            long long v = (long long)p + d;
+            bad += !fmt_ll_ok(v) + !fmt_ll_ok(-v) + !fmt_ull_ok((unsigned long long)v);
+        }
     const long long edge[] = {LLONG_MIN, LLONG_MIN + 1, LLONG_MAX,    -10,         -2, -1, 0, 9, 10,
                               99999999,  100000000,     4294967295LL, 4294967296LL};
     for (size_t i = 0; i < sizeof edge / sizeof *edge; i++)

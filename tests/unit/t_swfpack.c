@@ -137,9 +137,10 @@ static void test_random(void)
     long line = 0;
     for (size_t i = 0; i < N; i++) {
         /* ids, submits and lines mostly rising a little, as in a trace */
-        id = rand() % 10 ? id + 1 : some_ll();
-        submit = rand() % 10 ? submit + rand() % 500 : some_ll();
-        line = rand() % 10 ? line + 1 + rand() % 3 : (long)some_ll();
+        /* a step from a random value near the top starts again (no overflow) */
+        id = rand() % 10 && id < LLONG_MAX - 1 ? id + 1 : some_ll();
+        submit = rand() % 10 && submit < LLONG_MAX - 500 ? submit + rand() % 500 : some_ll();
+        line = rand() % 10 && line < LONG_MAX - 4 ? line + 1 + rand() % 3 : (long)some_ll();
         model[i] = (struct swf_rec){
             id,        submit,    some_ll(),     some_ll(), some_ll(), some_double(), some_double(),
             some_ll(), some_ll(), some_double(), some_ll(), some_ll(), some_ll(),     some_ll(),
