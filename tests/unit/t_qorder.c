@@ -71,17 +71,25 @@ static void fill(struct sched *s, long *latest)
     *latest = t;
 }
 
+/* A scheduler of random priority weights on one 4-processor node, its
+ * queue filled (fill); *latest: the last submission. */
+static struct sched *random_sched(long *latest)
+{
+    struct sched_policy pol;
+    random_policy(&pol);
+    struct sched *s = sched_create(&pol, NULL);
+    struct node_spec node = {.name = "n0", .procs = 4, .state = NODE_UP};
+    CHECK(sched_add_node(s, &node, NULL) == 0);
+    fill(s, latest);
+    return s;
+}
+
 static void test_random_queues(void)
 {
     srand(31);
     for (int round = 0; round < 300; round++) {
-        struct sched_policy pol;
-        random_policy(&pol);
-        struct sched *s = sched_create(&pol, NULL);
-        struct node_spec node = {.name = "n0", .procs = 4, .state = NODE_UP};
-        CHECK(sched_add_node(s, &node, NULL) == 0);
         long latest;
-        fill(s, &latest);
+        struct sched *s = random_sched(&latest);
         long now = latest + rand() % 20000;
         struct prio_env env;
         sched_prio_env(s, &env);
@@ -183,13 +191,8 @@ static void test_any_before(void)
 {
     srand(5);
     for (int round = 0; round < 300; round++) {
-        struct sched_policy pol;
-        random_policy(&pol);
-        struct sched *s = sched_create(&pol, NULL);
-        struct node_spec node = {.name = "n0", .procs = 4, .state = NODE_UP};
-        CHECK(sched_add_node(s, &node, NULL) == 0);
         long latest;
-        fill(s, &latest);
+        struct sched *s = random_sched(&latest);
         struct prio_env env;
         struct prio_batch pb;
         sched_prio_env(s, &env);
