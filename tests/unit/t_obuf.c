@@ -141,18 +141,25 @@ static void test_integer_values(void)
  * its short ways (-1 .. 9, 10^8), the extremes, and 100,000 fixed-seed
  * random values of every bit length against snprintf; nothing written past
  * OBUF_LL_ROOM. */
+/* Whether got..end is want, with nothing written past OBUF_LL_ROOM (got
+ * was filled with 'x' before): said on stderr, under what, when not. */
+static int fmt_matches(const char *what, const char *got, const char *end, const char *want)
+{
+    size_t n = (size_t)(end - got);
+    if (n != strlen(want) || memcmp(got, want, n) != 0 || got[OBUF_LL_ROOM] != 'x') {
+        fprintf(stderr, "%s %s: \"%.*s\"\n", what, want, (int)n, got);
+        return 0;
+    }
+    return 1;
+}
+
 static int fmt_ll_ok(long long v)
 {
     char got[OBUF_LL_ROOM + 8], want[32];
     memset(got, 'x', sizeof got);
     char *end = obuf_fmt_ll(got, v);
     snprintf(want, sizeof want, "%lld", v);
-    size_t n = (size_t)(end - got);
-    if (n != strlen(want) || memcmp(got, want, n) != 0 || got[OBUF_LL_ROOM] != 'x') {
-        fprintf(stderr, "obuf_fmt_ll %lld: \"%.*s\"\n", v, (int)n, got);
-        return 0;
-    }
-    return 1;
+    return fmt_matches("obuf_fmt_ll", got, end, want);
 }
 
 /* obuf_fmt_ull the same way (the inline digits below 10^8 too). */
@@ -162,12 +169,7 @@ static int fmt_ull_ok(unsigned long long v)
     memset(got, 'x', sizeof got);
     char *end = obuf_fmt_ull(got, v);
     snprintf(want, sizeof want, "%llu", v);
-    size_t n = (size_t)(end - got);
-    if (n != strlen(want) || memcmp(got, want, n) != 0 || got[OBUF_LL_ROOM] != 'x') {
-        fprintf(stderr, "obuf_fmt_ull %llu: \"%.*s\"\n", v, (int)n, got);
-        return 0;
-    }
-    return 1;
+    return fmt_matches("obuf_fmt_ull", got, end, want);
 }
 
 static void test_fmt_ll(void)
