@@ -203,7 +203,9 @@ const char *report_final_state(const struct sim_outcome *o, const struct sched *
  * theirs: a user's jobs come in bursts). Zeroed but for s to start. */
 struct report_creds {
     const struct sched *s;
-    unsigned idx[CRED_NKINDS];            /* the last forgotten job's indices */
+    unsigned short raw[CRED_NKINDS];      /* the last forgotten job's sim_outcome.cred */
+    int wide;                             /* raw has a SIM_CRED_WIDE: its indices differ */
+    unsigned idx[CRED_NKINDS];            /* its indices */
     const struct cred *last[CRED_NKINDS]; /* and what they name in s */
     int have;                             /* last holds them */
 };
