@@ -827,10 +827,9 @@ void report_id_field(struct obuf *f, const struct workload *wl, const struct wl_
         report_csv_field(f, wl_job_id(wl, w, (char[WL_ID_LEN]){0}));
 }
 
-char *report_id_room(struct obuf *f, const struct workload *wl, const struct wl_job *w, size_t room)
+char *report_id_room_text(struct obuf *f, const struct workload *wl, const struct wl_job *w,
+                          size_t room)
 {
-    if (w->id < WL_ID_TEXT) /* a number, the common id: in place with what follows */
-        return obuf_fmt_ll(obuf_reserve(f, OBUF_LL_ROOM + room), w->id);
     report_csv_field(f, wl_job_id(wl, w, (char[WL_ID_LEN]){0}));
     return obuf_reserve(f, room);
 }
