@@ -1,8 +1,9 @@
 /*
  * t_report — the simulation report and its chart: job classes and their
  * bounds, the per-class sums of report_compute, the JSON and text of one
- * run and of several, the CSV run column; the plot series' time integrals,
- * bin merging, axis steps and the SVG document.
+ * run and of several, the CSV run column, forgotten jobs' credentials; the
+ * plot series' time integrals, bin merging, axis steps and the SVG
+ * document.
  */
 #include <limits.h>
 #include <stdio.h>
