@@ -30,7 +30,9 @@ struct rows {
     struct obuf *q;                 /* and as a CSV field */
     const char *names[CRED_NKINDS]; /* the names the field holds */
     int have;                       /* q holds a field */
-    struct report_creds rc;         /* the rows' credentials */
+    const char *field;              /* q's bytes */
+    size_t flen;
+    struct report_creds rc; /* the rows' credentials */
 };
 
 /* The nodes of the job's last run as an interval set: "0-3 7". Built from
@@ -69,16 +71,27 @@ static void interval_set(struct obuf *f, struct rows *r, const struct sim_detail
     }
 }
 
+/* Batsim's final states, with their lengths (a row writes one). */
+struct state {
+    const char *text;
+    size_t len;
+};
+#define STATE(s)                                                                                   \
+    {                                                                                              \
+        s, sizeof s - 1                                                                            \
+    }
+static const struct state rejected = STATE("REJECTED"), killed = STATE("COMPLETED_KILLED"),
+                          walltime = STATE("COMPLETED_WALLTIME_REACHED"),
+                          success = STATE("COMPLETED_SUCCESSFULLY");
+
 /* Batsim's final state of a finished or rejected job, NULL for the others. */
-static const char *batsim_state(const struct sim_outcome *o)
+static const struct state *batsim_state(const struct sim_outcome *o)
 {
     if (o->rejected)
-        return "REJECTED";
+        return &rejected;
     if (o->end < 0)
         return NULL;
-    return o->cancelled ? "COMPLETED_KILLED"
-           : o->killed  ? "COMPLETED_WALLTIME_REACHED"
-                        : "COMPLETED_SUCCESSFULLY";
+    return o->cancelled ? &killed : o->killed ? &walltime : &success;
 }
 
 /* The job's credentials; a job the engine never took (rejected) has the
@@ -96,7 +109,6 @@ static void metadata(struct obuf *f, struct rows *r, const struct wl_job *w,
     for (int k = 0; k < CRED_NKINDS; k++) /* no account is none, not DEFAULT */
         names[k] =
             c[k] ? (k != CRED_ACCOUNT || c[k]->index != 0 ? c[k]->name : NULL) : trace_names[k];
-    size_t len;
     if (!r->have || memcmp(names, r->names, sizeof names) != 0) {
         obuf_reset(r->m);
         for (int k = 0; k < CRED_NKINDS; k++) {
@@ -107,12 +119,13 @@ static void metadata(struct obuf *f, struct rows *r, const struct wl_job *w,
             obuf_puts(r->m, names[k] ? names[k] : "");
         }
         obuf_reset(r->q);
+        size_t len;
         report_csv_field(r->q, obuf_data(r->m, &len));
+        r->field = obuf_data(r->q, &r->flen);
         memcpy(r->names, names, sizeof names);
         r->have = 1;
     }
-    const char *field = obuf_data(r->q, &len);
-    obuf_write(f, field, len);
+    obuf_write(f, r->field, r->flen);
 }
 
 /* Numbers at p, each followed by a comma. */
@@ -139,16 +152,28 @@ static char *text(char *p, const char *t, size_t n)
 #define STATE_MAX (sizeof "COMPLETED_WALLTIME_REACHED" - 1)
 #define NUMS_ROOM (sizeof ",w0,delay," + STATE_MAX + 9 * (OBUF_LL_ROOM + 1) + OBUF_FIXED_ROOM + 1)
 
+/* The stretch, turnaround over execution time (execution 0: 1), as
+ * "%.6f" writes it; a whole one (most: a job that did not wait) without
+ * the division in floating point. */
+static char *stretch(char *p, long turn, long exec)
+{
+    long d = exec > 0 ? exec : 1;
+    if (turn >= 0 && turn % d == 0 && turn / d < 100000000) {
+        p = obuf_fmt_ll(p, turn / d); /* exact: a double holds it */
+        return LIT(p, ".000000");
+    }
+    return obuf_fmt_fixed(p, (double)turn / (double)d, 6);
+}
+
 /* One job's row; its numbers formatted in place in one go. */
 static void row(struct obuf *f, struct rows *r, const struct workload *wl, const struct wl_job *w,
-                const struct sim_outcome *o, const char *state)
+                const struct sim_outcome *o, const struct state *state)
 {
     char *p = report_id_room(f, wl, w, NUMS_ROOM);
     p = LIT(p, ",w0,delay,");
-    const long long asked[] = {w->submit, wl_job_procs(w), wl_job_walltime(w),
-                               !strcmp(state, "COMPLETED_SUCCESSFULLY")};
+    const long long asked[] = {w->submit, wl_job_procs(w), wl_job_walltime(w), state == &success};
     p = nums(p, asked, sizeof asked / sizeof *asked);
-    p = text(p, state, strlen(state));
+    p = text(p, state->text, state->len);
     *p++ = ',';
     if (o->rejected) {
         obuf_commit(f, LIT(p, "-1,-1,-1,-1,-1,-1,,-1,"));
@@ -156,7 +181,7 @@ static void row(struct obuf *f, struct rows *r, const struct workload *wl, const
         long exec = o->end - o->start, wait = o->start - w->submit, turn = o->end - w->submit;
         const long long got[] = {o->start, exec, o->end, wait, turn};
         p = nums(p, got, sizeof got / sizeof *got);
-        p = obuf_fmt_fixed(p, (double)turn / (double)(exec > 0 ? exec : 1), 6);
+        p = stretch(p, turn, exec);
         *p++ = ',';
         obuf_commit(f, p);
         interval_set(f, r, o->more);
@@ -178,7 +203,7 @@ int batsim_write_jobs(struct obuf *f, const struct workload *wl, const struct si
                     run == 1 ? "run," : "");
     struct rows r = {.m = obuf_mem(), .q = obuf_mem(), .rc = {.s = s}};
     for (size_t i = 0; i < wl->njobs; i++) {
-        const char *state = batsim_state(&out[i]);
+        const struct state *state = batsim_state(&out[i]);
         if (!state)
             continue;
         if (run >= 1) {

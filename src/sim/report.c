@@ -773,26 +773,41 @@ static const char *never_reason(struct sched *s, const struct job *j, long now, 
     return cmd_wait_reason(&c, j, buf, n);
 }
 
+/* The credentials of a forgotten job that are not the last one's: its
+ * indices, looked up in s's tables when they differ from the last. */
+static void forgotten_creds(struct report_creds *rc, const struct sim_outcome *o)
+{
+    unsigned idx[CRED_NKINDS];
+    for (int k = 0; k < CRED_NKINDS; k++)
+        idx[k] = sim_outcome_cred(o, (enum cred_kind)k);
+    if (!rc->have || memcmp(idx, rc->idx, sizeof idx) != 0) {
+        for (int k = 0; k < CRED_NKINDS; k++)
+            rc->last[k] = cred_at(sched_creds(rc->s, (enum cred_kind)k), idx[k]);
+        memcpy(rc->idx, idx, sizeof idx);
+        rc->have = 1;
+    }
+    memcpy(rc->raw, o->cred, sizeof rc->raw);
+    rc->wide = 0;
+    for (int k = 0; k < CRED_NKINDS; k++)
+        rc->wide |= o->cred[k] == SIM_CRED_WIDE;
+}
+
 void report_job_creds(struct report_creds *rc, const struct sim_outcome *o,
                       const struct cred *creds[CRED_NKINDS])
 {
     const struct sched *s = rc->s;
     const struct job *j = sim_outcome_job(s, o);
-    memset(creds, 0, CRED_NKINDS * sizeof *creds);
     if (j) {
         const struct cred *c[CRED_NKINDS] = {j->user, j->group, j->account, j->class_, j->qos};
         memcpy(creds, c, sizeof c);
     } else if (o->end >= 0 && s) { /* ended, its engine record forgotten */
-        unsigned idx[CRED_NKINDS];
-        for (int k = 0; k < CRED_NKINDS; k++)
-            idx[k] = sim_outcome_cred(o, (enum cred_kind)k);
-        if (!rc->have || memcmp(idx, rc->idx, sizeof idx) != 0) {
-            for (int k = 0; k < CRED_NKINDS; k++)
-                rc->last[k] = cred_at(sched_creds(s, (enum cred_kind)k), idx[k]);
-            memcpy(rc->idx, idx, sizeof idx);
-            rc->have = 1;
-        }
+        /* Consecutive jobs mostly share theirs (a user's jobs come in
+         * bursts): the same raw indices, nothing to look up. */
+        if (!rc->have || rc->wide || memcmp(o->cred, rc->raw, sizeof rc->raw) != 0)
+            forgotten_creds(rc, o);
         memcpy(creds, rc->last, sizeof rc->last);
+    } else {
+        memset(creds, 0, CRED_NKINDS * sizeof *creds);
     }
 }
 
@@ -812,10 +827,9 @@ void report_id_field(struct obuf *f, const struct workload *wl, const struct wl_
         report_csv_field(f, wl_job_id(wl, w, (char[WL_ID_LEN]){0}));
 }
 
-char *report_id_room(struct obuf *f, const struct workload *wl, const struct wl_job *w, size_t room)
+char *report_id_room_text(struct obuf *f, const struct workload *wl, const struct wl_job *w,
+                          size_t room)
 {
-    if (w->id < WL_ID_TEXT) /* a number, the common id: in place with what follows */
-        return obuf_fmt_ll(obuf_reserve(f, OBUF_LL_ROOM + room), w->id);
     report_csv_field(f, wl_job_id(wl, w, (char[WL_ID_LEN]){0}));
     return obuf_reserve(f, room);
 }

@@ -203,7 +203,9 @@ const char *report_final_state(const struct sim_outcome *o, const struct sched *
  * theirs: a user's jobs come in bursts). Zeroed but for s to start. */
 struct report_creds {
     const struct sched *s;
-    unsigned idx[CRED_NKINDS];            /* the last forgotten job's indices */
+    unsigned short raw[CRED_NKINDS];      /* the last forgotten job's sim_outcome.cred */
+    int wide;                             /* raw has a SIM_CRED_WIDE: its indices differ */
+    unsigned idx[CRED_NKINDS];            /* its indices */
     const struct cred *last[CRED_NKINDS]; /* and what they name in s */
     int have;                             /* last holds them */
 };
@@ -217,8 +219,17 @@ void report_csv_field(struct obuf *f, const char *v);
 /* A job's id as one (a number written straight, without its text). */
 void report_id_field(struct obuf *f, const struct workload *wl, const struct wl_job *w);
 /* The same, then room for `room` bytes in place (obuf_reserve): returns
- * where the row goes on, to be taken with obuf_commit. */
-char *report_id_room(struct obuf *f, const struct workload *wl, const struct wl_job *w,
-                     size_t room);
+ * where the row goes on, to be taken with obuf_commit. Inline: two rows
+ * (the jobs CSV's, Batsim's) of every job begin with it; an id that is
+ * text goes through report_id_room_text. */
+char *report_id_room_text(struct obuf *f, const struct workload *wl, const struct wl_job *w,
+                          size_t room);
+static inline char *report_id_room(struct obuf *f, const struct workload *wl,
+                                   const struct wl_job *w, size_t room)
+{
+    if (w->id < WL_ID_TEXT) /* a number, the common id: in place with what follows */
+        return obuf_fmt_ll(obuf_reserve(f, OBUF_LL_ROOM + room), w->id);
+    return report_id_room_text(f, wl, w, room);
+}
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "trace/swf.h"
+#include "trace/swfpack.h"
 #include "util/mem.h"
 #include "util/obuf.h"
 #include "util/sort.h"
@@ -56,44 +57,52 @@ static void header(struct obuf *f, const struct swfout_info *in, size_t records)
         obuf_printf(f, "; MaxProcs: %lld\n", in->procs);
 }
 
-/* A double field: whole numbers without a point, as the archive writes them. */
-static char *dfield(char *p, double v)
+/* Text at p (its room reserved). */
+static char *text(char *p, const char *t, size_t n)
 {
-    *p++ = ' ';
-    if (v == (double)(long long)v)
-        return obuf_fmt_ll(p, (long long)v);
-    return obuf_fmt_fixed(p, v, 2);
+    memcpy(p, t, n);
+    return p + n;
 }
 
-/* Integer fields, each after a space. */
-static char *ifields(char *p, const long long *v, size_t n)
+/* A number and the space after it. */
+static char *field(char *p, long long v)
 {
-    for (size_t i = 0; i < n; i++) {
-        *p++ = ' ';
-        p = obuf_fmt_ll(p, v[i]);
-    }
+    p = obuf_fmt_ll(p, v);
+    *p++ = ' ';
     return p;
 }
 
-/* The most a line takes: 15 integers and 3 doubles, each after a space,
- * and the newline. */
-#define LINE_ROOM (15 * (1 + OBUF_LL_ROOM) + 3 * (1 + OBUF_FIXED_ROOM) + 1)
+/* A trace record's line with the replay's fields: its own text but for
+ * fields 3 to 5 and 11, in place in one go. */
+static void replayed_line(struct obuf *f, const struct swfpack_line *l, const struct simfields *s)
+{
+    char *p = obuf_reserve(f, l->len + 4 * (OBUF_LL_ROOM + 1) + 1);
+    p = text(p, l->text, l->f3);
+    p = field(p, s->wait);
+    p = field(p, s->run);
+    p = field(p, s->alloc);
+    p = text(p, l->text + l->f6, l->f11 - l->f6);
+    p = field(p, s->status);
+    p = text(p, l->text + l->f12, l->len - l->f12);
+    *p++ = '\n';
+    obuf_commit(f, p);
+}
 
-/* One line, formatted in place in one go. */
+/* A record the replay skipped: its own line with -1 as its wait. */
+static void skipped_line(struct obuf *f, const struct swfpack_line *l)
+{
+    char *p = obuf_reserve(f, l->len + 3);
+    p = text(p, l->text, l->f3);
+    p = text(p, "-1", 2);
+    p = text(p, l->text + l->f4 - 1, l->len - (l->f4 - 1)); /* from the space before field 4 */
+    *p++ = '\n';
+    obuf_commit(f, p);
+}
+
+/* A line formatted from its record. */
 static void swf_line(struct obuf *f, const struct swf_rec *r)
 {
-    char *p = obuf_reserve(f, LINE_ROOM);
-    p = obuf_fmt_ll(p, r->id);
-    const long long first[] = {r->submit, r->wait, r->runtime, r->alloc};
-    p = ifields(p, first, 4);
-    p = dfield(p, r->cpu);
-    p = dfield(p, r->mem_used);
-    const long long req[] = {r->req_procs, r->req_time};
-    p = ifields(p, req, 2);
-    p = dfield(p, r->req_mem);
-    const long long rest[] = {r->status, r->user,      r->group,    r->app,
-                              r->queue,  r->partition, r->prev_job, r->think};
-    p = ifields(p, rest, 8);
+    char *p = swfpack_format(obuf_reserve(f, SWFPACK_LINE_ROOM + 1), r);
     *p++ = '\n';
     obuf_commit(f, p);
 }
@@ -129,21 +138,17 @@ static void write_from_recs(struct obuf *f, const struct workload *wl,
     size_t next = 0; /* the first job not behind the record */
     header(f, in, wl->recs->n);
     struct swfpack_cursor c = {0};
-    struct swf_rec w;
-    while (swfpack_next(wl->recs, &c, &w) == 0) {
-        while (next < wl->njobs && ((const struct wl_job *)jobs[next])->line < w.line)
+    struct swfpack_line l;
+    while (swfpack_next(wl->recs, &c, &l) == 0) {
+        while (next < wl->njobs && ((const struct wl_job *)jobs[next])->line < l.line)
             next++;
         const struct wl_job *j = next < wl->njobs ? jobs[next] : NULL;
-        if (j && j->line == w.line) {
+        if (j && j->line == l.line) {
             struct simfields s = sim_fields(j, &out[j - wl->jobs]);
-            w.wait = s.wait;
-            w.runtime = s.run;
-            w.alloc = s.alloc;
-            w.status = s.status;
+            replayed_line(f, &l, &s);
         } else {
-            w.wait = -1; /* skipped: not simulated */
+            skipped_line(f, &l);
         }
-        swf_line(f, &w);
     }
     free(jobs);
 }

@@ -196,8 +196,8 @@ void workload_sort(struct workload *wl);
  * flags: WL_STRICT, a record that would be skipped is an error instead
  * (after the file's syntax, which is checked first); WL_RECORDED, keep the
  * start the log recorded for each job (rec_start; else NULL); WL_KEEP_RECS,
- * keep every record, skipped ones too, as it was read (recs, about 30 bytes
- * a record; else NULL). On error returns -1 with *wl empty and err naming
+ * keep every record, skipped ones too, as it was read (recs, its canonical
+ * line and 13 bytes a record; else NULL). On error returns -1 with *wl empty and err naming
  * the file and line.
  */
 enum { WL_STRICT = 1, WL_RECORDED = 2, WL_NO_DEPS = 4, WL_KEEP_RECS = 8 };

@@ -307,6 +307,7 @@ static int swf_job_error(struct swf_reader *r, int i, const char *tok, enum swf_
 static int swf_parse_job(struct swf_reader *r, char *s)
 {
     struct swf_rec rec;
+    const char *first = s;
     for (int i = 0; i < SWF_NFIELDS; i++) {
         s = swf_skip_blanks(s);
         if (!*s)
@@ -319,6 +320,7 @@ static int swf_parse_job(struct swf_reader *r, char *s)
     if (*swf_skip_blanks(s))
         return swf_job_error(r, SWF_NFIELDS, NULL, SWF_NUM_BAD);
     rec.line = r->in.line;
+    rec.text = first;
     return r->each(r->ctx, &rec, r->in.err) ? -1 : 0;
 }
 
@@ -413,7 +415,8 @@ static int swf_keep_rec(void *ctx, const struct swf_rec *rec, struct err *err)
     (void)err;
     struct swf_keep *k = ctx;
     k->t->recs = xgrow(k->t->recs, &k->cap, k->t->nrecs + 1, sizeof *k->t->recs);
-    k->t->recs[k->t->nrecs++] = *rec;
+    k->t->recs[k->t->nrecs] = *rec;
+    k->t->recs[k->t->nrecs++].text = NULL; /* the line is gone after the call */
     return 0;
 }
 

@@ -37,6 +37,8 @@ struct swf_rec {
     long long prev_job;  /* 17 */
     long long think;     /* 18 */
     long line;           /* line number in the file (1-based) */
+    const char *text;    /* the line from its first field, newline kept: valid
+                            during swf_scan's each() only (NULL in swf_read's) */
 };
 
 /* Header keywords moku uses; 0 / -1 when absent. */

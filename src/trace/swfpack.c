@@ -5,12 +5,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "util/mem.h"
-
-/* The most one record takes: 19 fields of at most 10 bytes, and the 8
- * bytes of each of its 3 doubles that are not whole numbers. */
-#define REC_MAX (19 * 10 + 3 * 8)
 
 /* Signed as unsigned with the sign in the low bit: -1 is 1, a byte. */
 static inline unsigned long long zig(unsigned long long v)
@@ -33,55 +32,230 @@ static inline unsigned char *put_u(unsigned char *q, unsigned long long v)
     return q;
 }
 
-static inline unsigned char *put_ll(unsigned char *q, long long v)
+/* ------------------------------------------------------- canonical lines */
+
+/* A double field: whole numbers without a point, as the archive writes them. */
+static char *dfield(char *p, double v)
 {
-    return put_u(q, zig((unsigned long long)v));
+    *p++ = ' ';
+    if (v == (double)(long long)v)
+        return obuf_fmt_ll(p, (long long)v);
+    return obuf_fmt_fixed(p, v, 2);
 }
 
-/* The difference v - base, modulo 2^64 (no overflow whatever the two). */
-static inline unsigned char *put_delta(unsigned char *q, long long v, long long base)
+/* Integer fields, each after a space. */
+static char *ifields(char *p, const long long *v, size_t n)
 {
-    return put_u(q, zig((unsigned long long)v - (unsigned long long)base));
+    for (size_t i = 0; i < n; i++) {
+        *p++ = ' ';
+        p = obuf_fmt_ll(p, v[i]);
+    }
+    return p;
 }
 
-/* A whole number (not -0, within 2^53, where every integer is a double)
- * as the integer shifted left, its low bit 0; else 1 and the 8 bytes. */
-static inline unsigned char *put_double(unsigned char *q, double v)
+char *swfpack_format(char *p, const struct swf_rec *r)
 {
-    if (fabs(v) <= 0x1p53 && v == (double)(long long)v && !(v == 0 && signbit(v)))
-        return put_u(q, zig((unsigned long long)(long long)v) << 1);
-    *q++ = 1;
-    memcpy(q, &v, sizeof v);
-    return q + sizeof v;
+    p = obuf_fmt_ll(p, r->id);
+    const long long first[] = {r->submit, r->wait, r->runtime, r->alloc};
+    p = ifields(p, first, 4);
+    p = dfield(p, r->cpu);
+    p = dfield(p, r->mem_used);
+    const long long req[] = {r->req_procs, r->req_time};
+    p = ifields(p, req, 2);
+    p = dfield(p, r->req_mem);
+    const long long rest[] = {r->status, r->user,      r->group,    r->app,
+                              r->queue,  r->partition, r->prev_job, r->think};
+    return ifields(p, rest, 8);
+}
+
+/* The longest line kept as it was read: longer ones are formatted (a
+ * canonical one is at most 18 tokens of 20 bytes). */
+#define TEXT_MAX 400
+
+/* A record: its head (the text's length, where fields 3, 4, 6, 11 and 12
+ * start in it, each 2 bytes), its text, and its line's difference from
+ * the record before (a variable-length integer, 7 bits a byte). */
+#define HEAD 12
+#define REC_ROOM                                                                                   \
+    (HEAD + (TEXT_MAX + 16 > SWFPACK_LINE_ROOM ? TEXT_MAX + 16 : SWFPACK_LINE_ROOM) + 10)
+
+/* Which kept start the field after space i (1-based) is, or -1. */
+static const signed char after_space[12] = {-1, -1, 0, 1, -1, 2, -1, -1, -1, -1, 3, 4};
+
+/* Where fields 3, 4, 6, 11 and 12 start in the n bytes of a line at t
+ * whose fields are one space apart: 0 when it has fewer than 12. */
+static int starts(const char *t, size_t n, size_t at[5])
+{
+    const char *p = t;
+    for (unsigned i = 1; i < 12; i++) {
+        const char *sp = memchr(p, ' ', n - (size_t)(p - t));
+        if (!sp)
+            return 0;
+        p = sp + 1;
+        if (after_space[i] >= 0)
+            at[after_space[i]] = (size_t)(p - t);
+    }
+    return 1;
+}
+
+#if defined(__SSE2__)
+/* The bytes of each kind among 64, a bit a byte (bit i: byte i). */
+struct kinds {
+    uint64_t space, minus, point, digit, zero;
+    uint64_t lead; /* a token's leading 0 */
+};
+
+static inline uint64_t mask_of(__m128i eq, unsigned i)
+{
+    return (uint64_t)(unsigned)_mm_movemask_epi8(eq) << (16 * i);
+}
+
+/* The kinds of the n bytes at t (at most 64; those to the next multiple
+ * of 16 readable), 16 at a time; space_before: whether the byte before t
+ * is a space (or the line's start). The bits past n are not meaningful. */
+static struct kinds kinds_of(const char *t, size_t n, uint64_t space_before)
+{
+    struct kinds k = {0};
+    for (unsigned i = 0; 16 * i < n; i++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(t + 16 * i));
+        __m128i d = _mm_sub_epi8(x, _mm_set1_epi8('0')); /* a digit: 0 .. 9 */
+        k.space |= mask_of(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), i);
+        k.minus |= mask_of(_mm_cmpeq_epi8(x, _mm_set1_epi8('-')), i);
+        k.point |= mask_of(_mm_cmpeq_epi8(x, _mm_set1_epi8('.')), i);
+        k.digit |= mask_of(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d), i);
+        k.zero |= mask_of(_mm_cmpeq_epi8(x, _mm_set1_epi8('0')), i);
+    }
+    k.lead = k.zero & (k.space << 1 | space_before);
+    return k;
+}
+
+/* x's bits k bytes on (the bytes before them from the 64 before, last). */
+static inline uint64_t on(uint64_t x, uint64_t last, unsigned k)
+{
+    return x << k | last >> (64 - k);
+}
+
+/* The bytes of k that break a canonical token, from each byte and its
+ * neighbours before it (last: the 64 bytes before). */
+static uint64_t bad_bytes(const struct kinds *k, const struct kinds *last)
+{
+    uint64_t space1 = on(k->space, last->space, 1), point1 = on(k->point, last->point, 1);
+    uint64_t point2 = on(k->point, last->point, 2);
+    uint64_t bad = ~(k->space | k->minus | k->point | k->digit);
+    bad |= k->space & space1;                                     /* an empty token */
+    bad |= k->minus & ~space1;                                    /* '-' within one */
+    bad |= on(k->minus, last->minus, 1) & ~(k->digit & ~k->zero); /* "-0", "--", "-." */
+    bad |= k->digit & on(k->lead, last->lead, 1);                 /* a leading zero */
+    bad |= k->point & ~on(k->digit, last->digit, 1);              /* no digit before '.' */
+    bad |= (point1 | point2) & ~k->digit;                         /* two decimals, */
+    bad |= on(k->point, last->point, 3) & ~k->space;              /* then the token's end */
+    bad |= point2 & k->zero & on(k->zero, last->zero, 1);         /* ".00": a whole number */
+    return bad;
+}
+
+/* Where fields 3, 4, 6, 11 and 12 start, from sp, the spaces among the
+ * first 64 bytes: 0 when the 11th is not among them. */
+static int field_starts(uint64_t sp, size_t at[5])
+{
+    sp &= sp - 1; /* the second space: field 3 after it */
+    at[0] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
+    sp &= sp - 1;
+    at[1] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
+    sp &= sp - 1;
+    sp &= sp - 1;
+    at[2] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
+    for (int i = 0; i < 5; i++)
+        sp &= sp - 1;
+    at[3] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
+    sp &= sp - 1;
+    at[4] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
+    return sp != 0;
+}
+
+/*
+ * Whether the n bytes at t (a space at t[n - 1]; readable to the next
+ * multiple of 16) are canonical tokens one space apart: each 0, or digits
+ * without a leading zero after an optional '-', or either with a point and
+ * two decimals that are not both 0 ("-0.50" is not taken: it is
+ * formatted). at gets where fields 3, 4, 6, 11 and 12 start. The spaces
+ * are not counted past the 11th: the parser found 18 tokens, and with no
+ * other blank between them there are 17 spaces.
+ */
+static int canonical_text(const char *t, size_t n, size_t at[5])
+{
+    struct kinds last = {.space = 1ULL << 63}; /* the line starts a token */
+    uint64_t bad = 0, first = 0;               /* the first 64 bytes' spaces */
+    for (size_t b = 0; b < n; b += 64) {
+        size_t m = n - b < 64 ? n - b : 64;
+        struct kinds k = kinds_of(t + b, m, last.space >> 63);
+        uint64_t valid = m == 64 ? ~0ULL : (1ULL << m) - 1;
+        bad |= bad_bytes(&k, &last) & valid;
+        first |= b ? 0 : k.space & valid;
+        last = k;
+    }
+    return !bad && (field_starts(first, at) || starts(t, n, at));
+}
+#endif
+
+/*
+ * The length of r's line copied to t (REC_ROOM - HEAD bytes) when it is
+ * canonical already, with at[] set; else 0. A double field's value is
+ * checked too: a whole one below 2^53 is the integer its token reads, and
+ * one with two decimals below 10^13 comes back from "%.2f" as its token
+ * (the parser's double is the nearest to it, within 0.002).
+ */
+static size_t canonical(const struct swf_rec *r, char *t, size_t at[5])
+{
+#ifdef __SSE2__
+    if (!r->text || !(fabs(r->cpu) < 1e13 && fabs(r->mem_used) < 1e13 && fabs(r->req_mem) < 1e13))
+        return 0;
+    size_t n = strlen(r->text);
+    n -= n && r->text[n - 1] == '\n';
+    if (!n || n > TEXT_MAX)
+        return 0;
+    memcpy(t, r->text, n);
+    t[n] = ' '; /* the end of the last token */
+    return canonical_text(t, n + 1, at) ? n : 0;
+#else
+    (void)r, (void)t, (void)at; /* formatted: the check reads 16 bytes at a time */
+    return 0;
+#endif
+}
+
+/* ---------------------------------------------------------------- records */
+
+static inline unsigned char *put16(unsigned char *q, size_t v)
+{
+    q[0] = (unsigned char)v;
+    q[1] = (unsigned char)(v >> 8);
+    return q + 2;
+}
+
+static inline size_t get16(const unsigned char *q)
+{
+    return (size_t)q[0] | (size_t)q[1] << 8;
 }
 
 void swfpack_add(struct swfpack *p, const struct swf_rec *r)
 {
-    if (p->cap - p->len < REC_MAX) {
+    if (p->cap - p->len < REC_ROOM) {
         p->cap = p->cap ? 2 * p->cap : 1u << 16;
         p->buf = xrealloc(p->buf, p->cap);
     }
     unsigned char *q = p->buf + p->len;
-    q = put_delta(q, r->line, p->last_line);
-    q = put_delta(q, r->id, p->last_id);
-    q = put_delta(q, r->submit, p->last_submit);
-    q = put_ll(q, r->wait);
-    q = put_ll(q, r->runtime);
-    q = put_ll(q, r->alloc);
-    q = put_double(q, r->cpu);
-    q = put_double(q, r->mem_used);
-    q = put_ll(q, r->req_procs);
-    q = put_ll(q, r->req_time);
-    q = put_double(q, r->req_mem);
-    const long long rest[] = {r->status, r->user,      r->group,    r->app,
-                              r->queue,  r->partition, r->prev_job, r->think};
-    for (size_t i = 0; i < sizeof rest / sizeof *rest; i++)
-        q = put_ll(q, rest[i]);
+    char *text = (char *)q + HEAD;
+    size_t at[5], len = canonical(r, text, at);
+    if (!len) { /* not canonical, or no text: formatted */
+        len = (size_t)(swfpack_format(text, r) - text);
+        starts(text, len, at);
+    }
+    q = put16(q, len);
+    for (int k = 0; k < 5; k++)
+        q = put16(q, at[k]);
+    q = put_u(q + len, zig((unsigned long long)r->line - (unsigned long long)p->last_line));
     p->len = (size_t)(q - p->buf);
     p->n++;
     p->last_line = r->line;
-    p->last_id = r->id;
-    p->last_submit = r->submit;
 }
 
 static const unsigned char *get_u_long(const unsigned char *q, unsigned long long *v)
@@ -97,76 +271,27 @@ static const unsigned char *get_u_long(const unsigned char *q, unsigned long lon
     return q;
 }
 
-/* Most fields of a trace take one or two bytes: those cases inline. */
-static inline const unsigned char *get_u(const unsigned char *q, unsigned long long *v)
-{
-    if (q[0] < 0x80) {
-        *v = q[0];
-        return q + 1;
-    }
-    if (q[1] < 0x80) {
-        *v = (q[0] & 0x7fu) | (unsigned)q[1] << 7;
-        return q + 2;
-    }
-    return get_u_long(q, v);
-}
-
-static inline const unsigned char *get_ll(const unsigned char *q, long long *v)
-{
-    unsigned long long z;
-    q = get_u(q, &z);
-    *v = (long long)unzig(z);
-    return q;
-}
-
-static inline const unsigned char *get_delta(const unsigned char *q, long long base, long long *v)
-{
-    unsigned long long z;
-    q = get_u(q, &z);
-    *v = (long long)((unsigned long long)base + unzig(z));
-    return q;
-}
-
-static inline const unsigned char *get_double(const unsigned char *q, double *v)
-{
-    unsigned long long z;
-    q = get_u(q, &z);
-    if (z & 1) {
-        memcpy(v, q, sizeof *v);
-        return q + sizeof *v;
-    }
-    *v = (double)(long long)unzig(z >> 1);
-    return q;
-}
-
-int swfpack_next(const struct swfpack *p, struct swfpack_cursor *c, struct swf_rec *r)
+int swfpack_next(const struct swfpack *p, struct swfpack_cursor *c, struct swfpack_line *l)
 {
     if (c->pos >= p->len)
         return -1;
     const unsigned char *q = p->buf + c->pos;
-    q = get_delta(q, c->line, &c->line);
-    r->line = (long)c->line;
-    q = get_delta(q, c->id, &r->id);
-    q = get_delta(q, c->submit, &r->submit);
-    q = get_ll(q, &r->wait);
-    q = get_ll(q, &r->runtime);
-    q = get_ll(q, &r->alloc);
-    q = get_double(q, &r->cpu);
-    q = get_double(q, &r->mem_used);
-    q = get_ll(q, &r->req_procs);
-    q = get_ll(q, &r->req_time);
-    q = get_double(q, &r->req_mem);
-    q = get_ll(q, &r->status);
-    q = get_ll(q, &r->user);
-    q = get_ll(q, &r->group);
-    q = get_ll(q, &r->app);
-    q = get_ll(q, &r->queue);
-    q = get_ll(q, &r->partition);
-    q = get_ll(q, &r->prev_job);
-    q = get_ll(q, &r->think);
+    l->len = get16(q);
+    l->f3 = get16(q + 2);
+    l->f4 = get16(q + 4);
+    l->f6 = get16(q + 6);
+    l->f11 = get16(q + 8);
+    l->f12 = get16(q + 10);
+    l->text = (const char *)q + HEAD;
+    q += HEAD + l->len;
+    unsigned long long z;
+    if (*q < 0x80) /* the common step: the next line */
+        z = *q++;
+    else
+        q = get_u_long(q, &z);
+    c->line = (long)((unsigned long long)c->line + unzig(z));
+    l->line = c->line;
     c->pos = (size_t)(q - p->buf);
-    c->id = r->id;
-    c->submit = r->submit;
     return 0;
 }
 

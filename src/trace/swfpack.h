@@ -1,15 +1,16 @@
 /*
- * swfpack — SWF job records (trace/swf.h) kept in memory, compactly, in
- * the order they were added: the trace's records as they were read, which
- * the simulator's --swf-out writes back without reading the trace again
- * (reading and parsing it cost more than the writing).
+ * swfpack — SWF job records (trace/swf.h) kept in memory as the text of
+ * their lines, in the order they were added: the trace's records as they
+ * were read, which the simulator's --swf-out writes back without reading
+ * the trace again, or parsing and formatting again what it copies.
  *
- * Each field is a variable-length integer (7 bits a byte); the job number,
- * the submit time and the line as differences from the record before, so
- * that a trace's record (small numbers, many -1) takes about 30 bytes where
- * struct swf_rec takes 152. A double field that holds a whole number is
- * kept as that integer, any other as its 8 bytes: every value comes back
- * exactly as it was added.
+ * A record is kept as its canonical line (swfpack_format's: the 18 fields
+ * in decimal, one space apart; a double field that holds a whole number
+ * without a point, any other with two decimals): the trace's own text when
+ * it is already that (the archive's cleaned traces are), else the line
+ * formatted from the record's values. With it go its line number (as the
+ * difference from the record before) and where the fields a replay
+ * replaces start: about 50 bytes a record on HPC2N.
  *
  * Not random access: records are read back in order, from the first.
  */
@@ -19,27 +20,49 @@
 #include <stddef.h>
 
 #include "trace/swf.h"
+#include "util/obuf.h"
 
 /* Zeroed: empty. The fields are the module's own. */
 struct swfpack {
     unsigned char *buf;
     size_t len, cap;
-    size_t n;                                  /* records added */
-    long long last_line, last_id, last_submit; /* the last one's: the differences' base */
+    size_t n;       /* records added */
+    long last_line; /* the last one's: the differences' base */
 };
 
 /* Where a reading has got to: zeroed, the first record. */
 struct swfpack_cursor {
     size_t pos;
-    long long line, id, submit; /* the record before's */
+    long line; /* the record before's */
 };
 
-/* Append a copy of *r (out of memory aborts, as xmalloc). */
+/* One record as kept: its canonical line (no newline, not NUL-terminated;
+ * it lives as long as the pack) and where its fields 3 (wait), 4 (run
+ * time), 6 and 11 (status), 12 start in it; fields 3 to 5 and 11 are the
+ * ones a replay replaces, each before a space. */
+struct swfpack_line {
+    long line; /* the line number in the trace */
+    const char *text;
+    size_t len;
+    size_t f3, f4, f6, f11, f12;
+};
+
+/* Append r as its canonical line: r->text when that is the line's
+ * canonical text already (checked), else the line formatted from r's
+ * values (out of memory aborts, as xmalloc). */
 void swfpack_add(struct swfpack *p, const struct swf_rec *r);
 
-/* The record at c into *r, c moved past it: 0, or -1 when c is past the
- * last record (r untouched). */
-int swfpack_next(const struct swfpack *p, struct swfpack_cursor *c, struct swf_rec *r);
+/* The record at c into *l, c moved past it: 0, or -1 when c is past the
+ * last record (l untouched). */
+int swfpack_next(const struct swfpack *p, struct swfpack_cursor *c, struct swfpack_line *l);
+
+/* The most bytes swfpack_format writes: 15 integers and 3 doubles, each
+ * with its room (obuf.h) and a space. */
+#define SWFPACK_LINE_ROOM (15 * (1 + OBUF_LL_ROOM) + 3 * (1 + OBUF_FIXED_ROOM))
+
+/* r's canonical line at p (SWFPACK_LINE_ROOM bytes; those past its end may
+ * be scratch), without a newline; returns its end. */
+char *swfpack_format(char *p, const struct swf_rec *r);
 
 /* Give back unused capacity (once every record is in). */
 void swfpack_trim(struct swfpack *p);

@@ -1,14 +1,18 @@
 /*
  * t_report — the simulation report and its chart: job classes and their
  * bounds, the per-class sums of report_compute, the JSON and text of one
- * run and of several, the CSV run column; the plot series' time integrals,
- * bin merging, axis steps and the SVG document.
+ * run and of several, the CSV run column, forgotten jobs' credentials; the
+ * plot series' time integrals, bin merging, axis steps and the SVG
+ * document.
  */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cred.h"
+#include "core/sched.h"
+#include "engine/engine.h"
 #include "sim/plot.h"
 #include "sim/report.h"
 #include "test.h"
@@ -563,6 +567,57 @@ static void test_colours_dashes(void)
     CHECK(plot_window(2000) == 100);
 }
 
+/* The credentials of forgotten jobs (report_job_creds), 5,000 in turn
+ * (fixed seed): runs of the same indices (the lookup reused), changes in
+ * one kind, indices past 16 bits (SIM_CRED_WIDE, in the detail), jobs not
+ * ended (none), against the tables looked up for each. */
+static void test_job_creds(void)
+{
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    struct sched *s = sched_create(&pol, NULL);
+    for (int k = 0; k < CRED_NKINDS; k++)
+        for (int i = 0; i < 8; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "c%d", i);
+            CHECK(cred_get(sched_creds(s, (enum cred_kind)k), name) != NULL);
+        }
+    struct report_creds rc = {.s = s};
+    unsigned wide[CRED_NKINDS] = {0};
+    struct sim_detail d = {.wide_cred = wide};
+    struct sim_outcome o = {.start = 0, .end = 10};
+    srand(31);
+    int bad = 0;
+    for (int i = 0; i < 5000; i++) {
+        int r = rand() % 10;
+        if (r < 3) { /* one kind changes */
+            o.cred[rand() % CRED_NKINDS] = (unsigned short)(rand() % 8);
+        } else if (r == 3) { /* a wide one: the detail holds the indices */
+            for (int k = 0; k < CRED_NKINDS; k++)
+                wide[k] = (unsigned)(rand() % 8);
+            o.cred[rand() % CRED_NKINDS] = SIM_CRED_WIDE;
+        } else if (r == 4) { /* back to narrow */
+            for (int k = 0; k < CRED_NKINDS; k++)
+                o.cred[k] = (unsigned short)(o.cred[k] == SIM_CRED_WIDE ? 0 : o.cred[k]);
+        }
+        o.more = &d;
+        o.end = rand() % 50 ? 10 : -1;
+        const struct cred *got[CRED_NKINDS];
+        report_job_creds(&rc, &o, got);
+        for (int k = 0; k < CRED_NKINDS; k++) {
+            const struct cred *want = o.end < 0 ? NULL
+                                                : cred_at(sched_creds(s, (enum cred_kind)k),
+                                                          sim_outcome_cred(&o, (enum cred_kind)k));
+            bad += got[k] != want;
+        }
+        if (rand() % 7 == 0) /* a wide one's indices change under the same raw ones */
+            for (int k = 0; k < CRED_NKINDS; k++)
+                wide[k] = (unsigned)(rand() % 8);
+    }
+    CHECK_EQ(bad, 0);
+    sched_destroy(s);
+}
+
 int main(void)
 {
     TEST_RUN(test_size_classes);
@@ -584,5 +639,6 @@ int main(void)
     TEST_RUN(test_svg_days);
     TEST_RUN(test_series_csv);
     TEST_RUN(test_colours_dashes);
+    TEST_RUN(test_job_creds);
     return TEST_DONE();
 }

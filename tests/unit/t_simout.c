@@ -1,8 +1,7 @@
 /*
  * t_simout — the replay's outputs for other tools and readers: Batsim's
- * jobs.csv (batsim), the schedule as SWF from a workload that is not SWF
- * (swfout), and the HTML page (html): its escaping and that it fetches
- * nothing.
+ * jobs.csv (batsim; its stretch against printf), the schedule as SWF from a workload that is not
+ * SWF (swfout), and the HTML page (html): its escaping and that it fetches nothing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +93,50 @@ static void test_batsim(void)
     workload_free(&wl);
 }
 
+/* Batsim's stretch (column 14), turnaround over execution time (0 s: over
+ * 1 s), as printf's "%.6f" writes it: whole ones (written without the
+ * division in floating point) and the others, 2,000 random jobs (fixed
+ * seed) against snprintf. */
+static void test_batsim_stretch(void)
+{
+    enum { N = 2000 };
+    struct workload wl;
+    workload_init(&wl);
+    struct sim_outcome *out = calloc(N, sizeof *out);
+    srand(31);
+    for (int i = 0; i < N; i++) {
+        long exec = rand() % 4 == 0 ? rand() % 3 : rand() % 100000;
+        long wait = rand() % 3 == 0 ? 0 : rand() % 2 ? exec * (rand() % 5) : rand() % 1000000;
+        if (i < 4) /* the largest whole ratios: 10^8 - 1 and 10^8 and past */
+            exec = 1, wait = 99999998 + i;
+        struct wl_job j = {
+            .submit = 0, .tasks = 1, .procs_per_task = 1, .walltime_lo = 1000, .runtime_lo = 10};
+        workload_add(&wl, &j);
+        out[i] = (struct sim_outcome){.start = wait, .end = wait + exec};
+    }
+    char *rows = NULL;
+    OCAPTURE(rows, batsim_write_jobs(f, &wl, out, NULL, 0));
+    const char *p = strchr(rows, '\n') + 1;
+    int bad = 0;
+    for (int i = 0; i < N && p; i++) {
+        const char *c = p;
+        for (int k = 0; k < 13; k++)
+            c = strchr(c, ',') + 1;
+        long turn = out[i].end, exec = out[i].end - out[i].start;
+        char want[64];
+        int n = snprintf(want, sizeof want, "%.6f,", (double)turn / (double)(exec > 0 ? exec : 1));
+        if (strncmp(c, want, (size_t)n) != 0 && bad++ < 5)
+            fprintf(stderr, "job %d: turn %ld exec %ld: want %s got %.20s\n", i, turn, exec, want,
+                    c);
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    CHECK_EQ(bad, 0);
+    free(rows);
+    free(out);
+    workload_free(&wl);
+}
+
 static void test_swf_from_names(void)
 {
     struct workload wl;
@@ -174,6 +217,7 @@ static void test_html(void)
 int main(void)
 {
     TEST_RUN(test_batsim);
+    TEST_RUN(test_batsim_stretch);
     TEST_RUN(test_swf_from_names);
     TEST_RUN(test_html);
     return TEST_DONE();

@@ -1,46 +1,79 @@
 /*
- * t_swfpack — SWF records kept compactly (trace/swfpack): every record
- * comes back exactly as it went in, in order: the extremes (LLONG_MIN and
- * LLONG_MAX, differences that wrap, -0, NaN, infinities, fractions,
- * 2^53 and past it), an empty pack, a trimmed pack, and 20,000 random
- * records (fixed seed) against an array of the same records; and the size
- * of a trace's record.
+ * t_swfpack — SWF records kept as their canonical lines (trace/swfpack):
+ * each record comes back, in order, as the line a simple model (snprintf)
+ * writes from its values, with the right line number and field starts,
+ * whether the pack kept the trace's own text (canonical) or formatted it
+ * (any other spelling: blanks, tabs, '+', leading zeros, points, "\r\n",
+ * exponents). 20,000 random lines (fixed seed) go through the real reader
+ * (swf_scan), so that each record's text and values agree as they do in a
+ * replay; then the extremes (no text: formatted), an empty and a trimmed
+ * pack, and the size of a trace's record.
  */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "test.h"
 #include "trace/swfpack.h"
 
-/* Bit for bit: NaN is itself, -0 is not 0. */
-static int same_double(double a, double b)
+/* The model: each field in decimal, one space apart; a double that is a
+ * whole number without a point, any other with two decimals. */
+static size_t model_line(char *buf, size_t n, const struct swf_rec *r)
 {
-    return memcmp(&a, &b, sizeof a) == 0;
+    const long long iv[] = {
+        r->id,        r->submit,    r->wait,     r->runtime, r->alloc, 0,        0,
+        r->req_procs, r->req_time,  0,           r->status,  r->user,  r->group, r->app,
+        r->queue,     r->partition, r->prev_job, r->think};
+    const double dv[] = {[5] = r->cpu, [6] = r->mem_used, [9] = r->req_mem};
+    size_t len = 0;
+    for (int i = 0; i < 18; i++) {
+        const char *sep = i ? " " : "";
+        if (i != 5 && i != 6 && i != 9)
+            len += (size_t)snprintf(buf + len, n - len, "%s%lld", sep, iv[i]);
+        else if (dv[i] == (double)(long long)dv[i])
+            len += (size_t)snprintf(buf + len, n - len, "%s%lld", sep, (long long)dv[i]);
+        else
+            len += (size_t)snprintf(buf + len, n - len, "%s%.2f", sep, dv[i]);
+    }
+    return len;
 }
 
-static int rec_same(const struct swf_rec *a, const struct swf_rec *b)
+/* Where field f (1-based) starts in the model's line. */
+static size_t model_start(const char *line, int f)
 {
-    return a->id == b->id && a->submit == b->submit && a->wait == b->wait &&
-           a->runtime == b->runtime && a->alloc == b->alloc && same_double(a->cpu, b->cpu) &&
-           same_double(a->mem_used, b->mem_used) && a->req_procs == b->req_procs &&
-           a->req_time == b->req_time && same_double(a->req_mem, b->req_mem) &&
-           a->status == b->status && a->user == b->user && a->group == b->group &&
-           a->app == b->app && a->queue == b->queue && a->partition == b->partition &&
-           a->prev_job == b->prev_job && a->think == b->think && a->line == b->line;
+    const char *p = line;
+    for (int i = 1; i < f; i++)
+        p = strchr(p, ' ') + 1;
+    return (size_t)(p - line);
 }
 
-/* Read the pack back: n records, each the model's. */
+/* Line l as the model writes record r, its fields' starts and line number. */
+static int line_same(const struct swfpack_line *l, const struct swf_rec *r)
+{
+    char want[2048];
+    size_t n = model_line(want, sizeof want, r);
+    int same = l->line == r->line && l->len == n && memcmp(l->text, want, n) == 0 &&
+               l->f3 == model_start(want, 3) && l->f4 == model_start(want, 4) &&
+               l->f6 == model_start(want, 6) && l->f11 == model_start(want, 11) &&
+               l->f12 == model_start(want, 12);
+    if (!same)
+        fprintf(stderr, "line %ld: '%.*s' (%zu %zu %zu %zu %zu), want '%s'\n", l->line, (int)l->len,
+                l->text, l->f3, l->f4, l->f6, l->f11, l->f12, want);
+    return same;
+}
+
+/* Read the pack back: n records, each the model's line of its record. */
 static int reads_back(const struct swfpack *p, const struct swf_rec *model, size_t n)
 {
     struct swfpack_cursor c = {0};
-    struct swf_rec r;
+    struct swfpack_line l;
     for (size_t i = 0; i < n; i++)
-        if (swfpack_next(p, &c, &r) != 0 || !rec_same(&r, &model[i])) {
+        if (swfpack_next(p, &c, &l) != 0 || !line_same(&l, &model[i])) {
             fprintf(stderr, "record %zu differs\n", i);
             return 0;
         }
-    return swfpack_next(p, &c, &r) == -1 && p->n == n;
+    return swfpack_next(p, &c, &l) == -1 && p->n == n;
 }
 
 static void test_empty(void)
@@ -54,31 +87,18 @@ static void test_empty(void)
 
 static struct swf_rec all(long long v, double d, long line)
 {
-    return (struct swf_rec){v, v, v, v, v, d, d, v, v, d, v, v, v, v, v, v, v, v, line};
+    return (struct swf_rec){v, v, v, v, v, d, d, v, v, d, v, v, v, v, v, v, v, v, line, NULL};
 }
 
+/* Records without text (a Maui trace's, or any): formatted. */
 static void test_extremes(void)
 {
     const long long ints[] = {0,         -1,          1,   63,        64,        -64,
                               -65,       127,         128, LLONG_MAX, LLONG_MIN, LLONG_MIN + 1,
                               1LL << 40, -(1LL << 53)};
-    const double dbls[] = {0.0,
-                           -0.0,
-                           -1.0,
-                           0.5,
-                           -2.75,
-                           0x1p53,
-                           -0x1p53,
-                           0x1p53 + 2,
-                           0x1p63,
-                           -0x1p63,
-                           1e300,
-                           NAN,
-                           INFINITY,
-                           -INFINITY,
-                           4.9e-324,
-                           123456.78125,
-                           9007199254740991.0};
+    const double dbls[] = {0.0,    -0.0, -1.0,  0.5,          -2.75,
+                           0x1p53, 1e13, -1e13, -0x1p62,      4.9e-324,
+                           0.005,  1e10, 0.125, 123456.78125, 9007199254740991.0};
     size_t ni = sizeof ints / sizeof *ints, nd = sizeof dbls / sizeof *dbls, n = ni * nd;
     struct swf_rec *model = malloc(n * sizeof *model);
     struct swfpack p = {0};
@@ -96,8 +116,10 @@ static void test_extremes(void)
     free(model);
 }
 
-/* A value as traces have them: mostly -1 or small, now and then anything. */
-static long long some_ll(void)
+/* --------------------------------------------- lines through the reader */
+
+/* A value as traces have them: mostly -1 or small, now and then large. */
+static long long some_ll(int time)
 {
     switch (rand() % 8) {
     case 0:
@@ -105,9 +127,8 @@ static long long some_ll(void)
     case 1:
         return rand() % 10;
     case 2:
-        return ((long long)rand() << 31 | rand()) * (rand() % 2 ? 1 : -1);
-    case 3:
-        return rand() % 2 ? LLONG_MAX - rand() % 3 : LLONG_MIN + rand() % 3;
+        return time ? rand() % 1000000000
+                    : ((long long)rand() << 31 | rand()) * (rand() % 2 ? 1 : -1);
     default:
         return rand() % 100000;
     }
@@ -115,54 +136,168 @@ static long long some_ll(void)
 
 static double some_double(void)
 {
-    switch (rand() % 4) {
+    switch (rand() % 5) {
     case 0:
         return -1;
     case 1:
-        return (double)(rand() % 100000) / 64.0; /* fractions too */
+        return (double)(rand() % 100000) / 100.0; /* as a trace writes "552.21" */
     case 2:
-        return (double)rand() * (double)rand() * 1e3;
+        return (double)rand() * (double)rand() * 1e3; /* past 10^13 sometimes */
+    case 3:
+        return (double)(rand() % 100000) / 64.0;
     default:
         return (double)(rand() % 1000);
     }
 }
 
-static void test_random(void)
+/* Write v in one of the spellings the reader takes (mostly canonical). */
+static int spell_ll(char *b, long long v)
+{
+    switch (rand() % 12) {
+    case 0:
+        return v >= 0 ? sprintf(b, "+%lld", v) : sprintf(b, "%lld", v);
+    case 1:
+        return v >= 0 ? sprintf(b, "0%lld", v) : sprintf(b, "-0%lld", -v);
+    case 2:
+        return llabs(v) < 1000000 ? sprintf(b, "%lld.00", v) : sprintf(b, "%lld", v);
+    default:
+        return sprintf(b, "%lld", v);
+    }
+}
+
+static int spell_double(char *b, double v)
+{
+    switch (rand() % 10) {
+    case 0:
+        return sprintf(b, "%.3f", v);
+    case 1:
+        return sprintf(b, "%.1f", v);
+    case 2:
+        return sprintf(b, "%.6e", v);
+    default:
+        if (v == (double)(long long)v)
+            return sprintf(b, "%lld", (long long)v);
+        return sprintf(b, "%.2f", v);
+    }
+}
+
+/* A blank between fields: mostly one space. */
+static const char *some_blank(void)
+{
+    static const char *const blanks[] = {"  ", "\t", " \t"};
+    return rand() % 20 ? " " : blanks[rand() % 3];
+}
+
+/* One random job line into b; its values as the text says them. */
+static int random_line(char *b)
+{
+    int n = rand() % 30 ? 0 : sprintf(b, "%s", some_blank()); /* leading blanks */
+    for (int i = 0; i < 18; i++) {
+        if (i)
+            n += sprintf(b + n, "%s", some_blank());
+        if (i == 5 || i == 6 || i == 9)
+            n += spell_double(b + n, some_double());
+        else
+            n += spell_ll(b + n, some_ll(i == 1 || i == 2 || i == 3 || i == 8 || i == 17));
+    }
+    static const char *const ends[] = {"\n", " \n", "\r\n", "\t\n"};
+    return n + sprintf(b + n, "%s", rand() % 20 ? "\n" : ends[rand() % 4]);
+}
+
+/* The reader's records: each into the pack (with its text), and a copy
+ * into the model (without). */
+struct both {
+    struct swfpack p;
+    struct swf_rec *model;
+    size_t n, cap;
+};
+
+static int keep_both(void *ctx, const struct swf_rec *r, struct err *err)
+{
+    (void)err;
+    struct both *b = ctx;
+    swfpack_add(&b->p, r);
+    if (b->n == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 1024;
+        b->model = realloc(b->model, b->cap * sizeof *b->model);
+    }
+    b->model[b->n] = *r;
+    b->model[b->n++].text = NULL;
+    return 0;
+}
+
+static void test_random_lines(void)
 {
     enum { N = 20000 };
     srand(31);
-    struct swf_rec *model = malloc(N * sizeof *model);
-    struct swfpack p = {0};
-    long long id = 0, submit = 0;
-    long line = 0;
-    for (size_t i = 0; i < N; i++) {
-        /* ids, submits and lines mostly rising a little, as in a trace */
-        /* a step from a random value near the top starts again (no overflow) */
-        id = rand() % 10 && id < LLONG_MAX - 1 ? id + 1 : some_ll();
-        submit = rand() % 10 && submit < LLONG_MAX - 500 ? submit + rand() % 500 : some_ll();
-        line = rand() % 10 && line < LONG_MAX - 4 ? line + 1 + rand() % 3 : (long)some_ll();
-        model[i] = (struct swf_rec){
-            id,        submit,    some_ll(),     some_ll(), some_ll(), some_double(), some_double(),
-            some_ll(), some_ll(), some_double(), some_ll(), some_ll(), some_ll(),     some_ll(),
-            some_ll(), some_ll(), some_ll(),     some_ll(), line};
-        swfpack_add(&p, &model[i]);
+    size_t cap = (size_t)N * 600, len = 0;
+    char *text = malloc(cap);
+    len += (size_t)sprintf(text, "; Version: 2.2\n");
+    for (int i = 0; i < N; i++) {
+        if (rand() % 50 == 0)
+            len += (size_t)sprintf(text + len, "; a comment\n\n"); /* lines skipped */
+        len += (size_t)random_line(text + len);
     }
-    CHECK(reads_back(&p, model, N));
-    swfpack_free(&p);
-    free(model);
+    len -= text[len - 1] == '\n' && rand() % 2; /* the last line without its newline */
+    char path[32];
+    write_temp_named(path, "t_swfpack", text, len);
+    struct both b = {{0}};
+    struct swf_header h;
+    struct err err = {""};
+    CHECK_EQ(swf_scan(path, &h, keep_both, &b, &err), 0);
+    unlink(path);
+    CHECK_EQ(b.n, N);
+    CHECK(reads_back(&b.p, b.model, b.n));
+    /* the same records without their text: the same lines */
+    struct swfpack q = {0};
+    for (size_t i = 0; i < b.n; i++)
+        swfpack_add(&q, &b.model[i]);
+    CHECK(reads_back(&q, b.model, b.n));
+    swfpack_free(&q);
+    swfpack_free(&b.p);
+    free(b.model);
+    free(text);
 }
 
-/* A trace's record (HPC2N's sort: a CPU time that is not whole) takes
- * about 35 bytes, not 152 (the whole of HPC2N: 30 a record). */
+/* Canonical lines whose first 11 fields pass 64 bytes, and lines longer
+ * than 128: kept as read all the same. */
+static void test_long_lines(void)
+{
+    char text[16384];
+    size_t len = 0;
+    for (int i = 0; i < 50; i++)
+        len += (size_t)sprintf(text + len,
+                               "%d 1099511627775 -1099511627775 1234567890 -123456789012345 "
+                               "999999999999.99 -999999999999 123456789012 %d 0.01 -5 "
+                               "9223372036854775807 -9223372036854775807 1 2 3 4 %d\n",
+                               i, i * 1000, i);
+    char path[32];
+    write_temp_named(path, "t_swfpack", text, len);
+    struct both b = {{0}};
+    struct swf_header h;
+    struct err err = {""};
+    CHECK_EQ(swf_scan(path, &h, keep_both, &b, &err), 0);
+    unlink(path);
+    CHECK_EQ(b.n, 50);
+    CHECK(reads_back(&b.p, b.model, b.n));
+    swfpack_free(&b.p);
+    free(b.model);
+}
+
+/* A record takes its line and 13 bytes: the head (12) and the line
+ * number's step (1, the next line). */
 static void test_size(void)
 {
     struct swfpack p = {0};
+    size_t want = 0;
     for (long i = 0; i < 1000; i++) {
-        struct swf_rec r = {i + 1, i * 97, 1200, 35000, 2, 33000.5, -1, 2,  86400, -1,
-                            1,     12,     3,    -1,    1, -1,      -1, -1, i + 11};
+        struct swf_rec r = {i + 1, i * 97, 1200, 35000, 2, 33000.5, -1, 2,  86400,  -1,
+                            1,     12,     3,    -1,    1, -1,      -1, -1, i + 11, NULL};
+        char line[2048];
+        want += model_line(line, sizeof line, &r) + 13;
         swfpack_add(&p, &r);
     }
-    CHECK(p.len <= 1000 * 35);
+    CHECK_EQ(p.len, want);
     swfpack_free(&p);
 }
 
@@ -170,7 +305,8 @@ int main(void)
 {
     TEST_RUN(test_empty);
     TEST_RUN(test_extremes);
-    TEST_RUN(test_random);
+    TEST_RUN(test_random_lines);
+    TEST_RUN(test_long_lines);
     TEST_RUN(test_size);
     return TEST_DONE();
 }
