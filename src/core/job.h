@@ -245,6 +245,10 @@ struct job {
     char *array;
     unsigned aindex;
     unsigned aslots;
+    /* name's storage when it is short (a trace's job numbers): a replay
+     * submits and drops jobs by the 100,000, and a malloc and free of a
+     * few bytes each was a tenth of a submission (engine/engine.c). */
+    char name_inline[16];
 };
 
 /* Whether j runs only on the hosts it names: the one test by which
