@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -142,13 +143,67 @@ static int swf_digits_checked(const char *s, const char *e, bool neg, unsigned l
 }
 
 /*
+ * The value of the k digits (1 <= k <= 8) whose values 0-9 are the low k
+ * bytes of d, the first digit lowest (as a little-endian load reads text):
+ * shifted up so that the bytes below them are leading zeros, then combined
+ * in three multiplications, pairs, fours, eights (the known SWAR
+ * conversion, as in fast_float's parse_eight_digits_unrolled).
+ */
+static inline unsigned long long swf_eight_digits(uint64_t d, unsigned k)
+{
+    uint64_t v = d << (64 - 8 * k);
+    v = (v * 10) + (v >> 8);
+    v = (((v & 0x000000FF000000FFu) * 0x000F424000000064u) +
+         (((v >> 16) & 0x000000FF000000FFu) * 0x0000271000000001u)) >>
+        32;
+    return v;
+}
+
+/*
+ * The digits at s: their value, *end past them. On a little-endian machine
+ * eight bytes at a time (l->buf keeps LINES_PAD bytes past its NUL, so the
+ * load never leaves it): one subtraction makes every byte its digit's value,
+ * and the first byte that is not 0-9 ends the run; a token of a trace has a
+ * few digits, and this costs what one digit did in a loop of byte tests.
+ */
+static inline unsigned long long swf_digits(const char *s, const char **end)
+{
+    const char *p = s;
+    unsigned long long v = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t x;
+    memcpy(&x, s, sizeof x);
+    uint64_t d = x - 0x3030303030303030u;
+    /* A byte's high bit: not a digit (below '0' it wrapped past 0x80, above
+     * '9' adding 0x76 carried it there). A borrow or carry crosses only into
+     * bytes after the first non-digit, which are not read. */
+    uint64_t nd = (d | (d + 0x7676767676767676u)) & 0x8080808080808080u;
+    unsigned k = nd ? (unsigned)__builtin_ctzll(nd) / 8 : 8;
+    if (k == 0) {
+        *end = s;
+        return 0;
+    }
+    v = swf_eight_digits(d, k);
+    p += k;
+    if (k < 8) {
+        *end = p;
+        return v;
+    }
+#endif
+    while (swf_is_digit(*p))
+        v = v * 10 + (unsigned)(*p++ - '0');
+    *end = p;
+    return v;
+}
+
+/*
  * Read the decimal integer (optional sign, digits) at s; *end gets the first
  * character after the digits, and the caller decides whether that ends the
- * token. Nearly every token of a trace is such an integer, hence our own loop
- * rather than strtoll (base and locale handling, errno) or sscanf, and no
- * overflow check in the loop: 18 digits always fit, longer runs are checked
- * again on their own. Inlined: it runs for every field of every line, and
- * the call cost a fifth of the reader's own work.
+ * token. Nearly every token of a trace is such an integer, hence our own
+ * reading rather than strtoll (base and locale handling, errno) or sscanf,
+ * and no overflow check on the way: 18 digits always fit, longer runs are
+ * checked again on their own. Inlined: it runs for every field of every
+ * line, and the call cost a fifth of the reader's own work.
  */
 __attribute__((always_inline)) static inline enum swf_num swf_parse_int(char *s, char **end,
                                                                         long long *out)
@@ -156,14 +211,12 @@ __attribute__((always_inline)) static inline enum swf_num swf_parse_int(char *s,
     bool neg = *s == '-';
     if (*s == '-' || *s == '+')
         s++;
-    char *p = s;
-    unsigned long long v = 0;
-    while (swf_is_digit(*p))
-        v = v * 10 + (unsigned)(*p++ - '0');
-    *end = p;
+    const char *p;
+    unsigned long long v = swf_digits(s, &p);
+    *end = (char *)p;
     if (p == s)
         return SWF_NUM_BAD;
-    if (p - s > 18 && swf_digits_checked(s, p, neg, &v) != 0)
+    if (__builtin_expect(p - s > 18, 0) && swf_digits_checked(s, p, neg, &v) != 0)
         return SWF_NUM_RANGE;
     /* -(LLONG_MAX + 1) cannot be negated as a long long; build it from v - 1. */
     *out = !neg ? (long long)v : v == 0 ? 0 : -(long long)(v - 1) - 1;
