@@ -217,6 +217,7 @@ struct job {
 
     struct job_slot *slots; /* running: the processors it holds, in node order */
     size_t nslots;
+    size_t slots_cap; /* slots' room when policy/alloc.c made it, else 0 (not kept for reuse) */
     /* What the plan holds for it on the one-region fast path (running: its
      * slots' processors and memory; reserved: the estimate it was held
      * with), so that giving it back gives back what was taken. */

@@ -127,6 +127,9 @@ void sched_destroy(struct sched *s)
     free(s->nt.node_mem_used);
     free(s->nt.node_excl);
     free(s->nt.node_order);
+    for (size_t i = 0; i < s->nt.nslot_spare; i++)
+        free(s->nt.slot_spare[i]);
+    free(s->nt.slot_spare);
     free(s->suspended);
     free(s->pl.cand);
     trig_free_all(s);
