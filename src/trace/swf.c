@@ -16,6 +16,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -444,6 +445,151 @@ static int swf_parse_lines(struct swf_reader *r)
     return rc;
 }
 
+/*
+ * Parsing in a thread of its own. Reading a big trace is three stages:
+ * inflating (trace/lines' thread), cutting and converting lines, and the
+ * caller's each(), which builds its records. The caller's thread did the
+ * last two, twice the work of the first, and the replay waited for it: a
+ * thread of its own converts lines into batches of records while the
+ * caller's thread hands them to each() in file order.
+ *
+ * What the caller sees does not change: records in order, each() on the
+ * caller's thread, and the first error in file order: a bad line is
+ * reported once every record before it went through each(), and an error
+ * of each() stops the parser.
+ */
+#define SWF_BATCH 1024 /* records handed over at a time */
+#define SWF_NBATCH 4   /* batches in flight: the parser runs this far ahead */
+
+struct swf_pipe {
+    struct swf_reader r; /* the parser's: its each() fills batches */
+    struct err perr;     /* the parser's errors (lines' too), kept apart from the caller's */
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t changed; /* a batch filled or emptied, the parser finished, or stop */
+    struct swf_rec *batch[SWF_NBATCH];
+    size_t len[SWF_NBATCH];
+    size_t head, count; /* the caller takes batch[head]; count batches are full */
+    size_t tail, fill;  /* the parser fills batch[tail], fill records so far */
+    int holding;        /* the caller works on batch[head], still counted */
+    int done, rc;       /* the parser finished, with swf_parse_lines' result */
+    int stop;           /* the caller gives up: the parser stops at its next record */
+};
+
+/* Hand the full batch over and wait until the next one is free; -1 when
+ * the caller stopped. */
+static int swf_pipe_publish(struct swf_pipe *p)
+{
+    pthread_mutex_lock(&p->mu);
+    p->len[p->tail] = p->fill;
+    p->count++;
+    p->tail = (p->tail + 1) % SWF_NBATCH;
+    p->fill = 0;
+    pthread_cond_broadcast(&p->changed);
+    while (p->count == SWF_NBATCH && !p->stop)
+        pthread_cond_wait(&p->changed, &p->mu);
+    int stop = p->stop;
+    pthread_mutex_unlock(&p->mu);
+    return stop ? -1 : 0;
+}
+
+/* The parser's each(): the record goes into the batch being filled. */
+static int swf_pipe_push(void *ctx, const struct swf_rec *rec, struct err *err)
+{
+    (void)err;
+    struct swf_pipe *p = ctx;
+    p->batch[p->tail][p->fill++] = *rec;
+    return p->fill == SWF_BATCH ? swf_pipe_publish(p) : 0;
+}
+
+static void *swf_pipe_parse(void *arg)
+{
+    struct swf_pipe *p = arg;
+    int rc = swf_parse_lines(&p->r);
+    pthread_mutex_lock(&p->mu);
+    if (p->fill > 0 && !p->stop) { /* the last, partial batch */
+        p->len[p->tail] = p->fill;
+        p->count++;
+    }
+    p->rc = rc;
+    p->done = 1;
+    pthread_cond_broadcast(&p->changed);
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* The next full batch (giving back the one before), or 0 records when the
+ * parser has finished and all were taken. */
+static size_t swf_pipe_take(struct swf_pipe *p, const struct swf_rec **recs)
+{
+    pthread_mutex_lock(&p->mu);
+    if (p->holding) {
+        p->head = (p->head + 1) % SWF_NBATCH;
+        p->count--;
+        p->holding = 0;
+        pthread_cond_broadcast(&p->changed);
+    }
+    while (p->count == 0 && !p->done)
+        pthread_cond_wait(&p->changed, &p->mu);
+    size_t n = 0;
+    if (p->count > 0) {
+        *recs = p->batch[p->head];
+        n = p->len[p->head];
+        p->holding = 1;
+    }
+    pthread_mutex_unlock(&p->mu);
+    return n;
+}
+
+/* The caller's side: every record through each(), in order; then the
+ * parser's own result. */
+static int swf_pipe_drain(struct swf_pipe *p, struct swf_reader *r, struct err *err)
+{
+    const struct swf_rec *recs = NULL;
+    for (size_t n; (n = swf_pipe_take(p, &recs)) > 0;)
+        for (size_t i = 0; i < n; i++)
+            if (r->each(r->ctx, &recs[i], err) != 0)
+                return -1;
+    if (p->rc != 0 && err)
+        *err = p->perr;
+    return p->rc != 0 ? -1 : 0;
+}
+
+/* Parse r's file in a thread while the caller's thread runs each(); when
+ * no thread can be started, here. */
+static int swf_parse_piped(struct swf_reader *r, struct err *err)
+{
+    struct swf_pipe *p = xcalloc(1, sizeof *p);
+    p->r = *r;
+    p->r.in.err = &p->perr;
+    p->r.each = swf_pipe_push;
+    p->r.ctx = p;
+    for (int i = 0; i < SWF_NBATCH; i++)
+        p->batch[i] = xmalloc(SWF_BATCH * sizeof *p->batch[i]);
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->changed, NULL);
+    int rc;
+    if (pthread_create(&p->thread, NULL, swf_pipe_parse, p) != 0) {
+        rc = swf_parse_lines(r);
+    } else {
+        rc = swf_pipe_drain(p, r, err);
+        pthread_mutex_lock(&p->mu);
+        p->stop = 1; /* (after an error of each(): the parser need not go on) */
+        pthread_cond_broadcast(&p->changed);
+        pthread_mutex_unlock(&p->mu);
+        pthread_join(p->thread, NULL);
+        r->in = p->r.in;
+        r->in.err = err;
+        r->hdr = p->r.hdr;
+    }
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->changed);
+    for (int i = 0; i < SWF_NBATCH; i++)
+        free(p->batch[i]);
+    free(p);
+    return rc;
+}
+
 int swf_scan(const char *path, struct swf_header *hdr,
              int (*each)(void *ctx, const struct swf_rec *rec, struct err *err), void *ctx,
              struct err *err)
@@ -452,7 +598,7 @@ int swf_scan(const char *path, struct swf_header *hdr,
     r.hdr.unix_start = -1;
     if (lines_open(&r.in, path, err) < 0)
         return -1;
-    int rc = swf_parse_lines(&r);
+    int rc = swf_parse_piped(&r, err);
     lines_close(&r.in);
     if (rc != 0)
         return -1;

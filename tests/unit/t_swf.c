@@ -496,6 +496,72 @@ static void test_integers_as_strtoll(void)
     swf_free(&t);
 }
 
+/* each() for test_pipeline: records must come in file order; it fails at
+ * record fail_at (0: never). */
+struct order {
+    long n, fail_at;
+    int in_order;
+};
+
+static int count_in_order(void *ctx, const struct swf_rec *rec, struct err *err)
+{
+    struct order *o = ctx;
+    o->n++;
+    o->in_order &= rec->line == o->n + 1 && rec->id == o->n; /* line 1 is a comment */
+    if (o->n == o->fail_at)
+        return err_set(err, "each() stops at record %ld", o->n);
+    return 0;
+}
+
+/*
+ * Lines are parsed in a thread of their own, records handed over in
+ * batches (swf.c, swf_parse_piped): across many batches every record comes
+ * to each() once, in file order; a bad line is reported after every record
+ * before it went through each(); each()'s own error comes first and stops
+ * the parser, whichever of the two lies earlier in the file.
+ */
+static void test_pipeline(void)
+{
+    enum { N = 10000, BAD = 9000 };
+    size_t cap = (size_t)(N + 2) * 64, len = 0;
+    char *text = malloc(cap), path[32];
+    len += (size_t)snprintf(text + len, cap - len, "; UnixStartTime: 1000\n");
+    for (int i = 1; i <= N; i++)
+        len += (size_t)snprintf(text + len, cap - len,
+                                i == BAD ? "%d 0 0 10 1 -1 -1 1 x -1 1 1 1 -1 -1 1 -1 -1\n"
+                                         : "%d 0 0 10 1 -1 -1 1 100 -1 1 1 1 -1 -1 1 -1 -1\n",
+                                i);
+    len += (size_t)snprintf(text + len, cap - len, "; MaxProcs: 128\n");
+    struct swf_header h;
+    struct err err = {""};
+    /* The bad line, after 8,999 records. */
+    write_temp(path, text, len);
+    struct order o = {0, 0, 1};
+    CHECK_EQ(swf_scan(path, &h, count_in_order, &o, &err), -1);
+    CHECK_EQ(o.n, BAD - 1);
+    CHECK(o.in_order);
+    CHECK_HAS(err.msg, ":9001: field 9");
+    /* each() fails first, at record 5,000, the parser well ahead. */
+    o = (struct order){0, 5000, 1};
+    err = (struct err){""};
+    CHECK_EQ(swf_scan(path, &h, count_in_order, &o, &err), -1);
+    CHECK_EQ(o.n, 5000);
+    CHECK_HAS(err.msg, "each() stops at record 5000");
+    unlink(path);
+    /* All good: every record, and the header from both ends of the file. */
+    char *bad = strstr(text, "1 x -1");
+    bad[2] = '7';
+    write_temp(path, text, len);
+    o = (struct order){0, 0, 1};
+    CHECK_EQ(swf_scan(path, &h, count_in_order, &o, &err), 0);
+    CHECK_EQ(o.n, N);
+    CHECK(o.in_order);
+    CHECK_EQ(h.unix_start, 1000);
+    CHECK_EQ(h.max_procs, 128);
+    unlink(path);
+    free(text);
+}
+
 int main(void)
 {
     TEST_RUN(test_header);
@@ -522,5 +588,6 @@ int main(void)
     TEST_RUN(test_real_kth_trace);
     TEST_RUN(test_decimals_as_strtod);
     TEST_RUN(test_integers_as_strtoll);
+    TEST_RUN(test_pipeline);
     return TEST_DONE();
 }
