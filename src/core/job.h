@@ -217,6 +217,7 @@ struct job {
 
     struct job_slot *slots; /* running: the processors it holds, in node order */
     size_t nslots;
+    size_t slots_cap; /* slots' room when policy/alloc.c made it, else 0 (not kept for reuse) */
     /* What the plan holds for it on the one-region fast path (running: its
      * slots' processors and memory; reserved: the estimate it was held
      * with), so that giving it back gives back what was taken. */
@@ -245,6 +246,10 @@ struct job {
     char *array;
     unsigned aindex;
     unsigned aslots;
+    /* name's storage when it is short (a trace's job numbers): a replay
+     * submits and drops jobs by the 100,000, and a malloc and free of a
+     * few bytes each was a tenth of a submission (engine/engine.c). */
+    char name_inline[16];
 };
 
 /* Whether j runs only on the hosts it names: the one test by which

@@ -191,6 +191,13 @@ struct sched_nodes {
     int prio_dynamic; /* some node's PRIORITYF uses a term that changes with use */
     struct cred **node_user;
     int *node_jobs;
+    /* Slot arrays of jobs that stopped, kept for the next starts
+     * (policy/alloc.c: each has room for SLOTS_SPARE_CAP slots): a replay
+     * starts and ends jobs by the 100,000, and a malloc and a free each were
+     * a third of placing one. At most as many as jobs ever ran at once;
+     * engine/ frees them with the scheduler. */
+    struct job_slot **slot_spare;
+    size_t nslot_spare, capslot_spare;
 };
 
 /* Throttling limits (policy/limits.c) and MAXSUBMITJOBS (core/sched.c). */

@@ -95,7 +95,8 @@ static void free_job(struct sched *s, struct job *j)
     for (size_t i = 0; i < j->nfeatures; i++)
         free(j->features[i]);
     free(j->features);
-    free(j->name);
+    if (j->name != j->name_inline)
+        free(j->name);
     free(j->partition);
     free(j->slots);
     free(j->takes);
@@ -126,6 +127,9 @@ void sched_destroy(struct sched *s)
     free(s->nt.node_mem_used);
     free(s->nt.node_excl);
     free(s->nt.node_order);
+    for (size_t i = 0; i < s->nt.nslot_spare; i++)
+        free(s->nt.slot_spare[i]);
+    free(s->nt.slot_spare);
     free(s->suspended);
     free(s->pl.cand);
     trig_free_all(s);
@@ -426,6 +430,18 @@ static void wait_for_start_date(struct sched *s, struct job *j, long when)
     s->el.elig_all = 1;
 }
 
+/* The job's name, in the record itself when it fits (free_job knows). */
+static void set_name(struct job *j, const char *name)
+{
+    size_t n = strlen(name);
+    if (n < sizeof j->name_inline) {
+        memcpy(j->name_inline, name, n + 1);
+        j->name = j->name_inline;
+    } else {
+        j->name = xstrdup(name);
+    }
+}
+
 struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct err *err)
 {
     if (check_job_spec(s, spec, err) < 0)
@@ -433,7 +449,6 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
     /* Every field is set here: the literal zeroes what it does not name. */
     struct job *j = pool_take(&s->jobpool);
     *j = (struct job){
-        .name = xstrdup(spec->name ? spec->name : ""),
         .order = s->njobs,
         .submit = spec->submit,
         .qtime_start = spec->submit,
@@ -453,6 +468,7 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
                                                         : 1,
         .exit_status = -1,
     };
+    set_name(j, spec->name ? spec->name : "");
     job_request_from_spec(j, spec);
     if (j->holds) {
         s->el.nheld++;

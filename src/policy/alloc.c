@@ -113,9 +113,58 @@ static size_t next_free(const struct sched *s, size_t i)
     return found < s->nt.nnodes ? found : s->nt.nnodes;
 }
 
+/* Under AddressSanitizer every slot array is its own malloc, so that a
+ * stale pointer to an ended job's slots is still caught (util/pool.c does
+ * the same for the jobs). */
+#if defined(__SANITIZE_ADDRESS__)
+#define SLOTS_MALLOC 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SLOTS_MALLOC 1
+#endif
+#endif
+
+/* An ended job's slot array is kept for the next start when it has room
+ * for this many slots (sched_nodes.slot_spare): nearly every job of a
+ * trace needs fewer. */
+#define SLOTS_SPARE_CAP 8
+
+/* Room in j's slots for one more (*cap is j->slots_cap): a kept array
+ * first, else a new or grown one. */
+static void slots_grow(struct sched *s, struct job *j, size_t *cap)
+{
+    if (j->nslots < *cap)
+        return;
+    if (!j->slots && s->nt.nslot_spare) {
+        j->slots = s->nt.slot_spare[--s->nt.nslot_spare];
+        *cap = SLOTS_SPARE_CAP;
+        return;
+    }
+    j->slots = xgrow(j->slots, cap, j->nslots + 1, sizeof *j->slots);
+}
+
+/* j gives up its slots: the array is kept for a later start when it is
+ * one of ours with room enough (its slots_cap), else freed. */
+static void slots_drop(struct sched *s, struct job *j)
+{
+#ifndef SLOTS_MALLOC
+    if (j->slots && j->slots_cap >= SLOTS_SPARE_CAP) {
+        s->nt.slot_spare = xgrow(s->nt.slot_spare, &s->nt.capslot_spare, s->nt.nslot_spare + 1,
+                                 sizeof *s->nt.slot_spare);
+        s->nt.slot_spare[s->nt.nslot_spare++] = j->slots;
+        j->slots = NULL;
+    }
+#endif
+    free(j->slots);
+    j->slots = NULL;
+    j->nslots = 0;
+    j->slots_cap = 0;
+}
+
 /* Record `procs` and `mem` on node i for j, extending the last run when it
  * can (forwards, or backwards for LASTAVAILABLE's walk). */
-static void add_slot(struct job *j, size_t *cap, size_t i, unsigned procs, unsigned mem)
+static void add_slot(struct sched *s, struct job *j, size_t *cap, size_t i, unsigned procs,
+                     unsigned mem)
 {
     struct job_slot *last = j->nslots ? &j->slots[j->nslots - 1] : NULL;
     int same = last && last->procs == procs && last->mem == mem;
@@ -128,7 +177,7 @@ static void add_slot(struct job *j, size_t *cap, size_t i, unsigned procs, unsig
         last->nnodes++;
         return;
     }
-    j->slots = xgrow(j->slots, cap, j->nslots + 1, sizeof *j->slots);
+    slots_grow(s, j, cap);
     j->slots[j->nslots++] = (struct job_slot){(unsigned)i, 1, procs, mem};
 }
 
@@ -279,7 +328,7 @@ static unsigned node_tasks(struct sched *s, const struct job *j, size_t i, long 
 static inline void take(struct sched *s, struct job *j, size_t *cap, size_t i, unsigned procs,
                         unsigned mem)
 {
-    add_slot(j, cap, i, procs, mem);
+    add_slot(s, j, cap, i, procs, mem);
     s->nt.node_used[i] += (int)procs;
     if (mem) /* (the plain walk's jobs have none: no store per node for them) */
         s->nt.node_mem_used[i] += mem;
@@ -342,7 +391,7 @@ static unsigned walk_plain(struct sched *s, struct job *j, size_t *cap, unsigned
             left -= k;
             if (used[i] >= ncap[i])
                 full |= bit;
-            add_slot(j, cap, i, k * ppt, 0);
+            add_slot(s, j, cap, i, k * ppt, 0);
         }
         s->nt.freemap[w] &= ~full;
         sum_update(s, w);
@@ -408,7 +457,7 @@ static int give_run(struct sched *s, size_t a, size_t b, int procs)
 
 /* Nodes [a, a + n) for j, one processor each: the last slot grows when the
  * run adjoins it (forwards, or backwards for LASTAVAILABLE's walk). */
-static void add_run(struct job *j, size_t *cap, size_t a, unsigned n)
+static void add_run(struct sched *s, struct job *j, size_t *cap, size_t a, unsigned n)
 {
     struct job_slot *last = j->nslots ? &j->slots[j->nslots - 1] : NULL;
     if (last && last->procs == 1 && last->mem == 0 && last->node + last->nnodes == a) {
@@ -420,7 +469,7 @@ static void add_run(struct job *j, size_t *cap, size_t a, unsigned n)
         last->nnodes += n;
         return;
     }
-    j->slots = xgrow(j->slots, cap, j->nslots + 1, sizeof *j->slots);
+    slots_grow(s, j, cap);
     j->slots[j->nslots++] = (struct job_slot){(unsigned)a, n, 1, 0};
 }
 
@@ -454,7 +503,7 @@ static unsigned walk_single(struct sched *s, struct job *j, size_t *cap, unsigne
             s->nt.freemap[w] &= ~mask;
             size_t a = w * 64 + lo;
             take_run(s, a, a + len, j->user);
-            add_run(j, cap, a, len);
+            add_run(s, j, cap, a, len);
             left -= len;
         }
         sum_update(s, w);
@@ -756,13 +805,12 @@ static void refill(struct sched *s, struct job *j, long now)
             nodes[n++] = j->slots[k].node + i;
     alloc_release(s, j);
     qsort(nodes, n, sizeof *nodes, cmp_u32);
-    size_t cap = 0;
     unsigned left = (unsigned)j->tasks;
     for (size_t x = 0; x < n && left; x++) {
         unsigned keep = (unsigned)(n - x - 1), procs = 0, mem = 0;
         unsigned k = node_tasks(s, j, nodes[x], now, left > keep ? left - keep : 1, &procs, &mem);
         if (k) {
-            take(s, j, &cap, nodes[x], procs, mem);
+            take(s, j, &j->slots_cap, nodes[x], procs, mem);
             left -= k;
         }
     }
@@ -773,7 +821,6 @@ static void refill(struct sched *s, struct job *j, long now)
  * The nodes must suit it as any would (up, its features and partition). */
 static int alloc_hosts(struct sched *s, struct job *j, long now)
 {
-    size_t cap = 0;
     for (size_t k = 0; k < j->nhosts; k++) {
         size_t i = j->hosts[k].node;
         unsigned want = j->hosts[k].tasks, procs = 0, mem = 0;
@@ -782,7 +829,7 @@ static int alloc_hosts(struct sched *s, struct job *j, long now)
             alloc_release(s, j); /* no side effects on failure */
             return -1;
         }
-        take(s, j, &cap, i, procs, mem);
+        take(s, j, &j->slots_cap, i, procs, mem);
     }
     sort_slots(j);
     charge(s, j, now, now + j->walltime);
@@ -791,10 +838,11 @@ static int alloc_hosts(struct sched *s, struct job *j, long now)
 
 int alloc_job(struct sched *s, struct job *j, long now)
 {
-    size_t cap = 0;
+    size_t *cap = &j->slots_cap;
     unsigned left = (unsigned)j->tasks;
     j->slots = NULL;
     j->nslots = 0;
+    j->slots_cap = 0;
     if (job_has_hostlist(j))
         return alloc_hosts(s, j, now);
     int table = s->pol.nalloc == NALLOC_FIRSTAVAILABLE || s->pol.nalloc == NALLOC_LASTAVAILABLE;
@@ -803,16 +851,16 @@ int alloc_job(struct sched *s, struct job *j, long now)
     if (table && !s->pl.multi && s->pol.naccess == NACCESS_SHARED && s->nt.nnodes && !j->tpn &&
         !j->exclusive && !job_wants_mem(j)) {
         int back = s->pol.nalloc == NALLOC_LASTAVAILABLE;
-        left = s->nt.maxcap <= 1 && j->procs_per_task == 1 ? walk_single(s, j, &cap, left, back)
-                                                           : walk_plain(s, j, &cap, left, back);
+        left = s->nt.maxcap <= 1 && j->procs_per_task == 1 ? walk_single(s, j, cap, left, back)
+                                                           : walk_plain(s, j, cap, left, back);
     } else if (table) {
         /* Table order: the free map skips full nodes 64 at a time. */
         int back = s->pol.nalloc == NALLOC_LASTAVAILABLE;
         unsigned char *lv = s->pl.multi ? region_levels(s, j, now) : NULL;
-        left = walk_free(s, j, &cap, now, left, back, lv);
+        left = walk_free(s, j, cap, now, left, back, lv);
         free(lv);
     } else {
-        left = walk_ordered(s, j, &cap, now, left);
+        left = walk_ordered(s, j, cap, now, left);
     }
     if (!left && s->pol.fill_in_order && !j->tpn && !j->exclusive &&
         s->pol.naccess == NACCESS_SHARED)
@@ -835,14 +883,14 @@ int alloc_exact(struct sched *s, struct job *j, const struct job_slot *slots, si
     for (size_t k = 0; k < n; k++)
         if (slots[k].nnodes == 0 || (size_t)slots[k].node + slots[k].nnodes > s->nt.nnodes)
             return -1;
-    size_t cap = 0;
     j->slots = NULL;
     j->nslots = 0;
+    j->slots_cap = 0;
     for (size_t k = 0; k < n; k++)
         for (unsigned i = slots[k].node; i < slots[k].node + slots[k].nnodes; i++) {
             /* A job found running is where it is, even on a node that has
              * shrunk since: used may exceed cap until it ends. */
-            take(s, j, &cap, i, slots[k].procs, slots[k].mem);
+            take(s, j, &j->slots_cap, i, slots[k].procs, slots[k].mem);
         }
     return 0;
 }
@@ -926,8 +974,6 @@ void alloc_release(struct sched *s, struct job *j)
             for (size_t i = sl->node; i < end; i++)
                 set_free_bit(s, i);
     }
-    free(j->slots);
-    j->slots = NULL;
-    j->nslots = 0;
+    slots_drop(s, j);
     uncharge(j);
 }

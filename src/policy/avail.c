@@ -1,12 +1,24 @@
 /*
  * avail — see avail.h.
  *
- * Representation: a sorted array of breakpoints (t[i], free[i]) meaning that
- * `free[i]` processors are free over [t[i], t[i+1]) and free[last] from
- * t[last] on. Point 0 is the origin. Invariant: times strictly increase and
- * no two neighbouring points carry the same free count (redundant points are
- * removed), so the array stays as small as the number of distinct future
+ * Representation: a sorted array of breakpoints (t[i], d[i]), the change of
+ * the free count at t[i]: the count over [t[i], t[i+1]) is d[0] + ... + d[i].
+ * Point 0 is the origin and d[0] the count there. Invariant: times strictly
+ * increase and no point but the origin carries a zero change (such a point
+ * is removed), so the array stays as small as the number of distinct future
  * events.
+ *
+ * Changes rather than counts because updates are what the scheduler does
+ * most: every start takes [now, planned end), every end gives back
+ * [now, planned end), every pass drops and places a reservation. Over counts
+ * each update added to every point of its window (most of a profile whose
+ * points are the running jobs' ends); over changes it touches its two
+ * edges, found by a search. The queries walk from the origin as before,
+ * summing as they go; one that starts later (a reservation's window) sums
+ * its way there instead of searching.
+ *
+ * p[n] is a sentinel at LONG_MAX (no change): a walk up to any time stops
+ * there without a test of the index.
  */
 #include "policy/avail.h"
 
@@ -19,7 +31,7 @@
 
 struct point {
     long t;
-    long long free;
+    long long d; /* the change at t; at the origin, the count there */
 };
 
 struct avail {
@@ -33,6 +45,7 @@ struct avail *avail_create(long long total, long origin)
     struct avail *a = xcalloc(1, sizeof *a);
     a->p = xgrow(NULL, &a->cap, 16, sizeof *a->p);
     a->p[0] = (struct point){origin, total};
+    a->p[1] = (struct point){LONG_MAX, 0};
     a->n = 1;
     a->total = total;
     return a;
@@ -46,75 +59,62 @@ void avail_destroy(struct avail *a)
     free(a);
 }
 
-/* Index of the point whose interval contains t (t >= origin). */
+/* Index of the point whose interval contains t (t >= origin). Without a
+ * branch on the comparison (a conditional move): the times searched for,
+ * jobs' planned ends, fall anywhere, and a mispredicted branch at every
+ * step cost more than the step. */
 static size_t find(const struct avail *a, long t)
 {
-    size_t lo = 0, hi = a->n; /* answer in [lo, hi) */
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (a->p[mid].t <= t)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
+    const struct point *base = a->p;
+    for (size_t len = a->n; len > 1; len -= len / 2)
+        base = base[len / 2].t <= t ? base + len / 2 : base;
+    return (size_t)(base - a->p);
 }
 
-/* Insert a point at index k (t, free); the caller keeps the order. */
-static void insert_at(struct avail *a, size_t k, long t, long long free)
+/* The count at t (t >= origin), summed from the origin; *at gets the index
+ * of the point whose interval holds t. */
+static long long count_at(const struct avail *a, long t, size_t *at)
 {
-    a->p = xgrow(a->p, &a->cap, a->n + 1, sizeof *a->p);
-    memmove(&a->p[k + 1], &a->p[k], (a->n - k) * sizeof *a->p);
-    a->p[k] = (struct point){t, free};
+    long long c = a->p[0].d;
+    size_t i = 1;
+    for (; a->p[i].t <= t && i < a->n; i++)
+        c += a->p[i].d;
+    *at = i - 1;
+    return c;
+}
+
+/* Add delta to the change at t (t > origin), making the point or removing
+ * it when the change comes to nothing. */
+static void add_at(struct avail *a, long t, long long delta)
+{
+    size_t i = find(a, t);
+    if (a->p[i].t == t) {
+        if ((a->p[i].d += delta) == 0) {
+            memmove(&a->p[i], &a->p[i + 1], (a->n - i) * sizeof *a->p);
+            a->n--;
+        }
+        return;
+    }
+    a->p = xgrow(a->p, &a->cap, a->n + 2, sizeof *a->p);
+    memmove(&a->p[i + 2], &a->p[i + 1], (a->n - i) * sizeof *a->p);
+    a->p[i + 1] = (struct point){t, delta};
     a->n++;
 }
 
-/* Make sure a breakpoint starts exactly at t; return its index. */
-static size_t split(struct avail *a, long t)
-{
-    size_t i = find(a, t);
-    if (a->p[i].t == t)
-        return i;
-    insert_at(a, i + 1, t, a->p[i].free);
-    return i + 1;
-}
-
-/* Remove point i if it repeats its predecessor's count. */
-static void merge_at(struct avail *a, size_t i)
-{
-    if (i == 0 || i >= a->n || a->p[i].free != a->p[i - 1].free)
-        return;
-    memmove(&a->p[i], &a->p[i + 1], (a->n - i - 1) * sizeof *a->p);
-    a->n--;
-}
-
-/*
- * The walk that adds delta over [start, end) also finds end's place, so
- * the end costs no search: the walk is linear in the points of the window
- * anyway. A start at the origin (a job starting now, one ending before its
- * planned end) costs none either.
- */
+/* Add delta over [start, end): a change at each edge, the end first (it lies
+ * after the start, so its point does not move the start's). */
 static void add_range(struct avail *a, long start, long end, long long delta)
 {
     if (start < a->p[0].t)
         start = a->p[0].t;
     if (end <= start || delta == 0)
         return;
-    size_t i = start == a->p[0].t ? 0 : split(a, start);
-    struct point *p = a->p + i, *last = a->p + a->n;
-    /* No point lies at LONG_MAX (a start there has no window): "never" ends
-     * past every point. */
-    long stop = end >= AVAIL_NEVER ? LONG_MAX : end;
-    for (; p < last && p->t < stop; p++)
-        p->free += delta;
-    size_t k = (size_t)(p - a->p);
-    /* p[k - 1] (k > i: p[i].t = start < end) held end's count before. */
-    if (end < AVAIL_NEVER && (k == a->n || a->p[k].t != end))
-        insert_at(a, k, end, a->p[k - 1].free - delta);
-    /* Only the two edges can have become redundant; the right one first so
-     * that removing it does not shift the left index. */
-    merge_at(a, k);
-    merge_at(a, i);
+    if (end < AVAIL_NEVER)
+        add_at(a, end, -delta);
+    if (start == a->p[0].t)
+        a->p[0].d += delta;
+    else
+        add_at(a, start, delta);
 }
 
 void avail_take(struct avail *a, long start, long end, long long n)
@@ -129,8 +129,7 @@ void avail_give(struct avail *a, long start, long end, long long n)
 
 void avail_add_total(struct avail *a, long long delta)
 {
-    for (size_t k = 0; k < a->n; k++)
-        a->p[k].free += delta;
+    a->p[0].d += delta;
     a->total += delta;
 }
 
@@ -145,14 +144,13 @@ void avail_advance(struct avail *a, long t)
         return;
     /* Time moves from event to event: the points it passes are few, a walk
      * finds them sooner than a search. */
-    size_t i = 0;
-    while (i + 1 < a->n && a->p[i + 1].t <= t)
-        i++;
+    size_t i;
+    long long c = count_at(a, t, &i);
     if (i > 0) {
-        memmove(&a->p[0], &a->p[i], (a->n - i) * sizeof *a->p);
+        memmove(&a->p[0], &a->p[i], (a->n - i + 1) * sizeof *a->p);
         a->n -= i;
     }
-    a->p[0].t = t;
+    a->p[0] = (struct point){t, c};
 }
 
 long avail_origin(const struct avail *a)
@@ -162,36 +160,34 @@ long avail_origin(const struct avail *a)
 
 long long avail_free_at(const struct avail *a, long t)
 {
-    return a->p[find(a, t < a->p[0].t ? a->p[0].t : t)].free;
+    size_t i;
+    return count_at(a, t, &i);
 }
 
 long long avail_free_now(const struct avail *a)
 {
-    return a->p[0].free;
+    return a->p[0].d;
 }
 
 int avail_fits(const struct avail *a, long start, long end, long long n)
 {
-    if (start < a->p[0].t)
-        start = a->p[0].t;
-    const struct point *p = a->p + (start == a->p[0].t ? 0 : find(a, start)), *last = a->p + a->n;
-    if (p->free < n)
+    size_t i;
+    long long c = count_at(a, start, &i);
+    if (c < n)
         return 0;
-    for (p++; p < last && p->t < end; p++)
-        if (p->free < n)
+    for (const struct point *p = a->p + i + 1; p->t < end; p++)
+        if ((c += p->d) < n)
             return 0;
     return 1;
 }
 
 long long avail_min_free(const struct avail *a, long start, long end)
 {
-    if (start < a->p[0].t)
-        start = a->p[0].t;
-    size_t i = find(a, start);
-    long long min = a->p[i].free;
-    for (size_t k = i + 1; k < a->n && a->p[k].t < end; k++)
-        if (a->p[k].free < min)
-            min = a->p[k].free;
+    size_t i;
+    long long c = count_at(a, start, &i), min = c;
+    for (const struct point *p = a->p + i + 1; p->t < end; p++)
+        if ((c += p->d) < min)
+            min = c;
     return min;
 }
 
@@ -199,19 +195,23 @@ long avail_earliest(const struct avail *a, long from, long dur, long long n)
 {
     if (from < a->p[0].t)
         from = a->p[0].t;
-    const struct point *first = a->p + (from == a->p[0].t ? 0 : find(a, from)), *last = a->p + a->n;
+    size_t i;
+    long long c = count_at(a, from, &i);
+    const struct point *first = a->p + i, *p = first, *last = a->p + a->n;
     long cand = -1; /* start of the current run of points with room */
-    for (const struct point *p = first; p < last; p++) {
-        if (p->free < n) {
+    for (;;) {      /* c: the count over [p->t, p[1].t) */
+        if (c < n) {
             cand = -1;
-            continue;
+        } else {
+            if (cand < 0)
+                cand = p == first ? from : p->t;
+            if (p + 1 == last || p[1].t >= cand + dur)
+                return cand;
         }
-        if (cand < 0)
-            cand = p == first ? from : p->t;
-        if (p + 1 == last || p[1].t >= cand + dur)
-            return cand;
+        if (++p == last)
+            return AVAIL_NEVER;
+        c += p->d;
     }
-    return AVAIL_NEVER;
 }
 
 long long avail_min_sum(const struct avail *const *ps, size_t n, long start, long end)
@@ -224,11 +224,8 @@ long long avail_min_sum(const struct avail *const *ps, size_t n, long start, lon
     if (n > 64)
         n = 64;
     long long sum = 0;
-    for (size_t k = 0; k < n; k++) {
-        long t = start < ps[k]->p[0].t ? ps[k]->p[0].t : start;
-        cur[k] = find(ps[k], t);
-        sum += ps[k]->p[cur[k]].free;
-    }
+    for (size_t k = 0; k < n; k++)
+        sum += count_at(ps[k], start, &cur[k]);
     long long min = sum;
     for (;;) {
         long next = AVAIL_NEVER;
@@ -238,10 +235,8 @@ long long avail_min_sum(const struct avail *const *ps, size_t n, long start, lon
         if (next >= end)
             return min;
         for (size_t k = 0; k < n; k++)
-            if (cur[k] + 1 < ps[k]->n && ps[k]->p[cur[k] + 1].t == next) {
-                sum += ps[k]->p[cur[k] + 1].free - ps[k]->p[cur[k]].free;
-                cur[k]++;
-            }
+            if (cur[k] + 1 < ps[k]->n && ps[k]->p[cur[k] + 1].t == next)
+                sum += ps[k]->p[++cur[k]].d;
         if (sum < min)
             min = sum;
     }

@@ -99,8 +99,12 @@ int lines_open(struct lines *l, const char *path, struct err *err)
         p->data[i] = xmalloc(LINES_BLOCK);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->changed, NULL);
-    *l = (struct lines){
-        .gz = gz, .path = path, .buf = xmalloc(LINES_CAP), .cap = LINES_CAP, .err = err, .pipe = p};
+    *l = (struct lines){.gz = gz,
+                        .path = path,
+                        .buf = xcalloc(1, LINES_CAP),
+                        .cap = LINES_CAP,
+                        .err = err,
+                        .pipe = p};
     int e = pthread_create(&p->thread, NULL, lines_fill, p);
     if (e != 0) {
         lines_close(l);
@@ -168,11 +172,15 @@ static int lines_take(struct lines_pipe *p)
     return have;
 }
 
-/* Append n bytes to the line in buf, of len bytes so far. */
+/* Append n bytes to the line in buf, of len bytes so far. The buffer keeps
+ * LINES_PAD bytes past the NUL, all written once (lines.h). */
 static void lines_append(struct lines *l, size_t len, const char *s, size_t n)
 {
-    if (len + n + 1 > l->cap)
-        l->buf = xgrow(l->buf, &l->cap, len + n + 1, 1);
+    if (len + n + 1 + LINES_PAD > l->cap) {
+        size_t old = l->cap;
+        l->buf = xgrow(l->buf, &l->cap, len + n + 1 + LINES_PAD, 1);
+        memset(l->buf + old, 0, l->cap - old);
+    }
     memcpy(l->buf + len, s, n);
     l->buf[len + n] = '\0';
 }

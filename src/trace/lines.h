@@ -22,10 +22,15 @@
  */
 struct lines_pipe;
 
+/* Bytes past a line's NUL that l->buf always holds, initialised. */
+#define LINES_PAD 8
+
 struct lines {
     gzFile gz;
     const char *path;        /* borrowed from the caller of lines_open */
-    char *buf;               /* the current line, NUL-terminated, newline kept; owned */
+    char *buf;               /* the current line, NUL-terminated, newline kept, then at
+                                least LINES_PAD readable bytes (a parser may load a word
+                                at any place up to the NUL); owned */
     size_t cap;              /* size of buf */
     long line;               /* number of the line in buf (1-based) */
     struct err *err;         /* borrowed; may be NULL */

@@ -16,7 +16,9 @@
 
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -142,13 +144,67 @@ static int swf_digits_checked(const char *s, const char *e, bool neg, unsigned l
 }
 
 /*
+ * The value of the k digits (1 <= k <= 8) whose values 0-9 are the low k
+ * bytes of d, the first digit lowest (as a little-endian load reads text):
+ * shifted up so that the bytes below them are leading zeros, then combined
+ * in three multiplications, pairs, fours, eights (the known SWAR
+ * conversion, as in fast_float's parse_eight_digits_unrolled).
+ */
+static inline unsigned long long swf_eight_digits(uint64_t d, unsigned k)
+{
+    uint64_t v = d << (64 - 8 * k);
+    v = (v * 10) + (v >> 8);
+    v = (((v & 0x000000FF000000FFu) * 0x000F424000000064u) +
+         (((v >> 16) & 0x000000FF000000FFu) * 0x0000271000000001u)) >>
+        32;
+    return v;
+}
+
+/*
+ * The digits at s: their value, *end past them. On a little-endian machine
+ * eight bytes at a time (l->buf keeps LINES_PAD bytes past its NUL, so the
+ * load never leaves it): one subtraction makes every byte its digit's value,
+ * and the first byte that is not 0-9 ends the run; a token of a trace has a
+ * few digits, and this costs what one digit did in a loop of byte tests.
+ */
+static inline unsigned long long swf_digits(const char *s, const char **end)
+{
+    const char *p = s;
+    unsigned long long v = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t x;
+    memcpy(&x, s, sizeof x);
+    uint64_t d = x - 0x3030303030303030u;
+    /* A byte's high bit: not a digit (below '0' it wrapped past 0x80, above
+     * '9' adding 0x76 carried it there). A borrow or carry crosses only into
+     * bytes after the first non-digit, which are not read. */
+    uint64_t nd = (d | (d + 0x7676767676767676u)) & 0x8080808080808080u;
+    unsigned k = nd ? (unsigned)__builtin_ctzll(nd) / 8 : 8;
+    if (k == 0) {
+        *end = s;
+        return 0;
+    }
+    v = swf_eight_digits(d, k);
+    p += k;
+    if (k < 8) {
+        *end = p;
+        return v;
+    }
+#endif
+    while (swf_is_digit(*p))
+        v = v * 10 + (unsigned)(*p++ - '0');
+    *end = p;
+    return v;
+}
+
+/*
  * Read the decimal integer (optional sign, digits) at s; *end gets the first
  * character after the digits, and the caller decides whether that ends the
- * token. Nearly every token of a trace is such an integer, hence our own loop
- * rather than strtoll (base and locale handling, errno) or sscanf, and no
- * overflow check in the loop: 18 digits always fit, longer runs are checked
- * again on their own. Inlined: it runs for every field of every line, and
- * the call cost a fifth of the reader's own work.
+ * token. Nearly every token of a trace is such an integer, hence our own
+ * reading rather than strtoll (base and locale handling, errno) or sscanf,
+ * and no overflow check on the way: 18 digits always fit, longer runs are
+ * checked again on their own. Inlined: it runs for every field of every
+ * line, and the call cost a fifth of the reader's own work.
  */
 __attribute__((always_inline)) static inline enum swf_num swf_parse_int(char *s, char **end,
                                                                         long long *out)
@@ -156,14 +212,12 @@ __attribute__((always_inline)) static inline enum swf_num swf_parse_int(char *s,
     bool neg = *s == '-';
     if (*s == '-' || *s == '+')
         s++;
-    char *p = s;
-    unsigned long long v = 0;
-    while (swf_is_digit(*p))
-        v = v * 10 + (unsigned)(*p++ - '0');
-    *end = p;
+    const char *p;
+    unsigned long long v = swf_digits(s, &p);
+    *end = (char *)p;
     if (p == s)
         return SWF_NUM_BAD;
-    if (p - s > 18 && swf_digits_checked(s, p, neg, &v) != 0)
+    if (__builtin_expect(p - s > 18, 0) && swf_digits_checked(s, p, neg, &v) != 0)
         return SWF_NUM_RANGE;
     /* -(LLONG_MAX + 1) cannot be negated as a long long; build it from v - 1. */
     *out = !neg ? (long long)v : v == 0 ? 0 : -(long long)(v - 1) - 1;
@@ -250,8 +304,12 @@ static bool swf_parse_decimal(const char *tok, const char *dot, double *out, cha
     return true;
 }
 
-/* Convert the token of field i (0-based) at *sp into rec; *sp moves past it. */
-static enum swf_num swf_set_field(int i, char **sp, struct swf_rec *rec)
+/* Convert the token of field i (0-based) at *sp into rec; *sp moves past it.
+ * Inlined into swf_parse_job's unrolled loop, where i is a constant: the
+ * field's kind and place fold away (a table look-up per field was a fifth of
+ * the reader's work). */
+__attribute__((always_inline)) static inline enum swf_num swf_set_field(int i, char **sp,
+                                                                        struct swf_rec *rec)
 {
     const struct swf_field *f = &swf_fields[i];
     char *tok = *sp, *end;
@@ -308,6 +366,7 @@ static int swf_parse_job(struct swf_reader *r, char *s)
 {
     struct swf_rec rec;
     const char *first = s;
+#pragma GCC unroll 18
     for (int i = 0; i < SWF_NFIELDS; i++) {
         s = swf_skip_blanks(s);
         if (!*s)
@@ -388,6 +447,183 @@ static int swf_parse_lines(struct swf_reader *r)
     return rc;
 }
 
+/*
+ * Parsing in a thread of its own. Reading a big trace is three stages:
+ * inflating (trace/lines' thread), cutting and converting lines, and the
+ * caller's each(), which builds its records. The caller's thread did the
+ * last two, twice the work of the first, and the replay waited for it: a
+ * thread of its own converts lines into batches of records while the
+ * caller's thread hands them to each() in file order.
+ *
+ * What the caller sees does not change: records in order, each() on the
+ * caller's thread, and the first error in file order: a bad line is
+ * reported once every record before it went through each(), and an error
+ * of each() stops the parser.
+ */
+#define SWF_BATCH 1024 /* records handed over at a time */
+#define SWF_NBATCH 4   /* batches in flight: the parser runs this far ahead */
+
+struct swf_pipe {
+    struct swf_reader r; /* the parser's: its each() fills batches */
+    struct err perr;     /* the parser's errors (lines' too), kept apart from the caller's */
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t changed; /* a batch filled or emptied, the parser finished, or stop */
+    struct swf_rec *batch[SWF_NBATCH];
+    size_t len[SWF_NBATCH];
+    /* Each record's text (swf_rec.text points into the line, which is gone
+     * by the time the caller's each() runs): copied into its batch's
+     * arena, at off[][i] (SIZE_MAX: none) while the arena may still move. */
+    char *text[SWF_NBATCH];
+    size_t tcap[SWF_NBATCH], tused;
+    size_t *off[SWF_NBATCH];
+    size_t head, count; /* the caller takes batch[head]; count batches are full */
+    size_t tail, fill;  /* the parser fills batch[tail], fill records so far */
+    int holding;        /* the caller works on batch[head], still counted */
+    int done, rc;       /* the parser finished, with swf_parse_lines' result */
+    int stop;           /* the caller gives up: the parser stops at its next record */
+};
+
+/* Hand the full batch over and wait until the next one is free; -1 when
+ * the caller stopped. */
+/* The batch being filled made final: its records' texts point into its
+ * arena, which no longer moves. */
+static void swf_pipe_seal(struct swf_pipe *p)
+{
+    struct swf_rec *b = p->batch[p->tail];
+    for (size_t i = 0; i < p->fill; i++)
+        b[i].text = p->off[p->tail][i] == SIZE_MAX ? NULL : p->text[p->tail] + p->off[p->tail][i];
+    p->tused = 0;
+}
+
+static int swf_pipe_publish(struct swf_pipe *p)
+{
+    swf_pipe_seal(p);
+    pthread_mutex_lock(&p->mu);
+    p->len[p->tail] = p->fill;
+    p->count++;
+    p->tail = (p->tail + 1) % SWF_NBATCH;
+    p->fill = 0;
+    pthread_cond_broadcast(&p->changed);
+    while (p->count == SWF_NBATCH && !p->stop)
+        pthread_cond_wait(&p->changed, &p->mu);
+    int stop = p->stop;
+    pthread_mutex_unlock(&p->mu);
+    return stop ? -1 : 0;
+}
+
+/* The parser's each(): the record goes into the batch being filled. */
+static int swf_pipe_push(void *ctx, const struct swf_rec *rec, struct err *err)
+{
+    (void)err;
+    struct swf_pipe *p = ctx;
+    size_t t = p->tail, off = SIZE_MAX;
+    if (rec->text) {
+        size_t n = strlen(rec->text) + 1;
+        p->text[t] = xgrow(p->text[t], &p->tcap[t], p->tused + n, 1);
+        memcpy(p->text[t] + p->tused, rec->text, n);
+        off = p->tused;
+        p->tused += n;
+    }
+    p->off[t][p->fill] = off;
+    p->batch[t][p->fill++] = *rec;
+    return p->fill == SWF_BATCH ? swf_pipe_publish(p) : 0;
+}
+
+static void *swf_pipe_parse(void *arg)
+{
+    struct swf_pipe *p = arg;
+    int rc = swf_parse_lines(&p->r);
+    swf_pipe_seal(p);
+    pthread_mutex_lock(&p->mu);
+    if (p->fill > 0 && !p->stop) { /* the last, partial batch */
+        p->len[p->tail] = p->fill;
+        p->count++;
+    }
+    p->rc = rc;
+    p->done = 1;
+    pthread_cond_broadcast(&p->changed);
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* The next full batch (giving back the one before), or 0 records when the
+ * parser has finished and all were taken. */
+static size_t swf_pipe_take(struct swf_pipe *p, const struct swf_rec **recs)
+{
+    pthread_mutex_lock(&p->mu);
+    if (p->holding) {
+        p->head = (p->head + 1) % SWF_NBATCH;
+        p->count--;
+        p->holding = 0;
+        pthread_cond_broadcast(&p->changed);
+    }
+    while (p->count == 0 && !p->done)
+        pthread_cond_wait(&p->changed, &p->mu);
+    size_t n = 0;
+    if (p->count > 0) {
+        *recs = p->batch[p->head];
+        n = p->len[p->head];
+        p->holding = 1;
+    }
+    pthread_mutex_unlock(&p->mu);
+    return n;
+}
+
+/* The caller's side: every record through each(), in order; then the
+ * parser's own result. */
+static int swf_pipe_drain(struct swf_pipe *p, struct swf_reader *r, struct err *err)
+{
+    const struct swf_rec *recs = NULL;
+    for (size_t n; (n = swf_pipe_take(p, &recs)) > 0;)
+        for (size_t i = 0; i < n; i++)
+            if (r->each(r->ctx, &recs[i], err) != 0)
+                return -1;
+    if (p->rc != 0 && err)
+        *err = p->perr;
+    return p->rc != 0 ? -1 : 0;
+}
+
+/* Parse r's file in a thread while the caller's thread runs each(); when
+ * no thread can be started, here. */
+static int swf_parse_piped(struct swf_reader *r, struct err *err)
+{
+    struct swf_pipe *p = xcalloc(1, sizeof *p);
+    p->r = *r;
+    p->r.in.err = &p->perr;
+    p->r.each = swf_pipe_push;
+    p->r.ctx = p;
+    for (int i = 0; i < SWF_NBATCH; i++) {
+        p->batch[i] = xmalloc(SWF_BATCH * sizeof *p->batch[i]);
+        p->off[i] = xmalloc(SWF_BATCH * sizeof *p->off[i]);
+    }
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->changed, NULL);
+    int rc;
+    if (pthread_create(&p->thread, NULL, swf_pipe_parse, p) != 0) {
+        rc = swf_parse_lines(r);
+    } else {
+        rc = swf_pipe_drain(p, r, err);
+        pthread_mutex_lock(&p->mu);
+        p->stop = 1; /* (after an error of each(): the parser need not go on) */
+        pthread_cond_broadcast(&p->changed);
+        pthread_mutex_unlock(&p->mu);
+        pthread_join(p->thread, NULL);
+        r->in = p->r.in;
+        r->in.err = err;
+        r->hdr = p->r.hdr;
+    }
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->changed);
+    for (int i = 0; i < SWF_NBATCH; i++) {
+        free(p->batch[i]);
+        free(p->off[i]);
+        free(p->text[i]);
+    }
+    free(p);
+    return rc;
+}
+
 int swf_scan(const char *path, struct swf_header *hdr,
              int (*each)(void *ctx, const struct swf_rec *rec, struct err *err), void *ctx,
              struct err *err)
@@ -396,7 +632,7 @@ int swf_scan(const char *path, struct swf_header *hdr,
     r.hdr.unix_start = -1;
     if (lines_open(&r.in, path, err) < 0)
         return -1;
-    int rc = swf_parse_lines(&r);
+    int rc = swf_parse_piped(&r, err);
     lines_close(&r.in);
     if (rc != 0)
         return -1;

@@ -194,6 +194,94 @@ static void test_random_moving_origin(void)
     avail_destroy(a);
 }
 
+/* model's earliest t >= q with n free over [t, t + d) (past T: all free). */
+static long model_earliest(const long long *model, long T, long long total, long q, long d,
+                           long long n)
+{
+    if (n > total)
+        return AVAIL_NEVER;
+    for (long t = q;; t++) {
+        int ok = 1;
+        for (long u = t; u < t + d && ok; u++)
+            ok = (u >= T ? total : model[u]) >= n;
+        if (ok)
+            return t;
+    }
+}
+
+/*
+ * The queries test_random_moving_origin leaves out, against two models as
+ * the plan uses profiles (one per region): earliest, free_at, next_change
+ * and min_sum at any time from the origin on, with takes and gives at and
+ * after it, total changes (nodes up and down) and the origin moving on.
+ * Fixed seed.
+ */
+static void test_random_queries_two_profiles(void)
+{
+    enum { T = 2000, TOTAL = 24 };
+    static long long model[2][T];
+    long long total[2] = {TOTAL, TOTAL};
+    struct avail *a[2] = {avail_create(TOTAL, 0), avail_create(TOTAL, 0)};
+    for (int k = 0; k < 2; k++)
+        for (int t = 0; t < T; t++)
+            model[k][t] = TOTAL;
+    struct held {
+        int k;
+        long s, e;
+        long long n;
+    } held[64];
+    int nheld = 0;
+    long now = 0;
+    unsigned seed = 4242;
+    for (int step = 0; step < 5000 && now < T - 400; step++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = seed >> 8;
+        int k = (int)(r >> 20) & 1;
+        if (r % 9 == 0) {
+            now += (long)(r >> 4) % 4;
+            avail_advance(a[0], now);
+            avail_advance(a[1], now);
+        } else if (r % 31 == 1) {
+            long long d = (r >> 6) % 2 ? 2 : -2;
+            avail_add_total(a[k], d);
+            total[k] += d;
+            for (long t = now; t < T; t++)
+                model[k][t] += d;
+        } else if (nheld < 64 && r % 3) {
+            long s = r % 4 ? now : now + (long)(r >> 5) % 80;
+            long e = s + 1 + (long)(r >> 9) % 200;
+            long long n = 1 + (r >> 13) % 5;
+            avail_take(a[k], s, e, n);
+            for (long t = s; t < e; t++)
+                model[k][t] -= n;
+            held[nheld++] = (struct held){k, s, e, n};
+        } else if (nheld) {
+            int h = (int)((r >> 3) % (unsigned)nheld);
+            struct held g = held[h];
+            avail_give(a[g.k], g.s, g.e, g.n);
+            for (long t = g.s > now ? g.s : now; t < g.e; t++)
+                model[g.k][t] += g.n;
+            held[h] = held[--nheld];
+        }
+        long q = now + (long)(r >> 2) % 150, d = 1 + (long)(r >> 6) % 60;
+        long long n = (long long)((r >> 10) % (TOTAL + 3));
+        CHECK_EQ(avail_origin(a[k]), now);
+        CHECK_EQ(avail_free_at(a[k], q), model[k][q]);
+        CHECK_EQ(avail_earliest(a[k], q, d, n), model_earliest(model[k], T, total[k], q, d, n));
+        long next = q + 1;
+        while (next < T && model[k][next] == model[k][q])
+            next++;
+        CHECK_EQ(avail_next_change(a[k], q), next < T ? next : AVAIL_NEVER);
+        long long min = model[0][q] + model[1][q];
+        for (long u = q; u < q + d; u++)
+            min = model[0][u] + model[1][u] < min ? model[0][u] + model[1][u] : min;
+        const struct avail *const both[2] = {a[0], a[1]};
+        CHECK_EQ(avail_min_sum(both, 2, q, q + d), min);
+    }
+    avail_destroy(a[0]);
+    avail_destroy(a[1]);
+}
+
 int main(void)
 {
     TEST_RUN(test_empty_profile);
@@ -203,5 +291,6 @@ int main(void)
     TEST_RUN(test_total_changes);
     TEST_RUN(test_random_against_model);
     TEST_RUN(test_random_moving_origin);
+    TEST_RUN(test_random_queries_two_profiles);
     return TEST_DONE();
 }

@@ -426,6 +426,142 @@ static void test_decimals_as_strtod(void)
     }
 }
 
+/* A random integer token into tok: an optional sign, 1 to maxd digits
+ * (leading zeros too); its value in *v. */
+static void random_int(unsigned *seed, char *tok, int maxd, long long *v)
+{
+    *seed = *seed * 1103515245u + 12345u;
+    unsigned r = *seed >> 8;
+    char *o = tok;
+    int neg = r % 5 == 0;
+    if (neg)
+        *o++ = '-';
+    else if (r % 17 == 1)
+        *o++ = '+';
+    int n = 1 + (int)((r >> 4) % (unsigned)maxd);
+    if (r % 3 == 0)
+        n = 1 + (int)((r >> 9) % 2); /* most tokens of a trace are short */
+    for (int i = 0; i < n; i++) {
+        *seed = *seed * 1103515245u + 12345u;
+        *o++ = (char)('0' + (*seed >> 16) % 10);
+    }
+    *o = '\0';
+    *v = strtoll(tok, NULL, 10);
+}
+
+/*
+ * Integer tokens of every length up to 18 digits (12 in the time fields,
+ * whose bound is 2^40), signs, leading zeros, blanks of one to three spaces
+ * or tabs and CR LF endings, 3,000 lines in one file so that tokens fall at
+ * every place of the line buffer, the last just before its NUL: every field
+ * read as strtoll reads it. The reader takes eight bytes at a time
+ * (swf_digits). Fixed seed.
+ */
+static void test_integers_as_strtoll(void)
+{
+    enum { LINES = 3000 };
+    static struct swf_rec want[LINES];
+    static char text[LINES * 18 * 24];
+    static const int time_field[18] = {[1] = 1, [2] = 1, [3] = 1, [8] = 1, [17] = 1};
+    unsigned seed = 99;
+    size_t len = 0;
+    for (int i = 0; i < LINES; i++) {
+        long long v[18];
+        for (int f = 0; f < 18; f++) {
+            char tok[32];
+            random_int(&seed, tok, time_field[f] ? 12 : 18, &v[f]);
+            int blanks = 1 + (int)(seed >> 27) % 3;
+            for (int b = 0; b < blanks; b++)
+                text[len++] = (seed >> (20 + b)) & 1 ? '\t' : ' ';
+            len += (size_t)sprintf(text + len, "%s", tok);
+        }
+        len += (size_t)sprintf(text + len, "%s", i % 7 ? "\n" : "\r\n");
+        want[i] =
+            (struct swf_rec){v[0],  v[1],  v[2],         v[3],  v[4],  (double)v[5], (double)v[6],
+                             v[7],  v[8],  (double)v[9], v[10], v[11], v[12],        v[13],
+                             v[14], v[15], v[16],        v[17], i + 1};
+    }
+    char path[32];
+    write_temp(path, text, len);
+    struct swf_trace t;
+    struct err err = {""};
+    CHECK_EQ(swf_read(path, &t, &err), 0);
+    unlink(path);
+    CHECK_EQ(t.nrecs, LINES);
+    for (size_t i = 0; i < t.nrecs && i < LINES; i++)
+        if (!rec_equal(&t.recs[i], &want[i])) {
+            CHECK(rec_equal(&t.recs[i], &want[i]));
+            break;
+        }
+    swf_free(&t);
+}
+
+/* each() for test_pipeline: records must come in file order; it fails at
+ * record fail_at (0: never). */
+struct order {
+    long n, fail_at;
+    int in_order;
+};
+
+static int count_in_order(void *ctx, const struct swf_rec *rec, struct err *err)
+{
+    struct order *o = ctx;
+    o->n++;
+    o->in_order &= rec->line == o->n + 1 && rec->id == o->n; /* line 1 is a comment */
+    if (o->n == o->fail_at)
+        return err_set(err, "each() stops at record %ld", o->n);
+    return 0;
+}
+
+/*
+ * Lines are parsed in a thread of their own, records handed over in
+ * batches (swf.c, swf_parse_piped): across many batches every record comes
+ * to each() once, in file order; a bad line is reported after every record
+ * before it went through each(); each()'s own error comes first and stops
+ * the parser, whichever of the two lies earlier in the file.
+ */
+static void test_pipeline(void)
+{
+    enum { N = 10000, BAD = 9000 };
+    size_t cap = (size_t)(N + 2) * 64, len = 0;
+    char *text = malloc(cap), path[32];
+    len += (size_t)snprintf(text + len, cap - len, "; UnixStartTime: 1000\n");
+    for (int i = 1; i <= N; i++)
+        len += (size_t)snprintf(text + len, cap - len,
+                                i == BAD ? "%d 0 0 10 1 -1 -1 1 x -1 1 1 1 -1 -1 1 -1 -1\n"
+                                         : "%d 0 0 10 1 -1 -1 1 100 -1 1 1 1 -1 -1 1 -1 -1\n",
+                                i);
+    len += (size_t)snprintf(text + len, cap - len, "; MaxProcs: 128\n");
+    struct swf_header h;
+    struct err err = {""};
+    /* The bad line, after 8,999 records. */
+    write_temp(path, text, len);
+    struct order o = {0, 0, 1};
+    CHECK_EQ(swf_scan(path, &h, count_in_order, &o, &err), -1);
+    CHECK_EQ(o.n, BAD - 1);
+    CHECK(o.in_order);
+    CHECK_HAS(err.msg, ":9001: field 9");
+    /* each() fails first, at record 5,000, the parser well ahead. */
+    o = (struct order){0, 5000, 1};
+    err = (struct err){""};
+    CHECK_EQ(swf_scan(path, &h, count_in_order, &o, &err), -1);
+    CHECK_EQ(o.n, 5000);
+    CHECK_HAS(err.msg, "each() stops at record 5000");
+    unlink(path);
+    /* All good: every record, and the header from both ends of the file. */
+    char *bad = strstr(text, "1 x -1");
+    bad[2] = '7';
+    write_temp(path, text, len);
+    o = (struct order){0, 0, 1};
+    CHECK_EQ(swf_scan(path, &h, count_in_order, &o, &err), 0);
+    CHECK_EQ(o.n, N);
+    CHECK(o.in_order);
+    CHECK_EQ(h.unix_start, 1000);
+    CHECK_EQ(h.max_procs, 128);
+    unlink(path);
+    free(text);
+}
+
 int main(void)
 {
     TEST_RUN(test_header);
@@ -451,5 +587,7 @@ int main(void)
     TEST_RUN(test_free_is_safe);
     TEST_RUN(test_real_kth_trace);
     TEST_RUN(test_decimals_as_strtod);
+    TEST_RUN(test_integers_as_strtoll);
+    TEST_RUN(test_pipeline);
     return TEST_DONE();
 }
