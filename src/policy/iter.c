@@ -198,10 +198,18 @@ static int order_holds(struct sched *s, long now)
             i = s->q.qloose_end - 1;
             continue;
         }
+        if (below && last && i < to) {
+            /* Old jobs below `last` up to the loose tail, as a run. */
+            size_t end = i < loose && loose < to ? loose : to;
+            size_t k = qgroup_add_run(g, &pb, s->q.queue, i, end);
+            if (k == end) {
+                i = end - 1;
+                continue;
+            }
+            i = k; /* a job it cannot group: looked at here */
+        }
         struct job *j = s->q.queue[i];
         if (!j)
-            continue;
-        if (below && last && i < to && qgroup_add(g, &pb, j))
             continue;
         if (moved(s, &pb, prev, j, now))
             holds = 0;
