@@ -424,6 +424,42 @@ void prio_batch_init_fresh(struct prio_batch *b, const struct prio_params *p,
     b->fresh = fresh;
 }
 
+/* Whether kept was found for p's weights: all the set-up reads of p. */
+static int setup_holds(const struct prio_setup *kept, const struct prio_params *p)
+{
+    return kept->valid && !memcmp(kept->cweight, p->cweight, sizeof kept->cweight) &&
+           !memcmp(kept->fweight, p->fweight, sizeof kept->fweight);
+}
+
+void prio_batch_init_kept(struct prio_batch *b, const struct prio_params *p,
+                          const struct prio_env *env, struct prio_fresh fresh,
+                          struct prio_setup *kept)
+{
+    if (setup_holds(kept, p)) {
+        b->p = p;
+        b->env = env;
+        b->valid = 0;
+        memcpy(b->f, kept->f, sizeof b->f);
+        memcpy(b->fc, kept->fc, sizeof b->fc);
+        memcpy(b->c, kept->c, sizeof b->c);
+        b->nf = kept->nf;
+        b->nfc = kept->nfc;
+        b->nc = kept->nc;
+    } else {
+        prio_batch_init(b, p, env);
+        memcpy(kept->cweight, p->cweight, sizeof kept->cweight);
+        memcpy(kept->fweight, p->fweight, sizeof kept->fweight);
+        memcpy(kept->f, b->f, sizeof kept->f);
+        memcpy(kept->fc, b->fc, sizeof kept->fc);
+        memcpy(kept->c, b->c, sizeof kept->c);
+        kept->nf = b->nf;
+        kept->nfc = b->nfc;
+        kept->nc = b->nc;
+        kept->valid = 1;
+    }
+    b->fresh = fresh;
+}
+
 /* sum[factor's component] += weight x capped value, for the factors fs[0..n). */
 static void sum_batch(const struct eval *e, const unsigned char *fs, int n, double *sum)
 {
