@@ -111,7 +111,7 @@ long prio_qstop_from(const struct prio_env *env, long now)
 
 /* Seconds of queue time: since qtime_start, which the engine moves according
  * to JOBPRIOACCRUALPOLICY. A start in the future counts as no queue time. */
-static double queue_seconds(const struct eval *e)
+static inline double queue_seconds(const struct eval *e)
 {
     long from = e->j->flags & JOB_QSTOP ? prio_qstop_from(e->env, e->now) : e->j->qtime_start;
     return e->now > from ? (double)(e->now - from) : 0.0;
@@ -336,7 +336,7 @@ static double weigh(const struct prio_params *p, int c, double sum)
  * -r) is floored too: "unless REJECTNEGPRIOJOBS or ENABLENEGJOBPRIORITY is
  * TRUE" no priority is below 1 (Maui 3.3.1 adds it after its floor, so
  * `setspri -r -50` gave -49 with negative priorities disabled). */
-static double assemble(const struct prio_params *p, const struct job *j, double v)
+static inline double assemble(const struct prio_params *p, const struct job *j, double v)
 {
     int floor1 = !p->reject_neg && !p->enable_neg;
     if (floor1)
@@ -527,7 +527,11 @@ static const struct prio_credpart *cred_part(struct prio_batch *b, const struct 
     };
     size_t i = creds_slot(key);
     struct prio_credpart *g = &b->slot[i];
-    if ((b->valid >> i & 1) && !memcmp(g->key, key, sizeof key))
+    /* The kept part, its key compared field by field (asked for every
+     * priority: no call, no copy). */
+    if ((b->valid >> i & 1) && g->key[CRED_USER] == j->user && g->key[CRED_GROUP] == j->group &&
+        g->key[CRED_ACCOUNT] == j->account && g->key[CRED_CLASS] == j->class_ &&
+        g->key[CRED_QOS] == j->qos)
         return g;
     if (b->fresh.creds)
         b->fresh.creds(b->fresh.ctx, j);
