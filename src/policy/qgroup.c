@@ -13,6 +13,7 @@
 void qgroup_init(struct qgroup_set *g)
 {
     g->n = 0;
+    g->kept.valid = 0;
     memset(g->used, 0, sizeof g->used);
     if (++g->gen == 0) { /* wrapped: slots of 2^32 looks ago would look current */
         memset(g->slot, 0, sizeof g->slot);

@@ -38,12 +38,23 @@ struct qgroup {
     unsigned gen;      /* the look it belongs to: other than the set's, an empty slot */
 };
 
+/* What a look grouped, for a next look that only extends it (policy/
+ * iter.c's order_holds, at the same plan): the jobs below `last` from queue
+ * entries [from, to), every one of them grouped. Set by the caller. */
+struct qgroup_kept {
+    unsigned long plan_gen;
+    const struct job *last;
+    size_t from, to;
+    int valid; /* cleared by qgroup_init */
+};
+
 struct qgroup_set {
     struct qgroup slot[QGROUP_SLOTS];
     int n;
     unsigned gen;
     uint64_t used[QGROUP_SLOTS / 64]; /* the slots of this look: no walk of all of them */
     struct qgroup *last;              /* the group of the last job added (if of this look) */
+    struct qgroup_kept kept;
 };
 
 /* Empty g for a new look (g zeroed before its first one). */
