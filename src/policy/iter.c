@@ -245,7 +245,7 @@ static int order_holds(struct sched *s, long now)
             from = i + 1;
         below |= j == last;
     }
-    g->kept = (struct qgroup_kept){s->pl.plan_gen, last, from, to, all_grouped};
+    g->kept = (struct qgroup_kept){s->pl.plan_gen, last, from, to, all_grouped && !s->el.eset};
     return holds && !(last && qgroup_any_before(g, s, &pb, last, from, to, now));
 }
 
