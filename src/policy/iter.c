@@ -220,7 +220,8 @@ static int order_holds(struct sched *s, long now)
         if (below && last && i < to) {
             /* Old jobs below `last` up to the loose tail, as a run. */
             size_t end = i < loose && loose < to ? loose : to;
-            size_t k = qgroup_add_run(g, &pb, s->q.queue, kept && i == from ? g->kept.to : i, end);
+            size_t start = kept && i == from && g->kept.to > i ? g->kept.to : i; /* kept: grouped */
+            size_t k = qgroup_add_run(g, &pb, s->q.queue, start, end);
             all_grouped &= k == end;
             if (k == end) {
                 i = end - 1;
