@@ -216,9 +216,10 @@ struct sched_lim {
 
 /* Fairshare (policy/fs.c, policy/fsacct.c). */
 struct sched_fair {
-    struct fs *fs;        /* fairshare usage and targets (policy/fs.c) */
-    int fs_caps;          /* some credential has a fairshare cap (^ or %) */
-    unsigned long fs_gen; /* iterations that brought fairshare usage up to date */
+    struct fs *fs;                /* fairshare usage and targets (policy/fs.c) */
+    int fs_caps;                  /* some credential has a fairshare cap (^ or %) */
+    unsigned long fs_gen;         /* iterations that brought fairshare usage up to date */
+    struct prio_setup *prio_kept; /* the priority batches' set-up (fsacct_batch_init) */
 };
 
 /* Eligibility (policy/elig.c, policy/eset.c): who is blocked, held or

@@ -165,6 +165,7 @@ void sched_destroy(struct sched *s)
     sort_buf_free(&s->q.sortbuf);
     qorder_destroy(s->q.ord);
     free(s->q.qg);
+    free(s->fsh.prio_kept);
     free(s);
 }
 

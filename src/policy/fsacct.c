@@ -21,6 +21,7 @@
 #include "policy/fs.h"
 #include "policy/fsacct.h"
 #include "policy/prio.h"
+#include "util/mem.h"
 
 static void job_creds(const struct job *j, const struct cred *c[CRED_NKINDS])
 {
@@ -130,10 +131,12 @@ static void fresh_creds(void *ctx, const struct job *j)
 
 void fsacct_batch_init(struct sched *s, struct prio_batch *b, const struct prio_env *env)
 {
-    if (!s->pol.prio.cweight[PRIO_FS] || fs_params(s->fsh.fs)->policy == FS_NONE)
-        prio_batch_init(b, &s->pol.prio, env);
-    else
-        prio_batch_init_fresh(b, &s->pol.prio, env, (struct prio_fresh){fresh_creds, s});
+    struct prio_fresh fresh = {NULL, NULL};
+    if (s->pol.prio.cweight[PRIO_FS] && fs_params(s->fsh.fs)->policy != FS_NONE)
+        fresh = (struct prio_fresh){fresh_creds, s};
+    if (!s->fsh.prio_kept)
+        s->fsh.prio_kept = xcalloc(1, sizeof *s->fsh.prio_kept);
+    prio_batch_init_kept(b, &s->pol.prio, env, fresh, s->fsh.prio_kept);
 }
 
 void fsacct_note_caps(struct sched *s)

@@ -168,6 +168,23 @@ static int loose_rises(struct sched *s, struct prio_batch *pb, struct qgroup_set
     return 0;
 }
 
+/*
+ * Whether g still holds the old jobs below `last` as the last look at this
+ * plan grouped them (g->kept), so that this look only adds the jobs after
+ * them. Between two looks at one plan (no full pass: any job leaving the
+ * queue, or a change to a job's priority terms, asks for one) only the
+ * scan of new jobs changed the queue, from the entry the last look stopped
+ * at; without a loose tail (its groups are asked in its middle) and with
+ * every job grouped (the others are looked at one by one).
+ */
+static int kept_holds(const struct sched *s, const struct qgroup_set *g, const struct job *last,
+                      size_t to)
+{
+    const struct qgroup_kept *k = &g->kept;
+    return k->valid && last && k->last == last && k->plan_gen == s->pl.plan_gen && !s->q.loose &&
+           !s->el.eset && k->to <= to && k->from > s->q.qhead && s->q.queue[k->from - 1] == last;
+}
+
 static int order_holds(struct sched *s, long now)
 {
     const struct job *last = s->pl.nresv      ? s->pl.resv[s->pl.nresv - 1]
@@ -191,17 +208,29 @@ static int order_holds(struct sched *s, long now)
     size_t loose = s->q.loose ? s->q.qloose : SIZE_MAX;
     if (s->q.loose)
         to = s->q.qlen;
-    qgroup_init(g);
+    int kept = kept_holds(s, g, last, to), all_grouped = 1;
+    if (!kept)
+        qgroup_init(g);
     for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
         if (i == loose && below && last) {
             holds &= !loose_rises(s, &pb, g, last, now);
             i = s->q.qloose_end - 1;
             continue;
         }
+        if (below && last && i < to) {
+            /* Old jobs below `last` up to the loose tail, as a run. */
+            size_t end = i < loose && loose < to ? loose : to;
+            size_t start = kept && i == from && g->kept.to > i ? g->kept.to : i; /* kept: grouped */
+            size_t k = qgroup_add_run(g, &pb, s->q.queue, start, end);
+            all_grouped &= k == end;
+            if (k == end) {
+                i = end - 1;
+                continue;
+            }
+            i = k; /* a job it cannot group: looked at here */
+        }
         struct job *j = s->q.queue[i];
         if (!j)
-            continue;
-        if (below && last && i < to && qgroup_add(g, &pb, j))
             continue;
         if (moved(s, &pb, prev, j, now))
             holds = 0;
@@ -217,6 +246,7 @@ static int order_holds(struct sched *s, long now)
             from = i + 1;
         below |= j == last;
     }
+    g->kept = (struct qgroup_kept){s->pl.plan_gen, last, from, to, all_grouped && !s->el.eset};
     return holds && !(last && qgroup_any_before(g, s, &pb, last, from, to, now));
 }
 

@@ -111,7 +111,7 @@ long prio_qstop_from(const struct prio_env *env, long now)
 
 /* Seconds of queue time: since qtime_start, which the engine moves according
  * to JOBPRIOACCRUALPOLICY. A start in the future counts as no queue time. */
-static double queue_seconds(const struct eval *e)
+static inline double queue_seconds(const struct eval *e)
 {
     long from = e->j->flags & JOB_QSTOP ? prio_qstop_from(e->env, e->now) : e->j->qtime_start;
     return e->now > from ? (double)(e->now - from) : 0.0;
@@ -336,7 +336,7 @@ static double weigh(const struct prio_params *p, int c, double sum)
  * -r) is floored too: "unless REJECTNEGPRIOJOBS or ENABLENEGJOBPRIORITY is
  * TRUE" no priority is below 1 (Maui 3.3.1 adds it after its floor, so
  * `setspri -r -50` gave -49 with negative priorities disabled). */
-static double assemble(const struct prio_params *p, const struct job *j, double v)
+static inline double assemble(const struct prio_params *p, const struct job *j, double v)
 {
     int floor1 = !p->reject_neg && !p->enable_neg;
     if (floor1)
@@ -424,6 +424,42 @@ void prio_batch_init_fresh(struct prio_batch *b, const struct prio_params *p,
     b->fresh = fresh;
 }
 
+/* Whether kept was found for p's weights: all the set-up reads of p. */
+static int setup_holds(const struct prio_setup *kept, const struct prio_params *p)
+{
+    return kept->valid && !memcmp(kept->cweight, p->cweight, sizeof kept->cweight) &&
+           !memcmp(kept->fweight, p->fweight, sizeof kept->fweight);
+}
+
+void prio_batch_init_kept(struct prio_batch *b, const struct prio_params *p,
+                          const struct prio_env *env, struct prio_fresh fresh,
+                          struct prio_setup *kept)
+{
+    if (setup_holds(kept, p)) {
+        b->p = p;
+        b->env = env;
+        b->valid = 0;
+        memcpy(b->f, kept->f, sizeof b->f);
+        memcpy(b->fc, kept->fc, sizeof b->fc);
+        memcpy(b->c, kept->c, sizeof b->c);
+        b->nf = kept->nf;
+        b->nfc = kept->nfc;
+        b->nc = kept->nc;
+    } else {
+        prio_batch_init(b, p, env);
+        memcpy(kept->cweight, p->cweight, sizeof kept->cweight);
+        memcpy(kept->fweight, p->fweight, sizeof kept->fweight);
+        memcpy(kept->f, b->f, sizeof kept->f);
+        memcpy(kept->fc, b->fc, sizeof kept->fc);
+        memcpy(kept->c, b->c, sizeof kept->c);
+        kept->nf = b->nf;
+        kept->nfc = b->nfc;
+        kept->nc = b->nc;
+        kept->valid = 1;
+    }
+    b->fresh = fresh;
+}
+
 /* sum[factor's component] += weight x capped value, for the factors fs[0..n). */
 static void sum_batch(const struct eval *e, const unsigned char *fs, int n, double *sum)
 {
@@ -482,6 +518,26 @@ static void fill_part(const struct prio_batch *b, const struct eval *e, struct p
 
 /* e's credentials' part: found in the batch when a job with the same
  * credentials was asked for, else found now and kept. */
+/* Slot i taken by e's job's credentials, made current first (the fresh
+ * hook). Not inlined: a miss is about one priority in three, and its frame
+ * would weigh on every hit's. */
+__attribute__((noinline)) static const struct prio_credpart *
+new_part(struct prio_batch *b, const struct eval *e, size_t i)
+{
+    const struct job *j = e->j;
+    struct prio_credpart *g = &b->slot[i];
+    if (b->fresh.creds)
+        b->fresh.creds(b->fresh.ctx, j);
+    g->key[CRED_USER] = j->user;
+    g->key[CRED_GROUP] = j->group;
+    g->key[CRED_ACCOUNT] = j->account;
+    g->key[CRED_CLASS] = j->class_;
+    g->key[CRED_QOS] = j->qos;
+    fill_part(b, e, g);
+    b->valid |= 1UL << i;
+    return g;
+}
+
 static const struct prio_credpart *cred_part(struct prio_batch *b, const struct eval *e)
 {
     const struct job *j = e->j;
@@ -491,14 +547,13 @@ static const struct prio_credpart *cred_part(struct prio_batch *b, const struct 
     };
     size_t i = creds_slot(key);
     struct prio_credpart *g = &b->slot[i];
-    if ((b->valid >> i & 1) && !memcmp(g->key, key, sizeof key))
+    /* The kept part, its key compared field by field (asked for every
+     * priority: no call, no copy). */
+    if ((b->valid >> i & 1) && g->key[CRED_USER] == j->user && g->key[CRED_GROUP] == j->group &&
+        g->key[CRED_ACCOUNT] == j->account && g->key[CRED_CLASS] == j->class_ &&
+        g->key[CRED_QOS] == j->qos)
         return g;
-    if (b->fresh.creds)
-        b->fresh.creds(b->fresh.ctx, j);
-    memcpy(g->key, key, sizeof key);
-    fill_part(b, e, g);
-    b->valid |= 1UL << i;
-    return g;
+    return new_part(b, e, i);
 }
 
 /*

@@ -89,6 +89,22 @@ void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const st
  * taken over by another combination). */
 void prio_batch_init_fresh(struct prio_batch *b, const struct prio_params *p,
                            const struct prio_env *env, struct prio_fresh fresh);
+/* prio_batch_init's set-up (the factors and components weighted), kept
+ * with the weights it was found from: found again only when they change
+ * (a batch is made at every iteration; the weights seldom change). Zeroed
+ * before its first use. */
+struct prio_setup {
+    long cweight[PRIO_NCOMP];
+    long fweight[PF_NFACTORS];
+    unsigned char f[PF_NFACTORS], fc[PF_NFACTORS], c[PRIO_NCOMP];
+    int nf, nfc, nc;
+    int valid;
+};
+/* prio_batch_init_fresh, the set-up copied from kept when kept was found
+ * for p's weights, else found and kept. */
+void prio_batch_init_kept(struct prio_batch *b, const struct prio_params *p,
+                          const struct prio_env *env, struct prio_fresh fresh,
+                          struct prio_setup *kept);
 double prio_batch_start(struct prio_batch *b, const struct job *j, long now);
 
 /* Run priority of running job j (USAGE component: CONSUMED, REMAINING,

@@ -13,6 +13,8 @@
 void qgroup_init(struct qgroup_set *g)
 {
     g->n = 0;
+    g->kept.valid = 0;
+    memset(g->used, 0, sizeof g->used);
     if (++g->gen == 0) { /* wrapped: slots of 2^32 looks ago would look current */
         memset(g->slot, 0, sizeof g->slot);
         g->gen = 1;
@@ -57,6 +59,7 @@ static struct qgroup *group_of(struct qgroup_set *g, const struct prio_batch *pb
         if (g->n >= QGROUP_MAX)
             return NULL;
         g->n++;
+        g->used[i / 64] |= (uint64_t)1 << (i % 64);
         *q = (struct qgroup){j, NULL, prio_batch_queue_time_only(pb, j), g->gen};
     }
     return q;
@@ -86,6 +89,38 @@ int qgroup_add(struct qgroup_set *g, const struct prio_batch *pb, struct job *j)
     if (better(q, j))
         q->best = j;
     return 1;
+}
+
+size_t qgroup_add_run(struct qgroup_set *g, const struct prio_batch *pb, struct job *const *v,
+                      size_t from, size_t to)
+{
+    size_t i = from;
+    while (i < to) {
+        if (!v[i]) {
+            i++;
+            continue;
+        }
+        if (!qgroup_add(g, pb, v[i]))
+            return i;
+        /* The jobs after it of the same group: qgroup_add's first case,
+         * the group's credentials and best in locals. */
+        struct qgroup *q = g->last;
+        const struct job *f = q->first;
+        struct job *best = q->best;
+        for (i++; i < to; i++) {
+            struct job *j = v[i];
+            if (!j)
+                continue;
+            if (own_state_matters(j) || j->user != f->user || j->group != f->group ||
+                j->account != f->account || j->class_ != f->class_ || j->qos != f->qos)
+                break;
+            if (q->dir > 0 ? j->qtime_start < best->qtime_start
+                           : j->qtime_start > best->qtime_start)
+                best = j;
+        }
+        q->best = best;
+    }
+    return to;
 }
 
 /* j's priority now, refreshed (pb brings the fairshare deltas up to date:
@@ -123,15 +158,18 @@ static int member_before(struct qgroup *q, struct sched *s, struct prio_batch *p
 int qgroup_any_before(struct qgroup_set *g, struct sched *s, struct prio_batch *pb,
                       const struct job *last, size_t from, size_t to, long now)
 {
-    for (size_t i = 0; i < QGROUP_SLOTS; i++) {
-        struct qgroup *q = &g->slot[i];
-        if (!in_use(g, q) || !q->best)
-            continue;
-        double p = refresh(s, pb, q->best, now);
-        if (p > last->priority)
-            return 1; /* it sorts first whatever the tie-breaks */
-        if (p == last->priority && member_before(q, s, pb, last, from, to, now))
-            return 1;
-    }
+    /* The slots in use, in slot order (the priorities refreshed before an
+     * answer are the same as a walk of every slot's). */
+    for (size_t w = 0; w < QGROUP_SLOTS / 64; w++)
+        for (uint64_t m = g->used[w]; m; m &= m - 1) {
+            struct qgroup *q = &g->slot[w * 64 + (size_t)__builtin_ctzll(m)];
+            if (!q->best)
+                continue;
+            double p = refresh(s, pb, q->best, now);
+            if (p > last->priority)
+                return 1; /* it sorts first whatever the tie-breaks */
+            if (p == last->priority && member_before(q, s, pb, last, from, to, now))
+                return 1;
+        }
     return 0;
 }

@@ -20,6 +20,9 @@
 #ifndef MOKU_POLICY_QGROUP_H
 #define MOKU_POLICY_QGROUP_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "core/job.h"
 #include "policy/prio.h"
 
@@ -35,11 +38,23 @@ struct qgroup {
     unsigned gen;      /* the look it belongs to: other than the set's, an empty slot */
 };
 
+/* What a look grouped, for a next look that only extends it (policy/
+ * iter.c's order_holds, at the same plan): the jobs below `last` from queue
+ * entries [from, to), every one of them grouped. Set by the caller. */
+struct qgroup_kept {
+    unsigned long plan_gen;
+    const struct job *last;
+    size_t from, to;
+    int valid; /* cleared by qgroup_init */
+};
+
 struct qgroup_set {
     struct qgroup slot[QGROUP_SLOTS];
     int n;
     unsigned gen;
-    struct qgroup *last; /* the group of the last job added (if of this look) */
+    uint64_t used[QGROUP_SLOTS / 64]; /* the slots of this look: no walk of all of them */
+    struct qgroup *last;              /* the group of the last job added (if of this look) */
+    struct qgroup_kept kept;
 };
 
 /* Empty g for a new look (g zeroed before its first one). */
@@ -49,6 +64,12 @@ void qgroup_init(struct qgroup_set *g);
  * priority depends on more than its queue time, or the table is full) and
  * the caller must look at it itself. */
 int qgroup_add(struct qgroup_set *g, const struct prio_batch *pb, struct job *j);
+
+/* qgroup_add for v[from, to), NULL entries skipped, up to the first job it
+ * cannot group: that one's index (qgroup_add was asked), or to. A run of
+ * one group's jobs costs a comparison of credentials each, no call. */
+size_t qgroup_add_run(struct qgroup_set *g, const struct prio_batch *pb, struct job *const *v,
+                      size_t from, size_t to);
 
 /*
  * Whether some grouped job sorts before `last` (prio_cmp) at now, with

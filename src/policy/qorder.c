@@ -20,8 +20,11 @@
  * order unless `alone` (then each is its own heap entry). */
 struct qo_group {
     struct job *first; /* its credentials */
+    struct job *tail;  /* its last job in queue order (split) */
     size_t next, end;
     int alone;
+    int unsorted; /* its jobs in queue order are not in queue-time order */
+    int resubmit; /* and, when they are, not in submission order */
 };
 
 struct qo_slot {
@@ -75,15 +78,22 @@ static size_t creds_hash(const struct job *j)
 static size_t new_group(struct qorder *o, struct job *j, int alone)
 {
     o->g = xgrow(o->g, &o->capg, o->ng + 1, sizeof *o->g);
-    o->g[o->ng] = (struct qo_group){j, 0, 0, alone};
+    o->g[o->ng] = (struct qo_group){j, NULL, 0, 0, alone, 0, 0};
     return o->ng++;
 }
 
-/* j's group: its credentials' one, or one of its own when its priority
- * depends on its own state (a system priority, a stopped queue time). */
+/* A job whose priority depends on its own state (a system priority, a
+ * stopped queue time), not on its credentials and queue time alone. */
+static int own_state_matters(const struct job *j)
+{
+    return j->sysprio_mode != SYSPRIO_NONE || (j->flags & JOB_QSTOP);
+}
+
+/* j's group: its credentials' one, or one of its own when its own state
+ * matters. */
 static size_t group_of(struct qorder *o, struct job *j)
 {
-    if (j->sysprio_mode != SYSPRIO_NONE || (j->flags & JOB_QSTOP))
+    if (own_state_matters(j))
         return new_group(o, j, 1);
     size_t i = creds_hash(j) & (o->nslot - 1);
     while (o->slot[i].gen == o->gen && !same_creds(o->g[o->slot[i].g].first, j))
@@ -138,14 +148,31 @@ static void order_group(struct sched *s, struct qorder *o, struct qo_group *q)
 {
     struct job **v = o->jobs + q->next;
     size_t n = q->end - q->next;
-    size_t k = 1;
-    while (k < n && by_qtime(&v[k - 1], &v[k]) < 0)
-        k++;
-    if (k < n)
-        sort_ptrs((void **)v, n, by_qtime, &s->q.sortbuf);
-    for (k = 1; k < n && !q->alone; k++)
+    if (!q->unsorted) { /* split saw the queue-time and submission orders */
+        q->alone |= q->resubmit;
+        return;
+    }
+    sort_ptrs((void **)v, n, by_qtime, &s->q.sortbuf);
+    for (size_t k = 1; k < n && !q->alone; k++)
         if (by_submission(v[k - 1], v[k]) > 0)
             q->alone = 1;
+}
+
+/* j joins group q after its tail, in queue order: whether that order is
+ * still the queue-time order (order_group's question), and the submission
+ * order too. */
+static void join(struct qo_group *q, struct job *j)
+{
+    const struct job *t = q->tail;
+    if (t) {
+        const struct job *const pair[2] = {t, j};
+        if (by_qtime(&pair[0], &pair[1]) >= 0)
+            q->unsorted = 1;
+        else if (by_submission(t, j) > 0)
+            q->resubmit = 1;
+    }
+    q->tail = j;
+    q->end++; /* a count until split's offsets */
 }
 
 static int before(const struct qo_head *a, const struct qo_head *b)
@@ -194,15 +221,23 @@ static void split(struct sched *s, struct qorder *o, size_t n)
     o->jobs = xgrow(o->jobs, &o->capjobs, n, sizeof *o->jobs);
     o->gid = xgrow(o->gid, &o->capgid, n, sizeof *o->gid);
     o->ng = 0;
+    size_t run = QORDER_ALONE; /* the group of the jobs just read, when shared */
+    const struct job *first = NULL;
     for (size_t i = 0; i < n; i++) {
         struct job *j = s->q.queue[i];
         /* A user's jobs often follow each other: the last one's group. */
-        size_t g = i && !o->g[o->gid[i - 1]].alone && same_creds(s->q.queue[i - 1], j) &&
-                           j->sysprio_mode == SYSPRIO_NONE && !(j->flags & JOB_QSTOP)
-                       ? o->gid[i - 1]
-                       : group_of(o, j);
+        size_t g = run;
+        if (g == QORDER_ALONE || !same_creds(first, j) || own_state_matters(j)) {
+            g = group_of(o, j);
+            run = o->g[g].alone ? QORDER_ALONE : g;
+            first = o->g[g].first;
+        }
         o->gid[i] = g;
-        o->g[g].end++; /* a count until the offsets below */
+        join(&o->g[g], j);
+    }
+    if (o->ng == 1) { /* one group: the queue as it is */
+        memcpy(o->jobs, s->q.queue, n * sizeof *o->jobs);
+        return;
     }
     size_t at = 0;
     for (size_t g = 0; g < o->ng; g++) {

@@ -1101,8 +1101,42 @@ static void test_speed(void)
     fx_free(&f);
 }
 
+/*
+ * A batch whose set-up is kept (prio_batch_init_kept) is prio_batch_init's
+ * whether the weights stayed (copied) or changed (found again): the same
+ * factors and components, and the same priorities.
+ */
+static void test_batch_kept(void)
+{
+    struct fx f;
+    fx_init(&f);
+    srand(19);
+    struct prio_setup kept = {0};
+    for (int round = 0; round < 2000; round++) {
+        if (round == 0 || rand() % 3 == 0)
+            random_weights(&f.p);
+        else if (rand() % 2)
+            f.p.fweight[rand() % PF_NFACTORS] = rand() % 3 - 1; /* one weight, maybe the same */
+        struct prio_batch want, got;
+        prio_batch_init(&want, &f.p, &f.env);
+        prio_batch_init_kept(&got, &f.p, &f.env, (struct prio_fresh){NULL, NULL}, &kept);
+        CHECK(got.p == &f.p && got.env == &f.env && got.valid == 0 && !got.fresh.creds);
+        CHECK_EQ(got.nf, want.nf);
+        CHECK_EQ(got.nfc, want.nfc);
+        CHECK_EQ(got.nc, want.nc);
+        CHECK(!memcmp(got.f, want.f, (size_t)want.nf));
+        CHECK(!memcmp(got.fc, want.fc, (size_t)want.nfc));
+        CHECK(!memcmp(got.c, want.c, (size_t)want.nc));
+        f.j.qtime_start = T0 + rand() % 20000;
+        long now = T0 + 20000 + rand() % 20000;
+        CHECK(prio_batch_start(&got, &f.j, now) == prio_start(&f.p, &f.env, &f.j, now, NULL));
+    }
+    fx_free(&f);
+}
+
 int main(void)
 {
+    TEST_RUN(test_batch_kept);
     TEST_RUN(test_default);
     TEST_RUN(test_component_weight);
     TEST_RUN(test_serv_factors);

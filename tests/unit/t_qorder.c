@@ -223,8 +223,99 @@ static void test_any_before(void)
     }
 }
 
+/* qgroup_add_run against qgroup_add job by job: the same jobs left to the
+ * caller, the same groups and bests, over queues with holes (NULL). */
+static void test_add_run(void)
+{
+    srand(11);
+    for (int round = 0; round < 300; round++) {
+        long latest;
+        struct sched *s = random_sched(&latest);
+        struct prio_env env;
+        struct prio_batch pb;
+        sched_prio_env(s, &env);
+        prio_batch_init(&pb, &s->pol.prio, &env);
+        struct job *v[NJOBS];
+        for (size_t i = 0; i < NJOBS; i++)
+            v[i] = rand() % 5 ? s->q.queue[i] : NULL;
+        size_t from = (size_t)rand() % NJOBS, to = from + (size_t)rand() % (NJOBS - from + 1);
+        struct qgroup_set *run = xcalloc(1, sizeof *run), *one = xcalloc(1, sizeof *one);
+        qgroup_init(run);
+        qgroup_init(one);
+        size_t i = from;
+        while (i < to) {
+            size_t k = qgroup_add_run(run, &pb, v, i, to);
+            for (; i < k; i++)
+                CHECK(!v[i] || qgroup_add(one, &pb, v[i]));
+            if (k < to) {
+                CHECK(v[k] != NULL);
+                CHECK(!qgroup_add(one, &pb, v[k]));
+                i = k + 1;
+            }
+        }
+        CHECK_EQ(run->n, one->n);
+        CHECK(!memcmp(run->used, one->used, sizeof run->used));
+        for (int q = 0; q < QGROUP_SLOTS; q++)
+            if (one->slot[q].gen == one->gen) {
+                CHECK(run->slot[q].first == one->slot[q].first);
+                CHECK(run->slot[q].best == one->slot[q].best);
+                CHECK_EQ(run->slot[q].dir, one->slot[q].dir);
+            }
+        free(run);
+        free(one);
+        sched_destroy(s);
+    }
+}
+
+/* A table a look kept and the next look extends (order_holds at one plan:
+ * qgroup_add_run from where the last one stopped, no qgroup_init) is the
+ * table a fresh look over the whole range builds; qgroup_init forgets
+ * what was kept. */
+static void test_kept_extends(void)
+{
+    srand(23);
+    for (int round = 0; round < 300; round++) {
+        long latest;
+        struct sched *s = random_sched(&latest);
+        struct prio_env env;
+        struct prio_batch pb;
+        sched_prio_env(s, &env);
+        prio_batch_init(&pb, &s->pol.prio, &env);
+        struct job *v[NJOBS];
+        for (size_t i = 0; i < NJOBS; i++)
+            v[i] = rand() % 5 ? s->q.queue[i] : NULL;
+        size_t from = (size_t)rand() % NJOBS, mid = from + (size_t)rand() % (NJOBS - from + 1);
+        size_t to = mid + (size_t)rand() % (NJOBS - mid + 1);
+        struct qgroup_set *ext = xcalloc(1, sizeof *ext), *whole = xcalloc(1, sizeof *whole);
+        qgroup_init(ext);
+        for (size_t i = from; i < mid; i = qgroup_add_run(ext, &pb, v, i, mid) + 1)
+            ;
+        ext->kept = (struct qgroup_kept){1, v[0], from, mid, 1};
+        for (size_t i = mid; i < to; i = qgroup_add_run(ext, &pb, v, i, to) + 1)
+            ;
+        qgroup_init(whole);
+        for (size_t i = from; i < to; i = qgroup_add_run(whole, &pb, v, i, to) + 1)
+            ;
+        CHECK_EQ(ext->n, whole->n);
+        CHECK(!memcmp(ext->used, whole->used, sizeof ext->used));
+        for (int q = 0; q < QGROUP_SLOTS; q++)
+            if (whole->slot[q].gen == whole->gen) {
+                CHECK(ext->slot[q].first == whole->slot[q].first);
+                CHECK(ext->slot[q].best == whole->slot[q].best);
+            }
+        CHECK(ext->kept.valid);
+        qgroup_init(ext);
+        CHECK(!ext->kept.valid);
+        free(ext);
+        free(whole);
+        sched_destroy(s);
+    }
+}
+
 int main(void)
 {
+    TEST_RUN(test_kept_extends);
+    TEST_RUN(test_add_run);
     TEST_RUN(test_any_before);
     TEST_RUN(test_random_queues);
     TEST_RUN(test_qgroup_generations);
