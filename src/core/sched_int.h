@@ -270,8 +270,18 @@ struct sched_plan {
     int plan_stopped;       /* BACKFILLPOLICY NONE: the plan stopped at a blocked job */
     int nresv;              /* priority reservations held in the plan */
     unsigned long plan_gen; /* full passes made: stamps the jobs a plan examined */
-    struct job **blocked;   /* jobs of this plan that could not start, in order (bypass) */
+    struct job **blocked;   /* jobs of this plan that could not start, in order (bypass), but
+                               those a quick scan noted (their job records say so) */
     size_t nblocked, capblocked;
+    /* The bypass clock (policy/iter.c): backfills counted so far, and for
+     * the jobs quick scans noted blocked, its reading when the plan of each
+     * slot ended (bp_end[k], k < bp_cur; bp_end[0] = 0 for no note). The
+     * current plan's notes are in slot bp_cur, its end not yet read. */
+    long bp_clock;
+    long *bp_end;
+    size_t capbp_end;
+    unsigned bp_cur;
+    int bp_used;       /* some job holds a note of slot bp_cur */
     struct job **resv; /* the jobs holding them */
     size_t capresv;
     int resgroup_n[SCHED_RESGROUPS]; /* reservations held per RESERVATIONDEPTH group */
@@ -623,6 +633,9 @@ int iter_force_start(struct sched *s, struct job *j, long now);
 /* j has its nodes and planned end: it runs from `from` on (usage, limits,
  * plan, running heap, statistics). */
 void iter_mark_running(struct sched *s, struct job *j, long from);
+/* Idle job j leaves the queue: what its quick-scan note owes, into its
+ * bypass count (policy/iter.c). */
+void iter_settle_bypass(struct sched *s, struct job *j);
 /* policy/alloc.c: choose nodes for j from the free processors now; 0 on
  * success (j->slots filled, node counts updated), -1 if they do not suffice. */
 int alloc_job(struct sched *s, struct job *j, long now);

@@ -154,6 +154,7 @@ void sched_destroy(struct sched *s)
     eset_free(s->el.eset);
     free(s->pl.resv);
     free(s->pl.blocked);
+    free(s->pl.bp_end);
     heap_free(&s->pl.running);
     avail_destroy(s->pl.avail);
     limits_destroy(s->lim.limits);

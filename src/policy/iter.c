@@ -265,16 +265,103 @@ static void prefetch_job(const struct job *j)
     __builtin_prefetch((const void *)(a + 47));
 }
 
+static void note_blocked(struct sched *s, struct job *j)
+{
+    s->pl.blocked =
+        xgrow(s->pl.blocked, &s->pl.capblocked, s->pl.nblocked + 1, sizeof *s->pl.blocked);
+    s->pl.blocked[s->pl.nblocked++] = j;
+}
+
 /*
- * A job was backfilled: every higher-priority job of this plan that could
- * not start and still waits has been bypassed once more (Maui's bypass
- * counter, digest §5.7; it feeds the BYPASS priority factor).
+ * Bypass counting (Maui's bypass counter, digest §5.7; it feeds the BYPASS
+ * priority factor): a backfill start adds one to every job of the plan
+ * that could not start before it and still waits. The few jobs the full
+ * path notes blocked are in s->pl.blocked and counted at each start. The
+ * many a quick scan notes are not walked at each start (the burst of
+ * 50,000 jobs walked a third of its queue at every backfill, a fifth of its
+ * CPU time). A bypass clock counts the backfills. A job noted takes its
+ * plan's slot and keeps its count less the clock's reading when noted: it
+ * is owed the backfills until its plan ends (bp_end keeps the clock's
+ * reading then), or until it leaves the queue (iter_settle_bypass). Noted
+ * again in a later plan, it adds its last plan's reading and subtracts
+ * the clock's: a few operations in a record the scan reads anyway, where a
+ * walk at each backfill read every blocked record again.
  */
+
+/* The reading j's count is kept against: 0 for no note, the clock's for a
+ * note of the current plan. */
+static long bp_reading(const struct sched *s, const struct job *j)
+{
+    if (!j->bp_slot)
+        return 0;
+    return j->bp_slot == s->pl.bp_cur ? s->pl.bp_clock : s->pl.bp_end[j->bp_slot];
+}
+
+long sched_job_bypass(const struct sched *s, const struct job *j)
+{
+    return j->bypass + bp_reading(s, j);
+}
+
+void iter_settle_bypass(struct sched *s, struct job *j)
+{
+    j->bypass += bp_reading(s, j);
+    j->bp_slot = 0;
+}
+
+/* Every note into its job's count, which is then j->bypass itself, and the
+ * slots free again. A job noted in the current plan is still owed its
+ * later backfills: it joins the jobs counted at each start. */
+static void bp_settle_all(struct sched *s)
+{
+    unsigned cur = s->pl.bp_cur;
+    for (size_t k = 0; k < s->njobs - s->jobs_base; k++) {
+        struct job *j = s->jobs[k];
+        if (!j || !j->bp_slot)
+            continue;
+        if (j->bp_slot == cur)
+            note_blocked(s, j);
+        iter_settle_bypass(s, j);
+    }
+    s->pl.bp_cur = 1;
+    s->pl.bp_used = 0;
+}
+
+/* The current plan ends (a full pass begins): the clock's reading is kept
+ * for its notes, and the next plan takes the next slot. Once the slots
+ * outnumber both 4,096 and the jobs, every note is settled and the slots
+ * start again: a walk of the jobs every as many plans, which bounds the
+ * slots by the jobs held. */
+static void bp_plan_ends(struct sched *s)
+{
+    if (!s->pl.bp_used)
+        return; /* no note in this plan: its slot serves the next */
+    s->pl.bp_end[s->pl.bp_cur] = s->pl.bp_clock;
+    s->pl.bp_used = 0;
+    if (++s->pl.bp_cur >= 4096 && s->pl.bp_cur >= s->njobs - s->jobs_base)
+        bp_settle_all(s);
+}
+
+/* Before a quick scan notes jobs: a slot for them, its reading for now the
+ * clock's (no start happens during a quick scan: a job noted twice in one
+ * plan is owed nothing in between). */
+static void bp_open(struct sched *s)
+{
+    if (!s->pl.bp_cur)
+        s->pl.bp_cur = 1;
+    s->pl.bp_end =
+        xgrow(s->pl.bp_end, &s->pl.capbp_end, (size_t)s->pl.bp_cur + 1, sizeof *s->pl.bp_end);
+    s->pl.bp_end[0] = 0;
+    s->pl.bp_end[s->pl.bp_cur] = s->pl.bp_clock;
+    s->pl.bp_used = 1;
+}
+
+/* A job was backfilled: the clock moves, and the jobs the full path noted
+ * are counted now. */
 static void count_bypass(struct sched *s)
 {
-    /* The records the scan noted long before this start are no longer in
-     * the cache: fetched ahead, as the scan does (the burst of 50,000 jobs
-     * walks about a third of its queue at each start). */
+    s->pl.bp_clock++;
+    /* The records the scan noted long before this start may no longer be
+     * in the cache: fetched ahead, as the scan does. */
     struct job **b = s->pl.blocked;
     size_t n = s->pl.nblocked, k = 0, ahead = n > SCAN_AHEAD ? n - SCAN_AHEAD : 0;
     for (; k < ahead; k++) {
@@ -285,15 +372,9 @@ static void count_bypass(struct sched *s)
         b[k]->bypass += b[k]->state == JOB_IDLE;
 }
 
-static void note_blocked(struct sched *s, struct job *j)
-{
-    s->pl.blocked =
-        xgrow(s->pl.blocked, &s->pl.capblocked, s->pl.nblocked + 1, sizeof *s->pl.blocked);
-    s->pl.blocked[s->pl.nblocked++] = j;
-}
-
 void iter_mark_running(struct sched *s, struct job *j, long from)
 {
+    iter_settle_bypass(s, j); /* after its own start's count, as the full path's notes */
     j->state = JOB_RUNNING;
     j->nstarts++;
     j->flags &= ~(unsigned)JOB_HADRESV;
@@ -376,7 +457,7 @@ static int past_threshold(const struct sched *s, const struct job *j, long now)
     long v = s->pol.resthreshvalue;
     switch (s->pol.resthresh) {
     case RT_BYPASS:
-        return j->bypass > v;
+        return sched_job_bypass(s, j) > v;
     case RT_QUEUETIME:
         return now - elig_qtime(s, j, now) > v;
     case RT_XFACTOR: {
@@ -565,8 +646,9 @@ static void quick_failed(struct quick *q, long long p, long w)
  * every RESERVATIONDEPTH group is full and the profile starts now, a job
  * that does not fit fails plan_fits (try_start changes nothing then), waits
  * (for resources when fewer are free now than it needs, else because it
- * would delay a reservation: note_wait's answers) and is noted blocked,
- * which is all the full path does for it. A job that fits takes the full
+ * would delay a reservation: note_wait's answers) and is noted blocked (in
+ * its record, not in s->pl.blocked: bypass counting, above), which is all
+ * the full path does for it. A job that fits takes the full
  * path. Nothing here starts, reserves or moves the queue, so what the loop
  * reads of the scheduler is held in locals: through the job records' stores
  * the compiler would read it again for every job.
@@ -584,14 +666,14 @@ static size_t quick_run(struct sched *s, size_t i, long now, struct quick *q)
     }
     if (q->free <= 0)
         return i; /* none free: may_defer_rest stops the scan */
-    /* Room for every job left to be noted blocked: one growth, not one
-     * check per job. */
-    s->pl.blocked =
-        xgrow(s->pl.blocked, &s->pl.capblocked, s->pl.nblocked + (n - i), sizeof *s->pl.blocked);
-    struct job **queue = s->q.queue, **blocked = s->pl.blocked;
-    size_t nb = s->pl.nblocked, ahead = n > SCAN_AHEAD ? n - SCAN_AHEAD : 0;
+    struct job **queue = s->q.queue;
+    size_t ahead = n > SCAN_AHEAD ? n - SCAN_AHEAD : 0;
     long long free = q->free;
     unsigned long gen = s->pl.plan_gen;
+    bp_open(s);
+    const long *end = s->pl.bp_end;
+    long clock = s->pl.bp_clock;
+    unsigned slot = s->pl.bp_cur;
     for (; i < n; i++) {
         struct job *j = queue[i];
         if (i < ahead)
@@ -612,9 +694,11 @@ static size_t quick_run(struct sched *s, size_t i, long now, struct quick *q)
         }
         j->wait = p > free ? WAIT_RESOURCES : WAIT_DELAYS;
         j->wait_gen = gen;
-        blocked[nb++] = j;
+        /* Noted blocked (bypass counting, above): its last note's reading
+         * in, the clock's out; no test, no branch (slot 0 reads 0). */
+        j->bypass += end[j->bp_slot] - clock;
+        j->bp_slot = slot;
     }
-    s->pl.nblocked = nb;
     return i;
 }
 
@@ -717,12 +801,14 @@ void sched_complete_plan(struct sched *s)
      * iteration's time would place jobs on processors freed later, in the
      * past. The next iteration plans afresh; until then a command sees what
      * the last one left. */
-    if (!s->pl.plan_partial || s->pl.replan)
-        return;
-    qorder_tighten(s, s->pl.last_now);
-    s->pl.completing = 1;
-    scan(s, s->pl.last_now, s->q.qscanned);
-    s->pl.completing = 0;
+    if (s->pl.plan_partial && !s->pl.replan) {
+        qorder_tighten(s, s->pl.last_now);
+        s->pl.completing = 1;
+        scan(s, s->pl.last_now, s->q.qscanned);
+        s->pl.completing = 0;
+    }
+    if (s->pl.bp_cur > 1 || s->pl.bp_used)
+        bp_settle_all(s); /* a command may read any job's bypass count (j->bypass) */
 }
 
 /* RESERVATIONPOLICY HIGHEST: jobs that held a reservation are placed again
@@ -809,6 +895,7 @@ static void hard_pass(struct sched *s, long now)
 static void full_pass(struct sched *s, long now)
 {
     s->stats.full_passes++;
+    bp_plan_ends(s);
     s->pl.plan_gen++;
     drop_reservations(s);
     if (s->rs.regions_gen != s->rs.resv_gen)
