@@ -46,6 +46,7 @@ struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm
 {
     struct sched *s = xcalloc(1, sizeof *s);
     pool_init(&s->jobpool, sizeof(struct job));
+    s->pl.bp_first = 1; /* slot 0 is no quick-scan note (policy/iter.c) */
     if (pol)
         s->pol = *pol;
     else
@@ -154,7 +155,7 @@ void sched_destroy(struct sched *s)
     eset_free(s->el.eset);
     free(s->pl.resv);
     free(s->pl.blocked);
-    free(s->pl.bp_end);
+    free(s->pl.bp);
     heap_free(&s->pl.running);
     avail_destroy(s->pl.avail);
     limits_destroy(s->lim.limits);

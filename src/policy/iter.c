@@ -283,13 +283,17 @@ static void note_blocked(struct sched *s, struct job *j)
  * path notes blocked are in s->pl.blocked and counted at each start. The
  * many a quick scan notes are not walked at each start (the burst of
  * 50,000 jobs walked a third of its queue at every backfill, a fifth of its
- * CPU time). A bypass clock counts the backfills. A job noted takes its
- * plan's slot and keeps its count less the clock's reading when noted: it
- * is owed the backfills until its plan ends (bp_end keeps the clock's
- * reading then), or until it leaves the queue (iter_settle_bypass). Noted
- * again in a later plan, it adds its last plan's reading and subtracts
- * the clock's: a few operations in a record the scan reads anyway, where a
- * walk at each backfill read every blocked record again.
+ * CPU time). A bypass clock counts the backfills. Each quick scan takes a
+ * slot for the jobs it notes; a job noted keeps the slot and its count less
+ * the clock's reading then: it is owed the backfills until its plan ends
+ * (the slot keeps the clock's reading then) or until it leaves the queue
+ * (iter_settle_bypass). Noted again in a later plan (a job is noted at most
+ * once a plan), it adds its last slot's reading and subtracts the clock's.
+ * The slot also says why its jobs wait (its plan and the processors free:
+ * fewer than a job needs, it waits for resources, else it would delay a
+ * reservation), so the scan writes two fields of a record it reads anyway,
+ * where a walk at each backfill read every blocked record again
+ * (core/sched.c's sched_wait_of reads the reason back).
  */
 
 /* The reading j's count is kept against: 0 for no note, the clock's for a
@@ -298,7 +302,7 @@ static long bp_reading(const struct sched *s, const struct job *j)
 {
     if (!j->bp_slot)
         return 0;
-    return j->bp_slot == s->pl.bp_cur ? s->pl.bp_clock : s->pl.bp_end[j->bp_slot];
+    return j->bp_slot >= s->pl.bp_first ? s->pl.bp_clock : s->pl.bp[j->bp_slot].end;
 }
 
 long sched_job_bypass(const struct sched *s, const struct job *j)
@@ -308,55 +312,55 @@ long sched_job_bypass(const struct sched *s, const struct job *j)
 
 void iter_settle_bypass(struct sched *s, struct job *j)
 {
+    j->wait = sched_wait_of(s, j, &j->wait_gen);
     j->bypass += bp_reading(s, j);
     j->bp_slot = 0;
 }
 
-/* Every note into its job's count, which is then j->bypass itself, and the
- * slots free again. A job noted in the current plan is still owed its
- * later backfills: it joins the jobs counted at each start. */
+/* Every note into its job's record, which then holds its whole bypass count
+ * and reason, and the slots free again. A job noted in the current plan is
+ * still owed its later backfills: it joins the jobs counted at each start. */
 static void bp_settle_all(struct sched *s)
 {
-    unsigned cur = s->pl.bp_cur;
     for (size_t k = 0; k < s->njobs - s->jobs_base; k++) {
         struct job *j = s->jobs[k];
         if (!j || !j->bp_slot)
             continue;
-        if (j->bp_slot == cur)
+        if (j->bp_slot >= s->pl.bp_first)
             note_blocked(s, j);
         iter_settle_bypass(s, j);
     }
-    s->pl.bp_cur = 1;
-    s->pl.bp_used = 0;
+    s->pl.bp_cur = 0;
+    s->pl.bp_first = 1;
 }
 
 /* The current plan ends (a full pass begins): the clock's reading is kept
- * for its notes, and the next plan takes the next slot. Once the slots
- * outnumber both 4,096 and the jobs, every note is settled and the slots
- * start again: a walk of the jobs every as many plans, which bounds the
- * slots by the jobs held. */
+ * in its slots, and the next plan's begin after them. Once the slots
+ * outnumber both 4,096 and the jobs, every note is settled and they start
+ * again: a walk of the jobs every as many plans, which bounds the slots by
+ * the jobs held. */
 static void bp_plan_ends(struct sched *s)
 {
-    if (!s->pl.bp_used)
-        return; /* no note in this plan: its slot serves the next */
-    s->pl.bp_end[s->pl.bp_cur] = s->pl.bp_clock;
-    s->pl.bp_used = 0;
-    if (++s->pl.bp_cur >= 4096 && s->pl.bp_cur >= s->njobs - s->jobs_base)
+    for (unsigned k = s->pl.bp_first; k <= s->pl.bp_cur; k++)
+        s->pl.bp[k].end = s->pl.bp_clock;
+    s->pl.bp_first = s->pl.bp_cur + 1;
+    if (s->pl.bp_cur >= 4096 && s->pl.bp_cur >= s->njobs - s->jobs_base)
         bp_settle_all(s);
 }
 
-/* Before a quick scan notes jobs: a slot for them, its reading for now the
- * clock's (no start happens during a quick scan: a job noted twice in one
- * plan is owed nothing in between). */
-static void bp_open(struct sched *s)
+/* A slot for the jobs a quick scan is about to note, free processors now:
+ * the plan's last one when it says the same; its reading the clock's until
+ * its plan ends. */
+static unsigned bp_open(struct sched *s, long long free)
 {
-    if (!s->pl.bp_cur)
-        s->pl.bp_cur = 1;
-    s->pl.bp_end =
-        xgrow(s->pl.bp_end, &s->pl.capbp_end, (size_t)s->pl.bp_cur + 1, sizeof *s->pl.bp_end);
-    s->pl.bp_end[0] = 0;
-    s->pl.bp_end[s->pl.bp_cur] = s->pl.bp_clock;
-    s->pl.bp_used = 1;
+    unsigned k = s->pl.bp_cur;
+    if (k >= s->pl.bp_first && s->pl.bp[k].free == free)
+        return k;
+    k = ++s->pl.bp_cur;
+    s->pl.bp = xgrow(s->pl.bp, &s->pl.capbp, (size_t)k + 1, sizeof *s->pl.bp);
+    s->pl.bp[0] = (struct bp_slot){0, 0, 0};
+    s->pl.bp[k] = (struct bp_slot){s->pl.bp_clock, free, s->pl.plan_gen};
+    return k;
 }
 
 /* A job was backfilled: the clock moves, and the jobs the full path noted
@@ -650,9 +654,9 @@ static void quick_failed(struct quick *q, long long p, long w)
  * every RESERVATIONDEPTH group is full and the profile starts now, a job
  * that does not fit fails plan_fits (try_start changes nothing then), waits
  * (for resources when fewer are free now than it needs, else because it
- * would delay a reservation: note_wait's answers) and is noted blocked (in
- * its record, not in s->pl.blocked: bypass counting, above), which is all
- * the full path does for it. A job that fits takes the full
+ * would delay a reservation: note_wait's answers, which its note's slot
+ * gives) and is noted blocked (in its record, not in s->pl.blocked: bypass
+ * counting, above), which is all the full path does for it. A job that fits takes the full
  * path. Nothing here starts, reserves or moves the queue, so what the loop
  * reads of the scheduler is held in locals: through the job records' stores
  * the compiler would read it again for every job.
@@ -673,11 +677,9 @@ static size_t quick_run(struct sched *s, size_t i, long now, struct quick *q)
     struct job **queue = s->q.queue;
     size_t ahead = n > SCAN_AHEAD ? n - SCAN_AHEAD : 0;
     long long free = q->free;
-    unsigned long gen = s->pl.plan_gen;
-    bp_open(s);
-    const long *end = s->pl.bp_end;
+    unsigned slot = bp_open(s, q->free);
+    const struct bp_slot *bp = s->pl.bp;
     long clock = s->pl.bp_clock;
-    unsigned slot = s->pl.bp_cur;
     for (; i < n; i++) {
         struct job *j = queue[i];
         if (i < ahead)
@@ -696,11 +698,10 @@ static size_t quick_run(struct sched *s, size_t i, long now, struct quick *q)
             else if (plan_fits(s, j, now))
                 break;
         }
-        j->wait = p > free ? WAIT_RESOURCES : WAIT_DELAYS;
-        j->wait_gen = gen;
-        /* Noted blocked (bypass counting, above): its last note's reading
-         * in, the clock's out; no test, no branch (slot 0 reads 0). */
-        j->bypass += end[j->bp_slot] - clock;
+        /* Noted blocked, in its record (bypass counting, above): its last
+         * note's reading in, the clock's out; no test, no branch (slot 0
+         * reads 0). The slot says why it waits. */
+        j->bypass += bp[j->bp_slot].end - clock;
         j->bp_slot = slot;
     }
     return i;
@@ -811,8 +812,8 @@ void sched_complete_plan(struct sched *s)
         scan(s, s->pl.last_now, s->q.qscanned);
         s->pl.completing = 0;
     }
-    if (s->pl.bp_cur > 1 || s->pl.bp_used)
-        bp_settle_all(s); /* a command may read any job's bypass count (j->bypass) */
+    if (s->pl.bp_cur)
+        bp_settle_all(s); /* a command may read any job's record */
 }
 
 /* RESERVATIONPOLICY HIGHEST: jobs that held a reservation are placed again

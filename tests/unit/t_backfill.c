@@ -373,8 +373,9 @@ static void test_bypass_counts(void)
  * same workload on two schedulers, FIRSTFIT with RESERVATIONDEPTH 1, one
  * with BACKFILLDEPTH above any queue's length (the same starts, no quick
  * scan). Twins' jobs of one index must be in the same state with the same
- * count after every iteration; after sched_complete_plan (what a command
- * calls first) the record's own count must be the whole of it.
+ * count and the same reason to wait after every iteration; after
+ * sched_complete_plan (what a command calls first) the record's own count
+ * must be the whole of it.
  */
 #define TWIN_JOBS 200
 
@@ -419,7 +420,8 @@ static void twin_advance(struct twin *t, long idle)
                 sched_job_ended(t->s[k], t->j[k][i], t->now);
 }
 
-/* Whether the twins agree; after sched_complete_plan, j->bypass itself. */
+/* Whether the twins agree: states, bypass counts (after sched_complete_plan,
+ * j->bypass itself) and why the waiting ones wait. */
 static int twin_agree(struct twin *t, int complete)
 {
     int ok = 1;
@@ -428,7 +430,8 @@ static int twin_agree(struct twin *t, int complete)
     for (int i = 0; i < t->n; i++) {
         const struct job *a = t->j[0][i], *b = t->j[1][i];
         long na = complete ? a->bypass : sched_job_bypass(t->s[0], a);
-        ok &= a->state == b->state && na == sched_job_bypass(t->s[1], b) && b->bp_slot == 0;
+        ok &= a->state == b->state && na == sched_job_bypass(t->s[1], b) && b->bp_slot == 0 &&
+              sched_job_wait(t->s[0], a) == sched_job_wait(t->s[1], b);
     }
     return ok;
 }
@@ -487,9 +490,9 @@ static void test_bypass_notes_random(void)
 }
 
 /*
- * The notes' slots are reused once more plans than 4,096 and than the jobs
- * held have ended (every note settled, then): 12,000 plans over a queue of
- * about 40 jobs, one short job backfilled in each of most plans.
+ * The notes' slots are reused once 4,096 and more than the jobs held are
+ * taken (every note settled, then): 6,000 plans over a queue of about 30
+ * jobs, a short job backfilled every 60th.
  */
 static void test_bypass_slots_reused(void)
 {
@@ -518,7 +521,7 @@ static void test_bypass_slots_reused(void)
     }
     CHECK(ok);
     CHECK(twin_agree(&t, 1));
-    CHECK(reused && most == 4095); /* slots 1 to 4,095 used, then started again */
+    CHECK(reused && most == 4096); /* slots 1 to 4,096 used, then started again */
     for (int k = 0; k < 2; k++)
         sched_destroy(t.s[k]);
 }
