@@ -156,20 +156,25 @@ struct job_host {
 
 struct job {
     /* What a scan of a long queue reads or writes for nearly every waiting
-     * job (policy/iter.c's quick_run, count_bypass), kept together in the
-     * first 48 bytes: one cache line, or two when malloc's 16-byte alignment
-     * puts the record's start late in a line (records aligned on a line cost
-     * HPC2N's replay 11 MB of heap for no measurable gain). Spread over five
-     * lines, the scan of 50,000 waiting jobs waited on memory (issue 31). */
+     * job (policy/iter.c's quick_run), kept together in the first 48 bytes:
+     * one cache line, or two when malloc's 16-byte alignment puts the
+     * record's start late in a line (records aligned on a line cost HPC2N's
+     * replay 11 MB of heap for no measurable gain). Spread over five lines,
+     * the scan of 50,000 waiting jobs waited on memory (issue 31). */
     int tasks;
     int procs_per_task;
     long walltime;
     unsigned flags;
-    enum job_state state;
     enum job_wait wait; /* idle: why not running, as of plan wait_gen */
     int exclusive;      /* job_spec.exclusive */
+    unsigned bp_slot;   /* see bypass */
     unsigned long wait_gen;
-    long bypass; /* times a lower-priority job was backfilled ahead of it */
+    /* Times a lower-priority job was backfilled ahead of it (Maui's bypass
+     * count, sched_job_bypass) when bp_slot is 0. Otherwise a quick scan
+     * noted it blocked in the plan of slot bp_slot, and the count is bypass
+     * plus the bypass clock's reading at that plan's end (policy/iter.c). */
+    long bypass;
+    enum job_state state;
 
     char *name;
     size_t order; /* submission sequence number: the final tie-breaker */

@@ -181,12 +181,25 @@ int sched_order_is_static(const struct sched *s)
     return s->prio_static && !s->cred_weights && !s->el.nsysprio;
 }
 
+enum job_wait sched_wait_of(const struct sched *s, const struct job *j, unsigned long *gen)
+{
+    const struct bp_slot *b = j->bp_slot ? &s->pl.bp[j->bp_slot] : NULL;
+    if (b && b->gen >= j->wait_gen) {
+        *gen = b->gen;
+        return job_procs(j) > b->free ? WAIT_RESOURCES : WAIT_DELAYS;
+    }
+    *gen = j->wait_gen;
+    return j->wait;
+}
+
 enum job_wait sched_job_wait(const struct sched *s, const struct job *j)
 {
     if (j->state != JOB_IDLE)
         return WAIT_NONE;
-    if (j->wait_gen == s->pl.plan_gen && j->wait != WAIT_NONE)
-        return j->wait;
+    unsigned long gen;
+    enum job_wait w = sched_wait_of(s, j, &gen);
+    if (gen == s->pl.plan_gen && w != WAIT_NONE)
+        return w;
     /* Not reached by the last plan: it stopped (strict order) or ran out of
      * processors before this job. */
     return s->pl.plan_stopped ? WAIT_PRIORITY : WAIT_RESOURCES;

@@ -278,8 +278,18 @@ struct sched_plan {
     int plan_stopped;       /* BACKFILLPOLICY NONE: the plan stopped at a blocked job */
     int nresv;              /* priority reservations held in the plan */
     unsigned long plan_gen; /* full passes made: stamps the jobs a plan examined */
-    struct job **blocked;   /* jobs of this plan that could not start, in order (bypass) */
+    struct job **blocked;   /* jobs of this plan that could not start, in order (bypass), but
+                               those a quick scan noted (their job records say so) */
     size_t nblocked, capblocked;
+    /* The bypass clock (policy/iter.c): backfills counted so far. Each
+     * quick scan's notes take a slot (bp[k], 0 < k <= bp_cur; bp[0]: no
+     * note): the plan and the free processors it noted them under, and the
+     * clock's reading when that plan ended. Slots from bp_first on are the
+     * current plan's, whose end is not yet read. */
+    long bp_clock;
+    struct bp_slot *bp;
+    size_t capbp;
+    unsigned bp_cur, bp_first;
     struct job **resv; /* the jobs holding them */
     size_t capresv;
     int resgroup_n[SCHED_RESGROUPS]; /* reservations held per RESERVATIONDEPTH group */
@@ -316,6 +326,13 @@ struct sched_plan {
 };
 
 struct dep_past;
+
+/* A slot of quick-scan notes (policy/iter.c). */
+struct bp_slot {
+    long end;          /* the bypass clock when its plan ended (or when noted) */
+    long long free;    /* processors free now when noted: why its jobs wait */
+    unsigned long gen; /* its plan */
+};
 
 struct sched {
     struct sched_policy pol;
@@ -372,6 +389,10 @@ struct sched {
 int sched_order_is_static(const struct sched *s);
 /* Close the queue's holes (started and parked jobs' NULLs). */
 void sched_compact_queue(struct sched *s);
+/* Why idle job j waits and the plan that found it (*gen): its record's
+ * reason, or a later quick-scan note's, which its slot gives (the
+ * processors free then against the job's: policy/iter.c). */
+enum job_wait sched_wait_of(const struct sched *s, const struct job *j, unsigned long *gen);
 /* The name of the QOS a job with credentials c (user, group, account,
  * class) asking for `want` gets (sched_submit's rule); NULL for DEFAULT.
  * Looks only: creates nothing. */
@@ -631,6 +652,10 @@ int iter_force_start(struct sched *s, struct job *j, long now);
 /* j has its nodes and planned end: it runs from `from` on (usage, limits,
  * plan, running heap, statistics). */
 void iter_mark_running(struct sched *s, struct job *j, long from);
+/* Idle job j leaves the queue: what its quick-scan note owes, into its
+ * bypass count, and why it waited, into j->wait (policy/iter.c). */
+void iter_settle_bypass(struct sched *s, struct job *j);
+
 /* policy/alloc.c: choose nodes for j from the free processors now; 0 on
  * success (j->slots filled, node counts updated), -1 if they do not suffice. */
 int alloc_job(struct sched *s, struct job *j, long now);

@@ -281,7 +281,7 @@ void djrec_save(struct dmn *d, struct djob *dj);
 int djrec_warm(struct dmn *d, struct djob *dj, struct err *err);
 /* Whether djrec_save would write anything the record does not hold: the
  * engine's holds, system priority, bypass or defer counts differ from it. */
-int djrec_stale(const struct djob *dj);
+int djrec_stale(const struct dmn *d, const struct djob *dj);
 /* A commit in the middle of an iteration failed: what the iteration did
  * before it is not in the database (the ends it recorded keep their spool
  * directories, so they are found again), and the engine is rebuilt once the

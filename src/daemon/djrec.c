@@ -14,7 +14,7 @@ void djrec_save(struct dmn *d, struct djob *dj)
         dj->rec.holds = dj->j->holds;
         dj->rec.sysprio_mode = (int)dj->j->sysprio_mode;
         dj->rec.sysprio = dj->j->sysprio;
-        dj->rec.bypass = dj->j->bypass;
+        dj->rec.bypass = sched_job_bypass(d->s, dj->j);
         dj->rec.defercount = dj->j->defercount;
     }
     if ((dj->lean ? store_job_put_lean : store_job_put)(d->st, &dj->rec, &e) < 0)
@@ -46,11 +46,11 @@ int djrec_warm(struct dmn *d, struct djob *dj, struct err *err)
     return 0;
 }
 
-int djrec_stale(const struct djob *dj)
+int djrec_stale(const struct dmn *d, const struct djob *dj)
 {
     const struct job *j = dj->j;
     return j && (dj->rec.holds != j->holds || dj->rec.sysprio_mode != (int)j->sysprio_mode ||
-                 dj->rec.sysprio != j->sysprio || dj->rec.bypass != j->bypass ||
+                 dj->rec.sysprio != j->sysprio || dj->rec.bypass != sched_job_bypass(d->s, j) ||
                  dj->rec.defercount != j->defercount);
 }
 

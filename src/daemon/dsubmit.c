@@ -452,7 +452,7 @@ json_t *dsubmit_job(struct dmn *d, const struct peer *client, const json_t *job,
      * id or the engine set a hold or priority of its own (a dependency):
      * writing it again was a tenth of a submission's time (issue 31). */
     join_streams(&q, &dj->rec);
-    if (q.join != QSUB_JOIN_NONE || djrec_stale(dj))
+    if (q.join != QSUB_JOIN_NONE || djrec_stale(d, dj))
         djrec_save(d, dj);
     store_event(d->st, now, dj->rec.id, "submit", p->user, NULL);
     qsub_free(&q);

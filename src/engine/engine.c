@@ -46,6 +46,7 @@ struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm
 {
     struct sched *s = xcalloc(1, sizeof *s);
     pool_init(&s->jobpool, sizeof(struct job));
+    s->pl.bp_first = 1; /* slot 0 is no quick-scan note (policy/iter.c) */
     if (pol)
         s->pol = *pol;
     else
@@ -158,6 +159,7 @@ void sched_destroy(struct sched *s)
     eset_free(s->el.eset);
     free(s->pl.resv);
     free(s->pl.blocked);
+    free(s->pl.bp);
     heap_free(&s->pl.running);
     avail_destroy(s->pl.avail);
     limits_destroy(s->lim.limits);
@@ -187,6 +189,7 @@ static void parse_features(char ***list, size_t *n, const char *text)
 
 static void append_node(struct sched *s, const struct node_spec *spec)
 {
+    size_t had = s->nt.capnodes;
     s->nt.nodes = xgrow(s->nt.nodes, &s->nt.capnodes, s->nt.nnodes + 1, sizeof *s->nt.nodes);
     struct node *n = &s->nt.nodes[s->nt.nnodes];
     *n = (struct node){
@@ -207,18 +210,24 @@ static void append_node(struct sched *s, const struct node_spec *spec)
     /* The key is the node's own heap string, which stays put when the node
      * table is reallocated. */
     strmap_put(&s->nt.nodes_byname, n->name, s->nt.nnodes);
-    size_t words = (s->nt.nnodes + 64) / 64;
-    s->nt.freemap = xrealloc(s->nt.freemap, words * sizeof *s->nt.freemap);
-    if (s->nt.nnodes % 64 == 0)
+    /* The free map grows a word every 64 nodes, the per-node arrays with the
+     * table: eight reallocations for every node were 5 % of a burst's
+     * replay on 100,000 nodes (bench/burst.sh, JOBS=10000). */
+    if (s->nt.nnodes % 64 == 0) {
+        size_t words = s->nt.nnodes / 64 + 1;
+        s->nt.freemap = xrealloc(s->nt.freemap, words * sizeof *s->nt.freemap);
         s->nt.freemap[words - 1] = 0;
-    s->nt.node_cap = xrealloc(s->nt.node_cap, s->nt.capnodes * sizeof *s->nt.node_cap);
-    s->nt.node_used = xrealloc(s->nt.node_used, s->nt.capnodes * sizeof *s->nt.node_used);
-    s->nt.node_jobs = xrealloc(s->nt.node_jobs, s->nt.capnodes * sizeof *s->nt.node_jobs);
-    s->nt.node_user = xrealloc(s->nt.node_user, s->nt.capnodes * sizeof *s->nt.node_user);
-    s->nt.node_mem_cap = xrealloc(s->nt.node_mem_cap, s->nt.capnodes * sizeof *s->nt.node_mem_cap);
-    s->nt.node_mem_used =
-        xrealloc(s->nt.node_mem_used, s->nt.capnodes * sizeof *s->nt.node_mem_used);
-    s->nt.node_excl = xrealloc(s->nt.node_excl, s->nt.capnodes * sizeof *s->nt.node_excl);
+    }
+    if (s->nt.capnodes != had) {
+        size_t c = s->nt.capnodes;
+        s->nt.node_cap = xrealloc(s->nt.node_cap, c * sizeof *s->nt.node_cap);
+        s->nt.node_used = xrealloc(s->nt.node_used, c * sizeof *s->nt.node_used);
+        s->nt.node_jobs = xrealloc(s->nt.node_jobs, c * sizeof *s->nt.node_jobs);
+        s->nt.node_user = xrealloc(s->nt.node_user, c * sizeof *s->nt.node_user);
+        s->nt.node_mem_cap = xrealloc(s->nt.node_mem_cap, c * sizeof *s->nt.node_mem_cap);
+        s->nt.node_mem_used = xrealloc(s->nt.node_mem_used, c * sizeof *s->nt.node_mem_used);
+        s->nt.node_excl = xrealloc(s->nt.node_excl, c * sizeof *s->nt.node_excl);
+    }
     s->nt.node_mem_used[s->nt.nnodes] = 0;
     s->nt.node_excl[s->nt.nnodes] = 0;
     s->nt.node_cap[s->nt.nnodes] = n->state == NODE_UP ? n->procs : 0;

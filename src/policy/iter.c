@@ -86,16 +86,20 @@ static void drop_reservations(struct sched *s)
 
 /*
  * Close the holes that started jobs left in the queue — but only once they
- * are at least half of it, so that a pass costs what it scans and not the
- * whole queue (under strict FCFS a pass may look at one job). Leading holes
- * are skipped for good by moving qhead.
+ * are a thirty-second of the waiting jobs and at least 256, so that a pass
+ * costs what it scans and not the whole queue (under strict FCFS a pass may
+ * look at one job): closing them moves pointers only, about 32 for each
+ * start, where a scan of a long queue steps over every hole at every pass
+ * (a burst of 10,000 jobs stepped over 12.7 million holes, a quarter of its
+ * steps, when they waited to be half of the queue). Leading holes are
+ * skipped for good by moving qhead.
  */
 static void compact_queue(struct sched *s)
 {
     while (s->q.qhead < s->q.qlen && !s->q.queue[s->q.qhead])
         s->q.qhead++;
     size_t holes = s->q.qlen - s->q.qidle; /* leading ones too: the array must shrink */
-    if (holes >= s->q.qidle && holes >= 1024)
+    if (holes * 32 >= s->q.qidle && holes >= 256)
         sched_compact_queue(s);
 }
 
@@ -295,16 +299,107 @@ static void prefetch_job(const struct job *j)
     __builtin_prefetch((const void *)(a + 47));
 }
 
+static void note_blocked(struct sched *s, struct job *j)
+{
+    s->pl.blocked =
+        xgrow(s->pl.blocked, &s->pl.capblocked, s->pl.nblocked + 1, sizeof *s->pl.blocked);
+    s->pl.blocked[s->pl.nblocked++] = j;
+}
+
 /*
- * A job was backfilled: every higher-priority job of this plan that could
- * not start and still waits has been bypassed once more (Maui's bypass
- * counter, digest §5.7; it feeds the BYPASS priority factor).
+ * Bypass counting (Maui's bypass counter, digest §5.7; it feeds the BYPASS
+ * priority factor): a backfill start adds one to every job of the plan
+ * that could not start before it and still waits. The few jobs the full
+ * path notes blocked are in s->pl.blocked and counted at each start. The
+ * many a quick scan notes are not walked at each start (the burst of
+ * 50,000 jobs walked a third of its queue at every backfill, a fifth of its
+ * CPU time). A bypass clock counts the backfills. Each quick scan takes a
+ * slot for the jobs it notes; a job noted keeps the slot and its count less
+ * the clock's reading then: it is owed the backfills until its plan ends
+ * (the slot keeps the clock's reading then) or until it leaves the queue
+ * (iter_settle_bypass). Noted again in a later plan (a job is noted at most
+ * once a plan), it adds its last slot's reading and subtracts the clock's.
+ * The slot also says why its jobs wait (its plan and the processors free:
+ * fewer than a job needs, it waits for resources, else it would delay a
+ * reservation), so the scan writes two fields of a record it reads anyway,
+ * where a walk at each backfill read every blocked record again
+ * (core/sched.c's sched_wait_of reads the reason back).
  */
+
+/* The reading j's count is kept against: 0 for no note, the clock's for a
+ * note of the current plan. */
+static long bp_reading(const struct sched *s, const struct job *j)
+{
+    if (!j->bp_slot)
+        return 0;
+    return j->bp_slot >= s->pl.bp_first ? s->pl.bp_clock : s->pl.bp[j->bp_slot].end;
+}
+
+long sched_job_bypass(const struct sched *s, const struct job *j)
+{
+    return j->bypass + bp_reading(s, j);
+}
+
+void iter_settle_bypass(struct sched *s, struct job *j)
+{
+    j->wait = sched_wait_of(s, j, &j->wait_gen);
+    j->bypass += bp_reading(s, j);
+    j->bp_slot = 0;
+}
+
+/* Every note into its job's record, which then holds its whole bypass count
+ * and reason, and the slots free again. A job noted in the current plan is
+ * still owed its later backfills: it joins the jobs counted at each start. */
+static void bp_settle_all(struct sched *s)
+{
+    for (size_t k = 0; k < s->njobs - s->jobs_base; k++) {
+        struct job *j = s->jobs[k];
+        if (!j || !j->bp_slot)
+            continue;
+        if (j->bp_slot >= s->pl.bp_first)
+            note_blocked(s, j);
+        iter_settle_bypass(s, j);
+    }
+    s->pl.bp_cur = 0;
+    s->pl.bp_first = 1;
+}
+
+/* The current plan ends (a full pass begins): the clock's reading is kept
+ * in its slots, and the next plan's begin after them. Once the slots
+ * outnumber both 4,096 and the jobs, every note is settled and they start
+ * again: a walk of the jobs every as many plans, which bounds the slots by
+ * the jobs held. */
+static void bp_plan_ends(struct sched *s)
+{
+    for (unsigned k = s->pl.bp_first; k <= s->pl.bp_cur; k++)
+        s->pl.bp[k].end = s->pl.bp_clock;
+    s->pl.bp_first = s->pl.bp_cur + 1;
+    if (s->pl.bp_cur >= 4096 && s->pl.bp_cur >= s->njobs - s->jobs_base)
+        bp_settle_all(s);
+}
+
+/* A slot for the jobs a quick scan is about to note, free processors now:
+ * the plan's last one when it says the same; its reading the clock's until
+ * its plan ends. */
+static unsigned bp_open(struct sched *s, long long free)
+{
+    unsigned k = s->pl.bp_cur;
+    if (k >= s->pl.bp_first && s->pl.bp[k].free == free)
+        return k;
+    k = ++s->pl.bp_cur;
+    s->pl.bp = xgrow(s->pl.bp, &s->pl.capbp, (size_t)k + 1, sizeof *s->pl.bp);
+    s->pl.bp[0] = (struct bp_slot){0, 0, 0};
+    s->pl.bp[k] = (struct bp_slot){s->pl.bp_clock, free, s->pl.plan_gen};
+    return k;
+}
+
+/* A job was backfilled: the clock moves, and the jobs the full path noted
+ * are counted now. */
 static void count_bypass(struct sched *s)
 {
-    /* The records the scan noted long before this start are no longer in
-     * the cache: fetched ahead, as the scan does (the burst of 50,000 jobs
-     * walks about a third of its queue at each start). */
+    s->pl.bp_clock++;
+    /* The records the scan noted long before this start may no longer be
+     * in the cache: fetched ahead, as the scan does. */
     struct job **b = s->pl.blocked;
     size_t n = s->pl.nblocked, k = 0, ahead = n > SCAN_AHEAD ? n - SCAN_AHEAD : 0;
     for (; k < ahead; k++) {
@@ -315,15 +410,9 @@ static void count_bypass(struct sched *s)
         b[k]->bypass += b[k]->state == JOB_IDLE;
 }
 
-static void note_blocked(struct sched *s, struct job *j)
-{
-    s->pl.blocked =
-        xgrow(s->pl.blocked, &s->pl.capblocked, s->pl.nblocked + 1, sizeof *s->pl.blocked);
-    s->pl.blocked[s->pl.nblocked++] = j;
-}
-
 void iter_mark_running(struct sched *s, struct job *j, long from)
 {
+    iter_settle_bypass(s, j); /* after its own start's count, as the full path's notes */
     j->state = JOB_RUNNING;
     j->nstarts++;
     j->flags &= ~(unsigned)JOB_HADRESV;
@@ -406,7 +495,7 @@ static int past_threshold(const struct sched *s, const struct job *j, long now)
     long v = s->pol.resthreshvalue;
     switch (s->pol.resthresh) {
     case RT_BYPASS:
-        return j->bypass > v;
+        return sched_job_bypass(s, j) > v;
     case RT_QUEUETIME:
         return now - elig_qtime(s, j, now) > v;
     case RT_XFACTOR: {
@@ -595,8 +684,9 @@ static void quick_failed(struct quick *q, long long p, long w)
  * every RESERVATIONDEPTH group is full and the profile starts now, a job
  * that does not fit fails plan_fits (try_start changes nothing then), waits
  * (for resources when fewer are free now than it needs, else because it
- * would delay a reservation: note_wait's answers) and is noted blocked,
- * which is all the full path does for it. A job that fits takes the full
+ * would delay a reservation: note_wait's answers, which its note's slot
+ * gives) and is noted blocked (in its record, not in s->pl.blocked: bypass
+ * counting, above), which is all the full path does for it. A job that fits takes the full
  * path. Nothing here starts, reserves or moves the queue, so what the loop
  * reads of the scheduler is held in locals: through the job records' stores
  * the compiler would read it again for every job.
@@ -614,14 +704,12 @@ static size_t quick_run(struct sched *s, size_t i, long now, struct quick *q)
     }
     if (q->free <= 0)
         return i; /* none free: may_defer_rest stops the scan */
-    /* Room for every job left to be noted blocked: one growth, not one
-     * check per job. */
-    s->pl.blocked =
-        xgrow(s->pl.blocked, &s->pl.capblocked, s->pl.nblocked + (n - i), sizeof *s->pl.blocked);
-    struct job **queue = s->q.queue, **blocked = s->pl.blocked;
-    size_t nb = s->pl.nblocked, ahead = n > SCAN_AHEAD ? n - SCAN_AHEAD : 0;
+    struct job **queue = s->q.queue;
+    size_t ahead = n > SCAN_AHEAD ? n - SCAN_AHEAD : 0;
     long long free = q->free;
-    unsigned long gen = s->pl.plan_gen;
+    unsigned slot = bp_open(s, q->free);
+    const struct bp_slot *bp = s->pl.bp;
+    long clock = s->pl.bp_clock;
     for (; i < n; i++) {
         struct job *j = queue[i];
         if (i < ahead)
@@ -640,11 +728,12 @@ static size_t quick_run(struct sched *s, size_t i, long now, struct quick *q)
             else if (plan_fits(s, j, now))
                 break;
         }
-        j->wait = p > free ? WAIT_RESOURCES : WAIT_DELAYS;
-        j->wait_gen = gen;
-        blocked[nb++] = j;
+        /* Noted blocked, in its record (bypass counting, above): its last
+         * note's reading in, the clock's out; no test, no branch (slot 0
+         * reads 0). The slot says why it waits. */
+        j->bypass += bp[j->bp_slot].end - clock;
+        j->bp_slot = slot;
     }
-    s->pl.nblocked = nb;
     return i;
 }
 
@@ -747,12 +836,14 @@ void sched_complete_plan(struct sched *s)
      * iteration's time would place jobs on processors freed later, in the
      * past. The next iteration plans afresh; until then a command sees what
      * the last one left. */
-    if (!s->pl.plan_partial || s->pl.replan)
-        return;
-    qorder_tighten(s, s->pl.last_now);
-    s->pl.completing = 1;
-    scan(s, s->pl.last_now, s->q.qscanned);
-    s->pl.completing = 0;
+    if (s->pl.plan_partial && !s->pl.replan) {
+        qorder_tighten(s, s->pl.last_now);
+        s->pl.completing = 1;
+        scan(s, s->pl.last_now, s->q.qscanned);
+        s->pl.completing = 0;
+    }
+    if (s->pl.bp_cur)
+        bp_settle_all(s); /* a command may read any job's record */
 }
 
 /* RESERVATIONPOLICY HIGHEST: jobs that held a reservation are placed again
@@ -839,6 +930,7 @@ static void hard_pass(struct sched *s, long now)
 static void full_pass(struct sched *s, long now)
 {
     s->stats.full_passes++;
+    bp_plan_ends(s);
     s->pl.plan_gen++;
     drop_reservations(s);
     if (s->rs.regions_gen != s->rs.resv_gen)

@@ -13,4 +13,9 @@
  * free. Commands call this before they look (the command layer does). */
 void sched_complete_plan(struct sched *s);
 
+/* Times a lower-priority job was backfilled ahead of waiting job j (Maui's
+ * bypass count): its record's count and what its last quick-scan note still
+ * owes (policy/iter.c). */
+long sched_job_bypass(const struct sched *s, const struct job *j);
+
 #endif

@@ -32,6 +32,7 @@ void queue_left(struct job *j)
 /* Take idle job j out of the queue's bookkeeping (it leaves the queue). */
 void queue_leave(struct sched *s, struct job *j)
 {
+    iter_settle_bypass(s, j);
     for (size_t i = s->q.qhead; i < s->q.qlen && !eset_parked(s, j); i++)
         if (s->q.queue[i] == j) {
             s->q.queue[i] = NULL;

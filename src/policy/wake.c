@@ -157,8 +157,9 @@ static int crossing_matters(const struct sched *s)
         const struct job *j = s->q.queue[i];
         if (!j || (j->flags & JOB_BLOCKED) || job_procs(j) > free_now)
             continue;
-        if (strict ||
-            ((j->wait == WAIT_DELAYS || j->wait == WAIT_REJECTED) && j->wait_gen == s->pl.plan_gen))
+        unsigned long gen;
+        enum job_wait w = sched_wait_of(s, j, &gen);
+        if (strict || ((w == WAIT_DELAYS || w == WAIT_REJECTED) && gen == s->pl.plan_gen))
             return 1;
     }
     return 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cfg/cfg.h"
+#include "core/sched_int.h"
 #include "engine/engine.h"
 #include "test.h"
 
@@ -366,6 +367,166 @@ static void test_bypass_counts(void)
 }
 
 /*
+ * Bypass counts through the quick scan's notes (policy/iter.c: a job noted
+ * is owed the backfills of its plan, read from a clock, not counted at each
+ * start) against the full path, which counts every backfill at once: the
+ * same workload on two schedulers, FIRSTFIT with RESERVATIONDEPTH 1, one
+ * with BACKFILLDEPTH above any queue's length (the same starts, no quick
+ * scan). Twins' jobs of one index must be in the same state with the same
+ * count and the same reason to wait after every iteration; after
+ * sched_complete_plan (what a command calls first) the record's own count
+ * must be the whole of it.
+ */
+#define TWIN_JOBS 200
+
+struct twin {
+    struct sched *s[2];
+    struct job *j[2][TWIN_JOBS];
+    long run[TWIN_JOBS];
+    int n;
+    long now;
+};
+
+static void twin_init(struct twin *t, int procs)
+{
+    t->s[0] = world("BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\n", procs);
+    t->s[1] =
+        world("BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\nBACKFILLDEPTH 1000000\n", procs);
+    t->n = 0;
+    t->now = 0;
+}
+
+static void twin_submit(struct twin *t, int procs, long wall, long run)
+{
+    char name[16];
+    snprintf(name, sizeof name, "j%d", t->n);
+    for (int k = 0; k < 2; k++)
+        t->j[k][t->n] = sub(t->s[k], name, procs, wall, t->now, NULL);
+    t->run[t->n++] = run;
+}
+
+/* Time moves to the next end of a running job (or by `idle` with none), and
+ * the jobs due end on both. */
+static void twin_advance(struct twin *t, long idle)
+{
+    long next = t->now + idle;
+    for (int i = 0; i < t->n; i++)
+        if (t->j[0][i]->state == JOB_RUNNING && t->j[0][i]->start + t->run[i] < next)
+            next = t->j[0][i]->start + t->run[i];
+    t->now = next > t->now ? next : t->now;
+    for (int i = 0; i < t->n; i++)
+        for (int k = 0; k < 2; k++)
+            if (t->j[k][i]->state == JOB_RUNNING && t->j[k][i]->start + t->run[i] <= t->now)
+                sched_job_ended(t->s[k], t->j[k][i], t->now);
+}
+
+/* Whether the twins agree: states, bypass counts (after sched_complete_plan,
+ * j->bypass itself) and why the waiting ones wait. */
+static int twin_agree(struct twin *t, int complete)
+{
+    int ok = 1;
+    for (int k = 0; complete && k < 2; k++)
+        sched_complete_plan(t->s[k]);
+    for (int i = 0; i < t->n; i++) {
+        const struct job *a = t->j[0][i], *b = t->j[1][i];
+        long na = complete ? a->bypass : sched_job_bypass(t->s[0], a);
+        ok &= a->state == b->state && na == sched_job_bypass(t->s[1], b) && b->bp_slot == 0 &&
+              sched_job_wait(t->s[0], a) == sched_job_wait(t->s[1], b);
+    }
+    return ok;
+}
+
+static void twin_iterate(struct twin *t)
+{
+    for (int k = 0; k < 2; k++)
+        sched_iterate(t->s[k], t->now);
+}
+
+/* A random idle job's index, -1 if none. */
+static int twin_idle(const struct twin *t)
+{
+    int i = t->n ? rand() % t->n : 0, m = t->n;
+    for (; m > 0 && t->j[0][i]->state != JOB_IDLE; m--)
+        i = (i + 1) % t->n;
+    return m ? i : -1;
+}
+
+static void test_bypass_notes_random(void)
+{
+    srand(31);
+    int ok = 1, noted = 0;
+    for (int round = 0; round < 30 && ok; round++) {
+        struct twin t;
+        twin_init(&t, 16);
+        if (!t.s[0] || !t.s[1])
+            return;
+        for (int step = 0; step < 600 && ok; step++) {
+            int op = rand() % 12, i;
+            long wall = 5 + rand() % 100;
+            if (op < 4 && t.n < TWIN_JOBS) {
+                twin_submit(&t, 1 << (rand() % 5), wall, 1 + rand() % wall);
+            } else if (op < 8) {
+                twin_advance(&t, 1 + rand() % 30);
+            } else if (op == 8 && (i = twin_idle(&t)) >= 0) {
+                for (int k = 0; k < 2; k++)
+                    CHECK(sched_cancel(t.s[k], t.j[k][i], t.now, NULL) == 0);
+            } else if (op == 9 && (i = twin_idle(&t)) >= 0) {
+                for (int k = 0; k < 2; k++) /* a full pass, nothing else changed */
+                    sched_set_walltime(t.s[k], t.j[k][i], t.j[k][i]->walltime, NULL);
+            } else if (op == 10 && (i = twin_idle(&t)) >= 0) {
+                for (int k = 0; k < 2; k++) /* runjob: a start that is no backfill */
+                    sched_runjob(t.s[k], t.j[k][i], t.now, NULL);
+            }
+            twin_iterate(&t);
+            for (int m = 0; m < t.n; m++)
+                noted |= t.j[0][m]->bp_slot != 0;
+            ok &= twin_agree(&t, rand() % 16 == 0);
+        }
+        CHECK(ok);
+        for (int k = 0; k < 2; k++)
+            sched_destroy(t.s[k]);
+    }
+    CHECK(noted); /* the quick scan did note jobs */
+}
+
+/*
+ * The notes' slots are reused once 4,096 and more than the jobs held are
+ * taken (every note settled, then): 6,000 plans over a queue of about 30
+ * jobs, a short job backfilled every 60th.
+ */
+static void test_bypass_slots_reused(void)
+{
+    struct twin t;
+    twin_init(&t, 8);
+    if (!t.s[0] || !t.s[1])
+        return;
+    twin_submit(&t, 6, 1000000, 1000000); /* holds 6 of 8 nodes throughout */
+    for (int i = 0; i < 30; i++)
+        twin_submit(&t, 8, 100, 100); /* wait behind it, one reserved */
+    twin_iterate(&t);
+    int ok = 1, reused = 0;
+    unsigned most = 0;
+    for (int step = 0; step < 6000 && ok; step++) {
+        if (step % 60 == 0)
+            twin_submit(&t, 1, 5, 3); /* backfilled in the 2 free nodes */
+        twin_advance(&t, 1);
+        twin_iterate(&t);
+        int i = 1 + rand() % 30; /* a waiting job: one more full pass */
+        for (int k = 0; k < 2; k++)
+            sched_set_walltime(t.s[k], t.j[k][i], 100, NULL);
+        twin_iterate(&t);
+        ok &= twin_agree(&t, 0);
+        reused |= t.s[0]->pl.bp_cur < most;
+        most = most > t.s[0]->pl.bp_cur ? most : t.s[0]->pl.bp_cur;
+    }
+    CHECK(ok);
+    CHECK(twin_agree(&t, 1));
+    CHECK(reused && most == 4096); /* slots 1 to 4,096 used, then started again */
+    for (int k = 0; k < 2; k++)
+        sched_destroy(t.s[k]);
+}
+
+/*
  * The scan's quick path (policy/iter.c quick_waits) learns from jobs the
  * processor profile turns away, not from jobs turned away for their nodes.
  * 10 processors (EASY); big holds 4 until 1000, top (9) is reserved at
@@ -415,6 +576,8 @@ int main(void)
     TEST_RUN(test_threshold);
     TEST_RUN(test_preempt_backfill);
     TEST_RUN(test_bypass_counts);
+    TEST_RUN(test_bypass_notes_random);
+    TEST_RUN(test_bypass_slots_reused);
     TEST_RUN(test_quick_scan);
     return TEST_DONE();
 }

@@ -320,11 +320,11 @@ static void test_hot_fields_share_a_line(void)
     CHECK(offsetof(struct job, procs_per_task) + sizeof(int) <= 48);
     CHECK(offsetof(struct job, walltime) + sizeof(long) <= 48);
     CHECK(offsetof(struct job, flags) + sizeof(unsigned) <= 48);
-    CHECK(offsetof(struct job, state) + sizeof(enum job_state) <= 48);
     CHECK(offsetof(struct job, wait) + sizeof(enum job_wait) <= 48);
     CHECK(offsetof(struct job, exclusive) + sizeof(int) <= 48);
     CHECK(offsetof(struct job, wait_gen) + sizeof(unsigned long) <= 48);
     CHECK(offsetof(struct job, bypass) + sizeof(long) <= 48);
+    CHECK(offsetof(struct job, bp_slot) + sizeof(unsigned) <= 48);
 }
 
 /* One-processor nodes are taken a free-map word at a time (alloc.c,
