@@ -1007,69 +1007,55 @@ static void park(struct sched *s, struct job *j)
     }
 }
 
-/* Whether b[at, at + n) holds f[0, n) already, job for job: then their
- * positions and the least requests above them stand, and rewriting them
- * (a walk re-reading refused jobs, the common case) would only cost. */
-static int same_slots(const struct eset_comp *c, size_t at, struct job *const *f, size_t n)
+/* The place of j (not in b) among b's live jobs: the first position of
+ * b[bh, nb) from which every live job sorts after it. */
+static size_t b_place(const struct eset_comp *c, const struct job *j)
 {
-    for (size_t i = 0; i < n; i++)
-        if (c->b[at + i] != f[i])
-            return 0;
+    size_t lo = c->bh, hi = c->nb;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2, m = mid;
+        while (m < hi && !c->b[m])
+            m++;
+        if (m < hi && by_submission(&c->b[m], &j) < 0)
+            lo = m + 1;
+        else
+            hi = mid; /* every live job of [mid, hi) sorts after j */
+    }
+    return lo;
+}
+
+/* Put j (not in b) in a free slot at its place: a hole beside it, the dead
+ * slot before the head, or the end. 0 when its neighbours are next to each
+ * other. */
+static int b_insert(const struct sched *s, struct eset_comp *c, struct job *j)
+{
+    size_t p = b_place(c, j), at;
+    if (p == c->nb) {
+        b_push(c, j);
+        seg_set(s, c, c->nb - 1);
+        return 1;
+    }
+    if (!c->b[p] || (p > c->bh && !c->b[p - 1])) {
+        at = c->b[p] ? p - 1 : p;
+        c->bholes--;
+    } else if (p == c->bh && c->bh > 0) {
+        at = --c->bh; /* below the head: dead, not a hole */
+    } else {
+        return 0;
+    }
+    c->b[at] = j;
+    j->epos = at;
+    j->flags |= JOB_INB;
+    seg_set(s, c, at);
     return 1;
 }
 
-/* Rebuild b from the unread part [from, nb) and the walk's stopped jobs f
- * (sorted): f before the unread part goes into the read slots, after it is
- * appended; anything else merges the two. */
-static void refile_b(const struct sched *s, struct eset_comp *c, size_t from, struct job **f,
-                     size_t nf)
+/* Merge the jobs f (sorted, not in b) into b: positions move, the tree is
+ * rebuilt when next asked. */
+static void b_merge(struct eset_comp *c, struct job **f, size_t nf)
 {
-    size_t first = from;
-    while (first < c->nb && !c->b[first])
-        first++;
-    if (first == c->nb) { /* nothing unread: b is f */
-        if (!c->bholes && nf == c->nb - c->bh && same_slots(c, c->bh, f, nf))
-            return; /* the walk read every one and left them where they were */
-        c->nb = c->bh = c->bholes = 0;
-        for (size_t i = 0; i < nf; i++)
-            b_push(c, f[i]);
-        seg_set_range(s, c, 0, c->nb);
-        return;
-    }
-    size_t last = c->nb - 1; /* live: first < nb and b[nb - 1] is live or a hole */
-    while (!c->b[last])
-        last--;
-    size_t nfront = 0;
-    while (nfront < nf && by_submission(&f[nfront], &c->b[first]) < 0)
-        nfront++;
-    int tail_ok = nfront == nf || by_submission(&f[nfront], &c->b[last]) > 0;
-    if (nfront <= first && tail_ok) {
-        for (size_t i = c->bh; i < first; i++)
-            c->bholes -= !c->b[i]; /* the read part's holes, now gone */
-        size_t old_bh = c->bh;
-        c->bh = first - nfront;
-        if (nfront == nf && same_slots(c, c->bh, f, nf)) {
-            /* The walk read them and left them where they were; slots below
-             * the old head kept their jobs, but the tree may have dropped them. */
-            if (c->bh < old_bh)
-                seg_set_range(s, c, c->bh, old_bh);
-            return;
-        }
-        for (size_t i = 0; i < nfront; i++) {
-            c->b[c->bh + i] = f[i];
-            f[i]->epos = c->bh + i;
-            f[i]->flags |= JOB_INB;
-        }
-        seg_set_range(s, c, c->bh, c->bh + nfront);
-        size_t from_tail = c->nb;
-        for (size_t i = nfront; i < nf; i++)
-            b_push(c, f[i]);
-        seg_set_range(s, c, from_tail, c->nb);
-        return;
-    }
-    /* Merge (rare: a job stopped that was submitted among the unread ones). */
     size_t nu = 0;
-    for (size_t i = first; i < c->nb; i++)
+    for (size_t i = c->bh; i < c->nb; i++)
         if (c->b[i])
             c->b[nu++] = c->b[i];
     struct job **u = xmalloc((nu ? nu : 1) * sizeof *u);
@@ -1079,7 +1065,42 @@ static void refile_b(const struct sched *s, struct eset_comp *c, size_t from, st
     while (i < nu || k < nf)
         b_push(c, k == nf || (i < nu && by_submission(&u[i], &f[k]) < 0) ? u[i++] : f[k++]);
     free(u);
-    c->seg_ok = 0; /* rebuilt when next asked */
+    c->seg_ok = 0;
+}
+
+/*
+ * File the walk's stopped jobs f (sorted) in b, whose part [bh, from) the
+ * walk read. The jobs stay in their slots: a read job that left b (its
+ * queue time accrues again: JOB_INB cleared) leaves a hole, a job new to b
+ * takes a free slot at its place. Only those leaves of the tree change —
+ * moving the others (closing the holes) would rewrite every one of them at
+ * every walk that admits a job. When no slot is free at a new job's place,
+ * b is merged anew; when holes are the most of it, compacted.
+ */
+static void refile_b(const struct sched *s, struct eset_comp *c, size_t from, struct job **f,
+                     size_t nf)
+{
+    for (size_t i = c->bh; i < from; i++)
+        if (c->b[i] && !(c->b[i]->flags & JOB_INB)) {
+            c->b[i] = NULL;
+            c->bholes++;
+            seg_set(s, c, i);
+        }
+    while (c->bh < c->nb && !c->b[c->bh]) { /* the head past its holes */
+        c->bh++;
+        c->bholes--;
+    }
+    size_t nnew = 0;
+    for (size_t k = 0; k < nf; k++)
+        if (!(f[k]->flags & JOB_INB))
+            f[nnew++] = f[k]; /* still sorted */
+    for (size_t k = 0; k < nnew; k++)
+        if (!b_insert(s, c, f[k])) {
+            b_merge(c, f + k, nnew - k);
+            return;
+        }
+    if (2 * c->bholes > c->nb - c->bh)
+        b_compact(c);
 }
 
 /*
