@@ -1069,10 +1069,10 @@ static void b_merge(struct eset_comp *c, struct job **f, size_t nf)
 }
 
 /*
- * File the walk's stopped jobs f (sorted) in b, whose part [bh, from) the
- * walk read. The jobs stay in their slots: a read job that left b (its
- * queue time accrues again: JOB_INB cleared) leaves a hole, a job new to b
- * takes a free slot at its place. Only those leaves of the tree change —
+ * File the walk's stopped jobs new to b, f (sorted), in b, whose part
+ * [bh, from) the walk read. The jobs of b stay in their slots: a read job
+ * that left b (its queue time accrues again: JOB_INB cleared) leaves a
+ * hole, a job of f takes a free slot at its place. Only those leaves of the tree change —
  * moving the others (closing the holes) would rewrite every one of them at
  * every walk that admits a job. When no slot is free at a new job's place,
  * b is merged anew; when holes are the most of it, compacted.
@@ -1090,13 +1090,9 @@ static void refile_b(const struct sched *s, struct eset_comp *c, size_t from, st
         c->bh++;
         c->bholes--;
     }
-    size_t nnew = 0;
     for (size_t k = 0; k < nf; k++)
-        if (!(f[k]->flags & JOB_INB))
-            f[nnew++] = f[k]; /* still sorted */
-    for (size_t k = 0; k < nnew; k++)
         if (!b_insert(s, c, f[k])) {
-            b_merge(c, f + k, nnew - k);
+            b_merge(c, f + k, nf - k);
             return;
         }
     if (2 * c->bholes > c->nb - c->bh)
@@ -1140,9 +1136,10 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
         park(s, j);
         /* A job this iteration stopped keeps its own queue time until the
          * iteration ends (its final walk orders it so): filed with the
-         * stopped ones from the next walk on. */
+         * stopped ones from the next walk on (a b job read stays in its slot). */
         if ((j->flags & JOB_QSTOP) && j->qstop_iter != s->stats.iterations) {
-            e->nb[nf++] = j;
+            if (!(j->flags & JOB_INB))
+                e->nb[nf++] = j;
             odd |= !(j->flags & JOB_BLOCKED);
         } else {
             a_push(c, j);
