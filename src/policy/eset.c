@@ -354,6 +354,23 @@ static int by_submission(const void *x, const void *y)
     return a->order < b->order ? -1 : (a->order > b->order);
 }
 
+/* The place of j (not in b) among b's live jobs: the first position of
+ * b[bh, nb) from which every live job sorts after it. */
+static size_t b_place(const struct eset_comp *c, const struct job *j)
+{
+    size_t lo = c->bh, hi = c->nb;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2, m = mid;
+        while (m < hi && !c->b[m])
+            m++;
+        if (m < hi && by_submission(&c->b[m], &j) < 0)
+            lo = m + 1;
+        else
+            hi = mid; /* every live job of [mid, hi) sorts after j */
+    }
+    return lo;
+}
+
 /* Drop b's holes (positions change: epos follows). */
 static void b_compact(struct eset_comp *c)
 {
@@ -962,10 +979,14 @@ size_t eset_skip(struct sched *s, size_t i, size_t *end, enum lim_level level, d
     while (u->ib < c->nb && !c->b[u->ib])
         u->ib++;
     /* Unread b jobs come next, all of them, if the next a job's priority is
-     * below theirs (a tie goes by submission: left to eset_at). */
-    if (u->ib == c->nb || (u->ia < u->nsa && !(u->bprio > u->sa[u->ia]->priority)))
+     * below theirs; on a tie (both at the priority floor, say: new jobs and
+     * stopped ones alike), those submitted before it. */
+    size_t to = c->nb;
+    if (u->ia < u->nsa && u->sa[u->ia]->priority >= u->bprio)
+        to = u->sa[u->ia]->priority > u->bprio ? u->ib : b_place(c, u->sa[u->ia]);
+    if (u->ib >= to)
         return i;
-    size_t to = skip_b(s, u->ib, c->nb, level, least);
+    to = skip_b(s, u->ib, to, level, least);
     u->tmp = xgrow(u->tmp, &u->captmp, u->ntmp + (to - u->ib) + 1, sizeof *u->tmp);
     for (; u->ib < to; u->ib++)
         if (c->b[u->ib]) {
@@ -1005,23 +1026,6 @@ static void park(struct sched *s, struct job *j)
         s->q.qidle++;
         e->unparked_some = 1;
     }
-}
-
-/* The place of j (not in b) among b's live jobs: the first position of
- * b[bh, nb) from which every live job sorts after it. */
-static size_t b_place(const struct eset_comp *c, const struct job *j)
-{
-    size_t lo = c->bh, hi = c->nb;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2, m = mid;
-        while (m < hi && !c->b[m])
-            m++;
-        if (m < hi && by_submission(&c->b[m], &j) < 0)
-            lo = m + 1;
-        else
-            hi = mid; /* every live job of [mid, hi) sorts after j */
-    }
-    return lo;
 }
 
 /* Put j (not in b) in a free slot at its place: a hole beside it, the dead
