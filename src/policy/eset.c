@@ -17,7 +17,10 @@
  *     job over MAXPS by E cannot pass before E / rate seconds have gone;
  *   - its walk order can have moved with time (wake_order).
  * Anything else leaves the walk's inputs — the component's jobs, their
- * order, their credential's usage — as they were, so its answer too. A
+ * order, their credential's usage — as they were, so its answer too. An
+ * iteration looks only at the components these events marked (eset.due)
+ * and those whose wake-up has come (eset.wakes), not at every one, unless
+ * something changed them all (a rebuild of active usage, elig_all). A
  * component that only received new submissions walks only them, from the
  * idle usage its last walk ended with (they sort after all its jobs).
  *
@@ -39,6 +42,7 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +103,8 @@ struct eset_comp {
     double use[LIM_NTYPES];         /* its credential's active usage then */
     double rate[2];                 /* ... and how fast its PS and WC were running down */
     double cur[2];                  /* this iteration's rates */
+    size_t hpos;                    /* in eset.wakes by wake (SIZE_MAX: not) */
+    int marked;                     /* in eset.due */
 };
 
 /* The walk under way over one component: its jobs in priority order, read
@@ -139,6 +145,15 @@ struct eset {
      * since the last eset_started_due pass. */
     size_t *live, nlive, caplive;
     size_t *stl, nstl, capstl;
+    /* The components an event since their last walk may have made due
+     * (dirty, new jobs, moved; eset_mark), by index once a pass begins,
+     * dnext the next to look at; those whose wake-up is to come, by wake
+     * (heap seq: the index, which re-points the heap when e->c moves); and
+     * whether every live component must be looked at (all_due: active
+     * usage was rebuilt, every rate may have moved). */
+    size_t *due, ndue, capdue, dnext;
+    struct heap wakes;
+    int all_due, scan; /* scan: this pass looks at every live component */
     int parked_some;   /* s->q.queue holds parked jobs: filter them out */
     int unparked_some; /* jobs came back to s->q.queue: sort it */
     /* Active usage as of act_at (elig.c rebuilds it, eset_run_down moves
@@ -183,11 +198,26 @@ static struct eset_comp *comp_of(struct eset *e, const struct job *j)
     if (i >= e->nc) {
         e->c = xgrow(e->c, &e->capc, i + 1, sizeof *e->c);
         for (size_t k = e->nc; k <= i; k++)
-            e->c[k] = (struct eset_comp){
-                .dirty = 1, .walked = LONG_MIN, .maxsub = LONG_MIN, .lift = AVAIL_NEVER};
+            e->c[k] = (struct eset_comp){.dirty = 1,
+                                         .walked = LONG_MIN,
+                                         .maxsub = LONG_MIN,
+                                         .lift = AVAIL_NEVER,
+                                         .hpos = SIZE_MAX};
         e->nc = i + 1;
+        for (size_t h = 0; h < e->wakes.n; h++) /* e->c may have moved */
+            e->wakes.v[h].elem = &e->c[e->wakes.v[h].seq];
     }
     return &e->c[i];
+}
+
+/* Something happened to c that may make it due: eset_due looks at it. */
+static void comp_mark(struct eset *e, struct eset_comp *c)
+{
+    if (!c->marked) {
+        e->due = xgrow(e->due, &e->capdue, e->ndue + 1, sizeof *e->due);
+        e->due[e->ndue++] = (size_t)(c - e->c);
+        c->marked = 1;
+    }
 }
 
 static void a_push(struct eset_comp *c, struct job *j)
@@ -313,6 +343,7 @@ static void comp_push(struct eset *e, struct job *j)
 {
     struct eset_comp *c = comp_of(e, j);
     live_add(e, (size_t)(c - e->c));
+    comp_mark(e, c);
     a_push(c, j); /* its place is found at the next walk */
     /* A new submission, later than every job of the component, with its
      * queue time from its submission: it sorts after all of them (their
@@ -397,6 +428,7 @@ static int usable(const struct sched *s)
 static void turn_on(struct sched *s)
 {
     struct eset *e = xcalloc(1, sizeof *e);
+    heap_init(&e->wakes, offsetof(struct eset_comp, hpos));
     e->kind = (enum cred_kind)limits_single_kind(s->lim.limits);
     e->limits_gen = s->lim.limits_gen;
     e->types = limits_kind_types(s->lim.limits, e->kind) | 1u << LIM_JOB;
@@ -447,6 +479,8 @@ void eset_free(struct eset *e)
     free(e->c);
     free(e->live);
     free(e->stl);
+    free(e->due);
+    heap_free(&e->wakes);
     free(e->run);
     free(e->stops);
     free(e->cur.sa);
@@ -502,6 +536,7 @@ void eset_remove(struct sched *s, struct job *j, int started)
     j->epos = SIZE_MAX;
     j->flags &= ~(unsigned)JOB_INB;
     c->dirty = 1;
+    comp_mark(e, c);
     if (started && !c->started) {
         e->stl = xgrow(e->stl, &e->capstl, e->nstl + 1, sizeof *e->stl);
         e->stl[e->nstl++] = (size_t)(c - e->c);
@@ -591,6 +626,7 @@ void eset_rebuilt(struct sched *s, long now, long cross)
     e->act_at = now;
     e->act_cross = cross;
     e->nstops = 0;
+    e->all_due = 1; /* every component's rates were counted anew */
 }
 
 int eset_run_down(struct sched *s, long now)
@@ -646,7 +682,9 @@ static int usage_as_predicted(const struct sched *s, const struct eset_comp *c, 
 void eset_moved(struct sched *s, const struct job *j)
 {
     if (s->el.eset) {
-        comp_of(s->el.eset, j)->moved = 1;
+        struct eset_comp *c = comp_of(s->el.eset, j);
+        c->moved = 1;
+        comp_mark(s->el.eset, c);
         s->el.eset->moved_any = 1;
     }
 }
@@ -656,7 +694,9 @@ void eset_started(struct sched *s, const struct job *j)
     struct eset *e = s->el.eset;
     if (!e)
         return;
-    comp_of(e, j)->moved = 1;
+    struct eset_comp *c = comp_of(e, j);
+    c->moved = 1;
+    comp_mark(e, c);
     /* elig_started added its whole walltime: what a rebuild at act_at
      * gives it if it started then. */
     if (j->start != e->act_at || j->walltime <= 0)
@@ -672,6 +712,7 @@ void eset_stopped(struct sched *s, const struct job *j)
         return;
     struct eset_comp *c = comp_of(e, j);
     c->moved = 1;
+    comp_mark(e, c);
     if (!e->act_ok || e->moved_any || limits_pe_any(s->lim.limits)) {
         e->moved_any = 1;
         return;
@@ -684,26 +725,79 @@ void eset_stopped(struct sched *s, const struct job *j)
     x->procs = left > 0 ? (double)job_procs(j) : 0;
 }
 
-int eset_due(struct sched *s, size_t *k, long now)
+/* Whether component c is due for a walk at now. */
+static int comp_due(const struct sched *s, const struct eset_comp *c, long now)
 {
-    struct eset *e = s->el.eset;
-    for (size_t i = live_from(e, *k); i < e->nlive; i++) {
-        const struct eset_comp *c = &e->c[e->live[i]];
-        if (!comp_count(c))
-            continue; /* no idle job: nothing to decide */
-        if (!c->dirty && !c->nnew && !s->el.elig_all && now < c->wake &&
-            usage_as_predicted(s, c, now))
-            continue;
-        *k = e->live[i];
-        return 1;
-    }
-    return 0;
+    if (!comp_count(c))
+        return 0; /* no idle job: nothing to decide */
+    return c->dirty || c->nnew || s->el.elig_all || now >= c->wake ||
+           !usage_as_predicted(s, c, now);
 }
 
 static int by_index(const void *x, const void *y)
 {
     size_t a = *(const size_t *)x, b = *(const size_t *)y;
     return a < b ? -1 : a > b;
+}
+
+/*
+ * A pass begins: the components to look at, by index. Unless every live
+ * one must be looked at (scan), the marked ones and those whose wake-up
+ * came: any other is not due — nothing happened to its jobs, its usage
+ * runs down at the rates of its last walk (a rate moves only with a job
+ * starting or stopping, marked, or at a rebuild, all_due), and its wake-up
+ * is to come.
+ */
+static int due_begin(struct sched *s, long now)
+{
+    struct eset *e = s->el.eset;
+    while (e->wakes.n && e->wakes.v[0].key <= now)
+        comp_mark(e, heap_pop(&e->wakes));
+    int scan = e->all_due || s->el.elig_all || limits_pe_any(s->lim.limits);
+    e->all_due = 0;
+    if (!scan)
+        qsort(e->due, e->ndue, sizeof *e->due, by_index);
+    e->dnext = 0;
+    return scan;
+}
+
+/* A pass ends: a component stays marked while an event's mark on it is
+ * not cleared by a walk, and it has idle jobs (a new one marks it). */
+static void due_end(struct eset *e)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < e->ndue; i++) {
+        struct eset_comp *c = &e->c[e->due[i]];
+        if ((c->dirty || c->nnew || c->moved) && comp_count(c))
+            e->due[n++] = e->due[i];
+        else
+            c->marked = 0;
+    }
+    e->ndue = n;
+}
+
+int eset_due(struct sched *s, size_t *k, long now)
+{
+    struct eset *e = s->el.eset;
+    if (*k == 0)
+        e->scan = due_begin(s, now);
+    if (e->scan) {
+        for (size_t i = live_from(e, *k); i < e->nlive; i++)
+            if (comp_due(s, &e->c[e->live[i]], now)) {
+                *k = e->live[i];
+                return 1;
+            }
+    } else {
+        while (e->dnext < e->ndue) {
+            size_t i = e->due[e->dnext++];
+            if (i >= *k && comp_due(s, &e->c[i], now)) {
+                *k = i;
+                return 1;
+            }
+        }
+    }
+    due_end(e);
+    return 0;
 }
 
 int eset_started_due(struct sched *s, size_t *k)
@@ -717,6 +811,7 @@ int eset_started_due(struct sched *s, size_t *k)
             continue;
         c->started = 0;
         c->dirty = 1; /* its usage changed: walk it whole at the next iteration */
+        comp_mark(e, c);
         if (comp_count(c)) {
             *k = e->stl[i];
             return 1;
@@ -1125,6 +1220,20 @@ static long wake_order(const struct eset_comp *c, long P, int changed, int floor
     return AVAIL_NEVER;
 }
 
+/* c's wake-up (its last walk's) goes into e->wakes, or out when none. */
+static void wake_file(struct eset *e, struct eset_comp *c)
+{
+    size_t k = (size_t)(c - e->c);
+    if (c->wake == AVAIL_NEVER) {
+        if (c->hpos != SIZE_MAX)
+            heap_remove(&e->wakes, c->hpos);
+    } else if (c->hpos != SIZE_MAX) {
+        heap_rekey(&e->wakes, c->hpos, c->wake, k);
+    } else {
+        heap_push(&e->wakes, c, c->wake, k);
+    }
+}
+
 void eset_walked(struct sched *s, long now, long wake, long P, int restarted, int stopped)
 {
     struct eset *e = s->el.eset;
@@ -1164,6 +1273,7 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
     c->dirty = 0;
     c->moved = 0;
     c->nnew = 0;
+    wake_file(e, c);
     c->rate[R_PS] = c->cur[R_PS];
     c->rate[R_WC] = c->cur[R_WC];
     const struct job *any = comp_any(c);
@@ -1273,6 +1383,7 @@ void eset_touch(struct sched *s, struct job *j)
     c->bholes++;
     a_push(c, j);
     c->dirty = 1;
+    comp_mark(e, c);
 }
 
 int eset_kind(const struct sched *s)
