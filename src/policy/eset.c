@@ -104,6 +104,7 @@ struct eset_comp {
     double rate[2];                 /* ... and how fast its PS and WC were running down */
     double cur[2];                  /* this iteration's rates */
     size_t hpos;                    /* in eset.wakes by wake (SIZE_MAX: not) */
+    size_t lpos;                    /* in eset.lifts by lift (SIZE_MAX: not) */
     int marked;                     /* in eset.due */
 };
 
@@ -153,7 +154,11 @@ struct eset {
      * usage was rebuilt, every rate may have moved). */
     size_t *due, ndue, capdue, dnext;
     struct heap wakes;
+    /* The components with idle jobs whose lift is to come, by lift: the
+     * first is eset_lift's answer. */
+    struct heap lifts;
     int all_due, scan; /* scan: this pass looks at every live component */
+    int emptied;       /* some component lost its last idle job: eset_settle unlists it */
     int parked_some;   /* s->q.queue holds parked jobs: filter them out */
     int unparked_some; /* jobs came back to s->q.queue: sort it */
     /* Active usage as of act_at (elig.c rebuilds it, eset_run_down moves
@@ -202,12 +207,41 @@ static struct eset_comp *comp_of(struct eset *e, const struct job *j)
                                          .walked = LONG_MIN,
                                          .maxsub = LONG_MIN,
                                          .lift = AVAIL_NEVER,
-                                         .hpos = SIZE_MAX};
+                                         .hpos = SIZE_MAX,
+                                         .lpos = SIZE_MAX};
         e->nc = i + 1;
         for (size_t h = 0; h < e->wakes.n; h++) /* e->c may have moved */
             e->wakes.v[h].elem = &e->c[e->wakes.v[h].seq];
+        for (size_t h = 0; h < e->lifts.n; h++)
+            e->lifts.v[h].elem = &e->c[e->lifts.v[h].seq];
     }
     return &e->c[i];
+}
+
+static size_t comp_count(const struct eset_comp *c)
+{
+    return c->na + (c->nb - c->bh - c->bholes);
+}
+
+/* c goes into heap h under key (its position at *pos), or out (on 0). */
+static void comp_file(struct eset *e, struct heap *h, struct eset_comp *c, size_t pos, long key,
+                      int on)
+{
+    size_t k = (size_t)(c - e->c);
+    if (!on) {
+        if (pos != SIZE_MAX)
+            heap_remove(h, pos);
+    } else if (pos != SIZE_MAX) {
+        heap_rekey(h, pos, key, k);
+    } else {
+        heap_push(h, c, key, k);
+    }
+}
+
+/* c's lift counts for eset_lift while c has idle jobs. */
+static void lift_file(struct eset *e, struct eset_comp *c)
+{
+    comp_file(e, &e->lifts, c, c->lpos, c->lift, c->lift != AVAIL_NEVER && comp_count(c));
 }
 
 /* Something happened to c that may make it due: eset_due looks at it. */
@@ -345,6 +379,7 @@ static void comp_push(struct eset *e, struct job *j)
     live_add(e, (size_t)(c - e->c));
     comp_mark(e, c);
     a_push(c, j); /* its place is found at the next walk */
+    lift_file(e, c);
     /* A new submission, later than every job of the component, with its
      * queue time from its submission: it sorts after all of them (their
      * queue time started no later, ties go by submission), so a walk can
@@ -372,11 +407,6 @@ static const struct job *comp_any(const struct eset_comp *c)
     return NULL;
 }
 
-static size_t comp_count(const struct eset_comp *c)
-{
-    return c->na + (c->nb - c->bh - c->bholes);
-}
-
 static int by_submission(const void *x, const void *y)
 {
     const struct job *a = *(const struct job *const *)x, *b = *(const struct job *const *)y;
@@ -389,7 +419,12 @@ static int by_submission(const void *x, const void *y)
  * b[bh, nb) from which every live job sorts after it. */
 static size_t b_place(const struct eset_comp *c, const struct job *j)
 {
-    size_t lo = c->bh, hi = c->nb;
+    size_t last = c->nb; /* one past the last live job */
+    while (last > c->bh && !c->b[last - 1])
+        last--;
+    if (last == c->bh || by_submission(&c->b[last - 1], &j) < 0)
+        return last; /* after every one (a new submission: the common case) */
+    size_t lo = c->bh, hi = last - 1;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2, m = mid;
         while (m < hi && !c->b[m])
@@ -429,6 +464,7 @@ static void turn_on(struct sched *s)
 {
     struct eset *e = xcalloc(1, sizeof *e);
     heap_init(&e->wakes, offsetof(struct eset_comp, hpos));
+    heap_init(&e->lifts, offsetof(struct eset_comp, lpos));
     e->kind = (enum cred_kind)limits_single_kind(s->lim.limits);
     e->limits_gen = s->lim.limits_gen;
     e->types = limits_kind_types(s->lim.limits, e->kind) | 1u << LIM_JOB;
@@ -481,6 +517,7 @@ void eset_free(struct eset *e)
     free(e->stl);
     free(e->due);
     heap_free(&e->wakes);
+    heap_free(&e->lifts);
     free(e->run);
     free(e->stops);
     free(e->cur.sa);
@@ -537,6 +574,8 @@ void eset_remove(struct sched *s, struct job *j, int started)
     j->flags &= ~(unsigned)JOB_INB;
     c->dirty = 1;
     comp_mark(e, c);
+    e->emptied |= !comp_count(c);
+    lift_file(e, c);
     if (started && !c->started) {
         e->stl = xgrow(e->stl, &e->capstl, e->nstl + 1, sizeof *e->stl);
         e->stl[e->nstl++] = (size_t)(c - e->c);
@@ -550,13 +589,8 @@ void eset_remove(struct sched *s, struct job *j, int started)
 
 long eset_lift(const struct sched *s)
 {
-    long at = AVAIL_NEVER;
-    for (size_t i = 0; i < s->el.eset->nlive; i++) {
-        const struct eset_comp *c = &s->el.eset->c[s->el.eset->live[i]];
-        if (c->lift < at && comp_count(c))
-            at = c->lift;
-    }
-    return at;
+    const struct heap *h = &s->el.eset->lifts;
+    return h->n ? h->v[0].key : AVAIL_NEVER;
 }
 
 int eset_unlist(struct sched *s, struct job *j)
@@ -1220,20 +1254,6 @@ static long wake_order(const struct eset_comp *c, long P, int changed, int floor
     return AVAIL_NEVER;
 }
 
-/* c's wake-up (its last walk's) goes into e->wakes, or out when none. */
-static void wake_file(struct eset *e, struct eset_comp *c)
-{
-    size_t k = (size_t)(c - e->c);
-    if (c->wake == AVAIL_NEVER) {
-        if (c->hpos != SIZE_MAX)
-            heap_remove(&e->wakes, c->hpos);
-    } else if (c->hpos != SIZE_MAX) {
-        heap_rekey(&e->wakes, c->hpos, c->wake, k);
-    } else {
-        heap_push(&e->wakes, c, c->wake, k);
-    }
-}
-
 void eset_walked(struct sched *s, long now, long wake, long P, int restarted, int stopped)
 {
     struct eset *e = s->el.eset;
@@ -1273,7 +1293,8 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
     c->dirty = 0;
     c->moved = 0;
     c->nnew = 0;
-    wake_file(e, c);
+    comp_file(e, &e->wakes, c, c->hpos, c->wake, c->wake != AVAIL_NEVER);
+    lift_file(e, c);
     c->rate[R_PS] = c->cur[R_PS];
     c->rate[R_WC] = c->cur[R_WC];
     const struct job *any = comp_any(c);
@@ -1315,9 +1336,12 @@ static void sort_queue(struct sched *s, long now)
     sort_ptrs((void **)s->q.queue, w, prio_cmp, &s->el.eset->sb);
 }
 
-void eset_settle(struct sched *s, long now)
+/* Unlist the components that lost their last idle job (comp_push lists
+ * one again). */
+static void live_prune(struct eset *e)
 {
-    struct eset *e = s->el.eset;
+    if (!e->emptied)
+        return;
     size_t n = 0;
     for (size_t i = 0; i < e->nlive; i++) {
         struct eset_comp *c = &e->c[e->live[i]];
@@ -1327,6 +1351,13 @@ void eset_settle(struct sched *s, long now)
             c->listed = 0;
     }
     e->nlive = n;
+    e->emptied = 0;
+}
+
+void eset_settle(struct sched *s, long now)
+{
+    struct eset *e = s->el.eset;
+    live_prune(e);
     if (e->parked_some) {
         size_t w = 0;
         for (size_t r = s->q.qhead; r < s->q.qlen; r++)
