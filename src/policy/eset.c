@@ -346,6 +346,14 @@ static void b_push(struct eset_comp *c, struct job *j)
     c->b[c->nb++] = j;
 }
 
+/* j leaves b: a hole in its slot (positions stay; the caller files j). */
+static void b_leave(const struct sched *s, struct eset_comp *c, struct job *j)
+{
+    c->b[j->epos] = NULL;
+    seg_set(s, c, j->epos);
+    c->bholes++;
+}
+
 /* The first position of e->live whose component index is k or above. */
 static size_t live_from(const struct eset *e, size_t k)
 {
@@ -560,9 +568,7 @@ void eset_remove(struct sched *s, struct job *j, int started)
         return;
     struct eset_comp *c = comp_of(e, j);
     if (j->flags & JOB_INB) {
-        c->b[j->epos] = NULL;
-        seg_set(s, c, j->epos);
-        c->bholes++;
+        b_leave(s, c, j);
         if (2 * c->bholes > c->nb - c->bh)
             b_compact(c);
     } else {
@@ -1202,23 +1208,16 @@ static void b_merge(struct eset_comp *c, struct job **f, size_t nf)
 }
 
 /*
- * File the walk's stopped jobs new to b, f (sorted), in b, whose part
- * [bh, from) the walk read. The jobs of b stay in their slots: a read job
- * that left b (its queue time accrues again: JOB_INB cleared) leaves a
- * hole, a job of f takes a free slot at its place. Only those leaves of the tree change —
- * moving the others (closing the holes) would rewrite every one of them at
- * every walk that admits a job. When no slot is free at a new job's place,
- * b is merged anew; when holes are the most of it, compacted.
+ * File the walk's stopped jobs new to b, f (sorted), in b. The jobs of b
+ * stay in their slots — a read job that left b (its queue time accrues
+ * again) left a hole (b_leave) —, a job of f takes a free slot at its
+ * place. Only those leaves of the tree change: moving the others (closing
+ * the holes) would rewrite every one of them at every walk that admits a
+ * job. When no slot is free at a new job's place, b is merged anew; when
+ * holes are the most of it, compacted.
  */
-static void refile_b(const struct sched *s, struct eset_comp *c, size_t from, struct job **f,
-                     size_t nf)
+static void refile_b(const struct sched *s, struct eset_comp *c, struct job **f, size_t nf)
 {
-    for (size_t i = c->bh; i < from; i++)
-        if (c->b[i] && !(c->b[i]->flags & JOB_INB)) {
-            c->b[i] = NULL;
-            c->bholes++;
-            seg_set(s, c, i);
-        }
     while (c->bh < c->nb && !c->b[c->bh]) { /* the head past its holes */
         c->bh++;
         c->bholes--;
@@ -1275,11 +1274,13 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
                 e->nb[nf++] = j;
             odd |= !(j->flags & JOB_BLOCKED);
         } else {
+            if (j->flags & JOB_INB)
+                b_leave(s, c, j); /* its queue time accrues again */
             a_push(c, j);
         }
     }
     sort_ptrs((void **)e->nb, nf, by_submission, &e->sb);
-    refile_b(s, c, u->append ? c->bh : u->ib, e->nb, nf);
+    refile_b(s, c, e->nb, nf);
     c->odd = odd;
     if (s->el.elig_all)
         c->seg_ok = 0; /* holds or per-job limits may have changed: seg_leaf's plain */
@@ -1409,9 +1410,7 @@ void eset_touch(struct sched *s, struct job *j)
         return;
     /* Its queue time accrues again (a release): it belongs with the a jobs. */
     struct eset_comp *c = comp_of(e, j);
-    c->b[j->epos] = NULL;
-    seg_set(s, c, j->epos);
-    c->bholes++;
+    b_leave(s, c, j);
     a_push(c, j);
     c->dirty = 1;
     comp_mark(e, c);
