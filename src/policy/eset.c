@@ -83,7 +83,7 @@ struct eset_comp {
      * while seg_ok. */
     struct seg_node *seg;
     size_t segcap;
-    int seg_ok;
+    int seg_ok;  /* and then every leaf out of b[bh, nb) or of a hole is a hole */
     int dirty;   /* something changed its jobs since the last walk */
     size_t nnew; /* jobs submitted since, the last of a: they sort after every other */
     long maxsub; /* the latest submission among its jobs */
@@ -423,6 +423,30 @@ static int by_submission(const void *x, const void *y)
     return a->order < b->order ? -1 : (a->order > b->order);
 }
 
+/* The first live slot of b from i on, before hi (hi: none). Holes come in
+ * long runs where a walk admitted many jobs: the tree, when it holds, finds
+ * it past them (a hole's leaf counts no job). */
+static size_t b_next_live(const struct eset_comp *c, size_t i, size_t hi)
+{
+    if (!c->seg_ok || c->segcap < c->nb) {
+        while (i < hi && !c->b[i])
+            i++;
+        return i;
+    }
+    if (i >= hi || c->b[i])
+        return i < hi ? i : hi;
+    size_t k = c->segcap + i;
+    for (;; k /= 2) { /* up to the first right sibling with a job */
+        if (k == 1)
+            return hi;
+        if (!(k & 1) && c->seg[k + 1].lo[LIM_JOB] < HUGE_VAL)
+            break;
+    }
+    for (k++; k < c->segcap;) /* down to its first job */
+        k = c->seg[2 * k].lo[LIM_JOB] < HUGE_VAL ? 2 * k : 2 * k + 1;
+    return k - c->segcap < hi ? k - c->segcap : hi;
+}
+
 /* The place of j (not in b) among b's live jobs: the first position of
  * b[bh, nb) from which every live job sorts after it. */
 static size_t b_place(const struct eset_comp *c, const struct job *j)
@@ -434,9 +458,7 @@ static size_t b_place(const struct eset_comp *c, const struct job *j)
         return last; /* after every one (a new submission: the common case) */
     size_t lo = c->bh, hi = last - 1;
     while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2, m = mid;
-        while (m < hi && !c->b[m])
-            m++;
+        size_t mid = lo + (hi - lo) / 2, m = b_next_live(c, mid, hi);
         if (m < hi && by_submission(&c->b[m], &j) < 0)
             lo = m + 1;
         else
@@ -981,7 +1003,9 @@ int eset_unread_least(struct sched *s, double least[LIM_NTYPES])
     unsigned m = s->el.eset->types;
     for (int t = 0; t < LIM_NTYPES; t++)
         least[t] = m >> t & 1 ? HUGE_VAL : 0; /* 0: no request is less (no limit reads it) */
-    for (size_t lo = u->ib + c->segcap, hi = c->nb + c->segcap; lo < hi; lo /= 2, hi /= 2) {
+    /* From the head on (a walk's start): the root, every other leaf a hole. */
+    size_t from = u->ib > c->bh ? u->ib : 0, to = u->ib > c->bh ? c->nb : c->segcap;
+    for (size_t lo = from + c->segcap, hi = to + c->segcap; lo < hi; lo /= 2, hi /= 2) {
         const double *v[2] = {lo & 1 ? c->seg[lo++].lo : NULL, hi & 1 ? c->seg[--hi].lo : NULL};
         for (int side = 0; side < 2; side++)
             for (unsigned b = v[side] ? m : 0; b; b &= b - 1) {
