@@ -1187,29 +1187,58 @@ static void park(struct sched *s, struct job *j)
     }
 }
 
-/* Put j (not in b) in a free slot at its place: a hole beside it, the dead
- * slot before the head, or the end. 0 when its neighbours are next to each
- * other. */
-static int b_insert(const struct sched *s, struct eset_comp *c, struct job *j)
+/* How many jobs b_insert moves, at most, to free a slot at a new job's
+ * place: past that, b is merged anew (and its tree rebuilt). */
+#define B_SHIFT_MAX 64
+
+static void b_set(struct eset_comp *c, size_t at, struct job *j)
 {
-    size_t p = b_place(c, j), at;
-    if (p == c->nb) {
-        b_push(c, j);
-        seg_set(s, c, c->nb - 1);
-        return 1;
-    }
-    if (!c->b[p] || (p > c->bh && !c->b[p - 1])) {
-        at = c->b[p] ? p - 1 : p;
-        c->bholes--;
-    } else if (p == c->bh && c->bh > 0) {
-        at = --c->bh; /* below the head: dead, not a hole */
-    } else {
-        return 0;
-    }
     c->b[at] = j;
     j->epos = at;
     j->flags |= JOB_INB;
-    seg_set(s, c, at);
+}
+
+/*
+ * Put j (not in b) at its place, in the free slot nearest to it — a hole,
+ * the dead slot below the head, the end —, moving the jobs between by one
+ * (their leaves of the tree with them). 0 when none is within B_SHIFT_MAX.
+ */
+static int b_insert(const struct sched *s, struct eset_comp *c, struct job *j)
+{
+    size_t p = b_place(c, j), l = p, r = p;
+    if (p == c->nb) { /* after every job (a new submission) */
+        b_push(c, j);
+        seg_set(s, c, p);
+        return 1;
+    }
+    while (r < c->nb && c->b[r] && r - p <= B_SHIFT_MAX)
+        r++;
+    while (l > c->bh && c->b[l - 1] && p - l <= B_SHIFT_MAX)
+        l--;
+    int lfree = l > c->bh ? !c->b[l - 1] : c->bh > 0, rfree = r == c->nb || !c->b[r];
+    if (lfree && (!rfree || p - l <= r - p)) { /* b[l, p) down one, j at p - 1 */
+        if (l - 1 < c->bh)
+            c->bh--;
+        else
+            c->bholes--;
+        for (size_t x = l - 1; x + 1 < p; x++)
+            b_set(c, x, c->b[x + 1]);
+        b_set(c, p - 1, j);
+        seg_set_range(s, c, l - 1, p);
+        return 1;
+    }
+    if (!rfree)
+        return 0;
+    if (r == c->nb) { /* b[p, nb) up one, into a new last slot */
+        c->b = xgrow(c->b, &c->capb, c->nb + 1, sizeof *c->b);
+        c->nb++;
+    } else {
+        c->bholes--;
+    }
+    for (size_t x = r; x > p; x--)
+        b_set(c, x, c->b[x - 1]);
+    b_set(c, p, j);
+    seg_set_range(s, c, p, r + 1);
     return 1;
 }
 
