@@ -1003,9 +1003,12 @@ int eset_unread_least(struct sched *s, double least[LIM_NTYPES])
     unsigned m = s->el.eset->types;
     for (int t = 0; t < LIM_NTYPES; t++)
         least[t] = m >> t & 1 ? HUGE_VAL : 0; /* 0: no request is less (no limit reads it) */
-    /* From the head on (a walk's start): the root, every other leaf a hole. */
-    size_t from = u->ib > c->bh ? u->ib : 0, to = u->ib > c->bh ? c->nb : c->segcap;
-    for (size_t lo = from + c->segcap, hi = to + c->segcap; lo < hi; lo /= 2, hi /= 2) {
+    if (u->ib <= c->bh) { /* from the head on (a walk's start): the root, every other leaf a hole */
+        for (unsigned b = m; b; b &= b - 1)
+            least[__builtin_ctz(b)] = c->seg[1].lo[__builtin_ctz(b)];
+        return least[LIM_JOB] < HUGE_VAL;
+    }
+    for (size_t lo = u->ib + c->segcap, hi = c->nb + c->segcap; lo < hi; lo /= 2, hi /= 2) {
         const double *v[2] = {lo & 1 ? c->seg[lo++].lo : NULL, hi & 1 ? c->seg[--hi].lo : NULL};
         for (int side = 0; side < 2; side++)
             for (unsigned b = v[side] ? m : 0; b; b &= b - 1) {
