@@ -17,7 +17,10 @@
  *     job over MAXPS by E cannot pass before E / rate seconds have gone;
  *   - its walk order can have moved with time (wake_order).
  * Anything else leaves the walk's inputs — the component's jobs, their
- * order, their credential's usage — as they were, so its answer too. A
+ * order, their credential's usage — as they were, so its answer too. An
+ * iteration looks only at the components these events marked (eset.due)
+ * and those whose wake-up has come (eset.wakes), not at every one, unless
+ * something changed them all (a rebuild of active usage, elig_all). A
  * component that only received new submissions walks only them, from the
  * idle usage its last walk ended with (they sort after all its jobs).
  *
@@ -39,6 +42,7 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +83,7 @@ struct eset_comp {
      * while seg_ok. */
     struct seg_node *seg;
     size_t segcap;
-    int seg_ok;
+    int seg_ok;  /* and then every leaf out of b[bh, nb) or of a hole is a hole */
     int dirty;   /* something changed its jobs since the last walk */
     size_t nnew; /* jobs submitted since, the last of a: they sort after every other */
     long maxsub; /* the latest submission among its jobs */
@@ -99,6 +103,9 @@ struct eset_comp {
     double use[LIM_NTYPES];         /* its credential's active usage then */
     double rate[2];                 /* ... and how fast its PS and WC were running down */
     double cur[2];                  /* this iteration's rates */
+    size_t hpos;                    /* in eset.wakes by wake (SIZE_MAX: not) */
+    size_t lpos;                    /* in eset.lifts by lift (SIZE_MAX: not) */
+    int marked;                     /* in eset.due */
 };
 
 /* The walk under way over one component: its jobs in priority order, read
@@ -139,6 +146,19 @@ struct eset {
      * since the last eset_started_due pass. */
     size_t *live, nlive, caplive;
     size_t *stl, nstl, capstl;
+    /* The components an event since their last walk may have made due
+     * (dirty, new jobs, moved; eset_mark), by index once a pass begins,
+     * dnext the next to look at; those whose wake-up is to come, by wake
+     * (heap seq: the index, which re-points the heap when e->c moves); and
+     * whether every live component must be looked at (all_due: active
+     * usage was rebuilt, every rate may have moved). */
+    size_t *due, ndue, capdue, dnext;
+    struct heap wakes;
+    /* The components with idle jobs whose lift is to come, by lift: the
+     * first is eset_lift's answer. */
+    struct heap lifts;
+    int all_due, scan; /* scan: this pass looks at every live component */
+    int emptied;       /* some component lost its last idle job: eset_settle unlists it */
     int parked_some;   /* s->q.queue holds parked jobs: filter them out */
     int unparked_some; /* jobs came back to s->q.queue: sort it */
     /* Active usage as of act_at (elig.c rebuilds it, eset_run_down moves
@@ -183,11 +203,55 @@ static struct eset_comp *comp_of(struct eset *e, const struct job *j)
     if (i >= e->nc) {
         e->c = xgrow(e->c, &e->capc, i + 1, sizeof *e->c);
         for (size_t k = e->nc; k <= i; k++)
-            e->c[k] = (struct eset_comp){
-                .dirty = 1, .walked = LONG_MIN, .maxsub = LONG_MIN, .lift = AVAIL_NEVER};
+            e->c[k] = (struct eset_comp){.dirty = 1,
+                                         .walked = LONG_MIN,
+                                         .maxsub = LONG_MIN,
+                                         .lift = AVAIL_NEVER,
+                                         .hpos = SIZE_MAX,
+                                         .lpos = SIZE_MAX};
         e->nc = i + 1;
+        for (size_t h = 0; h < e->wakes.n; h++) /* e->c may have moved */
+            e->wakes.v[h].elem = &e->c[e->wakes.v[h].seq];
+        for (size_t h = 0; h < e->lifts.n; h++)
+            e->lifts.v[h].elem = &e->c[e->lifts.v[h].seq];
     }
     return &e->c[i];
+}
+
+static size_t comp_count(const struct eset_comp *c)
+{
+    return c->na + (c->nb - c->bh - c->bholes);
+}
+
+/* c goes into heap h under key (its position at *pos), or out (on 0). */
+static void comp_file(struct eset *e, struct heap *h, struct eset_comp *c, size_t pos, long key,
+                      int on)
+{
+    size_t k = (size_t)(c - e->c);
+    if (!on) {
+        if (pos != SIZE_MAX)
+            heap_remove(h, pos);
+    } else if (pos != SIZE_MAX) {
+        heap_rekey(h, pos, key, k);
+    } else {
+        heap_push(h, c, key, k);
+    }
+}
+
+/* c's lift counts for eset_lift while c has idle jobs. */
+static void lift_file(struct eset *e, struct eset_comp *c)
+{
+    comp_file(e, &e->lifts, c, c->lpos, c->lift, c->lift != AVAIL_NEVER && comp_count(c));
+}
+
+/* Something happened to c that may make it due: eset_due looks at it. */
+static void comp_mark(struct eset *e, struct eset_comp *c)
+{
+    if (!c->marked) {
+        e->due = xgrow(e->due, &e->capdue, e->ndue + 1, sizeof *e->due);
+        e->due[e->ndue++] = (size_t)(c - e->c);
+        c->marked = 1;
+    }
 }
 
 static void a_push(struct eset_comp *c, struct job *j)
@@ -282,6 +346,14 @@ static void b_push(struct eset_comp *c, struct job *j)
     c->b[c->nb++] = j;
 }
 
+/* j leaves b: a hole in its slot (positions stay; the caller files j). */
+static void b_leave(const struct sched *s, struct eset_comp *c, struct job *j)
+{
+    c->b[j->epos] = NULL;
+    seg_set(s, c, j->epos);
+    c->bholes++;
+}
+
 /* The first position of e->live whose component index is k or above. */
 static size_t live_from(const struct eset *e, size_t k)
 {
@@ -313,7 +385,9 @@ static void comp_push(struct eset *e, struct job *j)
 {
     struct eset_comp *c = comp_of(e, j);
     live_add(e, (size_t)(c - e->c));
+    comp_mark(e, c);
     a_push(c, j); /* its place is found at the next walk */
+    lift_file(e, c);
     /* A new submission, later than every job of the component, with its
      * queue time from its submission: it sorts after all of them (their
      * queue time started no later, ties go by submission), so a walk can
@@ -341,17 +415,56 @@ static const struct job *comp_any(const struct eset_comp *c)
     return NULL;
 }
 
-static size_t comp_count(const struct eset_comp *c)
-{
-    return c->na + (c->nb - c->bh - c->bholes);
-}
-
 static int by_submission(const void *x, const void *y)
 {
     const struct job *a = *(const struct job *const *)x, *b = *(const struct job *const *)y;
     if (a->submit != b->submit)
         return a->submit < b->submit ? -1 : 1;
     return a->order < b->order ? -1 : (a->order > b->order);
+}
+
+/* The first live slot of b from i on, before hi (hi: none). Holes come in
+ * long runs where a walk admitted many jobs: the tree, when it holds, finds
+ * it past them (a hole's leaf counts no job). */
+static size_t b_next_live(const struct eset_comp *c, size_t i, size_t hi)
+{
+    if (!c->seg_ok || c->segcap < c->nb) {
+        while (i < hi && !c->b[i])
+            i++;
+        return i;
+    }
+    if (i >= hi || c->b[i])
+        return i < hi ? i : hi;
+    size_t k = c->segcap + i;
+    for (;; k /= 2) { /* up to the first right sibling with a job */
+        if (k == 1)
+            return hi;
+        if (!(k & 1) && c->seg[k + 1].lo[LIM_JOB] < HUGE_VAL)
+            break;
+    }
+    for (k++; k < c->segcap;) /* down to its first job */
+        k = c->seg[2 * k].lo[LIM_JOB] < HUGE_VAL ? 2 * k : 2 * k + 1;
+    return k - c->segcap < hi ? k - c->segcap : hi;
+}
+
+/* The place of j (not in b) among b's live jobs: the first position of
+ * b[bh, nb) from which every live job sorts after it. */
+static size_t b_place(const struct eset_comp *c, const struct job *j)
+{
+    size_t last = c->nb; /* one past the last live job */
+    while (last > c->bh && !c->b[last - 1])
+        last--;
+    if (last == c->bh || by_submission(&c->b[last - 1], &j) < 0)
+        return last; /* after every one (a new submission: the common case) */
+    size_t lo = c->bh, hi = last - 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2, m = b_next_live(c, mid, hi);
+        if (m < hi && by_submission(&c->b[m], &j) < 0)
+            lo = m + 1;
+        else
+            hi = mid; /* every live job of [mid, hi) sorts after j */
+    }
+    return lo;
 }
 
 /* Drop b's holes (positions change: epos follows). */
@@ -380,6 +493,8 @@ static int usable(const struct sched *s)
 static void turn_on(struct sched *s)
 {
     struct eset *e = xcalloc(1, sizeof *e);
+    heap_init(&e->wakes, offsetof(struct eset_comp, hpos));
+    heap_init(&e->lifts, offsetof(struct eset_comp, lpos));
     e->kind = (enum cred_kind)limits_single_kind(s->lim.limits);
     e->limits_gen = s->lim.limits_gen;
     e->types = limits_kind_types(s->lim.limits, e->kind) | 1u << LIM_JOB;
@@ -430,6 +545,9 @@ void eset_free(struct eset *e)
     free(e->c);
     free(e->live);
     free(e->stl);
+    free(e->due);
+    heap_free(&e->wakes);
+    heap_free(&e->lifts);
     free(e->run);
     free(e->stops);
     free(e->cur.sa);
@@ -472,9 +590,7 @@ void eset_remove(struct sched *s, struct job *j, int started)
         return;
     struct eset_comp *c = comp_of(e, j);
     if (j->flags & JOB_INB) {
-        c->b[j->epos] = NULL;
-        seg_set(s, c, j->epos);
-        c->bholes++;
+        b_leave(s, c, j);
         if (2 * c->bholes > c->nb - c->bh)
             b_compact(c);
     } else {
@@ -485,6 +601,9 @@ void eset_remove(struct sched *s, struct job *j, int started)
     j->epos = SIZE_MAX;
     j->flags &= ~(unsigned)JOB_INB;
     c->dirty = 1;
+    comp_mark(e, c);
+    e->emptied |= !comp_count(c);
+    lift_file(e, c);
     if (started && !c->started) {
         e->stl = xgrow(e->stl, &e->capstl, e->nstl + 1, sizeof *e->stl);
         e->stl[e->nstl++] = (size_t)(c - e->c);
@@ -498,13 +617,8 @@ void eset_remove(struct sched *s, struct job *j, int started)
 
 long eset_lift(const struct sched *s)
 {
-    long at = AVAIL_NEVER;
-    for (size_t i = 0; i < s->el.eset->nlive; i++) {
-        const struct eset_comp *c = &s->el.eset->c[s->el.eset->live[i]];
-        if (c->lift < at && comp_count(c))
-            at = c->lift;
-    }
-    return at;
+    const struct heap *h = &s->el.eset->lifts;
+    return h->n ? h->v[0].key : AVAIL_NEVER;
 }
 
 int eset_unlist(struct sched *s, struct job *j)
@@ -574,6 +688,7 @@ void eset_rebuilt(struct sched *s, long now, long cross)
     e->act_at = now;
     e->act_cross = cross;
     e->nstops = 0;
+    e->all_due = 1; /* every component's rates were counted anew */
 }
 
 int eset_run_down(struct sched *s, long now)
@@ -629,7 +744,9 @@ static int usage_as_predicted(const struct sched *s, const struct eset_comp *c, 
 void eset_moved(struct sched *s, const struct job *j)
 {
     if (s->el.eset) {
-        comp_of(s->el.eset, j)->moved = 1;
+        struct eset_comp *c = comp_of(s->el.eset, j);
+        c->moved = 1;
+        comp_mark(s->el.eset, c);
         s->el.eset->moved_any = 1;
     }
 }
@@ -639,7 +756,9 @@ void eset_started(struct sched *s, const struct job *j)
     struct eset *e = s->el.eset;
     if (!e)
         return;
-    comp_of(e, j)->moved = 1;
+    struct eset_comp *c = comp_of(e, j);
+    c->moved = 1;
+    comp_mark(e, c);
     /* elig_started added its whole walltime: what a rebuild at act_at
      * gives it if it started then. */
     if (j->start != e->act_at || j->walltime <= 0)
@@ -655,6 +774,7 @@ void eset_stopped(struct sched *s, const struct job *j)
         return;
     struct eset_comp *c = comp_of(e, j);
     c->moved = 1;
+    comp_mark(e, c);
     if (!e->act_ok || e->moved_any || limits_pe_any(s->lim.limits)) {
         e->moved_any = 1;
         return;
@@ -667,26 +787,79 @@ void eset_stopped(struct sched *s, const struct job *j)
     x->procs = left > 0 ? (double)job_procs(j) : 0;
 }
 
-int eset_due(struct sched *s, size_t *k, long now)
+/* Whether component c is due for a walk at now. */
+static int comp_due(const struct sched *s, const struct eset_comp *c, long now)
 {
-    struct eset *e = s->el.eset;
-    for (size_t i = live_from(e, *k); i < e->nlive; i++) {
-        const struct eset_comp *c = &e->c[e->live[i]];
-        if (!comp_count(c))
-            continue; /* no idle job: nothing to decide */
-        if (!c->dirty && !c->nnew && !s->el.elig_all && now < c->wake &&
-            usage_as_predicted(s, c, now))
-            continue;
-        *k = e->live[i];
-        return 1;
-    }
-    return 0;
+    if (!comp_count(c))
+        return 0; /* no idle job: nothing to decide */
+    return c->dirty || c->nnew || s->el.elig_all || now >= c->wake ||
+           !usage_as_predicted(s, c, now);
 }
 
 static int by_index(const void *x, const void *y)
 {
     size_t a = *(const size_t *)x, b = *(const size_t *)y;
     return a < b ? -1 : a > b;
+}
+
+/*
+ * A pass begins: the components to look at, by index. Unless every live
+ * one must be looked at (scan), the marked ones and those whose wake-up
+ * came: any other is not due — nothing happened to its jobs, its usage
+ * runs down at the rates of its last walk (a rate moves only with a job
+ * starting or stopping, marked, or at a rebuild, all_due), and its wake-up
+ * is to come.
+ */
+static int due_begin(struct sched *s, long now)
+{
+    struct eset *e = s->el.eset;
+    while (e->wakes.n && e->wakes.v[0].key <= now)
+        comp_mark(e, heap_pop(&e->wakes));
+    int scan = e->all_due || s->el.elig_all || limits_pe_any(s->lim.limits);
+    e->all_due = 0;
+    if (!scan)
+        qsort(e->due, e->ndue, sizeof *e->due, by_index);
+    e->dnext = 0;
+    return scan;
+}
+
+/* A pass ends: a component stays marked while an event's mark on it is
+ * not cleared by a walk, and it has idle jobs (a new one marks it). */
+static void due_end(struct eset *e)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < e->ndue; i++) {
+        struct eset_comp *c = &e->c[e->due[i]];
+        if ((c->dirty || c->nnew || c->moved) && comp_count(c))
+            e->due[n++] = e->due[i];
+        else
+            c->marked = 0;
+    }
+    e->ndue = n;
+}
+
+int eset_due(struct sched *s, size_t *k, long now)
+{
+    struct eset *e = s->el.eset;
+    if (*k == 0)
+        e->scan = due_begin(s, now);
+    if (e->scan) {
+        for (size_t i = live_from(e, *k); i < e->nlive; i++)
+            if (comp_due(s, &e->c[e->live[i]], now)) {
+                *k = e->live[i];
+                return 1;
+            }
+    } else {
+        while (e->dnext < e->ndue) {
+            size_t i = e->due[e->dnext++];
+            if (i >= *k && comp_due(s, &e->c[i], now)) {
+                *k = i;
+                return 1;
+            }
+        }
+    }
+    due_end(e);
+    return 0;
 }
 
 int eset_started_due(struct sched *s, size_t *k)
@@ -700,6 +873,7 @@ int eset_started_due(struct sched *s, size_t *k)
             continue;
         c->started = 0;
         c->dirty = 1; /* its usage changed: walk it whole at the next iteration */
+        comp_mark(e, c);
         if (comp_count(c)) {
             *k = e->stl[i];
             return 1;
@@ -829,6 +1003,11 @@ int eset_unread_least(struct sched *s, double least[LIM_NTYPES])
     unsigned m = s->el.eset->types;
     for (int t = 0; t < LIM_NTYPES; t++)
         least[t] = m >> t & 1 ? HUGE_VAL : 0; /* 0: no request is less (no limit reads it) */
+    if (u->ib <= c->bh) { /* from the head on (a walk's start): the root, every other leaf a hole */
+        for (unsigned b = m; b; b &= b - 1)
+            least[__builtin_ctz(b)] = c->seg[1].lo[__builtin_ctz(b)];
+        return least[LIM_JOB] < HUGE_VAL;
+    }
     for (size_t lo = u->ib + c->segcap, hi = c->nb + c->segcap; lo < hi; lo /= 2, hi /= 2) {
         const double *v[2] = {lo & 1 ? c->seg[lo++].lo : NULL, hi & 1 ? c->seg[--hi].lo : NULL};
         for (int side = 0; side < 2; side++)
@@ -962,10 +1141,14 @@ size_t eset_skip(struct sched *s, size_t i, size_t *end, enum lim_level level, d
     while (u->ib < c->nb && !c->b[u->ib])
         u->ib++;
     /* Unread b jobs come next, all of them, if the next a job's priority is
-     * below theirs (a tie goes by submission: left to eset_at). */
-    if (u->ib == c->nb || (u->ia < u->nsa && !(u->bprio > u->sa[u->ia]->priority)))
+     * below theirs; on a tie (both at the priority floor, say: new jobs and
+     * stopped ones alike), those submitted before it. */
+    size_t to = c->nb;
+    if (u->ia < u->nsa && u->sa[u->ia]->priority >= u->bprio)
+        to = u->sa[u->ia]->priority > u->bprio ? u->ib : b_place(c, u->sa[u->ia]);
+    if (u->ib >= to)
         return i;
-    size_t to = skip_b(s, u->ib, c->nb, level, least);
+    to = skip_b(s, u->ib, to, level, least);
     u->tmp = xgrow(u->tmp, &u->captmp, u->ntmp + (to - u->ib) + 1, sizeof *u->tmp);
     for (; u->ib < to; u->ib++)
         if (c->b[u->ib]) {
@@ -1007,69 +1190,67 @@ static void park(struct sched *s, struct job *j)
     }
 }
 
-/* Whether b[at, at + n) holds f[0, n) already, job for job: then their
- * positions and the least requests above them stand, and rewriting them
- * (a walk re-reading refused jobs, the common case) would only cost. */
-static int same_slots(const struct eset_comp *c, size_t at, struct job *const *f, size_t n)
+/* How many jobs b_insert moves, at most, to free a slot at a new job's
+ * place: past that, b is merged anew (and its tree rebuilt). */
+#define B_SHIFT_MAX 64
+
+static void b_set(struct eset_comp *c, size_t at, struct job *j)
 {
-    for (size_t i = 0; i < n; i++)
-        if (c->b[at + i] != f[i])
-            return 0;
+    c->b[at] = j;
+    j->epos = at;
+    j->flags |= JOB_INB;
+}
+
+/*
+ * Put j (not in b) at its place, in the free slot nearest to it — a hole,
+ * the dead slot below the head, the end —, moving the jobs between by one
+ * (their leaves of the tree with them). 0 when none is within B_SHIFT_MAX.
+ */
+static int b_insert(const struct sched *s, struct eset_comp *c, struct job *j)
+{
+    size_t p = b_place(c, j), l = p, r = p;
+    if (p == c->nb) { /* after every job (a new submission) */
+        b_push(c, j);
+        seg_set(s, c, p);
+        return 1;
+    }
+    while (r < c->nb && c->b[r] && r - p <= B_SHIFT_MAX)
+        r++;
+    while (l > c->bh && c->b[l - 1] && p - l <= B_SHIFT_MAX)
+        l--;
+    int lfree = l > c->bh ? !c->b[l - 1] : c->bh > 0, rfree = r == c->nb || !c->b[r];
+    if (lfree && (!rfree || p - l <= r - p)) { /* b[l, p) down one, j at p - 1 */
+        if (l - 1 < c->bh)
+            c->bh--;
+        else
+            c->bholes--;
+        for (size_t x = l - 1; x + 1 < p; x++)
+            b_set(c, x, c->b[x + 1]);
+        b_set(c, p - 1, j);
+        seg_set_range(s, c, l - 1, p);
+        return 1;
+    }
+    if (!rfree)
+        return 0;
+    if (r == c->nb) { /* b[p, nb) up one, into a new last slot */
+        c->b = xgrow(c->b, &c->capb, c->nb + 1, sizeof *c->b);
+        c->nb++;
+    } else {
+        c->bholes--;
+    }
+    for (size_t x = r; x > p; x--)
+        b_set(c, x, c->b[x - 1]);
+    b_set(c, p, j);
+    seg_set_range(s, c, p, r + 1);
     return 1;
 }
 
-/* Rebuild b from the unread part [from, nb) and the walk's stopped jobs f
- * (sorted): f before the unread part goes into the read slots, after it is
- * appended; anything else merges the two. */
-static void refile_b(const struct sched *s, struct eset_comp *c, size_t from, struct job **f,
-                     size_t nf)
+/* Merge the jobs f (sorted, not in b) into b: positions move, the tree is
+ * rebuilt when next asked. */
+static void b_merge(struct eset_comp *c, struct job **f, size_t nf)
 {
-    size_t first = from;
-    while (first < c->nb && !c->b[first])
-        first++;
-    if (first == c->nb) { /* nothing unread: b is f */
-        if (!c->bholes && nf == c->nb - c->bh && same_slots(c, c->bh, f, nf))
-            return; /* the walk read every one and left them where they were */
-        c->nb = c->bh = c->bholes = 0;
-        for (size_t i = 0; i < nf; i++)
-            b_push(c, f[i]);
-        seg_set_range(s, c, 0, c->nb);
-        return;
-    }
-    size_t last = c->nb - 1; /* live: first < nb and b[nb - 1] is live or a hole */
-    while (!c->b[last])
-        last--;
-    size_t nfront = 0;
-    while (nfront < nf && by_submission(&f[nfront], &c->b[first]) < 0)
-        nfront++;
-    int tail_ok = nfront == nf || by_submission(&f[nfront], &c->b[last]) > 0;
-    if (nfront <= first && tail_ok) {
-        for (size_t i = c->bh; i < first; i++)
-            c->bholes -= !c->b[i]; /* the read part's holes, now gone */
-        size_t old_bh = c->bh;
-        c->bh = first - nfront;
-        if (nfront == nf && same_slots(c, c->bh, f, nf)) {
-            /* The walk read them and left them where they were; slots below
-             * the old head kept their jobs, but the tree may have dropped them. */
-            if (c->bh < old_bh)
-                seg_set_range(s, c, c->bh, old_bh);
-            return;
-        }
-        for (size_t i = 0; i < nfront; i++) {
-            c->b[c->bh + i] = f[i];
-            f[i]->epos = c->bh + i;
-            f[i]->flags |= JOB_INB;
-        }
-        seg_set_range(s, c, c->bh, c->bh + nfront);
-        size_t from_tail = c->nb;
-        for (size_t i = nfront; i < nf; i++)
-            b_push(c, f[i]);
-        seg_set_range(s, c, from_tail, c->nb);
-        return;
-    }
-    /* Merge (rare: a job stopped that was submitted among the unread ones). */
     size_t nu = 0;
-    for (size_t i = first; i < c->nb; i++)
+    for (size_t i = c->bh; i < c->nb; i++)
         if (c->b[i])
             c->b[nu++] = c->b[i];
     struct job **u = xmalloc((nu ? nu : 1) * sizeof *u);
@@ -1079,7 +1260,31 @@ static void refile_b(const struct sched *s, struct eset_comp *c, size_t from, st
     while (i < nu || k < nf)
         b_push(c, k == nf || (i < nu && by_submission(&u[i], &f[k]) < 0) ? u[i++] : f[k++]);
     free(u);
-    c->seg_ok = 0; /* rebuilt when next asked */
+    c->seg_ok = 0;
+}
+
+/*
+ * File the walk's stopped jobs new to b, f (sorted), in b. The jobs of b
+ * stay in their slots — a read job that left b (its queue time accrues
+ * again) left a hole (b_leave) —, a job of f takes a free slot at its
+ * place. Only those leaves of the tree change: moving the others (closing
+ * the holes) would rewrite every one of them at every walk that admits a
+ * job. When no slot is free at a new job's place, b is merged anew; when
+ * holes are the most of it, compacted.
+ */
+static void refile_b(const struct sched *s, struct eset_comp *c, struct job **f, size_t nf)
+{
+    while (c->bh < c->nb && !c->b[c->bh]) { /* the head past its holes */
+        c->bh++;
+        c->bholes--;
+    }
+    for (size_t k = 0; k < nf; k++)
+        if (!b_insert(s, c, f[k])) {
+            b_merge(c, f + k, nf - k);
+            return;
+        }
+    if (2 * c->bholes > c->nb - c->bh)
+        b_compact(c);
 }
 
 /*
@@ -1119,16 +1324,19 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
         park(s, j);
         /* A job this iteration stopped keeps its own queue time until the
          * iteration ends (its final walk orders it so): filed with the
-         * stopped ones from the next walk on. */
+         * stopped ones from the next walk on (a b job read stays in its slot). */
         if ((j->flags & JOB_QSTOP) && j->qstop_iter != s->stats.iterations) {
-            e->nb[nf++] = j;
+            if (!(j->flags & JOB_INB))
+                e->nb[nf++] = j;
             odd |= !(j->flags & JOB_BLOCKED);
         } else {
+            if (j->flags & JOB_INB)
+                b_leave(s, c, j); /* its queue time accrues again */
             a_push(c, j);
         }
     }
     sort_ptrs((void **)e->nb, nf, by_submission, &e->sb);
-    refile_b(s, c, u->append ? c->bh : u->ib, e->nb, nf);
+    refile_b(s, c, e->nb, nf);
     c->odd = odd;
     if (s->el.elig_all)
         c->seg_ok = 0; /* holds or per-job limits may have changed: seg_leaf's plain */
@@ -1142,6 +1350,8 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
     c->dirty = 0;
     c->moved = 0;
     c->nnew = 0;
+    comp_file(e, &e->wakes, c, c->hpos, c->wake, c->wake != AVAIL_NEVER);
+    lift_file(e, c);
     c->rate[R_PS] = c->cur[R_PS];
     c->rate[R_WC] = c->cur[R_WC];
     const struct job *any = comp_any(c);
@@ -1183,9 +1393,12 @@ static void sort_queue(struct sched *s, long now)
     sort_ptrs((void **)s->q.queue, w, prio_cmp, &s->el.eset->sb);
 }
 
-void eset_settle(struct sched *s, long now)
+/* Unlist the components that lost their last idle job (comp_push lists
+ * one again). */
+static void live_prune(struct eset *e)
 {
-    struct eset *e = s->el.eset;
+    if (!e->emptied)
+        return;
     size_t n = 0;
     for (size_t i = 0; i < e->nlive; i++) {
         struct eset_comp *c = &e->c[e->live[i]];
@@ -1195,6 +1408,13 @@ void eset_settle(struct sched *s, long now)
             c->listed = 0;
     }
     e->nlive = n;
+    e->emptied = 0;
+}
+
+void eset_settle(struct sched *s, long now)
+{
+    struct eset *e = s->el.eset;
+    live_prune(e);
     if (e->parked_some) {
         size_t w = 0;
         for (size_t r = s->q.qhead; r < s->q.qlen; r++)
@@ -1246,11 +1466,10 @@ void eset_touch(struct sched *s, struct job *j)
         return;
     /* Its queue time accrues again (a release): it belongs with the a jobs. */
     struct eset_comp *c = comp_of(e, j);
-    c->b[j->epos] = NULL;
-    seg_set(s, c, j->epos);
-    c->bholes++;
+    b_leave(s, c, j);
     a_push(c, j);
     c->dirty = 1;
+    comp_mark(e, c);
 }
 
 int eset_kind(const struct sched *s)

@@ -66,11 +66,31 @@ struct limits {
     size_t npairs, cappairs;
     double sys[LIM_NMODES][LIM_NTYPES];
     double sys_rate[LIM_NRATES];
-    int rates;  /* some rate was added since the active usage was last cleared */
-    int single; /* limits_single_kind's answer for conf (eset asks at every iteration) */
+    int rates;   /* some rate was added since the active usage was last cleared */
+    int single;  /* limits_single_kind's answer for conf (eset asks at every iteration) */
+    int per_job; /* some per-job limit is positive (else limits_check_job passes every job) */
 };
 
 static int single_kind(const struct lim_conf *c);
+
+/* Whether c has a positive per-job limit: a credential's (MAXWCLIMIT, ...),
+ * the system's, or a QOS's override of the system's. */
+static int per_job_any(const struct lim_conf *c)
+{
+    for (int t = 0; t < LIM_NTYPES; t++) {
+        if (c->sys.per_job[t] > 0)
+            return 1;
+        for (int k = 0; k < CRED_NKINDS; k++) {
+            const struct lim_obj *d = c->def[k];
+            if (d && (d->per_job[t] > 0 || d->over_job[t] > 0))
+                return 1;
+            for (size_t i = 0; i < c->nobjs[k]; i++)
+                if (c->objs[k][i]->per_job[t] > 0 || c->objs[k][i]->over_job[t] > 0)
+                    return 1;
+        }
+    }
+    return 0;
+}
 
 static const double no_usage[LIM_NTYPES];
 static const double no_rate[LIM_NRATES];
@@ -105,6 +125,7 @@ struct limits *limits_create(void)
     struct limits *L = xcalloc(1, sizeof *L);
     L->conf = limits_conf_create();
     L->single = single_kind(L->conf);
+    L->per_job = per_job_any(L->conf);
     return L;
 }
 
@@ -129,6 +150,7 @@ int limits_load(struct limits *L, const struct cfg *cfg, struct err *err)
     limits_conf_destroy(L->conf);
     L->conf = c;
     L->single = single_kind(c);
+    L->per_job = per_job_any(c);
     /* The slots pointed into the old configuration, and the pairs followed
      * its limits: start over. */
     for (int k = 0; k < CRED_NKINDS; k++)
@@ -963,8 +985,8 @@ int limits_check_job(const struct limits *L, const struct job *j, const struct p
                      char *why, size_t len)
 {
     const struct lim_obj *qos = NULL;
-    if (exempt(L, j, &qos, why, len))
-        return 0;
+    if (exempt(L, j, &qos, why, len) || !L->per_job)
+        return 0; /* a limit of 0 or below is none */
     double req[LIM_NTYPES];
     limits_request(j, j->walltime, env, req);
     struct chk x = {j, LIM_NMODES, LIM_HARD, req, why, len, 0, NULL, NULL};

@@ -70,8 +70,13 @@ conf bestfit 'BACKFILLPOLICY BESTFIT\nUSERCFG[DEFAULT] MAXIJOB=6 MAXPS=500000,20
 conf named 'USERCFG[DEFAULT] MAXIJOB=4 MAXPS=300000,900000\nUSERCFG[3] MAXIJOB=20 MAXPS=-1\nUSERCFG[7] MAXJOB=1\n'
 conf mixed 'USERCFG[DEFAULT] MAXIJOB=4\nGROUPCFG[DEFAULT] MAXPROC=64\n'
 conf qos 'QOSCFG[high] PRIORITY=100\nUSERCFG[DEFAULT] MAXIJOB=3 MAXPS=300000,900000 QLIST=high,DEFAULT\n'
+# Every priority at its floor (stopped jobs and accruing ones tie: their
+# order is submission order, and runs of stopped jobs before an accruing
+# one are jumped), and stopped jobs well above it.
+conf floor 'QUEUETIMEWEIGHT 0\nUSERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPS=72000,1080000\n'
+conf steep 'QUEUETIMEWEIGHT 50\nUSERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPS=72000,1080000\n'
 
-for c in page onevalue tight group class wc always full depth bestfit named mixed; do
+for c in page onevalue tight group class wc always full depth bestfit named mixed floor steep; do
     same "$c" "$TMP/$c.cfg"
 done
 for seed in 1 2 3 4 5; do
@@ -81,6 +86,7 @@ for seed in 1 2 3 4 5; do
     done
 done
 same "QOS changes and priorities" "$TMP/qos.cfg" "$TMP/cmds1"
+same "every priority at its floor, commands of seed 2" "$TMP/floor.cfg" "$TMP/cmds2"
 
 # What the commands show agrees too: the queue (parked jobs listed with the
 # others, in the same order), the blocked reasons, priorities, statistics.

@@ -736,6 +736,17 @@ static void test_per_job(void)
     j->tasks = 9;
     CHECK(!may_ever(&f, j));
     CHECK_HAS(f.why, "MAXPROC limit of 8 for par ALL");
+    /* Usage limits alone refuse no job for itself; a reload that brings a
+     * per-job limit back (a QOS's override of the system's) checks again. */
+    CHECK_EQ(load(&f, "USERCFG[DEFAULT] MAXJOB=1 MAXPS=10\n"), 0);
+    j->tasks = 1000;
+    CHECK(may_ever(&f, j));
+    CHECK_STR(f.why, "");
+    CHECK_EQ(load(&f, "USERCFG[DEFAULT] MAXJOB=1\nQOSCFG[wide] OMAXJPROC=128\n"), 0);
+    CHECK(may_ever(&f, j));
+    j->qos = cred(&f, CRED_QOS, "wide");
+    CHECK(!may_ever(&f, j));
+    CHECK_HAS(f.why, "MAXPROC limit of 128 for par ALL");
     fx_free(&f);
 }
 
