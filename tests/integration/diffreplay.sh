@@ -17,10 +17,10 @@
 # backfill policy and depth, user/group/class limits (soft,hard), fairshare
 # (floors, ceilings, caps), XFACTOR and credential priorities and node
 # allocation. A differing case is kept under build/diffreplay-failures/.
-# DIFF_N cases from DIFF_SEED (default 40 from 1).
+# DIFF_N cases from DIFF_SEED (default 30 from 1).
 . tests/integration/lib.sh
 
-N=${DIFF_N:-40}
+N=${DIFF_N:-30}
 SEED=${DIFF_SEED:-1}
 KEEP=${DIFF_KEEP:-build/diffreplay-failures}
 # Each replay well within this many seconds on the 2-core machine under
@@ -28,7 +28,7 @@ KEEP=${DIFF_KEEP:-build/diffreplay-failures}
 LIMIT=$((30 * ${TIME_SCALE:-1}))
 
 python3 tests/tools/diffreplay.py --bin "$MOKU" --walks --wake --commands 0.5 --kinds slice,synth,weird \
-    --max-jobs 400 --timeout "$LIMIT" -n "$N" --seed "$SEED" --keep "$KEEP" >"$TMP/out" 2>"$TMP/err"
+    --max-jobs 300 --timeout "$LIMIT" -n "$N" --seed "$SEED" --keep "$KEEP" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 check "diffreplay ran its $N cases (exit $rc: 0 same, 1 some differ)" \
     grep -q "^cases $N, " "$TMP/out"

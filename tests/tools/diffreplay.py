@@ -16,7 +16,9 @@ Every case is replayed by each binary of --bin (the first is the reference)
 writing --jobs-out, --swf-out, --batsim-out, --series and the JSON report
 (its timings removed), and the files are compared byte for byte. With
 --walks, each binary's default walk is also compared with --full-walk
-whenever the case has throttling limits. A case that differs is kept under
+whenever the case has throttling limits (for the last binary of --bin, the one
+under test), and with --wake the jobs CSV with an iteration forced at every
+RMPOLLINTERVAL (--iterate-every). A case that differs is kept under
 --keep (case.cfg, case.swf, case.cmds, args, what differed) and named on
 standard output; the exit status is 1 when any case differed.
 """
@@ -231,6 +233,12 @@ def priority_lines(r, users):
             lines.append("USERCFG[%s] PRIORITY=%d" % (u, r.choice([-100, 10, 1000])))
     if r.random() < 0.15:
         lines.append("PROCWEIGHT %d" % r.choice([-1, 1, 10]))
+    if r.random() < 0.15:
+        # the bypass count (how often backfill passed a job) as priority
+        lines.append("BYPASSWEIGHT %d" % r.choice([1, 10, 1000]))
+    if r.random() < 0.1:
+        lines.append("RESERVATIONTHRESHOLDTYPE " + r.choice(["BYPASS", "QUEUETIME", "XFACTOR"]))
+        lines.append("RESERVATIONTHRESHOLDVALUE %d" % r.choice([1, 2, 5, 3600]))
     return lines
 
 
@@ -325,6 +333,14 @@ def make_case(seed, data, propgen, kinds, case):
         commands(r, case)
     else:
         open(os.path.join(case, "case.cmds"), "w").close()
+    if r.random() < 0.1:
+        # a comparison: a run a value, outputs with a run column or a file a run
+        param, values = r.choice([("BACKFILLPOLICY", "FIRSTFIT,BESTFIT,GREEDY"),
+                                  ("RESERVATIONDEPTH[0]", "1,4"), ("XFACTORWEIGHT", "0,10"),
+                                  ("NODEALLOCATIONPOLICY", "FIRSTAVAILABLE,LASTAVAILABLE")])
+        args = args + ["--compare", "%s=%s" % (param, values), "--jobs", str(r.randint(1, 2))]
+    if r.random() < 0.15:
+        args = args + ["--classes"]
     with open(os.path.join(case, "args"), "w") as f:
         f.write(" ".join(args) + "\n")
     return name, args
@@ -376,14 +392,32 @@ def replay(binary, case, args, out, extra, timeout):
     return p.returncode
 
 
-def same(a, b, f):
+def out_files(a, b):
+    """The outputs to compare: the usual ones and whatever else either run
+    wrote (a comparison's files a run)."""
+    return sorted(set(OUTPUTS) | set(os.listdir(a)) | set(os.listdir(b)))
+
+
+# What the commands answer that changed on purpose since issue 31's speed
+# work began (4ced2f5), none of it a schedule: checkjob's completion code of
+# a job that ended (job arrays, 2b5e2b6), showconfig's MAXJOBARRAYSIZE
+# (7b98448). Left out of the commands' answers before comparing binaries.
+KNOWN = [(re.compile(rb"  Completion Code: -?\d+"), b""),
+         (re.compile(rb"(?m)^MAXJOBARRAYSIZE .*\n"), b"")]
+
+
+def same(a, b, f, known=False):
     pa, pb = os.path.join(a, f), os.path.join(b, f)
     if not os.path.exists(pa) and not os.path.exists(pb):
         return True
     if not os.path.exists(pa) or not os.path.exists(pb):
         return False
     with open(pa, "rb") as x, open(pb, "rb") as y:
-        return x.read() == y.read()
+        ta, tb = x.read(), y.read()
+    if known and f == "commands.txt":
+        for pat, rep in KNOWN:
+            ta, tb = pat.sub(rep, ta), pat.sub(rep, tb)
+    return ta == tb
 
 
 def poll_period(jobs_csv):
@@ -434,13 +468,14 @@ def run_case(seed, opts, work):
         if status[i] != status[0]:
             diffs.append("bin%d exit %s, bin0 exit %s" % (i, status[i], status[0]))
             continue
-        for f in OUTPUTS:
+        for f in out_files(outs[0], outs[i]):
             if f in ("report.json", "commands.txt") and opts.no_report:
                 continue
-            if not same(outs[0], outs[i], f):
+            if not same(outs[0], outs[i], f, known=True):
                 diffs.append("bin%d %s" % (i, f))
+    last = len(opts.bin) - 1  # the binary under test: the in-binary equivalences
     if opts.walks and has_limits(case):
-        for i, b in enumerate(opts.bin):
+        for i, b in [(last, opts.bin[last])]:
             full = os.path.join(work, "full%d" % i)
             st = replay(b, case, args, full, ["--full-walk"], opts.timeout)
             if st == "timeout":
@@ -448,11 +483,11 @@ def run_case(seed, opts, work):
             if st != status[i]:
                 diffs.append("bin%d --full-walk exit %s, default %s" % (i, st, status[i]))
                 continue
-            for f in OUTPUTS:
+            for f in out_files(outs[i], full):
                 if f != "report.json" and not same(outs[i], full, f):
                     diffs.append("bin%d --full-walk %s" % (i, f))
-    if opts.wake:
-        for i, b in enumerate(opts.bin):
+    if opts.wake and "--compare" not in args:
+        for i, b in [(last, opts.bin[last])]:
             every = os.path.join(work, "every%d" % i)
             n = poll_period(os.path.join(outs[i], "jobs.csv"))
             st = replay(b, case, args, every, ["--iterate-every", str(n)], opts.timeout)
