@@ -136,7 +136,9 @@ static int owner_preempts(const struct sched *s)
  * order picks whom MAXIJOB admits, and so whose queue time stops), a kept
  * reservation (HIGHEST), a preemption, or what starts. Between events no
  * processor comes free, so a job can start only where the last plan found
- * room for it that a higher job's reservation kept (WAIT_DELAYS): a
+ * room for it that a higher job's reservation kept (WAIT_DELAYS), or that
+ * holds a later reservation of its own behind a higher one (WAIT_RESERVED,
+ * RESERVATIONDEPTH above 1: reserved first, it would start now): a
  * crossing that moves the reservation may free it; or a job a negative
  * priority keeps out (REJECTNEGPRIOJOBS) whose priority may rise above 0.
  * Under BACKFILLPOLICY NONE the scan stops at the first job that does not
@@ -158,7 +160,8 @@ static int crossing_matters(const struct sched *s)
         if (!j || (j->flags & JOB_BLOCKED) || job_procs(j) > free_now)
             continue;
         if (strict ||
-            ((j->wait == WAIT_DELAYS || j->wait == WAIT_REJECTED) && j->wait_gen == s->pl.plan_gen))
+            ((j->wait == WAIT_DELAYS || j->wait == WAIT_RESERVED || j->wait == WAIT_REJECTED) &&
+             j->wait_gen == s->pl.plan_gen))
             return 1;
     }
     return 0;
