@@ -36,3 +36,16 @@ differ=$(grep -v ': same$' "$TMP/out" | grep '^seed ')
 check "every case: --full-walk and the default walk agree, and --iterate-every changes no schedule${differ:+
 $differ}" [ -z "$differ" ]
 [ -s "$TMP/err" ] && sed 's/^/# /' "$TMP/err"
+
+# Differences diffreplay found between builds, minimised (tests/data/diffreplay/<name>/: case.cfg
+# says what and which side is right), with what the right side shows.
+D=tests/data/diffreplay
+# idle NAME: the job ids of the IDLE JOBS section of the case's showq, in order.
+idle() {
+    "$MOKU" simulate --config "$D/$1/case.cfg" --commands "$D/$1/case.cmds" "$D/$1/case.swf" 2>&1 >/dev/null |
+        awk '/IDLE JOBS/ { i = 1; next } /Idle Jobs/ { i = 0 }
+             i && $3 == "Idle" { printf "%s%s", s, $1; s = " " } END { print "" }'
+}
+got=$(idle showq-order)
+check "showq lists idle jobs in priority order, a job submitted behind the head that cannot start included ($got)" \
+    [ "$got" = "63 65 62" ]
