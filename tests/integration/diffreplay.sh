@@ -42,10 +42,14 @@ $differ}" [ -z "$differ" ]
 D=tests/data/diffreplay
 # idle NAME: the job ids of the IDLE JOBS section of the case's showq, in order.
 idle() {
-    "$MOKU" simulate --config "$D/$1/case.cfg" --commands "$D/$1/case.cmds" "$D/$1/case.swf" 2>&1 >/dev/null |
+    # shellcheck disable=SC2046 # the case's cluster options, split into words
+    "$MOKU" simulate $(cat "$D/$1/args" 2>/dev/null) --config "$D/$1/case.cfg" --commands "$D/$1/case.cmds" "$D/$1/case.swf" 2>&1 >/dev/null |
         awk '/IDLE JOBS/ { i = 1; next } /Idle Jobs/ { i = 0 }
              i && $3 == "Idle" { printf "%s%s", s, $1; s = " " } END { print "" }'
 }
 got=$(idle showq-order)
 check "showq lists idle jobs in priority order, a job submitted behind the head that cannot start included ($got)" \
     [ "$got" = "63 65 62" ]
+got=$(idle showq-order-xfactor)
+check "... and with priorities that move (XFACTOR) and jobs submitted at one instant ($got)" \
+    [ "$got" = "1146 1150 1149 1148" ]
