@@ -473,9 +473,15 @@ def run_case(seed, opts, work):
                 continue
             if not same(outs[0], outs[i], f, known=True):
                 diffs.append("bin%d %s" % (i, f))
-    last = len(opts.bin) - 1  # the binary under test: the in-binary equivalences
+    # the in-binary equivalences: on the last binary, or --self's
+    last = len(opts.bin) - 1
+    if opts.self:
+        last += 1
+        outs[last] = os.path.join(work, "outself")
+        status[last] = replay(opts.self, case, args, outs[last], [], opts.timeout)
+    selfbin = opts.self or opts.bin[last]
     if opts.walks and has_limits(case):
-        for i, b in [(last, opts.bin[last])]:
+        for i, b in [(last, selfbin)]:
             full = os.path.join(work, "full%d" % i)
             st = replay(b, case, args, full, ["--full-walk"], opts.timeout)
             if st == "timeout":
@@ -487,7 +493,7 @@ def run_case(seed, opts, work):
                 if f != "report.json" and not same(outs[i], full, f):
                     diffs.append("bin%d --full-walk %s" % (i, f))
     if opts.wake and "--compare" not in args:
-        for i, b in [(last, opts.bin[last])]:
+        for i, b in [(last, selfbin)]:
             every = os.path.join(work, "every%d" % i)
             n = poll_period(os.path.join(outs[i], "jobs.csv"))
             st = replay(b, case, args, every, ["--iterate-every", str(n)], opts.timeout)
@@ -511,6 +517,8 @@ def main():
     ap.add_argument("--data", default="data")
     ap.add_argument("--propgen", default="build/tests/propgen")
     ap.add_argument("--walks", action="store_true", help="compare --full-walk too")
+    ap.add_argument("--self", help="the binary whose --full-walk and --iterate-every are checked "
+                    "(default: the last of --bin)")
     ap.add_argument("--commands", type=float, default=0.0,
                     help="the share of slice and synth cases given timed commands (their answers compared)")
     ap.add_argument("--wake", action="store_true",
