@@ -136,7 +136,9 @@ static int owner_preempts(const struct sched *s)
  * order picks whom MAXIJOB admits, and so whose queue time stops), a kept
  * reservation (HIGHEST), a preemption, or what starts. Between events no
  * processor comes free, so a job can start only where the last plan found
- * room for it that a higher job's reservation kept (WAIT_DELAYS): a
+ * room for it that a higher job's reservation kept (WAIT_DELAYS), or that
+ * holds a later reservation of its own behind a higher one (WAIT_RESERVED,
+ * RESERVATIONDEPTH above 1: reserved first, it would start now): a
  * crossing that moves the reservation may free it; or a job a negative
  * priority keeps out (REJECTNEGPRIOJOBS) whose priority may rise above 0.
  * Under BACKFILLPOLICY NONE the scan stops at the first job that does not
@@ -159,7 +161,8 @@ static int crossing_matters(const struct sched *s)
             continue;
         unsigned long gen;
         enum job_wait w = sched_wait_of(s, j, &gen);
-        if (strict || ((w == WAIT_DELAYS || w == WAIT_REJECTED) && gen == s->pl.plan_gen))
+        if (strict || ((w == WAIT_DELAYS || w == WAIT_RESERVED || w == WAIT_REJECTED) &&
+                       gen == s->pl.plan_gen))
             return 1;
     }
     return 0;
