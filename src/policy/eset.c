@@ -817,7 +817,7 @@ static int due_begin(struct sched *s, long now)
         comp_mark(e, heap_pop(&e->wakes));
     int scan = e->all_due || s->el.elig_all || limits_pe_any(s->lim.limits);
     e->all_due = 0;
-    if (!scan)
+    if (!scan && e->ndue > 1) /* (qsort's array must not be NULL, even empty) */
         qsort(e->due, e->ndue, sizeof *e->due, by_index);
     e->dnext = 0;
     return scan;
@@ -865,7 +865,7 @@ int eset_due(struct sched *s, size_t *k, long now)
 int eset_started_due(struct sched *s, size_t *k)
 {
     struct eset *e = s->el.eset;
-    if (*k == 0) /* a new pass: by index, as walks go */
+    if (*k == 0 && e->nstl > 1) /* a new pass: by index, as walks go */
         qsort(e->stl, e->nstl, sizeof *e->stl, by_index);
     for (size_t i = 0; i < e->nstl; i++) {
         struct eset_comp *c = &e->c[e->stl[i]];
