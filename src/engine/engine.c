@@ -671,7 +671,7 @@ struct job *const *sched_queue(const struct sched *s, size_t *n)
     if (m->el.eset)
         return eset_all(m, n); /* parked jobs too, all in priority order */
     *n = w;
-    return m->q.queue;
+    return qorder_look(m, m->pl.last_now, w);
 }
 
 void sched_set_epoch(struct sched *s, long epoch)
