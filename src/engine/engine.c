@@ -651,7 +651,7 @@ double sched_job_priority(const struct sched *s, const struct job *j, long now,
     return prio_start(&s->pol.prio, &env, j, now, parts);
 }
 
-struct job *const *sched_queue(const struct sched *s, size_t *n)
+struct job *const *sched_queue(const struct sched *s, long now, size_t *n)
 {
     /* Holes are compacted away on demand: commands see only live jobs. */
     struct sched *m = (struct sched *)s;
@@ -671,7 +671,7 @@ struct job *const *sched_queue(const struct sched *s, size_t *n)
     if (m->el.eset)
         return eset_all(m, n); /* parked jobs too, all in priority order */
     *n = w;
-    return qorder_look(m, m->pl.last_now, w);
+    return qorder_look(m, now, w); /* the priorities commands show, at their time */
 }
 
 void sched_set_epoch(struct sched *s, long epoch)
@@ -788,7 +788,7 @@ const char *sched_job_listed_blocked(const struct sched *s, const struct job *j)
 size_t sched_count_idle(const struct sched *s, int blocked)
 {
     size_t n = 0, len;
-    struct job *const *q = sched_queue(s, &len);
+    struct job *const *q = sched_queue(s, s->pl.last_now, &len); /* any order: a count */
     for (size_t i = 0; i < len; i++)
         if ((sched_job_listed_blocked(s, q[i]) != NULL) == (blocked != 0))
             n++;
