@@ -14,7 +14,8 @@
  *
  * Read commands never change what the scheduler decided. Before any command
  * the plan is completed (sched_complete_plan: the reservations an iteration
- * left for later), and sched_queue() may compact the queue's internal holes;
+ * left for later), and sched_queue() may compact the queue's internal holes
+ * (the list it gives is a sorted copy, policy/qorder.h's qorder_look);
  * neither changes anything observable.
  */
 #ifndef MOKU_CMD_H

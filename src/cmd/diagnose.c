@@ -526,7 +526,7 @@ int cmd_diagnose(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_b
         return 0;
     }
     size_t n;
-    struct job *const *q = sched_queue(c->s, &n);
+    struct job *const *q = sched_queue(c->s, c->now, &n);
     if (mode == 'p')
         diagnose_prio(c, a, out, q, n);
     else if (a->json)

@@ -89,7 +89,7 @@ static void showq_gather(const struct cmd_ctx *c, const struct showq_filter *f, 
     if (q->nactive > 1)
         qsort(q->active, q->nactive, sizeof *q->active, by_end);
     size_t n;
-    struct job *const *queue = sched_queue(c->s, &n);
+    struct job *const *queue = sched_queue(c->s, c->now, &n);
     q->idle = xcalloc(n ? n : 1, sizeof *q->idle);
     q->blocked = xcalloc(n ? n : 1, sizeof *q->blocked);
     for (size_t i = 0; i < n; i++) {

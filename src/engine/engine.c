@@ -651,10 +651,10 @@ double sched_job_priority(const struct sched *s, const struct job *j, long now,
     return prio_start(&s->pol.prio, &env, j, now, parts);
 }
 
-struct job *const *sched_queue(const struct sched *s, size_t *n)
+/* Holes are compacted away on demand: commands see only live jobs. The
+ * queue's length after. */
+static size_t queue_compact(struct sched *m)
 {
-    /* Holes are compacted away on demand: commands see only live jobs. */
-    struct sched *m = (struct sched *)s;
     qorder_tighten(m, m->pl.last_now); /* the last pass's unread tail, in order */
     size_t w = 0, scanned = 0;
     for (size_t r = m->q.qhead; r < m->q.qlen; r++) {
@@ -668,10 +668,17 @@ struct job *const *sched_queue(const struct sched *s, size_t *n)
     m->q.qlen = w;
     m->q.qhead = 0;
     m->q.qscanned = scanned;
+    return w;
+}
+
+struct job *const *sched_queue(const struct sched *s, long now, size_t *n)
+{
+    struct sched *m = (struct sched *)s;
+    size_t w = queue_compact(m);
     if (m->el.eset)
         return eset_all(m, n); /* parked jobs too, all in priority order */
     *n = w;
-    return m->q.queue;
+    return qorder_look(m, now, w); /* the priorities commands show, at their time */
 }
 
 void sched_set_epoch(struct sched *s, long epoch)
@@ -788,7 +795,11 @@ const char *sched_job_listed_blocked(const struct sched *s, const struct job *j)
 size_t sched_count_idle(const struct sched *s, int blocked)
 {
     size_t n = 0, len;
-    struct job *const *q = sched_queue(s, &len);
+    struct job *const *q = s->q.queue; /* a count: in any order, no look's sort */
+    if (s->el.eset)
+        q = sched_queue(s, s->pl.last_now, &len); /* parked jobs too */
+    else
+        len = queue_compact((struct sched *)s);
     for (size_t i = 0; i < len; i++)
         if ((sched_job_listed_blocked(s, q[i]) != NULL) == (blocked != 0))
             n++;

@@ -159,10 +159,10 @@ long sched_job_qtime(const struct sched *s, const struct job *j, long now);
 double sched_job_priority(const struct sched *s, const struct job *j, long now,
                           struct prio_parts *parts);
 
-/* The idle jobs in the order of the last plan (priority order), for
- * commands; *n is set. The array is owned by s and valid until the next
- * call into s. */
-struct job *const *sched_queue(const struct sched *s, size_t *n);
+/* The idle jobs in the order of their priorities at now (a command's
+ * time; the scheduler's own queue is not reordered), for commands; *n is
+ * set. The array is owned by s and valid until the next call into s. */
+struct job *const *sched_queue(const struct sched *s, long now, size_t *n);
 /* Why an idle job is blocked (not eligible for scheduling: over an idle or
  * active policy limit, or a per-job limit it can never meet), in Maui's
  * words ("job 12 violates active SOFT MAXPS limit of 72000 for user alice

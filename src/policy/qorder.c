@@ -37,6 +37,12 @@ struct qo_head {
     size_t g;      /* its group, or QORDER_ALONE */
 };
 
+/* A job of a look (qorder_look) with its priority at the look's time. */
+struct qo_look {
+    double p;
+    struct job *j;
+};
+
 struct qorder {
     struct prio_env env;
     struct prio_batch pb; /* pb.env is &env */
@@ -51,6 +57,9 @@ struct qorder {
     unsigned gen; /* this pass's slots: no clear of the table per pass */
     struct qo_head *heap;
     size_t nheap, capheap;
+    struct qo_look *look; /* qorder_look's, kept apart from the queue */
+    struct job **lookq;
+    size_t caplook, caplookq;
 };
 
 int qorder_usable(const struct sched *s)
@@ -358,10 +367,42 @@ void qorder_tighten(struct sched *s, long now)
     sort_ptrs((void **)s->q.queue + from, w - from, prio_cmp, &s->q.sortbuf);
 }
 
+/* prio_cmp on a look's own priorities. */
+static int by_look(const void *a, const void *b)
+{
+    const struct qo_look *x = a, *y = b;
+    if (x->p != y->p)
+        return x->p > y->p ? -1 : 1;
+    return by_submission(x->j, y->j);
+}
+
+struct job *const *qorder_look(struct sched *s, long now, size_t n)
+{
+    if (!s->q.ord)
+        s->q.ord = xcalloc(1, sizeof *s->q.ord);
+    struct qorder *o = s->q.ord;
+    o->look = xgrow(o->look, &o->caplook, n ? n : 1, sizeof *o->look);
+    o->lookq = xgrow(o->lookq, &o->caplookq, n ? n : 1, sizeof *o->lookq);
+    struct prio_env env;
+    struct prio_batch pb;
+    sched_prio_env(s, &env);
+    fsacct_batch_init(s, &pb, &env);
+    /* Not into j->priority: order_holds compares the next iteration's
+     * priorities with the ones the scheduler last set, not a look's. */
+    for (size_t i = 0; i < n; i++)
+        o->look[i] = (struct qo_look){prio_batch_start(&pb, s->q.queue[i], now), s->q.queue[i]};
+    qsort(o->look, n, sizeof *o->look, by_look); /* a total order: any sort gives it */
+    for (size_t i = 0; i < n; i++)
+        o->lookq[i] = o->look[i].j;
+    return o->lookq;
+}
+
 void qorder_destroy(struct qorder *o)
 {
     if (!o)
         return;
+    free(o->look);
+    free(o->lookq);
     free(o->jobs);
     free(o->gid);
     free(o->g);

@@ -64,6 +64,17 @@ struct job *const *qorder_loose_entry(const struct sched *s, size_t k, size_t *n
  * looks at it. Nothing when there is none. */
 void qorder_tighten(struct sched *s, long now);
 
+/*
+ * The compacted queue's n jobs (qhead 0, no holes) in priority order at
+ * now, for a command that looks: a poll whose order holds keeps the jobs it
+ * placed in their old order below the last one the plan looked at, and a
+ * job whose priority rose since (XFACTOR) may sit below one it passed. A
+ * copy, sorted on priorities of its own: the queue and the jobs' stored
+ * priorities, which the next iteration reads, stay as they are. Valid
+ * until the next look.
+ */
+struct job *const *qorder_look(struct sched *s, long now, size_t n);
+
 void qorder_destroy(struct qorder *o);
 
 #endif

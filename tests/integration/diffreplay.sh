@@ -53,3 +53,13 @@ check "showq lists idle jobs in priority order, a job submitted behind the head 
 got=$(idle showq-order-xfactor)
 check "... and with priorities that move (XFACTOR) and jobs submitted at one instant ($got)" \
     [ "$got" = "1146 1150 1149 1148" ]
+# prio NAME: the job ids diagnose -p lists for the case, in order.
+prio() {
+    # shellcheck disable=SC2046 # the case's cluster options, split into words
+    "$MOKU" simulate $(cat "$D/$1/args" 2>/dev/null) --config "$D/$1/case.cfg" --commands "$D/$1/case.cmds" "$D/$1/case.swf" 2>&1 >/dev/null |
+        awk '/^Percent/ { i = 0 } i && NF { printf "%s%s", s, $1; s = " " } /Weights/ { i = 1 }
+             END { print "" }'
+}
+got=$(prio diagnose-order-stale)
+check "diagnose -p lists the queue in the order of its priorities now, not the order a poll kept ($got)" \
+    [ "$got" = "441 443 436 444 464 463 465" ]

@@ -633,7 +633,7 @@ static void test_diagnose_json(void)
     CHECK_EQ(json_object_size(root), 2);
     CHECK(json_is_object(json_object_get(root, "weights")));
     size_t n;
-    struct job *const *q = sched_queue(s, &n);
+    struct job *const *q = sched_queue(s, NOW, &n);
     CHECK_EQ(json_array_size(jobs), n);
     for (size_t i = 0; i < n && i < json_array_size(jobs); i++) {
         json_t *jo = json_array_get(jobs, i);

@@ -49,7 +49,7 @@ static void test_cancel(void)
     CHECK_EQ(b->state, JOB_REMOVED);
     CHECK_EQ(sched_nidle(s), 1);
     size_t n;
-    sched_queue(s, &n);
+    sched_queue(s, 0, &n);
     CHECK_EQ(n, 1);
     sched_job_ended(s, a, 10);
     sched_iterate(s, 10);

@@ -259,7 +259,7 @@ static void test_setspri_reorders(void)
     check_reply(s, "setspri 1000 3", "job system priority adjusted\n");
     sched_iterate(s, NOW);
     size_t n;
-    struct job *const *q = sched_queue(s, &n);
+    struct job *const *q = sched_queue(s, NOW, &n);
     CHECK_EQ(n, 2);
     if (n == 2)
         CHECK_STR(q[0]->name, "3");

@@ -2,7 +2,8 @@
  * qorder: the queue placed lazily, group by group through a heap, is the
  * queue sorted whole (every priority computed, prio_cmp), entry for entry,
  * however far it is placed; what is left loose is the rest of the jobs, and
- * qorder_tighten puts it in order. Fixed-seed random queues: credentials
+ * qorder_tighten puts it in order; a look (qorder_look) sees the jobs in
+ * priority order and leaves the queue as it was. Fixed-seed random queues: credentials
  * from a small pool with random PRIORITY, random weights and caps (ties at
  * a cap or the floor of 1), queue times moved away from submission, system
  * priorities, against the simple model (prio_start and a sort).
@@ -128,6 +129,49 @@ static void test_random_queues(void)
                   prio_start(&s->pol.prio, &env, s->q.queue[i], now, NULL));
         for (size_t i = 1; i < n; i++)
             CHECK(prio_cmp(&s->q.queue[i - 1], &s->q.queue[i]) < 0);
+        sched_destroy(s);
+    }
+}
+
+/* A look (qorder_look) at a queue in any order with stale priorities: the
+ * jobs in the order of their priorities at the look's time, and the queue
+ * and its stored priorities as they were. */
+static void test_look(void)
+{
+    srand(4163);
+    for (int round = 0; round < 200; round++) {
+        long latest;
+        struct sched *s = random_sched(&latest);
+        long now = latest + rand() % 20000;
+        struct prio_env env;
+        sched_prio_env(s, &env);
+        size_t n = s->q.qlen;
+        struct job *model[NJOBS], *before[NJOBS];
+        double stale[NJOBS];
+        for (size_t i = n; i > 1; i--) { /* any order, a poll's kept one */
+            size_t r = (size_t)rand() % i;
+            struct job *t = s->q.queue[i - 1];
+            s->q.queue[i - 1] = s->q.queue[r];
+            s->q.queue[r] = t;
+        }
+        for (size_t i = 0; i < n; i++) {
+            before[i] = s->q.queue[i];
+            stale[i] = before[i]->priority = rand() % 1000;
+        }
+        for (size_t i = 0; i < n; i++) {
+            model[i] = s->q.queue[i];
+            model[i]->priority = prio_start(&s->pol.prio, &env, model[i], now, NULL);
+        }
+        qsort(model, n, sizeof *model, prio_cmp);
+        for (size_t i = 0; i < n; i++)
+            before[i]->priority = stale[i];
+        struct job *const *v = qorder_look(s, now, n);
+        for (size_t i = 0; i < n; i++)
+            CHECK(v[i] == model[i]);
+        for (size_t i = 0; i < n; i++) {
+            CHECK(s->q.queue[i] == before[i]);
+            CHECK(before[i]->priority == stale[i]);
+        }
         sched_destroy(s);
     }
 }
@@ -318,6 +362,7 @@ int main(void)
     TEST_RUN(test_add_run);
     TEST_RUN(test_any_before);
     TEST_RUN(test_random_queues);
+    TEST_RUN(test_look);
     TEST_RUN(test_qgroup_generations);
     return TEST_DONE();
 }
