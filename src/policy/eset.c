@@ -741,12 +741,20 @@ static int usage_as_predicted(const struct sched *s, const struct eset_comp *c, 
     return 1;
 }
 
+/* A job of j's credential started or stopped running: its component is
+ * marked for the next pass. */
+static struct eset_comp *mark_moved(struct eset *e, const struct job *j)
+{
+    struct eset_comp *c = comp_of(e, j);
+    c->moved = 1;
+    comp_mark(e, c);
+    return c;
+}
+
 void eset_moved(struct sched *s, const struct job *j)
 {
     if (s->el.eset) {
-        struct eset_comp *c = comp_of(s->el.eset, j);
-        c->moved = 1;
-        comp_mark(s->el.eset, c);
+        mark_moved(s->el.eset, j);
         s->el.eset->moved_any = 1;
     }
 }
@@ -756,9 +764,7 @@ void eset_started(struct sched *s, const struct job *j)
     struct eset *e = s->el.eset;
     if (!e)
         return;
-    struct eset_comp *c = comp_of(e, j);
-    c->moved = 1;
-    comp_mark(e, c);
+    mark_moved(e, j);
     /* elig_started added its whole walltime: what a rebuild at act_at
      * gives it if it started then. */
     if (j->start != e->act_at || j->walltime <= 0)
@@ -772,9 +778,7 @@ void eset_stopped(struct sched *s, const struct job *j)
     struct eset *e = s->el.eset;
     if (!e)
         return;
-    struct eset_comp *c = comp_of(e, j);
-    c->moved = 1;
-    comp_mark(e, c);
+    struct eset_comp *c = mark_moved(e, j);
     if (!e->act_ok || e->moved_any || limits_pe_any(s->lim.limits)) {
         e->moved_any = 1;
         return;
