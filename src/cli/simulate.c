@@ -898,13 +898,25 @@ static void warn(void *ctx, const char *msg)
 
 /* What the replay's callbacks need. */
 struct replay_ctx {
-    const char *script;         /* --commands FILE, for messages */
-    int quiet;                  /* --quiet */
-    int run;                    /* of a comparison, from 1, for messages; 0: the only run */
-    struct plot_series *series; /* --plot: where the samples go, else NULL */
-    struct resvlog *resvs;      /* --resv-out: the reservations seen, else NULL */
-    int progress_fd;            /* a worker's progress pipe (simpar.c), 0: none */
+    const char *script;          /* --commands FILE, for messages */
+    int quiet;                   /* --quiet */
+    int run;                     /* of a comparison, from 1, for messages; 0: the only run */
+    struct plot_series *series;  /* --plot: where the samples go, else NULL */
+    struct resvlog *resvs;       /* --resv-out: the reservations seen, else NULL */
+    int progress_fd;             /* a worker's progress pipe (simpar.c), 0: none */
+    struct report_jobs_csv *csv; /* --jobs-out's rows, written as jobs end, else NULL */
+    struct batsim *batsim;       /* --batsim-out's, the same */
 };
+
+/* Outcomes that are final: their rows, now (sim_hooks.final). */
+static void write_final(void *ctx, const struct sim_outcome *out, size_t to)
+{
+    const struct replay_ctx *r = ctx;
+    if (r->csv)
+        report_jobs_csv_rows(r->csv, out, to);
+    if (r->batsim)
+        batsim_rows(r->batsim, out, to);
+}
 
 /* A worker's progress, to the process that runs it (simpar.c reads it). */
 static void pipe_progress(void *ctx, size_t done, size_t total)
@@ -1311,6 +1323,7 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
         .iterated = o->resv_out ? note_resvs : NULL,
         /* Commands (timed, or --show at the end) may ask about past jobs. */
         .forget_ended = !script && !o->nshows,
+        .final = jobs || outs->batsim ? write_final : NULL,
         .iterate_every = (long)o->every,
         .ctx = &rctx,
     };
@@ -1318,6 +1331,11 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
         rctx.resvs = resvlog_create();
     if (sim_wants_series(o))
         sim_start_series(&r->series, wl, o->until);
+    if (jobs) /* with --show too: the schedule the answers come from */
+        rctx.csv =
+            report_jobs_csv_open(jobs, wl, s, run_number(o, idx, n), idx == 0 && !o->recorded);
+    if (outs->batsim)
+        rctx.batsim = batsim_open(outs->batsim, wl, s, n > 1 ? (int)idx + 1 : 0);
     double t0 = sim_wall_now();
     sim_run(s, wl, out, o->until, &hooks);
     report_wanting(s);
@@ -1336,11 +1354,10 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
         r->report.backfilled = sched_stats(s)->backfilled;
         r->report.iterations = sched_stats(s)->iterations;
     }
-    if (jobs) /* with --show too: the schedule the answers come from */
-        report_write_jobs_csv(jobs, wl, out, s, sched_last_iteration(s), run_number(o, idx, n),
-                              idx == 0 && !o->recorded);
-    if (outs->batsim)
-        batsim_write_jobs(outs->batsim, wl, out, s, n > 1 ? (int)idx + 1 : 0);
+    if (rctx.csv)
+        report_jobs_csv_close(rctx.csv, out, sched_last_iteration(s));
+    if (rctx.batsim)
+        batsim_close(rctx.batsim, out);
     if (outs->swf && write_swf(outs->swf, r, o, wl, out, s) < 0)
         rc = -1;
     else if (!outs->swf && o->swf_out && n > 1 && write_run_swf(r, idx, n, o, wl, out, s) < 0)

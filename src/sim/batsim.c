@@ -20,10 +20,14 @@ static int cmp_span(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* What the rows share, so that a row allocates nothing: the spans'
- * scratch, and the last metadata field written with the names it was
- * made from (interned: equal pointers, equal text). */
-struct rows {
+/* What the rows share, so that a row allocates nothing: the file, the
+ * next row, the spans' scratch, and the last metadata field written with
+ * the names it was made from (interned: equal pointers, equal text). */
+struct batsim {
+    struct obuf *f;
+    const struct workload *wl;
+    int run;
+    size_t next; /* the first job whose row is not written */
     struct span *v;
     size_t cap;
     struct obuf *m;                 /* the metadata, built */
@@ -38,7 +42,7 @@ struct rows {
 /* The nodes of the job's last run as an interval set: "0-3 7". Built from
  * the slots (each a run of nodes), not node by node: Curie's jobs hold
  * thousands of nodes in a few slots. */
-static void interval_set(struct obuf *f, struct rows *r, const struct sim_detail *d)
+static void interval_set(struct obuf *f, struct batsim *r, const struct sim_detail *d)
 {
     size_t n = 0, sorted = 1;
     if (d && d->nslots > r->cap)
@@ -97,7 +101,7 @@ static const struct state *batsim_state(const struct sim_outcome *o)
 /* The job's credentials; a job the engine never took (rejected) has the
  * trace's names. Consecutive jobs mostly share them (a user's jobs come in
  * bursts): the field is built again only when a name differs. */
-static void metadata(struct obuf *f, struct rows *r, const struct wl_job *w,
+static void metadata(struct obuf *f, struct batsim *r, const struct wl_job *w,
                      const struct sim_outcome *o)
 {
     static const char *const keys[CRED_NKINDS] = {"user", "group", "account", "class", "qos"};
@@ -166,7 +170,7 @@ static char *stretch(char *p, long turn, long exec)
 }
 
 /* One job's row; its numbers formatted in place in one go. */
-static void row(struct obuf *f, struct rows *r, const struct workload *wl, const struct wl_job *w,
+static void row(struct obuf *f, struct batsim *r, const struct workload *wl, const struct wl_job *w,
                 const struct sim_outcome *o, const struct state *state)
 {
     char *p = report_id_room(f, wl, w, NUMS_ROOM);
@@ -191,8 +195,8 @@ static void row(struct obuf *f, struct rows *r, const struct workload *wl, const
     obuf_putc(f, '\n');
 }
 
-int batsim_write_jobs(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,
-                      const struct sched *s, int run)
+struct batsim *batsim_open(struct obuf *f, const struct workload *wl, const struct sched *s,
+                           int run)
 {
     if (run <= 1)
         obuf_printf(f,
@@ -201,19 +205,40 @@ int batsim_write_jobs(struct obuf *f, const struct workload *wl, const struct si
                     "finish_time,waiting_time,turnaround_time,stretch,allocated_resources,"
                     "consumed_energy,metadata\n",
                     run == 1 ? "run," : "");
-    struct rows r = {.m = obuf_mem(), .q = obuf_mem(), .rc = {.s = s}};
-    for (size_t i = 0; i < wl->njobs; i++) {
-        const struct state *state = batsim_state(&out[i]);
+    struct batsim *r = xcalloc(1, sizeof *r);
+    *r = (struct batsim){
+        .f = f, .wl = wl, .run = run, .m = obuf_mem(), .q = obuf_mem(), .rc = {.s = s}};
+    return r;
+}
+
+void batsim_rows(struct batsim *r, const struct sim_outcome *out, size_t to)
+{
+    struct obuf *f = r->f;
+    for (; r->next < to; r->next++) {
+        const struct state *state = batsim_state(&out[r->next]);
         if (!state)
             continue;
-        if (run >= 1) {
-            obuf_ll(f, run);
+        if (r->run >= 1) {
+            obuf_ll(f, r->run);
             obuf_putc(f, ',');
         }
-        row(f, &r, wl, &wl->jobs[i], &out[i], state);
+        row(f, r, r->wl, &r->wl->jobs[r->next], &out[r->next], state);
     }
-    obuf_close(r.m, NULL);
-    obuf_close(r.q, NULL);
-    free(r.v);
-    return obuf_failed(f) ? -1 : 0;
+}
+
+int batsim_close(struct batsim *r, const struct sim_outcome *out)
+{
+    batsim_rows(r, out, r->wl->njobs);
+    int rc = obuf_failed(r->f) ? -1 : 0;
+    obuf_close(r->m, NULL);
+    obuf_close(r->q, NULL);
+    free(r->v);
+    free(r);
+    return rc;
+}
+
+int batsim_write_jobs(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,
+                      const struct sched *s, int run)
+{
+    return batsim_close(batsim_open(f, wl, s, run), out);
 }

@@ -38,4 +38,14 @@
 int batsim_write_jobs(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,
                       const struct sched *s, int run);
 
+/* The same a row at a time, as the replay goes (report.h's jobs CSV has
+ * the same three calls): open writes the header; rows writes those of the
+ * jobs before `to` not written yet (their outcomes final: sim_hooks.final);
+ * close writes the rest, frees r and returns as above. */
+struct batsim;
+struct batsim *batsim_open(struct obuf *f, const struct workload *wl, const struct sched *s,
+                           int run);
+void batsim_rows(struct batsim *r, const struct sim_outcome *out, size_t to);
+int batsim_close(struct batsim *r, const struct sim_outcome *out);
+
 #endif

@@ -834,12 +834,16 @@ char *report_id_room_text(struct obuf *f, const struct workload *wl, const struc
     return obuf_reserve(f, room);
 }
 
-/* What the rows of one jobs CSV share: the engine, and the credential
- * fields of the last row, kept as written. */
-struct jobs_csv {
+/* What the rows of one jobs CSV share: the file, the engine, the next row
+ * to write, and the credential fields of the last row, kept as written. */
+struct report_jobs_csv {
+    struct obuf *f;
+    const struct workload *wl;
     struct sched *s;
+    int run;
+    size_t next; /* the first job whose row is not written */
     struct report_creds rc;
-    const struct sim_noderuns *runs;
+    struct sim_noderuns *runs; /* made with the first row: s's nodes are all in */
     long now;
     struct obuf *creds;                   /* ",user,group,account,class,qos" */
     const struct cred *last[CRED_NKINDS]; /* the credentials it was made from */
@@ -849,7 +853,7 @@ struct jobs_csv {
 /* The five credential fields, each after its comma. Consecutive jobs
  * mostly share them (a user's jobs come in bursts): they are made again,
  * name by name, only when a credential differs from the last row's. */
-static void cred_fields(struct obuf *f, struct jobs_csv *c, const struct cred *const creds[])
+static void cred_fields(struct obuf *f, struct report_jobs_csv *c, const struct cred *const creds[])
 {
     if (!c->have || memcmp(creds, c->last, sizeof c->last) != 0) {
         obuf_reset(c->creds);
@@ -868,7 +872,7 @@ static void cred_fields(struct obuf *f, struct jobs_csv *c, const struct cred *c
 }
 
 static void csv_row(struct obuf *f, const struct workload *wl, const struct wl_job *w,
-                    const struct sim_outcome *o, struct jobs_csv *c)
+                    const struct sim_outcome *o, struct report_jobs_csv *c)
 {
     struct sched *s = c->s;
     const struct job *j = sim_outcome_job(s, o);
@@ -916,26 +920,48 @@ static void csv_row(struct obuf *f, const struct workload *wl, const struct wl_j
     obuf_putc(f, '\n');
 }
 
-int report_write_jobs_csv(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,
-                          struct sched *s, long now, int run, int header)
+struct report_jobs_csv *report_jobs_csv_open(struct obuf *f, const struct workload *wl,
+                                             struct sched *s, int run, int header)
 {
     if (header)
         obuf_printf(f,
                     "%sjob_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted,"
                     "user,group,account,class,qos,state,reason,nodes,segments\n",
                     run >= 1 ? "run," : "");
-    struct sim_noderuns *runs = sim_noderuns_create(s);
-    struct jobs_csv c = {.s = s, .rc = {.s = s}, .runs = runs, .now = now, .creds = obuf_mem()};
-    for (size_t i = 0; i < wl->njobs; i++) {
-        if (run >= 1) {
-            obuf_ll(f, run);
-            obuf_putc(f, ',');
+    struct report_jobs_csv *c = xcalloc(1, sizeof *c);
+    *c = (struct report_jobs_csv){
+        .f = f, .wl = wl, .s = s, .run = run, .rc = {.s = s}, .creds = obuf_mem()};
+    return c;
+}
+
+void report_jobs_csv_rows(struct report_jobs_csv *c, const struct sim_outcome *out, size_t to)
+{
+    if (!c->runs && c->next < to)
+        c->runs = sim_noderuns_create(c->s);
+    for (; c->next < to; c->next++) {
+        if (c->run >= 1) {
+            obuf_ll(c->f, c->run);
+            obuf_putc(c->f, ',');
         }
-        csv_row(f, wl, &wl->jobs[i], &out[i], &c);
+        csv_row(c->f, c->wl, &c->wl->jobs[c->next], &out[c->next], c);
     }
-    obuf_close(c.creds, NULL);
-    sim_noderuns_destroy(runs);
-    return obuf_failed(f) ? -1 : 0;
+}
+
+int report_jobs_csv_close(struct report_jobs_csv *c, const struct sim_outcome *out, long now)
+{
+    c->now = now;
+    report_jobs_csv_rows(c, out, c->wl->njobs);
+    int rc = obuf_failed(c->f) ? -1 : 0;
+    obuf_close(c->creds, NULL);
+    sim_noderuns_destroy(c->runs);
+    free(c);
+    return rc;
+}
+
+int report_write_jobs_csv(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,
+                          struct sched *s, long now, int run, int header)
+{
+    return report_jobs_csv_close(report_jobs_csv_open(f, wl, s, run, header), out, now);
 }
 
 int report_write_recorded_csv(struct obuf *f, const struct workload *wl,

@@ -187,6 +187,17 @@ void report_print_runs_json(FILE *f, const struct report_run *runs, size_t n);
  */
 int report_write_jobs_csv(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,
                           struct sched *s, long now, int run, int header);
+/* The same a row at a time, as the replay goes: each row is written, in the
+ * workload's order, once its outcome is final (sim_hooks.final), so that
+ * neither the rows nor the nodes they name are kept for the replay's end.
+ * open writes the header; rows writes those of the jobs before `to` not
+ * written yet; close writes the rest (now: the replay's last instant, for
+ * the reasons of jobs that never ran), frees c and returns as above. */
+struct report_jobs_csv;
+struct report_jobs_csv *report_jobs_csv_open(struct obuf *f, const struct workload *wl,
+                                             struct sched *s, int run, int header);
+void report_jobs_csv_rows(struct report_jobs_csv *c, const struct sim_outcome *out, size_t to);
+int report_jobs_csv_close(struct report_jobs_csv *c, const struct sim_outcome *out, long now);
 /* The header (with the run column) and the rows of the schedule the log
  * recorded (moku simulate --recorded), run "recorded": its starts and ends,
  * the trace's names, state completed, running (not ended by --until) or

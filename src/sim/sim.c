@@ -29,6 +29,8 @@ static struct sim_detail *detail(struct sim *sim, struct sim_outcome *o)
 {
     if (o->more)
         return o->more;
+    if (sim->nspare)
+        return o->more = sim->spare[--sim->nspare];
     if (!sim->details || sim->details_used == DETAIL_BLOCK) {
         sim->details = xcalloc(DETAIL_BLOCK, sizeof *sim->details);
         sim->details_used = 0;
@@ -36,6 +38,48 @@ static struct sim_detail *detail(struct sim *sim, struct sim_outcome *o)
     o->more = &sim->details[sim->details_used];
     o->more->block = sim->details_used++ == 0 ? 1 : 2;
     return o->more;
+}
+
+/* What only the per-job files wanted of a final outcome, written now: its
+ * nodes and segments. A detail left holding nothing goes back to be
+ * reused, unless it is its block's first (which frees the block). */
+static void drop_final(struct sim *sim, struct sim_outcome *o)
+{
+    struct sim_detail *d = o->more;
+    if (!d)
+        return;
+    if (d->slots != &d->one)
+        free(d->slots);
+    d->slots = NULL;
+    d->nslots = 0;
+    if (d->segments) {
+        free(d->segments);
+        d->segments = NULL;
+    }
+    if (d->block != 2 || d->reason || d->wide_cred || d->preempted || d->resumed)
+        return; /* the rest is the report's */
+    if (sim->nspare == sim->spare_cap)
+        sim->spare = xgrow(sim->spare, &sim->spare_cap, sim->nspare + 1, sizeof *sim->spare);
+    /* zero but for block and a stale `one`, read only through slots */
+    sim->spare[sim->nspare++] = d;
+    o->more = NULL;
+}
+
+/* Hand the outcomes that became final, in the workload's order, to the
+ * hook (sim_hooks.final), then drop what it alone wanted of them. */
+static void pass_final(struct sim *sim, const struct sim_hooks *h)
+{
+    if (!h || !h->final || !sim->forget_ended)
+        return;
+    size_t from = sim->settled, to = from;
+    while (to < sim->wl->njobs && (sim->out[to].end >= 0 || sim->out[to].rejected))
+        to++;
+    if (to == from)
+        return;
+    h->final(h->ctx, sim->out, to);
+    for (size_t i = from; i < to; i++)
+        drop_final(sim, &sim->out[i]);
+    sim->settled = to;
 }
 
 /* Keep the processors job j holds now as its last run's. */
@@ -485,6 +529,7 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
             sim.progress = now;
         end_jobs(&sim, now);
         next = submit_jobs(&sim, next, now, &rejected);
+        pass_final(&sim, hooks);
         if (hooks && hooks->script)
             run_commands(&sim, now, hooks);
         sched_iterate(s, now);
@@ -514,6 +559,7 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
     heap_free(&sim.ends);
     runtab_free(&sim.runs);
     free(sim.ended);
+    free(sim.spare);
     return rejected;
 }
 

@@ -160,6 +160,13 @@ struct sim_hooks {
      * --show), so memory grows with the queue, not the trace. The outcome
      * keeps what the report needs (cred, and job = NULL). */
     int forget_ended;
+    /* With forget_ended: called when the outcomes of the jobs before `to`
+     * (the workload's order) are final, each rejected or ended, so that
+     * per-job files are written as the replay goes (NULL: not). What only
+     * they want of those outcomes (record_nodes' slots and segments) is
+     * dropped after the call, and the details reused: memory grows with
+     * the jobs that end out of order, not with the trace. */
+    void (*final)(void *ctx, const struct sim_outcome *out, size_t to);
     /* > 0: an iteration at every multiple of this many seconds too (the
      * trace's clock), besides the events, while jobs wait — and after the
      * events have run out, for as long as standing reservations would be

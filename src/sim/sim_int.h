@@ -14,6 +14,9 @@ struct sim {
     struct sched *s;
     struct sim_detail *details; /* the block details are taken from (detail()) */
     size_t details_used;
+    struct sim_detail **spare; /* details given back (drop_final), reused first */
+    size_t nspare, spare_cap;
+    size_t settled; /* the outcomes before it are final and handed over (pass_final) */
     const struct workload *wl;
     struct sim_outcome *out;
     struct heap ends;   /* running jobs by the time they will end */

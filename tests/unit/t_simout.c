@@ -1,14 +1,18 @@
 /*
  * t_simout — the replay's outputs for other tools and readers: Batsim's
  * jobs.csv (batsim; its stretch against printf), the schedule as SWF from a workload that is not
- * SWF (swfout), and the HTML page (html): its escaping and that it fetches nothing.
+ * SWF (swfout), and the HTML page (html): its escaping and that it fetches nothing;
+ * the jobs CSV and Batsim's rows written as the replay goes (sim_hooks.final)
+ * byte for byte as after it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/engine.h"
 #include "sim/batsim.h"
 #include "sim/html.h"
+#include "sim/report.h"
 #include "sim/swfout.h"
 #include "test.h"
 #include "util/obuf.h"
@@ -214,11 +218,113 @@ static void test_html(void)
     workload_free(&wl);
 }
 
+/* A replay's rows written as its jobs become final (sim_hooks.final). */
+struct streamed {
+    struct report_jobs_csv *csv;
+    struct batsim *batsim;
+    size_t to;  /* the last call's */
+    int unsure; /* calls that handed over an outcome not final */
+    int calls;
+};
+
+static void on_final(void *ctx, const struct sim_outcome *out, size_t to)
+{
+    struct streamed *st = ctx;
+    for (size_t i = 0; i < to; i++)
+        st->unsure += out[i].end < 0 && !out[i].rejected;
+    st->unsure += to <= st->to;
+    st->to = to;
+    st->calls++;
+    report_jobs_csv_rows(st->csv, out, to);
+    batsim_rows(st->batsim, out, to);
+}
+
+/* N random jobs (fixed seed) on 6 nodes of 4 processors under EASY, some
+ * too big (rejected), some killed at their walltime, and some still
+ * running or waiting at `until`: replayed with their rows written as they
+ * become final, then again with the rows written after the replay. */
+static void replay_rows(struct workload *wl, long until, int streamed, char **csv, char **bat)
+{
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    struct sched *s = sched_create(&pol, NULL);
+    for (int i = 0; i < 6; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "n%d", i);
+        struct node_spec spec = {.name = name, .procs = 4, .state = NODE_UP};
+        CHECK(sched_add_node(s, &spec, NULL) == 0);
+    }
+    struct sim_outcome *out = calloc(wl->njobs, sizeof *out);
+    struct obuf *fc = obuf_mem(), *fb = obuf_mem();
+    struct streamed st = {.csv = report_jobs_csv_open(fc, wl, s, 0, 1),
+                          .batsim = batsim_open(fb, wl, s, 0)};
+    struct sim_hooks h = {
+        .record_nodes = 1, .forget_ended = 1, .final = streamed ? on_final : NULL, .ctx = &st};
+    sim_run(s, wl, out, until, &h);
+    CHECK_EQ(report_jobs_csv_close(st.csv, out, sched_last_iteration(s)), 0);
+    CHECK_EQ(batsim_close(st.batsim, out), 0);
+    CHECK_EQ(st.unsure, 0);
+    if (streamed) {
+        CHECK(st.calls > 10);
+        size_t kept = 0; /* details left on written outcomes: blocks' firsts */
+        for (size_t i = 0; i < st.to; i++)
+            kept += out[i].more && !out[i].rejected;
+        CHECK(kept <= 1);
+    }
+    size_t len;
+    *csv = strdup(obuf_data(fc, &len));
+    *bat = strdup(obuf_data(fb, &len));
+    obuf_close(fc, NULL);
+    obuf_close(fb, NULL);
+    sim_outcomes_free(out, wl->njobs);
+    free(out);
+    sched_destroy(s);
+}
+
+static void test_rows_as_jobs_end(void)
+{
+    enum { N = 600 };
+    struct workload wl;
+    workload_init(&wl);
+    srand(3131);
+    long t = 0;
+    for (int i = 0; i < N; i++) {
+        t += rand() % 40;
+        long run = 1 + rand() % 900;
+        struct wl_job j = {.id = (uint32_t)i + 1,
+                           .submit = t,
+                           .tasks = rand() % 25 == 0 ? 30 : 1 + rand() % 12, /* 30: rejected */
+                           .procs_per_task = 1,
+                           .runtime_lo = run,
+                           .walltime_lo = rand() % 8 == 0 ? run / 2 + 1 : run + rand() % 600,
+                           .line = i + 1};
+        workload_add(&wl, &j);
+    }
+    long untils[] = {SIM_FOREVER, t / 2};
+    for (size_t k = 0; k < 2; k++) {
+        char *csv[2], *bat[2];
+        for (int streamed = 0; streamed < 2; streamed++)
+            replay_rows(&wl, untils[k], streamed, &csv[streamed], &bat[streamed]);
+        CHECK(count(csv[0], "\n") == N + 1);
+        CHECK(count(csv[0], ",rejected,") > 5);
+        CHECK(count(csv[0], ",killed,") > 5);
+        CHECK(k == 0 || count(csv[0], ",never_started,") > 5);
+        CHECK(strcmp(csv[0], csv[1]) == 0);
+        CHECK(strcmp(bat[0], bat[1]) == 0);
+        for (int i = 0; i < 2; i++) {
+            free(csv[i]);
+            free(bat[i]);
+        }
+    }
+    workload_free(&wl);
+}
+
 int main(void)
 {
     TEST_RUN(test_batsim);
     TEST_RUN(test_batsim_stretch);
     TEST_RUN(test_swf_from_names);
     TEST_RUN(test_html);
+    TEST_RUN(test_rows_as_jobs_end);
     return TEST_DONE();
 }
