@@ -8,9 +8,11 @@
  * in decimal, one space apart; a double field that holds a whole number
  * without a point, any other with two decimals): the trace's own text when
  * it is already that (the archive's cleaned traces are), else the line
- * formatted from the record's values. With it go its line number (as the
- * difference from the record before) and where the fields a replay
- * replaces start: about 50 bytes a record on HPC2N.
+ * formatted from the record's values. Its bytes (digits, spaces, '-', '.')
+ * are packed two to a byte; with them go its length and its line number
+ * (as the difference from the record before): about 38 bytes a record on
+ * HPC2N, whose lines have 70. Where the fields a replay replaces start is
+ * found again as it is read.
  *
  * Not random access: records are read back in order, from the first.
  */
@@ -30,14 +32,22 @@ struct swfpack {
     long last_line; /* the last one's: the differences' base */
 };
 
+/* The most bytes swfpack_format writes: 15 integers and 3 doubles, each
+ * with its room (obuf.h) and a space. */
+#define SWFPACK_LINE_ROOM (15 * (1 + OBUF_LL_ROOM) + 3 * (1 + OBUF_FIXED_ROOM))
+/* A line's room as it is unpacked (or made): 32 bytes more to read and write
+ * 16 at a time. */
+#define SWFPACK_TEXT_ROOM (SWFPACK_LINE_ROOM + 32)
+
 /* Where a reading has got to: zeroed, the first record. */
 struct swfpack_cursor {
     size_t pos;
-    long line; /* the record before's */
+    long line;                    /* the record before's */
+    char text[SWFPACK_TEXT_ROOM]; /* the last record's line, unpacked */
 };
 
-/* One record as kept: its canonical line (no newline, not NUL-terminated;
- * it lives as long as the pack) and where its fields 3 (wait), 4 (run
+/* One record as read: its canonical line (no newline, not NUL-terminated;
+ * in the cursor, until its next read) and where its fields 3 (wait), 4 (run
  * time), 6 and 11 (status), 12 start in it; fields 3 to 5 and 11 are the
  * ones a replay replaces, each before a space. */
 struct swfpack_line {
@@ -56,15 +66,12 @@ void swfpack_add(struct swfpack *p, const struct swf_rec *r);
  * last record (l untouched). */
 int swfpack_next(const struct swfpack *p, struct swfpack_cursor *c, struct swfpack_line *l);
 
-/* The most bytes swfpack_format writes: 15 integers and 3 doubles, each
- * with its room (obuf.h) and a space. */
-#define SWFPACK_LINE_ROOM (15 * (1 + OBUF_LL_ROOM) + 3 * (1 + OBUF_FIXED_ROOM))
-
 /* r's canonical line at p (SWFPACK_LINE_ROOM bytes; those past its end may
  * be scratch), without a newline; returns its end. */
 char *swfpack_format(char *p, const struct swf_rec *r);
 
-/* Give back unused capacity (once every record is in). */
+/* Give back unused capacity (once every record is in; 16 bytes are kept
+ * past the last record, which the reading of its text may touch). */
 void swfpack_trim(struct swfpack *p);
 
 /* Free the records; p is left empty. Safe on a zeroed or freed pack. */
