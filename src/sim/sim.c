@@ -592,16 +592,20 @@ void sim_outcomes_free(struct sim_outcome *out, size_t n)
     }
 }
 
-/* A node's name (s's, borrowed), measured once: its length, and that of the part before
+/* A node's name, measured once: its length, and that of the part before
  * its trailing digits (a range entry writes the prefix once). */
 struct name_len {
     const char *name;
     unsigned len, prefix;
 };
 
+/* Room past the copied names: they are copied out 16 bytes at a time. */
+#define NAMES_PAD 16
+
 struct sim_noderuns {
     unsigned *end; /* end[i]: the last node of the run of names counting up from node i */
     struct name_len *names;
+    char *text; /* the names, copied one after the other, NAMES_PAD bytes after them */
     size_t n;
 };
 
@@ -619,12 +623,20 @@ struct sim_noderuns *sim_noderuns_create(const struct sched *s)
     r->n = s ? sched_nnodes(s) : 0;
     r->end = xmalloc((r->n ? r->n : 1) * sizeof *r->end);
     r->names = xmalloc((r->n ? r->n : 1) * sizeof *r->names);
+    size_t bytes = NAMES_PAD;
     for (size_t i = r->n; i-- > 0;) {
         r->end[i] = i + 1 < r->n && hostrange_next(sched_node(s, (unsigned)i)->name,
                                                    sched_node(s, (unsigned)i + 1)->name)
                         ? r->end[i + 1]
                         : (unsigned)i;
         r->names[i] = name_len(sched_node(s, (unsigned)i)->name);
+        bytes += r->names[i].len;
+    }
+    char *t = r->text = xcalloc(1, bytes);
+    for (size_t i = 0; i < r->n; i++) {
+        memcpy(t, r->names[i].name, r->names[i].len);
+        r->names[i].name = t;
+        t += r->names[i].len;
     }
     return r;
 }
@@ -635,6 +647,7 @@ void sim_noderuns_destroy(struct sim_noderuns *r)
         return;
     free(r->end);
     free(r->names);
+    free(r->text);
     free(r);
 }
 
@@ -649,15 +662,16 @@ struct nodes_out {
     int open;
 };
 
-/* Node i's name measured: from the table, or now. */
-static struct name_len node_name(const struct nodes_out *w, unsigned i)
+/* n bytes of a name at p: from the table's copies (padded), 16 at a time
+ * without a call, writing up to 15 bytes past them (room reserved); else
+ * exactly. */
+static inline char *put_name(char *p, const char *t, size_t n, int padded)
 {
-    return w->runs && i < w->runs->n ? w->runs->names[i] : name_len(sched_node(w->s, i)->name);
-}
-
-static char *put_text(char *p, const char *t, size_t n)
-{
-    memcpy(p, t, n);
+    if (padded)
+        for (size_t i = 0; i < n; i += 16)
+            memcpy(p + i, t + i, 16);
+    else
+        memcpy(p, t, n);
     return p + n;
 }
 
@@ -666,20 +680,28 @@ static void nodes_flush(struct nodes_out *w)
 {
     if (!w->open)
         return;
-    struct name_len la = node_name(w, w->first);
-    struct name_len lb = w->first != w->last ? node_name(w, w->last) : la;
+    /* the names measured: from the table (both, or neither), or now */
+    int pad = w->runs && w->last < w->runs->n;
+    struct name_len la, lb;
+    if (pad) {
+        la = w->runs->names[w->first];
+        lb = w->runs->names[w->last];
+    } else {
+        la = name_len(sched_node(w->s, w->first)->name);
+        lb = w->first != w->last ? name_len(sched_node(w->s, w->last)->name) : la;
+    }
     const char *a = la.name, *b = lb.name;
-    char *p = obuf_reserve(w->f, 4 + la.len + lb.len + OBUF_LL_ROOM);
+    char *p = obuf_reserve(w->f, 4 + la.len + lb.len + OBUF_LL_ROOM + 3 * NAMES_PAD);
     if (*w->sep)
         *p++ = ' ';
     if (w->first == w->last) {
-        p = put_text(p, a, la.len);
+        p = put_name(p, a, la.len, pad);
     } else { /* b counts up from a: the same prefix (hostrange_next) */
-        p = put_text(p, a, la.prefix);
+        p = put_name(p, a, la.prefix, pad);
         *p++ = '[';
-        p = put_text(p, a + la.prefix, la.len - la.prefix);
+        p = put_name(p, a + la.prefix, la.len - la.prefix, pad);
         *p++ = '-';
-        p = put_text(p, b + la.prefix, lb.len - la.prefix);
+        p = put_name(p, b + la.prefix, lb.len - la.prefix, pad);
         *p++ = ']';
     }
     *p++ = ':';

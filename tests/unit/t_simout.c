@@ -3,7 +3,7 @@
  * jobs.csv (batsim; its stretch against printf), the schedule as SWF from a workload that is not
  * SWF (swfout), and the HTML page (html): its escaping and that it fetches nothing;
  * the jobs CSV and Batsim's rows written as the replay goes (sim_hooks.final)
- * byte for byte as after it.
+ * byte for byte as after it; the nodes column from the table of names.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,6 +319,61 @@ static void test_rows_as_jobs_end(void)
     workload_free(&wl);
 }
 
+/* The nodes column from the table of measured, copied names (the jobs
+ * CSV's way: copied out 16 bytes at a time) against the names compared
+ * pair by pair: 300 random jobs' slots (fixed seed) over nodes whose names
+ * are short, numbered, past 16 and 32 bytes, or not numbered. */
+static void test_node_names(void)
+{
+    static const char *const prefixes[] = {"n", "compute-rack-07-blade-", "x", "",
+                                           "a-very-long-node-name-prefix-of-40-bytes-"};
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    struct sched *s = sched_create(&pol, NULL);
+    unsigned nodes = 0;
+    for (int k = 0; k < 5; k++)
+        for (int i = 0; i < 40; i++, nodes++) {
+            char name[96];
+            if (k == 3) /* not numbered: never a range */
+                snprintf(name, sizeof name, "host%c%c", 'a' + i / 26, 'a' + i % 26);
+            else
+                snprintf(name, sizeof name, "%s%d", prefixes[k], i + (k == 1 && i > 20) * 7);
+            struct node_spec spec = {.name = name, .procs = 4, .state = NODE_UP};
+            CHECK(sched_add_node(s, &spec, NULL) == 0);
+        }
+    struct sim_noderuns *runs = sim_noderuns_create(s);
+    srand(1331);
+    int same = 1;
+    for (int j = 0; j < 300; j++) {
+        struct job_slot slots[6];
+        size_t n = 1 + (size_t)(rand() % 6);
+        for (size_t i = 0; i < n; i++) {
+            unsigned first = (unsigned)rand() % nodes;
+            slots[i] = (struct job_slot){.node = first,
+                                         .nnodes = 1 + (unsigned)rand() % (nodes - first),
+                                         .procs = 1 + (unsigned)rand() % 2};
+            slots[i].nnodes = slots[i].nnodes > 50 ? 1 + slots[i].nnodes % 50 : slots[i].nnodes;
+        }
+        char *table = NULL, *pairs = NULL;
+        OCAPTURE(table, sim_format_slots(f, s, runs, slots, n));
+        OCAPTURE(pairs, sim_format_slots(f, s, NULL, slots, n));
+        if (strcmp(table, pairs) != 0 && same)
+            fprintf(stderr, "job %d: '%s' against '%s'\n", j, table, pairs);
+        same &= strcmp(table, pairs) == 0;
+        free(table);
+        free(pairs);
+    }
+    CHECK(same);
+    /* one each way, as expected */
+    struct job_slot one[] = {{.node = 40 + 19, .nnodes = 4, .procs = 2}};
+    char *text = NULL;
+    OCAPTURE(text, sim_format_slots(f, s, runs, one, 1));
+    CHECK(strcmp(text, "compute-rack-07-blade-[19-20]:2 compute-rack-07-blade-[28-29]:2") == 0);
+    free(text);
+    sim_noderuns_destroy(runs);
+    sched_destroy(s);
+}
+
 int main(void)
 {
     TEST_RUN(test_batsim);
@@ -326,5 +381,6 @@ int main(void)
     TEST_RUN(test_swf_from_names);
     TEST_RUN(test_html);
     TEST_RUN(test_rows_as_jobs_end);
+    TEST_RUN(test_node_names);
     return TEST_DONE();
 }
