@@ -81,7 +81,7 @@ static inline void obuf_ll(struct obuf *b, long long v)
 
 /*
  * Formatting in place, a row in one go: obuf_reserve(b, n) makes room for
- * n bytes (at most 1 MB) and returns where they start; the caller writes
+ * n bytes (at most 256 KB) and returns where they start; the caller writes
  * there with the obuf_fmt_* functions (each needs its room past where it
  * starts, and may write scratch bytes past what it returns) and plain
  * stores, then obuf_commit(b, end) takes the bytes up to end. Nothing else
