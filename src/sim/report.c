@@ -89,11 +89,9 @@ static double job_bsld(long wait, long run, double tau)
     return b < 1.0 ? 1.0 : b;
 }
 
-static void add_job(struct sums *m, const struct wl_job *w, const struct sim_outcome *o)
+static void add_job(struct sums *m, const struct wl_job *w, const struct sim_outcome *o, long wait,
+                    long run, double bsld)
 {
-    long wait = o->start - w->submit;
-    long run = o->end - o->start;
-    double bsld = job_bsld(wait, run, m->tau);
     if (m->n == 0 || w->submit < m->first_submit)
         m->first_submit = w->submit;
     if (m->n == 0 || o->end > m->last_end)
@@ -203,30 +201,115 @@ static double value_of(uint64_t k)
     return d;
 }
 
+/*
+ * The keys of ranks rank[0..REPORT_NQUANT) (ascending) of a[0..n), into
+ * key[]; a[] is rearranged. Before the quickselect, two passes keep only the
+ * keys it needs: a histogram of the keys by their top bits, then the keys
+ * of the buckets that hold a rank moved to the front. The quickselect then
+ * sorts out a few thousand keys instead of every job's over some eight
+ * partitions with a branch no predictor guesses; a rank's bucket of equal
+ * keys (the many waits of 0) costs it one partition.
+ *
+ * Buckets: the smallest key alone in bucket 0 (waits of 0 would otherwise
+ * stretch the scale over the octaves between 0 and 1 s), the others by
+ * their distance from the second smallest, shifted to fit QBUCKETS. Keys
+ * of non-negative doubles order as the numbers; bucket order is key order.
+ */
+#define QBUCKETS (1u << 14)
+
+struct qscale {
+    uint64_t min, min2; /* the smallest key, the smallest above it */
+    int shift;
+};
+
+static size_t qbucket(const struct qscale *sc, uint64_t k)
+{
+    return k == sc->min ? 0 : 1 + (size_t)((k - sc->min2) >> sc->shift);
+}
+
+static struct qscale qscale_of(const uint64_t *a, size_t n)
+{
+    struct qscale sc = {.min = a[0], .min2 = UINT64_MAX};
+    uint64_t max = a[0];
+    for (size_t i = 1; i < n; i++) {
+        uint64_t k = a[i];
+        if (k < sc.min) {
+            sc.min2 = sc.min;
+            sc.min = k;
+        } else if (k > sc.min && k < sc.min2) {
+            sc.min2 = k;
+        }
+        max = k > max ? k : max;
+    }
+    while (sc.min2 != UINT64_MAX && (max - sc.min2) >> sc.shift >= QBUCKETS - 1)
+        sc.shift++;
+    return sc;
+}
+
+static void select_quantiles(uint64_t *a, size_t n, const size_t *rank, uint64_t *key)
+{
+    const size_t nr = REPORT_NQUANT;
+    struct qscale sc = qscale_of(a, n);
+    size_t *cnt = xcalloc(QBUCKETS, sizeof *cnt); /* then SIZE_MAX for a bucket not kept */
+    for (size_t i = 0; i < n; i++)
+        cnt[qbucket(&sc, a[i])]++;
+    size_t q = 0, at[REPORT_NQUANT];
+    for (; q < nr && rank[q] < cnt[0]; q++) /* bucket 0: the smallest key, nothing to select */
+        key[q] = sc.min;
+    size_t q0 = q, kept = 0, below = cnt[0]; /* keys kept, keys in buckets before b */
+    cnt[0] = SIZE_MAX;                       /* SIZE_MAX: not kept */
+    for (size_t b = 1; b < QBUCKETS; b++) {
+        size_t c = cnt[b], first = q;
+        for (; q < nr && rank[q] < below + c; q++)
+            at[q] = kept + rank[q] - below;
+        below += c;
+        cnt[b] = q > first ? kept : SIZE_MAX;
+        kept += q > first ? c : 0;
+    }
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        if (cnt[qbucket(&sc, a[i])] != SIZE_MAX)
+            a[w++] = a[i];
+    free(cnt);
+    select_ranks(a, 0, w, at + q0, nr - q0);
+    for (q = q0; q < nr; q++)
+        key[q] = a[at[q]];
+}
+
+/* The keys of distribution d over the measured jobs, in job order, into v
+ * (r->jobs of them). */
+static void gather_keys(uint64_t *v, enum report_dist d, const struct report *r,
+                        const struct workload *wl, const struct sim_outcome *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < wl->njobs && n < r->jobs; i++)
+        if (measured(r, &wl->jobs[i], &out[i]))
+            v[n++] = key_of(fmax(0.0, dist_value(d, &wl->jobs[i], &out[i], report_tau(r))));
+}
+
 /* Nearest-rank quantiles: the value of rank ceil(q n) for q = i / 200. One
- * scratch array serves the three distributions in turn, so the report
- * costs a double per job at most, and only while it is computed. */
+ * scratch array v (r->jobs keys) serves the three distributions in turn,
+ * so the report costs a double per job at most, and only while it is
+ * computed; it holds the waits already (the pass over the jobs put them
+ * there), the other two are gathered after. Frees v. */
 static void compute_quantiles(struct report *r, const struct workload *wl,
-                              const struct sim_outcome *out)
+                              const struct sim_outcome *out, uint64_t *v)
 {
     memset(r->quant, 0, sizeof r->quant);
-    if (!r->jobs)
-        return;
     _Static_assert(sizeof(double) == sizeof(uint64_t), "doubles sort as 64-bit patterns");
-    uint64_t *v = xmalloc(r->jobs * sizeof *v);
-    for (int d = 0; d < REPORT_NDIST; d++) {
-        size_t n = 0, rank[REPORT_NQUANT];
-        for (size_t i = 0; i < wl->njobs && n < r->jobs; i++)
-            if (measured(r, &wl->jobs[i], &out[i]))
-                v[n++] = key_of(fmax(
-                    0.0, dist_value((enum report_dist)d, &wl->jobs[i], &out[i], report_tau(r))));
-        for (int q = 0; q < REPORT_NQUANT; q++) {
-            size_t k = (size_t)ceil((double)q * (double)n / (REPORT_NQUANT - 1) - 1e-9);
-            rank[q] = k ? k - 1 : 0;
-        }
-        select_ranks(v, 0, n, rank, n ? REPORT_NQUANT : 0);
+    _Static_assert(REPORT_WAIT == 0, "the waits come first");
+    size_t n = r->jobs, rank[REPORT_NQUANT];
+    for (int q = 0; q < REPORT_NQUANT; q++) {
+        size_t k = (size_t)ceil((double)q * (double)n / (REPORT_NQUANT - 1) - 1e-9);
+        rank[q] = k ? k - 1 : 0;
+    }
+    for (int d = 0; n && d < REPORT_NDIST; d++) {
+        uint64_t key[REPORT_NQUANT];
+        if (d != REPORT_WAIT)
+            gather_keys(v, (enum report_dist)d, r, wl, out);
+        select_quantiles(v, n, rank, key);
         for (int q = 0; q < REPORT_NQUANT; q++)
-            r->quant[d][q] = n ? value_of(v[rank[q]]) : 0.0;
+            r->quant[d][q] = value_of(key[q]);
     }
     free(v);
 }
@@ -288,18 +371,30 @@ static void gsum_finish(struct gsum *s, struct report_group **out, size_t *n)
     *n = s->n;
 }
 
+/* The last name looked up in a credential table for a forgotten job, by
+ * its index: consecutive jobs mostly share their user and class (a user's
+ * jobs come in bursts), and then need no lookup. */
+struct name_cache {
+    unsigned idx;
+    const char *name; /* NULL: none yet */
+};
+
 /* A measured job's credential of kind k (CRED_USER or CRED_CLASS) by name:
- * the engine's record, else its table (the record was forgotten when the
- * job ended), else the workload's name. */
-static const char *group_name(const struct sched *s, const struct wl_job *w,
-                              const struct sim_outcome *o, enum cred_kind k)
+ * its engine record's (j, NULL when there is none), else s's table (the
+ * record was forgotten when the job ended), else the workload's name. */
+static const char *group_name(const struct sched *s, const struct job *j, const struct wl_job *w,
+                              const struct sim_outcome *o, enum cred_kind k, struct name_cache *nc)
 {
     const struct cred *c = NULL;
-    const struct job *j = sim_outcome_job(s, o);
-    if (j)
+    if (j) {
         c = k == CRED_USER ? j->user : j->class_;
-    else if (s)
-        c = cred_at(sched_creds(s, k), sim_outcome_cred(o, k));
+    } else if (s) {
+        unsigned idx = sim_outcome_cred(o, k);
+        if (nc->name && idx == nc->idx)
+            return nc->name;
+        if ((c = cred_at(sched_creds(s, k), idx)))
+            *nc = (struct name_cache){idx, c->name};
+    }
     if (c)
         return c->name;
     const struct wl_names *nm = wl_job_names(w);
@@ -307,24 +402,26 @@ static const char *group_name(const struct sched *s, const struct wl_job *w,
     return name ? name : "DEFAULT";
 }
 
-static void compute_groups(struct report *r, const struct workload *wl,
-                           const struct sim_outcome *out, const struct sched *s)
+/* What the one pass over the jobs gathers: the sums, the groups, and the
+ * measured jobs' wait keys for the quantiles (njobs of room). */
+struct pass {
+    struct sums m;
+    struct gsum users, classes;
+    struct name_cache user_name, class_name;
+    const struct sched *s;
+    uint64_t *waits;
+};
+
+/* A measured job into every sum, its group, and the waits. */
+static void measure_job(struct pass *p, const struct wl_job *w, const struct sim_outcome *o)
 {
-    struct gsum users = {0}, classes = {0};
-    strmap_init(&users.at);
-    strmap_init(&classes.at);
-    for (size_t i = 0; i < wl->njobs; i++) {
-        const struct wl_job *w = &wl->jobs[i];
-        if (!measured(r, w, &out[i]))
-            continue;
-        long wait = out[i].start - w->submit, run = out[i].end - out[i].start;
-        double bsld = job_bsld(wait, run, report_tau(r)),
-               ps = (double)wl_job_procs(w) * (double)run;
-        gsum_add(&users, group_name(s, w, &out[i], CRED_USER), wait, bsld, ps);
-        gsum_add(&classes, group_name(s, w, &out[i], CRED_CLASS), wait, bsld, ps);
-    }
-    gsum_finish(&users, &r->users, &r->nusers);
-    gsum_finish(&classes, &r->classes, &r->nclasses);
+    long wait = o->start - w->submit, run = o->end - o->start;
+    double bsld = job_bsld(wait, run, p->m.tau), ps = (double)wl_job_procs(w) * (double)run;
+    p->waits[p->m.n] = key_of(fmax(0.0, dist_value(REPORT_WAIT, w, o, p->m.tau)));
+    add_job(&p->m, w, o, wait, run, bsld);
+    const struct job *j = sim_outcome_job(p->s, o);
+    gsum_add(&p->users, group_name(p->s, j, w, o, CRED_USER, &p->user_name), wait, bsld, ps);
+    gsum_add(&p->classes, group_name(p->s, j, w, o, CRED_CLASS, &p->class_name), wait, bsld, ps);
 }
 
 static void free_groups(struct report_group *g, size_t n)
@@ -383,10 +480,16 @@ static double window_utilization(const struct report *r, const struct workload *
     return len > 0 && procs > 0 ? used / ((double)procs * (double)len) : 0.0;
 }
 
+/* One pass over the jobs, in their order (sums of fractions come out as
+ * they always did): a job is read once, not once per metric. */
 void report_compute(struct report *r, const struct workload *wl, const struct sim_outcome *out,
                     long long procs, const struct sched *s)
 {
-    struct sums m = {.tau = report_tau(r)};
+    struct pass p = {.m = {.tau = report_tau(r)},
+                     .s = s,
+                     .waits = xmalloc((wl->njobs ? wl->njobs : 1) * sizeof *p.waits)};
+    strmap_init(&p.users.at);
+    strmap_init(&p.classes.at);
     size_t rejected = 0;
     report_free(r);
     r->never_started = r->excluded = 0;
@@ -394,31 +497,33 @@ void report_compute(struct report *r, const struct workload *wl, const struct si
         if (out[i].rejected)
             rejected++;
         else if (measured(r, &wl->jobs[i], &out[i]))
-            add_job(&m, &wl->jobs[i], &out[i]);
+            measure_job(&p, &wl->jobs[i], &out[i]);
         else if (out[i].end >= 0)
             r->excluded++;
         else if (out[i].start < 0 && sim_outcome_job(s, &out[i]) &&
                  sim_outcome_job(s, &out[i])->state == JOB_IDLE)
             r->never_started++;
     }
-    r->jobs = m.n;
+    const struct sums *m = &p.m;
+    r->jobs = m->n;
     r->skipped = wl->skipped;
     r->unfinished = wl->unfinished;
     r->rejected = rejected;
-    r->makespan = m.n ? m.last_end - m.first_submit : 0;
+    r->makespan = m->n ? m->last_end - m->first_submit : 0;
     r->utilization =
-        r->makespan > 0 && procs > 0 ? m.procsec / ((double)procs * (double)r->makespan) : 0.0;
+        r->makespan > 0 && procs > 0 ? m->procsec / ((double)procs * (double)r->makespan) : 0.0;
     if (r->windowed)
         r->utilization = window_utilization(r, wl, out, procs);
-    r->avg_wait = m.n ? m.wait / (double)m.n : 0.0;
-    r->max_wait = m.max_wait;
-    r->avg_bsld = m.n ? m.bsld / (double)m.n : 0.0;
-    r->avg_xfactor = m.n ? m.xf / (double)m.n : 0.0;
+    r->avg_wait = m->n ? m->wait / (double)m->n : 0.0;
+    r->max_wait = m->max_wait;
+    r->avg_bsld = m->n ? m->bsld / (double)m->n : 0.0;
+    r->avg_xfactor = m->n ? m->xf / (double)m->n : 0.0;
     r->procs = procs;
-    class_averages(r->by_size, m.size, REPORT_NSIZE);
-    class_averages(r->by_runtime, m.runtime, REPORT_NRUNTIME);
-    compute_quantiles(r, wl, out);
-    compute_groups(r, wl, out, s);
+    class_averages(r->by_size, m->size, REPORT_NSIZE);
+    class_averages(r->by_runtime, m->runtime, REPORT_NRUNTIME);
+    compute_quantiles(r, wl, out, p.waits);
+    gsum_finish(&p.users, &r->users, &r->nusers);
+    gsum_finish(&p.classes, &r->classes, &r->nclasses);
     r->wait_fairness = wait_fairness(r);
 }
 

@@ -179,50 +179,77 @@ static void test_quantiles(void)
     workload_free(&wl);
 }
 
-static int cmp_long(const void *a, const void *b)
+static int cmp_double(const void *a, const void *b)
 {
-    long x = *(const long *)a, y = *(const long *)b;
+    double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-/* Every kept quantile is the nearest-rank value of a full sort, whatever
- * the sizes and however many waits are equal (the selection works in
- * place, partition by partition). */
+/* A wait of case c: many zeros, many repeats, a few large, or (c = 1) spread
+ * over every octave up to weeks, or (c = 2) all alike but one. */
+static long random_wait(int c)
+{
+    if (c == 1)
+        return rand() % 5 == 0 ? 0 : (long)(rand() % 1000 + 1) << (rand() % 20);
+    if (c == 2)
+        return rand() % 1000 == 0 ? 7 : 3600;
+    return rand() % 3 == 0 ? 0 : rand() % 4 == 0 ? rand() % 100000 : rand() % 50;
+}
+
+/* The nearest-rank quantiles of v[0..n) as a full sort finds them, against
+ * those of distribution d; the count of those that differ. */
+static int quantiles_differ(const struct report *r, enum report_dist d, double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    int bad = 0;
+    for (int q = 0; q < REPORT_NQUANT; q++) {
+        size_t k = (size_t)ceil((double)q * (double)n / (REPORT_NQUANT - 1) - 1e-9);
+        bad += r->quant[d][q] != v[k ? k - 1 : 0];
+    }
+    return bad;
+}
+
+/* Every kept quantile of the three distributions is the nearest-rank value
+ * of a full sort, whatever the sizes, however many values are equal and
+ * however they spread (the selection keeps only the keys of the buckets
+ * that hold a rank, then works in place, partition by partition). */
 static void test_quantiles_random(void)
 {
     srand(31);
-    const size_t sizes[] = {1, 2, 3, 7, 199, 200, 201, 401, 5000};
-    for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
-        size_t n = sizes[t];
+    const size_t sizes[] = {1, 2, 3, 7, 199, 200, 201, 401, 5000, 40000, 100000};
+    for (size_t t = 0; t < 3 * sizeof sizes / sizeof *sizes; t++) {
+        size_t n = sizes[t / 3];
+        int c = (int)(t % 3);
         struct workload wl;
         workload_init(&wl);
         struct sim_outcome *out = calloc(n, sizeof *out);
-        long *waits = calloc(n, sizeof *waits);
+        double *v[REPORT_NDIST];
+        for (int d = 0; d < REPORT_NDIST; d++)
+            v[d] = calloc(n, sizeof *v[d]);
         for (size_t i = 0; i < n; i++) {
-            struct wl_job j = {.submit = 0,
+            long run = rand() % 2 ? 100 : rand() % 200000;
+            struct wl_job j = {.submit = (uint32_t)(rand() % 1000),
                                .tasks = 1,
                                .procs_per_task = 1,
-                               .walltime_lo = 100,
-                               .runtime_lo = 100};
+                               .walltime_lo = 200000,
+                               .runtime_lo = (uint32_t)run};
             workload_add(&wl, &j);
-            /* many zeros, many repeats, a few large */
-            long w = rand() % 3 == 0 ? 0 : rand() % 4 == 0 ? rand() % 100000 : rand() % 50;
-            out[i] = (struct sim_outcome){.start = w, .end = w + 100};
-            waits[i] = w;
+            long w = random_wait(c);
+            out[i] = (struct sim_outcome){.start = j.submit + w, .end = j.submit + w + run};
+            v[REPORT_WAIT][i] = (double)w;
+            double b = (double)(w + run) / (run > 10 ? (double)run : 10.0);
+            v[REPORT_BSLD][i] = b < 1 ? 1 : b;
+            v[REPORT_TURNAROUND][i] = (double)(w + run);
         }
         struct report r = {0};
         report_compute(&r, &wl, out, 1000, NULL);
-        qsort(waits, n, sizeof *waits, cmp_long);
-        int bad = 0;
-        for (int q = 0; q < REPORT_NQUANT; q++) {
-            size_t k = (size_t)ceil((double)q * (double)n / (REPORT_NQUANT - 1) - 1e-9);
-            bad += !near(r.quant[REPORT_WAIT][q], (double)waits[k ? k - 1 : 0]);
+        for (int d = 0; d < REPORT_NDIST; d++) {
+            CHECK_EQ(quantiles_differ(&r, (enum report_dist)d, v[d], n), 0);
+            free(v[d]);
         }
-        CHECK_EQ(bad, 0);
         report_free(&r);
         workload_free(&wl);
         free(out);
-        free(waits);
     }
 }
 
