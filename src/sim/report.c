@@ -82,15 +82,22 @@ static void add_class(struct csum *c, long wait, double bsld)
     c->n++;
 }
 
+/* The larger of two numbers, neither NaN nor -0 here (fmax, a call into
+ * libm, costs a job's pass more than its arithmetic). */
+static double larger(double a, double b)
+{
+    return a > b ? a : b;
+}
+
 /* Bounded slowdown: max(1, (wait + run) / max(run, tau)). */
 static double job_bsld(long wait, long run, double tau)
 {
-    double b = (double)(wait + run) / fmax((double)run, tau);
+    double b = (double)(wait + run) / larger((double)run, tau);
     return b < 1.0 ? 1.0 : b;
 }
 
-static void add_job(struct sums *m, const struct wl_job *w, const struct sim_outcome *o, long wait,
-                    long run, double bsld)
+static void add_job(struct sums *m, const struct wl_job *w, const struct sim_outcome *o,
+                    long long procs, long wait, long run, double bsld)
 {
     if (m->n == 0 || w->submit < m->first_submit)
         m->first_submit = w->submit;
@@ -101,9 +108,9 @@ static void add_job(struct sums *m, const struct wl_job *w, const struct sim_out
         m->max_wait = wait;
     m->bsld += bsld;
     m->xf += (double)(wait + wl_job_walltime(w)) / (double)wl_job_walltime(w);
-    m->procsec += (double)wl_job_procs(w) * (double)run;
+    m->procsec += (double)procs * (double)run;
     m->n++;
-    add_class(&m->size[report_size_class(wl_job_procs(w))], wait, bsld);
+    add_class(&m->size[report_size_class(procs)], wait, bsld);
     add_class(&m->runtime[report_runtime_class(run)], wait, bsld);
 }
 
@@ -284,7 +291,7 @@ static void gather_keys(uint64_t *v, enum report_dist d, const struct report *r,
     size_t n = 0;
     for (size_t i = 0; i < wl->njobs && n < r->jobs; i++)
         if (measured(r, &wl->jobs[i], &out[i]))
-            v[n++] = key_of(fmax(0.0, dist_value(d, &wl->jobs[i], &out[i], report_tau(r))));
+            v[n++] = key_of(larger(0.0, dist_value(d, &wl->jobs[i], &out[i], report_tau(r))));
 }
 
 /* Nearest-rank quantiles: the value of rank ceil(q n) for q = i / 200. One
@@ -325,15 +332,16 @@ struct gsum {
     size_t last_i;
 };
 
-static void gsum_add(struct gsum *s, const char *name, long wait, double bsld, double procsec)
+/* The position of name's group, made if new. */
+static size_t gsum_at(struct gsum *s, const char *name)
 {
     /* Consecutive jobs mostly share a user and a class. The names are the
      * engine's or the workload's, alive and unchanged while the groups are
      * summed, so the same pointer is the same name: no hashing. */
     size_t i;
     if (name == s->last)
-        i = s->last_i;
-    else if (!strmap_get(&s->at, name, &i)) {
+        return s->last_i;
+    if (!strmap_get(&s->at, name, &i)) {
         s->g = xgrow(s->g, &s->cap, s->n + 1, sizeof *s->g);
         i = s->n++;
         s->g[i] = (struct report_group){.name = xstrdup(name)};
@@ -341,10 +349,15 @@ static void gsum_add(struct gsum *s, const char *name, long wait, double bsld, d
     }
     s->last = name;
     s->last_i = i;
-    s->g[i].jobs++;
-    s->g[i].proc_seconds += procsec;
-    s->g[i].avg_wait += (double)wait;
-    s->g[i].avg_bsld += bsld;
+    return i;
+}
+
+static void group_add(struct report_group *g, long wait, double bsld, double procsec)
+{
+    g->jobs++;
+    g->proc_seconds += procsec;
+    g->avg_wait += (double)wait;
+    g->avg_bsld += bsld;
 }
 
 static int group_order(const void *a, const void *b)
@@ -371,30 +384,10 @@ static void gsum_finish(struct gsum *s, struct report_group **out, size_t *n)
     *n = s->n;
 }
 
-/* The last name looked up in a credential table for a forgotten job, by
- * its index: consecutive jobs mostly share their user and class (a user's
- * jobs come in bursts), and then need no lookup. */
-struct name_cache {
-    unsigned idx;
-    const char *name; /* NULL: none yet */
-};
-
 /* A measured job's credential of kind k (CRED_USER or CRED_CLASS) by name:
- * its engine record's (j, NULL when there is none), else s's table (the
- * record was forgotten when the job ended), else the workload's name. */
-static const char *group_name(const struct sched *s, const struct job *j, const struct wl_job *w,
-                              const struct sim_outcome *o, enum cred_kind k, struct name_cache *nc)
+ * c's, else the workload's. */
+static const char *group_name(const struct cred *c, const struct wl_job *w, enum cred_kind k)
 {
-    const struct cred *c = NULL;
-    if (j) {
-        c = k == CRED_USER ? j->user : j->class_;
-    } else if (s) {
-        unsigned idx = sim_outcome_cred(o, k);
-        if (nc->name && idx == nc->idx)
-            return nc->name;
-        if ((c = cred_at(sched_creds(s, k), idx)))
-            *nc = (struct name_cache){idx, c->name};
-    }
     if (c)
         return c->name;
     const struct wl_names *nm = wl_job_names(w);
@@ -407,21 +400,55 @@ static const char *group_name(const struct sched *s, const struct job *j, const 
 struct pass {
     struct sums m;
     struct gsum users, classes;
-    struct name_cache user_name, class_name;
     const struct sched *s;
     uint64_t *waits;
+    /* The last forgotten job's user and class (indices in s's tables) and
+     * their groups: consecutive jobs mostly share them (a user's jobs come
+     * in bursts), and then need no lookup. */
+    int have_last;
+    unsigned last_user, last_class;
+    size_t user_at, class_at;
 };
 
-/* A measured job into every sum, its group, and the waits. */
+/* The positions of a measured job's user and class groups, by the names
+ * of its engine record, else of s's tables (the record was forgotten when
+ * the job ended), else of the workload. */
+static void groups_of(struct pass *p, const struct wl_job *w, const struct sim_outcome *o,
+                      size_t *user, size_t *class_)
+{
+    const struct job *j = sim_outcome_job(p->s, o);
+    if (j || !p->s) {
+        *user = gsum_at(&p->users, group_name(j ? j->user : NULL, w, CRED_USER));
+        *class_ = gsum_at(&p->classes, group_name(j ? j->class_ : NULL, w, CRED_CLASS));
+        return;
+    }
+    unsigned u = sim_outcome_cred(o, CRED_USER), c = sim_outcome_cred(o, CRED_CLASS);
+    if (!p->have_last || u != p->last_user || c != p->last_class) {
+        const struct cred *cu = cred_at(sched_creds(p->s, CRED_USER), u),
+                          *cc = cred_at(sched_creds(p->s, CRED_CLASS), c);
+        p->user_at = gsum_at(&p->users, group_name(cu, w, CRED_USER));
+        p->class_at = gsum_at(&p->classes, group_name(cc, w, CRED_CLASS));
+        /* A name from the workload is the job's own, not the indices'. */
+        p->have_last = cu && cc;
+        p->last_user = u;
+        p->last_class = c;
+    }
+    *user = p->user_at;
+    *class_ = p->class_at;
+}
+
+/* A measured job into every sum, its groups, and the waits. */
 static void measure_job(struct pass *p, const struct wl_job *w, const struct sim_outcome *o)
 {
     long wait = o->start - w->submit, run = o->end - o->start;
-    double bsld = job_bsld(wait, run, p->m.tau), ps = (double)wl_job_procs(w) * (double)run;
-    p->waits[p->m.n] = key_of(fmax(0.0, dist_value(REPORT_WAIT, w, o, p->m.tau)));
-    add_job(&p->m, w, o, wait, run, bsld);
-    const struct job *j = sim_outcome_job(p->s, o);
-    gsum_add(&p->users, group_name(p->s, j, w, o, CRED_USER, &p->user_name), wait, bsld, ps);
-    gsum_add(&p->classes, group_name(p->s, j, w, o, CRED_CLASS, &p->class_name), wait, bsld, ps);
+    long long procs = wl_job_procs(w);
+    double bsld = job_bsld(wait, run, p->m.tau), ps = (double)procs * (double)run;
+    p->waits[p->m.n] = key_of(larger(0.0, dist_value(REPORT_WAIT, w, o, p->m.tau)));
+    add_job(&p->m, w, o, procs, wait, run, bsld);
+    size_t user, class_;
+    groups_of(p, w, o, &user, &class_);
+    group_add(&p->users.g[user], wait, bsld, ps);
+    group_add(&p->classes.g[class_], wait, bsld, ps);
 }
 
 static void free_groups(struct report_group *g, size_t n)

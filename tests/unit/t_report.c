@@ -299,6 +299,88 @@ static void test_groups(void)
     workload_free(&wl);
 }
 
+/* The jobs of a group named name, 0 if none. */
+static size_t group_jobs(const struct report_group *g, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(g[i].name, name) == 0)
+            return g[i].jobs;
+    return 0;
+}
+
+/* Forgotten jobs (no engine record) are grouped by the names of the
+ * scheduler's tables at their credential indices, else by the workload's:
+ * in bursts of equal indices, as a user's jobs come, and across index
+ * changes that keep one kind, against a per-job lookup. */
+static void test_groups_forgotten(void)
+{
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    struct sched *s = sched_create(&pol, NULL);
+    for (int i = 0; i < 6; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "u%d", i);
+        CHECK(cred_get(sched_creds(s, CRED_USER), name) != NULL);
+        snprintf(name, sizeof name, "k%d", i % 3);
+        CHECK(cred_get(sched_creds(s, CRED_CLASS), name) != NULL);
+    }
+    enum { N = 3000 };
+    struct workload wl;
+    workload_init(&wl);
+    struct sim_outcome *out = calloc(N, sizeof *out);
+    srand(31);
+    unsigned short u = 0, c = 0;
+    for (int i = 0; i < N; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "w%d", rand() % 4);
+        struct wl_names nm = {.user = workload_intern(&wl, name),
+                              .class_ = rand() % 2 ? workload_intern(&wl, "wq") : NULL};
+        struct wl_job j = {.names = workload_names(&wl, &nm),
+                           .tasks = 1,
+                           .procs_per_task = 1,
+                           .walltime_lo = 100,
+                           .runtime_lo = 10};
+        workload_add(&wl, &j);
+        if (rand() % 8 == 0) /* a new burst: indices past the tables too */
+            u = (unsigned short)(rand() % 9);
+        if (rand() % 8 == 0)
+            c = (unsigned short)(rand() % 6);
+        out[i] = (struct sim_outcome){
+            .start = 5, .end = 15, .cred = {[CRED_USER] = u, [CRED_CLASS] = c}};
+    }
+    struct report r = {0};
+    report_compute(&r, &wl, out, 10, s);
+    CHECK_EQ(r.jobs, N);
+    int bad = 0;
+    size_t users = 0, classes = 0;
+    for (size_t g = 0; g < r.nusers; g++) {
+        size_t want = 0;
+        for (int i = 0; i < N; i++) {
+            const struct cred *cr = cred_at(sched_creds(s, CRED_USER), out[i].cred[CRED_USER]);
+            want += strcmp(cr ? cr->name : wl_job_names(&wl.jobs[i])->user, r.users[g].name) == 0;
+        }
+        bad += group_jobs(r.users, r.nusers, r.users[g].name) != want;
+        users += want;
+    }
+    for (size_t g = 0; g < r.nclasses; g++) {
+        size_t want = 0;
+        for (int i = 0; i < N; i++) {
+            const struct cred *cr = cred_at(sched_creds(s, CRED_CLASS), out[i].cred[CRED_CLASS]);
+            const char *wn = wl_job_names(&wl.jobs[i])->class_;
+            want += strcmp(cr ? cr->name : wn ? wn : "DEFAULT", r.classes[g].name) == 0;
+        }
+        bad += group_jobs(r.classes, r.nclasses, r.classes[g].name) != want;
+        classes += want;
+    }
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(users, N);
+    CHECK_EQ(classes, N);
+    report_free(&r);
+    workload_free(&wl);
+    free(out);
+    sched_destroy(s);
+}
+
 static void test_json_classes(void)
 {
     struct workload wl;
@@ -653,6 +735,7 @@ int main(void)
     TEST_RUN(test_compute_classes);
     TEST_RUN(test_quantiles);
     TEST_RUN(test_groups);
+    TEST_RUN(test_groups_forgotten);
     TEST_RUN(test_json_classes);
     TEST_RUN(test_classes_text);
     TEST_RUN(test_runs);
