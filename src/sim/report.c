@@ -82,8 +82,8 @@ static void add_class(struct csum *c, long wait, double bsld)
     c->n++;
 }
 
-/* The larger of two numbers, neither NaN nor -0 here (fmax, a call into
- * libm, costs a job's pass more than its arithmetic). */
+/* fmax(a, b) where b is a number (fmax, a call into libm, cost a job's
+ * pass more than its arithmetic): b when a is NaN, as fmax. */
 static double larger(double a, double b)
 {
     return a > b ? a : b;
@@ -291,7 +291,7 @@ static void gather_keys(uint64_t *v, enum report_dist d, const struct report *r,
     size_t n = 0;
     for (size_t i = 0; i < wl->njobs && n < r->jobs; i++)
         if (measured(r, &wl->jobs[i], &out[i]))
-            v[n++] = key_of(larger(0.0, dist_value(d, &wl->jobs[i], &out[i], report_tau(r))));
+            v[n++] = key_of(larger(dist_value(d, &wl->jobs[i], &out[i], report_tau(r)), 0.0));
 }
 
 /* Nearest-rank quantiles: the value of rank ceil(q n) for q = i / 200. One
@@ -443,7 +443,7 @@ static void measure_job(struct pass *p, const struct wl_job *w, const struct sim
     long wait = o->start - w->submit, run = o->end - o->start;
     long long procs = wl_job_procs(w);
     double bsld = job_bsld(wait, run, p->m.tau), ps = (double)procs * (double)run;
-    p->waits[p->m.n] = key_of(larger(0.0, dist_value(REPORT_WAIT, w, o, p->m.tau)));
+    p->waits[p->m.n] = key_of(larger(dist_value(REPORT_WAIT, w, o, p->m.tau), 0.0));
     add_job(&p->m, w, o, procs, wait, run, bsld);
     size_t user, class_;
     groups_of(p, w, o, &user, &class_);
