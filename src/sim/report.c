@@ -295,8 +295,9 @@ static void gather_keys(uint64_t *v, enum report_dist d, const struct report *r,
 }
 
 /* Nearest-rank quantiles: the value of rank ceil(q n) for q = i / 200. One
- * scratch array v (r->jobs keys) serves the three distributions in turn,
- * so the report costs a double per job at most, and only while it is
+ * scratch array v serves the three distributions in turn, so the report
+ * costs a double per job at most (room for every job of the workload, of
+ * which the r->jobs measured touch the head), and only while it is
  * computed; it holds the waits already (the pass over the jobs put them
  * there), the other two are gathered after. Frees v. */
 static void compute_quantiles(struct report *r, const struct workload *wl,
