@@ -209,23 +209,44 @@ static double value_of(uint64_t k)
 }
 
 /*
- * The keys of ranks rank[0..REPORT_NQUANT) (ascending) of a[0..n), into
- * key[]; a[] is rearranged. Before the quickselect, two passes keep only the
- * keys it needs: a histogram of the keys by their top bits, then the keys
- * of the buckets that hold a rank moved to the front. The quickselect then
- * sorts out a few thousand keys instead of every job's over some eight
- * partitions with a branch no predictor guesses; a rank's bucket of equal
- * keys (the many waits of 0) costs it one partition.
+ * The keys of ranks rank[0..REPORT_NQUANT) (ascending) of a[0..n), whose
+ * range is g, into key[]; a[] is rearranged; cnt: QBUCKETS counters of
+ * scratch. Before the quickselect, two passes keep only the keys it needs:
+ * a histogram of the keys by their top bits, then the keys of the buckets
+ * that hold a rank moved to the front. The quickselect then sorts out a
+ * few thousand keys instead of every job's over some eight partitions with
+ * a branch no predictor guesses; a rank's bucket of equal keys costs it
+ * one partition.
  *
- * Buckets: the smallest key alone in bucket 0 (waits of 0 would otherwise
- * stretch the scale over the octaves between 0 and 1 s), the others by
- * their distance from the second smallest, shifted to fit QBUCKETS. Keys
- * of non-negative doubles order as the numbers; bucket order is key order.
+ * Buckets: the smallest key alone in bucket 0, never kept (waits of 0
+ * would otherwise stretch the scale over the octaves between 0 and 1 s),
+ * the others by their distance from the second smallest, shifted to fit
+ * QBUCKETS. HPC2N keeps some 1,400 waits of 200,000, 600 slowdowns and
+ * 42,000 turnarounds, most of them the very key their rank wants. Keys of
+ * non-negative doubles order as the numbers; bucket order is key order.
  */
-#define QBUCKETS (1u << 14)
+#define QBUCKETS (1u << 16)
+
+/* The keys' range, noted as they are gathered (no pass of its own). */
+struct qrange {
+    uint64_t min, min2, max; /* the smallest key, the smallest above it, the largest */
+};
+
+#define QRANGE_EMPTY ((struct qrange){UINT64_MAX, UINT64_MAX, 0})
+
+static void qrange_add(struct qrange *g, uint64_t k)
+{
+    if (k < g->min) {
+        g->min2 = g->min;
+        g->min = k;
+    } else if (k > g->min && k < g->min2) {
+        g->min2 = k;
+    }
+    g->max = k > g->max ? k : g->max;
+}
 
 struct qscale {
-    uint64_t min, min2; /* the smallest key, the smallest above it */
+    uint64_t min, min2;
     int shift;
 };
 
@@ -234,64 +255,56 @@ static size_t qbucket(const struct qscale *sc, uint64_t k)
     return k == sc->min ? 0 : 1 + (size_t)((k - sc->min2) >> sc->shift);
 }
 
-static struct qscale qscale_of(const uint64_t *a, size_t n)
+static struct qscale qscale_of(const struct qrange *g)
 {
-    struct qscale sc = {.min = a[0], .min2 = UINT64_MAX};
-    uint64_t max = a[0];
-    for (size_t i = 1; i < n; i++) {
-        uint64_t k = a[i];
-        if (k < sc.min) {
-            sc.min2 = sc.min;
-            sc.min = k;
-        } else if (k > sc.min && k < sc.min2) {
-            sc.min2 = k;
-        }
-        max = k > max ? k : max;
-    }
-    while (sc.min2 != UINT64_MAX && (max - sc.min2) >> sc.shift >= QBUCKETS - 1)
+    struct qscale sc = {.min = g->min, .min2 = g->min2};
+    while (sc.min2 != UINT64_MAX && (g->max - sc.min2) >> sc.shift >= QBUCKETS - 1)
         sc.shift++;
     return sc;
 }
 
-static void select_quantiles(uint64_t *a, size_t n, const size_t *rank, uint64_t *key)
+static void select_quantiles(uint64_t *a, size_t n, const struct qrange *g, const size_t *rank,
+                             uint32_t *cnt, uint64_t *key)
 {
     const size_t nr = REPORT_NQUANT;
-    struct qscale sc = qscale_of(a, n);
-    size_t *cnt = xcalloc(QBUCKETS, sizeof *cnt); /* then SIZE_MAX for a bucket not kept */
+    struct qscale sc = qscale_of(g);
+    memset(cnt, 0, QBUCKETS * sizeof *cnt);
     for (size_t i = 0; i < n; i++)
         cnt[qbucket(&sc, a[i])]++;
     size_t q = 0, at[REPORT_NQUANT];
     for (; q < nr && rank[q] < cnt[0]; q++) /* bucket 0: the smallest key, nothing to select */
         key[q] = sc.min;
     size_t q0 = q, kept = 0, below = cnt[0]; /* keys kept, keys in buckets before b */
-    cnt[0] = SIZE_MAX;                       /* SIZE_MAX: not kept */
+    cnt[0] = 0;                              /* from here: 1 kept, 0 not */
     for (size_t b = 1; b < QBUCKETS; b++) {
         size_t c = cnt[b], first = q;
         for (; q < nr && rank[q] < below + c; q++)
             at[q] = kept + rank[q] - below;
         below += c;
-        cnt[b] = q > first ? kept : SIZE_MAX;
+        cnt[b] = q > first;
         kept += q > first ? c : 0;
     }
     size_t w = 0;
     for (size_t i = 0; i < n; i++)
-        if (cnt[qbucket(&sc, a[i])] != SIZE_MAX)
+        if (cnt[qbucket(&sc, a[i])])
             a[w++] = a[i];
-    free(cnt);
     select_ranks(a, 0, w, at + q0, nr - q0);
     for (q = q0; q < nr; q++)
         key[q] = a[at[q]];
 }
 
 /* The keys of distribution d over the measured jobs, in job order, into v
- * (r->jobs of them). */
-static void gather_keys(uint64_t *v, enum report_dist d, const struct report *r,
+ * (r->jobs of them); their range into *g. */
+static void gather_keys(uint64_t *v, struct qrange *g, enum report_dist d, const struct report *r,
                         const struct workload *wl, const struct sim_outcome *out)
 {
     size_t n = 0;
+    *g = QRANGE_EMPTY;
     for (size_t i = 0; i < wl->njobs && n < r->jobs; i++)
-        if (measured(r, &wl->jobs[i], &out[i]))
-            v[n++] = key_of(larger(dist_value(d, &wl->jobs[i], &out[i], report_tau(r)), 0.0));
+        if (measured(r, &wl->jobs[i], &out[i])) {
+            v[n] = key_of(larger(dist_value(d, &wl->jobs[i], &out[i], report_tau(r)), 0.0));
+            qrange_add(g, v[n++]);
+        }
 }
 
 /* Nearest-rank quantiles: the value of rank ceil(q n) for q = i / 200. One
@@ -301,7 +314,7 @@ static void gather_keys(uint64_t *v, enum report_dist d, const struct report *r,
  * computed; it holds the waits already (the pass over the jobs put them
  * there), the other two are gathered after. Frees v. */
 static void compute_quantiles(struct report *r, const struct workload *wl,
-                              const struct sim_outcome *out, uint64_t *v)
+                              const struct sim_outcome *out, uint64_t *v, struct qrange g)
 {
     memset(r->quant, 0, sizeof r->quant);
     _Static_assert(sizeof(double) == sizeof(uint64_t), "doubles sort as 64-bit patterns");
@@ -311,14 +324,16 @@ static void compute_quantiles(struct report *r, const struct workload *wl,
         size_t k = (size_t)ceil((double)q * (double)n / (REPORT_NQUANT - 1) - 1e-9);
         rank[q] = k ? k - 1 : 0;
     }
+    uint32_t *cnt = xmalloc(QBUCKETS * sizeof *cnt); /* counts below 2^31: sim.h */
     for (int d = 0; n && d < REPORT_NDIST; d++) {
         uint64_t key[REPORT_NQUANT];
         if (d != REPORT_WAIT)
-            gather_keys(v, (enum report_dist)d, r, wl, out);
-        select_quantiles(v, n, rank, key);
+            gather_keys(v, &g, (enum report_dist)d, r, wl, out);
+        select_quantiles(v, n, &g, rank, cnt, key);
         for (int q = 0; q < REPORT_NQUANT; q++)
             r->quant[d][q] = value_of(key[q]);
     }
+    free(cnt);
     free(v);
 }
 
@@ -403,6 +418,7 @@ struct pass {
     struct gsum users, classes;
     const struct sched *s;
     uint64_t *waits;
+    struct qrange wait_range;
     /* The last forgotten job's user and class (indices in s's tables) and
      * their groups: consecutive jobs mostly share them (a user's jobs come
      * in bursts), and then need no lookup. */
@@ -445,6 +461,7 @@ static void measure_job(struct pass *p, const struct wl_job *w, const struct sim
     long long procs = wl_job_procs(w);
     double bsld = job_bsld(wait, run, p->m.tau), ps = (double)procs * (double)run;
     p->waits[p->m.n] = key_of(larger(dist_value(REPORT_WAIT, w, o, p->m.tau), 0.0));
+    qrange_add(&p->wait_range, p->waits[p->m.n]);
     add_job(&p->m, w, o, procs, wait, run, bsld);
     size_t user, class_;
     groups_of(p, w, o, &user, &class_);
@@ -515,7 +532,8 @@ void report_compute(struct report *r, const struct workload *wl, const struct si
 {
     struct pass p = {.m = {.tau = report_tau(r)},
                      .s = s,
-                     .waits = xmalloc((wl->njobs ? wl->njobs : 1) * sizeof *p.waits)};
+                     .waits = xmalloc((wl->njobs ? wl->njobs : 1) * sizeof *p.waits),
+                     .wait_range = QRANGE_EMPTY};
     strmap_init(&p.users.at);
     strmap_init(&p.classes.at);
     size_t rejected = 0;
@@ -549,7 +567,7 @@ void report_compute(struct report *r, const struct workload *wl, const struct si
     r->procs = procs;
     class_averages(r->by_size, m->size, REPORT_NSIZE);
     class_averages(r->by_runtime, m->runtime, REPORT_NRUNTIME);
-    compute_quantiles(r, wl, out, p.waits);
+    compute_quantiles(r, wl, out, p.waits, p.wait_range);
     gsum_finish(&p.users, &r->users, &r->nusers);
     gsum_finish(&p.classes, &r->classes, &r->nclasses);
     r->wait_fairness = wait_fairness(r);
