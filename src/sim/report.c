@@ -2,6 +2,7 @@
 #include "sim/report.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,48 +294,59 @@ static void select_quantiles(uint64_t *a, size_t n, const struct qrange *g, cons
         key[q] = a[at[q]];
 }
 
-/* The keys of distribution d over the measured jobs, in job order, into v
- * (r->jobs of them); their range into *g. */
-static void gather_keys(uint64_t *v, struct qrange *g, enum report_dist d, const struct report *r,
-                        const struct workload *wl, const struct sim_outcome *out)
+/* The keys of distribution d over the measured jobs, in job order, into v;
+ * their range into *g. Returns how many. */
+static size_t gather_keys(uint64_t *v, struct qrange *g, enum report_dist d, const struct report *r,
+                          const struct workload *wl, const struct sim_outcome *out)
 {
     size_t n = 0;
     *g = QRANGE_EMPTY;
-    for (size_t i = 0; i < wl->njobs && n < r->jobs; i++)
+    for (size_t i = 0; i < wl->njobs; i++)
         if (measured(r, &wl->jobs[i], &out[i])) {
             v[n] = key_of(larger(dist_value(d, &wl->jobs[i], &out[i], report_tau(r)), 0.0));
             qrange_add(g, v[n++]);
         }
+    return n;
 }
+
+/* What the quantiles read (r's window and bound) and write (r->quant
+ * alone: they run beside the pass over the jobs, which writes the rest). */
+struct qwork {
+    struct report *r;
+    const struct workload *wl;
+    const struct sim_outcome *out;
+};
 
 /* Nearest-rank quantiles: the value of rank ceil(q n) for q = i / 200. One
  * scratch array v serves the three distributions in turn, so the report
  * costs a double per job at most (room for every job of the workload, of
- * which the r->jobs measured touch the head), and only while it is
- * computed; it holds the waits already (the pass over the jobs put them
- * there), the other two are gathered after. Frees v. */
-static void compute_quantiles(struct report *r, const struct workload *wl,
-                              const struct sim_outcome *out, uint64_t *v, struct qrange g)
+ * which the measured touch the head), and only while it is computed. */
+static void *compute_quantiles(void *arg)
 {
+    const struct qwork *qw = arg;
+    struct report *r = qw->r;
     memset(r->quant, 0, sizeof r->quant);
     _Static_assert(sizeof(double) == sizeof(uint64_t), "doubles sort as 64-bit patterns");
-    _Static_assert(REPORT_WAIT == 0, "the waits come first");
-    size_t n = r->jobs, rank[REPORT_NQUANT];
-    for (int q = 0; q < REPORT_NQUANT; q++) {
-        size_t k = (size_t)ceil((double)q * (double)n / (REPORT_NQUANT - 1) - 1e-9);
-        rank[q] = k ? k - 1 : 0;
-    }
+    uint64_t *v = xmalloc((qw->wl->njobs ? qw->wl->njobs : 1) * sizeof *v);
     uint32_t *cnt = xmalloc(QBUCKETS * sizeof *cnt); /* counts below 2^31: sim.h */
-    for (int d = 0; n && d < REPORT_NDIST; d++) {
+    size_t rank[REPORT_NQUANT];
+    for (int d = 0; d < REPORT_NDIST; d++) {
+        struct qrange g;
+        size_t n = gather_keys(v, &g, (enum report_dist)d, r, qw->wl, qw->out);
+        if (!n)
+            break;
+        for (int q = 0; q < REPORT_NQUANT; q++) {
+            size_t k = (size_t)ceil((double)q * (double)n / (REPORT_NQUANT - 1) - 1e-9);
+            rank[q] = k ? k - 1 : 0;
+        }
         uint64_t key[REPORT_NQUANT];
-        if (d != REPORT_WAIT)
-            gather_keys(v, &g, (enum report_dist)d, r, wl, out);
         select_quantiles(v, n, &g, rank, cnt, key);
         for (int q = 0; q < REPORT_NQUANT; q++)
             r->quant[d][q] = value_of(key[q]);
     }
     free(cnt);
     free(v);
+    return NULL;
 }
 
 /* ------------------------------------------------------------- groups */
@@ -411,14 +423,11 @@ static const char *group_name(const struct cred *c, const struct wl_job *w, enum
     return name ? name : "DEFAULT";
 }
 
-/* What the one pass over the jobs gathers: the sums, the groups, and the
- * measured jobs' wait keys for the quantiles (njobs of room). */
+/* What the one pass over the jobs gathers: the sums and the groups. */
 struct pass {
     struct sums m;
     struct gsum users, classes;
     const struct sched *s;
-    uint64_t *waits;
-    struct qrange wait_range;
     /* The last forgotten job's user and class (indices in s's tables) and
      * their groups: consecutive jobs mostly share them (a user's jobs come
      * in bursts), and then need no lookup. */
@@ -454,14 +463,12 @@ static void groups_of(struct pass *p, const struct wl_job *w, const struct sim_o
     *class_ = p->class_at;
 }
 
-/* A measured job into every sum, its groups, and the waits. */
+/* A measured job into every sum and its groups. */
 static void measure_job(struct pass *p, const struct wl_job *w, const struct sim_outcome *o)
 {
     long wait = o->start - w->submit, run = o->end - o->start;
     long long procs = wl_job_procs(w);
     double bsld = job_bsld(wait, run, p->m.tau), ps = (double)procs * (double)run;
-    p->waits[p->m.n] = key_of(larger(dist_value(REPORT_WAIT, w, o, p->m.tau), 0.0));
-    qrange_add(&p->wait_range, p->waits[p->m.n]);
     add_job(&p->m, w, o, procs, wait, run, bsld);
     size_t user, class_;
     groups_of(p, w, o, &user, &class_);
@@ -526,18 +533,20 @@ static double window_utilization(const struct report *r, const struct workload *
 }
 
 /* One pass over the jobs, in their order (sums of fractions come out as
- * they always did): a job is read once, not once per metric. */
+ * they always did): a job is read once, not once per metric. The
+ * quantiles, the other half of the work, in a thread of their own
+ * meanwhile (here after the pass when no thread can be started). */
 void report_compute(struct report *r, const struct workload *wl, const struct sim_outcome *out,
                     long long procs, const struct sched *s)
 {
-    struct pass p = {.m = {.tau = report_tau(r)},
-                     .s = s,
-                     .waits = xmalloc((wl->njobs ? wl->njobs : 1) * sizeof *p.waits),
-                     .wait_range = QRANGE_EMPTY};
+    struct pass p = {.m = {.tau = report_tau(r)}, .s = s};
     strmap_init(&p.users.at);
     strmap_init(&p.classes.at);
     size_t rejected = 0;
     report_free(r);
+    struct qwork qw = {r, wl, out};
+    pthread_t quantiles;
+    int threaded = pthread_create(&quantiles, NULL, compute_quantiles, &qw) == 0;
     r->never_started = r->excluded = 0;
     for (size_t i = 0; i < wl->njobs; i++) {
         if (out[i].rejected)
@@ -567,7 +576,10 @@ void report_compute(struct report *r, const struct workload *wl, const struct si
     r->procs = procs;
     class_averages(r->by_size, m->size, REPORT_NSIZE);
     class_averages(r->by_runtime, m->runtime, REPORT_NRUNTIME);
-    compute_quantiles(r, wl, out, p.waits, p.wait_range);
+    if (threaded)
+        pthread_join(quantiles, NULL);
+    else
+        compute_quantiles(&qw);
     gsum_finish(&p.users, &r->users, &r->nusers);
     gsum_finish(&p.classes, &r->classes, &r->nclasses);
     r->wait_fairness = wait_fairness(r);
