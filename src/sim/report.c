@@ -2,6 +2,7 @@
 #include "sim/report.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,18 +83,23 @@ static void add_class(struct csum *c, long wait, double bsld)
     c->n++;
 }
 
+/* fmax(a, b) where b is a number (fmax, a call into libm, cost a job's
+ * pass more than its arithmetic): b when a is NaN, as fmax. */
+static double larger(double a, double b)
+{
+    return a > b ? a : b;
+}
+
 /* Bounded slowdown: max(1, (wait + run) / max(run, tau)). */
 static double job_bsld(long wait, long run, double tau)
 {
-    double b = (double)(wait + run) / fmax((double)run, tau);
+    double b = (double)(wait + run) / larger((double)run, tau);
     return b < 1.0 ? 1.0 : b;
 }
 
-static void add_job(struct sums *m, const struct wl_job *w, const struct sim_outcome *o)
+static void add_job(struct sums *m, const struct wl_job *w, const struct sim_outcome *o,
+                    long long procs, long wait, long run, double bsld)
 {
-    long wait = o->start - w->submit;
-    long run = o->end - o->start;
-    double bsld = job_bsld(wait, run, m->tau);
     if (m->n == 0 || w->submit < m->first_submit)
         m->first_submit = w->submit;
     if (m->n == 0 || o->end > m->last_end)
@@ -103,9 +109,9 @@ static void add_job(struct sums *m, const struct wl_job *w, const struct sim_out
         m->max_wait = wait;
     m->bsld += bsld;
     m->xf += (double)(wait + wl_job_walltime(w)) / (double)wl_job_walltime(w);
-    m->procsec += (double)wl_job_procs(w) * (double)run;
+    m->procsec += (double)procs * (double)run;
     m->n++;
-    add_class(&m->size[report_size_class(wl_job_procs(w))], wait, bsld);
+    add_class(&m->size[report_size_class(procs)], wait, bsld);
     add_class(&m->runtime[report_runtime_class(run)], wait, bsld);
 }
 
@@ -203,32 +209,144 @@ static double value_of(uint64_t k)
     return d;
 }
 
-/* Nearest-rank quantiles: the value of rank ceil(q n) for q = i / 200. One
- * scratch array serves the three distributions in turn, so the report
- * costs a double per job at most, and only while it is computed. */
-static void compute_quantiles(struct report *r, const struct workload *wl,
-                              const struct sim_outcome *out)
+/*
+ * The keys of ranks rank[0..REPORT_NQUANT) (ascending) of a[0..n), whose
+ * range is g, into key[]; a[] is rearranged; cnt: QBUCKETS counters of
+ * scratch. Before the quickselect, two passes keep only the keys it needs:
+ * a histogram of the keys by their top bits, then the keys of the buckets
+ * that hold a rank moved to the front. The quickselect then sorts out a
+ * few thousand keys instead of every job's over some eight partitions with
+ * a branch no predictor guesses; a rank's bucket of equal keys costs it
+ * one partition.
+ *
+ * Buckets: the smallest key alone in bucket 0, never kept (waits of 0
+ * would otherwise stretch the scale over the octaves between 0 and 1 s),
+ * the others by their distance from the second smallest, shifted to fit
+ * QBUCKETS. HPC2N keeps some 1,400 waits of 200,000, 600 slowdowns and
+ * 42,000 turnarounds, most of them the very key their rank wants. Keys of
+ * non-negative doubles order as the numbers; bucket order is key order.
+ */
+#define QBUCKETS (1u << 16)
+
+/* The keys' range, noted as they are gathered (no pass of its own). */
+struct qrange {
+    uint64_t min, min2, max; /* the smallest key, the smallest above it, the largest */
+};
+
+#define QRANGE_EMPTY ((struct qrange){UINT64_MAX, UINT64_MAX, 0})
+
+static void qrange_add(struct qrange *g, uint64_t k)
 {
+    if (k < g->min) {
+        g->min2 = g->min;
+        g->min = k;
+    } else if (k > g->min && k < g->min2) {
+        g->min2 = k;
+    }
+    g->max = k > g->max ? k : g->max;
+}
+
+struct qscale {
+    uint64_t min, min2;
+    int shift;
+};
+
+static size_t qbucket(const struct qscale *sc, uint64_t k)
+{
+    return k == sc->min ? 0 : 1 + (size_t)((k - sc->min2) >> sc->shift);
+}
+
+static struct qscale qscale_of(const struct qrange *g)
+{
+    struct qscale sc = {.min = g->min, .min2 = g->min2};
+    while (sc.min2 != UINT64_MAX && (g->max - sc.min2) >> sc.shift >= QBUCKETS - 1)
+        sc.shift++;
+    return sc;
+}
+
+static void select_quantiles(uint64_t *a, size_t n, const struct qrange *g, const size_t *rank,
+                             uint32_t *cnt, uint64_t *key)
+{
+    const size_t nr = REPORT_NQUANT;
+    struct qscale sc = qscale_of(g);
+    memset(cnt, 0, QBUCKETS * sizeof *cnt);
+    for (size_t i = 0; i < n; i++)
+        cnt[qbucket(&sc, a[i])]++;
+    size_t q = 0, at[REPORT_NQUANT];
+    for (; q < nr && rank[q] < cnt[0]; q++) /* bucket 0: the smallest key, nothing to select */
+        key[q] = sc.min;
+    size_t q0 = q, kept = 0, below = cnt[0]; /* keys kept, keys in buckets before b */
+    cnt[0] = 0;                              /* from here: 1 kept, 0 not */
+    for (size_t b = 1; b < QBUCKETS; b++) {
+        size_t c = cnt[b], first = q;
+        for (; q < nr && rank[q] < below + c; q++)
+            at[q] = kept + rank[q] - below;
+        below += c;
+        cnt[b] = q > first;
+        kept += q > first ? c : 0;
+    }
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        if (cnt[qbucket(&sc, a[i])])
+            a[w++] = a[i];
+    select_ranks(a, 0, w, at + q0, nr - q0);
+    for (q = q0; q < nr; q++)
+        key[q] = a[at[q]];
+}
+
+/* The keys of distribution d over the measured jobs, in job order, into v;
+ * their range into *g. Returns how many. */
+static size_t gather_keys(uint64_t *v, struct qrange *g, enum report_dist d, const struct report *r,
+                          const struct workload *wl, const struct sim_outcome *out)
+{
+    size_t n = 0;
+    *g = QRANGE_EMPTY;
+    for (size_t i = 0; i < wl->njobs; i++)
+        if (measured(r, &wl->jobs[i], &out[i])) {
+            v[n] = key_of(larger(dist_value(d, &wl->jobs[i], &out[i], report_tau(r)), 0.0));
+            qrange_add(g, v[n++]);
+        }
+    return n;
+}
+
+/* What the quantiles read (r's window and bound) and write (r->quant
+ * alone: they run beside the pass over the jobs, which writes the rest). */
+struct qwork {
+    struct report *r;
+    const struct workload *wl;
+    const struct sim_outcome *out;
+};
+
+/* Nearest-rank quantiles: the value of rank ceil(q n) for q = i / 200. One
+ * scratch array v serves the three distributions in turn, so the report
+ * costs a double per job at most (room for every job of the workload, of
+ * which the measured touch the head), and only while it is computed. */
+static void *compute_quantiles(void *arg)
+{
+    const struct qwork *qw = arg;
+    struct report *r = qw->r;
     memset(r->quant, 0, sizeof r->quant);
-    if (!r->jobs)
-        return;
     _Static_assert(sizeof(double) == sizeof(uint64_t), "doubles sort as 64-bit patterns");
-    uint64_t *v = xmalloc(r->jobs * sizeof *v);
+    uint64_t *v = xmalloc((qw->wl->njobs ? qw->wl->njobs : 1) * sizeof *v);
+    uint32_t *cnt = xmalloc(QBUCKETS * sizeof *cnt); /* counts below 2^31: sim.h */
+    size_t rank[REPORT_NQUANT];
     for (int d = 0; d < REPORT_NDIST; d++) {
-        size_t n = 0, rank[REPORT_NQUANT];
-        for (size_t i = 0; i < wl->njobs && n < r->jobs; i++)
-            if (measured(r, &wl->jobs[i], &out[i]))
-                v[n++] = key_of(fmax(
-                    0.0, dist_value((enum report_dist)d, &wl->jobs[i], &out[i], report_tau(r))));
+        struct qrange g;
+        size_t n = gather_keys(v, &g, (enum report_dist)d, r, qw->wl, qw->out);
+        if (!n)
+            break;
         for (int q = 0; q < REPORT_NQUANT; q++) {
             size_t k = (size_t)ceil((double)q * (double)n / (REPORT_NQUANT - 1) - 1e-9);
             rank[q] = k ? k - 1 : 0;
         }
-        select_ranks(v, 0, n, rank, n ? REPORT_NQUANT : 0);
+        uint64_t key[REPORT_NQUANT];
+        select_quantiles(v, n, &g, rank, cnt, key);
         for (int q = 0; q < REPORT_NQUANT; q++)
-            r->quant[d][q] = n ? value_of(v[rank[q]]) : 0.0;
+            r->quant[d][q] = value_of(key[q]);
     }
+    free(cnt);
     free(v);
+    return NULL;
 }
 
 /* ------------------------------------------------------------- groups */
@@ -242,15 +360,16 @@ struct gsum {
     size_t last_i;
 };
 
-static void gsum_add(struct gsum *s, const char *name, long wait, double bsld, double procsec)
+/* The position of name's group, made if new. */
+static size_t gsum_at(struct gsum *s, const char *name)
 {
     /* Consecutive jobs mostly share a user and a class. The names are the
      * engine's or the workload's, alive and unchanged while the groups are
      * summed, so the same pointer is the same name: no hashing. */
     size_t i;
     if (name == s->last)
-        i = s->last_i;
-    else if (!strmap_get(&s->at, name, &i)) {
+        return s->last_i;
+    if (!strmap_get(&s->at, name, &i)) {
         s->g = xgrow(s->g, &s->cap, s->n + 1, sizeof *s->g);
         i = s->n++;
         s->g[i] = (struct report_group){.name = xstrdup(name)};
@@ -258,10 +377,15 @@ static void gsum_add(struct gsum *s, const char *name, long wait, double bsld, d
     }
     s->last = name;
     s->last_i = i;
-    s->g[i].jobs++;
-    s->g[i].proc_seconds += procsec;
-    s->g[i].avg_wait += (double)wait;
-    s->g[i].avg_bsld += bsld;
+    return i;
+}
+
+static void group_add(struct report_group *g, long wait, double bsld, double procsec)
+{
+    g->jobs++;
+    g->proc_seconds += procsec;
+    g->avg_wait += (double)wait;
+    g->avg_bsld += bsld;
 }
 
 static int group_order(const void *a, const void *b)
@@ -289,17 +413,9 @@ static void gsum_finish(struct gsum *s, struct report_group **out, size_t *n)
 }
 
 /* A measured job's credential of kind k (CRED_USER or CRED_CLASS) by name:
- * the engine's record, else its table (the record was forgotten when the
- * job ended), else the workload's name. */
-static const char *group_name(const struct sched *s, const struct wl_job *w,
-                              const struct sim_outcome *o, enum cred_kind k)
+ * c's, else the workload's. */
+static const char *group_name(const struct cred *c, const struct wl_job *w, enum cred_kind k)
 {
-    const struct cred *c = NULL;
-    const struct job *j = sim_outcome_job(s, o);
-    if (j)
-        c = k == CRED_USER ? j->user : j->class_;
-    else if (s)
-        c = cred_at(sched_creds(s, k), sim_outcome_cred(o, k));
     if (c)
         return c->name;
     const struct wl_names *nm = wl_job_names(w);
@@ -307,24 +423,57 @@ static const char *group_name(const struct sched *s, const struct wl_job *w,
     return name ? name : "DEFAULT";
 }
 
-static void compute_groups(struct report *r, const struct workload *wl,
-                           const struct sim_outcome *out, const struct sched *s)
+/* What the one pass over the jobs gathers: the sums and the groups. */
+struct pass {
+    struct sums m;
+    struct gsum users, classes;
+    const struct sched *s;
+    /* The last forgotten job's user and class (indices in s's tables) and
+     * their groups: consecutive jobs mostly share them (a user's jobs come
+     * in bursts), and then need no lookup. */
+    int have_last;
+    unsigned last_user, last_class;
+    size_t user_at, class_at;
+};
+
+/* The positions of a measured job's user and class groups, by the names
+ * of its engine record, else of s's tables (the record was forgotten when
+ * the job ended), else of the workload. */
+static void groups_of(struct pass *p, const struct wl_job *w, const struct sim_outcome *o,
+                      size_t *user, size_t *class_)
 {
-    struct gsum users = {0}, classes = {0};
-    strmap_init(&users.at);
-    strmap_init(&classes.at);
-    for (size_t i = 0; i < wl->njobs; i++) {
-        const struct wl_job *w = &wl->jobs[i];
-        if (!measured(r, w, &out[i]))
-            continue;
-        long wait = out[i].start - w->submit, run = out[i].end - out[i].start;
-        double bsld = job_bsld(wait, run, report_tau(r)),
-               ps = (double)wl_job_procs(w) * (double)run;
-        gsum_add(&users, group_name(s, w, &out[i], CRED_USER), wait, bsld, ps);
-        gsum_add(&classes, group_name(s, w, &out[i], CRED_CLASS), wait, bsld, ps);
+    const struct job *j = sim_outcome_job(p->s, o);
+    if (j || !p->s) {
+        *user = gsum_at(&p->users, group_name(j ? j->user : NULL, w, CRED_USER));
+        *class_ = gsum_at(&p->classes, group_name(j ? j->class_ : NULL, w, CRED_CLASS));
+        return;
     }
-    gsum_finish(&users, &r->users, &r->nusers);
-    gsum_finish(&classes, &r->classes, &r->nclasses);
+    unsigned u = sim_outcome_cred(o, CRED_USER), c = sim_outcome_cred(o, CRED_CLASS);
+    if (!p->have_last || u != p->last_user || c != p->last_class) {
+        const struct cred *cu = cred_at(sched_creds(p->s, CRED_USER), u),
+                          *cc = cred_at(sched_creds(p->s, CRED_CLASS), c);
+        p->user_at = gsum_at(&p->users, group_name(cu, w, CRED_USER));
+        p->class_at = gsum_at(&p->classes, group_name(cc, w, CRED_CLASS));
+        /* A name from the workload is the job's own, not the indices'. */
+        p->have_last = cu && cc;
+        p->last_user = u;
+        p->last_class = c;
+    }
+    *user = p->user_at;
+    *class_ = p->class_at;
+}
+
+/* A measured job into every sum and its groups. */
+static void measure_job(struct pass *p, const struct wl_job *w, const struct sim_outcome *o)
+{
+    long wait = o->start - w->submit, run = o->end - o->start;
+    long long procs = wl_job_procs(w);
+    double bsld = job_bsld(wait, run, p->m.tau), ps = (double)procs * (double)run;
+    add_job(&p->m, w, o, procs, wait, run, bsld);
+    size_t user, class_;
+    groups_of(p, w, o, &user, &class_);
+    group_add(&p->users.g[user], wait, bsld, ps);
+    group_add(&p->classes.g[class_], wait, bsld, ps);
 }
 
 static void free_groups(struct report_group *g, size_t n)
@@ -383,42 +532,56 @@ static double window_utilization(const struct report *r, const struct workload *
     return len > 0 && procs > 0 ? used / ((double)procs * (double)len) : 0.0;
 }
 
+/* One pass over the jobs, in their order (sums of fractions come out as
+ * they always did): a job is read once, not once per metric. The
+ * quantiles, the other half of the work, in a thread of their own
+ * meanwhile (here after the pass when no thread can be started). */
 void report_compute(struct report *r, const struct workload *wl, const struct sim_outcome *out,
                     long long procs, const struct sched *s)
 {
-    struct sums m = {.tau = report_tau(r)};
+    struct pass p = {.m = {.tau = report_tau(r)}, .s = s};
+    strmap_init(&p.users.at);
+    strmap_init(&p.classes.at);
     size_t rejected = 0;
     report_free(r);
+    struct qwork qw = {r, wl, out};
+    pthread_t quantiles;
+    int threaded = pthread_create(&quantiles, NULL, compute_quantiles, &qw) == 0;
     r->never_started = r->excluded = 0;
     for (size_t i = 0; i < wl->njobs; i++) {
         if (out[i].rejected)
             rejected++;
         else if (measured(r, &wl->jobs[i], &out[i]))
-            add_job(&m, &wl->jobs[i], &out[i]);
+            measure_job(&p, &wl->jobs[i], &out[i]);
         else if (out[i].end >= 0)
             r->excluded++;
         else if (out[i].start < 0 && sim_outcome_job(s, &out[i]) &&
                  sim_outcome_job(s, &out[i])->state == JOB_IDLE)
             r->never_started++;
     }
-    r->jobs = m.n;
+    const struct sums *m = &p.m;
+    r->jobs = m->n;
     r->skipped = wl->skipped;
     r->unfinished = wl->unfinished;
     r->rejected = rejected;
-    r->makespan = m.n ? m.last_end - m.first_submit : 0;
+    r->makespan = m->n ? m->last_end - m->first_submit : 0;
     r->utilization =
-        r->makespan > 0 && procs > 0 ? m.procsec / ((double)procs * (double)r->makespan) : 0.0;
+        r->makespan > 0 && procs > 0 ? m->procsec / ((double)procs * (double)r->makespan) : 0.0;
     if (r->windowed)
         r->utilization = window_utilization(r, wl, out, procs);
-    r->avg_wait = m.n ? m.wait / (double)m.n : 0.0;
-    r->max_wait = m.max_wait;
-    r->avg_bsld = m.n ? m.bsld / (double)m.n : 0.0;
-    r->avg_xfactor = m.n ? m.xf / (double)m.n : 0.0;
+    r->avg_wait = m->n ? m->wait / (double)m->n : 0.0;
+    r->max_wait = m->max_wait;
+    r->avg_bsld = m->n ? m->bsld / (double)m->n : 0.0;
+    r->avg_xfactor = m->n ? m->xf / (double)m->n : 0.0;
     r->procs = procs;
-    class_averages(r->by_size, m.size, REPORT_NSIZE);
-    class_averages(r->by_runtime, m.runtime, REPORT_NRUNTIME);
-    compute_quantiles(r, wl, out);
-    compute_groups(r, wl, out, s);
+    class_averages(r->by_size, m->size, REPORT_NSIZE);
+    class_averages(r->by_runtime, m->runtime, REPORT_NRUNTIME);
+    if (threaded)
+        pthread_join(quantiles, NULL);
+    else
+        compute_quantiles(&qw);
+    gsum_finish(&p.users, &r->users, &r->nusers);
+    gsum_finish(&p.classes, &r->classes, &r->nclasses);
     r->wait_fairness = wait_fairness(r);
 }
 

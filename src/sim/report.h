@@ -120,7 +120,8 @@ struct report {
  * finished replay. s is the scheduler the replay ran (its credential
  * tables name the jobs whose engine records were forgotten); NULL takes
  * the names from the workload (a job without one counts as "DEFAULT").
- * Frees what r held before.
+ * Frees what r held before. The quantiles are computed in a thread of
+ * their own meanwhile, joined before it returns.
  */
 void report_compute(struct report *r, const struct workload *wl, const struct sim_outcome *out,
                     long long procs, const struct sched *s);

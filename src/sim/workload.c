@@ -613,7 +613,8 @@ int workload_read_swf(const char *path, int flags, struct workload *wl, struct e
         ld.recs = wl->recs = xcalloc(1, sizeof *wl->recs);
     strmap_init(&ld.skipped);
     struct swf_header hdr;
-    int bad = swf_scan(path, &hdr, load_rec, &ld, err) < 0;
+    /* The lines' texts only for the records kept (--swf-out writes them). */
+    int bad = (ld.recs ? swf_scan : swf_scan_values)(path, &hdr, load_rec, &ld, err) < 0;
     if (!bad && ld.have_unusable) { /* the syntax of the whole file comes first */
         bad = 1;
         if (err)

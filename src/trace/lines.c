@@ -24,9 +24,14 @@
 #define LINES_GZ_BUF (128 * 1024) /* zlib's input buffer: fewer read() calls than 8 KB */
 #define LINES_BLOCK (256 * 1024)  /* bytes the reading thread inflates at a time */
 #define LINES_NBLOCKS 4           /* blocks in the ring: a megabyte ahead at most */
+/* lines_open_head's zlib buffer and blocks: zlib inflates twice its buffer
+ * ahead for a short read, and a block at least as long straight into it. */
+#define LINES_HEAD_GZ_BUF (8 * 1024)
+#define LINES_HEAD_BLOCK (16 * 1024)
 
 struct lines_pipe {
-    gzFile gz; /* the thread's while it runs */
+    gzFile gz;    /* the thread's while it runs */
+    size_t block; /* bytes inflated at a time: LINES_BLOCK, or less */
     pthread_t thread;
     int started;
     pthread_mutex_t mu;
@@ -57,16 +62,16 @@ static void *lines_fill(void *arg)
         pthread_mutex_unlock(&p->mu);
         if (stop)
             break;
-        int n = gzread(p->gz, p->data[tail], LINES_BLOCK);
-        int zerr = Z_OK;
-        const char *zmsg = n < LINES_BLOCK ? gzerror(p->gz, &zerr) : NULL;
+        int n = gzread(p->gz, p->data[tail], (unsigned)p->block);
+        int zerr = Z_OK, end = n < (int)p->block;
+        const char *zmsg = end ? gzerror(p->gz, &zerr) : NULL;
         pthread_mutex_lock(&p->mu);
         if (n > 0) {
             p->len[tail] = (size_t)n;
             p->count++;
             tail = (tail + 1) % LINES_NBLOCKS;
         }
-        if (n < LINES_BLOCK) {
+        if (end) {
             /* A short read is the end of the file, or where zlib met a cut or
              * corrupt stream (Z_BUF_ERROR for a cut one): what it inflated
              * before that is handed on first. */
@@ -78,13 +83,15 @@ static void *lines_fill(void *arg)
         }
         pthread_cond_broadcast(&p->changed);
         pthread_mutex_unlock(&p->mu);
-        if (n < LINES_BLOCK)
+        if (end)
             break;
     }
     return NULL;
 }
 
-int lines_open(struct lines *l, const char *path, struct err *err)
+/* lines_open with zlib's buffer and the blocks of the sizes given. */
+static int open_with(struct lines *l, const char *path, unsigned gzbuf, size_t block,
+                     struct err *err)
 {
     memset(l, 0, sizeof *l);
     errno = 0;
@@ -92,11 +99,12 @@ int lines_open(struct lines *l, const char *path, struct err *err)
     /* gzopen leaves errno at 0 when only its own allocation failed. */
     if (!gz)
         return err_set(err, "%s: cannot open: %s", path, errno ? strerror(errno) : "out of memory");
-    gzbuffer(gz, LINES_GZ_BUF);
+    gzbuffer(gz, gzbuf);
     struct lines_pipe *p = xcalloc(1, sizeof *p);
     p->gz = gz;
+    p->block = block;
     for (int i = 0; i < LINES_NBLOCKS; i++)
-        p->data[i] = xmalloc(LINES_BLOCK);
+        p->data[i] = xmalloc(block);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->changed, NULL);
     *l = (struct lines){.gz = gz,
@@ -112,6 +120,16 @@ int lines_open(struct lines *l, const char *path, struct err *err)
     }
     p->started = 1;
     return 0;
+}
+
+int lines_open(struct lines *l, const char *path, struct err *err)
+{
+    return open_with(l, path, LINES_GZ_BUF, LINES_BLOCK, err);
+}
+
+int lines_open_head(struct lines *l, const char *path, struct err *err)
+{
+    return open_with(l, path, LINES_HEAD_GZ_BUF, LINES_HEAD_BLOCK, err);
 }
 
 void lines_close(struct lines *l)

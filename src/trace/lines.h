@@ -43,6 +43,10 @@ struct lines {
  * (lines_close on it is a no-op).
  */
 int lines_open(struct lines *l, const char *path, struct err *err);
+/* lines_open for a reader of the first lines only (a format's detection):
+ * small blocks, so that the first line comes without a quarter of a
+ * megabyte inflated before it. Reading on to the end works, in more steps. */
+int lines_open_head(struct lines *l, const char *path, struct err *err);
 
 /*
  * Read the next line into l->buf and count it in l->line. Returns 1 for a

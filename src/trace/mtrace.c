@@ -620,7 +620,7 @@ static enum mtrace_kind mt_kind_of(struct mtrace_reader *r, char *s, bool saw_ve
 enum mtrace_kind mtrace_detect(const char *path, struct err *err)
 {
     struct mtrace_reader r = {0};
-    if (lines_open(&r.in, path, err) < 0)
+    if (lines_open_head(&r.in, path, err) < 0)
         return MTRACE_ERROR;
     enum mtrace_kind kind = MTRACE_ERROR;
     bool saw_version = false;

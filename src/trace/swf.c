@@ -86,6 +86,7 @@ struct swf_reader {
     struct swf_header hdr;
     int (*each)(void *ctx, const struct swf_rec *rec, struct err *err);
     void *ctx;
+    bool texts; /* records carry their lines' text (swf_scan), else NULL */
 };
 
 static bool swf_is_blank(char c)
@@ -379,7 +380,7 @@ static int swf_parse_job(struct swf_reader *r, char *s)
     if (*swf_skip_blanks(s))
         return swf_job_error(r, SWF_NFIELDS, NULL, SWF_NUM_BAD);
     rec.line = r->in.line;
-    rec.text = first;
+    rec.text = r->texts ? first : NULL;
     return r->each(r->ctx, &rec, r->in.err) ? -1 : 0;
 }
 
@@ -624,11 +625,13 @@ static int swf_parse_piped(struct swf_reader *r, struct err *err)
     return rc;
 }
 
-int swf_scan(const char *path, struct swf_header *hdr,
-             int (*each)(void *ctx, const struct swf_rec *rec, struct err *err), void *ctx,
-             struct err *err)
+/* swf_scan, with the records' texts or without (none copied for the
+ * caller's thread: most readers want only the values). */
+static int scan(const char *path, struct swf_header *hdr,
+                int (*each)(void *ctx, const struct swf_rec *rec, struct err *err), void *ctx,
+                bool texts, struct err *err)
 {
-    struct swf_reader r = {.each = each, .ctx = ctx};
+    struct swf_reader r = {.each = each, .ctx = ctx, .texts = texts};
     r.hdr.unix_start = -1;
     if (lines_open(&r.in, path, err) < 0)
         return -1;
@@ -638,6 +641,20 @@ int swf_scan(const char *path, struct swf_header *hdr,
         return -1;
     *hdr = r.hdr;
     return 0;
+}
+
+int swf_scan(const char *path, struct swf_header *hdr,
+             int (*each)(void *ctx, const struct swf_rec *rec, struct err *err), void *ctx,
+             struct err *err)
+{
+    return scan(path, hdr, each, ctx, true, err);
+}
+
+int swf_scan_values(const char *path, struct swf_header *hdr,
+                    int (*each)(void *ctx, const struct swf_rec *rec, struct err *err), void *ctx,
+                    struct err *err)
+{
+    return scan(path, hdr, each, ctx, false, err);
 }
 
 /* swf_read's records, growing as they come. */
@@ -661,7 +678,7 @@ int swf_read(const char *path, struct swf_trace *out, struct err *err)
     struct swf_trace t = {0};
     struct swf_keep k = {&t, 0};
     memset(out, 0, sizeof *out);
-    if (swf_scan(path, &t.hdr, swf_keep_rec, &k, err) < 0) {
+    if (swf_scan_values(path, &t.hdr, swf_keep_rec, &k, err) < 0) {
         free(t.recs);
         return -1;
     }

@@ -75,6 +75,13 @@ int swf_scan(const char *path, struct swf_header *hdr,
              int (*each)(void *ctx, const struct swf_rec *rec, struct err *err), void *ctx,
              struct err *err);
 
+/* swf_scan without the lines: every rec->text is NULL. The parser's thread
+ * then copies no line for the caller's (a trace loader that keeps no
+ * text reads faster). */
+int swf_scan_values(const char *path, struct swf_header *hdr,
+                    int (*each)(void *ctx, const struct swf_rec *rec, struct err *err), void *ctx,
+                    struct err *err);
+
 /* Free what swf_read filled; safe on a zeroed or already-freed trace. */
 void swf_free(struct swf_trace *t);
 

@@ -20,7 +20,7 @@ static int headerless_sacct(const char *s)
 static int first_line_kind(const char *path, struct err *err)
 {
     struct lines in = {0};
-    if (lines_open(&in, path, err) < 0)
+    if (lines_open_head(&in, path, err) < 0)
         return TRACE_ERROR;
     int rc, kind = -2;
     while ((rc = lines_next(&in)) > 0) {

@@ -105,15 +105,15 @@ static void write_cut_gzip(char *path)
     write_temp(path, buf, n / 2);
 }
 
-/* A cut gzip stream is a read error naming file and line once, and the
- * partial last line never comes back as a line. */
-static void test_truncated_gzip(void)
+/* A cut gzip stream, opened by open, is a read error naming file and line
+ * once, and the partial last line never comes back as a line. */
+static void truncated_gzip(int (*open)(struct lines *, const char *, struct err *))
 {
     char path[32];
     write_cut_gzip(path);
     struct err err = {{0}};
     struct lines l;
-    CHECK_EQ(lines_open(&l, path, &err), 0);
+    CHECK_EQ(open(&l, path, &err), 0);
     int rc;
     long good = 0;
     while ((rc = lines_next(&l)) > 0) {
@@ -128,6 +128,13 @@ static void test_truncated_gzip(void)
     CHECK(strstr(err.msg + strlen(want), path) == NULL); /* zlib's own prefix is gone */
     lines_close(&l);
     unlink(path);
+}
+
+/* The same in lines_open's large blocks and lines_open_head's small ones. */
+static void test_truncated_gzip(void)
+{
+    truncated_gzip(lines_open);
+    truncated_gzip(lines_open_head);
 }
 
 /* A NUL byte must not end the file early or go unnoticed. */
@@ -175,8 +182,9 @@ static size_t block_line_len(int i)
 }
 
 /* Lines whose bytes span the blocks the reading thread fills (sizes in
- * lines.c) come back whole and in order, plain and gzip; a NUL byte past the first block is
- * still found, on its line. */
+ * lines.c) come back whole and in order, plain and gzip, in lines_open's
+ * large blocks and lines_open_head's small ones; a NUL byte past the first
+ * block is still found, on its line. */
 static void test_across_blocks(void)
 {
     enum { N = 40 };
@@ -196,9 +204,10 @@ static void test_across_blocks(void)
     CHECK(gz != NULL && gzwrite(gz, text, (unsigned)total) == (int)total);
     if (gz)
         gzclose(gz);
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < 4; pass++) {
         struct lines l;
-        CHECK_EQ(lines_open(&l, pass ? gzpath : path, NULL), 0);
+        const char *file = pass % 2 ? gzpath : path;
+        CHECK_EQ((pass < 2 ? lines_open : lines_open_head)(&l, file, NULL), 0);
         for (int i = 1; i <= N; i++) {
             CHECK_EQ(lines_next(&l), 1);
             CHECK_EQ(strlen(l.buf), block_line_len(i) + 1);

@@ -179,50 +179,77 @@ static void test_quantiles(void)
     workload_free(&wl);
 }
 
-static int cmp_long(const void *a, const void *b)
+static int cmp_double(const void *a, const void *b)
 {
-    long x = *(const long *)a, y = *(const long *)b;
+    double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-/* Every kept quantile is the nearest-rank value of a full sort, whatever
- * the sizes and however many waits are equal (the selection works in
- * place, partition by partition). */
+/* A wait of case c: many zeros, many repeats, a few large, or (c = 1) spread
+ * over every octave up to weeks, or (c = 2) all alike but one. */
+static long random_wait(int c)
+{
+    if (c == 1)
+        return rand() % 5 == 0 ? 0 : (long)(rand() % 1000 + 1) << (rand() % 20);
+    if (c == 2)
+        return rand() % 1000 == 0 ? 7 : 3600;
+    return rand() % 3 == 0 ? 0 : rand() % 4 == 0 ? rand() % 100000 : rand() % 50;
+}
+
+/* The nearest-rank quantiles of v[0..n) as a full sort finds them, against
+ * those of distribution d; the count of those that differ. */
+static int quantiles_differ(const struct report *r, enum report_dist d, double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    int bad = 0;
+    for (int q = 0; q < REPORT_NQUANT; q++) {
+        size_t k = (size_t)ceil((double)q * (double)n / (REPORT_NQUANT - 1) - 1e-9);
+        bad += r->quant[d][q] != v[k ? k - 1 : 0];
+    }
+    return bad;
+}
+
+/* Every kept quantile of the three distributions is the nearest-rank value
+ * of a full sort, whatever the sizes, however many values are equal and
+ * however they spread (the selection keeps only the keys of the buckets
+ * that hold a rank, then works in place, partition by partition). */
 static void test_quantiles_random(void)
 {
     srand(31);
-    const size_t sizes[] = {1, 2, 3, 7, 199, 200, 201, 401, 5000};
-    for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
-        size_t n = sizes[t];
+    const size_t sizes[] = {1, 2, 3, 7, 199, 200, 201, 401, 5000, 40000, 100000};
+    for (size_t t = 0; t < 3 * sizeof sizes / sizeof *sizes; t++) {
+        size_t n = sizes[t / 3];
+        int c = (int)(t % 3);
         struct workload wl;
         workload_init(&wl);
         struct sim_outcome *out = calloc(n, sizeof *out);
-        long *waits = calloc(n, sizeof *waits);
+        double *v[REPORT_NDIST];
+        for (int d = 0; d < REPORT_NDIST; d++)
+            v[d] = calloc(n, sizeof *v[d]);
         for (size_t i = 0; i < n; i++) {
-            struct wl_job j = {.submit = 0,
+            long run = rand() % 2 ? 100 : rand() % 200000;
+            struct wl_job j = {.submit = (uint32_t)(rand() % 1000),
                                .tasks = 1,
                                .procs_per_task = 1,
-                               .walltime_lo = 100,
-                               .runtime_lo = 100};
+                               .walltime_lo = 200000,
+                               .runtime_lo = (uint32_t)run};
             workload_add(&wl, &j);
-            /* many zeros, many repeats, a few large */
-            long w = rand() % 3 == 0 ? 0 : rand() % 4 == 0 ? rand() % 100000 : rand() % 50;
-            out[i] = (struct sim_outcome){.start = w, .end = w + 100};
-            waits[i] = w;
+            long w = random_wait(c);
+            out[i] = (struct sim_outcome){.start = j.submit + w, .end = j.submit + w + run};
+            v[REPORT_WAIT][i] = (double)w;
+            double b = (double)(w + run) / (run > 10 ? (double)run : 10.0);
+            v[REPORT_BSLD][i] = b < 1 ? 1 : b;
+            v[REPORT_TURNAROUND][i] = (double)(w + run);
         }
         struct report r = {0};
         report_compute(&r, &wl, out, 1000, NULL);
-        qsort(waits, n, sizeof *waits, cmp_long);
-        int bad = 0;
-        for (int q = 0; q < REPORT_NQUANT; q++) {
-            size_t k = (size_t)ceil((double)q * (double)n / (REPORT_NQUANT - 1) - 1e-9);
-            bad += !near(r.quant[REPORT_WAIT][q], (double)waits[k ? k - 1 : 0]);
+        for (int d = 0; d < REPORT_NDIST; d++) {
+            CHECK_EQ(quantiles_differ(&r, (enum report_dist)d, v[d], n), 0);
+            free(v[d]);
         }
-        CHECK_EQ(bad, 0);
         report_free(&r);
         workload_free(&wl);
         free(out);
-        free(waits);
     }
 }
 
@@ -270,6 +297,88 @@ static void test_groups(void)
     report_free(&r);
     report_free(&r); /* twice is harmless */
     workload_free(&wl);
+}
+
+/* The jobs of a group named name, 0 if none. */
+static size_t group_jobs(const struct report_group *g, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(g[i].name, name) == 0)
+            return g[i].jobs;
+    return 0;
+}
+
+/* Forgotten jobs (no engine record) are grouped by the names of the
+ * scheduler's tables at their credential indices, else by the workload's:
+ * in bursts of equal indices, as a user's jobs come, and across index
+ * changes that keep one kind, against a per-job lookup. */
+static void test_groups_forgotten(void)
+{
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    struct sched *s = sched_create(&pol, NULL);
+    for (int i = 0; i < 6; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "u%d", i);
+        CHECK(cred_get(sched_creds(s, CRED_USER), name) != NULL);
+        snprintf(name, sizeof name, "k%d", i % 3);
+        CHECK(cred_get(sched_creds(s, CRED_CLASS), name) != NULL);
+    }
+    enum { N = 3000 };
+    struct workload wl;
+    workload_init(&wl);
+    struct sim_outcome *out = calloc(N, sizeof *out);
+    srand(31);
+    unsigned short u = 0, c = 0;
+    for (int i = 0; i < N; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "w%d", rand() % 4);
+        struct wl_names nm = {.user = workload_intern(&wl, name),
+                              .class_ = rand() % 2 ? workload_intern(&wl, "wq") : NULL};
+        struct wl_job j = {.names = workload_names(&wl, &nm),
+                           .tasks = 1,
+                           .procs_per_task = 1,
+                           .walltime_lo = 100,
+                           .runtime_lo = 10};
+        workload_add(&wl, &j);
+        if (rand() % 8 == 0) /* a new burst: indices past the tables too */
+            u = (unsigned short)(rand() % 9);
+        if (rand() % 8 == 0)
+            c = (unsigned short)(rand() % 6);
+        out[i] = (struct sim_outcome){
+            .start = 5, .end = 15, .cred = {[CRED_USER] = u, [CRED_CLASS] = c}};
+    }
+    struct report r = {0};
+    report_compute(&r, &wl, out, 10, s);
+    CHECK_EQ(r.jobs, N);
+    int bad = 0;
+    size_t users = 0, classes = 0;
+    for (size_t g = 0; g < r.nusers; g++) {
+        size_t want = 0;
+        for (int i = 0; i < N; i++) {
+            const struct cred *cr = cred_at(sched_creds(s, CRED_USER), out[i].cred[CRED_USER]);
+            want += strcmp(cr ? cr->name : wl_job_names(&wl.jobs[i])->user, r.users[g].name) == 0;
+        }
+        bad += group_jobs(r.users, r.nusers, r.users[g].name) != want;
+        users += want;
+    }
+    for (size_t g = 0; g < r.nclasses; g++) {
+        size_t want = 0;
+        for (int i = 0; i < N; i++) {
+            const struct cred *cr = cred_at(sched_creds(s, CRED_CLASS), out[i].cred[CRED_CLASS]);
+            const char *wn = wl_job_names(&wl.jobs[i])->class_;
+            want += strcmp(cr ? cr->name : wn ? wn : "DEFAULT", r.classes[g].name) == 0;
+        }
+        bad += group_jobs(r.classes, r.nclasses, r.classes[g].name) != want;
+        classes += want;
+    }
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(users, N);
+    CHECK_EQ(classes, N);
+    report_free(&r);
+    workload_free(&wl);
+    free(out);
+    sched_destroy(s);
 }
 
 static void test_json_classes(void)
@@ -626,6 +735,7 @@ int main(void)
     TEST_RUN(test_compute_classes);
     TEST_RUN(test_quantiles);
     TEST_RUN(test_groups);
+    TEST_RUN(test_groups_forgotten);
     TEST_RUN(test_json_classes);
     TEST_RUN(test_classes_text);
     TEST_RUN(test_runs);

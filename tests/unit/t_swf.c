@@ -562,6 +562,51 @@ static void test_pipeline(void)
     free(text);
 }
 
+/* Each record's text, or that it has none, and its values summed. */
+struct texts {
+    long n, with_text, bad_text;
+    long long sum;
+};
+
+static int note_text(void *ctx, const struct swf_rec *rec, struct err *err)
+{
+    (void)err;
+    struct texts *t = ctx;
+    char want[32];
+    snprintf(want, sizeof want, "%lld 0 0 10 ", rec->id);
+    t->n++;
+    t->with_text += rec->text != NULL;
+    t->bad_text += rec->text && strncmp(rec->text, want, strlen(want)) != 0;
+    t->sum += rec->id + rec->req_time + rec->runtime;
+    return 0;
+}
+
+/* swf_scan hands each record its line (across batches, the parser's copy);
+ * swf_scan_values the same records without any. */
+static void test_scan_values(void)
+{
+    enum { N = 5000 };
+    size_t cap = (size_t)(N + 1) * 64, len = 0;
+    char *text = malloc(cap), path[32];
+    for (int i = 1; i <= N; i++)
+        len += (size_t)snprintf(text + len, cap - len,
+                                "%d 0 0 10 1 -1 -1 1 %d -1 1 1 1 -1 -1 1 -1 -1\n", i, 100 + i);
+    write_temp(path, text, len);
+    struct swf_header h;
+    struct err err = {""};
+    struct texts a = {0}, b = {0};
+    CHECK_EQ(swf_scan(path, &h, note_text, &a, &err), 0);
+    CHECK_EQ(swf_scan_values(path, &h, note_text, &b, &err), 0);
+    CHECK_EQ(a.n, N);
+    CHECK_EQ(a.with_text, N);
+    CHECK_EQ(a.bad_text, 0);
+    CHECK_EQ(b.n, N);
+    CHECK_EQ(b.with_text, 0);
+    CHECK_EQ(b.sum, a.sum);
+    unlink(path);
+    free(text);
+}
+
 int main(void)
 {
     TEST_RUN(test_header);
@@ -589,5 +634,6 @@ int main(void)
     TEST_RUN(test_decimals_as_strtod);
     TEST_RUN(test_integers_as_strtoll);
     TEST_RUN(test_pipeline);
+    TEST_RUN(test_scan_values);
     return TEST_DONE();
 }
