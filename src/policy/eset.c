@@ -1131,8 +1131,16 @@ static size_t skip_run(struct sched *s, struct job *const *v, size_t i, size_t n
     if (*end <= i)
         return i;
     size_t to = skip_b(s, v[i]->epos, v[*end - 1]->epos + 1, level, least);
-    while (i < *end && v[i]->epos < to)
-        i++;
+    /* The run's positions rise (b is read in order): the first at or past
+     * `to` by halving, not job by job (a jump passes thousands). */
+    size_t hi = *end;
+    while (i < hi) {
+        size_t mid = i + (hi - i) / 2;
+        if (v[mid]->epos < to)
+            i = mid + 1;
+        else
+            hi = mid;
+    }
     return i;
 }
 
@@ -1313,6 +1321,39 @@ static long wake_order(const struct eset_comp *c, long P, int changed, int floor
     return AVAIL_NEVER;
 }
 
+/*
+ * Whether j is a b job the walk refused again, as most of those it reads or
+ * jumps are: parked, blocked and in its slot, it stays so (eset_walked's
+ * loop would do nothing to it). One test of the flags instead of park's
+ * and the loop's several, for the many jobs a jump passes.
+ */
+static int stays_in_b(const struct sched *s, const struct job *j)
+{
+    const unsigned m = JOB_INB | JOB_QSTOP | JOB_BLOCKED | JOB_HARDOK | JOB_PARKED;
+    return (j->flags & m) == (JOB_INB | JOB_QSTOP | JOB_BLOCKED | JOB_PARKED) &&
+           j->qstop_iter != s->stats.iterations;
+}
+
+/* File a job the walk saw (not stays_in_b) where it now belongs (its list,
+ * the park, the queue); stopped jobs new to b go to e->nb. Whether it makes
+ * the component odd (a b job not blocked). */
+static int file_walked(struct sched *s, struct eset_comp *c, struct job *j, size_t *nf)
+{
+    park(s, j);
+    /* A job this iteration stopped keeps its own queue time until the
+     * iteration ends (its final walk orders it so): filed with the
+     * stopped ones from the next walk on (a b job read stays in its slot). */
+    if ((j->flags & JOB_QSTOP) && j->qstop_iter != s->stats.iterations) {
+        if (!(j->flags & JOB_INB))
+            s->el.eset->nb[(*nf)++] = j;
+        return !(j->flags & JOB_BLOCKED);
+    }
+    if (j->flags & JOB_INB)
+        b_leave(s, c, j); /* its queue time accrues again */
+    a_push(c, j);
+    return 0;
+}
+
 void eset_walked(struct sched *s, long now, long wake, long P, int restarted, int stopped)
 {
     struct eset *e = s->el.eset;
@@ -1323,22 +1364,11 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
     e->nb = xgrow(e->nb, &e->capnb, nproc ? nproc : 1, sizeof *e->nb);
     c->na = u->keep; /* appending: the old a jobs stay */
     int odd = u->append ? c->odd : 0;
-    for (size_t r = 0; r < nproc; r++) {
-        struct job *j = r < u->ntmp ? u->tmp[r] : u->sa[u->ia + r - u->ntmp];
-        park(s, j);
-        /* A job this iteration stopped keeps its own queue time until the
-         * iteration ends (its final walk orders it so): filed with the
-         * stopped ones from the next walk on (a b job read stays in its slot). */
-        if ((j->flags & JOB_QSTOP) && j->qstop_iter != s->stats.iterations) {
-            if (!(j->flags & JOB_INB))
-                e->nb[nf++] = j;
-            odd |= !(j->flags & JOB_BLOCKED);
-        } else {
-            if (j->flags & JOB_INB)
-                b_leave(s, c, j); /* its queue time accrues again */
-            a_push(c, j);
-        }
-    }
+    for (size_t r = 0; r < u->ntmp; r++)
+        if (!stays_in_b(s, u->tmp[r]))
+            odd |= file_walked(s, c, u->tmp[r], &nf);
+    for (size_t r = u->ia; r < u->nsa; r++)
+        odd |= file_walked(s, c, u->sa[r], &nf);
     sort_ptrs((void **)e->nb, nf, by_submission, &e->sb);
     refile_b(s, c, e->nb, nf);
     c->odd = odd;
