@@ -118,8 +118,10 @@ struct eset_cur {
     double bprio;     /* the b jobs' priority */
     struct job **tmp; /* merged so far */
     size_t ntmp, captmp;
-    struct job **rest; /* eset_rest */
-    size_t caprest;
+    size_t *apos; /* the places in tmp of its a jobs, rising: every other is a b job */
+    size_t napos, capapos;
+    struct job **rest; /* eset_rest: tmp from rest_from on, then the unread a jobs */
+    size_t caprest, rest_from;
     int cut;     /* a walk stopped reading b */
     size_t keep; /* a jobs before this walk's (append: the old ones) */
     int floor;   /* some a job's priority is at its floor (1) */
@@ -552,6 +554,7 @@ void eset_free(struct eset *e)
     free(e->stops);
     free(e->cur.sa);
     free(e->cur.tmp);
+    free(e->cur.apos);
     free(e->cur.rest);
     free(e->disp);
     free(e->nb);
@@ -930,6 +933,7 @@ void eset_open(struct sched *s, size_t k, long now, long qstop)
     u->ia = 0;
     u->ib = u->append ? c->nb : c->bh;
     u->ntmp = 0;
+    u->napos = 0;
     u->cut = 0;
     u->bprio = 0;
     for (size_t i = c->bh; i < c->nb; i++)
@@ -968,6 +972,8 @@ struct job *eset_at(struct sched *s, size_t i)
         } else {
             j = x;
             u->ia++;
+            u->apos = xgrow(u->apos, &u->capapos, u->napos + 1, sizeof *u->apos);
+            u->apos[u->napos++] = u->ntmp;
         }
         u->tmp = xgrow(u->tmp, &u->captmp, u->ntmp + 1, sizeof *u->tmp);
         u->tmp[u->ntmp++] = j;
@@ -992,6 +998,7 @@ struct job **eset_rest(struct sched *s, size_t i, size_t *n)
     for (size_t r = u->ia; r < u->nsa; r++)
         u->rest[w++] = u->sa[r];
     u->cut = 1;
+    u->rest_from = i;
     *n = w;
     return u->rest;
 }
@@ -1117,17 +1124,30 @@ static size_t skip_b(struct sched *s, size_t from, size_t to, enum lim_level lev
     return seg_skip(c, 1, 0, c->segcap, from, to, &r, least);
 }
 
-/* In v[i, n), a run of b jobs (consecutive in b: a walk reads b in order)
- * from i: how far the walk may jump. *end caches where the run ends. */
-static size_t skip_run(struct sched *s, struct job *const *v, size_t i, size_t n, size_t *end,
-                       enum lim_level level, double least[2])
+/* Where the run of b jobs in tmp from place t ends: at the next a job's
+ * place (apos, by halving), or tmp's end. The jobs are not read: a jump
+ * passes thousands. */
+static size_t tmp_run_end(const struct eset_cur *u, size_t t)
 {
-    if (i >= *end) {
-        size_t e = i;
-        while (e < n && (v[e]->flags & JOB_INB))
-            e++;
-        *end = e;
+    size_t lo = 0, hi = u->napos;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (u->apos[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
+    return lo < u->napos ? u->apos[lo] : u->ntmp;
+}
+
+/* In v[i, n), v[k] tmp's place off + k while that is in tmp (the unread a
+ * jobs follow), a run of b jobs (consecutive in b: a walk reads b in order)
+ * from i: how far the walk may jump. *end caches where the run ends. */
+static size_t skip_run(struct sched *s, struct job *const *v, size_t i, size_t n, size_t off,
+                       size_t *end, enum lim_level level, double least[2])
+{
+    if (i >= *end)
+        *end = i < n && (v[i]->flags & JOB_INB) ? tmp_run_end(&s->el.eset->cur, off + i) - off : i;
     if (*end <= i)
         return i;
     size_t to = skip_b(s, v[i]->epos, v[*end - 1]->epos + 1, level, least);
@@ -1149,7 +1169,7 @@ size_t eset_skip(struct sched *s, size_t i, size_t *end, enum lim_level level, d
     struct eset_cur *u = &s->el.eset->cur;
     struct eset_comp *c = &s->el.eset->c[u->k];
     if (i < u->ntmp)
-        return skip_run(s, u->tmp, i, u->ntmp, end, level, least);
+        return skip_run(s, u->tmp, i, u->ntmp, 0, end, level, least);
     while (u->ib < c->nb && !c->b[u->ib])
         u->ib++;
     /* Unread b jobs come next, all of them, if the next a job's priority is
@@ -1173,7 +1193,7 @@ size_t eset_skip(struct sched *s, size_t i, size_t *end, enum lim_level level, d
 size_t eset_skip_rest(struct sched *s, struct job *const *v, size_t i, size_t n, size_t *end,
                       enum lim_level level, double least[2])
 {
-    return skip_run(s, v, i, n, end, level, least);
+    return skip_run(s, v, i, n, s->el.eset->cur.rest_from, end, level, least);
 }
 
 const struct job *eset_rep(const struct sched *s)
