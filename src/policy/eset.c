@@ -990,6 +990,12 @@ struct job **eset_rest(struct sched *s, size_t i, size_t *n)
 {
     struct eset *e = s->el.eset;
     struct eset_cur *u = &e->cur;
+    u->cut = 1;
+    u->rest_from = i;
+    if (u->ia == u->nsa && u->tmp && i <= u->ntmp) { /* every a job read: tmp's tail, as it is */
+        *n = u->ntmp - i;
+        return u->tmp + i;
+    }
     size_t m = (u->ntmp > i ? u->ntmp - i : 0) + (u->nsa - u->ia);
     u->rest = xgrow(u->rest, &u->caprest, m ? m : 1, sizeof *u->rest);
     size_t w = 0;
@@ -997,8 +1003,6 @@ struct job **eset_rest(struct sched *s, size_t i, size_t *n)
         u->rest[w++] = u->tmp[r];
     for (size_t r = u->ia; r < u->nsa; r++)
         u->rest[w++] = u->sa[r];
-    u->cut = 1;
-    u->rest_from = i;
     *n = w;
     return u->rest;
 }
