@@ -499,7 +499,8 @@ void eset_open(struct sched *s, size_t k, long now, long qstop);
 struct job *eset_at(struct sched *s, size_t i);
 /* Whether a walk may stop reading where an idle job limit is full. */
 int eset_may_cut(const struct sched *s);
-/* It does, after i jobs: the jobs it must still look at. */
+/* It does, after i jobs: the jobs it must still look at (valid until the
+ * walk reads on: eset_at, eset_skip). */
 struct job **eset_rest(struct sched *s, size_t i, size_t *n);
 /* The least request, type by type, of the open component's stopped jobs
  * not read yet (0: none left). */

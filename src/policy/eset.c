@@ -118,8 +118,10 @@ struct eset_cur {
     double bprio;     /* the b jobs' priority */
     struct job **tmp; /* merged so far */
     size_t ntmp, captmp;
-    struct job **rest; /* eset_rest */
-    size_t caprest;
+    size_t *apos; /* the places in tmp of its a jobs, rising: every other is a b job */
+    size_t napos, capapos;
+    struct job **rest; /* eset_rest: tmp from rest_from on, then the unread a jobs */
+    size_t caprest, rest_from;
     int cut;     /* a walk stopped reading b */
     size_t keep; /* a jobs before this walk's (append: the old ones) */
     int floor;   /* some a job's priority is at its floor (1) */
@@ -552,6 +554,7 @@ void eset_free(struct eset *e)
     free(e->stops);
     free(e->cur.sa);
     free(e->cur.tmp);
+    free(e->cur.apos);
     free(e->cur.rest);
     free(e->disp);
     free(e->nb);
@@ -930,6 +933,7 @@ void eset_open(struct sched *s, size_t k, long now, long qstop)
     u->ia = 0;
     u->ib = u->append ? c->nb : c->bh;
     u->ntmp = 0;
+    u->napos = 0;
     u->cut = 0;
     u->bprio = 0;
     for (size_t i = c->bh; i < c->nb; i++)
@@ -968,6 +972,8 @@ struct job *eset_at(struct sched *s, size_t i)
         } else {
             j = x;
             u->ia++;
+            u->apos = xgrow(u->apos, &u->capapos, u->napos + 1, sizeof *u->apos);
+            u->apos[u->napos++] = u->ntmp;
         }
         u->tmp = xgrow(u->tmp, &u->captmp, u->ntmp + 1, sizeof *u->tmp);
         u->tmp[u->ntmp++] = j;
@@ -984,6 +990,12 @@ struct job **eset_rest(struct sched *s, size_t i, size_t *n)
 {
     struct eset *e = s->el.eset;
     struct eset_cur *u = &e->cur;
+    u->cut = 1;
+    u->rest_from = i;
+    if (u->ia == u->nsa && u->tmp && i <= u->ntmp) { /* every a job read: tmp's tail, as it is */
+        *n = u->ntmp - i;
+        return u->tmp + i;
+    }
     size_t m = (u->ntmp > i ? u->ntmp - i : 0) + (u->nsa - u->ia);
     u->rest = xgrow(u->rest, &u->caprest, m ? m : 1, sizeof *u->rest);
     size_t w = 0;
@@ -991,7 +1003,6 @@ struct job **eset_rest(struct sched *s, size_t i, size_t *n)
         u->rest[w++] = u->tmp[r];
     for (size_t r = u->ia; r < u->nsa; r++)
         u->rest[w++] = u->sa[r];
-    u->cut = 1;
     *n = w;
     return u->rest;
 }
@@ -1117,22 +1128,43 @@ static size_t skip_b(struct sched *s, size_t from, size_t to, enum lim_level lev
     return seg_skip(c, 1, 0, c->segcap, from, to, &r, least);
 }
 
-/* In v[i, n), a run of b jobs (consecutive in b: a walk reads b in order)
- * from i: how far the walk may jump. *end caches where the run ends. */
-static size_t skip_run(struct sched *s, struct job *const *v, size_t i, size_t n, size_t *end,
-                       enum lim_level level, double least[2])
+/* Where the run of b jobs in tmp from place t ends: at the next a job's
+ * place (apos, by halving), or tmp's end. The jobs are not read: a jump
+ * passes thousands. */
+static size_t tmp_run_end(const struct eset_cur *u, size_t t)
 {
-    if (i >= *end) {
-        size_t e = i;
-        while (e < n && (v[e]->flags & JOB_INB))
-            e++;
-        *end = e;
+    size_t lo = 0, hi = u->napos;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (u->apos[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
+    return lo < u->napos ? u->apos[lo] : u->ntmp;
+}
+
+/* In v[i, n), v[k] tmp's place off + k while that is in tmp (the unread a
+ * jobs follow), a run of b jobs (consecutive in b: a walk reads b in order)
+ * from i: how far the walk may jump. *end caches where the run ends. */
+static size_t skip_run(struct sched *s, struct job *const *v, size_t i, size_t n, size_t off,
+                       size_t *end, enum lim_level level, double least[2])
+{
+    if (i >= *end)
+        *end = i < n && (v[i]->flags & JOB_INB) ? tmp_run_end(&s->el.eset->cur, off + i) - off : i;
     if (*end <= i)
         return i;
     size_t to = skip_b(s, v[i]->epos, v[*end - 1]->epos + 1, level, least);
-    while (i < *end && v[i]->epos < to)
-        i++;
+    /* The run's positions rise (b is read in order): the first at or past
+     * `to` by halving, not job by job (a jump passes thousands). */
+    size_t hi = *end;
+    while (i < hi) {
+        size_t mid = i + (hi - i) / 2;
+        if (v[mid]->epos < to)
+            i = mid + 1;
+        else
+            hi = mid;
+    }
     return i;
 }
 
@@ -1141,7 +1173,7 @@ size_t eset_skip(struct sched *s, size_t i, size_t *end, enum lim_level level, d
     struct eset_cur *u = &s->el.eset->cur;
     struct eset_comp *c = &s->el.eset->c[u->k];
     if (i < u->ntmp)
-        return skip_run(s, u->tmp, i, u->ntmp, end, level, least);
+        return skip_run(s, u->tmp, i, u->ntmp, 0, end, level, least);
     while (u->ib < c->nb && !c->b[u->ib])
         u->ib++;
     /* Unread b jobs come next, all of them, if the next a job's priority is
@@ -1165,7 +1197,7 @@ size_t eset_skip(struct sched *s, size_t i, size_t *end, enum lim_level level, d
 size_t eset_skip_rest(struct sched *s, struct job *const *v, size_t i, size_t n, size_t *end,
                       enum lim_level level, double least[2])
 {
-    return skip_run(s, v, i, n, end, level, least);
+    return skip_run(s, v, i, n, s->el.eset->cur.rest_from, end, level, least);
 }
 
 const struct job *eset_rep(const struct sched *s)
@@ -1313,6 +1345,39 @@ static long wake_order(const struct eset_comp *c, long P, int changed, int floor
     return AVAIL_NEVER;
 }
 
+/*
+ * Whether j is a b job the walk refused again, as most of those it reads or
+ * jumps are: parked, blocked and in its slot, it stays so (eset_walked's
+ * loop would do nothing to it). One test of the flags instead of park's
+ * and the loop's several, for the many jobs a jump passes.
+ */
+static int stays_in_b(const struct sched *s, const struct job *j)
+{
+    const unsigned m = JOB_INB | JOB_QSTOP | JOB_BLOCKED | JOB_HARDOK | JOB_PARKED;
+    return (j->flags & m) == (JOB_INB | JOB_QSTOP | JOB_BLOCKED | JOB_PARKED) &&
+           j->qstop_iter != s->stats.iterations;
+}
+
+/* File a job the walk saw (not stays_in_b) where it now belongs (its list,
+ * the park, the queue); stopped jobs new to b go to e->nb. Whether it makes
+ * the component odd (a b job not blocked). */
+static int file_walked(struct sched *s, struct eset_comp *c, struct job *j, size_t *nf)
+{
+    park(s, j);
+    /* A job this iteration stopped keeps its own queue time until the
+     * iteration ends (its final walk orders it so): filed with the
+     * stopped ones from the next walk on (a b job read stays in its slot). */
+    if ((j->flags & JOB_QSTOP) && j->qstop_iter != s->stats.iterations) {
+        if (!(j->flags & JOB_INB))
+            s->el.eset->nb[(*nf)++] = j;
+        return !(j->flags & JOB_BLOCKED);
+    }
+    if (j->flags & JOB_INB)
+        b_leave(s, c, j); /* its queue time accrues again */
+    a_push(c, j);
+    return 0;
+}
+
 void eset_walked(struct sched *s, long now, long wake, long P, int restarted, int stopped)
 {
     struct eset *e = s->el.eset;
@@ -1323,22 +1388,11 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
     e->nb = xgrow(e->nb, &e->capnb, nproc ? nproc : 1, sizeof *e->nb);
     c->na = u->keep; /* appending: the old a jobs stay */
     int odd = u->append ? c->odd : 0;
-    for (size_t r = 0; r < nproc; r++) {
-        struct job *j = r < u->ntmp ? u->tmp[r] : u->sa[u->ia + r - u->ntmp];
-        park(s, j);
-        /* A job this iteration stopped keeps its own queue time until the
-         * iteration ends (its final walk orders it so): filed with the
-         * stopped ones from the next walk on (a b job read stays in its slot). */
-        if ((j->flags & JOB_QSTOP) && j->qstop_iter != s->stats.iterations) {
-            if (!(j->flags & JOB_INB))
-                e->nb[nf++] = j;
-            odd |= !(j->flags & JOB_BLOCKED);
-        } else {
-            if (j->flags & JOB_INB)
-                b_leave(s, c, j); /* its queue time accrues again */
-            a_push(c, j);
-        }
-    }
+    for (size_t r = 0; r < u->ntmp; r++)
+        if (!stays_in_b(s, u->tmp[r]))
+            odd |= file_walked(s, c, u->tmp[r], &nf);
+    for (size_t r = u->ia; r < u->nsa; r++)
+        odd |= file_walked(s, c, u->sa[r], &nf);
     sort_ptrs((void **)e->nb, nf, by_submission, &e->sb);
     refile_b(s, c, e->nb, nf);
     c->odd = odd;
