@@ -984,6 +984,23 @@ static int promotion_matters(struct sched *s)
            s->pol.backfill == BF_PREEMPT || (s->rm.preempt && s->rs.nresvs);
 }
 
+/* Whether a job the last pass turned away for a fairshare cap (the jobs
+ * started before it used up its room) may start now: under a cap on a
+ * share of the whole (FSTARGET=n%), the jobs started after it raised the
+ * whole. Otherwise the next event's iteration finds it. */
+static int cap_room_back(struct sched *s)
+{
+    if (!s->fsh.fs_caps)
+        return 0;
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        struct job *j = s->q.queue[i];
+        if (j && j->wait == WAIT_POLICY && j->wait_gen == s->pl.plan_gen &&
+            !(j->flags & JOB_BLOCKED) && elig_may_start(s, j, LIM_SOFT, NULL, 0))
+            return 1;
+    }
+    return 0;
+}
+
 /* Whether a reservation's window began or ended since the last iteration
  * (the incremental plan assumes what is free changes only with jobs). */
 static int resv_edge(const struct sched *s, long now)
@@ -1045,14 +1062,17 @@ void iter_run(struct sched *s, long now)
      * next pass, now that its starts took theirs; BESTFIT, GREEDY and
      * PREEMPT choose once among the candidates of the pass, leaving room a
      * next pass may fill (and under PREEMPT a job backfilled in this pass
-     * may be preempted by a higher one in the next). Maui does these at its
+     * may be preempted by a higher one in the next); a job a relative
+     * fairshare cap turned away before later starts raised the whole
+     * (cap_room_back). Maui does these at its
      * next iteration; the drivers iterate again at once
      * (sched_next_wakeup answers now) — a chain that ends, each link
      * starting jobs and stopping none. An iteration that also preempted jobs
      * (they may start again, and preempt again) leaves it to the next
      * RMPOLLINTERVAL instant, as Maui's next poll. */
     s->el.again_at = AVAIL_NEVER;
-    if (s->stats.started != started && (s->el.promotion || s->pl.bf_capped || s->pl.ncand_seen) &&
+    if (s->stats.started != started &&
+        (s->el.promotion || s->pl.bf_capped || s->pl.ncand_seen || cap_room_back(s)) &&
         (plan_free_now(s, NULL) > 0 || (s->el.promotion && promotion_matters(s)) ||
          s->pol.backfill == BF_PREEMPT)) {
         long p = s->pol.poll > 0 ? s->pol.poll : 1;
