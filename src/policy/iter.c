@@ -393,9 +393,20 @@ static unsigned bp_open(struct sched *s, long long free)
     return k;
 }
 
+/* Whether b, noted blocked, was bypassed by j's backfill start: it still
+ * waits and sorts before j. A full pass notes only jobs before j; a scan of
+ * the jobs submitted since the plan takes them after the plan's jobs, and
+ * one may sort before some of those (the order below the plan's last
+ * reserved job decides no start, iter.c's order_holds): Maui's scan, in
+ * priority order, would not count those. */
+static int bypassed(const struct job *b, const struct job *j)
+{
+    return b->state == JOB_IDLE && prio_cmp(&b, &j) < 0;
+}
+
 /* A job was backfilled: the clock moves, and the jobs the full path noted
  * are counted now. */
-static void count_bypass(struct sched *s)
+static void count_bypass(struct sched *s, const struct job *j)
 {
     s->pl.bp_clock++;
     /* The records the scan noted long before this start may no longer be
@@ -404,10 +415,10 @@ static void count_bypass(struct sched *s)
     size_t n = s->pl.nblocked, k = 0, ahead = n > SCAN_AHEAD ? n - SCAN_AHEAD : 0;
     for (; k < ahead; k++) {
         prefetch_job(b[k + SCAN_AHEAD]);
-        b[k]->bypass += b[k]->state == JOB_IDLE;
+        b[k]->bypass += bypassed(b[k], j);
     }
     for (; k < n; k++)
-        b[k]->bypass += b[k]->state == JOB_IDLE;
+        b[k]->bypass += bypassed(b[k], j);
 }
 
 void iter_mark_running(struct sched *s, struct job *j, long from)
@@ -442,7 +453,7 @@ static int try_start(struct sched *s, struct job *j, long now)
     if (s->pl.plan_blocked) {
         j->flags |= JOB_BACKFILLED;
         s->stats.backfilled++;
-        count_bypass(s);
+        count_bypass(s, j);
     }
     if (j->sysprio_mode != SYSPRIO_NONE)
         s->el.nsysprio--;

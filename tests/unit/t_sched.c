@@ -741,6 +741,40 @@ static void test_wake_cap_room_back(void)
     sched_destroy(s);
 }
 
+/*
+ * A backfill start bypasses the waiting jobs that sort before it (Maui's
+ * MStatUpdateBFUsage), also when a scan of the jobs submitted since the plan
+ * takes it after the plan's jobs. 4 processors, r holds 2 until 1000; a
+ * (4, user priority 100) is reserved at 1000; b (4, user priority 0) waits
+ * behind it; c (1 processor, user priority 50), submitted at 10, fits
+ * before a's reservation and is backfilled: a is bypassed, b is not.
+ */
+static void test_bypass_sorts_before(void)
+{
+    struct sched *s = with_limits("NODECFG[n1] PROCS=4\nCREDWEIGHT 1\nUSERWEIGHT 1\n"
+                                  "USERCFG[a] PRIORITY=100\nUSERCFG[c] PRIORITY=50\n");
+    if (!s)
+        return;
+    const struct job_spec js[4] = {
+        {.name = "r", .tasks = 2, .procs_per_task = 1, .walltime = 1000, .user = "r"},
+        {.name = "a", .tasks = 4, .procs_per_task = 1, .walltime = 100, .submit = 1, .user = "a"},
+        {.name = "b", .tasks = 4, .procs_per_task = 1, .walltime = 100, .submit = 1, .user = "b"},
+        {.name = "c", .tasks = 1, .procs_per_task = 1, .walltime = 100, .submit = 10, .user = "c"}};
+    struct job *j[4];
+    j[0] = sched_submit(s, &js[0], NULL);
+    sched_iterate(s, 0);
+    j[1] = sched_submit(s, &js[1], NULL);
+    j[2] = sched_submit(s, &js[2], NULL);
+    sched_iterate(s, 1);
+    CHECK(j[0]->state == JOB_RUNNING && j[1]->state == JOB_IDLE && j[2]->state == JOB_IDLE);
+    j[3] = sched_submit(s, &js[3], NULL);
+    sched_iterate(s, 10);
+    CHECK(j[3]->state == JOB_RUNNING);
+    CHECK_EQ(sched_job_bypass(s, j[1]), 1);
+    CHECK_EQ(sched_job_bypass(s, j[2]), 0);
+    sched_destroy(s);
+}
+
 /* MAXSUBMITJOBS counts the jobs each credential has in the system (idle,
  * held, running): a submission at the limit is refused; a job that ends or
  * is cancelled makes room; a named object's own limit beats DEFAULT's; a
@@ -904,5 +938,6 @@ int main(void)
     TEST_RUN(test_poll);
     TEST_RUN(test_poll_floor_ties);
     TEST_RUN(test_wake_cap_room_back);
+    TEST_RUN(test_bypass_sorts_before);
     return TEST_DONE();
 }
