@@ -309,7 +309,9 @@ static void note_blocked(struct sched *s, struct job *j)
 /*
  * Bypass counting (Maui's bypass counter, digest §5.7; it feeds the BYPASS
  * priority factor): a backfill start adds one to every job of the plan
- * that could not start before it and still waits. The few jobs the full
+ * that could not start before it, still waits and sorts before it (bypassed:
+ * the full path's notes; the clock below counts a quick scan's notes at
+ * every later backfill of their plan, whichever sorts first). The few jobs the full
  * path notes blocked are in s->pl.blocked and counted at each start. The
  * many a quick scan notes are not walked at each start (the burst of
  * 50,000 jobs walked a third of its queue at every backfill, a fifth of its
