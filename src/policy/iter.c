@@ -309,7 +309,9 @@ static void note_blocked(struct sched *s, struct job *j)
 /*
  * Bypass counting (Maui's bypass counter, digest §5.7; it feeds the BYPASS
  * priority factor): a backfill start adds one to every job of the plan
- * that could not start before it and still waits. The few jobs the full
+ * that could not start before it, still waits and sorts before it (bypassed:
+ * the full path's notes; the clock below counts a quick scan's notes at
+ * every later backfill of their plan, whichever sorts first). The few jobs the full
  * path notes blocked are in s->pl.blocked and counted at each start. The
  * many a quick scan notes are not walked at each start (the burst of
  * 50,000 jobs walked a third of its queue at every backfill, a fifth of its
@@ -393,9 +395,20 @@ static unsigned bp_open(struct sched *s, long long free)
     return k;
 }
 
+/* Whether b, noted blocked, was bypassed by j's backfill start: it still
+ * waits and sorts before j. A full pass notes only jobs before j; a scan of
+ * the jobs submitted since the plan takes them after the plan's jobs, and
+ * one may sort before some of those (the order below the plan's last
+ * reserved job decides no start, iter.c's order_holds): Maui's scan, in
+ * priority order, would not count those. */
+static int bypassed(const struct job *b, const struct job *j)
+{
+    return b->state == JOB_IDLE && prio_cmp(&b, &j) < 0;
+}
+
 /* A job was backfilled: the clock moves, and the jobs the full path noted
  * are counted now. */
-static void count_bypass(struct sched *s)
+static void count_bypass(struct sched *s, const struct job *j)
 {
     s->pl.bp_clock++;
     /* The records the scan noted long before this start may no longer be
@@ -404,10 +417,10 @@ static void count_bypass(struct sched *s)
     size_t n = s->pl.nblocked, k = 0, ahead = n > SCAN_AHEAD ? n - SCAN_AHEAD : 0;
     for (; k < ahead; k++) {
         prefetch_job(b[k + SCAN_AHEAD]);
-        b[k]->bypass += b[k]->state == JOB_IDLE;
+        b[k]->bypass += bypassed(b[k], j);
     }
     for (; k < n; k++)
-        b[k]->bypass += b[k]->state == JOB_IDLE;
+        b[k]->bypass += bypassed(b[k], j);
 }
 
 void iter_mark_running(struct sched *s, struct job *j, long from)
@@ -442,7 +455,7 @@ static int try_start(struct sched *s, struct job *j, long now)
     if (s->pl.plan_blocked) {
         j->flags |= JOB_BACKFILLED;
         s->stats.backfilled++;
-        count_bypass(s);
+        count_bypass(s, j);
     }
     if (j->sysprio_mode != SYSPRIO_NONE)
         s->el.nsysprio--;
@@ -984,6 +997,23 @@ static int promotion_matters(struct sched *s)
            s->pol.backfill == BF_PREEMPT || (s->rm.preempt && s->rs.nresvs);
 }
 
+/* Whether a job the last pass turned away for a fairshare cap (the jobs
+ * started before it used up its room) may start now: under a cap on a
+ * share of the whole (FSTARGET=n%), the jobs started after it raised the
+ * whole. Otherwise the next event's iteration finds it. */
+static int cap_room_back(struct sched *s)
+{
+    if (!s->fsh.fs_caps)
+        return 0;
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        struct job *j = s->q.queue[i];
+        if (j && j->wait == WAIT_POLICY && j->wait_gen == s->pl.plan_gen &&
+            !(j->flags & JOB_BLOCKED) && elig_may_start(s, j, LIM_SOFT, NULL, 0))
+            return 1;
+    }
+    return 0;
+}
+
 /* Whether a reservation's window began or ended since the last iteration
  * (the incremental plan assumes what is free changes only with jobs). */
 static int resv_edge(const struct sched *s, long now)
@@ -1045,14 +1075,17 @@ void iter_run(struct sched *s, long now)
      * next pass, now that its starts took theirs; BESTFIT, GREEDY and
      * PREEMPT choose once among the candidates of the pass, leaving room a
      * next pass may fill (and under PREEMPT a job backfilled in this pass
-     * may be preempted by a higher one in the next). Maui does these at its
+     * may be preempted by a higher one in the next); a job a relative
+     * fairshare cap turned away before later starts raised the whole
+     * (cap_room_back). Maui does these at its
      * next iteration; the drivers iterate again at once
      * (sched_next_wakeup answers now) — a chain that ends, each link
      * starting jobs and stopping none. An iteration that also preempted jobs
      * (they may start again, and preempt again) leaves it to the next
      * RMPOLLINTERVAL instant, as Maui's next poll. */
     s->el.again_at = AVAIL_NEVER;
-    if (s->stats.started != started && (s->el.promotion || s->pl.bf_capped || s->pl.ncand_seen) &&
+    if (s->stats.started != started &&
+        (s->el.promotion || s->pl.bf_capped || s->pl.ncand_seen || cap_room_back(s)) &&
         (plan_free_now(s, NULL) > 0 || (s->el.promotion && promotion_matters(s)) ||
          s->pol.backfill == BF_PREEMPT)) {
         long p = s->pol.poll > 0 ? s->pol.poll : 1;

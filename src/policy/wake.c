@@ -30,6 +30,9 @@
  * `standing` gives them; the simulator bounds how long it follows them).
  */
 #include "policy/wake.h"
+
+#include <limits.h>
+
 #include "core/sched_int.h"
 #include "policy/avail.h"
 #include "policy/fs.h"
@@ -194,11 +197,43 @@ static long cap_overrun(const struct sched *s, long now)
     return next;
 }
 
+/*
+ * Whether jobs tied at the priority floor (1) part in another order than
+ * their tie's. Tied, they go by submission; the first to rise above the
+ * floor is the one whose queue time started first, and the limits move
+ * queue-time starts (JOBPRIOACCRUALPOLICY: a job an idle limit refused
+ * counts from when it was admitted), so a job submitted earlier may count
+ * from later and fall behind a later one at that instant, between events
+ * (the floor is the only flat part of the order that ties break out of:
+ * queue time is the only factor weighted). The queue is in priority order,
+ * so the floor's jobs are its tail, read back from its end.
+ */
+static int floor_ties_part(const struct sched *s)
+{
+    const struct prio_params *p = &s->pol.prio;
+    if (p->reject_neg || p->enable_neg ||
+        (double)p->cweight[PRIO_SERV] * (double)p->fweight[PF_QUEUETIME] <= 0)
+        return 0;          /* no floor, or priorities that never rise above it */
+    long least = LONG_MAX; /* the earliest queue-time start of the later-submitted ones */
+    for (size_t i = s->q.qlen; i > s->q.qhead; i--) {
+        const struct job *j = s->q.queue[i - 1];
+        if (!j || (j->flags & JOB_BLOCKED))
+            continue;
+        if (j->priority > 1.0)
+            return 0;
+        if (j->qtime_start > least)
+            return 1;
+        least = j->qtime_start;
+    }
+    return 0;
+}
+
 /* Whether the order of the jobs the scan looks at moves with time: a factor
  * other than queue time is weighted, or one of them has its queue time
  * stopped (JOBPRIOACCRUALPOLICY: admitted by the soft walk, refused by the
  * hard one), which counts from the last walk or poll instant, so it falls
- * behind jobs submitted since at every RMPOLLINTERVAL instant. */
+ * behind jobs submitted since at every RMPOLLINTERVAL instant, or jobs tied
+ * at the priority floor part out of their tie's order (floor_ties_part). */
 static int order_moves(const struct sched *s)
 {
     if (!sched_order_is_static(s))
@@ -210,7 +245,7 @@ static int order_moves(const struct sched *s)
         if (j && (j->flags & JOB_QSTOP) && !(j->flags & JOB_BLOCKED))
             return 1;
     }
-    return 0;
+    return floor_ties_part(s);
 }
 
 long sched_next_poll(const struct sched *s, long now)

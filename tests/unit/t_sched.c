@@ -647,6 +647,134 @@ static void test_poll(void)
     }
 }
 
+/*
+ * Jobs tied at the priority floor go by submission until one rises above it
+ * (policy/wake.c, floor_ties_part). MAXIJOB=1 per user, BACKFILLPOLICY NONE,
+ * 4 processors, 3 busy: user a's first job (4 processors) holds a's idle slot
+ * until it is cancelled at 30, so a's second job (submitted at 5) counts its
+ * queue time from the last iteration that refused it (20); user b's job
+ * (1 processor, submitted at 10) from 10. Both at the floor, a's goes first
+ * and stops the scan; at 71 b's rises above the floor and goes first: the
+ * replay polls for it (60, 120) and starts it at 120, as a scheduler polling
+ * would. Without the inversion (b submitted at 40) it does not poll.
+ */
+static void test_poll_floor_ties(void)
+{
+    for (int late = 0; late < 2; late++) {
+        struct sched *s = with_limits("NODECFG[n1] PROCS=4\nRMPOLLINTERVAL 0:01:00\n"
+                                      "BACKFILLPOLICY NONE\nUSERCFG[DEFAULT] MAXIJOB=1\n");
+        if (!s)
+            return;
+        struct job_spec r = {
+            .name = "r", .tasks = 3, .procs_per_task = 1, .walltime = 10000, .user = "r"};
+        struct job_spec a0 = {
+            .name = "a0", .tasks = 4, .procs_per_task = 1, .walltime = 100, .user = "a"};
+        struct job_spec a1 = {.name = "a1",
+                              .tasks = 4,
+                              .procs_per_task = 1,
+                              .walltime = 100,
+                              .submit = 5,
+                              .user = "a"};
+        struct job_spec b = {.name = "b",
+                             .tasks = 1,
+                             .procs_per_task = 1,
+                             .walltime = 100,
+                             .submit = late ? 40 : 10,
+                             .user = "b"};
+        sched_submit(s, &r, NULL);
+        struct job *ja0 = sched_submit(s, &a0, NULL);
+        sched_iterate(s, 0);
+        sched_submit(s, &a1, NULL);
+        sched_iterate(s, 5);
+        if (!late)
+            sched_submit(s, &b, NULL);
+        sched_iterate(s, 10);
+        sched_iterate(s, 20);
+        CHECK(sched_cancel(s, ja0, 30, NULL) == 0);
+        sched_iterate(s, 30);
+        if (late) {
+            sched_submit(s, &b, NULL);
+            sched_iterate(s, 40);
+        }
+        struct job *jb = sched_find_job(s, "b");
+        CHECK(jb && jb->state == JOB_IDLE);
+        CHECK_EQ(sched_next_poll(s, late ? 40 : 30), late ? SCHED_NEVER : 60);
+        if (!late) {
+            sched_iterate(s, 60);
+            CHECK(jb->state == JOB_IDLE);
+            CHECK_EQ(sched_next_poll(s, 60), 120);
+            sched_iterate(s, 120);
+            CHECK(jb->state == JOB_RUNNING);
+        }
+        sched_destroy(s);
+    }
+}
+
+/*
+ * A cap on a share of the whole (FSTARGET=10%) on an empty ledger: the pass
+ * starts x (3,712 processor-seconds) and y (221), turns z (448) away, over
+ * 10 % of the work then committed (448 / 4,381), and starts w (196), which
+ * raises the whole: 448 / 4,577 is under 10 %. The iteration asks for
+ * another at once (iter.c, cap_room_back), which starts z; then the chain
+ * ends.
+ */
+static void test_wake_cap_room_back(void)
+{
+    struct sched *s = with_limits("NODECFG[n1] PROCS=128\nFSPOLICY DEDICATEDPS\n"
+                                  "FSINTERVAL 1:00:00\nUSERCFG[DEFAULT] FSTARGET=10%\n");
+    if (!s)
+        return;
+    const struct job_spec js[4] = {
+        {.name = "x", .tasks = 32, .procs_per_task = 1, .walltime = 116, .user = "x"},
+        {.name = "y", .tasks = 1, .procs_per_task = 1, .walltime = 221, .user = "y"},
+        {.name = "z", .tasks = 1, .procs_per_task = 1, .walltime = 448, .user = "z"},
+        {.name = "w", .tasks = 4, .procs_per_task = 1, .walltime = 49, .user = "w"}};
+    struct job *j[4];
+    for (int i = 0; i < 4; i++)
+        j[i] = sched_submit(s, &js[i], NULL);
+    sched_iterate(s, 0);
+    CHECK(j[0]->state == JOB_RUNNING && j[1]->state == JOB_RUNNING);
+    CHECK(j[2]->state == JOB_IDLE && j[3]->state == JOB_RUNNING);
+    CHECK_EQ(sched_next_wakeup(s, 0), 0);
+    sched_iterate(s, 0);
+    CHECK(j[2]->state == JOB_RUNNING);
+    sched_destroy(s);
+}
+
+/*
+ * A backfill start bypasses the waiting jobs that sort before it (Maui's
+ * MStatUpdateBFUsage), also when a scan of the jobs submitted since the plan
+ * takes it after the plan's jobs. 4 processors, r holds 2 until 1000; a
+ * (4, user priority 100) is reserved at 1000; b (4, user priority 0) waits
+ * behind it; c (1 processor, user priority 50), submitted at 10, fits
+ * before a's reservation and is backfilled: a is bypassed, b is not.
+ */
+static void test_bypass_sorts_before(void)
+{
+    struct sched *s = with_limits("NODECFG[n1] PROCS=4\nCREDWEIGHT 1\nUSERWEIGHT 1\n"
+                                  "USERCFG[a] PRIORITY=100\nUSERCFG[c] PRIORITY=50\n");
+    if (!s)
+        return;
+    const struct job_spec js[4] = {
+        {.name = "r", .tasks = 2, .procs_per_task = 1, .walltime = 1000, .user = "r"},
+        {.name = "a", .tasks = 4, .procs_per_task = 1, .walltime = 100, .submit = 1, .user = "a"},
+        {.name = "b", .tasks = 4, .procs_per_task = 1, .walltime = 100, .submit = 1, .user = "b"},
+        {.name = "c", .tasks = 1, .procs_per_task = 1, .walltime = 100, .submit = 10, .user = "c"}};
+    struct job *j[4];
+    j[0] = sched_submit(s, &js[0], NULL);
+    sched_iterate(s, 0);
+    j[1] = sched_submit(s, &js[1], NULL);
+    j[2] = sched_submit(s, &js[2], NULL);
+    sched_iterate(s, 1);
+    CHECK(j[0]->state == JOB_RUNNING && j[1]->state == JOB_IDLE && j[2]->state == JOB_IDLE);
+    j[3] = sched_submit(s, &js[3], NULL);
+    sched_iterate(s, 10);
+    CHECK(j[3]->state == JOB_RUNNING);
+    CHECK_EQ(sched_job_bypass(s, j[1]), 1);
+    CHECK_EQ(sched_job_bypass(s, j[2]), 0);
+    sched_destroy(s);
+}
+
 /* MAXSUBMITJOBS counts the jobs each credential has in the system (idle,
  * held, running): a submission at the limit is refused; a job that ends or
  * is cancelled makes room; a named object's own limit beats DEFAULT's; a
@@ -808,5 +936,8 @@ int main(void)
     TEST_RUN(test_wake_maxps);
     TEST_RUN(test_wake_promotion);
     TEST_RUN(test_poll);
+    TEST_RUN(test_poll_floor_ties);
+    TEST_RUN(test_wake_cap_room_back);
+    TEST_RUN(test_bypass_sorts_before);
     return TEST_DONE();
 }
