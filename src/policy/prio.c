@@ -538,7 +538,7 @@ static void fill_part(const struct prio_batch *b, const struct eval *e, struct p
 
 /* g's one varying term and what the kept terms before it add up to (the
  * same additions prio_batch_start's loop makes before it). */
-static void note_vary(struct prio_credpart *g)
+static void note_vary(const struct prio_params *p, struct prio_credpart *g)
 {
     g->vary = -1;
     if (g->nf != 1)
@@ -548,6 +548,8 @@ static void note_vary(struct prio_credpart *g)
         if (!(g->term[i] & PRIO_KONST)) {
             g->vary = i;
             g->pre = pre;
+            g->vcw = (double)p->cweight[g->term[i]];
+            g->vccap = p->ccap[g->term[i]];
             return;
         }
         pre += g->konst[g->term[i] & ~PRIO_KONST];
@@ -569,7 +571,7 @@ static void fs_refresh(const struct prio_batch *b, const struct eval *e, struct 
             sum += w * capped(factor_value(e, f), e->p->fcap[f]);
     }
     g->konst[PRIO_FS] = weigh(b->p, PRIO_FS, sum);
-    note_vary(g);
+    note_vary(b->p, g);
 }
 
 /* e's credentials' part: found in the batch when a job with the same
@@ -590,7 +592,7 @@ new_part(struct prio_batch *b, const struct eval *e, size_t i)
     g->key[CRED_CLASS] = j->class_;
     g->key[CRED_QOS] = j->qos;
     fill_part(b, e, g);
-    note_vary(g);
+    note_vary(b->p, g);
     g->gen = b->gen;
     *b->valid |= 1UL << i;
     return g;
@@ -639,7 +641,7 @@ static double one_factor(const struct prio_batch *b, const struct eval *e,
     double v = f == PF_QUEUETIME ? queue_seconds(e) / 60.0 : factor_value(e, f);
     double sum = 0.0;
     sum += g->w[0] * capped(v, b->p->fcap[f]);
-    double total = g->pre + weigh(b->p, factor_comp[f], sum);
+    double total = g->pre + g->vcw * capped(sum, g->vccap); /* weigh's */
     for (int i = g->vary + 1; i < g->nterm; i++)
         total += g->konst[g->term[i] & ~PRIO_KONST];
     return assemble(b->p, e->j, total);

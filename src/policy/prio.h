@@ -68,6 +68,7 @@ struct prio_credpart {
     int fs_term;       /* the FS component is a kept term (its value may move), or -1 */
     int vary;          /* one own factor (nf 1): its component's term, else -1 */
     double pre;        /* the kept terms before `vary` added up, in order from +0 */
+    double vcw, vccap; /* `vary`'s component's weight (not 0: weighted) and cap */
     unsigned long gen; /* the batch generation its FS value was found in */
 };
 /* Called once for each combination of credentials a batch meets, before
