@@ -548,7 +548,8 @@ void fsacct_job(struct sched *s, const struct job *j);
  * it meets it: a job's priority from it needs no fsacct_job first. */
 struct prio_batch;
 void fsacct_batch_init(struct sched *s, struct prio_batch *b, const struct prio_env *env);
-/* After the targets change: note whether any credential has a cap. */
+/* After the credentials were configured (targets, priorities, weights): note
+ * whether any credential has a cap, forget what the batches kept of them. */
 void fsacct_note_caps(struct sched *s);
 /* Whether starting j would take one of its credentials past a fairshare
  * cap; why (len bytes, may be NULL) gets Maui-style words. */

@@ -136,11 +136,15 @@ void fsacct_batch_init(struct sched *s, struct prio_batch *b, const struct prio_
         fresh = (struct prio_fresh){fresh_creds, s};
     if (!s->fsh.prio_kept)
         s->fsh.prio_kept = xcalloc(1, sizeof *s->fsh.prio_kept);
-    prio_batch_init_kept(b, &s->pol.prio, env, fresh, s->fsh.prio_kept);
+    /* The deltas move only at a new iteration (fsacct_iterate, refresh). */
+    prio_batch_init_kept(b, &s->pol.prio, env, fresh, s->fsh.prio_kept, s->fsh.fs_gen);
 }
 
 void fsacct_note_caps(struct sched *s)
 {
+    /* The credentials were configured: what the batches kept of them goes. */
+    if (s->fsh.prio_kept)
+        prio_setup_forget(s->fsh.prio_kept);
     s->fsh.fs_caps = 0;
     if (fs_params(s->fsh.fs)->policy == FS_NONE)
         return;

@@ -403,7 +403,10 @@ void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const st
     b->env = env;
     b->fresh = (struct prio_fresh){NULL, NULL};
     b->nf = b->nfc = b->nc = 0;
-    b->valid = 0;
+    b->gen = 0;
+    b->slot = b->own;
+    b->valid = &b->own_valid;
+    b->own_valid = 0;
     for (int f = 0; f < PF_CONSUMED; f++) {
         if (p->cweight[factor_comp[f]] == 0 || (p->fweight[f] == 0 && !job_weighted(f)))
             continue;
@@ -424,21 +427,28 @@ void prio_batch_init_fresh(struct prio_batch *b, const struct prio_params *p,
     b->fresh = fresh;
 }
 
-/* Whether kept was found for p's weights: all the set-up reads of p. */
-static int setup_holds(const struct prio_setup *kept, const struct prio_params *p)
+/* Whether kept was found for p and env: all the set-up and the parts read
+ * of them. */
+static int setup_holds(const struct prio_setup *kept, const struct prio_params *p,
+                       const struct prio_env *env, int fresh)
 {
-    return kept->valid && !memcmp(kept->cweight, p->cweight, sizeof kept->cweight) &&
-           !memcmp(kept->fweight, p->fweight, sizeof kept->fweight);
+    return kept->valid && kept->fresh == fresh && !memcmp(&kept->p, p, sizeof *p) &&
+           !memcmp(kept->defaults, env->defaults, sizeof kept->defaults);
+}
+
+void prio_setup_forget(struct prio_setup *kept)
+{
+    kept->valid_parts = 0;
 }
 
 void prio_batch_init_kept(struct prio_batch *b, const struct prio_params *p,
                           const struct prio_env *env, struct prio_fresh fresh,
-                          struct prio_setup *kept)
+                          struct prio_setup *kept, unsigned long gen)
 {
-    if (setup_holds(kept, p)) {
+    int hook = fresh.creds != NULL;
+    if (setup_holds(kept, p, env, hook)) {
         b->p = p;
         b->env = env;
-        b->valid = 0;
         memcpy(b->f, kept->f, sizeof b->f);
         memcpy(b->fc, kept->fc, sizeof b->fc);
         memcpy(b->c, kept->c, sizeof b->c);
@@ -447,8 +457,9 @@ void prio_batch_init_kept(struct prio_batch *b, const struct prio_params *p,
         b->nc = kept->nc;
     } else {
         prio_batch_init(b, p, env);
-        memcpy(kept->cweight, p->cweight, sizeof kept->cweight);
-        memcpy(kept->fweight, p->fweight, sizeof kept->fweight);
+        memcpy(&kept->p, p, sizeof *p);
+        memcpy(kept->defaults, env->defaults, sizeof kept->defaults);
+        kept->fresh = hook;
         memcpy(kept->f, b->f, sizeof kept->f);
         memcpy(kept->fc, b->fc, sizeof kept->fc);
         memcpy(kept->c, b->c, sizeof kept->c);
@@ -456,8 +467,12 @@ void prio_batch_init_kept(struct prio_batch *b, const struct prio_params *p,
         kept->nfc = b->nfc;
         kept->nc = b->nc;
         kept->valid = 1;
+        kept->valid_parts = 0;
     }
     b->fresh = fresh;
+    b->gen = gen;
+    b->slot = kept->slot;
+    b->valid = &kept->valid_parts;
 }
 
 /* sum[factor's component] += weight x capped value, for the factors fs[0..n). */
@@ -473,10 +488,10 @@ static void sum_batch(const struct eval *e, const unsigned char *fs, int n, doub
 
 /* The slot of a combination: from the user, group and account, which tell
  * most combinations apart (all five are compared). */
-static size_t creds_slot(const struct cred *const key[CRED_NKINDS])
+static size_t creds_slot(const struct job *j)
 {
-    uint64_t h = (uint64_t)(uintptr_t)key[CRED_USER] ^ (uint64_t)(uintptr_t)key[CRED_GROUP] >> 3 ^
-                 (uint64_t)(uintptr_t)key[CRED_ACCOUNT] >> 6;
+    uint64_t h = (uint64_t)(uintptr_t)j->user ^ (uint64_t)(uintptr_t)j->group >> 3 ^
+                 (uint64_t)(uintptr_t)j->account >> 6;
     return (size_t)((h * 0x9E3779B97F4A7C15ULL) >> 59) & (PRIO_CREDSLOTS - 1);
 }
 
@@ -502,6 +517,7 @@ static void fill_part(const struct prio_batch *b, const struct eval *e, struct p
         g->w[g->nf++] = w;
         varies[factor_comp[f]] = 1;
     }
+    g->fs_term = -1;
     for (int i = 0; i < b->nc; i++) {
         int c = b->c[i];
         if (varies[c]) {
@@ -509,11 +525,53 @@ static void fill_part(const struct prio_batch *b, const struct eval *e, struct p
             continue;
         }
         double v = weigh(b->p, c, sum[c]);
-        if (v != 0.0) {
+        /* FS stays a term even at 0 (its value moves: fs_refresh); adding
+         * a zero changes no bit of a total that started at +0. */
+        if (c == PRIO_FS)
+            g->fs_term = g->nterm;
+        if (v != 0.0 || c == PRIO_FS) {
             g->konst[c] = v;
             g->term[g->nterm++] = (unsigned char)(c | PRIO_KONST);
         }
     }
+}
+
+/* g's one varying term and what the kept terms before it add up to (the
+ * same additions prio_batch_start's loop makes before it). */
+static void note_vary(const struct prio_params *p, struct prio_credpart *g)
+{
+    g->vary = -1;
+    if (g->nf != 1)
+        return;
+    double pre = 0.0;
+    for (int i = 0; i < g->nterm; i++) {
+        if (!(g->term[i] & PRIO_KONST)) {
+            g->vary = i;
+            g->pre = pre;
+            g->vcw = (double)p->cweight[g->term[i]];
+            g->vccap = p->ccap[g->term[i]];
+            return;
+        }
+        pre += g->konst[g->term[i] & ~PRIO_KONST];
+    }
+}
+
+/* g's FS component found again for e's credentials' current deltas: the
+ * same additions as fill_part's (sum_batch adds a component's factors in
+ * fc's order, the FS factors alone into the FS sum). */
+static void fs_refresh(const struct prio_batch *b, const struct eval *e, struct prio_credpart *g)
+{
+    double sum = 0.0;
+    for (int i = 0; i < b->nfc; i++) {
+        int f = b->fc[i];
+        if (factor_comp[f] != PRIO_FS)
+            continue;
+        double w = job_weighted(f) ? factor_weight(e, f) : (double)e->p->fweight[f];
+        if (w != 0.0)
+            sum += w * capped(factor_value(e, f), e->p->fcap[f]);
+    }
+    g->konst[PRIO_FS] = weigh(b->p, PRIO_FS, sum);
+    note_vary(b->p, g);
 }
 
 /* e's credentials' part: found in the batch when a job with the same
@@ -534,25 +592,36 @@ new_part(struct prio_batch *b, const struct eval *e, size_t i)
     g->key[CRED_CLASS] = j->class_;
     g->key[CRED_QOS] = j->qos;
     fill_part(b, e, g);
-    b->valid |= 1UL << i;
+    note_vary(b->p, g);
+    g->gen = b->gen;
+    *b->valid |= 1UL << i;
+    return g;
+}
+
+/* Kept part g from an older generation: made current (the fresh hook), its
+ * FS component found again. Not inlined, as new_part. */
+__attribute__((noinline)) static const struct prio_credpart *
+renew_part(struct prio_batch *b, const struct eval *e, struct prio_credpart *g)
+{
+    if (b->fresh.creds)
+        b->fresh.creds(b->fresh.ctx, e->j);
+    if (g->fs_term >= 0)
+        fs_refresh(b, e, g);
+    g->gen = b->gen;
     return g;
 }
 
 static const struct prio_credpart *cred_part(struct prio_batch *b, const struct eval *e)
 {
     const struct job *j = e->j;
-    const struct cred *const key[CRED_NKINDS] = {
-        [CRED_USER] = j->user,    [CRED_GROUP] = j->group, [CRED_ACCOUNT] = j->account,
-        [CRED_CLASS] = j->class_, [CRED_QOS] = j->qos,
-    };
-    size_t i = creds_slot(key);
+    size_t i = creds_slot(j);
     struct prio_credpart *g = &b->slot[i];
     /* The kept part, its key compared field by field (asked for every
      * priority: no call, no copy). */
-    if ((b->valid >> i & 1) && g->key[CRED_USER] == j->user && g->key[CRED_GROUP] == j->group &&
+    if ((*b->valid >> i & 1) && g->key[CRED_USER] == j->user && g->key[CRED_GROUP] == j->group &&
         g->key[CRED_ACCOUNT] == j->account && g->key[CRED_CLASS] == j->class_ &&
         g->key[CRED_QOS] == j->qos)
-        return g;
+        return g->gen == b->gen ? g : renew_part(b, e, g);
     return new_part(b, e, i);
 }
 
@@ -562,15 +631,33 @@ static const struct prio_credpart *cred_part(struct prio_batch *b, const struct 
  * terms, so the same bits (a skipped factor or component would have added
  * nothing). What the credentials decide comes from their part.
  */
-double prio_batch_start(struct prio_batch *b, const struct job *j, long now)
+/* prio_batch_start for a part with one own factor (g->vary, most
+ * configurations: queue time): the kept terms before it come added up, the
+ * ones after it are added one by one, as the loop would. */
+static double one_factor(const struct prio_batch *b, const struct eval *e,
+                         const struct prio_credpart *g)
 {
-    struct eval e = {b->p, b->env, j, now, 0};
-    const struct prio_credpart *g = cred_part(b, &e);
+    int f = g->f[0];
+    double v = f == PF_QUEUETIME ? queue_seconds(e) / 60.0 : factor_value(e, f);
+    double sum = 0.0;
+    sum += g->w[0] * capped(v, b->p->fcap[f]);
+    double total = g->pre + g->vcw * capped(sum, g->vccap); /* weigh's */
+    for (int i = g->vary + 1; i < g->nterm; i++)
+        total += g->konst[g->term[i] & ~PRIO_KONST];
+    return assemble(b->p, e->j, total);
+}
+
+/* prio_batch_start for any other part: the job's own factors summed by
+ * component. Not inlined: its sums' array would weigh on one_factor's. */
+__attribute__((noinline)) static double
+many_factors(const struct prio_batch *b, const struct eval *e, const struct prio_credpart *g)
+{
+    const struct job *j = e->j;
     double sum[PRIO_NCOMP] = {0}, total = 0.0;
     for (int i = 0; i < g->nf; i++) {
         int f = g->f[i];
         /* Queue time, the factor every configuration weighs, without the switch. */
-        double v = f == PF_QUEUETIME ? queue_seconds(&e) / 60.0 : factor_value(&e, f);
+        double v = f == PF_QUEUETIME ? queue_seconds(e) / 60.0 : factor_value(e, f);
         sum[factor_comp[f]] += g->w[i] * capped(v, b->p->fcap[f]);
     }
     for (int i = 0; i < g->nterm; i++) {
@@ -578,6 +665,13 @@ double prio_batch_start(struct prio_batch *b, const struct job *j, long now)
         total += t & PRIO_KONST ? g->konst[c] : weigh(b->p, c, sum[c]);
     }
     return assemble(b->p, j, total);
+}
+
+double prio_batch_start(struct prio_batch *b, const struct job *j, long now)
+{
+    struct eval e = {b->p, b->env, j, now, 0};
+    const struct prio_credpart *g = cred_part(b, &e);
+    return g->vary >= 0 ? one_factor(b, &e, g) : many_factors(b, &e, g);
 }
 
 /*

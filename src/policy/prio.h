@@ -65,6 +65,11 @@ struct prio_credpart {
     unsigned char term[PRIO_NCOMP];      /* the components that add to the total, in order */
     double konst[PRIO_NCOMP];            /* a CRED or FS component's value (PRIO_KONST in term) */
     int nf, nterm;
+    int fs_term;       /* the FS component is a kept term (its value may move), or -1 */
+    int vary;          /* one own factor (nf 1): its component's term, else -1 */
+    double pre;        /* the kept terms before `vary` added up, in order from +0 */
+    double vcw, vccap; /* `vary`'s component's weight (not 0: weighted) and cap */
+    unsigned long gen; /* the batch generation its FS value was found in */
 };
 /* Called once for each combination of credentials a batch meets, before
  * it reads them (what the caller keeps current lazily: fairshare deltas). */
@@ -80,8 +85,11 @@ struct prio_batch {
     unsigned char fc[PF_NFACTORS]; /* the credentials' ones (CRED and FS), in order */
     unsigned char c[PRIO_NCOMP];   /* the weighted components, in order */
     int nf, nfc, nc;
-    unsigned long valid; /* the slots that hold a credentials' part */
-    struct prio_credpart slot[PRIO_CREDSLOTS];
+    unsigned long gen;          /* what the fresh hook keeps current moved when this did */
+    struct prio_credpart *slot; /* own, or a kept set-up's (prio_batch_init_kept) */
+    unsigned long *valid;       /* the slots that hold a credentials' part */
+    unsigned long own_valid;
+    struct prio_credpart own[PRIO_CREDSLOTS];
 };
 void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const struct prio_env *env);
 /* The same, calling fresh.creds(fresh.ctx, j) for the first job of each
@@ -89,22 +97,37 @@ void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const st
  * taken over by another combination). */
 void prio_batch_init_fresh(struct prio_batch *b, const struct prio_params *p,
                            const struct prio_env *env, struct prio_fresh fresh);
-/* prio_batch_init's set-up (the factors and components weighted), kept
- * with the weights it was found from: found again only when they change
+/*
+ * prio_batch_init's set-up (the factors and components weighted), kept
+ * with the parameters it was found from: found again only when they change
  * (a batch is made at every iteration; the weights seldom change). Zeroed
- * before its first use. */
+ * before its first use. The credentials' parts are kept too, from batch to
+ * batch: what the five credentials decide moves between iterations only
+ * through the fairshare deltas (the fresh hook's), so a part found in an
+ * older generation has only its FS component found again (an HPC2N
+ * fairshare replay: one combination or two asked for per iteration, each
+ * costing a full part before).
+ */
 struct prio_setup {
-    long cweight[PRIO_NCOMP];
-    long fweight[PF_NFACTORS];
+    struct prio_params p;                     /* what the set-up and the parts were found from */
+    const struct cred *defaults[CRED_NKINDS]; /* the env's DEFAULT objects (CRED fallbacks) */
+    int fresh;                                /* whether the batches had a fresh hook */
     unsigned char f[PF_NFACTORS], fc[PF_NFACTORS], c[PRIO_NCOMP];
     int nf, nfc, nc;
     int valid;
+    unsigned long valid_parts; /* the slots that hold a credentials' part */
+    struct prio_credpart slot[PRIO_CREDSLOTS];
 };
 /* prio_batch_init_fresh, the set-up copied from kept when kept was found
- * for p's weights, else found and kept. */
+ * for p (and env's DEFAULT objects), else found and kept; the parts kept
+ * are used by the batch. gen: the generation of what fresh keeps current
+ * (fairshare deltas); it must move whenever those values may have. */
 void prio_batch_init_kept(struct prio_batch *b, const struct prio_params *p,
                           const struct prio_env *env, struct prio_fresh fresh,
-                          struct prio_setup *kept);
+                          struct prio_setup *kept, unsigned long gen);
+/* The credentials changed (a PRIORITY, a QOS or CLASSWEIGHT weight, a
+ * fairshare target): the parts kept are found again. */
+void prio_setup_forget(struct prio_setup *kept);
 double prio_batch_start(struct prio_batch *b, const struct job *j, long now);
 
 /* Run priority of running job j (USAGE component: CONSUMED, REMAINING,

@@ -230,7 +230,9 @@ static void split(struct sched *s, struct qorder *o, size_t n)
     o->jobs = xgrow(o->jobs, &o->capjobs, n, sizeof *o->jobs);
     o->gid = xgrow(o->gid, &o->capgid, n, sizeof *o->gid);
     o->ng = 0;
-    size_t run = QORDER_ALONE; /* the group of the jobs just read, when shared */
+    size_t run = QORDER_ALONE;  /* the group of the jobs just read, when shared */
+    size_t prev = QORDER_ALONE; /* the group of the last job */
+    int contiguous = 1;         /* every group's jobs one run of the queue */
     const struct job *first = NULL;
     for (size_t i = 0; i < n; i++) {
         struct job *j = s->q.queue[i];
@@ -240,12 +242,19 @@ static void split(struct sched *s, struct qorder *o, size_t n)
             g = group_of(o, j);
             run = o->g[g].alone ? QORDER_ALONE : g;
             first = o->g[g].first;
+            if (g != prev && o->g[g].end) /* back to a group left before */
+                contiguous = 0;
+            else if (!o->g[g].end)
+                o->g[g].next = i; /* where its run starts */
+            prev = g;
         }
         o->gid[i] = g;
         join(&o->g[g], j);
     }
-    if (o->ng == 1) { /* one group: the queue as it is */
+    if (contiguous) { /* the queue as it is, each group where its run is */
         memcpy(o->jobs, s->q.queue, n * sizeof *o->jobs);
+        for (size_t g = 0; g < o->ng; g++)
+            o->g[g].end += o->g[g].next;
         return;
     }
     size_t at = 0;

@@ -1119,8 +1119,8 @@ static void test_batch_kept(void)
             f.p.fweight[rand() % PF_NFACTORS] = rand() % 3 - 1; /* one weight, maybe the same */
         struct prio_batch want, got;
         prio_batch_init(&want, &f.p, &f.env);
-        prio_batch_init_kept(&got, &f.p, &f.env, (struct prio_fresh){NULL, NULL}, &kept);
-        CHECK(got.p == &f.p && got.env == &f.env && got.valid == 0 && !got.fresh.creds);
+        prio_batch_init_kept(&got, &f.p, &f.env, (struct prio_fresh){NULL, NULL}, &kept, 0);
+        CHECK(got.p == &f.p && got.env == &f.env && got.slot == kept.slot && !got.fresh.creds);
         CHECK_EQ(got.nf, want.nf);
         CHECK_EQ(got.nfc, want.nfc);
         CHECK_EQ(got.nc, want.nc);
@@ -1134,9 +1134,85 @@ static void test_batch_kept(void)
     fx_free(&f);
 }
 
+/*
+ * Credentials' parts kept from batch to batch (prio_batch_init_kept's gen):
+ * against a model that computes every priority afresh (prio_start on the
+ * credentials made current), over iterations where the deltas move (gen
+ * moves), batches within one iteration (gen stays: no hook runs again for a
+ * combination met), a credential's PRIORITY changed (prio_setup_forget) and
+ * the weights or caps changed (found again by themselves). Fixed seed.
+ */
+static void test_batch_kept_parts(void)
+{
+    struct fx f;
+    fx_init(&f);
+    srand(23);
+    struct fresh_log log = {
+        {cred(&f, CRED_USER, "u0"), cred(&f, CRED_USER, "u1"), cred(&f, CRED_USER, "u2")}};
+    struct cred *grp[2] = {cred(&f, CRED_GROUP, "g0"), cred(&f, CRED_GROUP, "g1")};
+    struct cred *qos[2] = {cred(&f, CRED_QOS, "q0"), cred(&f, CRED_QOS, "q1")};
+    qos[1]->qtweight = 2;
+    struct prio_setup kept = {0};
+    unsigned long gen = 0;
+    int renewed = 0, forgot = 0;
+    for (int round = 0; round < 300; round++) {
+        if (round == 0 || rand() % 10 == 0) {
+            random_weights(&f.p);
+            f.p.cweight[PRIO_FS] = rand() % 4;
+            f.p.fweight[PF_FSUSER] = rand() % 5;
+            f.p.fweight[PF_FSGROUP] = rand() % 3;
+            f.p.fweight[PF_QUEUETIME] = rand() % 3;
+            f.p.enable_neg = 1; /* no floor at 1 hiding a delta */
+            f.p.ccap[PRIO_FS] = f.p.fcap[PF_FSUSER] = 0;
+        } else if (rand() % 5 == 0) {
+            f.p.fcap[PF_FSGROUP] = rand() % 2 ? 0 : rand() % 50; /* a cap alone */
+        }
+        if (rand() % 8 == 0) { /* configured again: the kept parts go */
+            log.user[rand() % 3]->priority = rand() % 200 - 100;
+            grp[rand() % 2]->priority = rand() % 200 - 100;
+            prio_setup_forget(&kept);
+            forgot++;
+        }
+        if (rand() % 4) { /* a new iteration: the deltas move */
+            gen++;
+            for (int i = 0; i < 3; i++) {
+                log.delta[i] = (rand() % 2000 - 1000) / 7.0;
+                log.user[i]->fs_delta = -1000; /* stale until the hook runs */
+            }
+            for (int i = 0; i < 2; i++)
+                grp[i]->fs_delta = (rand() % 400 - 200) / 3.0;
+        }
+        for (int i = 0; i < 3; i++)
+            log.calls[i] = 0;
+        struct prio_batch pb;
+        prio_batch_init_kept(&pb, &f.p, &f.env, (struct prio_fresh){fresh_user, &log}, &kept, gen);
+        long now = T0 + 20000 + rand() % 20000;
+        for (int n = 0; n < 20; n++) {
+            struct job j = f.j;
+            int u = rand() % 3;
+            j.user = log.user[u];
+            j.group = grp[rand() % 2];
+            j.qos = qos[rand() % 2];
+            j.qtime_start = T0 + rand() % 20000;
+            j.walltime = 60 + rand() % 10000;
+            double p = prio_batch_start(&pb, &j, now);
+            if (log.user[u]->fs_delta == -1000) /* not made current: the model's deltas */
+                log.user[u]->fs_delta = log.delta[u];
+            CHECK(p == prio_start(&f.p, &f.env, &j, now, NULL));
+            int before = log.calls[u]; /* the same combination again: its part, no hook */
+            CHECK(prio_batch_start(&pb, &j, now) == p);
+            CHECK_EQ(log.calls[u], before);
+            renewed += before > 0;
+        }
+    }
+    CHECK(renewed > 100 && forgot > 10);
+    fx_free(&f);
+}
+
 int main(void)
 {
     TEST_RUN(test_batch_kept);
+    TEST_RUN(test_batch_kept_parts);
     TEST_RUN(test_default);
     TEST_RUN(test_component_weight);
     TEST_RUN(test_serv_factors);
