@@ -184,13 +184,19 @@ struct fs_target fs_own_target(const struct fs *f, const struct cred *c)
     return o ? o->target : (struct fs_target){0, FS_MODE_NONE};
 }
 
-struct fs_target fs_target_of(const struct fs *f, const struct cred *c)
+/* fs_target_of for c, whose object (or NULL) is o. */
+static struct fs_target target_of(const struct fs *f, const struct cred *c, const struct fs_obj *o)
 {
-    struct fs_target t = fs_own_target(f, c);
+    struct fs_target t = o ? o->target : (struct fs_target){0, FS_MODE_NONE};
     if (t.mode != FS_MODE_NONE || !c || (unsigned)c->kind >= CRED_NKINDS)
         return t;
     const struct fs_kind *k = &f->kind[c->kind];
     return k->n ? k->obj[0].target : t; /* index 0 is the kind's DEFAULT object */
+}
+
+struct fs_target fs_target_of(const struct fs *f, const struct cred *c)
+{
+    return target_of(f, c, obj_find(f, c));
 }
 
 void fs_set_total_target(struct fs *f, struct fs_target t)
@@ -453,16 +459,20 @@ int fs_has_usage(const struct fs *f, const struct cred *c)
     return 0;
 }
 
+/* Asked for every credential of the queue at every iteration: c's object
+ * and the total found once (fs_percent's arithmetic, the same bits). */
 double fs_delta(const struct fs *f, const struct cred *c)
 {
-    struct fs_target t = fs_target_of(f, c);
+    const struct fs_obj *o = obj_find(f, c);
+    struct fs_target t = target_of(f, c, o);
     if (f->p.policy == FS_NONE || t.mode == FS_MODE_NONE || t.value <= 0)
         return 0;
     if (t.mode == FS_MODE_CAP || t.mode == FS_MODE_PCAP)
         return 0; /* caps act on feasibility only; Maui forces the factor to 0 */
-    if (fs_total(f) <= 0)
+    double total = fs_total(f);
+    if (total <= 0)
         return 0;
-    double pct = fs_percent(f, c);
+    double pct = 100.0 * decayed(f, o) / total;
     double d = f->p.percent ? 1.0 - pct / t.value : t.value - pct;
     if (t.mode == FS_MODE_FLOOR && d < 0)
         d = 0;

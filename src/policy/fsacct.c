@@ -76,16 +76,6 @@ void sched_fs_charge(struct sched *s, const struct job *j, long from, long to)
     fs_add(s->fsh.fs, fs_now(s->fsh.fs), c, job_rate(s, j) * (double)(to - from));
 }
 
-/* Whether the priority function weighs the fairshare factor of kind k. */
-static int weighed(const struct sched *s, enum cred_kind k)
-{
-    static const enum prio_factor factor[CRED_NKINDS] = {
-        [CRED_USER] = PF_FSUSER,   [CRED_GROUP] = PF_FSGROUP, [CRED_ACCOUNT] = PF_FSACCOUNT,
-        [CRED_CLASS] = PF_FSCLASS, [CRED_QOS] = PF_FSQOS,
-    };
-    return s->pol.prio.cweight[PRIO_FS] != 0 && s->pol.prio.fweight[factor[k]] != 0;
-}
-
 void fsacct_iterate(struct sched *s, long now)
 {
     if (fs_params(s->fsh.fs)->policy == FS_NONE)
@@ -96,37 +86,46 @@ void fsacct_iterate(struct sched *s, long now)
 
 /* Deltas move with every second of usage, so they are refreshed once per
  * iteration — but only for the credentials of jobs whose priority is asked
- * for, not for every user the cluster has ever seen. */
-static void refresh(struct sched *s, struct cred *c, enum cred_kind k)
+ * for, not for every user the cluster has ever seen. Its caller looked at
+ * the weight of c's fairshare factor. */
+static void refresh(struct sched *s, struct cred *c)
 {
-    if (c && c->fs_gen != s->fsh.fs_gen && weighed(s, k)) {
+    if (c && c->fs_gen != s->fsh.fs_gen) {
         c->fs_delta = fs_delta(s->fsh.fs, c);
         c->fs_gen = s->fsh.fs_gen;
     }
+}
+
+/* j's credentials whose fairshare factor is weighted, made current (the
+ * FS component weighted, a fairshare policy: the caller looked). Called
+ * for every queued job at every iteration: straight-line code. */
+static void refresh_job(struct sched *s, const struct job *j)
+{
+    const long *w = s->pol.prio.fweight;
+    if (w[PF_FSUSER])
+        refresh(s, j->user);
+    if (w[PF_FSGROUP])
+        refresh(s, j->group);
+    if (w[PF_FSACCOUNT])
+        refresh(s, j->account);
+    if (w[PF_FSCLASS])
+        refresh(s, j->class_);
+    if (w[PF_FSQOS])
+        refresh(s, j->qos);
 }
 
 void fsacct_job(struct sched *s, const struct job *j)
 {
     if (!s->pol.prio.cweight[PRIO_FS] || fs_params(s->fsh.fs)->policy == FS_NONE)
         return;
-    /* Called for every queued job at every iteration: straight-line code,
-     * and a credential is looked at only when its factor is weighted. */
-    const long *w = s->pol.prio.fweight;
-    if (w[PF_FSUSER])
-        refresh(s, j->user, CRED_USER);
-    if (w[PF_FSGROUP])
-        refresh(s, j->group, CRED_GROUP);
-    if (w[PF_FSACCOUNT])
-        refresh(s, j->account, CRED_ACCOUNT);
-    if (w[PF_FSCLASS])
-        refresh(s, j->class_, CRED_CLASS);
-    if (w[PF_FSQOS])
-        refresh(s, j->qos, CRED_QOS);
+    refresh_job(s, j);
 }
 
+/* A batch's hook, set only when fsacct_job would look (fsacct_batch_init):
+ * not its test again. */
 static void fresh_creds(void *ctx, const struct job *j)
 {
-    fsacct_job(ctx, j);
+    refresh_job(ctx, j);
 }
 
 void fsacct_batch_init(struct sched *s, struct prio_batch *b, const struct prio_env *env)

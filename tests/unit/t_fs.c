@@ -7,6 +7,7 @@
  * relative caps with committed work.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "core/cred.h"
 #include "policy/fs.h"
@@ -352,6 +353,66 @@ static double delta_with(struct fs *f, const struct cred *c, const char *target)
     return fs_delta(f, c);
 }
 
+/* fs_delta as digest §4.5 states it, from the public reads (target with
+ * the DEFAULT fallback, percent of the total): fs_delta finds c's object
+ * and the total once, and must give these bits. */
+static double delta_model(const struct fs *f, const struct cred *c, int percent)
+{
+    struct fs_target t = fs_target_of(f, c);
+    if (t.mode == FS_MODE_NONE || t.value <= 0 || t.mode == FS_MODE_CAP || t.mode == FS_MODE_PCAP ||
+        fs_total(f) <= 0)
+        return 0;
+    double pct = fs_percent(f, c);
+    double d = percent ? 1.0 - pct / t.value : t.value - pct;
+    if ((t.mode == FS_MODE_FLOOR && d < 0) || (t.mode == FS_MODE_CEILING && d > 0))
+        d = 0;
+    return d;
+}
+
+/* Random ledgers (running jobs, windows, own and DEFAULT targets of every
+ * mode, credentials never touched): fs_delta is the model's, bit for bit. */
+static void test_delta_model(void)
+{
+    static const char *const targets[] = {NULL, "30", "5", "10+", "50-", "1000^", "20%", "0"};
+    static const char *const names[] = {"a", "b", "c", "d"};
+    srand(31);
+    for (int round = 0; round < 200; round++) {
+        struct creds cs;
+        creds_init(&cs);
+        int percent = rand() % 2;
+        struct fs *f = mk(DAY, 1 + rand() % 8, 0.5 + (rand() % 5) / 10.0, FS_DEDICATEDPS, percent);
+        struct cred *c[CRED_NKINDS][4];
+        for (int k = 0; k < CRED_NKINDS; k++) {
+            for (int i = 0; i < 4; i++)
+                c[k][i] = cred_get(cs.t[k], names[i]);
+            struct fs_target t = {0, FS_MODE_NONE};
+            if (rand() % 2)
+                fs_target_parse(targets[rand() % 8], &t, NULL);
+            fs_set_target(f, cred_default(cs.t[k]), t);
+        }
+        long now = T0;
+        for (int step = 0; step < 20; step++) {
+            const struct cred *a[CRED_NKINDS];
+            for (int k = 0; k < CRED_NKINDS; k++)
+                a[k] = c[k][rand() % 3]; /* the fourth never runs */
+            if (rand() % 3) {
+                struct fs_target t = {0, FS_MODE_NONE};
+                fs_target_parse(targets[1 + rand() % 7], &t, NULL);
+                fs_set_target(f, a[rand() % CRED_NKINDS], t);
+            }
+            double rate = 1 + rand() % 64;
+            fs_start(f, a, rate, now + rate * 1000, now);
+            now += rand() % DAY;
+            fs_advance(f, now);
+            for (int k = 0; k < CRED_NKINDS; k++)
+                for (int i = 0; i < 4; i++)
+                    CHECK(fs_delta(f, c[k][i]) == delta_model(f, c[k][i], percent));
+        }
+        fs_destroy(f);
+        creds_free(&cs);
+    }
+}
+
 static void test_delta(void)
 {
     struct creds cs;
@@ -475,6 +536,7 @@ int main(void)
     TEST_RUN(test_rates);
     TEST_RUN(test_long_jump);
     TEST_RUN(test_delta);
+    TEST_RUN(test_delta_model);
     TEST_RUN(test_caps);
     return TEST_DONE();
 }
