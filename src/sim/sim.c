@@ -724,8 +724,10 @@ static inline char *put_table(char *p, const struct sim_noderuns *r, const char 
 
 /* The entry of the table's nodes first .. last (a run of numbered names
  * when they differ), procs each, after a space unless it is the first. */
-static void table_entry(struct obuf *f, const struct sim_noderuns *r, unsigned first, unsigned last,
-                        unsigned procs, int sep)
+static inline __attribute__((always_inline)) void table_entry(struct obuf *f,
+                                                              const struct sim_noderuns *r,
+                                                              unsigned first, unsigned last,
+                                                              unsigned procs, int sep)
 {
     const struct name_len *a = &r->names[first], *b = &r->names[last];
     char *p = obuf_reserve(f, r->room);

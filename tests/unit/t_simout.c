@@ -287,11 +287,18 @@ static void test_rows_as_jobs_end(void)
     struct workload wl;
     workload_init(&wl);
     srand(3131);
+    /* users whose fields must be quoted, kept once made (report.c) */
+    static const char *const users[] = {"ann,e", "bob", "c\"q", "dee"};
+    const struct wl_names *names[4];
+    for (int u = 0; u < 4; u++)
+        names[u] = workload_names(&wl, &(struct wl_names){.user = workload_intern(&wl, users[u]),
+                                                          .group = workload_intern(&wl, "g")});
     long t = 0;
     for (int i = 0; i < N; i++) {
         t += rand() % 40;
         long run = 1 + rand() % 900;
-        struct wl_job j = {.id = (uint32_t)i + 1,
+        struct wl_job j = {.names = names[rand() % 4],
+                           .id = (uint32_t)i + 1,
                            .submit = t,
                            .tasks = rand() % 25 == 0 ? 30 : 1 + rand() % 12, /* 30: rejected */
                            .procs_per_task = 1,
@@ -311,6 +318,9 @@ static void test_rows_as_jobs_end(void)
         CHECK(k == 0 || count(csv[0], ",never_started,") > 5);
         CHECK(strcmp(csv[0], csv[1]) == 0);
         CHECK(strcmp(bat[0], bat[1]) == 0);
+        CHECK(count(csv[0], ",\"ann,e\",g,") > 20 && count(csv[0], ",bob,g,") > 20);
+        CHECK(count(csv[0], ",\"c\"\"q\",g,") > 20 && count(csv[0], ",dee,g,") > 20);
+        CHECK(count(csv[0], "ann,e") == count(csv[0], ",\"ann,e\",g,"));
         for (int i = 0; i < 2; i++) {
             free(csv[i]);
             free(bat[i]);
