@@ -376,19 +376,21 @@ static void add_named(struct sched *s, const char *prefix, int gap)
 }
 
 /* The table's nodes column against the pairs': nodes whose names are
- * short, numbered, past 16 and 32 bytes, or not numbered; then all at most
- * 16 bytes (one copy of 16 each), with nodes added after the table. */
+ * short, numbered, past 16 and 32 bytes, not numbered, or with a '[' before
+ * their number; then all at most 16 bytes (one copy of 16 each), with
+ * nodes added after the table. */
 static void test_node_names(void)
 {
-    static const char *const prefixes[] = {"n", "compute-rack-07-blade-", "x", NULL,
-                                           "a-very-long-node-name-prefix-of-40-bytes-"};
+    static const char *const prefixes[] = {
+        "n", "compute-rack-07-blade-", "x", NULL, "a-very-long-node-name-prefix-of-40-bytes-",
+        "r["};
     struct sched_policy pol;
     sched_policy_default(&pol);
     struct sched *s = sched_create(&pol, NULL);
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < 6; k++) /* "r[": never a range (hostrange_next) */
         add_named(s, prefixes[k], k == 1);
     struct sim_noderuns *runs = sim_noderuns_create(s);
-    CHECK(table_as_pairs(s, runs, 200, 1331));
+    CHECK(table_as_pairs(s, runs, 240, 1331));
     /* one each way, as expected */
     struct job_slot one[] = {{.node = 40 + 19, .nnodes = 4, .procs = 2}};
     char *text = NULL;
