@@ -40,15 +40,6 @@ static struct sim_detail *detail(struct sim *sim, struct sim_outcome *o)
     return o->more;
 }
 
-/* Free d's slots if allocated. */
-static void free_slots(struct sim_detail *d)
-{
-    if (d->slots_cap)
-        free(d->slots);
-    d->slots = NULL;
-    d->slots_cap = 0;
-}
-
 /* What only the per-job files wanted of a final outcome, written now: its
  * nodes and segments. A detail left holding nothing goes back to be
  * reused, unless it is its block's first (which frees the block). */
@@ -57,20 +48,19 @@ static void drop_final(struct sim *sim, struct sim_outcome *o)
     struct sim_detail *d = o->more;
     if (!d)
         return;
+    if (d->slots != &d->one)
+        free(d->slots);
+    d->slots = NULL;
     d->nslots = 0;
     if (d->segments) {
         free(d->segments);
         d->segments = NULL;
     }
-    if (d->block != 2 || d->reason || d->wide_cred || d->preempted || d->resumed) {
-        free_slots(d);
+    if (d->block != 2 || d->reason || d->wide_cred || d->preempted || d->resumed)
         return; /* the rest is the report's */
-    }
     if (sim->nspare == sim->spare_cap)
         sim->spare = xgrow(sim->spare, &sim->spare_cap, sim->nspare + 1, sizeof *sim->spare);
-    /* zero but for block, a stale `one` (read only through slots) and the
-     * slots' allocation, kept for the next job's (a malloc and a free a
-     * job were most of what recording them cost) */
+    /* zero but for block and a stale `one`, read only through slots */
     sim->spare[sim->nspare++] = d;
     o->more = NULL;
 }
@@ -98,17 +88,16 @@ static void record_slots(struct sim *sim, const struct job *j)
     if (!sim->record_nodes)
         return;
     struct sim_detail *d = detail(sim, &sim->out[j->tag]);
-    if (j->nslots > d->slots_cap) { /* no allocation, or one too small */
-        free_slots(d);
-        if (j->nslots > 1) {
-            d->slots = xmalloc(j->nslots * sizeof *j->slots);
-            d->slots_cap = (unsigned)j->nslots;
-        }
-    }
-    if (!d->slots_cap)
-        d->slots = j->nslots ? &d->one : NULL;
-    if (j->nslots)
+    if (d->slots != &d->one)
+        free(d->slots);
+    d->slots = NULL;
+    if (j->nslots == 1) {
+        d->one = j->slots[0];
+        d->slots = &d->one;
+    } else if (j->nslots) {
+        d->slots = xmalloc(j->nslots * sizeof *j->slots);
         memcpy(d->slots, j->slots, j->nslots * sizeof *j->slots);
+    }
     d->nslots = (unsigned)j->nslots;
 }
 
@@ -570,8 +559,6 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
     heap_free(&sim.ends);
     runtab_free(&sim.runs);
     free(sim.ended);
-    for (size_t i = 0; i < sim.nspare; i++)
-        free_slots(sim.spare[i]);
     free(sim.spare);
     return rejected;
 }
@@ -590,7 +577,8 @@ void sim_outcomes_free(struct sim_outcome *out, size_t n)
         if (!d)
             continue;
         free(d->reason);
-        free_slots(d);
+        if (d->slots != &d->one)
+            free(d->slots);
         free(d->segments);
         free(d->wide_cred);
         if (d->block != 1)

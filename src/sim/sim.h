@@ -44,8 +44,6 @@ struct sim_detail {
                               (sim_outcome.cred), NULL otherwise */
     int preempted;         /* times it was preempted for a reservation's owner (OWNERPREEMPT;
                               sim_outcome_preempted) */
-    unsigned slots_cap;    /* slots is an allocation for this many (0: &one or NULL); kept
-                              with the detail when it is reused */
 };
 
 /* sim_outcome.cred: the index is in the detail's wide_cred. */
