@@ -896,11 +896,6 @@ void report_csv_field(struct obuf *f, const char *v)
     obuf_putc(f, '"');
 }
 
-static const char *cred_name(const struct cred *c)
-{
-    return c ? c->name : "";
-}
-
 const char *report_final_state(const struct sim_outcome *o, const struct sched *s)
 {
     if (o->rejected)
@@ -997,6 +992,18 @@ char *report_id_room_text(struct obuf *f, const struct workload *wl, const struc
     return obuf_reserve(f, room);
 }
 
+/* The credentials' fields of one kind, by their index: at, len in text
+ * (len SIZE_MAX: not made yet). */
+struct cred_text {
+    size_t at, len;
+};
+struct cred_texts {
+    struct cred_text *at;
+    size_t n;
+    char *text;
+    size_t len, cap;
+};
+
 /* What the rows of one jobs CSV share: the file, the engine, the next row
  * to write, and the credential fields of the last row, kept as written. */
 struct report_jobs_csv {
@@ -1011,11 +1018,41 @@ struct report_jobs_csv {
     struct obuf *creds;                   /* ",user,group,account,class,qos" */
     const struct cred *last[CRED_NKINDS]; /* the credentials it was made from */
     int have;                             /* creds holds a row's */
+    struct cred_texts names[CRED_NKINDS]; /* each credential's field, made once */
 };
 
+/* Credential cr's field (kind k) after the row's credentials so far: its
+ * name as report_csv_field writes it (quoted when it must be), made once
+ * and kept. Rows name a few hundred credentials, and the user changes
+ * every third row or so (Curie). */
+static void cred_put(struct report_jobs_csv *c, size_t k, const struct cred *cr)
+{
+    struct cred_texts *t = &c->names[k];
+    if (cr->index >= t->n) {
+        size_t n = t->n;
+        t->at = xgrow(t->at, &t->n, cr->index + 1, sizeof *t->at);
+        for (size_t i = n; i < t->n; i++)
+            t->at[i] = (struct cred_text){0, SIZE_MAX};
+    }
+    struct cred_text *ct = &t->at[cr->index];
+    if (ct->len != SIZE_MAX) {
+        obuf_write(c->creds, t->text + ct->at, ct->len);
+        return;
+    }
+    size_t from, to;
+    obuf_data(c->creds, &from);
+    report_csv_field(c->creds, cr->name);
+    const char *row = obuf_data(c->creds, &to);
+    t->text = xgrow(t->text, &t->cap, t->len + (to - from) + 1, 1);
+    memcpy(t->text + t->len, row + from, to - from);
+    *ct = (struct cred_text){t->len, to - from};
+    t->len += to - from;
+}
+
 /* The five credential fields, each after its comma. Consecutive jobs
- * mostly share them (a user's jobs come in bursts): they are made again,
- * name by name, only when a credential differs from the last row's. */
+ * mostly share them (a user's jobs come in bursts): they are put together
+ * again, from each credential's field, only when one differs from the
+ * last row's. */
 static void cred_fields(struct obuf *f, struct report_jobs_csv *c, const struct cred *const creds[])
 {
     if (!c->have || memcmp(creds, c->last, sizeof c->last) != 0) {
@@ -1023,8 +1060,8 @@ static void cred_fields(struct obuf *f, struct report_jobs_csv *c, const struct 
         for (size_t k = 0; k < CRED_NKINDS; k++) {
             obuf_putc(c->creds, ',');
             /* No account is written as none (empty), not as DEFAULT. */
-            if (k != 2 || (creds[k] && creds[k]->index != 0))
-                report_csv_field(c->creds, cred_name(creds[k]));
+            if (creds[k] && (k != 2 || creds[k]->index != 0))
+                cred_put(c, k, creds[k]);
         }
         memcpy(c->last, creds, sizeof c->last);
         c->have = 1;
@@ -1116,6 +1153,10 @@ int report_jobs_csv_close(struct report_jobs_csv *c, const struct sim_outcome *o
     report_jobs_csv_rows(c, out, c->wl->njobs);
     int rc = obuf_failed(c->f) ? -1 : 0;
     obuf_close(c->creds, NULL);
+    for (size_t k = 0; k < CRED_NKINDS; k++) {
+        free(c->names[k].at);
+        free(c->names[k].text);
+    }
     sim_noderuns_destroy(c->runs);
     free(c);
     return rc;

@@ -607,6 +607,8 @@ struct sim_noderuns {
     struct name_len *names;
     char *text; /* the names, copied one after the other, NAMES_PAD bytes after them */
     size_t n;
+    int short16; /* every name at most NAMES_PAD bytes: one copy of 16 each */
+    size_t room; /* what one entry may take in place: two names, the rest */
 };
 
 static struct name_len name_len(const char *name)
@@ -617,6 +619,18 @@ static struct name_len name_len(const char *name)
     return (struct name_len){name, (unsigned)len, (unsigned)at};
 }
 
+/* 1 when b's name is a's counted up by one (hostrange_next); the common
+ * case, a short suffix whose last digit is not 9, without a call (Curie's
+ * 93,312 nodes). */
+static int name_follows(const struct name_len *a, const struct name_len *b)
+{
+    size_t n = a->len, nd = n - a->prefix;
+    if (nd >= 1 && nd <= 9 && n == b->len && a->name[n - 1] != '9' &&
+        !memchr(a->name, '[', a->prefix))
+        return memcmp(a->name, b->name, n - 1) == 0 && b->name[n - 1] == a->name[n - 1] + 1;
+    return hostrange_next(a->name, b->name);
+}
+
 struct sim_noderuns *sim_noderuns_create(const struct sched *s)
 {
     struct sim_noderuns *r = xcalloc(1, sizeof *r);
@@ -625,19 +639,21 @@ struct sim_noderuns *sim_noderuns_create(const struct sched *s)
     r->names = xmalloc((r->n ? r->n : 1) * sizeof *r->names);
     size_t bytes = NAMES_PAD;
     for (size_t i = r->n; i-- > 0;) {
-        r->end[i] = i + 1 < r->n && hostrange_next(sched_node(s, (unsigned)i)->name,
-                                                   sched_node(s, (unsigned)i + 1)->name)
-                        ? r->end[i + 1]
-                        : (unsigned)i;
         r->names[i] = name_len(sched_node(s, (unsigned)i)->name);
+        r->end[i] = i + 1 < r->n && name_follows(&r->names[i], &r->names[i + 1]) ? r->end[i + 1]
+                                                                                 : (unsigned)i;
         bytes += r->names[i].len;
     }
     char *t = r->text = xcalloc(1, bytes);
+    size_t longest = 0;
     for (size_t i = 0; i < r->n; i++) {
         memcpy(t, r->names[i].name, r->names[i].len);
         r->names[i].name = t;
         t += r->names[i].len;
+        longest = r->names[i].len > longest ? r->names[i].len : longest;
     }
+    r->short16 = longest <= NAMES_PAD;
+    r->room = 2 * longest + 6 + OBUF_LL_ROOM + 3 * NAMES_PAD;
     return r;
 }
 
@@ -651,57 +667,39 @@ void sim_noderuns_destroy(struct sim_noderuns *r)
     free(r);
 }
 
-/* A run of nodes being written: consecutive in the node table, the same
- * processors on each, numbered names (util/hostrange.h). */
+/* A run of nodes being written, names compared pair by pair: consecutive
+ * in the node table, the same processors on each, numbered names
+ * (util/hostrange.h). */
 struct nodes_out {
     struct obuf *f;
     const struct sched *s;
-    const struct sim_noderuns *runs; /* NULL: names compared pair by pair */
     const char *sep;
     unsigned first, last, procs;
     int open;
 };
-
-/* n bytes of a name at p: from the table's copies (padded), 16 at a time
- * without a call, writing up to 15 bytes past them (room reserved); else
- * exactly. */
-static inline char *put_name(char *p, const char *t, size_t n, int padded)
-{
-    if (padded)
-        for (size_t i = 0; i < n; i += 16)
-            memcpy(p + i, t + i, 16);
-    else
-        memcpy(p, t, n);
-    return p + n;
-}
 
 /* The entry "name:procs" or "prefix[first-last]:procs", in place in one go. */
 static void nodes_flush(struct nodes_out *w)
 {
     if (!w->open)
         return;
-    /* the names measured: from the table (both, or neither), or now */
-    int pad = w->runs && w->last < w->runs->n;
-    struct name_len la, lb;
-    if (pad) {
-        la = w->runs->names[w->first];
-        lb = w->runs->names[w->last];
-    } else {
-        la = name_len(sched_node(w->s, w->first)->name);
-        lb = w->first != w->last ? name_len(sched_node(w->s, w->last)->name) : la;
-    }
-    const char *a = la.name, *b = lb.name;
-    char *p = obuf_reserve(w->f, 4 + la.len + lb.len + OBUF_LL_ROOM + 3 * NAMES_PAD);
+    struct name_len la = name_len(sched_node(w->s, w->first)->name);
+    struct name_len lb = w->first != w->last ? name_len(sched_node(w->s, w->last)->name) : la;
+    char *p = obuf_reserve(w->f, 4 + la.len + lb.len + OBUF_LL_ROOM);
     if (*w->sep)
         *p++ = ' ';
     if (w->first == w->last) {
-        p = put_name(p, a, la.len, pad);
+        memcpy(p, la.name, la.len);
+        p += la.len;
     } else { /* b counts up from a: the same prefix (hostrange_next) */
-        p = put_name(p, a, la.prefix, pad);
+        memcpy(p, la.name, la.prefix);
+        p += la.prefix;
         *p++ = '[';
-        p = put_name(p, a + la.prefix, la.len - la.prefix, pad);
+        memcpy(p, la.name + la.prefix, la.len - la.prefix);
+        p += la.len - la.prefix;
         *p++ = '-';
-        p = put_name(p, b + la.prefix, lb.len - la.prefix, pad);
+        memcpy(p, lb.name + la.prefix, lb.len - la.prefix);
+        p += lb.len - la.prefix;
         *p++ = ']';
     }
     *p++ = ':';
@@ -710,51 +708,111 @@ static void nodes_flush(struct nodes_out *w)
     w->open = 0;
 }
 
-/* 1 when node a + 1's name is the one after node a's. */
-static int follows(const struct nodes_out *w, unsigned a)
-{
-    if (w->runs && a < w->runs->n)
-        return w->runs->end[a] > a;
-    return hostrange_next(sched_node(w->s, a)->name, sched_node(w->s, a + 1)->name);
-}
-
 static void nodes_add(struct nodes_out *w, unsigned node, unsigned procs)
 {
-    if (w->open && node == w->last + 1 && procs == w->procs && follows(w, w->last)) {
+    if (w->open && node == w->last + 1 && procs == w->procs &&
+        hostrange_next(sched_node(w->s, w->last)->name, sched_node(w->s, node)->name)) {
         w->last = node;
         return;
     }
     nodes_flush(w);
-    *w = (struct nodes_out){w->f, w->s, w->runs, w->sep, node, node, procs, 1};
+    *w = (struct nodes_out){w->f, w->s, w->sep, node, node, procs, 1};
 }
 
-/* Nodes first .. first + n - 1, with procs each; with the table, a run of
- * numbered names is taken in one step (Curie's jobs hold thousands). */
-static void nodes_add_span(struct nodes_out *w, unsigned first, unsigned n, unsigned procs)
+/* n bytes of the table's copied names at t, 16 at a time without a call
+ * (one copy when every name fits in 16), writing up to 15 bytes past them
+ * (room reserved; the table's padding is read). */
+static inline char *put_table(char *p, const struct sim_noderuns *r, const char *t, size_t n)
 {
-    unsigned end = first + n;
-    for (unsigned node = first; node < end; node++) {
-        nodes_add(w, node, procs);
-        if (w->runs && node < w->runs->n) {
-            unsigned last = w->runs->end[node] < end - 1 ? w->runs->end[node] : end - 1;
-            w->last = node = last;
+    if (r->short16)
+        memcpy(p, t, 16);
+    else
+        for (size_t i = 0; i < n; i += 16)
+            memcpy(p + i, t + i, 16);
+    return p + n;
+}
+
+/* The entry of the table's nodes first .. last (a run of numbered names
+ * when they differ), procs each, after a space unless it is the first. */
+static inline __attribute__((always_inline)) void table_entry(struct obuf *f,
+                                                              const struct sim_noderuns *r,
+                                                              unsigned first, unsigned last,
+                                                              unsigned procs, int sep)
+{
+    const struct name_len *a = &r->names[first], *b = &r->names[last];
+    char *p = obuf_reserve(f, r->room);
+    *p = ' ';
+    p += sep;
+    if (first == last) {
+        p = put_table(p, r, a->name, a->len);
+    } else { /* b counts up from a: the same prefix (hostrange_next) */
+        p = put_table(p, r, a->name, a->prefix);
+        *p++ = '[';
+        p = put_table(p, r, a->name + a->prefix, a->len - a->prefix);
+        *p++ = '-';
+        p = put_table(p, r, b->name + a->prefix, b->len - a->prefix);
+        *p++ = ']';
+    }
+    *p++ = ':';
+    obuf_commit(f, obuf_fmt_ll(p, procs));
+}
+
+/* sim_format_slots from the table alone (every slot's nodes in it): a run
+ * of numbered names taken in one step (Curie's jobs hold thousands), an
+ * entry written once it can grow no more. */
+static void table_slots(struct obuf *f, const struct sim_noderuns *r, const struct job_slot *slots,
+                        size_t n)
+{
+    unsigned first = 0, last = 0, procs = 0;
+    int open = 0, sep = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned node = slots[i].node, end = node + slots[i].nnodes;
+        while (node < end) {
+            /* else node continues the open entry: the name after its last */
+            if (!open || node != last + 1 || slots[i].procs != procs || r->end[last] <= last) {
+                if (open) {
+                    table_entry(f, r, first, last, procs, sep);
+                    sep = 1;
+                }
+                open = 1;
+                first = node;
+                procs = slots[i].procs;
+            }
+            last = r->end[node] < end - 1 ? r->end[node] : end - 1;
+            node = last + 1;
         }
     }
+    if (open)
+        table_entry(f, r, first, last, procs, sep);
+}
+
+/* 1 when every slot's nodes are in the table. */
+static int in_table(const struct sim_noderuns *r, const struct job_slot *slots, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (slots[i].node > r->n || slots[i].nnodes > r->n - slots[i].node)
+            return 0;
+    return 1;
 }
 
 void sim_format_slots(struct obuf *f, const struct sched *s, const struct sim_noderuns *runs,
                       const struct job_slot *slots, size_t n)
 {
-    struct nodes_out w = {f, s, runs, "", 0, 0, 0, 0};
+    if (runs && in_table(runs, slots, n)) {
+        table_slots(f, runs, slots, n);
+        return;
+    }
+    struct nodes_out w = {f, s, "", 0, 0, 0, 0};
     for (size_t i = 0; i < n; i++)
-        nodes_add_span(&w, slots[i].node, slots[i].nnodes, slots[i].procs);
+        for (unsigned k = 0; k < slots[i].nnodes; k++)
+            nodes_add(&w, slots[i].node + k, slots[i].procs);
     nodes_flush(&w);
 }
 
 void sim_format_resv_nodes(struct obuf *f, const struct sched *s, const struct resv_node *nodes,
                            size_t n)
 {
-    struct nodes_out w = {f, s, NULL, "", 0, 0, 0, 0};
+    struct nodes_out w = {f, s, "", 0, 0, 0, 0};
     for (size_t i = 0; i < n; i++)
         nodes_add(&w, nodes[i].node, nodes[i].procs);
     nodes_flush(&w);

@@ -107,7 +107,8 @@ void sim_noderuns_destroy(struct sim_noderuns *r);
 /* Write a run's processors as "name:procs" entries separated by spaces,
  * node names from s; consecutive numbered nodes with the same processors as
  * one range entry, "node[001-128]:1" (util/hostrange.h). runs: s's table
- * (sim_noderuns_create), or NULL to compare the names pair by pair. */
+ * (sim_noderuns_create), or NULL to compare the names pair by pair (as
+ * slots with nodes added after the table are). */
 struct obuf;
 void sim_format_slots(struct obuf *f, const struct sched *s, const struct sim_noderuns *runs,
                       const struct job_slot *slots, size_t n);

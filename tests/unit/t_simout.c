@@ -287,11 +287,18 @@ static void test_rows_as_jobs_end(void)
     struct workload wl;
     workload_init(&wl);
     srand(3131);
+    /* users whose fields must be quoted, kept once made (report.c) */
+    static const char *const users[] = {"ann,e", "bob", "c\"q", "dee"};
+    const struct wl_names *names[4];
+    for (int u = 0; u < 4; u++)
+        names[u] = workload_names(&wl, &(struct wl_names){.user = workload_intern(&wl, users[u]),
+                                                          .group = workload_intern(&wl, "g")});
     long t = 0;
     for (int i = 0; i < N; i++) {
         t += rand() % 40;
         long run = 1 + rand() % 900;
-        struct wl_job j = {.id = (uint32_t)i + 1,
+        struct wl_job j = {.names = names[rand() % 4],
+                           .id = (uint32_t)i + 1,
                            .submit = t,
                            .tasks = rand() % 25 == 0 ? 30 : 1 + rand() % 12, /* 30: rejected */
                            .procs_per_task = 1,
@@ -311,6 +318,9 @@ static void test_rows_as_jobs_end(void)
         CHECK(k == 0 || count(csv[0], ",never_started,") > 5);
         CHECK(strcmp(csv[0], csv[1]) == 0);
         CHECK(strcmp(bat[0], bat[1]) == 0);
+        CHECK(count(csv[0], ",\"ann,e\",g,") > 20 && count(csv[0], ",bob,g,") > 20);
+        CHECK(count(csv[0], ",\"c\"\"q\",g,") > 20 && count(csv[0], ",dee,g,") > 20);
+        CHECK(count(csv[0], "ann,e") == count(csv[0], ",\"ann,e\",g,"));
         for (int i = 0; i < 2; i++) {
             free(csv[i]);
             free(bat[i]);
@@ -319,30 +329,14 @@ static void test_rows_as_jobs_end(void)
     workload_free(&wl);
 }
 
-/* The nodes column from the table of measured, copied names (the jobs
- * CSV's way: copied out 16 bytes at a time) against the names compared
- * pair by pair: 300 random jobs' slots (fixed seed) over nodes whose names
- * are short, numbered, past 16 and 32 bytes, or not numbered. */
-static void test_node_names(void)
+/* 300 random jobs' slots (fixed seed) over s's nodes: the nodes column
+ * from the table of measured, copied names (the jobs CSV's way: copied
+ * out 16 bytes at a time) is the one from the names compared pair by pair.
+ * Slots past the table (nodes added after it) take the pairs' way. */
+static int table_as_pairs(struct sched *s, const struct sim_noderuns *runs, unsigned nodes,
+                          unsigned seed)
 {
-    static const char *const prefixes[] = {"n", "compute-rack-07-blade-", "x", "",
-                                           "a-very-long-node-name-prefix-of-40-bytes-"};
-    struct sched_policy pol;
-    sched_policy_default(&pol);
-    struct sched *s = sched_create(&pol, NULL);
-    unsigned nodes = 0;
-    for (int k = 0; k < 5; k++)
-        for (int i = 0; i < 40; i++, nodes++) {
-            char name[96];
-            if (k == 3) /* not numbered: never a range */
-                snprintf(name, sizeof name, "host%c%c", 'a' + i / 26, 'a' + i % 26);
-            else
-                snprintf(name, sizeof name, "%s%d", prefixes[k], i + (k == 1 && i > 20) * 7);
-            struct node_spec spec = {.name = name, .procs = 4, .state = NODE_UP};
-            CHECK(sched_add_node(s, &spec, NULL) == 0);
-        }
-    struct sim_noderuns *runs = sim_noderuns_create(s);
-    srand(1331);
+    srand(seed);
     int same = 1;
     for (int j = 0; j < 300; j++) {
         struct job_slot slots[6];
@@ -363,12 +357,58 @@ static void test_node_names(void)
         free(table);
         free(pairs);
     }
-    CHECK(same);
+    return same;
+}
+
+/* Add 40 nodes named PREFIX0..PREFIX39 (k == 1: a gap of 7 after 20), or
+ * not numbered (prefix NULL: never a range), 4 processors each. */
+static void add_named(struct sched *s, const char *prefix, int gap)
+{
+    for (int i = 0; i < 40; i++) {
+        char name[96];
+        if (!prefix)
+            snprintf(name, sizeof name, "host%c%c", 'a' + i / 26, 'a' + i % 26);
+        else
+            snprintf(name, sizeof name, "%s%d", prefix, i + (gap && i > 20) * 7);
+        struct node_spec spec = {.name = name, .procs = 4, .state = NODE_UP};
+        CHECK(sched_add_node(s, &spec, NULL) == 0);
+    }
+}
+
+/* The table's nodes column against the pairs': nodes whose names are
+ * short, numbered, past 16 and 32 bytes, not numbered, or with a '[' before
+ * their number; then all at most 16 bytes (one copy of 16 each), with
+ * nodes added after the table. */
+static void test_node_names(void)
+{
+    static const char *const prefixes[] = {
+        "n", "compute-rack-07-blade-", "x", NULL, "a-very-long-node-name-prefix-of-40-bytes-",
+        "r["};
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    struct sched *s = sched_create(&pol, NULL);
+    for (int k = 0; k < 6; k++) /* "r[": never a range (hostrange_next) */
+        add_named(s, prefixes[k], k == 1);
+    struct sim_noderuns *runs = sim_noderuns_create(s);
+    CHECK(table_as_pairs(s, runs, 240, 1331));
     /* one each way, as expected */
     struct job_slot one[] = {{.node = 40 + 19, .nnodes = 4, .procs = 2}};
     char *text = NULL;
     OCAPTURE(text, sim_format_slots(f, s, runs, one, 1));
     CHECK(strcmp(text, "compute-rack-07-blade-[19-20]:2 compute-rack-07-blade-[28-29]:2") == 0);
+    free(text);
+    sim_noderuns_destroy(runs);
+    sched_destroy(s);
+
+    s = sched_create(&pol, NULL);
+    static const char *const short16[] = {"n", "rack-07-blade-", "", NULL, "node-00"};
+    for (int k = 0; k < 5; k++)
+        add_named(s, short16[k], k == 1);
+    runs = sim_noderuns_create(s);
+    add_named(s, "late", 0); /* past the table */
+    CHECK(table_as_pairs(s, runs, 240, 2718));
+    OCAPTURE(text, sim_format_slots(f, s, runs, (struct job_slot[]){{38, 5, 1}, {199, 3, 1}}, 2));
+    CHECK(strcmp(text, "n[38-39]:1 rack-07-blade-[0-2]:1 node-0039:1 late[0-1]:1") == 0);
     free(text);
     sim_noderuns_destroy(runs);
     sched_destroy(s);
