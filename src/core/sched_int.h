@@ -323,6 +323,10 @@ struct sched_plan {
      * (a job's take applied or removed, the plan advanced to a new now, the
      * regions rebuilt); set by plan_free_now when it recomputes free_now. */
     int free_now_ok;
+    /* A full pass's kept hold (policy/iter.c): the job whose reservation at
+     * kept_t is still in the profile though dropped, or NULL. */
+    struct job *kept;
+    long kept_t;
 };
 
 struct dep_past;
@@ -579,6 +583,13 @@ long plan_earliest(struct sched *s, const struct job *j, long from);
 long plan_next_change(struct sched *s, const struct job *j, long t);
 /* Processors j could have now (for messages and the scan's early stop). */
 long long plan_free_now(struct sched *s, const struct job *j);
+/* A pass keeping j's hold at `held` in the profile while it looks for its
+ * next (policy/iter.c): whether the one-region path answers for it; j's
+ * earliest start as if it were released; whether holding j at t puts back
+ * the same (then j holds it at t). */
+int plan_kept_short(struct sched *s, const struct job *j, long held);
+long plan_earliest_kept(struct sched *s, const struct job *j, long from, long held);
+int plan_rehold(struct sched *s, struct job *j, long held, long t);
 /* A priority reservation for j at t / its release. */
 void plan_hold(struct sched *s, struct job *j, long t);
 void plan_unhold(struct sched *s, struct job *j);

@@ -214,6 +214,72 @@ long avail_earliest(const struct avail *a, long from, long dur, long long n)
     }
 }
 
+/* avail_earliest as it would answer after avail_give(a, hs, he, extra),
+ * the profile left as it is (add_range's clipping and never-ending gives
+ * included). Three stretches, each walked as avail_earliest walks: before
+ * hs, [hs, he) with the extra (a lower threshold), after he; the extra's
+ * edges cut pieces where the given profile has points. A run of room cut
+ * at an edge ends where it did, so the answer is the given profile's. */
+long avail_earliest_plus(const struct avail *a, long from, long dur, long long n, long hs, long he,
+                         long long extra)
+{
+    if (from < a->p[0].t)
+        from = a->p[0].t;
+    if (hs < from)
+        hs = from; /* (before from it changes nothing: no start is looked at there) */
+    if (he <= hs || extra == 0)
+        return avail_earliest(a, from, dur, n);
+    if (he >= AVAIL_NEVER)
+        he = LONG_MAX; /* given for good: no edge at its end */
+    size_t i;
+    long long c = count_at(a, from, &i); /* over [p->t, p[1].t), p[n] the LONG_MAX sentinel */
+    const struct point *p = a->p + i;
+    long x = from, cand = -1; /* x: where the current piece starts */
+    for (; p[1].t <= hs; x = (++p)->t, c += p->d) {
+        if (c < n)
+            cand = -1;
+        else if ((cand < 0 ? (cand = x) : cand) <= p[1].t - dur)
+            return cand;
+    }
+    if (x < hs) { /* the piece [x, hs) */
+        if (c < n)
+            cand = -1;
+        else if ((cand < 0 ? (cand = x) : cand) <= hs - dur)
+            return cand;
+        x = hs;
+    }
+    long long m = n - extra;
+    if (cand < 0 && x == hs && c >= m && hs <= he - dur) {
+        /* A run from hs (the usual answer: the hold where it was): room
+         * over [hs, hs + dur), all of it within the extra, or the first
+         * point without, where the walk goes on. */
+        while (p[1].t < hs + dur && c >= m)
+            c += (++p)->d;
+        if (c >= m)
+            return hs;
+        x = p->t;
+    }
+    while (x < he) {
+        long next = p[1].t < he ? p[1].t : he;
+        if (c < m)
+            cand = -1;
+        else if (next == LONG_MAX || (cand < 0 ? (cand = x) : cand) <= next - dur)
+            return cand < 0 ? x : cand;
+        if (next == LONG_MAX)
+            return AVAIL_NEVER;
+        if ((x = next) == p[1].t)
+            c += (++p)->d;
+    }
+    for (;; x = (++p)->t, c += p->d) {
+        if (c < n)
+            cand = -1;
+        else if (p[1].t == LONG_MAX || (cand < 0 ? (cand = x) : cand) <= p[1].t - dur)
+            return cand < 0 ? x : cand;
+        if (p[1].t == LONG_MAX)
+            return AVAIL_NEVER;
+    }
+}
+
 long long avail_min_sum(const struct avail *const *ps, size_t n, long start, long end)
 {
     if (n == 1)

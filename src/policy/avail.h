@@ -61,6 +61,12 @@ long long avail_min_free(const struct avail *a, long start, long end);
  */
 long avail_earliest(const struct avail *a, long from, long dur, long long n);
 
+/* avail_earliest on the profile with `extra` more free over [hs, he), as
+ * after avail_give(a, hs, he, extra), without changing it (a job's own
+ * reservation, left in place while its new one is looked for). */
+long avail_earliest_plus(const struct avail *a, long from, long dur, long long n, long hs, long he,
+                         long long extra);
+
 /* Least of the sum of n profiles (n <= 64) over [start, end): what a
  * request that may use all of them has at worst. */
 long long avail_min_sum(const struct avail *const *ps, size_t n, long start, long end);

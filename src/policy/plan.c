@@ -590,6 +590,40 @@ static long fast_earliest(struct sched *s, const struct job *j, long from)
     }
 }
 
+/*
+ * A kept hold (policy/iter.c): j's priority reservation at `held`, left in
+ * the profile while a pass looks for its new one, which is often the same.
+ * The fast path answers for it as if it were released: one region, no
+ * memory planned, the hold after now (free now is not its), and j short of
+ * processors now (plan_fits' first answer, the same with or without it).
+ */
+int plan_kept_short(struct sched *s, const struct job *j, long held)
+{
+    return !s->pl.multi && !j->plan_mem && !fast_mem(s, j) && held > avail_origin(s->pl.avail) &&
+           held < AVAIL_NEVER - j->walltime && avail_free_now(s->pl.avail) < fast_procs(s, j);
+}
+
+/* plan_earliest(s, j, from) as after plan_unhold of the kept hold at held
+ * (plan_kept_short said yes): its processors walked as given back. */
+long plan_earliest_kept(struct sched *s, const struct job *j, long from, long held)
+{
+    if (!fast_usable(s, j))
+        return AVAIL_NEVER;
+    return avail_earliest_plus(s->pl.avail, from, j->walltime, fast_procs(s, j), held,
+                               held + j->walltime, j->plan_procs);
+}
+
+/* Whether plan_hold(s, j, t) would put back what the kept hold at held
+ * takes (plan_unhold, then it: the same profile, point for point): then j
+ * holds it again, at t, and the profile is not touched. */
+int plan_rehold(struct sched *s, struct job *j, long held, long t)
+{
+    if (t != held || j->plan_procs != fast_procs(s, j))
+        return 0;
+    j->resv_start = t;
+    return 1;
+}
+
 long plan_earliest(struct sched *s, const struct job *j, long from)
 {
     if (!s->pl.multi)

@@ -431,10 +431,11 @@ static long next_poll(const struct sim *sim, int waiting)
  * still be started by the engine's own wake-ups (sched_next_wakeup), which
  * are finite, and by standing reservations and polls, which recur for ever
  * and are followed only for SIM_PERIODIC_SPAN after the last progress.
+ * *outside gets next_outside's answer, which the loop asks for too.
  */
-static long next_time(const struct sim *sim, size_t next, const struct sim_hooks *h)
+static long next_time(const struct sim *sim, size_t next, const struct sim_hooks *h, long *outside)
 {
-    long t = next_outside(sim, next, h);
+    long t = *outside = next_outside(sim, next, h);
     int waiting = sched_nidle(sim->s) > 0;
     long poll = next_poll(sim, waiting);
     if (t != LONG_MAX) {
@@ -521,11 +522,12 @@ size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *o
     long now, last = LONG_MIN;
     if (wl->njobs)
         fs_advance(sched_fs(s), wl->jobs[0].submit); /* no-op if the caller did */
-    long every = hooks ? hooks->iterate_every : 0, due;
-    while ((now = forced_time(&sim, due = next_time(&sim, next, hooks), every)) != LONG_MAX &&
+    long every = hooks ? hooks->iterate_every : 0, due, outside;
+    while ((now = forced_time(&sim, due = next_time(&sim, next, hooks, &outside), every)) !=
+               LONG_MAX &&
            now <= until) {
-        close_windows(&sim, now);
-        if (next_outside(&sim, next, hooks) <= now)
+        close_windows(&sim, now); /* (no end, submission or command moves) */
+        if (outside <= now)
             sim.progress = now;
         end_jobs(&sim, now);
         next = submit_jobs(&sim, next, now, &rejected);

@@ -282,6 +282,62 @@ static void test_random_queries_two_profiles(void)
     avail_destroy(a[1]);
 }
 
+/*
+ * avail_earliest_plus against the profile given the extra for real
+ * (avail_give, avail_earliest, avail_take back): random profiles with a
+ * moving origin, extras that start before the origin, at a point, past the
+ * last point, or never end, and the shape a job's own kept hold has (as
+ * long as the job). Fixed seed.
+ */
+static void test_random_earliest_plus(void)
+{
+    enum { TOTAL = 32 };
+    struct avail *a = avail_create(TOTAL, 0);
+    unsigned seed = 777;
+    struct held {
+        long s, e;
+        long long n;
+    } held[48];
+    int nheld = 0;
+    long origin = 0;
+    for (int step = 0; step < 4000; step++) {
+        seed = seed * 1103515245u + 12345u;
+        if (nheld < 48 && (seed >> 16) % 3) {
+            long s = origin + (long)((seed >> 8) % 200), e = s + 1 + (long)((seed >> 4) % 150);
+            long long n = 1 + (seed >> 20) % 6;
+            avail_take(a, s, e, n);
+            held[nheld++] = (struct held){s, e, n};
+        } else if (nheld) {
+            int k = (int)((seed >> 12) % (unsigned)nheld);
+            avail_give(a, held[k].s, held[k].e, held[k].n);
+            held[k] = held[--nheld];
+        }
+        if ((seed >> 24) % 8 == 0) {
+            origin += (long)((seed >> 5) % 20);
+            avail_advance(a, origin);
+        }
+        for (int q = 0; q < 4; q++) {
+            seed = seed * 1103515245u + 12345u;
+            long from = origin - 5 + (long)((seed >> 8) % 260);
+            long hs = origin - 10 + (long)((seed >> 4) % 260);
+            long dur = 1 + (long)((seed >> 20) % 100);
+            unsigned kind = (seed >> 28) % 4; /* never ending; a job's own hold's shape; any */
+            long he = kind == 0   ? AVAIL_NEVER
+                      : kind == 1 ? hs + dur
+                                  : hs + (long)((seed >> 14) % 120);
+            long long n = 1 + (seed >> 11) % TOTAL, extra = (long long)((seed >> 3) % 9);
+            long got = avail_earliest_plus(a, from, dur, n, hs, he, extra);
+            size_t points = avail_points(a);
+            avail_give(a, hs, he, extra);
+            long want = avail_earliest(a, from, dur, n);
+            avail_take(a, hs, he, extra);
+            CHECK_EQ(got, want);
+            CHECK_EQ(avail_points(a), points); /* taken back exactly */
+        }
+    }
+    avail_destroy(a);
+}
+
 int main(void)
 {
     TEST_RUN(test_empty_profile);
@@ -292,5 +348,6 @@ int main(void)
     TEST_RUN(test_random_against_model);
     TEST_RUN(test_random_moving_origin);
     TEST_RUN(test_random_queries_two_profiles);
+    TEST_RUN(test_random_earliest_plus);
     return TEST_DONE();
 }
