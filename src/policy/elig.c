@@ -206,6 +206,30 @@ static int job_fits_limits(struct sched *s, struct job *j, const struct prio_env
     return j->jobcheck_ok;
 }
 
+/* Whether j's request alone goes over an active or idle limit at `level`
+ * (usage taken as zero, which no usage is below): no walk admits it then,
+ * whatever runs or waits, until the limits or the job change, and every
+ * such change bumps the limits generation (a configuration, the cluster, a
+ * QOS or walltime set). Such a job takes no idle usage and time never lifts
+ * its refusal: a walk need not check it nor ask limits_lift, whose linear
+ * run-down would name an instant usage never reaches (issue 31). */
+static int refused_alone(struct sched *s, struct job *j, enum lim_level level,
+                         const struct prio_env *env)
+{
+    if (j->alone_gen != s->lim.limits_gen) {
+        double req[LIM_NTYPES];
+        const struct limits *L = s->lim.limits;
+        limits_request_for(L, j, j->walltime, env, req);
+        j->alone_levels = 0;
+        for (int l = LIM_SOFT; l <= LIM_HARD; l++)
+            if (limits_check_alone(L, j, LIM_ACTIVE, (enum lim_level)l, req, NULL, 0) ||
+                limits_check_alone(L, j, LIM_IDLE, (enum lim_level)l, req, NULL, 0))
+                j->alone_levels |= 1u << l;
+        j->alone_gen = s->lim.limits_gen;
+    }
+    return (j->alone_levels >> level) & 1;
+}
+
 /* eset: time alone lifts active excess ex[] (PS and WC run down at j's
  * credential's rates; nothing else does) at the earliest then: note it. */
 static void note_wait(struct walk *w, struct sched *s, const struct job *j, const double ex[])
@@ -296,6 +320,8 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
     }
     if (!limits_any(s->lim.limits))
         return 1; /* fairshare caps alone: nothing else to check, no idle usage to keep */
+    if (!why && w && !s->el.eset && refused_alone(s, j, level, env))
+        return 0;
     limits_request_for(s->lim.limits, j, j->walltime, env, req);
     if (why) {
         if (limits_check(s->lim.limits, j, LIM_ACTIVE, level, req, why, len) ||

@@ -131,6 +131,26 @@ static int owner_preempts(const struct sched *s)
 }
 
 /*
+ * Whether two waiting jobs are there that a walk may admit: only between
+ * such can the order decide what an idle limit admits. A job whose request
+ * alone goes over a HARD limit (policy/elig.c's refused_alone, under the
+ * current limits generation) is refused by every walk wherever it stands
+ * and adds no idle usage, so it moves nobody's answer (issue 31: without
+ * this, such jobs, which wait for ever, made every RMPOLLINTERVAL a poll).
+ */
+static int walk_order_matters(const struct sched *s)
+{
+    int n = 0;
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        const struct job *j = s->q.queue[i];
+        if (j && !(j->alone_gen == s->lim.limits_gen && (j->alone_levels >> LIM_HARD & 1)) &&
+            ++n > 1)
+            return 1;
+    }
+    return 0;
+}
+
+/*
  * Whether a priority crossing between events could change anything an
  * iteration decides: what the walks admit under an idle limit (the walk's
  * order picks whom MAXIJOB admits, and so whose queue time stops), a kept
@@ -147,7 +167,7 @@ static int owner_preempts(const struct sched *s)
  */
 static int crossing_matters(const struct sched *s)
 {
-    if ((limits_any(s->lim.limits) && limits_idle_any(s->lim.limits)) ||
+    if ((limits_any(s->lim.limits) && limits_idle_any(s->lim.limits) && walk_order_matters(s)) ||
         s->pol.respolicy == RP_HIGHEST ||
         (s->rm.preempt && (s->pol.backfill == BF_PREEMPT || owner_preempts(s))))
         return 1;
