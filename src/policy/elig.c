@@ -230,6 +230,13 @@ static int refused_alone(struct sched *s, struct job *j, enum lim_level level,
     return (j->alone_levels >> level) & 1;
 }
 
+int elig_for_ever(const struct sched *s, const struct job *j)
+{
+    unsigned long gen = s->lim.limits_gen;
+    return (j->alone_gen == gen && (j->alone_levels >> LIM_HARD & 1)) ||
+           (j->jobcheck_gen == gen && !j->jobcheck_ok);
+}
+
 /* eset: time alone lifts active excess ex[] (PS and WC run down at j's
  * credential's rates; nothing else does) at the earliest then: note it. */
 static void note_wait(struct walk *w, struct sched *s, const struct job *j, const double ex[])
@@ -555,6 +562,64 @@ static struct walk whole_queue(struct sched *s, long now)
                          .wake = AVAIL_NEVER};
 }
 
+/* A job of the queue a walk at `level` may admit, or whose lift it may
+ * note: not held, not refused for ever (per-job limits, its request alone). */
+static int may_count(struct sched *s, struct job *j, enum lim_level level,
+                     const struct prio_env *env)
+{
+    return j && !j->holds && !j->deferred_until && job_fits_limits(s, j, env, NULL) &&
+           !refused_alone(s, j, level, env);
+}
+
+/*
+ * Whether no order of a walk at `level` changes what it decides under the
+ * idle limits. Its active limits split the jobs it may admit into those
+ * they pass (A) and those they refuse (R), whatever the order: active
+ * usage is the running jobs'. If the idle limits hold all of A at once,
+ * each job of A is admitted wherever it stands (the usage before it is a
+ * part of that whole); if they also hold all of A and any one job of R,
+ * note_lift's idle check passes for each job of R wherever it stands, so
+ * the walk notes the same first lift. Until an event or that lift, both
+ * sets stay (usage only runs down, and a lift is a wake-up). Leaves the
+ * idle usage at A's: the next walk starts from zero.
+ */
+static int idle_free_at(struct sched *s, const struct prio_env *env, enum lim_level level)
+{
+    static const double none[LIM_NTYPES];
+    struct limits *L = s->lim.limits;
+    double req[LIM_NTYPES];
+    limits_clear_kind(L, eset_kind(s), LIM_IDLE);
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        struct job *j = s->q.queue[i];
+        if (!may_count(s, j, level, env))
+            continue;
+        limits_request_for(L, j, j->walltime, env, req);
+        if (!limits_check_fast(L, j, -1, LIM_ACTIVE, level, req))
+            limits_add_kind(L, j, eset_kind(s), LIM_IDLE, req, +1);
+    }
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        struct job *j = s->q.queue[i];
+        if (!may_count(s, j, level, env))
+            continue;
+        limits_request_for(L, j, j->walltime, env, req);
+        int in_a = !limits_check_fast(L, j, -1, LIM_ACTIVE, level, req);
+        if (limits_check_fast(L, j, -1, LIM_IDLE, level, in_a ? none : req))
+            return 0;
+    }
+    return 1;
+}
+
+/* idle_free_at for every level the iteration's walks use (policy/wake.c:
+ * a priority crossing matters to the idle limits only when this is 0). */
+static int idle_free(struct sched *s, const struct prio_env *env)
+{
+    if (!limits_any(s->lim.limits) || !limits_idle_any(s->lim.limits))
+        return 1;
+    if (!idle_free_at(s, env, LIM_SOFT))
+        return 0;
+    return !limits_soft_differs(s->lim.limits) || idle_free_at(s, env, LIM_HARD);
+}
+
 /* The iteration's walks over w: hard then soft, or one when they agree. */
 static void walks(struct sched *s, struct walk *w, const struct prio_env *env)
 {
@@ -583,6 +648,7 @@ void elig_run(struct sched *s, long now)
 {
     s->el.lift_at = AVAIL_NEVER;
     s->el.capped = 0;
+    s->el.idle_free = 0;
     if (!elig_active(s)) {
         holds_only(s, now);
         s->el.elig_prev = s->el.elig_walked;
@@ -600,6 +666,7 @@ void elig_run(struct sched *s, long now)
         walks(s, &w, &env);
         s->el.lift_at = w.wake;
         s->el.capped = w.capped;
+        s->el.idle_free = idle_free(s, &env);
     }
     s->el.elig_prev = s->el.elig_walked;
     s->el.elig_walked = now;
@@ -618,6 +685,7 @@ int elig_final(struct sched *s, long now)
         walks(s, &w, &env);
         s->el.lift_at = w.wake;
         s->el.capped = w.capped;
+        s->el.idle_free = idle_free(s, &env);
         return s->el.promoted > 0;
     }
     /* Active usage is elig_run's plus what elig_started added: the same as
