@@ -57,10 +57,11 @@ struct walk {
     size_t n;
     int whole; /* every idle job: every credential's idle usage starts at zero */
     long now;
-    long wake;     /* eset: when time alone may first lift one of the refusals */
-    int restarted; /* some job's queue time restarted */
-    int capped;    /* some job was refused by a fairshare cap */
-    int stopped;   /* ... or stopped */
+    long wake;      /* eset: when time alone may first lift one of the refusals */
+    int restarted;  /* some job's queue time restarted */
+    int capped;     /* some job was refused by a fairshare cap */
+    int stopped;    /* ... or stopped */
+    int idle_bound; /* whole: its order may decide what the idle limits admit (order_free) */
     /* eset: per level, the least PS and WC asked by the jobs refused only
      * for active PS or WC (what time runs down); -1 none. */
     double least[2][2];
@@ -347,6 +348,8 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
             note_lift(w, s, j, level, req);
         return 0;
     } else if (limits_check_fast(s->lim.limits, j, -1, LIM_IDLE, level, req)) {
+        if (w)
+            w->idle_bound = 1;
         return 0;
     }
     limits_add_kind(s->lim.limits, j, eset_kind(s), LIM_IDLE, req, +1);
@@ -375,6 +378,36 @@ static int full_here(struct sched *s, struct walk *w, const struct job *j, enum 
     if (!vi && !(va & ~(1u << LIM_PS | 1u << LIM_WC))) {
         limits_excess(s->lim.limits, j, kind, LIM_ACTIVE, level, least, ex);
         note_wait(w, s, j, ex);
+    }
+    return 1;
+}
+
+/*
+ * After a whole-queue walk at `level` that refused no job for an idle
+ * limit: whether its order decided nothing the idle limits admit, nor the
+ * lift note_lift notes (issue 31: polls at RMPOLLINTERVAL only then,
+ * policy/wake.c). The active limits split the jobs it may admit, whatever
+ * the order (active usage is the running jobs'), into those they pass, all
+ * admitted (their idle usage, now the walk's, fits at once, so each fits
+ * wherever it stands), and those they refuse: if the idle limits also hold
+ * each of these with all of the former, note_lift's idle check passes for
+ * it wherever it stands. Until an event or the lift both sets stay (usage
+ * only runs down; a lift is a wake-up). Jobs held or refused for ever aside;
+ * the others the walk refused are asked (some were refused for their
+ * per-job limits or a cap: asking them too is only stricter).
+ */
+static int order_free(struct sched *s, const struct prio_env *env, enum lim_level level)
+{
+    double req[LIM_NTYPES];
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        const struct job *j = s->q.queue[i];
+        int refused =
+            level == LIM_HARD ? !(j && (j->flags & JOB_HARDOK)) : j && (j->flags & JOB_BLOCKED);
+        if (!j || !refused || j->holds || j->deferred_until || elig_for_ever(s, j))
+            continue;
+        limits_request_for(s->lim.limits, j, j->walltime, env, req);
+        if (limits_check_fast(s->lim.limits, j, -1, LIM_IDLE, level, req))
+            return 0;
     }
     return 1;
 }
@@ -415,6 +448,8 @@ static void run_walk(struct sched *s, struct walk *w, const struct prio_env *env
     if (!w->whole) {
         eset_idle_end(s, (int)level);
         note_least(s, w, level);
+    } else if (!w->idle_bound && limits_idle_any(s->lim.limits)) {
+        w->idle_bound = !order_free(s, env, level);
     }
 }
 
@@ -562,64 +597,6 @@ static struct walk whole_queue(struct sched *s, long now)
                          .wake = AVAIL_NEVER};
 }
 
-/* A job of the queue a walk at `level` may admit, or whose lift it may
- * note: not held, not refused for ever (per-job limits, its request alone). */
-static int may_count(struct sched *s, struct job *j, enum lim_level level,
-                     const struct prio_env *env)
-{
-    return j && !j->holds && !j->deferred_until && job_fits_limits(s, j, env, NULL) &&
-           !refused_alone(s, j, level, env);
-}
-
-/*
- * Whether no order of a walk at `level` changes what it decides under the
- * idle limits. Its active limits split the jobs it may admit into those
- * they pass (A) and those they refuse (R), whatever the order: active
- * usage is the running jobs'. If the idle limits hold all of A at once,
- * each job of A is admitted wherever it stands (the usage before it is a
- * part of that whole); if they also hold all of A and any one job of R,
- * note_lift's idle check passes for each job of R wherever it stands, so
- * the walk notes the same first lift. Until an event or that lift, both
- * sets stay (usage only runs down, and a lift is a wake-up). Leaves the
- * idle usage at A's: the next walk starts from zero.
- */
-static int idle_free_at(struct sched *s, const struct prio_env *env, enum lim_level level)
-{
-    static const double none[LIM_NTYPES];
-    struct limits *L = s->lim.limits;
-    double req[LIM_NTYPES];
-    limits_clear_kind(L, eset_kind(s), LIM_IDLE);
-    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
-        struct job *j = s->q.queue[i];
-        if (!may_count(s, j, level, env))
-            continue;
-        limits_request_for(L, j, j->walltime, env, req);
-        if (!limits_check_fast(L, j, -1, LIM_ACTIVE, level, req))
-            limits_add_kind(L, j, eset_kind(s), LIM_IDLE, req, +1);
-    }
-    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
-        struct job *j = s->q.queue[i];
-        if (!may_count(s, j, level, env))
-            continue;
-        limits_request_for(L, j, j->walltime, env, req);
-        int in_a = !limits_check_fast(L, j, -1, LIM_ACTIVE, level, req);
-        if (limits_check_fast(L, j, -1, LIM_IDLE, level, in_a ? none : req))
-            return 0;
-    }
-    return 1;
-}
-
-/* idle_free_at for every level the iteration's walks use (policy/wake.c:
- * a priority crossing matters to the idle limits only when this is 0). */
-static int idle_free(struct sched *s, const struct prio_env *env)
-{
-    if (!limits_any(s->lim.limits) || !limits_idle_any(s->lim.limits))
-        return 1;
-    if (!idle_free_at(s, env, LIM_SOFT))
-        return 0;
-    return !limits_soft_differs(s->lim.limits) || idle_free_at(s, env, LIM_HARD);
-}
-
 /* The iteration's walks over w: hard then soft, or one when they agree. */
 static void walks(struct sched *s, struct walk *w, const struct prio_env *env)
 {
@@ -666,7 +643,7 @@ void elig_run(struct sched *s, long now)
         walks(s, &w, &env);
         s->el.lift_at = w.wake;
         s->el.capped = w.capped;
-        s->el.idle_free = idle_free(s, &env);
+        s->el.idle_free = !w.idle_bound;
     }
     s->el.elig_prev = s->el.elig_walked;
     s->el.elig_walked = now;
@@ -685,7 +662,7 @@ int elig_final(struct sched *s, long now)
         walks(s, &w, &env);
         s->el.lift_at = w.wake;
         s->el.capped = w.capped;
-        s->el.idle_free = idle_free(s, &env);
+        s->el.idle_free = !w.idle_bound;
         return s->el.promoted > 0;
     }
     /* Active usage is elig_run's plus what elig_started added: the same as
