@@ -437,8 +437,8 @@ void elig_reasons(struct sched *s);
 int elig_final(struct sched *s, long now);
 
 /* Whether j is refused for ever while the limits and j stay as they are:
- * its request alone goes over a HARD limit, or over a per-job limit (as the
- * last walk under the current limits generation found). */
+ * its request alone goes over a limit at both levels, or over a per-job
+ * limit (as the last walk under the current limits generation found). */
 int elig_for_ever(const struct sched *s, const struct job *j);
 
 /* j's queue time starts at t (it accrues); where it starts now. */

@@ -234,7 +234,7 @@ static int refused_alone(struct sched *s, struct job *j, enum lim_level level,
 int elig_for_ever(const struct sched *s, const struct job *j)
 {
     unsigned long gen = s->lim.limits_gen;
-    return (j->alone_gen == gen && (j->alone_levels >> LIM_HARD & 1)) ||
+    return (j->alone_gen == gen && j->alone_levels == (1u << LIM_SOFT | 1u << LIM_HARD)) ||
            (j->jobcheck_gen == gen && !j->jobcheck_ok);
 }
 
@@ -412,6 +412,19 @@ static int order_free(struct sched *s, const struct prio_env *env, enum lim_leve
     return 1;
 }
 
+/* Whether the whole-queue walk may pass j by: refused for ever, and its
+ * flags already what a turn would leave (blocked, not HARDOK, its queue
+ * time stopped unless it always accrues), with nothing a turn notes (a
+ * hold or deferral to look at, a fairshare cap to find): its turn would
+ * change nothing (issue 31: such jobs pile up in the queue). */
+static int settled(const struct sched *s, const struct job *j)
+{
+    unsigned f = j->flags;
+    return !j->holds && !j->deferred_until && !s->fsh.fs_caps && (f & JOB_BLOCKED) &&
+           !(f & JOB_HARDOK) && ((f & JOB_QSTOP) || s->pol.prio.accrual == ACCRUE_ALWAYS) &&
+           elig_for_ever(s, j);
+}
+
 /*
  * Run `one` over the walk's jobs. In a component, once its credential is
  * full at `level` every later job is refused: the jobs policy/eset.c keeps
@@ -433,6 +446,10 @@ static void run_walk(struct sched *s, struct walk *w, const struct prio_env *env
             i = eset_skip(s, i, &end, level, w->least[level]);
         if (!(j = walk_job(s, w, &i)))
             break;
+        if (w->whole && settled(s, j)) {
+            i++;
+            continue;
+        }
         int admitted = one(s, w, j, env);
         i++;
         cut = admitted && full_here(s, w, j, level); /* only an admission fills a limit */

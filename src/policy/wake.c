@@ -136,7 +136,7 @@ static int owner_preempts(const struct sched *s)
  * cannot hold at once every job it may admit (policy/elig.c's idle_free);
  * else (eset's walks) when two waiting jobs are there that a walk may
  * admit. A job refused for ever (elig_for_ever: its request alone over a
- * HARD limit) is refused wherever it stands and adds no idle usage (issue
+ * limit) is refused wherever it stands and adds no idle usage (issue
  * 31: such jobs, which wait for ever, made every RMPOLLINTERVAL a poll).
  */
 static int walk_order_matters(const struct sched *s)
