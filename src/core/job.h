@@ -203,6 +203,9 @@ struct job {
                                    sched_job_blocked(); may be stale or NULL otherwise */
     unsigned long jobcheck_gen; /* per-job limits checked under this limits generation */
     int jobcheck_ok;            /* ... and the answer */
+    unsigned long alone_gen;    /* its request alone checked under this limits generation */
+    unsigned alone_levels;      /* ... and the levels (bit 1 << lim_level) at which that request
+                                   alone goes over an active or idle limit: refused for ever */
     int startcount;             /* failed starts since the last deferral */
     int nstarts;                /* times started (checkjob's StartCount): a requeued job started
                                    again counts each start; a resumption is not a start */

@@ -243,6 +243,8 @@ struct sched_elig {
                          or the next poll after a preemption; wake.c) */
     long promoted;    /* jobs the walks admitted that were refused before */
     int capped;       /* the last walks refused some job for a fairshare cap */
+    int idle_free;    /* the last whole-queue walks: the idle limits hold every job they may
+                         admit at once, so no order of theirs changes what they decide */
     int promotion;    /* this iteration's last walks promoted a job */
     /* Recompute rule: set by engine/ (hold, release, QOS, walltime, sysprio,
      * submit with a start date, credentials loaded), policy/queue.c (requeue,
@@ -437,6 +439,11 @@ void elig_reasons(struct sched *s);
  * they pushed over MAXPS or MAXWC. Whether it admitted a job the walks
  * before the starts refused (a promotion: MAXIJOB). */
 int elig_final(struct sched *s, long now);
+
+/* Whether j is refused for ever while the limits and j stay as they are:
+ * its request alone goes over a limit at both levels, or over a per-job
+ * limit (as the last walk under the current limits generation found). */
+int elig_for_ever(const struct sched *s, const struct job *j);
 
 /* j's queue time starts at t (it accrues); where it starts now. */
 void elig_set_qtime(struct job *j, long t);

@@ -57,10 +57,11 @@ struct walk {
     size_t n;
     int whole; /* every idle job: every credential's idle usage starts at zero */
     long now;
-    long wake;     /* eset: when time alone may first lift one of the refusals */
-    int restarted; /* some job's queue time restarted */
-    int capped;    /* some job was refused by a fairshare cap */
-    int stopped;   /* ... or stopped */
+    long wake;      /* eset: when time alone may first lift one of the refusals */
+    int restarted;  /* some job's queue time restarted */
+    int capped;     /* some job was refused by a fairshare cap */
+    int stopped;    /* ... or stopped */
+    int idle_bound; /* whole: its order may decide what the idle limits admit (order_free) */
     /* eset: per level, the least PS and WC asked by the jobs refused only
      * for active PS or WC (what time runs down); -1 none. */
     double least[2][2];
@@ -206,6 +207,37 @@ static int job_fits_limits(struct sched *s, struct job *j, const struct prio_env
     return j->jobcheck_ok;
 }
 
+/* Whether j's request alone goes over an active or idle limit at `level`
+ * (usage taken as zero, which no usage is below): no walk admits it then,
+ * whatever runs or waits, until the limits or the job change, and every
+ * such change bumps the limits generation (a configuration, the cluster, a
+ * QOS or walltime set). Such a job takes no idle usage and time never lifts
+ * its refusal: a walk need not check it nor ask limits_lift, whose linear
+ * run-down would name an instant usage never reaches (issue 31). */
+static int refused_alone(struct sched *s, struct job *j, enum lim_level level,
+                         const struct prio_env *env)
+{
+    if (j->alone_gen != s->lim.limits_gen) {
+        double req[LIM_NTYPES];
+        const struct limits *L = s->lim.limits;
+        limits_request_for(L, j, j->walltime, env, req);
+        j->alone_levels = 0;
+        for (int l = LIM_SOFT; l <= LIM_HARD; l++)
+            if (limits_check_alone(L, j, LIM_ACTIVE, (enum lim_level)l, req, NULL, 0) ||
+                limits_check_alone(L, j, LIM_IDLE, (enum lim_level)l, req, NULL, 0))
+                j->alone_levels |= 1u << l;
+        j->alone_gen = s->lim.limits_gen;
+    }
+    return (j->alone_levels >> level) & 1;
+}
+
+int elig_for_ever(const struct sched *s, const struct job *j)
+{
+    unsigned long gen = s->lim.limits_gen;
+    return (j->alone_gen == gen && j->alone_levels == (1u << LIM_SOFT | 1u << LIM_HARD)) ||
+           (j->jobcheck_gen == gen && !j->jobcheck_ok);
+}
+
 /* eset: time alone lifts active excess ex[] (PS and WC run down at j's
  * credential's rates; nothing else does) at the earliest then: note it. */
 static void note_wait(struct walk *w, struct sched *s, const struct job *j, const double ex[])
@@ -296,6 +328,8 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
     }
     if (!limits_any(s->lim.limits))
         return 1; /* fairshare caps alone: nothing else to check, no idle usage to keep */
+    if (!why && w && !s->el.eset && refused_alone(s, j, level, env))
+        return 0;
     limits_request_for(s->lim.limits, j, j->walltime, env, req);
     if (why) {
         if (limits_check(s->lim.limits, j, LIM_ACTIVE, level, req, why, len) ||
@@ -314,6 +348,8 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
             note_lift(w, s, j, level, req);
         return 0;
     } else if (limits_check_fast(s->lim.limits, j, -1, LIM_IDLE, level, req)) {
+        if (w)
+            w->idle_bound = 1;
         return 0;
     }
     limits_add_kind(s->lim.limits, j, eset_kind(s), LIM_IDLE, req, +1);
@@ -347,6 +383,49 @@ static int full_here(struct sched *s, struct walk *w, const struct job *j, enum 
 }
 
 /*
+ * After a whole-queue walk at `level` that refused no job for an idle
+ * limit: whether its order decided nothing the idle limits admit, nor the
+ * lift note_lift notes (issue 31: polls at RMPOLLINTERVAL only then,
+ * policy/wake.c). The active limits split the jobs it may admit, whatever
+ * the order (active usage is the running jobs'), into those they pass, all
+ * admitted (their idle usage, now the walk's, fits at once, so each fits
+ * wherever it stands), and those they refuse: if the idle limits also hold
+ * each of these with all of the former, note_lift's idle check passes for
+ * it wherever it stands. Until an event or the lift both sets stay (usage
+ * only runs down; a lift is a wake-up). Jobs held or refused for ever aside;
+ * the others the walk refused are asked (some were refused for their
+ * per-job limits or a cap: asking them too is only stricter).
+ */
+static int order_free(struct sched *s, const struct prio_env *env, enum lim_level level)
+{
+    double req[LIM_NTYPES];
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        const struct job *j = s->q.queue[i];
+        int refused =
+            level == LIM_HARD ? !(j && (j->flags & JOB_HARDOK)) : j && (j->flags & JOB_BLOCKED);
+        if (!j || !refused || j->holds || j->deferred_until || elig_for_ever(s, j))
+            continue;
+        limits_request_for(s->lim.limits, j, j->walltime, env, req);
+        if (limits_check_fast(s->lim.limits, j, -1, LIM_IDLE, level, req))
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether the whole-queue walk may pass j by: refused for ever, and its
+ * flags already what a turn would leave (blocked, not HARDOK, its queue
+ * time stopped unless it always accrues), with nothing a turn notes (a
+ * hold or deferral to look at, a fairshare cap to find): its turn would
+ * change nothing (issue 31: such jobs pile up in the queue). */
+static int settled(const struct sched *s, const struct job *j)
+{
+    unsigned f = j->flags;
+    return !j->holds && !j->deferred_until && !s->fsh.fs_caps && (f & JOB_BLOCKED) &&
+           !(f & JOB_HARDOK) && ((f & JOB_QSTOP) || s->pol.prio.accrual == ACCRUE_ALWAYS) &&
+           elig_for_ever(s, j);
+}
+
+/*
  * Run `one` over the walk's jobs. In a component, once its credential is
  * full at `level` every later job is refused: the jobs policy/eset.c keeps
  * as refused already are not read, only the others (eset_rest). Before
@@ -367,6 +446,10 @@ static void run_walk(struct sched *s, struct walk *w, const struct prio_env *env
             i = eset_skip(s, i, &end, level, w->least[level]);
         if (!(j = walk_job(s, w, &i)))
             break;
+        if (w->whole && settled(s, j)) {
+            i++;
+            continue;
+        }
         int admitted = one(s, w, j, env);
         i++;
         cut = admitted && full_here(s, w, j, level); /* only an admission fills a limit */
@@ -382,6 +465,8 @@ static void run_walk(struct sched *s, struct walk *w, const struct prio_env *env
     if (!w->whole) {
         eset_idle_end(s, (int)level);
         note_least(s, w, level);
+    } else if (!w->idle_bound && limits_idle_any(s->lim.limits)) {
+        w->idle_bound = !order_free(s, env, level);
     }
 }
 
@@ -557,6 +642,7 @@ void elig_run(struct sched *s, long now)
 {
     s->el.lift_at = AVAIL_NEVER;
     s->el.capped = 0;
+    s->el.idle_free = 0;
     if (!elig_active(s)) {
         holds_only(s, now);
         s->el.elig_prev = s->el.elig_walked;
@@ -574,6 +660,7 @@ void elig_run(struct sched *s, long now)
         walks(s, &w, &env);
         s->el.lift_at = w.wake;
         s->el.capped = w.capped;
+        s->el.idle_free = !w.idle_bound;
     }
     s->el.elig_prev = s->el.elig_walked;
     s->el.elig_walked = now;
@@ -592,6 +679,7 @@ int elig_final(struct sched *s, long now)
         walks(s, &w, &env);
         s->el.lift_at = w.wake;
         s->el.capped = w.capped;
+        s->el.idle_free = !w.idle_bound;
         return s->el.promoted > 0;
     }
     /* Active usage is elig_run's plus what elig_started added: the same as

@@ -134,6 +134,36 @@ static int owner_preempts(const struct sched *s)
 }
 
 /*
+ * Whether the order of the eligibility walks can change what they admit
+ * under an idle limit. After a whole-queue walk, only when the idle limits
+ * cannot hold at once every job it may admit (policy/elig.c's idle_free);
+ * else (eset's walks) when two waiting jobs are there that a walk may
+ * admit. A job refused for ever (elig_for_ever: its request alone over a
+ * limit) is refused wherever it stands and adds no idle usage (issue
+ * 31: such jobs, which wait for ever, made every RMPOLLINTERVAL a poll).
+ */
+static int walk_order_matters(const struct sched *s)
+{
+    if (!s->el.eset)
+        return !s->el.idle_free;
+    int n = 0;
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        const struct job *j = s->q.queue[i];
+        if (j && !elig_for_ever(s, j) && ++n > 1)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether iter.c's hard pass (the second backfill pass, over jobs only
+ * soft limits hold back) may start j, which fits the free processors, once
+ * a crossing moves the reservations it must not delay. */
+static int hard_pass_may(const struct sched *s, const struct job *j)
+{
+    return (j->flags & JOB_HARDOK) && limits_any(s->lim.limits) && s->pol.backfill != BF_NONE;
+}
+
+/*
  * Whether a priority crossing between events could change anything an
  * iteration decides: what the walks admit under an idle limit (the walk's
  * order picks whom MAXIJOB admits, and so whose queue time stops), a kept
@@ -141,8 +171,9 @@ static int owner_preempts(const struct sched *s)
  * processor comes free, so a job can start only where the last plan found
  * room for it that a higher job's reservation kept (WAIT_DELAYS), or that
  * holds a later reservation of its own behind a higher one (WAIT_RESERVED,
- * RESERVATIONDEPTH above 1: reserved first, it would start now): a
- * crossing that moves the reservation may free it; or a job a negative
+ * RESERVATIONDEPTH above 1: reserved first, it would start now), or that
+ * only soft limits hold back (the hard pass may start it where no
+ * reservation is delayed): a crossing that moves the reservation may free it; or a job a negative
  * priority keeps out (REJECTNEGPRIOJOBS) whose priority may rise above 0.
  * Under BACKFILLPOLICY NONE the scan stops at the first job that does not
  * fit, so any job the free processors could hold may be the one a crossing
@@ -150,7 +181,7 @@ static int owner_preempts(const struct sched *s)
  */
 static int crossing_matters(const struct sched *s)
 {
-    if ((limits_any(s->lim.limits) && limits_idle_any(s->lim.limits)) ||
+    if ((limits_any(s->lim.limits) && limits_idle_any(s->lim.limits) && walk_order_matters(s)) ||
         s->pol.respolicy == RP_HIGHEST ||
         (s->rm.preempt && (s->pol.backfill == BF_PREEMPT || owner_preempts(s))))
         return 1;
@@ -160,12 +191,19 @@ static int crossing_matters(const struct sched *s)
     int strict = s->pol.backfill == BF_NONE;
     for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
         const struct job *j = s->q.queue[i];
-        if (!j || (j->flags & JOB_BLOCKED) || job_procs(j) > free_now)
+        if (!j || job_procs(j) > free_now)
             continue;
+        if (j->flags & JOB_BLOCKED) {
+            if (hard_pass_may(s, j))
+                return 1;
+            continue;
+        }
         unsigned long gen;
         enum job_wait w = sched_wait_of(s, j, &gen);
-        if (strict || ((w == WAIT_DELAYS || w == WAIT_RESERVED || w == WAIT_REJECTED) &&
-                       gen == s->pl.plan_gen))
+        if (strict ||
+            ((w == WAIT_DELAYS || w == WAIT_RESERVED || w == WAIT_REJECTED) &&
+             gen == s->pl.plan_gen) ||
+            (w == WAIT_POLICY && gen == s->pl.plan_gen && hard_pass_may(s, j)))
             return 1;
     }
     return 0;

@@ -8,6 +8,7 @@
 
 #include "cfg/cfg.h"
 #include "engine/engine.h"
+#include "policy/wake.h"
 #include "test.h"
 
 static struct sched *setup(const char *cfgtext, int nodes, int ppn)
@@ -282,6 +283,66 @@ static void test_no_limits_no_blocking(void)
     sched_destroy(s);
 }
 
+/* Issue 31: a job whose request alone goes over a HARD limit (8 x 100,000
+ * processor-seconds against MAXPS=500000) is refused for ever: blocked with
+ * Maui's words, listed as blocked, and, with a priority that moves and an
+ * idle limit, no poll for it. It comes back when what refuses it changes: its
+ * walltime, its QOS, the limits. */
+static void test_refused_for_ever(void)
+{
+    const char *cfg = "FSPOLICY DEDICATEDPS\nFSWEIGHT 10\nFSUSERWEIGHT 1\n"
+                      "USERCFG[DEFAULT] MAXIJOB=3 MAXPS=500000\n"
+                      "QOSCFG[high] QFLAGS=IGNALL\nUSERCFG[ann] QLIST=DEFAULT,high\n";
+    struct sched *s = setup(cfg, 4, 4);
+    struct job *a = submit(s, "1", 8, 100000, 0, "ann");
+    struct job *b = submit(s, "2", 8, 100000, 0, "ann");
+    struct job *c = submit(s, "3", 8, 100000, 0, "ann");
+    sched_iterate(s, 0);
+    CHECK(a->state == JOB_IDLE && b->state == JOB_IDLE && c->state == JOB_IDLE);
+    CHECK_STR(sched_job_blocked(s, a),
+              "job 1 violates active HARD MAXPS limit of 500000 for user ann (R: 800000, U: 0)");
+    CHECK_EQ(sched_count_idle(s, 1), 3); /* showq: blocked */
+    CHECK_EQ(sched_next_poll(s, 0), SCHED_NEVER);
+    struct err e;
+    CHECK(sched_set_walltime(s, a, 60000, &e) == 0); /* 480,000: within */
+    sched_iterate(s, 10);
+    CHECK(a->state == JOB_RUNNING);
+    CHECK(sched_set_qos(s, b, "high", 1, &e) == 0);
+    sched_iterate(s, 20);
+    CHECK(b->state == JOB_RUNNING);
+    struct cfg *more = cfg_create();
+    CHECK(cfg_load_string(more, "USERCFG[DEFAULT] MAXIJOB=3 MAXPS=3000000\n", "t.cfg", &e) == 0);
+    CHECK(sched_limits_from_cfg(s, more, &e) == 0);
+    cfg_destroy(more);
+    sched_iterate(s, 30);
+    CHECK(c->state == JOB_IDLE); /* within every limit now, but a and b hold the processors */
+    CHECK(sched_job_blocked(s, c) == NULL);
+    sched_destroy(s);
+}
+
+/* The order of a walk decides what an idle limit admits only when the limit
+ * cannot hold at once every job the walk may admit: four one-processor jobs
+ * of one user waiting behind a whole-cluster job under MAXIJOB=3 poll at
+ * RMPOLLINTERVAL (a priority crossing picks the three), three do not. */
+static void test_idle_order_polls(void)
+{
+    for (int n = 3; n <= 4; n++) {
+        struct sched *s = setup("FSPOLICY DEDICATEDPS\nFSWEIGHT 10\nFSUSERWEIGHT 1\n"
+                                "USERCFG[DEFAULT] MAXIJOB=3\n",
+                                1, 4);
+        submit(s, "0", 4, 1000, 0, "bob");
+        char name[16];
+        for (int i = 1; i <= n; i++) {
+            snprintf(name, sizeof name, "%d", i);
+            submit(s, name, 1, 100, i, "ann");
+        }
+        sched_iterate(s, 10);
+        CHECK_EQ(sched_count_idle(s, 1), n - 3);
+        CHECK_EQ(sched_next_poll(s, 10), n > 3 ? 60 : SCHED_NEVER);
+        sched_destroy(s);
+    }
+}
+
 int main(void)
 {
     TEST_RUN(test_maxijob_seed_example);
@@ -293,5 +354,7 @@ int main(void)
     TEST_RUN(test_reservation_respects_limits);
     TEST_RUN(test_deferral);
     TEST_RUN(test_held_submission_between_passes);
+    TEST_RUN(test_refused_for_ever);
+    TEST_RUN(test_idle_order_polls);
     return TEST_DONE();
 }
