@@ -356,18 +356,24 @@ static void b_leave(const struct sched *s, struct eset_comp *c, struct job *j)
     c->bholes++;
 }
 
-/* The first position of e->live whose component index is k or above. */
-static size_t live_from(const struct eset *e, size_t k)
+/* The first place in the rising array v[0, n) holding k or more (n if none). */
+static size_t rising_from(const size_t *v, size_t n, size_t k)
 {
-    size_t lo = 0, hi = e->nlive;
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (e->live[mid] < k)
+        if (v[mid] < k)
             lo = mid + 1;
         else
             hi = mid;
     }
     return lo;
+}
+
+/* The first position of e->live whose component index is k or above. */
+static size_t live_from(const struct eset *e, size_t k)
+{
+    return rising_from(e->live, e->nlive, k);
 }
 
 /* Component k joins e->live (kept in index order: walks go by index). */
@@ -1133,14 +1139,7 @@ static size_t skip_b(struct sched *s, size_t from, size_t to, enum lim_level lev
  * passes thousands. */
 static size_t tmp_run_end(const struct eset_cur *u, size_t t)
 {
-    size_t lo = 0, hi = u->napos;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (u->apos[mid] < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = rising_from(u->apos, u->napos, t);
     return lo < u->napos ? u->apos[lo] : u->ntmp;
 }
 
