@@ -68,7 +68,7 @@ int main(void)
     struct cfg *cfg = cfg_create();
     struct sched *s = setup(cfg, NJOBS);
     size_t n;
-    struct job *const *q = sched_queue(s, &n);
+    struct job *const *q = sched_queue(s, 20000, &n);
     double t0 = now_s(), sum = 0;
     for (int r = 0; r < ROUNDS; r++)
         for (size_t i = 0; i < n; i++)
