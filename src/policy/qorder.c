@@ -169,16 +169,18 @@ static void order_group(struct sched *s, struct qorder *o, struct qo_group *q)
 
 /* j joins group q after its tail, in queue order: whether that order is
  * still the queue-time order (order_group's question), and the submission
- * order too. */
+ * order too. by_qtime's and by_submission's answers, where queue times tie
+ * from one comparison of submissions (the one both would make). */
 static void join(struct qo_group *q, struct job *j)
 {
     const struct job *t = q->tail;
-    if (t) {
-        const struct job *const pair[2] = {t, j};
-        if (by_qtime(&pair[0], &pair[1]) >= 0)
+    if (t->qtime_start != j->qtime_start) {
+        if (t->qtime_start > j->qtime_start)
             q->unsorted = 1;
         else if (by_submission(t, j) > 0)
             q->resubmit = 1;
+    } else if (by_submission(t, j) >= 0) {
+        q->unsorted = 1;
     }
     q->tail = j;
     q->end++; /* a count until split's offsets */
@@ -233,23 +235,29 @@ static void split(struct sched *s, struct qorder *o, size_t n)
     size_t run = QORDER_ALONE;  /* the group of the jobs just read, when shared */
     size_t prev = QORDER_ALONE; /* the group of the last job */
     int contiguous = 1;         /* every group's jobs one run of the queue */
-    const struct job *first = NULL;
+    struct qo_group *q = NULL;  /* the last job's group: o->g[run] while run is one */
     for (size_t i = 0; i < n; i++) {
         struct job *j = s->q.queue[i];
         /* A user's jobs often follow each other: the last one's group. */
         size_t g = run;
-        if (g == QORDER_ALONE || !same_creds(first, j) || own_state_matters(j)) {
+        if (g == QORDER_ALONE || !same_creds(q->first, j) || own_state_matters(j)) {
             g = group_of(o, j);
-            run = o->g[g].alone ? QORDER_ALONE : g;
-            first = o->g[g].first;
-            if (g != prev && o->g[g].end) /* back to a group left before */
+            q = &o->g[g]; /* o->g may have moved (new_group) */
+            run = q->alone ? QORDER_ALONE : g;
+            if (!q->end) { /* its first job: where its run starts, no tail to join */
+                q->next = i;
+                q->tail = j;
+                q->end = 1;
+                prev = g;
+                o->gid[i] = g;
+                continue;
+            }
+            if (g != prev) /* back to a group left before */
                 contiguous = 0;
-            else if (!o->g[g].end)
-                o->g[g].next = i; /* where its run starts */
             prev = g;
         }
         o->gid[i] = g;
-        join(&o->g[g], j);
+        join(q, j);
     }
     if (contiguous) { /* the queue as it is, each group where its run is */
         memcpy(o->jobs, s->q.queue, n * sizeof *o->jobs);

@@ -97,9 +97,42 @@ static int by_creds(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static void test_random_queues(void)
+/* The queue as submitted, every third one with each group one run. */
+static void as_submitted(struct sched *s, int round)
 {
-    srand(31);
+    if (round % 3 == 0) /* every group one run: no scatter */
+        qsort(s->q.queue, s->q.qlen, sizeof *s->q.queue, by_creds);
+}
+
+/* A job's place in queue_time_first's order: its queue time, ties at random. */
+static int by_key(const void *a, const void *b)
+{
+    const long *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* The queue in an order a pass leaves (not submission order): shuffled, or
+ * in queue-time order with ties (and so submissions) at random — split's
+ * join sees queue times tie out of submission order, and queue times in
+ * order where submissions are not (a queue time moved back). */
+static void out_of_submission(struct sched *s, int round)
+{
+    size_t n = s->q.qlen;
+    long key[NJOBS][2];
+    for (size_t i = 0; i < n; i++) {
+        key[i][0] = round % 2 ? s->q.queue[i]->qtime_start * NJOBS + rand() % NJOBS : rand();
+        key[i][1] = (long)i;
+    }
+    qsort(key, n, sizeof *key, by_key);
+    struct job *v[NJOBS];
+    for (size_t i = 0; i < n; i++)
+        v[i] = s->q.queue[key[i][1]];
+    memcpy(s->q.queue, v, n * sizeof *v);
+}
+
+static void random_queues(unsigned seed, void (*arrange)(struct sched *, int))
+{
+    srand(seed);
     for (int round = 0; round < 300; round++) {
         long latest;
         struct sched *s = random_sched(&latest);
@@ -107,8 +140,7 @@ static void test_random_queues(void)
         struct prio_env env;
         sched_prio_env(s, &env);
         size_t n = s->q.qlen;
-        if (round % 3 == 0) /* every group one run: no scatter */
-            qsort(s->q.queue, n, sizeof *s->q.queue, by_creds);
+        arrange(s, round);
         CHECK_EQ(n, (size_t)NJOBS);
         struct job *model[NJOBS], *rest[NJOBS];
         for (size_t i = 0; i < n; i++) {
@@ -145,6 +177,16 @@ static void test_random_queues(void)
             CHECK(prio_cmp(&s->q.queue[i - 1], &s->q.queue[i]) < 0);
         sched_destroy(s);
     }
+}
+
+static void test_random_queues(void)
+{
+    random_queues(31, as_submitted);
+}
+
+static void test_out_of_submission(void)
+{
+    random_queues(37, out_of_submission);
 }
 
 /* A look (qorder_look) at a queue in any order with stale priorities: the
@@ -376,6 +418,7 @@ int main(void)
     TEST_RUN(test_add_run);
     TEST_RUN(test_any_before);
     TEST_RUN(test_random_queues);
+    TEST_RUN(test_out_of_submission);
     TEST_RUN(test_look);
     TEST_RUN(test_qgroup_generations);
     return TEST_DONE();
