@@ -76,6 +76,23 @@ static int same_creds(const struct job *a, const struct job *b)
            a->class_ == b->class_ && a->qos == b->qos;
 }
 
+/* A run's credentials, held in split's locals: its jobs compared with them,
+ * not with a job read again at each comparison. */
+struct qo_creds {
+    const struct cred *user, *group, *account, *class_, *qos;
+};
+
+static struct qo_creds creds_of(const struct job *j)
+{
+    return (struct qo_creds){j->user, j->group, j->account, j->class_, j->qos};
+}
+
+static int has_creds(const struct job *j, const struct qo_creds *c)
+{
+    return j->user == c->user && j->group == c->group && j->account == c->account &&
+           j->class_ == c->class_ && j->qos == c->qos;
+}
+
 static size_t creds_hash(const struct job *j)
 {
     uint64_t h = (uint64_t)(uintptr_t)j->user ^ (uint64_t)(uintptr_t)j->group >> 3 ^
@@ -167,23 +184,54 @@ static void order_group(struct sched *s, struct qorder *o, struct qo_group *q)
             q->alone = 1;
 }
 
-/* j joins group q after its tail, in queue order: whether that order is
- * still the queue-time order (order_group's question), and the submission
- * order too. by_qtime's and by_submission's answers, where queue times tie
- * from one comparison of submissions (the one both would make). */
-static void join(struct qo_group *q, struct job *j)
+/* j read after t in queue order, both of one group: whether that order is
+ * still the queue-time order (*unsorted, order_group's question), and the
+ * submission order too (*resubmit). by_qtime's and by_submission's
+ * answers; where queue times tie, one comparison of submissions (the one
+ * both would make). */
+static void follows(const struct job *t, const struct job *j, int *unsorted, int *resubmit)
 {
-    const struct job *t = q->tail;
     if (t->qtime_start != j->qtime_start) {
         if (t->qtime_start > j->qtime_start)
-            q->unsorted = 1;
+            *unsorted = 1;
         else if (by_submission(t, j) > 0)
-            q->resubmit = 1;
+            *resubmit = 1;
     } else if (by_submission(t, j) >= 0) {
-        q->unsorted = 1;
+        *unsorted = 1;
     }
+}
+
+/* j joins group q after its tail (q has jobs). */
+static void join(struct qo_group *q, struct job *j)
+{
+    follows(q->tail, j, &q->unsorted, &q->resubmit);
     q->tail = j;
     q->end++; /* a count until split's offsets */
+}
+
+/* The jobs from entry i on that share the credentials of group g (q, not
+ * alone) join it as a run, each with a comparison of credentials, the
+ * flags and the tail in locals. Where the run ends. */
+static size_t join_run(struct sched *s, struct qorder *o, struct qo_group *q, size_t g, size_t i,
+                       size_t n)
+{
+    const struct qo_creds c = creds_of(q->first);
+    struct job *t = q->tail;
+    int unsorted = q->unsorted, resubmit = q->resubmit;
+    size_t k = i;
+    for (; k < n; k++) {
+        struct job *j = s->q.queue[k];
+        if (!has_creds(j, &c) || own_state_matters(j))
+            break;
+        follows(t, j, &unsorted, &resubmit);
+        o->gid[k] = g;
+        t = j;
+    }
+    q->tail = t;
+    q->end += k - i;
+    q->unsorted = unsorted;
+    q->resubmit = resubmit;
+    return k;
 }
 
 static int before(const struct qo_head *a, const struct qo_head *b)
@@ -232,32 +280,26 @@ static void split(struct sched *s, struct qorder *o, size_t n)
     o->jobs = xgrow(o->jobs, &o->capjobs, n, sizeof *o->jobs);
     o->gid = xgrow(o->gid, &o->capgid, n, sizeof *o->gid);
     o->ng = 0;
-    size_t run = QORDER_ALONE;  /* the group of the jobs just read, when shared */
     size_t prev = QORDER_ALONE; /* the group of the last job */
     int contiguous = 1;         /* every group's jobs one run of the queue */
-    struct qo_group *q = NULL;  /* the last job's group: o->g[run] while run is one */
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n;) {
         struct job *j = s->q.queue[i];
-        /* A user's jobs often follow each other: the last one's group. */
-        size_t g = run;
-        if (g == QORDER_ALONE || !same_creds(q->first, j) || own_state_matters(j)) {
-            g = group_of(o, j);
-            q = &o->g[g]; /* o->g may have moved (new_group) */
-            run = q->alone ? QORDER_ALONE : g;
-            if (!q->end) { /* its first job: where its run starts, no tail to join */
-                q->next = i;
-                q->tail = j;
-                q->end = 1;
-                prev = g;
-                o->gid[i] = g;
-                continue;
-            }
+        size_t g = group_of(o, j);
+        struct qo_group *q = &o->g[g];
+        if (!q->end) { /* its first job: where its run starts, no tail to join */
+            q->next = i;
+            q->tail = j;
+            q->end = 1;
+        } else {
             if (g != prev) /* back to a group left before */
                 contiguous = 0;
-            prev = g;
+            join(q, j);
         }
-        o->gid[i] = g;
-        join(q, j);
+        prev = g;
+        o->gid[i++] = g;
+        /* A user's jobs often follow each other: they join its group as a run. */
+        if (!q->alone)
+            i = join_run(s, o, q, g, i, n);
     }
     if (contiguous) { /* the queue as it is, each group where its run is */
         memcpy(o->jobs, s->q.queue, n * sizeof *o->jobs);
