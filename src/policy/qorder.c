@@ -302,7 +302,8 @@ static void split(struct sched *s, struct qorder *o, size_t n)
             i = join_run(s, o, q, g, i, n);
     }
     if (contiguous) { /* the queue as it is, each group where its run is */
-        memcpy(o->jobs, s->q.queue, n * sizeof *o->jobs);
+        if (n > 0)    /* an empty queue may have no array at all (NULL) */
+            memcpy(o->jobs, s->q.queue, n * sizeof *o->jobs);
         for (size_t g = 0; g < o->ng; g++)
             o->g[g].end += o->g[g].next;
         return;

@@ -412,8 +412,26 @@ static void test_kept_extends(void)
     }
 }
 
+/* A queue with no job at all (its array never made: NULL): a pass and a
+ * look take it without touching the missing array (UBSan's non-null
+ * check on memcpy stopped property.sh under make asan). */
+static void test_empty_queue(void)
+{
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    pol.prio.cweight[PRIO_CRED] = 1;
+    pol.prio.fweight[PF_USER] = 1;
+    struct sched *s = sched_create(&pol, NULL);
+    CHECK(s->q.qlen == 0);
+    qorder_start(s, 1000);
+    qorder_look(s, 1000, 0);
+    CHECK(s->q.qlen == 0);
+    sched_destroy(s);
+}
+
 int main(void)
 {
+    TEST_RUN(test_empty_queue);
     TEST_RUN(test_kept_extends);
     TEST_RUN(test_add_run);
     TEST_RUN(test_any_before);
