@@ -402,7 +402,7 @@ void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const st
     b->p = p;
     b->env = env;
     b->fresh = (struct prio_fresh){NULL, NULL};
-    b->nf = b->nfc = b->nc = 0;
+    b->t.nf = b->t.nfc = b->t.nc = 0;
     b->gen = 0;
     b->slot = b->own;
     b->valid = &b->own_valid;
@@ -411,13 +411,13 @@ void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const st
         if (p->cweight[factor_comp[f]] == 0 || (p->fweight[f] == 0 && !job_weighted(f)))
             continue;
         if (cred_comp(factor_comp[f]))
-            b->fc[b->nfc++] = (unsigned char)f;
+            b->t.fc[b->t.nfc++] = (unsigned char)f;
         else
-            b->f[b->nf++] = (unsigned char)f;
+            b->t.f[b->t.nf++] = (unsigned char)f;
     }
     for (int c = 0; c < PRIO_USAGE; c++)
         if (p->cweight[c] != 0)
-            b->c[b->nc++] = (unsigned char)c;
+            b->t.c[b->t.nc++] = (unsigned char)c;
 }
 
 void prio_batch_init_fresh(struct prio_batch *b, const struct prio_params *p,
@@ -449,23 +449,13 @@ void prio_batch_init_kept(struct prio_batch *b, const struct prio_params *p,
     if (setup_holds(kept, p, env, hook)) {
         b->p = p;
         b->env = env;
-        memcpy(b->f, kept->f, sizeof b->f);
-        memcpy(b->fc, kept->fc, sizeof b->fc);
-        memcpy(b->c, kept->c, sizeof b->c);
-        b->nf = kept->nf;
-        b->nfc = kept->nfc;
-        b->nc = kept->nc;
+        b->t = kept->t;
     } else {
         prio_batch_init(b, p, env);
         memcpy(&kept->p, p, sizeof *p);
         memcpy(kept->defaults, env->defaults, sizeof kept->defaults);
         kept->fresh = hook;
-        memcpy(kept->f, b->f, sizeof kept->f);
-        memcpy(kept->fc, b->fc, sizeof kept->fc);
-        memcpy(kept->c, b->c, sizeof kept->c);
-        kept->nf = b->nf;
-        kept->nfc = b->nfc;
-        kept->nc = b->nc;
+        kept->t = b->t;
         kept->valid = 1;
         kept->valid_parts = 0;
     }
@@ -506,10 +496,10 @@ static void fill_part(const struct prio_batch *b, const struct eval *e, struct p
 {
     double sum[PRIO_NCOMP] = {0};
     int varies[PRIO_NCOMP] = {0};
-    sum_batch(e, b->fc, b->nfc, sum);
+    sum_batch(e, b->t.fc, b->t.nfc, sum);
     g->nf = g->nterm = 0;
-    for (int i = 0; i < b->nf; i++) {
-        int f = b->f[i];
+    for (int i = 0; i < b->t.nf; i++) {
+        int f = b->t.f[i];
         double w = job_weighted(f) ? factor_weight(e, f) : (double)b->p->fweight[f];
         if (w == 0.0)
             continue;
@@ -518,8 +508,8 @@ static void fill_part(const struct prio_batch *b, const struct eval *e, struct p
         varies[factor_comp[f]] = 1;
     }
     g->fs_term = -1;
-    for (int i = 0; i < b->nc; i++) {
-        int c = b->c[i];
+    for (int i = 0; i < b->t.nc; i++) {
+        int c = b->t.c[i];
         if (varies[c]) {
             g->term[g->nterm++] = (unsigned char)c;
             continue;
@@ -562,8 +552,8 @@ static void note_vary(const struct prio_params *p, struct prio_credpart *g)
 static void fs_refresh(const struct prio_batch *b, const struct eval *e, struct prio_credpart *g)
 {
     double sum = 0.0;
-    for (int i = 0; i < b->nfc; i++) {
-        int f = b->fc[i];
+    for (int i = 0; i < b->t.nfc; i++) {
+        int f = b->t.fc[i];
         if (factor_comp[f] != PRIO_FS)
             continue;
         double w = job_weighted(f) ? factor_weight(e, f) : (double)e->p->fweight[f];
@@ -712,14 +702,14 @@ int prio_queue_time_only(const struct prio_params *p, const struct job *j)
 
 /* A factor prio_batch_init left out has CW 0, or FW 0 and a weight that
  * cannot depend on the job: prio_queue_time_only skips it too. The
- * credentials' factors (b->fc) are allowed: they need no look. */
+ * credentials' factors (b->t.fc) are allowed: they need no look. */
 int prio_batch_queue_time_only(const struct prio_batch *b, const struct job *j)
 {
     const struct prio_params *p = b->p;
     if (p->reject_neg || j->sysprio_mode != SYSPRIO_NONE || (j->flags & JOB_QSTOP))
         return 0;
-    for (int i = 0; i < b->nf; i++) {
-        int f = b->f[i];
+    for (int i = 0; i < b->t.nf; i++) {
+        int f = b->t.f[i];
         if (prio_factor_weight(p, j, (enum prio_factor)f) == 0.0)
             continue;
         if (f != PF_QUEUETIME && (f < PF_USER || f > PF_FSCLASS))

@@ -77,14 +77,21 @@ struct prio_fresh {
     void (*creds)(void *ctx, const struct job *j);
     void *ctx;
 };
+/* What a set of weights leaves to compute: the factors and components
+ * weighted, each list in order (prio_batch_init finds it; a prio_setup
+ * keeps it from batch to batch). */
+struct prio_terms {
+    unsigned char f[PF_NFACTORS];  /* the job's own start factors that may be weighted */
+    unsigned char fc[PF_NFACTORS]; /* the credentials' ones (CRED and FS) */
+    unsigned char c[PRIO_NCOMP];   /* the weighted components */
+    int nf, nfc, nc;
+};
+
 struct prio_batch {
     const struct prio_params *p;
     const struct prio_env *env;
-    struct prio_fresh fresh;       /* none after prio_batch_init */
-    unsigned char f[PF_NFACTORS];  /* the job's own start factors that may be weighted, in order */
-    unsigned char fc[PF_NFACTORS]; /* the credentials' ones (CRED and FS), in order */
-    unsigned char c[PRIO_NCOMP];   /* the weighted components, in order */
-    int nf, nfc, nc;
+    struct prio_fresh fresh; /* none after prio_batch_init */
+    struct prio_terms t;
     unsigned long gen;          /* what the fresh hook keeps current moved when this did */
     struct prio_credpart *slot; /* own, or a kept set-up's (prio_batch_init_kept) */
     unsigned long *valid;       /* the slots that hold a credentials' part */
@@ -112,8 +119,7 @@ struct prio_setup {
     struct prio_params p;                     /* what the set-up and the parts were found from */
     const struct cred *defaults[CRED_NKINDS]; /* the env's DEFAULT objects (CRED fallbacks) */
     int fresh;                                /* whether the batches had a fresh hook */
-    unsigned char f[PF_NFACTORS], fc[PF_NFACTORS], c[PRIO_NCOMP];
-    int nf, nfc, nc;
+    struct prio_terms t;
     int valid;
     unsigned long valid_parts; /* the slots that hold a credentials' part */
     struct prio_credpart slot[PRIO_CREDSLOTS];

@@ -1121,12 +1121,12 @@ static void test_batch_kept(void)
         prio_batch_init(&want, &f.p, &f.env);
         prio_batch_init_kept(&got, &f.p, &f.env, (struct prio_fresh){NULL, NULL}, &kept, 0);
         CHECK(got.p == &f.p && got.env == &f.env && got.slot == kept.slot && !got.fresh.creds);
-        CHECK_EQ(got.nf, want.nf);
-        CHECK_EQ(got.nfc, want.nfc);
-        CHECK_EQ(got.nc, want.nc);
-        CHECK(!memcmp(got.f, want.f, (size_t)want.nf));
-        CHECK(!memcmp(got.fc, want.fc, (size_t)want.nfc));
-        CHECK(!memcmp(got.c, want.c, (size_t)want.nc));
+        CHECK_EQ(got.t.nf, want.t.nf);
+        CHECK_EQ(got.t.nfc, want.t.nfc);
+        CHECK_EQ(got.t.nc, want.t.nc);
+        CHECK(!memcmp(got.t.f, want.t.f, (size_t)want.t.nf));
+        CHECK(!memcmp(got.t.fc, want.t.fc, (size_t)want.t.nfc));
+        CHECK(!memcmp(got.t.c, want.t.c, (size_t)want.t.nc));
         f.j.qtime_start = T0 + rand() % 20000;
         long now = T0 + 20000 + rand() % 20000;
         CHECK(prio_batch_start(&got, &f.j, now) == prio_start(&f.p, &f.env, &f.j, now, NULL));
