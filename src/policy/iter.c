@@ -747,6 +747,33 @@ static void quick_failed(struct quick *q, long long p, long w)
         q->p[1] = p, q->w[1] = w;
 }
 
+/* One job of quick_run's walk; 1 when the walk stops at it (the full path
+ * takes it from there). Inlined into both of quick_run's loops. */
+static inline __attribute__((always_inline)) int quick_one(struct sched *s, struct job *j, long now,
+                                                           struct quick *q, long long free,
+                                                           const struct bp_slot *bp, long clock,
+                                                           unsigned slot)
+{
+    if ((j->flags & (JOB_BLOCKED | JOB_RESERVED)) || j->exclusive)
+        return 1;
+    long long p = job_procs(j);
+    if (p <= free && !quick_dominated(q, p, j->walltime)) {
+        /* Only the processor profile's no is learnt: a job may also
+         * not fit for its features, partition or memory, which says
+         * nothing of the next one. */
+        if (!avail_fits(s->pl.avail, now, now + j->walltime, p))
+            quick_failed(q, p, j->walltime);
+        else if (plan_fits(s, j, now))
+            return 1;
+    }
+    /* Noted blocked, in its record (bypass counting, above): its last
+     * note's reading in, the clock's out; no test, no branch (slot 0
+     * reads 0). The slot says why it waits. */
+    j->bypass += bp[j->bp_slot].end - clock;
+    j->bp_slot = slot;
+    return 0;
+}
+
 /*
  * Under quick_scan, the waiting jobs from queue entry i on that wait for
  * certain, decided in a few comparisons each (and at most one question to
@@ -781,30 +808,16 @@ static size_t quick_run(struct sched *s, size_t i, long now, struct quick *q)
     unsigned slot = bp_open(s, q->free);
     const struct bp_slot *bp = s->pl.bp;
     long clock = s->pl.bp_clock;
-    for (; i < n; i++) {
-        struct job *j = queue[i];
-        if (i < ahead)
-            prefetch_job(queue[i + SCAN_AHEAD]);
-        if (!j)
-            continue;
-        if ((j->flags & (JOB_BLOCKED | JOB_RESERVED)) || j->exclusive)
-            break;
-        long long p = job_procs(j);
-        if (p <= free && !quick_dominated(q, p, j->walltime)) {
-            /* Only the processor profile's no is learnt: a job may also
-             * not fit for its features, partition or memory, which says
-             * nothing of the next one. */
-            if (!avail_fits(s->pl.avail, now, now + j->walltime, p))
-                quick_failed(q, p, j->walltime);
-            else if (plan_fits(s, j, now))
-                break;
-        }
-        /* Noted blocked, in its record (bypass counting, above): its last
-         * note's reading in, the clock's out; no test, no branch (slot 0
-         * reads 0). The slot says why it waits. */
-        j->bypass += bp[j->bp_slot].end - clock;
-        j->bp_slot = slot;
+    /* Two loops, so that the jobs with SCAN_AHEAD more behind them
+     * prefetch without a test of the index each. */
+    for (; i < ahead; i++) {
+        prefetch_job(queue[i + SCAN_AHEAD]);
+        if (queue[i] && quick_one(s, queue[i], now, q, free, bp, clock, slot))
+            return i;
     }
+    for (; i < n; i++)
+        if (queue[i] && quick_one(s, queue[i], now, q, free, bp, clock, slot))
+            return i;
     return i;
 }
 
