@@ -19,6 +19,12 @@
  *
  * p[n] is a sentinel at LONG_MAX (no change): a walk up to any time stops
  * there without a test of the index.
+ *
+ * The points lie inside a larger buffer with room on both sides, so that a
+ * point made or removed moves the shorter side of the array (the points
+ * before it or those after), and the origin moving on drops the points it
+ * passes by moving p, not them. When the side to move has no room, the
+ * points are centred again (in a larger buffer when they fill a quarter).
  */
 #include "policy/avail.h"
 
@@ -35,7 +41,8 @@ struct point {
 };
 
 struct avail {
-    struct point *p;
+    struct point *p;   /* the origin; p[0..n] lie in buf[0..cap) */
+    struct point *buf; /* what was allocated */
     size_t n, cap;
     long long total; /* processors in the cluster (up) */
 };
@@ -43,7 +50,7 @@ struct avail {
 struct avail *avail_create(long long total, long origin)
 {
     struct avail *a = xcalloc(1, sizeof *a);
-    a->p = xgrow(NULL, &a->cap, 16, sizeof *a->p);
+    a->buf = a->p = xgrow(NULL, &a->cap, 16, sizeof *a->p);
     a->p[0] = (struct point){origin, total};
     a->p[1] = (struct point){LONG_MAX, 0};
     a->n = 1;
@@ -55,7 +62,7 @@ void avail_destroy(struct avail *a)
 {
     if (!a)
         return;
-    free(a->p);
+    free(a->buf);
     free(a);
 }
 
@@ -83,22 +90,60 @@ static long long count_at(const struct avail *a, long t, size_t *at)
     return c;
 }
 
+/* Centre the n + 1 points in the buffer, a new one four times their number
+ * when they fill more than a quarter of it: room on both sides for as many
+ * points again as there are, and then some. */
+static void recentre(struct avail *a)
+{
+    size_t used = a->n + 1, cap = a->cap;
+    struct point *buf = a->buf;
+    if (4 * used > cap) {
+        cap = 4 * used;
+        buf = xcalloc(cap, sizeof *buf);
+    }
+    struct point *p = buf + (cap - used) / 2;
+    memmove(p, a->p, used * sizeof *p);
+    if (buf != a->buf)
+        free(a->buf);
+    a->buf = buf;
+    a->cap = cap;
+    a->p = p;
+}
+
 /* Add delta to the change at t (t > origin), making the point or removing
- * it when the change comes to nothing. */
+ * it when the change comes to nothing. Of the points on either side of it,
+ * the fewer move: those before it (the origin with them) or those after
+ * (the sentinel with them). */
 static void add_at(struct avail *a, long t, long long delta)
 {
-    size_t i = find(a, t);
-    if (a->p[i].t == t) {
-        if ((a->p[i].d += delta) == 0) {
-            memmove(&a->p[i], &a->p[i + 1], (a->n - i) * sizeof *a->p);
-            a->n--;
+    size_t i = find(a, t), n = a->n;
+    struct point *p = a->p;
+    if (p[i].t == t) { /* i > 0: t is past the origin */
+        if ((p[i].d += delta) == 0) {
+            if (i < n - i) {
+                memmove(p + 1, p, i * sizeof *p);
+                a->p = p + 1;
+            } else {
+                memmove(p + i, p + i + 1, (n - i) * sizeof *p);
+            }
+            a->n = n - 1;
         }
         return;
     }
-    a->p = xgrow(a->p, &a->cap, a->n + 2, sizeof *a->p);
-    memmove(&a->p[i + 2], &a->p[i + 1], (a->n - i) * sizeof *a->p);
-    a->p[i + 1] = (struct point){t, delta};
-    a->n++;
+    /* The new point goes at i + 1: [0, i] move down or [i + 1, n] up. */
+    int down = i + 1 < n - i;
+    if (down ? p == a->buf : p + n + 1 == a->buf + a->cap) {
+        recentre(a);
+        p = a->p;
+    }
+    if (down) {
+        memmove(p - 1, p, (i + 1) * sizeof *p);
+        a->p = --p;
+    } else {
+        memmove(p + i + 2, p + i + 1, (n - i) * sizeof *p);
+    }
+    p[i + 1] = (struct point){t, delta};
+    a->n = n + 1;
 }
 
 /* Add delta over [start, end): a change at each edge, the end first (it lies
@@ -146,10 +191,8 @@ void avail_advance(struct avail *a, long t)
      * finds them sooner than a search. */
     size_t i;
     long long c = count_at(a, t, &i);
-    if (i > 0) {
-        memmove(&a->p[0], &a->p[i], (a->n - i + 1) * sizeof *a->p);
-        a->n -= i;
-    }
+    a->p += i; /* the points passed are left behind in the buffer */
+    a->n -= i;
     a->p[0] = (struct point){t, c};
 }
 
