@@ -157,12 +157,14 @@ static long overlap(long a, long b, long c, long d)
     return hi > lo ? hi - lo : 0;
 }
 
-int plan_region_usable(const struct sched *s, const struct job *j, size_t g)
+/* plan_region_usable for a job that names a host, a feature, a partition
+ * or a reservation: out of line, so that the plain job's answer saves and
+ * restores no registers. */
+static __attribute__((noinline)) int usable_named(const struct sched *s, const struct job *j,
+                                                  size_t g)
 {
     const struct region *rg = &s->pl.regions[g];
     const struct node *n = &s->nt.nodes[rg->node];
-    if (rg->cap <= 0 && s->pl.multi)
-        return 0;
     if (job_has_hostlist(j) && !region_is_host(s, j, g))
         return 0;
     for (size_t f = 0; f < j->nfeatures; f++)
@@ -177,6 +179,16 @@ int plan_region_usable(const struct sched *s, const struct job *j, size_t g)
         return 0; /* it may run only inside its reservation */
     }
     return 1;
+}
+
+int plan_region_usable(const struct sched *s, const struct job *j, size_t g)
+{
+    if (s->pl.regions[g].cap <= 0 && s->pl.multi)
+        return 0;
+    /* Most jobs name none: any region with processors will do. */
+    if (!job_has_hostlist(j) && !j->nfeatures && !j->partition && !j->advres)
+        return 1;
+    return usable_named(s, j, g);
 }
 
 /* Which inner profiles of region g job j may add over [t, t + walltime):
