@@ -33,7 +33,7 @@
 #include "util/mem.h"
 
 /* Keep freesum's bit for freemap word w. */
-static void sum_update(struct sched *s, size_t w)
+static inline void sum_update(struct sched *s, size_t w)
 {
     uint64_t bit = (uint64_t)1 << (w % 64);
     if (s->nt.freemap[w])
@@ -54,7 +54,7 @@ static void set_free_bit(struct sched *s, size_t i)
 
 /* The nearest freemap word at or after w (at or before, backwards) with a
  * node with room, from the summary; SIZE_MAX when there is none. */
-static size_t word_from(const struct sched *s, size_t w, int backwards)
+static inline size_t word_from(const struct sched *s, size_t w, int backwards)
 {
     size_t words = (s->nt.nnodes + 63) / 64;
     if (w >= words)
