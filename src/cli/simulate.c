@@ -705,14 +705,17 @@ static int build_cluster(struct sched *s, const struct cfg *cfg, const char *cfg
 
 static int load_trace(const struct sim_opts *o, struct workload *wl);
 
+/* What the options ask of an SWF trace's reader. */
+static int swf_flags(const struct sim_opts *o)
+{
+    return (o->strict ? WL_STRICT : 0) | (o->recorded ? WL_RECORDED : 0) |
+           (o->no_swf_deps ? WL_NO_DEPS : 0) | (o->swf_out ? WL_KEEP_RECS : 0);
+}
+
 static int load_swf(const struct sim_opts *o, struct workload *wl)
 {
     struct err e;
-    int rc =
-        workload_read_swf(o->trace,
-                          (o->strict ? WL_STRICT : 0) | (o->recorded ? WL_RECORDED : 0) |
-                              (o->no_swf_deps ? WL_NO_DEPS : 0) | (o->swf_out ? WL_KEEP_RECS : 0),
-                          wl, &e);
+    int rc = workload_read_swf(o->trace, swf_flags(o), wl, &e);
     if (rc < 0)
         fprintf(stderr, "moku: %s\n", e.msg);
     return rc;
@@ -1289,26 +1292,33 @@ static int run_number(const struct sim_opts *o, size_t idx, size_t n)
     return n > 1 || o->recorded ? (int)idx + 1 : 0;
 }
 
-/* Replay run number idx (from 0) of n and measure it, or answer --show.
- * Every run reads the same fairshare history (if asked for) and none writes
- * what a later run reads unless --fs-out asks: a comparison's runs and a
- * single run of the same configuration give the same schedule. */
-int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o,
-                   const struct workload *wl, const struct sim_script *script,
-                   const struct outputs *outs)
+/* One run's replay between its parts: the engine, the outcomes, what the
+ * hooks write to. */
+struct replay {
+    struct sched *s;
+    struct sim_outcome *out;
+    struct replay_ctx rctx;
+    struct sim_hooks hooks;
+    double t0; /* when the replay began */
+};
+
+/* The run's engine and hooks, ready for sim_run (or a stream); -1 after
+ * saying why. */
+static int replay_begin(struct replay *p, struct run *r, size_t idx, size_t n,
+                        const struct sim_opts *o, const struct workload *wl,
+                        const struct sim_script *script, const struct outputs *outs)
 {
     struct obuf *jobs = outs->jobs;
-    struct sched *s = build_sched(r, o, wl);
-    if (!s)
+    *p = (struct replay){.s = build_sched(r, o, wl)};
+    if (!p->s)
         return -1;
-    struct sim_outcome *out = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *out);
-    setup_fairshare(s, r->cfg, o, wl, &r->report);
-    struct replay_ctx rctx = {.script = o->commands,
-                              .quiet = o->quiet,
-                              .run = n > 1 ? (int)idx + 1 : 0,
-                              .series = sim_wants_series(o) ? &r->series : NULL,
-                              .progress_fd = r->progress_fd};
-    struct sim_hooks hooks = {
+    setup_fairshare(p->s, r->cfg, o, wl, &r->report);
+    p->rctx = (struct replay_ctx){.script = o->commands,
+                                  .quiet = o->quiet,
+                                  .run = n > 1 ? (int)idx + 1 : 0,
+                                  .series = sim_wants_series(o) ? &r->series : NULL,
+                                  .progress_fd = r->progress_fd};
+    p->hooks = (struct sim_hooks){
         /* The bar would garble the script's log on the same stream. */
         .progress = r->progress_fd > 0     ? pipe_progress
                     : isatty(2) && !script ? sim_progress_bar
@@ -1325,19 +1335,29 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
         .forget_ended = !script && !o->nshows,
         .final = jobs || outs->batsim ? write_final : NULL,
         .iterate_every = (long)o->every,
-        .ctx = &rctx,
+        .ctx = &p->rctx,
     };
     if (o->resv_out)
-        rctx.resvs = resvlog_create();
+        p->rctx.resvs = resvlog_create();
     if (sim_wants_series(o))
         sim_start_series(&r->series, wl, o->until);
     if (jobs) /* with --show too: the schedule the answers come from */
-        rctx.csv =
-            report_jobs_csv_open(jobs, wl, s, run_number(o, idx, n), idx == 0 && !o->recorded);
+        p->rctx.csv =
+            report_jobs_csv_open(jobs, wl, p->s, run_number(o, idx, n), idx == 0 && !o->recorded);
     if (outs->batsim)
-        rctx.batsim = batsim_open(outs->batsim, wl, s, n > 1 ? (int)idx + 1 : 0);
-    double t0 = sim_wall_now();
-    sim_run(s, wl, out, o->until, &hooks);
+        p->rctx.batsim = batsim_open(outs->batsim, wl, p->s, n > 1 ? (int)idx + 1 : 0);
+    p->t0 = sim_wall_now();
+    return 0;
+}
+
+/* After the replay: the report or the --show answers, the files written
+ * at the end, and the engine freed. */
+static int replay_end(struct replay *p, struct run *r, size_t idx, size_t n,
+                      const struct sim_opts *o, const struct workload *wl,
+                      const struct outputs *outs)
+{
+    struct sched *s = p->s;
+    struct sim_outcome *out = p->out;
     report_wanting(s);
     int rc = write_fs_out(s, o);
     if (o->nshows) {
@@ -1348,30 +1368,155 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
             rc = -1;
     } else {
         /* The replay's wall time: not the report's sorting. */
-        r->report.wall_seconds = sim_wall_now() - t0;
+        r->report.wall_seconds = sim_wall_now() - p->t0;
         report_compute(&r->report, wl, out, sched_up_procs(s), s);
         r->report.nodes = sched_nnodes(s);
         r->report.backfilled = sched_stats(s)->backfilled;
         r->report.iterations = sched_stats(s)->iterations;
     }
-    if (rctx.csv)
-        report_jobs_csv_close(rctx.csv, out, sched_last_iteration(s));
-    if (rctx.batsim)
-        batsim_close(rctx.batsim, out);
+    if (p->rctx.csv)
+        report_jobs_csv_close(p->rctx.csv, out, sched_last_iteration(s));
+    if (p->rctx.batsim)
+        batsim_close(p->rctx.batsim, out);
     if (outs->swf && write_swf(outs->swf, r, o, wl, out, s) < 0)
         rc = -1;
     else if (!outs->swf && o->swf_out && n > 1 && write_run_swf(r, idx, n, o, wl, out, s) < 0)
         rc = -1;
-    if (rctx.resvs) {
+    if (p->rctx.resvs) {
         struct obuf *f = sim_open_obuf(o->resv_out);
-        if (!f || resvlog_write(rctx.resvs, f) < 0 || sim_close_obuf(f) < 0)
+        if (!f || resvlog_write(p->rctx.resvs, f) < 0 || sim_close_obuf(f) < 0)
             rc = -1;
-        resvlog_destroy(rctx.resvs);
+        resvlog_destroy(p->rctx.resvs);
     }
     sim_outcomes_free(out, wl->njobs);
     free(out);
     sched_destroy(s);
     return rc;
+}
+
+/* Replay run number idx (from 0) of n and measure it, or answer --show.
+ * Every run reads the same fairshare history (if asked for) and none writes
+ * what a later run reads unless --fs-out asks: a comparison's runs and a
+ * single run of the same configuration give the same schedule. */
+int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o,
+                   const struct workload *wl, const struct sim_script *script,
+                   const struct outputs *outs)
+{
+    struct replay p;
+    if (replay_begin(&p, r, idx, n, o, wl, script, outs) < 0)
+        return -1;
+    p.out = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *p.out);
+    sim_run(p.s, wl, p.out, o->until, &p.hooks);
+    return replay_end(&p, r, idx, n, o, wl, outs);
+}
+
+/*
+ * Replaying while the trace is read. An SWF trace is handed over in
+ * batches by the reader's thread (workload_read_swf_batched); once the
+ * cluster is known, the one run replays as far as the jobs known allow
+ * (sim_stream), so that reading and replaying take two cores at once. Only
+ * where the outcome is the whole read's, byte for byte, and nothing is
+ * written before the whole trace is known good (a bad line still ends the
+ * command with its file:line and no output): one run, no output file
+ * written as the replay goes, nothing computed over the whole trace first
+ * (--estimates, --warmup, --cooldown, the plot's span), no commands, no
+ * --until, no progress bar (its total). Jobs out of submission order, a
+ * preceding job (SWF field 17: checked over the whole trace), or header
+ * keywords that change after the cluster was built from them stop the
+ * stream: the run is replayed from the start once the trace is whole.
+ */
+struct stream {
+    struct run *r;
+    const struct sim_opts *o;
+    struct replay p;
+    struct sim_stream *st; /* the replay, once begun */
+    size_t checked;        /* jobs seen to be in submission order */
+    int off;               /* given up: the replay waits for the whole trace */
+    int failed;            /* the run could not be set up (said already) */
+    struct workload hdr;   /* the header keywords the run was built from */
+};
+
+static int streamable(const struct sim_opts *o, size_t n)
+{
+    return n == 1 && !o->save_run && !o->commands && !o->nshows && !o->recorded &&
+           o->until == SIM_FOREVER && o->warmup < 0 && o->cooldown < 0 &&
+           o->estimates.kind == ESTIMATE_REQUEST && !o->jobs_out && !o->batsim_out && !o->swf_out &&
+           !sim_wants_series(o) && !o->resv_out && !o->fs_out && !isatty(2);
+}
+
+/* 1 when wl's header keywords are those the run was built from. */
+static int same_header(const struct workload *a, const struct workload *b)
+{
+    return a->max_nodes == b->max_nodes && a->max_procs == b->max_procs &&
+           a->unix_start == b->unix_start && strcmp(a->tz, b->tz) == 0;
+}
+
+/* Give the stream up: the engine and outcomes so far are dropped. */
+static void stream_stop(struct stream *m)
+{
+    m->off = 1;
+    if (!m->st)
+        return;
+    sim_stream_end(m->st, &m->p.out);
+    m->st = NULL;
+    sim_outcomes_free(m->p.out, m->checked);
+    free(m->p.out);
+    sched_destroy(m->p.s);
+    m->p = (struct replay){0};
+}
+
+/* A batch of jobs was read (workload_read_swf_batched): replay on. */
+static void stream_batch(void *ctx, struct workload *wl)
+{
+    struct stream *m = ctx;
+    if (m->off)
+        return;
+    if (wl->more || !workload_in_order(wl, m->checked)) {
+        stream_stop(m);
+        return;
+    }
+    m->checked = wl->njobs;
+    if (!m->st) {
+        /* The cluster may come from MaxProcs: wait for it (else the whole
+         * read says what is missing). */
+        const struct sim_opts *o = m->o;
+        if (!wl->njobs || !(o->nodes || o->procs || o->resources || wl->max_procs > 0))
+            return;
+        if (replay_begin(&m->p, m->r, 0, 1, o, wl, NULL, &(struct outputs){0}) < 0) {
+            m->off = m->failed = 1;
+            return;
+        }
+        m->hdr = *wl;
+        m->st = sim_stream_begin(m->p.s, wl, &m->p.hooks);
+    }
+    sim_stream_advance(m->st, 0);
+}
+
+/* The workload, replayed as it is read where the trace is SWF (m). */
+static int load_streamed(const struct sim_opts *o, struct workload *wl, struct stream *m)
+{
+    struct err e;
+    if (trace_detect(o->trace, &e) != TRACE_SWF)
+        return load_workload(o, wl); /* (which says what the error is) */
+    if (workload_read_swf_batched(o->trace, swf_flags(o), wl, stream_batch, m, &e) < 0) {
+        fprintf(stderr, "moku: %s\n", e.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* The streamed run to its end, and its report: replay_all's, for one run
+ * with no output file. */
+static int stream_finish(struct stream *m, const struct sim_opts *o, const struct workload *wl)
+{
+    struct outputs outs = {0};
+    sim_stream_advance(m->st, 1);
+    sim_stream_end(m->st, &m->p.out);
+    m->st = NULL;
+    if (replay_end(&m->p, m->r, 0, 1, o, wl, &outs) < 0)
+        return -1;
+    sim_print_reports(m->r, 1, o);
+    return 0;
 }
 
 /* --swf-out with several runs: create each run's file now, so that a path
@@ -1513,8 +1658,11 @@ static int simulate(const struct sim_opts *o)
         if (load_run_policy(&runs[i]) < 0)
             goto out;
     double t0 = sim_wall_now();
-    if (load_workload(o, &wl) < 0)
+    struct stream m = {.r = runs, .o = o, .off = !streamable(o, n)};
+    if ((m.off ? load_workload(o, &wl) : load_streamed(o, &wl, &m)) < 0) {
+        stream_stop(&m);
         goto out;
+    }
     estimate_apply(&o->estimates, &wl);
     double read = sim_wall_now() - t0;
     all[0].recorded = 1;
@@ -1522,6 +1670,13 @@ static int simulate(const struct sim_opts *o)
         goto out;
     for (size_t i = 0; i <= n; i++)
         all[i].report.read_seconds = read;
+    if (m.st && m.checked == wl.njobs && same_header(&m.hdr, &wl)) {
+        rc = stream_finish(&m, o, &wl) < 0 ? 1 : 0;
+        goto out;
+    }
+    stream_stop(&m);
+    if (m.failed)
+        goto out;
     if (o->recorded && !wl.rec_start) {
         fprintf(stderr, "moku: --recorded: %s records no schedule (no start times)\n", o->trace);
         goto out;
