@@ -464,8 +464,11 @@ static int swf_parse_lines(struct swf_reader *r)
  * reported once every record before it went through each(), and an error
  * of each() stops the parser.
  */
-#define SWF_BATCH 1024 /* records handed over at a time */
-#define SWF_NBATCH 4   /* batches in flight: the parser runs this far ahead */
+/* Records handed over at a time, and batches in flight (the parser runs
+ * this far ahead): small, as a replay overlapped with the read holds them
+ * beside its own memory (4 x 1,024 raised HPC2N's peak; no faster). */
+#define SWF_BATCH 512
+#define SWF_NBATCH 2
 
 struct swf_pipe {
     struct swf_reader r; /* the parser's: its each() fills batches */
