@@ -946,12 +946,12 @@ static const char *fs_history_dir(const struct cfg *cfg, const struct sim_opts *
  * windows before the first event are read from the history asked for, if
  * any (rep says how many). */
 static void setup_fairshare(struct sched *s, const struct cfg *cfg, const struct sim_opts *o,
-                            const struct workload *wl, struct report *rep)
+                            const struct workload *wl, struct report *rep, int quiet)
 {
     sched_set_epoch(s, wl->unix_start > 0 ? (long)wl->unix_start : 0);
     const char *dir = fs_history_dir(cfg, o);
     if (fs_params(sched_fs(s))->policy == FS_NONE) {
-        if (o->fs_history)
+        if (o->fs_history && !quiet)
             fprintf(stderr,
                     "moku: warning: --fs-history %s: FSPOLICY is NONE, no fairshare "
                     "history is read\n",
@@ -960,13 +960,13 @@ static void setup_fairshare(struct sched *s, const struct cfg *cfg, const struct
     }
     if (!dir)
         return;
-    if (!o->fs_history && !is_dir(dir))
+    if (!o->fs_history && !is_dir(dir) && !quiet)
         fprintf(stderr, "moku: warning: STATDIR %s: %s: no fairshare history is read\n", dir,
                 errno ? strerror(errno) : "not a directory");
     snprintf(rep->fs_history, sizeof rep->fs_history, "%s", dir);
     if (wl->njobs) {
         fs_advance(sched_fs(s), wl->jobs[0].submit);
-        rep->fs_windows = fsfile_load(dir, s, warn, NULL);
+        rep->fs_windows = fsfile_load(dir, s, quiet ? NULL : warn, NULL);
     }
 }
 
@@ -1043,7 +1043,7 @@ static void print_lines(const char *prefix, char *text)
  * else the trace's TimeZoneString (a zone this machine does not know is
  * reported and UTC used), else UTC. */
 static int setup_reservations(struct sched *s, const struct cfg *cfg, const struct sim_opts *o,
-                              const struct workload *wl)
+                              const struct workload *wl, int quiet)
 {
     struct simzone z;
     struct err e;
@@ -1052,7 +1052,8 @@ static int setup_reservations(struct sched *s, const struct cfg *cfg, const stru
             fprintf(stderr, "moku: --timezone: %s\n", e.msg);
             return -1;
         }
-        fprintf(stderr, "moku: %s: %s; standing reservations follow UTC\n", o->trace, e.msg);
+        if (!quiet)
+            fprintf(stderr, "moku: %s: %s; standing reservations follow UTC\n", o->trace, e.msg);
         simzone_parse(NULL, &z, &e);
     }
     simzone_apply(&z);
@@ -1061,7 +1062,8 @@ static int setup_reservations(struct sched *s, const struct cfg *cfg, const stru
         fprintf(stderr, "moku: %s\n", e.msg);
         return -1;
     }
-    print_lines("moku: warning: ", sched_standing_warnings(s));
+    if (!quiet)
+        print_lines("moku: warning: ", sched_standing_warnings(s));
     return 0;
 }
 
@@ -1193,7 +1195,7 @@ static struct sched *build_sched(const struct run *r, const struct sim_opts *o,
         return NULL;
     }
     if (build_cluster(s, r->cfg, r->config ? r->config : "--set", o, wl) < 0 ||
-        setup_reservations(s, r->cfg, o, wl) < 0) {
+        setup_reservations(s, r->cfg, o, wl, r->said) < 0) {
         sched_destroy(s);
         return NULL;
     }
@@ -1313,7 +1315,7 @@ static int replay_begin(struct replay *p, struct run *r, size_t idx, size_t n,
     *p = (struct replay){.s = build_sched(r, o, wl)};
     if (!p->s)
         return -1;
-    setup_fairshare(p->s, r->cfg, o, wl, &r->report);
+    setup_fairshare(p->s, r->cfg, o, wl, &r->report, r->said);
     p->rctx = (struct replay_ctx){.script = o->commands,
                                   .quiet = o->quiet,
                                   .run = n > 1 ? (int)idx + 1 : 0,
@@ -1460,6 +1462,7 @@ static void stream_stop(struct stream *m)
         return;
     sim_stream_end(m->st, &m->p.out);
     m->st = NULL;
+    m->r->said = 1; /* the whole read's replay warns of nothing new */
     sim_outcomes_free(m->p.out, m->checked);
     free(m->p.out);
     sched_destroy(m->p.s);
@@ -1681,6 +1684,8 @@ static int simulate(const struct sim_opts *o)
     stream_stop(&m);
     if (m.failed)
         goto out;
+    if (m.r->said && !same_header(&m.hdr, &wl))
+        m.r->said = 0; /* built from other keywords: its warnings may differ */
     if (o->recorded && !wl.rec_start) {
         fprintf(stderr, "moku: --recorded: %s records no schedule (no start times)\n", o->trace);
         goto out;

@@ -55,6 +55,14 @@ printf 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\n' >"$TMP/easy.cfg"
     jobs | awk 'NR % 500 == 0'
 } >"$TMP/shuffled.swf"
 check "jobs out of submission order: replayed from the start, the same" same "$TMP/shuffled.swf"
+# Given up, the stream's set-up warnings are not said again by the whole
+# read's replay.
+cp "$TMP/easy.cfg" "$TMP/easy.keep"
+printf 'FSPOLICY DEDICATEDPS\nSTATDIR %s/none\n' "$TMP" >>"$TMP/easy.cfg"
+report "$TMP/shuffled.swf"
+check "out of order, a warning of the set-up: said once" [ "$(grep -c 'no fairshare history is read' "$TMP/err")" = 1 ]
+check "... the same report" same "$TMP/shuffled.swf"
+cp "$TMP/easy.keep" "$TMP/easy.cfg"
 report "$TMP/shuffled.swf"
 cp "$TMP/r" "$TMP/shuffled.json"
 report "$TMP/kth.swf"
