@@ -11,8 +11,10 @@
 #include "cli/simulate_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <malloc.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1414,14 +1416,157 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
 }
 
 /*
+ * The streamed run's output files (--jobs-out, --batsim-out, --swf-out),
+ * written as the replay goes while a bad line may still come: each goes to
+ * a temporary beside its target (same directory) that is renamed over it
+ * once the run has succeeded, and unlinked on any error (a bad line, a
+ * write error, SIGINT, SIGTERM, SIGHUP), the target left as it was. Only a
+ * target that is a regular file of ours with one link, writable (or none
+ * yet) is replaced so: a FIFO, a device, /dev/stdout (a symbolic link), a
+ * file of several links or another owner keeps the whole read first and
+ * is written in place, as before. The temporary is given the mode the
+ * in-place write gave: an existing target's own (it was truncated in
+ * place), else 0666 under the umask.
+ */
+#define TMP_NOUT 3
+struct tmp_outs {
+    struct outputs w;         /* on the temporaries */
+    const char *to[TMP_NOUT]; /* the targets */
+    char *tmp[TMP_NOUT];      /* the temporaries, NULL once renamed or gone */
+    int guarded;              /* the signal handlers set (tmp_guard) */
+};
+
+/* The temporaries a signal must remove (the handler reads no more). */
+static char *volatile tmp_live[TMP_NOUT];
+static const int tmp_signals[] = {SIGINT, SIGTERM, SIGHUP};
+static struct sigaction tmp_saved[sizeof tmp_signals / sizeof *tmp_signals];
+
+static void tmp_on_signal(int sig)
+{
+    for (int i = 0; i < TMP_NOUT; i++)
+        if (tmp_live[i])
+            unlink(tmp_live[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void tmp_guard(int on)
+{
+    struct sigaction sa = {.sa_handler = tmp_on_signal};
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof tmp_signals / sizeof *tmp_signals; i++)
+        if (on)
+            sigaction(tmp_signals[i], &sa, &tmp_saved[i]);
+        else
+            sigaction(tmp_signals[i], &tmp_saved[i], NULL);
+}
+
+/* 1 when path can be replaced by a renamed temporary; st its status
+ * (st_nlink 0: none yet). */
+static int replaceable(const char *path, struct stat *st)
+{
+    if (lstat(path, st) < 0) {
+        *st = (struct stat){0};
+        return errno == ENOENT;
+    }
+    return S_ISREG(st->st_mode) && st->st_nlink == 1 && st->st_uid == geteuid() &&
+           access(path, W_OK) == 0;
+}
+
+/* A temporary beside path (*tmp) with the mode and group the in-place write
+ * would leave; -1 when there can be none. Before any thread: the umask is
+ * read by setting it. */
+static int open_tmp(const char *path, const struct stat *st, char **tmp)
+{
+    *tmp = xprintf("%s.moku-XXXXXX", path);
+    int fd = mkstemp(*tmp);
+    if (fd < 0) {
+        free(*tmp);
+        *tmp = NULL;
+        return -1;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    mode_t mode = st->st_nlink ? st->st_mode & 07777 : 0666 & ~mask;
+    if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 || fchmod(fd, mode) < 0 ||
+        (st->st_nlink && st->st_gid != getegid() && fchown(fd, (uid_t)-1, st->st_gid) < 0)) {
+        close(fd);
+        unlink(*tmp);
+        free(*tmp);
+        *tmp = NULL;
+        return -1;
+    }
+    return fd;
+}
+
+/* Close them; with keep, rename each over its target (-1 after saying why
+ * when anything written was lost, and then none is renamed), else unlink
+ * them. Again: nothing. */
+static int tmp_outs_close(struct tmp_outs *t, int keep)
+{
+    struct obuf *bufs[TMP_NOUT] = {t->w.jobs, t->w.batsim, t->w.swf};
+    int rc = 0;
+    for (int i = 0; i < TMP_NOUT; i++)
+        if (keep ? sim_close_obuf(bufs[i]) < 0 : obuf_close(bufs[i], NULL) < 0)
+            rc = -1;
+    for (int i = 0; i < TMP_NOUT; i++) {
+        if (!t->tmp[i])
+            continue;
+        if (keep && rc == 0 && rename(t->tmp[i], t->to[i]) < 0) {
+            fprintf(stderr, "moku: %s: cannot write: %s\n", t->to[i], strerror(errno));
+            rc = -1;
+        }
+        if (!keep || rc < 0)
+            unlink(t->tmp[i]);
+        tmp_live[i] = NULL;
+        free(t->tmp[i]);
+    }
+    if (t->guarded)
+        tmp_guard(0);
+    *t = (struct tmp_outs){0};
+    return rc;
+}
+
+/* The outputs of a streamed run on temporaries; -1 (none open) when one
+ * cannot be replaced so. */
+static int tmp_outs_open(const struct sim_opts *o, struct tmp_outs *t)
+{
+    const char *to[TMP_NOUT] = {o->jobs_out, o->batsim_out, o->swf_out};
+    struct obuf **bufs[TMP_NOUT] = {&t->w.jobs, &t->w.batsim, &t->w.swf};
+    struct stat st[TMP_NOUT];
+    *t = (struct tmp_outs){0};
+    for (int i = 0; i < TMP_NOUT; i++)
+        if (to[i] && !replaceable(to[i], &st[i]))
+            return -1;
+    if (!to[0] && !to[1] && !to[2])
+        return 0;
+    tmp_guard(1);
+    t->guarded = 1;
+    for (int i = 0; i < TMP_NOUT; i++) {
+        if (!to[i])
+            continue;
+        int fd = open_tmp(to[i], &st[i], &t->tmp[i]);
+        if (fd < 0) {
+            tmp_outs_close(t, 0);
+            return -1;
+        }
+        tmp_live[i] = t->tmp[i];
+        t->to[i] = to[i];
+        *bufs[i] = obuf_fdopen(fd, to[i]);
+    }
+    return 0;
+}
+
+/*
  * Replaying while the trace is read. An SWF trace is handed over in
  * batches by the reader's thread (workload_read_swf_batched); once the
  * cluster is known, the one run replays as far as the jobs known allow
  * (sim_stream), so that reading and replaying take two cores at once. Only
  * where the outcome is the whole read's, byte for byte, and nothing is
  * written before the whole trace is known good (a bad line still ends the
- * command with its file:line and no output): one run, no output file
- * written as the replay goes, nothing computed over the whole trace first
+ * command with its file:line and no output): one run, the files written
+ * as the replay goes on temporaries (tmp_outs), nothing computed over the
+ * whole trace first
  * (--estimates, --warmup, --cooldown, the plot's span), no commands, no
  * --until, no progress bar (its total). Jobs out of submission order, a
  * preceding job (SWF field 17: checked over the whole trace), or header
@@ -1437,14 +1582,14 @@ struct stream {
     int off;               /* given up: the replay waits for the whole trace */
     int failed;            /* the run could not be set up (said already) */
     struct workload hdr;   /* the header keywords the run was built from */
+    struct tmp_outs outs;  /* the files written as the replay goes */
 };
 
 static int streamable(const struct sim_opts *o, size_t n)
 {
     return n == 1 && !o->save_run && !o->commands && !o->nshows && !o->recorded &&
            o->until == SIM_FOREVER && o->warmup < 0 && o->cooldown < 0 &&
-           o->estimates.kind == ESTIMATE_REQUEST && !o->jobs_out && !o->batsim_out && !o->swf_out &&
-           !sim_wants_series(o) && !o->resv_out && !o->fs_out && !isatty(2);
+           o->estimates.kind == ESTIMATE_REQUEST && !sim_wants_series(o) && !isatty(2);
 }
 
 /* 1 when wl's header keywords are those the run was built from. */
@@ -1454,15 +1599,21 @@ static int same_header(const struct workload *a, const struct workload *b)
            a->unix_start == b->unix_start && strcmp(a->tz, b->tz) == 0;
 }
 
-/* Give the stream up: the engine and outcomes so far are dropped. */
+/* Give the stream up: the engine, outcomes and files so far are dropped. */
 static void stream_stop(struct stream *m)
 {
     m->off = 1;
+    tmp_outs_close(&m->outs, 0);
     if (!m->st)
         return;
     sim_stream_end(m->st, &m->p.out);
     m->st = NULL;
     m->r->said = 1; /* the whole read's replay warns of nothing new */
+    if (m->p.rctx.csv)
+        report_jobs_csv_drop(m->p.rctx.csv);
+    if (m->p.rctx.batsim)
+        batsim_drop(m->p.rctx.batsim);
+    resvlog_destroy(m->p.rctx.resvs);
     sim_outcomes_free(m->p.out, m->checked);
     free(m->p.out);
     sched_destroy(m->p.s);
@@ -1486,7 +1637,7 @@ static void stream_batch(void *ctx, struct workload *wl)
         const struct sim_opts *o = m->o;
         if (!wl->njobs || !(o->nodes || o->procs || o->resources || wl->max_procs > 0))
             return;
-        if (replay_begin(&m->p, m->r, 0, 1, o, wl, NULL, &(struct outputs){0}) < 0) {
+        if (replay_begin(&m->p, m->r, 0, 1, o, wl, NULL, &m->outs.w) < 0) {
             m->off = m->failed = 1;
             return;
         }
@@ -1509,18 +1660,21 @@ static int load_streamed(const struct sim_opts *o, struct workload *wl, struct s
     return 0;
 }
 
-/* The streamed run to its end, and its report: replay_all's, for one run
- * with no output file. */
+/* The streamed run to its end, its files in place and its report:
+ * replay_all's, for one run. */
 static int stream_finish(struct stream *m, const struct sim_opts *o, const struct workload *wl)
 {
-    struct outputs outs = {0};
     sim_stream_advance(m->st, 1);
     sim_stream_end(m->st, &m->p.out);
     m->st = NULL;
-    if (replay_end(&m->p, m->r, 0, 1, o, wl, &outs) < 0)
+    int failed = replay_end(&m->p, m->r, 0, 1, o, wl, &m->outs.w) < 0;
+    /* A file that could not be written fails the command, but the report
+     * of a finished replay is still worth printing. */
+    int lost = tmp_outs_close(&m->outs, !failed) < 0;
+    if (failed)
         return -1;
     sim_print_reports(m->r, 1, o);
-    return 0;
+    return lost ? -1 : 0;
 }
 
 /* --swf-out with several runs: create each run's file now, so that a path
@@ -1663,6 +1817,8 @@ static int simulate(const struct sim_opts *o)
             goto out;
     double t0 = sim_wall_now();
     struct stream m = {.r = runs, .o = o, .off = !streamable(o, n)};
+    if (!m.off && tmp_outs_open(o, &m.outs) < 0)
+        m.off = 1; /* an output written in place: after the whole read */
     if ((m.off ? load_workload(o, &wl) : load_streamed(o, &wl, &m)) < 0) {
         stream_stop(&m);
         goto out;
