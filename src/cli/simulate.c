@@ -1454,11 +1454,16 @@ static void tmp_guard(int on)
 {
     struct sigaction sa = {.sa_handler = tmp_on_signal};
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof tmp_signals / sizeof *tmp_signals; i++)
-        if (on)
-            sigaction(tmp_signals[i], &sa, &tmp_saved[i]);
-        else
+    for (size_t i = 0; i < sizeof tmp_signals / sizeof *tmp_signals; i++) {
+        if (!on) {
             sigaction(tmp_signals[i], &tmp_saved[i], NULL);
+            continue;
+        }
+        /* A signal ignored (nohup, a shell's background job) stays so. */
+        sigaction(tmp_signals[i], NULL, &tmp_saved[i]);
+        if (tmp_saved[i].sa_handler != SIG_IGN)
+            sigaction(tmp_signals[i], &sa, NULL);
+    }
 }
 
 /* 1 when path can be replaced by a renamed temporary; st its status

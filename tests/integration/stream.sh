@@ -1,14 +1,17 @@
 #!/bin/sh
-# The replay overlapped with reading the trace (issue 31): with no output
-# file written as the replay goes, one run of an SWF trace replays while
-# the reader's thread reads on (sim_stream). Its report is the whole read's
-# byte for byte (a --jobs-out run reads the whole trace first: the same
-# report), for a trace in order, gz or plain, and where streaming cannot be
-# exact and the run is replayed from the start after the read: jobs out of
-# submission order, a preceding job (field 17), header keywords that change
-# after the jobs began, MaxProcs only after the jobs. A bad line, early or
-# late, is still its file:line error, exit 1 and no report; a bad trace
-# creates no output file and truncates none.
+# The replay overlapped with reading the trace (issue 31): one run of an
+# SWF trace replays while the reader's thread reads on (sim_stream), its
+# files written as the replay goes on temporaries renamed into place at the
+# end. Its report and files are the whole read's byte for byte (a --series
+# run reads the whole trace first), for a trace in order, gz or plain, and
+# where streaming cannot be exact and the run is replayed from the start
+# after the read: jobs out of submission order, a preceding job (field 17),
+# header keywords that change after the jobs began, MaxProcs only after the
+# jobs. A bad line, early or late, is still its file:line error, exit 1 and
+# no report; a bad trace creates no output file and changes none, and
+# leaves no temporary; so does a full disk or SIGTERM. A FIFO, /dev/stdout,
+# /dev/full are written in place after the whole read; a new file's mode
+# is 0666 under the umask, an old file's its own.
 . tests/integration/lib.sh
 
 KTH=data/KTH-SP2-1996-2.1-cln.norm.swf.gz
@@ -26,11 +29,15 @@ report() {
         sed 's/"wall_seconds":[0-9.]*//; s/"read_seconds":[0-9.]*//' >"$TMP/r"
     rc=$?
 }
-# same TRACE ARGS...: the streamed report is the whole read's, and not empty.
+# same TRACE ARGS...: the streamed report is the whole read's (--series
+# reads the whole trace first), and not empty; so is the streamed jobs CSV.
 same() {
-    report "$@" --jobs-out "$TMP/whole.csv"
+    report "$@" --jobs-out "$TMP/whole.csv" --series "$TMP/series.csv"
     cp "$TMP/r" "$TMP/whole.json"
     cp "$TMP/err" "$TMP/whole.err"
+    report "$@" --jobs-out "$TMP/streamed.csv"
+    cmp -s "$TMP/r" "$TMP/whole.json" && cmp -s "$TMP/err" "$TMP/whole.err" &&
+        cmp -s "$TMP/streamed.csv" "$TMP/whole.csv" || return 1
     report "$@"
     [ -s "$TMP/r" ] && cmp -s "$TMP/r" "$TMP/whole.json" && cmp -s "$TMP/err" "$TMP/whole.err"
 }
@@ -101,12 +108,93 @@ for at in 30 5990; do
     "$MOKU" simulate --config "$TMP/easy.cfg" --format json "$TMP/bad.swf" >/dev/null 2>&1
     check "... exit 1" [ $? = 1 ]
     echo keep >"$TMP/kept.csv"
-    rm -f "$TMP/new.csv"
+    chmod 640 "$TMP/kept.csv"
+    cp -p "$TMP/kept.csv" "$TMP/kept.ref"
+    rm -f "$TMP/new.csv" "$TMP/new.swf"
     "$MOKU" simulate --config "$TMP/easy.cfg" --jobs-out "$TMP/new.csv" --batsim-out "$TMP/kept.csv" \
-        "$TMP/bad.swf" >/dev/null 2>&1
-    check "... no output file created, none truncated" \
-        sh -c "[ ! -e '$TMP/new.csv' ] && [ \"\$(cat '$TMP/kept.csv')\" = keep ]"
+        --swf-out "$TMP/new.swf" --resv-out "$TMP/resv.log" "$TMP/bad.swf" >/dev/null 2>"$TMP/err"
+    rc=$?
+    check "... with outputs: the file:line error, exit 1" \
+        sh -c "[ $rc = 1 ] && grep -q 'bad.swf:$line: ' '$TMP/err' && [ \$(wc -l <'$TMP/err') = 1 ]"
+    check "... no output file created, none changed, no temporary left" \
+        sh -c "[ ! -e '$TMP/new.csv' ] && [ ! -e '$TMP/new.swf' ] && [ ! -e '$TMP/resv.log' ] &&
+               cmp -s '$TMP/kept.csv' '$TMP/kept.ref' &&
+               [ \$(stat -c %a '$TMP/kept.csv') = 640 ] && ! ls '$TMP' | grep -q moku-"
 done
+
+# Outputs written as the replay goes: the same files as the whole read's,
+# new or over an old one, renamed into place (no temporary left).
+report "$TMP/kth.swf" --jobs-out "$TMP/w.csv" --batsim-out "$TMP/w.bat" --swf-out "$TMP/w.swf" \
+    --resv-out "$TMP/w.resv" --series "$TMP/series.csv"
+cp "$TMP/r" "$TMP/whole.json"
+echo old >"$TMP/s.csv"
+rm -f "$TMP/s.bat" "$TMP/s.swf" "$TMP/s.resv"
+report "$TMP/kth.swf" --jobs-out "$TMP/s.csv" --batsim-out "$TMP/s.bat" --swf-out "$TMP/s.swf" \
+    --resv-out "$TMP/s.resv"
+same_files() {
+    for f in csv bat swf resv; do cmp -s "$TMP/w.$f" "$TMP/s.$f" || return 1; done
+    cmp -s "$TMP/r" "$TMP/whole.json" && ! ls "$TMP" | grep -q moku-
+}
+check "streamed --jobs-out, --batsim-out, --swf-out, --resv-out: the whole read's files" same_files
+# Not a regular file: /dev/stdout, a FIFO (written in place after the
+# whole read).
+"$MOKU" simulate --config "$TMP/easy.cfg" --format json --jobs-out /dev/stdout "$TMP/kth.swf" \
+    2>/dev/null | grep -v '^{' >"$TMP/stdout.csv"
+check "--jobs-out /dev/stdout: the same rows" cmp -s "$TMP/stdout.csv" "$TMP/w.csv"
+mkfifo "$TMP/fifo"
+cat "$TMP/fifo" >"$TMP/fifo.csv" &
+"$MOKU" simulate --config "$TMP/easy.cfg" --jobs-out "$TMP/fifo" "$TMP/kth.swf" >/dev/null 2>&1
+wait
+check "--jobs-out to a FIFO: the same rows" cmp -s "$TMP/fifo.csv" "$TMP/w.csv"
+"$MOKU" simulate --config "$TMP/easy.cfg" --jobs-out /dev/full "$TMP/kth.swf" \
+    >/dev/null 2>"$TMP/err"
+rc=$?
+check "--jobs-out /dev/full: the write error, exit 1" \
+    sh -c "[ $rc = 1 ] && grep -q '/dev/full: write failed' '$TMP/err'"
+# The mode of a new file: 0666 under the umask, as open(2) gives; an old
+# file's own.
+modes() {
+    rm -f "$TMP/m1.csv" "$TMP/m2.csv"
+    (umask 022 && "$MOKU" simulate --config "$TMP/easy.cfg" --jobs-out "$TMP/m1.csv" "$TMP/kth.swf")
+    (umask 077 && "$MOKU" simulate --config "$TMP/easy.cfg" --jobs-out "$TMP/m2.csv" "$TMP/kth.swf")
+    chmod 604 "$TMP/m2.csv"
+    (umask 077 && "$MOKU" simulate --config "$TMP/easy.cfg" --jobs-out "$TMP/m2.csv" "$TMP/kth.swf")
+    [ "$(stat -c %a "$TMP/m1.csv")" = 644 ] && [ "$(stat -c %a "$TMP/m2.csv")" = 604 ]
+} >/dev/null 2>&1
+check "a new file: 0644 under umask 022; an old file keeps its mode (0604 under umask 077)" modes
+(umask 077 && rm -f "$TMP/m3.csv" && "$MOKU" simulate --config "$TMP/easy.cfg" \
+    --jobs-out "$TMP/m3.csv" "$TMP/kth.swf" >/dev/null 2>&1)
+check "a new file: 0600 under umask 077" [ "$(stat -c %a "$TMP/m3.csv")" = 600 ]
+
+# Interrupted amid the replay (SIGTERM; SIGINT, SIGHUP alike): the old file
+# kept, no temporary.
+zcat data/HPC2N-2002-2.1-cln.norm.swf.gz >"$TMP/big.swf"
+echo old >"$TMP/i.csv"
+# The binary itself (under tests/run.sh, MOKU is a wrapper, tests/tools/vsim).
+"${MOKU_REAL:-$MOKU}" simulate --config "$TMP/easy.cfg" --jobs-out "$TMP/i.csv" "$TMP/big.swf" \
+    >/dev/null 2>&1 &
+p=$!
+has_tmp() { ls "$TMP" | grep -q 'i.csv.moku-'; }
+wait_for 10 has_tmp
+kill -TERM $p
+wait $p
+rc=$?
+check "SIGTERM amid the replay: killed by it, the old file kept, no temporary" \
+    sh -c "[ $rc = 143 ] && [ \"\$(cat '$TMP/i.csv')\" = old ] && ! ls '$TMP' | grep -q moku-"
+
+# A full disk (root: a small tmpfs): the write error, exit 1, the old file kept.
+if [ "$(id -u)" = 0 ] && mkdir "$TMP/small" && mount -t tmpfs -o size=200k tmpfs "$TMP/small"; then
+    echo old >"$TMP/small/f.csv"
+    "$MOKU" simulate --config "$TMP/easy.cfg" --jobs-out "$TMP/small/f.csv" "$TMP/kth.swf" \
+        >/dev/null 2>"$TMP/err"
+    rc=$?
+    check "a full disk: the write error, exit 1, the old file kept, no temporary" \
+        sh -c "[ $rc = 1 ] && grep -q 'f.csv: write failed: No space' '$TMP/err' &&
+               [ \"\$(cat '$TMP/small/f.csv')\" = old ] && [ \$(ls '$TMP/small' | wc -l) = 1 ]"
+    umount "$TMP/small"
+else
+    skip "a full disk: no tmpfs mount here"
+fi
 
 # --strict: a record that cannot be replayed, late, is the error.
 { echo '; MaxProcs: 100'; jobs | awk 'NR == 5000 { $4 = -1 } { print }'; } >"$TMP/strict.swf"
