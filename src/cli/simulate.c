@@ -1506,7 +1506,7 @@ static int open_tmp(const char *path, const struct stat *st, char **tmp)
 
 /* Close them; with keep, rename each over its target (-1 after saying why
  * when anything written was lost, and then none is renamed), else unlink
- * them. Again: nothing. */
+ * them. A second call does nothing. */
 static int tmp_outs_close(struct tmp_outs *t, int keep)
 {
     struct obuf *bufs[TMP_NOUT] = {t->w.jobs, t->w.batsim, t->w.swf};
@@ -1571,9 +1571,8 @@ static int tmp_outs_open(const struct sim_opts *o, struct tmp_outs *t)
  * written before the whole trace is known good (a bad line still ends the
  * command with its file:line and no output): one run, the files written
  * as the replay goes on temporaries (tmp_outs), nothing computed over the
- * whole trace first
- * (--estimates, --warmup, --cooldown, the plot's span), no commands, no
- * --until, no progress bar (its total). Jobs out of submission order, a
+ * whole trace first (--estimates, --warmup, --cooldown, the plot's span),
+ * no commands, no --until, no progress bar (its total). Jobs out of submission order, a
  * preceding job (SWF field 17: checked over the whole trace), or header
  * keywords that change after the cluster was built from them stop the
  * stream: the run is replayed from the start once the trace is whole.
