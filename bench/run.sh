@@ -90,6 +90,15 @@ if [ -f "$H" ] && [ -n "$MINI" ]; then
     awk -v w="$easy_wall" -v s="$easy_sched" -v r="$easy_read" -v mb="$easy_mb" -v m="$mini_wall" -v ml="$(cat "$tmp/mini")" 'BEGIN {
         printf "HPC2N EASY: moku whole %.3f s (reading the trace %.3f s, replay %.3f s, the rest %.3f s; peak %.1f MB); %s, whole %.3f s: ratio %.2f\n",
             w, r, s, w - r - s, mb, ml, m, w / m }'
+    # Issue 31's row: the same run writing the jobs CSV (streamed too).
+    "$RUNSTAT" bin/moku simulate --config "$tmp/easy.cfg" --jobs-out "$tmp/hpc2n.csv" \
+        --format json "$H" >/dev/null 2>"$tmp/err"
+    rm -f "$tmp/hpc2n.csv"
+    jw=$(sed -n 's/.*wall_seconds=\([0-9.]*\).*/\1/p' "$tmp/err")
+    jkb=$(sed -n 's/.*peak_rss_kb=\([0-9]*\).*/\1/p' "$tmp/err")
+    awk -v w="$jw" -v kb="$jkb" -v m="$mini_wall" 'BEGIN {
+        printf "HPC2N EASY with --jobs-out: moku whole %.3f s (peak %.1f MB); mini_easy whole %.3f s: ratio %.2f (target <= 1.0x)\n",
+            w, kb / 1024, m, w / m }'
     gzip -dc "$H" >"$tmp/h.swf"
     total=$(grep -vc '^;' "$tmp/h.swf")
     for pct in 25 50 100; do

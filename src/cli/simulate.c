@@ -11,7 +11,10 @@
 #include "cli/simulate_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <malloc.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -705,14 +708,17 @@ static int build_cluster(struct sched *s, const struct cfg *cfg, const char *cfg
 
 static int load_trace(const struct sim_opts *o, struct workload *wl);
 
+/* What the options ask of an SWF trace's reader. */
+static int swf_flags(const struct sim_opts *o)
+{
+    return (o->strict ? WL_STRICT : 0) | (o->recorded ? WL_RECORDED : 0) |
+           (o->no_swf_deps ? WL_NO_DEPS : 0) | (o->swf_out ? WL_KEEP_RECS : 0);
+}
+
 static int load_swf(const struct sim_opts *o, struct workload *wl)
 {
     struct err e;
-    int rc =
-        workload_read_swf(o->trace,
-                          (o->strict ? WL_STRICT : 0) | (o->recorded ? WL_RECORDED : 0) |
-                              (o->no_swf_deps ? WL_NO_DEPS : 0) | (o->swf_out ? WL_KEEP_RECS : 0),
-                          wl, &e);
+    int rc = workload_read_swf(o->trace, swf_flags(o), wl, &e);
     if (rc < 0)
         fprintf(stderr, "moku: %s\n", e.msg);
     return rc;
@@ -942,12 +948,12 @@ static const char *fs_history_dir(const struct cfg *cfg, const struct sim_opts *
  * windows before the first event are read from the history asked for, if
  * any (rep says how many). */
 static void setup_fairshare(struct sched *s, const struct cfg *cfg, const struct sim_opts *o,
-                            const struct workload *wl, struct report *rep)
+                            const struct workload *wl, struct report *rep, int quiet)
 {
     sched_set_epoch(s, wl->unix_start > 0 ? (long)wl->unix_start : 0);
     const char *dir = fs_history_dir(cfg, o);
     if (fs_params(sched_fs(s))->policy == FS_NONE) {
-        if (o->fs_history)
+        if (o->fs_history && !quiet)
             fprintf(stderr,
                     "moku: warning: --fs-history %s: FSPOLICY is NONE, no fairshare "
                     "history is read\n",
@@ -956,13 +962,13 @@ static void setup_fairshare(struct sched *s, const struct cfg *cfg, const struct
     }
     if (!dir)
         return;
-    if (!o->fs_history && !is_dir(dir))
+    if (!o->fs_history && !is_dir(dir) && !quiet)
         fprintf(stderr, "moku: warning: STATDIR %s: %s: no fairshare history is read\n", dir,
                 errno ? strerror(errno) : "not a directory");
     snprintf(rep->fs_history, sizeof rep->fs_history, "%s", dir);
     if (wl->njobs) {
         fs_advance(sched_fs(s), wl->jobs[0].submit);
-        rep->fs_windows = fsfile_load(dir, s, warn, NULL);
+        rep->fs_windows = fsfile_load(dir, s, quiet ? NULL : warn, NULL);
     }
 }
 
@@ -1039,7 +1045,7 @@ static void print_lines(const char *prefix, char *text)
  * else the trace's TimeZoneString (a zone this machine does not know is
  * reported and UTC used), else UTC. */
 static int setup_reservations(struct sched *s, const struct cfg *cfg, const struct sim_opts *o,
-                              const struct workload *wl)
+                              const struct workload *wl, int quiet)
 {
     struct simzone z;
     struct err e;
@@ -1048,7 +1054,8 @@ static int setup_reservations(struct sched *s, const struct cfg *cfg, const stru
             fprintf(stderr, "moku: --timezone: %s\n", e.msg);
             return -1;
         }
-        fprintf(stderr, "moku: %s: %s; standing reservations follow UTC\n", o->trace, e.msg);
+        if (!quiet)
+            fprintf(stderr, "moku: %s: %s; standing reservations follow UTC\n", o->trace, e.msg);
         simzone_parse(NULL, &z, &e);
     }
     simzone_apply(&z);
@@ -1057,7 +1064,8 @@ static int setup_reservations(struct sched *s, const struct cfg *cfg, const stru
         fprintf(stderr, "moku: %s\n", e.msg);
         return -1;
     }
-    print_lines("moku: warning: ", sched_standing_warnings(s));
+    if (!quiet)
+        print_lines("moku: warning: ", sched_standing_warnings(s));
     return 0;
 }
 
@@ -1189,7 +1197,7 @@ static struct sched *build_sched(const struct run *r, const struct sim_opts *o,
         return NULL;
     }
     if (build_cluster(s, r->cfg, r->config ? r->config : "--set", o, wl) < 0 ||
-        setup_reservations(s, r->cfg, o, wl) < 0) {
+        setup_reservations(s, r->cfg, o, wl, r->said) < 0) {
         sched_destroy(s);
         return NULL;
     }
@@ -1289,26 +1297,33 @@ static int run_number(const struct sim_opts *o, size_t idx, size_t n)
     return n > 1 || o->recorded ? (int)idx + 1 : 0;
 }
 
-/* Replay run number idx (from 0) of n and measure it, or answer --show.
- * Every run reads the same fairshare history (if asked for) and none writes
- * what a later run reads unless --fs-out asks: a comparison's runs and a
- * single run of the same configuration give the same schedule. */
-int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o,
-                   const struct workload *wl, const struct sim_script *script,
-                   const struct outputs *outs)
+/* One run's replay between its parts: the engine, the outcomes, what the
+ * hooks write to. */
+struct replay {
+    struct sched *s;
+    struct sim_outcome *out;
+    struct replay_ctx rctx;
+    struct sim_hooks hooks;
+    double t0; /* when the replay began */
+};
+
+/* The run's engine and hooks, ready for sim_run (or a stream); -1 after
+ * saying why. */
+static int replay_begin(struct replay *p, struct run *r, size_t idx, size_t n,
+                        const struct sim_opts *o, const struct workload *wl,
+                        const struct sim_script *script, const struct outputs *outs)
 {
     struct obuf *jobs = outs->jobs;
-    struct sched *s = build_sched(r, o, wl);
-    if (!s)
+    *p = (struct replay){.s = build_sched(r, o, wl)};
+    if (!p->s)
         return -1;
-    struct sim_outcome *out = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *out);
-    setup_fairshare(s, r->cfg, o, wl, &r->report);
-    struct replay_ctx rctx = {.script = o->commands,
-                              .quiet = o->quiet,
-                              .run = n > 1 ? (int)idx + 1 : 0,
-                              .series = sim_wants_series(o) ? &r->series : NULL,
-                              .progress_fd = r->progress_fd};
-    struct sim_hooks hooks = {
+    setup_fairshare(p->s, r->cfg, o, wl, &r->report, r->said);
+    p->rctx = (struct replay_ctx){.script = o->commands,
+                                  .quiet = o->quiet,
+                                  .run = n > 1 ? (int)idx + 1 : 0,
+                                  .series = sim_wants_series(o) ? &r->series : NULL,
+                                  .progress_fd = r->progress_fd};
+    p->hooks = (struct sim_hooks){
         /* The bar would garble the script's log on the same stream. */
         .progress = r->progress_fd > 0     ? pipe_progress
                     : isatty(2) && !script ? sim_progress_bar
@@ -1325,19 +1340,29 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
         .forget_ended = !script && !o->nshows,
         .final = jobs || outs->batsim ? write_final : NULL,
         .iterate_every = (long)o->every,
-        .ctx = &rctx,
+        .ctx = &p->rctx,
     };
     if (o->resv_out)
-        rctx.resvs = resvlog_create();
+        p->rctx.resvs = resvlog_create();
     if (sim_wants_series(o))
         sim_start_series(&r->series, wl, o->until);
     if (jobs) /* with --show too: the schedule the answers come from */
-        rctx.csv =
-            report_jobs_csv_open(jobs, wl, s, run_number(o, idx, n), idx == 0 && !o->recorded);
+        p->rctx.csv =
+            report_jobs_csv_open(jobs, wl, p->s, run_number(o, idx, n), idx == 0 && !o->recorded);
     if (outs->batsim)
-        rctx.batsim = batsim_open(outs->batsim, wl, s, n > 1 ? (int)idx + 1 : 0);
-    double t0 = sim_wall_now();
-    sim_run(s, wl, out, o->until, &hooks);
+        p->rctx.batsim = batsim_open(outs->batsim, wl, p->s, n > 1 ? (int)idx + 1 : 0);
+    p->t0 = sim_wall_now();
+    return 0;
+}
+
+/* After the replay: the report or the --show answers, the files written
+ * at the end, and the engine freed. */
+static int replay_end(struct replay *p, struct run *r, size_t idx, size_t n,
+                      const struct sim_opts *o, const struct workload *wl,
+                      const struct outputs *outs)
+{
+    struct sched *s = p->s;
+    struct sim_outcome *out = p->out;
     report_wanting(s);
     int rc = write_fs_out(s, o);
     if (o->nshows) {
@@ -1348,30 +1373,312 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
             rc = -1;
     } else {
         /* The replay's wall time: not the report's sorting. */
-        r->report.wall_seconds = sim_wall_now() - t0;
+        r->report.wall_seconds = sim_wall_now() - p->t0;
         report_compute(&r->report, wl, out, sched_up_procs(s), s);
         r->report.nodes = sched_nnodes(s);
         r->report.backfilled = sched_stats(s)->backfilled;
         r->report.iterations = sched_stats(s)->iterations;
     }
-    if (rctx.csv)
-        report_jobs_csv_close(rctx.csv, out, sched_last_iteration(s));
-    if (rctx.batsim)
-        batsim_close(rctx.batsim, out);
+    if (p->rctx.csv)
+        report_jobs_csv_close(p->rctx.csv, out, sched_last_iteration(s));
+    if (p->rctx.batsim)
+        batsim_close(p->rctx.batsim, out);
     if (outs->swf && write_swf(outs->swf, r, o, wl, out, s) < 0)
         rc = -1;
     else if (!outs->swf && o->swf_out && n > 1 && write_run_swf(r, idx, n, o, wl, out, s) < 0)
         rc = -1;
-    if (rctx.resvs) {
+    if (p->rctx.resvs) {
         struct obuf *f = sim_open_obuf(o->resv_out);
-        if (!f || resvlog_write(rctx.resvs, f) < 0 || sim_close_obuf(f) < 0)
+        if (!f || resvlog_write(p->rctx.resvs, f) < 0 || sim_close_obuf(f) < 0)
             rc = -1;
-        resvlog_destroy(rctx.resvs);
+        resvlog_destroy(p->rctx.resvs);
     }
     sim_outcomes_free(out, wl->njobs);
     free(out);
     sched_destroy(s);
     return rc;
+}
+
+/* Replay run number idx (from 0) of n and measure it, or answer --show.
+ * Every run reads the same fairshare history (if asked for) and none writes
+ * what a later run reads unless --fs-out asks: a comparison's runs and a
+ * single run of the same configuration give the same schedule. */
+int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o,
+                   const struct workload *wl, const struct sim_script *script,
+                   const struct outputs *outs)
+{
+    struct replay p;
+    if (replay_begin(&p, r, idx, n, o, wl, script, outs) < 0)
+        return -1;
+    p.out = xcalloc(wl->njobs ? wl->njobs : 1, sizeof *p.out);
+    sim_run(p.s, wl, p.out, o->until, &p.hooks);
+    return replay_end(&p, r, idx, n, o, wl, outs);
+}
+
+/*
+ * The streamed run's output files (--jobs-out, --batsim-out, --swf-out),
+ * written as the replay goes while a bad line may still come: each goes to
+ * a temporary beside its target (same directory) that is renamed over it
+ * once the run has succeeded, and unlinked on any error (a bad line, a
+ * write error, SIGINT, SIGTERM, SIGHUP), the target left as it was. Only a
+ * target that is a regular file of ours with one link, writable (or none
+ * yet) is replaced so: a FIFO, a device, /dev/stdout (a symbolic link), a
+ * file of several links or another owner keeps the whole read first and
+ * is written in place, as before. The temporary is given the mode the
+ * in-place write gave: an existing target's own (it was truncated in
+ * place), else 0666 under the umask.
+ */
+#define TMP_NOUT 3
+struct tmp_outs {
+    struct outputs w;         /* on the temporaries */
+    const char *to[TMP_NOUT]; /* the targets */
+    char *tmp[TMP_NOUT];      /* the temporaries, NULL once renamed or gone */
+    int guarded;              /* the signal handlers set (tmp_guard) */
+};
+
+/* The temporaries a signal must remove (the handler reads no more). */
+static char *volatile tmp_live[TMP_NOUT];
+static const int tmp_signals[] = {SIGINT, SIGTERM, SIGHUP};
+static struct sigaction tmp_saved[sizeof tmp_signals / sizeof *tmp_signals];
+
+static void tmp_on_signal(int sig)
+{
+    for (int i = 0; i < TMP_NOUT; i++)
+        if (tmp_live[i])
+            unlink(tmp_live[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void tmp_guard(int on)
+{
+    struct sigaction sa = {.sa_handler = tmp_on_signal};
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof tmp_signals / sizeof *tmp_signals; i++) {
+        if (!on) {
+            sigaction(tmp_signals[i], &tmp_saved[i], NULL);
+            continue;
+        }
+        /* A signal ignored (nohup, a shell's background job) stays so. */
+        sigaction(tmp_signals[i], NULL, &tmp_saved[i]);
+        if (tmp_saved[i].sa_handler != SIG_IGN)
+            sigaction(tmp_signals[i], &sa, NULL);
+    }
+}
+
+/* 1 when path can be replaced by a renamed temporary; st its status
+ * (st_nlink 0: none yet). */
+static int replaceable(const char *path, struct stat *st)
+{
+    if (lstat(path, st) < 0) {
+        *st = (struct stat){0};
+        return errno == ENOENT;
+    }
+    return S_ISREG(st->st_mode) && st->st_nlink == 1 && st->st_uid == geteuid() &&
+           access(path, W_OK) == 0;
+}
+
+/* A temporary beside path (*tmp) with the mode and group the in-place write
+ * would leave; -1 when there can be none. Before any thread: the umask is
+ * read by setting it. */
+static int open_tmp(const char *path, const struct stat *st, char **tmp)
+{
+    *tmp = xprintf("%s.moku-XXXXXX", path);
+    int fd = mkstemp(*tmp);
+    if (fd < 0) {
+        free(*tmp);
+        *tmp = NULL;
+        return -1;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    mode_t mode = st->st_nlink ? st->st_mode & 07777 : 0666 & ~mask;
+    if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 || fchmod(fd, mode) < 0 ||
+        (st->st_nlink && st->st_gid != getegid() && fchown(fd, (uid_t)-1, st->st_gid) < 0)) {
+        close(fd);
+        unlink(*tmp);
+        free(*tmp);
+        *tmp = NULL;
+        return -1;
+    }
+    return fd;
+}
+
+/* Close them; with keep, rename each over its target (-1 after saying why
+ * when anything written was lost, and then none is renamed), else unlink
+ * them. A second call does nothing. */
+static int tmp_outs_close(struct tmp_outs *t, int keep)
+{
+    struct obuf *bufs[TMP_NOUT] = {t->w.jobs, t->w.batsim, t->w.swf};
+    int rc = 0;
+    for (int i = 0; i < TMP_NOUT; i++)
+        if (keep ? sim_close_obuf(bufs[i]) < 0 : obuf_close(bufs[i], NULL) < 0)
+            rc = -1;
+    for (int i = 0; i < TMP_NOUT; i++) {
+        if (!t->tmp[i])
+            continue;
+        if (keep && rc == 0 && rename(t->tmp[i], t->to[i]) < 0) {
+            fprintf(stderr, "moku: %s: cannot write: %s\n", t->to[i], strerror(errno));
+            rc = -1;
+        }
+        if (!keep || rc < 0)
+            unlink(t->tmp[i]);
+        tmp_live[i] = NULL;
+        free(t->tmp[i]);
+    }
+    if (t->guarded)
+        tmp_guard(0);
+    *t = (struct tmp_outs){0};
+    return rc;
+}
+
+/* The outputs of a streamed run on temporaries; -1 (none open) when one
+ * cannot be replaced so. */
+static int tmp_outs_open(const struct sim_opts *o, struct tmp_outs *t)
+{
+    const char *to[TMP_NOUT] = {o->jobs_out, o->batsim_out, o->swf_out};
+    struct obuf **bufs[TMP_NOUT] = {&t->w.jobs, &t->w.batsim, &t->w.swf};
+    struct stat st[TMP_NOUT];
+    *t = (struct tmp_outs){0};
+    for (int i = 0; i < TMP_NOUT; i++)
+        if (to[i] && !replaceable(to[i], &st[i]))
+            return -1;
+    if (!to[0] && !to[1] && !to[2])
+        return 0;
+    tmp_guard(1);
+    t->guarded = 1;
+    for (int i = 0; i < TMP_NOUT; i++) {
+        if (!to[i])
+            continue;
+        int fd = open_tmp(to[i], &st[i], &t->tmp[i]);
+        if (fd < 0) {
+            tmp_outs_close(t, 0);
+            return -1;
+        }
+        tmp_live[i] = t->tmp[i];
+        t->to[i] = to[i];
+        *bufs[i] = obuf_fdopen(fd, to[i]);
+    }
+    return 0;
+}
+
+/*
+ * Replaying while the trace is read. An SWF trace is handed over in
+ * batches by the reader's thread (workload_read_swf_batched); once the
+ * cluster is known, the one run replays as far as the jobs known allow
+ * (sim_stream), so that reading and replaying take two cores at once. Only
+ * where the outcome is the whole read's, byte for byte, and nothing is
+ * written before the whole trace is known good (a bad line still ends the
+ * command with its file:line and no output): one run, the files written
+ * as the replay goes on temporaries (tmp_outs), nothing computed over the
+ * whole trace first (--estimates, --warmup, --cooldown, the plot's span),
+ * no commands, no --until, no progress bar (its total). Jobs out of submission order, a
+ * preceding job (SWF field 17: checked over the whole trace), or header
+ * keywords that change after the cluster was built from them stop the
+ * stream: the run is replayed from the start once the trace is whole.
+ */
+struct stream {
+    struct run *r;
+    const struct sim_opts *o;
+    struct replay p;
+    struct sim_stream *st; /* the replay, once begun */
+    size_t checked;        /* jobs seen to be in submission order */
+    int off;               /* given up: the replay waits for the whole trace */
+    int failed;            /* the run could not be set up (said already) */
+    struct workload hdr;   /* the header keywords the run was built from */
+    struct tmp_outs outs;  /* the files written as the replay goes */
+};
+
+static int streamable(const struct sim_opts *o, size_t n)
+{
+    return n == 1 && !o->save_run && !o->commands && !o->nshows && !o->recorded &&
+           o->until == SIM_FOREVER && o->warmup < 0 && o->cooldown < 0 &&
+           o->estimates.kind == ESTIMATE_REQUEST && !sim_wants_series(o) && !isatty(2);
+}
+
+/* 1 when wl's header keywords are those the run was built from. */
+static int same_header(const struct workload *a, const struct workload *b)
+{
+    return a->max_nodes == b->max_nodes && a->max_procs == b->max_procs &&
+           a->unix_start == b->unix_start && strcmp(a->tz, b->tz) == 0;
+}
+
+/* Give the stream up: the engine, outcomes and files so far are dropped. */
+static void stream_stop(struct stream *m)
+{
+    m->off = 1;
+    tmp_outs_close(&m->outs, 0);
+    if (!m->st)
+        return;
+    sim_stream_end(m->st, &m->p.out);
+    m->st = NULL;
+    m->r->said = 1; /* the whole read's replay warns of nothing new */
+    if (m->p.rctx.csv)
+        report_jobs_csv_drop(m->p.rctx.csv);
+    if (m->p.rctx.batsim)
+        batsim_drop(m->p.rctx.batsim);
+    resvlog_destroy(m->p.rctx.resvs);
+    sim_outcomes_free(m->p.out, m->checked);
+    free(m->p.out);
+    sched_destroy(m->p.s);
+    m->p = (struct replay){0};
+}
+
+/* A batch of jobs was read (workload_read_swf_batched): replay on. */
+static void stream_batch(void *ctx, struct workload *wl)
+{
+    struct stream *m = ctx;
+    if (m->off)
+        return;
+    if (wl->more || !workload_in_order(wl, m->checked)) {
+        stream_stop(m);
+        return;
+    }
+    m->checked = wl->njobs;
+    if (!m->st) {
+        /* The cluster may come from MaxProcs: wait for it (else the whole
+         * read says what is missing). */
+        const struct sim_opts *o = m->o;
+        if (!wl->njobs || !(o->nodes || o->procs || o->resources || wl->max_procs > 0))
+            return;
+        if (replay_begin(&m->p, m->r, 0, 1, o, wl, NULL, &m->outs.w) < 0) {
+            m->off = m->failed = 1;
+            return;
+        }
+        m->hdr = *wl;
+        m->st = sim_stream_begin(m->p.s, wl, &m->p.hooks);
+    }
+    sim_stream_advance(m->st, 0);
+}
+
+/* The workload, replayed as it is read where the trace is SWF (m). */
+static int load_streamed(const struct sim_opts *o, struct workload *wl, struct stream *m)
+{
+    struct err e;
+    if (trace_detect(o->trace, &e) != TRACE_SWF)
+        return load_workload(o, wl); /* (which says what the error is) */
+    if (workload_read_swf_batched(o->trace, swf_flags(o), wl, stream_batch, m, &e) < 0) {
+        fprintf(stderr, "moku: %s\n", e.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* The streamed run to its end, its files in place and its report:
+ * replay_all's, for one run. */
+static int stream_finish(struct stream *m, const struct sim_opts *o, const struct workload *wl)
+{
+    sim_stream_advance(m->st, 1);
+    sim_stream_end(m->st, &m->p.out);
+    m->st = NULL;
+    int failed = replay_end(&m->p, m->r, 0, 1, o, wl, &m->outs.w) < 0;
+    /* A file that could not be written fails the command, but the report
+     * of a finished replay is still worth printing. */
+    int lost = tmp_outs_close(&m->outs, !failed) < 0;
+    if (failed)
+        return -1;
+    sim_print_reports(m->r, 1, o);
+    return lost ? -1 : 0;
 }
 
 /* --swf-out with several runs: create each run's file now, so that a path
@@ -1513,8 +1820,13 @@ static int simulate(const struct sim_opts *o)
         if (load_run_policy(&runs[i]) < 0)
             goto out;
     double t0 = sim_wall_now();
-    if (load_workload(o, &wl) < 0)
+    struct stream m = {.r = runs, .o = o, .off = !streamable(o, n)};
+    if (!m.off && tmp_outs_open(o, &m.outs) < 0)
+        m.off = 1; /* an output written in place: after the whole read */
+    if ((m.off ? load_workload(o, &wl) : load_streamed(o, &wl, &m)) < 0) {
+        stream_stop(&m);
         goto out;
+    }
     estimate_apply(&o->estimates, &wl);
     double read = sim_wall_now() - t0;
     all[0].recorded = 1;
@@ -1522,6 +1834,18 @@ static int simulate(const struct sim_opts *o)
         goto out;
     for (size_t i = 0; i <= n; i++)
         all[i].report.read_seconds = read;
+    if (m.st && m.checked == wl.njobs && same_header(&m.hdr, &wl)) {
+        /* The reader's buffers, freed amid the replay's memory, back to
+         * the system: the report's peak would hold them too. */
+        malloc_trim(0);
+        rc = stream_finish(&m, o, &wl) < 0 ? 1 : 0;
+        goto out;
+    }
+    stream_stop(&m);
+    if (m.failed)
+        goto out;
+    if (m.r->said && !same_header(&m.hdr, &wl))
+        m.r->said = 0; /* built from other keywords: its warnings may differ */
     if (o->recorded && !wl.rec_start) {
         fprintf(stderr, "moku: --recorded: %s records no schedule (no start times)\n", o->trace);
         goto out;

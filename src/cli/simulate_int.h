@@ -92,6 +92,8 @@ struct run {
     struct report report;
     struct plot_series series; /* --plot */
     int progress_fd;           /* a worker process: where its progress goes (simpar.c); 0 none */
+    int said;                  /* its set-up's warnings were said (by a streamed replay given
+                                  up, simulate.c): not again */
 };
 
 /* simulate.c */

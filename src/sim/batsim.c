@@ -230,11 +230,16 @@ int batsim_close(struct batsim *r, const struct sim_outcome *out)
 {
     batsim_rows(r, out, r->wl->njobs);
     int rc = obuf_failed(r->f) ? -1 : 0;
+    batsim_drop(r);
+    return rc;
+}
+
+void batsim_drop(struct batsim *r)
+{
     obuf_close(r->m, NULL);
     obuf_close(r->q, NULL);
     free(r->v);
     free(r);
-    return rc;
 }
 
 int batsim_write_jobs(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,

@@ -47,5 +47,7 @@ struct batsim *batsim_open(struct obuf *f, const struct workload *wl, const stru
                            int run);
 void batsim_rows(struct batsim *r, const struct sim_outcome *out, size_t to);
 int batsim_close(struct batsim *r, const struct sim_outcome *out);
+/* Free it, the rows left unwritten (a replay given up). */
+void batsim_drop(struct batsim *r);
 
 #endif

@@ -1152,6 +1152,12 @@ int report_jobs_csv_close(struct report_jobs_csv *c, const struct sim_outcome *o
     c->now = now;
     report_jobs_csv_rows(c, out, c->wl->njobs);
     int rc = obuf_failed(c->f) ? -1 : 0;
+    report_jobs_csv_drop(c);
+    return rc;
+}
+
+void report_jobs_csv_drop(struct report_jobs_csv *c)
+{
     obuf_close(c->creds, NULL);
     for (size_t k = 0; k < CRED_NKINDS; k++) {
         free(c->names[k].at);
@@ -1159,7 +1165,6 @@ int report_jobs_csv_close(struct report_jobs_csv *c, const struct sim_outcome *o
     }
     sim_noderuns_destroy(c->runs);
     free(c);
-    return rc;
 }
 
 int report_write_jobs_csv(struct obuf *f, const struct workload *wl, const struct sim_outcome *out,

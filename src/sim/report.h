@@ -199,6 +199,8 @@ struct report_jobs_csv *report_jobs_csv_open(struct obuf *f, const struct worklo
                                              struct sched *s, int run, int header);
 void report_jobs_csv_rows(struct report_jobs_csv *c, const struct sim_outcome *out, size_t to);
 int report_jobs_csv_close(struct report_jobs_csv *c, const struct sim_outcome *out, long now);
+/* Free it, the rows left unwritten (a replay given up). */
+void report_jobs_csv_drop(struct report_jobs_csv *c);
 /* The header (with the run column) and the rows of the schedule the log
  * recorded (moku simulate --recorded), run "recorded": its starts and ends,
  * the trace's names, state completed, running (not ended by --until) or

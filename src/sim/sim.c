@@ -286,8 +286,11 @@ static void apply_more(struct sim *sim, struct job *j, const struct wl_more *m, 
     }
 }
 
-/* Submit every job whose submit time is now; return the next index. */
-static size_t submit_jobs(struct sim *sim, size_t next, long now, size_t *rejected)
+/* Submit every job whose submit time is now; return the next index.
+ * (Inlined, as it was in one sim_run: a call an iteration cost HPC2N
+ * some 5 million instructions.) */
+static inline __attribute__((always_inline)) size_t submit_jobs(struct sim *sim, size_t next,
+                                                                long now, size_t *rejected)
 {
     for (; next < sim->wl->njobs && sim->wl->jobs[next].submit == now; next++) {
         const struct wl_job *w = &sim->wl->jobs[next];
@@ -496,73 +499,147 @@ static void drain_triggers(struct sched *s, const struct sim_hooks *hooks)
     }
 }
 
-size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *out, long until,
-               const struct sim_hooks *hooks)
+/* The replay's state before its first event: its outcomes (out, or made
+ * here as the workload grows when out is NULL) all pending. */
+static struct sim *sim_begin(struct sched *s, const struct workload *wl, struct sim_outcome *out,
+                             long until, const struct sim_hooks *hooks)
 {
+    struct sim *sim = xcalloc(1, sizeof *sim);
     /* Jobs waiting for others are judged by name (sched_find_job), and a
      * forgotten job drops the name index: forgetting would rebuild it at
      * every end, a cost quadratic in the trace. */
-    struct sim sim = {.s = s,
-                      .wl = wl,
-                      .out = out,
-                      .last = LONG_MIN,
-                      .progress = LONG_MIN,
-                      .record_nodes = hooks && hooks->record_nodes,
-                      .forget_ended = hooks && hooks->forget_ended && !wl->ndeps};
-    sim.rm = (struct rm){&sim_rm_ops, &sim};
-    runtab_init(&sim.runs);
-    heap_init(&sim.ends, offsetof(struct run, pos));
-    for (size_t i = 0; i < wl->njobs; i++)
-        out[i] = (struct sim_outcome){.start = -1, .end = -1};
-    sched_set_rm(s,
-                 &(struct sched_rm){
-                     .start = rm_start, .preempt = rm_preempt, .resume = rm_resume, .ctx = &sim});
-
-    size_t next = 0, rejected = 0, tick = 0;
-    long now, last = LONG_MIN;
+    *sim = (struct sim){.s = s,
+                        .wl = wl,
+                        .out = out,
+                        .last = LONG_MIN,
+                        .progress = LONG_MIN,
+                        .record_nodes = hooks && hooks->record_nodes,
+                        .forget_ended = hooks && hooks->forget_ended && !wl->ndeps,
+                        .hooks = hooks,
+                        .until = until,
+                        .owns_out = out == NULL};
+    sim->rm = (struct rm){&sim_rm_ops, sim};
+    runtab_init(&sim->runs);
+    heap_init(&sim->ends, offsetof(struct run, pos));
+    sched_set_rm(s, &(struct sched_rm){
+                        .start = rm_start, .preempt = rm_preempt, .resume = rm_resume, .ctx = sim});
     if (wl->njobs)
         fs_advance(sched_fs(s), wl->jobs[0].submit); /* no-op if the caller did */
-    long every = hooks ? hooks->iterate_every : 0, due, outside;
-    while ((now = forced_time(&sim, due = next_time(&sim, next, hooks, &outside), every)) !=
+    return sim;
+}
+
+/* An outcome, pending, for each job the workload gained. */
+static void add_outcomes(struct sim *sim)
+{
+    size_t n = sim->wl->njobs;
+    if (n <= sim->nout)
+        return;
+    if (sim->owns_out && n > sim->out_cap) {
+        /* An eighth more, not twice: the room is held for the whole replay
+         * (a large block's realloc is a remap, not a copy). */
+        sim->out_cap = n + n / 8 + 1024;
+        sim->out = xrealloc(sim->out, sim->out_cap * sizeof *sim->out);
+    }
+    for (size_t i = sim->nout; i < n; i++)
+        sim->out[i] = (struct sim_outcome){.start = -1, .end = -1};
+    sim->nout = n;
+}
+
+/* Run the replay's iterations before `limit` (LONG_MAX: to the end). */
+static void sim_advance(struct sim *sim, long limit)
+{
+    const struct sim_hooks *hooks = sim->hooks;
+    struct sched *s = sim->s;
+    add_outcomes(sim);
+    size_t next = sim->next, rejected = sim->rejected; /* (kept in registers) */
+    long now, every = hooks ? hooks->iterate_every : 0, due, outside;
+    while ((now = forced_time(sim, due = next_time(sim, next, hooks, &outside), every)) !=
                LONG_MAX &&
-           now <= until) {
-        close_windows(&sim, now); /* (no end, submission or command moves) */
+           now <= sim->until && now < limit) {
+        close_windows(sim, now); /* (no end, submission or command moves) */
         if (outside <= now)
-            sim.progress = now;
-        end_jobs(&sim, now);
-        next = submit_jobs(&sim, next, now, &rejected);
-        pass_final(&sim, hooks);
+            sim->progress = now;
+        end_jobs(sim, now);
+        next = submit_jobs(sim, next, now, &rejected);
+        pass_final(sim, hooks);
         if (hooks && hooks->script)
-            run_commands(&sim, now, hooks);
+            run_commands(sim, now, hooks);
         sched_iterate(s, now);
         if (hooks && hooks->iterated)
             hooks->iterated(hooks->ctx, s, now);
         if (now == due) /* an iteration forced by --iterate-every is not the replay's own */
-            sim.stalled = sim.progress == now ? 0 : sim.stalled + 1;
+            sim->stalled = sim->progress == now ? 0 : sim->stalled + 1;
         drain_triggers(s, hooks);
-        sample(&sim, now, hooks);
-        last = sim.last = now;
-        if (hooks && hooks->progress && ++tick % 4096 == 0)
-            hooks->progress(hooks->ctx, next, wl->njobs);
+        sample(sim, now, hooks);
+        sim->last = now;
+        if (hooks && hooks->progress && ++sim->tick % 4096 == 0)
+            hooks->progress(hooks->ctx, next, sim->wl->njobs);
     }
-    if (until != SIM_FOREVER && last != until) {
+    sim->next = next;
+    sim->rejected = rejected;
+}
+
+/* After the last iteration: what `until` asks, and the engine given back.
+ * Returns the number of rejected jobs. */
+static size_t sim_end(struct sim *sim)
+{
+    const struct sim_hooks *hooks = sim->hooks;
+    struct sched *s = sim->s;
+    long until = sim->until;
+    if (until != SIM_FOREVER && sim->last != until) {
         /* The state the full replay holds at `until` is the one its last
          * iteration before left: an iteration here, where the replay runs
          * none, could start jobs it starts later (issue 26). Time moves on
          * to `until` for what accrues by itself (fairshare usage, its
          * windows) and the samples only. */
-        close_windows(&sim, until);
+        close_windows(sim, until);
         sched_accrue(s, until);
-        sample(&sim, until, hooks);
+        sample(sim, until, hooks);
     }
     if (hooks && hooks->progress)
-        hooks->progress(hooks->ctx, wl->njobs, wl->njobs);
+        hooks->progress(hooks->ctx, sim->wl->njobs, sim->wl->njobs);
     sched_set_rm(s, NULL);
-    heap_free(&sim.ends);
-    runtab_free(&sim.runs);
-    free(sim.ended);
-    free(sim.spare);
+    heap_free(&sim->ends);
+    runtab_free(&sim->runs);
+    free(sim->ended);
+    free(sim->spare);
+    size_t rejected = sim->rejected;
+    free(sim);
     return rejected;
+}
+
+size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *out, long until,
+               const struct sim_hooks *hooks)
+{
+    struct sim *sim = sim_begin(s, wl, out, until, hooks);
+    sim_advance(sim, LONG_MAX);
+    return sim_end(sim);
+}
+
+struct sim_stream *sim_stream_begin(struct sched *s, const struct workload *wl,
+                                    const struct sim_hooks *hooks)
+{
+    return (struct sim_stream *)sim_begin(s, wl, NULL, SIM_FOREVER, hooks);
+}
+
+void sim_stream_advance(struct sim_stream *st, int whole)
+{
+    struct sim *sim = (struct sim *)st;
+    const struct workload *wl = sim->wl;
+    /* Jobs submitted at the last known job's instant may still come. */
+    if (whole)
+        sim_advance(sim, LONG_MAX);
+    else if (wl->njobs)
+        sim_advance(sim, wl->jobs[wl->njobs - 1].submit);
+}
+
+size_t sim_stream_end(struct sim_stream *st, struct sim_outcome **out)
+{
+    struct sim *sim = (struct sim *)st;
+    add_outcomes(sim);
+    /* Give back the doubling slack: the report keeps them to the end. */
+    *out = sim->nout ? xrealloc(sim->out, sim->nout * sizeof *sim->out) : sim->out;
+    return sim_end(sim);
 }
 
 struct job *sim_outcome_job(const struct sched *s, const struct sim_outcome *o)

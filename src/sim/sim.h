@@ -209,4 +209,22 @@ struct sim_hooks {
 size_t sim_run(struct sched *s, const struct workload *wl, struct sim_outcome *out, long until,
                const struct sim_hooks *hooks);
 
+/*
+ * sim_run while the workload is still read (to the end, no `until`): the
+ * replay runs as far as the jobs known allow, so reading and replaying
+ * overlap. wl grows between the calls (its jobs array may move), in
+ * submission order as workload_sort leaves it, with wl->ndeps and what
+ * the cluster was built from fixed; begin once it holds a job. advance
+ * runs every iteration before the last known job's submit time (a job
+ * read later may be submitted at that instant too), or with `whole`, once
+ * the workload is complete, to the end. end returns the rejected count and
+ * the outcomes, one per job (the caller frees them, sim_outcomes_free and
+ * free). The schedule is sim_run's on the whole workload.
+ */
+struct sim_stream;
+struct sim_stream *sim_stream_begin(struct sched *s, const struct workload *wl,
+                                    const struct sim_hooks *hooks);
+void sim_stream_advance(struct sim_stream *st, int whole);
+size_t sim_stream_end(struct sim_stream *st, struct sim_outcome **out);
+
 #endif

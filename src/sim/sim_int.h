@@ -32,6 +32,16 @@ struct sim {
     int forget_ended;   /* sim_hooks.forget_ended */
     struct run **ended; /* end_jobs' list, kept between calls: no malloc per event */
     size_t ended_cap;
+    /* The loop's place between calls of sim_stream_advance (sim_run makes
+     * one call): */
+    const struct sim_hooks *hooks;
+    long until;
+    size_t next;     /* the first job not yet submitted */
+    size_t rejected; /* jobs refused at submission */
+    size_t tick;     /* iterations, for the progress hook */
+    size_t nout;     /* outcomes made (the jobs known when last advanced) */
+    size_t out_cap;  /* owns_out: out's room */
+    int owns_out;    /* out grows here with the workload (sim_stream_begin) */
 };
 
 /* The simulated resource manager (ctx: struct sim *): a started job ends at

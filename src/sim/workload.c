@@ -292,6 +292,17 @@ void workload_sort(struct workload *wl)
     }
 }
 
+int workload_in_order(const struct workload *wl, size_t from)
+{
+    for (size_t i = from ? from : 1; i < wl->njobs; i++) {
+        const struct wl_job *x = &wl->jobs[i - 1], *y = &wl->jobs[i];
+        /* the common case, a later submit, without the call */
+        if (x->submit >= y->submit && submit_cmp(x, text_of(wl, x), y, text_of(wl, y)) > 0)
+            return 0;
+    }
+    return 1;
+}
+
 long long wl_job_procs(const struct wl_job *w)
 {
     return (long long)w->tasks * w->procs_per_task;
@@ -500,6 +511,8 @@ struct swf_load {
     struct strmap skipped; /* ids of the skipped records, when deps: a job */
     char **skipped_ids;    /* waiting for one of them waits for nothing */
     size_t nskipped_ids;
+    void (*batch)(void *ctx, struct workload *wl); /* workload_read_swf_batched's */
+    void *ctx;
 };
 
 static int load_rec(void *ctx, const struct swf_rec *r, struct err *err)
@@ -593,6 +606,23 @@ static int resolve_deps(struct swf_load *ld, struct err *err)
     return rc;
 }
 
+/* The header keywords into wl. */
+static void set_header(struct workload *wl, const struct swf_header *hdr)
+{
+    wl->max_nodes = hdr->max_nodes;
+    wl->max_procs = hdr->max_procs;
+    wl->unix_start = hdr->unix_start;
+    memcpy(wl->tz, hdr->tz, sizeof wl->tz);
+}
+
+/* A batch of records went in: the caller sees the workload so far. */
+static void load_batch(void *ctx, const struct swf_header *hdr)
+{
+    struct swf_load *ld = ctx;
+    set_header(ld->wl, hdr);
+    ld->batch(ld->ctx, ld->wl);
+}
+
 static void swf_load_free(struct swf_load *ld)
 {
     for (size_t i = 0; i < ld->nskipped_ids; i++)
@@ -603,18 +633,28 @@ static void swf_load_free(struct swf_load *ld)
 
 int workload_read_swf(const char *path, int flags, struct workload *wl, struct err *err)
 {
+    return workload_read_swf_batched(path, flags, wl, NULL, NULL, err);
+}
+
+int workload_read_swf_batched(const char *path, int flags, struct workload *wl,
+                              void (*batch)(void *ctx, struct workload *wl), void *ctx,
+                              struct err *err)
+{
     workload_init(wl);
     struct swf_load ld = {.wl = wl,
                           .path = path,
                           .strict = (flags & WL_STRICT) != 0,
                           .recorded = (flags & WL_RECORDED) != 0,
-                          .deps = (flags & WL_NO_DEPS) == 0};
+                          .deps = (flags & WL_NO_DEPS) == 0,
+                          .batch = batch,
+                          .ctx = ctx};
     if (flags & WL_KEEP_RECS)
         ld.recs = wl->recs = xcalloc(1, sizeof *wl->recs);
     strmap_init(&ld.skipped);
     struct swf_header hdr;
     /* The lines' texts only for the records kept (--swf-out writes them). */
-    int bad = (ld.recs ? swf_scan : swf_scan_values)(path, &hdr, load_rec, &ld, err) < 0;
+    int bad = swf_scan_batched(path, &hdr, load_rec, batch ? load_batch : NULL, &ld,
+                               ld.recs != NULL, err) < 0;
     if (!bad && ld.have_unusable) { /* the syntax of the whole file comes first */
         bad = 1;
         if (err)
@@ -643,10 +683,7 @@ int workload_read_swf(const char *path, int flags, struct workload *wl, struct e
     }
     if (wl->recs)
         swfpack_trim(wl->recs);
-    wl->max_nodes = hdr.max_nodes;
-    wl->max_procs = hdr.max_procs;
-    wl->unix_start = hdr.unix_start;
-    memcpy(wl->tz, hdr.tz, sizeof wl->tz);
+    set_header(wl, &hdr);
     return 0;
 }
 

@@ -189,6 +189,10 @@ void workload_add_more(struct workload *wl, const struct wl_job *job, const stru
  * at one instant a --commands script's submissions (those with more) come
  * after the trace's, in the script's order, an array's tasks by index. */
 void workload_sort(struct workload *wl);
+/* 1 when jobs from .. njobs - 1 are in workload_sort's order, each after
+ * the one before it (from 0: all of them); workload_sort leaves such jobs
+ * where they are. */
+int workload_in_order(const struct workload *wl, size_t from);
 
 /*
  * Build the workload from the SWF trace at path, record by record (the raw
@@ -202,6 +206,15 @@ void workload_sort(struct workload *wl);
  */
 enum { WL_STRICT = 1, WL_RECORDED = 2, WL_NO_DEPS = 4, WL_KEEP_RECS = 8 };
 int workload_read_swf(const char *path, int flags, struct workload *wl, struct err *err);
+/* The same, calling batch(ctx, wl) while the file is still read, each time
+ * a batch of records went in: wl holds the jobs so far in file order (not
+ * sorted, not trimmed; the jobs array moves as it grows) and the header
+ * keywords the reader had then (max_nodes, max_procs, unix_start, tz),
+ * which a keyword further on may still change. Never called when the
+ * reader has no thread of its own. */
+int workload_read_swf_batched(const char *path, int flags, struct workload *wl,
+                              void (*batch)(void *ctx, struct workload *wl), void *ctx,
+                              struct err *err);
 void workload_free(struct workload *wl);
 
 #endif

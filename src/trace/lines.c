@@ -23,7 +23,10 @@
 #define LINES_CAP 1024            /* first size of the line buffer; it grows */
 #define LINES_GZ_BUF (128 * 1024) /* zlib's input buffer: fewer read() calls than 8 KB */
 #define LINES_BLOCK (256 * 1024)  /* bytes the reading thread inflates at a time */
-#define LINES_NBLOCKS 4           /* blocks in the ring: a megabyte ahead at most */
+/* Blocks in the ring: half a megabyte ahead at most. A replay overlapped
+ * with the read (sim_stream) holds the ring beside its own memory: four
+ * blocks read no faster and raised its peak. */
+#define LINES_NBLOCKS 2
 /* lines_open_head's zlib buffer and blocks: zlib inflates twice its buffer
  * ahead for a short read, and a block at least as long straight into it. */
 #define LINES_HEAD_GZ_BUF (8 * 1024)

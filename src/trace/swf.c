@@ -87,6 +87,9 @@ struct swf_reader {
     int (*each)(void *ctx, const struct swf_rec *rec, struct err *err);
     void *ctx;
     bool texts; /* records carry their lines' text (swf_scan), else NULL */
+    /* swf_scan_batched: after each batch handed over by the parser's
+     * thread, with the header as the parser had it then (NULL: none) */
+    void (*batch)(void *ctx, const struct swf_header *hdr);
 };
 
 static bool swf_is_blank(char c)
@@ -461,8 +464,11 @@ static int swf_parse_lines(struct swf_reader *r)
  * reported once every record before it went through each(), and an error
  * of each() stops the parser.
  */
-#define SWF_BATCH 1024 /* records handed over at a time */
-#define SWF_NBATCH 4   /* batches in flight: the parser runs this far ahead */
+/* Records handed over at a time, and batches in flight (the parser runs
+ * this far ahead): small, as a replay overlapped with the read holds them
+ * beside its own memory (4 x 1,024 raised HPC2N's peak; no faster). */
+#define SWF_BATCH 512
+#define SWF_NBATCH 2
 
 struct swf_pipe {
     struct swf_reader r; /* the parser's: its each() fills batches */
@@ -478,11 +484,12 @@ struct swf_pipe {
     char *text[SWF_NBATCH];
     size_t tcap[SWF_NBATCH], tused;
     size_t *off[SWF_NBATCH];
-    size_t head, count; /* the caller takes batch[head]; count batches are full */
-    size_t tail, fill;  /* the parser fills batch[tail], fill records so far */
-    int holding;        /* the caller works on batch[head], still counted */
-    int done, rc;       /* the parser finished, with swf_parse_lines' result */
-    int stop;           /* the caller gives up: the parser stops at its next record */
+    struct swf_header hdr[SWF_NBATCH]; /* the header when each batch was handed over */
+    size_t head, count;                /* the caller takes batch[head]; count batches are full */
+    size_t tail, fill;                 /* the parser fills batch[tail], fill records so far */
+    int holding;                       /* the caller works on batch[head], still counted */
+    int done, rc;                      /* the parser finished, with swf_parse_lines' result */
+    int stop; /* the caller gives up: the parser stops at its next record */
 };
 
 /* Hand the full batch over and wait until the next one is free; -1 when
@@ -500,6 +507,7 @@ static void swf_pipe_seal(struct swf_pipe *p)
 static int swf_pipe_publish(struct swf_pipe *p)
 {
     swf_pipe_seal(p);
+    p->hdr[p->tail] = p->r.hdr;
     pthread_mutex_lock(&p->mu);
     p->len[p->tail] = p->fill;
     p->count++;
@@ -536,6 +544,7 @@ static void *swf_pipe_parse(void *arg)
     struct swf_pipe *p = arg;
     int rc = swf_parse_lines(&p->r);
     swf_pipe_seal(p);
+    p->hdr[p->tail] = p->r.hdr;
     pthread_mutex_lock(&p->mu);
     if (p->fill > 0 && !p->stop) { /* the last, partial batch */
         p->len[p->tail] = p->fill;
@@ -548,9 +557,10 @@ static void *swf_pipe_parse(void *arg)
     return NULL;
 }
 
-/* The next full batch (giving back the one before), or 0 records when the
- * parser has finished and all were taken. */
-static size_t swf_pipe_take(struct swf_pipe *p, const struct swf_rec **recs)
+/* The next full batch (giving back the one before) and the header as it
+ * was then, or 0 records when the parser has finished and all were taken. */
+static size_t swf_pipe_take(struct swf_pipe *p, const struct swf_rec **recs,
+                            const struct swf_header **hdr)
 {
     pthread_mutex_lock(&p->mu);
     if (p->holding) {
@@ -564,6 +574,7 @@ static size_t swf_pipe_take(struct swf_pipe *p, const struct swf_rec **recs)
     size_t n = 0;
     if (p->count > 0) {
         *recs = p->batch[p->head];
+        *hdr = &p->hdr[p->head];
         n = p->len[p->head];
         p->holding = 1;
     }
@@ -576,10 +587,14 @@ static size_t swf_pipe_take(struct swf_pipe *p, const struct swf_rec **recs)
 static int swf_pipe_drain(struct swf_pipe *p, struct swf_reader *r, struct err *err)
 {
     const struct swf_rec *recs = NULL;
-    for (size_t n; (n = swf_pipe_take(p, &recs)) > 0;)
+    const struct swf_header *hdr = NULL;
+    for (size_t n; (n = swf_pipe_take(p, &recs, &hdr)) > 0;) {
         for (size_t i = 0; i < n; i++)
             if (r->each(r->ctx, &recs[i], err) != 0)
                 return -1;
+        if (r->batch)
+            r->batch(r->ctx, hdr);
+    }
     if (p->rc != 0 && err)
         *err = p->perr;
     return p->rc != 0 ? -1 : 0;
@@ -628,10 +643,11 @@ static int swf_parse_piped(struct swf_reader *r, struct err *err)
 /* swf_scan, with the records' texts or without (none copied for the
  * caller's thread: most readers want only the values). */
 static int scan(const char *path, struct swf_header *hdr,
-                int (*each)(void *ctx, const struct swf_rec *rec, struct err *err), void *ctx,
-                bool texts, struct err *err)
+                int (*each)(void *ctx, const struct swf_rec *rec, struct err *err),
+                void (*batch)(void *ctx, const struct swf_header *hdr), void *ctx, bool texts,
+                struct err *err)
 {
-    struct swf_reader r = {.each = each, .ctx = ctx, .texts = texts};
+    struct swf_reader r = {.each = each, .ctx = ctx, .texts = texts, .batch = batch};
     r.hdr.unix_start = -1;
     if (lines_open(&r.in, path, err) < 0)
         return -1;
@@ -647,14 +663,22 @@ int swf_scan(const char *path, struct swf_header *hdr,
              int (*each)(void *ctx, const struct swf_rec *rec, struct err *err), void *ctx,
              struct err *err)
 {
-    return scan(path, hdr, each, ctx, true, err);
+    return scan(path, hdr, each, NULL, ctx, true, err);
 }
 
 int swf_scan_values(const char *path, struct swf_header *hdr,
                     int (*each)(void *ctx, const struct swf_rec *rec, struct err *err), void *ctx,
                     struct err *err)
 {
-    return scan(path, hdr, each, ctx, false, err);
+    return scan(path, hdr, each, NULL, ctx, false, err);
+}
+
+int swf_scan_batched(const char *path, struct swf_header *hdr,
+                     int (*each)(void *ctx, const struct swf_rec *rec, struct err *err),
+                     void (*batch)(void *ctx, const struct swf_header *hdr), void *ctx, bool texts,
+                     struct err *err)
+{
+    return scan(path, hdr, each, batch, ctx, texts, err);
 }
 
 /* swf_read's records, growing as they come. */

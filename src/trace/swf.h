@@ -12,6 +12,7 @@
 #ifndef MOKU_SWF_H
 #define MOKU_SWF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "util/err.h"
@@ -81,6 +82,17 @@ int swf_scan(const char *path, struct swf_header *hdr,
 int swf_scan_values(const char *path, struct swf_header *hdr,
                     int (*each)(void *ctx, const struct swf_rec *rec, struct err *err), void *ctx,
                     struct err *err);
+
+/* swf_scan (texts) or swf_scan_values, telling batch() each time the
+ * records the parser's thread handed over have been through each(), with
+ * the header keywords read by then (the parser may be ahead of the
+ * records: a keyword after them may be in it already). A caller can act on
+ * what it has while the rest is read (a replay that starts before the
+ * trace is whole). With no thread to parse in, batch() is never called. */
+int swf_scan_batched(const char *path, struct swf_header *hdr,
+                     int (*each)(void *ctx, const struct swf_rec *rec, struct err *err),
+                     void (*batch)(void *ctx, const struct swf_header *hdr), void *ctx, bool texts,
+                     struct err *err);
 
 /* Free what swf_read filled; safe on a zeroed or already-freed trace. */
 void swf_free(struct swf_trace *t);

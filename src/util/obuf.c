@@ -38,11 +38,16 @@ struct obuf *obuf_open(const char *path, struct err *err)
         err_set(err, "%s: cannot write: %s", path, strerror(errno));
         return NULL;
     }
+    return obuf_fdopen(fd, path);
+}
+
+struct obuf *obuf_fdopen(int fd, const char *name)
+{
     struct obuf *b = xcalloc(1, sizeof *b);
     b->cap = OBUF_BLOCK;
     b->buf = block_alloc();
     b->fd = fd;
-    b->path = xstrdup(path);
+    b->path = xstrdup(name);
     return b;
 }
 

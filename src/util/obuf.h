@@ -35,6 +35,10 @@ struct obuf {
  * "PATH: cannot write: REASON" when it cannot be opened. */
 struct obuf *obuf_open(const char *path, struct err *err);
 
+/* A writer into the open file fd (closed by obuf_close); its errors name
+ * the file name (a temporary's target, say). */
+struct obuf *obuf_fdopen(int fd, const char *name);
+
 /* A writer into memory (never fails: out of memory aborts, as xmalloc). */
 struct obuf *obuf_mem(void);
 

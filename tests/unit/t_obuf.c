@@ -6,10 +6,14 @@
  * digits at a time, each digit path checked for every value when written;
  * obuf_fmt_ll and obuf_fmt_ull in place, their inline digits included),
  * text larger than the buffer reaching the file whole, and a write that
- * fails (a full disk: /dev/full) reported with the file's name.
+ * fails (a full disk: /dev/full) reported with the file's name, or with the
+ * name given to an open file (obuf_fdopen).
  */
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "test.h"
 #include "util/err.h"
@@ -316,6 +320,36 @@ static void test_errors(void)
     CHECK_EQ(obuf_close(b, &e), -1);
 }
 
+/* obuf_fdopen: an open file written through, its errors under the name
+ * given (a temporary's target), the descriptor closed with it. */
+static void test_fdopen(void)
+{
+    struct err e;
+    int fd = open("/dev/full", O_WRONLY);
+    if (fd < 0) {
+        TEST_SKIP("no /dev/full");
+        return;
+    }
+    struct obuf *b = obuf_fdopen(fd, "target.csv");
+    obuf_puts(b, "x");
+    CHECK_EQ(obuf_close(b, &e), -1);
+    CHECK_STR(e.msg, "target.csv: write failed: No space left on device");
+    CHECK(fcntl(fd, F_GETFD) == -1);
+    char path[] = "/tmp/t_obuf_fd.XXXXXX";
+    fd = mkstemp(path);
+    CHECK(fd >= 0);
+    b = obuf_fdopen(fd, "other.csv");
+    obuf_puts(b, "a,b\n");
+    CHECK_EQ(obuf_close(b, &e), 0);
+    FILE *f = fopen(path, "r");
+    char line[16] = "";
+    CHECK(f && fgets(line, sizeof line, f));
+    CHECK_STR(line, "a,b\n");
+    if (f)
+        fclose(f);
+    unlink(path);
+}
+
 int main(void)
 {
     TEST_RUN(test_integers);
@@ -327,5 +361,6 @@ int main(void)
     TEST_RUN(test_fixed_random);
     TEST_RUN(test_file);
     TEST_RUN(test_errors);
+    TEST_RUN(test_fdopen);
     return TEST_DONE();
 }

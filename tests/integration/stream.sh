@@ -1,0 +1,204 @@
+#!/bin/sh
+# The replay overlapped with reading the trace (issue 31): one run of an
+# SWF trace replays while the reader's thread reads on (sim_stream), its
+# files written as the replay goes on temporaries renamed into place at the
+# end. Its report and files are the whole read's byte for byte (a --series
+# run reads the whole trace first), for a trace in order, gz or plain, and
+# where streaming cannot be exact and the run is replayed from the start
+# after the read: jobs out of submission order, a preceding job (field 17),
+# header keywords that change after the jobs began, MaxProcs only after the
+# jobs. A bad line, early or late, is still its file:line error, exit 1 and
+# no report; a bad trace creates no output file and changes none, and
+# leaves no temporary; so does a full disk or SIGTERM. A FIFO, /dev/stdout,
+# /dev/full are written in place after the whole read; a new file's mode
+# is 0666 under the umask, an old file's its own.
+. tests/integration/lib.sh
+
+KTH=data/KTH-SP2-1996-2.1-cln.norm.swf.gz
+gzip -dc "$KTH" >"$TMP/all.swf"
+# 6,000 jobs: several of the reader's batches (1,024 records each).
+awk '/^;/ || n++ < 6000' "$TMP/all.swf" >"$TMP/kth.swf"
+jobs() { grep -v '^;' "$TMP/kth.swf"; }
+printf 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\n' >"$TMP/easy.cfg"
+
+# report TRACE ARGS...: the JSON report without its timings, into $TMP/r.
+report() {
+    t=$1
+    shift
+    "$MOKU" simulate --config "$TMP/easy.cfg" --format json "$@" "$t" 2>"$TMP/err" |
+        sed 's/"wall_seconds":[0-9.]*//; s/"read_seconds":[0-9.]*//' >"$TMP/r"
+    rc=$?
+}
+# same TRACE ARGS...: the streamed report is the whole read's (--series
+# reads the whole trace first), and not empty; so is the streamed jobs CSV.
+same() {
+    report "$@" --jobs-out "$TMP/whole.csv" --series "$TMP/series.csv"
+    cp "$TMP/r" "$TMP/whole.json"
+    cp "$TMP/err" "$TMP/whole.err"
+    report "$@" --jobs-out "$TMP/streamed.csv"
+    cmp -s "$TMP/r" "$TMP/whole.json" && cmp -s "$TMP/err" "$TMP/whole.err" &&
+        cmp -s "$TMP/streamed.csv" "$TMP/whole.csv" || return 1
+    report "$@"
+    [ -s "$TMP/r" ] && cmp -s "$TMP/r" "$TMP/whole.json" && cmp -s "$TMP/err" "$TMP/whole.err"
+}
+
+check "in order, plain text: the streamed report is the whole read's" same "$TMP/kth.swf"
+gzip -c "$TMP/kth.swf" >"$TMP/kth.swf.gz"
+check "in order, gzip: the same" same "$TMP/kth.swf.gz"
+# Submissions rounded to the hour: the reader's batches end inside runs of
+# one instant (an iteration there before the rest of its jobs were read
+# would show in the report: another iteration count, other waits).
+{ echo '; MaxProcs: 100'; jobs | awk '{ $2 = int($2 / 3600) * 3600; print }'; } >"$TMP/hours.swf"
+check "many jobs an instant: the same" same "$TMP/hours.swf"
+check "--procs, --iterate-every: the same" same "$TMP/kth.swf" --procs 64 --iterate-every 900
+printf 'USERCFG[DEFAULT] MAXIJOB=2 MAXJOB=8\nFSPOLICY DEDICATEDPS\nFSWEIGHT 10\nFSUSERWEIGHT 1\nUSERCFG[DEFAULT] FSTARGET=5\n' >>"$TMP/easy.cfg"
+check "throttling and fairshare: the same" same "$TMP/kth.swf"
+printf 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\n' >"$TMP/easy.cfg"
+
+# Out of order: every 500th job moved to the end of the file.
+{
+    grep '^;' "$TMP/kth.swf"
+    jobs | awk 'NR % 500'
+    jobs | awk 'NR % 500 == 0'
+} >"$TMP/shuffled.swf"
+check "jobs out of submission order: replayed from the start, the same" same "$TMP/shuffled.swf"
+# Given up, the stream's set-up warnings are not said again by the whole
+# read's replay.
+cp "$TMP/easy.cfg" "$TMP/easy.keep"
+printf 'FSPOLICY DEDICATEDPS\nSTATDIR %s/none\n' "$TMP" >>"$TMP/easy.cfg"
+report "$TMP/shuffled.swf"
+check "out of order, a warning of the set-up: said once" [ "$(grep -c 'no fairshare history is read' "$TMP/err")" = 1 ]
+check "... the same report" same "$TMP/shuffled.swf"
+cp "$TMP/easy.keep" "$TMP/easy.cfg"
+report "$TMP/shuffled.swf"
+cp "$TMP/r" "$TMP/shuffled.json"
+report "$TMP/kth.swf"
+check "... and the sorted trace's report" cmp -s "$TMP/r" "$TMP/shuffled.json"
+
+# MaxProcs changed after the jobs began: the cluster is the whole header's.
+{
+    echo '; MaxProcs: 50'
+    jobs | sed -n '1,3000p'
+    echo '; MaxProcs: 100'
+    jobs | sed '1,3000d'
+} >"$TMP/header.swf"
+check "MaxProcs changed after 3,000 jobs: the same" same "$TMP/header.swf"
+"$MOKU" simulate --config "$TMP/easy.cfg" "$TMP/header.swf" >"$TMP/text" 2>&1
+check "... on 100 processors" grep -q 'cluster  *100 nodes, 100 processors' "$TMP/text"
+
+# MaxProcs only at the end: the replay waits for it.
+{
+    jobs
+    echo '; MaxProcs: 100'
+} >"$TMP/late.swf"
+check "MaxProcs after every job: the same" same "$TMP/late.swf"
+
+# A preceding job (field 17) late in the trace: the whole read checks it.
+jobs | awk 'NR == 4000 { $17 = prev } { prev = $1; print }' >"$TMP/deps.body"
+{ echo '; MaxProcs: 100'; cat "$TMP/deps.body"; } >"$TMP/deps.swf"
+check "a preceding job at job 4,000: the same" same "$TMP/deps.swf"
+
+# Bad lines, early and late: the error, exit 1, no report.
+for at in 30 5990; do
+    { echo '; MaxProcs: 100'; jobs | awk -v at=$at 'NR == at { $5 = "x" } { print }'; } >"$TMP/bad.swf"
+    line=$((at + 1))
+    report "$TMP/bad.swf"
+    check "a bad line at job $at: its file:line, exit 1, no report" \
+        sh -c "[ ! -s '$TMP/r' ] && grep -q 'bad.swf:$line: ' '$TMP/err' && [ \$(wc -l <'$TMP/err') = 1 ]"
+    "$MOKU" simulate --config "$TMP/easy.cfg" --format json "$TMP/bad.swf" >/dev/null 2>&1
+    check "... exit 1" [ $? = 1 ]
+    echo keep >"$TMP/kept.csv"
+    chmod 640 "$TMP/kept.csv"
+    cp -p "$TMP/kept.csv" "$TMP/kept.ref"
+    rm -f "$TMP/new.csv" "$TMP/new.swf"
+    "$MOKU" simulate --config "$TMP/easy.cfg" --jobs-out "$TMP/new.csv" --batsim-out "$TMP/kept.csv" \
+        --swf-out "$TMP/new.swf" --resv-out "$TMP/resv.log" "$TMP/bad.swf" >/dev/null 2>"$TMP/err"
+    rc=$?
+    check "... with outputs: the file:line error, exit 1" \
+        sh -c "[ $rc = 1 ] && grep -q 'bad.swf:$line: ' '$TMP/err' && [ \$(wc -l <'$TMP/err') = 1 ]"
+    check "... no output file created, none changed, no temporary left" \
+        sh -c "[ ! -e '$TMP/new.csv' ] && [ ! -e '$TMP/new.swf' ] && [ ! -e '$TMP/resv.log' ] &&
+               cmp -s '$TMP/kept.csv' '$TMP/kept.ref' &&
+               [ \$(stat -c %a '$TMP/kept.csv') = 640 ] && ! ls '$TMP' | grep -q moku-"
+done
+
+# Outputs written as the replay goes: the same files as the whole read's,
+# new or over an old one, renamed into place (no temporary left).
+report "$TMP/kth.swf" --jobs-out "$TMP/w.csv" --batsim-out "$TMP/w.bat" --swf-out "$TMP/w.swf" \
+    --resv-out "$TMP/w.resv" --series "$TMP/series.csv"
+cp "$TMP/r" "$TMP/whole.json"
+echo old >"$TMP/s.csv"
+rm -f "$TMP/s.bat" "$TMP/s.swf" "$TMP/s.resv"
+report "$TMP/kth.swf" --jobs-out "$TMP/s.csv" --batsim-out "$TMP/s.bat" --swf-out "$TMP/s.swf" \
+    --resv-out "$TMP/s.resv"
+same_files() {
+    for f in csv bat swf resv; do cmp -s "$TMP/w.$f" "$TMP/s.$f" || return 1; done
+    cmp -s "$TMP/r" "$TMP/whole.json" && ! ls "$TMP" | grep -q moku-
+}
+check "streamed --jobs-out, --batsim-out, --swf-out, --resv-out: the whole read's files" same_files
+# Not a regular file: /dev/stdout, a FIFO (written in place after the
+# whole read).
+"$MOKU" simulate --config "$TMP/easy.cfg" --format json --jobs-out /dev/stdout "$TMP/kth.swf" \
+    2>/dev/null | grep -v '^{' >"$TMP/stdout.csv"
+check "--jobs-out /dev/stdout: the same rows" cmp -s "$TMP/stdout.csv" "$TMP/w.csv"
+mkfifo "$TMP/fifo"
+cat "$TMP/fifo" >"$TMP/fifo.csv" &
+"$MOKU" simulate --config "$TMP/easy.cfg" --jobs-out "$TMP/fifo" "$TMP/kth.swf" >/dev/null 2>&1
+wait
+check "--jobs-out to a FIFO: the same rows" cmp -s "$TMP/fifo.csv" "$TMP/w.csv"
+"$MOKU" simulate --config "$TMP/easy.cfg" --jobs-out /dev/full "$TMP/kth.swf" \
+    >/dev/null 2>"$TMP/err"
+rc=$?
+check "--jobs-out /dev/full: the write error, exit 1" \
+    sh -c "[ $rc = 1 ] && grep -q '/dev/full: write failed' '$TMP/err'"
+# The mode of a new file: 0666 under the umask, as open(2) gives; an old
+# file's own.
+modes() {
+    rm -f "$TMP/m1.csv" "$TMP/m2.csv"
+    (umask 022 && "$MOKU" simulate --config "$TMP/easy.cfg" --jobs-out "$TMP/m1.csv" "$TMP/kth.swf")
+    (umask 077 && "$MOKU" simulate --config "$TMP/easy.cfg" --jobs-out "$TMP/m2.csv" "$TMP/kth.swf")
+    chmod 604 "$TMP/m2.csv"
+    (umask 077 && "$MOKU" simulate --config "$TMP/easy.cfg" --jobs-out "$TMP/m2.csv" "$TMP/kth.swf")
+    [ "$(stat -c %a "$TMP/m1.csv")" = 644 ] && [ "$(stat -c %a "$TMP/m2.csv")" = 604 ]
+} >/dev/null 2>&1
+check "a new file: 0644 under umask 022; an old file keeps its mode (0604 under umask 077)" modes
+(umask 077 && rm -f "$TMP/m3.csv" && "$MOKU" simulate --config "$TMP/easy.cfg" \
+    --jobs-out "$TMP/m3.csv" "$TMP/kth.swf" >/dev/null 2>&1)
+check "a new file: 0600 under umask 077" [ "$(stat -c %a "$TMP/m3.csv")" = 600 ]
+
+# Interrupted amid the replay (SIGTERM; SIGINT, SIGHUP alike): the old file
+# kept, no temporary.
+zcat data/HPC2N-2002-2.1-cln.norm.swf.gz >"$TMP/big.swf"
+echo old >"$TMP/i.csv"
+# The binary itself (under tests/run.sh, MOKU is a wrapper, tests/tools/vsim).
+"${MOKU_REAL:-$MOKU}" simulate --config "$TMP/easy.cfg" --jobs-out "$TMP/i.csv" "$TMP/big.swf" \
+    >/dev/null 2>&1 &
+p=$!
+has_tmp() { ls "$TMP" | grep -q 'i.csv.moku-'; }
+wait_for 10 has_tmp
+kill -TERM $p
+wait $p
+rc=$?
+check "SIGTERM amid the replay: killed by it, the old file kept, no temporary" \
+    sh -c "[ $rc = 143 ] && [ \"\$(cat '$TMP/i.csv')\" = old ] && ! ls '$TMP' | grep -q moku-"
+
+# A full disk (root: a small tmpfs): the write error, exit 1, the old file kept.
+if [ "$(id -u)" = 0 ] && mkdir "$TMP/small" && mount -t tmpfs -o size=200k tmpfs "$TMP/small"; then
+    echo old >"$TMP/small/f.csv"
+    "$MOKU" simulate --config "$TMP/easy.cfg" --jobs-out "$TMP/small/f.csv" "$TMP/kth.swf" \
+        >/dev/null 2>"$TMP/err"
+    rc=$?
+    check "a full disk: the write error, exit 1, the old file kept, no temporary" \
+        sh -c "[ $rc = 1 ] && grep -q 'f.csv: write failed: No space' '$TMP/err' &&
+               [ \"\$(cat '$TMP/small/f.csv')\" = old ] && [ \$(ls '$TMP/small' | wc -l) = 1 ]"
+    umount "$TMP/small"
+else
+    skip "a full disk: no tmpfs mount here"
+fi
+
+# --strict: a record that cannot be replayed, late, is the error.
+{ echo '; MaxProcs: 100'; jobs | awk 'NR == 5000 { $4 = -1 } { print }'; } >"$TMP/strict.swf"
+report "$TMP/strict.swf" --strict
+check "--strict, an unusable record late: the error, no report" \
+    sh -c "[ ! -s '$TMP/r' ] && grep -q 'strict.swf:5001: job .* cannot be replayed' '$TMP/err'"
+check "without --strict: the same as the whole read" same "$TMP/strict.swf"
