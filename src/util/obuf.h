@@ -177,8 +177,9 @@ static inline char *obuf_put_next(char *p, uint64_t *t)
  * returns their end. Two digits a step from the table, left to right,
  * the length known from v's range (one comparison a pair of digits): no
  * word of eight digits to shift its leading zeros out of, and a short
- * number (a count, a time of day) takes few steps. */
-static inline char *obuf_lead_digits(char *p, uint32_t v)
+ * number (a count, a time of day) takes few steps. Always inlined: GCC
+ * kept it out of line, a call a number. */
+static inline __attribute__((always_inline)) char *obuf_lead_digits(char *p, uint32_t v)
 {
     uint64_t t;
     if (v < 100) {
