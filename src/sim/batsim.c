@@ -162,6 +162,8 @@ static char *text(char *p, const char *t, size_t n)
 static char *stretch(char *p, long turn, long exec)
 {
     long d = exec > 0 ? exec : 1;
+    if (turn == d) /* no wait: 1, without a 64-bit division (tens of cycles) */
+        return LIT(p, "1.000000");
     if (turn >= 0 && turn % d == 0 && turn / d < 100000000) {
         p = obuf_fmt_ll(p, turn / d); /* exact: a double holds it */
         return LIT(p, ".000000");
