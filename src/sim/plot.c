@@ -19,6 +19,7 @@ void plot_series_free(struct plot_series *p)
     free(p->bins);
     p->bins = NULL;
     p->n = p->cap = 0;
+    p->at_lo = p->at_hi = 0;
 }
 
 /* Halve the number of bins: pairs merge, the width doubles. */
@@ -65,15 +66,20 @@ static void integrate(struct plot_series *p, long a, long b)
     if (a < p->t0)
         a = p->t0;
     while (a < b) {
-        struct plot_bin *bin = bin_at(p, a);
-        /* its end from its index: one division a step, not two */
-        long bin_end = p->t0 + ((long)(bin - p->bins) + 1) * p->width;
-        long e = b < bin_end ? b : bin_end;
+        if (a < p->at_lo || a >= p->at_hi) { /* another bin (its widths may change) */
+            size_t i = (size_t)(bin_at(p, a) - p->bins);
+            /* its end from its index: one division a step, not two */
+            p->at = i;
+            p->at_hi = p->t0 + ((long)i + 1) * p->width;
+            p->at_lo = p->at_hi - p->width;
+        }
+        struct plot_bin *bin = &p->bins[p->at];
+        long e = b < p->at_hi ? b : p->at_hi;
         double d = (double)(e - a);
         bin->busy += (double)p->busy * d;
         bin->up += (double)p->up * d;
-        bin->idle += (double)p->idle * d;
-        bin->running += (double)p->running * d;
+        bin->idle += (double)(long long)p->idle * d; /* a count: exact, one conversion */
+        bin->running += (double)(long long)p->running * d;
         bin->span += d;
         a = e;
     }

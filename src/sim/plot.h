@@ -42,6 +42,10 @@ struct plot_series {
     long last;          /* when the state held began; LONG_MIN before the first */
     long long busy, up; /* the state held since last */
     size_t idle, running;
+    /* The bin the last sample fell in, [at_lo, at_hi) (empty: none): a
+     * replay samples many times a bin, found again without a division. */
+    size_t at;
+    long at_lo, at_hi;
 };
 
 /* An empty series with bins of width seconds (at least 1) from t0. */

@@ -896,20 +896,35 @@ void report_csv_field(struct obuf *f, const char *v)
     obuf_putc(f, '"');
 }
 
-const char *report_final_state(const struct sim_outcome *o, const struct sched *s)
+/* A final state's name with its length (a jobs CSV row writes one). */
+struct state_name {
+    const char *text;
+    size_t len;
+};
+#define STATE_NAME(s) ((struct state_name){s, sizeof s - 1})
+
+/* o's final state; j: its engine record (sim_outcome_job), NULL once
+ * forgotten. */
+static struct state_name final_state(const struct sim_outcome *o, const struct job *j)
 {
     if (o->rejected)
-        return "rejected";
-    const struct job *j = sim_outcome_job(s, o);
+        return STATE_NAME("rejected");
     if (o->end >= 0)
-        return o->cancelled ? "cancelled" : o->killed ? "killed" : "completed";
+        return o->cancelled ? STATE_NAME("cancelled")
+               : o->killed  ? STATE_NAME("killed")
+                            : STATE_NAME("completed");
     if (!j) /* outcomes without a scheduler behind them (tests) */
-        return o->start >= 0 ? "running" : "never_started";
+        return o->start >= 0 ? STATE_NAME("running") : STATE_NAME("never_started");
     if (j->state == JOB_REMOVED)
-        return "cancelled";
+        return STATE_NAME("cancelled");
     if (j->state == JOB_RUNNING)
-        return (j->flags & JOB_PREEMPTED) ? "preempted" : "running";
-    return sim_outcome_preempted(o) ? "preempted" : "never_started";
+        return (j->flags & JOB_PREEMPTED) ? STATE_NAME("preempted") : STATE_NAME("running");
+    return sim_outcome_preempted(o) ? STATE_NAME("preempted") : STATE_NAME("never_started");
+}
+
+const char *report_final_state(const struct sim_outcome *o, const struct sched *s)
+{
+    return final_state(o, sim_outcome_job(s, o)).text;
 }
 
 /* Why a job that never ran did not: the engine's reason, or that no node
@@ -1016,6 +1031,8 @@ struct report_jobs_csv {
     struct sim_noderuns *runs; /* made with the first row: s's nodes are all in */
     long now;
     struct obuf *creds;                   /* ",user,group,account,class,qos" */
+    const char *ctext;                    /* creds' bytes, */
+    size_t clen;                          /* and their length */
     const struct cred *last[CRED_NKINDS]; /* the credentials it was made from */
     int have;                             /* creds holds a row's */
     struct cred_texts names[CRED_NKINDS]; /* each credential's field, made once */
@@ -1063,12 +1080,11 @@ static void cred_fields(struct obuf *f, struct report_jobs_csv *c, const struct 
             if (creds[k] && (k != 2 || creds[k]->index != 0))
                 cred_put(c, k, creds[k]);
         }
+        c->ctext = obuf_data(c->creds, &c->clen);
         memcpy(c->last, creds, sizeof c->last);
         c->have = 1;
     }
-    size_t len;
-    const char *text = obuf_data(c->creds, &len);
-    obuf_write(f, text, len);
+    obuf_write(f, c->ctext, c->clen);
 }
 
 static void csv_row(struct obuf *f, const struct workload *wl, const struct wl_job *w,
@@ -1100,9 +1116,11 @@ static void csv_row(struct obuf *f, const struct workload *wl, const struct wl_j
     const struct cred *creds[CRED_NKINDS];
     report_job_creds(&c->rc, o, creds);
     cred_fields(f, c, creds);
-    const char *state = report_final_state(o, s);
+    /* the state from the engine record found above, its length known */
+    struct state_name st = final_state(o, j);
+    const char *state = st.text;
     obuf_putc(f, ',');
-    obuf_puts(f, state);
+    obuf_write(f, st.text, st.len);
     obuf_putc(f, ',');
     char buf[512];
     if (o->rejected)

@@ -104,23 +104,16 @@ static inline void obuf_commit(struct obuf *b, char *end)
 }
 
 /*
- * Digits a machine word at a time (little-endian machines): each number
- * below 10^8 (nearly every time, count and id the outputs hold) formatted
- * where it is used, without a call; the rest in obuf.c.
+ * Digits without printf (little-endian machines): each number below 10^8
+ * (nearly every time, count and id the outputs hold) formatted where it is
+ * used, two digits a step, without a call; the rest in obuf.c, eight
+ * digits a machine word at a time.
  */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define OBUF_WORDS
 
 /* "00" .. "99". */
 extern const char obuf_pairs[201];
-
-/* The two digits of k < 100 as the two bytes of a little-endian word. */
-static inline uint64_t obuf_pair_at(uint64_t k)
-{
-    uint16_t p;
-    memcpy(&p, obuf_pairs + 2 * k, 2);
-    return p;
-}
 
 /*
  * The eight digits of v < 10^8, leading zeros included, as the bytes of a
@@ -141,35 +134,79 @@ static inline uint64_t obuf_eight_digits(uint32_t v)
     return (tens | (pairs - 10 * tens) << 8) | 0x3030303030303030ULL;
 }
 
-/* The four digits of v < 10^4, two pairs from the table: v / 100 as a
- * fixed-point number with 32 fraction bits holds the first pair in its
- * integer part, the fraction times 100 the second (error under v * 2^-32
- * < 2.4e-6, below the last digit's 10^-2). */
-static inline uint64_t obuf_four_digits(uint32_t v)
+/* The pair "00" .. "99" of k < 100 at p. */
+static inline void obuf_put_pair(char *p, uint64_t k)
 {
-    uint64_t t = (uint64_t)v * (UINT32_MAX / 100 + 1);
-    return obuf_pair_at(t >> 32) | obuf_pair_at(((t & UINT32_MAX) * 100) >> 32) << 16;
+    memcpy(p, obuf_pairs + 2 * k, 2);
 }
 
-/* The digits of v < 10^8 without its leading zeros at p, which has 8 bytes
- * of room (the bytes past the digits are scratch); returns their end. Short
- * numbers (counts, flags) take the short ways. */
-static inline char *obuf_lead_digits(char *p, uint32_t v)
+/*
+ * v / 10^k as a fixed-point number with 32 fraction bits (its integer part,
+ * v's first one or two digits, above them), for v < 10^(k + 2), k = 2, 4,
+ * 6: v times 2^57 / 10^k rounded up (f), shifted to 32 fraction bits, plus
+ * one unit. Its error is above zero (the unit covers the shift's
+ * truncation) and below 2^-30 + 2^-32 < 10^-k, so each of the k / 2
+ * multiplications of the fraction by 100 below puts the next pair exactly
+ * in the integer part. Checked against the digits of every v < 10^8.
+ */
+#define OBUF_FRAC2 1441151880758559ULL /* 2^57 / 10^2, rounded up */
+#define OBUF_FRAC4 14411518807586ULL   /* 2^57 / 10^4 */
+#define OBUF_FRAC6 144115188076ULL     /* 2^57 / 10^6 */
+static inline uint64_t obuf_frac(uint32_t v, uint64_t f)
 {
-    uint64_t w;
-    unsigned n; /* w's digits, leading zeros included */
-    if (v < 100)
-        w = obuf_pair_at(v), n = 2;
-    else if (v < 10000)
-        w = obuf_four_digits(v), n = 4;
-    else
-        w = obuf_eight_digits(v), n = 8;
-    /* the leading '0's: bytes that are zero once '0' is taken away (the
-     * bytes past n are not, so the first nonzero digit is found) */
-    unsigned zeros = v ? (unsigned)__builtin_ctzll(w ^ 0x3030303030303030ULL) / 8 : n - 1;
-    w >>= 8 * zeros;
-    memcpy(p, &w, 8);
-    return p + n - zeros;
+    return ((uint64_t)v * f >> 25) + 1;
+}
+
+/* The integer part of t (one or two digits) at p; returns their end. */
+static inline char *obuf_put_lead(char *p, uint64_t t)
+{
+    uint64_t lead = t >> 32;
+    if (lead < 10) {
+        *p = (char)('0' + lead);
+        return p + 1;
+    }
+    obuf_put_pair(p, lead);
+    return p + 2;
+}
+
+/* The next pair of t's fraction at p (t moves on to the rest). */
+static inline char *obuf_put_next(char *p, uint64_t *t)
+{
+    *t = (uint64_t)(uint32_t)*t * 100;
+    obuf_put_pair(p, *t >> 32);
+    return p + 2;
+}
+
+/* The digits of v < 10^8 without leading zeros at p (8 bytes of room);
+ * returns their end. Two digits a step from the table, left to right,
+ * the length known from v's range (one comparison a pair of digits): no
+ * word of eight digits to shift its leading zeros out of, and a short
+ * number (a count, a time of day) takes few steps. Always inlined: GCC
+ * kept it out of line, a call a number. */
+static inline __attribute__((always_inline)) char *obuf_lead_digits(char *p, uint32_t v)
+{
+    uint64_t t;
+    if (v < 100) {
+        if (v < 10) {
+            *p = (char)('0' + v);
+            return p + 1;
+        }
+        obuf_put_pair(p, v);
+        return p + 2;
+    }
+    if (v < 10000) {
+        t = obuf_frac(v, OBUF_FRAC2);
+        return obuf_put_next(obuf_put_lead(p, t), &t);
+    }
+    if (v < 1000000) {
+        t = obuf_frac(v, OBUF_FRAC4);
+        p = obuf_put_next(obuf_put_lead(p, t), &t);
+        return obuf_put_next(p, &t);
+    }
+    t = obuf_frac(v, OBUF_FRAC6);
+    p = obuf_put_next(obuf_put_lead(p, t), &t);
+    p = obuf_put_next(p, &t);
+    return obuf_put_next(p, &t);
 }
 #endif
 

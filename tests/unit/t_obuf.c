@@ -2,8 +2,9 @@
  * t_obuf — the buffered writer (util/obuf): integers and fixed-point
  * numbers exactly as printf writes them (negatives, LLONG_MIN, zero, -0,
  * ties rounded half to even, 300,000 random values against snprintf;
- * integers of every length, around every power of ten; below 10^16 eight
- * digits at a time, each digit path checked for every value when written;
+ * integers of every length, around every power of ten; below 10^8 two
+ * digits a step, every value checked against a decimal counter; below
+ * 10^16 eight digits at a time;
  * obuf_fmt_ll and obuf_fmt_ull in place, their inline digits included),
  * text larger than the buffer reaching the file whole, and a write that
  * fails (a full disk: /dev/full) reported with the file's name, or with the
@@ -201,6 +202,42 @@ static void test_fmt_ll(void)
     CHECK_EQ(bad, 0);
 }
 
+#ifdef OBUF_WORDS
+/*
+ * obuf_lead_digits (two digits a step from a fixed-point fraction) for
+ * every value below 10^8, against a decimal counter counted up a digit at
+ * a time (as printf's text, without a call a value: the whole range in
+ * about a second); nothing written past the 8 bytes of room.
+ */
+static void test_lead_digits_all(void)
+{
+    char want[9] = "0", got[16];
+    size_t n = 1;
+    int bad = 0;
+    for (uint32_t v = 0; v < 100000000u && bad < 5; v++) {
+        memset(got, 'x', sizeof got);
+        char *end = obuf_lead_digits(got, v);
+        if ((size_t)(end - got) != n || memcmp(got, want, n) != 0 || got[8] != 'x') {
+            fprintf(stderr, "obuf_lead_digits %s: \"%.*s\"\n", want, (int)(end - got), got);
+            bad++;
+        }
+        size_t i = n; /* want + 1: the last 9s turn to 0s, a digit grows */
+        while (i > 0 && want[i - 1] == '9')
+            want[--i] = '0';
+        if (i > 0) {
+            want[i - 1]++;
+        } else {
+            memmove(want + 1, want, n++);
+            want[0] = '1';
+        }
+    }
+    CHECK_EQ(bad, 0);
+    char w[16];
+    snprintf(w, sizeof w, "%.*s", (int)n, want);
+    CHECK_STR(w, "100000000"); /* the counter itself counted right */
+}
+#endif
+
 /* A memory writer reused per row: emptied, not reallocated. */
 static void test_reset(void)
 {
@@ -356,6 +393,9 @@ int main(void)
     TEST_RUN(test_integer_lengths);
     TEST_RUN(test_integer_values);
     TEST_RUN(test_fmt_ll);
+#ifdef OBUF_WORDS
+    TEST_RUN(test_lead_digits_all);
+#endif
     TEST_RUN(test_reset);
     TEST_RUN(test_fixed_edges);
     TEST_RUN(test_fixed_random);

@@ -576,6 +576,85 @@ static void test_series_merge(void)
     plot_series_free(&p);
 }
 
+/* The old way, one bin found by a division a step, as a model: bins merge
+ * in pairs past PLOT_MAX_BINS; the state over [a, b) added in the same
+ * floating-point operations. */
+struct series_model {
+    long t0, width;
+    struct plot_bin bins[PLOT_MAX_BINS];
+    size_t n;
+};
+
+static void model_add(struct series_model *m, long a, long b, long long busy, long long up,
+                      size_t idle, size_t running)
+{
+    if (a < m->t0)
+        a = m->t0;
+    while (a < b) {
+        size_t i;
+        while ((i = (size_t)((a - m->t0) / m->width)) >= PLOT_MAX_BINS) {
+            size_t n = (m->n + 1) / 2;
+            for (size_t j = 0; j < n; j++) {
+                struct plot_bin x = m->bins[2 * j], y = {0};
+                if (2 * j + 1 < m->n)
+                    y = m->bins[2 * j + 1];
+                m->bins[j] = (struct plot_bin){x.busy + y.busy, x.up + y.up, x.idle + y.idle,
+                                               x.running + y.running, x.span + y.span};
+            }
+            memset(&m->bins[n], 0, (m->n - n) * sizeof *m->bins);
+            m->n = n;
+            m->width *= 2;
+        }
+        m->n = i + 1 > m->n ? i + 1 : m->n;
+        long end = m->t0 + ((long)i + 1) * m->width, e = b < end ? b : end;
+        double d = (double)(e - a);
+        m->bins[i].busy += (double)busy * d;
+        m->bins[i].up += (double)up * d;
+        m->bins[i].idle += (double)idle * d;
+        m->bins[i].running += (double)running * d;
+        m->bins[i].span += d;
+        a = e;
+    }
+}
+
+/* Samples at fixed-seed random times (many within a bin, some across
+ * several, some past the last bin so that bins merge), before t0 too: the
+ * series' bins are the model's, bit for bit (the bin kept from the last
+ * sample is found again only while it is the one). */
+static void test_series_random(void)
+{
+    static struct series_model m;
+    uint64_t x = 0x9E3779B97F4A7C15ULL;
+    for (int round = 0; round < 20; round++) {
+        struct plot_series p;
+        long t0 = round * 1000 - 5000, width = 1 + round % 7 * 13, t = t0 - 3 * width;
+        plot_series_init(&p, t0, width);
+        m = (struct series_model){.t0 = t0, .width = width};
+        long long busy = 0, up = 0;
+        size_t idle = 0, running = 0;
+        int have = 0;
+        long last = 0;
+        for (int k = 0; k < 3000; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            unsigned gap = (unsigned)(x % 100);
+            long step = gap < 70   ? (long)(x >> 8) % width       /* within a bin, or just past */
+                        : gap < 97 ? (long)(x >> 8) % (8 * width) /* across a few */
+                                   : (long)(x >> 8) % (400 * width); /* far: bins merge */
+            t += step;
+            if (have)
+                model_add(&m, last, t, busy, up, idle, running);
+            busy = (long long)(x >> 20) % 1000, up = 1000;
+            idle = (size_t)(x >> 40) % 300, running = (size_t)(x >> 50) % 100;
+            plot_series_add(&p, t, busy, up, idle, running);
+            have = 1, last = t;
+        }
+        CHECK_EQ(p.n, m.n);
+        CHECK_EQ(p.width, m.width);
+        CHECK(p.n == m.n && memcmp(p.bins, m.bins, p.n * sizeof *p.bins) == 0);
+        plot_series_free(&p);
+    }
+}
+
 static void test_svg(void)
 {
     struct plot_series a, b;
@@ -744,6 +823,7 @@ int main(void)
     TEST_RUN(test_bin_width);
     TEST_RUN(test_series_integrals);
     TEST_RUN(test_series_merge);
+    TEST_RUN(test_series_random);
     TEST_RUN(test_svg);
     TEST_RUN(test_quantiles_random);
     TEST_RUN(test_svg_days);
