@@ -2,6 +2,7 @@
 #include "trace/trace.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 #include "trace/homelog.h"
 #include "trace/lines.h"
@@ -44,10 +45,27 @@ static int first_line_kind(const char *path, struct err *err)
     return kind;
 }
 
+/* Whether path is a pipe (or socket): a trace is read more than once (its
+ * format, then its records), and each reading of a pipe would get another
+ * part of it (the detection's short reads ended mid-line and named a field
+ * count of no line of the trace); one without a writer would block. */
+static int is_pipe(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
 enum trace_kind trace_detect(const char *path, struct err *err)
 {
     if (homelog_is_dir(path))
         return TRACE_HOME;
+    if (is_pipe(path)) {
+        err_set(err,
+                "%s: a pipe: a trace is read more than once (its format, then its records); "
+                "give a file (gzip is read as it is)",
+                path);
+        return TRACE_ERROR;
+    }
     int k = first_line_kind(path, err);
     if (k != -2)
         return (enum trace_kind)k;

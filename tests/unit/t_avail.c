@@ -338,6 +338,72 @@ static void test_random_earliest_plus(void)
     avail_destroy(a);
 }
 
+/*
+ * avail_earliest_plus on wider profiles than above: holds that never end,
+ * the total moving (nodes down and up: free counts below zero), requests
+ * above the total, extras as large as it, empty ranges (he == hs), starts
+ * and durations past every point. Against the given profile, as above.
+ */
+static void test_random_earliest_plus_wide(void)
+{
+    for (unsigned run = 0; run < 12; run++) {
+        long long total = 1 + run % 9;
+        struct avail *a = avail_create(total, 0);
+        unsigned seed = 1000 + run;
+        struct {
+            long s, e;
+            long long n;
+        } held[64];
+        int nheld = 0;
+        long origin = 0;
+        for (int step = 0; step < 1500; step++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = seed >> 8;
+            if (nheld < 64 && r % 3) {
+                long s = origin + (long)(r % 500) - 20;
+                long e = (r >> 9) % 10 == 0 ? AVAIL_NEVER : s + 1 + (long)((r >> 3) % 700);
+                long long n = 1 + (r >> 12) % (unsigned)(total + 2);
+                avail_take(a, s, e, n);
+                held[nheld].s = s, held[nheld].e = e, held[nheld].n = n;
+                nheld++;
+            } else if (nheld) {
+                int k = (int)((r >> 2) % (unsigned)nheld);
+                avail_give(a, held[k].s, held[k].e, held[k].n);
+                held[k] = held[--nheld];
+            }
+            if ((r >> 16) % 10 == 0) {
+                origin += (long)((r >> 4) % 50);
+                avail_advance(a, origin);
+            }
+            long long d = (long long)((r >> 5) % 5) - 2;
+            if ((r >> 20) % 25 == 0 && total + d >= 1) {
+                avail_add_total(a, d);
+                total += d;
+            }
+            for (int q = 0; q < 4; q++) {
+                seed = seed * 1103515245u + 12345u;
+                unsigned u = seed >> 4;
+                long from = origin - 50 + (long)(u % 1200);
+                long hs = origin - 100 + (long)((u >> 3) % 1200);
+                long dur = 1 + (long)((u >> 7) % 900);
+                unsigned kind = (u >> 20) % 5; /* never ending, a hold's shape, empty, any */
+                long he = kind == 0   ? AVAIL_NEVER
+                          : kind == 1 ? hs + dur
+                          : kind == 2 ? hs
+                                      : hs + (long)((u >> 11) % 1000);
+                long long n = 1 + (u >> 13) % (unsigned)(total + 3);
+                long long extra = (long long)((u >> 17) % (unsigned)(total + 2));
+                long got = avail_earliest_plus(a, from, dur, n, hs, he, extra);
+                avail_give(a, hs, he, extra);
+                long want = avail_earliest(a, from, dur, n);
+                avail_take(a, hs, he, extra);
+                CHECK_EQ(got, want);
+            }
+        }
+        avail_destroy(a);
+    }
+}
+
 int main(void)
 {
     TEST_RUN(test_empty_profile);
@@ -349,5 +415,6 @@ int main(void)
     TEST_RUN(test_random_moving_origin);
     TEST_RUN(test_random_queries_two_profiles);
     TEST_RUN(test_random_earliest_plus);
+    TEST_RUN(test_random_earliest_plus_wide);
     return TEST_DONE();
 }

@@ -6,11 +6,15 @@
  * Small hand-made traces live in tests/data/mtrace/.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "sim/workload_maui.h"
 #include "test.h"
 #include "trace/mtrace.h"
+#include "trace/trace.h"
 
 #define DATA "tests/data/mtrace/"
 
@@ -51,6 +55,24 @@ static void test_detect_fails(void)
     check_detect_fails(DATA "no-such-file", "cannot open");
     check_detect_fails(DATA "comments.txt", "no job or node lines");
     check_detect_fails(DATA "unknown.txt", ":2: cannot tell the trace format: 5 fields");
+}
+
+/* A pipe (moku simulate <(zcat t.swf), /dev/stdin from a pipe) is refused
+ * by its kind before it is opened: a trace is read more than once, and an
+ * open of a FIFO without a writer would block. */
+static void test_detect_pipe(void)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/t_mtrace_fifo.%ld", (long)getpid());
+    unlink(path);
+    CHECK_EQ(mkfifo(path, 0600), 0);
+    struct err err = {""};
+    CHECK_EQ(trace_detect(path, &err), TRACE_ERROR);
+    CHECK_HAS(err.msg, path);
+    CHECK_HAS(err.msg, "a pipe: a trace is read more than once");
+    unlink(path);
+    /* A regular file still goes by its content. */
+    CHECK_EQ(trace_detect(DATA "small.swf", &err), TRACE_SWF);
 }
 
 /* The Admin Guide's sample line (line 3 of jobs.wtrace), field by field. */
@@ -436,6 +458,7 @@ int main(void)
 {
     TEST_RUN(test_detect);
     TEST_RUN(test_detect_fails);
+    TEST_RUN(test_detect_pipe);
     TEST_RUN(test_read_workload);
     TEST_RUN(test_workload_errors);
     TEST_RUN(test_from_maui);
