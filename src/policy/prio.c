@@ -482,7 +482,7 @@ static size_t creds_slot(const struct job *j)
 {
     uint64_t h = (uint64_t)(uintptr_t)j->user ^ (uint64_t)(uintptr_t)j->group >> 3 ^
                  (uint64_t)(uintptr_t)j->account >> 6;
-    return (size_t)((h * 0x9E3779B97F4A7C15ULL) >> 59) & (PRIO_CREDSLOTS - 1);
+    return (size_t)((h * 0x9E3779B97F4A7C15ULL) >> 58) & (PRIO_CREDSLOTS - 1);
 }
 
 #define PRIO_KONST 0x80 /* in a term: the component's value is kept (konst) */
@@ -584,7 +584,7 @@ new_part(struct prio_batch *b, const struct eval *e, size_t i)
     fill_part(b, e, g);
     note_vary(b->p, g);
     g->gen = b->gen;
-    *b->valid |= 1UL << i;
+    *b->valid |= (uint64_t)1 << i;
     return g;
 }
 
