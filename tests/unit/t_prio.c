@@ -810,6 +810,26 @@ static void test_cmp(void)
     CHECK(v[0] == &b && v[1] == &a && v[2] == &c);
 }
 
+/* prio_before (the heap's inline comparison) is prio_cmp(&x, &y) < 0 on
+ * random pairs that tie often in priority, submit time and order, and
+ * with NaN and infinite priorities. */
+static void test_before(void)
+{
+    static const double prios[] = {1.0, 2.0, -3.5, 1e9, 0.0, -0.0, 1.0 / 0.0, 0.0 / 0.0};
+    srand(43);
+    for (int k = 0; k < 20000; k++) {
+        struct job x = {0}, y = {0};
+        x.priority = prios[rand() % 8];
+        y.priority = rand() % 2 ? x.priority : prios[rand() % 8];
+        x.submit = rand() % 3;
+        y.submit = rand() % 3;
+        x.order = (size_t)(rand() % 3);
+        y.order = (size_t)(rand() % 3);
+        const struct job *px = &x, *py = &y;
+        CHECK_EQ(prio_before(px, py), prio_cmp(&px, &py) < 0);
+    }
+}
+
 static void test_names(void)
 {
     CHECK_STR(prio_comp_name(PRIO_SERV), "serv");
@@ -1240,6 +1260,7 @@ int main(void)
     TEST_RUN(test_cfg_to_priority);
     TEST_RUN(test_order_is_submission);
     TEST_RUN(test_cmp);
+    TEST_RUN(test_before);
     TEST_RUN(test_names);
     TEST_RUN(test_batch_creds);
     TEST_RUN(test_batch_fresh);
