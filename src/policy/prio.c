@@ -497,7 +497,14 @@ static void fill_part(const struct prio_batch *b, const struct eval *e, struct p
     double sum[PRIO_NCOMP] = {0};
     int varies[PRIO_NCOMP] = {0};
     sum_batch(e, b->t.fc, b->t.nfc, sum);
-    g->nf = g->nterm = 0;
+    g->nf = g->nterm = g->nfs = 0;
+    for (int i = 0; i < b->t.nfc; i++) {
+        int f = b->t.fc[i];
+        if (factor_comp[f] == PRIO_FS && b->p->fweight[f] != 0) {
+            g->fsf[g->nfs] = (unsigned char)f;
+            g->fsw[g->nfs++] = (double)b->p->fweight[f];
+        }
+    }
     for (int i = 0; i < b->t.nf; i++) {
         int f = b->t.f[i];
         double w = job_weighted(f) ? factor_weight(e, f) : (double)b->p->fweight[f];
@@ -546,22 +553,39 @@ static void note_vary(const struct prio_params *p, struct prio_credpart *g)
     }
 }
 
+/* The fairshare delta FS factor f reads for j (factor_value's). */
+static inline double fs_value(const struct job *j, int f)
+{
+    switch (f) {
+    case PF_FSUSER:
+        return fs_delta(j->user);
+    case PF_FSGROUP:
+        return fs_delta(j->group);
+    case PF_FSACCOUNT:
+        return fs_delta(j->account);
+    case PF_FSQOS:
+        return fs_delta(j->qos);
+    default:
+        return fs_delta(j->class_);
+    }
+}
+
 /* g's FS component found again for e's credentials' current deltas: the
  * same additions as fill_part's (sum_batch adds a component's factors in
- * fc's order, the FS factors alone into the FS sum). */
+ * fc's order, the FS factors alone into the FS sum, skipping a weight of
+ * 0; an FS factor's weight is the configuration's, noted in g). Only the
+ * kept terms before `vary` move with it (note_vary's pre): the rest of
+ * what note_vary found is the credentials'. */
 static void fs_refresh(const struct prio_batch *b, const struct eval *e, struct prio_credpart *g)
 {
     double sum = 0.0;
-    for (int i = 0; i < b->t.nfc; i++) {
-        int f = b->t.fc[i];
-        if (factor_comp[f] != PRIO_FS)
-            continue;
-        double w = job_weighted(f) ? factor_weight(e, f) : (double)e->p->fweight[f];
-        if (w != 0.0)
-            sum += w * capped(factor_value(e, f), e->p->fcap[f]);
+    for (int i = 0; i < g->nfs; i++) {
+        int f = g->fsf[i];
+        sum += g->fsw[i] * capped(fs_value(e->j, f), b->p->fcap[f]);
     }
     g->konst[PRIO_FS] = weigh(b->p, PRIO_FS, sum);
-    note_vary(b->p, g);
+    if (g->vary > g->fs_term)
+        note_vary(b->p, g);
 }
 
 /* e's credentials' part: found in the batch when a job with the same

@@ -76,6 +76,12 @@ struct prio_credpart {
     double pre;        /* the kept terms before `vary` added up, in order from +0 */
     double vcw, vccap; /* `vary`'s component's weight (not 0: weighted) and cap */
     unsigned long gen; /* the batch generation its FS value was found in */
+    /* The FS component's factors weighted, in the order fill_part adds
+     * them, and their weights (the configuration's): what a renewal adds
+     * up again, without a look at the other factors. */
+    unsigned char fsf[PF_FSCLASS - PF_FSUSER + 1];
+    double fsw[PF_FSCLASS - PF_FSUSER + 1];
+    int nfs;
 };
 /* Called once for each combination of credentials a batch meets, before
  * it reads them (what the caller keeps current lazily: fairshare deltas). */
