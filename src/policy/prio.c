@@ -576,12 +576,12 @@ static inline double fs_value(const struct job *j, int f)
  * 0; an FS factor's weight is the configuration's, noted in g). Only the
  * kept terms before `vary` move with it (note_vary's pre): the rest of
  * what note_vary found is the credentials'. */
-static void fs_refresh(const struct prio_batch *b, const struct eval *e, struct prio_credpart *g)
+static void fs_refresh(const struct prio_batch *b, const struct job *j, struct prio_credpart *g)
 {
     double sum = 0.0;
     for (int i = 0; i < g->nfs; i++) {
         int f = g->fsf[i];
-        sum += g->fsw[i] * capped(fs_value(e->j, f), b->p->fcap[f]);
+        sum += g->fsw[i] * capped(fs_value(j, f), b->p->fcap[f]);
     }
     g->konst[PRIO_FS] = weigh(b->p, PRIO_FS, sum);
     if (g->vary > g->fs_term)
@@ -594,9 +594,9 @@ static void fs_refresh(const struct prio_batch *b, const struct eval *e, struct 
  * hook). Not inlined: a miss is about one priority in three, and its frame
  * would weigh on every hit's. */
 __attribute__((noinline)) static const struct prio_credpart *
-new_part(struct prio_batch *b, const struct eval *e, size_t i)
+new_part(struct prio_batch *b, const struct job *j, long now, size_t i)
 {
-    const struct job *j = e->j;
+    struct eval e = {b->p, b->env, j, now, 0};
     struct prio_credpart *g = &b->slot[i];
     if (b->fresh.creds)
         b->fresh.creds(b->fresh.ctx, j);
@@ -605,7 +605,7 @@ new_part(struct prio_batch *b, const struct eval *e, size_t i)
     g->key[CRED_ACCOUNT] = j->account;
     g->key[CRED_CLASS] = j->class_;
     g->key[CRED_QOS] = j->qos;
-    fill_part(b, e, g);
+    fill_part(b, &e, g);
     note_vary(b->p, g);
     g->gen = b->gen;
     *b->valid |= (uint64_t)1 << i;
@@ -615,19 +615,18 @@ new_part(struct prio_batch *b, const struct eval *e, size_t i)
 /* Kept part g from an older generation: made current (the fresh hook), its
  * FS component found again. Not inlined, as new_part. */
 __attribute__((noinline)) static const struct prio_credpart *
-renew_part(struct prio_batch *b, const struct eval *e, struct prio_credpart *g)
+renew_part(struct prio_batch *b, const struct job *j, struct prio_credpart *g)
 {
     if (b->fresh.creds)
-        b->fresh.creds(b->fresh.ctx, e->j);
+        b->fresh.creds(b->fresh.ctx, j);
     if (g->fs_term >= 0)
-        fs_refresh(b, e, g);
+        fs_refresh(b, j, g);
     g->gen = b->gen;
     return g;
 }
 
-static const struct prio_credpart *cred_part(struct prio_batch *b, const struct eval *e)
+static const struct prio_credpart *cred_part(struct prio_batch *b, const struct job *j, long now)
 {
-    const struct job *j = e->j;
     size_t i = creds_slot(j);
     struct prio_credpart *g = &b->slot[i];
     /* The kept part, its key compared field by field (asked for every
@@ -635,8 +634,8 @@ static const struct prio_credpart *cred_part(struct prio_batch *b, const struct 
     if ((*b->valid >> i & 1) && g->key[CRED_USER] == j->user && g->key[CRED_GROUP] == j->group &&
         g->key[CRED_ACCOUNT] == j->account && g->key[CRED_CLASS] == j->class_ &&
         g->key[CRED_QOS] == j->qos)
-        return g->gen == b->gen ? g : renew_part(b, e, g);
-    return new_part(b, e, i);
+        return g->gen == b->gen ? g : renew_part(b, j, g);
+    return new_part(b, j, now, i);
 }
 
 /*
@@ -645,28 +644,39 @@ static const struct prio_credpart *cred_part(struct prio_batch *b, const struct 
  * terms, so the same bits (a skipped factor or component would have added
  * nothing). What the credentials decide comes from their part.
  */
+/* Factor f's raw value for j at now, any factor but queue time. Not
+ * inlined: its eval in memory would weigh on one_factor's frame. */
+__attribute__((noinline)) static double own_value(const struct prio_batch *b, const struct job *j,
+                                                  long now, int f)
+{
+    const struct eval e = {b->p, b->env, j, now, 0};
+    return factor_value(&e, f);
+}
+
 /* prio_batch_start for a part with one own factor (g->vary, most
  * configurations: queue time): the kept terms before it come added up, the
  * ones after it are added one by one, as the loop would. */
-static double one_factor(const struct prio_batch *b, const struct eval *e,
+static double one_factor(const struct prio_batch *b, const struct job *j, long now,
                          const struct prio_credpart *g)
 {
     int f = g->f[0];
-    double v = f == PF_QUEUETIME ? queue_seconds(e) / 60.0 : factor_value(e, f);
+    const struct eval e = {b->p, b->env, j, now, 0};
+    double v = f == PF_QUEUETIME ? queue_seconds(&e) / 60.0 : own_value(b, j, now, f);
     double sum = 0.0;
     sum += g->w[0] * capped(v, b->p->fcap[f]);
     double total = g->pre + g->vcw * capped(sum, g->vccap); /* weigh's */
     for (int i = g->vary + 1; i < g->nterm; i++)
         total += g->konst[g->term[i] & ~PRIO_KONST];
-    return assemble(b->p, e->j, total);
+    return assemble(b->p, j, total);
 }
 
 /* prio_batch_start for any other part: the job's own factors summed by
  * component. Not inlined: its sums' array would weigh on one_factor's. */
-__attribute__((noinline)) static double
-many_factors(const struct prio_batch *b, const struct eval *e, const struct prio_credpart *g)
+__attribute__((noinline)) static double many_factors(const struct prio_batch *b,
+                                                     const struct job *j, long now,
+                                                     const struct prio_credpart *g)
 {
-    const struct job *j = e->j;
+    const struct eval ev = {b->p, b->env, j, now, 0}, *e = &ev;
     double sum[PRIO_NCOMP] = {0}, total = 0.0;
     for (int i = 0; i < g->nf; i++) {
         int f = g->f[i];
@@ -683,9 +693,10 @@ many_factors(const struct prio_batch *b, const struct eval *e, const struct prio
 
 double prio_batch_start(struct prio_batch *b, const struct job *j, long now)
 {
-    struct eval e = {b->p, b->env, j, now, 0};
-    const struct prio_credpart *g = cred_part(b, &e);
-    return g->vary >= 0 ? one_factor(b, &e, g) : many_factors(b, &e, g);
+    /* The calls are given j and now, not an eval: no struct in memory
+     * (nor a stack canary) on the common path. */
+    const struct prio_credpart *g = cred_part(b, j, now);
+    return g->vary >= 0 ? one_factor(b, j, now, g) : many_factors(b, j, now, g);
 }
 
 /*
