@@ -545,6 +545,7 @@ static void note_vary(const struct prio_params *p, struct prio_credpart *g)
         if (!(g->term[i] & PRIO_KONST)) {
             g->vary = i;
             g->pre = pre;
+            g->post1 = i + 2 == g->nterm ? g->term[i + 1] & ~PRIO_KONST : -1;
             g->vcw = (double)p->cweight[g->term[i]];
             g->vccap = p->ccap[g->term[i]];
             return;
@@ -665,8 +666,11 @@ static double one_factor(const struct prio_batch *b, const struct job *j, long n
     double sum = 0.0;
     sum += g->w[0] * capped(v, b->p->fcap[f]);
     double total = g->pre + g->vcw * capped(sum, g->vccap); /* weigh's */
-    for (int i = g->vary + 1; i < g->nterm; i++)
-        total += g->konst[g->term[i] & ~PRIO_KONST];
+    if (g->post1 >= 0) /* one kept term after it (often FS): no loop */
+        total += g->konst[g->post1];
+    else
+        for (int i = g->vary + 1; i < g->nterm; i++)
+            total += g->konst[g->term[i] & ~PRIO_KONST];
     return assemble(b->p, j, total);
 }
 

@@ -74,6 +74,7 @@ struct prio_credpart {
     int fs_term;       /* the FS component is a kept term (its value may move), or -1 */
     int vary;          /* one own factor (nf 1): its component's term, else -1 */
     double pre;        /* the kept terms before `vary` added up, in order from +0 */
+    int post1;         /* the one kept term after `vary`, its component; else -1 */
     double vcw, vccap; /* `vary`'s component's weight (not 0: weighted) and cap */
     unsigned long gen; /* the batch generation its FS value was found in */
     /* The FS component's factors weighted, in the order fill_part adds
