@@ -148,13 +148,13 @@ static void order_queue(struct sched *s, long now)
         return;
     if (s->el.eset)
         return; /* eset keeps the queue in order (eset_settle, after the walks) */
-    sched_compact_queue(s);
     s->q.loose = 0;
     if (qorder_usable(s)) {
-        qorder_start(s, now); /* placed as the scan reads it */
+        qorder_start(s, now); /* placed as the scan reads it, compacted as split */
         s->q.unsorted = 0;
         return;
     }
+    sched_compact_queue(s);
     struct prio_env env;
     struct prio_batch pb;
     sched_prio_env(s, &env);

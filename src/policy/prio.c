@@ -482,7 +482,7 @@ static size_t creds_slot(const struct job *j)
 {
     uint64_t h = (uint64_t)(uintptr_t)j->user ^ (uint64_t)(uintptr_t)j->group >> 3 ^
                  (uint64_t)(uintptr_t)j->account >> 6;
-    return (size_t)((h * 0x9E3779B97F4A7C15ULL) >> 59) & (PRIO_CREDSLOTS - 1);
+    return (size_t)((h * 0x9E3779B97F4A7C15ULL) >> 58) & (PRIO_CREDSLOTS - 1);
 }
 
 #define PRIO_KONST 0x80 /* in a term: the component's value is kept (konst) */
@@ -497,7 +497,14 @@ static void fill_part(const struct prio_batch *b, const struct eval *e, struct p
     double sum[PRIO_NCOMP] = {0};
     int varies[PRIO_NCOMP] = {0};
     sum_batch(e, b->t.fc, b->t.nfc, sum);
-    g->nf = g->nterm = 0;
+    g->nf = g->nterm = g->nfs = 0;
+    for (int i = 0; i < b->t.nfc; i++) {
+        int f = b->t.fc[i];
+        if (factor_comp[f] == PRIO_FS && b->p->fweight[f] != 0) {
+            g->fsf[g->nfs] = (unsigned char)f;
+            g->fsw[g->nfs++] = (double)b->p->fweight[f];
+        }
+    }
     for (int i = 0; i < b->t.nf; i++) {
         int f = b->t.f[i];
         double w = job_weighted(f) ? factor_weight(e, f) : (double)b->p->fweight[f];
@@ -538,6 +545,7 @@ static void note_vary(const struct prio_params *p, struct prio_credpart *g)
         if (!(g->term[i] & PRIO_KONST)) {
             g->vary = i;
             g->pre = pre;
+            g->post1 = i + 2 == g->nterm ? g->term[i + 1] & ~PRIO_KONST : -1;
             g->vcw = (double)p->cweight[g->term[i]];
             g->vccap = p->ccap[g->term[i]];
             return;
@@ -546,22 +554,39 @@ static void note_vary(const struct prio_params *p, struct prio_credpart *g)
     }
 }
 
+/* The fairshare delta FS factor f reads for j (factor_value's). */
+static inline double fs_value(const struct job *j, int f)
+{
+    switch (f) {
+    case PF_FSUSER:
+        return fs_delta(j->user);
+    case PF_FSGROUP:
+        return fs_delta(j->group);
+    case PF_FSACCOUNT:
+        return fs_delta(j->account);
+    case PF_FSQOS:
+        return fs_delta(j->qos);
+    default:
+        return fs_delta(j->class_);
+    }
+}
+
 /* g's FS component found again for e's credentials' current deltas: the
  * same additions as fill_part's (sum_batch adds a component's factors in
- * fc's order, the FS factors alone into the FS sum). */
-static void fs_refresh(const struct prio_batch *b, const struct eval *e, struct prio_credpart *g)
+ * fc's order, the FS factors alone into the FS sum, skipping a weight of
+ * 0; an FS factor's weight is the configuration's, noted in g). Only the
+ * kept terms before `vary` move with it (note_vary's pre): the rest of
+ * what note_vary found is the credentials'. */
+static void fs_refresh(const struct prio_batch *b, const struct job *j, struct prio_credpart *g)
 {
     double sum = 0.0;
-    for (int i = 0; i < b->t.nfc; i++) {
-        int f = b->t.fc[i];
-        if (factor_comp[f] != PRIO_FS)
-            continue;
-        double w = job_weighted(f) ? factor_weight(e, f) : (double)e->p->fweight[f];
-        if (w != 0.0)
-            sum += w * capped(factor_value(e, f), e->p->fcap[f]);
+    for (int i = 0; i < g->nfs; i++) {
+        int f = g->fsf[i];
+        sum += g->fsw[i] * capped(fs_value(j, f), b->p->fcap[f]);
     }
     g->konst[PRIO_FS] = weigh(b->p, PRIO_FS, sum);
-    note_vary(b->p, g);
+    if (g->vary > g->fs_term)
+        note_vary(b->p, g);
 }
 
 /* e's credentials' part: found in the batch when a job with the same
@@ -570,9 +595,9 @@ static void fs_refresh(const struct prio_batch *b, const struct eval *e, struct 
  * hook). Not inlined: a miss is about one priority in three, and its frame
  * would weigh on every hit's. */
 __attribute__((noinline)) static const struct prio_credpart *
-new_part(struct prio_batch *b, const struct eval *e, size_t i)
+new_part(struct prio_batch *b, const struct job *j, long now, size_t i)
 {
-    const struct job *j = e->j;
+    struct eval e = {b->p, b->env, j, now, 0};
     struct prio_credpart *g = &b->slot[i];
     if (b->fresh.creds)
         b->fresh.creds(b->fresh.ctx, j);
@@ -581,29 +606,28 @@ new_part(struct prio_batch *b, const struct eval *e, size_t i)
     g->key[CRED_ACCOUNT] = j->account;
     g->key[CRED_CLASS] = j->class_;
     g->key[CRED_QOS] = j->qos;
-    fill_part(b, e, g);
+    fill_part(b, &e, g);
     note_vary(b->p, g);
     g->gen = b->gen;
-    *b->valid |= 1UL << i;
+    *b->valid |= (uint64_t)1 << i;
     return g;
 }
 
 /* Kept part g from an older generation: made current (the fresh hook), its
  * FS component found again. Not inlined, as new_part. */
 __attribute__((noinline)) static const struct prio_credpart *
-renew_part(struct prio_batch *b, const struct eval *e, struct prio_credpart *g)
+renew_part(struct prio_batch *b, const struct job *j, struct prio_credpart *g)
 {
     if (b->fresh.creds)
-        b->fresh.creds(b->fresh.ctx, e->j);
+        b->fresh.creds(b->fresh.ctx, j);
     if (g->fs_term >= 0)
-        fs_refresh(b, e, g);
+        fs_refresh(b, j, g);
     g->gen = b->gen;
     return g;
 }
 
-static const struct prio_credpart *cred_part(struct prio_batch *b, const struct eval *e)
+static const struct prio_credpart *cred_part(struct prio_batch *b, const struct job *j, long now)
 {
-    const struct job *j = e->j;
     size_t i = creds_slot(j);
     struct prio_credpart *g = &b->slot[i];
     /* The kept part, its key compared field by field (asked for every
@@ -611,8 +635,8 @@ static const struct prio_credpart *cred_part(struct prio_batch *b, const struct 
     if ((*b->valid >> i & 1) && g->key[CRED_USER] == j->user && g->key[CRED_GROUP] == j->group &&
         g->key[CRED_ACCOUNT] == j->account && g->key[CRED_CLASS] == j->class_ &&
         g->key[CRED_QOS] == j->qos)
-        return g->gen == b->gen ? g : renew_part(b, e, g);
-    return new_part(b, e, i);
+        return g->gen == b->gen ? g : renew_part(b, j, g);
+    return new_part(b, j, now, i);
 }
 
 /*
@@ -621,28 +645,42 @@ static const struct prio_credpart *cred_part(struct prio_batch *b, const struct 
  * terms, so the same bits (a skipped factor or component would have added
  * nothing). What the credentials decide comes from their part.
  */
+/* Factor f's raw value for j at now, any factor but queue time. Not
+ * inlined: its eval in memory would weigh on one_factor's frame. */
+__attribute__((noinline)) static double own_value(const struct prio_batch *b, const struct job *j,
+                                                  long now, int f)
+{
+    const struct eval e = {b->p, b->env, j, now, 0};
+    return factor_value(&e, f);
+}
+
 /* prio_batch_start for a part with one own factor (g->vary, most
  * configurations: queue time): the kept terms before it come added up, the
  * ones after it are added one by one, as the loop would. */
-static double one_factor(const struct prio_batch *b, const struct eval *e,
+static double one_factor(const struct prio_batch *b, const struct job *j, long now,
                          const struct prio_credpart *g)
 {
     int f = g->f[0];
-    double v = f == PF_QUEUETIME ? queue_seconds(e) / 60.0 : factor_value(e, f);
+    const struct eval e = {b->p, b->env, j, now, 0};
+    double v = f == PF_QUEUETIME ? queue_seconds(&e) / 60.0 : own_value(b, j, now, f);
     double sum = 0.0;
     sum += g->w[0] * capped(v, b->p->fcap[f]);
     double total = g->pre + g->vcw * capped(sum, g->vccap); /* weigh's */
-    for (int i = g->vary + 1; i < g->nterm; i++)
-        total += g->konst[g->term[i] & ~PRIO_KONST];
-    return assemble(b->p, e->j, total);
+    if (g->post1 >= 0) /* one kept term after it (often FS): no loop */
+        total += g->konst[g->post1];
+    else
+        for (int i = g->vary + 1; i < g->nterm; i++)
+            total += g->konst[g->term[i] & ~PRIO_KONST];
+    return assemble(b->p, j, total);
 }
 
 /* prio_batch_start for any other part: the job's own factors summed by
  * component. Not inlined: its sums' array would weigh on one_factor's. */
-__attribute__((noinline)) static double
-many_factors(const struct prio_batch *b, const struct eval *e, const struct prio_credpart *g)
+__attribute__((noinline)) static double many_factors(const struct prio_batch *b,
+                                                     const struct job *j, long now,
+                                                     const struct prio_credpart *g)
 {
-    const struct job *j = e->j;
+    const struct eval ev = {b->p, b->env, j, now, 0}, *e = &ev;
     double sum[PRIO_NCOMP] = {0}, total = 0.0;
     for (int i = 0; i < g->nf; i++) {
         int f = g->f[i];
@@ -659,9 +697,10 @@ many_factors(const struct prio_batch *b, const struct eval *e, const struct prio
 
 double prio_batch_start(struct prio_batch *b, const struct job *j, long now)
 {
-    struct eval e = {b->p, b->env, j, now, 0};
-    const struct prio_credpart *g = cred_part(b, &e);
-    return g->vary >= 0 ? one_factor(b, &e, g) : many_factors(b, &e, g);
+    /* The calls are given j and now, not an eval: no struct in memory
+     * (nor a stack canary) on the common path. */
+    const struct prio_credpart *g = cred_part(b, j, now);
+    return g->vary >= 0 ? one_factor(b, j, now, g) : many_factors(b, j, now, g);
 }
 
 /*

@@ -19,6 +19,8 @@
 #ifndef MOKU_PRIO_H
 #define MOKU_PRIO_H
 
+#include <stdint.h>
+
 #include "core/cred.h"
 #include "core/job.h"
 #include "core/params.h" /* the priority's types */
@@ -57,7 +59,11 @@ double prio_start(const struct prio_params *p, const struct prio_env *env, const
  * HPC2N poll: about 3 combinations for 48 waiting jobs) — the CRED and FS
  * components, and the weight of each of the job's own factors.
  */
-#define PRIO_CREDSLOTS 32 /* direct-mapped by the credentials */
+/* Direct-mapped by the credentials, one bit each in a uint64_t of the slots
+ * in use. 64, not 32: a combination that takes its slot back from another
+ * is found anew (HPC2N fairshare: 152,000 parts found anew at 32 slots,
+ * 104,000 at 64, against about a million renewed). */
+#define PRIO_CREDSLOTS 64
 struct prio_credpart {
     const struct cred *key[CRED_NKINDS]; /* the job's five credentials */
     unsigned char f[PF_NFACTORS];        /* the job's own factors weighted under them */
@@ -68,8 +74,15 @@ struct prio_credpart {
     int fs_term;       /* the FS component is a kept term (its value may move), or -1 */
     int vary;          /* one own factor (nf 1): its component's term, else -1 */
     double pre;        /* the kept terms before `vary` added up, in order from +0 */
+    int post1;         /* the one kept term after `vary`, its component; else -1 */
     double vcw, vccap; /* `vary`'s component's weight (not 0: weighted) and cap */
     unsigned long gen; /* the batch generation its FS value was found in */
+    /* The FS component's factors weighted, in the order fill_part adds
+     * them, and their weights (the configuration's): what a renewal adds
+     * up again, without a look at the other factors. */
+    unsigned char fsf[PF_FSCLASS - PF_FSUSER + 1];
+    double fsw[PF_FSCLASS - PF_FSUSER + 1];
+    int nfs;
 };
 /* Called once for each combination of credentials a batch meets, before
  * it reads them (what the caller keeps current lazily: fairshare deltas). */
@@ -94,8 +107,8 @@ struct prio_batch {
     struct prio_terms t;
     unsigned long gen;          /* what the fresh hook keeps current moved when this did */
     struct prio_credpart *slot; /* own, or a kept set-up's (prio_batch_init_kept) */
-    unsigned long *valid;       /* the slots that hold a credentials' part */
-    unsigned long own_valid;
+    uint64_t *valid;            /* the slots that hold a credentials' part */
+    uint64_t own_valid;
     struct prio_credpart own[PRIO_CREDSLOTS];
 };
 void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const struct prio_env *env);
@@ -121,7 +134,7 @@ struct prio_setup {
     int fresh;                                /* whether the batches had a fresh hook */
     struct prio_terms t;
     int valid;
-    unsigned long valid_parts; /* the slots that hold a credentials' part */
+    uint64_t valid_parts; /* the slots that hold a credentials' part */
     struct prio_credpart slot[PRIO_CREDSLOTS];
 };
 /* prio_batch_init_fresh, the set-up copied from kept when kept was found
@@ -175,6 +188,16 @@ int prio_order_is_submission(const struct prio_params *p);
 /* qsort comparator for struct job *: priority descending, then earlier
  * submit time, then earlier submission. */
 int prio_cmp(const void *a, const void *b);
+/* prio_cmp(&x, &y) < 0, inline: for a heap that compares at every step
+ * (policy/qorder.c), without a call or the address of a local. */
+static inline int prio_before(const struct job *x, const struct job *y)
+{
+    if (x->priority != y->priority)
+        return x->priority > y->priority;
+    if (x->submit != y->submit)
+        return x->submit < y->submit;
+    return x->order < y->order;
+}
 
 /* The weight factor f has for job j: FW[f], plus the QOS QTWEIGHT/XFWEIGHT
  * for queue time and expansion factor, or the group's CLASSWEIGHT in place

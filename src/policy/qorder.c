@@ -32,6 +32,12 @@ struct qo_slot {
     unsigned gen; /* the pass it is of: other than qorder's gen, empty */
 };
 
+/* Jobs o->jobs[from, the next run's from) read one after the other, all
+ * of group g. */
+struct qo_run {
+    size_t g, from;
+};
+
 struct qo_head {
     struct job *j; /* priority fresh */
     size_t g;      /* its group, or QORDER_ALONE */
@@ -47,9 +53,9 @@ struct qorder {
     struct prio_env env;
     struct prio_batch pb; /* pb.env is &env */
     long now;
-    struct job **jobs; /* the queue's jobs, group after group */
-    size_t *gid;       /* the group of each queue entry */
-    size_t capjobs, capgid;
+    struct job **jobs;  /* the queue's jobs, group after group */
+    struct qo_run *run; /* split's runs of one group's jobs, in queue order */
+    size_t nrun, capjobs, caprun;
     struct qo_group *g;
     size_t ng, capg;
     struct qo_slot *slot; /* credentials' hash */
@@ -209,34 +215,38 @@ static void join(struct qo_group *q, struct job *j)
     q->end++; /* a count until split's offsets */
 }
 
-/* The jobs from entry i on that share the credentials of group g (q, not
- * alone) join it as a run, each with a comparison of credentials, the
- * flags and the tail in locals. Where the run ends. */
-static size_t join_run(struct sched *s, struct qorder *o, struct qo_group *q, size_t g, size_t i,
-                       size_t n)
+/* The jobs from queue entry r on (holes skipped) that share the
+ * credentials of group g (q, not alone) join it as a run, each with a
+ * comparison of credentials, the flags and the tail in locals; they go to
+ * o->jobs from *n on. The entry where the run ends. */
+static size_t join_run(struct sched *s, struct qorder *o, struct qo_group *q, size_t r, size_t to,
+                       size_t *n)
 {
     const struct qo_creds c = creds_of(q->first);
     struct job *t = q->tail;
     int unsorted = q->unsorted, resubmit = q->resubmit;
-    size_t k = i;
-    for (; k < n; k++) {
-        struct job *j = s->q.queue[k];
+    size_t w = *n;
+    for (; r < to; r++) {
+        struct job *j = s->q.queue[r];
+        if (!j)
+            continue;
         if (!has_creds(j, &c) || own_state_matters(j))
             break;
         follows(t, j, &unsorted, &resubmit);
-        o->gid[k] = g;
+        o->jobs[w++] = j;
         t = j;
     }
     q->tail = t;
-    q->end += k - i;
+    q->end += w - *n;
     q->unsorted = unsorted;
     q->resubmit = resubmit;
-    return k;
+    *n = w;
+    return r;
 }
 
 static int before(const struct qo_head *a, const struct qo_head *b)
 {
-    return prio_cmp(&a->j, &b->j) < 0;
+    return prio_before(a->j, b->j);
 }
 
 static void sift_down(struct qorder *o, size_t i)
@@ -273,21 +283,27 @@ static void push(struct qorder *o, struct job *j, size_t g)
     sift_up(o, o->nheap++);
 }
 
-/* The queue's jobs into their groups, in queue order within each. */
-static void split(struct sched *s, struct qorder *o, size_t n)
+/* The queue's jobs, entries [qhead, qlen) with their holes, into their
+ * groups in queue order within each (o->jobs), compacted as they are read:
+ * every entry is written again as the pass places them (qorder_place,
+ * qorder_finish), so the queue is not compacted first. Their number. */
+static size_t split(struct sched *s, struct qorder *o)
 {
-    clear_slots(o, n);
-    o->jobs = xgrow(o->jobs, &o->capjobs, n, sizeof *o->jobs);
-    o->gid = xgrow(o->gid, &o->capgid, n, sizeof *o->gid);
-    o->ng = 0;
+    size_t from = s->q.qhead, to = s->q.qlen, n = 0;
+    clear_slots(o, to - from);
+    o->jobs = xgrow(o->jobs, &o->capjobs, to - from, sizeof *o->jobs);
+    o->run = xgrow(o->run, &o->caprun, to - from, sizeof *o->run);
+    o->ng = o->nrun = 0;
     size_t prev = QORDER_ALONE; /* the group of the last job */
     int contiguous = 1;         /* every group's jobs one run of the queue */
-    for (size_t i = 0; i < n;) {
-        struct job *j = s->q.queue[i];
+    for (size_t r = from; r < to;) {
+        struct job *j = s->q.queue[r++];
+        if (!j)
+            continue;
         size_t g = group_of(o, j);
         struct qo_group *q = &o->g[g];
         if (!q->end) { /* its first job: where its run starts, no tail to join */
-            q->next = i;
+            q->next = n;
             q->tail = j;
             q->end = 1;
         } else {
@@ -296,17 +312,16 @@ static void split(struct sched *s, struct qorder *o, size_t n)
             join(q, j);
         }
         prev = g;
-        o->gid[i++] = g;
+        o->run[o->nrun++] = (struct qo_run){g, n};
+        o->jobs[n++] = j;
         /* A user's jobs often follow each other: they join its group as a run. */
         if (!q->alone)
-            i = join_run(s, o, q, g, i, n);
+            r = join_run(s, o, q, r, to, &n);
     }
-    if (contiguous) { /* the queue as it is, each group where its run is */
-        if (n > 0)    /* an empty queue may have no array at all (NULL) */
-            memcpy(o->jobs, s->q.queue, n * sizeof *o->jobs);
+    if (contiguous) { /* o->jobs as read, each group where its run is */
         for (size_t g = 0; g < o->ng; g++)
             o->g[g].end += o->g[g].next;
-        return;
+        return n;
     }
     size_t at = 0;
     for (size_t g = 0; g < o->ng; g++) {
@@ -314,8 +329,16 @@ static void split(struct sched *s, struct qorder *o, size_t n)
         o->g[g].next = o->g[g].end = at;
         at += c;
     }
-    for (size_t i = 0; i < n; i++)
-        o->jobs[o->g[o->gid[i]].end++] = s->q.queue[i];
+    /* Through the queue's array, whose entries the pass writes again. */
+    for (size_t k = 0; k < o->nrun; k++) {
+        struct qo_group *q = &o->g[o->run[k].g];
+        size_t end = k + 1 < o->nrun ? o->run[k + 1].from : n;
+        for (size_t i = o->run[k].from; i < end; i++)
+            s->q.queue[q->end++] = o->jobs[i];
+    }
+    if (n > 0) /* an empty queue may have no array at all (NULL) */
+        memcpy(o->jobs, s->q.queue, n * sizeof *o->jobs);
+    return n;
 }
 
 void qorder_start(struct sched *s, long now)
@@ -323,11 +346,12 @@ void qorder_start(struct sched *s, long now)
     if (!s->q.ord)
         s->q.ord = xcalloc(1, sizeof *s->q.ord);
     struct qorder *o = s->q.ord;
-    size_t n = s->q.qlen - s->q.qhead; /* compacted: qhead is 0, no holes */
     sched_prio_env(s, &o->env);
     fsacct_batch_init(s, &o->pb, &o->env);
     o->now = now;
-    split(s, o, n);
+    size_t n = split(s, o);
+    s->q.qhead = 0; /* the queue compacted (sched_compact_queue's result) */
+    s->q.qlen = n;
     o->heap = xgrow(o->heap, &o->capheap, n, sizeof *o->heap);
     o->nheap = 0;
     for (size_t g = 0; g < o->ng; g++) {
@@ -464,7 +488,7 @@ void qorder_destroy(struct qorder *o)
     free(o->look);
     free(o->lookq);
     free(o->jobs);
-    free(o->gid);
+    free(o->run);
     free(o->g);
     free(o->slot);
     free(o->heap);

@@ -35,8 +35,10 @@ struct qorder;
  * reservations, no owner preemption, no REJECTNEGPRIOJOBS). */
 int qorder_usable(const struct sched *s);
 
-/* Start placing the compacted queue [0, qlen) in priority order at now:
- * every group's first job's priority is computed (and so every credential's
+/* Start placing the queue's jobs, entries [qhead, qlen) with their holes,
+ * in priority order at now: the queue is compacted as they are grouped
+ * (qhead 0, qlen their number, as sched_compact_queue leaves it), and every
+ * group's first job's priority is computed (and so every credential's
  * fairshare delta made current) before any job starts. Sets s->q.placing;
  * entries from s->q.qplaced on are not placed yet. */
 void qorder_start(struct sched *s, long now);

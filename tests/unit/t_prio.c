@@ -810,6 +810,26 @@ static void test_cmp(void)
     CHECK(v[0] == &b && v[1] == &a && v[2] == &c);
 }
 
+/* prio_before (the heap's inline comparison) is prio_cmp(&x, &y) < 0 on
+ * random pairs that tie often in priority, submit time and order, and
+ * with NaN and infinite priorities. */
+static void test_before(void)
+{
+    static const double prios[] = {1.0, 2.0, -3.5, 1e9, 0.0, -0.0, 1.0 / 0.0, 0.0 / 0.0};
+    srand(43);
+    for (int k = 0; k < 20000; k++) {
+        struct job x = {0}, y = {0};
+        x.priority = prios[rand() % 8];
+        y.priority = rand() % 2 ? x.priority : prios[rand() % 8];
+        x.submit = rand() % 3;
+        y.submit = rand() % 3;
+        x.order = (size_t)(rand() % 3);
+        y.order = (size_t)(rand() % 3);
+        const struct job *px = &x, *py = &y;
+        CHECK_EQ(prio_before(px, py), prio_cmp(&px, &py) < 0);
+    }
+}
+
 static void test_names(void)
 {
     CHECK_STR(prio_comp_name(PRIO_SERV), "serv");
@@ -1154,7 +1174,7 @@ static void test_batch_kept_parts(void)
     qos[1]->qtweight = 2;
     struct prio_setup kept = {0};
     unsigned long gen = 0;
-    int renewed = 0, forgot = 0;
+    int renewed = 0, forgot = 0, fs_before = 0;
     for (int round = 0; round < 300; round++) {
         if (round == 0 || rand() % 10 == 0) {
             random_weights(&f.p);
@@ -1162,8 +1182,20 @@ static void test_batch_kept_parts(void)
             f.p.fweight[PF_FSUSER] = rand() % 5;
             f.p.fweight[PF_FSGROUP] = rand() % 3;
             f.p.fweight[PF_QUEUETIME] = rand() % 3;
+            f.p.fweight[PF_FSACCOUNT] = rand() % 3 - 1;
+            f.p.fweight[PF_FSQOS] = rand() % 3;
+            f.p.fweight[PF_FSCLASS] = rand() % 3;
             f.p.enable_neg = 1; /* no floor at 1 hiding a delta */
             f.p.ccap[PRIO_FS] = f.p.fcap[PF_FSUSER] = 0;
+            if (rand() % 3 == 0) { /* one own factor after FS: a kept FS term before it */
+                for (int k = 0; k < PF_NFACTORS; k++)
+                    if (k < PF_USER || k >= PF_NODE)
+                        f.p.fweight[k] = 0;
+                f.p.fweight[PF_PROC] = 1 + rand() % 3;
+                f.p.cweight[PRIO_RES] = 1 + rand() % 3;
+                f.p.cweight[PRIO_FS] = 1 + rand() % 3;
+                fs_before++;
+            }
         } else if (rand() % 5 == 0) {
             f.p.fcap[PF_FSGROUP] = rand() % 2 ? 0 : rand() % 50; /* a cap alone */
         }
@@ -1179,8 +1211,12 @@ static void test_batch_kept_parts(void)
                 log.delta[i] = (rand() % 2000 - 1000) / 7.0;
                 log.user[i]->fs_delta = -1000; /* stale until the hook runs */
             }
-            for (int i = 0; i < 2; i++)
+            for (int i = 0; i < 2; i++) {
                 grp[i]->fs_delta = (rand() % 400 - 200) / 3.0;
+                qos[i]->fs_delta = (rand() % 400 - 200) / 9.0;
+            }
+            f.j.account->fs_delta = rand() % 100 - 50;
+            f.j.class_->fs_delta = (rand() % 100) / 3.0;
         }
         for (int i = 0; i < 3; i++)
             log.calls[i] = 0;
@@ -1195,6 +1231,7 @@ static void test_batch_kept_parts(void)
             j.qos = qos[rand() % 2];
             j.qtime_start = T0 + rand() % 20000;
             j.walltime = 60 + rand() % 10000;
+            j.tasks = 1 + rand() % 64;
             double p = prio_batch_start(&pb, &j, now);
             if (log.user[u]->fs_delta == -1000) /* not made current: the model's deltas */
                 log.user[u]->fs_delta = log.delta[u];
@@ -1205,7 +1242,7 @@ static void test_batch_kept_parts(void)
             renewed += before > 0;
         }
     }
-    CHECK(renewed > 100 && forgot > 10);
+    CHECK(renewed > 100 && forgot > 10 && fs_before > 3);
     fx_free(&f);
 }
 
@@ -1240,6 +1277,7 @@ int main(void)
     TEST_RUN(test_cfg_to_priority);
     TEST_RUN(test_order_is_submission);
     TEST_RUN(test_cmp);
+    TEST_RUN(test_before);
     TEST_RUN(test_names);
     TEST_RUN(test_batch_creds);
     TEST_RUN(test_batch_fresh);

@@ -130,6 +130,30 @@ static void out_of_submission(struct sched *s, int round)
     memcpy(s->q.queue, v, n * sizeof *v);
 }
 
+/* The queue of out_of_submission or as_submitted (round by round) with
+ * holes, as started or cancelled jobs leave them: leading ones behind
+ * qhead, others anywhere (a pass compacts the queue as it splits it). */
+static void with_holes(struct sched *s, int round)
+{
+    if (round % 2)
+        out_of_submission(s, round / 2);
+    else
+        as_submitted(s, round / 2);
+    size_t n = s->q.qlen, lead = (size_t)(rand() % 4), m = 0;
+    struct job *v[NJOBS];
+    memcpy(v, s->q.queue, n * sizeof *v);
+    s->q.queue = xgrow(s->q.queue, &s->q.qcap, 3 * n + lead, sizeof *s->q.queue);
+    for (size_t i = 0; i < lead; i++)
+        s->q.queue[m++] = NULL;
+    for (size_t i = 0; i < n; i++) {
+        for (int h = rand() % 3 ? 0 : 1 + rand() % 2; h > 0; h--)
+            s->q.queue[m++] = NULL;
+        s->q.queue[m++] = v[i];
+    }
+    s->q.qhead = lead > 0 ? (size_t)rand() % (lead + 1) : 0;
+    s->q.qlen = m;
+}
+
 static void random_queues(unsigned seed, void (*arrange)(struct sched *, int))
 {
     srand(seed);
@@ -139,14 +163,18 @@ static void random_queues(unsigned seed, void (*arrange)(struct sched *, int))
         long now = latest + rand() % 20000;
         struct prio_env env;
         sched_prio_env(s, &env);
-        size_t n = s->q.qlen;
         arrange(s, round);
-        CHECK_EQ(n, (size_t)NJOBS);
         struct job *model[NJOBS], *rest[NJOBS];
-        for (size_t i = 0; i < n; i++) {
-            model[i] = s->q.queue[i];
-            model[i]->priority = prio_start(&s->pol.prio, &env, model[i], now, NULL);
+        size_t n = 0;
+        for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+            if (!s->q.queue[i])
+                continue; /* a hole: the pass compacts the queue */
+            CHECK(n < NJOBS);
+            model[n] = s->q.queue[i];
+            model[n]->priority = prio_start(&s->pol.prio, &env, model[n], now, NULL);
+            n++;
         }
+        CHECK_EQ(n, (size_t)NJOBS);
         qsort(model, n, sizeof *model, prio_cmp);
         double want[NJOBS];
         for (size_t i = 0; i < n; i++)
@@ -154,6 +182,7 @@ static void random_queues(unsigned seed, void (*arrange)(struct sched *, int))
         size_t k = (size_t)rand() % (n + 1); /* how far a scan reads */
         qorder_start(s, now);
         CHECK(s->q.placing);
+        CHECK(s->q.qhead == 0 && s->q.qlen == n); /* compacted */
         if (k)
             qorder_place(s, k - 1);
         qorder_finish(s);
@@ -187,6 +216,11 @@ static void test_random_queues(void)
 static void test_out_of_submission(void)
 {
     random_queues(37, out_of_submission);
+}
+
+static void test_holes(void)
+{
+    random_queues(41, with_holes);
 }
 
 /* A look (qorder_look) at a queue in any order with stale priorities: the
@@ -437,6 +471,7 @@ int main(void)
     TEST_RUN(test_any_before);
     TEST_RUN(test_random_queues);
     TEST_RUN(test_out_of_submission);
+    TEST_RUN(test_holes);
     TEST_RUN(test_look);
     TEST_RUN(test_qgroup_generations);
     return TEST_DONE();
