@@ -32,6 +32,7 @@
 #include "policy/wake.h"
 
 #include <limits.h>
+#include <math.h>
 
 #include "core/sched_int.h"
 #include "policy/avail.h"
@@ -266,6 +267,69 @@ static int floor_ties_part(const struct sched *s)
     return 0;
 }
 
+/* Whether x goes before y when their priorities tie (prio_cmp's order). */
+static int tie_before(const struct job *x, const struct job *y)
+{
+    return x->submit != y->submit ? x->submit < y->submit : x->order < y->order;
+}
+
+/* Seconds of queue time at which a priority of queue time alone (weighed
+ * by w, components and factor) reaches its top: QUEUETIMECAP, SERVICECAP,
+ * or the clip (1e9); AVAIL_NEVER when past any trace's time. */
+static long top_reach(const struct prio_params *p, double w)
+{
+    double minutes = PRIO_CLIP / w;
+    if (p->fcap[PF_QUEUETIME] > 0 && p->fcap[PF_QUEUETIME] < minutes)
+        minutes = p->fcap[PF_QUEUETIME];
+    double serv = p->ccap[PRIO_SERV] / (double)p->fweight[PF_QUEUETIME]; /* SERVICECAP's */
+    if (p->ccap[PRIO_SERV] > 0 && serv < minutes)
+        minutes = serv;
+    double secs = ceil(minutes * 60);
+    return secs < (double)(AVAIL_NEVER / 4) ? (long)secs : AVAIL_NEVER;
+}
+
+/*
+ * When jobs tie again at the top of a priority of queue time alone (a cap,
+ * or the clip), out of the order they had below it; AVAIL_NEVER when none
+ * will. Below the top such a priority orders jobs by queue-time start,
+ * which the limits move (JOBPRIOACCRUALPOLICY, see floor_ties_part); at the
+ * top they tie and go by submission, so a job submitted before one ahead of
+ * it goes ahead once it gets there too, between events: at its queue-time
+ * start plus top_reach (answered a second early for the rounding; a poll
+ * that comes early asks again). Without a cap, only the clip, reached with
+ * huge weights alone: a bound from the job with the most queue time below
+ * it, the first in queue order (or, at the floor, one of at most 60 / w
+ * seconds), without looking for jobs out of order.
+ */
+static long top_ties_join(const struct sched *s, long now)
+{
+    const struct prio_params *p = &s->pol.prio;
+    double w = (double)p->cweight[PRIO_SERV] * (double)p->fweight[PF_QUEUETIME];
+    if (!sched_order_is_static(s) || !elig_active(s) || p->accrual == ACCRUE_ALWAYS || w <= 0)
+        return AVAIL_NEVER;
+    long reach = top_reach(p, w);
+    if (reach >= AVAIL_NEVER)
+        return AVAIL_NEVER;
+    int capped = p->fcap[PF_QUEUETIME] > 0 || p->ccap[PRIO_SERV] > 0;
+    const struct job *last = NULL; /* the latest submitted of the jobs seen */
+    long first = AVAIL_NEVER;      /* the earliest queue-time start of the jobs to move */
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        const struct job *j = s->q.queue[i];
+        if (!j || (j->flags & JOB_BLOCKED))
+            continue;
+        if (now - j->qtime_start < reach && !capped) {
+            long floor_from = now - (long)ceil(60 / w);
+            first = j->qtime_start < floor_from ? j->qtime_start : floor_from;
+            break;
+        }
+        if (now - j->qtime_start < reach && last && tie_before(j, last) && j->qtime_start < first)
+            first = j->qtime_start;
+        if (!last || tie_before(last, j))
+            last = j;
+    }
+    return first < AVAIL_NEVER ? first + reach - 1 : AVAIL_NEVER;
+}
+
 /* Whether the order of the jobs the scan looks at moves with time: a factor
  * other than queue time is weighted, or one of them has its queue time
  * stopped (JOBPRIOACCRUALPOLICY: admitted by the soft walk, refused by the
@@ -289,11 +353,23 @@ static int order_moves(const struct sched *s)
 long sched_next_poll(const struct sched *s, long now)
 {
     long p = s->pol.poll;
-    if (p <= 0 || !sched_nidle(s) ||
-        ((!order_moves(s) || !crossing_matters(s)) && cap_overrun(s, now) > now))
+    if (p <= 0 || !sched_nidle(s))
         return AVAIL_NEVER;
-    long r = ((now % p) + p) % p;
-    return now - r + p;
+    long from = now + 1; /* the first instant a poll may come */
+    if (cap_overrun(s, now) > now) {
+        if (order_moves(s)) {
+            if (!crossing_matters(s))
+                return AVAIL_NEVER;
+        } else {
+            long t = top_ties_join(s, now); /* a move at one instant: the poll after it */
+            if (t >= AVAIL_NEVER || !crossing_matters(s))
+                return AVAIL_NEVER;
+            if (t > from)
+                from = t;
+        }
+    }
+    long r = ((from % p) + p) % p;
+    return r ? from - r + p : from;
 }
 
 /* The earliest instant a waiting job passes RESERVATIONTHRESHOLDTYPE
