@@ -43,12 +43,19 @@
 
 /* Whether closing fairshare windows can still change anything: some window
  * of the ledger holds usage (each close shifts usage towards oblivion; once
- * FSDEPTH windows are empty, closing more changes nothing). */
+ * FSDEPTH windows are empty, closing more changes nothing), or running jobs
+ * are adding to the newest: on an empty ledger the jobs an iteration starts
+ * hold none yet at its instant, and a close before the next event decays
+ * what they used by then but not what they still have to do, which moves
+ * the shares a relative cap compares. */
 static int fs_can_change(const struct sched *s)
 {
     const struct fs *f = sched_fs(s);
     if (fs_params(f)->policy == FS_NONE)
         return 0;
+    for (size_t i = 0; i < s->pl.running.n; i++)
+        if (((const struct job *)heap_at(&s->pl.running, i))->fs_rate > 0)
+            return 1;
     for (int i = 0; i <= fs_params(f)->depth; i++)
         if (fs_total_window(f, i) > 0)
             return 1;
