@@ -303,10 +303,7 @@ static long top_reach(const struct prio_params *p, double w)
  * top they tie and go by submission, so a job submitted before one ahead of
  * it goes ahead once it gets there too, between events: at its queue-time
  * start plus top_reach (answered a second early for the rounding; a poll
- * that comes early asks again). Without a cap, only the clip, reached with
- * huge weights alone: a bound from the job with the most queue time below
- * it, the first in queue order (or, at the floor, one of at most 60 / w
- * seconds), without looking for jobs out of order.
+ * that comes early asks again).
  */
 static long top_ties_join(const struct sched *s, long now)
 {
@@ -317,22 +314,18 @@ static long top_ties_join(const struct sched *s, long now)
     long reach = top_reach(p, w);
     if (reach >= AVAIL_NEVER)
         return AVAIL_NEVER;
-    int capped = p->fcap[PF_QUEUETIME] > 0 || p->ccap[PRIO_SERV] > 0;
     const struct job *last = NULL; /* the latest submitted of the jobs seen */
     long first = AVAIL_NEVER;      /* the earliest queue-time start of the jobs to move */
     for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
         const struct job *j = s->q.queue[i];
         if (!j || (j->flags & JOB_BLOCKED))
             continue;
-        if (now - j->qtime_start < reach && !capped) {
-            long floor_from = now - (long)ceil(60 / w);
-            first = j->qtime_start < floor_from ? j->qtime_start : floor_from;
-            break;
-        }
-        if (now - j->qtime_start < reach && last && tie_before(j, last) && j->qtime_start < first)
-            first = j->qtime_start;
-        if (!last || tie_before(last, j))
+        if (last && tie_before(j, last)) {
+            if (now - j->qtime_start < reach && j->qtime_start < first)
+                first = j->qtime_start;
+        } else {
             last = j;
+        }
     }
     return first < AVAIL_NEVER ? first + reach - 1 : AVAIL_NEVER;
 }

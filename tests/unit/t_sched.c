@@ -711,6 +711,94 @@ static void test_poll_floor_ties(void)
 }
 
 /*
+ * Jobs tie again at a priority cap (policy/wake.c, top_ties_join), as
+ * tests/data/property/wake-cap-ties: MAXIJOB=1 per user, BACKFILLPOLICY
+ * NONE, 4 processors, 3 busy. a1 (1 processor, submitted at 5) is refused
+ * while a0 waits, so its queue time counts from 20 (the last iteration
+ * that refused it); b (4 processors, submitted at 8) from 8: b goes first,
+ * does not fit, and the scan stops. With QUEUETIMECAP 10 (minutes) both
+ * are at the cap from 620 and tie, a1 first: the poll after it (660)
+ * starts a1. Without the cap they tie only at the clip (a priority of 1e9:
+ * 10^7 minutes of queue time at weight 100): the poll after 600,000,020.
+ */
+static void test_poll_cap_ties(void)
+{
+    for (int capped = 0; capped < 2; capped++) {
+        struct sched *s = with_limits(capped ? "NODECFG[n1] PROCS=4\nRMPOLLINTERVAL 0:01:00\n"
+                                               "BACKFILLPOLICY NONE\nUSERCFG[DEFAULT] MAXIJOB=1\n"
+                                               "QUEUETIMEWEIGHT 100\nQUEUETIMECAP 10\n"
+                                             : "NODECFG[n1] PROCS=4\nRMPOLLINTERVAL 0:01:00\n"
+                                               "BACKFILLPOLICY NONE\nUSERCFG[DEFAULT] MAXIJOB=1\n"
+                                               "QUEUETIMEWEIGHT 100\n");
+        if (!s)
+            return;
+        struct job_spec r = {
+            .name = "r", .tasks = 3, .procs_per_task = 1, .walltime = 100000, .user = "r"};
+        struct job_spec a0 = {
+            .name = "a0", .tasks = 4, .procs_per_task = 1, .walltime = 100, .user = "a"};
+        struct job_spec a1 = {.name = "a1",
+                              .tasks = 1,
+                              .procs_per_task = 1,
+                              .walltime = 100,
+                              .submit = 5,
+                              .user = "a"};
+        struct job_spec b = {.name = "b",
+                             .tasks = 4,
+                             .procs_per_task = 1,
+                             .walltime = 100,
+                             .submit = 8,
+                             .user = "b"};
+        sched_submit(s, &r, NULL);
+        struct job *ja0 = sched_submit(s, &a0, NULL);
+        sched_iterate(s, 0);
+        struct job *ja1 = sched_submit(s, &a1, NULL);
+        sched_iterate(s, 5);
+        sched_submit(s, &b, NULL);
+        sched_iterate(s, 8);
+        sched_iterate(s, 20);
+        CHECK(sched_cancel(s, ja0, 30, NULL) == 0);
+        sched_iterate(s, 30);
+        CHECK(ja1 && ja1->state == JOB_IDLE);
+        CHECK_EQ(sched_next_poll(s, 30), capped ? 660 : 600000060);
+        if (capped) {
+            sched_iterate(s, 660);
+            CHECK(ja1->state == JOB_RUNNING);
+        }
+        sched_destroy(s);
+    }
+}
+
+/*
+ * A fairshare window closes on a ledger no window of which held usage at
+ * the last iteration, as tests/data/property/wake-fs-empty-ledger: x (2
+ * processors, 4,000 s) and y (1, 20,000 s) start at 0, z (x's user, 1,000 s)
+ * is over its cap (FSTARGET=30%): (8,000 + 1,000) / 29,000. The close at
+ * 3,600 halves what x and y used (FSDECAY 0.5), not what they still have to
+ * do: (4,400 + 1,000) / 23,600 is under 30 %. The close is a wake-up
+ * (policy/wake.c fs_can_change: jobs are adding usage), and z starts there.
+ */
+static void test_wake_fs_empty_ledger(void)
+{
+    struct sched *s = with_limits("NODECFG[n1] PROCS=4\nFSPOLICY DEDICATEDPS\nFSINTERVAL 1:00:00\n"
+                                  "FSDEPTH 2\nFSDECAY 0.5\nUSERCFG[u] FSTARGET=30%\n");
+    if (!s)
+        return;
+    const struct job_spec js[3] = {
+        {.name = "x", .tasks = 2, .procs_per_task = 1, .walltime = 4000, .user = "u"},
+        {.name = "y", .tasks = 1, .procs_per_task = 1, .walltime = 20000, .user = "v"},
+        {.name = "z", .tasks = 1, .procs_per_task = 1, .walltime = 1000, .user = "u"}};
+    struct job *j[3];
+    for (int i = 0; i < 3; i++)
+        j[i] = sched_submit(s, &js[i], NULL);
+    sched_iterate(s, 0);
+    CHECK(j[0]->state == JOB_RUNNING && j[1]->state == JOB_RUNNING && j[2]->state == JOB_IDLE);
+    CHECK_EQ(sched_next_wakeup(s, 0), 3600);
+    sched_iterate(s, 3600);
+    CHECK(j[2]->state == JOB_RUNNING);
+    sched_destroy(s);
+}
+
+/*
  * A cap on a share of the whole (FSTARGET=10%) on an empty ledger: the pass
  * starts x (3,712 processor-seconds) and y (221), turns z (448) away, over
  * 10 % of the work then committed (448 / 4,381), and starts w (196), which
@@ -938,6 +1026,8 @@ int main(void)
     TEST_RUN(test_poll);
     TEST_RUN(test_poll_floor_ties);
     TEST_RUN(test_wake_cap_room_back);
+    TEST_RUN(test_poll_cap_ties);
+    TEST_RUN(test_wake_fs_empty_ledger);
     TEST_RUN(test_bypass_sorts_before);
     return TEST_DONE();
 }
