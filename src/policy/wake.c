@@ -16,14 +16,17 @@
  *     refused job (the last walk's lift_at, exact to the second);
  *   - a reservation's start or end, a trigger, a deferral or requested start
  *     date ending, a chunking hold ending, a reserved start falling between
- *     job ends, a fairshare window closing while some window holds usage, a
+ *     job ends, a fairshare window closing while some window holds usage
+ *     (or a running job adds to the newest), a
  *     job passing RESERVATIONTHRESHOLDTYPE QUEUETIME or XFACTOR, a running
  *     job passing its walltime while a job waits for a fairshare cap;
  *   - a priority order that moves with time (any factor but queue time
  *     weighted): Maui re-sorts at every poll, and the engine asks for an
  *     iteration at every multiple of RMPOLLINTERVAL while a crossing there
  *     could change what starts or what the walks decide (sched_next_poll:
- *     apart, since these never run out while jobs wait).
+ *     apart, since these never run out while jobs wait); under limits, the
+ *     poll after jobs of a priority of queue time alone tie again at its top
+ *     out of their order below it (a cap, or the clip).
  *
  * Standing reservations are left out: they recur for ever, so a driver that
  * counted them would never run out of events (sched_next_event with
