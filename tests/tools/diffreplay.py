@@ -576,10 +576,15 @@ def run_case(seed, opts, work):
             shutil.copy(os.path.join(case, f), twin)
         with open(os.path.join(case, "case.cfg")) as f, open(os.path.join(twin, "case.cfg"), "w") as g:
             g.write(f.read() + "BACKFILLDEPTH 100000000\n")
-        st = replay(selfbin, twin, args, os.path.join(work, "quick"), [], opts.timeout)
+        quick = os.path.join(work, "quick")
+        st = replay(selfbin, twin, args, quick, [], opts.timeout)
         if st != "timeout":
+            with open(os.path.join(quick, "commands.txt"), "rb") as f:
+                text = f.read().replace(b"/twin/case.cmds", b"/case/case.cmds")  # in errors
+            with open(os.path.join(quick, "commands.txt"), "wb") as f:
+                f.write(text)
             for f in ("jobs.csv", "commands.txt"):
-                if not same(outs[last], os.path.join(work, "quick"), f):
+                if not same(outs[last], quick, f):
                     diffs.append("bin%d BACKFILLDEPTH 100000000 %s" % (last, f))
     return name, diffs, case
 
