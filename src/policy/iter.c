@@ -1076,14 +1076,15 @@ static int cap_room_back(struct sched *s)
     return 0;
 }
 
-/* Whether a job reserved in this pass is one a fairshare cap refuses now:
- * the pass's own starts took its credential over the cap (a relative cap
- * does not block on a system with neither usage nor running work, its
- * state when the pass began), and its reservation, which the next pass
- * drops, keeps jobs from backfilling meanwhile. */
-static int cap_took_reserved(struct sched *s)
+/* Whether a job reserved in this pass is one the limits refuse now: the
+ * pass's own starts took its credential over a hard limit (MAXJOB, MAXPROC,
+ * ...) or over a fairshare cap (a relative cap does not block a system with
+ * neither usage nor running work, its state when the pass began), and its
+ * reservation, which the next pass drops, keeps jobs from backfilling
+ * until then: Maui's next poll, which the drivers are woken for. */
+static int reserved_refused(struct sched *s)
 {
-    if (!s->fsh.fs_caps)
+    if (!elig_active(s))
         return 0;
     for (int i = 0; i < s->pl.nresv; i++) {
         struct job *j = s->pl.resv[i];
@@ -1156,8 +1157,7 @@ void iter_run(struct sched *s, long now)
      * next pass may fill (and under PREEMPT a job backfilled in this pass
      * may be preempted by a higher one in the next); a job a relative
      * fairshare cap turned away before later starts raised the whole
-     * (cap_room_back), or took a job it reserved over one
-     * (cap_took_reserved). Maui does these at its
+     * (cap_room_back). Maui does these at its
      * next iteration; the drivers iterate again at once
      * (sched_next_wakeup answers now) — a chain that ends, each link
      * starting jobs and stopping none. An iteration that also preempted jobs
@@ -1165,12 +1165,14 @@ void iter_run(struct sched *s, long now)
      * RMPOLLINTERVAL instant, as Maui's next poll. */
     s->el.again_at = AVAIL_NEVER;
     if (s->stats.started != started &&
-        (s->el.promotion || s->pl.bf_capped || s->pl.ncand_seen || cap_room_back(s) ||
-         cap_took_reserved(s)) &&
+        (s->el.promotion || s->pl.bf_capped || s->pl.ncand_seen || cap_room_back(s)) &&
         (plan_free_now(s, NULL) > 0 || (s->el.promotion && promotion_matters(s)) ||
          s->pol.backfill == BF_PREEMPT)) {
         long p = s->pol.poll > 0 ? s->pol.poll : 1;
         s->el.again_at = s->stats.preempted == preempted ? now : now - ((now % p) + p) % p + p;
+    } else if (s->stats.started != started && plan_free_now(s, NULL) > 0 && reserved_refused(s)) {
+        long p = s->pol.poll > 0 ? s->pol.poll : 1;
+        s->el.again_at = now - ((now % p) + p) % p + p; /* a reservation to drop */
     }
     s->pl.last_now = now;
 }
