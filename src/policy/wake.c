@@ -16,14 +16,17 @@
  *     refused job (the last walk's lift_at, exact to the second);
  *   - a reservation's start or end, a trigger, a deferral or requested start
  *     date ending, a chunking hold ending, a reserved start falling between
- *     job ends, a fairshare window closing while some window holds usage, a
+ *     job ends, a fairshare window closing while some window holds usage
+ *     (or a running job adds to the newest), a
  *     job passing RESERVATIONTHRESHOLDTYPE QUEUETIME or XFACTOR, a running
  *     job passing its walltime while a job waits for a fairshare cap;
  *   - a priority order that moves with time (any factor but queue time
  *     weighted): Maui re-sorts at every poll, and the engine asks for an
  *     iteration at every multiple of RMPOLLINTERVAL while a crossing there
  *     could change what starts or what the walks decide (sched_next_poll:
- *     apart, since these never run out while jobs wait).
+ *     apart, since these never run out while jobs wait); under limits, the
+ *     poll after jobs of a priority of queue time alone tie again at its top
+ *     out of their order below it (a cap, or the clip).
  *
  * Standing reservations are left out: they recur for ever, so a driver that
  * counted them would never run out of events (sched_next_event with
@@ -32,6 +35,7 @@
 #include "policy/wake.h"
 
 #include <limits.h>
+#include <math.h>
 
 #include "core/sched_int.h"
 #include "policy/avail.h"
@@ -42,12 +46,19 @@
 
 /* Whether closing fairshare windows can still change anything: some window
  * of the ledger holds usage (each close shifts usage towards oblivion; once
- * FSDEPTH windows are empty, closing more changes nothing). */
+ * FSDEPTH windows are empty, closing more changes nothing), or running jobs
+ * are adding to the newest: on an empty ledger the jobs an iteration starts
+ * hold none yet at its instant, and a close before the next event decays
+ * what they used by then but not what they still have to do, which moves
+ * the shares a relative cap compares. */
 static int fs_can_change(const struct sched *s)
 {
     const struct fs *f = sched_fs(s);
     if (fs_params(f)->policy == FS_NONE)
         return 0;
+    for (size_t i = 0; i < s->pl.running.n; i++)
+        if (((const struct job *)heap_at(&s->pl.running, i))->fs_rate > 0)
+            return 1;
     for (int i = 0; i <= fs_params(f)->depth; i++)
         if (fs_total_window(f, i) > 0)
             return 1;
@@ -266,6 +277,62 @@ static int floor_ties_part(const struct sched *s)
     return 0;
 }
 
+/* Whether x goes before y when their priorities tie (prio_cmp's order). */
+static int tie_before(const struct job *x, const struct job *y)
+{
+    return x->submit != y->submit ? x->submit < y->submit : x->order < y->order;
+}
+
+/* Seconds of queue time at which a priority of queue time alone (weighed
+ * by w, components and factor) reaches its top: QUEUETIMECAP, SERVICECAP,
+ * or the clip (1e9); AVAIL_NEVER when past any trace's time. */
+static long top_reach(const struct prio_params *p, double w)
+{
+    double minutes = PRIO_CLIP / w;
+    if (p->fcap[PF_QUEUETIME] > 0 && p->fcap[PF_QUEUETIME] < minutes)
+        minutes = p->fcap[PF_QUEUETIME];
+    double serv = p->ccap[PRIO_SERV] / (double)p->fweight[PF_QUEUETIME]; /* SERVICECAP's */
+    if (p->ccap[PRIO_SERV] > 0 && serv < minutes)
+        minutes = serv;
+    double secs = ceil(minutes * 60);
+    return secs < (double)(AVAIL_NEVER / 4) ? (long)secs : AVAIL_NEVER;
+}
+
+/*
+ * When jobs tie again at the top of a priority of queue time alone (a cap,
+ * or the clip), out of the order they had below it; AVAIL_NEVER when none
+ * will. Below the top such a priority orders jobs by queue-time start,
+ * which the limits move (JOBPRIOACCRUALPOLICY, see floor_ties_part); at the
+ * top they tie and go by submission, so a job submitted before one ahead of
+ * it goes ahead once it gets there too, between events: at its queue-time
+ * start plus top_reach (answered a second early for the rounding; a poll
+ * that comes early asks again).
+ */
+static long top_ties_join(const struct sched *s, long now)
+{
+    const struct prio_params *p = &s->pol.prio;
+    double w = (double)p->cweight[PRIO_SERV] * (double)p->fweight[PF_QUEUETIME];
+    if (!sched_order_is_static(s) || !elig_active(s) || p->accrual == ACCRUE_ALWAYS || w <= 0)
+        return AVAIL_NEVER;
+    long reach = top_reach(p, w);
+    if (reach >= AVAIL_NEVER)
+        return AVAIL_NEVER;
+    const struct job *last = NULL; /* the latest submitted of the jobs seen */
+    long first = AVAIL_NEVER;      /* the earliest queue-time start of the jobs to move */
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        const struct job *j = s->q.queue[i];
+        if (!j || (j->flags & JOB_BLOCKED))
+            continue;
+        if (last && tie_before(j, last)) {
+            if (now - j->qtime_start < reach && j->qtime_start < first)
+                first = j->qtime_start;
+        } else {
+            last = j;
+        }
+    }
+    return first < AVAIL_NEVER ? first + reach - 1 : AVAIL_NEVER;
+}
+
 /* Whether the order of the jobs the scan looks at moves with time: a factor
  * other than queue time is weighted, or one of them has its queue time
  * stopped (JOBPRIOACCRUALPOLICY: admitted by the soft walk, refused by the
@@ -289,11 +356,23 @@ static int order_moves(const struct sched *s)
 long sched_next_poll(const struct sched *s, long now)
 {
     long p = s->pol.poll;
-    if (p <= 0 || !sched_nidle(s) ||
-        ((!order_moves(s) || !crossing_matters(s)) && cap_overrun(s, now) > now))
+    if (p <= 0 || !sched_nidle(s))
         return AVAIL_NEVER;
-    long r = ((now % p) + p) % p;
-    return now - r + p;
+    long from = now + 1; /* the first instant a poll may come */
+    if (cap_overrun(s, now) > now) {
+        if (order_moves(s)) {
+            if (!crossing_matters(s))
+                return AVAIL_NEVER;
+        } else {
+            long t = top_ties_join(s, now); /* a move at one instant: the poll after it */
+            if (t >= AVAIL_NEVER || !crossing_matters(s))
+                return AVAIL_NEVER;
+            if (t > from)
+                from = t;
+        }
+    }
+    long r = ((from % p) + p) % p;
+    return r ? from - r + p : from;
 }
 
 /* The earliest instant a waiting job passes RESERVATIONTHRESHOLDTYPE

@@ -40,6 +40,7 @@ OUTPUTS = ["jobs.csv", "sched.swf", "batsim.csv", "series.csv", "report.json", "
 _trace_cache = {}
 MAX_JOBS = 5000  # --max-jobs
 COMMANDS = 0.0  # --commands: the share of cases with timed commands
+FOCUS = None  # --focus: caps, fswin or bypass (focus_lines)
 
 
 def load_trace(data, name):
@@ -271,6 +272,65 @@ def config_lines(r, procs, users):
     return lines
 
 
+def focus_lines(r, focus, procs, users):
+    """--focus: the parts of the configuration where the replay's wake-ups
+    and bypass counts were last in question (fid31n), drawn more often and
+    in the shapes that exercise them, with throttling limits in most cases
+    (they move queue-time starts: JOBPRIOACCRUALPOLICY)."""
+    lines = []
+    if r.random() < 0.8:
+        lines += limits_lines(r, procs, users) or ["USERCFG[DEFAULT] MAXIJOB=%d" % r.choice([1, 2, 4])]
+    if r.random() < 0.3:
+        lines.append("JOBPRIOACCRUALPOLICY " + r.choice(["QUEUEPOLICY", "FULLPOLICY", "ALWAYS"]))
+    lines.append("BACKFILLPOLICY " + r.choice(["FIRSTFIT", "FIRSTFIT", "NONE", "BESTFIT"]))
+    if r.random() < 0.6:
+        lines.append("RESERVATIONDEPTH[0] %d" % r.choice([0, 1, 2, 5]))
+    if focus == "caps":
+        # priorities of queue time alone that tie at a cap (QUEUETIMECAP,
+        # SERVICECAP) or at the floor, or with other factors capped
+        lines.append("QUEUETIMEWEIGHT %d" % r.choice([1, 10, 100, 1000]))
+        cap = r.choice(["QUEUETIMECAP %d" % r.choice([1, 5, 10, 60, 600]),
+                        "SERVICECAP %d" % r.choice([10, 100, 1000, 10000])])
+        lines.append(cap)
+        if r.random() < 0.3:
+            lines.append("SERVICEWEIGHT %d" % r.choice([1, 2]))
+        if r.random() < 0.3:
+            lines.append("XFACTORWEIGHT %d" % r.choice([1, 10]))
+            lines.append("XFACTORCAP %d" % r.choice([2, 10]))
+    elif focus == "fswin":
+        # short fairshare windows, caps of a share of the whole or absolute,
+        # decay: window closes between events, on empty ledgers too
+        lines += ["FSPOLICY " + r.choice(["DEDICATEDPS", "DEDICATEDPES", "UTILIZEDPS"]),
+                  "FSINTERVAL " + r.choice(["0:05:00", "0:10:00", "0:30:00", "1:00:00"]),
+                  "FSDEPTH %d" % r.randint(1, 4),
+                  "FSDECAY %s" % r.choice(["1.0", "0.8", "0.5", "0.1"])]
+        if r.random() < 0.3:
+            lines.append("FSWEIGHT %d" % r.choice([1, 10]))
+            lines.append("FSUSERWEIGHT 1")
+        for cred in r.sample(["USERCFG", "GROUPCFG", "CLASSCFG"], r.randint(1, 2)):
+            mode = r.choice(["%", "%", "^"])
+            val = r.choice([5, 10, 30, 50]) if mode == "%" else r.choice([36000, 360000, 3600000])
+            name = r.choice(["DEFAULT", "DEFAULT", str(r.choice(users))])
+            lines.append("%s[%s] FSTARGET=%s%s" % (cred, name, val, mode))
+        if r.random() < 0.2:
+            lines.append("JOBMAXOVERRUN %s" % r.choice(["60", "0"]))
+    else:
+        # bypass counts: as priority, as a reservation threshold, with
+        # BACKFILLDEPTH cutting passes short
+        if r.random() < 0.7:
+            lines.append("BYPASSWEIGHT %d" % r.choice([1, 10, 1000]))
+            if r.random() < 0.3:
+                lines.append("BYPASSCAP %d" % r.choice([1, 3, 10]))
+        if r.random() < 0.5:
+            lines.append("RESERVATIONTHRESHOLDTYPE BYPASS")
+            lines.append("RESERVATIONTHRESHOLDVALUE %d" % r.choice([0, 1, 2, 5]))
+            lines.append("RESERVATIONPOLICY " + r.choice(["CURRENTHIGHEST", "HIGHEST"]))
+        if r.random() < 0.5:
+            lines.append("BACKFILLDEPTH %d" % r.choice([1, 2, 5, 50]))
+    r.shuffle(lines)
+    return lines
+
+
 def commands(r, case):
     """Timed administrator commands at random instants of the trace, on its
     jobs: some change the queue (holds, system priorities, cancellations,
@@ -326,7 +386,10 @@ def make_case(seed, data, propgen, kinds, case):
         name, procs, args = weird_case(r, case)
     else:
         name, procs, args = synth_case(r, case)
-    lines = config_lines(r, procs, trace_users(case))
+    if FOCUS:
+        lines = focus_lines(r, FOCUS, procs, trace_users(case))
+    else:
+        lines = config_lines(r, procs, trace_users(case))
     with open(os.path.join(case, "case.cfg"), "w") as f:
         f.write("".join(l + "\n" for l in lines))
     if kind != "weird" and r.random() < COMMANDS:
@@ -504,7 +567,35 @@ def run_case(seed, opts, work):
             elif (never_started_masked(os.path.join(outs[i], "jobs.csv"))
                   != never_started_masked(os.path.join(every, "jobs.csv"))):
                 diffs.append("bin%d --iterate-every %d jobs.csv" % (i, n))
+    if opts.quick_twin and "--compare" not in args and quick_may(case):
+        # a quick scan's bypass notes against the full path's: BACKFILLDEPTH
+        # past any queue turns the quick scan off and cuts nothing short
+        twin = os.path.join(work, "twin")
+        os.makedirs(twin)
+        for f in ("case.swf", "case.cmds"):
+            shutil.copy(os.path.join(case, f), twin)
+        with open(os.path.join(case, "case.cfg")) as f, open(os.path.join(twin, "case.cfg"), "w") as g:
+            g.write(f.read() + "BACKFILLDEPTH 100000000\n")
+        quick = os.path.join(work, "quick")
+        st = replay(selfbin, twin, args, quick, [], opts.timeout)
+        if st != "timeout":
+            with open(os.path.join(quick, "commands.txt"), "rb") as f:
+                text = f.read().replace(b"/twin/case.cmds", b"/case/case.cmds")  # in errors
+            with open(os.path.join(quick, "commands.txt"), "wb") as f:
+                f.write(text)
+            for f in ("jobs.csv", "commands.txt"):
+                if not same(outs[last], quick, f):
+                    diffs.append("bin%d BACKFILLDEPTH 100000000 %s" % (last, f))
     return name, diffs, case
+
+
+def quick_may(case):
+    """Whether the case may take iter.c's quick scan (its BACKFILLDEPTH twin
+    then checks the quick scan's bypass counts): FIRSTFIT, no BACKFILLDEPTH."""
+    with open(os.path.join(case, "case.cfg")) as f:
+        text = f.read()
+    return ("BACKFILLDEPTH" not in text and
+            re.search(r"BACKFILLPOLICY +(BESTFIT|GREEDY|NONE|PREEMPT)", text) is None)
 
 
 def main():
@@ -528,11 +619,17 @@ def main():
                     help="at most this many jobs a case (at least 200)")
     ap.add_argument("--timeout", type=int, default=20, help="seconds a replay may take (else the case is skipped)")
     ap.add_argument("--keep", default="build/diffreplay")
+    ap.add_argument("--focus", choices=["caps", "fswin", "bypass"],
+                    help="slice and synth cases' configurations drawn from one part only (focus_lines)")
+    ap.add_argument("--quick-twin", action="store_true",
+                    help="compare the jobs CSV and the commands' answers with BACKFILLDEPTH past any "
+                    "queue (no quick scan: its bypass notes against the full path's) too")
     opts = ap.parse_args()
     opts.kinds = opts.kinds.split(",")
-    global MAX_JOBS, COMMANDS
+    global MAX_JOBS, COMMANDS, FOCUS
     MAX_JOBS = max(200, opts.max_jobs)
     COMMANDS = opts.commands
+    FOCUS = opts.focus
     work = tempfile.mkdtemp(prefix="diffreplay.")
     bad = skipped = 0
     try:

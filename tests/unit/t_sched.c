@@ -711,6 +711,94 @@ static void test_poll_floor_ties(void)
 }
 
 /*
+ * Jobs tie again at a priority cap (policy/wake.c, top_ties_join), as
+ * tests/data/property/wake-cap-ties: MAXIJOB=1 per user, BACKFILLPOLICY
+ * NONE, 4 processors, 3 busy. a1 (1 processor, submitted at 5) is refused
+ * while a0 waits, so its queue time counts from 20 (the last iteration
+ * that refused it); b (4 processors, submitted at 8) from 8: b goes first,
+ * does not fit, and the scan stops. With QUEUETIMECAP 10 (minutes) both
+ * are at the cap from 620 and tie, a1 first: the poll after it (660)
+ * starts a1. Without the cap they tie only at the clip (a priority of 1e9:
+ * 10^7 minutes of queue time at weight 100): the poll after 600,000,020.
+ */
+static void test_poll_cap_ties(void)
+{
+    for (int capped = 0; capped < 2; capped++) {
+        struct sched *s = with_limits(capped ? "NODECFG[n1] PROCS=4\nRMPOLLINTERVAL 0:01:00\n"
+                                               "BACKFILLPOLICY NONE\nUSERCFG[DEFAULT] MAXIJOB=1\n"
+                                               "QUEUETIMEWEIGHT 100\nQUEUETIMECAP 10\n"
+                                             : "NODECFG[n1] PROCS=4\nRMPOLLINTERVAL 0:01:00\n"
+                                               "BACKFILLPOLICY NONE\nUSERCFG[DEFAULT] MAXIJOB=1\n"
+                                               "QUEUETIMEWEIGHT 100\n");
+        if (!s)
+            return;
+        struct job_spec r = {
+            .name = "r", .tasks = 3, .procs_per_task = 1, .walltime = 100000, .user = "r"};
+        struct job_spec a0 = {
+            .name = "a0", .tasks = 4, .procs_per_task = 1, .walltime = 100, .user = "a"};
+        struct job_spec a1 = {.name = "a1",
+                              .tasks = 1,
+                              .procs_per_task = 1,
+                              .walltime = 100,
+                              .submit = 5,
+                              .user = "a"};
+        struct job_spec b = {.name = "b",
+                             .tasks = 4,
+                             .procs_per_task = 1,
+                             .walltime = 100,
+                             .submit = 8,
+                             .user = "b"};
+        sched_submit(s, &r, NULL);
+        struct job *ja0 = sched_submit(s, &a0, NULL);
+        sched_iterate(s, 0);
+        struct job *ja1 = sched_submit(s, &a1, NULL);
+        sched_iterate(s, 5);
+        sched_submit(s, &b, NULL);
+        sched_iterate(s, 8);
+        sched_iterate(s, 20);
+        CHECK(sched_cancel(s, ja0, 30, NULL) == 0);
+        sched_iterate(s, 30);
+        CHECK(ja1 && ja1->state == JOB_IDLE);
+        CHECK_EQ(sched_next_poll(s, 30), capped ? 660 : 600000060);
+        if (capped) {
+            sched_iterate(s, 660);
+            CHECK(ja1->state == JOB_RUNNING);
+        }
+        sched_destroy(s);
+    }
+}
+
+/*
+ * A fairshare window closes on a ledger no window of which held usage at
+ * the last iteration, as tests/data/property/wake-fs-empty-ledger: x (2
+ * processors, 4,000 s) and y (1, 20,000 s) start at 0, z (x's user, 1,000 s)
+ * is over its cap (FSTARGET=30%): (8,000 + 1,000) / 29,000. The close at
+ * 3,600 halves what x and y used (FSDECAY 0.5), not what they still have to
+ * do: (4,400 + 1,000) / 23,600 is under 30 %. The close is a wake-up
+ * (policy/wake.c fs_can_change: jobs are adding usage), and z starts there.
+ */
+static void test_wake_fs_empty_ledger(void)
+{
+    struct sched *s = with_limits("NODECFG[n1] PROCS=4\nFSPOLICY DEDICATEDPS\nFSINTERVAL 1:00:00\n"
+                                  "FSDEPTH 2\nFSDECAY 0.5\nUSERCFG[u] FSTARGET=30%\n");
+    if (!s)
+        return;
+    const struct job_spec js[3] = {
+        {.name = "x", .tasks = 2, .procs_per_task = 1, .walltime = 4000, .user = "u"},
+        {.name = "y", .tasks = 1, .procs_per_task = 1, .walltime = 20000, .user = "v"},
+        {.name = "z", .tasks = 1, .procs_per_task = 1, .walltime = 1000, .user = "u"}};
+    struct job *j[3];
+    for (int i = 0; i < 3; i++)
+        j[i] = sched_submit(s, &js[i], NULL);
+    sched_iterate(s, 0);
+    CHECK(j[0]->state == JOB_RUNNING && j[1]->state == JOB_RUNNING && j[2]->state == JOB_IDLE);
+    CHECK_EQ(sched_next_wakeup(s, 0), 3600);
+    sched_iterate(s, 3600);
+    CHECK(j[2]->state == JOB_RUNNING);
+    sched_destroy(s);
+}
+
+/*
  * A cap on a share of the whole (FSTARGET=10%) on an empty ledger: the pass
  * starts x (3,712 processor-seconds) and y (221), turns z (448) away, over
  * 10 % of the work then committed (448 / 4,381), and starts w (196), which
@@ -773,6 +861,91 @@ static void test_bypass_sorts_before(void)
     CHECK_EQ(sched_job_bypass(s, j[1]), 1);
     CHECK_EQ(sched_job_bypass(s, j[2]), 0);
     sched_destroy(s);
+}
+
+/*
+ * Bypass counts against Maui's meaning (digest 5.7, MStatUpdateBFUsage):
+ * each backfill start adds one to every job still waiting that sorts
+ * before it, in every iteration. Under a static order (queue time alone)
+ * with FIRSTFIT the scan takes the quick path (iter.c quick_run), whose
+ * notes are counted against a bypass clock at every later backfill of
+ * their plan, not by asking each note: this holds because in such an order
+ * every job a later scan of the same plan backfills was submitted after
+ * the noted ones, so sorts after them (fidelity question 1 of issue 31: no
+ * bug). Model: after each iteration, for each job it backfilled, every job
+ * still idle and submitted before it gains one (a job sorting before it and
+ * started in the same iteration was started first, as in Maui's scan).
+ * 150 fixed-seed workloads of 40 jobs on 8 processors; iterations at
+ * submissions and ends, again at once while the engine asks.
+ */
+static unsigned long bp_rng;
+static long bp_rand(long n)
+{
+    bp_rng = bp_rng * 6364136223846793005ul + 1442695040888963407ul;
+    return (long)((bp_rng >> 33) % (unsigned long)n);
+}
+
+static void test_bypass_model(void)
+{
+    enum { NJ = 40 };
+    for (int seed = 1; seed <= 150; seed++) {
+        bp_rng = (unsigned long)seed;
+        struct sched *s = with_limits(seed % 2 ? "NODECFG[n1] PROCS=8\n"
+                                               : "NODECFG[n1] PROCS=8\nRESERVATIONDEPTH[0] 2\n");
+        if (!s)
+            return;
+        struct job_spec js[NJ];
+        struct job *j[NJ] = {0};
+        char names[NJ][8];
+        long expect[NJ] = {0}, t = 0;
+        for (int i = 0; i < NJ; i++) {
+            t += bp_rand(4) ? bp_rand(30) : 0;
+            snprintf(names[i], sizeof names[i], "j%d", i);
+            js[i] = (struct job_spec){.name = names[i],
+                                      .tasks = 1 + (int)bp_rand(bp_rand(3) ? 3 : 8),
+                                      .procs_per_task = 1,
+                                      .walltime = 5 + bp_rand(bp_rand(2) ? 60 : 400),
+                                      .submit = t,
+                                      .user = "u"};
+        }
+        int next = 0, guard = 0;
+        for (long now = 0; now < SCHED_NEVER && guard++ < 10000;) {
+            for (int i = 0; i < NJ; i++)
+                if (j[i] && j[i]->state == JOB_RUNNING && j[i]->start + j[i]->walltime == now)
+                    sched_job_ended(s, j[i], now);
+            for (; next < NJ && js[next].submit == now; next++)
+                j[next] = sched_submit(s, &js[next], NULL);
+            do {
+                int was_idle[NJ];
+                for (int i = 0; i < NJ; i++)
+                    was_idle[i] = j[i] && j[i]->state == JOB_IDLE;
+                sched_iterate(s, now);
+                for (int k = 0; k < NJ; k++) {
+                    if (!was_idle[k] || j[k]->state != JOB_RUNNING ||
+                        !(j[k]->flags & JOB_BACKFILLED))
+                        continue;
+                    for (int i = 0; i < k; i++) /* submitted before k: sorts before it */
+                        expect[i] += j[i] && j[i]->state == JOB_IDLE;
+                }
+            } while (sched_next_wakeup(s, now) == now);
+            long nt = SCHED_NEVER;
+            for (int i = 0; i < NJ; i++)
+                if (j[i] && j[i]->state == JOB_RUNNING && j[i]->start + j[i]->walltime < nt)
+                    nt = j[i]->start + j[i]->walltime;
+            if (next < NJ && js[next].submit < nt)
+                nt = js[next].submit;
+            now = nt;
+        }
+        for (int i = 0; i < NJ; i++) {
+            CHECK(j[i] && j[i]->state == JOB_COMPLETED);
+            if (j[i] && sched_job_bypass(s, j[i]) != expect[i]) {
+                fprintf(stderr, "    seed %d job %d: bypass %ld, expected %ld\n", seed, i,
+                        sched_job_bypass(s, j[i]), expect[i]);
+                CHECK_EQ(sched_job_bypass(s, j[i]), expect[i]);
+            }
+        }
+        sched_destroy(s);
+    }
 }
 
 /* MAXSUBMITJOBS counts the jobs each credential has in the system (idle,
@@ -938,6 +1111,9 @@ int main(void)
     TEST_RUN(test_poll);
     TEST_RUN(test_poll_floor_ties);
     TEST_RUN(test_wake_cap_room_back);
+    TEST_RUN(test_poll_cap_ties);
+    TEST_RUN(test_wake_fs_empty_ledger);
+    TEST_RUN(test_bypass_model);
     TEST_RUN(test_bypass_sorts_before);
     return TEST_DONE();
 }
