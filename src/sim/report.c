@@ -1357,6 +1357,7 @@ int report_jobs_csv_close(struct report_jobs_csv *c, const struct sim_outcome *o
 
 void report_jobs_csv_drop(struct report_jobs_csv *c)
 {
+    c->cur = NULL; /* a block being filled is dropped; handed ones are written */
     stop_writer(c);
     obuf_close(c->creds, NULL);
     if (c->scratch)
