@@ -1166,9 +1166,12 @@ static void copy_nodes(struct report_jobs_csv *c, struct csv_block *b, struct cs
                        const struct sim_detail *d)
 {
     if (sim_noderuns_holds(c->runs, d->slots, d->nslots)) {
-        b->slots = xgrow(b->slots, &b->slots_cap, b->nslots + d->nslots, sizeof *b->slots);
+        if (b->nslots + d->nslots > b->slots_cap)
+            b->slots = xgrow(b->slots, &b->slots_cap, b->nslots + d->nslots, sizeof *b->slots);
         memcpy(b->slots + b->nslots, d->slots, d->nslots * sizeof *d->slots);
-        *r = (struct csv_rec){.nodes = b->nslots, .nnodes = d->nslots, .nodes_as = NODES_SLOTS};
+        r->nodes = b->nslots;
+        r->nnodes = d->nslots;
+        r->nodes_as = NODES_SLOTS;
         b->nslots += d->nslots;
         return;
     }
@@ -1178,15 +1181,19 @@ static void copy_nodes(struct report_jobs_csv *c, struct csv_block *b, struct cs
     sim_format_slots(c->scratch, c->s, c->runs, d->slots, d->nslots);
     size_t len;
     const char *text = obuf_data(c->scratch, &len);
-    *r = (struct csv_rec){.nodes = text_put(b, text, len), .nnodes = len, .nodes_as = NODES_TEXT};
+    r->nodes = text_put(b, text, len);
+    r->nnodes = len;
+    r->nodes_as = NODES_TEXT;
 }
 
 /* Job w's row, copied into b (on the replay's thread). */
 static void copy_row(struct report_jobs_csv *c, struct csv_block *b, const struct wl_job *w,
                      const struct sim_outcome *o)
 {
+    /* Every field set (the record is not cleared first: a row's cost is
+     * the replay's, and these are most of it). */
     struct csv_rec *r = &b->rec[b->n++];
-    *r = (struct csv_rec){.nodes_as = NODES_NONE};
+    r->nodes_as = NODES_NONE;
     if (o->start >= 0 && o->more)
         copy_nodes(c, b, r, o->more);
     const struct job *j = sim_outcome_job(c->s, o);
