@@ -1607,14 +1607,15 @@ static int same_header(const struct workload *a, const struct workload *b)
 static void stream_stop(struct stream *m)
 {
     m->off = 1;
+    if (m->p.rctx.csv) /* first: its writer thread ends before the files close */
+        report_jobs_csv_drop(m->p.rctx.csv);
+    m->p.rctx.csv = NULL;
     tmp_outs_close(&m->outs, 0);
     if (!m->st)
         return;
     sim_stream_end(m->st, &m->p.out);
     m->st = NULL;
     m->r->said = 1; /* the whole read's replay warns of nothing new */
-    if (m->p.rctx.csv)
-        report_jobs_csv_drop(m->p.rctx.csv);
     if (m->p.rctx.batsim)
         batsim_drop(m->p.rctx.batsim);
     resvlog_destroy(m->p.rctx.resvs);

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "core/cred.h"
 #include "engine/engine.h"
 #include "sim/report_int.h"
+#include "sim/rowq.h"
 #include "util/mem.h"
 #include "util/strmap.h"
 
@@ -1019,8 +1021,45 @@ struct cred_texts {
     size_t len, cap;
 };
 
+/* Where a row's text lies in its block's text (offsets: the text moves as
+ * it grows); NO_TEXT: none (an empty field). */
+#define NO_TEXT SIZE_MAX
+
+/* What one jobs CSV row needs, copied on the replay's thread when the job
+ * is final: the engine may forget the job, and the replay free its nodes,
+ * before the writer thread formats it. The credentials are pointers: the
+ * engine keeps them until it is freed, after the writer has ended. */
+struct csv_rec {
+    long long id, procs; /* id: when id_text is NO_TEXT */
+    long submit, start, run_start, end, walltime, runtime;
+    const struct cred *creds[CRED_NKINDS];
+    struct state_name state;
+    int backfilled, preempted;
+    size_t id_text, reason, segments; /* in the block's text */
+    size_t nodes, nnodes;             /* slots from the block's (NODES_SLOTS), or text */
+    enum { NODES_NONE, NODES_SLOTS, NODES_TEXT } nodes_as;
+};
+
+/* Rows handed over together, and how many blocks the ring holds: a few
+ * hundred KB in all, and a lock taken once every CSV_BLOCK_ROWS rows. */
+#define CSV_BLOCK_ROWS 512
+#define CSV_BLOCKS 4
+
+struct csv_block {
+    size_t n; /* rows in rec */
+    struct csv_rec rec[CSV_BLOCK_ROWS];
+    struct job_slot *slots; /* the rows' nodes */
+    size_t nslots, slots_cap;
+    char *text; /* the rows' text fields, each ending in a NUL */
+    size_t len, cap;
+};
+
 /* What the rows of one jobs CSV share: the file, the engine, the next row
- * to write, and the credential fields of the last row, kept as written. */
+ * to write, and the credential fields of the last row, kept as written.
+ * With a writer thread (rowq), the rows are copied on the replay's thread
+ * (wl, s, rc, now, next, cur) and formatted on the writer's (f, creds,
+ * last, have, names); runs is made before the thread starts and only read
+ * after. */
 struct report_jobs_csv {
     struct obuf *f;
     const struct workload *wl;
@@ -1036,6 +1075,12 @@ struct report_jobs_csv {
     const struct cred *last[CRED_NKINDS]; /* the credentials it was made from */
     int have;                             /* creds holds a row's */
     struct cred_texts names[CRED_NKINDS]; /* each credential's field, made once */
+    struct csv_block *blocks[CSV_BLOCKS]; /* the ring's; the first alone without a thread */
+    struct csv_block *cur;                /* the block being filled, NULL: none */
+    struct rowq *q;                       /* the writer thread, NULL: rows written in place */
+    int started;                          /* the thread was tried (the first rows) */
+    atomic_int failed;                    /* f failed: rows are no longer copied */
+    struct obuf *scratch;                 /* nodes outside runs' table, formatted here */
 };
 
 /* Credential cr's field (kind k) after the row's credentials so far: its
@@ -1087,55 +1132,175 @@ static void cred_fields(struct obuf *f, struct report_jobs_csv *c, const struct 
     obuf_write(f, c->ctext, c->clen);
 }
 
-static void csv_row(struct obuf *f, const struct workload *wl, const struct wl_job *w,
-                    const struct sim_outcome *o, struct report_jobs_csv *c)
+/* n bytes of s into b's text, and a NUL: where they start. */
+static size_t text_put(struct csv_block *b, const char *s, size_t n)
 {
-    struct sched *s = c->s;
-    const struct job *j = sim_outcome_job(s, o);
+    b->text = xgrow(b->text, &b->cap, b->len + n + 1, 1);
+    memcpy(b->text + b->len, s, n);
+    b->text[b->len + n] = '\0';
+    b->len += n + 1;
+    return b->len - n - 1;
+}
+
+static size_t text_or_none(struct csv_block *b, const char *s)
+{
+    return s ? text_put(b, s, strlen(s)) : NO_TEXT;
+}
+
+/* Why a row's job did not run, or NULL: the engine's reason, a refusal. */
+static const char *row_reason(struct report_jobs_csv *c, const struct sim_outcome *o,
+                              const struct job *j, const char *state, char *buf, size_t n)
+{
+    if (o->rejected)
+        return o->more ? o->more->reason : NULL;
+    if (j && (!strcmp(state, "never_started") || (!strcmp(state, "preempted") && o->start < 0)))
+        return never_reason(c->s, j, c->now, buf, n);
+    if (j && !strcmp(state, "cancelled") && o->start < 0)
+        return j->message; /* a dependency never met says so */
+    return NULL;
+}
+
+/* The row's nodes: the slots copied when runs' table holds them (the
+ * writer needs nothing else), else their text, made now from s. */
+static void copy_nodes(struct report_jobs_csv *c, struct csv_block *b, struct csv_rec *r,
+                       const struct sim_detail *d)
+{
+    if (sim_noderuns_holds(c->runs, d->slots, d->nslots)) {
+        if (b->nslots + d->nslots > b->slots_cap)
+            b->slots = xgrow(b->slots, &b->slots_cap, b->nslots + d->nslots, sizeof *b->slots);
+        memcpy(b->slots + b->nslots, d->slots, d->nslots * sizeof *d->slots);
+        r->nodes = b->nslots;
+        r->nnodes = d->nslots;
+        r->nodes_as = NODES_SLOTS;
+        b->nslots += d->nslots;
+        return;
+    }
+    if (!c->scratch)
+        c->scratch = obuf_mem();
+    obuf_reset(c->scratch);
+    sim_format_slots(c->scratch, c->s, c->runs, d->slots, d->nslots);
+    size_t len;
+    const char *text = obuf_data(c->scratch, &len);
+    r->nodes = text_put(b, text, len);
+    r->nnodes = len;
+    r->nodes_as = NODES_TEXT;
+}
+
+/* Job w's row, copied into b (on the replay's thread). */
+static void copy_row(struct report_jobs_csv *c, struct csv_block *b, const struct wl_job *w,
+                     const struct sim_outcome *o)
+{
+    /* Every field set (the record is not cleared first: a row's cost is
+     * the replay's, and these are most of it). */
+    struct csv_rec *r = &b->rec[b->n++];
+    r->nodes_as = NODES_NONE;
+    if (o->start >= 0 && o->more)
+        copy_nodes(c, b, r, o->more);
+    const struct job *j = sim_outcome_job(c->s, o);
+    r->id = w->id;
+    r->id_text =
+        w->id < WL_ID_TEXT ? NO_TEXT : text_or_none(b, wl_job_id(c->wl, w, (char[WL_ID_LEN]){0}));
+    r->submit = w->submit;
+    r->start = o->start;
+    r->run_start = o->start >= 0 ? sim_run_start(o) : 0;
+    r->end = o->end;
+    r->procs = wl_job_procs(w);
+    r->walltime = wl_job_walltime(w);
+    r->runtime = wl_job_runtime(w);
+    r->backfilled = o->backfilled;
+    r->preempted = sim_outcome_preempted(o);
+    report_job_creds(&c->rc, o, r->creds);
+    /* the state from the engine record found above, its length known */
+    r->state = final_state(o, j);
+    char buf[512];
+    r->reason = text_or_none(b, row_reason(c, o, j, r->state.text, buf, sizeof buf));
+    r->segments = text_or_none(b, o->more ? o->more->segments : NULL);
+}
+
+/* Row r of block b, formatted (on the writer's thread, if there is one). */
+static void csv_row(struct report_jobs_csv *c, const struct csv_block *b, const struct csv_rec *r)
+{
+    struct obuf *f = c->f;
+    if (c->run >= 1) {
+        obuf_ll(f, c->run);
+        obuf_putc(f, ',');
+    }
     /* The id and the numbers in place, in one go: submit, start, end,
      * wait (the last three empty when not known), and five more. */
-    char *p = report_id_room(f, wl, w, 10 * (1 + OBUF_LL_ROOM));
+    size_t room = 10 * (1 + OBUF_LL_ROOM);
+    char *p;
+    if (r->id_text == NO_TEXT) { /* a number, the common id */
+        p = obuf_fmt_ll(obuf_reserve(f, OBUF_LL_ROOM + room), r->id);
+    } else {
+        report_csv_field(f, b->text + r->id_text);
+        p = obuf_reserve(f, room);
+    }
     *p++ = ',';
-    p = obuf_fmt_ll(p, w->submit);
+    p = obuf_fmt_ll(p, r->submit);
     *p++ = ',';
-    if (o->start >= 0)
-        p = obuf_fmt_ll(p, sim_run_start(o));
+    if (r->start >= 0)
+        p = obuf_fmt_ll(p, r->run_start);
     *p++ = ',';
-    if (o->end >= 0)
-        p = obuf_fmt_ll(p, o->end);
+    if (r->end >= 0)
+        p = obuf_fmt_ll(p, r->end);
     *p++ = ',';
-    if (o->start >= 0)
-        p = obuf_fmt_ll(p, o->start - w->submit);
-    const long long nums[] = {wl_job_procs(w), wl_job_walltime(w), wl_job_runtime(w), o->backfilled,
-                              sim_outcome_preempted(o)};
+    if (r->start >= 0)
+        p = obuf_fmt_ll(p, r->start - r->submit);
+    const long long nums[] = {r->procs, r->walltime, r->runtime, r->backfilled, r->preempted};
     for (size_t k = 0; k < sizeof nums / sizeof *nums; k++) {
         *p++ = ',';
         p = obuf_fmt_ll(p, nums[k]);
     }
     obuf_commit(f, p);
-    const struct cred *creds[CRED_NKINDS];
-    report_job_creds(&c->rc, o, creds);
-    cred_fields(f, c, creds);
-    /* the state from the engine record found above, its length known */
-    struct state_name st = final_state(o, j);
-    const char *state = st.text;
+    cred_fields(f, c, r->creds);
     obuf_putc(f, ',');
-    obuf_write(f, st.text, st.len);
+    obuf_write(f, r->state.text, r->state.len);
     obuf_putc(f, ',');
-    char buf[512];
-    if (o->rejected)
-        report_csv_field(f, o->more ? o->more->reason : NULL);
-    else if (j &&
-             (!strcmp(state, "never_started") || (!strcmp(state, "preempted") && o->start < 0)))
-        report_csv_field(f, never_reason(s, j, c->now, buf, sizeof buf));
-    else if (j && !strcmp(state, "cancelled") && o->start < 0)
-        report_csv_field(f, j->message); /* a dependency never met says so */
+    if (r->reason != NO_TEXT)
+        report_csv_field(f, b->text + r->reason);
     obuf_putc(f, ',');
-    if (o->start >= 0 && o->more)
-        sim_format_slots(f, s, c->runs, o->more->slots, o->more->nslots);
+    if (r->nodes_as == NODES_SLOTS) /* from the table alone: no engine needed */
+        sim_format_slots(f, NULL, c->runs, b->slots + r->nodes, r->nnodes);
+    else if (r->nodes_as == NODES_TEXT)
+        obuf_write(f, b->text + r->nodes, r->nnodes);
     obuf_putc(f, ',');
-    report_csv_field(f, o->more ? o->more->segments : NULL);
+    if (r->segments != NO_TEXT)
+        report_csv_field(f, b->text + r->segments);
     obuf_putc(f, '\n');
+}
+
+/* A block's rows, written, and the block emptied (rowq_fn). Once f has
+ * failed, the rest is dropped: the error is reported when it closes. */
+static void write_block(void *ctx, void *block)
+{
+    struct report_jobs_csv *c = ctx;
+    struct csv_block *b = block;
+    for (size_t i = 0; i < b->n; i++)
+        csv_row(c, b, &b->rec[i]);
+    if (obuf_failed(c->f))
+        atomic_store(&c->failed, 1);
+    b->n = b->nslots = b->len = 0;
+}
+
+/* The block being filled: to the writer thread, or written now. */
+static void flush_block(struct report_jobs_csv *c)
+{
+    if (c->q)
+        rowq_hand(c->q);
+    else
+        write_block(c, c->cur);
+    c->cur = NULL;
+}
+
+/* The writer thread's rows all written, and the thread ended. */
+static void stop_writer(struct report_jobs_csv *c)
+{
+    if (!c->q)
+        return;
+    if (c->cur)
+        flush_block(c);
+    rowq_finish(c->q);
+    c->q = NULL;
 }
 
 struct report_jobs_csv *report_jobs_csv_open(struct obuf *f, const struct workload *wl,
@@ -1149,24 +1314,47 @@ struct report_jobs_csv *report_jobs_csv_open(struct obuf *f, const struct worklo
     struct report_jobs_csv *c = xcalloc(1, sizeof *c);
     *c = (struct report_jobs_csv){
         .f = f, .wl = wl, .s = s, .run = run, .rc = {.s = s}, .creds = obuf_mem()};
+    atomic_init(&c->failed, 0);
+    c->blocks[0] = xcalloc(1, sizeof *c->blocks[0]);
     return c;
+}
+
+/* The first rows of a run: the writer thread started, with its blocks;
+ * when it cannot start, the rows are written in place, as they come. */
+static void start_writer(struct report_jobs_csv *c)
+{
+    c->started = 1;
+    for (size_t k = 1; k < CSV_BLOCKS; k++)
+        c->blocks[k] = xcalloc(1, sizeof *c->blocks[k]);
+    c->q = rowq_start((void *const *)c->blocks, CSV_BLOCKS, write_block, c);
 }
 
 void report_jobs_csv_rows(struct report_jobs_csv *c, const struct sim_outcome *out, size_t to)
 {
-    if (!c->runs && c->next < to)
+    if (c->next >= to)
+        return;
+    if (!c->runs)
         c->runs = sim_noderuns_create(c->s);
-    for (; c->next < to; c->next++) {
-        if (c->run >= 1) {
-            obuf_ll(c->f, c->run);
-            obuf_putc(c->f, ',');
-        }
-        csv_row(c->f, c->wl, &c->wl->jobs[c->next], &out[c->next], c);
+    if (!c->started)
+        start_writer(c);
+    for (; c->next < to && !atomic_load_explicit(&c->failed, memory_order_relaxed); c->next++) {
+        if (!c->cur)
+            c->cur = c->q ? rowq_next(c->q) : c->blocks[0];
+        copy_row(c, c->cur, &c->wl->jobs[c->next], &out[c->next]);
+        if (c->cur->n == CSV_BLOCK_ROWS)
+            flush_block(c);
     }
+    if (!c->q && c->cur) /* in place: written now, as the rows came */
+        flush_block(c);
+    c->next = to > c->next ? to : c->next; /* after a failure: not written, reported at close */
 }
 
 int report_jobs_csv_close(struct report_jobs_csv *c, const struct sim_outcome *out, long now)
 {
+    /* The rows of jobs not ended name the engine's state now: written
+     * here, after the thread's, on this thread. */
+    stop_writer(c);
+    c->started = 1;
     c->now = now;
     report_jobs_csv_rows(c, out, c->wl->njobs);
     int rc = obuf_failed(c->f) ? -1 : 0;
@@ -1176,10 +1364,21 @@ int report_jobs_csv_close(struct report_jobs_csv *c, const struct sim_outcome *o
 
 void report_jobs_csv_drop(struct report_jobs_csv *c)
 {
+    c->cur = NULL; /* a block being filled is dropped; handed ones are written */
+    stop_writer(c);
     obuf_close(c->creds, NULL);
+    if (c->scratch)
+        obuf_close(c->scratch, NULL);
     for (size_t k = 0; k < CRED_NKINDS; k++) {
         free(c->names[k].at);
         free(c->names[k].text);
+    }
+    for (size_t k = 0; k < CSV_BLOCKS; k++) {
+        if (!c->blocks[k])
+            continue;
+        free(c->blocks[k]->slots);
+        free(c->blocks[k]->text);
+        free(c->blocks[k]);
     }
     sim_noderuns_destroy(c->runs);
     free(c);

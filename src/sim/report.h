@@ -193,13 +193,18 @@ int report_write_jobs_csv(struct obuf *f, const struct workload *wl, const struc
  * neither the rows nor the nodes they name are kept for the replay's end.
  * open writes the header; rows writes those of the jobs before `to` not
  * written yet; close writes the rest (now: the replay's last instant, for
- * the reasons of jobs that never ran), frees c and returns as above. */
+ * the reasons of jobs that never ran), frees c and returns as above.
+ * The rows given to rows are copied (what a row names of the engine and
+ * the outcome, made now) and formatted into f by a writer thread (rowq.h),
+ * in blocks, or in place when it cannot start: f is the thread's until
+ * close or drop returns. After a write failed, rows copies nothing more. */
 struct report_jobs_csv;
 struct report_jobs_csv *report_jobs_csv_open(struct obuf *f, const struct workload *wl,
                                              struct sched *s, int run, int header);
 void report_jobs_csv_rows(struct report_jobs_csv *c, const struct sim_outcome *out, size_t to);
 int report_jobs_csv_close(struct report_jobs_csv *c, const struct sim_outcome *out, long now);
-/* Free it, the rows left unwritten (a replay given up). */
+/* Free it, the rows left unwritten (a replay given up): its writer thread
+ * ended, so before f is closed. */
 void report_jobs_csv_drop(struct report_jobs_csv *c);
 /* The header (with the run column) and the rows of the schedule the log
  * recorded (moku simulate --recorded), run "recorded": its starts and ends,

@@ -874,6 +874,11 @@ static int in_table(const struct sim_noderuns *r, const struct job_slot *slots, 
     return 1;
 }
 
+int sim_noderuns_holds(const struct sim_noderuns *r, const struct job_slot *slots, size_t n)
+{
+    return r && in_table(r, slots, n);
+}
+
 void sim_format_slots(struct obuf *f, const struct sched *s, const struct sim_noderuns *runs,
                       const struct job_slot *slots, size_t n)
 {

@@ -112,6 +112,9 @@ void sim_noderuns_destroy(struct sim_noderuns *r);
 struct obuf;
 void sim_format_slots(struct obuf *f, const struct sched *s, const struct sim_noderuns *runs,
                       const struct job_slot *slots, size_t n);
+/* 1 when every slot's nodes are in r's table: sim_format_slots writes
+ * them from r alone, without s (another thread may, while s changes). */
+int sim_noderuns_holds(const struct sim_noderuns *r, const struct job_slot *slots, size_t n);
 /* The same for a reservation's nodes. */
 struct resv_node;
 void sim_format_resv_nodes(struct obuf *f, const struct sched *s, const struct resv_node *nodes,

@@ -1,10 +1,13 @@
 /*
  * t_report — the simulation report and its chart: job classes and their
  * bounds, the per-class sums of report_compute, the JSON and text of one
- * run and of several, the CSV run column, forgotten jobs' credentials; the
+ * run and of several, the CSV run column, the jobs CSV's rows through the
+ * writer thread and in place (its thread not started) as written at the
+ * end, and on a full disk; forgotten jobs' credentials; the
  * plot series' time integrals, bin merging, axis steps and the SVG
  * document.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +18,10 @@
 #include "engine/engine.h"
 #include "sim/plot.h"
 #include "sim/report.h"
+#include "sim/rowq.h"
+#include "sim/sim.h"
 #include "test.h"
+#include "util/err.h"
 #include "util/obuf.h"
 
 /* What f wrote, as a string the caller frees. */
@@ -500,6 +506,89 @@ static void test_csv_run_column(void)
     workload_free(&wl);
 }
 
+/* Many jobs, of every kind a row writes (text ids, a quoted reason and
+ * segments, rejected, running, never started), fixed-seed random. */
+#define MANY 3000
+static void many_jobs(struct workload *wl, struct sim_outcome *out, struct sim_detail *more)
+{
+    workload_init(wl);
+    srand(31);
+    for (size_t i = 0; i < MANY; i++) {
+        char id[32];
+        snprintf(id, sizeof id, i % 97 == 5 ? "job,%zu" : i % 13 == 0 ? "j%zu" : "%zu", i + 1);
+        long submit = (long)i * 10, wall = 1 + rand() % 100000;
+        add(wl, id, submit, 1 + rand() % 500, wall);
+        long start = submit + rand() % 5000;
+        int kind = rand() % 10;
+        out[i] = (struct sim_outcome){.start = start, .end = start + wall, .backfilled = kind == 1};
+        if (kind == 2) {
+            more[i] = (struct sim_detail){.reason = "procs, more than the cluster"};
+            out[i] = (struct sim_outcome){.start = -1, .end = -1, .rejected = 1, .more = &more[i]};
+        } else if (kind == 3) {
+            out[i].end = -1; /* running */
+        } else if (kind == 4) {
+            out[i] = (struct sim_outcome){.start = -1, .end = -1}; /* never started */
+        } else if (kind == 5) {
+            more[i] = (struct sim_detail){.segments = "10-20@\"a\",b", .preempted = 2};
+            out[i].more = &more[i];
+        }
+    }
+}
+
+/* The rows handed as a replay hands them, in random runs, through the
+ * writer thread (or in place when it cannot start). */
+static void csv_in_runs(struct obuf *f, const struct workload *wl, const struct sim_outcome *out)
+{
+    struct report_jobs_csv *c = report_jobs_csv_open(f, wl, NULL, 1, 1);
+    for (size_t to = 0; to < MANY;) {
+        to += (size_t)(rand() % 700);
+        report_jobs_csv_rows(c, out, to < MANY ? to : MANY);
+    }
+    CHECK_EQ(report_jobs_csv_close(c, out, 0), 0);
+}
+
+static int no_thread(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg)
+{
+    return EAGAIN;
+}
+
+/* The rows written by the writer thread, and in place when it cannot
+ * start, are those written at the end in one go; a full disk is reported. */
+static void test_csv_writer_thread(void)
+{
+    struct workload wl;
+    static struct sim_outcome out[MANY];
+    static struct sim_detail more[MANY];
+    many_jobs(&wl, out, more);
+    char *whole = NULL, *threaded = NULL, *inplace = NULL;
+    OCAPTURE(whole, report_write_jobs_csv(f, &wl, out, NULL, 0, 1, 1));
+    OCAPTURE(threaded, csv_in_runs(f, &wl, out));
+    rowq_thread_create = no_thread;
+    OCAPTURE(inplace, csv_in_runs(f, &wl, out));
+    rowq_thread_create = pthread_create;
+    CHECK_EQ(count(whole, "\n"), MANY + 1);
+    CHECK_HAS(whole, "\n1,\"job,6\",50,");
+    CHECK_HAS(whole, "\"10-20@\"\"a\"\",b\"\n");
+    CHECK_STR(threaded, whole);
+    CHECK_STR(inplace, whole);
+    free(whole);
+    free(threaded);
+    free(inplace);
+    struct err e;
+    struct obuf *full = obuf_open("/dev/full", &e);
+    if (full) {
+        struct report_jobs_csv *c = report_jobs_csv_open(full, &wl, NULL, 0, 1);
+        for (int i = 0; i < 10000; i++) /* past the buffer: the disk is found full */
+            obuf_puts(full, "a row that will not fit on a full disk\n");
+        for (size_t to = 0; to <= MANY; to += 100)
+            report_jobs_csv_rows(c, out, to);
+        CHECK_EQ(report_jobs_csv_close(c, out, 0), -1);
+        CHECK_EQ(obuf_close(full, &e), -1);
+        CHECK_STR(e.msg, "/dev/full: write failed: No space left on device");
+    }
+    workload_free(&wl);
+}
+
 static void test_tick_step(void)
 {
     CHECK(near(plot_tick_step(100, 5), 20));
@@ -819,6 +908,7 @@ int main(void)
     TEST_RUN(test_classes_text);
     TEST_RUN(test_runs);
     TEST_RUN(test_csv_run_column);
+    TEST_RUN(test_csv_writer_thread);
     TEST_RUN(test_tick_step);
     TEST_RUN(test_bin_width);
     TEST_RUN(test_series_integrals);
