@@ -896,7 +896,7 @@ static void test_bypass_model(void)
             return;
         struct job_spec js[NJ];
         struct job *j[NJ] = {0};
-        char names[NJ][8];
+        char names[NJ][16];
         long expect[NJ] = {0}, t = 0;
         for (int i = 0; i < NJ; i++) {
             t += bp_rand(4) ? bp_rand(30) : 0;
