@@ -60,7 +60,7 @@ static struct sched *cluster(int policy)
         p.resdepth = 1000; /* conservative */
     struct sched *s = sched_create(&p, NULL);
     for (int i = 0; i < 5; i++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "n%d", i);
         struct node_spec spec = {.name = name, .procs = 2, .state = NODE_UP};
         CHECK(sched_add_node(s, &spec, NULL) == 0);
