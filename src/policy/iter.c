@@ -1089,22 +1089,22 @@ static int cap_room_back(struct sched *s)
     return 0;
 }
 
-/* Whether a job reserved in this pass is one a fairshare cap refuses now:
- * the pass's own starts took its credential over the cap (a relative cap
- * does not block a system with neither usage nor running work, its state
- * when the pass began), and its reservation, which the next pass drops,
- * keeps jobs from backfilling until then: Maui's next poll, which the
- * drivers are woken for. (Throttling limits alike are left out: moku
- * reserves jobs an active limit holds back now, such as MAXPS, and waking
- * for them moved schedules that no twin proved wrong;
- * tests/data/property/known-failing/limit-took-reserved.) */
+/* Whether a job reserved in this pass is one the limits refuse now: the
+ * pass's own starts took its credential over a throttling limit (MAXJOB,
+ * MAXPS, ...) or a fairshare cap (a relative cap does not block a system
+ * with neither usage nor running work, its state when the pass began), and
+ * its reservation, which the next pass drops, keeps jobs from backfilling
+ * until then: Maui's next poll, which the drivers are woken for. A job
+ * reserved while a limit already held it back (MAXPS falls as jobs run)
+ * wakes them too: one more iteration at an instant the live loop polls
+ * anyway, which changes nothing where the poll finds nothing to do. */
 static int reserved_refused(struct sched *s)
 {
-    if (!s->fsh.fs_caps)
+    if (!elig_active(s))
         return 0;
     for (int i = 0; i < s->pl.nresv; i++) {
         struct job *j = s->pl.resv[i];
-        if (j->state == JOB_IDLE && fsacct_over_cap(s, j, NULL, 0))
+        if (j->state == JOB_IDLE && !elig_may_start(s, j, LIM_SOFT, NULL, 0))
             return 1;
     }
     return 0;
