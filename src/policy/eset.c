@@ -475,6 +475,16 @@ static size_t b_place(const struct eset_comp *c, const struct job *j)
     return lo;
 }
 
+/* Whether b's dead slots, the holes and the head passed (b[0, bh)), are
+ * more than its live jobs. Counting the head matters: jobs mostly leave b
+ * from the head, and b grows at its tail with every job filed, so without
+ * it b and its tree grew with every job ever filed, not with the jobs in it
+ * (quadratic memory on a queue that never drains). */
+static int b_sparse(const struct eset_comp *c)
+{
+    return c->bh + 2 * c->bholes > c->nb - c->bh;
+}
+
 /* Drop b's holes (positions change: epos follows). */
 static void b_compact(struct eset_comp *c)
 {
@@ -600,7 +610,7 @@ void eset_remove(struct sched *s, struct job *j, int started)
     struct eset_comp *c = comp_of(e, j);
     if (j->flags & JOB_INB) {
         b_leave(s, c, j);
-        if (2 * c->bholes > c->nb - c->bh)
+        if (b_sparse(c))
             b_compact(c);
     } else {
         struct job *last = c->a[--c->na];
@@ -1318,7 +1328,7 @@ static void refile_b(const struct sched *s, struct eset_comp *c, struct job **f,
             b_merge(c, f + k, nf - k);
             return;
         }
-    if (2 * c->bholes > c->nb - c->bh)
+    if (b_sparse(c))
         b_compact(c);
 }
 
