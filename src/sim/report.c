@@ -1168,7 +1168,8 @@ static void copy_nodes(struct report_jobs_csv *c, struct csv_block *b, struct cs
     if (sim_noderuns_holds(c->runs, d->slots, d->nslots)) {
         if (b->nslots + d->nslots > b->slots_cap)
             b->slots = xgrow(b->slots, &b->slots_cap, b->nslots + d->nslots, sizeof *b->slots);
-        memcpy(b->slots + b->nslots, d->slots, d->nslots * sizeof *d->slots);
+        if (d->nslots) /* a job on no node: no array yet, and memcpy takes no NULL */
+            memcpy(b->slots + b->nslots, d->slots, d->nslots * sizeof *d->slots);
         r->nodes = b->nslots;
         r->nnodes = d->nslots;
         r->nodes_as = NODES_SLOTS;
