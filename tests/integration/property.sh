@@ -337,6 +337,12 @@ while IFS='|' read -r name args cfg cmds trace; do
     saved "$name" "$args" "$cfg" "$cmds" "$L/$trace"
 done <"$D/issue13.list"
 
+# The known-failing cases are named in the output, so that not running them
+# is never silent (each is a defect still open: docs/simulation.md).
+for dir in "$D"/known-failing/*/; do
+    [ -d "$dir" ] && echo "# known failing, not run: $(basename "$dir") ($dir)"
+done
+
 for dir in "$D"/*/; do
     dir=${dir%/}
     [ -d "$dir" ] && [ "$(basename "$dir")" != known-failing ] || continue
