@@ -120,7 +120,10 @@ static int swf_fits(const struct swf_rec *r, long long procs, const char *path, 
     return workload_check_fit(procs, WL_MAX32, path, r->line, "processors (field 8, else 5)", err);
 }
 
-static struct wl_job job_of(struct workload *wl, const struct swf_rec *r)
+/* r's job, its names interned in wl; a text id (one that is not a number
+ * below WL_ID_TEXT) is left to the caller: *idtext gets its copy in wl,
+ * else NULL. */
+static struct wl_job job_of(struct workload *wl, const struct swf_rec *r, const char **idtext)
 {
     long long procs = r->req_procs > 0 ? r->req_procs : r->alloc;
     long walltime = (long)(r->req_time > 0 ? r->req_time : r->runtime);
@@ -140,10 +143,13 @@ static struct wl_job job_of(struct workload *wl, const struct swf_rec *r)
     };
     wl_job_set_runtime(&j, (long)r->runtime);
     wl_job_set_walltime(&j, walltime > 0 ? walltime : 1);
+    *idtext = NULL;
     if (r->id >= 0 && r->id < WL_ID_TEXT) /* a number: no text made and read back */
         j.id = (uint32_t)r->id;
-    else
-        workload_set_id(wl, &j, r->id < 0 ? NULL : decimal((char[24]){0}, r->id));
+    else if (r->id < 0)
+        j.id = WL_NO_ID;
+    else /* too large for a number id (workload_set_id): a text */
+        *idtext = workload_keep(wl, decimal((char[24]){0}, r->id));
     return j;
 }
 
@@ -351,14 +357,19 @@ static uint32_t id_number(const char *id)
     return v < WL_ID_TEXT ? (uint32_t)v : WL_NO_ID;
 }
 
+/* j's id the text `kept` (the workload's copy already). */
+static void add_idtext(struct workload *wl, struct wl_job *j, const char *kept)
+{
+    wl->idtext = xgrow(wl->idtext, &wl->capidtext, wl->nidtext + 1, sizeof *wl->idtext);
+    wl->idtext[wl->nidtext] = kept;
+    j->id = WL_ID_TEXT + (uint32_t)wl->nidtext++;
+}
+
 void workload_set_id(struct workload *wl, struct wl_job *j, const char *id)
 {
     j->id = id ? id_number(id) : WL_NO_ID;
-    if (!id || j->id != WL_NO_ID)
-        return;
-    wl->idtext = xgrow(wl->idtext, &wl->capidtext, wl->nidtext + 1, sizeof *wl->idtext);
-    wl->idtext[wl->nidtext] = workload_keep(wl, id);
-    j->id = WL_ID_TEXT + (uint32_t)wl->nidtext++;
+    if (id && j->id == WL_NO_ID)
+        add_idtext(wl, j, workload_keep(wl, id));
 }
 
 const char *workload_keep(struct workload *wl, const char *s)
@@ -468,21 +479,27 @@ void workload_add(struct workload *wl, const struct wl_job *job)
     wl->jobs[wl->njobs++] = *job;
 }
 
-/* Job i's more: a copy of more in the arena. The first such call keeps a
+/* A copy of more in the arena. */
+static const struct wl_more *keep_more(struct workload *wl, const struct wl_more *more)
+{
+    struct wl_more *m = arena_alloc(wl, sizeof *m, _Alignof(struct wl_more));
+    *m = *more;
+    return m;
+}
+
+/* Job i's more: m, the workload's already. The first such call keeps a
  * more for every job. */
-static void set_more(struct workload *wl, size_t i, const struct wl_more *more)
+static void put_more(struct workload *wl, size_t i, const struct wl_more *m)
 {
     if (!wl->more)
         wl->more = xcalloc(wl->cap ? wl->cap : 1, sizeof *wl->more);
-    struct wl_more *m = arena_alloc(wl, sizeof *m, _Alignof(struct wl_more));
-    *m = *more;
     wl->more[i] = m;
 }
 
 void workload_add_more(struct workload *wl, const struct wl_job *job, const struct wl_more *more)
 {
     workload_add(wl, job);
-    set_more(wl, wl->njobs - 1, more);
+    put_more(wl, wl->njobs - 1, keep_more(wl, more));
 }
 
 void workload_add_recorded(struct workload *wl, const struct wl_job *job, long start)
@@ -515,30 +532,63 @@ struct swf_load {
     void *ctx;
 };
 
-static int load_rec(void *ctx, const struct swf_rec *r, struct err *err)
+/*
+ * A record's job as far as it does not depend on the jobs before it, made
+ * on the parser's thread (swf_stages.prep) while the caller's replays the
+ * jobs before it: its names are interned there, and so is every text of
+ * the arena, which the caller's thread then only reads (wl's strings,
+ * names and arena are the parser's until the scan ends; the jobs, more and
+ * id arrays are the caller's).
+ */
+struct load_prep {
+    struct wl_job job;
+    const char *why;            /* unusable(), or NULL */
+    const char *idtext;         /* job_of's text id, or NULL */
+    const struct wl_more *more; /* the preceding job (field 17), or NULL */
+    int fits;                   /* swf_fits: else the caller says why */
+};
+
+static void load_prep(void *ctx, const struct swf_rec *r, void *out)
 {
     struct swf_load *ld = ctx;
+    struct load_prep *p = out;
+    *p = (struct load_prep){.why = unusable(r)};
+    if (p->why)
+        return;
+    p->fits = swf_fits(r, r->req_procs > 0 ? r->req_procs : r->alloc, ld->path, NULL) == 0;
+    if (!p->fits)
+        return;
+    p->job = job_of(ld->wl, r, &p->idtext);
+    if (ld->deps && r->prev_job > 0) /* few jobs: beside the record, not in it */
+        p->more = keep_more(
+            ld->wl,
+            &(struct wl_more){.after = workload_keep(ld->wl, decimal((char[24]){0}, r->prev_job))});
+}
+
+/* The record's job, made by load_prep, into the workload (or skipped). */
+static int load_rec(void *ctx, const struct swf_rec *r, void *out, struct err *err)
+{
+    struct swf_load *ld = ctx;
+    struct load_prep *p = out;
     if (ld->recs)
         swfpack_add(ld->recs, r);
-    const char *why = unusable(r);
-    if (!why) {
-        if (swf_fits(r, r->req_procs > 0 ? r->req_procs : r->alloc, ld->path, err) < 0)
-            return -1;
-        struct wl_job j = job_of(ld->wl, r);
+    if (!p->why) {
+        if (!p->fits)
+            return swf_fits(r, r->req_procs > 0 ? r->req_procs : r->alloc, ld->path, err);
+        if (p->idtext)
+            add_idtext(ld->wl, &p->job, p->idtext);
         /* The log's own schedule: submit + wait (field 3), when known; kept
          * only when asked, as it costs 8 bytes a job of every replay. */
         long start = r->wait >= 0 ? (long)(r->submit + r->wait) : -1;
         if (ld->recorded)
-            workload_add_recorded(ld->wl, &j, start);
+            workload_add_recorded(ld->wl, &p->job, start);
         else
-            workload_add(ld->wl, &j);
-        if (ld->deps && r->prev_job > 0) /* few jobs: beside the record, not in it */
-            set_more(ld->wl, ld->wl->njobs - 1,
-                     &(struct wl_more){
-                         .after = workload_keep(ld->wl, decimal((char[24]){0}, r->prev_job))});
+            workload_add(ld->wl, &p->job);
+        if (p->more)
+            put_more(ld->wl, ld->wl->njobs - 1, p->more);
     } else if (ld->strict && !ld->have_unusable) {
         err_set(&ld->unusable, "%s:%ld: job %lld cannot be replayed: %s", ld->path, r->line, r->id,
-                why);
+                p->why);
         ld->have_unusable = 1;
     } else {
         ld->wl->skipped++;
@@ -653,8 +703,12 @@ int workload_read_swf_batched(const char *path, int flags, struct workload *wl,
     strmap_init(&ld.skipped);
     struct swf_header hdr;
     /* The lines' texts only for the records kept (--swf-out writes them). */
-    int bad = swf_scan_batched(path, &hdr, load_rec, batch ? load_batch : NULL, &ld,
-                               ld.recs != NULL, err) < 0;
+    struct swf_stages st = {.prep = load_prep,
+                            .size = sizeof(struct load_prep),
+                            .each = load_rec,
+                            .batch = batch ? load_batch : NULL,
+                            .ctx = &ld};
+    int bad = swf_scan_staged(path, &hdr, &st, ld.recs != NULL, err) < 0;
     if (!bad && ld.have_unusable) { /* the syntax of the whole file comes first */
         bad = 1;
         if (err)

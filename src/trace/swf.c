@@ -84,12 +84,10 @@ enum swf_num {
 struct swf_reader {
     struct lines in; /* the file, its current line and line number, err */
     struct swf_header hdr;
-    int (*each)(void *ctx, const struct swf_rec *rec, struct err *err);
+    int (*each)(void *ctx, const struct swf_rec *rec, struct err *err); /* a good line's */
     void *ctx;
-    bool texts; /* records carry their lines' text (swf_scan), else NULL */
-    /* swf_scan_batched: after each batch handed over by the parser's
-     * thread, with the header as the parser had it then (NULL: none) */
-    void (*batch)(void *ctx, const struct swf_header *hdr);
+    bool texts;                  /* records carry their lines' text (swf_scan), else NULL */
+    const struct swf_stages *st; /* the caller's work on the records */
 };
 
 static bool swf_is_blank(char c)
@@ -462,7 +460,9 @@ static int swf_parse_lines(struct swf_reader *r)
  * What the caller sees does not change: records in order, each() on the
  * caller's thread, and the first error in file order: a bad line is
  * reported once every record before it went through each(), and an error
- * of each() stops the parser.
+ * of each() stops the parser. The caller's prep() (swf_stages) runs on the
+ * parser's thread as each record is converted, its output kept beside the
+ * record in the batch.
  */
 /* Records handed over at a time, and batches in flight (the parser runs
  * this far ahead): small, as a replay overlapped with the read holds them
@@ -485,6 +485,7 @@ struct swf_pipe {
     size_t tcap[SWF_NBATCH], tused;
     size_t *off[SWF_NBATCH];
     struct swf_header hdr[SWF_NBATCH]; /* the header when each batch was handed over */
+    char *out[SWF_NBATCH];             /* prep()'s output, st->size bytes a record */
     size_t head, count;                /* the caller takes batch[head]; count batches are full */
     size_t tail, fill;                 /* the parser fills batch[tail], fill records so far */
     int holding;                       /* the caller works on batch[head], still counted */
@@ -535,6 +536,8 @@ static int swf_pipe_push(void *ctx, const struct swf_rec *rec, struct err *err)
         p->tused += n;
     }
     p->off[t][p->fill] = off;
+    if (p->r.st->prep)
+        p->r.st->prep(p->r.st->ctx, rec, p->out[t] + p->fill * p->r.st->size);
     p->batch[t][p->fill++] = *rec;
     return p->fill == SWF_BATCH ? swf_pipe_publish(p) : 0;
 }
@@ -557,9 +560,10 @@ static void *swf_pipe_parse(void *arg)
     return NULL;
 }
 
-/* The next full batch (giving back the one before) and the header as it
- * was then, or 0 records when the parser has finished and all were taken. */
-static size_t swf_pipe_take(struct swf_pipe *p, const struct swf_rec **recs,
+/* The next full batch (giving back the one before), prep()'s output for
+ * it and the header as it was then, or 0 records when the parser has
+ * finished and all were taken. */
+static size_t swf_pipe_take(struct swf_pipe *p, const struct swf_rec **recs, char **out,
                             const struct swf_header **hdr)
 {
     pthread_mutex_lock(&p->mu);
@@ -574,6 +578,7 @@ static size_t swf_pipe_take(struct swf_pipe *p, const struct swf_rec **recs,
     size_t n = 0;
     if (p->count > 0) {
         *recs = p->batch[p->head];
+        *out = p->out[p->head];
         *hdr = &p->hdr[p->head];
         n = p->len[p->head];
         p->holding = 1;
@@ -584,26 +589,43 @@ static size_t swf_pipe_take(struct swf_pipe *p, const struct swf_rec **recs,
 
 /* The caller's side: every record through each(), in order; then the
  * parser's own result. */
-static int swf_pipe_drain(struct swf_pipe *p, struct swf_reader *r, struct err *err)
+static int swf_pipe_drain(struct swf_pipe *p, const struct swf_stages *st, struct err *err)
 {
     const struct swf_rec *recs = NULL;
+    char *out = NULL;
     const struct swf_header *hdr = NULL;
-    for (size_t n; (n = swf_pipe_take(p, &recs, &hdr)) > 0;) {
+    for (size_t n; (n = swf_pipe_take(p, &recs, &out, &hdr)) > 0;) {
         for (size_t i = 0; i < n; i++)
-            if (r->each(r->ctx, &recs[i], err) != 0)
+            if (st->each(st->ctx, &recs[i], out + i * st->size, err) != 0)
                 return -1;
-        if (r->batch)
-            r->batch(r->ctx, hdr);
+        if (st->batch)
+            st->batch(st->ctx, hdr);
     }
     if (p->rc != 0 && err)
         *err = p->perr;
     return p->rc != 0 ? -1 : 0;
 }
 
+/* The stages in turn on one thread (none to parse in): prep() into out,
+ * then each(). */
+struct swf_inline {
+    const struct swf_stages *st;
+    void *out;
+};
+
+static int swf_inline_each(void *ctx, const struct swf_rec *rec, struct err *err)
+{
+    struct swf_inline *in = ctx;
+    if (in->st->prep)
+        in->st->prep(in->st->ctx, rec, in->out);
+    return in->st->each(in->st->ctx, rec, in->out, err);
+}
+
 /* Parse r's file in a thread while the caller's thread runs each(); when
  * no thread can be started, here. */
 static int swf_parse_piped(struct swf_reader *r, struct err *err)
 {
+    size_t size = r->st->size ? r->st->size : 1;
     struct swf_pipe *p = xcalloc(1, sizeof *p);
     p->r = *r;
     p->r.in.err = &p->perr;
@@ -612,14 +634,19 @@ static int swf_parse_piped(struct swf_reader *r, struct err *err)
     for (int i = 0; i < SWF_NBATCH; i++) {
         p->batch[i] = xmalloc(SWF_BATCH * sizeof *p->batch[i]);
         p->off[i] = xmalloc(SWF_BATCH * sizeof *p->off[i]);
+        p->out[i] = xmalloc(SWF_BATCH * size);
     }
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->changed, NULL);
     int rc;
     if (pthread_create(&p->thread, NULL, swf_pipe_parse, p) != 0) {
+        struct swf_inline in = {r->st, xmalloc(size)};
+        r->each = swf_inline_each;
+        r->ctx = &in;
         rc = swf_parse_lines(r);
+        free(in.out);
     } else {
-        rc = swf_pipe_drain(p, r, err);
+        rc = swf_pipe_drain(p, r->st, err);
         pthread_mutex_lock(&p->mu);
         p->stop = 1; /* (after an error of each(): the parser need not go on) */
         pthread_cond_broadcast(&p->changed);
@@ -635,19 +662,16 @@ static int swf_parse_piped(struct swf_reader *r, struct err *err)
         free(p->batch[i]);
         free(p->off[i]);
         free(p->text[i]);
+        free(p->out[i]);
     }
     free(p);
     return rc;
 }
 
-/* swf_scan, with the records' texts or without (none copied for the
- * caller's thread: most readers want only the values). */
-static int scan(const char *path, struct swf_header *hdr,
-                int (*each)(void *ctx, const struct swf_rec *rec, struct err *err),
-                void (*batch)(void *ctx, const struct swf_header *hdr), void *ctx, bool texts,
-                struct err *err)
+int swf_scan_staged(const char *path, struct swf_header *hdr, const struct swf_stages *st,
+                    bool texts, struct err *err)
 {
-    struct swf_reader r = {.each = each, .ctx = ctx, .texts = texts, .batch = batch};
+    struct swf_reader r = {.texts = texts, .st = st};
     r.hdr.unix_start = -1;
     if (lines_open(&r.in, path, err) < 0)
         return -1;
@@ -659,26 +683,42 @@ static int scan(const char *path, struct swf_header *hdr,
     return 0;
 }
 
+/* swf_scan's each(), as the one stage on the caller's thread. */
+struct swf_plain {
+    int (*each)(void *ctx, const struct swf_rec *rec, struct err *err);
+    void *ctx;
+};
+
+static int swf_plain_each(void *ctx, const struct swf_rec *rec, void *out, struct err *err)
+{
+    (void)out;
+    const struct swf_plain *p = ctx;
+    return p->each(p->ctx, rec, err);
+}
+
+/* swf_scan, with the records' texts or without (none copied for the
+ * caller's thread: most readers want only the values). */
+static int scan(const char *path, struct swf_header *hdr,
+                int (*each)(void *ctx, const struct swf_rec *rec, struct err *err), void *ctx,
+                bool texts, struct err *err)
+{
+    struct swf_plain p = {each, ctx};
+    return swf_scan_staged(path, hdr, &(struct swf_stages){.each = swf_plain_each, .ctx = &p},
+                           texts, err);
+}
+
 int swf_scan(const char *path, struct swf_header *hdr,
              int (*each)(void *ctx, const struct swf_rec *rec, struct err *err), void *ctx,
              struct err *err)
 {
-    return scan(path, hdr, each, NULL, ctx, true, err);
+    return scan(path, hdr, each, ctx, true, err);
 }
 
 int swf_scan_values(const char *path, struct swf_header *hdr,
                     int (*each)(void *ctx, const struct swf_rec *rec, struct err *err), void *ctx,
                     struct err *err)
 {
-    return scan(path, hdr, each, NULL, ctx, false, err);
-}
-
-int swf_scan_batched(const char *path, struct swf_header *hdr,
-                     int (*each)(void *ctx, const struct swf_rec *rec, struct err *err),
-                     void (*batch)(void *ctx, const struct swf_header *hdr), void *ctx, bool texts,
-                     struct err *err)
-{
-    return scan(path, hdr, each, batch, ctx, texts, err);
+    return scan(path, hdr, each, ctx, false, err);
 }
 
 /* swf_read's records, growing as they come. */

@@ -83,16 +83,35 @@ int swf_scan_values(const char *path, struct swf_header *hdr,
                     int (*each)(void *ctx, const struct swf_rec *rec, struct err *err), void *ctx,
                     struct err *err);
 
-/* swf_scan (texts) or swf_scan_values, telling batch() each time the
- * records the parser's thread handed over have been through each(), with
- * the header keywords read by then (the parser may be ahead of the
- * records: a keyword after them may be in it already). A caller can act on
- * what it has while the rest is read (a replay that starts before the
- * trace is whole). With no thread to parse in, batch() is never called. */
-int swf_scan_batched(const char *path, struct swf_header *hdr,
-                     int (*each)(void *ctx, const struct swf_rec *rec, struct err *err),
-                     void (*batch)(void *ctx, const struct swf_header *hdr), void *ctx, bool texts,
-                     struct err *err);
+/*
+ * A trace loader's work on each record, in two stages, so that what does
+ * not depend on the caller's state is done on the parser's thread:
+ * prep(ctx, rec, out) there, in file order, writing up to size bytes at
+ * out; then each(ctx, rec, out, err) on the caller's thread, in file
+ * order, with what prep wrote (non-zero stops the scan, each having set
+ * err), and batch(ctx, hdr) (NULL: none) each time the records the parser
+ * handed over have been through each(), with the header keywords read by
+ * then (the parser may be ahead of the records: a keyword after them may
+ * be in it already). A caller can act on what it has while the rest is
+ * read (a replay that starts before the trace is whole).
+ *
+ * prep runs while each and batch do: it may touch only what they neither
+ * read nor write, and what it made for a record is theirs once each gets
+ * it (the hand-over orders the two). It may run on a few records past one
+ * whose each failed. With no thread to parse in, prep and each run in turn
+ * on the caller's thread and batch is never called. prep may be NULL.
+ */
+struct swf_stages {
+    void (*prep)(void *ctx, const struct swf_rec *rec, void *out);
+    size_t size; /* bytes prep writes a record (0 with no prep) */
+    int (*each)(void *ctx, const struct swf_rec *rec, void *out, struct err *err);
+    void (*batch)(void *ctx, const struct swf_header *hdr);
+    void *ctx;
+};
+
+/* swf_scan (texts) or swf_scan_values through the stages st. */
+int swf_scan_staged(const char *path, struct swf_header *hdr, const struct swf_stages *st,
+                    bool texts, struct err *err);
 
 /* Free what swf_read filled; safe on a zeroed or already-freed trace. */
 void swf_free(struct swf_trace *t);

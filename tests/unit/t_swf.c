@@ -607,6 +607,90 @@ static void test_scan_values(void)
     free(text);
 }
 
+/* swf_scan_staged's two sides: prep()'s own count (the parser's thread
+ * alone touches it) and what each() and batch() saw. */
+struct staged {
+    long prepped;                      /* prep()'s */
+    long n, bad_out, batches, batched; /* each()'s and batch()'s */
+    long stop_at;                      /* each() fails at this record (0: never) */
+};
+
+/* What prep() leaves for a record: its id, and how many records prep()
+ * had seen before it (file order on the parser's side). */
+struct staged_out {
+    long long id;
+    long seq;
+};
+
+static void staged_prep(void *ctx, const struct swf_rec *rec, void *out)
+{
+    struct staged *s = ctx;
+    *(struct staged_out *)out = (struct staged_out){rec->id * 3, s->prepped++};
+}
+
+static int staged_each(void *ctx, const struct swf_rec *rec, void *out, struct err *err)
+{
+    struct staged *s = ctx;
+    const struct staged_out *o = out;
+    s->bad_out += o->id != rec->id * 3 || o->seq != s->n;
+    if (++s->n == s->stop_at)
+        return err_set(err, "each() stops at record %ld", s->n);
+    return 0;
+}
+
+static void staged_batch(void *ctx, const struct swf_header *hdr)
+{
+    (void)hdr;
+    struct staged *s = ctx;
+    s->batches++;
+    s->batched = s->n;
+}
+
+/* prep() runs once a record, in file order, and each() gets what it wrote
+ * for that record, across many batches; batch() follows each batch; an
+ * error of each() stops the scan, one of the file comes after every
+ * record before it. */
+static void test_staged(void)
+{
+    enum { N = 5000, BAD = 4500 };
+    size_t cap = (size_t)(N + 1) * 64, len = 0;
+    char *text = malloc(cap), path[32];
+    for (int i = 1; i <= N; i++)
+        len += (size_t)snprintf(text + len, cap - len,
+                                i == BAD ? "%d 0 0 10 1 -1 -1 1 x -1 1 1 1 -1 -1 1 -1 -1\n"
+                                         : "%d 0 0 10 1 -1 -1 1 100 -1 1 1 1 -1 -1 1 -1 -1\n",
+                                i);
+    write_temp(path, text, len);
+    struct swf_header h;
+    struct err err = {""};
+    struct staged s = {0};
+    struct swf_stages st = {staged_prep, sizeof(struct staged_out), staged_each, staged_batch, &s};
+    CHECK_EQ(swf_scan_staged(path, &h, &st, false, &err), -1);
+    CHECK_EQ(s.n, BAD - 1);
+    CHECK_EQ(s.bad_out, 0);
+    CHECK(s.batches > 2);
+    CHECK_EQ(s.batched, BAD - 1);
+    CHECK_HAS(err.msg, ":4500: field 9");
+    s = (struct staged){.stop_at = 3000};
+    CHECK_EQ(swf_scan_staged(path, &h, &st, false, &err), -1);
+    CHECK_EQ(s.n, 3000);
+    CHECK(s.prepped >= 3000);
+    CHECK_EQ(s.bad_out, 0);
+    CHECK_HAS(err.msg, "each() stops at record 3000");
+    unlink(path);
+    char *bad = strstr(text, "1 x -1");
+    bad[2] = '7';
+    write_temp(path, text, len);
+    s = (struct staged){0};
+    CHECK_EQ(swf_scan_staged(path, &h, &st, true, &err), 0);
+    CHECK_EQ(s.n, N);
+    CHECK_EQ(s.prepped, N);
+    CHECK_EQ(s.bad_out, 0);
+    CHECK_EQ(s.batched, N);
+    unlink(path);
+    free(text);
+}
+
 int main(void)
 {
     TEST_RUN(test_header);
@@ -635,5 +719,6 @@ int main(void)
     TEST_RUN(test_integers_as_strtoll);
     TEST_RUN(test_pipeline);
     TEST_RUN(test_scan_values);
+    TEST_RUN(test_staged);
     return TEST_DONE();
 }
