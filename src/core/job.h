@@ -145,6 +145,10 @@ struct job_spec {
     const char *hosts;  /* "node:tasks[,node:tasks]...": exactly that many of its tasks on
                            each named node and nowhere else (Torque's nodes=n1:ppn=2+n2);
                            the counts sum to tasks, tpn is 0; NULL = any nodes */
+    /* NULL, or the user, group, account and class objects the names above
+     * are, known from this scheduler's jobs before (a replay's jobs share a
+     * few names: no look-up per job). */
+    struct cred *const *creds;
 };
 
 /* One host of a job's host list: `tasks` of its tasks on node `node` (an

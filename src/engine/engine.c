@@ -458,14 +458,15 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
         return NULL;
     /* Every field is set here: the literal zeroes what it does not name. */
     struct job *j = pool_take(&s->jobpool);
+    struct cred *const *c0 = spec->creds;
     *j = (struct job){
         .order = s->njobs,
         .submit = spec->submit,
         .qtime_start = spec->submit,
-        .user = cred_get(s->creds[CRED_USER], spec->user),
-        .group = cred_get(s->creds[CRED_GROUP], spec->group),
-        .account = cred_get(s->creds[CRED_ACCOUNT], spec->account),
-        .class_ = cred_get(s->creds[CRED_CLASS], spec->class_),
+        .user = c0 ? c0[0] : cred_get(s->creds[CRED_USER], spec->user),
+        .group = c0 ? c0[1] : cred_get(s->creds[CRED_GROUP], spec->group),
+        .account = c0 ? c0[2] : cred_get(s->creds[CRED_ACCOUNT], spec->account),
+        .class_ = c0 ? c0[3] : cred_get(s->creds[CRED_CLASS], spec->class_),
         .partition = spec->partition ? xstrdup(spec->partition) : NULL,
         .state = JOB_IDLE,
         .resv_start = -1,

@@ -286,6 +286,13 @@ static void apply_more(struct sim *sim, struct job *j, const struct wl_more *m, 
     }
 }
 
+/* The slot of sim.creds for names nm (a set is some 100 bytes from the
+ * next in the workload's arena: the bits above the lowest four). */
+static struct sim_creds *creds_slot(struct sim *sim, const struct wl_names *nm)
+{
+    return &sim->creds[((uintptr_t)nm >> 4 ^ (uintptr_t)nm >> 12) & (SIM_CREDS - 1)];
+}
+
 /* Submit every job whose submit time is now; return the next index.
  * (Inlined, as it was in one sim_run: a call an iteration cost HPC2N
  * some 5 million instructions.) */
@@ -295,6 +302,7 @@ static inline __attribute__((always_inline)) size_t submit_jobs(struct sim *sim,
     for (; next < sim->wl->njobs && sim->wl->jobs[next].submit == now; next++) {
         const struct wl_job *w = &sim->wl->jobs[next];
         const struct wl_names *nm = wl_job_names(w);
+        struct sim_creds *known = creds_slot(sim, nm);
         char id[WL_ID_LEN];
         struct job_spec spec = {
             .name = wl_job_id(sim->wl, w, id),
@@ -319,6 +327,7 @@ static inline __attribute__((always_inline)) size_t submit_jobs(struct sim *sim,
             .advres = nm->advres,
             .preemptee = w->preemptee,
             .tpn = nm->tpn,
+            .creds = known->names == nm ? known->c : NULL,
         };
         struct err e;
         struct job *j = NULL;
@@ -329,6 +338,7 @@ static inline __attribute__((always_inline)) size_t submit_jobs(struct sim *sim,
             continue;
         }
         sim->out[next].job = (uint32_t)j->order + 1;
+        *known = (struct sim_creds){nm, {j->user, j->group, j->account, j->class_}};
         if (sim->wl->more && sim->wl->more[next] && sim->wl->more[next]->after)
             hold_after(sim, j, sim->wl->more[next]->after);
         else if (sim->wl->more && sim->wl->more[next])

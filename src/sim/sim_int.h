@@ -10,6 +10,9 @@
 #include "sim/sim.h"
 #include "util/heap.h"
 
+/* Entries of sim.creds: a power of two. */
+#define SIM_CREDS 256
+
 struct sim {
     struct sched *s;
     struct sim_detail *details; /* the block details are taken from (detail()) */
@@ -42,6 +45,13 @@ struct sim {
     size_t nout;     /* outcomes made (the jobs known when last advanced) */
     size_t out_cap;  /* owns_out: out's room */
     int owns_out;    /* out grows here with the workload (sim_stream_begin) */
+    /* The credentials of the last job submitted with each names (the
+     * workload's, interned: one pointer a set), by the pointer's bits:
+     * a trace has few sets, each used again and again (job_spec.creds). */
+    struct sim_creds {
+        const struct wl_names *names;
+        struct cred *c[4];
+    } creds[SIM_CREDS];
 };
 
 /* The simulated resource manager (ctx: struct sim *): a started job ends at
