@@ -170,6 +170,35 @@ static void test_sysprio_reorders(void)
     cfg_destroy(cfg);
 }
 
+/* A submission that hands over its credentials (job_spec.creds, a
+ * replay's jobs of names seen before) gets those objects, counted and
+ * given their QOS as when they are looked up by name. */
+static void test_known_creds(void)
+{
+    struct cfg *cfg;
+    struct err e;
+    struct sched *s = load("GROUPCFG[staff] QLIST=hi:low QDEF=low\n", &cfg, &e);
+    add_node(s, "n1", 4);
+    struct job *a = submit(s, "a", 1, 60, 0, "u1", "staff", NULL);
+    struct cred *const known[4] = {a->user, a->group, a->account, a->class_};
+    struct job_spec js = {.name = "b",
+                          .tasks = 1,
+                          .procs_per_task = 1,
+                          .walltime = 60,
+                          .user = "u1",
+                          .group = "staff",
+                          .creds = known};
+    struct job *b = sched_submit(s, &js, NULL);
+    CHECK(b != NULL);
+    CHECK(b->user == a->user && b->group == a->group);
+    CHECK(b->account == a->account && b->class_ == a->class_);
+    CHECK_STR(b->qos->name, "low");
+    CHECK_EQ(a->group->jobs, 2);
+    CHECK_EQ(a->user->live, 2);
+    sched_destroy(s);
+    cfg_destroy(cfg);
+}
+
 int main(void)
 {
     TEST_RUN(test_priorities_and_qos_objects);
@@ -178,5 +207,6 @@ int main(void)
     TEST_RUN(test_bad_values_apply_nothing);
     TEST_RUN(test_bypass);
     TEST_RUN(test_sysprio_reorders);
+    TEST_RUN(test_known_creds);
     return TEST_DONE();
 }
