@@ -185,15 +185,25 @@ static const char *id_text(const struct wl_job *w, const char *text, char *buf)
 {
     if (w->id == WL_NO_ID || w->id >= WL_ID_TEXT)
         return w->id == WL_NO_ID ? NULL : text;
-    /* Written from its end: once a job a replay, and again a row of each
-     * output, so kept short. */
+    /* Written from its end, two digits a step: once a job a replay (its
+     * submission names it), and again a row of each output. */
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
     char *p = buf + WL_ID_LEN - 1;
     uint32_t v = w->id;
     *p = '\0';
-    do {
-        *--p = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
+    for (; v >= 100; v /= 100) {
+        p -= 2;
+        memcpy(p, pairs + 2 * (v % 100), 2);
+    }
+    if (v >= 10) {
+        p -= 2;
+        memcpy(p, pairs + 2 * v, 2);
+    } else {
+        *--p = (char)('0' + v);
+    }
     return p;
 }
 
@@ -466,6 +476,11 @@ const char *workload_intern(struct workload *wl, const char *s)
 
 void workload_add(struct workload *wl, const struct wl_job *job)
 {
+    /* A trace's every job: room, and nothing kept beside the jobs. */
+    if (wl->njobs < wl->cap && !wl->rec_start && !wl->more) {
+        wl->jobs[wl->njobs++] = *job;
+        return;
+    }
     size_t cap = wl->cap;
     wl->jobs = xgrow(wl->jobs, &wl->cap, wl->njobs + 1, sizeof *wl->jobs);
     if (wl->rec_start && wl->cap != cap) /* the starts grow with the jobs */

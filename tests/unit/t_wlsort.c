@@ -172,11 +172,32 @@ static void test_random_ids(void)
     }
 }
 
+/* A number id's text, two digits a step (id_text), is printf's: every
+ * length, the edges of each and fixed-seed random values. */
+static void test_number_text(void)
+{
+    struct workload wl;
+    workload_init(&wl);
+    uint64_t seed = 0x7e11;
+    for (int i = 0; i < 20000; i++) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        uint32_t v = i < 64 ? (uint32_t)i : (uint32_t)(seed >> 33) >> (seed >> 27 & 31);
+        if (i % 1000 == 999)
+            v = WL_ID_TEXT - 1;
+        struct wl_job j = {.id = v};
+        char want[WL_ID_LEN];
+        snprintf(want, sizeof want, "%u", (unsigned)v);
+        CHECK_STR(wl_job_id(&wl, &j, (char[WL_ID_LEN]){0}), want);
+    }
+    workload_free(&wl);
+}
+
 int main(void)
 {
     TEST_RUN(test_script_order);
     TEST_RUN(test_trace_after);
     TEST_RUN(test_id_kinds);
     TEST_RUN(test_random_ids);
+    TEST_RUN(test_number_text);
     return TEST_DONE();
 }
