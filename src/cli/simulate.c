@@ -1646,7 +1646,11 @@ static void stream_batch(void *ctx, struct workload *wl)
             m->off = m->failed = 1;
             return;
         }
-        m->hdr = *wl;
+        /* Its header keywords alone: the rest of wl (its strings and
+         * names) is the reader's thread's until the read ends. */
+        m->hdr = (struct workload){
+            .max_nodes = wl->max_nodes, .max_procs = wl->max_procs, .unix_start = wl->unix_start};
+        memcpy(m->hdr.tz, wl->tz, sizeof m->hdr.tz);
         m->st = sim_stream_begin(m->p.s, wl, &m->p.hooks);
     }
     sim_stream_advance(m->st, 0);
