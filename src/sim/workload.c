@@ -296,16 +296,12 @@ void workload_sort(struct workload *wl)
         sort_with_starts(wl);
         return;
     }
-    for (size_t i = 1; i < wl->njobs; i++) {
-        const struct wl_job *x = &wl->jobs[i - 1], *y = &wl->jobs[i];
-        if (submit_cmp(x, text_of(wl, x), y, text_of(wl, y)) > 0) {
-            if (wl->rec_start || wl->nidtext)
-                sort_with_starts(wl);
-            else
-                qsort(wl->jobs, wl->njobs, sizeof *wl->jobs, by_submit);
-            return;
-        }
-    }
+    if (workload_in_order(wl, 0))
+        return; /* a trace's jobs nearly always are */
+    if (wl->rec_start || wl->nidtext)
+        sort_with_starts(wl);
+    else
+        qsort(wl->jobs, wl->njobs, sizeof *wl->jobs, by_submit);
 }
 
 int workload_in_order(const struct workload *wl, size_t from)
