@@ -470,13 +470,10 @@ const char *workload_intern(struct workload *wl, const char *s)
     return copy;
 }
 
-void workload_add(struct workload *wl, const struct wl_job *job)
+/* workload_add where the jobs array must grow, or starts or mores are
+ * kept beside it. */
+static void add_grown(struct workload *wl, const struct wl_job *job)
 {
-    /* A trace's every job: room, and nothing kept beside the jobs. */
-    if (wl->njobs < wl->cap && !wl->rec_start && !wl->more) {
-        wl->jobs[wl->njobs++] = *job;
-        return;
-    }
     size_t cap = wl->cap;
     wl->jobs = xgrow(wl->jobs, &wl->cap, wl->njobs + 1, sizeof *wl->jobs);
     if (wl->rec_start && wl->cap != cap) /* the starts grow with the jobs */
@@ -488,6 +485,22 @@ void workload_add(struct workload *wl, const struct wl_job *job)
     if (wl->more)
         wl->more[wl->njobs] = NULL;
     wl->jobs[wl->njobs++] = *job;
+}
+
+/* workload_add, inlined into a trace's loader (once a job, on the
+ * streamed replay's thread): room, and nothing kept beside the jobs, is
+ * every job but one in a few thousand. */
+static inline void add_job(struct workload *wl, const struct wl_job *job)
+{
+    if (wl->njobs < wl->cap && !wl->rec_start && !wl->more)
+        wl->jobs[wl->njobs++] = *job;
+    else
+        add_grown(wl, job);
+}
+
+void workload_add(struct workload *wl, const struct wl_job *job)
+{
+    add_job(wl, job);
 }
 
 /* A copy of more in the arena. */
@@ -590,11 +603,10 @@ static int load_rec(void *ctx, const struct swf_rec *r, void *out, struct err *e
             add_idtext(ld->wl, &p->job, p->idtext);
         /* The log's own schedule: submit + wait (field 3), when known; kept
          * only when asked, as it costs 8 bytes a job of every replay. */
-        long start = r->wait >= 0 ? (long)(r->submit + r->wait) : -1;
         if (ld->recorded)
-            workload_add_recorded(ld->wl, &p->job, start);
+            workload_add_recorded(ld->wl, &p->job, r->wait >= 0 ? (long)(r->submit + r->wait) : -1);
         else
-            workload_add(ld->wl, &p->job);
+            add_job(ld->wl, &p->job);
         if (p->more)
             put_more(ld->wl, ld->wl->njobs - 1, p->more);
     } else if (ld->strict && !ld->have_unusable) {
