@@ -448,7 +448,8 @@ static int bypassed(const struct job *b, const struct job *j)
 static void count_bypass(struct sched *s, const struct job *j)
 {
     s->pl.bp_clock++;
-    qgroup_settle(s->q.qg, s); /* the blocked jobs' priorities a poll did not compute */
+    if (s->q.qg)
+        qgroup_settle(s->q.qg, s); /* the blocked jobs' priorities a poll did not compute */
     /* The records the scan noted long before this start may no longer be
      * in the cache: fetched ahead, as the scan does. */
     struct job **b = s->pl.blocked;
@@ -1130,8 +1131,6 @@ void iter_run(struct sched *s, long now)
 {
     s->stats.iterations++;
     s->el.promotion = 0;
-    if (s->q.qg)
-        s->q.qg->npending = 0;                  /* owed to the last iteration's backfills only */
     s->order_static = sched_order_is_static(s); /* fixed for the whole iteration */
     eset_sync(s);                               /* eligibility by credential, or the whole queue */
     settle_time(s, now);

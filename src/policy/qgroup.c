@@ -299,6 +299,7 @@ static int stays_below(struct qgroup_set *g, struct qgroup *q, const struct sche
         return 0;
     g->pending[g->npending++] = q->best;
     g->pending_at = now;
+    g->pending_iter = s->stats.iterations;
     return 1;
 }
 
@@ -346,6 +347,10 @@ void qgroup_settle(struct qgroup_set *g, struct sched *s)
 {
     if (!g || !g->npending)
         return;
+    if (g->pending_iter != s->stats.iterations) { /* owed to that iteration's backfills only */
+        g->npending = 0;
+        return;
+    }
     struct prio_env env;
     struct prio_batch pb;
     sched_prio_env(s, &env);

@@ -78,6 +78,7 @@ struct qgroup_set {
     struct job *pending[QGROUP_PENDING];
     int npending;
     long pending_at;
+    long pending_iter;                /* the iteration (stats.iterations) they are owed in */
     uint64_t used[QGROUP_SLOTS / 64]; /* the slots of this look: no walk of all of them */
     struct qgroup *last;              /* the group of the last job added (if of this look) */
     struct qgroup_kept kept;
@@ -140,7 +141,7 @@ int qgroup_rise_bound(const struct sched *s, const struct prio_batch *pb, const 
  * the plan noted them blocked, computed as it would have (at its time, in
  * the same iteration: the same fairshare deltas), for iter.c's bypass
  * counting, which compares them; then none are owed. A no-op when none
- * are, or g is NULL.
+ * are, when they were owed in an earlier iteration, or g is NULL.
  */
 void qgroup_settle(struct qgroup_set *g, struct sched *s);
 
