@@ -48,9 +48,10 @@ struct fs_kind {
 struct fs {
     struct fs_params p;
     long epoch;
-    int started;       /* window_start is set */
-    long window_start; /* start of slot 0's window, driver time */
-    long now;          /* time of the last fs_advance */
+    int started;         /* window_start is set */
+    long window_start;   /* start of slot 0's window, driver time */
+    long now;            /* time of the last fs_advance */
+    unsigned long edits; /* fs_edits: every change but time passing in a window */
     struct fs_kind kind[CRED_NKINDS];
     struct fs_obj total;
 };
@@ -176,6 +177,7 @@ void fs_set_target(struct fs *f, const struct cred *c, struct fs_target t)
 {
     if (c && (unsigned)c->kind < CRED_NKINDS)
         obj_get(f, c)->target = t;
+    f->edits++;
 }
 
 struct fs_target fs_own_target(const struct fs *f, const struct cred *c)
@@ -286,6 +288,7 @@ void fs_advance(struct fs *f, long now)
         return;
     if (!f->started) {
         f->started = 1;
+        f->edits++;
         f->window_start = window_of(f, now);
         f->now = now;
         each_obj(f, settle_obj, now); /* nothing accrues before the start */
@@ -294,6 +297,7 @@ void fs_advance(struct fs *f, long now)
     if (now <= f->now)
         return;
     long ws = window_of(f, now);
+    f->edits += f->window_start < ws;
     /* Close windows one by one while jobs are accruing, so that their
      * usage lands in the window it belongs to; an idle stretch shifts at
      * once, and so does the part of a long stretch that falls out of the
@@ -360,6 +364,7 @@ static void change_rate(struct fs *f, const struct cred *const creds[CRED_NKINDS
     if (f->p.policy == FS_NONE || !(rate > 0))
         return;
     fs_advance(f, now);
+    f->edits++;
     double d = sign * rate, de = sign * rate * (double)end;
     for (int k = 0; k < CRED_NKINDS; k++) {
         const struct cred *c = creds ? creds[k] : NULL;
@@ -386,6 +391,7 @@ void fs_add(struct fs *f, long now, const struct cred *const creds[CRED_NKINDS],
     if (f->p.policy == FS_NONE)
         return;
     fs_advance(f, now);
+    f->edits++;
     for (int k = 0; k < CRED_NKINDS; k++) {
         const struct cred *c = creds ? creds[k] : NULL;
         if (c && (unsigned)c->kind < CRED_NKINDS)
@@ -517,6 +523,7 @@ void fs_set_window(struct fs *f, const struct cred *c, int i, double usage)
         settle(o, f->now);
     o->w[i] = usage;
     rehist(f, o);
+    f->edits++;
 }
 
 void fs_set_total_window(struct fs *f, int i, double usage)
@@ -527,4 +534,15 @@ void fs_set_total_window(struct fs *f, int i, double usage)
         settle(&f->total, f->now);
     f->total.w[i] = usage;
     rehist(f, &f->total);
+    f->edits++;
+}
+
+double fs_total_rate(const struct fs *f)
+{
+    return f->total.rate;
+}
+
+unsigned long fs_edits(const struct fs *f)
+{
+    return f->edits;
 }

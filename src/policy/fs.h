@@ -129,4 +129,13 @@ int fs_over_cap(const struct fs *f, const struct cred *c, double request);
 void fs_set_window(struct fs *f, const struct cred *c, int i, double usage);
 void fs_set_total_window(struct fs *f, int i, double usage);
 
+/* Usage units per second the running jobs add to the total (and to no
+ * credential more than that). */
+double fs_total_rate(const struct fs *f);
+/* A count that moves with every change to the ledger but time passing
+ * within a window (a rate, a target, a window closing, usage added or
+ * loaded): while it stays, each usage and the total grow linearly at
+ * their rates. */
+unsigned long fs_edits(const struct fs *f);
+
 #endif

@@ -448,6 +448,8 @@ static int bypassed(const struct job *b, const struct job *j)
 static void count_bypass(struct sched *s, const struct job *j)
 {
     s->pl.bp_clock++;
+    if (s->q.qg)
+        qgroup_settle(s->q.qg, s); /* the blocked jobs' priorities a poll did not compute */
     /* The records the scan noted long before this start may no longer be
      * in the cache: fetched ahead, as the scan does. */
     struct job **b = s->pl.blocked;
@@ -1019,6 +1021,8 @@ static void full_pass(struct sched *s, long now)
     s->stats.full_passes++;
     bp_plan_ends(s);
     s->pl.plan_gen++;
+    if (s->q.qg)
+        s->q.qg->npending = 0; /* what a poll skipped: the pass computes what it reads */
     drop_reservations(s, 1);
     if (s->rs.regions_gen != s->rs.resv_gen)
         plan_rebuild(s, now); /* reservations or nodes changed */

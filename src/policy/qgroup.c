@@ -5,10 +5,12 @@
  */
 #include "policy/qgroup.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "core/sched_int.h"
+#include "policy/fs.h"
 
 void qgroup_init(struct qgroup_set *g)
 {
@@ -155,21 +157,205 @@ static int member_before(struct qgroup *q, struct sched *s, struct prio_batch *p
     return 0;
 }
 
+/* A credential's PRIORITY or its DEFAULT object's, whichever is larger:
+ * a bound on what cred_priority (policy/prio.c) reads. */
+static double cred_size(const struct prio_env *env, const struct cred *c, enum cred_kind k)
+{
+    double v = c ? fabs((double)c->priority) : 0.0;
+    const struct cred *d = env->defaults[k];
+    return d && fabs((double)d->priority) > v ? fabs((double)d->priority) : v;
+}
+
+/* The credential kind of a CRED or FS factor, i its place in either list
+ * (USER, GROUP, ACCOUNT, QOS, CLASS: not cred_kind's order). */
+static enum cred_kind factor_kind(int i)
+{
+    static const enum cred_kind k[] = {CRED_USER, CRED_GROUP, CRED_ACCOUNT, CRED_QOS, CRED_CLASS};
+    return k[i];
+}
+
+static const struct cred *cred_of(const struct job *j, enum cred_kind k)
+{
+    const struct cred *c[CRED_NKINDS] = {j->user, j->group, j->account, j->class_, j->qos};
+    return c[k];
+}
+
+/* The bounds of fairshare factor f's value, c's delta (fs_delta's
+ * arithmetic) since t0, dt seconds ago, added to *slope and *mag; 0 when
+ * it may jump. The ledger saw only time since t0: the total T and c's
+ * usage U have grown linearly, at R and r <= R. */
+static int fs_bound(const struct sched *s, const struct cred *c, double dt, double *slope,
+                    double *mag)
+{
+    const struct fs *f = s->fsh.fs;
+    if (!c || !s->pol.prio.cweight[PRIO_FS] || fs_params(f)->policy == FS_NONE) {
+        *mag += c ? fabs(c->fs_delta) : 0.0; /* not refreshed (fsacct.c): it stays */
+        return 1;
+    }
+    struct fs_target t = fs_target_of(f, c);
+    if (t.mode == FS_MODE_NONE || t.mode == FS_MODE_CAP || t.mode == FS_MODE_PCAP || !(t.value > 0))
+        return 1; /* 0 whatever the usage */
+    double total = fs_total(f), rate = fabs(fs_total_rate(f));
+    /* T at t0, less more than rounding can take from it. */
+    double lo = total - rate * dt - 1e-9 * fabs(total);
+    if (!(lo > 1e-6 * fabs(total)))
+        return !(total > 0) && rate == 0; /* 0 and staying, or a jump from 0 */
+    /* |U| / T since t0: at most ratio (then it moves towards r/R <= 1). */
+    double ratio = fmax(1.0, (fabs(fs_usage(f, c)) + rate * dt) / lo) * (1 + 1e-6);
+    double scale = fs_params(f)->percent ? 1.0 / t.value : 1.0;
+    /* d(100 U/T)/dt = 100 (r T - R U) / T^2, at most 100 R (1 + |U|/T) / T. */
+    *slope += 100.0 * rate * (1.0 + ratio) / lo * scale * (1 + 1e-6);
+    *mag += t.value + 100.0 * ratio * scale + 1.0;
+    return 1;
+}
+
+/* Factor f's bounds for j, added to *slope and *mag (weights aside); 0
+ * when it cannot be bounded. */
+static int factor_bound(const struct sched *s, const struct prio_env *env, const struct job *j,
+                        int f, long now, double dt, double *slope, double *mag)
+{
+    if (f == PF_QUEUETIME) {
+        *slope += 1.0 / 60.0;
+        *mag += now > j->qtime_start ? (double)(now - j->qtime_start) / 60.0 : 0.0;
+        return 1;
+    }
+    if (f >= PF_USER && f <= PF_CLASS) {
+        enum cred_kind k = factor_kind(f - PF_USER);
+        *mag += cred_size(env, cred_of(j, k), k);
+        return 1;
+    }
+    if (f >= PF_FSUSER && f <= PF_FSCLASS)
+        return fs_bound(s, cred_of(j, factor_kind(f - PF_FSUSER)), dt, slope, mag);
+    return 0;
+}
+
+int qgroup_rise_bound(const struct sched *s, const struct prio_batch *pb, const struct job *j,
+                      long t0, long now, double *slope, double *mag)
+{
+    const struct prio_params *p = pb->p;
+    *slope = *mag = 0.0;
+    if (own_state_matters(j) || now < t0)
+        return 0;
+    /* The factors the batch found weighted (the rest weigh 0 for every
+     * job): the job's own, then the credentials'. */
+    for (int i = 0; i < pb->t.nf + pb->t.nfc; i++) {
+        int f = i < pb->t.nf ? pb->t.f[i] : pb->t.fc[i - pb->t.nf];
+        double w = fabs((double)p->cweight[prio_factor_comp((enum prio_factor)f)] *
+                        prio_factor_weight(p, j, (enum prio_factor)f));
+        double fs = 0.0, fm = 0.0;
+        if (w == 0.0)
+            continue;
+        if (!factor_bound(s, pb->env, j, f, now, (double)(now - t0), &fs, &fm))
+            return 0;
+        *slope += w * fs;
+        *mag += w * fm;
+    }
+    return isfinite(*slope) && isfinite(*mag);
+}
+
+/* Whether j is one of the plan's jobs noted blocked (a few: the full
+ * path's notes); a long list answers yes without a look. */
+static int noted_blocked(const struct sched *s, const struct job *j)
+{
+    if (s->pl.nblocked > 64)
+        return 1;
+    for (size_t k = 0; k < s->pl.nblocked; k++)
+        if (s->pl.blocked[k] == j)
+            return 1;
+    return 0;
+}
+
+/* r's bounds, found at the first look that needs them (most records are
+ * never asked: their group is not kept) and kept while the ledger sees
+ * only time: found at tb, they hold from t0 on. */
+static int bounded(struct qgroup_rise *r, const struct sched *s, const struct prio_batch *pb,
+                   long now)
+{
+    if (r->bounded)
+        return 1;
+    r->bounded = qgroup_rise_bound(s, pb, r->job, r->t0, now, &r->slope, &r->mag);
+    r->tb = now;
+    return r->bounded;
+}
+
+/* Whether q's best, whose priority was last found at q->rise.t0, still
+ * sorts after last at now without a look: the ledger saw only time since,
+ * and the most it can have risen leaves it below last's, so no tie either.
+ * A best the plan noted blocked is owed to bypass counting: g->pending. */
+static int stays_below(struct qgroup_set *g, struct qgroup *q, const struct sched *s,
+                       const struct prio_batch *pb, const struct job *last, long now)
+{
+    struct qgroup_rise *r = &q->rise;
+    if (r->job != q->best || r->edits != fs_edits(s->fsh.fs) || now < r->t0 ||
+        !bounded(r, s, pb, now))
+        return 0;
+    /* mag held at tb: since, the terms grew by at most slope (now - tb). */
+    double up = r->slope * (double)(now - r->t0);
+    if (!(r->p0 + up + QGROUP_SLACK * (r->mag + up + 1.0) < last->priority))
+        return 0;
+    if (!noted_blocked(s, q->best))
+        return 1;
+    if (g->npending == QGROUP_PENDING)
+        return 0;
+    g->pending[g->npending++] = q->best;
+    g->pending_at = now;
+    g->pending_iter = s->stats.iterations;
+    return 1;
+}
+
+/* q's best was found at p at now, below last's: what a later look needs
+ * to skip it. Bounds found for the same job while the ledger saw only
+ * time still hold (the terms' size moved on to now). */
+static void note_rise(struct qgroup *q, const struct sched *s, double p, long now)
+{
+    struct qgroup_rise *r = &q->rise;
+    unsigned long edits = fs_edits(s->fsh.fs);
+    if (r->job != q->best || r->edits != edits || !r->bounded || now < r->tb)
+        r->bounded = 0;
+    else
+        r->mag += r->slope * (double)(now - r->tb), r->tb = now;
+    r->job = isfinite(p) ? q->best : NULL;
+    r->edits = edits;
+    r->t0 = now;
+    r->p0 = p;
+}
+
 int qgroup_any_before(struct qgroup_set *g, struct sched *s, struct prio_batch *pb,
                       const struct job *last, size_t from, size_t to, long now)
 {
     /* The slots in use, in slot order (the priorities refreshed before an
-     * answer are the same as a walk of every slot's). */
+     * answer are the same as a walk of every slot's, but for the bests
+     * skipped, whose priorities nothing reads before a full pass finds
+     * them again, or qgroup_settle does). */
+    g->npending = 0;
     for (size_t w = 0; w < QGROUP_SLOTS / 64; w++)
         for (uint64_t m = g->used[w]; m; m &= m - 1) {
             struct qgroup *q = &g->slot[w * 64 + (size_t)__builtin_ctzll(m)];
-            if (!q->best)
+            if (!q->best || stays_below(g, q, s, pb, last, now))
                 continue;
             double p = refresh(s, pb, q->best, now);
             if (p > last->priority)
                 return 1; /* it sorts first whatever the tie-breaks */
             if (p == last->priority && member_before(q, s, pb, last, from, to, now))
                 return 1;
+            note_rise(q, s, p, now);
         }
     return 0;
+}
+
+void qgroup_settle(struct qgroup_set *g, struct sched *s)
+{
+    if (!g || !g->npending)
+        return;
+    if (g->pending_iter != s->stats.iterations) { /* owed to that iteration's backfills only */
+        g->npending = 0;
+        return;
+    }
+    struct prio_env env;
+    struct prio_batch pb;
+    sched_prio_env(s, &env);
+    fsacct_batch_init(s, &pb, &env);
+    for (int k = 0; k < g->npending; k++)
+        refresh(s, &pb, g->pending[k], g->pending_at);
+    g->npending = 0;
 }

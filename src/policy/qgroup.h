@@ -14,6 +14,11 @@
  *
  * A table serves one look at a time and is kept for the next (the
  * scheduler's): a generation count empties it, not a clear of every slot.
+ * A group kept from look to look (at one plan) keeps what its best job's
+ * priority was when last computed, and a bound on how fast it can rise
+ * (qgroup_rise_bound): while that bound stays below the job it is compared
+ * with, the best is not computed again (one the plan noted blocked, not
+ * until a backfill counts it bypassed: qgroup_settle).
  * It holds at most QGROUP_MAX groups and leaves a job it cannot group to
  * the caller.
  */
@@ -31,11 +36,24 @@ struct sched;
 #define QGROUP_MAX 64
 #define QGROUP_SLOTS 128 /* open addressing, at most half full */
 
+/* What the best's priority was and how far it may have risen since
+ * (qgroup_rise_bound), while the fairshare ledger saw nothing but time. */
+struct qgroup_rise {
+    const struct job *job; /* the best p0 is the priority of; NULL: none */
+    unsigned long edits;   /* the ledger's fs_edits at t0 */
+    long t0;
+    double p0;
+    int bounded; /* slope and mag found, holding from t0 on (the terms' size at tb) */
+    long tb;
+    double slope, mag;
+};
+
 struct qgroup {
     struct job *first; /* its first job: the credentials */
     struct job *best;  /* the job that has waited longest (dir > 0) or least */
     int dir;           /* prio_queue_time_only of the group */
     unsigned gen;      /* the look it belongs to: other than the set's, an empty slot */
+    struct qgroup_rise rise;
 };
 
 /* What a look grouped, for a next look that only extends it (policy/
@@ -48,10 +66,19 @@ struct qgroup_kept {
     int valid; /* cleared by qgroup_init */
 };
 
+#define QGROUP_PENDING 8
+
 struct qgroup_set {
     struct qgroup slot[QGROUP_SLOTS];
     int n;
     unsigned gen;
+    /* The bests the last qgroup_any_before skipped that the plan noted
+     * blocked: their priorities at pending_at are owed to bypass counting
+     * (qgroup_settle). */
+    struct job *pending[QGROUP_PENDING];
+    int npending;
+    long pending_at;
+    long pending_iter;                /* the iteration (stats.iterations) they are owed in */
     uint64_t used[QGROUP_SLOTS / 64]; /* the slots of this look: no walk of all of them */
     struct qgroup *last;              /* the group of the last job added (if of this look) */
     struct qgroup_kept kept;
@@ -76,9 +103,46 @@ size_t qgroup_add_run(struct qgroup_set *g, const struct prio_batch *pb, struct 
  * last->priority fresh. The jobs grouped were taken from queue positions
  * [from, to); those whose priority was computed have it refreshed
  * (j->priority), the others keep their last one. pb brings fairshare
- * deltas up to date (fsacct_batch_init).
+ * deltas up to date (fsacct_batch_init). A group kept from the last look
+ * whose best's priority cannot have risen to last's (its qgroup_rise) is
+ * not computed, unless the plan noted its best blocked (bypass counting
+ * reads its priority: it must be the one a computation would leave).
  */
 int qgroup_any_before(struct qgroup_set *g, struct sched *s, struct prio_batch *pb,
                       const struct job *last, size_t from, size_t to, long now);
+
+/* The slack of a rise's bound, relative to the size of the terms added:
+ * far above what rounding can make of a few dozen operations (1e-14). */
+#define QGROUP_SLACK 1e-9
+
+/*
+ * How fast idle job j's start priority can move with time from t0 on,
+ * while the fairshare ledger sees nothing but time passing (fs_edits
+ * stays the same from t0 to now, now >= t0), and the size of the terms it
+ * adds up (mag: their size from t0 to now): for every t >= t0 in that
+ * stretch, with up = slope (t - t0),
+ *     |prio(t) - prio(t0)| <= up + QGROUP_SLACK (mag + up + 1)
+ * for the priorities as computed (prio_start's bits; the slack takes in
+ * their rounding, relative to the size of the terms). Only queue time and
+ * what the credentials decide may be weighted: queue time moves by 1/60 a
+ * second, a fairshare delta's percentage by at most 100 R (1 + |U|/T) / T
+ * a second (U the credential's usage, T the total's, R the total's rate,
+ * which no credential's exceeds; T at least its value at t0), each times
+ * its factor's and component's weights; caps, the floor and the clip only
+ * flatten. 1 and the two bounds, or 0 when it cannot be bounded so
+ * (another factor weighted, a system priority or a stopped queue time, a
+ * fairshare total of 0 at t0 that a running job makes grow: a jump).
+ */
+int qgroup_rise_bound(const struct sched *s, const struct prio_batch *pb, const struct job *j,
+                      long t0, long now, double *slope, double *mag);
+
+/*
+ * The priorities of the bests the last qgroup_any_before skipped though
+ * the plan noted them blocked, computed as it would have (at its time, in
+ * the same iteration: the same fairshare deltas), for iter.c's bypass
+ * counting, which compares them; then none are owed. A no-op when none
+ * are, when they were owed in an earlier iteration, or g is NULL.
+ */
+void qgroup_settle(struct qgroup_set *g, struct sched *s);
 
 #endif
