@@ -459,16 +459,27 @@ int fs_has_usage(const struct fs *f, const struct cred *c)
     return 0;
 }
 
+/* Whether target t leaves the delta at 0 whatever the usage. */
+static int still(const struct fs *f, struct fs_target t)
+{
+    /* Caps act on feasibility only: Maui forces the factor to 0. */
+    return f->p.policy == FS_NONE || t.mode == FS_MODE_NONE || t.value <= 0 ||
+           t.mode == FS_MODE_CAP || t.mode == FS_MODE_PCAP;
+}
+
+int fs_delta_still(const struct fs *f, const struct cred *c)
+{
+    return still(f, fs_target_of(f, c));
+}
+
 /* Asked for every credential of the queue at every iteration: c's object
  * and the total found once (fs_percent's arithmetic, the same bits). */
 double fs_delta(const struct fs *f, const struct cred *c)
 {
     const struct fs_obj *o = obj_find(f, c);
     struct fs_target t = target_of(f, c, o);
-    if (f->p.policy == FS_NONE || t.mode == FS_MODE_NONE || t.value <= 0)
+    if (still(f, t))
         return 0;
-    if (t.mode == FS_MODE_CAP || t.mode == FS_MODE_PCAP)
-        return 0; /* caps act on feasibility only; Maui forces the factor to 0 */
     double total = fs_total(f);
     if (total <= 0)
         return 0;
