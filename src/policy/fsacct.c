@@ -143,8 +143,12 @@ void fsacct_batch_init(struct sched *s, struct prio_batch *b, const struct prio_
     struct prio_fresh fresh = {NULL, NULL, NULL};
     if (s->pol.prio.cweight[PRIO_FS] && fs_params(s->fsh.fs)->policy != FS_NONE)
         fresh = (struct prio_fresh){fresh_cred, still_cred, s};
-    if (!s->fsh.prio_kept)
+    if (!s->fsh.prio_kept) {
         s->fsh.prio_kept = xcalloc(1, sizeof *s->fsh.prio_kept);
+        /* s->pol is fixed at sched_create (a reload builds a new engine),
+         * the DEFAULT objects with the credential tables. */
+        s->fsh.prio_kept->frozen = 1;
+    }
     /* The deltas move only at a new iteration (fsacct_iterate, refresh). */
     prio_batch_init_kept(b, &s->pol.prio, env, fresh, s->fsh.prio_kept, s->fsh.fs_gen);
 }

@@ -432,7 +432,11 @@ void prio_batch_init_fresh(struct prio_batch *b, const struct prio_params *p,
 static int setup_holds(const struct prio_setup *kept, const struct prio_params *p,
                        const struct prio_env *env, int fresh)
 {
-    return kept->valid && kept->fresh == fresh && !memcmp(&kept->p, p, sizeof *p) &&
+    if (!kept->valid || kept->fresh != fresh)
+        return 0;
+    if (kept->frozen)
+        return kept->at == p;
+    return !memcmp(&kept->p, p, sizeof *p) &&
            !memcmp(kept->defaults, env->defaults, sizeof kept->defaults);
 }
 
@@ -454,6 +458,7 @@ void prio_batch_init_kept(struct prio_batch *b, const struct prio_params *p,
         prio_batch_init(b, p, env);
         memcpy(&kept->p, p, sizeof *p);
         memcpy(kept->defaults, env->defaults, sizeof kept->defaults);
+        kept->at = p;
         kept->fresh = hook;
         kept->t = b->t;
         kept->valid = 1;

@@ -141,6 +141,12 @@ struct prio_setup {
     struct prio_params p;                     /* what the set-up and the parts were found from */
     const struct cred *defaults[CRED_NKINDS]; /* the env's DEFAULT objects (CRED fallbacks) */
     int fresh;                                /* whether the batches had a fresh hook */
+    /* Set by the owner before the first use: the parameters at their
+     * address and the env's DEFAULT objects never change (an engine's
+     * policy and credential tables are fixed when it is created), so only
+     * the address is compared, not the 584 bytes at every batch. */
+    int frozen;
+    const struct prio_params *at; /* the address the set-up was found from */
     struct prio_terms t;
     int valid;
     uint64_t valid_parts; /* the slots that hold a credentials' part */

@@ -1162,6 +1162,46 @@ static void test_batch_kept(void)
 }
 
 /*
+ * A frozen set-up (an engine's: its parameters never change in place) is
+ * found again when the parameters' address changes, and kept while it does
+ * not: the same factors, components and priorities as prio_batch_init's.
+ */
+static void test_batch_kept_frozen(void)
+{
+    struct fx f;
+    fx_init(&f);
+    srand(29);
+    struct prio_params ps[2];
+    for (int k = 0; k < 2; k++) {
+        random_weights(&f.p);
+        ps[k] = f.p;
+    }
+    struct prio_setup kept = {0};
+    kept.frozen = 1;
+    int found = 0;
+    for (int round = 0; round < 400; round++) {
+        int k = rand() % 4 == 0; /* the other engine's parameters now and then */
+        struct prio_batch want, got;
+        prio_batch_init(&want, &ps[k], &f.env);
+        int was = kept.valid && kept.at == &ps[k];
+        prio_batch_init_kept(&got, &ps[k], &f.env, (struct prio_fresh){NULL, NULL, NULL}, &kept, 0);
+        found += !was;
+        CHECK(kept.at == &ps[k] && got.p == &ps[k]);
+        CHECK_EQ(got.t.nf, want.t.nf);
+        CHECK_EQ(got.t.nfc, want.t.nfc);
+        CHECK_EQ(got.t.nc, want.t.nc);
+        CHECK(!memcmp(got.t.f, want.t.f, (size_t)want.t.nf));
+        CHECK(!memcmp(got.t.fc, want.t.fc, (size_t)want.t.nfc));
+        CHECK(!memcmp(got.t.c, want.t.c, (size_t)want.t.nc));
+        f.j.qtime_start = T0 + rand() % 20000;
+        long now = T0 + 20000 + rand() % 20000;
+        CHECK(prio_batch_start(&got, &f.j, now) == prio_start(&ps[k], &f.env, &f.j, now, NULL));
+    }
+    CHECK(found > 20 && found < 200);
+    fx_free(&f);
+}
+
+/*
  * Credentials' parts kept from batch to batch (prio_batch_init_kept's gen):
  * against a model that computes every priority afresh (prio_start on the
  * credentials made current), over iterations where the deltas move (gen
@@ -1263,6 +1303,7 @@ int main(void)
 {
     TEST_RUN(test_batch_kept);
     TEST_RUN(test_batch_kept_parts);
+    TEST_RUN(test_batch_kept_frozen);
     TEST_RUN(test_default);
     TEST_RUN(test_component_weight);
     TEST_RUN(test_serv_factors);
