@@ -160,16 +160,23 @@ static const struct fs_obj *obj_find(const struct fs *f, const struct cred *c)
     return c->index < k->n ? &k->obj[c->index] : NULL;
 }
 
-/* The object of c, growing its kind's array (zeroed) as needed. */
-static struct fs_obj *obj_get(struct fs *f, const struct cred *c)
+/* c's kind's array grown (zeroed) to cover c. Not inlined: once per
+ * credential, and obj_get is on every job's start and end. */
+__attribute__((noinline)) static void obj_grow(struct fs *f, const struct cred *c)
 {
     struct fs_kind *k = &f->kind[c->kind];
-    if (c->index >= k->n) {
-        k->obj = xgrow(k->obj, &k->cap, c->index + 1, sizeof *k->obj);
-        for (size_t i = k->n; i <= c->index; i++)
-            k->obj[i] = (struct fs_obj){.last = f->now};
-        k->n = c->index + 1;
-    }
+    k->obj = xgrow(k->obj, &k->cap, c->index + 1, sizeof *k->obj);
+    for (size_t i = k->n; i <= c->index; i++)
+        k->obj[i] = (struct fs_obj){.last = f->now};
+    k->n = c->index + 1;
+}
+
+/* The object of c, growing its kind's array as needed. */
+static inline struct fs_obj *obj_get(struct fs *f, const struct cred *c)
+{
+    struct fs_kind *k = &f->kind[c->kind];
+    if (c->index >= k->n)
+        obj_grow(f, c);
     return &k->obj[c->index];
 }
 
@@ -339,7 +346,7 @@ static void take_back(struct fs *f, struct fs_obj *o, double rate, long from)
 
 /* Change the accrual of o by d (and its planned-end sum by de); a job
  * ending at now, before the ledger's now, is taken back to now. */
-static void change_obj(struct fs *f, struct fs_obj *o, double d, double de, long now)
+static inline void change_obj(struct fs *f, struct fs_obj *o, double d, double de, long now)
 {
     settle(o, f->now);
     double was = o->rate;
@@ -465,16 +472,27 @@ int fs_has_usage(const struct fs *f, const struct cred *c)
     return 0;
 }
 
+/* Whether target t leaves the delta at 0 whatever the usage. */
+static int still(const struct fs *f, struct fs_target t)
+{
+    /* Caps act on feasibility only: Maui forces the factor to 0. */
+    return f->p.policy == FS_NONE || t.mode == FS_MODE_NONE || t.value <= 0 ||
+           t.mode == FS_MODE_CAP || t.mode == FS_MODE_PCAP;
+}
+
+int fs_delta_still(const struct fs *f, const struct cred *c)
+{
+    return still(f, fs_target_of(f, c));
+}
+
 /* Asked for every credential of the queue at every iteration: c's object
  * and the total found once (fs_percent's arithmetic, the same bits). */
 double fs_delta(const struct fs *f, const struct cred *c)
 {
     const struct fs_obj *o = obj_find(f, c);
     struct fs_target t = target_of(f, c, o);
-    if (f->p.policy == FS_NONE || t.mode == FS_MODE_NONE || t.value <= 0)
+    if (still(f, t))
         return 0;
-    if (t.mode == FS_MODE_CAP || t.mode == FS_MODE_PCAP)
-        return 0; /* caps act on feasibility only; Maui forces the factor to 0 */
     double total = fs_total(f);
     if (total <= 0)
         return 0;

@@ -112,6 +112,9 @@ int fs_has_usage(const struct fs *f, const struct cred *c);
  * (floor >= 0, ceiling <= 0, caps 0). 0 when the policy is FS_NONE, there is
  * no target (mode NONE or value <= 0), or the total usage is 0. */
 double fs_delta(const struct fs *f, const struct cred *c);
+/* Whether fs_delta of c is 0 whatever the usage (policy FS_NONE, no
+ * target, a cap), until a target is set again (fs_set_target). */
+int fs_delta_still(const struct fs *f, const struct cred *c);
 
 /*
  * Feasibility-based fairshare: 1 when a job asking for `request` usage units

@@ -121,20 +121,34 @@ void fsacct_job(struct sched *s, const struct job *j)
     refresh_job(s, j);
 }
 
-/* A batch's hook, set only when fsacct_job would look (fsacct_batch_init):
- * not its test again. */
-static void fresh_creds(void *ctx, const struct job *j)
+/* A batch's hooks, set only when fsacct_job would look (fsacct_batch_init):
+ * not its test again. A batch asks for the credentials its FS factors
+ * weigh, so the weights need no look either. */
+static void fresh_cred(void *ctx, struct cred *c)
 {
-    refresh_job(ctx, j);
+    refresh(ctx, c);
+}
+
+/* A credential without a target (nor its DEFAULT object) or with a cap:
+ * its delta is 0 until the credentials are configured again, which makes
+ * the batches' kept parts go (fsacct_note_caps). */
+static int still_cred(void *ctx, const struct cred *c)
+{
+    const struct sched *s = ctx;
+    return fs_delta_still(s->fsh.fs, c);
 }
 
 void fsacct_batch_init(struct sched *s, struct prio_batch *b, const struct prio_env *env)
 {
-    struct prio_fresh fresh = {NULL, NULL};
+    struct prio_fresh fresh = {NULL, NULL, NULL};
     if (s->pol.prio.cweight[PRIO_FS] && fs_params(s->fsh.fs)->policy != FS_NONE)
-        fresh = (struct prio_fresh){fresh_creds, s};
-    if (!s->fsh.prio_kept)
+        fresh = (struct prio_fresh){fresh_cred, still_cred, s};
+    if (!s->fsh.prio_kept) {
         s->fsh.prio_kept = xcalloc(1, sizeof *s->fsh.prio_kept);
+        /* s->pol is fixed at sched_create (a reload builds a new engine),
+         * the DEFAULT objects with the credential tables. */
+        s->fsh.prio_kept->frozen = 1;
+    }
     /* The deltas move only at a new iteration (fsacct_iterate, refresh). */
     prio_batch_init_kept(b, &s->pol.prio, env, fresh, s->fsh.prio_kept, s->fsh.fs_gen);
 }

@@ -401,7 +401,7 @@ void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const st
 {
     b->p = p;
     b->env = env;
-    b->fresh = (struct prio_fresh){NULL, NULL};
+    b->fresh = (struct prio_fresh){NULL, NULL, NULL};
     b->t.nf = b->t.nfc = b->t.nc = 0;
     b->gen = 0;
     b->slot = b->own;
@@ -432,7 +432,11 @@ void prio_batch_init_fresh(struct prio_batch *b, const struct prio_params *p,
 static int setup_holds(const struct prio_setup *kept, const struct prio_params *p,
                        const struct prio_env *env, int fresh)
 {
-    return kept->valid && kept->fresh == fresh && !memcmp(&kept->p, p, sizeof *p) &&
+    if (!kept->valid || kept->fresh != fresh)
+        return 0;
+    if (kept->frozen)
+        return kept->at == p;
+    return !memcmp(&kept->p, p, sizeof *p) &&
            !memcmp(kept->defaults, env->defaults, sizeof kept->defaults);
 }
 
@@ -445,7 +449,7 @@ void prio_batch_init_kept(struct prio_batch *b, const struct prio_params *p,
                           const struct prio_env *env, struct prio_fresh fresh,
                           struct prio_setup *kept, unsigned long gen)
 {
-    int hook = fresh.creds != NULL;
+    int hook = fresh.cred != NULL;
     if (setup_holds(kept, p, env, hook)) {
         b->p = p;
         b->env = env;
@@ -454,6 +458,7 @@ void prio_batch_init_kept(struct prio_batch *b, const struct prio_params *p,
         prio_batch_init(b, p, env);
         memcpy(&kept->p, p, sizeof *p);
         memcpy(kept->defaults, env->defaults, sizeof kept->defaults);
+        kept->at = p;
         kept->fresh = hook;
         kept->t = b->t;
         kept->valid = 1;
@@ -492,7 +497,8 @@ static size_t creds_slot(const struct job *j)
  * factors, skipping those weighing 0 under these credentials, and the
  * terms of the total. A term that is a constant 0 is left out: the total
  * starts at +0 and adding a zero to it changes no bit. */
-static void fill_part(const struct prio_batch *b, const struct eval *e, struct prio_credpart *g)
+static void fill_part(const struct prio_batch *b, const struct eval *e, unsigned moves,
+                      struct prio_credpart *g)
 {
     double sum[PRIO_NCOMP] = {0};
     int varies[PRIO_NCOMP] = {0};
@@ -500,7 +506,7 @@ static void fill_part(const struct prio_batch *b, const struct eval *e, struct p
     g->nf = g->nterm = g->nfs = 0;
     for (int i = 0; i < b->t.nfc; i++) {
         int f = b->t.fc[i];
-        if (factor_comp[f] == PRIO_FS && b->p->fweight[f] != 0) {
+        if (factor_comp[f] == PRIO_FS && b->p->fweight[f] != 0 && (moves >> (f - PF_FSUSER) & 1)) {
             g->fsf[g->nfs] = (unsigned char)f;
             g->fsw[g->nfs++] = (double)b->p->fweight[f];
         }
@@ -554,35 +560,61 @@ static void note_vary(const struct prio_params *p, struct prio_credpart *g)
     }
 }
 
-/* The fairshare delta FS factor f reads for j (factor_value's). */
-static inline double fs_value(const struct job *j, int f)
+/* The credential whose fairshare delta FS factor f reads for j
+ * (factor_value's). */
+static inline struct cred *fs_cred(const struct job *j, int f)
 {
     switch (f) {
     case PF_FSUSER:
-        return fs_delta(j->user);
+        return j->user;
     case PF_FSGROUP:
-        return fs_delta(j->group);
+        return j->group;
     case PF_FSACCOUNT:
-        return fs_delta(j->account);
+        return j->account;
     case PF_FSQOS:
-        return fs_delta(j->qos);
+        return j->qos;
     default:
-        return fs_delta(j->class_);
+        return j->class_;
     }
 }
 
-/* g's FS component found again for e's credentials' current deltas: the
- * same additions as fill_part's (sum_batch adds a component's factors in
- * fc's order, the FS factors alone into the FS sum, skipping a weight of
- * 0; an FS factor's weight is the configuration's, noted in g). Only the
- * kept terms before `vary` move with it (note_vary's pre): the rest of
- * what note_vary found is the credentials'. */
+/* j's credentials of the FS factors weighted made current (the fresh
+ * hook), before a part is found: a bit per factor, 1 << (f - PF_FSUSER),
+ * whose delta may move (all without a hook; none for no credential, whose
+ * delta is a constant 0). */
+static unsigned fresh_fs(const struct prio_batch *b, const struct job *j)
+{
+    if (!b->fresh.cred)
+        return ~0u;
+    unsigned moves = 0;
+    for (int i = 0; i < b->t.nfc; i++) {
+        int f = b->t.fc[i];
+        struct cred *c = fs_cred(j, f);
+        if (factor_comp[f] != PRIO_FS || b->p->fweight[f] == 0 || !c)
+            continue;
+        b->fresh.cred(b->fresh.ctx, c);
+        if (!b->fresh.still || !b->fresh.still(b->fresh.ctx, c))
+            moves |= 1u << (f - PF_FSUSER);
+    }
+    return moves;
+}
+
+/* g's FS component found again for j's credentials' deltas, each made
+ * current first (the fresh hook): the same additions as fill_part's
+ * (sum_batch adds a component's factors in fc's order, the FS factors
+ * alone into the FS sum, skipping a weight of 0; an FS factor's weight is
+ * the configuration's, noted in g; the zeros fresh_fs left out add
+ * nothing). Only the kept terms before `vary` move with it (note_vary's
+ * pre): the rest of what note_vary found is the credentials'. */
 static void fs_refresh(const struct prio_batch *b, const struct job *j, struct prio_credpart *g)
 {
     double sum = 0.0;
     for (int i = 0; i < g->nfs; i++) {
         int f = g->fsf[i];
-        sum += g->fsw[i] * capped(fs_value(j, f), b->p->fcap[f]);
+        struct cred *c = fs_cred(j, f);
+        if (b->fresh.cred) /* c is not NULL: fresh_fs left it in */
+            b->fresh.cred(b->fresh.ctx, c);
+        sum += g->fsw[i] * capped(fs_delta(c), b->p->fcap[f]);
     }
     g->konst[PRIO_FS] = weigh(b->p, PRIO_FS, sum);
     if (g->vary > g->fs_term)
@@ -599,27 +631,24 @@ new_part(struct prio_batch *b, const struct job *j, long now, size_t i)
 {
     struct eval e = {b->p, b->env, j, now, 0};
     struct prio_credpart *g = &b->slot[i];
-    if (b->fresh.creds)
-        b->fresh.creds(b->fresh.ctx, j);
+    unsigned moves = fresh_fs(b, j);
     g->key[CRED_USER] = j->user;
     g->key[CRED_GROUP] = j->group;
     g->key[CRED_ACCOUNT] = j->account;
     g->key[CRED_CLASS] = j->class_;
     g->key[CRED_QOS] = j->qos;
-    fill_part(b, &e, g);
+    fill_part(b, &e, moves, g);
     note_vary(b->p, g);
     g->gen = b->gen;
     *b->valid |= (uint64_t)1 << i;
     return g;
 }
 
-/* Kept part g from an older generation: made current (the fresh hook), its
- * FS component found again. Not inlined, as new_part. */
+/* Kept part g from an older generation: its FS component found again from
+ * the deltas made current (fs_refresh). Not inlined, as new_part. */
 __attribute__((noinline)) static const struct prio_credpart *
 renew_part(struct prio_batch *b, const struct job *j, struct prio_credpart *g)
 {
-    if (b->fresh.creds)
-        b->fresh.creds(b->fresh.ctx, j);
     if (g->fs_term >= 0)
         fs_refresh(b, j, g);
     g->gen = b->gen;

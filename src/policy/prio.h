@@ -79,15 +79,23 @@ struct prio_credpart {
     unsigned long gen; /* the batch generation its FS value was found in */
     /* The FS component's factors weighted, in the order fill_part adds
      * them, and their weights (the configuration's): what a renewal adds
-     * up again, without a look at the other factors. */
+     * up again, without a look at the other factors. A factor whose
+     * credential's delta stays 0 (the fresh hook's still) is left out:
+     * adding a zero to a sum that started at +0 changes no bit. */
     unsigned char fsf[PF_FSCLASS - PF_FSUSER + 1];
     double fsw[PF_FSCLASS - PF_FSUSER + 1];
     int nfs;
 };
-/* Called once for each combination of credentials a batch meets, before
- * it reads them (what the caller keeps current lazily: fairshare deltas). */
+/* What the caller keeps current lazily: fairshare deltas. `cred` makes c's
+ * fs_delta current, called for each credential an FS factor weighs when a
+ * batch first meets a combination of credentials and when it renews its
+ * kept part (it may be asked again in a generation: cheap then). `still`,
+ * asked when the part is found (NULL: never): whether c's delta is 0 and
+ * stays 0 while the parts are kept (no fairshare target: a target set is a
+ * prio_setup_forget), so that a renewal leaves it out. */
 struct prio_fresh {
-    void (*creds)(void *ctx, const struct job *j);
+    void (*cred)(void *ctx, struct cred *c);
+    int (*still)(void *ctx, const struct cred *c);
     void *ctx;
 };
 /* What a set of weights leaves to compute: the factors and components
@@ -112,9 +120,10 @@ struct prio_batch {
     struct prio_credpart own[PRIO_CREDSLOTS];
 };
 void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const struct prio_env *env);
-/* The same, calling fresh.creds(fresh.ctx, j) for the first job of each
- * combination of credentials it is asked for (again if its kept part was
- * taken over by another combination). */
+/* The same, calling fresh.cred(fresh.ctx, c) for the credentials of the
+ * FS factors weighted of the first job of each combination of credentials
+ * it is asked for (again if its kept part was taken over by another
+ * combination). */
 void prio_batch_init_fresh(struct prio_batch *b, const struct prio_params *p,
                            const struct prio_env *env, struct prio_fresh fresh);
 /*
@@ -132,6 +141,12 @@ struct prio_setup {
     struct prio_params p;                     /* what the set-up and the parts were found from */
     const struct cred *defaults[CRED_NKINDS]; /* the env's DEFAULT objects (CRED fallbacks) */
     int fresh;                                /* whether the batches had a fresh hook */
+    /* Set by the owner before the first use: the parameters at their
+     * address and the env's DEFAULT objects never change (an engine's
+     * policy and credential tables are fixed when it is created), so only
+     * the address is compared, not the 584 bytes at every batch. */
+    int frozen;
+    const struct prio_params *at; /* the address the set-up was found from */
     struct prio_terms t;
     int valid;
     uint64_t valid_parts; /* the slots that hold a credentials' part */

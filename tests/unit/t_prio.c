@@ -962,16 +962,23 @@ struct fresh_log {
     struct cred *user[3];
     double delta[3];
     int calls[3];
+    const struct cred *still[2]; /* credentials whose delta stays 0 (no target) */
 };
 
-static void fresh_user(void *ctx, const struct job *j)
+static void fresh_user(void *ctx, struct cred *c)
 {
     struct fresh_log *log = ctx;
     for (int i = 0; i < 3; i++)
-        if (j->user == log->user[i]) {
+        if (c == log->user[i]) {
             log->calls[i]++;
             log->user[i]->fs_delta = log->delta[i];
         }
+}
+
+static int still_log(void *ctx, const struct cred *c)
+{
+    const struct fresh_log *log = ctx;
+    return c == log->still[0] || c == log->still[1];
 }
 
 /*
@@ -998,7 +1005,7 @@ static void test_batch_fresh(void)
             log.calls[i] = 0;
         }
         struct prio_batch pb;
-        prio_batch_init_fresh(&pb, &f.p, &f.env, (struct prio_fresh){fresh_user, &log});
+        prio_batch_init_fresh(&pb, &f.p, &f.env, (struct prio_fresh){fresh_user, NULL, &log});
         long now = T0 + 20000 + rand() % 20000;
         int met[3] = {0};
         for (int n = 0; n < 50; n++) {
@@ -1139,8 +1146,8 @@ static void test_batch_kept(void)
             f.p.fweight[rand() % PF_NFACTORS] = rand() % 3 - 1; /* one weight, maybe the same */
         struct prio_batch want, got;
         prio_batch_init(&want, &f.p, &f.env);
-        prio_batch_init_kept(&got, &f.p, &f.env, (struct prio_fresh){NULL, NULL}, &kept, 0);
-        CHECK(got.p == &f.p && got.env == &f.env && got.slot == kept.slot && !got.fresh.creds);
+        prio_batch_init_kept(&got, &f.p, &f.env, (struct prio_fresh){NULL, NULL, NULL}, &kept, 0);
+        CHECK(got.p == &f.p && got.env == &f.env && got.slot == kept.slot && !got.fresh.cred);
         CHECK_EQ(got.t.nf, want.t.nf);
         CHECK_EQ(got.t.nfc, want.t.nfc);
         CHECK_EQ(got.t.nc, want.t.nc);
@@ -1155,12 +1162,54 @@ static void test_batch_kept(void)
 }
 
 /*
+ * A frozen set-up (an engine's: its parameters never change in place) is
+ * found again when the parameters' address changes, and kept while it does
+ * not: the same factors, components and priorities as prio_batch_init's.
+ */
+static void test_batch_kept_frozen(void)
+{
+    struct fx f;
+    fx_init(&f);
+    srand(29);
+    struct prio_params ps[2];
+    for (int k = 0; k < 2; k++) {
+        random_weights(&f.p);
+        ps[k] = f.p;
+    }
+    struct prio_setup kept = {0};
+    kept.frozen = 1;
+    int found = 0;
+    for (int round = 0; round < 400; round++) {
+        int k = rand() % 4 == 0; /* the other engine's parameters now and then */
+        struct prio_batch want, got;
+        prio_batch_init(&want, &ps[k], &f.env);
+        int was = kept.valid && kept.at == &ps[k];
+        prio_batch_init_kept(&got, &ps[k], &f.env, (struct prio_fresh){NULL, NULL, NULL}, &kept, 0);
+        found += !was;
+        CHECK(kept.at == &ps[k] && got.p == &ps[k]);
+        CHECK_EQ(got.t.nf, want.t.nf);
+        CHECK_EQ(got.t.nfc, want.t.nfc);
+        CHECK_EQ(got.t.nc, want.t.nc);
+        CHECK(!memcmp(got.t.f, want.t.f, (size_t)want.t.nf));
+        CHECK(!memcmp(got.t.fc, want.t.fc, (size_t)want.t.nfc));
+        CHECK(!memcmp(got.t.c, want.t.c, (size_t)want.t.nc));
+        f.j.qtime_start = T0 + rand() % 20000;
+        long now = T0 + 20000 + rand() % 20000;
+        CHECK(prio_batch_start(&got, &f.j, now) == prio_start(&ps[k], &f.env, &f.j, now, NULL));
+    }
+    CHECK(found > 20 && found < 200);
+    fx_free(&f);
+}
+
+/*
  * Credentials' parts kept from batch to batch (prio_batch_init_kept's gen):
  * against a model that computes every priority afresh (prio_start on the
  * credentials made current), over iterations where the deltas move (gen
  * moves), batches within one iteration (gen stays: no hook runs again for a
  * combination met), a credential's PRIORITY changed (prio_setup_forget) and
- * the weights or caps changed (found again by themselves). Fixed seed.
+ * the weights or caps changed (found again by themselves). A user and a
+ * group have no target (the hook's still: their deltas stay 0), the user's
+ * the first FS factor: a renewal leaves them out. Fixed seed.
  */
 static void test_batch_kept_parts(void)
 {
@@ -1172,6 +1221,8 @@ static void test_batch_kept_parts(void)
     struct cred *grp[2] = {cred(&f, CRED_GROUP, "g0"), cred(&f, CRED_GROUP, "g1")};
     struct cred *qos[2] = {cred(&f, CRED_QOS, "q0"), cred(&f, CRED_QOS, "q1")};
     qos[1]->qtweight = 2;
+    log.still[0] = log.user[2];
+    log.still[1] = grp[1];
     struct prio_setup kept = {0};
     unsigned long gen = 0;
     int renewed = 0, forgot = 0, fs_before = 0;
@@ -1211,8 +1262,9 @@ static void test_batch_kept_parts(void)
                 log.delta[i] = (rand() % 2000 - 1000) / 7.0;
                 log.user[i]->fs_delta = -1000; /* stale until the hook runs */
             }
+            log.delta[2] = 0; /* still */
             for (int i = 0; i < 2; i++) {
-                grp[i]->fs_delta = (rand() % 400 - 200) / 3.0;
+                grp[i]->fs_delta = i == 1 ? 0 : (rand() % 400 - 200) / 3.0;
                 qos[i]->fs_delta = (rand() % 400 - 200) / 9.0;
             }
             f.j.account->fs_delta = rand() % 100 - 50;
@@ -1221,7 +1273,8 @@ static void test_batch_kept_parts(void)
         for (int i = 0; i < 3; i++)
             log.calls[i] = 0;
         struct prio_batch pb;
-        prio_batch_init_kept(&pb, &f.p, &f.env, (struct prio_fresh){fresh_user, &log}, &kept, gen);
+        prio_batch_init_kept(&pb, &f.p, &f.env, (struct prio_fresh){fresh_user, still_log, &log},
+                             &kept, gen);
         long now = T0 + 20000 + rand() % 20000;
         for (int n = 0; n < 20; n++) {
             struct job j = f.j;
@@ -1250,6 +1303,7 @@ int main(void)
 {
     TEST_RUN(test_batch_kept);
     TEST_RUN(test_batch_kept_parts);
+    TEST_RUN(test_batch_kept_frozen);
     TEST_RUN(test_default);
     TEST_RUN(test_component_weight);
     TEST_RUN(test_serv_factors);
