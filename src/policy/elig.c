@@ -246,6 +246,20 @@ int elig_for_ever(const struct sched *s, const struct job *j)
            (j->jobcheck_gen == gen && !j->jobcheck_ok);
 }
 
+/*
+ * The credential kind the checks of a walk may read alone: eset's, or
+ * under whole-queue walks limits_single_kind's (no limit of another kind,
+ * no pair or system limit, no QOS override is set: that kind's checks give
+ * every answer, and its slot's resolved limits are read in place, not
+ * looked up through every kind at each check). Usage stays kept for every
+ * kind (eset_kind: -1). Issue 31: the checks were two thirds of a
+ * whole-queue walk.
+ */
+static int check_kind(const struct sched *s)
+{
+    return s->el.eset ? eset_kind(s) : limits_single_kind(s->lim.limits);
+}
+
 /* eset: time alone lifts active excess ex[] (PS and WC run down at j's
  * credential's rates; nothing else does) at the earliest then: note it. */
 static void note_wait(struct walk *w, struct sched *s, const struct job *j, const double ex[])
@@ -281,7 +295,7 @@ static void note_lift(struct walk *w, struct sched *s, const struct job *j, enum
     long dt = limits_lift(s->lim.limits, j, -1, level, req);
     if (dt <= 0 || w->now + dt >= w->wake)
         return; /* never by time alone, or not sooner */
-    if (!limits_check_fast(s->lim.limits, j, -1, LIM_IDLE, level, req)) /* idle usage stays */
+    if (!limits_check_fast(s->lim.limits, j, check_kind(s), LIM_IDLE, level, req)) /* it stays */
         w->wake = w->now + dt;
 }
 
@@ -351,11 +365,11 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
                 note_refusal(w, va, level, req); /* idle usage does not run down */
             return 0;
         }
-    } else if (limits_check_fast(s->lim.limits, j, -1, LIM_ACTIVE, level, req)) {
+    } else if (limits_check_fast(s->lim.limits, j, check_kind(s), LIM_ACTIVE, level, req)) {
         if (w)
             note_lift(w, s, j, level, req);
         return 0;
-    } else if (limits_check_fast(s->lim.limits, j, -1, LIM_IDLE, level, req)) {
+    } else if (limits_check_fast(s->lim.limits, j, check_kind(s), LIM_IDLE, level, req)) {
         if (w)
             w->idle_bound = 1;
         return 0;
@@ -414,7 +428,7 @@ static int order_free(struct sched *s, const struct prio_env *env, enum lim_leve
         if (!j || !refused || j->holds || j->deferred_until || elig_for_ever(s, j))
             continue;
         limits_request_for(s->lim.limits, j, j->walltime, env, req);
-        if (limits_check_fast(s->lim.limits, j, -1, LIM_IDLE, level, req))
+        if (limits_check_fast(s->lim.limits, j, check_kind(s), LIM_IDLE, level, req))
             return 0;
     }
     return 1;
