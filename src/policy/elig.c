@@ -247,13 +247,13 @@ int elig_for_ever(const struct sched *s, const struct job *j)
 }
 
 /*
- * The credential kind the checks of a walk may read alone: eset's, or
- * under whole-queue walks limits_single_kind's (no limit of another kind,
- * no pair or system limit, no QOS override is set: that kind's checks give
- * every answer, and its slot's resolved limits are read in place, not
- * looked up through every kind at each check). Usage stays kept for every
- * kind (eset_kind: -1). Issue 31: the checks were two thirds of a
- * whole-queue walk.
+ * The credential kind a walk's checks (and limits_lift) may read alone:
+ * eset's, or under whole-queue walks limits_single_kind's (no limit of
+ * another kind, no pair or system limit, no QOS override is set: that
+ * kind's checks give every answer, and its slot's resolved limits and rates
+ * are read in place, not looked up through every kind at each check).
+ * Usage and rates stay kept for every kind (eset_kind: -1). Issue 31: the
+ * checks were two thirds of a whole-queue walk.
  */
 static int check_kind(const struct sched *s)
 {
@@ -292,7 +292,7 @@ static void note_lift(struct walk *w, struct sched *s, const struct job *j, enum
 {
     if (w->wake <= w->now + 1)
         return; /* none can come sooner */
-    long dt = limits_lift(s->lim.limits, j, -1, level, req);
+    long dt = limits_lift(s->lim.limits, j, check_kind(s), level, req);
     if (dt <= 0 || w->now + dt >= w->wake)
         return; /* never by time alone, or not sooner */
     if (!limits_check_fast(s->lim.limits, j, check_kind(s), LIM_IDLE, level, req)) /* it stays */

@@ -1100,9 +1100,10 @@ static unsigned kind_next(unsigned *seed)
 }
 
 /*
- * limits_check_fast through the one kind limits_single_kind names gives
- * the answer of every kind's check (-1), with usage kept for every kind
- * (limits_add), as policy/elig.c's whole-queue walks ask it (issue 31):
+ * limits_check_fast and limits_lift through the one kind
+ * limits_single_kind names give the answers of every kind's (-1), with
+ * usage and rates kept for every kind (limits_add, limits_add_rate), as
+ * policy/elig.c's whole-queue walks ask them (issue 31):
  * fixed-seed random jobs of four users, two groups and two QOS (one with
  * IGNALL), random usage added and taken back, every mode and level.
  */
@@ -1139,9 +1140,14 @@ static void test_single_kind_checks(void)
                           limits_check_fast(f.L, j, -1, (enum lim_mode)m, (enum lim_level)lv, req));
                     refused += one != 0;
                     asked++;
+                    if (m == LIM_ACTIVE) /* when time alone lifts it: the same too */
+                        CHECK(limits_lift(f.L, j, kind, (enum lim_level)lv, req) ==
+                              limits_lift(f.L, j, -1, (enum lim_level)lv, req));
                 }
-            if (r / 1024 % 4 == 1) { /* kept in usage (odd sizes idle, even active) */
+            if (r / 1024 % 4 == 1) { /* kept in usage (odd sizes idle, even active, running down) */
                 add(&f, j, (j->tasks & 1) ? LIM_IDLE : LIM_ACTIVE, +1);
+                if (!(j->tasks & 1))
+                    limits_add_rate(f.L, j, -1, +1);
                 added[nadded++] = j;
                 continue;
             }
@@ -1149,6 +1155,8 @@ static void test_single_kind_checks(void)
             if (r / 1024 % 4 == 0 && nadded) { /* a kept one taken back out of usage */
                 struct job *o = added[--nadded];
                 add(&f, o, (o->tasks & 1) ? LIM_IDLE : LIM_ACTIVE, -1);
+                if (!(o->tasks & 1))
+                    limits_add_rate(f.L, o, -1, -1);
             }
         }
         fx_free(&f);
