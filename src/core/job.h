@@ -54,7 +54,9 @@ enum job_state {
 #define JOB_INB 0x2000 /* in its credential's list of stopped jobs (policy/eset.c) */
 #define JOB_PARKED                                                                                 \
     0x1000 /* blocked at every level: out of the scan's queue, in its                              \
-              credential's list only (policy/eset.c) */
+              credential's list only (policy/eset.c); or, under                                    \
+              whole-queue walks, refused for ever and in s->el.parked                              \
+              only (policy/elig.c) */
 #define JOB_STARTING                                                                               \
     0x4000 /* running for the engine (its nodes are held), but the resource                        \
               manager has not reported it running yet (Slurm schedules a                           \
@@ -209,7 +211,8 @@ struct job {
     int jobcheck_ok;            /* ... and the answer */
     unsigned long alone_gen;    /* its request alone checked under this limits generation */
     unsigned alone_levels;      /* ... and the levels (bit 1 << lim_level) at which that request
-                                   alone goes over an active or idle limit: refused for ever */
+                                   alone goes over an active or idle limit: refused for ever
+                                   (bit 4 << lim_level: an active one, policy/elig.c) */
     int startcount;             /* failed starts since the last deferral */
     int nstarts;                /* times started (checkjob's StartCount): a requeued job started
                                    again counts each start; a resumption is not a start */

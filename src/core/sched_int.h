@@ -250,9 +250,21 @@ struct sched_elig {
      * submit with a start date, credentials loaded), policy/queue.c (requeue,
      * hold) and policy/iter.c (a deferral, a failed start) when something
      * changed that every credential's eligibility may depend on; cleared by
-     * policy/eset.c once a walk has looked at every credential. Guards
-     * eset's shortcut of walking only the credentials that changed. */
+     * policy/eset.c once a walk has looked at every credential, or by
+     * policy/elig.c once the parked jobs came back (whole-queue walks).
+     * Guards eset's shortcut of walking only the credentials that changed,
+     * and the parked jobs' stay out of the queue. */
     int elig_all;
+    /* Whole-queue walks (no eset): the jobs refused for ever whose turn
+     * would change nothing, out of the queue (JOB_PARKED, j->epos their
+     * place here), so that an iteration does not sort, walk and scan them
+     * (issue 31). Recompute rule: they come back to the queue when the
+     * limits generation moves from park_gen, elig_all is set, eset turns on,
+     * fairshare caps come or a command looks at the queue (policy/elig.c). */
+    struct job **parked;
+    size_t nparked, capparked;
+    unsigned long park_gen;
+    int park_accrual;  /* JOBPRIOACCRUALPOLICY when they were parked */
     int elig_full;     /* walk the whole queue at every iteration, as Maui (no eset) */
     struct eset *eset; /* idle jobs per credential, when limits allow (policy/eset.c) */
 };
@@ -439,6 +451,20 @@ void elig_reasons(struct sched *s);
  * they pushed over MAXPS or MAXWC. Whether it admitted a job the walks
  * before the starts refused (a promotion: MAXIJOB). */
 int elig_final(struct sched *s, long now);
+
+/* Whole-queue walks: every parked job back into the queue (a command's
+ * look, eset turning on); j, parked, leaves the parked list (it leaves the
+ * queue). */
+void elig_unpark_all(struct sched *s);
+void elig_unpark_leave(struct sched *s, struct job *j);
+/* At an iteration's start, before the queue is sorted: the parked jobs
+ * come back when what kept them out may have changed — the limits (their
+ * generation), a job's holds, deferral, QOS or walltime or the credentials
+ * (elig_all, which this consumes while no eset reads it), the accrual
+ * policy, fairshare caps (a parked job was passed by for having none). */
+void elig_sync_parked(struct sched *s);
+/* Idle jobs parked out of the queue by the whole-queue walks. */
+size_t elig_nparked(const struct sched *s);
 
 /* Whether j is refused for ever while the limits and j stay as they are:
  * its request alone goes over a limit at both levels, or over a per-job

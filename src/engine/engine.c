@@ -156,6 +156,7 @@ void sched_destroy(struct sched *s)
     for (int k = 0; k < CRED_NKINDS; k++)
         cred_table_destroy(s->creds[k]);
     free(s->q.queue);
+    free(s->el.parked);
     eset_free(s->el.eset);
     free(s->pl.resv);
     free(s->pl.blocked);
@@ -675,6 +676,7 @@ static size_t queue_compact(struct sched *m)
 struct job *const *sched_queue(const struct sched *s, long now, size_t *n)
 {
     struct sched *m = (struct sched *)s;
+    elig_unpark_all(m); /* the whole-queue walks' parked jobs, shown too */
     size_t w = queue_compact(m);
     if (m->el.eset)
         return eset_all(m, n); /* parked jobs too, all in priority order */
@@ -796,7 +798,8 @@ const char *sched_job_listed_blocked(const struct sched *s, const struct job *j)
 size_t sched_count_idle(const struct sched *s, int blocked)
 {
     size_t n = 0, len;
-    struct job *const *q = s->q.queue; /* a count: in any order, no look's sort */
+    elig_unpark_all((struct sched *)s); /* counted too */
+    struct job *const *q = s->q.queue;  /* a count: in any order, no look's sort */
     if (s->el.eset)
         q = sched_queue(s, s->pl.last_now, &len); /* parked jobs too */
     else

@@ -207,6 +207,10 @@ static int job_fits_limits(struct sched *s, struct job *j, const struct prio_env
     return j->jobcheck_ok;
 }
 
+/* refused_alone's bits: 1 << level, over an active or idle limit there;
+ * 1 << (ALONE_ACTIVE + level), over an active one (checked first). */
+#define ALONE_ACTIVE 2
+
 /* Whether j's request alone goes over an active or idle limit at `level`
  * (usage taken as zero, which no usage is below): no walk admits it then,
  * whatever runs or waits, until the limits or the job change, and every
@@ -222,20 +226,38 @@ static int refused_alone(struct sched *s, struct job *j, enum lim_level level,
         const struct limits *L = s->lim.limits;
         limits_request_for(L, j, j->walltime, env, req);
         j->alone_levels = 0;
-        for (int l = LIM_SOFT; l <= LIM_HARD; l++)
-            if (limits_check_alone(L, j, LIM_ACTIVE, (enum lim_level)l, req, NULL, 0) ||
-                limits_check_alone(L, j, LIM_IDLE, (enum lim_level)l, req, NULL, 0))
+        for (int l = LIM_SOFT; l <= LIM_HARD; l++) {
+            if (limits_check_alone(L, j, LIM_ACTIVE, (enum lim_level)l, req, NULL, 0))
+                j->alone_levels |= (1u | 1u << ALONE_ACTIVE) << l;
+            else if (limits_check_alone(L, j, LIM_IDLE, (enum lim_level)l, req, NULL, 0))
                 j->alone_levels |= 1u << l;
+        }
         j->alone_gen = s->lim.limits_gen;
     }
     return (j->alone_levels >> level) & 1;
 }
 
+#define BOTH_LEVELS (1u << LIM_SOFT | 1u << LIM_HARD)
+
 int elig_for_ever(const struct sched *s, const struct job *j)
 {
     unsigned long gen = s->lim.limits_gen;
-    return (j->alone_gen == gen && j->alone_levels == (1u << LIM_SOFT | 1u << LIM_HARD)) ||
+    return (j->alone_gen == gen && (j->alone_levels & BOTH_LEVELS) == BOTH_LEVELS) ||
            (j->jobcheck_gen == gen && !j->jobcheck_ok);
+}
+
+/*
+ * The credential kind a walk's checks (and limits_lift) may read alone:
+ * eset's, or under whole-queue walks limits_single_kind's (no limit of
+ * another kind, no pair or system limit, no QOS override is set: that
+ * kind's checks give every answer, and its slot's resolved limits and rates
+ * are read in place, not looked up through every kind at each check).
+ * Usage and rates stay kept for every kind (eset_kind: -1). Issue 31: the
+ * checks were two thirds of a whole-queue walk.
+ */
+static int check_kind(const struct sched *s)
+{
+    return s->el.eset ? eset_kind(s) : limits_single_kind(s->lim.limits);
 }
 
 /* eset: time alone lifts active excess ex[] (PS and WC run down at j's
@@ -270,10 +292,10 @@ static void note_lift(struct walk *w, struct sched *s, const struct job *j, enum
 {
     if (w->wake <= w->now + 1)
         return; /* none can come sooner */
-    long dt = limits_lift(s->lim.limits, j, -1, level, req);
+    long dt = limits_lift(s->lim.limits, j, check_kind(s), level, req);
     if (dt <= 0 || w->now + dt >= w->wake)
         return; /* never by time alone, or not sooner */
-    if (!limits_check_fast(s->lim.limits, j, -1, LIM_IDLE, level, req)) /* idle usage stays */
+    if (!limits_check_fast(s->lim.limits, j, check_kind(s), LIM_IDLE, level, req)) /* it stays */
         w->wake = w->now + dt;
 }
 
@@ -343,11 +365,11 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
                 note_refusal(w, va, level, req); /* idle usage does not run down */
             return 0;
         }
-    } else if (limits_check_fast(s->lim.limits, j, -1, LIM_ACTIVE, level, req)) {
+    } else if (limits_check_fast(s->lim.limits, j, check_kind(s), LIM_ACTIVE, level, req)) {
         if (w)
             note_lift(w, s, j, level, req);
         return 0;
-    } else if (limits_check_fast(s->lim.limits, j, -1, LIM_IDLE, level, req)) {
+    } else if (limits_check_fast(s->lim.limits, j, check_kind(s), LIM_IDLE, level, req)) {
         if (w)
             w->idle_bound = 1;
         return 0;
@@ -406,7 +428,7 @@ static int order_free(struct sched *s, const struct prio_env *env, enum lim_leve
         if (!j || !refused || j->holds || j->deferred_until || elig_for_ever(s, j))
             continue;
         limits_request_for(s->lim.limits, j, j->walltime, env, req);
-        if (limits_check_fast(s->lim.limits, j, -1, LIM_IDLE, level, req))
+        if (limits_check_fast(s->lim.limits, j, check_kind(s), LIM_IDLE, level, req))
             return 0;
     }
     return 1;
@@ -423,6 +445,84 @@ static int settled(const struct sched *s, const struct job *j)
     return !j->holds && !j->deferred_until && !s->fsh.fs_caps && (f & JOB_BLOCKED) &&
            !(f & JOB_HARDOK) && ((f & JOB_QSTOP) || s->pol.prio.accrual == ACCRUE_ALWAYS) &&
            elig_for_ever(s, j);
+}
+
+/*
+ * Whether j, which the whole-queue walk passes by (settled), may wait out
+ * of the queue (parked): its refusal in words does not hang on where it
+ * stands in a walk — a per-job limit, or an active limit its request alone
+ * goes over at both levels (limits_check reads the active limits first,
+ * and those, unlike the idle usage a walk adds up, do not depend on the
+ * jobs before it). Then nothing an iteration does reads it: it adds no idle
+ * usage, the scan and the wake-ups pass blocked jobs by, and its words
+ * (elig_reasons) come out the same wherever it is walked.
+ */
+static int parkable(const struct sched *s, const struct job *j)
+{
+    unsigned long gen = s->lim.limits_gen;
+    const unsigned active = BOTH_LEVELS << ALONE_ACTIVE;
+    return (j->jobcheck_gen == gen && !j->jobcheck_ok) ||
+           (j->alone_gen == gen && (j->alone_levels & active) == active);
+}
+
+/* Park the walk's job at position i (the queue's entry): out of the queue,
+ * into s->el.parked. RESERVATIONPOLICY HIGHEST's claim goes as the
+ * iteration's keep_reservations would drop it (the job is blocked). */
+static void park(struct sched *s, struct walk *w, size_t i, struct job *j)
+{
+    struct sched_elig *e = &s->el;
+    if (!e->nparked) {
+        e->park_gen = s->lim.limits_gen;
+        e->park_accrual = (int)s->pol.prio.accrual;
+    }
+    e->parked = xgrow(e->parked, &e->capparked, e->nparked + 1, sizeof *e->parked);
+    j->epos = e->nparked;
+    e->parked[e->nparked++] = j;
+    j->flags = (j->flags | JOB_PARKED) & ~(unsigned)JOB_HADRESV;
+    w->v[i] = NULL;
+    s->q.qidle--;
+}
+
+void elig_unpark_all(struct sched *s)
+{
+    struct sched_elig *e = &s->el;
+    if (!e->nparked || e->eset)
+        return;
+    s->q.queue = xgrow(s->q.queue, &s->q.qcap, s->q.qlen + e->nparked, sizeof *s->q.queue);
+    for (size_t k = 0; k < e->nparked; k++) {
+        struct job *j = e->parked[k];
+        j->flags &= ~(unsigned)JOB_PARKED;
+        j->epos = SIZE_MAX;
+        s->q.queue[s->q.qlen++] = j;
+    }
+    s->q.qidle += e->nparked;
+    s->q.unsorted = 1; /* the next full pass sorts them in (a total order) */
+    e->nparked = 0;
+}
+
+void elig_unpark_leave(struct sched *s, struct job *j)
+{
+    struct sched_elig *e = &s->el;
+    struct job *last = e->parked[--e->nparked];
+    e->parked[j->epos] = last;
+    last->epos = j->epos;
+    j->epos = SIZE_MAX;
+    j->flags &= ~(unsigned)JOB_PARKED;
+}
+
+size_t elig_nparked(const struct sched *s)
+{
+    return s->el.eset ? 0 : s->el.nparked;
+}
+
+void elig_sync_parked(struct sched *s)
+{
+    struct sched_elig *e = &s->el;
+    if (e->nparked && (e->park_gen != s->lim.limits_gen || e->elig_all || s->fsh.fs_caps ||
+                       e->park_accrual != (int)s->pol.prio.accrual))
+        elig_unpark_all(s);
+    if (!e->eset)
+        e->elig_all = 0;
 }
 
 /*
@@ -447,6 +547,8 @@ static void run_walk(struct sched *s, struct walk *w, const struct prio_env *env
         if (!(j = walk_job(s, w, &i)))
             break;
         if (w->whole && settled(s, j)) {
+            if (parkable(s, j))
+                park(s, w, i, j);
             i++;
             continue;
         }
@@ -698,6 +800,9 @@ int elig_final(struct sched *s, long now)
 
 void elig_reasons(struct sched *s)
 {
+    /* The parked jobs are walked at the queue's end: their words are the
+     * same wherever they stand (parkable), and they add no idle usage. */
+    elig_unpark_all(s);
     if (!elig_active(s))
         return;
     struct prio_env env;

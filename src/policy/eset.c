@@ -516,6 +516,7 @@ static void turn_on(struct sched *s)
     e->kind = (enum cred_kind)limits_single_kind(s->lim.limits);
     e->limits_gen = s->lim.limits_gen;
     e->types = limits_kind_types(s->lim.limits, e->kind) | 1u << LIM_JOB;
+    elig_unpark_all(s); /* the whole-queue walks' parked jobs: eset lists every idle job */
     s->el.eset = e;
     for (size_t i = s->q.qhead; i < s->q.qlen; i++)
         if (s->q.queue[i])
@@ -580,6 +581,7 @@ void eset_free(struct eset *e)
 
 void eset_sync(struct sched *s)
 {
+    elig_sync_parked(s); /* before the queue is sorted: they come back in order */
     int want = usable(s);
     if (s->el.eset &&
         (!want || (enum cred_kind)limits_single_kind(s->lim.limits) != s->el.eset->kind))

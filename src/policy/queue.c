@@ -33,7 +33,9 @@ void queue_left(struct job *j)
 void queue_leave(struct sched *s, struct job *j)
 {
     iter_settle_bypass(s, j);
-    for (size_t i = s->q.qhead; i < s->q.qlen && !eset_parked(s, j); i++)
+    if ((j->flags & JOB_PARKED) && !s->el.eset)
+        elig_unpark_leave(s, j); /* out of the queue already (policy/elig.c) */
+    for (size_t i = s->q.qhead; i < s->q.qlen && !(j->flags & JOB_PARKED); i++)
         if (s->q.queue[i] == j) {
             s->q.queue[i] = NULL;
             s->q.qidle--;
@@ -74,7 +76,7 @@ void queue_stop(struct sched *s, struct job *j, long now)
 
 size_t sched_nidle(const struct sched *s)
 {
-    return s->q.qidle + eset_nparked(s);
+    return s->q.qidle + eset_nparked(s) + elig_nparked(s);
 }
 
 /* Running job j goes back to the queue at now (requeued by the resource

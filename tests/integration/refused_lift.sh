@@ -66,6 +66,17 @@ timeout 5 "$MOKU" qrls "$c"
 check "a job refused for ever by a reloaded MAXPS stays refused" wait_for 10 refused "$c"
 iterated "$H/log/maui.log" 2
 check "... across iterations" refused "$c"
+# Under whole-queue walks (limits of two kinds here: USERCFG and QOSCFG) such
+# a job waits out of the queue after its second walk (parked, issue 31): still
+# listed blocked by showq and counted by showstats, and a hold and release
+# bring it back to be walked, refused again in the same words.
+blocked_listed() { timeout 5 "$MOKU" showq -b 2>&1 | grep -q "^ *$1 .*MAXPS"; }
+check "... listed blocked by showq -b while parked" blocked_listed "$c"
+timeout 5 "$MOKU" qhold "$c" >/dev/null
+timeout 5 "$MOKU" qrls "$c" >/dev/null
+iterated "$H/log/maui.log" 2
+check "... refused again after a hold and release" refused "$c"
+check "... and listed blocked" blocked_listed "$c"
 cfg 1000
 reload
 check "... and runs once a reload raises the limit" wait_for 20 done_ "$c"

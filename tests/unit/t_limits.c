@@ -1092,6 +1092,78 @@ static void test_single_kind(void)
     fx_free(&f);
 }
 
+/* A small fixed-seed generator (the cases are the same everywhere). */
+static unsigned kind_next(unsigned *seed)
+{
+    *seed = *seed * 1103515245u + 12345u;
+    return *seed >> 8;
+}
+
+/*
+ * limits_check_fast and limits_lift through the one kind
+ * limits_single_kind names give the answers of every kind's (-1), with
+ * usage and rates kept for every kind (limits_add, limits_add_rate), as
+ * policy/elig.c's whole-queue walks ask them (issue 31):
+ * fixed-seed random jobs of four users, two groups and two QOS (one with
+ * IGNALL), random usage added and taken back, every mode and level.
+ */
+static void test_single_kind_checks(void)
+{
+    static const char *const cfgs[] = {
+        "USERCFG[DEFAULT] MAXIJOB=3 MAXPS=500000\nQOSCFG[free] QFLAGS=IGNALL\n",
+        "USERCFG[DEFAULT] MAXJOB=2,4 MAXPROC=8 MAXIPS=200000\nUSERCFG[u1] MAXJOB=1\n",
+        "GROUPCFG[DEFAULT] MAXJOB=4 MAXPS=300000,600000\nGROUPCFG[g1] MAXIJOB=1\n"};
+    static const char *const users[] = {"u0", "u1", "u2", "u3"};
+    unsigned seed = 31;
+    long refused = 0, asked = 0;
+    for (size_t c = 0; c < sizeof cfgs / sizeof *cfgs; c++) {
+        struct fx f;
+        fx_init(&f);
+        CHECK(load(&f, cfgs[c]) == 0);
+        int kind = limits_single_kind(f.L);
+        CHECK(kind >= 0);
+        struct job *added[NJOBS];
+        int nadded = 0;
+        for (int step = 0; step < 2000 && f.njobs < NJOBS; step++) {
+            unsigned r = kind_next(&seed);
+            struct job *j =
+                job(&f, users[r % 4], 1 + (int)(r / 4 % 12), 100 + (long)(r / 64 % 900) * 100);
+            j->group = cred(&f, CRED_GROUP, r / 8 % 2 ? "g1" : "g0");
+            j->qos = cred(&f, CRED_QOS, r / 16 % 5 == 0 ? "free" : NULL);
+            double req[LIM_NTYPES];
+            limits_request(j, j->walltime, &f.env, req);
+            for (int m = LIM_ACTIVE; m <= LIM_IDLE; m++)
+                for (int lv = LIM_SOFT; lv <= LIM_HARD; lv++) {
+                    int one =
+                        limits_check_fast(f.L, j, kind, (enum lim_mode)m, (enum lim_level)lv, req);
+                    CHECK(one ==
+                          limits_check_fast(f.L, j, -1, (enum lim_mode)m, (enum lim_level)lv, req));
+                    refused += one != 0;
+                    asked++;
+                    if (m == LIM_ACTIVE) /* when time alone lifts it: the same too */
+                        CHECK(limits_lift(f.L, j, kind, (enum lim_level)lv, req) ==
+                              limits_lift(f.L, j, -1, (enum lim_level)lv, req));
+                }
+            if (r / 1024 % 4 == 1) { /* kept in usage (odd sizes idle, even active, running down) */
+                add(&f, j, (j->tasks & 1) ? LIM_IDLE : LIM_ACTIVE, +1);
+                if (!(j->tasks & 1))
+                    limits_add_rate(f.L, j, -1, +1);
+                added[nadded++] = j;
+                continue;
+            }
+            f.njobs--;                         /* not kept: its slot is made again */
+            if (r / 1024 % 4 == 0 && nadded) { /* a kept one taken back out of usage */
+                struct job *o = added[--nadded];
+                add(&f, o, (o->tasks & 1) ? LIM_IDLE : LIM_ACTIVE, -1);
+                if (!(o->tasks & 1))
+                    limits_add_rate(f.L, o, -1, -1);
+            }
+        }
+        fx_free(&f);
+    }
+    CHECK(refused > asked / 10 && refused < asked - asked / 10); /* both answers, often */
+}
+
 /* limits_full: once even the least request is refused, every job is; which
  * limit (idle: 2, active: 1 with the excess) says whether time can lift it. */
 static void test_full(void)
@@ -1298,6 +1370,7 @@ static void test_request_pe(void)
 int main(void)
 {
     TEST_RUN(test_single_kind);
+    TEST_RUN(test_single_kind_checks);
     TEST_RUN(test_full);
     TEST_RUN(test_violations);
     TEST_RUN(test_violations2);

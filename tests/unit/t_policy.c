@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cfg/cfg.h"
+#include "core/sched_int.h"
 #include "engine/engine.h"
 #include "policy/wake.h"
 #include "test.h"
@@ -343,6 +344,142 @@ static void test_idle_order_polls(void)
     }
 }
 
+/* A small fixed-seed generator (the test's cases are the same everywhere). */
+static unsigned twin_next(unsigned *seed)
+{
+    *seed = *seed * 1103515245u + 12345u;
+    return *seed >> 8;
+}
+
+/* The k-th job (from `from`, wrapping) of s in state st, or NULL. */
+static struct job *nth_in(struct sched *s, enum job_state st, unsigned k, unsigned holds)
+{
+    size_t n = sched_njobs(s), seen = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct job *j = sched_job(s, i);
+        seen += j && j->state == st && (!holds || j->holds);
+    }
+    if (!seen)
+        return NULL;
+    k %= (unsigned)seen;
+    for (size_t i = 0; i < n; i++) {
+        struct job *j = sched_job(s, i);
+        if (j && j->state == st && (!holds || j->holds) && k-- == 0)
+            return j;
+    }
+    return NULL;
+}
+
+/* Idle jobs of s, counted from the job table. */
+static size_t idle_jobs(struct sched *s)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sched_njobs(s); i++)
+        n += sched_job(s, i) && sched_job(s, i)->state == JOB_IDLE;
+    return n;
+}
+
+/* One random event, the same on both twins. */
+static void twin_event(struct sched *s[2], unsigned r, unsigned k, long now, int *nsub)
+{
+    struct err e;
+    char name[16];
+    static const char *const users[] = {"ann", "bob", "cy"};
+    if (r % 10 < 4) {
+        snprintf(name, sizeof name, "%d", ++*nsub);
+        for (int t = 0; t < 2; t++) /* 1..16 processors, up to 100,000 s: often over MAXPS alone */
+            submit(s[t], name, 1 + (int)(k % 16), 100 + (long)(k / 16 % 1000) * 100, now,
+                   users[k / 7 % 3]);
+        return;
+    }
+    for (int t = 0; t < 2; t++) {
+        struct job *j = nth_in(s[t],
+                               r % 10 == 6   ? JOB_IDLE
+                               : r % 10 == 4 ? JOB_RUNNING
+                                             : JOB_IDLE,
+                               k, r % 10 == 6);
+        if (!j && r % 10 != 9)
+            continue;
+        switch (r % 10) {
+        case 4:
+            sched_job_ended(s[t], j, now);
+            break;
+        case 5:
+            sched_hold(s[t], j, HOLD_USER, &e);
+            break;
+        case 6:
+            sched_release(s[t], j, HOLD_USER, now, &e);
+            break;
+        case 7:
+            sched_set_walltime(s[t], j, 100 + (long)(k % 500) * 100, &e);
+            break;
+        case 8:
+            sched_cancel(s[t], j, now, &e);
+            break;
+        default: {
+            static const char *const ps[] = {"300000", "500000", "2000000"};
+            char text[96];
+            snprintf(text, sizeof text, "USERCFG[DEFAULT] MAXIJOB=3 MAXPS=%s\n", ps[k % 3]);
+            struct cfg *more = cfg_create();
+            CHECK(cfg_load_string(more, text, "t.cfg", &e) == 0);
+            CHECK(sched_limits_from_cfg(s[t], more, &e) == 0);
+            cfg_destroy(more);
+        }
+        }
+    }
+}
+
+/*
+ * Issue 31: under whole-queue walks the jobs refused for ever wait out of
+ * the queue (parked, policy/elig.c) until the limits or the job change.
+ * Two schedulers get the same fixed-seed random events (submissions, many
+ * over MAXPS alone; ends; holds and releases; walltimes set; cancels;
+ * limits reloaded); one is looked at (sched_queue, which brings every
+ * parked job back, as a command) before each iteration, the other only now
+ * and then: the same starts, the same blocked jobs in the same words, and
+ * every idle job counted once (sched_nidle, the look's list).
+ */
+static void test_parked_twins(void)
+{
+    const char *cfg = "FSPOLICY DEDICATEDPS\nFSWEIGHT 10\nFSUSERWEIGHT 1\n"
+                      "RESERVATIONDEPTH[0] 2\nUSERCFG[DEFAULT] MAXIJOB=3 MAXPS=500000\n";
+    unsigned seed = 31;
+    size_t most = 0;
+    for (int round = 0; round < 12; round++) {
+        struct sched *s[2] = {setup(cfg, 4, 4), setup(cfg, 4, 4)};
+        long now = 0;
+        int nsub = 0;
+        for (int step = 0; step < 300; step++) {
+            now += 1 + (long)(twin_next(&seed) % 900);
+            unsigned r = twin_next(&seed), k = twin_next(&seed);
+            twin_event(s, r, k, now, &nsub);
+            size_t n;
+            sched_queue(s[1], now, &n);
+            sched_iterate(s[0], now);
+            sched_iterate(s[1], now);
+            if (s[0]->el.nparked > most)
+                most = s[0]->el.nparked;
+            CHECK_EQ(sched_nidle(s[0]), idle_jobs(s[0]));
+            for (size_t i = 0; i < sched_njobs(s[0]); i++) {
+                const struct job *a = sched_job(s[0], i), *b = sched_job(s[1], i);
+                CHECK(a->state == b->state && a->start == b->start);
+            }
+            if (step % 50 != 49)
+                continue;
+            for (size_t i = 0; i < sched_njobs(s[0]); i++) {
+                const char *a = sched_job_blocked(s[0], sched_job(s[0], i));
+                const char *b = sched_job_blocked(s[1], sched_job(s[1], i));
+                CHECK((!a && !b) || (a && b && strcmp(a, b) == 0));
+            }
+            sched_queue(s[0], now, &n);
+            CHECK_EQ(n, idle_jobs(s[0]));
+        }
+        sched_destroy(s[0]);
+        sched_destroy(s[1]);
+    }
+    CHECK(most >= 20); /* the cases do park jobs (43 at most) */
+}
+
 int main(void)
 {
     TEST_RUN(test_maxijob_seed_example);
@@ -356,5 +493,6 @@ int main(void)
     TEST_RUN(test_held_submission_between_passes);
     TEST_RUN(test_refused_for_ever);
     TEST_RUN(test_idle_order_polls);
+    TEST_RUN(test_parked_twins);
     return TEST_DONE();
 }
