@@ -97,8 +97,8 @@ void plot_series_add(struct plot_series *p, long now, long long busy, long long 
     p->running = running;
 }
 
-void plot_log_add(struct plot_log *l, long now, long long busy, long long up, size_t idle,
-                  size_t running)
+void plot_log_add_any(struct plot_log *l, long now, long long busy, long long up, size_t idle,
+                      size_t running)
 {
     unsigned long long step = (unsigned long long)now - (unsigned long long)l->now;
     int fits = l->n && step < PLOT_LOG_WHOLE && up == l->up &&

@@ -86,8 +86,25 @@ struct plot_log {
     long now;     /* the last sample's */
     long long up; /* the last sample's */
 };
-void plot_log_add(struct plot_log *l, long now, long long busy, long long up, size_t idle,
-                  size_t running);
+/* Keep a sample (plot_series_add's arguments). */
+void plot_log_add_any(struct plot_log *l, long now, long long busy, long long up, size_t idle,
+                      size_t running);
+/* The same; a sample that fits 16 bytes with room left, inlined (one an
+ * iteration of the replay). */
+static inline void plot_log_add(struct plot_log *l, long now, long long busy, long long up,
+                                size_t idle, size_t running)
+{
+    unsigned long long step = (unsigned long long)now - (unsigned long long)l->now;
+    if (l->n && l->n < l->cap && step < PLOT_LOG_WHOLE && up == l->up &&
+        (unsigned long long)busy < PLOT_LOG_WHOLE && idle < PLOT_LOG_WHOLE &&
+        running < PLOT_LOG_WHOLE) {
+        l->v[l->n++] = (struct plot_log_rec){(uint32_t)step, (uint32_t)busy, (uint32_t)idle,
+                                             (uint32_t)running};
+        l->now = now;
+        return;
+    }
+    plot_log_add_any(l, now, busy, up, idle, running);
+}
 /* Each sample of l, in order, through plot_series_add. */
 void plot_log_replay(const struct plot_log *l, struct plot_series *p);
 /* Free the samples; l is left empty. */
