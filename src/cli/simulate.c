@@ -908,6 +908,7 @@ struct replay_ctx {
     int quiet;                   /* --quiet */
     int run;                     /* of a comparison, from 1, for messages; 0: the only run */
     struct plot_series *series;  /* --plot: where the samples go, else NULL */
+    struct plot_log *log;        /* a streamed run's: the samples until the series begins */
     struct resvlog *resvs;       /* --resv-out: the reservations seen, else NULL */
     int progress_fd;             /* a worker's progress pipe (simpar.c), 0: none */
     struct report_jobs_csv *csv; /* --jobs-out's rows, written as jobs end, else NULL */
@@ -1224,7 +1225,11 @@ int sim_wants_series(const struct sim_opts *o)
 static void record_sample(void *ctx, const struct sim_sample *smp)
 {
     const struct replay_ctx *r = ctx;
-    plot_series_add(r->series, smp->now, smp->busy_procs, smp->up_procs, smp->idle, smp->running);
+    if (r->log)
+        plot_log_add(r->log, smp->now, smp->busy_procs, smp->up_procs, smp->idle, smp->running);
+    else
+        plot_series_add(r->series, smp->now, smp->busy_procs, smp->up_procs, smp->idle,
+                        smp->running);
 }
 
 /* --plot: about PLOT_POINTS bins over the submissions up to --until (the
@@ -1416,8 +1421,9 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
 }
 
 /*
- * The streamed run's output files (--jobs-out, --batsim-out, --swf-out),
- * written as the replay goes while a bad line may still come: each goes to
+ * The streamed run's output files (--jobs-out, --batsim-out, --swf-out,
+ * and --series, written at the end), written as the replay goes while a
+ * bad line may still come: each goes to
  * a temporary beside its target (same directory) that is renamed over it
  * once the run has succeeded, and unlinked on any error (a bad line, a
  * write error, SIGINT, SIGTERM, SIGHUP), the target left as it was. Only a
@@ -1428,7 +1434,7 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
  * in-place write gave: an existing target's own (it was truncated in
  * place), else 0666 under the umask.
  */
-#define TMP_NOUT 3
+#define TMP_NOUT 4
 struct tmp_outs {
     struct outputs w;         /* on the temporaries */
     const char *to[TMP_NOUT]; /* the targets */
@@ -1509,7 +1515,7 @@ static int open_tmp(const char *path, const struct stat *st, char **tmp)
  * them. A second call does nothing. */
 static int tmp_outs_close(struct tmp_outs *t, int keep)
 {
-    struct obuf *bufs[TMP_NOUT] = {t->w.jobs, t->w.batsim, t->w.swf};
+    struct obuf *bufs[TMP_NOUT] = {t->w.jobs, t->w.batsim, t->w.swf, t->w.series};
     int rc = 0;
     for (int i = 0; i < TMP_NOUT; i++)
         if (keep ? sim_close_obuf(bufs[i]) < 0 : obuf_close(bufs[i], NULL) < 0)
@@ -1536,14 +1542,17 @@ static int tmp_outs_close(struct tmp_outs *t, int keep)
  * cannot be replaced so. */
 static int tmp_outs_open(const struct sim_opts *o, struct tmp_outs *t)
 {
-    const char *to[TMP_NOUT] = {o->jobs_out, o->batsim_out, o->swf_out};
-    struct obuf **bufs[TMP_NOUT] = {&t->w.jobs, &t->w.batsim, &t->w.swf};
+    const char *to[TMP_NOUT] = {o->jobs_out, o->batsim_out, o->swf_out, o->series};
+    struct obuf **bufs[TMP_NOUT] = {&t->w.jobs, &t->w.batsim, &t->w.swf, &t->w.series};
     struct stat st[TMP_NOUT];
+    int any = 0;
     *t = (struct tmp_outs){0};
-    for (int i = 0; i < TMP_NOUT; i++)
+    for (int i = 0; i < TMP_NOUT; i++) {
         if (to[i] && !replaceable(to[i], &st[i]))
             return -1;
-    if (!to[0] && !to[1] && !to[2])
+        any |= to[i] != NULL;
+    }
+    if (!any)
         return 0;
     tmp_guard(1);
     t->guarded = 1;
@@ -1571,8 +1580,12 @@ static int tmp_outs_open(const struct sim_opts *o, struct tmp_outs *t)
  * written before the whole trace is known good (a bad line still ends the
  * command with its file:line and no output): one run, the files written
  * as the replay goes on temporaries (tmp_outs), nothing computed over the
- * whole trace first (--estimates, --warmup, --cooldown, the plot's span),
- * no commands, no --until, no progress bar (its total). Jobs out of submission order, a
+ * whole trace first (--estimates, --warmup, --cooldown, the chart's and
+ * the HTML page's span), no commands, no --until, no progress bar (its
+ * total). --series is streamed: its bins' width comes from the span of the
+ * submissions, so its samples are kept (plot_log) until the trace is
+ * whole, then make the series as the whole read's replay makes it. Jobs
+ * out of submission order, a
  * preceding job (SWF field 17: checked over the whole trace), or header
  * keywords that change after the cluster was built from them stop the
  * stream: the run is replayed from the start once the trace is whole.
@@ -1587,13 +1600,14 @@ struct stream {
     int failed;            /* the run could not be set up (said already) */
     struct workload hdr;   /* the header keywords the run was built from */
     struct tmp_outs outs;  /* the files written as the replay goes */
+    struct plot_log log;   /* --series: the samples until the trace is whole */
 };
 
 static int streamable(const struct sim_opts *o, size_t n)
 {
     return n == 1 && !o->save_run && !o->commands && !o->nshows && !o->recorded &&
            o->until == SIM_FOREVER && o->warmup < 0 && o->cooldown < 0 &&
-           o->estimates.kind == ESTIMATE_REQUEST && !sim_wants_series(o) && !isatty(2);
+           o->estimates.kind == ESTIMATE_REQUEST && !o->plot && !o->html && !isatty(2);
 }
 
 /* 1 when wl's header keywords are those the run was built from. */
@@ -1611,6 +1625,7 @@ static void stream_stop(struct stream *m)
         report_jobs_csv_drop(m->p.rctx.csv);
     m->p.rctx.csv = NULL;
     tmp_outs_close(&m->outs, 0);
+    plot_log_free(&m->log);
     if (!m->st)
         return;
     sim_stream_end(m->st, &m->p.out);
@@ -1651,6 +1666,8 @@ static void stream_batch(void *ctx, struct workload *wl)
         m->hdr = (struct workload){
             .max_nodes = wl->max_nodes, .max_procs = wl->max_procs, .unix_start = wl->unix_start};
         memcpy(m->hdr.tz, wl->tz, sizeof m->hdr.tz);
+        if (o->series) /* the series begins once its span is known */
+            m->p.rctx.log = &m->log;
         m->st = sim_stream_begin(m->p.s, wl, &m->p.hooks);
     }
     sim_stream_advance(m->st, 0);
@@ -1676,7 +1693,15 @@ static int stream_finish(struct stream *m, const struct sim_opts *o, const struc
     sim_stream_advance(m->st, 1);
     sim_stream_end(m->st, &m->p.out);
     m->st = NULL;
+    if (o->series) {
+        plot_series_free(&m->r->series);
+        sim_start_series(&m->r->series, wl, o->until);
+        plot_log_replay(&m->log, &m->r->series);
+        plot_log_free(&m->log);
+    }
     int failed = replay_end(&m->p, m->r, 0, 1, o, wl, &m->outs.w) < 0;
+    if (!failed)
+        sim_write_series(m->r, 1, o, &m->outs.w);
     /* A file that could not be written fails the command, but the report
      * of a finished replay is still worth printing. */
     int lost = tmp_outs_close(&m->outs, !failed) < 0;

@@ -95,7 +95,7 @@ static void interval_set(struct obuf *f, struct batsim *r, const struct sim_deta
 
 /* Batsim's final states, with their lengths (a row writes one). */
 struct state {
-    const char *text;
+    char text[32]; /* padded: a row copies all 32 bytes, no call for its length */
     size_t len;
 };
 #define STATE(s)                                                                                   \
@@ -161,9 +161,11 @@ static void metadata(struct obuf *f, struct batsim *r, const struct wl_job *w,
     obuf_write(f, r->field, r->flen);
 }
 
-/* Numbers at p, each followed by a comma. */
-static char *nums(char *p, const long long *v, size_t n)
+/* Numbers at p, each followed by a comma. Inlined, its loops unrolled:
+ * a row has nine, and the call and the loop cost a fifth of each. */
+static inline __attribute__((always_inline)) char *nums(char *p, const long long *v, size_t n)
 {
+#pragma GCC unroll 5
     for (size_t i = 0; i < n; i++) {
         p = obuf_fmt_ll(p, v[i]);
         *p++ = ',';
@@ -180,10 +182,11 @@ static char *text(char *p, const char *t, size_t n)
 
 #define LIT(p, s) text(p, s, sizeof s - 1)
 
-/* The longest state, and the room of a row's fields from the profile to
+/* A state's room (the longest fits), and the room of a row's fields from the profile to
  * the stretch: 9 numbers, the stretch and their commas. */
-#define STATE_MAX (sizeof "COMPLETED_WALLTIME_REACHED" - 1)
-#define NUMS_ROOM (sizeof ",w0,delay," + STATE_MAX + 9 * (OBUF_LL_ROOM + 1) + OBUF_FIXED_ROOM + 1)
+#define STATE_ROOM sizeof(((struct state *)0)->text)
+_Static_assert(sizeof "COMPLETED_WALLTIME_REACHED" <= STATE_ROOM, "the longest state fits");
+#define NUMS_ROOM (sizeof ",w0,delay," + STATE_ROOM + 9 * (OBUF_LL_ROOM + 1) + OBUF_FIXED_ROOM + 1)
 
 /* The stretch, turnaround over execution time (execution 0: 1), as
  * "%.6f" writes it; a whole one (most: a job that did not wait) without
@@ -208,7 +211,8 @@ static void row(struct obuf *f, struct batsim *r, const struct workload *wl, con
     p = LIT(p, ",w0,delay,");
     const long long asked[] = {w->submit, wl_job_procs(w), wl_job_walltime(w), state == &success};
     p = nums(p, asked, sizeof asked / sizeof *asked);
-    p = text(p, state->text, state->len);
+    memcpy(p, state->text, STATE_ROOM); /* the bytes past its length: scratch */
+    p += state->len;
     *p++ = ',';
     if (o->rejected) {
         obuf_commit(f, LIT(p, "-1,-1,-1,-1,-1,-1,,-1,"));

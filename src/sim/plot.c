@@ -97,6 +97,52 @@ void plot_series_add(struct plot_series *p, long now, long long busy, long long 
     p->running = running;
 }
 
+void plot_log_add_any(struct plot_log *l, long now, long long busy, long long up, size_t idle,
+                      size_t running)
+{
+    unsigned long long step = (unsigned long long)now - (unsigned long long)l->now;
+    int fits = l->n && step < PLOT_LOG_WHOLE && up == l->up &&
+               (unsigned long long)busy < PLOT_LOG_WHOLE && idle < PLOT_LOG_WHOLE &&
+               running < PLOT_LOG_WHOLE;
+    if (l->n == l->cap)
+        l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v);
+    if (fits) {
+        l->v[l->n++] = (struct plot_log_rec){(uint32_t)step, (uint32_t)busy, (uint32_t)idle,
+                                             (uint32_t)running};
+    } else {
+        l->v[l->n++] = (struct plot_log_rec){.step = PLOT_LOG_WHOLE};
+        l->w = xgrow(l->w, &l->capw, l->nw + 1, sizeof *l->w);
+        l->w[l->nw++] = (struct plot_log_whole){now, busy, up, idle, running};
+    }
+    l->now = now;
+    l->up = up;
+}
+
+void plot_log_replay(const struct plot_log *l, struct plot_series *p)
+{
+    long now = 0;
+    long long up = 0;
+    size_t w = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const struct plot_log_rec *r = &l->v[i];
+        if (r->step == PLOT_LOG_WHOLE) {
+            const struct plot_log_whole *x = &l->w[w++];
+            now = x->now, up = x->up;
+            plot_series_add(p, now, x->busy, up, x->idle, x->running);
+        } else {
+            now = (long)((unsigned long long)now + r->step);
+            plot_series_add(p, now, r->busy, up, r->idle, r->running);
+        }
+    }
+}
+
+void plot_log_free(struct plot_log *l)
+{
+    free(l->v);
+    free(l->w);
+    *l = (struct plot_log){0};
+}
+
 static void bin_add(struct plot_bin *s, const struct plot_bin *b)
 {
     s->busy += b->busy;

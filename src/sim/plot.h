@@ -19,6 +19,7 @@
 #define MOKU_PLOT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "util/obuf.h"
@@ -57,6 +58,58 @@ void plot_series_free(struct plot_series *p);
  * last sample (the replay's last iteration). */
 void plot_series_add(struct plot_series *p, long now, long long busy, long long up, size_t idle,
                      size_t running);
+/*
+ * A series' samples kept for later, while its bins cannot be chosen yet (a
+ * replay streamed as its trace is read: the span of the submissions sets
+ * their width); plot_log_replay gives them to a series in order, exactly as
+ * plot_series_add would have had them. A sample takes 16 bytes (HPC2N:
+ * 357,000 samples, 5.7 MB): its time as the step from the one before and
+ * three counts in 32 bits, the processors up as the sample before's; one
+ * that does not fit so (the first, a step or count past 32 bits, another
+ * number of processors up) is kept whole beside them. Zeroed: empty.
+ */
+struct plot_log_rec {
+    uint32_t step; /* PLOT_LOG_WHOLE: the next of the whole samples */
+    uint32_t busy, idle, running;
+};
+struct plot_log_whole {
+    long now;
+    long long busy, up;
+    size_t idle, running;
+};
+#define PLOT_LOG_WHOLE UINT32_MAX
+struct plot_log {
+    struct plot_log_rec *v; /* owned */
+    size_t n, cap;
+    struct plot_log_whole *w; /* owned */
+    size_t nw, capw;
+    long now;     /* the last sample's */
+    long long up; /* the last sample's */
+};
+/* Keep a sample (plot_series_add's arguments). */
+void plot_log_add_any(struct plot_log *l, long now, long long busy, long long up, size_t idle,
+                      size_t running);
+/* The same; a sample that fits 16 bytes with room left, inlined (one an
+ * iteration of the replay). */
+static inline void plot_log_add(struct plot_log *l, long now, long long busy, long long up,
+                                size_t idle, size_t running)
+{
+    unsigned long long step = (unsigned long long)now - (unsigned long long)l->now;
+    if (l->n && l->n < l->cap && step < PLOT_LOG_WHOLE && up == l->up &&
+        (unsigned long long)busy < PLOT_LOG_WHOLE && idle < PLOT_LOG_WHOLE &&
+        running < PLOT_LOG_WHOLE) {
+        l->v[l->n++] = (struct plot_log_rec){(uint32_t)step, (uint32_t)busy, (uint32_t)idle,
+                                             (uint32_t)running};
+        l->now = now;
+        return;
+    }
+    plot_log_add_any(l, now, busy, up, idle, running);
+}
+/* Each sample of l, in order, through plot_series_add. */
+void plot_log_replay(const struct plot_log *l, struct plot_series *p);
+/* Free the samples; l is left empty. */
+void plot_log_free(struct plot_log *l);
+
 /* The averages over bins [i k, i k + k): utilization (busy / up, 0..1, 0
  * when no processor was up) and queue length. Returns 0 when those bins
  * cover no time, 1 otherwise. */

@@ -2,8 +2,9 @@
 # The replay overlapped with reading the trace (issue 31): one run of an
 # SWF trace replays while the reader's thread reads on (sim_stream), its
 # files written as the replay goes on temporaries renamed into place at the
-# end. Its report and files are the whole read's byte for byte (a --series
-# run reads the whole trace first), for a trace in order, gz or plain, and
+# end. Its report and files are the whole read's byte for byte (a --plot
+# run reads the whole trace first; --series is streamed, its samples kept
+# until the trace is whole), for a trace in order, gz or plain, and
 # where streaming cannot be exact and the run is replayed from the start
 # after the read: jobs out of submission order, a preceding job (field 17),
 # header keywords that change after the jobs began, MaxProcs only after the
@@ -29,15 +30,17 @@ report() {
         sed 's/"wall_seconds":[0-9.]*//; s/"read_seconds":[0-9.]*//' >"$TMP/r"
     rc=$?
 }
-# same TRACE ARGS...: the streamed report is the whole read's (--series
-# reads the whole trace first), and not empty; so is the streamed jobs CSV.
+# same TRACE ARGS...: the streamed report is the whole read's (--plot
+# reads the whole trace first), and not empty; so are the streamed jobs CSV
+# and series.
 same() {
-    report "$@" --jobs-out "$TMP/whole.csv" --series "$TMP/series.csv"
+    report "$@" --jobs-out "$TMP/whole.csv" --series "$TMP/whole.series" --plot "$TMP/plot.svg"
     cp "$TMP/r" "$TMP/whole.json"
     cp "$TMP/err" "$TMP/whole.err"
-    report "$@" --jobs-out "$TMP/streamed.csv"
+    report "$@" --jobs-out "$TMP/streamed.csv" --series "$TMP/streamed.series"
     cmp -s "$TMP/r" "$TMP/whole.json" && cmp -s "$TMP/err" "$TMP/whole.err" &&
-        cmp -s "$TMP/streamed.csv" "$TMP/whole.csv" || return 1
+        cmp -s "$TMP/streamed.csv" "$TMP/whole.csv" &&
+        cmp -s "$TMP/streamed.series" "$TMP/whole.series" || return 1
     report "$@"
     [ -s "$TMP/r" ] && cmp -s "$TMP/r" "$TMP/whole.json" && cmp -s "$TMP/err" "$TMP/whole.err"
 }
@@ -110,14 +113,16 @@ for at in 30 5990; do
     echo keep >"$TMP/kept.csv"
     chmod 640 "$TMP/kept.csv"
     cp -p "$TMP/kept.csv" "$TMP/kept.ref"
-    rm -f "$TMP/new.csv" "$TMP/new.swf"
+    rm -f "$TMP/new.csv" "$TMP/new.swf" "$TMP/new.series"
     "$MOKU" simulate --config "$TMP/easy.cfg" --jobs-out "$TMP/new.csv" --batsim-out "$TMP/kept.csv" \
-        --swf-out "$TMP/new.swf" --resv-out "$TMP/resv.log" "$TMP/bad.swf" >/dev/null 2>"$TMP/err"
+        --swf-out "$TMP/new.swf" --resv-out "$TMP/resv.log" --series "$TMP/new.series" \
+        "$TMP/bad.swf" >/dev/null 2>"$TMP/err"
     rc=$?
     check "... with outputs: the file:line error, exit 1" \
         sh -c "[ $rc = 1 ] && grep -q 'bad.swf:$line: ' '$TMP/err' && [ \$(wc -l <'$TMP/err') = 1 ]"
     check "... no output file created, none changed, no temporary left" \
         sh -c "[ ! -e '$TMP/new.csv' ] && [ ! -e '$TMP/new.swf' ] && [ ! -e '$TMP/resv.log' ] &&
+               [ ! -e '$TMP/new.series' ] &&
                cmp -s '$TMP/kept.csv' '$TMP/kept.ref' &&
                [ \$(stat -c %a '$TMP/kept.csv') = 640 ] && ! ls '$TMP' | grep -q moku-"
 done
@@ -125,17 +130,18 @@ done
 # Outputs written as the replay goes: the same files as the whole read's,
 # new or over an old one, renamed into place (no temporary left).
 report "$TMP/kth.swf" --jobs-out "$TMP/w.csv" --batsim-out "$TMP/w.bat" --swf-out "$TMP/w.swf" \
-    --resv-out "$TMP/w.resv" --series "$TMP/series.csv"
+    --resv-out "$TMP/w.resv" --series "$TMP/w.series" --plot "$TMP/plot.svg"
 cp "$TMP/r" "$TMP/whole.json"
 echo old >"$TMP/s.csv"
+echo old >"$TMP/s.series"
 rm -f "$TMP/s.bat" "$TMP/s.swf" "$TMP/s.resv"
 report "$TMP/kth.swf" --jobs-out "$TMP/s.csv" --batsim-out "$TMP/s.bat" --swf-out "$TMP/s.swf" \
-    --resv-out "$TMP/s.resv"
+    --resv-out "$TMP/s.resv" --series "$TMP/s.series"
 same_files() {
-    for f in csv bat swf resv; do cmp -s "$TMP/w.$f" "$TMP/s.$f" || return 1; done
+    for f in csv bat swf resv series; do cmp -s "$TMP/w.$f" "$TMP/s.$f" || return 1; done
     cmp -s "$TMP/r" "$TMP/whole.json" && ! ls "$TMP" | grep -q moku-
 }
-check "streamed --jobs-out, --batsim-out, --swf-out, --resv-out: the whole read's files" same_files
+check "streamed --jobs-out, --batsim-out, --swf-out, --resv-out, --series: the whole read's files" same_files
 # Not a regular file: /dev/stdout, a FIFO (written in place after the
 # whole read).
 "$MOKU" simulate --config "$TMP/easy.cfg" --format json --jobs-out /dev/stdout "$TMP/kth.swf" \
