@@ -1426,7 +1426,8 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
  * file of several links or another owner keeps the whole read first and
  * is written in place, as before. The temporary is given the mode the
  * in-place write gave: an existing target's own (it was truncated in
- * place), else 0666 under the umask.
+ * place), else 0666 under the umask. Several are renamed all or none
+ * (tmp_commit), the signals held meanwhile (tmp_block).
  */
 #define TMP_NOUT 3
 struct tmp_outs {
@@ -1504,9 +1505,119 @@ static int open_tmp(const char *path, const struct stat *st, char **tmp)
     return fd;
 }
 
-/* Close them; with keep, rename each over its target (-1 after saying why
- * when anything written was lost, and then none is renamed), else unlink
- * them. A second call does nothing. */
+/* The guarded signals blocked (*saved: the mask before), or the mask
+ * restored: a temporary's creation and its naming to the handler, and the
+ * renames of them all, are one step for a signal. */
+static void tmp_block(int on, sigset_t *saved)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < sizeof tmp_signals / sizeof *tmp_signals; i++)
+        sigaddset(&set, tmp_signals[i]);
+    if (on)
+        pthread_sigmask(SIG_BLOCK, &set, saved);
+    else
+        pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
+/* tmp's data on the disk: renamed over an old file, it must not leave an
+ * empty or partial file in its place after a crash (the old or the new,
+ * whole). A new target loses nothing old and is not synced (the in-place
+ * write was not either). */
+static int tmp_sync(const char *tmp)
+{
+    int fd = open(tmp, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+/* An old file kept while the other renames are to come: a second name
+ * (path), a hard link or, where the file system has none, the file itself
+ * moved aside (moved). */
+struct tmp_old {
+    char *path;
+    int moved;
+};
+
+/* Temporary i over its target, synced first when the target is an old
+ * file, that old file kept in *old when keep (NULL path: nothing kept). */
+static int tmp_replace(const struct tmp_outs *t, int i, int keep, struct tmp_old *old)
+{
+    struct stat st;
+    *old = (struct tmp_old){0};
+    if (lstat(t->to[i], &st) == 0) {
+        if (!S_ISREG(st.st_mode)) { /* made something else meanwhile */
+            errno = S_ISDIR(st.st_mode) ? EISDIR : EEXIST;
+            return -1;
+        }
+        if (tmp_sync(t->tmp[i]) < 0)
+            return -1;
+        if (keep) {
+            old->path = xprintf("%s.old", t->tmp[i]);
+            old->moved = link(t->to[i], old->path) < 0;
+            if (old->moved && rename(t->to[i], old->path) < 0) {
+                free(old->path);
+                old->path = NULL;
+                return -1;
+            }
+        }
+    }
+    if (rename(t->tmp[i], t->to[i]) == 0)
+        return 0;
+    int e = errno;
+    if (old->path && (old->moved ? rename(old->path, t->to[i]) : unlink(old->path)) < 0)
+        fprintf(stderr, "moku: %s: kept as %s: %s\n", t->to[i], old->path, strerror(errno));
+    free(old->path);
+    old->path = NULL;
+    errno = e;
+    return -1;
+}
+
+/* Target i, replaced, gets its old file back (old), or is removed where
+ * there was none. */
+static void tmp_undo(const struct tmp_outs *t, int i, const struct tmp_old *old)
+{
+    if ((old->path ? rename(old->path, t->to[i]) : unlink(t->to[i])) < 0)
+        fprintf(stderr, "moku: %s: replaced, cannot be put back: %s\n", t->to[i], strerror(errno));
+}
+
+/* Rename every temporary over its target, all or none: the targets
+ * replaced before a rename that fails are put back (tmp_undo). -1 after
+ * saying why. */
+static int tmp_commit(struct tmp_outs *t)
+{
+    struct tmp_old old[TMP_NOUT] = {{0}};
+    int n = 0, failed = -1;
+    for (int i = 0; i < TMP_NOUT; i++)
+        n += t->tmp[i] != NULL;
+    for (int i = 0; i < TMP_NOUT && failed < 0; i++) {
+        if (!t->tmp[i])
+            continue;
+        if (tmp_replace(t, i, n > 1, &old[i]) < 0) {
+            fprintf(stderr, "moku: %s: cannot write: %s\n", t->to[i], strerror(errno));
+            failed = i;
+            continue;
+        }
+        free(t->tmp[i]); /* renamed: nothing to unlink */
+        t->tmp[i] = NULL;
+        tmp_live[i] = NULL;
+    }
+    for (int i = 0; i < TMP_NOUT; i++) {
+        if (failed >= 0 && i < failed && t->to[i])
+            tmp_undo(t, i, &old[i]);
+        else if (old[i].path)
+            unlink(old[i].path);
+        free(old[i].path);
+    }
+    return failed < 0 ? 0 : -1;
+}
+
+/* Close them; with keep, rename them over their targets (tmp_commit: -1
+ * after saying why when anything written was lost, and then none is
+ * renamed), else unlink them. A second call does nothing. */
 static int tmp_outs_close(struct tmp_outs *t, int keep)
 {
     struct obuf *bufs[TMP_NOUT] = {t->w.jobs, t->w.batsim, t->w.swf};
@@ -1514,21 +1625,21 @@ static int tmp_outs_close(struct tmp_outs *t, int keep)
     for (int i = 0; i < TMP_NOUT; i++)
         if (keep ? sim_close_obuf(bufs[i]) < 0 : obuf_close(bufs[i], NULL) < 0)
             rc = -1;
+    sigset_t mask;
+    tmp_block(1, &mask);
+    if (keep && rc == 0)
+        rc = tmp_commit(t);
     for (int i = 0; i < TMP_NOUT; i++) {
         if (!t->tmp[i])
             continue;
-        if (keep && rc == 0 && rename(t->tmp[i], t->to[i]) < 0) {
-            fprintf(stderr, "moku: %s: cannot write: %s\n", t->to[i], strerror(errno));
-            rc = -1;
-        }
-        if (!keep || rc < 0)
-            unlink(t->tmp[i]);
+        unlink(t->tmp[i]);
         tmp_live[i] = NULL;
         free(t->tmp[i]);
     }
     if (t->guarded)
         tmp_guard(0);
     *t = (struct tmp_outs){0};
+    tmp_block(0, &mask); /* a signal held back acts now, the files whole */
     return rc;
 }
 
@@ -1545,6 +1656,8 @@ static int tmp_outs_open(const struct sim_opts *o, struct tmp_outs *t)
             return -1;
     if (!to[0] && !to[1] && !to[2])
         return 0;
+    sigset_t mask;
+    tmp_block(1, &mask);
     tmp_guard(1);
     t->guarded = 1;
     for (int i = 0; i < TMP_NOUT; i++) {
@@ -1553,12 +1666,14 @@ static int tmp_outs_open(const struct sim_opts *o, struct tmp_outs *t)
         int fd = open_tmp(to[i], &st[i], &t->tmp[i]);
         if (fd < 0) {
             tmp_outs_close(t, 0);
+            tmp_block(0, &mask);
             return -1;
         }
         tmp_live[i] = t->tmp[i];
         t->to[i] = to[i];
         *bufs[i] = obuf_fdopen(fd, to[i]);
     }
+    tmp_block(0, &mask);
     return 0;
 }
 

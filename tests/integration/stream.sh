@@ -182,6 +182,80 @@ rc=$?
 check "SIGTERM amid the replay: killed by it, the old file kept, no temporary" \
     sh -c "[ $rc = 143 ] && [ \"\$(cat '$TMP/i.csv')\" = old ] && ! ls '$TMP' | grep -q moku-"
 
+# The signal windows and the renames, made to happen where they matter
+# (strace's fault injection, on the binary itself): a signal right after a
+# temporary is created (at its fchmod) leaves none; a signal between two
+# renames leaves both targets new (the signals wait for the renames); a
+# rename that fails puts back the targets replaced before it (their old
+# files, or none), also where a hard link cannot keep the old file (moved
+# aside instead); an old file's replacement is on the disk before the
+# rename (fsync), a new file's is not synced.
+if command -v strace >/dev/null 2>&1; then
+    REAL=${MOKU_REAL:-$MOKU}
+    # inj SPEC... -- ARGS...: the run under strace, its exit status in rc.
+    inj() {
+        sp=
+        while [ "$1" != -- ]; do
+            sp="$sp -e $1"
+            shift
+        done
+        shift
+        strace -f -o /dev/null $sp "$REAL" simulate --config "$TMP/easy.cfg" "$@" "$TMP/kth.swf" \
+            >/dev/null 2>"$TMP/err"
+        rc=$?
+    }
+    RN=rename,renameat,renameat2
+    mkdir "$TMP/ren"
+    # in_r "FILE CONTENT..." : the directory holds exactly these (no
+    # temporary, no old file kept), with these contents.
+    in_r() {
+        [ "$(ls "$TMP/ren" | wc -l)" = $# ] || return 1
+        for fc; do [ "$(cat "$TMP/ren/${fc%% *}")" = "${fc#* }" ] || return 1; done
+    }
+    both_new() { cmp -s "$TMP/ren/a.csv" "$TMP/w.csv" && cmp -s "$TMP/ren/b.bat" "$TMP/w.bat"; }
+    olds() { rm -f "$TMP/ren/"* && echo olda >"$TMP/ren/a.csv" && echo oldb >"$TMP/ren/b.bat"; }
+    rm -f "$TMP/ren/"*
+    inj trace=fchmod inject=fchmod:signal=SIGTERM:when=1 -- --jobs-out "$TMP/ren/a.csv"
+    check "SIGTERM just after a temporary is made: killed, no file, no temporary" \
+        sh -c "[ $rc = 143 ] && [ -z \"\$(ls '$TMP/ren')\" ]"
+    olds
+    inj trace=$RN inject=$RN:signal=SIGTERM:when=1 -- --jobs-out "$TMP/ren/a.csv" \
+        --batsim-out "$TMP/ren/b.bat"
+    check "SIGTERM at the first of two renames: killed after both (143)" [ $rc = 143 ]
+    check "... both files new, no temporary" sh -c "[ \$(ls '$TMP/ren' | wc -l) = 2 ]"
+    check "... the whole read's" both_new
+    olds
+    inj trace=$RN inject=$RN:error=EACCES:when=2 -- --jobs-out "$TMP/ren/a.csv" \
+        --batsim-out "$TMP/ren/b.bat"
+    check "the second of two renames fails: exit 1, its error" \
+        sh -c "[ $rc = 1 ] && grep -q 'b.bat: cannot write: Permission denied' '$TMP/err'"
+    check "... both old files back, no temporary, no old file kept" in_r "a.csv olda" "b.bat oldb"
+    rm -f "$TMP/ren/"*
+    inj trace=$RN inject=$RN:error=EACCES:when=3 -- --jobs-out "$TMP/ren/a.csv" \
+        --batsim-out "$TMP/ren/b.bat" --swf-out "$TMP/ren/c.swf"
+    check "the third of three new files fails: exit 1, none created, no temporary" \
+        sh -c "[ $rc = 1 ] && [ -z \"\$(ls '$TMP/ren')\" ]"
+    rm -f "$TMP/ren/"*
+    echo olda >"$TMP/ren/a.csv"
+    echo oldc >"$TMP/ren/c.swf"
+    inj trace=$RN,link,linkat inject=link,linkat:error=EPERM inject=$RN:error=EACCES:when=4 -- \
+        --jobs-out "$TMP/ren/a.csv" --batsim-out "$TMP/ren/b.bat" --swf-out "$TMP/ren/c.swf"
+    check "no hard links, the last rename fails: exit 1" [ $rc = 1 ]
+    check "... the old files back (moved aside, back), the new one gone" in_r "a.csv olda" "c.swf oldc"
+    olds
+    rm "$TMP/ren/b.bat"
+    strace -f -e trace=fsync,$RN -o "$TMP/trace" "$REAL" simulate --config "$TMP/easy.cfg" \
+        --jobs-out "$TMP/ren/a.csv" --batsim-out "$TMP/ren/b.bat" "$TMP/kth.swf" >/dev/null 2>&1
+    synced() {
+        [ "$(grep -v resumed "$TMP/trace" | sed 's/^[0-9]* *//' | grep -E '^(fsync|rename)' |
+            sed 's/(.*//' | tr '\n' ' ')" = 'fsync rename rename ' ]
+    }
+    check "an old file replaced: synced before its rename; a new one not" synced
+    check "... both the whole read's" both_new
+else
+    skip "the signal windows and renames: no strace here"
+fi
+
 # A full disk (root: a small tmpfs): the write error, exit 1, the old file kept.
 if [ "$(id -u)" = 0 ] && mkdir "$TMP/small" && mount -t tmpfs -o size=200k tmpfs "$TMP/small"; then
     echo old >"$TMP/small/f.csv"
