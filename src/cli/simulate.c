@@ -326,6 +326,34 @@ static long nruns(const struct sim_opts *o)
     return (long)(o->nconfigs ? o->nconfigs : 1) * nvalues(o, 0) * nvalues(o, 1);
 }
 
+/* The directory path names an entry of, and the entry's name (*base). */
+static int parent_stat(const char *path, struct stat *st, const char **base)
+{
+    const char *slash = strrchr(path, '/');
+    *base = slash ? slash + 1 : path;
+    char *dir = slash ? xstrndup(path, (size_t)(slash - path) + 1) : xstrdup(".");
+    int rc = stat(dir, st);
+    free(dir);
+    return rc;
+}
+
+/* 1 when a and b name one regular file by other names ("x", "./x", a link
+ * to it) or one file not made yet (the same name in one directory): the
+ * streamed run's renames would keep only one of them, the in-place write
+ * interleave them. Devices and pipes may be shared (/dev/stdout and
+ * /dev/stderr on one terminal). */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    const char *ba, *bb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (stat(a, &sa) == 0 || stat(b, &sb) == 0 || parent_stat(a, &sa, &ba) < 0 ||
+        parent_stat(b, &sb, &bb) < 0)
+        return 0;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && strcmp(ba, bb) == 0;
+}
+
 /* No two outputs in one file, and none over the trace (or the inputs). */
 static int check_out_paths(const struct sim_opts *o)
 {
@@ -337,12 +365,12 @@ static int check_out_paths(const struct sim_opts *o)
     for (size_t i = 0; i < n; i++) {
         if (!outs[i])
             continue;
-        if (o->trace && strcmp(outs[i], o->trace) == 0) {
+        if (o->trace && (strcmp(outs[i], o->trace) == 0 || same_file(outs[i], o->trace))) {
             fprintf(stderr, "moku: %s %s would overwrite the trace\n", names[i], outs[i]);
             return -1;
         }
         for (size_t j = i + 1; j < n; j++)
-            if (outs[j] && strcmp(outs[i], outs[j]) == 0) {
+            if (outs[j] && (strcmp(outs[i], outs[j]) == 0 || same_file(outs[i], outs[j]))) {
                 fprintf(stderr, "moku: %s and %s name the same file %s\n", names[i], names[j],
                         outs[i]);
                 return -1;
