@@ -1570,6 +1570,27 @@ struct tmp_old {
     int moved;
 };
 
+/* The old file at path kept under a fresh name beside it (old->path, a
+ * name mkstemp made, no longer than a temporary's): a hard link to it, or
+ * where links fail, the file itself moved aside (never over a file of
+ * another: a link finding the name taken fails). */
+static int keep_old(const char *path, struct tmp_old *old)
+{
+    old->path = xprintf("%s.moku-XXXXXX", path);
+    int fd = mkstemp(old->path);
+    if (fd >= 0) {
+        close(fd);
+        if (unlink(old->path) == 0 && link(path, old->path) == 0)
+            return 0;
+        old->moved = errno != EEXIST && rename(path, old->path) == 0;
+        if (old->moved)
+            return 0;
+    }
+    free(old->path);
+    old->path = NULL;
+    return -1;
+}
+
 /* Temporary i over its target, synced first when the target is an old
  * file, that old file kept in *old when keep (NULL path: nothing kept). */
 static int tmp_replace(const struct tmp_outs *t, int i, int keep, struct tmp_old *old)
@@ -1583,15 +1604,8 @@ static int tmp_replace(const struct tmp_outs *t, int i, int keep, struct tmp_old
         }
         if (tmp_sync(t->tmp[i]) < 0)
             return -1;
-        if (keep) {
-            old->path = xprintf("%s.old", t->tmp[i]);
-            old->moved = link(t->to[i], old->path) < 0;
-            if (old->moved && rename(t->to[i], old->path) < 0) {
-                free(old->path);
-                old->path = NULL;
-                return -1;
-            }
-        }
+        if (keep && keep_old(t->to[i], old) < 0)
+            return -1;
     }
     if (rename(t->tmp[i], t->to[i]) == 0)
         return 0;

@@ -256,6 +256,16 @@ else
     skip "the signal windows and renames: no strace here"
 fi
 
+# The longest name a temporary allows (243 bytes and .moku-XXXXXX: 255):
+# the old file is kept under a name no longer while the other is renamed.
+long=$(printf 'a%.0s' $(seq 243))
+echo old >"$TMP/$long"
+"$MOKU" simulate --config "$TMP/easy.cfg" --jobs-out "$TMP/$long" --batsim-out "$TMP/l.bat" \
+    "$TMP/kth.swf" >/dev/null 2>&1
+rc=$?
+check "a target of 243 bytes with another output: both written" \
+    sh -c "[ $rc = 0 ] && cmp -s '$TMP/$long' '$TMP/w.csv' && cmp -s '$TMP/l.bat' '$TMP/w.bat'"
+
 # A full disk (root: a small tmpfs): the write error, exit 1, the old file kept.
 if [ "$(id -u)" = 0 ] && mkdir "$TMP/small" && mount -t tmpfs -o size=200k tmpfs "$TMP/small"; then
     echo old >"$TMP/small/f.csv"
