@@ -98,6 +98,38 @@ jobs | awk 'NR == 4000 { $17 = prev } { prev = $1; print }' >"$TMP/deps.body"
 { echo '; MaxProcs: 100'; cat "$TMP/deps.body"; } >"$TMP/deps.swf"
 check "a preceding job at job 4,000: the same" same "$TMP/deps.swf"
 
+# Late surprises (att31p): the last job out of order, or naming a
+# preceding job; UnixStartTime or TimeZoneString changed mid-trace; a
+# comment line of 2 MB amid the jobs (longer than the reader's blocks);
+# CR LF line ends; a gzip file of two members.
+{ grep '^;' "$TMP/kth.swf"; jobs | awk 'NR == 6000 { $2 = 100 } { print }'; } >"$TMP/x1.swf"
+check "the last job out of order: the same" same "$TMP/x1.swf"
+{ grep '^;' "$TMP/kth.swf"; jobs | awk 'NR == 6000 { $17 = prev } { prev = $1; print }'; } >"$TMP/x2.swf"
+check "the last job with a preceding job: the same" same "$TMP/x2.swf"
+for kw in 'UnixStartTime: 843480000' 'TimeZoneString: America/New_York'; do
+    { grep '^;' "$TMP/kth.swf"; jobs | sed -n 1,3000p; echo "; $kw"; jobs | sed 1,3000d; } >"$TMP/x3.swf"
+    check "'$kw' after 3,000 jobs: the same" same "$TMP/x3.swf"
+done
+{
+    grep '^;' "$TMP/kth.swf"
+    jobs | sed -n 1,3000p
+    printf '; %s\n' "$(head -c 2000000 /dev/zero | tr '\0' a)"
+    jobs | sed 1,3000d
+} >"$TMP/x4.swf"
+check "a comment line of 2 MB amid the jobs: the same" same "$TMP/x4.swf"
+sed 's/$/\r/' "$TMP/kth.swf" >"$TMP/x5.swf"
+check "CR LF line ends: the same" same "$TMP/x5.swf"
+{ grep '^;' "$TMP/kth.swf"; jobs | sed -n 1,3000p; } | gzip -c >"$TMP/x6.swf.gz"
+jobs | sed 1,3000d | gzip -c >>"$TMP/x6.swf.gz"
+check "gzip of two members: the same" same "$TMP/x6.swf.gz"
+gzip -c "$TMP/kth.swf" >"$TMP/x7.gz"
+head -c $(($(wc -c <"$TMP/x7.gz") / 2)) "$TMP/x7.gz" >"$TMP/x7.swf.gz"
+rm -f "$TMP/x7.csv"
+report "$TMP/x7.swf.gz" --jobs-out "$TMP/x7.csv"
+check "gzip cut amid its member: the read error with its line, exit 1, no file, no temporary" \
+    sh -c "[ ! -s '$TMP/r' ] && grep -q 'x7.swf.gz:[0-9]*: read error: unexpected end of file' '$TMP/err' &&
+           [ ! -e '$TMP/x7.csv' ] && ! ls '$TMP' | grep -q moku-"
+
 # Bad lines, early and late: the error, exit 1, no report.
 for at in 30 5990; do
     { echo '; MaxProcs: 100'; jobs | awk -v at=$at 'NR == at { $5 = "x" } { print }'; } >"$TMP/bad.swf"
