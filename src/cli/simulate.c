@@ -1448,9 +1448,9 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
  * written as the replay goes while a bad line may still come: each goes to
  * a temporary beside its target (same directory) that is renamed over it
  * once the run has succeeded, and unlinked on any error (a bad line, a
- * write error, SIGINT, SIGTERM, SIGHUP), the target left as it was. Only a
- * target that is a regular file of ours with one link, writable (or none
- * yet) is replaced so: a FIFO, a device, /dev/stdout (a symbolic link), a
+ * write error, SIGINT, SIGTERM, SIGHUP, SIGXFSZ), the target left as it
+ * was. Only a target that is a regular file of ours with one link,
+ * writable (or none yet) is replaced so: a FIFO, a device, /dev/stdout (a symbolic link), a
  * file of several links or another owner keeps the whole read first and
  * is written in place, as before. The temporary is given the mode the
  * in-place write gave: an existing target's own (it was truncated in
@@ -1465,9 +1465,12 @@ struct tmp_outs {
     int guarded;              /* the signal handlers set (tmp_guard) */
 };
 
-/* The temporaries a signal must remove (the handler reads no more). */
+/* The temporaries a signal must remove (the handler reads no more). The
+ * signals: those that end a command, and SIGXFSZ, a temporary grown past
+ * the file size limit (ulimit -f), which kills as it did the in-place
+ * write, and would otherwise leave the temporary. */
 static char *volatile tmp_live[TMP_NOUT];
-static const int tmp_signals[] = {SIGINT, SIGTERM, SIGHUP};
+static const int tmp_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGXFSZ};
 static struct sigaction tmp_saved[sizeof tmp_signals / sizeof *tmp_signals];
 
 static void tmp_on_signal(int sig)

@@ -214,6 +214,15 @@ rc=$?
 check "SIGTERM amid the replay: killed by it, the old file kept, no temporary" \
     sh -c "[ $rc = 143 ] && [ \"\$(cat '$TMP/i.csv')\" = old ] && ! ls '$TMP' | grep -q moku-"
 
+# Past the file size limit (ulimit -f): killed by SIGXFSZ as the in-place
+# write was, the old file kept, no temporary (one was left, 200 KB).
+echo old >"$TMP/i.csv"
+(ulimit -f 200 && exec "${MOKU_REAL:-$MOKU}" simulate --config "$TMP/easy.cfg" \
+    --jobs-out "$TMP/i.csv" "$TMP/kth.swf" >/dev/null 2>&1)
+rc=$?
+check "past the file size limit: killed by SIGXFSZ, the old file kept, no temporary" \
+    sh -c "[ $rc = 153 ] && [ \"\$(cat '$TMP/i.csv')\" = old ] && ! ls '$TMP' | grep -q moku-"
+
 # The signal windows and the renames, made to happen where they matter
 # (strace's fault injection, on the binary itself): a signal right after a
 # temporary is created (at its fchmod) leaves none; a signal between two
