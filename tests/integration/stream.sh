@@ -231,7 +231,7 @@ check "past the file size limit: killed by SIGXFSZ, the old file kept, no tempor
 # files, or none), also where a hard link cannot keep the old file (moved
 # aside instead); an old file's replacement is on the disk before the
 # rename (fsync), a new file's is not synced.
-if command -v strace >/dev/null 2>&1; then
+if strace -f -o /dev/null -e trace=fchmod -e inject=fchmod:error=EPERM true 2>/dev/null; then
     REAL=${MOKU_REAL:-$MOKU}
     # inj SPEC... -- ARGS...: the run under strace, its exit status in rc.
     inj() {
@@ -294,7 +294,7 @@ if command -v strace >/dev/null 2>&1; then
     check "an old file replaced: synced before its rename; a new one not" synced
     check "... both the whole read's" both_new
 else
-    skip "the signal windows and renames: no strace here"
+    skip "the signal windows and renames: no strace with fault injection here"
 fi
 
 # The longest name a temporary allows (243 bytes and .moku-XXXXXX: 255):
