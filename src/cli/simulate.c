@@ -1450,9 +1450,9 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
  * once the run has succeeded, and unlinked on any error (a bad line, a
  * write error, SIGINT, SIGTERM, SIGHUP, SIGXFSZ), the target left as it
  * was. Only a target that is a regular file of ours with one link,
- * writable (or none yet) is replaced so: a FIFO, a device, /dev/stdout (a symbolic link), a
- * file of several links or another owner keeps the whole read first and
- * is written in place, as before. The temporary is given the mode the
+ * writable (or none yet) is replaced so: a FIFO, a device, /dev/stdout (a
+ * symbolic link), a file of several links or another owner keeps the
+ * whole read first and is written in place, as before. The temporary is given the mode the
  * in-place write gave: an existing target's own (it was truncated in
  * place), else 0666 under the umask. Several are renamed all or none
  * (tmp_commit), the signals held meanwhile (tmp_block).
