@@ -13,7 +13,9 @@
 # systemd (systemd-analyze checks the unit; no systemd needs to run) and
 # groff and man-db (the man pages are rendered in the tests: groff -ww, man -l),
 # lintian (make deb's package is checked by it: tests/integration/deb.sh),
-# clang-format (the sources keep .clang-format's layout: tests/integration/format.sh).
+# clang-format (the sources keep .clang-format's layout: tests/integration/format.sh),
+# strace (its fault injection puts a signal or a failed rename where the
+# streamed run's temporaries are made and renamed: tests/integration/stream.sh).
 # The packages' own services are not started: policy-rc.d refuses them while
 # installing.
 # Does nothing when everything is there.
@@ -22,7 +24,7 @@ set -e
 need=""
 for pkg in gcc make libc6-dev zlib1g-dev libjansson-dev libsqlite3-dev gzip procps iproute2 tzdata clang \
     libslurm-dev slurmctld slurmd slurm-client munge libmicrohttpd-dev python3 python3-selenium \
-    chromium chromium-driver fonts-dejavu-core systemd groff-base man-db lintian clang-format; do
+    chromium chromium-driver fonts-dejavu-core systemd groff-base man-db lintian clang-format strace; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
         need="$need $pkg"
 done

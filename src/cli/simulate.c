@@ -326,6 +326,34 @@ static long nruns(const struct sim_opts *o)
     return (long)(o->nconfigs ? o->nconfigs : 1) * nvalues(o, 0) * nvalues(o, 1);
 }
 
+/* The directory path names an entry of, and the entry's name (*base). */
+static int parent_stat(const char *path, struct stat *st, const char **base)
+{
+    const char *slash = strrchr(path, '/');
+    *base = slash ? slash + 1 : path;
+    char *dir = slash ? xstrndup(path, (size_t)(slash - path) + 1) : xstrdup(".");
+    int rc = stat(dir, st);
+    free(dir);
+    return rc;
+}
+
+/* 1 when a and b name one regular file by other names ("x", "./x", a link
+ * to it) or one file not made yet (the same name in one directory): the
+ * streamed run's renames would keep only one of them, the in-place write
+ * interleave them. Devices and pipes may be shared (/dev/stdout and
+ * /dev/stderr on one terminal). */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    const char *ba, *bb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (stat(a, &sa) == 0 || stat(b, &sb) == 0 || parent_stat(a, &sa, &ba) < 0 ||
+        parent_stat(b, &sb, &bb) < 0)
+        return 0;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && strcmp(ba, bb) == 0;
+}
+
 /* No two outputs in one file, and none over the trace (or the inputs). */
 static int check_out_paths(const struct sim_opts *o)
 {
@@ -337,12 +365,12 @@ static int check_out_paths(const struct sim_opts *o)
     for (size_t i = 0; i < n; i++) {
         if (!outs[i])
             continue;
-        if (o->trace && strcmp(outs[i], o->trace) == 0) {
+        if (o->trace && (strcmp(outs[i], o->trace) == 0 || same_file(outs[i], o->trace))) {
             fprintf(stderr, "moku: %s %s would overwrite the trace\n", names[i], outs[i]);
             return -1;
         }
         for (size_t j = i + 1; j < n; j++)
-            if (outs[j] && strcmp(outs[i], outs[j]) == 0) {
+            if (outs[j] && (strcmp(outs[i], outs[j]) == 0 || same_file(outs[i], outs[j]))) {
                 fprintf(stderr, "moku: %s and %s name the same file %s\n", names[i], names[j],
                         outs[i]);
                 return -1;
@@ -1426,13 +1454,14 @@ int sim_replay_run(struct run *r, size_t idx, size_t n, const struct sim_opts *o
  * bad line may still come: each goes to
  * a temporary beside its target (same directory) that is renamed over it
  * once the run has succeeded, and unlinked on any error (a bad line, a
- * write error, SIGINT, SIGTERM, SIGHUP), the target left as it was. Only a
- * target that is a regular file of ours with one link, writable (or none
- * yet) is replaced so: a FIFO, a device, /dev/stdout (a symbolic link), a
- * file of several links or another owner keeps the whole read first and
- * is written in place, as before. The temporary is given the mode the
+ * write error, SIGINT, SIGTERM, SIGHUP, SIGXFSZ), the target left as it
+ * was. Only a target that is a regular file of ours with one link,
+ * writable (or none yet) is replaced so: a FIFO, a device, /dev/stdout (a
+ * symbolic link), a file of several links or another owner keeps the
+ * whole read first and is written in place, as before. The temporary is given the mode the
  * in-place write gave: an existing target's own (it was truncated in
- * place), else 0666 under the umask.
+ * place), else 0666 under the umask. Several are renamed all or none
+ * (tmp_commit), the signals held meanwhile (tmp_block).
  */
 #define TMP_NOUT 4
 struct tmp_outs {
@@ -1442,9 +1471,12 @@ struct tmp_outs {
     int guarded;              /* the signal handlers set (tmp_guard) */
 };
 
-/* The temporaries a signal must remove (the handler reads no more). */
+/* The temporaries a signal must remove (the handler reads no more). The
+ * signals: those that end a command, and SIGXFSZ, a temporary grown past
+ * the file size limit (ulimit -f), which kills as it did the in-place
+ * write, and would otherwise leave the temporary. */
 static char *volatile tmp_live[TMP_NOUT];
-static const int tmp_signals[] = {SIGINT, SIGTERM, SIGHUP};
+static const int tmp_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGXFSZ};
 static struct sigaction tmp_saved[sizeof tmp_signals / sizeof *tmp_signals];
 
 static void tmp_on_signal(int sig)
@@ -1510,9 +1542,133 @@ static int open_tmp(const char *path, const struct stat *st, char **tmp)
     return fd;
 }
 
-/* Close them; with keep, rename each over its target (-1 after saying why
- * when anything written was lost, and then none is renamed), else unlink
- * them. A second call does nothing. */
+/* The guarded signals blocked (*saved: the mask before), or the mask
+ * restored: a temporary's creation and its naming to the handler, and the
+ * renames of them all, are one step for a signal. */
+static void tmp_block(int on, sigset_t *saved)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < sizeof tmp_signals / sizeof *tmp_signals; i++)
+        sigaddset(&set, tmp_signals[i]);
+    if (on)
+        pthread_sigmask(SIG_BLOCK, &set, saved);
+    else
+        pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
+/* tmp's data on the disk: renamed over an old file, it must not leave an
+ * empty or partial file in its place after a crash (the old or the new,
+ * whole). A new target loses nothing old and is not synced (the in-place
+ * write was not either). */
+static int tmp_sync(const char *tmp)
+{
+    int fd = open(tmp, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+/* An old file kept while the other renames are to come: a second name
+ * (path), a hard link or, where the file system has none, the file itself
+ * moved aside (moved). */
+struct tmp_old {
+    char *path;
+    int moved;
+};
+
+/* The old file at path kept under a fresh name beside it (old->path, a
+ * name mkstemp made, no longer than a temporary's): a hard link to it, or
+ * where links fail, the file itself moved aside (never over a file of
+ * another: a link finding the name taken fails). */
+static int keep_old(const char *path, struct tmp_old *old)
+{
+    old->path = xprintf("%s.moku-XXXXXX", path);
+    int fd = mkstemp(old->path);
+    if (fd >= 0) {
+        close(fd);
+        if (unlink(old->path) == 0 && link(path, old->path) == 0)
+            return 0;
+        old->moved = errno != EEXIST && rename(path, old->path) == 0;
+        if (old->moved)
+            return 0;
+    }
+    free(old->path);
+    old->path = NULL;
+    return -1;
+}
+
+/* Temporary i over its target, synced first when the target is an old
+ * file, that old file kept in *old when keep (NULL path: nothing kept). */
+static int tmp_replace(const struct tmp_outs *t, int i, int keep, struct tmp_old *old)
+{
+    struct stat st;
+    *old = (struct tmp_old){0};
+    if (lstat(t->to[i], &st) == 0) {
+        if (!S_ISREG(st.st_mode)) { /* made something else meanwhile */
+            errno = S_ISDIR(st.st_mode) ? EISDIR : EEXIST;
+            return -1;
+        }
+        if (tmp_sync(t->tmp[i]) < 0)
+            return -1;
+        if (keep && keep_old(t->to[i], old) < 0)
+            return -1;
+    }
+    if (rename(t->tmp[i], t->to[i]) == 0)
+        return 0;
+    int e = errno;
+    if (old->path && (old->moved ? rename(old->path, t->to[i]) : unlink(old->path)) < 0)
+        fprintf(stderr, "moku: %s: kept as %s: %s\n", t->to[i], old->path, strerror(errno));
+    free(old->path);
+    old->path = NULL;
+    errno = e;
+    return -1;
+}
+
+/* Target i, replaced, gets its old file back (old), or is removed where
+ * there was none. */
+static void tmp_undo(const struct tmp_outs *t, int i, const struct tmp_old *old)
+{
+    if ((old->path ? rename(old->path, t->to[i]) : unlink(t->to[i])) < 0)
+        fprintf(stderr, "moku: %s: replaced, cannot be put back: %s\n", t->to[i], strerror(errno));
+}
+
+/* Rename every temporary over its target, all or none: the targets
+ * replaced before a rename that fails are put back (tmp_undo). -1 after
+ * saying why. */
+static int tmp_commit(struct tmp_outs *t)
+{
+    struct tmp_old old[TMP_NOUT] = {{0}};
+    int n = 0, failed = -1;
+    for (int i = 0; i < TMP_NOUT; i++)
+        n += t->tmp[i] != NULL;
+    for (int i = 0; i < TMP_NOUT && failed < 0; i++) {
+        if (!t->tmp[i])
+            continue;
+        if (tmp_replace(t, i, n > 1, &old[i]) < 0) {
+            fprintf(stderr, "moku: %s: cannot write: %s\n", t->to[i], strerror(errno));
+            failed = i;
+            continue;
+        }
+        free(t->tmp[i]); /* renamed: nothing to unlink */
+        t->tmp[i] = NULL;
+        tmp_live[i] = NULL;
+    }
+    for (int i = 0; i < TMP_NOUT; i++) {
+        if (failed >= 0 && i < failed && t->to[i])
+            tmp_undo(t, i, &old[i]);
+        else if (old[i].path)
+            unlink(old[i].path);
+        free(old[i].path);
+    }
+    return failed < 0 ? 0 : -1;
+}
+
+/* Close them; with keep, rename them over their targets (tmp_commit: -1
+ * after saying why when anything written was lost, and then none is
+ * renamed), else unlink them. A second call does nothing. */
 static int tmp_outs_close(struct tmp_outs *t, int keep)
 {
     struct obuf *bufs[TMP_NOUT] = {t->w.jobs, t->w.batsim, t->w.swf, t->w.series};
@@ -1520,21 +1676,21 @@ static int tmp_outs_close(struct tmp_outs *t, int keep)
     for (int i = 0; i < TMP_NOUT; i++)
         if (keep ? sim_close_obuf(bufs[i]) < 0 : obuf_close(bufs[i], NULL) < 0)
             rc = -1;
+    sigset_t mask;
+    tmp_block(1, &mask);
+    if (keep && rc == 0)
+        rc = tmp_commit(t);
     for (int i = 0; i < TMP_NOUT; i++) {
         if (!t->tmp[i])
             continue;
-        if (keep && rc == 0 && rename(t->tmp[i], t->to[i]) < 0) {
-            fprintf(stderr, "moku: %s: cannot write: %s\n", t->to[i], strerror(errno));
-            rc = -1;
-        }
-        if (!keep || rc < 0)
-            unlink(t->tmp[i]);
+        unlink(t->tmp[i]);
         tmp_live[i] = NULL;
         free(t->tmp[i]);
     }
     if (t->guarded)
         tmp_guard(0);
     *t = (struct tmp_outs){0};
+    tmp_block(0, &mask); /* a signal held back acts now, the files whole */
     return rc;
 }
 
@@ -1554,6 +1710,8 @@ static int tmp_outs_open(const struct sim_opts *o, struct tmp_outs *t)
     }
     if (!any)
         return 0;
+    sigset_t mask;
+    tmp_block(1, &mask);
     tmp_guard(1);
     t->guarded = 1;
     for (int i = 0; i < TMP_NOUT; i++) {
@@ -1562,12 +1720,14 @@ static int tmp_outs_open(const struct sim_opts *o, struct tmp_outs *t)
         int fd = open_tmp(to[i], &st[i], &t->tmp[i]);
         if (fd < 0) {
             tmp_outs_close(t, 0);
+            tmp_block(0, &mask);
             return -1;
         }
         tmp_live[i] = t->tmp[i];
         t->to[i] = to[i];
         *bufs[i] = obuf_fdopen(fd, to[i]);
     }
+    tmp_block(0, &mask);
     return 0;
 }
 

@@ -177,6 +177,18 @@ run simulate --swf-out "$small" "$small"
 check "--swf-out over the trace: refused" sh -c "[ $rc -eq 2 ] && grep -q -- '--swf-out .* would overwrite the trace' $TMP/err"
 run simulate --series "$TMP/x" --html "$TMP/x" "$small"
 check "two outputs in one file: refused, both named" sh -c "[ $rc -eq 2 ] && grep -q -- '--series and --html name the same file' $TMP/err"
+# One file by other names: the streamed run's renames kept only the last
+# (the jobs CSV lost, exit 0), the whole read's in-place write interleaved.
+run simulate --jobs-out "$TMP/x" --batsim-out "$TMP/./x" "$small"
+check "two outputs in one new file by two names: refused" sh -c "[ $rc -eq 2 ] && grep -q -- '--jobs-out and --batsim-out name the same file' $TMP/err && [ ! -e $TMP/x ]"
+echo old >"$TMP/y"
+ln -s y "$TMP/ly"
+run simulate --jobs-out "$TMP/y" --swf-out "$TMP/ly" "$small"
+check "... an old file and a link to it: refused, the file kept" sh -c "[ $rc -eq 2 ] && grep -q -- '--jobs-out and --swf-out name the same file' $TMP/err && [ \"\$(cat $TMP/y)\" = old ]"
+cp "$small" "$TMP/tr"
+ln "$TMP/tr" "$TMP/trlink"
+run simulate --jobs-out "$TMP/trlink" "$TMP/tr"
+check "an output that is the trace by another name (a hard link): refused" sh -c "[ $rc -eq 2 ] && grep -q -- '--jobs-out .* would overwrite the trace' $TMP/err && cmp -s $TMP/tr $small"
 run simulate --html "$TMP/a.html" --html "$TMP/b.html" "$small"
 check "--html twice: refused" sh -c "[ $rc -eq 2 ] && grep -q -- 'give --html once' $TMP/err"
 # --swf-out with several runs: a file each, the run's number before the

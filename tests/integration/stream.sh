@@ -101,6 +101,38 @@ jobs | awk 'NR == 4000 { $17 = prev } { prev = $1; print }' >"$TMP/deps.body"
 { echo '; MaxProcs: 100'; cat "$TMP/deps.body"; } >"$TMP/deps.swf"
 check "a preceding job at job 4,000: the same" same "$TMP/deps.swf"
 
+# Late surprises (att31p): the last job out of order, or naming a
+# preceding job; UnixStartTime or TimeZoneString changed mid-trace; a
+# comment line of 2 MB amid the jobs (longer than the reader's blocks);
+# CR LF line ends; a gzip file of two members.
+{ grep '^;' "$TMP/kth.swf"; jobs | awk 'NR == 6000 { $2 = 100 } { print }'; } >"$TMP/x1.swf"
+check "the last job out of order: the same" same "$TMP/x1.swf"
+{ grep '^;' "$TMP/kth.swf"; jobs | awk 'NR == 6000 { $17 = prev } { prev = $1; print }'; } >"$TMP/x2.swf"
+check "the last job with a preceding job: the same" same "$TMP/x2.swf"
+for kw in 'UnixStartTime: 843480000' 'TimeZoneString: America/New_York'; do
+    { grep '^;' "$TMP/kth.swf"; jobs | sed -n 1,3000p; echo "; $kw"; jobs | sed 1,3000d; } >"$TMP/x3.swf"
+    check "'$kw' after 3,000 jobs: the same" same "$TMP/x3.swf"
+done
+{
+    grep '^;' "$TMP/kth.swf"
+    jobs | sed -n 1,3000p
+    printf '; %s\n' "$(head -c 2000000 /dev/zero | tr '\0' a)"
+    jobs | sed 1,3000d
+} >"$TMP/x4.swf"
+check "a comment line of 2 MB amid the jobs: the same" same "$TMP/x4.swf"
+sed 's/$/\r/' "$TMP/kth.swf" >"$TMP/x5.swf"
+check "CR LF line ends: the same" same "$TMP/x5.swf"
+{ grep '^;' "$TMP/kth.swf"; jobs | sed -n 1,3000p; } | gzip -c >"$TMP/x6.swf.gz"
+jobs | sed 1,3000d | gzip -c >>"$TMP/x6.swf.gz"
+check "gzip of two members: the same" same "$TMP/x6.swf.gz"
+gzip -c "$TMP/kth.swf" >"$TMP/x7.gz"
+head -c $(($(wc -c <"$TMP/x7.gz") / 2)) "$TMP/x7.gz" >"$TMP/x7.swf.gz"
+rm -f "$TMP/x7.csv"
+report "$TMP/x7.swf.gz" --jobs-out "$TMP/x7.csv"
+check "gzip cut amid its member: the read error with its line, exit 1, no file, no temporary" \
+    sh -c "[ ! -s '$TMP/r' ] && grep -q 'x7.swf.gz:[0-9]*: read error: unexpected end of file' '$TMP/err' &&
+           [ ! -e '$TMP/x7.csv' ] && ! ls '$TMP' | grep -q moku-"
+
 # Bad lines, early and late: the error, exit 1, no report.
 for at in 30 5990; do
     { echo '; MaxProcs: 100'; jobs | awk -v at=$at 'NR == at { $5 = "x" } { print }'; } >"$TMP/bad.swf"
@@ -187,6 +219,99 @@ wait $p
 rc=$?
 check "SIGTERM amid the replay: killed by it, the old file kept, no temporary" \
     sh -c "[ $rc = 143 ] && [ \"\$(cat '$TMP/i.csv')\" = old ] && ! ls '$TMP' | grep -q moku-"
+
+# Past the file size limit (ulimit -f): killed by SIGXFSZ as the in-place
+# write was, the old file kept, no temporary (one was left, 200 KB).
+echo old >"$TMP/i.csv"
+(ulimit -f 200 && exec "${MOKU_REAL:-$MOKU}" simulate --config "$TMP/easy.cfg" \
+    --jobs-out "$TMP/i.csv" "$TMP/kth.swf" >/dev/null 2>&1)
+rc=$?
+check "past the file size limit: killed by SIGXFSZ, the old file kept, no temporary" \
+    sh -c "[ $rc = 153 ] && [ \"\$(cat '$TMP/i.csv')\" = old ] && ! ls '$TMP' | grep -q moku-"
+
+# The signal windows and the renames, made to happen where they matter
+# (strace's fault injection, on the binary itself): a signal right after a
+# temporary is created (at its fchmod) leaves none; a signal between two
+# renames leaves both targets new (the signals wait for the renames); a
+# rename that fails puts back the targets replaced before it (their old
+# files, or none), also where a hard link cannot keep the old file (moved
+# aside instead); an old file's replacement is on the disk before the
+# rename (fsync), a new file's is not synced.
+if strace -f -o /dev/null -e trace=fchmod -e inject=fchmod:error=EPERM true 2>/dev/null; then
+    REAL=${MOKU_REAL:-$MOKU}
+    # inj SPEC... -- ARGS...: the run under strace, its exit status in rc.
+    inj() {
+        sp=
+        while [ "$1" != -- ]; do
+            sp="$sp -e $1"
+            shift
+        done
+        shift
+        strace -f -o /dev/null $sp "$REAL" simulate --config "$TMP/easy.cfg" "$@" "$TMP/kth.swf" \
+            >/dev/null 2>"$TMP/err"
+        rc=$?
+    }
+    RN=rename,renameat,renameat2
+    mkdir "$TMP/ren"
+    # in_r "FILE CONTENT..." : the directory holds exactly these (no
+    # temporary, no old file kept), with these contents.
+    in_r() {
+        [ "$(ls "$TMP/ren" | wc -l)" = $# ] || return 1
+        for fc; do [ "$(cat "$TMP/ren/${fc%% *}")" = "${fc#* }" ] || return 1; done
+    }
+    both_new() { cmp -s "$TMP/ren/a.csv" "$TMP/w.csv" && cmp -s "$TMP/ren/b.bat" "$TMP/w.bat"; }
+    olds() { rm -f "$TMP/ren/"* && echo olda >"$TMP/ren/a.csv" && echo oldb >"$TMP/ren/b.bat"; }
+    rm -f "$TMP/ren/"*
+    inj trace=fchmod inject=fchmod:signal=SIGTERM:when=1 -- --jobs-out "$TMP/ren/a.csv"
+    check "SIGTERM just after a temporary is made: killed, no file, no temporary" \
+        sh -c "[ $rc = 143 ] && [ -z \"\$(ls '$TMP/ren')\" ]"
+    olds
+    inj trace=$RN inject=$RN:signal=SIGTERM:when=1 -- --jobs-out "$TMP/ren/a.csv" \
+        --batsim-out "$TMP/ren/b.bat"
+    check "SIGTERM at the first of two renames: killed after both (143)" [ $rc = 143 ]
+    check "... both files new, no temporary" sh -c "[ \$(ls '$TMP/ren' | wc -l) = 2 ]"
+    check "... the whole read's" both_new
+    olds
+    inj trace=$RN inject=$RN:error=EACCES:when=2 -- --jobs-out "$TMP/ren/a.csv" \
+        --batsim-out "$TMP/ren/b.bat"
+    check "the second of two renames fails: exit 1, its error" \
+        sh -c "[ $rc = 1 ] && grep -q 'b.bat: cannot write: Permission denied' '$TMP/err'"
+    check "... both old files back, no temporary, no old file kept" in_r "a.csv olda" "b.bat oldb"
+    rm -f "$TMP/ren/"*
+    inj trace=$RN inject=$RN:error=EACCES:when=3 -- --jobs-out "$TMP/ren/a.csv" \
+        --batsim-out "$TMP/ren/b.bat" --swf-out "$TMP/ren/c.swf"
+    check "the third of three new files fails: exit 1, none created, no temporary" \
+        sh -c "[ $rc = 1 ] && [ -z \"\$(ls '$TMP/ren')\" ]"
+    rm -f "$TMP/ren/"*
+    echo olda >"$TMP/ren/a.csv"
+    echo oldc >"$TMP/ren/c.swf"
+    inj trace=$RN,link,linkat inject=link,linkat:error=EPERM inject=$RN:error=EACCES:when=4 -- \
+        --jobs-out "$TMP/ren/a.csv" --batsim-out "$TMP/ren/b.bat" --swf-out "$TMP/ren/c.swf"
+    check "no hard links, the last rename fails: exit 1" [ $rc = 1 ]
+    check "... the old files back (moved aside, back), the new one gone" in_r "a.csv olda" "c.swf oldc"
+    olds
+    rm "$TMP/ren/b.bat"
+    strace -f -e trace=fsync,$RN -o "$TMP/trace" "$REAL" simulate --config "$TMP/easy.cfg" \
+        --jobs-out "$TMP/ren/a.csv" --batsim-out "$TMP/ren/b.bat" "$TMP/kth.swf" >/dev/null 2>&1
+    synced() {
+        [ "$(grep -v resumed "$TMP/trace" | sed 's/^[0-9]* *//' | grep -E '^(fsync|rename)' |
+            sed 's/(.*//' | tr '\n' ' ')" = 'fsync rename rename ' ]
+    }
+    check "an old file replaced: synced before its rename; a new one not" synced
+    check "... both the whole read's" both_new
+else
+    skip "the signal windows and renames: no strace with fault injection here"
+fi
+
+# The longest name a temporary allows (243 bytes and .moku-XXXXXX: 255):
+# the old file is kept under a name no longer while the other is renamed.
+long=$(printf 'a%.0s' $(seq 243))
+echo old >"$TMP/$long"
+"$MOKU" simulate --config "$TMP/easy.cfg" --jobs-out "$TMP/$long" --batsim-out "$TMP/l.bat" \
+    "$TMP/kth.swf" >/dev/null 2>&1
+rc=$?
+check "a target of 243 bytes with another output: both written" \
+    sh -c "[ $rc = 0 ] && cmp -s '$TMP/$long' '$TMP/w.csv' && cmp -s '$TMP/l.bat' '$TMP/w.bat'"
 
 # A full disk (root: a small tmpfs): the write error, exit 1, the old file kept.
 if [ "$(id -u)" = 0 ] && mkdir "$TMP/small" && mount -t tmpfs -o size=200k tmpfs "$TMP/small"; then
