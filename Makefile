@@ -43,15 +43,16 @@ CFLAGS  += $(CSTD) $(WARN) $(OPT) $(HARDEN) -Isrc -I$(BUILD)
 # small functions of other files at every event (elig_active, avail_origin,
 # plan_free_now, cred_default, ...), which only the link can inline. HPC2N
 # EASY with --jobs-out: 1,571 M -> 1,411 M instructions on the replay
-# thread. Optimized builds only, not under the sanitizers (make asan, make
-# fuzz). The objects carry their machine code too (-ffat-lto-objects): the
-# tests, tools and benchmarks link libmoku.a with -fno-lto (CFLAGS; GCC's
-# driver obeys it wherever it stands, so the compile and bin/moku's link
-# filter it out), that is as before. The link's cross-file inlining brings
+# thread. GCC's optimized builds only (make LTO= for none), not under the
+# sanitizers (make asan, make fuzz). The objects carry their machine code
+# too (-ffat-lto-objects): the tests, tools and benchmarks link libmoku.a
+# with -fno-lto (CFLAGS; GCC's driver obeys it wherever it stands, so the
+# compile and bin/moku's link filter it out), that is as before. The link's cross-file inlining brings
 # false positives of GCC's uninitialized-use warnings (a struct that an
 # out-parameter function fills on success, seen through the call); each
 # file is still checked for them as it compiles.
-LTO     ?= $(if $(findstring -fsanitize,$(OPT)),,$(if $(filter -O2 -O3,$(OPT)),-flto=auto))
+CC_GCC  := $(shell $(CC) -v 2>&1 | grep -q '^gcc version' && echo yes)
+LTO     ?= $(if $(CC_GCC),$(if $(findstring -fsanitize,$(OPT)),,$(if $(filter -O2 -O3,$(OPT)),-flto=auto)))
 LTO_CC  := $(if $(LTO),-flto -ffat-lto-objects)
 LTO_LD  := $(if $(LTO),$(LTO) -Wno-maybe-uninitialized -Wno-uninitialized)
 CFLAGS  += $(if $(LTO),-fno-lto)
