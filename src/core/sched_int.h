@@ -370,6 +370,8 @@ struct sched {
     struct strmap jobs_byname; /* name -> order (last one wins), built lazily */
     size_t nindexed;           /* orders [0, nindexed) are in jobs_byname */
     struct cred_table *creds[CRED_NKINDS];
+    int qdef_any;        /* some credential ever had a QDEF (never cleared: a hint that lets a
+                            submission without a QOS skip the search for a default) */
     int cred_weights;    /* credentials weigh jobs apart: QOS weights/targets, CLASSWEIGHT */
     int order_static;    /* this iteration: priority order is submission order */
     int prio_static;     /* the priority parameters allow static order */

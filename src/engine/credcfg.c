@@ -142,6 +142,7 @@ static void apply_obj(struct sched *s, struct cred *c, const struct credset *cs)
     if (cs->qdef) {
         free(c->qdef);
         c->qdef = xstrdup(cs->qdef);
+        s->qdef_any = 1;
     }
     if (cs->qlist)
         set_qlist(c, cs->qlist);

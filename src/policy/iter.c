@@ -570,13 +570,23 @@ static int resgroup_room(const struct sched *s)
     return 0;
 }
 
+/* reserve_slot once some group has room: j's group, and its threshold.
+ * Out of line, so that the answer the scan gets for nearly every job it
+ * looks at after the plan's reservations, no, costs no frame (HPC2N
+ * fairshare: 2.3 million questions). */
+static __attribute__((noinline)) int reserve_slot_group(const struct sched *s, const struct job *j,
+                                                        long now)
+{
+    int g = resgroup_of(s, j);
+    return g >= 0 && s->pl.resgroup_n[g] < s->pol.resgroup[g].depth && past_threshold(s, j, now);
+}
+
 /* Whether j may get a priority reservation in this plan. */
-static int reserve_slot(const struct sched *s, const struct job *j, long now)
+static inline int reserve_slot(const struct sched *s, const struct job *j, long now)
 {
     if (s->pol.backfill == BF_PREEMPT || s->pol.respolicy == RP_NEVER || !resgroup_room(s))
         return 0; /* PREEMPT makes none: priority jobs preempt instead */
-    int g = resgroup_of(s, j);
-    return g >= 0 && s->pl.resgroup_n[g] < s->pol.resgroup[g].depth && past_threshold(s, j, now);
+    return reserve_slot_group(s, j, now);
 }
 
 /* Tries at placing a reservation past instants where the job's credentials

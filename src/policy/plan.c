@@ -671,10 +671,12 @@ long plan_next_change(struct sched *s, const struct job *j, long t)
     return next;
 }
 
-long long plan_free_now(struct sched *s, const struct job *j)
+/* plan_free_now over regions: out of line, so that the one-pool answer,
+ * which a scan asks of nearly every job it looks at, saves no registers
+ * for this loop (HPC2N fairshare: 4.5 million questions, 27 instructions
+ * each, 6 without the frame). */
+static __attribute__((noinline)) long long free_now_regions(struct sched *s, const struct job *j)
 {
-    if (!s->pl.multi)
-        return avail_free_now(s->pl.avail);
     if (!j && s->pl.free_now_ok)
         return s->pl.free_now;
     long long sum = 0;
@@ -692,6 +694,13 @@ long long plan_free_now(struct sched *s, const struct job *j)
         s->pl.free_now_ok = 1;
     }
     return sum;
+}
+
+long long plan_free_now(struct sched *s, const struct job *j)
+{
+    if (!s->pl.multi)
+        return avail_free_now(s->pl.avail);
+    return free_now_regions(s, j);
 }
 
 /* ------------------------------------------------------------ holdings */
