@@ -879,6 +879,12 @@ int sim_noderuns_holds(const struct sim_noderuns *r, const struct job_slot *slot
     return r && in_table(r, slots, n);
 }
 
+void sim_noderuns_format(struct obuf *f, const struct sim_noderuns *r, const struct job_slot *slots,
+                         size_t n)
+{
+    table_slots(f, r, slots, n);
+}
+
 void sim_format_slots(struct obuf *f, const struct sched *s, const struct sim_noderuns *runs,
                       const struct job_slot *slots, size_t n)
 {

@@ -115,6 +115,11 @@ void sim_format_slots(struct obuf *f, const struct sched *s, const struct sim_no
 /* 1 when every slot's nodes are in r's table: sim_format_slots writes
  * them from r alone, without s (another thread may, while s changes). */
 int sim_noderuns_holds(const struct sim_noderuns *r, const struct job_slot *slots, size_t n);
+/* sim_format_slots for slots r holds (sim_noderuns_holds said 1), from r
+ * alone: the check is not made again (a jobs CSV's writer thread, for
+ * slots its producer checked). */
+void sim_noderuns_format(struct obuf *f, const struct sim_noderuns *r, const struct job_slot *slots,
+                         size_t n);
 /* The same for a reservation's nodes. */
 struct resv_node;
 void sim_format_resv_nodes(struct obuf *f, const struct sched *s, const struct resv_node *nodes,
