@@ -1201,7 +1201,9 @@ static void copy_nodes(struct report_jobs_csv *c, struct csv_block *b, struct cs
     if (sim_noderuns_holds(c->runs, d->slots, d->nslots)) {
         if (b->nslots + d->nslots > b->slots_cap)
             b->slots = xgrow(b->slots, &b->slots_cap, b->nslots + d->nslots, sizeof *b->slots);
-        if (d->nslots) /* a job on no node: no array yet, and memcpy takes no NULL */
+        if (d->nslots == 1) /* the common job, on one run of nodes: no call */
+            b->slots[b->nslots] = d->slots[0];
+        else if (d->nslots) /* a job on no node: no array yet, and memcpy takes no NULL */
             memcpy(b->slots + b->nslots, d->slots, d->nslots * sizeof *d->slots);
         r->nodes = b->nslots;
         r->nnodes = d->nslots;
@@ -1269,26 +1271,28 @@ static void copy_row(struct report_jobs_csv *c, struct csv_block *b, const struc
 
 /* A row's numbers after its id at p, each after its comma: submit, start,
  * end, wait (the last three empty when not known), procs, walltime,
- * runtime, backfilled (a bit: its digit), preempted. Returns their end. */
+ * runtime, backfilled (a bit: its digit), preempted. Returns their end.
+ * Times and durations are never negative (unsigned in the workload, or
+ * known): written without the test for SWF's -1. */
 static char *row_numbers(char *p, const struct csv_rec *r)
 {
     *p++ = ',';
-    p = obuf_fmt_ll(p, r->submit);
+    p = obuf_fmt_ull(p, (unsigned long long)r->submit);
     *p++ = ',';
     if (r->start >= 0)
-        p = obuf_fmt_ll(p, r->run_start);
+        p = obuf_fmt_ull(p, (unsigned long long)r->run_start);
     *p++ = ',';
     if (r->end >= 0)
-        p = obuf_fmt_ll(p, r->end);
+        p = obuf_fmt_ull(p, (unsigned long long)r->end);
     *p++ = ',';
     if (r->start >= 0)
         p = obuf_fmt_ll(p, r->start - r->submit);
     *p++ = ',';
     p = obuf_fmt_ll(p, r->procs);
     *p++ = ',';
-    p = obuf_fmt_ll(p, r->walltime);
+    p = obuf_fmt_ull(p, (unsigned long long)r->walltime);
     *p++ = ',';
-    p = obuf_fmt_ll(p, r->runtime);
+    p = obuf_fmt_ull(p, (unsigned long long)r->runtime);
     *p++ = ',';
     *p++ = (char)('0' + r->backfilled);
     *p++ = ',';

@@ -40,6 +40,10 @@ static struct sim_detail *detail(struct sim *sim, struct sim_outcome *o)
     return o->more;
 }
 
+/* The most slots a reused detail keeps room for (sim_detail.own): the
+ * room of the jobs that ran, not of the largest job ever. */
+#define OWN_SLOTS_KEPT 64
+
 /* What only the per-job files wanted of a final outcome, written now: its
  * nodes and segments. A detail left holding nothing goes back to be
  * reused, unless it is its block's first (which frees the block). */
@@ -48,19 +52,23 @@ static void drop_final(struct sim *sim, struct sim_outcome *o)
     struct sim_detail *d = o->more;
     if (!d)
         return;
-    if (d->slots != &d->one)
-        free(d->slots);
     d->slots = NULL;
     d->nslots = 0;
     if (d->segments) {
         free(d->segments);
         d->segments = NULL;
     }
-    if (d->block != 2 || d->reason || d->wide_cred || d->preempted || d->resumed)
+    int kept = d->block == 2 && !d->reason && !d->wide_cred && !d->preempted && !d->resumed;
+    if (!kept || d->own_cap > OWN_SLOTS_KEPT) { /* not reused, or a large job's room */
+        free(d->own);
+        d->own = NULL;
+        d->own_cap = 0;
+    }
+    if (!kept)
         return; /* the rest is the report's */
     if (sim->nspare == sim->spare_cap)
         sim->spare = xgrow(sim->spare, &sim->spare_cap, sim->nspare + 1, sizeof *sim->spare);
-    /* zero but for block and a stale `one`, read only through slots */
+    /* zero but for block, own's room and a stale `one`, read only through slots */
     sim->spare[sim->nspare++] = d;
     o->more = NULL;
 }
@@ -88,15 +96,18 @@ static void record_slots(struct sim *sim, const struct job *j)
     if (!sim->record_nodes)
         return;
     struct sim_detail *d = detail(sim, &sim->out[j->tag]);
-    if (d->slots != &d->one)
-        free(d->slots);
     d->slots = NULL;
     if (j->nslots == 1) {
         d->one = j->slots[0];
         d->slots = &d->one;
     } else if (j->nslots) {
-        d->slots = xmalloc(j->nslots * sizeof *j->slots);
-        memcpy(d->slots, j->slots, j->nslots * sizeof *j->slots);
+        if (d->own_cap < j->nslots) { /* else the room a reused detail kept */
+            free(d->own);
+            d->own = xmalloc(j->nslots * sizeof *j->slots);
+            d->own_cap = (unsigned)j->nslots;
+        }
+        memcpy(d->own, j->slots, j->nslots * sizeof *j->slots);
+        d->slots = d->own;
     }
     d->nslots = (unsigned)j->nslots;
 }
@@ -656,8 +667,7 @@ void sim_outcomes_free(struct sim_outcome *out, size_t n)
         if (!d)
             continue;
         free(d->reason);
-        if (d->slots != &d->one)
-            free(d->slots);
+        free(d->own);
         free(d->segments);
         free(d->wide_cred);
         if (d->block != 1)

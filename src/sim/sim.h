@@ -32,6 +32,9 @@ struct sim_detail {
     struct job_slot *slots; /* the last run's processors (sim_hooks.record_nodes): */
     struct job_slot one;    /* &one when there is one (no allocation per job) */
     unsigned nslots;
+    unsigned own_cap;     /* own's room, in slots */
+    struct job_slot *own; /* slots when there are several: kept when the detail is
+                             reused (no allocation per job), unless large */
     /* Where it lives: 0 allocated alone; made by sim_run, in blocks (a
      * jobs CSV wants one per job, and a malloc each cost the replay): 1
      * the first of its block, which frees the block, 2 the others. */
