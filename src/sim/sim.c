@@ -809,11 +809,12 @@ static void nodes_add(struct nodes_out *w, unsigned node, unsigned procs)
 }
 
 /* n bytes of the table's copied names at t, 16 at a time without a call
- * (one copy when every name fits in 16), writing up to 15 bytes past them
- * (room reserved; the table's padding is read). */
-static inline char *put_table(char *p, const struct sim_noderuns *r, const char *t, size_t n)
+ * (one copy when every name fits in 16: short16), writing up to 15 bytes
+ * past them (room reserved; the table's padding is read). */
+static inline __attribute__((always_inline)) char *put_table(char *p, const char *t, size_t n,
+                                                             int short16)
 {
-    if (r->short16)
+    if (short16)
         memcpy(p, t, 16);
     else
         for (size_t i = 0; i < n; i += 16)
@@ -822,57 +823,74 @@ static inline char *put_table(char *p, const struct sim_noderuns *r, const char 
 }
 
 /* The entry of the table's nodes first .. last (a run of numbered names
- * when they differ), procs each, after a space unless it is the first. */
-static inline __attribute__((always_inline)) void table_entry(struct obuf *f,
-                                                              const struct sim_noderuns *r,
-                                                              unsigned first, unsigned last,
-                                                              unsigned procs, int sep)
+ * when they differ), procs each, after a space unless it is the first.
+ * The names are read before the first byte is written: a byte written
+ * may alias anything, and would make the compiler load them again. */
+static inline __attribute__((always_inline)) void
+table_entry(struct obuf *f, const struct name_len *names, size_t room, unsigned first,
+            unsigned last, unsigned procs, int sep, int short16)
 {
-    const struct name_len *a = &r->names[first], *b = &r->names[last];
-    char *p = obuf_reserve(f, r->room);
+    const char *an = names[first].name, *bn = names[last].name;
+    unsigned alen = names[first].len, pre = names[first].prefix, blen = names[last].len;
+    char *p = obuf_reserve(f, room);
     *p = ' ';
     p += sep;
     if (first == last) {
-        p = put_table(p, r, a->name, a->len);
+        p = put_table(p, an, alen, short16);
     } else { /* b counts up from a: the same prefix (hostrange_next) */
-        p = put_table(p, r, a->name, a->prefix);
+        p = put_table(p, an, pre, short16);
         *p++ = '[';
-        p = put_table(p, r, a->name + a->prefix, a->len - a->prefix);
+        p = put_table(p, an + pre, alen - pre, short16);
         *p++ = '-';
-        p = put_table(p, r, b->name + a->prefix, b->len - a->prefix);
+        p = put_table(p, bn + pre, blen - pre, short16);
         *p++ = ']';
     }
     *p++ = ':';
-    obuf_commit(f, obuf_fmt_ll(p, procs));
+    obuf_commit(f, obuf_fmt_ull(p, procs));
 }
 
 /* sim_format_slots from the table alone (every slot's nodes in it): a run
  * of numbered names taken in one step (Curie's jobs hold thousands), an
- * entry written once it can grow no more. */
-static void table_slots(struct obuf *f, const struct sim_noderuns *r, const struct job_slot *slots,
-                        size_t n)
+ * entry written once it can grow no more. The table's fields in locals,
+ * short16 a constant in each of table_slots' two copies. */
+static inline __attribute__((always_inline)) void table_slots_as(struct obuf *f,
+                                                                 const struct sim_noderuns *r,
+                                                                 const struct job_slot *slots,
+                                                                 size_t n, int short16)
 {
+    const unsigned *end_of = r->end;
+    const struct name_len *names = r->names;
+    size_t room = r->room;
     unsigned first = 0, last = 0, procs = 0;
     int open = 0, sep = 0;
     for (size_t i = 0; i < n; i++) {
-        unsigned node = slots[i].node, end = node + slots[i].nnodes;
+        unsigned node = slots[i].node, end = node + slots[i].nnodes, sp = slots[i].procs;
         while (node < end) {
             /* else node continues the open entry: the name after its last */
-            if (!open || node != last + 1 || slots[i].procs != procs || r->end[last] <= last) {
+            if (!open || node != last + 1 || sp != procs || end_of[last] <= last) {
                 if (open) {
-                    table_entry(f, r, first, last, procs, sep);
+                    table_entry(f, names, room, first, last, procs, sep, short16);
                     sep = 1;
                 }
                 open = 1;
                 first = node;
-                procs = slots[i].procs;
+                procs = sp;
             }
-            last = r->end[node] < end - 1 ? r->end[node] : end - 1;
+            last = end_of[node] < end - 1 ? end_of[node] : end - 1;
             node = last + 1;
         }
     }
     if (open)
-        table_entry(f, r, first, last, procs, sep);
+        table_entry(f, names, room, first, last, procs, sep, short16);
+}
+
+static void table_slots(struct obuf *f, const struct sim_noderuns *r, const struct job_slot *slots,
+                        size_t n)
+{
+    if (r->short16)
+        table_slots_as(f, r, slots, n, 1);
+    else
+        table_slots_as(f, r, slots, n, 0);
 }
 
 /* 1 when every slot's nodes are in the table. */
