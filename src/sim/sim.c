@@ -691,12 +691,29 @@ struct name_len {
 /* Room past the copied names: they are copied out 16 bytes at a time. */
 #define NAMES_PAD 16
 
+/*
+ * A node as the nodes column reads it, all in one half of a cache line
+ * (the table is aligned): its name, in place when every name fits in 16
+ * bytes (short16), else where the table's text holds it; its length and
+ * that of its part before the digits; the last node of the run of
+ * numbered names from it. A job's entry reads two of them: in separate
+ * arrays of names, ends and text (Curie's 93,312 nodes, 3 MB), the writer
+ * thread missed the cache some five times an entry.
+ */
+struct node_rec {
+    union {
+        char in[NAMES_PAD];
+        const char *at;
+    } name;
+    unsigned end, len, prefix, unused;
+};
+_Static_assert(sizeof(struct node_rec) == 32, "a node's record is half a cache line");
+
 struct sim_noderuns {
-    unsigned *end; /* end[i]: the last node of the run of names counting up from node i */
-    struct name_len *names;
-    char *text; /* the names, copied one after the other, NAMES_PAD bytes after them */
+    struct node_rec *node; /* 64-byte aligned */
+    char *text; /* !short16: the names, one after the other, NAMES_PAD bytes after them */
     size_t n;
-    int short16; /* every name at most NAMES_PAD bytes: one copy of 16 each */
+    int short16; /* every name at most NAMES_PAD bytes: in place, one copy of 16 each */
     size_t room; /* what one entry may take in place: two names, the rest */
 };
 
@@ -724,24 +741,30 @@ struct sim_noderuns *sim_noderuns_create(const struct sched *s)
 {
     struct sim_noderuns *r = xcalloc(1, sizeof *r);
     r->n = s ? sched_nnodes(s) : 0;
-    r->end = xmalloc((r->n ? r->n : 1) * sizeof *r->end);
-    r->names = xmalloc((r->n ? r->n : 1) * sizeof *r->names);
-    size_t bytes = NAMES_PAD;
+    struct name_len *names = xmalloc((r->n ? r->n : 1) * sizeof *names);
+    struct node_rec *node = r->node = xcalloc_aligned(64, (r->n ? r->n : 1) * sizeof *node);
+    size_t bytes = NAMES_PAD, longest = 0;
     for (size_t i = r->n; i-- > 0;) {
-        r->names[i] = name_len(sched_node(s, (unsigned)i)->name);
-        r->end[i] = i + 1 < r->n && name_follows(&r->names[i], &r->names[i + 1]) ? r->end[i + 1]
-                                                                                 : (unsigned)i;
-        bytes += r->names[i].len;
-    }
-    char *t = r->text = xcalloc(1, bytes);
-    size_t longest = 0;
-    for (size_t i = 0; i < r->n; i++) {
-        memcpy(t, r->names[i].name, r->names[i].len);
-        r->names[i].name = t;
-        t += r->names[i].len;
-        longest = r->names[i].len > longest ? r->names[i].len : longest;
+        names[i] = name_len(sched_node(s, (unsigned)i)->name);
+        node[i].end =
+            i + 1 < r->n && name_follows(&names[i], &names[i + 1]) ? node[i + 1].end : (unsigned)i;
+        node[i].len = names[i].len;
+        node[i].prefix = names[i].prefix;
+        bytes += names[i].len;
+        longest = names[i].len > longest ? names[i].len : longest;
     }
     r->short16 = longest <= NAMES_PAD;
+    char *t = r->text = r->short16 ? NULL : xcalloc(1, bytes);
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->short16) {
+            memcpy(node[i].name.in, names[i].name, names[i].len);
+            continue;
+        }
+        memcpy(t, names[i].name, names[i].len);
+        node[i].name.at = t;
+        t += names[i].len;
+    }
+    free(names);
     r->room = 2 * longest + 6 + OBUF_LL_ROOM + 3 * NAMES_PAD;
     return r;
 }
@@ -750,8 +773,7 @@ void sim_noderuns_destroy(struct sim_noderuns *r)
 {
     if (!r)
         return;
-    free(r->end);
-    free(r->names);
+    free(r->node);
     free(r->text);
     free(r);
 }
@@ -810,7 +832,8 @@ static void nodes_add(struct nodes_out *w, unsigned node, unsigned procs)
 
 /* n bytes of the table's copied names at t, 16 at a time without a call
  * (one copy when every name fits in 16: short16), writing up to 15 bytes
- * past them (room reserved; the table's padding is read). */
+ * past them (room reserved; the text's padding, or the rest of the
+ * node's record, is read). */
 static inline __attribute__((always_inline)) char *put_table(char *p, const char *t, size_t n,
                                                              int short16)
 {
@@ -827,11 +850,12 @@ static inline __attribute__((always_inline)) char *put_table(char *p, const char
  * The names are read before the first byte is written: a byte written
  * may alias anything, and would make the compiler load them again. */
 static inline __attribute__((always_inline)) void
-table_entry(struct obuf *f, const struct name_len *names, size_t room, unsigned first,
-            unsigned last, unsigned procs, int sep, int short16)
+table_entry(struct obuf *f, const struct node_rec *node, size_t room, unsigned first, unsigned last,
+            unsigned procs, int sep, int short16)
 {
-    const char *an = names[first].name, *bn = names[last].name;
-    unsigned alen = names[first].len, pre = names[first].prefix, blen = names[last].len;
+    const struct node_rec *a = &node[first], *b = &node[last];
+    const char *an = short16 ? a->name.in : a->name.at, *bn = short16 ? b->name.in : b->name.at;
+    unsigned alen = a->len, pre = a->prefix, blen = b->len;
     char *p = obuf_reserve(f, room);
     *p = ' ';
     p += sep;
@@ -858,30 +882,29 @@ static inline __attribute__((always_inline)) void table_slots_as(struct obuf *f,
                                                                  const struct job_slot *slots,
                                                                  size_t n, int short16)
 {
-    const unsigned *end_of = r->end;
-    const struct name_len *names = r->names;
+    const struct node_rec *node = r->node;
     size_t room = r->room;
     unsigned first = 0, last = 0, procs = 0;
     int open = 0, sep = 0;
     for (size_t i = 0; i < n; i++) {
-        unsigned node = slots[i].node, end = node + slots[i].nnodes, sp = slots[i].procs;
-        while (node < end) {
-            /* else node continues the open entry: the name after its last */
-            if (!open || node != last + 1 || sp != procs || end_of[last] <= last) {
+        unsigned at = slots[i].node, end = at + slots[i].nnodes, sp = slots[i].procs;
+        while (at < end) {
+            /* else at continues the open entry: the name after its last */
+            if (!open || at != last + 1 || sp != procs || node[last].end <= last) {
                 if (open) {
-                    table_entry(f, names, room, first, last, procs, sep, short16);
+                    table_entry(f, node, room, first, last, procs, sep, short16);
                     sep = 1;
                 }
                 open = 1;
-                first = node;
+                first = at;
                 procs = sp;
             }
-            last = end_of[node] < end - 1 ? end_of[node] : end - 1;
-            node = last + 1;
+            last = node[at].end < end - 1 ? node[at].end : end - 1;
+            at = last + 1;
         }
     }
     if (open)
-        table_entry(f, names, room, first, last, procs, sep, short16);
+        table_entry(f, node, room, first, last, procs, sep, short16);
 }
 
 static void table_slots(struct obuf *f, const struct sim_noderuns *r, const struct job_slot *slots,
