@@ -1054,20 +1054,26 @@ struct cred_texts {
  * before the writer thread formats it. The credentials are pointers: the
  * engine keeps them until it is freed, after the writer has ended. */
 struct csv_rec {
-    long long id, procs; /* id: when id_text is NO_TEXT */
-    long submit, start, run_start, end, walltime, runtime;
-    /* The credentials, set only when they may differ from the last row's
-     * (same_creds 0): a forgotten job's are its predecessor's most of the
-     * time, known by its raw indices alone. */
-    const struct cred *creds[CRED_NKINDS];
+    uint32_t id, submit; /* id: when id_text is NO_TEXT */
+    long start, run_start, end, walltime, runtime;
+    long long procs;
+    size_t id_text, reason, segments; /* in the block's text */
+    size_t nodes;    /* the first of its slots in the block's (NODES_SLOTS), or its text */
+    unsigned nslots; /* NODES_SLOTS: how many */
+    int preempted;
+    /* The credentials, in the block's creds, only when they may differ
+     * from the last row's (same_creds 0): a forgotten job's are its
+     * predecessor's most of the time, known by its raw indices alone. */
+    unsigned creds;
     unsigned char same_creds;
     unsigned char state; /* enum final_state */
     unsigned char backfilled;
-    int preempted;
-    size_t id_text, reason, segments; /* in the block's text */
-    size_t nodes, nnodes;             /* slots from the block's (NODES_SLOTS), or text */
-    enum { NODES_NONE, NODES_SLOTS, NODES_TEXT } nodes_as;
+    unsigned char nodes_as; /* NODES_* */
 };
+enum { NODES_NONE, NODES_SLOTS, NODES_TEXT };
+/* Written by one thread, read by the other: each byte a row takes is a
+ * cache line's share moved between cores. */
+_Static_assert(sizeof(struct csv_rec) <= 104, "a jobs CSV row's record grew");
 
 /* Rows handed over together, and how many blocks the ring holds: a few
  * hundred KB in all, and a lock taken once every CSV_BLOCK_ROWS rows. */
@@ -1077,6 +1083,8 @@ struct csv_rec {
 struct csv_block {
     size_t n; /* rows in rec */
     struct csv_rec rec[CSV_BLOCK_ROWS];
+    const struct cred *creds[CSV_BLOCK_ROWS][CRED_NKINDS]; /* the rows' that differ */
+    size_t ncreds;
     struct job_slot *slots; /* the rows' nodes */
     size_t nslots, slots_cap;
     char *text; /* the rows' text fields, each ending in a NUL */
@@ -1206,7 +1214,7 @@ static void copy_nodes(struct report_jobs_csv *c, struct csv_block *b, struct cs
         else if (d->nslots) /* a job on no node: no array yet, and memcpy takes no NULL */
             memcpy(b->slots + b->nslots, d->slots, d->nslots * sizeof *d->slots);
         r->nodes = b->nslots;
-        r->nnodes = d->nslots;
+        r->nslots = d->nslots;
         r->nodes_as = NODES_SLOTS;
         b->nslots += d->nslots;
         return;
@@ -1217,21 +1225,22 @@ static void copy_nodes(struct report_jobs_csv *c, struct csv_block *b, struct cs
     sim_format_slots(c->scratch, c->s, c->runs, d->slots, d->nslots);
     size_t len;
     const char *text = obuf_data(c->scratch, &len);
-    r->nodes = text_put(b, text, len);
-    r->nnodes = len;
+    r->nodes = text_put(b, text, len); /* node names hold no NUL */
     r->nodes_as = NODES_TEXT;
 }
 
 /* The row's credentials into r, or same_creds when they are the last
  * row's: a forgotten job with the last forgotten one's raw indices, right
  * after it. */
-static void copy_creds(struct report_jobs_csv *c, struct csv_rec *r, const struct sim_outcome *o,
-                       const struct job *j)
+static void copy_creds(struct report_jobs_csv *c, struct csv_block *b, struct csv_rec *r,
+                       const struct sim_outcome *o, const struct job *j)
 {
     int forgotten = !j && o->end >= 0 && c->rc.s;
     r->same_creds = (unsigned char)(forgotten && c->last_forgotten && same_forgotten(&c->rc, o));
-    if (!r->same_creds)
-        job_creds(&c->rc, o, j, r->creds);
+    if (!r->same_creds) {
+        r->creds = (unsigned)b->ncreds++;
+        job_creds(&c->rc, o, j, b->creds[r->creds]);
+    }
     c->last_forgotten = forgotten;
 }
 
@@ -1246,7 +1255,7 @@ static void copy_row(struct report_jobs_csv *c, struct csv_block *b, const struc
     if (o->start >= 0 && o->more)
         copy_nodes(c, b, r, o->more);
     const struct job *j = sim_outcome_job(c->s, o);
-    copy_creds(c, r, o, j);
+    copy_creds(c, b, r, o, j);
     r->id = w->id;
     r->id_text =
         w->id < WL_ID_TEXT ? NO_TEXT : text_or_none(b, wl_job_id(c->wl, w, (char[WL_ID_LEN]){0}));
@@ -1312,14 +1321,14 @@ static void csv_row(struct report_jobs_csv *c, const struct csv_block *b, const 
         obuf_putc(f, ',');
     }
     if (!r->same_creds)
-        cred_fields(c, r->creds);
+        cred_fields(c, b->creds[r->creds]);
     /* The id, the numbers, the credentials and the state in place, in one
      * go (room for a chunk's copy past the credentials, and the state's). */
     int inplace = c->clen <= CREDS_IN_PLACE;
     size_t room = ROW_NUMS_ROOM + (inplace ? c->clen + CRED_CHUNK : 0) + STATE_ROOM + 1;
     char *p;
     if (r->id_text == NO_TEXT) { /* a number, the common id */
-        p = obuf_fmt_ll(obuf_reserve(f, OBUF_LL_ROOM + room), r->id);
+        p = obuf_fmt_ull(obuf_reserve(f, OBUF_LL_ROOM + room), r->id);
     } else {
         report_csv_field(f, b->text + r->id_text);
         p = obuf_reserve(f, room);
@@ -1343,9 +1352,9 @@ static void csv_row(struct report_jobs_csv *c, const struct csv_block *b, const 
         report_csv_field(f, b->text + r->reason);
     obuf_putc(f, ',');
     if (r->nodes_as == NODES_SLOTS) /* from the table alone, checked when copied */
-        sim_noderuns_format(f, c->runs, b->slots + r->nodes, r->nnodes);
+        sim_noderuns_format(f, c->runs, b->slots + r->nodes, r->nslots);
     else if (r->nodes_as == NODES_TEXT)
-        obuf_write(f, b->text + r->nodes, r->nnodes);
+        obuf_puts(f, b->text + r->nodes);
     obuf_putc(f, ',');
     if (r->segments != NO_TEXT)
         report_csv_field(f, b->text + r->segments);
@@ -1362,7 +1371,7 @@ static void write_block(void *ctx, void *block)
         csv_row(c, b, &b->rec[i]);
     if (obuf_failed(c->f))
         atomic_store(&c->failed, 1);
-    b->n = b->nslots = b->len = 0;
+    b->n = b->nslots = b->len = b->ncreds = 0;
 }
 
 /* The block being filled: to the writer thread, or written now. */
