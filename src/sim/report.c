@@ -898,35 +898,48 @@ void report_csv_field(struct obuf *f, const char *v)
     obuf_putc(f, '"');
 }
 
-/* A final state's name with its length (a jobs CSV row writes one). */
-struct state_name {
-    const char *text;
-    size_t len;
+/* A job's final state, and its name with its length, each name in 16
+ * bytes: a jobs CSV row copies it in one 16-byte move. */
+enum final_state {
+    FS_REJECTED,
+    FS_CANCELLED,
+    FS_KILLED,
+    FS_COMPLETED,
+    FS_RUNNING,
+    FS_NEVER_STARTED,
+    FS_PREEMPTED,
 };
-#define STATE_NAME(s) ((struct state_name){s, sizeof s - 1})
+#define STATE_ROOM 16
+static const struct {
+    char text[STATE_ROOM];
+    unsigned char len;
+} state_names[] = {
+    [FS_REJECTED] = {"rejected", 8},   [FS_CANCELLED] = {"cancelled", 9},
+    [FS_KILLED] = {"killed", 6},       [FS_COMPLETED] = {"completed", 9},
+    [FS_RUNNING] = {"running", 7},     [FS_NEVER_STARTED] = {"never_started", 13},
+    [FS_PREEMPTED] = {"preempted", 9},
+};
 
 /* o's final state; j: its engine record (sim_outcome_job), NULL once
  * forgotten. */
-static struct state_name final_state(const struct sim_outcome *o, const struct job *j)
+static enum final_state final_state(const struct sim_outcome *o, const struct job *j)
 {
     if (o->rejected)
-        return STATE_NAME("rejected");
+        return FS_REJECTED;
     if (o->end >= 0)
-        return o->cancelled ? STATE_NAME("cancelled")
-               : o->killed  ? STATE_NAME("killed")
-                            : STATE_NAME("completed");
+        return o->cancelled ? FS_CANCELLED : o->killed ? FS_KILLED : FS_COMPLETED;
     if (!j) /* outcomes without a scheduler behind them (tests) */
-        return o->start >= 0 ? STATE_NAME("running") : STATE_NAME("never_started");
+        return o->start >= 0 ? FS_RUNNING : FS_NEVER_STARTED;
     if (j->state == JOB_REMOVED)
-        return STATE_NAME("cancelled");
+        return FS_CANCELLED;
     if (j->state == JOB_RUNNING)
-        return (j->flags & JOB_PREEMPTED) ? STATE_NAME("preempted") : STATE_NAME("running");
-    return sim_outcome_preempted(o) ? STATE_NAME("preempted") : STATE_NAME("never_started");
+        return (j->flags & JOB_PREEMPTED) ? FS_PREEMPTED : FS_RUNNING;
+    return sim_outcome_preempted(o) ? FS_PREEMPTED : FS_NEVER_STARTED;
 }
 
 const char *report_final_state(const struct sim_outcome *o, const struct sched *s)
 {
-    return final_state(o, sim_outcome_job(s, o)).text;
+    return state_names[final_state(o, sim_outcome_job(s, o))].text;
 }
 
 /* Why a job that never ran did not: the engine's reason, or that no node
@@ -949,41 +962,52 @@ static const char *never_reason(struct sched *s, const struct job *j, long now, 
 }
 
 /* The credentials of a forgotten job that are not the last one's: its
- * indices, looked up in s's tables when they differ from the last. */
+ * indices, each looked up in s's tables when it differs from the last's
+ * (a new user mostly keeps the class, account and QoS). */
 static void forgotten_creds(struct report_creds *rc, const struct sim_outcome *o)
 {
-    unsigned idx[CRED_NKINDS];
-    for (int k = 0; k < CRED_NKINDS; k++)
-        idx[k] = sim_outcome_cred(o, (enum cred_kind)k);
-    if (!rc->have || memcmp(idx, rc->idx, sizeof idx) != 0) {
-        for (int k = 0; k < CRED_NKINDS; k++)
-            rc->last[k] = cred_at(sched_creds(rc->s, (enum cred_kind)k), idx[k]);
-        memcpy(rc->idx, idx, sizeof idx);
-        rc->have = 1;
+    for (int k = 0; k < CRED_NKINDS; k++) {
+        unsigned idx = sim_outcome_cred(o, (enum cred_kind)k);
+        if (!rc->have || idx != rc->idx[k]) {
+            rc->last[k] = cred_at(sched_creds(rc->s, (enum cred_kind)k), idx);
+            rc->idx[k] = idx;
+        }
     }
+    rc->have = 1;
     memcpy(rc->raw, o->cred, sizeof rc->raw);
     rc->wide = 0;
     for (int k = 0; k < CRED_NKINDS; k++)
         rc->wide |= o->cred[k] == SIM_CRED_WIDE;
 }
 
-void report_job_creds(struct report_creds *rc, const struct sim_outcome *o,
+/* 1 when o is a forgotten job's whose credentials are rc's last ones: the
+ * same raw indices, nothing to look up (consecutive jobs mostly share
+ * theirs: a user's jobs come in bursts). */
+static int same_forgotten(const struct report_creds *rc, const struct sim_outcome *o)
+{
+    return rc->have && !rc->wide && memcmp(o->cred, rc->raw, sizeof rc->raw) == 0;
+}
+
+/* report_job_creds with o's engine record j (sim_outcome_job) known. */
+static void job_creds(struct report_creds *rc, const struct sim_outcome *o, const struct job *j,
                       const struct cred *creds[CRED_NKINDS])
 {
-    const struct sched *s = rc->s;
-    const struct job *j = sim_outcome_job(s, o);
     if (j) {
         const struct cred *c[CRED_NKINDS] = {j->user, j->group, j->account, j->class_, j->qos};
         memcpy(creds, c, sizeof c);
-    } else if (o->end >= 0 && s) { /* ended, its engine record forgotten */
-        /* Consecutive jobs mostly share theirs (a user's jobs come in
-         * bursts): the same raw indices, nothing to look up. */
-        if (!rc->have || rc->wide || memcmp(o->cred, rc->raw, sizeof rc->raw) != 0)
+    } else if (o->end >= 0 && rc->s) { /* ended, its engine record forgotten */
+        if (!same_forgotten(rc, o))
             forgotten_creds(rc, o);
         memcpy(creds, rc->last, sizeof rc->last);
     } else {
         memset(creds, 0, CRED_NKINDS * sizeof *creds);
     }
+}
+
+void report_job_creds(struct report_creds *rc, const struct sim_outcome *o,
+                      const struct cred *creds[CRED_NKINDS])
+{
+    job_creds(rc, o, sim_outcome_job(rc->s, o), creds);
 }
 
 /* A time and the comma after it; only the comma when it is not known. */
@@ -1030,15 +1054,26 @@ struct cred_texts {
  * before the writer thread formats it. The credentials are pointers: the
  * engine keeps them until it is freed, after the writer has ended. */
 struct csv_rec {
-    long long id, procs; /* id: when id_text is NO_TEXT */
-    long submit, start, run_start, end, walltime, runtime;
-    const struct cred *creds[CRED_NKINDS];
-    struct state_name state;
-    int backfilled, preempted;
+    uint32_t id, submit; /* id: when id_text is NO_TEXT */
+    long start, run_start, end, walltime, runtime;
+    long long procs;
     size_t id_text, reason, segments; /* in the block's text */
-    size_t nodes, nnodes;             /* slots from the block's (NODES_SLOTS), or text */
-    enum { NODES_NONE, NODES_SLOTS, NODES_TEXT } nodes_as;
+    size_t nodes;    /* the first of its slots in the block's (NODES_SLOTS), or its text */
+    unsigned nslots; /* NODES_SLOTS: how many */
+    int preempted;
+    /* The credentials, in the block's creds, only when they may differ
+     * from the last row's (same_creds 0): a forgotten job's are its
+     * predecessor's most of the time, known by its raw indices alone. */
+    unsigned creds;
+    unsigned char same_creds;
+    unsigned char state; /* enum final_state */
+    unsigned char backfilled;
+    unsigned char nodes_as; /* NODES_* */
 };
+enum { NODES_NONE, NODES_SLOTS, NODES_TEXT };
+/* Written by one thread, read by the other: each byte a row takes is a
+ * cache line's share moved between cores. */
+_Static_assert(sizeof(struct csv_rec) <= 104, "a jobs CSV row's record grew");
 
 /* Rows handed over together, and how many blocks the ring holds: a few
  * hundred KB in all, and a lock taken once every CSV_BLOCK_ROWS rows. */
@@ -1048,6 +1083,8 @@ struct csv_rec {
 struct csv_block {
     size_t n; /* rows in rec */
     struct csv_rec rec[CSV_BLOCK_ROWS];
+    const struct cred *creds[CSV_BLOCK_ROWS][CRED_NKINDS]; /* the rows' that differ */
+    size_t ncreds;
     struct job_slot *slots; /* the rows' nodes */
     size_t nslots, slots_cap;
     char *text; /* the rows' text fields, each ending in a NUL */
@@ -1067,6 +1104,7 @@ struct report_jobs_csv {
     int run;
     size_t next; /* the first job whose row is not written */
     struct report_creds rc;
+    int last_forgotten;        /* the last row copied has rc's last credentials */
     struct sim_noderuns *runs; /* made with the first row: s's nodes are all in */
     long now;
     struct obuf *creds;                   /* ",user,group,account,class,qos" */
@@ -1111,11 +1149,12 @@ static void cred_put(struct report_jobs_csv *c, size_t k, const struct cred *cr)
     t->len += to - from;
 }
 
-/* The five credential fields, each after its comma. Consecutive jobs
- * mostly share them (a user's jobs come in bursts): they are put together
- * again, from each credential's field, only when one differs from the
- * last row's. */
-static void cred_fields(struct obuf *f, struct report_jobs_csv *c, const struct cred *const creds[])
+/* The five credential fields, each after its comma, into c->ctext (its
+ * length c->clen). Consecutive jobs mostly share them (a user's jobs come
+ * in bursts): they are put together again, from each credential's field,
+ * only when one differs from the last row's. */
+#define CRED_CHUNK 16
+static void cred_fields(struct report_jobs_csv *c, const struct cred *const creds[])
 {
     if (!c->have || memcmp(creds, c->last, sizeof c->last) != 0) {
         obuf_reset(c->creds);
@@ -1125,11 +1164,13 @@ static void cred_fields(struct obuf *f, struct report_jobs_csv *c, const struct 
             if (creds[k] && (k != 2 || creds[k]->index != 0))
                 cred_put(c, k, creds[k]);
         }
+        /* Room after the text, not taken: a row copies it CRED_CHUNK
+         * bytes at a time, the last chunk reading past its end. */
+        obuf_reserve(c->creds, CRED_CHUNK);
         c->ctext = obuf_data(c->creds, &c->clen);
         memcpy(c->last, creds, sizeof c->last);
         c->have = 1;
     }
-    obuf_write(f, c->ctext, c->clen);
 }
 
 /* n bytes of s into b's text, and a NUL: where they start. */
@@ -1149,13 +1190,13 @@ static size_t text_or_none(struct csv_block *b, const char *s)
 
 /* Why a row's job did not run, or NULL: the engine's reason, a refusal. */
 static const char *row_reason(struct report_jobs_csv *c, const struct sim_outcome *o,
-                              const struct job *j, const char *state, char *buf, size_t n)
+                              const struct job *j, enum final_state state, char *buf, size_t n)
 {
     if (o->rejected)
         return o->more ? o->more->reason : NULL;
-    if (j && (!strcmp(state, "never_started") || (!strcmp(state, "preempted") && o->start < 0)))
+    if (j && (state == FS_NEVER_STARTED || (state == FS_PREEMPTED && o->start < 0)))
         return never_reason(c->s, j, c->now, buf, n);
-    if (j && !strcmp(state, "cancelled") && o->start < 0)
+    if (j && state == FS_CANCELLED && o->start < 0)
         return j->message; /* a dependency never met says so */
     return NULL;
 }
@@ -1168,10 +1209,12 @@ static void copy_nodes(struct report_jobs_csv *c, struct csv_block *b, struct cs
     if (sim_noderuns_holds(c->runs, d->slots, d->nslots)) {
         if (b->nslots + d->nslots > b->slots_cap)
             b->slots = xgrow(b->slots, &b->slots_cap, b->nslots + d->nslots, sizeof *b->slots);
-        if (d->nslots) /* a job on no node: no array yet, and memcpy takes no NULL */
+        if (d->nslots == 1) /* the common job, on one run of nodes: no call */
+            b->slots[b->nslots] = d->slots[0];
+        else if (d->nslots) /* a job on no node: no array yet, and memcpy takes no NULL */
             memcpy(b->slots + b->nslots, d->slots, d->nslots * sizeof *d->slots);
         r->nodes = b->nslots;
-        r->nnodes = d->nslots;
+        r->nslots = d->nslots;
         r->nodes_as = NODES_SLOTS;
         b->nslots += d->nslots;
         return;
@@ -1182,9 +1225,23 @@ static void copy_nodes(struct report_jobs_csv *c, struct csv_block *b, struct cs
     sim_format_slots(c->scratch, c->s, c->runs, d->slots, d->nslots);
     size_t len;
     const char *text = obuf_data(c->scratch, &len);
-    r->nodes = text_put(b, text, len);
-    r->nnodes = len;
+    r->nodes = text_put(b, text, len); /* node names hold no NUL */
     r->nodes_as = NODES_TEXT;
+}
+
+/* The row's credentials into r, or same_creds when they are the last
+ * row's: a forgotten job with the last forgotten one's raw indices, right
+ * after it. */
+static void copy_creds(struct report_jobs_csv *c, struct csv_block *b, struct csv_rec *r,
+                       const struct sim_outcome *o, const struct job *j)
+{
+    int forgotten = !j && o->end >= 0 && c->rc.s;
+    r->same_creds = (unsigned char)(forgotten && c->last_forgotten && same_forgotten(&c->rc, o));
+    if (!r->same_creds) {
+        r->creds = (unsigned)b->ncreds++;
+        job_creds(&c->rc, o, j, b->creds[r->creds]);
+    }
+    c->last_forgotten = forgotten;
 }
 
 /* Job w's row, copied into b (on the replay's thread). */
@@ -1198,6 +1255,7 @@ static void copy_row(struct report_jobs_csv *c, struct csv_block *b, const struc
     if (o->start >= 0 && o->more)
         copy_nodes(c, b, r, o->more);
     const struct job *j = sim_outcome_job(c->s, o);
+    copy_creds(c, b, r, o, j);
     r->id = w->id;
     r->id_text =
         w->id < WL_ID_TEXT ? NO_TEXT : text_or_none(b, wl_job_id(c->wl, w, (char[WL_ID_LEN]){0}));
@@ -1210,13 +1268,49 @@ static void copy_row(struct report_jobs_csv *c, struct csv_block *b, const struc
     r->runtime = wl_job_runtime(w);
     r->backfilled = o->backfilled;
     r->preempted = sim_outcome_preempted(o);
-    report_job_creds(&c->rc, o, r->creds);
-    /* the state from the engine record found above, its length known */
-    r->state = final_state(o, j);
+    enum final_state st = final_state(o, j); /* from the engine record found above */
+    r->state = (unsigned char)st;
     char buf[512];
-    r->reason = text_or_none(b, row_reason(c, o, j, r->state.text, buf, sizeof buf));
+    r->reason = text_or_none(b, row_reason(c, o, j, st, buf, sizeof buf));
     r->segments = text_or_none(b, o->more ? o->more->segments : NULL);
 }
+
+/* The room a row's numbers take (row_numbers). */
+#define ROW_NUMS_ROOM (9 * (1 + OBUF_LL_ROOM))
+
+/* A row's numbers after its id at p, each after its comma: submit, start,
+ * end, wait (the last three empty when not known), procs, walltime,
+ * runtime, backfilled (a bit: its digit), preempted. Returns their end.
+ * Times and durations are never negative (unsigned in the workload, or
+ * known): written without the test for SWF's -1. */
+static char *row_numbers(char *p, const struct csv_rec *r)
+{
+    *p++ = ',';
+    p = obuf_fmt_ull(p, (unsigned long long)r->submit);
+    *p++ = ',';
+    if (r->start >= 0)
+        p = obuf_fmt_ull(p, (unsigned long long)r->run_start);
+    *p++ = ',';
+    if (r->end >= 0)
+        p = obuf_fmt_ull(p, (unsigned long long)r->end);
+    *p++ = ',';
+    if (r->start >= 0)
+        p = obuf_fmt_ll(p, r->start - r->submit);
+    *p++ = ',';
+    p = obuf_fmt_ll(p, r->procs);
+    *p++ = ',';
+    p = obuf_fmt_ull(p, (unsigned long long)r->walltime);
+    *p++ = ',';
+    p = obuf_fmt_ull(p, (unsigned long long)r->runtime);
+    *p++ = ',';
+    *p++ = (char)('0' + r->backfilled);
+    *p++ = ',';
+    return obuf_fmt_ll(p, r->preempted);
+}
+
+/* Credential fields up to this long are copied in place with the numbers
+ * (CRED_CHUNK bytes a move); longer ones, with obuf_write. */
+#define CREDS_IN_PLACE 512
 
 /* Row r of block b, formatted (on the writer's thread, if there is one). */
 static void csv_row(struct report_jobs_csv *c, const struct csv_block *b, const struct csv_rec *r)
@@ -1226,44 +1320,41 @@ static void csv_row(struct report_jobs_csv *c, const struct csv_block *b, const 
         obuf_ll(f, c->run);
         obuf_putc(f, ',');
     }
-    /* The id and the numbers in place, in one go: submit, start, end,
-     * wait (the last three empty when not known), and five more. */
-    size_t room = 10 * (1 + OBUF_LL_ROOM);
+    if (!r->same_creds)
+        cred_fields(c, b->creds[r->creds]);
+    /* The id, the numbers, the credentials and the state in place, in one
+     * go (room for a chunk's copy past the credentials, and the state's). */
+    int inplace = c->clen <= CREDS_IN_PLACE;
+    size_t room = ROW_NUMS_ROOM + (inplace ? c->clen + CRED_CHUNK : 0) + STATE_ROOM + 1;
     char *p;
     if (r->id_text == NO_TEXT) { /* a number, the common id */
-        p = obuf_fmt_ll(obuf_reserve(f, OBUF_LL_ROOM + room), r->id);
+        p = obuf_fmt_ull(obuf_reserve(f, OBUF_LL_ROOM + room), r->id);
     } else {
         report_csv_field(f, b->text + r->id_text);
         p = obuf_reserve(f, room);
     }
-    *p++ = ',';
-    p = obuf_fmt_ll(p, r->submit);
-    *p++ = ',';
-    if (r->start >= 0)
-        p = obuf_fmt_ll(p, r->run_start);
-    *p++ = ',';
-    if (r->end >= 0)
-        p = obuf_fmt_ll(p, r->end);
-    *p++ = ',';
-    if (r->start >= 0)
-        p = obuf_fmt_ll(p, r->start - r->submit);
-    const long long nums[] = {r->procs, r->walltime, r->runtime, r->backfilled, r->preempted};
-    for (size_t k = 0; k < sizeof nums / sizeof *nums; k++) {
-        *p++ = ',';
-        p = obuf_fmt_ll(p, nums[k]);
+    p = row_numbers(p, r);
+    if (inplace) {
+        for (size_t k = 0; k < c->clen; k += CRED_CHUNK)
+            memcpy(p + k, c->ctext + k, CRED_CHUNK);
+        p += c->clen;
+    } else {
+        obuf_commit(f, p);
+        obuf_write(f, c->ctext, c->clen);
+        p = obuf_reserve(f, STATE_ROOM + 1);
     }
+    *p++ = ',';
+    memcpy(p, state_names[r->state].text, STATE_ROOM);
+    p += state_names[r->state].len;
+    *p++ = ',';
     obuf_commit(f, p);
-    cred_fields(f, c, r->creds);
-    obuf_putc(f, ',');
-    obuf_write(f, r->state.text, r->state.len);
-    obuf_putc(f, ',');
     if (r->reason != NO_TEXT)
         report_csv_field(f, b->text + r->reason);
     obuf_putc(f, ',');
-    if (r->nodes_as == NODES_SLOTS) /* from the table alone: no engine needed */
-        sim_format_slots(f, NULL, c->runs, b->slots + r->nodes, r->nnodes);
+    if (r->nodes_as == NODES_SLOTS) /* from the table alone, checked when copied */
+        sim_noderuns_format(f, c->runs, b->slots + r->nodes, r->nslots);
     else if (r->nodes_as == NODES_TEXT)
-        obuf_write(f, b->text + r->nodes, r->nnodes);
+        obuf_puts(f, b->text + r->nodes);
     obuf_putc(f, ',');
     if (r->segments != NO_TEXT)
         report_csv_field(f, b->text + r->segments);
@@ -1280,7 +1371,7 @@ static void write_block(void *ctx, void *block)
         csv_row(c, b, &b->rec[i]);
     if (obuf_failed(c->f))
         atomic_store(&c->failed, 1);
-    b->n = b->nslots = b->len = 0;
+    b->n = b->nslots = b->len = b->ncreds = 0;
 }
 
 /* The block being filled: to the writer thread, or written now. */

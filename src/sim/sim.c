@@ -40,6 +40,10 @@ static struct sim_detail *detail(struct sim *sim, struct sim_outcome *o)
     return o->more;
 }
 
+/* The most slots a reused detail keeps room for (sim_detail.own): the
+ * room of the jobs that ran, not of the largest job ever. */
+#define OWN_SLOTS_KEPT 64
+
 /* What only the per-job files wanted of a final outcome, written now: its
  * nodes and segments. A detail left holding nothing goes back to be
  * reused, unless it is its block's first (which frees the block). */
@@ -48,19 +52,23 @@ static void drop_final(struct sim *sim, struct sim_outcome *o)
     struct sim_detail *d = o->more;
     if (!d)
         return;
-    if (d->slots != &d->one)
-        free(d->slots);
     d->slots = NULL;
     d->nslots = 0;
     if (d->segments) {
         free(d->segments);
         d->segments = NULL;
     }
-    if (d->block != 2 || d->reason || d->wide_cred || d->preempted || d->resumed)
+    int kept = d->block == 2 && !d->reason && !d->wide_cred && !d->preempted && !d->resumed;
+    if (!kept || d->own_cap > OWN_SLOTS_KEPT) { /* not reused, or a large job's room */
+        free(d->own);
+        d->own = NULL;
+        d->own_cap = 0;
+    }
+    if (!kept)
         return; /* the rest is the report's */
     if (sim->nspare == sim->spare_cap)
         sim->spare = xgrow(sim->spare, &sim->spare_cap, sim->nspare + 1, sizeof *sim->spare);
-    /* zero but for block and a stale `one`, read only through slots */
+    /* zero but for block, own's room and a stale `one`, read only through slots */
     sim->spare[sim->nspare++] = d;
     o->more = NULL;
 }
@@ -88,15 +96,18 @@ static void record_slots(struct sim *sim, const struct job *j)
     if (!sim->record_nodes)
         return;
     struct sim_detail *d = detail(sim, &sim->out[j->tag]);
-    if (d->slots != &d->one)
-        free(d->slots);
     d->slots = NULL;
     if (j->nslots == 1) {
         d->one = j->slots[0];
         d->slots = &d->one;
     } else if (j->nslots) {
-        d->slots = xmalloc(j->nslots * sizeof *j->slots);
-        memcpy(d->slots, j->slots, j->nslots * sizeof *j->slots);
+        if (d->own_cap < j->nslots) { /* else the room a reused detail kept */
+            free(d->own);
+            d->own = xmalloc(j->nslots * sizeof *j->slots);
+            d->own_cap = (unsigned)j->nslots;
+        }
+        memcpy(d->own, j->slots, j->nslots * sizeof *j->slots);
+        d->slots = d->own;
     }
     d->nslots = (unsigned)j->nslots;
 }
@@ -666,8 +677,7 @@ void sim_outcomes_free(struct sim_outcome *out, size_t n)
         if (!d)
             continue;
         free(d->reason);
-        if (d->slots != &d->one)
-            free(d->slots);
+        free(d->own);
         free(d->segments);
         free(d->wide_cred);
         if (d->block != 1)
@@ -691,12 +701,29 @@ struct name_len {
 /* Room past the copied names: they are copied out 16 bytes at a time. */
 #define NAMES_PAD 16
 
+/*
+ * A node as the nodes column reads it, all in one half of a cache line
+ * (the table is aligned): its name, in place when every name fits in 16
+ * bytes (short16), else where the table's text holds it; its length and
+ * that of its part before the digits; the last node of the run of
+ * numbered names from it. A job's entry reads two of them: in separate
+ * arrays of names, ends and text (Curie's 93,312 nodes, 3 MB), the writer
+ * thread missed the cache some five times an entry.
+ */
+struct node_rec {
+    union {
+        char in[NAMES_PAD];
+        const char *at;
+    } name;
+    unsigned end, len, prefix, unused;
+};
+_Static_assert(sizeof(struct node_rec) == 32, "a node's record is half a cache line");
+
 struct sim_noderuns {
-    unsigned *end; /* end[i]: the last node of the run of names counting up from node i */
-    struct name_len *names;
-    char *text; /* the names, copied one after the other, NAMES_PAD bytes after them */
+    struct node_rec *node; /* 64-byte aligned */
+    char *text; /* !short16: the names, one after the other, NAMES_PAD bytes after them */
     size_t n;
-    int short16; /* every name at most NAMES_PAD bytes: one copy of 16 each */
+    int short16; /* every name at most NAMES_PAD bytes: in place, one copy of 16 each */
     size_t room; /* what one entry may take in place: two names, the rest */
 };
 
@@ -724,24 +751,30 @@ struct sim_noderuns *sim_noderuns_create(const struct sched *s)
 {
     struct sim_noderuns *r = xcalloc(1, sizeof *r);
     r->n = s ? sched_nnodes(s) : 0;
-    r->end = xmalloc((r->n ? r->n : 1) * sizeof *r->end);
-    r->names = xmalloc((r->n ? r->n : 1) * sizeof *r->names);
-    size_t bytes = NAMES_PAD;
+    struct name_len *names = xmalloc((r->n ? r->n : 1) * sizeof *names);
+    struct node_rec *node = r->node = xcalloc_aligned(64, (r->n ? r->n : 1) * sizeof *node);
+    size_t bytes = NAMES_PAD, longest = 0;
     for (size_t i = r->n; i-- > 0;) {
-        r->names[i] = name_len(sched_node(s, (unsigned)i)->name);
-        r->end[i] = i + 1 < r->n && name_follows(&r->names[i], &r->names[i + 1]) ? r->end[i + 1]
-                                                                                 : (unsigned)i;
-        bytes += r->names[i].len;
-    }
-    char *t = r->text = xcalloc(1, bytes);
-    size_t longest = 0;
-    for (size_t i = 0; i < r->n; i++) {
-        memcpy(t, r->names[i].name, r->names[i].len);
-        r->names[i].name = t;
-        t += r->names[i].len;
-        longest = r->names[i].len > longest ? r->names[i].len : longest;
+        names[i] = name_len(sched_node(s, (unsigned)i)->name);
+        node[i].end =
+            i + 1 < r->n && name_follows(&names[i], &names[i + 1]) ? node[i + 1].end : (unsigned)i;
+        node[i].len = names[i].len;
+        node[i].prefix = names[i].prefix;
+        bytes += names[i].len;
+        longest = names[i].len > longest ? names[i].len : longest;
     }
     r->short16 = longest <= NAMES_PAD;
+    char *t = r->text = r->short16 ? NULL : xcalloc(1, bytes);
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->short16) {
+            memcpy(node[i].name.in, names[i].name, names[i].len);
+            continue;
+        }
+        memcpy(t, names[i].name, names[i].len);
+        node[i].name.at = t;
+        t += names[i].len;
+    }
+    free(names);
     r->room = 2 * longest + 6 + OBUF_LL_ROOM + 3 * NAMES_PAD;
     return r;
 }
@@ -750,8 +783,7 @@ void sim_noderuns_destroy(struct sim_noderuns *r)
 {
     if (!r)
         return;
-    free(r->end);
-    free(r->names);
+    free(r->node);
     free(r->text);
     free(r);
 }
@@ -809,11 +841,13 @@ static void nodes_add(struct nodes_out *w, unsigned node, unsigned procs)
 }
 
 /* n bytes of the table's copied names at t, 16 at a time without a call
- * (one copy when every name fits in 16), writing up to 15 bytes past them
- * (room reserved; the table's padding is read). */
-static inline char *put_table(char *p, const struct sim_noderuns *r, const char *t, size_t n)
+ * (one copy when every name fits in 16: short16), writing up to 15 bytes
+ * past them (room reserved; the text's padding, or the rest of the
+ * node's record, is read). */
+static inline __attribute__((always_inline)) char *put_table(char *p, const char *t, size_t n,
+                                                             int short16)
 {
-    if (r->short16)
+    if (short16)
         memcpy(p, t, 16);
     else
         for (size_t i = 0; i < n; i += 16)
@@ -822,57 +856,74 @@ static inline char *put_table(char *p, const struct sim_noderuns *r, const char 
 }
 
 /* The entry of the table's nodes first .. last (a run of numbered names
- * when they differ), procs each, after a space unless it is the first. */
-static inline __attribute__((always_inline)) void table_entry(struct obuf *f,
-                                                              const struct sim_noderuns *r,
-                                                              unsigned first, unsigned last,
-                                                              unsigned procs, int sep)
+ * when they differ), procs each, after a space unless it is the first.
+ * The names are read before the first byte is written: a byte written
+ * may alias anything, and would make the compiler load them again. */
+static inline __attribute__((always_inline)) void
+table_entry(struct obuf *f, const struct node_rec *node, size_t room, unsigned first, unsigned last,
+            unsigned procs, int sep, int short16)
 {
-    const struct name_len *a = &r->names[first], *b = &r->names[last];
-    char *p = obuf_reserve(f, r->room);
+    const struct node_rec *a = &node[first], *b = &node[last];
+    const char *an = short16 ? a->name.in : a->name.at, *bn = short16 ? b->name.in : b->name.at;
+    unsigned alen = a->len, pre = a->prefix, blen = b->len;
+    char *p = obuf_reserve(f, room);
     *p = ' ';
     p += sep;
     if (first == last) {
-        p = put_table(p, r, a->name, a->len);
+        p = put_table(p, an, alen, short16);
     } else { /* b counts up from a: the same prefix (hostrange_next) */
-        p = put_table(p, r, a->name, a->prefix);
+        p = put_table(p, an, pre, short16);
         *p++ = '[';
-        p = put_table(p, r, a->name + a->prefix, a->len - a->prefix);
+        p = put_table(p, an + pre, alen - pre, short16);
         *p++ = '-';
-        p = put_table(p, r, b->name + a->prefix, b->len - a->prefix);
+        p = put_table(p, bn + pre, blen - pre, short16);
         *p++ = ']';
     }
     *p++ = ':';
-    obuf_commit(f, obuf_fmt_ll(p, procs));
+    obuf_commit(f, obuf_fmt_ull(p, procs));
 }
 
 /* sim_format_slots from the table alone (every slot's nodes in it): a run
  * of numbered names taken in one step (Curie's jobs hold thousands), an
- * entry written once it can grow no more. */
-static void table_slots(struct obuf *f, const struct sim_noderuns *r, const struct job_slot *slots,
-                        size_t n)
+ * entry written once it can grow no more. The table's fields in locals,
+ * short16 a constant in each of table_slots' two copies. */
+static inline __attribute__((always_inline)) void table_slots_as(struct obuf *f,
+                                                                 const struct sim_noderuns *r,
+                                                                 const struct job_slot *slots,
+                                                                 size_t n, int short16)
 {
+    const struct node_rec *node = r->node;
+    size_t room = r->room;
     unsigned first = 0, last = 0, procs = 0;
     int open = 0, sep = 0;
     for (size_t i = 0; i < n; i++) {
-        unsigned node = slots[i].node, end = node + slots[i].nnodes;
-        while (node < end) {
-            /* else node continues the open entry: the name after its last */
-            if (!open || node != last + 1 || slots[i].procs != procs || r->end[last] <= last) {
+        unsigned at = slots[i].node, end = at + slots[i].nnodes, sp = slots[i].procs;
+        while (at < end) {
+            /* else at continues the open entry: the name after its last */
+            if (!open || at != last + 1 || sp != procs || node[last].end <= last) {
                 if (open) {
-                    table_entry(f, r, first, last, procs, sep);
+                    table_entry(f, node, room, first, last, procs, sep, short16);
                     sep = 1;
                 }
                 open = 1;
-                first = node;
-                procs = slots[i].procs;
+                first = at;
+                procs = sp;
             }
-            last = r->end[node] < end - 1 ? r->end[node] : end - 1;
-            node = last + 1;
+            last = node[at].end < end - 1 ? node[at].end : end - 1;
+            at = last + 1;
         }
     }
     if (open)
-        table_entry(f, r, first, last, procs, sep);
+        table_entry(f, node, room, first, last, procs, sep, short16);
+}
+
+static void table_slots(struct obuf *f, const struct sim_noderuns *r, const struct job_slot *slots,
+                        size_t n)
+{
+    if (r->short16)
+        table_slots_as(f, r, slots, n, 1);
+    else
+        table_slots_as(f, r, slots, n, 0);
 }
 
 /* 1 when every slot's nodes are in the table. */
@@ -887,6 +938,12 @@ static int in_table(const struct sim_noderuns *r, const struct job_slot *slots, 
 int sim_noderuns_holds(const struct sim_noderuns *r, const struct job_slot *slots, size_t n)
 {
     return r && in_table(r, slots, n);
+}
+
+void sim_noderuns_format(struct obuf *f, const struct sim_noderuns *r, const struct job_slot *slots,
+                         size_t n)
+{
+    table_slots(f, r, slots, n);
 }
 
 void sim_format_slots(struct obuf *f, const struct sched *s, const struct sim_noderuns *runs,

@@ -32,6 +32,9 @@ struct sim_detail {
     struct job_slot *slots; /* the last run's processors (sim_hooks.record_nodes): */
     struct job_slot one;    /* &one when there is one (no allocation per job) */
     unsigned nslots;
+    unsigned own_cap;     /* own's room, in slots */
+    struct job_slot *own; /* slots when there are several: kept when the detail is
+                             reused (no allocation per job), unless large */
     /* Where it lives: 0 allocated alone; made by sim_run, in blocks (a
      * jobs CSV wants one per job, and a malloc each cost the replay): 1
      * the first of its block, which frees the block, 2 the others. */
@@ -115,6 +118,11 @@ void sim_format_slots(struct obuf *f, const struct sched *s, const struct sim_no
 /* 1 when every slot's nodes are in r's table: sim_format_slots writes
  * them from r alone, without s (another thread may, while s changes). */
 int sim_noderuns_holds(const struct sim_noderuns *r, const struct job_slot *slots, size_t n);
+/* sim_format_slots for slots r holds (sim_noderuns_holds said 1), from r
+ * alone: the check is not made again (a jobs CSV's writer thread, for
+ * slots its producer checked). */
+void sim_noderuns_format(struct obuf *f, const struct sim_noderuns *r, const struct job_slot *slots,
+                         size_t n);
 /* The same for a reservation's nodes. */
 struct resv_node;
 void sim_format_resv_nodes(struct obuf *f, const struct sched *s, const struct resv_node *nodes,

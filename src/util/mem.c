@@ -12,6 +12,14 @@ static void oom(size_t size)
     abort();
 }
 
+void *xcalloc_aligned(size_t align, size_t size)
+{
+    void *p;
+    if (posix_memalign(&p, align, size ? size : 1) != 0)
+        oom(size);
+    return memset(p, 0, size ? size : 1);
+}
+
 void *xmalloc(size_t size)
 {
     void *p = malloc(size ? size : 1);

@@ -11,6 +11,9 @@
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
+/* size bytes, zeroed, at an address that is a multiple of align (a power
+ * of two, a multiple of sizeof(void *)); freed with free. */
+void *xcalloc_aligned(size_t align, size_t size);
 /* Grow an array to hold at least `need` elements of `size` bytes; *cap is
  * updated. Returns the (possibly moved) array. */
 void *xgrow(void *p, size_t *cap, size_t need, size_t size);

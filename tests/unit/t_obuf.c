@@ -314,6 +314,17 @@ static void test_file(void)
     for (size_t i = 0; i < big; i++)
         blob[i] = (char)('a' + i % 26);
     obuf_write(b, blob, big);
+    /* reservations past what a file writer holds before it writes (64 KB)
+     * and up to the contract's 256 KB, between small writes */
+    static const size_t res[] = {100, 70000, 3, 262144, 65536, 65537, 200000};
+    size_t rbytes = 0;
+    for (size_t k = 0; k < sizeof res / sizeof *res; k++) {
+        obuf_write(b, blob, 1000);
+        char *p = obuf_reserve(b, res[k]);
+        memcpy(p, blob + 1000, res[k]);
+        obuf_commit(b, p + res[k]);
+        rbytes += 1000 + res[k];
+    }
     for (int i = 0; i < 300000; i++) {
         obuf_ll(b, i);
         obuf_putc(b, '\n');
@@ -323,6 +334,13 @@ static void test_file(void)
     char *got = malloc(big);
     CHECK_EQ(fread(got, 1, big, f), big);
     CHECK(memcmp(got, blob, big) == 0);
+    int rok = 1;
+    for (size_t k = 0; k < sizeof res / sizeof *res; k++) {
+        rok &= fread(got, 1, 1000 + res[k], f) == 1000 + res[k];
+        rok &= memcmp(got, blob, 1000) == 0 && memcmp(got + 1000, blob + 1000, res[k]) == 0;
+    }
+    CHECK(rok);
+    CHECK(rbytes > 0);
     char line[32];
     int ok = 1;
     for (int i = 0; i < 300000 && ok; i++)

@@ -895,6 +895,98 @@ static void test_job_creds(void)
     sched_destroy(s);
 }
 
+/* Field k (from 0) of a CSV line without quotes, into buf (n bytes). */
+static void csv_nth(const char *line, int k, char *buf, size_t n)
+{
+    for (; k > 0 && line; k--)
+        line = strchr(line, ',') ? strchr(line, ',') + 1 : NULL;
+    size_t len = line ? strcspn(line, ",\n") : 0;
+    len = len < n - 1 ? len : n - 1;
+    memcpy(buf, line ? line : "", len);
+    buf[len] = '\0';
+}
+
+/* A jobs CSV's credential columns for forgotten jobs, 4,000 rows through
+ * the writer thread in random runs (fixed seed): runs of the same raw
+ * indices (a row then only says it has the last row's), changes in one
+ * kind, wide indices (in the detail), jobs not ended in between (no
+ * credentials), and a name too long to be copied in place; each row's
+ * fields against the names its indices give. */
+#define CRED_ROWS 4000
+static void test_csv_forgotten_creds(void)
+{
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    struct sched *s = sched_create(&pol, NULL);
+    char longname[700];
+    unsigned nidx = 0;
+    memset(longname, 'x', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    for (int k = 0; k < CRED_NKINDS; k++)
+        for (int i = 0; i < 8; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "c%d", i);
+            struct cred *cr = cred_get(sched_creds(s, (enum cred_kind)k), i == 7 ? longname : name);
+            CHECK(cr != NULL);
+            nidx = cr->index + 1; /* the same in every kind: the long name's is the last */
+        }
+    struct workload wl;
+    workload_init(&wl);
+    static struct sim_outcome out[CRED_ROWS];
+    static struct sim_detail more[CRED_ROWS];
+    static unsigned wide[CRED_ROWS][CRED_NKINDS];
+    srand(31);
+    unsigned short raw[CRED_NKINDS] = {0};
+    for (size_t i = 0; i < CRED_ROWS; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "%zu", i + 1);
+        add(&wl, id, (long)i, 1, 10);
+        int r = rand() % 10;
+        if (r < 3)
+            raw[rand() % CRED_NKINDS] = (unsigned short)(rand() % nidx);
+        out[i] = (struct sim_outcome){.start = (long)i, .end = (long)i + 10};
+        memcpy(out[i].cred, raw, sizeof raw);
+        if (r == 3) { /* wide: the same raw indices, others in the detail */
+            for (int k = 0; k < CRED_NKINDS; k++)
+                wide[i][k] = (unsigned)(rand() % nidx);
+            out[i].cred[rand() % CRED_NKINDS] = SIM_CRED_WIDE;
+            more[i] = (struct sim_detail){.wide_cred = wide[i]};
+            out[i].more = &more[i];
+        } else if (r == 4) {
+            out[i].end = -1; /* running: no credentials */
+        }
+    }
+    char *csv = NULL;
+    OCAPTURE(csv, {
+        struct report_jobs_csv *c = report_jobs_csv_open(f, &wl, s, 0, 1);
+        for (size_t to = 0; to < CRED_ROWS;) {
+            to += (size_t)(rand() % 300);
+            report_jobs_csv_rows(c, out, to < CRED_ROWS ? to : CRED_ROWS);
+        }
+        CHECK_EQ(report_jobs_csv_close(c, out, 0), 0);
+    });
+    const char *line = strchr(csv, '\n') + 1;
+    int bad = 0;
+    for (size_t i = 0; i < CRED_ROWS && line; i++) {
+        for (int k = 0; k < CRED_NKINDS; k++) {
+            char got[800];
+            csv_nth(line, 10 + k, got, sizeof got);
+            unsigned idx = sim_outcome_cred(&out[i], (enum cred_kind)k);
+            const char *want = out[i].end < 0 || (k == CRED_ACCOUNT && idx == 0)
+                                   ? ""
+                                   : cred_at(sched_creds(s, (enum cred_kind)k), idx)->name;
+            bad += strcmp(got, want) != 0;
+        }
+        line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL;
+    }
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(count(csv, "\n"), CRED_ROWS + 1);
+    CHECK_HAS(csv, longname);
+    free(csv);
+    workload_free(&wl);
+    sched_destroy(s);
+}
+
 int main(void)
 {
     TEST_RUN(test_size_classes);
@@ -920,5 +1012,6 @@ int main(void)
     TEST_RUN(test_series_csv);
     TEST_RUN(test_colours_dashes);
     TEST_RUN(test_job_creds);
+    TEST_RUN(test_csv_forgotten_creds);
     return TEST_DONE();
 }

@@ -340,8 +340,9 @@ static void test_rows_as_jobs_end(void)
 
 /* 300 random jobs' slots (fixed seed) over s's nodes: the nodes column
  * from the table of measured, copied names (the jobs CSV's way: copied
- * out 16 bytes at a time) is the one from the names compared pair by pair.
- * Slots past the table (nodes added after it) take the pairs' way. */
+ * out 16 bytes at a time) is the one from the names compared pair by pair,
+ * and so is sim_noderuns_format's for slots the table holds. Slots past
+ * the table (nodes added after it) take the pairs' way. */
 static int table_as_pairs(struct sched *s, const struct sim_noderuns *runs, unsigned nodes,
                           unsigned seed)
 {
@@ -357,12 +358,17 @@ static int table_as_pairs(struct sched *s, const struct sim_noderuns *runs, unsi
                                          .procs = 1 + (unsigned)rand() % 2};
             slots[i].nnodes = slots[i].nnodes > 50 ? 1 + slots[i].nnodes % 50 : slots[i].nnodes;
         }
-        char *table = NULL, *pairs = NULL;
+        char *table = NULL, *pairs = NULL, *held = NULL;
         OCAPTURE(table, sim_format_slots(f, s, runs, slots, n));
         OCAPTURE(pairs, sim_format_slots(f, s, NULL, slots, n));
         if (strcmp(table, pairs) != 0 && same)
             fprintf(stderr, "job %d: '%s' against '%s'\n", j, table, pairs);
         same &= strcmp(table, pairs) == 0;
+        if (sim_noderuns_holds(runs, slots, n)) { /* the writer thread's way: no check */
+            OCAPTURE(held, sim_noderuns_format(f, runs, slots, n));
+            same &= strcmp(held, pairs) == 0;
+            free(held);
+        }
         free(table);
         free(pairs);
     }
