@@ -38,7 +38,8 @@ static void merge_pairs(struct plot_series *p)
         }
         p->bins[j] = b;
     }
-    memset(&p->bins[n], 0, (p->n - n) * sizeof *p->bins);
+    if (p->n > n) /* an empty series (a first sample far past t0) has no bins */
+        memset(&p->bins[n], 0, (p->n - n) * sizeof *p->bins);
     p->n = n;
     p->width *= 2;
 }
