@@ -585,7 +585,7 @@ static int node_items(char *items, struct ngroup *g, struct err *err)
             *next++ = '\0';
         if (!*it)
             continue;
-        int ppn;
+        int ppn = 0;
         if (strncasecmp(it, "ppn=", 4) == 0) {
             if (parse_count("ppn", it + 4, &ppn, err) < 0)
                 return -1;
@@ -631,7 +631,7 @@ static int node_group(char *spec, struct ngroup *sum, struct err *err)
         *items++ = '\0';
     if ((*spec >= 'a' && *spec <= 'z') || (*spec >= 'A' && *spec <= 'Z'))
         return host_group(spec, items, sum, err);
-    int count;
+    int count = 0;
     if (parse_count("nodes", spec, &count, err) < 0)
         return -1;
     struct ngroup g = {.ppn = 1, .feat = sum->feat, .nfeat = sum->nfeat};

@@ -287,7 +287,7 @@ static int env_from_json(struct qsub_req *r, const json_t *v, struct err *err)
     r->env = xcalloc(json_object_size(v), sizeof *r->env);
     json_object_keylen_foreach((json_t *)v, key, klen, val)
     {
-        char *s;
+        char *s = NULL;
         if (klen != strlen(key) || !qsub_env_name_ok(key, klen))
             return err_set(err, "bad variable name '%s'", qsub_shown(key).s);
         if (json_str(val, QSUB_MAX_ENV_VALUE, &s, err) < 0)

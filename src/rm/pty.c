@@ -106,7 +106,7 @@ int pty_accept_owner(int lfd, uid_t owner, struct err *err)
     int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
     if (c < 0)
         return err_set(err, "accept: %s", strerror(errno));
-    uid_t uid;
+    uid_t uid = (uid_t)-1; /* no user: set by pty_peer_uid on success */
     if (pty_peer_uid(c, &uid, err) < 0) {
         close(c);
         return -1;

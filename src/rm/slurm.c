@@ -493,7 +493,7 @@ static uint16_t tasks_per_node(const struct rm_job *j)
 static int sl_start(void *ctx, const struct rm_job *j, long now, struct err *err)
 {
     struct slurm_rm *sr = ctx;
-    uint32_t id;
+    uint32_t id = 0;
     if (srm_parse_id(j->id, &id, err) < 0)
         return -1;
     size_t len = 1, count = 0;
@@ -541,7 +541,7 @@ enum sl_act { SL_CANCEL, SL_SUSPEND, SL_RESUME, SL_REQUEUE };
 static int sl_act(struct slurm_rm *sr, const char *id, enum sl_act act, struct err *err)
 {
     static const char *const verb[] = {"cancel", "suspend", "resume", "requeue"};
-    uint32_t n;
+    uint32_t n = 0;
     if (srm_parse_id(id, &n, err) < 0 || srm_ctld_up(sr, err) < 0)
         return -1;
     int rc = SLURM_ERROR;

@@ -232,7 +232,10 @@ static void print_front(FILE *f, const struct report_run *runs, size_t n)
     size_t h = report_table_row(&t, "run");
     snprintf(report_cell(&t, h, 1), REPORT_CELL, "configuration");
     for (int k = 0; k < nv; k++) {
-        const char *line = varied_line(r0, k);
+        /* r0's own line, not varied_line's: nv > 0 only for a replay (a
+         * recorded run has no overrides), and its NULL would be in GCC's
+         * view here. */
+        const char *line = r0->overrides[r0->noverrides - (size_t)nv + (size_t)k];
         snprintf(report_cell(&t, h, 2 + (size_t)k), REPORT_CELL, "%.*s", (int)strcspn(line, "= \t"),
                  line);
     }
