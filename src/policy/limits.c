@@ -714,14 +714,19 @@ static int exempt(const struct limits *L, const struct job *j, const struct lim_
 /* exempt, for the checks of one bound slot (limits_single_kind), which
  * read no QOS override: the job's QOS is looked up (by name, unless some
  * limit bound its slot) only when some QOS has IGNALL at all. */
-static int exempt_fast(const struct limits *L, const struct job *j)
+static int exempt_by_qos(const struct limits *L, const struct job *j)
+{
+    const struct lim_obj *qos = job_qos(L, j);
+    return qos && qos->ignall;
+}
+
+/* Inline: a walk asks it of every job it reads (limits_violations2), and
+ * without IGNALL anywhere the answer is two loads. */
+static inline int exempt_fast(const struct limits *L, const struct job *j)
 {
     if (!L->conf->any)
         return 1;
-    if (!L->conf->ignall_any)
-        return 0;
-    const struct lim_obj *qos = job_qos(L, j);
-    return qos && qos->ignall;
+    return L->conf->ignall_any && exempt_by_qos(L, j);
 }
 
 int limits_check(const struct limits *L, const struct job *j, enum lim_mode mode,
