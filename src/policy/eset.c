@@ -199,24 +199,30 @@ static const struct cred *comp_cred(const struct eset *e, const struct job *j)
     }
 }
 
-static struct eset_comp *comp_of(struct eset *e, const struct job *j)
+/* comp_of's growth to component i (new ones dirty: walked at the next pass). */
+static __attribute__((noinline)) void comp_grow(struct eset *e, size_t i)
+{
+    e->c = xgrow(e->c, &e->capc, i + 1, sizeof *e->c);
+    for (size_t k = e->nc; k <= i; k++)
+        e->c[k] = (struct eset_comp){.dirty = 1,
+                                     .walked = LONG_MIN,
+                                     .maxsub = LONG_MIN,
+                                     .lift = AVAIL_NEVER,
+                                     .hpos = SIZE_MAX,
+                                     .lpos = SIZE_MAX};
+    e->nc = i + 1;
+    for (size_t h = 0; h < e->wakes.n; h++) /* e->c may have moved */
+        e->wakes.v[h].elem = &e->c[e->wakes.v[h].seq];
+    for (size_t h = 0; h < e->lifts.n; h++)
+        e->lifts.v[h].elem = &e->c[e->lifts.v[h].seq];
+}
+
+/* Inline: every running job is counted through it at every rebuild. */
+static inline struct eset_comp *comp_of(struct eset *e, const struct job *j)
 {
     size_t i = comp_cred(e, j)->index;
-    if (i >= e->nc) {
-        e->c = xgrow(e->c, &e->capc, i + 1, sizeof *e->c);
-        for (size_t k = e->nc; k <= i; k++)
-            e->c[k] = (struct eset_comp){.dirty = 1,
-                                         .walked = LONG_MIN,
-                                         .maxsub = LONG_MIN,
-                                         .lift = AVAIL_NEVER,
-                                         .hpos = SIZE_MAX,
-                                         .lpos = SIZE_MAX};
-        e->nc = i + 1;
-        for (size_t h = 0; h < e->wakes.n; h++) /* e->c may have moved */
-            e->wakes.v[h].elem = &e->c[e->wakes.v[h].seq];
-        for (size_t h = 0; h < e->lifts.n; h++)
-            e->lifts.v[h].elem = &e->c[e->lifts.v[h].seq];
-    }
+    if (i >= e->nc)
+        comp_grow(e, i);
     return &e->c[i];
 }
 

@@ -272,7 +272,9 @@ static void resolve(const struct limits *L, enum cred_kind k, struct lim_slot *s
         }
 }
 
-static struct lim_slot *slot_get(struct limits *L, enum cred_kind k, const struct cred *c)
+/* slot_get's first sight of a credential: the table grown, the slot bound. */
+static __attribute__((noinline)) struct lim_slot *slot_bind(struct limits *L, enum cred_kind k,
+                                                            const struct cred *c)
 {
     if (c->index >= L->nslots[k]) {
         L->slots[k] = xgrow(L->slots[k], &L->capslots[k], c->index + 1, sizeof *L->slots[k]);
@@ -286,6 +288,14 @@ static struct lim_slot *slot_get(struct limits *L, enum cred_kind k, const struc
         resolve(L, k, s);
     }
     return s;
+}
+
+/* Inline: every running job's usage goes through it at every rebuild. */
+static inline struct lim_slot *slot_get(struct limits *L, enum cred_kind k, const struct cred *c)
+{
+    if (c->index < L->nslots[k] && L->slots[k][c->index].bound)
+        return &L->slots[k][c->index];
+    return slot_bind(L, k, c);
 }
 
 static size_t pair_hash(unsigned kind, size_t a, size_t b)
