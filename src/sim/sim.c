@@ -623,6 +623,8 @@ static size_t sim_end(struct sim *sim)
     heap_free(&sim->ends);
     runtab_free(&sim->runs);
     free(sim->ended);
+    for (size_t i = 0; i < sim->nspare; i++)
+        free(sim->spare[i]->own); /* the room a spare detail kept */
     free(sim->spare);
     size_t rejected = sim->rejected;
     free(sim);

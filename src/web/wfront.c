@@ -198,7 +198,7 @@ static void evict(struct wconn *c)
 
 static void admit(struct wfront *f, int fd, double now)
 {
-    uid_t uid;
+    uid_t uid = (uid_t)-1; /* set by wpeer_uid on success, read only then */
     struct err e;
     if (wpeer_uid(fd, &uid, &e) < 0) {
         refusal(f, "the kernel does not say whose it is: %s", e.msg);
