@@ -217,7 +217,7 @@ static int enum_value(const struct cfg_param *p, const char *tok, char **out)
     if (pct)
         buf[n - 1] = '\0';
     const char *v = buf;
-    int b;
+    int b = 0;
     if (!is_choice(p, v) && (p->flags & CFG_TAB_BOOLENUM) && cfg_tab_scan_bool(v, &b) == 0)
         v = b ? p->choices[0] : "NONE";
     if (!is_choice(p, v))
@@ -239,7 +239,7 @@ static int multi_value(const struct cfg_param *p, const char *text)
 
 static int scan_number(const struct cfg_param *p, const char *s, struct slot *out)
 {
-    long t;
+    long t = 0;
     switch (p->type) {
     case CFG_INT:
         return cfg_tab_scan_int(s, &out->i);
@@ -266,7 +266,7 @@ enum { V_OK = 0, V_INVALID = -1, V_RANGE = -2 };
 /* Check a scalar (single-token) value of p. */
 static int scalar_value(const struct cfg_param *p, const char *s, struct slot *out)
 {
-    int b;
+    int b = 0;
     switch (p->type) {
     case CFG_BOOL:
         if (cfg_tab_scan_bool(s, &b) < 0)
@@ -301,8 +301,8 @@ static int param_value(const struct cfg_param *p, const struct cfg_toks *t, cons
         if ((p->flags & (CFG_TAB_LIMIT | CFG_TAB_TLIMIT)) &&
             (t->n != 1 || cfg_tab_scan_limit(text, !!(p->flags & CFG_TAB_TLIMIT), &s, &h) < 0))
             return V_INVALID;
-        double share;
-        int pct;
+        double share = 0;
+        int pct = 0;
         if ((p->flags & CFG_TAB_SHARE) && (t->n != 1 || cfg_tab_scan_share(text, &share, &pct) < 0))
             return V_INVALID;
         out->text = xstrdup(text);
@@ -1011,8 +1011,8 @@ long long cfg_share(const struct cfg *cfg, const char *name, long long whole)
     const struct pval *v = pval_of(cfg, name, &p);
     assert(p->flags & CFG_TAB_SHARE);
     const char *text = slot_of(p, v, NULL)->text;
-    double x;
-    int pct;
+    double x = 0;
+    int pct = 0;
     if (!text || cfg_tab_scan_share(text, &x, &pct) < 0)
         return 0; /* checked when loaded: an unset one without a default */
     return pct ? (long long)((double)whole * x / 100.0) : (long long)x;

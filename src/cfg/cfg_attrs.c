@@ -98,7 +98,7 @@ int cfg_tab_scan_time(const char *s, long *out)
     if (strcmp(s, "INFINITY") == 0)
         return *out = CFG_TIME_INFINITY, 0;
     if (!strchr(s, ':')) {
-        long long v;
+        long long v = 0;
         if (cfg_tab_scan_int(s, &v) < 0 || v > CFG_TIME_INFINITY || v < -CFG_TIME_INFINITY)
             return -1;
         return *out = (long)v, 0;
@@ -129,7 +129,7 @@ static int scan_limit_part(const char *s, int time, long long *out)
 {
     if (!time)
         return cfg_tab_scan_int(s, out);
-    long t;
+    long t = 0;
     if (cfg_tab_scan_time(s, &t) < 0)
         return -1;
     *out = t;
@@ -171,7 +171,7 @@ int cfg_tab_scan_share(const char *s, double *v, int *percent)
             return -1;
         return 0;
     }
-    long long i;
+    long long i = 0;
     if (cfg_tab_scan_int(buf, &i) < 0 || i < 0)
         return -1;
     *v = (double)i;
@@ -196,7 +196,7 @@ int cfg_parse_bool(const char *s, int *out, struct err *err)
 
 int cfg_parse_int(const char *s, long long min, long long max, long long *out, struct err *err)
 {
-    long long v;
+    long long v = 0;
     if (cfg_tab_scan_int(s, &v) < 0)
         return err_set(err, "invalid integer '%s'", s);
     if (v < min || v > max)
@@ -207,7 +207,7 @@ int cfg_parse_int(const char *s, long long min, long long max, long long *out, s
 
 int cfg_parse_double(const char *s, double min, double max, double *out, struct err *err)
 {
-    double v;
+    double v = 0;
     if (cfg_tab_scan_double(s, &v) < 0)
         return err_set(err, "invalid number '%s'", s);
     if (v < min || v > max)
@@ -500,7 +500,7 @@ static int check_fstarget(const char *v)
     strcpy(buf, v);
     if (strchr("+-^%", buf[n - 1]))
         buf[n - 1] = '\0';
-    double d;
+    double d = 0;
     return cfg_tab_scan_double(buf, &d) < 0 || d < 0 ? -1 : 0;
 }
 
@@ -515,9 +515,9 @@ static void expect_number(const struct cfg_attr_def *d, const char *what, char *
 int cfg_tab_check_attr(const struct cfg_attr_def *d, const char *v, char *expect, size_t size)
 {
     long long i, s, h;
-    double x;
+    double x = 0;
     long t;
-    int b;
+    int b = 0;
     switch (d->type) {
     case CFG_A_INT:
         expect_number(d, "an integer", expect, size);

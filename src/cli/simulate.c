@@ -115,7 +115,7 @@ static int parse_tau(const char *val, double *tau)
 
 static int parse_small(const char *opt, const char *val, long max, long *out)
 {
-    long long v;
+    long long v = 0;
     if (parse_count(opt, val, &v) < 0)
         return -1;
     if (v > max) {
@@ -128,7 +128,7 @@ static int parse_small(const char *opt, const char *val, long max, long *out)
 
 static int parse_run(const char *val, int *run)
 {
-    long k;
+    long k = 0;
     if (parse_small("--run", val, MAX_RUNS, &k) < 0)
         return -1;
     *run = (int)k;

@@ -500,7 +500,7 @@ static int parse_walltime(const char *orig, long *out, struct err *err)
 {
     char buf[64];
     const char *s = orig, *colon = strchr(orig, ':');
-    long v;
+    long v = 0;
     if (colon && !strchr(colon + 1, ':') && strlen(orig) + 3 <= sizeof buf)
         snprintf(buf, sizeof buf, "0:%s", orig), s = buf;
     if (strlen(orig) > 40 || cfg_parse_time(s, &v, NULL) < 0)
@@ -736,7 +736,7 @@ static int chunk_item(struct draft *d, char *it, int *ncpus, long *mem, struct e
     if (!v)
         return err_set(err, "'%s': expected resource=value in a select chunk", qsub_shown(it).s);
     *v++ = '\0';
-    int n;
+    int n = 0;
     if (strcasecmp(it, "ncpus") == 0)
         return parse_count("ncpus", v, ncpus, err);
     if (strcasecmp(it, "mem") == 0)
@@ -880,7 +880,7 @@ static int finish_request(struct draft *d, struct err *err)
 
 static int res_procs(struct qsub_req *r, const char *v, struct err *err)
 {
-    int n;
+    int n = 0;
     if (parse_count("procs", v, &n, err) < 0)
         return -1;
     free_strs(r->features, r->nfeatures);
@@ -906,7 +906,7 @@ static int res_word(char **slot, const char *what, const char *v, struct err *er
  * 1 when item is none of these. */
 static int res_limit(struct draft *d, const char *item, const char *v, struct err *err)
 {
-    long mb;
+    long mb = 0;
     if (strcasecmp(item, "vmem") == 0 || strcasecmp(item, "pvmem") == 0) {
         if (parse_mem(v, &mb, err) < 0)
             return -1;
@@ -965,7 +965,7 @@ static int apply_resource(struct draft *d, char *item, struct err *err)
     if (!v)
         return err_set(err, "'%s': expected resource=value", qsub_shown(item).s);
     *v++ = '\0';
-    int n;
+    int n = 0;
     if (strcasecmp(item, "nodes") == 0)
         return d->chunks_many = 0, res_nodes(d, v, err);
     if (strcasecmp(item, "select") == 0)

@@ -195,7 +195,7 @@ static int parse_time_exp(const struct cmd_ctx *c, char opt, const char *s, long
                           struct err *err)
 {
     int f[6];
-    long d;
+    long d = 0;
     if (s[0] == '+') {
         if (parse_duration(s, &d) < 0)
             return bad_time(opt, s, err);

@@ -141,8 +141,8 @@ static int view_job(const struct cmd_ctx *c, const struct job *j, struct start_v
 static int view_shape(const struct cmd_ctx *c, const struct showstart_req *q, struct start_view *v,
                       struct err *err)
 {
-    long long procs;
-    long wall;
+    long long procs = 0;
+    long wall = 0;
     if (parse_shape(q->what, &procs, &wall, err) < 0)
         return -1;
     struct job_spec spec = {.name = q->what,

@@ -348,7 +348,7 @@ static int restore_one(void *ctx, struct store_job *r, long long bytes)
         dj->j->flags |= JOB_SUSPENDED;
     if (rec.state == SJ_RUNNING || rec.state == SJ_SUSPENDED) {
         struct job_slot *slots;
-        size_t n;
+        size_t n = 0;
         if (parse_hosts(d, rec.hosts, &slots, &n) < 0 ||
             sched_adopt(d->s, dj->j, rec.start, slots, n, &e) < 0)
             dlog(d->log, 0,

@@ -38,7 +38,7 @@ static int attr_error(const struct cfg_obj *o, const char *attr, const struct er
 static int get_long(const struct cfg_obj *o, const char *attr, long *out, struct err *err)
 {
     struct err e;
-    long long v;
+    long long v = 0; /* set by cfg_parse_int on success, read only then */
     const char *s = cfg_obj_get(o, attr, NULL);
     if (!s)
         return 0;

@@ -214,7 +214,7 @@ static int parse_value(enum acl_type type, const char *s, size_t n, const char *
         return 0;
     }
     char *t = xstrndup(s, n);
-    long secs;
+    long secs = 0;
     int rc = cfg_parse_time(t, &secs, NULL);
     free(t);
     if (rc < 0 || secs < 0)

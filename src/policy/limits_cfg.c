@@ -288,7 +288,7 @@ static int set_job_value(const struct cfg_obj *co, const struct cfg_attr *a, enu
                          long long *out, struct err *err)
 {
     long long s, h;
-    long v;
+    long v = 0;
     struct err e;
     if (a->index)
         return attr_err(co, a, "takes no index", err);

@@ -300,7 +300,7 @@ static int multiply(struct parser *ps, struct lin *a, const struct lin *b, const
 /* product := factor { ['*'] factor }, the '*' optional after a number. */
 static int parse_product(struct parser *ps, struct lin *out)
 {
-    int number;
+    int number = 0;
     if (parse_factor(ps, out, &number) < 0)
         return -1;
     for (;;) {

@@ -150,7 +150,7 @@ static int get_long(struct src *s, const char *attr, long long min, long long ma
                     struct err *err)
 {
     struct val v = get(s, attr);
-    long long x;
+    long long x = 0;
     struct err e;
     if (!v.s)
         return 0;
@@ -226,7 +226,7 @@ static int parse_res(const char *text, struct srcfg_res *r, char *msg, size_t si
                             "'%s': '%s' is not <RES>:<N> with RES one of PROCS, MEM, DISK, SWAP",
                             text, tok),
                    -1;
-        long long v;
+        long long v = 0; /* set by cfg_parse_int on success, read only then */
         long long min = i == 0 ? -1 : 0;
         if (cfg_parse_int(tok + k + 1, min, 1000000000LL, &v, NULL) < 0 || (i == 0 && v == 0))
             return snprintf(msg, size, "'%s': %s '%s' is not %s", text, names[i], tok + k + 1,

@@ -103,7 +103,7 @@ static int parse_days(const char *s, unsigned *out, struct err *err)
 static int parse_offset(const char *attr, const char *s, long len, int is_end, long *out,
                         struct err *err)
 {
-    long v;
+    long v = 0;
     if (cfg_parse_time(s, &v, NULL) < 0)
         return err_set(err, "%s '%s' is not a time ([[[DD:]HH:]MM:]SS)", attr, s);
     long max = is_end ? len : len - 1;
@@ -119,7 +119,7 @@ static int parse_offset(const char *attr, const char *s, long len, int is_end, l
 
 static int parse_depth(const char *s, int *out, struct err *err)
 {
-    long long v;
+    long long v = 0;
     if (cfg_parse_int(s, 1, SRTIME_DEPTH_MAX, &v, NULL) < 0)
         return err_set(err, "DEPTH '%s' is not an integer from 1 to %d", s, SRTIME_DEPTH_MAX);
     *out = (int)v;

@@ -328,7 +328,7 @@ static void ended_status(const slurm_job_info_t *x, uint32_t base, struct rm_sta
 int srm_status(void *ctx, const char *id, long now, struct rm_status *st, struct err *err)
 {
     struct slurm_rm *sr = ctx;
-    uint32_t n;
+    uint32_t n = 0; /* set by srm_parse_id on success, read only then */
     if (srm_parse_id(id, &n, err) < 0)
         return -1;
     memset(st, 0, sizeof *st);
@@ -398,7 +398,7 @@ static char *marked(const char *comment, int mark)
 int srm_hold_sync(void *ctx, const char *id, unsigned holds, const char *note, struct err *err)
 {
     struct slurm_rm *sr = ctx;
-    uint32_t n;
+    uint32_t n = 0; /* set by srm_parse_id on success, read only then */
     if (srm_parse_id(id, &n, err) < 0)
         return -1;
     const slurm_job_info_t *x = srm_find_job(sr, n);

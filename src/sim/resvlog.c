@@ -55,7 +55,7 @@ static char *nodes_text(const struct sched *s, const struct resv *r)
 {
     struct obuf *f = obuf_mem();
     sim_format_resv_nodes(f, s, r->nodes, r->nnodes);
-    size_t len;
+    size_t len = 0;
     const char *t = obuf_data(f, &len);
     char *text = xstrndup(t, len);
     obuf_close(f, NULL);

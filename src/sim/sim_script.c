@@ -17,7 +17,7 @@
  */
 static int parse_time(const char *s, long *out)
 {
-    long t;
+    long t = 0;
     if (cfg_parse_time(s, &t, NULL) < 0 || t < 0 || t >= CFG_TIME_INFINITY)
         return -1;
     *out = t;

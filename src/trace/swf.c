@@ -425,7 +425,7 @@ static void swf_parse_comment(struct swf_header *h, char *s)
         swf_parse_tz(h, swf_skip_blanks(s + 1));
         return;
     }
-    long long v;
+    long long v = 0;
     char *end;
     if (swf_parse_int(swf_skip_blanks(s + 1), &end, &v) != SWF_NUM_OK || *swf_skip_blanks(end))
         return;

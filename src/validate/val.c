@@ -567,7 +567,7 @@ static int read_commands(struct val *v, struct err *err)
         no++;
         char *w[64];
         size_t n = val_words(line, w, 64);
-        long t;
+        long t = 0;
         if (n == 0)
             continue;
         if (num(w[0], &t) != 1 && cfg_parse_time(w[0], &t, NULL) < 0) {

@@ -76,7 +76,7 @@ static int entry(const char *e, size_t n, int k, const struct val_creds *c, long
     if (strncmp(text, k == K_DURATION ? "<=" : "==", 2) != 0) {
         rc = err_set(err, "ACL entry '%s': expected %s", text, k == K_DURATION ? "<=" : "==");
     } else if (k == K_DURATION) {
-        long secs;
+        long secs = 0;
         struct err e2;
         if (cfg_parse_time(v, &secs, &e2) < 0)
             rc = err_set(err, "ACL entry '%s': %s", text, e2.msg);

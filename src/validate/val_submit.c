@@ -44,7 +44,7 @@ static void add_fact(struct val_facts *f, const char *id, long t, long runtime,
 static int submit_line(struct val_facts *f, const char *path, long no, long t, char **w, size_t n,
                        struct err *err)
 {
-    long runtime;
+    long runtime = 0;
     if (n < 2 || cfg_parse_time(w[1], &runtime, NULL) < 0)
         return err_set(err, "%s:%ld: submit: no id and runtime", path, no);
     struct sub_opts so = {0};
@@ -102,7 +102,7 @@ int val_submit_read(const char *path, struct val_facts *f, struct err *err)
         no++;
         char *w[64];
         size_t n = val_words(line, w, 64);
-        long t;
+        long t = 0;
         if (n < 2 || (strcmp(w[1], "submit") != 0 && strcmp(w[1], "qalter") != 0))
             continue;
         if (cfg_parse_time(w[0], &t, NULL) < 0)
