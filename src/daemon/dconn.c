@@ -115,8 +115,9 @@ void dconn_accept(struct dconn_set *s, int lfd, long now)
     for (;;) {
         int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0)
-            return;            /* EAGAIN: no more; EMFILE and others: the next pass tries again */
-        uid_t uid = (uid_t)-1; /* wire_peer sets both on success; read only then */
+            return; /* EAGAIN: no more; EMFILE and others: the next pass tries again */
+        /* wire_peer sets both on success; they are read only then */
+        uid_t uid = (uid_t)-1;
         gid_t gid = (gid_t)-1;
         if (wire_peer(fd, &uid, &gid, NULL, NULL) < 0 || conns_of(s, uid) >= DCONN_PER_UID ||
             (s->n >= DCONN_MAX && !make_room(s))) {
