@@ -306,14 +306,14 @@ int cmd_runjob_start(struct sched *s, struct job *j, long now, int force, char *
 int cmd_runjob(const struct cmd_ctx *c, const struct cmd_args *a, struct cmd_buf *out,
                struct err *err)
 {
-    int force, i;
+    int force = 0, i = 0; /* set by cmd_runjob_args on success */
     if (cmd_runjob_args(a->argc, a->argv, &force, &i, err) < 0)
         return -1;
     struct job *j = idle_job(c, a, a->argv[i], err);
     if (!j)
         return -1;
     struct err e;
-    char *line;
+    char *line = NULL; /* set by cmd_runjob_start on success */
     if (cmd_runjob_start(c->s, j, c->now, force, &line, &e) < 0)
         return err_set(err, "runjob: %s", e.msg);
     struct cmd_buf text = {0};

@@ -22,7 +22,7 @@ B=$TMP/build
 if [ -d build/src ]; then
     mkdir -p "$B" && cp -a build/src build/libmoku.a "$B"/ && rm -f "$B"/src/cli/*.o "$B"/src/cli/*.d
 fi
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory BUILD="$B" BIN="$B/moku" deb >"$TMP/make.log" 2>&1
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u OPT -u LTO make --no-print-directory BUILD="$B" BIN="$B/moku" deb >"$TMP/make.log" 2>&1
 check "make deb" [ $? -eq 0 ]
 deb=$(ls "$B"/moku_*.deb 2>/dev/null | head -n 1)
 [ -f "$deb" ] || { tail -n 20 "$TMP/make.log"; exit 0; }

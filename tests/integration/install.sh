@@ -19,8 +19,11 @@ B=$TMP/build
 if [ -d build/src ]; then
     mkdir -p "$B" && cp -a build/src build/libmoku.a "$B"/ && rm -f "$B"/src/cli/*.o "$B"/src/cli/*.d
 fi
-# Not the calling make's flags (make asan's OPT, its jobserver): a plain build.
-mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory BUILD="$B" BIN="$B/moku" PREFIX=/usr MOKU_HOME_DEFAULT="$SPOOL" "$@"; }
+# Not the calling make's flags (make asan's OPT, its jobserver): a plain build. GNU make
+# puts a command line's variables (make asan's OPT=...) in its recipes' environment
+# too, and build/'s copied objects carry link-time code (-flto): with asan's OPT
+# the tools were linked through it without the link's warning options.
+mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u OPT -u LTO make --no-print-directory BUILD="$B" BIN="$B/moku" PREFIX=/usr MOKU_HOME_DEFAULT="$SPOOL" "$@"; }
 mk -j2 install DESTDIR="$D" >"$TMP/make.log" 2>&1
 check "make install DESTDIR=... PREFIX=/usr" [ $? -eq 0 ]
 [ $? -eq 0 ] || tail -n 20 "$TMP/make.log"
