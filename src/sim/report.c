@@ -1188,6 +1188,16 @@ static size_t text_or_none(struct csv_block *b, const char *s)
     return s ? text_put(b, s, strlen(s)) : NO_TEXT;
 }
 
+/* A job id that is not a number: its text, or for a job without one (an
+ * SWF id of -1) an empty field, the name the engine gives it (the commands
+ * and Batsim's rows show it so), not NO_TEXT, which would print the
+ * reader's marker as a number. */
+static size_t id_text(struct csv_block *b, const struct workload *wl, const struct wl_job *w)
+{
+    const char *id = wl_job_id(wl, w, (char[WL_ID_LEN]){0});
+    return id ? text_put(b, id, strlen(id)) : text_put(b, "", 0);
+}
+
 /* Why a row's job did not run, or NULL: the engine's reason, a refusal. */
 static const char *row_reason(struct report_jobs_csv *c, const struct sim_outcome *o,
                               const struct job *j, enum final_state state, char *buf, size_t n)
@@ -1257,8 +1267,7 @@ static void copy_row(struct report_jobs_csv *c, struct csv_block *b, const struc
     const struct job *j = sim_outcome_job(c->s, o);
     copy_creds(c, b, r, o, j);
     r->id = w->id;
-    r->id_text =
-        w->id < WL_ID_TEXT ? NO_TEXT : text_or_none(b, wl_job_id(c->wl, w, (char[WL_ID_LEN]){0}));
+    r->id_text = w->id < WL_ID_TEXT ? NO_TEXT : id_text(b, c->wl, w);
     r->submit = w->submit;
     r->start = o->start;
     r->run_start = o->start >= 0 ? sim_run_start(o) : 0;

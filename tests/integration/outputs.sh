@@ -69,3 +69,13 @@ awk 'BEGIN { for (i = 1; i <= 70000; i++)
 run simulate --nodes 4 --ppn 1 --jobs-out "$TMP/wide.csv" "$TMP/wide.swf"
 check "70,000 users: each job's row names its own user and group" \
     sh -c "[ $rc -eq 0 ] && awk -F, 'NR > 1 && (\$11 != \$1 || \$12 != \$1 % 70) { bad++ } END { exit !(NR == 70001 && !bad) }' $TMP/wide.csv"
+
+# An SWF job id of -1 (none): the trace reader gives the job no name, and
+# every output names it so, an empty field, as Batsim's does and the
+# commands show it (was 4294967295, the reader's marker, in the jobs CSV).
+printf '1 0 0 100 1 -1 -1 1 200 -1 1 1 1 -1 1 -1 -1 -1\n-1 10 0 100 1 -1 -1 1 200 -1 1 2 1 -1 1 -1 -1 -1\n' \
+    >"$TMP/noid.swf"
+run simulate --procs 4 --jobs-out "$TMP/noid.csv" --batsim-out "$TMP/noid.batsim.csv" "$TMP/noid.swf"
+check "an SWF id of -1: an empty job_id in the jobs CSV and in Batsim's" \
+    sh -c "[ $rc -eq 0 ] && grep -q '^,10,10,110,0,1,' $TMP/noid.csv && grep -q '^,w0,delay,10,' $TMP/noid.batsim.csv &&
+        ! grep -q 4294967295 $TMP/noid.csv"
