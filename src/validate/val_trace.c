@@ -43,8 +43,9 @@ static int read_swf(const char *path, struct val_facts *f, struct err *err)
     f->hdr_procs = t.hdr.max_procs;
     for (size_t i = 0; i < t.nrecs; i++) {
         const struct swf_rec *r = &t.recs[i];
-        char id[32];
-        snprintf(id, sizeof id, "%lld", r->id);
+        char id[32] = "";
+        if (r->id >= 0) /* -1, none: the empty name the replay's outputs give the job */
+            snprintf(id, sizeof id, "%lld", r->id);
         add(f, id, (long)r->submit, (long)(r->req_procs > 0 ? r->req_procs : r->alloc),
             at_least_1(r->req_time, r->runtime), (long)r->runtime);
         if (r->prev_job > 0) {

@@ -79,3 +79,5 @@ run simulate --procs 4 --jobs-out "$TMP/noid.csv" --batsim-out "$TMP/noid.batsim
 check "an SWF id of -1: an empty job_id in the jobs CSV and in Batsim's" \
     sh -c "[ $rc -eq 0 ] && grep -q '^,10,10,110,0,1,' $TMP/noid.csv && grep -q '^,w0,delay,10,' $TMP/noid.batsim.csv &&
         ! grep -q 4294967295 $TMP/noid.csv"
+run validate --procs 4 "$TMP/noid.swf" "$TMP/noid.csv"
+check "... and moku validate finds that job by its empty name (was: not in the trace)" sh -c "[ $rc -eq 0 ] && grep -q '2 jobs, 0 violations' $TMP/out"
