@@ -354,29 +354,59 @@ static int same_file(const char *a, const char *b)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && strcmp(ba, bb) == 0;
 }
 
-/* No two outputs in one file, and none over the trace (or the inputs). */
-static int check_out_paths(const struct sim_opts *o)
+/* An output file and the option that names it (for the message). */
+struct out_path {
+    char *path, *what;
+};
+
+/* The files the run writes: each output option's, and with several runs
+ * --swf-out's file per run (sim_swf_path) instead of its FILE, which is
+ * then only a pattern. Returns how many; caller frees each path and what. */
+static size_t out_paths(const struct sim_opts *o, struct out_path *p)
 {
     const char *const outs[] = {o->jobs_out, o->resv_out, o->plot,      o->series,
                                 o->html,     o->swf_out,  o->batsim_out};
     const char *const names[] = {"--jobs-out", "--resv-out", "--plot",      "--series",
                                  "--html",     "--swf-out",  "--batsim-out"};
-    size_t n = sizeof outs / sizeof *outs;
-    for (size_t i = 0; i < n; i++) {
+    size_t n = 0, runs = (size_t)nruns(o);
+    for (size_t i = 0; i < sizeof outs / sizeof *outs; i++) {
         if (!outs[i])
             continue;
-        if (o->trace && (strcmp(outs[i], o->trace) == 0 || same_file(outs[i], o->trace))) {
-            fprintf(stderr, "moku: %s %s would overwrite the trace\n", names[i], outs[i]);
-            return -1;
+        if (outs[i] != o->swf_out || runs <= 1) {
+            p[n++] = (struct out_path){xstrdup(outs[i]), xstrdup(names[i])};
+            continue;
         }
-        for (size_t j = i + 1; j < n; j++)
-            if (outs[j] && (strcmp(outs[i], outs[j]) == 0 || same_file(outs[i], outs[j]))) {
-                fprintf(stderr, "moku: %s and %s name the same file %s\n", names[i], names[j],
-                        outs[i]);
-                return -1;
+        for (size_t k = 0; k < runs; k++)
+            p[n++] = (struct out_path){sim_swf_path(o->swf_out, k, runs),
+                                       xprintf("--swf-out (run %zu)", k + 1)};
+    }
+    return n;
+}
+
+/* No two outputs in one file, and none over the trace (or the inputs): a
+ * comparison's per-run SWF files count as outputs of their own. */
+static int check_out_paths(const struct sim_opts *o)
+{
+    struct out_path p[6 + MAX_RUNS]; /* the other outputs, and --swf-out's a run each */
+    size_t n = out_paths(o, p);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (o->trace && (strcmp(p[i].path, o->trace) == 0 || same_file(p[i].path, o->trace))) {
+            fprintf(stderr, "moku: %s %s would overwrite the trace\n", p[i].what, p[i].path);
+            rc = -1;
+        }
+        for (size_t j = i + 1; j < n && rc == 0; j++)
+            if (strcmp(p[i].path, p[j].path) == 0 || same_file(p[i].path, p[j].path)) {
+                fprintf(stderr, "moku: %s and %s name the same file %s\n", p[i].what, p[j].what,
+                        p[i].path);
+                rc = -1;
             }
     }
-    return 0;
+    for (size_t i = 0; i < n; i++) {
+        free(p[i].path);
+        free(p[i].what);
+    }
+    return rc;
 }
 
 /* --run, --save-run, --recorded, --warmup/--cooldown: what goes together. */
@@ -443,6 +473,11 @@ static int check_sim_args(const struct sim_opts *o)
                         "--series, --html, --swf-out or --batsim-out\n");
         return -1;
     }
+    if (nruns(o) > MAX_RUNS) {
+        fprintf(stderr, "moku: at most %d runs (configurations x --compare values)\n", MAX_RUNS);
+        return -1;
+    }
+    /* (Before the paths: check_out_paths holds a file per run.) */
     if (check_out_paths(o) < 0)
         return -1;
     if (!o->nodes != !o->ppn) {
@@ -451,10 +486,6 @@ static int check_sim_args(const struct sim_opts *o)
     }
     if (check_run_args(o) < 0)
         return -1;
-    if (nruns(o) > MAX_RUNS) {
-        fprintf(stderr, "moku: at most %d runs (configurations x --compare values)\n", MAX_RUNS);
-        return -1;
-    }
     if (nruns(o) > 1 && o->nshows) {
         fprintf(stderr, "moku: --show answers from one run; give one configuration\n");
         return -1;

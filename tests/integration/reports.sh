@@ -191,6 +191,18 @@ run simulate --jobs-out "$TMP/trlink" "$TMP/tr"
 check "an output that is the trace by another name (a hard link): refused" sh -c "[ $rc -eq 2 ] && grep -q -- '--jobs-out .* would overwrite the trace' $TMP/err && cmp -s $TMP/tr $small"
 run simulate --html "$TMP/a.html" --html "$TMP/b.html" "$small"
 check "--html twice: refused" sh -c "[ $rc -eq 2 ] && grep -q -- 'give --html once' $TMP/err"
+# A comparison's SWF file per run is an output too: another output, or the
+# trace, under a run's name is refused (was: the jobs CSV and run 1's SWF
+# interleaved in one file, exit 0).
+run simulate --config "$easy" --config "$fcfs" --swf-out "$TMP/pr.swf" --jobs-out "$TMP/pr.1.swf" "$small"
+check "--jobs-out on a run's --swf-out file: refused, nothing written" sh -c "[ $rc -eq 2 ] && grep -q -- '--jobs-out and --swf-out (run 1) name the same file .*pr.1.swf' $TMP/err && [ ! -e $TMP/pr.1.swf ] && [ ! -e $TMP/pr.2.swf ]"
+run simulate --compare BACKFILLPOLICY=NONE,FIRSTFIT --swf-out "$TMP/pc%d.swf" --batsim-out "$TMP/./pc2.swf" "$small"
+check "... by --compare and %d, another name of the file: refused" sh -c "[ $rc -eq 2 ] && grep -q -- '--swf-out (run 2) and --batsim-out name the same file' $TMP/err"
+cp "$small" "$TMP/tr.2.swf"
+run simulate --config "$easy" --config "$fcfs" --swf-out "$TMP/tr.swf" "$TMP/tr.2.swf"
+check "... a run's file over the trace: refused, the trace kept" sh -c "[ $rc -eq 2 ] && grep -q -- '--swf-out (run 2) .*tr.2.swf would overwrite the trace' $TMP/err && cmp -s $TMP/tr.2.swf $small"
+run simulate --swf-out "$TMP/one.swf" --jobs-out "$TMP/one.1.swf" "$small"
+check "... one run: FILE itself, no run's name taken" sh -c "[ $rc -eq 0 ] && [ -s $TMP/one.swf ] && [ -s $TMP/one.1.swf ]"
 # --swf-out with several runs: a file each, the run's number before the
 # extension (or in place of %d); each replays to its own run's schedule.
 run simulate --config "$easy" --config "$fcfs" --swf-out "$TMP/x.swf" --jobs-out "$TMP/xj.csv" "$small"
