@@ -972,6 +972,8 @@ struct replay_ctx {
     int progress_fd;             /* a worker's progress pipe (simpar.c), 0: none */
     struct report_jobs_csv *csv; /* --jobs-out's rows, written as jobs end, else NULL */
     struct batsim *batsim;       /* --batsim-out's, the same */
+    struct fsfile_kept *fs_kept; /* --fs-out: the windows as the usage left them, else NULL */
+    int fs_moved;                /* usage accrued since fs_kept was taken (or it never was) */
 };
 
 /* Outcomes that are final: their rows, now (sim_hooks.final). */
@@ -1032,9 +1034,31 @@ static void setup_fairshare(struct sched *s, const struct cfg *cfg, const struct
     }
 }
 
-/* --fs-out DIR: the windows that count when the replay stopped, for a later
- * replay's --fs-history (older FS files in DIR are removed). */
-static int write_fs_out(struct sched *s, const struct sim_opts *o)
+/*
+ * --fs-out: the ledger as the replay's usage left it. A replay whose jobs
+ * never all start iterates on after its last job ended (polls, and the
+ * windows' closes while one that counts holds usage) until no window that
+ * counts holds any: its ledger at the stop is empty, and the history it
+ * wrote was none. So the windows are taken when the running jobs' usage
+ * stops (the last of them ended; at the first iteration too, for a history
+ * loaded that no job adds to) and written at the end, unless jobs still
+ * run then (--until): the ledger at the stop is the history. Called after
+ * each iteration; a take costs a pass over the credentials per window.
+ */
+static void note_fs(struct replay_ctx *rc, const struct sched *s)
+{
+    if (fs_total_rate(sched_fs(s)) > 0)
+        rc->fs_moved = 1;
+    else if (rc->fs_moved) {
+        fsfile_kept_take(rc->fs_kept, s);
+        rc->fs_moved = 0;
+    }
+}
+
+/* --fs-out DIR: the windows that count when the replay's usage stopped (or
+ * at its stop, jobs still running), for a later replay's --fs-history
+ * (older FS files in DIR are removed). */
+static int write_fs_out(struct sched *s, const struct sim_opts *o, const struct replay_ctx *rc)
 {
     if (!o->fs_out)
         return 0;
@@ -1046,10 +1070,18 @@ static int write_fs_out(struct sched *s, const struct sim_opts *o)
         return 0;
     }
     struct err e;
-    if (fsfile_save_kept(o->fs_out, s, FSFILE_NOSYNC, &e) < 0) {
+    int n = fs_total_rate(sched_fs(s)) > 0 || !rc->fs_kept->taken
+                ? fsfile_save_kept(o->fs_out, s, FSFILE_NOSYNC, &e)
+                : fsfile_kept_write(o->fs_out, rc->fs_kept, FSFILE_NOSYNC, &e);
+    if (n < 0) {
         fprintf(stderr, "moku: --fs-out: %s\n", e.msg);
         return -1;
     }
+    if (n == 0)
+        fprintf(stderr,
+                "moku: warning: --fs-out %s: no window that counts held usage, no FS file "
+                "written\n",
+                o->fs_out);
     return 0;
 }
 
@@ -1347,11 +1379,15 @@ static int write_run_swf(const struct run *r, size_t idx, size_t n, const struct
     return rc;
 }
 
-/* --resv-out: the reservations of each iteration (resvlog). */
-static void note_resvs(void *ctx, const struct sched *s, long now)
+/* After each iteration: --resv-out's reservations (resvlog), --fs-out's
+ * windows (note_fs). */
+static void note_iteration(void *ctx, const struct sched *s, long now)
 {
     struct replay_ctx *rc = ctx;
-    resvlog_note(rc->resvs, s, now);
+    if (rc->resvs)
+        resvlog_note(rc->resvs, s, now);
+    if (rc->fs_kept)
+        note_fs(rc, s);
 }
 
 /* A run's number in the per-job files: 0 alone (no run column), else from 1;
@@ -1386,7 +1422,10 @@ static int replay_begin(struct replay *p, struct run *r, size_t idx, size_t n,
                                   .quiet = o->quiet,
                                   .run = n > 1 ? (int)idx + 1 : 0,
                                   .series = sim_wants_series(o) ? &r->series : NULL,
-                                  .progress_fd = r->progress_fd};
+                                  .progress_fd = r->progress_fd,
+                                  .fs_moved = 1};
+    if (o->fs_out && fs_params(sched_fs(p->s))->policy != FS_NONE)
+        p->rctx.fs_kept = xcalloc(1, sizeof *p->rctx.fs_kept);
     p->hooks = (struct sim_hooks){
         /* The bar would garble the script's log on the same stream. */
         .progress = r->progress_fd > 0     ? pipe_progress
@@ -1399,7 +1438,7 @@ static int replay_begin(struct replay *p, struct run *r, size_t idx, size_t n,
         .command = log_command,
         .trigger = log_trigger,
         .record_nodes = jobs || outs->batsim,
-        .iterated = o->resv_out ? note_resvs : NULL,
+        .iterated = o->resv_out || p->rctx.fs_kept ? note_iteration : NULL,
         /* Commands (timed, or --show at the end) may ask about past jobs. */
         .forget_ended = !script && !o->nshows,
         .final = jobs || outs->batsim ? write_final : NULL,
@@ -1428,7 +1467,11 @@ static int replay_end(struct replay *p, struct run *r, size_t idx, size_t n,
     struct sched *s = p->s;
     struct sim_outcome *out = p->out;
     report_wanting(s);
-    int rc = write_fs_out(s, o);
+    int rc = write_fs_out(s, o, &p->rctx);
+    if (p->rctx.fs_kept) {
+        fsfile_kept_free(p->rctx.fs_kept);
+        free(p->rctx.fs_kept);
+    }
     if (o->nshows) {
         if (r->report.fs_history[0])
             fprintf(stderr, "moku: fairshare history: %d window%s from %s\n", r->report.fs_windows,

@@ -372,33 +372,49 @@ static long slot_start(const struct fs *f, int slot)
 }
 
 /*
- * Credentials whose name would not read back as one word (white space, '#',
- * over FSFILE_NAME_MAX bytes) are left out of the file rather than fail the
- * whole window; their usage still counts in the total written. Usage <= 0 is
- * left out as Maui does (only non-zero usage is written; the ledger's usage
- * is never negative).
+ * Window `slot`'s records into *d (empty on entry): every credential with
+ * usage in it, then the total. Returns 0 (d left empty) for a window whose
+ * total is 0. Credentials whose name would not read back as one word (white
+ * space, '#', over FSFILE_NAME_MAX bytes) are left out of the file rather
+ * than fail the whole window; their usage still counts in the total
+ * written. Usage <= 0 is left out as Maui does (only non-zero usage is
+ * written; the ledger's usage is never negative).
  */
-int fsfile_save(const char *dir, struct sched *s, int slot, enum fsfile_sync sync, struct err *err)
+static int window_data(const struct sched *s, int slot, struct fsfile_data *d)
 {
     const struct fs *f = sched_fs(s);
     double total = fs_total_window(f, slot);
     if (!(total > 0) || !isfinite(total))
         return 0;
-    struct fsfile_data d = {0};
     for (int k = 0; k < CRED_NKINDS; k++) {
         const struct cred_table *t = sched_creds(s, (enum cred_kind)k);
         for (size_t i = 0; i < cred_count(t); i++) {
             const struct cred *c = cred_at(t, i);
             double u = fs_window(f, c, slot);
             if (u > 0 && isfinite(u) && name_writable(c->name))
-                fsfile_add(&d, k, c->name, u);
+                fsfile_add(d, k, c->name, u);
         }
     }
-    fsfile_add(&d, FSFILE_TOTAL, NULL, total);
-    long start = slot_start(f, slot);
+    fsfile_add(d, FSFILE_TOTAL, NULL, total);
+    return 1;
+}
+
+static int save_data(const char *dir, long interval, long start, const struct fsfile_data *d,
+                     enum fsfile_sync sync, struct err *err)
+{
     char *path = fsfile_path(dir, start);
-    int rc = fsfile_write(path, fs_params(f)->interval, start, &d, sync, err);
+    int rc = fsfile_write(path, interval, start, d, sync, err);
     free(path);
+    return rc;
+}
+
+int fsfile_save(const char *dir, struct sched *s, int slot, enum fsfile_sync sync, struct err *err)
+{
+    struct fsfile_data d = {0};
+    if (!window_data(s, slot, &d))
+        return 0;
+    const struct fs *f = sched_fs(s);
+    int rc = save_data(dir, fs_params(f)->interval, slot_start(f, slot), &d, sync, err);
     fsfile_free(&d);
     return rc;
 }
@@ -523,20 +539,48 @@ int fsfile_prune(const char *dir, long keep_from, struct err *err)
     return removed;
 }
 
+void fsfile_kept_take(struct fsfile_kept *k, const struct sched *s)
+{
+    fsfile_kept_free(k);
+    const struct fs *f = sched_fs(s);
+    const struct fs_params *p = fs_params(f);
+    if (p->policy == FS_NONE)
+        return;
+    k->taken = 1;
+    k->interval = p->interval;
+    k->keep_from = fsfile_oldest_kept(s);
+    for (int i = 0; i < p->depth && i < FS_MAX_DEPTH; i++) {
+        struct fsfile_data *d = &k->win[k->n];
+        if (window_data(s, i, d))
+            k->start[k->n++] = slot_start(f, i);
+    }
+}
+
+int fsfile_kept_write(const char *dir, const struct fsfile_kept *k, enum fsfile_sync sync,
+                      struct err *err)
+{
+    if (!k->taken)
+        return 0;
+    for (int i = 0; i < k->n; i++)
+        if (save_data(dir, k->interval, k->start[i], &k->win[i], sync, err) < 0)
+            return -1;
+    if (fsfile_prune(dir, k->keep_from, err) < 0)
+        return -1;
+    return k->n;
+}
+
+void fsfile_kept_free(struct fsfile_kept *k)
+{
+    for (int i = 0; i < k->n; i++)
+        fsfile_free(&k->win[i]);
+    *k = (struct fsfile_kept){0};
+}
+
 int fsfile_save_kept(const char *dir, struct sched *s, enum fsfile_sync sync, struct err *err)
 {
-    const struct fs_params *p = fs_params(sched_fs(s));
-    if (p->policy == FS_NONE)
-        return 0;
-    int written = 0;
-    for (int i = 0; i < p->depth && i < FS_MAX_DEPTH; i++) {
-        if (!(fs_total_window(sched_fs(s), i) > 0))
-            continue;
-        if (fsfile_save(dir, s, i, sync, err) < 0)
-            return -1;
-        written++;
-    }
-    if (fsfile_prune(dir, fsfile_oldest_kept(s), err) < 0)
-        return -1;
-    return written;
+    struct fsfile_kept k = {0};
+    fsfile_kept_take(&k, s);
+    int rc = fsfile_kept_write(dir, &k, sync, err);
+    fsfile_kept_free(&k);
+    return rc;
 }

@@ -27,6 +27,7 @@
 #include <stddef.h>
 
 #include "core/cred.h"
+#include "core/params.h" /* FS_MAX_DEPTH */
 #include "util/err.h"
 
 struct sched;
@@ -129,6 +130,32 @@ int fsfile_save(const char *dir, struct sched *s, int slot, enum fsfile_sync syn
 long fsfile_oldest_kept(const struct sched *s);
 int fsfile_prune(const char *dir, long keep_from, struct err *err);
 int fsfile_save_kept(const char *dir, struct sched *s, enum fsfile_sync sync, struct err *err);
+
+/*
+ * The windows fsfile_save_kept writes, taken at one instant and written
+ * later: a replay's history is the ledger as its usage left it, while its
+ * clock may go on (jobs that never start are polled until no window that
+ * counts holds usage) and the ledger hold nothing by its stop.
+ *
+ * fsfile_kept_take: the records of every window that counts with usage
+ * (slots 0..FSDEPTH-1), with their epoch starts and the prune's bound,
+ * replacing what k held. Nothing with FSPOLICY NONE (k left not taken).
+ * fsfile_kept_write: write them to dir and prune it, as fsfile_save_kept
+ * does; returns the number of files written (0 when k was never taken), or
+ * -1 with err. fsfile_kept_free: what k owns; k is then empty, not taken.
+ * A zeroed struct is an empty one.
+ */
+struct fsfile_kept {
+    struct fsfile_data win[FS_MAX_DEPTH]; /* the windows with usage, newest first */
+    long start[FS_MAX_DEPTH];             /* each one's epoch start */
+    int n;                                /* how many */
+    int taken;                            /* 1 once taken */
+    long interval, keep_from;             /* FSINTERVAL; files before keep_from are pruned */
+};
+void fsfile_kept_take(struct fsfile_kept *k, const struct sched *s);
+int fsfile_kept_write(const char *dir, const struct fsfile_kept *k, enum fsfile_sync sync,
+                      struct err *err);
+void fsfile_kept_free(struct fsfile_kept *k);
 int fsfile_load(const char *dir, struct sched *s, void (*warn)(void *ctx, const char *msg),
                 void *ctx);
 

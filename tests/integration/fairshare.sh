@@ -157,6 +157,41 @@ check "... the newest the last second of the replay" [ -f "$TMP/tiny/FS.10000011
 check "... the old windows pruned, the other file kept" \
     sh -c "[ ! -e $TMP/tiny/FS.999990000 ] && [ ! -e $TMP/tiny/FS.999999999 ] && [ -f $TMP/tiny/FS.notes ]"
 
+# A replay that ends with a job that never starts (over MAXPROC) iterates
+# on after its last job ended, until no window that counts holds usage: the
+# windows are those its usage left (was: none written, exit 0). User 1 uses
+# 1000 in window 1000000000, user 2 400 in 1000001000; user 3's job waits.
+cat >"$TMP/stuck.swf" <<'SWF'
+; UnixStartTime: 1000000000
+; MaxProcs: 8
+1 0 0 500 2 -1 -1 2 600 -1 1 1 1 -1 1 -1 -1 -1
+2 1500 0 200 2 -1 -1 2 600 -1 1 2 1 -1 1 -1 -1 -1
+3 1600 0 100 4 -1 -1 4 600 -1 1 3 1 -1 1 -1 -1 -1
+SWF
+printf 'FSPOLICY DEDICATEDPS\nFSINTERVAL 1000\nFSDEPTH 3\nFSWEIGHT 1\nUSERCFG[DEFAULT] FSTARGET=10 MAXPROC=2\n' \
+    >"$TMP/stuck.cfg"
+mkdir "$TMP/stuck"
+echo "user 9 1" >"$TMP/stuck/FS.999998000"
+run simulate --config "$TMP/stuck.cfg" --fs-out "$TMP/stuck" "$TMP/stuck.swf"
+check "a job never started: its replay still writes the windows its usage left" \
+    sh -c "[ $rc -eq 0 ] && grep -q 'never started   1' $TMP/out &&
+        grep -Eq '^user +1 +1000\.000\$' $TMP/stuck/FS.1000000000 &&
+        grep -Eq '^user +2 +400\.000\$' $TMP/stuck/FS.1000001000 && [ ! -e $TMP/stuck/FS.999998000 ] &&
+        [ \$(ls $TMP/stuck | wc -l) = 2 ]"
+printf '; UnixStartTime: 1000002000\n; MaxProcs: 8\n1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n' \
+    >"$TMP/stuck_next.swf"
+run simulate --config "$TMP/stuck.cfg" --fs-history "$TMP/stuck" "$TMP/stuck_next.swf"
+check "... which the next trace's replay reads back" \
+    sh -c "[ $rc -eq 0 ] && grep -q 'fairshare history    2 windows from $TMP/stuck' $TMP/out"
+rm -rf "$TMP/stuck2"
+run simulate --config "$TMP/stuck.cfg" --until 1600 --fs-out "$TMP/stuck2" "$TMP/stuck.swf"
+check "... --until while job 2 runs: the ledger at the stop (user 2's 200 so far)" \
+    grep -Eq '^user +2 +200\.000$' "$TMP/stuck2/FS.1000001000"
+{ head -2 "$TMP/stuck.swf"; tail -1 "$TMP/stuck.swf"; } >"$TMP/stuck3.swf"
+run simulate --config "$TMP/stuck.cfg" --fs-out "$TMP/stuck3" "$TMP/stuck3.swf"
+check "... no usage at all: a warning, no file" \
+    sh -c "[ $rc -eq 0 ] && grep -q -- '--fs-out $TMP/stuck3: no window that counts held usage, no FS file written' $TMP/err && [ ! -e $TMP/stuck3/FS.* ]"
+
 # Usage errors.
 run simulate --config "$TMP/h.cfg" --fs-out "$TMP/x" --compare FSDEPTH=2,4 "$TMP/h.swf"
 check "--fs-out with several runs: exit 2" sh -c "[ $rc = 2 ] && grep -q 'fs-out writes the fairshare windows of one run' $TMP/err"

@@ -692,6 +692,93 @@ static void test_save_kept_and_prune(void)
     rm_tree(tmpdir);
 }
 
+/* Whether dirs a and b hold the same FS files of windows w0 - i * HOUR for
+ * i in 0..FS_MAX_DEPTH (missing in both, or the same bytes). */
+static int same_windows(const char *a, const char *b, long w0)
+{
+    for (int i = 0; i <= FS_MAX_DEPTH; i++) {
+        char *pa = fsfile_path(a, w0 - i * HOUR), *pb = fsfile_path(b, w0 - i * HOUR);
+        char *ta = slurp(pa), *tb = slurp(pb);
+        int same = (!ta && !tb) || (ta && tb && strcmp(ta, tb) == 0);
+        free(ta);
+        free(tb);
+        free(pa);
+        free(pb);
+        if (!same)
+            return 0;
+    }
+    return 1;
+}
+
+/* fsfile_kept: the windows taken at one instant and written after the
+ * ledger moved on (here past all its FS_MAX_DEPTH slots, so nothing of them
+ * is left in it) are the files fsfile_save_kept wrote at that instant, the
+ * same prune included: fixed-seed random windows (some empty, some past
+ * FSDEPTH), each case against a twin scheduler saved at once. */
+static void test_kept(void)
+{
+    tmpdir_make();
+    long w0 = T0 - T0 % HOUR;
+    unsigned seed = 31;
+    const char *const users[] = {"alice", "bob", "carol"};
+    for (int c = 0; c < 20; c++) {
+        char da[512], db[512], name[32];
+        snprintf(name, sizeof name, "a%d", c);
+        in_tmp(da, name);
+        snprintf(name, sizeof name, "b%d", c);
+        in_tmp(db, name);
+        CHECK(mkdir(da, 0755) == 0 && mkdir(db, 0755) == 0);
+        for (int i = 3; i < 8; i++) { /* older files: pruned by both */
+            char *pa = fsfile_path(da, w0 - i * HOUR), *pb = fsfile_path(db, w0 - i * HOUR);
+            put_str(pa, "user old 1\n");
+            put_str(pb, "user old 1\n");
+            free(pa);
+            free(pb);
+        }
+        struct sched *s = fs_sched(0, T0), *twin = fs_sched(0, T0);
+        for (int i = 0; i < 6; i++) {
+            double total = 0;
+            for (int u = 0; u < 3; u++) {
+                seed = seed * 1103515245u + 12345u;
+                double v = (seed >> 16) % 4 ? (double)((seed >> 8) % 1000) : 0;
+                fs_set_window(sched_fs(s), cred(s, CRED_USER, users[u]), i, v);
+                fs_set_window(sched_fs(twin), cred(twin, CRED_USER, users[u]), i, v);
+                total += v;
+            }
+            fs_set_total_window(sched_fs(s), i, total);
+            fs_set_total_window(sched_fs(twin), i, total);
+        }
+        struct err err = {{0}};
+        int want = fsfile_save_kept(db, twin, FSFILE_NOSYNC, &err);
+        struct fsfile_kept k = {0};
+        fsfile_kept_take(&k, s);
+        fs_advance(sched_fs(s), T0 + 30 * HOUR);
+        CHECK_EQ(fs_total_window(sched_fs(s), FS_MAX_DEPTH - 1), 0);
+        CHECK_EQ(fsfile_kept_write(da, &k, FSFILE_NOSYNC, &err), want);
+        CHECK(same_windows(da, db, w0));
+        CHECK_EQ(count_entries(da), count_entries(db));
+        fsfile_kept_take(&k, s); /* again, now: replaces, holds nothing */
+        CHECK(k.taken && k.n == 0);
+        fsfile_kept_free(&k);
+        sched_destroy(s);
+        sched_destroy(twin);
+    }
+    /* Never taken, or FSPOLICY NONE: nothing written or pruned. */
+    char dir[512];
+    in_tmp(dir, "a0");
+    int before = count_entries(dir);
+    struct fsfile_kept k = {0};
+    struct err err = {{0}};
+    CHECK_EQ(fsfile_kept_write(dir, &k, FSFILE_NOSYNC, &err), 0);
+    struct sched *none = sched_create(NULL, NULL);
+    fsfile_kept_take(&k, none);
+    CHECK(!k.taken);
+    CHECK_EQ(fsfile_kept_write(dir, &k, FSFILE_NOSYNC, &err), 0);
+    CHECK_EQ(count_entries(dir), before);
+    sched_destroy(none);
+    rm_tree(tmpdir);
+}
+
 /* The keywords, both ways, as the daemon keys its stored windows. */
 static void test_type_words(void)
 {
@@ -721,5 +808,6 @@ int main(void)
     TEST_RUN(test_save_load);
     TEST_RUN(test_load_bad_and_totals);
     TEST_RUN(test_save_kept_and_prune);
+    TEST_RUN(test_kept);
     return TEST_DONE();
 }
