@@ -12,7 +12,10 @@
 #    three alike rather than on one. The rounds' own ratios are printed as
 #    a range beside it (how far one round's figure can be trusted), and the
 #    system time's share of the extra apart (the kernel's copy of the
-#    files, which no change to the writers removes). With INSTR=1 and
+#    files, which no change to the writers removes). The replay's time is
+#    a wall time, which a loaded machine stretches (the ratio shrinks): the
+#    extra CPU over the whole run's CPU without outputs is printed too, a
+#    ratio of two CPU times (about 0.7 of the first on a quiet machine). With INSTR=1 and
 #    valgrind at hand, also each output's instructions a job (callgrind's
 #    count of the whole process, one run each: the figure the machine's
 #    load does not move; minutes on Curie).
@@ -104,9 +107,9 @@ outputs() {
     awk -v n="$name" -v w0="$1" -v r0="$2" -v s0="$5" -v w1="$6" -v s1="${10}" -v w2="${11}" \
         -v s2="${15}" -v mb="$mb" -v sp="$spread" 'BEGIN {
         split(sp, q, " ")
-        printf "%s outputs: CPU %.3f s without (replay %.3f s); --jobs-out (%d MB) %.3f s: %.2f of the replay (rounds %.2f-%.2f; system %.2f); every output %.3f s: %.2f (rounds %.2f-%.2f; system %.2f) (target <= 0.20)\n",
-            n, w0, r0, mb, w1, (w1 - w0) / r0, q[1], q[2], (s1 - s0) / r0, w2, (w2 - w0) / r0,
-            q[3], q[4], (s2 - s0) / r0 }'
+        printf "%s outputs: CPU %.3f s without (replay %.3f s); --jobs-out (%d MB) %.3f s: %.2f of the replay (rounds %.2f-%.2f; system %.2f; %.2f of the CPU without); every output %.3f s: %.2f (rounds %.2f-%.2f; system %.2f; %.2f of the CPU without) (target <= 0.20)\n",
+            n, w0, r0, mb, w1, (w1 - w0) / r0, q[1], q[2], (s1 - s0) / r0, (w1 - w0) / w0, w2,
+            (w2 - w0) / r0, q[3], q[4], (s2 - s0) / r0, (w2 - w0) / w0 }'
     if [ "${INSTR:-0}" = 1 ] && command -v valgrind >/dev/null; then
         i0=$(instr "$t" $extra) i1=$(instr "$t" $extra $jobs_out) i2=$(instr "$t" $extra $every)
         jobs=$4
