@@ -168,6 +168,67 @@ static void test_swf_from_names(void)
     workload_free(&wl);
 }
 
+/* A random number of 1 to most digits. */
+static long long digits_of(int most)
+{
+    int n = 1 + rand() % most;
+    long long v = rand() % 10;
+    for (int d = 1; d < n; d++)
+        v = 10 * v + rand() % 10;
+    return v;
+}
+
+/* Batsim's numbers from the submit time to the turnaround against
+ * snprintf: 2,000 random jobs (fixed seed), submit times of 1 to 10
+ * digits, most started at their submit time (the row copies its digits as
+ * the start's, and the execution time's as the turnaround's), execution
+ * times of 1 to 12 digits, some killed. */
+static void test_batsim_numbers(void)
+{
+    enum { N = 2000 };
+    struct workload wl;
+    workload_init(&wl);
+    struct sim_outcome *out = calloc(N, sizeof *out);
+    srand(3121);
+    for (int i = 0; i < N; i++) {
+        long submit = (long)(digits_of(10) % 4294967296LL);
+        long start = rand() % 3 ? submit : submit + (long)digits_of(8);
+        struct wl_job j = {.submit = (uint32_t)submit,
+                           .tasks = 1 + rand() % 300,
+                           .procs_per_task = 1,
+                           .walltime_lo = 1 + rand() % 100000,
+                           .runtime_lo = 10};
+        char id[16];
+        snprintf(id, sizeof id, "%d", i + 1);
+        workload_set_id(&wl, &j, id);
+        workload_add(&wl, &j);
+        out[i] = (struct sim_outcome){
+            .start = start, .end = start + (long)digits_of(12), .killed = rand() % 5 == 0};
+    }
+    char *rows = NULL;
+    OCAPTURE(rows, batsim_write_jobs(f, &wl, out, NULL, 0));
+    const char *p = strchr(rows, '\n') + 1;
+    int bad = 0;
+    for (int i = 0; i < N && p; i++) {
+        const struct wl_job *w = &wl.jobs[i];
+        const struct sim_outcome *o = &out[i];
+        char want[256];
+        long sub = (long)w->submit;
+        int n = snprintf(want, sizeof want, "%d,w0,delay,%ld,%lld,%ld,%d,%s,%ld,%ld,%ld,%ld,%ld,",
+                         i + 1, sub, wl_job_procs(w), wl_job_walltime(w), !o->killed,
+                         o->killed ? "COMPLETED_WALLTIME_REACHED" : "COMPLETED_SUCCESSFULLY",
+                         o->start, o->end - o->start, o->end, o->start - sub, o->end - sub);
+        if (strncmp(p, want, (size_t)n) != 0 && bad++ < 5)
+            fprintf(stderr, "job %d: want %s got %.120s\n", i + 1, want, p);
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    CHECK_EQ(bad, 0);
+    free(rows);
+    free(out);
+    workload_free(&wl);
+}
+
 /* A random canonical integer token: -1, or 1 to most digits (positive). */
 static void int_token(char *t, size_t n, int minus_one, int most)
 {
@@ -605,6 +666,7 @@ int main(void)
 {
     TEST_RUN(test_batsim);
     TEST_RUN(test_batsim_stretch);
+    TEST_RUN(test_batsim_numbers);
     TEST_RUN(test_swf_from_names);
     TEST_RUN(test_swf_from_recs);
     TEST_RUN(test_html);
