@@ -139,8 +139,9 @@ END {
             print line
         }
 }' >"$tmp/million.swf"
+# five figures each (least): cpu_s replay_s peak_MB jobs sys_s
 set -- $(best "$H") $(best "$tmp/million.swf")
-awk -v hr="$2" -v hmb="$3" -v hj="$4" -v mr="$6" -v mmb="$7" -v mj="$8" 'BEGIN {
+awk -v hr="$2" -v hmb="$3" -v hj="$4" -v mr="$7" -v mmb="$8" -v mj="$9" 'BEGIN {
     hu = 1e6 * hr / hj; mu = 1e6 * mr / mj
     printf "growth: HPC2N %d jobs, replay %.3f s, %.2f us a job, peak %.1f MB; HPC2N x5 %d jobs, replay %.3f s, %.2f us a job (%.2fx HPC2N'"'"'s, target <= 1.20), peak %.1f MB (target <= 100)\n",
         hj, hr, hu, hmb, mj, mr, mu, mu / hu, mmb }'
