@@ -5,9 +5,20 @@
 #    nodes (--procs 93312), EASY, each replayed without outputs and with
 #    --jobs-out (then with every output: jobs CSV, Batsim, SWF, series); the
 #    output's cost is the whole process's extra CPU time (user + system) as
-#    a fraction of the replay's time. Target: at most 0.20. Each figure is
-#    the least of REPEAT runs (5): the machine is shared, and other
-#    processes stretch wall times far more than a process's own CPU time.
+#    a fraction of the replay's time. Target: at most 0.20. The three runs
+#    take turns, REPEAT rounds (5) of one each, and each figure is the least
+#    of its runs: the machine is shared, other processes stretch a run's
+#    CPU time too (caches, frequency), and a busy spell then falls on the
+#    three alike rather than on one. The rounds' own ratios are printed as
+#    a range beside it (how far one round's figure can be trusted), and the
+#    system time's share of the extra apart (the kernel's copy of the
+#    files, which no change to the writers removes). The replay's time is
+#    a wall time, which a loaded machine stretches (the ratio shrinks): the
+#    extra CPU over the whole run's CPU without outputs is printed too, a
+#    ratio of two CPU times (about 0.7 of the first on a quiet machine). With INSTR=1 and
+#    valgrind at hand, also each output's instructions a job (callgrind's
+#    count of the whole process, one run each: the figure the machine's
+#    load does not move; minutes on Curie).
 # 2. Growth: a synthetic trace of about a million jobs, HPC2N five times
 #    over, each copy shifted after the last by the trace's span and 30 days
 #    (job ids by 1,000,000), generated here and not kept. Target: the
@@ -25,39 +36,87 @@ printf 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\n' >"$tmp/easy.cfg"
 H=data/HPC2N-2002-2.1-cln.norm.swf.gz
 C=data/CEA-Curie-2011-2.1-cln.norm.swf.gz
 
-# best TRACE ARGS...: the least of REPEAT runs of each figure, as
-# "cpu_s replay_s peak_MB jobs"
-best() {
+# once TRACE ARGS...: one run, as "cpu_s replay_s peak_kB jobs sys_s"
+once() {
     t=$1
     shift
+    "$RUNSTAT" bin/moku simulate --config "$tmp/easy.cfg" --format json "$@" "$t" \
+        >"$tmp/out" 2>"$tmp/err"
+    jobs=$(sed 's/^{"jobs":\([0-9]*\).*/\1/' "$tmp/out")
+    sched=$(sed 's/.*"wall_seconds":\([0-9.]*\).*/\1/' "$tmp/out")
+    cpu=$(sed -n 's/.*cpu_seconds=\([0-9.]*\).*/\1/p' "$tmp/err")
+    sys=$(sed -n 's/.*sys_seconds=\([0-9.]*\).*/\1/p' "$tmp/err")
+    kb=$(sed -n 's/.*peak_rss_kb=\([0-9]*\).*/\1/p' "$tmp/err")
+    echo "$cpu $sched $kb $jobs ${sys:-0}"
+}
+
+# least FILE: the least of each figure of FILE's runs, as
+# "cpu_s replay_s peak_MB jobs sys_s"
+least() {
+    awk 'NR == 1 || $1 < c { c = $1 } NR == 1 || $2 < r { r = $2 } NR == 1 || $3 < k { k = $3 }
+         NR == 1 || $5 < s { s = $5 } { j = $4 }
+         END { printf "%s %s %.1f %s %s\n", c, r, k / 1024, j, s }' "$1"
+}
+
+# best TRACE ARGS...: the least of REPEAT runs of each figure
+best() {
     i=0
     : >"$tmp/runs"
     while [ $i -lt "$REPEAT" ]; do
-        "$RUNSTAT" bin/moku simulate --config "$tmp/easy.cfg" --format json "$@" "$t" \
-            >"$tmp/out" 2>"$tmp/err"
-        jobs=$(sed 's/^{"jobs":\([0-9]*\).*/\1/' "$tmp/out")
-        sched=$(sed 's/.*"wall_seconds":\([0-9.]*\).*/\1/' "$tmp/out")
-        cpu=$(sed -n 's/.*cpu_seconds=\([0-9.]*\).*/\1/p' "$tmp/err")
-        kb=$(sed -n 's/.*peak_rss_kb=\([0-9]*\).*/\1/p' "$tmp/err")
-        echo "$cpu $sched $kb $jobs" >>"$tmp/runs"
+        once "$@" >>"$tmp/runs"
         i=$((i + 1))
     done
-    awk 'NR == 1 || $1 < c { c = $1 } NR == 1 || $2 < r { r = $2 } NR == 1 || $3 < k { k = $3 }
-         { j = $4 } END { printf "%s %s %.1f %s\n", c, r, k / 1024, j }' "$tmp/runs"
+    least "$tmp/runs"
 }
 
-# outputs NAME TRACE [ARGS...]: the cost of --jobs-out and of every output
+# instr TRACE ARGS...: the instructions of one run (callgrind)
+instr() {
+    t=$1
+    shift
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null bin/moku simulate \
+        --config "$tmp/easy.cfg" --format json "$@" "$t" 2>&1 >/dev/null |
+        sed -n 's/.*refs: *\([0-9,]*\).*/\1/p' | tr -d ,
+}
+
+# outputs NAME TRACE [ARGS...]: the cost of --jobs-out and of every output,
+# the three runs in turn, REPEAT rounds
 outputs() {
     name=$1 t=$2
     shift 2
+    extra=$* # no blanks in them
     [ -f "$t" ] || { echo "$name: $t missing, outputs not measured"; return; }
-    set -- $(best "$t" "$@") $(best "$t" "$@" --jobs-out "$tmp/jobs.csv") \
-        $(best "$t" "$@" --jobs-out "$tmp/jobs.csv" --batsim-out "$tmp/batsim.csv" \
-            --swf-out "$tmp/out.swf" --series "$tmp/series.csv")
+    jobs_out="--jobs-out $tmp/jobs.csv"
+    every="$jobs_out --batsim-out $tmp/batsim.csv --swf-out $tmp/out.swf --series $tmp/series.csv"
+    : >"$tmp/none" && : >"$tmp/jobs" && : >"$tmp/every"
+    i=0
+    while [ $i -lt "$REPEAT" ]; do
+        once "$t" $extra >>"$tmp/none"
+        once "$t" $extra $jobs_out >>"$tmp/jobs"
+        once "$t" $extra $every >>"$tmp/every"
+        i=$((i + 1))
+    done
     mb=$(du -m "$tmp/jobs.csv" | cut -f1)
-    awk -v n="$name" -v w0="$1" -v r0="$2" -v w1="$5" -v w2="$9" -v mb="$mb" 'BEGIN {
-        printf "%s outputs: CPU %.3f s without (replay %.3f s); --jobs-out (%d MB) %.3f s: %.2f of the replay; every output %.3f s: %.2f (target <= 0.20)\n",
-            n, w0, r0, mb, w1, (w1 - w0) / r0, w2, (w2 - w0) / r0 }'
+    set -- $(least "$tmp/none") $(least "$tmp/jobs") $(least "$tmp/every")
+    # each round's own ratios (over the least replay time: its wall time
+    # is the noisiest figure): the least and the most of them
+    spread=$(paste -d ' ' "$tmp/none" "$tmp/jobs" "$tmp/every" | awk -v r0="$2" '
+        { a = ($6 - $1) / r0; b = ($11 - $1) / r0
+          if (NR == 1 || a < a0) a0 = a; if (NR == 1 || a > a1) a1 = a
+          if (NR == 1 || b < b0) b0 = b; if (NR == 1 || b > b1) b1 = b }
+        END { printf "%.2f %.2f %.2f %.2f", a0, a1, b0, b1 }')
+    awk -v n="$name" -v w0="$1" -v r0="$2" -v s0="$5" -v w1="$6" -v s1="${10}" -v w2="${11}" \
+        -v s2="${15}" -v mb="$mb" -v sp="$spread" 'BEGIN {
+        split(sp, q, " ")
+        printf "%s outputs: CPU %.3f s without (replay %.3f s); --jobs-out (%d MB) %.3f s: %.2f of the replay (rounds %.2f-%.2f; system %.2f; %.2f of the CPU without); every output %.3f s: %.2f (rounds %.2f-%.2f; system %.2f; %.2f of the CPU without) (target <= 0.20)\n",
+            n, w0, r0, mb, w1, (w1 - w0) / r0, q[1], q[2], (s1 - s0) / r0, (w1 - w0) / w0, w2,
+            (w2 - w0) / r0, q[3], q[4], (s2 - s0) / r0, (w2 - w0) / w0 }'
+    if [ "${INSTR:-0}" = 1 ] && command -v valgrind >/dev/null; then
+        i0=$(instr "$t" $extra) i1=$(instr "$t" $extra $jobs_out) i2=$(instr "$t" $extra $every)
+        jobs=$4
+        awk -v n="$name" -v i0="$i0" -v i1="$i1" -v i2="$i2" -v j="$jobs" 'BEGIN {
+            printf "%s outputs: instructions %.0f M without; a job: --jobs-out %.0f, every output %.0f\n",
+                n, i0 / 1e6, (i1 - i0) / j, (i2 - i0) / j }'
+    fi
 }
 outputs HPC2N "$H"
 outputs "Curie --procs 93312" "$C" --procs 93312
@@ -80,8 +139,9 @@ END {
             print line
         }
 }' >"$tmp/million.swf"
+# five figures each (least): cpu_s replay_s peak_MB jobs sys_s
 set -- $(best "$H") $(best "$tmp/million.swf")
-awk -v hr="$2" -v hmb="$3" -v hj="$4" -v mr="$6" -v mmb="$7" -v mj="$8" 'BEGIN {
+awk -v hr="$2" -v hmb="$3" -v hj="$4" -v mr="$7" -v mmb="$8" -v mj="$9" 'BEGIN {
     hu = 1e6 * hr / hj; mu = 1e6 * mr / mj
     printf "growth: HPC2N %d jobs, replay %.3f s, %.2f us a job, peak %.1f MB; HPC2N x5 %d jobs, replay %.3f s, %.2f us a job (%.2fx HPC2N'"'"'s, target <= 1.20), peak %.1f MB (target <= 100)\n",
         hj, hr, hu, hmb, mj, mr, mu, mu / hu, mmb }'

@@ -209,7 +209,11 @@ static void row(struct obuf *f, struct batsim *r, const struct workload *wl, con
 {
     char *p = report_id_room(f, wl, w, NUMS_ROOM);
     p = LIT(p, ",w0,delay,");
-    const long long asked[] = {w->submit, wl_job_procs(w), wl_job_walltime(w), state == &success};
+    char *sub = p; /* the submit time's digits: the start's too when it did not wait */
+    p = obuf_fmt_ll(p, w->submit);
+    size_t sublen = (size_t)(p - sub);
+    *p++ = ',';
+    const long long asked[] = {wl_job_procs(w), wl_job_walltime(w), state == &success};
     p = nums(p, asked, sizeof asked / sizeof *asked);
     memcpy(p, state->text, STATE_ROOM); /* the bytes past its length: scratch */
     p += state->len;
@@ -218,8 +222,19 @@ static void row(struct obuf *f, struct batsim *r, const struct workload *wl, con
         obuf_commit(f, LIT(p, "-1,-1,-1,-1,-1,-1,,-1,"));
     } else {
         long exec = o->end - o->start, wait = o->start - w->submit, turn = o->end - w->submit;
-        const long long got[] = {o->start, exec, o->end, wait, turn};
+        /* No wait (two rows in three on HPC2N): the start is the submit
+         * time, the turnaround the execution time, their digits copied. */
+        int again = wait == 0 && sublen <= 16;
+        p = again ? obuf_fmt_again(p, sub, sublen) : obuf_fmt_ll(p, o->start);
+        *p++ = ',';
+        char *ex = p;
+        p = obuf_fmt_ll(p, exec);
+        size_t exlen = (size_t)(p - ex);
+        *p++ = ',';
+        const long long got[] = {o->end, wait};
         p = nums(p, got, sizeof got / sizeof *got);
+        p = again && exlen <= 16 ? obuf_fmt_again(p, ex, exlen) : obuf_fmt_ll(p, turn);
+        *p++ = ',';
         p = stretch(p, turn, exec);
         *p++ = ',';
         obuf_commit(f, p);

@@ -1290,14 +1290,20 @@ static void copy_row(struct report_jobs_csv *c, struct csv_block *b, const struc
 /* A row's numbers after its id at p, each after its comma: submit, start,
  * end, wait (the last three empty when not known), procs, walltime,
  * runtime, backfilled (a bit: its digit), preempted. Returns their end.
+ * The submit time (32 bits: 10 digits at most) is read again for a start
+ * equal to it.
  * Times and durations are never negative (unsigned in the workload, or
  * known): written without the test for SWF's -1. */
 static char *row_numbers(char *p, const struct csv_rec *r)
 {
     *p++ = ',';
+    char *sub = p; /* the submit time's digits: the start's too when it did not wait */
     p = obuf_fmt_ull(p, (unsigned long long)r->submit);
+    size_t sublen = (size_t)(p - sub);
     *p++ = ',';
-    if (r->start >= 0)
+    if (r->start >= 0 && r->run_start == (long)r->submit) /* two rows in three (HPC2N) */
+        p = obuf_fmt_again(p, sub, sublen);
+    else if (r->start >= 0)
         p = obuf_fmt_ull(p, (unsigned long long)r->run_start);
     *p++ = ',';
     if (r->end >= 0)

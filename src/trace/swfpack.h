@@ -47,7 +47,8 @@ struct swfpack_cursor {
 };
 
 /* One record as read: its canonical line (no newline, not NUL-terminated;
- * in the cursor, until its next read) and where its fields 3 (wait), 4 (run
+ * in the cursor, until its next read; readable 16 bytes past its end, so
+ * that it may be copied 16 at a time) and where its fields 3 (wait), 4 (run
  * time), 6 and 11 (status), 12 start in it; fields 3 to 5 and 11 are the
  * ones a replay replaces, each before a space. */
 struct swfpack_line {

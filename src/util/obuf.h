@@ -238,6 +238,19 @@ static inline __attribute__((always_inline)) char *obuf_fmt_ll(char *p, long lon
     return obuf_fmt_ll_any(p, v);
 }
 
+/* The len bytes (at most 16) written at from, again at p (16 bytes of
+ * room; from readable 16 bytes on, within the same reservation): a number
+ * a row holds already (its start, equal to its submit time when it did
+ * not wait: most rows), without its digits made again. Loaded before
+ * stored: the two may overlap. Returns the end. */
+static inline char *obuf_fmt_again(char *p, const char *from, size_t len)
+{
+    char d[16];
+    memcpy(d, from, 16);
+    memcpy(p, d, 16);
+    return p + len;
+}
+
 /* v as obuf_fixed writes it at p (OBUF_FIXED_ROOM bytes), decimals 0..9;
  * returns the end. */
 char *obuf_fmt_fixed(char *p, double v, int decimals);

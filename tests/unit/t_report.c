@@ -506,6 +506,66 @@ static void test_csv_run_column(void)
     workload_free(&wl);
 }
 
+/* A random number of 1 to most digits. */
+static long long digits_of(int most)
+{
+    int n = 1 + rand() % most;
+    long long v = rand() % 10;
+    for (int d = 1; d < n; d++)
+        v = 10 * v + rand() % 10;
+    return v;
+}
+
+/* A row's submit, start, end and wait against snprintf: 2,000 random jobs
+ * (fixed seed), submit times of 1 to 10 digits (to 2^32 - 1), starts at
+ * their submit time (whose digits the row copies) or later, ended, still
+ * running or never started. */
+static void test_csv_times(void)
+{
+    enum { N = 2000 };
+    struct workload wl;
+    workload_init(&wl);
+    static struct sim_outcome out[N];
+    srand(3119);
+    for (int i = 0; i < N; i++) {
+        long submit = i < 2 ? (i ? 4294967295L : 0) : (long)(digits_of(10) % 4294967296LL);
+        long start = rand() % 2 ? submit : submit + (long)digits_of(9);
+        char id[16];
+        snprintf(id, sizeof id, "%d", i + 1);
+        add(&wl, id, submit, 1 + rand() % 64, 1 + rand() % 100000);
+        int kind = rand() % 4;
+        out[i] = (struct sim_outcome){.start = start, .end = start + (long)digits_of(7)};
+        if (kind == 1)
+            out[i].end = -1; /* running */
+        else if (kind == 2)
+            out[i] = (struct sim_outcome){.start = -1, .end = -1}; /* never started */
+    }
+    char *rows = NULL;
+    OCAPTURE(rows, report_write_jobs_csv(f, &wl, out, NULL, 0, 0, 1));
+    const char *p = strchr(rows, '\n') + 1;
+    int bad = 0;
+    for (int i = 0; i < N && p; i++) {
+        char want[128], num[3][24] = {"", "", ""};
+        const struct sim_outcome *o = &out[i];
+        if (o->start >= 0) {
+            snprintf(num[0], sizeof num[0], "%ld", o->start);
+            snprintf(num[2], sizeof num[2], "%ld", o->start - (long)wl.jobs[i].submit);
+        }
+        if (o->end >= 0)
+            snprintf(num[1], sizeof num[1], "%ld", o->end);
+        int n = snprintf(want, sizeof want, "%d,%ld,%s,%s,%s,", i + 1, (long)wl.jobs[i].submit,
+                         num[0], num[1], num[2]);
+        if (strncmp(p, want, (size_t)n) != 0 && bad++ < 5)
+            fprintf(stderr, "job %d: want %s got %.60s\n", i + 1, want, p);
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    CHECK_EQ(bad, 0);
+    CHECK(p && *p == '\0');
+    free(rows);
+    workload_free(&wl);
+}
+
 /* Many jobs, of every kind a row writes (text ids, a quoted reason and
  * segments, rejected, running, never started), fixed-seed random. */
 #define MANY 3000
@@ -1000,6 +1060,7 @@ int main(void)
     TEST_RUN(test_classes_text);
     TEST_RUN(test_runs);
     TEST_RUN(test_csv_run_column);
+    TEST_RUN(test_csv_times);
     TEST_RUN(test_csv_writer_thread);
     TEST_RUN(test_tick_step);
     TEST_RUN(test_bin_width);

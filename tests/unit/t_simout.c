@@ -1,13 +1,14 @@
 /*
  * t_simout — the replay's outputs for other tools and readers: Batsim's
  * jobs.csv (batsim; its stretch against printf), the schedule as SWF from a workload that is not
- * SWF (swfout), and the HTML page (html): its escaping and that it fetches nothing;
- * the jobs CSV and Batsim's rows written as the replay goes (sim_hooks.final)
- * byte for byte as after it; the nodes column from the table of names.
+ * SWF (swfout) and from an SWF trace's kept records against a model, and the HTML page (html): its
+ * escaping and that it fetches nothing; the jobs CSV and Batsim's rows written as the replay goes
+ * (sim_hooks.final) byte for byte as after it; the nodes column from the table of names.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/engine.h"
 #include "sim/batsim.h"
@@ -164,6 +165,238 @@ static void test_swf_from_names(void)
     CHECK_HAS(s, "\n3 200 -1 -1 -1 -1 -1 3 1000 -1 5 3 1 -1 2 -1 -1 -1\n");
     CHECK_HAS(s, "\n4 300 -1 -1 -1 -1 -1 3 1000 -1 5 4 1 -1 2 -1 -1 -1\n");
     free(s);
+    workload_free(&wl);
+}
+
+/* A random number of 1 to most digits. */
+static long long digits_of(int most)
+{
+    int n = 1 + rand() % most;
+    long long v = rand() % 10;
+    for (int d = 1; d < n; d++)
+        v = 10 * v + rand() % 10;
+    return v;
+}
+
+/* Batsim's numbers from the submit time to the turnaround against
+ * snprintf: 2,000 random jobs (fixed seed), submit times of 1 to 10
+ * digits, most started at their submit time (the row copies its digits as
+ * the start's, and the execution time's as the turnaround's), execution
+ * times of 1 to 12 digits, some killed. */
+static void test_batsim_numbers(void)
+{
+    enum { N = 2000 };
+    struct workload wl;
+    workload_init(&wl);
+    struct sim_outcome *out = calloc(N, sizeof *out);
+    srand(3121);
+    for (int i = 0; i < N; i++) {
+        long submit = (long)(digits_of(10) % 4294967296LL);
+        long start = rand() % 3 ? submit : submit + (long)digits_of(8);
+        struct wl_job j = {.submit = (uint32_t)submit,
+                           .tasks = 1 + rand() % 300,
+                           .procs_per_task = 1,
+                           .walltime_lo = 1 + rand() % 100000,
+                           .runtime_lo = 10};
+        char id[16];
+        snprintf(id, sizeof id, "%d", i + 1);
+        workload_set_id(&wl, &j, id);
+        workload_add(&wl, &j);
+        out[i] = (struct sim_outcome){
+            .start = start, .end = start + (long)digits_of(12), .killed = rand() % 5 == 0};
+    }
+    char *rows = NULL;
+    OCAPTURE(rows, batsim_write_jobs(f, &wl, out, NULL, 0));
+    const char *p = strchr(rows, '\n') + 1;
+    int bad = 0;
+    for (int i = 0; i < N && p; i++) {
+        const struct wl_job *w = &wl.jobs[i];
+        const struct sim_outcome *o = &out[i];
+        char want[256];
+        long sub = (long)w->submit;
+        int n = snprintf(want, sizeof want, "%d,w0,delay,%ld,%lld,%ld,%d,%s,%ld,%ld,%ld,%ld,%ld,",
+                         i + 1, sub, wl_job_procs(w), wl_job_walltime(w), !o->killed,
+                         o->killed ? "COMPLETED_WALLTIME_REACHED" : "COMPLETED_SUCCESSFULLY",
+                         o->start, o->end - o->start, o->end, o->start - sub, o->end - sub);
+        if (strncmp(p, want, (size_t)n) != 0 && bad++ < 5)
+            fprintf(stderr, "job %d: want %s got %.120s\n", i + 1, want, p);
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    CHECK_EQ(bad, 0);
+    free(rows);
+    free(out);
+    workload_free(&wl);
+}
+
+/* A random canonical integer token: -1, or 1 to most digits (positive). */
+static void int_token(char *t, size_t n, int minus_one, int most)
+{
+    if (minus_one && rand() % 4 == 0) {
+        snprintf(t, n, "-1");
+        return;
+    }
+    int digits = 1 + rand() % most;
+    long long v = 1 + rand() % 9;
+    for (int d = 1; d < digits; d++)
+        v = 10 * v + rand() % 10;
+    snprintf(t, n, "%lld", v);
+}
+
+/* A random canonical double token: -1, a whole number, or two decimals
+ * not both 0 (below 10^10: "%.2f" gives them back). */
+static void double_token(char *t, size_t n)
+{
+    int k = rand() % 3;
+    long long whole = rand() % 2 ? rand() % 100 : (long long)rand() * 3;
+    if (k == 0)
+        snprintf(t, n, "-1");
+    else if (k == 1)
+        snprintf(t, n, "%lld", whole);
+    else
+        snprintf(t, n, "%lld.%02d", whole, 1 + rand() % 99);
+}
+
+/* Token t as the file writes it: as it is, or not canonical (leading
+ * zeros, a whole double with ".00", "x.y0" as "x.y"), which the reader
+ * keeps formatted as t; out has room for t and 4 bytes more. */
+static void rendered(char *out, const char *t, int dbl)
+{
+    const char *point = strchr(t, '.');
+    size_t len = strlen(t);
+    int r = rand() % 6;
+    if (r == 0 && t[0] != '-') {
+        memcpy(out, "00", 2);
+        memcpy(out + 2, t, len + 1);
+    } else if (r == 1 && dbl && !point && t[0] != '-') {
+        memcpy(out, t, len);
+        memcpy(out + len, ".00", 4);
+    } else if (r == 2 && point && point[2] == '0') {
+        memcpy(out, t, (size_t)(point + 2 - t));
+        out[point + 2 - t] = '\0';
+    } else {
+        memcpy(out, t, len + 1);
+    }
+}
+
+/*
+ * The SWF file from a trace's kept records (write_from_recs) against a
+ * model: each record's canonical line with fields 3, 4, 5 and 11 the
+ * replay's, or with -1 as field 3 for a record the replay skipped. 400
+ * random lines (fixed seed) whose tokens take 1 to 18 digits, some written
+ * not canonical (kept formatted), some with tabs and runs of blanks: the
+ * pieces copied 16 bytes at a time end anywhere in a chunk, up to lines of
+ * some 300 bytes.
+ */
+static void test_swf_from_recs(void)
+{
+    enum { N = 400, TOK = 32 };
+    static char canon[N][18][TOK];
+    srand(3117);
+    char path[] = "/tmp/t_simout_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    FILE *tf = fdopen(fd, "w");
+    fprintf(tf, "; MaxProcs: 1000000\n");
+    for (int i = 0; i < N; i++) {
+        for (int k = 0; k < 18; k++) {
+            int dbl = k == 5 || k == 6 || k == 9, is_time = k == 2 || k == 3 || k == 17;
+            if (dbl)
+                double_token(canon[i][k], TOK);
+            else
+                int_token(canon[i][k], TOK, k >= 2, is_time ? 12 : 18); /* times: 2^40 */
+        }
+        snprintf(canon[i][0], TOK, "%d", i + 1);                /* ids in order */
+        snprintf(canon[i][1], TOK, "%d", 10 * i + rand() % 10); /* submits */
+        snprintf(canon[i][7], TOK, "%d", 1 + rand() % 64);      /* procs asked */
+        snprintf(canon[i][8], TOK, "%d", 1 + rand() % 100000);  /* walltime */
+        snprintf(canon[i][16], TOK, "-1");                      /* no preceding job */
+        if (rand() % 8 == 0)                                    /* skipped: no procs */
+            snprintf(canon[i][7], TOK, "-1"), snprintf(canon[i][4], TOK, "-1");
+        for (int k = 0; k < 18; k++) {
+            char tok[TOK + 8];
+            rendered(tok, canon[i][k], k == 5 || k == 6 || k == 9);
+            const char *gap = k == 0 ? "" : rand() % 5 == 0 ? " \t " : " ";
+            fprintf(tf, "%s%s", gap, tok);
+        }
+        fprintf(tf, "%s\n", rand() % 5 == 0 ? "  " : "");
+    }
+    fclose(tf);
+    struct workload wl;
+    struct err e;
+    int read = workload_read_swf(path, WL_KEEP_RECS, &wl, &e);
+    if (read != 0)
+        fprintf(stderr, "%s\n", e.msg);
+    CHECK_EQ(read, 0);
+    unlink(path);
+    struct sim_outcome *out = calloc(wl.njobs ? wl.njobs : 1, sizeof *out);
+    int *job_of_line = malloc((N + 2) * sizeof *job_of_line);
+    for (int i = 0; i < N + 2; i++)
+        job_of_line[i] = -1;
+    for (size_t j = 0; j < wl.njobs; j++) {
+        long sub = wl.jobs[j].submit;
+        switch (j % 5) {
+        case 0:
+            out[j] = (struct sim_outcome){.start = sub + (long)j % 7, .end = sub + 40};
+            break;
+        case 1:
+            out[j] = (struct sim_outcome){.start = sub, .end = sub + 9, .killed = 1};
+            break;
+        case 2:
+            out[j] = (struct sim_outcome){.start = -1, .end = -1, .rejected = 1};
+            break;
+        case 3:
+            out[j] = (struct sim_outcome){.start = -1, .end = -1};
+            break;
+        default:
+            out[j] = (struct sim_outcome){.start = sub + 123456789, .end = -1};
+            break;
+        }
+        job_of_line[wl.jobs[j].line] = (int)j;
+    }
+    CHECK(wl.njobs > N / 2 && wl.njobs < N);
+    struct swfout_info info = {.trace = "t.swf", .unix_start = -1};
+    char *s = NULL;
+    int rc = 0;
+    OCAPTURE(s, rc = swfout_write(f, &wl, out, &info, &e));
+    CHECK_EQ(rc, 0);
+    const char *p = s;
+    while (*p == ';')
+        p = strchr(p, '\n') + 1;
+    for (int i = 0; i < N; i++) {
+        char want[18 * TOK + 2] = "", f[18][TOK];
+        memcpy(f, canon[i], sizeof f);
+        int j = job_of_line[i + 2]; /* the header is line 1 */
+        if (j < 0) {
+            snprintf(f[2], TOK, "-1");
+        } else {
+            const struct sim_outcome *o = &out[j];
+            long long wait = -1, run = -1, alloc = -1, status = 5;
+            if (!o->rejected && o->start >= 0)
+                wait = o->start - wl.jobs[j].submit, alloc = wl_job_procs(&wl.jobs[j]);
+            if (!o->rejected && o->end >= 0)
+                run = o->end - o->start, status = o->killed ? 0 : 1;
+            else if (!o->rejected && o->start >= 0)
+                status = -1;
+            snprintf(f[2], TOK, "%lld", wait), snprintf(f[3], TOK, "%lld", run);
+            snprintf(f[4], TOK, "%lld", alloc), snprintf(f[10], TOK, "%lld", status);
+        }
+        for (int k = 0; k < 18; k++)
+            strcat(strcat(want, k ? " " : ""), f[k]);
+        strcat(want, "\n");
+        size_t len = strlen(want);
+        CHECK(strncmp(p, want, len) == 0);
+        if (strncmp(p, want, len) != 0) {
+            fprintf(stderr, "line %d:\n  got  %.*s  want %s", i + 2, (int)(strchr(p, '\n') - p + 1),
+                    p, want);
+            break;
+        }
+        p += len;
+    }
+    CHECK(*p == '\0');
+    free(s);
+    free(job_of_line);
+    free(out);
     workload_free(&wl);
 }
 
@@ -433,7 +666,9 @@ int main(void)
 {
     TEST_RUN(test_batsim);
     TEST_RUN(test_batsim_stretch);
+    TEST_RUN(test_batsim_numbers);
     TEST_RUN(test_swf_from_names);
+    TEST_RUN(test_swf_from_recs);
     TEST_RUN(test_html);
     TEST_RUN(test_rows_as_jobs_end);
     TEST_RUN(test_node_names);
