@@ -833,12 +833,49 @@ static size_t quick_run(struct sched *s, size_t i, long now, struct quick *q)
     return i;
 }
 
+/*
+ * Whether what is free only shrinks through a scan, as quick_run assumes:
+ * one processor pool and no preemption to give processors back (a kept
+ * reservation, released at the latest before another job asks, is left
+ * out by may_fit). What this asks does not change during a scan.
+ */
+static int profile_shrinks(const struct sched *s)
+{
+    return !s->pl.multi && !(s->rm.preempt && (s->pol.backfill == BF_PREEMPT || s->rs.nresvs));
+}
+
+/*
+ * Whether j may fit now, asked before try_start asks the plan (nofit NULL:
+ * not asked). While what is free only shrinks (profile_shrinks), a job as
+ * large and as long as one whose processors were not free fails plan_fits
+ * too, and so does one the processor profile refuses (plan_fits' first
+ * question for a job not exclusive): those are answered here, the
+ * profile's no learnt for the next ones (quick_failed). A scan under a
+ * dynamic priority has no quick_run: every waiting job it reads asks.
+ */
+static int may_fit(struct sched *s, const struct job *j, long now, struct quick *nofit)
+{
+    if (!nofit || s->pl.kept || j->exclusive)
+        return 1;
+    long long p = job_procs(j);
+    if (quick_dominated(nofit, p, j->walltime))
+        return 0;
+    if (avail_fits(s->pl.avail, now, now + j->walltime, p))
+        return 1;
+    quick_failed(nofit, p, j->walltime);
+    return 0;
+}
+
 /* Step 3, over queue entries [from, qlen). */
 static void scan(struct sched *s, long now, size_t from)
 {
-    int ff = s->pol.backfill == BF_FIRSTFIT, quick = quick_scan(s);
-    struct quick q;
+    /* elig_may_start answers yes without limits or caps: not asked. */
+    int ff = s->pol.backfill == BF_FIRSTFIT, quick = quick_scan(s), elig = elig_active(s);
+    struct quick q, nofit;
     quick_reset(&q, s);
+    quick_reset(&nofit, s);
+    struct quick *learn =
+        !quick && profile_shrinks(s) ? &nofit : NULL; /* quick_run learns its own */
     for (size_t i = from; i < s->q.qlen && !s->pl.plan_stopped; i++) {
         if (s->pl.kept && (s->q.placing || s->q.queue[i] != s->pl.kept ||
                            !plan_kept_short(s, s->pl.kept, s->pl.kept_t)))
@@ -869,7 +906,7 @@ static void scan(struct sched *s, long now, size_t from)
             waits_reserved(s, j);
             continue;
         }
-        if (!elig_may_start(s, j, LIM_SOFT, NULL, 0)) {
+        if (elig && !elig_may_start(s, j, LIM_SOFT, NULL, 0)) {
             j->wait = WAIT_POLICY; /* jobs started in this pass used up its room */
             j->wait_gen = s->pl.plan_gen;
             continue;
@@ -888,7 +925,7 @@ static void scan(struct sched *s, long now, size_t from)
             note_wait(s, j);
             continue;
         }
-        if (try_start(s, j, now) ||
+        if ((may_fit(s, j, now, learn) && try_start(s, j, now)) ||
             (s->rm.preempt && s->rs.nresvs && preempt_for_owner(s, j, now) &&
              try_start(s, j, now)) ||
             (s->pol.backfill == BF_PREEMPT && preempt_for_priority(s, j, now) &&
