@@ -136,14 +136,18 @@ static void compact_queue(struct sched *s)
     while (s->q.qhead < s->q.qlen && !s->q.queue[s->q.qhead])
         s->q.qhead++;
     size_t holes = s->q.qlen - s->q.qidle; /* leading ones too: the array must shrink */
-    if (holes * 32 >= s->q.qidle && holes >= 256)
+    if (holes * 32 >= s->q.qidle && holes >= 256) {
+        qorder_drop_tail(s); /* its entries move */
         sched_compact_queue(s);
+    }
 }
 
 static void order_queue(struct sched *s, long now)
 {
     /* Throttling limits move queue-time starts (JOBPRIOACCRUALPOLICY), so
      * with limits the order is recomputed like any dynamic priority. */
+    if (!qorder_usable(s) || s->el.eset)
+        qorder_drop_tail(s); /* a pass that does not place the queue */
     if (s->order_static && !s->q.unsorted && !elig_active(s) && !s->q.loose)
         return;
     if (s->el.eset)
@@ -1178,6 +1182,10 @@ void iter_run(struct sched *s, long now)
 {
     s->stats.iterations++;
     s->el.promotion = 0;
+    /* A waiting job's credentials, queue time or priority may have changed
+     * since the last pass (eset_sync consumes the flag). */
+    if (s->el.elig_all)
+        qorder_drop_tail(s);
     s->order_static = sched_order_is_static(s); /* fixed for the whole iteration */
     eset_sync(s);                               /* eligibility by credential, or the whole queue */
     settle_time(s, now);
