@@ -870,6 +870,50 @@ static int may_fit(struct sched *s, const struct job *j, long now, struct quick 
     return 0;
 }
 
+/*
+ * Whether the full path below would only note waiting the jobs may_fit
+ * refuses (nofit: it is asked): a FIRSTFIT scan without BACKFILLDEPTH or
+ * chunking, limits or caps, REJECTNEGPRIOJOBS or a kept reservation, once
+ * the plan is blocked and no RESERVATIONDEPTH group has room.
+ */
+static int only_waits(const struct sched *s, const struct quick *nofit, int elig)
+{
+    return nofit && s->pl.plan_blocked && !s->pl.kept && !s->pl.completing && !elig &&
+           s->pol.backfill == BF_FIRSTFIT && s->pol.bfdepth <= 0 && s->pol.bfchunksize <= 0 &&
+           !s->pol.prio.reject_neg && (s->pol.respolicy == RP_NEVER || !resgroup_room(s));
+}
+
+/*
+ * Under only_waits, the jobs from queue entry i on (placed as they are
+ * read) that may_fit refuses, taken as the full path takes them: with
+ * processors free (else may_defer_rest stops the scan) such a job waits,
+ * for resources when fewer are free than it needs, else because it would
+ * delay a reservation (note_wait's answer: what is free now does not move
+ * while nothing starts), and is noted blocked. Returns the first entry the
+ * full path must take (qlen when none). A scan under a dynamic priority
+ * (no quick_run) otherwise takes each of them through every question of
+ * the full path.
+ */
+static size_t wait_run(struct sched *s, size_t i, long now, struct quick *nofit)
+{
+    long long free = plan_free_now(s, NULL);
+    if (free <= 0)
+        return i;
+    for (; i < s->q.qlen; i++) {
+        if (s->q.placing && i >= s->q.qplaced)
+            qorder_place(s, i);
+        struct job *j = s->q.queue[i];
+        if (!j)
+            continue;
+        if ((j->flags & (JOB_BLOCKED | JOB_RESERVED)) || may_fit(s, j, now, nofit))
+            return i;
+        j->wait = free >= job_procs(j) ? WAIT_DELAYS : WAIT_RESOURCES;
+        j->wait_gen = s->pl.plan_gen;
+        note_blocked(s, j);
+    }
+    return i;
+}
+
 /* Step 3, over queue entries [from, qlen). */
 static void scan(struct sched *s, long now, size_t from)
 {
@@ -885,6 +929,8 @@ static void scan(struct sched *s, long now, size_t from)
                            !plan_kept_short(s, s->pl.kept, s->pl.kept_t)))
             release_kept(s); /* before any other job asks the profile */
         if (quick && (i = quick_run(s, i, now, &q)) >= s->q.qlen)
+            break;
+        if (only_waits(s, learn, elig) && (i = wait_run(s, i, now, learn)) >= s->q.qlen)
             break;
         if (s->q.placing && i >= s->q.qplaced)
             qorder_place(s, i); /* the next job in priority order */
