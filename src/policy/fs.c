@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,8 +237,23 @@ static void rehist(const struct fs *f, struct fs_obj *o)
     o->hist = sum;
 }
 
+/* Whether o's slots and decayed history are all +0 (bit for bit): shifted,
+ * they stay so, and rehist's sum of +0 terms is +0 again. */
+static int all_clear(const struct fs_obj *o)
+{
+    uint64_t bits = 0, b;
+    for (int i = 0; i < FS_MAX_DEPTH; i++) {
+        memcpy(&b, &o->w[i], sizeof b);
+        bits |= b;
+    }
+    memcpy(&b, &o->hist, sizeof b);
+    return (bits | b) == 0;
+}
+
 static void shift(const struct fs *f, struct fs_obj *o, long by)
 {
+    if (all_clear(o))
+        return; /* a credential idle for the whole ledger: nothing moves */
     if (by >= FS_MAX_DEPTH) {
         memset(o->w, 0, sizeof o->w);
     } else {
@@ -289,10 +305,10 @@ static void forget_obj(const struct fs *f, struct fs_obj *o, long start)
     rehist(f, o);
 }
 
-void fs_advance(struct fs *f, long now)
+/* fs_advance once the ledger is behind now (or not started). Out of line:
+ * most calls (each job's start and end, each iteration) find it at now. */
+static __attribute__((noinline)) void advance(struct fs *f, long now)
 {
-    if (f->p.policy == FS_NONE)
-        return;
     if (!f->started) {
         f->started = 1;
         f->edits++;
@@ -301,8 +317,6 @@ void fs_advance(struct fs *f, long now)
         each_obj(f, settle_obj, now); /* nothing accrues before the start */
         return;
     }
-    if (now <= f->now)
-        return;
     long ws = window_of(f, now);
     f->edits += f->window_start < ws;
     /* Close windows one by one while jobs are accruing, so that their
@@ -325,6 +339,12 @@ void fs_advance(struct fs *f, long now)
         close_window(f);
     }
     f->now = now;
+}
+
+void fs_advance(struct fs *f, long now)
+{
+    if (f->p.policy != FS_NONE && (!f->started || now > f->now))
+        advance(f, now);
 }
 
 /* Take back what o accrued at rate from `from` to the ledger's now, window

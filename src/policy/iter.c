@@ -136,14 +136,18 @@ static void compact_queue(struct sched *s)
     while (s->q.qhead < s->q.qlen && !s->q.queue[s->q.qhead])
         s->q.qhead++;
     size_t holes = s->q.qlen - s->q.qidle; /* leading ones too: the array must shrink */
-    if (holes * 32 >= s->q.qidle && holes >= 256)
+    if (holes * 32 >= s->q.qidle && holes >= 256) {
+        qorder_drop_tail(s); /* its entries move */
         sched_compact_queue(s);
+    }
 }
 
 static void order_queue(struct sched *s, long now)
 {
     /* Throttling limits move queue-time starts (JOBPRIOACCRUALPOLICY), so
      * with limits the order is recomputed like any dynamic priority. */
+    if (!qorder_usable(s) || s->el.eset)
+        qorder_drop_tail(s); /* a pass that does not place the queue */
     if (s->order_static && !s->q.unsorted && !elig_active(s) && !s->q.loose)
         return;
     if (s->el.eset)
@@ -833,17 +837,100 @@ static size_t quick_run(struct sched *s, size_t i, long now, struct quick *q)
     return i;
 }
 
+/*
+ * Whether what is free only shrinks through a scan, as quick_run assumes:
+ * one processor pool and no preemption to give processors back (a kept
+ * reservation, released at the latest before another job asks, is left
+ * out by may_fit). What this asks does not change during a scan.
+ */
+static int profile_shrinks(const struct sched *s)
+{
+    return !s->pl.multi && !(s->rm.preempt && (s->pol.backfill == BF_PREEMPT || s->rs.nresvs));
+}
+
+/*
+ * Whether j may fit now, asked before try_start asks the plan (nofit NULL:
+ * not asked). While what is free only shrinks (profile_shrinks), a job as
+ * large and as long as one whose processors were not free fails plan_fits
+ * too, and so does one the processor profile refuses (plan_fits' first
+ * question for a job not exclusive): those are answered here, the
+ * profile's no learnt for the next ones (quick_failed). A scan under a
+ * dynamic priority has no quick_run: every waiting job it reads asks.
+ */
+static int may_fit(struct sched *s, const struct job *j, long now, struct quick *nofit)
+{
+    if (!nofit || s->pl.kept || j->exclusive)
+        return 1;
+    long long p = job_procs(j);
+    if (quick_dominated(nofit, p, j->walltime))
+        return 0;
+    if (avail_fits(s->pl.avail, now, now + j->walltime, p))
+        return 1;
+    quick_failed(nofit, p, j->walltime);
+    return 0;
+}
+
+/*
+ * Whether the full path below would only note waiting the jobs may_fit
+ * refuses (nofit: it is asked): a FIRSTFIT scan without BACKFILLDEPTH or
+ * chunking, limits or caps, REJECTNEGPRIOJOBS or a kept reservation, once
+ * the plan is blocked and no RESERVATIONDEPTH group has room.
+ */
+static int only_waits(const struct sched *s, const struct quick *nofit, int elig)
+{
+    return nofit && s->pl.plan_blocked && !s->pl.kept && !s->pl.completing && !elig &&
+           s->pol.backfill == BF_FIRSTFIT && s->pol.bfdepth <= 0 && s->pol.bfchunksize <= 0 &&
+           !s->pol.prio.reject_neg && (s->pol.respolicy == RP_NEVER || !resgroup_room(s));
+}
+
+/*
+ * Under only_waits, the jobs from queue entry i on (placed as they are
+ * read) that may_fit refuses, taken as the full path takes them: with
+ * processors free (else may_defer_rest stops the scan) such a job waits,
+ * for resources when fewer are free than it needs, else because it would
+ * delay a reservation (note_wait's answer: what is free now does not move
+ * while nothing starts), and is noted blocked. Returns the first entry the
+ * full path must take (qlen when none). A scan under a dynamic priority
+ * (no quick_run) otherwise takes each of them through every question of
+ * the full path.
+ */
+static size_t wait_run(struct sched *s, size_t i, long now, struct quick *nofit)
+{
+    long long free = plan_free_now(s, NULL);
+    if (free <= 0)
+        return i;
+    for (; i < s->q.qlen; i++) {
+        if (s->q.placing && i >= s->q.qplaced)
+            qorder_place(s, i);
+        struct job *j = s->q.queue[i];
+        if (!j)
+            continue;
+        if ((j->flags & (JOB_BLOCKED | JOB_RESERVED)) || may_fit(s, j, now, nofit))
+            return i;
+        j->wait = free >= job_procs(j) ? WAIT_DELAYS : WAIT_RESOURCES;
+        j->wait_gen = s->pl.plan_gen;
+        note_blocked(s, j);
+    }
+    return i;
+}
+
 /* Step 3, over queue entries [from, qlen). */
 static void scan(struct sched *s, long now, size_t from)
 {
-    int ff = s->pol.backfill == BF_FIRSTFIT, quick = quick_scan(s);
-    struct quick q;
+    /* elig_may_start answers yes without limits or caps: not asked. */
+    int ff = s->pol.backfill == BF_FIRSTFIT, quick = quick_scan(s), elig = elig_active(s);
+    struct quick q, nofit;
     quick_reset(&q, s);
+    quick_reset(&nofit, s);
+    struct quick *learn =
+        !quick && profile_shrinks(s) ? &nofit : NULL; /* quick_run learns its own */
     for (size_t i = from; i < s->q.qlen && !s->pl.plan_stopped; i++) {
         if (s->pl.kept && (s->q.placing || s->q.queue[i] != s->pl.kept ||
                            !plan_kept_short(s, s->pl.kept, s->pl.kept_t)))
             release_kept(s); /* before any other job asks the profile */
         if (quick && (i = quick_run(s, i, now, &q)) >= s->q.qlen)
+            break;
+        if (only_waits(s, learn, elig) && (i = wait_run(s, i, now, learn)) >= s->q.qlen)
             break;
         if (s->q.placing && i >= s->q.qplaced)
             qorder_place(s, i); /* the next job in priority order */
@@ -869,7 +956,7 @@ static void scan(struct sched *s, long now, size_t from)
             waits_reserved(s, j);
             continue;
         }
-        if (!elig_may_start(s, j, LIM_SOFT, NULL, 0)) {
+        if (elig && !elig_may_start(s, j, LIM_SOFT, NULL, 0)) {
             j->wait = WAIT_POLICY; /* jobs started in this pass used up its room */
             j->wait_gen = s->pl.plan_gen;
             continue;
@@ -888,7 +975,7 @@ static void scan(struct sched *s, long now, size_t from)
             note_wait(s, j);
             continue;
         }
-        if (try_start(s, j, now) ||
+        if ((may_fit(s, j, now, learn) && try_start(s, j, now)) ||
             (s->rm.preempt && s->rs.nresvs && preempt_for_owner(s, j, now) &&
              try_start(s, j, now)) ||
             (s->pol.backfill == BF_PREEMPT && preempt_for_priority(s, j, now) &&
@@ -1141,6 +1228,10 @@ void iter_run(struct sched *s, long now)
 {
     s->stats.iterations++;
     s->el.promotion = 0;
+    /* A waiting job's credentials, queue time or priority may have changed
+     * since the last pass (eset_sync consumes the flag). */
+    if (s->el.elig_all)
+        qorder_drop_tail(s);
     s->order_static = sched_order_is_static(s); /* fixed for the whole iteration */
     eset_sync(s);                               /* eligibility by credential, or the whole queue */
     settle_time(s, now);

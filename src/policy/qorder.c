@@ -43,6 +43,14 @@ struct qo_head {
     size_t g;      /* its group, or QORDER_ALONE */
 };
 
+/* An entry of the loose tail the last pass left (qorder_finish): n queue
+ * entries, a credential group's jobs in priority order (grouped) or one
+ * job alone. */
+struct qo_tail {
+    size_t n;
+    int grouped;
+};
+
 /* A job of a look (qorder_look) with its priority at the look's time. */
 struct qo_look {
     double p;
@@ -66,6 +74,12 @@ struct qorder {
     struct qo_look *look; /* qorder_look's, kept apart from the queue */
     struct job **lookq;
     size_t caplook, caplookq;
+    /* The loose tail, queue entries [tail_from, tail_to) entry after entry,
+     * while tail_ok (qorder_drop_tail): the next split takes a group's
+     * entry as it is, a run known to be in order. */
+    struct qo_tail *tail;
+    size_t ntail, captail, tail_from, tail_to;
+    int tail_ok;
 };
 
 int qorder_usable(const struct sched *s)
@@ -283,6 +297,105 @@ static void push(struct qorder *o, struct job *j, size_t g)
     sift_up(o, o->nheap++);
 }
 
+/* The jobs of queue entries [r, to), holes skipped, each into its group
+ * (a group's first job where its run starts, a run of one group's jobs
+ * joined in one loop). *prev: the group of the last job; *contiguous
+ * cleared when a group is met again after another. Returns to. */
+static size_t split_range(struct sched *s, struct qorder *o, size_t r, size_t to, size_t *n,
+                          size_t *prev, int *contiguous)
+{
+    while (r < to) {
+        struct job *j = s->q.queue[r++];
+        if (!j)
+            continue;
+        size_t g = group_of(o, j);
+        struct qo_group *q = &o->g[g];
+        if (!q->end) { /* its first job: where its run starts, no tail to join */
+            q->next = *n;
+            q->tail = j;
+            q->end = 1;
+        } else {
+            if (g != *prev) /* back to a group left before */
+                *contiguous = 0;
+            join(q, j);
+        }
+        *prev = g;
+        o->run[o->nrun++] = (struct qo_run){g, *n};
+        o->jobs[(*n)++] = j;
+        /* A user's jobs often follow each other: they join its group as a run. */
+        if (!q->alone)
+            r = join_run(s, o, q, r, to, n);
+    }
+    return to;
+}
+
+/* Whether the loose tail the last pass left lies where it did, as it
+ * did: qorder_drop_tail was not called since (the queue compacted or
+ * sorted, a job's credentials, queue time or system priority changed, a
+ * pass that did not place the queue), and no job before it left the
+ * queue's head past it. Its entries have only holes since (jobs started
+ * or gone), and the jobs appended since come after it. */
+static int tail_kept(const struct sched *s, const struct qorder *o)
+{
+    return o->tail_ok && o->ntail && o->tail_from >= s->q.qhead && o->tail_to <= s->q.qlen &&
+           o->tail_from < o->tail_to;
+}
+
+/* A kept group's entry, queue entries [r, r + n), its jobs one run of
+ * group g in priority order (each job's credentials, state and queue time
+ * as the last pass checked them, in the order it sorted them): into the
+ * group, holes skipped, without a look at each job. The jobs' number. */
+static size_t take_run(struct sched *s, struct qorder *o, size_t g, size_t r, size_t end, size_t *n)
+{
+    struct qo_group *q = &o->g[g];
+    size_t w = *n;
+    for (; r < end; r++)
+        if (s->q.queue[r])
+            o->jobs[w++] = s->q.queue[r];
+    q->tail = o->jobs[w - 1];
+    q->end += w - *n;
+    *n = w;
+    return w;
+}
+
+/* The kept loose tail from queue entry r (tail_from) on, entry by entry:
+ * a group's entry joins its group as a run taken as it is (take_run), a
+ * job alone, or an entry whose group is now taken job by job (the
+ * weights moved), as split takes any job. Where the tail ends. */
+static size_t take_tail(struct sched *s, struct qorder *o, size_t r, size_t *n, size_t *prev,
+                        int *contiguous)
+{
+    for (size_t e = 0; e < o->ntail; e++) {
+        size_t end = r + o->tail[e].n, k = r;
+        while (k < end && !s->q.queue[k])
+            k++;
+        if (k == end) { /* every job of the entry gone */
+            r = end;
+            continue;
+        }
+        struct job *j = s->q.queue[k];
+        size_t g = o->tail[e].grouped && !own_state_matters(j) ? group_of(o, j) : QORDER_ALONE;
+        if (g == QORDER_ALONE || o->g[g].alone) {
+            r = split_range(s, o, r, end, n, prev, contiguous);
+            continue;
+        }
+        struct qo_group *q = &o->g[g];
+        size_t at = *n;
+        if (!q->end) {
+            q->next = at;
+        } else {
+            if (g != *prev)
+                *contiguous = 0;
+            follows(q->tail, j, &q->unsorted, &q->resubmit); /* the run's first job joins */
+        }
+        *prev = g;
+        o->run[o->nrun++] = (struct qo_run){g, at};
+        take_run(s, o, g, k, end, n);
+        r = end;
+    }
+    return r;
+}
+
 /* The queue's jobs, entries [qhead, qlen) with their holes, into their
  * groups in queue order within each (o->jobs), compacted as they are read:
  * every entry is written again as the pass places them (qorder_place,
@@ -296,28 +409,12 @@ static size_t split(struct sched *s, struct qorder *o)
     o->ng = o->nrun = 0;
     size_t prev = QORDER_ALONE; /* the group of the last job */
     int contiguous = 1;         /* every group's jobs one run of the queue */
-    for (size_t r = from; r < to;) {
-        struct job *j = s->q.queue[r++];
-        if (!j)
-            continue;
-        size_t g = group_of(o, j);
-        struct qo_group *q = &o->g[g];
-        if (!q->end) { /* its first job: where its run starts, no tail to join */
-            q->next = n;
-            q->tail = j;
-            q->end = 1;
-        } else {
-            if (g != prev) /* back to a group left before */
-                contiguous = 0;
-            join(q, j);
-        }
-        prev = g;
-        o->run[o->nrun++] = (struct qo_run){g, n};
-        o->jobs[n++] = j;
-        /* A user's jobs often follow each other: they join its group as a run. */
-        if (!q->alone)
-            r = join_run(s, o, q, r, to, &n);
+    size_t r = from;
+    if (tail_kept(s, o)) {
+        r = split_range(s, o, r, o->tail_from, &n, &prev, &contiguous);
+        r = take_tail(s, o, r, &n, &prev, &contiguous);
     }
+    split_range(s, o, r, to, &n, &prev, &contiguous);
     if (contiguous) { /* o->jobs as read, each group where its run is */
         for (size_t g = 0; g < o->ng; g++)
             o->g[g].end += o->g[g].next;
@@ -350,6 +447,7 @@ void qorder_start(struct sched *s, long now)
     fsacct_batch_init(s, &o->pb, &o->env);
     o->now = now;
     size_t n = split(s, o);
+    o->tail_ok = 0; /* the queue is placed again */
     s->q.qhead = 0; /* the queue compacted (sched_compact_queue's result) */
     s->q.qlen = n;
     o->heap = xgrow(o->heap, &o->capheap, n, sizeof *o->heap);
@@ -397,16 +495,29 @@ void qorder_finish(struct sched *s)
     s->q.placing = 0;
     s->q.loose = o->nheap > 0;
     s->q.qloose = w; /* the heap's entries are kept: qorder_loose_entry */
+    o->tail = xgrow(o->tail, &o->captail, o->nheap ? o->nheap : 1, sizeof *o->tail);
+    o->ntail = o->nheap;
     for (size_t h = 0; h < o->nheap; h++) {
         struct qo_head *e = &o->heap[h];
+        size_t at = w;
         if (e->g == QORDER_ALONE) {
             s->q.queue[w++] = e->j;
-            continue;
+        } else {
+            for (size_t k = o->g[e->g].next; k < o->g[e->g].end; k++)
+                s->q.queue[w++] = o->jobs[k];
         }
-        for (size_t k = o->g[e->g].next; k < o->g[e->g].end; k++)
-            s->q.queue[w++] = o->jobs[k];
+        o->tail[h] = (struct qo_tail){w - at, e->g != QORDER_ALONE};
     }
     s->q.qloose_end = w;
+    o->tail_from = s->q.qloose;
+    o->tail_to = w;
+    o->tail_ok = 1;
+}
+
+void qorder_drop_tail(struct sched *s)
+{
+    if (s->q.ord)
+        s->q.ord->tail_ok = 0;
 }
 
 size_t qorder_nloose(const struct sched *s)
@@ -429,6 +540,7 @@ struct job *const *qorder_loose_entry(const struct sched *s, size_t k, size_t *n
 
 void qorder_tighten(struct sched *s, long now)
 {
+    qorder_drop_tail(s); /* sorted here */
     if (!s->q.loose)
         return;
     s->q.loose = 0;
@@ -492,5 +604,6 @@ void qorder_destroy(struct qorder *o)
     free(o->g);
     free(o->slot);
     free(o->heap);
+    free(o->tail);
     free(o);
 }

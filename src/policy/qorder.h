@@ -61,6 +61,12 @@ void qorder_finish(struct sched *s);
 size_t qorder_nloose(const struct sched *s);
 struct job *const *qorder_loose_entry(const struct sched *s, size_t k, size_t *n, int *grouped);
 
+/* Forget the loose tail the last pass left, for the next pass's split
+ * (which otherwise takes a group's entry in it as it is, unlooked at):
+ * before anything moves the queue's entries (a compaction, a sort) or may
+ * have changed a waiting job's credentials, queue time or system priority
+ * (s->el.elig_all), and at a pass that does not place the queue. */
+void qorder_drop_tail(struct sched *s);
 /* Put a loose tail in priority order at now (priorities made fresh): what
  * the last pass did not read, before a command or the rest of the plan
  * looks at it. Nothing when there is none. */

@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/cred.h"
 #include "policy/fs.h"
@@ -413,6 +414,65 @@ static void test_delta_model(void)
     }
 }
 
+/* decayed usage as fs.c's rehist sums it, from the public reads: slot 0,
+ * then the older slots times decay^i in order (the same bits). */
+static double usage_model(const struct fs *f, const struct cred *c, int depth, double decay)
+{
+    double sum = 0, weight = 1;
+    for (int i = 1; i < depth; i++) {
+        weight *= decay;
+        sum += fs_window(f, c, i) * weight;
+    }
+    return fs_window(f, c, 0) + sum;
+}
+
+/* Random ledgers whose credentials run, stop and stay idle past the
+ * ledger's depth (their slots shifted out, then skipped at each window
+ * closing while all +0): every window and the decayed usage are the
+ * model's bit for bit, and an idle credential's slots read +0. */
+static void test_idle_shift(void)
+{
+    static const char *const names[] = {"a", "b", "c", "d", "e", "f"};
+    srand(1931);
+    for (int round = 0; round < 100; round++) {
+        struct creds cs;
+        creds_init(&cs);
+        int depth = 1 + rand() % 8;
+        double decay = 0.5 + (rand() % 5) / 10.0;
+        struct fs *f = mk(3600, depth, decay, FS_DEDICATEDPS, 0);
+        const struct cred *u[6];
+        for (int i = 0; i < 6; i++)
+            u[i] = cred_get(cs.t[CRED_USER], names[i]);
+        long now = T0, end[6] = {0};
+        double rate[6] = {0};
+        fs_advance(f, now);
+        for (int step = 0; step < 60; step++) {
+            int i = rand() % 6;
+            const struct cred *a[CRED_NKINDS] = {u[i], NULL, NULL, NULL, NULL};
+            if (rate[i] > 0) {
+                fs_stop(f, a, rate[i], end[i], now);
+                rate[i] = 0;
+            } else if (rand() % 2) {
+                rate[i] = 1 + rand() % 16;
+                end[i] = now + 7200;
+                fs_start(f, a, rate[i], end[i], now);
+            }
+            /* Sometimes a stretch longer than the ledger keeps. */
+            now += rand() % 4 ? rand() % 7200 : 3600L * (depth + rand() % 4);
+            fs_advance(f, now);
+            for (int k = 0; k < 6; k++) {
+                double m = usage_model(f, u[k], depth, decay);
+                CHECK(memcmp(&m, &(double){fs_usage(f, u[k])}, sizeof m) == 0);
+                if (rate[k] == 0 && !fs_has_usage(f, u[k]))
+                    for (int w = 0; w < depth; w++)
+                        CHECK(fs_window(f, u[k], w) == 0 && !signbit(fs_window(f, u[k], w)));
+            }
+        }
+        fs_destroy(f);
+        creds_free(&cs);
+    }
+}
+
 static void test_delta(void)
 {
     struct creds cs;
@@ -537,6 +597,7 @@ int main(void)
     TEST_RUN(test_long_jump);
     TEST_RUN(test_delta);
     TEST_RUN(test_delta_model);
+    TEST_RUN(test_idle_shift);
     TEST_RUN(test_caps);
     return TEST_DONE();
 }

@@ -223,6 +223,84 @@ static void test_holes(void)
     random_queues(41, with_holes);
 }
 
+/* A second pass over what a first left: the first placed k jobs and left
+ * the rest loose (its tail, which the second's split takes entry by entry
+ * as it is); between them jobs leave anywhere (holes, in the tail too),
+ * new ones are submitted after it, and now and then a waiting job's system
+ * priority changes (the tail dropped, as iter_run does on elig_all). The
+ * second pass, placed whole, is the model's sort at its time. */
+static void test_kept_tail(void)
+{
+    srand(43);
+    for (int round = 0; round < 300; round++) {
+        long latest;
+        struct sched *s = random_sched(&latest);
+        long now = latest + rand() % 20000;
+        if (round % 2)
+            as_submitted(s, round / 2);
+        else
+            out_of_submission(s, round / 2);
+        qorder_start(s, now);
+        size_t n = s->q.qlen, k = (size_t)rand() % (n + 1);
+        if (k)
+            qorder_place(s, k - 1);
+        qorder_finish(s);
+        for (size_t i = 0; i < s->q.qlen; i++)
+            if (rand() % 8 == 0) {
+                s->q.queue[i] = NULL;
+                s->q.qidle--;
+            }
+        char name[16];
+        for (int i = 0, more = rand() % 10; i < more; i++) {
+            snprintf(name, sizeof name, "new%d", i);
+            latest += rand() % 600;
+            struct job_spec spec = {.name = name,
+                                    .tasks = 1,
+                                    .procs_per_task = 1,
+                                    .walltime = 3600,
+                                    .submit = latest,
+                                    .user = users[rand() % 6],
+                                    .group = groups[rand() % 3]};
+            CHECK(sched_submit(s, &spec, NULL) != NULL);
+        }
+        s->el.elig_all = 0;
+        if (rand() % 4 == 0) {
+            struct job *j = s->q.queue[s->q.qlen - 1 - (size_t)rand() % (s->q.qlen / 2)];
+            if (j)
+                CHECK(sched_set_sysprio(s, j, SYSPRIO_RELATIVE, rand() % 200, NULL) == 0);
+        }
+        if (s->el.elig_all)
+            qorder_drop_tail(s);
+        now += rand() % 20000;
+        struct prio_env env;
+        sched_prio_env(s, &env);
+        struct job *model[2 * NJOBS];
+        size_t m = 0;
+        for (size_t i = s->q.qhead; i < s->q.qlen; i++)
+            if (s->q.queue[i]) {
+                model[m] = s->q.queue[i];
+                model[m]->priority = prio_start(&s->pol.prio, &env, model[m], now, NULL);
+                m++;
+            }
+        qsort(model, m, sizeof *model, prio_cmp);
+        double want[2 * NJOBS];
+        for (size_t i = 0; i < m; i++)
+            want[i] = model[i]->priority;
+        s->q.loose = 0; /* order_queue's, before it places the queue */
+        qorder_start(s, now);
+        CHECK_EQ(s->q.qlen, m);
+        if (m)
+            qorder_place(s, m - 1);
+        qorder_finish(s);
+        CHECK(!s->q.loose);
+        for (size_t i = 0; i < m; i++) {
+            CHECK(s->q.queue[i] == model[i]);
+            CHECK(s->q.queue[i]->priority == want[i]);
+        }
+        sched_destroy(s);
+    }
+}
+
 /* A look (qorder_look) at a queue in any order with stale priorities: the
  * jobs in the order of their priorities at the look's time, and the queue
  * and its stored priorities as they were. */
@@ -472,6 +550,7 @@ int main(void)
     TEST_RUN(test_random_queues);
     TEST_RUN(test_out_of_submission);
     TEST_RUN(test_holes);
+    TEST_RUN(test_kept_tail);
     TEST_RUN(test_look);
     TEST_RUN(test_qgroup_generations);
     return TEST_DONE();
