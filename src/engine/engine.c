@@ -498,7 +498,8 @@ struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct er
     }
     if (spec->start_after > spec->submit)
         wait_for_start_date(s, j, spec->start_after);
-    parse_features(&j->features, &j->nfeatures, spec->features);
+    if (spec->features) /* (a trace's jobs name none: no call) */
+        parse_features(&j->features, &j->nfeatures, spec->features);
     if (spec->hosts) {
         parse_hosts(s, spec, &j->hosts, &j->nhosts, err); /* checked above */
         plan_name_hosts(s, j);
