@@ -210,6 +210,16 @@ static void sort_slots(struct job *j)
 
 static void charge(struct sched *s, struct job *j, long a, long b);
 
+/* The nodes j's slots hold (alloc_job counts them only for a job with a
+ * node limit). */
+static size_t slot_nodes(const struct job *j)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < j->nslots; k++)
+        n += j->slots[k].nnodes;
+    return n;
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -793,9 +803,7 @@ static unsigned walk_ordered(struct sched *s, struct job *j, size_t *cap, long n
  * nodes hold them all (they held them in the walk's split). */
 static void refill(struct sched *s, struct job *j, long now)
 {
-    size_t n = 0;
-    for (size_t k = 0; k < j->nslots; k++)
-        n += j->slots[k].nnodes;
+    size_t n = slot_nodes(j);
     if (n < 2)
         return;
     uint32_t *nodes = xcalloc(n, sizeof *nodes);
@@ -865,10 +873,7 @@ int alloc_job(struct sched *s, struct job *j, long now)
     if (!left && s->pol.fill_in_order && !j->tpn && !j->exclusive &&
         s->pol.naccess == NACCESS_SHARED)
         refill(s, j, now);
-    size_t nodes = 0;
-    for (size_t k = 0; k < j->nslots; k++)
-        nodes += j->slots[k].nnodes;
-    if (left || (j->max_nodes && nodes > (size_t)j->max_nodes)) {
+    if (left || (j->max_nodes && slot_nodes(j) > (size_t)j->max_nodes)) {
         alloc_release(s, j); /* no side effects on failure */
         return -1;
     }
@@ -935,7 +940,8 @@ static void uncharge(struct job *j)
         struct resv_node *rn = &j->charges[c].r->nodes[j->charges[c].k];
         rn->used = rn->used > j->charges[c].procs ? rn->used - j->charges[c].procs : 0;
     }
-    free(j->charges);
+    if (j->charges) /* nearly every job has none: no call */
+        free(j->charges);
     j->charges = NULL;
     j->ncharges = 0;
 }

@@ -261,7 +261,8 @@ static void end_jobs(struct sim *sim, long now)
     /* the resource manager holds them no more */
     for (size_t i = 0; i < nended; i++)
         runtab_put(&sim->runs, ended[i]);
-    free(sim->ended); /* a nested call's, if any */
+    if (sim->ended) /* a nested call's, if any (rarely: no call for nothing) */
+        free(sim->ended);
     sim->ended = ended;
     sim->ended_cap = cap;
 }
