@@ -246,6 +246,9 @@ struct sched_elig {
     int idle_free;    /* the last whole-queue walks: the idle limits hold every job they may
                          admit at once, so no order of theirs changes what they decide */
     int promotion;    /* this iteration's last walks promoted a job */
+    int order_stale;  /* the whole-queue walks after the last iteration's starts restarted
+                         a job's queue time: it ranks elsewhere at the next poll than in the
+                         queue's order (elig.c's rank_holds) */
     /* Recompute rule: set by engine/ (hold, release, QOS, walltime, sysprio,
      * submit with a start date, credentials loaded), policy/queue.c (requeue,
      * hold) and policy/iter.c (a deferral, a failed start) when something

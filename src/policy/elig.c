@@ -57,11 +57,14 @@ struct walk {
     size_t n;
     int whole; /* every idle job: every credential's idle usage starts at zero */
     long now;
-    long wake;      /* eset: when time alone may first lift one of the refusals */
-    int restarted;  /* some job's queue time restarted */
-    int capped;     /* some job was refused by a fairshare cap */
-    int stopped;    /* ... or stopped */
-    int idle_bound; /* whole: its order may decide what the idle limits admit (order_free) */
+    long wake;        /* eset: when time alone may first lift one of the refusals */
+    int restarted;    /* some job's queue time restarted */
+    int capped;       /* some job was refused by a fairshare cap */
+    int stopped;      /* ... or stopped */
+    int idle_bound;   /* whole: its order may decide what the idle limits admit (order_free) */
+    int after_starts; /* whole: the walks after the iteration's starts (elig_final) */
+    int reranked;     /* ... restarted a job's queue time so that it ranks elsewhere at the
+                         next poll than where the iteration's sort put it (rank_holds) */
     /* eset: per level, the least PS and WC asked by the jobs refused only
      * for active PS or WC (what time runs down); -1 none. */
     double least[2][2];
@@ -112,16 +115,58 @@ static long qstop_from(const struct sched *s, long walked, long now)
     return prio_qstop_from(&env, now);
 }
 
+/*
+ * Whether j, whose queue time a walk after the iteration's starts restarts
+ * from `from` (elig_final: the walk's instant), has at the next
+ * RMPOLLINTERVAL instant the same priority as from where the iteration's
+ * sort counted it: its own start if the walks before the starts stopped it
+ * (a cap on a share of the whole turned it away, the starts made room
+ * again), else the walk before them (it was stopped earlier). Under a
+ * priority of queue time alone every other job keeps its rank (wake.c
+ * watches the floor and the top); j, lower, may let the next poll's walk
+ * admit under an idle limit a job the queue's order put behind it, so the
+ * drivers poll then (issue 31, fid31q: the replay waited for the next
+ * event; tests/data/property/cap-restart-rank).
+ */
+static int rank_holds(struct sched *s, const struct job *j, long from, long now)
+{
+    if (!sched_order_is_static(s))
+        return 1; /* the order moves anyway: every poll re-sorts (wake.c) */
+    struct prio_env env;
+    sched_prio_env(s, &env);
+    long p = s->pol.poll > 0 ? s->pol.poll : 1;
+    long t = now - ((now % p) + p) % p + p;
+    struct job c = *j; /* j as the sort counted it, accruing */
+    c.flags &= ~(unsigned)JOB_QSTOP;
+    if (j->qstop_iter != s->stats.iterations)
+        c.qtime_start = qstop_from(s, s->el.elig_prev, now);
+    double sorted = prio_start(&s->pol.prio, &env, &c, t, NULL);
+    c.qtime_start = from;
+    return prio_start(&s->pol.prio, &env, &c, t, NULL) == sorted;
+}
+
+/* restart_qtime's work, for a stopped j: out of line, so that the walks'
+ * turns, which mostly find the job accruing, keep their frame small (with
+ * rank_holds inlined there, a KTH walk under a cap took 4 instructions more
+ * a turn). */
+static __attribute__((noinline)) void restart_stopped(struct sched *s, struct walk *w,
+                                                      struct job *j)
+{
+    long from = qstop_from(s, s->el.elig_walked, w ? w->now : s->pl.last_now);
+    if (w && w->after_starts && !w->reranked && !rank_holds(s, j, from, w->now))
+        w->reranked = 1;
+    j->qtime_start = from;
+    j->flags &= ~(unsigned)JOB_QSTOP;
+    if (w)
+        w->restarted = 1;
+}
+
 /* j's queue time accrues again, from the last walk or poll that stopped it
  * (as Maui's hard walk reset it at each). */
 static void restart_qtime(struct sched *s, struct walk *w, struct job *j)
 {
-    if (j->flags & JOB_QSTOP) {
-        j->qtime_start = qstop_from(s, s->el.elig_walked, w ? w->now : s->pl.last_now);
-        j->flags &= ~(unsigned)JOB_QSTOP;
-        if (w)
-            w->restarted = 1;
-    }
+    if (j->flags & JOB_QSTOP)
+        restart_stopped(s, w, j);
 }
 
 void elig_set_qtime(struct job *j, long t)
@@ -580,9 +625,9 @@ static int hard_turn(struct sched *s, struct walk *w, struct job *j, const struc
     if (held(s, w, j, w->now))
         return -1;
     if (admit(s, w, j, level, env, NULL)) {
+        restart_qtime(s, w, j);                     /* first: no count is kept across its call */
         s->el.promoted += !(j->flags & JOB_HARDOK); /* the hard pass may start it now */
         j->flags |= JOB_HARDOK;
-        restart_qtime(s, w, j);
         return 1;
     }
     j->flags &= ~(unsigned)JOB_HARDOK;
@@ -745,6 +790,7 @@ void elig_run(struct sched *s, long now)
     s->el.lift_at = AVAIL_NEVER;
     s->el.capped = 0;
     s->el.idle_free = 0;
+    s->el.order_stale = 0;
     if (!elig_active(s)) {
         holds_only(s, now);
         s->el.elig_prev = s->el.elig_walked;
@@ -778,10 +824,12 @@ int elig_final(struct sched *s, long now)
     if (!s->el.eset) {
         rebuild_active(s, &env, now);
         struct walk w = whole_queue(s, now);
+        w.after_starts = 1;
         walks(s, &w, &env);
         s->el.lift_at = w.wake;
         s->el.capped = w.capped;
         s->el.idle_free = !w.idle_bound;
+        s->el.order_stale = w.reranked;
         return s->el.promoted > 0;
     }
     /* Active usage is elig_run's plus what elig_started added: the same as

@@ -338,13 +338,19 @@ static long top_ties_join(const struct sched *s, long now)
  * stopped (JOBPRIOACCRUALPOLICY: admitted by the soft walk, refused by the
  * hard one), which counts from the last walk or poll instant, so it falls
  * behind jobs submitted since at every RMPOLLINTERVAL instant, or jobs tied
- * at the priority floor part out of their tie's order (floor_ties_part). */
+ * at the priority floor part out of their tie's order (floor_ties_part), or
+ * the walks after the last iteration's starts restarted a job's queue time
+ * so that the next poll's sort ranks it elsewhere than the queue's order
+ * (elig.c's rank_holds: the order those walks and the wake-ups read is not
+ * the next poll's). */
 static int order_moves(const struct sched *s)
 {
     if (!sched_order_is_static(s))
         return 1;
     if (!elig_active(s) || s->pol.prio.accrual == ACCRUE_ALWAYS)
         return 0;
+    if (s->el.order_stale)
+        return 1;
     for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
         const struct job *j = s->q.queue[i];
         if (j && (j->flags & JOB_QSTOP) && !(j->flags & JOB_BLOCKED))

@@ -40,7 +40,7 @@ OUTPUTS = ["jobs.csv", "sched.swf", "batsim.csv", "series.csv", "report.json", "
 _trace_cache = {}
 MAX_JOBS = 5000  # --max-jobs
 COMMANDS = 0.0  # --commands: the share of cases with timed commands
-FOCUS = None  # --focus: caps, fswin or bypass (focus_lines)
+FOCUS = None  # --focus: caps, fswin, bypass or capidle (focus_lines)
 
 
 def load_trace(data, name):
@@ -314,6 +314,24 @@ def focus_lines(r, focus, procs, users):
             lines.append("%s[%s] FSTARGET=%s%s" % (cred, name, val, mode))
         if r.random() < 0.2:
             lines.append("JOBMAXOVERRUN %s" % r.choice(["60", "0"]))
+    elif focus == "capidle":
+        # a fairshare cap (of a share of the whole, or absolute) with idle
+        # limits and MAXJOB, soft,hard pairs among them, queue time accruing
+        # by policy: a pass's starts move a cap, the walks after them restart
+        # queue times and the queue's order is the next sort's no more (fid31q)
+        lines.append("JOBPRIOACCRUALPOLICY " + r.choice(["FULLPOLICY", "FULLPOLICY", "QUEUEPOLICY"]))
+        lines += ["FSPOLICY " + r.choice(["DEDICATEDPS", "DEDICATEDPES"]),
+                  "FSINTERVAL " + r.choice(["0:05:00", "0:10:00", "1:00:00"]),
+                  "FSDEPTH %d" % r.randint(1, 3),
+                  "FSDECAY %s" % r.choice(["1.0", "0.5", "0.1"])]
+        cred = r.choice(["USERCFG", "USERCFG", "GROUPCFG"])
+        words = ["FSTARGET=" + (r.choice(["30%", "50%", "50%", "70%"]) if r.random() < 0.8
+                                else "%d^" % r.choice([360000, 3600000]))]
+        words.append("MAXIJOB=%s" % limit_value(r, 4) if r.random() < 0.7
+                     else "MAXIPROC=%s" % limit_value(r, max(2, procs // 2)))
+        if r.random() < 0.4:
+            words.append("MAXJOB=%s" % limit_value(r, 4))
+        lines.append("%s[DEFAULT] %s" % (cred, " ".join(words)))
     else:
         # bypass counts: as priority, as a reservation threshold, with
         # BACKFILLDEPTH cutting passes short
@@ -619,7 +637,7 @@ def main():
                     help="at most this many jobs a case (at least 200)")
     ap.add_argument("--timeout", type=int, default=20, help="seconds a replay may take (else the case is skipped)")
     ap.add_argument("--keep", default="build/diffreplay")
-    ap.add_argument("--focus", choices=["caps", "fswin", "bypass"],
+    ap.add_argument("--focus", choices=["caps", "fswin", "bypass", "capidle"],
                     help="slice and synth cases' configurations drawn from one part only (focus_lines)")
     ap.add_argument("--quick-twin", action="store_true",
                     help="compare the jobs CSV and the commands' answers with BACKFILLDEPTH past any "
