@@ -934,6 +934,37 @@ static double walk_priority(const struct sched *s, const struct prio_env *env, s
     return p;
 }
 
+/*
+ * The last priority walk_priority computed, and where its job's queue time
+ * counts from. Under the static order eset requires, a start priority is a
+ * function of queue time alone (prio_order_is_submission: every other factor
+ * weighs nothing; no QOS slope, no system priority), and of the class and
+ * group under a group's CLASSWEIGHT: jobs that count from the same instant,
+ * of the same class and group, have the same priority. Most do — the jobs one walk admitted, the
+ * stopped ones —, so a component of thousands costs a few evaluations, not
+ * thousands (issue 31: GROUPCFG MAXJOB=4).
+ */
+struct prio_memo {
+    int ok;
+    long from;
+    const struct cred *class_, *group;
+    double p;
+};
+
+/* walk_priority through memo m (one iteration's env and now). */
+static double memo_priority(const struct sched *s, const struct prio_env *env, struct job *j,
+                            long now, struct prio_memo *m)
+{
+    unsigned stopped_now = (j->flags & JOB_QSTOP) && j->qstop_iter == s->stats.iterations;
+    long from = (j->flags & JOB_QSTOP) && !stopped_now ? prio_qstop_from(env, now) : j->qtime_start;
+    if (m->ok && m->from == from && m->class_ == j->class_ && m->group == j->group &&
+        j->sysprio_mode == SYSPRIO_NONE)
+        return m->p;
+    double p = walk_priority(s, env, j, now);
+    *m = (struct prio_memo){j->sysprio_mode == SYSPRIO_NONE, from, j->class_, j->group, p};
+    return p;
+}
+
 void eset_open(struct sched *s, size_t k, long now, long qstop)
 {
     struct eset *e = s->el.eset;
@@ -947,9 +978,10 @@ void eset_open(struct sched *s, size_t k, long now, long qstop)
     u->keep = u->append ? c->na - c->nnew : 0;
     u->sa = xgrow(u->sa, &u->capsa, c->na ? c->na : 1, sizeof *u->sa);
     u->floor = 0;
+    struct prio_memo m = {0};
     for (size_t i = u->keep; i < c->na; i++) {
         u->sa[i - u->keep] = c->a[i];
-        c->a[i]->priority = walk_priority(s, &env, c->a[i], now);
+        c->a[i]->priority = memo_priority(s, &env, c->a[i], now, &m);
         u->floor |= c->a[i]->priority <= 1.0;
     }
     sort_ptrs((void **)u->sa, c->na - u->keep, prio_cmp, &e->sb);
@@ -1463,8 +1495,9 @@ static void sort_queue(struct sched *s, long now)
     size_t w = s->q.qlen;
     /* The order the whole-queue walk would have: made before this
      * iteration's walks, so a job they stopped counts its own queue time. */
+    struct prio_memo m = {0};
     for (size_t i = 0; i < w; i++)
-        s->q.queue[i]->priority = walk_priority(s, &env, s->q.queue[i], now);
+        s->q.queue[i]->priority = memo_priority(s, &env, s->q.queue[i], now, &m);
     sort_ptrs((void **)s->q.queue, w, prio_cmp, &s->el.eset->sb);
 }
 
