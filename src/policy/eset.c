@@ -1249,6 +1249,24 @@ size_t eset_skip_rest(struct sched *s, struct job *const *v, size_t i, size_t n,
     return skip_run(s, v, i, n, s->el.eset->cur.rest_from, end, level, least);
 }
 
+/* The greatest request of b (the tree's root) is within the active limits:
+ * so is every one, and with no idle limit each turn admits its job
+ * whatever the order (issue 31: a group below MAXJOB admits its thousands
+ * of stopped jobs, which the walk then reads without asking the tree at
+ * each). */
+int eset_all_pass(struct sched *s, enum lim_level level)
+{
+    struct eset *e = s->el.eset;
+    struct eset_comp *c = &e->c[e->cur.k];
+    const struct job *any = comp_any(c);
+    struct lim_room r;
+    if (!any || !limits_room(s->lim.limits, any, e->kind, level, &r) || r.set[LIM_IDLE])
+        return 0;
+    if (!c->seg_ok || c->segcap < c->nb)
+        seg_rebuild(s, c);
+    return !room_over(&r, LIM_ACTIVE, c->seg[1].hi, r.set[LIM_ACTIVE]);
+}
+
 const struct job *eset_rep(const struct sched *s)
 {
     return comp_any(&s->el.eset->c[s->el.eset->cur.k]);
