@@ -62,6 +62,7 @@ struct walk {
     int capped;     /* some job was refused by a fairshare cap */
     int stopped;    /* ... or stopped */
     int idle_bound; /* whole: its order may decide what the idle limits admit (order_free) */
+    int full;       /* eset: the credential runs as many jobs as the level's limit lets it */
     /* eset: per level, the least PS and WC asked by the jobs refused only
      * for active PS or WC (what time runs down); -1 none. */
     double least[2][2];
@@ -352,6 +353,8 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
         return 1; /* fairshare caps alone: nothing else to check, no idle usage to keep */
     if (!why && w && !s->el.eset && refused_alone(s, j, level, env))
         return 0;
+    if (!why && w && w->full)
+        return 0; /* over the job count, which note_refusal does not note */
     limits_request_for(s->lim.limits, j, j->walltime, env, req);
     if (why) {
         if (limits_check(s->lim.limits, j, LIM_ACTIVE, level, req, why, len) ||
@@ -543,6 +546,7 @@ static void run_walk(struct sched *s, struct walk *w, const struct prio_env *env
     /* Every stopped job passes: eset_skip would jump none of them, and
      * full_here cut only once they are all read, as reading on does. */
     int pass = !cut && !w->whole && eset_all_pass(s, level);
+    w->full = !w->whole && eset_job_full(s, level);
     struct job *j;
     while (!cut) {
         if (!w->whole && !pass)

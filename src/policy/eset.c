@@ -1267,6 +1267,16 @@ int eset_all_pass(struct sched *s, enum lim_level level)
     return !room_over(&r, LIM_ACTIVE, c->seg[1].hi, r.set[LIM_ACTIVE]);
 }
 
+int eset_job_full(struct sched *s, enum lim_level level)
+{
+    struct eset *e = s->el.eset;
+    const struct job *any = comp_any(&e->c[e->cur.k]);
+    struct lim_room r;
+    const double one[LIM_NTYPES] = {[LIM_JOB] = 1};
+    return any && limits_room(s->lim.limits, any, e->kind, level, &r) &&
+           room_over(&r, LIM_ACTIVE, one, r.set[LIM_ACTIVE] & 1u << LIM_JOB);
+}
+
 const struct job *eset_rep(const struct sched *s)
 {
     return comp_any(&s->el.eset->c[s->el.eset->cur.k]);
@@ -1425,6 +1435,13 @@ static int stays_in_b(const struct sched *s, const struct job *j)
            j->qstop_iter != s->stats.iterations;
 }
 
+/* Whether j, which the walk saw, keeps the stopped jobs' queue time (from
+ * the next walk on): it stays in b, or joins it. */
+static int stays_stopped(const struct sched *s, const struct job *j)
+{
+    return (j->flags & JOB_QSTOP) && j->qstop_iter != s->stats.iterations;
+}
+
 /* File a job the walk saw (not stays_in_b) where it now belongs (its list,
  * the park, the queue); stopped jobs new to b go to e->nb. Whether it makes
  * the component odd (a b job not blocked). */
@@ -1434,7 +1451,7 @@ static int file_walked(struct sched *s, struct eset_comp *c, struct job *j, size
     /* A job this iteration stopped keeps its own queue time until the
      * iteration ends (its final walk orders it so): filed with the
      * stopped ones from the next walk on (a b job read stays in its slot). */
-    if ((j->flags & JOB_QSTOP) && j->qstop_iter != s->stats.iterations) {
+    if (stays_stopped(s, j)) {
         if (!(j->flags & JOB_INB))
             s->el.eset->nb[(*nf)++] = j;
         return !(j->flags & JOB_BLOCKED);
@@ -1455,6 +1472,14 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
     e->nb = xgrow(e->nb, &e->capnb, nproc ? nproc : 1, sizeof *e->nb);
     c->na = u->keep; /* appending: the old a jobs stay */
     int odd = u->append ? c->odd : 0;
+    /* Jobs leaving b each rewrite their leaf's way up the tree: when they are
+     * many (a group below MAXJOB admitted them all), it is rebuilt when next
+     * asked instead, which costs as many leaves once. */
+    size_t leave = 0;
+    for (size_t r = 0; r < u->ntmp; r++)
+        leave += (u->tmp[r]->flags & JOB_INB) && !stays_stopped(s, u->tmp[r]);
+    if (leave * 8 > c->nb - c->bh - c->bholes)
+        c->seg_ok = 0;
     for (size_t r = 0; r < u->ntmp; r++)
         if (!stays_in_b(s, u->tmp[r]))
             odd |= file_walked(s, c, u->tmp[r], &nf);
