@@ -116,6 +116,14 @@ if [ -f "$H" ] && [ -n "$MINI" ]; then
     bench_one "$H" fairshare >"$tmp/line"
     set -- $(cat "$tmp/line")
     awk -v t="$5" -v e="$easy_wall" 'BEGIN { printf "HPC2N fairshare: whole %.3f s, %.1fx plain EASY (%.3f s; target <= 2x)\n", t, t / e, e }'
+    # Issue 31: GROUPCFG[DEFAULT] MAXJOB=4 under EASY on HPC2N's first 10,000
+    # jobs (a few groups submit most jobs and run four at a time: each start
+    # or end of one touches all its waiting jobs; docs/simulation.md).
+    printf 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\nGROUPCFG[DEFAULT] MAXJOB=4\n' >"$tmp/maxjob.cfg"
+    awk '/^;/ || k++ < 10000' "$tmp/h.swf" >"$tmp/hpc2n-10k.swf"
+    bench_one "$tmp/hpc2n-10k.swf" maxjob >"$tmp/line"
+    set -- $(cat "$tmp/line")
+    printf 'HPC2N first 10,000 jobs, GROUPCFG[DEFAULT] MAXJOB=4: whole %.3f s, replay %.3f s\n' "$5" "$6"
 fi
 # Issue 31: CEA-Curie under EASY on its 93,312 processors as one-processor
 # nodes, moku's whole process writing the jobs CSV, against the minimal loop

@@ -547,6 +547,14 @@ struct job **eset_rest(struct sched *s, size_t i, size_t *n);
 /* The least request, type by type, of the open component's stopped jobs
  * not read yet (0: none left). */
 int eset_unread_least(struct sched *s, double least[LIM_NTYPES]);
+/* Whether every stopped job of the open component passes its active limits
+ * at `level`, and no idle limit is set there: no run of them can be jumped
+ * (eset_skip) nor the walk cut before their end (elig.c's full_here). */
+int eset_all_pass(struct sched *s, enum lim_level level);
+/* Whether the open component's credential runs as many jobs as its active
+ * job limit at `level` lets it: every turn refuses its job, noting nothing
+ * (active usage does not move in a walk). */
+int eset_job_full(struct sched *s, enum lim_level level);
 /* A job of the open component. */
 const struct job *eset_rep(const struct sched *s);
 /* From position i of the walk (eset_at's), past the stopped jobs every one

@@ -65,6 +65,7 @@ struct walk {
     int after_starts; /* whole: the walks after the iteration's starts (elig_final) */
     int reranked;     /* ... restarted a job's queue time so that it ranks elsewhere at the
                          next poll than where the iteration's sort put it (rank_holds) */
+    int full;         /* eset: the credential runs as many jobs as the level's limit lets it */
     /* eset: per level, the least PS and WC asked by the jobs refused only
      * for active PS or WC (what time runs down); -1 none. */
     double least[2][2];
@@ -397,6 +398,8 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
         return 1; /* fairshare caps alone: nothing else to check, no idle usage to keep */
     if (!why && w && !s->el.eset && refused_alone(s, j, level, env))
         return 0;
+    if (!why && w && w->full)
+        return 0; /* over the job count, which note_refusal does not note */
     limits_request_for(s->lim.limits, j, j->walltime, env, req);
     if (why) {
         if (limits_check(s->lim.limits, j, LIM_ACTIVE, level, req, why, len) ||
@@ -585,9 +588,13 @@ static void run_walk(struct sched *s, struct walk *w, const struct prio_env *env
     w->least[level][0] = w->least[level][1] = -1;
     size_t i = 0, end = 0;
     int cut = !w->whole && full_here(s, w, eset_rep(s), level);
+    /* Every stopped job passes: eset_skip would jump none of them, and
+     * full_here cut only once they are all read, as reading on does. */
+    int pass = !cut && !w->whole && eset_all_pass(s, level);
+    w->full = !w->whole && eset_job_full(s, level);
     struct job *j;
     while (!cut) {
-        if (!w->whole)
+        if (!w->whole && !pass)
             i = eset_skip(s, i, &end, level, w->least[level]);
         if (!(j = walk_job(s, w, &i)))
             break;
@@ -599,7 +606,7 @@ static void run_walk(struct sched *s, struct walk *w, const struct prio_env *env
         }
         int admitted = one(s, w, j, env);
         i++;
-        cut = admitted && full_here(s, w, j, level); /* only an admission fills a limit */
+        cut = admitted && !pass && full_here(s, w, j, level); /* only an admission fills a limit */
     }
     if (cut) {
         size_t n;
@@ -872,13 +879,18 @@ int elig_may_start(struct sched *s, struct job *j, enum lim_level level, char *w
 {
     if (!elig_active(s))
         return 1;
-    /* Jobs started in this pass count as committed work (policy/fs.c). */
-    if (fsacct_over_cap(s, j, why, len))
+    /* Jobs started in this pass count as committed work (policy/fs.c). The
+     * caps and the environment (which only processor equivalents read) are
+     * asked only when there are some: the scan asks this of every job it
+     * reaches, thousands of one credential under MAXJOB (issue 31). */
+    if (s->fsh.fs_caps && fsacct_over_cap(s, j, why, len))
         return 0;
     struct prio_env env;
     double req[LIM_NTYPES];
-    sched_prio_env(s, &env);
-    limits_request_for(s->lim.limits, j, j->walltime, &env, req);
+    int pe = limits_pe_any(s->lim.limits);
+    if (pe)
+        sched_prio_env(s, &env);
+    limits_request_for(s->lim.limits, j, j->walltime, pe ? &env : NULL, req);
     return why ? !limits_check(s->lim.limits, j, LIM_ACTIVE, level, req, why, len)
                : !limits_check_fast(s->lim.limits, j, eset_kind(s), LIM_ACTIVE, level, req);
 }

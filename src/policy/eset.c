@@ -934,6 +934,37 @@ static double walk_priority(const struct sched *s, const struct prio_env *env, s
     return p;
 }
 
+/*
+ * The last priority walk_priority computed, and where its job's queue time
+ * counts from. Under the static order eset requires, a start priority is a
+ * function of queue time alone (prio_order_is_submission: every other factor
+ * weighs nothing; no QOS slope, no system priority), and of the class and
+ * group under a group's CLASSWEIGHT: jobs that count from the same instant,
+ * of the same class and group, have the same priority. Most do — the jobs one walk admitted, the
+ * stopped ones —, so a component of thousands costs a few evaluations, not
+ * thousands (issue 31: GROUPCFG MAXJOB=4).
+ */
+struct prio_memo {
+    int ok;
+    long from;
+    const struct cred *class_, *group;
+    double p;
+};
+
+/* walk_priority through memo m (one iteration's env and now). */
+static double memo_priority(const struct sched *s, const struct prio_env *env, struct job *j,
+                            long now, struct prio_memo *m)
+{
+    unsigned stopped_now = (j->flags & JOB_QSTOP) && j->qstop_iter == s->stats.iterations;
+    long from = (j->flags & JOB_QSTOP) && !stopped_now ? prio_qstop_from(env, now) : j->qtime_start;
+    if (m->ok && m->from == from && m->class_ == j->class_ && m->group == j->group &&
+        j->sysprio_mode == SYSPRIO_NONE)
+        return m->p;
+    double p = walk_priority(s, env, j, now);
+    *m = (struct prio_memo){j->sysprio_mode == SYSPRIO_NONE, from, j->class_, j->group, p};
+    return p;
+}
+
 void eset_open(struct sched *s, size_t k, long now, long qstop)
 {
     struct eset *e = s->el.eset;
@@ -947,9 +978,10 @@ void eset_open(struct sched *s, size_t k, long now, long qstop)
     u->keep = u->append ? c->na - c->nnew : 0;
     u->sa = xgrow(u->sa, &u->capsa, c->na ? c->na : 1, sizeof *u->sa);
     u->floor = 0;
+    struct prio_memo m = {0};
     for (size_t i = u->keep; i < c->na; i++) {
         u->sa[i - u->keep] = c->a[i];
-        c->a[i]->priority = walk_priority(s, &env, c->a[i], now);
+        c->a[i]->priority = memo_priority(s, &env, c->a[i], now, &m);
         u->floor |= c->a[i]->priority <= 1.0;
     }
     sort_ptrs((void **)u->sa, c->na - u->keep, prio_cmp, &e->sb);
@@ -1217,6 +1249,34 @@ size_t eset_skip_rest(struct sched *s, struct job *const *v, size_t i, size_t n,
     return skip_run(s, v, i, n, s->el.eset->cur.rest_from, end, level, least);
 }
 
+/* The greatest request of b (the tree's root) is within the active limits:
+ * so is every one, and with no idle limit each turn admits its job
+ * whatever the order (issue 31: a group below MAXJOB admits its thousands
+ * of stopped jobs, which the walk then reads without asking the tree at
+ * each). */
+int eset_all_pass(struct sched *s, enum lim_level level)
+{
+    struct eset *e = s->el.eset;
+    struct eset_comp *c = &e->c[e->cur.k];
+    const struct job *any = comp_any(c);
+    struct lim_room r;
+    if (!any || !limits_room(s->lim.limits, any, e->kind, level, &r) || r.set[LIM_IDLE])
+        return 0;
+    if (!c->seg_ok || c->segcap < c->nb)
+        seg_rebuild(s, c);
+    return !room_over(&r, LIM_ACTIVE, c->seg[1].hi, r.set[LIM_ACTIVE]);
+}
+
+int eset_job_full(struct sched *s, enum lim_level level)
+{
+    struct eset *e = s->el.eset;
+    const struct job *any = comp_any(&e->c[e->cur.k]);
+    struct lim_room r;
+    const double one[LIM_NTYPES] = {[LIM_JOB] = 1};
+    return any && limits_room(s->lim.limits, any, e->kind, level, &r) &&
+           room_over(&r, LIM_ACTIVE, one, r.set[LIM_ACTIVE] & 1u << LIM_JOB);
+}
+
 const struct job *eset_rep(const struct sched *s)
 {
     return comp_any(&s->el.eset->c[s->el.eset->cur.k]);
@@ -1375,6 +1435,13 @@ static int stays_in_b(const struct sched *s, const struct job *j)
            j->qstop_iter != s->stats.iterations;
 }
 
+/* Whether j, which the walk saw, keeps the stopped jobs' queue time (from
+ * the next walk on): it stays in b, or joins it. */
+static int stays_stopped(const struct sched *s, const struct job *j)
+{
+    return (j->flags & JOB_QSTOP) && j->qstop_iter != s->stats.iterations;
+}
+
 /* File a job the walk saw (not stays_in_b) where it now belongs (its list,
  * the park, the queue); stopped jobs new to b go to e->nb. Whether it makes
  * the component odd (a b job not blocked). */
@@ -1384,7 +1451,7 @@ static int file_walked(struct sched *s, struct eset_comp *c, struct job *j, size
     /* A job this iteration stopped keeps its own queue time until the
      * iteration ends (its final walk orders it so): filed with the
      * stopped ones from the next walk on (a b job read stays in its slot). */
-    if ((j->flags & JOB_QSTOP) && j->qstop_iter != s->stats.iterations) {
+    if (stays_stopped(s, j)) {
         if (!(j->flags & JOB_INB))
             s->el.eset->nb[(*nf)++] = j;
         return !(j->flags & JOB_BLOCKED);
@@ -1405,6 +1472,14 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
     e->nb = xgrow(e->nb, &e->capnb, nproc ? nproc : 1, sizeof *e->nb);
     c->na = u->keep; /* appending: the old a jobs stay */
     int odd = u->append ? c->odd : 0;
+    /* Jobs leaving b each rewrite their leaf's way up the tree: when they are
+     * many (a group below MAXJOB admitted them all), it is rebuilt when next
+     * asked instead, which costs as many leaves once. */
+    size_t leave = 0;
+    for (size_t r = 0; r < u->ntmp; r++)
+        leave += (u->tmp[r]->flags & JOB_INB) && !stays_stopped(s, u->tmp[r]);
+    if (leave * 8 > c->nb - c->bh - c->bholes)
+        c->seg_ok = 0;
     for (size_t r = 0; r < u->ntmp; r++)
         if (!stays_in_b(s, u->tmp[r]))
             odd |= file_walked(s, c, u->tmp[r], &nf);
@@ -1463,8 +1538,9 @@ static void sort_queue(struct sched *s, long now)
     size_t w = s->q.qlen;
     /* The order the whole-queue walk would have: made before this
      * iteration's walks, so a job they stopped counts its own queue time. */
+    struct prio_memo m = {0};
     for (size_t i = 0; i < w; i++)
-        s->q.queue[i]->priority = walk_priority(s, &env, s->q.queue[i], now);
+        s->q.queue[i]->priority = memo_priority(s, &env, s->q.queue[i], now, &m);
     sort_ptrs((void **)s->q.queue, w, prio_cmp, &s->el.eset->sb);
 }
 

@@ -75,13 +75,19 @@ conf qos 'QOSCFG[high] PRIORITY=100\nUSERCFG[DEFAULT] MAXIJOB=3 MAXPS=300000,900
 # one are jumped), and stopped jobs well above it.
 conf floor 'QUEUETIMEWEIGHT 0\nUSERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPS=72000,1080000\n'
 conf steep 'QUEUETIMEWEIGHT 50\nUSERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPS=72000,1080000\n'
+# Job counts alone (issue 31): a credential below its MAXJOB admits every
+# stopped job at once (read without the tree), one at it refuses each
+# without its request.
+conf maxjob 'GROUPCFG[DEFAULT] MAXJOB=4\n'
+conf maxjobsoft 'CLASSCFG[DEFAULT] MAXJOB=3,5 MAXPROC=96\n'
 
-for c in page onevalue tight group class wc always full depth bestfit named mixed floor steep; do
+for c in page onevalue tight group class wc always full depth bestfit named mixed floor steep \
+    maxjob maxjobsoft; do
     same "$c" "$TMP/$c.cfg"
 done
 for seed in 1 2 3 4 5; do
     commands "$seed" >"$TMP/cmds$seed"
-    for c in page full always; do
+    for c in page full always maxjob; do
         same "$c, commands of seed $seed" "$TMP/$c.cfg" "$TMP/cmds$seed"
     done
 done
