@@ -171,9 +171,9 @@ P=tests/data/sim/parked
 awk 'BEGIN { for (t = 500; t < 80000; t += 1000) print t, "showq" }' >"$TMP/looks"
 sort -s -n -k1,1 "$P/commands" "$TMP/looks" >"$TMP/parked_looks.cmds"
 pk() { # NAME ARGS...: the replay's jobs CSV in $TMP/parked_NAME.csv
-    n=$1
+    pkn=$1
     shift
-    run simulate --procs 64 --config "$P/maui.cfg" --quiet --jobs-out "$TMP/parked_$n.csv" "$@" "$P/trace.swf"
+    run simulate --procs 64 --config "$P/maui.cfg" --quiet --jobs-out "$TMP/parked_$pkn.csv" "$@" "$P/trace.swf"
 }
 pk plain --commands "$P/commands"
 check "parked jobs: setqos to an IGNALL QOS runs them (2, 9, 41, 56 complete under hi)" \
@@ -190,3 +190,13 @@ check "... nor an iteration at every RMPOLLINTERVAL (--iterate-every 60)" \
     cmp "$TMP/parked_plain.csv" "$TMP/parked_every.csv"
 pk full --commands "$P/commands" --full-walk
 check "... and it is the whole-queue walk's (--full-walk)" cmp "$TMP/parked_plain.csv" "$TMP/parked_full.csv"
+# What commands show of parked jobs (showq -b, checkjob, diagnose -q) is
+# what they show under the whole walk, in the same words.
+printf '30000 showq -b\n30000 checkjob 54\n30000 diagnose -q\n45000 showq\n' >"$TMP/views"
+sort -s -n -k1,1 "$P/commands" "$TMP/views" >"$TMP/parked_views.cmds"
+for w in "" --full-walk; do
+    run simulate --procs 64 --config "$P/maui.cfg" --commands "$TMP/parked_views.cmds" $w "$P/trace.swf"
+    cp "$TMP/err" "$TMP/views$w"
+done
+check "... and showq -b, checkjob and diagnose -q show them as the whole walk does" \
+    sh -c "cmp '$TMP/views' '$TMP/views--full-walk' && grep -q 'job 54 violates active HARD MAXPS limit of 200000 for user 3' '$TMP/views'"
