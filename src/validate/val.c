@@ -1082,8 +1082,19 @@ static int jev_cmp(const void *a, const void *b)
     return jev_rank(x) - jev_rank(y);
 }
 
+/* Whether j's QOS lifts limit attr of its kind-th credential for it: QFLAGS
+ * IGNALL lifts every one, IGNJOBPERUSER, IGNPROCPERUSER and IGNPSPERUSER the
+ * user's (docs/limits.md; matched as substrings, as the scheduler does). */
+static int qos_lifts(const struct val *v, const struct job *j, int kind, int attr)
+{
+    static const char *const per_user[L_N] = {"IGNJOBPERUSER", "IGNPROCPERUSER", "IGNPSPERUSER"};
+    const struct cfg_obj *q = j->cred[4] ? cfg_obj_find(v->cfg, "QOSCFG", j->cred[4]) : NULL;
+    const char *f = q ? cfg_obj_get(q, "QFLAGS", NULL) : NULL;
+    return f && (strstr(f, "IGNALL") || (kind == 0 && strstr(f, per_user[attr])));
+}
+
 /* Job j starts at t while the jobs run[0..nrun) run: each of its
- * credentials' hard limits. */
+ * credentials' hard limits (the others' usage counts whatever their QOS). */
 static void limits_at(struct val *v, const struct job *j, long t, const size_t *run, size_t nrun)
 {
     for (int k = 0; k < 5; k++) {
@@ -1093,7 +1104,7 @@ static void limits_at(struct val *v, const struct job *j, long t, const size_t *
         long long lim[L_N], use[L_N] = {1, j->procs, (long long)j->procs * j->walltime};
         int any = 0;
         for (int a = 0; a < L_N; a++)
-            any |= (lim[a] = hard_limit(v, k, name, a)) > 0;
+            any |= (lim[a] = qos_lifts(v, j, k, a) ? 0 : hard_limit(v, k, name, a)) > 0;
         if (!any)
             continue;
         for (size_t i = 0; i < nrun; i++) {

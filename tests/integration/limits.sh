@@ -156,3 +156,47 @@ check "ACCOUNTCFG[DEFAULT] MAXJOB=1: the two jobs without an account both start 
     [ "$(awk -F, '($1 == 3 || $1 == 4) && $3 == $2' "$TMP/acct.csv" | wc -l)" = 2 ]
 check "... and their rows give no account (proj's give proj)" \
     sh -c "awk -F, '\$1 == 3 && \$13 == \"\"' '$TMP/acct.csv' | grep -q . && awk -F, '\$1 == 1 && \$13 == \"proj\"' '$TMP/acct.csv' | grep -q ."
+
+# Jobs refused for ever wait out of the queue under whole-queue walks
+# (parked, policy/elig.c: fairshare orders the queue, limits of three
+# kinds): 165 of tests/data/sim/parked's 400 jobs go over MAXPS or
+# MAX.WCLIMIT by their request alone. Commands on parked jobs bring them
+# back: setqos to an IGNALL QOS runs them, a hold and release, a cancel,
+# runjob -f, setspri. Every way of looking at the replay must give one
+# schedule: a showq every 1,000 s (a look brings every parked job back to
+# the queue), an iteration at every RMPOLLINTERVAL (--iterate-every 60) and
+# Maui's whole walk (--full-walk). Found by att31q's crafted cases (issue
+# 31; no difference found, kept as a regression check).
+P=tests/data/sim/parked
+awk 'BEGIN { for (t = 500; t < 80000; t += 1000) print t, "showq" }' >"$TMP/looks"
+sort -s -n -k1,1 "$P/commands" "$TMP/looks" >"$TMP/parked_looks.cmds"
+pk() { # NAME ARGS...: the replay's jobs CSV in $TMP/parked_NAME.csv
+    pkn=$1
+    shift
+    run simulate --procs 64 --config "$P/maui.cfg" --quiet --jobs-out "$TMP/parked_$pkn.csv" "$@" "$P/trace.swf"
+}
+pk plain --commands "$P/commands"
+check "parked jobs: setqos to an IGNALL QOS runs them (2, 9, 41, 56 complete under hi)" \
+    [ "$(grep -Ec '^(2|9|41|56),.*,hi,completed,' "$TMP/parked_plain.csv")" = 4 ]
+check "... held and released, a job refused for ever is refused again in the same words" \
+    grep -q '^12,.*,never_started,"job 12 violates system HARD MAXWC limit of 15000 for class 1' \
+    "$TMP/parked_plain.csv"
+check "... a cancelled parked job is cancelled, a forced one (runjob -f) runs at once" \
+    sh -c "grep -q '^23,.*,cancelled,' '$TMP/parked_plain.csv' && grep -q '^31,4254,9000,' '$TMP/parked_plain.csv'"
+pk looks --commands "$TMP/parked_looks.cmds"
+check "... a showq every 1,000 s changes no job's schedule" cmp "$TMP/parked_plain.csv" "$TMP/parked_looks.csv"
+pk every --commands "$P/commands" --iterate-every 60
+check "... nor an iteration at every RMPOLLINTERVAL (--iterate-every 60)" \
+    cmp "$TMP/parked_plain.csv" "$TMP/parked_every.csv"
+pk full --commands "$P/commands" --full-walk
+check "... and it is the whole-queue walk's (--full-walk)" cmp "$TMP/parked_plain.csv" "$TMP/parked_full.csv"
+# What commands show of parked jobs (showq -b, checkjob, diagnose -q) is
+# what they show under the whole walk, in the same words.
+printf '30000 showq -b\n30000 checkjob 54\n30000 diagnose -q\n45000 showq\n' >"$TMP/views"
+sort -s -n -k1,1 "$P/commands" "$TMP/views" >"$TMP/parked_views.cmds"
+for w in "" --full-walk; do
+    run simulate --procs 64 --config "$P/maui.cfg" --commands "$TMP/parked_views.cmds" $w "$P/trace.swf"
+    cp "$TMP/err" "$TMP/views$w"
+done
+check "... and showq -b, checkjob and diagnose -q show them as the whole walk does" \
+    sh -c "cmp '$TMP/views' '$TMP/views--full-walk' && grep -q 'job 54 violates active HARD MAXPS limit of 200000 for user 3' '$TMP/views'"

@@ -34,6 +34,20 @@ printf 'USERCFG[DEFAULT] MAXJOB=1\n' >"$TMP/l.cfg"
 "$M" validate --procs 4 --config "$TMP/l.cfg" "$TMP/t.swf" "$TMP/j3.csv" >"$TMP/out" 2>&1
 check "a breached HARD MAXJOB (the schedule made without the limit): caught" \
     grep -q 'over the HARD MAXJOB limit of 1 for user 1' "$TMP/out"
+# A QOS's QFLAGS lift limits for its jobs (docs/limits.md): IGNALL every
+# one, IGNJOBPERUSER the user's MAXJOB; a QOS without them lifts none. The
+# validator called the starts of a parked job moved by setqos to an IGNALL
+# QOS violations (att31q, issue 31: limits.sh's tests/data/sim/parked).
+for f in IGNALL IGNJOBPERUSER,IGNPSPERUSER; do
+    printf 'USERCFG[DEFAULT] MAXJOB=1 QDEF=q\nQOSCFG[q] QFLAGS=%s\n' "$f" >"$TMP/q.cfg"
+    sed 's/,DEFAULT,\([a-z_]*\),/,q,\1,/' "$TMP/j3.csv" >"$TMP/j3q.csv"
+    "$M" validate --procs 4 --config "$TMP/q.cfg" "$TMP/t.swf" "$TMP/j3q.csv" >"$TMP/out" 2>&1
+    check "... and none when the jobs' QOS has QFLAGS=$f" sh -c "[ $? = 0 ] && grep -q ' 0 violations' $TMP/out"
+done
+printf 'USERCFG[DEFAULT] MAXJOB=1 QDEF=q\nQOSCFG[q] QFLAGS=IGNPROCPERUSER PRIORITY=1\n' >"$TMP/q.cfg"
+"$M" validate --procs 4 --config "$TMP/q.cfg" "$TMP/t.swf" "$TMP/j3q.csv" >"$TMP/out" 2>&1
+check "... but caught when its flags lift another limit" \
+    grep -q 'over the HARD MAXJOB limit of 1 for user 1' "$TMP/out"
 printf 'id,type,created,start,end,released,nodes,acl,flags\nx.0,user,0,0,10000,,node1:1 node2:1,USER==9,\n' >"$TMP/r2.csv"
 broken x 's/^x//' "a job in a reservation whose ACL refuses it" 'in reservation x.0' --reservations "$TMP/r2.csv"
 printf 'id,type,created,start,end,released,nodes,acl,flags\nx.0,user,0,0,10000,,node1:1 node2:1,USER==1:==2,\n' >"$TMP/r3.csv"
