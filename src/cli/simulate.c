@@ -1962,6 +1962,22 @@ static int touch_swf_paths(const struct sim_opts *o, size_t n)
     return 0;
 }
 
+/* Whether every run's cluster can be built (NODECFG, the options, a
+ * resource trace or the trace's header), each error said: asked before the
+ * output files are opened, which truncates those written in place, so that
+ * a run that cannot begin leaves them as they were. */
+static int clusters_buildable(const struct run *runs, size_t n, const struct sim_opts *o,
+                              const struct workload *wl)
+{
+    for (size_t i = 0; i < n; i++) {
+        long long procs;
+        size_t nodes;
+        if (sim_cluster_size(&runs[i], o, wl, &procs, &nodes) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Replay every run, in turn or in worker processes (--jobs), then report
  * them. The output files are opened first, so a path that cannot be
  * written costs no replay. rec: the recorded schedule (--recorded) is
@@ -1970,7 +1986,8 @@ static int replay_all(struct run *runs, size_t n, const struct sim_opts *o,
                       const struct workload *wl, const struct sim_script *script, int rec)
 {
     struct outputs outs;
-    if (touch_swf_paths(o, n) < 0 || sim_open_outputs(o, &outs) < 0)
+    if (clusters_buildable(runs, n, o, wl) < 0 || touch_swf_paths(o, n) < 0 ||
+        sim_open_outputs(o, &outs) < 0)
         return -1;
     int failed = 0;
     long workers = simpar_workers(o, n);

@@ -81,3 +81,17 @@ check "an SWF id of -1: an empty job_id in the jobs CSV and in Batsim's" \
         ! grep -q 4294967295 $TMP/noid.csv"
 run validate --procs 4 "$TMP/noid.swf" "$TMP/noid.csv"
 check "... and moku validate finds that job by its empty name (was: not in the trace)" sh -c "[ $rc -eq 0 ] && grep -q '2 jobs, 0 violations' $TMP/out"
+
+# A replay that cannot begin (no cluster: no MaxProcs header, no NODECFG,
+# no --procs) leaves the output files written in place as they were (was:
+# emptied, exit 1): the clusters are built before the outputs are opened.
+printf '1 0 -1 10 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1\n' >"$TMP/nohdr.swf"
+echo keep >"$TMP/kept.csv"
+echo keep >"$TMP/kept.bat.csv"
+run simulate --jobs-out "$TMP/kept.csv" --batsim-out "$TMP/kept.bat.csv" "$TMP/nohdr.swf"
+check "no cluster: exit 1, said, and the old outputs kept" \
+    sh -c "[ $rc -eq 1 ] && grep -q 'no cluster' $TMP/err && [ \"\$(cat $TMP/kept.csv $TMP/kept.bat.csv)\" = 'keep
+keep' ]"
+run simulate --set 'NODECFG[n1] PROCS=2' --procs 4 --jobs-out "$TMP/kept.csv" "$TMP/nohdr.swf"
+check "NODECFG with --procs: exit 1, said, and the old jobs CSV kept" \
+    sh -c "[ $rc -eq 1 ] && grep -q 'defines nodes' $TMP/err && [ \"\$(cat $TMP/kept.csv)\" = keep ]"
