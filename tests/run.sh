@@ -193,6 +193,13 @@ run_script() {
         run_test "$s" env MOKU="$vsim" sh "$s"
     fi
     skips_of "$s" "$log"
+    # The shell stopping the script (an error of its own: "SCRIPT: LINE:
+    # Illegal number", a syntax error) is a failure, whatever it printed
+    # before: the checks after that line never ran (att31q).
+    if grep -q "^$s: [0-9]*: " "$log"; then
+        echo "not ok - the shell stopped $s: $(grep -m 1 "^$s: [0-9]*: " "$log")" >>"$log"
+        echo "not ok - the shell stopped $s: $(grep -m 1 "^$s: [0-9]*: " "$log")"
+    fi
     grep '^not ok ' "$log" | sed "s|^|$s: |" >>"$recap"
     p=$(grep '^ok ' "$log" | grep -vc '^ok [0-9]* # SKIP')
     f=$(grep -c '^not ok ' "$log")
