@@ -173,7 +173,10 @@ struct eset {
     long act_at, act_cross;
     size_t *run, nrun, caprun;
     /* Jobs that stopped running since act_at: what they held then, taken
-     * off where a rebuild would have dropped them (at the next one). */
+     * off where a rebuild would have dropped them (at the next one). And
+     * jobs that started after act_at: the run-down from act_at to their
+     * start, which eset_run_down takes off them and they did not have, as a
+     * negative PS and WC (procs 0: their rates stay). */
     struct eset_stop {
         size_t k;
         double req[LIM_NTYPES];
@@ -718,11 +721,34 @@ void eset_rebuilt(struct sched *s, long now, long cross)
     e->all_due = 1; /* every component's rates were counted anew */
 }
 
+/*
+ * act_cross came: whether the jobs running now still all have walltime
+ * left, act_cross moved to the first end among them. It was a job that has
+ * ended since (most often at its walltime's end): what it held was taken off
+ * exactly (e->stops), and a rebuild would drop it all the same. Jobs out of
+ * walltime at act_at hold no PS or WC and run nothing down, as a rebuild
+ * counts them; a job that started since ends after act_at.
+ */
+static int cross_moved(const struct sched *s, struct eset *e, long now)
+{
+    long cross = AVAIL_NEVER;
+    for (size_t i = 0; i < s->pl.running.n; i++) {
+        const struct job *j = heap_at(&s->pl.running, i);
+        long end = j->start + j->walltime;
+        if (end > e->act_at && end < cross)
+            cross = end;
+    }
+    e->act_cross = cross;
+    return now < cross;
+}
+
 int eset_run_down(struct sched *s, long now)
 {
     struct eset *e = s->el.eset;
     if (!e->act_ok || e->moved_any || e->act_gen != s->lim.limits_gen || now < e->act_at ||
-        now >= e->act_cross || limits_pe_any(s->lim.limits))
+        limits_pe_any(s->lim.limits))
+        return 0;
+    if (now >= e->act_cross && !cross_moved(s, e, now))
         return 0;
     for (size_t i = 0; i < e->nstops; i++) { /* as a rebuild, without them */
         const struct eset_stop *x = &e->stops[i];
@@ -731,11 +757,22 @@ int eset_run_down(struct sched *s, long now)
         e->c[x->k].cur[R_WC] -= x->procs > 0;
     }
     e->nstops = 0;
+    /* Components whose jobs with walltime left all stopped leave run (no
+     * rebuild empties it now that walltime ends rarely cause one). */
     double dt = (double)(now - e->act_at);
-    for (size_t i = 0; dt > 0 && i < e->nrun; i++) {
-        const struct eset_comp *c = &e->c[e->run[i]];
-        limits_run_down(s->lim.limits, e->kind, e->run[i], c->cur[R_PS] * dt, c->cur[R_WC] * dt);
+    size_t n = 0;
+    for (size_t i = 0; i < e->nrun; i++) {
+        struct eset_comp *c = &e->c[e->run[i]];
+        if (c->cur[R_PS] == 0 && c->cur[R_WC] == 0) {
+            c->inrun = 0;
+            continue;
+        }
+        if (dt > 0)
+            limits_run_down(s->lim.limits, e->kind, e->run[i], c->cur[R_PS] * dt,
+                            c->cur[R_WC] * dt);
+        e->run[n++] = e->run[i];
     }
+    e->nrun = n;
     e->act_at = now;
     return 1;
 }
@@ -786,18 +823,38 @@ void eset_moved(struct sched *s, const struct job *j)
     }
 }
 
+/* A stop entry for component k, zeroed. */
+static struct eset_stop *stop_push(struct eset *e, struct eset_comp *c)
+{
+    e->stops = xgrow(e->stops, &e->capstops, e->nstops + 1, sizeof *e->stops);
+    struct eset_stop *x = &e->stops[e->nstops++];
+    memset(x, 0, sizeof *x);
+    x->k = (size_t)(c - e->c);
+    return x;
+}
+
 void eset_started(struct sched *s, const struct job *j)
 {
     struct eset *e = s->el.eset;
     if (!e)
         return;
-    mark_moved(e, j);
-    /* elig_started added its whole walltime: what a rebuild at act_at
-     * gives it if it started then. */
-    if (j->start != e->act_at || j->walltime <= 0)
+    struct eset_comp *c = mark_moved(e, j);
+    /* elig_started added its whole walltime and its rates, which
+     * eset_run_down runs down from act_at: a rebuild's answer once the
+     * run-down before its start is given back (a quick scan's start, after
+     * act_at; whole numbers, so exactly). */
+    if (j->start < e->act_at || j->walltime <= 0 || !e->act_ok || e->moved_any ||
+        limits_pe_any(s->lim.limits)) {
         e->moved_any = 1;
-    else if (j->start + j->walltime < e->act_cross)
+        return;
+    }
+    if (j->start + j->walltime < e->act_cross)
         e->act_cross = j->start + j->walltime;
+    if (j->start > e->act_at) {
+        struct eset_stop *x = stop_push(e, c);
+        x->req[LIM_PS] = -(double)job_procs(j) * (double)(j->start - e->act_at);
+        x->req[LIM_WC] = -(double)(j->start - e->act_at);
+    }
 }
 
 void eset_stopped(struct sched *s, const struct job *j)
@@ -811,9 +868,7 @@ void eset_stopped(struct sched *s, const struct job *j)
         return;
     }
     long left = j->start + j->walltime - e->act_at;
-    e->stops = xgrow(e->stops, &e->capstops, e->nstops + 1, sizeof *e->stops);
-    struct eset_stop *x = &e->stops[e->nstops++];
-    x->k = (size_t)(c - e->c);
+    struct eset_stop *x = stop_push(e, c);
     limits_request_for(s->lim.limits, j, left > 0 ? left : 0, NULL, x->req);
     x->procs = left > 0 ? (double)job_procs(j) : 0;
 }
