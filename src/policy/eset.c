@@ -173,10 +173,7 @@ struct eset {
     long act_at, act_cross;
     size_t *run, nrun, caprun;
     /* Jobs that stopped running since act_at: what they held then, taken
-     * off where a rebuild would have dropped them (at the next one). And
-     * jobs that started after act_at: the run-down from act_at to their
-     * start, which eset_run_down takes off them and they did not have, as a
-     * negative PS and WC (procs 0: their rates stay). */
+     * off where a rebuild would have dropped them (at the next one). */
     struct eset_stop {
         size_t k;
         double req[LIM_NTYPES];
@@ -823,38 +820,18 @@ void eset_moved(struct sched *s, const struct job *j)
     }
 }
 
-/* A stop entry for component k, zeroed. */
-static struct eset_stop *stop_push(struct eset *e, struct eset_comp *c)
-{
-    e->stops = xgrow(e->stops, &e->capstops, e->nstops + 1, sizeof *e->stops);
-    struct eset_stop *x = &e->stops[e->nstops++];
-    memset(x, 0, sizeof *x);
-    x->k = (size_t)(c - e->c);
-    return x;
-}
-
 void eset_started(struct sched *s, const struct job *j)
 {
     struct eset *e = s->el.eset;
     if (!e)
         return;
-    struct eset_comp *c = mark_moved(e, j);
-    /* elig_started added its whole walltime and its rates, which
-     * eset_run_down runs down from act_at: a rebuild's answer once the
-     * run-down before its start is given back (a quick scan's start, after
-     * act_at; whole numbers, so exactly). */
-    if (j->start < e->act_at || j->walltime <= 0 || !e->act_ok || e->moved_any ||
-        limits_pe_any(s->lim.limits)) {
+    mark_moved(e, j);
+    /* elig_started added its whole walltime: what a rebuild at act_at
+     * gives it if it started then. */
+    if (j->start != e->act_at || j->walltime <= 0)
         e->moved_any = 1;
-        return;
-    }
-    if (j->start + j->walltime < e->act_cross)
+    else if (j->start + j->walltime < e->act_cross)
         e->act_cross = j->start + j->walltime;
-    if (j->start > e->act_at) {
-        struct eset_stop *x = stop_push(e, c);
-        x->req[LIM_PS] = -(double)job_procs(j) * (double)(j->start - e->act_at);
-        x->req[LIM_WC] = -(double)(j->start - e->act_at);
-    }
 }
 
 void eset_stopped(struct sched *s, const struct job *j)
@@ -868,7 +845,9 @@ void eset_stopped(struct sched *s, const struct job *j)
         return;
     }
     long left = j->start + j->walltime - e->act_at;
-    struct eset_stop *x = stop_push(e, c);
+    e->stops = xgrow(e->stops, &e->capstops, e->nstops + 1, sizeof *e->stops);
+    struct eset_stop *x = &e->stops[e->nstops++];
+    x->k = (size_t)(c - e->c);
     limits_request_for(s->lim.limits, j, left > 0 ? left : 0, NULL, x->req);
     x->procs = left > 0 ? (double)job_procs(j) : 0;
 }
