@@ -718,11 +718,34 @@ void eset_rebuilt(struct sched *s, long now, long cross)
     e->all_due = 1; /* every component's rates were counted anew */
 }
 
+/*
+ * act_cross came: whether the jobs running now still all have walltime
+ * left, act_cross moved to the first end among them. It was a job that has
+ * ended since (most often at its walltime's end): what it held was taken off
+ * exactly (e->stops), and a rebuild would drop it all the same. Jobs out of
+ * walltime at act_at hold no PS or WC and run nothing down, as a rebuild
+ * counts them; a job that started since ends after act_at.
+ */
+static int cross_moved(const struct sched *s, struct eset *e, long now)
+{
+    long cross = AVAIL_NEVER;
+    for (size_t i = 0; i < s->pl.running.n; i++) {
+        const struct job *j = heap_at(&s->pl.running, i);
+        long end = j->start + j->walltime;
+        if (end > e->act_at && end < cross)
+            cross = end;
+    }
+    e->act_cross = cross;
+    return now < cross;
+}
+
 int eset_run_down(struct sched *s, long now)
 {
     struct eset *e = s->el.eset;
     if (!e->act_ok || e->moved_any || e->act_gen != s->lim.limits_gen || now < e->act_at ||
-        now >= e->act_cross || limits_pe_any(s->lim.limits))
+        limits_pe_any(s->lim.limits))
+        return 0;
+    if (now >= e->act_cross && !cross_moved(s, e, now))
         return 0;
     for (size_t i = 0; i < e->nstops; i++) { /* as a rebuild, without them */
         const struct eset_stop *x = &e->stops[i];
@@ -731,11 +754,22 @@ int eset_run_down(struct sched *s, long now)
         e->c[x->k].cur[R_WC] -= x->procs > 0;
     }
     e->nstops = 0;
+    /* Components whose jobs with walltime left all stopped leave run (no
+     * rebuild empties it now that walltime ends rarely cause one). */
     double dt = (double)(now - e->act_at);
-    for (size_t i = 0; dt > 0 && i < e->nrun; i++) {
-        const struct eset_comp *c = &e->c[e->run[i]];
-        limits_run_down(s->lim.limits, e->kind, e->run[i], c->cur[R_PS] * dt, c->cur[R_WC] * dt);
+    size_t n = 0;
+    for (size_t i = 0; i < e->nrun; i++) {
+        struct eset_comp *c = &e->c[e->run[i]];
+        if (c->cur[R_PS] == 0 && c->cur[R_WC] == 0) {
+            c->inrun = 0;
+            continue;
+        }
+        if (dt > 0)
+            limits_run_down(s->lim.limits, e->kind, e->run[i], c->cur[R_PS] * dt,
+                            c->cur[R_WC] * dt);
+        e->run[n++] = e->run[i];
     }
+    e->nrun = n;
     e->act_at = now;
     return 1;
 }

@@ -44,6 +44,9 @@ struct lim_slot {
     /* Its limits resolved (own, else DEFAULT; no QOS override), for
      * limits_check_fast when one kind is all there is (0 = none). */
     long long lim[LIM_NMODES][2][LIM_NTYPES];
+    /* (double)lim + LIM_EPS, what the checks compare usage and request
+     * with: found once, not at each of a walk's checks (issue 31). */
+    double cap[LIM_NMODES][2][LIM_NTYPES];
     unsigned set[LIM_NMODES][2]; /* the types of lim that are set (> 0), a bit each */
     /* The types limits_add_kind keeps: those set at any level or mode,
      * and PS and WC, which policy/eset.c reads to see time run them down. */
@@ -266,6 +269,7 @@ static void resolve(const struct limits *L, enum cred_kind k, struct lim_slot *s
             for (int t = 0; t < LIM_NTYPES; t++) {
                 s->lim[m][lv][t] = own_or_default(L, k, s->obj, (enum lim_mode)m,
                                                   (enum lim_level)lv, (enum lim_type)t);
+                s->cap[m][lv][t] = (double)s->lim[m][lv][t] + LIM_EPS;
                 s->set[m][lv] |= s->lim[m][lv][t] > 0 ? 1u << t : 0u;
             }
             s->kept |= s->set[m][lv];
@@ -781,11 +785,11 @@ int limits_check_fast(const struct limits *L, const struct job *j, int kind, enu
     if (sl ? exempt_fast(L, j) : exempt(L, j, &qos, NULL, 0))
         return 0;
     if (sl) { /* one kind: its resolved limits are all there is */
-        const long long *lim = sl->lim[mode][level];
+        const double *cap = sl->cap[mode][level];
         const double *use = sl->use[mode];
         for (unsigned m = sl->set[mode][level]; m; m &= m - 1) {
             int t = __builtin_ctz(m);
-            if (use[t] + req[t] > (double)lim[t] + LIM_EPS)
+            if (use[t] + req[t] > cap[t])
                 return 1;
         }
         return 0;
@@ -798,13 +802,13 @@ int limits_check_fast(const struct limits *L, const struct job *j, int kind, enu
 static unsigned slot_violations(const struct lim_slot *sl, enum lim_mode mode, enum lim_level level,
                                 const double req[LIM_NTYPES])
 {
-    const long long *lim = sl->lim[mode][level];
+    const double *cap = sl->cap[mode][level];
     const double *use = sl->use[mode];
     unsigned v = 0;
     /* Only the types set: a walk asks this of every job it reads. */
     for (unsigned m = sl->set[mode][level]; m; m &= m - 1) {
         int t = __builtin_ctz(m);
-        if (use[t] + req[t] > (double)lim[t] + LIM_EPS)
+        if (use[t] + req[t] > cap[t])
             v |= 1u << t;
     }
     return v;
@@ -837,16 +841,16 @@ void limits_violations2(const struct limits *L, const struct job *j, int kind, e
     } else if (exempt_fast(L, j)) {
         *active = *idle = 0;
     } else { /* both modes in one place: a walk asks this of every job it reads */
-        const long long *la = sl->lim[LIM_ACTIVE][level], *li = sl->lim[LIM_IDLE][level];
+        const double *ca = sl->cap[LIM_ACTIVE][level], *ci = sl->cap[LIM_IDLE][level];
         const double *ua = sl->use[LIM_ACTIVE], *ui = sl->use[LIM_IDLE];
         unsigned va = 0, vi = 0;
         for (unsigned m = sl->set[LIM_ACTIVE][level]; m; m &= m - 1) {
             int t = __builtin_ctz(m);
-            va |= ua[t] + req[t] > (double)la[t] + LIM_EPS ? 1u << t : 0u;
+            va |= ua[t] + req[t] > ca[t] ? 1u << t : 0u;
         }
         for (unsigned m = sl->set[LIM_IDLE][level]; m; m &= m - 1) {
             int t = __builtin_ctz(m);
-            vi |= ui[t] + req[t] > (double)li[t] + LIM_EPS ? 1u << t : 0u;
+            vi |= ui[t] + req[t] > ci[t] ? 1u << t : 0u;
         }
         *active = va;
         *idle = vi;
@@ -905,7 +909,7 @@ int limits_room(const struct limits *L, const struct job *j, int kind, enum lim_
             return 0;
         r->use[m] = sl->use[m];
         for (int t = 0; t < LIM_NTYPES; t++)
-            r->cap[m][t] = (double)sl->lim[m][level][t] + LIM_EPS;
+            r->cap[m][t] = sl->cap[m][level][t];
     }
     return 1;
 }

@@ -274,6 +274,12 @@ double prio_factor_weight(const struct prio_params *p, const struct job *j, enum
     return w;
 }
 
+/* Factors whose weight may depend on the job (prio_factor_weight). */
+static int job_weighted(int f)
+{
+    return f == PF_QUEUETIME || f == PF_XFACTOR || f == PF_CLASS;
+}
+
 static double factor_weight(const struct eval *e, int f)
 {
     return prio_factor_weight(e->p, e->j, (enum prio_factor)f);
@@ -299,19 +305,8 @@ static void sum_all(const struct eval *e, int from, int to, double *factors, dou
     }
 }
 
-/*
- * The same sums for the start factors when nobody looks at the parts: a
- * factor is computed only when weighted, in straight-line code, so that the
- * common configurations cost a few operations per job (the queue is
- * re-prioritised every iteration).
- */
-static void sum_weighted(const struct eval *e, double *sum)
-{
-    const struct job *j = e->j;
-    const struct prio_params *p = e->p;
-    double wqt = factor_weight(e, PF_QUEUETIME);
-    double wxf = factor_weight(e, PF_XFACTOR);
-    double wcl = factor_weight(e, PF_CLASS);
+/* The weight of start factor f for the job: those of the job-weighted
+ * factors found once (wqt, wxf, wcl must be in scope). */
 #define PRIO_WEIGHT(f)                                                                             \
     ((f) == PF_QUEUETIME ? wqt                                                                     \
      : (f) == PF_XFACTOR ? wxf                                                                     \
@@ -320,10 +315,57 @@ static void sum_weighted(const struct eval *e, double *sum)
 #define PRIO_ADD(f, value)                                                                         \
     if (PRIO_WEIGHT(f) != 0.0)                                                                     \
         add_term(p, f, PRIO_WEIGHT(f), value, sum);
+#define PRIO_ADD_JOB(f, value)                                                                     \
+    if (job_weighted(f)) {                                                                         \
+        PRIO_ADD(f, value)                                                                         \
+    }
+
+/* sum_weighted's answer when some factor of the same weight for every job
+ * is weighted: every start factor looked at. Out of line, so that the
+ * common case does not load every weight for it. */
+static __attribute__((noinline)) void sum_every(const struct eval *e, double *sum)
+{
+    const struct job *j = e->j;
+    const struct prio_params *p = e->p;
+    double wqt = factor_weight(e, PF_QUEUETIME);
+    double wxf = factor_weight(e, PF_XFACTOR);
+    double wcl = factor_weight(e, PF_CLASS);
     PRIO_START_FACTORS(PRIO_ADD)
+}
+
+/* Some start factor whose weight is the same for every job is weighted. */
+static int fixed_weighted(const struct prio_params *p)
+{
+#define PRIO_FIXED(f, value) | (job_weighted(f) ? 0 : p->fweight[f])
+    return (0 PRIO_START_FACTORS(PRIO_FIXED)) != 0; /* straight-line ORs (no loop) */
+#undef PRIO_FIXED
+}
+
+/*
+ * The same sums for the start factors when nobody looks at the parts: a
+ * factor is computed only when weighted, in straight-line code, so that the
+ * common configurations cost a few operations per job (the queue is
+ * re-prioritised every iteration). Most configurations weigh none of the
+ * factors whose weight is the same for every job: one pass over their
+ * weights tells, instead of a test of each (issue 31); the same terms are
+ * added, in the same order, either way.
+ */
+static void sum_weighted(const struct eval *e, double *sum)
+{
+    if (fixed_weighted(e->p)) {
+        sum_every(e, sum);
+        return;
+    }
+    const struct job *j = e->j;
+    const struct prio_params *p = e->p;
+    double wqt = factor_weight(e, PF_QUEUETIME);
+    double wxf = factor_weight(e, PF_XFACTOR);
+    double wcl = factor_weight(e, PF_CLASS);
+    PRIO_START_FACTORS(PRIO_ADD_JOB)
+}
+#undef PRIO_ADD_JOB
 #undef PRIO_ADD
 #undef PRIO_WEIGHT
-}
 
 /* CW[c] x min(CCAP[c], sum[c]). */
 static double weigh(const struct prio_params *p, int c, double sum)
@@ -354,26 +396,33 @@ static inline double assemble(const struct prio_params *p, const struct job *j, 
     return v;
 }
 
-/* The start priority; fills parts when not NULL. USAGE is 0 for it. */
-static double start_priority(const struct eval *e, struct prio_parts *parts)
+/* start_priority with its parts: every factor computed. Out of line (a
+ * command's question), so that the replay's own stays small. */
+static __attribute__((noinline)) double start_parts(const struct eval *e, struct prio_parts *parts)
 {
     double sum[PRIO_NCOMP] = {0}, total = 0.0;
-    if (parts)
-        memset(parts, 0, sizeof *parts);
-    if (parts)
-        sum_all(e, 0, PF_CONSUMED, parts->factor, sum);
-    else
-        sum_weighted(e, sum);
+    memset(parts, 0, sizeof *parts);
+    sum_all(e, 0, PF_CONSUMED, parts->factor, sum);
     for (int c = 0; c < PRIO_USAGE; c++) {
         double v = weigh(e->p, c, sum[c]);
-        if (parts)
-            parts->comp[c] = v;
+        parts->comp[c] = v;
         total += v;
     }
     total = assemble(e->p, e->j, total);
-    if (parts)
-        parts->total = total;
+    parts->total = total;
     return total;
+}
+
+/* The start priority; fills parts when not NULL. USAGE is 0 for it. */
+static double start_priority(const struct eval *e, struct prio_parts *parts)
+{
+    if (parts)
+        return start_parts(e, parts);
+    double sum[PRIO_NCOMP] = {0}, total = 0.0;
+    sum_weighted(e, sum);
+    for (int c = 0; c < PRIO_USAGE; c++)
+        total += weigh(e->p, c, sum[c]);
+    return assemble(e->p, e->j, total);
 }
 
 double prio_start(const struct prio_params *p, const struct prio_env *env, const struct job *j,
@@ -381,12 +430,6 @@ double prio_start(const struct prio_params *p, const struct prio_env *env, const
 {
     struct eval e = {p, env, j, now, 0};
     return start_priority(&e, parts);
-}
-
-/* Factors whose weight may depend on the job (prio_factor_weight). */
-static int job_weighted(int f)
-{
-    return f == PF_QUEUETIME || f == PF_XFACTOR || f == PF_CLASS;
 }
 
 /* The components that only the job's five credentials decide: their

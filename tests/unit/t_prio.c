@@ -863,7 +863,17 @@ static void random_weights(struct prio_params *p)
     p->enable_neg = rand() % 2;
 }
 
-/* The fast path (no parts) and the diagnostic path agree, whatever the weights. */
+/* Only the factors whose weight may depend on the job (queue time, xfactor,
+ * class) keep their weights: the fast path's common case (sum_weighted). */
+static void job_weights_only(struct prio_params *p)
+{
+    for (int i = 0; i < PF_NFACTORS; i++)
+        if (i != PF_QUEUETIME && i != PF_XFACTOR && i != PF_CLASS)
+            p->fweight[i] = 0;
+}
+
+/* The fast path (no parts) and the diagnostic path agree, whatever the
+ * weights; every other round with only the job-dependent factors weighted. */
 static void test_parts_agree(void)
 {
     struct fx f;
@@ -874,8 +884,10 @@ static void test_parts_agree(void)
     f.env.mem = 64000;
     f.env.swap = 128000;
     f.env.disk = 1000000;
-    for (int round = 0; round < 2000; round++) {
+    for (int round = 0; round < 4000; round++) {
         random_weights(&f.p);
+        if (round % 2)
+            job_weights_only(&f.p);
         q->qtweight = rand() % 3 - 1;
         q->xfweight = rand() % 3 - 1;
         q->qttarget = rand() % 2 ? 0 : rand() % 7200;
