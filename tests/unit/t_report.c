@@ -506,16 +506,6 @@ static void test_csv_run_column(void)
     workload_free(&wl);
 }
 
-/* A random number of 1 to most digits. */
-static long long digits_of(int most)
-{
-    int n = 1 + rand() % most;
-    long long v = rand() % 10;
-    for (int d = 1; d < n; d++)
-        v = 10 * v + rand() % 10;
-    return v;
-}
-
 /* A row's submit, start, end and wait against snprintf: 2,000 random jobs
  * (fixed seed), submit times of 1 to 10 digits (to 2^32 - 1), starts at
  * their submit time (whose digits the row copies) or later, ended, still
@@ -528,13 +518,13 @@ static void test_csv_times(void)
     static struct sim_outcome out[N];
     srand(3119);
     for (int i = 0; i < N; i++) {
-        long submit = i < 2 ? (i ? 4294967295L : 0) : (long)(digits_of(10) % 4294967296LL);
-        long start = rand() % 2 ? submit : submit + (long)digits_of(9);
+        long submit = i < 2 ? (i ? 4294967295L : 0) : (long)(test_digits(10) % 4294967296LL);
+        long start = rand() % 2 ? submit : submit + (long)test_digits(9);
         char id[16];
         snprintf(id, sizeof id, "%d", i + 1);
         add(&wl, id, submit, 1 + rand() % 64, 1 + rand() % 100000);
         int kind = rand() % 4;
-        out[i] = (struct sim_outcome){.start = start, .end = start + (long)digits_of(7)};
+        out[i] = (struct sim_outcome){.start = start, .end = start + (long)test_digits(7)};
         if (kind == 1)
             out[i].end = -1; /* running */
         else if (kind == 2)

@@ -168,16 +168,6 @@ static void test_swf_from_names(void)
     workload_free(&wl);
 }
 
-/* A random number of 1 to most digits. */
-static long long digits_of(int most)
-{
-    int n = 1 + rand() % most;
-    long long v = rand() % 10;
-    for (int d = 1; d < n; d++)
-        v = 10 * v + rand() % 10;
-    return v;
-}
-
 /* Batsim's numbers from the submit time to the turnaround against
  * snprintf: 2,000 random jobs (fixed seed), submit times of 1 to 10
  * digits, most started at their submit time (the row copies its digits as
@@ -191,8 +181,8 @@ static void test_batsim_numbers(void)
     struct sim_outcome *out = calloc(N, sizeof *out);
     srand(3121);
     for (int i = 0; i < N; i++) {
-        long submit = (long)(digits_of(10) % 4294967296LL);
-        long start = rand() % 3 ? submit : submit + (long)digits_of(8);
+        long submit = (long)(test_digits(10) % 4294967296LL);
+        long start = rand() % 3 ? submit : submit + (long)test_digits(8);
         struct wl_job j = {.submit = (uint32_t)submit,
                            .tasks = 1 + rand() % 300,
                            .procs_per_task = 1,
@@ -203,7 +193,7 @@ static void test_batsim_numbers(void)
         workload_set_id(&wl, &j, id);
         workload_add(&wl, &j);
         out[i] = (struct sim_outcome){
-            .start = start, .end = start + (long)digits_of(12), .killed = rand() % 5 == 0};
+            .start = start, .end = start + (long)test_digits(12), .killed = rand() % 5 == 0};
     }
     char *rows = NULL;
     OCAPTURE(rows, batsim_write_jobs(f, &wl, out, NULL, 0));

@@ -102,6 +102,17 @@ static inline const char *test_tmpdir(void)
     return t && *t ? t : "/tmp";
 }
 
+/* A random number of 1 to most digits (rand(): seed it first), for the
+ * writers' digit formatting against snprintf. */
+static inline long long test_digits(int most)
+{
+    int n = 1 + rand() % most;
+    long long v = rand() % 10;
+    for (int d = 1; d < n; d++)
+        v = 10 * v + rand() % 10;
+    return v;
+}
+
 #define TEST_RUN(fn)                                                                               \
     do {                                                                                           \
         test_name = #fn;                                                                           \
