@@ -698,17 +698,18 @@ renew_part(struct prio_batch *b, const struct job *j, struct prio_credpart *g)
     return g;
 }
 
-static const struct prio_credpart *cred_part(struct prio_batch *b, const struct job *j, long now)
+/* The slot's part when it is kept for j's credentials (of any
+ * generation), else NULL: its key compared field by field (asked for every
+ * priority: no call, no copy). */
+static inline struct prio_credpart *kept_part(const struct prio_batch *b, const struct job *j)
 {
     size_t i = creds_slot(j);
     struct prio_credpart *g = &b->slot[i];
-    /* The kept part, its key compared field by field (asked for every
-     * priority: no call, no copy). */
     if ((*b->valid >> i & 1) && g->key[CRED_USER] == j->user && g->key[CRED_GROUP] == j->group &&
         g->key[CRED_ACCOUNT] == j->account && g->key[CRED_CLASS] == j->class_ &&
         g->key[CRED_QOS] == j->qos)
-        return g->gen == b->gen ? g : renew_part(b, j, g);
-    return new_part(b, j, now, i);
+        return g;
+    return NULL;
 }
 
 /*
@@ -727,16 +728,14 @@ __attribute__((noinline)) static double own_value(const struct prio_batch *b, co
 }
 
 /* prio_batch_start for a part with one own factor (g->vary, most
- * configurations: queue time): the kept terms before it come added up, the
- * ones after it are added one by one, as the loop would. */
-static double one_factor(const struct prio_batch *b, const struct job *j, long now,
-                         const struct prio_credpart *g)
+ * configurations: queue time) whose raw value is v: the kept terms before
+ * it come added up, the ones after it are added one by one, as the loop
+ * would. Always inlined: the common path calls nothing. */
+static inline __attribute__((always_inline)) double
+one_total(const struct prio_batch *b, const struct job *j, const struct prio_credpart *g, double v)
 {
-    int f = g->f[0];
-    const struct eval e = {b->p, b->env, j, now, 0};
-    double v = f == PF_QUEUETIME ? queue_seconds(&e) / 60.0 : own_value(b, j, now, f);
     double sum = 0.0;
-    sum += g->w[0] * capped(v, b->p->fcap[f]);
+    sum += g->w[0] * capped(v, b->p->fcap[g->f[0]]);
     double total = g->pre + g->vcw * capped(sum, g->vccap); /* weigh's */
     if (g->post1 >= 0) /* one kept term after it (often FS): no loop */
         total += g->konst[g->post1];
@@ -744,6 +743,16 @@ static double one_factor(const struct prio_batch *b, const struct job *j, long n
         for (int i = g->vary + 1; i < g->nterm; i++)
             total += g->konst[g->term[i] & ~PRIO_KONST];
     return assemble(b->p, j, total);
+}
+
+/* one_total with the factor's value for j at now. */
+static double one_factor(const struct prio_batch *b, const struct job *j, long now,
+                         const struct prio_credpart *g)
+{
+    int f = g->f[0];
+    const struct eval e = {b->p, b->env, j, now, 0};
+    double v = f == PF_QUEUETIME ? queue_seconds(&e) / 60.0 : own_value(b, j, now, f);
+    return one_total(b, j, g, v);
 }
 
 /* prio_batch_start for any other part: the job's own factors summed by
@@ -767,12 +776,32 @@ __attribute__((noinline)) static double many_factors(const struct prio_batch *b,
     return assemble(b->p, j, total);
 }
 
+/* prio_batch_start for every job but a current part's with queue time its
+ * one own factor, not QSTOPped: g is the kept part or NULL. */
+__attribute__((noinline)) static double other_start(struct prio_batch *b, const struct job *j,
+                                                    long now, struct prio_credpart *g)
+{
+    const struct prio_credpart *c;
+    if (!g)
+        c = new_part(b, j, now, creds_slot(j));
+    else
+        c = g->gen == b->gen ? g : renew_part(b, j, g);
+    return c->vary >= 0 ? one_factor(b, j, now, c) : many_factors(b, j, now, c);
+}
+
 double prio_batch_start(struct prio_batch *b, const struct job *j, long now)
 {
     /* The calls are given j and now, not an eval: no struct in memory
-     * (nor a stack canary) on the common path. */
-    const struct prio_credpart *g = cred_part(b, j, now);
-    return g->vary >= 0 ? one_factor(b, j, now, g) : many_factors(b, j, now, g);
+     * (nor a stack canary) on the common path. That path (most priorities
+     * of a pass) calls nothing, so no register is saved for it: the rest
+     * goes through other_start as a tail call. */
+    struct prio_credpart *g = kept_part(b, j);
+    if (g && g->gen == b->gen && g->vary >= 0 && g->f[0] == PF_QUEUETIME &&
+        !(j->flags & JOB_QSTOP)) {
+        const struct eval e = {b->p, b->env, j, now, 0};
+        return one_total(b, j, g, queue_seconds(&e) / 60.0);
+    }
+    return other_start(b, j, now, g);
 }
 
 /*

@@ -920,8 +920,10 @@ static void test_parts_agree(void)
 /*
  * One batch asked for many jobs whose credentials come from a small pool
  * (48 combinations, more than the batch's slots, so slots are taken over):
- * every answer is prio_start's, bit for bit, whatever the weights, and
- * whether or not the job's credentials' part was kept from an earlier job.
+ * every answer is prio_start's, bit for bit, whatever the weights (every
+ * other round only queue time and the credentials' factors), QSTOPped or
+ * not, and whether or not the job's credentials' part was kept from an
+ * earlier job.
  */
 static void test_batch_creds(void)
 {
@@ -935,8 +937,16 @@ static void test_batch_creds(void)
         for (int i = 0; i < npool[k]; i++)
             pool[k][i] = cred(&f, (enum cred_kind)k, names[i]);
     f.env.mem = 64000;
+    f.env.qstop = T0 + 15000; /* for the jobs QSTOPped */
     for (int round = 0; round < 300; round++) {
         random_weights(&f.p);
+        if (round % 2) { /* queue time and the credentials' factors: the common path */
+            for (int i = 0; i < PF_CONSUMED; i++)
+                if (i != PF_QUEUETIME && (i < PF_USER || i > PF_FSCLASS))
+                    f.p.fweight[i] = 0;
+            if (!f.p.fweight[PF_QUEUETIME])
+                f.p.fweight[PF_QUEUETIME] = 1 + rand() % 10;
+        }
         for (int k = 0; k < CRED_NKINDS; k++)
             for (int i = 0; i < npool[k]; i++) {
                 struct cred *c = pool[k][i];
@@ -962,6 +972,7 @@ static void test_batch_creds(void)
             j.walltime = 60 + rand() % 20000;
             j.sysprio_mode = rand() % 10 ? SYSPRIO_NONE : SYSPRIO_RELATIVE;
             j.sysprio = rand() % 200 - 100;
+            j.flags = rand() % 10 ? 0 : JOB_QSTOP;
             CHECK(prio_batch_start(&pb, &j, now) == prio_start(&f.p, &f.env, &j, now, NULL));
         }
     }
