@@ -496,6 +496,68 @@ static void test_integers_as_strtoll(void)
     swf_free(&t);
 }
 
+/*
+ * Tokens as a normalised trace writes them, one space apart with '\n' at
+ * the end (the reader's fast path, swf_field_fast: up to 15 digits in one
+ * or two eight-byte loads), of 1 to 17 digits so that both loads and the
+ * fallback past them are taken, time fields within 2^40, the last line
+ * without its newline: every field read as strtoll reads it. Then the
+ * bounds of a time field with 13 digits, either side of 2^40. Fixed seed.
+ */
+static void test_single_spaced(void)
+{
+    enum { LINES = 3000 };
+    static struct swf_rec want[LINES];
+    static char text[LINES * 18 * 24];
+    static const int time_field[18] = {[1] = 1, [2] = 1, [3] = 1, [8] = 1, [17] = 1};
+    unsigned seed = 7;
+    size_t len = 0;
+    for (int i = 0; i < LINES; i++) {
+        long long v[18];
+        for (int f = 0; f < 18; f++) {
+            char tok[32];
+            random_int(&seed, tok, time_field[f] ? 13 : 17, &v[f]);
+            if (time_field[f] && (v[f] > 1099511627776LL || v[f] < -1099511627776LL)) {
+                v[f] %= 1099511627776LL;
+                snprintf(tok, sizeof tok, "%lld", v[f]);
+            }
+            len += (size_t)sprintf(text + len, f ? " %s" : "%s", tok);
+        }
+        if (i < LINES - 1)
+            text[len++] = '\n';
+        want[i] =
+            (struct swf_rec){v[0],  v[1],  v[2],         v[3],  v[4],  (double)v[5], (double)v[6],
+                             v[7],  v[8],  (double)v[9], v[10], v[11], v[12],        v[13],
+                             v[14], v[15], v[16],        v[17], i + 1};
+    }
+    char path[32];
+    write_temp(path, text, len);
+    struct swf_trace t;
+    struct err err = {""};
+    CHECK_EQ(swf_read(path, &t, &err), 0);
+    unlink(path);
+    CHECK_EQ(t.nrecs, LINES);
+    for (size_t i = 0; i < t.nrecs && i < LINES; i++)
+        if (!rec_equal(&t.recs[i], &want[i])) {
+            CHECK(rec_equal(&t.recs[i], &want[i]));
+            break;
+        }
+    swf_free(&t);
+    CHECK_EQ(read_line_text("1 1099511627776 0 -1099511627776 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 "
+                            "123456789012345 -1\n",
+                            &t, &err, path),
+             0);
+    CHECK(t.nrecs == 1 && t.recs[0].submit == 1099511627776LL &&
+          t.recs[0].runtime == -1099511627776LL && t.recs[0].prev_job == 123456789012345LL);
+    swf_free(&t);
+    check_line_fails("1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1099511627777\n",
+                     "field 18 (think time) is out of range: '-1099511627777'");
+    check_line_fails("1 0 0 10 12345678x -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                     "field 5 (allocated processors) is not a number: '12345678x'");
+    check_line_fails("1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 7-\n",
+                     "field 18 (think time) is not a number: '7-'");
+}
+
 /* each() for test_pipeline: records must come in file order; it fails at
  * record fail_at (0: never). */
 struct order {
@@ -717,6 +779,7 @@ int main(void)
     TEST_RUN(test_real_kth_trace);
     TEST_RUN(test_decimals_as_strtod);
     TEST_RUN(test_integers_as_strtoll);
+    TEST_RUN(test_single_spaced);
     TEST_RUN(test_pipeline);
     TEST_RUN(test_scan_values);
     TEST_RUN(test_staged);
