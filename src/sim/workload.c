@@ -120,10 +120,11 @@ static int swf_fits(const struct swf_rec *r, long long procs, const char *path, 
     return workload_check_fit(procs, WL_MAX32, path, r->line, "processors (field 8, else 5)", err);
 }
 
-/* r's job, its names interned in wl; a text id (one that is not a number
- * below WL_ID_TEXT) is left to the caller: *idtext gets its copy in wl,
- * else NULL. */
-static struct wl_job job_of(struct workload *wl, const struct swf_rec *r, const char **idtext)
+/* r's job, with names (r's user, group and queue interned in wl); a text
+ * id (one that is not a number below WL_ID_TEXT) is left to the caller:
+ * *idtext gets its copy in wl, else NULL. */
+static struct wl_job job_of(struct workload *wl, const struct swf_rec *r,
+                            const struct wl_names *names, const char **idtext)
 {
     long long procs = r->req_procs > 0 ? r->req_procs : r->alloc;
     long walltime = (long)(r->req_time > 0 ? r->req_time : r->runtime);
@@ -134,9 +135,7 @@ static struct wl_job job_of(struct workload *wl, const struct swf_rec *r, const 
         /* The SWF partition number names a partition of the machine the
          * log came from, not a request the replayed cluster can honour: a
          * cluster built from MaxProcs has one partition. */
-        .names = workload_names(wl, &(struct wl_names){.user = num_name(wl, r->user),
-                                                       .group = num_name(wl, r->group),
-                                                       .class_ = num_name(wl, r->queue)}),
+        .names = names,
         .util = utilization(r),
         .util_known = (unsigned)cpu_known(r),
         .line = (int32_t)r->line,
@@ -537,6 +536,10 @@ void workload_add_recorded(struct workload *wl, const struct wl_job *job, long s
     wl->rec_start[wl->njobs - 1] = start;
 }
 
+/* Places in swf_load's memo of names: a trace has a few hundred (user,
+ * group, queue) numbers, and most lines repeat a recent one. */
+#define NAMES_MEMO 256
+
 /* workload_read_swf's state between records. */
 struct swf_load;
 static void skip_id(struct swf_load *ld, long long id);
@@ -554,7 +557,34 @@ struct swf_load {
     size_t nskipped_ids;
     void (*batch)(void *ctx, struct workload *wl); /* workload_read_swf_batched's */
     void *ctx;
+    /* The interned names of (user, group, queue) numbers seen (load_names),
+     * one at each place: the parser's thread's, as wl's names are. */
+    struct names_memo {
+        long long user, group, queue;
+        const struct wl_names *names;
+        int set;
+    } memo[NAMES_MEMO];
 };
+
+/* The names of r's user, group and queue numbers, interned in wl: the
+ * same pointer as workload_names gives, without its three look-ups of
+ * numbers and the hash of the triple when the memo holds the numbers (a
+ * name is interned when it is first met, which still goes there). */
+static const struct wl_names *load_names(struct swf_load *ld, const struct swf_rec *r)
+{
+    unsigned long long h = (unsigned long long)r->user + 7 * (unsigned long long)r->group +
+                           131 * (unsigned long long)r->queue;
+    struct names_memo *m = &ld->memo[h % NAMES_MEMO];
+    if (m->set && m->user == r->user && m->group == r->group && m->queue == r->queue)
+        return m->names;
+    struct workload *wl = ld->wl;
+    const struct wl_names *n =
+        workload_names(wl, &(struct wl_names){.user = num_name(wl, r->user),
+                                              .group = num_name(wl, r->group),
+                                              .class_ = num_name(wl, r->queue)});
+    *m = (struct names_memo){r->user, r->group, r->queue, n, 1};
+    return n;
+}
 
 /*
  * A record's job as far as it does not depend on the jobs before it, made
@@ -582,7 +612,7 @@ static void load_prep(void *ctx, const struct swf_rec *r, void *out)
     p->fits = swf_fits(r, r->req_procs > 0 ? r->req_procs : r->alloc, ld->path, NULL) == 0;
     if (!p->fits)
         return;
-    p->job = job_of(ld->wl, r, &p->idtext);
+    p->job = job_of(ld->wl, r, load_names(ld, r), &p->idtext);
     if (ld->deps && r->prev_job > 0) /* few jobs: beside the record, not in it */
         p->more = keep_more(
             ld->wl,
