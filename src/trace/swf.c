@@ -162,6 +162,16 @@ static inline unsigned long long swf_eight_digits(uint64_t d, unsigned k)
     return v;
 }
 
+/* swf_eight_digits for k <= 4 digits in 32 bits: two steps, pairs then
+ * the four, and no 64-bit constants (most tokens of a trace are this
+ * short: "-1", "1", "30"). */
+static inline unsigned swf_four_digits(uint32_t d, unsigned k)
+{
+    uint32_t v = d << (32 - 8 * k);
+    v = (v * 10) + (v >> 8);
+    return ((v & 0x00FF00FFu) * 0x00640001u) >> 16;
+}
+
 /*
  * The digits at s: their value, *end past them. On a little-endian machine
  * eight bytes at a time (l->buf keeps LINES_PAD bytes past its NUL, so the
@@ -363,7 +373,9 @@ __attribute__((always_inline)) static inline bool swf_field_fast(int i, char **s
     unsigned long long v;
     if (k == 0)
         return false;
-    if (k < 8) {
+    if (k <= 4) {
+        v = swf_four_digits((uint32_t)d, k);
+    } else if (k < 8) {
         v = swf_eight_digits(d, k);
     } else { /* eight digits and more: the next eight bytes */
         memcpy(&x, t + 8, sizeof x);
