@@ -8,7 +8,8 @@
  * stops at the end of the file or at zlib's first error; lines_next hands
  * out every whole line before it and then reports the error at the line it
  * was reading, as a reader of the plain stream would meet it. NUL bytes are
- * looked for in each line.
+ * looked for once in each block, and reported at the line that holds the
+ * first.
  */
 #include "trace/lines.h"
 
@@ -49,6 +50,7 @@ struct lines_pipe {
     /* The reader's side, outside the lock: the block being cut into lines. */
     const char *cur;
     size_t curlen, curpos;
+    size_t nul;  /* where cur's first NUL byte is, or curlen: one look a block, not a line */
     int holding; /* cur is data[head], still counted in count */
 };
 
@@ -190,6 +192,10 @@ static int lines_take(struct lines_pipe *p)
     }
     p->holding = have ? 1 : -1;
     pthread_mutex_unlock(&p->mu);
+    if (have) { /* the block is the reader's until it is given back */
+        const char *z = memchr(p->cur, '\0', p->curlen);
+        p->nul = z ? (size_t)(z - p->cur) : p->curlen;
+    }
     return have;
 }
 
@@ -222,7 +228,7 @@ int lines_next(struct lines *l)
         size_t left = p->curlen - p->curpos;
         const char *nl = memchr(s, '\n', left);
         size_t n = nl ? (size_t)(nl - s) + 1 : left;
-        if (memchr(s, '\0', n))
+        if (p->nul < p->curpos + n)
             return err_set(l->err, "%s:%ld: the line holds a NUL byte: not a text file", l->path,
                            l->line);
         lines_append(l, len, s, n);

@@ -238,6 +238,74 @@ static void test_across_blocks(void)
     unlink(gzpath);
 }
 
+/* The line a NUL byte at pos falls on in text. */
+static long nul_line(const char *text, size_t pos)
+{
+    long line = 1;
+    for (size_t i = 0; i < pos; i++)
+        line += text[i] == '\n';
+    return line;
+}
+
+/*
+ * One NUL byte anywhere in a file of many blocks (lines.c looks for it
+ * once a block, not once a line): at a block's first or last byte, a
+ * line's first or last, its newline's place, random places (fixed seed);
+ * plain and gzip, large blocks and lines_open_head's small ones. Every
+ * line before it comes back whole, and the error names its line.
+ */
+static void test_nul_anywhere(void)
+{
+    enum { SIZE = 600 * 1024 };
+    char *text = malloc(SIZE);
+    unsigned seed = 5;
+    for (size_t i = 0; i < SIZE; i++) {
+        seed = seed * 1103515245u + 12345u;
+        text[i] = (seed >> 16) % 61 == 0 ? '\n' : (char)('a' + (seed >> 16) % 26);
+    }
+    text[SIZE - 1] = '\n';
+    size_t at[] = {0,      1,        16383,    16384, 16385, 262143, 262144,
+                   262145, SIZE - 2, SIZE - 1, 0,     0,     0,      0};
+    for (size_t k = 10; k < sizeof at / sizeof at[0]; k++) {
+        seed = seed * 1103515245u + 12345u;
+        at[k] = (seed >> 4) % SIZE;
+    }
+    for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+        char saved = text[at[k]];
+        text[at[k]] = '\0';
+        long want = nul_line(text, at[k]);
+        char path[32], gzpath[40];
+        write_temp(path, text, SIZE);
+        snprintf(gzpath, sizeof gzpath, "%s.gz", path);
+        gzFile gz = gzopen(gzpath, "wb");
+        CHECK(gz != NULL && gzwrite(gz, text, SIZE) == SIZE);
+        if (gz)
+            gzclose(gz);
+        for (int pass = 0; pass < 4; pass++) {
+            struct err err = {{0}};
+            struct lines l;
+            CHECK_EQ((pass < 2 ? lines_open : lines_open_head)(&l, pass % 2 ? gzpath : path, &err),
+                     0);
+            int rc;
+            size_t off = 0, whole = 1;
+            while ((rc = lines_next(&l)) > 0) {
+                size_t n = strlen(l.buf);
+                whole &= memcmp(l.buf, text + off, n) == 0;
+                off += n;
+            }
+            CHECK_EQ(rc, -1);
+            CHECK(whole);
+            CHECK_EQ(l.line, want);
+            CHECK(strstr(err.msg, "the line holds a NUL byte") != NULL);
+            lines_close(&l);
+        }
+        unlink(path);
+        unlink(gzpath);
+        text[at[k]] = saved;
+    }
+    free(text);
+}
+
 /* Closing after one line of a file many blocks long (a parser that stopped
  * at an error) ends the reading thread: no hang, nothing left. */
 static void test_close_early(void)
@@ -274,6 +342,7 @@ int main(void)
     TEST_RUN(test_nul_byte);
     TEST_RUN(test_missing_file);
     TEST_RUN(test_across_blocks);
+    TEST_RUN(test_nul_anywhere);
     TEST_RUN(test_close_early);
     return TEST_DONE();
 }
