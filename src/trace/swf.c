@@ -349,14 +349,16 @@ __attribute__((always_inline)) static inline enum swf_num swf_set_field(int i, c
 
 /*
  * The token at *sp as a normalised trace writes nearly all of them: 1 to 15
- * digits, '-' before them or not, and one ' ' or '\n' after, all found in
- * one or two eight-byte loads (swf_digits' test) with no byte-by-byte skip
- * of the blank or look at the byte after it. True with the value in rec
- * and *sp past the blank; false for any other token (a decimal, a '+', a
- * tab, the end of the line, junk), which swf_set_field then reads from *sp
- * exactly as before, errors included. The values are swf_parse_int's: up
- * to 7 digits never leave a time field's range, more are checked. "-1",
- * a third of a trace's tokens, is known from its four bytes alone.
+ * digits, or "-1", and one ' ' or '\n' after, all found in one or two
+ * eight-byte loads (swf_digits' test) with no byte-by-byte skip of the
+ * blank or look at the byte after it. True with the value in rec and *sp
+ * past the blank; false for any other token (a decimal, a sign other than
+ * "-1"'s, a tab, the end of the line, junk), which swf_set_field then
+ * reads from *sp exactly as before, errors included. The values are
+ * swf_parse_int's: up to 7 digits never leave a time field's range, more
+ * are checked. "-1", SWF's unknown and a third of a trace's tokens, is
+ * known from its four bytes alone; no bundled trace has another negative
+ * number.
  */
 __attribute__((always_inline)) static inline bool swf_field_fast(int i, char **sp,
                                                                  struct swf_rec *rec)
@@ -375,8 +377,6 @@ __attribute__((always_inline)) static inline bool swf_field_fast(int i, char **s
         *sp = (char *)t + 3;
         return true;
     }
-    bool neg = (char)w == '-';
-    t += neg;
     uint64_t x; /* within l->buf: the token's digits come before its NUL (LINES_PAD) */
     memcpy(&x, t, sizeof x);
     uint64_t d = x - 0x3030303030303030u;
@@ -407,7 +407,7 @@ __attribute__((always_inline)) static inline bool swf_field_fast(int i, char **s
     c = (char)(x >> (8 * k)); /* the byte after the digits */
     if (c != ' ' && c != '\n')
         return false;
-    long long iv = neg ? -(long long)v : (long long)v;
+    long long iv = (long long)v;
     if (f->real)
         *(double *)((char *)rec + f->off) = (double)iv;
     else
