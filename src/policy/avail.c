@@ -25,6 +25,14 @@
  * before it or those after), and the origin moving on drops the points it
  * passes by moving p, not them. When the side to move has no room, the
  * points are centred again (in a larger buffer when they fill a quarter).
+ *
+ * nneg counts the points past the origin whose change is negative: a take
+ * that starts later (a reservation, a job's hold), never a running job's,
+ * whose take starts at the origin and ends in a positive change. Without
+ * one, the count never falls after the origin, and the queries answer from
+ * where they start: enough free there is enough over any window after it.
+ * Between two passes of an EASY plan (its one reservation dropped) and
+ * whenever nothing is reserved, that is the profile the jobs ask of.
  */
 #include "policy/avail.h"
 
@@ -44,6 +52,7 @@ struct avail {
     struct point *p;   /* the origin; p[0..n] lie in buf[0..cap) */
     struct point *buf; /* what was allocated */
     size_t n, cap;
+    size_t nneg;     /* points after the origin with a negative change */
     long long total; /* processors in the cluster (up) */
 };
 
@@ -119,7 +128,10 @@ static void add_at(struct avail *a, long t, long long delta)
     size_t i = find(a, t), n = a->n;
     struct point *p = a->p;
     if (p[i].t == t) { /* i > 0: t is past the origin */
-        if ((p[i].d += delta) == 0) {
+        long long was = p[i].d;
+        p[i].d += delta;
+        a->nneg += (size_t)(p[i].d < 0) - (size_t)(was < 0);
+        if (p[i].d == 0) {
             if (i < n - i) {
                 memmove(p + 1, p, i * sizeof *p);
                 a->p = p + 1;
@@ -144,6 +156,7 @@ static void add_at(struct avail *a, long t, long long delta)
     }
     p[i + 1] = (struct point){t, delta};
     a->n = n + 1;
+    a->nneg += delta < 0;
 }
 
 /* Add delta over [start, end): a change at each edge, the end first (it lies
@@ -191,6 +204,8 @@ void avail_advance(struct avail *a, long t)
      * finds them sooner than a search. */
     size_t i;
     long long c = count_at(a, t, &i);
+    for (size_t k = 1; a->nneg && k <= i; k++)
+        a->nneg -= a->p[k].d < 0;
     a->p += i; /* the points passed are left behind in the buffer */
     a->n -= i;
     a->p[0] = (struct point){t, c};
@@ -218,6 +233,8 @@ int avail_fits(const struct avail *a, long start, long end, long long n)
     long long c = count_at(a, start, &i);
     if (c < n)
         return 0;
+    if (!a->nneg)
+        return 1; /* the count does not fall after start */
     for (const struct point *p = a->p + i + 1; p->t < end; p++)
         if ((c += p->d) < n)
             return 0;
@@ -228,6 +245,8 @@ long long avail_min_free(const struct avail *a, long start, long end)
 {
     size_t i;
     long long c = count_at(a, start, &i), min = c;
+    if (!a->nneg)
+        return min; /* the count does not fall after start */
     for (const struct point *p = a->p + i + 1; p->t < end; p++)
         if ((c += p->d) < min)
             min = c;
@@ -248,7 +267,8 @@ long avail_earliest(const struct avail *a, long from, long dur, long long n)
         } else {
             if (cand < 0)
                 cand = p == first ? from : p->t;
-            if (p + 1 == last || p[1].t >= cand + dur)
+            /* Without a negative change the run of room never ends. */
+            if (!a->nneg || p + 1 == last || p[1].t >= cand + dur)
                 return cand;
         }
         if (++p == last)

@@ -15,7 +15,9 @@
  *
  * Cost: the profile keeps one breakpoint per distinct start/end time in the
  * future, so updates and queries are linear in the number of running jobs and
- * reservations, not in the number of nodes or queued jobs.
+ * reservations, not in the number of nodes or queued jobs. A query of a
+ * profile whose count never falls after the origin (nothing reserved later:
+ * running jobs only give back) answers from where it starts.
  */
 #ifndef MOKU_AVAIL_H
 #define MOKU_AVAIL_H

@@ -282,6 +282,96 @@ static void test_random_queries_two_profiles(void)
     avail_destroy(a[1]);
 }
 
+/* Whether the model's count falls anywhere after now (the profile then
+ * holds a negative change past its origin). */
+static int model_falls(const long long *model, long T, long now)
+{
+    for (long t = now + 1; t < T; t++)
+        if (model[t] < model[t - 1])
+            return 1;
+    return 0;
+}
+
+/*
+ * The profile as an EASY plan leaves it between passes: running jobs take
+ * from the origin to their planned end (changes after the origin are all
+ * gains), a reservation or two starts later (a loss at its start) and is
+ * dropped again, the origin moves on past starts and ends, nodes go down
+ * and up. fits, min_free and earliest against the model after every step,
+ * most of them asked of a profile whose count never falls after the origin
+ * (answered from where they start) and the rest of one where it does.
+ * Fixed seed.
+ */
+static void test_random_gains_only(void)
+{
+    enum { T = 4000, TOTAL = 40 };
+    static long long model[T];
+    long long total = TOTAL;
+    struct avail *a = avail_create(TOTAL, 0);
+    for (int t = 0; t < T; t++)
+        model[t] = TOTAL;
+    struct held {
+        long s, e;
+        long long n;
+    } held[40], resv = {0, 0, 0}; /* resv: the plan's one reservation (n 0: none) */
+    int nheld = 0, falls = 0, asked = 0;
+    long now = 0;
+    unsigned seed = 31337;
+    for (int step = 0; step < 6000 && now < T - 400; step++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = seed >> 8;
+        if (r % 6 == 0) {
+            now += (long)(r >> 4) % 7;
+            avail_advance(a, now);
+        } else if (r % 47 == 1) {
+            long long d = (r >> 6) % 2 ? 3 : -3;
+            avail_add_total(a, d);
+            total += d;
+            for (long t = now; t < T; t++)
+                model[t] += d;
+        } else if (r % 5 == 4 && (resv.n || (r >> 5) % 3 == 0)) {
+            if (!resv.n) { /* placed later than now */
+                long s = now + 1 + (long)(r >> 11) % 90;
+                resv = (struct held){s, s + 1 + (long)(r >> 9) % 200, 1 + (r >> 13) % 8};
+                avail_take(a, resv.s, resv.e, resv.n);
+                for (long t = resv.s; t < resv.e; t++)
+                    model[t] -= resv.n;
+            } else { /* dropped (the past part clamps) */
+                avail_give(a, resv.s, resv.e, resv.n);
+                for (long t = resv.s > now ? resv.s : now; t < resv.e; t++)
+                    model[t] += resv.n;
+                resv.n = 0;
+            }
+        } else if (nheld < 40 && r % 5 < 3) { /* a job starts now */
+            long e = now + 1 + (long)(r >> 9) % 200;
+            long long n = 1 + (r >> 13) % 8;
+            avail_take(a, now, e, n);
+            for (long t = now; t < e; t++)
+                model[t] -= n;
+            held[nheld++] = (struct held){now, e, n};
+        } else if (nheld) { /* one ends, early or not */
+            int h = (int)((r >> 3) % (unsigned)nheld);
+            avail_give(a, held[h].s, held[h].e, held[h].n);
+            for (long t = now; t < held[h].e; t++)
+                model[t] += held[h].n;
+            held[h] = held[--nheld];
+        }
+        long q = now + (long)(r >> 2) % 120, d = 1 + (long)(r >> 6) % 150;
+        long long n = (long long)((r >> 10) % (TOTAL + 4)) - 1, min = model[q];
+        for (long u = q; u < q + d; u++)
+            min = model[u] < min ? model[u] : min;
+        CHECK_EQ(avail_fits(a, q, q + d, n), min >= n);
+        CHECK_EQ(avail_fits(a, now, now + d, n), avail_min_free(a, now, now + d) >= n);
+        CHECK_EQ(avail_min_free(a, q, q + d), min);
+        CHECK_EQ(avail_earliest(a, q, d, n), model_earliest(model, T, total, q, d, n));
+        falls += model_falls(model, T, now);
+        asked++;
+    }
+    CHECK(asked - falls > 1000); /* both kinds asked, many times */
+    CHECK(falls > 1000);
+    avail_destroy(a);
+}
+
 /*
  * avail_earliest_plus against the profile given the extra for real
  * (avail_give, avail_earliest, avail_take back): random profiles with a
@@ -414,6 +504,7 @@ int main(void)
     TEST_RUN(test_random_against_model);
     TEST_RUN(test_random_moving_origin);
     TEST_RUN(test_random_queries_two_profiles);
+    TEST_RUN(test_random_gains_only);
     TEST_RUN(test_random_earliest_plus);
     TEST_RUN(test_random_earliest_plus_wide);
     return TEST_DONE();

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cfg/cfg.h"
+#include "core/sched_int.h"
 #include "engine/engine.h"
 #include "sim/sim.h"
 #include "test.h"
@@ -1082,6 +1083,61 @@ static void test_parked_job_changed(void)
     }
 }
 
+/*
+ * Under a static order the holes started jobs leave behind a waiting job
+ * are closed once 32 (iter.c's compact_queue; 256 under a kept qorder
+ * order): a wide job waits at the head behind a long one while 300 short
+ * jobs backfill past it, three at a time, in its shadow. Every short job
+ * starts at its submission, the wide one when the long one ends, and no
+ * pass finds 32 holes or more past the head.
+ */
+static void test_static_queue_holes_closed(void)
+{
+    struct sched_policy p;
+    sched_policy_default(&p);
+    p.backfill = BF_FIRSTFIT;
+    struct sched *s = sched_create(&p, NULL);
+    add_nodes(s, 4, 1);
+    struct job_spec spec = {.name = "long", .tasks = 1, .procs_per_task = 1, .walltime = 100000};
+    struct job *lng = sched_submit(s, &spec, NULL), *shorts[3];
+    sched_iterate(s, 0);
+    spec = (struct job_spec){
+        .name = "wide", .tasks = 4, .procs_per_task = 1, .walltime = 10, .submit = 1};
+    struct job *wide = sched_submit(s, &spec, NULL);
+    sched_iterate(s, 1);
+    size_t most = 0;
+    int late = 0;
+    for (int k = 0; k < 100; k++) {
+        long t = 10 + 10L * k;
+        for (int i = 0; i < 3; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "s%d", 3 * k + i);
+            spec = (struct job_spec){
+                .name = name, .tasks = 1, .procs_per_task = 1, .walltime = 5, .submit = t};
+            shorts[i] = sched_submit(s, &spec, NULL);
+        }
+        sched_iterate(s, t);
+        for (int i = 0; i < 3; i++) {
+            late += shorts[i]->state != JOB_RUNNING || shorts[i]->start != t;
+            shorts[i]->exit_status = 0;
+            sched_job_ended(s, shorts[i], t + 5);
+        }
+        sched_iterate(s, t + 5);
+        size_t holes = 0;
+        for (size_t i = s->q.qhead; i < s->q.qlen; i++)
+            holes += !s->q.queue[i];
+        most = holes > most ? holes : most;
+    }
+    CHECK_EQ(late, 0);
+    CHECK(most < 32);
+    CHECK(wide->state == JOB_IDLE && s->q.qidle == 1);
+    lng->exit_status = 0;
+    sched_job_ended(s, lng, 2000);
+    sched_iterate(s, 2000);
+    CHECK(wide->state == JOB_RUNNING && wide->start == 2000);
+    sched_destroy(s);
+}
+
 int main(void)
 {
     TEST_RUN(test_parked_job_changed);
@@ -1115,5 +1171,6 @@ int main(void)
     TEST_RUN(test_wake_fs_empty_ledger);
     TEST_RUN(test_bypass_model);
     TEST_RUN(test_bypass_sorts_before);
+    TEST_RUN(test_static_queue_holes_closed);
     return TEST_DONE();
 }
