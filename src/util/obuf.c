@@ -26,12 +26,12 @@
  * 1 MB, callgrind: the writer thread's misses writing HPC2N's jobs CSV
  * 349,000 -> 96,000; a 22 MB file is 344 writes, not 86).
  * It writes whole pieces of OBUF_FLUSH bytes at offsets that are
- * multiples of it (from where the writer began): the page cache then
- * takes each in one large folio where it can (ext4 on Linux 6.16 and
- * later), not pieces of two. Writing 22.4 MB to a fresh ext4 file, 64 KB
- * a write, least CPU of 8: 4.1-4.5 ms aligned, 5.6-6.3 ms at offsets
- * 100 or 4,096 bytes off (what the writes of a whole buffer, rows cut
- * anywhere, gave). */
+ * multiples of it (from where the writer began): a page cache with
+ * large folios (ext4 under Linux 6.18 here) then takes each write in one,
+ * not in pieces of two. Writing 22.4 MB to a fresh ext4 file, 64 KB a
+ * write, least CPU of 8: 4.1-4.5 ms aligned, 5.6-6.3 ms at offsets 100
+ * or 4,096 bytes off (what the writes of a whole buffer, rows cut
+ * anywhere, gave). Elsewhere it costs a move of under 4 KB a write. */
 #define OBUF_FLUSH (1u << 16)
 
 /* The bytes past OBUF_FLUSH a file writer takes before it writes (its
