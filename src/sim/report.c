@@ -1198,17 +1198,28 @@ static size_t id_text(struct csv_block *b, const struct workload *wl, const stru
     return id ? text_put(b, id, strlen(id)) : text_put(b, "", 0);
 }
 
-/* Why a row's job did not run, or NULL: the engine's reason, a refusal. */
-static const char *row_reason(struct report_jobs_csv *c, const struct sim_outcome *o,
-                              const struct job *j, enum final_state state, char *buf, size_t n)
+/* never_reason's text into b. Apart, with its buffer: a function with
+ * the array pays the stack protector's check, and copy_row is called
+ * for every row, this only for a job that never ran. */
+__attribute__((noinline)) static size_t never_text(struct report_jobs_csv *c, struct csv_block *b,
+                                                   const struct job *j)
+{
+    char buf[512];
+    return text_or_none(b, never_reason(c->s, j, c->now, buf, sizeof buf));
+}
+
+/* Why a row's job did not run, in b's text, or NO_TEXT: the engine's
+ * reason, a refusal. */
+static size_t row_reason(struct report_jobs_csv *c, struct csv_block *b,
+                         const struct sim_outcome *o, const struct job *j, enum final_state state)
 {
     if (o->rejected)
-        return o->more ? o->more->reason : NULL;
+        return text_or_none(b, o->more ? o->more->reason : NULL);
     if (j && (state == FS_NEVER_STARTED || (state == FS_PREEMPTED && o->start < 0)))
-        return never_reason(c->s, j, c->now, buf, n);
+        return never_text(c, b, j);
     if (j && state == FS_CANCELLED && o->start < 0)
-        return j->message; /* a dependency never met says so */
-    return NULL;
+        return text_or_none(b, j->message); /* a dependency never met says so */
+    return NO_TEXT;
 }
 
 /* The row's nodes: the slots copied when runs' table holds them (the
@@ -1279,8 +1290,7 @@ static void copy_row(struct report_jobs_csv *c, struct csv_block *b, const struc
     r->preempted = sim_outcome_preempted(o);
     enum final_state st = final_state(o, j); /* from the engine record found above */
     r->state = (unsigned char)st;
-    char buf[512];
-    r->reason = text_or_none(b, row_reason(c, o, j, st, buf, sizeof buf));
+    r->reason = row_reason(c, b, o, j, st);
     r->segments = text_or_none(b, o->more ? o->more->segments : NULL);
 }
 
@@ -1340,7 +1350,7 @@ static void csv_row(struct report_jobs_csv *c, const struct csv_block *b, const 
     /* The id, the numbers, the credentials and the state in place, in one
      * go (room for a chunk's copy past the credentials, and the state's). */
     int inplace = c->clen <= CREDS_IN_PLACE;
-    size_t room = ROW_NUMS_ROOM + (inplace ? c->clen + CRED_CHUNK : 0) + STATE_ROOM + 1;
+    size_t room = ROW_NUMS_ROOM + (inplace ? c->clen + CRED_CHUNK : 0) + STATE_ROOM + 2;
     char *p;
     if (r->id_text == NO_TEXT) { /* a number, the common id */
         p = obuf_fmt_ull(obuf_reserve(f, OBUF_LL_ROOM + room), r->id);
@@ -1356,23 +1366,30 @@ static void csv_row(struct report_jobs_csv *c, const struct csv_block *b, const 
     } else {
         obuf_commit(f, p);
         obuf_write(f, c->ctext, c->clen);
-        p = obuf_reserve(f, STATE_ROOM + 1);
+        p = obuf_reserve(f, STATE_ROOM + 2);
     }
     *p++ = ',';
     memcpy(p, state_names[r->state].text, STATE_ROOM);
     p += state_names[r->state].len;
     *p++ = ',';
-    obuf_commit(f, p);
-    if (r->reason != NO_TEXT)
+    if (r->reason == NO_TEXT) { /* most rows: the empty reason with the rest */
+        *p++ = ',';
+        obuf_commit(f, p);
+    } else {
+        obuf_commit(f, p);
         report_csv_field(f, b->text + r->reason);
-    obuf_putc(f, ',');
+        obuf_putc(f, ',');
+    }
     if (r->nodes_as == NODES_SLOTS) /* from the table alone, checked when copied */
         sim_noderuns_format(f, c->runs, b->slots + r->nodes, r->nslots);
     else if (r->nodes_as == NODES_TEXT)
         obuf_puts(f, b->text + r->nodes);
+    if (r->segments == NO_TEXT) { /* most rows: the empty last field and the line's end */
+        obuf_write(f, ",\n", 2);
+        return;
+    }
     obuf_putc(f, ',');
-    if (r->segments != NO_TEXT)
-        report_csv_field(f, b->text + r->segments);
+    report_csv_field(f, b->text + r->segments);
     obuf_putc(f, '\n');
 }
 

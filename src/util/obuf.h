@@ -26,9 +26,10 @@ struct err;
 struct obuf {
     char *buf;
     size_t len, cap;
-    int fd;     /* -1: a memory writer */
-    int error;  /* the first failed write's errno, 0: none */
-    char *path; /* for messages; NULL for memory */
+    unsigned long long off; /* a file writer's: buf[0]'s offset from where it began */
+    int fd;                 /* -1: a memory writer */
+    int error;              /* the first failed write's errno, 0: none */
+    char *path;             /* for messages; NULL for memory */
 };
 
 /* Create (or truncate) the file at path for writing. NULL and err set to

@@ -6,7 +6,9 @@
  * digits a step, every value checked against a decimal counter; below
  * 10^16 eight digits at a time;
  * obuf_fmt_ll and obuf_fmt_ull in place, their inline digits included),
- * text larger than the buffer reaching the file whole, and a write that
+ * text larger than the buffer reaching the file whole, random appends
+ * reaching it as a memory writer has them (the writes at multiples of
+ * 64 KB while rows come), and a write that
  * fails (a full disk: /dev/full) reported with the file's name, or with the
  * name given to an open file (obuf_fdopen).
  */
@@ -375,6 +377,61 @@ static void test_errors(void)
     CHECK_EQ(obuf_close(b, &e), -1);
 }
 
+/* A file writer against a memory writer, the same random appends
+ * (fixed seed): rows of every size below a row's room, reservations up to
+ * the contract's 256 KB, writes past the block; the file's bytes are the
+ * memory's. A row's append that writes (a row: below OBUF_TAIL's 4 KB)
+ * leaves the file at a multiple of 64 KB, even after a write of a whole
+ * buffer that did not (a large reservation's). */
+static void test_file_random(void)
+{
+    char path[] = "/tmp/t_obuf_rand.XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    struct obuf *f = obuf_fdopen(fd, path), *m = obuf_mem();
+    size_t most = 600000;
+    char *blob = malloc(most);
+    for (size_t i = 0; i < most; i++)
+        blob[i] = (char)('a' + i % 23);
+    srand(31);
+    int aligned = 1, moves = 0;
+    for (int i = 0; i < 20000; i++) {
+        int kind = rand() % 100;
+        size_t n = kind < 96   ? (size_t)(rand() % 1500)
+                   : kind < 99 ? (size_t)(rand() % 262145)
+                               : most;
+        size_t from = (size_t)rand() % (most - n + 1);
+        unsigned long long before = f->off;
+        if (kind % 2 && n <= 262144) {
+            char *p = obuf_reserve(f, n);
+            memcpy(p, blob + from, n);
+            obuf_commit(f, p + n);
+        } else {
+            obuf_write(f, blob + from, n);
+        }
+        if (kind < 96 && f->off != before) {
+            aligned &= f->off % 65536 == 0;
+            moves++;
+        }
+        obuf_write(m, blob + from, n);
+    }
+    CHECK(aligned);
+    CHECK(moves > 100);
+    CHECK_EQ(obuf_close(f, NULL), 0);
+    size_t len;
+    const char *want = obuf_data(m, &len);
+    FILE *in = fopen(path, "r");
+    char *got = malloc(len + 1);
+    CHECK(in && fread(got, 1, len + 1, in) == len);
+    CHECK(memcmp(got, want, len) == 0);
+    if (in)
+        fclose(in);
+    free(got);
+    free(blob);
+    obuf_close(m, NULL);
+    unlink(path);
+}
+
 /* obuf_fdopen: an open file written through, its errors under the name
  * given (a temporary's target), the descriptor closed with it. */
 static void test_fdopen(void)
@@ -418,6 +475,7 @@ int main(void)
     TEST_RUN(test_fixed_edges);
     TEST_RUN(test_fixed_random);
     TEST_RUN(test_file);
+    TEST_RUN(test_file_random);
     TEST_RUN(test_errors);
     TEST_RUN(test_fdopen);
     return TEST_DONE();
