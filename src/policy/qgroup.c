@@ -105,10 +105,12 @@ size_t qgroup_add_run(struct qgroup_set *g, const struct prio_batch *pb, struct 
         if (!qgroup_add(g, pb, v[i]))
             return i;
         /* The jobs after it of the same group: qgroup_add's first case,
-         * the group's credentials and best in locals. */
+         * the group's credentials, best and its queue time in locals. */
         struct qgroup *q = g->last;
         const struct job *f = q->first;
         struct job *best = q->best;
+        long bq = best->qtime_start;
+        int dir = q->dir;
         for (i++; i < to; i++) {
             struct job *j = v[i];
             if (!j)
@@ -116,9 +118,8 @@ size_t qgroup_add_run(struct qgroup_set *g, const struct prio_batch *pb, struct 
             if (own_state_matters(j) || j->user != f->user || j->group != f->group ||
                 j->account != f->account || j->class_ != f->class_ || j->qos != f->qos)
                 break;
-            if (q->dir > 0 ? j->qtime_start < best->qtime_start
-                           : j->qtime_start > best->qtime_start)
-                best = j;
+            if (dir > 0 ? j->qtime_start < bq : j->qtime_start > bq)
+                best = j, bq = j->qtime_start;
         }
         q->best = best;
     }
