@@ -141,6 +141,22 @@ static int submitted_before(const struct job *j, const struct job *last)
     return j->submit < last->submit || (j->submit == last->submit && j->order < last->order);
 }
 
+int qgroup_follows(struct qgroup_follow *f, const struct prio_batch *pb, const struct job *a,
+                   const struct job *b)
+{
+    if (!a || own_state_matters(b) || !same_creds(a, b) || !submitted_before(a, b))
+        return 0;
+    if (f->of != a) { /* a starts a run: its state and its group's sign */
+        if (own_state_matters(a))
+            return 0;
+        f->dir = prio_batch_queue_time_only(pb, a);
+    }
+    f->of = b; /* b's state and credentials checked: the same sign */
+    if (f->dir > 0)
+        return a->qtime_start <= b->qtime_start;
+    return f->dir < 0 && a->qtime_start >= b->qtime_start;
+}
+
 /* The tie: every job of group q, one by one. None has a priority above
  * its best's, which equals last's: one submitted after last cannot sort
  * before it, and is not computed (it keeps its last priority). */

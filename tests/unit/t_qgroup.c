@@ -303,11 +303,73 @@ static void test_add_run(void)
     CHECK(negative > 100);
 }
 
+/* qgroup_follows along a chain of jobs in random order (one user's runs,
+ * queue times out of order, submissions out of order, system priorities
+ * and QSTOP, random weights with caps and both signs), against the model:
+ * whenever it answers yes, b sorts after a (prio_cmp on the priorities
+ * computed) at later instants too, the ledger moving. Fails without the
+ * submission test (ties at a cap) or with the sign ignored. */
+static void test_follows(void)
+{
+    srand(14);
+    int yes = 0, checked = 0;
+    for (int round = 0; round < 300; round++) {
+        long t;
+        struct sched *s = random_sched(&t);
+        size_t n = s->q.qlen;
+        struct job *v[NJOBS];
+        for (size_t i = 0; i < n; i++)
+            v[i] = s->q.queue[i];
+        for (size_t i = n - 1; i > 0; i--) { /* submissions out of order too */
+            size_t k = (size_t)rand() % (i + 1);
+            struct job *x = v[i];
+            v[i] = v[k], v[k] = x;
+        }
+        for (size_t i = 0; i < n; i++) {
+            struct job *j = v[i];
+            if (i > 0 && rand() % 3) { /* a run of one user's jobs */
+                j->user = v[i - 1]->user;
+                j->group = v[i - 1]->group;
+            }
+            j->qtime_start = 1000 + rand() % 5000;
+            if (rand() % 30 == 0)
+                j->sysprio_mode = SYSPRIO_RELATIVE;
+            if (rand() % 30 == 0)
+                j->flags |= JOB_QSTOP;
+        }
+        struct prio_env env;
+        struct prio_batch pb;
+        sched_prio_env(s, &env);
+        fsacct_batch_init(s, &pb, &env);
+        struct qgroup_follow fol = {NULL, 0};
+        for (size_t i = 1; i < n; i++) {
+            if (rand() % 10 == 0)
+                fol = (struct qgroup_follow){NULL, 0}; /* a new look */
+            const struct job *a = v[i - 1], *b = v[i];
+            if (!qgroup_follows(&fol, &pb, a, b))
+                continue;
+            yes++;
+            for (long at = t; at < t + 300000; at += 1 + rand() % 100000) {
+                struct job ca = *a, cb = *b;
+                ca.priority = prio_now(s, a, at);
+                cb.priority = prio_now(s, b, at);
+                const struct job *x = &ca, *y = &cb;
+                CHECK(prio_cmp(&x, &y) < 0);
+                checked++;
+            }
+        }
+        sched_destroy(s);
+    }
+    CHECK(yes > 1000);
+    CHECK(checked > 3000);
+}
+
 int main(void)
 {
     TEST_RUN(test_bound_holds);
     TEST_RUN(test_edits);
     TEST_RUN(test_kept_polls);
     TEST_RUN(test_add_run);
+    TEST_RUN(test_follows);
     return TEST_DONE();
 }
