@@ -233,6 +233,8 @@ static int kept_holds(const struct sched *s, const struct qgroup_set *g, const s
            !s->el.eset && k->to <= to && k->from > s->q.qhead && s->q.queue[k->from - 1] == last;
 }
 
+static int may_defer_rest(const struct sched *s);
+
 static int order_holds(struct sched *s, long now)
 {
     const struct job *last = s->pl.nresv      ? s->pl.resv[s->pl.nresv - 1]
@@ -259,6 +261,23 @@ static int order_holds(struct sched *s, long now)
     int kept = kept_holds(s, g, last, to), all_grouped = 1;
     if (!kept)
         qgroup_init(g);
+    /* The plan stopped with no processor free (plan_partial) and this
+     * poll's scan stops at once too (may_defer_rest; no kept reservation
+     * to release first): the jobs it deferred, and those submitted since,
+     * wait unread until a full pass (nothing ends at a poll, so none can
+     * start; a command's completion of the plan starts none either), which
+     * computes the priorities it reads. A new job below `last` that follows
+     * the previous one in its credential group's fixed order
+     * (qgroup_follows) then sorts after it, and so after `last` as that one
+     * does: its priority is not computed (it keeps its last one, as a loose
+     * tail's jobs do), but for the last of such a run when the next new
+     * job is compared with it. Not under an eligibility set (eset.c reads
+     * the queue's priorities), nor while system priorities make the order
+     * move (once they leave, a static order's passes compute none). */
+    int deferred =
+        s->pl.plan_partial && !s->pl.kept && !s->el.eset && !s->el.nsysprio && may_defer_rest(s);
+    int newbelow = 0, skipped = 0;
+    struct qgroup_follow fol = {NULL, 0};
     for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
         if (i == loose && below && last) {
             holds &= !loose_rises(s, &pb, g, last, now);
@@ -280,13 +299,24 @@ static int order_holds(struct sched *s, long now)
         struct job *j = s->q.queue[i];
         if (!j)
             continue;
+        int fresh = i >= s->q.qscanned && i < loose;
+        if (fresh && deferred && below && newbelow && qgroup_follows(&fol, &pb, prevnew, j)) {
+            prevnew = j;
+            skipped = 1;
+            continue;
+        }
+        if (fresh && skipped) { /* the last of a run is compared with j: its priority now */
+            prevnew->priority = prio_batch_start(&pb, prevnew, now);
+            skipped = 0;
+        }
         if (moved(s, &pb, prev, j, now))
             holds = 0;
         /* The jobs submitted since, which the scan takes in queue order. */
-        if (i >= s->q.qscanned && i < loose) {
+        if (fresh) {
             if (prevnew && prio_cmp(&prevnew, &j) > 0)
                 holds = 0;
             prevnew = j;
+            newbelow = below && j != last;
         }
         if (!below)
             prev = j;

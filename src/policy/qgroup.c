@@ -105,10 +105,12 @@ size_t qgroup_add_run(struct qgroup_set *g, const struct prio_batch *pb, struct 
         if (!qgroup_add(g, pb, v[i]))
             return i;
         /* The jobs after it of the same group: qgroup_add's first case,
-         * the group's credentials and best in locals. */
+         * the group's credentials, best and its queue time in locals. */
         struct qgroup *q = g->last;
         const struct job *f = q->first;
         struct job *best = q->best;
+        long bq = best->qtime_start;
+        int dir = q->dir;
         for (i++; i < to; i++) {
             struct job *j = v[i];
             if (!j)
@@ -116,9 +118,8 @@ size_t qgroup_add_run(struct qgroup_set *g, const struct prio_batch *pb, struct 
             if (own_state_matters(j) || j->user != f->user || j->group != f->group ||
                 j->account != f->account || j->class_ != f->class_ || j->qos != f->qos)
                 break;
-            if (q->dir > 0 ? j->qtime_start < best->qtime_start
-                           : j->qtime_start > best->qtime_start)
-                best = j;
+            if (dir > 0 ? j->qtime_start < bq : j->qtime_start > bq)
+                best = j, bq = j->qtime_start;
         }
         q->best = best;
     }
@@ -138,6 +139,22 @@ static double refresh(struct sched *s, struct prio_batch *pb, struct job *j, lon
 static int submitted_before(const struct job *j, const struct job *last)
 {
     return j->submit < last->submit || (j->submit == last->submit && j->order < last->order);
+}
+
+int qgroup_follows(struct qgroup_follow *f, const struct prio_batch *pb, const struct job *a,
+                   const struct job *b)
+{
+    if (!a || own_state_matters(b) || !same_creds(a, b) || !submitted_before(a, b))
+        return 0;
+    if (f->of != a) { /* a starts a run: its state and its group's sign */
+        if (own_state_matters(a))
+            return 0;
+        f->dir = prio_batch_queue_time_only(pb, a);
+    }
+    f->of = b; /* b's state and credentials checked: the same sign */
+    if (f->dir > 0)
+        return a->qtime_start <= b->qtime_start;
+    return f->dir < 0 && a->qtime_start >= b->qtime_start;
 }
 
 /* The tie: every job of group q, one by one. None has a priority above

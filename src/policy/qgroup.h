@@ -111,6 +111,26 @@ size_t qgroup_add_run(struct qgroup_set *g, const struct prio_batch *pb, struct 
 int qgroup_any_before(struct qgroup_set *g, struct sched *s, struct prio_batch *pb,
                       const struct job *last, size_t from, size_t to, long now);
 
+/* The last job qgroup_follows found in a run of one group's jobs (no own
+ * state), and the group's sign (prio_batch_queue_time_only); zeroed for a
+ * new look. */
+struct qgroup_follow {
+    const struct job *of;
+    int dir;
+};
+
+/*
+ * Whether b sorts after a (prio_cmp) at any instant, known without either
+ * priority: the same five credentials, neither job's own state matters,
+ * their priority a function of the queue time alone (prio_batch_queue_
+ * time_only), b's queue time no longer than a's (or no shorter, under a
+ * negative weight), and a submitted before b, which wins a tie. f keeps
+ * the sign of a run of one group's jobs (found once a run: b of one call
+ * is a of the next).
+ */
+int qgroup_follows(struct qgroup_follow *f, const struct prio_batch *pb, const struct job *a,
+                   const struct job *b);
+
 /* The slack of a rise's bound, relative to the size of the terms added:
  * far above what rounding can make of a few dozen operations (1e-14). */
 #define QGROUP_SLACK 1e-9

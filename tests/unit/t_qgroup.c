@@ -241,10 +241,135 @@ static void test_kept_polls(void)
     CHECK(skipped > 0);
 }
 
+/* qgroup_add_run over a queue with holes, jobs of one user in runs, queue
+ * times out of order, system priorities and stopped queue times, against
+ * qgroup_add job by job (the model): the same first job it cannot group
+ * and the same groups with the same bests, under both signs of the queue
+ * time's weight. */
+static void test_add_run(void)
+{
+    srand(13);
+    int stopped = 0, negative = 0;
+    for (int round = 0; round < 300; round++) {
+        long t;
+        struct sched *s = random_sched(&t);
+        size_t n = s->q.qlen;
+        struct job *v[NJOBS];
+        for (size_t i = 0; i < n; i++) {
+            struct job *j = s->q.queue[i];
+            v[i] = rand() % 8 ? j : NULL;
+            if (i > 0 && v[i - 1] && rand() % 2) { /* a run of one user's jobs */
+                j->user = v[i - 1]->user;
+                j->group = v[i - 1]->group;
+            }
+            j->qtime_start = 1000 + rand() % 5000;
+            if (rand() % 40 == 0)
+                j->sysprio_mode = SYSPRIO_RELATIVE;
+            if (rand() % 40 == 0)
+                j->flags |= JOB_QSTOP;
+        }
+        struct prio_env env;
+        struct prio_batch pb;
+        sched_prio_env(s, &env);
+        fsacct_batch_init(s, &pb, &env);
+        struct qgroup_set *run = xcalloc(1, sizeof *run), *one = xcalloc(1, sizeof *one);
+        size_t from = 0;
+        while (from < n) {
+            qgroup_init(run);
+            qgroup_init(one);
+            size_t to = from + (size_t)rand() % (n - from) + 1, want = to;
+            for (size_t i = from; i < to && want == to; i++)
+                if (v[i] && !qgroup_add(one, &pb, v[i]))
+                    want = i;
+            size_t got = qgroup_add_run(run, &pb, v, from, to);
+            CHECK_EQ(got, want);
+            CHECK_EQ(run->n, one->n);
+            for (size_t k = 0; k < QGROUP_SLOTS; k++) {
+                int used = run->slot[k].gen == run->gen;
+                CHECK_EQ(used, one->slot[k].gen == one->gen);
+                if (used) {
+                    CHECK(run->slot[k].best == one->slot[k].best);
+                    negative += run->slot[k].dir < 0;
+                }
+            }
+            stopped += want < to;
+            from = want < to ? want + 1 : to;
+        }
+        free(run);
+        free(one);
+        sched_destroy(s);
+    }
+    CHECK(stopped > 100);
+    CHECK(negative > 100);
+}
+
+/* qgroup_follows along a chain of jobs in random order (one user's runs,
+ * queue times out of order, submissions out of order, system priorities
+ * and QSTOP, random weights with caps and both signs), against the model:
+ * whenever it answers yes, b sorts after a (prio_cmp on the priorities
+ * computed) at later instants too, the ledger moving. Fails without the
+ * submission test (ties at a cap) or with the sign ignored. */
+static void test_follows(void)
+{
+    srand(14);
+    int yes = 0, checked = 0;
+    for (int round = 0; round < 300; round++) {
+        long t;
+        struct sched *s = random_sched(&t);
+        size_t n = s->q.qlen;
+        struct job *v[NJOBS];
+        for (size_t i = 0; i < n; i++)
+            v[i] = s->q.queue[i];
+        for (size_t i = n - 1; i > 0; i--) { /* submissions out of order too */
+            size_t k = (size_t)rand() % (i + 1);
+            struct job *x = v[i];
+            v[i] = v[k], v[k] = x;
+        }
+        for (size_t i = 0; i < n; i++) {
+            struct job *j = v[i];
+            if (i > 0 && rand() % 3) { /* a run of one user's jobs */
+                j->user = v[i - 1]->user;
+                j->group = v[i - 1]->group;
+            }
+            j->qtime_start = 1000 + rand() % 5000;
+            if (rand() % 30 == 0)
+                j->sysprio_mode = SYSPRIO_RELATIVE;
+            if (rand() % 30 == 0)
+                j->flags |= JOB_QSTOP;
+        }
+        struct prio_env env;
+        struct prio_batch pb;
+        sched_prio_env(s, &env);
+        fsacct_batch_init(s, &pb, &env);
+        struct qgroup_follow fol = {NULL, 0};
+        for (size_t i = 1; i < n; i++) {
+            if (rand() % 10 == 0)
+                fol = (struct qgroup_follow){NULL, 0}; /* a new look */
+            const struct job *a = v[i - 1], *b = v[i];
+            if (!qgroup_follows(&fol, &pb, a, b))
+                continue;
+            yes++;
+            for (long at = t; at < t + 300000; at += 1 + rand() % 100000) {
+                struct job ca = *a, cb = *b;
+                ca.priority = prio_now(s, a, at);
+                cb.priority = prio_now(s, b, at);
+                const struct job *x = &ca, *y = &cb;
+                CHECK(prio_cmp(&x, &y) < 0);
+                checked++;
+            }
+        }
+        sched_destroy(s);
+    }
+    CHECK(yes > 1000);
+    CHECK(checked > 3000);
+}
+
 int main(void)
 {
     TEST_RUN(test_bound_holds);
     TEST_RUN(test_edits);
     TEST_RUN(test_kept_polls);
+    TEST_RUN(test_add_run);
+    TEST_RUN(test_follows);
     return TEST_DONE();
 }
