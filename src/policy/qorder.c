@@ -26,9 +26,10 @@ struct qorder_run {
     size_t g, from;
 };
 
-/* An entry of the loose tail the last pass left (qorder_finish): n queue
- * entries, a credential group's jobs in priority order (grouped) or one
- * job alone. */
+/* An entry of what the last pass left (qorder_finish): n queue entries,
+ * a credential group's jobs in priority order (grouped) or one job alone:
+ * a run of one group's jobs the pass placed one after the other, or a
+ * heap entry of its loose tail. */
 struct qorder_tail {
     size_t n;
     int grouped;
@@ -287,27 +288,34 @@ static size_t split_range(struct sched *s, struct qorder *o, size_t r, size_t to
     return to;
 }
 
-/* Whether the loose tail the last pass left lies where it did, as it
- * did: qorder_drop_tail was not called since (the queue compacted or
- * sorted, a job's credentials, queue time or system priority changed, a
- * pass that did not place the queue), and no job before it left the
- * queue's head past it. Its entries have only holes since (jobs started
- * or gone), and the jobs appended since come after it. */
+/* Whether the entries the last pass left (the jobs it placed, then its
+ * loose tail) lie where they did, as they did: qorder_drop_tail was not
+ * called since (the queue compacted or sorted, a job's credentials, queue
+ * time or system priority changed, a pass that did not place the queue).
+ * Their entries have only holes since (jobs started or gone; those before
+ * the queue's head too), and the jobs appended since come after them. */
 static int tail_kept(const struct sched *s, const struct qorder *o)
 {
-    return o->tail_ok && o->ntail && o->tail_from >= s->q.qhead && o->tail_to <= s->q.qlen &&
-           o->tail_from < o->tail_to;
+    return o->tail_ok && o->ntail && o->tail_to <= s->q.qlen && o->tail_from < o->tail_to;
 }
 
-/* A kept group's entry, queue entries [r, r + n), its jobs one run of
+/* A kept group's entry, queue entries [r, end), its jobs one run of
  * group g in priority order (each job's credentials, state and queue time
  * as the last pass checked them, in the order it sorted them): into the
- * group, holes skipped, without a look at each job. The jobs' number. */
-static size_t take_run(struct sched *s, struct qorder *o, size_t g, size_t r, size_t end, size_t *n)
+ * group, holes skipped, without a look at each job; copied whole when the
+ * queue has no hole from its head on (dense). The jobs' number. */
+static size_t take_run(struct sched *s, struct qorder *o, size_t g, size_t r, size_t end, size_t *n,
+                       int dense)
 {
     struct qorder_group *q = &o->g[g];
     size_t w = *n;
-    for (; r < end; r++)
+    if (dense) {
+        struct job **to = o->jobs + w, *const *from = s->q.queue + r;
+        for (size_t i = 0; i < end - r; i++)
+            to[i] = from[i];
+        w += end - r;
+    }
+    for (; !dense && r < end; r++)
         if (s->q.queue[r])
             o->jobs[w++] = s->q.queue[r];
     q->tail = o->jobs[w - 1];
@@ -316,13 +324,16 @@ static size_t take_run(struct sched *s, struct qorder *o, size_t g, size_t r, si
     return w;
 }
 
-/* The kept loose tail from queue entry r (tail_from) on, entry by entry:
+/* The kept entries from queue entry r (tail_from) on, entry by entry
+ * (those before the queue's head are holes, every entry from it on has
+ * none when the count of waiting jobs says so: dense):
  * a group's entry joins its group as a run taken as it is (take_run), a
  * job alone, or an entry whose group is now taken job by job (the
  * weights moved), as split takes any job. Where the tail ends. */
 static size_t take_tail(struct sched *s, struct qorder *o, size_t r, size_t *n, size_t *prev,
                         int *contiguous)
 {
+    int dense = s->q.qidle == s->q.qlen - s->q.qhead;
     for (size_t e = 0; e < o->ntail; e++) {
         size_t end = r + o->tail[e].n, k = r;
         while (k < end && !s->q.queue[k])
@@ -348,7 +359,7 @@ static size_t take_tail(struct sched *s, struct qorder *o, size_t r, size_t *n, 
         }
         *prev = g;
         o->run[o->nrun++] = (struct qorder_run){g, at};
-        take_run(s, o, g, k, end, n);
+        take_run(s, o, g, k, end, n, dense);
         r = end;
     }
     return r;
@@ -369,10 +380,11 @@ static size_t split(struct sched *s, struct qorder *o)
     int contiguous = 1;         /* every group's jobs one run of the queue */
     size_t r = from;
     if (tail_kept(s, o)) {
-        r = split_range(s, o, r, o->tail_from, &n, &prev, &contiguous);
-        r = take_tail(s, o, r, &n, &prev, &contiguous);
+        if (r < o->tail_from)
+            r = split_range(s, o, r, o->tail_from, &n, &prev, &contiguous);
+        r = take_tail(s, o, o->tail_from, &n, &prev, &contiguous); /* holes before from */
     }
-    split_range(s, o, r, to, &n, &prev, &contiguous);
+    split_range(s, o, r < from ? from : r, to, &n, &prev, &contiguous);
     if (contiguous) { /* o->jobs as read, each group where its run is */
         for (size_t g = 0; g < o->ng; g++)
             o->g[g].end += o->g[g].next;
@@ -421,6 +433,28 @@ void qorder_start(struct sched *s, long now)
     }
     s->q.placing = 1;
     s->q.qplaced = s->q.qhead;
+    /* The entries the next split takes as they are: every job goes into
+     * one, runs placed or the loose tail's (split read the last ones). */
+    o->tail = xgrow(o->tail, &o->captail, n ? n : 1, sizeof *o->tail);
+    o->ntail = 0;
+    o->tail_from = s->q.qhead;
+    o->seg_from = s->q.qhead;
+    o->seg_grouped = o->nheap && o->heap[0].g != QORDER_ALONE;
+}
+
+/*
+ * The jobs placed since the open run began, [seg_from, qplaced), end it:
+ * all of one group, placed one after the other (its next job stayed on top
+ * of the heap), or a job alone. Called when the top's group may have
+ * changed; a new run begins with the top.
+ */
+static void cut(struct sched *s, struct qorder *o)
+{
+    size_t at = s->q.qplaced;
+    if (at > o->seg_from)
+        o->tail[o->ntail++] = (struct qorder_tail){at - o->seg_from, o->seg_grouped};
+    o->seg_from = at;
+    o->seg_grouped = o->nheap && o->heap[0].g != QORDER_ALONE;
 }
 
 /* The next job in priority order, its group's next taking its place. */
@@ -440,26 +474,31 @@ static struct job *take(struct qorder *o)
     return top.j;
 }
 
-void qorder_sink_top(struct qorder *o)
+void qorder_sink_top(struct sched *s)
 {
-    sift_down(o, 0);
+    sift_down(s->q.ord, 0);
+    cut(s, s->q.ord); /* another group on top */
 }
 
 void qorder_place_upto(struct sched *s, size_t i)
 {
-    while (s->q.qplaced <= i && s->q.ord->nheap)
-        s->q.queue[s->q.qplaced++] = take(s->q.ord);
+    struct qorder *o = s->q.ord;
+    while (s->q.qplaced <= i && o->nheap) {
+        size_t g = o->heap[0].g;
+        s->q.queue[s->q.qplaced++] = take(o);
+        if (g == QORDER_ALONE || !o->nheap || o->heap[0].g != g)
+            cut(s, o);
+    }
 }
 
 void qorder_finish(struct sched *s)
 {
     struct qorder *o = s->q.ord;
+    cut(s, o); /* the last run placed */
     size_t w = s->q.qplaced;
     s->q.placing = 0;
     s->q.loose = o->nheap > 0;
     s->q.qloose = w; /* the heap's entries are kept: qorder_loose_entry */
-    o->tail = xgrow(o->tail, &o->captail, o->nheap ? o->nheap : 1, sizeof *o->tail);
-    o->ntail = o->nheap;
     for (size_t h = 0; h < o->nheap; h++) {
         struct qorder_head *e = &o->heap[h];
         size_t at = w;
@@ -469,10 +508,9 @@ void qorder_finish(struct sched *s)
             for (size_t k = o->g[e->g].next; k < o->g[e->g].end; k++)
                 s->q.queue[w++] = o->jobs[k];
         }
-        o->tail[h] = (struct qorder_tail){w - at, e->g != QORDER_ALONE};
+        o->tail[o->ntail++] = (struct qorder_tail){w - at, e->g != QORDER_ALONE};
     }
     s->q.qloose_end = w;
-    o->tail_from = s->q.qloose;
     o->tail_to = w;
     o->tail_ok = 1;
 }

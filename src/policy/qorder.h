@@ -68,12 +68,14 @@ struct qorder {
     struct qorder_looked *look; /* qorder_look's, kept apart from the queue */
     struct job **lookq;
     size_t caplook, caplookq;
-    /* The loose tail, queue entries [tail_from, tail_to) entry after entry,
-     * while tail_ok (qorder_drop_tail): the next split takes a group's
-     * entry as it is, a run known to be in order. */
+    /* What the last pass left, queue entries [tail_from, tail_to) entry
+     * after entry (the runs it placed, then its loose tail), while tail_ok
+     * (qorder_drop_tail): the next split takes a group's entry as it is, a
+     * run known to be in order. While placing, the runs placed so far, and
+     * the open one from seg_from, of a group (seg_grouped) or alone. */
     struct qorder_tail *tail;
-    size_t ntail, captail, tail_from, tail_to;
-    int tail_ok;
+    size_t ntail, captail, tail_from, tail_to, seg_from;
+    int tail_ok, seg_grouped;
 };
 
 /* Whether this full pass may place the queue lazily: a dynamic priority
@@ -94,8 +96,9 @@ void qorder_start(struct sched *s, long now);
 /* qorder_place's general case: entries up to i placed one by one. */
 void qorder_place_upto(struct sched *s, size_t i);
 /* The heap's top, a group's next job just put there, sifted down to its
- * place (what qorder_place's common case leaves when it does not stay). */
-void qorder_sink_top(struct qorder *o);
+ * place (what qorder_place's common case leaves when it does not stay),
+ * after the placed job: the run it ended is noted for the next split. */
+void qorder_sink_top(struct sched *s);
 
 /*
  * Place queue entries up to i (qplaced <= i < qlen): the next jobs in
@@ -114,15 +117,15 @@ static inline void qorder_place(struct sched *s, size_t i)
         qorder_place_upto(s, i);
         return;
     }
-    struct job *top = h->j, *j = o->jobs[++q->next];
+    struct job *j = o->jobs[++q->next];
+    s->q.queue[s->q.qplaced++] = h->j;
     j->priority = prio_batch_start(&o->pb, j, o->now);
     h->j = j;
     if (o->nheap > 1) {
         size_t c = o->nheap > 2 && prio_before(h[2].j, h[1].j) ? 2 : 1;
         if (prio_before(h[c].j, j))
-            qorder_sink_top(o);
+            qorder_sink_top(s);
     }
-    s->q.queue[s->q.qplaced++] = top;
 }
 
 /* End the placing: the jobs not placed fill [qplaced, qlen) in no order
