@@ -474,10 +474,14 @@ static struct job *take(struct qorder *o)
     return top.j;
 }
 
-void qorder_sink_top(struct sched *s)
+void qorder_sink_top(struct sched *s, size_t c)
 {
-    sift_down(s->q.ord, 0);
-    cut(s, s->q.ord); /* another group on top */
+    struct qorder *o = s->q.ord;
+    struct qorder_head x = o->heap[0]; /* sift_down's first step, its comparisons made */
+    o->heap[0] = o->heap[c];
+    o->heap[c] = x;
+    sift_down(o, c);
+    cut(s, o); /* another group on top */
 }
 
 void qorder_place_upto(struct sched *s, size_t i)

@@ -96,9 +96,11 @@ void qorder_start(struct sched *s, long now);
 /* qorder_place's general case: entries up to i placed one by one. */
 void qorder_place_upto(struct sched *s, size_t i);
 /* The heap's top, a group's next job just put there, sifted down to its
- * place (what qorder_place's common case leaves when it does not stay),
- * after the placed job: the run it ended is noted for the next split. */
-void qorder_sink_top(struct sched *s);
+ * place from child c, the one that comes before it (what qorder_place's
+ * common case leaves when it does not stay, after its first step's
+ * comparisons), after the placed job: the run it ended is noted for the
+ * next split. */
+void qorder_sink_top(struct sched *s, size_t c);
 
 /*
  * Place queue entries up to i (qplaced <= i < qlen): the next jobs in
@@ -124,7 +126,7 @@ static inline void qorder_place(struct sched *s, size_t i)
     if (o->nheap > 1) {
         size_t c = o->nheap > 2 && prio_before(h[2].j, h[1].j) ? 2 : 1;
         if (prio_before(h[c].j, j))
-            qorder_sink_top(s);
+            qorder_sink_top(s, c);
     }
 }
 
