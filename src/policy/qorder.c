@@ -14,72 +14,31 @@
 #include "util/mem.h"
 #include "util/sort.h"
 
-#define QORDER_ALONE SIZE_MAX /* a heap entry that is a job by itself */
-
-/* A credential group's jobs, jobs[next, end) still to place, in priority
- * order unless `alone` (then each is its own heap entry). */
-struct qo_group {
-    struct job *first; /* its credentials */
-    struct job *tail;  /* its last job in queue order (split) */
-    size_t next, end;
-    int alone;
-    int unsorted; /* its jobs in queue order are not in queue-time order */
-    int resubmit; /* and, when they are, not in submission order */
-};
-
-struct qo_slot {
+/* A slot of the credentials' hash. */
+struct qorder_slot {
     size_t g;     /* a group */
     unsigned gen; /* the pass it is of: other than qorder's gen, empty */
 };
 
 /* Jobs o->jobs[from, the next run's from) read one after the other, all
  * of group g. */
-struct qo_run {
+struct qorder_run {
     size_t g, from;
 };
 
-struct qo_head {
-    struct job *j; /* priority fresh */
-    size_t g;      /* its group, or QORDER_ALONE */
-};
-
-/* An entry of the loose tail the last pass left (qorder_finish): n queue
- * entries, a credential group's jobs in priority order (grouped) or one
- * job alone. */
-struct qo_tail {
+/* An entry of what the last pass left (qorder_finish): n queue entries,
+ * a credential group's jobs in priority order (grouped) or one job alone:
+ * a run of one group's jobs the pass placed one after the other, or a
+ * heap entry of its loose tail. */
+struct qorder_tail {
     size_t n;
     int grouped;
 };
 
 /* A job of a look (qorder_look) with its priority at the look's time. */
-struct qo_look {
+struct qorder_looked {
     double p;
     struct job *j;
-};
-
-struct qorder {
-    struct prio_env env;
-    struct prio_batch pb; /* pb.env is &env */
-    long now;
-    struct job **jobs;  /* the queue's jobs, group after group */
-    struct qo_run *run; /* split's runs of one group's jobs, in queue order */
-    size_t nrun, capjobs, caprun;
-    struct qo_group *g;
-    size_t ng, capg;
-    struct qo_slot *slot; /* credentials' hash */
-    size_t nslot, capslot;
-    unsigned gen; /* this pass's slots: no clear of the table per pass */
-    struct qo_head *heap;
-    size_t nheap, capheap;
-    struct qo_look *look; /* qorder_look's, kept apart from the queue */
-    struct job **lookq;
-    size_t caplook, caplookq;
-    /* The loose tail, queue entries [tail_from, tail_to) entry after entry,
-     * while tail_ok (qorder_drop_tail): the next split takes a group's
-     * entry as it is, a run known to be in order. */
-    struct qo_tail *tail;
-    size_t ntail, captail, tail_from, tail_to;
-    int tail_ok;
 };
 
 int qorder_usable(const struct sched *s)
@@ -124,7 +83,7 @@ static size_t creds_hash(const struct job *j)
 static size_t new_group(struct qorder *o, struct job *j, int alone)
 {
     o->g = xgrow(o->g, &o->capg, o->ng + 1, sizeof *o->g);
-    o->g[o->ng] = (struct qo_group){j, NULL, 0, 0, alone, 0, 0};
+    o->g[o->ng] = (struct qorder_group){j, NULL, 0, 0, alone, 0, 0};
     return o->ng++;
 }
 
@@ -145,8 +104,8 @@ static size_t group_of(struct qorder *o, struct job *j)
     while (o->slot[i].gen == o->gen && !same_creds(o->g[o->slot[i].g].first, j))
         i = (i + 1) & (o->nslot - 1);
     if (o->slot[i].gen != o->gen)
-        o->slot[i] =
-            (struct qo_slot){new_group(o, j, prio_batch_queue_time_only(&o->pb, j) <= 0), o->gen};
+        o->slot[i] = (struct qorder_slot){
+            new_group(o, j, prio_batch_queue_time_only(&o->pb, j) <= 0), o->gen};
     return o->slot[i].g;
 }
 
@@ -190,7 +149,7 @@ static int by_submission(const struct job *x, const struct job *y)
  * groups), and where it ties prio_cmp goes by submission. Otherwise (a
  * queue time moved: a requeue, an accrual policy) its jobs go alone.
  */
-static void order_group(struct sched *s, struct qorder *o, struct qo_group *q)
+static void order_group(struct sched *s, struct qorder *o, struct qorder_group *q)
 {
     struct job **v = o->jobs + q->next;
     size_t n = q->end - q->next;
@@ -222,7 +181,7 @@ static void follows(const struct job *t, const struct job *j, int *unsorted, int
 }
 
 /* j joins group q after its tail (q has jobs). */
-static void join(struct qo_group *q, struct job *j)
+static void join(struct qorder_group *q, struct job *j)
 {
     follows(q->tail, j, &q->unsorted, &q->resubmit);
     q->tail = j;
@@ -233,8 +192,8 @@ static void join(struct qo_group *q, struct job *j)
  * credentials of group g (q, not alone) join it as a run, each with a
  * comparison of credentials, the flags and the tail in locals; they go to
  * o->jobs from *n on. The entry where the run ends. */
-static size_t join_run(struct sched *s, struct qorder *o, struct qo_group *q, size_t r, size_t to,
-                       size_t *n)
+static size_t join_run(struct sched *s, struct qorder *o, struct qorder_group *q, size_t r,
+                       size_t to, size_t *n)
 {
     const struct qo_creds c = creds_of(q->first);
     struct job *t = q->tail;
@@ -258,14 +217,14 @@ static size_t join_run(struct sched *s, struct qorder *o, struct qo_group *q, si
     return r;
 }
 
-static int before(const struct qo_head *a, const struct qo_head *b)
+static int before(const struct qorder_head *a, const struct qorder_head *b)
 {
     return prio_before(a->j, b->j);
 }
 
 static void sift_down(struct qorder *o, size_t i)
 {
-    struct qo_head *h = o->heap, x = h[i];
+    struct qorder_head *h = o->heap, x = h[i];
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= o->nheap)
@@ -282,7 +241,7 @@ static void sift_down(struct qorder *o, size_t i)
 
 static void sift_up(struct qorder *o, size_t i)
 {
-    struct qo_head *h = o->heap, x = h[i];
+    struct qorder_head *h = o->heap, x = h[i];
     while (i > 0 && before(&x, &h[(i - 1) / 2])) {
         h[i] = h[(i - 1) / 2];
         i = (i - 1) / 2;
@@ -293,7 +252,7 @@ static void sift_up(struct qorder *o, size_t i)
 static void push(struct qorder *o, struct job *j, size_t g)
 {
     j->priority = prio_batch_start(&o->pb, j, o->now);
-    o->heap[o->nheap] = (struct qo_head){j, g};
+    o->heap[o->nheap] = (struct qorder_head){j, g};
     sift_up(o, o->nheap++);
 }
 
@@ -309,7 +268,7 @@ static size_t split_range(struct sched *s, struct qorder *o, size_t r, size_t to
         if (!j)
             continue;
         size_t g = group_of(o, j);
-        struct qo_group *q = &o->g[g];
+        struct qorder_group *q = &o->g[g];
         if (!q->end) { /* its first job: where its run starts, no tail to join */
             q->next = *n;
             q->tail = j;
@@ -320,7 +279,7 @@ static size_t split_range(struct sched *s, struct qorder *o, size_t r, size_t to
             join(q, j);
         }
         *prev = g;
-        o->run[o->nrun++] = (struct qo_run){g, *n};
+        o->run[o->nrun++] = (struct qorder_run){g, *n};
         o->jobs[(*n)++] = j;
         /* A user's jobs often follow each other: they join its group as a run. */
         if (!q->alone)
@@ -329,27 +288,34 @@ static size_t split_range(struct sched *s, struct qorder *o, size_t r, size_t to
     return to;
 }
 
-/* Whether the loose tail the last pass left lies where it did, as it
- * did: qorder_drop_tail was not called since (the queue compacted or
- * sorted, a job's credentials, queue time or system priority changed, a
- * pass that did not place the queue), and no job before it left the
- * queue's head past it. Its entries have only holes since (jobs started
- * or gone), and the jobs appended since come after it. */
+/* Whether the entries the last pass left (the jobs it placed, then its
+ * loose tail) lie where they did, as they did: qorder_drop_tail was not
+ * called since (the queue compacted or sorted, a job's credentials, queue
+ * time or system priority changed, a pass that did not place the queue).
+ * Their entries have only holes since (jobs started or gone; those before
+ * the queue's head too), and the jobs appended since come after them. */
 static int tail_kept(const struct sched *s, const struct qorder *o)
 {
-    return o->tail_ok && o->ntail && o->tail_from >= s->q.qhead && o->tail_to <= s->q.qlen &&
-           o->tail_from < o->tail_to;
+    return o->tail_ok && o->ntail && o->tail_to <= s->q.qlen && o->tail_from < o->tail_to;
 }
 
-/* A kept group's entry, queue entries [r, r + n), its jobs one run of
+/* A kept group's entry, queue entries [r, end), its jobs one run of
  * group g in priority order (each job's credentials, state and queue time
  * as the last pass checked them, in the order it sorted them): into the
- * group, holes skipped, without a look at each job. The jobs' number. */
-static size_t take_run(struct sched *s, struct qorder *o, size_t g, size_t r, size_t end, size_t *n)
+ * group, holes skipped, without a look at each job; copied whole when the
+ * queue has no hole from its head on (dense). The jobs' number. */
+static size_t take_run(struct sched *s, struct qorder *o, size_t g, size_t r, size_t end, size_t *n,
+                       int dense)
 {
-    struct qo_group *q = &o->g[g];
+    struct qorder_group *q = &o->g[g];
     size_t w = *n;
-    for (; r < end; r++)
+    if (dense) {
+        struct job **to = o->jobs + w, *const *from = s->q.queue + r;
+        for (size_t i = 0; i < end - r; i++)
+            to[i] = from[i];
+        w += end - r;
+    }
+    for (; !dense && r < end; r++)
         if (s->q.queue[r])
             o->jobs[w++] = s->q.queue[r];
     q->tail = o->jobs[w - 1];
@@ -358,13 +324,16 @@ static size_t take_run(struct sched *s, struct qorder *o, size_t g, size_t r, si
     return w;
 }
 
-/* The kept loose tail from queue entry r (tail_from) on, entry by entry:
+/* The kept entries from queue entry r (tail_from) on, entry by entry
+ * (those before the queue's head are holes, every entry from it on has
+ * none when the count of waiting jobs says so: dense):
  * a group's entry joins its group as a run taken as it is (take_run), a
  * job alone, or an entry whose group is now taken job by job (the
  * weights moved), as split takes any job. Where the tail ends. */
 static size_t take_tail(struct sched *s, struct qorder *o, size_t r, size_t *n, size_t *prev,
                         int *contiguous)
 {
+    int dense = s->q.qidle == s->q.qlen - s->q.qhead;
     for (size_t e = 0; e < o->ntail; e++) {
         size_t end = r + o->tail[e].n, k = r;
         while (k < end && !s->q.queue[k])
@@ -379,7 +348,7 @@ static size_t take_tail(struct sched *s, struct qorder *o, size_t r, size_t *n, 
             r = split_range(s, o, r, end, n, prev, contiguous);
             continue;
         }
-        struct qo_group *q = &o->g[g];
+        struct qorder_group *q = &o->g[g];
         size_t at = *n;
         if (!q->end) {
             q->next = at;
@@ -389,8 +358,8 @@ static size_t take_tail(struct sched *s, struct qorder *o, size_t r, size_t *n, 
             follows(q->tail, j, &q->unsorted, &q->resubmit); /* the run's first job joins */
         }
         *prev = g;
-        o->run[o->nrun++] = (struct qo_run){g, at};
-        take_run(s, o, g, k, end, n);
+        o->run[o->nrun++] = (struct qorder_run){g, at};
+        take_run(s, o, g, k, end, n, dense);
         r = end;
     }
     return r;
@@ -411,10 +380,11 @@ static size_t split(struct sched *s, struct qorder *o)
     int contiguous = 1;         /* every group's jobs one run of the queue */
     size_t r = from;
     if (tail_kept(s, o)) {
-        r = split_range(s, o, r, o->tail_from, &n, &prev, &contiguous);
-        r = take_tail(s, o, r, &n, &prev, &contiguous);
+        if (r < o->tail_from)
+            r = split_range(s, o, r, o->tail_from, &n, &prev, &contiguous);
+        r = take_tail(s, o, o->tail_from, &n, &prev, &contiguous); /* holes before from */
     }
-    split_range(s, o, r, to, &n, &prev, &contiguous);
+    split_range(s, o, r < from ? from : r, to, &n, &prev, &contiguous);
     if (contiguous) { /* o->jobs as read, each group where its run is */
         for (size_t g = 0; g < o->ng; g++)
             o->g[g].end += o->g[g].next;
@@ -428,7 +398,7 @@ static size_t split(struct sched *s, struct qorder *o)
     }
     /* Through the queue's array, whose entries the pass writes again. */
     for (size_t k = 0; k < o->nrun; k++) {
-        struct qo_group *q = &o->g[o->run[k].g];
+        struct qorder_group *q = &o->g[o->run[k].g];
         size_t end = k + 1 < o->nrun ? o->run[k + 1].from : n;
         for (size_t i = o->run[k].from; i < end; i++)
             s->q.queue[q->end++] = o->jobs[i];
@@ -453,7 +423,7 @@ void qorder_start(struct sched *s, long now)
     o->heap = xgrow(o->heap, &o->capheap, n, sizeof *o->heap);
     o->nheap = 0;
     for (size_t g = 0; g < o->ng; g++) {
-        struct qo_group *q = &o->g[g];
+        struct qorder_group *q = &o->g[g];
         order_group(s, o, q);
         if (!q->alone)
             push(o, o->jobs[q->next], g);
@@ -463,17 +433,39 @@ void qorder_start(struct sched *s, long now)
     }
     s->q.placing = 1;
     s->q.qplaced = s->q.qhead;
+    /* The entries the next split takes as they are: every job goes into
+     * one, runs placed or the loose tail's (split read the last ones). */
+    o->tail = xgrow(o->tail, &o->captail, n ? n : 1, sizeof *o->tail);
+    o->ntail = 0;
+    o->tail_from = s->q.qhead;
+    o->seg_from = s->q.qhead;
+    o->seg_grouped = o->nheap && o->heap[0].g != QORDER_ALONE;
+}
+
+/*
+ * The jobs placed since the open run began, [seg_from, qplaced), end it:
+ * all of one group, placed one after the other (its next job stayed on top
+ * of the heap), or a job alone. Called when the top's group may have
+ * changed; a new run begins with the top.
+ */
+static void cut(struct sched *s, struct qorder *o)
+{
+    size_t at = s->q.qplaced;
+    if (at > o->seg_from)
+        o->tail[o->ntail++] = (struct qorder_tail){at - o->seg_from, o->seg_grouped};
+    o->seg_from = at;
+    o->seg_grouped = o->nheap && o->heap[0].g != QORDER_ALONE;
 }
 
 /* The next job in priority order, its group's next taking its place. */
 static struct job *take(struct qorder *o)
 {
-    struct qo_head top = o->heap[0];
-    struct qo_group *q = top.g == QORDER_ALONE ? NULL : &o->g[top.g];
+    struct qorder_head top = o->heap[0];
+    struct qorder_group *q = top.g == QORDER_ALONE ? NULL : &o->g[top.g];
     if (q && ++q->next < q->end) {
         struct job *j = o->jobs[q->next];
         j->priority = prio_batch_start(&o->pb, j, o->now);
-        o->heap[0] = (struct qo_head){j, top.g};
+        o->heap[0] = (struct qorder_head){j, top.g};
     } else {
         o->heap[0] = o->heap[--o->nheap];
     }
@@ -482,23 +474,37 @@ static struct job *take(struct qorder *o)
     return top.j;
 }
 
-void qorder_place(struct sched *s, size_t i)
+void qorder_sink_top(struct sched *s, size_t c)
 {
-    while (s->q.qplaced <= i && s->q.ord->nheap)
-        s->q.queue[s->q.qplaced++] = take(s->q.ord);
+    struct qorder *o = s->q.ord;
+    struct qorder_head x = o->heap[0]; /* sift_down's first step, its comparisons made */
+    o->heap[0] = o->heap[c];
+    o->heap[c] = x;
+    sift_down(o, c);
+    cut(s, o); /* another group on top */
+}
+
+void qorder_place_upto(struct sched *s, size_t i)
+{
+    struct qorder *o = s->q.ord;
+    while (s->q.qplaced <= i && o->nheap) {
+        size_t g = o->heap[0].g;
+        s->q.queue[s->q.qplaced++] = take(o);
+        if (g == QORDER_ALONE || !o->nheap || o->heap[0].g != g)
+            cut(s, o);
+    }
 }
 
 void qorder_finish(struct sched *s)
 {
     struct qorder *o = s->q.ord;
+    cut(s, o); /* the last run placed */
     size_t w = s->q.qplaced;
     s->q.placing = 0;
     s->q.loose = o->nheap > 0;
     s->q.qloose = w; /* the heap's entries are kept: qorder_loose_entry */
-    o->tail = xgrow(o->tail, &o->captail, o->nheap ? o->nheap : 1, sizeof *o->tail);
-    o->ntail = o->nheap;
     for (size_t h = 0; h < o->nheap; h++) {
-        struct qo_head *e = &o->heap[h];
+        struct qorder_head *e = &o->heap[h];
         size_t at = w;
         if (e->g == QORDER_ALONE) {
             s->q.queue[w++] = e->j;
@@ -506,10 +512,9 @@ void qorder_finish(struct sched *s)
             for (size_t k = o->g[e->g].next; k < o->g[e->g].end; k++)
                 s->q.queue[w++] = o->jobs[k];
         }
-        o->tail[h] = (struct qo_tail){w - at, e->g != QORDER_ALONE};
+        o->tail[o->ntail++] = (struct qorder_tail){w - at, e->g != QORDER_ALONE};
     }
     s->q.qloose_end = w;
-    o->tail_from = s->q.qloose;
     o->tail_to = w;
     o->tail_ok = 1;
 }
@@ -528,7 +533,7 @@ size_t qorder_nloose(const struct sched *s)
 struct job *const *qorder_loose_entry(const struct sched *s, size_t k, size_t *n, int *grouped)
 {
     const struct qorder *o = s->q.ord;
-    const struct qo_head *e = &o->heap[k];
+    const struct qorder_head *e = &o->heap[k];
     *grouped = e->g != QORDER_ALONE;
     if (!*grouped) {
         *n = 1;
@@ -566,7 +571,7 @@ void qorder_tighten(struct sched *s, long now)
 /* prio_cmp on a look's own priorities. */
 static int by_look(const void *a, const void *b)
 {
-    const struct qo_look *x = a, *y = b;
+    const struct qorder_looked *x = a, *y = b;
     if (x->p != y->p)
         return x->p > y->p ? -1 : 1;
     return by_submission(x->j, y->j);
@@ -586,7 +591,8 @@ struct job *const *qorder_look(struct sched *s, long now, size_t n)
     /* Not into j->priority: order_holds compares the next iteration's
      * priorities with the ones the scheduler last set, not a look's. */
     for (size_t i = 0; i < n; i++)
-        o->look[i] = (struct qo_look){prio_batch_start(&pb, s->q.queue[i], now), s->q.queue[i]};
+        o->look[i] =
+            (struct qorder_looked){prio_batch_start(&pb, s->q.queue[i], now), s->q.queue[i]};
     qsort(o->look, n, sizeof *o->look, by_look); /* a total order: any sort gives it */
     for (size_t i = 0; i < n; i++)
         o->lookq[i] = o->look[i].j;

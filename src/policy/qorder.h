@@ -24,9 +24,59 @@
 #define MOKU_POLICY_QORDER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-struct sched;
-struct qorder;
+#include "core/sched_int.h"
+#include "policy/prio.h"
+
+#define QORDER_ALONE SIZE_MAX /* a heap entry that is a job by itself */
+
+/* A credential group's jobs, jobs[next, end) still to place, in priority
+ * order unless `alone` (then each is its own heap entry). */
+struct qorder_group {
+    struct job *first; /* its credentials */
+    struct job *tail;  /* its last job in queue order (split) */
+    size_t next, end;
+    int alone;
+    int unsorted; /* its jobs in queue order are not in queue-time order */
+    int resubmit; /* and, when they are, not in submission order */
+};
+
+struct qorder_head {
+    struct job *j; /* priority fresh */
+    size_t g;      /* its group, or QORDER_ALONE */
+};
+
+/* The placing's state, kept in the scheduler between passes (no
+ * allocation per pass once the buffers have grown to the queue). Public
+ * for qorder_place's common case, inline in the scan's loop; the rest of
+ * it is qorder.c's. */
+struct qorder {
+    struct prio_env env;
+    struct prio_batch pb; /* pb.env is &env */
+    long now;
+    struct job **jobs;      /* the queue's jobs, group after group */
+    struct qorder_run *run; /* split's runs of one group's jobs, in queue order */
+    size_t nrun, capjobs, caprun;
+    struct qorder_group *g;
+    size_t ng, capg;
+    struct qorder_slot *slot; /* credentials' hash */
+    size_t nslot, capslot;
+    unsigned gen;             /* this pass's slots: no clear of the table per pass */
+    struct qorder_head *heap; /* the groups' next jobs by priority (prio_before) */
+    size_t nheap, capheap;
+    struct qorder_looked *look; /* qorder_look's, kept apart from the queue */
+    struct job **lookq;
+    size_t caplook, caplookq;
+    /* What the last pass left, queue entries [tail_from, tail_to) entry
+     * after entry (the runs it placed, then its loose tail), while tail_ok
+     * (qorder_drop_tail): the next split takes a group's entry as it is, a
+     * run known to be in order. While placing, the runs placed so far, and
+     * the open one from seg_from, of a group (seg_grouped) or alone. */
+    struct qorder_tail *tail;
+    size_t ntail, captail, tail_from, tail_to, seg_from;
+    int tail_ok, seg_grouped;
+};
 
 /* Whether this full pass may place the queue lazily: a dynamic priority
  * that no job's own state or a throttling walk moves between the order and
@@ -43,9 +93,42 @@ int qorder_usable(const struct sched *s);
  * entries from s->q.qplaced on are not placed yet. */
 void qorder_start(struct sched *s, long now);
 
-/* Place queue entries up to i (i < qlen): the next jobs in priority order,
- * their priorities fresh. */
-void qorder_place(struct sched *s, size_t i);
+/* qorder_place's general case: entries up to i placed one by one. */
+void qorder_place_upto(struct sched *s, size_t i);
+/* The heap's top, a group's next job just put there, sifted down to its
+ * place from child c, the one that comes before it (what qorder_place's
+ * common case leaves when it does not stay, after its first step's
+ * comparisons), after the placed job: the run it ended is noted for the
+ * next split. */
+void qorder_sink_top(struct sched *s, size_t c);
+
+/*
+ * Place queue entries up to i (qplaced <= i < qlen): the next jobs in
+ * priority order, their priorities fresh. A scan asks for one entry at a
+ * time, and the top of the heap is mostly a group whose next job still
+ * comes first (a few credential groups, each with many jobs): that case
+ * is inline, a priority and the comparisons sift_down's first step makes
+ * (the same ones, the same order), without a call but the priority's.
+ */
+static inline void qorder_place(struct sched *s, size_t i)
+{
+    struct qorder *o = s->q.ord;
+    struct qorder_head *h = o->heap;
+    struct qorder_group *q = o->nheap && h->g != QORDER_ALONE ? &o->g[h->g] : NULL;
+    if (i != s->q.qplaced || !q || q->next + 1 >= q->end) { /* a job alone, or the last */
+        qorder_place_upto(s, i);
+        return;
+    }
+    struct job *j = o->jobs[++q->next];
+    s->q.queue[s->q.qplaced++] = h->j;
+    j->priority = prio_batch_start(&o->pb, j, o->now);
+    h->j = j;
+    if (o->nheap > 1) {
+        size_t c = o->nheap > 2 && prio_before(h[2].j, h[1].j) ? 2 : 1;
+        if (prio_before(h[c].j, j))
+            qorder_sink_top(s, c);
+    }
+}
 
 /* End the placing: the jobs not placed fill [qplaced, qlen) in no order
  * (s->q.loose, s->q.qloose). */

@@ -42,8 +42,9 @@ static void random_policy(struct sched_policy *p)
     p->prio.enable_neg = rand() % 2;
 }
 
-/* Submit the queue; queue times and system priorities set by hand. */
-static void fill(struct sched *s, long *latest)
+/* Submit the queue, its users and groups the first nuser and ngroup of
+ * the pools; queue times and system priorities set by hand. */
+static void fill(struct sched *s, long *latest, int nuser, int ngroup)
 {
     char name[16];
     long t = 1000;
@@ -55,8 +56,8 @@ static void fill(struct sched *s, long *latest)
                                 .procs_per_task = 1,
                                 .walltime = 3600,
                                 .submit = t,
-                                .user = users[rand() % 6],
-                                .group = groups[rand() % 3]};
+                                .user = users[rand() % nuser],
+                                .group = groups[rand() % ngroup]};
         struct err err = {0};
         struct job *j = sched_submit(s, &spec, &err);
         if (!j)
@@ -73,16 +74,22 @@ static void fill(struct sched *s, long *latest)
 }
 
 /* A scheduler of random priority weights on one 4-processor node, its
- * queue filled (fill); *latest: the last submission. */
-static struct sched *random_sched(long *latest)
+ * queue filled (fill) from nuser users and ngroup groups; *latest: the
+ * last submission. */
+static struct sched *random_sched_of(long *latest, int nuser, int ngroup)
 {
     struct sched_policy pol;
     random_policy(&pol);
     struct sched *s = sched_create(&pol, NULL);
     struct node_spec node = {.name = "n0", .procs = 4, .state = NODE_UP};
     CHECK(sched_add_node(s, &node, NULL) == 0);
-    fill(s, latest);
+    fill(s, latest, nuser, ngroup);
     return s;
+}
+
+static struct sched *random_sched(long *latest)
+{
+    return random_sched_of(latest, 6, 3);
 }
 
 /* The queue with each credential group's jobs one run, in queue order
@@ -223,18 +230,81 @@ static void test_holes(void)
     random_queues(41, with_holes);
 }
 
-/* A second pass over what a first left: the first placed k jobs and left
- * the rest loose (its tail, which the second's split takes entry by entry
- * as it is); between them jobs leave anywhere (holes, in the tail too),
- * new ones are submitted after it, and now and then a waiting job's system
- * priority changes (the tail dropped, as iter_run does on elig_all). The
- * second pass, placed whole, is the model's sort at its time. */
+/* Placed one entry at a time, as a scan asks (qorder_place's inline
+ * case: the top group's next job, compared with the heap's children only),
+ * now and then a few entries at once: the model's sort entry for entry,
+ * priorities too, however far it goes. Few credential groups (1 to 6),
+ * each with many jobs, so that a group's next job often stays on top,
+ * sometimes sinks below one child or the other, and groups run out. */
+static void test_one_by_one(void)
+{
+    srand(47);
+    for (int round = 0; round < 300; round++) {
+        long latest;
+        struct sched *s = random_sched_of(&latest, 1 + round % 3, 1 + round / 3 % 2);
+        long now = latest + rand() % 20000;
+        struct prio_env env;
+        sched_prio_env(s, &env);
+        for (size_t i = 0; round % 5 && i < s->q.qlen; i++)
+            s->q.queue[i]->qtime_start = s->q.queue[i]->submit; /* groups not split up */
+        if (round % 2)
+            out_of_submission(s, round / 2);
+        struct job *model[NJOBS];
+        size_t n = s->q.qlen;
+        for (size_t i = 0; i < n; i++) {
+            model[i] = s->q.queue[i];
+            model[i]->priority = prio_start(&s->pol.prio, &env, model[i], now, NULL);
+        }
+        qsort(model, n, sizeof *model, prio_cmp);
+        double want[NJOBS];
+        for (size_t i = 0; i < n; i++)
+            want[i] = model[i]->priority;
+        size_t k = n - (size_t)rand() % (n / 4); /* how far a scan reads */
+        qorder_start(s, now);
+        CHECK_EQ(s->q.qlen, n);
+        for (size_t i = 0; i < k; i = s->q.qplaced)
+            qorder_place(s, rand() % 8 ? i : i + (size_t)rand() % (k - i)); /* at most k - 1 */
+        CHECK_EQ(s->q.qplaced, k);
+        qorder_finish(s);
+        for (size_t i = 0; i < k; i++) {
+            CHECK(s->q.queue[i] == model[i]);
+            CHECK(s->q.queue[i]->priority == want[i]);
+        }
+        sched_destroy(s);
+    }
+}
+
+/* Holes where jobs left the queue between two passes (started, gone):
+ * none, anywhere, or only at its head (then skipped by qhead, as
+ * compact_queue does before a pass). */
+static void leave_some(struct sched *s, int round)
+{
+    size_t lead = (size_t)rand() % (s->q.qlen / 4 + 1);
+    for (size_t i = 0; round % 3 && i < s->q.qlen; i++)
+        if (round % 3 == 1 ? rand() % 8 == 0 : i < lead) {
+            s->q.queue[i] = NULL;
+            s->q.qidle--;
+        }
+    while (s->q.qhead < s->q.qlen && !s->q.queue[s->q.qhead])
+        s->q.qhead++;
+}
+
+/* A second pass over what a first left: the first placed k jobs, one
+ * entry at a time as a scan asks or several at once, and left the rest
+ * loose; the second's split takes both, the runs of one group the first
+ * placed one after the other and its loose tail, entry by entry as they
+ * are. Between them jobs leave (leave_some: holes, in the tail too), new
+ * ones are submitted after it, and now and then a waiting job's system
+ * priority changes (the entries dropped, as iter_run does on elig_all).
+ * The second pass, placed whole, is the model's sort at its time. Few
+ * credential groups or many. */
 static void test_kept_tail(void)
 {
     srand(43);
     for (int round = 0; round < 300; round++) {
         long latest;
-        struct sched *s = random_sched(&latest);
+        struct sched *s =
+            round % 4 ? random_sched(&latest) : random_sched_of(&latest, 1 + round / 4 % 3, 2);
         long now = latest + rand() % 20000;
         if (round % 2)
             as_submitted(s, round / 2);
@@ -242,14 +312,10 @@ static void test_kept_tail(void)
             out_of_submission(s, round / 2);
         qorder_start(s, now);
         size_t n = s->q.qlen, k = (size_t)rand() % (n + 1);
-        if (k)
-            qorder_place(s, k - 1);
+        for (size_t i = 0; i < k; i = s->q.qplaced)
+            qorder_place(s, rand() % 4 ? i : k - 1);
         qorder_finish(s);
-        for (size_t i = 0; i < s->q.qlen; i++)
-            if (rand() % 8 == 0) {
-                s->q.queue[i] = NULL;
-                s->q.qidle--;
-            }
+        leave_some(s, round / 2);
         char name[16];
         for (int i = 0, more = rand() % 10; i < more; i++) {
             snprintf(name, sizeof name, "new%d", i);
@@ -365,7 +431,7 @@ static void test_qgroup_generations(void)
     struct node_spec node = {.name = "n0", .procs = 4, .state = NODE_UP};
     CHECK(sched_add_node(s, &node, NULL) == 0);
     long latest;
-    fill(s, &latest);
+    fill(s, &latest, 6, 3);
     struct prio_env env;
     struct prio_batch pb;
     sched_prio_env(s, &env);
@@ -551,6 +617,7 @@ int main(void)
     TEST_RUN(test_out_of_submission);
     TEST_RUN(test_holes);
     TEST_RUN(test_kept_tail);
+    TEST_RUN(test_one_by_one);
     TEST_RUN(test_look);
     TEST_RUN(test_qgroup_generations);
     return TEST_DONE();
