@@ -875,16 +875,12 @@ void elig_reasons(struct sched *s)
     }
 }
 
-int elig_may_start(struct sched *s, struct job *j, enum lim_level level, char *why, size_t len)
+/* elig_may_start's check of j's request: out of line, so that the scan's
+ * many refusals for a full job count (limits_count_full) take no frame for
+ * the request and its environment. */
+static __attribute__((noinline)) int may_start_request(struct sched *s, struct job *j,
+                                                       enum lim_level level, char *why, size_t len)
 {
-    if (!elig_active(s))
-        return 1;
-    /* Jobs started in this pass count as committed work (policy/fs.c). The
-     * caps and the environment (which only processor equivalents read) are
-     * asked only when there are some: the scan asks this of every job it
-     * reaches, thousands of one credential under MAXJOB (issue 31). */
-    if (s->fsh.fs_caps && fsacct_over_cap(s, j, why, len))
-        return 0;
     struct prio_env env;
     double req[LIM_NTYPES];
     int pe = limits_pe_any(s->lim.limits);
@@ -893,6 +889,22 @@ int elig_may_start(struct sched *s, struct job *j, enum lim_level level, char *w
     limits_request_for(s->lim.limits, j, j->walltime, pe ? &env : NULL, req);
     return why ? !limits_check(s->lim.limits, j, LIM_ACTIVE, level, req, why, len)
                : !limits_check_fast(s->lim.limits, j, eset_kind(s), LIM_ACTIVE, level, req);
+}
+
+int elig_may_start(struct sched *s, struct job *j, enum lim_level level, char *why, size_t len)
+{
+    if (!elig_active(s))
+        return 1;
+    /* Jobs started in this pass count as committed work (policy/fs.c). The
+     * caps and the environment (which only processor equivalents read) are
+     * asked only when there are some: the scan asks this of every job it
+     * reaches, thousands of one credential under MAXJOB (issue 31), most of
+     * them once that credential runs all the jobs it may. */
+    if (s->fsh.fs_caps && fsacct_over_cap(s, j, why, len))
+        return 0;
+    if (!why && limits_count_full(s->lim.limits, j, eset_kind(s), LIM_ACTIVE, level))
+        return 0; /* the request's check would refuse it for the count */
+    return may_start_request(s, j, level, why, len);
 }
 
 void elig_started(struct sched *s, struct job *j)

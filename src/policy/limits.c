@@ -798,6 +798,15 @@ int limits_check_fast(const struct limits *L, const struct job *j, int kind, enu
     return check_all(L, &x, qos, kind);
 }
 
+int limits_count_full(const struct limits *L, const struct job *j, int kind, enum lim_mode mode,
+                      enum lim_level level)
+{
+    const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (!sl || !(sl->set[mode][level] & 1u << LIM_JOB) || exempt_fast(L, j))
+        return 0;
+    return sl->use[mode][LIM_JOB] + 1 > sl->cap[mode][level][LIM_JOB]; /* every job asks one */
+}
+
 /* The types one bound slot's limits at `level` in `mode` refuse. */
 static unsigned slot_violations(const struct lim_slot *sl, enum lim_mode mode, enum lim_level level,
                                 const double req[LIM_NTYPES])
