@@ -377,11 +377,10 @@ static void note_least(struct sched *s, struct walk *w, enum lim_level level)
     }
 }
 
-/* Whether j passes the per-job, active and idle limits at `level`; adds
- * its idle usage when it does. why (NULL: formatting every reason at every
- * iteration would cost more than the checks) gets the first violation. */
-static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level level,
-                 const struct prio_env *env, char *why)
+/* admit's checks past a full job count: out of line (admit). */
+static __attribute__((noinline)) int admit_request(struct sched *s, struct walk *w, struct job *j,
+                                                   enum lim_level level, const struct prio_env *env,
+                                                   char *why)
 {
     double req[LIM_NTYPES];
     size_t len = why ? WHY_MAX : 0;
@@ -424,6 +423,22 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
     }
     limits_add_kind(s->lim.limits, j, eset_kind(s), LIM_IDLE, req, +1);
     return 1;
+}
+
+/* Whether j passes the per-job, active and idle limits at `level`; adds
+ * its idle usage when it does. why (NULL: formatting every reason at every
+ * iteration would cost more than the checks) gets the first violation. A
+ * walk whose credential runs all the jobs its limit lets it (w->full)
+ * refuses each job after its per-job limits, with no frame for a request:
+ * after a start, a group at its MAXJOB refuses thousands so (issue 31). */
+static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level level,
+                 const struct prio_env *env, char *why)
+{
+    if (!why && w && w->full && !s->fsh.fs_caps && limits_any(s->lim.limits)) {
+        (void)job_fits_limits(s, j, env, NULL); /* kept per limits generation, as below */
+        return 0;
+    }
+    return admit_request(s, w, j, level, env, why);
 }
 
 /*
