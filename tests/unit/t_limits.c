@@ -1103,7 +1103,8 @@ static unsigned kind_next(unsigned *seed)
  * limits_check_fast and limits_lift through the one kind
  * limits_single_kind names give the answers of every kind's (-1), with
  * usage and rates kept for every kind (limits_add, limits_add_rate), as
- * policy/elig.c's whole-queue walks ask them (issue 31):
+ * policy/elig.c's whole-queue walks ask them (issue 31), and
+ * limits_count_full refuses only where limits_check_fast does:
  * fixed-seed random jobs of four users, two groups and two QOS (one with
  * IGNALL), random usage added and taken back, every mode and level.
  */
@@ -1115,7 +1116,7 @@ static void test_single_kind_checks(void)
         "GROUPCFG[DEFAULT] MAXJOB=4 MAXPS=300000,600000\nGROUPCFG[g1] MAXIJOB=1\n"};
     static const char *const users[] = {"u0", "u1", "u2", "u3"};
     unsigned seed = 31;
-    long refused = 0, asked = 0;
+    long refused = 0, asked = 0, counted = 0;
     for (size_t c = 0; c < sizeof cfgs / sizeof *cfgs; c++) {
         struct fx f;
         fx_init(&f);
@@ -1140,6 +1141,11 @@ static void test_single_kind_checks(void)
                           limits_check_fast(f.L, j, -1, (enum lim_mode)m, (enum lim_level)lv, req));
                     refused += one != 0;
                     asked++;
+                    /* the job count alone, when it refuses, is the check's answer */
+                    if (limits_count_full(f.L, j, kind, (enum lim_mode)m, (enum lim_level)lv)) {
+                        CHECK(one == 1);
+                        counted++;
+                    }
                     if (m == LIM_ACTIVE) /* when time alone lifts it: the same too */
                         CHECK(limits_lift(f.L, j, kind, (enum lim_level)lv, req) ==
                               limits_lift(f.L, j, -1, (enum lim_level)lv, req));
@@ -1162,6 +1168,7 @@ static void test_single_kind_checks(void)
         fx_free(&f);
     }
     CHECK(refused > asked / 10 && refused < asked - asked / 10); /* both answers, often */
+    CHECK(counted > 0 && counted < refused); /* the count refuses some, not all */
 }
 
 /* limits_full: once even the least request is refused, every job is; which
