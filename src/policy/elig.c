@@ -66,6 +66,8 @@ struct walk {
     int reranked;     /* ... restarted a job's queue time so that it ranks elsewhere at the
                          next poll than where the iteration's sort put it (rank_holds) */
     int full;         /* eset: the credential runs as many jobs as the level's limit lets it */
+    int has_from;     /* from is set: */
+    long from;        /* where the queue time its turns restart counts from (walk_from) */
     /* eset: per level, the least PS and WC asked by the jobs refused only
      * for active PS or WC (what time runs down); -1 none. */
     double least[2][2];
@@ -129,7 +131,8 @@ static long qstop_from(const struct sched *s, long walked, long now)
  * drivers poll then (issue 31, fid31q: the replay waited for the next
  * event; tests/data/property/cap-restart-rank).
  */
-static int rank_holds(struct sched *s, const struct job *j, long from, long now)
+static __attribute__((noinline)) int rank_holds(struct sched *s, const struct job *j, long from,
+                                                long now)
 {
     if (!sched_order_is_static(s))
         return 1; /* the order moves anyway: every poll re-sorts (wake.c) */
@@ -146,14 +149,26 @@ static int rank_holds(struct sched *s, const struct job *j, long from, long now)
     return prio_start(&s->pol.prio, &env, &c, t, NULL) == sorted;
 }
 
+/* qstop_from for the jobs walk w restarts, the same for all of them (the
+ * last walk and w's instant): computed at its first (issue 31: a group
+ * below its MAXJOB restarts thousands in one walk). */
+static long walk_from(const struct sched *s, struct walk *w)
+{
+    if (!w->has_from) {
+        w->from = qstop_from(s, s->el.elig_walked, w->now);
+        w->has_from = 1;
+    }
+    return w->from;
+}
+
 /* restart_qtime's work, for a stopped j: out of line, so that the walks'
  * turns, which mostly find the job accruing, keep their frame small (with
  * rank_holds inlined there, a KTH walk under a cap took 4 instructions more
- * a turn). */
+ * a turn; rank_holds stays out of line here too). */
 static __attribute__((noinline)) void restart_stopped(struct sched *s, struct walk *w,
                                                       struct job *j)
 {
-    long from = qstop_from(s, s->el.elig_walked, w ? w->now : s->pl.last_now);
+    long from = w ? walk_from(s, w) : qstop_from(s, s->el.elig_walked, s->pl.last_now);
     if (w && w->after_starts && !w->reranked && !rank_holds(s, j, from, w->now))
         w->reranked = 1;
     j->qtime_start = from;
