@@ -421,12 +421,11 @@ static __attribute__((noinline)) int admit_request(struct sched *s, struct walk 
             return 0;
     } else if (w && s->el.eset) {
         unsigned va, vi;
-        limits_violations2(s->lim.limits, j, eset_kind(s), level, req, &va, &vi);
-        if (va | vi) {
-            if (!vi)
-                note_refusal(w, va, level, req); /* idle usage does not run down */
-            return 0;
-        }
+        if (limits_admit_kind(s->lim.limits, j, eset_kind(s), level, req, &va, &vi))
+            return 1; /* its idle usage added */
+        if (!vi)
+            note_refusal(w, va, level, req); /* idle usage does not run down */
+        return 0;
     } else if (limits_check_fast(s->lim.limits, j, check_kind(s), LIM_ACTIVE, level, req)) {
         if (w)
             note_lift(w, s, j, level, req);

@@ -165,6 +165,13 @@ unsigned limits_violations(const struct limits *L, const struct job *j, int kind
 void limits_violations2(const struct limits *L, const struct job *j, int kind, enum lim_level level,
                         const double req[LIM_NTYPES], unsigned *active, unsigned *idle);
 
+/* limits_violations2 at `level` (kind as there) and, when it finds none
+ * (returns 1), limits_add_kind of req to the idle usage, through one look-up
+ * of the credential's slot: an eset walk's admission (issue 31: a group
+ * below its MAXJOB admits thousands). */
+int limits_admit_kind(struct limits *L, const struct job *j, int kind, enum lim_level level,
+                      const double req[LIM_NTYPES], unsigned *active, unsigned *idle);
+
 /* What a walk needs to judge many requests of one credential at once
  * against its bound limits at one level: per mode, the types set (bit
  * 1 << t), each limit plus the tolerance, and the usage (live). */
