@@ -641,9 +641,15 @@ static void run_walk(struct sched *s, struct walk *w, const struct prio_env *env
         size_t n;
         struct job **rest = eset_rest(s, i, &n);
         end = 0;
-        for (size_t k = 0; (k = eset_skip_rest(s, rest, k, n, &end, level, w->least[level])) < n;
-             k++)
+        for (size_t k = 0; k < n; k++) {
+            /* eset_skip_rest jumps only runs of stopped jobs: past its last
+             * run, a job whose queue time accrues (most of them, after a
+             * group's admissions) is its own answer */
+            if ((k < end || (rest[k]->flags & JOB_INB)) &&
+                (k = eset_skip_rest(s, rest, k, n, &end, level, w->least[level])) >= n)
+                break;
             one(s, w, rest[k], env);
+        }
     }
     if (!w->whole) {
         eset_idle_end(s, (int)level);
