@@ -66,6 +66,8 @@ struct walk {
     int reranked;     /* ... restarted a job's queue time so that it ranks elsewhere at the
                          next poll than where the iteration's sort put it (rank_holds) */
     int full;         /* eset: the credential runs as many jobs as the level's limit lets it */
+    int has_from;     /* from is set: */
+    long from;        /* where the queue time its turns restart counts from (walk_from) */
     /* eset: per level, the least PS and WC asked by the jobs refused only
      * for active PS or WC (what time runs down); -1 none. */
     double least[2][2];
@@ -129,7 +131,8 @@ static long qstop_from(const struct sched *s, long walked, long now)
  * drivers poll then (issue 31, fid31q: the replay waited for the next
  * event; tests/data/property/cap-restart-rank).
  */
-static int rank_holds(struct sched *s, const struct job *j, long from, long now)
+static __attribute__((noinline)) int rank_holds(struct sched *s, const struct job *j, long from,
+                                                long now)
 {
     if (!sched_order_is_static(s))
         return 1; /* the order moves anyway: every poll re-sorts (wake.c) */
@@ -146,14 +149,26 @@ static int rank_holds(struct sched *s, const struct job *j, long from, long now)
     return prio_start(&s->pol.prio, &env, &c, t, NULL) == sorted;
 }
 
+/* qstop_from for the jobs walk w restarts, the same for all of them (the
+ * last walk and w's instant): computed at its first (issue 31: a group
+ * below its MAXJOB restarts thousands in one walk). */
+static long walk_from(const struct sched *s, struct walk *w)
+{
+    if (!w->has_from) {
+        w->from = qstop_from(s, s->el.elig_walked, w->now);
+        w->has_from = 1;
+    }
+    return w->from;
+}
+
 /* restart_qtime's work, for a stopped j: out of line, so that the walks'
  * turns, which mostly find the job accruing, keep their frame small (with
  * rank_holds inlined there, a KTH walk under a cap took 4 instructions more
- * a turn). */
+ * a turn; rank_holds stays out of line here too). */
 static __attribute__((noinline)) void restart_stopped(struct sched *s, struct walk *w,
                                                       struct job *j)
 {
-    long from = qstop_from(s, s->el.elig_walked, w ? w->now : s->pl.last_now);
+    long from = w ? walk_from(s, w) : qstop_from(s, s->el.elig_walked, s->pl.last_now);
     if (w && w->after_starts && !w->reranked && !rank_holds(s, j, from, w->now))
         w->reranked = 1;
     j->qtime_start = from;
@@ -377,11 +392,10 @@ static void note_least(struct sched *s, struct walk *w, enum lim_level level)
     }
 }
 
-/* Whether j passes the per-job, active and idle limits at `level`; adds
- * its idle usage when it does. why (NULL: formatting every reason at every
- * iteration would cost more than the checks) gets the first violation. */
-static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level level,
-                 const struct prio_env *env, char *why)
+/* admit's checks past a full job count: out of line (admit). */
+static __attribute__((noinline)) int admit_request(struct sched *s, struct walk *w, struct job *j,
+                                                   enum lim_level level, const struct prio_env *env,
+                                                   char *why)
 {
     double req[LIM_NTYPES];
     size_t len = why ? WHY_MAX : 0;
@@ -407,12 +421,11 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
             return 0;
     } else if (w && s->el.eset) {
         unsigned va, vi;
-        limits_violations2(s->lim.limits, j, eset_kind(s), level, req, &va, &vi);
-        if (va | vi) {
-            if (!vi)
-                note_refusal(w, va, level, req); /* idle usage does not run down */
-            return 0;
-        }
+        if (limits_admit_kind(s->lim.limits, j, eset_kind(s), level, req, &va, &vi))
+            return 1; /* its idle usage added */
+        if (!vi)
+            note_refusal(w, va, level, req); /* idle usage does not run down */
+        return 0;
     } else if (limits_check_fast(s->lim.limits, j, check_kind(s), LIM_ACTIVE, level, req)) {
         if (w)
             note_lift(w, s, j, level, req);
@@ -424,6 +437,22 @@ static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level 
     }
     limits_add_kind(s->lim.limits, j, eset_kind(s), LIM_IDLE, req, +1);
     return 1;
+}
+
+/* Whether j passes the per-job, active and idle limits at `level`; adds
+ * its idle usage when it does. why (NULL: formatting every reason at every
+ * iteration would cost more than the checks) gets the first violation. A
+ * walk whose credential runs all the jobs its limit lets it (w->full)
+ * refuses each job after its per-job limits, with no frame for a request:
+ * after a start, a group at its MAXJOB refuses thousands so (issue 31). */
+static int admit(struct sched *s, struct walk *w, struct job *j, enum lim_level level,
+                 const struct prio_env *env, char *why)
+{
+    if (!why && w && w->full && !s->fsh.fs_caps && limits_any(s->lim.limits)) {
+        (void)job_fits_limits(s, j, env, NULL); /* kept per limits generation, as below */
+        return 0;
+    }
+    return admit_request(s, w, j, level, env, why);
 }
 
 /*
@@ -612,9 +641,15 @@ static void run_walk(struct sched *s, struct walk *w, const struct prio_env *env
         size_t n;
         struct job **rest = eset_rest(s, i, &n);
         end = 0;
-        for (size_t k = 0; (k = eset_skip_rest(s, rest, k, n, &end, level, w->least[level])) < n;
-             k++)
+        for (size_t k = 0; k < n; k++) {
+            /* eset_skip_rest jumps only runs of stopped jobs: past its last
+             * run, a job whose queue time accrues (most of them, after a
+             * group's admissions) is its own answer */
+            if ((k < end || (rest[k]->flags & JOB_INB)) &&
+                (k = eset_skip_rest(s, rest, k, n, &end, level, w->least[level])) >= n)
+                break;
             one(s, w, rest[k], env);
+        }
     }
     if (!w->whole) {
         eset_idle_end(s, (int)level);
@@ -875,16 +910,12 @@ void elig_reasons(struct sched *s)
     }
 }
 
-int elig_may_start(struct sched *s, struct job *j, enum lim_level level, char *why, size_t len)
+/* elig_may_start's check of j's request: out of line, so that the scan's
+ * many refusals for a full job count (limits_count_full) take no frame for
+ * the request and its environment. */
+static __attribute__((noinline)) int may_start_request(struct sched *s, struct job *j,
+                                                       enum lim_level level, char *why, size_t len)
 {
-    if (!elig_active(s))
-        return 1;
-    /* Jobs started in this pass count as committed work (policy/fs.c). The
-     * caps and the environment (which only processor equivalents read) are
-     * asked only when there are some: the scan asks this of every job it
-     * reaches, thousands of one credential under MAXJOB (issue 31). */
-    if (s->fsh.fs_caps && fsacct_over_cap(s, j, why, len))
-        return 0;
     struct prio_env env;
     double req[LIM_NTYPES];
     int pe = limits_pe_any(s->lim.limits);
@@ -893,6 +924,22 @@ int elig_may_start(struct sched *s, struct job *j, enum lim_level level, char *w
     limits_request_for(s->lim.limits, j, j->walltime, pe ? &env : NULL, req);
     return why ? !limits_check(s->lim.limits, j, LIM_ACTIVE, level, req, why, len)
                : !limits_check_fast(s->lim.limits, j, eset_kind(s), LIM_ACTIVE, level, req);
+}
+
+int elig_may_start(struct sched *s, struct job *j, enum lim_level level, char *why, size_t len)
+{
+    if (!elig_active(s))
+        return 1;
+    /* Jobs started in this pass count as committed work (policy/fs.c). The
+     * caps and the environment (which only processor equivalents read) are
+     * asked only when there are some: the scan asks this of every job it
+     * reaches, thousands of one credential under MAXJOB (issue 31), most of
+     * them once that credential runs all the jobs it may. */
+    if (s->fsh.fs_caps && fsacct_over_cap(s, j, why, len))
+        return 0;
+    if (!why && limits_count_full(s->lim.limits, j, eset_kind(s), LIM_ACTIVE, level))
+        return 0; /* the request's check would refuse it for the count */
+    return may_start_request(s, j, level, why, len);
 }
 
 void elig_started(struct sched *s, struct job *j)

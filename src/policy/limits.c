@@ -400,6 +400,19 @@ static void add_into(double *use, const double *req, int sign, int n)
     }
 }
 
+/* limits_add_kind's work on one slot: the types it keeps. */
+static inline void slot_add(struct lim_slot *sl, enum lim_mode mode, const double req[LIM_NTYPES],
+                            int sign)
+{
+    double *use = sl->use[mode];
+    for (unsigned m = sl->kept; m; m &= m - 1) {
+        int t = __builtin_ctz(m);
+        use[t] += sign * req[t];
+        if (use[t] < LIM_EPS && use[t] > -LIM_EPS)
+            use[t] = 0; /* what rounding left of a removed job */
+    }
+}
+
 void limits_add_kind(struct limits *L, const struct job *j, int kind, enum lim_mode mode,
                      const double req[LIM_NTYPES], int sign)
 {
@@ -409,14 +422,7 @@ void limits_add_kind(struct limits *L, const struct job *j, int kind, enum lim_m
     } else if (c) {
         /* One kind is all limits count (limits_single_kind): a type no limit
          * of the slot sets is never compared, so it is not kept (it stays 0). */
-        struct lim_slot *sl = slot_get(L, (enum cred_kind)kind, c);
-        double *use = sl->use[mode];
-        for (unsigned m = sl->kept; m; m &= m - 1) {
-            int t = __builtin_ctz(m);
-            use[t] += sign * req[t];
-            if (use[t] < LIM_EPS && use[t] > -LIM_EPS)
-                use[t] = 0; /* what rounding left of a removed job */
-        }
+        slot_add(slot_get(L, (enum cred_kind)kind, c), mode, req, sign);
     }
 }
 
@@ -798,6 +804,15 @@ int limits_check_fast(const struct limits *L, const struct job *j, int kind, enu
     return check_all(L, &x, qos, kind);
 }
 
+int limits_count_full(const struct limits *L, const struct job *j, int kind, enum lim_mode mode,
+                      enum lim_level level)
+{
+    const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (!sl || !(sl->set[mode][level] & 1u << LIM_JOB) || exempt_fast(L, j))
+        return 0;
+    return sl->use[mode][LIM_JOB] + 1 > sl->cap[mode][level][LIM_JOB]; /* every job asks one */
+}
+
 /* The types one bound slot's limits at `level` in `mode` refuse. */
 static unsigned slot_violations(const struct lim_slot *sl, enum lim_mode mode, enum lim_level level,
                                 const double req[LIM_NTYPES])
@@ -831,6 +846,31 @@ unsigned limits_violations(const struct limits *L, const struct job *j, int kind
     return v;
 }
 
+/* limits_violations2's answer through a bound slot sl. */
+static inline void slot_violations2(const struct limits *L, const struct lim_slot *sl,
+                                    const struct job *j, enum lim_level level,
+                                    const double req[LIM_NTYPES], unsigned *active, unsigned *idle)
+{
+    if (exempt_fast(L, j)) {
+        *active = *idle = 0;
+        return;
+    }
+    /* both modes in one place: a walk asks this of every job it reads */
+    const double *ca = sl->cap[LIM_ACTIVE][level], *ci = sl->cap[LIM_IDLE][level];
+    const double *ua = sl->use[LIM_ACTIVE], *ui = sl->use[LIM_IDLE];
+    unsigned va = 0, vi = 0;
+    for (unsigned m = sl->set[LIM_ACTIVE][level]; m; m &= m - 1) {
+        int t = __builtin_ctz(m);
+        va |= ua[t] + req[t] > ca[t] ? 1u << t : 0u;
+    }
+    for (unsigned m = sl->set[LIM_IDLE][level]; m; m &= m - 1) {
+        int t = __builtin_ctz(m);
+        vi |= ui[t] + req[t] > ci[t] ? 1u << t : 0u;
+    }
+    *active = va;
+    *idle = vi;
+}
+
 void limits_violations2(const struct limits *L, const struct job *j, int kind, enum lim_level level,
                         const double req[LIM_NTYPES], unsigned *active, unsigned *idle)
 {
@@ -838,23 +878,27 @@ void limits_violations2(const struct limits *L, const struct job *j, int kind, e
     if (!sl) {
         *active = limits_violations(L, j, kind, LIM_ACTIVE, level, req);
         *idle = limits_violations(L, j, kind, LIM_IDLE, level, req);
-    } else if (exempt_fast(L, j)) {
-        *active = *idle = 0;
-    } else { /* both modes in one place: a walk asks this of every job it reads */
-        const double *ca = sl->cap[LIM_ACTIVE][level], *ci = sl->cap[LIM_IDLE][level];
-        const double *ua = sl->use[LIM_ACTIVE], *ui = sl->use[LIM_IDLE];
-        unsigned va = 0, vi = 0;
-        for (unsigned m = sl->set[LIM_ACTIVE][level]; m; m &= m - 1) {
-            int t = __builtin_ctz(m);
-            va |= ua[t] + req[t] > ca[t] ? 1u << t : 0u;
-        }
-        for (unsigned m = sl->set[LIM_IDLE][level]; m; m &= m - 1) {
-            int t = __builtin_ctz(m);
-            vi |= ui[t] + req[t] > ci[t] ? 1u << t : 0u;
-        }
-        *active = va;
-        *idle = vi;
+    } else {
+        slot_violations2(L, sl, j, level, req, active, idle);
     }
+}
+
+int limits_admit_kind(struct limits *L, const struct job *j, int kind, enum lim_level level,
+                      const double req[LIM_NTYPES], unsigned *active, unsigned *idle)
+{
+    const struct lim_slot *bound = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (!bound) {
+        limits_violations2(L, j, kind, level, req, active, idle);
+        if (*active | *idle)
+            return 0;
+        limits_add_kind(L, j, kind, LIM_IDLE, req, +1);
+        return 1;
+    }
+    slot_violations2(L, bound, j, level, req, active, idle);
+    if (*active | *idle)
+        return 0;
+    slot_add((struct lim_slot *)bound, LIM_IDLE, req, +1); /* slot_get's; L is not const here */
+    return 1;
 }
 
 void limits_run_down(struct limits *L, int kind, size_t index, double ps, double wc)

@@ -148,6 +148,14 @@ int limits_check_job(const struct limits *L, const struct job *j, const struct p
 int limits_check_fast(const struct limits *L, const struct job *j, int kind, enum lim_mode mode,
                       enum lim_level level, const double req[LIM_NTYPES]);
 
+/* Whether limits_check_fast(kind >= 0) refuses j, whatever it asks, for its
+ * credential's job count alone (MAXJOB, MAXIJOB): its slot is bound, j is
+ * not exempt and holds as many jobs in `mode` as `level` lets it. 0 says
+ * nothing (ask limits_check_fast). Costs no request: the scan asks it of
+ * every job of a credential at its MAXJOB (issue 31). */
+int limits_count_full(const struct limits *L, const struct job *j, int kind, enum lim_mode mode,
+                      enum lim_level level);
+
 /* As limits_check_fast: the types (bit 1 << t) whose limits j's request
  * goes over; 0 when none. */
 unsigned limits_violations(const struct limits *L, const struct job *j, int kind,
@@ -156,6 +164,13 @@ unsigned limits_violations(const struct limits *L, const struct job *j, int kind
 /* limits_violations in both modes at once: *active and *idle. */
 void limits_violations2(const struct limits *L, const struct job *j, int kind, enum lim_level level,
                         const double req[LIM_NTYPES], unsigned *active, unsigned *idle);
+
+/* limits_violations2 at `level` (kind as there) and, when it finds none
+ * (returns 1), limits_add_kind of req to the idle usage, through one look-up
+ * of the credential's slot: an eset walk's admission (issue 31: a group
+ * below its MAXJOB admits thousands). */
+int limits_admit_kind(struct limits *L, const struct job *j, int kind, enum lim_level level,
+                      const double req[LIM_NTYPES], unsigned *active, unsigned *idle);
 
 /* What a walk needs to judge many requests of one credential at once
  * against its bound limits at one level: per mode, the types set (bit

@@ -12,6 +12,7 @@
  * maui.cfg text, as the engine will read it.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cfg/cfg.h"
 #include "core/cred.h"
@@ -1099,11 +1100,32 @@ static unsigned kind_next(unsigned *seed)
     return *seed >> 8;
 }
 
+/* limits_admit_kind gives limits_violations2's answer and, when it admits
+ * (returns whether it did), adds the job (one more idle job), as
+ * limits_add_kind would: taken back with it, the usage is as before. */
+static int admit_kind_agrees(struct fx *f, const struct job *j, int kind, enum lim_level lv,
+                             const double req[LIM_NTYPES])
+{
+    unsigned va, vi, va2, vi2;
+    double before[LIM_NTYPES];
+    limits_violations2(f->L, j, kind, lv, req, &va, &vi);
+    memcpy(before, limits_usage(f->L, j, (enum cred_kind)kind, LIM_IDLE), sizeof before);
+    int in = limits_admit_kind(f->L, j, kind, lv, req, &va2, &vi2);
+    CHECK(va2 == va && vi2 == vi && in == !(va | vi));
+    CHECK(limits_usage(f->L, j, (enum cred_kind)kind, LIM_IDLE)[LIM_JOB] == before[LIM_JOB] + in);
+    if (in)
+        limits_add_kind(f->L, j, kind, LIM_IDLE, req, -1);
+    CHECK(memcmp(limits_usage(f->L, j, (enum cred_kind)kind, LIM_IDLE), before, sizeof before) ==
+          0);
+    return in;
+}
+
 /*
  * limits_check_fast and limits_lift through the one kind
  * limits_single_kind names give the answers of every kind's (-1), with
  * usage and rates kept for every kind (limits_add, limits_add_rate), as
- * policy/elig.c's whole-queue walks ask them (issue 31):
+ * policy/elig.c's whole-queue walks ask them (issue 31), limits_count_full
+ * refuses only where limits_check_fast does, limits_admit_kind agrees:
  * fixed-seed random jobs of four users, two groups and two QOS (one with
  * IGNALL), random usage added and taken back, every mode and level.
  */
@@ -1115,7 +1137,7 @@ static void test_single_kind_checks(void)
         "GROUPCFG[DEFAULT] MAXJOB=4 MAXPS=300000,600000\nGROUPCFG[g1] MAXIJOB=1\n"};
     static const char *const users[] = {"u0", "u1", "u2", "u3"};
     unsigned seed = 31;
-    long refused = 0, asked = 0;
+    long refused = 0, asked = 0, counted = 0, admits = 0;
     for (size_t c = 0; c < sizeof cfgs / sizeof *cfgs; c++) {
         struct fx f;
         fx_init(&f);
@@ -1140,6 +1162,13 @@ static void test_single_kind_checks(void)
                           limits_check_fast(f.L, j, -1, (enum lim_mode)m, (enum lim_level)lv, req));
                     refused += one != 0;
                     asked++;
+                    /* the job count alone, when it refuses, is the check's answer */
+                    if (limits_count_full(f.L, j, kind, (enum lim_mode)m, (enum lim_level)lv)) {
+                        CHECK(one == 1);
+                        counted++;
+                    }
+                    if (m == LIM_ACTIVE)
+                        admits += admit_kind_agrees(&f, j, kind, (enum lim_level)lv, req);
                     if (m == LIM_ACTIVE) /* when time alone lifts it: the same too */
                         CHECK(limits_lift(f.L, j, kind, (enum lim_level)lv, req) ==
                               limits_lift(f.L, j, -1, (enum lim_level)lv, req));
@@ -1162,6 +1191,8 @@ static void test_single_kind_checks(void)
         fx_free(&f);
     }
     CHECK(refused > asked / 10 && refused < asked - asked / 10); /* both answers, often */
+    CHECK(counted > 0 && counted < refused); /* the count refuses some, not all */
+    CHECK(admits > asked / 20);              /* limits_admit_kind admitted often */
 }
 
 /* limits_full: once even the least request is refused, every job is; which
