@@ -1,0 +1,77 @@
+#!/bin/sh
+# Issue 31's fast paths, held to the schedules they were measured against:
+# the iteration scan's may_fit and wait_run (policy/iter.c) and the batch
+# priorities' common path (prio_batch_start) under a dynamic priority
+# (fairshare, expansion factor, fairshare caps), eset's run-down of active
+# usage (cross_moved, eset_run_down) under the throttling page, the walk's
+# priority memo and eset_all_pass under GROUPCFG MAXJOB=4 (with class
+# priorities, which the memo keys on), and the wake-up of a queue time
+# restarted after the starts (rank_holds, order_stale) under a cap. Each
+# replay's schedule — every job's start, end, state and nodes, a digest of
+# them — is the one tests/data/fastpath/expect records, written by the
+# binary before these paths (/work/base/moku at f908217, whose schedules
+# were compared job for job with the paths' own base when each was
+# merged). A schedule that moves for a reason (a fix) is written again
+# with FASTPATH_REGEN=1, and the commit says why. A broken fast path fails
+# here (each was tried with a mutant: att31r, docs/testing.md).
+. tests/integration/lib.sh
+
+E=tests/data/fastpath/expect
+HPC2N=data/HPC2N-2002-2.1-cln.norm.swf.gz
+KTH=data/KTH-SP2-1996-2.1-cln.norm.swf.gz
+SDSC=data/SDSC-BLUE-2000-4.2-cln.norm.swf.gz
+
+conf() { printf "$2" "$TMP" >"$TMP/$1.cfg"; }
+FS='FSPOLICY DEDICATEDPS\nFSINTERVAL 12:00:00\nFSDEPTH 8\nFSDECAY 0.8\nFSWEIGHT 10\nFSUSERWEIGHT 1\n'
+conf fairshare "${FS}FSGROUPWEIGHT 1\nUSERCFG[DEFAULT] FSTARGET=5\nSTATDIR %s/none\n"
+conf fscap "${FS}USERCFG[DEFAULT] FSTARGET=20%%\nSTATDIR %s/none\n"
+conf xfactor 'XFACTORWEIGHT 10\nQUEUETIMEWEIGHT 1\n'
+conf throttle 'USERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPS=72000,1080000\n'
+conf mixed "${FS}FSGROUPWEIGHT 1\nUSERCFG[DEFAULT] FSTARGET=5 MAXIJOB=3 MAXPS=500000\nRESERVATIONDEPTH[0] 3\nSTATDIR %s/none\n"
+conf maxjob 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\nGROUPCFG[DEFAULT] MAXJOB=4\n'
+conf classes 'CLASSWEIGHT 1\nCLASSCFG[1] PRIORITY=1000\nCLASSCFG[3] PRIORITY=400\nGROUPCFG[DEFAULT] MAXJOB=4\n'
+
+# first N TRACE: the trace's first N jobs (0: all), in $TMP/t.swf.
+first() {
+    gzip -dc "$2" | awk -v n="$1" '/^;/ || n == 0 || k++ < n' >"$TMP/t.swf"
+}
+# digest ARGS...: the replay's schedule, one line a job (job_id, start,
+# end, state, nodes: found by the header's names), digested.
+digest() {
+    "$MOKU" simulate "$@" --quiet --jobs-out "$TMP/j.csv" "$TMP/t.swf" >"$TMP/out" 2>"$TMP/err" || return 1
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+             { print $c["job_id"], $c["start"], $c["end"], $c["state"], $c["nodes"] }' "$TMP/j.csv" |
+        md5sum | cut -d' ' -f1
+}
+# case NAME CFG JOBS TRACE [ARGS...]: the replay's digest is NAME's in $E.
+case_() {
+    name=$1 cfg=$2
+    first "$3" "$4"
+    shift 4
+    got=$(digest --config "$TMP/$cfg.cfg" "$@")
+    if [ -n "$FASTPATH_REGEN" ]; then
+        echo "$name $got" >>"$TMP/expect"
+        ok "$name: written ($got)"
+        return
+    fi
+    want=$(sed -n "s/^$name //p" "$E")
+    if [ -n "$want" ] && [ "$got" = "$want" ]; then
+        ok "$name: the schedule recorded ($want)"
+    else
+        fail "$name: the schedule recorded (${want:-none recorded}), not ${got:-a failed replay}"
+        sed -n '1,3s/^/# /p' "$TMP/err"
+    fi
+}
+
+case_ hpc2n-fairshare fairshare 0 "$HPC2N"
+case_ kth-fairshare fairshare 0 "$KTH"
+case_ hpc2n-xfactor xfactor 0 "$HPC2N"
+case_ kth-fscap fscap 0 "$KTH"
+case_ kth-fscap-every60 fscap 0 "$KTH" --iterate-every 60
+case_ hpc2n-throttle throttle 0 "$HPC2N"
+case_ kth-mixed mixed 0 "$KTH"
+case_ hpc2n-maxjob4 maxjob 10000 "$HPC2N"
+case_ sdsc-classes classes 10000 "$SDSC"
+case_ sdsc-classes-full classes 10000 "$SDSC" --full-walk
+[ -z "$FASTPATH_REGEN" ] || cp "$TMP/expect" "$E"
+done_checks
