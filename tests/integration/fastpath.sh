@@ -71,7 +71,7 @@ case_ kth-fscap-every60 fscap 0 "$KTH" --iterate-every 60
 case_ hpc2n-throttle throttle 0 "$HPC2N"
 case_ kth-mixed mixed 0 "$KTH"
 case_ hpc2n-maxjob4 maxjob 10000 "$HPC2N"
-case_ sdsc-classes classes 10000 "$SDSC"
-case_ sdsc-classes-full classes 10000 "$SDSC" --full-walk
+case_ sdsc-classes classes 4000 "$SDSC"
+case_ sdsc-classes-full classes 4000 "$SDSC" --full-walk
 [ -z "$FASTPATH_REGEN" ] || cp "$TMP/expect" "$E"
 done_checks
