@@ -2,18 +2,18 @@
 # Issue 31's fast paths, held to the schedules they were measured against:
 # the iteration scan's may_fit and wait_run (policy/iter.c) and the batch
 # priorities' common path (prio_batch_start) under a dynamic priority
-# (fairshare, expansion factor, fairshare caps), eset's run-down of active
-# usage (cross_moved, eset_run_down) under the throttling page, the walk's
-# priority memo and eset_all_pass under GROUPCFG MAXJOB=4 (with class
-# priorities, which the memo keys on), and the wake-up of a queue time
-# restarted after the starts (rank_holds, order_stale) under a cap. Each
-# replay's schedule — every job's start, end, state and nodes, a digest of
-# them — is the one tests/data/fastpath/expect records, written by the
-# binary before these paths (/work/base/moku at f908217, whose schedules
-# were compared job for job with the paths' own base when each was
-# merged). A schedule that moves for a reason (a fix) is written again
-# with FASTPATH_REGEN=1, and the commit says why. A broken fast path fails
-# here (each was tried with a mutant: att31r, docs/testing.md).
+# (fairshare, expansion factor, fairshare caps); eset's run-down of active
+# usage (cross_moved, eset_run_down) under the throttling page, also with
+# jobs that overrun their walltime; the walk's priority memo and
+# eset_all_pass under GROUPCFG MAXJOB=4, also with class priorities (the
+# memo's key); the wake-up of a queue time restarted after the starts
+# (rank_holds, order_stale) under a cap. Each replay's schedule (every
+# job's start, end, state and nodes, digested) is the one
+# tests/data/fastpath/expect records, written by main at f908217, whose
+# schedules each path's merge had compared job for job with the binary
+# before it. A schedule that moves for a reason (a fix) is written again
+# with FASTPATH_REGEN=1, and the commit says why. Each path broken on
+# purpose (a mutant) fails here or in eset.sh (att31r, docs/testing.md).
 . tests/integration/lib.sh
 
 E=tests/data/fastpath/expect
@@ -29,11 +29,14 @@ conf xfactor 'XFACTORWEIGHT 10\nQUEUETIMEWEIGHT 1\n'
 conf throttle 'USERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPS=72000,1080000\n'
 conf mixed "${FS}FSGROUPWEIGHT 1\nUSERCFG[DEFAULT] FSTARGET=5 MAXIJOB=3 MAXPS=500000\nRESERVATIONDEPTH[0] 3\nSTATDIR %s/none\n"
 conf maxjob 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\nGROUPCFG[DEFAULT] MAXJOB=4\n'
+conf overrun 'USERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPS=72000,1080000\nJOBMAXOVERRUN 10:00:00\n'
 conf classes 'CLASSWEIGHT 1\nCLASSCFG[1] PRIORITY=1000\nCLASSCFG[3] PRIORITY=400\nGROUPCFG[DEFAULT] MAXJOB=4\n'
 
-# first N TRACE: the trace's first N jobs (0: all), in $TMP/t.swf.
+# first N TRACE: the trace's first N jobs (0: all), in $TMP/t.swf; N+ with
+# every third job's walltime cut to 0.6 of its runtime (overruns).
 first() {
-    gzip -dc "$2" | awk -v n="$1" '/^;/ || n == 0 || k++ < n' >"$TMP/t.swf"
+    gzip -dc "$2" | awk -v n="${1%+}" -v cut="${1#"${1%+}"}" '/^;/ { print; next }
+        n == 0 || k++ < n { if (cut && k % 3 == 0 && $4 > 10) $9 = int($4 * 0.6); print }' >"$TMP/t.swf"
 }
 # digest ARGS...: the replay's schedule, one line a job (job_id, start,
 # end, state, nodes: found by the header's names), digested.
@@ -70,6 +73,9 @@ case_ kth-fscap fscap 0 "$KTH"
 case_ kth-fscap-every60 fscap 0 "$KTH" --iterate-every 60
 case_ hpc2n-throttle throttle 0 "$HPC2N"
 case_ kth-mixed mixed 0 "$KTH"
+# Jobs past their walltime's end while they run (cross_moved: a rebuild)
+case_ kth-overrun overrun 6000+ "$KTH"
+case_ kth-overrun-full overrun 6000+ "$KTH" --full-walk
 case_ hpc2n-maxjob4 maxjob 10000 "$HPC2N"
 case_ sdsc-classes classes 4000 "$SDSC"
 case_ sdsc-classes-full classes 4000 "$SDSC" --full-walk
