@@ -30,6 +30,7 @@ conf throttle 'USERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPS=72000,1080000\n'
 conf mixed "${FS}FSGROUPWEIGHT 1\nUSERCFG[DEFAULT] FSTARGET=5 MAXIJOB=3 MAXPS=500000\nRESERVATIONDEPTH[0] 3\nSTATDIR %s/none\n"
 conf maxjob 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\nGROUPCFG[DEFAULT] MAXJOB=4\n'
 conf overrun 'USERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPS=72000,1080000\nJOBMAXOVERRUN 10:00:00\n'
+conf highest "${FS}FSGROUPWEIGHT 1\nUSERCFG[DEFAULT] FSTARGET=5\nRESERVATIONPOLICY HIGHEST\nRESERVATIONDEPTH[0] 4\nSTATDIR %s/none\n"
 conf classes 'CLASSWEIGHT 1\nCLASSCFG[1] PRIORITY=1000\nCLASSCFG[3] PRIORITY=400\nGROUPCFG[DEFAULT] MAXJOB=4\n'
 
 # first N TRACE: the trace's first N jobs (0: all), in $TMP/t.swf; N+ with
@@ -46,29 +47,55 @@ digest() {
              { print $c["job_id"], $c["start"], $c["end"], $c["state"], $c["nodes"] }' "$TMP/j.csv" |
         md5sum | cut -d' ' -f1
 }
-# case NAME CFG JOBS TRACE [ARGS...]: the replay's digest is NAME's in $E.
+# record NAME DIGEST: DIGEST is NAME's in $E (FASTPATH_REGEN: written).
+record() {
+    if [ -n "$FASTPATH_REGEN" ]; then
+        echo "$1 $2" >>"$TMP/expect"
+        ok "$1: written ($2)"
+        return
+    fi
+    want=$(sed -n "s/^$1 //p" "$E")
+    if [ -n "$want" ] && [ "$2" = "$want" ]; then
+        ok "$1: the schedule recorded ($want)"
+    else
+        fail "$1: the schedule recorded (${want:-none recorded}), not ${2:-a failed replay}"
+        sed -n '1,3s/^/# /p' "$TMP/err"
+    fi
+}
+# case NAME CFG JOBS TRACE [ARGS...]: the replay's digest is NAME's.
 case_() {
     name=$1 cfg=$2
     first "$3" "$4"
     shift 4
-    got=$(digest --config "$TMP/$cfg.cfg" "$@")
-    if [ -n "$FASTPATH_REGEN" ]; then
-        echo "$name $got" >>"$TMP/expect"
-        ok "$name: written ($got)"
-        return
-    fi
-    want=$(sed -n "s/^$name //p" "$E")
-    if [ -n "$want" ] && [ "$got" = "$want" ]; then
-        ok "$name: the schedule recorded ($want)"
-    else
-        fail "$name: the schedule recorded (${want:-none recorded}), not ${got:-a failed replay}"
-        sed -n '1,3s/^/# /p' "$TMP/err"
-    fi
+    record "$name" "$(digest --config "$TMP/$cfg.cfg" "$@")"
+}
+# views NAME CFG T...: KTH's showq -i at each instant, and checkjob of each
+# job it marks reserved (wait_run passes them by: they keep the wait the
+# reservation gave them), digested: NAME's.
+views() {
+    name=$1 cfg=$2
+    shift 2
+    first 0 "$KTH"
+    : >"$TMP/err"
+    for t in "$@"; do
+        "$MOKU" simulate --config "$TMP/$cfg.cfg" --until "$t" --show "showq -i" "$TMP/t.swf" >"$TMP/q" 2>"$TMP/err"
+        set -- --until "$t"
+        for j in $(awk '$1 ~ /^[0-9]+\*$/ { print substr($1, 1, length($1) - 1) }' "$TMP/q"); do
+            set -- "$@" --show "checkjob $j"
+        done
+        cat "$TMP/q"
+        "$MOKU" simulate --config "$TMP/$cfg.cfg" "$@" "$TMP/t.swf" 2>>"$TMP/err"
+    done | md5sum | cut -d' ' -f1 >"$TMP/v"
+    record "$name" "$(cat "$TMP/v")"
 }
 
 case_ hpc2n-fairshare fairshare 0 "$HPC2N"
 case_ kth-fairshare fairshare 0 "$KTH"
 case_ hpc2n-xfactor xfactor 0 "$HPC2N"
+# Reservations kept from the last plan (HIGHEST): the jobs holding them
+case_ kth-highest highest 0 "$KTH"
+case_ kth-highest-every60 highest 0 "$KTH" --iterate-every 60
+views kth-highest-views highest 2000000 5000000 9000000 16000000
 case_ kth-fscap fscap 0 "$KTH"
 case_ kth-fscap-every60 fscap 0 "$KTH" --iterate-every 60
 case_ hpc2n-throttle throttle 0 "$HPC2N"
