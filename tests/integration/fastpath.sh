@@ -34,10 +34,15 @@ conf highest "${FS}FSGROUPWEIGHT 1\nUSERCFG[DEFAULT] FSTARGET=5\nRESERVATIONPOLI
 conf classes 'CLASSWEIGHT 1\nCLASSCFG[1] PRIORITY=1000\nCLASSCFG[3] PRIORITY=400\nGROUPCFG[DEFAULT] MAXJOB=4\n'
 
 # first N TRACE: the trace's first N jobs (0: all), in $TMP/t.swf; N+ with
-# every third job's walltime cut to 0.6 of its runtime (overruns).
+# every third job's walltime cut to 0.6 of its runtime (overruns), Nc with
+# the jobs' classes 1, 2, 3 in turn (a group's jobs of every class).
 first() {
-    gzip -dc "$2" | awk -v n="${1%+}" -v cut="${1#"${1%+}"}" '/^;/ { print; next }
-        n == 0 || k++ < n { if (cut && k % 3 == 0 && $4 > 10) $9 = int($4 * 0.6); print }' >"$TMP/t.swf"
+    gzip -dc "$2" | awk -v n="${1%[+c]}" -v how="${1#"${1%[+c]}"}" '/^;/ { print; next }
+        n == 0 || k++ < n {
+            if (how == "+" && k % 3 == 0 && $4 > 10) $9 = int($4 * 0.6)
+            if (how == "c") $15 = 1 + k % 3
+            print
+        }' >"$TMP/t.swf"
 }
 # digest ARGS...: the replay's schedule, one line a job (job_id, start,
 # end, state, nodes: found by the header's names), digested.
@@ -106,5 +111,7 @@ case_ kth-overrun-full overrun 6000+ "$KTH" --full-walk
 case_ hpc2n-maxjob4 maxjob 10000 "$HPC2N"
 case_ sdsc-classes classes 4000 "$SDSC"
 case_ sdsc-classes-full classes 4000 "$SDSC" --full-walk
+case_ kth-classes classes 6000c "$KTH"
+case_ kth-classes-full classes 6000c "$KTH" --full-walk
 [ -z "$FASTPATH_REGEN" ] || cp "$TMP/expect" "$E"
 done_checks
