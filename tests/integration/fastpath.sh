@@ -29,6 +29,7 @@ conf xfactor 'XFACTORWEIGHT 10\nQUEUETIMEWEIGHT 1\n'
 conf throttle 'USERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPS=72000,1080000\n'
 conf mixed "${FS}FSGROUPWEIGHT 1\nUSERCFG[DEFAULT] FSTARGET=5 MAXIJOB=3 MAXPS=500000\nRESERVATIONDEPTH[0] 3\nSTATDIR %s/none\n"
 conf maxjob 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\nGROUPCFG[DEFAULT] MAXJOB=4\n'
+conf maxijob 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\nGROUPCFG[DEFAULT] MAXJOB=4 MAXIJOB=2\n'
 conf overrun 'USERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPS=72000,1080000\nJOBMAXOVERRUN 10:00:00\n'
 conf highest "${FS}FSGROUPWEIGHT 1\nUSERCFG[DEFAULT] FSTARGET=5\nRESERVATIONPOLICY HIGHEST\nRESERVATIONDEPTH[0] 4\nSTATDIR %s/none\n"
 conf classes 'CLASSWEIGHT 1\nCLASSCFG[1] PRIORITY=1000\nCLASSCFG[3] PRIORITY=400\nGROUPCFG[DEFAULT] MAXJOB=4\n'
@@ -109,6 +110,9 @@ case_ kth-mixed mixed 0 "$KTH"
 case_ kth-overrun overrun 6000+ "$KTH"
 case_ kth-overrun-full overrun 6000+ "$KTH" --full-walk
 case_ hpc2n-maxjob4 maxjob 10000 "$HPC2N"
+# ... with an idle limit too (eset_all_pass does not apply)
+case_ hpc2n-maxijob maxijob 5000 "$HPC2N"
+case_ hpc2n-maxijob-full maxijob 5000 "$HPC2N" --full-walk
 case_ sdsc-classes classes 4000 "$SDSC"
 case_ sdsc-classes-full classes 4000 "$SDSC" --full-walk
 case_ kth-classes classes 6000c "$KTH"
