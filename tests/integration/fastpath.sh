@@ -12,8 +12,14 @@
 # tests/data/fastpath/expect records, written by main at f908217, whose
 # schedules each path's merge had compared job for job with the binary
 # before it. A schedule that moves for a reason (a fix) is written again
-# with FASTPATH_REGEN=1, and the commit says why. Each path broken on
-# purpose (a mutant) fails here or in eset.sh (att31r, docs/testing.md).
+# with FASTPATH_REGEN=1, and the commit says why. Mutants tried (att31r):
+# may_fit learning a refused job as 1 s long, eset_run_down not taking a
+# stopped job's request off (eset.sh too), cross_moved counting from now
+# (kth-overrun), a stale batch part taken as current (t_prio too) fail
+# here; order_moves ignoring order_stale fails property.sh's saved case
+# cap-restart-rank. wait_run noting a reserved
+# job as it notes the others, and prio_batch_start's fast path taking
+# QSTOPped jobs, change nothing these replays or their commands show.
 . tests/integration/lib.sh
 
 E=tests/data/fastpath/expect
