@@ -16,10 +16,14 @@
 # may_fit learning a refused job as 1 s long, eset_run_down not taking a
 # stopped job's request off (eset.sh too), cross_moved counting from now
 # (kth-overrun), a stale batch part taken as current (t_prio too) fail
-# here; order_moves ignoring order_stale fails property.sh's saved case
-# cap-restart-rank. wait_run noting a reserved
-# job as it notes the others, and prio_batch_start's fast path taking
-# QSTOPped jobs, change nothing these replays or their commands show.
+# here; rank_holds always holding, or order_moves ignoring order_stale,
+# fails property.sh's saved case cap-restart-rank. Caught by nothing:
+# wait_run noting a reserved job as it notes the others; prio_batch_start's
+# fast path taking QSTOPped jobs (queue_seconds reads JOB_QSTOP: the same
+# value); eset_all_pass under an idle limit (every job still goes through
+# admit: only eset_skip and the cut are left out); the walk's priority
+# memo without its class key (kth-classes and its twin unmoved: not
+# explained).
 . tests/integration/lib.sh
 
 E=tests/data/fastpath/expect
