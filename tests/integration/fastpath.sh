@@ -15,15 +15,14 @@
 # with FASTPATH_REGEN=1, and the commit says why. Mutants tried (att31r):
 # may_fit learning a refused job as 1 s long, eset_run_down not taking a
 # stopped job's request off (eset.sh too), cross_moved counting from now
-# (kth-overrun), a stale batch part taken as current (t_prio too) fail
+# (kth-overrun), the walk's priority memo without its class key
+# (kth-groupclass), a stale batch part taken as current (t_prio too) fail
 # here; rank_holds always holding, or order_moves ignoring order_stale,
 # fails property.sh's saved case cap-restart-rank. Caught by nothing:
 # wait_run noting a reserved job as it notes the others; prio_batch_start's
 # fast path taking QSTOPped jobs (queue_seconds reads JOB_QSTOP: the same
 # value); eset_all_pass under an idle limit (every job still goes through
-# admit: only eset_skip and the cut are left out); the walk's priority
-# memo without its class key (kth-classes and its twin unmoved: not
-# explained).
+# admit: only eset_skip and the cut are left out).
 . tests/integration/lib.sh
 
 E=tests/data/fastpath/expect
@@ -42,6 +41,7 @@ conf maxjob 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\nGROUPCFG[DEFAULT] M
 conf maxijob 'BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\nGROUPCFG[DEFAULT] MAXJOB=4 MAXIJOB=2\n'
 conf overrun 'USERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPS=72000,1080000\nJOBMAXOVERRUN 10:00:00\n'
 conf highest "${FS}FSGROUPWEIGHT 1\nUSERCFG[DEFAULT] FSTARGET=5\nRESERVATIONPOLICY HIGHEST\nRESERVATIONDEPTH[0] 4\nSTATDIR %s/none\n"
+conf groupclass 'GROUPCFG[DEFAULT] MAXJOB=4\nGROUPCFG[18] CLASSWEIGHT=10\nGROUPCFG[39] CLASSWEIGHT=10\nGROUPCFG[25] CLASSWEIGHT=10\nCLASSCFG[1] PRIORITY=1000\nCLASSCFG[3] PRIORITY=400\n'
 conf classes 'CLASSWEIGHT 1\nCLASSCFG[1] PRIORITY=1000\nCLASSCFG[3] PRIORITY=400\nGROUPCFG[DEFAULT] MAXJOB=4\n'
 
 # first N TRACE: the trace's first N jobs (0: all), in $TMP/t.swf; N+ with
@@ -127,5 +127,9 @@ case_ sdsc-classes classes 4000 "$SDSC"
 case_ sdsc-classes-full classes 4000 "$SDSC" --full-walk
 case_ kth-classes classes 6000c "$KTH"
 case_ kth-classes-full classes 6000c "$KTH" --full-walk
+# A group's CLASSWEIGHT keeps the order static (the eset walk and its
+# memo, keyed on the class, serve it): KTH's three busiest groups
+case_ kth-groupclass groupclass 6000c "$KTH"
+case_ kth-groupclass-full groupclass 6000c "$KTH" --full-walk
 [ -z "$FASTPATH_REGEN" ] || cp "$TMP/expect" "$E"
 done_checks
