@@ -16,7 +16,8 @@
 # The run ends by checking that no process and no user of its tests is left.
 # Counting: a program prints "<name>: N passed, M failed" and "# SKIP why"
 # for a part it skipped; a script one "ok"/"not ok" line per check and
-# "ok N # SKIP why" for a check it skipped. A skip is counted apart, with
+# "ok N # SKIP why" for a check it skipped, and "# done_checks" at its end
+# (a script without it stopped early: a failure). A skip is counted apart, with
 # its reason; run as root — where README's set-up (scripts/deps.sh) runs —
 # it is a failure unless ALLOW_SKIP names the test (ALLOW_SKIP="slurm web").
 passed=0
@@ -199,6 +200,13 @@ run_script() {
     if grep -q "^$s: [0-9]*: " "$log"; then
         echo "not ok - the shell stopped $s: $(grep -m 1 "^$s: [0-9]*: " "$log")" >>"$log"
         echo "not ok - the shell stopped $s: $(grep -m 1 "^$s: [0-9]*: " "$log")"
+    fi
+    # A script that did not reach its end (no "# done_checks" from lib.sh's
+    # done_checks, its last line): an exit in the wrong place, status 0 and
+    # every check printed passed, but those after it never ran.
+    if ! grep -q '^# done_checks' "$log" && [ -z "$hung" ]; then
+        echo "not ok - $s did not reach its end (no done_checks: an exit before it)" >>"$log"
+        echo "not ok - $s did not reach its end (no done_checks: an exit before it)"
     fi
     grep '^not ok ' "$log" | sed "s|^|$s: |" >>"$recap"
     p=$(grep '^ok ' "$log" | grep -vc '^ok [0-9]* # SKIP')

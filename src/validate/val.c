@@ -1082,15 +1082,33 @@ static int jev_cmp(const void *a, const void *b)
     return jev_rank(x) - jev_rank(y);
 }
 
-/* Whether j's QOS lifts limit attr of its kind-th credential for it: QFLAGS
- * IGNALL lifts every one, IGNJOBPERUSER, IGNPROCPERUSER and IGNPSPERUSER the
- * user's (docs/limits.md; matched as substrings, as the scheduler does). */
+/* Whether QOS qos carries flag: in QOSCFG[qos]'s QFLAGS or in the legacy
+ * QOSFLAGS[qos], which the scheduler reads both of (limits_cfg.c, credcfg.c);
+ * names matched as substrings, as it does. */
+static int qos_has(const struct cfg *cfg, const char *qos, const char *flag)
+{
+    if (!qos)
+        return 0;
+    const struct cfg_obj *q = cfg_obj_find(cfg, "QOSCFG", qos);
+    const char *f = q ? cfg_obj_get(q, "QFLAGS", NULL) : NULL;
+    if (f && strstr(f, flag))
+        return 1;
+    const char **idx;
+    size_t n = cfg_indices(cfg, "QOSFLAGS", &idx);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(idx[i], qos) == 0 && (f = cfg_str(cfg, "QOSFLAGS", idx[i])) && strstr(f, flag))
+            return 1;
+    return 0;
+}
+
+/* Whether j's QOS lifts limit attr of its kind-th credential for it: IGNALL
+ * lifts every one, IGNJOBPERUSER, IGNPROCPERUSER and IGNPSPERUSER the user's
+ * (docs/limits.md). */
 static int qos_lifts(const struct val *v, const struct job *j, int kind, int attr)
 {
     static const char *const per_user[L_N] = {"IGNJOBPERUSER", "IGNPROCPERUSER", "IGNPSPERUSER"};
-    const struct cfg_obj *q = j->cred[4] ? cfg_obj_find(v->cfg, "QOSCFG", j->cred[4]) : NULL;
-    const char *f = q ? cfg_obj_get(q, "QFLAGS", NULL) : NULL;
-    return f && (strstr(f, "IGNALL") || (kind == 0 && strstr(f, per_user[attr])));
+    return qos_has(v->cfg, j->cred[4], "IGNALL") ||
+           (kind == 0 && qos_has(v->cfg, j->cred[4], per_user[attr]));
 }
 
 /* Job j starts at t while the jobs run[0..nrun) run: each of its
@@ -1345,7 +1363,7 @@ static int load_all(struct val *v, struct val_facts *f, struct err *err)
 }
 
 /* Each job's attributes, for JOBATTRLIST: the trace's features and
- * PREEMPTEE flag, PREEMPTEE from its QOS's QFLAGS, and under BACKFILLPOLICY
+ * PREEMPTEE flag, PREEMPTEE from its QOS's flags, and under BACKFILLPOLICY
  * PREEMPT (where the scheduler marks backfilled jobs PREEMPTEE, which the
  * CSV does not tell) every job may carry it. */
 static void attach_attrs(struct val *v, const struct val_facts *f)
@@ -1355,10 +1373,8 @@ static void attach_attrs(struct val *v, const struct val_facts *f)
     for (size_t i = 0; i < v->njobs; i++) {
         struct job *j = &v->jobs[i];
         const struct val_fact *x = val_fact_of(f, j->id);
-        const struct cfg_obj *q = j->c.qos ? cfg_obj_find(v->cfg, "QOSCFG", j->c.qos) : NULL;
-        const char *qf = q ? cfg_obj_get(q, "QFLAGS", NULL) : NULL;
         j->c.attrs = x ? x->attrs : NULL;
-        j->c.preemptee = any || (x && x->preemptee) || (qf && strstr(qf, "PREEMPTEE"));
+        j->c.preemptee = any || (x && x->preemptee) || qos_has(v->cfg, j->c.qos, "PREEMPTEE");
     }
 }
 

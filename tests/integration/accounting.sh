@@ -109,3 +109,4 @@ check "torque round trip through --swf-out: the same waits and ends" sh -c "[ $r
 mkdir "$TMP/emptyhome"
 run simulate --procs 4 "$TMP/emptyhome"
 check "a directory without a database: not a home, said so" sh -c "[ $rc -eq 1 ] && grep -q 'emptyhome/moku.db: .*not a moku home' $TMP/err"
+done_checks

@@ -13,6 +13,7 @@
 
 if [ "$(id -u)" != 0 ] || ! command -v useradd >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1; then
     echo "not ok 1 - attack_arrays.sh needs root, useradd and runuser (scripts/deps.sh)"
+    done_checks
     exit 0
 fi
 . tests/integration/lib_torque.sh
@@ -154,4 +155,5 @@ check "B: qdel $big[] of 2000 tasks: answered in under $((3 * TIME_SCALE)) s ($m
 torque_restart
 check "... every task removed, after a restart too" \
     sh -c "[ '$(state "$big[1]")' = Removed ] && [ '$(state "$big[2000]")' = Removed ]"
+done_checks
 exit 0

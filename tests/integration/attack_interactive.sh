@@ -13,6 +13,7 @@
 
 if [ "$(id -u)" != 0 ] || ! command -v useradd >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
     echo "not ok 1 - attack_interactive.sh needs root, useradd and python3 (scripts/deps.sh)"
+    done_checks
     exit 0
 fi
 ua=mokuatia
@@ -111,4 +112,5 @@ none_left() { ! pgrep -u "$ua" >/dev/null; }
 check "... and no process of A's is left (nohup, trap '' HUP TERM)" wait_for 30 none_left
 check "... the socket is gone" [ ! -e "$H/spool/$jid/tty.sock" ]
 sed 's/^/# /' "$TMP/drive.out" "$TMP/probe.out" 2>/dev/null
+done_checks
 exit 0

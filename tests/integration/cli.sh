@@ -121,3 +121,4 @@ check "gzip trace gives the same result" has_out '"jobs":3'
 printf '10 0 0 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n3 5 0 50 4 -1 -1 4 60 -1 1 2 1 -1 1 -1 -1 -1\n2 5 0 50 4 -1 -1 4 60 -1 1 2 1 -1 1 -1 -1 -1\n' >"$TMP/tie.swf"
 run simulate --procs 4 --format json --jobs-out "$TMP/tie.csv" "$TMP/tie.swf"
 check "ties: job 2 before job 3 at the same submit time" sh -c "cut -d, -f1-10 $TMP/tie.csv >$TMP/tie10.csv && grep -qx '2,5,100,150,95,4,60,50,0,0' $TMP/tie10.csv && grep -qx '3,5,150,200,145,4,60,50,0,0' $TMP/tie10.csv"
+done_checks

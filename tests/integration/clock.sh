@@ -94,3 +94,4 @@ TZ=Asia/Kolkata timeout 5 "$MOKU" showq --format=json >"$TMP/showq2.json"
 check "TZ=UTC: showq's JSON says UTC" grep -q '"abbrev": "UTC"' "$TMP/showq2.json"
 timeout 5 "$MOKU" schedctl -k >/dev/null
 wait $pid
+done_checks

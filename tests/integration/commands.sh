@@ -174,3 +174,4 @@ printf 'NODECFG[n1] PROCS=1\nNODECFG[n2] PROCS=1\nBACKFILLPOLICY NONE\n' >"$TMP/
 run simulate --config "$TMP/nf.cfg" --jobs-out "$TMP/nf.csv" tests/data/sim/nofeature.wtrace
 check "NONE: a job no node can ever hold does not keep the next one waiting" \
     sh -c "grep -q '^2,1704067210,1704067210,' $TMP/nf.csv && grep -q '^1,.*,never_started,the nodes it may use can never hold it' $TMP/nf.csv"
+done_checks

@@ -186,3 +186,4 @@ printf 'RESERVATIONDEPTH 4\nRESERVATIONDEPTH[0] 2\n' >"$TMP/rd1.cfg"
 run simulate --config "$TMP/rd1.cfg" --until 0 --show showconfig "$trace"
 check "RESERVATIONDEPTH 4 then RESERVATIONDEPTH[0] 2: one setting, 2" \
     sh -c "grep -q '^RESERVATIONDEPTH  *2\$' $TMP/out && ! grep -q 'RESERVATIONDEPTH\[0\]' $TMP/out"
+done_checks

@@ -248,3 +248,4 @@ timeout 5 "$M" submit job.sh >"$H/out" 2>"$H/err"
 check "... a submission is refused with the reason" grep -q 'unavailable\|could not be saved' "$H/err"
 check "... and the daemon is still there" kill -0 "$pid"
 stop
+done_checks

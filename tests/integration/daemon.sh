@@ -263,3 +263,4 @@ check "... the daemon still serves" sh -c "timeout 5 '$MOKU' showq >/dev/null"
 run schedctl -k
 check "schedctl -k shuts the daemon down" sh -c "i=0; while [ \$i -lt 50 ] && kill -0 $pid 2>/dev/null; do sleep 0.1; i=\$((i+1)); done; ! kill -0 $pid 2>/dev/null"
 pid=""
+done_checks

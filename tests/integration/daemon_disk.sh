@@ -13,6 +13,7 @@
 
 if [ "$(id -u)" != 0 ] || ! command -v useradd >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1; then
     echo "not ok 1 - daemon_disk.sh needs root, useradd and runuser (scripts/deps.sh)"
+    done_checks
     exit 0
 fi
 MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
@@ -167,3 +168,4 @@ check "... and started (job $jq2, released on the full disk, first)" wait_state 
 grep -q "its reserve of 4194304 bytes was released" "$H/log/maui.log"
 check "the log says when the reserve was released and made again" \
     sh -c "grep -q 'its reserve of 4194304 bytes was released' '$H/log/maui.log' && grep -q 'has room again' '$H/log/maui.log'"
+done_checks

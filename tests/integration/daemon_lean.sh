@@ -63,3 +63,4 @@ ran() { [ -s "$TMP/work/ran" ]; }
 wait_for 30 ran
 check "the job runs its stored script with its -v variables, after two restores and a save" \
     grep -qx 'FOO=one BAR=two words' "$TMP/work/ran"
+done_checks

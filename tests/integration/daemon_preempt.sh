@@ -150,3 +150,4 @@ run schedctl -k
 i=0
 while [ $i -lt 50 ] && kill -0 "$pid" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
 pid=""
+done_checks

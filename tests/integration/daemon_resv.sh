@@ -301,3 +301,4 @@ check "schedctl -k" [ "$rc" = 0 ]
 i=0
 while [ $i -lt 50 ] && kill -0 "$pid" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
 pid=""
+done_checks

@@ -125,3 +125,4 @@ check "MAXIJOB: c3 and c4, promoted by c1's and c2's starts, started with them (
     sh -c "[ $(start_of c3) -le $(($(start_of c1) + 1)) ] && [ $(start_of c4) -le $(($(start_of c1) + 1)) ]"
 check "MAXPS: j2 started when j1's remaining processor-seconds allowed it (4 s in), before j1 ended" \
     sh -c "[ $(start_of j2) -eq \$(($(start_of j1) + 4)) ] && [ $(start_of j2) -lt $(end_of j1) ]"
+done_checks

@@ -162,3 +162,4 @@ check "the processors f and p freed went to alt and ok; nok and any started late
            [ $(start_of any 2) -gt $(start_of alt 2) ]"
 check "q started after arr[4] ended, in both" \
     sh -c "[ $(start_of q 3) -ge \$(($(start_of 'arr[4]' 3) + 4)) ] && [ $(start_of q 2) -ge \$(($(start_of 'arr[4]' 2) + 3)) ]"
+done_checks

@@ -98,3 +98,4 @@ MOKU_TIMEOUT=x timeout 5 "$MOKU" showq >/dev/null 2>"$TMP/err"
 rc=$?
 check "a malformed MOKU_TIMEOUT is refused, named (exit 2)" \
     sh -c "[ $rc = 2 ] && grep -q \"MOKU_TIMEOUT 'x'\" '$TMP/err'"
+done_checks

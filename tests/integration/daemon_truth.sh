@@ -302,3 +302,4 @@ check "20: an -M address that could be read as an option: refused" sh -c "[ $rc 
 
 client schedctl -k
 pid=""
+done_checks

@@ -15,6 +15,7 @@
 
 if [ "$(id -u)" != 0 ] || ! command -v lintian >/dev/null 2>&1 || ! command -v unshare >/dev/null 2>&1; then
     fail "deb: needs root, lintian and unshare (scripts/deps.sh installs lintian)"
+    done_checks
     exit 0
 fi
 # A build of its own, from a copy of the project's objects (as install.sh).
@@ -25,7 +26,7 @@ fi
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u OPT -u LTO make --no-print-directory BUILD="$B" BIN="$B/moku" deb >"$TMP/make.log" 2>&1
 check "make deb" [ $? -eq 0 ]
 deb=$(ls "$B"/moku_*.deb 2>/dev/null | head -n 1)
-[ -f "$deb" ] || { tail -n 20 "$TMP/make.log"; exit 0; }
+[ -f "$deb" ] || { tail -n 20 "$TMP/make.log"; done_checks; exit 0; }
 
 dpkg-deb -f "$deb" Depends >"$TMP/depends"
 dpkg-deb -f "$deb" Recommends >"$TMP/recommends"
@@ -86,6 +87,7 @@ fi
 # is real and removed after.
 if id moku >/dev/null 2>&1; then
     fail "a user moku exists already: the postinst cannot be tried"
+    done_checks
     exit 0
 fi
 made_user moku
@@ -102,3 +104,4 @@ check "... the service user moku, a system user without a login" \
 check "... the daemon's home /var/spool/moku, moku's, 755 ($(cat "$TMP/stat"))" [ "$(cat "$TMP/stat")" = "moku:moku 755" ]
 check "remove keeps the home" [ -f "$TMP/removed" ]
 check "purge removes it" [ -f "$TMP/purged" ]
+done_checks

@@ -63,3 +63,4 @@ prio() {
 got=$(prio diagnose-order-stale)
 check "diagnose -p lists the queue in the order of its priorities now, not the order a poll kept ($got)" \
     [ "$got" = "441 443 436 444 464 463 465" ]
+done_checks

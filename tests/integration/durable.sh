@@ -135,3 +135,4 @@ check "5: --fresh on a home with state is refused: history is not thrown away by
     sh -c "[ $rc = 1 ] && grep -q 'move it aside' '$TMP/err'"
 "$MOKU" serve --home "$TMP/h0" --fresh --daemon 2>"$TMP/err"
 check "5: --fresh starts on the 0-byte file" sh -c "MOKU_HOME='$TMP/h0' timeout 5 '$MOKU' showq >/dev/null"
+done_checks

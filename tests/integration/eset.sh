@@ -138,3 +138,4 @@ if [ -f "$H" ]; then
 else
     fail "no $H (it is part of the checkout): the HPC2N comparison"
 fi
+done_checks

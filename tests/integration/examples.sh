@@ -57,11 +57,13 @@ stop "$H"
 # A Slurm cluster.
 if [ "$(id -u)" != 0 ] || ! command -v slurmctld >/dev/null 2>&1; then
     fail "examples/maui.cfg.slurm: needs root and Slurm (scripts/deps.sh installs it)"
+    done_checks
     exit 0
 fi
 if ! sh tests/slurm/cluster.sh up "$B" 4 2 >"$TMP/up" 2>&1; then
     fail "examples/maui.cfg.slurm: the private Slurm cluster came up"
     cat "$TMP/up"
+    done_checks
     exit 0
 fi
 H=$TMP/slurmhome
@@ -79,3 +81,4 @@ timeout 5 "$MOKU" showconfig --home "$H" >"$TMP/out" 2>&1
 check "... its QOS and standing reservation in effect (showconfig)" \
     sh -c "grep -q 'QOSCFG\[high\] PRIORITY=1000' '$TMP/out' && grep -q 'SRCFG\[short\].*TASKCOUNT=8' '$TMP/out'"
 stop "$H"
+done_checks

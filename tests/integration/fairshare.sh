@@ -238,3 +238,4 @@ CFG
 run simulate --config "$TMP/cross.cfg" --jobs-out "$TMP/jobs.csv" tests/data/sim/fs_crossing.swf
 check "a fairshare crossing at a poll starts the job that rose above the reservation (8160)" \
     [ "$rc.$(start_of 4).$(start_of 3)" = "0.8160.23600" ]
+done_checks

@@ -7,6 +7,7 @@
 
 if ! command -v clang-format >/dev/null 2>&1; then
     fail "format: clang-format is not installed (scripts/deps.sh installs it)"
+    done_checks
     exit 0
 fi
 files=$(ls src/*/*.c src/*/*.h tests/unit/*.c tests/unit/*.h fuzz/*.c fuzz/*.h bench/*.c \
@@ -21,3 +22,4 @@ check "every C source ($(echo "$files" | wc -l) files) is as clang-format lays i
 cp src/util/mem.c "$TMP/mem.c"
 sed -i 's/^{$/ {/' "$TMP/mem.c"
 check "... and a file out of layout is seen" sh -c "! clang-format --style=file:$(pwd)/.clang-format '$TMP/mem.c' | cmp -s - '$TMP/mem.c'"
+done_checks

@@ -39,3 +39,4 @@ usage_exact() {
 check "fairshare usage of jobs adopted out of start order: none lost, none twice (as_of usage: $s1, then $s2)" \
     usage_exact
 timeout 5 "$MOKU" canceljob "$j1" "$j2" >/dev/null
+done_checks

@@ -18,3 +18,4 @@ for R in ${FUZZREPLAY:-build/fuzz}; do
             sh -c "[ $rc -eq 0 ] && [ $n_in -gt 0 ] && grep -q ': $n_in inputs' '$TMP/out'"
     done
 done
+done_checks

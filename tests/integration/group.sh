@@ -91,3 +91,4 @@ none_of() { for id in 1 2 3 4; do ! timeout 5 "$M" checkjob "$id" >/dev/null 2>&
 check "... after a restart none of the refused jobs exists" none_of
 check "... and none ran" sh -c "[ ! -s '$RUNS' ]"
 stop
+done_checks

@@ -2,7 +2,8 @@
 # tests/run.sh itself (issue 29), on the small tests of tests/data/harness
 # in a run of its own: a hung test fails, named, its processes are killed
 # and the run goes on; a process, a user or a file a test leaves behind is
-# a failure, named (processes are killed); a skip is counted apart with its reason,
+# a failure, named (processes are killed); a script that stops before its
+# end (no done_checks) is a failure, named; a skip is counted apart with its reason,
 # and as root (where README's set-up runs) is a failure unless ALLOW_SKIP
 # names the test; the closing line counts the three; the slowest are listed.
 . tests/integration/lib.sh
@@ -11,7 +12,7 @@ F=tests/data/harness
 trap lib_cleanup EXIT
 root=""
 [ "$(id -u)" = 0 ] && root=1
-scripts="$F/hang.sh $F/fine.sh $F/leaves.sh $F/skips.sh $F/writes.sh"
+scripts="$F/hang.sh $F/fine.sh $F/leaves.sh $F/skips.sh $F/writes.sh $F/early.sh"
 if [ -n "$root" ]; then
     scripts="$scripts $F/user.sh $F/made.sh"
     # user.sh's and made.sh's, removed by lib_cleanup
@@ -50,6 +51,9 @@ check "... it is killed, and so is the hung test's: nothing of the run's tests i
 check "... which the run checks last" has '^ok - no process of the run.s tests is left$'
 check "a file a test writes into the checkout is a failure, named" \
     has "^not ok - $F/writes.sh: wrote ./harness-stray.out into the checkout"
+check "a script that exits 0 before its end (no done_checks) fails, named" \
+    has "^not ok - $F/early.sh did not reach its end (no done_checks: an exit before it)\$"
+check "... what it printed before counts" has '^ok 1 - before the exit$'
 check "the slowest tests are listed, the hung one first" \
     sh -c "sed -n '/^slowest tests/{n;p;}' '$TMP/run' | grep -q ' $F/hang.sh\$'"
 if [ -n "$root" ]; then
@@ -61,10 +65,10 @@ if [ -n "$root" ]; then
         has "^not ok - $F/made.sh: left user mokuharnessc behind$"
     check "... one another lane's test said it made is not, though the script names it" \
         sh -c "! grep -q 'made.sh: left user mokuharnessb' '$TMP/run'"
-    check "the closing line: passed, failed, skipped" has '^9 passed, 7 failed, 0 skipped$'
+    check "the closing line: passed, failed, skipped" has '^10 passed, 8 failed, 0 skipped$'
 else
     check "a skip is counted apart, with its reason" has "^  $F/skips.sh: no widget on this machine$"
-    check "the closing line: passed, failed, skipped" has '^8 passed, 3 failed, 1 skipped$'
+    check "the closing line: passed, failed, skipped" has '^9 passed, 4 failed, 1 skipped$'
 fi
 
 rm -f "$CO/harness-stray.out"
@@ -72,3 +76,4 @@ rm -f "$CO/harness-stray.out"
 inner SCRIPTS="$F/skips.sh" ALLOW_SKIP="other skips"
 check "ALLOW_SKIP naming the test: its skip is counted apart, with its reason" \
     sh -c "[ $rc = 0 ] && grep -q '^  $F/skips.sh: no widget on this machine\$' '$TMP/run' && grep -q '^4 passed, 0 failed, 1 skipped\$' '$TMP/run'"
+done_checks

@@ -184,3 +184,4 @@ else
 fi
 kill "$jpid" 2>/dev/null
 wait "$jpid" 2>/dev/null
+done_checks

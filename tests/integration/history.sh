@@ -85,3 +85,4 @@ mkdir "$TMP/broken"
 printf 'not a database, not even close\n' >"$TMP/broken/moku.db"
 run simulate --procs 4 "$TMP/broken"
 check "a home whose database is not one: said, exit 1" sh -c "[ $rc -eq 1 ] && grep -q 'broken/moku.db' $TMP/err"
+done_checks

@@ -107,6 +107,7 @@ unset MOKU_HOME
 # Never a daemon in the real default home: the build must point into $TMP.
 if ! "$U/bin/moku" serve --help | grep -q "$SPOOL"; then
     fail "the installed moku's default home is $SPOOL"
+    done_checks
     exit 0
 fi
 mkdir -p "$SPOOL"
@@ -136,3 +137,4 @@ mk uninstall DESTDIR="$D" >"$TMP/make.log" 2>&1
 check "make uninstall" [ $? -eq 0 ]
 left=$(find "$D" ! -type d | grep -v "^$D$SPOOL" | head -n 5)
 check "... removes every file install put${left:+ (left: $left)}" [ -z "$left" ]
+done_checks

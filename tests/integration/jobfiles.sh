@@ -15,6 +15,7 @@
 if [ "$(id -u)" != 0 ] || ! command -v useradd >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1 ||
     ! command -v sysctl >/dev/null 2>&1; then
     echo "not ok 1 - jobfiles.sh needs root, useradd, runuser and sysctl (scripts/deps.sh)"
+    done_checks
     exit 0
 fi
 MOKU=$(cd "$(dirname "$MOKU")" && pwd)/$(basename "$MOKU")
@@ -156,3 +157,4 @@ release "$j"
 wait_done "$j"
 m=$(messages "$j")
 check "-o /dev/null (root's device) still works (no message: the job ran)" [ -z "$m" ]
+done_checks

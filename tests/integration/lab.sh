@@ -198,3 +198,4 @@ printf '%s\n' job_id workload_name profile submission_time requested_number_of_r
     turnaround_time stretch consumed_energy allocated_resources metadata | sort >"$TMP/names"
 head -n 1 "$TMP/o.csv" | tr ',' '\n' | sort >"$TMP/ours"
 check "--batsim-out: the 17 columns Batsim's documentation names, finish_time included" cmp -s "$TMP/names" "$TMP/ours"
+done_checks

@@ -44,4 +44,5 @@ else
     echo "not ok 11 - core/sched.h that includes a policy header fails"
     rc=1
 fi
+echo "# done_checks"
 exit $rc

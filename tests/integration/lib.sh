@@ -20,6 +20,12 @@ fail() { n=$((n + 1)); echo "not ok $n - $1"; }
 # skip WHY: a check that cannot be made on this machine, said so. Run as
 # root, tests/run.sh counts it as a failure unless ALLOW_SKIP names the test.
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+# done_checks: the script's last line, and the line before an exit where a
+# script ends early on purpose (nothing more can be checked here): it ran
+# to its end. tests/run.sh fails a script that does not print it: an exit
+# in the wrong place ends a script with status 0 and every check it printed
+# passed, but the checks after that exit never ran.
+done_checks() { echo "# done_checks: $n checks"; }
 # check DESCRIPTION COMMAND...: passes when the command succeeds.
 check() {
     d=$1

@@ -6,6 +6,7 @@
 CRASHMOKU=${CRASHMOKU:-build/crash/moku}
 if [ ! -x "$CRASHMOKU" ]; then
     skip "no crash-point build ($CRASHMOKU; make check builds it)"
+    done_checks
     exit 0
 fi
 M=$(cd "$(dirname "$CRASHMOKU")" && pwd)/$(basename "$CRASHMOKU")

@@ -200,3 +200,4 @@ for w in "" --full-walk; do
 done
 check "... and showq -b, checkjob and diagnose -q show them as the whole walk does" \
     sh -c "cmp '$TMP/views' '$TMP/views--full-walk' && grep -q 'job 54 violates active HARD MAXPS limit of 200000 for user 3' '$TMP/views'"
+done_checks

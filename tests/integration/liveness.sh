@@ -79,3 +79,4 @@ check "a requested time of INT64_MAX: exit 1 naming the field" sh -c "[ $rc -eq 
 sim nodes --nodes 2 --ppn 2 $D/showq.swf
 check "the CSV header names every column" sh -c "head -1 $TMP/nodes.csv | grep -qx 'job_id,submit,start,end,wait,procs,walltime,runtime,backfilled,preempted,user,group,account,class,qos,state,reason,nodes,segments'"
 check "a job's row has its credentials, state and nodes" sh -c "grep -Eq '^1,0,0,1000,0,2,1000,1000,0,0,2,2,,1,DEFAULT,completed,,node[12]:2,$' $TMP/nodes.csv"
+done_checks

@@ -25,6 +25,7 @@ check "a command without man/extra/<page> is refused" sh -c "[ $? -ne 0 ] && gre
 
 if ! command -v groff >/dev/null 2>&1 || ! command -v man >/dev/null 2>&1; then
     fail "groff and man are needed (scripts/deps.sh installs groff-base and man-db)"
+    done_checks
     exit 0
 fi
 
@@ -93,3 +94,4 @@ check "NODECFG's attributes as the page lists them ($(wc -l <"$TMP/nattrs")) are
 [ -s "$TMP/err" ] && head -n 5 "$TMP/err"
 check "maui.cfg(5) gives defaults and Maui's source spellings" \
     sh -c "grep -q 'default: 60' '$TMP/cfgpage' && grep -q 'Also spelt BACKFILLTYPE' '$TMP/cfgpage'"
+done_checks

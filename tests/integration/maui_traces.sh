@@ -48,3 +48,4 @@ run simulate --resources "$TMP/badr.trace" "$TMP/w.trace"
 check "bad node state: file:line" sh -c "[ $rc -eq 1 ] && grep -q 'badr.trace:4:' $TMP/err"
 run simulate --resources "$TMP/r.trace" --procs 4 "$TMP/w.trace"
 check "--resources with --procs: a usage error" [ "$rc" -eq 2 ]
+done_checks

@@ -75,3 +75,4 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if rc == 0 else -1)
 echo "# peak RSS ${rss} KB"
 check "a queue that never drains: peak memory bounded by the queue, not by the walks (${rss} KB < 150 MB)" \
     sh -c "[ '$rss' -gt 0 ] && [ '$rss' -lt 153600 ]"
+done_checks

@@ -34,6 +34,7 @@ outputs() {
 if [ -n "$OUTPUTS_REGEN" ]; then
     rm -rf $exp && mkdir -p $exp && outputs $exp --jobs 1
     check "expected outputs rewritten with $MOKU" [ $? -eq 0 ]
+    done_checks
     exit 0
 fi
 
@@ -95,3 +96,4 @@ keep' ]"
 run simulate --set 'NODECFG[n1] PROCS=2' --procs 4 --jobs-out "$TMP/kept.csv" "$TMP/nohdr.swf"
 check "NODECFG with --procs: exit 1, said, and the old jobs CSV kept" \
     sh -c "[ $rc -eq 1 ] && grep -q 'defines nodes' $TMP/err && [ \"\$(cat $TMP/kept.csv)\" = keep ]"
+done_checks

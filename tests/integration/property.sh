@@ -296,7 +296,7 @@ if [ "$FULLWALK" = 1 ]; then
         test "$same" -eq "$woken" -a "$limited" -gt 0
 fi
 [ -n "$failed" ] && echo "# failing seeds:$failed"
-[ "$SOAK" = 1 ] && exit 0
+[ "$SOAK" = 1 ] && { done_checks; exit 0; }
 
 # --- saved cases ---------------------------------------------------------
 
@@ -353,3 +353,4 @@ for dir in "$D"/*/; do
     [ -f "$dir/expect" ] && expect=$dir/expect
     saved "$(basename "$dir")" "$(cat "$dir/args" 2>/dev/null)" "$cfg" "$cmds" "$dir/case.swf" "$expect"
 done
+done_checks

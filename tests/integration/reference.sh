@@ -48,3 +48,4 @@ for t in HPC2N-2002-2.1-cln NASA-iPSC-1993-3.1-cln LLNL-Thunder-2007-1.1-cln \
         check "$t $pol: every job starts as in textbook $pol" same_starts "$TMP/$pol.ours.csv" "$TMP/$pol.ref.csv"
     done
 done
+done_checks

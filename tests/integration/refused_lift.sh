@@ -81,3 +81,4 @@ cfg 1000
 reload
 check "... and runs once a reload raises the limit" wait_for 20 done_ "$c"
 stop_daemon
+done_checks

@@ -220,3 +220,4 @@ run simulate --compare RESERVATIONDEPTH=1,2 --swf-out "$TMP/d%d-sched.swf" "$sma
 check "--swf-out with two runs: %d is the run's number" sh -c "[ $rc -eq 0 ] && [ -s $TMP/d1-sched.swf ] && [ -s $TMP/d2-sched.swf ]"
 run simulate --show showq --html "$TMP/x.html" "$small"
 check "--show with --html: refused" sh -c "[ $rc -eq 2 ] && grep -q -- '--show prints answers instead of the report' $TMP/err"
+done_checks

@@ -266,3 +266,4 @@ printf 'SRCFG[once] HOSTLIST=node1 STARTTIME=9:00:00 ENDTIME=17:00:00 USERLIST=3
 run simulate --config "$TMP/twice.cfg" --timezone UTC --jobs-out "$TMP/jobs.csv" "$day"
 check "SINGLEUSE: job 3 uses the reservation, job 2 gets node1 when 3 ends ($s3-$e3, 2 at $s2; without the flag $(start 2))" \
     [ "$s2" = "$e3" -a "$(start 2)" != "$e3" ]
+done_checks

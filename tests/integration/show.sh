@@ -52,3 +52,4 @@ run simulate --until 700000 --show "showstart 99999" "$kth"
 check "showstart of an unknown job: exit 1, named" sh -c "[ $rc -eq 1 ] && grep -q \"showstart: no job '99999'\" $TMP/err"
 run simulate --until 700000 --show "showbf -m 100" "$kth"
 check "showbf -m: refused, not ignored" sh -c "[ $rc -eq 1 ] && grep -q 'showbf: -m (memory) is not supported' $TMP/err"
+done_checks

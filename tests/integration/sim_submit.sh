@@ -87,3 +87,4 @@ broken never.cmds 's/^nok,10,,,,\([^,]*\),\([^,]*\),\([^,]*\),0,0,\([^,]*\),\([^
 broken array.cmds 's/^arr\[3\],10,400,500,/arr[3],10,350,450,/' \
     'the slot limit broken (arr[3] starts at 350 with two running)' \
     'job arr\[3\]: starts at 350 with 3 tasks of array arr running, its slot limit is 2'
+done_checks

@@ -83,3 +83,4 @@ printf 'XFACTORWEIGHT 10\n' >"$TMP/slow.cfg"
 rc=$?
 check "a parameter the model does not cover: refused, exit 2, file:line" \
     sh -c "[ $rc -eq 2 ] && grep -q 'slow.cfg:1: a parameter slowlim does not model' '$TMP/slow.err'"
+done_checks

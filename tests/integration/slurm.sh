@@ -12,6 +12,7 @@
 
 if [ "$(id -u)" != 0 ] || ! command -v slurmctld >/dev/null 2>&1 || ! command -v useradd >/dev/null 2>&1; then
     skip "slurm: needs root, useradd and Slurm (scripts/deps.sh installs it)"
+    done_checks
     exit 0
 fi
 . tests/integration/lib_slurm.sh
@@ -35,6 +36,7 @@ rm -rf "$B"
 if ! sh tests/slurm/cluster.sh up "$B" 4 2 >"$TMP/up" 2>&1; then
     fail "slurm: the private cluster came up"
     cat "$TMP/up"
+    done_checks
     exit 0
 fi
 ok "slurm: a private cluster of four nodes came up"
@@ -507,3 +509,4 @@ w1=$(sub mokusb -n 1 -t 2 "$TMP/out/job.sh" 1)
 check "Slurm's ids begun again: job $w1 (an id moku had) not taken in, an error names it" \
     wait_for 15 logged "job $w1 of mokusb reuses the id of a job moku had"
 scancel "$w1" 2>/dev/null
+done_checks

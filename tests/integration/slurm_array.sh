@@ -10,6 +10,7 @@
 
 if [ "$(id -u)" != 0 ] || ! command -v slurmctld >/dev/null 2>&1 || ! command -v sbatch >/dev/null 2>&1; then
     skip "slurm array: needs root and Slurm (scripts/deps.sh installs it)"
+    done_checks
     exit 0
 fi
 # The real binary: the Slurm jobs run it (vsim validates replays of this shell).
@@ -21,6 +22,7 @@ trap 'sh tests/slurm/cluster.sh down "$B" 2>/dev/null; lib_cleanup' EXIT
 if ! NO_HOLD_PLUGIN=1 sh tests/slurm/cluster.sh up "$B" 2 2 >"$TMP/up" 2>&1; then
     fail "slurm array: the private cluster came up"
     cat "$TMP/up"
+    done_checks
     exit 0
 fi
 export SLURM_CONF="$B/etc/slurm.conf"
@@ -50,3 +52,4 @@ check "... and so are its jobs CSV and HTML page" sh -c "cmp -s $TMP/array-jobs.
 check "the front of the grid, as lab.sh checks it by hand" \
     sh -c "grep -Eq '^  3 +defaults +FIRSTFIT +0 .* \*\$' $TMP/merged.txt && grep -Eq '^  4 +defaults +FIRSTFIT +1 .* \*\$' $TMP/merged.txt && ! grep -Eq '^  [12] .* \*\$' $TMP/merged.txt"
 cd "$OLDPWD" || exit 1
+done_checks

@@ -27,6 +27,7 @@
 
 if [ "$(id -u)" != 0 ] || ! command -v slurmctld >/dev/null 2>&1 || ! command -v useradd >/dev/null 2>&1; then
     fail "slurm_shape: needs root, useradd and Slurm (scripts/deps.sh installs it)"
+    done_checks
     exit 0
 fi
 . tests/integration/lib_slurm.sh
@@ -34,6 +35,7 @@ slurm_prepare
 if ! sh tests/slurm/cluster.sh up "$B" 4 4 >"$TMP/up" 2>&1; then
     fail "slurm_shape: the private cluster came up"
     cat "$TMP/up"
+    done_checks
     exit 0
 fi
 slurm_users mokusc mokusd
@@ -340,3 +342,4 @@ check "a walltime kill: checkjob's WallTime is the time it ran, not 00:00:00" \
     sh -c "grep -q '^WallTime: *00:0[01]:[0-9][0-9] of 00:01:00' $TMP/cj && ! grep -q '^WallTime: *00:00:00' $TMP/cj"
 check "... and every start moku made in this run, Slurm carried out" \
     sh -c "! grep -q 'start failed\|start not carried out' '$H/log/maui.log'"
+done_checks

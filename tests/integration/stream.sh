@@ -333,3 +333,4 @@ report "$TMP/strict.swf" --strict
 check "--strict, an unusable record late: the error, no report" \
     sh -c "[ ! -s '$TMP/r' ] && grep -q 'strict.swf:5001: job .* cannot be replayed' '$TMP/err'"
 check "without --strict: the same as the whole read" same "$TMP/strict.swf"
+done_checks

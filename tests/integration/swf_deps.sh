@@ -56,3 +56,4 @@ in_chain() {
     [ "$rc" = 0 ] && awk -F, 'NR > 1 { n++; if ($3 != 1 + 5 * ($1 - 1)) bad++ } END { exit bad > 0 || n != 200 }' "$TMP/chain.csv"
 }
 check "a chain of 200 runs one job after the other" in_chain
+done_checks

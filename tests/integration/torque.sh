@@ -167,3 +167,4 @@ stop_daemon
 start_daemon
 after=$(timeout 5 "$MOKU" showstats | sed -n 's/.*stats initialized on //p')
 check "... and the new start is kept across a restart" sh -c "[ -n '$before' ] && [ '$before' = '$after' ]"
+done_checks

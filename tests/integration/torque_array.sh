@@ -11,6 +11,7 @@
 
 if [ "$(id -u)" != 0 ] || ! command -v useradd >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1; then
     echo "not ok 1 - torque_array.sh needs root, useradd and runuser (scripts/deps.sh)"
+    done_checks
     exit 0
 fi
 . tests/integration/lib_torque.sh
@@ -134,3 +135,4 @@ check "after a restart, the ended array is one line A[].host in qstat -c" \
     sh -c "grep -q '^$a\\[\\]\\.$HOST ' $TMP/out && ! grep -q '^$a\\[1\\]' $TMP/out"
 check "... and an ended task's output path is arr.sh.oA-i" \
     sh -c "timeout 5 '$MOKU' qstat -f '$a[1]' | grep -q 'Output_Path = .*arr.sh.o$a-1\$'"
+done_checks

@@ -131,3 +131,4 @@ check "... and runs" wait_for 10 is "$jq" Completed
 t qsub -W depend=afterok:$jf ok.sh
 check "afterok on it: refused, it failed" \
     sh -c "[ $rc != 0 ] && grep -q 'dependency afterok:$jf can never be satisfied: job $jf failed' $TMP/err"
+done_checks

@@ -67,3 +67,4 @@ check "after a restart it still asks for n3" \
     sh -c "timeout 5 '$MOKU' checkjob $je | grep -q '^HostList: \[n3:3\]\$'"
 check "... and runs there once n3 has room" wait_for 30 is "$je" Running
 check "... on n3 alone" [ "$(field "$je" exec_host)" = "n3/0-2" ]
+done_checks

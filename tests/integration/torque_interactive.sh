@@ -11,6 +11,7 @@
 
 if [ "$(id -u)" != 0 ] || ! command -v useradd >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
     skip "qsub -I of an ordinary user needs root, useradd and python3"
+    done_checks
     exit 0
 fi
 u=mokutia
@@ -120,4 +121,5 @@ check "qsub -I interrupted while its job waits: exit 1, saying so (stdin not rea
     sh -c "[ $rc = 1 ] && [ -n '$jh' ] && grep -q 'Terminated while waiting for it to start' '$TMP/err'"
 check "... and the job is cancelled" wait_for 10 is "$jh" Removed
 [ -s "$TMP/drive.out" ] && sed 's/^/# /' "$TMP/drive.out"
+done_checks
 exit 0

@@ -104,3 +104,4 @@ check "... the owner's job requeues it (REQUEUE preemption)" wait_for 30 requeue
 check "... and runs" wait_for 30 is "$jo2" Completed
 t qdel "$jb"
 sed 's/^/# /' "$TMP/drive.out"
+done_checks

@@ -91,3 +91,4 @@ check "qdel 12.vm (another server's name) keeps the suffix: done here as Torque 
 t qdel 4242.vm
 check "qdel 4242.vm of no job: the message keeps '.vm'" \
     sh -c "[ $rc = 153 ] && grep -qx 'qdel: Unknown Job Id 4242.vm' $TMP/err"
+done_checks

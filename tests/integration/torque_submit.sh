@@ -114,3 +114,4 @@ check "naccesspolicy=singlejob: waits while a node is shared with another job" \
     [ "$(state "$jx")" = Idle ]
 timeout 5 "$MOKU" canceljob "$ja" >/dev/null
 check "... and runs once both nodes are free" wait_for 30 ended "$jx"
+done_checks

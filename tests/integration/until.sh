@@ -85,3 +85,4 @@ run simulate $(cat $P/args) --config $P/case.cfg --until 10000 --show showq $P/c
 check "MAXPS example, T = 10,000: job 2 waits, job 1 alone runs" \
     grep -q '^Total Jobs: 2   Active Jobs: 1   Idle Jobs: 0   Blocked Jobs: 1' "$TMP/out"
 snapshots "MAXPS example" $P/case.cfg $P/case.swf $(cat $P/args)
+done_checks

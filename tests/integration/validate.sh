@@ -48,6 +48,20 @@ printf 'USERCFG[DEFAULT] MAXJOB=1 QDEF=q\nQOSCFG[q] QFLAGS=IGNPROCPERUSER PRIORI
 "$M" validate --procs 4 --config "$TMP/q.cfg" "$TMP/t.swf" "$TMP/j3q.csv" >"$TMP/out" 2>&1
 check "... but caught when its flags lift another limit" \
     grep -q 'over the HARD MAXJOB limit of 1 for user 1' "$TMP/out"
+# The legacy QOSFLAGS[q] lines lift them as QFLAGS does (the scheduler reads
+# both): the validator read QFLAGS alone and called a replay made under
+# QOSFLAGS[q] IGNALL a breach of MAXJOB (att31r).
+for f in IGNALL IGNJOBPERUSER; do
+    printf 'USERCFG[DEFAULT] MAXJOB=1 QDEF=q\nQOSFLAGS[q] %s\n' "$f" >"$TMP/q.cfg"
+    "$M" simulate --procs 4 --config "$TMP/q.cfg" --jobs-out "$TMP/jq.csv" "$TMP/t.swf" >/dev/null 2>&1
+    "$M" validate --procs 4 --config "$TMP/q.cfg" "$TMP/t.swf" "$TMP/jq.csv" >"$TMP/out" 2>&1
+    check "... and none in moku's replay under the legacy QOSFLAGS[q] $f (jobs 1 and 2 at once)" \
+        sh -c "[ $? = 0 ] && grep -q ' 0 violations' $TMP/out && cmp -s '$TMP/jq.csv' '$TMP/j3q.csv'"
+done
+printf 'USERCFG[DEFAULT] MAXJOB=1 QDEF=q\nQOSFLAGS[other] IGNALL\nQOSFLAGS[q] IGNPROCPERUSER\n' >"$TMP/q.cfg"
+"$M" validate --procs 4 --config "$TMP/q.cfg" "$TMP/t.swf" "$TMP/j3q.csv" >"$TMP/out" 2>&1
+check "... but caught when QOSFLAGS lifts it for another QOS, or lifts another limit" \
+    grep -q 'over the HARD MAXJOB limit of 1 for user 1' "$TMP/out"
 printf 'id,type,created,start,end,released,nodes,acl,flags\nx.0,user,0,0,10000,,node1:1 node2:1,USER==9,\n' >"$TMP/r2.csv"
 broken x 's/^x//' "a job in a reservation whose ACL refuses it" 'in reservation x.0' --reservations "$TMP/r2.csv"
 printf 'id,type,created,start,end,released,nodes,acl,flags\nx.0,user,0,0,10000,,node1:1 node2:1,USER==1:==2,\n' >"$TMP/r3.csv"
@@ -117,3 +131,4 @@ printf 'job_id,submit,start,end,procs,nodes,state\n1,0,,,2,,never_started\n2,10,
 "$M" validate --procs 4 "$D" "$TMP/dnever.csv" >"$TMP/out" 2>&1
 check "SWF dependencies: a job started while its preceding job never ends: caught" \
     sh -c "[ $? = 1 ] && grep -q 'job 2: starts at 10, but job 1 it waits for (afterany) never ends' $TMP/out"
+done_checks

@@ -64,3 +64,4 @@ if [ -f "$kth" ]; then
 else
     fail "no $kth (it is part of the checkout)"
 fi
+done_checks

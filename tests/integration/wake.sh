@@ -38,3 +38,4 @@ for c in throttling fairshare xfactor business; do
         sed -n '1,3s/^/# /p' "$TMP/$c-event.err" "$TMP/$c-every.err"
     fi
 done
+done_checks

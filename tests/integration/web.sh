@@ -101,3 +101,4 @@ wait $pid
 # The browser's helpers of the user this test made end on their own, soon
 # after the browser; lib_cleanup then deletes the user.
 wait_for 10 sh -c '! pgrep -u mokuweb >/dev/null 2>&1'
+done_checks

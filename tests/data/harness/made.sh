@@ -10,3 +10,4 @@ u=mokuharness
 echo "${u}c" >>"$run.made"
 useradd -M -s /bin/sh "${u}c"
 echo "ok 1 - made two users"
+echo "# done_checks"
