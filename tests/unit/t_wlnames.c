@@ -53,8 +53,7 @@ static void test_names_by_number(void)
     }
     char path[32];
     write_temp_named(path, "t_wlnames", text, len);
-    struct workload wl;
-    workload_init(&wl);
+    struct workload wl; /* workload_read_swf initialises it */
     struct err err = {""};
     CHECK_EQ(workload_read_swf(path, 0, &wl, &err), 0);
     unlink(path);
