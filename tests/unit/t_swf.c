@@ -449,6 +449,32 @@ static void random_int(unsigned *seed, char *tok, int maxd, long long *v)
     *v = strtoll(tok, NULL, 10);
 }
 
+/* A record from a line's 18 integer fields, the integers read as numbers. */
+static struct swf_rec rec_of(const long long v[18], long line)
+{
+    return (struct swf_rec){v[0],  v[1],  v[2],         v[3],  v[4],  (double)v[5], (double)v[6],
+                            v[7],  v[8],  (double)v[9], v[10], v[11], v[12],        v[13],
+                            v[14], v[15], v[16],        v[17], line};
+}
+
+/* The text, written to a file and read, gives exactly the records want. */
+static void check_reads_as(const char *text, size_t len, const struct swf_rec *want, size_t n)
+{
+    char path[32];
+    write_temp(path, text, len);
+    struct swf_trace t;
+    struct err err = {""};
+    CHECK_EQ(swf_read(path, &t, &err), 0);
+    unlink(path);
+    CHECK_EQ(t.nrecs, n);
+    for (size_t i = 0; i < t.nrecs && i < n; i++)
+        if (!rec_equal(&t.recs[i], &want[i])) {
+            CHECK(rec_equal(&t.recs[i], &want[i]));
+            break;
+        }
+    swf_free(&t);
+}
+
 /*
  * Integer tokens of every length up to 18 digits (12 in the time fields,
  * whose bound is 2^40), signs, leading zeros, blanks of one to three spaces
@@ -476,24 +502,9 @@ static void test_integers_as_strtoll(void)
             len += (size_t)sprintf(text + len, "%s", tok);
         }
         len += (size_t)sprintf(text + len, "%s", i % 7 ? "\n" : "\r\n");
-        want[i] =
-            (struct swf_rec){v[0],  v[1],  v[2],         v[3],  v[4],  (double)v[5], (double)v[6],
-                             v[7],  v[8],  (double)v[9], v[10], v[11], v[12],        v[13],
-                             v[14], v[15], v[16],        v[17], i + 1};
+        want[i] = rec_of(v, i + 1);
     }
-    char path[32];
-    write_temp(path, text, len);
-    struct swf_trace t;
-    struct err err = {""};
-    CHECK_EQ(swf_read(path, &t, &err), 0);
-    unlink(path);
-    CHECK_EQ(t.nrecs, LINES);
-    for (size_t i = 0; i < t.nrecs && i < LINES; i++)
-        if (!rec_equal(&t.recs[i], &want[i])) {
-            CHECK(rec_equal(&t.recs[i], &want[i]));
-            break;
-        }
-    swf_free(&t);
+    check_reads_as(text, len, want, LINES);
 }
 
 /*
@@ -525,24 +536,12 @@ static void test_single_spaced(void)
         }
         if (i < LINES - 1)
             text[len++] = '\n';
-        want[i] =
-            (struct swf_rec){v[0],  v[1],  v[2],         v[3],  v[4],  (double)v[5], (double)v[6],
-                             v[7],  v[8],  (double)v[9], v[10], v[11], v[12],        v[13],
-                             v[14], v[15], v[16],        v[17], i + 1};
+        want[i] = rec_of(v, i + 1);
     }
+    check_reads_as(text, len, want, LINES);
     char path[32];
-    write_temp(path, text, len);
     struct swf_trace t;
     struct err err = {""};
-    CHECK_EQ(swf_read(path, &t, &err), 0);
-    unlink(path);
-    CHECK_EQ(t.nrecs, LINES);
-    for (size_t i = 0; i < t.nrecs && i < LINES; i++)
-        if (!rec_equal(&t.recs[i], &want[i])) {
-            CHECK(rec_equal(&t.recs[i], &want[i]));
-            break;
-        }
-    swf_free(&t);
     CHECK_EQ(read_line_text("1 1099511627776 0 -1099511627776 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 "
                             "123456789012345 -1\n",
                             &t, &err, path),
