@@ -32,7 +32,7 @@ struct qorder_run {
  * heap entry of its loose tail. */
 struct qorder_tail {
     size_t n;
-    int grouped;
+    size_t g; /* the group of its jobs in the pass that placed them, or QORDER_ALONE */
 };
 
 /* A job of a look (qorder_look) with its priority at the look's time. */
@@ -343,7 +343,14 @@ static size_t take_tail(struct sched *s, struct qorder *o, size_t r, size_t *n, 
             continue;
         }
         struct job *j = s->q.queue[k];
-        size_t g = o->tail[e].grouped && !own_state_matters(j) ? group_of(o, j) : QORDER_ALONE;
+        size_t was = o->tail[e].g, g = QORDER_ALONE;
+        if (was != QORDER_ALONE && !own_state_matters(j)) {
+            /* Its jobs' credentials are the last pass's group's: one
+             * look-up for all its entries. */
+            if (o->was[was] == QORDER_ALONE)
+                o->was[was] = group_of(o, j);
+            g = o->was[was];
+        }
         if (g == QORDER_ALONE || o->g[g].alone) {
             r = split_range(s, o, r, end, n, prev, contiguous);
             continue;
@@ -365,6 +372,14 @@ static size_t take_tail(struct sched *s, struct qorder *o, size_t r, size_t *n, 
     return r;
 }
 
+/* No group of the last pass (o->nwas) met yet in this one. */
+static void forget_groups(struct qorder *o)
+{
+    o->was = xgrow(o->was, &o->capwas, o->nwas ? o->nwas : 1, sizeof *o->was);
+    for (size_t g = 0; g < o->nwas; g++)
+        o->was[g] = QORDER_ALONE;
+}
+
 /* The queue's jobs, entries [qhead, qlen) with their holes, into their
  * groups in queue order within each (o->jobs), compacted as they are read:
  * every entry is written again as the pass places them (qorder_place,
@@ -373,13 +388,16 @@ static size_t split(struct sched *s, struct qorder *o)
 {
     size_t from = s->q.qhead, to = s->q.qlen, n = 0;
     clear_slots(o, to - from);
+    o->nwas = o->ng; /* the last pass's groups, which the kept entries name */
+    o->ng = 0;
     o->jobs = xgrow(o->jobs, &o->capjobs, to - from, sizeof *o->jobs);
     o->run = xgrow(o->run, &o->caprun, to - from, sizeof *o->run);
-    o->ng = o->nrun = 0;
+    o->nrun = 0;
     size_t prev = QORDER_ALONE; /* the group of the last job */
     int contiguous = 1;         /* every group's jobs one run of the queue */
     size_t r = from;
     if (tail_kept(s, o)) {
+        forget_groups(o);
         if (r < o->tail_from)
             r = split_range(s, o, r, o->tail_from, &n, &prev, &contiguous);
         r = take_tail(s, o, o->tail_from, &n, &prev, &contiguous); /* holes before from */
@@ -439,7 +457,7 @@ void qorder_start(struct sched *s, long now)
     o->ntail = 0;
     o->tail_from = s->q.qhead;
     o->seg_from = s->q.qhead;
-    o->seg_grouped = o->nheap && o->heap[0].g != QORDER_ALONE;
+    o->seg_g = o->nheap ? o->heap[0].g : QORDER_ALONE;
 }
 
 /*
@@ -452,9 +470,9 @@ static void cut(struct sched *s, struct qorder *o)
 {
     size_t at = s->q.qplaced;
     if (at > o->seg_from)
-        o->tail[o->ntail++] = (struct qorder_tail){at - o->seg_from, o->seg_grouped};
+        o->tail[o->ntail++] = (struct qorder_tail){at - o->seg_from, o->seg_g};
     o->seg_from = at;
-    o->seg_grouped = o->nheap && o->heap[0].g != QORDER_ALONE;
+    o->seg_g = o->nheap ? o->heap[0].g : QORDER_ALONE;
 }
 
 /* The next job in priority order, its group's next taking its place. */
@@ -512,7 +530,7 @@ void qorder_finish(struct sched *s)
             for (size_t k = o->g[e->g].next; k < o->g[e->g].end; k++)
                 s->q.queue[w++] = o->jobs[k];
         }
-        o->tail[o->ntail++] = (struct qorder_tail){w - at, e->g != QORDER_ALONE};
+        o->tail[o->ntail++] = (struct qorder_tail){w - at, e->g};
     }
     s->q.qloose_end = w;
     o->tail_to = w;
@@ -611,5 +629,6 @@ void qorder_destroy(struct qorder *o)
     free(o->slot);
     free(o->heap);
     free(o->tail);
+    free(o->was);
     free(o);
 }

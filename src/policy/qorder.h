@@ -72,10 +72,15 @@ struct qorder {
      * after entry (the runs it placed, then its loose tail), while tail_ok
      * (qorder_drop_tail): the next split takes a group's entry as it is, a
      * run known to be in order. While placing, the runs placed so far, and
-     * the open one from seg_from, of a group (seg_grouped) or alone. */
+     * the open one from seg_from, of a group (seg_g) or alone. */
     struct qorder_tail *tail;
     size_t ntail, captail, tail_from, tail_to, seg_from;
-    int tail_ok, seg_grouped;
+    int tail_ok;
+    size_t seg_g; /* the open run's group, or QORDER_ALONE */
+    /* take_tail's: the last pass's group number (nwas of them) to this
+     * pass's, QORDER_ALONE until met. */
+    size_t *was;
+    size_t nwas, capwas;
 };
 
 /* Whether this full pass may place the queue lazily: a dynamic priority

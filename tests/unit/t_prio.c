@@ -1052,6 +1052,60 @@ static void test_batch_fresh(void)
     fx_free(&f);
 }
 
+static void count_fresh(void *ctx, struct cred *c)
+{
+    (void)c;
+    ++*(int *)ctx;
+}
+
+/*
+ * Which combinations share a batch's slot comes from the credentials'
+ * numbers, not their addresses: the same jobs (by user number, 100 users
+ * for 64 slots, and some without a user) asked of two batches over two
+ * sets of tables (at other addresses) find the same number of parts, the
+ * fresh hook's calls; every answer is prio_start's.
+ */
+static void test_batch_slot_stable(void)
+{
+    enum { NU = 100, NJ = 3000 };
+    struct fx f[2];
+    struct cred *users[2][NU];
+    void *apart = NULL;
+    for (int t = 0; t < 2; t++) {
+        fx_init(&f[t]);
+        f[t].p.fweight[PF_FSUSER] = 3;
+        f[t].p.cweight[PRIO_FS] = 2;
+        for (int i = 0; i < NU; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "u%d", i);
+            users[t][i] = cred(&f[t], CRED_USER, name);
+            users[t][i]->fs_delta = (i % 17 - 8) / 3.0;
+        }
+        if (!t)
+            apart = malloc(4096); /* the second set further on in the heap */
+    }
+    int calls[2] = {0, 0};
+    for (int t = 0; t < 2; t++) {
+        struct prio_batch pb;
+        prio_batch_init_fresh(&pb, &f[t].p, &f[t].env,
+                              (struct prio_fresh){count_fresh, NULL, &calls[t]});
+        srand(19);
+        for (int n = 0; n < NJ; n++) {
+            struct job j = f[t].j;
+            int u = rand() % (NU + 5);
+            j.user = u < NU ? users[t][u] : NULL;
+            j.qtime_start = T0 + rand() % 20000;
+            CHECK(prio_batch_start(&pb, &j, T0 + 30000) ==
+                  prio_start(&f[t].p, &f[t].env, &j, T0 + 30000, NULL));
+        }
+    }
+    CHECK(calls[0] > NU / 2);
+    CHECK_EQ(calls[0], calls[1]);
+    free(apart);
+    for (int t = 0; t < 2; t++)
+        fx_free(&f[t]);
+}
+
 /*
  * prio_queue_time_only: when it answers a direction, two jobs with the same
  * credentials that differ in everything but what it allows (queue time)
@@ -1358,6 +1412,7 @@ int main(void)
     TEST_RUN(test_names);
     TEST_RUN(test_batch_creds);
     TEST_RUN(test_batch_fresh);
+    TEST_RUN(test_batch_slot_stable);
     TEST_RUN(test_parts_agree);
     TEST_RUN(test_queue_time_only);
     TEST_RUN(test_speed);

@@ -367,6 +367,67 @@ static void test_kept_tail(void)
     }
 }
 
+/* A chain of passes over one queue, each over what the last left (its
+ * groups' numbers, which the next split maps to its own), each placing a
+ * random part and leaving the rest loose, jobs leaving and new ones
+ * submitted between them: every pass's placed entries are the model's
+ * sort at its time, entry for entry. */
+static void test_kept_tail_chain(void)
+{
+    srand(47);
+    for (int round = 0; round < 100; round++) {
+        long latest;
+        struct sched *s =
+            round % 2 ? random_sched(&latest) : random_sched_of(&latest, 1 + round / 2 % 4, 3);
+        long now = latest + rand() % 20000;
+        as_submitted(s, round);
+        for (int pass = 0; pass < 8; pass++) {
+            struct prio_env env;
+            sched_prio_env(s, &env);
+            struct job *model[2 * NJOBS];
+            size_t m = 0;
+            for (size_t i = s->q.qhead; i < s->q.qlen; i++)
+                if (s->q.queue[i]) {
+                    CHECK(m < 2 * NJOBS);
+                    model[m] = s->q.queue[i];
+                    model[m]->priority = prio_start(&s->pol.prio, &env, model[m], now, NULL);
+                    m++;
+                }
+            qsort(model, m, sizeof *model, prio_cmp);
+            double want[2 * NJOBS];
+            for (size_t i = 0; i < m; i++)
+                want[i] = model[i]->priority;
+            s->q.loose = 0;
+            qorder_start(s, now);
+            CHECK_EQ(s->q.qlen, m);
+            size_t k = (size_t)rand() % (m + 1);
+            for (size_t i = 0; i < k; i = s->q.qplaced)
+                qorder_place(s, rand() % 4 ? i : k - 1);
+            qorder_finish(s);
+            for (size_t i = 0; i < k; i++) {
+                CHECK(s->q.queue[i] == model[i]);
+                CHECK(s->q.queue[i]->priority == want[i]);
+            }
+            leave_some(s, pass + round);
+            char name[32];
+            for (int i = 0, more = rand() % 8; i < more && s->q.qlen < NJOBS; i++) {
+                snprintf(name, sizeof name, "p%dn%d", pass, i);
+                latest += rand() % 600;
+                struct job_spec spec = {.name = name,
+                                        .tasks = 1,
+                                        .procs_per_task = 1,
+                                        .walltime = 3600,
+                                        .submit = latest,
+                                        .user = users[rand() % 6],
+                                        .group = groups[rand() % 3]};
+                CHECK(sched_submit(s, &spec, NULL) != NULL);
+            }
+            now += rand() % 20000;
+        }
+        sched_destroy(s);
+    }
+}
+
 /* A look (qorder_look) at a queue in any order with stale priorities: the
  * jobs in the order of their priorities at the look's time, and the queue
  * and its stored priorities as they were. */
@@ -617,6 +678,7 @@ int main(void)
     TEST_RUN(test_out_of_submission);
     TEST_RUN(test_holes);
     TEST_RUN(test_kept_tail);
+    TEST_RUN(test_kept_tail_chain);
     TEST_RUN(test_one_by_one);
     TEST_RUN(test_look);
     TEST_RUN(test_qgroup_generations);
