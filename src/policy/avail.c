@@ -315,7 +315,11 @@ long avail_earliest_plus(const struct avail *a, long from, long dur, long long n
     if (cand < 0 && x == hs && c >= m && hs <= he - dur) {
         /* A run from hs (the usual answer: the hold where it was): room
          * over [hs, hs + dur), all of it within the extra, or the first
-         * point without, where the walk goes on. */
+         * point without, where the walk goes on. With no negative change
+         * but the hold's own take at hs (between an EASY plan's passes),
+         * the count does not fall after hs: no walk. */
+        if (a->nneg == (size_t)(p != a->p && p->t == hs && p->d < 0))
+            return hs;
         while (p[1].t < hs + dur && c >= m)
             c += (++p)->d;
         if (c >= m)

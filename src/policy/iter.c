@@ -954,9 +954,11 @@ static void scan(struct sched *s, long now, size_t from)
     int ff = s->pol.backfill == BF_FIRSTFIT, quick = quick_scan(s), elig = elig_active(s);
     struct quick q, nofit;
     quick_reset(&q, s);
-    quick_reset(&nofit, s);
-    struct quick *learn =
-        !quick && profile_shrinks(s) ? &nofit : NULL; /* quick_run learns its own */
+    struct quick *learn = NULL; /* quick_run learns its own */
+    if (!quick && profile_shrinks(s)) {
+        quick_reset(&nofit, s); /* only when it is used */
+        learn = &nofit;
+    }
     for (size_t i = from; i < s->q.qlen && !s->pl.plan_stopped; i++) {
         if (s->pl.kept && (s->q.placing || s->q.queue[i] != s->pl.kept ||
                            !plan_kept_short(s, s->pl.kept, s->pl.kept_t)))

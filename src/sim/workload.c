@@ -120,15 +120,16 @@ static int swf_fits(const struct swf_rec *r, long long procs, const char *path, 
     return workload_check_fit(procs, WL_MAX32, path, r->line, "processors (field 8, else 5)", err);
 }
 
-/* r's job, with names (r's user, group and queue interned in wl); a text
- * id (one that is not a number below WL_ID_TEXT) is left to the caller:
- * *idtext gets its copy in wl, else NULL. */
-static struct wl_job job_of(struct workload *wl, const struct swf_rec *r,
-                            const struct wl_names *names, const char **idtext)
+/* r's job into *j (in place: not built aside and copied), with names (r's
+ * user, group and queue interned in wl); a text id (one that is not a
+ * number below WL_ID_TEXT) is left to the caller: *idtext gets its copy in
+ * wl, else NULL. */
+static void job_of(struct wl_job *j, struct workload *wl, const struct swf_rec *r,
+                   const struct wl_names *names, const char **idtext)
 {
     long long procs = r->req_procs > 0 ? r->req_procs : r->alloc;
     long walltime = (long)(r->req_time > 0 ? r->req_time : r->runtime);
-    struct wl_job j = {
+    *j = (struct wl_job){
         .submit = (uint32_t)r->submit,
         .tasks = (int32_t)procs,
         .procs_per_task = 1,
@@ -140,16 +141,15 @@ static struct wl_job job_of(struct workload *wl, const struct swf_rec *r,
         .util_known = (unsigned)cpu_known(r),
         .line = (int32_t)r->line,
     };
-    wl_job_set_runtime(&j, (long)r->runtime);
-    wl_job_set_walltime(&j, walltime > 0 ? walltime : 1);
+    wl_job_set_runtime(j, (long)r->runtime);
+    wl_job_set_walltime(j, walltime > 0 ? walltime : 1);
     *idtext = NULL;
     if (r->id >= 0 && r->id < WL_ID_TEXT) /* a number: no text made and read back */
-        j.id = (uint32_t)r->id;
+        j->id = (uint32_t)r->id;
     else if (r->id < 0)
-        j.id = WL_NO_ID;
+        j->id = WL_NO_ID;
     else /* too large for a number id (workload_set_id): a text */
         *idtext = workload_keep(wl, decimal((char[24]){0}, r->id));
-    return j;
 }
 
 static int all_digits(const char *s)
@@ -606,13 +606,18 @@ static void load_prep(void *ctx, const struct swf_rec *r, void *out)
 {
     struct swf_load *ld = ctx;
     struct load_prep *p = out;
-    *p = (struct load_prep){.why = unusable(r)};
+    /* p->job is made only for a job load_rec adds (why NULL, fits), the
+     * only one that reads it: not zeroed first. */
+    p->why = unusable(r);
+    p->idtext = NULL;
+    p->more = NULL;
+    p->fits = 0;
     if (p->why)
         return;
     p->fits = swf_fits(r, r->req_procs > 0 ? r->req_procs : r->alloc, ld->path, NULL) == 0;
     if (!p->fits)
         return;
-    p->job = job_of(ld->wl, r, load_names(ld, r), &p->idtext);
+    job_of(&p->job, ld->wl, r, load_names(ld, r), &p->idtext);
     if (ld->deps && r->prev_job > 0) /* few jobs: beside the record, not in it */
         p->more = keep_more(
             ld->wl,
