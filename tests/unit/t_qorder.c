@@ -298,6 +298,21 @@ static void leave_some(struct sched *s, int round)
  * priority changes (the entries dropped, as iter_run does on elig_all).
  * The second pass, placed whole, is the model's sort at its time. Few
  * credential groups or many. */
+/* A one-processor job of a random user and group, submitted up to ten
+ * minutes after *latest (moved on to its submit time). */
+static void submit_later(struct sched *s, const char *name, long *latest)
+{
+    *latest += rand() % 600;
+    struct job_spec spec = {.name = name,
+                            .tasks = 1,
+                            .procs_per_task = 1,
+                            .walltime = 3600,
+                            .submit = *latest,
+                            .user = users[rand() % 6],
+                            .group = groups[rand() % 3]};
+    CHECK(sched_submit(s, &spec, NULL) != NULL);
+}
+
 static void test_kept_tail(void)
 {
     srand(43);
@@ -319,15 +334,7 @@ static void test_kept_tail(void)
         char name[16];
         for (int i = 0, more = rand() % 10; i < more; i++) {
             snprintf(name, sizeof name, "new%d", i);
-            latest += rand() % 600;
-            struct job_spec spec = {.name = name,
-                                    .tasks = 1,
-                                    .procs_per_task = 1,
-                                    .walltime = 3600,
-                                    .submit = latest,
-                                    .user = users[rand() % 6],
-                                    .group = groups[rand() % 3]};
-            CHECK(sched_submit(s, &spec, NULL) != NULL);
+            submit_later(s, name, &latest);
         }
         s->el.elig_all = 0;
         if (rand() % 4 == 0) {
@@ -412,15 +419,7 @@ static void test_kept_tail_chain(void)
             char name[32];
             for (int i = 0, more = rand() % 8; i < more && s->q.qlen < NJOBS; i++) {
                 snprintf(name, sizeof name, "p%dn%d", pass, i);
-                latest += rand() % 600;
-                struct job_spec spec = {.name = name,
-                                        .tasks = 1,
-                                        .procs_per_task = 1,
-                                        .walltime = 3600,
-                                        .submit = latest,
-                                        .user = users[rand() % 6],
-                                        .group = groups[rand() % 3]};
-                CHECK(sched_submit(s, &spec, NULL) != NULL);
+                submit_later(s, name, &latest);
             }
             now += rand() % 20000;
         }
