@@ -77,8 +77,9 @@ static void drop_final(struct sim *sim, struct sim_outcome *o)
  * hook (sim_hooks.final), then drop what it alone wanted of them. */
 static void pass_final(struct sim *sim, const struct sim_hooks *h)
 {
-    if (!h || !h->final || !sim->forget_ended)
-        return;
+    if (sim->nfinal == sim->nfinal_passed || !h || !h->final || !sim->forget_ended)
+        return; /* (most instants end nothing: no walk) */
+    sim->nfinal_passed = sim->nfinal;
     size_t from = sim->settled, to = from;
     while (to < sim->wl->njobs && (sim->out[to].end >= 0 || sim->out[to].rejected))
         to++;
@@ -234,6 +235,13 @@ static int exit_of(const struct sim *sim, const struct sim_outcome *o, size_t ta
     return m ? m->exit_status : -1;
 }
 
+/* Whether a running job ends by now: end_jobs has something to do. */
+static inline int ends_by(const struct sim *sim, long now)
+{
+    const struct run *r = heap_top(&sim->ends);
+    return r && r->end <= now;
+}
+
 static void end_jobs(struct sim *sim, long now)
 {
     /* The list is taken out of sim while it is used: a call made from
@@ -248,6 +256,7 @@ static void end_jobs(struct sim *sim, long now)
         struct sim_outcome *o = &sim->out[j->tag];
         o->backfilled = (j->flags & JOB_BACKFILLED) != 0;
         o->end = now;
+        sim->nfinal++;
         sim->busy -= wl_job_procs(&sim->wl->jobs[j->tag]);
         j->exit_status = exit_of(sim, o, j->tag);
         sched_job_ended(sim->s, j, now);
@@ -345,6 +354,7 @@ static inline __attribute__((always_inline)) size_t submit_jobs(struct sim *sim,
         struct job *j = NULL;
         if (sched_submit_allowed(sim->s, &spec, &e) < 0 || !(j = sched_submit(sim->s, &spec, &e))) {
             sim->out[next].rejected = 1;
+            sim->nfinal++;
             detail(sim, &sim->out[next])->reason = xstrdup(e.msg);
             (*rejected)++;
             continue;
@@ -581,7 +591,8 @@ static void sim_advance(struct sim *sim, long limit)
         close_windows(sim, now); /* (no end, submission or command moves) */
         if (outside <= now)
             sim->progress = now;
-        end_jobs(sim, now);
+        if (ends_by(sim, now)) /* (most instants end nothing: no call) */
+            end_jobs(sim, now);
         next = submit_jobs(sim, next, now, &rejected);
         pass_final(sim, hooks);
         if (hooks && hooks->script)

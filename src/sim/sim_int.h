@@ -19,7 +19,9 @@ struct sim {
     size_t details_used;
     struct sim_detail **spare; /* details given back (drop_final), reused first */
     size_t nspare, spare_cap;
-    size_t settled; /* the outcomes before it are final and handed over (pass_final) */
+    size_t settled;       /* the outcomes before it are final and handed over (pass_final) */
+    size_t nfinal;        /* outcomes made final so far (ended or rejected) */
+    size_t nfinal_passed; /* nfinal when pass_final last looked: only a new final one moves it */
     const struct workload *wl;
     struct sim_outcome *out;
     struct heap ends;   /* running jobs by the time they will end */
