@@ -447,15 +447,36 @@ struct streamed {
     struct batsim *batsim;
     size_t to;  /* the last call's */
     int unsure; /* calls that handed over an outcome not final */
+    int short_; /* calls that stopped before an outcome already final */
+    int late;   /* iterations that ended with a final outcome not handed over */
     int calls;
+    size_t n;                      /* the workload's jobs */
+    const struct sim_outcome *out; /* the replay's */
 };
+
+static int is_final(const struct sim_outcome *o)
+{
+    return o->end >= 0 || o->rejected;
+}
+
+/* After each iteration: the outcomes final so far from the first were
+ * handed over in it (sim.c's pass_final skips its walk only when none
+ * became final). */
+static void on_iterated(void *ctx, const struct sched *s, long now)
+{
+    (void)s;
+    (void)now;
+    struct streamed *st = ctx;
+    st->late += st->to < st->n && is_final(&st->out[st->to]);
+}
 
 static void on_final(void *ctx, const struct sim_outcome *out, size_t to)
 {
     struct streamed *st = ctx;
     for (size_t i = 0; i < to; i++)
-        st->unsure += out[i].end < 0 && !out[i].rejected;
+        st->unsure += !is_final(&out[i]);
     st->unsure += to <= st->to;
+    st->short_ += to < st->n && is_final(&out[to]);
     st->to = to;
     st->calls++;
     report_jobs_csv_rows(st->csv, out, to);
@@ -480,13 +501,20 @@ static void replay_rows(struct workload *wl, long until, int streamed, char **cs
     struct sim_outcome *out = calloc(wl->njobs, sizeof *out);
     struct obuf *fc = obuf_mem(), *fb = obuf_mem();
     struct streamed st = {.csv = report_jobs_csv_open(fc, wl, s, 0, 1),
-                          .batsim = batsim_open(fb, wl, s, 0)};
-    struct sim_hooks h = {
-        .record_nodes = 1, .forget_ended = 1, .final = streamed ? on_final : NULL, .ctx = &st};
+                          .batsim = batsim_open(fb, wl, s, 0),
+                          .n = wl->njobs,
+                          .out = out};
+    struct sim_hooks h = {.record_nodes = 1,
+                          .forget_ended = 1,
+                          .final = streamed ? on_final : NULL,
+                          .iterated = streamed ? on_iterated : NULL,
+                          .ctx = &st};
     sim_run(s, wl, out, until, &h);
     CHECK_EQ(report_jobs_csv_close(st.csv, out, sched_last_iteration(s)), 0);
     CHECK_EQ(batsim_close(st.batsim, out), 0);
     CHECK_EQ(st.unsure, 0);
+    CHECK_EQ(st.short_, 0);
+    CHECK_EQ(st.late, 0);
     if (streamed) {
         CHECK(st.calls > 10);
         size_t kept = 0; /* details left on written outcomes: blocks' firsts */
@@ -523,10 +551,12 @@ static void test_rows_as_jobs_end(void)
         long run = 1 + rand() % 900;
         int u = rand() % 4;
         per_user[u]++;
+        /* 30 processors: rejected; the first job too (final before any other) */
+        int tasks = rand() % 25 == 0 || i == 0 ? 30 : 1 + rand() % 12;
         struct wl_job j = {.names = names[u],
                            .id = (uint32_t)i + 1,
                            .submit = t,
-                           .tasks = rand() % 25 == 0 ? 30 : 1 + rand() % 12, /* 30: rejected */
+                           .tasks = tasks,
                            .procs_per_task = 1,
                            .runtime_lo = run,
                            .walltime_lo = rand() % 8 == 0 ? run / 2 + 1 : run + rand() % 600,
