@@ -42,6 +42,13 @@ static inline void sum_update(struct sched *s, size_t w)
         s->nt.freesum[w / 64] &= ~bit;
 }
 
+/* freesum after nodes of freemap word w were taken: its bit can only go. */
+static inline void sum_taken(struct sched *s, size_t w)
+{
+    if (!s->nt.freemap[w])
+        s->nt.freesum[w / 64] &= ~((uint64_t)1 << (w % 64));
+}
+
 static void set_free_bit(struct sched *s, size_t i)
 {
     uint64_t bit = (uint64_t)1 << (i % 64);
@@ -389,7 +396,8 @@ static unsigned walk_plain(struct sched *s, struct job *j, size_t *cap, unsigned
     int *used = s->nt.node_used, *njobs = s->nt.node_jobs;
     struct cred **user = s->nt.node_user;
     size_t w = word_from(s, backwards ? words - 1 : 0, backwards);
-    for (; w != SIZE_MAX && left; w = word_from(s, backwards ? w - 1 : w + 1, backwards)) {
+    for (; w != SIZE_MAX && left;
+         w = left ? word_from(s, backwards ? w - 1 : w + 1, backwards) : w) {
         uint64_t bits = s->nt.freemap[w], full = 0;
         while (bits && left) {
             unsigned b =
@@ -412,7 +420,7 @@ static unsigned walk_plain(struct sched *s, struct job *j, size_t *cap, unsigned
             add_slot(s, j, cap, i, k * ppt, 0);
         }
         s->nt.freemap[w] &= ~full;
-        sum_update(s, w);
+        sum_taken(s, w);
     }
     return left;
 }
@@ -500,7 +508,8 @@ static unsigned walk_single(struct sched *s, struct job *j, size_t *cap, unsigne
 {
     size_t words = (s->nt.nnodes + 63) / 64;
     size_t w = word_from(s, backwards ? words - 1 : 0, backwards);
-    for (; w != SIZE_MAX && left; w = word_from(s, backwards ? w - 1 : w + 1, backwards)) {
+    for (; w != SIZE_MAX && left;
+         w = left ? word_from(s, backwards ? w - 1 : w + 1, backwards) : w) {
         uint64_t bits = s->nt.freemap[w];
         while (bits && left) {
             unsigned lo, len;
@@ -524,7 +533,7 @@ static unsigned walk_single(struct sched *s, struct job *j, size_t *cap, unsigne
             add_run(s, j, cap, a, len);
             left -= len;
         }
-        sum_update(s, w);
+        sum_taken(s, w);
     }
     return left;
 }

@@ -87,8 +87,10 @@ static size_t find(const struct avail *a, long t)
     const struct point *base = a->p;
     size_t n = a->n, k = (size_t)1 << (63 - __builtin_clzll(n)); /* n >= 1 */
     base = base[n - k].t <= t ? base + (n - k) : base;
-    for (k /= 2; k; k /= 2)
-        base = base[k].t <= t ? base + k : base;
+    for (size_t step = k / 2 * sizeof *base; step >= sizeof *base; step /= 2) { /* in bytes */
+        const struct point *q = (const struct point *)((const char *)base + step);
+        base = q->t <= t ? q : base;
+    }
     return (size_t)(base - a->p);
 }
 
