@@ -42,6 +42,13 @@ static inline void sum_update(struct sched *s, size_t w)
         s->nt.freesum[w / 64] &= ~bit;
 }
 
+/* freesum after nodes of freemap word w were taken: its bit can only go. */
+static inline void sum_taken(struct sched *s, size_t w)
+{
+    if (!s->nt.freemap[w])
+        s->nt.freesum[w / 64] &= ~((uint64_t)1 << (w % 64));
+}
+
 static void set_free_bit(struct sched *s, size_t i)
 {
     uint64_t bit = (uint64_t)1 << (i % 64);
@@ -70,7 +77,7 @@ static inline size_t word_from(const struct sched *s, size_t w, int backwards)
         }
         return sw * 64 + (size_t)__builtin_ctzll(bits);
     }
-    bits &= w % 64 == 63 ? ~(uint64_t)0 : (((uint64_t)1 << (w % 64 + 1)) - 1);
+    bits &= ~(uint64_t)0 >> (63 - w % 64);
     while (!bits) {
         if (sw-- == 0)
             return SIZE_MAX;
@@ -155,7 +162,8 @@ static void slots_drop(struct sched *s, struct job *j)
         j->slots = NULL;
     }
 #endif
-    free(j->slots);
+    if (j->slots) /* (nearly every array is kept: no call of free) */
+        free(j->slots);
     j->slots = NULL;
     j->nslots = 0;
     j->slots_cap = 0;
@@ -188,7 +196,7 @@ static int slot_cmp(const void *a, const void *b)
     return x->node < y->node ? -1 : x->node > y->node;
 }
 
-static void sort_slots(struct job *j)
+static void sort_many(struct job *j)
 {
     size_t n = j->nslots, up = 1, down = 1;
     for (size_t k = 1; k < n; k++) {
@@ -206,6 +214,13 @@ static void sort_slots(struct job *j)
         return;
     }
     qsort(j->slots, n, sizeof *j->slots, slot_cmp);
+}
+
+/* (Most jobs hold one slot: no call for them.) */
+static inline void sort_slots(struct job *j)
+{
+    if (j->nslots > 1)
+        sort_many(j);
 }
 
 static void charge(struct sched *s, struct job *j, long a, long b);
@@ -381,7 +396,8 @@ static unsigned walk_plain(struct sched *s, struct job *j, size_t *cap, unsigned
     int *used = s->nt.node_used, *njobs = s->nt.node_jobs;
     struct cred **user = s->nt.node_user;
     size_t w = word_from(s, backwards ? words - 1 : 0, backwards);
-    for (; w != SIZE_MAX && left; w = word_from(s, backwards ? w - 1 : w + 1, backwards)) {
+    for (; w != SIZE_MAX && left;
+         w = left ? word_from(s, backwards ? w - 1 : w + 1, backwards) : w) {
         uint64_t bits = s->nt.freemap[w], full = 0;
         while (bits && left) {
             unsigned b =
@@ -404,7 +420,7 @@ static unsigned walk_plain(struct sched *s, struct job *j, size_t *cap, unsigned
             add_slot(s, j, cap, i, k * ppt, 0);
         }
         s->nt.freemap[w] &= ~full;
-        sum_update(s, w);
+        sum_taken(s, w);
     }
     return left;
 }
@@ -492,7 +508,8 @@ static unsigned walk_single(struct sched *s, struct job *j, size_t *cap, unsigne
 {
     size_t words = (s->nt.nnodes + 63) / 64;
     size_t w = word_from(s, backwards ? words - 1 : 0, backwards);
-    for (; w != SIZE_MAX && left; w = word_from(s, backwards ? w - 1 : w + 1, backwards)) {
+    for (; w != SIZE_MAX && left;
+         w = left ? word_from(s, backwards ? w - 1 : w + 1, backwards) : w) {
         uint64_t bits = s->nt.freemap[w];
         while (bits && left) {
             unsigned lo, len;
@@ -508,7 +525,7 @@ static unsigned walk_single(struct sched *s, struct job *j, size_t *cap, unsigne
                 len = len < left ? len : left;
                 lo = hi + 1 - len;
             }
-            uint64_t mask = (len == 64 ? ~(uint64_t)0 : (((uint64_t)1 << len) - 1)) << lo;
+            uint64_t mask = (~(uint64_t)0 >> (64 - len)) << lo; /* 1 <= len <= 64 */
             bits &= ~mask;
             s->nt.freemap[w] &= ~mask;
             size_t a = w * 64 + lo;
@@ -516,7 +533,7 @@ static unsigned walk_single(struct sched *s, struct job *j, size_t *cap, unsigne
             add_run(s, j, cap, a, len);
             left -= len;
         }
-        sum_update(s, w);
+        sum_taken(s, w);
     }
     return left;
 }
@@ -950,11 +967,8 @@ static void uncharge(struct job *j)
 static void set_free_range(struct sched *s, size_t from, size_t to)
 {
     while (from < to) {
-        size_t w = from / 64, lo = from % 64;
-        size_t hi = (to - w * 64) < 64 ? to - w * 64 : 64;
-        uint64_t mask =
-            (hi == 64 ? ~(uint64_t)0 : (((uint64_t)1 << hi) - 1)) & (~(uint64_t)0 << lo);
-        s->nt.freemap[w] |= mask;
+        size_t w = from / 64, hi = to - w * 64 < 64 ? to - w * 64 : 64; /* hi > from % 64 */
+        s->nt.freemap[w] |= (~(uint64_t)0 >> (64 - hi)) & (~(uint64_t)0 << from % 64);
         s->nt.freesum[w / 64] |= (uint64_t)1 << (w % 64);
         from = w * 64 + hi;
     }

@@ -78,12 +78,19 @@ void avail_destroy(struct avail *a)
 /* Index of the point whose interval contains t (t >= origin). Without a
  * branch on the comparison (a conditional move): the times searched for,
  * jobs' planned ends, fall anywhere, and a mispredicted branch at every
- * step cost more than the step. */
+ * step cost more than the step. The steps are powers of two (k, the
+ * largest not above n, then halves): the first compare leaves [0, n - k)
+ * or [n - k, n), both within k - 1 of their start, and a step is then a
+ * compare and a shift with no length to keep. */
 static size_t find(const struct avail *a, long t)
 {
     const struct point *base = a->p;
-    for (size_t len = a->n; len > 1; len -= len / 2)
-        base = base[len / 2].t <= t ? base + len / 2 : base;
+    size_t n = a->n, k = (size_t)1 << (63 - __builtin_clzll(n)); /* n >= 1 */
+    base = base[n - k].t <= t ? base + (n - k) : base;
+    for (size_t step = k / 2 * sizeof *base; step >= sizeof *base; step /= 2) { /* in bytes */
+        const struct point *q = (const struct point *)((const char *)base + step);
+        base = q->t <= t ? q : base;
+    }
     return (size_t)(base - a->p);
 }
 

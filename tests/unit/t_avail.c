@@ -563,6 +563,25 @@ static void test_random_earliest_plus_easy(void)
     CHECK(at_hold > 3000); /* the shortcut's case, many times */
 }
 
+/* The search for the point that holds an instant (avail_next_change, and
+ * every take or give past the origin), at every number of points from 1 to
+ * 130 (each power of two and the sizes either side of it), for every
+ * instant around each point, against the points' times counted by hand. */
+static void test_find_every_size(void)
+{
+    for (long m = 0; m < 130; m++) {
+        struct avail *a = avail_create(200, 0);
+        for (long k = 1; k <= m; k++)
+            avail_take(a, 10 * k, AVAIL_NEVER, 1); /* a point at 10k, none at its end */
+        CHECK_EQ(avail_points(a), (size_t)m + 1);
+        for (long t = 0; t <= 10 * m + 12; t++) {
+            long want = t / 10 + 1 <= m ? (t / 10 + 1) * 10 : AVAIL_NEVER;
+            CHECK_EQ(avail_next_change(a, t), want);
+        }
+        avail_destroy(a);
+    }
+}
+
 int main(void)
 {
     TEST_RUN(test_empty_profile);
@@ -577,5 +596,6 @@ int main(void)
     TEST_RUN(test_random_earliest_plus);
     TEST_RUN(test_random_earliest_plus_wide);
     TEST_RUN(test_random_earliest_plus_easy);
+    TEST_RUN(test_find_every_size);
     return TEST_DONE();
 }

@@ -6,10 +6,12 @@
  * node that is not up, no up node holds more than it has, and once every
  * job ended and every node is back a job asking for the whole cluster
  * starts at once (no node with room lost from the map). Each node's used
- * processors match the running jobs' slots (a sum over them).
+ * processors match the running jobs' slots (a sum over them), and the
+ * map and its summary match the nodes.
  */
 #include <stdlib.h>
 
+#include "core/sched_int.h"
 #include "engine/engine.h"
 #include "test.h"
 
@@ -87,6 +89,20 @@ static int used_ok(struct sched *s)
     return 1;
 }
 
+/* The map's bit of each node is whether it has room, and the summary's bit
+ * of each word whether the word has one (the walks clear a summary bit only
+ * where the word they took from has none left). */
+static int map_ok(const struct sched *s)
+{
+    for (size_t i = 0; i < NNODES; i++)
+        if (!(s->nt.freemap[i / 64] >> (i % 64) & 1) != !(s->nt.node_used[i] < s->nt.node_cap[i]))
+            return 0;
+    for (size_t w = 0; w < (NNODES + 63) / 64; w++)
+        if (!(s->nt.freesum[w / 64] >> (w % 64) & 1) != !s->nt.freemap[w])
+            return 0;
+    return 1;
+}
+
 /* End every running job at now; whether any job was queued or running. */
 static int busy(struct sched *s, long now)
 {
@@ -125,7 +141,7 @@ static void run_seed(unsigned long seed, int ppn)
             sched_node_set_state(s, i, up ? NODE_DOWN : NODE_UP, NULL);
         }
         sched_iterate(s, now);
-        if (!placements_ok(s, now, ppn) || !used_ok(s))
+        if (!placements_ok(s, now, ppn) || !used_ok(s) || !map_ok(s))
             bad++;
     }
     CHECK_EQ(bad, 0);
