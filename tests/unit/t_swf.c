@@ -4,6 +4,7 @@
  * tests/data/swf/; the real KTH trace is read too when it is present.
  */
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -557,6 +558,63 @@ static void test_single_spaced(void)
                      "field 18 (think time) is not a number: '7-'");
 }
 
+/*
+ * Lines with decimals among their integers, as HPC2N has them ("552.21" in
+ * a real field, "3600.0" in an integer one), one space apart and at times
+ * more or a tab, ending in '\n' or "\r\n": a decimal goes to swf_set_field,
+ * and the token after it is read from past its blank (swf_field_fast's
+ * again), the rest of the line too; every field as strtod or strtoll reads
+ * it. Fixed seed.
+ */
+static void test_after_decimals(void)
+{
+    enum { LINES = 3000 };
+    static struct swf_rec want[LINES];
+    static char text[LINES * 18 * 40];
+    static const int time_field[18] = {[1] = 1, [2] = 1, [3] = 1, [8] = 1, [17] = 1};
+    static const int real_field[18] = {[5] = 1, [6] = 1, [9] = 1};
+    static const size_t off[18] = {
+        offsetof(struct swf_rec, id),       offsetof(struct swf_rec, submit),
+        offsetof(struct swf_rec, wait),     offsetof(struct swf_rec, runtime),
+        offsetof(struct swf_rec, alloc),    offsetof(struct swf_rec, cpu),
+        offsetof(struct swf_rec, mem_used), offsetof(struct swf_rec, req_procs),
+        offsetof(struct swf_rec, req_time), offsetof(struct swf_rec, req_mem),
+        offsetof(struct swf_rec, status),   offsetof(struct swf_rec, user),
+        offsetof(struct swf_rec, group),    offsetof(struct swf_rec, app),
+        offsetof(struct swf_rec, queue),    offsetof(struct swf_rec, partition),
+        offsetof(struct swf_rec, prev_job), offsetof(struct swf_rec, think),
+    };
+    unsigned seed = 31;
+    size_t len = 0;
+    for (int i = 0; i < LINES; i++) {
+        struct swf_rec *w = &want[i];
+        for (int f = 0; f < 18; f++) {
+            char tok[48];
+            long long v;
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = seed >> 8;
+            random_int(&seed, tok, time_field[f] ? 9 : 12, &v);
+            if (r % 3 == 0) { /* a decimal: any in a real field, integral in another */
+                size_t n = strlen(tok);
+                tok[n++] = '.';
+                for (unsigned k = 0; k < (real_field[f] ? r / 3 % 5 : r / 3 % 3); k++)
+                    tok[n++] = real_field[f] ? (char)('0' + (r >> (k + 8)) % 10) : '0';
+                tok[n] = '\0';
+            }
+            double d = strtod(tok, NULL);
+            if (real_field[f])
+                memcpy((char *)w + off[f], &d, sizeof d);
+            else
+                memcpy((char *)w + off[f], &(long long){(long long)d}, sizeof(long long));
+            const char *blank = r % 11 == 0 ? "\t" : r % 13 == 0 ? "  " : " ";
+            len += (size_t)sprintf(text + len, "%s%s", f ? blank : "", tok);
+        }
+        len += (size_t)sprintf(text + len, "%s", i % 5 ? "\n" : "\r\n");
+        w->line = i + 1;
+    }
+    check_reads_as(text, len, want, LINES);
+}
+
 /* each() for test_pipeline: records must come in file order; it fails at
  * record fail_at (0: never). */
 struct order {
@@ -779,6 +837,7 @@ int main(void)
     TEST_RUN(test_decimals_as_strtod);
     TEST_RUN(test_integers_as_strtoll);
     TEST_RUN(test_single_spaced);
+    TEST_RUN(test_after_decimals);
     TEST_RUN(test_pipeline);
     TEST_RUN(test_scan_values);
     TEST_RUN(test_staged);
