@@ -2,23 +2,25 @@
 # make bench (issue 31): what the outputs cost, and how the replay grows.
 #
 # 1. Outputs: HPC2N, and CEA-Curie on its 93,312 processors as one-processor
-#    nodes (--procs 93312), EASY, each replayed without outputs and with
-#    --jobs-out (then with every output: jobs CSV, Batsim, SWF, series); the
-#    output's cost is the whole process's extra CPU time (user + system) as
-#    a fraction of the replay's time. Target: at most 0.20. The three runs
-#    take turns, REPEAT rounds (5) of one each, and each figure is the least
-#    of its runs: the machine is shared, other processes stretch a run's
-#    CPU time too (caches, frequency), and a busy spell then falls on the
-#    three alike rather than on one. The rounds' own ratios are printed as
-#    a range beside it (how far one round's figure can be trusted), and the
-#    system time's share of the extra apart (the kernel's copy of the
-#    files, which no change to the writers removes). The replay's time is
-#    a wall time, which a loaded machine stretches (the ratio shrinks): the
-#    extra CPU over the whole run's CPU without outputs is printed too, a
-#    ratio of two CPU times (about 0.7 of the first on a quiet machine). With INSTR=1 and
-#    valgrind at hand, also each output's instructions a job (callgrind's
-#    count of the whole process, one run each: the figure the machine's
-#    load does not move; minutes on Curie).
+#    nodes (--procs 93312), EASY, each replayed without outputs, with each
+#    output on its own (--jobs-out, --batsim-out, --swf-out, --series), and
+#    with every output; an output's cost is the whole process's extra CPU
+#    time (user + system) as a fraction of the replay's time. Target: at
+#    most 0.20 for each output (every output's line is extra information).
+#    The six runs take turns, REPEAT rounds (5) of one each, and each
+#    figure is the least of its runs: the machine is shared, other
+#    processes stretch a run's CPU time too (caches, frequency), and a busy
+#    spell then falls on the six alike rather than on one. The rounds' own
+#    ratios are printed as a range beside it (how far one round's figure
+#    can be trusted), and the system time's share of the extra apart (the
+#    kernel's copy of the files, which no change to the writers removes).
+#    The replay's time is a wall time, which a loaded machine stretches
+#    (the ratio shrinks): the extra CPU over the whole run's CPU without
+#    outputs is printed too, a ratio of two CPU times (about 0.7 of the
+#    first on a quiet machine). With INSTR=1 and valgrind at hand, also
+#    each output's instructions a job (callgrind's count of the whole
+#    process, one run each: the figure the machine's load does not move;
+#    minutes on Curie).
 # 2. Growth: a synthetic trace of about a million jobs, HPC2N five times
 #    over, each copy shifted after the last by the trace's span and 30 days
 #    (job ids by 1,000,000), generated here and not kept. Target: the
@@ -78,44 +80,78 @@ instr() {
         sed -n 's/.*refs: *\([0-9,]*\).*/\1/p' | tr -d ,
 }
 
-# outputs NAME TRACE [ARGS...]: the cost of --jobs-out and of every output,
-# the three runs in turn, REPEAT rounds
+# args KIND: the options of one output kind (none: no output)
+args() {
+    case $1 in
+    jobs) echo "--jobs-out $tmp/jobs.csv" ;;
+    batsim) echo "--batsim-out $tmp/batsim.csv" ;;
+    swf) echo "--swf-out $tmp/out.swf" ;;
+    series) echo "--series $tmp/series.csv" ;;
+    every) echo "$(args jobs) $(args batsim) $(args swf) $(args series)" ;;
+    esac
+}
+
+# label KIND: how a line names it
+label() {
+    case $1 in
+    every) echo "every output" ;;
+    *) args "$1" | cut -d ' ' -f 1 ;;
+    esac
+}
+
+# files KIND: its files' size in MB
+files() {
+    du -k $(args "$1" | tr ' ' '\n' | grep -v '^--') | awk '{ k += $1 } END { printf "%.1f", k / 1024 }'
+}
+
+# Each output on its own (the issue's target is per output), then every
+# output together (what they cost at once, beside them).
+KINDS="jobs batsim swf series every"
+
+# outputs NAME TRACE [ARGS...]: the cost of each output and of every
+# output, the runs (none, then each kind) in turn, REPEAT rounds
 outputs() {
     name=$1 t=$2
     shift 2
     extra=$* # no blanks in them
     [ -f "$t" ] || { echo "$name: $t missing, outputs not measured"; return; }
-    jobs_out="--jobs-out $tmp/jobs.csv"
-    every="$jobs_out --batsim-out $tmp/batsim.csv --swf-out $tmp/out.swf --series $tmp/series.csv"
-    : >"$tmp/none" && : >"$tmp/jobs" && : >"$tmp/every"
+    : >"$tmp/none"
+    for k in $KINDS; do : >"$tmp/$k"; done
     i=0
     while [ $i -lt "$REPEAT" ]; do
         once "$t" $extra >>"$tmp/none"
-        once "$t" $extra $jobs_out >>"$tmp/jobs"
-        once "$t" $extra $every >>"$tmp/every"
+        for k in $KINDS; do
+            once "$t" $extra $(args $k) >>"$tmp/$k"
+        done
         i=$((i + 1))
     done
-    mb=$(du -m "$tmp/jobs.csv" | cut -f1)
-    set -- $(least "$tmp/none") $(least "$tmp/jobs") $(least "$tmp/every")
-    # each round's own ratios (over the least replay time: its wall time
-    # is the noisiest figure): the least and the most of them
-    spread=$(paste -d ' ' "$tmp/none" "$tmp/jobs" "$tmp/every" | awk -v r0="$2" '
-        { a = ($6 - $1) / r0; b = ($11 - $1) / r0
-          if (NR == 1 || a < a0) a0 = a; if (NR == 1 || a > a1) a1 = a
-          if (NR == 1 || b < b0) b0 = b; if (NR == 1 || b > b1) b1 = b }
-        END { printf "%.2f %.2f %.2f %.2f", a0, a1, b0, b1 }')
-    awk -v n="$name" -v w0="$1" -v r0="$2" -v s0="$5" -v w1="$6" -v s1="${10}" -v w2="${11}" \
-        -v s2="${15}" -v mb="$mb" -v sp="$spread" 'BEGIN {
-        split(sp, q, " ")
-        printf "%s outputs: CPU %.3f s without (replay %.3f s); --jobs-out (%d MB) %.3f s: %.2f of the replay (rounds %.2f-%.2f; system %.2f; %.2f of the CPU without); every output %.3f s: %.2f (rounds %.2f-%.2f; system %.2f; %.2f of the CPU without) (target <= 0.20)\n",
-            n, w0, r0, mb, w1, (w1 - w0) / r0, q[1], q[2], (s1 - s0) / r0, (w1 - w0) / w0, w2,
-            (w2 - w0) / r0, q[3], q[4], (s2 - s0) / r0, (w2 - w0) / w0 }'
+    set -- $(least "$tmp/none")
+    w0=$1 r0=$2 s0=$5 jobs=$4
+    printf '%s outputs: CPU %.3f s without (replay %.3f s); each output'"'"'s extra CPU as a fraction of the replay (target <= 0.20):\n' \
+        "$name" "$w0" "$r0"
+    for k in $KINDS; do
+        set -- $(least "$tmp/$k")
+        # each round's own ratio (over the least replay time: its wall
+        # time is the noisiest figure): the least and the most of them
+        spread=$(paste -d ' ' "$tmp/none" "$tmp/$k" | awk -v r0="$r0" '
+            { a = ($6 - $1) / r0; if (NR == 1 || a < a0) a0 = a; if (NR == 1 || a > a1) a1 = a }
+            END { printf "%.2f %.2f", a0, a1 }')
+        awk -v n="$name" -v l="$(label $k)" -v mb="$(files $k)" -v w0="$w0" -v r0="$r0" -v s0="$s0" \
+            -v w1="$1" -v s1="$5" -v sp="$spread" 'BEGIN {
+            split(sp, q, " ")
+            printf "%s %s (%s MB): %.3f s, %.2f of the replay (rounds %.2f-%.2f; system %.2f; %.2f of the CPU without)\n",
+                n, l, mb, w1, (w1 - w0) / r0, q[1], q[2], (s1 - s0) / r0, (w1 - w0) / w0 }'
+    done
     if [ "${INSTR:-0}" = 1 ] && command -v valgrind >/dev/null; then
-        i0=$(instr "$t" $extra) i1=$(instr "$t" $extra $jobs_out) i2=$(instr "$t" $extra $every)
-        jobs=$4
-        awk -v n="$name" -v i0="$i0" -v i1="$i1" -v i2="$i2" -v j="$jobs" 'BEGIN {
-            printf "%s outputs: instructions %.0f M without; a job: --jobs-out %.0f, every output %.0f\n",
-                n, i0 / 1e6, (i1 - i0) / j, (i2 - i0) / j }'
+        i0=$(instr "$t" $extra)
+        line="$name outputs: instructions $((i0 / 1000000)) M without; a job:"
+        sep=
+        for k in $KINDS; do
+            i1=$(instr "$t" $extra $(args $k))
+            line="$line$sep $(label $k) $(((i1 - i0) / jobs))"
+            sep=,
+        done
+        echo "$line"
     fi
 }
 outputs HPC2N "$H"

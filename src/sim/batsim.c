@@ -1,6 +1,7 @@
 /* batsim — see batsim.h. */
 #include "sim/batsim.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,14 @@ static int cmp_span(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* A metadata field made before, by the names it was made from (interned:
+ * equal pointers, equal text; kept while the workload and the engine
+ * are). at SIZE_MAX: an empty place of the table. */
+struct field_memo {
+    const char *names[CRED_NKINDS];
+    size_t at, len; /* in the fields' text */
+};
+
 /* What the rows share, so that a row allocates nothing: the file, the
  * next row, the spans' scratch, and the last metadata field written with
  * the names it was made from (interned: equal pointers, equal text). */
@@ -34,8 +43,16 @@ struct batsim {
     struct obuf *q;                 /* and as a CSV field */
     const char *names[CRED_NKINDS]; /* the names the field holds */
     int have;                       /* q holds a field */
-    const char *field;              /* q's bytes */
+    const char *field;              /* the field's bytes, in ftext */
     size_t flen;
+    /* Every field made so far, by its names (open addressing, a power
+     * of two places, at most half taken), their text one after another:
+     * users' jobs interleave, and the names change every fifth row or so
+     * (HPC2N), among a few hundred sets of them. */
+    struct field_memo *memos;
+    size_t nmemos, memo_cap;
+    char *ftext;
+    size_t ftext_len, ftext_cap;
     struct report_creds rc; /* the rows' credentials */
     /* The field's key when the job it was made for was forgotten by the
      * engine: its raw credential indices and its trace names. */
@@ -116,13 +133,74 @@ static const struct state *batsim_state(const struct sim_outcome *o)
     return o->cancelled ? &killed : o->killed ? &walltime : &success;
 }
 
+/* Where names' field is, or would go, in r's table (memo_cap > 0). */
+static struct field_memo *memo_place(struct batsim *r, const char *const names[])
+{
+    uint64_t h = 0;
+    for (int k = 0; k < CRED_NKINDS; k++)
+        h = (h ^ (uintptr_t)names[k]) * 0x9E3779B97F4A7C15u;
+    size_t i = (size_t)(h >> 32) & (r->memo_cap - 1);
+    while (r->memos[i].at != SIZE_MAX &&
+           memcmp(r->memos[i].names, names, sizeof r->memos[i].names) != 0)
+        i = (i + 1) & (r->memo_cap - 1);
+    return &r->memos[i];
+}
+
+/* r's table twice as large (64 places at first), its fields placed again. */
+static void memo_grow(struct batsim *r)
+{
+    struct field_memo *old = r->memos;
+    size_t n = r->memo_cap;
+    r->memo_cap = n ? 2 * n : 64;
+    r->memos = xmalloc(r->memo_cap * sizeof *r->memos);
+    for (size_t i = 0; i < r->memo_cap; i++)
+        r->memos[i].at = SIZE_MAX;
+    for (size_t i = 0; i < n; i++)
+        if (old[i].at != SIZE_MAX)
+            *memo_place(r, old[i].names) = old[i];
+    free(old);
+}
+
+/* The metadata field of names ("user=...;group=...", as a CSV field),
+ * made once and kept: r->field and r->flen. */
+static void field_of(struct batsim *r, const char *const names[])
+{
+    static const char *const keys[CRED_NKINDS] = {"user", "group", "account", "class", "qos"};
+    if (2 * (r->nmemos + 1) > r->memo_cap)
+        memo_grow(r);
+    struct field_memo *m = memo_place(r, names);
+    if (m->at == SIZE_MAX) {
+        obuf_reset(r->m);
+        for (int k = 0; k < CRED_NKINDS; k++) {
+            if (k)
+                obuf_putc(r->m, ';');
+            obuf_puts(r->m, keys[k]);
+            obuf_putc(r->m, '=');
+            obuf_puts(r->m, names[k] ? names[k] : "");
+        }
+        obuf_reset(r->q);
+        size_t len;
+        report_csv_field(r->q, obuf_data(r->m, &len));
+        const char *field = obuf_data(r->q, &len);
+        r->ftext = xgrow(r->ftext, &r->ftext_cap, r->ftext_len + len, 1);
+        memcpy(r->ftext + r->ftext_len, field, len);
+        memcpy(m->names, names, sizeof m->names);
+        m->at = r->ftext_len;
+        m->len = len;
+        r->ftext_len += len;
+        r->nmemos++;
+    }
+    r->field = r->ftext + m->at;
+    r->flen = m->len;
+}
+
 /* The job's credentials; a job the engine never took (rejected) has the
  * trace's names. Consecutive jobs mostly share them (a user's jobs come in
- * bursts): the field is built again only when a name differs. */
+ * bursts): the field is looked up again only when a name differs, and
+ * made only for names no row had before (field_of). */
 static void metadata(struct obuf *f, struct batsim *r, const struct wl_job *w,
                      const struct sim_outcome *o)
 {
-    static const char *const keys[CRED_NKINDS] = {"user", "group", "account", "class", "qos"};
     const struct wl_names *nm = wl_job_names(w);
     /* A forgotten job with the last one's raw indices and trace names has
      * its field (four rows in five on HPC2N): nothing looked up again. */
@@ -140,18 +218,7 @@ static void metadata(struct obuf *f, struct batsim *r, const struct wl_job *w,
         names[k] =
             c[k] ? (k != CRED_ACCOUNT || c[k]->index != 0 ? c[k]->name : NULL) : trace_names[k];
     if (!r->have || memcmp(names, r->names, sizeof names) != 0) {
-        obuf_reset(r->m);
-        for (int k = 0; k < CRED_NKINDS; k++) {
-            if (k)
-                obuf_putc(r->m, ';');
-            obuf_puts(r->m, keys[k]);
-            obuf_putc(r->m, '=');
-            obuf_puts(r->m, names[k] ? names[k] : "");
-        }
-        obuf_reset(r->q);
-        size_t len;
-        report_csv_field(r->q, obuf_data(r->m, &len));
-        r->field = obuf_data(r->q, &r->flen);
+        field_of(r, names);
         memcpy(r->names, names, sizeof names);
         r->have = 1;
     }
@@ -288,6 +355,8 @@ void batsim_drop(struct batsim *r)
 {
     obuf_close(r->m, NULL);
     obuf_close(r->q, NULL);
+    free(r->memos);
+    free(r->ftext);
     free(r->v);
     free(r);
 }

@@ -1,9 +1,10 @@
 /*
  * t_simout — the replay's outputs for other tools and readers: Batsim's
- * jobs.csv (batsim; its stretch against printf), the schedule as SWF from a workload that is not
- * SWF (swfout) and from an SWF trace's kept records against a model, and the HTML page (html): its
- * escaping and that it fetches nothing; the jobs CSV and Batsim's rows written as the replay goes
- * (sim_hooks.final) byte for byte as after it; the nodes column from the table of names.
+ * jobs.csv (batsim; its stretch against printf, its metadata fields kept by their names), the
+ * schedule as SWF from a workload that is not SWF (swfout) and from an SWF trace's kept records
+ * against a model, and the HTML page (html): its escaping and that it fetches nothing; the jobs CSV
+ * and Batsim's rows written as the replay goes (sim_hooks.final) byte for byte as after it; the
+ * nodes column from the table of names.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,6 +139,74 @@ static void test_batsim_stretch(void)
     }
     CHECK_EQ(bad, 0);
     free(rows);
+    free(out);
+    workload_free(&wl);
+}
+
+/* Batsim's metadata field (the last column) of 3,000 jobs whose names
+ * interleave at random (fixed seed) among 40 users, some with a comma or a
+ * quote (a quoted field), groups, accounts (some none), classes and QOS:
+ * each row's against the field built here, the rows' fields kept by their
+ * names and looked up again (more than the table's first 64 sets). */
+static void test_batsim_metadata(void)
+{
+    enum { N = 3000, USERS = 40 };
+    static const char *const groups[] = {"staff", "g,1", "hpc"}, *const accounts[] = {NULL, "a1"},
+                             *const classes[] = {"batch", "long q"}, *const qos[] = {NULL, "hi"};
+    char users[USERS][16];
+    for (int u = 0; u < USERS; u++)
+        snprintf(users[u], sizeof users[u], u % 7 == 3 ? "u\"%d" : u % 5 == 1 ? "u,%d" : "u%d", u);
+    struct workload wl;
+    workload_init(&wl);
+    struct sim_outcome *out = calloc(N, sizeof *out);
+    char(*want)[160] = calloc(N, sizeof *want);
+    srand(131);
+    for (int i = 0; i < N; i++) {
+        const char *u = users[rand() % USERS], *g = groups[rand() % 3], *a = accounts[rand() % 2],
+                   *c = classes[rand() % 2], *q = qos[rand() % 2];
+        if (i % 3) /* runs of one user's jobs, as traces have */
+            u = users[(i / 3) % USERS];
+        struct wl_names nm = {.user = workload_intern(&wl, u),
+                              .group = workload_intern(&wl, g),
+                              .account = a ? workload_intern(&wl, a) : NULL,
+                              .class_ = workload_intern(&wl, c),
+                              .qos = q ? workload_intern(&wl, q) : NULL};
+        struct wl_job j = {.names = workload_names(&wl, &nm),
+                           .submit = i,
+                           .tasks = 1,
+                           .procs_per_task = 1,
+                           .walltime_lo = 100,
+                           .runtime_lo = 10};
+        workload_add(&wl, &j);
+        out[i] = (struct sim_outcome){.start = i, .end = i + 10};
+        char meta[128];
+        snprintf(meta, sizeof meta, "user=%s;group=%s;account=%s;class=%s;qos=%s", u, g, a ? a : "",
+                 c, q ? q : "");
+        if (!strpbrk(meta, ",\"")) {
+            snprintf(want[i], sizeof want[i], ",-1,%s", meta);
+            continue;
+        }
+        char *w = want[i] + sprintf(want[i], ",-1,\"");
+        for (const char *m = meta; *m; m++) {
+            if (*m == '"')
+                *w++ = '"';
+            *w++ = *m;
+        }
+        strcpy(w, "\"");
+    }
+    char *rows = NULL;
+    OCAPTURE(rows, batsim_write_jobs(f, &wl, out, NULL, 0));
+    char *line = strchr(rows, '\n') + 1;
+    int bad = 0, n = 0;
+    for (char *end; n < N && (end = strchr(line, '\n')); line = end + 1, n++) {
+        size_t len = (size_t)(end - line), wlen = strlen(want[n]);
+        bad += len < wlen || memcmp(end - wlen, want[n], wlen) != 0;
+    }
+    CHECK_EQ(n, N);
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(*line, '\0');
+    free(rows);
+    free(want);
     free(out);
     workload_free(&wl);
 }
@@ -687,6 +756,7 @@ int main(void)
     TEST_RUN(test_batsim);
     TEST_RUN(test_batsim_stretch);
     TEST_RUN(test_batsim_numbers);
+    TEST_RUN(test_batsim_metadata);
     TEST_RUN(test_swf_from_names);
     TEST_RUN(test_swf_from_recs);
     TEST_RUN(test_html);
