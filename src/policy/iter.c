@@ -261,6 +261,8 @@ static int order_holds(struct sched *s, long now)
     int kept = kept_holds(s, g, last, to), all_grouped = 1;
     if (!kept)
         qgroup_init(g);
+    if (!kept && s->el.eset)
+        qgroup_forget(g); /* eset.c reads the queue's priorities: every best computed */
     /* The plan stopped with no processor free (plan_partial) and this
      * poll's scan stops at once too (may_defer_rest; no kept reservation
      * to release first): the jobs it deferred, and those submitted since,
@@ -1265,8 +1267,10 @@ void iter_run(struct sched *s, long now)
     s->el.promotion = 0;
     /* A waiting job's credentials, queue time or priority may have changed
      * since the last pass (eset_sync consumes the flag). */
-    if (s->el.elig_all)
+    if (s->el.elig_all) {
         qorder_drop_tail(s);
+        qgroup_forget(s->q.qg);
+    }
     s->order_static = sched_order_is_static(s); /* fixed for the whole iteration */
     eset_sync(s);                               /* eligibility by credential, or the whole queue */
     settle_time(s, now);
