@@ -69,7 +69,8 @@ struct qgroup_kept {
     unsigned long plan_gen;
     const struct job *last;
     size_t from, to;
-    int valid; /* cleared by qgroup_init */
+    int valid;        /* cleared by qgroup_init */
+    size_t loose_end; /* the loose tail's end when it grouped one (s->q.qloose_end), or 0 */
 };
 
 #define QGROUP_PENDING 8

@@ -12,11 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfg/cfg.h"
 #include "core/sched_int.h"
 #include "engine/engine.h"
 #include "policy/fs.h"
 #include "policy/prio.h"
 #include "policy/qgroup.h"
+#include "sim/sim.h"
 #include "test.h"
 #include "util/mem.h"
 
@@ -509,6 +511,91 @@ static void test_kept_reuse(void)
     CHECK(tested > 20);
 }
 
+/* A scheduler from maui.cfg text (HPC2N's fairshare benchmark's, the
+ * queue time's weight qtweight) on 2 nodes of 8 processors. */
+static struct sched *fs_sched(int qtweight)
+{
+    char text[256];
+    snprintf(text, sizeof text,
+             "FSPOLICY DEDICATEDPS\nFSINTERVAL 2000\nFSDEPTH 4\nFSDECAY 0.8\nFSWEIGHT 10\n"
+             "FSUSERWEIGHT 1\nFSGROUPWEIGHT 1\nUSERCFG[DEFAULT] FSTARGET=5\nQUEUETIMEWEIGHT %d\n",
+             qtweight);
+    struct cfg *cfg = cfg_create();
+    struct err e = {{0}};
+    struct sched_policy pol;
+    CHECK_EQ(cfg_load_string(cfg, text, "maui.cfg", &e), 0);
+    CHECK_EQ(sched_policy_from_cfg(cfg, &pol, &e), 0);
+    struct sched *s = sched_create(&pol, NULL);
+    CHECK_EQ(sched_creds_from_cfg(s, cfg, &e), 0);
+    cfg_destroy(cfg);
+    for (int i = 0; i < 2; i++) {
+        struct node_spec spec = {.name = i ? "n1" : "n0", .procs = 8, .state = NODE_UP};
+        CHECK_EQ(sched_add_node(s, &spec, NULL), 0);
+    }
+    return s;
+}
+
+/* The model's scheduler: every iteration a full pass (the next one
+ * re-plans whatever happened). */
+static void no_polls(void *ctx, const struct sched *s, long now)
+{
+    ((struct sched *)s)->pl.replan = 1;
+}
+
+/* A poll that keeps the plan (order_holds) makes the full pass's schedule:
+ * with iterations between the events (sim_hooks.iterate_every), fixed-seed
+ * workloads of users' bursts on a full machine (full passes
+ * leave loose tails, jobs arrive after them, several polls look at one
+ * plan and keep their groups, the loose tail's too), replayed with polls
+ * that keep the plan when the order holds (order_holds) and with every
+ * iteration a full pass (the model): every start the same. Fails when the
+ * old jobs' groups are not asked (qgroup_any_before left out). */
+static void test_polls_replay(void)
+{
+    static const struct wl_names names[] = {{.user = "u0", .group = "g0"},
+                                            {.user = "u1", .group = "g0"},
+                                            {.user = "u2", .group = "g1"},
+                                            {.user = "u3", .group = "g1"}};
+    srand(17);
+    enum { N = 400 };
+    int differ = 0, polls = 0;
+    for (int round = 0; round < 40; round++) {
+        static struct wl_job jobs[N];
+        long t = 0;
+        const struct wl_names *who = &names[0];
+        for (int i = 0; i < N; i++) {
+            if (rand() % 4 == 0)
+                who = &names[rand() % 4]; /* a user's burst */
+            t += rand() % 3 ? rand() % 5 : rand() % 400;
+            long run = 1 + rand() % 900;
+            jobs[i] = (struct wl_job){.id = (uint32_t)i + 1,
+                                      .submit = (uint32_t)t,
+                                      .runtime_lo = (uint32_t)run,
+                                      .walltime_lo = (uint32_t)(run + rand() % 600),
+                                      .tasks = 1 + rand() % 8,
+                                      .procs_per_task = 1,
+                                      .names = who,
+                                      .line = i + 1};
+        }
+        struct workload wl = {.jobs = jobs, .njobs = N};
+        static struct sim_outcome plain[N], polled[N];
+        int qtweight = round % 2 ? -1 : 1; /* -1: qorder's groups go alone, the loose tail's too */
+        struct sched *a = fs_sched(qtweight), *b = fs_sched(qtweight);
+        long every = 1 + rand() % 20;
+        struct sim_hooks full = {.iterate_every = every, .iterated = no_polls};
+        struct sim_hooks poll = {.iterate_every = every};
+        sim_run(a, &wl, plain, SIM_FOREVER, &full);
+        sim_run(b, &wl, polled, SIM_FOREVER, &poll);
+        for (int i = 0; i < N; i++)
+            differ += plain[i].start != polled[i].start;
+        polls += (int)(b->stats.iterations - b->stats.full_passes);
+        sched_destroy(a);
+        sched_destroy(b);
+    }
+    CHECK_EQ(differ, 0);
+    CHECK(polls > 10000);
+}
+
 int main(void)
 {
     TEST_RUN(test_bound_holds);
@@ -518,5 +605,6 @@ int main(void)
     TEST_RUN(test_follows);
     TEST_RUN(test_kept_looks);
     TEST_RUN(test_kept_reuse);
+    TEST_RUN(test_polls_replay);
     return TEST_DONE();
 }
