@@ -199,9 +199,9 @@ static int moved(struct sched *s, struct prio_batch *pb, const struct job *prev,
 /* Whether a job of the loose tail (policy/qorder.h), all below `last`,
  * now sorts before it: a credential group is asked through g by its first
  * job, the one that sorts highest whatever the time; a job alone is
- * looked at. No walk of the tail. */
+ * looked at (and *all_grouped cleared). No walk of the tail. */
 static int loose_rises(struct sched *s, struct prio_batch *pb, struct qgroup_set *g,
-                       const struct job *last, long now)
+                       const struct job *last, long now, int *all_grouped)
 {
     for (size_t k = 0; k < qorder_nloose(s); k++) {
         size_t n;
@@ -209,6 +209,7 @@ static int loose_rises(struct sched *s, struct prio_batch *pb, struct qgroup_set
         struct job *const *v = qorder_loose_entry(s, k, &n, &grouped);
         if (grouped && qgroup_add(g, pb, v[0]))
             continue;
+        *all_grouped = 0;
         for (size_t m = 0; m < n; m++)
             if (moved(s, pb, last, v[m], now))
                 return 1;
@@ -222,15 +223,21 @@ static int loose_rises(struct sched *s, struct prio_batch *pb, struct qgroup_set
  * them. Between two looks at one plan (no full pass: any job leaving the
  * queue, or a change to a job's priority terms, asks for one) only the
  * scan of new jobs changed the queue, from the entry the last look stopped
- * at; without a loose tail (its groups are asked in its middle) and with
- * every job grouped (the others are looked at one by one).
+ * at; with every job grouped (the others are looked at one by one), the
+ * loose tail's entries too. A loose tail must be the one the last look
+ * grouped whole (it lies below `last` until a full pass, or
+ * qorder_tighten puts it in order: then none is kept); the jobs after it
+ * (submitted since the pass, unread) are then added from where the last
+ * look stopped too.
  */
 static int kept_holds(const struct sched *s, const struct qgroup_set *g, const struct job *last,
                       size_t to)
 {
     const struct qgroup_kept *k = &g->kept;
-    return k->valid && last && k->last == last && k->plan_gen == s->pl.plan_gen && !s->q.loose &&
-           !s->el.eset && k->to <= to && k->from > s->q.qhead && s->q.queue[k->from - 1] == last;
+    size_t loose_end = s->q.loose ? s->q.qloose_end : 0;
+    return k->valid && last && k->last == last && k->plan_gen == s->pl.plan_gen &&
+           k->loose_end == loose_end && k->to >= loose_end && !s->el.eset && k->to <= to &&
+           k->from > s->q.qhead && s->q.queue[k->from - 1] == last;
 }
 
 static int may_defer_rest(const struct sched *s);
@@ -261,6 +268,8 @@ static int order_holds(struct sched *s, long now)
     int kept = kept_holds(s, g, last, to), all_grouped = 1;
     if (!kept)
         qgroup_init(g);
+    if (!kept && s->el.eset)
+        qgroup_forget(g); /* eset.c reads the queue's priorities: every best computed */
     /* The plan stopped with no processor free (plan_partial) and this
      * poll's scan stops at once too (may_defer_rest; no kept reservation
      * to release first): the jobs it deferred, and those submitted since,
@@ -280,14 +289,15 @@ static int order_holds(struct sched *s, long now)
     struct qgroup_follow fol = {NULL, 0};
     for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
         if (i == loose && below && last) {
-            holds &= !loose_rises(s, &pb, g, last, now);
+            if (!kept) /* kept: the last look grouped it whole */
+                holds &= !loose_rises(s, &pb, g, last, now, &all_grouped);
             i = s->q.qloose_end - 1;
             continue;
         }
         if (below && last && i < to) {
             /* Old jobs below `last` up to the loose tail, as a run. */
             size_t end = i < loose && loose < to ? loose : to;
-            size_t start = kept && i == from && g->kept.to > i ? g->kept.to : i; /* kept: grouped */
+            size_t start = kept && g->kept.to > i ? g->kept.to : i; /* kept: grouped */
             size_t k = qgroup_add_run(g, &pb, s->q.queue, start, end);
             all_grouped &= k == end;
             if (k == end) {
@@ -324,7 +334,9 @@ static int order_holds(struct sched *s, long now)
             from = i + 1;
         below |= j == last;
     }
-    g->kept = (struct qgroup_kept){s->pl.plan_gen, last, from, to, all_grouped && !s->el.eset};
+    size_t loose_end = s->q.loose ? s->q.qloose_end : 0;
+    g->kept =
+        (struct qgroup_kept){s->pl.plan_gen, last, from, to, all_grouped && !s->el.eset, loose_end};
     return holds && !(last && qgroup_any_before(g, s, &pb, last, from, to, now));
 }
 
@@ -1283,8 +1295,10 @@ void iter_run(struct sched *s, long now)
     s->el.promotion = 0;
     /* A waiting job's credentials, queue time or priority may have changed
      * since the last pass (eset_sync consumes the flag). */
-    if (s->el.elig_all)
+    if (s->el.elig_all) {
         qorder_drop_tail(s);
+        qgroup_forget(s->q.qg);
+    }
     s->order_static = sched_order_is_static(s); /* fixed for the whole iteration */
     eset_sync(s);                               /* eligibility by credential, or the whole queue */
     settle_time(s, now);

@@ -62,7 +62,12 @@ static struct qgroup *group_of(struct qgroup_set *g, const struct prio_batch *pb
             return NULL;
         g->n++;
         g->used[i / 64] |= (uint64_t)1 << (i % 64);
-        *q = (struct qgroup){j, NULL, prio_batch_queue_time_only(pb, j), g->gen};
+        /* Its rise record stays: it answers only for the job it names
+         * (rise_of), whichever group held the slot. */
+        q->first = j;
+        q->best = NULL;
+        q->dir = prio_batch_queue_time_only(pb, j);
+        q->gen = g->gen;
     }
     return q;
 }
@@ -295,6 +300,22 @@ static int bounded(struct qgroup_rise *r, const struct sched *s, const struct pr
     return r->bounded;
 }
 
+void qgroup_forget(struct qgroup_set *g)
+{
+    if (!g)
+        return;
+    for (size_t i = 0; i < QGROUP_SLOTS; i++)
+        g->slot[i].rise.job = NULL;
+}
+
+/* Whether r describes j now: the same job (an address may be a new job's:
+ * the submission number tells), its queue time unmoved, and the ledger saw
+ * only time since. */
+static int rise_of(const struct qgroup_rise *r, const struct job *j, unsigned long edits)
+{
+    return r->job == j && r->order == j->order && r->qtime == j->qtime_start && r->edits == edits;
+}
+
 /* Whether q's best, whose priority was last found at q->rise.t0, still
  * sorts after last at now without a look: the ledger saw only time since,
  * and the most it can have risen leaves it below last's, so no tie either.
@@ -303,8 +324,7 @@ static int stays_below(struct qgroup_set *g, struct qgroup *q, const struct sche
                        const struct prio_batch *pb, const struct job *last, long now)
 {
     struct qgroup_rise *r = &q->rise;
-    if (r->job != q->best || r->edits != fs_edits(s->fsh.fs) || now < r->t0 ||
-        !bounded(r, s, pb, now))
+    if (!rise_of(r, q->best, fs_edits(s->fsh.fs)) || now < r->t0 || !bounded(r, s, pb, now))
         return 0;
     /* mag held at tb: since, the terms grew by at most slope (now - tb). */
     double up = r->slope * (double)(now - r->t0);
@@ -327,11 +347,13 @@ static void note_rise(struct qgroup *q, const struct sched *s, double p, long no
 {
     struct qgroup_rise *r = &q->rise;
     unsigned long edits = fs_edits(s->fsh.fs);
-    if (r->job != q->best || r->edits != edits || !r->bounded || now < r->tb)
+    if (!rise_of(r, q->best, edits) || !r->bounded || now < r->tb)
         r->bounded = 0;
     else
         r->mag += r->slope * (double)(now - r->tb), r->tb = now;
     r->job = isfinite(p) ? q->best : NULL;
+    r->order = q->best->order;
+    r->qtime = q->best->qtime_start;
     r->edits = edits;
     r->t0 = now;
     r->p0 = p;

@@ -14,13 +14,13 @@
  *
  * A table serves one look at a time and is kept for the next (the
  * scheduler's): a generation count empties it, not a clear of every slot.
- * A group kept from look to look (at one plan) keeps what its best job's
- * priority was when last computed, and a bound on how fast it can rise
- * (qgroup_rise_bound): while that bound stays below the job it is compared
- * with, the best is not computed again (one the plan noted blocked, not
- * until a backfill counts it bypassed: qgroup_settle).
- * It holds at most QGROUP_MAX groups and leaves a job it cannot group to
- * the caller.
+ * A group's slot keeps from look to look (at one plan, and from one plan
+ * to the next) what its best job's priority was when last computed, and a
+ * bound on how fast it can rise (qgroup_rise_bound): while that bound
+ * stays below the job it is compared with, the best is not computed
+ * again (one the plan noted blocked, not until a backfill counts it
+ * bypassed: qgroup_settle). It holds at most QGROUP_MAX groups and leaves
+ * a job it cannot group to the caller.
  */
 #ifndef MOKU_POLICY_QGROUP_H
 #define MOKU_POLICY_QGROUP_H
@@ -37,10 +37,16 @@ struct sched;
 #define QGROUP_SLOTS 128 /* open addressing, at most half full */
 
 /* What the best's priority was and how far it may have risen since
- * (qgroup_rise_bound), while the fairshare ledger saw nothing but time. */
+ * (qgroup_rise_bound), while the fairshare ledger saw nothing but time.
+ * Kept from look to look, full passes between them too: it answers for
+ * its job while that job is the same (its address, submission number and
+ * queue time; its credentials and system priority by the rule at
+ * qgroup_forget) and the ledger saw only time. */
 struct qgroup_rise {
-    const struct job *job; /* the best p0 is the priority of; NULL: none */
-    unsigned long edits;   /* the ledger's fs_edits at t0 */
+    const struct job *job; /* the best p0 is the priority of; NULL: none (never read through) */
+    size_t order;          /* job's submission number and queue time at t0 */
+    long qtime;
+    unsigned long edits; /* the ledger's fs_edits at t0 */
     long t0;
     double p0;
     int bounded; /* slope and mag found, holding from t0 on (the terms' size at tb) */
@@ -63,7 +69,8 @@ struct qgroup_kept {
     unsigned long plan_gen;
     const struct job *last;
     size_t from, to;
-    int valid; /* cleared by qgroup_init */
+    int valid;        /* cleared by qgroup_init */
+    size_t loose_end; /* the loose tail's end when it grouped one (s->q.qloose_end), or 0 */
 };
 
 #define QGROUP_PENDING 8
@@ -84,8 +91,21 @@ struct qgroup_set {
     struct qgroup_kept kept;
 };
 
-/* Empty g for a new look (g zeroed before its first one). */
+/* Empty g for a new look (g zeroed before its first one). The slots'
+ * rise records stay: a group met again at the same slot skips its best's
+ * priority as at a look at the same plan. */
 void qgroup_init(struct qgroup_set *g);
+
+/*
+ * Forget every rise record: their jobs' priority terms may have changed
+ * other than with time. The records trust the rule that every change to a
+ * waiting job's credentials or system priority, to a credential's
+ * settings, and to a job's queue time (but a stopped one's restart: the
+ * record checks the queue time itself) sets s->el.elig_all, which the
+ * iteration that follows calls this for before any look (iter_run, as it
+ * drops qorder's kept tail). No-op for g NULL.
+ */
+void qgroup_forget(struct qgroup_set *g);
 
 /* Take idle job j into its group: 1 done, 0 when j cannot be grouped (its
  * priority depends on more than its queue time, or the table is full) and
