@@ -440,16 +440,27 @@ static int cred_comp(int c)
     return c == PRIO_CRED || c == PRIO_FS;
 }
 
-void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const struct prio_env *env)
+/* An empty slot's user key: the address of no credential, so that no job's
+ * credentials match it (a job may have none: all NULL). */
+static const struct cred prio_no_part;
+
+/* Slots [0, n) emptied. */
+static void empty_slots(struct prio_credpart *slot, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        slot[i].key[CRED_USER] = &prio_no_part;
+}
+
+/* The set-up alone (the factors and components weighted): b's slots are
+ * the caller's. */
+static void batch_terms(struct prio_batch *b, const struct prio_params *p,
+                        const struct prio_env *env)
 {
     b->p = p;
     b->env = env;
     b->fresh = (struct prio_fresh){NULL, NULL, NULL};
     b->t.nf = b->t.nfc = b->t.nc = 0;
     b->gen = 0;
-    b->slot = b->own;
-    b->valid = &b->own_valid;
-    b->own_valid = 0;
     for (int f = 0; f < PF_CONSUMED; f++) {
         if (p->cweight[factor_comp[f]] == 0 || (p->fweight[f] == 0 && !job_weighted(f)))
             continue;
@@ -461,6 +472,14 @@ void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const st
     for (int c = 0; c < PRIO_USAGE; c++)
         if (p->cweight[c] != 0)
             b->t.c[b->t.nc++] = (unsigned char)c;
+}
+
+void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const struct prio_env *env)
+{
+    batch_terms(b, p, env);
+    b->slot = b->own;
+    b->mask = PRIO_CREDSLOTS - 1;
+    empty_slots(b->own, PRIO_CREDSLOTS);
 }
 
 void prio_batch_init_fresh(struct prio_batch *b, const struct prio_params *p,
@@ -485,7 +504,7 @@ static int setup_holds(const struct prio_setup *kept, const struct prio_params *
 
 void prio_setup_forget(struct prio_setup *kept)
 {
-    kept->valid_parts = 0;
+    empty_slots(kept->slot, PRIO_KEPTSLOTS);
 }
 
 void prio_batch_init_kept(struct prio_batch *b, const struct prio_params *p,
@@ -498,19 +517,19 @@ void prio_batch_init_kept(struct prio_batch *b, const struct prio_params *p,
         b->env = env;
         b->t = kept->t;
     } else {
-        prio_batch_init(b, p, env);
+        batch_terms(b, p, env);
         memcpy(&kept->p, p, sizeof *p);
         memcpy(kept->defaults, env->defaults, sizeof kept->defaults);
         kept->at = p;
         kept->fresh = hook;
         kept->t = b->t;
         kept->valid = 1;
-        kept->valid_parts = 0;
+        prio_setup_forget(kept);
     }
     b->fresh = fresh;
     b->gen = gen;
     b->slot = kept->slot;
-    b->valid = &kept->valid_parts;
+    b->mask = PRIO_KEPTSLOTS - 1;
 }
 
 /* sum[factor's component] += weight x capped value, for the factors fs[0..n). */
@@ -524,16 +543,18 @@ static void sum_batch(const struct eval *e, const unsigned char *fs, int n, doub
     }
 }
 
-/* The slot of a combination: from the user's number in its table, which
+/* The slot of a combination in b: the user's number in its table, which
  * tells most combinations apart (all five are compared). A number, not an
  * address: which combinations share a slot (and so how many parts are
  * found again) stays the same from build to build and run to run; one
  * load, where the group's and account's would cost every priority more
- * than the few misses they save. */
-static size_t creds_slot(const struct job *j)
+ * than the few misses they save. The number itself, not a hash of it:
+ * users numbered one after the other take slots one after the other, and
+ * only users mask + 1 apart share one. */
+static size_t creds_slot(const struct prio_batch *b, const struct job *j)
 {
-    uint64_t h = j->user ? (uint64_t)j->user->index + 1 : 0;
-    return (size_t)((h * 0x9E3779B97F4A7C15ULL) >> 58) & (PRIO_CREDSLOTS - 1);
+    size_t h = j->user ? j->user->index + 1 : 0;
+    return h & b->mask;
 }
 
 #define PRIO_KONST 0x80 /* in a term: the component's value is kept (konst) */
@@ -686,7 +707,6 @@ new_part(struct prio_batch *b, const struct job *j, long now, size_t i)
     fill_part(b, &e, moves, g);
     note_vary(b->p, g);
     g->gen = b->gen;
-    *b->valid |= (uint64_t)1 << i;
     return g;
 }
 
@@ -706,9 +726,8 @@ renew_part(struct prio_batch *b, const struct job *j, struct prio_credpart *g)
  * priority: no call, no copy). */
 static inline struct prio_credpart *kept_part(const struct prio_batch *b, const struct job *j)
 {
-    size_t i = creds_slot(j);
-    struct prio_credpart *g = &b->slot[i];
-    if ((*b->valid >> i & 1) && g->key[CRED_USER] == j->user && g->key[CRED_GROUP] == j->group &&
+    struct prio_credpart *g = &b->slot[creds_slot(b, j)];
+    if (g->key[CRED_USER] == j->user && g->key[CRED_GROUP] == j->group &&
         g->key[CRED_ACCOUNT] == j->account && g->key[CRED_CLASS] == j->class_ &&
         g->key[CRED_QOS] == j->qos)
         return g;
@@ -786,7 +805,7 @@ __attribute__((noinline)) static double other_start(struct prio_batch *b, const 
 {
     const struct prio_credpart *c;
     if (!g)
-        c = new_part(b, j, now, creds_slot(j));
+        c = new_part(b, j, now, creds_slot(b, j));
     else
         c = g->gen == b->gen ? g : renew_part(b, j, g);
     return c->vary >= 0 ? one_factor(b, j, now, c) : many_factors(b, j, now, c);

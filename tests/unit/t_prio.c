@@ -1107,6 +1107,59 @@ static void test_batch_slot_stable(void)
 }
 
 /*
+ * A kept set-up's slots (PRIO_KEPTSLOTS, by the user's number itself): in
+ * one generation, jobs of fewer users than slots, numbered one after the
+ * other, call the fresh hook once per user (no user takes another's slot);
+ * then 600 users (sharing slots) and jobs with no credentials at all (the
+ * first of each batch: an empty slot's key is no job's, not NULL) over
+ * generations whose deltas move: every answer is prio_start's. Fixed seed.
+ */
+static void test_batch_kept_slots(void)
+{
+    enum { NU = 600, FEW = PRIO_KEPTSLOTS - 20 };
+    struct fx f;
+    fx_init(&f);
+    f.p.fweight[PF_FSUSER] = 3;
+    f.p.cweight[PRIO_FS] = 2;
+    struct cred *users[NU];
+    for (int i = 0; i < NU; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "k%d", i);
+        users[i] = cred(&f, CRED_USER, name);
+    }
+    struct prio_setup *kept = calloc(1, sizeof *kept);
+    CHECK(kept != NULL);
+    srand(31);
+    int calls = 0, seen[NU] = {0}, distinct = 0;
+    for (unsigned long gen = 0; gen < 40; gen++) {
+        for (int i = 0; i < NU; i++)
+            users[i]->fs_delta = (double)(rand() % 41 - 20) / 7.0;
+        struct prio_batch pb;
+        prio_batch_init_kept(&pb, &f.p, &f.env, (struct prio_fresh){count_fresh, NULL, &calls},
+                             kept, gen);
+        for (int n = 0; n < 2000; n++) {
+            struct job j = f.j;
+            int u = gen == 0 ? rand() % FEW : rand() % (NU + 10);
+            if (n == 0) /* the first job asked: slot 0 is empty */
+                u = NU;
+            if (u >= NU) /* no credentials at all */
+                j.user = j.group = j.account = j.class_ = j.qos = NULL;
+            else
+                j.user = users[u];
+            if (gen == 0 && u < NU && !seen[u]++)
+                distinct++;
+            j.qtime_start = T0 + rand() % 20000;
+            long now = T0 + 30000 + (long)gen;
+            CHECK(prio_batch_start(&pb, &j, now) == prio_start(&f.p, &f.env, &j, now, NULL));
+        }
+        if (gen == 0)
+            CHECK_EQ(calls, distinct);
+    }
+    free(kept);
+    fx_free(&f);
+}
+
+/*
  * prio_queue_time_only: when it answers a direction, two jobs with the same
  * credentials that differ in everything but what it allows (queue time)
  * are ordered by their queue time in that direction; it refuses whatever
@@ -1413,6 +1466,7 @@ int main(void)
     TEST_RUN(test_batch_creds);
     TEST_RUN(test_batch_fresh);
     TEST_RUN(test_batch_slot_stable);
+    TEST_RUN(test_batch_kept_slots);
     TEST_RUN(test_parts_agree);
     TEST_RUN(test_queue_time_only);
     TEST_RUN(test_speed);
