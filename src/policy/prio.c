@@ -396,6 +396,18 @@ static inline double assemble(const struct prio_params *p, const struct job *j, 
     return v;
 }
 
+/* assemble for a batch's job, its floor found with the set-up: without a
+ * system priority, the floor and the clip alone (the floor again after the
+ * clip leaves v as it is: dmax(v, floor) is never NaN, so within
+ * [1, PRIO_CLIP] when floored at 1). */
+static inline double batch_assemble(const struct prio_batch *b, const struct job *j, double v)
+{
+    if (j->sysprio_mode != SYSPRIO_NONE)
+        return assemble(b->p, j, v);
+    v = dmax(v, b->t.floor);
+    return v > PRIO_CLIP ? PRIO_CLIP : v;
+}
+
 /* start_priority with its parts: every factor computed. Out of line (a
  * command's question), so that the replay's own stays small. */
 static __attribute__((noinline)) double start_parts(const struct eval *e, struct prio_parts *parts)
@@ -460,6 +472,7 @@ static void batch_terms(struct prio_batch *b, const struct prio_params *p,
     b->env = env;
     b->fresh = (struct prio_fresh){NULL, NULL, NULL};
     b->t.nf = b->t.nfc = b->t.nc = 0;
+    b->t.floor = !p->reject_neg && !p->enable_neg ? 1.0 : -PRIO_CLIP; /* assemble's */
     b->gen = 0;
     for (int f = 0; f < PF_CONSUMED; f++) {
         if (p->cweight[factor_comp[f]] == 0 || (p->fweight[f] == 0 && !job_weighted(f)))
@@ -764,7 +777,7 @@ one_total(const struct prio_batch *b, const struct job *j, const struct prio_cre
     else
         for (int i = g->vary + 1; i < g->nterm; i++)
             total += g->konst[g->term[i] & ~PRIO_KONST];
-    return assemble(b->p, j, total);
+    return batch_assemble(b, j, total);
 }
 
 /* one_total with the factor's value for j at now. */
@@ -795,7 +808,7 @@ __attribute__((noinline)) static double many_factors(const struct prio_batch *b,
         int t = g->term[i], c = t & ~PRIO_KONST;
         total += t & PRIO_KONST ? g->konst[c] : weigh(b->p, c, sum[c]);
     }
-    return assemble(b->p, j, total);
+    return batch_assemble(b, j, total);
 }
 
 /* prio_batch_start for every job but a current part's with queue time its

@@ -110,6 +110,7 @@ struct prio_terms {
     unsigned char fc[PF_NFACTORS]; /* the credentials' ones (CRED and FS) */
     unsigned char c[PRIO_NCOMP];   /* the weighted components */
     int nf, nfc, nc;
+    double floor; /* assembly's floor: 1, or -PRIO_CLIP when negatives are allowed */
 };
 
 struct prio_batch {

@@ -1160,6 +1160,45 @@ static void test_batch_kept_slots(void)
 }
 
 /*
+ * A batch's assembly (its floor found with the set-up; the system priority's
+ * path apart) is prio_start's: random weights of both signs, negatives
+ * allowed or rejected or neither, queue times from none to past the clip,
+ * system priorities of each mode, in a batch of its own and in a kept one.
+ * Fixed seed.
+ */
+static void test_batch_assemble(void)
+{
+    struct fx f;
+    fx_init(&f);
+    srand(37);
+    struct prio_setup *kept = calloc(1, sizeof *kept);
+    CHECK(kept != NULL);
+    for (int round = 0; round < 300; round++) {
+        random_weights(&f.p);
+        f.p.reject_neg = !f.p.enable_neg && rand() % 3 == 0;
+        f.p.fweight[PF_QUEUETIME] = rand() % 2001 - 1000;
+        f.p.cweight[PRIO_SERV] = rand() % 2001 - 1000;
+        struct prio_batch own, pb;
+        prio_batch_init(&own, &f.p, &f.env);
+        prio_batch_init_kept(&pb, &f.p, &f.env, (struct prio_fresh){NULL, NULL, NULL}, kept,
+                             (unsigned long)round);
+        for (int n = 0; n < 40; n++) {
+            struct job j = f.j;
+            static const long ago[] = {0, 59, 3600, 86400L * 365, 86400L * 365 * 2000};
+            long now = T0 + 1000;
+            j.qtime_start = now - ago[rand() % 5] - rand() % 100;
+            j.sysprio_mode = (enum job_sysprio)(rand() % 3);
+            j.sysprio = rand() % 2001 - 1000;
+            double want = prio_start(&f.p, &f.env, &j, now, NULL);
+            CHECK(prio_batch_start(&own, &j, now) == want);
+            CHECK(prio_batch_start(&pb, &j, now) == want);
+        }
+    }
+    free(kept);
+    fx_free(&f);
+}
+
+/*
  * prio_queue_time_only: when it answers a direction, two jobs with the same
  * credentials that differ in everything but what it allows (queue time)
  * are ordered by their queue time in that direction; it refuses whatever
@@ -1467,6 +1506,7 @@ int main(void)
     TEST_RUN(test_batch_fresh);
     TEST_RUN(test_batch_slot_stable);
     TEST_RUN(test_batch_kept_slots);
+    TEST_RUN(test_batch_assemble);
     TEST_RUN(test_parts_agree);
     TEST_RUN(test_queue_time_only);
     TEST_RUN(test_speed);
