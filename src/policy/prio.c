@@ -701,6 +701,8 @@ static void fs_refresh(const struct prio_batch *b, const struct job *j, struct p
         note_vary(b->p, g);
 }
 
+static int creds_queue_time_only(const struct prio_batch *b, const struct job *j);
+
 /* e's credentials' part: found in the batch when a job with the same
  * credentials was asked for, else found now and kept. */
 /* Slot i taken by e's job's credentials, made current first (the fresh
@@ -719,6 +721,7 @@ new_part(struct prio_batch *b, const struct job *j, long now, size_t i)
     g->key[CRED_QOS] = j->qos;
     fill_part(b, &e, moves, g);
     note_vary(b->p, g);
+    g->qto = creds_queue_time_only(b, j);
     g->gen = b->gen;
     return g;
 }
@@ -877,12 +880,13 @@ int prio_queue_time_only(const struct prio_params *p, const struct job *j)
 
 /* A factor prio_batch_init left out has CW 0, or FW 0 and a weight that
  * cannot depend on the job: prio_queue_time_only skips it too. The
- * credentials' factors (b->t.fc) are allowed: they need no look. */
-int prio_batch_queue_time_only(const struct prio_batch *b, const struct job *j)
+ * credentials' factors (b->t.fc) are allowed: they need no look. For a job
+ * without own state (a system priority, a stopped queue time): its weights
+ * are its QOS's and group's (prio_factor_weight), so the answer is its
+ * credentials', kept in their part. */
+static int creds_queue_time_only(const struct prio_batch *b, const struct job *j)
 {
     const struct prio_params *p = b->p;
-    if (p->reject_neg || j->sysprio_mode != SYSPRIO_NONE || (j->flags & JOB_QSTOP))
-        return 0;
     for (int i = 0; i < b->t.nf; i++) {
         int f = b->t.f[i];
         if (prio_factor_weight(p, j, (enum prio_factor)f) == 0.0)
@@ -892,6 +896,14 @@ int prio_batch_queue_time_only(const struct prio_batch *b, const struct job *j)
     }
     double w = prio_factor_weight(p, j, PF_QUEUETIME) * (double)p->cweight[PRIO_SERV];
     return w < 0 ? -1 : 1;
+}
+
+int prio_batch_queue_time_only(const struct prio_batch *b, const struct job *j)
+{
+    if (b->p->reject_neg || j->sysprio_mode != SYSPRIO_NONE || (j->flags & JOB_QSTOP))
+        return 0;
+    const struct prio_credpart *g = kept_part(b, j);
+    return g ? g->qto : creds_queue_time_only(b, j);
 }
 
 int prio_rejects(const struct prio_params *p, double priority)

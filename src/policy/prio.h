@@ -89,6 +89,7 @@ struct prio_credpart {
     unsigned char fsf[PF_FSCLASS - PF_FSUSER + 1];
     double fsw[PF_FSCLASS - PF_FSUSER + 1];
     int nfs;
+    int qto; /* prio_batch_queue_time_only's answer for a job without own state */
 };
 /* What the caller keeps current lazily: fairshare deltas. `cred` makes c's
  * fs_delta current, called for each credential an FS factor weighs when a
@@ -184,7 +185,8 @@ double prio_run(const struct prio_params *p, const struct prio_env *env, const s
  */
 int prio_queue_time_only(const struct prio_params *p, const struct job *j);
 /* The same answer, looking only at the factors the batch found weighted
- * (asked for every credential group at every poll: policy/qgroup.c). */
+ * (asked for every credential group at every poll: policy/qgroup.c), or
+ * read from the credentials' part kept for j's. */
 int prio_batch_queue_time_only(const struct prio_batch *b, const struct job *j);
 
 /* Whether a priority keeps the job out: REJECTNEGPRIOJOBS is on and the

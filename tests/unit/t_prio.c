@@ -1203,7 +1203,8 @@ static void test_batch_assemble(void)
  * credentials that differ in everything but what it allows (queue time)
  * are ordered by their queue time in that direction; it refuses whatever
  * weights a per-job factor, a system priority, a stopped queue time and
- * REJECTNEGPRIOJOBS. Random weights, caps and credential values.
+ * REJECTNEGPRIOJOBS. Random weights, caps and credential values. A batch's
+ * answer, before and after its credentials' part is kept, is the same.
  */
 static void test_queue_time_only(void)
 {
@@ -1235,6 +1236,14 @@ static void test_queue_time_only(void)
         struct prio_batch b;
         prio_batch_init(&b, &f.p, &f.env);
         CHECK_EQ(prio_batch_queue_time_only(&b, &f.j), dir);
+        /* Again once a priority of the same credentials keeps their part
+         * (its answer for a job without own state). */
+        struct job plain = f.j;
+        plain.sysprio_mode = SYSPRIO_NONE;
+        plain.flags = 0;
+        (void)prio_batch_start(&b, &plain, T0 + 100);
+        CHECK_EQ(prio_batch_queue_time_only(&b, &f.j), dir);
+        CHECK_EQ(prio_batch_queue_time_only(&b, &plain), prio_queue_time_only(&f.p, &plain));
         seen[dir + 1]++;
         if (f.p.reject_neg || f.j.sysprio_mode != SYSPRIO_NONE || (f.j.flags & JOB_QSTOP))
             CHECK_EQ(dir, 0);
