@@ -396,6 +396,18 @@ static inline double assemble(const struct prio_params *p, const struct job *j, 
     return v;
 }
 
+/* assemble for a batch's job, its floor found with the set-up: without a
+ * system priority, the floor and the clip alone (the floor again after the
+ * clip leaves v as it is: dmax(v, floor) is never NaN, so within
+ * [1, PRIO_CLIP] when floored at 1). */
+static inline double batch_assemble(const struct prio_batch *b, const struct job *j, double v)
+{
+    if (j->sysprio_mode != SYSPRIO_NONE)
+        return assemble(b->p, j, v);
+    v = dmax(v, b->t.floor);
+    return v > PRIO_CLIP ? PRIO_CLIP : v;
+}
+
 /* start_priority with its parts: every factor computed. Out of line (a
  * command's question), so that the replay's own stays small. */
 static __attribute__((noinline)) double start_parts(const struct eval *e, struct prio_parts *parts)
@@ -440,16 +452,28 @@ static int cred_comp(int c)
     return c == PRIO_CRED || c == PRIO_FS;
 }
 
-void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const struct prio_env *env)
+/* An empty slot's user key: the address of no credential, so that no job's
+ * credentials match it (a job may have none: all NULL). */
+static const struct cred prio_no_part;
+
+/* Slots [0, n) emptied. */
+static void empty_slots(struct prio_credpart *slot, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        slot[i].key[CRED_USER] = &prio_no_part;
+}
+
+/* The set-up alone (the factors and components weighted): b's slots are
+ * the caller's. */
+static void batch_terms(struct prio_batch *b, const struct prio_params *p,
+                        const struct prio_env *env)
 {
     b->p = p;
     b->env = env;
     b->fresh = (struct prio_fresh){NULL, NULL, NULL};
     b->t.nf = b->t.nfc = b->t.nc = 0;
+    b->t.floor = !p->reject_neg && !p->enable_neg ? 1.0 : -PRIO_CLIP; /* assemble's */
     b->gen = 0;
-    b->slot = b->own;
-    b->valid = &b->own_valid;
-    b->own_valid = 0;
     for (int f = 0; f < PF_CONSUMED; f++) {
         if (p->cweight[factor_comp[f]] == 0 || (p->fweight[f] == 0 && !job_weighted(f)))
             continue;
@@ -461,6 +485,14 @@ void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const st
     for (int c = 0; c < PRIO_USAGE; c++)
         if (p->cweight[c] != 0)
             b->t.c[b->t.nc++] = (unsigned char)c;
+}
+
+void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const struct prio_env *env)
+{
+    batch_terms(b, p, env);
+    b->slot = b->own;
+    b->mask = PRIO_CREDSLOTS - 1;
+    empty_slots(b->own, PRIO_CREDSLOTS);
 }
 
 void prio_batch_init_fresh(struct prio_batch *b, const struct prio_params *p,
@@ -485,7 +517,7 @@ static int setup_holds(const struct prio_setup *kept, const struct prio_params *
 
 void prio_setup_forget(struct prio_setup *kept)
 {
-    kept->valid_parts = 0;
+    empty_slots(kept->slot, PRIO_KEPTSLOTS);
 }
 
 void prio_batch_init_kept(struct prio_batch *b, const struct prio_params *p,
@@ -498,19 +530,19 @@ void prio_batch_init_kept(struct prio_batch *b, const struct prio_params *p,
         b->env = env;
         b->t = kept->t;
     } else {
-        prio_batch_init(b, p, env);
+        batch_terms(b, p, env);
         memcpy(&kept->p, p, sizeof *p);
         memcpy(kept->defaults, env->defaults, sizeof kept->defaults);
         kept->at = p;
         kept->fresh = hook;
         kept->t = b->t;
         kept->valid = 1;
-        kept->valid_parts = 0;
+        prio_setup_forget(kept);
     }
     b->fresh = fresh;
     b->gen = gen;
     b->slot = kept->slot;
-    b->valid = &kept->valid_parts;
+    b->mask = PRIO_KEPTSLOTS - 1;
 }
 
 /* sum[factor's component] += weight x capped value, for the factors fs[0..n). */
@@ -524,16 +556,18 @@ static void sum_batch(const struct eval *e, const unsigned char *fs, int n, doub
     }
 }
 
-/* The slot of a combination: from the user's number in its table, which
+/* The slot of a combination in b: the user's number in its table, which
  * tells most combinations apart (all five are compared). A number, not an
  * address: which combinations share a slot (and so how many parts are
  * found again) stays the same from build to build and run to run; one
  * load, where the group's and account's would cost every priority more
- * than the few misses they save. */
-static size_t creds_slot(const struct job *j)
+ * than the few misses they save. The number itself, not a hash of it:
+ * users numbered one after the other take slots one after the other, and
+ * only users mask + 1 apart share one. */
+static size_t creds_slot(const struct prio_batch *b, const struct job *j)
 {
-    uint64_t h = j->user ? (uint64_t)j->user->index + 1 : 0;
-    return (size_t)((h * 0x9E3779B97F4A7C15ULL) >> 58) & (PRIO_CREDSLOTS - 1);
+    size_t h = j->user ? j->user->index + 1 : 0;
+    return h & b->mask;
 }
 
 #define PRIO_KONST 0x80 /* in a term: the component's value is kept (konst) */
@@ -667,6 +701,8 @@ static void fs_refresh(const struct prio_batch *b, const struct job *j, struct p
         note_vary(b->p, g);
 }
 
+static int creds_queue_time_only(const struct prio_batch *b, const struct job *j);
+
 /* e's credentials' part: found in the batch when a job with the same
  * credentials was asked for, else found now and kept. */
 /* Slot i taken by e's job's credentials, made current first (the fresh
@@ -685,15 +721,17 @@ new_part(struct prio_batch *b, const struct job *j, long now, size_t i)
     g->key[CRED_QOS] = j->qos;
     fill_part(b, &e, moves, g);
     note_vary(b->p, g);
+    g->qto = creds_queue_time_only(b, j);
     g->gen = b->gen;
-    *b->valid |= (uint64_t)1 << i;
     return g;
 }
 
 /* Kept part g from an older generation: its FS component found again from
- * the deltas made current (fs_refresh). Not inlined, as new_part. */
-__attribute__((noinline)) static const struct prio_credpart *
-renew_part(struct prio_batch *b, const struct job *j, struct prio_credpart *g)
+ * the deltas made current (fs_refresh). Inlined in other_start, its one
+ * caller, which saves the registers already (HPC2N fairshare: its own
+ * frame cost about 19 instructions of a renewal's 77). */
+static inline const struct prio_credpart *renew_part(struct prio_batch *b, const struct job *j,
+                                                     struct prio_credpart *g)
 {
     if (g->fs_term >= 0)
         fs_refresh(b, j, g);
@@ -706,9 +744,8 @@ renew_part(struct prio_batch *b, const struct job *j, struct prio_credpart *g)
  * priority: no call, no copy). */
 static inline struct prio_credpart *kept_part(const struct prio_batch *b, const struct job *j)
 {
-    size_t i = creds_slot(j);
-    struct prio_credpart *g = &b->slot[i];
-    if ((*b->valid >> i & 1) && g->key[CRED_USER] == j->user && g->key[CRED_GROUP] == j->group &&
+    struct prio_credpart *g = &b->slot[creds_slot(b, j)];
+    if (g->key[CRED_USER] == j->user && g->key[CRED_GROUP] == j->group &&
         g->key[CRED_ACCOUNT] == j->account && g->key[CRED_CLASS] == j->class_ &&
         g->key[CRED_QOS] == j->qos)
         return g;
@@ -745,7 +782,7 @@ one_total(const struct prio_batch *b, const struct job *j, const struct prio_cre
     else
         for (int i = g->vary + 1; i < g->nterm; i++)
             total += g->konst[g->term[i] & ~PRIO_KONST];
-    return assemble(b->p, j, total);
+    return batch_assemble(b, j, total);
 }
 
 /* one_total with the factor's value for j at now. */
@@ -776,7 +813,7 @@ __attribute__((noinline)) static double many_factors(const struct prio_batch *b,
         int t = g->term[i], c = t & ~PRIO_KONST;
         total += t & PRIO_KONST ? g->konst[c] : weigh(b->p, c, sum[c]);
     }
-    return assemble(b->p, j, total);
+    return batch_assemble(b, j, total);
 }
 
 /* prio_batch_start for every job but a current part's with queue time its
@@ -786,7 +823,7 @@ __attribute__((noinline)) static double other_start(struct prio_batch *b, const 
 {
     const struct prio_credpart *c;
     if (!g)
-        c = new_part(b, j, now, creds_slot(j));
+        c = new_part(b, j, now, creds_slot(b, j));
     else
         c = g->gen == b->gen ? g : renew_part(b, j, g);
     return c->vary >= 0 ? one_factor(b, j, now, c) : many_factors(b, j, now, c);
@@ -845,12 +882,13 @@ int prio_queue_time_only(const struct prio_params *p, const struct job *j)
 
 /* A factor prio_batch_init left out has CW 0, or FW 0 and a weight that
  * cannot depend on the job: prio_queue_time_only skips it too. The
- * credentials' factors (b->t.fc) are allowed: they need no look. */
-int prio_batch_queue_time_only(const struct prio_batch *b, const struct job *j)
+ * credentials' factors (b->t.fc) are allowed: they need no look. For a job
+ * without own state (a system priority, a stopped queue time): its weights
+ * are its QOS's and group's (prio_factor_weight), so the answer is its
+ * credentials', kept in their part. */
+static int creds_queue_time_only(const struct prio_batch *b, const struct job *j)
 {
     const struct prio_params *p = b->p;
-    if (p->reject_neg || j->sysprio_mode != SYSPRIO_NONE || (j->flags & JOB_QSTOP))
-        return 0;
     for (int i = 0; i < b->t.nf; i++) {
         int f = b->t.f[i];
         if (prio_factor_weight(p, j, (enum prio_factor)f) == 0.0)
@@ -860,6 +898,14 @@ int prio_batch_queue_time_only(const struct prio_batch *b, const struct job *j)
     }
     double w = prio_factor_weight(p, j, PF_QUEUETIME) * (double)p->cweight[PRIO_SERV];
     return w < 0 ? -1 : 1;
+}
+
+int prio_batch_queue_time_only(const struct prio_batch *b, const struct job *j)
+{
+    if (b->p->reject_neg || j->sysprio_mode != SYSPRIO_NONE || (j->flags & JOB_QSTOP))
+        return 0;
+    const struct prio_credpart *g = kept_part(b, j);
+    return g ? g->qto : creds_queue_time_only(b, j);
 }
 
 int prio_rejects(const struct prio_params *p, double priority)

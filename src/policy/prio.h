@@ -59,11 +59,15 @@ double prio_start(const struct prio_params *p, const struct prio_env *env, const
  * HPC2N poll: about 3 combinations for 48 waiting jobs) — the CRED and FS
  * components, and the weight of each of the job's own factors.
  */
-/* Direct-mapped by the credentials, one bit each in a uint64_t of the slots
- * in use. 64, not 32: a combination that takes its slot back from another
- * is found anew (HPC2N fairshare: 152,000 parts found anew at 32 slots,
- * 104,000 at 64, against about a million renewed). */
+/* Direct-mapped by the user's number in its table (creds_slot): a batch's
+ * own slots, and a kept set-up's, which outlive the batches and so see
+ * every user of the replay (HPC2N: 257 users, 258 combinations). A
+ * combination that takes its slot back from another is found anew
+ * (HPC2N fairshare: 51,087 parts found anew at 64 kept slots, a hash of
+ * the number; 257 at 256, the number itself). An empty slot's user key
+ * is no credential's address (prio_no_part). */
 #define PRIO_CREDSLOTS 64
+#define PRIO_KEPTSLOTS 256
 struct prio_credpart {
     const struct cred *key[CRED_NKINDS]; /* the job's five credentials */
     unsigned char f[PF_NFACTORS];        /* the job's own factors weighted under them */
@@ -85,6 +89,7 @@ struct prio_credpart {
     unsigned char fsf[PF_FSCLASS - PF_FSUSER + 1];
     double fsw[PF_FSCLASS - PF_FSUSER + 1];
     int nfs;
+    int qto; /* prio_batch_queue_time_only's answer for a job without own state */
 };
 /* What the caller keeps current lazily: fairshare deltas. `cred` makes c's
  * fs_delta current, called for each credential an FS factor weighs when a
@@ -106,6 +111,7 @@ struct prio_terms {
     unsigned char fc[PF_NFACTORS]; /* the credentials' ones (CRED and FS) */
     unsigned char c[PRIO_NCOMP];   /* the weighted components */
     int nf, nfc, nc;
+    double floor; /* assembly's floor: 1, or -PRIO_CLIP when negatives are allowed */
 };
 
 struct prio_batch {
@@ -115,8 +121,7 @@ struct prio_batch {
     struct prio_terms t;
     unsigned long gen;          /* what the fresh hook keeps current moved when this did */
     struct prio_credpart *slot; /* own, or a kept set-up's (prio_batch_init_kept) */
-    uint64_t *valid;            /* the slots that hold a credentials' part */
-    uint64_t own_valid;
+    size_t mask;                /* slot's count less 1 (a power of 2) */
     struct prio_credpart own[PRIO_CREDSLOTS];
 };
 void prio_batch_init(struct prio_batch *b, const struct prio_params *p, const struct prio_env *env);
@@ -149,8 +154,7 @@ struct prio_setup {
     const struct prio_params *at; /* the address the set-up was found from */
     struct prio_terms t;
     int valid;
-    uint64_t valid_parts; /* the slots that hold a credentials' part */
-    struct prio_credpart slot[PRIO_CREDSLOTS];
+    struct prio_credpart slot[PRIO_KEPTSLOTS];
 };
 /* prio_batch_init_fresh, the set-up copied from kept when kept was found
  * for p (and env's DEFAULT objects), else found and kept; the parts kept
@@ -181,7 +185,8 @@ double prio_run(const struct prio_params *p, const struct prio_env *env, const s
  */
 int prio_queue_time_only(const struct prio_params *p, const struct job *j);
 /* The same answer, looking only at the factors the batch found weighted
- * (asked for every credential group at every poll: policy/qgroup.c). */
+ * (asked for every credential group at every poll: policy/qgroup.c), or
+ * read from the credentials' part kept for j's. */
 int prio_batch_queue_time_only(const struct prio_batch *b, const struct job *j);
 
 /* Whether a priority keeps the job out: REJECTNEGPRIOJOBS is on and the

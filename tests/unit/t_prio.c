@@ -1107,11 +1107,104 @@ static void test_batch_slot_stable(void)
 }
 
 /*
+ * A kept set-up's slots (PRIO_KEPTSLOTS, by the user's number itself): in
+ * one generation, jobs of fewer users than slots, numbered one after the
+ * other, call the fresh hook once per user (no user takes another's slot);
+ * then 600 users (sharing slots) and jobs with no credentials at all (the
+ * first of each batch: an empty slot's key is no job's, not NULL) over
+ * generations whose deltas move: every answer is prio_start's. Fixed seed.
+ */
+static void test_batch_kept_slots(void)
+{
+    enum { NU = 600, FEW = PRIO_KEPTSLOTS - 20 };
+    struct fx f;
+    fx_init(&f);
+    f.p.fweight[PF_FSUSER] = 3;
+    f.p.cweight[PRIO_FS] = 2;
+    struct cred *users[NU];
+    for (int i = 0; i < NU; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "k%d", i);
+        users[i] = cred(&f, CRED_USER, name);
+    }
+    struct prio_setup *kept = calloc(1, sizeof *kept);
+    CHECK(kept != NULL);
+    srand(31);
+    int calls = 0, seen[NU] = {0}, distinct = 0;
+    for (unsigned long gen = 0; gen < 40; gen++) {
+        for (int i = 0; i < NU; i++)
+            users[i]->fs_delta = (double)(rand() % 41 - 20) / 7.0;
+        struct prio_batch pb;
+        prio_batch_init_kept(&pb, &f.p, &f.env, (struct prio_fresh){count_fresh, NULL, &calls},
+                             kept, gen);
+        for (int n = 0; n < 2000; n++) {
+            struct job j = f.j;
+            int u = gen == 0 ? rand() % FEW : rand() % (NU + 10);
+            if (n == 0) /* the first job asked: slot 0 is empty */
+                u = NU;
+            if (u >= NU) /* no credentials at all */
+                j.user = j.group = j.account = j.class_ = j.qos = NULL;
+            else
+                j.user = users[u];
+            if (gen == 0 && u < NU && !seen[u]++)
+                distinct++;
+            j.qtime_start = T0 + rand() % 20000;
+            long now = T0 + 30000 + (long)gen;
+            CHECK(prio_batch_start(&pb, &j, now) == prio_start(&f.p, &f.env, &j, now, NULL));
+        }
+        if (gen == 0)
+            CHECK_EQ(calls, distinct);
+    }
+    free(kept);
+    fx_free(&f);
+}
+
+/*
+ * A batch's assembly (its floor found with the set-up; the system priority's
+ * path apart) is prio_start's: random weights of both signs, negatives
+ * allowed or rejected or neither, queue times from none to past the clip,
+ * system priorities of each mode, in a batch of its own and in a kept one.
+ * Fixed seed.
+ */
+static void test_batch_assemble(void)
+{
+    struct fx f;
+    fx_init(&f);
+    srand(37);
+    struct prio_setup *kept = calloc(1, sizeof *kept);
+    CHECK(kept != NULL);
+    for (int round = 0; round < 300; round++) {
+        random_weights(&f.p);
+        f.p.reject_neg = !f.p.enable_neg && rand() % 3 == 0;
+        f.p.fweight[PF_QUEUETIME] = rand() % 2001 - 1000;
+        f.p.cweight[PRIO_SERV] = rand() % 2001 - 1000;
+        struct prio_batch own, pb;
+        prio_batch_init(&own, &f.p, &f.env);
+        prio_batch_init_kept(&pb, &f.p, &f.env, (struct prio_fresh){NULL, NULL, NULL}, kept,
+                             (unsigned long)round);
+        for (int n = 0; n < 40; n++) {
+            struct job j = f.j;
+            static const long ago[] = {0, 59, 3600, 86400L * 365, 86400L * 365 * 2000};
+            long now = T0 + 1000;
+            j.qtime_start = now - ago[rand() % 5] - rand() % 100;
+            j.sysprio_mode = (enum job_sysprio)(rand() % 3);
+            j.sysprio = rand() % 2001 - 1000;
+            double want = prio_start(&f.p, &f.env, &j, now, NULL);
+            CHECK(prio_batch_start(&own, &j, now) == want);
+            CHECK(prio_batch_start(&pb, &j, now) == want);
+        }
+    }
+    free(kept);
+    fx_free(&f);
+}
+
+/*
  * prio_queue_time_only: when it answers a direction, two jobs with the same
  * credentials that differ in everything but what it allows (queue time)
  * are ordered by their queue time in that direction; it refuses whatever
  * weights a per-job factor, a system priority, a stopped queue time and
- * REJECTNEGPRIOJOBS. Random weights, caps and credential values.
+ * REJECTNEGPRIOJOBS. Random weights, caps and credential values. A batch's
+ * answer, before and after its credentials' part is kept, is the same.
  */
 static void test_queue_time_only(void)
 {
@@ -1143,6 +1236,14 @@ static void test_queue_time_only(void)
         struct prio_batch b;
         prio_batch_init(&b, &f.p, &f.env);
         CHECK_EQ(prio_batch_queue_time_only(&b, &f.j), dir);
+        /* Again once a priority of the same credentials keeps their part
+         * (its answer for a job without own state). */
+        struct job plain = f.j;
+        plain.sysprio_mode = SYSPRIO_NONE;
+        plain.flags = 0;
+        (void)prio_batch_start(&b, &plain, T0 + 100);
+        CHECK_EQ(prio_batch_queue_time_only(&b, &f.j), dir);
+        CHECK_EQ(prio_batch_queue_time_only(&b, &plain), prio_queue_time_only(&f.p, &plain));
         seen[dir + 1]++;
         if (f.p.reject_neg || f.j.sysprio_mode != SYSPRIO_NONE || (f.j.flags & JOB_QSTOP))
             CHECK_EQ(dir, 0);
@@ -1413,6 +1514,8 @@ int main(void)
     TEST_RUN(test_batch_creds);
     TEST_RUN(test_batch_fresh);
     TEST_RUN(test_batch_slot_stable);
+    TEST_RUN(test_batch_kept_slots);
+    TEST_RUN(test_batch_assemble);
     TEST_RUN(test_parts_agree);
     TEST_RUN(test_queue_time_only);
     TEST_RUN(test_speed);
