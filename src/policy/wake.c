@@ -298,6 +298,26 @@ static long top_reach(const struct prio_params *p, double w)
     return secs < (double)(AVAIL_NEVER / 4) ? (long)secs : AVAIL_NEVER;
 }
 
+long wake_stopped_top(const struct sched *s, long now)
+{
+    const struct prio_params *p = &s->pol.prio;
+    double w = (double)p->cweight[PRIO_SERV] * (double)p->fweight[PF_QUEUETIME];
+    if (!sched_order_is_static(s) || w <= 0)
+        return AVAIL_NEVER;
+    long reach = top_reach(p, w);
+    long poll = s->pol.poll;
+    if (reach >= AVAIL_NEVER || (poll > 0 && reach - 1 > poll))
+        return AVAIL_NEVER;                /* a poll restarts them before they get there */
+    long need = reach > 1 ? reach - 1 : 1; /* a second early, as top_ties_join */
+    long t = now + need;
+    if (poll > 0) {
+        long r = ((t % poll) + poll) % poll; /* t - r: the last poll instant before t, or t */
+        if (r && r < need)
+            t += need - r;
+    }
+    return t;
+}
+
 /*
  * When jobs tie again at the top of a priority of queue time alone (a cap,
  * or the clip), out of the order they had below it; AVAIL_NEVER when none
