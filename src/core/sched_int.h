@@ -512,6 +512,10 @@ int eset_parked(const struct sched *s, const struct job *j);
 /* The earliest instant, over the components with idle jobs, at which time
  * alone may lift a refusal of their last walks (AVAIL_NEVER: none). */
 long eset_lift(const struct sched *s);
+/* Whether some credential's first stopped job was submitted before one of
+ * its jobs whose queue time accrues (they tie at the top of a priority of
+ * queue time alone, and it goes first: wake.c's polls). */
+int eset_stopped_before(const struct sched *s);
 size_t eset_nparked(const struct sched *s);
 /* Rebuilding active usage: rates start at zero, each running job adds. */
 void eset_begin(struct sched *s);

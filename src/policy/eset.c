@@ -1451,6 +1451,28 @@ static void refile_b(const struct sched *s, struct eset_comp *c, struct job **f,
  * (an idle limit may admit it in their place: issue 31,
  * tests/data/property/top-tie-idle-slots).
  */
+/* Whether c's first stopped job (b is in submission order) was submitted
+ * before some job of a: at the top they tie and it goes first. */
+static int b_before_a(const struct eset_comp *c)
+{
+    if (c->nb - c->bh - c->bholes == 0)
+        return 0;
+    const struct job *first = c->b[b_next_live(c, c->bh, c->nb)];
+    for (size_t i = 0; i < c->na; i++)
+        if (by_submission(&first, &c->a[i]) < 0)
+            return 1;
+    return 0;
+}
+
+int eset_stopped_before(const struct sched *s)
+{
+    const struct eset *e = s->el.eset;
+    for (size_t k = 0; k < e->nc; k++)
+        if (b_before_a(&e->c[k]))
+            return 1;
+    return 0;
+}
+
 static long wake_order(const struct sched *s, const struct eset_comp *c, long P, int changed,
                        int floor, long now)
 {
@@ -1462,13 +1484,7 @@ static long wake_order(const struct sched *s, const struct eset_comp *c, long P,
         if (c->a[i]->qtime_start >= P)
             return now;
     long top = wake_stopped_top(s, now);
-    if (top >= AVAIL_NEVER)
-        return AVAIL_NEVER;
-    const struct job *first = c->b[b_next_live(c, c->bh, c->nb)]; /* the earliest submitted */
-    for (size_t i = 0; i < c->na; i++)
-        if (by_submission(&first, &c->a[i]) < 0)
-            return top; /* it goes before c->a[i] once they tie at the top */
-    return AVAIL_NEVER;
+    return top < AVAIL_NEVER && b_before_a(c) ? top : AVAIL_NEVER;
 }
 
 /*

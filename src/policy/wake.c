@@ -26,7 +26,9 @@
  *     could change what starts or what the walks decide (sched_next_poll:
  *     apart, since these never run out while jobs wait); under limits, the
  *     poll after jobs of a priority of queue time alone tie again at its top
- *     out of their order below it (a cap, or the clip).
+ *     out of their order below it (a cap, or the clip), and the poll at
+ *     which jobs whose queue time is stopped reach that top before jobs
+ *     submitted after them.
  *
  * Standing reservations are left out: they recur for ever, so a driver that
  * counted them would never run out of events (sched_next_event with
@@ -301,11 +303,14 @@ static long top_reach(const struct prio_params *p, double w)
 long wake_stopped_top(const struct sched *s, long now)
 {
     const struct prio_params *p = &s->pol.prio;
+    long poll = s->pol.poll;
     double w = (double)p->cweight[PRIO_SERV] * (double)p->fweight[PF_QUEUETIME];
-    if (!sched_order_is_static(s) || w <= 0)
+    if (w <= 0 || (poll > 0 && p->fcap[PF_QUEUETIME] <= 0 && p->ccap[PRIO_SERV] <= 0 &&
+                   w * (double)(poll + 1) < PRIO_CLIP * 60))
+        return AVAIL_NEVER; /* no top, or no cap and the clip far more than a poll interval away */
+    if (!sched_order_is_static(s))
         return AVAIL_NEVER;
     long reach = top_reach(p, w);
-    long poll = s->pol.poll;
     if (reach >= AVAIL_NEVER || (poll > 0 && reach - 1 > poll))
         return AVAIL_NEVER;                /* a poll restarts them before they get there */
     long need = reach > 1 ? reach - 1 : 1; /* a second early, as top_ties_join */
@@ -353,6 +358,37 @@ static long top_ties_join(const struct sched *s, long now)
     return first < AVAIL_NEVER ? first + reach - 1 : AVAIL_NEVER;
 }
 
+/*
+ * When jobs whose queue time is stopped (JOBPRIOACCRUALPOLICY: they count it
+ * from the last walk or RMPOLLINTERVAL instant) next reach the top of a
+ * priority of queue time alone, where one submitted before a job whose
+ * queue time accrues goes before it (the tie's order): a poll then walks
+ * them so (issue 31: the replay waited for the next event, where they are
+ * below the top again). Only where the top is a poll interval of queue
+ * time away or less (wake_stopped_top). AVAIL_NEVER when none will.
+ */
+static long stopped_tops(const struct sched *s, long now)
+{
+    long t = wake_stopped_top(s, now);
+    if (t >= AVAIL_NEVER || !elig_active(s) || s->pol.prio.accrual == ACCRUE_ALWAYS)
+        return AVAIL_NEVER; /* no top in reach, or no queue time stops */
+    if (s->el.eset && eset_stopped_before(s))
+        return t;
+    const struct job *first = NULL, *latest = NULL; /* the stopped one, the accruing one */
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        const struct job *j = s->q.queue[i];
+        if (!j)
+            continue;
+        if (j->flags & JOB_QSTOP) {
+            if (!first || tie_before(j, first))
+                first = j;
+        } else if (!latest || tie_before(latest, j)) {
+            latest = j;
+        }
+    }
+    return first && latest && tie_before(first, latest) ? t : AVAIL_NEVER;
+}
+
 /* Whether the order of the jobs the scan looks at moves with time: a factor
  * other than queue time is weighted, or one of them has its queue time
  * stopped (JOBPRIOACCRUALPOLICY: admitted by the soft walk, refused by the
@@ -391,6 +427,9 @@ long sched_next_poll(const struct sched *s, long now)
                 return AVAIL_NEVER;
         } else {
             long t = top_ties_join(s, now); /* a move at one instant: the poll after it */
+            long u = stopped_tops(s, now);
+            if (u < t)
+                t = u;
             if (t >= AVAIL_NEVER || !crossing_matters(s))
                 return AVAIL_NEVER;
             if (t > from)
