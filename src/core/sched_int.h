@@ -378,6 +378,8 @@ struct sched {
     int cred_weights;    /* credentials weigh jobs apart: QOS weights/targets, CLASSWEIGHT */
     int order_static;    /* this iteration: priority order is submission order */
     int prio_static;     /* the priority parameters allow static order */
+    int top_in_poll;     /* ... and their top is a poll interval of queue time away or less
+                            (policy/wake.c: wake_top_in_poll) */
     struct prio_env env; /* cached for priorities (sched_prio_env) */
     /* Recompute rule: cleared by engine/ when a node is added or changes
      * state; set by core/sched.c's sched_prio_env when it recomputes env's

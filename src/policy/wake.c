@@ -300,19 +300,23 @@ static long top_reach(const struct prio_params *p, double w)
     return secs < (double)(AVAIL_NEVER / 4) ? (long)secs : AVAIL_NEVER;
 }
 
+int wake_top_in_poll(const struct sched_policy *pol)
+{
+    const struct prio_params *p = &pol->prio;
+    double w = (double)p->cweight[PRIO_SERV] * (double)p->fweight[PF_QUEUETIME];
+    if (w <= 0)
+        return 0;
+    long reach = top_reach(p, w);
+    return reach < AVAIL_NEVER && (pol->poll <= 0 || reach - 1 <= pol->poll);
+}
+
 long wake_stopped_top(const struct sched *s, long now)
 {
+    if (!s->top_in_poll || !sched_order_is_static(s))
+        return AVAIL_NEVER;
     const struct prio_params *p = &s->pol.prio;
     long poll = s->pol.poll;
-    double w = (double)p->cweight[PRIO_SERV] * (double)p->fweight[PF_QUEUETIME];
-    if (w <= 0 || (poll > 0 && p->fcap[PF_QUEUETIME] <= 0 && p->ccap[PRIO_SERV] <= 0 &&
-                   w * (double)(poll + 1) < PRIO_CLIP * 60))
-        return AVAIL_NEVER; /* no top, or no cap and the clip far more than a poll interval away */
-    if (!sched_order_is_static(s))
-        return AVAIL_NEVER;
-    long reach = top_reach(p, w);
-    if (reach >= AVAIL_NEVER || (poll > 0 && reach - 1 > poll))
-        return AVAIL_NEVER;                /* a poll restarts them before they get there */
+    long reach = top_reach(p, (double)p->cweight[PRIO_SERV] * (double)p->fweight[PF_QUEUETIME]);
     long need = reach > 1 ? reach - 1 : 1; /* a second early, as top_ties_join */
     long t = now + need;
     if (poll > 0) {
@@ -367,7 +371,7 @@ static long top_ties_join(const struct sched *s, long now)
  * below the top again). Only where the top is a poll interval of queue
  * time away or less (wake_stopped_top). AVAIL_NEVER when none will.
  */
-static long stopped_tops(const struct sched *s, long now)
+static __attribute__((noinline)) long stopped_tops(const struct sched *s, long now)
 {
     long t = wake_stopped_top(s, now);
     if (t >= AVAIL_NEVER || !elig_active(s) || s->pol.prio.accrual == ACCRUE_ALWAYS)
@@ -427,9 +431,11 @@ long sched_next_poll(const struct sched *s, long now)
                 return AVAIL_NEVER;
         } else {
             long t = top_ties_join(s, now); /* a move at one instant: the poll after it */
-            long u = stopped_tops(s, now);
-            if (u < t)
-                t = u;
+            if (s->top_in_poll) {           /* out of line: sched_next_poll's frame stays small */
+                long u = stopped_tops(s, now);
+                if (u < t)
+                    t = u;
+            }
             if (t >= AVAIL_NEVER || !crossing_matters(s))
                 return AVAIL_NEVER;
             if (t > from)

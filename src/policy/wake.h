@@ -40,4 +40,10 @@ long sched_next_poll(const struct sched *s, long now);
  * AVAIL_NEVER when they never can. */
 long wake_stopped_top(const struct sched *s, long now);
 
+/* Whether the top of a priority of queue time alone is a poll interval of
+ * queue time away or less (or there are no polls and it is finite): where
+ * jobs whose queue time is stopped can reach it at all. Fixed with the
+ * policy (sched_create keeps it). */
+int wake_top_in_poll(const struct sched_policy *pol);
+
 #endif
