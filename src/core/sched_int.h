@@ -378,6 +378,8 @@ struct sched {
     int cred_weights;    /* credentials weigh jobs apart: QOS weights/targets, CLASSWEIGHT */
     int order_static;    /* this iteration: priority order is submission order */
     int prio_static;     /* the priority parameters allow static order */
+    int top_in_poll;     /* ... and their top is a poll interval of queue time away or less
+                            (policy/wake.c: wake_top_in_poll) */
     struct prio_env env; /* cached for priorities (sched_prio_env) */
     /* Recompute rule: cleared by engine/ when a node is added or changes
      * state; set by core/sched.c's sched_prio_env when it recomputes env's
@@ -512,6 +514,10 @@ int eset_parked(const struct sched *s, const struct job *j);
 /* The earliest instant, over the components with idle jobs, at which time
  * alone may lift a refusal of their last walks (AVAIL_NEVER: none). */
 long eset_lift(const struct sched *s);
+/* Whether some credential's first stopped job was submitted before one of
+ * its jobs whose queue time accrues (they tie at the top of a priority of
+ * queue time alone, and it goes first: wake.c's polls). */
+int eset_stopped_before(const struct sched *s);
 size_t eset_nparked(const struct sched *s);
 /* Rebuilding active usage: rates start at zero, each running job adds. */
 void eset_begin(struct sched *s);

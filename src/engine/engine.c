@@ -20,6 +20,7 @@
 #include "policy/prio.h"
 #include "policy/qorder.h"
 #include "policy/srcfg.h"
+#include "policy/wake.h"
 #include "util/mem.h"
 #include "util/pool.h"
 
@@ -54,6 +55,7 @@ struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm
     if (rm)
         s->rm = *rm;
     s->prio_static = prio_order_is_submission(&s->pol.prio); /* the policy never changes */
+    s->top_in_poll = wake_top_in_poll(&s->pol);
     if (s->pol.nresgroups <= 1) {
         /* One group of every QOS: resdepth says how many (callers may set
          * just that field). */

@@ -50,6 +50,7 @@
 #include "core/sched_int.h"
 #include "policy/limits.h"
 #include "policy/prio.h"
+#include "policy/wake.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -1442,9 +1443,38 @@ static void refile_b(const struct sched *s, struct eset_comp *c, struct job **f,
  * or after that walk, nor one at the priority floor (1, where ties go by
  * submission until it rises above). Walk again at the next iteration while
  * there are such jobs, or when this walk stopped or restarted some job's
- * queue time.
+ * queue time. The top flattens the order too (QUEUETIMECAP, SERVICECAP, the
+ * clip): where it is no more than a poll interval of queue time away, the
+ * stopped jobs reach it at the iterations that come late enough after the
+ * last (wake_stopped_top), tie there with the jobs above them and go by
+ * submission, so the first of them goes before those submitted after it
+ * (an idle limit may admit it in their place: issue 31,
+ * tests/data/property/top-tie-idle-slots).
  */
-static long wake_order(const struct eset_comp *c, long P, int changed, int floor, long now)
+/* Whether c's first stopped job (b is in submission order) was submitted
+ * before some job of a: at the top they tie and it goes first. */
+static int b_before_a(const struct eset_comp *c)
+{
+    if (c->nb - c->bh - c->bholes == 0)
+        return 0;
+    const struct job *first = c->b[b_next_live(c, c->bh, c->nb)];
+    for (size_t i = 0; i < c->na; i++)
+        if (by_submission(&first, &c->a[i]) < 0)
+            return 1;
+    return 0;
+}
+
+int eset_stopped_before(const struct sched *s)
+{
+    const struct eset *e = s->el.eset;
+    for (size_t k = 0; k < e->nc; k++)
+        if (b_before_a(&e->c[k]))
+            return 1;
+    return 0;
+}
+
+static long wake_order(const struct sched *s, const struct eset_comp *c, long P, int changed,
+                       int floor, long now)
 {
     if (changed || floor)
         return now;
@@ -1453,7 +1483,8 @@ static long wake_order(const struct eset_comp *c, long P, int changed, int floor
     for (size_t i = 0; i < c->na; i++)
         if (c->a[i]->qtime_start >= P)
             return now;
-    return AVAIL_NEVER;
+    long top = wake_stopped_top(s, now);
+    return top < AVAIL_NEVER && b_before_a(c) ? top : AVAIL_NEVER;
 }
 
 /*
@@ -1525,7 +1556,7 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
     if (s->el.elig_all)
         c->seg_ok = 0; /* holds or per-job limits may have changed: seg_leaf's plain */
     /* New jobs that stopped stay where they were: after every other. */
-    long w = wake_order(c, P, restarted || (stopped && !u->append), u->floor, now);
+    long w = wake_order(s, c, P, restarted || (stopped && !u->append), u->floor, now);
     if (w > wake)
         w = wake;
     c->wake = u->append && c->wake < w ? c->wake : w;

@@ -26,7 +26,9 @@
  *     could change what starts or what the walks decide (sched_next_poll:
  *     apart, since these never run out while jobs wait); under limits, the
  *     poll after jobs of a priority of queue time alone tie again at its top
- *     out of their order below it (a cap, or the clip).
+ *     out of their order below it (a cap, or the clip), and the poll at
+ *     which jobs whose queue time is stopped reach that top before jobs
+ *     submitted after them.
  *
  * Standing reservations are left out: they recur for ever, so a driver that
  * counted them would never run out of events (sched_next_event with
@@ -298,6 +300,33 @@ static long top_reach(const struct prio_params *p, double w)
     return secs < (double)(AVAIL_NEVER / 4) ? (long)secs : AVAIL_NEVER;
 }
 
+int wake_top_in_poll(const struct sched_policy *pol)
+{
+    const struct prio_params *p = &pol->prio;
+    double w = (double)p->cweight[PRIO_SERV] * (double)p->fweight[PF_QUEUETIME];
+    if (w <= 0)
+        return 0;
+    long reach = top_reach(p, w);
+    return reach < AVAIL_NEVER && (pol->poll <= 0 || reach - 1 <= pol->poll);
+}
+
+long wake_stopped_top(const struct sched *s, long now)
+{
+    if (!s->top_in_poll || !sched_order_is_static(s))
+        return AVAIL_NEVER;
+    const struct prio_params *p = &s->pol.prio;
+    long poll = s->pol.poll;
+    long reach = top_reach(p, (double)p->cweight[PRIO_SERV] * (double)p->fweight[PF_QUEUETIME]);
+    long need = reach > 1 ? reach - 1 : 1; /* a second early, as top_ties_join */
+    long t = now + need;
+    if (poll > 0) {
+        long r = ((t % poll) + poll) % poll; /* t - r: the last poll instant before t, or t */
+        if (r && r < need)
+            t += need - r;
+    }
+    return t;
+}
+
 /*
  * When jobs tie again at the top of a priority of queue time alone (a cap,
  * or the clip), out of the order they had below it; AVAIL_NEVER when none
@@ -331,6 +360,37 @@ static long top_ties_join(const struct sched *s, long now)
         }
     }
     return first < AVAIL_NEVER ? first + reach - 1 : AVAIL_NEVER;
+}
+
+/*
+ * When jobs whose queue time is stopped (JOBPRIOACCRUALPOLICY: they count it
+ * from the last walk or RMPOLLINTERVAL instant) next reach the top of a
+ * priority of queue time alone, where one submitted before a job whose
+ * queue time accrues goes before it (the tie's order): a poll then walks
+ * them so (issue 31: the replay waited for the next event, where they are
+ * below the top again). Only where the top is a poll interval of queue
+ * time away or less (wake_stopped_top). AVAIL_NEVER when none will.
+ */
+static __attribute__((noinline)) long stopped_tops(const struct sched *s, long now)
+{
+    long t = wake_stopped_top(s, now);
+    if (t >= AVAIL_NEVER || !elig_active(s) || s->pol.prio.accrual == ACCRUE_ALWAYS)
+        return AVAIL_NEVER; /* no top in reach, or no queue time stops */
+    if (s->el.eset && eset_stopped_before(s))
+        return t;
+    const struct job *first = NULL, *latest = NULL; /* the stopped one, the accruing one */
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
+        const struct job *j = s->q.queue[i];
+        if (!j)
+            continue;
+        if (j->flags & JOB_QSTOP) {
+            if (!first || tie_before(j, first))
+                first = j;
+        } else if (!latest || tie_before(latest, j)) {
+            latest = j;
+        }
+    }
+    return first && latest && tie_before(first, latest) ? t : AVAIL_NEVER;
 }
 
 /* Whether the order of the jobs the scan looks at moves with time: a factor
@@ -371,6 +431,11 @@ long sched_next_poll(const struct sched *s, long now)
                 return AVAIL_NEVER;
         } else {
             long t = top_ties_join(s, now); /* a move at one instant: the poll after it */
+            if (s->top_in_poll) {           /* out of line: sched_next_poll's frame stays small */
+                long u = stopped_tops(s, now);
+                if (u < t)
+                    t = u;
+            }
             if (t >= AVAIL_NEVER || !crossing_matters(s))
                 return AVAIL_NEVER;
             if (t > from)
