@@ -378,8 +378,8 @@ struct sched {
     int cred_weights;    /* credentials weigh jobs apart: QOS weights/targets, CLASSWEIGHT */
     int order_static;    /* this iteration: priority order is submission order */
     int prio_static;     /* the priority parameters allow static order */
-    int top_in_poll;     /* ... and their top is a poll interval of queue time away or less
-                            (policy/wake.c: wake_top_in_poll) */
+    long stopped_need;   /* ... the queue time stopped jobs need to reach their top, if a poll
+                            interval or less, else 0 (policy/wake.c: wake_stopped_need) */
     struct prio_env env; /* cached for priorities (sched_prio_env) */
     /* Recompute rule: cleared by engine/ when a node is added or changes
      * state; set by core/sched.c's sched_prio_env when it recomputes env's
@@ -518,6 +518,12 @@ long eset_lift(const struct sched *s);
  * its jobs whose queue time accrues (they tie at the top of a priority of
  * queue time alone, and it goes first: wake.c's polls). */
 int eset_stopped_before(const struct sched *s);
+/* The first instant after now at which jobs whose queue time is stopped may
+ * have the top of a priority of queue time alone (stopped_need of queue time
+ * from now or from the last poll instant before), where they tie with the
+ * jobs that got there first and go by submission (eset.c's wake_order,
+ * wake.c's polls). AVAIL_NEVER when they never can. */
+long eset_stopped_top(const struct sched *s, long now);
 size_t eset_nparked(const struct sched *s);
 /* Rebuilding active usage: rates start at zero, each running job adds. */
 void eset_begin(struct sched *s);

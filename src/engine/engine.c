@@ -55,7 +55,7 @@ struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm
     if (rm)
         s->rm = *rm;
     s->prio_static = prio_order_is_submission(&s->pol.prio); /* the policy never changes */
-    s->top_in_poll = wake_top_in_poll(&s->pol);
+    s->stopped_need = wake_stopped_need(&s->pol);
     if (s->pol.nresgroups <= 1) {
         /* One group of every QOS: resdepth says how many (callers may set
          * just that field). */

@@ -50,7 +50,6 @@
 #include "core/sched_int.h"
 #include "policy/limits.h"
 #include "policy/prio.h"
-#include "policy/wake.h"
 #include "util/mem.h"
 #include "util/sort.h"
 
@@ -1446,7 +1445,7 @@ static void refile_b(const struct sched *s, struct eset_comp *c, struct job **f,
  * queue time. The top flattens the order too (QUEUETIMECAP, SERVICECAP, the
  * clip): where it is no more than a poll interval of queue time away, the
  * stopped jobs reach it at the iterations that come late enough after the
- * last (wake_stopped_top), tie there with the jobs above them and go by
+ * last (eset_stopped_top), tie there with the jobs above them and go by
  * submission, so the first of them goes before those submitted after it
  * (an idle limit may admit it in their place: issue 31,
  * tests/data/property/top-tie-idle-slots).
@@ -1462,6 +1461,21 @@ static int b_before_a(const struct eset_comp *c)
         if (by_submission(&first, &c->a[i]) < 0)
             return 1;
     return 0;
+}
+
+long eset_stopped_top(const struct sched *s, long now)
+{
+    long need = s->stopped_need;
+    if (!need || !sched_order_is_static(s))
+        return AVAIL_NEVER;
+    long poll = s->pol.poll;
+    long t = now + need;
+    if (poll > 0) {
+        long r = ((t % poll) + poll) % poll; /* t - r: the last poll instant before t, or t */
+        if (r && r < need)
+            t += need - r;
+    }
+    return t;
 }
 
 int eset_stopped_before(const struct sched *s)
@@ -1483,7 +1497,7 @@ static long wake_order(const struct sched *s, const struct eset_comp *c, long P,
     for (size_t i = 0; i < c->na; i++)
         if (c->a[i]->qtime_start >= P)
             return now;
-    long top = wake_stopped_top(s, now);
+    long top = eset_stopped_top(s, now);
     return top < AVAIL_NEVER && b_before_a(c) ? top : AVAIL_NEVER;
 }
 

@@ -300,31 +300,16 @@ static long top_reach(const struct prio_params *p, double w)
     return secs < (double)(AVAIL_NEVER / 4) ? (long)secs : AVAIL_NEVER;
 }
 
-int wake_top_in_poll(const struct sched_policy *pol)
+long wake_stopped_need(const struct sched_policy *pol)
 {
     const struct prio_params *p = &pol->prio;
     double w = (double)p->cweight[PRIO_SERV] * (double)p->fweight[PF_QUEUETIME];
     if (w <= 0)
         return 0;
     long reach = top_reach(p, w);
-    return reach < AVAIL_NEVER && (pol->poll <= 0 || reach - 1 <= pol->poll);
-}
-
-long wake_stopped_top(const struct sched *s, long now)
-{
-    if (!s->top_in_poll || !sched_order_is_static(s))
-        return AVAIL_NEVER;
-    const struct prio_params *p = &s->pol.prio;
-    long poll = s->pol.poll;
-    long reach = top_reach(p, (double)p->cweight[PRIO_SERV] * (double)p->fweight[PF_QUEUETIME]);
-    long need = reach > 1 ? reach - 1 : 1; /* a second early, as top_ties_join */
-    long t = now + need;
-    if (poll > 0) {
-        long r = ((t % poll) + poll) % poll; /* t - r: the last poll instant before t, or t */
-        if (r && r < need)
-            t += need - r;
-    }
-    return t;
+    if (reach >= AVAIL_NEVER || (pol->poll > 0 && reach - 1 > pol->poll))
+        return 0;
+    return reach > 1 ? reach - 1 : 1; /* a second early, as top_ties_join */
 }
 
 /*
@@ -369,11 +354,11 @@ static long top_ties_join(const struct sched *s, long now)
  * queue time accrues goes before it (the tie's order): a poll then walks
  * them so (issue 31: the replay waited for the next event, where they are
  * below the top again). Only where the top is a poll interval of queue
- * time away or less (wake_stopped_top). AVAIL_NEVER when none will.
+ * time away or less (eset_stopped_top). AVAIL_NEVER when none will.
  */
 static __attribute__((noinline)) long stopped_tops(const struct sched *s, long now)
 {
-    long t = wake_stopped_top(s, now);
+    long t = eset_stopped_top(s, now);
     if (t >= AVAIL_NEVER || !elig_active(s) || s->pol.prio.accrual == ACCRUE_ALWAYS)
         return AVAIL_NEVER; /* no top in reach, or no queue time stops */
     if (s->el.eset && eset_stopped_before(s))
@@ -431,7 +416,7 @@ long sched_next_poll(const struct sched *s, long now)
                 return AVAIL_NEVER;
         } else {
             long t = top_ties_join(s, now); /* a move at one instant: the poll after it */
-            if (s->top_in_poll) {           /* out of line: sched_next_poll's frame stays small */
+            if (s->stopped_need) {          /* out of line: sched_next_poll's frame stays small */
                 long u = stopped_tops(s, now);
                 if (u < t)
                     t = u;

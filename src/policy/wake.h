@@ -30,20 +30,13 @@ long sched_next_wakeup(const struct sched *s, long now);
  * only as long as it follows standing reservations. */
 long sched_next_poll(const struct sched *s, long now);
 
-/* The first instant after now at which jobs whose queue time is stopped
- * may have the top of a priority of queue time alone (QUEUETIMECAP,
- * SERVICECAP, the clip), a second early: they count it from the last walk,
- * now or later, or from the last RMPOLLINTERVAL instant before the walk
- * that reads them (prio_qstop_from), so only where the top is no more than
- * a poll interval of queue time away. There they tie with the jobs that got
- * there first and go by submission (policy/eset.c's wake_order).
- * AVAIL_NEVER when they never can. */
-long wake_stopped_top(const struct sched *s, long now);
-
-/* Whether the top of a priority of queue time alone is a poll interval of
- * queue time away or less (or there are no polls and it is finite): where
- * jobs whose queue time is stopped can reach it at all. Fixed with the
- * policy (sched_create keeps it). */
-int wake_top_in_poll(const struct sched_policy *pol);
+/* How much queue time jobs whose queue time is stopped need to reach the top
+ * of a priority of queue time alone (QUEUETIMECAP, SERVICECAP, the clip), a
+ * second early; 0 when the top is more than a poll interval of queue time
+ * away or infinite (with no polls: whenever it is finite), so they never
+ * can: they count queue time from the last walk or RMPOLLINTERVAL instant
+ * (prio_qstop_from). Fixed with the policy (sched_create keeps it as
+ * stopped_need; policy/eset.c's eset_stopped_top reads it). */
+long wake_stopped_need(const struct sched_policy *pol);
 
 #endif
