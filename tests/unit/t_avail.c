@@ -140,6 +140,19 @@ static size_t model_points(const long long *model, int n, long from)
     return k;
 }
 
+/* avail_fits and avail_min_free over [q, q + d) against the model's least
+ * free count there, and fits from now against min_free from now. */
+static void check_window(const struct avail *a, const long long *model, long now, long q, long d,
+                         long long n)
+{
+    long long min = model[q];
+    for (long u = q; u < q + d; u++)
+        min = model[u] < min ? model[u] : min;
+    CHECK_EQ(avail_fits(a, q, q + d, n), min >= n);
+    CHECK_EQ(avail_fits(a, now, now + d, n), avail_min_free(a, now, now + d) >= n);
+    CHECK_EQ(avail_min_free(a, q, q + d), min);
+}
+
 /*
  * Against the model as the scheduler uses a profile: the origin moves on,
  * most takes and gives start at it (jobs starting now, ending early), some
@@ -182,12 +195,8 @@ static void test_random_moving_origin(void)
             held[k] = held[--nheld];
         }
         long q = now + (long)(r >> 2) % 200, d = 1 + (long)(r >> 6) % 80;
-        long long n = (long long)((r >> 10) % (TOTAL + 2)) - 1, min = model[q];
-        for (long u = q; u < q + d; u++)
-            min = model[u] < min ? model[u] : min;
-        CHECK_EQ(avail_fits(a, q, q + d, n), min >= n);
-        CHECK_EQ(avail_fits(a, now, now + d, n), avail_min_free(a, now, now + d) >= n);
-        CHECK_EQ(avail_min_free(a, q, q + d), min);
+        long long n = (long long)((r >> 10) % (TOTAL + 2)) - 1;
+        check_window(a, model, now, q, d, n);
         CHECK_EQ(avail_free_now(a), model[now]);
         CHECK_EQ(avail_points(a), model_points(model, T + 1, now));
     }
@@ -357,12 +366,8 @@ static void test_random_gains_only(void)
             held[h] = held[--nheld];
         }
         long q = now + (long)(r >> 2) % 120, d = 1 + (long)(r >> 6) % 150;
-        long long n = (long long)((r >> 10) % (TOTAL + 4)) - 1, min = model[q];
-        for (long u = q; u < q + d; u++)
-            min = model[u] < min ? model[u] : min;
-        CHECK_EQ(avail_fits(a, q, q + d, n), min >= n);
-        CHECK_EQ(avail_fits(a, now, now + d, n), avail_min_free(a, now, now + d) >= n);
-        CHECK_EQ(avail_min_free(a, q, q + d), min);
+        long long n = (long long)((r >> 10) % (TOTAL + 4)) - 1;
+        check_window(a, model, now, q, d, n);
         CHECK_EQ(avail_earliest(a, q, d, n), model_earliest(model, T, total, q, d, n));
         falls += model_falls(model, T, now);
         asked++;
