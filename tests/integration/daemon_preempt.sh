@@ -60,7 +60,10 @@ gone() {
 # pid_of JOB RUN: the pid the RUN-th run of the job wrote (1 = first).
 pid_of() {
     i=0
-    while [ $i -lt 50 ] && [ "$(wc -l <"$W/$1.pids" 2>/dev/null || echo 0)" -lt "$2" ]; do
+    # cat, not a redirection: the file is not there until the run writes
+    # it, and dash prints a failed redirection's error before 2>/dev/null
+    # applies, which run.sh rightly takes for the shell stopping.
+    while [ $i -lt 50 ] && [ "$(cat "$W/$1.pids" 2>/dev/null | wc -l)" -lt "$2" ]; do
         sleep 0.1
         i=$((i + 1))
     done
