@@ -99,7 +99,32 @@ static int starts(const char *t, size_t n, size_t at[5])
     return 1;
 }
 
+/* A canonical line's bytes are digits, spaces, '-' and '.': each is kept
+ * as a nibble, two to a byte (the first in the low half), which halves
+ * what a trace's records hold (HPC2N: 17 MB of fresh pages to 8 with
+ * --swf-out). The nibble is the byte's low half ('0' .. '9': 0 .. 9, '-':
+ * 13, '.': 14), but a space's, 0 as '0''s, is 15: made with two
+ * operations, where a table of values took seven. */
+enum { NIB_SPACE = 15, NIB_MINUS = '-' & 0x0F, NIB_POINT = '.' & 0x0F };
+
 #if defined(__SSE2__)
+/* A 16-byte chunk x as nibbles at q (8 bytes), sp its spaces (0xFF where
+ * the byte is one); another byte than a digit, '-' or '.' has a nibble
+ * that is not meaningful. */
+static inline void pack16(unsigned char *q, __m128i x, __m128i sp)
+{
+    __m128i v = _mm_and_si128(_mm_or_si128(x, sp), _mm_set1_epi8(0x0F));
+    /* each 16-bit lane: its first byte's nibble low, its second's high */
+    __m128i w = _mm_and_si128(_mm_or_si128(v, _mm_srli_epi16(v, 4)), _mm_set1_epi16(0x00FF));
+    _mm_storel_epi64((__m128i *)(void *)q, _mm_packus_epi16(w, w));
+}
+
+/* Whether each byte of x is a digit (0xFF) or not (0), from d = x - '0'. */
+static inline __m128i digits16(__m128i d)
+{
+    return _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+}
+
 /* The bytes of each kind among 64, a bit a byte (bit i: byte i). */
 struct kinds {
     uint64_t space, minus, point, digit, zero;
@@ -111,21 +136,60 @@ static inline uint64_t mask_of(__m128i eq, unsigned i)
     return (uint64_t)(unsigned)_mm_movemask_epi8(eq) << (16 * i);
 }
 
-/* The kinds of the n bytes at t (at most 64; those to the next multiple
- * of 16 readable), 16 at a time; space_before: whether the byte before t
- * is a space (or the line's start). The bits past n are not meaningful. */
-static struct kinds kinds_of(const char *t, size_t n, uint64_t space_before)
+/* A line's chunks of 16 bytes, at most (and four to a 64-bit word). */
+#define CHUNKS ((TEXT_MAX + 1 + 63) / 64 * 4)
+
+/* Each kind's bits, a 16-bit mask a chunk: space, minus, point, digit, zero. */
+struct chunk_masks {
+    uint16_t m[5][CHUNKS];
+};
+
+/* The kinds of the n bytes at t (those to the next multiple of 16
+ * readable) into c, 16 at a time, each chunk packed to q as it goes (8
+ * bytes a chunk: the bytes packed, if the line is canonical). The bits
+ * past n, to the end of their word, are not meaningful (nor set: bad
+ * bytes and spaces are counted below n only, and the checks look back,
+ * never on). */
+static inline __attribute__((always_inline)) void kinds_pack(struct chunk_masks *c, const char *t,
+                                                            size_t n, unsigned char *q)
 {
-    struct kinds k = {0};
     for (unsigned i = 0; 16 * i < n; i++) {
         __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(t + 16 * i));
         __m128i d = _mm_sub_epi8(x, _mm_set1_epi8('0')); /* a digit: 0 .. 9 */
-        k.space |= mask_of(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), i);
-        k.minus |= mask_of(_mm_cmpeq_epi8(x, _mm_set1_epi8('-')), i);
-        k.point |= mask_of(_mm_cmpeq_epi8(x, _mm_set1_epi8('.')), i);
-        k.digit |= mask_of(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d), i);
-        k.zero |= mask_of(_mm_cmpeq_epi8(x, _mm_set1_epi8('0')), i);
+        __m128i dig = digits16(d);
+        __m128i sp = _mm_cmpeq_epi8(x, _mm_set1_epi8(' '));
+        __m128i mi = _mm_cmpeq_epi8(x, _mm_set1_epi8('-'));
+        __m128i pt = _mm_cmpeq_epi8(x, _mm_set1_epi8('.'));
+        c->m[0][i] = (uint16_t)_mm_movemask_epi8(sp);
+        c->m[1][i] = (uint16_t)_mm_movemask_epi8(mi);
+        c->m[2][i] = (uint16_t)_mm_movemask_epi8(pt);
+        c->m[3][i] = (uint16_t)_mm_movemask_epi8(dig);
+        c->m[4][i] = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('0')));
+        pack16(q + 8 * i, x, sp);
     }
+}
+
+/* Kind k's bits for the 64 bytes of word w (little-endian, as every SSE2
+ * machine is: chunk i's mask lands at bit 16 * i). */
+static inline uint64_t word_bits(const struct chunk_masks *c, int k, size_t w)
+{
+    uint64_t v;
+    memcpy(&v, &c->m[k][4 * w], sizeof v);
+    return v;
+}
+
+/* The bits of word w that are among the n bytes. */
+static inline uint64_t word_valid(size_t n, size_t w)
+{
+    return n - 64 * w >= 64 ? ~0ULL : (1ULL << (n - 64 * w)) - 1;
+}
+
+/* The kinds of word w; space_before: whether the byte before it is a
+ * space (or the line's start). */
+static inline struct kinds word_kinds(const struct chunk_masks *c, size_t w, uint64_t space_before)
+{
+    struct kinds k = {word_bits(c, 0, w), word_bits(c, 1, w), word_bits(c, 2, w),
+                      word_bits(c, 3, w), word_bits(c, 4, w), 0};
     k.lead = k.zero & (k.space << 1 | space_before);
     return k;
 }
@@ -138,7 +202,8 @@ static inline uint64_t on(uint64_t x, uint64_t last, unsigned k)
 
 /* The bytes of k that break a canonical token, from each byte and its
  * neighbours before it (last: the 64 bytes before). */
-static uint64_t bad_bytes(const struct kinds *k, const struct kinds *last)
+static inline __attribute__((always_inline)) uint64_t bad_bytes(const struct kinds *k,
+                                                                const struct kinds *last)
 {
     uint64_t space1 = on(k->space, last->space, 1), point1 = on(k->point, last->point, 1);
     uint64_t point2 = on(k->point, last->point, 2);
@@ -154,59 +219,73 @@ static uint64_t bad_bytes(const struct kinds *k, const struct kinds *last)
     return bad;
 }
 
-/* Where fields 3, 4, 6, 11 and 12 start, from sp, the spaces among the
- * first 64 bytes: 0 when the 11th is not among them. */
-static int field_starts(uint64_t sp, size_t at[5])
+/* The bits set in x (without popcnt, which the build does not assume:
+ * __builtin_popcountll was a call to libgcc's __popcountdi2). */
+static inline unsigned count64(uint64_t x)
 {
-    sp &= sp - 1; /* the second space: field 3 after it */
-    at[0] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
-    sp &= sp - 1;
-    at[1] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
-    sp &= sp - 1;
-    sp &= sp - 1;
-    at[2] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
-    for (int i = 0; i < 5; i++)
-        sp &= sp - 1;
-    at[3] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
-    sp &= sp - 1;
-    at[4] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
-    return sp != 0;
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (unsigned)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* Word w of the n bytes' kinds in c: its bad bytes; *last (the word
+ * before's kinds) becomes its own. */
+static inline __attribute__((always_inline)) uint64_t check_word(const struct chunk_masks *c,
+                                                                 size_t w, size_t n,
+                                                                 struct kinds *last)
+{
+    struct kinds k = word_kinds(c, w, last->space >> 63);
+    uint64_t bad = bad_bytes(&k, last) & word_valid(n, w);
+    *last = k;
+    return bad;
+}
+
+/* Whether the n bytes classed in c hold 11 spaces: the first 64 (all a
+ * trace's line needs) counted first. */
+static int enough_spaces(const struct chunk_masks *c, size_t n)
+{
+    unsigned spaces = count64(word_bits(c, 0, 0) & word_valid(n, 0));
+    for (size_t w = 1; spaces < 11 && 64 * w < n; w++)
+        spaces += count64(word_bits(c, 0, w) & word_valid(n, w));
+    return spaces >= 11;
 }
 
 /*
- * Whether the n bytes at t (a space at t[n - 1]; readable to the next
- * multiple of 16) are canonical tokens one space apart: each 0, or digits
- * without a leading zero after an optional '-', or either with a point and
- * two decimals that are not both 0 ("-0.50" is not taken: it is
- * formatted), with 12 fields at least (as the reader's lines have, with
- * no other blank between their 18 tokens: checked among the first 64
- * bytes, else counted).
+ * Whether the n bytes at t (a space at t[n - 1]; readable, and spaces, to
+ * the next multiple of 16) are canonical tokens one space apart: each 0,
+ * or digits without a leading zero after an optional '-', or either with
+ * a point and two decimals that are not both 0 ("-0.50" is not taken: it
+ * is formatted), with 11 spaces at least (12 fields: as the reader's
+ * lines have, with no other blank between their 18 tokens). They are
+ * packed at q as they are checked (to the next multiple of 8 past
+ * (n + 1) / 2 bytes): what the pack keeps when they are canonical. The
+ * bytes are classed in one pass, then checked 64 at a time.
  */
-static int canonical_text(const char *t, size_t n)
+static int canonical_text(const char *t, size_t n, unsigned char *q)
 {
-    struct kinds last = {.space = 1ULL << 63}; /* the line starts a token */
-    uint64_t bad = 0, first = 0;               /* the first 64 bytes' spaces */
-    for (size_t b = 0; b < n; b += 64) {
-        size_t m = n - b < 64 ? n - b : 64;
-        struct kinds k = kinds_of(t + b, m, last.space >> 63);
-        uint64_t valid = m == 64 ? ~0ULL : (1ULL << m) - 1;
-        bad |= bad_bytes(&k, &last) & valid;
-        first |= b ? 0 : k.space & valid;
-        last = k;
-    }
-    size_t at[5];
-    return !bad && (__builtin_popcountll(first) >= 11 || starts(t, n, at));
+    struct chunk_masks c;
+    kinds_pack(&c, t, n, q);
+    /* The first word apart, after a constant "before" (the line starts a
+     * token), which its checks fold; the rest after the word before. */
+    struct kinds last = {.space = 1ULL << 63};
+    uint64_t bad = check_word(&c, 0, n, &last);
+    for (size_t w = 1; 64 * w < n; w++)
+        bad |= check_word(&c, w, n, &last);
+    return !bad && enough_spaces(&c, n);
 }
 #endif
 
 /*
- * The length of r's line copied to t (TEXT_ROOM bytes) when it is
- * canonical already; else 0. A double field's value is
- * checked too: a whole one below 2^53 is the integer its token reads, and
- * one with two decimals below 10^13 comes back from "%.2f" as its token
- * (the parser's double is the nearest to it, within 0.002).
+ * The length of r's line copied to t (TEXT_ROOM bytes) and packed at q
+ * (as the pack keeps it: (length + 1) / 2 bytes, and scratch to the next
+ * multiple of 8 past them) when it is canonical already; else 0 (q's
+ * bytes scratch). A double field's value is checked too: a whole one
+ * below 2^53 is the integer its token reads, and one with two decimals
+ * below 10^13 comes back from "%.2f" as its token (the parser's double is
+ * the nearest to it, within 0.002).
  */
-static size_t canonical(const struct swf_rec *r, char *t)
+static size_t canonical(const struct swf_rec *r, char *t, unsigned char *q)
 {
 #ifdef __SSE2__
     if (!r->text || !(fabs(r->cpu) < 1e13 && fabs(r->mem_used) < 1e13 && fabs(r->req_mem) < 1e13))
@@ -216,10 +295,10 @@ static size_t canonical(const struct swf_rec *r, char *t)
     if (!n || n > TEXT_MAX)
         return 0;
     memcpy(t, r->text, n);
-    t[n] = ' '; /* the end of the last token */
-    return canonical_text(t, n + 1) ? n : 0;
+    memset(t + n, ' ', 16); /* the end of the last token; spaces packed past it */
+    return canonical_text(t, n + 1, q) ? n : 0;
 #else
-    (void)r, (void)t; /* formatted: the check reads 16 bytes at a time */
+    (void)r, (void)t, (void)q; /* formatted: the check reads 16 bytes at a time */
     return 0;
 #endif
 }
@@ -227,12 +306,6 @@ static size_t canonical(const struct swf_rec *r, char *t)
 /* ---------------------------------------------------------------- records */
 
 /* ------------------------------------------------------ the text, packed */
-
-/* A canonical line's bytes are digits, spaces, '-' and '.': each is kept
- * as a nibble, two to a byte (the first in the low half), which halves
- * what a trace's records hold (HPC2N: 17 MB of fresh pages to 8 with
- * --swf-out). */
-enum { NIB_SPACE = 10, NIB_MINUS = 11, NIB_POINT = 12 };
 
 /* Whether the n bytes at t are all of them. */
 static int packable(const char *t, size_t n)
@@ -250,18 +323,7 @@ static void pack_text(unsigned char *q, const char *t, size_t n)
 {
     for (size_t i = 0; i < n; i += 16) {
         __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(t + i));
-        __m128i sp = _mm_cmpeq_epi8(x, _mm_set1_epi8(' '));
-        __m128i mi = _mm_cmpeq_epi8(x, _mm_set1_epi8('-'));
-        __m128i pt = _mm_cmpeq_epi8(x, _mm_set1_epi8('.'));
-        __m128i v = _mm_andnot_si128(_mm_or_si128(sp, _mm_or_si128(mi, pt)),
-                                     _mm_sub_epi8(x, _mm_set1_epi8('0')));
-        v = _mm_or_si128(v, _mm_and_si128(sp, _mm_set1_epi8(NIB_SPACE)));
-        v = _mm_or_si128(v, _mm_and_si128(mi, _mm_set1_epi8(NIB_MINUS)));
-        v = _mm_or_si128(v, _mm_and_si128(pt, _mm_set1_epi8(NIB_POINT)));
-        /* each 16-bit lane: its first byte's nibble low, its second's high */
-        __m128i w = _mm_or_si128(_mm_and_si128(v, _mm_set1_epi16(0x00FF)),
-                                 _mm_and_si128(_mm_srli_epi16(v, 4), _mm_set1_epi16(0x00F0)));
-        _mm_storel_epi64((__m128i *)(void *)(q + i / 2), _mm_packus_epi16(w, w));
+        pack16(q + i / 2, x, _mm_cmpeq_epi8(x, _mm_set1_epi8(' ')));
     }
 }
 
@@ -276,16 +338,13 @@ static uint64_t unpack_text(char *t, const unsigned char *q, size_t n)
         __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(q + i / 2));
         __m128i v =
             _mm_unpacklo_epi8(_mm_and_si128(b, low), _mm_and_si128(_mm_srli_epi16(b, 4), low));
-        /* '0' + v, then 10, 11, 12 moved from ':', ';', '<' to ' ', '-', '.' */
-        __m128i c = _mm_add_epi8(v, _mm_set1_epi8('0'));
+        /* '0' + v; the others' ('-', '.', 15: a space) 0x10 less; a space's low half 0 */
         __m128i sp = _mm_cmpeq_epi8(v, _mm_set1_epi8(NIB_SPACE));
         if (i < 64)
             spaces |= mask_of(sp, (unsigned)i / 16);
-        c = _mm_add_epi8(c, _mm_and_si128(sp, _mm_set1_epi8(' ' - ':')));
-        c = _mm_add_epi8(c, _mm_and_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(NIB_MINUS)),
-                                          _mm_set1_epi8('-' - ';')));
-        c = _mm_add_epi8(c, _mm_and_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(NIB_POINT)),
-                                          _mm_set1_epi8('.' - '<')));
+        __m128i c = _mm_or_si128(v, _mm_set1_epi8('0'));
+        c = _mm_sub_epi8(c, _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(9)), _mm_set1_epi8(0x10)));
+        c = _mm_andnot_si128(_mm_and_si128(sp, _mm_set1_epi8(0x0F)), c);
         _mm_storeu_si128((__m128i *)(void *)(t + i), c);
     }
     return spaces;
@@ -293,7 +352,7 @@ static uint64_t unpack_text(char *t, const unsigned char *q, size_t n)
 #else
 static unsigned nibble_of(char c)
 {
-    return c == ' ' ? NIB_SPACE : c == '-' ? NIB_MINUS : c == '.' ? NIB_POINT : (unsigned)(c - '0');
+    return c == ' ' ? NIB_SPACE : (unsigned)c & 0x0F;
 }
 
 static void pack_text(unsigned char *q, const char *t, size_t n)
@@ -304,7 +363,7 @@ static void pack_text(unsigned char *q, const char *t, size_t n)
 
 static uint64_t unpack_text(char *t, const unsigned char *q, size_t n)
 {
-    static const char chars[16] = "0123456789 -.";
+    static const char chars[16] = "0123456789xxx-. "; /* 10 .. 12: unused */
     for (size_t i = 0; i < n; i++)
         t[i] = chars[(q[i / 2] >> (4 * (i % 2))) & 0x0F];
     return 0; /* not counted: line_starts finds them */
@@ -324,31 +383,46 @@ static uint64_t unpack_text(char *t, const unsigned char *q, size_t n)
 /* Room past a record's bytes: the unpacking reads 8 bytes at a time. */
 #define SLACK 16
 
+/* A record's length and text at q but for a short canonical one's: the
+ * canonical text of len bytes at t (spaces past it), a long one; else
+ * (len 0) r's line formatted, packed when it can be, else kept as it is.
+ * Returns the end. */
+static unsigned char *add_other(unsigned char *q, const struct swf_rec *r, char *t, size_t len)
+{
+    int packed = 1;
+    if (!len) { /* not canonical, or no text: formatted */
+        len = (size_t)(swfpack_format(t, r) - t);
+        packed = packable(t, len);
+        memset(t + len, ' ', 16); /* what is packed past the end: spaces */
+    }
+    if (packed && len < LEN_LONG)
+        *q++ = (unsigned char)len;
+    else
+        *q++ = LEN_LONG, q = put_u(q, (unsigned long long)len * 2 + !packed);
+    if (packed) {
+        pack_text(q, t, len);
+        return q + (len + 1) / 2;
+    }
+    memcpy(q, t, len);
+    return q + len;
+}
+
 void swfpack_add(struct swfpack *p, const struct swf_rec *r)
 {
     if (p->cap - p->len < REC_ROOM + SLACK) {
         p->cap = p->cap ? 2 * p->cap : 1u << 16;
         p->buf = xrealloc(p->buf, p->cap);
     }
-    char text[TEXT_ROOM];
-    size_t len = canonical(r, text);
-    int packed = 1;
-    if (!len) { /* not canonical, or no text: formatted */
-        len = (size_t)(swfpack_format(text, r) - text);
-        packed = packable(text, len);
-    }
-    memset(text + len, ' ', 16); /* what is packed past the end: spaces */
     unsigned char *q = p->buf + p->len;
-    if (packed && len < LEN_LONG)
+    char text[TEXT_ROOM];
+    /* A canonical text is packed as it is checked, where a short one's
+     * goes (after its length's byte): no second pass over it. */
+    size_t len = canonical(r, text, q + 1);
+    if (len && len < LEN_LONG) {
         *q++ = (unsigned char)len;
-    else
-        *q++ = LEN_LONG, q = put_u(q, (unsigned long long)len * 2 + !packed);
-    if (packed) {
-        pack_text(q, text, len);
         q += (len + 1) / 2;
     } else {
-        memcpy(q, text, len);
-        q += len;
+        q = add_other(q, r, text, len);
     }
     q = put_u(q, zig((unsigned long long)r->line - (unsigned long long)p->last_line));
     p->len = (size_t)(q - p->buf);
@@ -368,6 +442,27 @@ static const unsigned char *get_u_long(const unsigned char *q, unsigned long lon
     *v = x;
     return q;
 }
+
+#if defined(__SSE2__)
+/* Where fields 3, 4, 6, 11 and 12 start, from sp, the spaces among the
+ * first 64 bytes: 0 when the 11th is not among them. */
+static int field_starts(uint64_t sp, size_t at[5])
+{
+    sp &= sp - 1; /* the second space: field 3 after it */
+    at[0] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
+    sp &= sp - 1;
+    at[1] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
+    sp &= sp - 1;
+    sp &= sp - 1;
+    at[2] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
+    for (int i = 0; i < 5; i++)
+        sp &= sp - 1;
+    at[3] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
+    sp &= sp - 1;
+    at[4] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
+    return sp != 0;
+}
+#endif
 
 /* Where fields 3, 4, 6, 11 and 12 start in the n bytes of a line at t (one
  * space apart), from where its spaces are among the first 64 bytes when
