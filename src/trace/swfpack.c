@@ -241,14 +241,17 @@ static inline __attribute__((always_inline)) uint64_t check_word(const struct ch
     return bad;
 }
 
-/* Whether the n bytes classed in c hold 11 spaces: the first 64 (all a
- * trace's line needs) counted first. */
+/* Whether the n bytes classed in c (the last a space: the end of the
+ * last token) hold 12 tokens: 12 spaces, the first 64 bytes' (all a
+ * trace's line needs) counted first. (11 were taken before, the end's
+ * among them: a text of 11 tokens, which the reader never gives, was kept
+ * with its field 12 "starting" past its end.) */
 static int enough_spaces(const struct chunk_masks *c, size_t n)
 {
     unsigned spaces = count64(word_bits(c, 0, 0) & word_valid(n, 0));
-    for (size_t w = 1; spaces < 11 && 64 * w < n; w++)
+    for (size_t w = 1; spaces < 12 && 64 * w < n; w++)
         spaces += count64(word_bits(c, 0, w) & word_valid(n, w));
-    return spaces >= 11;
+    return spaces >= 12;
 }
 
 /*
@@ -256,8 +259,8 @@ static int enough_spaces(const struct chunk_masks *c, size_t n)
  * the next multiple of 16) are canonical tokens one space apart: each 0,
  * or digits without a leading zero after an optional '-', or either with
  * a point and two decimals that are not both 0 ("-0.50" is not taken: it
- * is formatted), with 11 spaces at least (12 fields: as the reader's
- * lines have, with no other blank between their 18 tokens). They are
+ * is formatted), 12 at least (as the reader's lines have 18, with no
+ * other blank between them). They are
  * packed at q as they are checked (to the next multiple of 8 past
  * (n + 1) / 2 bytes): what the pack keeps when they are canonical. The
  * bytes are classed in one pass, then checked 64 at a time.

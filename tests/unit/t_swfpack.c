@@ -326,6 +326,112 @@ static void test_unpacked(void)
     free(model);
 }
 
+/* ------------------------------------------ which texts are kept as read */
+
+/* A token as the pack takes it as canonical: "0", or digits without a
+ * leading zero after an optional '-' (not "-0"), either with a point and
+ * two decimals that are not "00" ("-0.50" is not taken). */
+static int model_token(const char *t, size_t n)
+{
+    size_t i = t[0] == '-';
+    if (i >= n || t[i] < '0' || t[i] > '9' || (t[i] == '0' && (i || (i + 1 < n && t[i + 1] != '.'))))
+        return 0;
+    while (i < n && t[i] >= '0' && t[i] <= '9')
+        i++;
+    if (i == n)
+        return 1;
+    return n - i == 3 && t[i] == '.' && t[i + 1] >= '0' && t[i + 1] <= '9' && t[i + 2] >= '0' &&
+           t[i + 2] <= '9' && !(t[i + 1] == '0' && t[i + 2] == '0');
+}
+
+/* Whether the n bytes of a line are canonical tokens one space apart,
+ * 12 fields at least. */
+static int model_canonical(const char *t, size_t n)
+{
+    size_t start = 0, tokens = 0;
+    for (size_t i = 0; i <= n; i++)
+        if (i == n || t[i] == ' ') {
+            if (!model_token(t + start, i - start))
+                return 0;
+            tokens++, start = i + 1;
+        }
+    return tokens >= 12;
+}
+
+/* A token: mostly canonical, of every length to 19 digits; now and then
+ * one that is not, or that is only near it. */
+static int some_token(char *b)
+{
+    static const char *const odd[] = {"00",   "01",  "-0",   "--1",  "1-",    "1.0",   "1.000",
+                                      "1.00", "0.00", ".50", "1.",   "-0.50", "1.2.3", "+1",
+                                      "1a",   "-",    ".",   "-.5",  "5.5",   "0.05",  "-3.01",
+                                      "10.10", "0.50", "-0",  "007", "9.99",  "-1.00", "1..2"};
+    if (rand() % 25 == 0)
+        return sprintf(b, "%s", odd[rand() % (int)(sizeof odd / sizeof *odd)]);
+    long long v = rand() % 4 ? rand() % 1000 : (long long)rand() << 31 | rand();
+    v = rand() % 3 ? v : -v;
+    if (rand() % 6 == 0)
+        return sprintf(b, "%lld.%02d", v, 1 + rand() % 99);
+    return sprintf(b, "%lld", v);
+}
+
+/* Records whose text says other values than theirs: a text the pack
+ * judges canonical comes back as it was, any other as the values'
+ * line. Lines of 18 tokens from 40 bytes to past 300 (a length past 255
+ * bytes too), so that the token that breaks a line falls anywhere, across
+ * the 64-byte words the check works in too. */
+static void test_kept_as_read(void)
+{
+    enum { N = 20000 };
+    srand(3131);
+    struct swfpack p = {0};
+    struct swf_rec r = all(7, 0.5, 0);
+    char(*text)[512] = malloc(N * sizeof *text);
+    size_t *len = malloc(N * sizeof *len);
+    int kept = 0;
+    for (int i = 0; i < N; i++) {
+        size_t n = 0;
+        if (rand() % 100 == 0)
+            text[i][n++] = ' '; /* a leading blank */
+        int tokens = rand() % 50 ? 18 : 11 + rand() % 2; /* 11: one field short */
+        for (int f = 0; f < tokens; f++) {
+            if (f)
+                n += (size_t)sprintf(text[i] + n, "%s", rand() % 200 ? " " : "  ");
+            n += (size_t)some_token(text[i] + n);
+        }
+        if (rand() % 100 == 0)
+            text[i][n++] = ' '; /* a trailing blank */
+        len[i] = n;
+        text[i][n] = '\n', text[i][n + 1] = 0;
+        r.line = i + 1;
+        r.text = text[i];
+        swfpack_add(&p, &r);
+        kept += model_canonical(text[i], n);
+    }
+    CHECK(kept > N / 4 && kept < N - N / 4); /* both kinds, many of each */
+    r.text = NULL;
+    char formatted[SWFPACK_LINE_ROOM];
+    size_t flen = (size_t)(swfpack_format(formatted, &r) - formatted);
+    struct swfpack_cursor c = {0};
+    struct swfpack_line l;
+    int wrong = 0;
+    for (int i = 0; i < N && swfpack_next(&p, &c, &l) == 0; i++) {
+        int want_text = model_canonical(text[i], len[i]);
+        const char *want = want_text ? text[i] : formatted;
+        size_t wlen = want_text ? len[i] : flen;
+        if (l.len != wlen || memcmp(l.text, want, wlen) != 0) {
+            if (wrong++ < 5)
+                fprintf(stderr, "line %d: '%.*s' came back as '%.*s'\n", i + 1, (int)len[i],
+                        text[i], (int)l.len, l.text);
+        }
+    }
+    CHECK_EQ(wrong, 0);
+    CHECK_EQ(p.n, (size_t)N);
+    swfpack_free(&p);
+    free(text);
+    free(len);
+}
+
 int main(void)
 {
     TEST_RUN(test_empty);
@@ -334,5 +440,6 @@ int main(void)
     TEST_RUN(test_long_lines);
     TEST_RUN(test_size);
     TEST_RUN(test_unpacked);
+    TEST_RUN(test_kept_as_read);
     return TEST_DONE();
 }
