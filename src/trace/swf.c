@@ -565,10 +565,11 @@ static int swf_parse_lines(struct swf_reader *r)
  * beside its own memory (4 x 1,024 raised HPC2N's peak). A replay is
  * slower than the parser, which finds the ring full: it is woken when
  * SWF_REFILL batches are free (util/handoff), once per 1,536 records
- * instead of once per 512 with 2 x 512. */
-#define SWF_BATCH 256
-#define SWF_NBATCH 8
-#define SWF_REFILL 6
+ * instead of once per 512 with 2 x 512. (8 x 256 woke it as seldom but
+ * called the caller's batch() twice as often, which costs a replay.) */
+#define SWF_BATCH 512
+#define SWF_NBATCH 4
+#define SWF_REFILL 3
 
 struct swf_pipe {
     struct swf_reader r; /* the parser's: its each() fills batches */
@@ -585,7 +586,7 @@ struct swf_pipe {
     size_t *off[SWF_NBATCH];
     struct swf_header hdr[SWF_NBATCH]; /* the header when each batch was handed over */
     char *out[SWF_NBATCH];             /* prep()'s output, st->size bytes a record */
-    size_t fill;                       /* the parser's: records in its batch so far */
+    size_t tail, fill; /* the parser's: the batch it fills (handoff_fill_slot), records in it */
     int rc;                            /* swf_parse_lines' result, once the parser finished */
 };
 
@@ -594,15 +595,16 @@ struct swf_pipe {
  * the header as it is now. */
 static void swf_pipe_hand(struct swf_pipe *p)
 {
-    size_t t = handoff_fill_slot(&p->ho);
+    size_t t = p->tail;
     struct swf_rec *b = p->batch[t];
-    for (size_t i = 0; i < p->fill; i++)
+    for (size_t i = 0; p->r.texts && i < p->fill; i++)
         b[i].text = p->off[t][i] == SIZE_MAX ? NULL : p->text[t] + p->off[t][i];
     p->tused = 0;
     p->hdr[t] = p->r.hdr;
     p->len[t] = p->fill;
     p->fill = 0;
     handoff_put(&p->ho);
+    p->tail = handoff_fill_slot(&p->ho);
 }
 
 /* The parser's each(): the record, converted in place in the batch being
@@ -613,7 +615,7 @@ static int swf_pipe_push(void *ctx, const struct swf_rec *rec, struct err *err)
 {
     (void)err;
     struct swf_pipe *p = ctx;
-    size_t t = handoff_fill_slot(&p->ho), off = SIZE_MAX;
+    size_t t = p->tail, off = SIZE_MAX;
     if (rec->text) {
         size_t n = strlen(rec->text) + 1;
         p->text[t] = xgrow(p->text[t], &p->tcap[t], p->tused + n, 1);
@@ -629,7 +631,7 @@ static int swf_pipe_push(void *ctx, const struct swf_rec *rec, struct err *err)
         swf_pipe_hand(p);
         rc = handoff_room(&p->ho);
     }
-    p->r.slot = &p->batch[handoff_fill_slot(&p->ho)][p->fill];
+    p->r.slot = &p->batch[p->tail][p->fill];
     return rc;
 }
 
