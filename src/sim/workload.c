@@ -557,7 +557,8 @@ struct swf_load {
     size_t nskipped_ids;
     void (*batch)(void *ctx, struct workload *wl, int in_order); /* workload_read_swf_batched's */
     void *ctx;
-    int in_order; /* the jobs added so far are in submission order (workload_in_order's) */
+    int in_order;         /* the jobs added so far are in submission order (workload_in_order's) */
+    uint32_t last_submit; /* the submit time of the last job added (0 before the first) */
     /* The interned names of (user, group, queue) numbers seen (load_names),
      * one at each place: the parser's thread's, as wl's names are. */
     struct names_memo {
@@ -626,9 +627,8 @@ static void load_prep(void *ctx, const struct swf_rec *r, void *out)
 }
 
 /* The job just added comes after the one before it in submission order:
- * the batch callback's in_order, kept as the jobs come (a look at the two
- * submit times nearly always) rather than by workload_in_order over each
- * batch on the streamed replay's thread. */
+ * the batch callback's in_order, kept as the jobs come rather than by
+ * workload_in_order over each batch on the streamed replay's thread. */
 static inline int after_last(const struct workload *wl)
 {
     if (wl->njobs < 2)
@@ -655,7 +655,11 @@ static int load_rec(void *ctx, const struct swf_rec *r, void *out, struct err *e
             workload_add_recorded(ld->wl, &p->job, r->wait >= 0 ? (long)(r->submit + r->wait) : -1);
         else
             add_job(ld->wl, &p->job);
-        ld->in_order = ld->in_order && after_last(ld->wl);
+        /* A later submit time than the last job's: in order, nearly
+         * always, without a look at the jobs array. */
+        if (p->job.submit <= ld->last_submit && ld->in_order)
+            ld->in_order = after_last(ld->wl);
+        ld->last_submit = p->job.submit;
         if (p->more)
             put_more(ld->wl, ld->wl->njobs - 1, p->more);
     } else if (ld->strict && !ld->have_unusable) {
