@@ -1875,12 +1875,12 @@ static void stream_stop(struct stream *m)
 }
 
 /* A batch of jobs was read (workload_read_swf_batched): replay on. */
-static void stream_batch(void *ctx, struct workload *wl)
+static void stream_batch(void *ctx, struct workload *wl, int in_order)
 {
     struct stream *m = ctx;
     if (m->off)
         return;
-    if (wl->more || !workload_in_order(wl, m->checked)) {
+    if (wl->more || !in_order) {
         stream_stop(m);
         return;
     }

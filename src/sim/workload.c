@@ -555,8 +555,10 @@ struct swf_load {
     struct strmap skipped; /* ids of the skipped records, when deps: a job */
     char **skipped_ids;    /* waiting for one of them waits for nothing */
     size_t nskipped_ids;
-    void (*batch)(void *ctx, struct workload *wl); /* workload_read_swf_batched's */
+    void (*batch)(void *ctx, struct workload *wl, int in_order); /* workload_read_swf_batched's */
     void *ctx;
+    int in_order;         /* the jobs added so far are in submission order (workload_in_order's) */
+    uint32_t last_submit; /* the submit time of the last job added (0 before the first) */
     /* The interned names of (user, group, queue) numbers seen (load_names),
      * one at each place: the parser's thread's, as wl's names are. */
     struct names_memo {
@@ -624,6 +626,17 @@ static void load_prep(void *ctx, const struct swf_rec *r, void *out)
             &(struct wl_more){.after = workload_keep(ld->wl, decimal((char[24]){0}, r->prev_job))});
 }
 
+/* The job just added comes after the one before it in submission order:
+ * the batch callback's in_order, kept as the jobs come rather than by
+ * workload_in_order over each batch on the streamed replay's thread. */
+static inline int after_last(const struct workload *wl)
+{
+    if (wl->njobs < 2)
+        return 1;
+    const struct wl_job *x = &wl->jobs[wl->njobs - 2], *y = &wl->jobs[wl->njobs - 1];
+    return x->submit < y->submit || submit_cmp(x, text_of(wl, x), y, text_of(wl, y)) <= 0;
+}
+
 /* The record's job, made by load_prep, into the workload (or skipped). */
 static int load_rec(void *ctx, const struct swf_rec *r, void *out, struct err *err)
 {
@@ -642,6 +655,11 @@ static int load_rec(void *ctx, const struct swf_rec *r, void *out, struct err *e
             workload_add_recorded(ld->wl, &p->job, r->wait >= 0 ? (long)(r->submit + r->wait) : -1);
         else
             add_job(ld->wl, &p->job);
+        /* A later submit time than the last job's: in order, nearly
+         * always, without a look at the jobs array. */
+        if (p->job.submit <= ld->last_submit && ld->in_order)
+            ld->in_order = after_last(ld->wl);
+        ld->last_submit = p->job.submit;
         if (p->more)
             put_more(ld->wl, ld->wl->njobs - 1, p->more);
     } else if (ld->strict && !ld->have_unusable) {
@@ -728,7 +746,7 @@ static void load_batch(void *ctx, const struct swf_header *hdr)
 {
     struct swf_load *ld = ctx;
     set_header(ld->wl, hdr);
-    ld->batch(ld->ctx, ld->wl);
+    ld->batch(ld->ctx, ld->wl, ld->in_order);
 }
 
 static void swf_load_free(struct swf_load *ld)
@@ -745,8 +763,8 @@ int workload_read_swf(const char *path, int flags, struct workload *wl, struct e
 }
 
 int workload_read_swf_batched(const char *path, int flags, struct workload *wl,
-                              void (*batch)(void *ctx, struct workload *wl), void *ctx,
-                              struct err *err)
+                              void (*batch)(void *ctx, struct workload *wl, int in_order),
+                              void *ctx, struct err *err)
 {
     workload_init(wl);
     struct swf_load ld = {.wl = wl,
@@ -755,7 +773,8 @@ int workload_read_swf_batched(const char *path, int flags, struct workload *wl,
                           .recorded = (flags & WL_RECORDED) != 0,
                           .deps = (flags & WL_NO_DEPS) == 0,
                           .batch = batch,
-                          .ctx = ctx};
+                          .ctx = ctx,
+                          .in_order = 1};
     if (flags & WL_KEEP_RECS)
         ld.recs = wl->recs = xcalloc(1, sizeof *wl->recs);
     strmap_init(&ld.skipped);
@@ -773,8 +792,11 @@ int workload_read_swf_batched(const char *path, int flags, struct workload *wl,
             *err = ld.unusable;
     }
     if (!bad) {
-        /* Lines out of submit order exist in real logs (LLNL Thunder). */
-        workload_sort(wl);
+        /* Lines out of submit order exist in real logs (LLNL Thunder).
+         * Jobs seen in order as they came need no second look
+         * (workload_sort's own test, on a streamed replay's thread). */
+        if (!ld.in_order || wl->more)
+            workload_sort(wl);
         /* No job names a preceding one (wl->more is made by the first
          * that does): nothing to check, and no map of every job id. */
         bad = ld.deps && wl->more && resolve_deps(&ld, err ? err : &(struct err){0}) < 0;

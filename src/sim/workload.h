@@ -206,15 +206,16 @@ int workload_in_order(const struct workload *wl, size_t from);
  */
 enum { WL_STRICT = 1, WL_RECORDED = 2, WL_NO_DEPS = 4, WL_KEEP_RECS = 8 };
 int workload_read_swf(const char *path, int flags, struct workload *wl, struct err *err);
-/* The same, calling batch(ctx, wl) while the file is still read, each time
+/* The same, calling batch(ctx, wl, in_order) while the file is still read, each time
  * a batch of records went in: wl holds the jobs so far in file order (not
  * sorted, not trimmed; the jobs array moves as it grows) and the header
  * keywords the reader had then (max_nodes, max_procs, unix_start, tz),
  * which a keyword further on may still change. Never called when the
- * reader has no thread of its own. */
+ * reader has no thread of its own. in_order: the jobs so far are in
+ * submission order, as workload_in_order(wl, 0) would say. */
 int workload_read_swf_batched(const char *path, int flags, struct workload *wl,
-                              void (*batch)(void *ctx, struct workload *wl), void *ctx,
-                              struct err *err);
+                              void (*batch)(void *ctx, struct workload *wl, int in_order),
+                              void *ctx, struct err *err);
 void workload_free(struct workload *wl);
 
 #endif

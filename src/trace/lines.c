@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/handoff.h"
 #include "util/mem.h"
 
 #define LINES_CAP 1024            /* first size of the line buffer; it grows */
@@ -38,59 +39,43 @@ struct lines_pipe {
     size_t block; /* bytes inflated at a time: LINES_BLOCK, or less */
     pthread_t thread;
     int started;
-    pthread_mutex_t mu;
-    pthread_cond_t changed; /* a block filled or emptied, the end came, or stop */
+    struct handoff ho; /* data[] is its ring */
     char *data[LINES_NBLOCKS];
     size_t len[LINES_NBLOCKS];
-    size_t head, count; /* the reader takes data[head]; count blocks are full */
-    int done;           /* the thread is finished: end of file, or error */
-    int zerr;           /* zlib's error code when it finished on one, else Z_OK */
-    char zmsg[256];     /* ... and its message */
-    int stop;           /* lines_close: finish now */
-    /* The reader's side, outside the lock: the block being cut into lines. */
+    int zerr;       /* zlib's error code when the thread finished on one, else Z_OK */
+    char zmsg[256]; /* ... and its message */
+    /* The reader's side: the block being cut into lines. */
     const char *cur;
     size_t curlen, curpos;
     size_t nul;  /* where cur's first NUL byte is, or curlen: one look a block, not a line */
-    int holding; /* cur is data[head], still counted in count */
+    int holding; /* cur is a block taken (0: none yet, -1: none left) */
 };
 
 /* The reading thread: fill the ring until the end, an error or stop. */
 static void *lines_fill(void *arg)
 {
     struct lines_pipe *p = arg;
-    size_t tail = 0;
-    for (;;) {
-        pthread_mutex_lock(&p->mu);
-        while (p->count == LINES_NBLOCKS && !p->stop)
-            pthread_cond_wait(&p->changed, &p->mu);
-        int stop = p->stop;
-        pthread_mutex_unlock(&p->mu);
-        if (stop)
-            break;
-        int n = gzread(p->gz, p->data[tail], (unsigned)p->block);
+    while (handoff_room(&p->ho) == 0) {
+        size_t t = handoff_fill_slot(&p->ho);
+        int n = gzread(p->gz, p->data[t], (unsigned)p->block);
         int zerr = Z_OK, end = n < (int)p->block;
         const char *zmsg = end ? gzerror(p->gz, &zerr) : NULL;
-        pthread_mutex_lock(&p->mu);
         if (n > 0) {
-            p->len[tail] = (size_t)n;
-            p->count++;
-            tail = (tail + 1) % LINES_NBLOCKS;
+            p->len[t] = (size_t)n;
+            handoff_put(&p->ho);
         }
         if (end) {
             /* A short read is the end of the file, or where zlib met a cut or
              * corrupt stream (Z_BUF_ERROR for a cut one): what it inflated
              * before that is handed on first. */
-            p->done = 1;
             if (n < 0 || zerr != Z_OK) {
                 p->zerr = zerr != Z_OK ? zerr : Z_ERRNO;
                 snprintf(p->zmsg, sizeof p->zmsg, "%s", zmsg ? zmsg : "read failed");
             }
-        }
-        pthread_cond_broadcast(&p->changed);
-        pthread_mutex_unlock(&p->mu);
-        if (end)
             break;
+        }
     }
+    handoff_finish(&p->ho); /* after zerr: the reader looks at it then */
     return NULL;
 }
 
@@ -110,8 +95,9 @@ static int open_with(struct lines *l, const char *path, unsigned gzbuf, size_t b
     p->block = block;
     for (int i = 0; i < LINES_NBLOCKS; i++)
         p->data[i] = xmalloc(block);
-    pthread_mutex_init(&p->mu, NULL);
-    pthread_cond_init(&p->changed, NULL);
+    /* The parser is no faster than inflating: the thread refills a block
+     * as soon as one is free. */
+    handoff_init(&p->ho, LINES_NBLOCKS, 1);
     *l = (struct lines){.gz = gz,
                         .path = path,
                         .buf = xcalloc(1, LINES_CAP),
@@ -142,14 +128,10 @@ void lines_close(struct lines *l)
     struct lines_pipe *p = l->pipe;
     if (p) {
         if (p->started) {
-            pthread_mutex_lock(&p->mu);
-            p->stop = 1;
-            pthread_cond_broadcast(&p->changed);
-            pthread_mutex_unlock(&p->mu);
+            handoff_stop(&p->ho);
             pthread_join(p->thread, NULL);
         }
-        pthread_mutex_destroy(&p->mu);
-        pthread_cond_destroy(&p->changed);
+        handoff_destroy(&p->ho);
         for (int i = 0; i < LINES_NBLOCKS; i++)
             free(p->data[i]);
         free(p);
@@ -172,27 +154,17 @@ static int lines_gz_error(struct lines *l, const char *zmsg)
     return err_set(l->err, "%s:%ld: read error: %s", l->path, l->line, zmsg);
 }
 
-/* The next block to cut, waiting for the thread; 0 when there is none left
- * (the thread is done). */
+/* The next block to cut (giving the one before back to the thread),
+ * waiting for the thread; 0 when there is none left (the thread is done). */
 static int lines_take(struct lines_pipe *p)
 {
-    pthread_mutex_lock(&p->mu);
-    if (p->holding > 0) { /* give the block just cut back to the thread */
-        p->head = (p->head + 1) % LINES_NBLOCKS;
-        p->count--;
-        pthread_cond_broadcast(&p->changed);
-    }
-    while (p->count == 0 && !p->done)
-        pthread_cond_wait(&p->changed, &p->mu);
-    int have = p->count > 0;
-    if (have) {
-        p->cur = p->data[p->head];
-        p->curlen = p->len[p->head];
-        p->curpos = 0;
-    }
+    size_t h;
+    int have = handoff_take(&p->ho, &h);
     p->holding = have ? 1 : -1;
-    pthread_mutex_unlock(&p->mu);
     if (have) { /* the block is the reader's until it is given back */
+        p->cur = p->data[h];
+        p->curlen = p->len[h];
+        p->curpos = 0;
         const char *z = memchr(p->cur, '\0', p->curlen);
         p->nul = z ? (size_t)(z - p->cur) : p->curlen;
     }

@@ -24,6 +24,7 @@
 #include <strings.h>
 
 #include "trace/lines.h"
+#include "util/handoff.h"
 #include "util/mem.h"
 
 #define SWF_NFIELDS 18
@@ -561,16 +562,20 @@ static int swf_parse_lines(struct swf_reader *r)
  */
 /* Records handed over at a time, and batches in flight (the parser runs
  * this far ahead): small, as a replay overlapped with the read holds them
- * beside its own memory (4 x 1,024 raised HPC2N's peak; no faster). */
+ * beside its own memory (4 x 1,024 raised HPC2N's peak). A replay is
+ * slower than the parser, which finds the ring full: it is woken when
+ * SWF_REFILL batches are free (util/handoff), once per 1,536 records
+ * instead of once per 512 with 2 x 512. (8 x 256 woke it as seldom but
+ * called the caller's batch() twice as often, which costs a replay.) */
 #define SWF_BATCH 512
-#define SWF_NBATCH 2
+#define SWF_NBATCH 4
+#define SWF_REFILL 3
 
 struct swf_pipe {
     struct swf_reader r; /* the parser's: its each() fills batches */
     struct err perr;     /* the parser's errors (lines' too), kept apart from the caller's */
     pthread_t thread;
-    pthread_mutex_t mu;
-    pthread_cond_t changed; /* a batch filled or emptied, the parser finished, or stop */
+    struct handoff ho; /* batch[] is its ring */
     struct swf_rec *batch[SWF_NBATCH];
     size_t len[SWF_NBATCH];
     /* Each record's text (swf_rec.text points into the line, which is gone
@@ -581,44 +586,31 @@ struct swf_pipe {
     size_t *off[SWF_NBATCH];
     struct swf_header hdr[SWF_NBATCH]; /* the header when each batch was handed over */
     char *out[SWF_NBATCH];             /* prep()'s output, st->size bytes a record */
-    size_t head, count;                /* the caller takes batch[head]; count batches are full */
-    size_t tail, fill;                 /* the parser fills batch[tail], fill records so far */
-    int holding;                       /* the caller works on batch[head], still counted */
-    int done, rc;                      /* the parser finished, with swf_parse_lines' result */
-    int stop; /* the caller gives up: the parser stops at its next record */
+    size_t tail, fill; /* the parser's: the batch it fills (handoff_fill_slot), records in it */
+    int rc;                            /* swf_parse_lines' result, once the parser finished */
 };
 
-/* Hand the full batch over and wait until the next one is free; -1 when
- * the caller stopped. */
-/* The batch being filled made final: its records' texts point into its
- * arena, which no longer moves. */
-static void swf_pipe_seal(struct swf_pipe *p)
+/* Hand the batch being filled over (empty only at the end): its records,
+ * their texts, which now point into its arena (it no longer moves), and
+ * the header as it is now. */
+static void swf_pipe_hand(struct swf_pipe *p)
 {
-    struct swf_rec *b = p->batch[p->tail];
-    for (size_t i = 0; i < p->fill; i++)
-        b[i].text = p->off[p->tail][i] == SIZE_MAX ? NULL : p->text[p->tail] + p->off[p->tail][i];
+    size_t t = p->tail;
+    struct swf_rec *b = p->batch[t];
+    for (size_t i = 0; p->r.texts && i < p->fill; i++)
+        b[i].text = p->off[t][i] == SIZE_MAX ? NULL : p->text[t] + p->off[t][i];
     p->tused = 0;
-}
-
-static int swf_pipe_publish(struct swf_pipe *p)
-{
-    swf_pipe_seal(p);
-    p->hdr[p->tail] = p->r.hdr;
-    pthread_mutex_lock(&p->mu);
-    p->len[p->tail] = p->fill;
-    p->count++;
-    p->tail = (p->tail + 1) % SWF_NBATCH;
+    p->hdr[t] = p->r.hdr;
+    p->len[t] = p->fill;
     p->fill = 0;
-    pthread_cond_broadcast(&p->changed);
-    while (p->count == SWF_NBATCH && !p->stop)
-        pthread_cond_wait(&p->changed, &p->mu);
-    int stop = p->stop;
-    pthread_mutex_unlock(&p->mu);
-    return stop ? -1 : 0;
+    handoff_put(&p->ho);
+    p->tail = handoff_fill_slot(&p->ho);
 }
 
 /* The parser's each(): the record, converted in place in the batch being
- * filled (p->r.slot), is counted there, and the next one goes after it. */
+ * filled (p->r.slot), is counted there, and the next one goes after it. A
+ * full batch is handed over, and the parser waits for room; -1 when the
+ * caller stopped. */
 static int swf_pipe_push(void *ctx, const struct swf_rec *rec, struct err *err)
 {
     (void)err;
@@ -634,8 +626,11 @@ static int swf_pipe_push(void *ctx, const struct swf_rec *rec, struct err *err)
     p->off[t][p->fill] = off;
     if (p->r.st->prep)
         p->r.st->prep(p->r.st->ctx, rec, p->out[t] + p->fill * p->r.st->size);
-    p->fill++;
-    int rc = p->fill == SWF_BATCH ? swf_pipe_publish(p) : 0;
+    int rc = 0;
+    if (++p->fill == SWF_BATCH) {
+        swf_pipe_hand(p);
+        rc = handoff_room(&p->ho);
+    }
     p->r.slot = &p->batch[p->tail][p->fill];
     return rc;
 }
@@ -643,18 +638,10 @@ static int swf_pipe_push(void *ctx, const struct swf_rec *rec, struct err *err)
 static void *swf_pipe_parse(void *arg)
 {
     struct swf_pipe *p = arg;
-    int rc = swf_parse_lines(&p->r);
-    swf_pipe_seal(p);
-    p->hdr[p->tail] = p->r.hdr;
-    pthread_mutex_lock(&p->mu);
-    if (p->fill > 0 && !p->stop) { /* the last, partial batch */
-        p->len[p->tail] = p->fill;
-        p->count++;
-    }
-    p->rc = rc;
-    p->done = 1;
-    pthread_cond_broadcast(&p->changed);
-    pthread_mutex_unlock(&p->mu);
+    p->rc = swf_parse_lines(&p->r);
+    if (p->fill > 0) /* the last, partial batch */
+        swf_pipe_hand(p);
+    handoff_finish(&p->ho); /* after rc: the caller reads it then */
     return NULL;
 }
 
@@ -664,25 +651,13 @@ static void *swf_pipe_parse(void *arg)
 static size_t swf_pipe_take(struct swf_pipe *p, const struct swf_rec **recs, char **out,
                             const struct swf_header **hdr)
 {
-    pthread_mutex_lock(&p->mu);
-    if (p->holding) {
-        p->head = (p->head + 1) % SWF_NBATCH;
-        p->count--;
-        p->holding = 0;
-        pthread_cond_broadcast(&p->changed);
-    }
-    while (p->count == 0 && !p->done)
-        pthread_cond_wait(&p->changed, &p->mu);
-    size_t n = 0;
-    if (p->count > 0) {
-        *recs = p->batch[p->head];
-        *out = p->out[p->head];
-        *hdr = &p->hdr[p->head];
-        n = p->len[p->head];
-        p->holding = 1;
-    }
-    pthread_mutex_unlock(&p->mu);
-    return n;
+    size_t h;
+    if (!handoff_take(&p->ho, &h))
+        return 0;
+    *recs = p->batch[h];
+    *out = p->out[h];
+    *hdr = &p->hdr[h];
+    return p->len[h];
 }
 
 /* The caller's side: every record through each(), in order; then the
@@ -735,8 +710,7 @@ static int swf_parse_piped(struct swf_reader *r, struct err *err)
         p->out[i] = xmalloc(SWF_BATCH * size);
     }
     p->r.slot = &p->batch[0][0];
-    pthread_mutex_init(&p->mu, NULL);
-    pthread_cond_init(&p->changed, NULL);
+    handoff_init(&p->ho, SWF_NBATCH, SWF_REFILL);
     int rc;
     if (pthread_create(&p->thread, NULL, swf_pipe_parse, p) != 0) {
         struct swf_inline in = {r->st, xmalloc(size)};
@@ -746,17 +720,13 @@ static int swf_parse_piped(struct swf_reader *r, struct err *err)
         free(in.out);
     } else {
         rc = swf_pipe_drain(p, r->st, err);
-        pthread_mutex_lock(&p->mu);
-        p->stop = 1; /* (after an error of each(): the parser need not go on) */
-        pthread_cond_broadcast(&p->changed);
-        pthread_mutex_unlock(&p->mu);
+        handoff_stop(&p->ho); /* (after an error of each(): the parser need not go on) */
         pthread_join(p->thread, NULL);
         r->in = p->r.in;
         r->in.err = err;
         r->hdr = p->r.hdr;
     }
-    pthread_mutex_destroy(&p->mu);
-    pthread_cond_destroy(&p->changed);
+    handoff_destroy(&p->ho);
     for (int i = 0; i < SWF_NBATCH; i++) {
         free(p->batch[i]);
         free(p->off[i]);
