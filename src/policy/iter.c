@@ -104,6 +104,8 @@ static int may_keep(struct sched *s, const struct job *j)
  * first, at its earliest (keep_reservations). */
 static void drop_reservations(struct sched *s, int keep)
 {
+    if (!s->pl.nresv)
+        return; /* book counts a group only with a reservation: all 0 already */
     for (int k = 0; k < s->pl.nresv; k++) {
         struct job *j = s->pl.resv[k];
         if (j->state == JOB_IDLE && keep && may_keep(s, j)) {
