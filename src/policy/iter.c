@@ -1053,7 +1053,9 @@ static void scan_from(struct sched *s, long now, size_t from)
             note_wait(s, j);
             continue;
         }
-        if ((fits ? start_fitting(s, j, now) : may_fit(s, j, now, learn) && try_start(s, j, now)) ||
+        /* learn NULL (a quick scan): may_fit answers yes; not called. */
+        if ((fits ? start_fitting(s, j, now)
+                  : (!learn || may_fit(s, j, now, learn)) && try_start(s, j, now)) ||
             (s->rm.preempt && s->rs.nresvs && preempt_for_owner(s, j, now) &&
              try_start(s, j, now)) ||
             (s->pol.backfill == BF_PREEMPT && preempt_for_priority(s, j, now) &&
