@@ -564,6 +564,44 @@ static void test_quick_scan(void)
     sched_destroy(s);
 }
 
+/*
+ * The full path starts without asking plan_fits again only the job the
+ * quick walk stopped at for plan_fits' yes (policy/iter.c start_fitting),
+ * not one it stopped at for another reason. The world of test_quick_scan:
+ * 6 processors free until 1000, 1 after. e (exclusive, 2 one-processor
+ * nodes, 2000 s) would hold 2 past 1000, delaying top: the walk stops at
+ * it (an exclusive job takes the full path), and it waits, though 2 whole
+ * nodes are free now. x (3, 700 s), which plan_fits answers for in the
+ * walk, starts; then w (1, 2000 s) takes the one processor left past 1000.
+ */
+static void test_quick_stop_asks(void)
+{
+    struct sched *s = world("BACKFILLPOLICY FIRSTFIT\nRESERVATIONDEPTH[0] 1\n", 10);
+    if (!s)
+        return;
+    sub(s, "big", 4, 1000, 0, NULL);
+    sched_iterate(s, 0);
+    struct job *top = sub(s, "top", 9, 500, 1, NULL);
+    struct job_spec es = {.name = "e",
+                          .tasks = 2,
+                          .procs_per_task = 1,
+                          .walltime = 2000,
+                          .submit = 2,
+                          .exclusive = 1};
+    struct job *e = sched_submit(s, &es, NULL);
+    CHECK(e != NULL);
+    sub(s, "x", 3, 700, 3, NULL);
+    sub(s, "w", 1, 2000, 4, NULL);
+    sched_iterate(s, 10);
+    CHECK_STR(running(s), "x,w");
+    CHECK_EQ(top->resv_start, 1000);
+    if (e) {
+        CHECK_EQ(e->state, JOB_IDLE);
+        CHECK_EQ(sched_job_wait(s, e), WAIT_DELAYS);
+    }
+    sched_destroy(s);
+}
+
 int main(void)
 {
     TEST_RUN(test_firstfit_bestfit_greedy);
@@ -579,5 +617,6 @@ int main(void)
     TEST_RUN(test_bypass_notes_random);
     TEST_RUN(test_bypass_slots_reused);
     TEST_RUN(test_quick_scan);
+    TEST_RUN(test_quick_stop_asks);
     return TEST_DONE();
 }
