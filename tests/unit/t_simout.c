@@ -115,6 +115,10 @@ static void test_batsim_stretch(void)
         long wait = rand() % 3 == 0 ? 0 : rand() % 2 ? exec * (rand() % 5) : rand() % 1000000;
         if (i < 4) /* the largest whole ratios: 10^8 - 1 and 10^8 and past */
             exec = 1, wait = 99999998 + i;
+        else if (i < 8) /* millionths on a half, exactly: 1.0078125, printf's even 1.007812 */
+            exec = 128, wait = 2 * i - 7;
+        else if (i < 10) /* past 4e9 s: printf's rounding itself */
+            exec = 3, wait = 4000000000L + i;
         struct wl_job j = {
             .submit = 0, .tasks = 1, .procs_per_task = 1, .walltime_lo = 1000, .runtime_lo = 10};
         workload_add(&wl, &j);
@@ -207,6 +211,89 @@ static void test_batsim_metadata(void)
     CHECK_EQ(*line, '\0');
     free(rows);
     free(want);
+    free(out);
+    workload_free(&wl);
+}
+
+/* Batsim's allocated_resources (column 15) of 1,500 jobs (fixed seed) on
+ * 0 to 12 slots of 0 to 4 nodes each, in any order, touching or
+ * overlapping, against the interval set of a bitmap of their nodes; every
+ * seventh job's user a name of 300 bytes, others' of 100. A row's nodes and field go in
+ * one reservation up to 8 slots and 256 bytes of field, a piece at a time
+ * past them: both ways. */
+static void test_batsim_nodes(void)
+{
+    enum { N = 1500, MAXSLOTS = 12, NODES = 64 };
+    struct workload wl;
+    workload_init(&wl);
+    struct sim_outcome *out = calloc(N, sizeof *out);
+    struct sim_detail *d = calloc(N, sizeof *d);
+    struct job_slot(*slots)[MAXSLOTS] = calloc(N, sizeof *slots);
+    char(*want)[512] = calloc(N, sizeof *want);
+    char longname[301];
+    memset(longname, 'u', 300);
+    longname[300] = '\0';
+    srand(4242);
+    for (int i = 0; i < N; i++) {
+        const char *u = i % 7 == 0 ? longname : i % 5 == 0 ? longname + 200 : "ann";
+        struct wl_names nm = {.user = workload_intern(&wl, u)};
+        struct wl_job j = {.names = workload_names(&wl, &nm),
+                           .submit = i,
+                           .tasks = 1,
+                           .procs_per_task = 1,
+                           .walltime_lo = 100,
+                           .runtime_lo = 10};
+        workload_add(&wl, &j);
+        unsigned n = (unsigned)(rand() % (MAXSLOTS + 1)), base = (unsigned)(rand() % NODES);
+        int used[NODES + 8] = {0};
+        for (unsigned k = 0; k < n; k++) {
+            /* sorted and touching one time in two, else anywhere */
+            unsigned node = rand() % 2 ? (base + 2 * k) % NODES : (unsigned)(rand() % NODES);
+            unsigned nn = (unsigned)(rand() % 5);
+            slots[i][k] = (struct job_slot){.node = node, .nnodes = nn, .procs = 1};
+            for (unsigned m = 0; m < nn; m++)
+                used[node + m] = 1;
+        }
+        d[i] = (struct sim_detail){.slots = slots[i], .nslots = n};
+        out[i] = (struct sim_outcome){.start = i, .end = i + 10, .more = &d[i]};
+        char *w = want[i];
+        *w++ = ',';
+        for (int a = 0; a < NODES + 8;) {
+            if (!used[a]) {
+                a++;
+                continue;
+            }
+            int b = a;
+            while (b + 1 < NODES + 8 && used[b + 1])
+                b++;
+            w += sprintf(w, "%s%d", w[-1] == ',' ? "" : " ", a);
+            if (b > a)
+                w += sprintf(w, "-%d", b);
+            a = b + 1;
+        }
+        sprintf(w, ",-1,user=%s;group=;account=;class=;qos=\n", nm.user);
+    }
+    char *rows = NULL;
+    OCAPTURE(rows, batsim_write_jobs(f, &wl, out, NULL, 0));
+    const char *p = strchr(rows, '\n') + 1;
+    int bad = 0, n = 0;
+    for (; n < N && *p; n++) {
+        const char *c = p;
+        for (int k = 0; k < 14; k++)
+            c = strchr(c, ',') + 1;
+        c--; /* at the comma before the nodes */
+        const char *end = strchr(p, '\n') + 1;
+        if (strncmp(c, want[n], (size_t)(end - c)) != 0 || strlen(want[n]) != (size_t)(end - c))
+            if (bad++ < 5)
+                fprintf(stderr, "job %d: want %s got %.*s", n, want[n], (int)(end - c), c);
+        p = end;
+    }
+    CHECK_EQ(n, N);
+    CHECK_EQ(bad, 0);
+    free(rows);
+    free(want);
+    free(slots);
+    free(d);
     free(out);
     workload_free(&wl);
 }
@@ -757,6 +844,7 @@ int main(void)
     TEST_RUN(test_batsim_stretch);
     TEST_RUN(test_batsim_numbers);
     TEST_RUN(test_batsim_metadata);
+    TEST_RUN(test_batsim_nodes);
     TEST_RUN(test_swf_from_names);
     TEST_RUN(test_swf_from_recs);
     TEST_RUN(test_html);
