@@ -10,6 +10,10 @@
 #include "util/mem.h"
 #include "util/obuf.h"
 
+/* For a span's few steps: GCC kept them out of line, each span paying a
+ * call and its registers' saves. */
+#define ALWAYS_INLINE __attribute__((always_inline))
+
 /* A slot's nodes, first .. last. */
 struct span {
     unsigned first, last;
@@ -59,6 +63,16 @@ struct batsim {
     int memo;
     unsigned short memo_raw[CRED_NKINDS];
     const struct wl_names *memo_nm;
+    /* The last row's numeric id and its digits (id_len 0: none yet): the
+     * next id is its successor most of the time, its last digit moved on. */
+    uint64_t id;
+    size_t id_len;
+    char id_text[OBUF_LL_ROOM + 8];
+    /* The last requested time and its digits (wall_len 0: none yet): a
+     * user asks for the same limit job after job. */
+    long wall;
+    size_t wall_len;
+    char wall_text[OBUF_LL_ROOM + 8];
 };
 
 /* Whether o's credentials are its raw indices alone: ended, forgotten by
@@ -91,7 +105,7 @@ static unsigned merged(const struct span *v, size_t n, size_t *i)
 
 /* "first" or "first-last" at p (SPAN_ROOM bytes), after a space unless
  * it is the set's first; returns the end. */
-static char *put_span(char *p, unsigned first, unsigned last, int sep)
+static inline ALWAYS_INLINE char *put_span(char *p, unsigned first, unsigned last, int sep)
 {
     *p = ' ';
     p += sep;
@@ -122,6 +136,19 @@ static size_t spans(struct batsim *r, const struct sim_detail *d)
     return n;
 }
 
+/* The spans of d, sorted, at p (SPAN_ROOM bytes each); returns the end. */
+static char *interval_set_sorted(char *p, struct batsim *r, const struct sim_detail *d)
+{
+    size_t n = spans(r, d);
+    for (size_t i = 0; i < n;) {
+        unsigned first = r->v[i].first;
+        int sep = i > 0;
+        unsigned last = merged(r->v, n, &i);
+        p = put_span(p, first, last, sep);
+    }
+    return p;
+}
+
 /* The nodes of the job's last run as an interval set: "0-3 7". Built from
  * the slots (each a run of nodes), not node by node: Curie's jobs hold
  * thousands of nodes in a few slots. A reservation a span: a job may hold
@@ -138,23 +165,35 @@ static void interval_set(struct obuf *f, struct batsim *r, const struct sim_deta
 }
 
 /* The same at p, for a job of at most SLOTS_IN_PLACE slots (their
- * SPAN_ROOM each reserved). One slot (most jobs: on HPC2N, 7 in 10) needs
- * neither the spans' copy nor their order. */
+ * SPAN_ROOM each reserved). Slots in node order (nearly all) are merged as
+ * they come, without the spans' copy; others are sorted first. */
 #define SLOTS_IN_PLACE 8
 static char *interval_set_at(char *p, struct batsim *r, const struct sim_detail *d)
 {
-    if (d && d->nslots == 1) {
-        const struct job_slot *s = &d->slots[0];
+    if (!d)
+        return p;
+    const struct job_slot *s = d->slots;
+    if (d->nslots == 1) /* most jobs: on HPC2N, 7 in 10 */
         return s->nnodes ? put_span(p, s->node, s->node + s->nnodes - 1, 0) : p;
+    char *start = p;
+    unsigned first = 0, last = 0, prev = 0;
+    int open = 0; /* first-last: a span not written yet */
+    for (unsigned i = 0; i < d->nslots; i++) {
+        if (!s[i].nnodes)
+            continue;
+        unsigned a = s[i].node, b = a + s[i].nnodes - 1;
+        if (open && a < prev) /* out of order: sorted, from the start */
+            return interval_set_sorted(start, r, d);
+        prev = a;
+        if (open && a <= last + 1) { /* touching or overlapping */
+            last = b > last ? b : last;
+            continue;
+        }
+        if (open)
+            p = put_span(p, first, last, p != start);
+        first = a, last = b, open = 1;
     }
-    size_t n = spans(r, d);
-    for (size_t i = 0; i < n;) {
-        unsigned first = r->v[i].first;
-        int sep = i > 0;
-        unsigned last = merged(r->v, n, &i);
-        p = put_span(p, first, last, sep);
-    }
-    return p;
+    return open ? put_span(p, first, last, p != start) : p;
 }
 
 /* Batsim's final states, with their lengths (a row writes one). */
@@ -182,7 +221,7 @@ static const struct state *batsim_state(const struct sim_outcome *o)
 
 /* A row's metadata field is copied in place this many bytes a move, when
  * it is at most FIELD_IN_PLACE long (longer: obuf_write). */
-#define FIELD_CHUNK 16
+#define FIELD_CHUNK 64
 #define FIELD_IN_PLACE 256
 
 /* Where names' field is, or would go, in r's table (memo_cap > 0). */
@@ -259,9 +298,11 @@ static void metadata(struct batsim *r, const struct wl_job *w, const struct sim_
     const struct wl_names *nm = wl_job_names(w);
     /* A forgotten job with the last one's raw indices and trace names has
      * its field (four rows in five on HPC2N): nothing looked up again.
-     * The cheap comparisons first, the engine's record (a call) last. */
+     * The cheap comparisons first, the engine's record (a call) last; the
+     * rest of by_raw_indices holds already: r->memo says the last job's
+     * were raw (an engine, no index SIM_CRED_WIDE), and these equal them. */
     if (r->memo && nm == r->memo_nm && memcmp(o->cred, r->memo_raw, sizeof r->memo_raw) == 0 &&
-        by_raw_indices(r->rc.s, o))
+        o->end >= 0 && !sim_outcome_job(r->rc.s, o))
         return;
     int raw = by_raw_indices(r->rc.s, o);
     const struct cred *c[CRED_NKINDS];
@@ -357,18 +398,60 @@ static char *stretch(char *p, long turn, long exec)
     return obuf_fmt_fixed(p, (double)turn / (double)d, 6);
 }
 
+/* A numeric id's digits at p (16 bytes of room): the last one's with its
+ * last digit moved on when it is the successor and that digit is not a
+ * 9 (nine in ten rows of a trace), else made. */
+static char *id_at(struct batsim *r, char *p, uint32_t id)
+{
+    char *t = r->id_text;
+    if (id == r->id + 1 && r->id_len && t[r->id_len - 1] != '9')
+        t[r->id_len - 1]++;
+    else
+        r->id_len = (size_t)(obuf_fmt_ull(t, id) - t); /* 10 digits at most */
+    r->id = id;
+    memcpy(p, t, 16);
+    return p + r->id_len;
+}
+
+/* The requested time's digits at p (16 bytes of room): the last row's
+ * again when it is the same. */
+static char *wall_at(struct batsim *r, char *p, long wall)
+{
+    char *t = r->wall_text;
+    if (wall != r->wall || !r->wall_len) {
+        r->wall_len = (size_t)(obuf_fmt_ll(t, wall) - t); /* 13 digits at most: WL_MAX_TIME */
+        r->wall = wall;
+    }
+    memcpy(p, t, 16);
+    return p + r->wall_len;
+}
+
+/* The row's id at p, then room for `room` bytes in place (as
+ * report_id_room). */
+static char *id_room(struct obuf *f, struct batsim *r, const struct workload *wl,
+                     const struct wl_job *w, size_t room)
+{
+    if (w->id < WL_ID_TEXT) /* a number, the common id */
+        return id_at(r, obuf_reserve(f, 16 + room), w->id);
+    return report_id_room_text(f, wl, w, room);
+}
+
 /* The fields from the profile to the stretch at p (NUMS_ROOM bytes),
  * each followed by a comma, the id's before them; returns the end. */
-static char *numbers(char *p, const struct wl_job *w, const struct sim_outcome *o,
-                     const struct state *state)
+static char *numbers(char *p, struct batsim *r, const struct wl_job *w,
+                     const struct sim_outcome *o, const struct state *state)
 {
     p = LIT(p, ",w0,delay,");
     char *sub = p; /* the submit time's digits: the start's too when it did not wait */
     p = obuf_fmt_ll(p, w->submit);
     size_t sublen = (size_t)(p - sub);
     *p++ = ',';
-    const long long asked[] = {wl_job_procs(w), wl_job_walltime(w), state == &success};
-    p = nums(p, asked, sizeof asked / sizeof *asked);
+    p = obuf_fmt_ll(p, wl_job_procs(w));
+    *p++ = ',';
+    p = wall_at(r, p, wl_job_walltime(w));
+    *p++ = ',';
+    *p++ = state == &success ? '1' : '0';
+    *p++ = ',';
     memcpy(p, state->text, STATE_ROOM); /* the bytes past its length: scratch */
     p += state->len;
     *p++ = ',';
@@ -416,13 +499,13 @@ static void row(struct obuf *f, struct batsim *r, const struct workload *wl, con
     metadata(r, w, o);
     const struct sim_detail *d = o->rejected ? NULL : o->more;
     if ((!d || d->nslots <= SLOTS_IN_PLACE) && r->flen <= FIELD_IN_PLACE) {
-        char *p = numbers(report_id_room(f, wl, w, ROW_ROOM), w, o, state);
+        char *p = numbers(id_room(f, r, wl, w, ROW_ROOM), r, w, o, state);
         p = field_at(LIT(interval_set_at(p, r, d), ",-1,"), r);
         *p++ = '\n';
         obuf_commit(f, p);
         return;
     }
-    obuf_commit(f, numbers(report_id_room(f, wl, w, NUMS_ROOM), w, o, state));
+    obuf_commit(f, numbers(id_room(f, r, wl, w, NUMS_ROOM), r, w, o, state));
     interval_set(f, r, d);
     obuf_write(f, ",-1,", 4);
     obuf_write(f, r->field, r->flen);

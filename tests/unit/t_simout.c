@@ -328,7 +328,9 @@ static void test_swf_from_names(void)
  * snprintf: 2,000 random jobs (fixed seed), submit times of 1 to 10
  * digits, most started at their submit time (the row copies its digits as
  * the start's, and the execution time's as the turnaround's), execution
- * times of 1 to 12 digits, some killed. */
+ * times of 1 to 12 digits, some killed; ids mostly the last one's
+ * successor (a row moves its last digit on), limits often the last row's
+ * (its digits kept). */
 static void test_batsim_numbers(void)
 {
     enum { N = 2000 };
@@ -336,16 +338,21 @@ static void test_batsim_numbers(void)
     workload_init(&wl);
     struct sim_outcome *out = calloc(N, sizeof *out);
     srand(3121);
+    long next_id = 0, wall = 1;
     for (int i = 0; i < N; i++) {
         long submit = (long)(test_digits(10) % 4294967296LL);
         long start = rand() % 3 ? submit : submit + (long)test_digits(8);
+        /* ids one after the other (past 9, 99, 999) or jumping; limits
+         * the last row's or new ones */
+        next_id += rand() % 4 ? 1 : 1 + rand() % 50;
+        wall = rand() % 2 ? wall : 1 + rand() % 100000;
         struct wl_job j = {.submit = (uint32_t)submit,
                            .tasks = 1 + rand() % 300,
                            .procs_per_task = 1,
-                           .walltime_lo = 1 + rand() % 100000,
+                           .walltime_lo = (uint32_t)wall,
                            .runtime_lo = 10};
         char id[16];
-        snprintf(id, sizeof id, "%d", i + 1);
+        snprintf(id, sizeof id, "%ld", next_id);
         workload_set_id(&wl, &j, id);
         workload_add(&wl, &j);
         out[i] = (struct sim_outcome){
@@ -360,12 +367,13 @@ static void test_batsim_numbers(void)
         const struct sim_outcome *o = &out[i];
         char want[256];
         long sub = (long)w->submit;
-        int n = snprintf(want, sizeof want, "%d,w0,delay,%ld,%lld,%ld,%d,%s,%ld,%ld,%ld,%ld,%ld,",
-                         i + 1, sub, wl_job_procs(w), wl_job_walltime(w), !o->killed,
+        char idt[16];
+        int n = snprintf(want, sizeof want, "%s,w0,delay,%ld,%lld,%ld,%d,%s,%ld,%ld,%ld,%ld,%ld,",
+                         wl_job_id(&wl, w, idt), sub, wl_job_procs(w), wl_job_walltime(w), !o->killed,
                          o->killed ? "COMPLETED_WALLTIME_REACHED" : "COMPLETED_SUCCESSFULLY",
                          o->start, o->end - o->start, o->end, o->start - sub, o->end - sub);
         if (strncmp(p, want, (size_t)n) != 0 && bad++ < 5)
-            fprintf(stderr, "job %d: want %s got %.120s\n", i + 1, want, p);
+            fprintf(stderr, "row %d: want %s got %.120s\n", i + 1, want, p);
         p = strchr(p, '\n');
         p = p ? p + 1 : NULL;
     }
