@@ -298,6 +298,37 @@ static void test_batsim_nodes(void)
     workload_free(&wl);
 }
 
+/* A job on 300 slots apart (past the 8 a row writes in one reservation:
+ * a reservation a span), in node order and in reverse (sorted first):
+ * both rows' nodes "0-1 3 6-7 9 ..." as built here. */
+static void test_batsim_many_spans(void)
+{
+    enum { N = 300 };
+    struct workload wl;
+    workload_init(&wl);
+    struct job_slot fwd[N], rev[N];
+    char want[N * 16] = ",", *w = want + 1;
+    for (unsigned k = 0; k < N; k++) {
+        fwd[k] = (struct job_slot){.node = 3 * k, .nnodes = k % 2 ? 1 : 2, .procs = 1};
+        rev[N - 1 - k] = fwd[k];
+        w += sprintf(w, k % 2 ? "%s%u" : "%s%u-%u", k ? " " : "", 3 * k, 3 * k + 1);
+    }
+    strcat(want, ",-1,");
+    struct sim_detail d[2] = {{.slots = fwd, .nslots = N}, {.slots = rev, .nslots = N}};
+    struct sim_outcome out[2];
+    for (int i = 0; i < 2; i++) {
+        struct wl_job j = {
+            .submit = 0, .tasks = 1, .procs_per_task = 1, .walltime_lo = 100, .runtime_lo = 10};
+        workload_add(&wl, &j);
+        out[i] = (struct sim_outcome){.start = 0, .end = 10, .more = &d[i]};
+    }
+    char *rows = NULL;
+    OCAPTURE(rows, batsim_write_jobs(f, &wl, out, NULL, 0));
+    CHECK_EQ(count(rows, want), 2);
+    free(rows);
+    workload_free(&wl);
+}
+
 static void test_swf_from_names(void)
 {
     struct workload wl;
@@ -853,6 +884,7 @@ int main(void)
     TEST_RUN(test_batsim_numbers);
     TEST_RUN(test_batsim_metadata);
     TEST_RUN(test_batsim_nodes);
+    TEST_RUN(test_batsim_many_spans);
     TEST_RUN(test_swf_from_names);
     TEST_RUN(test_swf_from_recs);
     TEST_RUN(test_html);
