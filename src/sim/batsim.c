@@ -10,6 +10,10 @@
 #include "util/mem.h"
 #include "util/obuf.h"
 
+/* For a span's few steps: GCC kept them out of line, each span paying a
+ * call and its registers' saves. */
+#define ALWAYS_INLINE __attribute__((always_inline))
+
 /* A slot's nodes, first .. last. */
 struct span {
     unsigned first, last;
@@ -59,6 +63,16 @@ struct batsim {
     int memo;
     unsigned short memo_raw[CRED_NKINDS];
     const struct wl_names *memo_nm;
+    /* The last row's numeric id and its digits (id_len 0: none yet): the
+     * next id is its successor most of the time, its last digit moved on. */
+    uint64_t id;
+    size_t id_len;
+    char id_text[OBUF_LL_ROOM + 8];
+    /* The last requested time and its digits (wall_len 0: none yet): a
+     * user asks for the same limit job after job. */
+    long wall;
+    size_t wall_len;
+    char wall_text[OBUF_LL_ROOM + 8];
 };
 
 /* Whether o's credentials are its raw indices alone: ended, forgotten by
@@ -74,10 +88,38 @@ static int by_raw_indices(const struct sched *s, const struct sim_outcome *o)
     return 1;
 }
 
-/* The nodes of the job's last run as an interval set: "0-3 7". Built from
- * the slots (each a run of nodes), not node by node: Curie's jobs hold
- * thousands of nodes in a few slots. */
-static void interval_set(struct obuf *f, struct batsim *r, const struct sim_detail *d)
+/* The room one span of an interval set takes: " first-last". */
+#define SPAN_ROOM (2 + 2 * OBUF_LL_ROOM)
+
+/* The span that starts at v[*i] with those touching or overlapping it
+ * (v sorted by first): its last node; *i moves past them. */
+static unsigned merged(const struct span *v, size_t n, size_t *i)
+{
+    unsigned last = v[*i].last;
+    size_t e = *i + 1;
+    for (; e < n && v[e].first <= last + 1; e++)
+        last = v[e].last > last ? v[e].last : last;
+    *i = e;
+    return last;
+}
+
+/* "first" or "first-last" at p (SPAN_ROOM bytes), after a space unless
+ * it is the set's first; returns the end. */
+static inline ALWAYS_INLINE char *put_span(char *p, unsigned first, unsigned last, int sep)
+{
+    *p = ' ';
+    p += sep;
+    p = obuf_fmt_ull(p, first);
+    if (last != first) {
+        *p++ = '-';
+        p = obuf_fmt_ull(p, last);
+    }
+    return p;
+}
+
+/* d's slots as spans in r->v, sorted by their first node: how many (a
+ * slot of no node has none). */
+static size_t spans(struct batsim *r, const struct sim_detail *d)
 {
     size_t n = 0, sorted = 1;
     if (d && d->nslots > r->cap)
@@ -91,23 +133,67 @@ static void interval_set(struct obuf *f, struct batsim *r, const struct sim_deta
         }
     if (!sorted)
         qsort(v, n, sizeof *v, cmp_span);
+    return n;
+}
+
+/* The spans of d, sorted, at p (SPAN_ROOM bytes each); returns the end. */
+static char *interval_set_sorted(char *p, struct batsim *r, const struct sim_detail *d)
+{
+    size_t n = spans(r, d);
     for (size_t i = 0; i < n;) {
-        unsigned last = v[i].last;
-        size_t e = i + 1;
-        for (; e < n && v[e].first <= last + 1; e++) /* touching or overlapping */
-            last = v[e].last > last ? v[e].last : last;
-        /* "first" or "first-last", in place (Curie's jobs: millions) */
-        char *p = obuf_reserve(f, 2 + 2 * OBUF_LL_ROOM);
-        *p = ' ';
-        p += i > 0;
-        p = obuf_fmt_ull(p, v[i].first);
-        if (last != v[i].first) {
-            *p++ = '-';
-            p = obuf_fmt_ull(p, last);
-        }
-        obuf_commit(f, p);
-        i = e;
+        unsigned first = r->v[i].first;
+        int sep = i > 0;
+        unsigned last = merged(r->v, n, &i);
+        p = put_span(p, first, last, sep);
     }
+    return p;
+}
+
+/* The nodes of the job's last run as an interval set: "0-3 7". Built from
+ * the slots (each a run of nodes), not node by node: Curie's jobs hold
+ * thousands of nodes in a few slots. A reservation a span: a job may hold
+ * too many for one. */
+static void interval_set(struct obuf *f, struct batsim *r, const struct sim_detail *d)
+{
+    size_t n = spans(r, d);
+    for (size_t i = 0; i < n;) {
+        unsigned first = r->v[i].first;
+        int sep = i > 0;
+        unsigned last = merged(r->v, n, &i);
+        obuf_commit(f, put_span(obuf_reserve(f, SPAN_ROOM), first, last, sep));
+    }
+}
+
+/* The same at p, for a job of at most SLOTS_IN_PLACE slots (their
+ * SPAN_ROOM each reserved). Slots in node order (nearly all) are merged as
+ * they come, without the spans' copy; others are sorted first. */
+#define SLOTS_IN_PLACE 8
+static char *interval_set_at(char *p, struct batsim *r, const struct sim_detail *d)
+{
+    if (!d)
+        return p;
+    const struct job_slot *s = d->slots;
+    if (d->nslots == 1) /* most jobs: on HPC2N, 7 in 10 */
+        return s->nnodes ? put_span(p, s->node, s->node + s->nnodes - 1, 0) : p;
+    char *start = p;
+    unsigned first = 0, last = 0, prev = 0;
+    int open = 0; /* first-last: a span not written yet */
+    for (unsigned i = 0; i < d->nslots; i++) {
+        if (!s[i].nnodes)
+            continue;
+        unsigned a = s[i].node, b = a + s[i].nnodes - 1;
+        if (open && a < prev) /* out of order: sorted, from the start */
+            return interval_set_sorted(start, r, d);
+        prev = a;
+        if (open && a <= last + 1) { /* touching or overlapping */
+            last = b > last ? b : last;
+            continue;
+        }
+        if (open)
+            p = put_span(p, first, last, p != start);
+        first = a, last = b, open = 1;
+    }
+    return open ? put_span(p, first, last, p != start) : p;
 }
 
 /* Batsim's final states, with their lengths (a row writes one). */
@@ -132,6 +218,11 @@ static const struct state *batsim_state(const struct sim_outcome *o)
         return NULL;
     return o->cancelled ? &killed : o->killed ? &walltime : &success;
 }
+
+/* A row's metadata field is copied in place this many bytes a move, when
+ * it is at most FIELD_IN_PLACE long (longer: obuf_write). */
+#define FIELD_CHUNK 64
+#define FIELD_IN_PLACE 256
 
 /* Where names' field is, or would go, in r's table (memo_cap > 0). */
 static struct field_memo *memo_place(struct batsim *r, const char *const names[])
@@ -182,8 +273,11 @@ static void field_of(struct batsim *r, const char *const names[])
         size_t len;
         report_csv_field(r->q, obuf_data(r->m, &len));
         const char *field = obuf_data(r->q, &len);
-        r->ftext = xgrow(r->ftext, &r->ftext_cap, r->ftext_len + len, 1);
+        /* FIELD_CHUNK bytes of room past it, cleared: a row copies its
+         * field FIELD_CHUNK bytes at a time (field_at). */
+        r->ftext = xgrow(r->ftext, &r->ftext_cap, r->ftext_len + len + FIELD_CHUNK, 1);
         memcpy(r->ftext + r->ftext_len, field, len);
+        memset(r->ftext + r->ftext_len + len, 0, FIELD_CHUNK);
         memcpy(m->names, names, sizeof m->names);
         m->at = r->ftext_len;
         m->len = len;
@@ -194,22 +288,23 @@ static void field_of(struct batsim *r, const char *const names[])
     r->flen = m->len;
 }
 
-/* The job's credentials; a job the engine never took (rejected) has the
- * trace's names. Consecutive jobs mostly share them (a user's jobs come in
- * bursts): the field is looked up again only when a name differs, and
- * made only for names no row had before (field_of). */
-static void metadata(struct obuf *f, struct batsim *r, const struct wl_job *w,
-                     const struct sim_outcome *o)
+/* The job's metadata field into r->field, r->flen: its credentials; a
+ * job the engine never took (rejected) has the trace's names. Consecutive
+ * jobs mostly share them (a user's jobs come in bursts): the field is
+ * looked up again only when a name differs, and made only for names no
+ * row had before (field_of). */
+static void metadata(struct batsim *r, const struct wl_job *w, const struct sim_outcome *o)
 {
     const struct wl_names *nm = wl_job_names(w);
     /* A forgotten job with the last one's raw indices and trace names has
-     * its field (four rows in five on HPC2N): nothing looked up again. */
-    int raw = by_raw_indices(r->rc.s, o);
-    if (raw && r->memo && nm == r->memo_nm &&
-        memcmp(o->cred, r->memo_raw, sizeof r->memo_raw) == 0) {
-        obuf_write(f, r->field, r->flen);
+     * its field (four rows in five on HPC2N): nothing looked up again.
+     * The cheap comparisons first, the engine's record (a call) last; the
+     * rest of by_raw_indices holds already: r->memo says the last job's
+     * were raw (an engine, no index SIM_CRED_WIDE), and these equal them. */
+    if (r->memo && nm == r->memo_nm && memcmp(o->cred, r->memo_raw, sizeof r->memo_raw) == 0 &&
+        o->end >= 0 && !sim_outcome_job(r->rc.s, o))
         return;
-    }
+    int raw = by_raw_indices(r->rc.s, o);
     const struct cred *c[CRED_NKINDS];
     report_job_creds(&r->rc, o, c);
     const char *trace_names[CRED_NKINDS] = {nm->user, nm->group, nm->account, nm->class_, nm->qos};
@@ -225,7 +320,6 @@ static void metadata(struct obuf *f, struct batsim *r, const struct wl_job *w,
     r->memo = raw;
     memcpy(r->memo_raw, o->cred, sizeof r->memo_raw);
     r->memo_nm = nm;
-    obuf_write(f, r->field, r->flen);
 }
 
 /* Numbers at p, each followed by a comma. Inlined, its loops unrolled:
@@ -249,6 +343,22 @@ static char *text(char *p, const char *t, size_t n)
 
 #define LIT(p, s) text(p, s, sizeof s - 1)
 
+/* The six digits of v < 10^6 at p, leading zeros included (a fraction's
+ * millionths): three pairs from obuf's fixed-point steps. */
+static char *six_digits(char *p, uint32_t v)
+{
+#ifdef OBUF_WORDS
+    uint64_t t = obuf_frac(v, OBUF_FRAC4);
+    obuf_put_pair(p, t >> 32);
+    p = obuf_put_next(p + 2, &t);
+    return obuf_put_next(p, &t);
+#else
+    for (int k = 5; k >= 0; k--, v /= 10)
+        p[k] = (char)('0' + v % 10);
+    return p + 6;
+#endif
+}
+
 /* A state's room (the longest fits), and the room of a row's fields from the profile to
  * the stretch: 9 numbers, the stretch and their commas. */
 #define STATE_ROOM sizeof(((struct state *)0)->text)
@@ -256,8 +366,10 @@ _Static_assert(sizeof "COMPLETED_WALLTIME_REACHED" <= STATE_ROOM, "the longest s
 #define NUMS_ROOM (sizeof ",w0,delay," + STATE_ROOM + 9 * (OBUF_LL_ROOM + 1) + OBUF_FIXED_ROOM + 1)
 
 /* The stretch, turnaround over execution time (execution 0: 1), as
- * "%.6f" writes it; a whole one (most: a job that did not wait) without
- * the division in floating point. */
+ * "%.6f" writes it: a whole one (most: a job that did not wait) without
+ * the division in floating point, and the others from the quotient of
+ * turn * 10^6 by the time, rounded, when that is printf's rounding of the
+ * double (below). */
 static char *stretch(char *p, long turn, long exec)
 {
     long d = exec > 0 ? exec : 1;
@@ -267,48 +379,136 @@ static char *stretch(char *p, long turn, long exec)
         p = obuf_fmt_ll(p, turn / d); /* exact: a double holds it */
         return LIT(p, ".000000");
     }
+    /* turn / d is q + rem / d millionths. The double turn / d is within
+     * a relative 2^-53 of it: off by at most turn * 10^6 * 2^-53 / d
+     * millionths, below |d - 2 rem| / 2d (rem / d's distance from a half)
+     * when turn * 10^6 < 2^52 and 2 rem != d. printf rounds that double's
+     * millionths to the nearest, so the nearest to q + rem / d is it. */
+    if (turn >= 0 && turn < 4000000000L) {
+        unsigned long long m = (unsigned long long)turn * 1000000u, q = m / (unsigned long)d;
+        unsigned long long twice = 2 * (m - q * (unsigned long)d);
+        if (twice != (unsigned long long)d) {
+            q += twice > (unsigned long long)d;
+            unsigned long long whole = q / 1000000u;
+            p = obuf_fmt_ull(p, whole);
+            *p++ = '.';
+            return six_digits(p, (uint32_t)(q - whole * 1000000u));
+        }
+    }
     return obuf_fmt_fixed(p, (double)turn / (double)d, 6);
 }
 
-/* One job's row; its numbers formatted in place in one go. */
-static void row(struct obuf *f, struct batsim *r, const struct workload *wl, const struct wl_job *w,
-                const struct sim_outcome *o, const struct state *state)
+/* A numeric id's digits at p (16 bytes of room): the last one's with its
+ * last digit moved on when it is the successor and that digit is not a
+ * 9 (nine in ten rows of a trace), else made. */
+static char *id_at(struct batsim *r, char *p, uint32_t id)
 {
-    char *p = report_id_room(f, wl, w, NUMS_ROOM);
+    char *t = r->id_text;
+    if (id == r->id + 1 && r->id_len && t[r->id_len - 1] != '9')
+        t[r->id_len - 1]++;
+    else
+        r->id_len = (size_t)(obuf_fmt_ull(t, id) - t); /* 10 digits at most */
+    r->id = id;
+    memcpy(p, t, 16);
+    return p + r->id_len;
+}
+
+/* The requested time's digits at p (16 bytes of room): the last row's
+ * again when it is the same. */
+static char *wall_at(struct batsim *r, char *p, long wall)
+{
+    char *t = r->wall_text;
+    if (wall != r->wall || !r->wall_len) {
+        r->wall_len = (size_t)(obuf_fmt_ll(t, wall) - t); /* 13 digits at most: WL_MAX_TIME */
+        r->wall = wall;
+    }
+    memcpy(p, t, 16);
+    return p + r->wall_len;
+}
+
+/* The row's id at p, then room for `room` bytes in place (as
+ * report_id_room). */
+static char *id_room(struct obuf *f, struct batsim *r, const struct workload *wl,
+                     const struct wl_job *w, size_t room)
+{
+    if (w->id < WL_ID_TEXT) /* a number, the common id */
+        return id_at(r, obuf_reserve(f, 16 + room), w->id);
+    return report_id_room_text(f, wl, w, room);
+}
+
+/* The fields from the profile to the stretch at p (NUMS_ROOM bytes),
+ * each followed by a comma, the id's before them; returns the end. */
+static char *numbers(char *p, struct batsim *r, const struct wl_job *w,
+                     const struct sim_outcome *o, const struct state *state)
+{
     p = LIT(p, ",w0,delay,");
     char *sub = p; /* the submit time's digits: the start's too when it did not wait */
     p = obuf_fmt_ll(p, w->submit);
     size_t sublen = (size_t)(p - sub);
     *p++ = ',';
-    const long long asked[] = {wl_job_procs(w), wl_job_walltime(w), state == &success};
-    p = nums(p, asked, sizeof asked / sizeof *asked);
+    p = obuf_fmt_ll(p, wl_job_procs(w));
+    *p++ = ',';
+    p = wall_at(r, p, wl_job_walltime(w));
+    *p++ = ',';
+    *p++ = state == &success ? '1' : '0';
+    *p++ = ',';
     memcpy(p, state->text, STATE_ROOM); /* the bytes past its length: scratch */
     p += state->len;
     *p++ = ',';
-    if (o->rejected) {
-        obuf_commit(f, LIT(p, "-1,-1,-1,-1,-1,-1,,-1,"));
-    } else {
-        long exec = o->end - o->start, wait = o->start - w->submit, turn = o->end - w->submit;
-        /* No wait (two rows in three on HPC2N): the start is the submit
-         * time, the turnaround the execution time, their digits copied. */
-        int again = wait == 0 && sublen <= 16;
-        p = again ? obuf_fmt_again(p, sub, sublen) : obuf_fmt_ll(p, o->start);
-        *p++ = ',';
-        char *ex = p;
-        p = obuf_fmt_ll(p, exec);
-        size_t exlen = (size_t)(p - ex);
-        *p++ = ',';
-        const long long got[] = {o->end, wait};
-        p = nums(p, got, sizeof got / sizeof *got);
-        p = again && exlen <= 16 ? obuf_fmt_again(p, ex, exlen) : obuf_fmt_ll(p, turn);
-        *p++ = ',';
-        p = stretch(p, turn, exec);
-        *p++ = ',';
+    if (o->rejected)
+        return LIT(p, "-1,-1,-1,-1,-1,-1,");
+    long exec = o->end - o->start, wait = o->start - w->submit, turn = o->end - w->submit;
+    /* No wait (two rows in three on HPC2N): the start is the submit
+     * time, the turnaround the execution time, their digits copied. */
+    int again = wait == 0 && sublen <= 16;
+    p = again ? obuf_fmt_again(p, sub, sublen) : obuf_fmt_ll(p, o->start);
+    *p++ = ',';
+    char *ex = p;
+    p = obuf_fmt_ll(p, exec);
+    size_t exlen = (size_t)(p - ex);
+    *p++ = ',';
+    const long long got[] = {o->end, wait};
+    p = nums(p, got, sizeof got / sizeof *got);
+    p = again && exlen <= 16 ? obuf_fmt_again(p, ex, exlen) : obuf_fmt_ll(p, turn);
+    *p++ = ',';
+    p = stretch(p, turn, exec);
+    *p++ = ',';
+    return p;
+}
+
+/* r's metadata field at p (its length and FIELD_CHUNK more reserved),
+ * FIELD_CHUNK bytes a move: the bytes past it are scratch. */
+static char *field_at(char *p, const struct batsim *r)
+{
+    for (size_t k = 0; k < r->flen; k += FIELD_CHUNK)
+        memcpy(p + k, r->field + k, FIELD_CHUNK);
+    return p + r->flen;
+}
+
+/* The room of a row written in one reservation after its id: its
+ * numbers, its nodes, the energy, its field and the line's end. */
+#define ROW_ROOM                                                                                   \
+    (NUMS_ROOM + SLOTS_IN_PLACE * SPAN_ROOM + sizeof ",-1," + FIELD_IN_PLACE + FIELD_CHUNK + 1)
+
+/* One job's row. Most in one reservation: the numbers formatted in place,
+ * the nodes and the metadata field after them; a job on more slots, or a
+ * longer field, a field at a time. */
+static void row(struct obuf *f, struct batsim *r, const struct workload *wl, const struct wl_job *w,
+                const struct sim_outcome *o, const struct state *state)
+{
+    metadata(r, w, o);
+    const struct sim_detail *d = o->rejected ? NULL : o->more;
+    if ((!d || d->nslots <= SLOTS_IN_PLACE) && r->flen <= FIELD_IN_PLACE) {
+        char *p = numbers(id_room(f, r, wl, w, ROW_ROOM), r, w, o, state);
+        p = field_at(LIT(interval_set_at(p, r, d), ",-1,"), r);
+        *p++ = '\n';
         obuf_commit(f, p);
-        interval_set(f, r, o->more);
-        obuf_puts(f, ",-1,");
+        return;
     }
-    metadata(f, r, w, o);
+    obuf_commit(f, numbers(id_room(f, r, wl, w, NUMS_ROOM), r, w, o, state));
+    interval_set(f, r, d);
+    obuf_write(f, ",-1,", 4);
+    obuf_write(f, r->field, r->flen);
     obuf_putc(f, '\n');
 }
 

@@ -115,6 +115,10 @@ static void test_batsim_stretch(void)
         long wait = rand() % 3 == 0 ? 0 : rand() % 2 ? exec * (rand() % 5) : rand() % 1000000;
         if (i < 4) /* the largest whole ratios: 10^8 - 1 and 10^8 and past */
             exec = 1, wait = 99999998 + i;
+        else if (i < 8) /* millionths on a half, exactly: 1.0078125, printf's even 1.007812 */
+            exec = 128, wait = 2 * i - 7;
+        else if (i < 10) /* past 4e9 s: printf's rounding itself */
+            exec = 3, wait = 4000000000L + i;
         struct wl_job j = {
             .submit = 0, .tasks = 1, .procs_per_task = 1, .walltime_lo = 1000, .runtime_lo = 10};
         workload_add(&wl, &j);
@@ -211,6 +215,120 @@ static void test_batsim_metadata(void)
     workload_free(&wl);
 }
 
+/* Batsim's allocated_resources (column 15) of 1,500 jobs (fixed seed) on
+ * 0 to 12 slots of 0 to 4 nodes each, in any order, touching or
+ * overlapping, against the interval set of a bitmap of their nodes; every
+ * seventh job's user a name of 300 bytes, others' of 100. A row's nodes and field go in
+ * one reservation up to 8 slots and 256 bytes of field, a piece at a time
+ * past them: both ways. */
+static void test_batsim_nodes(void)
+{
+    enum { N = 1500, MAXSLOTS = 12, NODES = 64 };
+    struct workload wl;
+    workload_init(&wl);
+    struct sim_outcome *out = calloc(N, sizeof *out);
+    struct sim_detail *d = calloc(N, sizeof *d);
+    struct job_slot(*slots)[MAXSLOTS] = calloc(N, sizeof *slots);
+    char(*want)[512] = calloc(N, sizeof *want);
+    char longname[301];
+    memset(longname, 'u', 300);
+    longname[300] = '\0';
+    srand(4242);
+    for (int i = 0; i < N; i++) {
+        const char *u = i % 7 == 0 ? longname : i % 5 == 0 ? longname + 200 : "ann";
+        struct wl_names nm = {.user = workload_intern(&wl, u)};
+        struct wl_job j = {.names = workload_names(&wl, &nm),
+                           .submit = i,
+                           .tasks = 1,
+                           .procs_per_task = 1,
+                           .walltime_lo = 100,
+                           .runtime_lo = 10};
+        workload_add(&wl, &j);
+        unsigned n = (unsigned)(rand() % (MAXSLOTS + 1)), base = (unsigned)(rand() % NODES);
+        int used[NODES + 8] = {0};
+        for (unsigned k = 0; k < n; k++) {
+            /* sorted and touching one time in two, else anywhere */
+            unsigned node = rand() % 2 ? (base + 2 * k) % NODES : (unsigned)(rand() % NODES);
+            unsigned nn = (unsigned)(rand() % 5);
+            slots[i][k] = (struct job_slot){.node = node, .nnodes = nn, .procs = 1};
+            for (unsigned m = 0; m < nn; m++)
+                used[node + m] = 1;
+        }
+        d[i] = (struct sim_detail){.slots = slots[i], .nslots = n};
+        out[i] = (struct sim_outcome){.start = i, .end = i + 10, .more = &d[i]};
+        char *w = want[i];
+        *w++ = ',';
+        for (int a = 0; a < NODES + 8;) {
+            if (!used[a]) {
+                a++;
+                continue;
+            }
+            int b = a;
+            while (b + 1 < NODES + 8 && used[b + 1])
+                b++;
+            w += sprintf(w, "%s%d", w[-1] == ',' ? "" : " ", a);
+            if (b > a)
+                w += sprintf(w, "-%d", b);
+            a = b + 1;
+        }
+        sprintf(w, ",-1,user=%s;group=;account=;class=;qos=\n", nm.user);
+    }
+    char *rows = NULL;
+    OCAPTURE(rows, batsim_write_jobs(f, &wl, out, NULL, 0));
+    const char *p = strchr(rows, '\n') + 1;
+    int bad = 0, n = 0;
+    for (; n < N && *p; n++) {
+        const char *c = p;
+        for (int k = 0; k < 14; k++)
+            c = strchr(c, ',') + 1;
+        c--; /* at the comma before the nodes */
+        const char *end = strchr(p, '\n') + 1;
+        if (strncmp(c, want[n], (size_t)(end - c)) != 0 || strlen(want[n]) != (size_t)(end - c))
+            if (bad++ < 5)
+                fprintf(stderr, "job %d: want %s got %.*s", n, want[n], (int)(end - c), c);
+        p = end;
+    }
+    CHECK_EQ(n, N);
+    CHECK_EQ(bad, 0);
+    free(rows);
+    free(want);
+    free(slots);
+    free(d);
+    free(out);
+    workload_free(&wl);
+}
+
+/* A job on 300 slots apart (past the 8 a row writes in one reservation:
+ * a reservation a span), in node order and in reverse (sorted first):
+ * both rows' nodes "0-1 3 6-7 9 ..." as built here. */
+static void test_batsim_many_spans(void)
+{
+    enum { N = 300 };
+    struct workload wl;
+    workload_init(&wl);
+    struct job_slot fwd[N], rev[N];
+    char want[N * 16] = ",", *w = want + 1;
+    for (unsigned k = 0; k < N; k++) {
+        fwd[k] = (struct job_slot){.node = 3 * k, .nnodes = k % 2 ? 1 : 2, .procs = 1};
+        rev[N - 1 - k] = fwd[k];
+        w += sprintf(w, k % 2 ? "%s%u" : "%s%u-%u", k ? " " : "", 3 * k, 3 * k + 1);
+    }
+    strcat(want, ",-1,");
+    struct sim_detail d[2] = {{.slots = fwd, .nslots = N}, {.slots = rev, .nslots = N}};
+    struct sim_outcome out[2];
+    for (int i = 0; i < 2; i++) {
+        struct wl_job j = {
+            .submit = 0, .tasks = 1, .procs_per_task = 1, .walltime_lo = 100, .runtime_lo = 10};
+        workload_add(&wl, &j);
+        out[i] = (struct sim_outcome){.start = 0, .end = 10, .more = &d[i]};
+    }
+    char *rows = NULL;
+    OCAPTURE(rows, batsim_write_jobs(f, &wl, out, NULL, 0));
+    CHECK_EQ(count(rows, want), 2);
+    free(rows);
+    workload_free(&wl);
+}
+
 static void test_swf_from_names(void)
 {
     struct workload wl;
@@ -241,7 +359,9 @@ static void test_swf_from_names(void)
  * snprintf: 2,000 random jobs (fixed seed), submit times of 1 to 10
  * digits, most started at their submit time (the row copies its digits as
  * the start's, and the execution time's as the turnaround's), execution
- * times of 1 to 12 digits, some killed. */
+ * times of 1 to 12 digits, some killed; ids mostly the last one's
+ * successor (a row moves its last digit on), limits often the last row's
+ * (its digits kept). */
 static void test_batsim_numbers(void)
 {
     enum { N = 2000 };
@@ -249,16 +369,21 @@ static void test_batsim_numbers(void)
     workload_init(&wl);
     struct sim_outcome *out = calloc(N, sizeof *out);
     srand(3121);
+    long next_id = 0, wall = 1;
     for (int i = 0; i < N; i++) {
         long submit = (long)(test_digits(10) % 4294967296LL);
         long start = rand() % 3 ? submit : submit + (long)test_digits(8);
+        /* ids one after the other (past 9, 99, 999) or jumping; limits
+         * the last row's or new ones */
+        next_id += rand() % 4 ? 1 : 1 + rand() % 50;
+        wall = rand() % 2 ? wall : 1 + rand() % 100000;
         struct wl_job j = {.submit = (uint32_t)submit,
                            .tasks = 1 + rand() % 300,
                            .procs_per_task = 1,
-                           .walltime_lo = 1 + rand() % 100000,
+                           .walltime_lo = (uint32_t)wall,
                            .runtime_lo = 10};
         char id[16];
-        snprintf(id, sizeof id, "%d", i + 1);
+        snprintf(id, sizeof id, "%ld", next_id);
         workload_set_id(&wl, &j, id);
         workload_add(&wl, &j);
         out[i] = (struct sim_outcome){
@@ -273,12 +398,13 @@ static void test_batsim_numbers(void)
         const struct sim_outcome *o = &out[i];
         char want[256];
         long sub = (long)w->submit;
-        int n = snprintf(want, sizeof want, "%d,w0,delay,%ld,%lld,%ld,%d,%s,%ld,%ld,%ld,%ld,%ld,",
-                         i + 1, sub, wl_job_procs(w), wl_job_walltime(w), !o->killed,
+        char idt[16];
+        int n = snprintf(want, sizeof want, "%s,w0,delay,%ld,%lld,%ld,%d,%s,%ld,%ld,%ld,%ld,%ld,",
+                         wl_job_id(&wl, w, idt), sub, wl_job_procs(w), wl_job_walltime(w), !o->killed,
                          o->killed ? "COMPLETED_WALLTIME_REACHED" : "COMPLETED_SUCCESSFULLY",
                          o->start, o->end - o->start, o->end, o->start - sub, o->end - sub);
         if (strncmp(p, want, (size_t)n) != 0 && bad++ < 5)
-            fprintf(stderr, "job %d: want %s got %.120s\n", i + 1, want, p);
+            fprintf(stderr, "row %d: want %s got %.120s\n", i + 1, want, p);
         p = strchr(p, '\n');
         p = p ? p + 1 : NULL;
     }
@@ -757,6 +883,8 @@ int main(void)
     TEST_RUN(test_batsim_stretch);
     TEST_RUN(test_batsim_numbers);
     TEST_RUN(test_batsim_metadata);
+    TEST_RUN(test_batsim_nodes);
+    TEST_RUN(test_batsim_many_spans);
     TEST_RUN(test_swf_from_names);
     TEST_RUN(test_swf_from_recs);
     TEST_RUN(test_html);
