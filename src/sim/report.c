@@ -1463,11 +1463,19 @@ void report_jobs_csv_rows(struct report_jobs_csv *c, const struct sim_outcome *o
         c->runs = sim_noderuns_create(c->s);
     if (!c->started)
         start_writer(c);
-    for (; c->next < to && !atomic_load_explicit(&c->failed, memory_order_relaxed); c->next++) {
+    /* A block's worth of rows at a time: the failure checked, and the
+     * block's room found, once a block, not once a row. */
+    while (c->next < to && !atomic_load_explicit(&c->failed, memory_order_relaxed)) {
         if (!c->cur)
             c->cur = c->q ? rowq_next(c->q) : c->blocks[0];
-        copy_row(c, c->cur, &c->wl->jobs[c->next], &out[c->next]);
-        if (c->cur->n == CSV_BLOCK_ROWS)
+        struct csv_block *b = c->cur;
+        size_t from = c->next, n = to - from, room = CSV_BLOCK_ROWS - b->n;
+        n = n < room ? n : room;
+        const struct wl_job *w = c->wl->jobs + from;
+        for (size_t i = 0; i < n; i++)
+            copy_row(c, b, &w[i], &out[from + i]);
+        c->next = from + n;
+        if (b->n == CSV_BLOCK_ROWS)
             flush_block(c);
     }
     if (!c->q && c->cur) /* in place: written now, as the rows came */
