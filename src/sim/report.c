@@ -1340,7 +1340,8 @@ static char *row_numbers(char *p, const struct csv_rec *r)
 /* Row r of block b, formatted (on the writer's thread, if there is one).
  * Inlined in write_block's loop: a call a row saved and restored a
  * register set each time (some 20 instructions a row). */
-static inline __attribute__((always_inline)) void csv_row(struct report_jobs_csv *c, const struct csv_block *b, const struct csv_rec *r)
+static inline __attribute__((always_inline)) void
+csv_row(struct report_jobs_csv *c, const struct csv_block *b, const struct csv_rec *r)
 {
     struct obuf *f = c->f;
     if (c->run >= 1) {
