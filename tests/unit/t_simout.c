@@ -877,6 +877,41 @@ static void test_node_names(void)
     sched_destroy(s);
 }
 
+/* Every single slot (first node, count, processors) over nodes with runs,
+ * a gap in a run, names that are no run and names past 16 bytes: the
+ * writer's way (sim_noderuns_format, whose one-slot, one-run case skips
+ * the table's walk) writes what the names compared pair by pair do. */
+static void test_one_slot(void)
+{
+    static const char *const prefixes[] = {"n", "compute-rack-07-blade-", NULL, "node-00"};
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    for (int shrt = 0; shrt < 2; shrt++) {
+        struct sched *s = sched_create(&pol, NULL);
+        for (int k = 0; k < 4; k++) /* short16 without the long prefix */
+            if (!shrt || k != 1)
+                add_named(s, prefixes[k], k == 1 || k == 3);
+        unsigned nodes = shrt ? 120 : 160;
+        struct sim_noderuns *runs = sim_noderuns_create(s);
+        int same = 1;
+        for (unsigned first = 0; first < nodes; first++)
+            for (unsigned n = 0; first + n <= nodes && n <= 45; n++) {
+                struct job_slot one = {.node = first, .nnodes = n, .procs = 1 + n % 3};
+                char *held = NULL, *pairs = NULL;
+                OCAPTURE(held, sim_noderuns_format(f, runs, &one, 1));
+                OCAPTURE(pairs, sim_format_slots(f, s, NULL, &one, 1));
+                if (strcmp(held, pairs) != 0 && same)
+                    fprintf(stderr, "slot %u+%u: '%s' against '%s'\n", first, n, held, pairs);
+                same &= strcmp(held, pairs) == 0;
+                free(held);
+                free(pairs);
+            }
+        CHECK(same);
+        sim_noderuns_destroy(runs);
+        sched_destroy(s);
+    }
+}
+
 int main(void)
 {
     TEST_RUN(test_batsim);
@@ -890,5 +925,6 @@ int main(void)
     TEST_RUN(test_html);
     TEST_RUN(test_rows_as_jobs_end);
     TEST_RUN(test_node_names);
+    TEST_RUN(test_one_slot);
     return TEST_DONE();
 }
