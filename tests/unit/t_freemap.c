@@ -110,16 +110,22 @@ static int map_ok(const struct sched *s)
 }
 
 /* Every running job's slots are in node order, none overlapping the next
- * (job.h; the plain walks leave them so without a sort, alloc_job). */
+ * (job.h; the plain walks leave them so without a sort, alloc_job), and
+ * none that could have grown into the next: nodes that adjoin with the
+ * same processors are one slot (walk_single joins runs across a word's
+ * edge). */
 static int slots_ok(const struct sched *s)
 {
     for (size_t k = 0; k < sched_njobs(s); k++) {
         const struct job *j = sched_job(s, k);
         if (j->state != JOB_RUNNING)
             continue;
-        for (size_t q = 1; q < j->nslots; q++)
-            if (j->slots[q - 1].node + j->slots[q - 1].nnodes > j->slots[q].node)
+        for (size_t q = 1; q < j->nslots; q++) {
+            const struct job_slot *a = &j->slots[q - 1], *b = &j->slots[q];
+            if (a->node + a->nnodes > b->node ||
+                (a->node + a->nnodes == b->node && a->procs == b->procs && a->mem == b->mem))
                 return 0;
+        }
     }
     return 1;
 }
