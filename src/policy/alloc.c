@@ -467,9 +467,12 @@ static inline int give_nodes(int *restrict used, int *restrict njobs, const int 
 {
     int over = 0;
     for (size_t i = 0; i < n; i++) {
-        int u = used[i] - procs, k = njobs[i];
+        int u = used[i] - procs;
         used[i] = u;
-        njobs[i] = k > 1 ? k - 1 : 0;
+        /* Each node of a slot counted the job once when taken (take,
+         * take_run), so it counts it still: no clamp at 0, whose max was
+         * a third of Curie's giving back (t_freemap checks the counts). */
+        njobs[i]--;
         over |= u >= ncap[i];
     }
     return over;

@@ -77,20 +77,24 @@ static int placements_ok(struct sched *s, long now, int ppn)
 
 /* Every node's used processors are what the running jobs' slots hold there
  * (the model: a sum over the jobs), after the runs of nodes that starts
- * take and ends give back (policy/alloc.c's take_run and give_run). */
+ * take and ends give back (policy/alloc.c's take_run and give_run), and its
+ * count of jobs the number of running jobs' slots there (give_nodes counts
+ * down without a clamp at 0). */
 static int used_ok(struct sched *s)
 {
-    int model[NNODES] = {0};
+    int model[NNODES] = {0}, jobs[NNODES] = {0};
     for (size_t k = 0; k < sched_njobs(s); k++) {
         const struct job *j = sched_job(s, k);
         if (j->state != JOB_RUNNING)
             continue;
         for (size_t q = 0; q < j->nslots; q++)
-            for (unsigned i = 0; i < j->slots[q].nnodes; i++)
+            for (unsigned i = 0; i < j->slots[q].nnodes; i++) {
                 model[j->slots[q].node + i] += (int)j->slots[q].procs;
+                jobs[j->slots[q].node + i]++;
+            }
     }
     for (size_t i = 0; i < NNODES; i++)
-        if (sched_node_used(s, i) != model[i])
+        if (sched_node_used(s, i) != model[i] || s->nt.node_jobs[i] != jobs[i])
             return 0;
     return 1;
 }
