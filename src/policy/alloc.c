@@ -196,6 +196,16 @@ static int slot_cmp(const void *a, const void *b)
     return x->node < y->node ? -1 : x->node > y->node;
 }
 
+/* Slots in the reverse of node order (a backwards walk's), in one pass. */
+static void reverse_slots(struct job *j)
+{
+    for (size_t a = 0, b = j->nslots - 1; a < b; a++, b--) {
+        struct job_slot t = j->slots[a];
+        j->slots[a] = j->slots[b];
+        j->slots[b] = t;
+    }
+}
+
 static void sort_many(struct job *j)
 {
     size_t n = j->nslots, up = 1, down = 1;
@@ -205,12 +215,8 @@ static void sort_many(struct job *j)
     }
     if (up)
         return;
-    if (down) { /* LASTAVAILABLE's walk: reversed, in one pass */
-        for (size_t a = 0, b = n - 1; a < b; a++, b--) {
-            struct job_slot t = j->slots[a];
-            j->slots[a] = j->slots[b];
-            j->slots[b] = t;
-        }
+    if (down) { /* LASTAVAILABLE's walk */
+        reverse_slots(j);
         return;
     }
     qsort(j->slots, n, sizeof *j->slots, slot_cmp);
@@ -461,9 +467,12 @@ static inline int give_nodes(int *restrict used, int *restrict njobs, const int 
 {
     int over = 0;
     for (size_t i = 0; i < n; i++) {
-        int u = used[i] - procs, k = njobs[i];
+        int u = used[i] - procs;
         used[i] = u;
-        njobs[i] = k > 1 ? k - 1 : 0;
+        /* Each node of a slot counted the job once when taken (take,
+         * take_run), so it counts it still: no clamp at 0, whose max was
+         * a third of Curie's giving back (t_freemap checks the counts). */
+        njobs[i]--;
         over |= u >= ncap[i];
     }
     return over;
@@ -871,6 +880,7 @@ int alloc_job(struct sched *s, struct job *j, long now)
     if (job_has_hostlist(j))
         return alloc_hosts(s, j, now);
     int table = s->pol.nalloc == NALLOC_FIRSTAVAILABLE || s->pol.nalloc == NALLOC_LASTAVAILABLE;
+    int in_order = 0; /* the slots are known to be in node order */
     if (!s->pl.multi && !plan_region_usable(s, j, 0))
         return -1; /* one region, and j may not use it (a feature no node has) */
     if (table && !s->pl.multi && s->pol.naccess == NACCESS_SHARED && s->nt.nnodes && !j->tpn &&
@@ -878,6 +888,13 @@ int alloc_job(struct sched *s, struct job *j, long now)
         int back = s->pol.nalloc == NALLOC_LASTAVAILABLE;
         left = s->nt.maxcap <= 1 && j->procs_per_task == 1 ? walk_single(s, j, cap, left, back)
                                                            : walk_plain(s, j, cap, left, back);
+        /* These walks meet the nodes in table order or its reverse and
+         * only ever grow the last slot or add one past it: their slots are
+         * in node order, or reversed, known without a look (refill below
+         * takes in node order too). */
+        if (back && j->nslots > 1)
+            reverse_slots(j);
+        in_order = 1;
     } else if (table) {
         /* Table order: the free map skips full nodes 64 at a time. */
         int back = s->pol.nalloc == NALLOC_LASTAVAILABLE;
@@ -894,7 +911,8 @@ int alloc_job(struct sched *s, struct job *j, long now)
         alloc_release(s, j); /* no side effects on failure */
         return -1;
     }
-    sort_slots(j);
+    if (!in_order)
+        sort_slots(j);
     if (s->pl.multi)
         charge(s, j, now, now + j->walltime);
     return 0;

@@ -587,6 +587,29 @@ static void test_find_every_size(void)
     }
 }
 
+/* The same search past the sizes find() unrolls (2^12 points and beyond it
+ * halves in a loop first): sizes either side of 2^12, 2^13 and 2^14, every
+ * instant around a sample of points, each point's neighbours included. */
+static void test_find_large_sizes(void)
+{
+    static const long sizes[] = {4094, 4095, 4096, 4097, 8191, 8192, 8193, 16383, 16385};
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+        long m = sizes[z];
+        struct avail *a = avail_create(1L << 20, 0);
+        for (long k = 1; k <= m; k++)
+            avail_take(a, 10 * k, AVAIL_NEVER, 1);
+        CHECK_EQ(avail_points(a), (size_t)m + 1);
+        for (long k = 0; k <= m + 1; k += (k < 40 || k > m - 40) ? 1 : 37)
+            for (long t = 10 * k - 1; t <= 10 * k + 1; t++) {
+                if (t < 0)
+                    continue;
+                long want = t / 10 + 1 <= m ? (t / 10 + 1) * 10 : AVAIL_NEVER;
+                CHECK_EQ(avail_next_change(a, t), want);
+            }
+        avail_destroy(a);
+    }
+}
+
 int main(void)
 {
     TEST_RUN(test_empty_profile);
@@ -602,5 +625,6 @@ int main(void)
     TEST_RUN(test_random_earliest_plus_wide);
     TEST_RUN(test_random_earliest_plus_easy);
     TEST_RUN(test_find_every_size);
+    TEST_RUN(test_find_large_sizes);
     return TEST_DONE();
 }

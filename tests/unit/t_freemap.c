@@ -25,10 +25,16 @@ static unsigned next_rand(unsigned n)
     return (unsigned)((rng >> 33) % n);
 }
 
+/* NODEALLOCATIONPOLICY and the resource manager's split of the runs */
+static enum node_alloc order = NALLOC_LASTAVAILABLE;
+static int fill_in_order;
+
 static struct sched *cluster(int ppn)
 {
     struct sched_policy pol;
     sched_policy_default(&pol);
+    pol.nalloc = order;
+    pol.fill_in_order = fill_in_order;
     struct sched *s = sched_create(&pol, NULL);
     char name[16];
     for (int i = 0; i < NNODES; i++) {
@@ -71,20 +77,24 @@ static int placements_ok(struct sched *s, long now, int ppn)
 
 /* Every node's used processors are what the running jobs' slots hold there
  * (the model: a sum over the jobs), after the runs of nodes that starts
- * take and ends give back (policy/alloc.c's take_run and give_run). */
+ * take and ends give back (policy/alloc.c's take_run and give_run), and its
+ * count of jobs the number of running jobs' slots there (give_nodes counts
+ * down without a clamp at 0). */
 static int used_ok(struct sched *s)
 {
-    int model[NNODES] = {0};
+    int model[NNODES] = {0}, jobs[NNODES] = {0};
     for (size_t k = 0; k < sched_njobs(s); k++) {
         const struct job *j = sched_job(s, k);
         if (j->state != JOB_RUNNING)
             continue;
         for (size_t q = 0; q < j->nslots; q++)
-            for (unsigned i = 0; i < j->slots[q].nnodes; i++)
+            for (unsigned i = 0; i < j->slots[q].nnodes; i++) {
                 model[j->slots[q].node + i] += (int)j->slots[q].procs;
+                jobs[j->slots[q].node + i]++;
+            }
     }
     for (size_t i = 0; i < NNODES; i++)
-        if (sched_node_used(s, i) != model[i])
+        if (sched_node_used(s, i) != model[i] || s->nt.node_jobs[i] != jobs[i])
             return 0;
     return 1;
 }
@@ -100,6 +110,27 @@ static int map_ok(const struct sched *s)
     for (size_t w = 0; w < (NNODES + 63) / 64; w++)
         if (!(s->nt.freesum[w / 64] >> (w % 64) & 1) != !s->nt.freemap[w])
             return 0;
+    return 1;
+}
+
+/* Every running job's slots are in node order, none overlapping the next
+ * (job.h; the plain walks leave them so without a sort, alloc_job), and
+ * none that could have grown into the next: nodes that adjoin with the
+ * same processors are one slot (walk_single joins runs across a word's
+ * edge). */
+static int slots_ok(const struct sched *s)
+{
+    for (size_t k = 0; k < sched_njobs(s); k++) {
+        const struct job *j = sched_job(s, k);
+        if (j->state != JOB_RUNNING)
+            continue;
+        for (size_t q = 1; q < j->nslots; q++) {
+            const struct job_slot *a = &j->slots[q - 1], *b = &j->slots[q];
+            if (a->node + a->nnodes > b->node ||
+                (a->node + a->nnodes == b->node && a->procs == b->procs && a->mem == b->mem))
+                return 0;
+        }
+    }
     return 1;
 }
 
@@ -141,7 +172,7 @@ static void run_seed(unsigned long seed, int ppn)
             sched_node_set_state(s, i, up ? NODE_DOWN : NODE_UP, NULL);
         }
         sched_iterate(s, now);
-        if (!placements_ok(s, now, ppn) || !used_ok(s) || !map_ok(s))
+        if (!placements_ok(s, now, ppn) || !used_ok(s) || !map_ok(s) || !slots_ok(s))
             bad++;
     }
     CHECK_EQ(bad, 0);
@@ -190,10 +221,38 @@ static void test_down_under_job(void)
     sched_destroy(s);
 }
 
+/* Both walks in table order (FIRSTAVAILABLE) and with the resource
+ * manager's split (fill_in_order, which takes the nodes again). */
+static void test_first_available(void)
+{
+    order = NALLOC_FIRSTAVAILABLE;
+    for (fill_in_order = 0; fill_in_order < 2; fill_in_order++)
+        for (unsigned long seed = 1; seed <= 10; seed++) {
+            run_seed(seed, 1);
+            run_seed(seed, 4);
+        }
+    fill_in_order = 0;
+    order = NALLOC_LASTAVAILABLE;
+}
+
+/* LASTAVAILABLE (the default) with fill_in_order: backwards, then taken
+ * again in table order. */
+static void test_last_available_refill(void)
+{
+    fill_in_order = 1;
+    for (unsigned long seed = 1; seed <= 10; seed++) {
+        run_seed(seed, 1);
+        run_seed(seed, 4);
+    }
+    fill_in_order = 0;
+}
+
 int main(void)
 {
     TEST_RUN(test_down_under_job);
     TEST_RUN(test_single);
     TEST_RUN(test_plain);
+    TEST_RUN(test_first_available);
+    TEST_RUN(test_last_available_refill);
     return TEST_DONE();
 }
