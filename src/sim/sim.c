@@ -251,7 +251,7 @@ static void end_jobs(struct sim *sim, long now)
     sim->ended = NULL;
     sim->ended_cap = 0;
     while ((r = heap_top(&sim->ends)) && r->end <= now) {
-        heap_pop_unique(&sim->ends); /* (end, submission number): distinct */
+        heap_pop(&sim->ends);
         struct job *j = r->job;
         struct sim_outcome *o = &sim->out[j->tag];
         o->backfilled = (j->flags & JOB_BACKFILLED) != 0;

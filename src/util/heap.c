@@ -108,34 +108,6 @@ void *heap_pop(struct heap *h)
     return top;
 }
 
-/* Floyd's pop: the smaller child moves up into the hole, one comparison a
- * level, down to a leaf; the last element then sifts up from there, which
- * it rarely does far (it was a leaf: large). The top-down sift compares
- * twice a level. Distinct pairs have one order whatever the shape, so the
- * pops' order is heap_pop's. */
-void *heap_pop_unique(struct heap *h)
-{
-    if (!h->n)
-        return NULL;
-    struct heap_item *v = h->v;
-    void *top = v[0].elem;
-    size_t n = --h->n, off = h->pos_offset, i = 0, c;
-    if (n) {
-        while ((c = 2 * i + 1) + 1 < n) {
-            c += (size_t)less(&v[c + 1], &v[c]);
-            place(v, off, i, v[c]);
-            i = c;
-        }
-        if (c + 1 == n) { /* a left child only: the last slot before v[n] */
-            place(v, off, i, v[c]);
-            i = c;
-        }
-        up(v, off, i, v[n]);
-    }
-    *(size_t *)((char *)top + off) = SIZE_MAX;
-    return top;
-}
-
 void heap_remove(struct heap *h, size_t pos)
 {
     void *gone = h->v[pos].elem;

@@ -45,13 +45,6 @@ static inline void *heap_at(const struct heap *h, size_t i)
     return h->v[i].elem;
 }
 void *heap_pop(struct heap *h);
-/* heap_pop for a heap whose (key, seq) pairs are all distinct (the
- * simulator's ends: seq is the job's submission number): the same element
- * as heap_pop, by about half the comparisons, but the others are left in
- * another arrangement, so with pairs that tie, elements would leave in
- * another order than heap_pop's (the engine's running heap must not use
- * it). */
-void *heap_pop_unique(struct heap *h);
 /* Remove the element at position pos (as last stored in its member). */
 void heap_remove(struct heap *h, size_t pos);
 /* Give the element at pos the key (key, seq) and restore the order. */

@@ -173,78 +173,6 @@ static void test_random(void)
     random_run(7ULL, 3, 2);                             /* ties everywhere */
 }
 
-/* The heap is a heap: no element is less than its parent, and every
- * element's position member points at its slot. */
-static int well_formed(const struct heap *h)
-{
-    for (size_t i = 0; i < h->n; i++) {
-        const struct el *e = heap_at(h, i);
-        if (e->pos != i || h->v[i].key != e->key || h->v[i].seq != e->seq)
-            return 0;
-        if (i > 0 && el_less(e, heap_at(h, (i - 1) / 2)))
-            return 0;
-    }
-    return 1;
-}
-
-/* heap_pop_unique (the simulator's ends heap), with distinct pairs as
- * there: among pushes, removals and re-keyings, every pop gives the
- * smallest live pair, the heap stays well formed, and a drain comes out
- * sorted. Keys tie often; a seq never repeats. */
-static void unique_run(uint64_t seed, long keys)
-{
-    static struct el els[NEL];
-    struct heap h;
-    heap_init(&h, offsetof(struct el, pos));
-    for (size_t k = 0; k < NEL; k++)
-        els[k] = (struct el){.pos = SIZE_MAX};
-    uint64_t x = seed;
-    size_t seq = 0;
-    int bad = 0, pops = 0;
-    for (int i = 0; i < 100000 && bad < 5; i++) {
-        struct el *e = &els[next(&x) % NEL];
-        long key = (long)(next(&x) % (uint64_t)keys);
-        unsigned op = next(&x) % 4;
-        if (!e->live) {
-            e->key = key, e->seq = seq++, e->live = 1;
-            heap_push(&h, e, e->key, e->seq);
-        } else if (op <= 1) {
-            const struct el *min = NULL;
-            for (size_t k = 0; k < NEL; k++)
-                if (els[k].live && (!min || el_less(&els[k], min)))
-                    min = &els[k];
-            struct el *got = heap_pop_unique(&h);
-            bad += got != min || got->pos != SIZE_MAX;
-            got->live = 0;
-            pops++;
-        } else if (op == 2) {
-            heap_remove(&h, e->pos);
-            e->live = 0;
-        } else {
-            e->key = key, e->seq = seq++;
-            heap_rekey(&h, e->pos, e->key, e->seq);
-        }
-        bad += !well_formed(&h);
-    }
-    const struct el *last = NULL;
-    while (h.n) {
-        struct el *got = heap_pop_unique(&h);
-        bad += (last && el_less(got, last)) || got->pos != SIZE_MAX || !well_formed(&h);
-        last = got;
-    }
-    CHECK(heap_pop_unique(&h) == NULL);
-    CHECK(pops > 1000);
-    CHECK_EQ(bad, 0);
-    heap_free(&h);
-}
-
-static void test_unique(void)
-{
-    unique_run(88172645463325252ULL, 1000000);
-    unique_run(2463534242ULL, 20); /* keys tie: seq decides */
-    unique_run(5ULL, 1);           /* one key: seq alone */
-}
-
 /* The small cases by hand: an empty heap, a re-key to the top and back,
  * removing the last slot. */
 static void test_small(void)
@@ -274,7 +202,6 @@ static void test_small(void)
 int main(void)
 {
     TEST_RUN(test_random);
-    TEST_RUN(test_unique);
     TEST_RUN(test_small);
     return TEST_DONE();
 }
