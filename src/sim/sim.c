@@ -120,8 +120,11 @@ static int rm_start(void *ctx, struct job *j, long now)
     struct sim *sim = ctx;
     struct run *r = runtab_get(&sim->runs, j->tag);
     r->job = j;
-    struct rm_job rj = {.id = j->name, .walltime = j->walltime, .tag = j->tag};
-    if (sim->rm.ops->start(sim->rm.ctx, &rj, now, NULL) < 0) {
+    struct rm_job *rj = &sim->start_req; /* (the rest stays zero: ops take it const) */
+    rj->id = j->name;
+    rj->walltime = j->walltime;
+    rj->tag = j->tag;
+    if (sim->rm.ops->start(sim->rm.ctx, rj, now, NULL) < 0) {
         runtab_put(&sim->runs, r); /* not running: nothing of it held */
         return -1;
     }

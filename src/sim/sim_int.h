@@ -27,6 +27,9 @@ struct sim {
     struct heap ends;   /* running jobs by the time they will end */
     struct runtab runs; /* the jobs the simulated resource manager holds */
     struct rm rm;       /* sim_rm_ops over this */
+    /* rm_start's request, zero (sim_begin) but for the id, walltime and tag
+     * each start sets: a literal zeroed its 150 bytes a start. */
+    struct rm_job start_req;
     size_t next_cmd;    /* the first timed command not yet run */
     long last;          /* time of the last iteration */
     long long busy;     /* processors the running jobs asked for (sim_sample) */

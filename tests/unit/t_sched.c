@@ -1043,6 +1043,43 @@ static void test_forget_ended(void)
     sched_destroy(s); /* frees the rest, skipping the forgotten */
 }
 
+/* A job submitted into the record a forgotten one gave back (the job pool
+ * reuses it at once) starts fresh: nothing of the ended job's run, state
+ * or plan is left in it (sched_submit zeroes the record, then sets what
+ * is not zero). */
+static void test_reused_record_fresh(void)
+{
+    struct sched_policy pol = easy();
+    struct sched *s = sched_create(&pol, NULL);
+    add_nodes(s, 1, 2);
+    struct err err;
+    struct job_spec js = {
+        .name = "a", .tasks = 2, .procs_per_task = 1, .walltime = 100, .user = "u"};
+    struct job *a = sched_submit(s, &js, &err);
+    CHECK(a != NULL);
+    sched_iterate(s, 10);
+    CHECK(a->state == JOB_RUNNING && a->start == 10 && a->nslots > 0);
+    sched_job_ended(s, a, 60);
+    CHECK(a->end == 60 && a->nstarts == 1);
+    CHECK(sched_job_forget(s, a) == 0);
+    js = (struct job_spec){.name = "b", .tasks = 1, .procs_per_task = 1, .walltime = 50,
+                           .user = "v", .tag = 7};
+    struct job *b = sched_submit(s, &js, &err);
+    CHECK(b != NULL);
+    CHECK(b->state == JOB_IDLE && b->flags == 0 && b->wait == WAIT_NONE);
+    CHECK(b->start == 0 && b->end == 0 && b->planned_end == 0 && b->nstarts == 0);
+    CHECK(b->slots == NULL && b->nslots == 0 && b->slots_cap == 0);
+    CHECK(b->plan_procs == 0 && b->plan_mem == 0 && b->takes == NULL && b->ntakes == 0);
+    CHECK(b->priority == 0 && b->bypass == 0 && b->fs_rate == 0 && b->message == NULL);
+    CHECK(b->heap_pos == SIZE_MAX && b->epos == SIZE_MAX && b->resv_start == -1);
+    CHECK(b->exit_status == -1 && b->util == -1 && b->tag == 7 && b->order == 1);
+    CHECK(b->tasks == 1 && b->walltime == 50 && b->submit == 0 && b->array == NULL);
+    CHECK(strcmp(b->name, "b") == 0 && strcmp(b->user->name, "v") == 0);
+    sched_iterate(s, 60);
+    CHECK(b->state == JOB_RUNNING && b->start == 60);
+    sched_destroy(s);
+}
+
 /* A job parked by eligibility (held, under a throttling limit) whose
  * walltime or QOS changes is still in the queue once released: it starts.
  * (It was lost from every list until a full rebuild: a Slurm job released
@@ -1162,6 +1199,7 @@ int main(void)
     TEST_RUN(test_no_wakeup_past_the_calendar);
     TEST_RUN(test_maxsubmitjobs);
     TEST_RUN(test_forget_ended);
+    TEST_RUN(test_reused_record_fresh);
     TEST_RUN(test_wake_maxps);
     TEST_RUN(test_wake_promotion);
     TEST_RUN(test_poll);
