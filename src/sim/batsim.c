@@ -438,8 +438,8 @@ static char *id_room(struct obuf *f, struct batsim *r, const struct workload *wl
 
 /* The fields from the profile to the stretch at p (NUMS_ROOM bytes),
  * each followed by a comma, the id's before them; returns the end. */
-static char *numbers(char *p, struct batsim *r, const struct wl_job *w,
-                     const struct sim_outcome *o, const struct state *state)
+static char *numbers(char *p, struct batsim *r, const struct wl_job *w, const struct sim_outcome *o,
+                     const struct state *state)
 {
     p = LIT(p, ",w0,delay,");
     char *sub = p; /* the submit time's digits: the start's too when it did not wait */

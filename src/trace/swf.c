@@ -587,7 +587,7 @@ struct swf_pipe {
     struct swf_header hdr[SWF_NBATCH]; /* the header when each batch was handed over */
     char *out[SWF_NBATCH];             /* prep()'s output, st->size bytes a record */
     size_t tail, fill; /* the parser's: the batch it fills (handoff_fill_slot), records in it */
-    int rc;                            /* swf_parse_lines' result, once the parser finished */
+    int rc;            /* swf_parse_lines' result, once the parser finished */
 };
 
 /* Hand the batch being filled over (empty only at the end): its records,

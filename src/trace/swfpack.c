@@ -151,7 +151,7 @@ struct chunk_masks {
  * bytes and spaces are counted below n only, and the checks look back,
  * never on). */
 static inline __attribute__((always_inline)) void kinds_pack(struct chunk_masks *c, const char *t,
-                                                            size_t n, unsigned char *q)
+                                                             size_t n, unsigned char *q)
 {
     for (unsigned i = 0; 16 * i < n; i++) {
         __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(t + 16 * i));
@@ -231,9 +231,8 @@ static inline unsigned count64(uint64_t x)
 
 /* Word w of the n bytes' kinds in c: its bad bytes; *last (the word
  * before's kinds) becomes its own. */
-static inline __attribute__((always_inline)) uint64_t check_word(const struct chunk_masks *c,
-                                                                 size_t w, size_t n,
-                                                                 struct kinds *last)
+static inline __attribute__((always_inline)) uint64_t
+check_word(const struct chunk_masks *c, size_t w, size_t n, struct kinds *last)
 {
     struct kinds k = word_kinds(c, w, last->space >> 63);
     uint64_t bad = bad_bytes(&k, last) & word_valid(n, w);
@@ -348,7 +347,8 @@ static uint64_t unpack_text(char *t, const unsigned char *q, size_t n)
         if (i < 64)
             spaces |= mask_of(sp, (unsigned)i / 16);
         __m128i c = _mm_or_si128(v, _mm_set1_epi8('0'));
-        c = _mm_sub_epi8(c, _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(9)), _mm_set1_epi8(0x10)));
+        c = _mm_sub_epi8(c,
+                         _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(9)), _mm_set1_epi8(0x10)));
         c = _mm_andnot_si128(_mm_and_si128(sp, _mm_set1_epi8(0x0F)), c);
         _mm_storeu_si128((__m128i *)(void *)(t + i), c);
     }

@@ -17,9 +17,9 @@ enum { SLOTS = 8 };
 struct ring {
     struct handoff ho;
     long val[SLOTS];
-    long n;        /* values the producer puts: 1 .. n */
-    int slow;      /* the consumer waits a little at every slot */
-    long stopped;  /* the producer's: the value at which handoff_room said stop, else 0 */
+    long n;       /* values the producer puts: 1 .. n */
+    int slow;     /* the consumer waits a little at every slot */
+    long stopped; /* the producer's: the value at which handoff_room said stop, else 0 */
 };
 
 static void pause_briefly(void)

@@ -1062,8 +1062,8 @@ static void test_reused_record_fresh(void)
     sched_job_ended(s, a, 60);
     CHECK(a->end == 60 && a->nstarts == 1);
     CHECK(sched_job_forget(s, a) == 0);
-    js = (struct job_spec){.name = "b", .tasks = 1, .procs_per_task = 1, .walltime = 50,
-                           .user = "v", .tag = 7};
+    js = (struct job_spec){
+        .name = "b", .tasks = 1, .procs_per_task = 1, .walltime = 50, .user = "v", .tag = 7};
     struct job *b = sched_submit(s, &js, &err);
     CHECK(b != NULL);
     CHECK(b->state == JOB_IDLE && b->flags == 0 && b->wait == WAIT_NONE);

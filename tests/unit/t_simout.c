@@ -399,10 +399,11 @@ static void test_batsim_numbers(void)
         char want[256];
         long sub = (long)w->submit;
         char idt[16];
-        int n = snprintf(want, sizeof want, "%s,w0,delay,%ld,%lld,%ld,%d,%s,%ld,%ld,%ld,%ld,%ld,",
-                         wl_job_id(&wl, w, idt), sub, wl_job_procs(w), wl_job_walltime(w), !o->killed,
-                         o->killed ? "COMPLETED_WALLTIME_REACHED" : "COMPLETED_SUCCESSFULLY",
-                         o->start, o->end - o->start, o->end, o->start - sub, o->end - sub);
+        int n =
+            snprintf(want, sizeof want, "%s,w0,delay,%ld,%lld,%ld,%d,%s,%ld,%ld,%ld,%ld,%ld,",
+                     wl_job_id(&wl, w, idt), sub, wl_job_procs(w), wl_job_walltime(w), !o->killed,
+                     o->killed ? "COMPLETED_WALLTIME_REACHED" : "COMPLETED_SUCCESSFULLY", o->start,
+                     o->end - o->start, o->end, o->start - sub, o->end - sub);
         if (strncmp(p, want, (size_t)n) != 0 && bad++ < 5)
             fprintf(stderr, "row %d: want %s got %.120s\n", i + 1, want, p);
         p = strchr(p, '\n');

@@ -334,7 +334,8 @@ static void test_unpacked(void)
 static int model_token(const char *t, size_t n)
 {
     size_t i = t[0] == '-';
-    if (i >= n || t[i] < '0' || t[i] > '9' || (t[i] == '0' && (i || (i + 1 < n && t[i + 1] != '.'))))
+    if (i >= n || t[i] < '0' || t[i] > '9' ||
+        (t[i] == '0' && (i || (i + 1 < n && t[i + 1] != '.'))))
         return 0;
     while (i < n && t[i] >= '0' && t[i] <= '9')
         i++;
@@ -362,9 +363,9 @@ static int model_canonical(const char *t, size_t n)
  * one that is not, or that is only near it. */
 static int some_token(char *b)
 {
-    static const char *const odd[] = {"00",   "01",  "-0",   "--1",  "1-",    "1.0",   "1.000",
-                                      "1.00", "0.00", ".50", "1.",   "-0.50", "1.2.3", "+1",
-                                      "1a",   "-",    ".",   "-.5",  "5.5",   "0.05",  "-3.01",
+    static const char *const odd[] = {"00",    "01",   "-0",  "--1", "1-",    "1.0",   "1.000",
+                                      "1.00",  "0.00", ".50", "1.",  "-0.50", "1.2.3", "+1",
+                                      "1a",    "-",    ".",   "-.5", "5.5",   "0.05",  "-3.01",
                                       "10.10", "0.50", "-0",  "007", "9.99",  "-1.00", "1..2"};
     if (rand() % 25 == 0)
         return sprintf(b, "%s", odd[rand() % (int)(sizeof odd / sizeof *odd)]);
@@ -392,7 +393,7 @@ static void test_kept_as_read(void)
     for (int i = 0; i < N; i++) {
         size_t n = 0;
         if (rand() % 100 == 0)
-            text[i][n++] = ' '; /* a leading blank */
+            text[i][n++] = ' ';                          /* a leading blank */
         int tokens = rand() % 50 ? 18 : 11 + rand() % 2; /* 11: one field short */
         for (int f = 0; f < tokens; f++) {
             if (f)
