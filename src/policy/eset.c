@@ -1521,18 +1521,20 @@ static long a_tops(struct sched *s, const struct eset_comp *c, long now)
     long need = s->top_need;
     if (need >= AVAIL_NEVER || c->na < 2)
         return AVAIL_NEVER;
-    long qmin = LONG_MAX;
-    for (size_t i = 0; i < c->na; i++)
-        if (!(c->a[i]->flags & JOB_QSTOP) && c->a[i]->qtime_start < qmin)
-            qmin = c->a[i]->qtime_start;
-    size_t n = 0;
-    for (size_t i = 0; i < c->na && !n; i++)
-        n = a_young(c->a[i], need, now) && c->a[i]->qtime_start > qmin;
-    if (!n)
+    long qmin = LONG_MAX, ymax = LONG_MIN; /* the earliest start, the latest young one's */
+    for (size_t i = 0; i < c->na; i++) {
+        const struct job *j = c->a[i];
+        if (j->flags & JOB_QSTOP)
+            continue;
+        qmin = j->qtime_start < qmin ? j->qtime_start : qmin;
+        if (j->qtime_start + need >= now && j->qtime_start > ymax)
+            ymax = j->qtime_start;
+    }
+    if (ymax <= qmin)
         return AVAIL_NEVER; /* the young ones tie among themselves and below the rest */
     struct eset *e = s->el.eset;
     e->nb = xgrow(e->nb, &e->capnb, c->na, sizeof *e->nb);
-    n = 0;
+    size_t n = 0;
     for (size_t i = 0; i < c->na; i++)
         if (!(c->a[i]->flags & JOB_QSTOP))
             e->nb[n++] = c->a[i];
