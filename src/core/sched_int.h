@@ -591,10 +591,8 @@ void eset_idle_end(struct sched *s, int slot);
 void eset_touch(struct sched *s, struct job *j);
 /* After the walks: parked jobs out of the queue, returning ones sorted in. */
 void eset_settle(struct sched *s, long now);
-/* Every idle job, parked too, in priority order: at last_now (for the
- * commands), or with walked as the last iteration's walks ordered them
- * (elig_reasons: the words of a refusal hang on the jobs before it). */
-struct job *const *eset_all(struct sched *s, size_t *n, int walked);
+/* Every idle job, parked too, in priority order (for the commands). */
+struct job *const *eset_all(struct sched *s, size_t *n);
 /* The one kind limits count (limits_single_kind) while eset is on, else -1. */
 int eset_kind(const struct sched *s);
 /* j's credential's PS and WC run-down rates at this iteration. */

@@ -693,7 +693,7 @@ struct job *const *sched_queue(const struct sched *s, long now, size_t *n)
     elig_unpark_all(m); /* the whole-queue walks' parked jobs, shown too */
     size_t w = queue_compact(m);
     if (m->el.eset)
-        return eset_all(m, n, 0); /* parked jobs too, all in priority order */
+        return eset_all(m, n); /* parked jobs too, all in priority order */
     *n = w;
     return qorder_look(m, now, w); /* the priorities commands show, at their time */
 }

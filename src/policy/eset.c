@@ -1728,7 +1728,7 @@ void eset_settle(struct sched *s, long now)
     s->el.elig_all = 0;
 }
 
-struct job *const *eset_all(struct sched *s, size_t *n, int walked)
+struct job *const *eset_all(struct sched *s, size_t *n)
 {
     struct eset *e = s->el.eset;
     size_t m = 0, cap = s->q.qidle + e->nparked;
@@ -1745,21 +1745,17 @@ struct job *const *eset_all(struct sched *s, size_t *n, int walked)
             if (c->b[i] && (c->b[i]->flags & JOB_PARKED))
                 e->disp[m++] = c->b[i];
     }
-    /* walked: in the order of the last iteration's walks, as the whole-queue
-     * walk keeps its queue: jobs stopped before it count from the walk before
-     * it (elig_prev), not from its own, and those it stopped their own queue
-     * time (walk_priority). elig_reasons puts refusals into words in this
+    /* In the order of the last iteration's walks, as the whole-queue walk
+     * keeps its queue: jobs stopped before it count from the walk before it
+     * (elig_prev), not from its own, and those it stopped their own queue
+     * time (walk_priority); elig_reasons puts refusals into words in this
      * order, and an idle limit's words hang on the jobs before (issue 31,
-     * tests/data/property/maxiproc-reason); the commands show the
-     * priorities at their time (as qorder_look does without eset). */
+     * tests/data/property/maxiproc-reason). */
     struct prio_env env;
     sched_prio_env(s, &env);
-    if (walked)
-        env.qstop = s->el.elig_prev;
+    env.qstop = s->el.elig_prev;
     for (size_t i = 0; i < m; i++)
-        e->disp[i]->priority =
-            walked ? walk_priority(s, &env, e->disp[i], s->pl.last_now)
-                   : prio_start(&s->pol.prio, &env, e->disp[i], s->pl.last_now, NULL);
+        e->disp[i]->priority = walk_priority(s, &env, e->disp[i], s->pl.last_now);
     sort_ptrs((void **)e->disp, m, prio_cmp, &e->sb);
     *n = m;
     return e->disp;
