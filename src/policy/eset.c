@@ -1745,17 +1745,10 @@ struct job *const *eset_all(struct sched *s, size_t *n)
             if (c->b[i] && (c->b[i]->flags & JOB_PARKED))
                 e->disp[m++] = c->b[i];
     }
-    /* In the order of the last iteration's walks, as the whole-queue walk
-     * keeps its queue: jobs stopped before it count from the walk before it
-     * (elig_prev), not from its own, and those it stopped their own queue
-     * time (walk_priority); elig_reasons puts refusals into words in this
-     * order, and an idle limit's words hang on the jobs before (issue 31,
-     * tests/data/property/maxiproc-reason). */
     struct prio_env env;
     sched_prio_env(s, &env);
-    env.qstop = s->el.elig_prev;
     for (size_t i = 0; i < m; i++)
-        e->disp[i]->priority = walk_priority(s, &env, e->disp[i], s->pl.last_now);
+        e->disp[i]->priority = prio_start(&s->pol.prio, &env, e->disp[i], s->pl.last_now, NULL);
     sort_ptrs((void **)e->disp, m, prio_cmp, &e->sb);
     *n = m;
     return e->disp;
