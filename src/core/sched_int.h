@@ -380,6 +380,8 @@ struct sched {
     int prio_static;     /* the priority parameters allow static order */
     long stopped_need;   /* ... the queue time stopped jobs need to reach their top, if a poll
                             interval or less, else 0 (policy/wake.c: wake_stopped_need) */
+    long top_need;       /* ... the queue time any job needs to reach that top, AVAIL_NEVER
+                            if never (policy/wake.c: wake_top_need) */
     struct prio_env env; /* cached for priorities (sched_prio_env) */
     /* Recompute rule: cleared by engine/ when a node is added or changes
      * state; set by core/sched.c's sched_prio_env when it recomputes env's

@@ -56,6 +56,7 @@ struct sched *sched_create(const struct sched_policy *pol, const struct sched_rm
         s->rm = *rm;
     s->prio_static = prio_order_is_submission(&s->pol.prio); /* the policy never changes */
     s->stopped_need = wake_stopped_need(&s->pol);
+    s->top_need = wake_top_need(&s->pol);
     if (s->pol.nresgroups <= 1) {
         /* One group of every QOS: resdepth says how many (callers may set
          * just that field). */

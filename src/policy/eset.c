@@ -1487,18 +1487,83 @@ int eset_stopped_before(const struct sched *s)
     return 0;
 }
 
-static long wake_order(const struct sched *s, const struct eset_comp *c, long P, int changed,
-                       int floor, long now)
+/* Whether j's queue time accrues and it has not yet reached the top (it
+ * reaches it need + 1 seconds after its queue-time start, a second early). */
+static int a_young(const struct job *j, long need, long now)
+{
+    return !(j->flags & JOB_QSTOP) && j->qtime_start + need >= now;
+}
+
+/* Queue-time start, then submission: the order of jobs whose queue time
+ * accrues below the top. */
+static int by_qtime(const void *x, const void *y)
+{
+    const struct job *a = *(const struct job *const *)x, *b = *(const struct job *const *)y;
+    if (a->qtime_start != b->qtime_start)
+        return a->qtime_start < b->qtime_start ? -1 : 1;
+    return by_submission(x, y);
+}
+
+/*
+ * When c's jobs whose queue time accrues next tie at the top of a priority
+ * of queue time alone out of their order below it (wake.c's top_ties_join
+ * for one component): below it they go by queue-time start, which the
+ * limits move (a job refused at a hard limit counts from when it was
+ * admitted again), at it by submission, so a job submitted before one whose
+ * queue time started earlier goes before it once it gets there too — and an
+ * idle limit (MAXIJOB's soft walk) may admit it in that one's place (issue
+ * 31, tests/data/property/top-tie-maxjob). AVAIL_NEVER when none will. Jobs
+ * are sorted (scratch: e->nb, free once eset_walked filed b) only when one
+ * is young and counts from after another.
+ */
+static long a_tops(struct sched *s, const struct eset_comp *c, long now)
+{
+    long need = s->top_need;
+    if (need >= AVAIL_NEVER || c->na < 2)
+        return AVAIL_NEVER;
+    long qmin = LONG_MAX, ymax = LONG_MIN; /* the earliest start, the latest young one's */
+    for (size_t i = 0; i < c->na; i++) {
+        const struct job *j = c->a[i];
+        if (j->flags & JOB_QSTOP)
+            continue;
+        qmin = j->qtime_start < qmin ? j->qtime_start : qmin;
+        if (j->qtime_start + need >= now && j->qtime_start > ymax)
+            ymax = j->qtime_start;
+    }
+    if (ymax <= qmin)
+        return AVAIL_NEVER; /* the young ones tie among themselves and below the rest */
+    struct eset *e = s->el.eset;
+    e->nb = xgrow(e->nb, &e->capnb, c->na, sizeof *e->nb);
+    size_t n = 0;
+    for (size_t i = 0; i < c->na; i++)
+        if (!(c->a[i]->flags & JOB_QSTOP))
+            e->nb[n++] = c->a[i];
+    sort_ptrs((void **)e->nb, n, by_qtime, &e->sb);
+    const struct job *late = NULL; /* the latest submitted that counts from before e->nb[g] */
+    for (size_t g = 0, h; g < n; g = h) {
+        for (h = g; h < n && e->nb[h]->qtime_start == e->nb[g]->qtime_start; h++)
+            if (late && a_young(e->nb[h], need, now) && by_submission(&e->nb[h], &late) < 0)
+                return e->nb[h]->qtime_start + need; /* the earliest: they go by start */
+        for (size_t i = g; i < h; i++)
+            if (!late || by_submission(&late, &e->nb[i]) < 0)
+                late = e->nb[i];
+    }
+    return AVAIL_NEVER;
+}
+
+static long wake_order(struct sched *s, const struct eset_comp *c, long P, int changed, int floor,
+                       long now)
 {
     if (changed || floor)
         return now;
+    long tie = a_tops(s, c, now);
     if (c->nb - c->bh - c->bholes == 0)
-        return AVAIL_NEVER;
+        return tie;
     for (size_t i = 0; i < c->na; i++)
         if (c->a[i]->qtime_start >= P)
             return now;
     long top = eset_stopped_top(s, now);
-    return top < AVAIL_NEVER && b_before_a(c) ? top : AVAIL_NEVER;
+    return top < tie && b_before_a(c) ? top : tie;
 }
 
 /*

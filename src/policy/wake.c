@@ -300,16 +300,22 @@ static long top_reach(const struct prio_params *p, double w)
     return secs < (double)(AVAIL_NEVER / 4) ? (long)secs : AVAIL_NEVER;
 }
 
-long wake_stopped_need(const struct sched_policy *pol)
+long wake_top_need(const struct sched_policy *pol)
 {
     const struct prio_params *p = &pol->prio;
     double w = (double)p->cweight[PRIO_SERV] * (double)p->fweight[PF_QUEUETIME];
     if (w <= 0)
-        return 0;
+        return AVAIL_NEVER;
     long reach = top_reach(p, w);
-    if (reach >= AVAIL_NEVER || (pol->poll > 0 && reach - 1 > pol->poll))
-        return 0;
+    if (reach >= AVAIL_NEVER)
+        return AVAIL_NEVER;
     return reach > 1 ? reach - 1 : 1; /* a second early, as top_ties_join */
+}
+
+long wake_stopped_need(const struct sched_policy *pol)
+{
+    long need = wake_top_need(pol);
+    return need >= AVAIL_NEVER || (pol->poll > 0 && need > pol->poll) ? 0 : need;
 }
 
 /*

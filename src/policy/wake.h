@@ -30,6 +30,14 @@ long sched_next_wakeup(const struct sched *s, long now);
  * only as long as it follows standing reservations. */
 long sched_next_poll(const struct sched *s, long now);
 
+/* How much queue time a priority of queue time alone needs to reach its top
+ * (QUEUETIMECAP, SERVICECAP, the clip), a second early (a walk or poll that
+ * comes early asks again); AVAIL_NEVER when it never does (no queue-time
+ * weight, or a top past any trace's time). Fixed with the policy
+ * (sched_create keeps it as top_need; policy/eset.c's wake_order reads it:
+ * jobs whose queue time accrues tie there out of their order below it). */
+long wake_top_need(const struct sched_policy *pol);
+
 /* How much queue time jobs whose queue time is stopped need to reach the top
  * of a priority of queue time alone (QUEUETIMECAP, SERVICECAP, the clip), a
  * second early; 0 when the top is more than a poll interval of queue time

@@ -480,6 +480,33 @@ static void test_parked_twins(void)
     CHECK(most >= 20); /* the cases do park jobs (43 at most) */
 }
 
+/* The queue time a priority of queue time alone needs to reach its top, a
+ * second early (wake_top_need), whatever the poll interval; stopped jobs,
+ * which count from the last poll instant, reach it only within one
+ * (wake_stopped_need); sched_create keeps the first as top_need (eset.c's
+ * wake_order walks a credential again when its accruing jobs tie there out
+ * of their order: tests/data/property/top-tie-maxjob). */
+static void test_top_need(void)
+{
+    static const struct {
+        const char *cfg;
+        long top, stopped;
+    } c[] = {
+        {"QUEUETIMEWEIGHT 100\nQUEUETIMECAP 1\n", 59, 59},
+        {"QUEUETIMEWEIGHT 100\nQUEUETIMECAP 5\n", 299, 0},  /* past the 60 s poll */
+        {"QUEUETIMEWEIGHT 1\nSERVICECAP 2\n", 119, 0},      /* 2 minutes: past the poll */
+        {"QUEUETIMEWEIGHT 1\n", 60000000000L - 1, 0},        /* the clip: 1e9 minutes */
+        {"QUEUETIMEWEIGHT 0\n", SCHED_NEVER, 0},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        struct sched *s = setup(c[i].cfg, 1, 1);
+        CHECK_EQ(wake_top_need(&s->pol), c[i].top);
+        CHECK_EQ(s->top_need, c[i].top);
+        CHECK_EQ(wake_stopped_need(&s->pol), c[i].stopped);
+        sched_destroy(s);
+    }
+}
+
 int main(void)
 {
     TEST_RUN(test_maxijob_seed_example);
@@ -494,5 +521,6 @@ int main(void)
     TEST_RUN(test_refused_for_ever);
     TEST_RUN(test_idle_order_polls);
     TEST_RUN(test_parked_twins);
+    TEST_RUN(test_top_need);
     return TEST_DONE();
 }
