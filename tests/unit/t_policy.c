@@ -493,9 +493,9 @@ static void test_top_need(void)
         long top, stopped;
     } c[] = {
         {"QUEUETIMEWEIGHT 100\nQUEUETIMECAP 1\n", 59, 59},
-        {"QUEUETIMEWEIGHT 100\nQUEUETIMECAP 5\n", 299, 0},  /* past the 60 s poll */
-        {"QUEUETIMEWEIGHT 1\nSERVICECAP 2\n", 119, 0},      /* 2 minutes: past the poll */
-        {"QUEUETIMEWEIGHT 1\n", 60000000000L - 1, 0},        /* the clip: 1e9 minutes */
+        {"QUEUETIMEWEIGHT 100\nQUEUETIMECAP 5\n", 299, 0}, /* past the 60 s poll */
+        {"QUEUETIMEWEIGHT 1\nSERVICECAP 2\n", 119, 0},     /* 2 minutes: past the poll */
+        {"QUEUETIMEWEIGHT 1\n", 60000000000L - 1, 0},      /* the clip: 1e9 minutes */
         {"QUEUETIMEWEIGHT 0\n", SCHED_NEVER, 0},
     };
     for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
