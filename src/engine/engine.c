@@ -466,22 +466,13 @@ static void set_name(struct job *j, const char *name)
     }
 }
 
-/* A job record zeroed, by libc's memset: inlined, a zeroing of the record's
- * 528 bytes is a rep stosq of 66 steps (a literal's, 17 M instructions of
- * HPC2N's replay, issue 31), where the vector loop takes some 30. noipa:
- * link-time optimization would otherwise see the size again, and inline it. */
-static __attribute__((noipa)) void zero_job(struct job *j, size_t size)
-{
-    memset(j, 0, size);
-}
-
 struct job *sched_submit(struct sched *s, const struct job_spec *spec, struct err *err)
 {
     if (check_job_spec(s, spec, err) < 0)
         return NULL;
     /* Every field is set here: zero, then what is not. */
     struct job *j = pool_take(&s->jobpool);
-    zero_job(j, sizeof *j);
+    memset(j, 0, sizeof *j);
     struct cred *const *c0 = spec->creds;
     j->order = s->njobs;
     j->submit = spec->submit;
