@@ -45,6 +45,19 @@ static size_t count(const char *s, const char *what)
     return n;
 }
 
+/* A one-processor job of 10 s asking 100 s, submitted at submit, with
+ * the names nm: the rows the Batsim tests write. */
+static void add_small_job(struct workload *wl, const struct wl_names *nm, long submit)
+{
+    struct wl_job j = {.names = workload_names(wl, nm),
+                       .submit = submit,
+                       .tasks = 1,
+                       .procs_per_task = 1,
+                       .walltime_lo = 100,
+                       .runtime_lo = 10};
+    workload_add(wl, &j);
+}
+
 /* Three jobs with names: one ran on nodes 0-1 and 3, one was killed, one
  * rejected; a fourth never started. */
 static void jobs(struct workload *wl, struct sim_outcome *out, struct sim_detail *d)
@@ -175,13 +188,7 @@ static void test_batsim_metadata(void)
                               .account = a ? workload_intern(&wl, a) : NULL,
                               .class_ = workload_intern(&wl, c),
                               .qos = q ? workload_intern(&wl, q) : NULL};
-        struct wl_job j = {.names = workload_names(&wl, &nm),
-                           .submit = i,
-                           .tasks = 1,
-                           .procs_per_task = 1,
-                           .walltime_lo = 100,
-                           .runtime_lo = 10};
-        workload_add(&wl, &j);
+        add_small_job(&wl, &nm, i);
         out[i] = (struct sim_outcome){.start = i, .end = i + 10};
         char meta[128];
         snprintf(meta, sizeof meta, "user=%s;group=%s;account=%s;class=%s;qos=%s", u, g, a ? a : "",
@@ -237,13 +244,7 @@ static void test_batsim_nodes(void)
     for (int i = 0; i < N; i++) {
         const char *u = i % 7 == 0 ? longname : i % 5 == 0 ? longname + 200 : "ann";
         struct wl_names nm = {.user = workload_intern(&wl, u)};
-        struct wl_job j = {.names = workload_names(&wl, &nm),
-                           .submit = i,
-                           .tasks = 1,
-                           .procs_per_task = 1,
-                           .walltime_lo = 100,
-                           .runtime_lo = 10};
-        workload_add(&wl, &j);
+        add_small_job(&wl, &nm, i);
         unsigned n = (unsigned)(rand() % (MAXSLOTS + 1)), base = (unsigned)(rand() % NODES);
         int used[NODES + 8] = {0};
         for (unsigned k = 0; k < n; k++) {
