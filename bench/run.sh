@@ -41,6 +41,15 @@ bench_one() {
     awk -v t="$(basename "$1" .norm.swf.gz)" -v p="$2" -v j="$jobs" -v w="$wall" -v s="$sched" -v kb="$kb" \
         'BEGIN { printf "%-28s %-8s %9d %12.0f %10.3f %10.3f %8.1f\n", t, p, j, j / w, w, s, kb / 1024 }'
 }
+# The wall time of one run of a command (runstat's figure).
+wall_of() {
+    "$RUNSTAT" "$@" >/dev/null 2>"$tmp/werr"
+    sed -n 's/.*wall_seconds=\([0-9.]*\).*/\1/p' "$tmp/werr"
+}
+# The lesser of two figures, the first possibly empty.
+least() {
+    awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }'
+}
 for t in $traces; do
     for pol in easy fcfs; do
         bench_one "$t" "$pol"
@@ -90,15 +99,27 @@ if [ -f "$H" ] && [ -n "$MINI" ]; then
     awk -v w="$easy_wall" -v s="$easy_sched" -v r="$easy_read" -v mb="$easy_mb" -v m="$mini_wall" -v ml="$(cat "$tmp/mini")" 'BEGIN {
         printf "HPC2N EASY: moku whole %.3f s (reading the trace %.3f s and the replay %.3f s, at once when streamed; peak %.1f MB); %s, whole %.3f s: ratio %.2f\n",
             w, r, s, mb, ml, m, w / m }'
-    # Issue 31's row: the same run writing the jobs CSV (streamed too).
-    "$RUNSTAT" bin/moku simulate --config "$tmp/easy.cfg" --jobs-out "$tmp/hpc2n.csv" \
-        --format json "$H" >/dev/null 2>"$tmp/err"
+    # Issue 31's ratios, each the least of 5 rounds that alternate the
+    # runs compared: a single run on a shared 2-core machine swings by a
+    # fifth, and the least of several is the run the machine disturbed
+    # least. The jobs CSV is removed before each run (rewriting a file
+    # costs an fsync that a fresh one does not).
+    best_mini= best_easy= best_jobs= best_thr= best_fs=
+    for round in 1 2 3 4 5; do
+        w=$(wall_of "$MINI" 240 "$H"); best_mini=$(least "$best_mini" "$w")
+        w=$(wall_of bin/moku simulate --config "$tmp/easy.cfg" --format json "$H"); best_easy=$(least "$best_easy" "$w")
+        rm -f "$tmp/hpc2n.csv"
+        w=$(wall_of bin/moku simulate --config "$tmp/easy.cfg" --jobs-out "$tmp/hpc2n.csv" --format json "$H")
+        best_jobs=$(least "$best_jobs" "$w")
+        w=$(wall_of bin/moku simulate --config "$tmp/throttle.cfg" --format json "$H"); best_thr=$(least "$best_thr" "$w")
+        w=$(wall_of bin/moku simulate --config "$tmp/fairshare.cfg" --format json "$H"); best_fs=$(least "$best_fs" "$w")
+    done
     rm -f "$tmp/hpc2n.csv"
-    jw=$(sed -n 's/.*wall_seconds=\([0-9.]*\).*/\1/p' "$tmp/err")
-    jkb=$(sed -n 's/.*peak_rss_kb=\([0-9]*\).*/\1/p' "$tmp/err")
-    awk -v w="$jw" -v kb="$jkb" -v m="$mini_wall" 'BEGIN {
-        printf "HPC2N EASY with --jobs-out: moku whole %.3f s (peak %.1f MB); mini_easy whole %.3f s: ratio %.2f (target <= 1.0x)\n",
-            w, kb / 1024, m, w / m }'
+    awk -v j="$best_jobs" -v e="$best_easy" -v m="$best_mini" -v t="$best_thr" -v f="$best_fs" 'BEGIN {
+        printf "HPC2N least of 5 alternated rounds: mini_easy %.3f s, moku EASY %.3f s (%.2fx)\n", m, e, e / m
+        printf "HPC2N EASY with --jobs-out: moku whole %.3f s, least of 5; mini_easy %.3f s: ratio %.2f (target <= 1.0x)\n", j, m, j / m
+        printf "HPC2N throttling page: whole %.3f s, least of 5: %.2fx plain EASY (%.3f s; target <= 4x)\n", t, t / e, e
+        printf "HPC2N fairshare: whole %.3f s, least of 5: %.2fx plain EASY (%.3f s; target <= 2x)\n", f, f / e, e }'
     gzip -dc "$H" >"$tmp/h.swf"
     total=$(grep -vc '^;' "$tmp/h.swf")
     for pct in 25 50 100; do
@@ -108,14 +129,6 @@ if [ -f "$H" ] && [ -n "$MINI" ]; then
         printf 'HPC2N first %3d%%: %6d jobs, replay %.3f s, %.2f us a job\n' "$pct" "$3" "$6" \
             "$(awk -v s="$6" -v j="$3" 'BEGIN { print 1e6 * s / j }')"
     done
-    bench_one "$H" throttle >"$tmp/line"
-    set -- $(cat "$tmp/line")
-    awk -v t="$5" -v e="$easy_wall" 'BEGIN { printf "HPC2N throttling page: whole %.3f s, %.1fx plain EASY (%.3f s; target <= 4x)\n", t, t / e, e }'
-    # Issue 31: fairshare (DEDICATEDPS, 12 h windows, depth 8, decay 0.8,
-    # user and group weights) against plain EASY.
-    bench_one "$H" fairshare >"$tmp/line"
-    set -- $(cat "$tmp/line")
-    awk -v t="$5" -v e="$easy_wall" 'BEGIN { printf "HPC2N fairshare: whole %.3f s, %.1fx plain EASY (%.3f s; target <= 2x)\n", t, t / e, e }'
     # Issue 31: GROUPCFG[DEFAULT] MAXJOB=4 under EASY on HPC2N's first 10,000
     # jobs (a few groups submit most jobs and run four at a time: each start
     # or end of one touches all its waiting jobs; docs/simulation.md).
