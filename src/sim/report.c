@@ -1076,7 +1076,7 @@ enum { NODES_NONE, NODES_SLOTS, NODES_TEXT };
 _Static_assert(sizeof(struct csv_rec) <= 104, "a jobs CSV row's record grew");
 
 /* Rows handed over together, and how many blocks the ring holds: a few
- * hundred KB in all, and a lock taken once every CSV_BLOCK_ROWS rows. */
+ * hundred KB in all, and a hand-over once every CSV_BLOCK_ROWS rows. */
 #define CSV_BLOCK_ROWS 512
 #define CSV_BLOCKS 4
 

@@ -30,6 +30,7 @@ void handoff_init(struct handoff *h, size_t slots, size_t refill)
 {
     h->slots = slots;
     h->refill = refill;
+    h->batch = 1;
     atomic_init(&h->filled, 0);
     atomic_init(&h->emptied, 0);
     atomic_init(&h->sleeping[PRODUCER], 0);
@@ -54,6 +55,11 @@ void handoff_destroy(struct handoff *h)
 #endif
 }
 
+void handoff_wake_batch(struct handoff *h, size_t batch)
+{
+    h->batch = batch;
+}
+
 /* Slots full (put, not yet given back). */
 static size_t full(struct handoff *h)
 {
@@ -66,10 +72,11 @@ static bool refilled(struct handoff *h)
     return full(h) <= h->slots - h->refill;
 }
 
-/* The consumer has a slot to take, or there will be none. */
+/* The consumer, asleep on an empty ring, may wake: a batch of slots to
+ * take, or there will be no more. */
 static bool takeable(struct handoff *h)
 {
-    return atomic_load(&h->done) || full(h) > 0;
+    return atomic_load(&h->done) || full(h) >= h->batch;
 }
 
 #ifdef __linux__
@@ -146,10 +153,15 @@ int handoff_room(struct handoff *h)
     return atomic_load(&h->stop) ? -1 : 0;
 }
 
+/* The consumer is woken only once a batch is full: its flag stays up
+ * until then. Its count of full slots cannot be more than ours (it does
+ * not give back slots while it sleeps), so a batch it waits for is one we
+ * see. */
 void handoff_put(struct handoff *h)
 {
     atomic_store(&h->filled, atomic_load_explicit(&h->filled, memory_order_relaxed) + 1);
-    wake(h, CONSUMER);
+    if (atomic_load(&h->sleeping[CONSUMER]) && full(h) >= h->batch)
+        wake(h, CONSUMER);
 }
 
 void handoff_finish(struct handoff *h)
@@ -167,7 +179,8 @@ int handoff_take(struct handoff *h, size_t *slot)
         if (refilled(h))
             wake(h, PRODUCER);
     }
-    wait_for(h, CONSUMER, takeable);
+    if (atomic_load(&h->filled) == e) /* a slot left: taken without a wait */
+        wait_for(h, CONSUMER, takeable);
     /* Empty now means done, seen before this look: nothing more comes. */
     if (atomic_load(&h->filled) == e)
         return 0;

@@ -7,7 +7,9 @@
  * counters of their own; a side makes a system call only to sleep, when
  * it cannot go on, and the other only to wake it. A producer that found the
  * ring full sleeps until `refill` slots are free, not one: it is woken once
- * per `refill` slots instead of once a slot. It is not a queue of values:
+ * per `refill` slots instead of once a slot; likewise a consumer may ask
+ * to sleep, on an empty ring, until `batch` slots are full (its wake batch).
+ * It is not a queue of values:
  * the slots are the caller's arrays, indexed by what handoff_fill_slot and
  * handoff_take give.
  *
@@ -24,6 +26,7 @@
 
 struct handoff {
     size_t slots, refill;
+    size_t batch; /* an empty ring's consumer sleeps until this many are full */
     atomic_size_t filled, emptied; /* slots put and given back since the start */
     atomic_int sleeping[2];        /* the producer, the consumer, waits or is about to */
     atomic_int done;               /* handoff_finish: nothing more will be put */
@@ -40,6 +43,11 @@ struct handoff {
  * (1 <= refill <= slots) free slots. */
 void handoff_init(struct handoff *h, size_t slots, size_t refill);
 void handoff_destroy(struct handoff *h);
+/* The consumer, finding the ring empty, sleeps until batch (1 <= batch <=
+ * slots; handoff_init makes it 1) slots are full or the producer finished,
+ * and then takes them all: woken once per batch slots, not once a slot.
+ * Set before the threads start. */
+void handoff_wake_batch(struct handoff *h, size_t batch);
 
 /* The producer's side. The slot it fills next (0 .. slots - 1). */
 size_t handoff_fill_slot(const struct handoff *h);
