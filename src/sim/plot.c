@@ -61,6 +61,16 @@ static struct plot_bin *bin_at(struct plot_series *p, long t)
     return &p->bins[i];
 }
 
+/* Add the state held for d seconds to bin. */
+static inline void hold(struct plot_bin *bin, const struct plot_series *p, double d)
+{
+    bin->busy += (double)p->busy * d;
+    bin->up += (double)p->up * d;
+    bin->idle += (double)(long long)p->idle * d; /* a count: exact, one conversion */
+    bin->running += (double)(long long)p->running * d;
+    bin->span += d;
+}
+
 /* Add the state held over [a, b) to the bins it spans. */
 static void integrate(struct plot_series *p, long a, long b)
 {
@@ -74,28 +84,37 @@ static void integrate(struct plot_series *p, long a, long b)
             p->at_hi = p->t0 + ((long)i + 1) * p->width;
             p->at_lo = p->at_hi - p->width;
         }
-        struct plot_bin *bin = &p->bins[p->at];
         long e = b < p->at_hi ? b : p->at_hi;
-        double d = (double)(e - a);
-        bin->busy += (double)p->busy * d;
-        bin->up += (double)p->up * d;
-        bin->idle += (double)(long long)p->idle * d; /* a count: exact, one conversion */
-        bin->running += (double)(long long)p->running * d;
-        bin->span += d;
+        hold(&p->bins[p->at], p, (double)(e - a));
         a = e;
     }
 }
 
-void plot_series_add(struct plot_series *p, long now, long long busy, long long up, size_t idle,
-                     size_t running)
+/* plot_series_add, inlined in plot_log_replay (a sample of every replay's
+ * iteration). Most samples fall in the bin of the one before: that case
+ * adds to it here, without integrate's loop and clamps (the same additions
+ * in the same order, so the same doubles). */
+static inline void series_add(struct plot_series *p, long now, long long busy, long long up,
+                              size_t idle, size_t running)
 {
-    if (p->last != LONG_MIN)
-        integrate(p, p->last, now);
+    long a = p->last;
+    if (a >= p->at_lo && now <= p->at_hi) { /* (an empty [at_lo, at_hi) holds no a) */
+        if (a < now)
+            hold(&p->bins[p->at], p, (double)(now - a));
+    } else if (a != LONG_MIN) {
+        integrate(p, a, now);
+    }
     p->last = now;
     p->busy = busy;
     p->up = up;
     p->idle = idle;
     p->running = running;
+}
+
+void plot_series_add(struct plot_series *p, long now, long long busy, long long up, size_t idle,
+                     size_t running)
+{
+    series_add(p, now, busy, up, idle, running);
 }
 
 void plot_log_add_any(struct plot_log *l, long now, long long busy, long long up, size_t idle,
@@ -129,10 +148,10 @@ void plot_log_replay(const struct plot_log *l, struct plot_series *p)
         if (r->step == PLOT_LOG_WHOLE) {
             const struct plot_log_whole *x = &l->w[w++];
             now = x->now, up = x->up;
-            plot_series_add(p, now, x->busy, up, x->idle, x->running);
+            series_add(p, now, x->busy, up, x->idle, x->running);
         } else {
             now = (long)((unsigned long long)now + r->step);
-            plot_series_add(p, now, r->busy, up, r->idle, r->running);
+            series_add(p, now, r->busy, up, r->idle, r->running);
         }
     }
 }
