@@ -61,6 +61,16 @@ static struct plot_bin *bin_at(struct plot_series *p, long t)
     return &p->bins[i];
 }
 
+/* Add the state held for d seconds to bin. */
+static inline void hold(struct plot_bin *bin, const struct plot_series *p, double d)
+{
+    bin->busy += (double)p->busy * d;
+    bin->up += (double)p->up * d;
+    bin->idle += (double)(long long)p->idle * d; /* a count: exact, one conversion */
+    bin->running += (double)(long long)p->running * d;
+    bin->span += d;
+}
+
 /* Add the state held over [a, b) to the bins it spans. */
 static void integrate(struct plot_series *p, long a, long b)
 {
@@ -74,28 +84,37 @@ static void integrate(struct plot_series *p, long a, long b)
             p->at_hi = p->t0 + ((long)i + 1) * p->width;
             p->at_lo = p->at_hi - p->width;
         }
-        struct plot_bin *bin = &p->bins[p->at];
         long e = b < p->at_hi ? b : p->at_hi;
-        double d = (double)(e - a);
-        bin->busy += (double)p->busy * d;
-        bin->up += (double)p->up * d;
-        bin->idle += (double)(long long)p->idle * d; /* a count: exact, one conversion */
-        bin->running += (double)(long long)p->running * d;
-        bin->span += d;
+        hold(&p->bins[p->at], p, (double)(e - a));
         a = e;
     }
 }
 
-void plot_series_add(struct plot_series *p, long now, long long busy, long long up, size_t idle,
-                     size_t running)
+/* plot_series_add, inlined in plot_log_replay (a sample of every replay's
+ * iteration). Most samples fall in the bin of the one before: that case
+ * adds to it here, without integrate's loop and clamps (the same additions
+ * in the same order, so the same doubles). */
+static inline void series_add(struct plot_series *p, long now, long long busy, long long up,
+                              size_t idle, size_t running)
 {
-    if (p->last != LONG_MIN)
-        integrate(p, p->last, now);
+    long a = p->last;
+    if (a >= p->at_lo && now <= p->at_hi) { /* (an empty [at_lo, at_hi) holds no a) */
+        if (a < now)
+            hold(&p->bins[p->at], p, (double)(now - a));
+    } else if (a != LONG_MIN) {
+        integrate(p, a, now);
+    }
     p->last = now;
     p->busy = busy;
     p->up = up;
     p->idle = idle;
     p->running = running;
+}
+
+void plot_series_add(struct plot_series *p, long now, long long busy, long long up, size_t idle,
+                     size_t running)
+{
+    series_add(p, now, busy, up, idle, running);
 }
 
 void plot_log_add_any(struct plot_log *l, long now, long long busy, long long up, size_t idle,
@@ -119,20 +138,55 @@ void plot_log_add_any(struct plot_log *l, long now, long long busy, long long up
     l->up = up;
 }
 
+/* The compact samples from l->v[i] to the next whole one (or the end), at
+ * times from *now on, into p; the index of that whole sample. series_add's
+ * work with the state held in locals, not in p: every sample of a streamed
+ * replay passes here. The processors up stay p->up throughout (a compact
+ * sample has those of the one before). p is written back before integrate
+ * (which reads it) and at the end. */
+static size_t replay_compact(const struct plot_log *l, size_t i, long *now, struct plot_series *p)
+{
+    long t = *now, last = p->last, lo = p->at_lo, hi = p->at_hi;
+    long long busy = p->busy;
+    size_t idle = p->idle, running = p->running;
+    double up = (double)p->up;
+    struct plot_bin *bin = hi > lo ? &p->bins[p->at] : NULL;
+    for (; i < l->n && l->v[i].step != PLOT_LOG_WHOLE; i++) {
+        const struct plot_log_rec *r = &l->v[i];
+        t = (long)((unsigned long long)t + r->step);
+        if (last >= lo && t <= hi) { /* (an empty [lo, hi) holds no last) */
+            if (last < t) {          /* hold()'s additions, in its order */
+                double d = (double)(t - last);
+                bin->busy += (double)busy * d;
+                bin->up += up * d;
+                bin->idle += (double)(long long)idle * d;
+                bin->running += (double)(long long)running * d;
+                bin->span += d;
+            }
+        } else if (last != LONG_MIN) {
+            p->busy = busy, p->idle = idle, p->running = running;
+            integrate(p, last, t);
+            lo = p->at_lo, hi = p->at_hi, bin = &p->bins[p->at];
+        }
+        last = t, busy = r->busy, idle = r->idle, running = r->running;
+    }
+    p->last = last, p->busy = busy, p->idle = idle, p->running = running;
+    *now = t;
+    return i;
+}
+
 void plot_log_replay(const struct plot_log *l, struct plot_series *p)
 {
     long now = 0;
-    long long up = 0;
-    size_t w = 0;
-    for (size_t i = 0; i < l->n; i++) {
-        const struct plot_log_rec *r = &l->v[i];
-        if (r->step == PLOT_LOG_WHOLE) {
+    size_t w = 0, i = 0;
+    while (i < l->n) {
+        if (l->v[i].step == PLOT_LOG_WHOLE) {
             const struct plot_log_whole *x = &l->w[w++];
-            now = x->now, up = x->up;
-            plot_series_add(p, now, x->busy, up, x->idle, x->running);
+            now = x->now;
+            series_add(p, now, x->busy, x->up, x->idle, x->running);
+            i++;
         } else {
-            now = (long)((unsigned long long)now + r->step);
-            plot_series_add(p, now, r->busy, up, r->idle, r->running);
+            i = replay_compact(l, i, &now, p);
         }
     }
 }

@@ -95,9 +95,11 @@ static inline void plot_log_add(struct plot_log *l, long now, long long busy, lo
                                 size_t idle, size_t running)
 {
     unsigned long long step = (unsigned long long)now - (unsigned long long)l->now;
-    if (l->n && l->n < l->cap && step < PLOT_LOG_WHOLE && up == l->up &&
-        (unsigned long long)busy < PLOT_LOG_WHOLE && idle < PLOT_LOG_WHOLE &&
-        running < PLOT_LOG_WHOLE) {
+    /* One test for the four 32-bit fields: their OR below PLOT_LOG_WHOLE
+     * holds each below it (a few that fit fail it: plot_log_add_any, which
+     * tests each, keeps them as they fit). n - 1 < cap - 1: 0 < n < cap. */
+    if (l->n - 1 < l->cap - 1 && up == l->up &&
+        (step | (unsigned long long)busy | idle | running) < PLOT_LOG_WHOLE) {
         l->v[l->n++] = (struct plot_log_rec){(uint32_t)step, (uint32_t)busy, (uint32_t)idle,
                                              (uint32_t)running};
         l->now = now;
