@@ -1562,6 +1562,14 @@ static long wake_order(struct sched *s, const struct eset_comp *c, long P, int c
     for (size_t i = 0; i < c->na; i++)
         if (c->a[i]->qtime_start >= P)
             return now;
+    /* The stopped jobs counted from P had reached the top in this walk and
+     * went ahead of newer jobs tied there; from the next walk on they count
+     * from this one and fall below them until eset_stopped_top: the order
+     * has moved already, so the next iteration walks it again, as the
+     * whole-queue walk, which sorts at every one, would see it (issue 31,
+     * tests/data/property/class-maxps-zero-run). */
+    if (s->stopped_need && P + s->stopped_need <= now && b_before_a(c))
+        return now;
     long top = eset_stopped_top(s, now);
     return top < tie && b_before_a(c) ? top : tie;
 }
