@@ -593,6 +593,9 @@ void eset_touch(struct sched *s, struct job *j);
 void eset_settle(struct sched *s, long now);
 /* Every idle job, parked too, in priority order (for the commands). */
 struct job *const *eset_all(struct sched *s, size_t *n);
+/* Every idle job, parked too, in the order of the last iteration's sort
+ * (elig_reasons), in a buffer of its own; priorities left as eset_all's. */
+struct job *const *eset_walk_order(struct sched *s, size_t *n);
 /* The one kind limits count (limits_single_kind) while eset is on, else -1. */
 int eset_kind(const struct sched *s);
 /* j's credential's PS and WC run-down rates at this iteration. */

@@ -899,7 +899,7 @@ void elig_reasons(struct sched *s)
     sched_prio_env(s, &env);
     rebuild_active(s, &env, s->pl.last_now);
     size_t n;
-    struct job **v = s->el.eset ? (struct job **)eset_all(s, &n) : NULL;
+    struct job **v = s->el.eset ? (struct job **)eset_walk_order(s, &n) : NULL;
     struct walk w = v ? (struct walk){.v = v, .n = n, .whole = 1, .now = s->pl.last_now}
                       : whole_queue(s, s->pl.last_now);
     if (limits_soft_differs(s->lim.limits)) {

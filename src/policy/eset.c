@@ -137,6 +137,8 @@ struct eset {
     struct eset_cur cur;
     struct job **disp; /* every idle job, for the commands */
     size_t capdisp;
+    struct job **walk; /* every idle job, for elig_reasons (eset_walk_order) */
+    size_t capwalk;
     struct job **nb; /* eset_walked: jobs joining b */
     size_t capnb;
     struct sort_buf sb;
@@ -580,6 +582,7 @@ void eset_free(struct eset *e)
     free(e->cur.apos);
     free(e->cur.rest);
     free(e->disp);
+    free(e->walk);
     free(e->nb);
     sort_buf_free(&e->sb);
     free(e);
@@ -1562,6 +1565,14 @@ static long wake_order(struct sched *s, const struct eset_comp *c, long P, int c
     for (size_t i = 0; i < c->na; i++)
         if (c->a[i]->qtime_start >= P)
             return now;
+    /* The stopped jobs counted from P had reached the top in this walk and
+     * went ahead of newer jobs tied there; from the next walk on they count
+     * from this one and fall below them until eset_stopped_top: the order
+     * has moved already, so the next iteration walks it again, as the
+     * whole-queue walk, which sorts at every one, would see it (issue 31,
+     * tests/data/property/class-maxps-zero-run). */
+    if (s->stopped_need && P + s->stopped_need <= now && b_before_a(c))
+        return now;
     long top = eset_stopped_top(s, now);
     return top < tie && b_before_a(c) ? top : tie;
 }
@@ -1728,30 +1739,69 @@ void eset_settle(struct sched *s, long now)
     s->el.elig_all = 0;
 }
 
-struct job *const *eset_all(struct sched *s, size_t *n)
+/* Every idle job, parked too, into *v (grown to fit); returns how many. */
+static size_t gather_idle(struct sched *s, struct job ***v, size_t *cap)
 {
     struct eset *e = s->el.eset;
-    size_t m = 0, cap = s->q.qidle + e->nparked;
-    e->disp = xgrow(e->disp, &e->capdisp, cap ? cap : 1, sizeof *e->disp);
+    size_t m = 0, need = s->q.qidle + e->nparked;
+    *v = xgrow(*v, cap, need ? need : 1, sizeof **v);
     for (size_t r = s->q.qhead; r < s->q.qlen; r++)
         if (s->q.queue[r])
-            e->disp[m++] = s->q.queue[r];
+            (*v)[m++] = s->q.queue[r];
     for (size_t k = 0; k < e->nc; k++) {
         const struct eset_comp *c = &e->c[k];
         for (size_t i = 0; i < c->na; i++)
             if (c->a[i]->flags & JOB_PARKED)
-                e->disp[m++] = c->a[i];
+                (*v)[m++] = c->a[i];
         for (size_t i = c->bh; i < c->nb; i++)
             if (c->b[i] && (c->b[i]->flags & JOB_PARKED))
-                e->disp[m++] = c->b[i];
+                (*v)[m++] = c->b[i];
     }
+    return m;
+}
+
+/* The priorities the commands show, at the last iteration's instant. */
+static void show_priorities(struct sched *s, struct job **v, size_t m)
+{
     struct prio_env env;
     sched_prio_env(s, &env);
     for (size_t i = 0; i < m; i++)
-        e->disp[i]->priority = prio_start(&s->pol.prio, &env, e->disp[i], s->pl.last_now, NULL);
+        v[i]->priority = prio_start(&s->pol.prio, &env, v[i], s->pl.last_now, NULL);
+}
+
+struct job *const *eset_all(struct sched *s, size_t *n)
+{
+    struct eset *e = s->el.eset;
+    size_t m = gather_idle(s, &e->disp, &e->capdisp);
+    show_priorities(s, e->disp, m);
     sort_ptrs((void **)e->disp, m, prio_cmp, &e->sb);
     *n = m;
     return e->disp;
+}
+
+/*
+ * In the order of the last iteration's sort, as the whole-queue walk keeps
+ * its queue: jobs stopped before it count from the walk before it
+ * (elig_prev), not from its own, and those it stopped their own queue time
+ * (walk_priority). elig_reasons puts refusals into words in this order, and
+ * an idle limit's words hang on the jobs before (issue 31,
+ * tests/data/property/maxiproc-reason). A buffer of its own: a command
+ * (showq) asks for words while it reads eset_all's list, which must not move
+ * under it; and the priorities are left as the commands show them.
+ */
+struct job *const *eset_walk_order(struct sched *s, size_t *n)
+{
+    struct eset *e = s->el.eset;
+    size_t m = gather_idle(s, &e->walk, &e->capwalk);
+    struct prio_env env;
+    sched_prio_env(s, &env);
+    env.qstop = s->el.elig_prev;
+    for (size_t i = 0; i < m; i++)
+        e->walk[i]->priority = walk_priority(s, &env, e->walk[i], s->pl.last_now);
+    sort_ptrs((void **)e->walk, m, prio_cmp, &e->sb);
+    show_priorities(s, e->walk, m);
+    *n = m;
+    return e->walk;
 }
 
 void eset_touch(struct sched *s, struct job *j)

@@ -507,6 +507,32 @@ static void test_top_need(void)
     }
 }
 
+/* Issue 31 (tests/data/property/maxiproc-reason): under eset, a refusal's
+ * words come from a walk in the last iteration's order, where 94 (stopped
+ * at 1, counting from then) ties with 137 at one second and goes first, so
+ * 94 is refused by MAXPROC, not behind 137 by MAXJOB. The list a command
+ * reads (sched_queue: 137 first, 94 counting from the walk at 2) does not
+ * move when a job's words are asked for while it is read (showq does). */
+static void test_reasons_walk_order(void)
+{
+    const char *cfg = "BACKFILLPOLICY NONE\nQUEUETIMEWEIGHT 1000\n"
+                      "USERCFG[DEFAULT] MAXIJOB=1,1 MAXIPROC=48,64\n";
+    struct sched *s = setup(cfg, 32, 4);
+    struct job *a = submit(s, "94", 107, 1, 1, "4");
+    struct job *b = submit(s, "137", 51, 1, 1, "4");
+    sched_iterate(s, 1);
+    sched_iterate(s, 2);
+    CHECK(s->el.eset != NULL);
+    size_t n;
+    struct job *const *q = sched_queue(s, 2, &n);
+    CHECK_EQ(n, 2);
+    CHECK(q[0] == b && q[1] == a);
+    CHECK_STR(sched_job_blocked(s, a),
+              "job 94 violates idle HARD MAXPROC limit of 64 for user 4 (R: 107, U: 0)");
+    CHECK(q[0] == b && q[1] == a); /* the words did not re-sort the list */
+    sched_destroy(s);
+}
+
 int main(void)
 {
     TEST_RUN(test_maxijob_seed_example);
@@ -522,5 +548,6 @@ int main(void)
     TEST_RUN(test_idle_order_polls);
     TEST_RUN(test_parked_twins);
     TEST_RUN(test_top_need);
+    TEST_RUN(test_reasons_walk_order);
     return TEST_DONE();
 }
