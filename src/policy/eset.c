@@ -139,6 +139,8 @@ struct eset {
     size_t capdisp;
     struct job **nb; /* eset_walked: jobs joining b */
     size_t capnb;
+    struct job **seen; /* eset_walked: the read jobs it files (not stays_in_b) */
+    size_t capseen;
     struct sort_buf sb;
     size_t nparked;
     /* The components that may have idle jobs, by index: every one that has
@@ -581,6 +583,7 @@ void eset_free(struct eset *e)
     free(e->cur.rest);
     free(e->disp);
     free(e->nb);
+    free(e->seen);
     sort_buf_free(&e->sb);
     free(e);
 }
@@ -1616,17 +1619,25 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
     e->nb = xgrow(e->nb, &e->capnb, nproc ? nproc : 1, sizeof *e->nb);
     c->na = u->keep; /* appending: the old a jobs stay */
     int odd = u->append ? c->odd : 0;
-    /* Jobs leaving b each rewrite their leaf's way up the tree: when they are
-     * many (a group below MAXJOB admitted them all), it is rebuilt when next
-     * asked instead, which costs as many leaves once. */
-    size_t leave = 0;
-    for (size_t r = 0; r < u->ntmp; r++)
-        leave += (u->tmp[r]->flags & JOB_INB) && !stays_stopped(s, u->tmp[r]);
+    /* The read jobs to file, in order, in one pass over tmp: most of them
+     * (those a jump passed, thousands) stay in b as they were, and filing
+     * one changes no other's flags. Jobs leaving b each rewrite their
+     * leaf's way up the tree: when they are many (a group below MAXJOB
+     * admitted them all), it is rebuilt when next asked instead, which
+     * costs as many leaves once (a job that stays in b does not leave). */
+    size_t leave = 0, nseen = 0;
+    e->seen = xgrow(e->seen, &e->capseen, u->ntmp ? u->ntmp : 1, sizeof *e->seen);
+    for (size_t r = 0; r < u->ntmp; r++) {
+        struct job *j = u->tmp[r];
+        if (stays_in_b(s, j))
+            continue;
+        e->seen[nseen++] = j;
+        leave += (j->flags & JOB_INB) && !stays_stopped(s, j);
+    }
     if (leave * 8 > c->nb - c->bh - c->bholes)
         c->seg_ok = 0;
-    for (size_t r = 0; r < u->ntmp; r++)
-        if (!stays_in_b(s, u->tmp[r]))
-            odd |= file_walked(s, c, u->tmp[r], &nf);
+    for (size_t r = 0; r < nseen; r++)
+        odd |= file_walked(s, c, e->seen[r], &nf);
     for (size_t r = u->ia; r < u->nsa; r++)
         odd |= file_walked(s, c, u->sa[r], &nf);
     sort_ptrs((void **)e->nb, nf, by_submission, &e->sb);
