@@ -1254,6 +1254,21 @@ static size_t skip_run(struct sched *s, struct job *const *v, size_t i, size_t n
     return i;
 }
 
+/* Append the live jobs of v[0, n) (b jobs a walk jumps, thousands) to
+ * tmp[nt..], at the b jobs' priority; tmp's new length. In locals: each
+ * job's priority store could otherwise alias the walk's cursor and tmp. */
+static size_t jump_b(struct job *const *v, size_t n, double bprio, struct job **tmp, size_t nt)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct job *j = v[i];
+        if (j) {
+            j->priority = bprio;
+            tmp[nt++] = j;
+        }
+    }
+    return nt;
+}
+
 size_t eset_skip(struct sched *s, size_t i, size_t *end, enum lim_level level, double least[2])
 {
     struct eset_cur *u = &s->el.eset->cur;
@@ -1272,11 +1287,8 @@ size_t eset_skip(struct sched *s, size_t i, size_t *end, enum lim_level level, d
         return i;
     to = skip_b(s, u->ib, to, level, least);
     u->tmp = xgrow(u->tmp, &u->captmp, u->ntmp + (to - u->ib) + 1, sizeof *u->tmp);
-    for (; u->ib < to; u->ib++)
-        if (c->b[u->ib]) {
-            c->b[u->ib]->priority = u->bprio;
-            u->tmp[u->ntmp++] = c->b[u->ib];
-        }
+    u->ntmp = jump_b(c->b + u->ib, to - u->ib, u->bprio, u->tmp, u->ntmp);
+    u->ib = to;
     return u->ntmp;
 }
 
