@@ -40,6 +40,7 @@
  * Maui does (eset off, elig.c's whole-queue walks). tests/integration/eset.sh
  * and the property tests compare the two job for job.
  */
+#include <assert.h>
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
@@ -1059,6 +1060,10 @@ struct job *eset_at(struct sched *s, size_t i)
             return NULL;
         struct job *j;
         if (y && (!x || b_first(x, y, u->bprio))) {
+            /* b is read in order, once: a jump (eset_skip) moved ib past
+             * what it passed, or the walk would read those again. */
+            assert(!u->ntmp || !(u->tmp[u->ntmp - 1]->flags & JOB_INB) ||
+                   u->tmp[u->ntmp - 1]->epos < y->epos);
             j = y;
             j->priority = u->bprio;
             u->ib++;
