@@ -40,6 +40,7 @@
  * Maui does (eset off, elig.c's whole-queue walks). tests/integration/eset.sh
  * and the property tests compare the two job for job.
  */
+#include <assert.h>
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
@@ -141,6 +142,8 @@ struct eset {
     size_t capwalk;
     struct job **nb; /* eset_walked: jobs joining b */
     size_t capnb;
+    struct job **seen; /* eset_walked: the read jobs it files (not stays_in_b) */
+    size_t capseen;
     struct sort_buf sb;
     size_t nparked;
     /* The components that may have idle jobs, by index: every one that has
@@ -584,6 +587,7 @@ void eset_free(struct eset *e)
     free(e->disp);
     free(e->walk);
     free(e->nb);
+    free(e->seen);
     sort_buf_free(&e->sb);
     free(e);
 }
@@ -1059,6 +1063,10 @@ struct job *eset_at(struct sched *s, size_t i)
             return NULL;
         struct job *j;
         if (y && (!x || b_first(x, y, u->bprio))) {
+            /* b is read in order, once: a jump (eset_skip) moved ib past
+             * what it passed, or the walk would read those again. */
+            assert(!u->ntmp || !(u->tmp[u->ntmp - 1]->flags & JOB_INB) ||
+                   u->tmp[u->ntmp - 1]->epos < y->epos);
             j = y;
             j->priority = u->bprio;
             u->ib++;
@@ -1254,6 +1262,21 @@ static size_t skip_run(struct sched *s, struct job *const *v, size_t i, size_t n
     return i;
 }
 
+/* Append the live jobs of v[0, n) (b jobs a walk jumps, thousands) to
+ * tmp[nt..], at the b jobs' priority; tmp's new length. In locals: each
+ * job's priority store could otherwise alias the walk's cursor and tmp. */
+static size_t jump_b(struct job *const *v, size_t n, double bprio, struct job **tmp, size_t nt)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct job *j = v[i];
+        if (j) {
+            j->priority = bprio;
+            tmp[nt++] = j;
+        }
+    }
+    return nt;
+}
+
 size_t eset_skip(struct sched *s, size_t i, size_t *end, enum lim_level level, double least[2])
 {
     struct eset_cur *u = &s->el.eset->cur;
@@ -1272,11 +1295,8 @@ size_t eset_skip(struct sched *s, size_t i, size_t *end, enum lim_level level, d
         return i;
     to = skip_b(s, u->ib, to, level, least);
     u->tmp = xgrow(u->tmp, &u->captmp, u->ntmp + (to - u->ib) + 1, sizeof *u->tmp);
-    for (; u->ib < to; u->ib++)
-        if (c->b[u->ib]) {
-            c->b[u->ib]->priority = u->bprio;
-            u->tmp[u->ntmp++] = c->b[u->ib];
-        }
+    u->ntmp = jump_b(c->b + u->ib, to - u->ib, u->bprio, u->tmp, u->ntmp);
+    u->ib = to;
     return u->ntmp;
 }
 
@@ -1627,17 +1647,25 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
     e->nb = xgrow(e->nb, &e->capnb, nproc ? nproc : 1, sizeof *e->nb);
     c->na = u->keep; /* appending: the old a jobs stay */
     int odd = u->append ? c->odd : 0;
-    /* Jobs leaving b each rewrite their leaf's way up the tree: when they are
-     * many (a group below MAXJOB admitted them all), it is rebuilt when next
-     * asked instead, which costs as many leaves once. */
-    size_t leave = 0;
-    for (size_t r = 0; r < u->ntmp; r++)
-        leave += (u->tmp[r]->flags & JOB_INB) && !stays_stopped(s, u->tmp[r]);
+    /* The read jobs to file, in order, in one pass over tmp: most of them
+     * (those a jump passed, thousands) stay in b as they were, and filing
+     * one changes no other's flags. Jobs leaving b each rewrite their
+     * leaf's way up the tree: when they are many (a group below MAXJOB
+     * admitted them all), it is rebuilt when next asked instead, which
+     * costs as many leaves once (a job that stays in b does not leave). */
+    size_t leave = 0, nseen = 0;
+    e->seen = xgrow(e->seen, &e->capseen, u->ntmp ? u->ntmp : 1, sizeof *e->seen);
+    for (size_t r = 0; r < u->ntmp; r++) {
+        struct job *j = u->tmp[r];
+        if (stays_in_b(s, j))
+            continue;
+        e->seen[nseen++] = j;
+        leave += (j->flags & JOB_INB) && !stays_stopped(s, j);
+    }
     if (leave * 8 > c->nb - c->bh - c->bholes)
         c->seg_ok = 0;
-    for (size_t r = 0; r < u->ntmp; r++)
-        if (!stays_in_b(s, u->tmp[r]))
-            odd |= file_walked(s, c, u->tmp[r], &nf);
+    for (size_t r = 0; r < nseen; r++)
+        odd |= file_walked(s, c, e->seen[r], &nf);
     for (size_t r = u->ia; r < u->nsa; r++)
         odd |= file_walked(s, c, u->sa[r], &nf);
     sort_ptrs((void **)e->nb, nf, by_submission, &e->sb);
