@@ -81,9 +81,10 @@ struct batsim {
     long wall;
     size_t wall_len;
     char wall_text[OBUF_LL_ROOM + 8];
-    /* The digits above the last four of the last submit and end times
-     * (time_at): the submit times climb, the ends stay near each other. */
-    struct time_memo sub_memo, end_memo;
+    /* The digits above the last four of the last submit, start (of a
+     * job that waited) and end times (time_at): the submit times climb,
+     * the starts and ends stay near each other. */
+    struct time_memo sub_memo, end_memo, start_memo;
 };
 
 /* Whether o's credentials are its raw indices alone: ended, forgotten by
@@ -484,7 +485,7 @@ static char *numbers(char *p, struct batsim *r, const struct wl_job *w, const st
     /* No wait (two rows in three on HPC2N): the start is the submit
      * time, the turnaround the execution time, their digits copied. */
     int again = wait == 0 && sublen <= 16;
-    p = again ? obuf_fmt_again(p, sub, sublen) : obuf_fmt_ll(p, o->start);
+    p = again ? obuf_fmt_again(p, sub, sublen) : time_at(&r->start_memo, p, o->start);
     *p++ = ',';
     char *ex = p;
     p = obuf_fmt_ll(p, exec);
