@@ -33,6 +33,14 @@ struct field_memo {
     size_t at, len; /* in the fields' text */
 };
 
+/* A time's digits but its last four, by its ten-thousands (len 0:
+ * none yet). */
+struct time_memo {
+    uint64_t hi;
+    size_t len;
+    char text[OBUF_LL_ROOM];
+};
+
 /* What the rows share, so that a row allocates nothing: the file, the
  * next row, the spans' scratch, and the last metadata field written with
  * the names it was made from (interned: equal pointers, equal text). */
@@ -73,6 +81,10 @@ struct batsim {
     long wall;
     size_t wall_len;
     char wall_text[OBUF_LL_ROOM + 8];
+    /* The digits above the last four of the last submit, start (of a
+     * job that waited) and end times (time_at): the submit times climb,
+     * the starts and ends stay near each other. */
+    struct time_memo sub_memo, end_memo, start_memo;
 };
 
 /* Whether o's credentials are its raw indices alone: ended, forgotten by
@@ -322,18 +334,6 @@ static void metadata(struct batsim *r, const struct wl_job *w, const struct sim_
     r->memo_nm = nm;
 }
 
-/* Numbers at p, each followed by a comma. Inlined, its loops unrolled:
- * a row has nine, and the call and the loop cost a fifth of each. */
-static inline __attribute__((always_inline)) char *nums(char *p, const long long *v, size_t n)
-{
-#pragma GCC unroll 5
-    for (size_t i = 0; i < n; i++) {
-        p = obuf_fmt_ll(p, v[i]);
-        *p++ = ',';
-    }
-    return p;
-}
-
 /* Text at p (its room reserved). */
 static char *text(char *p, const char *t, size_t n)
 {
@@ -426,6 +426,30 @@ static char *wall_at(struct batsim *r, char *p, long wall)
     return p + r->wall_len;
 }
 
+/* A time's digits at p (OBUF_LL_ROOM bytes of room): when its
+ * ten-thousands are the last one's in m (a trace's submit times climb a
+ * few hundred seconds a job; ends stay within hours of each other), those
+ * digits copied and two pairs made, not its nine or so digits. */
+static inline ALWAYS_INLINE char *time_at(struct time_memo *m, char *p, long v)
+{
+    uint64_t hi = (uint64_t)v / 10000;
+#ifdef OBUF_WORDS
+    if (v >= 10000 && hi == m->hi && m->len) {
+        uint32_t lo = (uint32_t)((uint64_t)v - hi * 10000), top = lo / 100;
+        memcpy(p, m->text, 16); /* 15 digits at most: v < 2^63 */
+        p += m->len;
+        obuf_put_pair(p, top);
+        obuf_put_pair(p + 2, lo - 100 * top);
+        return p + 4;
+    }
+#endif
+    char *e = obuf_fmt_ll(p, v);
+    m->len = v >= 10000 ? (size_t)(e - p) - 4 : 0;
+    m->hi = hi;
+    memcpy(m->text, p, 16);
+    return e;
+}
+
 /* The row's id at p, then room for `room` bytes in place (as
  * report_id_room). */
 static char *id_room(struct obuf *f, struct batsim *r, const struct workload *wl,
@@ -443,7 +467,7 @@ static char *numbers(char *p, struct batsim *r, const struct wl_job *w, const st
 {
     p = LIT(p, ",w0,delay,");
     char *sub = p; /* the submit time's digits: the start's too when it did not wait */
-    p = obuf_fmt_ll(p, w->submit);
+    p = time_at(&r->sub_memo, p, w->submit);
     size_t sublen = (size_t)(p - sub);
     *p++ = ',';
     p = obuf_fmt_ll(p, wl_job_procs(w));
@@ -461,14 +485,16 @@ static char *numbers(char *p, struct batsim *r, const struct wl_job *w, const st
     /* No wait (two rows in three on HPC2N): the start is the submit
      * time, the turnaround the execution time, their digits copied. */
     int again = wait == 0 && sublen <= 16;
-    p = again ? obuf_fmt_again(p, sub, sublen) : obuf_fmt_ll(p, o->start);
+    p = again ? obuf_fmt_again(p, sub, sublen) : time_at(&r->start_memo, p, o->start);
     *p++ = ',';
     char *ex = p;
     p = obuf_fmt_ll(p, exec);
     size_t exlen = (size_t)(p - ex);
     *p++ = ',';
-    const long long got[] = {o->end, wait};
-    p = nums(p, got, sizeof got / sizeof *got);
+    p = time_at(&r->end_memo, p, o->end);
+    *p++ = ',';
+    p = obuf_fmt_ll(p, wait);
+    *p++ = ',';
     p = again && exlen <= 16 ? obuf_fmt_again(p, ex, exlen) : obuf_fmt_ll(p, turn);
     *p++ = ',';
     p = stretch(p, turn, exec);

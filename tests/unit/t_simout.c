@@ -356,6 +356,34 @@ static void test_swf_from_names(void)
     workload_free(&wl);
 }
 
+/* The rows of wl's n jobs (all ended) that differ from snprintf's up to
+ * the stretch: how many (the first five printed). */
+static int batsim_numbers_bad(struct workload *wl, const struct sim_outcome *out, int N)
+{
+    char *rows = NULL;
+    OCAPTURE(rows, batsim_write_jobs(f, wl, out, NULL, 0));
+    const char *p = strchr(rows, '\n') + 1;
+    int bad = 0;
+    for (int i = 0; i < N && p; i++) {
+        const struct wl_job *w = &wl->jobs[i];
+        const struct sim_outcome *o = &out[i];
+        char want[256];
+        long sub = (long)w->submit;
+        char idt[16];
+        int n =
+            snprintf(want, sizeof want, "%s,w0,delay,%ld,%lld,%ld,%d,%s,%ld,%ld,%ld,%ld,%ld,",
+                     wl_job_id(wl, w, idt), sub, wl_job_procs(w), wl_job_walltime(w), !o->killed,
+                     o->killed ? "COMPLETED_WALLTIME_REACHED" : "COMPLETED_SUCCESSFULLY", o->start,
+                     o->end - o->start, o->end, o->start - sub, o->end - sub);
+        if (strncmp(p, want, (size_t)n) != 0 && bad++ < 5)
+            fprintf(stderr, "row %d: want %s got %.120s\n", i + 1, want, p);
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    free(rows);
+    return bad;
+}
+
 /* Batsim's numbers from the submit time to the turnaround against
  * snprintf: 2,000 random jobs (fixed seed), submit times of 1 to 10
  * digits, most started at their submit time (the row copies its digits as
@@ -390,28 +418,38 @@ static void test_batsim_numbers(void)
         out[i] = (struct sim_outcome){
             .start = start, .end = start + (long)test_digits(12), .killed = rand() % 5 == 0};
     }
-    char *rows = NULL;
-    OCAPTURE(rows, batsim_write_jobs(f, &wl, out, NULL, 0));
-    const char *p = strchr(rows, '\n') + 1;
-    int bad = 0;
-    for (int i = 0; i < N && p; i++) {
-        const struct wl_job *w = &wl.jobs[i];
-        const struct sim_outcome *o = &out[i];
-        char want[256];
-        long sub = (long)w->submit;
-        char idt[16];
-        int n =
-            snprintf(want, sizeof want, "%s,w0,delay,%ld,%lld,%ld,%d,%s,%ld,%ld,%ld,%ld,%ld,",
-                     wl_job_id(&wl, w, idt), sub, wl_job_procs(w), wl_job_walltime(w), !o->killed,
-                     o->killed ? "COMPLETED_WALLTIME_REACHED" : "COMPLETED_SUCCESSFULLY", o->start,
-                     o->end - o->start, o->end, o->start - sub, o->end - sub);
-        if (strncmp(p, want, (size_t)n) != 0 && bad++ < 5)
-            fprintf(stderr, "row %d: want %s got %.120s\n", i + 1, want, p);
-        p = strchr(p, '\n');
-        p = p ? p + 1 : NULL;
+    CHECK_EQ(batsim_numbers_bad(&wl, out, N), 0);
+    free(out);
+    workload_free(&wl);
+}
+
+/* The times as time_at writes them: submit times climbing a few seconds
+ * to an hour a job (their ten-thousands mostly the last row's, crossing
+ * 10^4 boundaries, 10^8 and a new digit), ends near each other or far,
+ * each checked against snprintf. */
+static void test_batsim_times(void)
+{
+    enum { N = 3000 };
+    struct workload wl;
+    workload_init(&wl);
+    struct sim_outcome *out = calloc(N, sizeof *out);
+    srand(3131);
+    long submit = 9000;
+    for (int i = 0; i < N; i++) {
+        if (i == N / 2)
+            submit = 99990000; /* on to 10^8: a digit more */
+        submit += rand() % 4 ? rand() % 300 : rand() % 4000;
+        long start = rand() % 3 ? submit : submit + rand() % 20000;
+        long exec = rand() % 8 ? rand() % 5000 : (long)test_digits(9);
+        struct wl_job j = {.submit = (uint32_t)submit,
+                           .tasks = 1,
+                           .procs_per_task = 1,
+                           .walltime_lo = 100,
+                           .runtime_lo = 10};
+        workload_add(&wl, &j);
+        out[i] = (struct sim_outcome){.start = start, .end = start + exec};
     }
-    CHECK_EQ(bad, 0);
-    free(rows);
+    CHECK_EQ(batsim_numbers_bad(&wl, out, N), 0);
     free(out);
     workload_free(&wl);
 }
@@ -919,6 +957,7 @@ int main(void)
     TEST_RUN(test_batsim);
     TEST_RUN(test_batsim_stretch);
     TEST_RUN(test_batsim_numbers);
+    TEST_RUN(test_batsim_times);
     TEST_RUN(test_batsim_metadata);
     TEST_RUN(test_batsim_nodes);
     TEST_RUN(test_batsim_many_spans);
