@@ -102,6 +102,10 @@ j12=$(timeout 5 "$MOKU" submit long.sh)
 wait_state "$j12" Running >/dev/null
 timeout 5 "$MOKU" mjobctl -s "$j12" >/dev/null
 check "mjobctl -s: Suspended" wait_state "$j12" Suspended
+# The supervisor writes job.pgid after it forks the job, which may be after
+# the daemon has said Running (its pid file comes first) and Suspended (the
+# marker, at once): on a loaded machine, wait for the file, not a guess.
+wait_for 10 test -s "$H/spool/$j12/job.pgid"
 pg=$(cat "$H/spool/$j12/job.pgid" 2>/dev/null)
 # pg_states PGID: the state letters of the process group's processes.
 pg_states() { ps -e -o pgid=,stat= | awk -v g="$1" '$1 == g { printf "%s", substr($2, 1, 1) }'; }

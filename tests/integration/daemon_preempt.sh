@@ -52,6 +52,16 @@ wait_pstate() {
     echo "process $1 is in state '$(pstate "$1")', not [$2]" >&2
     return 1
 }
+# pg_stopped PGID: the process group is stopped: a process of it stopped
+# (T), none running or sleeping (R, S). Not the leader's letter alone: the
+# job's shell forks its 'sleep 0.1' ten times a second with vfork (dash),
+# and stopped in that window the child is T while the shell waits for it
+# in the kernel (D) until SIGCONT: stopped all the same, never T itself.
+pg_stopped() {
+    _pgs=$(ps -e -o pgid=,stat= | awk -v g="$1" '$1 == g { printf "%s", substr($2, 1, 1) }')
+    case $_pgs in *[RS]*) return 1 ;; *T*) return 0 ;; esac
+    return 1
+}
 gone() {
     i=0
     while [ $i -lt 50 ] && kill -0 "$1" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
@@ -121,7 +131,7 @@ p3=$(pid_of "$o2" 1)
 w2=$(timeout 5 "$MOKU" submit -A owner -l nodes=1:ppn=2,walltime=1:00 owner.sh)
 check "the owner's job runs" wait_state "$w2" Running
 check "... other's job is suspended" [ "$(state "$o2")" = Suspended ]
-check "... its process is stopped (state T)" wait_pstate "$p3" T
+check "... its processes are stopped (state T)" wait_for 5 pg_stopped "$p3"
 check "... logged" grep -q "job $o2 preempted (suspend) for reservation owner" "$LOG"
 run mjobctl -r "$o2"
 check "mjobctl -r of a job suspended by preemption is refused" sh -c "[ $rc = 1 ] && grep -q 'suspended by preemption' $TMP/err"
