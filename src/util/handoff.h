@@ -26,7 +26,7 @@
 
 struct handoff {
     size_t slots, refill;
-    size_t batch; /* an empty ring's consumer sleeps until this many are full */
+    size_t batch;                  /* an empty ring's consumer sleeps until this many are full */
     atomic_size_t filled, emptied; /* slots put and given back since the start */
     atomic_int sleeping[2];        /* the producer, the consumer, waits or is about to */
     atomic_int done;               /* handoff_finish: nothing more will be put */
