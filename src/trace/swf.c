@@ -274,7 +274,10 @@ static enum swf_num swf_real_to_int(double v, long long *out)
  * decimal, an over-long integer or junk. The token is NUL-terminated for the
  * while, so strtod can read it; the line is left as it was, for messages.
  */
-static enum swf_num swf_convert_slow(char *tok, char *end, bool real, long long *iv, double *dv)
+/* (Always inlined, as GCC did on its own before swf_parse_job_texts was a
+ * second caller: called instead, they cost every replay.) */
+__attribute__((always_inline)) static inline enum swf_num
+swf_convert_slow(char *tok, char *end, bool real, long long *iv, double *dv)
 {
     char *e;
     /* strtod would round an integer just past LLONG_MIN into range. */
@@ -297,7 +300,8 @@ static enum swf_num swf_convert_slow(char *tok, char *end, bool real, long long 
  * division rounds the quotient correctly, as strtod does: the same double,
  * at a fraction of strtod's cost (HPC2N has 45,000 such tokens).
  */
-static bool swf_parse_decimal(const char *tok, const char *dot, double *out, char **end)
+__attribute__((always_inline)) static inline bool swf_parse_decimal(const char *tok, const char *dot,
+                                                                    double *out, char **end)
 {
     static const double pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
@@ -366,7 +370,7 @@ __attribute__((always_inline)) static inline enum swf_num swf_set_field(int i, c
  * number.
  */
 __attribute__((always_inline)) static inline bool swf_field_fast(int i, char **sp,
-                                                                 struct swf_rec *rec)
+                                                                 struct swf_rec *rec, bool *lead0)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     const struct swf_field *f = &swf_fields[i];
@@ -390,6 +394,9 @@ __attribute__((always_inline)) static inline bool swf_field_fast(int i, char **s
     unsigned long long v;
     if (k == 0)
         return false;
+    /* A leading zero ("007"): not canonical (swfpack formats it as 7). Dead,
+     * and dropped, where the caller keeps no text. */
+    *lead0 |= k > 1 && (uint8_t)d == 0;
     if (k <= 4) {
         v = swf_four_digits((uint32_t)d, k);
     } else if (k < 8) {
@@ -420,7 +427,7 @@ __attribute__((always_inline)) static inline bool swf_field_fast(int i, char **s
     *sp = (char *)t + k + 1;
     return true;
 #else
-    (void)i, (void)sp, (void)rec;
+    (void)i, (void)sp, (void)rec, (void)lead0;
     return false;
 #endif
 }
@@ -448,37 +455,117 @@ static int swf_job_error(struct swf_reader *r, int i, const char *tok, enum swf_
 }
 
 /*
+ * Whether the token [t, e), which swf_set_field took for a field (real: a
+ * double one), is as swfpack_format writes its value: digits without a
+ * leading zero after an optional '-' (not "-0"), a double one's with a
+ * point and two decimals that are not both 0 after at most 13 digits (so
+ * that "%.2f" gives them back; a whole one of at most 13 digits too).
+ * Stricter than swfpack's own check where that is simpler: a token this
+ * refuses is checked there again.
+ */
+static bool swf_canon_token(const char *t, const char *e, bool real)
+{
+    if (*t == '-' && ++t < e && *t == '0')
+        return false;
+    const char *d = t;
+    while (t < e && swf_is_digit(*t))
+        t++;
+    size_t nd = (size_t)(t - d);
+    if (nd == 0 || (nd > 1 && *d == '0'))
+        return false;
+    if (t == e)
+        return !real || nd <= 13;
+    return real && nd <= 13 && e - t == 3 && t[0] == '.' && swf_is_digit(t[1]) &&
+           swf_is_digit(t[2]) && !(t[1] == '0' && t[2] == '0');
+}
+
+/*
+ * Field i of a job line from *sp into rec, *sp moved past it and its blank:
+ * 0, or -1 with the error set. With texts, whether its token and the blank
+ * before it are as a canonical line has them (*lead0: a fast token with a
+ * leading zero; *canon: the others); without, that bookkeeping is dead code
+ * the compiler drops (texts is a constant in each caller).
+ */
+__attribute__((always_inline)) static inline int swf_job_field(struct swf_reader *r, int i,
+                                                              char **sp, struct swf_rec *rec,
+                                                              bool texts, bool *lead0,
+                                                              bool *canon)
+{
+    if (swf_field_fast(i, sp, rec, lead0))
+        return 0;
+    char *before = *sp;
+    char *s = swf_skip_blanks(before);
+    if (!*s)
+        return swf_job_error(r, i, NULL, SWF_NUM_BAD);
+    char *tok = s;
+    enum swf_num st = swf_set_field(i, &s, rec);
+    if (st != SWF_NUM_OK)
+        return swf_job_error(r, i, tok, st);
+    if (texts) /* one blank before it (the one after the token before) */
+        *canon = *canon && before == tok && swf_canon_token(tok, s, swf_fields[i].real) &&
+                 (*s == ' ' || *s == '\n' || *s == '\0');
+    /* Past the token's blank, where swf_field_fast leaves s: the next
+     * token is its own again (from the blank, every later field of a
+     * line with a decimal took this slow way, HPC2N's 45,000). */
+    if (swf_is_blank(*s))
+        s++;
+    *sp = s;
+    return 0;
+}
+
+/* A job line read to s, past its last field, from first: nothing more on
+ * it, then the record handed on (canon only with texts: the line ends with
+ * its last token or that token's newline, not a space). */
+__attribute__((always_inline)) static inline int swf_job_end(struct swf_reader *r,
+                                                            struct swf_rec *rec, const char *first,
+                                                            const char *s, bool texts, bool canon)
+{
+    if (*swf_skip_blanks((char *)s))
+        return swf_job_error(r, SWF_NFIELDS, NULL, SWF_NUM_BAD);
+    rec->line = r->in.line;
+    rec->text = texts ? first : NULL;
+    rec->canon = texts && canon && *s == '\0' && (s[-1] == '\n' || !swf_is_blank(s[-1]));
+    return r->each(r->ctx, rec, r->in.err) ? -1 : 0;
+}
+
+/*
  * Convert a job line, s at its first field, into a record in one pass over
  * the line (there is no separate split) and hand it on once the whole line
- * is good.
+ * is good. Unrolled: each field's code knows its field. This is the reader
+ * without texts, which every replay runs; swf_parse_job_texts is the other.
  */
 static int swf_parse_job(struct swf_reader *r, char *s)
 {
     struct swf_rec own;
     struct swf_rec *rec = r->slot ? r->slot : &own; /* a bad line's is never handed on */
     const char *first = s;
+    bool lead0 = false, canon = false; /* unused: no text */
 #pragma GCC unroll 18
-    for (int i = 0; i < SWF_NFIELDS; i++) {
-        if (swf_field_fast(i, &s, rec))
-            continue;
-        s = swf_skip_blanks(s);
-        if (!*s)
-            return swf_job_error(r, i, NULL, SWF_NUM_BAD);
-        char *tok = s;
-        enum swf_num st = swf_set_field(i, &s, rec);
-        if (st != SWF_NUM_OK)
-            return swf_job_error(r, i, tok, st);
-        /* Past the token's blank, where swf_field_fast leaves s: the next
-         * token is its own again (from the blank, every later field of a
-         * line with a decimal took this slow way, HPC2N's 45,000). */
-        if (swf_is_blank(*s))
-            s++;
-    }
-    if (*swf_skip_blanks(s))
-        return swf_job_error(r, SWF_NFIELDS, NULL, SWF_NUM_BAD);
-    rec->line = r->in.line;
-    rec->text = r->texts ? first : NULL;
-    return r->each(r->ctx, rec, r->in.err) ? -1 : 0;
+    for (int i = 0; i < SWF_NFIELDS; i++)
+        if (swf_job_field(r, i, &s, rec, false, &lead0, &canon) != 0)
+            return -1;
+    return swf_job_end(r, rec, first, s, false, false);
+}
+
+/*
+ * swf_parse_job with the line's text (--swf-out keeps it), which also
+ * finds whether the text is canonical (rec->canon), so that swfpack need
+ * not read it again to know. Its own copy, not unrolled: a second unrolled
+ * copy made GCC stop inlining the decimals' conversion into the first,
+ * which cost every replay (HPC2N: 14.5 M instructions more without texts).
+ */
+__attribute__((noinline)) static int swf_parse_job_texts(struct swf_reader *r, char *s)
+{
+    struct swf_rec own;
+    struct swf_rec *rec = r->slot ? r->slot : &own;
+    const char *first = s;
+    bool lead0 = false; /* a fast token with a leading zero */
+    bool canon = true;  /* the slow tokens and the blanks */
+#pragma GCC unroll 1
+    for (int i = 0; i < SWF_NFIELDS; i++)
+        if (swf_job_field(r, i, &s, rec, true, &lead0, &canon) != 0)
+            return -1;
+    return swf_job_end(r, rec, first, s, true, canon && !lead0);
 }
 
 /*
@@ -539,7 +626,7 @@ static int swf_parse_lines(struct swf_reader *r)
         char *s = swf_skip_blanks(r->in.buf);
         if (*s == ';')
             swf_parse_comment(&r->hdr, s + 1);
-        else if (*s && swf_parse_job(r, s) != 0)
+        else if (*s && (r->texts ? swf_parse_job_texts(r, s) : swf_parse_job(r, s)) != 0)
             return -1;
     }
     return rc;
@@ -616,7 +703,7 @@ static int swf_pipe_push(void *ctx, const struct swf_rec *rec, struct err *err)
     (void)err;
     struct swf_pipe *p = ctx;
     size_t t = p->tail, off = SIZE_MAX;
-    if (rec->text) {
+    if (rec->text && !p->r.st->prep_texts) {
         size_t n = strlen(rec->text) + 1;
         p->text[t] = xgrow(p->text[t], &p->tcap[t], p->tused + n, 1);
         memcpy(p->text[t] + p->tused, rec->text, n);
@@ -802,6 +889,7 @@ static int swf_keep_rec(void *ctx, const struct swf_rec *rec, struct err *err)
     struct swf_keep *k = ctx;
     k->t->recs = xgrow(k->t->recs, &k->cap, k->t->nrecs + 1, sizeof *k->t->recs);
     k->t->recs[k->t->nrecs] = *rec;
+    k->t->recs[k->t->nrecs].canon = false;
     k->t->recs[k->t->nrecs++].text = NULL; /* the line is gone after the call */
     return 0;
 }
