@@ -370,7 +370,7 @@ __attribute__((always_inline)) static inline enum swf_num swf_set_field(int i, c
  * number.
  */
 __attribute__((always_inline)) static inline bool swf_field_fast(int i, char **sp,
-                                                                 struct swf_rec *rec, bool *lead0)
+                                                                 struct swf_rec *rec)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     const struct swf_field *f = &swf_fields[i];
@@ -394,9 +394,6 @@ __attribute__((always_inline)) static inline bool swf_field_fast(int i, char **s
     unsigned long long v;
     if (k == 0)
         return false;
-    /* A leading zero ("007"): not canonical (swfpack formats it as 7). Dead,
-     * and dropped, where the caller keeps no text. */
-    *lead0 |= k > 1 && (uint8_t)d == 0;
     if (k <= 4) {
         v = swf_four_digits((uint32_t)d, k);
     } else if (k < 8) {
@@ -427,7 +424,7 @@ __attribute__((always_inline)) static inline bool swf_field_fast(int i, char **s
     *sp = (char *)t + k + 1;
     return true;
 #else
-    (void)i, (void)sp, (void)rec, (void)lead0;
+    (void)i, (void)sp, (void)rec;
     return false;
 #endif
 }
@@ -480,20 +477,23 @@ static bool swf_canon_token(const char *t, const char *e, bool real)
 }
 
 /*
- * Field i of a job line from *sp into rec, *sp moved past it and its blank:
- * 0, or -1 with the error set. With texts, whether its token and the blank
- * before it are as a canonical line has them (*lead0: a fast token with a
- * leading zero; *canon: the others); without, that bookkeeping is dead code
- * the compiler drops (texts is a constant in each caller).
+ * Field i of a job line from *sp into rec, *sp moved past it and its blank,
+ * noting whether its token and the blank before it are as a canonical line
+ * has them (*lead0: a fast token with a leading zero; *canon: the others):
+ * 0, or -1 with the error set (swf_parse_job_texts' step).
  */
 __attribute__((always_inline)) static inline int swf_job_field(struct swf_reader *r, int i,
                                                               char **sp, struct swf_rec *rec,
-                                                              bool texts, bool *lead0,
-                                                              bool *canon)
+                                                              bool *lead0, bool *canon)
 {
-    if (swf_field_fast(i, sp, rec, lead0))
-        return 0;
     char *before = *sp;
+    if (swf_field_fast(i, sp, rec)) {
+        /* a leading zero ("007"): formatted as 7. (Here, not in
+         * swf_field_fast: there, even as dead code, it cost every replay
+         * 30 instructions a line.) */
+        *lead0 |= before[0] == '0' && swf_is_digit(before[1]);
+        return 0;
+    }
     char *s = swf_skip_blanks(before);
     if (!*s)
         return swf_job_error(r, i, NULL, SWF_NUM_BAD);
@@ -501,71 +501,75 @@ __attribute__((always_inline)) static inline int swf_job_field(struct swf_reader
     enum swf_num st = swf_set_field(i, &s, rec);
     if (st != SWF_NUM_OK)
         return swf_job_error(r, i, tok, st);
-    if (texts) /* one blank before it (the one after the token before) */
-        *canon = *canon && before == tok && swf_canon_token(tok, s, swf_fields[i].real) &&
-                 (*s == ' ' || *s == '\n' || *s == '\0');
-    /* Past the token's blank, where swf_field_fast leaves s: the next
-     * token is its own again (from the blank, every later field of a
-     * line with a decimal took this slow way, HPC2N's 45,000). */
-    if (swf_is_blank(*s))
+    /* one blank before it (the one after the token before), one after */
+    *canon = *canon && before == tok && swf_canon_token(tok, s, swf_fields[i].real) &&
+             (*s == ' ' || *s == '\n' || *s == '\0');
+    if (swf_is_blank(*s)) /* past it, as swf_parse_job */
         s++;
     *sp = s;
     return 0;
 }
 
-/* A job line read to s, past its last field, from first: nothing more on
- * it, then the record handed on (canon only with texts: the line ends with
- * its last token or that token's newline, not a space). */
-__attribute__((always_inline)) static inline int swf_job_end(struct swf_reader *r,
-                                                            struct swf_rec *rec, const char *first,
-                                                            const char *s, bool texts, bool canon)
-{
-    if (*swf_skip_blanks((char *)s))
-        return swf_job_error(r, SWF_NFIELDS, NULL, SWF_NUM_BAD);
-    rec->line = r->in.line;
-    rec->text = texts ? first : NULL;
-    rec->canon = texts && canon && *s == '\0' && (s[-1] == '\n' || !swf_is_blank(s[-1]));
-    return r->each(r->ctx, rec, r->in.err) ? -1 : 0;
-}
-
 /*
  * Convert a job line, s at its first field, into a record in one pass over
  * the line (there is no separate split) and hand it on once the whole line
- * is good. Unrolled: each field's code knows its field. This is the reader
- * without texts, which every replay runs; swf_parse_job_texts is the other.
+ * is good. This is the reader without texts, which every replay runs, kept
+ * as it was: swf_parse_job_texts is the other.
  */
 static int swf_parse_job(struct swf_reader *r, char *s)
 {
     struct swf_rec own;
     struct swf_rec *rec = r->slot ? r->slot : &own; /* a bad line's is never handed on */
-    const char *first = s;
-    bool lead0 = false, canon = false; /* unused: no text */
 #pragma GCC unroll 18
-    for (int i = 0; i < SWF_NFIELDS; i++)
-        if (swf_job_field(r, i, &s, rec, false, &lead0, &canon) != 0)
-            return -1;
-    return swf_job_end(r, rec, first, s, false, false);
+    for (int i = 0; i < SWF_NFIELDS; i++) {
+        if (swf_field_fast(i, &s, rec))
+            continue;
+        s = swf_skip_blanks(s);
+        if (!*s)
+            return swf_job_error(r, i, NULL, SWF_NUM_BAD);
+        char *tok = s;
+        enum swf_num st = swf_set_field(i, &s, rec);
+        if (st != SWF_NUM_OK)
+            return swf_job_error(r, i, tok, st);
+        /* Past the token's blank, where swf_field_fast leaves s: the next
+         * token is its own again (from the blank, every later field of a
+         * line with a decimal took this slow way, HPC2N's 45,000). */
+        if (swf_is_blank(*s))
+            s++;
+    }
+    if (*swf_skip_blanks(s))
+        return swf_job_error(r, SWF_NFIELDS, NULL, SWF_NUM_BAD);
+    rec->line = r->in.line;
+    rec->text = NULL;
+    rec->canon = false;
+    return r->each(r->ctx, rec, r->in.err) ? -1 : 0;
 }
 
 /*
  * swf_parse_job with the line's text (--swf-out keeps it), which also
  * finds whether the text is canonical (rec->canon), so that swfpack need
- * not read it again to know. Its own copy, not unrolled: a second unrolled
- * copy made GCC stop inlining the decimals' conversion into the first,
- * which cost every replay (HPC2N: 14.5 M instructions more without texts).
+ * not read it again to know. Its own unrolled copy: the bookkeeping in
+ * swf_parse_job cost every replay (HPC2N: 29 instructions a line, even
+ * where it was dead code), and a rolled copy cost --swf-out 200 a line.
  */
 __attribute__((noinline)) static int swf_parse_job_texts(struct swf_reader *r, char *s)
 {
     struct swf_rec own;
-    struct swf_rec *rec = r->slot ? r->slot : &own;
+    struct swf_rec *rec = r->slot ? r->slot : &own; /* a bad line's is never handed on */
     const char *first = s;
     bool lead0 = false; /* a fast token with a leading zero */
     bool canon = true;  /* the slow tokens and the blanks */
-#pragma GCC unroll 1
+#pragma GCC unroll 18
     for (int i = 0; i < SWF_NFIELDS; i++)
-        if (swf_job_field(r, i, &s, rec, true, &lead0, &canon) != 0)
+        if (swf_job_field(r, i, &s, rec, &lead0, &canon) != 0)
             return -1;
-    return swf_job_end(r, rec, first, s, true, canon && !lead0);
+    if (*swf_skip_blanks(s))
+        return swf_job_error(r, SWF_NFIELDS, NULL, SWF_NUM_BAD);
+    rec->line = r->in.line;
+    rec->text = first;
+    /* The line ends with its last token, or that token's newline (not a space). */
+    rec->canon = canon && !lead0 && *s == '\0' && (s[-1] == '\n' || !swf_is_blank(s[-1]));
+    return r->each(r->ctx, rec, r->in.err) ? -1 : 0;
 }
 
 /*
