@@ -548,7 +548,7 @@ struct swf_load {
     const char *path;
     int strict;
     int recorded;         /* keep the log's starts (WL_RECORDED) */
-    struct swfpack *recs; /* keep every record here (WL_KEEP_RECS), or NULL */
+    struct swfpack *recs; /* keep every record here (WL_KEEP_RECS; load_prep's), or NULL */
     struct err unusable;  /* strict: the first record that cannot be replayed */
     int have_unusable;
     int deps;              /* replay fields 17/18 (not WL_NO_DEPS) */
@@ -608,6 +608,11 @@ static void load_prep(void *ctx, const struct swf_rec *r, void *out)
 {
     struct swf_load *ld = ctx;
     struct load_prep *p = out;
+    /* Every record is kept (--swf-out) here, on the parser's thread: its
+     * text is read where the parser has it, never copied for load_rec
+     * (the pack is the parser's until the scan ends). */
+    if (ld->recs)
+        swfpack_add(ld->recs, r);
     /* p->job is made only for a job load_rec adds (why NULL, fits), the
      * only one that reads it: not zeroed first. */
     p->why = unusable(r);
@@ -642,8 +647,6 @@ static int load_rec(void *ctx, const struct swf_rec *r, void *out, struct err *e
 {
     struct swf_load *ld = ctx;
     struct load_prep *p = out;
-    if (ld->recs)
-        swfpack_add(ld->recs, r);
     if (!p->why) {
         if (!p->fits)
             return swf_fits(r, r->req_procs > 0 ? r->req_procs : r->alloc, ld->path, err);
@@ -779,9 +782,11 @@ int workload_read_swf_batched(const char *path, int flags, struct workload *wl,
         ld.recs = wl->recs = xcalloc(1, sizeof *wl->recs);
     strmap_init(&ld.skipped);
     struct swf_header hdr;
-    /* The lines' texts only for the records kept (--swf-out writes them). */
+    /* The lines' texts only for the records kept (--swf-out writes them),
+     * and for load_prep alone, which keeps them. */
     struct swf_stages st = {.prep = load_prep,
                             .size = sizeof(struct load_prep),
+                            .prep_texts = true,
                             .each = load_rec,
                             .batch = batch ? load_batch : NULL,
                             .ctx = &ld};

@@ -274,7 +274,10 @@ static enum swf_num swf_real_to_int(double v, long long *out)
  * decimal, an over-long integer or junk. The token is NUL-terminated for the
  * while, so strtod can read it; the line is left as it was, for messages.
  */
-static enum swf_num swf_convert_slow(char *tok, char *end, bool real, long long *iv, double *dv)
+/* (Always inlined, as GCC did on its own before swf_parse_job_texts was a
+ * second caller: called instead, they cost every replay.) */
+__attribute__((always_inline)) static inline enum swf_num
+swf_convert_slow(char *tok, char *end, bool real, long long *iv, double *dv)
 {
     char *e;
     /* strtod would round an integer just past LLONG_MIN into range. */
@@ -297,7 +300,8 @@ static enum swf_num swf_convert_slow(char *tok, char *end, bool real, long long 
  * division rounds the quotient correctly, as strtod does: the same double,
  * at a fraction of strtod's cost (HPC2N has 45,000 such tokens).
  */
-static bool swf_parse_decimal(const char *tok, const char *dot, double *out, char **end)
+__attribute__((always_inline)) static inline bool swf_parse_decimal(const char *tok, const char *dot,
+                                                                    double *out, char **end)
 {
     static const double pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
@@ -448,15 +452,74 @@ static int swf_job_error(struct swf_reader *r, int i, const char *tok, enum swf_
 }
 
 /*
+ * Whether the token [t, e), which swf_set_field took for a field (real: a
+ * double one), is as swfpack_format writes its value: digits without a
+ * leading zero after an optional '-' (not "-0"), a double one's with a
+ * point and two decimals that are not both 0 after at most 13 digits (so
+ * that "%.2f" gives them back; a whole one of at most 13 digits too).
+ * Stricter than swfpack's own check where that is simpler: a token this
+ * refuses is checked there again.
+ */
+static bool swf_canon_token(const char *t, const char *e, bool real)
+{
+    if (*t == '-' && ++t < e && *t == '0')
+        return false;
+    const char *d = t;
+    while (t < e && swf_is_digit(*t))
+        t++;
+    size_t nd = (size_t)(t - d);
+    if (nd == 0 || (nd > 1 && *d == '0'))
+        return false;
+    if (t == e)
+        return !real || nd <= 13;
+    return real && nd <= 13 && e - t == 3 && t[0] == '.' && swf_is_digit(t[1]) &&
+           swf_is_digit(t[2]) && !(t[1] == '0' && t[2] == '0');
+}
+
+/*
+ * Field i of a job line from *sp into rec, *sp moved past it and its blank,
+ * noting whether its token and the blank before it are as a canonical line
+ * has them (*lead0: a fast token with a leading zero; *canon: the others):
+ * 0, or -1 with the error set (swf_parse_job_texts' step).
+ */
+__attribute__((always_inline)) static inline int swf_job_field(struct swf_reader *r, int i,
+                                                              char **sp, struct swf_rec *rec,
+                                                              bool *lead0, bool *canon)
+{
+    char *before = *sp;
+    if (swf_field_fast(i, sp, rec)) {
+        /* a leading zero ("007"): formatted as 7. (Here, not in
+         * swf_field_fast: there, even as dead code, it cost every replay
+         * 30 instructions a line.) */
+        *lead0 |= before[0] == '0' && swf_is_digit(before[1]);
+        return 0;
+    }
+    char *s = swf_skip_blanks(before);
+    if (!*s)
+        return swf_job_error(r, i, NULL, SWF_NUM_BAD);
+    char *tok = s;
+    enum swf_num st = swf_set_field(i, &s, rec);
+    if (st != SWF_NUM_OK)
+        return swf_job_error(r, i, tok, st);
+    /* one blank before it (the one after the token before), one after */
+    *canon = *canon && before == tok && swf_canon_token(tok, s, swf_fields[i].real) &&
+             (*s == ' ' || *s == '\n' || *s == '\0');
+    if (swf_is_blank(*s)) /* past it, as swf_parse_job */
+        s++;
+    *sp = s;
+    return 0;
+}
+
+/*
  * Convert a job line, s at its first field, into a record in one pass over
  * the line (there is no separate split) and hand it on once the whole line
- * is good.
+ * is good. This is the reader without texts, which every replay runs, kept
+ * as it was: swf_parse_job_texts is the other.
  */
 static int swf_parse_job(struct swf_reader *r, char *s)
 {
     struct swf_rec own;
     struct swf_rec *rec = r->slot ? r->slot : &own; /* a bad line's is never handed on */
-    const char *first = s;
 #pragma GCC unroll 18
     for (int i = 0; i < SWF_NFIELDS; i++) {
         if (swf_field_fast(i, &s, rec))
@@ -477,7 +540,35 @@ static int swf_parse_job(struct swf_reader *r, char *s)
     if (*swf_skip_blanks(s))
         return swf_job_error(r, SWF_NFIELDS, NULL, SWF_NUM_BAD);
     rec->line = r->in.line;
-    rec->text = r->texts ? first : NULL;
+    rec->text = NULL;
+    rec->canon = false;
+    return r->each(r->ctx, rec, r->in.err) ? -1 : 0;
+}
+
+/*
+ * swf_parse_job with the line's text (--swf-out keeps it), which also
+ * finds whether the text is canonical (rec->canon), so that swfpack need
+ * not read it again to know. Its own unrolled copy: the bookkeeping in
+ * swf_parse_job cost every replay (HPC2N: 29 instructions a line, even
+ * where it was dead code), and a rolled copy cost --swf-out 200 a line.
+ */
+__attribute__((noinline)) static int swf_parse_job_texts(struct swf_reader *r, char *s)
+{
+    struct swf_rec own;
+    struct swf_rec *rec = r->slot ? r->slot : &own; /* a bad line's is never handed on */
+    const char *first = s;
+    bool lead0 = false; /* a fast token with a leading zero */
+    bool canon = true;  /* the slow tokens and the blanks */
+#pragma GCC unroll 18
+    for (int i = 0; i < SWF_NFIELDS; i++)
+        if (swf_job_field(r, i, &s, rec, &lead0, &canon) != 0)
+            return -1;
+    if (*swf_skip_blanks(s))
+        return swf_job_error(r, SWF_NFIELDS, NULL, SWF_NUM_BAD);
+    rec->line = r->in.line;
+    rec->text = first;
+    /* The line ends with its last token, or that token's newline (not a space). */
+    rec->canon = canon && !lead0 && *s == '\0' && (s[-1] == '\n' || !swf_is_blank(s[-1]));
     return r->each(r->ctx, rec, r->in.err) ? -1 : 0;
 }
 
@@ -539,7 +630,7 @@ static int swf_parse_lines(struct swf_reader *r)
         char *s = swf_skip_blanks(r->in.buf);
         if (*s == ';')
             swf_parse_comment(&r->hdr, s + 1);
-        else if (*s && swf_parse_job(r, s) != 0)
+        else if (*s && (r->texts ? swf_parse_job_texts(r, s) : swf_parse_job(r, s)) != 0)
             return -1;
     }
     return rc;
@@ -616,7 +707,7 @@ static int swf_pipe_push(void *ctx, const struct swf_rec *rec, struct err *err)
     (void)err;
     struct swf_pipe *p = ctx;
     size_t t = p->tail, off = SIZE_MAX;
-    if (rec->text) {
+    if (rec->text && !p->r.st->prep_texts) {
         size_t n = strlen(rec->text) + 1;
         p->text[t] = xgrow(p->text[t], &p->tcap[t], p->tused + n, 1);
         memcpy(p->text[t] + p->tused, rec->text, n);
@@ -802,6 +893,7 @@ static int swf_keep_rec(void *ctx, const struct swf_rec *rec, struct err *err)
     struct swf_keep *k = ctx;
     k->t->recs = xgrow(k->t->recs, &k->cap, k->t->nrecs + 1, sizeof *k->t->recs);
     k->t->recs[k->t->nrecs] = *rec;
+    k->t->recs[k->t->nrecs].canon = false;
     k->t->recs[k->t->nrecs++].text = NULL; /* the line is gone after the call */
     return 0;
 }

@@ -40,6 +40,10 @@ struct swf_rec {
     long line;           /* line number in the file (1-based) */
     const char *text;    /* the line from its first field, newline kept: valid
                             during swf_scan's each() only (NULL in swf_read's) */
+    bool canon;          /* with a text: true when the parser saw that text is
+                            already canonical (trace/swfpack.h: its 18 tokens one
+                            space apart, each as swfpack_format writes it, then
+                            at most a newline); false: not known */
 };
 
 /* Header keywords moku uses; 0 / -1 when absent. */
@@ -107,6 +111,8 @@ struct swf_stages {
     int (*each)(void *ctx, const struct swf_rec *rec, void *out, struct err *err);
     void (*batch)(void *ctx, const struct swf_header *hdr);
     void *ctx;
+    bool prep_texts; /* with texts: prep alone reads them (each may find
+                        rec->text NULL), so none is copied for each */
 };
 
 /* swf_scan (texts) or swf_scan_values through the stages st. */

@@ -280,10 +280,13 @@ static int canonical_text(const char *t, size_t n, unsigned char *q)
 }
 #endif
 
+static void pack_text(unsigned char *q, const char *t, size_t n);
+
 /*
  * The length of r's line copied to t (TEXT_ROOM bytes) and packed at q
  * (as the pack keeps it: (length + 1) / 2 bytes, and scratch to the next
- * multiple of 8 past them) when it is canonical already; else 0 (q's
+ * multiple of 8 past them) when it is canonical already (r->canon: the
+ * reader says so, which is taken unchecked; else checked here); else 0 (q's
  * bytes scratch). A double field's value is checked too: a whole one
  * below 2^53 is the integer its token reads, and one with two decimals
  * below 10^13 comes back from "%.2f" as its token (the parser's double is
@@ -292,7 +295,10 @@ static int canonical_text(const char *t, size_t n, unsigned char *q)
 static size_t canonical(const struct swf_rec *r, char *t, unsigned char *q)
 {
 #ifdef __SSE2__
-    if (!r->text || !(fabs(r->cpu) < 1e13 && fabs(r->mem_used) < 1e13 && fabs(r->req_mem) < 1e13))
+    if (!r->text)
+        return 0;
+    /* (the reader's canon covers the doubles' size too) */
+    if (!r->canon && !(fabs(r->cpu) < 1e13 && fabs(r->mem_used) < 1e13 && fabs(r->req_mem) < 1e13))
         return 0;
     size_t n = strlen(r->text);
     n -= n && r->text[n - 1] == '\n';
@@ -300,6 +306,10 @@ static size_t canonical(const struct swf_rec *r, char *t, unsigned char *q)
         return 0;
     memcpy(t, r->text, n);
     memset(t + n, ' ', 16); /* the end of the last token; spaces packed past it */
+    if (r->canon) { /* the reader saw it canonical as it parsed it: packed unchecked */
+        pack_text(q, t, n + 1);
+        return n;
+    }
     return canonical_text(t, n + 1, q) ? n : 0;
 #else
     (void)r, (void)t, (void)q; /* formatted: the check reads 16 bytes at a time */

@@ -59,8 +59,9 @@ struct swfpack_line {
 };
 
 /* Append r as its canonical line: r->text when that is the line's
- * canonical text already (checked), else the line formatted from r's
- * values (out of memory aborts, as xmalloc). */
+ * canonical text already (r->canon: the reader says so, taken unchecked;
+ * else checked here), else the line formatted from r's values (out of
+ * memory aborts, as xmalloc). */
 void swfpack_add(struct swfpack *p, const struct swf_rec *r);
 
 /* The record at c into *l, c moved past it: 0, or -1 when c is past the

@@ -810,6 +810,94 @@ static void test_staged(void)
     free(text);
 }
 
+/* The reader's canon flag (swf_rec.canon): true only where the line's
+ * text from its first field is the 18 tokens as swfpack_format writes them,
+ * one space apart, then at most '\n' (swfpack then keeps it unchecked: a
+ * wrong true changes --swf-out's bytes); and true for the plain lines of a
+ * cleaned trace, fast tokens and decimals alike (a false costs only
+ * swfpack's own check). */
+struct canon_seen {
+    int canon[64];
+    int n, texts;
+};
+
+static int note_canon(void *ctx, const struct swf_rec *r, struct err *err)
+{
+    (void)err;
+    struct canon_seen *c = ctx;
+    c->texts += r->text != NULL;
+    if (c->n < 64)
+        c->canon[c->n] = r->canon;
+    c->n++;
+    return 0;
+}
+
+static void test_canon_flag(void)
+{
+    static const struct {
+        const char *line;
+        int canon;
+    } cases[] = {
+        {"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18\n", 1},
+        {"   1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18\n", 1}, /* text from field 1 */
+        {"-1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n", 1},
+        {"1 0 5 60 2 552.21 0.50 2 3600 9.05 1 3 4 -1 1 -1 -1 -1\n", 1},
+        {"1 0 5 60 2 -5.25 -7 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 1},
+        {"-5 0 5 60 2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -17\n", 1},
+        {"1 0 5 60 2 12345678901234 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 1},
+        {"1 0 5 123456789012 2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 1},
+        {"1 0 5 60 2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1 \n", 0},  /* a space at the end */
+        {"1 0 5 60 2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\r\n", 0}, /* "\r\n" */
+        {"1 0 5 60 2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\t\n", 0},
+        {"01 0 5 60 2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0}, /* leading zeros */
+        {"1 0 5 60 2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 007\n", 0},
+        {"1 0 5 060 2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
+        {"1 0 5 60 2 -1 -1 2 0000000003600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
+        {"1 0 -07 60 2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
+        {"-0 0 5 60 2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
+        {"+1 0 5 60 2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
+        {"1 0 5 60  2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0}, /* two spaces */
+        {"1 0 5 60\t2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
+        {"1 0 5 60 2 552.2 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
+        {"1 0 5 60 2 552.00 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
+        {"1 0 5 60 2 552.210 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
+        {"1 0 5 60 2 -0.50 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
+        {"1 0 5 60 2 00.50 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
+        {"1 0 5 60 2 1e3 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
+        {"1 0 5 60 2 -1 -1 2 3600.0 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
+        {"1 0 5 60 2 -1 -1 2 3600.00 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
+        {"1 0 5 60 2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 1.00\n", 0},
+        {"1 0 5 60 2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1", 1}, /* the last, no newline */
+    };
+    enum { N = sizeof cases / sizeof *cases };
+    char text[N * 80];
+    size_t len = 0;
+    for (int i = 0; i < N; i++)
+        len += (size_t)sprintf(text + len, "%s", cases[i].line);
+    char path[32];
+    write_temp(path, text, len);
+    struct canon_seen seen = {{0}, 0, 0};
+    struct swf_header h;
+    struct err err = {""};
+    CHECK_EQ(swf_scan(path, &h, note_canon, &seen, &err), 0);
+    CHECK_EQ(seen.n, N);
+    CHECK_EQ(seen.texts, N);
+    for (int i = 0; i < N && i < seen.n; i++)
+        if (seen.canon[i] != cases[i].canon) {
+            fprintf(stderr, "canon %d, want %d: '%s'\n", seen.canon[i], cases[i].canon,
+                    cases[i].line);
+            CHECK(0);
+        }
+    /* without texts, never */
+    seen = (struct canon_seen){{0}, 0, 0};
+    CHECK_EQ(swf_scan_values(path, &h, note_canon, &seen, &err), 0);
+    CHECK_EQ(seen.n, N);
+    CHECK_EQ(seen.texts, 0);
+    for (int i = 0; i < N && i < seen.n; i++)
+        CHECK_EQ(seen.canon[i], 0);
+    unlink(path);
+}
+
 int main(void)
 {
     TEST_RUN(test_header);
@@ -841,5 +929,6 @@ int main(void)
     TEST_RUN(test_pipeline);
     TEST_RUN(test_scan_values);
     TEST_RUN(test_staged);
+    TEST_RUN(test_canon_flag);
     return TEST_DONE();
 }

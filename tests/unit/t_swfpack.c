@@ -211,12 +211,25 @@ struct both {
     struct swfpack p;
     struct swf_rec *model;
     size_t n, cap;
+    size_t canon, canon_wrong; /* records the reader said canonical; of them, not */
 };
 
 static int keep_both(void *ctx, const struct swf_rec *r, struct err *err)
 {
     (void)err;
     struct both *b = ctx;
+    /* The reader's canon flag, which the pack takes unchecked: its text,
+     * but for the newline, is the model's line of its values. */
+    if (r->canon) {
+        char want[2048];
+        size_t n = model_line(want, sizeof want, r), tn = strlen(r->text);
+        tn -= tn && r->text[tn - 1] == '\n';
+        b->canon++;
+        if (tn != n || memcmp(r->text, want, n) != 0) {
+            if (b->canon_wrong++ < 5)
+                fprintf(stderr, "said canonical: '%.*s', want '%s'\n", (int)tn, r->text, want);
+        }
+    }
     swfpack_add(&b->p, r);
     if (b->n == b->cap) {
         b->cap = b->cap ? 2 * b->cap : 1024;
@@ -249,6 +262,8 @@ static void test_random_lines(void)
     unlink(path);
     CHECK_EQ(b.n, N);
     CHECK(reads_back(&b.p, b.model, b.n));
+    CHECK_EQ(b.canon_wrong, 0);
+    CHECK(b.canon >= 20); /* set (34 of these noisy lines are canonical) */
     /* the same records without their text: the same lines */
     struct swfpack q = {0};
     for (size_t i = 0; i < b.n; i++)
@@ -281,6 +296,8 @@ static void test_long_lines(void)
     unlink(path);
     CHECK_EQ(b.n, 50);
     CHECK(reads_back(&b.p, b.model, b.n));
+    CHECK_EQ(b.canon, 50); /* every one canonical, and the reader saw it */
+    CHECK_EQ(b.canon_wrong, 0);
     swfpack_free(&b.p);
     free(b.model);
 }
@@ -433,6 +450,30 @@ static void test_kept_as_read(void)
     free(len);
 }
 
+/* A record the reader said canonical (r->canon) is kept as its text,
+ * unchecked: the flag is what spares the check (here it lies, a leading
+ * zero and two spaces, and the text comes back as it was). */
+static void test_canon_taken(void)
+{
+    static const char text[] = "007 0 5 60 2 -1 -1 2 3600 -1 1 3 4 -1  1 -1 -1 -1\n";
+    struct swf_rec r = all(7, -1, 3);
+    r.text = text;
+    r.canon = true;
+    struct swfpack p = {0};
+    swfpack_add(&p, &r);
+    struct swfpack_cursor c = {0};
+    struct swfpack_line l;
+    CHECK_EQ(swfpack_next(&p, &c, &l), 0);
+    CHECK_EQ(l.len, strlen(text) - 1);
+    CHECK(memcmp(l.text, text, l.len) == 0);
+    CHECK_EQ(l.line, 3);
+    r.canon = false; /* checked: formatted */
+    swfpack_add(&p, &r);
+    CHECK_EQ(swfpack_next(&p, &c, &l), 0);
+    CHECK(line_same(&l, &r));
+    swfpack_free(&p);
+}
+
 int main(void)
 {
     TEST_RUN(test_empty);
@@ -442,5 +483,6 @@ int main(void)
     TEST_RUN(test_size);
     TEST_RUN(test_unpacked);
     TEST_RUN(test_kept_as_read);
+    TEST_RUN(test_canon_taken);
     return TEST_DONE();
 }
