@@ -300,8 +300,8 @@ swf_convert_slow(char *tok, char *end, bool real, long long *iv, double *dv)
  * division rounds the quotient correctly, as strtod does: the same double,
  * at a fraction of strtod's cost (HPC2N has 45,000 such tokens).
  */
-__attribute__((always_inline)) static inline bool swf_parse_decimal(const char *tok, const char *dot,
-                                                                    double *out, char **end)
+__attribute__((always_inline)) static inline bool
+swf_parse_decimal(const char *tok, const char *dot, double *out, char **end)
 {
     static const double pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
@@ -482,9 +482,8 @@ static bool swf_canon_token(const char *t, const char *e, bool real)
  * has them (*lead0: a fast token with a leading zero; *canon: the others):
  * 0, or -1 with the error set (swf_parse_job_texts' step).
  */
-__attribute__((always_inline)) static inline int swf_job_field(struct swf_reader *r, int i,
-                                                              char **sp, struct swf_rec *rec,
-                                                              bool *lead0, bool *canon)
+__attribute__((always_inline)) static inline int
+swf_job_field(struct swf_reader *r, int i, char **sp, struct swf_rec *rec, bool *lead0, bool *canon)
 {
     char *before = *sp;
     if (swf_field_fast(i, sp, rec)) {

@@ -306,7 +306,7 @@ static size_t canonical(const struct swf_rec *r, char *t, unsigned char *q)
         return 0;
     memcpy(t, r->text, n);
     memset(t + n, ' ', 16); /* the end of the last token; spaces packed past it */
-    if (r->canon) { /* the reader saw it canonical as it parsed it: packed unchecked */
+    if (r->canon) {         /* the reader saw it canonical as it parsed it: packed unchecked */
         pack_text(q, t, n + 1);
         return n;
     }
