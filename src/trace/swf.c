@@ -476,6 +476,28 @@ static bool swf_canon_token(const char *t, const char *e, bool real)
            swf_is_digit(t[2]) && !(t[1] == '0' && t[2] == '0');
 }
 
+/* Field i's token where swf_field_fast declined it, from *sp (blanks before
+ * it skipped) into rec, *sp moved just past it: its first byte, or NULL
+ * with the error set. Both readers' slow step, always inlined into their
+ * unrolled loops. */
+__attribute__((always_inline)) static inline char *swf_field_slow(struct swf_reader *r, int i,
+                                                                  char **sp, struct swf_rec *rec)
+{
+    char *s = swf_skip_blanks(*sp);
+    if (!*s) {
+        swf_job_error(r, i, NULL, SWF_NUM_BAD);
+        return NULL;
+    }
+    char *tok = s;
+    enum swf_num st = swf_set_field(i, &s, rec);
+    if (st != SWF_NUM_OK) {
+        swf_job_error(r, i, tok, st);
+        return NULL;
+    }
+    *sp = s;
+    return tok;
+}
+
 /*
  * Field i of a job line from *sp into rec, *sp moved past it and its blank,
  * noting whether its token and the blank before it are as a canonical line
@@ -493,13 +515,10 @@ swf_job_field(struct swf_reader *r, int i, char **sp, struct swf_rec *rec, bool 
         *lead0 |= before[0] == '0' && swf_is_digit(before[1]);
         return 0;
     }
-    char *s = swf_skip_blanks(before);
-    if (!*s)
-        return swf_job_error(r, i, NULL, SWF_NUM_BAD);
-    char *tok = s;
-    enum swf_num st = swf_set_field(i, &s, rec);
-    if (st != SWF_NUM_OK)
-        return swf_job_error(r, i, tok, st);
+    char *s = before;
+    char *tok = swf_field_slow(r, i, &s, rec);
+    if (!tok)
+        return -1;
     /* one blank before it (the one after the token before), one after */
     *canon = *canon && before == tok && swf_canon_token(tok, s, swf_fields[i].real) &&
              (*s == ' ' || *s == '\n' || *s == '\0');
@@ -523,13 +542,9 @@ static int swf_parse_job(struct swf_reader *r, char *s)
     for (int i = 0; i < SWF_NFIELDS; i++) {
         if (swf_field_fast(i, &s, rec))
             continue;
-        s = swf_skip_blanks(s);
-        if (!*s)
-            return swf_job_error(r, i, NULL, SWF_NUM_BAD);
-        char *tok = s;
-        enum swf_num st = swf_set_field(i, &s, rec);
-        if (st != SWF_NUM_OK)
-            return swf_job_error(r, i, tok, st);
+        char *tok = swf_field_slow(r, i, &s, rec);
+        if (!tok)
+            return -1;
         /* Past the token's blank, where swf_field_fast leaves s: the next
          * token is its own again (from the blank, every later field of a
          * line with a decimal took this slow way, HPC2N's 45,000). */
