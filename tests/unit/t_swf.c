@@ -726,6 +726,36 @@ static void test_scan_values(void)
     free(text);
 }
 
+/* Bad lines read by the reader that keeps texts (swf_scan: --swf-out's,
+ * its own unrolled copy) and by the one without (swf_scan_values): the same
+ * error, naming the file and line 2, after a good line 1. */
+static void test_texts_reader_errors(void)
+{
+    static const char *const bad[] = {
+        "2 0 0 10 1 -1 -1 1 100 -1 1 1 1 -1 -1 1 -1\n",      /* 17 fields */
+        "2 0 0 10 1 -1 -1 1 100 -1 1 1 1 -1 -1 1 -1 -1 7\n", /* 19 fields */
+        "2 0 0 10 1 -1 -1 x 100 -1 1 1 1 -1 -1 1 -1 -1\n",   /* not a number */
+        "2 0 0 10 1 -1 -1 1.5 100 -1 1 1 1 -1 -1 1 -1 -1\n", /* a fraction */
+        "2 0 0 99999999999999999999 1 -1 -1 1 100 -1 1 1 1 -1 -1 1 -1 -1\n",
+        "2 0 0 10 1 -1 -1 1 100 -1 1 1 1 -1 -1 1 -1 -1x\n", /* junk at the end */
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        char text[256], path[32];
+        int n = snprintf(text, sizeof text, "1 0 0 10 1 -1 -1 1 100 -1 1 1 1 -1 -1 1 -1 -1\n%s",
+                         bad[k]);
+        write_temp(path, text, (size_t)n);
+        struct swf_header h;
+        struct err a = {""}, b = {""};
+        struct texts ta = {0}, tb = {0};
+        CHECK_EQ(swf_scan(path, &h, note_text, &ta, &a), -1);
+        CHECK_EQ(swf_scan_values(path, &h, note_text, &tb, &b), -1);
+        CHECK_HAS(a.msg, path);
+        CHECK_HAS(a.msg, ":2: ");
+        CHECK_STR(a.msg, b.msg);
+        unlink(path);
+    }
+}
+
 /* swf_scan_staged's two sides: prep()'s own count (the parser's thread
  * alone touches it) and what each() and batch() saw. */
 struct staged {
@@ -928,6 +958,7 @@ int main(void)
     TEST_RUN(test_after_decimals);
     TEST_RUN(test_pipeline);
     TEST_RUN(test_scan_values);
+    TEST_RUN(test_texts_reader_errors);
     TEST_RUN(test_staged);
     TEST_RUN(test_canon_flag);
     return TEST_DONE();
