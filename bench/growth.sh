@@ -11,9 +11,25 @@
 #    figure is the least of its runs: the machine is shared, other
 #    processes stretch a run's CPU time too (caches, frequency), and a busy
 #    spell then falls on the six alike rather than on one. The rounds' own
-#    ratios are printed as a range beside it (how far one round's figure
-#    can be trusted), and the system time's share of the extra apart (the
-#    kernel's copy of the files, which no change to the writers removes).
+#    ratios are printed beside it (the least, the median and the most of
+#    each round's extra over the same round's run without outputs: how
+#    far one round's figure can be trusted).
+#    Every run writes new files: the last run's are removed first (outside
+#    the measured process). Before, the first round wrote new files and
+#    the others replaced them, which costs the temporary's fsync and the
+#    old file's removal (about 3 ms of the process's CPU for HPC2N's
+#    22 MB jobs CSV): the least of five then picked either. With
+#    REPLACE=1 every round replaces the files of a run before it (one
+#    unmeasured run of each kind first).
+#    The system time's share of the extra apart: the kernel's copy of the
+#    files, which no change to the writers removes. The kernel splits a
+#    run's CPU time (exact) into user and system by sampling its ticks
+#    (CONFIG_TICK_CPU_ACCOUNTING, 4 ms at 250 Hz): a run's system time is
+#    a few ticks, so the least of five runs of each figure said little
+#    (it took the run without outputs' least, often 0, against another
+#    run's). It is now the mean over the rounds of each round's difference
+#    (sampling errors average out; the trace's reading, in every run, is
+#    taken away within each round).
 #    The replay's time is a wall time, which a loaded machine stretches
 #    (the ratio shrinks): the extra CPU over the whole run's CPU without
 #    outputs is printed too, a ratio of two CPU times (about 0.7 of the
@@ -21,6 +37,7 @@
 #    each output's instructions a job (callgrind's count of the whole
 #    process, one run each: the figure the machine's load does not move;
 #    minutes on Curie).
+#    PARTS (default "hpc2n curie growth") picks the parts to run.
 # 2. Growth: a synthetic trace of about a million jobs, HPC2N five times
 #    over, each copy shifted after the last by the trace's span and 30 days
 #    (job ids by 1,000,000), generated here and not kept. Target: the
@@ -91,6 +108,17 @@ args() {
     esac
 }
 
+# paths KIND: its files
+paths() {
+    args "$1" | tr ' ' '\n' | grep -v '^--'
+}
+
+# fresh KIND: the files of KIND removed (a new file each run), unless
+# REPLACE=1 (each run replaces the last run's)
+fresh() {
+    [ "${REPLACE:-0}" = 1 ] || rm -f $(paths "$1")
+}
+
 # label KIND: how a line names it
 label() {
     case $1 in
@@ -101,7 +129,7 @@ label() {
 
 # files KIND: its files' size in MB
 files() {
-    du -k $(args "$1" | tr ' ' '\n' | grep -v '^--') | awk '{ k += $1 } END { printf "%.1f", k / 1024 }'
+    du -k $(paths "$1") | awk '{ k += $1 } END { printf "%.1f", k / 1024 }'
 }
 
 # Each output on its own (the issue's target is per output), then every
@@ -117,30 +145,40 @@ outputs() {
     [ -f "$t" ] || { echo "$name: $t missing, outputs not measured"; return; }
     : >"$tmp/none"
     for k in $KINDS; do : >"$tmp/$k"; done
+    if [ "${REPLACE:-0}" = 1 ]; then
+        for k in $KINDS; do once "$t" $extra $(args $k) >/dev/null; done
+    fi
     i=0
     while [ $i -lt "$REPEAT" ]; do
         once "$t" $extra >>"$tmp/none"
         for k in $KINDS; do
+            fresh $k
             once "$t" $extra $(args $k) >>"$tmp/$k"
         done
         i=$((i + 1))
     done
     set -- $(least "$tmp/none")
-    w0=$1 r0=$2 s0=$5 jobs=$4
+    w0=$1 r0=$2 jobs=$4
     printf '%s outputs: CPU %.3f s without (replay %.3f s); each output'"'"'s extra CPU as a fraction of the replay (target <= 0.20):\n' \
         "$name" "$w0" "$r0"
     for k in $KINDS; do
         set -- $(least "$tmp/$k")
         # each round's own ratio (over the least replay time: its wall
-        # time is the noisiest figure): the least and the most of them
+        # time is the noisiest figure): the least, the median and the
+        # most of them; and the mean of the rounds' system times' extra
         spread=$(paste -d ' ' "$tmp/none" "$tmp/$k" | awk -v r0="$r0" '
-            { a = ($6 - $1) / r0; if (NR == 1 || a < a0) a0 = a; if (NR == 1 || a > a1) a1 = a }
-            END { printf "%.2f %.2f", a0, a1 }')
-        awk -v n="$name" -v l="$(label $k)" -v mb="$(files $k)" -v w0="$w0" -v r0="$r0" -v s0="$s0" \
-            -v w1="$1" -v s1="$5" -v sp="$spread" 'BEGIN {
+            { a[NR] = ($6 - $1) / r0; s += ($10 - $5) / r0 }
+            END {
+                # an insertion sort: a few rounds
+                for (i = 2; i <= NR; i++)
+                    for (j = i; j > 1 && a[j - 1] > a[j]; j--) { x = a[j]; a[j] = a[j - 1]; a[j - 1] = x }
+                m = NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
+                printf "%.2f %.2f %.2f %.2f", a[1], m, a[NR], s / NR }')
+        awk -v n="$name" -v l="$(label $k)" -v mb="$(files $k)" -v w0="$w0" -v r0="$r0" \
+            -v w1="$1" -v sp="$spread" 'BEGIN {
             split(sp, q, " ")
-            printf "%s %s (%s MB): %.3f s, %.2f of the replay (rounds %.2f-%.2f; system %.2f; %.2f of the CPU without)\n",
-                n, l, mb, w1, (w1 - w0) / r0, q[1], q[2], (s1 - s0) / r0, (w1 - w0) / w0 }'
+            printf "%s %s (%s MB): %.3f s, %.2f of the replay (rounds %.2f-%.2f, median %.2f; system %.2f, mean of the rounds; %.2f of the CPU without)\n",
+                n, l, mb, w1, (w1 - w0) / r0, q[1], q[3], q[2], q[4], (w1 - w0) / w0 }'
     done
     if [ "${INSTR:-0}" = 1 ] && command -v valgrind >/dev/null; then
         i0=$(instr "$t" $extra)
@@ -154,9 +192,15 @@ outputs() {
         echo "$line"
     fi
 }
-outputs HPC2N "$H"
-outputs "Curie --procs 93312" "$C" --procs 93312
+PARTS=${PARTS:-hpc2n curie growth}
+part() {
+    case " $PARTS " in *" $1 "*) return 0 ;; esac
+    return 1
+}
+! part hpc2n || outputs HPC2N "$H"
+! part curie || outputs "Curie --procs 93312" "$C" --procs 93312
 
+part growth || exit 0
 [ -f "$H" ] || { echo "growth: $H missing, not measured"; exit 0; }
 gzip -dc "$H" | awk -v copies=5 -v gap=2592000 '
 /^;/ { print; next }

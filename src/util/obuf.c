@@ -15,24 +15,33 @@
 #include "util/err.h"
 #include "util/mem.h"
 
-/* Large enough that a 50 MB file is 200 writes (a write's cost is its
- * bytes' copy); small enough that the replay's four large outputs touch
- * 1 MB of fresh pages, not 4 (a megabyte was no faster). */
-#define OBUF_BLOCK (1u << 18)
+/* A file writer's block: a piece (OBUF_FLUSH) and a reservation of up to
+ * 256 KB past it (obuf_reserve's contract). Mapped, its pages touched
+ * only as they are used: a writer whose rows never reserve much touches
+ * the piece and its tail, some 260 KB. */
+#define OBUF_BLOCK (1u << 19)
 
 /* What a file writer holds before it writes, short of a reservation
- * that needs more of the block: 64 KB stays in the core's own cache
- * between writes, where the block's 256 KB did not (a cache model of
- * 1 MB, callgrind: the writer thread's misses writing HPC2N's jobs CSV
- * 349,000 -> 96,000; a 22 MB file is 344 writes, not 86).
- * It writes whole pieces of OBUF_FLUSH bytes at offsets that are
- * multiples of it (from where the writer began): a page cache with
- * large folios (ext4 under Linux 6.18 here) then takes each write in one,
- * not in pieces of two. Writing 22.4 MB to a fresh ext4 file, 64 KB a
- * write, least CPU of 8: 4.1-4.5 ms aligned, 5.6-6.3 ms at offsets 100
- * or 4,096 bytes off (what the writes of a whole buffer, rows cut
- * anywhere, gave). Elsewhere it costs a move of under 4 KB a write. */
-#define OBUF_FLUSH (1u << 16)
+ * that needs more of the block. It writes whole pieces of OBUF_FLUSH
+ * bytes at offsets that are multiples of it (from where the writer
+ * began): a page cache with large folios (ext4 under Linux 6.18 here)
+ * then takes each write in one, not in pieces of two (22.4 MB to a fresh
+ * ext4 file 64 KB a write, least CPU of 8: 4.1-4.5 ms aligned, 5.6-6.3 ms
+ * at offsets 100 or 4,096 bytes off). Elsewhere it costs a move of under
+ * 4 KB a write.
+ * 256 KB, not 64 KB: the kernel's part of a write is mostly per call and
+ * per folio (a folio is at most what one write gives), not per byte.
+ * HPC2N's jobs CSV (21.4 MB), the thread CPU time inside write(2), five
+ * runs each (an LD_PRELOAD shim timing each call with
+ * CLOCK_THREAD_CPUTIME_ID): 342 writes 6.4-10.9 ms (median 8.1), 86
+ * writes 4.9-9.2 ms (median 5.8); a 22.4 MB file written alone, least of
+ * 12: 4.9 ms -> 4.1 ms. The whole process's CPU, 15 alternated runs:
+ * median 0.206 s -> 0.204 s, least 0.201 s both: the writer's cache
+ * misses that 64 KB saved in callgrind's model of a 1 MB cache (349,000
+ * -> 96,000) do not show on this machine, whose cores have 1 MB of L2
+ * each. 1 MB pieces (22 writes) took 5.3 ms: not enough more for four
+ * times the memory. */
+#define OBUF_FLUSH (1u << 18)
 
 /* The bytes past OBUF_FLUSH a file writer takes before it writes (its
  * cap is their sum): a row's room, moved to the buffer's front after the
