@@ -1106,6 +1106,8 @@ struct report_jobs_csv {
     struct report_creds rc;
     int last_forgotten;        /* the last row copied has rc's last credentials */
     struct sim_noderuns *runs; /* made with the first row: s's nodes are all in */
+    size_t runs_nodes;         /* how many nodes s had then */
+    int all_held;              /* s has no node since: runs holds every slot (a batch's) */
     long now;
     struct obuf *creds;                   /* ",user,group,account,class,qos" */
     const char *ctext;                    /* creds' bytes, */
@@ -1227,7 +1229,7 @@ static size_t row_reason(struct report_jobs_csv *c, struct csv_block *b,
 static void copy_nodes(struct report_jobs_csv *c, struct csv_block *b, struct csv_rec *r,
                        const struct sim_detail *d)
 {
-    if (sim_noderuns_holds(c->runs, d->slots, d->nslots)) {
+    if (c->all_held || sim_noderuns_holds(c->runs, d->slots, d->nslots)) {
         if (b->nslots + d->nslots > b->slots_cap)
             b->slots = xgrow(b->slots, &b->slots_cap, b->nslots + d->nslots, sizeof *b->slots);
         if (d->nslots == 1) /* the common job, on one run of nodes: no call */
@@ -1460,8 +1462,14 @@ void report_jobs_csv_rows(struct report_jobs_csv *c, const struct sim_outcome *o
 {
     if (c->next >= to)
         return;
-    if (!c->runs)
+    if (!c->runs) {
         c->runs = sim_noderuns_create(c->s);
+        c->runs_nodes = c->s ? sched_nnodes(c->s) : 0;
+    }
+    /* Nodes are added, never taken away, and a slot names s's nodes: with
+     * none added since the table was made, it holds every row's, known
+     * once a batch, not slot by slot (some 20 instructions a row). */
+    c->all_held = c->s && sched_nnodes(c->s) == c->runs_nodes;
     if (!c->started)
         start_writer(c);
     /* A block's worth of rows at a time: the failure checked, and the

@@ -585,6 +585,52 @@ static void many_jobs(struct workload *wl, struct sim_outcome *out, struct sim_d
     }
 }
 
+/* A node added after the first rows (the nodes' table made with them):
+ * a later row on it names it, from its text, not from the table, which
+ * holds the first nodes only; rows on the first nodes still name theirs. */
+static void test_csv_node_added(void)
+{
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    struct sched *s = sched_create(&pol, NULL);
+    for (int i = 0; i < 4; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "n%d", i);
+        struct node_spec spec = {.name = name, .procs = 2, .state = NODE_UP};
+        CHECK(sched_add_node(s, &spec, NULL) == 0);
+    }
+    struct workload wl;
+    workload_init(&wl);
+    struct sim_outcome out[3];
+    struct sim_detail more[3];
+    static const struct job_slot slot[3] = {{.node = 1, .nnodes = 2, .procs = 1},
+                                            {.node = 4, .nnodes = 1, .procs = 2},
+                                            {.node = 0, .nnodes = 1, .procs = 1}};
+    for (size_t i = 0; i < 3; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "%zu", i + 1);
+        add(&wl, id, (long)i, 1, 10);
+        more[i] = (struct sim_detail){.one = slot[i], .nslots = 1};
+        more[i].slots = &more[i].one;
+        out[i] = (struct sim_outcome){.start = (long)i, .end = (long)i + 10, .more = &more[i]};
+    }
+    char *csv = NULL;
+    struct node_spec late = {.name = "late", .procs = 2, .state = NODE_UP};
+    OCAPTURE(csv, {
+        struct report_jobs_csv *c = report_jobs_csv_open(f, &wl, s, 0, 1);
+        report_jobs_csv_rows(c, out, 1);
+        CHECK(sched_add_node(s, &late, NULL) == 0);
+        report_jobs_csv_rows(c, out, 3);
+        CHECK_EQ(report_jobs_csv_close(c, out, 0), 0);
+    });
+    CHECK_HAS(csv, ",n[1-2]:1,\n");
+    CHECK_HAS(csv, ",late:2,\n");
+    CHECK_HAS(csv, ",n0:1,\n");
+    free(csv);
+    workload_free(&wl);
+    sched_destroy(s);
+}
+
 /* The rows handed as a replay hands them, in random runs, through the
  * writer thread (or in place when it cannot start). */
 static void csv_in_runs(struct obuf *f, const struct workload *wl, const struct sim_outcome *out)
@@ -1052,6 +1098,7 @@ int main(void)
     TEST_RUN(test_csv_run_column);
     TEST_RUN(test_csv_times);
     TEST_RUN(test_csv_writer_thread);
+    TEST_RUN(test_csv_node_added);
     TEST_RUN(test_tick_step);
     TEST_RUN(test_bin_width);
     TEST_RUN(test_series_integrals);
