@@ -1274,26 +1274,39 @@ static void copy_row(struct report_jobs_csv *c, struct csv_block *b, const struc
     /* Every field set (the record is not cleared first: a row's cost is
      * the replay's, and these are most of it). */
     struct csv_rec *r = &b->rec[b->n++];
-    r->nodes_as = NODES_NONE;
-    if (o->start >= 0 && o->more)
-        copy_nodes(c, b, r, o->more);
+    /* What the detail holds, read in one place (nearly every row's job
+     * ran, and has one: its nodes). run_start is read only when the job
+     * started (row_numbers). */
+    const struct sim_detail *d = o->more;
+    r->run_start = o->start;
+    if (d) {
+        r->nodes_as = NODES_NONE;
+        if (o->start >= 0) {
+            copy_nodes(c, b, r, d);
+            if (d->resumed)
+                r->run_start = d->run_start; /* sim_run_start */
+        }
+        r->preempted = d->preempted; /* sim_outcome_preempted */
+        r->segments = text_or_none(b, d->segments);
+    } else {
+        r->nodes_as = NODES_NONE;
+        r->preempted = 0;
+        r->segments = NO_TEXT;
+    }
     const struct job *j = sim_outcome_job(c->s, o);
     copy_creds(c, b, r, o, j);
     r->id = w->id;
     r->id_text = w->id < WL_ID_TEXT ? NO_TEXT : id_text(b, c->wl, w);
     r->submit = w->submit;
     r->start = o->start;
-    r->run_start = o->start >= 0 ? sim_run_start(o) : 0;
     r->end = o->end;
     r->procs = wl_job_procs(w);
     r->walltime = wl_job_walltime(w);
     r->runtime = wl_job_runtime(w);
     r->backfilled = o->backfilled;
-    r->preempted = sim_outcome_preempted(o);
     enum final_state st = final_state(o, j); /* from the engine record found above */
     r->state = (unsigned char)st;
     r->reason = row_reason(c, b, o, j, st);
-    r->segments = text_or_none(b, o->more ? o->more->segments : NULL);
 }
 
 /* The room a row's numbers take (row_numbers). */
@@ -1332,6 +1345,10 @@ static char *row_numbers(char *p, const struct csv_rec *r)
     *p++ = ',';
     *p++ = (char)('0' + r->backfilled);
     *p++ = ',';
+    if ((unsigned)r->preempted < 10) { /* (nearly) always 0: its digit, no sign to test */
+        *p = (char)('0' + r->preempted);
+        return p + 1;
+    }
     return obuf_fmt_ll(p, r->preempted);
 }
 

@@ -631,6 +631,35 @@ static void test_csv_node_added(void)
     sched_destroy(s);
 }
 
+/* What a row reads from its job's detail: a resumed job's start is its
+ * last run's (its wait from its first start), a count of preemptions past
+ * one digit, a detail on a job that never started (no nodes: its slots
+ * are not read), and a job without a detail. */
+static void test_csv_details(void)
+{
+    struct workload wl;
+    workload_init(&wl);
+    for (int i = 0; i < 4; i++)
+        add(&wl, (const char *[]){"1", "2", "3", "4"}[i], 10 * i, 1, 50);
+    struct sim_detail more[3] = {
+        {.resumed = 1, .run_start = 500, .preempted = 1, .segments = "100-300@n0:1"},
+        {.preempted = 12},
+        {.preempted = 3, .segments = "x", .nslots = 1}};
+    more[2].slots = &more[2].one; /* a stale slot: never read, the job did not start */
+    struct sim_outcome out[4] = {{.start = 100, .end = 550, .more = &more[0]},
+                                 {.start = 20, .end = 70, .more = &more[1]},
+                                 {.start = -1, .end = -1, .more = &more[2]},
+                                 {.start = 30, .end = 80}};
+    char *csv = NULL;
+    OCAPTURE(csv, report_write_jobs_csv(f, &wl, out, NULL, 0, 0, 0));
+    CHECK_STR(csv, "1,0,500,550,100,1,50,50,0,1,,,,,,completed,,,100-300@n0:1\n"
+                   "2,10,20,70,10,1,50,50,0,12,,,,,,completed,,,\n"
+                   "3,20,,,,1,50,50,0,3,,,,,,never_started,,,x\n"
+                   "4,30,30,80,0,1,50,50,0,0,,,,,,completed,,,\n");
+    free(csv);
+    workload_free(&wl);
+}
+
 /* The rows handed as a replay hands them, in random runs, through the
  * writer thread (or in place when it cannot start). */
 static void csv_in_runs(struct obuf *f, const struct workload *wl, const struct sim_outcome *out)
@@ -1099,6 +1128,7 @@ int main(void)
     TEST_RUN(test_csv_times);
     TEST_RUN(test_csv_writer_thread);
     TEST_RUN(test_csv_node_added);
+    TEST_RUN(test_csv_details);
     TEST_RUN(test_tick_step);
     TEST_RUN(test_bin_width);
     TEST_RUN(test_series_integrals);
