@@ -1104,7 +1104,10 @@ struct report_jobs_csv {
     int run;
     size_t next; /* the first job whose row is not written */
     struct report_creds rc;
-    int last_forgotten;        /* the last row copied has rc's last credentials */
+    /* The last row copied was a forgotten job's, with rc's last credentials,
+     * none of them wide: a forgotten job with rc's raw indices has them too
+     * (same_forgotten's have and wide, known once, not tested a row). */
+    int same_ok;
     struct sim_noderuns *runs; /* made with the first row: s's nodes are all in */
     size_t runs_nodes;         /* how many nodes s had then */
     int all_held;              /* s has no node since: runs holds every slot (a batch's) */
@@ -1259,12 +1262,14 @@ static void copy_creds(struct report_jobs_csv *c, struct csv_block *b, struct cs
                        const struct sim_outcome *o, const struct job *j)
 {
     int forgotten = !j && o->end >= 0 && c->rc.s;
-    r->same_creds = (unsigned char)(forgotten && c->last_forgotten && same_forgotten(&c->rc, o));
+    r->same_creds = (unsigned char)(forgotten && c->same_ok &&
+                                    memcmp(o->cred, c->rc.raw, sizeof c->rc.raw) == 0);
     if (!r->same_creds) {
         r->creds = (unsigned)b->ncreds++;
         job_creds(&c->rc, o, j, b->creds[r->creds]);
+        /* a forgotten job's raw indices are rc's now (job_creds) */
+        c->same_ok = forgotten && !c->rc.wide;
     }
-    c->last_forgotten = forgotten;
 }
 
 /* Job w's row, copied into b (on the replay's thread). */
