@@ -1104,8 +1104,13 @@ struct report_jobs_csv {
     int run;
     size_t next; /* the first job whose row is not written */
     struct report_creds rc;
-    int last_forgotten;        /* the last row copied has rc's last credentials */
+    /* The last row copied was a forgotten job's, with rc's last credentials,
+     * none of them wide: a forgotten job with rc's raw indices has them too
+     * (same_forgotten's have and wide, known once, not tested a row). */
+    int same_ok;
     struct sim_noderuns *runs; /* made with the first row: s's nodes are all in */
+    size_t runs_nodes;         /* how many nodes s had then */
+    int all_held;              /* s has no node since: runs holds every slot (a batch's) */
     long now;
     struct obuf *creds;                   /* ",user,group,account,class,qos" */
     const char *ctext;                    /* creds' bytes, */
@@ -1227,7 +1232,7 @@ static size_t row_reason(struct report_jobs_csv *c, struct csv_block *b,
 static void copy_nodes(struct report_jobs_csv *c, struct csv_block *b, struct csv_rec *r,
                        const struct sim_detail *d)
 {
-    if (sim_noderuns_holds(c->runs, d->slots, d->nslots)) {
+    if (c->all_held || sim_noderuns_holds(c->runs, d->slots, d->nslots)) {
         if (b->nslots + d->nslots > b->slots_cap)
             b->slots = xgrow(b->slots, &b->slots_cap, b->nslots + d->nslots, sizeof *b->slots);
         if (d->nslots == 1) /* the common job, on one run of nodes: no call */
@@ -1257,12 +1262,14 @@ static void copy_creds(struct report_jobs_csv *c, struct csv_block *b, struct cs
                        const struct sim_outcome *o, const struct job *j)
 {
     int forgotten = !j && o->end >= 0 && c->rc.s;
-    r->same_creds = (unsigned char)(forgotten && c->last_forgotten && same_forgotten(&c->rc, o));
+    r->same_creds = (unsigned char)(forgotten && c->same_ok &&
+                                    memcmp(o->cred, c->rc.raw, sizeof c->rc.raw) == 0);
     if (!r->same_creds) {
         r->creds = (unsigned)b->ncreds++;
         job_creds(&c->rc, o, j, b->creds[r->creds]);
+        /* a forgotten job's raw indices are rc's now (job_creds) */
+        c->same_ok = forgotten && !c->rc.wide;
     }
-    c->last_forgotten = forgotten;
 }
 
 /* Job w's row, copied into b (on the replay's thread). */
@@ -1272,26 +1279,39 @@ static void copy_row(struct report_jobs_csv *c, struct csv_block *b, const struc
     /* Every field set (the record is not cleared first: a row's cost is
      * the replay's, and these are most of it). */
     struct csv_rec *r = &b->rec[b->n++];
-    r->nodes_as = NODES_NONE;
-    if (o->start >= 0 && o->more)
-        copy_nodes(c, b, r, o->more);
+    /* What the detail holds, read in one place (nearly every row's job
+     * ran, and has one: its nodes). run_start is read only when the job
+     * started (row_numbers). */
+    const struct sim_detail *d = o->more;
+    r->run_start = o->start;
+    if (d) {
+        r->nodes_as = NODES_NONE;
+        if (o->start >= 0) {
+            copy_nodes(c, b, r, d);
+            if (d->resumed)
+                r->run_start = d->run_start; /* sim_run_start */
+        }
+        r->preempted = d->preempted; /* sim_outcome_preempted */
+        r->segments = text_or_none(b, d->segments);
+    } else {
+        r->nodes_as = NODES_NONE;
+        r->preempted = 0;
+        r->segments = NO_TEXT;
+    }
     const struct job *j = sim_outcome_job(c->s, o);
     copy_creds(c, b, r, o, j);
     r->id = w->id;
     r->id_text = w->id < WL_ID_TEXT ? NO_TEXT : id_text(b, c->wl, w);
     r->submit = w->submit;
     r->start = o->start;
-    r->run_start = o->start >= 0 ? sim_run_start(o) : 0;
     r->end = o->end;
     r->procs = wl_job_procs(w);
     r->walltime = wl_job_walltime(w);
     r->runtime = wl_job_runtime(w);
     r->backfilled = o->backfilled;
-    r->preempted = sim_outcome_preempted(o);
     enum final_state st = final_state(o, j); /* from the engine record found above */
     r->state = (unsigned char)st;
     r->reason = row_reason(c, b, o, j, st);
-    r->segments = text_or_none(b, o->more ? o->more->segments : NULL);
 }
 
 /* The room a row's numbers take (row_numbers). */
@@ -1330,6 +1350,10 @@ static char *row_numbers(char *p, const struct csv_rec *r)
     *p++ = ',';
     *p++ = (char)('0' + r->backfilled);
     *p++ = ',';
+    if ((unsigned)r->preempted < 10) { /* (nearly) always 0: its digit, no sign to test */
+        *p = (char)('0' + r->preempted);
+        return p + 1;
+    }
     return obuf_fmt_ll(p, r->preempted);
 }
 
@@ -1460,8 +1484,14 @@ void report_jobs_csv_rows(struct report_jobs_csv *c, const struct sim_outcome *o
 {
     if (c->next >= to)
         return;
-    if (!c->runs)
+    if (!c->runs) {
         c->runs = sim_noderuns_create(c->s);
+        c->runs_nodes = c->s ? sched_nnodes(c->s) : 0;
+    }
+    /* Nodes are added, never taken away, and a slot names s's nodes: with
+     * none added since the table was made, it holds every row's, known
+     * once a batch, not slot by slot (some 20 instructions a row). */
+    c->all_held = c->s && sched_nnodes(c->s) == c->runs_nodes;
     if (!c->started)
         start_writer(c);
     /* A block's worth of rows at a time: the failure checked, and the

@@ -43,6 +43,12 @@ static struct sim_detail *detail(struct sim *sim, struct sim_outcome *o)
 /* The most slots a reused detail keeps room for (sim_detail.own): the
  * room of the jobs that ran, not of the largest job ever. */
 #define OWN_SLOTS_KEPT 64
+/* The least room a detail's own is made with: details are reused in any
+ * order, and own made to a job's exact size was too small for the next
+ * job given it, one malloc and free in three jobs of several slots
+ * (HPC2N: 19,018 of 58,086); most such jobs hold a few slots. */
+#define OWN_SLOTS_MIN 16
+_Static_assert(OWN_SLOTS_MIN <= OWN_SLOTS_KEPT, "a detail's least room is not kept");
 
 /* What only the per-job files wanted of a final outcome, written now: its
  * nodes and segments. A detail left holding nothing goes back to be
@@ -103,9 +109,10 @@ static void record_slots(struct sim *sim, const struct job *j)
         d->slots = &d->one;
     } else if (j->nslots) {
         if (d->own_cap < j->nslots) { /* else the room a reused detail kept */
+            size_t cap = j->nslots > OWN_SLOTS_MIN ? j->nslots : OWN_SLOTS_MIN;
             free(d->own);
-            d->own = xmalloc(j->nslots * sizeof *j->slots);
-            d->own_cap = (unsigned)j->nslots;
+            d->own = xmalloc(cap * sizeof *j->slots);
+            d->own_cap = (unsigned)cap;
         }
         memcpy(d->own, j->slots, j->nslots * sizeof *j->slots);
         d->slots = d->own;

@@ -585,6 +585,81 @@ static void many_jobs(struct workload *wl, struct sim_outcome *out, struct sim_d
     }
 }
 
+/* A node added after the first rows (the nodes' table made with them):
+ * a later row on it names it, from its text, not from the table, which
+ * holds the first nodes only; rows on the first nodes still name theirs. */
+static void test_csv_node_added(void)
+{
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    struct sched *s = sched_create(&pol, NULL);
+    for (int i = 0; i < 4; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "n%d", i);
+        struct node_spec spec = {.name = name, .procs = 2, .state = NODE_UP};
+        CHECK(sched_add_node(s, &spec, NULL) == 0);
+    }
+    struct workload wl;
+    workload_init(&wl);
+    struct sim_outcome out[3];
+    struct sim_detail more[3];
+    static const struct job_slot slot[3] = {{.node = 1, .nnodes = 2, .procs = 1},
+                                            {.node = 4, .nnodes = 1, .procs = 2},
+                                            {.node = 0, .nnodes = 1, .procs = 1}};
+    for (size_t i = 0; i < 3; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "%zu", i + 1);
+        add(&wl, id, (long)i, 1, 10);
+        more[i] = (struct sim_detail){.one = slot[i], .nslots = 1};
+        more[i].slots = &more[i].one;
+        out[i] = (struct sim_outcome){.start = (long)i, .end = (long)i + 10, .more = &more[i]};
+    }
+    char *csv = NULL;
+    struct node_spec late = {.name = "late", .procs = 2, .state = NODE_UP};
+    OCAPTURE(csv, {
+        struct report_jobs_csv *c = report_jobs_csv_open(f, &wl, s, 0, 1);
+        report_jobs_csv_rows(c, out, 1);
+        CHECK(sched_add_node(s, &late, NULL) == 0);
+        report_jobs_csv_rows(c, out, 3);
+        CHECK_EQ(report_jobs_csv_close(c, out, 0), 0);
+    });
+    CHECK_HAS(csv, ",n[1-2]:1,\n");
+    CHECK_HAS(csv, ",late:2,\n");
+    CHECK_HAS(csv, ",n0:1,\n");
+    free(csv);
+    workload_free(&wl);
+    sched_destroy(s);
+}
+
+/* What a row reads from its job's detail: a resumed job's start is its
+ * last run's (its wait from its first start), a count of preemptions past
+ * one digit, a detail on a job that never started (no nodes: its slots
+ * are not read), and a job without a detail. */
+static void test_csv_details(void)
+{
+    struct workload wl;
+    workload_init(&wl);
+    for (int i = 0; i < 4; i++)
+        add(&wl, (const char *[]){"1", "2", "3", "4"}[i], 10 * i, 1, 50);
+    struct sim_detail more[3] = {
+        {.resumed = 1, .run_start = 500, .preempted = 1, .segments = "100-300@n0:1"},
+        {.preempted = 12},
+        {.preempted = 3, .segments = "x", .nslots = 1}};
+    more[2].slots = &more[2].one; /* a stale slot: never read, the job did not start */
+    struct sim_outcome out[4] = {{.start = 100, .end = 550, .more = &more[0]},
+                                 {.start = 20, .end = 70, .more = &more[1]},
+                                 {.start = -1, .end = -1, .more = &more[2]},
+                                 {.start = 30, .end = 80}};
+    char *csv = NULL;
+    OCAPTURE(csv, report_write_jobs_csv(f, &wl, out, NULL, 0, 0, 0));
+    CHECK_STR(csv, "1,0,500,550,100,1,50,50,0,1,,,,,,completed,,,100-300@n0:1\n"
+                   "2,10,20,70,10,1,50,50,0,12,,,,,,completed,,,\n"
+                   "3,20,,,,1,50,50,0,3,,,,,,never_started,,,x\n"
+                   "4,30,30,80,0,1,50,50,0,0,,,,,,completed,,,\n");
+    free(csv);
+    workload_free(&wl);
+}
+
 /* The rows handed as a replay hands them, in random runs, through the
  * writer thread (or in place when it cannot start). */
 static void csv_in_runs(struct obuf *f, const struct workload *wl, const struct sim_outcome *out)
@@ -1052,6 +1127,8 @@ int main(void)
     TEST_RUN(test_csv_run_column);
     TEST_RUN(test_csv_times);
     TEST_RUN(test_csv_writer_thread);
+    TEST_RUN(test_csv_node_added);
+    TEST_RUN(test_csv_details);
     TEST_RUN(test_tick_step);
     TEST_RUN(test_bin_width);
     TEST_RUN(test_series_integrals);
