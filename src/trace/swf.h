@@ -44,6 +44,8 @@ struct swf_rec {
                             already canonical (trace/swfpack.h: its 18 tokens one
                             space apart, each as swfpack_format writes it, then
                             at most a newline); false: not known */
+    size_t text_len;     /* with canon: the text's length without its newline
+                            (readable 16 bytes past it: lines.h's LINES_PAD) */
 };
 
 /* Header keywords moku uses; 0 / -1 when absent. */

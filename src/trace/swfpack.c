@@ -282,6 +282,9 @@ static int canonical_text(const char *t, size_t n, unsigned char *q)
 
 static void pack_text(unsigned char *q, const char *t, size_t n);
 
+/* A text shorter than this has its length in one byte (LEN_LONG, below). */
+#define SHORT_MAX 255
+
 /*
  * The length of r's line copied to t (TEXT_ROOM bytes) and packed at q
  * (as the pack keeps it: (length + 1) / 2 bytes, and scratch to the next
@@ -297,16 +300,25 @@ static size_t canonical(const struct swf_rec *r, char *t, unsigned char *q)
 #ifdef __SSE2__
     if (!r->text)
         return 0;
+    size_t n = r->text_len;
+    if (r->canon && n && n < SHORT_MAX) {
+        /* the reader saw it canonical as it parsed it: packed unchecked,
+         * straight from the reader's line, whose length the reader knows
+         * (readable 16 bytes on: what is packed past the text is scratch,
+         * as a record's last byte's high half past it is not read) */
+        pack_text(q, r->text, n);
+        return n;
+    }
     /* (the reader's canon covers the doubles' size too) */
     if (!r->canon && !(fabs(r->cpu) < 1e13 && fabs(r->mem_used) < 1e13 && fabs(r->req_mem) < 1e13))
         return 0;
-    size_t n = strlen(r->text);
+    n = strlen(r->text);
     n -= n && r->text[n - 1] == '\n';
     if (!n || n > TEXT_MAX)
         return 0;
-    memcpy(t, r->text, n);
+    memcpy(t, r->text, n); /* a long one's: add_other packs it from t */
     memset(t + n, ' ', 16); /* the end of the last token; spaces packed past it */
-    if (r->canon) {         /* the reader saw it canonical as it parsed it: packed unchecked */
+    if (r->canon) {
         pack_text(q, t, n + 1);
         return n;
     }
@@ -393,7 +405,7 @@ static uint64_t unpack_text(char *t, const unsigned char *q, size_t n)
  * else LEN_LONG and length * 2 + 1 for a text kept as it is (one with
  * other bytes: "inf"), or length * 2 for a long packed one. The fields'
  * starts are found again when it is read. */
-#define LEN_LONG 255
+#define LEN_LONG SHORT_MAX
 
 /* Room past a record's bytes: the unpacking reads 8 bytes at a time. */
 #define SLACK 16
