@@ -295,19 +295,11 @@ static size_t canonical(const struct swf_rec *r, char *t, unsigned char *q)
 #ifdef __SSE2__
     if (!r->text)
         return 0;
-    size_t n = r->text_len;
-    if (r->canon && n && n < SHORT_MAX) {
-        /* the reader saw it canonical as it parsed it: packed unchecked,
-         * straight from the reader's line, whose length the reader knows
-         * (readable 16 bytes on: what is packed past the text is scratch,
-         * as a record's last byte's high half past it is not read) */
-        pack_text(q, r->text, n);
-        return n;
-    }
-    /* (the reader's canon covers the doubles' size too) */
+    /* (the reader's canon covers the doubles' size too; a short canonical
+     * one does not come here: swfpack_add) */
     if (!r->canon && !(fabs(r->cpu) < 1e13 && fabs(r->mem_used) < 1e13 && fabs(r->req_mem) < 1e13))
         return 0;
-    n = strlen(r->text);
+    size_t n = strlen(r->text);
     n -= n && r->text[n - 1] == '\n';
     if (!n || n > TEXT_MAX)
         return 0;
@@ -325,15 +317,6 @@ static size_t canonical(const struct swf_rec *r, char *t, unsigned char *q)
 }
 
 /* ------------------------------------------------------ the text, packed */
-
-/* Whether the n bytes at t are all of them. */
-static int packable(const char *t, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!((t[i] >= '0' && t[i] <= '9') || t[i] == ' ' || t[i] == '-' || t[i] == '.'))
-            return 0;
-    return 1;
-}
 
 #if defined(__SSE2__)
 /* The n bytes at t (packable; readable, and spaces, to the next multiple
@@ -419,7 +402,8 @@ static unsigned char *add_other(unsigned char *q, const struct swf_rec *r, char 
     int packed = 1;
     if (!len) { /* not canonical, or no text: formatted */
         len = (size_t)(swfpack_format(t, r) - t);
-        packed = packable(t, len);
+        /* digits, spaces, '-' and '.' but for a double that is not finite */
+        packed = isfinite(r->cpu) && isfinite(r->mem_used) && isfinite(r->req_mem);
         memset(t + len, ' ', 16); /* what is packed past the end: spaces */
     }
     if (packed && len < LEN_LONG) {
@@ -437,6 +421,23 @@ static unsigned char *add_other(unsigned char *q, const struct swf_rec *r, char 
     return q + len;
 }
 
+/* A record's bytes at q but for a short line the reader saw canonical:
+ * its text checked (and packed as it is, where a short one's goes: after
+ * its length's and its starts' bytes), else formatted. Returns the end.
+ * Out of line: its buffer costs the common record a stack frame. */
+static __attribute__((noinline)) unsigned char *add_checked(unsigned char *q,
+                                                            const struct swf_rec *r)
+{
+    char text[TEXT_ROOM];
+    size_t len = canonical(r, text, q + 1 + NSTARTS);
+    if (len && len < LEN_LONG) {
+        *q++ = (unsigned char)len;
+        put_starts(q, text, len);
+        return q + NSTARTS + (len + 1) / 2;
+    }
+    return add_other(q, r, text, len);
+}
+
 void swfpack_add(struct swfpack *p, const struct swf_rec *r)
 {
     if (p->cap - p->len < REC_ROOM + SLACK) {
@@ -444,19 +445,18 @@ void swfpack_add(struct swfpack *p, const struct swf_rec *r)
         p->buf = xrealloc(p->buf, p->cap);
     }
     unsigned char *q = p->buf + p->len;
-    char text[TEXT_ROOM];
-    /* A canonical text is packed as it is checked, where a short one's
-     * goes (after its length's and its starts' bytes): no second pass. */
-    size_t len = canonical(r, text, q + 1 + NSTARTS);
-    if (len && len < LEN_LONG) {
-        *q++ = (unsigned char)len;
-        if (r->canon) /* packed from the reader's line: its starts are the reader's */
-            memcpy(q, r->at, NSTARTS);
-        else
-            put_starts(q, text, len);
-        q += NSTARTS + (len + 1) / 2;
+    size_t n = r->text_len;
+    if (r->text && r->canon && n && n < SHORT_MAX) {
+        /* The reader saw it canonical as it parsed it: packed unchecked,
+         * straight from the reader's line (readable 16 bytes on: what is
+         * packed past its end is scratch, never read back), whose length
+         * and fields' starts the reader knows. */
+        *q = (unsigned char)n;
+        memcpy(q + 1, r->at, NSTARTS);
+        pack_text(q + 1 + NSTARTS, r->text, n);
+        q += 1 + NSTARTS + (n + 1) / 2;
     } else {
-        q = add_other(q, r, text, len);
+        q = add_checked(q, r);
     }
     q = put_u(q, zig((unsigned long long)r->line - (unsigned long long)p->last_line));
     p->len = (size_t)(q - p->buf);
