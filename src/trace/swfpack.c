@@ -303,7 +303,7 @@ static size_t canonical(const struct swf_rec *r, char *t, unsigned char *q)
     n -= n && r->text[n - 1] == '\n';
     if (!n || n > TEXT_MAX)
         return 0;
-    memcpy(t, r->text, n); /* a long one's: add_other packs it from t */
+    memcpy(t, r->text, n);  /* a long one's: add_other packs it from t */
     memset(t + n, ' ', 16); /* the end of the last token; spaces packed past it */
     if (r->canon) {
         pack_text(q, t, n + 1);
