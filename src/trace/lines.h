@@ -22,8 +22,10 @@
  */
 struct lines_pipe;
 
-/* Bytes past a line's NUL that l->buf always holds, initialised. */
-#define LINES_PAD 8
+/* Bytes past a line's NUL that l->buf always holds, initialised: 16, so
+ * that a line may be read 16 bytes at a time to its end (swfpack packs a
+ * kept line straight from here). */
+#define LINES_PAD 16
 
 struct lines {
     gzFile gz;

@@ -574,15 +574,21 @@ __attribute__((noinline)) static int swf_parse_job_texts(struct swf_reader *r, c
     bool lead0 = false; /* a fast token with a leading zero */
     bool canon = true;  /* the slow tokens and the blanks */
 #pragma GCC unroll 18
-    for (int i = 0; i < SWF_NFIELDS; i++)
+    for (int i = 0; i < SWF_NFIELDS; i++) {
+        /* where the fields a replay replaces start (i a constant: one store
+         * each), true of a canonical line, whose blanks are single spaces */
+        if (i == 2 || i == 5 || i == 10 || i == 11)
+            rec->at[i == 2 ? 0 : i == 5 ? 1 : i == 10 ? 2 : 3] = (unsigned char)(s - first);
         if (swf_job_field(r, i, &s, rec, &lead0, &canon) != 0)
             return -1;
+    }
     if (*swf_skip_blanks(s))
         return swf_job_error(r, SWF_NFIELDS, NULL, SWF_NUM_BAD);
     rec->line = r->in.line;
     rec->text = first;
     /* The line ends with its last token, or that token's newline (not a space). */
     rec->canon = canon && !lead0 && *s == '\0' && (s[-1] == '\n' || !swf_is_blank(s[-1]));
+    rec->text_len = (size_t)(s - first) - (s[-1] == '\n'); /* (s past the first token) */
     return r->each(r->ctx, rec, r->in.err) ? -1 : 0;
 }
 

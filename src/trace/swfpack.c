@@ -131,11 +131,6 @@ struct kinds {
     uint64_t lead; /* a token's leading 0 */
 };
 
-static inline uint64_t mask_of(__m128i eq, unsigned i)
-{
-    return (uint64_t)(unsigned)_mm_movemask_epi8(eq) << (16 * i);
-}
-
 /* A line's chunks of 16 bytes, at most (and four to a 64-bit word). */
 #define CHUNKS ((TEXT_MAX + 1 + 63) / 64 * 4)
 
@@ -282,6 +277,9 @@ static int canonical_text(const char *t, size_t n, unsigned char *q)
 
 static void pack_text(unsigned char *q, const char *t, size_t n);
 
+/* A text shorter than this has its length in one byte (LEN_LONG, below). */
+#define SHORT_MAX 255
+
 /*
  * The length of r's line copied to t (TEXT_ROOM bytes) and packed at q
  * (as the pack keeps it: (length + 1) / 2 bytes, and scratch to the next
@@ -297,16 +295,17 @@ static size_t canonical(const struct swf_rec *r, char *t, unsigned char *q)
 #ifdef __SSE2__
     if (!r->text)
         return 0;
-    /* (the reader's canon covers the doubles' size too) */
+    /* (the reader's canon covers the doubles' size too; a short canonical
+     * one does not come here: swfpack_add) */
     if (!r->canon && !(fabs(r->cpu) < 1e13 && fabs(r->mem_used) < 1e13 && fabs(r->req_mem) < 1e13))
         return 0;
     size_t n = strlen(r->text);
     n -= n && r->text[n - 1] == '\n';
     if (!n || n > TEXT_MAX)
         return 0;
-    memcpy(t, r->text, n);
+    memcpy(t, r->text, n);  /* a long one's: add_other packs it from t */
     memset(t + n, ' ', 16); /* the end of the last token; spaces packed past it */
-    if (r->canon) {         /* the reader saw it canonical as it parsed it: packed unchecked */
+    if (r->canon) {
         pack_text(q, t, n + 1);
         return n;
     }
@@ -317,18 +316,7 @@ static size_t canonical(const struct swf_rec *r, char *t, unsigned char *q)
 #endif
 }
 
-/* ---------------------------------------------------------------- records */
-
 /* ------------------------------------------------------ the text, packed */
-
-/* Whether the n bytes at t are all of them. */
-static int packable(const char *t, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!((t[i] >= '0' && t[i] <= '9') || t[i] == ' ' || t[i] == '-' || t[i] == '.'))
-            return 0;
-    return 1;
-}
 
 #if defined(__SSE2__)
 /* The n bytes at t (packable; readable, and spaces, to the next multiple
@@ -342,27 +330,22 @@ static void pack_text(unsigned char *q, const char *t, size_t n)
 }
 
 /* The n bytes packed at q (readable to the next multiple of 8) to t,
- * which has room to the next multiple of 16; returns where the spaces are
- * among the first 64 (a bit a byte; those past n are not meaningful). */
-static uint64_t unpack_text(char *t, const unsigned char *q, size_t n)
+ * which has room to the next multiple of 16. */
+static void unpack_text(char *t, const unsigned char *q, size_t n)
 {
     const __m128i low = _mm_set1_epi8(0x0F);
-    uint64_t spaces = 0;
     for (size_t i = 0; i < n; i += 16) {
         __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(q + i / 2));
         __m128i v =
             _mm_unpacklo_epi8(_mm_and_si128(b, low), _mm_and_si128(_mm_srli_epi16(b, 4), low));
         /* '0' + v; the others' ('-', '.', 15: a space) 0x10 less; a space's low half 0 */
         __m128i sp = _mm_cmpeq_epi8(v, _mm_set1_epi8(NIB_SPACE));
-        if (i < 64)
-            spaces |= mask_of(sp, (unsigned)i / 16);
         __m128i c = _mm_or_si128(v, _mm_set1_epi8('0'));
         c = _mm_sub_epi8(c,
                          _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(9)), _mm_set1_epi8(0x10)));
         c = _mm_andnot_si128(_mm_and_si128(sp, _mm_set1_epi8(0x0F)), c);
         _mm_storeu_si128((__m128i *)(void *)(t + i), c);
     }
-    return spaces;
 }
 #else
 static unsigned nibble_of(char c)
@@ -376,12 +359,11 @@ static void pack_text(unsigned char *q, const char *t, size_t n)
         q[i / 2] = (unsigned char)(nibble_of(t[i]) | (i + 1 < n ? nibble_of(t[i + 1]) : 0) << 4);
 }
 
-static uint64_t unpack_text(char *t, const unsigned char *q, size_t n)
+static void unpack_text(char *t, const unsigned char *q, size_t n)
 {
     static const char chars[16] = "0123456789xxx-. "; /* 10 .. 12: unused */
     for (size_t i = 0; i < n; i++)
         t[i] = chars[(q[i / 2] >> (4 * (i % 2))) & 0x0F];
-    return 0; /* not counted: line_starts finds them */
 }
 #endif
 
@@ -389,14 +371,27 @@ static uint64_t unpack_text(char *t, const unsigned char *q, size_t n)
 
 /* A record: its text's length, then its text, then its line's difference
  * from the record before (a variable-length integer, 7 bits a byte). The
- * length is one byte below LEN_LONG for a packed text (nearly every one);
- * else LEN_LONG and length * 2 + 1 for a text kept as it is (one with
- * other bytes: "inf"), or length * 2 for a long packed one. The fields'
- * starts are found again when it is read. */
-#define LEN_LONG 255
+ * length is one byte below LEN_LONG for a packed text (nearly every one),
+ * followed by where fields 3, 6, 11 and 12 start (a byte each: the reader
+ * knows them as it parses, and the writer then neither looks for spaces
+ * nor counts them; 4 bytes a record); else LEN_LONG and length * 2 + 1 for
+ * a text kept as it is (one with other bytes: "inf"), or length * 2 for a
+ * long packed one, whose fields' starts are found again when it is read. */
+#define LEN_LONG SHORT_MAX
+#define NSTARTS 4
 
 /* Room past a record's bytes: the unpacking reads 8 bytes at a time. */
 #define SLACK 16
+
+/* The starts of a short text's fields 3, 6, 11, 12 at q, from the n bytes
+ * at t (a line of 18 fields: canonical, or formatted). */
+static void put_starts(unsigned char *q, const char *t, size_t n)
+{
+    size_t at[5] = {0};
+    starts(t, n, at);
+    q[0] = (unsigned char)at[0], q[1] = (unsigned char)at[2];
+    q[2] = (unsigned char)at[3], q[3] = (unsigned char)at[4];
+}
 
 /* A record's length and text at q but for a short canonical one's: the
  * canonical text of len bytes at t (spaces past it), a long one; else
@@ -407,19 +402,40 @@ static unsigned char *add_other(unsigned char *q, const struct swf_rec *r, char 
     int packed = 1;
     if (!len) { /* not canonical, or no text: formatted */
         len = (size_t)(swfpack_format(t, r) - t);
-        packed = packable(t, len);
+        /* digits, spaces, '-' and '.' but for a double that is not finite */
+        packed = isfinite(r->cpu) && isfinite(r->mem_used) && isfinite(r->req_mem);
         memset(t + len, ' ', 16); /* what is packed past the end: spaces */
     }
-    if (packed && len < LEN_LONG)
+    if (packed && len < LEN_LONG) {
         *q++ = (unsigned char)len;
-    else
+        put_starts(q, t, len);
+        q += NSTARTS;
+    } else {
         *q++ = LEN_LONG, q = put_u(q, (unsigned long long)len * 2 + !packed);
+    }
     if (packed) {
         pack_text(q, t, len);
         return q + (len + 1) / 2;
     }
     memcpy(q, t, len);
     return q + len;
+}
+
+/* A record's bytes at q but for a short line the reader saw canonical:
+ * its text checked (and packed as it is, where a short one's goes: after
+ * its length's and its starts' bytes), else formatted. Returns the end.
+ * Out of line: its buffer costs the common record a stack frame. */
+static __attribute__((noinline)) unsigned char *add_checked(unsigned char *q,
+                                                            const struct swf_rec *r)
+{
+    char text[TEXT_ROOM];
+    size_t len = canonical(r, text, q + 1 + NSTARTS);
+    if (len && len < LEN_LONG) {
+        *q++ = (unsigned char)len;
+        put_starts(q, text, len);
+        return q + NSTARTS + (len + 1) / 2;
+    }
+    return add_other(q, r, text, len);
 }
 
 void swfpack_add(struct swfpack *p, const struct swf_rec *r)
@@ -429,15 +445,18 @@ void swfpack_add(struct swfpack *p, const struct swf_rec *r)
         p->buf = xrealloc(p->buf, p->cap);
     }
     unsigned char *q = p->buf + p->len;
-    char text[TEXT_ROOM];
-    /* A canonical text is packed as it is checked, where a short one's
-     * goes (after its length's byte): no second pass over it. */
-    size_t len = canonical(r, text, q + 1);
-    if (len && len < LEN_LONG) {
-        *q++ = (unsigned char)len;
-        q += (len + 1) / 2;
+    size_t n = r->text_len;
+    if (r->text && r->canon && n && n < SHORT_MAX) {
+        /* The reader saw it canonical as it parsed it: packed unchecked,
+         * straight from the reader's line (readable 16 bytes on: what is
+         * packed past its end is scratch, never read back), whose length
+         * and fields' starts the reader knows. */
+        *q = (unsigned char)n;
+        memcpy(q + 1, r->at, NSTARTS);
+        pack_text(q + 1 + NSTARTS, r->text, n);
+        q += 1 + NSTARTS + (n + 1) / 2;
     } else {
-        q = add_other(q, r, text, len);
+        q = add_checked(q, r);
     }
     q = put_u(q, zig((unsigned long long)r->line - (unsigned long long)p->last_line));
     p->len = (size_t)(q - p->buf);
@@ -458,39 +477,26 @@ static const unsigned char *get_u_long(const unsigned char *q, unsigned long lon
     return q;
 }
 
-#if defined(__SSE2__)
-/* Where fields 3, 4, 6, 11 and 12 start, from sp, the spaces among the
- * first 64 bytes: 0 when the 11th is not among them. */
-static int field_starts(uint64_t sp, size_t at[5])
+/* A long or unpacked record's text at q (len bytes) to c's, with where
+ * its fields start, found by a search; returns the end of its bytes. */
+static const unsigned char *read_long(const unsigned char *q, struct swfpack_cursor *c,
+                                      struct swfpack_line *l)
 {
-    sp &= sp - 1; /* the second space: field 3 after it */
-    at[0] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
-    sp &= sp - 1;
-    at[1] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
-    sp &= sp - 1;
-    sp &= sp - 1;
-    at[2] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
-    for (int i = 0; i < 5; i++)
-        sp &= sp - 1;
-    at[3] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
-    sp &= sp - 1;
-    at[4] = (size_t)__builtin_ctzll(sp | 1ULL << 63) + 1;
-    return sp != 0;
-}
-#endif
-
-/* Where fields 3, 4, 6, 11 and 12 start in the n bytes of a line at t (one
- * space apart), from where its spaces are among the first 64 bytes when
- * known (SSE2), else by a search. */
-static void line_starts(const char *t, size_t n, uint64_t spaces, size_t at[5])
-{
-#if defined(__SSE2__)
-    if (field_starts(n < 64 ? spaces & ((1ULL << n) - 1) : spaces, at))
-        return;
-#else
-    (void)spaces;
-#endif
-    starts(t, n, at);
+    unsigned long long v;
+    q = get_u_long(q, &v);
+    size_t len = (size_t)(v / 2);
+    if (v % 2 == 0) {
+        unpack_text(c->text, q, len);
+        q += (len + 1) / 2;
+    } else {
+        memcpy(c->text, q, len);
+        q += len;
+    }
+    l->len = len;
+    size_t at[5];
+    starts(c->text, len, at);
+    l->f3 = at[0], l->f4 = at[1], l->f6 = at[2], l->f11 = at[3], l->f12 = at[4];
+    return q;
 }
 
 int swfpack_next(const struct swfpack *p, struct swfpack_cursor *c, struct swfpack_line *l)
@@ -499,26 +505,20 @@ int swfpack_next(const struct swfpack *p, struct swfpack_cursor *c, struct swfpa
         return -1;
     const unsigned char *q = p->buf + c->pos;
     size_t len = *q++;
-    int packed = 1;
-    if (len == LEN_LONG) {
-        unsigned long long v;
-        q = get_u_long(q, &v);
-        len = (size_t)(v / 2);
-        packed = !(v % 2);
-    }
-    uint64_t spaces = 0; /* none known: line_starts searches */
-    if (packed) {
-        spaces = unpack_text(c->text, q, len);
-        q += (len + 1) / 2;
-    } else {
-        memcpy(c->text, q, len);
-        q += len;
-    }
     l->text = c->text;
-    l->len = len;
-    size_t at[5];
-    line_starts(c->text, len, spaces, at);
-    l->f3 = at[0], l->f4 = at[1], l->f6 = at[2], l->f11 = at[3], l->f12 = at[4];
+    if (len != LEN_LONG) {
+        l->len = len;
+        l->f3 = q[0], l->f6 = q[1], l->f11 = q[2], l->f12 = q[3];
+        unpack_text(c->text, q + NSTARTS, len);
+        q += NSTARTS + (len + 1) / 2;
+        /* field 4 after field 3, a few digits (skipped_line's) */
+        const char *f4 = c->text + l->f3;
+        while (*f4 != ' ')
+            f4++;
+        l->f4 = (size_t)(f4 - c->text) + 1;
+    } else {
+        q = read_long(q, c, l);
+    }
     unsigned long long z;
     if (*q < 0x80) /* the common step: the next line */
         z = *q++;

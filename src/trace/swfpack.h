@@ -9,10 +9,10 @@
  * without a point, any other with two decimals): the trace's own text when
  * it is already that (the archive's cleaned traces are), else the line
  * formatted from the record's values. Its bytes (digits, spaces, '-', '.')
- * are packed two to a byte; with them go its length and its line number
- * (as the difference from the record before): about 38 bytes a record on
- * HPC2N, whose lines have 70. Where the fields a replay replaces start is
- * found again as it is read.
+ * are packed two to a byte; with them go its length, where the fields a
+ * replay replaces start (the reader's, or found as it is added) and its
+ * line number (as the difference from the record before): about 42 bytes
+ * a record on HPC2N, whose lines have 70.
  *
  * Not random access: records are read back in order, from the first.
  */

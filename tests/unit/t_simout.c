@@ -513,11 +513,11 @@ static void rendered(char *out, const char *t, int dbl)
  * pieces copied 16 bytes at a time end anywhere in a chunk, up to lines of
  * some 300 bytes.
  */
-static void test_swf_from_recs(void)
+static void swf_from_recs(unsigned seed, int plain)
 {
     enum { N = 400, TOK = 32 };
     static char canon[N][18][TOK];
-    srand(3117);
+    srand(seed);
     char path[] = "/tmp/t_simout_XXXXXX";
     int fd = mkstemp(path);
     CHECK(fd >= 0);
@@ -542,9 +542,9 @@ static void test_swf_from_recs(void)
             char tok[TOK + 8];
             rendered(tok, canon[i][k], k == 5 || k == 6 || k == 9);
             const char *gap = k == 0 ? "" : rand() % 5 == 0 ? " \t " : " ";
-            fprintf(tf, "%s%s", gap, tok);
+            fprintf(tf, "%s%s", plain && k ? " " : gap, plain ? canon[i][k] : tok);
         }
-        fprintf(tf, "%s\n", rand() % 5 == 0 ? "  " : "");
+        fprintf(tf, "%s\n", rand() % 5 == 0 && !plain ? "  " : "");
     }
     fclose(tf);
     struct workload wl;
@@ -623,6 +623,20 @@ static void test_swf_from_recs(void)
     free(job_of_line);
     free(out);
     workload_free(&wl);
+}
+
+static void test_swf_from_recs(void)
+{
+    swf_from_recs(3117, 0);
+}
+
+/* The same with every line canonical as written (one space apart, each
+ * token as swfpack_format writes it): kept as the reader read it, packed
+ * straight from its line with its length and fields' starts the reader's
+ * (swf_rec.text_len, swf_rec.at). */
+static void test_swf_from_canonical_recs(void)
+{
+    swf_from_recs(4242, 1);
 }
 
 static void test_html(void)
@@ -998,6 +1012,7 @@ int main(void)
     TEST_RUN(test_batsim_many_spans);
     TEST_RUN(test_swf_from_names);
     TEST_RUN(test_swf_from_recs);
+    TEST_RUN(test_swf_from_canonical_recs);
     TEST_RUN(test_html);
     TEST_RUN(test_rows_as_jobs_end);
     TEST_RUN(test_node_names);
