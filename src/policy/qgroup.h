@@ -81,9 +81,14 @@ struct qgroup_set {
     unsigned gen;
     /* The bests the last qgroup_any_before skipped that the plan noted
      * blocked: their priorities at pending_at are owed to bypass counting
-     * (qgroup_settle). */
+     * (qgroup_settle). While `lazy`, every best it skipped (at most
+     * QGROUP_PENDING), not yet sorted out: which of them the first
+     * `pending_nblocked` of the plan's notes hold is asked only when a
+     * backfill needs them (most polls' iterations backfill nothing). */
     struct job *pending[QGROUP_PENDING];
     int npending;
+    int lazy;
+    size_t pending_nblocked; /* s->pl.nblocked at the look */
     long pending_at;
     long pending_iter;                /* the iteration (stats.iterations) they are owed in */
     uint64_t used[QGROUP_SLOTS / 64]; /* the slots of this look: no walk of all of them */
