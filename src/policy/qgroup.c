@@ -66,6 +66,7 @@ static struct qgroup *group_of(struct qgroup_set *g, const struct prio_batch *pb
          * (rise_of), whichever group held the slot. */
         q->first = j;
         q->best = NULL;
+        q->none_last = NULL;
         q->dir = prio_batch_queue_time_only(pb, j);
         q->gen = g->gen;
     }
@@ -168,14 +169,27 @@ int qgroup_follows(struct qgroup_follow *f, const struct prio_batch *pb, const s
 static int member_before(struct qgroup *q, struct sched *s, struct prio_batch *pb,
                          const struct job *last, size_t from, size_t to, long now)
 {
-    for (size_t i = from; i < to; i++) {
+    /* The last look of this generation walked [from, none_to) and found
+     * none submitted before last: those entries are the same jobs (a look
+     * keeps its table only over the same queue), whose credentials, state
+     * and submission a poll does not change. A priority at the floor ties
+     * at every poll of a plan (HPC2N fairshare: about a million steps). */
+    size_t i = from;
+    int none = 1;
+    if (q->none_last == last && q->none_order == last->order && q->none_from == from &&
+        q->none_to <= to)
+        i = q->none_to;
+    for (; i < to; i++) {
         struct job *j = s->q.queue[i];
         if (!j || own_state_matters(j) || !same_creds(j, q->first) || !submitted_before(j, last))
             continue;
+        none = 0;
         refresh(s, pb, j, now);
         if (prio_cmp(&last, &j) > 0)
             return 1;
     }
+    if (none) /* none in [from, to): what was kept, then the walk */
+        q->none_last = last, q->none_order = last->order, q->none_from = from, q->none_to = to;
     return 0;
 }
 

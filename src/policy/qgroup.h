@@ -60,6 +60,13 @@ struct qgroup {
     int dir;           /* prio_queue_time_only of the group */
     unsigned gen;      /* the look it belongs to: other than the set's, an empty slot */
     struct qgroup_rise rise;
+    /* A tie's walk (member_before) that found no job of the group
+     * submitted before `none_last` (its submission number none_order) in
+     * queue entries [none_from, none_to): kept for the next look of this
+     * generation, which only adds jobs after them (iter.c's order_holds
+     * keeps a table only while the queue before `to` is the same). */
+    const struct job *none_last;
+    size_t none_order, none_from, none_to;
 };
 
 /* What a look grouped, for a next look that only extends it (policy/

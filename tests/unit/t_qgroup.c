@@ -330,6 +330,113 @@ static void test_settle_owed(void)
     CHECK(owed > 0);
 }
 
+/* Whether a job of v[from, to) sorts before last, every priority computed
+ * (the model). */
+static int model_before(struct sched *s, const struct job *last, struct job *const *v,
+                        size_t from, size_t to, long now)
+{
+    for (size_t i = from; i < to; i++) {
+        if (!v[i])
+            continue;
+        struct job copy = *v[i];
+        copy.priority = prio_now(s, v[i], now);
+        const struct job *c = &copy;
+        if (prio_cmp(&last, &c) > 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* A tie's walk kept from look to look: one user's jobs, every priority at
+ * the floor (QUEUETIMEWEIGHT -1), so each look ties its group's best with
+ * last and walks the members. Looks of one table over a growing queue
+ * (jobs submitted before last put late in it, holes), then one with another
+ * `last` over a shorter range, each against the model. Fails when the
+ * walk kept is trusted for another `last` or a range it did not cover. */
+static void test_tie_walk_kept(void)
+{
+    srand(19);
+    int found = 0, kept_none = 0;
+    for (int round = 0; round < 200; round++) {
+        struct cfg *cfg = cfg_create();
+        struct err e = {{0}};
+        struct sched_policy pol;
+        CHECK_EQ(cfg_load_string(cfg, "QUEUETIMEWEIGHT -1\n", "maui.cfg", &e), 0);
+        CHECK_EQ(sched_policy_from_cfg(cfg, &pol, &e), 0);
+        cfg_destroy(cfg);
+        struct sched *s = sched_create(&pol, NULL);
+        struct node_spec node = {.name = "n0", .procs = 8, .state = NODE_UP};
+        CHECK_EQ(sched_add_node(s, &node, NULL), 0);
+        enum { N = 40 };
+        struct job *sub[N];
+        for (int i = 0; i < N; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "%d", i + 1);
+            struct job_spec spec = {.name = name, .tasks = 1, .procs_per_task = 1,
+                                    .walltime = 60, .submit = 100 + i * (rand() % 3),
+                                    .user = "u0", .group = "g0"};
+            sub[i] = sched_submit(s, &spec, NULL);
+            CHECK(sub[i] != NULL);
+        }
+        /* The queue: last, then the jobs submitted after it, holes among
+         * them, and a few submitted before it at random places past a
+         * prefix that holds none. */
+        size_t at = 10 + (size_t)rand() % 20, n = 0;
+        struct job *v[2 * N];
+        v[n++] = sub[at];
+        for (size_t i = at + 1; i < N; i++) {
+            if (rand() % 5 == 0)
+                v[n++] = NULL;
+            v[n++] = sub[i];
+        }
+        size_t clean = n;
+        for (int k = rand() % 3; k > 0; k--) {
+            size_t pos = clean + (size_t)rand() % (n - clean + 1);
+            memmove(&v[pos + 1], &v[pos], (n - pos) * sizeof v[0]);
+            v[pos] = sub[rand() % at];
+            n++;
+        }
+        s->q.queue = xrealloc(s->q.queue, n * sizeof *v);
+        memcpy(s->q.queue, v, n * sizeof *v);
+        s->q.qlen = n;
+        long t = 100000;
+        fsacct_iterate(s, t);
+        struct prio_env env;
+        struct prio_batch pb;
+        sched_prio_env(s, &env);
+        fsacct_batch_init(s, &pb, &env);
+        struct job *last = v[0];
+        last->priority = prio_batch_start(&pb, last, t);
+        struct qgroup_set *g = xcalloc(1, sizeof *g);
+        qgroup_init(g);
+        size_t to = 1;
+        while (to < n) { /* the kept looks: the same last, the range grows */
+            size_t end = to + 1 + (size_t)rand() % 8;
+            if (end > n)
+                end = n;
+            CHECK_EQ(qgroup_add_run(g, &pb, v, to, end), end);
+            to = end;
+            int want = model_before(s, last, v, 1, to, t);
+            CHECK_EQ(qgroup_any_before(g, s, &pb, last, 1, to, t), want);
+            kept_none += !want && to > clean / 2;
+            if (want)
+                break;
+        }
+        /* Another last, submitted after them all, over a prefix. */
+        struct job *other = sub[N - 1];
+        other->priority = prio_batch_start(&pb, other, t);
+        size_t upto = 2 + (size_t)rand() % (clean - 1);
+        int want = model_before(s, other, v, 1, upto, t);
+        CHECK_EQ(qgroup_any_before(g, s, &pb, other, 1, upto, t), want);
+        found += want;
+        free(g);
+        s->q.qlen = 0;
+        sched_destroy(s);
+    }
+    CHECK(found > 100);
+    CHECK(kept_none > 100);
+}
+
 /* qgroup_add_run over a queue with holes, jobs of one user in runs, queue
  * times out of order, system priorities and stopped queue times, against
  * qgroup_add job by job (the model): the same first job it cannot group
@@ -693,6 +800,7 @@ int main(void)
     TEST_RUN(test_edits);
     TEST_RUN(test_kept_polls);
     TEST_RUN(test_settle_owed);
+    TEST_RUN(test_tie_walk_kept);
     TEST_RUN(test_add_run);
     TEST_RUN(test_follows);
     TEST_RUN(test_kept_looks);
