@@ -333,6 +333,7 @@ void qgroup_forget(struct qgroup_set *g)
         return;
     for (size_t i = 0; i < QGROUP_SLOTS; i++)
         g->slot[i].rise.job = NULL;
+    g->chain.j0 = NULL;
 }
 
 /* Whether r describes j now: the same job (an address may be a new job's:
