@@ -421,14 +421,11 @@ int qgroup_any_before(struct qgroup_set *g, struct sched *s, struct prio_batch *
     return 0;
 }
 
-void qgroup_settle(struct qgroup_set *g, struct sched *s)
+/* qgroup_settle once something is owed: sorted out (lazy), then
+ * computed. Out of line: the drivers' start path inlines only the tests
+ * before it (under plain EASY, g is NULL), as before the lazy list. */
+__attribute__((noinline)) static void settle_owed(struct qgroup_set *g, struct sched *s)
 {
-    if (!g || !g->npending)
-        return;
-    if (g->pending_iter != s->stats.iterations) { /* owed to that iteration's backfills only */
-        g->npending = 0;
-        return;
-    }
     if (g->lazy)
         sort_pending(g, s);
     if (!g->npending)
@@ -440,4 +437,15 @@ void qgroup_settle(struct qgroup_set *g, struct sched *s)
     for (int k = 0; k < g->npending; k++)
         refresh(s, &pb, g->pending[k], g->pending_at);
     g->npending = 0;
+}
+
+void qgroup_settle(struct qgroup_set *g, struct sched *s)
+{
+    if (!g || !g->npending)
+        return;
+    if (g->pending_iter != s->stats.iterations) { /* owed to that iteration's backfills only */
+        g->npending = 0;
+        return;
+    }
+    settle_owed(g, s);
 }
