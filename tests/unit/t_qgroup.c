@@ -304,8 +304,8 @@ static void test_settle_owed(void)
                 skip[k] = best[k]->priority == UNREAD;
                 nskip += (size_t)skip[k];
                 if (skip[k] && !noted_in(s, nlook, best[k]) && s->pl.nblocked == nlook) {
-                    s->pl.blocked = xgrow(s->pl.blocked, &s->pl.capblocked, nlook + 1,
-                                          sizeof *s->pl.blocked);
+                    s->pl.blocked =
+                        xgrow(s->pl.blocked, &s->pl.capblocked, nlook + 1, sizeof *s->pl.blocked);
                     s->pl.blocked[s->pl.nblocked++] = best[k];
                 }
             }
@@ -332,8 +332,8 @@ static void test_settle_owed(void)
 
 /* Whether a job of v[from, to) sorts before last, every priority computed
  * (the model). */
-static int model_before(struct sched *s, const struct job *last, struct job *const *v,
-                        size_t from, size_t to, long now)
+static int model_before(struct sched *s, const struct job *last, struct job *const *v, size_t from,
+                        size_t to, long now)
 {
     for (size_t i = from; i < to; i++) {
         if (!v[i])
@@ -372,9 +372,13 @@ static void test_tie_walk_kept(void)
         for (int i = 0; i < N; i++) {
             char name[16];
             snprintf(name, sizeof name, "%d", i + 1);
-            struct job_spec spec = {.name = name, .tasks = 1, .procs_per_task = 1,
-                                    .walltime = 60, .submit = 100 + i * (rand() % 3),
-                                    .user = "u0", .group = "g0"};
+            struct job_spec spec = {.name = name,
+                                    .tasks = 1,
+                                    .procs_per_task = 1,
+                                    .walltime = 60,
+                                    .submit = 100 + i * (rand() % 3),
+                                    .user = "u0",
+                                    .group = "g0"};
             sub[i] = sched_submit(s, &spec, NULL);
             CHECK(sub[i] != NULL);
         }
