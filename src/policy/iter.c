@@ -244,6 +244,29 @@ static int kept_holds(const struct sched *s, const struct qgroup_set *g, const s
 
 static int may_defer_rest(const struct sched *s);
 
+/* Whether the run of new jobs the last look at this plan skipped starts
+ * after j, the job at queue entry i (g->chain), so that this look, in
+ * the same state at j (deferred, below `last`, j fresh and computed),
+ * skips it whole: the queue there is the same (qgroup.h). No loose tail
+ * (its jobs are grouped, not skipped). */
+static int chain_holds(const struct sched *s, const struct qgroup_set *g, const struct job *last,
+                       const struct job *j, size_t i)
+{
+    const struct qgroup_chain *c = &g->chain;
+    return c->j0 == j && c->at == i && c->plan_gen == s->pl.plan_gen && c->last == last &&
+           !s->q.loose && c->end <= s->q.qlen && s->q.queue[c->end - 1] == c->tail;
+}
+
+/* Keep the run of new jobs from entry at (its first job j0) to end for the
+ * next look (chain_holds). */
+static void chain_keep(const struct sched *s, struct qgroup_set *g, const struct job *last,
+                       const struct job *j0, size_t at, size_t end, struct job *tail, int dir)
+{
+    if (s->q.loose)
+        return;
+    g->chain = (struct qgroup_chain){s->pl.plan_gen, last, j0, tail, at, end, dir};
+}
+
 static int order_holds(struct sched *s, long now)
 {
     const struct job *last = s->pl.nresv      ? s->pl.resv[s->pl.nresv - 1]
@@ -289,6 +312,10 @@ static int order_holds(struct sched *s, long now)
         s->pl.plan_partial && !s->pl.kept && !s->el.eset && !s->el.nsysprio && may_defer_rest(s);
     int newbelow = 0, skipped = 0;
     struct qgroup_follow fol = {NULL, 0};
+    /* A run of skipped new jobs: the computed one before it (j0 at
+     * entry run_at) and the entry after its last. */
+    const struct job *run_j0 = NULL;
+    size_t prevnew_at = 0, run_at = 0, run_end = 0;
     for (size_t i = s->q.qhead; i < s->q.qlen; i++) {
         if (i == loose && below && last) {
             if (!kept) /* kept: the last look grouped it whole */
@@ -313,11 +340,15 @@ static int order_holds(struct sched *s, long now)
             continue;
         int fresh = i >= s->q.qscanned && i < loose;
         if (fresh && deferred && below && newbelow && qgroup_follows(&fol, &pb, prevnew, j)) {
+            if (!skipped)
+                run_j0 = prevnew, run_at = prevnew_at;
             prevnew = j;
+            run_end = i + 1;
             skipped = 1;
             continue;
         }
         if (fresh && skipped) { /* the last of a run is compared with j: its priority now */
+            chain_keep(s, g, last, run_j0, run_at, run_end, prevnew, fol.dir);
             prevnew->priority = prio_batch_start(&pb, prevnew, now);
             skipped = 0;
         }
@@ -328,7 +359,19 @@ static int order_holds(struct sched *s, long now)
             if (prevnew && prio_cmp(&prevnew, &j) > 0)
                 holds = 0;
             prevnew = j;
+            prevnew_at = i;
             newbelow = below && j != last;
+            /* The run the last look skipped after j: skipped whole, left
+             * as the walk leaves it (its last job uncomputed, the run's
+             * sign kept). j is below `last`: nothing below applies. */
+            if (deferred && newbelow && chain_holds(s, g, last, j, i)) {
+                run_j0 = j, run_at = i, run_end = g->chain.end;
+                prevnew = g->chain.tail;
+                fol = (struct qgroup_follow){g->chain.tail, g->chain.dir};
+                skipped = 1;
+                i = run_end - 1;
+                continue;
+            }
         }
         if (!below)
             prev = j;
@@ -336,6 +379,8 @@ static int order_holds(struct sched *s, long now)
             from = i + 1;
         below |= j == last;
     }
+    if (skipped) /* a run open at the queue's end: the next look goes on from it */
+        chain_keep(s, g, last, run_j0, run_at, run_end, prevnew, fol.dir);
     size_t loose_end = s->q.loose ? s->q.qloose_end : 0;
     g->kept =
         (struct qgroup_kept){s->pl.plan_gen, last, from, to, all_grouped && !s->el.eset, loose_end};

@@ -60,6 +60,13 @@ struct qgroup {
     int dir;           /* prio_queue_time_only of the group */
     unsigned gen;      /* the look it belongs to: other than the set's, an empty slot */
     struct qgroup_rise rise;
+    /* A tie's walk (member_before) that found no job of the group
+     * submitted before `none_last` (its submission number none_order) in
+     * queue entries [none_from, none_to): kept for the next look of this
+     * generation, which only adds jobs after them (iter.c's order_holds
+     * keeps a table only while the queue before `to` is the same). */
+    const struct job *none_last;
+    size_t none_order, none_from, none_to;
 };
 
 /* What a look grouped, for a next look that only extends it (policy/
@@ -73,6 +80,22 @@ struct qgroup_kept {
     size_t loose_end; /* the loose tail's end when it grouped one (s->q.qloose_end), or 0 */
 };
 
+/* A run of new jobs a look skipped (policy/iter.c's order_holds, while
+ * the plan is deferred: qgroup_follows), for the next look at the same
+ * plan: queue entries (at, end) all follow j0, the job at `at`, each the
+ * one before (holes aside); tail is the last of them, dir the run's sign.
+ * Whether one job follows another does not move with time, and between
+ * two looks at one plan the queue before `end` stays as it is (any job
+ * leaving it asks for a full pass); a change to a job's state or
+ * credentials sets elig_all, for which qgroup_forget drops the run too. */
+struct qgroup_chain {
+    unsigned long plan_gen;
+    const struct job *last, *j0; /* j0 NULL: none */
+    struct job *tail;
+    size_t at, end;
+    int dir;
+};
+
 #define QGROUP_PENDING 8
 
 struct qgroup_set {
@@ -81,14 +104,20 @@ struct qgroup_set {
     unsigned gen;
     /* The bests the last qgroup_any_before skipped that the plan noted
      * blocked: their priorities at pending_at are owed to bypass counting
-     * (qgroup_settle). */
+     * (qgroup_settle). While `lazy`, every best it skipped (at most
+     * QGROUP_PENDING), not yet sorted out: which of them the first
+     * `pending_nblocked` of the plan's notes hold is asked only when a
+     * backfill needs them (most polls' iterations backfill nothing). */
     struct job *pending[QGROUP_PENDING];
     int npending;
+    int lazy;
+    size_t pending_nblocked; /* s->pl.nblocked at the look */
     long pending_at;
     long pending_iter;                /* the iteration (stats.iterations) they are owed in */
     uint64_t used[QGROUP_SLOTS / 64]; /* the slots of this look: no walk of all of them */
     struct qgroup *last;              /* the group of the last job added (if of this look) */
     struct qgroup_kept kept;
+    struct qgroup_chain chain;
 };
 
 /* Empty g for a new look (g zeroed before its first one). The slots'
@@ -103,7 +132,8 @@ void qgroup_init(struct qgroup_set *g);
  * settings, and to a job's queue time (but a stopped one's restart: the
  * record checks the queue time itself) sets s->el.elig_all, which the
  * iteration that follows calls this for before any look (iter_run, as it
- * drops qorder's kept tail). No-op for g NULL.
+ * drops qorder's kept tail). The kept run of new jobs (g->chain) goes
+ * too. No-op for g NULL.
  */
 void qgroup_forget(struct qgroup_set *g);
 
