@@ -454,6 +454,35 @@ static void test_batsim_times(void)
     workload_free(&wl);
 }
 
+/* Times below 10^4 (no ten-thousands to keep: time_at makes every
+ * digit) among larger ones, the first row's submit time 5 (nothing kept
+ * yet): 600 jobs (fixed seed) whose submit, start and end times jump
+ * between 0..999, 1,000..9,999 and 10,000..30,000, against snprintf. */
+static void test_batsim_small_times(void)
+{
+    enum { N = 600 };
+    static const long range[] = {1000, 10000, 30000};
+    struct workload wl;
+    workload_init(&wl);
+    struct sim_outcome *out = calloc(N, sizeof *out);
+    srand(3141);
+    for (int i = 0; i < N; i++) {
+        long submit = i == 0 ? 5 : rand() % range[rand() % 3];
+        long start = rand() % 3 ? submit : submit + rand() % range[rand() % 3];
+        long end = start + rand() % range[rand() % 3];
+        struct wl_job j = {.submit = (uint32_t)submit,
+                           .tasks = 1,
+                           .procs_per_task = 1,
+                           .walltime_lo = 100,
+                           .runtime_lo = 10};
+        workload_add(&wl, &j);
+        out[i] = (struct sim_outcome){.start = start, .end = end};
+    }
+    CHECK_EQ(batsim_numbers_bad(&wl, out, N), 0);
+    free(out);
+    workload_free(&wl);
+}
+
 /* A random canonical integer token: -1, or 1 to most digits (positive). */
 static void int_token(char *t, size_t n, int minus_one, int most)
 {
@@ -958,6 +987,7 @@ int main(void)
     TEST_RUN(test_batsim_stretch);
     TEST_RUN(test_batsim_numbers);
     TEST_RUN(test_batsim_times);
+    TEST_RUN(test_batsim_small_times);
     TEST_RUN(test_batsim_metadata);
     TEST_RUN(test_batsim_nodes);
     TEST_RUN(test_batsim_many_spans);
