@@ -463,6 +463,31 @@ static inline ALWAYS_INLINE char *id_room(struct obuf *f, struct batsim *r,
     return report_id_room_text(f, wl, w, room);
 }
 
+/* The fields from the start to the stretch of a job that did not wait
+ * (two rows in three on HPC2N), each followed by a comma: the start is
+ * the submit time (its digits at sub, sublen <= 10: a submit time is 32
+ * bits), the wait 0, the turnaround the execution time (its digits
+ * copied) and the stretch 1 when the execution took a second or more. */
+static inline ALWAYS_INLINE char *no_wait(char *p, struct batsim *r, const char *sub,
+                                          size_t sublen, long exec, long end)
+{
+    p = obuf_fmt_again(p, sub, sublen);
+    *p++ = ',';
+    char *ex = p;
+    p = obuf_fmt_ll(p, exec);
+    size_t exlen = (size_t)(p - ex);
+    *p++ = ',';
+    p = time_at(&r->end_memo, p, end);
+    p = LIT(p, ",0,");
+    p = exlen <= 16 ? obuf_fmt_again(p, ex, exlen) : obuf_fmt_ll(p, exec);
+    if (exec > 0)
+        return LIT(p, ",1.000000,");
+    *p++ = ',';
+    p = stretch(p, exec, exec);
+    *p++ = ',';
+    return p;
+}
+
 /* The fields from the profile to the stretch at p (NUMS_ROOM bytes),
  * each followed by a comma, the id's before them; returns the end. */
 static char *numbers(char *p, struct batsim *r, const struct wl_job *w, const struct sim_outcome *o,
@@ -484,21 +509,19 @@ static char *numbers(char *p, struct batsim *r, const struct wl_job *w, const st
     *p++ = ',';
     if (o->rejected)
         return LIT(p, "-1,-1,-1,-1,-1,-1,");
-    long exec = o->end - o->start, wait = o->start - w->submit, turn = o->end - w->submit;
-    /* No wait (two rows in three on HPC2N): the start is the submit
-     * time, the turnaround the execution time, their digits copied. */
-    int again = wait == 0 && sublen <= 16;
-    p = again ? obuf_fmt_again(p, sub, sublen) : time_at(&r->start_memo, p, o->start);
+    long exec = o->end - o->start, wait = o->start - w->submit;
+    if (wait == 0)
+        return no_wait(p, r, sub, sublen, exec, o->end);
+    long turn = o->end - w->submit;
+    p = time_at(&r->start_memo, p, o->start);
     *p++ = ',';
-    char *ex = p;
     p = obuf_fmt_ll(p, exec);
-    size_t exlen = (size_t)(p - ex);
     *p++ = ',';
     p = time_at(&r->end_memo, p, o->end);
     *p++ = ',';
     p = obuf_fmt_ll(p, wait);
     *p++ = ',';
-    p = again && exlen <= 16 ? obuf_fmt_again(p, ex, exlen) : obuf_fmt_ll(p, turn);
+    p = obuf_fmt_ll(p, turn);
     *p++ = ',';
     p = stretch(p, turn, exec);
     *p++ = ',';
