@@ -1,6 +1,7 @@
 /* batsim — see batsim.h. */
 #include "sim/batsim.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,10 @@ struct time_memo {
     char text[OBUF_LL_ROOM];
 };
 
+/* The bytes a row copies of the processors and requested time's text
+ * (at most 21 + 1 + 13: WL_MAX_TIME). */
+#define PW_COPY 48
+
 /* What the rows share, so that a row allocates nothing: the file, the
  * next row, the spans' scratch, and the last metadata field written with
  * the names it was made from (interned: equal pointers, equal text). */
@@ -78,11 +83,13 @@ struct batsim {
     uint64_t id;
     size_t id_len;
     char id_text[OBUF_LL_ROOM + 8];
-    /* The last requested time and its digits (wall_len 0: none yet): a
-     * user asks for the same limit job after job. */
+    /* The last processors and requested time and their digits, "P,W"
+     * (procs LLONG_MIN: none yet): a user asks for the same job after
+     * job (the pair repeats six rows in ten on HPC2N). */
+    long long procs;
     long wall;
-    size_t wall_len;
-    char wall_text[OBUF_LL_ROOM + 8];
+    size_t pw_len;
+    char pw_text[PW_COPY + 2 * OBUF_LL_ROOM];
     /* The digits above the last four of the last submit, start (of a
      * job that waited) and end times (time_at): the submit times climb,
      * the starts and ends stay near each other. */
@@ -210,7 +217,8 @@ static char *interval_set_at(char *p, struct batsim *r, const struct sim_detail 
     return open ? put_span(p, first, last, p != start) : p;
 }
 
-/* Batsim's final states, with their lengths (a row writes one). */
+/* Batsim's success and final state columns, each with its comma, with
+ * their lengths (a row writes one). */
 struct state {
     char text[32]; /* padded: a row copies all 32 bytes, no call for its length */
     size_t len;
@@ -219,9 +227,9 @@ struct state {
     {                                                                                              \
         s, sizeof s - 1                                                                            \
     }
-static const struct state rejected = STATE("REJECTED"), killed = STATE("COMPLETED_KILLED"),
-                          walltime = STATE("COMPLETED_WALLTIME_REACHED"),
-                          success = STATE("COMPLETED_SUCCESSFULLY");
+static const struct state rejected = STATE("0,REJECTED,"), killed = STATE("0,COMPLETED_KILLED,"),
+                          walltime = STATE("0,COMPLETED_WALLTIME_REACHED,"),
+                          success = STATE("1,COMPLETED_SUCCESSFULLY,");
 
 /* Batsim's final state of a finished or rejected job, NULL for the others. */
 static const struct state *batsim_state(const struct sim_outcome *o)
@@ -362,10 +370,12 @@ static char *six_digits(char *p, uint32_t v)
 }
 
 /* A state's room (the longest fits), and the room of a row's fields from the profile to
- * the stretch: 9 numbers, the stretch and their commas. */
+ * the stretch: the processors and requested time's copy, 9 numbers, the stretch and their
+ * commas. */
 #define STATE_ROOM sizeof(((struct state *)0)->text)
-_Static_assert(sizeof "COMPLETED_WALLTIME_REACHED" <= STATE_ROOM, "the longest state fits");
-#define NUMS_ROOM (sizeof ",w0,delay," + STATE_ROOM + 9 * (OBUF_LL_ROOM + 1) + OBUF_FIXED_ROOM + 1)
+_Static_assert(sizeof "0,COMPLETED_WALLTIME_REACHED," <= STATE_ROOM, "the longest state fits");
+#define NUMS_ROOM                                                                                  \
+    (sizeof ",w0,delay," + STATE_ROOM + PW_COPY + 9 * (OBUF_LL_ROOM + 1) + OBUF_FIXED_ROOM + 1)
 
 /* The stretch, turnaround over execution time (execution 0: 1), as
  * "%.6f" writes it: a whole one (most: a job that did not wait) without
@@ -415,17 +425,20 @@ static char *id_at(struct batsim *r, char *p, uint32_t id)
     return p + r->id_len;
 }
 
-/* The requested time's digits at p (16 bytes of room): the last row's
- * again when it is the same. */
-static char *wall_at(struct batsim *r, char *p, long wall)
+/* The processors and requested time, "P,W", at p (PW_COPY bytes of
+ * room): the last row's text again when they are the same. */
+static char *procs_wall_at(struct batsim *r, char *p, long long procs, long wall)
 {
-    char *t = r->wall_text;
-    if (wall != r->wall || !r->wall_len) {
-        r->wall_len = (size_t)(obuf_fmt_ll(t, wall) - t); /* 13 digits at most: WL_MAX_TIME */
+    char *t = r->pw_text;
+    if (procs != r->procs || wall != r->wall) {
+        char *e = obuf_fmt_ll(t, procs);
+        *e++ = ',';
+        r->pw_len = (size_t)(obuf_fmt_ll(e, wall) - t);
+        r->procs = procs;
         r->wall = wall;
     }
-    memcpy(p, t, 16);
-    return p + r->wall_len;
+    memcpy(p, t, PW_COPY);
+    return p + r->pw_len;
 }
 
 /* A time's digits at p (OBUF_LL_ROOM bytes of room): when its
@@ -498,15 +511,10 @@ static char *numbers(char *p, struct batsim *r, const struct wl_job *w, const st
     p = time_at(&r->sub_memo, p, w->submit);
     size_t sublen = (size_t)(p - sub);
     *p++ = ',';
-    p = obuf_fmt_ll(p, wl_job_procs(w));
-    *p++ = ',';
-    p = wall_at(r, p, wl_job_walltime(w));
-    *p++ = ',';
-    *p++ = state == &success ? '1' : '0';
+    p = procs_wall_at(r, p, wl_job_procs(w), wl_job_walltime(w));
     *p++ = ',';
     memcpy(p, state->text, STATE_ROOM); /* the bytes past its length: scratch */
     p += state->len;
-    *p++ = ',';
     if (o->rejected)
         return LIT(p, "-1,-1,-1,-1,-1,-1,");
     long exec = o->end - o->start, wait = o->start - w->submit;
@@ -589,7 +597,8 @@ struct batsim *batsim_open(struct obuf *f, const struct workload *wl, const stru
                          .rc = {.s = s},
                          .sub_memo = {.hi = NO_HI},
                          .end_memo = {.hi = NO_HI},
-                         .start_memo = {.hi = NO_HI}};
+                         .start_memo = {.hi = NO_HI},
+                         .procs = LLONG_MIN};
     return r;
 }
 
