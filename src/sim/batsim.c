@@ -94,6 +94,10 @@ struct batsim {
      * job that waited) and end times (time_at): the submit times climb,
      * the starts and ends stay near each other. */
     struct time_memo sub_memo, end_memo, start_memo;
+    /* Each node index's digits made once (node_at): Curie's rows hold
+     * five or six spans of five-digit indices each. */
+    uint64_t *node_text;
+    size_t node_cap;
 };
 
 /* Whether o's credentials are its raw indices alone: ended, forgotten by
@@ -124,16 +128,53 @@ static unsigned merged(const struct span *v, size_t n, size_t *i)
     return last;
 }
 
+/* Node indices below this have their text kept (at most 7 digits, their
+ * count in the word's top byte; a table of at most 8 MB). */
+#define NODE_KEPT (1u << 20)
+
+/* Node i's digits at p (OBUF_LL_ROOM bytes of room), made and kept in
+ * r->node_text when i is below NODE_KEPT; returns the end. Out of line:
+ * once per node. */
+static __attribute__((noinline)) char *node_make(struct batsim *r, char *p, unsigned i)
+{
+    char *e = obuf_fmt_ull(p, i);
+#ifdef OBUF_WORDS
+    if (i < NODE_KEPT) {
+        if (i >= r->node_cap) {
+            size_t old = r->node_cap;
+            r->node_text = xgrow(r->node_text, &r->node_cap, (size_t)i + 1, sizeof *r->node_text);
+            memset(r->node_text + old, 0, (r->node_cap - old) * sizeof *r->node_text);
+        }
+        uint64_t t = 0;
+        memcpy(&t, p, (size_t)(e - p)); /* little-endian: the digits in the low bytes */
+        r->node_text[i] = t | (uint64_t)(e - p) << 56;
+    }
+#endif
+    return e;
+}
+
+/* Node i's digits at p (OBUF_LL_ROOM bytes of room): its kept text (one
+ * 8-byte store, the top byte past the digits scratch), else made. */
+static inline ALWAYS_INLINE char *node_at(struct batsim *r, char *p, unsigned i)
+{
+    uint64_t t = i < r->node_cap ? r->node_text[i] : 0;
+    if (!t)
+        return node_make(r, p, i);
+    memcpy(p, &t, 8);
+    return p + (t >> 56);
+}
+
 /* "first" or "first-last" at p (SPAN_ROOM bytes), after a space unless
  * it is the set's first; returns the end. */
-static inline ALWAYS_INLINE char *put_span(char *p, unsigned first, unsigned last, int sep)
+static inline ALWAYS_INLINE char *put_span(struct batsim *r, char *p, unsigned first,
+                                           unsigned last, int sep)
 {
     *p = ' ';
     p += sep;
-    p = obuf_fmt_ull(p, first);
+    p = node_at(r, p, first);
     if (last != first) {
         *p++ = '-';
-        p = obuf_fmt_ull(p, last);
+        p = node_at(r, p, last);
     }
     return p;
 }
@@ -165,7 +206,7 @@ static char *interval_set_sorted(char *p, struct batsim *r, const struct sim_det
         unsigned first = r->v[i].first;
         int sep = i > 0;
         unsigned last = merged(r->v, n, &i);
-        p = put_span(p, first, last, sep);
+        p = put_span(r, p, first, last, sep);
     }
     return p;
 }
@@ -181,7 +222,7 @@ static void interval_set(struct obuf *f, struct batsim *r, const struct sim_deta
         unsigned first = r->v[i].first;
         int sep = i > 0;
         unsigned last = merged(r->v, n, &i);
-        obuf_commit(f, put_span(obuf_reserve(f, SPAN_ROOM), first, last, sep));
+        obuf_commit(f, put_span(r, obuf_reserve(f, SPAN_ROOM), first, last, sep));
     }
 }
 
@@ -195,7 +236,7 @@ static char *interval_set_at(char *p, struct batsim *r, const struct sim_detail 
         return p;
     const struct job_slot *s = d->slots;
     if (d->nslots == 1) /* most jobs: on HPC2N, 7 in 10 */
-        return s->nnodes ? put_span(p, s->node, s->node + s->nnodes - 1, 0) : p;
+        return s->nnodes ? put_span(r, p, s->node, s->node + s->nnodes - 1, 0) : p;
     char *start = p;
     unsigned first = 0, last = 0, prev = 0;
     int open = 0; /* first-last: a span not written yet */
@@ -211,10 +252,10 @@ static char *interval_set_at(char *p, struct batsim *r, const struct sim_detail 
             continue;
         }
         if (open)
-            p = put_span(p, first, last, p != start);
+            p = put_span(r, p, first, last, p != start);
         first = a, last = b, open = 1;
     }
-    return open ? put_span(p, first, last, p != start) : p;
+    return open ? put_span(r, p, first, last, p != start) : p;
 }
 
 /* Batsim's success and final state columns, each with its comma, with
@@ -632,6 +673,7 @@ void batsim_drop(struct batsim *r)
     free(r->memos);
     free(r->ftext);
     free(r->v);
+    free(r->node_text);
     free(r);
 }
 

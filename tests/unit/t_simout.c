@@ -299,6 +299,60 @@ static void test_batsim_nodes(void)
     workload_free(&wl);
 }
 
+/* Node indices of 1 to 10 digits (kept as text below 2^20, made each
+ * time above), each used more than once (its text kept, then copied),
+ * as one-slot jobs' spans "first" and "first-last": 2,000 rows (fixed
+ * seed), each row's interval set against snprintf's. */
+static void test_batsim_node_texts(void)
+{
+    enum { N = 2000, POOL = 64 };
+    struct workload wl;
+    workload_init(&wl);
+    unsigned pool[POOL];
+    srand(3151);
+    for (int k = 0; k < POOL; k++) { /* 1 to 10 digits, 2^20 - 1 and 2^20 among them */
+        unsigned digits = 1 + (unsigned)k % 10, v = 1 + (unsigned)rand() % 9;
+        for (unsigned d = 1; d < digits; d++)
+            v = 10 * v + (unsigned)rand() % 10;
+        pool[k] = k == 0 ? 0 : k == 1 ? 1048575 : k == 2 ? 1048576 : v % 4000000000u;
+    }
+    struct job_slot *slot = calloc(N, sizeof *slot);
+    struct sim_detail *d = calloc(N, sizeof *d);
+    struct sim_outcome *out = calloc(N, sizeof *out);
+    for (int i = 0; i < N; i++) {
+        unsigned first = pool[rand() % POOL], n = rand() % 2 ? 1 : 1 + (unsigned)rand() % 3;
+        slot[i] = (struct job_slot){.node = first, .nnodes = n, .procs = 1};
+        d[i] = (struct sim_detail){.slots = &slot[i], .nslots = 1};
+        struct wl_job j = {
+            .submit = 0, .tasks = 1, .procs_per_task = 1, .walltime_lo = 100, .runtime_lo = 10};
+        workload_add(&wl, &j);
+        out[i] = (struct sim_outcome){.start = 0, .end = 10, .more = &d[i]};
+    }
+    char *rows = NULL;
+    OCAPTURE(rows, batsim_write_jobs(f, &wl, out, NULL, 0));
+    const char *p = strchr(rows, '\n') + 1;
+    int bad = 0;
+    for (int i = 0; i < N && p; i++) {
+        const char *c = p;
+        for (int k = 0; k < 14 && c; k++)
+            c = strchr(c, ',') + 1;
+        char want[64];
+        unsigned a = slot[i].node, b = a + slot[i].nnodes - 1;
+        int n = a == b ? snprintf(want, sizeof want, "%u,-1,", a)
+                       : snprintf(want, sizeof want, "%u-%u,-1,", a, b);
+        if (strncmp(c, want, (size_t)n) != 0 && bad++ < 5)
+            fprintf(stderr, "row %d: want %s got %.30s\n", i + 1, want, c);
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    CHECK_EQ(bad, 0);
+    free(rows);
+    free(out);
+    free(d);
+    free(slot);
+    workload_free(&wl);
+}
+
 /* A job on 300 slots apart (past the 8 a row writes in one reservation:
  * a reservation a span), in node order and in reverse (sorted first):
  * both rows' nodes "0-1 3 6-7 9 ..." as built here. */
@@ -991,6 +1045,7 @@ int main(void)
     TEST_RUN(test_batsim_metadata);
     TEST_RUN(test_batsim_nodes);
     TEST_RUN(test_batsim_many_spans);
+    TEST_RUN(test_batsim_node_texts);
     TEST_RUN(test_swf_from_names);
     TEST_RUN(test_swf_from_recs);
     TEST_RUN(test_html);
