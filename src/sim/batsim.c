@@ -166,8 +166,8 @@ static inline ALWAYS_INLINE char *node_at(struct batsim *r, char *p, unsigned i)
 
 /* "first" or "first-last" at p (SPAN_ROOM bytes), after a space unless
  * it is the set's first; returns the end. */
-static inline ALWAYS_INLINE char *put_span(struct batsim *r, char *p, unsigned first,
-                                           unsigned last, int sep)
+static inline ALWAYS_INLINE char *put_span(struct batsim *r, char *p, unsigned first, unsigned last,
+                                           int sep)
 {
     *p = ' ';
     p += sep;
@@ -543,8 +543,8 @@ static inline ALWAYS_INLINE char *id_room(struct obuf *f, struct batsim *r,
  * the submit time (its digits at sub, sublen <= 10: a submit time is 32
  * bits), the wait 0, the turnaround the execution time (its digits
  * copied) and the stretch 1 when the execution took a second or more. */
-static inline ALWAYS_INLINE char *no_wait(char *p, struct batsim *r, const char *sub,
-                                          size_t sublen, long exec, long end)
+static inline ALWAYS_INLINE char *no_wait(char *p, struct batsim *r, const char *sub, size_t sublen,
+                                          long exec, long end)
 {
     p = obuf_fmt_again(p, sub, sublen);
     *p++ = ',';
