@@ -179,27 +179,6 @@ static inline ALWAYS_INLINE char *put_span(struct batsim *r, char *p, unsigned f
     return p;
 }
 
-/* Spans this many or fewer are sorted in place (insertion), more by
- * qsort: a job's few out-of-order slots (Curie's, often) paid qsort's
- * call a comparison. */
-#define SPANS_INSERTED 16
-
-/* v by first node (ties in any order: merged takes the largest last). */
-static void sort_spans(struct span *v, size_t n)
-{
-    if (n > SPANS_INSERTED) {
-        qsort(v, n, sizeof *v, cmp_span);
-        return;
-    }
-    for (size_t i = 1; i < n; i++) {
-        struct span x = v[i];
-        size_t j = i;
-        for (; j > 0 && v[j - 1].first > x.first; j--)
-            v[j] = v[j - 1];
-        v[j] = x;
-    }
-}
-
 /* d's slots as spans in r->v, sorted by their first node: how many (a
  * slot of no node has none). */
 static size_t spans(struct batsim *r, const struct sim_detail *d)
@@ -215,7 +194,7 @@ static size_t spans(struct batsim *r, const struct sim_detail *d)
             n++;
         }
     if (!sorted)
-        sort_spans(v, n);
+        qsort(v, n, sizeof *v, cmp_span);
     return n;
 }
 
