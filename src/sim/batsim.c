@@ -227,9 +227,11 @@ static void interval_set(struct obuf *f, struct batsim *r, const struct sim_deta
 }
 
 /* The same at p, for a job of at most SLOTS_IN_PLACE slots (their
- * SPAN_ROOM each reserved). Slots in node order (nearly all) are merged as
- * they come, without the spans' copy; others are sorted first. */
-#define SLOTS_IN_PLACE 8
+ * SPAN_ROOM each reserved: 50 KB at most). Slots in node order (nearly
+ * all) are merged as they come, without the spans' copy; others are
+ * sorted first. Curie's jobs of more than 8 slots (one in seven) hold a
+ * hundred or so. */
+#define SLOTS_IN_PLACE 1024
 static char *interval_set_at(char *p, struct batsim *r, const struct sim_detail *d)
 {
     if (!d)
@@ -593,9 +595,9 @@ static char *field_at(char *p, const struct batsim *r)
 }
 
 /* The room of a row written in one reservation after its id: its
- * numbers, its nodes, the energy, its field and the line's end. */
-#define ROW_ROOM                                                                                   \
-    (NUMS_ROOM + SLOTS_IN_PLACE * SPAN_ROOM + sizeof ",-1," + FIELD_IN_PLACE + FIELD_CHUNK + 1)
+ * numbers, the energy, its field and the line's end, and SPAN_ROOM a
+ * slot. */
+#define ROW_ROOM_BUT_NODES (NUMS_ROOM + sizeof ",-1," + FIELD_IN_PLACE + FIELD_CHUNK + 1)
 
 /* One job's row. Most in one reservation: the numbers formatted in place,
  * the nodes and the metadata field after them; a job on more slots, or a
@@ -605,8 +607,10 @@ static void row(struct obuf *f, struct batsim *r, const struct workload *wl, con
 {
     metadata(r, w, o);
     const struct sim_detail *d = o->rejected ? NULL : o->more;
-    if ((!d || d->nslots <= SLOTS_IN_PLACE) && r->flen <= FIELD_IN_PLACE) {
-        char *p = numbers(id_room(f, r, wl, w, ROW_ROOM), r, w, o, state);
+    size_t nslots = d ? d->nslots : 0;
+    if (nslots <= SLOTS_IN_PLACE && r->flen <= FIELD_IN_PLACE) {
+        char *p =
+            numbers(id_room(f, r, wl, w, ROW_ROOM_BUT_NODES + nslots * SPAN_ROOM), r, w, o, state);
         p = field_at(LIT(interval_set_at(p, r, d), ",-1,"), r);
         *p++ = '\n';
         obuf_commit(f, p);

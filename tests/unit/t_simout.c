@@ -356,13 +356,16 @@ static void test_batsim_node_texts(void)
 /* A job on 300 slots apart (past the 8 a row writes in one reservation:
  * a reservation a span), in node order and in reverse (sorted first):
  * both rows' nodes "0-1 3 6-7 9 ..." as built here. */
-static void test_batsim_many_spans(void)
+/* The rows of two jobs of n slots (n <= 1,200), one in node order, one
+ * reversed: how many hold the interval set of every third node's span. */
+static int many_spans(unsigned N)
 {
-    enum { N = 300 };
     struct workload wl;
     workload_init(&wl);
-    struct job_slot fwd[N], rev[N];
-    char want[N * 16] = ",", *w = want + 1;
+    static struct job_slot fwd[1200], rev[1200];
+    static char want[1200 * 16];
+    want[0] = ',';
+    char *w = want + 1;
     for (unsigned k = 0; k < N; k++) {
         fwd[k] = (struct job_slot){.node = 3 * k, .nnodes = k % 2 ? 1 : 2, .procs = 1};
         rev[N - 1 - k] = fwd[k];
@@ -379,9 +382,20 @@ static void test_batsim_many_spans(void)
     }
     char *rows = NULL;
     OCAPTURE(rows, batsim_write_jobs(f, &wl, out, NULL, 0));
-    CHECK_EQ(count(rows, want), 2);
+    size_t n = count(rows, want);
     free(rows);
     workload_free(&wl);
+    return (int)n;
+}
+
+/* Jobs of 300 and 1,000 slots (a row in one reservation: 8 KB of spans,
+ * past a new file's first 4 KB, its room reserved by the slots) and of
+ * 1,100 (past SLOTS_IN_PLACE: a span at a time). */
+static void test_batsim_many_spans(void)
+{
+    CHECK_EQ(many_spans(300), 2);
+    CHECK_EQ(many_spans(1000), 2);
+    CHECK_EQ(many_spans(1100), 2);
 }
 
 static void test_swf_from_names(void)
