@@ -1,6 +1,7 @@
 /* batsim — see batsim.h. */
 #include "sim/batsim.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,13 +34,19 @@ struct field_memo {
     size_t at, len; /* in the fields' text */
 };
 
-/* A time's digits but its last four, by its ten-thousands (len 0:
- * none yet). */
+/* A time's digits but its last four, by its ten-thousands (NO_HI:
+ * none, the time below 10^4 or none yet; no time's ten-thousands, as
+ * times are below 2^63). */
+#define NO_HI UINT64_MAX
 struct time_memo {
     uint64_t hi;
     size_t len;
     char text[OBUF_LL_ROOM];
 };
+
+/* The bytes a row copies of the processors and requested time's text
+ * (at most 21 + 1 + 13: WL_MAX_TIME). */
+#define PW_COPY 48
 
 /* What the rows share, so that a row allocates nothing: the file, the
  * next row, the spans' scratch, and the last metadata field written with
@@ -76,15 +83,21 @@ struct batsim {
     uint64_t id;
     size_t id_len;
     char id_text[OBUF_LL_ROOM + 8];
-    /* The last requested time and its digits (wall_len 0: none yet): a
-     * user asks for the same limit job after job. */
+    /* The last processors and requested time and their digits, "P,W"
+     * (procs LLONG_MIN: none yet): a user asks for the same job after
+     * job (the pair repeats six rows in ten on HPC2N). */
+    long long procs;
     long wall;
-    size_t wall_len;
-    char wall_text[OBUF_LL_ROOM + 8];
+    size_t pw_len;
+    char pw_text[PW_COPY + 2 * OBUF_LL_ROOM];
     /* The digits above the last four of the last submit, start (of a
      * job that waited) and end times (time_at): the submit times climb,
      * the starts and ends stay near each other. */
     struct time_memo sub_memo, end_memo, start_memo;
+    /* Each node index's digits made once (node_at): Curie's rows hold
+     * five or six spans of five-digit indices each. */
+    uint64_t *node_text;
+    size_t node_cap;
 };
 
 /* Whether o's credentials are its raw indices alone: ended, forgotten by
@@ -115,16 +128,53 @@ static unsigned merged(const struct span *v, size_t n, size_t *i)
     return last;
 }
 
+/* Node indices below this have their text kept (at most 7 digits, their
+ * count in the word's top byte; a table of at most 8 MB). */
+#define NODE_KEPT (1u << 20)
+
+/* Node i's digits at p (OBUF_LL_ROOM bytes of room), made and kept in
+ * r->node_text when i is below NODE_KEPT; returns the end. Out of line:
+ * once per node. */
+static __attribute__((noinline)) char *node_make(struct batsim *r, char *p, unsigned i)
+{
+    char *e = obuf_fmt_ull(p, i);
+#ifdef OBUF_WORDS
+    if (i < NODE_KEPT) {
+        if (i >= r->node_cap) {
+            size_t old = r->node_cap;
+            r->node_text = xgrow(r->node_text, &r->node_cap, (size_t)i + 1, sizeof *r->node_text);
+            memset(r->node_text + old, 0, (r->node_cap - old) * sizeof *r->node_text);
+        }
+        uint64_t t = 0;
+        memcpy(&t, p, (size_t)(e - p)); /* little-endian: the digits in the low bytes */
+        r->node_text[i] = t | (uint64_t)(e - p) << 56;
+    }
+#endif
+    return e;
+}
+
+/* Node i's digits at p (OBUF_LL_ROOM bytes of room): its kept text (one
+ * 8-byte store, the top byte past the digits scratch), else made. */
+static inline ALWAYS_INLINE char *node_at(struct batsim *r, char *p, unsigned i)
+{
+    uint64_t t = i < r->node_cap ? r->node_text[i] : 0;
+    if (!t)
+        return node_make(r, p, i);
+    memcpy(p, &t, 8);
+    return p + (t >> 56);
+}
+
 /* "first" or "first-last" at p (SPAN_ROOM bytes), after a space unless
  * it is the set's first; returns the end. */
-static inline ALWAYS_INLINE char *put_span(char *p, unsigned first, unsigned last, int sep)
+static inline ALWAYS_INLINE char *put_span(struct batsim *r, char *p, unsigned first, unsigned last,
+                                           int sep)
 {
     *p = ' ';
     p += sep;
-    p = obuf_fmt_ull(p, first);
+    p = node_at(r, p, first);
     if (last != first) {
         *p++ = '-';
-        p = obuf_fmt_ull(p, last);
+        p = node_at(r, p, last);
     }
     return p;
 }
@@ -156,7 +206,7 @@ static char *interval_set_sorted(char *p, struct batsim *r, const struct sim_det
         unsigned first = r->v[i].first;
         int sep = i > 0;
         unsigned last = merged(r->v, n, &i);
-        p = put_span(p, first, last, sep);
+        p = put_span(r, p, first, last, sep);
     }
     return p;
 }
@@ -172,21 +222,23 @@ static void interval_set(struct obuf *f, struct batsim *r, const struct sim_deta
         unsigned first = r->v[i].first;
         int sep = i > 0;
         unsigned last = merged(r->v, n, &i);
-        obuf_commit(f, put_span(obuf_reserve(f, SPAN_ROOM), first, last, sep));
+        obuf_commit(f, put_span(r, obuf_reserve(f, SPAN_ROOM), first, last, sep));
     }
 }
 
 /* The same at p, for a job of at most SLOTS_IN_PLACE slots (their
- * SPAN_ROOM each reserved). Slots in node order (nearly all) are merged as
- * they come, without the spans' copy; others are sorted first. */
-#define SLOTS_IN_PLACE 8
+ * SPAN_ROOM each reserved: 50 KB at most). Slots in node order (nearly
+ * all) are merged as they come, without the spans' copy; others are
+ * sorted first. Curie's jobs of more than 8 slots (one in seven) hold a
+ * hundred or so. */
+#define SLOTS_IN_PLACE 1024
 static char *interval_set_at(char *p, struct batsim *r, const struct sim_detail *d)
 {
     if (!d)
         return p;
     const struct job_slot *s = d->slots;
     if (d->nslots == 1) /* most jobs: on HPC2N, 7 in 10 */
-        return s->nnodes ? put_span(p, s->node, s->node + s->nnodes - 1, 0) : p;
+        return s->nnodes ? put_span(r, p, s->node, s->node + s->nnodes - 1, 0) : p;
     char *start = p;
     unsigned first = 0, last = 0, prev = 0;
     int open = 0; /* first-last: a span not written yet */
@@ -202,13 +254,14 @@ static char *interval_set_at(char *p, struct batsim *r, const struct sim_detail 
             continue;
         }
         if (open)
-            p = put_span(p, first, last, p != start);
+            p = put_span(r, p, first, last, p != start);
         first = a, last = b, open = 1;
     }
-    return open ? put_span(p, first, last, p != start) : p;
+    return open ? put_span(r, p, first, last, p != start) : p;
 }
 
-/* Batsim's final states, with their lengths (a row writes one). */
+/* Batsim's success and final state columns, each with its comma, with
+ * their lengths (a row writes one). */
 struct state {
     char text[32]; /* padded: a row copies all 32 bytes, no call for its length */
     size_t len;
@@ -217,9 +270,9 @@ struct state {
     {                                                                                              \
         s, sizeof s - 1                                                                            \
     }
-static const struct state rejected = STATE("REJECTED"), killed = STATE("COMPLETED_KILLED"),
-                          walltime = STATE("COMPLETED_WALLTIME_REACHED"),
-                          success = STATE("COMPLETED_SUCCESSFULLY");
+static const struct state rejected = STATE("0,REJECTED,"), killed = STATE("0,COMPLETED_KILLED,"),
+                          walltime = STATE("0,COMPLETED_WALLTIME_REACHED,"),
+                          success = STATE("1,COMPLETED_SUCCESSFULLY,");
 
 /* Batsim's final state of a finished or rejected job, NULL for the others. */
 static const struct state *batsim_state(const struct sim_outcome *o)
@@ -360,10 +413,12 @@ static char *six_digits(char *p, uint32_t v)
 }
 
 /* A state's room (the longest fits), and the room of a row's fields from the profile to
- * the stretch: 9 numbers, the stretch and their commas. */
+ * the stretch: the processors and requested time's copy, 9 numbers, the stretch and their
+ * commas. */
 #define STATE_ROOM sizeof(((struct state *)0)->text)
-_Static_assert(sizeof "COMPLETED_WALLTIME_REACHED" <= STATE_ROOM, "the longest state fits");
-#define NUMS_ROOM (sizeof ",w0,delay," + STATE_ROOM + 9 * (OBUF_LL_ROOM + 1) + OBUF_FIXED_ROOM + 1)
+_Static_assert(sizeof "0,COMPLETED_WALLTIME_REACHED," <= STATE_ROOM, "the longest state fits");
+#define NUMS_ROOM                                                                                  \
+    (sizeof ",w0,delay," + STATE_ROOM + PW_COPY + 9 * (OBUF_LL_ROOM + 1) + OBUF_FIXED_ROOM + 1)
 
 /* The stretch, turnaround over execution time (execution 0: 1), as
  * "%.6f" writes it: a whole one (most: a job that did not wait) without
@@ -413,17 +468,20 @@ static char *id_at(struct batsim *r, char *p, uint32_t id)
     return p + r->id_len;
 }
 
-/* The requested time's digits at p (16 bytes of room): the last row's
- * again when it is the same. */
-static char *wall_at(struct batsim *r, char *p, long wall)
+/* The processors and requested time, "P,W", at p (PW_COPY bytes of
+ * room): the last row's text again when they are the same. */
+static char *procs_wall_at(struct batsim *r, char *p, long long procs, long wall)
 {
-    char *t = r->wall_text;
-    if (wall != r->wall || !r->wall_len) {
-        r->wall_len = (size_t)(obuf_fmt_ll(t, wall) - t); /* 13 digits at most: WL_MAX_TIME */
+    char *t = r->pw_text;
+    if (procs != r->procs || wall != r->wall) {
+        char *e = obuf_fmt_ll(t, procs);
+        *e++ = ',';
+        r->pw_len = (size_t)(obuf_fmt_ll(e, wall) - t);
+        r->procs = procs;
         r->wall = wall;
     }
-    memcpy(p, t, 16);
-    return p + r->wall_len;
+    memcpy(p, t, PW_COPY);
+    return p + r->pw_len;
 }
 
 /* A time's digits at p (OBUF_LL_ROOM bytes of room): when its
@@ -434,7 +492,7 @@ static inline ALWAYS_INLINE char *time_at(struct time_memo *m, char *p, long v)
 {
     uint64_t hi = (uint64_t)v / 10000;
 #ifdef OBUF_WORDS
-    if (v >= 10000 && hi == m->hi && m->len) {
+    if (hi == m->hi) { /* v >= 10^4: NO_HI otherwise (below) */
         uint32_t lo = (uint32_t)((uint64_t)v - hi * 10000), top = lo / 100;
         memcpy(p, m->text, 16); /* 15 digits at most: v < 2^63 */
         p += m->len;
@@ -445,19 +503,45 @@ static inline ALWAYS_INLINE char *time_at(struct time_memo *m, char *p, long v)
 #endif
     char *e = obuf_fmt_ll(p, v);
     m->len = v >= 10000 ? (size_t)(e - p) - 4 : 0;
-    m->hi = hi;
+    m->hi = v >= 10000 ? hi : NO_HI;
     memcpy(m->text, p, 16);
     return e;
 }
 
 /* The row's id at p, then room for `room` bytes in place (as
  * report_id_room). */
-static char *id_room(struct obuf *f, struct batsim *r, const struct workload *wl,
-                     const struct wl_job *w, size_t room)
+static inline ALWAYS_INLINE char *id_room(struct obuf *f, struct batsim *r,
+                                          const struct workload *wl, const struct wl_job *w,
+                                          size_t room)
 {
     if (w->id < WL_ID_TEXT) /* a number, the common id */
         return id_at(r, obuf_reserve(f, 16 + room), w->id);
     return report_id_room_text(f, wl, w, room);
+}
+
+/* The fields from the start to the stretch of a job that did not wait
+ * (two rows in three on HPC2N), each followed by a comma: the start is
+ * the submit time (its digits at sub, sublen <= 10: a submit time is 32
+ * bits), the wait 0, the turnaround the execution time (its digits
+ * copied) and the stretch 1 when the execution took a second or more. */
+static inline ALWAYS_INLINE char *no_wait(char *p, struct batsim *r, const char *sub, size_t sublen,
+                                          long exec, long end)
+{
+    p = obuf_fmt_again(p, sub, sublen);
+    *p++ = ',';
+    char *ex = p;
+    p = obuf_fmt_ll(p, exec);
+    size_t exlen = (size_t)(p - ex);
+    *p++ = ',';
+    p = time_at(&r->end_memo, p, end);
+    p = LIT(p, ",0,");
+    p = exlen <= 16 ? obuf_fmt_again(p, ex, exlen) : obuf_fmt_ll(p, exec);
+    if (exec > 0)
+        return LIT(p, ",1.000000,");
+    *p++ = ',';
+    p = stretch(p, exec, exec);
+    *p++ = ',';
+    return p;
 }
 
 /* The fields from the profile to the stretch at p (NUMS_ROOM bytes),
@@ -470,32 +554,25 @@ static char *numbers(char *p, struct batsim *r, const struct wl_job *w, const st
     p = time_at(&r->sub_memo, p, w->submit);
     size_t sublen = (size_t)(p - sub);
     *p++ = ',';
-    p = obuf_fmt_ll(p, wl_job_procs(w));
-    *p++ = ',';
-    p = wall_at(r, p, wl_job_walltime(w));
-    *p++ = ',';
-    *p++ = state == &success ? '1' : '0';
+    p = procs_wall_at(r, p, wl_job_procs(w), wl_job_walltime(w));
     *p++ = ',';
     memcpy(p, state->text, STATE_ROOM); /* the bytes past its length: scratch */
     p += state->len;
-    *p++ = ',';
     if (o->rejected)
         return LIT(p, "-1,-1,-1,-1,-1,-1,");
-    long exec = o->end - o->start, wait = o->start - w->submit, turn = o->end - w->submit;
-    /* No wait (two rows in three on HPC2N): the start is the submit
-     * time, the turnaround the execution time, their digits copied. */
-    int again = wait == 0 && sublen <= 16;
-    p = again ? obuf_fmt_again(p, sub, sublen) : time_at(&r->start_memo, p, o->start);
+    long exec = o->end - o->start, wait = o->start - w->submit;
+    if (wait == 0)
+        return no_wait(p, r, sub, sublen, exec, o->end);
+    long turn = o->end - w->submit;
+    p = time_at(&r->start_memo, p, o->start);
     *p++ = ',';
-    char *ex = p;
     p = obuf_fmt_ll(p, exec);
-    size_t exlen = (size_t)(p - ex);
     *p++ = ',';
     p = time_at(&r->end_memo, p, o->end);
     *p++ = ',';
     p = obuf_fmt_ll(p, wait);
     *p++ = ',';
-    p = again && exlen <= 16 ? obuf_fmt_again(p, ex, exlen) : obuf_fmt_ll(p, turn);
+    p = obuf_fmt_ll(p, turn);
     *p++ = ',';
     p = stretch(p, turn, exec);
     *p++ = ',';
@@ -506,15 +583,21 @@ static char *numbers(char *p, struct batsim *r, const struct wl_job *w, const st
  * FIELD_CHUNK bytes a move: the bytes past it are scratch. */
 static char *field_at(char *p, const struct batsim *r)
 {
-    for (size_t k = 0; k < r->flen; k += FIELD_CHUNK)
-        memcpy(p + k, r->field + k, FIELD_CHUNK);
+    /* The first two moves without the loop's steps: a field is about
+     * 70 bytes (HPC2N's "user=210;group=1;account=;class=DEFAULT;qos=DEFAULT"). */
+    memcpy(p, r->field, FIELD_CHUNK);
+    if (r->flen > FIELD_CHUNK) {
+        memcpy(p + FIELD_CHUNK, r->field + FIELD_CHUNK, FIELD_CHUNK);
+        for (size_t k = 2 * FIELD_CHUNK; k < r->flen; k += FIELD_CHUNK)
+            memcpy(p + k, r->field + k, FIELD_CHUNK);
+    }
     return p + r->flen;
 }
 
 /* The room of a row written in one reservation after its id: its
- * numbers, its nodes, the energy, its field and the line's end. */
-#define ROW_ROOM                                                                                   \
-    (NUMS_ROOM + SLOTS_IN_PLACE * SPAN_ROOM + sizeof ",-1," + FIELD_IN_PLACE + FIELD_CHUNK + 1)
+ * numbers, the energy, its field and the line's end, and SPAN_ROOM a
+ * slot. */
+#define ROW_ROOM_BUT_NODES (NUMS_ROOM + sizeof ",-1," + FIELD_IN_PLACE + FIELD_CHUNK + 1)
 
 /* One job's row. Most in one reservation: the numbers formatted in place,
  * the nodes and the metadata field after them; a job on more slots, or a
@@ -524,8 +607,10 @@ static void row(struct obuf *f, struct batsim *r, const struct workload *wl, con
 {
     metadata(r, w, o);
     const struct sim_detail *d = o->rejected ? NULL : o->more;
-    if ((!d || d->nslots <= SLOTS_IN_PLACE) && r->flen <= FIELD_IN_PLACE) {
-        char *p = numbers(id_room(f, r, wl, w, ROW_ROOM), r, w, o, state);
+    size_t nslots = d ? d->nslots : 0;
+    if (nslots <= SLOTS_IN_PLACE && r->flen <= FIELD_IN_PLACE) {
+        char *p =
+            numbers(id_room(f, r, wl, w, ROW_ROOM_BUT_NODES + nslots * SPAN_ROOM), r, w, o, state);
         p = field_at(LIT(interval_set_at(p, r, d), ",-1,"), r);
         *p++ = '\n';
         obuf_commit(f, p);
@@ -549,8 +634,16 @@ struct batsim *batsim_open(struct obuf *f, const struct workload *wl, const stru
                     "consumed_energy,metadata\n",
                     run == 1 ? "run," : "");
     struct batsim *r = xcalloc(1, sizeof *r);
-    *r = (struct batsim){
-        .f = f, .wl = wl, .run = run, .m = obuf_mem(), .q = obuf_mem(), .rc = {.s = s}};
+    *r = (struct batsim){.f = f,
+                         .wl = wl,
+                         .run = run,
+                         .m = obuf_mem(),
+                         .q = obuf_mem(),
+                         .rc = {.s = s},
+                         .sub_memo = {.hi = NO_HI},
+                         .end_memo = {.hi = NO_HI},
+                         .start_memo = {.hi = NO_HI},
+                         .procs = LLONG_MIN};
     return r;
 }
 
@@ -584,6 +677,7 @@ void batsim_drop(struct batsim *r)
     free(r->memos);
     free(r->ftext);
     free(r->v);
+    free(r->node_text);
     free(r);
 }
 

@@ -299,16 +299,73 @@ static void test_batsim_nodes(void)
     workload_free(&wl);
 }
 
+/* Node indices of 1 to 10 digits (kept as text below 2^20, made each
+ * time above), each used more than once (its text kept, then copied),
+ * as one-slot jobs' spans "first" and "first-last": 2,000 rows (fixed
+ * seed), each row's interval set against snprintf's. */
+static void test_batsim_node_texts(void)
+{
+    enum { N = 2000, POOL = 64 };
+    struct workload wl;
+    workload_init(&wl);
+    unsigned pool[POOL];
+    srand(3151);
+    for (int k = 0; k < POOL; k++) { /* 1 to 10 digits, 2^20 - 1 and 2^20 among them */
+        unsigned digits = 1 + (unsigned)k % 10, v = 1 + (unsigned)rand() % 9;
+        for (unsigned d = 1; d < digits; d++)
+            v = 10 * v + (unsigned)rand() % 10;
+        pool[k] = k == 0 ? 0 : k == 1 ? 1048575 : k == 2 ? 1048576 : v % 4000000000u;
+    }
+    struct job_slot *slot = calloc(N, sizeof *slot);
+    struct sim_detail *d = calloc(N, sizeof *d);
+    struct sim_outcome *out = calloc(N, sizeof *out);
+    for (int i = 0; i < N; i++) {
+        unsigned first = pool[rand() % POOL], n = rand() % 2 ? 1 : 1 + (unsigned)rand() % 3;
+        slot[i] = (struct job_slot){.node = first, .nnodes = n, .procs = 1};
+        d[i] = (struct sim_detail){.slots = &slot[i], .nslots = 1};
+        struct wl_job j = {
+            .submit = 0, .tasks = 1, .procs_per_task = 1, .walltime_lo = 100, .runtime_lo = 10};
+        workload_add(&wl, &j);
+        out[i] = (struct sim_outcome){.start = 0, .end = 10, .more = &d[i]};
+    }
+    char *rows = NULL;
+    OCAPTURE(rows, batsim_write_jobs(f, &wl, out, NULL, 0));
+    const char *p = strchr(rows, '\n') + 1;
+    int bad = 0;
+    for (int i = 0; i < N && p; i++) {
+        const char *c = p;
+        for (int k = 0; k < 14 && c; k++)
+            c = strchr(c, ',') + 1;
+        char want[64];
+        unsigned a = slot[i].node, b = a + slot[i].nnodes - 1;
+        int n = a == b ? snprintf(want, sizeof want, "%u,-1,", a)
+                       : snprintf(want, sizeof want, "%u-%u,-1,", a, b);
+        if (strncmp(c, want, (size_t)n) != 0 && bad++ < 5)
+            fprintf(stderr, "row %d: want %s got %.30s\n", i + 1, want, c);
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    CHECK_EQ(bad, 0);
+    free(rows);
+    free(out);
+    free(d);
+    free(slot);
+    workload_free(&wl);
+}
+
 /* A job on 300 slots apart (past the 8 a row writes in one reservation:
  * a reservation a span), in node order and in reverse (sorted first):
  * both rows' nodes "0-1 3 6-7 9 ..." as built here. */
-static void test_batsim_many_spans(void)
+/* The rows of two jobs of n slots (n <= 1,200), one in node order, one
+ * reversed: how many hold the interval set of every third node's span. */
+static int many_spans(unsigned N)
 {
-    enum { N = 300 };
     struct workload wl;
     workload_init(&wl);
-    struct job_slot fwd[N], rev[N];
-    char want[N * 16] = ",", *w = want + 1;
+    static struct job_slot fwd[1200], rev[1200];
+    static char want[1200 * 16];
+    want[0] = ',';
+    char *w = want + 1;
     for (unsigned k = 0; k < N; k++) {
         fwd[k] = (struct job_slot){.node = 3 * k, .nnodes = k % 2 ? 1 : 2, .procs = 1};
         rev[N - 1 - k] = fwd[k];
@@ -325,9 +382,20 @@ static void test_batsim_many_spans(void)
     }
     char *rows = NULL;
     OCAPTURE(rows, batsim_write_jobs(f, &wl, out, NULL, 0));
-    CHECK_EQ(count(rows, want), 2);
+    size_t n = count(rows, want);
     free(rows);
     workload_free(&wl);
+    return (int)n;
+}
+
+/* Jobs of 300 and 1,000 slots (a row in one reservation: 8 KB of spans,
+ * past a new file's first 4 KB, its room reserved by the slots) and of
+ * 1,100 (past SLOTS_IN_PLACE: a span at a time). */
+static void test_batsim_many_spans(void)
+{
+    CHECK_EQ(many_spans(300), 2);
+    CHECK_EQ(many_spans(1000), 2);
+    CHECK_EQ(many_spans(1100), 2);
 }
 
 static void test_swf_from_names(void)
@@ -448,6 +516,35 @@ static void test_batsim_times(void)
                            .runtime_lo = 10};
         workload_add(&wl, &j);
         out[i] = (struct sim_outcome){.start = start, .end = start + exec};
+    }
+    CHECK_EQ(batsim_numbers_bad(&wl, out, N), 0);
+    free(out);
+    workload_free(&wl);
+}
+
+/* Times below 10^4 (no ten-thousands to keep: time_at makes every
+ * digit) among larger ones, the first row's submit time 5 (nothing kept
+ * yet): 600 jobs (fixed seed) whose submit, start and end times jump
+ * between 0..999, 1,000..9,999 and 10,000..30,000, against snprintf. */
+static void test_batsim_small_times(void)
+{
+    enum { N = 600 };
+    static const long range[] = {1000, 10000, 30000};
+    struct workload wl;
+    workload_init(&wl);
+    struct sim_outcome *out = calloc(N, sizeof *out);
+    srand(3141);
+    for (int i = 0; i < N; i++) {
+        long submit = i == 0 ? 5 : rand() % range[rand() % 3];
+        long start = rand() % 3 ? submit : submit + rand() % range[rand() % 3];
+        long end = start + rand() % range[rand() % 3];
+        struct wl_job j = {.submit = (uint32_t)submit,
+                           .tasks = 1,
+                           .procs_per_task = 1,
+                           .walltime_lo = 100,
+                           .runtime_lo = 10};
+        workload_add(&wl, &j);
+        out[i] = (struct sim_outcome){.start = start, .end = end};
     }
     CHECK_EQ(batsim_numbers_bad(&wl, out, N), 0);
     free(out);
@@ -1007,9 +1104,11 @@ int main(void)
     TEST_RUN(test_batsim_stretch);
     TEST_RUN(test_batsim_numbers);
     TEST_RUN(test_batsim_times);
+    TEST_RUN(test_batsim_small_times);
     TEST_RUN(test_batsim_metadata);
     TEST_RUN(test_batsim_nodes);
     TEST_RUN(test_batsim_many_spans);
+    TEST_RUN(test_batsim_node_texts);
     TEST_RUN(test_swf_from_names);
     TEST_RUN(test_swf_from_recs);
     TEST_RUN(test_swf_from_canonical_recs);
