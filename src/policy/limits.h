@@ -174,10 +174,13 @@ int limits_admit_kind(struct limits *L, const struct job *j, int kind, enum lim_
 
 /* What a walk needs to judge many requests of one credential at once
  * against its bound limits at one level: per mode, the types set (bit
- * 1 << t), each limit plus the tolerance, and the usage (live). */
+ * 1 << t), each limit plus the tolerance, and the usage (live). cap and
+ * use point into the credential's slot (valid until limits_load, or a new
+ * credential's first sight grows the slots): a copy of the limits
+ * cost more than the question at each of a walk's million asks (issue 31). */
 struct lim_room {
     unsigned set[LIM_NMODES];
-    double cap[LIM_NMODES][LIM_NTYPES];
+    const double *cap[LIM_NMODES];
     const double *use[LIM_NMODES];
 };
 

@@ -1361,6 +1361,63 @@ static void test_room(void)
 }
 
 /*
+ * limits_run_down (PS and WC taken off in place, every iteration) leaves
+ * the active usage limits_take of the same request leaves, type by type,
+ * bit for bit: what rounding leaves of zero made zero, the other types
+ * untouched, idle usage too, an unbound or unknown slot left alone.
+ */
+static void test_run_down(void)
+{
+    static const char *const cfg = "USERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPROC=64 MAXPS=72000\n";
+    /* 4100 PS and 1050 s of WC in all, less 1e-7 each: rounding's left-over */
+    static const double by[][2] = {{0, 0},  {100, 1}, {2500, 3}, {999.9999999, 0.5},
+                                   {7, 40}, {493, 1005.4999999}};
+    struct fx f[2];
+    size_t idx = 0;
+    for (int k = 0; k < 2; k++) {
+        fx_init(&f[k]);
+        CHECK_EQ(load(&f[k], cfg), 0);
+        struct job *a = job(&f[k], "alice", 4, 1000), *b = job(&f[k], "alice", 2, 50);
+        struct job *i = job(&f[k], "alice", 3, 10);
+        b->nodes = 1;
+        double req[LIM_NTYPES];
+        limits_request(a, a->walltime, &f[k].env, req);
+        limits_add_kind(f[k].L, a, CRED_USER, LIM_ACTIVE, req, +1);
+        limits_request(b, b->walltime, &f[k].env, req);
+        limits_add_kind(f[k].L, b, CRED_USER, LIM_ACTIVE, req, +1);
+        limits_request(i, i->walltime, &f[k].env, req);
+        limits_add_kind(f[k].L, i, CRED_USER, LIM_IDLE, req, +1);
+        (void)job(&f[k], "bob", 1, 10); /* bob: a credential with no slot bound */
+        idx = a->user->index;
+    }
+    size_t bob = f[0].jobs[3].user->index;
+    for (size_t n = 0; n < sizeof by / sizeof *by; n++) {
+        double req[LIM_NTYPES] = {0};
+        req[LIM_PS] = by[n][0];
+        req[LIM_WC] = by[n][1];
+        limits_run_down(f[0].L, CRED_USER, idx, by[n][0], by[n][1]);
+        limits_take(f[1].L, CRED_USER, idx, req);
+        limits_run_down(f[0].L, CRED_USER, bob, by[n][0], by[n][1]);
+        limits_run_down(f[0].L, CRED_USER, 1000, by[n][0], by[n][1]);
+        limits_run_down(f[0].L, -1, idx, by[n][0], by[n][1]);
+        struct lim_room r[2];
+        for (int k = 0; k < 2; k++)
+            CHECK(limits_room(f[k].L, &f[k].jobs[0], CRED_USER, LIM_SOFT, &r[k]));
+        for (int m = 0; m < LIM_NMODES; m++)
+            CHECK(memcmp(r[0].use[m], r[1].use[m], LIM_NTYPES * sizeof(double)) == 0);
+    }
+    struct lim_room r;
+    CHECK(limits_room(f[0].L, &f[0].jobs[0], CRED_USER, LIM_SOFT, &r));
+    /* run down to within LIM_EPS of zero: zero */
+    CHECK(r.use[LIM_ACTIVE][LIM_PS] == 0 && r.use[LIM_ACTIVE][LIM_WC] == 0);
+    CHECK(r.use[LIM_ACTIVE][LIM_JOB] == 2 && r.use[LIM_ACTIVE][LIM_PROC] == 6);
+    CHECK(r.use[LIM_IDLE][LIM_JOB] == 1);
+    CHECK(!limits_room(f[0].L, &f[0].jobs[3], CRED_USER, LIM_SOFT, &r)); /* bob: still unbound */
+    fx_free(&f[0]);
+    fx_free(&f[1]);
+}
+
+/*
  * limits_request_for: processor equivalents only when some limit is on
  * them (the engine's requests), wherever it is set; every other type as
  * limits_request gives it.
@@ -1432,5 +1489,6 @@ int main(void)
     TEST_RUN(test_values);
     TEST_RUN(test_request_pe);
     TEST_RUN(test_room);
+    TEST_RUN(test_run_down);
     return TEST_DONE();
 }
