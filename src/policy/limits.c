@@ -183,17 +183,29 @@ int limits_idle_any(const struct limits *L)
 
 /* ---------------------------------------------------------------- requests */
 
-static void request(const struct job *j, long seconds, const struct prio_env *env, int pe,
-                    double req[LIM_NTYPES])
+/* The types every request has at hand: a job, its processors and time. */
+#define REQ_CHEAP (1u << LIM_JOB | 1u << LIM_PROC | 1u << LIM_PS | 1u << LIM_WC)
+
+/* request's REQ_CHEAP types; the others 0. */
+static inline void request_cheap(const struct job *j, long seconds, double req[LIM_NTYPES])
 {
     double procs = (double)job_procs(j);
     double secs = seconds > 0 ? (double)seconds : 0.0;
     req[LIM_JOB] = 1;
     req[LIM_PROC] = procs;
-    req[LIM_NODE] = j->nodes > 0 ? j->nodes : 0;
+    req[LIM_NODE] = 0;
     req[LIM_PS] = procs * secs;
-    req[LIM_PE] = pe ? prio_pe(env, j) : 0;
+    req[LIM_PE] = 0;
     req[LIM_WC] = secs;
+    req[LIM_MEM] = 0;
+}
+
+static void request(const struct job *j, long seconds, const struct prio_env *env, int pe,
+                    double req[LIM_NTYPES])
+{
+    request_cheap(j, seconds, req);
+    req[LIM_NODE] = j->nodes > 0 ? j->nodes : 0;
+    req[LIM_PE] = pe ? prio_pe(env, j) : 0;
     req[LIM_MEM] = (double)j->tasks * (double)(j->mem_per_task > 0 ? j->mem_per_task : 0);
 }
 
@@ -898,6 +910,25 @@ int limits_admit_kind(struct limits *L, const struct job *j, int kind, enum lim_
     if (*active | *idle)
         return 0;
     slot_add((struct lim_slot *)bound, LIM_IDLE, req, +1); /* slot_get's; L is not const here */
+    return 1;
+}
+
+int limits_admit_request(struct limits *L, const struct job *j, int kind, enum lim_level level,
+                         long seconds, const struct prio_env *env, double req[LIM_NTYPES],
+                         unsigned *active, unsigned *idle)
+{
+    const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (sl && !(sl->kept & ~REQ_CHEAP))
+        request_cheap(j, seconds, req); /* nodes and memory (a branch and two
+                                           conversions each): nothing reads them */
+    else
+        limits_request_for(L, j, seconds, env, req);
+    if (!sl)
+        return limits_admit_kind(L, j, kind, level, req, active, idle);
+    slot_violations2(L, sl, j, level, req, active, idle);
+    if (*active | *idle)
+        return 0;
+    slot_add((struct lim_slot *)sl, LIM_IDLE, req, +1); /* as limits_admit_kind */
     return 1;
 }
 

@@ -172,6 +172,16 @@ void limits_violations2(const struct limits *L, const struct job *j, int kind, e
 int limits_admit_kind(struct limits *L, const struct job *j, int kind, enum lim_level level,
                       const double req[LIM_NTYPES], unsigned *active, unsigned *idle);
 
+/* limits_admit_kind of j's request for `seconds` (limits_request_for),
+ * which req gets, through one look-up of the slot: when the slot is bound
+ * and keeps no type past jobs, processors, PS and WC (all its checks and
+ * usage then read), req has those alone and 0 for the others (issue 31: an
+ * eset walk asks this of every job it reads, and notes PS and WC of the
+ * jobs it refuses). */
+int limits_admit_request(struct limits *L, const struct job *j, int kind, enum lim_level level,
+                         long seconds, const struct prio_env *env, double req[LIM_NTYPES],
+                         unsigned *active, unsigned *idle);
+
 /* What a walk needs to judge many requests of one credential at once
  * against its bound limits at one level: per mode, the types set (bit
  * 1 << t), each limit plus the tolerance, and the usage (live). cap and

@@ -1117,6 +1117,24 @@ static int admit_kind_agrees(struct fx *f, const struct job *j, int kind, enum l
         limits_add_kind(f->L, j, kind, LIM_IDLE, req, -1);
     CHECK(memcmp(limits_usage(f->L, j, (enum cred_kind)kind, LIM_IDLE), before, sizeof before) ==
           0);
+    /* limits_admit_request builds the request itself: the same answer and
+     * usage, and the PS and WC a walk notes (req as limits_request_for's:
+     * no PE here) */
+    double own[LIM_NTYPES];
+    int in2 = limits_admit_request(f->L, j, kind, lv, j->walltime, &f->env, own, &va2, &vi2);
+    CHECK(va2 == va && vi2 == vi && in2 == in);
+    CHECK(own[LIM_PS] == req[LIM_PS] && own[LIM_WC] == req[LIM_WC]);
+    if (in2) {
+        double after[LIM_NTYPES];
+        memcpy(after, limits_usage(f->L, j, (enum cred_kind)kind, LIM_IDLE), sizeof after);
+        limits_add_kind(f->L, j, kind, LIM_IDLE, req, -1);
+        CHECK(memcmp(limits_usage(f->L, j, (enum cred_kind)kind, LIM_IDLE), before,
+                     sizeof before) == 0);
+        limits_add_kind(f->L, j, kind, LIM_IDLE, req, +1); /* as limits_admit_kind left it */
+        CHECK(memcmp(limits_usage(f->L, j, (enum cred_kind)kind, LIM_IDLE), after,
+                     sizeof after) == 0);
+        limits_add_kind(f->L, j, kind, LIM_IDLE, req, -1);
+    }
     return in;
 }
 
@@ -1134,7 +1152,9 @@ static void test_single_kind_checks(void)
     static const char *const cfgs[] = {
         "USERCFG[DEFAULT] MAXIJOB=3 MAXPS=500000\nQOSCFG[free] QFLAGS=IGNALL\n",
         "USERCFG[DEFAULT] MAXJOB=2,4 MAXPROC=8 MAXIPS=200000\nUSERCFG[u1] MAXJOB=1\n",
-        "GROUPCFG[DEFAULT] MAXJOB=4 MAXPS=300000,600000\nGROUPCFG[g1] MAXIJOB=1\n"};
+        "GROUPCFG[DEFAULT] MAXJOB=4 MAXPS=300000,600000\nGROUPCFG[g1] MAXIJOB=1\n",
+        "USERCFG[DEFAULT] MAXNODE=6 MAXIMEM=900 MAXJOB=3\nUSERCFG[u2] MAXINODE=3\n",
+        "USERCFG[DEFAULT] MAXINODE=2 MAXJOB=3\n", "USERCFG[DEFAULT] MAXIMEM=100 MAXJOB=3\n"};
     static const char *const users[] = {"u0", "u1", "u2", "u3"};
     unsigned seed = 31;
     long refused = 0, asked = 0, counted = 0, admits = 0;
@@ -1152,6 +1172,8 @@ static void test_single_kind_checks(void)
                 job(&f, users[r % 4], 1 + (int)(r / 4 % 12), 100 + (long)(r / 64 % 900) * 100);
             j->group = cred(&f, CRED_GROUP, r / 8 % 2 ? "g1" : "g0");
             j->qos = cred(&f, CRED_QOS, r / 16 % 5 == 0 ? "free" : NULL);
+            j->nodes = (int)(r / 4096 % 3);
+            j->mem_per_task = (long)(r / 16384 % 4) * 20;
             double req[LIM_NTYPES];
             limits_request(j, j->walltime, &f.env, req);
             for (int m = LIM_ACTIVE; m <= LIM_IDLE; m++)
