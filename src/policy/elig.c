@@ -473,13 +473,11 @@ static int full_here(struct sched *s, struct walk *w, const struct job *j, enum 
         return 1; /* none left to read: the rest is the component's other jobs */
     int kind = eset_kind(s);
     unsigned va, vi;
-    limits_violations2(s->lim.limits, j, kind, level, least, &va, &vi);
+    limits_cut(s->lim.limits, j, kind, level, least, &va, &vi, ex);
     if (!(va | vi))
         return 0;
-    if (!vi && !(va & ~(1u << LIM_PS | 1u << LIM_WC))) {
-        limits_excess(s->lim.limits, j, kind, LIM_ACTIVE, level, least, ex);
-        note_wait(w, s, j, ex);
-    }
+    if (!vi && !(va & ~(1u << LIM_PS | 1u << LIM_WC)))
+        note_wait(w, s, j, ex); /* limits_cut found the excess */
     return 1;
 }
 

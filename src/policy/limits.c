@@ -895,6 +895,36 @@ void limits_violations2(const struct limits *L, const struct job *j, int kind, e
     }
 }
 
+/* The types time runs down (PS, WC): over those alone, a refusal lifts. */
+#define TIMED (1u << LIM_PS | 1u << LIM_WC)
+
+void limits_cut(const struct limits *L, const struct job *j, int kind, enum lim_level level,
+                const double req[LIM_NTYPES], unsigned *active, unsigned *idle,
+                double excess[LIM_NTYPES])
+{
+    const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (!sl) {
+        limits_violations2(L, j, kind, level, req, active, idle);
+        if (!*idle && *active && !(*active & ~TIMED))
+            limits_excess(L, j, kind, LIM_ACTIVE, level, req, excess);
+        return;
+    }
+    slot_violations2(L, sl, j, level, req, active, idle);
+    if (*idle || !*active || (*active & ~TIMED))
+        return;
+    /* limits_excess's slot path: exempt_fast said no (there are violations) */
+    const long long *lim = sl->lim[LIM_ACTIVE][level];
+    const double *use = sl->use[LIM_ACTIVE];
+    for (int t = 0; t < LIM_NTYPES; t++)
+        excess[t] = 0;
+    for (unsigned m = sl->set[LIM_ACTIVE][level]; m; m &= m - 1) {
+        int t = __builtin_ctz(m);
+        double e = use[t] + req[t] - (double)lim[t];
+        if (e > LIM_EPS)
+            excess[t] = e;
+    }
+}
+
 int limits_admit_kind(struct limits *L, const struct job *j, int kind, enum lim_level level,
                       const double req[LIM_NTYPES], unsigned *active, unsigned *idle)
 {

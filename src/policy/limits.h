@@ -165,6 +165,14 @@ unsigned limits_violations(const struct limits *L, const struct job *j, int kind
 void limits_violations2(const struct limits *L, const struct job *j, int kind, enum lim_level level,
                         const double req[LIM_NTYPES], unsigned *active, unsigned *idle);
 
+/* limits_violations2, and when the only violations are active PS or WC
+ * (what time runs down) limits_excess of the active limits into excess
+ * (else excess is left as it is): an eset walk's cut asks both of the
+ * least request it has left, through one look-up of the slot (issue 31). */
+void limits_cut(const struct limits *L, const struct job *j, int kind, enum lim_level level,
+                const double req[LIM_NTYPES], unsigned *active, unsigned *idle,
+                double excess[LIM_NTYPES]);
+
 /* limits_violations2 at `level` (kind as there) and, when it finds none
  * (returns 1), limits_add_kind of req to the idle usage, through one look-up
  * of the credential's slot: an eset walk's admission (issue 31: a group

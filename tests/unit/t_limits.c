@@ -1319,7 +1319,9 @@ static void test_room(void)
     static const char *const cfgs[] = {
         "USERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPS=72000,1080000\n",
         "USERCFG[DEFAULT] MAXJOB=3,5 MAXPROC=16,32 MAXWC=5000,9000 MAXIJOB=2 MAXIPS=40000\n",
-        "GROUPCFG[DEFAULT] MAXNODE=4 MAXMEM=1000 MAXIPROC=8,12\n"};
+        "GROUPCFG[DEFAULT] MAXNODE=4 MAXMEM=1000 MAXIPROC=8,12\n",
+        "USERCFG[DEFAULT] MAXJOB=4 MAXPROC=24 MAXPS=90000,200000\n"}; /* no idle limit */
+    long cuts = 0, counts = 0;
     srand(31);
     for (size_t c = 0; c < sizeof cfgs / sizeof *cfgs; c++) {
         struct fx f;
@@ -1360,10 +1362,26 @@ static void test_room(void)
                             v[m] |= 1u << t;
                 CHECK_EQ(v[LIM_ACTIVE], va);
                 CHECK_EQ(v[LIM_IDLE], vi);
+                /* limits_cut: the same, and the excess when time may lift it */
+                for (int kk = kind; kk >= -1; kk -= kind + 1) {
+                    unsigned ca, ci;
+                    double ex[LIM_NTYPES], cx[LIM_NTYPES];
+                    for (int t = 0; t < LIM_NTYPES; t++)
+                        cx[t] = -7; /* left as it is when no excess is wanted */
+                    limits_cut(f.L, j, kk, (enum lim_level)lv, req, &ca, &ci, cx);
+                    CHECK(ca == va && ci == vi);
+                    int timed = !vi && va && !(va & ~(1u << LIM_PS | 1u << LIM_WC));
+                    limits_excess(f.L, j, kk, LIM_ACTIVE, (enum lim_level)lv, req, ex);
+                    for (int t = 0; t < LIM_NTYPES; t++)
+                        CHECK(cx[t] == (timed ? ex[t] : -7));
+                    cuts += timed;
+                    counts += !vi && (va & ~(1u << LIM_PS | 1u << LIM_WC)) != 0;
+                }
             }
         }
         fx_free(&f);
     }
+    CHECK(cuts > 20 && counts > 20); /* some excess was compared, some was not wanted */
     struct fx f; /* the page's types; a QOS with IGNALL somewhere, a limit on PE: no room */
     fx_init(&f);
     CHECK_EQ(load(&f, cfgs[0]), 0);
