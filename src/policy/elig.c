@@ -414,18 +414,20 @@ static __attribute__((noinline)) int admit_request(struct sched *s, struct walk 
         return 0;
     if (!why && w && w->full)
         return 0; /* over the job count, which note_refusal does not note */
+    if (!why && w && s->el.eset) {
+        unsigned va, vi;
+        if (limits_admit_request(s->lim.limits, j, eset_kind(s), level, j->walltime, env, req,
+                                 &va, &vi))
+            return 1; /* its idle usage added */
+        if (!vi)
+            note_refusal(w, va, level, req); /* idle usage does not run down */
+        return 0;
+    }
     limits_request_for(s->lim.limits, j, j->walltime, env, req);
     if (why) {
         if (limits_check(s->lim.limits, j, LIM_ACTIVE, level, req, why, len) ||
             limits_check(s->lim.limits, j, LIM_IDLE, level, req, why, len))
             return 0;
-    } else if (w && s->el.eset) {
-        unsigned va, vi;
-        if (limits_admit_kind(s->lim.limits, j, eset_kind(s), level, req, &va, &vi))
-            return 1; /* its idle usage added */
-        if (!vi)
-            note_refusal(w, va, level, req); /* idle usage does not run down */
-        return 0;
     } else if (limits_check_fast(s->lim.limits, j, check_kind(s), LIM_ACTIVE, level, req)) {
         if (w)
             note_lift(w, s, j, level, req);
@@ -471,13 +473,11 @@ static int full_here(struct sched *s, struct walk *w, const struct job *j, enum 
         return 1; /* none left to read: the rest is the component's other jobs */
     int kind = eset_kind(s);
     unsigned va, vi;
-    limits_violations2(s->lim.limits, j, kind, level, least, &va, &vi);
+    limits_cut(s->lim.limits, j, kind, level, least, &va, &vi, ex);
     if (!(va | vi))
         return 0;
-    if (!vi && !(va & ~(1u << LIM_PS | 1u << LIM_WC))) {
-        limits_excess(s->lim.limits, j, kind, LIM_ACTIVE, level, least, ex);
-        note_wait(w, s, j, ex);
-    }
+    if (!vi && !(va & ~(1u << LIM_PS | 1u << LIM_WC)))
+        note_wait(w, s, j, ex); /* limits_cut found the excess */
     return 1;
 }
 

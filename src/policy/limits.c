@@ -183,17 +183,29 @@ int limits_idle_any(const struct limits *L)
 
 /* ---------------------------------------------------------------- requests */
 
-static void request(const struct job *j, long seconds, const struct prio_env *env, int pe,
-                    double req[LIM_NTYPES])
+/* The types every request has at hand: a job, its processors and time. */
+#define REQ_CHEAP (1u << LIM_JOB | 1u << LIM_PROC | 1u << LIM_PS | 1u << LIM_WC)
+
+/* request's REQ_CHEAP types; the others 0. */
+static inline void request_cheap(const struct job *j, long seconds, double req[LIM_NTYPES])
 {
     double procs = (double)job_procs(j);
     double secs = seconds > 0 ? (double)seconds : 0.0;
     req[LIM_JOB] = 1;
     req[LIM_PROC] = procs;
-    req[LIM_NODE] = j->nodes > 0 ? j->nodes : 0;
+    req[LIM_NODE] = 0;
     req[LIM_PS] = procs * secs;
-    req[LIM_PE] = pe ? prio_pe(env, j) : 0;
+    req[LIM_PE] = 0;
     req[LIM_WC] = secs;
+    req[LIM_MEM] = 0;
+}
+
+static void request(const struct job *j, long seconds, const struct prio_env *env, int pe,
+                    double req[LIM_NTYPES])
+{
+    request_cheap(j, seconds, req);
+    req[LIM_NODE] = j->nodes > 0 ? j->nodes : 0;
+    req[LIM_PE] = pe ? prio_pe(env, j) : 0;
     req[LIM_MEM] = (double)j->tasks * (double)(j->mem_per_task > 0 ? j->mem_per_task : 0);
 }
 
@@ -883,6 +895,36 @@ void limits_violations2(const struct limits *L, const struct job *j, int kind, e
     }
 }
 
+/* The types time runs down (PS, WC): over those alone, a refusal lifts. */
+#define TIMED (1u << LIM_PS | 1u << LIM_WC)
+
+void limits_cut(const struct limits *L, const struct job *j, int kind, enum lim_level level,
+                const double req[LIM_NTYPES], unsigned *active, unsigned *idle,
+                double excess[LIM_NTYPES])
+{
+    const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (!sl) {
+        limits_violations2(L, j, kind, level, req, active, idle);
+        if (!*idle && *active && !(*active & ~TIMED))
+            limits_excess(L, j, kind, LIM_ACTIVE, level, req, excess);
+        return;
+    }
+    slot_violations2(L, sl, j, level, req, active, idle);
+    if (*idle || !*active || (*active & ~TIMED))
+        return;
+    /* limits_excess's slot path: exempt_fast said no (there are violations) */
+    const long long *lim = sl->lim[LIM_ACTIVE][level];
+    const double *use = sl->use[LIM_ACTIVE];
+    for (int t = 0; t < LIM_NTYPES; t++)
+        excess[t] = 0;
+    for (unsigned m = sl->set[LIM_ACTIVE][level]; m; m &= m - 1) {
+        int t = __builtin_ctz(m);
+        double e = use[t] + req[t] - (double)lim[t];
+        if (e > LIM_EPS)
+            excess[t] = e;
+    }
+}
+
 int limits_admit_kind(struct limits *L, const struct job *j, int kind, enum lim_level level,
                       const double req[LIM_NTYPES], unsigned *active, unsigned *idle)
 {
@@ -901,12 +943,45 @@ int limits_admit_kind(struct limits *L, const struct job *j, int kind, enum lim_
     return 1;
 }
 
+int limits_admit_request(struct limits *L, const struct job *j, int kind, enum lim_level level,
+                         long seconds, const struct prio_env *env, double req[LIM_NTYPES],
+                         unsigned *active, unsigned *idle)
+{
+    const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (sl && !(sl->kept & ~REQ_CHEAP))
+        request_cheap(j, seconds, req); /* nodes and memory (a branch and two
+                                           conversions each): nothing reads them */
+    else
+        limits_request_for(L, j, seconds, env, req);
+    if (!sl)
+        return limits_admit_kind(L, j, kind, level, req, active, idle);
+    slot_violations2(L, sl, j, level, req, active, idle);
+    if (*active | *idle)
+        return 0;
+    slot_add((struct lim_slot *)sl, LIM_IDLE, req, +1); /* as limits_admit_kind */
+    return 1;
+}
+
+/* use less x, what rounding leaves of zero made zero (as slot_add). */
+static inline double take_one(double use, double x)
+{
+    use -= x;
+    return use < LIM_EPS && use > -LIM_EPS ? 0 : use;
+}
+
+/* limits_take of a request of PS and WC alone, without building it: every
+ * iteration runs each credential with running jobs down (issue 31: 2.8 M
+ * calls on HPC2N under the throttling page). A bound slot keeps PS and WC
+ * (resolve), an unbound one nothing; the other types would lose 0, which
+ * leaves them as they are (slot_add never stores a value within LIM_EPS of
+ * zero but zero). */
 void limits_run_down(struct limits *L, int kind, size_t index, double ps, double wc)
 {
-    double req[LIM_NTYPES] = {0};
-    req[LIM_PS] = ps;
-    req[LIM_WC] = wc;
-    limits_take(L, kind, index, req);
+    if (kind < 0 || index >= L->nslots[kind] || !L->slots[kind][index].kept)
+        return;
+    double *use = L->slots[kind][index].use[LIM_ACTIVE];
+    use[LIM_PS] = take_one(use[LIM_PS], ps);
+    use[LIM_WC] = take_one(use[LIM_WC], wc);
 }
 
 void limits_take(struct limits *L, int kind, size_t index, const double req[LIM_NTYPES])
@@ -952,8 +1027,7 @@ int limits_room(const struct limits *L, const struct job *j, int kind, enum lim_
         if (r->set[m] & 1u << LIM_PE)
             return 0;
         r->use[m] = sl->use[m];
-        for (int t = 0; t < LIM_NTYPES; t++)
-            r->cap[m][t] = sl->cap[m][level][t];
+        r->cap[m] = sl->cap[m][level];
     }
     return 1;
 }
@@ -967,12 +1041,13 @@ void limits_excess(const struct limits *L, const struct job *j, int kind, enum l
     const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
     if (sl ? exempt_fast(L, j) : exempt(L, j, &qos, NULL, 0))
         return;
-    if (sl) {
+    if (sl) { /* only the types set (lim > 0): a walk's cut asks this often */
         const long long *lim = sl->lim[mode][level];
         const double *use = sl->use[mode];
-        for (int t = 0; t < LIM_NTYPES; t++) {
+        for (unsigned m = sl->set[mode][level]; m; m &= m - 1) {
+            int t = __builtin_ctz(m);
             double e = use[t] + req[t] - (double)lim[t];
-            if (lim[t] > 0 && e > LIM_EPS)
+            if (e > LIM_EPS)
                 excess[t] = e;
         }
         return;

@@ -165,6 +165,14 @@ unsigned limits_violations(const struct limits *L, const struct job *j, int kind
 void limits_violations2(const struct limits *L, const struct job *j, int kind, enum lim_level level,
                         const double req[LIM_NTYPES], unsigned *active, unsigned *idle);
 
+/* limits_violations2, and when the only violations are active PS or WC
+ * (what time runs down) limits_excess of the active limits into excess
+ * (else excess is left as it is): an eset walk's cut asks both of the
+ * least request it has left, through one look-up of the slot (issue 31). */
+void limits_cut(const struct limits *L, const struct job *j, int kind, enum lim_level level,
+                const double req[LIM_NTYPES], unsigned *active, unsigned *idle,
+                double excess[LIM_NTYPES]);
+
 /* limits_violations2 at `level` (kind as there) and, when it finds none
  * (returns 1), limits_add_kind of req to the idle usage, through one look-up
  * of the credential's slot: an eset walk's admission (issue 31: a group
@@ -172,12 +180,25 @@ void limits_violations2(const struct limits *L, const struct job *j, int kind, e
 int limits_admit_kind(struct limits *L, const struct job *j, int kind, enum lim_level level,
                       const double req[LIM_NTYPES], unsigned *active, unsigned *idle);
 
+/* limits_admit_kind of j's request for `seconds` (limits_request_for),
+ * which req gets, through one look-up of the slot: when the slot is bound
+ * and keeps no type past jobs, processors, PS and WC (all its checks and
+ * usage then read), req has those alone and 0 for the others (issue 31: an
+ * eset walk asks this of every job it reads, and notes PS and WC of the
+ * jobs it refuses). */
+int limits_admit_request(struct limits *L, const struct job *j, int kind, enum lim_level level,
+                         long seconds, const struct prio_env *env, double req[LIM_NTYPES],
+                         unsigned *active, unsigned *idle);
+
 /* What a walk needs to judge many requests of one credential at once
  * against its bound limits at one level: per mode, the types set (bit
- * 1 << t), each limit plus the tolerance, and the usage (live). */
+ * 1 << t), each limit plus the tolerance, and the usage (live). cap and
+ * use point into the credential's slot (valid until limits_load, or a new
+ * credential's first sight grows the slots): a copy of the limits
+ * cost more than the question at each of a walk's million asks (issue 31). */
 struct lim_room {
     unsigned set[LIM_NMODES];
-    double cap[LIM_NMODES][LIM_NTYPES];
+    const double *cap[LIM_NMODES];
     const double *use[LIM_NMODES];
 };
 

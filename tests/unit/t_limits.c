@@ -1117,6 +1117,24 @@ static int admit_kind_agrees(struct fx *f, const struct job *j, int kind, enum l
         limits_add_kind(f->L, j, kind, LIM_IDLE, req, -1);
     CHECK(memcmp(limits_usage(f->L, j, (enum cred_kind)kind, LIM_IDLE), before, sizeof before) ==
           0);
+    /* limits_admit_request builds the request itself: the same answer and
+     * usage, and the PS and WC a walk notes (req as limits_request_for's:
+     * no PE here) */
+    double own[LIM_NTYPES];
+    int in2 = limits_admit_request(f->L, j, kind, lv, j->walltime, &f->env, own, &va2, &vi2);
+    CHECK(va2 == va && vi2 == vi && in2 == in);
+    CHECK(own[LIM_PS] == req[LIM_PS] && own[LIM_WC] == req[LIM_WC]);
+    if (in2) {
+        double after[LIM_NTYPES];
+        memcpy(after, limits_usage(f->L, j, (enum cred_kind)kind, LIM_IDLE), sizeof after);
+        limits_add_kind(f->L, j, kind, LIM_IDLE, req, -1);
+        CHECK(memcmp(limits_usage(f->L, j, (enum cred_kind)kind, LIM_IDLE), before,
+                     sizeof before) == 0);
+        limits_add_kind(f->L, j, kind, LIM_IDLE, req, +1); /* as limits_admit_kind left it */
+        CHECK(memcmp(limits_usage(f->L, j, (enum cred_kind)kind, LIM_IDLE), after,
+                     sizeof after) == 0);
+        limits_add_kind(f->L, j, kind, LIM_IDLE, req, -1);
+    }
     return in;
 }
 
@@ -1134,7 +1152,9 @@ static void test_single_kind_checks(void)
     static const char *const cfgs[] = {
         "USERCFG[DEFAULT] MAXIJOB=3 MAXPS=500000\nQOSCFG[free] QFLAGS=IGNALL\n",
         "USERCFG[DEFAULT] MAXJOB=2,4 MAXPROC=8 MAXIPS=200000\nUSERCFG[u1] MAXJOB=1\n",
-        "GROUPCFG[DEFAULT] MAXJOB=4 MAXPS=300000,600000\nGROUPCFG[g1] MAXIJOB=1\n"};
+        "GROUPCFG[DEFAULT] MAXJOB=4 MAXPS=300000,600000\nGROUPCFG[g1] MAXIJOB=1\n",
+        "USERCFG[DEFAULT] MAXNODE=6 MAXIMEM=900 MAXJOB=3\nUSERCFG[u2] MAXINODE=3\n",
+        "USERCFG[DEFAULT] MAXINODE=2 MAXJOB=3\n", "USERCFG[DEFAULT] MAXIMEM=100 MAXJOB=3\n"};
     static const char *const users[] = {"u0", "u1", "u2", "u3"};
     unsigned seed = 31;
     long refused = 0, asked = 0, counted = 0, admits = 0;
@@ -1152,6 +1172,8 @@ static void test_single_kind_checks(void)
                 job(&f, users[r % 4], 1 + (int)(r / 4 % 12), 100 + (long)(r / 64 % 900) * 100);
             j->group = cred(&f, CRED_GROUP, r / 8 % 2 ? "g1" : "g0");
             j->qos = cred(&f, CRED_QOS, r / 16 % 5 == 0 ? "free" : NULL);
+            j->nodes = (int)(r / 4096 % 3);
+            j->mem_per_task = (long)(r / 16384 % 4) * 20;
             double req[LIM_NTYPES];
             limits_request(j, j->walltime, &f.env, req);
             for (int m = LIM_ACTIVE; m <= LIM_IDLE; m++)
@@ -1297,7 +1319,9 @@ static void test_room(void)
     static const char *const cfgs[] = {
         "USERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPS=72000,1080000\n",
         "USERCFG[DEFAULT] MAXJOB=3,5 MAXPROC=16,32 MAXWC=5000,9000 MAXIJOB=2 MAXIPS=40000\n",
-        "GROUPCFG[DEFAULT] MAXNODE=4 MAXMEM=1000 MAXIPROC=8,12\n"};
+        "GROUPCFG[DEFAULT] MAXNODE=4 MAXMEM=1000 MAXIPROC=8,12\n",
+        "USERCFG[DEFAULT] MAXJOB=4 MAXPROC=24 MAXPS=90000,200000\n"}; /* no idle limit */
+    long cuts = 0, counts = 0;
     srand(31);
     for (size_t c = 0; c < sizeof cfgs / sizeof *cfgs; c++) {
         struct fx f;
@@ -1338,10 +1362,26 @@ static void test_room(void)
                             v[m] |= 1u << t;
                 CHECK_EQ(v[LIM_ACTIVE], va);
                 CHECK_EQ(v[LIM_IDLE], vi);
+                /* limits_cut: the same, and the excess when time may lift it */
+                for (int kk = kind; kk >= -1; kk -= kind + 1) {
+                    unsigned ca, ci;
+                    double ex[LIM_NTYPES], cx[LIM_NTYPES];
+                    for (int t = 0; t < LIM_NTYPES; t++)
+                        cx[t] = -7; /* left as it is when no excess is wanted */
+                    limits_cut(f.L, j, kk, (enum lim_level)lv, req, &ca, &ci, cx);
+                    CHECK(ca == va && ci == vi);
+                    int timed = !vi && va && !(va & ~(1u << LIM_PS | 1u << LIM_WC));
+                    limits_excess(f.L, j, kk, LIM_ACTIVE, (enum lim_level)lv, req, ex);
+                    for (int t = 0; t < LIM_NTYPES; t++)
+                        CHECK(cx[t] == (timed ? ex[t] : -7));
+                    cuts += timed;
+                    counts += !vi && (va & ~(1u << LIM_PS | 1u << LIM_WC)) != 0;
+                }
             }
         }
         fx_free(&f);
     }
+    CHECK(cuts > 20 && counts > 20); /* some excess was compared, some was not wanted */
     struct fx f; /* the page's types; a QOS with IGNALL somewhere, a limit on PE: no room */
     fx_init(&f);
     CHECK_EQ(load(&f, cfgs[0]), 0);
@@ -1358,6 +1398,63 @@ static void test_room(void)
     run(&f, a);
     CHECK(!limits_room(f.L, a, CRED_USER, LIM_SOFT, &r));
     fx_free(&f);
+}
+
+/*
+ * limits_run_down (PS and WC taken off in place, every iteration) leaves
+ * the active usage limits_take of the same request leaves, type by type,
+ * bit for bit: what rounding leaves of zero made zero, the other types
+ * untouched, idle usage too, an unbound or unknown slot left alone.
+ */
+static void test_run_down(void)
+{
+    static const char *const cfg = "USERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPROC=64 MAXPS=72000\n";
+    /* 4100 PS and 1050 s of WC in all, less 1e-7 each: rounding's left-over */
+    static const double by[][2] = {{0, 0},  {100, 1}, {2500, 3}, {999.9999999, 0.5},
+                                   {7, 40}, {493, 1005.4999999}};
+    struct fx f[2];
+    size_t idx = 0;
+    for (int k = 0; k < 2; k++) {
+        fx_init(&f[k]);
+        CHECK_EQ(load(&f[k], cfg), 0);
+        struct job *a = job(&f[k], "alice", 4, 1000), *b = job(&f[k], "alice", 2, 50);
+        struct job *i = job(&f[k], "alice", 3, 10);
+        b->nodes = 1;
+        double req[LIM_NTYPES];
+        limits_request(a, a->walltime, &f[k].env, req);
+        limits_add_kind(f[k].L, a, CRED_USER, LIM_ACTIVE, req, +1);
+        limits_request(b, b->walltime, &f[k].env, req);
+        limits_add_kind(f[k].L, b, CRED_USER, LIM_ACTIVE, req, +1);
+        limits_request(i, i->walltime, &f[k].env, req);
+        limits_add_kind(f[k].L, i, CRED_USER, LIM_IDLE, req, +1);
+        (void)job(&f[k], "bob", 1, 10); /* bob: a credential with no slot bound */
+        idx = a->user->index;
+    }
+    size_t bob = f[0].jobs[3].user->index;
+    for (size_t n = 0; n < sizeof by / sizeof *by; n++) {
+        double req[LIM_NTYPES] = {0};
+        req[LIM_PS] = by[n][0];
+        req[LIM_WC] = by[n][1];
+        limits_run_down(f[0].L, CRED_USER, idx, by[n][0], by[n][1]);
+        limits_take(f[1].L, CRED_USER, idx, req);
+        limits_run_down(f[0].L, CRED_USER, bob, by[n][0], by[n][1]);
+        limits_run_down(f[0].L, CRED_USER, 1000, by[n][0], by[n][1]);
+        limits_run_down(f[0].L, -1, idx, by[n][0], by[n][1]);
+        struct lim_room r[2];
+        for (int k = 0; k < 2; k++)
+            CHECK(limits_room(f[k].L, &f[k].jobs[0], CRED_USER, LIM_SOFT, &r[k]));
+        for (int m = 0; m < LIM_NMODES; m++)
+            CHECK(memcmp(r[0].use[m], r[1].use[m], LIM_NTYPES * sizeof(double)) == 0);
+    }
+    struct lim_room r;
+    CHECK(limits_room(f[0].L, &f[0].jobs[0], CRED_USER, LIM_SOFT, &r));
+    /* run down to within LIM_EPS of zero: zero */
+    CHECK(r.use[LIM_ACTIVE][LIM_PS] == 0 && r.use[LIM_ACTIVE][LIM_WC] == 0);
+    CHECK(r.use[LIM_ACTIVE][LIM_JOB] == 2 && r.use[LIM_ACTIVE][LIM_PROC] == 6);
+    CHECK(r.use[LIM_IDLE][LIM_JOB] == 1);
+    CHECK(!limits_room(f[0].L, &f[0].jobs[3], CRED_USER, LIM_SOFT, &r)); /* bob: still unbound */
+    fx_free(&f[0]);
+    fx_free(&f[1]);
 }
 
 /*
@@ -1432,5 +1529,6 @@ int main(void)
     TEST_RUN(test_values);
     TEST_RUN(test_request_pe);
     TEST_RUN(test_room);
+    TEST_RUN(test_run_down);
     return TEST_DONE();
 }
