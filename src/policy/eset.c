@@ -124,6 +124,14 @@ struct eset_cur {
     struct job **rest; /* eset_rest: tmp from rest_from on, then the unread a jobs */
     size_t caprest, rest_from;
     int cut;     /* a walk stopped reading b */
+    /* The clean ranges of tmp, [jlo[r], jhi[r]) rising: b jobs a jump
+     * appended that no walk has read since. Refused at their last walk and
+     * jumped (eset_may_cut: every b job blocked and parked), they stay in b
+     * as they were, so eset_walked passes them without a look (thousands). */
+    size_t *jlo, *jhi;
+    size_t nj, capjlo, capjhi;
+    int rest_on;      /* a cut walk reads its rest (eset_rest): */
+    size_t rest_next; /* ... every place of it from here on not jumped is read */
     size_t keep; /* a jobs before this walk's (append: the old ones) */
     int floor;   /* some a job's priority is at its floor (1) */
     int append;  /* only the new jobs are walked, after the old ones' end state */
@@ -584,6 +592,8 @@ void eset_free(struct eset *e)
     free(e->cur.tmp);
     free(e->cur.apos);
     free(e->cur.rest);
+    free(e->cur.jlo);
+    free(e->cur.jhi);
     free(e->disp);
     free(e->walk);
     free(e->nb);
@@ -1032,12 +1042,70 @@ void eset_open(struct sched *s, size_t k, long now, long qstop)
     u->ntmp = 0;
     u->napos = 0;
     u->cut = 0;
+    u->nj = 0;
+    u->rest_on = 0;
     u->bprio = 0;
     for (size_t i = c->bh; i < c->nb; i++)
         if (c->b[i]) {
             u->bprio = prio_start(&s->pol.prio, &env, c->b[i], now, NULL);
             break;
         }
+}
+
+/* tmp[lo, hi), b jobs a jump appended, joins the clean ranges (at their
+ * end: jumps append). */
+static void clean_add(struct eset_cur *u, size_t lo, size_t hi)
+{
+    if (lo >= hi)
+        return;
+    if (u->nj && u->jhi[u->nj - 1] == lo) {
+        u->jhi[u->nj - 1] = hi;
+        return;
+    }
+    u->jlo = xgrow(u->jlo, &u->capjlo, u->nj + 1, sizeof *u->jlo);
+    u->jhi = xgrow(u->jhi, &u->capjhi, u->nj + 1, sizeof *u->jhi);
+    u->jlo[u->nj] = lo;
+    u->jhi[u->nj++] = hi;
+}
+
+/* A walk may have read tmp[lo, hi): out of the clean ranges (a range
+ * around it splits in two). */
+static void clean_drop(struct eset_cur *u, size_t lo, size_t hi)
+{
+    size_t r = rising_from(u->jhi, u->nj, lo + 1); /* the first ending past lo */
+    if (lo >= hi || r == u->nj || u->jlo[r] >= hi)
+        return;
+    if (u->jlo[r] < lo && u->jhi[r] > hi) {
+        u->jlo = xgrow(u->jlo, &u->capjlo, u->nj + 1, sizeof *u->jlo);
+        u->jhi = xgrow(u->jhi, &u->capjhi, u->nj + 1, sizeof *u->jhi);
+        memmove(u->jlo + r + 1, u->jlo + r, (u->nj - r) * sizeof *u->jlo);
+        memmove(u->jhi + r + 1, u->jhi + r, (u->nj - r) * sizeof *u->jhi);
+        u->nj++;
+        u->jhi[r] = lo;
+        u->jlo[r + 1] = hi;
+        return;
+    }
+    if (u->jlo[r] < lo)
+        u->jhi[r++] = lo;
+    size_t d = r; /* [r, d) lie within [lo, hi) */
+    while (d < u->nj && u->jhi[d] <= hi)
+        d++;
+    if (d < u->nj && u->jlo[d] < hi)
+        u->jlo[d] = hi;
+    memmove(u->jlo + r, u->jlo + d, (u->nj - d) * sizeof *u->jlo);
+    memmove(u->jhi + r, u->jhi + d, (u->nj - d) * sizeof *u->jhi);
+    u->nj -= d - r;
+}
+
+/* A cut walk's rest (tmp from rest_from on, then the unread a jobs) was
+ * read up to its place k, or to its end (k SIZE_MAX): what eset_skip_rest
+ * did not jump since rest_next, the part of it within tmp. */
+static void rest_read(struct eset_cur *u, size_t k)
+{
+    if (!u->rest_on || u->rest_from >= u->ntmp || u->rest_next >= u->ntmp - u->rest_from)
+        return;
+    size_t left = u->ntmp - u->rest_from; /* the rest's places within tmp */
+    clean_drop(u, u->rest_from + u->rest_next, u->rest_from + (k < left ? k : left));
 }
 
 /* Whether the b job y goes before the a job x (prio_cmp's order: priority,
@@ -1054,6 +1122,8 @@ struct job *eset_at(struct sched *s, size_t i)
     struct eset *e = s->el.eset;
     struct eset_cur *u = &e->cur;
     struct eset_comp *c = &e->c[u->k];
+    if (i < u->ntmp && u->nj) /* a walk reads a place a jump passed before */
+        clean_drop(u, i, i + 1);
     while (u->ntmp <= i) {
         while (u->ib < c->nb && !c->b[u->ib])
             u->ib++;
@@ -1093,6 +1163,8 @@ struct job **eset_rest(struct sched *s, size_t i, size_t *n)
     struct eset_cur *u = &e->cur;
     u->cut = 1;
     u->rest_from = i;
+    u->rest_on = 1;
+    u->rest_next = 0;
     if (u->ia == u->nsa && u->tmp && i <= u->ntmp) { /* every a job read: tmp's tail, as it is */
         *n = u->ntmp - i;
         return u->tmp + i;
@@ -1295,7 +1367,9 @@ size_t eset_skip(struct sched *s, size_t i, size_t *end, enum lim_level level, d
         return i;
     to = skip_b(s, u->ib, to, level, least);
     u->tmp = xgrow(u->tmp, &u->captmp, u->ntmp + (to - u->ib) + 1, sizeof *u->tmp);
+    size_t from = u->ntmp;
     u->ntmp = jump_b(c->b + u->ib, to - u->ib, u->bprio, u->tmp, u->ntmp);
+    clean_add(u, from, u->ntmp);
     u->ib = to;
     return u->ntmp;
 }
@@ -1303,7 +1377,13 @@ size_t eset_skip(struct sched *s, size_t i, size_t *end, enum lim_level level, d
 size_t eset_skip_rest(struct sched *s, struct job *const *v, size_t i, size_t n, size_t *end,
                       enum lim_level level, double least[2])
 {
-    return skip_run(s, v, i, n, s->el.eset->cur.rest_from, end, level, least);
+    struct eset_cur *u = &s->el.eset->cur;
+    size_t to = skip_run(s, v, i, n, u->rest_from, end, level, least);
+    if (u->nj && to > i) { /* [rest_next, i) was read, [i, to) jumped */
+        rest_read(u, i);
+        u->rest_next = to;
+    }
+    return to;
 }
 
 /* The greatest request of b (the tree's root) is within the active limits:
@@ -1655,12 +1735,22 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
      * costs as many leaves once (a job that stays in b does not leave). */
     size_t leave = 0, nseen = 0;
     e->seen = xgrow(e->seen, &e->capseen, u->ntmp ? u->ntmp : 1, sizeof *e->seen);
-    for (size_t r = 0; r < u->ntmp; r++) {
-        struct job *j = u->tmp[r];
-        if (stays_in_b(s, j))
-            continue;
-        e->seen[nseen++] = j;
-        leave += (j->flags & JOB_INB) && !stays_stopped(s, j);
+    for (size_t g = 0, r = 0; g <= u->nj; g++) {
+        size_t to = g < u->nj ? u->jlo[g] : u->ntmp; /* the next clean range, passed unread */
+        for (; r < to; r++) {
+            struct job *j = u->tmp[r];
+            if (stays_in_b(s, j))
+                continue;
+            e->seen[nseen++] = j;
+            leave += (j->flags & JOB_INB) && !stays_stopped(s, j);
+        }
+        if (g == u->nj)
+            break;
+#ifdef ESET_CHECK_CLEAN
+        for (; r < u->jhi[g]; r++)
+            assert(stays_in_b(s, u->tmp[r]));
+#endif
+        r = u->jhi[g];
     }
     if (leave * 8 > c->nb - c->bh - c->bholes)
         c->seg_ok = 0;
@@ -1706,6 +1796,8 @@ void eset_idle_start(struct sched *s, int slot)
 void eset_idle_end(struct sched *s, int slot)
 {
     struct eset_cur *u = &s->el.eset->cur;
+    rest_read(u, SIZE_MAX); /* the rest was read on to its end */
+    u->rest_on = 0;
     struct eset_comp *c = &s->el.eset->c[u->k];
     memcpy(c->idle_end[slot], limits_usage(s->lim.limits, comp_any(c), s->el.eset->kind, LIM_IDLE),
            sizeof c->idle_end[slot]);
