@@ -291,17 +291,25 @@ static void least_of(const struct job *j, double v[LIM_NTYPES])
     v[LIM_PE] = 0;
 }
 
-/* Types outside eset.types (m) are never read: no limit is on them. */
-static void seg_pull(struct eset_comp *c, size_t i, unsigned m)
+/* Types outside eset.types (m) are never read: no limit is on them.
+ * Whether node i changed (seg_rebuild, which does not ask, gets a copy
+ * without the comparisons). */
+static inline __attribute__((always_inline)) int seg_pull(struct eset_comp *c, size_t i,
+                                                          unsigned m)
 {
     const struct seg_node *l = &c->seg[2 * i], *r = &c->seg[2 * i + 1];
     struct seg_node *n = &c->seg[i];
+    int plain = l->plain && r->plain, changed = n->plain != plain;
     for (; m; m &= m - 1) {
         int t = __builtin_ctz(m);
-        n->lo[t] = l->lo[t] < r->lo[t] ? l->lo[t] : r->lo[t];
-        n->hi[t] = l->hi[t] > r->hi[t] ? l->hi[t] : r->hi[t];
+        double lo = l->lo[t] < r->lo[t] ? l->lo[t] : r->lo[t];
+        double hi = l->hi[t] > r->hi[t] ? l->hi[t] : r->hi[t];
+        changed |= (n->lo[t] != lo) | (n->hi[t] != hi);
+        n->lo[t] = lo;
+        n->hi[t] = hi;
     }
-    n->plain = l->plain && r->plain;
+    n->plain = plain;
+    return changed;
 }
 
 /* The leaf of job j (NULL: a hole). Holds, deferrals and per-job limits
@@ -331,9 +339,16 @@ static void seg_set_range(const struct sched *s, struct eset_comp *c, size_t lo,
     }
     for (size_t i = lo; i < hi; i++)
         seg_leaf(s, c->b[i], &c->seg[c->segcap + i]);
-    for (lo = (c->segcap + lo) / 2, hi = (c->segcap + hi - 1) / 2; lo >= 1; lo /= 2, hi /= 2)
+    /* Up to the first level where no node changed: those above it are
+     * what they were (a job leaving b seldom held its subtree's least or
+     * greatest request far up). */
+    int changed = 1;
+    for (lo = (c->segcap + lo) / 2, hi = (c->segcap + hi - 1) / 2; lo >= 1 && changed;
+         lo /= 2, hi /= 2) {
+        changed = 0;
         for (size_t k = lo; k <= hi; k++)
-            seg_pull(c, k, s->el.eset->types);
+            changed |= seg_pull(c, k, s->el.eset->types);
+    }
 }
 
 static void seg_set(const struct sched *s, struct eset_comp *c, size_t i)
@@ -354,7 +369,7 @@ static void seg_rebuild(const struct sched *s, struct eset_comp *c)
     for (size_t i = 0; i < cap; i++)
         seg_leaf(s, i < c->nb && i >= c->bh ? c->b[i] : NULL, &c->seg[cap + i]);
     for (size_t k = cap - 1; k >= 1; k--)
-        seg_pull(c, k, s->el.eset->types);
+        (void)seg_pull(c, k, s->el.eset->types);
     c->seg_ok = 1;
 }
 
