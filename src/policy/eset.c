@@ -123,7 +123,7 @@ struct eset_cur {
     size_t napos, capapos;
     struct job **rest; /* eset_rest: tmp from rest_from on, then the unread a jobs */
     size_t caprest, rest_from;
-    int cut;     /* a walk stopped reading b */
+    int cut; /* a walk stopped reading b */
     /* The clean ranges of tmp, [jlo[r], jhi[r]) rising: b jobs a jump
      * appended that no walk has read since. Refused at their last walk and
      * jumped (eset_may_cut: every b job blocked and parked), they stay in b
@@ -132,16 +132,17 @@ struct eset_cur {
     size_t nj, capjlo, capjhi;
     int rest_on;      /* a cut walk reads its rest (eset_rest): */
     size_t rest_next; /* ... every place of it from here on not jumped is read */
-    size_t keep; /* a jobs before this walk's (append: the old ones) */
-    int floor;   /* some a job's priority is at its floor (1) */
-    int append;  /* only the new jobs are walked, after the old ones' end state */
+    size_t keep;      /* a jobs before this walk's (append: the old ones) */
+    int floor;        /* some a job's priority is at its floor (1) */
+    int append;       /* only the new jobs are walked, after the old ones' end state */
 };
 
 struct eset {
     enum cred_kind kind;
     unsigned long limits_gen;
-    unsigned types;      /* the types the trees keep: limits_kind_types', and the job count */
-    struct eset_comp *c; /* by credential index */
+    unsigned types;            /* the types the trees keep: limits_kind_types', and the job count */
+    double least0[LIM_NTYPES]; /* eset_unread_least's start: +inf for those types, else 0 */
+    struct eset_comp *c;       /* by credential index */
     size_t nc, capc;
     struct eset_cur cur;
     struct job **disp; /* every idle job, for the commands */
@@ -294,8 +295,7 @@ static void least_of(const struct job *j, double v[LIM_NTYPES])
 /* Types outside eset.types (m) are never read: no limit is on them.
  * Whether node i changed (seg_rebuild, which does not ask, gets a copy
  * without the comparisons). */
-static inline __attribute__((always_inline)) int seg_pull(struct eset_comp *c, size_t i,
-                                                          unsigned m)
+static inline __attribute__((always_inline)) int seg_pull(struct eset_comp *c, size_t i, unsigned m)
 {
     const struct seg_node *l = &c->seg[2 * i], *r = &c->seg[2 * i + 1];
     struct seg_node *n = &c->seg[i];
@@ -542,6 +542,13 @@ static int usable(const struct sched *s)
            limits_single_kind(s->lim.limits) >= 0 && sched_order_is_static(s);
 }
 
+static void set_types(struct eset *e, unsigned types)
+{
+    e->types = types;
+    for (int t = 0; t < LIM_NTYPES; t++) /* 0: no request is less (no limit reads it) */
+        e->least0[t] = types >> t & 1 ? HUGE_VAL : 0;
+}
+
 static void turn_on(struct sched *s)
 {
     struct eset *e = xcalloc(1, sizeof *e);
@@ -549,7 +556,7 @@ static void turn_on(struct sched *s)
     heap_init(&e->lifts, offsetof(struct eset_comp, lpos));
     e->kind = (enum cred_kind)limits_single_kind(s->lim.limits);
     e->limits_gen = s->lim.limits_gen;
-    e->types = limits_kind_types(s->lim.limits, e->kind) | 1u << LIM_JOB;
+    set_types(e, limits_kind_types(s->lim.limits, e->kind) | 1u << LIM_JOB);
     elig_unpark_all(s); /* the whole-queue walks' parked jobs: eset lists every idle job */
     s->el.eset = e;
     for (size_t i = s->q.qhead; i < s->q.qlen; i++)
@@ -629,7 +636,7 @@ void eset_sync(struct sched *s)
     struct eset *e = s->el.eset;
     if (e && e->limits_gen != s->lim.limits_gen) {
         e->limits_gen = s->lim.limits_gen;
-        e->types = limits_kind_types(s->lim.limits, e->kind) | 1u << LIM_JOB;
+        set_types(e, limits_kind_types(s->lim.limits, e->kind) | 1u << LIM_JOB);
         for (size_t k = 0; k < e->nc; k++)
             e->c[k].seg_ok = 0; /* built for the old types */
         s->el.elig_all = 1;
@@ -1204,8 +1211,8 @@ int eset_unread_least(struct sched *s, double least[LIM_NTYPES])
     if (!c->seg_ok || c->segcap < c->nb)
         seg_rebuild(s, c);
     unsigned m = s->el.eset->types;
-    for (int t = 0; t < LIM_NTYPES; t++)
-        least[t] = m >> t & 1 ? HUGE_VAL : 0; /* 0: no request is less (no limit reads it) */
+    /* a copy, not a loop over the types: once per admission */
+    memcpy(least, s->el.eset->least0, sizeof s->el.eset->least0);
     if (u->ib <= c->bh) { /* from the head on (a walk's start): the root, every other leaf a hole */
         for (unsigned b = m; b; b &= b - 1)
             least[__builtin_ctz(b)] = c->seg[1].lo[__builtin_ctz(b)];
