@@ -123,17 +123,26 @@ struct eset_cur {
     size_t napos, capapos;
     struct job **rest; /* eset_rest: tmp from rest_from on, then the unread a jobs */
     size_t caprest, rest_from;
-    int cut;     /* a walk stopped reading b */
-    size_t keep; /* a jobs before this walk's (append: the old ones) */
-    int floor;   /* some a job's priority is at its floor (1) */
-    int append;  /* only the new jobs are walked, after the old ones' end state */
+    int cut; /* a walk stopped reading b */
+    /* The clean ranges of tmp, [jlo[r], jhi[r]) rising: b jobs a jump
+     * appended that no walk has read since. Refused at their last walk and
+     * jumped (eset_may_cut: every b job blocked and parked), they stay in b
+     * as they were, so eset_walked passes them without a look (thousands). */
+    size_t *jlo, *jhi;
+    size_t nj, capjlo, capjhi;
+    int rest_on;      /* a cut walk reads its rest (eset_rest): */
+    size_t rest_next; /* ... every place of it from here on not jumped is read */
+    size_t keep;      /* a jobs before this walk's (append: the old ones) */
+    int floor;        /* some a job's priority is at its floor (1) */
+    int append;       /* only the new jobs are walked, after the old ones' end state */
 };
 
 struct eset {
     enum cred_kind kind;
     unsigned long limits_gen;
-    unsigned types;      /* the types the trees keep: limits_kind_types', and the job count */
-    struct eset_comp *c; /* by credential index */
+    unsigned types;            /* the types the trees keep: limits_kind_types', and the job count */
+    double least0[LIM_NTYPES]; /* eset_unread_least's start: +inf for those types, else 0 */
+    struct eset_comp *c;       /* by credential index */
     size_t nc, capc;
     struct eset_cur cur;
     struct job **disp; /* every idle job, for the commands */
@@ -283,17 +292,24 @@ static void least_of(const struct job *j, double v[LIM_NTYPES])
     v[LIM_PE] = 0;
 }
 
-/* Types outside eset.types (m) are never read: no limit is on them. */
-static void seg_pull(struct eset_comp *c, size_t i, unsigned m)
+/* Types outside eset.types (m) are never read: no limit is on them.
+ * Whether node i changed (seg_rebuild, which does not ask, gets a copy
+ * without the comparisons). */
+static inline __attribute__((always_inline)) int seg_pull(struct eset_comp *c, size_t i, unsigned m)
 {
     const struct seg_node *l = &c->seg[2 * i], *r = &c->seg[2 * i + 1];
     struct seg_node *n = &c->seg[i];
+    int plain = l->plain && r->plain, changed = n->plain != plain;
     for (; m; m &= m - 1) {
         int t = __builtin_ctz(m);
-        n->lo[t] = l->lo[t] < r->lo[t] ? l->lo[t] : r->lo[t];
-        n->hi[t] = l->hi[t] > r->hi[t] ? l->hi[t] : r->hi[t];
+        double lo = l->lo[t] < r->lo[t] ? l->lo[t] : r->lo[t];
+        double hi = l->hi[t] > r->hi[t] ? l->hi[t] : r->hi[t];
+        changed |= (n->lo[t] != lo) | (n->hi[t] != hi);
+        n->lo[t] = lo;
+        n->hi[t] = hi;
     }
-    n->plain = l->plain && r->plain;
+    n->plain = plain;
+    return changed;
 }
 
 /* The leaf of job j (NULL: a hole). Holds, deferrals and per-job limits
@@ -323,9 +339,16 @@ static void seg_set_range(const struct sched *s, struct eset_comp *c, size_t lo,
     }
     for (size_t i = lo; i < hi; i++)
         seg_leaf(s, c->b[i], &c->seg[c->segcap + i]);
-    for (lo = (c->segcap + lo) / 2, hi = (c->segcap + hi - 1) / 2; lo >= 1; lo /= 2, hi /= 2)
+    /* Up to the first level where no node changed: those above it are
+     * what they were (a job leaving b seldom held its subtree's least or
+     * greatest request far up). */
+    int changed = 1;
+    for (lo = (c->segcap + lo) / 2, hi = (c->segcap + hi - 1) / 2; lo >= 1 && changed;
+         lo /= 2, hi /= 2) {
+        changed = 0;
         for (size_t k = lo; k <= hi; k++)
-            seg_pull(c, k, s->el.eset->types);
+            changed |= seg_pull(c, k, s->el.eset->types);
+    }
 }
 
 static void seg_set(const struct sched *s, struct eset_comp *c, size_t i)
@@ -346,7 +369,7 @@ static void seg_rebuild(const struct sched *s, struct eset_comp *c)
     for (size_t i = 0; i < cap; i++)
         seg_leaf(s, i < c->nb && i >= c->bh ? c->b[i] : NULL, &c->seg[cap + i]);
     for (size_t k = cap - 1; k >= 1; k--)
-        seg_pull(c, k, s->el.eset->types);
+        (void)seg_pull(c, k, s->el.eset->types);
     c->seg_ok = 1;
 }
 
@@ -519,6 +542,13 @@ static int usable(const struct sched *s)
            limits_single_kind(s->lim.limits) >= 0 && sched_order_is_static(s);
 }
 
+static void set_types(struct eset *e, unsigned types)
+{
+    e->types = types;
+    for (int t = 0; t < LIM_NTYPES; t++) /* 0: no request is less (no limit reads it) */
+        e->least0[t] = types >> t & 1 ? HUGE_VAL : 0;
+}
+
 static void turn_on(struct sched *s)
 {
     struct eset *e = xcalloc(1, sizeof *e);
@@ -526,7 +556,7 @@ static void turn_on(struct sched *s)
     heap_init(&e->lifts, offsetof(struct eset_comp, lpos));
     e->kind = (enum cred_kind)limits_single_kind(s->lim.limits);
     e->limits_gen = s->lim.limits_gen;
-    e->types = limits_kind_types(s->lim.limits, e->kind) | 1u << LIM_JOB;
+    set_types(e, limits_kind_types(s->lim.limits, e->kind) | 1u << LIM_JOB);
     elig_unpark_all(s); /* the whole-queue walks' parked jobs: eset lists every idle job */
     s->el.eset = e;
     for (size_t i = s->q.qhead; i < s->q.qlen; i++)
@@ -584,6 +614,8 @@ void eset_free(struct eset *e)
     free(e->cur.tmp);
     free(e->cur.apos);
     free(e->cur.rest);
+    free(e->cur.jlo);
+    free(e->cur.jhi);
     free(e->disp);
     free(e->walk);
     free(e->nb);
@@ -604,7 +636,7 @@ void eset_sync(struct sched *s)
     struct eset *e = s->el.eset;
     if (e && e->limits_gen != s->lim.limits_gen) {
         e->limits_gen = s->lim.limits_gen;
-        e->types = limits_kind_types(s->lim.limits, e->kind) | 1u << LIM_JOB;
+        set_types(e, limits_kind_types(s->lim.limits, e->kind) | 1u << LIM_JOB);
         for (size_t k = 0; k < e->nc; k++)
             e->c[k].seg_ok = 0; /* built for the old types */
         s->el.elig_all = 1;
@@ -1032,12 +1064,70 @@ void eset_open(struct sched *s, size_t k, long now, long qstop)
     u->ntmp = 0;
     u->napos = 0;
     u->cut = 0;
+    u->nj = 0;
+    u->rest_on = 0;
     u->bprio = 0;
     for (size_t i = c->bh; i < c->nb; i++)
         if (c->b[i]) {
             u->bprio = prio_start(&s->pol.prio, &env, c->b[i], now, NULL);
             break;
         }
+}
+
+/* tmp[lo, hi), b jobs a jump appended, joins the clean ranges (at their
+ * end: jumps append). */
+static void clean_add(struct eset_cur *u, size_t lo, size_t hi)
+{
+    if (lo >= hi)
+        return;
+    if (u->nj && u->jhi[u->nj - 1] == lo) {
+        u->jhi[u->nj - 1] = hi;
+        return;
+    }
+    u->jlo = xgrow(u->jlo, &u->capjlo, u->nj + 1, sizeof *u->jlo);
+    u->jhi = xgrow(u->jhi, &u->capjhi, u->nj + 1, sizeof *u->jhi);
+    u->jlo[u->nj] = lo;
+    u->jhi[u->nj++] = hi;
+}
+
+/* A walk may have read tmp[lo, hi): out of the clean ranges (a range
+ * around it splits in two). */
+static void clean_drop(struct eset_cur *u, size_t lo, size_t hi)
+{
+    size_t r = rising_from(u->jhi, u->nj, lo + 1); /* the first ending past lo */
+    if (lo >= hi || r == u->nj || u->jlo[r] >= hi)
+        return;
+    if (u->jlo[r] < lo && u->jhi[r] > hi) {
+        u->jlo = xgrow(u->jlo, &u->capjlo, u->nj + 1, sizeof *u->jlo);
+        u->jhi = xgrow(u->jhi, &u->capjhi, u->nj + 1, sizeof *u->jhi);
+        memmove(u->jlo + r + 1, u->jlo + r, (u->nj - r) * sizeof *u->jlo);
+        memmove(u->jhi + r + 1, u->jhi + r, (u->nj - r) * sizeof *u->jhi);
+        u->nj++;
+        u->jhi[r] = lo;
+        u->jlo[r + 1] = hi;
+        return;
+    }
+    if (u->jlo[r] < lo)
+        u->jhi[r++] = lo;
+    size_t d = r; /* [r, d) lie within [lo, hi) */
+    while (d < u->nj && u->jhi[d] <= hi)
+        d++;
+    if (d < u->nj && u->jlo[d] < hi)
+        u->jlo[d] = hi;
+    memmove(u->jlo + r, u->jlo + d, (u->nj - d) * sizeof *u->jlo);
+    memmove(u->jhi + r, u->jhi + d, (u->nj - d) * sizeof *u->jhi);
+    u->nj -= d - r;
+}
+
+/* A cut walk's rest (tmp from rest_from on, then the unread a jobs) was
+ * read up to its place k, or to its end (k SIZE_MAX): what eset_skip_rest
+ * did not jump since rest_next, the part of it within tmp. */
+static void rest_read(struct eset_cur *u, size_t k)
+{
+    if (!u->rest_on || u->rest_from >= u->ntmp || u->rest_next >= u->ntmp - u->rest_from)
+        return;
+    size_t left = u->ntmp - u->rest_from; /* the rest's places within tmp */
+    clean_drop(u, u->rest_from + u->rest_next, u->rest_from + (k < left ? k : left));
 }
 
 /* Whether the b job y goes before the a job x (prio_cmp's order: priority,
@@ -1054,6 +1144,8 @@ struct job *eset_at(struct sched *s, size_t i)
     struct eset *e = s->el.eset;
     struct eset_cur *u = &e->cur;
     struct eset_comp *c = &e->c[u->k];
+    if (i < u->ntmp && u->nj) /* a walk reads a place a jump passed before */
+        clean_drop(u, i, i + 1);
     while (u->ntmp <= i) {
         while (u->ib < c->nb && !c->b[u->ib])
             u->ib++;
@@ -1093,6 +1185,8 @@ struct job **eset_rest(struct sched *s, size_t i, size_t *n)
     struct eset_cur *u = &e->cur;
     u->cut = 1;
     u->rest_from = i;
+    u->rest_on = 1;
+    u->rest_next = 0;
     if (u->ia == u->nsa && u->tmp && i <= u->ntmp) { /* every a job read: tmp's tail, as it is */
         *n = u->ntmp - i;
         return u->tmp + i;
@@ -1117,8 +1211,8 @@ int eset_unread_least(struct sched *s, double least[LIM_NTYPES])
     if (!c->seg_ok || c->segcap < c->nb)
         seg_rebuild(s, c);
     unsigned m = s->el.eset->types;
-    for (int t = 0; t < LIM_NTYPES; t++)
-        least[t] = m >> t & 1 ? HUGE_VAL : 0; /* 0: no request is less (no limit reads it) */
+    /* a copy, not a loop over the types: once per admission */
+    memcpy(least, s->el.eset->least0, sizeof s->el.eset->least0);
     if (u->ib <= c->bh) { /* from the head on (a walk's start): the root, every other leaf a hole */
         for (unsigned b = m; b; b &= b - 1)
             least[__builtin_ctz(b)] = c->seg[1].lo[__builtin_ctz(b)];
@@ -1295,7 +1389,9 @@ size_t eset_skip(struct sched *s, size_t i, size_t *end, enum lim_level level, d
         return i;
     to = skip_b(s, u->ib, to, level, least);
     u->tmp = xgrow(u->tmp, &u->captmp, u->ntmp + (to - u->ib) + 1, sizeof *u->tmp);
+    size_t from = u->ntmp;
     u->ntmp = jump_b(c->b + u->ib, to - u->ib, u->bprio, u->tmp, u->ntmp);
+    clean_add(u, from, u->ntmp);
     u->ib = to;
     return u->ntmp;
 }
@@ -1303,7 +1399,13 @@ size_t eset_skip(struct sched *s, size_t i, size_t *end, enum lim_level level, d
 size_t eset_skip_rest(struct sched *s, struct job *const *v, size_t i, size_t n, size_t *end,
                       enum lim_level level, double least[2])
 {
-    return skip_run(s, v, i, n, s->el.eset->cur.rest_from, end, level, least);
+    struct eset_cur *u = &s->el.eset->cur;
+    size_t to = skip_run(s, v, i, n, u->rest_from, end, level, least);
+    if (u->nj && to > i) { /* [rest_next, i) was read, [i, to) jumped */
+        rest_read(u, i);
+        u->rest_next = to;
+    }
+    return to;
 }
 
 /* The greatest request of b (the tree's root) is within the active limits:
@@ -1655,12 +1757,22 @@ void eset_walked(struct sched *s, long now, long wake, long P, int restarted, in
      * costs as many leaves once (a job that stays in b does not leave). */
     size_t leave = 0, nseen = 0;
     e->seen = xgrow(e->seen, &e->capseen, u->ntmp ? u->ntmp : 1, sizeof *e->seen);
-    for (size_t r = 0; r < u->ntmp; r++) {
-        struct job *j = u->tmp[r];
-        if (stays_in_b(s, j))
-            continue;
-        e->seen[nseen++] = j;
-        leave += (j->flags & JOB_INB) && !stays_stopped(s, j);
+    for (size_t g = 0, r = 0; g <= u->nj; g++) {
+        size_t to = g < u->nj ? u->jlo[g] : u->ntmp; /* the next clean range, passed unread */
+        for (; r < to; r++) {
+            struct job *j = u->tmp[r];
+            if (stays_in_b(s, j))
+                continue;
+            e->seen[nseen++] = j;
+            leave += (j->flags & JOB_INB) && !stays_stopped(s, j);
+        }
+        if (g == u->nj)
+            break;
+#ifdef ESET_CHECK_CLEAN
+        for (; r < u->jhi[g]; r++)
+            assert(stays_in_b(s, u->tmp[r]));
+#endif
+        r = u->jhi[g];
     }
     if (leave * 8 > c->nb - c->bh - c->bholes)
         c->seg_ok = 0;
@@ -1706,6 +1818,8 @@ void eset_idle_start(struct sched *s, int slot)
 void eset_idle_end(struct sched *s, int slot)
 {
     struct eset_cur *u = &s->el.eset->cur;
+    rest_read(u, SIZE_MAX); /* the rest was read on to its end */
+    u->rest_on = 0;
     struct eset_comp *c = &s->el.eset->c[u->k];
     memcpy(c->idle_end[slot], limits_usage(s->lim.limits, comp_any(c), s->el.eset->kind, LIM_IDLE),
            sizeof c->idle_end[slot]);
