@@ -416,8 +416,8 @@ static __attribute__((noinline)) int admit_request(struct sched *s, struct walk 
         return 0; /* over the job count, which note_refusal does not note */
     if (!why && w && s->el.eset) {
         unsigned va, vi;
-        if (limits_admit_request(s->lim.limits, j, eset_kind(s), level, j->walltime, env, req,
-                                 &va, &vi))
+        if (limits_admit_request(s->lim.limits, j, eset_kind(s), level, j->walltime, env, req, &va,
+                                 &vi))
             return 1; /* its idle usage added */
         if (!vi)
             note_refusal(w, va, level, req); /* idle usage does not run down */

@@ -1131,8 +1131,8 @@ static int admit_kind_agrees(struct fx *f, const struct job *j, int kind, enum l
         CHECK(memcmp(limits_usage(f->L, j, (enum cred_kind)kind, LIM_IDLE), before,
                      sizeof before) == 0);
         limits_add_kind(f->L, j, kind, LIM_IDLE, req, +1); /* as limits_admit_kind left it */
-        CHECK(memcmp(limits_usage(f->L, j, (enum cred_kind)kind, LIM_IDLE), after,
-                     sizeof after) == 0);
+        CHECK(memcmp(limits_usage(f->L, j, (enum cred_kind)kind, LIM_IDLE), after, sizeof after) ==
+              0);
         limits_add_kind(f->L, j, kind, LIM_IDLE, req, -1);
     }
     return in;
@@ -1154,7 +1154,8 @@ static void test_single_kind_checks(void)
         "USERCFG[DEFAULT] MAXJOB=2,4 MAXPROC=8 MAXIPS=200000\nUSERCFG[u1] MAXJOB=1\n",
         "GROUPCFG[DEFAULT] MAXJOB=4 MAXPS=300000,600000\nGROUPCFG[g1] MAXIJOB=1\n",
         "USERCFG[DEFAULT] MAXNODE=6 MAXIMEM=900 MAXJOB=3\nUSERCFG[u2] MAXINODE=3\n",
-        "USERCFG[DEFAULT] MAXINODE=2 MAXJOB=3\n", "USERCFG[DEFAULT] MAXIMEM=100 MAXJOB=3\n"};
+        "USERCFG[DEFAULT] MAXINODE=2 MAXJOB=3\n",
+        "USERCFG[DEFAULT] MAXIMEM=100 MAXJOB=3\n"};
     static const char *const users[] = {"u0", "u1", "u2", "u3"};
     unsigned seed = 31;
     long refused = 0, asked = 0, counted = 0, admits = 0;
@@ -1410,7 +1411,7 @@ static void test_run_down(void)
 {
     static const char *const cfg = "USERCFG[DEFAULT] MAXIJOB=8 MAXJOB=72 MAXPROC=64 MAXPS=72000\n";
     /* 4100 PS and 1050 s of WC in all, less 1e-7 each: rounding's left-over */
-    static const double by[][2] = {{0, 0},  {100, 1}, {2500, 3}, {999.9999999, 0.5},
+    static const double by[][2] = {{0, 0},  {100, 1},           {2500, 3}, {999.9999999, 0.5},
                                    {7, 40}, {493, 1005.4999999}};
     struct fx f[2];
     size_t idx = 0;

@@ -13,10 +13,10 @@
  * name given to an open file (obuf_fdopen).
  */
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "test.h"

@@ -1080,8 +1080,13 @@ static void test_own_room(void)
     }
     struct workload wl;
     workload_init(&wl);
-    struct wl_job j = {.id = 1, .submit = 0, .tasks = 6, .procs_per_task = 1, .runtime_lo = 10,
-                       .walltime_lo = 20, .line = 1};
+    struct wl_job j = {.id = 1,
+                       .submit = 0,
+                       .tasks = 6,
+                       .procs_per_task = 1,
+                       .runtime_lo = 10,
+                       .walltime_lo = 20,
+                       .line = 1};
     workload_add(&wl, &j);
     struct sim_outcome out[1] = {{0}};
     struct sim_hooks h = {.record_nodes = 1};
