@@ -880,17 +880,17 @@ static inline __attribute__((always_inline)) char *put_table(char *p, const char
 }
 
 /* The entry of the table's nodes first .. last (a run of numbered names
- * when they differ), procs each, after a space unless it is the first.
- * The names are read before the first byte is written: a byte written
- * may alias anything, and would make the compiler load them again. */
-static inline __attribute__((always_inline)) void
-table_entry(struct obuf *f, const struct node_rec *node, size_t room, unsigned first, unsigned last,
-            unsigned procs, int sep, int short16)
+ * when they differ), procs each, at p (r->room bytes there), after a
+ * space unless it is the first: where it ends. The names are read before
+ * the first byte is written: a byte written may alias anything, and would
+ * make the compiler load them again. */
+static inline __attribute__((always_inline)) char *table_put(char *p, const struct node_rec *node,
+                                                             unsigned first, unsigned last,
+                                                             unsigned procs, int sep, int short16)
 {
     const struct node_rec *a = &node[first], *b = &node[last];
     const char *an = short16 ? a->name.in : a->name.at, *bn = short16 ? b->name.in : b->name.at;
     unsigned alen = a->len, pre = a->prefix, blen = b->len;
-    char *p = obuf_reserve(f, room);
     *p = ' ';
     p += sep;
     if (first == last) {
@@ -904,8 +904,24 @@ table_entry(struct obuf *f, const struct node_rec *node, size_t room, unsigned f
         *p++ = ']';
     }
     *p++ = ':';
-    obuf_commit(f, obuf_fmt_ull(p, procs));
+    return obuf_fmt_ull(p, procs);
 }
+
+/* table_put into f, its room reserved and the bytes taken. */
+static inline __attribute__((always_inline)) void
+table_entry(struct obuf *f, const struct node_rec *node, size_t room, unsigned first, unsigned last,
+            unsigned procs, int sep, int short16)
+{
+    obuf_commit(f, table_put(obuf_reserve(f, room), node, first, last, procs, sep, short16));
+}
+
+/* The room table_slots_as reserves at once, for as many entries as it
+ * holds: a job on thousands of runs (Curie) tests and takes f's room once
+ * a batch, not once an entry, its end kept in a register between. Half
+ * of a file writer's tail (obuf.c's OBUF_TAIL): a reservation past the
+ * tail makes it write its block early and move the rest. Names so long
+ * that one entry's room passes it go one at a time. */
+#define TABLE_BATCH_BYTES 2048
 
 /* sim_format_slots from the table alone (every slot's nodes in it): a run
  * of numbered names taken in one step (Curie's jobs hold thousands), an
@@ -920,14 +936,21 @@ static inline __attribute__((always_inline)) void table_slots_as(struct obuf *f,
     size_t room = r->room;
     unsigned first = 0, last = 0, procs = 0;
     int open = 0, sep = 0;
+    size_t batch = room < TABLE_BATCH_BYTES ? TABLE_BATCH_BYTES / room : 1;
+    char *p = obuf_reserve(f, batch * room), *lim = p + (batch - 1) * room;
     for (size_t i = 0; i < n; i++) {
         unsigned at = slots[i].node, end = at + slots[i].nnodes, sp = slots[i].procs;
         while (at < end) {
             /* else at continues the open entry: the name after its last */
             if (!open || at != last + 1 || sp != procs || node[last].end <= last) {
                 if (open) {
-                    table_entry(f, node, room, first, last, procs, sep, short16);
+                    p = table_put(p, node, first, last, procs, sep, short16);
                     sep = 1;
+                    if (p > lim) { /* the batch's room is used: the next's */
+                        obuf_commit(f, p);
+                        p = obuf_reserve(f, batch * room);
+                        lim = p + (batch - 1) * room;
+                    }
                 }
                 open = 1;
                 first = at;
@@ -938,7 +961,8 @@ static inline __attribute__((always_inline)) void table_slots_as(struct obuf *f,
         }
     }
     if (open)
-        table_entry(f, node, room, first, last, procs, sep, short16);
+        p = table_put(p, node, first, last, procs, sep, short16);
+    obuf_commit(f, p);
 }
 
 static void table_slots(struct obuf *f, const struct sim_noderuns *r, const struct job_slot *slots,

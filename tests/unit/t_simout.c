@@ -1063,6 +1063,36 @@ static void test_one_slot(void)
     }
 }
 
+/* A job on hundreds of runs (Curie's hold thousands): the table's way
+ * reserves room for a batch of entries at once (sim.c's
+ * TABLE_BATCH_BYTES), and takes more each time a batch is used; names
+ * short and long (a smaller batch), every entry still what the names
+ * compared pair by pair make. */
+static void test_many_entries(void)
+{
+    static const char *const prefixes[] = {"n", "a-very-long-node-name-prefix-of-40-bytes-", NULL};
+    struct sched_policy pol;
+    sched_policy_default(&pol);
+    for (int k = 0; k < 3; k++) {
+        struct sched *s = sched_create(&pol, NULL);
+        add_named(s, prefixes[k], 0);
+        add_named(s, "x", 0);
+        struct sim_noderuns *runs = sim_noderuns_create(s);
+        struct job_slot slots[600];
+        for (unsigned i = 0; i < 600; i++) /* apart, or a run's next with other processors */
+            slots[i] = (struct job_slot){.node = (i * 7) % 79, .nnodes = 1 + i % 2, .procs = 1 + i % 3};
+        char *held = NULL, *pairs = NULL;
+        OCAPTURE(held, sim_noderuns_format(f, runs, slots, 600));
+        OCAPTURE(pairs, sim_format_slots(f, s, NULL, slots, 600));
+        CHECK(strlen(pairs) > 4000); /* several batches */
+        CHECK(strcmp(held, pairs) == 0);
+        free(held);
+        free(pairs);
+        sim_noderuns_destroy(runs);
+        sched_destroy(s);
+    }
+}
+
 /* A job on several slots keeps them in its detail's own room, made for at
  * least 16 (sim.c's OWN_SLOTS_MIN): a detail reused for the next job of
  * several slots then holds its slots without a new one (the jobs CSV's
@@ -1122,5 +1152,6 @@ int main(void)
     TEST_RUN(test_node_names);
     TEST_RUN(test_one_slot);
     TEST_RUN(test_own_room);
+    TEST_RUN(test_many_entries);
     return TEST_DONE();
 }
