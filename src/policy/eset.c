@@ -84,6 +84,8 @@ struct eset_comp {
      * while seg_ok. */
     struct seg_node *seg;
     size_t segcap;
+    /* The nodes allocated at seg: kept when b shrinks (seg_rebuild). */
+    size_t segalloc;
     int seg_ok;  /* and then every leaf out of b[bh, nb) or of a hole is a hole */
     int dirty;   /* something changed its jobs since the last walk */
     size_t nnew; /* jobs submitted since, the last of a: they sort after every other */
@@ -361,11 +363,17 @@ static void seg_rebuild(const struct sched *s, struct eset_comp *c)
     size_t cap = 1;
     while (cap < c->nb)
         cap *= 2;
-    if (cap != c->segcap) {
+    /* The nodes are kept when cap falls (b compacted) and the next rise
+     * reuses them: b's size goes up and down by twos with every compaction,
+     * and a fresh zeroed tree at each cost more than the rebuild itself.
+     * Whatever a node held before is overwritten below for every type the
+     * trees read (eset.types; seg_leaf writes them all). */
+    if (2 * cap > c->segalloc) {
         free(c->seg);
         c->seg = xcalloc(2 * cap, sizeof *c->seg);
-        c->segcap = cap;
+        c->segalloc = 2 * cap;
     }
+    c->segcap = cap;
     for (size_t i = 0; i < cap; i++)
         seg_leaf(s, i < c->nb && i >= c->bh ? c->b[i] : NULL, &c->seg[cap + i]);
     for (size_t k = cap - 1; k >= 1; k--)
