@@ -456,7 +456,7 @@ static char *stretch(char *p, long turn, long exec)
 /* A numeric id's digits at p (16 bytes of room): the last one's with its
  * last digit moved on when it is the successor and that digit is not a
  * 9 (nine in ten rows of a trace), else made. */
-static char *id_at(struct batsim *r, char *p, uint32_t id)
+static inline ALWAYS_INLINE char *id_at(struct batsim *r, char *p, uint32_t id)
 {
     char *t = r->id_text;
     if (id == r->id + 1 && r->id_len && t[r->id_len - 1] != '9')
