@@ -105,7 +105,12 @@ struct sched_policy {
 
 /* How the engine starts jobs: the resource manager's side of the boundary.
  * start() returns 0 when the job runs on j->slots, -1 when it could not be
- * started (the engine then keeps it queued). */
+ * started (the engine keeps it queued and counts a failed start:
+ * DEFERSTARTCOUNT, then DEFERTIME), or SCHED_RM_LATER when it cannot start
+ * yet for a reason of the driver's own that passes by itself (a preempted
+ * run of the same job still ending): queued, no failure counted, tried
+ * again at the next iteration. */
+#define SCHED_RM_LATER 1
 struct sched_rm {
     int (*start)(void *ctx, struct job *j, long now);
     /* Preempt running job j (OWNERPREEMPT): requeue it (the driver calls

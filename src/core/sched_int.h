@@ -292,7 +292,8 @@ struct sched_plan {
      * submitted since, around the plan it kept. */
     int replan;
     int plan_blocked;       /* a job in the plan could not start (later starts are backfill) */
-    int plan_stopped;       /* BACKFILLPOLICY NONE: the plan stopped at a blocked job */
+    int plan_stopped;       /* the plan stopped at a blocked job (BACKFILLPOLICY NONE), or at
+                               one the resource manager cannot start yet (iter.c) */
     int nresv;              /* priority reservations held in the plan */
     unsigned long plan_gen; /* full passes made: stamps the jobs a plan examined */
     struct job **blocked;   /* jobs of this plan that could not start, in order (bypass), but

@@ -44,6 +44,8 @@ struct djob {
      * ints did (1.6 MB for 100,000 restored jobs, issue 31). */
     unsigned char draining;  /* a run requeued by preemption is still ending: its spool
                                 directory and its end are not this job's (dpreempt.c) */
+    unsigned char drain_waited; /* a start waited DRAIN_WAIT_MS for that run already: later
+                                   starts only look (dpreempt.c) */
     unsigned char preempted; /* suspended by OWNERPREEMPT: the engine resumes it (dpreempt.c) */
     /* A resource manager with holds of its own (Slurm's): the holds
      * (HOLD_USER, HOLD_SYSTEM) and note its record had when last read or
@@ -313,8 +315,9 @@ int dpreempt_rm_preempt(void *ctx, struct job *j, enum preempt_policy how, long 
 /* The engine's resume callback: resume a job it suspended by preemption. */
 int dpreempt_rm_resume(void *ctx, struct job *j, long now);
 /* Before dj starts: an earlier run's spool directory (a run requeued by
- * preemption, maybe before a restart) is waited for, a bounded time, and
- * removed. 0 when the way is clear, -1 (logged) when it is not. */
+ * preemption, maybe before a restart) is waited for, a bounded time once,
+ * and removed. 0 when the way is clear, SCHED_RM_LATER (logged once) while
+ * that run is still ending, -1 when its state cannot be read. */
 int dpreempt_clear_old_run(struct dmn *d, struct djob *dj, long now);
 /* dj is draining: once its old run has ended, remove its spool directory. */
 void dpreempt_drain(struct dmn *d, struct djob *dj, long now);

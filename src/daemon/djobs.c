@@ -467,8 +467,9 @@ int djobs_rm_start(void *ctx, struct job *j, long now)
     struct dmn *d = ctx;
     struct djob *dj = d->jobs[j->tag];
     struct err e = {{0}};
-    if (dpreempt_clear_old_run(d, dj, now) < 0)
-        return -1; /* its preempted run still holds its spool directory */
+    int old = dpreempt_clear_old_run(d, dj, now);
+    if (old != 0)
+        return old; /* its preempted run still holds its spool directory: later, or failed */
     if (djrec_warm(d, dj, &e) < 0) {
         dlog(d->log, 0, "job %s could not start: %s", j->name, e.msg);
         return -1;

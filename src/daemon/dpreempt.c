@@ -37,7 +37,10 @@
 /* How long a start waits for the preempted run of the same job to end:
  * the local resource manager's grace between SIGTERM and SIGKILL (5 s),
  * and then some. Only a job requeued and started again at once, whose
- * processes ignore SIGTERM, waits that long. */
+ * processes ignore SIGTERM, waits that long, and only once: a run still
+ * going after it (Slurm's KillWait is 30 s, its epilog may be longer) makes
+ * the start SCHED_RM_LATER, and the starts at the next iterations only
+ * look, so the daemon is not held up while the run ends. */
 #define DRAIN_WAIT_MS 7000
 #define DRAIN_STEP_MS 10
 
@@ -260,15 +263,22 @@ int dpreempt_clear_old_run(struct dmn *d, struct djob *dj, long now)
             dlog(d->log, 0, "job %s: %s", id, e.msg);
         dj->draining = 1;
     }
-    for (long waited = 0; run_going(&st) && waited < DRAIN_WAIT_MS; waited += DRAIN_STEP_MS) {
+    long wait_ms = dj->drain_waited ? 0 : DRAIN_WAIT_MS;
+    for (long waited = 0; run_going(&st) && waited < wait_ms; waited += DRAIN_STEP_MS) {
         sleep_ms(DRAIN_STEP_MS);
         if (rm_state(d, dj, now, &st) < 0)
             return -1;
     }
     if (run_going(&st)) {
-        dlog(d->log, 0, "job %s cannot start yet: its preempted run has not ended", id);
-        return -1;
+        if (!dj->drain_waited)
+            dlog(d->log, 0,
+                 "job %s cannot start yet: its preempted run has not ended (tried again at "
+                 "each iteration)",
+                 id);
+        dj->drain_waited = 1;
+        return SCHED_RM_LATER;
     }
+    dj->drain_waited = 0;
     drop_old_run(d, dj, &st);
     return 0;
 }

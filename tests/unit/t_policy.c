@@ -269,6 +269,49 @@ static void test_deferral(void)
     sched_destroy(s);
 }
 
+/* A resource manager that cannot start job "bad" yet `laters` times. */
+static int laters;
+static int later_start(void *ctx, struct job *j, long now)
+{
+    (void)ctx;
+    (void)now;
+    if (strcmp(j->name, "bad") == 0 && laters > 0) {
+        laters--;
+        return SCHED_RM_LATER;
+    }
+    return 0;
+}
+
+/* A start the resource manager cannot make yet (a preempted run of the
+ * same job still ending, dpreempt.c) is no failure: the job stays queued,
+ * not deferred, however many times, its processors free for others only
+ * as the plan allows, and it starts at the first iteration that can. As a
+ * failure it would wait out DEFERTIME (an hour by default) and, after
+ * DEFERCOUNT, be held. */
+static void test_start_later(void)
+{
+    struct sched *s = setup("DEFERTIME 3600\nDEFERCOUNT 1\n", 1, 4);
+    sched_set_rm(s, &(struct sched_rm){.start = later_start});
+    laters = 3;
+    struct job *bad = submit(s, "bad", 4, 100, 0, "u"), *other = NULL;
+    for (long t = 0; t < 3; t++) {
+        sched_iterate(s, t);
+        CHECK(bad->state == JOB_IDLE);
+        CHECK_STR(job_display_state(bad), "Idle");
+        CHECK_EQ(bad->deferred_until, 0);
+        CHECK_EQ(bad->startcount, 0);
+        /* Its processors are not given to a later job that would hold
+         * them past its start (the old run holds them still, in truth). */
+        if (!other)
+            other = submit(s, "other", 1, 1000, t, "v");
+        CHECK(other->state == JOB_IDLE);
+    }
+    sched_iterate(s, 3); /* the old run has ended: it starts */
+    CHECK(bad->state == JOB_RUNNING);
+    CHECK(other->state == JOB_IDLE);
+    sched_destroy(s);
+}
+
 /* Without limits nothing is ever blocked. */
 static void test_no_limits_no_blocking(void)
 {
@@ -543,6 +586,7 @@ int main(void)
     TEST_RUN(test_holds);
     TEST_RUN(test_reservation_respects_limits);
     TEST_RUN(test_deferral);
+    TEST_RUN(test_start_later);
     TEST_RUN(test_held_submission_between_passes);
     TEST_RUN(test_refused_for_ever);
     TEST_RUN(test_idle_order_polls);
