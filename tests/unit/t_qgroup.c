@@ -807,22 +807,68 @@ static void drop_chain(void *ctx, const struct sched *s, long now)
         m->q.qg->chain.j0 = NULL;
 }
 
-/* A poll that skips the run of new jobs the last look at its plan skipped
- * answers as one that walks it: fixed-seed workloads that fill the machine
- * with long jobs (the plan deferred: no processor free), then users'
- * bursts of small jobs, one user's run broken by another's (a job that may
- * sort before the run's last), replayed with the run kept and with it
- * dropped after every iteration: the same full passes, every start the
- * same. Fails when a kept run is taken past its end, at another plan, or
- * for another `last`. */
-static void test_chain_replay(void)
+/* What chain_replay counts: the starts and full passes that differ between
+ * the run kept and the run dropped, the polls, the kept runs left at the
+ * end, and the iterations after which a run kept at an older plan has its
+ * j0 still fresh at its entry under the same last (count_replanned). */
+struct chain_count {
+    long differ, polls, chained, replanned;
+};
+
+/* A replay's hook state: the counts, and whether to put a user hold on
+ * the first job found waiting (hold; held once it is on). */
+struct chain_hook {
+    struct chain_count *c;
+    int hold, held;
+};
+
+/* The first waiting job held for good: an idle job with a hold makes the
+ * passes sort the whole queue (qorder_usable), so a deferred pass leaves
+ * the jobs it did not read fresh, not loose. */
+static void hold_first(struct chain_hook *h, struct sched *s)
+{
+    if (!h->hold || h->held)
+        return;
+    for (size_t i = s->q.qhead; i < s->q.qlen; i++)
+        if (s->q.queue[i]) {
+            CHECK_EQ(sched_hold(s, s->q.queue[i], HOLD_USER, NULL), 0);
+            h->held = 1;
+            return;
+        }
+}
+
+/* After every iteration of the kept replay: a run kept at an older plan
+ * whose j0 is still fresh at its entry under the same last (what
+ * chain_holds must turn down at the next poll). */
+static void count_replanned(void *ctx, const struct sched *s, long now)
+{
+    struct chain_hook *h = ctx;
+    hold_first(h, (struct sched *)s);
+    const struct qgroup_chain *k = s->q.qg ? &s->q.qg->chain : NULL;
+    if (!k || !k->j0 || k->plan_gen == s->pl.plan_gen || k->at >= s->q.qlen)
+        return;
+    const struct job *last = s->pl.nresv      ? s->pl.resv[s->pl.nresv - 1]
+                             : s->pl.nblocked ? s->pl.blocked[0]
+                                              : NULL;
+    h->c->replanned += s->q.queue[k->at] == k->j0 && k->last == last && k->at >= s->q.qscanned;
+}
+
+static void drop_chain_held(void *ctx, const struct sched *s, long now)
+{
+    hold_first(ctx, (struct sched *)s);
+    drop_chain(ctx, s, now);
+}
+
+/* test_chain_replay's 40 workloads from seed, replayed with the run kept
+ * and dropped; hold: a job held for good in both from the first
+ * iteration. */
+static void chain_replay(unsigned seed, int hold, struct chain_count *c)
 {
     static const struct wl_names names[] = {{.user = "u0", .group = "g0"},
                                             {.user = "u1", .group = "g0"},
                                             {.user = "u2", .group = "g1"}};
-    srand(23);
+    srand(seed);
     enum { N = 300 };
-    long differ = 0, polls = 0, chained = 0;
     for (int round = 0; round < 40; round++) {
         static struct wl_job jobs[N];
         long t = 0;
@@ -847,21 +893,51 @@ static void test_chain_replay(void)
         int qtweight = round % 3 ? 1 : -1;
         struct sched *a = fs_sched(qtweight), *b = fs_sched(qtweight);
         long every = 1 + rand() % 5;
-        struct sim_hooks keep = {.iterate_every = every};
-        struct sim_hooks walk = {.iterate_every = every, .iterated = drop_chain};
+        struct chain_hook ha = {c, hold, 0}, hb = {c, hold, 0};
+        struct sim_hooks keep = {.iterate_every = every, .iterated = count_replanned, .ctx = &ha};
+        struct sim_hooks walk = {.iterate_every = every, .iterated = drop_chain_held, .ctx = &hb};
         sim_run(a, &wl, kept, SIM_FOREVER, &keep);
         sim_run(b, &wl, walked, SIM_FOREVER, &walk);
         for (int i = 0; i < N; i++)
-            differ += kept[i].start != walked[i].start;
-        differ += a->stats.full_passes != b->stats.full_passes;
-        polls += (long)(a->stats.iterations - a->stats.full_passes);
-        chained += a->q.qg && a->q.qg->chain.j0;
+            c->differ += kept[i].start != walked[i].start;
+        c->differ += a->stats.full_passes != b->stats.full_passes;
+        c->polls += (long)(a->stats.iterations - a->stats.full_passes);
+        c->chained += a->q.qg && a->q.qg->chain.j0;
         sched_destroy(a);
         sched_destroy(b);
     }
-    CHECK_EQ(differ, 0);
-    CHECK(polls > 10000);
-    CHECK(chained > 0);
+}
+
+/* A poll that skips the run of new jobs the last look at its plan skipped
+ * answers as one that walks it: fixed-seed workloads that fill the machine
+ * with long jobs (the plan deferred: no processor free), then users'
+ * bursts of small jobs, one user's run broken by another's (a job that may
+ * sort before the run's last), replayed with the run kept and with it
+ * dropped after every iteration: the same full passes, every start the
+ * same. Fails when a kept run is taken past its end, at another plan, or
+ * for another `last`. */
+static void test_chain_replay(void)
+{
+    struct chain_count c = {0};
+    chain_replay(23, 0, &c);
+    CHECK_EQ(c.differ, 0);
+    CHECK(c.polls > 10000);
+    CHECK(c.chained > 0);
+}
+
+/* test_chain_replay with a job held for good (the passes sort the whole
+ * queue: no loose tail): the jobs a deferred pass did not read stay fresh,
+ * and a later plan meets a kept run's j0 at its entry under the same last
+ * (thousands of times). Fails when chain_holds checks neither the plan
+ * nor the run's last job (either check alone turns such a run down here:
+ * with one dropped, the other still does). */
+static void test_chain_new_plan(void)
+{
+    struct chain_count c = {0};
+    chain_replay(31, 1, &c);
+    CHECK_EQ(c.differ, 0);
+    CHECK(c.polls > 10000);
+    CHECK(c.replanned > 0);
 }
 
 int main(void)
@@ -877,5 +953,6 @@ int main(void)
     TEST_RUN(test_kept_reuse);
     TEST_RUN(test_polls_replay);
     TEST_RUN(test_chain_replay);
+    TEST_RUN(test_chain_new_plan);
     return TEST_DONE();
 }
