@@ -604,8 +604,8 @@ __attribute__((noinline)) static int swf_parse_job_texts(struct swf_reader *r, c
     rec->text = first;
     /* The line ends with its last token, or that token's newline (not a space). */
     canon = canon && !lead0 && *s == '\0' && (s[-1] == '\n' || !swf_is_blank(s[-1]));
-    rec->canon = canon && !dot00;
-    rec->dot00 = canon && dot00;
+    rec->canon = canon & !dot00; /* (no branch: dot00 is rare, canon not) */
+    rec->dot00 = canon & dot00;
     rec->text_len = (size_t)(s - first) - (s[-1] == '\n'); /* (s past the first token) */
     return r->each(r->ctx, rec, r->in.err) ? -1 : 0;
 }
