@@ -445,8 +445,7 @@ static __attribute__((noinline)) unsigned char *add_checked(unsigned char *q,
  * 0, so every ".00" in the text is such a number's. Returns the end.
  * (Formatted from the values, as before, these lines cost about 1,500
  * instructions each; HPC2N has 7,539.) */
-static __attribute__((noinline)) unsigned char *add_dot00(unsigned char *q,
-                                                          const struct swf_rec *r)
+static __attribute__((noinline)) unsigned char *add_dot00(unsigned char *q, const struct swf_rec *r)
 {
     char t[TEXT_ROOM];
     unsigned char at[NSTARTS];

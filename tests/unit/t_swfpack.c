@@ -539,7 +539,7 @@ static void test_dot00_lines(void)
     unlink(path);
     CHECK_EQ(b.n, N);
     CHECK_EQ(b.dot00_wrong, 0);
-    CHECK(b.dot00 > N / 2); /* most lines: one ".00" at least */
+    CHECK(b.dot00 > N / 2);        /* most lines: one ".00" at least */
     CHECK(b.dot00 < N * 95 / 100); /* not those with a leading zero */
     CHECK(reads_back(&b.p, b.model, b.n));
     swfpack_free(&b.p);
