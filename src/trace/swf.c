@@ -458,22 +458,31 @@ static int swf_job_error(struct swf_reader *r, int i, const char *tok, enum swf_
  * point and two decimals that are not both 0 after at most 13 digits (so
  * that "%.2f" gives them back; a whole one of at most 13 digits too).
  * Stricter than swfpack's own check where that is simpler: a token this
- * refuses is checked there again.
+ * refuses is checked there again. SWF_TOK_CANON when it is; SWF_TOK_DOT00
+ * when it is such digits, at most 13, then ".00" (in any field: "978.00",
+ * HPC2N's 7,539 lines), whose value is the digits' (swf_parse_decimal's
+ * division is exact) and whose canonical token is the digits alone;
+ * SWF_TOK_OTHER else.
  */
-static bool swf_canon_token(const char *t, const char *e, bool real)
+enum swf_tok { SWF_TOK_OTHER, SWF_TOK_CANON, SWF_TOK_DOT00 };
+
+static enum swf_tok swf_canon_token(const char *t, const char *e, bool real)
 {
     if (*t == '-' && ++t < e && *t == '0')
-        return false;
+        return SWF_TOK_OTHER;
     const char *d = t;
     while (t < e && swf_is_digit(*t))
         t++;
     size_t nd = (size_t)(t - d);
     if (nd == 0 || (nd > 1 && *d == '0'))
-        return false;
+        return SWF_TOK_OTHER;
     if (t == e)
-        return !real || nd <= 13;
-    return real && nd <= 13 && e - t == 3 && t[0] == '.' && swf_is_digit(t[1]) &&
-           swf_is_digit(t[2]) && !(t[1] == '0' && t[2] == '0');
+        return !real || nd <= 13 ? SWF_TOK_CANON : SWF_TOK_OTHER;
+    if (nd > 13 || e - t != 3 || t[0] != '.' || !swf_is_digit(t[1]) || !swf_is_digit(t[2]))
+        return SWF_TOK_OTHER;
+    if (t[1] == '0' && t[2] == '0')
+        return SWF_TOK_DOT00;
+    return real ? SWF_TOK_CANON : SWF_TOK_OTHER;
 }
 
 /* Field i's token where swf_field_fast declined it, from *sp (blanks before
@@ -501,11 +510,14 @@ __attribute__((always_inline)) static inline char *swf_field_slow(struct swf_rea
 /*
  * Field i of a job line from *sp into rec, *sp moved past it and its blank,
  * noting whether its token and the blank before it are as a canonical line
- * has them (*lead0: a fast token with a leading zero; *canon: the others):
- * 0, or -1 with the error set (swf_parse_job_texts' step).
+ * has them (*lead0: a fast token with a leading zero; *canon: the others,
+ * a ".00" one taken, which *dot00 notes): 0, or -1 with the error set
+ * (swf_parse_job_texts' step).
  */
-__attribute__((always_inline)) static inline int
-swf_job_field(struct swf_reader *r, int i, char **sp, struct swf_rec *rec, bool *lead0, bool *canon)
+__attribute__((always_inline)) static inline int swf_job_field(struct swf_reader *r, int i,
+                                                               char **sp, struct swf_rec *rec,
+                                                               bool *lead0, bool *canon,
+                                                               bool *dot00)
 {
     char *before = *sp;
     if (swf_field_fast(i, sp, rec)) {
@@ -520,8 +532,11 @@ swf_job_field(struct swf_reader *r, int i, char **sp, struct swf_rec *rec, bool 
     if (!tok)
         return -1;
     /* one blank before it (the one after the token before), one after */
-    *canon = *canon && before == tok && swf_canon_token(tok, s, swf_fields[i].real) &&
-             (*s == ' ' || *s == '\n' || *s == '\0');
+    enum swf_tok k = before == tok && (*s == ' ' || *s == '\n' || *s == '\0')
+                         ? swf_canon_token(tok, s, swf_fields[i].real)
+                         : SWF_TOK_OTHER;
+    *canon = *canon && k != SWF_TOK_OTHER;
+    *dot00 |= k == SWF_TOK_DOT00;
     if (swf_is_blank(*s)) /* past it, as swf_parse_job */
         s++;
     *sp = s;
@@ -573,13 +588,14 @@ __attribute__((noinline)) static int swf_parse_job_texts(struct swf_reader *r, c
     const char *first = s;
     bool lead0 = false; /* a fast token with a leading zero */
     bool canon = true;  /* the slow tokens and the blanks */
+    bool dot00 = false; /* a slow token, canonical but for its ".00" */
 #pragma GCC unroll 18
     for (int i = 0; i < SWF_NFIELDS; i++) {
         /* where the fields a replay replaces start (i a constant: one store
          * each), true of a canonical line, whose blanks are single spaces */
         if (i == 2 || i == 5 || i == 10 || i == 11)
             rec->at[i == 2 ? 0 : i == 5 ? 1 : i == 10 ? 2 : 3] = (unsigned char)(s - first);
-        if (swf_job_field(r, i, &s, rec, &lead0, &canon) != 0)
+        if (swf_job_field(r, i, &s, rec, &lead0, &canon, &dot00) != 0)
             return -1;
     }
     if (*swf_skip_blanks(s))
@@ -587,7 +603,9 @@ __attribute__((noinline)) static int swf_parse_job_texts(struct swf_reader *r, c
     rec->line = r->in.line;
     rec->text = first;
     /* The line ends with its last token, or that token's newline (not a space). */
-    rec->canon = canon && !lead0 && *s == '\0' && (s[-1] == '\n' || !swf_is_blank(s[-1]));
+    canon = canon && !lead0 && *s == '\0' && (s[-1] == '\n' || !swf_is_blank(s[-1]));
+    rec->canon = canon & !dot00; /* (no branch: dot00 is rare, canon not) */
+    rec->dot00 = canon & dot00;
     rec->text_len = (size_t)(s - first) - (s[-1] == '\n'); /* (s past the first token) */
     return r->each(r->ctx, rec, r->in.err) ? -1 : 0;
 }
@@ -914,6 +932,7 @@ static int swf_keep_rec(void *ctx, const struct swf_rec *rec, struct err *err)
     k->t->recs = xgrow(k->t->recs, &k->cap, k->t->nrecs + 1, sizeof *k->t->recs);
     k->t->recs[k->t->nrecs] = *rec;
     k->t->recs[k->t->nrecs].canon = false;
+    k->t->recs[k->t->nrecs].dot00 = false;
     k->t->recs[k->t->nrecs++].text = NULL; /* the line is gone after the call */
     return 0;
 }

@@ -44,10 +44,15 @@ struct swf_rec {
                             already canonical (trace/swfpack.h: its 18 tokens one
                             space apart, each as swfpack_format writes it, then
                             at most a newline); false: not known */
-    size_t text_len;     /* with canon: the text's length without its newline
+    size_t text_len;     /* with canon or dot00: the text's length without its newline
                             (readable 16 bytes past it: lines.h's LINES_PAD) */
-    unsigned char at[4]; /* with canon and a text_len below 255: where fields 3,
-                            6, 11 and 12 start in the text (swfpack keeps them) */
+    unsigned char at[4]; /* with canon or dot00 and a text_len below 255: where
+                            fields 3, 6, 11 and 12 start in the text (swfpack
+                            keeps them) */
+    bool dot00;          /* with a text (canon false): true when the parser saw
+                            the text canonical but for whole numbers written
+                            with ".00" ("978.00"): its canonical line is the
+                            text without them */
 };
 
 /* Header keywords moku uses; 0 / -1 when absent. */

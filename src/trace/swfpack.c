@@ -438,6 +438,40 @@ static __attribute__((noinline)) unsigned char *add_checked(unsigned char *q,
     return add_other(q, r, text, len);
 }
 
+/* A short record's bytes at q for a line the reader saw canonical but for
+ * whole numbers written with ".00" (r->dot00): its text without them,
+ * whose fields' starts move 3 bytes back for each left out before them.
+ * A canonical token's point is followed by two decimals that are not both
+ * 0, so every ".00" in the text is such a number's. Returns the end.
+ * (Formatted from the values, as before, these lines cost about 1,500
+ * instructions each; HPC2N has 7,539.) */
+static __attribute__((noinline)) unsigned char *add_dot00(unsigned char *q, const struct swf_rec *r)
+{
+    char t[TEXT_ROOM];
+    unsigned char at[NSTARTS];
+    memcpy(at, r->at, NSTARTS);
+    const char *s = r->text, *end = s + r->text_len;
+    size_t n = 0;
+    for (const char *dot; (dot = memchr(s, '.', (size_t)(end - s))) != NULL; s = dot + 1) {
+        memcpy(t + n, s, (size_t)(dot - s));
+        n += (size_t)(dot - s);
+        if (dot[1] == '0' && dot[2] == '0') {
+            for (int k = 0; k < NSTARTS; k++) /* (at: already moved back, as n) */
+                at[k] = (unsigned char)(at[k] - 3 * (at[k] > n));
+            dot += 2;
+        } else {
+            t[n++] = '.';
+        }
+    }
+    memcpy(t + n, s, (size_t)(end - s));
+    n += (size_t)(end - s);
+    memset(t + n, ' ', 16); /* what is packed past the end: spaces */
+    *q++ = (unsigned char)n;
+    memcpy(q, at, NSTARTS);
+    pack_text(q + NSTARTS, t, n);
+    return q + NSTARTS + (n + 1) / 2;
+}
+
 void swfpack_add(struct swfpack *p, const struct swf_rec *r)
 {
     if (p->cap - p->len < REC_ROOM + SLACK) {
@@ -455,6 +489,8 @@ void swfpack_add(struct swfpack *p, const struct swf_rec *r)
         memcpy(q + 1, r->at, NSTARTS);
         pack_text(q + 1 + NSTARTS, r->text, n);
         q += 1 + NSTARTS + (n + 1) / 2;
+    } else if (r->text && r->dot00 && n && n < SHORT_MAX) {
+        q = add_dot00(q, r);
     } else {
         q = add_checked(q, r);
     }

@@ -11,7 +11,7 @@
  * formatted from the record's values. Its bytes (digits, spaces, '-', '.')
  * are packed two to a byte; with them go its length, where the fields a
  * replay replaces start (the reader's, or found as it is added) and its
- * line number (as the difference from the record before): about 42 bytes
+ * line number (as the difference from the record before): about 43 bytes
  * a record on HPC2N, whose lines have 70.
  *
  * Not random access: records are read back in order, from the first.

@@ -845,7 +845,9 @@ static void test_staged(void)
  * one space apart, then at most '\n' (swfpack then keeps it unchecked: a
  * wrong true changes --swf-out's bytes); and true for the plain lines of a
  * cleaned trace, fast tokens and decimals alike (a false costs only
- * swfpack's own check). */
+ * swfpack's own check). Its dot00 flag (2 below): the same, but for whole
+ * numbers of at most 13 digits written with ".00", which swfpack leaves
+ * out unchecked. */
 struct canon_seen {
     int canon[64];
     int n, texts;
@@ -857,7 +859,7 @@ static int note_canon(void *ctx, const struct swf_rec *r, struct err *err)
     struct canon_seen *c = ctx;
     c->texts += r->text != NULL;
     if (c->n < 64)
-        c->canon[c->n] = r->canon;
+        c->canon[c->n] = r->canon + 2 * (r->text && r->dot00);
     c->n++;
     return 0;
 }
@@ -889,14 +891,25 @@ static void test_canon_flag(void)
         {"1 0 5 60  2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0}, /* two spaces */
         {"1 0 5 60\t2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
         {"1 0 5 60 2 552.2 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
-        {"1 0 5 60 2 552.00 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
+        {"1 0 5 60 2 552.00 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 2},
+        {"1 0 5 60 2 552.00 0.00 2 3600 -5.00 1 3 4 -1 1 -1 -1 -1\n", 2},
+        {"1234567890123.00 0 5 60 2 9.05 1234567890123.00 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 2},
+        {"1 0 5 60 2 552.00 -1 2 3600 -1 1 3 4 -1 1 -1 -1 07\n", 0}, /* and a leading 0 */
+        {"1 0 5 60 2 552.00 -1 2 3600 -1 1 3 4 -1 1 -1 -1  1\n", 0}, /* two spaces */
+        {"1 0 5 60 2 552.00 -1 2 3600 -1 1 3 4 -1 1 -1 -1 1 \n", 0}, /* a space at the end */
+        {"1 0 5 60 2 552.00 1.5 2 3600 -1 1 3 4 -1 1 -1 -1 1\n", 0},
+        {"1 0 5 60 2 -0.00 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
+        {"1 0 5 60 2 00.00 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
+        {"1 0 5 60 2 552.000 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
+        {"12345678901234.00 0 5 60 2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0}, /* 14 digits */
+        {"1 0 5 60 2 -1 12345678901234.00 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
         {"1 0 5 60 2 552.210 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
         {"1 0 5 60 2 -0.50 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
         {"1 0 5 60 2 00.50 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
         {"1 0 5 60 2 1e3 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
         {"1 0 5 60 2 -1 -1 2 3600.0 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
-        {"1 0 5 60 2 -1 -1 2 3600.00 -1 1 3 4 -1 1 -1 -1 -1\n", 0},
-        {"1 0 5 60 2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 1.00\n", 0},
+        {"1 0 5 60 2 -1 -1 2 3600.00 -1 1 3 4 -1 1 -1 -1 -1\n", 2},
+        {"1 0 5 60 2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 1.00\n", 2},
         {"1 0 5 60 2 -1 -1 2 3600 -1 1 3 4 -1 1 -1 -1 -1", 1}, /* the last, no newline */
     };
     enum { N = sizeof cases / sizeof *cases };

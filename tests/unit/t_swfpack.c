@@ -212,6 +212,7 @@ struct both {
     struct swf_rec *model;
     size_t n, cap;
     size_t canon, canon_wrong; /* records the reader said canonical; of them, not */
+    size_t dot00, dot00_wrong; /* canonical but for ".00"; of them, not */
 };
 
 static int keep_both(void *ctx, const struct swf_rec *r, struct err *err)
@@ -228,6 +229,21 @@ static int keep_both(void *ctx, const struct swf_rec *r, struct err *err)
         if (tn != n || memcmp(r->text, want, n) != 0) {
             if (b->canon_wrong++ < 5)
                 fprintf(stderr, "said canonical: '%.*s', want '%s'\n", (int)tn, r->text, want);
+        }
+    }
+    /* and its dot00 flag: its text without its ".00" is the model's line */
+    if (r->dot00) {
+        char want[2048], got[2048];
+        size_t n = model_line(want, sizeof want, r), gn = 0;
+        for (const char *t = r->text; *t && *t != '\n'; t++) {
+            got[gn++] = *t;
+            if (*t == '.' && t[1] == '0' && t[2] == '0')
+                gn--, t += 2;
+        }
+        b->dot00++;
+        if (r->canon || gn != n || memcmp(got, want, n) != 0) {
+            if (b->dot00_wrong++ < 5)
+                fprintf(stderr, "said canonical but .00: '%s', want '%s'\n", r->text, want);
         }
     }
     swfpack_add(&b->p, r);
@@ -475,6 +491,62 @@ static void test_canon_taken(void)
     swfpack_free(&p);
 }
 
+/* A line of canonical tokens but that whole numbers (of at most 13
+ * digits) are now and then written with ".00" ("978.00", as HPC2N's
+ * field 6), and a line in ten with a leading zero too. */
+static int dot00_line(char *b)
+{
+    int n = 0, lead0 = rand() % 10 == 0 ? rand() % 18 : -1;
+    for (int i = 0; i < 18; i++) {
+        const char *sep = i ? " " : "";
+        int real = i == 5 || i == 6 || i == 9;
+        double d = real ? some_double() : 0;
+        d = fabs(d) < 1e13 ? d : -1; /* (past it: formatted, test_random_lines') */
+        long long v = real ? 0 : some_ll(i == 1 || i == 2 || i == 3 || i == 8 || i == 17);
+        if (real && d != (double)(long long)d)
+            n += sprintf(b + n, "%s%.2f", sep, d);
+        else if (real)
+            v = (long long)d;
+        if (real && d != (double)(long long)d)
+            continue;
+        if (i == lead0 && v >= 0)
+            n += sprintf(b + n, "%s0%lld", sep, v);
+        else if (rand() % 3 == 0 && llabs(v) < 10000000000000LL)
+            n += sprintf(b + n, "%s%lld.00", sep, v);
+        else
+            n += sprintf(b + n, "%s%lld", sep, v);
+    }
+    return n + sprintf(b + n, "\n");
+}
+
+/* Lines the reader saw canonical but for their ".00" (swf_rec.dot00) are
+ * kept as their text without them, unchecked, their fields' starts moved
+ * back: each comes back as the model's line, starts and all. */
+static void test_dot00_lines(void)
+{
+    enum { N = 5000 };
+    srand(2200);
+    size_t len = 0;
+    char *text = malloc((size_t)N * 400);
+    for (int i = 0; i < N; i++)
+        len += (size_t)dot00_line(text + len);
+    char path[32];
+    write_temp_named(path, "t_swfpack", text, len);
+    struct both b = {{0}};
+    struct swf_header h;
+    struct err err = {""};
+    CHECK_EQ(swf_scan(path, &h, keep_both, &b, &err), 0);
+    unlink(path);
+    CHECK_EQ(b.n, N);
+    CHECK_EQ(b.dot00_wrong, 0);
+    CHECK(b.dot00 > N / 2);        /* most lines: one ".00" at least */
+    CHECK(b.dot00 < N * 95 / 100); /* not those with a leading zero */
+    CHECK(reads_back(&b.p, b.model, b.n));
+    swfpack_free(&b.p);
+    free(b.model);
+    free(text);
+}
+
 int main(void)
 {
     TEST_RUN(test_empty);
@@ -485,5 +557,6 @@ int main(void)
     TEST_RUN(test_unpacked);
     TEST_RUN(test_kept_as_read);
     TEST_RUN(test_canon_taken);
+    TEST_RUN(test_dot00_lines);
     return TEST_DONE();
 }
