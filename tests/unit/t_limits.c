@@ -1402,6 +1402,35 @@ static void test_room(void)
 }
 
 /*
+ * limits_cut's excess leaves 0 for a type within rounding of its limit
+ * (usage + request - limit at most LIM_EPS, which its check passes), as
+ * limits_excess does: a fractional request just past a whole limit, PS
+ * here, beside a WC that does go over. Usage and limits in whole numbers
+ * alone never show it (round 21 left the mutant `e > 0` uncaught).
+ */
+static void test_cut_eps(void)
+{
+    struct fx f;
+    fx_init(&f);
+    CHECK_EQ(load(&f, "USERCFG[DEFAULT] MAXPS=5000 MAXWC=3000\n"), 0);
+    struct job *r = job(&f, "alice", 1, 1000), *j = job(&f, "alice", 1, 10);
+    run(&f, r); /* binds alice's slot: PS 1000, WC 1000 */
+    for (int kind = -1; kind <= CRED_USER; kind += CRED_USER + 1) {
+        double req[LIM_NTYPES] = {[LIM_JOB] = 1, [LIM_PROC] = 1}, ex[LIM_NTYPES], cx[LIM_NTYPES];
+        req[LIM_PS] = 4000 + 5e-7; /* 5e-7 past 5000: within rounding */
+        req[LIM_WC] = 2500;        /* 500 past 3000 */
+        unsigned va, vi;
+        limits_cut(f.L, j, kind, LIM_SOFT, req, &va, &vi, cx);
+        CHECK_EQ(va, 1u << LIM_WC);
+        CHECK_EQ(vi, 0u);
+        limits_excess(f.L, j, kind, LIM_ACTIVE, LIM_SOFT, req, ex);
+        CHECK(cx[LIM_WC] == 500 && ex[LIM_WC] == 500);
+        CHECK(cx[LIM_PS] == 0 && ex[LIM_PS] == 0);
+    }
+    fx_free(&f);
+}
+
+/*
  * limits_run_down (PS and WC taken off in place, every iteration) leaves
  * the active usage limits_take of the same request leaves, type by type,
  * bit for bit: what rounding leaves of zero made zero, the other types
@@ -1503,6 +1532,7 @@ int main(void)
     TEST_RUN(test_full);
     TEST_RUN(test_violations);
     TEST_RUN(test_violations2);
+    TEST_RUN(test_cut_eps);
     TEST_RUN(test_no_limits);
     TEST_RUN(test_request);
     TEST_RUN(test_active_types);
