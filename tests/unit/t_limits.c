@@ -1322,7 +1322,7 @@ static void test_room(void)
         "USERCFG[DEFAULT] MAXJOB=3,5 MAXPROC=16,32 MAXWC=5000,9000 MAXIJOB=2 MAXIPS=40000\n",
         "GROUPCFG[DEFAULT] MAXNODE=4 MAXMEM=1000 MAXIPROC=8,12\n",
         "USERCFG[DEFAULT] MAXJOB=4 MAXPROC=24 MAXPS=90000,200000\n"}; /* no idle limit */
-    long cuts = 0, counts = 0;
+    long cuts = 0, counts = 0, ones = 0;
     srand(31);
     for (size_t c = 0; c < sizeof cfgs / sizeof *cfgs; c++) {
         struct fx f;
@@ -1376,6 +1376,16 @@ static void test_room(void)
                     for (int t = 0; t < LIM_NTYPES; t++)
                         CHECK(cx[t] == (timed ? ex[t] : -7));
                     cuts += timed;
+                    /* limits_excess_one: the excess of one type asked alone */
+                    for (int t = LIM_PS; t <= LIM_WC; t += LIM_WC - LIM_PS) {
+                        double one[LIM_NTYPES] = {0}, ox[LIM_NTYPES];
+                        one[t] = req[t];
+                        limits_excess(f.L, j, kk, LIM_ACTIVE, (enum lim_level)lv, one, ox);
+                        double e = limits_excess_one(f.L, j, kk, (enum lim_level)lv,
+                                                     (enum lim_type)t, req[t]);
+                        CHECK(e == ox[t]);
+                        ones += e > 0;
+                    }
                     counts += !vi && (va & ~(1u << LIM_PS | 1u << LIM_WC)) != 0;
                 }
             }
@@ -1383,6 +1393,7 @@ static void test_room(void)
         fx_free(&f);
     }
     CHECK(cuts > 20 && counts > 20); /* some excess was compared, some was not wanted */
+    CHECK(ones > 20);
     struct fx f; /* the page's types; a QOS with IGNALL somewhere, a limit on PE: no room */
     fx_init(&f);
     CHECK_EQ(load(&f, cfgs[0]), 0);
@@ -1426,6 +1437,9 @@ static void test_cut_eps(void)
         limits_excess(f.L, j, kind, LIM_ACTIVE, LIM_SOFT, req, ex);
         CHECK(cx[LIM_WC] == 500 && ex[LIM_WC] == 500);
         CHECK(cx[LIM_PS] == 0 && ex[LIM_PS] == 0);
+        CHECK(limits_excess_one(f.L, j, kind, LIM_SOFT, LIM_PS, req[LIM_PS]) == 0);
+        CHECK(limits_excess_one(f.L, j, kind, LIM_SOFT, LIM_WC, req[LIM_WC]) == 500);
+        CHECK(limits_excess_one(f.L, j, kind, LIM_SOFT, LIM_PROC, 9) == 0); /* no MAXPROC */
     }
     fx_free(&f);
 }
