@@ -321,19 +321,25 @@ static int check_kind(const struct sched *s)
     return s->el.eset ? eset_kind(s) : limits_single_kind(s->lim.limits);
 }
 
-/* eset: time alone lifts active excess ex[] (PS and WC run down at j's
- * credential's rates; nothing else does) at the earliest then: note it. */
-static void note_wait(struct walk *w, struct sched *s, const struct job *j, const double ex[])
+/* eset: time alone lifts active excess ps and wc (those types run down at
+ * j's credential's rates; nothing else does, and no other excess reaches
+ * here: limits_cut's when only PS or WC refuse, note_least's one type) at
+ * the earliest then: note it. Two types, not a loop over every type with a
+ * frame of rates (issue 31: a million calls). */
+static void note_wait(struct walk *w, struct sched *s, const struct job *j, double ps, double wc)
 {
-    double rate[LIM_NTYPES] = {0}, secs = 0;
-    eset_rates(s, j, &rate[LIM_PS], &rate[LIM_WC]);
-    for (int t = 0; t < LIM_NTYPES; t++) {
-        if (ex[t] <= 0)
-            continue;
-        if (rate[t] <= 0)
+    double rps, rwc, secs = 0;
+    eset_rates(s, j, &rps, &rwc);
+    if (ps > 0) {
+        if (rps <= 0)
             return;
-        if (ex[t] / rate[t] > secs)
-            secs = ex[t] / rate[t];
+        secs = ps / rps;
+    }
+    if (wc > 0) {
+        if (rwc <= 0)
+            return;
+        if (wc / rwc > secs)
+            secs = wc / rwc;
     }
     /* The first whole second by which it is run down (usage and rates are
      * whole numbers): a wake-up for the drivers too (sched_next_wakeup),
@@ -378,18 +384,14 @@ static void note_refusal(struct walk *w, unsigned va, enum lim_level level, cons
  * type's own; a job over both waits for both). */
 static void note_least(struct sched *s, struct walk *w, enum lim_level level)
 {
-    static const int types[2] = {LIM_PS, LIM_WC};
     const struct job *any = eset_rep(s);
-    for (int i = 0; i < 2; i++) {
-        if (w->least[level][i] < 0)
-            continue;
-        double req[LIM_NTYPES] = {0}, ex[LIM_NTYPES];
-        req[types[i]] = w->least[level][i];
-        limits_excess(s->lim.limits, any, eset_kind(s), LIM_ACTIVE, level, req, ex);
-        double only[LIM_NTYPES] = {0};
-        only[types[i]] = ex[types[i]] > 0 ? ex[types[i]] : 0;
-        note_wait(w, s, any, only);
-    }
+    const double *least = w->least[level];
+    if (least[0] >= 0)
+        note_wait(w, s, any,
+                  limits_excess_one(s->lim.limits, any, eset_kind(s), level, LIM_PS, least[0]), 0);
+    if (least[1] >= 0)
+        note_wait(w, s, any, 0,
+                  limits_excess_one(s->lim.limits, any, eset_kind(s), level, LIM_WC, least[1]));
 }
 
 /* admit's checks past a full job count: out of line (admit). */
@@ -477,7 +479,7 @@ static int full_here(struct sched *s, struct walk *w, const struct job *j, enum 
     if (!(va | vi))
         return 0;
     if (!vi && !(va & ~(1u << LIM_PS | 1u << LIM_WC)))
-        note_wait(w, s, j, ex); /* limits_cut found the excess */
+        note_wait(w, s, j, ex[LIM_PS], ex[LIM_WC]); /* limits_cut found them */
     return 1;
 }
 

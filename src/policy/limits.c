@@ -1056,6 +1056,22 @@ void limits_excess(const struct limits *L, const struct job *j, int kind, enum l
     check_all(L, &x, qos, kind);
 }
 
+double limits_excess_one(const struct limits *L, const struct job *j, int kind,
+                         enum lim_level level, enum lim_type t, double x)
+{
+    const struct lim_slot *sl = kind >= 0 ? bound_slot(L, j, kind) : NULL;
+    if (!sl) {
+        double req[LIM_NTYPES] = {0}, ex[LIM_NTYPES];
+        req[t] = x;
+        limits_excess(L, j, kind, LIM_ACTIVE, level, req, ex);
+        return ex[t];
+    }
+    if (!(sl->set[LIM_ACTIVE][level] & 1u << t) || exempt_fast(L, j))
+        return 0;
+    double e = sl->use[LIM_ACTIVE][t] + x - (double)sl->lim[LIM_ACTIVE][level][t];
+    return e > LIM_EPS ? e : 0; /* as limits_excess */
+}
+
 long limits_lift(const struct limits *L, const struct job *j, int kind, enum lim_level level,
                  const double req[LIM_NTYPES])
 {

@@ -237,6 +237,13 @@ int limits_room(const struct limits *L, const struct job *j, int kind, enum lim_
 void limits_excess(const struct limits *L, const struct job *j, int kind, enum lim_mode mode,
                    enum lim_level level, const double req[LIM_NTYPES], double excess[LIM_NTYPES]);
 
+/* limits_excess's excess[t] of the active limits for a request of x of type
+ * t alone (every other type 0), through one look-up of kind's slot without
+ * a frame: an eset walk's end asks it of the least PS and WC it refused
+ * (issue 31). */
+double limits_excess_one(const struct limits *L, const struct job *j, int kind,
+                         enum lim_level level, enum lim_type t, double x);
+
 /*
  * Active usage runs down with time alone: a running job holds processors x
  * remaining seconds of PS and remaining seconds of WC. limits_add_rate adds
