@@ -42,11 +42,11 @@ struct djob {
     /* The flags and small counts below are bytes, side by side: a djob of
      * 344 bytes takes a 352-byte block of malloc's, 16 bytes fewer than the
      * ints did (1.6 MB for 100,000 restored jobs, issue 31). */
-    unsigned char draining;  /* a run requeued by preemption is still ending: its spool
-                                directory and its end are not this job's (dpreempt.c) */
+    unsigned char draining;     /* a run requeued by preemption is still ending: its spool
+                                   directory and its end are not this job's (dpreempt.c) */
     unsigned char drain_waited; /* a start waited DRAIN_WAIT_MS for that run already: later
                                    starts only look (dpreempt.c) */
-    unsigned char preempted; /* suspended by OWNERPREEMPT: the engine resumes it (dpreempt.c) */
+    unsigned char preempted;    /* suspended by OWNERPREEMPT: the engine resumes it (dpreempt.c) */
     /* A resource manager with holds of its own (Slurm's): the holds
      * (HOLD_USER, HOLD_SYSTEM) and note its record had when last read or
      * written, so that a change there is told from one here (dintake.c). */

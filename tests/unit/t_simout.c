@@ -1080,7 +1080,8 @@ static void test_many_entries(void)
         struct sim_noderuns *runs = sim_noderuns_create(s);
         struct job_slot slots[600];
         for (unsigned i = 0; i < 600; i++) /* apart, or a run's next with other processors */
-            slots[i] = (struct job_slot){.node = (i * 7) % 79, .nnodes = 1 + i % 2, .procs = 1 + i % 3};
+            slots[i] =
+                (struct job_slot){.node = (i * 7) % 79, .nnodes = 1 + i % 2, .procs = 1 + i % 3};
         char *held = NULL, *pairs = NULL;
         OCAPTURE(held, sim_noderuns_format(f, runs, slots, 600));
         OCAPTURE(pairs, sim_format_slots(f, s, NULL, slots, 600));
