@@ -1539,6 +1539,47 @@ static void test_request_pe(void)
     }
 }
 
+/*
+ * limits_cut and limits_excess on fractional usage (processor equivalents
+ * are not whole): a type the job fits within LIM_EPS of its limit has no
+ * excess (the checks' cap is the limit plus LIM_EPS), though usage plus the
+ * request passes the limit by a hair, while another timed type refuses it.
+ * Through the slot (kind) and every limit (-1), the two calls alike.
+ */
+static void test_cut_fraction(void)
+{
+    static const double hair[] = {5e-7, -5e-7, 1e-9, 9.9e-7};
+    for (size_t h = 0; h < sizeof hair / sizeof *hair; h++) {
+        struct fx f;
+        fx_init(&f);
+        CHECK_EQ(load(&f, "USERCFG[DEFAULT] MAXPS=1000 MAXWC=100\n"), 0);
+        int kind = limits_single_kind(f.L);
+        CHECK_EQ(kind, CRED_USER);
+        struct job *r = job(&f, "alice", 1, 10), *j = job(&f, "alice", 1, 10);
+        double use[LIM_NTYPES], req[LIM_NTYPES];
+        limits_request(r, r->walltime, &f.env, use);
+        use[LIM_PS] = 990 + hair[h]; /* with j's 10: 1000 and a hair */
+        use[LIM_WC] = 95;            /* with j's 10: 105, over MAXWC */
+        limits_add(f.L, r, LIM_ACTIVE, use, +1);
+        limits_request(j, j->walltime, &f.env, req);
+        CHECK(req[LIM_PS] == 10 && req[LIM_WC] == 10);
+        for (int kk = kind; kk >= -1; kk -= kind + 1) {
+            unsigned a, i;
+            double cx[LIM_NTYPES], ex[LIM_NTYPES];
+            limits_cut(f.L, j, kk, LIM_SOFT, req, &a, &i, cx);
+            CHECK_EQ(a, 1u << LIM_WC); /* PS fits: within LIM_EPS */
+            CHECK_EQ(i, 0u);
+            limits_excess(f.L, j, kk, LIM_ACTIVE, LIM_SOFT, req, ex);
+            for (int t = 0; t < LIM_NTYPES; t++) {
+                double want = t == LIM_WC ? 5 : 0;
+                CHECK(cx[t] == want);
+                CHECK(ex[t] == want);
+            }
+        }
+        fx_free(&f);
+    }
+}
+
 int main(void)
 {
     TEST_RUN(test_single_kind);
@@ -1575,5 +1616,6 @@ int main(void)
     TEST_RUN(test_request_pe);
     TEST_RUN(test_room);
     TEST_RUN(test_run_down);
+    TEST_RUN(test_cut_fraction);
     return TEST_DONE();
 }
