@@ -572,6 +572,30 @@ void iter_mark_running(struct sched *s, struct job *j, long from)
     s->stats.started++;
 }
 
+/* The resource manager told to start j on the nodes it was given: whether
+ * it did. A start it could not make counts towards deferring j; one it
+ * cannot make yet (SCHED_RM_LATER) leaves j queued as it was, for the next
+ * iteration: a preempted run still ending is no failure of the job's, and
+ * deferring it would keep it off for DEFERTIME (an hour by default). Until
+ * then no job passes it (the pass stops there, as under BACKFILLPOLICY
+ * NONE): the plan has no reservation for a job that fits now, and another
+ * job on its processors would hold them past its start (the old run holds
+ * them in truth, for seconds). */
+static int rm_started(struct sched *s, struct job *j, long now)
+{
+    int rc = s->rm.start ? s->rm.start(s->rm.ctx, j, now) : 0;
+    if (rc == 0)
+        return 1;
+    alloc_release(s, j);
+    if (rc < 0)
+        iter_start_failed(s, j, now);
+    else {
+        s->pl.plan_stopped = 1;
+        s->pl.replan = 1; /* the next iteration's walk reads j again, from the top */
+    }
+    return 0;
+}
+
 /* try_start for a job plan_fits has just said yes to, the profile
  * unchanged since (the scan's quick walk asked it: quick_one). */
 static int start_fitting(struct sched *s, struct job *j, long now)
@@ -582,11 +606,8 @@ static int start_fitting(struct sched *s, struct job *j, long now)
         return 0;
     j->start = now;
     j->planned_end = now + j->walltime;
-    if (s->rm.start && s->rm.start(s->rm.ctx, j, now) < 0) {
-        alloc_release(s, j);
-        iter_start_failed(s, j, now);
+    if (!rm_started(s, j, now))
         return 0;
-    }
     if (s->pl.plan_blocked) {
         j->flags |= JOB_BACKFILLED;
         s->stats.backfilled++;
@@ -611,7 +632,7 @@ int iter_force_start(struct sched *s, struct job *j, long now)
         return -1;
     j->start = now;
     j->planned_end = now + j->walltime;
-    if (s->rm.start && s->rm.start(s->rm.ctx, j, now) < 0) {
+    if (s->rm.start && s->rm.start(s->rm.ctx, j, now) != 0) { /* failed, or not yet */
         alloc_release(s, j);
         return -1;
     }
