@@ -98,6 +98,18 @@ static struct sched *random_sched(long *t0)
     return s;
 }
 
+/* Notes about one in three of the jobs after queue entry at blocked, as
+ * a plan's scan would (bypass counting and qgroup_settle read them). */
+static void note_some_blocked(struct sched *s, size_t at)
+{
+    for (size_t i = at + 1; i < s->q.qlen; i++)
+        if (rand() % 3 == 0) {
+            s->pl.blocked =
+                xgrow(s->pl.blocked, &s->pl.capblocked, s->pl.nblocked + 1, sizeof *s->pl.blocked);
+            s->pl.blocked[s->pl.nblocked++] = s->q.queue[i];
+        }
+}
+
 /* j's priority at the ledger's time, as a poll computes it. */
 static double prio_now(struct sched *s, const struct job *j, long now)
 {
@@ -188,13 +200,7 @@ static void test_kept_polls(void)
         struct sched *s = random_sched(&t);
         size_t n = s->q.qlen, at = (size_t)rand() % (n / 2);
         struct job *last = s->q.queue[at];
-        /* Some jobs below last noted blocked (bypass counting reads them). */
-        for (size_t i = at + 1; i < n; i++)
-            if (rand() % 3 == 0) {
-                s->pl.blocked = xgrow(s->pl.blocked, &s->pl.capblocked, s->pl.nblocked + 1,
-                                      sizeof *s->pl.blocked);
-                s->pl.blocked[s->pl.nblocked++] = s->q.queue[i];
-            }
+        note_some_blocked(s, at); /* bypass counting reads them */
         struct qgroup_set *g = xcalloc(1, sizeof *g);
         qgroup_init(g);
         struct prio_env env;
@@ -270,12 +276,7 @@ static void test_settle_owed(void)
         struct sched *s = random_sched(&t);
         size_t n = s->q.qlen, at = (size_t)rand() % (n / 4);
         struct job *last = s->q.queue[at];
-        for (size_t i = at + 1; i < n; i++)
-            if (rand() % 3 == 0) {
-                s->pl.blocked = xgrow(s->pl.blocked, &s->pl.capblocked, s->pl.nblocked + 1,
-                                      sizeof *s->pl.blocked);
-                s->pl.blocked[s->pl.nblocked++] = s->q.queue[i];
-            }
+        note_some_blocked(s, at);
         struct qgroup_set *g = xcalloc(1, sizeof *g);
         qgroup_init(g);
         struct prio_env env;
